@@ -1,0 +1,312 @@
+//! The function as the macro understands it: its parameters, which of them are
+//! differentiable and of what kind, and the type of its value.
+
+use crate::args::Args;
+use crate::ctxt::Ctxt;
+use proc_macro2::{Span, TokenStream};
+use quote::{quote, ToTokens};
+use syn::spanned::Spanned;
+use syn::{
+    FnArg, GenericArgument, GenericParam, Ident, ItemFn, Pat, PathArguments, ReturnType, Type,
+};
+
+/// The float element type of a value.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Elem {
+    F32,
+    F64,
+}
+
+impl Elem {
+    fn from_type(ty: &Type) -> Option<Elem> {
+        match ty {
+            Type::Path(p) if p.qself.is_none() => {
+                if p.path.is_ident("f64") {
+                    Some(Elem::F64)
+                } else if p.path.is_ident("f32") {
+                    Some(Elem::F32)
+                } else {
+                    None
+                }
+            }
+            Type::Group(g) => Elem::from_type(&g.elem),
+            Type::Paren(p) => Elem::from_type(&p.elem),
+            _ => None,
+        }
+    }
+
+    /// The type's name, for literal suffixes and signatures.
+    pub fn ident(self) -> Ident {
+        Ident::new(
+            match self {
+                Elem::F32 => "f32",
+                Elem::F64 => "f64",
+            },
+            Span::call_site(),
+        )
+    }
+}
+
+/// What kind of value a type is.
+#[derive(Clone)]
+pub enum Kind {
+    /// `f32` or `f64`.
+    Scalar(Elem),
+    /// An ndarray float array; `owned` is the type of its gradient.
+    Array { elem: Elem, owned: TokenStream },
+    /// Anything else: not differentiable.
+    Constant,
+}
+
+impl Kind {
+    fn is_float(&self) -> bool {
+        !matches!(self, Kind::Constant)
+    }
+
+    fn elem(&self) -> Option<Elem> {
+        match self {
+            Kind::Scalar(e) | Kind::Array { elem: e, .. } => Some(*e),
+            Kind::Constant => None,
+        }
+    }
+}
+
+/// One parameter of the function.
+pub struct Param {
+    pub ident: Ident,
+    pub ty: Type,
+    pub kind: Kind,
+    /// The parameter is a reference (`&Array2<f64>`), so the generated code
+    /// passes it bare rather than borrowing it.
+    pub by_ref: bool,
+    pub differentiable: bool,
+}
+
+/// The function: its signature split into what the macro needs.
+pub struct Function {
+    pub item: ItemFn,
+    pub params: Vec<Param>,
+    /// The element type of the value (for literal suffixes and `d_out`).
+    pub elem: Elem,
+    /// The value is an array (so `d_out` is passed by reference).
+    pub array_output: bool,
+}
+
+/// Classifies a parameter or return type; `by_ref` tells whether it was behind `&`.
+fn classify(ty: &Type, krate: &TokenStream) -> (Kind, bool) {
+    match ty {
+        Type::Reference(r) if r.mutability.is_none() => (classify(&r.elem, krate).0, true),
+        Type::Group(g) => classify(&g.elem, krate),
+        Type::Paren(p) => classify(&p.elem, krate),
+        Type::Path(p) if p.qself.is_none() => {
+            if let Some(e) = Elem::from_type(ty) {
+                return (Kind::Scalar(e), false);
+            }
+            let Some(last) = p.path.segments.last() else {
+                return (Kind::Constant, false);
+            };
+            let name = last.ident.to_string();
+            let types: Vec<&Type> = match &last.arguments {
+                PathArguments::AngleBracketed(a) => a
+                    .args
+                    .iter()
+                    .filter_map(|g| match g {
+                        GenericArgument::Type(t) => Some(t),
+                        _ => None,
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            };
+            let owned_name = match name.as_str() {
+                "Array0" | "Array1" | "Array2" | "Array3" | "Array4" | "Array5" | "Array6"
+                | "ArrayD" | "Array" => name.clone(),
+                "ArrayView0" | "ArrayView1" | "ArrayView2" | "ArrayView3" | "ArrayView4"
+                | "ArrayView5" | "ArrayView6" | "ArrayViewD" | "ArrayView" => {
+                    name.replacen("View", "", 1)
+                }
+                _ => return (Kind::Constant, false),
+            };
+            let Some(elem) = types.first().and_then(|t| Elem::from_type(t)) else {
+                return (Kind::Constant, false);
+            };
+            let owned_ident = Ident::new(&owned_name, last.ident.span());
+            let elem_ident = elem.ident();
+            let owned = if owned_name == "Array" {
+                match types.get(1) {
+                    Some(dim) => quote!(#krate::ndarray::Array<#elem_ident, #dim>),
+                    None => return (Kind::Constant, false),
+                }
+            } else {
+                quote!(#krate::ndarray::#owned_ident<#elem_ident>)
+            };
+            (Kind::Array { elem, owned }, false)
+        }
+        _ => (Kind::Constant, false),
+    }
+}
+
+impl Function {
+    /// Reads the signature; every problem goes into `cx`. Returns `None` when
+    /// the signature is too broken to describe the generated functions.
+    pub fn from_item(
+        item: ItemFn,
+        args: &Args,
+        krate: &TokenStream,
+        cx: &mut Ctxt,
+    ) -> Option<Function> {
+        let sig = &item.sig;
+        if let Some(t) = &sig.constness {
+            cx.error(
+                t.span(),
+                "#[differentiable] does not support `const fn`; remove `const`",
+            );
+        }
+        if let Some(t) = &sig.asyncness {
+            cx.error(
+                t.span(),
+                "#[differentiable] does not support `async fn`; differentiate a plain `fn`",
+            );
+        }
+        if let Some(abi) = &sig.abi {
+            cx.error(
+                abi.span(),
+                "#[differentiable] does not support `extern` functions; remove the ABI",
+            );
+        }
+        if let Some(v) = &sig.variadic {
+            cx.error(
+                v.span(),
+                "#[differentiable] does not support variadic functions",
+            );
+        }
+        for g in &sig.generics.params {
+            match g {
+                GenericParam::Lifetime(_) => {}
+                GenericParam::Type(t) => cx.error(
+                    t.span(),
+                    "#[differentiable] does not support generic type parameters; write the function for `f64` (or `f32`) and concrete ndarray types",
+                ),
+                GenericParam::Const(c) => cx.error(
+                    c.span(),
+                    "#[differentiable] does not support const generic parameters; pass the value as a `usize` parameter",
+                ),
+            }
+        }
+        if let Some(w) = &sig.generics.where_clause {
+            cx.error(
+                w.span(),
+                "#[differentiable] does not support `where` clauses",
+            );
+        }
+
+        let mut params = Vec::new();
+        let mut broken = false;
+        for arg in &sig.inputs {
+            match arg {
+                FnArg::Receiver(r) => {
+                    cx.error(
+                        r.span(),
+                        "#[differentiable] does not support methods (`self`); write a free function that takes the values as parameters",
+                    );
+                    broken = true;
+                }
+                FnArg::Typed(pt) => {
+                    let ident = match &*pt.pat {
+                        Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
+                            pi.ident.clone()
+                        }
+                        other => {
+                            cx.error(
+                                other.span(),
+                                "#[differentiable] needs a plain name for every parameter, as in `w: &Array2<f64>`",
+                            );
+                            broken = true;
+                            continue;
+                        }
+                    };
+                    let (kind, by_ref) = classify(&pt.ty, krate);
+                    params.push(Param {
+                        ident,
+                        ty: (*pt.ty).clone(),
+                        kind,
+                        by_ref,
+                        differentiable: false,
+                    });
+                }
+            }
+        }
+
+        // Which parameters are differentiable.
+        match &args.wrt {
+            None => {
+                for p in &mut params {
+                    p.differentiable = p.kind.is_float();
+                }
+            }
+            Some(names) => {
+                for name in names {
+                    match params.iter_mut().find(|p| p.ident == *name) {
+                        None => cx.error(
+                            name.span(),
+                            format!("`{name}` in `wrt(...)` is not a parameter of `{}`", sig.ident),
+                        ),
+                        Some(p) if !p.kind.is_float() => cx.error(
+                            name.span(),
+                            format!(
+                                "`{name}` cannot be differentiated: its type `{}` is not `f32`, `f64` or an ndarray float array",
+                                p.ty.to_token_stream()
+                            ),
+                        ),
+                        Some(p) if p.differentiable => {
+                            cx.error(name.span(), format!("`{name}` is named twice in `wrt(...)`"))
+                        }
+                        Some(p) => p.differentiable = true,
+                    }
+                }
+            }
+        }
+        if !broken
+            && args.wrt.as_ref().is_none_or(|w| w.is_empty())
+            && !params.iter().any(|p| p.differentiable)
+        {
+            cx.error(
+                sig.ident.span(),
+                format!(
+                    "`{}` has no differentiable parameter; #[differentiable] differentiates with respect to parameters of type `f32`, `f64` or ndarray float arrays (`&Array2<f64>`, `ArrayView1<f64>`, ...)",
+                    sig.ident
+                ),
+            );
+        }
+
+        let (elem, array_output) = match &sig.output {
+            ReturnType::Default => {
+                cx.error(
+                    sig.ident.span(),
+                    "a differentiable function must return its value: add `-> f64` (or `f32`, or an ndarray float array)",
+                );
+                return None;
+            }
+            ReturnType::Type(_, ty) => match classify(ty, krate) {
+                (kind, false) if kind.is_float() => {
+                    (kind.elem()?, matches!(kind, Kind::Array { .. }))
+                }
+                _ => {
+                    cx.error(
+                        ty.span(),
+                        "a differentiable function must return `f64`, `f32` or an owned ndarray float array (`Array1<f64>`, ...)",
+                    );
+                    return None;
+                }
+            },
+        };
+        if broken {
+            return None;
+        }
+        Some(Function {
+            item,
+            params,
+            elem,
+            array_output,
+        })
+    }
+}

@@ -1,0 +1,99 @@
+//! The pipeline, start to end: parse, read the signature, lower the body to a
+//! graph, analyse it, emit. On any error: the errors, plus a fallback
+//! expansion so that callers do not drown in secondary errors.
+
+use crate::args::{self, Args};
+use crate::ast::Function;
+use crate::ctxt::Ctxt;
+use crate::emit::{self, Namer};
+use crate::{check, lower};
+use proc_macro2::TokenStream;
+use quote::quote;
+use std::collections::HashSet;
+use syn::spanned::Spanned;
+use syn::{Item, ItemFn};
+
+/// Expands `#[differentiable(args)] item`.
+pub fn differentiable(args: TokenStream, item: TokenStream) -> TokenStream {
+    let mut cx = Ctxt::default();
+    let item_fn: ItemFn = match syn::parse2::<Item>(item.clone()) {
+        Ok(Item::Fn(f)) => f,
+        Ok(other) => {
+            let e = syn::Error::new(
+                item_keyword_span(&other),
+                "#[differentiable] applies to a free function (`fn`); put it on the function that computes the value",
+            );
+            let mut out = e.to_compile_error();
+            out.extend(item);
+            return out;
+        }
+        Err(e) => {
+            let mut out = e.to_compile_error();
+            out.extend(item);
+            return out;
+        }
+    };
+    let args = args::parse(args).unwrap_or_else(|e| {
+        cx.push(e);
+        Args::default()
+    });
+    let krate = match &args.krate {
+        Some(path) => quote!(#path),
+        None => quote!(::backprop),
+    };
+    let mut used = HashSet::new();
+    emit::idents(item, &mut used);
+
+    let original = item_fn.clone();
+    let Some(func) = Function::from_item(item_fn, &args, &krate, &mut cx) else {
+        let errors = cx.to_compile_errors();
+        return quote!(#errors #original);
+    };
+    let lowered = if cx.has_errors() {
+        None
+    } else {
+        lower::lower(&func, &mut cx)
+    };
+    match lowered {
+        Some(l) if !cx.has_errors() => {
+            let analysis = check::analyse(&l);
+            emit::emit(&func, &l, &analysis, &krate, Namer::new(used))
+        }
+        _ => fallback(&func, &krate, &cx, used),
+    }
+}
+
+/// The original function, the gradient struct and a `NAME_backward` that
+/// cannot run, beside the errors.
+fn fallback(func: &Function, krate: &TokenStream, cx: &Ctxt, used: HashSet<String>) -> TokenStream {
+    let mut namer = Namer::new(used);
+    let frame = emit::frame(func, krate, &mut namer);
+    let errors = cx.to_compile_errors();
+    let item = &func.item;
+    let items = &frame.items;
+    let signature = &frame.signature;
+    quote! {
+        #errors
+        #item
+        #items
+        #signature {
+            ::core::unreachable!("#[differentiable] reported an error for this function")
+        }
+    }
+}
+
+/// Where to point when the attribute is on something that is not a function.
+fn item_keyword_span(item: &Item) -> proc_macro2::Span {
+    match item {
+        Item::Struct(s) => s.struct_token.span,
+        Item::Enum(e) => e.enum_token.span,
+        Item::Impl(i) => i.impl_token.span,
+        Item::Trait(t) => t.trait_token.span,
+        Item::Mod(m) => m.mod_token.span,
+        Item::Const(c) => c.const_token.span,
+        Item::Static(s) => s.static_token.span,
+        Item::Type(t) => t.type_token.span,
+        Item::Use(u) => u.use_token.span,
+        other => other.span(),
+    }
+}

@@ -1,0 +1,812 @@
+//! Lowering: the syn body becomes a [`Graph`]. Every construct outside the
+//! vocabulary is reported here, with a span on the user's tokens and a hint at
+//! what is supported; lowering goes on after an error so that all of them are
+//! reported in one build.
+
+use crate::ast::{Function, Kind};
+use crate::ctxt::Ctxt;
+use crate::graph::{ConstArg, Graph, Name, Node, NodeId, Op};
+use proc_macro2::{Ident, Span};
+use quote::{quote, ToTokens};
+use std::collections::HashMap;
+use syn::spanned::Spanned;
+use syn::visit::Visit;
+use syn::visit_mut::VisitMut;
+use syn::{BinOp, Block, Expr, Lit, LitFloat, Pat, Stmt, UnOp};
+
+/// The elementwise functions, by the name they have both as a float method
+/// and as a `backprop::ops` function.
+const UNARY: &[&str] = &[
+    "exp", "ln", "sqrt", "square", "abs", "sin", "cos", "tan", "tanh", "sigmoid", "relu", "recip",
+];
+/// Of those, the ones `f32`/`f64` have as methods.
+const FLOAT_METHODS: &[&str] = &[
+    "exp", "ln", "sqrt", "abs", "sin", "cos", "tan", "tanh", "recip",
+];
+
+const SUPPORTED_METHODS: &str =
+    "exp ln sqrt powi powf sin cos tan tanh abs max min recip (on floats and arrays), \
+     dot t sum sum_axis row column view to_owned clone (on arrays)";
+const SUPPORTED_FUNCTIONS: &str =
+    "exp ln sqrt square abs sin cos tan tanh sigmoid relu recip powi sum mean \
+     sum_axis mean_axis concat softmax log_softmax logsumexp softmax_cross_entropy mse";
+
+/// Methods that only read an array's shape: constants even on a differentiable value.
+const SHAPE_METHODS: &[&str] = &[
+    "len", "len_of", "nrows", "ncols", "shape", "dim", "raw_dim", "ndim", "is_empty",
+];
+
+/// The prefix of the placeholder that stands for a node inside constant tokens.
+pub const NODE_MARKER: &str = "__backprop_node_";
+
+/// The lowered body.
+pub struct Lowered {
+    pub graph: Graph,
+    pub output: NodeId,
+    /// Which nodes depend on a differentiable parameter.
+    pub varying: Vec<bool>,
+}
+
+struct Lowerer<'a> {
+    func: &'a Function,
+    graph: Graph,
+    varying: Vec<bool>,
+    scopes: Vec<HashMap<String, NodeId>>,
+    cx: &'a mut Ctxt,
+    /// The name of the binding being lowered, for naming its intermediates.
+    base: String,
+}
+
+/// Lowers the body of `func`; `None` when an error was reported.
+pub fn lower(func: &Function, cx: &mut Ctxt) -> Option<Lowered> {
+    let mut l = Lowerer {
+        func,
+        graph: Graph::default(),
+        varying: Vec::new(),
+        scopes: vec![HashMap::new()],
+        cx,
+        base: "out".to_owned(),
+    };
+    for (i, p) in func.params.iter().enumerate() {
+        let id = l.add(
+            Node::Param(i),
+            Name::User(p.ident.to_string()),
+            p.ident.span(),
+            p.differentiable,
+        );
+        l.scopes[0].insert(p.ident.to_string(), id);
+    }
+    let before = l.graph.len();
+    let output = l.block_value(&func.item.block, true);
+    if output.index() >= before && matches!(l.graph.get(output).name, Name::Temp(_)) {
+        l.graph.nodes[output.index()].name = Name::Output;
+    }
+    if let Node::Int(_) = l.graph.get(output).node {
+        let span = l.graph.get(output).span;
+        l.cx.error(span, "the value of a differentiable function must be a float; write the literal with a decimal point (`2.0`)");
+    }
+    if l.cx.has_errors() {
+        return None;
+    }
+    Some(Lowered {
+        graph: l.graph,
+        output,
+        varying: l.varying,
+    })
+}
+
+/// Finds the names an expression mentions, and any macro inside it.
+#[derive(Default)]
+struct Mentions {
+    idents: Vec<Ident>,
+    /// Names whose shape only is read (`x.len()`).
+    shape_only: Vec<Ident>,
+    has_macro: Option<Span>,
+}
+
+impl<'ast> Visit<'ast> for Mentions {
+    fn visit_expr_path(&mut self, p: &'ast syn::ExprPath) {
+        if p.qself.is_none() {
+            if let Some(id) = p.path.get_ident() {
+                self.idents.push(id.clone());
+            }
+        }
+        syn::visit::visit_expr_path(self, p);
+    }
+    fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
+        if SHAPE_METHODS.contains(&m.method.to_string().as_str()) {
+            if let Expr::Path(p) = strip(&m.receiver) {
+                if let Some(id) = p.path.get_ident() {
+                    self.shape_only.push(id.clone());
+                    for a in &m.args {
+                        self.visit_expr(a);
+                    }
+                    return;
+                }
+            }
+        }
+        syn::visit::visit_expr_method_call(self, m);
+    }
+    fn visit_macro(&mut self, m: &'ast syn::Macro) {
+        self.has_macro.get_or_insert(m.span());
+    }
+}
+
+/// Replaces the names of bindings by node markers, so that the emitter can
+/// write the name each node has in the generated code.
+struct Rename<'a> {
+    resolve: &'a dyn Fn(&Ident) -> Option<NodeId>,
+}
+
+impl VisitMut for Rename<'_> {
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        if let Expr::Path(p) = e {
+            if p.qself.is_none() {
+                if let Some(id) = p.path.get_ident() {
+                    if let Some(node) = (self.resolve)(id) {
+                        let marker = Ident::new(&format!("{NODE_MARKER}{}", node.0), id.span());
+                        *e = syn::parse_quote!(#marker);
+                        return;
+                    }
+                }
+            }
+        }
+        syn::visit_mut::visit_expr_mut(self, e);
+    }
+}
+
+impl Lowerer<'_> {
+    fn add(&mut self, node: Node, name: Name, span: Span, varying: bool) -> NodeId {
+        let id = self.graph.add(node, name, span);
+        self.varying.push(varying);
+        id
+    }
+
+    fn temp(&self) -> Name {
+        Name::Temp(self.base.clone())
+    }
+
+    fn error_node(&mut self, span: Span) -> NodeId {
+        self.add(Node::Error, Name::Temp(self.base.clone()), span, false)
+    }
+
+    fn lookup(&self, name: &str) -> Option<NodeId> {
+        self.scopes.iter().rev().find_map(|s| s.get(name).copied())
+    }
+
+    /// The block's statements, then its final expression as its value.
+    fn block_value(&mut self, block: &Block, is_body: bool) -> NodeId {
+        self.scopes.push(HashMap::new());
+        let mut value = None;
+        let n = block.stmts.len();
+        for (k, stmt) in block.stmts.iter().enumerate() {
+            let last = k + 1 == n;
+            match stmt {
+                Stmt::Expr(e, None) if last => {
+                    if is_body {
+                        self.base = "out".to_owned();
+                    }
+                    value = Some(self.expr(e))
+                }
+                _ => self.stmt(stmt),
+            }
+        }
+        self.scopes.pop();
+        match value {
+            Some(v) => v,
+            None => {
+                let span = block.brace_token.span.close();
+                if is_body {
+                    self.cx.error(
+                        span,
+                        "the body of a differentiable function must end with an expression: the value to differentiate",
+                    );
+                } else {
+                    self.cx.error(
+                        span,
+                        "this block must end with an expression: the value it stands for",
+                    );
+                }
+                self.error_node(span)
+            }
+        }
+    }
+
+    fn stmt(&mut self, stmt: &Stmt) {
+        match stmt {
+            Stmt::Local(local) => {
+                let Some(init) = &local.init else {
+                    self.cx.error_at(local, "`let` without a value is not supported; bind the value where it is computed: `let x = ...;`");
+                    return;
+                };
+                if let Some((else_token, _)) = &init.diverge {
+                    self.cx.error(else_token.span(), "`let ... else` is not supported in a differentiable function");
+                    return;
+                }
+                self.bind(&local.pat, &init.expr);
+            }
+            Stmt::Item(item) => self.cx.error_at(
+                item,
+                "items (fn, struct, use, ...) inside a differentiable function are not supported; define them outside the function",
+            ),
+            Stmt::Macro(m) => self.cx.error_at(
+                &m.mac,
+                "macros are not supported in a differentiable function: the macro cannot see what they expand to",
+            ),
+            Stmt::Expr(e, _) => {
+                let outer = std::mem::replace(&mut self.base, "unused".to_owned());
+                self.expr(e);
+                self.base = outer;
+            }
+        }
+    }
+
+    /// `let pat = expr;`
+    fn bind(&mut self, pat: &Pat, expr: &Expr) {
+        match pat {
+            Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
+                let name = pi.ident.to_string();
+                let outer = std::mem::replace(&mut self.base, name.clone());
+                let before = self.graph.len();
+                let id = self.expr(expr);
+                self.base = outer;
+                // A node created for this `let` takes the user's name; an alias
+                // (`let y = x;`) refers to the existing node.
+                if id.index() >= before {
+                    self.graph.nodes[id.index()].name = Name::User(name.clone());
+                }
+                self.scopes.last_mut().expect("a scope").insert(name, id);
+            }
+            Pat::Type(pt) => self.bind(&pt.pat, expr),
+            Pat::Paren(pp) => self.bind(&pp.pat, expr),
+            Pat::Wild(_) => {
+                let outer = std::mem::replace(&mut self.base, "unused".to_owned());
+                self.expr(expr);
+                self.base = outer;
+            }
+            Pat::Tuple(pt) => match strip(expr) {
+                Expr::Tuple(t) if t.elems.len() == pt.elems.len() => {
+                    for (p, e) in pt.elems.iter().zip(&t.elems) {
+                        self.bind(p, e);
+                    }
+                }
+                _ => self.cx.error_at(
+                    pt,
+                    "a tuple pattern needs a tuple of the same length on the right: `let (a, b) = (x, y);`",
+                ),
+            },
+            other => self.cx.error_at(
+                other,
+                "this pattern is not supported in a differentiable function; bind a plain name (`let x = ...;`) or a tuple of names",
+            ),
+        }
+    }
+
+    /// Lowers a value expression.
+    fn expr(&mut self, expr: &Expr) -> NodeId {
+        match expr {
+            Expr::Paren(p) => self.expr(&p.expr),
+            Expr::Group(g) => self.expr(&g.expr),
+            Expr::Reference(r) => {
+                if r.mutability.is_some() {
+                    self.cx.error(r.span(), "`&mut` is not supported in a differentiable function; borrow with `&`");
+                }
+                self.expr(&r.expr)
+            }
+            Expr::Lit(l) => self.literal(&l.lit),
+            Expr::Path(p) => {
+                if p.qself.is_none() {
+                    if let Some(ident) = p.path.get_ident() {
+                        if let Some(id) = self.lookup(&ident.to_string()) {
+                            return id;
+                        }
+                    }
+                }
+                // A constant from outside the function (`PI`, `std::f64::consts::E`).
+                self.constant(expr, "")
+            }
+            Expr::Unary(u) => match u.op {
+                UnOp::Deref(_) => self.expr(&u.expr),
+                UnOp::Neg(_) => {
+                    let inner = self.expr(&u.expr);
+                    match &self.graph.get(inner).node {
+                        Node::Float(t) => {
+                            let t = quote!(-#t);
+                            self.add(Node::Float(t), self.temp(), u.span(), false)
+                        }
+                        Node::Int(t) => {
+                            let t = quote!(-#t);
+                            self.add(Node::Int(t), self.temp(), u.span(), false)
+                        }
+                        _ => self.op(Op::Neg, vec![inner], vec![], u.span()),
+                    }
+                }
+                _ => self.constant(expr, "`!` is only supported on constants"),
+            },
+            Expr::Binary(b) => {
+                let op = match b.op {
+                    BinOp::Add(_) => Op::Add,
+                    BinOp::Sub(_) => Op::Sub,
+                    BinOp::Mul(_) => Op::Mul,
+                    BinOp::Div(_) => Op::Div,
+                    BinOp::AddAssign(_)
+                    | BinOp::SubAssign(_)
+                    | BinOp::MulAssign(_)
+                    | BinOp::DivAssign(_)
+                    | BinOp::RemAssign(_)
+                    | BinOp::BitXorAssign(_)
+                    | BinOp::BitAndAssign(_)
+                    | BinOp::BitOrAssign(_)
+                    | BinOp::ShlAssign(_)
+                    | BinOp::ShrAssign(_) => {
+                        self.cx.error_at(expr, ASSIGN_HINT);
+                        return self.error_node(expr.span());
+                    }
+                    _ => {
+                        return self.constant(
+                            expr,
+                            "comparisons, `%` and logical or bit operators are only supported on constants; the arithmetic operators `+ - * /` are differentiable",
+                        )
+                    }
+                };
+                let lhs = self.expr(&b.left);
+                let rhs = self.expr(&b.right);
+                self.op(op, vec![lhs, rhs], vec![], expr.span())
+            }
+            Expr::MethodCall(m) => self.method(m),
+            Expr::Call(c) => self.call(c),
+            Expr::Index(i) => {
+                let base = self.expr(&i.expr);
+                if !self.is_float_value(base) {
+                    return self.constant(expr, "");
+                }
+                let idx = self.const_arg(&i.index, "an index");
+                self.op(Op::Index, vec![base], vec![idx], expr.span())
+            }
+            Expr::Block(b) => {
+                if let Some(label) = &b.label {
+                    self.cx.error_at(label, "labelled blocks are not supported in a differentiable function");
+                }
+                self.block_value(&b.block, false)
+            }
+            Expr::Unsafe(u) => self.cx_error(expr, u.unsafe_token.span(), "`unsafe` blocks are not supported in a differentiable function"),
+            Expr::Cast(_) => self.constant(expr, "`as` casts are only supported on constants (such as `labels.len() as f64`); a differentiable value keeps its float type"),
+            Expr::Field(_) => self.constant(expr, "field access is only supported on constants"),
+            Expr::While(w) => self.cx_error(expr, w.while_token.span(), "#[differentiable] does not support `while` loops; `for` loops over a range are not supported yet either: unroll the loop, or write the steps as separate `let`s"),
+            Expr::Loop(l) => self.cx_error(expr, l.loop_token.span(), "#[differentiable] does not support `loop`; `for` loops over a range are not supported yet either: unroll the loop, or write the steps as separate `let`s"),
+            Expr::ForLoop(f) => self.cx_error(expr, f.for_token.span(), "#[differentiable] does not support `for` loops yet; unroll the loop, or write the steps as separate `let`s"),
+            Expr::If(i) => self.cx_error(expr, i.if_token.span(), "#[differentiable] does not support `if` yet; write the branch with `max`, `min`, `abs` or `relu` where you can"),
+            Expr::Match(m) => self.cx_error(expr, m.match_token.span(), "#[differentiable] does not support `match`"),
+            Expr::Return(r) => self.cx_error(expr, r.return_token.span(), "#[differentiable] does not support early `return`; make the value the final expression of the body"),
+            Expr::Break(b) => self.cx_error(expr, b.break_token.span(), "#[differentiable] does not support `break`"),
+            Expr::Continue(c) => self.cx_error(expr, c.continue_token.span(), "#[differentiable] does not support `continue`"),
+            Expr::Closure(_) => self.cx_error(expr, expr.span(), "closures are not supported in a differentiable function; write the computation with the vocabulary (`relu`, `exp`, `sum`, ...)"),
+            Expr::Macro(m) => self.cx_error(expr, m.mac.span(), "macros are not supported in a differentiable function: the macro cannot see what they expand to"),
+            Expr::Assign(_) => {
+                self.cx.error_at(expr, ASSIGN_HINT);
+                self.error_node(expr.span())
+            }
+            Expr::Try(t) => self.cx_error(expr, t.question_token.span(), "the `?` operator is not supported in a differentiable function"),
+            Expr::Async(_) | Expr::Await(_) => self.cx_error(expr, expr.span(), "`async`/`.await` is not supported in a differentiable function"),
+            Expr::Tuple(_) => self.cx_error(expr, expr.span(), "a tuple is only supported on the right of a tuple `let`: `let (a, b) = (x, y);`; a differentiable function returns one value"),
+            _ => self.cx_error(expr, expr.span(), "this expression is not supported in a differentiable function"),
+        }
+    }
+
+    fn cx_error(&mut self, _expr: &Expr, span: Span, message: &str) -> NodeId {
+        self.cx.error(span, message);
+        self.error_node(span)
+    }
+
+    fn literal(&mut self, lit: &Lit) -> NodeId {
+        match lit {
+            Lit::Float(f) => {
+                let tokens = if f.suffix().is_empty() {
+                    let mut digits = f.base10_digits().to_owned();
+                    if !digits.contains(['.', 'e', 'E']) {
+                        digits.push_str(".0");
+                    } else if digits.ends_with('.') {
+                        digits.push('0');
+                    }
+                    let typed = format!("{digits}_{}", self.func.elem.ident());
+                    LitFloat::new(&typed, f.span()).into_token_stream()
+                } else {
+                    f.into_token_stream()
+                };
+                self.add(Node::Float(tokens), self.temp(), f.span(), false)
+            }
+            Lit::Int(i) => self.add(
+                Node::Int(i.into_token_stream()),
+                self.temp(),
+                i.span(),
+                false,
+            ),
+            other => {
+                self.cx.error(other.span(), "only float literals (and integer indices) are supported in a differentiable function");
+                self.error_node(other.span())
+            }
+        }
+    }
+
+    /// Whether a node holds a float or a float array (rather than some
+    /// constant of another type, such as a `&[f64]` or a `usize`).
+    fn is_float_value(&self, id: NodeId) -> bool {
+        match &self.graph.get(id).node {
+            Node::Param(i) => !matches!(self.func.params[*i].kind, Kind::Constant),
+            Node::Op { .. } | Node::Float(_) | Node::Error => true,
+            Node::Int(_) | Node::Const(_) => false,
+        }
+    }
+
+    /// Adds an op on `inputs`.
+    fn op(&mut self, op: Op, inputs: Vec<NodeId>, consts: Vec<ConstArg>, span: Span) -> NodeId {
+        let mut failed = false;
+        for &i in &inputs {
+            match &self.graph.get(i).node {
+                Node::Int(t) => {
+                    let t = t.clone();
+                    self.cx.error(
+                        self.graph.get(i).span,
+                        format!("integer literal `{t}` where a float is needed; write it with a decimal point (`{t}.0`)"),
+                    );
+                    failed = true;
+                }
+                Node::Error => failed = true,
+                _ => {}
+            }
+        }
+        if failed {
+            return self.error_node(span);
+        }
+        let varying = inputs.iter().any(|i| self.varying[i.index()]);
+        self.add(Node::Op { op, inputs, consts }, self.temp(), span, varying)
+    }
+
+    /// Resolves a name for the renamer.
+    fn resolver(&self) -> impl Fn(&Ident) -> Option<NodeId> + '_ {
+        move |id: &Ident| self.lookup(&id.to_string())
+    }
+
+    /// Tokens of a constant expression: checks it mentions no differentiable
+    /// value, and replaces the names of bindings by node markers.
+    fn const_tokens(&mut self, expr: &Expr, what: &str) -> Option<ConstArg> {
+        let mut m = Mentions::default();
+        m.visit_expr(expr);
+        if let Some(span) = m.has_macro {
+            self.cx.error(span, "macros are not supported in a differentiable function: the macro cannot see what they expand to");
+            return None;
+        }
+        let mut deps = Vec::new();
+        for ident in &m.idents {
+            if let Some(id) = self.lookup(&ident.to_string()) {
+                if self.varying[id.index()] {
+                    let message = if what.is_empty() {
+                        format!(
+                            "`{}` is not in the vocabulary of #[differentiable], and it uses `{ident}`, which depends on a differentiable parameter. Supported methods: {SUPPORTED_METHODS}; functions: {SUPPORTED_FUNCTIONS}",
+                            shorten(expr)
+                        )
+                    } else {
+                        format!("{what}; here it uses `{ident}`, which depends on a differentiable parameter")
+                    };
+                    self.cx.error_at(expr, message);
+                    return None;
+                }
+                deps.push(id);
+            }
+        }
+        for ident in &m.shape_only {
+            if let Some(id) = self.lookup(&ident.to_string()) {
+                deps.push(id);
+            }
+        }
+        let mut renamed = expr.clone();
+        Rename {
+            resolve: &self.resolver(),
+        }
+        .visit_expr_mut(&mut renamed);
+        Some(ConstArg {
+            tokens: renamed.into_token_stream(),
+            deps,
+        })
+    }
+
+    /// A constant argument of an op (an axis, an index, `n`).
+    fn const_arg(&mut self, expr: &Expr, what: &str) -> ConstArg {
+        let message = format!(
+            "{what} must be a constant (a literal or a parameter that is not differentiated)"
+        );
+        self.const_tokens(expr, &message)
+            .unwrap_or_else(|| ConstArg {
+                tokens: quote!(()),
+                deps: Vec::new(),
+            })
+    }
+
+    /// An expression outside the vocabulary that is fine as a constant.
+    fn constant(&mut self, expr: &Expr, what: &str) -> NodeId {
+        match self.const_tokens(expr, what) {
+            Some(c) => {
+                let varying = false;
+                self.add(Node::Const(c), self.temp(), expr.span(), varying)
+            }
+            None => self.error_node(expr.span()),
+        }
+    }
+
+    fn check_arity(
+        &mut self,
+        span: Span,
+        name: &str,
+        args: usize,
+        want: usize,
+        usage: &str,
+    ) -> bool {
+        if args == want {
+            return true;
+        }
+        self.cx.error(
+            span,
+            format!(
+                "`{name}` takes {want} argument{}: {usage}",
+                if want == 1 { "" } else { "s" }
+            ),
+        );
+        false
+    }
+
+    fn method(&mut self, m: &syn::ExprMethodCall) -> NodeId {
+        let name = m.method.to_string();
+        let span = m.span();
+        let nargs = m.args.len();
+        let arity = |want: usize, usage: &str, l: &mut Self| {
+            l.check_arity(m.method.span(), &name, nargs, want, usage)
+        };
+        match name.as_str() {
+            n if FLOAT_METHODS.contains(&n) => {
+                if !arity(0, &format!("`x.{n}()`"), self) {
+                    return self.error_node(span);
+                }
+                let x = self.expr(&m.receiver);
+                self.op(Op::Unary(static_name(n)), vec![x], vec![], span)
+            }
+            "powi" => {
+                if !arity(1, "`x.powi(n)` with an `i32` constant `n`", self) {
+                    return self.error_node(span);
+                }
+                let x = self.expr(&m.receiver);
+                let n = self.const_arg(&m.args[0], "the exponent of `powi`");
+                self.op(Op::Powi, vec![x], vec![n], span)
+            }
+            "powf" | "max" | "min" | "dot" => {
+                if !arity(1, &format!("`a.{name}(b)`"), self) {
+                    return self.error_node(span);
+                }
+                let op = match name.as_str() {
+                    "powf" => Op::Powf,
+                    "max" => Op::Max,
+                    "min" => Op::Min,
+                    _ => Op::Dot,
+                };
+                let a = self.expr(&m.receiver);
+                let b = self.expr(&m.args[0]);
+                self.op(op, vec![a, b], vec![], span)
+            }
+            "t" | "sum" | "to_owned" | "clone" | "view" => {
+                if !arity(0, &format!("`a.{name}()`"), self) {
+                    return self.error_node(span);
+                }
+                let a = self.expr(&m.receiver);
+                match name.as_str() {
+                    "view" => a,
+                    "t" => self.op(Op::T, vec![a], vec![], span),
+                    "sum" => self.op(Op::Sum, vec![a], vec![], span),
+                    _ => {
+                        if self.is_float_value(a) {
+                            self.op(Op::Copy, vec![a], vec![], span)
+                        } else {
+                            a
+                        }
+                    }
+                }
+            }
+            "sum_axis" | "row" | "column" => {
+                let usage = match name.as_str() {
+                    "sum_axis" => "`a.sum_axis(Axis(k))`",
+                    "row" => "`a.row(i)`",
+                    _ => "`a.column(j)`",
+                };
+                if !arity(1, usage, self) {
+                    return self.error_node(span);
+                }
+                let a = self.expr(&m.receiver);
+                let what = match name.as_str() {
+                    "sum_axis" => "the axis of `sum_axis`",
+                    "row" => "the row index",
+                    _ => "the column index",
+                };
+                let c = self.const_arg(&m.args[0], what);
+                let op = match name.as_str() {
+                    "sum_axis" => Op::SumAxis,
+                    "row" => Op::Row,
+                    _ => Op::Column,
+                };
+                self.op(op, vec![a], vec![c], span)
+            }
+            _ => {
+                let hint = match name.as_str() {
+                    "mean" => "ndarray's `mean()` returns an `Option`; use `mean(&a)` from `backprop::ops`",
+                    "mean_axis" => "ndarray's `mean_axis` returns an `Option`; use `mean_axis(&a, Axis(k))` from `backprop::ops`",
+                    "mapv" | "map" | "mapv_into" | "mapv_inplace" | "map_inplace" | "for_each" => {
+                        "a closure cannot be differentiated by #[differentiable]; use the elementwise ops (`exp`, `relu`, `sigmoid`, `powi`, ...) instead"
+                    }
+                    "slice" | "slice_mut" | "slice_axis" | "select" => {
+                        "slicing is not supported yet; use `row(i)`, `column(j)` or an index `a[[i, j]]`"
+                    }
+                    _ => "",
+                };
+                let what = if hint.is_empty() {
+                    String::new()
+                } else {
+                    format!("`{name}` is not supported on differentiable values: {hint}")
+                };
+                self.constant(&Expr::MethodCall(m.clone()), &what)
+            }
+        }
+    }
+
+    fn call(&mut self, c: &syn::ExprCall) -> NodeId {
+        let span = c.span();
+        let name = match &*c.func {
+            Expr::Path(p) if p.qself.is_none() => vocabulary_name(&p.path),
+            _ => None,
+        };
+        let Some(name) = name else {
+            return self.constant(&Expr::Call(c.clone()), "");
+        };
+        let nargs = c.args.len();
+        let args: Vec<&Expr> = c.args.iter().collect();
+        let fspan = c.func.span();
+        match name.as_str() {
+            n if UNARY.contains(&n) => {
+                if !self.check_arity(fspan, n, nargs, 1, &format!("`{n}(x)`")) {
+                    return self.error_node(span);
+                }
+                let x = self.expr(args[0]);
+                self.op(Op::Unary(static_name(n)), vec![x], vec![], span)
+            }
+            "sum" | "mean" | "softmax" | "log_softmax" | "logsumexp" => {
+                if !self.check_arity(fspan, &name, nargs, 1, &format!("`{name}(&x)`")) {
+                    return self.error_node(span);
+                }
+                let op = match name.as_str() {
+                    "sum" => Op::Sum,
+                    "mean" => Op::Mean,
+                    "softmax" => Op::Softmax,
+                    "log_softmax" => Op::LogSoftmax,
+                    _ => Op::LogSumExp,
+                };
+                let x = self.expr(args[0]);
+                self.op(op, vec![x], vec![], span)
+            }
+            "powi" | "sum_axis" | "mean_axis" | "softmax_cross_entropy" => {
+                let (usage, what, op) = match name.as_str() {
+                    "powi" => (
+                        "`powi(x, n)` with an `i32` constant `n`",
+                        "the exponent of `powi`",
+                        Op::Powi,
+                    ),
+                    "sum_axis" => (
+                        "`sum_axis(&a, Axis(k))`",
+                        "the axis of `sum_axis`",
+                        Op::SumAxis,
+                    ),
+                    "mean_axis" => (
+                        "`mean_axis(&a, Axis(k))`",
+                        "the axis of `mean_axis`",
+                        Op::MeanAxis,
+                    ),
+                    _ => (
+                        "`softmax_cross_entropy(&logits, labels)`",
+                        "the labels of `softmax_cross_entropy`",
+                        Op::SoftmaxCrossEntropy,
+                    ),
+                };
+                if !self.check_arity(fspan, &name, nargs, 2, usage) {
+                    return self.error_node(span);
+                }
+                let x = self.expr(args[0]);
+                let k = self.const_arg(args[1], what);
+                self.op(op, vec![x], vec![k], span)
+            }
+            "mse" => {
+                if !self.check_arity(fspan, &name, nargs, 2, "`mse(&prediction, &target)`") {
+                    return self.error_node(span);
+                }
+                let a = self.expr(args[0]);
+                let b = self.expr(args[1]);
+                self.op(Op::Mse, vec![a, b], vec![], span)
+            }
+            "concat" => {
+                if !self.check_arity(fspan, &name, nargs, 2, "`concat(Axis(k), &[&a, &b, ...])`") {
+                    return self.error_node(span);
+                }
+                let axis = self.const_arg(args[0], "the axis of `concat`");
+                let pieces = match strip(args[1]) {
+                    Expr::Array(a) if !a.elems.is_empty() => a.elems.iter().collect::<Vec<_>>(),
+                    other => {
+                        self.cx.error_at(other, "`concat` needs the arrays written out: `concat(Axis(k), &[&a, &b, ...])`");
+                        return self.error_node(span);
+                    }
+                };
+                let inputs = pieces.into_iter().map(|e| self.expr(e)).collect();
+                self.op(Op::Concat, inputs, vec![axis], span)
+            }
+            _ => unreachable!("vocabulary_name returns vocabulary names"),
+        }
+    }
+}
+
+const ASSIGN_HINT: &str = "assignment is not supported in a differentiable function yet; bind a new name with `let` (shadowing is fine: `let x = x + 1.0;`)";
+
+/// The expression without parentheses, groups and `&`.
+fn strip(e: &Expr) -> &Expr {
+    match e {
+        Expr::Paren(p) => strip(&p.expr),
+        Expr::Group(g) => strip(&g.expr),
+        Expr::Reference(r) => strip(&r.expr),
+        other => other,
+    }
+}
+
+/// The vocabulary name a called path stands for: `relu`, `ops::relu`,
+/// `backprop::ops::relu`, `f64::exp`.
+fn vocabulary_name(path: &syn::Path) -> Option<String> {
+    let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    let (last, prefix) = segs.split_last()?;
+    let known = UNARY.contains(&last.as_str())
+        || matches!(
+            last.as_str(),
+            "powi"
+                | "sum"
+                | "mean"
+                | "sum_axis"
+                | "mean_axis"
+                | "concat"
+                | "softmax"
+                | "log_softmax"
+                | "logsumexp"
+                | "softmax_cross_entropy"
+                | "mse"
+        );
+    if !known {
+        return None;
+    }
+    let prefix_ok = prefix
+        .iter()
+        .all(|s| matches!(s.as_str(), "backprop" | "ops" | "prelude"))
+        || (prefix.len() == 1
+            && matches!(prefix[0].as_str(), "f64" | "f32")
+            && (FLOAT_METHODS.contains(&last.as_str()) || last == "powi"));
+    prefix_ok.then(|| last.clone())
+}
+
+fn static_name(n: &str) -> &'static str {
+    UNARY
+        .iter()
+        .find(|u| **u == n)
+        .copied()
+        .expect("a unary op")
+}
+
+/// A short rendering of an expression for a message.
+fn shorten(e: &Expr) -> String {
+    let s = e.to_token_stream().to_string();
+    if s.len() > 60 {
+        format!(
+            "{}...",
+            &s[..s.char_indices().nth(57).map_or(s.len(), |(i, _)| i)]
+        )
+    } else {
+        s
+    }
+}

@@ -1,0 +1,33 @@
+pub fn broadcast_sub(a: &Array2<f64>, b: &Array2<f64>) -> Array2<f64> {
+    a - b
+}
+///The gradient of [`broadcast_sub`] with respect to its differentiable parameters, one field each, written by `#[differentiable]`.
+#[derive(Debug, Clone)]
+pub struct BroadcastSubGrad {
+    ///The gradient with respect to `a`.
+    pub a: ::backprop::ndarray::Array2<f64>,
+    ///The gradient with respect to `b`.
+    pub b: ::backprop::ndarray::Array2<f64>,
+}
+impl ::backprop::__private::Gradient for BroadcastSubGrad {
+    fn fields(&self) -> ::std::vec::Vec<(&'static str, ::std::vec::Vec<f64>)> {
+        ::std::vec![
+            ("a", ::backprop::__private::flatten(& self.a)), ("b",
+            ::backprop::__private::flatten(& self.b)),
+        ]
+    }
+}
+///Runs [`broadcast_sub`] and its reverse sweep: returns the value and the gradient of `d_out · broadcast_sub(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`.
+#[allow(unused_variables, unused_imports, clippy::all)]
+pub fn broadcast_sub_backward(
+    a: &Array2<f64>,
+    b: &Array2<f64>,
+    d_out: &Array2<f64>,
+) -> (Array2<f64>, BroadcastSubGrad) {
+    use ::backprop::__private as bp;
+    let out = bp::sub(a, b);
+    let d_a = bp::sub_vjp_lhs(&d_out, a, b);
+    let d_b = bp::sub_vjp_rhs(d_out, a, b);
+    let grad = BroadcastSubGrad { a: d_a, b: d_b };
+    (out, grad)
+}

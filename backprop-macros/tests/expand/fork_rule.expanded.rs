@@ -1,0 +1,36 @@
+pub fn fork(w: f64, x: f64) -> f64 {
+    let u = w * x;
+    u.powi(2) + w
+}
+///The gradient of [`fork`] with respect to its differentiable parameters, one field each, written by `#[differentiable]`.
+#[derive(Debug, Clone)]
+pub struct ForkGrad {
+    ///The gradient with respect to `w`.
+    pub w: f64,
+    ///The gradient with respect to `x`.
+    pub x: f64,
+}
+impl ::backprop::__private::Gradient for ForkGrad {
+    fn fields(&self) -> ::std::vec::Vec<(&'static str, ::std::vec::Vec<f64>)> {
+        ::std::vec![
+            ("w", ::backprop::__private::flatten(& self.w)), ("x",
+            ::backprop::__private::flatten(& self.x)),
+        ]
+    }
+}
+///Runs [`fork`] and its reverse sweep: returns the value and the gradient of `d_out · fork(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`.
+#[allow(unused_variables, unused_imports, clippy::all)]
+pub fn fork_backward(w: f64, x: f64, d_out: f64) -> (f64, ForkGrad) {
+    use ::backprop::__private as bp;
+    let u = bp::mul(&w, &x);
+    let out_1 = bp::powi(&u, 2);
+    let out = bp::add(&out_1, &w);
+    let d_out_1 = bp::add_vjp_lhs(&d_out, &out_1, &w);
+    let d_w_from_out = bp::add_vjp_rhs(d_out, &out_1, &w);
+    let d_u = bp::powi_vjp(d_out_1, &u, 2, &out_1);
+    let d_w_from_u = bp::mul_vjp_lhs(&d_u, &w, &x);
+    let d_x = bp::mul_vjp_rhs(d_u, &w, &x);
+    let d_w = d_w_from_out + d_w_from_u;
+    let grad = ForkGrad { w: d_w, x: d_x };
+    (out, grad)
+}

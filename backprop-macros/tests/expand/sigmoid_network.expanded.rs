@@ -1,0 +1,131 @@
+pub fn network(
+    w11: f64,
+    w12: f64,
+    b1: f64,
+    w21: f64,
+    w22: f64,
+    b2: f64,
+    v1: f64,
+    v2: f64,
+    c: f64,
+    x1: f64,
+    x2: f64,
+    y: f64,
+) -> f64 {
+    let h1 = sigmoid(w11 * x1 + w12 * x2 + b1);
+    let h2 = sigmoid(w21 * x1 + w22 * x2 + b2);
+    let p = sigmoid(v1 * h1 + v2 * h2 + c);
+    0.5 * (p - y).powi(2)
+}
+///The gradient of [`network`] with respect to its differentiable parameters, one field each, written by `#[differentiable]`.
+#[derive(Debug, Clone)]
+pub struct NetworkGrad {
+    ///The gradient with respect to `w11`.
+    pub w11: f64,
+    ///The gradient with respect to `w12`.
+    pub w12: f64,
+    ///The gradient with respect to `b1`.
+    pub b1: f64,
+    ///The gradient with respect to `w21`.
+    pub w21: f64,
+    ///The gradient with respect to `w22`.
+    pub w22: f64,
+    ///The gradient with respect to `b2`.
+    pub b2: f64,
+    ///The gradient with respect to `v1`.
+    pub v1: f64,
+    ///The gradient with respect to `v2`.
+    pub v2: f64,
+    ///The gradient with respect to `c`.
+    pub c: f64,
+}
+impl ::backprop::__private::Gradient for NetworkGrad {
+    fn fields(&self) -> ::std::vec::Vec<(&'static str, ::std::vec::Vec<f64>)> {
+        ::std::vec![
+            ("w11", ::backprop::__private::flatten(& self.w11)), ("w12",
+            ::backprop::__private::flatten(& self.w12)), ("b1",
+            ::backprop::__private::flatten(& self.b1)), ("w21",
+            ::backprop::__private::flatten(& self.w21)), ("w22",
+            ::backprop::__private::flatten(& self.w22)), ("b2",
+            ::backprop::__private::flatten(& self.b2)), ("v1",
+            ::backprop::__private::flatten(& self.v1)), ("v2",
+            ::backprop::__private::flatten(& self.v2)), ("c",
+            ::backprop::__private::flatten(& self.c)),
+        ]
+    }
+}
+///Runs [`network`] and its reverse sweep: returns the value and the gradient of `d_out · network(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`.
+#[allow(unused_variables, unused_imports, clippy::all)]
+pub fn network_backward(
+    w11: f64,
+    w12: f64,
+    b1: f64,
+    w21: f64,
+    w22: f64,
+    b2: f64,
+    v1: f64,
+    v2: f64,
+    c: f64,
+    x1: f64,
+    x2: f64,
+    y: f64,
+    d_out: f64,
+) -> (f64, NetworkGrad) {
+    use ::backprop::__private as bp;
+    let h1_1 = bp::mul(&w11, &x1);
+    let h1_2 = bp::mul(&w12, &x2);
+    let h1_3 = bp::add(&h1_1, &h1_2);
+    let h1_4 = bp::add(&h1_3, &b1);
+    let h1 = bp::sigmoid(&h1_4);
+    let h2_1 = bp::mul(&w21, &x1);
+    let h2_2 = bp::mul(&w22, &x2);
+    let h2_3 = bp::add(&h2_1, &h2_2);
+    let h2_4 = bp::add(&h2_3, &b2);
+    let h2 = bp::sigmoid(&h2_4);
+    let p_1 = bp::mul(&v1, &h1);
+    let p_2 = bp::mul(&v2, &h2);
+    let p_3 = bp::add(&p_1, &p_2);
+    let p_4 = bp::add(&p_3, &c);
+    let p = bp::sigmoid(&p_4);
+    let out_1 = bp::sub(&p, &y);
+    let out_2 = bp::powi(&out_1, 2);
+    let out = bp::mul(&0.5_f64, &out_2);
+    let d_out_2 = bp::mul_vjp_rhs(d_out, &0.5_f64, &out_2);
+    let d_out_1 = bp::powi_vjp(d_out_2, &out_1, 2, &out_2);
+    let d_p = bp::sub_vjp_lhs(d_out_1, &p, &y);
+    let d_p_4 = bp::sigmoid_vjp(d_p, &p_4, &p);
+    let d_p_3 = bp::add_vjp_lhs(&d_p_4, &p_3, &c);
+    let d_c = bp::add_vjp_rhs(d_p_4, &p_3, &c);
+    let d_p_1 = bp::add_vjp_lhs(&d_p_3, &p_1, &p_2);
+    let d_p_2 = bp::add_vjp_rhs(d_p_3, &p_1, &p_2);
+    let d_v2 = bp::mul_vjp_lhs(&d_p_2, &v2, &h2);
+    let d_h2 = bp::mul_vjp_rhs(d_p_2, &v2, &h2);
+    let d_v1 = bp::mul_vjp_lhs(&d_p_1, &v1, &h1);
+    let d_h1 = bp::mul_vjp_rhs(d_p_1, &v1, &h1);
+    let d_h2_4 = bp::sigmoid_vjp(d_h2, &h2_4, &h2);
+    let d_h2_3 = bp::add_vjp_lhs(&d_h2_4, &h2_3, &b2);
+    let d_b2 = bp::add_vjp_rhs(d_h2_4, &h2_3, &b2);
+    let d_h2_1 = bp::add_vjp_lhs(&d_h2_3, &h2_1, &h2_2);
+    let d_h2_2 = bp::add_vjp_rhs(d_h2_3, &h2_1, &h2_2);
+    let d_w22 = bp::mul_vjp_lhs(d_h2_2, &w22, &x2);
+    let d_w21 = bp::mul_vjp_lhs(d_h2_1, &w21, &x1);
+    let d_h1_4 = bp::sigmoid_vjp(d_h1, &h1_4, &h1);
+    let d_h1_3 = bp::add_vjp_lhs(&d_h1_4, &h1_3, &b1);
+    let d_b1 = bp::add_vjp_rhs(d_h1_4, &h1_3, &b1);
+    let d_h1_1 = bp::add_vjp_lhs(&d_h1_3, &h1_1, &h1_2);
+    let d_h1_2 = bp::add_vjp_rhs(d_h1_3, &h1_1, &h1_2);
+    let d_w12 = bp::mul_vjp_lhs(d_h1_2, &w12, &x2);
+    let d_w11 = bp::mul_vjp_lhs(d_h1_1, &w11, &x1);
+    let grad = NetworkGrad {
+        w11: d_w11,
+        w12: d_w12,
+        b1: d_b1,
+        w21: d_w21,
+        w22: d_w22,
+        b2: d_b2,
+        v1: d_v1,
+        v2: d_v2,
+        c: d_c,
+    };
+    (out, grad)
+}

@@ -1,0 +1,107 @@
+pub fn two_heads(
+    w1: &Array2<f64>,
+    b1: &Array1<f64>,
+    w2: &Array2<f64>,
+    b2: &Array1<f64>,
+    v: &Array2<f64>,
+    c: &Array1<f64>,
+    x: &Array2<f64>,
+    labels: &[usize],
+    y: &Array2<f64>,
+) -> f64 {
+    let a1 = relu(&(x.dot(&w1.t()) + b1));
+    let loss_a = softmax_cross_entropy(&(a1.dot(&w2.t()) + b2), labels);
+    let loss_b = mse(&(a1.dot(&v.t()) + c), y);
+    loss_a + loss_b
+}
+///The gradient of [`two_heads`] with respect to its differentiable parameters, one field each, written by `#[differentiable]`.
+#[derive(Debug, Clone)]
+pub struct TwoHeadsGrad {
+    ///The gradient with respect to `w1`.
+    pub w1: ::backprop::ndarray::Array2<f64>,
+    ///The gradient with respect to `b1`.
+    pub b1: ::backprop::ndarray::Array1<f64>,
+    ///The gradient with respect to `w2`.
+    pub w2: ::backprop::ndarray::Array2<f64>,
+    ///The gradient with respect to `b2`.
+    pub b2: ::backprop::ndarray::Array1<f64>,
+    ///The gradient with respect to `v`.
+    pub v: ::backprop::ndarray::Array2<f64>,
+    ///The gradient with respect to `c`.
+    pub c: ::backprop::ndarray::Array1<f64>,
+}
+impl ::backprop::__private::Gradient for TwoHeadsGrad {
+    fn fields(&self) -> ::std::vec::Vec<(&'static str, ::std::vec::Vec<f64>)> {
+        ::std::vec![
+            ("w1", ::backprop::__private::flatten(& self.w1)), ("b1",
+            ::backprop::__private::flatten(& self.b1)), ("w2",
+            ::backprop::__private::flatten(& self.w2)), ("b2",
+            ::backprop::__private::flatten(& self.b2)), ("v",
+            ::backprop::__private::flatten(& self.v)), ("c",
+            ::backprop::__private::flatten(& self.c)),
+        ]
+    }
+}
+///Runs [`two_heads`] and its reverse sweep: returns the value and the gradient of `d_out · two_heads(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`.
+#[allow(unused_variables, unused_imports, clippy::all)]
+pub fn two_heads_backward(
+    w1: &Array2<f64>,
+    b1: &Array1<f64>,
+    w2: &Array2<f64>,
+    b2: &Array1<f64>,
+    v: &Array2<f64>,
+    c: &Array1<f64>,
+    x: &Array2<f64>,
+    labels: &[usize],
+    y: &Array2<f64>,
+    d_out: f64,
+) -> (f64, TwoHeadsGrad) {
+    use ::backprop::__private as bp;
+    let a1_1 = bp::t(w1);
+    let a1_2 = bp::dot(x, &a1_1);
+    let a1_3 = bp::add(&a1_2, b1);
+    let a1 = bp::relu(&a1_3);
+    let loss_a_1 = bp::t(w2);
+    let loss_a_2 = bp::dot(&a1, &loss_a_1);
+    let loss_a_3 = bp::add(&loss_a_2, b2);
+    let (loss_a, loss_a_probs) = bp::softmax_cross_entropy_fwd(&loss_a_3, labels);
+    let loss_b_1 = bp::t(v);
+    let loss_b_2 = bp::dot(&a1, &loss_b_1);
+    let loss_b_3 = bp::add(&loss_b_2, c);
+    let loss_b = bp::mse(&loss_b_3, y);
+    let out = bp::add(&loss_a, &loss_b);
+    let d_loss_a = bp::add_vjp_lhs(&d_out, &loss_a, &loss_b);
+    let d_loss_b = bp::add_vjp_rhs(d_out, &loss_a, &loss_b);
+    let d_loss_b_3 = bp::mse_vjp_lhs(d_loss_b, &loss_b_3, y, &loss_b);
+    let d_loss_b_2 = bp::add_vjp_lhs(&d_loss_b_3, &loss_b_2, c);
+    let d_c = bp::add_vjp_rhs(d_loss_b_3, &loss_b_2, c);
+    let d_a1_from_loss_b_2 = bp::dot_vjp_lhs(&d_loss_b_2, &a1, &loss_b_1);
+    let d_loss_b_1 = bp::dot_vjp_rhs(d_loss_b_2, &a1, &loss_b_1);
+    let d_v = bp::t_vjp(d_loss_b_1, v, &loss_b_1);
+    let d_loss_a_3 = bp::softmax_cross_entropy_vjp(
+        d_loss_a,
+        &loss_a_3,
+        labels,
+        &loss_a_probs,
+    );
+    let d_loss_a_2 = bp::add_vjp_lhs(&d_loss_a_3, &loss_a_2, b2);
+    let d_b2 = bp::add_vjp_rhs(d_loss_a_3, &loss_a_2, b2);
+    let d_a1_from_loss_a_2 = bp::dot_vjp_lhs(&d_loss_a_2, &a1, &loss_a_1);
+    let d_loss_a_1 = bp::dot_vjp_rhs(d_loss_a_2, &a1, &loss_a_1);
+    let d_w2 = bp::t_vjp(d_loss_a_1, w2, &loss_a_1);
+    let d_a1 = d_a1_from_loss_b_2 + d_a1_from_loss_a_2;
+    let d_a1_3 = bp::relu_vjp(d_a1, &a1_3, &a1);
+    let d_a1_2 = bp::add_vjp_lhs(&d_a1_3, &a1_2, b1);
+    let d_b1 = bp::add_vjp_rhs(d_a1_3, &a1_2, b1);
+    let d_a1_1 = bp::dot_vjp_rhs(d_a1_2, x, &a1_1);
+    let d_w1 = bp::t_vjp(d_a1_1, w1, &a1_1);
+    let grad = TwoHeadsGrad {
+        w1: d_w1,
+        b1: d_b1,
+        w2: d_w2,
+        b2: d_b2,
+        v: d_v,
+        c: d_c,
+    };
+    (out, grad)
+}

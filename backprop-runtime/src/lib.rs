@@ -1,0 +1,15 @@
+//! The runtime of `backprop`: the op vocabulary (forward functions), their local
+//! adjoint rules (vector-Jacobian products), [`unbroadcast()`] and
+//! [`gradcheck`](gradcheck()).
+//!
+//! Users normally depend on the `backprop` facade, which re-exports this crate.
+#![warn(missing_docs)]
+
+pub mod gradcheck;
+pub mod ops;
+pub mod unbroadcast;
+pub mod value;
+
+pub use gradcheck::{gradcheck, GradCheck, GradcheckError, Gradient, Params};
+pub use unbroadcast::{unbroadcast, SumTo};
+pub use value::{zeros_like, Cot, Float, Operand, Tensor, Value};

@@ -1,0 +1,369 @@
+//! The arithmetic operators `+ - * /`, unary `-`, and the binary float
+//! methods `max`, `min`, `powf`, on any mix of scalars and arrays, with
+//! ndarray's broadcasting.
+//!
+//! The forward functions call ndarray's own operators, so values (and the panic
+//! message on mismatched shapes) are exactly those of the user's code. Each
+//! adjoint computes its local derivative on the broadcast shape and then sums
+//! it back to the operand's shape with [`unbroadcast`].
+
+use crate::unbroadcast::{unbroadcast, SumTo};
+use crate::value::{Cot, Float, Tensor, Value};
+use ndarray::{Array, ArrayBase, Data, DimMax, Dimension, Zip};
+use num_traits::{Float as _, One as _, Zero as _};
+
+/// Two values that combine elementwise, with broadcasting.
+pub trait Arith<B: Value>: Value {
+    /// The type of `a ⊕ b`: a scalar for two scalars, else an owned array of
+    /// the broadcast dimension.
+    type Output: Tensor<Elem = Self::Elem> + SumTo<Self> + SumTo<B>;
+    /// `a + b`.
+    fn add(&self, b: &B) -> Self::Output;
+    /// `a - b`.
+    fn sub(&self, b: &B) -> Self::Output;
+    /// `a * b`.
+    fn mul(&self, b: &B) -> Self::Output;
+    /// `a / b`.
+    fn div(&self, b: &B) -> Self::Output;
+    /// `f(a, b)` elementwise.
+    fn zip_map(&self, b: &B, f: impl FnMut(Self::Elem, Self::Elem) -> Self::Elem) -> Self::Output;
+}
+
+macro_rules! scalar_arith {
+    ($($f:ty),*) => {$(
+        impl Arith<$f> for $f {
+            type Output = $f;
+            #[inline] fn add(&self, b: &$f) -> $f { *self + *b }
+            #[inline] fn sub(&self, b: &$f) -> $f { *self - *b }
+            #[inline] fn mul(&self, b: &$f) -> $f { *self * *b }
+            #[inline] fn div(&self, b: &$f) -> $f { *self / *b }
+            #[inline] fn zip_map(&self, b: &$f, mut f: impl FnMut($f, $f) -> $f) -> $f { f(*self, *b) }
+        }
+
+        impl<S: Data<Elem = $f>, D: Dimension> Arith<ArrayBase<S, D>> for $f {
+            type Output = Array<$f, D>;
+            #[inline] fn add(&self, b: &ArrayBase<S, D>) -> Array<$f, D> { *self + b }
+            #[inline] fn sub(&self, b: &ArrayBase<S, D>) -> Array<$f, D> { *self - b }
+            #[inline] fn mul(&self, b: &ArrayBase<S, D>) -> Array<$f, D> { *self * b }
+            #[inline] fn div(&self, b: &ArrayBase<S, D>) -> Array<$f, D> { *self / b }
+            #[inline]
+            fn zip_map(&self, b: &ArrayBase<S, D>, mut f: impl FnMut($f, $f) -> $f) -> Array<$f, D> {
+                b.map(|&y| f(*self, y))
+            }
+        }
+
+        impl<S: Data<Elem = $f>, D: Dimension> Arith<$f> for ArrayBase<S, D> {
+            type Output = Array<$f, D>;
+            #[inline] fn add(&self, b: &$f) -> Array<$f, D> { self + *b }
+            #[inline] fn sub(&self, b: &$f) -> Array<$f, D> { self - *b }
+            #[inline] fn mul(&self, b: &$f) -> Array<$f, D> { self * *b }
+            #[inline] fn div(&self, b: &$f) -> Array<$f, D> { self / *b }
+            #[inline]
+            fn zip_map(&self, b: &$f, mut f: impl FnMut($f, $f) -> $f) -> Array<$f, D> {
+                self.map(|&x| f(x, *b))
+            }
+        }
+    )*};
+}
+scalar_arith!(f32, f64);
+
+/// The broadcast shape of two dimensions, as ndarray computes it for `&a + &b`.
+fn co_broadcast<D: Dimension + DimMax<E>, E: Dimension>(a: &D, b: &E) -> <D as DimMax<E>>::Output {
+    let n = a.ndim().max(b.ndim());
+    let mut out = <<D as DimMax<E>>::Output as Dimension>::zeros(n);
+    for k in 0..n {
+        let da = if k < a.ndim() { a[a.ndim() - 1 - k] } else { 1 };
+        let db = if k < b.ndim() { b[b.ndim() - 1 - k] } else { 1 };
+        out[n - 1 - k] = if da == db || db == 1 {
+            da
+        } else if da == 1 {
+            db
+        } else {
+            panic!(
+                "ndarray: could not broadcast array from shape: {:?} to: {:?}",
+                b.slice(),
+                a.slice()
+            )
+        };
+    }
+    out
+}
+
+impl<F, S, S2, D, E> Arith<ArrayBase<S2, E>> for ArrayBase<S, D>
+where
+    F: Float,
+    S: Data<Elem = F>,
+    S2: Data<Elem = F>,
+    D: Dimension + DimMax<E>,
+    E: Dimension,
+{
+    type Output = Array<F, <D as DimMax<E>>::Output>;
+    #[inline]
+    fn add(&self, b: &ArrayBase<S2, E>) -> Self::Output {
+        self + b
+    }
+    #[inline]
+    fn sub(&self, b: &ArrayBase<S2, E>) -> Self::Output {
+        self - b
+    }
+    #[inline]
+    fn mul(&self, b: &ArrayBase<S2, E>) -> Self::Output {
+        self * b
+    }
+    #[inline]
+    fn div(&self, b: &ArrayBase<S2, E>) -> Self::Output {
+        self / b
+    }
+    fn zip_map(&self, b: &ArrayBase<S2, E>, mut f: impl FnMut(F, F) -> F) -> Self::Output {
+        let shape = co_broadcast(&self.raw_dim(), &b.raw_dim());
+        let a = self.broadcast(shape.clone()).expect("broadcast shape");
+        let b = b.broadcast(shape).expect("broadcast shape");
+        Zip::from(&a).and(&b).map_collect(|&x, &y| f(x, y))
+    }
+}
+
+/// The type of `a ⊕ b`.
+pub type Out<A, B> = <A as Arith<B>>::Output;
+
+/// `a + b` with broadcasting.
+///
+/// Adjoint: `∂a = unbroadcast(g)`, `∂b = unbroadcast(g)`.
+#[inline]
+pub fn add<A: Arith<B>, B: Value<Elem = A::Elem>>(a: &A, b: &B) -> Out<A, B> {
+    a.add(b)
+}
+
+/// Adjoint of [`add`] with respect to `a`.
+#[inline]
+pub fn add_vjp_lhs<A: Arith<B>, B: Value<Elem = A::Elem>>(
+    g: impl Cot<Out<A, B>>,
+    a: &A,
+    _b: &B,
+) -> A::Owned {
+    unbroadcast(g, a)
+}
+
+/// Adjoint of [`add`] with respect to `b`.
+#[inline]
+pub fn add_vjp_rhs<A: Arith<B>, B: Value<Elem = A::Elem>>(
+    g: impl Cot<Out<A, B>>,
+    _a: &A,
+    b: &B,
+) -> B::Owned {
+    unbroadcast(g, b)
+}
+
+/// `a - b` with broadcasting.
+///
+/// Adjoint: `∂a = unbroadcast(g)`, `∂b = -unbroadcast(g)`.
+#[inline]
+pub fn sub<A: Arith<B>, B: Value<Elem = A::Elem>>(a: &A, b: &B) -> Out<A, B> {
+    a.sub(b)
+}
+
+/// Adjoint of [`sub`] with respect to `a`.
+#[inline]
+pub fn sub_vjp_lhs<A: Arith<B>, B: Value<Elem = A::Elem>>(
+    g: impl Cot<Out<A, B>>,
+    a: &A,
+    _b: &B,
+) -> A::Owned {
+    unbroadcast(g, a)
+}
+
+/// Adjoint of [`sub`] with respect to `b`.
+#[inline]
+pub fn sub_vjp_rhs<A: Arith<B>, B: Value<Elem = A::Elem>>(
+    g: impl Cot<Out<A, B>>,
+    _a: &A,
+    b: &B,
+) -> B::Owned {
+    let d = unbroadcast(g, b);
+    <B::Owned as Tensor>::map_owned(d, |x| -x)
+}
+
+/// `a * b` with broadcasting.
+///
+/// Adjoint: `∂a = unbroadcast(g ⊙ b)`, `∂b = unbroadcast(g ⊙ a)`.
+#[inline]
+pub fn mul<A: Arith<B>, B: Value<Elem = A::Elem>>(a: &A, b: &B) -> Out<A, B> {
+    a.mul(b)
+}
+
+/// Adjoint of [`mul`] with respect to `a`.
+#[inline]
+pub fn mul_vjp_lhs<A: Arith<B>, B: Value<Elem = A::Elem>>(
+    g: impl Cot<Out<A, B>>,
+    a: &A,
+    b: &B,
+) -> A::Owned {
+    unbroadcast(g.into_owned().zip_with2(a, b, |g, _, y| g * y), a)
+}
+
+/// Adjoint of [`mul`] with respect to `b`.
+#[inline]
+pub fn mul_vjp_rhs<A: Arith<B>, B: Value<Elem = A::Elem>>(
+    g: impl Cot<Out<A, B>>,
+    a: &A,
+    b: &B,
+) -> B::Owned {
+    unbroadcast(g.into_owned().zip_with2(a, b, |g, x, _| g * x), b)
+}
+
+/// `a / b` with broadcasting.
+///
+/// Adjoint: `∂a = unbroadcast(g / b)`, `∂b = unbroadcast(-g ⊙ a / b²)`.
+#[inline]
+pub fn div<A: Arith<B>, B: Value<Elem = A::Elem>>(a: &A, b: &B) -> Out<A, B> {
+    a.div(b)
+}
+
+/// Adjoint of [`div`] with respect to `a`.
+#[inline]
+pub fn div_vjp_lhs<A: Arith<B>, B: Value<Elem = A::Elem>>(
+    g: impl Cot<Out<A, B>>,
+    a: &A,
+    b: &B,
+) -> A::Owned {
+    unbroadcast(g.into_owned().zip_with2(a, b, |g, _, y| g / y), a)
+}
+
+/// Adjoint of [`div`] with respect to `b`.
+#[inline]
+pub fn div_vjp_rhs<A: Arith<B>, B: Value<Elem = A::Elem>>(
+    g: impl Cot<Out<A, B>>,
+    a: &A,
+    b: &B,
+) -> B::Owned {
+    unbroadcast(
+        g.into_owned().zip_with2(a, b, |g, x, y| -(g * x) / (y * y)),
+        b,
+    )
+}
+
+/// `-x`.
+///
+/// Adjoint: `∂x = -g`.
+#[inline]
+pub fn neg<V: Value>(x: &V) -> V::Owned {
+    x.map_elems(|v| -v)
+}
+
+/// Adjoint of [`neg`].
+#[inline]
+pub fn neg_vjp<V: Value>(g: impl Cot<V::Owned>, _x: &V) -> V::Owned {
+    g.into_owned().map_owned(|v| -v)
+}
+
+/// `a.max(b)` elementwise (for arrays, with broadcasting).
+///
+/// Adjoint: `∂a = g·[a ≥ b]`, `∂b = g·[a < b]` (a tie sends the gradient to `a`).
+#[inline]
+pub fn max<A: Arith<B>, B: Value<Elem = A::Elem>>(a: &A, b: &B) -> Out<A, B> {
+    a.zip_map(b, |x, y| x.max(y))
+}
+
+/// Adjoint of [`max`] with respect to `a`.
+#[inline]
+pub fn max_vjp_lhs<A: Arith<B>, B: Value<Elem = A::Elem>>(
+    g: impl Cot<Out<A, B>>,
+    a: &A,
+    b: &B,
+) -> A::Owned {
+    let zero = A::Elem::zero();
+    unbroadcast(
+        g.into_owned()
+            .zip_with2(a, b, |g, x, y| if x >= y || y.is_nan() { g } else { zero }),
+        a,
+    )
+}
+
+/// Adjoint of [`max`] with respect to `b`.
+#[inline]
+pub fn max_vjp_rhs<A: Arith<B>, B: Value<Elem = A::Elem>>(
+    g: impl Cot<Out<A, B>>,
+    a: &A,
+    b: &B,
+) -> B::Owned {
+    let zero = A::Elem::zero();
+    unbroadcast(
+        g.into_owned()
+            .zip_with2(a, b, |g, x, y| if x < y || x.is_nan() { g } else { zero }),
+        b,
+    )
+}
+
+/// `a.min(b)` elementwise (for arrays, with broadcasting).
+///
+/// Adjoint: `∂a = g·[a ≤ b]`, `∂b = g·[a > b]` (a tie sends the gradient to `a`).
+#[inline]
+pub fn min<A: Arith<B>, B: Value<Elem = A::Elem>>(a: &A, b: &B) -> Out<A, B> {
+    a.zip_map(b, |x, y| x.min(y))
+}
+
+/// Adjoint of [`min`] with respect to `a`.
+#[inline]
+pub fn min_vjp_lhs<A: Arith<B>, B: Value<Elem = A::Elem>>(
+    g: impl Cot<Out<A, B>>,
+    a: &A,
+    b: &B,
+) -> A::Owned {
+    let zero = A::Elem::zero();
+    unbroadcast(
+        g.into_owned()
+            .zip_with2(a, b, |g, x, y| if x <= y || y.is_nan() { g } else { zero }),
+        a,
+    )
+}
+
+/// Adjoint of [`min`] with respect to `b`.
+#[inline]
+pub fn min_vjp_rhs<A: Arith<B>, B: Value<Elem = A::Elem>>(
+    g: impl Cot<Out<A, B>>,
+    a: &A,
+    b: &B,
+) -> B::Owned {
+    let zero = A::Elem::zero();
+    unbroadcast(
+        g.into_owned()
+            .zip_with2(a, b, |g, x, y| if x > y || x.is_nan() { g } else { zero }),
+        b,
+    )
+}
+
+/// `a.powf(b)` elementwise (for arrays, with broadcasting).
+///
+/// Adjoint: `∂a = g·b·a^(b-1)`, `∂b = g·a^b·ln a`.
+#[inline]
+pub fn powf<A: Arith<B>, B: Value<Elem = A::Elem>>(a: &A, b: &B) -> Out<A, B> {
+    a.zip_map(b, |x, y| x.powf(y))
+}
+
+/// Adjoint of [`powf`] with respect to `a`.
+#[inline]
+pub fn powf_vjp_lhs<A: Arith<B>, B: Value<Elem = A::Elem>>(
+    g: impl Cot<Out<A, B>>,
+    a: &A,
+    b: &B,
+) -> A::Owned {
+    let one = A::Elem::one();
+    unbroadcast(
+        g.into_owned()
+            .zip_with2(a, b, |g, x, y| g * y * x.powf(y - one)),
+        a,
+    )
+}
+
+/// Adjoint of [`powf`] with respect to `b`.
+#[inline]
+pub fn powf_vjp_rhs<A: Arith<B>, B: Value<Elem = A::Elem>>(
+    g: impl Cot<Out<A, B>>,
+    a: &A,
+    b: &B,
+) -> B::Owned {
+    unbroadcast(
+        g.into_owned()
+            .zip_with2(a, b, |g, x, y| g * x.powf(y) * x.ln()),
+        b,
+    )
+}

@@ -1,0 +1,195 @@
+//! Linear algebra: `a.dot(&b)` (matrix and vector products) and `a.t()`.
+//!
+//! The forward functions call ndarray's `dot` and `t`, so values are bit for
+//! bit those of the user's code; the adjoints are products too.
+
+use crate::value::{Cot, Float, Tensor, Value};
+use ndarray::{Array, Array1, Array2, ArrayBase, ArrayView, Axis, Data, Dimension, Ix1, Ix2};
+
+/// The products `a.dot(&b)` that ndarray defines, with their two adjoints.
+///
+/// Implemented for matrix-matrix (`Ix2 · Ix2 → Array2`), matrix-vector
+/// (`Ix2 · Ix1 → Array1`), vector-matrix (`Ix1 · Ix2 → Array1`) and
+/// vector-vector (`Ix1 · Ix1 → F`), any storage on both sides.
+pub trait Dot2<B: Value>: Value {
+    /// The type of `a.dot(&b)`.
+    type Output: Tensor<Elem = Self::Elem>;
+    /// `a.dot(&b)`, by ndarray.
+    fn dot2(&self, b: &B) -> Self::Output;
+    /// The gradient with respect to `a`.
+    fn dot2_vjp_lhs(g: impl Cot<Self::Output>, a: &Self, b: &B) -> Self::Owned;
+    /// The gradient with respect to `b`.
+    fn dot2_vjp_rhs(g: impl Cot<Self::Output>, a: &Self, b: &B) -> B::Owned;
+}
+
+/// The outer product `u ⊗ v`: `(u ⊗ v)[i, j] = u[i] · v[j]`.
+fn outer<F: Float>(
+    u: &ArrayBase<impl Data<Elem = F>, Ix1>,
+    v: &ArrayBase<impl Data<Elem = F>, Ix1>,
+) -> Array2<F> {
+    &u.view().insert_axis(Axis(1)) * &v.view().insert_axis(Axis(0))
+}
+
+impl<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>> Dot2<ArrayBase<S2, Ix2>>
+    for ArrayBase<S, Ix2>
+{
+    type Output = Array2<F>;
+    #[inline]
+    fn dot2(&self, b: &ArrayBase<S2, Ix2>) -> Array2<F> {
+        self.dot(b)
+    }
+    /// `∂A = G · Bᵀ`.
+    #[inline]
+    fn dot2_vjp_lhs(g: impl Cot<Array2<F>>, _a: &Self, b: &ArrayBase<S2, Ix2>) -> Array2<F> {
+        g.get().dot(&b.t())
+    }
+    /// `∂B = Aᵀ · G`.
+    #[inline]
+    fn dot2_vjp_rhs(g: impl Cot<Array2<F>>, a: &Self, _b: &ArrayBase<S2, Ix2>) -> Array2<F> {
+        a.t().dot(g.get())
+    }
+}
+
+impl<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>> Dot2<ArrayBase<S2, Ix1>>
+    for ArrayBase<S, Ix2>
+{
+    type Output = Array1<F>;
+    #[inline]
+    fn dot2(&self, b: &ArrayBase<S2, Ix1>) -> Array1<F> {
+        self.dot(b)
+    }
+    /// `∂A = g ⊗ b`.
+    #[inline]
+    fn dot2_vjp_lhs(g: impl Cot<Array1<F>>, _a: &Self, b: &ArrayBase<S2, Ix1>) -> Array2<F> {
+        outer(g.get(), b)
+    }
+    /// `∂b = Aᵀ · g`.
+    #[inline]
+    fn dot2_vjp_rhs(g: impl Cot<Array1<F>>, a: &Self, _b: &ArrayBase<S2, Ix1>) -> Array1<F> {
+        a.t().dot(g.get())
+    }
+}
+
+impl<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>> Dot2<ArrayBase<S2, Ix2>>
+    for ArrayBase<S, Ix1>
+{
+    type Output = Array1<F>;
+    #[inline]
+    fn dot2(&self, b: &ArrayBase<S2, Ix2>) -> Array1<F> {
+        self.dot(b)
+    }
+    /// `∂a = B · g`.
+    #[inline]
+    fn dot2_vjp_lhs(g: impl Cot<Array1<F>>, _a: &Self, b: &ArrayBase<S2, Ix2>) -> Array1<F> {
+        b.dot(g.get())
+    }
+    /// `∂B = a ⊗ g`.
+    #[inline]
+    fn dot2_vjp_rhs(g: impl Cot<Array1<F>>, a: &Self, _b: &ArrayBase<S2, Ix2>) -> Array2<F> {
+        outer(a, g.get())
+    }
+}
+
+impl<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>> Dot2<ArrayBase<S2, Ix1>>
+    for ArrayBase<S, Ix1>
+{
+    type Output = F;
+    #[inline]
+    fn dot2(&self, b: &ArrayBase<S2, Ix1>) -> F {
+        self.dot(b)
+    }
+    /// `∂a = g · b`.
+    #[inline]
+    fn dot2_vjp_lhs(g: impl Cot<F>, _a: &Self, b: &ArrayBase<S2, Ix1>) -> Array1<F> {
+        let g = *g.get();
+        b.mapv(|y| g * y)
+    }
+    /// `∂b = g · a`.
+    #[inline]
+    fn dot2_vjp_rhs(g: impl Cot<F>, a: &Self, _b: &ArrayBase<S2, Ix1>) -> Array1<F> {
+        let g = *g.get();
+        a.mapv(|x| g * x)
+    }
+}
+
+/// The type of `a.dot(&b)`.
+pub type DotOut<A, B> = <A as Dot2<B>>::Output;
+
+/// `a.dot(&b)`: matrix-matrix, matrix-vector, vector-matrix or vector-vector,
+/// by ndarray's `dot`.
+///
+/// Adjoint: matrix-matrix `∂A = G·Bᵀ`, `∂B = Aᵀ·G`; matrix-vector
+/// `∂A = g ⊗ b`, `∂b = Aᵀ g`; vector-matrix `∂a = B g`, `∂B = a ⊗ g`;
+/// vector-vector `∂a = g b`, `∂b = g a`.
+///
+/// # Panics
+///
+/// If the shapes are incompatible (ndarray's message).
+///
+/// ```
+/// use backprop_runtime::ops::dot;
+/// use ndarray::array;
+/// let a = array![[1.0, 2.0], [3.0, 4.0]];
+/// let v = array![1.0, -1.0];
+/// assert_eq!(dot(&a, &a), a.dot(&a));
+/// assert_eq!(dot(&a, &v), array![-1.0, -1.0]);
+/// assert_eq!(dot(&v, &a), array![-2.0, -2.0]);
+/// assert_eq!(dot(&v, &v), 2.0);
+/// assert_eq!(dot(&a, &a.t()), a.dot(&a.t()));
+/// ```
+#[inline]
+pub fn dot<A: Dot2<B>, B: Value<Elem = A::Elem>>(a: &A, b: &B) -> DotOut<A, B> {
+    a.dot2(b)
+}
+
+/// Adjoint of [`dot`] with respect to `a`.
+#[inline]
+pub fn dot_vjp_lhs<A: Dot2<B>, B: Value<Elem = A::Elem>>(
+    g: impl Cot<DotOut<A, B>>,
+    a: &A,
+    b: &B,
+) -> A::Owned {
+    A::dot2_vjp_lhs(g, a, b)
+}
+
+/// Adjoint of [`dot`] with respect to `b`.
+#[inline]
+pub fn dot_vjp_rhs<A: Dot2<B>, B: Value<Elem = A::Elem>>(
+    g: impl Cot<DotOut<A, B>>,
+    a: &A,
+    b: &B,
+) -> B::Owned {
+    A::dot2_vjp_rhs(g, a, b)
+}
+
+/// `a.t()`: the view with the axes reversed (the transpose of a matrix), no
+/// copy.
+///
+/// Adjoint: `∂a = gᵀ`, also free: the upstream buffer is taken (copied only
+/// when borrowed) and its axes reversed, so the gradient may come back in
+/// column-major (Fortran) layout. Its values and shape are right; code that
+/// needs a standard layout can call `as_standard_layout()`.
+///
+/// ```
+/// use backprop_runtime::ops::t;
+/// use ndarray::array;
+/// let a = array![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]];
+/// assert_eq!(t(&a), a.t());
+/// assert_eq!(t(&a).shape(), &[3, 2]);
+/// ```
+#[inline]
+pub fn t<F: Float, S: Data<Elem = F>, D: Dimension>(a: &ArrayBase<S, D>) -> ArrayView<'_, F, D> {
+    a.t()
+}
+
+/// Adjoint of [`t`]: `gᵀ`, by reversing the axes of `g`'s buffer.
+///
+/// `out` is the forward view (or an owned copy of it); it is not read.
+#[inline]
+pub fn t_vjp<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>, D: Dimension>(
+    g: impl Cot<Array<F, D>>,
+    _a: &ArrayBase<S, D>,
+    _out: &ArrayBase<S2, D>,
+) -> Array<F, D> {
+    g.into_owned().reversed_axes()
+}

@@ -1,0 +1,163 @@
+//! Reductions: the sum and mean of all elements, or along one axis.
+//!
+//! The forward functions call ndarray's own `sum()` and `sum_axis`, so values
+//! are bit for bit those of the user's code. The adjoint of a reduction copies
+//! the upstream gradient back to every element that was reduced.
+
+use crate::value::{Cot, ElemOf, Float, Operand, Tensor, Value};
+use ndarray::{Array, ArrayBase, Axis, Data, RemoveAxis, Zip};
+
+/// `n` as a float, as ndarray's `mean` converts it (`n as F`).
+#[inline]
+fn count<F: Float>(n: usize) -> F {
+    <F as num_traits::NumCast>::from(n).expect("a count is a float")
+}
+
+/// The sum of all elements: ndarray's `sum()` for an array, the value itself
+/// for a scalar.
+///
+/// Adjoint: `∂x = g · 1` (the scalar `g` copied to every element).
+///
+/// ```
+/// use backprop_runtime::ops::sum;
+/// use ndarray::array;
+/// let a = array![[1.0, 2.0], [3.0, 4.0]];
+/// assert_eq!(sum(&a), a.sum());
+/// assert_eq!(sum(2.5_f64), 2.5);
+/// ```
+#[inline]
+pub fn sum<X: Operand>(x: X) -> ElemOf<X> {
+    x.value().sum_elems()
+}
+
+/// Adjoint of [`sum`]: `g` in every element of `x`'s shape.
+#[inline]
+pub fn sum_vjp<V: Value>(g: impl Cot<V::Elem>, x: &V, _out: &V::Elem) -> V::Owned {
+    <V::Owned as Tensor>::filled(x.view().raw_dim(), *g.get())
+}
+
+/// The mean of all elements: `sum / n` as ndarray's `mean()` computes it,
+/// the value itself for a scalar.
+///
+/// Adjoint: `∂x = g / n` in every element.
+///
+/// # Panics
+///
+/// If the array is empty (where ndarray's `mean()` returns `None`).
+///
+/// ```
+/// use backprop_runtime::ops::mean;
+/// use ndarray::array;
+/// let a = array![[1.0, 2.0], [3.0, 6.0]];
+/// assert_eq!(mean(&a), 3.0);
+/// assert_eq!(mean(&a), a.mean().unwrap());
+/// ```
+#[inline]
+pub fn mean<X: Operand>(x: X) -> ElemOf<X> {
+    let x = x.value();
+    let n = x.len_elems();
+    assert!(n > 0, "mean: the array is empty (shape {:?})", x.shape());
+    x.sum_elems() / count(n)
+}
+
+/// Adjoint of [`mean`]: `g / n` in every element of `x`'s shape.
+#[inline]
+pub fn mean_vjp<V: Value>(g: impl Cot<V::Elem>, x: &V, _out: &V::Elem) -> V::Owned {
+    let d = *g.get() / count::<V::Elem>(x.len_elems());
+    <V::Owned as Tensor>::filled(x.view().raw_dim(), d)
+}
+
+/// The sum along `axis`: ndarray's `sum_axis`.
+///
+/// Adjoint: `∂x = g` broadcast back along `axis` (every lane gets the
+/// upstream element of its position).
+///
+/// # Panics
+///
+/// If `axis` is out of bounds.
+///
+/// ```
+/// use backprop_runtime::ops::sum_axis;
+/// use ndarray::{array, Axis};
+/// let a = array![[1.0, 2.0], [3.0, 4.0]];
+/// assert_eq!(sum_axis(&a, Axis(0)), array![4.0, 6.0]);
+/// assert_eq!(sum_axis(&a, Axis(1)), a.sum_axis(Axis(1)));
+/// ```
+#[inline]
+pub fn sum_axis<F: Float, S: Data<Elem = F>, D: RemoveAxis>(
+    x: &ArrayBase<S, D>,
+    axis: Axis,
+) -> Array<F, D::Smaller> {
+    x.sum_axis(axis)
+}
+
+/// `x`'s shape filled with `v(g)` broadcast along `axis`.
+fn spread<F: Float, S: Data<Elem = F>, D: RemoveAxis>(
+    g: &Array<F, D::Smaller>,
+    x: &ArrayBase<S, D>,
+    axis: Axis,
+    v: impl Fn(F) -> F,
+) -> Array<F, D> {
+    let mut d = Array::zeros(x.raw_dim());
+    Zip::from(d.lanes_mut(axis))
+        .and(g)
+        .for_each(|mut lane, &g| lane.fill(v(g)));
+    d
+}
+
+/// Adjoint of [`sum_axis`]: `g` broadcast back along `axis`.
+#[inline]
+pub fn sum_axis_vjp<F: Float, S: Data<Elem = F>, D: RemoveAxis>(
+    g: impl Cot<Array<F, D::Smaller>>,
+    x: &ArrayBase<S, D>,
+    axis: Axis,
+    _out: &Array<F, D::Smaller>,
+) -> Array<F, D> {
+    spread(g.get(), x, axis, |g| g)
+}
+
+/// The mean along `axis`: ndarray's `mean_axis`, as an array (not an
+/// `Option`).
+///
+/// Adjoint: `∂x = g / n` broadcast back along `axis`, where `n` is the length
+/// of `axis`.
+///
+/// # Panics
+///
+/// If `axis` is out of bounds or has length 0.
+///
+/// ```
+/// use backprop_runtime::ops::mean_axis;
+/// use ndarray::{array, Axis};
+/// let a = array![[1.0, 2.0], [3.0, 4.0]];
+/// assert_eq!(mean_axis(&a, Axis(0)), array![2.0, 3.0]);
+/// assert_eq!(mean_axis(&a, Axis(1)), a.mean_axis(Axis(1)).unwrap());
+/// ```
+#[inline]
+pub fn mean_axis<F: Float, S: Data<Elem = F>, D: RemoveAxis>(
+    x: &ArrayBase<S, D>,
+    axis: Axis,
+) -> Array<F, D::Smaller> {
+    let n = x.len_of(axis);
+    assert!(
+        n > 0,
+        "mean_axis: axis {} of an array of shape {:?} is empty",
+        axis.index(),
+        x.shape()
+    );
+    let n = count::<F>(n);
+    // As ndarray's `mean_axis`: the sum along the axis divided by its length.
+    x.sum_axis(axis).mapv_into(|s| s / n)
+}
+
+/// Adjoint of [`mean_axis`]: `g / n` broadcast back along `axis`.
+#[inline]
+pub fn mean_axis_vjp<F: Float, S: Data<Elem = F>, D: RemoveAxis>(
+    g: impl Cot<Array<F, D::Smaller>>,
+    x: &ArrayBase<S, D>,
+    axis: Axis,
+    _out: &Array<F, D::Smaller>,
+) -> Array<F, D> {
+    let n = count::<F>(x.len_of(axis));
+    spread(g.get(), x, axis, |g| g / n)
+}

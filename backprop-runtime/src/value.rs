@@ -1,0 +1,354 @@
+//! The values the generated code moves around: float scalars and ndarray arrays.
+//!
+//! Every op of the vocabulary is generic over [`Value`], so the macro never
+//! needs to know at compile time whether a local is a scalar or an array: the
+//! trait system picks the right implementation, and each implementation is the
+//! loop a careful person would write for that case.
+
+use core::fmt::{Debug, Display};
+use core::iter::Sum;
+use ndarray::{
+    aview0, Array, ArrayBase, ArrayView, Data, Dimension, Ix0, LinalgScalar, ScalarOperand, Zip,
+};
+use num_traits::Zero as _;
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for f32 {}
+    impl Sealed for f64 {}
+}
+
+/// A float element type: `f32` or `f64`.
+pub trait Float:
+    num_traits::Float
+    + num_traits::FloatConst
+    + ScalarOperand
+    + LinalgScalar
+    + Debug
+    + Display
+    + Default
+    + Sum
+    + core::ops::AddAssign
+    + core::ops::SubAssign
+    + core::ops::MulAssign
+    + core::ops::DivAssign
+    + Send
+    + Sync
+    + sealed::Sealed
+    + Tensor<Elem = Self, Dim = Ix0>
+    + 'static
+{
+    /// Converts to `f64` (used by `gradcheck` to compare in one precision).
+    fn to_f64(self) -> f64;
+    /// Converts from `f64`, rounding to the nearest representable value.
+    fn from_f64(v: f64) -> Self;
+}
+
+impl Float for f32 {
+    fn to_f64(self) -> f64 {
+        f64::from(self)
+    }
+    fn from_f64(v: f64) -> Self {
+        v as f32
+    }
+}
+
+impl Float for f64 {
+    fn to_f64(self) -> f64 {
+        self
+    }
+    fn from_f64(v: f64) -> Self {
+        v
+    }
+}
+
+/// A differentiable value: a float scalar (`f32`, `f64`) or an ndarray array of
+/// floats of any storage (`Array`, `ArrayView`, ...) and any dimension.
+///
+/// `Owned` is the type of its gradient: `f64` for `f64`, `Array<F, D>` for any
+/// `ArrayBase<S, D>`.
+pub trait Value: Sized {
+    /// The element type.
+    type Elem: Float;
+    /// The dimension: `Ix0` for a scalar.
+    type Dim: Dimension;
+    /// The owned counterpart, which is also the type of the gradient.
+    type Owned: Tensor<Elem = Self::Elem, Dim = Self::Dim>;
+
+    /// A view of the value as an array (a 0-d view for a scalar; no allocation).
+    fn view(&self) -> ArrayView<'_, Self::Elem, Self::Dim>;
+    /// The shape (empty for a scalar).
+    fn shape(&self) -> &[usize];
+    /// Applies `f` to every element.
+    fn map_elems(&self, f: impl FnMut(Self::Elem) -> Self::Elem) -> Self::Owned;
+    /// A zero of this value's shape: the gradient of an unused parameter.
+    fn zeros_like(&self) -> Self::Owned {
+        self.map_elems(|_| Self::Elem::zero())
+    }
+    /// The first element (the value itself for a scalar).
+    fn first_elem(&self) -> Self::Elem;
+    /// An owned copy.
+    fn to_owned_value(&self) -> Self::Owned {
+        self.map_elems(|x| x)
+    }
+    /// The sum of all elements: ndarray's `sum()` for an array (same order,
+    /// same bits), the value itself for a scalar.
+    fn sum_elems(&self) -> Self::Elem {
+        self.view().sum()
+    }
+    /// The number of elements (1 for a scalar).
+    fn len_elems(&self) -> usize {
+        self.view().len()
+    }
+}
+
+/// An owned value (`f32`, `f64` or `Array<F, D>`): what gradients are made of.
+pub trait Tensor: Value<Owned = Self> + Clone + Debug {
+    /// Replaces every element `g` by `f(g, x, y)`, where `x` and `y` are the
+    /// elements of `x` and `y` broadcast to this shape.
+    fn zip_with2<X: Value<Elem = Self::Elem>, Y: Value<Elem = Self::Elem>>(
+        self,
+        x: &X,
+        y: &Y,
+        f: impl FnMut(Self::Elem, Self::Elem, Self::Elem) -> Self::Elem,
+    ) -> Self;
+    /// Builds the owned value from an array of its own dimension.
+    fn from_array(a: Array<Self::Elem, Self::Dim>) -> Self;
+    /// The sum of all elements.
+    fn sum_all(&self) -> Self::Elem;
+    /// A value of the given dimension filled with `v`.
+    fn filled(dim: Self::Dim, v: Self::Elem) -> Self;
+    /// Applies `f` to every element in place.
+    fn map_owned(self, f: impl FnMut(Self::Elem) -> Self::Elem) -> Self;
+    /// The value as an array of its own dimension (free for an array, a 0-d
+    /// array for a scalar); [`Tensor::from_array`] is its inverse.
+    fn into_array(self) -> Array<Self::Elem, Self::Dim> {
+        self.view().to_owned()
+    }
+}
+
+macro_rules! scalar_value {
+    ($($f:ty),*) => {$(
+        impl Value for $f {
+            type Elem = $f;
+            type Dim = Ix0;
+            type Owned = $f;
+            #[inline]
+            fn view(&self) -> ArrayView<'_, $f, Ix0> {
+                aview0(self)
+            }
+            #[inline]
+            fn shape(&self) -> &[usize] {
+                &[]
+            }
+            #[inline]
+            fn map_elems(&self, mut f: impl FnMut($f) -> $f) -> $f {
+                f(*self)
+            }
+            #[inline]
+            fn first_elem(&self) -> $f {
+                *self
+            }
+            #[inline]
+            fn sum_elems(&self) -> $f {
+                *self
+            }
+            #[inline]
+            fn len_elems(&self) -> usize {
+                1
+            }
+        }
+
+        impl Tensor for $f {
+            #[inline]
+            fn zip_with2<X: Value<Elem = $f>, Y: Value<Elem = $f>>(
+                self,
+                x: &X,
+                y: &Y,
+                mut f: impl FnMut($f, $f, $f) -> $f,
+            ) -> $f {
+                // A scalar gradient comes only from scalar operands.
+                f(self, x.first_elem(), y.first_elem())
+            }
+            #[inline]
+            fn from_array(a: Array<$f, Ix0>) -> $f {
+                a.into_scalar()
+            }
+            #[inline]
+            fn sum_all(&self) -> $f {
+                *self
+            }
+            #[inline]
+            fn filled(_: Ix0, v: $f) -> $f {
+                v
+            }
+            #[inline]
+            fn map_owned(self, mut f: impl FnMut($f) -> $f) -> $f {
+                f(self)
+            }
+            #[inline]
+            fn into_array(self) -> Array<$f, Ix0> {
+                ndarray::arr0(self)
+            }
+        }
+    )*};
+}
+scalar_value!(f32, f64);
+
+impl<F: Float, S: Data<Elem = F>, D: Dimension> Value for ArrayBase<S, D> {
+    type Elem = F;
+    type Dim = D;
+    type Owned = Array<F, D>;
+    #[inline]
+    fn view(&self) -> ArrayView<'_, F, D> {
+        ndarray::ArrayRef::view(self)
+    }
+    #[inline]
+    fn shape(&self) -> &[usize] {
+        ndarray::LayoutRef::shape(self)
+    }
+    #[inline]
+    fn map_elems(&self, f: impl FnMut(F) -> F) -> Array<F, D> {
+        let mut f = f;
+        self.map(|&x| f(x))
+    }
+    #[inline]
+    fn first_elem(&self) -> F {
+        *self.iter().next().expect("first_elem of an empty array")
+    }
+    #[inline]
+    fn to_owned_value(&self) -> Array<F, D> {
+        ndarray::ArrayRef::to_owned(self)
+    }
+    #[inline]
+    fn sum_elems(&self) -> F {
+        ndarray::ArrayRef::sum(self)
+    }
+    #[inline]
+    fn len_elems(&self) -> usize {
+        ndarray::LayoutRef::len(self)
+    }
+}
+
+impl<F: Float, D: Dimension> Tensor for Array<F, D> {
+    #[inline]
+    fn zip_with2<X: Value<Elem = F>, Y: Value<Elem = F>>(
+        mut self,
+        x: &X,
+        y: &Y,
+        mut f: impl FnMut(F, F, F) -> F,
+    ) -> Self {
+        Zip::from(&mut self)
+            .and_broadcast(x.view())
+            .and_broadcast(y.view())
+            .for_each(|g, &x, &y| *g = f(*g, x, y));
+        self
+    }
+    #[inline]
+    fn from_array(a: Array<F, D>) -> Self {
+        a
+    }
+    #[inline]
+    fn sum_all(&self) -> F {
+        self.sum()
+    }
+    #[inline]
+    fn filled(dim: D, v: F) -> Self {
+        Array::from_elem(dim, v)
+    }
+    #[inline]
+    fn map_owned(mut self, mut f: impl FnMut(F) -> F) -> Self {
+        self.mapv_inplace(&mut f);
+        self
+    }
+    #[inline]
+    fn into_array(self) -> Array<F, D> {
+        self
+    }
+}
+
+/// An upstream gradient handed to an adjoint rule, owned or borrowed.
+///
+/// The generated code passes the last read of an adjoint by value (so a rule
+/// can reuse its buffer) and every earlier read by reference.
+pub trait Cot<T: Tensor> {
+    /// The gradient as an owned value (free when owned, a copy when borrowed).
+    fn into_owned(self) -> T;
+    /// The gradient, borrowed.
+    fn get(&self) -> &T;
+}
+
+impl<T: Tensor> Cot<T> for T {
+    #[inline]
+    fn into_owned(self) -> T {
+        self
+    }
+    #[inline]
+    fn get(&self) -> &T {
+        self
+    }
+}
+
+impl<T: Tensor> Cot<T> for &T {
+    #[inline]
+    fn into_owned(self) -> T {
+        self.clone()
+    }
+    #[inline]
+    fn get(&self) -> &T {
+        self
+    }
+}
+
+/// An argument of a public op: a scalar by value, or a scalar or array by
+/// reference, exactly as ordinary Rust code passes them.
+pub trait Operand {
+    /// The value behind the argument.
+    type Value: Value;
+    /// Borrows the value.
+    fn value(&self) -> &Self::Value;
+}
+
+macro_rules! scalar_operand {
+    ($($f:ty),*) => {$(
+        impl Operand for $f {
+            type Value = $f;
+            #[inline]
+            fn value(&self) -> &$f {
+                self
+            }
+        }
+    )*};
+}
+scalar_operand!(f32, f64);
+
+impl<T: Value> Operand for &T {
+    type Value = T;
+    #[inline]
+    fn value(&self) -> &T {
+        self
+    }
+}
+
+/// The owned type (and gradient type) of an operand.
+pub type OwnedOf<X> = <<X as Operand>::Value as Value>::Owned;
+/// The element type of an operand.
+pub type ElemOf<X> = <<X as Operand>::Value as Value>::Elem;
+
+/// A zero of `x`'s shape: the gradient of a parameter that does not reach the output.
+#[inline]
+pub fn zeros_like<V: Value>(x: &V) -> V::Owned {
+    x.zeros_like()
+}
+
+/// Elementwise adjoint of a unary op: every gradient element `g` becomes
+/// `f(g, x, out)`, reusing the upstream buffer when it is owned.
+#[inline]
+pub fn unary_vjp<V: Value>(
+    g: impl Cot<V::Owned>,
+    x: &V,
+    out: &V::Owned,
+    f: impl FnMut(V::Elem, V::Elem, V::Elem) -> V::Elem,
+) -> V::Owned {
+    g.into_owned().zip_with2(x, out, f)
+}
