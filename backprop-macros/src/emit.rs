@@ -430,7 +430,9 @@ impl Emitter<'_> {
                 .collect();
             for (j, &pos) in active.iter().enumerate() {
                 let input = inputs[pos];
-                let g = if j + 1 == active.len() {
+                // An array output's upstream gradient arrives by reference already.
+                let borrowed = id == self.l.output && self.func.array_output;
+                let g = if j + 1 == active.len() || borrowed {
                     quote!(#adj)
                 } else {
                     quote!(&#adj)

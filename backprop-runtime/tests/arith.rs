@@ -1,0 +1,304 @@
+//! The arithmetic operators and `unbroadcast`: forward values equal
+//! ndarray's operators, and every adjoint (with every broadcasting shape)
+//! matches central differences and has its operand's shape.
+
+#[macro_use]
+mod common;
+
+use backprop_runtime::ops::*;
+use backprop_runtime::{unbroadcast, Tensor, Value};
+use common::{f32s, rand, Probe, Tol, F32, F64};
+use ndarray::{array, Array, Array2, ArrayD, Axis, IxDyn, ShapeBuilder};
+
+/// Checks all seven binary ops on the operands `a` and `b`. `powf` gets a
+/// positive base.
+fn check_all<A, B>(what: &str, a: A, b: B, tol: Tol)
+where
+    A: Arith<B> + Tensor + Probe,
+    B: Value<Elem = A::Elem> + Probe,
+{
+    check_vjp2!(
+        format!("add {what}"),
+        tol,
+        a.clone(),
+        b.clone(),
+        |x, y| add(x, y),
+        |g, _o| add_vjp_lhs(g, x, y),
+        |g, _o| add_vjp_rhs(g, x, y)
+    );
+    check_vjp2!(
+        format!("sub {what}"),
+        tol,
+        a.clone(),
+        b.clone(),
+        |x, y| sub(x, y),
+        |g, _o| sub_vjp_lhs(g, x, y),
+        |g, _o| sub_vjp_rhs(g, x, y)
+    );
+    check_vjp2!(
+        format!("mul {what}"),
+        tol,
+        a.clone(),
+        b.clone(),
+        |x, y| mul(x, y),
+        |g, _o| mul_vjp_lhs(g, x, y),
+        |g, _o| mul_vjp_rhs(g, x, y)
+    );
+    check_vjp2!(
+        format!("div {what}"),
+        tol,
+        a.clone(),
+        b.clone(),
+        |x, y| div(x, y),
+        |g, _o| div_vjp_lhs(g, x, y),
+        |g, _o| div_vjp_rhs(g, x, y)
+    );
+    check_vjp2!(
+        format!("max {what}"),
+        tol,
+        a.clone(),
+        b.clone(),
+        |x, y| max(x, y),
+        |g, _o| max_vjp_lhs(g, x, y),
+        |g, _o| max_vjp_rhs(g, x, y)
+    );
+    check_vjp2!(
+        format!("min {what}"),
+        tol,
+        a.clone(),
+        b.clone(),
+        |x, y| min(x, y),
+        |g, _o| min_vjp_lhs(g, x, y),
+        |g, _o| min_vjp_rhs(g, x, y)
+    );
+    let pos_a = a.clone().map_owned(|v| v.abs() + A::Elem::from_f64(0.5));
+    check_vjp2!(
+        format!("powf {what}"),
+        tol,
+        pos_a,
+        b.clone(),
+        |x, y| powf(x, y),
+        |g, _o| powf_vjp_lhs(g, x, y),
+        |g, _o| powf_vjp_rhs(g, x, y)
+    );
+    check_vjp!(
+        format!("neg {what}"),
+        tol,
+        a.clone(),
+        |x| neg(x),
+        |g, _o| neg_vjp(g, x)
+    );
+}
+
+use backprop_runtime::Float as _;
+use num_traits::Float as _;
+
+#[test]
+fn same_shapes() {
+    check_all(
+        "(2,3) (2,3)",
+        rand((2, 3), 1, -1.0, 1.0),
+        rand((2, 3), 2, 0.5, 2.0),
+        F64,
+    );
+    check_all(
+        "(2,3) (2,3)f",
+        rand((2, 3), 3, -1.0, 1.0),
+        rand((2, 3).f(), 4, 0.5, 2.0),
+        F64,
+    );
+    check_all("f64 f64", 0.7, 1.3, F64);
+}
+
+#[test]
+fn broadcast_column_against_matrix() {
+    check_all(
+        "(3,3) (3,1)",
+        rand((3, 3), 5, -1.0, 1.0),
+        rand((3, 1), 6, 0.5, 2.0),
+        F64,
+    );
+    check_all(
+        "(3,1) (3,3)",
+        rand((3, 1), 7, -1.0, 1.0),
+        rand((3, 3), 8, 0.5, 2.0),
+        F64,
+    );
+}
+
+#[test]
+fn broadcast_both_operands() {
+    check_all(
+        "(2,1) (1,3)",
+        rand((2, 1), 9, -1.0, 1.0),
+        rand((1, 3), 10, 0.5, 2.0),
+        F64,
+    );
+}
+
+#[test]
+fn broadcast_leading_axes() {
+    check_all(
+        "(4,3) (3,)",
+        rand((4, 3), 11, -1.0, 1.0),
+        rand(3, 12, 0.5, 2.0),
+        F64,
+    );
+    check_all(
+        "(3,) (4,3)",
+        rand(3, 13, -1.0, 1.0),
+        rand((4, 3), 14, 0.5, 2.0),
+        F64,
+    );
+    check_all(
+        "(2,4,3) (4,1)",
+        rand((2, 4, 3), 15, -1.0, 1.0),
+        rand((4, 1), 16, 0.5, 2.0),
+        F64,
+    );
+    let d: ArrayD<f64> = rand(IxDyn(&[2, 1, 3]), 17, 0.5, 2.0);
+    check_all("(2,3) dyn(2,1,3)", rand((2, 3), 18, -1.0, 1.0), d, F64);
+}
+
+#[test]
+fn scalar_and_array() {
+    check_all("f64 (2,3)", 0.8, rand((2, 3), 19, 0.5, 2.0), F64);
+    check_all("(2,3) f64", rand((2, 3), 20, -1.0, 1.0), 1.7, F64);
+    check_all("f64 (3,)", -0.4, rand(3, 21, 0.5, 2.0), F64);
+}
+
+#[test]
+fn single_precision() {
+    check_all(
+        "f32 (3,3) (3,1)",
+        f32s(&rand((3, 3), 22, -1.0, 1.0)),
+        f32s(&rand((3, 1), 23, 0.5, 2.0)),
+        F32,
+    );
+    check_all(
+        "f32 (4,3) (3,)",
+        f32s(&rand((4, 3), 24, -1.0, 1.0)),
+        f32s(&rand(3, 25, 0.5, 2.0)),
+        F32,
+    );
+    check_all(
+        "f32 scalar (2,2)",
+        0.6_f32,
+        f32s(&rand((2, 2), 26, 0.5, 2.0)),
+        F32,
+    );
+    check_all("f32 f32", 0.6_f32, 1.4_f32, F32);
+}
+
+#[test]
+fn views_as_operands() {
+    let a = rand((3, 4), 27, -1.0, 1.0);
+    let b = rand((4, 3), 28, 0.5, 2.0);
+    // b.t() is a column-major view of shape (3, 4).
+    check_vjp2!(
+        "mul view",
+        F64,
+        a.clone(),
+        b.clone(),
+        |x, y| mul(&x.view(), &y.t()),
+        |g, _o| mul_vjp_lhs(g, &x.view(), &y.t()),
+        |g, _o| mul_vjp_rhs(g, &x.view(), &y.t()).reversed_axes()
+    );
+    check_vjp2!(
+        "div column view",
+        F64,
+        a.clone(),
+        b.clone(),
+        |x, y| div(x, &y.column(0)),
+        |g, _o| div_vjp_lhs(g, x, &y.column(0)),
+        |g, _o| column_vjp(div_vjp_rhs(g, x, &y.column(0)), y, 0, &y.column(0))
+    );
+}
+
+#[test]
+fn forward_values_are_ndarrays() {
+    let a = rand((3, 3), 29, -1.0, 1.0);
+    let b = rand((3, 1), 30, 0.5, 2.0);
+    let c = rand(3, 31, 0.5, 2.0);
+    assert_eq!(add(&a, &b), &a + &b);
+    assert_eq!(sub(&a, &c), &a - &c);
+    assert_eq!(mul(&2.0, &a), 2.0 * &a);
+    assert_eq!(div(&a, &2.0), &a / 2.0);
+    assert_eq!(div(&a.t(), &b), &a.t() / &b);
+    assert_eq!(
+        max(&a, &b),
+        Array::from_shape_fn((3, 3), |(i, j)| a[[i, j]].max(b[[i, 0]]))
+    );
+    assert_eq!(neg(&a), -&a);
+    assert_eq!(add(&1.0, &2.0), 3.0);
+}
+
+#[test]
+fn ties_send_the_gradient_to_the_left_operand() {
+    let a = array![1.0, 2.0];
+    let b = array![1.0, 3.0];
+    let g = array![5.0, 7.0];
+    assert_eq!(max_vjp_lhs(&g, &a, &b), array![5.0, 0.0]);
+    assert_eq!(max_vjp_rhs(&g, &a, &b), array![0.0, 7.0]);
+    assert_eq!(min_vjp_lhs(&g, &a, &b), array![5.0, 7.0]);
+    assert_eq!(min_vjp_rhs(&g, &a, &b), array![0.0, 0.0]);
+}
+
+#[test]
+fn unbroadcast_sums_copies_back() {
+    let g = rand((3, 3), 32, -1.0, 1.0);
+    assert_eq!(
+        unbroadcast(&g, &rand((3, 1), 0, 0.0, 1.0)),
+        g.sum_axis(Axis(1)).insert_axis(Axis(1))
+    );
+    assert_eq!(
+        unbroadcast(&g, &rand((1, 3), 0, 0.0, 1.0)),
+        g.sum_axis(Axis(0)).insert_axis(Axis(0))
+    );
+    assert_eq!(unbroadcast(&g, &rand(3, 0, 0.0, 1.0)), g.sum_axis(Axis(0)));
+    assert_eq!(unbroadcast(&g, &0.0), g.sum());
+    assert_eq!(unbroadcast(g.clone(), &g), g);
+    assert_eq!(unbroadcast(2.5, &1.0), 2.5);
+    let g3 = rand((2, 4, 3), 33, -1.0, 1.0);
+    let s: Array2<f64> = unbroadcast(&g3, &rand((4, 1), 0, 0.0, 1.0));
+    assert_eq!(
+        s,
+        g3.sum_axis(Axis(0)).sum_axis(Axis(1)).insert_axis(Axis(1))
+    );
+}
+
+#[test]
+fn unbroadcast_is_the_adjoint_of_broadcasting() {
+    macro_rules! case {
+        ($what:expr, $x:expr, $shape:expr) => {
+            check_vjp!(
+                $what,
+                F64,
+                $x,
+                |x| x.broadcast($shape).unwrap().to_owned(),
+                |g, _o| unbroadcast(g, x)
+            );
+        };
+    }
+    case!("(3,1) to (3,3)", rand((3, 1), 34, -1.0, 1.0), (3, 3));
+    case!("(1,3) to (2,3)", rand((1, 3), 35, -1.0, 1.0), (2, 3));
+    case!("(2,1) to (2,3)", rand((2, 1), 36, -1.0, 1.0), (2, 3));
+    case!("(3,) to (4,3)", rand(3, 37, -1.0, 1.0), (4, 3));
+    case!("(4,1) to (2,4,3)", rand((4, 1), 38, -1.0, 1.0), (2, 4, 3));
+    case!("(1,1) to (2,2)", rand((1, 1), 39, -1.0, 1.0), (2, 2));
+    check_vjp!(
+        "scalar to (2,3)",
+        F64,
+        0.3_f64,
+        |x| Array2::from_elem((2, 3), *x),
+        |g, _o| unbroadcast(g, x)
+    );
+}
+
+#[test]
+fn unbroadcast_passes_an_unbroadcast_owned_gradient_through() {
+    let g = rand((3, 3), 40, -1.0, 1.0);
+    let ptr = g.as_ptr();
+    let target = rand((3, 3), 41, 0.0, 1.0);
+    assert_eq!(unbroadcast(g, &target).as_ptr(), ptr);
+}

@@ -1,0 +1,213 @@
+//! `dot` in its four forms and `t`: forward values are ndarray's, adjoints
+//! match central differences, for any layout of either operand.
+
+#[macro_use]
+mod common;
+
+use backprop_runtime::ops::*;
+use common::{f32s, rand, F32, F64};
+use ndarray::{Array1, Array2, ShapeBuilder};
+
+#[test]
+fn dot_forward_is_ndarrays() {
+    let a = rand((3, 4), 1, -1.0, 1.0);
+    let b = rand((4, 2), 2, -1.0, 1.0);
+    let bf = rand((4, 2).f(), 3, -1.0, 1.0);
+    let v = rand(4, 4, -1.0, 1.0);
+    let u = rand(3, 5, -1.0, 1.0);
+    assert_eq!(dot(&a, &b), a.dot(&b));
+    assert_eq!(dot(&a, &bf), a.dot(&bf));
+    assert_eq!(dot(&b.t(), &a.t()), b.t().dot(&a.t()));
+    assert_eq!(dot(&a, &v), a.dot(&v));
+    assert_eq!(dot(&u, &a), u.dot(&a));
+    assert_eq!(dot(&v, &v).to_bits(), v.dot(&v).to_bits());
+    assert_eq!(dot(&v.view(), &v).to_bits(), v.view().dot(&v).to_bits());
+    assert_eq!(t(&a), a.t());
+}
+
+#[test]
+fn matrix_matrix() {
+    let b = rand((4, 2), 6, -1.0, 1.0);
+    check_vjp2!(
+        "mm",
+        F64,
+        rand((3, 4), 7, -1.0, 1.0),
+        b.clone(),
+        |x, y| dot(x, y),
+        |g, _o| dot_vjp_lhs(g, x, y),
+        |g, _o| dot_vjp_rhs(g, x, y)
+    );
+    check_vjp2!(
+        "mm column-major",
+        F64,
+        rand((3, 4).f(), 8, -1.0, 1.0),
+        rand((4, 2).f(), 9, -1.0, 1.0),
+        |x, y| dot(x, y),
+        |g, _o| dot_vjp_lhs(g, x, y),
+        |g, _o| dot_vjp_rhs(g, x, y)
+    );
+    // x.dot(&w.t()), the shape of a dense layer.
+    check_vjp2!(
+        "mm transposed rhs",
+        F64,
+        rand((5, 4), 10, -1.0, 1.0),
+        rand((3, 4), 11, -1.0, 1.0),
+        |x, w| dot(x, &w.t()),
+        |g, _o| dot_vjp_lhs(g, x, &w.t()),
+        |g, _o| t_vjp(dot_vjp_rhs(g, x, &w.t()), w, &w.t())
+    );
+    check_vjp2!(
+        "mm f32",
+        F32,
+        f32s(&rand((3, 4), 12, -1.0, 1.0)),
+        f32s(&b),
+        |x, y| dot(x, y),
+        |g, _o| dot_vjp_lhs(g, x, y),
+        |g, _o| dot_vjp_rhs(g, x, y)
+    );
+}
+
+#[test]
+fn matrix_vector() {
+    check_vjp2!(
+        "mv",
+        F64,
+        rand((3, 4), 13, -1.0, 1.0),
+        rand(4, 14, -1.0, 1.0),
+        |x, y| dot(x, y),
+        |g, _o| dot_vjp_lhs(g, x, y),
+        |g, _o| dot_vjp_rhs(g, x, y)
+    );
+    check_vjp2!(
+        "mv column-major view",
+        F64,
+        rand((3, 4).f(), 15, -1.0, 1.0),
+        rand(4, 16, -1.0, 1.0),
+        |x, y| dot(&x.view(), y),
+        |g, _o| dot_vjp_lhs(g, &x.view(), y),
+        |g, _o| dot_vjp_rhs(g, &x.view(), y)
+    );
+    check_vjp2!(
+        "mv f32",
+        F32,
+        f32s(&rand((3, 4), 17, -1.0, 1.0)),
+        f32s(&rand(4, 18, -1.0, 1.0)),
+        |x, y| dot(x, y),
+        |g, _o| dot_vjp_lhs(g, x, y),
+        |g, _o| dot_vjp_rhs(g, x, y)
+    );
+}
+
+#[test]
+fn vector_matrix() {
+    check_vjp2!(
+        "vm",
+        F64,
+        rand(3, 19, -1.0, 1.0),
+        rand((3, 4), 20, -1.0, 1.0),
+        |x, y| dot(x, y),
+        |g, _o| dot_vjp_lhs(g, x, y),
+        |g, _o| dot_vjp_rhs(g, x, y)
+    );
+    check_vjp2!(
+        "vm column-major",
+        F64,
+        rand(3, 21, -1.0, 1.0),
+        rand((3, 4).f(), 22, -1.0, 1.0),
+        |x, y| dot(x, y),
+        |g, _o| dot_vjp_lhs(g, x, y),
+        |g, _o| dot_vjp_rhs(g, x, y)
+    );
+    check_vjp2!(
+        "vm f32",
+        F32,
+        f32s(&rand(3, 23, -1.0, 1.0)),
+        f32s(&rand((3, 4), 24, -1.0, 1.0)),
+        |x, y| dot(x, y),
+        |g, _o| dot_vjp_lhs(g, x, y),
+        |g, _o| dot_vjp_rhs(g, x, y)
+    );
+}
+
+#[test]
+fn vector_vector() {
+    check_vjp2!(
+        "vv",
+        F64,
+        rand(5, 25, -1.0, 1.0),
+        rand(5, 26, -1.0, 1.0),
+        |x, y| dot(x, y),
+        |g, _o| dot_vjp_lhs(g, x, y),
+        |g, _o| dot_vjp_rhs(g, x, y)
+    );
+    check_vjp2!(
+        "vv view",
+        F64,
+        rand(5, 27, -1.0, 1.0),
+        rand(5, 28, -1.0, 1.0),
+        |x, y| dot(&x.view(), y),
+        |g, _o| dot_vjp_lhs(g, &x.view(), y),
+        |g, _o| dot_vjp_rhs(g, &x.view(), y)
+    );
+    check_vjp2!(
+        "vv f32",
+        F32,
+        f32s(&rand(5, 29, -1.0, 1.0)),
+        f32s(&rand(5, 30, -1.0, 1.0)),
+        |x, y| dot(x, y),
+        |g, _o| dot_vjp_lhs(g, x, y),
+        |g, _o| dot_vjp_rhs(g, x, y)
+    );
+}
+
+#[test]
+fn transpose_matches_central_differences() {
+    check_vjp!(
+        "matrix",
+        F64,
+        rand((3, 4), 31, -1.0, 1.0),
+        |x| t(x),
+        |g, out| t_vjp(g, x, out)
+    );
+    check_vjp!(
+        "3-d",
+        F64,
+        rand((2, 3, 4), 32, -1.0, 1.0),
+        |x| t(x),
+        |g, out| t_vjp(g, x, out)
+    );
+    check_vjp!("vector", F64, rand(3, 33, -1.0, 1.0), |x| t(x), |g, out| {
+        t_vjp(g, x, out)
+    });
+    check_vjp!(
+        "f32",
+        F32,
+        f32s(&rand((3, 4), 34, -1.0, 1.0)),
+        |x| t(x),
+        |g, out| t_vjp(g, x, out)
+    );
+}
+
+#[test]
+fn transpose_adjoint_does_not_copy_an_owned_upstream() {
+    let a = rand((3, 4), 35, -1.0, 1.0);
+    let g: Array2<f64> = rand((4, 3), 36, -1.0, 1.0);
+    let expected = g.t().to_owned();
+    let ptr = g.as_ptr();
+    let d = t_vjp(g, &a, &t(&a));
+    assert_eq!(d.as_ptr(), ptr, "the upstream buffer was copied");
+    assert_eq!(d, expected);
+    assert_eq!(d.shape(), a.shape());
+    // The gradient comes back in column-major layout, with the right values.
+    assert!(d.t().is_standard_layout());
+}
+
+#[test]
+fn outer_products_have_the_operands_shapes() {
+    let a = rand((3, 4), 37, -1.0, 1.0);
+    let v = rand(4, 38, -1.0, 1.0);
+    let g: Array1<f64> = rand(3, 39, -1.0, 1.0);
+    let d = dot_vjp_lhs(&g, &a, &v);
+    assert_eq!(d.shape(), &[3, 4]);
+    assert_eq!(d[[2, 1]], g[2] * v[1]);
+}

@@ -1,0 +1,217 @@
+//! Reductions: forward values are ndarray's, bit for bit, whatever the
+//! layout; adjoints match central differences.
+
+#[macro_use]
+mod common;
+
+use backprop_runtime::ops::*;
+use common::{f32s, rand, F32, F64};
+use ndarray::{s, Axis, ShapeBuilder};
+
+#[test]
+fn sum_and_mean_forward_are_ndarrays() {
+    let a = rand((7, 9), 1, -1.0, 1.0);
+    let f = rand((7, 9).f(), 2, -1.0, 1.0);
+    let sliced = a.slice(s![1.., ..;2]);
+    for v in [a.view(), f.view(), a.t(), sliced] {
+        assert_eq!(sum(&v).to_bits(), v.sum().to_bits());
+        assert_eq!(mean(&v).to_bits(), v.mean().unwrap().to_bits());
+    }
+    assert_eq!(sum(&a).to_bits(), a.sum().to_bits());
+    assert_eq!(sum(2.5_f64), 2.5);
+    assert_eq!(sum(-0.0_f64).to_bits(), (-0.0_f64).to_bits());
+    assert_eq!(mean(&2.5_f32), 2.5);
+    let a32 = f32s(&a);
+    assert_eq!(sum(&a32).to_bits(), a32.sum().to_bits());
+    assert_eq!(mean(&a32).to_bits(), a32.mean().unwrap().to_bits());
+}
+
+#[test]
+fn sum_axis_and_mean_axis_forward_are_ndarrays() {
+    let a = rand((4, 5, 3), 3, -1.0, 1.0);
+    let f = rand((4, 5, 3).f(), 4, -1.0, 1.0);
+    for v in [a.view(), f.view(), a.t()] {
+        for k in 0..3 {
+            assert_eq!(sum_axis(&v, Axis(k)), v.sum_axis(Axis(k)));
+            assert_eq!(mean_axis(&v, Axis(k)), v.mean_axis(Axis(k)).unwrap());
+        }
+    }
+    let v = rand(6, 5, -1.0, 1.0);
+    assert_eq!(sum_axis(&v, Axis(0)), v.sum_axis(Axis(0)));
+}
+
+#[test]
+fn sum_matches_central_differences() {
+    check_vjp!("scalar", F64, 0.4_f64, |x| sum(x), |g, out| sum_vjp(
+        g, x, out
+    ));
+    check_vjp!(
+        "vector",
+        F64,
+        rand(5, 6, -1.0, 1.0),
+        |x| sum(x),
+        |g, out| sum_vjp(g, x, out)
+    );
+    check_vjp!(
+        "matrix",
+        F64,
+        rand((3, 4), 7, -1.0, 1.0),
+        |x| sum(x),
+        |g, out| sum_vjp(g, x, out)
+    );
+    check_vjp!(
+        "column-major",
+        F64,
+        rand((3, 4).f(), 8, -1.0, 1.0),
+        |x| sum(x),
+        |g, out| sum_vjp(g, x, out)
+    );
+    check_vjp!(
+        "view",
+        F64,
+        rand((2, 3, 2), 9, -1.0, 1.0),
+        |x| sum(&x.view()),
+        |g, out| sum_vjp(g, &x.view(), out)
+    );
+    check_vjp!(
+        "f32",
+        F32,
+        f32s(&rand((3, 4), 10, -1.0, 1.0)),
+        |x| sum(x),
+        |g, out| sum_vjp(g, x, out)
+    );
+}
+
+#[test]
+fn mean_matches_central_differences() {
+    check_vjp!("scalar", F64, 0.4_f64, |x| mean(x), |g, out| mean_vjp(
+        g, x, out
+    ));
+    check_vjp!(
+        "vector",
+        F64,
+        rand(5, 11, -1.0, 1.0),
+        |x| mean(x),
+        |g, out| mean_vjp(g, x, out)
+    );
+    check_vjp!(
+        "matrix",
+        F64,
+        rand((3, 4), 12, -1.0, 1.0),
+        |x| mean(x),
+        |g, out| mean_vjp(g, x, out)
+    );
+    check_vjp!(
+        "3-d",
+        F64,
+        rand((2, 3, 2), 13, -1.0, 1.0),
+        |x| mean(x),
+        |g, out| mean_vjp(g, x, out)
+    );
+    check_vjp!(
+        "f32",
+        F32,
+        f32s(&rand((3, 4), 14, -1.0, 1.0)),
+        |x| mean(x),
+        |g, out| mean_vjp(g, x, out)
+    );
+}
+
+#[test]
+fn sum_axis_matches_central_differences() {
+    for k in 0..2 {
+        check_vjp!(
+            format!("matrix axis {k}"),
+            F64,
+            rand((3, 4), 15, -1.0, 1.0),
+            |x| sum_axis(x, Axis(k)),
+            |g, out| sum_axis_vjp(g, x, Axis(k), out)
+        );
+        check_vjp!(
+            format!("column-major axis {k}"),
+            F64,
+            rand((3, 4).f(), 16, -1.0, 1.0),
+            |x| sum_axis(x, Axis(k)),
+            |g, out| { sum_axis_vjp(g, x, Axis(k), out) }
+        );
+        check_vjp!(
+            format!("f32 axis {k}"),
+            F32,
+            f32s(&rand((3, 4), 17, -1.0, 1.0)),
+            |x| sum_axis(x, Axis(k)),
+            |g, out| { sum_axis_vjp(g, x, Axis(k), out) }
+        );
+    }
+    for k in 0..3 {
+        check_vjp!(
+            format!("3-d axis {k}"),
+            F64,
+            rand((2, 3, 4), 18, -1.0, 1.0),
+            |x| sum_axis(x, Axis(k)),
+            |g, out| { sum_axis_vjp(g, x, Axis(k), out) }
+        );
+    }
+    check_vjp!(
+        "vector to 0-d",
+        F64,
+        rand(4, 19, -1.0, 1.0),
+        |x| sum_axis(x, Axis(0)),
+        |g, out| { sum_axis_vjp(g, x, Axis(0), out) }
+    );
+    check_vjp!(
+        "transposed view",
+        F64,
+        rand((3, 4), 20, -1.0, 1.0),
+        |x| sum_axis(&x.t(), Axis(0)),
+        |g, out| { sum_axis_vjp(g, &x.t(), Axis(0), out).reversed_axes() }
+    );
+}
+
+#[test]
+fn mean_axis_matches_central_differences() {
+    for k in 0..2 {
+        check_vjp!(
+            format!("matrix axis {k}"),
+            F64,
+            rand((3, 4), 21, -1.0, 1.0),
+            |x| mean_axis(x, Axis(k)),
+            |g, out| { mean_axis_vjp(g, x, Axis(k), out) }
+        );
+        check_vjp!(
+            format!("f32 axis {k}"),
+            F32,
+            f32s(&rand((3, 4), 22, -1.0, 1.0)),
+            |x| mean_axis(x, Axis(k)),
+            |g, out| { mean_axis_vjp(g, x, Axis(k), out) }
+        );
+    }
+    for k in 0..3 {
+        check_vjp!(
+            format!("3-d axis {k}"),
+            F64,
+            rand((2, 3, 4).f(), 23, -1.0, 1.0),
+            |x| mean_axis(x, Axis(k)),
+            |g, out| { mean_axis_vjp(g, x, Axis(k), out) }
+        );
+    }
+}
+
+#[test]
+#[should_panic(expected = "mean_axis: axis 1 of an array of shape [3, 0] is empty")]
+fn mean_axis_of_an_empty_axis_panics() {
+    let a = ndarray::Array2::<f64>::zeros((3, 0));
+    let _ = mean_axis(&a, Axis(1));
+}
+
+#[test]
+fn mean_axis_of_a_non_empty_axis_of_an_empty_array_is_empty() {
+    let a = ndarray::Array2::<f64>::zeros((3, 0));
+    assert_eq!(mean_axis(&a, Axis(0)).len(), 0);
+}
+
+#[test]
+#[should_panic(expected = "mean: the array is empty")]
+fn mean_of_an_empty_array_panics() {
+    let a = ndarray::Array1::<f64>::zeros(0);
+    let _ = mean(&a);
+}

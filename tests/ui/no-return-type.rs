@@ -1,0 +1,8 @@
+use backprop::prelude::*;
+
+#[differentiable]
+fn f(x: f64) {
+    let _y = x * 2.0;
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use backprop::prelude::*;
+
+#[differentiable]
+fn f(a: &Array1<f64>) -> f64 {
+    let m = a.mean()?;
+    m * 2.0
+}
+
+fn main() {}
