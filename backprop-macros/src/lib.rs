@@ -1,24 +1,9 @@
 //! The `#[differentiable]` attribute macro of [backprop](https://docs.rs/backprop).
 //!
-//! The macro reads a plain Rust function over `f64`/`f32` and ndarray arrays,
-//! builds the expression DAG of its body and writes `NAME_backward`, which runs
-//! the forward pass keeping every intermediate in a local and then the reverse
-//! sweep with explicit adjoints. Use it through the `backprop` crate, which
+//! A thin entry point: the compiler itself is `backprop-codegen`, which takes
+//! and returns `proc_macro2::TokenStream` so that ordinary tests, benches and
+//! fuzzers can call it. Use the macro through the `backprop` crate, which
 //! re-exports it; see that crate's documentation for the vocabulary.
-//!
-//! The pipeline, one stage a module: [`args`] and [`ast`] read the attribute
-//! and the signature, [`lower`] turns the body into a [`graph::Graph`],
-//! [`check`] finds the active values and their uses, [`emit`] writes the code,
-//! and [`expand`] runs them in order.
-
-mod args;
-mod ast;
-mod check;
-mod ctxt;
-mod emit;
-mod expand;
-mod graph;
-mod lower;
 
 use proc_macro::TokenStream;
 
@@ -29,8 +14,5 @@ use proc_macro::TokenStream;
 /// `backprop` facade). See the `backprop` crate for the full contract.
 #[proc_macro_attribute]
 pub fn differentiable(args: TokenStream, item: TokenStream) -> TokenStream {
-    expand::differentiable(args.into(), item.into()).into()
+    backprop_codegen::expand(args.into(), item.into()).into()
 }
-
-#[cfg(test)]
-mod snapshots;

@@ -1,9 +1,8 @@
 use backprop::prelude::*;
 
 #[differentiable]
-fn f(x: f64) -> f64 {
-    let n = x as i32;
-    x.powi(n)
+fn f(x: f64, n: f64) -> f64 {
+    x.powi(n as i32)
 }
 
 fn main() {}

@@ -2,7 +2,7 @@ use backprop::prelude::*;
 
 #[differentiable]
 fn f(a: &Array2<f64>) -> f64 {
-    let s = sum_axis(a);
+    let s = a.sum_axis();
     s.sum()
 }
 

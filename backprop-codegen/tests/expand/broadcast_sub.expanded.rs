@@ -26,7 +26,7 @@ pub fn broadcast_sub_backward(
 ) -> (Array2<f64>, BroadcastSubGrad) {
     use ::backprop::__private as bp;
     let out = bp::sub(a, b);
-    let d_a = bp::sub_vjp_lhs(&d_out, a, b);
+    let d_a = bp::sub_vjp_lhs(d_out, a, b);
     let d_b = bp::sub_vjp_rhs(d_out, a, b);
     let grad = BroadcastSubGrad { a: d_a, b: d_b };
     (out, grad)

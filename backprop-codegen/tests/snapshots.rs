@@ -1,34 +1,9 @@
 //! Expansion snapshots: every `tests/expand/NAME.rs` is expanded, pretty
 //! printed with prettyplease and compared with `tests/expand/NAME.expanded.rs`.
-//! Run with `BLESS=1` to rewrite the snapshots after a reviewed change.
+//! After a reviewed change, rewrite them with
+//! `BLESS=1 cargo test -p backprop-codegen --test snapshots`.
 
-use crate::expand;
-use quote::quote;
 use std::path::Path;
-
-/// Expands every `#[differentiable]` function of a source file.
-pub fn expand_file(source: &str) -> String {
-    let file: syn::File = syn::parse_str(source).expect("a snapshot input parses");
-    let mut out = proc_macro2::TokenStream::new();
-    for item in file.items {
-        let syn::Item::Fn(mut f) = item else { continue };
-        let Some(pos) = f
-            .attrs
-            .iter()
-            .position(|a| a.path().is_ident("differentiable"))
-        else {
-            continue;
-        };
-        let attr = f.attrs.remove(pos);
-        let args = match attr.meta {
-            syn::Meta::List(l) => l.tokens,
-            _ => proc_macro2::TokenStream::new(),
-        };
-        out.extend(expand::differentiable(args, quote!(#f)));
-    }
-    let file: syn::File = syn::parse2(out).expect("the expansion parses as a file");
-    prettyplease::unparse(&file)
-}
 
 #[test]
 fn expansion_snapshots() {
@@ -47,7 +22,12 @@ fn expansion_snapshots() {
     let mut failed = Vec::new();
     for input in inputs {
         let source = std::fs::read_to_string(&input).expect("readable input");
-        let expanded = expand_file(&source);
+        let expanded = backprop_codegen::expand_source(&source).expect("the expansion parses");
+        assert!(
+            !expanded.contains("compile_error"),
+            "{} expands to an error:\n{expanded}",
+            input.display()
+        );
         let snapshot = input.with_extension("expanded.rs");
         if bless {
             std::fs::write(&snapshot, &expanded).expect("writable snapshot");

@@ -1,0 +1,27 @@
+//! The compiler behind backprop's `#[differentiable]`.
+//!
+//! The macro reads a plain Rust function over `f64`/`f32` and ndarray arrays,
+//! builds the expression DAG of its body and writes `NAME_backward`, which runs
+//! the forward pass keeping every intermediate in a local and then the reverse
+//! sweep with explicit adjoints.
+//!
+//! The pipeline, one stage a module: `args` and `ast` read the attribute and
+//! the signature, `lower` turns the body into a `graph::Graph`, `check` finds
+//! the active values and their uses, `emit` writes the code, and `expand` runs
+//! them in order. This crate takes and returns `proc_macro2::TokenStream`, so
+//! tests, benches and fuzzers call it directly; `backprop-macros` is the
+//! three-line proc-macro entry point.
+#![warn(missing_docs)]
+
+mod args;
+mod ast;
+mod check;
+mod ctxt;
+mod emit;
+mod expand;
+mod graph;
+mod lower;
+mod pretty;
+
+pub use expand::differentiable as expand;
+pub use pretty::{expand_source, pretty_backward};
