@@ -276,3 +276,28 @@ fn generated_names_avoid_user_names() {
     })
     .unwrap();
 }
+
+/// `let mut` with reassignment and compound assignment, in straight-line code
+/// and inside a block (SSA renaming at compile time).
+#[differentiable]
+fn accumulate(x: f64, y: f64, mut z: f64) -> f64 {
+    let mut acc = x * y;
+    acc += x;
+    acc = acc * acc;
+    {
+        acc -= y / 2.0;
+        z *= acc;
+    }
+    acc /= 1.0 + z * z;
+    acc + z
+}
+
+#[test]
+fn let_mut_and_compound_assignment() {
+    let (v, _) = accumulate_backward(0.8, -1.2, 0.5, 1.0);
+    assert_eq!(v, accumulate(0.8, -1.2, 0.5));
+    gradcheck(&(0.8, -1.2, 0.5), |&(x, y, z)| {
+        accumulate_backward(x, y, z, 1.0)
+    })
+    .unwrap();
+}

@@ -2,6 +2,8 @@
 
 use proc_macro2::TokenStream;
 use syn::parse::Parser;
+use syn::punctuated::Punctuated;
+use syn::Token;
 use syn::{Ident, Path};
 
 /// What the attribute says.
@@ -18,20 +20,34 @@ pub fn parse(tokens: TokenStream) -> syn::Result<Args> {
     let mut args = Args::default();
     let parser = syn::meta::parser(|meta| {
         if meta.path.is_ident("wrt") {
-            let mut names = Vec::new();
-            meta.parse_nested_meta(|inner| match inner.path.get_ident() {
-                Some(ident) => {
-                    names.push(ident.clone());
-                    Ok(())
+            let content;
+            syn::parenthesized!(content in meta.input);
+            let names = Punctuated::<syn::Expr, Token![,]>::parse_terminated(&content)?;
+            if names.is_empty() {
+                return Err(meta.error(
+                    "`wrt()` names no parameter; list at least one, as in `wrt(w, b)`, or drop it",
+                ));
+            }
+            let mut idents = Vec::new();
+            for name in &names {
+                match name {
+                    syn::Expr::Path(p) if p.path.get_ident().is_some() => {
+                        idents.push(p.path.get_ident().expect("checked").clone())
+                    }
+                    other => {
+                        return Err(syn::Error::new_spanned(
+                            other,
+                            "expected a parameter name, as in `wrt(w, b)`",
+                        ))
+                    }
                 }
-                None => Err(inner.error("expected a parameter name, as in `wrt(w, b)`")),
-            })?;
+            }
             if args.wrt.is_some() {
                 return Err(
                     meta.error("`wrt(...)` is given twice; list every parameter in one `wrt(...)`")
                 );
             }
-            args.wrt = Some(names);
+            args.wrt = Some(idents);
             Ok(())
         } else if meta.path.is_ident("crate") {
             let path: Path = meta.value()?.parse()?;

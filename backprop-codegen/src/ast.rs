@@ -168,8 +168,8 @@ impl Function {
             );
         }
         if let Some(abi) = &sig.abi {
-            cx.error(
-                abi.span(),
+            cx.error_at(
+                abi,
                 "#[differentiable] does not support `extern` functions; remove the ABI",
             );
         }
@@ -182,20 +182,20 @@ impl Function {
         for g in &sig.generics.params {
             match g {
                 GenericParam::Lifetime(_) => {}
-                GenericParam::Type(t) => cx.error(
-                    t.span(),
+                GenericParam::Type(t) => cx.error_at(
+                    t,
                     "#[differentiable] does not support generic type parameters; write the function for `f64` (or `f32`) and concrete ndarray types",
                 ),
-                GenericParam::Const(c) => cx.error(
-                    c.span(),
+                GenericParam::Const(c) => cx.error_at(
+                    c,
                     "#[differentiable] does not support const generic parameters; pass the value as a `usize` parameter",
                 ),
             }
         }
         if let Some(w) = &sig.generics.where_clause {
-            cx.error(
-                w.span(),
-                "#[differentiable] does not support `where` clauses",
+            cx.error_at(
+                w,
+                "#[differentiable] does not support `where` clauses; write the function for concrete types and remove it",
             );
         }
 
@@ -204,8 +204,8 @@ impl Function {
         for arg in &sig.inputs {
             match arg {
                 FnArg::Receiver(r) => {
-                    cx.error(
-                        r.span(),
+                    cx.error_at(
+                        r,
                         "#[differentiable] does not support methods (`self`); write a free function that takes the values as parameters",
                     );
                     broken = true;
@@ -224,6 +224,16 @@ impl Function {
                             continue;
                         }
                     };
+                    if let Type::Reference(r) = &*pt.ty {
+                        if r.mutability.is_some() && classify(&r.elem, krate).0.is_float() {
+                            cx.error_at(
+                                &pt.ty,
+                                "`&mut` parameters are not supported by #[differentiable]; take the value by shared reference (`&Array1<f64>`)",
+                            );
+                            broken = true;
+                            continue;
+                        }
+                    }
                     let (kind, by_ref) = classify(&pt.ty, krate);
                     params.push(Param {
                         ident,

@@ -160,7 +160,15 @@ pub fn frame(func: &Function, krate: &TokenStream, namer: &mut Namer) -> Frame {
     } else {
         func.elem.ident().into_token_stream()
     };
-    let inputs = sig.inputs.iter();
+    // `mut x` in the user's signature is for the user's body, not ours.
+    let inputs = sig.inputs.iter().cloned().map(|mut arg| {
+        if let syn::FnArg::Typed(pt) = &mut arg {
+            if let syn::Pat::Ident(pi) = &mut *pt.pat {
+                pi.mutability = None;
+            }
+        }
+        arg
+    });
     let generics = &sig.generics;
     let doc = format!(
         "Runs [`{name}`] and its reverse sweep: returns the value and the gradient of `d_out · {name}(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`."

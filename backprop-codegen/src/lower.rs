@@ -83,7 +83,15 @@ pub fn lower(func: &Function, cx: &mut Ctxt) -> Option<Lowered> {
     }
     if let Node::Int(_) = l.graph.get(output).node {
         let span = l.graph.get(output).span;
-        l.cx.error(span, "the value of a differentiable function must be a float; write the literal with a decimal point (`2.0`)");
+        let text = match &l.graph.get(output).node {
+            Node::Int(t) => t.to_string(),
+            _ => String::new(),
+        };
+        l.cx.error(span, format!("the value of a differentiable function must be a float; write the literal with a decimal point (`{text}.0`)"));
+    }
+    if matches!(l.graph.get(output).node, Node::Error) && !l.cx.has_errors() {
+        let span = l.graph.get(output).span;
+        l.cx.error(span, "the body of a differentiable function must end with an expression: the value to differentiate");
     }
     if l.cx.has_errors() {
         return None;
@@ -176,6 +184,11 @@ impl Lowerer<'_> {
 
     /// The block's statements, then its final expression as its value.
     fn block_value(&mut self, block: &Block, is_body: bool) -> NodeId {
+        self.block(block, is_body, true)
+    }
+
+    /// A block; `needs_value` is false for a block in statement position.
+    fn block(&mut self, block: &Block, is_body: bool, needs_value: bool) -> NodeId {
         self.scopes.push(HashMap::new());
         let mut value = None;
         let n = block.stmts.len();
@@ -194,6 +207,11 @@ impl Lowerer<'_> {
         self.scopes.pop();
         match value {
             Some(v) => v,
+            None if !needs_value => self.error_node(block.brace_token.span.close()),
+            None if matches!(block.stmts.last(), Some(Stmt::Expr(Expr::Return(_), _))) => {
+                // The `return` was reported already.
+                self.error_node(block.brace_token.span.close())
+            }
             None => {
                 let span = block.brace_token.span.close();
                 if is_body {
@@ -217,10 +235,15 @@ impl Lowerer<'_> {
             Stmt::Local(local) => {
                 let Some(init) = &local.init else {
                     self.cx.error_at(local, "`let` without a value is not supported; bind the value where it is computed: `let x = ...;`");
+                    if let Pat::Ident(pi) = &local.pat {
+                        // Bound to an error, so later uses report nothing more.
+                        let id = self.error_node(pi.ident.span());
+                        self.scopes.last_mut().expect("a scope").insert(pi.ident.to_string(), id);
+                    }
                     return;
                 };
                 if let Some((else_token, _)) = &init.diverge {
-                    self.cx.error(else_token.span(), "`let ... else` is not supported in a differentiable function");
+                    self.cx.error(else_token.span(), "`let ... else` is not supported in a differentiable function; bind the value with a plain `let x = ...;`");
                     return;
                 }
                 self.bind(&local.pat, &init.expr);
@@ -229,10 +252,10 @@ impl Lowerer<'_> {
                 item,
                 "items (fn, struct, use, ...) inside a differentiable function are not supported; define them outside the function",
             ),
-            Stmt::Macro(m) => self.cx.error_at(
-                &m.mac,
-                "macros are not supported in a differentiable function: the macro cannot see what they expand to",
-            ),
+            Stmt::Macro(m) => self.cx.error_at(&m.mac, MACRO_HINT),
+            Stmt::Expr(Expr::Block(b), _) if b.label.is_none() => {
+                self.block(&b.block, false, false);
+            }
             Stmt::Expr(e, _) => {
                 let outer = std::mem::replace(&mut self.base, "unused".to_owned());
                 self.expr(e);
@@ -329,17 +352,17 @@ impl Lowerer<'_> {
                     BinOp::Sub(_) => Op::Sub,
                     BinOp::Mul(_) => Op::Mul,
                     BinOp::Div(_) => Op::Div,
-                    BinOp::AddAssign(_)
-                    | BinOp::SubAssign(_)
-                    | BinOp::MulAssign(_)
-                    | BinOp::DivAssign(_)
-                    | BinOp::RemAssign(_)
+                    BinOp::AddAssign(_) => return self.assign(&b.left, Some(Op::Add), &b.right, expr),
+                    BinOp::SubAssign(_) => return self.assign(&b.left, Some(Op::Sub), &b.right, expr),
+                    BinOp::MulAssign(_) => return self.assign(&b.left, Some(Op::Mul), &b.right, expr),
+                    BinOp::DivAssign(_) => return self.assign(&b.left, Some(Op::Div), &b.right, expr),
+                    BinOp::RemAssign(_)
                     | BinOp::BitXorAssign(_)
                     | BinOp::BitAndAssign(_)
                     | BinOp::BitOrAssign(_)
                     | BinOp::ShlAssign(_)
                     | BinOp::ShrAssign(_) => {
-                        self.cx.error_at(expr, ASSIGN_HINT);
+                        self.cx.error_at(expr, "only `+=`, `-=`, `*=` and `/=` are supported as compound assignments in a differentiable function");
                         return self.error_node(expr.span());
                     }
                     _ => {
@@ -365,37 +388,80 @@ impl Lowerer<'_> {
             }
             Expr::Block(b) => {
                 if let Some(label) = &b.label {
-                    self.cx.error_at(label, "labelled blocks are not supported in a differentiable function");
+                    self.cx.error_at(label, "labelled blocks are not supported in a differentiable function; remove the label");
                 }
                 self.block_value(&b.block, false)
             }
-            Expr::Unsafe(u) => self.cx_error(expr, u.unsafe_token.span(), "`unsafe` blocks are not supported in a differentiable function"),
+            Expr::Unsafe(u) => self.cx_error(expr, u.unsafe_token.span(), "`unsafe` blocks are not supported in a differentiable function; the vocabulary needs none: remove `unsafe`"),
             Expr::Cast(_) => self.constant(expr, "`as` casts are only supported on constants (such as `labels.len() as f64`); a differentiable value keeps its float type"),
             Expr::Field(_) => self.constant(expr, "field access is only supported on constants"),
             Expr::While(w) => self.cx_error(expr, w.while_token.span(), "#[differentiable] does not support `while` loops; `for` loops over a range are not supported yet either: unroll the loop, or write the steps as separate `let`s"),
             Expr::Loop(l) => self.cx_error(expr, l.loop_token.span(), "#[differentiable] does not support `loop`; `for` loops over a range are not supported yet either: unroll the loop, or write the steps as separate `let`s"),
             Expr::ForLoop(f) => self.cx_error(expr, f.for_token.span(), "#[differentiable] does not support `for` loops yet; unroll the loop, or write the steps as separate `let`s"),
             Expr::If(i) => self.cx_error(expr, i.if_token.span(), "#[differentiable] does not support `if` yet; write the branch with `max`, `min`, `abs` or `relu` where you can"),
-            Expr::Match(m) => self.cx_error(expr, m.match_token.span(), "#[differentiable] does not support `match`"),
+            Expr::Match(m) => self.cx_error(expr, m.match_token.span(), "#[differentiable] does not support `match`; write the cases with `max`, `min`, `abs` or `relu` where you can"),
             Expr::Return(r) => self.cx_error(expr, r.return_token.span(), "#[differentiable] does not support early `return`; make the value the final expression of the body"),
             Expr::Break(b) => self.cx_error(expr, b.break_token.span(), "#[differentiable] does not support `break`"),
             Expr::Continue(c) => self.cx_error(expr, c.continue_token.span(), "#[differentiable] does not support `continue`"),
-            Expr::Closure(_) => self.cx_error(expr, expr.span(), "closures are not supported in a differentiable function; write the computation with the vocabulary (`relu`, `exp`, `sum`, ...)"),
-            Expr::Macro(m) => self.cx_error(expr, m.mac.span(), "macros are not supported in a differentiable function: the macro cannot see what they expand to"),
-            Expr::Assign(_) => {
-                self.cx.error_at(expr, ASSIGN_HINT);
+            Expr::Closure(_) => self.whole_error(expr, "closures are not supported in a differentiable function; write the computation with the vocabulary (`relu`, `exp`, `sum`, ...)"),
+            Expr::Macro(m) => {
+                self.cx.error_at(&m.mac, MACRO_HINT);
                 self.error_node(expr.span())
             }
-            Expr::Try(t) => self.cx_error(expr, t.question_token.span(), "the `?` operator is not supported in a differentiable function"),
-            Expr::Async(_) | Expr::Await(_) => self.cx_error(expr, expr.span(), "`async`/`.await` is not supported in a differentiable function"),
-            Expr::Tuple(_) => self.cx_error(expr, expr.span(), "a tuple is only supported on the right of a tuple `let`: `let (a, b) = (x, y);`; a differentiable function returns one value"),
-            _ => self.cx_error(expr, expr.span(), "this expression is not supported in a differentiable function"),
+            Expr::Assign(a) => self.assign(&a.left, None, &a.right, expr),
+            Expr::Try(t) => self.cx_error(expr, t.question_token.span(), "the `?` operator is not supported in a differentiable function; compute fallible values outside the function and pass them in"),
+            Expr::Async(_) | Expr::Await(_) => self.whole_error(expr, "`async`/`.await` is not supported in a differentiable function; await the values outside and pass them in"),
+            Expr::Array(_) => self.whole_error(expr, "array literals are only supported as the list of arrays of `concat(Axis(k), &[&a, &b, ...])`"),
+            Expr::Tuple(_) => self.whole_error(expr, "a tuple is only supported on the right of a tuple `let`: `let (a, b) = (x, y);`; a differentiable function returns one value"),
+            _ => self.whole_error(expr, "this expression is not supported in a differentiable function; see the vocabulary in the backprop README"),
         }
+    }
+
+    /// `x = e;` and `x op= e;`: the name is bound to a new node (SSA renaming),
+    /// in the scope where it was declared. The value of the assignment is `()`,
+    /// so the node returned stands for nothing.
+    fn assign(&mut self, place: &Expr, op: Option<Op>, value: &Expr, whole: &Expr) -> NodeId {
+        let name = match strip_paren(place) {
+            Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some() => {
+                p.path.get_ident().expect("checked").to_string()
+            }
+            _ => {
+                self.cx.error_at(place, ASSIGN_HINT);
+                return self.error_node(whole.span());
+            }
+        };
+        let Some(scope) = self.scopes.iter().rposition(|s| s.contains_key(&name)) else {
+            self.cx
+                .error_at(place, format!("`{name}` is not a binding of this function"));
+            return self.error_node(whole.span());
+        };
+        let outer = std::mem::replace(&mut self.base, name.clone());
+        let before = self.graph.len();
+        let rhs = self.expr(value);
+        let id = match op {
+            None => rhs,
+            Some(op) => {
+                let old = self.scopes[scope][&name];
+                self.op(op, vec![old, rhs], vec![], whole.span())
+            }
+        };
+        self.base = outer;
+        if id.index() >= before {
+            self.graph.nodes[id.index()].name = Name::User(name.clone());
+        }
+        self.scopes[scope].insert(name, id);
+        self.error_node(whole.span())
     }
 
     fn cx_error(&mut self, _expr: &Expr, span: Span, message: &str) -> NodeId {
         self.cx.error(span, message);
         self.error_node(span)
+    }
+
+    /// An error spanning the whole expression.
+    fn whole_error(&mut self, expr: &Expr, message: &str) -> NodeId {
+        self.cx.error_at(expr, message);
+        self.error_node(expr.span())
     }
 
     fn literal(&mut self, lit: &Lit) -> NodeId {
@@ -422,8 +488,16 @@ impl Lowerer<'_> {
                 false,
             ),
             other => {
-                self.cx.error(other.span(), "only float literals (and integer indices) are supported in a differentiable function");
-                self.error_node(other.span())
+                let tokens = other.into_token_stream();
+                self.add(
+                    Node::Const(ConstArg {
+                        tokens,
+                        deps: Vec::new(),
+                    }),
+                    self.temp(),
+                    other.span(),
+                    false,
+                )
             }
         }
     }
@@ -472,11 +546,15 @@ impl Lowerer<'_> {
     fn const_tokens(&mut self, expr: &Expr, what: &str) -> Option<ConstArg> {
         let mut m = Mentions::default();
         m.visit_expr(expr);
-        if let Some(span) = m.has_macro {
-            self.cx.error(span, "macros are not supported in a differentiable function: the macro cannot see what they expand to");
-            return None;
-        }
         let mut deps = Vec::new();
+        for ident in m.idents.iter().chain(&m.shape_only) {
+            if let Some(id) = self.lookup(&ident.to_string()) {
+                if matches!(self.graph.get(id).node, Node::Error) {
+                    // Already reported where it was bound.
+                    return None;
+                }
+            }
+        }
         for ident in &m.idents {
             if let Some(id) = self.lookup(&ident.to_string()) {
                 if self.varying[id.index()] {
@@ -498,6 +576,10 @@ impl Lowerer<'_> {
             if let Some(id) = self.lookup(&ident.to_string()) {
                 deps.push(id);
             }
+        }
+        if let Some(span) = m.has_macro {
+            self.cx.error(span, MACRO_HINT);
+            return None;
         }
         let mut renamed = expr.clone();
         Rename {
@@ -633,17 +715,7 @@ impl Lowerer<'_> {
                 self.op(op, vec![a], vec![c], span)
             }
             _ => {
-                let hint = match name.as_str() {
-                    "mean" => "ndarray's `mean()` returns an `Option`; use `mean(&a)` from `backprop::ops`",
-                    "mean_axis" => "ndarray's `mean_axis` returns an `Option`; use `mean_axis(&a, Axis(k))` from `backprop::ops`",
-                    "mapv" | "map" | "mapv_into" | "mapv_inplace" | "map_inplace" | "for_each" => {
-                        "a closure cannot be differentiated by #[differentiable]; use the elementwise ops (`exp`, `relu`, `sigmoid`, `powi`, ...) instead"
-                    }
-                    "slice" | "slice_mut" | "slice_axis" | "select" => {
-                        "slicing is not supported yet; use `row(i)`, `column(j)` or an index `a[[i, j]]`"
-                    }
-                    _ => "",
-                };
+                let (name, hint) = chain_hint(m);
                 let what = if hint.is_empty() {
                     String::new()
                 } else {
@@ -746,7 +818,49 @@ impl Lowerer<'_> {
     }
 }
 
-const ASSIGN_HINT: &str = "assignment is not supported in a differentiable function yet; bind a new name with `let` (shadowing is fine: `let x = x + 1.0;`)";
+const MACRO_HINT: &str = "macros are not supported in a differentiable function: the macro cannot see what they expand to; remove it, and print or compute such values outside the function";
+
+const ASSIGN_HINT: &str = "only a binding of the function can be assigned (`x = ...;`, `x += ...;`); an element or a field cannot: build a new value instead";
+
+/// What to use instead of a method that cannot be differentiated ("" if nothing specific).
+fn method_hint(name: &str) -> &'static str {
+    match name {
+        "mean" => "ndarray's `mean()` returns an `Option`; use `mean(&a)` from `backprop::ops`",
+        "mean_axis" => "ndarray's `mean_axis` returns an `Option`; use `mean_axis(&a, Axis(k))` from `backprop::ops`",
+        "mapv" | "map" | "mapv_into" | "mapv_inplace" | "map_inplace" | "for_each" => {
+            "a closure cannot be differentiated by #[differentiable]; use the elementwise ops (`exp`, `relu`, `sigmoid`, `powi`, ...) instead"
+        }
+        "slice" | "slice_mut" | "slice_axis" | "slice_move" | "select" => {
+            "slicing is not supported yet; use `row(i)`, `column(j)` or an index `a[[i, j]]`"
+        }
+        _ => "",
+    }
+}
+
+/// The first method along a receiver chain (`a.mean().unwrap()`) that has a
+/// specific hint, else the outer method with none.
+fn chain_hint(m: &syn::ExprMethodCall) -> (String, &'static str) {
+    let mut cur = m;
+    loop {
+        let hint = method_hint(&cur.method.to_string());
+        if !hint.is_empty() {
+            return (cur.method.to_string(), hint);
+        }
+        match strip(&cur.receiver) {
+            Expr::MethodCall(inner) => cur = inner,
+            _ => return (m.method.to_string(), ""),
+        }
+    }
+}
+
+/// The expression without parentheses and groups.
+fn strip_paren(e: &Expr) -> &Expr {
+    match e {
+        Expr::Paren(p) => strip_paren(&p.expr),
+        Expr::Group(g) => strip_paren(&g.expr),
+        other => other,
+    }
+}
 
 /// The expression without parentheses, groups and `&`.
 fn strip(e: &Expr) -> &Expr {

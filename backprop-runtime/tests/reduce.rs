@@ -132,14 +132,14 @@ fn sum_axis_matches_central_differences() {
             F64,
             rand((3, 4).f(), 16, -1.0, 1.0),
             |x| sum_axis(x, Axis(k)),
-            |g, out| { sum_axis_vjp(g, x, Axis(k), out) }
+            |g, out| sum_axis_vjp(g, x, Axis(k), out)
         );
         check_vjp!(
             format!("f32 axis {k}"),
             F32,
             f32s(&rand((3, 4), 17, -1.0, 1.0)),
             |x| sum_axis(x, Axis(k)),
-            |g, out| { sum_axis_vjp(g, x, Axis(k), out) }
+            |g, out| sum_axis_vjp(g, x, Axis(k), out)
         );
     }
     for k in 0..3 {
@@ -148,7 +148,7 @@ fn sum_axis_matches_central_differences() {
             F64,
             rand((2, 3, 4), 18, -1.0, 1.0),
             |x| sum_axis(x, Axis(k)),
-            |g, out| { sum_axis_vjp(g, x, Axis(k), out) }
+            |g, out| sum_axis_vjp(g, x, Axis(k), out)
         );
     }
     check_vjp!(
@@ -156,14 +156,14 @@ fn sum_axis_matches_central_differences() {
         F64,
         rand(4, 19, -1.0, 1.0),
         |x| sum_axis(x, Axis(0)),
-        |g, out| { sum_axis_vjp(g, x, Axis(0), out) }
+        |g, out| sum_axis_vjp(g, x, Axis(0), out)
     );
     check_vjp!(
         "transposed view",
         F64,
         rand((3, 4), 20, -1.0, 1.0),
         |x| sum_axis(&x.t(), Axis(0)),
-        |g, out| { sum_axis_vjp(g, &x.t(), Axis(0), out).reversed_axes() }
+        |g, out| sum_axis_vjp(g, &x.t(), Axis(0), out).reversed_axes()
     );
 }
 
@@ -175,14 +175,14 @@ fn mean_axis_matches_central_differences() {
             F64,
             rand((3, 4), 21, -1.0, 1.0),
             |x| mean_axis(x, Axis(k)),
-            |g, out| { mean_axis_vjp(g, x, Axis(k), out) }
+            |g, out| mean_axis_vjp(g, x, Axis(k), out)
         );
         check_vjp!(
             format!("f32 axis {k}"),
             F32,
             f32s(&rand((3, 4), 22, -1.0, 1.0)),
             |x| mean_axis(x, Axis(k)),
-            |g, out| { mean_axis_vjp(g, x, Axis(k), out) }
+            |g, out| mean_axis_vjp(g, x, Axis(k), out)
         );
     }
     for k in 0..3 {
@@ -191,7 +191,7 @@ fn mean_axis_matches_central_differences() {
             F64,
             rand((2, 3, 4).f(), 23, -1.0, 1.0),
             |x| mean_axis(x, Axis(k)),
-            |g, out| { mean_axis_vjp(g, x, Axis(k), out) }
+            |g, out| mean_axis_vjp(g, x, Axis(k), out)
         );
     }
 }

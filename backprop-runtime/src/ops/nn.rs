@@ -47,29 +47,32 @@ fn logsumexp_row<F: Float>(row: &ArrayView1<'_, F>) -> F {
 
 /// Calls `f` on every row (lane along the last axis) of `a`; a 0-d array is
 /// one row of one element.
-fn for_rows<F: Float, D: Dimension>(a: &mut Array<F, D>, f: impl FnMut(ArrayViewMut1<'_, F>)) {
-    let mut v = a.view_mut().into_dyn();
-    if v.ndim() == 0 {
-        v = v.insert_axis(Axis(0));
+fn for_rows<F: Float, D: Dimension>(a: &mut Array<F, D>, mut f: impl FnMut(ArrayViewMut1<'_, F>)) {
+    match a.ndim() {
+        0 => a
+            .iter_mut()
+            .for_each(|x| f(ArrayViewMut1::from(core::slice::from_mut(x)))),
+        n => a.lanes_mut(Axis(n - 1)).into_iter().for_each(f),
     }
-    let last = Axis(v.ndim() - 1);
-    v.lanes_mut(last).into_iter().for_each(f);
 }
 
 /// Calls `f` on every row of `a` beside the same row of `b` (same shape).
 fn for_rows2<F: Float, D: Dimension>(
     a: &mut Array<F, D>,
     b: &ArrayView<'_, F, D>,
-    f: impl FnMut(ArrayViewMut1<'_, F>, ArrayView1<'_, F>),
+    mut f: impl FnMut(ArrayViewMut1<'_, F>, ArrayView1<'_, F>),
 ) {
-    let mut v = a.view_mut().into_dyn();
-    let mut w = b.view().into_dyn();
-    if v.ndim() == 0 {
-        v = v.insert_axis(Axis(0));
-        w = w.insert_axis(Axis(0));
+    match a.ndim() {
+        0 => Zip::from(a).and(b).for_each(|x, y| {
+            f(
+                ArrayViewMut1::from(core::slice::from_mut(x)),
+                ArrayView1::from(core::slice::from_ref(y)),
+            )
+        }),
+        n => Zip::from(a.lanes_mut(Axis(n - 1)))
+            .and(b.lanes(Axis(n - 1)))
+            .for_each(f),
     }
-    let last = Axis(v.ndim() - 1);
-    Zip::from(v.lanes_mut(last)).and(w.lanes(last)).for_each(f);
 }
 
 /// `softmax(x)ᵢ = exp(xᵢ - m) / Σⱼ exp(xⱼ - m)` along the last axis, with `m`

@@ -3,7 +3,7 @@ use backprop::prelude::*;
 #[differentiable]
 fn f(x: f64) -> f64 {
     let mut y = x;
-    y += 1.0;
+    y %= 2.0;
     y * 2.0
 }
 
