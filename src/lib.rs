@@ -26,7 +26,7 @@
 //! what is not supported yet.
 #![warn(missing_docs)]
 
-pub use backprop_macros::differentiable;
+pub use backprop_macros::{adjoint, differentiable};
 pub use backprop_runtime::gradcheck::{
     self, gradcheck, GradCheck, GradcheckError, Gradient, Params,
 };
@@ -42,12 +42,12 @@ pub mod ops {
 /// Everything a differentiable function usually needs: the macro, the ops of
 /// the vocabulary and the common ndarray types.
 pub mod prelude {
-    pub use crate::differentiable;
     pub use crate::gradcheck::{gradcheck, GradCheck};
     pub use crate::ops::{
         abs, concat, cos, exp, ln, log_softmax, logsumexp, mean, mean_axis, mse, powi, relu,
         sigmoid, sin, softmax, softmax_cross_entropy, sqrt, square, sum, sum_axis, tan, tanh,
     };
+    pub use crate::{adjoint, differentiable};
     pub use ndarray::{
         arr1, arr2, array, Array, Array0, Array1, Array2, Array3, ArrayD, ArrayView, ArrayView1,
         ArrayView2, Axis, Ix1, Ix2,
@@ -59,5 +59,5 @@ pub mod prelude {
 pub mod __private {
     pub use backprop_runtime::gradcheck::{flatten, Gradient};
     pub use backprop_runtime::ops::*;
-    pub use backprop_runtime::value::zeros_like;
+    pub use backprop_runtime::value::{zeros_like, Cot, NotDifferentiable};
 }

@@ -93,7 +93,7 @@ pub struct Function {
 }
 
 /// Classifies a parameter or return type; `by_ref` tells whether it was behind `&`.
-fn classify(ty: &Type, krate: &TokenStream) -> (Kind, bool) {
+pub fn classify(ty: &Type, krate: &TokenStream) -> (Kind, bool) {
     match ty {
         Type::Reference(r) if r.mutability.is_none() => (classify(&r.elem, krate).0, true),
         Type::Group(g) => classify(&g.elem, krate),

@@ -8,7 +8,7 @@
 
 use crate::ast::{Function, Kind};
 use crate::check::Analysis;
-use crate::graph::{Name, Node, NodeId, Op, Vjps};
+use crate::graph::{Call, CallArg, Name, Node, NodeId, Op, Vjps};
 use crate::lower::{Lowered, NODE_MARKER};
 use proc_macro2::{Delimiter, Group, Ident, Span, TokenStream, TokenTree};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
@@ -106,7 +106,8 @@ pub struct Frame {
     pub signature: TokenStream,
 }
 
-pub fn frame(func: &Function, krate: &TokenStream, namer: &mut Namer) -> Frame {
+/// `real` is false for the fallback expansion, whose functions cannot run.
+pub fn frame(func: &Function, krate: &TokenStream, namer: &mut Namer, real: bool) -> Frame {
     let sig = &func.item.sig;
     let vis = &func.item.vis;
     let name = &sig.ident;
@@ -160,15 +161,7 @@ pub fn frame(func: &Function, krate: &TokenStream, namer: &mut Namer) -> Frame {
     } else {
         func.elem.ident().into_token_stream()
     };
-    // `mut x` in the user's signature is for the user's body, not ours.
-    let inputs = sig.inputs.iter().cloned().map(|mut arg| {
-        if let syn::FnArg::Typed(pt) = &mut arg {
-            if let syn::Pat::Ident(pi) = &mut *pt.pat {
-                pi.mutability = None;
-            }
-        }
-        arg
-    });
+    let inputs = strip_mut(sig.inputs.iter());
     let generics = &sig.generics;
     let doc = format!(
         "Runs [`{name}`] and its reverse sweep: returns the value and the gradient of `d_out · {name}(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`."
@@ -178,12 +171,88 @@ pub fn frame(func: &Function, krate: &TokenStream, namer: &mut Namer) -> Frame {
         #[allow(unused_variables, unused_imports, clippy::all)]
         #vis fn #backward_name #generics(#(#inputs,)* #d_out: #d_out_ty) -> (#ret, #struct_name)
     };
+    // `NAME_vjp`: the gradients by position, for callers of this function.
+    let vjp_name = format_ident!("{}_vjp", name, span = name.span());
+    let ret_owned = if func.array_output {
+        ret.clone()
+    } else {
+        func.elem.ident().into_token_stream()
+    };
+    let d_arg = if func.array_output {
+        quote!(#krate::__private::Cot::get(&#d_out))
+    } else {
+        quote!(*#krate::__private::Cot::get(&#d_out))
+    };
+    let arg_names: Vec<&Ident> = func.params.iter().map(|p| &p.ident).collect();
+    let grad = Namer::new(namer.used.clone()).fresh("grad");
+    let positional: Vec<TokenStream> = func
+        .params
+        .iter()
+        .map(|p| {
+            let ident = &p.ident;
+            if p.differentiable {
+                quote!(#grad.#ident)
+            } else {
+                quote!(#krate::__private::NotDifferentiable)
+            }
+        })
+        .collect();
+    let positional_types: Vec<TokenStream> = func
+        .params
+        .iter()
+        .map(|p| match (&p.kind, p.differentiable) {
+            (Kind::Scalar(e), true) => e.ident().into_token_stream(),
+            (Kind::Array { owned, .. }, true) => owned.clone(),
+            _ => quote!(#krate::__private::NotDifferentiable),
+        })
+        .collect();
+    let vjp_doc = format!(
+        "The gradients of [`{name}`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `{name}`. Written by `#[differentiable]`."
+    );
+    let vjp_inputs = strip_mut(sig.inputs.iter());
+    let vjp_inputs2 = strip_mut(sig.inputs.iter());
+    let backward_name = format_ident!("{}_backward", name, span = name.span());
+    let vjp = quote! {
+        #[doc = #vjp_doc]
+        #[doc(hidden)]
+        #[allow(clippy::all)]
+        #vis fn #vjp_name #generics(#(#vjp_inputs,)* #d_out: impl #krate::__private::Cot<#ret_owned>) -> (#(#positional_types,)*) {
+            let (_, #grad) = #backward_name(#(#arg_names,)* #d_arg);
+            (#(#positional,)*)
+        }
+    };
+    let vjp = if real {
+        vjp
+    } else {
+        quote! {
+            #[doc(hidden)]
+            #[allow(unused_variables, clippy::all)]
+            #vis fn #vjp_name #generics(#(#vjp_inputs2,)* #d_out: impl #krate::__private::Cot<#ret_owned>) -> (#(#positional_types,)*) {
+                ::core::unreachable!("#[differentiable] reported an error for this function")
+            }
+        }
+    };
+    let items = quote!(#items #vjp);
     Frame {
         struct_name,
         d_out,
         items,
         signature,
     }
+}
+
+/// The parameters without `mut`: that is for the user's body, not ours.
+fn strip_mut<'a>(
+    inputs: impl Iterator<Item = &'a syn::FnArg> + 'a,
+) -> impl Iterator<Item = syn::FnArg> + 'a {
+    inputs.cloned().map(|mut arg| {
+        if let syn::FnArg::Typed(pt) = &mut arg {
+            if let syn::Pat::Ident(pi) = &mut *pt.pat {
+                pi.mutability = None;
+            }
+        }
+        arg
+    })
 }
 
 /// Writes the body of `NAME_backward`.
@@ -210,7 +279,7 @@ pub fn emit(
     krate: &TokenStream,
     mut namer: Namer,
 ) -> TokenStream {
-    let frame = frame(func, krate, &mut namer);
+    let frame = frame(func, krate, &mut namer, true);
     let bp = namer.fresh("bp");
     let mut e = Emitter {
         func,
@@ -383,13 +452,20 @@ impl Emitter<'_> {
                     let consts: Vec<TokenStream> =
                         consts.iter().map(|c| self.subst(&c.tokens)).collect();
                     let spec = op.spec();
-                    let f = Ident::new(spec.forward, span);
-                    let stmt = if *op == Op::Concat {
+                    let f = || Ident::new(spec.forward, span);
+                    let stmt = if let Op::Call(k) = op {
+                        let call = &self.l.graph.calls[*k as usize];
+                        let path = &call.path;
+                        let args = self.call_args(call, inputs);
+                        quote_spanned!(span=> let #name = #path(#(#args),*);)
+                    } else if *op == Op::Concat {
+                        let f = f();
                         quote_spanned!(span=> let #name = #bp::#f(#(#consts),*, &[#(#args),*]);)
                     } else if let Some(saved) = &self.saved[id.index()] {
                         let f = format_ident!("{}_fwd", spec.forward, span = span);
                         quote_spanned!(span=> let (#name, #saved) = #bp::#f(#(#args,)* #(#consts),*);)
                     } else {
+                        let f = f();
                         quote_spanned!(span=> let #name = #bp::#f(#(#args),* #(, #consts)*);)
                     };
                     out.push(stmt);
@@ -436,6 +512,23 @@ impl Emitter<'_> {
             let active: Vec<usize> = (0..inputs.len())
                 .filter(|&p| self.a.active[inputs[p].index()])
                 .collect();
+            if let Op::Call(k) = op {
+                let call = self.l.graph.calls[k as usize].clone();
+                let mut targets: Vec<TokenStream> = Vec::new();
+                for a in &call.args {
+                    match a {
+                        CallArg::Input { input, .. } if self.a.active[inputs[*input].index()] => {
+                            let target = self.contribution_target(inputs[*input], id);
+                            targets.push(target.into_token_stream());
+                        }
+                        _ => targets.push(quote!(_)),
+                    }
+                }
+                let vjp = &call.vjp;
+                let args = self.call_args(&call, &inputs);
+                out.push(quote_spanned!(span=> let (#(#targets,)*) = #vjp(#(#args,)* #adj);));
+                continue;
+            }
             for (j, &pos) in active.iter().enumerate() {
                 let input = inputs[pos];
                 // An array output's upstream gradient arrives by reference already.
@@ -445,14 +538,7 @@ impl Emitter<'_> {
                 } else {
                     quote!(&#adj)
                 };
-                let target = if self.a.uses[input.index()].len() == 1 {
-                    self.adj(input).clone()
-                } else {
-                    let want = format!("{}_from_{}", self.adj(input), self.name(id));
-                    let c = self.namer.fresh(&want);
-                    self.contributions[input.index()].push(c.clone());
-                    c
-                };
+                let target = self.contribution_target(input, id);
                 let call = match spec.vjps {
                     Vjps::Indexed(rule) => {
                         let rule = Ident::new(rule, span);
@@ -471,6 +557,57 @@ impl Emitter<'_> {
             }
         }
         out
+    }
+
+    /// The name of the contribution of `consumer` to the adjoint of `input`:
+    /// the adjoint itself when it is the only one.
+    fn contribution_target(&mut self, input: NodeId, consumer: NodeId) -> Ident {
+        if self.a.uses[input.index()].len() == 1 {
+            return self.adj(input).clone();
+        }
+        let want = format!("{}_from_{}", self.adj(input), self.name(consumer));
+        let c = self.namer.fresh(&want);
+        self.contributions[input.index()].push(c.clone());
+        c
+    }
+
+    /// The arguments of a call as the user passed them: borrowed values
+    /// borrowed, values by value cloned (a clone of a reference or a float is a
+    /// copy), constants as written.
+    fn call_args(&self, call: &Call, inputs: &[NodeId]) -> Vec<TokenStream> {
+        call.args
+            .iter()
+            .map(|a| match a {
+                CallArg::Const(c) => self.subst(&c.tokens),
+                CallArg::Input {
+                    input,
+                    by_ref: true,
+                } => self.operand(inputs[*input]),
+                CallArg::Input {
+                    input,
+                    by_ref: false,
+                } => {
+                    let id = inputs[*input];
+                    match self.node(id) {
+                        Node::Float(t) => t.clone(),
+                        Node::Param(i) => {
+                            let p = &self.func.params[*i];
+                            let ident = &p.ident;
+                            // A reference or a float is copied; an array by value is cloned.
+                            if p.by_ref || matches!(p.kind, Kind::Scalar(_)) {
+                                quote!(#ident)
+                            } else {
+                                quote!(::core::clone::Clone::clone(&#ident))
+                            }
+                        }
+                        _ => {
+                            let n = self.name(id);
+                            quote!(::core::clone::Clone::clone(&#n))
+                        }
+                    }
+                }
+            })
+            .collect()
     }
 
     /// The value the function returns.

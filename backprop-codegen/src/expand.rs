@@ -67,7 +67,7 @@ pub fn differentiable(args: TokenStream, item: TokenStream) -> TokenStream {
 /// cannot run, beside the errors.
 fn fallback(func: &Function, krate: &TokenStream, cx: &Ctxt, used: HashSet<String>) -> TokenStream {
     let mut namer = Namer::new(used);
-    let frame = emit::frame(func, krate, &mut namer);
+    let frame = emit::frame(func, krate, &mut namer, false);
     let errors = cx.to_compile_errors();
     let item = &func.item;
     let items = &frame.items;

@@ -55,6 +55,31 @@ pub enum Op {
     Mse,
     /// `concat(Axis(k), &[&a, &b, ...])`: the axis is its constant argument.
     Concat,
+    /// A call of another differentiable function (or of a function with a
+    /// user-defined adjoint rule), by its index in [`Graph::calls`].
+    Call(u32),
+}
+
+/// A call of a function the macro does not see into: the forward calls it,
+/// the reverse sweep calls its `NAME_vjp`.
+#[derive(Clone)]
+pub struct Call {
+    /// The called path, as the user wrote it.
+    pub path: syn::Path,
+    /// The path of its positional adjoint, `NAME_vjp`, beside it.
+    pub vjp: syn::Path,
+    /// Each argument, in order.
+    pub args: Vec<CallArg>,
+}
+
+/// One argument of a [`Call`].
+#[derive(Clone)]
+pub enum CallArg {
+    /// A value of the graph: the op's input at this position; `by_ref` when the
+    /// user borrowed it (`&h`).
+    Input { input: usize, by_ref: bool },
+    /// Anything that mentions no differentiable value, as written.
+    Const(ConstArg),
 }
 
 /// How an op's adjoint rules are named.
@@ -113,6 +138,7 @@ impl Op {
             ),
             Op::Mse => ("mse", Two("mse_vjp_lhs", "mse_vjp_rhs"), true, None),
             Op::Concat => ("concat", Indexed("concat_vjp"), true, None),
+            Op::Call(_) => ("", One(""), false, None),
         };
         Spec {
             forward,
@@ -196,6 +222,8 @@ pub struct NodeData {
 #[derive(Default)]
 pub struct Graph {
     pub nodes: Vec<NodeData>,
+    /// The calls of [`Op::Call`] nodes.
+    pub calls: Vec<Call>,
 }
 
 impl Graph {
@@ -226,9 +254,16 @@ impl Graph {
     /// its constant arguments mention.
     pub fn deps(&self, id: NodeId) -> Vec<NodeId> {
         match &self.get(id).node {
-            Node::Op { inputs, consts, .. } => {
+            Node::Op { op, inputs, consts } => {
                 let mut d = inputs.clone();
                 d.extend(consts.iter().flat_map(|c| c.deps.iter().copied()));
+                if let Op::Call(k) = op {
+                    for a in &self.calls[*k as usize].args {
+                        if let CallArg::Const(c) = a {
+                            d.extend(c.deps.iter().copied());
+                        }
+                    }
+                }
                 d
             }
             Node::Const(c) => c.deps.clone(),

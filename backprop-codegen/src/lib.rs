@@ -13,6 +13,7 @@
 //! three-line proc-macro entry point.
 #![warn(missing_docs)]
 
+mod adjoint;
 mod args;
 mod ast;
 mod check;
@@ -23,5 +24,6 @@ mod graph;
 mod lower;
 mod pretty;
 
+pub use adjoint::adjoint;
 pub use expand::differentiable as expand;
 pub use pretty::{expand_source, pretty_backward};

@@ -5,7 +5,7 @@
 
 use crate::ast::{Function, Kind};
 use crate::ctxt::Ctxt;
-use crate::graph::{ConstArg, Graph, Name, Node, NodeId, Op};
+use crate::graph::{Call, CallArg, ConstArg, Graph, Name, Node, NodeId, Op};
 use proc_macro2::{Ident, Span};
 use quote::{quote, ToTokens};
 use std::collections::HashMap;
@@ -615,6 +615,65 @@ impl Lowerer<'_> {
         }
     }
 
+    /// Whether an expression mentions a value that depends on a differentiable parameter.
+    fn mentions_varying(&self, expr: &Expr) -> bool {
+        let mut m = Mentions::default();
+        m.visit_expr(expr);
+        m.idents.iter().any(|i| {
+            self.lookup(&i.to_string())
+                .is_some_and(|id| self.varying[id.index()])
+        })
+    }
+
+    /// A call of a function outside the vocabulary: a constant when it mentions
+    /// no differentiable value, else a call of another differentiable function
+    /// (or of one with a user-defined adjoint), whose `NAME_vjp` the reverse
+    /// sweep calls.
+    fn user_call(&mut self, c: &syn::ExprCall) -> NodeId {
+        let call = Expr::Call(c.clone());
+        if !self.mentions_varying(&call) {
+            return self.constant(&call, "");
+        }
+        let path = match &*c.func {
+            Expr::Path(p) if p.qself.is_none() && !p.path.segments.is_empty() => p.path.clone(),
+            other => {
+                self.cx.error_at(
+                    other,
+                    "only a function named by a path can be called in a differentiable function",
+                );
+                return self.error_node(c.span());
+            }
+        };
+        let mut vjp = path.clone();
+        let last = vjp.segments.last_mut().expect("a segment");
+        last.ident = Ident::new(&format!("{}_vjp", last.ident), last.ident.span());
+        last.arguments = syn::PathArguments::None;
+        let mut inputs = Vec::new();
+        let mut args = Vec::new();
+        for arg in &c.args {
+            let (inner, by_ref) = match strip_paren(arg) {
+                Expr::Reference(r) if r.mutability.is_none() => (&*r.expr, true),
+                other => (other, false),
+            };
+            if self.mentions_varying(inner) {
+                let id = self.expr(inner);
+                args.push(CallArg::Input {
+                    input: inputs.len(),
+                    by_ref,
+                });
+                inputs.push(id);
+            } else {
+                match self.const_tokens(arg, "") {
+                    Some(k) => args.push(CallArg::Const(k)),
+                    None => return self.error_node(c.span()),
+                }
+            }
+        }
+        let k = u32::try_from(self.graph.calls.len()).expect("fewer than 2^32 calls");
+        self.graph.calls.push(Call { path, vjp, args });
+        self.op(Op::Call(k), inputs, vec![], c.span())
+    }
+
     fn check_arity(
         &mut self,
         span: Span,
@@ -733,7 +792,7 @@ impl Lowerer<'_> {
             _ => None,
         };
         let Some(name) = name else {
-            return self.constant(&Expr::Call(c.clone()), "");
+            return self.user_call(c);
         };
         let nargs = c.args.len();
         let args: Vec<&Expr> = c.args.iter().collect();

@@ -300,6 +300,13 @@ impl<T: Tensor> Cot<T> for &T {
     }
 }
 
+/// The "gradient" of a parameter that a function does not differentiate, in
+/// the positional gradients (`NAME_vjp`) of a called differentiable function.
+/// Passing a differentiable value for such a parameter is a type error where
+/// this value is used as a gradient.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NotDifferentiable;
+
 /// An argument of a public op: a scalar by value, or a scalar or array by
 /// reference, exactly as ordinary Rust code passes them.
 pub trait Operand {

@@ -17,6 +17,21 @@ impl ::backprop::__private::Gradient for BroadcastSubGrad {
         ]
     }
 }
+///The gradients of [`broadcast_sub`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `broadcast_sub`. Written by `#[differentiable]`.
+#[doc(hidden)]
+#[allow(clippy::all)]
+pub fn broadcast_sub_vjp(
+    a: &Array2<f64>,
+    b: &Array2<f64>,
+    d_out: impl ::backprop::__private::Cot<Array2<f64>>,
+) -> (::backprop::ndarray::Array2<f64>, ::backprop::ndarray::Array2<f64>) {
+    let (_, grad) = broadcast_sub_backward(
+        a,
+        b,
+        ::backprop::__private::Cot::get(&d_out),
+    );
+    (grad.a, grad.b)
+}
 ///Runs [`broadcast_sub`] and its reverse sweep: returns the value and the gradient of `d_out · broadcast_sub(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`.
 #[allow(unused_variables, unused_imports, clippy::all)]
 pub fn broadcast_sub_backward(

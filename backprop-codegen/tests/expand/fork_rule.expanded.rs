@@ -18,6 +18,17 @@ impl ::backprop::__private::Gradient for ForkGrad {
         ]
     }
 }
+///The gradients of [`fork`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `fork`. Written by `#[differentiable]`.
+#[doc(hidden)]
+#[allow(clippy::all)]
+pub fn fork_vjp(
+    w: f64,
+    x: f64,
+    d_out: impl ::backprop::__private::Cot<f64>,
+) -> (f64, f64) {
+    let (_, grad) = fork_backward(w, x, *::backprop::__private::Cot::get(&d_out));
+    (grad.w, grad.x)
+}
 ///Runs [`fork`] and its reverse sweep: returns the value and the gradient of `d_out · fork(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`.
 #[allow(unused_variables, unused_imports, clippy::all)]
 pub fn fork_backward(w: f64, x: f64, d_out: f64) -> (f64, ForkGrad) {

@@ -22,6 +22,17 @@ impl ::backprop::__private::Gradient for ShadowGrad {
         ]
     }
 }
+///The gradients of [`shadow`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `shadow`. Written by `#[differentiable]`.
+#[doc(hidden)]
+#[allow(clippy::all)]
+fn shadow_vjp(
+    x: f64,
+    unused: f64,
+    d_out: impl ::backprop::__private::Cot<f64>,
+) -> (f64, f64) {
+    let (_, grad) = shadow_backward(x, unused, *::backprop::__private::Cot::get(&d_out));
+    (grad.x, grad.unused)
+}
 ///Runs [`shadow`] and its reverse sweep: returns the value and the gradient of `d_out · shadow(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`.
 #[allow(unused_variables, unused_imports, clippy::all)]
 fn shadow_backward(x: f64, unused: f64, d_out: f64) -> (f64, ShadowGrad) {

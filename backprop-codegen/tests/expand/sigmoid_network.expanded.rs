@@ -54,6 +54,67 @@ impl ::backprop::__private::Gradient for NetworkGrad {
         ]
     }
 }
+///The gradients of [`network`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `network`. Written by `#[differentiable]`.
+#[doc(hidden)]
+#[allow(clippy::all)]
+pub fn network_vjp(
+    w11: f64,
+    w12: f64,
+    b1: f64,
+    w21: f64,
+    w22: f64,
+    b2: f64,
+    v1: f64,
+    v2: f64,
+    c: f64,
+    x1: f64,
+    x2: f64,
+    y: f64,
+    d_out: impl ::backprop::__private::Cot<f64>,
+) -> (
+    f64,
+    f64,
+    f64,
+    f64,
+    f64,
+    f64,
+    f64,
+    f64,
+    f64,
+    ::backprop::__private::NotDifferentiable,
+    ::backprop::__private::NotDifferentiable,
+    ::backprop::__private::NotDifferentiable,
+) {
+    let (_, grad) = network_backward(
+        w11,
+        w12,
+        b1,
+        w21,
+        w22,
+        b2,
+        v1,
+        v2,
+        c,
+        x1,
+        x2,
+        y,
+        *::backprop::__private::Cot::get(&d_out),
+    );
+    (
+        grad.w11,
+        grad.w12,
+        grad.b1,
+        grad.w21,
+        grad.w22,
+        grad.b2,
+        grad.v1,
+        grad.v2,
+        grad.c,
+        ::backprop::__private::NotDifferentiable,
+        ::backprop::__private::NotDifferentiable,
+        ::backprop::__private::NotDifferentiable,
+    )
+}
 ///Runs [`network`] and its reverse sweep: returns the value and the gradient of `d_out · network(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`.
 #[allow(unused_variables, unused_imports, clippy::all)]
 pub fn network_backward(

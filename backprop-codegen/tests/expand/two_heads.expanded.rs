@@ -42,6 +42,55 @@ impl ::backprop::__private::Gradient for TwoHeadsGrad {
         ]
     }
 }
+///The gradients of [`two_heads`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `two_heads`. Written by `#[differentiable]`.
+#[doc(hidden)]
+#[allow(clippy::all)]
+pub fn two_heads_vjp(
+    w1: &Array2<f64>,
+    b1: &Array1<f64>,
+    w2: &Array2<f64>,
+    b2: &Array1<f64>,
+    v: &Array2<f64>,
+    c: &Array1<f64>,
+    x: &Array2<f64>,
+    labels: &[usize],
+    y: &Array2<f64>,
+    d_out: impl ::backprop::__private::Cot<f64>,
+) -> (
+    ::backprop::ndarray::Array2<f64>,
+    ::backprop::ndarray::Array1<f64>,
+    ::backprop::ndarray::Array2<f64>,
+    ::backprop::ndarray::Array1<f64>,
+    ::backprop::ndarray::Array2<f64>,
+    ::backprop::ndarray::Array1<f64>,
+    ::backprop::__private::NotDifferentiable,
+    ::backprop::__private::NotDifferentiable,
+    ::backprop::__private::NotDifferentiable,
+) {
+    let (_, grad) = two_heads_backward(
+        w1,
+        b1,
+        w2,
+        b2,
+        v,
+        c,
+        x,
+        labels,
+        y,
+        *::backprop::__private::Cot::get(&d_out),
+    );
+    (
+        grad.w1,
+        grad.b1,
+        grad.w2,
+        grad.b2,
+        grad.v,
+        grad.c,
+        ::backprop::__private::NotDifferentiable,
+        ::backprop::__private::NotDifferentiable,
+        ::backprop::__private::NotDifferentiable,
+    )
+}
 ///Runs [`two_heads`] and its reverse sweep: returns the value and the gradient of `d_out · two_heads(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`.
 #[allow(unused_variables, unused_imports, clippy::all)]
 pub fn two_heads_backward(

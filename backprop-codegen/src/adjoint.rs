@@ -1,0 +1,178 @@
+//! `#[adjoint(name)]`: a user-written adjoint rule for a function the macro
+//! cannot see into (a numerically special function, an external solver).
+//!
+//! The rule takes the forward function's parameters, then the upstream
+//! gradient `d_out` last, and returns one gradient per differentiable
+//! parameter (a tuple when several). The macro writes `name_vjp` beside it, the
+//! positional gradients that differentiable callers of `name` use.
+
+use crate::ast::{classify, Kind};
+use crate::ctxt::Ctxt;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use syn::parse::Parser;
+use syn::{FnArg, Ident, ItemFn, Pat, Path, Type};
+
+/// Expands `#[adjoint(args)] item`.
+pub fn adjoint(args: TokenStream, item: TokenStream) -> TokenStream {
+    let mut cx = Ctxt::default();
+    let rule: ItemFn = match syn::parse2(item.clone()) {
+        Ok(f) => f,
+        Err(e) => {
+            let mut out = e.to_compile_error();
+            out.extend(item);
+            return out;
+        }
+    };
+    let (target, krate) = match parse_args(args) {
+        Ok(a) => a,
+        Err(e) => {
+            let mut out = e.to_compile_error();
+            out.extend(quote!(#rule));
+            return out;
+        }
+    };
+    let krate = krate.map(|p| quote!(#p)).unwrap_or(quote!(::backprop));
+    let sig = &rule.sig;
+    let mut params: Vec<(Ident, Type, Kind, bool)> = Vec::new();
+    for arg in &sig.inputs {
+        match arg {
+            FnArg::Typed(pt) => match &*pt.pat {
+                Pat::Ident(pi) => {
+                    let (kind, by_ref) = classify(&pt.ty, &krate);
+                    params.push((pi.ident.clone(), (*pt.ty).clone(), kind, by_ref));
+                }
+                other => cx.error_at(
+                    other,
+                    "an adjoint rule needs a plain name for every parameter",
+                ),
+            },
+            FnArg::Receiver(r) => {
+                cx.error_at(r, "an adjoint rule is a free function, not a method")
+            }
+        }
+    }
+    if !sig.generics.params.is_empty() {
+        cx.error_at(
+            &sig.generics,
+            "an adjoint rule cannot be generic; write it for concrete types",
+        );
+    }
+    let Some((d_out, d_out_ty, d_out_kind, d_out_by_ref)) = params.pop() else {
+        cx.error_at(
+            &sig.ident,
+            "an adjoint rule takes the forward function's parameters and then the upstream gradient `d_out` last",
+        );
+        return with_errors(&cx, &rule);
+    };
+    let d_owned = match &d_out_kind {
+        Kind::Scalar(e) => {
+            let e = e.ident();
+            quote!(#e)
+        }
+        Kind::Array { owned, .. } => owned.clone(),
+        Kind::Constant => {
+            cx.error_at(&d_out_ty, "the last parameter of an adjoint rule is the upstream gradient `d_out`: an `f64`, `f32` or a float array");
+            return with_errors(&cx, &rule);
+        }
+    };
+    let differentiable: Vec<&(Ident, Type, Kind, bool)> = params
+        .iter()
+        .filter(|p| !matches!(p.2, Kind::Constant))
+        .collect();
+    if differentiable.is_empty() {
+        cx.error_at(
+            &sig.ident,
+            "an adjoint rule needs at least one float parameter to return a gradient for",
+        );
+    }
+    if cx.has_errors() {
+        return with_errors(&cx, &rule);
+    }
+    let rule_name = &sig.ident;
+    let vjp = format_ident!("{}_vjp", target.segments.last().expect("a path").ident);
+    let vis = &rule.vis;
+    let names: Vec<&Ident> = params.iter().map(|p| &p.0).collect();
+    let types: Vec<&Type> = params.iter().map(|p| &p.1).collect();
+    let grads: Vec<Ident> = differentiable
+        .iter()
+        .map(|p| format_ident!("d_{}", p.0))
+        .collect();
+    let d_arg = match (&d_out_kind, d_out_by_ref) {
+        (Kind::Scalar(_), _) => quote!(*#krate::__private::Cot::get(&#d_out)),
+        (_, true) => quote!(#krate::__private::Cot::get(&#d_out)),
+        (_, false) => quote!(#krate::__private::Cot::into_owned(#d_out)),
+    };
+    let bind = if grads.len() == 1 {
+        quote!(#(#grads)*)
+    } else {
+        quote!((#(#grads),*))
+    };
+    let positional: Vec<TokenStream> = params
+        .iter()
+        .map(|p| match p.2 {
+            Kind::Constant => quote!(#krate::__private::NotDifferentiable),
+            _ => {
+                let g = format_ident!("d_{}", p.0);
+                quote!(#g)
+            }
+        })
+        .collect();
+    let positional_types: Vec<TokenStream> = params
+        .iter()
+        .map(|p| match &p.2 {
+            Kind::Constant => quote!(#krate::__private::NotDifferentiable),
+            Kind::Scalar(e) => {
+                let e = e.ident();
+                quote!(#e)
+            }
+            Kind::Array { owned, .. } => owned.clone(),
+        })
+        .collect();
+    let doc = format!(
+        "The gradients of `{}` by parameter position, from the adjoint rule [`{rule_name}`]. Written by `#[adjoint]`.",
+        quote!(#target)
+    );
+    quote! {
+        #rule
+
+        #[doc = #doc]
+        #[doc(hidden)]
+        #[allow(clippy::all)]
+        #vis fn #vjp(#(#names: #types,)* #d_out: impl #krate::__private::Cot<#d_owned>) -> (#(#positional_types,)*) {
+            let #bind = #rule_name(#(#names,)* #d_arg);
+            (#(#positional,)*)
+        }
+    }
+}
+
+fn with_errors(cx: &Ctxt, rule: &ItemFn) -> TokenStream {
+    let errors = cx.to_compile_errors();
+    quote!(#errors #rule)
+}
+
+/// `name` or `name, crate = path`.
+fn parse_args(args: TokenStream) -> syn::Result<(Path, Option<Path>)> {
+    let mut target: Option<Path> = None;
+    let mut krate = None;
+    let span = proc_macro2::Span::call_site();
+    let parser = syn::meta::parser(|meta| {
+        if meta.path.is_ident("crate") {
+            krate = Some(meta.value()?.parse()?);
+            Ok(())
+        } else if target.is_none() && (meta.input.is_empty() || meta.input.peek(syn::Token![,])) {
+            target = Some(meta.path.clone());
+            Ok(())
+        } else {
+            Err(meta.error("expected the forward function's name, as in `#[adjoint(softplus)]`"))
+        }
+    });
+    parser.parse2(args)?;
+    match target {
+        Some(t) => Ok((t, krate)),
+        None => Err(syn::Error::new(
+            span,
+            "name the function this rule is the adjoint of, as in `#[adjoint(softplus)]`",
+        )),
+    }
+}
