@@ -48,14 +48,17 @@ fn two_layers_inline(
     softmax_cross_entropy(&(h.dot(&w2.t()) + b2), labels)
 }
 
-fn net() -> (
+/// The fork-rule lesson's trunk and head A: W1, b1, W2, b2, x, labels.
+type Net = (
     Array2<f64>,
     Array1<f64>,
     Array2<f64>,
     Array1<f64>,
     Array2<f64>,
     [usize; 1],
-) {
+);
+
+fn net() -> Net {
     (
         array![[1.0, -0.5], [-0.5, 1.0]],
         array![0.5, -0.5],
