@@ -1,10 +1,16 @@
 //! Activity analysis: which nodes are computed, which carry an adjoint, and
 //! the uses whose contributions make up each adjoint (the fork rule).
+//!
+//! A loop body is analysed as a graph of its own, with two fixed points: a
+//! carried value that varies at the end of an iteration varies at its start
+//! (from the second iteration on), and a carried value whose start is needed
+//! by a useful result needs the adjoint of its end (from the next iteration).
 
-use crate::graph::{Node, NodeId};
+use crate::graph::{Graph, Loop, Node, NodeId};
 use crate::lower::Lowered;
+use std::collections::HashMap;
 
-/// What the emitter needs to know about the whole graph.
+/// What the emitter needs to know about a graph.
 pub struct Analysis {
     /// The node is needed to compute the value (through inputs or constant arguments).
     pub live: Vec<bool>,
@@ -12,44 +18,196 @@ pub struct Analysis {
     /// through differentiable edges: it gets an adjoint.
     pub active: Vec<bool>,
     /// For each active node, its uses by active consumers, as (consumer,
-    /// position), in forward order: one contribution each.
+    /// position), in forward order: one contribution each. A loop is a
+    /// consumer of its inputs.
     pub uses: Vec<Vec<(NodeId, usize)>>,
+    /// The analysis of each live loop's body.
+    pub loops: HashMap<NodeId, LoopAnalysis>,
 }
 
-pub fn analyse(l: &Lowered) -> Analysis {
-    let g = &l.graph;
+/// The analysis of a loop body.
+pub struct LoopAnalysis {
+    pub body: Analysis,
+    /// Which carried values have an adjoint flowing back through the iterations.
+    pub seeded: Vec<bool>,
+}
+
+/// Analyses the function body.
+pub fn analyse(l: &Lowered, params: &[bool]) -> Analysis {
+    analyse_graph(&l.graph, params, &[], &[l.output], &[l.output])
+}
+
+/// Which nodes vary, given which parameters and inputs do.
+fn varying_pass(
+    g: &Graph,
+    params: &[bool],
+    inputs: &[bool],
+) -> (Vec<bool>, HashMap<NodeId, Vec<bool>>) {
+    let mut varying = vec![false; g.len()];
+    let mut loop_out = HashMap::new();
+    for id in g.ids() {
+        varying[id.index()] = match &g.get(id).node {
+            Node::Param(i) => params[*i],
+            Node::Input(j) => inputs[*j],
+            Node::Op { inputs, .. } => inputs.iter().any(|i| varying[i.index()]),
+            Node::Loop(lp) => {
+                let parent: Vec<bool> = lp.inputs.iter().map(|i| varying[i.index()]).collect();
+                let (_, out) = loop_varying(lp, params, parent);
+                loop_out.insert(id, out);
+                false
+            }
+            Node::Out { of, k } => loop_out[of][*k],
+            Node::Float(_) | Node::Int(_) | Node::Const(_) | Node::Error | Node::LoopVar => false,
+        };
+    }
+    (varying, loop_out)
+}
+
+/// The varying inputs of a loop body (a fixed point over the carried values)
+/// and the varying carried values at its end.
+fn loop_varying(lp: &Loop, params: &[bool], mut inputs: Vec<bool>) -> (Vec<bool>, Vec<bool>) {
+    loop {
+        let (body, _) = varying_pass(&lp.body.graph, params, &inputs);
+        let out: Vec<bool> = lp.body.outputs.iter().map(|o| body[o.index()]).collect();
+        let mut changed = false;
+        for (k, v) in out.iter().enumerate() {
+            if *v && !inputs[k] {
+                inputs[k] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            return (inputs, out);
+        }
+    }
+}
+
+/// Analyses a graph whose results `useful_roots` carry adjoints and whose
+/// `live_roots` are needed.
+fn analyse_graph(
+    g: &Graph,
+    params: &[bool],
+    inputs: &[bool],
+    useful_roots: &[NodeId],
+    live_roots: &[NodeId],
+) -> Analysis {
     let n = g.len();
-    let mut live = vec![false; n];
+    let (varying, _) = varying_pass(g, params, inputs);
     let mut useful = vec![false; n];
-    live[l.output.index()] = true;
-    useful[l.output.index()] = true;
+    let mut live = vec![false; n];
+    for r in useful_roots {
+        useful[r.index()] = true;
+    }
+    for r in live_roots {
+        live[r.index()] = true;
+    }
+    // The Out nodes of each loop, by carried index.
+    let mut outs: HashMap<NodeId, Vec<NodeId>> = HashMap::new();
+    for id in g.ids() {
+        if let Node::Out { of, .. } = g.get(id).node {
+            outs.entry(of).or_default().push(id);
+        }
+    }
+    let mut loops = HashMap::new();
     for id in g.ids().rev() {
+        let (u, lv) = (useful[id.index()], live[id.index()]);
+        match &g.get(id).node {
+            Node::Op { inputs, .. } if u => {
+                for i in inputs {
+                    useful[i.index()] = true;
+                }
+            }
+            Node::Out { of, .. } => {
+                useful[of.index()] |= u;
+                live[of.index()] |= lv;
+            }
+            Node::Loop(lp) if lv || u => {
+                let la = analyse_loop(g, id, lp, params, &varying, &useful, &outs);
+                for (j, p) in lp.inputs.iter().enumerate() {
+                    let flows = if j < lp.carried {
+                        la.seeded[j]
+                    } else {
+                        la.body.active[lp.body.inputs[j].index()]
+                    };
+                    useful[p.index()] |= flows;
+                }
+                loops.insert(id, la);
+            }
+            _ => {}
+        }
         if live[id.index()] {
             for d in g.deps(id) {
                 live[d.index()] = true;
             }
         }
-        if useful[id.index()] {
-            if let Node::Op { inputs, .. } = &g.get(id).node {
-                for i in inputs {
-                    useful[i.index()] = true;
-                }
-            }
-        }
     }
-    let active: Vec<bool> = (0..n).map(|i| useful[i] && l.varying[i]).collect();
+    let active: Vec<bool> = (0..n).map(|i| useful[i] && varying[i]).collect();
     let mut uses = vec![Vec::new(); n];
     for id in g.ids() {
-        if !active[id.index()] {
-            continue;
-        }
         if let Node::Op { inputs, .. } = &g.get(id).node {
+            if !active[id.index()] {
+                continue;
+            }
             for (pos, i) in inputs.iter().enumerate() {
                 if active[i.index()] {
                     uses[i.index()].push((id, pos));
                 }
             }
         }
+        if let (Node::Loop(lp), Some(la)) = (&g.get(id).node, loops.get(&id)) {
+            for (j, p) in lp.inputs.iter().enumerate() {
+                let flows = if j < lp.carried {
+                    la.seeded[j]
+                } else {
+                    la.body.active[lp.body.inputs[j].index()]
+                };
+                if flows && active[p.index()] {
+                    uses[p.index()].push((id, j));
+                }
+            }
+        }
     }
-    Analysis { live, active, uses }
+    Analysis {
+        live,
+        active,
+        uses,
+        loops,
+    }
+}
+
+/// The analysis of a loop's body, given which of the loop's results are useful.
+fn analyse_loop(
+    g: &Graph,
+    id: NodeId,
+    lp: &Loop,
+    params: &[bool],
+    varying: &[bool],
+    useful: &[bool],
+    outs: &HashMap<NodeId, Vec<NodeId>>,
+) -> LoopAnalysis {
+    let parent: Vec<bool> = lp.inputs.iter().map(|i| varying[i.index()]).collect();
+    let (inputs, out_varying) = loop_varying(lp, params, parent);
+    let mut seeded = vec![false; lp.carried];
+    for o in outs.get(&id).map(Vec::as_slice).unwrap_or(&[]) {
+        if let Node::Out { k, .. } = g.get(*o).node {
+            seeded[k] |= useful[o.index()] && out_varying[k];
+        }
+    }
+    loop {
+        let roots: Vec<NodeId> = (0..lp.carried)
+            .filter(|k| seeded[*k])
+            .map(|k| lp.body.outputs[k])
+            .collect();
+        let body = analyse_graph(&lp.body.graph, params, &inputs, &roots, &lp.body.outputs);
+        let mut changed = false;
+        for (k, s) in seeded.iter_mut().enumerate() {
+            if !*s && body.active[lp.body.inputs[k].index()] && out_varying[k] {
+                *s = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            return LoopAnalysis { body, seeded };
+        }
+    }
 }

@@ -25,6 +25,11 @@ impl Ctxt {
         self.errors.push(error);
     }
 
+    /// Takes over the errors of another context.
+    pub fn merge(&mut self, other: Ctxt) {
+        self.errors.extend(other.errors);
+    }
+
     /// Whether anything went wrong.
     pub fn has_errors(&self) -> bool {
         !self.errors.is_empty()

@@ -8,11 +8,11 @@
 
 use crate::ast::{Function, Kind};
 use crate::check::Analysis;
-use crate::graph::{Call, CallArg, Name, Node, NodeId, Op, Vjps};
+use crate::graph::{Call, CallArg, Graph, Loop, Name, Node, NodeId, Op, Vjps};
 use crate::lower::{Lowered, NODE_MARKER};
 use proc_macro2::{Delimiter, Group, Ident, Span, TokenStream, TokenTree};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// Hands out names that collide with nothing the user wrote nor with each other.
 pub struct Namer {
@@ -255,23 +255,7 @@ fn strip_mut<'a>(
     })
 }
 
-/// Writes the body of `NAME_backward`.
-pub struct Emitter<'a> {
-    func: &'a Function,
-    l: &'a Lowered,
-    a: &'a Analysis,
-    bp: Ident,
-    namer: Namer,
-    /// The local each node lives in (`None` for literals).
-    names: Vec<Option<Ident>>,
-    /// The saved intermediate of an op that keeps one (softmax probabilities).
-    saved: Vec<Option<Ident>>,
-    /// The adjoint of each active node.
-    adj: Vec<Option<Ident>>,
-    /// The contributions written so far to each node used more than once.
-    contributions: Vec<Vec<Ident>>,
-}
-
+/// Writes `NAME_backward`: the original function, the frame, and the body.
 pub fn emit(
     func: &Function,
     l: &Lowered,
@@ -281,25 +265,17 @@ pub fn emit(
 ) -> TokenStream {
     let frame = frame(func, krate, &mut namer, true);
     let bp = namer.fresh("bp");
-    let mut e = Emitter {
-        func,
-        l,
-        a,
-        bp,
-        namer,
-        names: Vec::new(),
-        saved: Vec::new(),
-        adj: Vec::new(),
-        contributions: vec![Vec::new(); l.graph.len()],
-    };
-    e.assign_names(&frame.d_out);
-    let forward = e.forward();
-    let reverse = e.reverse(&frame.d_out);
-    let value = e.value();
-    let grad = e.namer.fresh("grad");
-    let fields = e.grad_fields();
+    let mut sh = Shared { func, bp, namer };
+    let mut body = GraphEmitter::new(&l.graph, a, Vec::new(), None);
+    body.seed(l.output, frame.d_out.to_token_stream(), func.array_output);
+    body.assign_names(&mut sh, Some((l.output, &frame.d_out)));
+    let forward = body.forward(&sh);
+    let reverse = body.reverse(&mut sh);
+    let value = body.value(&sh, l.output);
+    let grad = sh.namer.fresh("grad");
+    let fields = body.grad_fields(&sh);
     let struct_name = &frame.struct_name;
-    let bp = &e.bp;
+    let bp = &sh.bp;
     let item = &func.item;
     let signature = &frame.signature;
     let items = &frame.items;
@@ -318,13 +294,94 @@ pub fn emit(
     }
 }
 
-impl Emitter<'_> {
-    fn node(&self, id: NodeId) -> &Node {
-        &self.l.graph.get(id).node
+/// What the emitters of a function's graphs share.
+struct Shared<'a> {
+    func: &'a Function,
+    bp: Ident,
+    namer: Namer,
+}
+
+/// How a loop body's `Input(j)` node is written: passed to an op, and by name.
+#[derive(Clone)]
+struct InputForm {
+    operand: TokenStream,
+    name: TokenStream,
+}
+
+/// The emitter of one graph: the function body, or a loop body.
+struct GraphEmitter<'g> {
+    graph: &'g Graph,
+    a: &'g Analysis,
+    inputs: Vec<InputForm>,
+    /// The loop variable, in a loop body.
+    loop_var: Option<Ident>,
+    /// The local each node lives in (`None` for literals and inputs).
+    names: Vec<Option<Ident>>,
+    /// The saved intermediate of an op that keeps one (softmax probabilities).
+    saved: Vec<Option<Ident>>,
+    /// The adjoint of each active node.
+    adj: Vec<Option<Ident>>,
+    /// How many contributions are known before the sweep (`d_out`, a loop's
+    /// state adjoint).
+    seeds: Vec<usize>,
+    /// The contributions to each node's adjoint: seeds, then those written so far.
+    contributions: Vec<Vec<TokenStream>>,
+    /// An adjoint that arrives by reference (an array output's `d_out`).
+    borrowed: Vec<bool>,
+    loops: HashMap<NodeId, LoopEmitter<'g>>,
+    /// The locals the forward statements define, in order (what a loop saves).
+    defined: Vec<Ident>,
+}
+
+/// The names of one loop.
+struct LoopEmitter<'g> {
+    body: GraphEmitter<'g>,
+    /// The carried state, one `let mut` each (the loop's results after it).
+    state: Vec<Ident>,
+    /// The carried values at the start of an iteration.
+    ins: Vec<Ident>,
+    start: Ident,
+    end: Ident,
+    /// What each iteration keeps for the reverse sweep.
+    steps: Ident,
+}
+
+impl<'g> GraphEmitter<'g> {
+    fn new(
+        graph: &'g Graph,
+        a: &'g Analysis,
+        inputs: Vec<InputForm>,
+        loop_var: Option<Ident>,
+    ) -> Self {
+        let n = graph.len();
+        GraphEmitter {
+            graph,
+            a,
+            inputs,
+            loop_var,
+            names: Vec::new(),
+            saved: Vec::new(),
+            adj: Vec::new(),
+            seeds: vec![0; n],
+            contributions: vec![Vec::new(); n],
+            borrowed: vec![false; n],
+            loops: HashMap::new(),
+            defined: Vec::new(),
+        }
+    }
+
+    fn seed(&mut self, id: NodeId, seed: TokenStream, borrowed: bool) {
+        self.seeds[id.index()] += 1;
+        self.contributions[id.index()].push(seed);
+        self.borrowed[id.index()] |= borrowed;
+    }
+
+    fn node(&self, id: NodeId) -> &'g Node {
+        &self.graph.get(id).node
     }
 
     fn span(&self, id: NodeId) -> Span {
-        self.l.graph.get(id).span
+        self.graph.get(id).span
     }
 
     fn name(&self, id: NodeId) -> &Ident {
@@ -337,51 +394,127 @@ impl Emitter<'_> {
         self.adj[id.index()].as_ref().expect("an active node")
     }
 
-    fn assign_names(&mut self, d_out: &Ident) {
-        for id in self.l.graph.ids() {
-            let data = self.l.graph.get(id);
+    /// How many contributions make up a node's adjoint.
+    fn parts(&self, id: NodeId) -> usize {
+        self.a.uses[id.index()].len() + self.seeds[id.index()]
+    }
+
+    /// The user's name of the `k`-th carried variable of a loop.
+    fn carried_name(&self, lp: NodeId, k: usize) -> String {
+        self.graph
+            .ids()
+            .find_map(
+                |o| match (&self.graph.get(o).node, &self.graph.get(o).name) {
+                    (Node::Out { of, k: kk }, Name::User(n)) if *of == lp && *kk == k => {
+                        Some(n.clone())
+                    }
+                    _ => None,
+                },
+            )
+            .unwrap_or_else(|| "state".to_owned())
+    }
+
+    /// Names every local of this graph, then every adjoint, then the loops'
+    /// bodies. `output` is the function's value and `d_out`, at the top.
+    fn assign_names(&mut self, sh: &mut Shared, output: Option<(NodeId, &Ident)>) {
+        let mut loop_ids = Vec::new();
+        for id in self.graph.ids() {
+            let data = self.graph.get(id);
             let live = self.a.live[id.index()];
             let name = match (&data.node, &data.name) {
                 (Node::Param(i), _) => {
-                    let ident = self.func.params[*i].ident.clone();
-                    self.namer.taken.insert(ident.to_string());
+                    let ident = sh.func.params[*i].ident.clone();
+                    sh.namer.taken.insert(ident.to_string());
                     Some(ident)
                 }
-                (Node::Float(_) | Node::Int(_) | Node::Error, _) => None,
+                (Node::Float(_) | Node::Int(_) | Node::Error | Node::Input(_), _) => None,
+                (Node::LoopVar, _) => self.loop_var.clone(),
                 _ if !live => None,
-                (_, Name::User(n)) => Some(self.namer.user(n)),
-                (_, Name::Temp(base)) => Some(self.namer.numbered(base)),
-                (_, Name::Output) => Some(self.namer.fresh("out")),
+                (Node::Loop(lp), _) => {
+                    let state: Vec<Ident> = (0..lp.carried)
+                        .map(|k| sh.namer.user(&self.carried_name(id, k)))
+                        .collect();
+                    let ins: Vec<Ident> = state
+                        .iter()
+                        .map(|s| sh.namer.fresh(&format!("{s}_in")))
+                        .collect();
+                    let var = lp.var.as_ref().map(|v| sh.namer.user(&v.to_string()));
+                    let base = var.as_ref().map_or("range".to_owned(), |v| v.to_string());
+                    let start = sh.namer.fresh(&format!("{base}_start"));
+                    let end = sh.namer.fresh(&format!("{base}_end"));
+                    let steps = sh.namer.fresh("steps");
+                    let mut inputs: Vec<InputForm> = ins
+                        .iter()
+                        .map(|i| InputForm {
+                            operand: quote!(&#i),
+                            name: i.to_token_stream(),
+                        })
+                        .collect();
+                    for p in &lp.inputs[lp.carried..] {
+                        inputs.push(InputForm {
+                            operand: self.operand(sh, *p),
+                            name: self.raw(*p),
+                        });
+                    }
+                    let la = &self.a.loops[&id];
+                    let body = GraphEmitter::new(&lp.body.graph, &la.body, inputs, var);
+                    self.loops.insert(
+                        id,
+                        LoopEmitter {
+                            body,
+                            state,
+                            ins,
+                            start,
+                            end,
+                            steps,
+                        },
+                    );
+                    loop_ids.push(id);
+                    None
+                }
+                (Node::Out { of, k }, _) => Some(self.loops[of].state[*k].clone()),
+                (_, Name::User(n)) => Some(sh.namer.user(n)),
+                (_, Name::Temp(base)) => Some(sh.namer.numbered(base)),
+                (_, Name::Output) => Some(sh.namer.fresh("out")),
             };
             let saved = match (&data.node, &name) {
-                (Node::Op { op, .. }, Some(n)) => op
-                    .spec()
-                    .saves
-                    .map(|s| self.namer.fresh(&format!("{n}_{s}"))),
+                (Node::Op { op, .. }, Some(n)) => {
+                    op.spec().saves.map(|s| sh.namer.fresh(&format!("{n}_{s}")))
+                }
                 _ => None,
             };
             self.names.push(name);
             self.saved.push(saved);
         }
-        for id in self.l.graph.ids() {
+        for id in self.graph.ids() {
+            let top_output =
+                output.filter(|(o, _)| *o == id && matches!(self.graph.get(id).name, Name::Output));
             let adj = if !self.a.active[id.index()] {
                 None
-            } else if id == self.l.output && matches!(self.l.graph.get(id).name, Name::Output) {
+            } else if let Some((_, d_out)) = top_output {
                 Some(d_out.clone())
             } else {
-                let want = format!("d_{}", self.name(id));
-                Some(self.namer.fresh(&want))
+                let base = match self.node(id) {
+                    Node::Input(j) => format!("{}_step", self.inputs[*j].name),
+                    _ => self.name(id).to_string(),
+                };
+                Some(sh.namer.fresh(&format!("d_{base}")))
             };
             self.adj.push(adj);
+        }
+        for id in loop_ids {
+            let mut le = self.loops.remove(&id).expect("a loop emitter");
+            le.body.assign_names(sh, None);
+            self.loops.insert(id, le);
         }
     }
 
     /// How an op receives a node: parameters that are references bare,
     /// everything else borrowed.
-    fn operand(&self, id: NodeId) -> TokenStream {
+    fn operand(&self, sh: &Shared, id: NodeId) -> TokenStream {
         match self.node(id) {
             Node::Param(i) => {
-                let p = &self.func.params[*i];
+                let p = &sh.func.params[*i];
                 let ident = &p.ident;
                 if p.by_ref {
                     quote!(#ident)
@@ -389,11 +522,21 @@ impl Emitter<'_> {
                     quote!(&#ident)
                 }
             }
+            Node::Input(j) => self.inputs[*j].operand.clone(),
             Node::Float(t) => quote!(&#t),
             _ => {
                 let n = self.name(id);
                 quote!(&#n)
             }
+        }
+    }
+
+    /// A node by its plain name (a literal as itself).
+    fn raw(&self, id: NodeId) -> TokenStream {
+        match self.node(id) {
+            Node::Input(j) => self.inputs[*j].name.clone(),
+            Node::Float(t) | Node::Int(t) => quote!((#t)),
+            _ => self.name(id).to_token_stream(),
         }
     }
 
@@ -410,13 +553,8 @@ impl Emitter<'_> {
                         .and_then(|n| n.parse::<u32>().ok())
                     {
                         Some(n) => {
-                            let id = NodeId(n);
-                            match self.node(id) {
-                                Node::Float(t) | Node::Int(t) => {
-                                    TokenTree::Group(Group::new(Delimiter::Parenthesis, t.clone()))
-                                }
-                                _ => TokenTree::Ident(self.name(id).clone()),
-                            }
+                            let raw = self.raw(NodeId(n));
+                            TokenTree::Group(Group::new(Delimiter::None, raw))
                         }
                         None => TokenTree::Ident(i),
                     }
@@ -432,45 +570,267 @@ impl Emitter<'_> {
     }
 
     /// The forward pass: one `let` per live node.
-    fn forward(&self) -> Vec<TokenStream> {
-        let bp = &self.bp;
+    fn forward(&mut self, sh: &Shared) -> Vec<TokenStream> {
+        let bp = &sh.bp;
         let mut out = Vec::new();
-        for id in self.l.graph.ids() {
+        for id in self.graph.ids() {
             if !self.a.live[id.index()] {
                 continue;
             }
             let span = self.span(id);
             match self.node(id) {
                 Node::Const(c) => {
-                    let name = self.name(id);
+                    let name = self.name(id).clone();
                     let tokens = self.subst(&c.tokens);
                     out.push(quote_spanned!(span=> let #name = #tokens;));
+                    self.defined.push(name);
                 }
                 Node::Op { op, inputs, consts } => {
-                    let name = self.name(id);
-                    let args: Vec<TokenStream> = inputs.iter().map(|i| self.operand(*i)).collect();
+                    let name = self.name(id).clone();
+                    let args: Vec<TokenStream> =
+                        inputs.iter().map(|i| self.operand(sh, *i)).collect();
                     let consts: Vec<TokenStream> =
                         consts.iter().map(|c| self.subst(&c.tokens)).collect();
                     let spec = op.spec();
-                    let f = || Ident::new(spec.forward, span);
                     let stmt = if let Op::Call(k) = op {
-                        let call = &self.l.graph.calls[*k as usize];
+                        let call = &self.graph.calls[*k as usize];
                         let path = &call.path;
-                        let args = self.call_args(call, inputs);
+                        let args = self.call_args(sh, call, inputs);
                         quote_spanned!(span=> let #name = #path(#(#args),*);)
                     } else if *op == Op::Concat {
-                        let f = f();
+                        let f = Ident::new(spec.forward, span);
                         quote_spanned!(span=> let #name = #bp::#f(#(#consts),*, &[#(#args),*]);)
                     } else if let Some(saved) = &self.saved[id.index()] {
                         let f = format_ident!("{}_fwd", spec.forward, span = span);
-                        quote_spanned!(span=> let (#name, #saved) = #bp::#f(#(#args,)* #(#consts),*);)
+                        let stmt = quote_spanned!(span=> let (#name, #saved) = #bp::#f(#(#args,)* #(#consts),*););
+                        self.defined.push(saved.clone());
+                        stmt
                     } else {
-                        let f = f();
+                        let f = Ident::new(spec.forward, span);
                         quote_spanned!(span=> let #name = #bp::#f(#(#args),* #(, #consts)*);)
                     };
                     out.push(stmt);
+                    self.defined.push(name);
                 }
-                Node::Param(_) | Node::Float(_) | Node::Int(_) | Node::Error => {}
+                Node::Loop(lp) => out.extend(self.loop_forward(sh, id, lp)),
+                Node::Param(_)
+                | Node::Float(_)
+                | Node::Int(_)
+                | Node::Error
+                | Node::Input(_)
+                | Node::LoopVar
+                | Node::Out { .. } => {}
+            }
+        }
+        out
+    }
+
+    /// Whether a loop has a reverse sweep: some adjoint flows through it.
+    fn loop_active(&self, id: NodeId, lp: &Loop) -> bool {
+        let la = &self.a.loops[&id];
+        la.seeded.iter().any(|s| *s)
+            || (lp.carried..lp.inputs.len()).any(|j| la.body.active[lp.body.inputs[j].index()])
+    }
+
+    /// ```text
+    /// Before: for t in 0..n { h = tanh(&(w.dot(&h) + xs.row(t))); }
+    /// After:  let t_start = 0; let t_end = n;
+    ///         let mut h_1 = bp::copy(&h);
+    ///         let mut steps = Vec::with_capacity(..);
+    ///         for t in t_start..t_end {
+    ///             let h_in = h_1;
+    ///             ... one `let` per step of the body ...
+    ///             steps.push((h_in, ..., h.clone()));
+    ///             h_1 = h;
+    ///         }
+    /// ```
+    fn loop_forward(&mut self, sh: &Shared, id: NodeId, lp: &'g Loop) -> Vec<TokenStream> {
+        let bp = &sh.bp;
+        let active = self.loop_active(id, lp);
+        let init: Vec<TokenStream> = lp.inputs[..lp.carried]
+            .iter()
+            .map(|p| self.operand(sh, *p))
+            .collect();
+        let start_tokens = self.subst(&lp.start.tokens);
+        let end_tokens = self.subst(&lp.end.tokens);
+        let le = self.loops.get_mut(&id).expect("a loop emitter");
+        let (start, end, steps) = (le.start.clone(), le.end.clone(), le.steps.clone());
+        let state = le.state.clone();
+        let ins = le.ins.clone();
+        let body = le.body.forward(sh);
+        let var = le
+            .body
+            .loop_var
+            .clone()
+            .map_or(quote!(_), |v| v.to_token_stream());
+        // The value each carried variable has at the end of an iteration.
+        let outputs: Vec<NodeId> = lp.body.outputs.clone();
+        let next: Vec<TokenStream> = outputs
+            .iter()
+            .map(|o| match le.body.node(*o) {
+                Node::Op { .. } | Node::Const(_) | Node::Out { .. } => {
+                    le.body.name(*o).to_token_stream()
+                }
+                Node::Input(j) if *j < lp.carried => ins[*j].to_token_stream(),
+                _ => {
+                    let operand = le.body.operand(sh, *o);
+                    quote!(#bp::copy(#operand))
+                }
+            })
+            .collect();
+        let end_expr = if lp.inclusive {
+            quote!(#end_tokens + 1)
+        } else {
+            end_tokens
+        };
+        let mut out = vec![
+            quote!(let #start = #start_tokens;),
+            quote!(let #end = #end_expr;),
+        ];
+        for (s, i) in state.iter().zip(&init) {
+            out.push(quote!(let mut #s = #bp::copy(#i);));
+        }
+        let mut push = Vec::new();
+        if active {
+            out.push(quote!(let mut #steps = ::std::vec::Vec::new();));
+            let saved: Vec<TokenStream> = ins
+                .iter()
+                .chain(&le.body.defined)
+                .map(|n| {
+                    if next.iter().any(|x| *n == x.to_string()) {
+                        quote!(::core::clone::Clone::clone(&#n))
+                    } else {
+                        n.to_token_stream()
+                    }
+                })
+                .collect();
+            push.push(quote!(#steps.push((#(#saved,)*));));
+        }
+        out.push(quote! {
+            for #var in #start..#end {
+                #(let #ins = #state;)*
+                #(#body)*
+                #(#push)*
+                #(#state = #next;)*
+            }
+        });
+        self.defined.extend(state.iter().cloned());
+        self.defined.extend([start, end]);
+        if active {
+            self.defined.push(steps);
+        }
+        out
+    }
+
+    /// ```text
+    /// Before: for t in 0..n { h = tanh(&(w.dot(&h) + xs.row(t))); }
+    /// After:  let mut d_h_1 = d_h_1;
+    ///         let mut d_w = bp::zeros_like(w);
+    ///         for (t, (h_in, ...)) in (t_start..t_end).zip(steps).rev() {
+    ///             ... the body's reverse sweep, seeded with d_h_1 ...
+    ///             d_w = d_w + d_w_step;
+    ///             d_h_1 = d_h_in_step;
+    ///         }
+    ///         let d_h = d_h_1;
+    /// ```
+    fn loop_reverse(&mut self, sh: &mut Shared, id: NodeId, lp: &'g Loop) -> Vec<TokenStream> {
+        let mut out = Vec::new();
+        if !self.loop_active(id, lp) {
+            return out;
+        }
+        let bp = sh.bp.clone();
+        let seeded = self.a.loops[&id].seeded.clone();
+        // The adjoint of each carried state, flowing back through the iterations.
+        let mut d_state: Vec<Option<Ident>> = vec![None; lp.carried];
+        let outs: Vec<(usize, NodeId)> = self
+            .graph
+            .ids()
+            .filter_map(|o| match self.node(o) {
+                Node::Out { of, k } if *of == id => Some((*k, o)),
+                _ => None,
+            })
+            .collect();
+        for k in (0..lp.carried).filter(|k| seeded[*k]) {
+            let out_node = outs.iter().find(|(kk, _)| *kk == k).map(|(_, o)| *o);
+            match out_node.filter(|o| self.a.active[o.index()]) {
+                Some(o) => {
+                    let adj = self.adj(o).clone();
+                    let c = &self.contributions[o.index()];
+                    if self.borrowed[o.index()] {
+                        out.push(quote!(let mut #adj = #bp::copy(#(#c)+*);));
+                    } else if self.parts(o) > 1 || self.seeds[o.index()] == 1 {
+                        out.push(quote!(let mut #adj = #(#c)+*;));
+                    } else {
+                        out.push(quote!(let mut #adj = #adj;));
+                    }
+                    d_state[k] = Some(adj);
+                }
+                None => {
+                    let le = &self.loops[&id];
+                    let s = &le.state[k];
+                    let d = sh.namer.fresh(&format!("d_{s}"));
+                    out.push(quote!(let mut #d = #bp::zeros_like(&#s);));
+                    d_state[k] = Some(d);
+                }
+            }
+        }
+        // One accumulator per captured value that gets a gradient.
+        let mut accs: Vec<(usize, Ident)> = Vec::new();
+        for j in lp.carried..lp.inputs.len() {
+            let p = lp.inputs[j];
+            if self.a.loops[&id].body.active[lp.body.inputs[j].index()] && self.a.active[p.index()]
+            {
+                let target = self.contribution_target(sh, p, id);
+                let operand = self.operand(sh, p);
+                out.push(quote!(let mut #target = #bp::zeros_like(#operand);));
+                accs.push((j, target));
+            }
+        }
+        let le = self.loops.get_mut(&id).expect("a loop emitter");
+        for (k, d) in d_state.iter().enumerate() {
+            if let Some(d) = d {
+                le.body.seed(lp.body.outputs[k], d.to_token_stream(), false);
+            }
+        }
+        let body = le.body.reverse(sh);
+        let (start, end, steps) = (&le.start, &le.end, &le.steps);
+        let var = le
+            .body
+            .loop_var
+            .clone()
+            .map_or(quote!(_), |v| v.to_token_stream());
+        let saved: Vec<&Ident> = le.ins.iter().chain(&le.body.defined).collect();
+        let mut tail = Vec::new();
+        for (j, acc) in &accs {
+            let step = le.body.adj(lp.body.inputs[*j]);
+            tail.push(quote!(#acc = #acc + #step;));
+        }
+        for (k, d) in d_state.iter().enumerate() {
+            if let Some(d) = d {
+                let input = lp.body.inputs[k];
+                if le.body.a.active[input.index()] {
+                    let step = le.body.adj(input);
+                    tail.push(quote!(#d = #step;));
+                } else {
+                    let i = &le.ins[k];
+                    tail.push(quote!(#d = #bp::zeros_like(&#i);));
+                }
+            }
+        }
+        out.push(quote! {
+            for (#var, (#(#saved,)*)) in (#start..#end).zip(#steps).rev() {
+                #(#body)*
+                #(#tail)*
+            }
+        });
+        // What flows to the carried variables' initial values.
+        for (k, d) in d_state.iter().enumerate() {
+            let p = lp.inputs[k];
+            if let Some(d) = d {
+                if self.a.active[p.index()] {
+                    let target = self.contribution_target(sh, p, id);
+                    out.push(quote!(let #target = #d;));
+                }
             }
         }
         out
@@ -478,28 +838,31 @@ impl Emitter<'_> {
 
     /// The reverse sweep: for each active node, latest first, its adjoint
     /// (the sum of its contributions) and then its contributions to its inputs.
-    fn reverse(&mut self, d_out: &Ident) -> Vec<TokenStream> {
-        let bp = self.bp.clone();
+    fn reverse(&mut self, sh: &mut Shared) -> Vec<TokenStream> {
+        let bp = sh.bp.clone();
         let mut out = Vec::new();
-        for id in self.l.graph.ids().rev() {
+        for id in self.graph.ids().rev() {
+            if let Node::Loop(lp) = self.node(id) {
+                if self.a.live[id.index()] {
+                    out.extend(self.loop_reverse(sh, id, lp));
+                }
+                continue;
+            }
             if !self.a.active[id.index()] {
                 continue;
             }
-            let adj = self.adj(id).clone();
-            if id == self.l.output {
-                if adj != *d_out {
-                    out.push(quote!(let #adj = #d_out;));
-                }
-            } else if self.a.uses[id.index()].len() > 1 {
-                let parts = &self.contributions[id.index()];
-                out.push(quote!(let #adj = #(#parts)+*;));
+            if matches!(self.node(id), Node::Out { .. }) {
+                // The loop reads (and sums) this adjoint.
+                continue;
             }
-            let Node::Op { op, inputs, consts } = self.node(id).clone() else {
+            let adj = self.adj(id).clone();
+            out.extend(self.adjoint_sum(id));
+            let Node::Op { op, inputs, consts } = self.node(id) else {
                 continue;
             };
             let span = self.span(id);
             let spec = op.spec();
-            let args: Vec<TokenStream> = inputs.iter().map(|i| self.operand(*i)).collect();
+            let args: Vec<TokenStream> = inputs.iter().map(|i| self.operand(sh, *i)).collect();
             let consts: Vec<TokenStream> = consts.iter().map(|c| self.subst(&c.tokens)).collect();
             let tail: Vec<TokenStream> = match (&self.saved[id.index()], spec.needs_out) {
                 (Some(saved), _) => vec![quote!(&#saved)],
@@ -512,33 +875,33 @@ impl Emitter<'_> {
             let active: Vec<usize> = (0..inputs.len())
                 .filter(|&p| self.a.active[inputs[p].index()])
                 .collect();
+            let borrowed = self.borrowed[id.index()];
             if let Op::Call(k) = op {
-                let call = self.l.graph.calls[k as usize].clone();
+                let call = &self.graph.calls[*k as usize];
                 let mut targets: Vec<TokenStream> = Vec::new();
                 for a in &call.args {
                     match a {
                         CallArg::Input { input, .. } if self.a.active[inputs[*input].index()] => {
-                            let target = self.contribution_target(inputs[*input], id);
+                            let target = self.contribution_target(sh, inputs[*input], id);
                             targets.push(target.into_token_stream());
                         }
                         _ => targets.push(quote!(_)),
                     }
                 }
                 let vjp = &call.vjp;
-                let args = self.call_args(&call, &inputs);
+                let args = self.call_args(sh, call, inputs);
                 out.push(quote_spanned!(span=> let (#(#targets,)*) = #vjp(#(#args,)* #adj);));
                 continue;
             }
             for (j, &pos) in active.iter().enumerate() {
                 let input = inputs[pos];
                 // An array output's upstream gradient arrives by reference already.
-                let borrowed = id == self.l.output && self.func.array_output;
                 let g = if j + 1 == active.len() || borrowed {
                     quote!(#adj)
                 } else {
                     quote!(&#adj)
                 };
-                let target = self.contribution_target(input, id);
+                let target = self.contribution_target(sh, input, id);
                 let call = match spec.vjps {
                     Vjps::Indexed(rule) => {
                         let rule = Ident::new(rule, span);
@@ -559,22 +922,36 @@ impl Emitter<'_> {
         out
     }
 
+    /// `let d_x = c1 + c2;` once all contributions to `d_x` are written (the
+    /// fork rule), or `let d_x = seed;`; nothing when the single contribution
+    /// was written under the adjoint's own name.
+    fn adjoint_sum(&self, id: NodeId) -> Option<TokenStream> {
+        let adj = self.adj(id);
+        let c = &self.contributions[id.index()];
+        let wanted = self.parts(id) > 1 || self.seeds[id.index()] == 1;
+        (wanted && !(c.len() == 1 && *adj == c[0].to_string())).then(|| quote!(let #adj = #(#c)+*;))
+    }
+
     /// The name of the contribution of `consumer` to the adjoint of `input`:
     /// the adjoint itself when it is the only one.
-    fn contribution_target(&mut self, input: NodeId, consumer: NodeId) -> Ident {
-        if self.a.uses[input.index()].len() == 1 {
+    fn contribution_target(&mut self, sh: &mut Shared, input: NodeId, consumer: NodeId) -> Ident {
+        if self.parts(input) == 1 {
             return self.adj(input).clone();
         }
-        let want = format!("{}_from_{}", self.adj(input), self.name(consumer));
-        let c = self.namer.fresh(&want);
-        self.contributions[input.index()].push(c.clone());
+        let consumer_name = match self.names[consumer.index()].as_ref() {
+            Some(n) => n.to_string(),
+            None => "loop".to_owned(),
+        };
+        let want = format!("{}_from_{}", self.adj(input), consumer_name);
+        let c = sh.namer.fresh(&want);
+        self.contributions[input.index()].push(c.to_token_stream());
         c
     }
 
     /// The arguments of a call as the user passed them: borrowed values
     /// borrowed, values by value cloned (a clone of a reference or a float is a
     /// copy), constants as written.
-    fn call_args(&self, call: &Call, inputs: &[NodeId]) -> Vec<TokenStream> {
+    fn call_args(&self, sh: &Shared, call: &Call, inputs: &[NodeId]) -> Vec<TokenStream> {
         call.args
             .iter()
             .map(|a| match a {
@@ -582,7 +959,7 @@ impl Emitter<'_> {
                 CallArg::Input {
                     input,
                     by_ref: true,
-                } => self.operand(inputs[*input]),
+                } => self.operand(sh, inputs[*input]),
                 CallArg::Input {
                     input,
                     by_ref: false,
@@ -591,7 +968,7 @@ impl Emitter<'_> {
                     match self.node(id) {
                         Node::Float(t) => t.clone(),
                         Node::Param(i) => {
-                            let p = &self.func.params[*i];
+                            let p = &sh.func.params[*i];
                             let ident = &p.ident;
                             // A reference or a float is copied; an array by value is cloned.
                             if p.by_ref || matches!(p.kind, Kind::Scalar(_)) {
@@ -601,7 +978,7 @@ impl Emitter<'_> {
                             }
                         }
                         _ => {
-                            let n = self.name(id);
+                            let n = self.raw(id);
                             quote!(::core::clone::Clone::clone(&#n))
                         }
                     }
@@ -611,11 +988,10 @@ impl Emitter<'_> {
     }
 
     /// The value the function returns.
-    fn value(&self) -> TokenStream {
-        let id = self.l.output;
+    fn value(&self, sh: &Shared, id: NodeId) -> TokenStream {
         match self.node(id) {
             Node::Param(i) => {
-                let p = &self.func.params[*i];
+                let p = &sh.func.params[*i];
                 let ident = &p.ident;
                 if p.by_ref {
                     quote!(::core::clone::Clone::clone(#ident))
@@ -630,14 +1006,14 @@ impl Emitter<'_> {
 
     /// `w: d_w` for each differentiable parameter; a zero where the parameter
     /// does not reach the value.
-    fn grad_fields(&self) -> Vec<TokenStream> {
-        let bp = &self.bp;
+    fn grad_fields(&self, sh: &Shared) -> Vec<TokenStream> {
+        let bp = &sh.bp;
         let mut out = Vec::new();
-        for id in self.l.graph.ids() {
+        for id in self.graph.ids() {
             let Node::Param(i) = self.node(id) else {
                 continue;
             };
-            let p = &self.func.params[*i];
+            let p = &sh.func.params[*i];
             if !p.differentiable {
                 continue;
             }
@@ -646,7 +1022,7 @@ impl Emitter<'_> {
                 let adj = self.adj(id);
                 out.push(quote!(#ident: #adj));
             } else {
-                let arg = self.operand(id);
+                let arg = self.operand(sh, id);
                 out.push(quote!(#ident: #bp::zeros_like(#arg)));
             }
         }

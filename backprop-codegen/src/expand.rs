@@ -56,7 +56,8 @@ pub fn differentiable(args: TokenStream, item: TokenStream) -> TokenStream {
     };
     match lowered {
         Some(l) if !cx.has_errors() => {
-            let analysis = check::analyse(&l);
+            let params: Vec<bool> = func.params.iter().map(|p| p.differentiable).collect();
+            let analysis = check::analyse(&l, &params);
             emit::emit(&func, &l, &analysis, &krate, Namer::new(used))
         }
         _ => fallback(&func, &krate, &cx, used),

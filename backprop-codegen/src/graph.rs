@@ -196,6 +196,41 @@ pub enum Node {
     },
     /// Stands for an expression that was rejected, so lowering can go on.
     Error,
+    /// In a loop body: the loop's input at this position (a carried value at
+    /// the start of the iteration, or a value captured from outside).
+    Input(usize),
+    /// In a loop body: the loop's index variable, a constant of the gradient.
+    LoopVar,
+    /// A `for` loop over a range.
+    Loop(Box<Loop>),
+    /// The value of the loop's `k`-th carried variable after the loop.
+    Out { of: NodeId, k: usize },
+}
+
+/// `for var in start..end { body }`, with the variables the body assigns
+/// carried from one iteration to the next.
+#[derive(Clone)]
+pub struct Loop {
+    pub var: Option<syn::Ident>,
+    pub start: ConstArg,
+    pub end: ConstArg,
+    pub inclusive: bool,
+    /// Nodes of the enclosing graph: the initial value of each carried
+    /// variable, then each value the body captures.
+    pub inputs: Vec<NodeId>,
+    /// How many of `inputs` are carried variables.
+    pub carried: usize,
+    pub body: Region,
+}
+
+/// A loop body: its own graph, whose `Input(j)` nodes stand for the loop's inputs.
+#[derive(Clone)]
+pub struct Region {
+    pub graph: Graph,
+    /// The `Input(j)` node of each loop input.
+    pub inputs: Vec<NodeId>,
+    /// The value of each carried variable at the end of an iteration.
+    pub outputs: Vec<NodeId>,
 }
 
 /// How the node's local is named in the generated code.
@@ -219,7 +254,7 @@ pub struct NodeData {
 }
 
 /// The DAG of a function body.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub struct Graph {
     pub nodes: Vec<NodeData>,
     /// The calls of [`Op::Call`] nodes.
@@ -267,6 +302,12 @@ impl Graph {
                 d
             }
             Node::Const(c) => c.deps.clone(),
+            Node::Loop(lp) => {
+                let mut d = lp.inputs.clone();
+                d.extend(lp.start.deps.iter().chain(&lp.end.deps).copied());
+                d
+            }
+            Node::Out { of, .. } => vec![*of],
             _ => Vec::new(),
         }
     }

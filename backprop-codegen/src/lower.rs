@@ -5,7 +5,7 @@
 
 use crate::ast::{Function, Kind};
 use crate::ctxt::Ctxt;
-use crate::graph::{Call, CallArg, ConstArg, Graph, Name, Node, NodeId, Op};
+use crate::graph::{Call, CallArg, ConstArg, Graph, Loop, Name, Node, NodeId, Op, Region};
 use proc_macro2::{Ident, Span};
 use quote::{quote, ToTokens};
 use std::collections::HashMap;
@@ -43,15 +43,30 @@ pub const NODE_MARKER: &str = "__backprop_node_";
 pub struct Lowered {
     pub graph: Graph,
     pub output: NodeId,
-    /// Which nodes depend on a differentiable parameter.
-    pub varying: Vec<bool>,
+}
+
+/// The graph being built for a loop body's enclosing code, set aside while
+/// the body is lowered.
+#[derive(Default)]
+struct Frame {
+    graph: Graph,
+    varying: Vec<bool>,
+    /// For each `Input(j)` node: (the node in the enclosing graph, the input node).
+    captures: Vec<(NodeId, NodeId)>,
+    /// Enclosing node -> its `Input` node, for values captured (not carried).
+    capture_map: HashMap<NodeId, NodeId>,
 }
 
 struct Lowerer<'a> {
     func: &'a Function,
     graph: Graph,
     varying: Vec<bool>,
-    scopes: Vec<HashMap<String, NodeId>>,
+    captures: Vec<(NodeId, NodeId)>,
+    capture_map: HashMap<NodeId, NodeId>,
+    /// The enclosing graphs, outermost first, while a loop body is lowered.
+    outer: Vec<Frame>,
+    /// Each scope with the depth (loop nesting) of the graph its nodes belong to.
+    scopes: Vec<(usize, HashMap<String, NodeId>)>,
     cx: &'a mut Ctxt,
     /// The name of the binding being lowered, for naming its intermediates.
     base: String,
@@ -63,7 +78,10 @@ pub fn lower(func: &Function, cx: &mut Ctxt) -> Option<Lowered> {
         func,
         graph: Graph::default(),
         varying: Vec::new(),
-        scopes: vec![HashMap::new()],
+        captures: Vec::new(),
+        capture_map: HashMap::new(),
+        outer: Vec::new(),
+        scopes: vec![(0, HashMap::new())],
         cx,
         base: "out".to_owned(),
     };
@@ -74,7 +92,7 @@ pub fn lower(func: &Function, cx: &mut Ctxt) -> Option<Lowered> {
             p.ident.span(),
             p.differentiable,
         );
-        l.scopes[0].insert(p.ident.to_string(), id);
+        l.scopes[0].1.insert(p.ident.to_string(), id);
     }
     let before = l.graph.len();
     let output = l.block_value(&func.item.block, true);
@@ -99,7 +117,6 @@ pub fn lower(func: &Function, cx: &mut Ctxt) -> Option<Lowered> {
     Some(Lowered {
         graph: l.graph,
         output,
-        varying: l.varying,
     })
 }
 
@@ -140,10 +157,40 @@ impl<'ast> Visit<'ast> for Mentions {
     }
 }
 
+/// The names a loop body assigns (`x = ...`, `x += ...`), in order.
+#[derive(Default)]
+struct Assigned {
+    names: Vec<String>,
+}
+
+impl<'ast> Visit<'ast> for Assigned {
+    fn visit_expr_assign(&mut self, a: &'ast syn::ExprAssign) {
+        if let Expr::Path(p) = strip_paren(&a.left) {
+            if let Some(id) = p.path.get_ident() {
+                self.names.push(id.to_string());
+            }
+        }
+        syn::visit::visit_expr_assign(self, a);
+    }
+    fn visit_expr_binary(&mut self, b: &'ast syn::ExprBinary) {
+        if matches!(
+            b.op,
+            BinOp::AddAssign(_) | BinOp::SubAssign(_) | BinOp::MulAssign(_) | BinOp::DivAssign(_)
+        ) {
+            if let Expr::Path(p) = strip_paren(&b.left) {
+                if let Some(id) = p.path.get_ident() {
+                    self.names.push(id.to_string());
+                }
+            }
+        }
+        syn::visit::visit_expr_binary(self, b);
+    }
+}
+
 /// Replaces the names of bindings by node markers, so that the emitter can
 /// write the name each node has in the generated code.
 struct Rename<'a> {
-    resolve: &'a dyn Fn(&Ident) -> Option<NodeId>,
+    resolve: &'a HashMap<String, NodeId>,
 }
 
 impl VisitMut for Rename<'_> {
@@ -151,7 +198,7 @@ impl VisitMut for Rename<'_> {
         if let Expr::Path(p) = e {
             if p.qself.is_none() {
                 if let Some(id) = p.path.get_ident() {
-                    if let Some(node) = (self.resolve)(id) {
+                    if let Some(node) = self.resolve.get(&id.to_string()).copied() {
                         let marker = Ident::new(&format!("{NODE_MARKER}{}", node.0), id.span());
                         *e = syn::parse_quote!(#marker);
                         return;
@@ -178,8 +225,74 @@ impl Lowerer<'_> {
         self.add(Node::Error, Name::Temp(self.base.clone()), span, false)
     }
 
-    fn lookup(&self, name: &str) -> Option<NodeId> {
-        self.scopes.iter().rev().find_map(|s| s.get(name).copied())
+    /// The node a name stands for in the graph being built; a value of an
+    /// enclosing graph is captured as an `Input` of each loop body in between.
+    fn lookup(&mut self, name: &str) -> Option<NodeId> {
+        let (depth, id) = self
+            .scopes
+            .iter()
+            .rev()
+            .find_map(|(d, s)| s.get(name).map(|id| (*d, *id)))?;
+        let mut id = id;
+        for d in depth + 1..=self.outer.len() {
+            id = self.capture_into(d, id);
+        }
+        Some(id)
+    }
+
+    /// The `Input` node of the graph at depth `d` for node `parent` of the graph at `d - 1`.
+    fn capture_into(&mut self, d: usize, parent: NodeId) -> NodeId {
+        let parent_varying = self.outer[d - 1].varying[parent.index()];
+        let cur = self.outer.len();
+        let (graph, varying, captures, map) = if d == cur {
+            (
+                &mut self.graph,
+                &mut self.varying,
+                &mut self.captures,
+                &mut self.capture_map,
+            )
+        } else {
+            let f = &mut self.outer[d];
+            (
+                &mut f.graph,
+                &mut f.varying,
+                &mut f.captures,
+                &mut f.capture_map,
+            )
+        };
+        if let Some(id) = map.get(&parent) {
+            return *id;
+        }
+        let span = Span::call_site();
+        let id = graph.add(
+            Node::Input(captures.len()),
+            Name::Temp("in".to_owned()),
+            span,
+        );
+        varying.push(parent_varying);
+        captures.push((parent, id));
+        map.insert(parent, id);
+        id
+    }
+
+    /// The node behind a chain of loop inputs: what a captured value is.
+    fn origin(&self, id: NodeId) -> &Node {
+        let mut depth = self.outer.len();
+        let mut id = id;
+        loop {
+            let (graph, captures) = if depth == self.outer.len() {
+                (&self.graph, &self.captures)
+            } else {
+                (&self.outer[depth].graph, &self.outer[depth].captures)
+            };
+            match &graph.get(id).node {
+                Node::Input(j) if depth > 0 => {
+                    id = captures[*j].0;
+                    depth -= 1;
+                }
+                other => return other,
+            }
+        }
     }
 
     /// The block's statements, then its final expression as its value.
@@ -189,7 +302,7 @@ impl Lowerer<'_> {
 
     /// A block; `needs_value` is false for a block in statement position.
     fn block(&mut self, block: &Block, is_body: bool, needs_value: bool) -> NodeId {
-        self.scopes.push(HashMap::new());
+        self.scopes.push((self.outer.len(), HashMap::new()));
         let mut value = None;
         let n = block.stmts.len();
         for (k, stmt) in block.stmts.iter().enumerate() {
@@ -238,7 +351,7 @@ impl Lowerer<'_> {
                     if let Pat::Ident(pi) = &local.pat {
                         // Bound to an error, so later uses report nothing more.
                         let id = self.error_node(pi.ident.span());
-                        self.scopes.last_mut().expect("a scope").insert(pi.ident.to_string(), id);
+                        self.scopes.last_mut().expect("a scope").1.insert(pi.ident.to_string(), id);
                     }
                     return;
                 };
@@ -278,7 +391,7 @@ impl Lowerer<'_> {
                 if id.index() >= before {
                     self.graph.nodes[id.index()].name = Name::User(name.clone());
                 }
-                self.scopes.last_mut().expect("a scope").insert(name, id);
+                self.scopes.last_mut().expect("a scope").1.insert(name, id);
             }
             Pat::Type(pt) => self.bind(&pt.pat, expr),
             Pat::Paren(pp) => self.bind(&pp.pat, expr),
@@ -395,9 +508,9 @@ impl Lowerer<'_> {
             Expr::Unsafe(u) => self.cx_error(expr, u.unsafe_token.span(), "`unsafe` blocks are not supported in a differentiable function; the vocabulary needs none: remove `unsafe`"),
             Expr::Cast(_) => self.constant(expr, "`as` casts are only supported on constants (such as `labels.len() as f64`); a differentiable value keeps its float type"),
             Expr::Field(_) => self.constant(expr, "field access is only supported on constants"),
-            Expr::While(w) => self.cx_error(expr, w.while_token.span(), "#[differentiable] does not support `while` loops; `for` loops over a range are not supported yet either: unroll the loop, or write the steps as separate `let`s"),
-            Expr::Loop(l) => self.cx_error(expr, l.loop_token.span(), "#[differentiable] does not support `loop`; `for` loops over a range are not supported yet either: unroll the loop, or write the steps as separate `let`s"),
-            Expr::ForLoop(f) => self.cx_error(expr, f.for_token.span(), "#[differentiable] does not support `for` loops yet; unroll the loop, or write the steps as separate `let`s"),
+            Expr::While(w) => self.cx_error(expr, w.while_token.span(), "#[differentiable] does not support `while` loops; use a `for` loop over a range (`for i in 0..n`)"),
+            Expr::Loop(l) => self.cx_error(expr, l.loop_token.span(), "#[differentiable] does not support `loop`; use a `for` loop over a range (`for i in 0..n`)"),
+            Expr::ForLoop(f) => self.for_loop(f),
             Expr::If(i) => self.cx_error(expr, i.if_token.span(), "#[differentiable] does not support `if` yet; write the branch with `max`, `min`, `abs` or `relu` where you can"),
             Expr::Match(m) => self.cx_error(expr, m.match_token.span(), "#[differentiable] does not support `match`; write the cases with `max`, `min`, `abs` or `relu` where you can"),
             Expr::Return(r) => self.cx_error(expr, r.return_token.span(), "#[differentiable] does not support early `return`; make the value the final expression of the body"),
@@ -430,18 +543,24 @@ impl Lowerer<'_> {
                 return self.error_node(whole.span());
             }
         };
-        let Some(scope) = self.scopes.iter().rposition(|s| s.contains_key(&name)) else {
+        let Some(scope) = self.scopes.iter().rposition(|(_, s)| s.contains_key(&name)) else {
             self.cx
                 .error_at(place, format!("`{name}` is not a binding of this function"));
             return self.error_node(whole.span());
         };
+        if self.scopes[scope].0 != self.outer.len() {
+            // A loop carries every name its body assigns, so this cannot happen.
+            self.cx
+                .error_at(place, "this assignment is not supported here");
+            return self.error_node(whole.span());
+        }
         let outer = std::mem::replace(&mut self.base, name.clone());
         let before = self.graph.len();
         let rhs = self.expr(value);
         let id = match op {
             None => rhs,
             Some(op) => {
-                let old = self.scopes[scope][&name];
+                let old = self.scopes[scope].1[&name];
                 self.op(op, vec![old, rhs], vec![], whole.span())
             }
         };
@@ -449,8 +568,171 @@ impl Lowerer<'_> {
         if id.index() >= before {
             self.graph.nodes[id.index()].name = Name::User(name.clone());
         }
-        self.scopes[scope].insert(name, id);
+        self.scopes[scope].1.insert(name, id);
         self.error_node(whole.span())
+    }
+
+    /// `for var in start..end { body }`: the body becomes a region of its own,
+    /// the variables it assigns are carried from one iteration to the next.
+    fn for_loop(&mut self, f: &syn::ExprForLoop) -> NodeId {
+        let span = f.for_token.span();
+        if let Some(label) = &f.label {
+            self.cx.error_at(
+                label,
+                "labelled loops are not supported in a differentiable function; remove the label",
+            );
+        }
+        let var = match &*f.pat {
+            Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => Some(pi.ident.clone()),
+            Pat::Wild(_) => None,
+            other => {
+                self.cx.error_at(
+                    other,
+                    "a loop variable must be a plain name, as in `for i in 0..n`",
+                );
+                return self.error_node(span);
+            }
+        };
+        let (start, end, inclusive) = match strip_paren(&f.expr) {
+            Expr::Range(r) => match (&r.start, &r.end) {
+                (Some(a), Some(b)) => (
+                    self.const_arg(a, "the start of a loop's range"),
+                    self.const_arg(b, "the end of a loop's range"),
+                    matches!(r.limits, syn::RangeLimits::Closed(_)),
+                ),
+                _ => {
+                    self.cx.error_at(
+                        r,
+                        "a loop needs a range with both ends, as in `for i in 0..n`",
+                    );
+                    return self.error_node(span);
+                }
+            },
+            other => {
+                self.cx.error_at(
+                    other,
+                    "#[differentiable] supports `for` loops over a range, `for i in a..b`; loop over the indices of the data (`for i in 0..xs.len()`)",
+                );
+                return self.error_node(span);
+            }
+        };
+        // Every name the body assigns that exists before the loop is carried.
+        let mut assigned = Assigned::default();
+        assigned.visit_block(&f.body);
+        let mut carried: Vec<(String, NodeId)> = Vec::new();
+        for name in assigned.names {
+            if carried.iter().any(|(n, _)| *n == name) {
+                continue;
+            }
+            if let Some(id) = self.lookup(&name) {
+                carried.push((name, id));
+            }
+        }
+        // A carried value that becomes differentiable in the body is
+        // differentiable from the first iteration on: lower again until stable.
+        let mut carried_varying: Vec<bool> = carried
+            .iter()
+            .map(|(_, id)| self.varying[id.index()])
+            .collect();
+        let (body, captures, out_varying) = loop {
+            let saved = std::mem::take(&mut *self.cx);
+            let result = self.loop_body(f, var.as_ref(), &carried, &carried_varying);
+            let pass = std::mem::replace(&mut *self.cx, saved);
+            let mut changed = false;
+            for (k, v) in result.2.iter().enumerate() {
+                if *v && !carried_varying[k] {
+                    carried_varying[k] = true;
+                    changed = true;
+                }
+            }
+            if !changed {
+                self.cx.merge(pass);
+                break result;
+            }
+        };
+        let inputs: Vec<NodeId> = carried.iter().map(|(_, id)| *id).chain(captures).collect();
+        let ncarried = carried.len();
+        let lp = Loop {
+            var,
+            start,
+            end,
+            inclusive,
+            inputs,
+            carried: ncarried,
+            body,
+        };
+        let loop_id = self.add(
+            Node::Loop(Box::new(lp)),
+            Name::Temp("loop".to_owned()),
+            span,
+            false,
+        );
+        for (k, (name, _)) in carried.iter().enumerate() {
+            let varying = carried_varying[k] || out_varying[k];
+            let out = self.add(
+                Node::Out { of: loop_id, k },
+                Name::User(name.clone()),
+                span,
+                varying,
+            );
+            if let Some(scope) = self.scopes.iter().rposition(|(_, s)| s.contains_key(name)) {
+                self.scopes[scope].1.insert(name.clone(), out);
+            }
+        }
+        self.error_node(span)
+    }
+
+    /// Lowers a loop body into a region: returns it, the enclosing nodes it
+    /// captures (after the carried ones) and which carried values vary at its end.
+    fn loop_body(
+        &mut self,
+        f: &syn::ExprForLoop,
+        var: Option<&Ident>,
+        carried: &[(String, NodeId)],
+        carried_varying: &[bool],
+    ) -> (Region, Vec<NodeId>, Vec<bool>) {
+        let parent = Frame {
+            graph: std::mem::take(&mut self.graph),
+            varying: std::mem::take(&mut self.varying),
+            captures: std::mem::take(&mut self.captures),
+            capture_map: std::mem::take(&mut self.capture_map),
+        };
+        self.outer.push(parent);
+        let depth = self.outer.len();
+        let mut scope = HashMap::new();
+        for (k, (name, parent_id)) in carried.iter().enumerate() {
+            let id = self.add(
+                Node::Input(k),
+                Name::User(format!("{name}_in")),
+                f.for_token.span(),
+                carried_varying[k],
+            );
+            self.captures.push((*parent_id, id));
+            scope.insert(name.clone(), id);
+        }
+        if let Some(v) = var {
+            let id = self.add(Node::LoopVar, Name::User(v.to_string()), v.span(), false);
+            scope.insert(v.to_string(), id);
+        }
+        self.scopes.push((depth, scope));
+        let outer_base = self.base.clone();
+        self.block(&f.body, false, false);
+        self.base = outer_base;
+        let (_, scope) = self.scopes.pop().expect("the loop's scope");
+        let outputs: Vec<NodeId> = carried.iter().map(|(name, _)| scope[name]).collect();
+        let out_varying = outputs.iter().map(|o| self.varying[o.index()]).collect();
+        let parent = self.outer.pop().expect("the enclosing frame");
+        let graph = std::mem::replace(&mut self.graph, parent.graph);
+        self.varying = parent.varying;
+        let captures = std::mem::replace(&mut self.captures, parent.captures);
+        self.capture_map = parent.capture_map;
+        let region = Region {
+            graph,
+            inputs: captures.iter().map(|c| c.1).collect(),
+            outputs,
+        };
+        let captured = captures[carried.len()..].iter().map(|c| c.0).collect();
+        (region, captured, out_varying)
     }
 
     fn cx_error(&mut self, _expr: &Expr, span: Span, message: &str) -> NodeId {
@@ -505,10 +787,11 @@ impl Lowerer<'_> {
     /// Whether a node holds a float or a float array (rather than some
     /// constant of another type, such as a `&[f64]` or a `usize`).
     fn is_float_value(&self, id: NodeId) -> bool {
-        match &self.graph.get(id).node {
+        match self.origin(id) {
             Node::Param(i) => !matches!(self.func.params[*i].kind, Kind::Constant),
-            Node::Op { .. } | Node::Float(_) | Node::Error => true,
-            Node::Int(_) | Node::Const(_) => false,
+            Node::Op { .. } | Node::Float(_) | Node::Error | Node::Out { .. } => true,
+            Node::Int(_) | Node::Const(_) | Node::LoopVar | Node::Loop(_) => false,
+            Node::Input(_) => true,
         }
     }
 
@@ -534,11 +817,6 @@ impl Lowerer<'_> {
         }
         let varying = inputs.iter().any(|i| self.varying[i.index()]);
         self.add(Node::Op { op, inputs, consts }, self.temp(), span, varying)
-    }
-
-    /// Resolves a name for the renamer.
-    fn resolver(&self) -> impl Fn(&Ident) -> Option<NodeId> + '_ {
-        move |id: &Ident| self.lookup(&id.to_string())
     }
 
     /// Tokens of a constant expression: checks it mentions no differentiable
@@ -581,11 +859,14 @@ impl Lowerer<'_> {
             self.cx.error(span, MACRO_HINT);
             return None;
         }
-        let mut renamed = expr.clone();
-        Rename {
-            resolve: &self.resolver(),
+        let mut resolve = HashMap::new();
+        for ident in m.idents.iter().chain(&m.shape_only) {
+            if let Some(id) = self.lookup(&ident.to_string()) {
+                resolve.insert(ident.to_string(), id);
+            }
         }
-        .visit_expr_mut(&mut renamed);
+        let mut renamed = expr.clone();
+        Rename { resolve: &resolve }.visit_expr_mut(&mut renamed);
         Some(ConstArg {
             tokens: renamed.into_token_stream(),
             deps,
@@ -616,7 +897,7 @@ impl Lowerer<'_> {
     }
 
     /// Whether an expression mentions a value that depends on a differentiable parameter.
-    fn mentions_varying(&self, expr: &Expr) -> bool {
+    fn mentions_varying(&mut self, expr: &Expr) -> bool {
         let mut m = Mentions::default();
         m.visit_expr(expr);
         m.idents.iter().any(|i| {

@@ -1,0 +1,139 @@
+pub fn rnn(
+    w: &Array2<f64>,
+    u: &Array2<f64>,
+    v: &Array1<f64>,
+    h0: &Array1<f64>,
+    xs: &Array2<f64>,
+) -> f64 {
+    let mut h = h0.to_owned();
+    let mut loss = 0.0;
+    for t in 0..xs.nrows() {
+        h = tanh(&(w.dot(&h) + u.dot(&xs.row(t))));
+        loss += v.dot(&h);
+    }
+    loss
+}
+///The gradient of [`rnn`] with respect to its differentiable parameters, one field each, written by `#[differentiable]`.
+#[derive(Debug, Clone)]
+pub struct RnnGrad {
+    ///The gradient with respect to `w`.
+    pub w: ::backprop::ndarray::Array2<f64>,
+    ///The gradient with respect to `u`.
+    pub u: ::backprop::ndarray::Array2<f64>,
+    ///The gradient with respect to `v`.
+    pub v: ::backprop::ndarray::Array1<f64>,
+}
+impl ::backprop::__private::Gradient for RnnGrad {
+    fn fields(&self) -> ::std::vec::Vec<(&'static str, ::std::vec::Vec<f64>)> {
+        ::std::vec![
+            ("w", ::backprop::__private::flatten(& self.w)), ("u",
+            ::backprop::__private::flatten(& self.u)), ("v",
+            ::backprop::__private::flatten(& self.v)),
+        ]
+    }
+}
+///The gradients of [`rnn`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `rnn`. Written by `#[differentiable]`.
+#[doc(hidden)]
+#[allow(clippy::all)]
+pub fn rnn_vjp(
+    w: &Array2<f64>,
+    u: &Array2<f64>,
+    v: &Array1<f64>,
+    h0: &Array1<f64>,
+    xs: &Array2<f64>,
+    d_out: impl ::backprop::__private::Cot<f64>,
+) -> (
+    ::backprop::ndarray::Array2<f64>,
+    ::backprop::ndarray::Array2<f64>,
+    ::backprop::ndarray::Array1<f64>,
+    ::backprop::__private::NotDifferentiable,
+    ::backprop::__private::NotDifferentiable,
+) {
+    let (_, grad) = rnn_backward(
+        w,
+        u,
+        v,
+        h0,
+        xs,
+        *::backprop::__private::Cot::get(&d_out),
+    );
+    (
+        grad.w,
+        grad.u,
+        grad.v,
+        ::backprop::__private::NotDifferentiable,
+        ::backprop::__private::NotDifferentiable,
+    )
+}
+///Runs [`rnn`] and its reverse sweep: returns the value and the gradient of `d_out · rnn(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`.
+#[allow(unused_variables, unused_imports, clippy::all)]
+pub fn rnn_backward(
+    w: &Array2<f64>,
+    u: &Array2<f64>,
+    v: &Array1<f64>,
+    h0: &Array1<f64>,
+    xs: &Array2<f64>,
+    d_out: f64,
+) -> (f64, RnnGrad) {
+    use ::backprop::__private as bp;
+    let h = bp::copy(h0);
+    let t_start = 0;
+    let t_end = xs.nrows();
+    let mut h_1 = bp::copy(&h);
+    let mut loss = bp::copy(&0.0_f64);
+    let mut steps = ::std::vec::Vec::new();
+    for t in t_start..t_end {
+        let h_1_in = h_1;
+        let loss_in = loss;
+        let h_2 = bp::dot(w, &h_1_in);
+        let h_3 = bp::row(xs, t);
+        let h_4 = bp::dot(u, &h_3);
+        let h_5 = bp::add(&h_2, &h_4);
+        let h_6 = bp::tanh(&h_5);
+        let loss_1 = bp::dot(v, &h_6);
+        let loss_2 = bp::add(&loss_in, &loss_1);
+        steps
+            .push((
+                h_1_in,
+                loss_in,
+                h_2,
+                h_3,
+                h_4,
+                h_5,
+                ::core::clone::Clone::clone(&h_6),
+                loss_1,
+                ::core::clone::Clone::clone(&loss_2),
+            ));
+        h_1 = h_6;
+        loss = loss_2;
+    }
+    let mut d_h_1 = bp::zeros_like(&h_1);
+    let mut d_loss = d_out;
+    let mut d_w = bp::zeros_like(w);
+    let mut d_u = bp::zeros_like(u);
+    let mut d_v = bp::zeros_like(v);
+    for (t, (h_1_in, loss_in, h_2, h_3, h_4, h_5, h_6, loss_1, loss_2)) in (t_start..t_end)
+        .zip(steps)
+        .rev()
+    {
+        let d_loss_2 = d_loss;
+        let d_loss_in_step = bp::add_vjp_lhs(&d_loss_2, &loss_in, &loss_1);
+        let d_loss_1 = bp::add_vjp_rhs(d_loss_2, &loss_in, &loss_1);
+        let d_v_step = bp::dot_vjp_lhs(&d_loss_1, v, &h_6);
+        let d_h_6_from_loss_1 = bp::dot_vjp_rhs(d_loss_1, v, &h_6);
+        let d_h_6 = d_h_1 + d_h_6_from_loss_1;
+        let d_h_5 = bp::tanh_vjp(d_h_6, &h_5, &h_6);
+        let d_h_2 = bp::add_vjp_lhs(&d_h_5, &h_2, &h_4);
+        let d_h_4 = bp::add_vjp_rhs(d_h_5, &h_2, &h_4);
+        let d_u_step = bp::dot_vjp_lhs(d_h_4, u, &h_3);
+        let d_w_step = bp::dot_vjp_lhs(&d_h_2, w, &h_1_in);
+        let d_h_1_in_step = bp::dot_vjp_rhs(d_h_2, w, &h_1_in);
+        d_w = d_w + d_w_step;
+        d_u = d_u + d_u_step;
+        d_v = d_v + d_v_step;
+        d_h_1 = d_h_1_in_step;
+        d_loss = d_loss_in_step;
+    }
+    let grad = RnnGrad { w: d_w, u: d_u, v: d_v };
+    (loss, grad)
+}

@@ -1,0 +1,174 @@
+//! Loops: state carried across iterations, one weight reused at every step
+//! (the fork rule across iterations), and loops over constant data.
+
+use backprop::prelude::*;
+
+fn lcg(seed: &mut u64) -> f64 {
+    *seed = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    ((*seed >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
+}
+
+fn random<Sh: ndarray::ShapeBuilder<Dim = D>, D: ndarray::Dimension>(
+    shape: Sh,
+    seed: &mut u64,
+) -> Array<f64, D> {
+    Array::from_shape_simple_fn(shape, || lcg(seed) * 0.5)
+}
+
+/// An Elman RNN over the rows of `xs`: one recurrent matrix `w` shared by every
+/// step, and a loss summed over the steps.
+#[differentiable(wrt(w, u, b, v))]
+fn rnn(
+    w: &Array2<f64>,
+    u: &Array2<f64>,
+    b: &Array1<f64>,
+    v: &Array1<f64>,
+    h0: &Array1<f64>,
+    xs: &Array2<f64>,
+    ys: &Array1<f64>,
+) -> f64 {
+    let mut h = h0.to_owned();
+    let mut loss = 0.0;
+    for t in 0..xs.nrows() {
+        h = tanh(&(w.dot(&h) + u.dot(&xs.row(t)) + b));
+        let pred = v.dot(&h);
+        loss += (pred - ys[t]).powi(2);
+    }
+    loss
+}
+
+/// The same network unrolled by hand over T = 5 steps.
+#[differentiable(wrt(w, u, b, v))]
+fn rnn_unrolled(
+    w: &Array2<f64>,
+    u: &Array2<f64>,
+    b: &Array1<f64>,
+    v: &Array1<f64>,
+    h0: &Array1<f64>,
+    xs: &Array2<f64>,
+    ys: &Array1<f64>,
+) -> f64 {
+    let h1 = tanh(&(w.dot(h0) + u.dot(&xs.row(0)) + b));
+    let h2 = tanh(&(w.dot(&h1) + u.dot(&xs.row(1)) + b));
+    let h3 = tanh(&(w.dot(&h2) + u.dot(&xs.row(2)) + b));
+    let h4 = tanh(&(w.dot(&h3) + u.dot(&xs.row(3)) + b));
+    let h5 = tanh(&(w.dot(&h4) + u.dot(&xs.row(4)) + b));
+    (v.dot(&h1) - ys[0]).powi(2)
+        + (v.dot(&h2) - ys[1]).powi(2)
+        + (v.dot(&h3) - ys[2]).powi(2)
+        + (v.dot(&h4) - ys[3]).powi(2)
+        + (v.dot(&h5) - ys[4]).powi(2)
+}
+
+#[test]
+fn elman_rnn_over_five_steps() {
+    let mut s = 42;
+    let (hidden, input, steps) = (4, 3, 5);
+    let w = random((hidden, hidden), &mut s);
+    let u = random((hidden, input), &mut s);
+    let b = random(hidden, &mut s);
+    let v = random(hidden, &mut s);
+    let h0 = random(hidden, &mut s);
+    let xs = random((steps, input), &mut s);
+    let ys = random(steps, &mut s);
+    let (loss, g) = rnn_backward(&w, &u, &b, &v, &h0, &xs, &ys, 1.0);
+    assert_eq!(loss, rnn(&w, &u, &b, &v, &h0, &xs, &ys));
+    let (loss_u, g_u) = rnn_unrolled_backward(&w, &u, &b, &v, &h0, &xs, &ys, 1.0);
+    assert_eq!(loss_u, rnn_unrolled(&w, &u, &b, &v, &h0, &xs, &ys));
+    assert!((loss - loss_u).abs() < 1e-12);
+    // The shared weight's gradient is the sum over the steps of the unrolled version.
+    let close = |a: &Array2<f64>, b: &Array2<f64>| {
+        a.iter().zip(b.iter()).all(|(x, y)| (x - y).abs() < 1e-12)
+    };
+    assert!(close(&g.w, &g_u.w), "{:?}\n{:?}", g.w, g_u.w);
+    assert!(close(&g.u, &g_u.u));
+    assert!(g
+        .b
+        .iter()
+        .zip(g_u.b.iter())
+        .all(|(x, y)| (x - y).abs() < 1e-12));
+    assert!(g
+        .v
+        .iter()
+        .zip(g_u.v.iter())
+        .all(|(x, y)| (x - y).abs() < 1e-12));
+    let params = (w.clone(), u.clone(), b.clone(), v.clone());
+    gradcheck(&params, |(w, u, b, v)| {
+        rnn_backward(w, u, b, v, &h0, &xs, &ys, 1.0)
+    })
+    .unwrap();
+    gradcheck(&params, |(w, u, b, v)| {
+        rnn_unrolled_backward(w, u, b, v, &h0, &xs, &ys, 1.0)
+    })
+    .unwrap();
+}
+
+/// A loss accumulated over the rows of a constant data array (a manual batch).
+// A range is the loop form #[differentiable] supports, so clippy's suggestion
+// to iterate over `labels` does not apply.
+#[allow(clippy::needless_range_loop)]
+#[differentiable(wrt(w, c))]
+fn manual_batch(w: &Array1<f64>, c: f64, xs: &Array2<f64>, labels: &[f64], n: usize) -> f64 {
+    let mut total = 0.0;
+    for i in 0..n {
+        let z = xs.row(i).dot(w) + c;
+        let p = sigmoid(z);
+        total -= labels[i] * ln(p) + (1.0 - labels[i]) * ln(1.0 - p);
+    }
+    total / (n as f64)
+}
+
+#[test]
+#[allow(clippy::needless_range_loop)] // rows of `xs` and entries of `labels` by index, as in the loss
+fn loss_accumulated_over_rows() {
+    let mut s = 7;
+    let xs = random((8, 3), &mut s);
+    let labels: Vec<f64> = (0..8).map(|i| (i % 2) as f64).collect();
+    let w = random(3, &mut s);
+    let (v, g) = manual_batch_backward(&w, 0.1, &xs, &labels, 8, 1.0);
+    assert_eq!(v, manual_batch(&w, 0.1, &xs, &labels, 8));
+    // Logistic regression: d/dw = mean((p - y) x).
+    let mut expect = Array1::<f64>::zeros(3);
+    for i in 0..8 {
+        let p = 1.0 / (1.0 + (-(xs.row(i).dot(&w) + 0.1)).exp());
+        expect = expect + (p - labels[i]) * &xs.row(i) / 8.0;
+    }
+    assert!(g
+        .w
+        .iter()
+        .zip(expect.iter())
+        .all(|(a, b)| (a - b).abs() < 1e-12));
+    gradcheck(&(w.clone(), 0.1), |(w, c)| {
+        manual_batch_backward(w, *c, &xs, &labels, 8, 1.0)
+    })
+    .unwrap();
+    // Zero iterations: the value is the initial state and the gradients are zero.
+    let (v0, g0) = manual_batch_backward(&w, 0.1, &xs, &labels, 0, 1.0);
+    assert!(v0.is_nan());
+    assert_eq!(g0.c, 0.0);
+}
+
+/// Nested loops, an inclusive range, and a scalar weight reused in both.
+#[differentiable]
+fn nested(a: f64, m: &Array2<f64>) -> f64 {
+    let mut acc = 0.0;
+    let mut x = a;
+    for i in 0..m.nrows() {
+        for j in 0..=1 {
+            acc += m[[i, j]] * x;
+            x = (x * a).sin();
+        }
+        acc *= 0.5;
+    }
+    acc + x
+}
+
+#[test]
+fn nested_loops_and_inclusive_ranges() {
+    let m = array![[0.5, -1.0, 2.0], [1.5, 0.25, -0.5], [0.3, 0.7, 1.1]];
+    let (v, _) = nested_backward(0.8, &m, 1.0);
+    assert_eq!(v, nested(0.8, &m));
+    gradcheck(&(0.8, m.clone()), |(a, m)| nested_backward(*a, m, 1.0)).unwrap();
+}

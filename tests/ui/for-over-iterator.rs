@@ -1,0 +1,10 @@
+use backprop::prelude::*;
+
+#[differentiable]
+fn f(x: &Array1<f64>) -> f64 {
+    let mut s = 0.0;
+    for v in x.iter() { s += *v; }
+    s
+}
+
+fn main() {}
