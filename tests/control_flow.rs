@@ -172,3 +172,101 @@ fn nested_loops_and_inclusive_ranges() {
     assert_eq!(v, nested(0.8, &m));
     gradcheck(&(0.8, m.clone()), |(a, m)| nested_backward(*a, m, 1.0)).unwrap();
 }
+
+/// The Huber loss, written with `if` as an expression.
+#[differentiable(wrt(pred))]
+fn huber(pred: f64, target: f64, delta: f64) -> f64 {
+    let r = pred - target;
+    if r.abs() <= delta {
+        0.5 * r * r
+    } else {
+        delta * (r.abs() - 0.5 * delta)
+    }
+}
+
+#[test]
+fn huber_loss_on_both_sides_of_the_kink() {
+    for (pred, expect) in [(1.3, 0.3), (0.8, -0.2), (3.0, 1.0), (-4.0, -1.0)] {
+        let (v, g) = huber_backward(pred, 1.0, 1.0, 1.0);
+        assert_eq!(v, huber(pred, 1.0, 1.0));
+        assert!(
+            (g.pred - expect).abs() < 1e-12,
+            "at {pred}: {} vs {expect}",
+            g.pred
+        );
+        gradcheck(&(pred,), |&(p,)| huber_backward(p, 1.0, 1.0, 1.0)).unwrap();
+    }
+}
+
+/// `if` as a statement assigning variables, `else if`, a branch without
+/// `else`, and a branch inside a loop.
+#[differentiable]
+fn piecewise(x: f64, w: &Array1<f64>) -> f64 {
+    let mut a = x * 2.0;
+    let mut b = sum(w);
+    if x > 0.0 {
+        a = a.exp();
+    } else if x > -1.0 {
+        b = b * x;
+    } else {
+        a = a * a;
+        b = b - a;
+    }
+    if b > 1.0 {
+        a += 1.0;
+    }
+    let mut acc = 0.0;
+    for i in 0..w.len() {
+        let wi = w[i];
+        if wi > 0.0 {
+            acc += wi * a;
+        } else {
+            acc -= wi * b * x;
+        }
+    }
+    acc + a * b
+}
+
+#[test]
+fn branches_as_statements_and_inside_loops() {
+    let w = array![0.5, -1.5, 2.0, -0.25];
+    for x in [0.7, -0.4, -2.5] {
+        let (v, _) = piecewise_backward(x, &w, 1.0);
+        assert_eq!(v, piecewise(x, &w));
+        gradcheck(&(x, w.clone()), |(x, w)| piecewise_backward(*x, w, 1.0)).unwrap();
+    }
+}
+
+/// An array-valued `if`.
+#[differentiable]
+fn choose(a: &Array1<f64>, b: &Array1<f64>, use_a: bool) -> Array1<f64> {
+    if use_a {
+        relu(a) * 2.0
+    } else {
+        b * b
+    }
+}
+
+#[test]
+fn array_valued_branch() {
+    let a = array![1.0, -2.0, 3.0];
+    let b = array![0.5, 0.25, -1.0];
+    let up = array![1.0, 2.0, -1.0];
+    for use_a in [true, false] {
+        let (v, g) = choose_backward(&a, &b, use_a, &up);
+        assert_eq!(v, choose(&a, &b, use_a));
+        if use_a {
+            assert_eq!(g.a, array![2.0, 0.0, -2.0]);
+            assert_eq!(g.b, array![0.0, 0.0, 0.0]);
+        } else {
+            assert_eq!(g.a, array![0.0, 0.0, 0.0]);
+            assert_eq!(g.b, array![1.0, 1.0, 2.0]);
+        }
+        GradCheck::new()
+            .upstream(&up)
+            .check(&(a.clone(), b.clone()), |(a, b)| {
+                choose_backward(a, b, use_a, &up)
+            })
+            .unwrap();
+    }
+}

@@ -130,7 +130,7 @@ pub fn adjoint(args: TokenStream, item: TokenStream) -> TokenStream {
         })
         .collect();
     let doc = format!(
-        "The gradients of `{}` by parameter position, from the adjoint rule [`{rule_name}`]. Written by `#[adjoint]`.",
+        " The gradients of `{}` by parameter position, from the adjoint rule [`{rule_name}`]. Written by `#[adjoint]`.",
         quote!(#target)
     );
     quote! {

@@ -6,7 +6,7 @@
 //! (from the second iteration on), and a carried value whose start is needed
 //! by a useful result needs the adjoint of its end (from the next iteration).
 
-use crate::graph::{Graph, Loop, Node, NodeId};
+use crate::graph::{Branch, Graph, Loop, Node, NodeId};
 use crate::lower::Lowered;
 use std::collections::HashMap;
 
@@ -23,6 +23,15 @@ pub struct Analysis {
     pub uses: Vec<Vec<(NodeId, usize)>>,
     /// The analysis of each live loop's body.
     pub loops: HashMap<NodeId, LoopAnalysis>,
+    /// The analysis of each live branch's arms.
+    pub branches: HashMap<NodeId, BranchAnalysis>,
+}
+
+/// The analysis of the two arms of a branch.
+pub struct BranchAnalysis {
+    pub arms: [Analysis; 2],
+    /// Which results of the branch have an adjoint.
+    pub seeded: Vec<bool>,
 }
 
 /// The analysis of a loop body.
@@ -56,11 +65,29 @@ fn varying_pass(
                 loop_out.insert(id, out);
                 false
             }
+            Node::Branch(b) => {
+                let out = branch_varying(b, params, &varying);
+                loop_out.insert(id, out);
+                false
+            }
             Node::Out { of, k } => loop_out[of][*k],
             Node::Float(_) | Node::Int(_) | Node::Const(_) | Node::Error | Node::LoopVar => false,
         };
     }
     (varying, loop_out)
+}
+
+/// Which results of a branch vary: those that vary in either arm.
+fn branch_varying(b: &Branch, params: &[bool], varying: &[bool]) -> Vec<bool> {
+    let mut out = vec![false; b.outputs];
+    for (arm, inputs) in b.arms.iter().zip(&b.arm_inputs) {
+        let parent: Vec<bool> = inputs.iter().map(|i| varying[i.index()]).collect();
+        let (v, _) = varying_pass(&arm.graph, params, &parent);
+        for (k, o) in arm.outputs.iter().enumerate() {
+            out[k] |= v[o.index()];
+        }
+    }
+    out
 }
 
 /// The varying inputs of a loop body (a fixed point over the carried values)
@@ -109,6 +136,7 @@ fn analyse_graph(
         }
     }
     let mut loops = HashMap::new();
+    let mut branches = HashMap::new();
     for id in g.ids().rev() {
         let (u, lv) = (useful[id.index()], live[id.index()]);
         match &g.get(id).node {
@@ -132,6 +160,31 @@ fn analyse_graph(
                     useful[p.index()] |= flows;
                 }
                 loops.insert(id, la);
+            }
+            Node::Branch(b) if lv || u => {
+                let out_varying = branch_varying(b, params, &varying);
+                let mut seeded = vec![false; b.outputs];
+                for o in outs.get(&id).map(Vec::as_slice).unwrap_or(&[]) {
+                    if let Node::Out { k, .. } = g.get(*o).node {
+                        seeded[k] |= useful[o.index()] && out_varying[k];
+                    }
+                }
+                let arms = [0, 1].map(|a| {
+                    let arm = &b.arms[a];
+                    let parent: Vec<bool> =
+                        b.arm_inputs[a].iter().map(|i| varying[i.index()]).collect();
+                    let roots: Vec<NodeId> = (0..b.outputs)
+                        .filter(|k| seeded[*k])
+                        .map(|k| arm.outputs[k])
+                        .collect();
+                    analyse_graph(&arm.graph, params, &parent, &roots, &arm.outputs)
+                });
+                for a in 0..2 {
+                    for (j, p) in b.arm_inputs[a].iter().enumerate() {
+                        useful[p.index()] |= arms[a].active[b.arms[a].inputs[j].index()];
+                    }
+                }
+                branches.insert(id, BranchAnalysis { arms, seeded });
             }
             _ => {}
         }
@@ -167,11 +220,31 @@ fn analyse_graph(
             }
         }
     }
+    for (id, ba) in &branches {
+        let Node::Branch(b) = &g.get(*id).node else {
+            unreachable!("a branch")
+        };
+        for p in branch_inputs(b) {
+            let flows = (0..2).any(|a| {
+                b.arm_inputs[a]
+                    .iter()
+                    .position(|q| *q == p)
+                    .is_some_and(|j| ba.arms[a].active[b.arms[a].inputs[j].index()])
+            });
+            if flows && active[p.index()] {
+                uses[p.index()].push((*id, 0));
+            }
+        }
+    }
+    for u in &mut uses {
+        u.sort();
+    }
     Analysis {
         live,
         active,
         uses,
         loops,
+        branches,
     }
 }
 
@@ -210,4 +283,15 @@ fn analyse_loop(
             return LoopAnalysis { body, seeded };
         }
     }
+}
+
+/// The enclosing nodes either arm of a branch reads, each once, in order.
+pub fn branch_inputs(b: &Branch) -> Vec<NodeId> {
+    let mut all: Vec<NodeId> = Vec::new();
+    for p in b.arm_inputs.iter().flatten() {
+        if !all.contains(p) {
+            all.push(*p);
+        }
+    }
+    all
 }

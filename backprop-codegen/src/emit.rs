@@ -8,7 +8,7 @@
 
 use crate::ast::{Function, Kind};
 use crate::check::Analysis;
-use crate::graph::{Call, CallArg, Graph, Loop, Name, Node, NodeId, Op, Vjps};
+use crate::graph::{Branch, Call, CallArg, Graph, Loop, Name, Node, NodeId, Op, Vjps};
 use crate::lower::{Lowered, NODE_MARKER};
 use proc_macro2::{Delimiter, Group, Ident, Span, TokenStream, TokenTree};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
@@ -124,7 +124,7 @@ pub fn frame(func: &Function, krate: &TokenStream, namer: &mut Namer, real: bool
                 Kind::Array { owned, .. } => owned.clone(),
                 Kind::Constant => unreachable!("only float parameters are differentiable"),
             };
-            let doc = format!("The gradient with respect to `{ident}`.");
+            let doc = format!(" The gradient with respect to `{ident}`.");
             quote!(#[doc = #doc] pub #ident: #ty)
         })
         .collect();
@@ -136,7 +136,7 @@ pub fn frame(func: &Function, krate: &TokenStream, namer: &mut Namer, real: bool
         .collect();
     let field_strs: Vec<String> = field_names.iter().map(|i| i.to_string()).collect();
     let struct_doc = format!(
-        "The gradient of [`{name}`] with respect to its differentiable parameters, one field each, written by `#[differentiable]`."
+        " The gradient of [`{name}`] with respect to its differentiable parameters, one field each, written by `#[differentiable]`."
     );
     let items = quote! {
         #[doc = #struct_doc]
@@ -164,7 +164,7 @@ pub fn frame(func: &Function, krate: &TokenStream, namer: &mut Namer, real: bool
     let inputs = strip_mut(sig.inputs.iter());
     let generics = &sig.generics;
     let doc = format!(
-        "Runs [`{name}`] and its reverse sweep: returns the value and the gradient of `d_out · {name}(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`."
+        " Runs [`{name}`] and its reverse sweep: returns the value and the gradient of `d_out · {name}(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`."
     );
     let signature = quote! {
         #[doc = #doc]
@@ -207,7 +207,7 @@ pub fn frame(func: &Function, krate: &TokenStream, namer: &mut Namer, real: bool
         })
         .collect();
     let vjp_doc = format!(
-        "The gradients of [`{name}`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `{name}`. Written by `#[differentiable]`."
+        " The gradients of [`{name}`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `{name}`. Written by `#[differentiable]`."
     );
     let vjp_inputs = strip_mut(sig.inputs.iter());
     let vjp_inputs2 = strip_mut(sig.inputs.iter());
@@ -279,6 +279,7 @@ pub fn emit(
     let item = &func.item;
     let signature = &frame.signature;
     let items = &frame.items;
+    let name = &func.item.sig.ident;
     quote! {
         #item
 
@@ -286,6 +287,8 @@ pub fn emit(
 
         #signature {
             use #krate::__private as #bp;
+            // The original function counts as used where only its backward is.
+            let _ = #name;
             #(#forward)*
             #(#reverse)*
             let #grad = #struct_name { #(#fields,)* };
@@ -329,8 +332,17 @@ struct GraphEmitter<'g> {
     /// An adjoint that arrives by reference (an array output's `d_out`).
     borrowed: Vec<bool>,
     loops: HashMap<NodeId, LoopEmitter<'g>>,
+    branches: HashMap<NodeId, BranchEmitter<'g>>,
     /// The locals the forward statements define, in order (what a loop saves).
     defined: Vec<Ident>,
+}
+
+/// The names of one branch.
+struct BranchEmitter<'g> {
+    arms: [GraphEmitter<'g>; 2],
+    cond: Ident,
+    /// What each arm keeps for the reverse sweep.
+    saved: [Ident; 2],
 }
 
 /// The names of one loop.
@@ -366,6 +378,7 @@ impl<'g> GraphEmitter<'g> {
             contributions: vec![Vec::new(); n],
             borrowed: vec![false; n],
             loops: HashMap::new(),
+            branches: HashMap::new(),
             defined: Vec::new(),
         }
     }
@@ -418,6 +431,7 @@ impl<'g> GraphEmitter<'g> {
     /// bodies. `output` is the function's value and `d_out`, at the top.
     fn assign_names(&mut self, sh: &mut Shared, output: Option<(NodeId, &Ident)>) {
         let mut loop_ids = Vec::new();
+        let mut branch_ids = Vec::new();
         for id in self.graph.ids() {
             let data = self.graph.get(id);
             let live = self.a.live[id.index()];
@@ -472,7 +486,33 @@ impl<'g> GraphEmitter<'g> {
                     loop_ids.push(id);
                     None
                 }
-                (Node::Out { of, k }, _) => Some(self.loops[of].state[*k].clone()),
+                (Node::Branch(b), _) => {
+                    let ba = &self.a.branches[&id];
+                    let arms = [0, 1].map(|a| {
+                        let inputs = b.arm_inputs[a]
+                            .iter()
+                            .map(|p| InputForm {
+                                operand: self.operand(sh, *p),
+                                name: self.raw(*p),
+                            })
+                            .collect();
+                        GraphEmitter::new(
+                            &b.arms[a].graph,
+                            &ba.arms[a],
+                            inputs,
+                            self.loop_var.clone(),
+                        )
+                    });
+                    let cond = sh.namer.fresh("cond");
+                    let saved = [sh.namer.fresh("then_saved"), sh.namer.fresh("else_saved")];
+                    self.branches
+                        .insert(id, BranchEmitter { arms, cond, saved });
+                    branch_ids.push(id);
+                    None
+                }
+                (Node::Out { of, k }, _) if self.loops.contains_key(of) => {
+                    Some(self.loops[of].state[*k].clone())
+                }
                 (_, Name::User(n)) => Some(sh.namer.user(n)),
                 (_, Name::Temp(base)) => Some(sh.namer.numbered(base)),
                 (_, Name::Output) => Some(sh.namer.fresh("out")),
@@ -506,6 +546,13 @@ impl<'g> GraphEmitter<'g> {
             let mut le = self.loops.remove(&id).expect("a loop emitter");
             le.body.assign_names(sh, None);
             self.loops.insert(id, le);
+        }
+        for id in branch_ids {
+            let mut be = self.branches.remove(&id).expect("a branch emitter");
+            for arm in &mut be.arms {
+                arm.assign_names(sh, None);
+            }
+            self.branches.insert(id, be);
         }
     }
 
@@ -613,6 +660,7 @@ impl<'g> GraphEmitter<'g> {
                     self.defined.push(name);
                 }
                 Node::Loop(lp) => out.extend(self.loop_forward(sh, id, lp)),
+                Node::Branch(b) => out.extend(self.branch_forward(sh, id, b)),
                 Node::Param(_)
                 | Node::Float(_)
                 | Node::Int(_)
@@ -622,6 +670,188 @@ impl<'g> GraphEmitter<'g> {
                 | Node::Out { .. } => {}
             }
         }
+        out
+    }
+
+    /// The Out nodes of a loop or branch, by result index.
+    fn outs_of(&self, id: NodeId) -> Vec<(usize, NodeId)> {
+        self.graph
+            .ids()
+            .filter_map(|o| match self.node(o) {
+                Node::Out { of, k } if *of == id => Some((*k, o)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Whether a branch has a reverse sweep: some adjoint flows through it.
+    fn branch_active(&self, id: NodeId) -> bool {
+        self.a.uses.iter().flatten().any(|(c, _)| *c == id)
+            || self.a.branches[&id].seeded.iter().any(|s| *s)
+    }
+
+    /// ```text
+    /// Before: let l = if r.abs() <= d { 0.5 * r * r } else { d * (r.abs() - 0.5 * d) };
+    /// After:  let cond = r.abs() <= d;
+    ///         let (l, then_saved, else_saved) = if cond {
+    ///             ... the `then` arm ...
+    ///             (l_2, Some((l_1, l_2.clone())), None)
+    ///         } else {
+    ///             ... the `else` arm ...
+    ///             (l_5, None, Some((l_3, l_4, l_5.clone())))
+    ///         };
+    /// ```
+    fn branch_forward(&mut self, sh: &Shared, id: NodeId, b: &'g Branch) -> Vec<TokenStream> {
+        let bp = &sh.bp;
+        let active = self.branch_active(id);
+        let cond_tokens = self.subst(&b.cond.tokens);
+        let outs = self.outs_of(id);
+        let results: Vec<TokenStream> = (0..b.outputs)
+            .map(|k| match outs.iter().find(|(kk, _)| *kk == k) {
+                Some((_, o)) if self.a.live[o.index()] => self.name(*o).to_token_stream(),
+                _ => quote!(_),
+            })
+            .collect();
+        let be = self.branches.get_mut(&id).expect("a branch emitter");
+        let cond = be.cond.clone();
+        let saved_names = be.saved.clone();
+        let mut arm_code = Vec::new();
+        for a in 0..2 {
+            let arm = &mut be.arms[a];
+            let body = arm.forward(sh);
+            let next: Vec<TokenStream> = b.arms[a]
+                .outputs
+                .iter()
+                .map(|o| match arm.node(*o) {
+                    Node::Op { .. } | Node::Const(_) | Node::Out { .. } => {
+                        arm.name(*o).to_token_stream()
+                    }
+                    _ => {
+                        let operand = arm.operand(sh, *o);
+                        quote!(#bp::copy(#operand))
+                    }
+                })
+                .collect();
+            let mut tuple = next.clone();
+            let mut keep = Vec::new();
+            if active {
+                let saved: Vec<TokenStream> = arm
+                    .defined
+                    .iter()
+                    .map(|n| {
+                        if next.iter().any(|x| *n == x.to_string()) {
+                            quote!(::core::clone::Clone::clone(&#n))
+                        } else {
+                            n.to_token_stream()
+                        }
+                    })
+                    .collect();
+                // Kept before the results are moved out.
+                let name = &saved_names[a];
+                keep.push(quote!(let #name = ::core::option::Option::Some((#(#saved,)*));));
+                let some = name.to_token_stream();
+                let none = quote!(::core::option::Option::None);
+                if a == 0 {
+                    tuple.extend([some, none]);
+                } else {
+                    tuple.extend([none, some]);
+                }
+            }
+            arm_code.push(quote! {
+                #(#body)*
+                #(#keep)*
+                (#(#tuple,)*)
+            });
+        }
+        let mut pattern = results;
+        if active {
+            pattern.extend(saved_names.iter().map(|n| n.to_token_stream()));
+        }
+        let (then_code, else_code) = (&arm_code[0], &arm_code[1]);
+        self.defined.push(cond.clone());
+        for p in &pattern {
+            if let Ok(ident) = syn::parse2::<Ident>(p.clone()) {
+                self.defined.push(ident);
+            }
+        }
+        vec![
+            quote!(let #cond = #cond_tokens;),
+            quote!(let (#(#pattern,)*) = if #cond { #then_code } else { #else_code };),
+        ]
+    }
+
+    /// ```text
+    /// Before: the branch above, whose result `l` has the adjoint `d_l`.
+    /// After:  let (d_r,) = if cond {
+    ///             let (l_1, l_2) = Option::unwrap(then_saved);
+    ///             ... the `then` arm's reverse sweep, seeded with d_l ...
+    ///             (d_r_step,)
+    ///         } else { ... };
+    /// ```
+    fn branch_reverse(&mut self, sh: &mut Shared, id: NodeId, b: &'g Branch) -> Vec<TokenStream> {
+        let mut out = Vec::new();
+        if !self.branch_active(id) {
+            return out;
+        }
+        let bp = sh.bp.clone();
+        let seeded = self.a.branches[&id].seeded.clone();
+        let outs = self.outs_of(id);
+        let mut seeds: Vec<Option<(Ident, bool)>> = vec![None; b.outputs];
+        for (k, o) in outs {
+            if seeded[k] && self.a.active[o.index()] {
+                out.extend(self.adjoint_sum(o));
+                seeds[k] = Some((self.adj(o).clone(), self.borrowed[o.index()]));
+            }
+        }
+        let inputs: Vec<NodeId> = crate::check::branch_inputs(b)
+            .into_iter()
+            .filter(|p| self.a.uses[p.index()].iter().any(|(c, _)| *c == id))
+            .collect();
+        let mut targets = Vec::new();
+        for p in &inputs {
+            targets.push(self.contribution_target(sh, *p, id));
+        }
+        let zeros: Vec<TokenStream> = inputs
+            .iter()
+            .map(|p| {
+                let operand = self.operand(sh, *p);
+                quote!(#bp::zeros_like(#operand))
+            })
+            .collect();
+        let be = self.branches.get_mut(&id).expect("a branch emitter");
+        let cond = be.cond.clone();
+        let mut arm_code = Vec::new();
+        for a in 0..2 {
+            let arm = &mut be.arms[a];
+            for (k, seed) in seeds.iter().enumerate() {
+                if let Some((d, borrowed)) = seed {
+                    arm.seed(b.arms[a].outputs[k], d.to_token_stream(), *borrowed);
+                }
+            }
+            let body = arm.reverse(sh);
+            let results: Vec<TokenStream> = inputs
+                .iter()
+                .zip(&zeros)
+                .map(|(p, zero)| {
+                    let j = b.arm_inputs[a].iter().position(|q| q == p);
+                    match j.map(|j| b.arms[a].inputs[j]) {
+                        Some(input) if arm.a.active[input.index()] => {
+                            arm.adj(input).to_token_stream()
+                        }
+                        _ => zero.clone(),
+                    }
+                })
+                .collect();
+            let saved = &be.saved[a];
+            let locals = &arm.defined;
+            arm_code.push(quote! {
+                let (#(#locals,)*) = ::core::option::Option::unwrap(#saved);
+                #(#body)*
+                (#(#results,)*)
+            });
+        }
+        let (then_code, else_code) = (&arm_code[0], &arm_code[1]);
+        out.push(quote!(let (#(#targets,)*) = if #cond { #then_code } else { #else_code };));
         out
     }
 
@@ -848,6 +1078,12 @@ impl<'g> GraphEmitter<'g> {
                 }
                 continue;
             }
+            if let Node::Branch(b) = self.node(id) {
+                if self.a.live[id.index()] {
+                    out.extend(self.branch_reverse(sh, id, b));
+                }
+                continue;
+            }
             if !self.a.active[id.index()] {
                 continue;
             }
@@ -940,7 +1176,10 @@ impl<'g> GraphEmitter<'g> {
         }
         let consumer_name = match self.names[consumer.index()].as_ref() {
             Some(n) => n.to_string(),
-            None => "loop".to_owned(),
+            None => match self.node(consumer) {
+                Node::Branch(_) => "branch".to_owned(),
+                _ => "loop".to_owned(),
+            },
         };
         let want = format!("{}_from_{}", self.adj(input), consumer_name);
         let c = sh.namer.fresh(&want);

@@ -203,8 +203,25 @@ pub enum Node {
     LoopVar,
     /// A `for` loop over a range.
     Loop(Box<Loop>),
-    /// The value of the loop's `k`-th carried variable after the loop.
+    /// `if cond { .. } else { .. }`.
+    Branch(Box<Branch>),
+    /// The `k`-th result of a loop (its carried variables) or of a branch
+    /// (the variables it assigns, then its value).
     Out { of: NodeId, k: usize },
+}
+
+/// `if cond { then } else { otherwise }`: each arm is a region; the branch
+/// taken is a constant of the gradient, and the reverse sweep takes it again.
+#[derive(Clone)]
+pub struct Branch {
+    /// The condition, which may mention differentiable values.
+    pub cond: ConstArg,
+    /// The two arms: `then`, then `else` (an empty `else` passes values through).
+    pub arms: [Region; 2],
+    /// For each arm, the enclosing node behind each of its `Input(j)` nodes.
+    pub arm_inputs: [Vec<NodeId>; 2],
+    /// How many results: the assigned variables, then the value if it has one.
+    pub outputs: usize,
 }
 
 /// `for var in start..end { body }`, with the variables the body assigns
@@ -305,6 +322,11 @@ impl Graph {
             Node::Loop(lp) => {
                 let mut d = lp.inputs.clone();
                 d.extend(lp.start.deps.iter().chain(&lp.end.deps).copied());
+                d
+            }
+            Node::Branch(b) => {
+                let mut d: Vec<NodeId> = b.arm_inputs.iter().flatten().copied().collect();
+                d.extend(b.cond.deps.iter().copied());
                 d
             }
             Node::Out { of, .. } => vec![*of],

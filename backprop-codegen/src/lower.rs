@@ -5,7 +5,7 @@
 
 use crate::ast::{Function, Kind};
 use crate::ctxt::Ctxt;
-use crate::graph::{Call, CallArg, ConstArg, Graph, Loop, Name, Node, NodeId, Op, Region};
+use crate::graph::{Branch, Call, CallArg, ConstArg, Graph, Loop, Name, Node, NodeId, Op, Region};
 use proc_macro2::{Ident, Span};
 use quote::{quote, ToTokens};
 use std::collections::HashMap;
@@ -155,6 +155,14 @@ impl<'ast> Visit<'ast> for Mentions {
     fn visit_macro(&mut self, m: &'ast syn::Macro) {
         self.has_macro.get_or_insert(m.span());
     }
+}
+
+/// What an arm of a branch is made of.
+enum ArmBody<'a> {
+    Block(&'a Block),
+    Expr(&'a Expr),
+    /// A missing `else`.
+    Empty,
 }
 
 /// The names a loop body assigns (`x = ...`, `x += ...`), in order.
@@ -308,7 +316,7 @@ impl Lowerer<'_> {
         for (k, stmt) in block.stmts.iter().enumerate() {
             let last = k + 1 == n;
             match stmt {
-                Stmt::Expr(e, None) if last => {
+                Stmt::Expr(e, None) if last && needs_value => {
                     if is_body {
                         self.base = "out".to_owned();
                     }
@@ -366,6 +374,11 @@ impl Lowerer<'_> {
                 "items (fn, struct, use, ...) inside a differentiable function are not supported; define them outside the function",
             ),
             Stmt::Macro(m) => self.cx.error_at(&m.mac, MACRO_HINT),
+            Stmt::Expr(Expr::If(i), _) => {
+                let outer = std::mem::replace(&mut self.base, "branch".to_owned());
+                self.branch(i, false);
+                self.base = outer;
+            }
             Stmt::Expr(Expr::Block(b), _) if b.label.is_none() => {
                 self.block(&b.block, false, false);
             }
@@ -511,7 +524,7 @@ impl Lowerer<'_> {
             Expr::While(w) => self.cx_error(expr, w.while_token.span(), "#[differentiable] does not support `while` loops; use a `for` loop over a range (`for i in 0..n`)"),
             Expr::Loop(l) => self.cx_error(expr, l.loop_token.span(), "#[differentiable] does not support `loop`; use a `for` loop over a range (`for i in 0..n`)"),
             Expr::ForLoop(f) => self.for_loop(f),
-            Expr::If(i) => self.cx_error(expr, i.if_token.span(), "#[differentiable] does not support `if` yet; write the branch with `max`, `min`, `abs` or `relu` where you can"),
+            Expr::If(i) => self.branch(i, true),
             Expr::Match(m) => self.cx_error(expr, m.match_token.span(), "#[differentiable] does not support `match`; write the cases with `max`, `min`, `abs` or `relu` where you can"),
             Expr::Return(r) => self.cx_error(expr, r.return_token.span(), "#[differentiable] does not support early `return`; make the value the final expression of the body"),
             Expr::Break(b) => self.cx_error(expr, b.break_token.span(), "#[differentiable] does not support `break`"),
@@ -682,6 +695,168 @@ impl Lowerer<'_> {
         self.error_node(span)
     }
 
+    /// `if cond { a } else { b }`, as a statement (`with_value` false) or as an
+    /// expression. Each arm is a region; the variables either arm assigns are
+    /// results of the branch, and so is its value.
+    fn branch(&mut self, i: &syn::ExprIf, with_value: bool) -> NodeId {
+        let span = i.if_token.span();
+        if let Expr::Let(l) = &*i.cond {
+            self.cx.error_at(l, "`if let` is not supported in a differentiable function; compare values with `if a < b`");
+            return self.error_node(span);
+        }
+        if with_value && i.else_branch.is_none() {
+            self.cx
+                .error(span, "an `if` used as a value needs an `else` branch");
+            return self.error_node(span);
+        }
+        let Some(cond) = self.condition_tokens(&i.cond) else {
+            return self.error_node(span);
+        };
+        let mut assigned = Assigned::default();
+        assigned.visit_block(&i.then_branch);
+        if let Some((_, e)) = &i.else_branch {
+            assigned.visit_expr(e);
+        }
+        let mut names: Vec<String> = Vec::new();
+        for name in assigned.names {
+            if !names.contains(&name) && self.scopes.iter().any(|(_, s)| s.contains_key(&name)) {
+                names.push(name);
+            }
+        }
+        let then = self.arm(ArmBody::Block(&i.then_branch), &names, with_value);
+        let otherwise = match &i.else_branch {
+            Some((_, e)) => self.arm(ArmBody::Expr(e), &names, with_value),
+            None => self.arm(ArmBody::Empty, &names, false),
+        };
+        let (then_region, then_inputs, then_varying) = then;
+        let (else_region, else_inputs, else_varying) = otherwise;
+        let outputs = names.len() + usize::from(with_value);
+        let b = Branch {
+            cond,
+            arms: [then_region, else_region],
+            arm_inputs: [then_inputs, else_inputs],
+            outputs,
+        };
+        let id = self.add(
+            Node::Branch(Box::new(b)),
+            Name::Temp("branch".to_owned()),
+            span,
+            false,
+        );
+        for (k, name) in names.iter().enumerate() {
+            let varying = then_varying[k] || else_varying[k];
+            let out = self.add(
+                Node::Out { of: id, k },
+                Name::User(name.clone()),
+                span,
+                varying,
+            );
+            if let Some(scope) = self.scopes.iter().rposition(|(_, s)| s.contains_key(name)) {
+                self.scopes[scope].1.insert(name.clone(), out);
+            }
+        }
+        if with_value {
+            let k = names.len();
+            let varying = then_varying[k] || else_varying[k];
+            self.add(Node::Out { of: id, k }, self.temp(), i.span(), varying)
+        } else {
+            self.error_node(span)
+        }
+    }
+
+    /// One arm of a branch as a region: the enclosing nodes behind its inputs,
+    /// and which of its results vary.
+    fn arm(
+        &mut self,
+        body: ArmBody<'_>,
+        names: &[String],
+        with_value: bool,
+    ) -> (Region, Vec<NodeId>, Vec<bool>) {
+        let parent = Frame {
+            graph: std::mem::take(&mut self.graph),
+            varying: std::mem::take(&mut self.varying),
+            captures: std::mem::take(&mut self.captures),
+            capture_map: std::mem::take(&mut self.capture_map),
+        };
+        self.outer.push(parent);
+        // The names the arms assign are bound in the arm's own scope, so that
+        // an assignment rebinds them here and the arm's results can be read.
+        let mut scope = HashMap::new();
+        for name in names {
+            if let Some(id) = self.lookup(name) {
+                scope.insert(name.clone(), id);
+            }
+        }
+        self.scopes.push((self.outer.len(), scope));
+        let value = match body {
+            ArmBody::Block(b) => self.block(b, false, with_value),
+            ArmBody::Expr(e) => match e {
+                Expr::Block(b) => self.block(&b.block, false, with_value),
+                Expr::If(i) => self.branch(i, with_value),
+                other => {
+                    let v = self.expr(other);
+                    if with_value {
+                        v
+                    } else {
+                        self.error_node(other.span())
+                    }
+                }
+            },
+            ArmBody::Empty => self.error_node(Span::call_site()),
+        };
+        let (_, scope) = self.scopes.pop().expect("the arm's scope");
+        let mut outputs: Vec<NodeId> = Vec::new();
+        for name in names {
+            match scope.get(name) {
+                Some(id) => outputs.push(*id),
+                None => outputs.push(self.error_node(Span::call_site())),
+            }
+        }
+        if with_value {
+            outputs.push(value);
+        }
+        let out_varying = outputs.iter().map(|o| self.varying[o.index()]).collect();
+        let parent = self.outer.pop().expect("the enclosing frame");
+        let graph = std::mem::replace(&mut self.graph, parent.graph);
+        self.varying = parent.varying;
+        let captures = std::mem::replace(&mut self.captures, parent.captures);
+        self.capture_map = parent.capture_map;
+        let region = Region {
+            graph,
+            inputs: captures.iter().map(|c| c.1).collect(),
+            outputs,
+        };
+        (region, captures.iter().map(|c| c.0).collect(), out_varying)
+    }
+
+    /// The condition of an `if`: any expression; it may compare differentiable
+    /// values, since the branch taken is a constant of the gradient.
+    fn condition_tokens(&mut self, expr: &Expr) -> Option<ConstArg> {
+        let mut m = Mentions::default();
+        m.visit_expr(expr);
+        if let Some(span) = m.has_macro {
+            self.cx.error(span, MACRO_HINT);
+            return None;
+        }
+        let mut deps = Vec::new();
+        let mut resolve = HashMap::new();
+        for ident in m.idents.iter().chain(&m.shape_only) {
+            if let Some(id) = self.lookup(&ident.to_string()) {
+                if matches!(self.graph.get(id).node, Node::Error) {
+                    return None;
+                }
+                deps.push(id);
+                resolve.insert(ident.to_string(), id);
+            }
+        }
+        let mut renamed = expr.clone();
+        Rename { resolve: &resolve }.visit_expr_mut(&mut renamed);
+        Some(ConstArg {
+            tokens: renamed.into_token_stream(),
+            deps,
+        })
+    }
+
     /// Lowers a loop body into a region: returns it, the enclosing nodes it
     /// captures (after the carried ones) and which carried values vary at its end.
     fn loop_body(
@@ -790,7 +965,9 @@ impl Lowerer<'_> {
         match self.origin(id) {
             Node::Param(i) => !matches!(self.func.params[*i].kind, Kind::Constant),
             Node::Op { .. } | Node::Float(_) | Node::Error | Node::Out { .. } => true,
-            Node::Int(_) | Node::Const(_) | Node::LoopVar | Node::Loop(_) => false,
+            Node::Int(_) | Node::Const(_) | Node::LoopVar | Node::Loop(_) | Node::Branch(_) => {
+                false
+            }
             Node::Input(_) => true,
         }
     }

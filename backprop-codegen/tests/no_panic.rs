@@ -460,41 +460,43 @@ fn truncated_functions() {
     h.finish("truncations");
 }
 
+/// Deletes, duplicates, replaces or swaps a token tree, at any depth.
+fn mutate(rng: &mut Rng, ts: TokenStream) -> TokenStream {
+    let mut trees: Vec<TokenTree> = ts.into_iter().collect();
+    if trees.is_empty() {
+        return random_stream(rng, 1, 3);
+    }
+    let k = rng.below(trees.len());
+    match rng.below(5) {
+        0 => {
+            trees.remove(k);
+        }
+        1 => {
+            let t = trees[k].clone();
+            trees.insert(k, t);
+        }
+        2 => trees[k] = random_tree(rng, 1),
+        3 => {
+            let j = rng.below(trees.len());
+            trees.swap(k, j);
+        }
+        _ => {
+            if let TokenTree::Group(g) = &trees[k] {
+                let mut ng = Group::new(g.delimiter(), mutate(rng, g.stream()));
+                ng.set_span(g.span());
+                trees[k] = TokenTree::Group(ng);
+            } else {
+                trees.insert(k, random_tree(rng, 0));
+            }
+        }
+    }
+    trees.into_iter().collect()
+}
+
 /// Token-level mutations of valid functions: delete, duplicate, replace or
 /// swap trees, at any depth.
 #[test]
 fn mutated_functions() {
-    fn mutate(rng: &mut Rng, ts: TokenStream) -> TokenStream {
-        let mut trees: Vec<TokenTree> = ts.into_iter().collect();
-        if trees.is_empty() {
-            return random_stream(rng, 1, 3);
-        }
-        let k = rng.below(trees.len());
-        match rng.below(5) {
-            0 => {
-                trees.remove(k);
-            }
-            1 => {
-                let t = trees[k].clone();
-                trees.insert(k, t);
-            }
-            2 => trees[k] = random_tree(rng, 1),
-            3 => {
-                let j = rng.below(trees.len());
-                trees.swap(k, j);
-            }
-            _ => {
-                if let TokenTree::Group(g) = &trees[k] {
-                    let mut ng = Group::new(g.delimiter(), mutate(rng, g.stream()));
-                    ng.set_span(g.span());
-                    trees[k] = TokenTree::Group(ng);
-                } else {
-                    trees.insert(k, random_tree(rng, 0));
-                }
-            }
-        }
-        trees.into_iter().collect()
-    }
     let h = quietly(|| {
         let mut rng = Rng(0x5eed);
         let mut h = Harness::default();
@@ -514,6 +516,62 @@ fn mutated_functions() {
         h
     });
     h.finish("mutations");
+}
+
+/// The differentiable functions of the project's generated fuzz programs
+/// (tests/fuzz_generated.rs, written by tools/gen_fuzz_programs.py): each
+/// expands without errors, and mutations of them do not panic.
+#[test]
+fn generated_programs_and_their_mutations() {
+    const GENERATED: &str = include_str!("../../tests/fuzz_generated.rs");
+    let file: syn::File = syn::parse_str(GENERATED).expect("fuzz_generated.rs parses");
+    let mut functions = Vec::new();
+    fn collect(items: &[syn::Item], out: &mut Vec<(TokenStream, TokenStream)>) {
+        for item in items {
+            match item {
+                syn::Item::Mod(m) => {
+                    if let Some((_, items)) = &m.content {
+                        collect(items, out);
+                    }
+                }
+                syn::Item::Fn(f) => {
+                    let Some(attr) = f.attrs.iter().find(|a| a.path().is_ident("differentiable"))
+                    else {
+                        continue;
+                    };
+                    let args = match &attr.meta {
+                        syn::Meta::List(l) => l.tokens.clone(),
+                        _ => TokenStream::new(),
+                    };
+                    let mut f = f.clone();
+                    f.attrs.retain(|a| !a.path().is_ident("differentiable"));
+                    out.push((args, quote::ToTokens::into_token_stream(f)));
+                }
+                _ => {}
+            }
+        }
+    }
+    collect(&file.items, &mut functions);
+    assert!(functions.len() >= 500, "{} functions", functions.len());
+    let h = quietly(|| {
+        let mut rng = Rng(7);
+        let mut h = Harness::default();
+        for (args, item) in &functions {
+            assert!(
+                matches!(run(args, item), Ok(Outcome::Expanded)),
+                "a generated function did not expand cleanly: {item}"
+            );
+            for _ in 0..2 {
+                let mut ts = item.clone();
+                for _ in 0..1 + rng.below(2) {
+                    ts = mutate(&mut rng, ts);
+                }
+                h.check(args, &ts);
+            }
+        }
+        h
+    });
+    h.finish("generated programs");
 }
 
 /// Entirely random token streams, as the item and as the arguments, and

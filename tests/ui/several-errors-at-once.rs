@@ -4,7 +4,8 @@ use backprop::prelude::*;
 fn f(x: f64) -> f64 {
     println!("x = {x}");
     let y = x.floor() * 2.0;
-    if y > 0.0 { y } else { x }
+    let double = |t: f64| t * 2.0;
+    y + x
 }
 
 fn main() {}

@@ -1,12 +1,12 @@
 pub fn broadcast_sub(a: &Array2<f64>, b: &Array2<f64>) -> Array2<f64> {
     a - b
 }
-///The gradient of [`broadcast_sub`] with respect to its differentiable parameters, one field each, written by `#[differentiable]`.
+/// The gradient of [`broadcast_sub`] with respect to its differentiable parameters, one field each, written by `#[differentiable]`.
 #[derive(Debug, Clone)]
 pub struct BroadcastSubGrad {
-    ///The gradient with respect to `a`.
+    /// The gradient with respect to `a`.
     pub a: ::backprop::ndarray::Array2<f64>,
-    ///The gradient with respect to `b`.
+    /// The gradient with respect to `b`.
     pub b: ::backprop::ndarray::Array2<f64>,
 }
 impl ::backprop::__private::Gradient for BroadcastSubGrad {
@@ -17,7 +17,7 @@ impl ::backprop::__private::Gradient for BroadcastSubGrad {
         ]
     }
 }
-///The gradients of [`broadcast_sub`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `broadcast_sub`. Written by `#[differentiable]`.
+/// The gradients of [`broadcast_sub`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `broadcast_sub`. Written by `#[differentiable]`.
 #[doc(hidden)]
 #[allow(clippy::all)]
 pub fn broadcast_sub_vjp(
@@ -32,7 +32,7 @@ pub fn broadcast_sub_vjp(
     );
     (grad.a, grad.b)
 }
-///Runs [`broadcast_sub`] and its reverse sweep: returns the value and the gradient of `d_out · broadcast_sub(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`.
+/// Runs [`broadcast_sub`] and its reverse sweep: returns the value and the gradient of `d_out · broadcast_sub(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`.
 #[allow(unused_variables, unused_imports, clippy::all)]
 pub fn broadcast_sub_backward(
     a: &Array2<f64>,
@@ -40,6 +40,7 @@ pub fn broadcast_sub_backward(
     d_out: &Array2<f64>,
 ) -> (Array2<f64>, BroadcastSubGrad) {
     use ::backprop::__private as bp;
+    let _ = broadcast_sub;
     let out = bp::sub(a, b);
     let d_a = bp::sub_vjp_lhs(d_out, a, b);
     let d_b = bp::sub_vjp_rhs(d_out, a, b);

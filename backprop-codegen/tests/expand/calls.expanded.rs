@@ -1,14 +1,14 @@
 pub fn linear(w: &Array2<f64>, b: &Array1<f64>, x: &Array2<f64>) -> Array2<f64> {
     x.dot(&w.t()) + b
 }
-///The gradient of [`linear`] with respect to its differentiable parameters, one field each, written by `#[differentiable]`.
+/// The gradient of [`linear`] with respect to its differentiable parameters, one field each, written by `#[differentiable]`.
 #[derive(Debug, Clone)]
 pub struct LinearGrad {
-    ///The gradient with respect to `w`.
+    /// The gradient with respect to `w`.
     pub w: ::backprop::ndarray::Array2<f64>,
-    ///The gradient with respect to `b`.
+    /// The gradient with respect to `b`.
     pub b: ::backprop::ndarray::Array1<f64>,
-    ///The gradient with respect to `x`.
+    /// The gradient with respect to `x`.
     pub x: ::backprop::ndarray::Array2<f64>,
 }
 impl ::backprop::__private::Gradient for LinearGrad {
@@ -20,7 +20,7 @@ impl ::backprop::__private::Gradient for LinearGrad {
         ]
     }
 }
-///The gradients of [`linear`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `linear`. Written by `#[differentiable]`.
+/// The gradients of [`linear`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `linear`. Written by `#[differentiable]`.
 #[doc(hidden)]
 #[allow(clippy::all)]
 pub fn linear_vjp(
@@ -36,7 +36,7 @@ pub fn linear_vjp(
     let (_, grad) = linear_backward(w, b, x, ::backprop::__private::Cot::get(&d_out));
     (grad.w, grad.b, grad.x)
 }
-///Runs [`linear`] and its reverse sweep: returns the value and the gradient of `d_out · linear(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`.
+/// Runs [`linear`] and its reverse sweep: returns the value and the gradient of `d_out · linear(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`.
 #[allow(unused_variables, unused_imports, clippy::all)]
 pub fn linear_backward(
     w: &Array2<f64>,
@@ -45,6 +45,7 @@ pub fn linear_backward(
     d_out: &Array2<f64>,
 ) -> (Array2<f64>, LinearGrad) {
     use ::backprop::__private as bp;
+    let _ = linear;
     let out_1 = bp::t(w);
     let out_2 = bp::dot(x, &out_1);
     let out = bp::add(&out_2, b);
@@ -71,16 +72,16 @@ pub fn two_layers(
     let h = relu(&linear(w1, b1, x));
     softmax_cross_entropy(&linear(w2, b2, &h), labels)
 }
-///The gradient of [`two_layers`] with respect to its differentiable parameters, one field each, written by `#[differentiable]`.
+/// The gradient of [`two_layers`] with respect to its differentiable parameters, one field each, written by `#[differentiable]`.
 #[derive(Debug, Clone)]
 pub struct TwoLayersGrad {
-    ///The gradient with respect to `w1`.
+    /// The gradient with respect to `w1`.
     pub w1: ::backprop::ndarray::Array2<f64>,
-    ///The gradient with respect to `b1`.
+    /// The gradient with respect to `b1`.
     pub b1: ::backprop::ndarray::Array1<f64>,
-    ///The gradient with respect to `w2`.
+    /// The gradient with respect to `w2`.
     pub w2: ::backprop::ndarray::Array2<f64>,
-    ///The gradient with respect to `b2`.
+    /// The gradient with respect to `b2`.
     pub b2: ::backprop::ndarray::Array1<f64>,
 }
 impl ::backprop::__private::Gradient for TwoLayersGrad {
@@ -93,7 +94,7 @@ impl ::backprop::__private::Gradient for TwoLayersGrad {
         ]
     }
 }
-///The gradients of [`two_layers`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `two_layers`. Written by `#[differentiable]`.
+/// The gradients of [`two_layers`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `two_layers`. Written by `#[differentiable]`.
 #[doc(hidden)]
 #[allow(clippy::all)]
 pub fn two_layers_vjp(
@@ -130,7 +131,7 @@ pub fn two_layers_vjp(
         ::backprop::__private::NotDifferentiable,
     )
 }
-///Runs [`two_layers`] and its reverse sweep: returns the value and the gradient of `d_out · two_layers(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`.
+/// Runs [`two_layers`] and its reverse sweep: returns the value and the gradient of `d_out · two_layers(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`.
 #[allow(unused_variables, unused_imports, clippy::all)]
 pub fn two_layers_backward(
     w1: &Array2<f64>,
@@ -142,6 +143,7 @@ pub fn two_layers_backward(
     d_out: f64,
 ) -> (f64, TwoLayersGrad) {
     use ::backprop::__private as bp;
+    let _ = two_layers;
     let h_1 = linear(w1, b1, x);
     let h = bp::relu(&h_1);
     let out_1 = linear(w2, b2, &h);

@@ -2,12 +2,12 @@ pub fn fork(w: f64, x: f64) -> f64 {
     let u = w * x;
     u.powi(2) + w
 }
-///The gradient of [`fork`] with respect to its differentiable parameters, one field each, written by `#[differentiable]`.
+/// The gradient of [`fork`] with respect to its differentiable parameters, one field each, written by `#[differentiable]`.
 #[derive(Debug, Clone)]
 pub struct ForkGrad {
-    ///The gradient with respect to `w`.
+    /// The gradient with respect to `w`.
     pub w: f64,
-    ///The gradient with respect to `x`.
+    /// The gradient with respect to `x`.
     pub x: f64,
 }
 impl ::backprop::__private::Gradient for ForkGrad {
@@ -18,7 +18,7 @@ impl ::backprop::__private::Gradient for ForkGrad {
         ]
     }
 }
-///The gradients of [`fork`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `fork`. Written by `#[differentiable]`.
+/// The gradients of [`fork`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `fork`. Written by `#[differentiable]`.
 #[doc(hidden)]
 #[allow(clippy::all)]
 pub fn fork_vjp(
@@ -29,10 +29,11 @@ pub fn fork_vjp(
     let (_, grad) = fork_backward(w, x, *::backprop::__private::Cot::get(&d_out));
     (grad.w, grad.x)
 }
-///Runs [`fork`] and its reverse sweep: returns the value and the gradient of `d_out · fork(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`.
+/// Runs [`fork`] and its reverse sweep: returns the value and the gradient of `d_out · fork(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`.
 #[allow(unused_variables, unused_imports, clippy::all)]
 pub fn fork_backward(w: f64, x: f64, d_out: f64) -> (f64, ForkGrad) {
     use ::backprop::__private as bp;
+    let _ = fork;
     let u = bp::mul(&w, &x);
     let out_1 = bp::powi(&u, 2);
     let out = bp::add(&out_1, &w);

@@ -13,14 +13,14 @@ pub fn rnn(
     }
     loss
 }
-///The gradient of [`rnn`] with respect to its differentiable parameters, one field each, written by `#[differentiable]`.
+/// The gradient of [`rnn`] with respect to its differentiable parameters, one field each, written by `#[differentiable]`.
 #[derive(Debug, Clone)]
 pub struct RnnGrad {
-    ///The gradient with respect to `w`.
+    /// The gradient with respect to `w`.
     pub w: ::backprop::ndarray::Array2<f64>,
-    ///The gradient with respect to `u`.
+    /// The gradient with respect to `u`.
     pub u: ::backprop::ndarray::Array2<f64>,
-    ///The gradient with respect to `v`.
+    /// The gradient with respect to `v`.
     pub v: ::backprop::ndarray::Array1<f64>,
 }
 impl ::backprop::__private::Gradient for RnnGrad {
@@ -32,7 +32,7 @@ impl ::backprop::__private::Gradient for RnnGrad {
         ]
     }
 }
-///The gradients of [`rnn`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `rnn`. Written by `#[differentiable]`.
+/// The gradients of [`rnn`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `rnn`. Written by `#[differentiable]`.
 #[doc(hidden)]
 #[allow(clippy::all)]
 pub fn rnn_vjp(
@@ -65,7 +65,7 @@ pub fn rnn_vjp(
         ::backprop::__private::NotDifferentiable,
     )
 }
-///Runs [`rnn`] and its reverse sweep: returns the value and the gradient of `d_out · rnn(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`.
+/// Runs [`rnn`] and its reverse sweep: returns the value and the gradient of `d_out · rnn(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`.
 #[allow(unused_variables, unused_imports, clippy::all)]
 pub fn rnn_backward(
     w: &Array2<f64>,
@@ -76,6 +76,7 @@ pub fn rnn_backward(
     d_out: f64,
 ) -> (f64, RnnGrad) {
     use ::backprop::__private as bp;
+    let _ = rnn;
     let h = bp::copy(h0);
     let t_start = 0;
     let t_end = xs.nrows();

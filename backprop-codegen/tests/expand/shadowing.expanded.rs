@@ -6,12 +6,12 @@ fn shadow(x: f64, unused: f64) -> f64 {
     };
     y / x
 }
-///The gradient of [`shadow`] with respect to its differentiable parameters, one field each, written by `#[differentiable]`.
+/// The gradient of [`shadow`] with respect to its differentiable parameters, one field each, written by `#[differentiable]`.
 #[derive(Debug, Clone)]
 struct ShadowGrad {
-    ///The gradient with respect to `x`.
+    /// The gradient with respect to `x`.
     pub x: f64,
-    ///The gradient with respect to `unused`.
+    /// The gradient with respect to `unused`.
     pub unused: f64,
 }
 impl ::backprop::__private::Gradient for ShadowGrad {
@@ -22,7 +22,7 @@ impl ::backprop::__private::Gradient for ShadowGrad {
         ]
     }
 }
-///The gradients of [`shadow`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `shadow`. Written by `#[differentiable]`.
+/// The gradients of [`shadow`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `shadow`. Written by `#[differentiable]`.
 #[doc(hidden)]
 #[allow(clippy::all)]
 fn shadow_vjp(
@@ -33,10 +33,11 @@ fn shadow_vjp(
     let (_, grad) = shadow_backward(x, unused, *::backprop::__private::Cot::get(&d_out));
     (grad.x, grad.unused)
 }
-///Runs [`shadow`] and its reverse sweep: returns the value and the gradient of `d_out · shadow(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`.
+/// Runs [`shadow`] and its reverse sweep: returns the value and the gradient of `d_out · shadow(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`.
 #[allow(unused_variables, unused_imports, clippy::all)]
 fn shadow_backward(x: f64, unused: f64, d_out: f64) -> (f64, ShadowGrad) {
     use ::backprop::__private as bp;
+    let _ = shadow;
     let x_1 = bp::mul(&x, &2.0_f64);
     let x_2 = bp::add(&x_1, &1.0_f64);
     let y_1 = bp::mul(&x_2, &x_2);

@@ -17,26 +17,26 @@ pub fn network(
     let p = sigmoid(v1 * h1 + v2 * h2 + c);
     0.5 * (p - y).powi(2)
 }
-///The gradient of [`network`] with respect to its differentiable parameters, one field each, written by `#[differentiable]`.
+/// The gradient of [`network`] with respect to its differentiable parameters, one field each, written by `#[differentiable]`.
 #[derive(Debug, Clone)]
 pub struct NetworkGrad {
-    ///The gradient with respect to `w11`.
+    /// The gradient with respect to `w11`.
     pub w11: f64,
-    ///The gradient with respect to `w12`.
+    /// The gradient with respect to `w12`.
     pub w12: f64,
-    ///The gradient with respect to `b1`.
+    /// The gradient with respect to `b1`.
     pub b1: f64,
-    ///The gradient with respect to `w21`.
+    /// The gradient with respect to `w21`.
     pub w21: f64,
-    ///The gradient with respect to `w22`.
+    /// The gradient with respect to `w22`.
     pub w22: f64,
-    ///The gradient with respect to `b2`.
+    /// The gradient with respect to `b2`.
     pub b2: f64,
-    ///The gradient with respect to `v1`.
+    /// The gradient with respect to `v1`.
     pub v1: f64,
-    ///The gradient with respect to `v2`.
+    /// The gradient with respect to `v2`.
     pub v2: f64,
-    ///The gradient with respect to `c`.
+    /// The gradient with respect to `c`.
     pub c: f64,
 }
 impl ::backprop::__private::Gradient for NetworkGrad {
@@ -54,7 +54,7 @@ impl ::backprop::__private::Gradient for NetworkGrad {
         ]
     }
 }
-///The gradients of [`network`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `network`. Written by `#[differentiable]`.
+/// The gradients of [`network`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `network`. Written by `#[differentiable]`.
 #[doc(hidden)]
 #[allow(clippy::all)]
 pub fn network_vjp(
@@ -115,7 +115,7 @@ pub fn network_vjp(
         ::backprop::__private::NotDifferentiable,
     )
 }
-///Runs [`network`] and its reverse sweep: returns the value and the gradient of `d_out · network(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`.
+/// Runs [`network`] and its reverse sweep: returns the value and the gradient of `d_out · network(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`.
 #[allow(unused_variables, unused_imports, clippy::all)]
 pub fn network_backward(
     w11: f64,
@@ -133,6 +133,7 @@ pub fn network_backward(
     d_out: f64,
 ) -> (f64, NetworkGrad) {
     use ::backprop::__private as bp;
+    let _ = network;
     let h1_1 = bp::mul(&w11, &x1);
     let h1_2 = bp::mul(&w12, &x2);
     let h1_3 = bp::add(&h1_1, &h1_2);

@@ -14,20 +14,20 @@ pub fn two_heads(
     let loss_b = mse(&(a1.dot(&v.t()) + c), y);
     loss_a + loss_b
 }
-///The gradient of [`two_heads`] with respect to its differentiable parameters, one field each, written by `#[differentiable]`.
+/// The gradient of [`two_heads`] with respect to its differentiable parameters, one field each, written by `#[differentiable]`.
 #[derive(Debug, Clone)]
 pub struct TwoHeadsGrad {
-    ///The gradient with respect to `w1`.
+    /// The gradient with respect to `w1`.
     pub w1: ::backprop::ndarray::Array2<f64>,
-    ///The gradient with respect to `b1`.
+    /// The gradient with respect to `b1`.
     pub b1: ::backprop::ndarray::Array1<f64>,
-    ///The gradient with respect to `w2`.
+    /// The gradient with respect to `w2`.
     pub w2: ::backprop::ndarray::Array2<f64>,
-    ///The gradient with respect to `b2`.
+    /// The gradient with respect to `b2`.
     pub b2: ::backprop::ndarray::Array1<f64>,
-    ///The gradient with respect to `v`.
+    /// The gradient with respect to `v`.
     pub v: ::backprop::ndarray::Array2<f64>,
-    ///The gradient with respect to `c`.
+    /// The gradient with respect to `c`.
     pub c: ::backprop::ndarray::Array1<f64>,
 }
 impl ::backprop::__private::Gradient for TwoHeadsGrad {
@@ -42,7 +42,7 @@ impl ::backprop::__private::Gradient for TwoHeadsGrad {
         ]
     }
 }
-///The gradients of [`two_heads`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `two_heads`. Written by `#[differentiable]`.
+/// The gradients of [`two_heads`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `two_heads`. Written by `#[differentiable]`.
 #[doc(hidden)]
 #[allow(clippy::all)]
 pub fn two_heads_vjp(
@@ -91,7 +91,7 @@ pub fn two_heads_vjp(
         ::backprop::__private::NotDifferentiable,
     )
 }
-///Runs [`two_heads`] and its reverse sweep: returns the value and the gradient of `d_out · two_heads(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`.
+/// Runs [`two_heads`] and its reverse sweep: returns the value and the gradient of `d_out · two_heads(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`.
 #[allow(unused_variables, unused_imports, clippy::all)]
 pub fn two_heads_backward(
     w1: &Array2<f64>,
@@ -106,6 +106,7 @@ pub fn two_heads_backward(
     d_out: f64,
 ) -> (f64, TwoHeadsGrad) {
     use ::backprop::__private as bp;
+    let _ = two_heads;
     let a1_1 = bp::t(w1);
     let a1_2 = bp::dot(x, &a1_1);
     let a1_3 = bp::add(&a1_2, b1);
