@@ -207,10 +207,10 @@ fn piecewise(x: f64, w: &Array1<f64>) -> f64 {
     if x > 0.0 {
         a = a.exp();
     } else if x > -1.0 {
-        b = b * x;
+        b *= x;
     } else {
         a = a * a;
-        b = b - a;
+        b -= a;
     }
     if b > 1.0 {
         a += 1.0;

@@ -179,9 +179,9 @@ fn analyse_graph(
                         .collect();
                     analyse_graph(&arm.graph, params, &parent, &roots, &arm.outputs)
                 });
-                for a in 0..2 {
-                    for (j, p) in b.arm_inputs[a].iter().enumerate() {
-                        useful[p.index()] |= arms[a].active[b.arms[a].inputs[j].index()];
+                for ((analysis, arm), inputs) in arms.iter().zip(&b.arms).zip(&b.arm_inputs) {
+                    for (j, p) in inputs.iter().enumerate() {
+                        useful[p.index()] |= analysis.active[arm.inputs[j].index()];
                     }
                 }
                 branches.insert(id, BranchAnalysis { arms, seeded });

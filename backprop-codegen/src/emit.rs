@@ -716,8 +716,7 @@ impl<'g> GraphEmitter<'g> {
         let cond = be.cond.clone();
         let saved_names = be.saved.clone();
         let mut arm_code = Vec::new();
-        for a in 0..2 {
-            let arm = &mut be.arms[a];
+        for (a, arm) in be.arms.iter_mut().enumerate() {
             let body = arm.forward(sh);
             let next: Vec<TokenStream> = b.arms[a]
                 .outputs
