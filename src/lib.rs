@@ -19,7 +19,7 @@
 //! let (value, grad) = loss_backward(0.5, 3.0, 1.0);
 //! assert_eq!(value, 2.75);
 //! assert_eq!(grad.w, 10.0); // 2·w·x² + 1
-//! assert_eq!(grad.x, 3.0); // 2·w²·x
+//! assert_eq!(grad.x, 1.5); // 2·w²·x
 //! ```
 //!
 //! See the README for the vocabulary, the laws the generated code obeys and

@@ -1100,7 +1100,8 @@ impl<'g> GraphEmitter<'g> {
             let args: Vec<TokenStream> = inputs.iter().map(|i| self.operand(sh, *i)).collect();
             let consts: Vec<TokenStream> = consts.iter().map(|c| self.subst(&c.tokens)).collect();
             let tail: Vec<TokenStream> = match (&self.saved[id.index()], spec.needs_out) {
-                (Some(saved), _) => vec![quote!(&#saved)],
+                // The rule is the saved value's last reader: it may reuse it.
+                (Some(saved), _) => vec![quote!(#saved)],
                 (None, true) => {
                     let n = self.name(id);
                     vec![quote!(&#n)]
@@ -1126,6 +1127,21 @@ impl<'g> GraphEmitter<'g> {
                 let vjp = &call.vjp;
                 let args = self.call_args(sh, call, inputs);
                 out.push(quote_spanned!(span=> let (#(#targets,)*) = #vjp(#(#args,)* #adj);));
+                continue;
+            }
+            let both = match op {
+                Op::Add => Some("add_vjp_both"),
+                Op::Sub => Some("sub_vjp_both"),
+                Op::Mul => Some("mul_vjp_both"),
+                Op::Div => Some("div_vjp_both"),
+                _ => None,
+            };
+            if let (Some(rule), 2) = (both, active.len()) {
+                // One call decides at run time which operand gets the buffer.
+                let lhs = self.contribution_target(sh, inputs[0], id);
+                let rhs = self.contribution_target(sh, inputs[1], id);
+                let rule = Ident::new(rule, span);
+                out.push(quote_spanned!(span=> let (#lhs, #rhs) = #bp::#rule(#adj, #(#args),*);));
                 continue;
             }
             for (j, &pos) in active.iter().enumerate() {

@@ -6,7 +6,7 @@
 //! broadcasting added, then over the axes where `b` has length 1.
 
 use crate::value::{Cot, Float, Tensor, Value};
-use ndarray::{Array, ArrayBase, Axis, Data, Dimension};
+use ndarray::{Array, ArrayBase, ArrayD, ArrayViewD, Axis, Data, Dimension, Ix2};
 
 /// A gradient that can be summed back to the shape of a `T`.
 pub trait SumTo<T: Value>: Tensor {
@@ -45,25 +45,55 @@ impl<F: Float, S: Data<Elem = F>, D: Dimension, E: Dimension> SumTo<ArrayBase<S,
                 .into_dimensionality::<D>()
                 .expect("unbroadcast: same shape, same dimension");
         }
-        let gv = g.get().view().into_dyn();
-        let lead = gv.ndim() - target_shape.len();
-        let mut acc = if lead > 0 {
-            let mut acc = gv.sum_axis(Axis(0));
-            for _ in 1..lead {
-                acc = acc.sum_axis(Axis(0));
-            }
-            acc
-        } else {
-            gv.to_owned()
+        let view = g.get().view().into_dyn();
+        let summed = match sum_2d(&view, target_shape) {
+            Some(s) => s,
+            None => sum_general(view, target_shape),
         };
-        for (k, &len) in target_shape.iter().enumerate() {
-            if len == 1 && acc.shape()[k] != 1 {
-                acc = acc.sum_axis(Axis(k)).insert_axis(Axis(k));
-            }
-        }
-        acc.into_dimensionality::<D>()
+        summed
+            .into_dimensionality::<D>()
             .expect("unbroadcast: the sum has the operand's dimension")
     }
+}
+
+/// The common cases of a 2-d gradient, summed with ndarray's fixed-dimension
+/// `sum_axis` (as a hand-written backward would): a bias `(n, m) -> (m,)`, a
+/// row `(n, m) -> (1, m)`, a column `(n, m) -> (n, 1)`.
+fn sum_2d<F: Float>(g: &ArrayViewD<'_, F>, target: &[usize]) -> Option<ArrayD<F>> {
+    let g = g.view().into_dimensionality::<Ix2>().ok()?;
+    let (n, m) = g.dim();
+    let out = match *target {
+        [len] if len == m => g.sum_axis(Axis(0)).into_dyn(),
+        [1, len] if len == m => g.sum_axis(Axis(0)).insert_axis(Axis(0)).into_dyn(),
+        [len, 1] if len == n => g.sum_axis(Axis(1)).insert_axis(Axis(1)).into_dyn(),
+        _ => return None,
+    };
+    Some(out)
+}
+
+/// Any broadcast: the leading axes, then the axes of length 1, each summed
+/// once, starting from the view (the gradient is not copied first).
+fn sum_general<F: Float>(g: ArrayViewD<'_, F>, target: &[usize]) -> ArrayD<F> {
+    let lead = g.ndim() - target.len();
+    let mut acc: Option<ArrayD<F>> = None;
+    for _ in 0..lead {
+        acc = Some(match acc {
+            None => g.sum_axis(Axis(0)),
+            Some(a) => a.sum_axis(Axis(0)),
+        });
+    }
+    for (k, &len) in target.iter().enumerate() {
+        let current = acc
+            .as_ref()
+            .map_or_else(|| g.shape()[lead + k], |a| a.shape()[k]);
+        if len == 1 && current != 1 {
+            acc = Some(match acc {
+                None => g.sum_axis(Axis(lead + k)).insert_axis(Axis(lead + k)),
+                Some(a) => a.sum_axis(Axis(k)).insert_axis(Axis(k)),
+            });
+        }
+    }
+    acc.unwrap_or_else(|| g.to_owned())
 }
 
 /// Sums the gradient `g` of a broadcast result back to the shape of `target`.

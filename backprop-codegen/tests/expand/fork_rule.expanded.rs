@@ -37,11 +37,9 @@ pub fn fork_backward(w: f64, x: f64, d_out: f64) -> (f64, ForkGrad) {
     let u = bp::mul(&w, &x);
     let out_1 = bp::powi(&u, 2);
     let out = bp::add(&out_1, &w);
-    let d_out_1 = bp::add_vjp_lhs(&d_out, &out_1, &w);
-    let d_w_from_out = bp::add_vjp_rhs(d_out, &out_1, &w);
+    let (d_out_1, d_w_from_out) = bp::add_vjp_both(d_out, &out_1, &w);
     let d_u = bp::powi_vjp(d_out_1, &u, 2, &out_1);
-    let d_w_from_u = bp::mul_vjp_lhs(&d_u, &w, &x);
-    let d_x = bp::mul_vjp_rhs(d_u, &w, &x);
+    let (d_w_from_u, d_x) = bp::mul_vjp_both(d_u, &w, &x);
     let d_w = d_w_from_out + d_w_from_u;
     let grad = ForkGrad { w: d_w, x: d_x };
     (out, grad)

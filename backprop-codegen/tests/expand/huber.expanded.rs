@@ -74,8 +74,7 @@ pub fn huber_backward(
     let (d_r,) = if cond {
         let (out_1, out_2) = ::core::option::Option::unwrap(then_saved);
         let d_out_2 = d_out;
-        let d_out_1 = bp::mul_vjp_lhs(&d_out_2, &out_1, &r);
-        let d_r_step_from_out_2 = bp::mul_vjp_rhs(d_out_2, &out_1, &r);
+        let (d_out_1, d_r_step_from_out_2) = bp::mul_vjp_both(d_out_2, &out_1, &r);
         let d_r_step_from_out_1 = bp::mul_vjp_rhs(d_out_1, &0.5_f64, &r);
         let d_r_step = d_r_step_from_out_2 + d_r_step_from_out_1;
         (d_r_step,)

@@ -118,14 +118,12 @@ pub fn rnn_backward(
         .rev()
     {
         let d_loss_2 = d_loss;
-        let d_loss_in_step = bp::add_vjp_lhs(&d_loss_2, &loss_in, &loss_1);
-        let d_loss_1 = bp::add_vjp_rhs(d_loss_2, &loss_in, &loss_1);
+        let (d_loss_in_step, d_loss_1) = bp::add_vjp_both(d_loss_2, &loss_in, &loss_1);
         let d_v_step = bp::dot_vjp_lhs(&d_loss_1, v, &h_6);
         let d_h_6_from_loss_1 = bp::dot_vjp_rhs(d_loss_1, v, &h_6);
         let d_h_6 = d_h_1 + d_h_6_from_loss_1;
         let d_h_5 = bp::tanh_vjp(d_h_6, &h_5, &h_6);
-        let d_h_2 = bp::add_vjp_lhs(&d_h_5, &h_2, &h_4);
-        let d_h_4 = bp::add_vjp_rhs(d_h_5, &h_2, &h_4);
+        let (d_h_2, d_h_4) = bp::add_vjp_both(d_h_5, &h_2, &h_4);
         let d_u_step = bp::dot_vjp_lhs(d_h_4, u, &h_3);
         let d_w_step = bp::dot_vjp_lhs(&d_h_2, w, &h_1_in);
         let d_h_1_in_step = bp::dot_vjp_rhs(d_h_2, w, &h_1_in);

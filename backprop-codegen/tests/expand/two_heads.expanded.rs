@@ -120,11 +120,9 @@ pub fn two_heads_backward(
     let loss_b_3 = bp::add(&loss_b_2, c);
     let loss_b = bp::mse(&loss_b_3, y);
     let out = bp::add(&loss_a, &loss_b);
-    let d_loss_a = bp::add_vjp_lhs(&d_out, &loss_a, &loss_b);
-    let d_loss_b = bp::add_vjp_rhs(d_out, &loss_a, &loss_b);
+    let (d_loss_a, d_loss_b) = bp::add_vjp_both(d_out, &loss_a, &loss_b);
     let d_loss_b_3 = bp::mse_vjp_lhs(d_loss_b, &loss_b_3, y, &loss_b);
-    let d_loss_b_2 = bp::add_vjp_lhs(&d_loss_b_3, &loss_b_2, c);
-    let d_c = bp::add_vjp_rhs(d_loss_b_3, &loss_b_2, c);
+    let (d_loss_b_2, d_c) = bp::add_vjp_both(d_loss_b_3, &loss_b_2, c);
     let d_a1_from_loss_b_2 = bp::dot_vjp_lhs(&d_loss_b_2, &a1, &loss_b_1);
     let d_loss_b_1 = bp::dot_vjp_rhs(d_loss_b_2, &a1, &loss_b_1);
     let d_v = bp::t_vjp(d_loss_b_1, v, &loss_b_1);
@@ -132,17 +130,15 @@ pub fn two_heads_backward(
         d_loss_a,
         &loss_a_3,
         labels,
-        &loss_a_probs,
+        loss_a_probs,
     );
-    let d_loss_a_2 = bp::add_vjp_lhs(&d_loss_a_3, &loss_a_2, b2);
-    let d_b2 = bp::add_vjp_rhs(d_loss_a_3, &loss_a_2, b2);
+    let (d_loss_a_2, d_b2) = bp::add_vjp_both(d_loss_a_3, &loss_a_2, b2);
     let d_a1_from_loss_a_2 = bp::dot_vjp_lhs(&d_loss_a_2, &a1, &loss_a_1);
     let d_loss_a_1 = bp::dot_vjp_rhs(d_loss_a_2, &a1, &loss_a_1);
     let d_w2 = bp::t_vjp(d_loss_a_1, w2, &loss_a_1);
     let d_a1 = d_a1_from_loss_b_2 + d_a1_from_loss_a_2;
     let d_a1_3 = bp::relu_vjp(d_a1, &a1_3, &a1);
-    let d_a1_2 = bp::add_vjp_lhs(&d_a1_3, &a1_2, b1);
-    let d_b1 = bp::add_vjp_rhs(d_a1_3, &a1_2, b1);
+    let (d_a1_2, d_b1) = bp::add_vjp_both(d_a1_3, &a1_2, b1);
     let d_a1_1 = bp::dot_vjp_rhs(d_a1_2, x, &a1_1);
     let d_w1 = bp::t_vjp(d_a1_1, w1, &a1_1);
     let grad = TwoHeadsGrad {

@@ -367,3 +367,51 @@ pub fn powf_vjp_rhs<A: Arith<B>, B: Value<Elem = A::Elem>>(
         b,
     )
 }
+
+/// Both adjoints of a binary op in one call, giving the owned upstream buffer
+/// to the operand that was not broadcast (its gradient is the same shape), so
+/// that it is reused, and lending it to the other operand first.
+macro_rules! both {
+    ($both:ident, $lhs:ident, $rhs:ident, $doc:literal) => {
+        #[doc = $doc]
+        #[inline]
+        pub fn $both<A: Arith<B>, B: Value<Elem = A::Elem>>(
+            g: impl Cot<Out<A, B>>,
+            a: &A,
+            b: &B,
+        ) -> (A::Owned, B::Owned) {
+            if a.shape() == g.get().shape() {
+                let db = $rhs(g.get(), a, b);
+                (($lhs)(g, a, b), db)
+            } else {
+                let da = $lhs(g.get(), a, b);
+                (da, $rhs(g, a, b))
+            }
+        }
+    };
+}
+
+both!(
+    add_vjp_both,
+    add_vjp_lhs,
+    add_vjp_rhs,
+    "[`add_vjp_lhs`] and [`add_vjp_rhs`] in one call."
+);
+both!(
+    sub_vjp_both,
+    sub_vjp_lhs,
+    sub_vjp_rhs,
+    "[`sub_vjp_lhs`] and [`sub_vjp_rhs`] in one call."
+);
+both!(
+    mul_vjp_both,
+    mul_vjp_lhs,
+    mul_vjp_rhs,
+    "[`mul_vjp_lhs`] and [`mul_vjp_rhs`] in one call."
+);
+both!(
+    div_vjp_both,
+    div_vjp_lhs,
+    div_vjp_rhs,
+    "[`div_vjp_lhs`] and [`div_vjp_rhs`] in one call."
+);

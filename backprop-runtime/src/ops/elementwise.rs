@@ -273,12 +273,15 @@ pub fn relu<X: Operand>(x: X) -> OwnedOf<X> {
 /// Adjoint of [`relu`]: `g · [x > 0]`.
 #[inline]
 pub fn relu_vjp<V: Value>(g: impl Cot<V::Owned>, x: &V, out: &V::Owned) -> V::Owned {
+    let _ = x;
     let zero = V::Elem::zero();
-    unary_vjp(g, x, out, |g, x, _| {
-        if x > zero {
+    // The mask comes from the output alone: relu(x) > 0 exactly when x > 0,
+    // and relu(NaN) is NaN.
+    g.into_owned().zip_with2(out, out, |g, o, _| {
+        if o > zero {
             g
-        } else if x.is_nan() {
-            x
+        } else if o.is_nan() {
+            o
         } else {
             zero
         }

@@ -311,12 +311,14 @@ pub fn softmax_cross_entropy_vjp<F: Float, S: Data<Elem = F>>(
     g: impl Cot<F>,
     logits: &ArrayBase<S, Ix2>,
     labels: &[usize],
-    probs: &Array2<F>,
+    probs: impl Cot<Array2<F>>,
 ) -> Array2<F> {
     let (n, classes) = logits.dim();
     check_labels(n, classes, labels);
     let scale = *g.get() / count(n);
-    let mut d = probs.mapv(|p| p * scale);
+    // The saved probabilities become the gradient, in place when owned.
+    let mut d = probs.into_owned();
+    d.mapv_inplace(|p| p * scale);
     for (i, &y) in labels.iter().enumerate() {
         d[[i, y]] -= scale;
     }
