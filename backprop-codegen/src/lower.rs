@@ -993,6 +993,12 @@ impl Lowerer<'_> {
             return self.error_node(span);
         }
         let varying = inputs.iter().any(|i| self.varying[i.index()]);
+        // `x * x` is `square(x)`: the same value, and its adjoint `2 g x` is
+        // one pass instead of two contributions and their sum.
+        let (op, inputs) = match (op, inputs.as_slice()) {
+            (Op::Mul, [a, b]) if a == b => (Op::Unary("square"), vec![*a]),
+            _ => (op, inputs),
+        };
         self.add(Node::Op { op, inputs, consts }, self.temp(), span, varying)
     }
 
