@@ -26,7 +26,53 @@
 //! what is not supported yet.
 #![warn(missing_docs)]
 
-pub use backprop_macros::{adjoint, differentiable};
+/// Writes `NAME_backward` (the value and every gradient) next to a function.
+///
+/// ```
+/// use backprop::prelude::*;
+///
+/// #[differentiable(wrt(w, b))]
+/// fn loss(w: &Array2<f64>, b: &Array1<f64>, x: &Array2<f64>, labels: &[usize]) -> f64 {
+///     softmax_cross_entropy(&(x.dot(w) + b), labels)
+/// }
+///
+/// let (w, b) = (array![[0.5, -0.5], [0.25, 1.0]], array![0.0, 0.1]);
+/// let x = array![[1.0, 2.0], [-1.0, 0.5]];
+/// let (value, grad) = loss_backward(&w, &b, &x, &[1, 0], 1.0);
+/// assert_eq!(value, loss(&w, &b, &x, &[1, 0]));
+/// assert_eq!(grad.w.shape(), &[2, 2]);
+/// // The bias was broadcast over the batch: its gradient sums the rows.
+/// assert_eq!(grad.b.shape(), &[2]);
+/// gradcheck(&(w.clone(), b.clone()), |(w, b)| loss_backward(w, b, &x, &[1, 0], 1.0)).unwrap();
+/// ```
+pub use backprop_macros::differentiable;
+
+/// Marks a hand-written adjoint rule, so that the function may be called in
+/// differentiable bodies.
+///
+/// ```
+/// use backprop::prelude::*;
+///
+/// fn softplus(x: f64) -> f64 {
+///     x.max(0.0) + (-x.abs()).exp().ln_1p()
+/// }
+///
+/// /// d softplus(x) / dx = sigmoid(x)
+/// #[adjoint(softplus)]
+/// fn softplus_adjoint(x: f64, d_out: f64) -> f64 {
+///     d_out * sigmoid(x)
+/// }
+///
+/// #[differentiable]
+/// fn smooth(x: f64, y: f64) -> f64 {
+///     softplus(x * y) + y
+/// }
+///
+/// let (_, grad) = smooth_backward(2.0, 0.5, 1.0);
+/// assert!((grad.x - 0.5 * sigmoid(1.0_f64)).abs() < 1e-15);
+/// gradcheck(&(2.0, 0.5), |&(x, y)| smooth_backward(x, y, 1.0)).unwrap();
+/// ```
+pub use backprop_macros::adjoint;
 pub use backprop_runtime::gradcheck::{
     self, gradcheck, GradCheck, GradcheckError, Gradient, Params,
 };
