@@ -269,7 +269,7 @@ pub fn emit(
     let mut body = GraphEmitter::new(&l.graph, a, Vec::new(), None);
     body.seed(l.output, frame.d_out.to_token_stream(), func.array_output);
     body.assign_names(&mut sh, Some((l.output, &frame.d_out)));
-    let forward = body.forward(&sh);
+    let forward = body.forward(&mut sh);
     let reverse = body.reverse(&mut sh);
     let value = body.value(&sh, l.output);
     let grad = sh.namer.fresh("grad");
@@ -356,6 +356,13 @@ struct LoopEmitter<'g> {
     end: Ident,
     /// What each iteration keeps for the reverse sweep.
     steps: Ident,
+    /// The adjoint of each carried state that has one.
+    d_state: Vec<Option<Ident>>,
+    /// The body's reverse sweep, written with the forward pass so that each
+    /// iteration keeps only the locals it reads.
+    body_reverse: Vec<TokenStream>,
+    /// The locals each iteration keeps.
+    kept: Vec<Ident>,
 }
 
 impl<'g> GraphEmitter<'g> {
@@ -481,6 +488,9 @@ impl<'g> GraphEmitter<'g> {
                             start,
                             end,
                             steps,
+                            d_state: Vec::new(),
+                            body_reverse: Vec::new(),
+                            kept: Vec::new(),
                         },
                     );
                     loop_ids.push(id);
@@ -617,8 +627,8 @@ impl<'g> GraphEmitter<'g> {
     }
 
     /// The forward pass: one `let` per live node.
-    fn forward(&mut self, sh: &Shared) -> Vec<TokenStream> {
-        let bp = &sh.bp;
+    fn forward(&mut self, sh: &mut Shared) -> Vec<TokenStream> {
+        let bp = &sh.bp.clone();
         let mut out = Vec::new();
         for id in self.graph.ids() {
             if !self.a.live[id.index()] {
@@ -701,8 +711,8 @@ impl<'g> GraphEmitter<'g> {
     ///             (l_5, None, Some((l_3, l_4, l_5.clone())))
     ///         };
     /// ```
-    fn branch_forward(&mut self, sh: &Shared, id: NodeId, b: &'g Branch) -> Vec<TokenStream> {
-        let bp = &sh.bp;
+    fn branch_forward(&mut self, sh: &mut Shared, id: NodeId, b: &'g Branch) -> Vec<TokenStream> {
+        let bp = &sh.bp.clone();
         let active = self.branch_active(id);
         let cond_tokens = self.subst(&b.cond.tokens);
         let outs = self.outs_of(id);
@@ -854,6 +864,27 @@ impl<'g> GraphEmitter<'g> {
         out
     }
 
+    /// The adjoint of each carried state of a loop that has one: the adjoint of
+    /// the loop's result where it is active, else a fresh name (for a zero).
+    fn loop_d_state(&self, sh: &mut Shared, id: NodeId, lp: &Loop) -> Vec<Option<Ident>> {
+        let seeded = &self.a.loops[&id].seeded;
+        let outs = self.outs_of(id);
+        (0..lp.carried)
+            .map(|k| {
+                if !seeded[k] {
+                    return None;
+                }
+                match outs
+                    .iter()
+                    .find(|(kk, o)| *kk == k && self.a.active[o.index()])
+                {
+                    Some((_, o)) => Some(self.adj(*o).clone()),
+                    None => Some(sh.namer.fresh(&format!("d_{}", self.loops[&id].state[k]))),
+                }
+            })
+            .collect()
+    }
+
     /// Whether a loop has a reverse sweep: some adjoint flows through it.
     fn loop_active(&self, id: NodeId, lp: &Loop) -> bool {
         let la = &self.a.loops[&id];
@@ -873,9 +904,14 @@ impl<'g> GraphEmitter<'g> {
     ///             h_1 = h;
     ///         }
     /// ```
-    fn loop_forward(&mut self, sh: &Shared, id: NodeId, lp: &'g Loop) -> Vec<TokenStream> {
-        let bp = &sh.bp;
+    fn loop_forward(&mut self, sh: &mut Shared, id: NodeId, lp: &'g Loop) -> Vec<TokenStream> {
+        let bp = &sh.bp.clone();
         let active = self.loop_active(id, lp);
+        let d_state = if active {
+            self.loop_d_state(sh, id, lp)
+        } else {
+            Vec::new()
+        };
         let init: Vec<TokenStream> = lp.inputs[..lp.carried]
             .iter()
             .map(|p| self.operand(sh, *p))
@@ -921,10 +957,34 @@ impl<'g> GraphEmitter<'g> {
         }
         let mut push = Vec::new();
         if active {
-            out.push(quote!(let mut #steps = ::std::vec::Vec::new();));
-            let saved: Vec<TokenStream> = ins
+            // The body's reverse sweep, now, to know which locals it reads.
+            for (k, d) in d_state.iter().enumerate() {
+                if let Some(d) = d {
+                    le.body.seed(lp.body.outputs[k], d.to_token_stream(), false);
+                }
+            }
+            let body_reverse = le.body.reverse(sh);
+            let mut read = HashSet::new();
+            for stmt in &body_reverse {
+                idents(stmt.clone(), &mut read);
+            }
+            for (k, d) in d_state.iter().enumerate() {
+                if d.is_some() && !le.body.a.active[lp.body.inputs[k].index()] {
+                    read.insert(ins[k].to_string());
+                }
+            }
+            let kept: Vec<Ident> = ins
                 .iter()
                 .chain(&le.body.defined)
+                .filter(|n| read.contains(&n.to_string()))
+                .cloned()
+                .collect();
+            le.d_state = d_state;
+            le.body_reverse = body_reverse;
+            le.kept = kept.clone();
+            out.push(quote!(let mut #steps = ::std::vec::Vec::new();));
+            let saved: Vec<TokenStream> = kept
+                .iter()
                 .map(|n| {
                     if next.iter().any(|x| *n == x.to_string()) {
                         quote!(::core::clone::Clone::clone(&#n))
@@ -968,39 +1028,29 @@ impl<'g> GraphEmitter<'g> {
             return out;
         }
         let bp = sh.bp.clone();
-        let seeded = self.a.loops[&id].seeded.clone();
+        let d_state = self.loops[&id].d_state.clone();
         // The adjoint of each carried state, flowing back through the iterations.
-        let mut d_state: Vec<Option<Ident>> = vec![None; lp.carried];
-        let outs: Vec<(usize, NodeId)> = self
-            .graph
-            .ids()
-            .filter_map(|o| match self.node(o) {
-                Node::Out { of, k } if *of == id => Some((*k, o)),
-                _ => None,
-            })
-            .collect();
-        for k in (0..lp.carried).filter(|k| seeded[*k]) {
-            let out_node = outs.iter().find(|(kk, _)| *kk == k).map(|(_, o)| *o);
-            match out_node.filter(|o| self.a.active[o.index()]) {
-                Some(o) => {
-                    let adj = self.adj(o).clone();
-                    let c = &self.contributions[o.index()];
-                    if self.borrowed[o.index()] {
-                        out.push(quote!(let mut #adj = #bp::copy(#(#c)+*);));
-                    } else if self.parts(o) > 1 || self.seeds[o.index()] == 1 {
-                        out.push(quote!(let mut #adj = #(#c)+*;));
-                    } else {
-                        out.push(quote!(let mut #adj = #adj;));
-                    }
-                    d_state[k] = Some(adj);
+        for (k, o) in self.outs_of(id) {
+            let Some(d) = &d_state[k] else { continue };
+            if self.a.active[o.index()] {
+                let c = &self.contributions[o.index()];
+                if self.borrowed[o.index()] {
+                    out.push(quote!(let mut #d = #bp::copy(#(#c)+*);));
+                } else if self.parts(o) > 1 || self.seeds[o.index()] == 1 {
+                    out.push(quote!(let mut #d = #(#c)+*;));
+                } else {
+                    out.push(quote!(let mut #d = #d;));
                 }
-                None => {
-                    let le = &self.loops[&id];
-                    let s = &le.state[k];
-                    let d = sh.namer.fresh(&format!("d_{s}"));
-                    out.push(quote!(let mut #d = #bp::zeros_like(&#s);));
-                    d_state[k] = Some(d);
-                }
+            }
+        }
+        for (k, d) in d_state.iter().enumerate() {
+            let active_out = self
+                .outs_of(id)
+                .iter()
+                .any(|(kk, o)| *kk == k && self.a.active[o.index()]);
+            if let (Some(d), false) = (d, active_out) {
+                let s = &self.loops[&id].state[k];
+                out.push(quote!(let mut #d = #bp::zeros_like(&#s);));
             }
         }
         // One accumulator per captured value that gets a gradient.
@@ -1016,19 +1066,14 @@ impl<'g> GraphEmitter<'g> {
             }
         }
         let le = self.loops.get_mut(&id).expect("a loop emitter");
-        for (k, d) in d_state.iter().enumerate() {
-            if let Some(d) = d {
-                le.body.seed(lp.body.outputs[k], d.to_token_stream(), false);
-            }
-        }
-        let body = le.body.reverse(sh);
+        let body = std::mem::take(&mut le.body_reverse);
         let (start, end, steps) = (&le.start, &le.end, &le.steps);
         let var = le
             .body
             .loop_var
             .clone()
             .map_or(quote!(_), |v| v.to_token_stream());
-        let saved: Vec<&Ident> = le.ins.iter().chain(&le.body.defined).collect();
+        let saved = &le.kept;
         let mut tail = Vec::new();
         for (j, acc) in &accs {
             let step = le.body.adj(lp.body.inputs[*j]);

@@ -103,17 +103,16 @@ pub fn rnn_backward(
                 h_5,
                 ::core::clone::Clone::clone(&h_6),
                 loss_1,
-                ::core::clone::Clone::clone(&loss_2),
             ));
         h_1 = h_6;
         loss = loss_2;
     }
-    let mut d_h_1 = bp::zeros_like(&h_1);
     let mut d_loss = d_out;
+    let mut d_h_1 = bp::zeros_like(&h_1);
     let mut d_w = bp::zeros_like(w);
     let mut d_u = bp::zeros_like(u);
     let mut d_v = bp::zeros_like(v);
-    for (t, (h_1_in, loss_in, h_2, h_3, h_4, h_5, h_6, loss_1, loss_2)) in (t_start..t_end)
+    for (t, (h_1_in, loss_in, h_2, h_3, h_4, h_5, h_6, loss_1)) in (t_start..t_end)
         .zip(steps)
         .rev()
     {
