@@ -270,3 +270,80 @@ fn array_valued_branch() {
             .unwrap();
     }
 }
+
+/// A carried value that starts constant and becomes differentiable in the body,
+/// a branch assigning a carried value, an inner `let mut`, a call inside the
+/// loop, and the carried values used after the loop.
+#[differentiable(wrt(w, s))]
+fn mixed(w: &Array1<f64>, s: f64, n: usize) -> f64 {
+    let mut acc = 0.0;
+    let mut scale = 1.0;
+    for k in 0..n {
+        let mut t = w[k % w.len()] * scale;
+        t += s;
+        if t > 0.0 {
+            acc += square_plus(t, s);
+        } else {
+            acc -= t;
+            scale *= 0.5;
+        }
+        scale = scale * s;
+    }
+    let total = acc * scale;
+    total + acc
+}
+
+#[differentiable]
+fn square_plus(a: f64, b: f64) -> f64 {
+    a * a + b
+}
+
+#[test]
+fn carried_values_branches_and_calls_in_loops() {
+    let w = array![0.3, -0.8, 1.2];
+    for (s, n) in [(0.9, 5), (-0.4, 4), (1.1, 0), (0.2, 7)] {
+        let (v, g) = mixed_backward(&w, s, n, 1.0);
+        assert_eq!(v, mixed(&w, s, n));
+        assert_eq!(square_plus(1.0, 2.0), 3.0);
+        if n == 0 {
+            assert_eq!((v, g.s), (0.0, 0.0));
+        }
+        gradcheck(&(w.clone(), s), |(w, s)| mixed_backward(w, *s, n, 1.0)).unwrap();
+    }
+}
+
+/// Nested branches, and a loop whose carried state is an array.
+#[differentiable]
+fn nested_branches(x: &Array1<f64>, a: f64) -> f64 {
+    let mut v = x.to_owned();
+    for _ in 0..3 {
+        v = if a > 0.5 {
+            if sum(&v) > 0.0 {
+                tanh(&v) * a
+            } else {
+                v * a
+            }
+        } else {
+            sigmoid(&v) + a
+        };
+    }
+    sum(&(&v * &v))
+}
+
+#[test]
+fn nested_branches_and_array_state() {
+    let x = array![0.5, -1.0, 0.25];
+    for a in [0.9, 0.3, -0.7] {
+        let (val, _) = nested_branches_backward(&x, a, 1.0);
+        assert_eq!(val, nested_branches(&x, a));
+        gradcheck(&(x.clone(), a), |(x, a)| {
+            nested_branches_backward(x, *a, 1.0)
+        })
+        .unwrap();
+    }
+    let y = array![-2.0, -1.0, 0.25];
+    gradcheck(&(y.clone(), 0.9), |(x, a)| {
+        nested_branches_backward(x, *a, 1.0)
+    })
+    .unwrap();
+}
