@@ -287,7 +287,7 @@ fn mixed(w: &Array1<f64>, s: f64, n: usize) -> f64 {
             acc -= t;
             scale *= 0.5;
         }
-        scale = scale * s;
+        scale = scale.min(10.0) * s;
     }
     let total = acc * scale;
     total + acc
