@@ -241,6 +241,21 @@ pub fn frame(func: &Function, krate: &TokenStream, namer: &mut Namer, real: bool
     }
 }
 
+/// The locals a region keeps for its reverse sweep, moved, except those that
+/// also leave the region as its results (`next`), which are cloned.
+fn keep(locals: &[Ident], next: &[TokenStream]) -> Vec<TokenStream> {
+    locals
+        .iter()
+        .map(|n| {
+            if next.iter().any(|x| *n == x.to_string()) {
+                quote!(::core::clone::Clone::clone(&#n))
+            } else {
+                n.to_token_stream()
+            }
+        })
+        .collect()
+}
+
 /// The parameters without `mut`: that is for the user's body, not ours.
 fn strip_mut<'a>(
     inputs: impl Iterator<Item = &'a syn::FnArg> + 'a,
@@ -742,22 +757,12 @@ impl<'g> GraphEmitter<'g> {
                 })
                 .collect();
             let mut tuple = next.clone();
-            let mut keep = Vec::new();
+            let mut keeping = Vec::new();
             if active {
-                let saved: Vec<TokenStream> = arm
-                    .defined
-                    .iter()
-                    .map(|n| {
-                        if next.iter().any(|x| *n == x.to_string()) {
-                            quote!(::core::clone::Clone::clone(&#n))
-                        } else {
-                            n.to_token_stream()
-                        }
-                    })
-                    .collect();
+                let saved = keep(&arm.defined, &next);
                 // Kept before the results are moved out.
                 let name = &saved_names[a];
-                keep.push(quote!(let #name = ::core::option::Option::Some((#(#saved,)*));));
+                keeping.push(quote!(let #name = ::core::option::Option::Some((#(#saved,)*));));
                 let some = name.to_token_stream();
                 let none = quote!(::core::option::Option::None);
                 if a == 0 {
@@ -768,7 +773,7 @@ impl<'g> GraphEmitter<'g> {
             }
             arm_code.push(quote! {
                 #(#body)*
-                #(#keep)*
+                #(#keeping)*
                 (#(#tuple,)*)
             });
         }
@@ -983,16 +988,7 @@ impl<'g> GraphEmitter<'g> {
             le.body_reverse = body_reverse;
             le.kept = kept.clone();
             out.push(quote!(let mut #steps = ::std::vec::Vec::new();));
-            let saved: Vec<TokenStream> = kept
-                .iter()
-                .map(|n| {
-                    if next.iter().any(|x| *n == x.to_string()) {
-                        quote!(::core::clone::Clone::clone(&#n))
-                    } else {
-                        n.to_token_stream()
-                    }
-                })
-                .collect();
+            let saved = keep(&kept, &next);
             push.push(quote!(#steps.push((#(#saved,)*));));
         }
         out.push(quote! {

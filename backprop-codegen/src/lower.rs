@@ -695,6 +695,29 @@ impl Lowerer<'_> {
         self.error_node(span)
     }
 
+    /// Starts a new graph (a region) for a loop body or a branch arm, setting
+    /// the enclosing one aside.
+    fn push_frame(&mut self) {
+        let parent = Frame {
+            graph: std::mem::take(&mut self.graph),
+            varying: std::mem::take(&mut self.varying),
+            captures: std::mem::take(&mut self.captures),
+            capture_map: std::mem::take(&mut self.capture_map),
+        };
+        self.outer.push(parent);
+    }
+
+    /// Ends the current region: returns its graph and its captures, and goes
+    /// back to the enclosing graph.
+    fn pop_frame(&mut self) -> (Graph, Vec<(NodeId, NodeId)>) {
+        let parent = self.outer.pop().expect("the enclosing frame");
+        let graph = std::mem::replace(&mut self.graph, parent.graph);
+        self.varying = parent.varying;
+        let captures = std::mem::replace(&mut self.captures, parent.captures);
+        self.capture_map = parent.capture_map;
+        (graph, captures)
+    }
+
     /// `if cond { a } else { b }`, as a statement (`with_value` false) or as an
     /// expression. Each arm is a region; the variables either arm assigns are
     /// results of the branch, and so is its value.
@@ -772,13 +795,7 @@ impl Lowerer<'_> {
         names: &[String],
         with_value: bool,
     ) -> (Region, Vec<NodeId>, Vec<bool>) {
-        let parent = Frame {
-            graph: std::mem::take(&mut self.graph),
-            varying: std::mem::take(&mut self.varying),
-            captures: std::mem::take(&mut self.captures),
-            capture_map: std::mem::take(&mut self.capture_map),
-        };
-        self.outer.push(parent);
+        self.push_frame();
         // The names the arms assign are bound in the arm's own scope, so that
         // an assignment rebinds them here and the arm's results can be read.
         let mut scope = HashMap::new();
@@ -816,11 +833,7 @@ impl Lowerer<'_> {
             outputs.push(value);
         }
         let out_varying = outputs.iter().map(|o| self.varying[o.index()]).collect();
-        let parent = self.outer.pop().expect("the enclosing frame");
-        let graph = std::mem::replace(&mut self.graph, parent.graph);
-        self.varying = parent.varying;
-        let captures = std::mem::replace(&mut self.captures, parent.captures);
-        self.capture_map = parent.capture_map;
+        let (graph, captures) = self.pop_frame();
         let region = Region {
             graph,
             inputs: captures.iter().map(|c| c.1).collect(),
@@ -866,13 +879,7 @@ impl Lowerer<'_> {
         carried: &[(String, NodeId)],
         carried_varying: &[bool],
     ) -> (Region, Vec<NodeId>, Vec<bool>) {
-        let parent = Frame {
-            graph: std::mem::take(&mut self.graph),
-            varying: std::mem::take(&mut self.varying),
-            captures: std::mem::take(&mut self.captures),
-            capture_map: std::mem::take(&mut self.capture_map),
-        };
-        self.outer.push(parent);
+        self.push_frame();
         let depth = self.outer.len();
         let mut scope = HashMap::new();
         for (k, (name, parent_id)) in carried.iter().enumerate() {
@@ -896,11 +903,7 @@ impl Lowerer<'_> {
         let (_, scope) = self.scopes.pop().expect("the loop's scope");
         let outputs: Vec<NodeId> = carried.iter().map(|(name, _)| scope[name]).collect();
         let out_varying = outputs.iter().map(|o| self.varying[o.index()]).collect();
-        let parent = self.outer.pop().expect("the enclosing frame");
-        let graph = std::mem::replace(&mut self.graph, parent.graph);
-        self.varying = parent.varying;
-        let captures = std::mem::replace(&mut self.captures, parent.captures);
-        self.capture_map = parent.capture_map;
+        let (graph, captures) = self.pop_frame();
         let region = Region {
             graph,
             inputs: captures.iter().map(|c| c.1).collect(),
