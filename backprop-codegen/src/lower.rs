@@ -527,8 +527,8 @@ impl Lowerer<'_> {
             Expr::If(i) => self.branch(i, true),
             Expr::Match(m) => self.cx_error(expr, m.match_token.span(), "#[differentiable] does not support `match`; write the cases with `max`, `min`, `abs` or `relu` where you can"),
             Expr::Return(r) => self.cx_error(expr, r.return_token.span(), "#[differentiable] does not support early `return`; make the value the final expression of the body"),
-            Expr::Break(b) => self.cx_error(expr, b.break_token.span(), "#[differentiable] does not support `break`"),
-            Expr::Continue(c) => self.cx_error(expr, c.continue_token.span(), "#[differentiable] does not support `continue`"),
+            Expr::Break(b) => self.cx_error(expr, b.break_token.span(), "#[differentiable] does not support `break`: a loop runs its whole range; compute the number of iterations before the loop, or use `if` inside the body"),
+            Expr::Continue(c) => self.cx_error(expr, c.continue_token.span(), "#[differentiable] does not support `continue`: put the rest of the body in an `if` instead"),
             Expr::Closure(_) => self.whole_error(expr, "closures are not supported in a differentiable function; write the computation with the vocabulary (`relu`, `exp`, `sum`, ...)"),
             Expr::Macro(m) => {
                 self.cx.error_at(&m.mac, MACRO_HINT);
