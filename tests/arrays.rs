@@ -251,3 +251,20 @@ fn a_shape_error_panics_in_the_forward_pass_with_ndarrays_message() {
     assert!(ours.is_some());
     assert_eq!(ours, original);
 }
+
+/// `insert_axis` for a reduction kept as a column (keepdims), and centring rows.
+#[differentiable]
+fn centred(x: &Array2<f64>) -> f64 {
+    let means = mean_axis(x, Axis(1)).insert_axis(Axis(1));
+    let c = x - &means;
+    sum(&(&c * &c)) + sum(&x.sum_axis(Axis(0)).insert_axis(Axis(0)))
+}
+
+#[test]
+fn insert_axis_keeps_a_reduced_axis() {
+    let mut seed = 31;
+    let x = random((3, 4), &mut seed);
+    let (v, _) = centred_backward(&x, 1.0);
+    assert_eq!(v, centred(&x));
+    gradcheck(&(x.clone(),), |(x,)| centred_backward(x, 1.0)).unwrap();
+}

@@ -47,6 +47,8 @@ pub enum Op {
     Index,
     /// `.to_owned()`, `.clone()`.
     Copy,
+    /// `a.insert_axis(Axis(k))`: one constant argument.
+    InsertAxis,
     Softmax,
     LogSoftmax,
     LogSumExp,
@@ -127,6 +129,7 @@ impl Op {
             Op::Column => ("column", One("column_vjp"), true, None),
             Op::Index => ("index", One("index_vjp"), true, None),
             Op::Copy => ("copy", One("copy_vjp"), true, None),
+            Op::InsertAxis => ("insert_axis", One("insert_axis_vjp"), true, None),
             Op::Softmax => ("softmax", One("softmax_vjp"), true, None),
             Op::LogSoftmax => ("log_softmax", One("log_softmax_vjp"), true, None),
             Op::LogSumExp => ("logsumexp", One("logsumexp_vjp"), true, None),

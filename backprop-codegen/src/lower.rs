@@ -26,7 +26,7 @@ const FLOAT_METHODS: &[&str] = &[
 
 const SUPPORTED_METHODS: &str =
     "exp ln sqrt powi powf sin cos tan tanh abs max min recip (on floats and arrays), \
-     dot t sum sum_axis row column view to_owned clone (on arrays)";
+     dot t sum sum_axis insert_axis row column view to_owned clone (on arrays)";
 const SUPPORTED_FUNCTIONS: &str =
     "exp ln sqrt square abs sin cos tan tanh sigmoid relu recip powi sum mean \
      sum_axis mean_axis concat softmax log_softmax logsumexp softmax_cross_entropy mse";
@@ -1217,9 +1217,10 @@ impl Lowerer<'_> {
                     }
                 }
             }
-            "sum_axis" | "row" | "column" => {
+            "sum_axis" | "row" | "column" | "insert_axis" => {
                 let usage = match name.as_str() {
                     "sum_axis" => "`a.sum_axis(Axis(k))`",
+                    "insert_axis" => "`a.insert_axis(Axis(k))`",
                     "row" => "`a.row(i)`",
                     _ => "`a.column(j)`",
                 };
@@ -1229,12 +1230,14 @@ impl Lowerer<'_> {
                 let a = self.expr(&m.receiver);
                 let what = match name.as_str() {
                     "sum_axis" => "the axis of `sum_axis`",
+                    "insert_axis" => "the axis of `insert_axis`",
                     "row" => "the row index",
                     _ => "the column index",
                 };
                 let c = self.const_arg(&m.args[0], what);
                 let op = match name.as_str() {
                     "sum_axis" => Op::SumAxis,
+                    "insert_axis" => Op::InsertAxis,
                     "row" => Op::Row,
                     _ => Op::Column,
                 };

@@ -179,3 +179,37 @@ pub fn copy<V: Value>(x: &V) -> V::Owned {
 pub fn copy_vjp<V: Value>(g: impl Cot<V::Owned>, _x: &V, _out: &V::Owned) -> V::Owned {
     g.into_owned()
 }
+
+/// A new axis of length 1 at `axis`: ndarray's `insert_axis`, a view (the
+/// `keepdims` of a reduction: `x - &sum_axis(&x, Axis(1)).insert_axis(Axis(1))`).
+///
+/// Adjoint: `∂a = g` with that axis removed.
+///
+/// ```
+/// use backprop_runtime::ops::insert_axis;
+/// use ndarray::{array, Axis};
+/// let v = array![1.0, 2.0];
+/// assert_eq!(insert_axis(&v, Axis(1)), array![[1.0], [2.0]]);
+/// ```
+#[inline]
+pub fn insert_axis<F: Float, S: Data<Elem = F>, D: Dimension>(
+    a: &ArrayBase<S, D>,
+    axis: Axis,
+) -> ArrayView<'_, F, D::Larger> {
+    a.view().insert_axis(axis)
+}
+
+/// Adjoint of [`insert_axis`]: the gradient without the inserted axis (no copy
+/// when the gradient is owned).
+pub fn insert_axis_vjp<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>, D: Dimension>(
+    g: impl Cot<Array<F, D::Larger>>,
+    a: &ArrayBase<S, D>,
+    axis: Axis,
+    _out: &ArrayBase<S2, D::Larger>,
+) -> Array<F, D> {
+    let _ = a;
+    g.into_owned()
+        .index_axis_move(axis, 0)
+        .into_dimensionality::<D>()
+        .expect("insert_axis: removing the axis gives the operand's dimension")
+}
