@@ -1,0 +1,230 @@
+//! Workload (a): the nine-parameter scalar sigmoid network of the
+//! backprop-by-hand lesson, `L = ½ (σ(v1 h1 + v2 h2 + c) − y)²` with
+//! `h_i = σ(w_i1 x1 + w_i2 x2 + b_i)`.
+
+use crate::check::{flat_candle, same, same_value};
+use crate::Grads;
+use backprop::prelude::*;
+use candle_core::{Device, Tensor, Var};
+
+/// The nine parameters and the example.
+#[derive(Clone, Copy, Debug)]
+pub struct Inputs {
+    /// `w11 w12 b1 w21 w22 b2 v1 v2 c`.
+    pub p: [f64; 9],
+    /// `x1 x2 y`.
+    pub xy: [f64; 3],
+}
+
+impl Inputs {
+    /// The lesson's numbers: x = (1, 2), y = 1, hidden weights (1, 1) bias −3
+    /// and (1, −1) bias 1, output weights (1, −1) bias 0.
+    pub fn lesson() -> Self {
+        Inputs {
+            p: [1.0, 1.0, -3.0, 1.0, -1.0, 1.0, 1.0, -1.0, 0.0],
+            xy: [1.0, 2.0, 1.0],
+        }
+    }
+
+    /// A point away from the lesson's symmetric one.
+    pub fn other() -> Self {
+        Inputs {
+            p: [0.3, -0.7, 0.2, 1.1, 0.4, -0.5, 0.9, -1.3, 0.25],
+            xy: [0.5, -1.5, 0.3],
+        }
+    }
+}
+
+/// The parameter names, in order.
+pub const NAMES: [&str; 9] = ["w11", "w12", "b1", "w21", "w22", "b2", "v1", "v2", "c"];
+
+/// The nine gradients as the common comparison format.
+pub fn grads(g: [f64; 9]) -> Grads {
+    NAMES.iter().zip(g).map(|(n, v)| (*n, vec![v])).collect()
+}
+
+#[inline]
+fn sigmoid1(z: f64) -> f64 {
+    1.0 / (1.0 + (-z).exp())
+}
+
+/// (1) Forward only, by hand.
+#[inline(never)]
+pub fn forward(i: &Inputs) -> f64 {
+    let [w11, w12, b1, w21, w22, b2, v1, v2, c] = i.p;
+    let [x1, x2, y] = i.xy;
+    let h1 = sigmoid1(w11 * x1 + w12 * x2 + b1);
+    let h2 = sigmoid1(w21 * x1 + w22 * x2 + b2);
+    let p = sigmoid1(v1 * h1 + v2 * h2 + c);
+    0.5 * (p - y) * (p - y)
+}
+
+/// (2) Forward and backward by hand, as in the lesson.
+#[inline(never)]
+pub fn hand(i: &Inputs) -> (f64, [f64; 9]) {
+    let [w11, w12, b1, w21, w22, b2, v1, v2, c] = i.p;
+    let [x1, x2, y] = i.xy;
+    let h1 = sigmoid1(w11 * x1 + w12 * x2 + b1);
+    let h2 = sigmoid1(w21 * x1 + w22 * x2 + b2);
+    let p = sigmoid1(v1 * h1 + v2 * h2 + c);
+    let e = p - y;
+    let loss = 0.5 * e * e;
+    // dL/dz at the output, then at the two hidden units.
+    let dz = e * p * (1.0 - p);
+    let dz1 = dz * v1 * h1 * (1.0 - h1);
+    let dz2 = dz * v2 * h2 * (1.0 - h2);
+    (
+        loss,
+        [
+            dz1 * x1,
+            dz1 * x2,
+            dz1,
+            dz2 * x1,
+            dz2 * x2,
+            dz2,
+            dz * h1,
+            dz * h2,
+            dz,
+        ],
+    )
+}
+
+/// The function the macro differentiates (identical to `tests/scalar.rs`).
+#[differentiable(wrt(w11, w12, b1, w21, w22, b2, v1, v2, c))]
+#[allow(clippy::too_many_arguments)] // the lesson's nine parameters, as written
+pub fn network(
+    w11: f64,
+    w12: f64,
+    b1: f64,
+    w21: f64,
+    w22: f64,
+    b2: f64,
+    v1: f64,
+    v2: f64,
+    c: f64,
+    x1: f64,
+    x2: f64,
+    y: f64,
+) -> f64 {
+    let h1 = sigmoid(w11 * x1 + w12 * x2 + b1);
+    let h2 = sigmoid(w21 * x1 + w22 * x2 + b2);
+    let p = sigmoid(v1 * h1 + v2 * h2 + c);
+    0.5 * (p - y).powi(2)
+}
+
+/// (3) The macro's `network_backward`.
+#[inline(never)]
+pub fn generated(i: &Inputs) -> (f64, NetworkGrad) {
+    let [w11, w12, b1, w21, w22, b2, v1, v2, c] = i.p;
+    let [x1, x2, y] = i.xy;
+    network_backward(w11, w12, b1, w21, w22, b2, v1, v2, c, x1, x2, y, 1.0)
+}
+
+fn generated_grads(g: &NetworkGrad) -> [f64; 9] {
+    [g.w11, g.w12, g.b1, g.w21, g.w22, g.b2, g.v1, g.v2, g.c]
+}
+
+/// The parameters as candle variables (0-d tensors).
+pub struct CandleInputs {
+    /// The nine parameters.
+    pub p: Vec<Var>,
+    /// `x1 x2 y`, constants.
+    pub xy: [f64; 3],
+}
+
+impl CandleInputs {
+    /// The same numbers on the CPU.
+    pub fn new(i: &Inputs) -> Self {
+        let p =
+            i.p.iter()
+                .map(|&v| Var::new(v, &Device::Cpu).expect("a 0-d f64 variable"))
+                .collect();
+        CandleInputs { p, xy: i.xy }
+    }
+}
+
+fn candle_sigmoid(t: &Tensor) -> candle_core::Result<Tensor> {
+    (t.neg()?.exp()? + 1.0)?.recip()
+}
+
+/// (4) candle-core: forward, then `backward()`.
+#[inline(never)]
+pub fn candle(i: &CandleInputs) -> candle_core::Result<(Tensor, candle_core::backprop::GradStore)> {
+    let [x1, x2, y] = i.xy;
+    let p = &i.p;
+    let h1 = candle_sigmoid(
+        &(((p[0].as_tensor() * x1)? + (p[1].as_tensor() * x2)?)? + p[2].as_tensor())?,
+    )?;
+    let h2 = candle_sigmoid(
+        &(((p[3].as_tensor() * x1)? + (p[4].as_tensor() * x2)?)? + p[5].as_tensor())?,
+    )?;
+    let out = candle_sigmoid(
+        &(((p[6].as_tensor() * &h1)? + (p[7].as_tensor() * &h2)?)? + p[8].as_tensor())?,
+    )?;
+    let loss = ((out - y)?.sqr()? * 0.5)?;
+    let grads = loss.backward()?;
+    Ok((loss, grads))
+}
+
+fn candle_result(i: &CandleInputs) -> (f64, Grads) {
+    let (loss, g) = candle(i).expect("candle runs");
+    let value = loss.to_scalar::<f64>().expect("a scalar loss");
+    let grads = NAMES
+        .iter()
+        .zip(&i.p)
+        .map(|(n, v)| {
+            (
+                *n,
+                flat_candle(g.get(v.as_tensor()).expect("a gradient for every variable")),
+            )
+        })
+        .collect();
+    (value, grads)
+}
+
+/// Checks the four implementations agree at `i`.
+pub fn verify_at(i: &Inputs) -> Result<(), String> {
+    const W: &str = "scalar network";
+    let (v, g) = hand(i);
+    let reference = (v, grads(g));
+    let (gv, gg) = generated(i);
+    same(
+        W,
+        "generated",
+        &reference,
+        &(gv, grads(generated_grads(&gg))),
+    )?;
+    same(
+        W,
+        "candle",
+        &reference,
+        &candle_result(&CandleInputs::new(i)),
+    )?;
+    same_value(W, "forward", v, forward(i))?;
+    let [w11, w12, b1, w21, w22, b2, v1, v2, c] = i.p;
+    let [x1, x2, y] = i.xy;
+    same_value(
+        W,
+        "original fn",
+        v,
+        network(w11, w12, b1, w21, w22, b2, v1, v2, c, x1, x2, y),
+    )
+}
+
+/// Checks the four implementations agree at the lesson's point and another.
+pub fn verify() -> Result<(), String> {
+    let lesson = Inputs::lesson();
+    let (v, g) = hand(&lesson);
+    // The lesson's printed numbers.
+    if v != 0.125
+        || g != [
+            -0.03125, -0.0625, -0.03125, 0.03125, 0.0625, 0.03125, -0.0625, -0.0625, -0.125,
+        ]
+    {
+        return Err(format!(
+            "scalar network: hand-written disagrees with the lesson: {v} {g:?}"
+        ));
+    }
+    verify_at(&lesson)?;
+    verify_at(&Inputs::other())
+}
