@@ -347,3 +347,35 @@ fn nested_branches_and_array_state() {
     })
     .unwrap();
 }
+
+/// A loop inside a branch arm, a condition on the loop variable, and a call
+/// in an arm.
+#[differentiable]
+fn loop_in_branch(x: f64, w: &Array1<f64>) -> f64 {
+    let mut acc = x;
+    if x > 0.0 {
+        for i in 0..w.len() {
+            if i % 2 == 0 {
+                acc *= w[i];
+            } else {
+                acc += square_plus(w[i], x);
+            }
+        }
+    } else {
+        acc = square_plus(acc, sum(w));
+    }
+    acc
+}
+
+#[test]
+fn loops_inside_branches() {
+    let w = array![0.5, -1.5, 2.0];
+    for x in [0.8, -0.6] {
+        let (v, _) = loop_in_branch_backward(x, &w, 1.0);
+        assert_eq!(v, loop_in_branch(x, &w));
+        gradcheck(&(x, w.clone()), |(x, w)| {
+            loop_in_branch_backward(*x, w, 1.0)
+        })
+        .unwrap();
+    }
+}
