@@ -19,6 +19,8 @@ pub struct Namer {
     /// Every identifier in the user's function.
     used: HashSet<String>,
     taken: HashSet<String>,
+    /// The next number to try for each base (so numbering stays linear).
+    next: HashMap<String, usize>,
 }
 
 impl Namer {
@@ -26,6 +28,7 @@ impl Namer {
         Namer {
             used,
             taken: HashSet::new(),
+            next: HashMap::new(),
         }
     }
 
@@ -34,7 +37,12 @@ impl Namer {
     }
 
     fn take(&mut self, name: String) -> Ident {
-        let ident = Ident::new(&name, Span::call_site());
+        // A raw identifier of the user (`r#type`) stays raw; a name derived
+        // from one (`d_type`) needs no `r#`.
+        let ident = match name.strip_prefix("r#") {
+            Some(raw) => Ident::new_raw(raw, Span::call_site()),
+            None => Ident::new(&name.replace("r#", ""), Span::call_site()),
+        };
         self.taken.insert(name);
         ident
     }
@@ -58,13 +66,14 @@ impl Namer {
 
     /// `base_1`, `base_2`, ...: the first free one.
     pub fn numbered(&mut self, base: &str) -> Ident {
-        let mut k = 1;
+        let mut k = self.next.get(base).copied().unwrap_or(1);
         loop {
             let name = format!("{base}_{k}");
+            k += 1;
             if self.free(&name) {
+                self.next.insert(base.to_owned(), k);
                 return self.take(name);
             }
-            k += 1;
         }
     }
 }
@@ -838,8 +847,12 @@ impl<'g> GraphEmitter<'g> {
         for a in 0..2 {
             let arm = &mut be.arms[a];
             for (k, seed) in seeds.iter().enumerate() {
-                if let Some((d, borrowed)) = seed {
-                    arm.seed(b.arms[a].outputs[k], d.to_token_stream(), *borrowed);
+                // Both arms must give owned gradients: a borrowed `d_out` is
+                // copied in the arm that passes it through.
+                match seed {
+                    Some((d, true)) => arm.seed(b.arms[a].outputs[k], quote!(#bp::copy(#d)), false),
+                    Some((d, false)) => arm.seed(b.arms[a].outputs[k], d.to_token_stream(), false),
+                    None => {}
                 }
             }
             let body = arm.reverse(sh);

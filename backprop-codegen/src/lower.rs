@@ -461,13 +461,13 @@ impl Lowerer<'_> {
                     match &self.graph.get(inner).node {
                         Node::Float(t) => {
                             let t = quote!(-#t);
-                            self.add(Node::Float(t), self.temp(), u.span(), false)
+                            self.add(Node::Float(t), self.temp(), u.op.span(), false)
                         }
                         Node::Int(t) => {
                             let t = quote!(-#t);
-                            self.add(Node::Int(t), self.temp(), u.span(), false)
+                            self.add(Node::Int(t), self.temp(), u.op.span(), false)
                         }
-                        _ => self.op(Op::Neg, vec![inner], vec![], u.span()),
+                        _ => self.op(Op::Neg, vec![inner], vec![], u.op.span()),
                     }
                 }
                 _ => self.constant(expr, "`!` is only supported on constants"),
@@ -500,7 +500,7 @@ impl Lowerer<'_> {
                 };
                 let lhs = self.expr(&b.left);
                 let rhs = self.expr(&b.right);
-                self.op(op, vec![lhs, rhs], vec![], expr.span())
+                self.op(op, vec![lhs, rhs], vec![], b.op.span())
             }
             Expr::MethodCall(m) => self.method(m),
             Expr::Call(c) => self.call(c),
@@ -510,7 +510,7 @@ impl Lowerer<'_> {
                     return self.constant(expr, "");
                 }
                 let idx = self.const_arg(&i.index, "an index");
-                self.op(Op::Index, vec![base], vec![idx], expr.span())
+                self.op(Op::Index, vec![base], vec![idx], i.bracket_token.span.join())
             }
             Expr::Block(b) => {
                 if let Some(label) = &b.label {
@@ -1113,7 +1113,7 @@ impl Lowerer<'_> {
         };
         let mut vjp = path.clone();
         let last = vjp.segments.last_mut().expect("a segment");
-        last.ident = Ident::new(&format!("{}_vjp", last.ident), last.ident.span());
+        last.ident = quote::format_ident!("{}_vjp", last.ident, span = last.ident.span());
         last.arguments = syn::PathArguments::None;
         let mut inputs = Vec::new();
         let mut args = Vec::new();
@@ -1138,7 +1138,7 @@ impl Lowerer<'_> {
         }
         let k = u32::try_from(self.graph.calls.len()).expect("fewer than 2^32 calls");
         self.graph.calls.push(Call { path, vjp, args });
-        self.op(Op::Call(k), inputs, vec![], c.span())
+        self.op(Op::Call(k), inputs, vec![], c.func.span())
     }
 
     fn check_arity(
@@ -1164,7 +1164,7 @@ impl Lowerer<'_> {
 
     fn method(&mut self, m: &syn::ExprMethodCall) -> NodeId {
         let name = m.method.to_string();
-        let span = m.span();
+        let span = m.method.span();
         let nargs = m.args.len();
         let arity = |want: usize, usage: &str, l: &mut Self| {
             l.check_arity(m.method.span(), &name, nargs, want, usage)
@@ -1256,7 +1256,7 @@ impl Lowerer<'_> {
     }
 
     fn call(&mut self, c: &syn::ExprCall) -> NodeId {
-        let span = c.span();
+        let span = c.func.span();
         let name = match &*c.func {
             Expr::Path(p) if p.qself.is_none() => vocabulary_name(&p.path),
             _ => None,
