@@ -252,17 +252,33 @@ pub fn frame(func: &Function, krate: &TokenStream, namer: &mut Namer, real: bool
 
 /// The locals a region keeps for its reverse sweep, moved, except those that
 /// also leave the region as its results (`next`), which are cloned.
-fn keep(locals: &[Ident], next: &[TokenStream]) -> Vec<TokenStream> {
+///
+/// A view (`t`, `row`, ...) borrows the local it views, so it is kept as an
+/// owned copy, and views come first (see [`views_first`]), before the locals
+/// they borrow are moved.
+fn keep(
+    locals: &[Ident],
+    next: &[TokenStream],
+    views: &HashSet<String>,
+    bp: &Ident,
+) -> Vec<TokenStream> {
     locals
         .iter()
         .map(|n| {
-            if next.iter().any(|x| *n == x.to_string()) {
+            if views.contains(&n.to_string()) {
+                quote!(#bp::copy(&#n))
+            } else if next.iter().any(|x| *n == x.to_string()) {
                 quote!(::core::clone::Clone::clone(&#n))
             } else {
                 n.to_token_stream()
             }
         })
         .collect()
+}
+
+/// The locals a region keeps, views first.
+fn views_first(locals: &mut [Ident], views: &HashSet<String>) {
+    locals.sort_by_key(|n| !views.contains(&n.to_string()));
 }
 
 /// The parameters without `mut`: that is for the user's body, not ours.
@@ -359,6 +375,8 @@ struct GraphEmitter<'g> {
     branches: HashMap<NodeId, BranchEmitter<'g>>,
     /// The locals the forward statements define, in order (what a loop saves).
     defined: Vec<Ident>,
+    /// Those of them that are views of another local.
+    views: HashSet<String>,
 }
 
 /// The names of one branch.
@@ -411,6 +429,7 @@ impl<'g> GraphEmitter<'g> {
             loops: HashMap::new(),
             branches: HashMap::new(),
             defined: Vec::new(),
+            views: HashSet::new(),
         }
     }
 
@@ -629,13 +648,20 @@ impl<'g> GraphEmitter<'g> {
             .map(|tt| match tt {
                 TokenTree::Ident(i) => {
                     let s = i.to_string();
-                    match s
-                        .strip_prefix(NODE_MARKER)
-                        .and_then(|n| n.parse::<u32>().ok())
-                    {
-                        Some(n) => {
-                            let raw = self.raw(NodeId(n));
-                            TokenTree::Group(Group::new(Delimiter::None, raw))
+                    let marker = s.strip_prefix(NODE_MARKER).and_then(|rest| {
+                        let (n, form) = rest.split_once('_').unwrap_or((rest, ""));
+                        n.parse::<u32>().ok().map(|n| (NodeId(n), form.to_owned()))
+                    });
+                    match marker {
+                        Some((id, form)) => {
+                            let raw = self.raw(id);
+                            // A binding that held a reference or a view keeps that form.
+                            let tokens = match form.as_str() {
+                                "ref" => quote!((&#raw)),
+                                "view" => quote!((#raw).view()),
+                                _ => raw,
+                            };
+                            TokenTree::Group(Group::new(Delimiter::None, tokens))
                         }
                         None => TokenTree::Ident(i),
                     }
@@ -691,6 +717,19 @@ impl<'g> GraphEmitter<'g> {
                         quote_spanned!(span=> let #name = #bp::#f(#(#args),* #(, #consts)*);)
                     };
                     out.push(stmt);
+                    // A view of a parameter may be kept as it is; a view of a
+                    // local borrows what the region moves, so it is copied.
+                    let of_param = match self.node(inputs[0]) {
+                        Node::Param(_) => true,
+                        Node::Input(j) => {
+                            let source = self.inputs[*j].name.to_string();
+                            sh.func.params.iter().any(|p| p.ident == source)
+                        }
+                        _ => false,
+                    };
+                    if matches!(op, Op::T | Op::Row | Op::Column | Op::InsertAxis) && !of_param {
+                        self.views.insert(name.to_string());
+                    }
                     self.defined.push(name);
                 }
                 Node::Loop(lp) => out.extend(self.loop_forward(sh, id, lp)),
@@ -768,7 +807,8 @@ impl<'g> GraphEmitter<'g> {
             let mut tuple = next.clone();
             let mut keeping = Vec::new();
             if active {
-                let saved = keep(&arm.defined, &next);
+                views_first(&mut arm.defined, &arm.views);
+                let saved = keep(&arm.defined, &next, &arm.views, bp);
                 // Kept before the results are moved out.
                 let name = &saved_names[a];
                 keeping.push(quote!(let #name = ::core::option::Option::Some((#(#saved,)*));));
@@ -991,17 +1031,18 @@ impl<'g> GraphEmitter<'g> {
                     read.insert(ins[k].to_string());
                 }
             }
-            let kept: Vec<Ident> = ins
+            let mut kept: Vec<Ident> = ins
                 .iter()
                 .chain(&le.body.defined)
                 .filter(|n| read.contains(&n.to_string()))
                 .cloned()
                 .collect();
+            views_first(&mut kept, &le.body.views);
             le.d_state = d_state;
             le.body_reverse = body_reverse;
             le.kept = kept.clone();
             out.push(quote!(let mut #steps = ::std::vec::Vec::new();));
-            let saved = keep(&kept, &next);
+            let saved = keep(&kept, &next, &le.body.views, bp);
             push.push(quote!(#steps.push((#(#saved,)*));));
         }
         out.push(quote! {
@@ -1265,12 +1306,20 @@ impl<'g> GraphEmitter<'g> {
             .map(|a| match a {
                 CallArg::Const(c) => self.subst(&c.tokens),
                 CallArg::Input {
+                    input, view: true, ..
+                } => {
+                    let raw = self.raw(inputs[*input]);
+                    quote!((#raw).view())
+                }
+                CallArg::Input {
                     input,
                     by_ref: true,
+                    ..
                 } => self.operand(sh, inputs[*input]),
                 CallArg::Input {
                     input,
                     by_ref: false,
+                    ..
                 } => {
                     let id = inputs[*input];
                     match self.node(id) {

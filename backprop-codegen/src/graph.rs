@@ -79,7 +79,12 @@ pub struct Call {
 pub enum CallArg {
     /// A value of the graph: the op's input at this position; `by_ref` when the
     /// user borrowed it (`&h`).
-    Input { input: usize, by_ref: bool },
+    Input {
+        input: usize,
+        by_ref: bool,
+        /// Passed as a view (`x.view()`, or a binding that holds one).
+        view: bool,
+    },
     /// Anything that mentions no differentiable value, as written.
     Const(ConstArg),
 }

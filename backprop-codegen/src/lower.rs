@@ -67,6 +67,9 @@ struct Lowerer<'a> {
     outer: Vec<Frame>,
     /// Each scope with the depth (loop nesting) of the graph its nodes belong to.
     scopes: Vec<(usize, HashMap<String, NodeId>)>,
+    /// For each scope, the bindings that are a reference (`let r = &t;`) or a
+    /// view (`let v = p.view();`) of their node, rather than the value itself.
+    forms: Vec<HashMap<String, Form>>,
     cx: &'a mut Ctxt,
     /// The name of the binding being lowered, for naming its intermediates.
     base: String,
@@ -82,6 +85,7 @@ pub fn lower(func: &Function, cx: &mut Ctxt) -> Option<Lowered> {
         capture_map: HashMap::new(),
         outer: Vec::new(),
         scopes: vec![(0, HashMap::new())],
+        forms: vec![HashMap::new()],
         cx,
         base: "out".to_owned(),
     };
@@ -157,6 +161,25 @@ impl<'ast> Visit<'ast> for Mentions {
     }
 }
 
+/// How a binding holds its node, which the macro otherwise sees through.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Form {
+    Value,
+    /// `let r = &t;`
+    Ref,
+    /// `let v = p.view();`
+    View,
+}
+
+/// The form of a `let`'s value: `&e` is a reference, `e.view()` a view.
+fn form_of(e: &Expr) -> Form {
+    match strip_paren(e) {
+        Expr::Reference(r) if r.mutability.is_none() => Form::Ref,
+        Expr::MethodCall(m) if m.method == "view" && m.args.is_empty() => Form::View,
+        _ => Form::Value,
+    }
+}
+
 /// What an arm of a branch is made of.
 enum ArmBody<'a> {
     Block(&'a Block),
@@ -198,7 +221,7 @@ impl<'ast> Visit<'ast> for Assigned {
 /// Replaces the names of bindings by node markers, so that the emitter can
 /// write the name each node has in the generated code.
 struct Rename<'a> {
-    resolve: &'a HashMap<String, NodeId>,
+    resolve: &'a HashMap<String, (NodeId, Form)>,
 }
 
 impl VisitMut for Rename<'_> {
@@ -206,8 +229,14 @@ impl VisitMut for Rename<'_> {
         if let Expr::Path(p) = e {
             if p.qself.is_none() {
                 if let Some(id) = p.path.get_ident() {
-                    if let Some(node) = self.resolve.get(&id.to_string()).copied() {
-                        let marker = Ident::new(&format!("{NODE_MARKER}{}", node.0), id.span());
+                    if let Some((node, form)) = self.resolve.get(&id.to_string()).copied() {
+                        let suffix = match form {
+                            Form::Value => "",
+                            Form::Ref => "_ref",
+                            Form::View => "_view",
+                        };
+                        let marker =
+                            Ident::new(&format!("{NODE_MARKER}{}{suffix}", node.0), id.span());
                         *e = syn::parse_quote!(#marker);
                         return;
                     }
@@ -246,6 +275,14 @@ impl Lowerer<'_> {
             id = self.capture_into(d, id);
         }
         Some(id)
+    }
+
+    /// How a name holds its node: the value, a reference to it, or a view.
+    fn form(&self, name: &str) -> Form {
+        match self.scopes.iter().rposition(|(_, s)| s.contains_key(name)) {
+            Some(k) => self.forms[k].get(name).copied().unwrap_or(Form::Value),
+            None => Form::Value,
+        }
     }
 
     /// The `Input` node of the graph at depth `d` for node `parent` of the graph at `d - 1`.
@@ -311,6 +348,7 @@ impl Lowerer<'_> {
     /// A block; `needs_value` is false for a block in statement position.
     fn block(&mut self, block: &Block, is_body: bool, needs_value: bool) -> NodeId {
         self.scopes.push((self.outer.len(), HashMap::new()));
+        self.forms.push(HashMap::new());
         let mut value = None;
         let n = block.stmts.len();
         for (k, stmt) in block.stmts.iter().enumerate() {
@@ -326,6 +364,7 @@ impl Lowerer<'_> {
             }
         }
         self.scopes.pop();
+        self.forms.pop();
         match value {
             Some(v) => v,
             None if !needs_value => self.error_node(block.brace_token.span.close()),
@@ -404,6 +443,11 @@ impl Lowerer<'_> {
                 if id.index() >= before {
                     self.graph.nodes[id.index()].name = Name::User(name.clone());
                 }
+                let forms = self.forms.last_mut().expect("a scope");
+                match form_of(expr) {
+                    Form::Value => forms.remove(&name),
+                    form => forms.insert(name.clone(), form),
+                };
                 self.scopes.last_mut().expect("a scope").1.insert(name, id);
             }
             Pat::Type(pt) => self.bind(&pt.pat, expr),
@@ -581,6 +625,7 @@ impl Lowerer<'_> {
         if id.index() >= before {
             self.graph.nodes[id.index()].name = Name::User(name.clone());
         }
+        self.forms[scope].remove(&name);
         self.scopes[scope].1.insert(name, id);
         self.error_node(whole.span())
     }
@@ -689,6 +734,7 @@ impl Lowerer<'_> {
                 varying,
             );
             if let Some(scope) = self.scopes.iter().rposition(|(_, s)| s.contains_key(name)) {
+                self.forms[scope].remove(name);
                 self.scopes[scope].1.insert(name.clone(), out);
             }
         }
@@ -775,6 +821,7 @@ impl Lowerer<'_> {
                 varying,
             );
             if let Some(scope) = self.scopes.iter().rposition(|(_, s)| s.contains_key(name)) {
+                self.forms[scope].remove(name);
                 self.scopes[scope].1.insert(name.clone(), out);
             }
         }
@@ -805,6 +852,7 @@ impl Lowerer<'_> {
             }
         }
         self.scopes.push((self.outer.len(), scope));
+        self.forms.push(HashMap::new());
         let value = match body {
             ArmBody::Block(b) => self.block(b, false, with_value),
             ArmBody::Expr(e) => match e {
@@ -822,6 +870,7 @@ impl Lowerer<'_> {
             ArmBody::Empty => self.error_node(Span::call_site()),
         };
         let (_, scope) = self.scopes.pop().expect("the arm's scope");
+        self.forms.pop();
         let mut outputs: Vec<NodeId> = Vec::new();
         for name in names {
             match scope.get(name) {
@@ -859,7 +908,8 @@ impl Lowerer<'_> {
                     return None;
                 }
                 deps.push(id);
-                resolve.insert(ident.to_string(), id);
+                let form = self.form(&ident.to_string());
+                resolve.insert(ident.to_string(), (id, form));
             }
         }
         let mut renamed = expr.clone();
@@ -897,10 +947,12 @@ impl Lowerer<'_> {
             scope.insert(v.to_string(), id);
         }
         self.scopes.push((depth, scope));
+        self.forms.push(HashMap::new());
         let outer_base = self.base.clone();
         self.block(&f.body, false, false);
         self.base = outer_base;
         let (_, scope) = self.scopes.pop().expect("the loop's scope");
+        self.forms.pop();
         let outputs: Vec<NodeId> = carried.iter().map(|(name, _)| scope[name]).collect();
         let out_varying = outputs.iter().map(|o| self.varying[o.index()]).collect();
         let (graph, captures) = self.pop_frame();
@@ -1048,7 +1100,8 @@ impl Lowerer<'_> {
         let mut resolve = HashMap::new();
         for ident in m.idents.iter().chain(&m.shape_only) {
             if let Some(id) = self.lookup(&ident.to_string()) {
-                resolve.insert(ident.to_string(), id);
+                let form = self.form(&ident.to_string());
+                resolve.insert(ident.to_string(), (id, form));
             }
         }
         let mut renamed = expr.clone();
@@ -1118,15 +1171,28 @@ impl Lowerer<'_> {
         let mut inputs = Vec::new();
         let mut args = Vec::new();
         for arg in &c.args {
-            let (inner, by_ref) = match strip_paren(arg) {
+            let (inner, mut by_ref) = match strip_paren(arg) {
                 Expr::Reference(r) if r.mutability.is_none() => (&*r.expr, true),
                 other => (other, false),
             };
+            // The form the user passes: a view (`x.view()`, or a binding that
+            // holds one), or a binding that holds a reference.
+            let mut view = matches!(strip_paren(inner), Expr::MethodCall(m) if m.method == "view" && m.args.is_empty());
+            if let Expr::Path(p) = strip_paren(inner) {
+                if let Some(ident) = p.path.get_ident() {
+                    match self.form(&ident.to_string()) {
+                        Form::Ref => by_ref = true,
+                        Form::View if !by_ref => view = true,
+                        _ => {}
+                    }
+                }
+            }
             if self.mentions_varying(inner) {
                 let id = self.expr(inner);
                 args.push(CallArg::Input {
                     input: inputs.len(),
                     by_ref,
+                    view,
                 });
                 inputs.push(id);
             } else {
