@@ -622,7 +622,6 @@ fn random_token_streams() {
 /// builds derived names (`d_{name}`, `{name}_1`) with `Ident::new` from the
 /// raw spelling.
 #[test]
-#[ignore = "bug: raw identifiers as parameter or local names make expand panic (Ident::new(\"d_r#type\"))"]
 fn raw_identifiers() {
     let h = quietly(|| {
         let mut h = Harness::default();

@@ -1,0 +1,375 @@
+//! Edge values: what `NAME_backward` returns at kinks, poles, overflow and
+//! NaN, through the macro. The conventions, each pinned by a test below:
+//!
+//! - **No panics.** Edge values follow IEEE 754: an undefined value is NaN,
+//!   an infinite one `±inf`; nothing in a generated backward panics on them.
+//! - **Kinks take the subgradient 0.** `relu` at exactly `0` (or `-0.0`) has
+//!   gradient `0`; `abs` at `±0` has gradient `0` (not `±1` as `signum` would
+//!   give).
+//! - **Ties go to the first operand.** `a.max(b)` and `a.min(b)` with `a == b`
+//!   send the whole gradient to `a`, none to `b`.
+//! - **Infinite derivatives are `±inf`.** `sqrt` at `0` has gradient `+inf`;
+//!   `ln` at `0` has value `-inf` and gradient `+inf` (`-inf` at `-0.0`);
+//!   `recip` at `0` has gradient `-inf`; `x / y` at `y = 0` has
+//!   `∂x = g / 0 = ±inf` and `∂y = -g·x / 0 = ∓inf` (NaN when `x = 0` too).
+//!   An upstream gradient of `0` times an infinite local derivative is NaN
+//!   (`0 · inf`), as IEEE says.
+//! - **`ln` of a negative number** has value NaN and the finite gradient
+//!   `g / x` (the derivative of `ln |x|`, as PyTorch gives).
+//! - **Overflow is not an error.** `exp(1000)` is `+inf` with gradient `+inf`;
+//!   `exp(-1000)` is `0` with gradient `0`.
+//! - **The row-wise functions are stable.** `softmax`, `log_softmax`,
+//!   `logsumexp` and `softmax_cross_entropy` shift each row by its maximum, so
+//!   logits of size `1e3`..`1e300` give finite values and gradients, equal to
+//!   those of the shifted logits. `sigmoid(±1000)` is exactly `1` or `0` with
+//!   gradient `0`.
+//! - **NaN in, NaN out.** A NaN input gives a NaN value and NaN gradients for
+//!   the parameters it reaches, through every elementwise op (including the
+//!   kinks: `relu(NaN)` and `abs(NaN)` pass NaN, not 0) and through the
+//!   row-wise ones (the row holding the NaN). The exceptions follow the value:
+//!   `max`/`min` pick the non-NaN operand (`f64::max(NaN, 1.0) == 1.0`), and
+//!   the whole gradient goes to that operand; `powi(x, 0)` is the constant `1`
+//!   but its gradient at a NaN `x` is NaN.
+//! - **`powf` at a zero base**: `∂b = g·aᵇ·ln a` is computed as written, so
+//!   at `a = 0` it is NaN (`0 · -inf`) where the true derivative is `0` for
+//!   `b > 0` (PyTorch masks it to `0`). Pinned as it is; see the report.
+
+// The tests call the generated `_backward` functions; most originals are unused.
+#![allow(dead_code)]
+
+use backprop::prelude::*;
+
+const INF: f64 = f64::INFINITY;
+
+#[differentiable]
+fn relu_of(x: f64) -> f64 {
+    relu(x)
+}
+
+#[differentiable]
+fn relu_of_array(x: &Array1<f64>) -> f64 {
+    sum(&relu(x))
+}
+
+#[test]
+fn relu_at_exactly_zero_has_gradient_zero() {
+    let (v, g) = relu_of_backward(0.0, 1.0);
+    assert_eq!((v, g.x), (0.0, 0.0));
+    let (v, g) = relu_of_backward(-0.0, 1.0);
+    assert_eq!(v, 0.0);
+    assert_eq!(g.x, 0.0);
+    let (v, g) = relu_of_backward(2.0, 1.0);
+    assert_eq!((v, g.x), (2.0, 1.0));
+    let (v, g) = relu_of_backward(-2.0, 1.0);
+    assert_eq!((v, g.x), (0.0, 0.0));
+    let (v, g) = relu_of_array_backward(&array![-1.0, 0.0, -0.0, 1e-300, 3.0], 1.0);
+    assert_eq!(v, 1e-300 + 3.0);
+    assert_eq!(g.x, array![0.0, 0.0, 0.0, 1.0, 1.0]);
+}
+
+#[differentiable]
+fn abs_of(x: f64) -> f64 {
+    x.abs() + abs(x)
+}
+
+#[differentiable]
+fn abs_of_array(x: &Array1<f64>) -> f64 {
+    sum(&abs(x))
+}
+
+#[test]
+fn abs_at_zero_has_gradient_zero() {
+    for zero in [0.0, -0.0] {
+        let (v, g) = abs_of_backward(zero, 1.0);
+        assert_eq!(v, 0.0);
+        assert_eq!(g.x, 0.0);
+        assert!(!g.x.is_nan());
+    }
+    let (_, g) = abs_of_backward(-3.0, 1.0);
+    assert_eq!(g.x, -2.0);
+    let (_, g) = abs_of_array_backward(&array![-2.0, -0.0, 0.0, 5.0], 1.0);
+    assert_eq!(g.x, array![-1.0, 0.0, 0.0, 1.0]);
+}
+
+#[differentiable]
+fn max_of(a: f64, b: f64) -> f64 {
+    a.max(b)
+}
+
+#[differentiable]
+fn min_of(a: f64, b: f64) -> f64 {
+    a.min(b)
+}
+
+#[test]
+fn max_and_min_ties_send_the_gradient_to_the_first_operand() {
+    let (v, g) = max_of_backward(1.5, 1.5, 1.0);
+    assert_eq!((v, g.a, g.b), (1.5, 1.0, 0.0));
+    let (v, g) = min_of_backward(1.5, 1.5, 1.0);
+    assert_eq!((v, g.a, g.b), (1.5, 1.0, 0.0));
+    // Zeros of either sign are a tie too.
+    let (_, g) = max_of_backward(-0.0, 0.0, 1.0);
+    assert_eq!((g.a, g.b), (1.0, 0.0));
+    let (_, g) = min_of_backward(0.0, -0.0, 1.0);
+    assert_eq!((g.a, g.b), (1.0, 0.0));
+    // Away from a tie, to the one chosen.
+    let (_, g) = max_of_backward(1.0, 2.0, 1.0);
+    assert_eq!((g.a, g.b), (0.0, 1.0));
+    let (_, g) = min_of_backward(1.0, 2.0, 1.0);
+    assert_eq!((g.a, g.b), (1.0, 0.0));
+}
+
+#[differentiable]
+fn sqrt_of(x: f64) -> f64 {
+    x.sqrt()
+}
+
+#[differentiable]
+fn sqrt_of_array(x: &Array1<f64>) -> f64 {
+    sum(&sqrt(x))
+}
+
+#[test]
+fn sqrt_at_zero_has_gradient_plus_infinity() {
+    let (v, g) = sqrt_of_backward(0.0, 1.0);
+    assert_eq!((v, g.x), (0.0, INF));
+    let (v, g) = sqrt_of_array_backward(&array![0.0, 4.0], 1.0);
+    assert_eq!(v, 2.0);
+    assert_eq!(g.x, array![INF, 0.25]);
+    // 0 · inf is NaN: an upstream gradient of 0 does not hide the pole.
+    let (_, g) = sqrt_of_backward(0.0, 0.0);
+    assert!(g.x.is_nan());
+    // Below the domain: NaN value and gradient.
+    let (v, g) = sqrt_of_backward(-1.0, 1.0);
+    assert!(v.is_nan() && g.x.is_nan());
+}
+
+#[differentiable]
+fn ln_of(x: f64) -> f64 {
+    x.ln()
+}
+
+#[differentiable]
+fn ln_of_array(x: &Array1<f64>) -> Array1<f64> {
+    ln(x)
+}
+
+#[test]
+fn ln_of_zero_and_of_negative_numbers() {
+    let (v, g) = ln_of_backward(0.0, 1.0);
+    assert_eq!((v, g.x), (-INF, INF));
+    let (v, g) = ln_of_backward(-0.0, 1.0);
+    assert_eq!((v, g.x), (-INF, -INF));
+    // A negative number: NaN value, the finite gradient g / x.
+    let (v, g) = ln_of_backward(-2.0, 1.0);
+    assert!(v.is_nan());
+    assert_eq!(g.x, -0.5);
+    // Elementwise on an array, with an upstream.
+    let up = array![1.0, 2.0, 0.0];
+    let (v, g) = ln_of_array_backward(&array![0.0, -4.0, 0.0], &up);
+    assert_eq!(v[0], -INF);
+    assert!(v[1].is_nan());
+    assert_eq!(g.x[0], INF);
+    assert_eq!(g.x[1], -0.5);
+    assert!(g.x[2].is_nan()); // 0 / 0
+}
+
+#[differentiable]
+fn quotient(x: f64, y: f64) -> f64 {
+    x / y
+}
+
+#[differentiable]
+fn reciprocal(x: f64) -> f64 {
+    x.recip()
+}
+
+#[differentiable]
+fn quotient_of_arrays(x: &Array1<f64>, y: &Array1<f64>) -> f64 {
+    sum(&(x / y))
+}
+
+#[test]
+fn division_by_zero_gives_infinities_not_panics() {
+    let (v, g) = quotient_backward(1.0, 0.0, 1.0);
+    assert_eq!((v, g.x, g.y), (INF, INF, -INF));
+    let (v, g) = quotient_backward(-1.0, 0.0, 1.0);
+    assert_eq!((v, g.x, g.y), (-INF, INF, INF));
+    let (v, g) = quotient_backward(1.0, -0.0, 1.0);
+    assert_eq!((v, g.x, g.y), (-INF, -INF, -INF));
+    // 0 / 0: NaN value; ∂x = 1/0 = inf, ∂y = -0/0 = NaN.
+    let (v, g) = quotient_backward(0.0, 0.0, 1.0);
+    assert!(v.is_nan());
+    assert_eq!(g.x, INF);
+    assert!(g.y.is_nan());
+    let (v, g) = reciprocal_backward(0.0, 1.0);
+    assert_eq!((v, g.x), (INF, -INF));
+    let (v, g) = quotient_of_arrays_backward(&array![1.0, 2.0], &array![0.0, 2.0], 1.0);
+    assert_eq!(v, INF);
+    assert_eq!(g.x, array![INF, 0.5]);
+    assert_eq!(g.y, array![-INF, -0.5]);
+}
+
+#[differentiable]
+fn exp_of(x: f64) -> f64 {
+    x.exp()
+}
+
+#[differentiable]
+fn exp_sum(x: &Array1<f64>) -> f64 {
+    sum(&exp(x))
+}
+
+#[test]
+fn exp_overflow_is_infinite_not_an_error() {
+    let (v, g) = exp_of_backward(1000.0, 1.0);
+    assert_eq!((v, g.x), (INF, INF));
+    let (v, g) = exp_of_backward(-1000.0, 1.0);
+    assert_eq!((v, g.x), (0.0, 0.0));
+    // The largest argument that does not overflow, and the first that does.
+    let (v, g) = exp_of_backward(709.0, 1.0);
+    assert!(v.is_finite() && g.x.is_finite());
+    let (v, g) = exp_of_backward(710.0, 1.0);
+    assert_eq!((v, g.x), (INF, INF));
+    let (v, g) = exp_sum_backward(&array![1000.0, 0.0, -1000.0], 1.0);
+    assert_eq!(v, INF);
+    assert_eq!(g.x, array![INF, 1.0, 0.0]);
+}
+
+#[differentiable]
+fn rows(z: &Array2<f64>, p: &Array2<f64>) -> f64 {
+    sum(&(softmax(z) * p)) + sum(&(log_softmax(z) * p)) + sum(&logsumexp(z))
+}
+
+#[differentiable]
+fn cross_entropy(z: &Array2<f64>, labels: &[usize]) -> f64 {
+    softmax_cross_entropy(z, labels)
+}
+
+#[differentiable]
+fn squashed(x: f64) -> f64 {
+    sigmoid(x) + x.tanh()
+}
+
+fn close(a: &Array2<f64>, b: &Array2<f64>, tol: f64) -> bool {
+    a.shape() == b.shape() && a.iter().zip(b).all(|(x, y)| (x - y).abs() <= tol)
+}
+
+#[test]
+fn softmax_and_cross_entropy_of_large_logits_are_finite() {
+    let p = array![[0.3, -0.2, 0.5], [1.0, 0.25, -0.75]];
+    let base = array![[0.5, -1.0, 2.0], [0.0, 3.0, -2.0]];
+    let (_, g0) = rows_backward(&base, &p, 1.0);
+    for shift in [1e3, -1e3, 1e6, 1e300] {
+        let z = &base + shift;
+        let (v, g) = rows_backward(&z, &p, 1.0);
+        assert!(v.is_finite(), "value at shift {shift}: {v}");
+        assert!(
+            g.z.iter().all(|x| x.is_finite()),
+            "gradient at shift {shift}: {}",
+            g.z
+        );
+        if shift.abs() <= 1e3 {
+            // The gradient does not depend on a shift of the rows.
+            assert!(close(&g.z, &g0.z, 1e-9), "{} vs {}", g.z, g0.z);
+        }
+    }
+    // Rows far apart from each other, and within a row.
+    let z = array![[1000.0, -1000.0, 0.0], [-1000.0, 1000.0, 1000.0]];
+    let labels = [1, 2];
+    let (v, g) = cross_entropy_backward(&z, &labels, 1.0);
+    assert_eq!(v, cross_entropy(&z, &labels));
+    assert!(v.is_finite());
+    // Row 0 puts all its mass on class 0, its label is 1: loss 2000 / 2 rows;
+    // row 1 splits it between classes 1 and 2: loss ln 2 / 2.
+    assert!(
+        (v - (2000.0 + std::f64::consts::LN_2) / 2.0).abs() < 1e-9,
+        "{v}"
+    );
+    let expect = array![[0.5, -0.5, 0.0], [0.0, 0.25, -0.25]];
+    assert!(close(&g.z, &expect, 1e-12), "{}", g.z);
+    // sigmoid and tanh saturate exactly, with gradient 0.
+    for x in [1000.0, -1000.0] {
+        let (v, g) = squashed_backward(x, 1.0);
+        assert_eq!(v, if x > 0.0 { 2.0 } else { -1.0 });
+        assert_eq!(g.x, 0.0);
+    }
+}
+
+#[differentiable]
+fn everything(x: f64, y: f64) -> f64 {
+    let a = relu(x) + x.abs() + sigmoid(x) + x.tanh() + x.exp() + x.sin() * x.cos();
+    let b = (x * x + 1.0).ln() + (x * x + 1.0).sqrt() + x.powi(3) + square(x) / (y * y + 1.0);
+    a * b + y
+}
+
+#[differentiable]
+fn everything_on_arrays(z: &Array2<f64>, w: &Array2<f64>) -> f64 {
+    let h = relu(&z.dot(w)) + abs(z) + tanh(z);
+    sum(&softmax(&h)) + mse(&h, z) + sum(&logsumexp(&h)) + mean(&sum_axis(&h, Axis(0)))
+}
+
+#[differentiable]
+fn nan_through_max(x: f64, y: f64) -> f64 {
+    x.max(y) + x.min(y)
+}
+
+#[differentiable]
+fn powi_zero(x: f64) -> f64 {
+    x.powi(0) + powi(x, 0)
+}
+
+#[test]
+fn nan_inputs_propagate_to_nan_gradients_without_panicking() {
+    let nan = f64::NAN;
+    let (v, g) = everything_backward(nan, 0.5, 1.0);
+    assert!(v.is_nan());
+    assert!(g.x.is_nan());
+    // y only meets NaN through `a * b`: its gradient is NaN too.
+    assert!(g.y.is_nan());
+    // The kinks pass NaN through rather than choosing a side.
+    assert!(relu_of_backward(nan, 1.0).1.x.is_nan());
+    assert!(abs_of_backward(nan, 1.0).1.x.is_nan());
+    // Arrays: one NaN element poisons the values it reaches.
+    let mut z = array![[0.5, -1.0], [2.0, 0.25]];
+    let w = array![[1.0, 0.0], [0.5, -1.0]];
+    z[[1, 0]] = nan;
+    let (v, g) = everything_on_arrays_backward(&z, &w, 1.0);
+    assert!(v.is_nan());
+    assert!(g.z[[1, 0]].is_nan());
+    assert!(g.w.iter().any(|x| x.is_nan()));
+    // A NaN upstream gradient, with finite inputs.
+    let (v, g) = everything_backward(0.5, 0.5, nan);
+    assert!(v.is_finite());
+    assert!(g.x.is_nan() && g.y.is_nan());
+    // max/min follow their value: f64::max(NaN, 1) is 1, and the gradient
+    // goes to the operand that was chosen.
+    let (v, g) = nan_through_max_backward(nan, 1.0, 1.0);
+    assert_eq!(v, 2.0);
+    assert_eq!((g.x, g.y), (0.0, 2.0));
+    let (v, g) = nan_through_max_backward(1.0, nan, 1.0);
+    assert_eq!(v, 2.0);
+    assert_eq!((g.x, g.y), (2.0, 0.0));
+    // x⁰ is the constant 1: gradient 0, even at 0, but NaN at NaN.
+    let (v, g) = powi_zero_backward(0.0, 1.0);
+    assert_eq!((v, g.x), (2.0, 0.0));
+    let (v, g) = powi_zero_backward(nan, 1.0);
+    assert_eq!(v, 2.0);
+    assert!(g.x.is_nan());
+}
+
+#[differentiable]
+fn power(a: f64, b: f64) -> f64 {
+    a.powf(b)
+}
+
+#[test]
+fn powf_at_a_zero_base() {
+    let (v, g) = power_backward(0.0, 2.0, 1.0);
+    assert_eq!(v, 0.0);
+    assert_eq!(g.a, 0.0);
+    // ∂b = g · 0² · ln 0 = 0 · -inf: NaN, as written (the true derivative is 0).
+    assert!(g.b.is_nan());
+    let (v, g) = power_backward(0.0, 0.5, 1.0);
+    assert_eq!((v, g.a), (0.0, INF));
+}

@@ -1,0 +1,1138 @@
+#!/usr/bin/env python3
+"""Differential fuzzing of #[differentiable]: a seeded random program generator.
+
+Writes random differentiable functions over the vocabulary of the macro
+(scalars and arrays; + - * / and unary -, literals, elementwise functions and
+float methods, reductions, dot, transposes, row-wise functions, losses, index
+reads, rows and columns, concat, broadcasting operands, values used several
+times, shadowing, blocks, dead lets, `let mut` with `= += -= *= /=`, `for`
+loops carrying values, `if`/`else if`/`else` as statements and expressions,
+calls of earlier generated functions, `wrt` subsets and constant parameters,
+f32 programs, names the generated code uses itself: `d_out`, `grad`, ...),
+each with a test that
+
+  * compares the forward value of `NAME_backward` with the original function's
+    (bit for bit: the design says they are equal),
+  * checks every gradient has its parameter's shape, and
+  * gradchecks `NAME_backward` at a deterministic random point.
+
+Domains are kept safe by construction: `ln`, `sqrt`, `recip`, `powf` and
+divisors only see `square(x) + c` with `c > 0`, and a rough bound on every
+value's magnitude decides which ops may be applied (no `exp` of something
+large, no `powi` of something big), so that central differences stay accurate.
+
+Usage:
+  python3 tools/gen_fuzz_programs.py                 # writes tests/fuzz_generated.rs
+  python3 tools/gen_fuzz_programs.py --check         # fails if that file is stale
+  python3 tools/gen_fuzz_programs.py --seed 2 --count 3000 --out /tmp/x.rs
+  python3 tools/gen_fuzz_programs.py --split 6 --seed 2 --count 3000 --out /tmp/dir/batch
+      (writes /tmp/dir/batch_0.rs .. batch_5.rs)
+
+The generator is deterministic (Python's `random.Random(seed)`, no hash-order
+dependence), so `--check` regenerates in memory and compares byte for byte.
+"""
+
+import argparse
+import os
+import random
+import sys
+
+DEFAULT_SEED = 20261202
+DEFAULT_COUNT = 500
+DEFAULT_OUT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "fuzz_generated.rs"))
+
+# Array shapes parameters may have: (n, 1), (1, m), (m,) broadcast against
+# (n, m); transposes and dots need (m, n), (m, k), ...
+SHAPES = [
+    (3, 2), (3, 2), (2, 3), (3, 1), (1, 2), (2,), (3,), (2, 2), (1, 3), (2, 1), (3, 3),
+]
+# The magnitude bound above which an op that grows values is not applied.
+LIMIT = 12.0
+# Raw identifiers (`r#type`) as names: off, because the macro panics on them
+# (see backprop-codegen/tests/no_panic.rs, `raw_identifiers`); `--raw-idents`
+# turns them on.
+RAW_IDENTS = False
+# Calls of functions with an `ArrayView` parameter (`g(x.view())`): off,
+# because the generated backward passes `&Array` where the view is expected
+# (see tests/fuzz_regressions.rs); `--view-calls` turns them on.
+VIEW_CALLS = False
+# Known bugs in loops and branches (tests/fuzz_regressions.rs): views of
+# temporaries inside a loop body or an `if` arm, `if` conditions that pass a
+# local reference alias to an op, and an array returned by name that some
+# arm of an `if` does not assign (no `else`, or another variable assigned). Avoided unless `--region-bugs`.
+REGION_BUGS = False
+# Calls with a borrowed alias as argument (`let r = &t; g(r)`): off, because
+# the generated backward passes the owned value (tests/fuzz_regressions.rs);
+# `--alias-calls` turns them on.
+ALIAS_CALLS = False
+EXP_LIMIT = 3.0
+
+
+def broadcast(a, b):
+    """numpy broadcasting of two shapes (() is a scalar); None if incompatible."""
+    n = max(len(a), len(b))
+    out = []
+    for k in range(n):
+        da = a[len(a) - 1 - k] if k < len(a) else 1
+        db = b[len(b) - 1 - k] if k < len(b) else 1
+        if da == db or db == 1:
+            out.append(da)
+        elif da == 1:
+            out.append(db)
+        else:
+            return None
+    return tuple(reversed(out))
+
+
+def is_literal(code):
+    try:
+        float(code)
+        return True
+    except ValueError:
+        return False
+
+
+def size(shape):
+    s = 1
+    for d in shape:
+        s *= d
+    return s
+
+
+def rust_array_type(shape, ty="f64"):
+    return {0: ty, 1: "Array1<%s>" % ty, 2: "Array2<%s>" % ty}[len(shape)]
+
+
+def lit(rng):
+    v = rng.choice([0.5, 1.5, 2.0, 0.25, 3.0, 0.75, 1.25, 0.1])
+    return "%s" % v
+
+
+class V:
+    """A value: its Rust code, shape (() for a scalar), magnitude bound and
+    how it may be spelled as an operand.
+
+    form: 'ref'   a name that already is a reference (`&Array2<f64>` param)
+          'name'  an owned (or view) name: borrowed as `&t`
+          'expr'  a compound expression (owned value, or a scalar)
+          'view'  an expression that is an `ArrayView` borrowing a name (`t.t()`)
+    """
+
+    def __init__(self, code, shape, bound, form="expr", is_view=False, borrowed=False):
+        self.code = code
+        self.shape = shape
+        self.bound = bound
+        self.form = form
+        # A name bound to an `ArrayView` (not an owned array).
+        self.is_view = is_view
+        # A name bound to a borrow of a local or an owned parameter
+        # (`let r = &t;`).
+        self.borrowed = borrowed
+
+    @property
+    def scalar(self):
+        return self.shape == ()
+
+    def atom(self):
+        """The code, safe as an operand of a binary operator or a receiver."""
+        if self.form in ("ref", "name") or self.code.replace("_", "").isalnum():
+            return self.code
+        return "(%s)" % self.code
+
+    def as_ref(self):
+        """An array as a reference (function argument or operator operand)."""
+        assert not self.scalar
+        if self.form == "ref":
+            return self.code
+        if self.form == "name":
+            return "&" + self.code
+        return "&" + self.atom()
+
+    def arg(self):
+        """As an argument of a `backprop::ops` function."""
+        return self.code if self.scalar else self.as_ref()
+
+    def recv(self):
+        """As the receiver of a method call."""
+        return self.atom()
+
+
+class Program:
+    def __init__(self, rng, index, callees=()):
+        self.rng = rng
+        self.index = index
+        # Earlier programs (in the same file) this one may call.
+        self.callees = [c for c in callees if not c.uses_labels and not c.uses_constant
+                        and (VIEW_CALLS or all(p[2] != "view" for p in c.params))]
+        self.out_bound = 1.0
+        self.ty = "f64"
+        self.name = "f%04d" % index
+        self.params = []  # (name, shape, style, differentiable)
+        self.stmts = []
+        self.env = []  # V values usable as operands (names)
+        self.counter = 0
+        self.uses_labels = None  # (rows, classes) once softmax_cross_entropy is used
+        self.uses_constant = False
+        # The statement that binds each local (for adding `mut`), and the
+        # locals some view or reference borrows (they cannot be assigned to).
+        self.let_index = {}
+        self.pinned = set()
+        # Inside a loop body or an `if` arm (see REGION_BUGS).
+        self.region = 0
+        # Arrays assigned in an `if` without `else` (see REGION_BUGS).
+        self.if_no_else = set()
+
+    # ---------- choices
+
+    def pick(self, pred=lambda v: True):
+        cands = [v for v in self.env if pred(v)]
+        if not cands:
+            return None
+        # Favour recent names, but reuse old ones too (forks).
+        weights = [1.0 + k for k in range(len(cands))]
+        return self.rng.choices(cands, weights=weights)[0]
+
+    def fresh(self):
+        self.counter += 1
+        return "t%d" % self.counter
+
+    # ---------- expressions
+
+    def leaf(self, pred=lambda v: True):
+        v = self.pick(pred)
+        return v
+
+    def expr(self, depth):
+        """A random expression of any shape."""
+        rng = self.rng
+        if depth <= 0 or rng.random() < 0.25:
+            return self.leaf()
+        choice = rng.random()
+        if self.callees and rng.random() < 0.06:
+            c = self.call(depth)
+            if c is not None:
+                return c
+        if choice < 0.35:
+            return self.binary(depth)
+        if choice < 0.65:
+            return self.unary(depth)
+        if choice < 0.85:
+            return self.reduce_or_structure(depth)
+        return self.linalg(depth)
+
+    def call(self, depth):
+        """A call of an earlier generated differentiable function, with
+        arguments of its parameters' shapes and spellings."""
+        rng = self.rng
+        for _ in range(4):
+            callee = rng.choice(self.callees[-40:])
+            args = []
+            # The callee was generated for parameters in [-1, 1]: larger
+            # arguments are squashed first.
+            for name, shape, style, _ in callee.params:
+                if shape == ():
+                    v = self.expr(depth - 1) if rng.random() < 0.4 else self.leaf(lambda v: v.scalar)
+                    if v is None or not v.scalar:
+                        break
+                    if v.bound > 1.0:
+                        v = self.squash(v)
+                    args.append(v.code)
+                    continue
+                v = self.leaf(lambda v: v.shape == shape and (ALIAS_CALLS or not v.borrowed))
+                if v is not None and v.bound > 1.0:
+                    v = self.squash_array(v)
+                if v is None or (style == "ref" and not self.owned(v)):
+                    break
+                if style == "ref":
+                    args.append(v.as_ref())
+                elif style == "owned":
+                    args.append("%s.to_owned()" % v.recv() if v.form != "expr" or v.is_view else v.code)
+                else:
+                    args.append("%s.view()" % v.recv())
+            else:
+                bound = callee.out_bound
+                v = V("%s(%s)" % (callee.name, ", ".join(args)), callee.out_shape, bound)
+                if bound > LIMIT * 2:
+                    v = self.squash(v) if v.scalar else self.squash_array(v)
+                return v
+        return None
+
+    def binary(self, depth):
+        rng = self.rng
+        a = self.expr(depth - 1)
+        r = rng.random()
+        if r < 0.2:
+            # A literal on either side.
+            c = lit(rng)
+            op = rng.choice(["+", "-", "*", "/"])
+            cb = float(c)
+            if op == "/" and rng.random() < 0.5:
+                # literal / guarded
+                den = self.guard(a, "1.0")
+                return V("%s / %s" % (c, den.atom()), a.shape, cb)
+            lhs_lit = rng.random() < 0.4 and op != "/"
+            x = self.operand(a)
+            bound = {"+": a.bound + cb, "-": a.bound + cb, "*": a.bound * cb, "/": a.bound / cb}[op]
+            if lhs_lit:
+                return V("%s %s %s" % (c, op, x), a.shape, bound)
+            return V("%s %s %s" % (x, op, c), a.shape, bound)
+        # Two values with broadcast-compatible shapes.
+        b = None
+        for _ in range(6):
+            cand = self.expr(depth - 1) if rng.random() < 0.5 else self.leaf()
+            if broadcast(a.shape, cand.shape) is not None:
+                b = cand
+                break
+        if b is None:
+            b = self.leaf(lambda v: broadcast(a.shape, v.shape) is not None)
+        if b is None:
+            b = V(lit(rng), (), 3.0)
+        shape = broadcast(a.shape, b.shape)
+        op = rng.choice(["+", "-", "*", "/", "*"])
+        if op == "*" and a.bound * b.bound > LIMIT:
+            op = rng.choice(["+", "-"])
+        if op == "/":
+            b = self.guard(b, rng.choice(["1.0", "0.5", "2.0"]))
+            bound = a.bound / (0.5)
+        elif op == "*":
+            bound = a.bound * b.bound
+        else:
+            bound = a.bound + b.bound
+        return V("%s %s %s" % (self.operand(a), op, self.operand(b)), shape, bound)
+
+    def operand(self, v):
+        """A value as an operand of `+ - * /`."""
+        if v.scalar:
+            return v.atom()
+        if v.form == "expr" and self.rng.random() < 0.3:
+            return v.atom()  # an owned temporary, moved into the operator
+        return v.as_ref()
+
+    def guard(self, v, c):
+        """`square(v) + c`, positive: for ln, sqrt, divisors, recip, powf."""
+        rng = self.rng
+        cb = float(c)
+        if is_literal(v.code):
+            # `(1.5).powi(2)` would not compile: the literal has no type yet.
+            return V("%s * %s + %s" % (v.code, v.code, c), (), float(v.code) ** 2 + cb)
+        if v.scalar:
+            sq = rng.choice(["%s.powi(2)", "square(%s)", "%s * %s"])
+            if sq == "%s * %s":
+                # Only for names: a compound expression would be computed twice.
+                if v.form == "expr":
+                    sq = "square(%s)"
+                    code = sq % v.code
+                else:
+                    code = sq % (v.atom(), v.atom())
+            elif sq == "square(%s)":
+                code = sq % v.code
+            else:
+                code = sq % v.atom()
+            return V("%s + %s" % (code, c), (), v.bound * v.bound + cb)
+        if v.form in ("ref", "name") and rng.random() < 0.4:
+            r = v.as_ref()
+            code = "%s * %s + %s" % (r, r, c)
+        else:
+            code = "square(%s) + %s" % (v.as_ref(), c)
+        return V(code, v.shape, v.bound * v.bound + cb)
+
+    def squash(self, v):
+        """A bounded function of v (a saturating one when v may be large:
+        `sin` of a large value would be steep, not flat)."""
+        f = self.rng.choice(["tanh", "sigmoid", "sin", "cos"] if v.bound <= 3.0 else ["tanh", "sigmoid"])
+        return self.apply_fn(f, v, 1.0)
+
+    def apply_fn(self, f, v, bound):
+        rng = self.rng
+        if v.scalar and f in ("exp", "ln", "sqrt", "sin", "cos", "tan", "tanh", "abs", "recip") and rng.random() < 0.5:
+            return V("%s.%s()" % (v.recv(), f), (), bound)
+        if v.scalar and rng.random() < 0.1 and f in ("exp", "sin", "cos", "tanh", "abs", "sqrt", "ln"):
+            return V("%s::%s(%s)" % (self.ty, f, v.code), (), bound)
+        if rng.random() < 0.05 or f == "recip":
+            # (`recip` is not in the prelude.)
+            return V("backprop::ops::%s(%s)" % (f, v.arg()), v.shape, bound)
+        return V("%s(%s)" % (f, v.arg()), v.shape, bound)
+
+    def unary(self, depth):
+        rng = self.rng
+        a = self.expr(depth - 1)
+        fs = ["exp", "ln", "sqrt", "square", "abs", "sin", "cos", "tanh", "sigmoid",
+              "relu", "powi", "neg", "recip", "tan"]
+        if a.scalar:
+            fs += ["powf", "max", "min"]
+        if len(a.shape) in (1, 2):
+            fs += ["softmax", "log_softmax", "softmax"]
+        f = rng.choice(fs)
+        if f == "exp":
+            if a.bound > EXP_LIMIT:
+                a = self.squash(a)
+            return self.apply_fn("exp", a, 2.718281828 ** a.bound)
+        if f == "ln":
+            g = self.guard(a, rng.choice(["1.0", "0.5"]))
+            return self.apply_fn("ln", g, max(1.0, g.bound))
+        if f == "sqrt":
+            g = self.guard(a, rng.choice(["0.5", "1.0"]))
+            return self.apply_fn("sqrt", g, g.bound ** 0.5 + 1)
+        if f == "recip":
+            g = self.guard(a, "1.0")
+            return self.apply_fn("recip", g, 1.0)
+        if f == "tan":
+            # tan of a value in (-1, 1): far from the poles.
+            s = self.apply_fn("tanh", a, 1.0)
+            return self.apply_fn("tan", s, 1.6)
+        if f == "square":
+            if a.bound * a.bound > LIMIT:
+                a = self.squash(a)
+            return self.apply_fn("square", a, a.bound * a.bound)
+        if f == "powi":
+            n = rng.choice([1, 2, 3, 2])
+            if a.bound ** n > LIMIT:
+                a = self.squash(a)
+            if a.scalar and rng.random() < 0.6:
+                return V("%s.powi(%d)" % (a.recv(), n), (), max(a.bound, a.bound ** n))
+            return V("powi(%s, %d)" % (a.arg(), n), a.shape, max(a.bound, a.bound ** n))
+        if f == "neg":
+            if a.scalar:
+                return V("-%s" % a.atom(), (), a.bound)
+            return V("-%s" % self.operand(a), a.shape, a.bound)
+        if f == "powf":
+            base = self.guard(a, "0.5")
+            if base.bound > LIMIT:
+                base = V("1.5 + %s" % self.squash(a).atom(), (), 2.5)
+            e = self.leaf(lambda v: v.scalar)
+            if e is None or rng.random() < 0.3:
+                ex = V(rng.choice(["0.5", "1.5", "0.25", "2.0"]), (), 2.0)
+            else:
+                ex = self.apply_fn(rng.choice(["sin", "tanh", "cos"]), e, 1.0)
+            return V("%s.powf(%s)" % (base.atom(), ex.code), (), max(1.0, base.bound ** 2))
+        if f in ("max", "min"):
+            b = self.leaf(lambda v: v.scalar and v.code != a.code)
+            if b is None:
+                b = V(lit(rng), (), 3.0)
+            return V("%s.%s(%s)" % (a.recv(), f, b.code), (), max(a.bound, b.bound))
+        if f in ("softmax", "log_softmax"):
+            bound = 1.0 if f == "softmax" else 2 * a.bound + 2.0
+            if f == "log_softmax" and bound > LIMIT:
+                a = self.squash(a)
+                bound = 4.0
+            return V("%s(%s)" % (f, a.as_ref()), a.shape, bound)
+        bound = {"abs": a.bound, "relu": a.bound}.get(f, 1.0)
+        return self.apply_fn(f, a, bound)
+
+    def reduce_or_structure(self, depth):
+        rng = self.rng
+        a = self.expr(depth - 1)
+        if a.scalar:
+            return self.unary(depth)
+        nd = len(a.shape)
+        ops = ["sum", "mean", "sum_m"]
+        if nd == 2:
+            ops += ["sum_axis", "mean_axis", "sum_axis_m", "logsumexp", "row", "column", "index", "sce"]
+        if nd == 1:
+            ops += ["logsumexp", "index"]
+        ops += ["mse"]
+        op = rng.choice(ops)
+        n = size(a.shape)
+        if op == "sum":
+            return V("sum(%s)" % a.as_ref(), (), a.bound * n)
+        if op == "sum_m":
+            return V("%s.sum()" % a.recv(), (), a.bound * n)
+        if op == "mean":
+            return V("mean(%s)" % a.as_ref(), (), a.bound)
+        if op in ("sum_axis", "mean_axis", "sum_axis_m"):
+            k = rng.choice([0, 1])
+            shape = tuple(d for i, d in enumerate(a.shape) if i != k)
+            if op == "sum_axis_m":
+                return V("%s.sum_axis(Axis(%d))" % (a.recv(), k), shape, a.bound * a.shape[k])
+            f = op
+            return V("%s(%s, Axis(%d))" % (f, a.as_ref(), k), shape, a.bound * (a.shape[k] if f == "sum_axis" else 1))
+        if op == "logsumexp":
+            shape = a.shape[:-1]
+            if a.bound > LIMIT:
+                a = self.squash(a)
+            return V("logsumexp(%s)" % a.as_ref(), shape, a.bound + 2.0)
+        if op in ("row", "column") and self.region and not REGION_BUGS:
+            return V("sum(%s)" % a.as_ref(), (), a.bound * n)
+        if op in ("row", "column"):
+            if a.form not in ("ref", "name"):
+                # A view of a temporary cannot outlive the statement: reduce
+                # it right away.
+                k = rng.randrange(a.shape[0] if op == "row" else a.shape[1])
+                return V("%s(%s.%s(%d))" % (rng.choice(["sum", "mean"]), "&" + a.atom(), op, k), (), a.bound * 3)
+            k = rng.randrange(a.shape[0] if op == "row" else a.shape[1])
+            shape = (a.shape[1],) if op == "row" else (a.shape[0],)
+            return V("%s.%s(%d)" % (a.recv(), op, k), shape, a.bound, form="view")
+        if op == "index":
+            if a.form == "expr" or (self.region and not REGION_BUGS and a.form != "ref" and a.form != "name"):
+                return self.reduce_or_structure(depth)
+            if nd == 2:
+                i, j = rng.randrange(a.shape[0]), rng.randrange(a.shape[1])
+                return V("%s[[%d, %d]]" % (a.code, i, j), (), a.bound)
+            return V("%s[%d]" % (a.code, rng.randrange(a.shape[0])), (), a.bound)
+        if op == "sce":
+            rows, classes = a.shape
+            if self.uses_labels is not None and self.uses_labels != (rows, classes):
+                return V("sum(%s)" % a.as_ref(), (), a.bound * n)
+            self.uses_labels = (rows, classes)
+            return V("softmax_cross_entropy(%s, labels)" % a.as_ref(), (), a.bound * 2 + 2)
+        if op == "mse":
+            b = self.leaf(lambda v: v.shape == a.shape)
+            if b is None:
+                b = V("%s * 0.5" % a.as_ref(), a.shape, a.bound)
+            if (a.bound + b.bound) ** 2 > LIMIT * 4:
+                a = self.squash(a)
+                b = self.squash(b)
+            return V("mse(%s, %s)" % (a.arg(), b.arg()), (), (a.bound + b.bound) ** 2)
+        raise AssertionError(op)
+
+    def linalg(self, depth):
+        rng = self.rng
+        a = self.expr(depth - 1)
+        if a.scalar:
+            return self.binary(depth)
+        nd = len(a.shape)
+        if nd == 2 and rng.random() < 0.3 and (REGION_BUGS or not self.region):
+            # A transpose, used right away or as a name's view.
+            t = V("%s.t()" % a.recv(), (a.shape[1], a.shape[0]), a.bound, form="view" if a.form in ("ref", "name") else "tview")
+            if t.form == "tview":
+                # Consume it in this statement: dot or a reduction.
+                b = self.leaf(lambda v: len(v.shape) in (1, 2) and v.shape[0] == a.shape[0])
+                if b is not None:
+                    return self.dot(t, b)
+                return V("sum(&%s)" % t.code, (), a.bound * size(a.shape))
+            return t
+        if rng.random() < 0.2 and self.owned(a):
+            # concat along an axis with pieces that agree on the other axes.
+            k = rng.randrange(nd)
+            pieces = [a]
+            for _ in range(rng.choice([1, 1, 2])):
+                b = self.leaf(lambda v: self.owned(v) and len(v.shape) == nd
+                              and all(v.shape[i] == a.shape[i] for i in range(nd) if i != k))
+                if b is None:
+                    break
+                pieces.append(b)
+            shape = list(a.shape)
+            shape[k] = sum(p.shape[k] for p in pieces)
+            code = "concat(Axis(%d), &[%s])" % (k, ", ".join(p.as_ref() for p in pieces))
+            return V(code, tuple(shape), max(p.bound for p in pieces))
+        # A dot with something of a compatible shape.
+        inner = a.shape[-1]
+        b = self.leaf(lambda v: len(v.shape) in (1, 2) and v.shape[0] == inner)
+        if b is None:
+            # Try a transposed name.
+            b2 = self.leaf(lambda v: len(v.shape) == 2 and v.shape[1] == inner and v.form in ("ref", "name"))
+            if b2 is None or (self.region and not REGION_BUGS):
+                return self.reduce_or_structure(depth)
+            b = V("%s.t()" % b2.code, (b2.shape[1], b2.shape[0]), b2.bound, form="tview")
+        return self.dot(a, b)
+
+    def owned(self, v):
+        """Whether `v.as_ref()` is a `&Array` (not a reference to a view)."""
+        return not v.scalar and not v.is_view and v.form in ("ref", "name", "expr")
+
+    def dot(self, a, b):
+        k = a.shape[-1]
+        shape = a.shape[:-1] + b.shape[1:]
+        bound = a.bound * b.bound * k
+        if bound > LIMIT * 2:
+            # Squash both sides elementwise first (only for arrays of the same
+            # shape: squashing keeps the shape).
+            a = self.squash_array(a)
+            b = self.squash_array(b)
+            bound = k
+        if b.form in ("view", "tview"):
+            rhs = "&" + b.code
+        else:
+            rhs = b.as_ref()
+        recv = a.code if a.form in ("ref", "name", "view", "tview") else a.atom()
+        return V("%s.dot(%s)" % (recv, rhs), shape, bound)
+
+    def squash_array(self, v):
+        f = self.rng.choice(["tanh", "sigmoid", "sin", "cos"] if v.bound <= 3.0 else ["tanh", "sigmoid"])
+        if v.form in ("view", "tview"):
+            return V("%s(&%s)" % (f, v.code), v.shape, 1.0)
+        return V("%s(%s)" % (f, v.as_ref()), v.shape, 1.0)
+
+    # ---------- statements and functions
+
+    def let(self, name, code, v=None):
+        """Appends `let name = code;`, recording where `name` is bound."""
+        self.stmts.append("let %s = %s;" % (name, code))
+        self.let_index[name] = len(self.stmts) - 1
+        self.pinned.discard(name)
+        if v is not None and (v.is_view or v.form == "ref"):
+            import re
+            self.pinned.update(re.findall(r"\bt\d+\b", code))
+
+    def assign(self, depth):
+        """`t op= e;` or `t = e;` on a local, which becomes `let mut`."""
+        stmt = self.assign_stmt(depth)
+        if stmt is None:
+            return False
+        self.stmts.append(stmt)
+        return True
+
+    def assign_stmt(self, depth, ops=("+=", "-=", "*=", "/=", "=", "+="), times=1):
+        """The statement `t op= e;` (or None), its target made `let mut`;
+        `times`: how often it runs (in a loop), for the bound."""
+        import re
+        rng = self.rng
+        targets = [v for v in self.env if v.code in self.let_index and v.code not in self.pinned
+                   and not v.is_view and v.form in ("name", "expr")]
+        if not targets:
+            return None
+        t = rng.choice(targets)
+
+        def borrows_target(e):
+            return e.form in ("name", "ref", "view", "tview") and re.search(r"\b%s\b" % t.code, e.code)
+
+        op = rng.choice(ops)
+        rhs = None
+        for _ in range(6):
+            e = self.expr(depth) if rng.random() < 0.7 else self.leaf()
+            if borrows_target(e) or e.code == t.code:
+                continue
+            if op == "=":
+                if e.shape == t.shape and (t.scalar or e.form == "expr"):
+                    rhs = e
+                    break
+            elif e.scalar or broadcast(t.shape, e.shape) == t.shape:
+                rhs = e
+                break
+        if rhs is None:
+            op = rng.choice(["+=", "-="])
+            rhs = V(lit(rng), (), 3.0)
+        if op == "*=" and (t.bound * rhs.bound) ** times > LIMIT:
+            op = "+="
+        if op == "/=":
+            rhs = self.guard(rhs, rng.choice(["1.0", "0.5"]))
+        if op == "=" and rhs.bound > LIMIT * 4:
+            return None
+        bound = {"+=": t.bound + times * rhs.bound, "-=": t.bound + times * rhs.bound,
+                 "*=": t.bound * rhs.bound ** times, "/=": t.bound * 2.0 ** times,
+                 "=": max(rhs.bound, t.bound)}[op]
+        if bound > LIMIT * 4:
+            return None
+        code = rhs.code if rhs.scalar or op == "=" else rhs.as_ref()
+        stmt = "%s %s %s;" % (t.code, op, code)
+        k = self.let_index[t.code]
+        prefix = "let %s = " % t.code
+        if self.stmts[k].startswith(prefix):
+            self.stmts[k] = "let mut %s = " % t.code + self.stmts[k][len(prefix):]
+        assert self.stmts[k].startswith("let mut %s = " % t.code), self.stmts[k]
+        t.bound = bound
+        return stmt
+
+    def loop(self, depth):
+        """`for i in 0..k { assignments }`: carried values; `i` indexes a
+        parameter's rows."""
+        rng = self.rng
+        k = rng.randint(1, 3)
+        extra = []
+        rows = [v for v in self.env if v.form == "ref" and len(v.shape) == 2 and v.shape[0] >= k
+                and v.code.startswith("p")]
+        if rows and rng.random() < 0.7:
+            m = rng.choice(rows)
+            if rng.random() < 0.5:
+                extra.append(V("%s[[i, %d]]" % (m.code, rng.randrange(m.shape[1])), (), m.bound))
+            else:
+                extra.append(V("%s.row(i)" % m.code, (m.shape[1],), m.bound, form="view", is_view=True))
+        self.env.extend(extra)
+        body = []
+        self.region += 1
+        for _ in range(rng.randint(1, 2)):
+            st = self.assign_stmt(max(1, depth - 1), ops=("+=", "-=", "=", "+="), times=k)
+            if st is not None:
+                body.append(st)
+        self.region -= 1
+        for v in extra:
+            self.env.remove(v)
+        if not body:
+            return False
+        self.stmts.append("for i in 0..%d {\n%s\n    }" % (k, "\n".join("        " + b for b in body)))
+        return True
+
+    def condition(self):
+        """A comparison of differentiable values (the branch taken is a
+        constant of the gradient)."""
+        rng = self.rng
+        v = self.leaf(lambda v: REGION_BUGS or not v.borrowed)
+        code, _ = self.scalarize(v)
+        c = "%s %s %s" % (code, rng.choice(["<", ">", "<=", ">="]), rng.choice(["0.0", "0.5", "-0.5"]))
+        if rng.random() < 0.15:
+            w = self.leaf(lambda x: x.scalar)
+            if w is not None:
+                c = "%s %s %s > 0.0" % (c, rng.choice(["&&", "||"]), w.atom())
+        return c
+
+    def branch_stmt(self, depth):
+        """`if c { assignment } else { assignment }` (or no `else`)."""
+        rng = self.rng
+        cond = self.condition()
+        self.region += 1
+        a = self.assign_stmt(max(1, depth - 1))
+        b = self.assign_stmt(max(1, depth - 1)) if a is not None else None
+        self.region -= 1
+        if a is None:
+            return False
+        r = rng.random()
+        if r < 0.3 or b is None:
+            self.stmts.append("if %s {\n        %s\n    }" % (cond, a))
+            self.if_no_else.add(a.split()[0])
+            return True
+        if r < 0.45:
+            cond2 = self.condition()
+            self.stmts.append("if %s {\n        %s\n    } else if %s {\n        %s\n    }" % (cond, a, cond2, b))
+            self.if_no_else.update([a.split()[0], b.split()[0]])
+            return True
+        self.stmts.append("if %s {\n        %s\n    } else {\n        %s\n    }" % (cond, a, b))
+        if a.split()[0] != b.split()[0]:
+            # Each is assigned in one arm only.
+            self.if_no_else.update([a.split()[0], b.split()[0]])
+        return True
+
+    def owned_arm(self, v):
+        """`v` as an owned value, for an arm of an `if` expression."""
+        if v.scalar:
+            return v.code
+        if v.form == "expr":
+            return v.code
+        return "%s.to_owned()" % v.recv()
+
+    def branch_expr(self, depth):
+        """`if c { a } else { b }` as a value, both arms of one shape."""
+        rng = self.rng
+        cond = self.condition()
+        self.region += 1
+        a = self.expr(depth)
+        b = None
+        for _ in range(6):
+            e = self.expr(depth)
+            if e.shape == a.shape:
+                b = e
+                break
+        if b is None:
+            b = self.squash(a) if a.scalar else self.squash_array(a)
+        self.region -= 1
+        code = "if %s {\n        %s\n    } else {\n        %s\n    }" % (cond, self.owned_arm(a), self.owned_arm(b))
+        return V(code, a.shape, max(a.bound, b.bound))
+
+    def unmoved(self, e):
+        """A bare owned name would be moved by `let x = t;`: borrow or clone it."""
+        if e.form == "name" and not e.scalar:
+            if e.is_view or self.rng.random() < 0.5:
+                return V("&" + e.code, e.shape, e.bound, form="ref", is_view=e.is_view, borrowed=True)
+            return V(e.code + ".clone()", e.shape, e.bound)
+        return e
+
+    def bind(self, v, name=None):
+        """`let name = v;` and make the name an operand."""
+        name = name or self.fresh()
+        form = "name" if not v.scalar else "expr"
+        if v.form == "ref" and not v.scalar:
+            form = "ref"  # an alias of a reference stays a reference
+        return name, V(name, v.shape, v.bound, form=form, is_view=v.is_view or v.form in ("view", "tview"),
+                       borrowed=v.borrowed)
+
+    def generate(self):
+        rng = self.rng
+        # Single precision now and then.
+        if rng.random() < 0.1:
+            self.ty = "f32"
+        self.callees = [c for c in self.callees if c.ty == self.ty]
+        nparams = rng.randint(1, 4)
+        for i in range(nparams):
+            if rng.random() < 0.3:
+                shape = ()
+            else:
+                shape = rng.choice(SHAPES)
+            style = "val"
+            if shape != ():
+                style = rng.choices(["ref", "owned", "view"], weights=[8, 1, 1])[0]
+            name = "p%d" % i
+            self.params.append([name, shape, style, True])
+            form = "ref" if style == "ref" else ("expr" if shape == () else "name")
+            self.env.append(V(name, shape, 1.0, form=form, is_view=style == "view"))
+        # Some parameters not differentiated (`wrt` names the others).
+        if nparams >= 2 and rng.random() < 0.1:
+            for p in rng.sample(self.params, rng.randint(1, nparams - 1)):
+                p[3] = False
+            self.uses_constant = True
+        # A constant (not differentiated) parameter now and then.
+        if rng.random() < 0.15:
+            shape = rng.choice(SHAPES)
+            name = "c0"
+            self.params.append([name, shape, "ref", False])
+            self.uses_constant = True
+            self.env.append(V(name, shape, 1.0, form="ref"))
+        nstmts = rng.randint(1, 7)
+        for _ in range(nstmts):
+            r = rng.random()
+            depth = rng.randint(1, 3)
+            olds = [v for v in self.env if v.code.startswith("t")]
+            if r < 0.1 and olds:
+                # Shadowing: rebind an existing local name.
+                old = rng.choice(olds)
+                e = self.unmoved(self.expr(depth))
+                name, v = self.bind(e, old.code)
+                self.let(name, e.code, v)
+                self.env = [x for x in self.env if x.code != name] + [v]
+                continue
+            if r < 0.2:
+                # A block with a local of its own.
+                inner = self.expr(depth)
+                if inner.form in ("name", "view", "tview") and not inner.scalar:
+                    inner = self.squash_array(inner)
+                iname, iv = self.bind(inner, self.fresh())
+                self.env.append(iv)
+                e = self.expr(depth)
+                self.env.remove(iv)
+                if e.form in ("name", "view", "tview") and not e.scalar and e.code != iname:
+                    e = self.squash_array(e)
+                name, v = self.bind(e)
+                if e.form == "view" or e.form == "tview" or e.form == "ref":
+                    # A view of the block's local cannot leave the block.
+                    self.env.append(iv)
+                    self.let(iname, inner.code, iv)
+                    self.let(name, e.code, v)
+                else:
+                    self.let(name, "{\n        let %s = %s;\n        %s\n    }" % (iname, inner.code, e.code), v)
+                self.env.append(v)
+                continue
+            if 0.27 <= r < 0.42 and self.assign(depth):
+                continue
+            if 0.42 <= r < 0.48 and self.loop(depth):
+                continue
+            if 0.48 <= r < 0.53 and self.branch_stmt(depth):
+                continue
+            if 0.53 <= r < 0.58:
+                e = self.branch_expr(depth)
+                if e.bound <= LIMIT * 4:
+                    name, v = self.bind(e)
+                    self.let(name, e.code, v)
+                    self.env.append(v)
+                    continue
+            if r < 0.27:
+                # A dead let (does not reach the output) is allowed.
+                e = self.unmoved(self.expr(depth))
+                self.stmts.append("let _%s = %s;" % (self.fresh(), e.code))
+                continue
+            e = self.expr(depth)
+            if e.form == "view" or e.form == "tview":
+                name = self.fresh()
+                v = V(name, e.shape, e.bound, form="name", is_view=True)
+                self.let(name, e.code, v)
+                self.env.append(v)
+                continue
+            e = self.unmoved(e)
+            if e.form == "ref" and e.code in [p[0] for p in self.params]:
+                # `let t = p0;` an alias: fine, and a fork of p0.
+                pass
+            if e.bound > LIMIT * 4:
+                e = self.squash(e) if e.scalar else self.squash_array(e)
+            name, v = self.bind(e)
+            self.let(name, e.code, v)
+            self.env.append(v)
+        self.final = self.output()
+
+    def scalarize(self, v):
+        """A scalar of `v`, and its bound."""
+        rng = self.rng
+        if v.scalar:
+            return v.atom(), v.bound
+        nd = len(v.shape)
+        n = size(v.shape)
+        opts = [("sum(%s)" % v.as_ref(), v.bound * n), ("mean(%s)" % v.as_ref(), v.bound),
+                ("%s.sum()" % v.recv(), v.bound * n)]
+        if nd == 1:
+            opts.append(("%s.dot(%s)" % (v.recv(), v.as_ref()), v.bound * v.bound * n))
+            opts.append(("logsumexp(%s)" % v.as_ref(), v.bound + 2.0))
+        if v.form in ("ref", "name") and nd == 2:
+            opts.append(("%s[[%d, %d]]" % (v.code, rng.randrange(v.shape[0]), rng.randrange(v.shape[1])), v.bound))
+        return rng.choice(opts)
+
+    def output(self):
+        rng = self.rng
+        locals_ = [v for v in self.env if v.code.startswith("t")]
+        if rng.random() < 0.1:
+            # An array output: a VJP with an upstream gradient.
+            cands = [v for v in self.env if not v.scalar and len(v.shape) <= 2]
+            if cands:
+                v = rng.choice(cands)
+                self.out_shape = v.shape
+                if v.form == "name" and v.code.startswith("t") and not v.is_view and (
+                        REGION_BUGS or v.code not in self.if_no_else):
+                    self.out_bound = v.bound
+                    return v.code
+                f = rng.choice(["tanh", "sigmoid", "exp", "sin"])
+                if f == "exp" and v.bound > EXP_LIMIT:
+                    f = "tanh"
+                self.out_bound = 2.718281828 ** v.bound if f == "exp" else 1.0
+                return "%s(%s)" % (f, v.as_ref())
+        self.out_shape = ()
+        terms = []
+        picks = locals_[-2:] if locals_ else []
+        if rng.random() < 0.4:
+            picks = list(locals_)
+        if not picks or rng.random() < 0.3:
+            picks = picks + [rng.choice(self.env)]
+        self.out_bound = 0.0
+        for v in picks:
+            code, bound = self.scalarize(v)
+            terms.append(code)
+            self.out_bound += bound
+        return " + ".join(terms)
+
+    # ---------- rendering
+
+    def signature(self):
+        ps = []
+        for name, shape, style, _ in self.params:
+            if shape == ():
+                ty = self.ty
+            elif style == "ref":
+                ty = "&" + rust_array_type(shape, self.ty)
+            elif style == "owned":
+                ty = rust_array_type(shape, self.ty)
+            else:
+                ty = {1: "ArrayView1<%s>", 2: "ArrayView2<%s>"}[len(shape)] % self.ty
+            ps.append("%s: %s" % (name, ty))
+        if self.uses_labels:
+            ps.append("labels: &[usize]")
+        ret = rust_array_type(self.out_shape, self.ty)
+        return "fn %s(%s) -> %s" % (self.name, ", ".join(ps), ret)
+
+    def render(self):
+        out = []
+        body = "\n".join("    " + s for s in self.stmts)
+        attr = "#[differentiable]"
+        wrt = [p[0] for p in self.params if p[3]]
+        if self.uses_constant:
+            attr = "#[differentiable(wrt(%s))]" % ", ".join(wrt)
+        nargs = len(self.params) + (1 if self.uses_labels else 0) + 1
+        if nargs > 7:
+            out.append("#[allow(clippy::too_many_arguments)]")
+        out.append(attr)
+        out.append("%s {" % self.signature())
+        if body:
+            out.append(body)
+        out.append("    " + self.final)
+        out.append("}")
+        out.append("")
+        out.append(self.render_test())
+        return self.rename("\n".join(out))
+
+    def rename(self, text):
+        """Now and then, give the user's names those the generated code likes
+        to use itself (`d_out`, `grad`, `d_t1`, ...): the macro must not
+        capture or collide with them."""
+        import re
+        rng = self.rng
+        if rng.random() >= 0.2:
+            return text
+        params = [p[0] for p in self.params]
+        locals_ = sorted(set(re.findall(r"\bt\d+\b", text)), key=lambda n: int(n[1:]))
+        ppool = ["d_out", "grad", "out", "d_t1", "x", "w", "d_p0", "y_1", "d_x"]
+        lpool = ["d_out_1", "out", "x", "d_x", "x_from_out", "out_1", "unused", "grad_1", "d_out", "t1_from_t2", "d_d_x"]
+        if RAW_IDENTS:
+            ppool += ["r#type", "r#fn"]
+            lpool += ["r#loop"]
+        rng.shuffle(ppool)
+        rng.shuffle(lpool)
+        mapping = {}
+        for name, new in zip(params, ppool):
+            mapping[name] = new
+        lpool = [n for n in lpool if n not in mapping.values()]
+        for name, new in zip(locals_, lpool):
+            if rng.random() < 0.7:
+                mapping[name] = new
+        pattern = re.compile(r"\b(%s)\b" % "|".join(re.escape(n) for n in mapping))
+        return pattern.sub(lambda m: mapping[m.group(1)], text)
+
+    def render_test(self):
+        rng = self.rng
+        seed = rng.randrange(1, 2**31)
+        lines = ["#[test]", "fn %s_gradcheck() {" % self.name, "    let mut s = %du64;" % seed]
+        sfx = "32" if self.ty == "f32" else ""
+        for name, shape, style, _ in self.params:
+            if shape == ():
+                lines.append("    let %s = scalar%s(&mut s);" % (name, sfx))
+            elif len(shape) == 1:
+                lines.append("    let %s: Array1<%s> = random%s(%d, &mut s);" % (name, self.ty, sfx, shape[0]))
+            else:
+                lines.append("    let %s: Array2<%s> = random%s((%d, %d), &mut s);" % (name, self.ty, sfx, shape[0], shape[1]))
+        if self.uses_labels:
+            rows, classes = self.uses_labels
+            labels = ", ".join(str(rng.randrange(classes)) for _ in range(rows))
+            lines.append("    let labels: &[usize] = &[%s];" % labels)
+
+        def call_args(closure):
+            args = []
+            for name, shape, style, diff in self.params:
+                if shape == ():
+                    args.append(("*%s" % name) if (closure and diff) else name)
+                elif style == "ref":
+                    args.append(name if (closure and diff) else "&%s" % name)
+                elif style == "owned":
+                    args.append("%s.clone()" % name)
+                else:
+                    args.append("%s.view()" % name)
+            if self.uses_labels:
+                args.append("labels")
+            return args
+
+        plain = call_args(False)
+        if self.out_shape == ():
+            up = "1.0"
+        else:
+            if len(self.out_shape) == 1:
+                lines.append("    let up: Array1<%s> = random%s(%d, &mut s);" % (self.ty, sfx, self.out_shape[0]))
+            else:
+                lines.append("    let up: Array2<%s> = random%s((%d, %d), &mut s);" % ((self.ty, sfx) + self.out_shape))
+            up = "&up"
+        lines.append("    let (value, grads) = %s_backward(%s, %s);" % (self.name, ", ".join(plain), up))
+        lines.append("    assert_eq!(value, %s(%s));" % (self.name, ", ".join(plain)))
+        for name, shape, style, diff in self.params:
+            # Every gradient has its parameter's shape (unbroadcast, zeros).
+            if diff and shape != ():
+                lines.append("    assert_eq!(grads.%s.shape(), %s.shape());" % (name, name))
+        diff = [p for p in self.params if p[3]]
+        tup = ", ".join(("%s" % p[0]) if p[1] == () else ("%s.clone()" % p[0]) for p in diff)
+        pat = ", ".join(p[0] for p in diff)
+        if len(diff) == 1:
+            tup += ","
+            pat += ","
+        closure_args = call_args(True)
+        if self.out_shape == () and self.ty == "f64":
+            lines.append("    gradcheck(&(%s), |(%s)| %s_backward(%s, 1.0)).unwrap();" % (tup, pat, self.name, ", ".join(closure_args)))
+        elif self.out_shape == ():
+            # Central differences in single precision (eps 1e-3) are only
+            # accurate to a few percent on these compositions: the same
+            # programs pass the default tolerances in f64.
+            lines.append("    GradCheck::new()")
+            lines.append("        .rtol(0.1)")
+            lines.append("        .atol(1e-2)")
+            lines.append("        .check(&(%s), |(%s)| %s_backward(%s, 1.0))" % (tup, pat, self.name, ", ".join(closure_args)))
+            lines.append("        .unwrap();")
+        else:
+            lines.append("    GradCheck::new()")
+            if self.ty == "f32":
+                lines.append("        .rtol(0.1)")
+                lines.append("        .atol(1e-2)")
+            lines.append("        .upstream(&up)")
+            lines.append("        .check(&(%s), |(%s)| %s_backward(%s, &up))" % (tup, pat, self.name, ", ".join(closure_args)))
+            lines.append("        .unwrap();")
+        lines.append("}")
+        return "\n".join(lines)
+
+
+HEADER = """\
+// @generated by tools/gen_fuzz_programs.py --seed {seed} --count {count}{part}
+// Do not edit: change the generator and rerun it (`python3 tools/gen_fuzz_programs.py`);
+// tests/fuzz_fresh.rs fails when this file is stale.
+//
+// Differential fuzzing of #[differentiable]: every function below is random
+// code over the vocabulary; its test checks that `NAME_backward` returns the
+// original function's value (exactly) and a gradient that agrees with central
+// differences.
+//
+// Everything sits in a `#[rustfmt::skip]` module so that `cargo fmt` leaves
+// the generator's output as it is (and `--check` can compare it byte for byte).
+#![allow(
+    unused_variables,
+    unused_parens,
+    unused_assignments,
+    unused_mut,
+    clippy::all
+)]
+
+#[rustfmt::skip]
+mod generated {{
+use backprop::prelude::*;
+
+fn next(s: &mut u64) -> f64 {{
+    *s = s
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    ((*s >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
+}}
+
+fn scalar(s: &mut u64) -> f64 {{
+    next(s)
+}}
+
+fn random<Sh: ndarray::ShapeBuilder<Dim = D>, D: ndarray::Dimension>(shape: Sh, s: &mut u64) -> Array<f64, D> {{
+    Array::from_shape_simple_fn(shape, || next(s))
+}}
+
+fn scalar32(s: &mut u64) -> f32 {{
+    next(s) as f32
+}}
+
+fn random32<Sh: ndarray::ShapeBuilder<Dim = D>, D: ndarray::Dimension>(shape: Sh, s: &mut u64) -> Array<f32, D> {{
+    Array::from_shape_simple_fn(shape, || next(s) as f32)
+}}
+"""
+
+
+def render_range(seed, count, lo, hi, part):
+    rng = random.Random(seed)
+    chunks = [HEADER.format(seed=seed, count=count, part=part)]
+    done = []
+    for i in range(hi):
+        # Every program gets its own generator seeded from the master one, so
+        # that a change to one program does not shift all those after it.
+        prng = random.Random(rng.randrange(2**62))
+        p = Program(prng, i, callees=done if i >= lo else ())
+        p.generate()
+        if lo <= i:
+            done.append(p)
+            chunks.append(p.render())
+    chunks.append("}")
+    return "\n".join(chunks) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    ap.add_argument("--count", type=int, default=DEFAULT_COUNT)
+    ap.add_argument("--out", default=DEFAULT_OUT)
+    ap.add_argument("--split", type=int, default=1, help="write N files OUT_0.rs .. OUT_{N-1}.rs")
+    ap.add_argument("--check", action="store_true", help="fail if OUT differs from what would be generated")
+    ap.add_argument("--raw-idents", action="store_true", help="also use raw identifiers (r#type) as names")
+    ap.add_argument("--view-calls", action="store_true", help="also call functions that take an ArrayView")
+    ap.add_argument("--alias-calls", action="store_true", help="also pass borrowed aliases (let r = &t) to calls")
+    ap.add_argument("--region-bugs", action="store_true", help="do not avoid the known bugs of loops and branches")
+    a = ap.parse_args()
+    global RAW_IDENTS, VIEW_CALLS, REGION_BUGS, ALIAS_CALLS
+    ALIAS_CALLS = a.alias_calls
+    RAW_IDENTS = a.raw_idents
+    VIEW_CALLS = a.view_calls
+    REGION_BUGS = a.region_bugs
+    if a.split > 1:
+        per = (a.count + a.split - 1) // a.split
+        for k in range(a.split):
+            text = render_range(a.seed, a.count, k * per, min(a.count, (k + 1) * per), " (part %d of %d)" % (k, a.split))
+            with open("%s_%d.rs" % (a.out, k), "w") as f:
+                f.write(text)
+        return 0
+    text = render_range(a.seed, a.count, 0, a.count, "")
+    if a.check:
+        try:
+            with open(a.out) as f:
+                current = f.read()
+        except OSError as e:
+            print("cannot read %s: %s" % (a.out, e), file=sys.stderr)
+            return 1
+        if current != text:
+            print("%s is stale: rerun python3 tools/gen_fuzz_programs.py" % a.out, file=sys.stderr)
+            return 1
+        print("%s is up to date" % a.out)
+        return 0
+    with open(a.out, "w") as f:
+        f.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
