@@ -333,7 +333,7 @@ pub fn min_vjp_rhs<A: Arith<B>, B: Value<Elem = A::Elem>>(
 
 /// `a.powf(b)` elementwise (for arrays, with broadcasting).
 ///
-/// Adjoint: `∂a = g·b·a^(b-1)`, `∂b = g·a^b·ln a`.
+/// Adjoint: `∂a = g·b·a^(b-1)`, `∂b = g·a^b·ln a` (`0` where `a^b = 0`).
 #[inline]
 pub fn powf<A: Arith<B>, B: Value<Elem = A::Elem>>(a: &A, b: &B) -> Out<A, B> {
     a.zip_map(b, |x, y| x.powf(y))
@@ -363,7 +363,16 @@ pub fn powf_vjp_rhs<A: Arith<B>, B: Value<Elem = A::Elem>>(
 ) -> B::Owned {
     unbroadcast(
         g.into_owned()
-            .zip_with2(a, b, |g, x, y| g * x.powf(y) * x.ln()),
+            // At a zero power (a zero base, b > 0) the value does not move
+            // with b: the gradient is 0, not 0 · ln 0 = NaN.
+            .zip_with2(a, b, |g, x, y| {
+                let p = x.powf(y);
+                if p == A::Elem::zero() {
+                    p
+                } else {
+                    g * p * x.ln()
+                }
+            }),
         b,
     )
 }
