@@ -15,6 +15,17 @@ use syn::{Item, ItemFn};
 
 /// Expands `#[differentiable(args)] item`.
 pub fn differentiable(args: TokenStream, item: TokenStream) -> TokenStream {
+    // syn's parser recurses once per nested group: stop before it would
+    // overflow the compiler's stack, and let the compiler parse the item.
+    if let Some(span) = too_deep(&item, MAX_NESTING) {
+        let e = syn::Error::new(
+            span,
+            format!("this function nests brackets more than {MAX_NESTING} levels deep, more than #[differentiable] handles; split the expression with `let` bindings"),
+        );
+        let mut out = e.to_compile_error();
+        out.extend(item);
+        return out;
+    }
     let mut cx = Ctxt::default();
     let item_fn: ItemFn = match syn::parse2::<Item>(item.clone()) {
         Ok(Item::Fn(f)) => f,
@@ -97,4 +108,27 @@ fn item_keyword_span(item: &Item) -> proc_macro2::Span {
         Item::Use(u) => u.use_token.span,
         other => other.span(),
     }
+}
+
+/// How deep brackets may nest in a differentiable function.
+const MAX_NESTING: usize = 256;
+
+/// The span of the first group nested deeper than `limit`, found without recursion.
+fn too_deep(tokens: &TokenStream, limit: usize) -> Option<proc_macro2::Span> {
+    let mut stack = vec![tokens.clone().into_iter()];
+    while let Some(top) = stack.last_mut() {
+        match top.next() {
+            Some(proc_macro2::TokenTree::Group(g)) => {
+                if stack.len() > limit {
+                    return Some(g.span());
+                }
+                stack.push(g.stream().into_iter());
+            }
+            Some(_) => {}
+            None => {
+                stack.pop();
+            }
+        }
+    }
+    None
 }

@@ -36,6 +36,9 @@ const SHAPE_METHODS: &[&str] = &[
     "len", "len_of", "nrows", "ncols", "shape", "dim", "raw_dim", "ndim", "is_empty",
 ];
 
+/// How deep an expression may nest (a method call counts 3).
+const MAX_DEPTH: usize = 3_000;
+
 /// The prefix of the placeholder that stands for a node inside constant tokens.
 pub const NODE_MARKER: &str = "__backprop_node_";
 
@@ -73,6 +76,9 @@ struct Lowerer<'a> {
     cx: &'a mut Ctxt,
     /// The name of the binding being lowered, for naming its intermediates.
     base: String,
+    /// How deep the expression being lowered is nested, to stop with an error
+    /// long before the stack would overflow.
+    depth: usize,
 }
 
 /// Lowers the body of `func`; `None` when an error was reported.
@@ -88,6 +94,7 @@ pub fn lower(func: &Function, cx: &mut Ctxt) -> Option<Lowered> {
         forms: vec![HashMap::new()],
         cx,
         base: "out".to_owned(),
+        depth: 0,
     };
     for (i, p) in func.params.iter().enumerate() {
         let id = l.add(
@@ -477,6 +484,31 @@ impl Lowerer<'_> {
 
     /// Lowers a value expression.
     fn expr(&mut self, expr: &Expr) -> NodeId {
+        // A method chain costs more stack per level than an operator tree.
+        let cost = if matches!(expr, Expr::MethodCall(_)) {
+            3
+        } else {
+            1
+        };
+        if self.depth + cost > MAX_DEPTH {
+            self.cx.error(
+                expr.span(),
+                format!(
+                    "this expression is nested too deeply for #[differentiable] (more than {} levels, or {} chained method calls); split it with `let` bindings",
+                    MAX_DEPTH,
+                    MAX_DEPTH / 3
+                ),
+            );
+            self.depth = usize::MAX / 2; // report once
+            return self.error_node(expr.span());
+        }
+        self.depth += cost;
+        let id = self.expr_inner(expr);
+        self.depth = self.depth.saturating_sub(cost);
+        id
+    }
+
+    fn expr_inner(&mut self, expr: &Expr) -> NodeId {
         match expr {
             Expr::Paren(p) => self.expr(&p.expr),
             Expr::Group(g) => self.expr(&g.expr),
