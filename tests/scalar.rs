@@ -301,3 +301,23 @@ fn let_mut_and_compound_assignment() {
     })
     .unwrap();
 }
+
+/// `crate = path`: the generated code finds the facade where a crate that
+/// re-exports backprop puts it.
+mod reexported {
+    pub use backprop as engine;
+}
+
+#[differentiable(crate = crate::reexported::engine)]
+fn through_a_reexport(x: f64) -> f64 {
+    sigmoid(x) * x
+}
+
+#[test]
+fn crate_path_override() {
+    let (v, g) = through_a_reexport_backward(0.3, 1.0);
+    assert_eq!(v, through_a_reexport(0.3));
+    let s = 1.0 / (1.0 + (-0.3_f64).exp());
+    assert!((g.x - (s * (1.0 - s) * 0.3 + s)).abs() < 1e-15);
+    gradcheck(&(0.3,), |&(x,)| through_a_reexport_backward(x, 1.0)).unwrap();
+}
