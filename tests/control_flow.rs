@@ -106,9 +106,8 @@ fn elman_rnn_over_five_steps() {
 }
 
 /// A loss accumulated over the rows of a constant data array (a manual batch).
-// A range is the loop form #[differentiable] supports, so clippy's suggestion
-// to iterate over `labels` does not apply.
-#[allow(clippy::needless_range_loop)]
+/// (The macro allows clippy's `needless_range_loop` on it: a range is the only
+/// loop form it supports.)
 #[differentiable(wrt(w, c))]
 fn manual_batch(w: &Array1<f64>, c: f64, xs: &Array2<f64>, labels: &[f64], n: usize) -> f64 {
     let mut total = 0.0;

@@ -250,6 +250,27 @@ pub fn frame(func: &Function, krate: &TokenStream, namer: &mut Namer, real: bool
     }
 }
 
+/// The user's function, unchanged but for one lint: a `for` loop over a range
+/// is the only loop a differentiable function may have, so clippy's advice to
+/// iterate over the indexed data instead (`needless_range_loop`) cannot be
+/// followed there.
+pub fn original_item(func: &Function) -> TokenStream {
+    struct HasLoop(bool);
+    impl<'ast> syn::visit::Visit<'ast> for HasLoop {
+        fn visit_expr_for_loop(&mut self, _: &'ast syn::ExprForLoop) {
+            self.0 = true;
+        }
+    }
+    let mut v = HasLoop(false);
+    syn::visit::Visit::visit_block(&mut v, &func.item.block);
+    let item = &func.item;
+    if v.0 {
+        quote!(#[allow(clippy::needless_range_loop)] #item)
+    } else {
+        item.to_token_stream()
+    }
+}
+
 /// The locals a region keeps for its reverse sweep, moved, except those that
 /// also leave the region as its results (`next`), which are cloned.
 ///
@@ -316,7 +337,7 @@ pub fn emit(
     let fields = body.grad_fields(&sh);
     let struct_name = &frame.struct_name;
     let bp = &sh.bp;
-    let item = &func.item;
+    let item = original_item(func);
     let signature = &frame.signature;
     let items = &frame.items;
     let name = &func.item.sig.ident;

@@ -81,7 +81,7 @@ fn fallback(func: &Function, krate: &TokenStream, cx: &Ctxt, used: HashSet<Strin
     let mut namer = Namer::new(used);
     let frame = emit::frame(func, krate, &mut namer, false);
     let errors = cx.to_compile_errors();
-    let item = &func.item;
+    let item = emit::original_item(func);
     let items = &frame.items;
     let signature = &frame.signature;
     quote! {

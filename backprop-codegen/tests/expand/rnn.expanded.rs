@@ -1,3 +1,4 @@
+#[allow(clippy::needless_range_loop)]
 pub fn rnn(
     w: &Array2<f64>,
     u: &Array2<f64>,
