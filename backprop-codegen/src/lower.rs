@@ -926,30 +926,7 @@ impl Lowerer<'_> {
     /// The condition of an `if`: any expression; it may compare differentiable
     /// values, since the branch taken is a constant of the gradient.
     fn condition_tokens(&mut self, expr: &Expr) -> Option<ConstArg> {
-        let mut m = Mentions::default();
-        m.visit_expr(expr);
-        if let Some(span) = m.has_macro {
-            self.cx.error(span, MACRO_HINT);
-            return None;
-        }
-        let mut deps = Vec::new();
-        let mut resolve = HashMap::new();
-        for ident in m.idents.iter().chain(&m.shape_only) {
-            if let Some(id) = self.lookup(&ident.to_string()) {
-                if matches!(self.graph.get(id).node, Node::Error) {
-                    return None;
-                }
-                deps.push(id);
-                let form = self.form(&ident.to_string());
-                resolve.insert(ident.to_string(), (id, form));
-            }
-        }
-        let mut renamed = expr.clone();
-        Rename { resolve: &resolve }.visit_expr_mut(&mut renamed);
-        Some(ConstArg {
-            tokens: renamed.into_token_stream(),
-            deps,
-        })
+        self.mentioning_tokens(expr, None)
     }
 
     /// Lowers a loop body into a region: returns it, the enclosing nodes it
@@ -1092,19 +1069,33 @@ impl Lowerer<'_> {
     /// Tokens of a constant expression: checks it mentions no differentiable
     /// value, and replaces the names of bindings by node markers.
     fn const_tokens(&mut self, expr: &Expr, what: &str) -> Option<ConstArg> {
+        self.mentioning_tokens(expr, Some(what))
+    }
+
+    /// Tokens of an expression the macro does not look into, with the names
+    /// of bindings replaced by node markers. `constant` is `None` where the
+    /// expression may mention differentiable values (an `if` condition), else
+    /// the message for when it does (`""`: outside the vocabulary).
+    fn mentioning_tokens(&mut self, expr: &Expr, constant: Option<&str>) -> Option<ConstArg> {
         let mut m = Mentions::default();
         m.visit_expr(expr);
-        let mut deps = Vec::new();
+        let mut resolve = HashMap::new();
         for ident in m.idents.iter().chain(&m.shape_only) {
             if let Some(id) = self.lookup(&ident.to_string()) {
                 if matches!(self.graph.get(id).node, Node::Error) {
                     // Already reported where it was bound.
                     return None;
                 }
+                let form = self.form(&ident.to_string());
+                resolve.insert(ident.to_string(), (id, form));
             }
         }
-        for ident in &m.idents {
-            if let Some(id) = self.lookup(&ident.to_string()) {
+        if let Some(what) = constant {
+            // A shape query (`x.len()`) is a constant even of a differentiable value.
+            for ident in &m.idents {
+                let Some(&(id, _)) = resolve.get(&ident.to_string()) else {
+                    continue;
+                };
                 if self.varying[id.index()] {
                     let message = if what.is_empty() {
                         format!(
@@ -1117,25 +1108,18 @@ impl Lowerer<'_> {
                     self.cx.error_at(expr, message);
                     return None;
                 }
-                deps.push(id);
-            }
-        }
-        for ident in &m.shape_only {
-            if let Some(id) = self.lookup(&ident.to_string()) {
-                deps.push(id);
             }
         }
         if let Some(span) = m.has_macro {
             self.cx.error(span, MACRO_HINT);
             return None;
         }
-        let mut resolve = HashMap::new();
-        for ident in m.idents.iter().chain(&m.shape_only) {
-            if let Some(id) = self.lookup(&ident.to_string()) {
-                let form = self.form(&ident.to_string());
-                resolve.insert(ident.to_string(), (id, form));
-            }
-        }
+        let deps = m
+            .idents
+            .iter()
+            .chain(&m.shape_only)
+            .filter_map(|ident| resolve.get(&ident.to_string()).map(|(id, _)| *id))
+            .collect();
         let mut renamed = expr.clone();
         Rename { resolve: &resolve }.visit_expr_mut(&mut renamed);
         Some(ConstArg {
