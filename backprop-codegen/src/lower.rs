@@ -757,20 +757,29 @@ impl Lowerer<'_> {
             span,
             false,
         );
-        for (k, (name, _)) in carried.iter().enumerate() {
-            let varying = carried_varying[k] || out_varying[k];
+        let names: Vec<String> = carried.iter().map(|(name, _)| name.clone()).collect();
+        let varying: Vec<bool> = (0..names.len())
+            .map(|k| carried_varying[k] || out_varying[k])
+            .collect();
+        self.bind_results(loop_id, &names, &varying, span);
+        self.error_node(span)
+    }
+
+    /// The results of a loop or a branch: one `Out` node per variable it
+    /// assigns, which the name is bound to from now on.
+    fn bind_results(&mut self, of: NodeId, names: &[String], varying: &[bool], span: Span) {
+        for (k, name) in names.iter().enumerate() {
             let out = self.add(
-                Node::Out { of: loop_id, k },
+                Node::Out { of, k },
                 Name::User(name.clone()),
                 span,
-                varying,
+                varying[k],
             );
             if let Some(scope) = self.scopes.iter().rposition(|(_, s)| s.contains_key(name)) {
                 self.forms[scope].remove(name);
                 self.scopes[scope].1.insert(name.clone(), out);
             }
         }
-        self.error_node(span)
     }
 
     /// Starts a new graph (a region) for a loop body or a branch arm, setting
@@ -844,19 +853,10 @@ impl Lowerer<'_> {
             span,
             false,
         );
-        for (k, name) in names.iter().enumerate() {
-            let varying = then_varying[k] || else_varying[k];
-            let out = self.add(
-                Node::Out { of: id, k },
-                Name::User(name.clone()),
-                span,
-                varying,
-            );
-            if let Some(scope) = self.scopes.iter().rposition(|(_, s)| s.contains_key(name)) {
-                self.forms[scope].remove(name);
-                self.scopes[scope].1.insert(name.clone(), out);
-            }
-        }
+        let varying: Vec<bool> = (0..names.len())
+            .map(|k| then_varying[k] || else_varying[k])
+            .collect();
+        self.bind_results(id, &names, &varying, span);
         if with_value {
             let k = names.len();
             let varying = then_varying[k] || else_varying[k];
