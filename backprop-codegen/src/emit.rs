@@ -485,16 +485,12 @@ impl<'g> GraphEmitter<'g> {
 
     /// The user's name of the `k`-th carried variable of a loop.
     fn carried_name(&self, lp: NodeId, k: usize) -> String {
-        self.graph
-            .ids()
-            .find_map(
-                |o| match (&self.graph.get(o).node, &self.graph.get(o).name) {
-                    (Node::Out { of, k: kk }, Name::User(n)) if *of == lp && *kk == k => {
-                        Some(n.clone())
-                    }
-                    _ => None,
-                },
-            )
+        self.outs_of(lp)
+            .into_iter()
+            .find_map(|(kk, o)| match &self.graph.get(o).name {
+                Name::User(n) if kk == k => Some(n.clone()),
+                _ => None,
+            })
             .unwrap_or_else(|| "state".to_owned())
     }
 
@@ -1100,8 +1096,9 @@ impl<'g> GraphEmitter<'g> {
         }
         let bp = sh.bp.clone();
         let d_state = self.loops[&id].d_state.clone();
+        let outs = self.outs_of(id);
         // The adjoint of each carried state, flowing back through the iterations.
-        for (k, o) in self.outs_of(id) {
+        for &(k, o) in &outs {
             let Some(d) = &d_state[k] else { continue };
             if self.a.active[o.index()] {
                 let c = &self.contributions[o.index()];
@@ -1115,8 +1112,7 @@ impl<'g> GraphEmitter<'g> {
             }
         }
         for (k, d) in d_state.iter().enumerate() {
-            let active_out = self
-                .outs_of(id)
+            let active_out = outs
                 .iter()
                 .any(|(kk, o)| *kk == k && self.a.active[o.index()]);
             if let (Some(d), false) = (d, active_out) {
