@@ -1,7 +1,7 @@
 //! Workload (c): an MLP 2 → 64 → 2 with ReLU and mean softmax cross-entropy on
 //! a batch of 1024 (the shape of `mlp` in `tests/arrays.rs`).
 
-use crate::check::{flat, same, same_value};
+use crate::check::{agree, flat};
 use crate::two_heads::{
     candle_result, candle_xent, labels_tensor, softmax_xent_in_place, softmax_xent_value, tensor2,
     var1, var2,
@@ -190,24 +190,13 @@ pub fn verify() -> Result<(), String> {
         ],
     );
     let (gv, gg) = generated(&i);
-    same(
+    let ci = CandleInputs::new(&i);
+    agree(
         W,
-        "generated",
         &reference,
         &(gv, backprop::Gradient::fields(&gg)),
-    )?;
-    let ci = CandleInputs::new(&i);
-    same(
-        W,
-        "candle",
-        &reference,
         &candle_result(&ci.vars(), &NAMES, candle(&ci)),
-    )?;
-    same_value(W, "forward", v, forward(&i))?;
-    same_value(
-        W,
-        "original fn",
-        v,
+        forward(&i),
         mlp(&i.w1, &i.b1, &i.w2, &i.b2, &i.x, &i.labels),
     )
 }

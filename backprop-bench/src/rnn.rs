@@ -2,7 +2,7 @@
 //! input 8, T = 20 steps, one recurrent matrix `w` shared by every step and a
 //! squared-error loss summed over the steps.
 
-use crate::check::{flat, same, same_value};
+use crate::check::{agree, flat};
 use crate::mlp::lcg;
 use crate::two_heads::{candle_result, var1, var2};
 use backprop::ndarray::linalg::general_mat_vec_mul;
@@ -254,24 +254,13 @@ pub fn verify() -> Result<(), String> {
         ],
     );
     let (gv, gg) = generated(&i);
-    same(
+    let ci = CandleInputs::new(&i);
+    agree(
         W,
-        "generated",
         &reference,
         &(gv, backprop::Gradient::fields(&gg)),
-    )?;
-    let ci = CandleInputs::new(&i);
-    same(
-        W,
-        "candle",
-        &reference,
         &candle_result(&ci.vars(), &NAMES, candle(&ci)),
-    )?;
-    same_value(W, "forward", value, forward(&i))?;
-    same_value(
-        W,
-        "original fn",
-        value,
+        forward(&i),
         rnn(&i.w, &i.u, &i.b, &i.v, &i.h0, &i.xs, &i.ys),
     )
 }

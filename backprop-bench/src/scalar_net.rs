@@ -2,7 +2,7 @@
 //! backprop-by-hand lesson, `L = ½ (σ(v1 h1 + v2 h2 + c) − y)²` with
 //! `h_i = σ(w_i1 x1 + w_i2 x2 + b_i)`.
 
-use crate::check::{flat_candle, same, same_value};
+use crate::check::{agree, flat_candle};
 use crate::Grads;
 use backprop::prelude::*;
 use candle_core::{Device, Tensor, Var};
@@ -188,25 +188,14 @@ pub fn verify_at(i: &Inputs) -> Result<(), String> {
     let (v, g) = hand(i);
     let reference = (v, grads(g));
     let (gv, gg) = generated(i);
-    same(
-        W,
-        "generated",
-        &reference,
-        &(gv, grads(generated_grads(&gg))),
-    )?;
-    same(
-        W,
-        "candle",
-        &reference,
-        &candle_result(&CandleInputs::new(i)),
-    )?;
-    same_value(W, "forward", v, forward(i))?;
     let [w11, w12, b1, w21, w22, b2, v1, v2, c] = i.p;
     let [x1, x2, y] = i.xy;
-    same_value(
+    agree(
         W,
-        "original fn",
-        v,
+        &reference,
+        &(gv, grads(generated_grads(&gg))),
+        &candle_result(&CandleInputs::new(i)),
+        forward(i),
         network(w11, w12, b1, w21, w22, b2, v1, v2, c, x1, x2, y),
     )
 }

@@ -2,7 +2,7 @@
 //! 1: a ReLU trunk `a1` feeding a softmax cross-entropy head and a mean
 //! squared error head, whose losses add (so `a1`'s gradient is a fork sum).
 
-use crate::check::{flat, flat_candle, same, same_value};
+use crate::check::{agree, flat, flat_candle};
 use crate::Grads;
 use backprop::ndarray::{array, Array1, Array2, Axis, Zip};
 use backprop::prelude::*;
@@ -315,24 +315,13 @@ pub fn verify() -> Result<(), String> {
         ));
     }
     let (gv, gg) = generated(&i);
-    same(
+    let ci = CandleInputs::new(&i);
+    agree(
         W,
-        "generated",
         &reference,
         &(gv, backprop::Gradient::fields(&gg)),
-    )?;
-    let ci = CandleInputs::new(&i);
-    same(
-        W,
-        "candle",
-        &reference,
         &candle_result(&ci.vars(), &NAMES, candle(&ci)),
-    )?;
-    same_value(W, "forward", v, forward(&i))?;
-    same_value(
-        W,
-        "original fn",
-        v,
+        forward(&i),
         two_heads(
             &i.w1, &i.b1, &i.w2, &i.b2, &i.v, &i.c, &i.x, &i.labels, &i.y,
         ),
