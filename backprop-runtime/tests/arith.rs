@@ -302,3 +302,28 @@ fn unbroadcast_passes_an_unbroadcast_owned_gradient_through() {
     let target = rand((3, 3), 41, 0.0, 1.0);
     assert_eq!(unbroadcast(g, &target).as_ptr(), ptr);
 }
+
+/// `*_vjp_both` gives the same gradients as the two rules called apart,
+/// whichever operand was broadcast.
+#[test]
+fn both_adjoints_in_one_call_equal_the_two_rules() {
+    let full = array![[1.0, -2.0, 0.5], [3.0, 0.25, -1.0], [2.0, 1.5, -0.5]];
+    let col = array![[0.5], [-1.5], [2.0]];
+    let g = array![[0.1, 0.2, -0.3], [1.0, -1.0, 0.5], [0.25, 0.75, -2.0]];
+    for (a, b) in [(&full, &col), (&col, &full), (&full, &full)] {
+        let (da, db) = add_vjp_both(g.clone(), a, b);
+        assert_eq!((da, db), (add_vjp_lhs(&g, a, b), add_vjp_rhs(&g, a, b)));
+        let (da, db) = sub_vjp_both(g.clone(), a, b);
+        assert_eq!((da, db), (sub_vjp_lhs(&g, a, b), sub_vjp_rhs(&g, a, b)));
+        let (da, db) = mul_vjp_both(g.clone(), a, b);
+        assert_eq!((da, db), (mul_vjp_lhs(&g, a, b), mul_vjp_rhs(&g, a, b)));
+        let (da, db) = div_vjp_both(&g, a, b);
+        assert_eq!((da, db), (div_vjp_lhs(&g, a, b), div_vjp_rhs(&g, a, b)));
+    }
+    let s = 1.5_f64;
+    let (ds, dm) = mul_vjp_both(g.clone(), &s, &full);
+    assert_eq!(
+        (ds, dm),
+        (mul_vjp_lhs(&g, &s, &full), mul_vjp_rhs(&g, &s, &full))
+    );
+}
