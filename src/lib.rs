@@ -105,5 +105,5 @@ pub mod prelude {
 pub mod __private {
     pub use backprop_runtime::gradcheck::{flatten, Gradient};
     pub use backprop_runtime::ops::*;
-    pub use backprop_runtime::value::{zeros_like, Cot, NotDifferentiable};
+    pub use backprop_runtime::value::{shape_of, stand_in, zeros_like, Cot, NotDifferentiable};
 }

@@ -327,7 +327,7 @@ pub fn emit(
     let frame = frame(func, krate, &mut namer, true);
     let bp = namer.fresh("bp");
     let mut sh = Shared { func, bp, namer };
-    let mut body = GraphEmitter::new(&l.graph, a, Vec::new(), None);
+    let mut body = GraphEmitter::new(&l.graph, a, Vec::new(), None, vec![l.output]);
     body.seed(l.output, frame.d_out.to_token_stream(), func.array_output);
     body.assign_names(&mut sh, Some((l.output, &frame.d_out)));
     let forward = body.forward(&mut sh);
@@ -398,6 +398,14 @@ struct GraphEmitter<'g> {
     defined: Vec<Ident>,
     /// Those of them that are views of another local.
     views: HashSet<String>,
+    /// The values the graph gives back (the function's value, a region's results).
+    results: Vec<NodeId>,
+    /// An op that writes its result over an operand's buffer: the operand's
+    /// position and the in-place forward function (see [`reuse`]).
+    takes: HashMap<NodeId, (usize, &'static str)>,
+    /// A temporary whose buffer its one reader takes over; the local that
+    /// keeps its shape for the adjoint rules, when they run.
+    given: HashMap<NodeId, Option<Ident>>,
 }
 
 /// The names of one branch.
@@ -434,6 +442,7 @@ impl<'g> GraphEmitter<'g> {
         a: &'g Analysis,
         inputs: Vec<InputForm>,
         loop_var: Option<Ident>,
+        results: Vec<NodeId>,
     ) -> Self {
         let n = graph.len();
         GraphEmitter {
@@ -451,6 +460,9 @@ impl<'g> GraphEmitter<'g> {
             branches: HashMap::new(),
             defined: Vec::new(),
             views: HashSet::new(),
+            results,
+            takes: HashMap::new(),
+            given: HashMap::new(),
         }
     }
 
@@ -538,7 +550,13 @@ impl<'g> GraphEmitter<'g> {
                         });
                     }
                     let la = &self.a.loops[&id];
-                    let body = GraphEmitter::new(&lp.body.graph, &la.body, inputs, var);
+                    let body = GraphEmitter::new(
+                        &lp.body.graph,
+                        &la.body,
+                        inputs,
+                        var,
+                        lp.body.outputs.clone(),
+                    );
                     self.loops.insert(
                         id,
                         LoopEmitter {
@@ -571,6 +589,7 @@ impl<'g> GraphEmitter<'g> {
                             &ba.arms[a],
                             inputs,
                             self.loop_var.clone(),
+                            b.arms[a].outputs.clone(),
                         )
                     });
                     let cond = sh.namer.fresh("cond");
@@ -612,6 +631,7 @@ impl<'g> GraphEmitter<'g> {
             };
             self.adj.push(adj);
         }
+        self.plan_reuse(sh);
         for id in loop_ids {
             let mut le = self.loops.remove(&id).expect("a loop emitter");
             le.body.assign_names(sh, None);
@@ -626,9 +646,82 @@ impl<'g> GraphEmitter<'g> {
         }
     }
 
+    /// Finds the temporaries whose one reader may write over them: a value
+    /// that only one op reads (no constant argument, loop, branch or result
+    /// mentions it), made by an op whose rule does not read its own output,
+    /// and read by an op that has an in-place form and whose rules need
+    /// only its shape.
+    fn plan_reuse(&mut self, sh: &mut Shared) {
+        let mut readers = vec![0usize; self.graph.len()];
+        for id in self.graph.ids().filter(|id| self.a.live[id.index()]) {
+            for d in self.graph.deps(id) {
+                readers[d.index()] += 1;
+            }
+        }
+        for r in &self.results {
+            readers[r.index()] += 1;
+        }
+        // A scalar's copy is free: only arrays (or values that may be arrays)
+        // are worth a shape.
+        let mut scalar = vec![false; self.graph.len()];
+        for id in self.graph.ids() {
+            scalar[id.index()] = match self.node(id) {
+                Node::Param(i) => matches!(sh.func.params[*i].kind, Kind::Scalar(_)),
+                Node::Float(_) | Node::Int(_) => true,
+                Node::Op { op, inputs, .. } => match op {
+                    Op::Sum | Op::Mean | Op::Index | Op::Mse | Op::SoftmaxCrossEntropy => true,
+                    Op::Add
+                    | Op::Sub
+                    | Op::Mul
+                    | Op::Div
+                    | Op::Max
+                    | Op::Min
+                    | Op::Powf
+                    | Op::Neg
+                    | Op::Unary(_)
+                    | Op::Powi
+                    | Op::Copy => inputs.iter().all(|i| scalar[i.index()]),
+                    _ => false,
+                },
+                _ => false,
+            };
+        }
+        for id in self.graph.ids().filter(|id| self.a.live[id.index()]) {
+            let Node::Op { op, inputs, .. } = self.node(id) else {
+                continue;
+            };
+            let active: Vec<bool> = inputs.iter().map(|i| self.a.active[i.index()]).collect();
+            for (pos, &x) in inputs.iter().enumerate() {
+                let Some(f) = reuse(*op, pos, &active) else {
+                    continue;
+                };
+                let made_owned = match self.node(x) {
+                    Node::Op { op: made_by, .. } => {
+                        let spec = made_by.spec();
+                        !spec.needs_out && spec.saves.is_none() && !matches!(made_by, Op::Call(_))
+                    }
+                    _ => false,
+                };
+                if readers[x.index()] == 1 && made_owned && !scalar[x.index()] {
+                    let shape = self.a.active[id.index()]
+                        .then(|| sh.namer.fresh(&format!("{}_shape", self.name(x))));
+                    self.given.insert(x, shape);
+                    self.takes.insert(id, (pos, f));
+                    break;
+                }
+            }
+        }
+    }
+
     /// How an op receives a node: parameters that are references bare,
     /// everything else borrowed.
     fn operand(&self, sh: &Shared, id: NodeId) -> TokenStream {
+        if let Some(shape) = self.given.get(&id) {
+            // Only the rules of the op that took its buffer read it.
+            let bp = &sh.bp;
+            let shape = shape.as_ref().expect("a kept shape where a rule runs");
+            return quote!(&#bp::stand_in(&#shape));
+        }
         match self.node(id) {
             Node::Param(i) => {
                 let p = &sh.func.params[*i];
@@ -711,12 +804,39 @@ impl<'g> GraphEmitter<'g> {
                 }
                 Node::Op { op, inputs, consts } => {
                     let name = self.name(id).clone();
-                    let args: Vec<TokenStream> =
-                        inputs.iter().map(|i| self.operand(sh, *i)).collect();
+                    let takes = self.takes.get(&id).copied();
+                    let args: Vec<TokenStream> = inputs
+                        .iter()
+                        .enumerate()
+                        .map(|(p, i)| match takes {
+                            Some((pos, _)) if pos == p => self.name(*i).to_token_stream(),
+                            _ => self.operand(sh, *i),
+                        })
+                        .collect();
                     let consts: Vec<TokenStream> =
                         consts.iter().map(|c| self.subst(&c.tokens)).collect();
                     let spec = op.spec();
-                    let stmt = if let Op::Call(k) = op {
+                    if let Some((pos, _)) = takes {
+                        // The operand's buffer becomes the result; its shape
+                        // is kept for the rules.
+                        let x = self.name(inputs[pos]).clone();
+                        if let Some(shape) = &self.given[&inputs[pos]] {
+                            out.push(quote!(let #shape = #bp::shape_of(&#x);));
+                            self.defined.push(shape.clone());
+                        }
+                    }
+                    let stmt = if let Some((_, f)) = takes {
+                        let f = Ident::new(f, span);
+                        match &self.saved[id.index()] {
+                            Some(saved) => {
+                                self.defined.push(saved.clone());
+                                quote_spanned!(span=> let (#name, #saved) = #bp::#f(#(#args,)* #(#consts),*);)
+                            }
+                            None => {
+                                quote_spanned!(span=> let #name = #bp::#f(#(#args),* #(, #consts)*);)
+                            }
+                        }
+                    } else if let Op::Call(k) = op {
                         let call = &self.graph.calls[*k as usize];
                         let path = &call.path;
                         let args = self.call_args(sh, call, inputs);
@@ -747,7 +867,9 @@ impl<'g> GraphEmitter<'g> {
                     if matches!(op, Op::T | Op::Row | Op::Column | Op::InsertAxis) && !of_param {
                         self.views.insert(name.to_string());
                     }
-                    self.defined.push(name);
+                    if !self.given.contains_key(&id) {
+                        self.defined.push(name);
+                    }
                 }
                 Node::Loop(lp) => out.extend(self.loop_forward(sh, id, lp)),
                 Node::Branch(b) => out.extend(self.branch_forward(sh, id, b)),
@@ -1401,5 +1523,33 @@ impl<'g> GraphEmitter<'g> {
             }
         }
         out
+    }
+}
+
+/// The in-place forward of `op` when its operand at `pos` is a temporary it
+/// may write over: only where no adjoint rule of `op` that runs (those of its
+/// `active` operands) reads that operand's values, so a shape stands in for it.
+fn reuse(op: Op, pos: usize, active: &[bool]) -> Option<&'static str> {
+    let other_active = active.get(1 - pos.min(1)).copied().unwrap_or(false);
+    match (op, pos) {
+        (Op::Add, 0) => Some("add_owned"),
+        (Op::Sub, 0) => Some("sub_owned"),
+        // `∂b = g·a` and `∂b = −g·a/b²` read `a`.
+        (Op::Mul, 0) if !other_active => Some("mul_owned"),
+        (Op::Div, 0) if !other_active => Some("div_owned"),
+        (Op::Neg, 0) => Some("neg_owned"),
+        (Op::SoftmaxCrossEntropy, 0) => Some("softmax_cross_entropy_fwd_owned"),
+        // These rules read only the output.
+        (Op::Unary(name), 0) => match name {
+            "exp" => Some("exp_owned"),
+            "sqrt" => Some("sqrt_owned"),
+            "tan" => Some("tan_owned"),
+            "tanh" => Some("tanh_owned"),
+            "sigmoid" => Some("sigmoid_owned"),
+            "recip" => Some("recip_owned"),
+            "relu" => Some("relu_owned"),
+            _ => None,
+        },
+        _ => None,
     }
 }

@@ -8,7 +8,8 @@
 use core::fmt::{Debug, Display};
 use core::iter::Sum;
 use ndarray::{
-    aview0, Array, ArrayBase, ArrayView, Data, Dimension, Ix0, LinalgScalar, ScalarOperand, Zip,
+    aview0, Array, ArrayBase, ArrayView, Data, Dimension, Ix0, LinalgScalar, ScalarOperand,
+    ShapeBuilder, Zip,
 };
 use num_traits::Zero as _;
 
@@ -112,6 +113,13 @@ pub trait Tensor: Value<Owned = Self> + Clone + Debug {
         y: &Y,
         f: impl FnMut(Self::Elem, Self::Elem, Self::Elem) -> Self::Elem,
     ) -> Self;
+    /// Replaces every element `g` by `f(g, x)`, where `x` is the element of `x`
+    /// broadcast to this shape.
+    fn zip_with1<X: Value<Elem = Self::Elem>>(
+        self,
+        x: &X,
+        f: impl FnMut(Self::Elem, Self::Elem) -> Self::Elem,
+    ) -> Self;
     /// Builds the owned value from an array of its own dimension.
     fn from_array(a: Array<Self::Elem, Self::Dim>) -> Self;
     /// The sum of all elements.
@@ -169,6 +177,10 @@ macro_rules! scalar_value {
             ) -> $f {
                 // A scalar gradient comes only from scalar operands.
                 f(self, x.first_elem(), y.first_elem())
+            }
+            #[inline]
+            fn zip_with1<X: Value<Elem = $f>>(self, x: &X, mut f: impl FnMut($f, $f) -> $f) -> $f {
+                f(self, x.first_elem())
             }
             #[inline]
             fn from_array(a: Array<$f, Ix0>) -> $f {
@@ -242,6 +254,13 @@ impl<F: Float, D: Dimension> Tensor for Array<F, D> {
             .and_broadcast(x.view())
             .and_broadcast(y.view())
             .for_each(|g, &x, &y| *g = f(*g, x, y));
+        self
+    }
+    #[inline]
+    fn zip_with1<X: Value<Elem = F>>(mut self, x: &X, mut f: impl FnMut(F, F) -> F) -> Self {
+        Zip::from(&mut self)
+            .and_broadcast(x.view())
+            .for_each(|g, &x| *g = f(*g, x));
         self
     }
     #[inline]
@@ -358,4 +377,94 @@ pub fn unary_vjp<V: Value>(
     f: impl FnMut(V::Elem, V::Elem, V::Elem) -> V::Elem,
 ) -> V::Owned {
     g.into_owned().zip_with2(x, out, f)
+}
+
+/// An owned temporary whose buffer the next op may take over: the generated
+/// code keeps only its shape, [`shape_of`], for the adjoint rules that need
+/// nothing else (the operand of `+`, the input of `tanh`, ...).
+pub trait Reusable: Tensor {
+    /// What is kept: the value itself for a scalar (a copy is free), the
+    /// dimension for an array.
+    type Shape: StandIn;
+    /// Keeps the shape of `self` before its buffer is given away.
+    fn shape_of(&self) -> Self::Shape;
+}
+
+/// A kept shape, lent to an adjoint rule in the place of the value it was
+/// taken from.
+pub trait StandIn {
+    /// What the rule receives: the scalar, or a zero-stride view of one zero
+    /// with the array's shape (no allocation, and never read for its values).
+    type View<'a>: Value
+    where
+        Self: 'a;
+    /// The stand-in.
+    fn stand_in(&self) -> Self::View<'_>;
+}
+
+macro_rules! scalar_reusable {
+    ($($f:ty),*) => {$(
+        impl Reusable for $f {
+            type Shape = $f;
+            #[inline]
+            fn shape_of(&self) -> $f {
+                *self
+            }
+        }
+
+        impl StandIn for $f {
+            type View<'a> = $f;
+            #[inline]
+            fn stand_in(&self) -> $f {
+                *self
+            }
+        }
+    )*};
+}
+scalar_reusable!(f32, f64);
+
+/// The shape of an array whose buffer was reused (see [`Reusable`]).
+#[derive(Debug, Clone)]
+pub struct Shape<F, D> {
+    dim: D,
+    zero: F,
+}
+
+impl<F: Float, D: Dimension> Reusable for Array<F, D> {
+    type Shape = Shape<F, D>;
+    #[inline]
+    fn shape_of(&self) -> Shape<F, D> {
+        Shape {
+            dim: self.raw_dim(),
+            zero: F::zero(),
+        }
+    }
+}
+
+impl<F: Float, D: Dimension> StandIn for Shape<F, D> {
+    type View<'a>
+        = ArrayView<'a, F, D>
+    where
+        Self: 'a;
+    #[inline]
+    fn stand_in(&self) -> ArrayView<'_, F, D> {
+        let strides = D::zeros(self.dim.ndim());
+        ArrayView::from_shape(
+            self.dim.clone().strides(strides),
+            core::slice::from_ref(&self.zero),
+        )
+        .expect("every index of a zero-stride view is the one element")
+    }
+}
+
+/// Keeps the shape of a temporary whose buffer the next op takes over.
+#[inline]
+pub fn shape_of<T: Reusable>(x: &T) -> T::Shape {
+    x.shape_of()
+}
+
+/// Lends a kept shape to an adjoint rule in the place of the value.
+#[inline]
+pub fn stand_in<S: StandIn>(s: &S) -> S::View<'_> {
+    s.stand_in()
 }

@@ -48,8 +48,9 @@ pub fn linear_backward(
     let _ = linear;
     let out_1 = bp::t(w);
     let out_2 = bp::dot(x, &out_1);
-    let out = bp::add(&out_2, b);
-    let (d_out_2, d_b) = bp::add_vjp_both(d_out, &out_2, b);
+    let out_2_shape = bp::shape_of(&out_2);
+    let out = bp::add_owned(out_2, b);
+    let (d_out_2, d_b) = bp::add_vjp_both(d_out, &bp::stand_in(&out_2_shape), b);
     let d_x = bp::dot_vjp_lhs(&d_out_2, x, &out_1);
     let d_out_1 = bp::dot_vjp_rhs(d_out_2, x, &out_1);
     let d_w = bp::t_vjp(d_out_1, w, &out_1);

@@ -90,18 +90,20 @@ pub fn rnn_backward(
         let h_2 = bp::dot(w, &h_1_in);
         let h_3 = bp::row(xs, t);
         let h_4 = bp::dot(u, &h_3);
-        let h_5 = bp::add(&h_2, &h_4);
-        let h_6 = bp::tanh(&h_5);
+        let h_2_shape = bp::shape_of(&h_2);
+        let h_5 = bp::add_owned(h_2, &h_4);
+        let h_5_shape = bp::shape_of(&h_5);
+        let h_6 = bp::tanh_owned(h_5);
         let loss_1 = bp::dot(v, &h_6);
         let loss_2 = bp::add(&loss_in, &loss_1);
         steps
             .push((
                 h_1_in,
                 loss_in,
-                h_2,
                 h_3,
                 h_4,
-                h_5,
+                h_2_shape,
+                h_5_shape,
                 ::core::clone::Clone::clone(&h_6),
                 loss_1,
             ));
@@ -113,7 +115,7 @@ pub fn rnn_backward(
     let mut d_w = bp::zeros_like(w);
     let mut d_u = bp::zeros_like(u);
     let mut d_v = bp::zeros_like(v);
-    for (t, (h_1_in, loss_in, h_2, h_3, h_4, h_5, h_6, loss_1)) in (t_start..t_end)
+    for (t, (h_1_in, loss_in, h_3, h_4, h_2_shape, h_5_shape, h_6, loss_1)) in (t_start..t_end)
         .zip(steps)
         .rev()
     {
@@ -122,8 +124,8 @@ pub fn rnn_backward(
         let d_v_step = bp::dot_vjp_lhs(&d_loss_1, v, &h_6);
         let d_h_6_from_loss_1 = bp::dot_vjp_rhs(d_loss_1, v, &h_6);
         let d_h_6 = d_h_1 + d_h_6_from_loss_1;
-        let d_h_5 = bp::tanh_vjp(d_h_6, &h_5, &h_6);
-        let (d_h_2, d_h_4) = bp::add_vjp_both(d_h_5, &h_2, &h_4);
+        let d_h_5 = bp::tanh_vjp(d_h_6, &bp::stand_in(&h_5_shape), &h_6);
+        let (d_h_2, d_h_4) = bp::add_vjp_both(d_h_5, &bp::stand_in(&h_2_shape), &h_4);
         let d_u_step = bp::dot_vjp_lhs(d_h_4, u, &h_3);
         let d_w_step = bp::dot_vjp_lhs(&d_h_2, w, &h_1_in);
         let d_h_1_in_step = bp::dot_vjp_rhs(d_h_2, w, &h_1_in);

@@ -27,6 +27,12 @@ pub trait Arith<B: Value>: Value {
     fn div(&self, b: &B) -> Self::Output;
     /// `f(a, b)` elementwise.
     fn zip_map(&self, b: &B, f: impl FnMut(Self::Elem, Self::Elem) -> Self::Elem) -> Self::Output;
+    /// `self`'s buffer as the output of `self ⊕ b`, when it can hold it
+    /// exactly as the allocating op would lay it out: it has the broadcast
+    /// shape and the standard layout. Else `self` back, unchanged.
+    fn into_output(self, b: &B) -> Result<Self::Output, Self>
+    where
+        Self: Sized;
 }
 
 macro_rules! scalar_arith {
@@ -38,6 +44,7 @@ macro_rules! scalar_arith {
             #[inline] fn mul(&self, b: &$f) -> $f { *self * *b }
             #[inline] fn div(&self, b: &$f) -> $f { *self / *b }
             #[inline] fn zip_map(&self, b: &$f, mut f: impl FnMut($f, $f) -> $f) -> $f { f(*self, *b) }
+            #[inline] fn into_output(self, _: &$f) -> Result<$f, $f> { Ok(self) }
         }
 
         impl<S: Data<Elem = $f>, D: Dimension> Arith<ArrayBase<S, D>> for $f {
@@ -50,6 +57,10 @@ macro_rules! scalar_arith {
             fn zip_map(&self, b: &ArrayBase<S, D>, mut f: impl FnMut($f, $f) -> $f) -> Array<$f, D> {
                 b.map(|&y| f(*self, y))
             }
+            #[inline]
+            fn into_output(self, _: &ArrayBase<S, D>) -> Result<Array<$f, D>, $f> {
+                Err(self)
+            }
         }
 
         impl<S: Data<Elem = $f>, D: Dimension> Arith<$f> for ArrayBase<S, D> {
@@ -61,6 +72,14 @@ macro_rules! scalar_arith {
             #[inline]
             fn zip_map(&self, b: &$f, mut f: impl FnMut($f, $f) -> $f) -> Array<$f, D> {
                 self.map(|&x| f(x, *b))
+            }
+            #[inline]
+            fn into_output(self, _: &$f) -> Result<Array<$f, D>, Self> {
+                if self.is_standard_layout() {
+                    Ok(self.into_owned())
+                } else {
+                    Err(self)
+                }
             }
         }
     )*};
@@ -119,6 +138,22 @@ where
         let a = self.broadcast(shape.clone()).expect("broadcast shape");
         let b = b.broadcast(shape).expect("broadcast shape");
         Zip::from(&a).and(&b).map_collect(|&x, &y| f(x, y))
+    }
+    fn into_output(self, b: &ArrayBase<S2, E>) -> Result<Self::Output, Self> {
+        let fits = self.ndim() >= b.ndim()
+            && self.is_standard_layout()
+            && b.shape()
+                .iter()
+                .rev()
+                .zip(self.shape().iter().rev())
+                .all(|(&nb, &na)| nb == na || nb == 1);
+        if !fits {
+            return Err(self);
+        }
+        Ok(self
+            .into_owned()
+            .into_dimensionality()
+            .expect("the broadcast dimension of an operand of the same rank"))
     }
 }
 
@@ -197,7 +232,7 @@ pub fn mul_vjp_lhs<A: Arith<B>, B: Value<Elem = A::Elem>>(
     a: &A,
     b: &B,
 ) -> A::Owned {
-    unbroadcast(g.into_owned().zip_with2(a, b, |g, _, y| g * y), a)
+    unbroadcast(g.into_owned().zip_with1(b, |g, y| g * y), a)
 }
 
 /// Adjoint of [`mul`] with respect to `b`.
@@ -207,7 +242,7 @@ pub fn mul_vjp_rhs<A: Arith<B>, B: Value<Elem = A::Elem>>(
     a: &A,
     b: &B,
 ) -> B::Owned {
-    unbroadcast(g.into_owned().zip_with2(a, b, |g, x, _| g * x), b)
+    unbroadcast(g.into_owned().zip_with1(a, |g, x| g * x), b)
 }
 
 /// `a / b` with broadcasting.
@@ -225,7 +260,7 @@ pub fn div_vjp_lhs<A: Arith<B>, B: Value<Elem = A::Elem>>(
     a: &A,
     b: &B,
 ) -> A::Owned {
-    unbroadcast(g.into_owned().zip_with2(a, b, |g, _, y| g / y), a)
+    unbroadcast(g.into_owned().zip_with1(b, |g, y| g / y), a)
 }
 
 /// Adjoint of [`div`] with respect to `b`.
@@ -375,6 +410,35 @@ pub fn powf_vjp_rhs<A: Arith<B>, B: Value<Elem = A::Elem>>(
             }),
         b,
     )
+}
+
+/// The forms of `+ - * /` that write the result over their left operand's
+/// buffer when it can hold it (see [`Arith::into_output`]), and allocate as
+/// the plain op does otherwise. The values are the plain op's, bit for bit.
+///
+/// The generated code calls them on a temporary that nothing else reads.
+macro_rules! owned {
+    ($owned:ident, $plain:ident, $op:tt) => {
+        #[doc = concat!("[`", stringify!($plain), "`] into `a`'s buffer when it has the result's shape and layout.")]
+        #[inline]
+        pub fn $owned<A: Arith<B>, B: Value<Elem = A::Elem>>(a: A, b: &B) -> Out<A, B> {
+            match a.into_output(b) {
+                Ok(out) => out.zip_with1(b, |x, y| x $op y),
+                Err(a) => a.$plain(b),
+            }
+        }
+    };
+}
+
+owned!(add_owned, add, +);
+owned!(sub_owned, sub, -);
+owned!(mul_owned, mul, *);
+owned!(div_owned, div, /);
+
+/// [`neg`] in place.
+#[inline]
+pub fn neg_owned<T: Tensor>(x: T) -> T {
+    x.map_owned(|v| -v)
 }
 
 /// Both adjoints of a binary op in one call, giving the owned upstream buffer

@@ -16,12 +16,8 @@ use num_traits::{Float as _, One as _, Zero as _};
 /// Adjoint of a unary op whose derivative depends on the output only:
 /// `g ← f(g, out)`, reusing the upstream buffer when it is owned.
 #[inline]
-fn out_vjp<T: Tensor>(
-    g: impl Cot<T>,
-    out: &T,
-    mut f: impl FnMut(T::Elem, T::Elem) -> T::Elem,
-) -> T {
-    g.into_owned().zip_with2(out, out, |g, o, _| f(g, o))
+fn out_vjp<T: Tensor>(g: impl Cot<T>, out: &T, f: impl FnMut(T::Elem, T::Elem) -> T::Elem) -> T {
+    g.into_owned().zip_with1(out, f)
 }
 
 /// `eˣ`, elementwise.
@@ -38,6 +34,12 @@ fn out_vjp<T: Tensor>(
 #[inline]
 pub fn exp<X: Operand>(x: X) -> OwnedOf<X> {
     x.value().map_elems(|v| v.exp())
+}
+
+/// [`exp`] in place, over a temporary that nothing else reads.
+#[inline]
+pub fn exp_owned<T: Tensor>(x: T) -> T {
+    x.map_owned(|v| v.exp())
 }
 
 /// Adjoint of [`exp`]: `g · out`.
@@ -81,6 +83,12 @@ pub fn ln_vjp<V: Value>(g: impl Cot<V::Owned>, x: &V, out: &V::Owned) -> V::Owne
 #[inline]
 pub fn sqrt<X: Operand>(x: X) -> OwnedOf<X> {
     x.value().map_elems(|v| v.sqrt())
+}
+
+/// [`sqrt`] in place, over a temporary that nothing else reads.
+#[inline]
+pub fn sqrt_owned<T: Tensor>(x: T) -> T {
+    x.map_owned(|v| v.sqrt())
 }
 
 /// Adjoint of [`sqrt`]: `g / (2 · out)`.
@@ -190,6 +198,12 @@ pub fn tan<X: Operand>(x: X) -> OwnedOf<X> {
     x.value().map_elems(|v| v.tan())
 }
 
+/// [`tan`] in place, over a temporary that nothing else reads.
+#[inline]
+pub fn tan_owned<T: Tensor>(x: T) -> T {
+    x.map_owned(|v| v.tan())
+}
+
 /// Adjoint of [`tan`]: `g · (1 + out²)`.
 #[inline]
 pub fn tan_vjp<V: Value>(g: impl Cot<V::Owned>, _x: &V, out: &V::Owned) -> V::Owned {
@@ -208,6 +222,12 @@ pub fn tan_vjp<V: Value>(g: impl Cot<V::Owned>, _x: &V, out: &V::Owned) -> V::Ow
 #[inline]
 pub fn tanh<X: Operand>(x: X) -> OwnedOf<X> {
     x.value().map_elems(|v| v.tanh())
+}
+
+/// [`tanh`] in place, over a temporary that nothing else reads.
+#[inline]
+pub fn tanh_owned<T: Tensor>(x: T) -> T {
+    x.map_owned(|v| v.tanh())
 }
 
 /// Adjoint of [`tanh`]: `g · (1 - out²)`.
@@ -247,6 +267,12 @@ pub fn sigmoid<X: Operand>(x: X) -> OwnedOf<X> {
     x.value().map_elems(sigmoid1)
 }
 
+/// [`sigmoid`] in place, over a temporary that nothing else reads.
+#[inline]
+pub fn sigmoid_owned<T: Tensor>(x: T) -> T {
+    x.map_owned(sigmoid1)
+}
+
 /// Adjoint of [`sigmoid`]: `g · out · (1 - out)`.
 #[inline]
 pub fn sigmoid_vjp<V: Value>(g: impl Cot<V::Owned>, _x: &V, out: &V::Owned) -> V::Owned {
@@ -268,6 +294,13 @@ pub fn relu<X: Operand>(x: X) -> OwnedOf<X> {
     let zero = ElemOf::<X>::zero();
     x.value()
         .map_elems(|v| if v > zero || v.is_nan() { v } else { zero })
+}
+
+/// [`relu`] in place, over a temporary that nothing else reads.
+#[inline]
+pub fn relu_owned<T: Tensor>(x: T) -> T {
+    let zero = T::Elem::zero();
+    x.map_owned(|v| if v > zero || v.is_nan() { v } else { zero })
 }
 
 /// Adjoint of [`relu`]: `g · [x > 0]`.
@@ -300,6 +333,12 @@ pub fn relu_vjp<V: Value>(g: impl Cot<V::Owned>, x: &V, out: &V::Owned) -> V::Ow
 #[inline]
 pub fn recip<X: Operand>(x: X) -> OwnedOf<X> {
     x.value().map_elems(|v| v.recip())
+}
+
+/// [`recip`] in place, over a temporary that nothing else reads.
+#[inline]
+pub fn recip_owned<T: Tensor>(x: T) -> T {
+    x.map_owned(|v| v.recip())
 }
 
 /// Adjoint of [`recip`]: `-g · out²`.

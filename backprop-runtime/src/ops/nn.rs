@@ -273,9 +273,22 @@ pub fn softmax_cross_entropy_fwd<F: Float, S: Data<Elem = F>>(
     logits: &ArrayBase<S, Ix2>,
     labels: &[usize],
 ) -> (F, Array2<F>) {
+    softmax_cross_entropy_fwd_owned(logits.to_owned(), labels)
+}
+
+/// [`softmax_cross_entropy_fwd`] over a logits temporary that nothing else
+/// reads: the probabilities are written over it.
+///
+/// # Panics
+///
+/// As [`softmax_cross_entropy`].
+pub fn softmax_cross_entropy_fwd_owned<F: Float>(
+    logits: Array2<F>,
+    labels: &[usize],
+) -> (F, Array2<F>) {
     let (n, classes) = logits.dim();
     check_labels(n, classes, labels);
-    let mut probs = logits.to_owned();
+    let mut probs = logits;
     let mut total = F::zero();
     for (mut r, &y) in probs.rows_mut().into_iter().zip(labels) {
         let m = shift(&r.view());
