@@ -378,3 +378,59 @@ fn loops_inside_branches() {
         .unwrap();
     }
 }
+
+/// Every product form with a weight captured by the loop, on either side:
+/// each step's gradient is added into the weight's accumulator in place
+/// (`dot_vjp_*_acc`), and bias adds and activations reuse their operand's
+/// buffer. The mean squared error's residual is written over its temporary.
+#[differentiable(wrt(m, n, a, c, bias))]
+fn every_product_in_a_loop(
+    m: &Array2<f64>,
+    n: &Array2<f64>,
+    a: &Array1<f64>,
+    c: &Array1<f64>,
+    bias: &Array1<f64>,
+    xs: &Array2<f64>,
+    target: &Array1<f64>,
+) -> f64 {
+    let mut total = 0.0;
+    let mut s = a.to_owned();
+    for t in 0..xs.nrows() {
+        let x = xs.row(t);
+        // matrix·vector with the matrix captured; vector·matrix with it on the right
+        let z = tanh(&(m.dot(&s) + bias));
+        let y = x.dot(n) + &z;
+        // matrix·matrix with the captured matrix on either side
+        let k = n.t().dot(n);
+        let p = m.dot(&k);
+        let q = n.dot(m);
+        total += sum(&(&p * &p)) * 0.01 + sum(&(&q * &q)) * 0.01;
+        // vector·vector with the captured vector on either side
+        total += c.dot(&y) + y.dot(c) * 0.5;
+        total += mse(&(sigmoid(&y) + bias), target);
+        s = y;
+    }
+    total
+}
+
+#[test]
+fn captured_weights_in_every_product_form() {
+    let mut seed = 31;
+    let m = random((4, 4), &mut seed);
+    let n = random((3, 4), &mut seed);
+    let a = random(4, &mut seed);
+    let c = random(4, &mut seed);
+    let bias = random(4, &mut seed);
+    let xs = random((5, 3), &mut seed);
+    let target = random(4, &mut seed);
+    let (v, _) = every_product_in_a_loop_backward(&m, &n, &a, &c, &bias, &xs, &target, 1.0);
+    assert_eq!(
+        v,
+        every_product_in_a_loop(&m, &n, &a, &c, &bias, &xs, &target)
+    );
+    gradcheck(
+        &(m.clone(), n.clone(), a.clone(), c.clone(), bias.clone()),
+        |(m, n, a, c, bias)| every_product_in_a_loop_backward(m, n, a, c, bias, &xs, &target, 1.0),
+    )
+    .unwrap();
+}

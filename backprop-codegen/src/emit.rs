@@ -406,6 +406,14 @@ struct GraphEmitter<'g> {
     /// A temporary whose buffer its one reader takes over; the local that
     /// keeps its shape for the adjoint rules, when they run.
     given: HashMap<NodeId, Option<Ident>>,
+    /// An op whose rule is the last reader of its operand at this position,
+    /// and takes it by value to write the gradient over it.
+    rule_takes: HashMap<NodeId, usize>,
+    /// In a loop body: the accumulator outside the loop of each captured
+    /// value's gradient.
+    acc_into: HashMap<NodeId, Ident>,
+    /// How many contributions to each of them went into the accumulator.
+    accumulated: HashMap<NodeId, usize>,
 }
 
 /// The names of one branch.
@@ -434,6 +442,9 @@ struct LoopEmitter<'g> {
     body_reverse: Vec<TokenStream>,
     /// The locals each iteration keeps.
     kept: Vec<Ident>,
+    /// The accumulator of each captured value that gets a gradient, by its
+    /// position among the loop's inputs.
+    accs: Vec<(usize, Ident)>,
 }
 
 impl<'g> GraphEmitter<'g> {
@@ -463,6 +474,9 @@ impl<'g> GraphEmitter<'g> {
             results,
             takes: HashMap::new(),
             given: HashMap::new(),
+            rule_takes: HashMap::new(),
+            acc_into: HashMap::new(),
+            accumulated: HashMap::new(),
         }
     }
 
@@ -569,6 +583,7 @@ impl<'g> GraphEmitter<'g> {
                             d_state: Vec::new(),
                             body_reverse: Vec::new(),
                             kept: Vec::new(),
+                            accs: Vec::new(),
                         },
                     );
                     loop_ids.push(id);
@@ -691,10 +706,9 @@ impl<'g> GraphEmitter<'g> {
                 continue;
             };
             let active: Vec<bool> = inputs.iter().map(|i| self.a.active[i.index()]).collect();
-            for (pos, &x) in inputs.iter().enumerate() {
-                let Some(f) = reuse(*op, pos, &active) else {
-                    continue;
-                };
+            // Only this op reads `x`, an owned array made by an op whose rule
+            // does not read its own output.
+            let sole = |x: NodeId| {
                 let made_owned = match self.node(x) {
                     Node::Op { op: made_by, .. } => {
                         let spec = made_by.spec();
@@ -702,7 +716,18 @@ impl<'g> GraphEmitter<'g> {
                     }
                     _ => false,
                 };
-                if readers[x.index()] == 1 && made_owned && !scalar[x.index()] {
+                readers[x.index()] == 1 && made_owned && !scalar[x.index()]
+            };
+            if *op == Op::Mse && active == [true, false] && sole(inputs[0]) {
+                // `∂pred = 2g(pred − target)/n` is written over `pred`.
+                self.rule_takes.insert(id, 0);
+                continue;
+            }
+            for (pos, &x) in inputs.iter().enumerate() {
+                let Some(f) = reuse(*op, pos, &active) else {
+                    continue;
+                };
+                if sole(x) {
                     let shape = self.a.active[id.index()]
                         .then(|| sh.namer.fresh(&format!("{}_shape", self.name(x))));
                     self.given.insert(x, shape);
@@ -1115,7 +1140,23 @@ impl<'g> GraphEmitter<'g> {
             .collect();
         let start_tokens = self.subst(&lp.start.tokens);
         let end_tokens = self.subst(&lp.end.tokens);
+        // One accumulator per captured value that gets a gradient.
+        let mut accs: Vec<(usize, Ident)> = Vec::new();
+        if active {
+            for j in lp.carried..lp.inputs.len() {
+                let p = lp.inputs[j];
+                if self.a.loops[&id].body.active[lp.body.inputs[j].index()]
+                    && self.a.active[p.index()]
+                {
+                    accs.push((j, self.contribution_target(sh, p, id)));
+                }
+            }
+        }
         let le = self.loops.get_mut(&id).expect("a loop emitter");
+        for (j, acc) in &accs {
+            le.body.acc_into.insert(lp.body.inputs[*j], acc.clone());
+        }
+        le.accs = accs;
         let (start, end, steps) = (le.start.clone(), le.end.clone(), le.steps.clone());
         let state = le.state.clone();
         let ins = le.ins.clone();
@@ -1242,17 +1283,10 @@ impl<'g> GraphEmitter<'g> {
                 out.push(quote!(let mut #d = #bp::zeros_like(&#s);));
             }
         }
-        // One accumulator per captured value that gets a gradient.
-        let mut accs: Vec<(usize, Ident)> = Vec::new();
-        for j in lp.carried..lp.inputs.len() {
-            let p = lp.inputs[j];
-            if self.a.loops[&id].body.active[lp.body.inputs[j].index()] && self.a.active[p.index()]
-            {
-                let target = self.contribution_target(sh, p, id);
-                let operand = self.operand(sh, p);
-                out.push(quote!(let mut #target = #bp::zeros_like(#operand);));
-                accs.push((j, target));
-            }
+        let accs = self.loops[&id].accs.clone();
+        for (j, acc) in &accs {
+            let operand = self.operand(sh, lp.inputs[*j]);
+            out.push(quote!(let mut #acc = #bp::zeros_like(#operand);));
         }
         let le = self.loops.get_mut(&id).expect("a loop emitter");
         let body = std::mem::take(&mut le.body_reverse);
@@ -1265,8 +1299,12 @@ impl<'g> GraphEmitter<'g> {
         let saved = &le.kept;
         let mut tail = Vec::new();
         for (j, acc) in &accs {
-            let step = le.body.adj(lp.body.inputs[*j]);
-            tail.push(quote!(#acc = #acc + #step;));
+            let input = lp.body.inputs[*j];
+            // Unless every contribution went into the accumulator already.
+            if le.body.accumulated.get(&input).copied().unwrap_or(0) < le.body.parts(input) {
+                let step = le.body.adj(input);
+                tail.push(quote!(#acc = #acc + #step;));
+            }
         }
         for (k, d) in d_state.iter().enumerate() {
             if let Some(d) = d {
@@ -1331,7 +1369,15 @@ impl<'g> GraphEmitter<'g> {
             };
             let span = self.span(id);
             let spec = op.spec();
-            let args: Vec<TokenStream> = inputs.iter().map(|i| self.operand(sh, *i)).collect();
+            let rule_takes = self.rule_takes.get(&id).copied();
+            let args: Vec<TokenStream> = inputs
+                .iter()
+                .enumerate()
+                .map(|(p, i)| match rule_takes {
+                    Some(pos) if pos == p => self.name(*i).to_token_stream(),
+                    _ => self.operand(sh, *i),
+                })
+                .collect();
             let consts: Vec<TokenStream> = consts.iter().map(|c| self.subst(&c.tokens)).collect();
             let tail: Vec<TokenStream> = match (&self.saved[id.index()], spec.needs_out) {
                 // The rule is the saved value's last reader: it may reuse it.
@@ -1386,6 +1432,15 @@ impl<'g> GraphEmitter<'g> {
                 } else {
                     quote!(&#adj)
                 };
+                if let (Op::Dot, Some(acc)) = (op, self.acc_into.get(&input)) {
+                    // A weight every iteration reads: its gradient is added
+                    // into the accumulator, with no array per iteration.
+                    let rule =
+                        format_ident!("dot_vjp_{}_acc", if pos == 0 { "lhs" } else { "rhs" });
+                    out.push(quote_spanned!(span=> #bp::#rule(&mut #acc, #g, #(#args),*);));
+                    *self.accumulated.entry(input).or_insert(0) += 1;
+                    continue;
+                }
                 let target = self.contribution_target(sh, input, id);
                 let call = match spec.vjps {
                     Vjps::Indexed(rule) => {
@@ -1394,6 +1449,10 @@ impl<'g> GraphEmitter<'g> {
                     }
                     Vjps::One(rule) => {
                         let rule = Ident::new(rule, span);
+                        quote_spanned!(span=> #bp::#rule(#g, #(#args,)* #(#consts,)* #(#tail)*))
+                    }
+                    Vjps::Two(lhs, _) if rule_takes == Some(pos) => {
+                        let rule = format_ident!("{}_owned", lhs, span = span);
                         quote_spanned!(span=> #bp::#rule(#g, #(#args,)* #(#consts,)* #(#tail)*))
                     }
                     Vjps::Two(lhs, rhs) => {
@@ -1413,6 +1472,11 @@ impl<'g> GraphEmitter<'g> {
     fn adjoint_sum(&self, id: NodeId) -> Option<TokenStream> {
         let adj = self.adj(id);
         let c = &self.contributions[id.index()];
+        if let Some(k) = self.accumulated.get(&id) {
+            // Products added into the loop's accumulator directly; the rest
+            // is summed here (and added by the loop).
+            return (*k < self.parts(id) && !c.is_empty()).then(|| quote!(let #adj = #(#c)+*;));
+        }
         let wanted = self.parts(id) > 1 || self.seeds[id.index()] == 1;
         (wanted && !(c.len() == 1 && *adj == c[0].to_string())).then(|| quote!(let #adj = #(#c)+*;))
     }

@@ -211,3 +211,58 @@ fn outer_products_have_the_operands_shapes() {
     assert_eq!(d.shape(), &[3, 4]);
     assert_eq!(d[[2, 1]], g[2] * v[1]);
 }
+
+/// `dot_vjp_*_acc` adds exactly what `dot_vjp_*` returns, in all four forms,
+/// into an accumulator of any layout.
+#[test]
+fn accumulating_rules_add_the_plain_rules() {
+    fn close<D: ndarray::Dimension>(a: &ndarray::Array<f64, D>, b: &ndarray::Array<f64, D>) {
+        assert_eq!(a.shape(), b.shape());
+        for (x, y) in a.iter().zip(b) {
+            assert!((x - y).abs() <= 1e-14 * (1.0 + y.abs()), "{x} vs {y}");
+        }
+    }
+    let m = rand((3, 4), 21, -1.0, 1.0);
+    let n = rand((4, 2), 22, -1.0, 1.0);
+    let v4 = rand(4, 23, -1.0, 1.0);
+    let v3 = rand(3, 24, -1.0, 1.0);
+    // Matrix-matrix, with a column-major accumulator.
+    let g = rand((3, 2), 25, -1.0, 1.0);
+    let mut acc = Array2::from_shape_fn((3, 4).f(), |(i, j)| (i + 2 * j) as f64);
+    let expected = &acc + &dot_vjp_lhs(&g, &m, &n);
+    dot_vjp_lhs_acc(&mut acc, &g, &m, &n);
+    close(&acc, &expected);
+    let mut acc = rand((4, 2), 26, -1.0, 1.0);
+    let expected = &acc + &dot_vjp_rhs(&g, &m, &n);
+    dot_vjp_rhs_acc(&mut acc, g, &m, &n);
+    close(&acc, &expected);
+    // Matrix-vector.
+    let g = rand(3, 27, -1.0, 1.0);
+    let mut acc = rand((3, 4), 28, -1.0, 1.0);
+    let expected = &acc + &dot_vjp_lhs(&g, &m, &v4);
+    dot_vjp_lhs_acc(&mut acc, &g, &m, &v4);
+    close(&acc, &expected);
+    let mut acc = rand(4, 29, -1.0, 1.0);
+    let expected = &acc + &dot_vjp_rhs(&g, &m, &v4);
+    dot_vjp_rhs_acc(&mut acc, &g, &m, &v4);
+    close(&acc, &expected);
+    // Vector-matrix.
+    let g = rand(4, 30, -1.0, 1.0);
+    let mut acc = rand(3, 31, -1.0, 1.0);
+    let expected = &acc + &dot_vjp_lhs(&g, &v3, &m);
+    dot_vjp_lhs_acc(&mut acc, &g, &v3, &m);
+    close(&acc, &expected);
+    let mut acc = rand((3, 4), 32, -1.0, 1.0);
+    let expected = &acc + &dot_vjp_rhs(&g, &v3, &m);
+    dot_vjp_rhs_acc(&mut acc, &g, &v3, &m);
+    close(&acc, &expected);
+    // Vector-vector.
+    let mut acc = rand(4, 33, -1.0, 1.0);
+    let expected = &acc + &dot_vjp_lhs(0.75, &v4, &v4.mapv(|x| x * 2.0));
+    dot_vjp_lhs_acc(&mut acc, 0.75, &v4, &v4.mapv(|x| x * 2.0));
+    close(&acc, &expected);
+    let mut acc = rand(4, 34, -1.0, 1.0);
+    let expected = &acc + &dot_vjp_rhs(0.75, &v4.mapv(|x| x - 1.0), &v4);
+    dot_vjp_rhs_acc(&mut acc, 0.75, &v4.mapv(|x| x - 1.0), &v4);
+    close(&acc, &expected);
+}

@@ -126,7 +126,7 @@ pub fn two_heads_backward(
     let loss_b = bp::mse(&loss_b_3, y);
     let out = bp::add(&loss_a, &loss_b);
     let (d_loss_a, d_loss_b) = bp::add_vjp_both(d_out, &loss_a, &loss_b);
-    let d_loss_b_3 = bp::mse_vjp_lhs(d_loss_b, &loss_b_3, y, &loss_b);
+    let d_loss_b_3 = bp::mse_vjp_lhs_owned(d_loss_b, loss_b_3, y, &loss_b);
     let (d_loss_b_2, d_c) = bp::add_vjp_both(
         d_loss_b_3,
         &bp::stand_in(&loss_b_2_shape),

@@ -310,7 +310,7 @@ pub fn relu_vjp<V: Value>(g: impl Cot<V::Owned>, x: &V, out: &V::Owned) -> V::Ow
     let zero = V::Elem::zero();
     // The mask comes from the output alone: relu(x) > 0 exactly when x > 0,
     // and relu(NaN) is NaN.
-    g.into_owned().zip_with2(out, out, |g, o, _| {
+    g.into_owned().zip_with1(out, |g, o| {
         if o > zero {
             g
         } else if o.is_nan() {

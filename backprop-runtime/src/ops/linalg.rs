@@ -4,6 +4,7 @@
 //! bit those of the user's code; the adjoints are products too.
 
 use crate::value::{Cot, Float, Tensor, Value};
+use ndarray::linalg::{general_mat_mul, general_mat_vec_mul};
 use ndarray::{Array, Array1, Array2, ArrayBase, ArrayView, Axis, Data, Dimension, Ix1, Ix2};
 
 /// The products `a.dot(&b)` that ndarray defines, with their two adjoints.
@@ -20,6 +21,21 @@ pub trait Dot2<B: Value>: Value {
     fn dot2_vjp_lhs(g: impl Cot<Self::Output>, a: &Self, b: &B) -> Self::Owned;
     /// The gradient with respect to `b`.
     fn dot2_vjp_rhs(g: impl Cot<Self::Output>, a: &Self, b: &B) -> B::Owned;
+    /// `acc += ∂a`, written into `acc` (no array for `∂a`).
+    fn dot2_vjp_lhs_acc(acc: &mut Self::Owned, g: &Self::Output, a: &Self, b: &B);
+    /// `acc += ∂b`, written into `acc`.
+    fn dot2_vjp_rhs_acc(acc: &mut B::Owned, g: &Self::Output, a: &Self, b: &B);
+}
+
+/// `acc += u ⊗ v`, one row at a time.
+fn add_outer<F: Float>(
+    acc: &mut Array2<F>,
+    u: &ArrayBase<impl Data<Elem = F>, Ix1>,
+    v: &ArrayBase<impl Data<Elem = F>, Ix1>,
+) {
+    for (mut row, &ui) in acc.rows_mut().into_iter().zip(u) {
+        row.scaled_add(ui, v);
+    }
 }
 
 /// The outer product `u ⊗ v`: `(u ⊗ v)[i, j] = u[i] · v[j]`.
@@ -48,6 +64,14 @@ impl<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>> Dot2<ArrayBase<S2, Ix2>>
     fn dot2_vjp_rhs(g: impl Cot<Array2<F>>, a: &Self, _b: &ArrayBase<S2, Ix2>) -> Array2<F> {
         a.t().dot(g.get())
     }
+    #[inline]
+    fn dot2_vjp_lhs_acc(acc: &mut Array2<F>, g: &Array2<F>, _a: &Self, b: &ArrayBase<S2, Ix2>) {
+        general_mat_mul(F::one(), g, &b.t(), F::one(), acc);
+    }
+    #[inline]
+    fn dot2_vjp_rhs_acc(acc: &mut Array2<F>, g: &Array2<F>, a: &Self, _b: &ArrayBase<S2, Ix2>) {
+        general_mat_mul(F::one(), &a.t(), g, F::one(), acc);
+    }
 }
 
 impl<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>> Dot2<ArrayBase<S2, Ix1>>
@@ -68,6 +92,14 @@ impl<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>> Dot2<ArrayBase<S2, Ix1>>
     fn dot2_vjp_rhs(g: impl Cot<Array1<F>>, a: &Self, _b: &ArrayBase<S2, Ix1>) -> Array1<F> {
         a.t().dot(g.get())
     }
+    #[inline]
+    fn dot2_vjp_lhs_acc(acc: &mut Array2<F>, g: &Array1<F>, _a: &Self, b: &ArrayBase<S2, Ix1>) {
+        add_outer(acc, g, b);
+    }
+    #[inline]
+    fn dot2_vjp_rhs_acc(acc: &mut Array1<F>, g: &Array1<F>, a: &Self, _b: &ArrayBase<S2, Ix1>) {
+        general_mat_vec_mul(F::one(), &a.t(), g, F::one(), acc);
+    }
 }
 
 impl<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>> Dot2<ArrayBase<S2, Ix2>>
@@ -87,6 +119,14 @@ impl<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>> Dot2<ArrayBase<S2, Ix2>>
     #[inline]
     fn dot2_vjp_rhs(g: impl Cot<Array1<F>>, a: &Self, _b: &ArrayBase<S2, Ix2>) -> Array2<F> {
         outer(a, g.get())
+    }
+    #[inline]
+    fn dot2_vjp_lhs_acc(acc: &mut Array1<F>, g: &Array1<F>, _a: &Self, b: &ArrayBase<S2, Ix2>) {
+        general_mat_vec_mul(F::one(), b, g, F::one(), acc);
+    }
+    #[inline]
+    fn dot2_vjp_rhs_acc(acc: &mut Array2<F>, g: &Array1<F>, a: &Self, _b: &ArrayBase<S2, Ix2>) {
+        add_outer(acc, a, g);
     }
 }
 
@@ -109,6 +149,14 @@ impl<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>> Dot2<ArrayBase<S2, Ix1>>
     fn dot2_vjp_rhs(g: impl Cot<F>, a: &Self, _b: &ArrayBase<S2, Ix1>) -> Array1<F> {
         let g = *g.get();
         a.mapv(|x| g * x)
+    }
+    #[inline]
+    fn dot2_vjp_lhs_acc(acc: &mut Array1<F>, g: &F, _a: &Self, b: &ArrayBase<S2, Ix1>) {
+        acc.scaled_add(*g, b);
+    }
+    #[inline]
+    fn dot2_vjp_rhs_acc(acc: &mut Array1<F>, g: &F, a: &Self, _b: &ArrayBase<S2, Ix1>) {
+        acc.scaled_add(*g, a);
     }
 }
 
@@ -160,6 +208,31 @@ pub fn dot_vjp_rhs<A: Dot2<B>, B: Value<Elem = A::Elem>>(
     b: &B,
 ) -> B::Owned {
     A::dot2_vjp_rhs(g, a, b)
+}
+
+/// [`dot_vjp_lhs`] added into `acc`: what a loop's reverse sweep does with
+/// the gradient of a weight that every iteration reads (`acc += g · bᵀ`, a
+/// rank-1 update for a matrix-vector product), without a new array per
+/// iteration.
+#[inline]
+pub fn dot_vjp_lhs_acc<A: Dot2<B>, B: Value<Elem = A::Elem>>(
+    acc: &mut A::Owned,
+    g: impl Cot<DotOut<A, B>>,
+    a: &A,
+    b: &B,
+) {
+    A::dot2_vjp_lhs_acc(acc, g.get(), a, b)
+}
+
+/// [`dot_vjp_rhs`] added into `acc`.
+#[inline]
+pub fn dot_vjp_rhs_acc<A: Dot2<B>, B: Value<Elem = A::Elem>>(
+    acc: &mut B::Owned,
+    g: impl Cot<DotOut<A, B>>,
+    a: &A,
+    b: &B,
+) {
+    A::dot2_vjp_rhs_acc(acc, g.get(), a, b)
 }
 
 /// `a.t()`: the view with the axes reversed (the transpose of a matrix), no

@@ -386,8 +386,21 @@ pub fn mse_vjp_lhs<P: Value, T: Value<Elem = P::Elem>>(
     check_same_shape("mse_vjp_lhs", pred.shape(), target.shape());
     let g = *g.get();
     let k = (g + g) / count(pred.len_elems());
-    pred.to_owned_value()
-        .zip_with2(target, target, |p, t, _| k * (p - t))
+    pred.to_owned_value().zip_with1(target, |p, t| k * (p - t))
+}
+
+/// [`mse_vjp_lhs`] over a `pred` temporary that nothing reads after it: the
+/// residual is written over `pred`.
+pub fn mse_vjp_lhs_owned<P: Tensor, T: Value<Elem = P::Elem>>(
+    g: impl Cot<P::Elem>,
+    pred: P,
+    target: &T,
+    _out: &P::Elem,
+) -> P {
+    check_same_shape("mse_vjp_lhs", pred.shape(), target.shape());
+    let g = *g.get();
+    let k = (g + g) / count(pred.len_elems());
+    pred.zip_with1(target, |p, t| k * (p - t))
 }
 
 /// Adjoint of [`mse`] with respect to `target`: `−2g (pred − target) / n`.
@@ -400,7 +413,5 @@ pub fn mse_vjp_rhs<P: Value, T: Value<Elem = P::Elem>>(
     check_same_shape("mse_vjp_rhs", pred.shape(), target.shape());
     let g = *g.get();
     let k = (g + g) / count(pred.len_elems());
-    target
-        .to_owned_value()
-        .zip_with2(pred, pred, |t, p, _| k * (t - p))
+    target.to_owned_value().zip_with1(pred, |t, p| k * (t - p))
 }
