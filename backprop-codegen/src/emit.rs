@@ -409,6 +409,11 @@ struct GraphEmitter<'g> {
     /// An op whose rule is the last reader of its operand at this position,
     /// and takes it by value to write the gradient over it.
     rule_takes: HashMap<NodeId, usize>,
+    /// `sum(square(x))` as one reduction: the sum, and whether its rule may
+    /// write over `x`. The square is never made.
+    sum_squares: HashMap<NodeId, bool>,
+    /// The squares of `sum_squares`.
+    unmade: HashSet<NodeId>,
     /// In a loop body: the accumulator outside the loop of each captured
     /// value's gradient.
     acc_into: HashMap<NodeId, Ident>,
@@ -475,6 +480,8 @@ impl<'g> GraphEmitter<'g> {
             takes: HashMap::new(),
             given: HashMap::new(),
             rule_takes: HashMap::new(),
+            sum_squares: HashMap::new(),
+            unmade: HashSet::new(),
             acc_into: HashMap::new(),
             accumulated: HashMap::new(),
         }
@@ -718,6 +725,24 @@ impl<'g> GraphEmitter<'g> {
                 };
                 readers[x.index()] == 1 && made_owned && !scalar[x.index()]
             };
+            if let (
+                Op::Sum,
+                Node::Op {
+                    op: Op::Unary("square"),
+                    inputs: sq,
+                    ..
+                },
+            ) = (op, self.node(inputs[0]))
+            {
+                let x = sq[0];
+                if readers[inputs[0].index()] == 1 && !scalar[x.index()] {
+                    // `Σ x²` with no array of squares; `2g·x` over `x` when
+                    // nothing else reads it.
+                    self.sum_squares.insert(id, sole(x));
+                    self.unmade.insert(inputs[0]);
+                    continue;
+                }
+            }
             if *op == Op::Mse && active == [true, false] && sole(inputs[0]) {
                 // `∂pred = 2g(pred − target)/n` is written over `pred`.
                 self.rule_takes.insert(id, 0);
@@ -816,10 +841,20 @@ impl<'g> GraphEmitter<'g> {
         let bp = &sh.bp.clone();
         let mut out = Vec::new();
         for id in self.graph.ids() {
-            if !self.a.live[id.index()] {
+            if !self.a.live[id.index()] || self.unmade.contains(&id) {
                 continue;
             }
             let span = self.span(id);
+            if let (Some(_), Node::Op { inputs, .. }) = (self.sum_squares.get(&id), self.node(id)) {
+                let name = self.name(id).clone();
+                let Node::Op { inputs: sq, .. } = self.node(inputs[0]) else {
+                    unreachable!("the operand of a sum of squares is a square")
+                };
+                let x = self.operand(sh, sq[0]);
+                out.push(quote_spanned!(span=> let #name = #bp::sum_square(#x);));
+                self.defined.push(name);
+                continue;
+            }
             match self.node(id) {
                 Node::Const(c) => {
                     let name = self.name(id).clone();
@@ -1358,12 +1393,33 @@ impl<'g> GraphEmitter<'g> {
             if !self.a.active[id.index()] {
                 continue;
             }
-            if matches!(self.node(id), Node::Out { .. }) {
-                // The loop reads (and sums) this adjoint.
+            if matches!(self.node(id), Node::Out { .. }) || self.unmade.contains(&id) {
+                // The loop reads (and sums) this adjoint; a square that was
+                // never made has none (its sum's rule skips it).
                 continue;
             }
             let adj = self.adj(id).clone();
             out.extend(self.adjoint_sum(id));
+            if let (Some(&owned), Node::Op { inputs, .. }) =
+                (self.sum_squares.get(&id), self.node(id))
+            {
+                let square = inputs[0];
+                let Node::Op { inputs: sq, .. } = self.node(square) else {
+                    unreachable!("the operand of a sum of squares is a square")
+                };
+                let x = sq[0];
+                let target = self.contribution_target(sh, x, id);
+                let span = self.span(id);
+                let name = self.name(id);
+                out.push(if owned {
+                    let x = self.name(x);
+                    quote_spanned!(span=> let #target = #bp::sum_square_vjp_owned(#adj, #x, &#name);)
+                } else {
+                    let x = self.operand(sh, x);
+                    quote_spanned!(span=> let #target = #bp::sum_square_vjp(#adj, #x, &#name);)
+                });
+                continue;
+            }
             let Node::Op { op, inputs, consts } = self.node(id) else {
                 continue;
             };

@@ -215,3 +215,57 @@ fn mean_of_an_empty_array_panics() {
     let a = ndarray::Array1::<f64>::zeros(0);
     let _ = mean(&a);
 }
+
+/// `sum_square(x)` is `sum(square(x))` bit for bit, for every length around
+/// the eightfold unrolling, any layout and the edge values; its rules give
+/// `2g·x`, by reference or written over an owned `x`.
+#[test]
+fn sum_square_is_sum_of_square_bit_for_bit() {
+    use ndarray::{s, Array1, Array2, ShapeBuilder};
+    let wave = |i: usize| ((i as f64) * 0.731).sin() * 3.0 + 1e-3 * i as f64;
+    for n in 0..70 {
+        let v = Array1::from_shape_fn(n, wave);
+        assert_eq!(
+            sum_square(&v).to_bits(),
+            sum(&square(&v)).to_bits(),
+            "length {n}"
+        );
+    }
+    for (r, c) in [(1, 1), (3, 5), (7, 9), (16, 16), (33, 3)] {
+        let a = Array2::from_shape_fn((r, c), |(i, j)| wave(i * c + j));
+        let f = Array2::from_shape_fn((r, c).f(), |(i, j)| wave(i * c + j));
+        let strided = Array2::from_shape_fn((r, 2 * c), |(i, j)| wave(i * 2 * c + j));
+        let strided = strided.slice(s![.., ..;2]);
+        for x in [a.view(), f.view(), a.t(), strided] {
+            assert_eq!(
+                sum_square(&x).to_bits(),
+                sum(&square(&x)).to_bits(),
+                "{r}x{c}"
+            );
+        }
+    }
+    let edges = ndarray::array![
+        0.0,
+        -0.0,
+        1e300,
+        -1e-300,
+        f64::INFINITY,
+        2.0,
+        3.0,
+        -4.0,
+        5.5
+    ];
+    assert_eq!(sum_square(&edges).to_bits(), sum(&square(&edges)).to_bits());
+    assert!(sum_square(&ndarray::array![1.0, f64::NAN]).is_nan());
+    assert_eq!(sum_square(-3.0_f64), 9.0);
+    // The rules.
+    let x = Array2::from_shape_fn((4, 3), |(i, j)| wave(i * 3 + j));
+    let out = sum_square(&x);
+    let expected = x.mapv(|v| 1.5 * v);
+    assert_eq!(sum_square_vjp(0.75, &x, &out), expected);
+    let p = x.as_ptr();
+    let owned = sum_square_vjp_owned(0.75, x, &out);
+    assert_eq!(owned.as_ptr(), p);
+    assert_eq!(owned, expected);
+    assert_eq!(sum_square_vjp(2.0, &3.0_f64, &9.0), 12.0);
+}

@@ -36,6 +36,73 @@ pub fn sum_vjp<V: Value>(g: impl Cot<V::Elem>, x: &V, _out: &V::Elem) -> V::Owne
     <V::Owned as Tensor>::filled(x.view().raw_dim(), *g.get())
 }
 
+/// `sum(square(x))` without the array of squares: `Σ x²`, added in the
+/// order in which ndarray's `sum()` adds the elements of `square(x)` (eight
+/// running sums over the memory order, or over the logical order when `x` is
+/// not contiguous, as `square` lays its result out), so the value is the
+/// same bit for bit.
+///
+/// Adjoint: `∂x = 2g·x`.
+///
+/// ```
+/// use backprop_runtime::ops::{square, sum, sum_square};
+/// use ndarray::Array;
+/// let a = Array::linspace(-1.0_f64, 2.0, 37);
+/// assert_eq!(sum_square(&a).to_bits(), sum(&square(&a)).to_bits());
+/// assert_eq!(sum_square(3.0_f64), 9.0);
+/// ```
+#[inline]
+pub fn sum_square<X: Operand>(x: X) -> ElemOf<X> {
+    let v = x.value().view();
+    match v.as_slice_memory_order() {
+        Some(s) => sum_squares_of(s.iter().copied()),
+        None => sum_squares_of(v.iter().copied()),
+    }
+}
+
+/// ndarray's eightfold unrolled sum (`numeric_util::unrolled_fold`) of the
+/// squares of `xs`.
+#[inline]
+fn sum_squares_of<F: Float>(xs: impl Iterator<Item = F>) -> F {
+    let zero = F::zero();
+    let mut p = [zero; 8];
+    let mut rest = [zero; 8];
+    let mut n = 0;
+    for x in xs {
+        rest[n] = x * x;
+        n += 1;
+        if n == 8 {
+            for k in 0..8 {
+                p[k] += rest[k];
+            }
+            n = 0;
+        }
+    }
+    let mut acc = zero;
+    for k in 0..4 {
+        acc += p[k] + p[k + 4];
+    }
+    for r in &rest[..n] {
+        acc += *r;
+    }
+    acc
+}
+
+/// Adjoint of [`sum_square`]: `2g·x`, in a new array.
+#[inline]
+pub fn sum_square_vjp<V: Value>(g: impl Cot<V::Elem>, x: &V, _out: &V::Elem) -> V::Owned {
+    let g = *g.get();
+    x.map_elems(|x| (g + g) * x)
+}
+
+/// [`sum_square_vjp`] over an `x` that nothing reads after it: `2g·x` is
+/// written over `x`.
+#[inline]
+pub fn sum_square_vjp_owned<T: Tensor>(g: impl Cot<T::Elem>, x: T, _out: &T::Elem) -> T {
+    let g = *g.get();
+    x.map_owned(|x| (g + g) * x)
+}
+
 /// The mean of all elements: `sum / n` as ndarray's `mean()` computes it,
 /// the value itself for a scalar.
 ///

@@ -1,0 +1,141 @@
+pub fn broadcast_sub_sq(a: &Array2<f64>, b: &Array2<f64>) -> f64 {
+    let c = a - b;
+    sum(&(&c * &c))
+}
+/// The gradient of [`broadcast_sub_sq`] with respect to its differentiable parameters, one field each, written by `#[differentiable]`.
+#[derive(Debug, Clone)]
+pub struct BroadcastSubSqGrad {
+    /// The gradient with respect to `a`.
+    pub a: ::backprop::ndarray::Array2<f64>,
+    /// The gradient with respect to `b`.
+    pub b: ::backprop::ndarray::Array2<f64>,
+}
+impl ::backprop::__private::Gradient for BroadcastSubSqGrad {
+    fn fields(&self) -> ::std::vec::Vec<(&'static str, ::std::vec::Vec<f64>)> {
+        ::std::vec![
+            ("a", ::backprop::__private::flatten(& self.a)), ("b",
+            ::backprop::__private::flatten(& self.b)),
+        ]
+    }
+}
+/// The gradients of [`broadcast_sub_sq`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `broadcast_sub_sq`. Written by `#[differentiable]`.
+#[doc(hidden)]
+#[allow(clippy::all)]
+pub fn broadcast_sub_sq_vjp(
+    a: &Array2<f64>,
+    b: &Array2<f64>,
+    d_out: impl ::backprop::__private::Cot<f64>,
+) -> (::backprop::ndarray::Array2<f64>, ::backprop::ndarray::Array2<f64>) {
+    let (_, grad) = broadcast_sub_sq_backward(
+        a,
+        b,
+        *::backprop::__private::Cot::get(&d_out),
+    );
+    (grad.a, grad.b)
+}
+/// Runs [`broadcast_sub_sq`] and its reverse sweep: returns the value and the gradient of `d_out · broadcast_sub_sq(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`.
+#[allow(unused_variables, unused_imports, clippy::all)]
+pub fn broadcast_sub_sq_backward(
+    a: &Array2<f64>,
+    b: &Array2<f64>,
+    d_out: f64,
+) -> (f64, BroadcastSubSqGrad) {
+    use ::backprop::__private as bp;
+    let _ = broadcast_sub_sq;
+    let c = bp::sub(a, b);
+    let out = bp::sum_square(&c);
+    let d_c = bp::sum_square_vjp_owned(d_out, c, &out);
+    let (d_a, d_b) = bp::sub_vjp_both(d_c, a, b);
+    let grad = BroadcastSubSqGrad {
+        a: d_a,
+        b: d_b,
+    };
+    (out, grad)
+}
+pub fn regression(
+    w: &Array2<f64>,
+    b: &Array1<f64>,
+    x: &Array2<f64>,
+    y: &Array2<f64>,
+) -> f64 {
+    let pred = tanh(&(x.dot(w) + b));
+    mse(&(pred + 1.0), y) + 0.01 * sum(&square(w))
+}
+/// The gradient of [`regression`] with respect to its differentiable parameters, one field each, written by `#[differentiable]`.
+#[derive(Debug, Clone)]
+pub struct RegressionGrad {
+    /// The gradient with respect to `w`.
+    pub w: ::backprop::ndarray::Array2<f64>,
+    /// The gradient with respect to `b`.
+    pub b: ::backprop::ndarray::Array1<f64>,
+}
+impl ::backprop::__private::Gradient for RegressionGrad {
+    fn fields(&self) -> ::std::vec::Vec<(&'static str, ::std::vec::Vec<f64>)> {
+        ::std::vec![
+            ("w", ::backprop::__private::flatten(& self.w)), ("b",
+            ::backprop::__private::flatten(& self.b)),
+        ]
+    }
+}
+/// The gradients of [`regression`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `regression`. Written by `#[differentiable]`.
+#[doc(hidden)]
+#[allow(clippy::all)]
+pub fn regression_vjp(
+    w: &Array2<f64>,
+    b: &Array1<f64>,
+    x: &Array2<f64>,
+    y: &Array2<f64>,
+    d_out: impl ::backprop::__private::Cot<f64>,
+) -> (
+    ::backprop::ndarray::Array2<f64>,
+    ::backprop::ndarray::Array1<f64>,
+    ::backprop::__private::NotDifferentiable,
+    ::backprop::__private::NotDifferentiable,
+) {
+    let (_, grad) = regression_backward(
+        w,
+        b,
+        x,
+        y,
+        *::backprop::__private::Cot::get(&d_out),
+    );
+    (
+        grad.w,
+        grad.b,
+        ::backprop::__private::NotDifferentiable,
+        ::backprop::__private::NotDifferentiable,
+    )
+}
+/// Runs [`regression`] and its reverse sweep: returns the value and the gradient of `d_out · regression(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`.
+#[allow(unused_variables, unused_imports, clippy::all)]
+pub fn regression_backward(
+    w: &Array2<f64>,
+    b: &Array1<f64>,
+    x: &Array2<f64>,
+    y: &Array2<f64>,
+    d_out: f64,
+) -> (f64, RegressionGrad) {
+    use ::backprop::__private as bp;
+    let _ = regression;
+    let pred_1 = bp::dot(x, w);
+    let pred_1_shape = bp::shape_of(&pred_1);
+    let pred_2 = bp::add_owned(pred_1, b);
+    let pred_2_shape = bp::shape_of(&pred_2);
+    let pred = bp::tanh_owned(pred_2);
+    let out_1 = bp::add(&pred, &1.0_f64);
+    let out_2 = bp::mse(&out_1, y);
+    let out_4 = bp::sum_square(w);
+    let out_5 = bp::mul(&0.01_f64, &out_4);
+    let out = bp::add(&out_2, &out_5);
+    let (d_out_2, d_out_5) = bp::add_vjp_both(d_out, &out_2, &out_5);
+    let d_out_4 = bp::mul_vjp_rhs(d_out_5, &0.01_f64, &out_4);
+    let d_w_from_out_4 = bp::sum_square_vjp(d_out_4, w, &out_4);
+    let d_out_1 = bp::mse_vjp_lhs_owned(d_out_2, out_1, y, &out_2);
+    let d_pred = bp::add_vjp_lhs(d_out_1, &pred, &1.0_f64);
+    let d_pred_2 = bp::tanh_vjp(d_pred, &bp::stand_in(&pred_2_shape), &pred);
+    let (d_pred_1, d_b) = bp::add_vjp_both(d_pred_2, &bp::stand_in(&pred_1_shape), b);
+    let d_w_from_pred_1 = bp::dot_vjp_rhs(d_pred_1, x, w);
+    let d_w = d_w_from_out_4 + d_w_from_pred_1;
+    let grad = RegressionGrad { w: d_w, b: d_b };
+    (out, grad)
+}
