@@ -1256,7 +1256,7 @@ impl<'g> GraphEmitter<'g> {
             le.d_state = d_state;
             le.body_reverse = body_reverse;
             le.kept = kept.clone();
-            out.push(quote!(let mut #steps = ::std::vec::Vec::new();));
+            out.push(quote!(let mut #steps = ::std::vec::Vec::with_capacity((#start..#end).size_hint().0);));
             let saved = keep(&kept, &next, &le.body.views, bp);
             push.push(quote!(#steps.push((#(#saved,)*));));
         }

@@ -8,7 +8,7 @@
 use core::fmt::{Debug, Display};
 use core::iter::Sum;
 use ndarray::{
-    aview0, Array, ArrayBase, ArrayView, Data, Dimension, Ix0, LinalgScalar, ScalarOperand,
+    aview0, Array, ArrayBase, ArrayView, Axis, Data, Dimension, Ix0, LinalgScalar, ScalarOperand,
     ShapeBuilder, Zip,
 };
 use num_traits::Zero as _;
@@ -258,9 +258,31 @@ impl<F: Float, D: Dimension> Tensor for Array<F, D> {
     }
     #[inline]
     fn zip_with1<X: Value<Elem = F>>(mut self, x: &X, mut f: impl FnMut(F, F) -> F) -> Self {
-        Zip::from(&mut self)
-            .and_broadcast(x.view())
-            .for_each(|g, &x| *g = f(*g, x));
+        let x = x.view();
+        if self.ndim() == 0 || x.shape() == self.shape() {
+            Zip::from(&mut self)
+                .and_broadcast(&x)
+                .for_each(|g, &x| *g = f(*g, x));
+            return self;
+        }
+        // A broadcast operand (a bias row, a column): one lane at a time, so
+        // that each inner loop runs over contiguous memory where it can, as
+        // a hand-written row loop does.
+        let last = Axis(self.ndim() - 1);
+        let x = x.broadcast(self.raw_dim()).unwrap_or_else(|| {
+            panic!(
+                "zip_with1: cannot broadcast {:?} to {:?}",
+                x.shape(),
+                self.shape()
+            )
+        });
+        Zip::from(self.lanes_mut(last))
+            .and(x.lanes(last))
+            .for_each(|mut lane, xs| {
+                Zip::from(&mut lane)
+                    .and(&xs)
+                    .for_each(|g, &x| *g = f(*g, x))
+            });
         self
     }
     #[inline]

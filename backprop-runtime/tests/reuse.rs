@@ -187,3 +187,31 @@ fn a_kept_shape_stands_in_for_the_value_in_shape_only_rules() {
     let dynamic = ArrayD::<f64>::zeros(IxDyn(&[2, 1, 3]));
     assert_eq!(stand_in(&shape_of(&dynamic)).shape(), &[2, 1, 3]);
 }
+
+/// `zip_with1` over a broadcast operand runs lane by lane: the same values as
+/// an elementwise loop, for any layout of either side and any rank.
+#[test]
+fn zip_with1_broadcasts_like_ndarray() {
+    use backprop_runtime::Tensor;
+    let g3 = Array::from_shape_fn((3, 4, 5).f(), |(i, j, k)| (i * 20 + j * 5 + k) as f64 * 0.5);
+    for x in [
+        Array::from_shape_fn((4, 5), |(j, k)| (j * 5 + k) as f64 - 3.0).into_dyn(),
+        Array::from_shape_fn((4, 1), |(j, _)| j as f64 + 0.25).into_dyn(),
+        Array::from_shape_fn((3, 1, 5), |(i, _, k)| (i * 5 + k) as f64).into_dyn(),
+        Array::from_shape_fn(5, |k| k as f64 * 2.0).into_dyn(),
+    ] {
+        let expected = {
+            let xb = x.broadcast(g3.shape()).unwrap();
+            let mut e = g3.clone().into_dyn();
+            ndarray::Zip::from(&mut e)
+                .and(&xb)
+                .for_each(|g, &x| *g = *g * 3.0 - x);
+            e
+        };
+        let out = g3.clone().into_dyn().zip_with1(&x, |g, x| g * 3.0 - x);
+        assert_eq!(out, expected);
+    }
+    let m = grid(3, 4, 0.4).reversed_axes();
+    let out = m.clone().zip_with1(&grid(4, 1, 0.1), |g, x| g + x);
+    assert_eq!(out, &m + &grid(4, 1, 0.1));
+}

@@ -83,7 +83,7 @@ pub fn rnn_backward(
     let t_end = xs.nrows();
     let mut h_1 = bp::copy(&h);
     let mut loss = bp::copy(&0.0_f64);
-    let mut steps = ::std::vec::Vec::new();
+    let mut steps = ::std::vec::Vec::with_capacity((t_start..t_end).size_hint().0);
     for t in t_start..t_end {
         let h_1_in = h_1;
         let loss_in = loss;

@@ -33,6 +33,18 @@ fn add_outer<F: Float>(
     u: &ArrayBase<impl Data<Elem = F>, Ix1>,
     v: &ArrayBase<impl Data<Elem = F>, Ix1>,
 ) {
+    if let (Some(rows), Some(v)) = (acc.as_slice_mut(), v.as_slice()) {
+        // Row-major and contiguous: one tight loop per row, which the
+        // compiler vectorizes (a call per row costs more than the row).
+        if !v.is_empty() {
+            for (row, &ui) in rows.chunks_exact_mut(v.len()).zip(u) {
+                for (a, &vj) in row.iter_mut().zip(v) {
+                    *a += ui * vj;
+                }
+            }
+        }
+        return;
+    }
     for (mut row, &ui) in acc.rows_mut().into_iter().zip(u) {
         row.scaled_add(ui, v);
     }
