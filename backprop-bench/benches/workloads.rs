@@ -4,6 +4,7 @@
 //! before criterion times anything; the tables are printed at the end.
 
 use backprop_bench::alloc::{measure, AllocStats};
+use backprop_bench::interleave::{all_workloads, print_interleaved};
 use backprop_bench::report::{print_table, Row};
 use backprop_bench::{bsub, mlp, rnn, scalar_net, two_heads};
 use criterion::Criterion;
@@ -158,6 +159,7 @@ fn main() {
     let d = bsub_bench(&mut c);
     let e = rnn_bench(&mut c);
     c.final_summary();
+    let interleaved = all_workloads();
     println!("\n## Results (medians of this run)");
     print_table(
         "scalar_net",
@@ -180,4 +182,5 @@ fn main() {
         "(e) Elman RNN, hidden 16, input 8, T = 20, loss summed over the steps",
         &rows(e),
     );
+    print_interleaved(&interleaved);
 }

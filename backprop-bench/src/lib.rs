@@ -16,6 +16,7 @@ pub mod alloc;
 pub mod bsub;
 pub mod check;
 pub mod expansion;
+pub mod interleave;
 pub mod mlp;
 pub mod report;
 pub mod rnn;

@@ -45,7 +45,14 @@ pub fn grads(g: [f64; 9]) -> Grads {
 
 #[inline]
 fn sigmoid1(z: f64) -> f64 {
-    1.0 / (1.0 + (-z).exp())
+    // The overflow-safe form the vocabulary's `sigmoid` uses (σ(±1000) is
+    // exactly 1 or 0), so that both sides compute the same function.
+    if z >= 0.0 {
+        1.0 / (1.0 + (-z).exp())
+    } else {
+        let e = z.exp();
+        e / (1.0 + e)
+    }
 }
 
 /// (1) Forward only, by hand.

@@ -45,12 +45,10 @@ impl<F: Float, S: Data<Elem = F>, D: Dimension, E: Dimension> SumTo<ArrayBase<S,
                 .into_dimensionality::<D>()
                 .expect("unbroadcast: same shape, same dimension");
         }
-        let view = g.get().view().into_dyn();
-        let summed = match sum_2d(&view, target_shape) {
-            Some(s) => s,
-            None => sum_general(view, target_shape),
-        };
-        summed
+        if let Some(summed) = sum_2d(g.get(), target_shape) {
+            return summed;
+        }
+        sum_general(g.get().view().into_dyn(), target_shape)
             .into_dimensionality::<D>()
             .expect("unbroadcast: the sum has the operand's dimension")
     }
@@ -58,17 +56,31 @@ impl<F: Float, S: Data<Elem = F>, D: Dimension, E: Dimension> SumTo<ArrayBase<S,
 
 /// The common cases of a 2-d gradient, summed with ndarray's fixed-dimension
 /// `sum_axis` (as a hand-written backward would): a bias `(n, m) -> (m,)`, a
-/// row `(n, m) -> (1, m)`, a column `(n, m) -> (n, 1)`.
-fn sum_2d<F: Float>(g: &ArrayViewD<'_, F>, target: &[usize]) -> Option<ArrayD<F>> {
+/// row `(n, m) -> (1, m)`, a column `(n, m) -> (n, 1)`. No dynamic-dimension
+/// array is made on the way.
+fn sum_2d<F: Float, E: Dimension, D: Dimension>(
+    g: &Array<F, E>,
+    target: &[usize],
+) -> Option<Array<F, D>> {
+    if g.ndim() != 2 {
+        return None;
+    }
     let g = g.view().into_dimensionality::<Ix2>().ok()?;
     let (n, m) = g.dim();
-    let out = match *target {
-        [len] if len == m => g.sum_axis(Axis(0)).into_dyn(),
-        [1, len] if len == m => g.sum_axis(Axis(0)).insert_axis(Axis(0)).into_dyn(),
-        [len, 1] if len == n => g.sum_axis(Axis(1)).insert_axis(Axis(1)).into_dyn(),
-        _ => return None,
-    };
-    Some(out)
+    match *target {
+        [len] if len == m => g.sum_axis(Axis(0)).into_dimensionality().ok(),
+        [1, len] if len == m => g
+            .sum_axis(Axis(0))
+            .insert_axis(Axis(0))
+            .into_dimensionality()
+            .ok(),
+        [len, 1] if len == n => g
+            .sum_axis(Axis(1))
+            .insert_axis(Axis(1))
+            .into_dimensionality()
+            .ok(),
+        _ => None,
+    }
 }
 
 /// Any broadcast: the leading axes, then the axes of length 1, each summed

@@ -280,6 +280,18 @@ pub fn sigmoid_vjp<V: Value>(g: impl Cot<V::Owned>, _x: &V, out: &V::Owned) -> V
     out_vjp(g, out, |g, o| g * o * (one - o))
 }
 
+/// `max(v, 0)` of one element, a NaN kept: written as one comparison (`v`
+/// unless `v ≤ 0`, which is false for a NaN) so that the loop vectorizes.
+#[inline]
+fn relu1<F: Float>(v: F, zero: F) -> F {
+    #[allow(clippy::neg_cmp_op_on_partial_ord)] // the NaN case is the point
+    if !(v <= zero) {
+        v
+    } else {
+        zero
+    }
+}
+
 /// `max(x, 0)`, elementwise (a NaN stays NaN).
 ///
 /// Adjoint: `∂x = g · [x > 0]` (at exactly 0 the gradient is 0).
@@ -292,15 +304,14 @@ pub fn sigmoid_vjp<V: Value>(g: impl Cot<V::Owned>, _x: &V, out: &V::Owned) -> V
 #[inline]
 pub fn relu<X: Operand>(x: X) -> OwnedOf<X> {
     let zero = ElemOf::<X>::zero();
-    x.value()
-        .map_elems(|v| if v > zero || v.is_nan() { v } else { zero })
+    x.value().map_elems(|v| relu1(v, zero))
 }
 
 /// [`relu`] in place, over a temporary that nothing else reads.
 #[inline]
 pub fn relu_owned<T: Tensor>(x: T) -> T {
     let zero = T::Elem::zero();
-    x.map_owned(|v| if v > zero || v.is_nan() { v } else { zero })
+    x.map_owned(|v| relu1(v, zero))
 }
 
 /// Adjoint of [`relu`]: `g · [x > 0]`.

@@ -1,0 +1,134 @@
+//! Ratios timed interleaved: batches of the two functions back to back, many
+//! rounds, the median of the per-round ratios.
+//!
+//! criterion times one function after the other, seconds apart, so on a shared
+//! machine a slow phase can land on one of them and move a ratio by 30 %.
+//! Here each round times a batch of `a` and a batch of `b` within a few
+//! milliseconds of each other (in alternating order), so a slow phase slows
+//! both; the spread of the per-round ratios shows how steady the machine was.
+
+use crate::{bsub, mlp, rnn, scalar_net, two_heads};
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+/// The median and the quartiles of the per-round ratios `time(b) / time(a)`.
+#[derive(Clone, Copy, Debug)]
+pub struct Ratio {
+    pub median: f64,
+    pub q1: f64,
+    pub q3: f64,
+    /// Rounds, and calls of each function per round.
+    pub rounds: usize,
+    pub reps: usize,
+}
+
+fn time<R>(f: &dyn Fn() -> R, reps: usize) -> Duration {
+    let start = Instant::now();
+    for _ in 0..reps {
+        black_box(f());
+    }
+    start.elapsed()
+}
+
+/// `time(b) / time(a)` over `rounds` rounds of about `batch` each.
+pub fn ratio<R, S>(a: &dyn Fn() -> R, b: &dyn Fn() -> S, rounds: usize, batch: Duration) -> Ratio {
+    // Warm up both, then size the batch from `a`.
+    time(a, 3);
+    time(b, 3);
+    let mut reps = 1;
+    while time(a, reps) < batch && reps < 1 << 24 {
+        reps *= 2;
+    }
+    let mut ratios: Vec<f64> = (0..rounds)
+        .map(|k| {
+            let (ta, tb) = if k % 2 == 0 {
+                let ta = time(a, reps);
+                (ta, time(b, reps))
+            } else {
+                let tb = time(b, reps);
+                (time(a, reps), tb)
+            };
+            tb.as_secs_f64() / ta.as_secs_f64()
+        })
+        .collect();
+    ratios.sort_by(f64::total_cmp);
+    let at = |q: f64| ratios[((ratios.len() - 1) as f64 * q).round() as usize];
+    Ratio {
+        median: at(0.5),
+        q1: at(0.25),
+        q3: at(0.75),
+        rounds,
+        reps,
+    }
+}
+
+/// generated / hand for every workload, in batches timed back to back (see
+/// the module's documentation): 101 rounds of about 2 ms per batch.
+pub fn all_workloads() -> Vec<(&'static str, Ratio)> {
+    let (rounds, batch) = (101, Duration::from_millis(2));
+    let a = scalar_net::Inputs::lesson();
+    let b = two_heads::Inputs::lesson();
+    let c = mlp::Inputs::new(mlp::BATCH);
+    let d = bsub::Inputs::new(bsub::N);
+    let e = rnn::Inputs::bench();
+    vec![
+        (
+            "(a) scalar network",
+            ratio(
+                &|| scalar_net::hand(black_box(&a)),
+                &|| scalar_net::generated(black_box(&a)),
+                rounds,
+                batch,
+            ),
+        ),
+        (
+            "(b) two heads",
+            ratio(
+                &|| two_heads::hand(black_box(&b)),
+                &|| two_heads::generated(black_box(&b)),
+                rounds,
+                batch,
+            ),
+        ),
+        (
+            "(c) MLP",
+            ratio(
+                &|| mlp::hand(black_box(&c)),
+                &|| mlp::generated(black_box(&c)),
+                rounds,
+                batch,
+            ),
+        ),
+        (
+            "(d) broadcast sub",
+            ratio(
+                &|| bsub::hand(black_box(&d)),
+                &|| bsub::generated(black_box(&d)),
+                rounds,
+                batch,
+            ),
+        ),
+        (
+            "(e) RNN",
+            ratio(
+                &|| rnn::hand(black_box(&e)),
+                &|| rnn::generated(black_box(&e)),
+                rounds,
+                batch,
+            ),
+        ),
+    ]
+}
+
+/// The ratios as a markdown table.
+pub fn print_interleaved(ratios: &[(&str, Ratio)]) {
+    println!("\n### generated / hand fwd+bwd, timed interleaved\n");
+    println!("| workload | median ratio | quartiles | rounds × calls per batch |");
+    println!("|---|---:|---:|---:|");
+    for (name, r) in ratios {
+        println!(
+            "| {name} | {:.2} | {:.2} to {:.2} | {} × {} |",
+            r.median, r.q1, r.q3, r.rounds, r.reps
+        );
+    }
+}
