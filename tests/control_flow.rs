@@ -434,3 +434,35 @@ fn captured_weights_in_every_product_form() {
     )
     .unwrap();
 }
+
+/// A carried value's adjoint takes the contributions of `+`, `-` and products
+/// in place (`add_vjp_*_acc`, `sub_vjp_*_acc`, `dot_vjp_*_acc` into the
+/// carried adjoint), and a broadcast bias captured by the loop is summed into
+/// its accumulator.
+#[differentiable(wrt(m, bias, s0))]
+fn carried_sums(m: &Array2<f64>, bias: &Array1<f64>, s0: &Array2<f64>, n: usize) -> f64 {
+    let mut s = s0.to_owned();
+    let mut z = 0.0;
+    for _ in 0..n {
+        s = &s - &(m.dot(&s) * 0.1) + bias;
+        s = tanh(&s);
+        z = z - sum(&s) * 0.5 + mean(&(&s - bias));
+    }
+    sum(&s) + z
+}
+
+#[test]
+fn carried_adjoints_accumulate_in_place() {
+    let mut seed = 77;
+    let m = random((4, 4), &mut seed);
+    let bias = random(3, &mut seed);
+    let s0 = random((4, 3), &mut seed);
+    for n in [0, 1, 4] {
+        let (v, _) = carried_sums_backward(&m, &bias, &s0, n, 1.0);
+        assert_eq!(v, carried_sums(&m, &bias, &s0, n));
+        gradcheck(&(m.clone(), bias.clone(), s0.clone()), |(m, bias, s0)| {
+            carried_sums_backward(m, bias, s0, n, 1.0)
+        })
+        .unwrap();
+    }
+}

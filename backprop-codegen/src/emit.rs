@@ -419,6 +419,10 @@ struct GraphEmitter<'g> {
     acc_into: HashMap<NodeId, Ident>,
     /// How many contributions to each of them went into the accumulator.
     accumulated: HashMap<NodeId, usize>,
+    /// In a loop body: the carried adjoint (a `let mut` of the reverse loop)
+    /// that seeds a body output, which its other contributions may be added
+    /// into.
+    acc_seed: HashMap<NodeId, Ident>,
 }
 
 /// The names of one branch.
@@ -484,6 +488,7 @@ impl<'g> GraphEmitter<'g> {
             unmade: HashSet::new(),
             acc_into: HashMap::new(),
             accumulated: HashMap::new(),
+            acc_seed: HashMap::new(),
         }
     }
 
@@ -1234,6 +1239,7 @@ impl<'g> GraphEmitter<'g> {
             for (k, d) in d_state.iter().enumerate() {
                 if let Some(d) = d {
                     le.body.seed(lp.body.outputs[k], d.to_token_stream(), false);
+                    le.body.acc_seed.insert(lp.body.outputs[k], d.clone());
                 }
             }
             let body_reverse = le.body.reverse(sh);
@@ -1472,7 +1478,14 @@ impl<'g> GraphEmitter<'g> {
                 Op::Div => Some("div_vjp_both"),
                 _ => None,
             };
-            if let (Some(rule), 2) = (both, active.len()) {
+            // Where a contribution can be added into an accumulator, the
+            // accumulated operands go first (borrowing the gradient) and the
+            // last rule takes it.
+            let accumulates = |s: &Self, p: usize| s.acc_target(*op, inputs[p]).is_some();
+            let mut active = active;
+            active.sort_by_key(|&p| !accumulates(self, p));
+            let any_acc = active.iter().any(|&p| accumulates(self, p));
+            if let (Some(rule), 2, false) = (both, active.len(), any_acc) {
                 // One call decides at run time which operand gets the buffer.
                 let lhs = self.contribution_target(sh, inputs[0], id);
                 let rhs = self.contribution_target(sh, inputs[1], id);
@@ -1488,13 +1501,16 @@ impl<'g> GraphEmitter<'g> {
                 } else {
                     quote!(&#adj)
                 };
-                if let (Op::Dot, Some(acc)) = (op, self.acc_into.get(&input)) {
-                    // A weight every iteration reads: its gradient is added
-                    // into the accumulator, with no array per iteration.
-                    let rule =
-                        format_ident!("dot_vjp_{}_acc", if pos == 0 { "lhs" } else { "rhs" });
+                if let Some((acc, captured)) = self.acc_target(*op, input) {
+                    // A weight every iteration reads, or a carried value's
+                    // adjoint: the contribution is added into it, with no
+                    // array of its own.
+                    let side = if pos == 0 { "lhs" } else { "rhs" };
+                    let rule = format_ident!("{}_vjp_{}_acc", spec.forward, side, span = span);
                     out.push(quote_spanned!(span=> #bp::#rule(&mut #acc, #g, #(#args),*);));
-                    *self.accumulated.entry(input).or_insert(0) += 1;
+                    if captured {
+                        *self.accumulated.entry(input).or_insert(0) += 1;
+                    }
                     continue;
                 }
                 let target = self.contribution_target(sh, input, id);
@@ -1520,6 +1536,20 @@ impl<'g> GraphEmitter<'g> {
             }
         }
         out
+    }
+
+    /// The accumulator a contribution of `op` to `input` may be added into:
+    /// in a loop body, the loop's gradient of a captured value (`true`), or
+    /// the carried adjoint that seeds `input` (`false`). Products, sums and
+    /// differences have accumulating rules.
+    fn acc_target(&self, op: Op, input: NodeId) -> Option<(Ident, bool)> {
+        if !matches!(op, Op::Dot | Op::Add | Op::Sub) {
+            return None;
+        }
+        if let Some(acc) = self.acc_into.get(&input) {
+            return Some((acc.clone(), true));
+        }
+        self.acc_seed.get(&input).map(|d| (d.clone(), false))
     }
 
     /// `let d_x = c1 + c2;` once all contributions to `d_x` are written (the

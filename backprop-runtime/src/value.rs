@@ -120,6 +120,13 @@ pub trait Tensor: Value<Owned = Self> + Clone + Debug {
         x: &X,
         f: impl FnMut(Self::Elem, Self::Elem) -> Self::Elem,
     ) -> Self;
+    /// Replaces every element `a` of `self`, in place, by `f(a, x)`, where `x`
+    /// is the element of `x` broadcast to this shape.
+    fn zip_assign<X: Value<Elem = Self::Elem>>(
+        &mut self,
+        x: &X,
+        f: impl FnMut(Self::Elem, Self::Elem) -> Self::Elem,
+    );
     /// Builds the owned value from an array of its own dimension.
     fn from_array(a: Array<Self::Elem, Self::Dim>) -> Self;
     /// The sum of all elements.
@@ -181,6 +188,10 @@ macro_rules! scalar_value {
             #[inline]
             fn zip_with1<X: Value<Elem = $f>>(self, x: &X, mut f: impl FnMut($f, $f) -> $f) -> $f {
                 f(self, x.first_elem())
+            }
+            #[inline]
+            fn zip_assign<X: Value<Elem = $f>>(&mut self, x: &X, mut f: impl FnMut($f, $f) -> $f) {
+                *self = f(*self, x.first_elem());
             }
             #[inline]
             fn from_array(a: Array<$f, Ix0>) -> $f {
@@ -284,6 +295,12 @@ impl<F: Float, D: Dimension> Tensor for Array<F, D> {
                     .for_each(|g, &x| *g = f(*g, x))
             });
         self
+    }
+    #[inline]
+    fn zip_assign<X: Value<Elem = F>>(&mut self, x: &X, mut f: impl FnMut(F, F) -> F) {
+        Zip::from(self)
+            .and_broadcast(x.view())
+            .for_each(|a, &x| *a = f(*a, x));
     }
     #[inline]
     fn from_array(a: Array<F, D>) -> Self {

@@ -122,8 +122,8 @@ pub fn rnn_backward(
         let d_loss_2 = d_loss;
         let (d_loss_in_step, d_loss_1) = bp::add_vjp_both(d_loss_2, &loss_in, &loss_1);
         bp::dot_vjp_lhs_acc(&mut d_v, &d_loss_1, v, &h_6);
-        let d_h_6_from_loss_1 = bp::dot_vjp_rhs(d_loss_1, v, &h_6);
-        let d_h_6 = d_h_1 + d_h_6_from_loss_1;
+        bp::dot_vjp_rhs_acc(&mut d_h_1, d_loss_1, v, &h_6);
+        let d_h_6 = d_h_1;
         let d_h_5 = bp::tanh_vjp(d_h_6, &bp::stand_in(&h_5_shape), &h_6);
         let (d_h_2, d_h_4) = bp::add_vjp_both(d_h_5, &bp::stand_in(&h_2_shape), &h_4);
         bp::dot_vjp_lhs_acc(&mut d_u, d_h_4, u, &h_3);

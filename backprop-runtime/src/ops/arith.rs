@@ -412,6 +412,68 @@ pub fn powf_vjp_rhs<A: Arith<B>, B: Value<Elem = A::Elem>>(
     )
 }
 
+/// `acc ± unbroadcast(g)`, in place: no array when the operand was not
+/// broadcast (the gradient is read where it is), one sum when it was.
+#[inline]
+fn add_unbroadcast<G: SumTo<T>, T: Value<Elem = G::Elem>>(
+    acc: &mut T::Owned,
+    g: &G,
+    target: &T,
+    negate: bool,
+) {
+    let f = |a: T::Elem, x: T::Elem| if negate { a - x } else { a + x };
+    if g.shape() == target.shape() {
+        acc.zip_assign(g, f);
+    } else {
+        acc.zip_assign(&unbroadcast(g, target), f);
+    }
+}
+
+/// [`add_vjp_lhs`] added into `acc` (a loop's gradient of a value every
+/// iteration reads, or a carried value's adjoint), reading `g` where it is.
+#[inline]
+pub fn add_vjp_lhs_acc<A: Arith<B>, B: Value<Elem = A::Elem>>(
+    acc: &mut A::Owned,
+    g: impl Cot<Out<A, B>>,
+    a: &A,
+    _b: &B,
+) {
+    add_unbroadcast(acc, g.get(), a, false)
+}
+
+/// [`add_vjp_rhs`] added into `acc`.
+#[inline]
+pub fn add_vjp_rhs_acc<A: Arith<B>, B: Value<Elem = A::Elem>>(
+    acc: &mut B::Owned,
+    g: impl Cot<Out<A, B>>,
+    _a: &A,
+    b: &B,
+) {
+    add_unbroadcast(acc, g.get(), b, false)
+}
+
+/// [`sub_vjp_lhs`] added into `acc`.
+#[inline]
+pub fn sub_vjp_lhs_acc<A: Arith<B>, B: Value<Elem = A::Elem>>(
+    acc: &mut A::Owned,
+    g: impl Cot<Out<A, B>>,
+    a: &A,
+    _b: &B,
+) {
+    add_unbroadcast(acc, g.get(), a, false)
+}
+
+/// [`sub_vjp_rhs`] added into `acc` (that is, subtracted).
+#[inline]
+pub fn sub_vjp_rhs_acc<A: Arith<B>, B: Value<Elem = A::Elem>>(
+    acc: &mut B::Owned,
+    g: impl Cot<Out<A, B>>,
+    _a: &A,
+    b: &B,
+) {
+    add_unbroadcast(acc, g.get(), b, true)
+}
+
 /// The forms of `+ - * /` that write the result over their left operand's
 /// buffer when it can hold it (see [`Arith::into_output`]), and allocate as
 /// the plain op does otherwise. The values are the plain op's, bit for bit.
