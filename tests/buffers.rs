@@ -173,3 +173,34 @@ fn activations_over_reused_buffers() {
     assert_eq!(v.to_bits(), activations(&a, &b).to_bits());
     gradcheck(&(a, b), |(a, b)| activations_backward(a, b, 1.0)).unwrap();
 }
+
+/// An arithmetic op over a product, then an elementwise function, in one pass
+/// over the product's buffer (`add_owned_map(.., relu_elem)` and the like),
+/// for each of `+ - * /` and each function that reads only its output.
+#[differentiable]
+fn fused(x: &Array2<f64>, w: &Array2<f64>, b: &Array1<f64>, wp: &Array2<f64>) -> f64 {
+    let p = relu(&(x.dot(w) + b));
+    let q = tanh(&(p.dot(w) - b));
+    let r = sigmoid(&(q.dot(w) * 0.5));
+    let s = exp(&(r.dot(w) / 4.0));
+    let t = -(s.dot(w) + 1.0);
+    let u = sqrt(&(r.dot(wp) + 0.5));
+    let v = backprop::ops::recip(&(u.dot(wp) + 2.0));
+    let y = tan(&(v.dot(w) * 0.3));
+    sum(&p) + sum(&q) + sum(&r) + sum(&s) + mean(&t) + sum(&u) + sum(&v) + sum(&y)
+}
+
+#[test]
+fn arithmetic_and_activation_in_one_pass() {
+    let mut s = 21;
+    let x = random((5, 3), &mut s);
+    let w = random((3, 3), &mut s);
+    let b = random(3, &mut s);
+    let wp = random((3, 3), &mut s).mapv(f64::abs);
+    let (v, _) = fused_backward(&x, &w, &b, &wp, 1.0);
+    assert_eq!(v.to_bits(), fused(&x, &w, &b, &wp).to_bits());
+    gradcheck(&(x, w, b, wp.clone()), |(x, w, b, wp)| {
+        fused_backward(x, w, b, wp, 1.0)
+    })
+    .unwrap();
+}

@@ -414,6 +414,12 @@ struct GraphEmitter<'g> {
     sum_squares: HashMap<NodeId, bool>,
     /// The squares of `sum_squares`.
     unmade: HashSet<NodeId>,
+    /// An in-place elementwise function over the result of an in-place
+    /// arithmetic op: both in one pass (`add_owned_map`). The function's node,
+    /// and the arithmetic op's.
+    fused: HashMap<NodeId, NodeId>,
+    /// The arithmetic ops of `fused`, written where their reader is.
+    deferred: HashSet<NodeId>,
     /// In a loop body: the accumulator outside the loop of each captured
     /// value's gradient.
     acc_into: HashMap<NodeId, Ident>,
@@ -486,6 +492,8 @@ impl<'g> GraphEmitter<'g> {
             rule_takes: HashMap::new(),
             sum_squares: HashMap::new(),
             unmade: HashSet::new(),
+            fused: HashMap::new(),
+            deferred: HashSet::new(),
             acc_into: HashMap::new(),
             accumulated: HashMap::new(),
             acc_seed: HashMap::new(),
@@ -766,6 +774,37 @@ impl<'g> GraphEmitter<'g> {
                 }
             }
         }
+        // An elementwise function that takes the buffer of an arithmetic op
+        // that took its own operand's: one pass for both.
+        let mut pairs: Vec<(NodeId, NodeId)> = Vec::new();
+        for (&id, &(pos, f)) in &self.takes {
+            let unary = matches!(
+                f,
+                "exp_owned"
+                    | "sqrt_owned"
+                    | "tan_owned"
+                    | "tanh_owned"
+                    | "sigmoid_owned"
+                    | "recip_owned"
+                    | "relu_owned"
+                    | "neg_owned"
+            );
+            let Node::Op { inputs, .. } = self.node(id) else {
+                continue;
+            };
+            let x = inputs[pos];
+            let arith = matches!(
+                self.takes.get(&x),
+                Some((0, "add_owned" | "sub_owned" | "mul_owned" | "div_owned"))
+            );
+            if unary && arith {
+                pairs.push((id, x));
+            }
+        }
+        for (id, x) in pairs {
+            self.fused.insert(id, x);
+            self.deferred.insert(x);
+        }
     }
 
     /// How an op receives a node: parameters that are references bare,
@@ -881,7 +920,7 @@ impl<'g> GraphEmitter<'g> {
                     let consts: Vec<TokenStream> =
                         consts.iter().map(|c| self.subst(&c.tokens)).collect();
                     let spec = op.spec();
-                    if let Some((pos, _)) = takes {
+                    if let (Some((pos, _)), false) = (takes, self.fused.contains_key(&id)) {
                         // The operand's buffer becomes the result; its shape
                         // is kept for the rules.
                         let x = self.name(inputs[pos]).clone();
@@ -890,7 +929,42 @@ impl<'g> GraphEmitter<'g> {
                             self.defined.push(shape.clone());
                         }
                     }
-                    let stmt = if let Some((_, f)) = takes {
+                    if self.deferred.contains(&id) {
+                        // Computed by the elementwise function that reads it.
+                        continue;
+                    }
+                    let stmt = if let Some(&x) = self.fused.get(&id) {
+                        // `f(a ⊕ b)` in one pass over `a`'s buffer; the
+                        // intermediate's shape is the result's.
+                        let Node::Op {
+                            inputs: x_inputs, ..
+                        } = self.node(x)
+                        else {
+                            unreachable!("a fused operand is an op")
+                        };
+                        let (_, x_f) = self.takes[&x];
+                        let x_args = [
+                            self.name(x_inputs[0]).to_token_stream(),
+                            self.operand(sh, x_inputs[1]),
+                        ];
+                        let (_, f) = takes.expect("a fused op takes its operand");
+                        let map = format_ident!("{}_map", x_f, span = span);
+                        let elem = format_ident!(
+                            "{}_elem",
+                            f.strip_suffix("_owned").unwrap_or(f),
+                            span = span
+                        );
+                        let stmt =
+                            quote_spanned!(span=> let #name = #bp::#map(#(#x_args,)* #bp::#elem););
+                        if let Some(shape) = &self.given[&x] {
+                            out.push(stmt);
+                            self.defined.push(name.clone());
+                            out.push(quote!(let #shape = #bp::shape_of(&#name);));
+                            self.defined.push(shape.clone());
+                            continue;
+                        }
+                        stmt
+                    } else if let Some((_, f)) = takes {
                         let f = Ident::new(f, span);
                         match &self.saved[id.index()] {
                             Some(saved) => {

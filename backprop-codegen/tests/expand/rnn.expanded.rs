@@ -91,9 +91,8 @@ pub fn rnn_backward(
         let h_3 = bp::row(xs, t);
         let h_4 = bp::dot(u, &h_3);
         let h_2_shape = bp::shape_of(&h_2);
-        let h_5 = bp::add_owned(h_2, &h_4);
-        let h_5_shape = bp::shape_of(&h_5);
-        let h_6 = bp::tanh_owned(h_5);
+        let h_6 = bp::add_owned_map(h_2, &h_4, bp::tanh_elem);
+        let h_5_shape = bp::shape_of(&h_6);
         let loss_1 = bp::dot(v, &h_6);
         let loss_2 = bp::add(&loss_in, &loss_1);
         steps
@@ -103,8 +102,8 @@ pub fn rnn_backward(
                 h_3,
                 h_4,
                 h_2_shape,
-                h_5_shape,
                 ::core::clone::Clone::clone(&h_6),
+                h_5_shape,
                 loss_1,
             ));
         h_1 = h_6;
@@ -115,7 +114,7 @@ pub fn rnn_backward(
     let mut d_w = bp::zeros_like(w);
     let mut d_u = bp::zeros_like(u);
     let mut d_v = bp::zeros_like(v);
-    for (t, (h_1_in, loss_in, h_3, h_4, h_2_shape, h_5_shape, h_6, loss_1)) in (t_start..t_end)
+    for (t, (h_1_in, loss_in, h_3, h_4, h_2_shape, h_6, h_5_shape, loss_1)) in (t_start..t_end)
         .zip(steps)
         .rev()
     {

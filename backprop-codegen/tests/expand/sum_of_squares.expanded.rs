@@ -119,9 +119,8 @@ pub fn regression_backward(
     let _ = regression;
     let pred_1 = bp::dot(x, w);
     let pred_1_shape = bp::shape_of(&pred_1);
-    let pred_2 = bp::add_owned(pred_1, b);
-    let pred_2_shape = bp::shape_of(&pred_2);
-    let pred = bp::tanh_owned(pred_2);
+    let pred = bp::add_owned_map(pred_1, b, bp::tanh_elem);
+    let pred_2_shape = bp::shape_of(&pred);
     let out_1 = bp::add(&pred, &1.0_f64);
     let out_2 = bp::mse(&out_1, y);
     let out_4 = bp::sum_square(w);

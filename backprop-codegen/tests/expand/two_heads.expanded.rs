@@ -110,9 +110,8 @@ pub fn two_heads_backward(
     let a1_1 = bp::t(w1);
     let a1_2 = bp::dot(x, &a1_1);
     let a1_2_shape = bp::shape_of(&a1_2);
-    let a1_3 = bp::add_owned(a1_2, b1);
-    let a1_3_shape = bp::shape_of(&a1_3);
-    let a1 = bp::relu_owned(a1_3);
+    let a1 = bp::add_owned_map(a1_2, b1, bp::relu_elem);
+    let a1_3_shape = bp::shape_of(&a1);
     let loss_a_1 = bp::t(w2);
     let loss_a_2 = bp::dot(&a1, &loss_a_1);
     let loss_a_2_shape = bp::shape_of(&loss_a_2);

@@ -497,6 +497,37 @@ owned!(sub_owned, sub, -);
 owned!(mul_owned, mul, *);
 owned!(div_owned, div, /);
 
+/// The in-place forms followed by an elementwise function in the same pass
+/// (`relu(x.dot(w) + b)` reads and writes the buffer once): the values of
+/// the two ops one after the other, bit for bit.
+macro_rules! owned_map {
+    ($owned:ident, $plain:ident, $op:tt) => {
+        #[doc = concat!("[`", stringify!($plain), "`] into `a`'s buffer, then `f` of each element, in one pass.")]
+        #[inline]
+        pub fn $owned<A: Arith<B>, B: Value<Elem = A::Elem>>(
+            a: A,
+            b: &B,
+            f: impl Fn(A::Elem) -> A::Elem,
+        ) -> Out<A, B> {
+            match a.into_output(b) {
+                Ok(out) => out.zip_with1(b, |x, y| f(x $op y)),
+                Err(a) => a.$plain(b).map_owned(f),
+            }
+        }
+    };
+}
+
+owned_map!(add_owned_map, add, +);
+owned_map!(sub_owned_map, sub, -);
+owned_map!(mul_owned_map, mul, *);
+owned_map!(div_owned_map, div, /);
+
+/// [`neg`] of one element (see [`add_owned_map`]).
+#[inline]
+pub fn neg_elem<F: Float>(v: F) -> F {
+    -v
+}
+
 /// [`neg`] in place.
 #[inline]
 pub fn neg_owned<T: Tensor>(x: T) -> T {

@@ -42,6 +42,13 @@ pub fn exp_owned<T: Tensor>(x: T) -> T {
     x.map_owned(|v| v.exp())
 }
 
+/// [`exp`] of one element: what the fused in-place forms apply after an
+/// arithmetic op (`add_owned_map(h, b, exp_elem)`).
+#[inline]
+pub fn exp_elem<F: Float>(v: F) -> F {
+    v.exp()
+}
+
 /// Adjoint of [`exp`]: `g · out`.
 #[inline]
 pub fn exp_vjp<V: Value>(g: impl Cot<V::Owned>, _x: &V, out: &V::Owned) -> V::Owned {
@@ -89,6 +96,13 @@ pub fn sqrt<X: Operand>(x: X) -> OwnedOf<X> {
 #[inline]
 pub fn sqrt_owned<T: Tensor>(x: T) -> T {
     x.map_owned(|v| v.sqrt())
+}
+
+/// [`sqrt`] of one element: what the fused in-place forms apply after an
+/// arithmetic op (`add_owned_map(h, b, sqrt_elem)`).
+#[inline]
+pub fn sqrt_elem<F: Float>(v: F) -> F {
+    v.sqrt()
 }
 
 /// Adjoint of [`sqrt`]: `g / (2 · out)`.
@@ -204,6 +218,13 @@ pub fn tan_owned<T: Tensor>(x: T) -> T {
     x.map_owned(|v| v.tan())
 }
 
+/// [`tan`] of one element: what the fused in-place forms apply after an
+/// arithmetic op (`add_owned_map(h, b, tan_elem)`).
+#[inline]
+pub fn tan_elem<F: Float>(v: F) -> F {
+    v.tan()
+}
+
 /// Adjoint of [`tan`]: `g · (1 + out²)`.
 #[inline]
 pub fn tan_vjp<V: Value>(g: impl Cot<V::Owned>, _x: &V, out: &V::Owned) -> V::Owned {
@@ -228,6 +249,13 @@ pub fn tanh<X: Operand>(x: X) -> OwnedOf<X> {
 #[inline]
 pub fn tanh_owned<T: Tensor>(x: T) -> T {
     x.map_owned(|v| v.tanh())
+}
+
+/// [`tanh`] of one element: what the fused in-place forms apply after an
+/// arithmetic op (`add_owned_map(h, b, tanh_elem)`).
+#[inline]
+pub fn tanh_elem<F: Float>(v: F) -> F {
+    v.tanh()
 }
 
 /// Adjoint of [`tanh`]: `g · (1 - out²)`.
@@ -273,6 +301,13 @@ pub fn sigmoid_owned<T: Tensor>(x: T) -> T {
     x.map_owned(sigmoid1)
 }
 
+/// [`sigmoid`] of one element: what the fused in-place forms apply after an
+/// arithmetic op (`add_owned_map(h, b, sigmoid_elem)`).
+#[inline]
+pub fn sigmoid_elem<F: Float>(v: F) -> F {
+    sigmoid1(v)
+}
+
 /// Adjoint of [`sigmoid`]: `g · out · (1 - out)`.
 #[inline]
 pub fn sigmoid_vjp<V: Value>(g: impl Cot<V::Owned>, _x: &V, out: &V::Owned) -> V::Owned {
@@ -314,6 +349,13 @@ pub fn relu_owned<T: Tensor>(x: T) -> T {
     x.map_owned(|v| relu1(v, zero))
 }
 
+/// [`relu`] of one element: what the fused in-place forms apply after an
+/// arithmetic op (`add_owned_map(h, b, relu_elem)`).
+#[inline]
+pub fn relu_elem<F: Float>(v: F) -> F {
+    relu1(v, F::zero())
+}
+
 /// Adjoint of [`relu`]: `g · [x > 0]`.
 #[inline]
 pub fn relu_vjp<V: Value>(g: impl Cot<V::Owned>, x: &V, out: &V::Owned) -> V::Owned {
@@ -350,6 +392,13 @@ pub fn recip<X: Operand>(x: X) -> OwnedOf<X> {
 #[inline]
 pub fn recip_owned<T: Tensor>(x: T) -> T {
     x.map_owned(|v| v.recip())
+}
+
+/// [`recip`] of one element: what the fused in-place forms apply after an
+/// arithmetic op (`add_owned_map(h, b, recip_elem)`).
+#[inline]
+pub fn recip_elem<F: Float>(v: F) -> F {
+    v.recip()
 }
 
 /// Adjoint of [`recip`]: `-g · out²`.
