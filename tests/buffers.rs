@@ -204,3 +204,37 @@ fn arithmetic_and_activation_in_one_pass() {
     })
     .unwrap();
 }
+
+/// A value read by products, sums and differences on either side, and by
+/// other ops: the later contributions are added into the buffer of an earlier
+/// one (`dot_vjp_lhs_add`, `add_vjp_rhs_add`, `sub_vjp_rhs_add`, ...), the
+/// others summed. Inside a loop too, and beside a loop that reads it.
+#[differentiable]
+fn forks(w: &Array2<f64>, x: &Array2<f64>, b: &Array1<f64>, n: usize) -> f64 {
+    let h = x.dot(w);
+    let a = h.dot(w) + &h;
+    let c = &h - b;
+    let d = tanh(&h);
+    let mut total = sum(&a) + sum(&c) + sum(&d) + sum(&(b - &h)) + sum(&(b + &h));
+    for _ in 0..n {
+        let z = h.dot(w) - &h + &h.dot(&w.t());
+        total += mean(&z) * 0.1;
+    }
+    total + sum(&(&h * &h))
+}
+
+#[test]
+fn fork_sums_added_in_place() {
+    let mut s = 41;
+    let w = random((3, 3), &mut s);
+    let x = random((4, 3), &mut s);
+    let b = random(3, &mut s);
+    for n in [0, 1, 3] {
+        let (v, _) = forks_backward(&w, &x, &b, n, 1.0);
+        assert_eq!(v.to_bits(), forks(&w, &x, &b, n).to_bits());
+        gradcheck(&(w.clone(), x.clone(), b.clone()), |(w, x, b)| {
+            forks_backward(w, x, b, n, 1.0)
+        })
+        .unwrap();
+    }
+}

@@ -97,11 +97,12 @@ fn inspect_shows_the_sum_at_the_fork() {
         .map(str::trim)
         .find(|l| l.starts_with("let d_a1 ="))
         .unwrap_or_else(|| panic!("no `let d_a1 =` in:\n{stdout}"));
-    assert!(fork.contains(" + "), "the fork is not a sum: {fork}");
-    assert_eq!(
-        fork.matches(" + ").count(),
-        1,
-        "two uses, two contributions: {fork}"
+    // Two uses, two contributions: the first head's, named, and the second
+    // head's product added into it.
+    assert!(
+        fork.contains("bp::dot_vjp_lhs_add(d_a1_from_loss_b_2,"),
+        "the fork does not sum the two heads: {fork}"
     );
+    assert_eq!(fork.matches("d_a1_from").count(), 1, "{fork}");
     assert!(stdout.contains("loss 3.563"), "{stdout}");
 }

@@ -425,6 +425,10 @@ struct GraphEmitter<'g> {
     acc_into: HashMap<NodeId, Ident>,
     /// How many contributions to each of them went into the accumulator.
     accumulated: HashMap<NodeId, usize>,
+    /// How many contributions to a value were added into one written before.
+    merged: HashMap<NodeId, usize>,
+    /// The contributions that are loops' accumulators.
+    loop_accs: HashSet<String>,
     /// In a loop body: the carried adjoint (a `let mut` of the reverse loop)
     /// that seeds a body output, which its other contributions may be added
     /// into.
@@ -496,6 +500,8 @@ impl<'g> GraphEmitter<'g> {
             deferred: HashSet::new(),
             acc_into: HashMap::new(),
             accumulated: HashMap::new(),
+            merged: HashMap::new(),
+            loop_accs: HashSet::new(),
             acc_seed: HashMap::new(),
         }
     }
@@ -1262,7 +1268,9 @@ impl<'g> GraphEmitter<'g> {
                 if self.a.loops[&id].body.active[lp.body.inputs[j].index()]
                     && self.a.active[p.index()]
                 {
-                    accs.push((j, self.contribution_target(sh, p, id)));
+                    let acc = self.contribution_target(sh, p, id);
+                    self.loop_accs.insert(acc.to_string());
+                    accs.push((j, acc));
                 }
             }
         }
@@ -1555,7 +1563,9 @@ impl<'g> GraphEmitter<'g> {
             // Where a contribution can be added into an accumulator, the
             // accumulated operands go first (borrowing the gradient) and the
             // last rule takes it.
-            let accumulates = |s: &Self, p: usize| s.acc_target(*op, inputs[p]).is_some();
+            let accumulates = |s: &Self, p: usize| {
+                s.acc_target(*op, inputs[p]).is_some() || s.partial(*op, inputs[p]).is_some()
+            };
             let mut active = active;
             active.sort_by_key(|&p| !accumulates(self, p));
             let any_acc = active.iter().any(|&p| accumulates(self, p));
@@ -1585,6 +1595,30 @@ impl<'g> GraphEmitter<'g> {
                     if captured {
                         *self.accumulated.entry(input).or_insert(0) += 1;
                     }
+                    continue;
+                }
+                if let Some(k) = self.partial(*op, input) {
+                    // The fork rule, summed as it goes: this contribution is
+                    // added into one written before (no array of its own).
+                    let prev = self.contributions[input.index()][k].clone();
+                    let written = self.contributions[input.index()].len()
+                        - self.seeds[input.index()]
+                        + self.merged.get(&input).copied().unwrap_or(0);
+                    let whole = written + 1 == self.a.uses[input.index()].len()
+                        && self.contributions[input.index()].len() == 1;
+                    let target = if whole {
+                        self.adj(input).clone()
+                    } else {
+                        let name = format!("{}_from_{}", self.adj(input), self.name(id));
+                        sh.namer.fresh(&name)
+                    };
+                    let side = if pos == 0 { "lhs" } else { "rhs" };
+                    let rule = format_ident!("{}_vjp_{}_add", spec.forward, side, span = span);
+                    out.push(
+                        quote_spanned!(span=> let #target = #bp::#rule(#prev, #g, #(#args),*);),
+                    );
+                    self.contributions[input.index()][k] = target.to_token_stream();
+                    *self.merged.entry(input).or_insert(0) += 1;
                     continue;
                 }
                 let target = self.contribution_target(sh, input, id);
@@ -1624,6 +1658,22 @@ impl<'g> GraphEmitter<'g> {
             return Some((acc.clone(), true));
         }
         self.acc_seed.get(&input).map(|d| (d.clone(), false))
+    }
+
+    /// The contribution already written to `input` (by position in its list)
+    /// that a product's, sum's or difference's contribution may be added
+    /// into: the latest one a rule or region wrote, never a seed (`d_out` may
+    /// be borrowed).
+    fn partial(&self, op: Op, input: NodeId) -> Option<usize> {
+        if !matches!(op, Op::Dot | Op::Add | Op::Sub) || self.parts(input) < 2 {
+            return None;
+        }
+        let c = &self.contributions[input.index()];
+        // A loop's accumulator is named before the loop's reverse sweep
+        // writes it.
+        (self.seeds[input.index()]..c.len())
+            .rev()
+            .find(|&k| !self.loop_accs.contains(&c[k].to_string()))
     }
 
     /// `let d_x = c1 + c2;` once all contributions to `d_x` are written (the

@@ -6,8 +6,11 @@
 //!
 //! The function is the two-head network of the fork-rule lesson
 //! (`examples/inspect/two_heads.rs`): `a1` is used by both heads, so its
-//! adjoint is the sum of exactly two contributions, written once as
-//! `let d_a1 = ... + ...;`. The same file is compiled as a module here, so the
+//! adjoint is the sum of exactly two contributions: the first head's is
+//! written as `d_a1_from_loss_b_2`, and the second head's product adds its own
+//! into that buffer (`let d_a1 = bp::dot_vjp_lhs_add(d_a1_from_loss_b_2, ..)`,
+//! as a hand-written backward would with a matrix product that accumulates).
+//! The same file is compiled as a module here, so the
 //! printed source is the one that builds, and the lesson's numbers are printed
 //! from it after the code.
 

@@ -47,8 +47,7 @@ fn shadow_backward(x: f64, unused: f64, d_out: f64) -> (f64, ShadowGrad) {
     let (d_y_1, d_x_2_from_y) = bp::mul_vjp_both(d_y, &y_1, &x_2);
     let d_x_2_from_y_1 = bp::square_vjp(d_y_1, &x_2, &y_1);
     let d_x_2 = d_x_2_from_y + d_x_2_from_y_1;
-    let d_x_1_from_x_2 = bp::add_vjp_lhs(d_x_2, &x_1, &1.0_f64);
-    let d_x_1 = d_x_1_from_out + d_x_1_from_x_2;
+    let d_x_1 = bp::add_vjp_lhs_add(d_x_1_from_out, d_x_2, &x_1, &1.0_f64);
     let d_x = bp::mul_vjp_lhs(d_x_1, &x, &2.0_f64);
     let grad = ShadowGrad {
         x: d_x,

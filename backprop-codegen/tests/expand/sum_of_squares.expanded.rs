@@ -133,8 +133,7 @@ pub fn regression_backward(
     let d_pred = bp::add_vjp_lhs(d_out_1, &pred, &1.0_f64);
     let d_pred_2 = bp::tanh_vjp(d_pred, &bp::stand_in(&pred_2_shape), &pred);
     let (d_pred_1, d_b) = bp::add_vjp_both(d_pred_2, &bp::stand_in(&pred_1_shape), b);
-    let d_w_from_pred_1 = bp::dot_vjp_rhs(d_pred_1, x, w);
-    let d_w = d_w_from_out_4 + d_w_from_pred_1;
+    let d_w = bp::dot_vjp_rhs_add(d_w_from_out_4, d_pred_1, x, w);
     let grad = RegressionGrad { w: d_w, b: d_b };
     (out, grad)
 }

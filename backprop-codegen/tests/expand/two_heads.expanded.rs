@@ -145,10 +145,9 @@ pub fn two_heads_backward(
         &bp::stand_in(&loss_a_2_shape),
         b2,
     );
-    let d_a1_from_loss_a_2 = bp::dot_vjp_lhs(&d_loss_a_2, &a1, &loss_a_1);
+    let d_a1 = bp::dot_vjp_lhs_add(d_a1_from_loss_b_2, &d_loss_a_2, &a1, &loss_a_1);
     let d_loss_a_1 = bp::dot_vjp_rhs(d_loss_a_2, &a1, &loss_a_1);
     let d_w2 = bp::t_vjp(d_loss_a_1, w2, &loss_a_1);
-    let d_a1 = d_a1_from_loss_b_2 + d_a1_from_loss_a_2;
     let d_a1_3 = bp::relu_vjp(d_a1, &bp::stand_in(&a1_3_shape), &a1);
     let (d_a1_2, d_b1) = bp::add_vjp_both(d_a1_3, &bp::stand_in(&a1_2_shape), b1);
     let d_a1_1 = bp::dot_vjp_rhs(d_a1_2, x, &a1_1);

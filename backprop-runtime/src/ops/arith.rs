@@ -474,6 +474,56 @@ pub fn sub_vjp_rhs_acc<A: Arith<B>, B: Value<Elem = A::Elem>>(
     add_unbroadcast(acc, g.get(), b, true)
 }
 
+/// `acc + add_vjp_lhs(g, a, b)`, added into `acc`'s buffer: the fork rule's
+/// sum for a value that `+` reads beside other readers.
+#[inline]
+pub fn add_vjp_lhs_add<A: Arith<B>, B: Value<Elem = A::Elem>>(
+    mut acc: A::Owned,
+    g: impl Cot<Out<A, B>>,
+    a: &A,
+    b: &B,
+) -> A::Owned {
+    add_vjp_lhs_acc(&mut acc, g, a, b);
+    acc
+}
+
+/// `acc + add_vjp_rhs(g, a, b)`, added into `acc`'s buffer.
+#[inline]
+pub fn add_vjp_rhs_add<A: Arith<B>, B: Value<Elem = A::Elem>>(
+    mut acc: B::Owned,
+    g: impl Cot<Out<A, B>>,
+    a: &A,
+    b: &B,
+) -> B::Owned {
+    add_vjp_rhs_acc(&mut acc, g, a, b);
+    acc
+}
+
+/// `acc + sub_vjp_lhs(g, a, b)`, added into `acc`'s buffer.
+#[inline]
+pub fn sub_vjp_lhs_add<A: Arith<B>, B: Value<Elem = A::Elem>>(
+    mut acc: A::Owned,
+    g: impl Cot<Out<A, B>>,
+    a: &A,
+    b: &B,
+) -> A::Owned {
+    sub_vjp_lhs_acc(&mut acc, g, a, b);
+    acc
+}
+
+/// `acc + sub_vjp_rhs(g, a, b)` (that is, `acc − unbroadcast(g)`), in
+/// `acc`'s buffer.
+#[inline]
+pub fn sub_vjp_rhs_add<A: Arith<B>, B: Value<Elem = A::Elem>>(
+    mut acc: B::Owned,
+    g: impl Cot<Out<A, B>>,
+    a: &A,
+    b: &B,
+) -> B::Owned {
+    sub_vjp_rhs_acc(&mut acc, g, a, b);
+    acc
+}
+
 /// The forms of `+ - * /` that write the result over their left operand's
 /// buffer when it can hold it (see [`Arith::into_output`]), and allocate as
 /// the plain op does otherwise. The values are the plain op's, bit for bit.

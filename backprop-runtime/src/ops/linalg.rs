@@ -247,6 +247,31 @@ pub fn dot_vjp_rhs_acc<A: Dot2<B>, B: Value<Elem = A::Elem>>(
     A::dot2_vjp_rhs_acc(acc, g.get(), a, b)
 }
 
+/// `acc + dot_vjp_lhs(g, a, b)`, added into `acc`'s buffer: the fork rule's
+/// sum for a value that a product reads beside other readers.
+#[inline]
+pub fn dot_vjp_lhs_add<A: Dot2<B>, B: Value<Elem = A::Elem>>(
+    mut acc: A::Owned,
+    g: impl Cot<DotOut<A, B>>,
+    a: &A,
+    b: &B,
+) -> A::Owned {
+    A::dot2_vjp_lhs_acc(&mut acc, g.get(), a, b);
+    acc
+}
+
+/// `acc + dot_vjp_rhs(g, a, b)`, added into `acc`'s buffer.
+#[inline]
+pub fn dot_vjp_rhs_add<A: Dot2<B>, B: Value<Elem = A::Elem>>(
+    mut acc: B::Owned,
+    g: impl Cot<DotOut<A, B>>,
+    a: &A,
+    b: &B,
+) -> B::Owned {
+    A::dot2_vjp_rhs_acc(&mut acc, g.get(), a, b);
+    acc
+}
+
 /// `a.t()`: the view with the axes reversed (the transpose of a matrix), no
 /// copy.
 ///
