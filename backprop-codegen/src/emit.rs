@@ -464,6 +464,11 @@ struct LoopEmitter<'g> {
     /// The accumulator of each captured value that gets a gradient, by its
     /// position among the loop's inputs.
     accs: Vec<(usize, Ident)>,
+    /// A carried value that the reverse sweep reads is not kept (nor cloned):
+    /// an iteration's new value is the next iteration's starting value, so the
+    /// reverse loop hands it back from one iteration to the one before. The
+    /// carried variable, the body's local, and the local that carries it back.
+    handoff: Vec<(usize, Ident, Ident)>,
 }
 
 impl<'g> GraphEmitter<'g> {
@@ -610,6 +615,7 @@ impl<'g> GraphEmitter<'g> {
                             body_reverse: Vec::new(),
                             kept: Vec::new(),
                             accs: Vec::new(),
+                            handoff: Vec::new(),
                         },
                     );
                     loop_ids.push(id);
@@ -1274,6 +1280,15 @@ impl<'g> GraphEmitter<'g> {
                 }
             }
         }
+        // A loop result that the enclosing graph gives back is read after
+        // the reverse sweep: its value cannot be handed back.
+        let outs = self.outs_of(id);
+        let given_back: Vec<bool> = (0..lp.carried)
+            .map(|k| {
+                outs.iter()
+                    .any(|(kk, o)| *kk == k && self.results.contains(o))
+            })
+            .collect();
         let le = self.loops.get_mut(&id).expect("a loop emitter");
         for (j, acc) in &accs {
             le.body.acc_into.insert(lp.body.inputs[*j], acc.clone());
@@ -1340,6 +1355,28 @@ impl<'g> GraphEmitter<'g> {
                 .filter(|n| read.contains(&n.to_string()))
                 .cloned()
                 .collect();
+            let mut handoff = Vec::new();
+            for k in 0..lp.carried {
+                let o = outputs[k];
+                if given_back[k] || !matches!(le.body.node(o), Node::Op { .. } | Node::Const(_)) {
+                    continue;
+                }
+                let local = le.body.name(o).clone();
+                let once = next.iter().filter(|n| local == n.to_string()).count() == 1;
+                let Some(at) = kept.iter().position(|n| *n == local) else {
+                    continue;
+                };
+                if !once || le.body.views.contains(&local.to_string()) {
+                    continue;
+                }
+                kept.remove(at);
+                if !kept.contains(&ins[k]) {
+                    kept.push(ins[k].clone());
+                }
+                let carry = sh.namer.fresh(&format!("{}_after", state[k]));
+                handoff.push((k, local, carry));
+            }
+            le.handoff = handoff;
             views_first(&mut kept, &le.body.views);
             le.d_state = d_state;
             le.body_reverse = body_reverse;
@@ -1412,6 +1449,13 @@ impl<'g> GraphEmitter<'g> {
             out.push(quote!(let mut #acc = #bp::zeros_like(#operand);));
         }
         let le = self.loops.get_mut(&id).expect("a loop emitter");
+        // The last iteration's new value is the loop's result.
+        let mut head = Vec::new();
+        for (k, local, carry) in &le.handoff {
+            let s = &le.state[*k];
+            out.push(quote!(let mut #carry = #s;));
+            head.push(quote!(let #local = #carry;));
+        }
         let body = std::mem::take(&mut le.body_reverse);
         let (start, end, steps) = (&le.start, &le.end, &le.steps);
         let var = le
@@ -1441,8 +1485,13 @@ impl<'g> GraphEmitter<'g> {
                 }
             }
         }
+        for (k, _, carry) in &le.handoff {
+            let i = &le.ins[*k];
+            tail.push(quote!(#carry = #i;));
+        }
         out.push(quote! {
             for (#var, (#(#saved,)*)) in (#start..#end).zip(#steps).rev() {
+                #(#head)*
                 #(#body)*
                 #(#tail)*
             }

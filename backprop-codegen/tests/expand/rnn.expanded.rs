@@ -95,17 +95,7 @@ pub fn rnn_backward(
         let h_5_shape = bp::shape_of(&h_6);
         let loss_1 = bp::dot(v, &h_6);
         let loss_2 = bp::add(&loss_in, &loss_1);
-        steps
-            .push((
-                h_1_in,
-                loss_in,
-                h_3,
-                h_4,
-                h_2_shape,
-                ::core::clone::Clone::clone(&h_6),
-                h_5_shape,
-                loss_1,
-            ));
+        steps.push((h_1_in, loss_in, h_3, h_4, h_2_shape, h_5_shape, loss_1));
         h_1 = h_6;
         loss = loss_2;
     }
@@ -114,10 +104,12 @@ pub fn rnn_backward(
     let mut d_w = bp::zeros_like(w);
     let mut d_u = bp::zeros_like(u);
     let mut d_v = bp::zeros_like(v);
-    for (t, (h_1_in, loss_in, h_3, h_4, h_2_shape, h_6, h_5_shape, loss_1)) in (t_start..t_end)
+    let mut h_1_after = h_1;
+    for (t, (h_1_in, loss_in, h_3, h_4, h_2_shape, h_5_shape, loss_1)) in (t_start..t_end)
         .zip(steps)
         .rev()
     {
+        let h_6 = h_1_after;
         let d_loss_2 = d_loss;
         let (d_loss_in_step, d_loss_1) = bp::add_vjp_both(d_loss_2, &loss_in, &loss_1);
         bp::dot_vjp_lhs_acc(&mut d_v, &d_loss_1, v, &h_6);
@@ -130,6 +122,7 @@ pub fn rnn_backward(
         let d_h_1_in_step = bp::dot_vjp_rhs(d_h_2, w, &h_1_in);
         d_h_1 = d_h_1_in_step;
         d_loss = d_loss_in_step;
+        h_1_after = h_1_in;
     }
     let grad = RnnGrad { w: d_w, u: d_u, v: d_v };
     (loss, grad)
