@@ -62,6 +62,7 @@ fn f0000_gradcheck() {
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((2, 2), &mut s);
     let c0: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
     let (value, grads) = f0000_backward(p0, &p1, &p2, &c0, 1.0);
     assert_eq!(value, f0000(p0, &p1, &p2, &c0));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -85,6 +86,7 @@ fn f0001_gradcheck() {
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 2), &mut s);
     let p3: Array2<f64> = random((2, 1), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0001_backward(&p0, p1, &p2, &p3, 1.0);
     assert_eq!(value, f0001(&p0, p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -112,6 +114,7 @@ fn f0002_gradcheck() {
     let mut s = 2098075928u64;
     let p0 = scalar32(&mut s);
     let p1: Array1<f32> = random32(3, &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let up: Array1<f32> = random32(3, &mut s);
     let (value, grads) = f0002_backward(p0, p1.clone(), &up);
     assert_eq!(value, f0002(p0, p1.clone()));
@@ -140,6 +143,7 @@ fn f0003_gradcheck() {
     let mut s = 1471769345u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let c0: Array2<f64> = random((1, 2), &mut s);
+    let (p0, c0,) = std::hint::black_box((p0, c0,));
     let up: Array2<f64> = random((3, 2), &mut s);
     let (value, grads) = f0003_backward(p0.clone(), &c0, &up);
     assert_eq!(value, f0003(p0.clone(), &c0));
@@ -163,6 +167,7 @@ fn f0004(p0: &Array2<f64>) -> Array2<f64> {
 fn f0004_gradcheck() {
     let mut s = 1475878194u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let up: Array2<f64> = random((1, 2), &mut s);
     let (value, grads) = f0004_backward(&p0, &up);
     assert_eq!(value, f0004(&p0));
@@ -195,6 +200,7 @@ fn f0005_gradcheck() {
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let up: Array2<f64> = random((3, 1), &mut s);
     let (value, grads) = f0005_backward(&p0, &p1, &p2, &up);
     assert_eq!(value, f0005(&p0, &p1, &p2));
@@ -224,6 +230,7 @@ fn f0006_gradcheck() {
     let mut s = 58882874u64;
     let d_out: Array2<f64> = random((3, 2), &mut s);
     let out = scalar(&mut s);
+    let (d_out, out,) = std::hint::black_box((d_out, out,));
     let (value, grads) = f0006_backward(d_out.view(), out, 1.0);
     assert_eq!(value, f0006(d_out.view(), out));
     assert_eq!(grads.d_out.shape(), d_out.shape());
@@ -243,6 +250,7 @@ fn f0007_gradcheck() {
     let mut s = 999493551u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0007_backward(&p0, &p1, 1.0);
     assert_eq!(value, f0007(&p0, &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -261,6 +269,7 @@ fn f0008(p0: &Array1<f64>) -> f64 {
 fn f0008_gradcheck() {
     let mut s = 803042437u64;
     let p0: Array1<f64> = random(2, &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0008_backward(&p0, 1.0);
     assert_eq!(value, f0008(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -290,6 +299,7 @@ fn f0009_gradcheck() {
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0009_backward(p0, p1, p2, &p3, 1.0);
     assert_eq!(value, f0009(p0, p1, p2, &p3));
     assert_eq!(grads.p3.shape(), p3.shape());
@@ -305,6 +315,7 @@ fn f0010(p0: f32) -> f32 {
 fn f0010_gradcheck() {
     let mut s = 1534475462u64;
     let p0 = scalar32(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0010_backward(p0, 1.0);
     assert_eq!(value, f0010(p0));
     GradCheck::new()
@@ -332,6 +343,7 @@ fn f0011_gradcheck() {
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0011_backward(&p0, &p1, p2, 1.0);
     assert_eq!(value, f0011(&p0, &p1, p2));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -352,6 +364,7 @@ fn f0012(p0: &Array2<f64>) -> f64 {
 fn f0012_gradcheck() {
     let mut s = 1002584205u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0012_backward(&p0, 1.0);
     assert_eq!(value, f0012(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -383,6 +396,7 @@ fn f0013_gradcheck() {
     let mut s = 448853275u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1 = scalar(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0013_backward(p0.view(), p1, 1.0);
     assert_eq!(value, f0013(p0.view(), p1));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -411,6 +425,7 @@ fn f0014_gradcheck() {
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2 = scalar(&mut s);
     let c0: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
     let up: Array2<f64> = random((3, 2), &mut s);
     let (value, grads) = f0014_backward(p0.view(), &p1, p2, &c0, &up);
     assert_eq!(value, f0014(p0.view(), &p1, p2, &c0));
@@ -434,6 +449,7 @@ fn f0015_gradcheck() {
     let d_out: Array2<f64> = random((3, 2), &mut s);
     let d_x = scalar(&mut s);
     let grad: Array2<f64> = random((2, 2), &mut s);
+    let (x, d_out, d_x, grad,) = std::hint::black_box((x, d_out, d_x, grad,));
     let (value, grads) = f0015_backward(x, d_out.view(), d_x, &grad, 1.0);
     assert_eq!(value, f0015(x, d_out.view(), d_x, &grad));
     assert_eq!(grads.d_out.shape(), d_out.shape());
@@ -455,6 +471,7 @@ fn f0016_gradcheck() {
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0016_backward(p0, &p1, &p2, 1.0);
     assert_eq!(value, f0016(p0, &p1, &p2));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -482,6 +499,7 @@ fn f0017_gradcheck() {
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0017_backward(p0, &p1, &p2, 1.0);
     assert_eq!(value, f0017(p0, &p1, &p2));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -513,6 +531,7 @@ fn f0018(p0: &Array2<f64>) -> f64 {
 fn f0018_gradcheck() {
     let mut s = 2098957883u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0018_backward(&p0, 1.0);
     assert_eq!(value, f0018(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -531,6 +550,7 @@ fn f0019_gradcheck() {
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let c0: Array2<f64> = random((1, 2), &mut s);
+    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
     let (value, grads) = f0019_backward(&p0, &p1, &c0, 1.0);
     assert_eq!(value, f0019(&p0, &p1, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -553,6 +573,7 @@ fn f0020_gradcheck() {
     let mut s = 1987696094u64;
     let x: Array2<f64> = random((3, 2), &mut s);
     let d_p0: Array2<f64> = random((1, 3), &mut s);
+    let (x, d_p0,) = std::hint::black_box((x, d_p0,));
     let up: Array2<f64> = random((3, 2), &mut s);
     let (value, grads) = f0020_backward(&x, &d_p0, &up);
     assert_eq!(value, f0020(&x, &d_p0));
@@ -575,6 +596,7 @@ fn f0021(d_t1: ArrayView2<f64>) -> f64 {
 fn f0021_gradcheck() {
     let mut s = 865852574u64;
     let d_t1: Array2<f64> = random((2, 1), &mut s);
+    let (d_t1,) = std::hint::black_box((d_t1,));
     let (value, grads) = f0021_backward(d_t1.view(), 1.0);
     assert_eq!(value, f0021(d_t1.view()));
     assert_eq!(grads.d_t1.shape(), d_t1.shape());
@@ -591,6 +613,7 @@ fn f0022_gradcheck() {
     let mut s = 116748425u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0022_backward(&p0, p1.view(), 1.0);
     assert_eq!(value, f0022(&p0, p1.view()));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -616,6 +639,7 @@ fn f0023_gradcheck() {
     let mut s = 273687302u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array1<f64> = random(3, &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0023_backward(&p0, &p1, 1.0);
     assert_eq!(value, f0023(&p0, &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -641,6 +665,7 @@ fn f0024_gradcheck() {
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let p3: Array2<f64> = random((2, 2), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0024_backward(p0, p1, &p2, p3.view(), 1.0);
     assert_eq!(value, f0024(p0, p1, &p2, p3.view()));
     assert_eq!(grads.p2.shape(), p2.shape());
@@ -662,6 +687,7 @@ fn f0025(d_x: &Array1<f64>) -> f64 {
 fn f0025_gradcheck() {
     let mut s = 1774594946u64;
     let d_x: Array1<f64> = random(2, &mut s);
+    let (d_x,) = std::hint::black_box((d_x,));
     let (value, grads) = f0025_backward(&d_x, 1.0);
     assert_eq!(value, f0025(&d_x));
     assert_eq!(grads.d_x.shape(), d_x.shape());
@@ -698,6 +724,7 @@ fn f0026_gradcheck() {
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0026_backward(p0, &p1, &p2, 1.0);
     assert_eq!(value, f0026(p0, &p1, &p2));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -718,6 +745,7 @@ fn f0027_gradcheck() {
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
     let p3: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0027_backward(p0.view(), &p1, &p2, &p3, 1.0);
     assert_eq!(value, f0027(p0.view(), &p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -742,6 +770,7 @@ fn f0028(p0: f64) -> f64 {
 fn f0028_gradcheck() {
     let mut s = 1489036096u64;
     let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0028_backward(p0, 1.0);
     assert_eq!(value, f0028(p0));
     gradcheck(&(p0,), |(p0,)| f0028_backward(*p0, 1.0)).unwrap();
@@ -765,6 +794,7 @@ fn f0029(p0: f64) -> f64 {
 fn f0029_gradcheck() {
     let mut s = 1695099232u64;
     let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0029_backward(p0, 1.0);
     assert_eq!(value, f0029(p0));
     gradcheck(&(p0,), |(p0,)| f0029_backward(*p0, 1.0)).unwrap();
@@ -784,6 +814,7 @@ fn f0030_gradcheck() {
     let mut s = 313066273u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0030_backward(&p0, &p1, 1.0);
     assert_eq!(value, f0030(&p0, &p1));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -808,6 +839,7 @@ fn f0031_gradcheck() {
     let d_out = scalar32(&mut s);
     let d_x: Array2<f32> = random32((2, 3), &mut s);
     let out = scalar32(&mut s);
+    let (d_out, d_x, out,) = std::hint::black_box((d_out, d_x, out,));
     let (value, grads) = f0031_backward(d_out, &d_x, out, 1.0);
     assert_eq!(value, f0031(d_out, &d_x, out));
     assert_eq!(grads.d_x.shape(), d_x.shape());
@@ -827,6 +859,7 @@ fn f0032(p0: &Array2<f32>) -> f32 {
 fn f0032_gradcheck() {
     let mut s = 815305296u64;
     let p0: Array2<f32> = random32((2, 1), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0032_backward(&p0, 1.0);
     assert_eq!(value, f0032(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -859,6 +892,7 @@ fn f0033(p0: f64) -> f64 {
 fn f0033_gradcheck() {
     let mut s = 398179431u64;
     let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0033_backward(p0, 1.0);
     assert_eq!(value, f0033(p0));
     gradcheck(&(p0,), |(p0,)| f0033_backward(*p0, 1.0)).unwrap();
@@ -886,6 +920,7 @@ fn f0034(p0: f64) -> f64 {
 fn f0034_gradcheck() {
     let mut s = 940759418u64;
     let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0034_backward(p0, 1.0);
     assert_eq!(value, f0034(p0));
     gradcheck(&(p0,), |(p0,)| f0034_backward(*p0, 1.0)).unwrap();
@@ -910,6 +945,7 @@ fn f0035_gradcheck() {
     let mut s = 1417483907u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0035_backward(&p0, p1.clone(), 1.0);
     assert_eq!(value, f0035(&p0, p1.clone()));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -929,6 +965,7 @@ fn f0036(p0: Array2<f64>) -> f64 {
 fn f0036_gradcheck() {
     let mut s = 505135403u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0036_backward(p0.clone(), 1.0);
     assert_eq!(value, f0036(p0.clone()));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -956,6 +993,7 @@ fn f0037_gradcheck() {
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let labels: &[usize] = &[1, 1, 0];
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let up: Array2<f64> = random((3, 2), &mut s);
     let (value, grads) = f0037_backward(&p0, p1, &p2, labels, &up);
     assert_eq!(value, f0037(&p0, p1, &p2, labels));
@@ -978,6 +1016,7 @@ fn f0038_gradcheck() {
     let mut s = 896367u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0038_backward(p0, &p1, 1.0);
     assert_eq!(value, f0038(p0, &p1));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -1000,6 +1039,7 @@ fn f0039_gradcheck() {
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0039_backward(&p0, &p1, p2, 1.0);
     assert_eq!(value, f0039(&p0, &p1, p2));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -1029,6 +1069,7 @@ fn f0040_gradcheck() {
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0040_backward(p0, &p1, p2, 1.0);
     assert_eq!(value, f0040(p0, &p1, p2));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -1048,6 +1089,7 @@ fn f0041_gradcheck() {
     let p0 = scalar32(&mut s);
     let p1: Array2<f32> = random32((3, 2), &mut s);
     let c0: Array2<f32> = random32((1, 3), &mut s);
+    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
     let up: Array1<f32> = random32(3, &mut s);
     let (value, grads) = f0041_backward(p0, &p1, &c0, &up);
     assert_eq!(value, f0041(p0, &p1, &c0));
@@ -1071,6 +1113,7 @@ fn f0042_gradcheck() {
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
     let c0: Array1<f64> = random(2, &mut s);
+    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
     let (value, grads) = f0042_backward(p0.view(), p1, &c0, 1.0);
     assert_eq!(value, f0042(p0.view(), p1, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -1092,6 +1135,7 @@ fn f0043_gradcheck() {
     let p1: Array1<f64> = random(2, &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let c0: Array2<f64> = random((1, 2), &mut s);
+    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
     let (value, grads) = f0043_backward(&p0, &p1, &p2, &c0, 1.0);
     assert_eq!(value, f0043(&p0, &p1, &p2, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -1109,6 +1153,7 @@ fn f0044(p0: &Array2<f64>) -> f64 {
 fn f0044_gradcheck() {
     let mut s = 13229470u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0044_backward(&p0, 1.0);
     assert_eq!(value, f0044(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -1125,6 +1170,7 @@ fn f0045(p0: f64) -> f64 {
 fn f0045_gradcheck() {
     let mut s = 1322486129u64;
     let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0045_backward(p0, 1.0);
     assert_eq!(value, f0045(p0));
     gradcheck(&(p0,), |(p0,)| f0045_backward(*p0, 1.0)).unwrap();
@@ -1146,6 +1192,7 @@ fn f0046_gradcheck() {
     let d_out: Array2<f64> = random((3, 3), &mut s);
     let out: Array2<f64> = random((1, 3), &mut s);
     let d_x: Array2<f64> = random((3, 2), &mut s);
+    let (d_out, out, d_x,) = std::hint::black_box((d_out, out, d_x,));
     let (value, grads) = f0046_backward(&d_out, &out, d_x.view(), 1.0);
     assert_eq!(value, f0046(&d_out, &out, d_x.view()));
     assert_eq!(grads.out.shape(), out.shape());
@@ -1173,6 +1220,7 @@ fn f0047_gradcheck() {
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((2, 2), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0047_backward(p0.clone(), &p1, &p2, 1.0);
     assert_eq!(value, f0047(p0.clone(), &p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -1193,6 +1241,7 @@ fn f0048_gradcheck() {
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let p3: Array2<f64> = random((2, 2), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0048_backward(&p0, p1.view(), &p2, &p3, 1.0);
     assert_eq!(value, f0048(&p0, p1.view(), &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -1222,6 +1271,7 @@ fn f0049(p0: &Array2<f64>) -> f64 {
 fn f0049_gradcheck() {
     let mut s = 890599582u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0049_backward(&p0, 1.0);
     assert_eq!(value, f0049(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -1244,6 +1294,7 @@ fn f0050_gradcheck() {
     let p1: Array1<f64> = random(3, &mut s);
     let p2: Array1<f64> = random(3, &mut s);
     let p3: Array1<f64> = random(3, &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0050_backward(&p0, &p1, &p2, &p3, 1.0);
     assert_eq!(value, f0050(&p0, &p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -1275,6 +1326,7 @@ fn f0051_gradcheck() {
     let mut s = 1553126075u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0051_backward(p0.clone(), &p1, 1.0);
     assert_eq!(value, f0051(p0.clone(), &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -1294,6 +1346,7 @@ fn f0052_gradcheck() {
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0052_backward(&p0, &p1, &p2, 1.0);
     assert_eq!(value, f0052(&p0, &p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -1322,6 +1375,7 @@ fn f0053_gradcheck() {
     let p1: Array2<f64> = random((3, 3), &mut s);
     let c0: Array2<f64> = random((1, 3), &mut s);
     let labels: &[usize] = &[1];
+    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
     let (value, grads) = f0053_backward(p0.clone(), &p1, &c0, labels, 1.0);
     assert_eq!(value, f0053(p0.clone(), &p1, &c0, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -1348,6 +1402,7 @@ fn f0054_gradcheck() {
     let p1: Array1<f64> = random(3, &mut s);
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0054_backward(&p0, &p1, p2, &p3, 1.0);
     assert_eq!(value, f0054(&p0, &p1, p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -1369,6 +1424,7 @@ fn f0055_gradcheck() {
     let d_x = scalar(&mut s);
     let grad: Array2<f64> = random((3, 2), &mut s);
     let out: Array2<f64> = random((1, 3), &mut s);
+    let (d_p0, d_x, grad, out,) = std::hint::black_box((d_p0, d_x, grad, out,));
     let up: Array2<f64> = random((3, 2), &mut s);
     let (value, grads) = f0055_backward(&d_p0, d_x, &grad, &out, &up);
     assert_eq!(value, f0055(&d_p0, d_x, &grad, &out));
@@ -1399,6 +1455,7 @@ fn f0056_gradcheck() {
     let mut s = 1340764766u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0056_backward(p0.clone(), &p1, 1.0);
     assert_eq!(value, f0056(p0.clone(), &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -1422,6 +1479,7 @@ fn f0057_gradcheck() {
     let p1: Array1<f32> = random32(3, &mut s);
     let p2: Array2<f32> = random32((1, 3), &mut s);
     let p3: Array1<f32> = random32(2, &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0057_backward(&p0, &p1, &p2, &p3, 1.0);
     assert_eq!(value, f0057(&p0, &p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -1454,6 +1512,7 @@ fn f0058_gradcheck() {
     let mut s = 750422532u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1 = scalar(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0058_backward(&p0, p1, 1.0);
     assert_eq!(value, f0058(&p0, p1));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -1479,6 +1538,7 @@ fn f0059_gradcheck() {
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let labels: &[usize] = &[1, 1, 1];
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0059_backward(p0.clone(), &p1, labels, 1.0);
     assert_eq!(value, f0059(p0.clone(), &p1, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -1503,6 +1563,7 @@ fn f0060_gradcheck() {
     let d_p0: Array2<f64> = random((3, 2), &mut s);
     let d_x: Array2<f64> = random((1, 2), &mut s);
     let x = scalar(&mut s);
+    let (y_1, d_p0, d_x, x,) = std::hint::black_box((y_1, d_p0, d_x, x,));
     let (value, grads) = f0060_backward(&y_1, &d_p0, &d_x, x, 1.0);
     assert_eq!(value, f0060(&y_1, &d_p0, &d_x, x));
     assert_eq!(grads.y_1.shape(), y_1.shape());
@@ -1535,6 +1596,7 @@ fn f0061_gradcheck() {
     let p1: Array1<f32> = random32(2, &mut s);
     let p2: Array2<f32> = random32((1, 2), &mut s);
     let p3: Array2<f32> = random32((2, 1), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0061_backward(p0.clone(), &p1, &p2, &p3, 1.0);
     assert_eq!(value, f0061(p0.clone(), &p1, &p2, &p3));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -1561,6 +1623,7 @@ fn f0062(p0: ArrayView1<f64>) -> f64 {
 fn f0062_gradcheck() {
     let mut s = 537734329u64;
     let p0: Array1<f64> = random(2, &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0062_backward(p0.view(), 1.0);
     assert_eq!(value, f0062(p0.view()));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -1577,6 +1640,7 @@ fn f0063(p0: &Array1<f64>) -> f64 {
 fn f0063_gradcheck() {
     let mut s = 119760338u64;
     let p0: Array1<f64> = random(3, &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0063_backward(&p0, 1.0);
     assert_eq!(value, f0063(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -1594,6 +1658,7 @@ fn f0064(p0: &Array2<f64>) -> f64 {
 fn f0064_gradcheck() {
     let mut s = 1860633003u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0064_backward(&p0, 1.0);
     assert_eq!(value, f0064(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -1619,6 +1684,7 @@ fn f0065_gradcheck() {
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
     let c0: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
     let (value, grads) = f0065_backward(&p0, p1, &p2, &c0, 1.0);
     assert_eq!(value, f0065(&p0, p1, &p2, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -1637,6 +1703,7 @@ fn f0066(p0: &Array1<f64>) -> f64 {
 fn f0066_gradcheck() {
     let mut s = 1475364578u64;
     let p0: Array1<f64> = random(2, &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0066_backward(&p0, 1.0);
     assert_eq!(value, f0066(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -1660,6 +1727,7 @@ fn f0067_gradcheck() {
     let mut s = 1696689067u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0067_backward(p0, &p1, 1.0);
     assert_eq!(value, f0067(p0, &p1));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -1684,6 +1752,7 @@ fn f0068(d_x: &Array2<f64>) -> f64 {
 fn f0068_gradcheck() {
     let mut s = 402209750u64;
     let d_x: Array2<f64> = random((1, 2), &mut s);
+    let (d_x,) = std::hint::black_box((d_x,));
     let (value, grads) = f0068_backward(&d_x, 1.0);
     assert_eq!(value, f0068(&d_x));
     assert_eq!(grads.d_x.shape(), d_x.shape());
@@ -1713,6 +1782,7 @@ fn f0069_gradcheck() {
     let p2: Array2<f64> = random((2, 2), &mut s);
     let p3 = scalar(&mut s);
     let labels: &[usize] = &[1, 1];
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0069_backward(&p0, p1, &p2, p3, labels, 1.0);
     assert_eq!(value, f0069(&p0, p1, &p2, p3, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -1741,6 +1811,7 @@ fn f0070_gradcheck() {
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array1<f64> = random(2, &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let up: Array1<f64> = random(2, &mut s);
     let (value, grads) = f0070_backward(p0, p1, &p2, &up);
     assert_eq!(value, f0070(p0, p1, &p2));
@@ -1770,6 +1841,7 @@ fn f0071(grad: ArrayView1<f64>) -> f64 {
 fn f0071_gradcheck() {
     let mut s = 1157580351u64;
     let grad: Array1<f64> = random(2, &mut s);
+    let (grad,) = std::hint::black_box((grad,));
     let (value, grads) = f0071_backward(grad.view(), 1.0);
     assert_eq!(value, f0071(grad.view()));
     assert_eq!(grads.grad.shape(), grad.shape());
@@ -1787,6 +1859,7 @@ fn f0072(p0: Array2<f32>) -> f32 {
 fn f0072_gradcheck() {
     let mut s = 54396547u64;
     let p0: Array2<f32> = random32((3, 1), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0072_backward(p0.clone(), 1.0);
     assert_eq!(value, f0072(p0.clone()));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -1820,6 +1893,7 @@ fn f0073_gradcheck() {
     let p1: Array1<f64> = random(3, &mut s);
     let p2 = scalar(&mut s);
     let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let up: Array2<f64> = random((3, 2), &mut s);
     let (value, grads) = f0073_backward(p0.view(), p1.clone(), p2, p3, &up);
     assert_eq!(value, f0073(p0.view(), p1.clone(), p2, p3));
@@ -1841,6 +1915,7 @@ fn f0074(p0: &Array1<f64>) -> f64 {
 fn f0074_gradcheck() {
     let mut s = 419697810u64;
     let p0: Array1<f64> = random(2, &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0074_backward(&p0, 1.0);
     assert_eq!(value, f0074(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -1861,6 +1936,7 @@ fn f0075_gradcheck() {
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array1<f64> = random(2, &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0075_backward(p0, &p1, &p2, 1.0);
     assert_eq!(value, f0075(p0, &p1, &p2));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -1885,6 +1961,7 @@ fn f0076_gradcheck() {
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
     let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0076_backward(&p0, &p1, &p2, p3, 1.0);
     assert_eq!(value, f0076(&p0, &p1, &p2, p3));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -1904,6 +1981,7 @@ fn f0077_gradcheck() {
     let p0: Array2<f64> = random((3, 2), &mut s);
     let c0: Array2<f64> = random((1, 3), &mut s);
     let labels: &[usize] = &[0, 1, 0];
+    let (p0, c0,) = std::hint::black_box((p0, c0,));
     let (value, grads) = f0077_backward(&p0, &c0, labels, 1.0);
     assert_eq!(value, f0077(&p0, &c0, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -1930,6 +2008,7 @@ fn f0078_gradcheck() {
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
     let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0078_backward(p0, &p1, &p2, p3, 1.0);
     assert_eq!(value, f0078(p0, &p1, &p2, p3));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -1956,6 +2035,7 @@ fn f0079_gradcheck() {
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((2, 3), &mut s);
     let p3: Array1<f64> = random(2, &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0079_backward(p0, p1.clone(), &p2, &p3, 1.0);
     assert_eq!(value, f0079(p0, p1.clone(), &p2, &p3));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -1980,6 +2060,7 @@ fn f0080_gradcheck() {
     let grad: Array2<f64> = random((2, 3), &mut s);
     let x: Array2<f64> = random((2, 3), &mut s);
     let w: Array2<f64> = random((3, 1), &mut s);
+    let (grad, x, w,) = std::hint::black_box((grad, x, w,));
     let (value, grads) = f0080_backward(&grad, &x, &w, 1.0);
     assert_eq!(value, f0080(&grad, &x, &w));
     assert_eq!(grads.grad.shape(), grad.shape());
@@ -2010,6 +2091,7 @@ fn f0081(d_p0: &Array2<f64>) -> f64 {
 fn f0081_gradcheck() {
     let mut s = 1868806146u64;
     let d_p0: Array2<f64> = random((1, 3), &mut s);
+    let (d_p0,) = std::hint::black_box((d_p0,));
     let (value, grads) = f0081_backward(&d_p0, 1.0);
     assert_eq!(value, f0081(&d_p0));
     assert_eq!(grads.d_p0.shape(), d_p0.shape());
@@ -2028,6 +2110,7 @@ fn f0082_gradcheck() {
     let d_t1: Array2<f32> = random32((2, 1), &mut s);
     let d_out: Array2<f32> = random32((2, 1), &mut s);
     let w: Array2<f32> = random32((1, 3), &mut s);
+    let (d_t1, d_out, w,) = std::hint::black_box((d_t1, d_out, w,));
     let (value, grads) = f0082_backward(d_t1.view(), &d_out, &w, 1.0);
     assert_eq!(value, f0082(d_t1.view(), &d_out, &w));
     assert_eq!(grads.d_t1.shape(), d_t1.shape());
@@ -2060,6 +2143,7 @@ fn f0083_gradcheck() {
     let p1: Array2<f32> = random32((2, 2), &mut s);
     let p2: Array1<f32> = random32(3, &mut s);
     let c0: Array2<f32> = random32((2, 1), &mut s);
+    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
     let (value, grads) = f0083_backward(&p0, p1.clone(), &p2, &c0, 1.0);
     assert_eq!(value, f0083(&p0, p1.clone(), &p2, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -2095,6 +2179,7 @@ fn f0084_gradcheck() {
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0084_backward(&p0, p1, &p2, p3, 1.0);
     assert_eq!(value, f0084(&p0, p1, &p2, p3));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -2116,6 +2201,7 @@ fn f0085_gradcheck() {
     let mut s = 1829108454u64;
     let d_x: Array2<f32> = random32((1, 2), &mut s);
     let d_p0 = scalar32(&mut s);
+    let (d_x, d_p0,) = std::hint::black_box((d_x, d_p0,));
     let (value, grads) = f0085_backward(d_x.clone(), d_p0, 1.0);
     assert_eq!(value, f0085(d_x.clone(), d_p0));
     assert_eq!(grads.d_x.shape(), d_x.shape());
@@ -2143,6 +2229,7 @@ fn f0086_gradcheck() {
     let mut s = 673354753u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1 = scalar(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0086_backward(&p0, p1, 1.0);
     assert_eq!(value, f0086(&p0, p1));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -2170,6 +2257,7 @@ fn f0087_gradcheck() {
     let y_1: Array2<f64> = random((3, 2), &mut s);
     let grad: Array2<f64> = random((2, 3), &mut s);
     let labels: &[usize] = &[2, 1];
+    let (out, w, x, y_1, grad,) = std::hint::black_box((out, w, x, y_1, grad,));
     let (value, grads) = f0087_backward(&out, w.view(), &x, &y_1, &grad, labels, 1.0);
     assert_eq!(value, f0087(&out, w.view(), &x, &y_1, &grad, labels));
     assert_eq!(grads.out.shape(), out.shape());
@@ -2198,6 +2286,7 @@ fn f0088_gradcheck() {
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let p3: Array2<f64> = random((2, 3), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0088_backward(&p0, p1, &p2, &p3, 1.0);
     assert_eq!(value, f0088(&p0, p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -2221,6 +2310,7 @@ fn f0089_gradcheck() {
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 3), &mut s);
     let p3: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0089_backward(&p0, p1, &p2, &p3, 1.0);
     assert_eq!(value, f0089(&p0, p1, &p2, &p3));
     assert_eq!(grads.p2.shape(), p2.shape());
@@ -2250,6 +2340,7 @@ fn f0090_gradcheck() {
     let d_p0: Array2<f64> = random((3, 2), &mut s);
     let w: Array2<f64> = random((1, 2), &mut s);
     let d_out: Array1<f64> = random(3, &mut s);
+    let (x, d_t1, d_p0, w, d_out,) = std::hint::black_box((x, d_t1, d_p0, w, d_out,));
     let (value, grads) = f0090_backward(&x, &d_t1, d_p0.clone(), &w, &d_out, 1.0);
     assert_eq!(value, f0090(&x, &d_t1, d_p0.clone(), &w, &d_out));
     assert_eq!(grads.x.shape(), x.shape());
@@ -2273,6 +2364,7 @@ fn f0091_gradcheck() {
     let mut s = 423051806u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0091_backward(p0, p1, 1.0);
     assert_eq!(value, f0091(p0, p1));
     gradcheck(&(p0,), |(p0,)| f0091_backward(*p0, p1, 1.0)).unwrap();
@@ -2290,6 +2382,7 @@ fn f0092_gradcheck() {
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array1<f64> = random(3, &mut s);
     let p3: Array2<f64> = random((2, 3), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0092_backward(p0, &p1, p2.view(), &p3, 1.0);
     assert_eq!(value, f0092(p0, &p1, p2.view(), &p3));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -2310,6 +2403,7 @@ fn f0093_gradcheck() {
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let c0: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
     let (value, grads) = f0093_backward(&p0, &p1, &c0, 1.0);
     assert_eq!(value, f0093(&p0, &p1, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -2341,6 +2435,7 @@ fn f0094_gradcheck() {
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let p3: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0094_backward(&p0, &p1, &p2, p3.clone(), 1.0);
     assert_eq!(value, f0094(&p0, &p1, &p2, p3.clone()));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -2370,6 +2465,7 @@ fn f0095_gradcheck() {
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0095_backward(&p0, &p1, p2, 1.0);
     assert_eq!(value, f0095(&p0, &p1, p2));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -2407,6 +2503,7 @@ fn f0096_gradcheck() {
     let mut s = 2129800164u64;
     let x = scalar(&mut s);
     let d_x = scalar(&mut s);
+    let (x, d_x,) = std::hint::black_box((x, d_x,));
     let (value, grads) = f0096_backward(x, d_x, 1.0);
     assert_eq!(value, f0096(x, d_x));
     gradcheck(&(x, d_x), |(x, d_x)| f0096_backward(*x, *d_x, 1.0)).unwrap();
@@ -2422,6 +2519,7 @@ fn f0097_gradcheck() {
     let mut s = 2031916026u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0097_backward(&p0, &p1, 1.0);
     assert_eq!(value, f0097(&p0, &p1));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -2446,6 +2544,7 @@ fn f0098_gradcheck() {
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0098_backward(p0, &p1, &p2, 1.0);
     assert_eq!(value, f0098(p0, &p1, &p2));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -2468,6 +2567,7 @@ fn f0099_gradcheck() {
     let p1: Array1<f64> = random(2, &mut s);
     let p2 = scalar(&mut s);
     let p3: Array1<f64> = random(2, &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0099_backward(p0.clone(), &p1, p2, &p3, 1.0);
     assert_eq!(value, f0099(p0.clone(), &p1, p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -2494,6 +2594,7 @@ fn f0100_gradcheck() {
     let mut s = 663203368u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1: Array1<f64> = random(2, &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0100_backward(&p0, &p1, 1.0);
     assert_eq!(value, f0100(&p0, &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -2514,6 +2615,7 @@ fn f0101(p0: &Array2<f64>) -> f64 {
 fn f0101_gradcheck() {
     let mut s = 895974165u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0101_backward(&p0, 1.0);
     assert_eq!(value, f0101(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -2537,6 +2639,7 @@ fn f0102_gradcheck() {
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2: Array1<f64> = random(3, &mut s);
     let p3: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0102_backward(p0, p1.clone(), p2.view(), p3.clone(), 1.0);
     assert_eq!(value, f0102(p0, p1.clone(), p2.view(), p3.clone()));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -2558,6 +2661,7 @@ fn f0103_gradcheck() {
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 2), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0103_backward(p0.clone(), p1, p2.clone(), 1.0);
     assert_eq!(value, f0103(p0.clone(), p1, p2.clone()));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -2579,6 +2683,7 @@ fn f0104_gradcheck() {
     let mut s = 1662167459u64;
     let d_p0: Array2<f64> = random((2, 2), &mut s);
     let y_1: Array2<f64> = random((2, 1), &mut s);
+    let (d_p0, y_1,) = std::hint::black_box((d_p0, y_1,));
     let (value, grads) = f0104_backward(&d_p0, &y_1, 1.0);
     assert_eq!(value, f0104(&d_p0, &y_1));
     assert_eq!(grads.d_p0.shape(), d_p0.shape());
@@ -2599,6 +2704,7 @@ fn f0105_gradcheck() {
     let mut s = 625548001u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1 = scalar(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0105_backward(&p0, p1, 1.0);
     assert_eq!(value, f0105(&p0, p1));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -2616,6 +2722,7 @@ fn f0106(p0: &Array2<f64>) -> f64 {
 fn f0106_gradcheck() {
     let mut s = 973549201u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0106_backward(&p0, 1.0);
     assert_eq!(value, f0106(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -2639,6 +2746,7 @@ fn f0107_gradcheck() {
     let d_p0: Array1<f32> = random32(2, &mut s);
     let x: Array1<f32> = random32(3, &mut s);
     let d_t1: Array2<f32> = random32((3, 1), &mut s);
+    let (d_p0, x, d_t1,) = std::hint::black_box((d_p0, x, d_t1,));
     let (value, grads) = f0107_backward(&d_p0, x.view(), &d_t1, 1.0);
     assert_eq!(value, f0107(&d_p0, x.view(), &d_t1));
     assert_eq!(grads.d_p0.shape(), d_p0.shape());
@@ -2671,6 +2779,7 @@ fn f0108_gradcheck() {
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
     let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0108_backward(p0, p1.view(), p2, p3, 1.0);
     assert_eq!(value, f0108(p0, p1.view(), p2, p3));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -2688,6 +2797,7 @@ fn f0109_gradcheck() {
     let mut s = 15349202u64;
     let p0 = scalar32(&mut s);
     let p1: Array2<f32> = random32((2, 3), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0109_backward(p0, &p1, 1.0);
     assert_eq!(value, f0109(p0, &p1));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -2719,6 +2829,7 @@ fn f0110_gradcheck() {
     let d_x = scalar(&mut s);
     let w: Array1<f64> = random(3, &mut s);
     let y_1: Array2<f64> = random((2, 2), &mut s);
+    let (d_x, w, y_1,) = std::hint::black_box((d_x, w, y_1,));
     let up: Array1<f64> = random(3, &mut s);
     let (value, grads) = f0110_backward(d_x, &w, &y_1, &up);
     assert_eq!(value, f0110(d_x, &w, &y_1));
@@ -2743,6 +2854,7 @@ fn f0111_gradcheck() {
     let p1: Array2<f64> = random((2, 2), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
     let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0111_backward(p0.clone(), &p1, p2.clone(), p3, 1.0);
     assert_eq!(value, f0111(p0.clone(), &p1, p2.clone(), p3));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -2767,6 +2879,7 @@ fn f0112(p0: &Array2<f64>) -> f64 {
 fn f0112_gradcheck() {
     let mut s = 534478609u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0112_backward(&p0, 1.0);
     assert_eq!(value, f0112(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -2797,6 +2910,7 @@ fn f0113_gradcheck() {
     let grad: Array2<f64> = random((3, 2), &mut s);
     let w: Array2<f64> = random((3, 3), &mut s);
     let labels: &[usize] = &[0, 1, 1];
+    let (d_t1, d_out, grad, w,) = std::hint::black_box((d_t1, d_out, grad, w,));
     let (value, grads) = f0113_backward(&d_t1, &d_out, &grad, &w, labels, 1.0);
     assert_eq!(value, f0113(&d_t1, &d_out, &grad, &w, labels));
     assert_eq!(grads.d_t1.shape(), d_t1.shape());
@@ -2815,6 +2929,7 @@ fn f0114_gradcheck() {
     let mut s = 1122504636u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0114_backward(p0.clone(), &p1, 1.0);
     assert_eq!(value, f0114(p0.clone(), &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -2839,6 +2954,7 @@ fn f0115_gradcheck() {
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let c0: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
     let (value, grads) = f0115_backward(&p0, &p1, &c0, 1.0);
     assert_eq!(value, f0115(&p0, &p1, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -2865,6 +2981,7 @@ fn f0116(p0: ArrayView2<f64>) -> f64 {
 fn f0116_gradcheck() {
     let mut s = 219677867u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0116_backward(p0.view(), 1.0);
     assert_eq!(value, f0116(p0.view()));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -2891,6 +3008,7 @@ fn f0117_gradcheck() {
     let p2: Array2<f32> = random32((1, 3), &mut s);
     let p3: Array2<f32> = random32((2, 3), &mut s);
     let c0: Array2<f32> = random32((3, 2), &mut s);
+    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
     let (value, grads) = f0117_backward(&p0, &p1, &p2, &p3, &c0, 1.0);
     assert_eq!(value, f0117(&p0, &p1, &p2, &p3, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -2915,6 +3033,7 @@ fn f0118_gradcheck() {
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0118_backward(&p0, &p1, p2, 1.0);
     assert_eq!(value, f0118(&p0, &p1, p2));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -2933,6 +3052,7 @@ fn f0119_gradcheck() {
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let labels: &[usize] = &[1, 0, 0, 1];
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0119_backward(p0, &p1, labels, 1.0);
     assert_eq!(value, f0119(p0, &p1, labels));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -2954,6 +3074,7 @@ fn f0120_gradcheck() {
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
     let p3: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0120_backward(p0, &p1, &p2, &p3, 1.0);
     assert_eq!(value, f0120(p0, &p1, &p2, &p3));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -2975,6 +3096,7 @@ fn f0121_gradcheck() {
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((2, 2), &mut s);
     let c0: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
     let (value, grads) = f0121_backward(&p0, p1, p2, &p3, &c0, 1.0);
     assert_eq!(value, f0121(&p0, p1, p2, &p3, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -2994,6 +3116,7 @@ fn f0122_gradcheck() {
     let d_t1 = scalar(&mut s);
     let grad = scalar(&mut s);
     let out = scalar(&mut s);
+    let (d_t1, grad, out,) = std::hint::black_box((d_t1, grad, out,));
     let (value, grads) = f0122_backward(d_t1, grad, out, 1.0);
     assert_eq!(value, f0122(d_t1, grad, out));
     gradcheck(&(d_t1, grad, out), |(d_t1, grad, out)| f0122_backward(*d_t1, *grad, *out, 1.0)).unwrap();
@@ -3017,6 +3140,7 @@ fn f0123(p0: f64) -> f64 {
 fn f0123_gradcheck() {
     let mut s = 842939894u64;
     let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0123_backward(p0, 1.0);
     assert_eq!(value, f0123(p0));
     gradcheck(&(p0,), |(p0,)| f0123_backward(*p0, 1.0)).unwrap();
@@ -3044,6 +3168,7 @@ fn f0124_gradcheck() {
     let grad = scalar(&mut s);
     let d_p0 = scalar(&mut s);
     let d_x: Array2<f64> = random((3, 3), &mut s);
+    let (grad, d_p0, d_x,) = std::hint::black_box((grad, d_p0, d_x,));
     let (value, grads) = f0124_backward(grad, d_p0, &d_x, 1.0);
     assert_eq!(value, f0124(grad, d_p0, &d_x));
     assert_eq!(grads.d_x.shape(), d_x.shape());
@@ -3072,6 +3197,7 @@ fn f0125_gradcheck() {
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
     let c0: Array2<f64> = random((2, 2), &mut s);
+    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
     let (value, grads) = f0125_backward(p0, p1, &p2, &c0, 1.0);
     assert_eq!(value, f0125(p0, p1, &p2, &c0));
     assert_eq!(grads.p2.shape(), p2.shape());
@@ -3096,6 +3222,7 @@ fn f0126_gradcheck() {
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let up: Array2<f64> = random((3, 3), &mut s);
     let (value, grads) = f0126_backward(&p0, p1, &p2, &up);
     assert_eq!(value, f0126(&p0, p1, &p2));
@@ -3121,6 +3248,7 @@ fn f0127_gradcheck() {
     let mut s = 1279380731u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let labels: &[usize] = &[0, 0, 0];
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0127_backward(p0.clone(), labels, 1.0);
     assert_eq!(value, f0127(p0.clone(), labels));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -3144,6 +3272,7 @@ fn f0128_gradcheck() {
     let mut s = 190252843u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0128_backward(&p0, p1.clone(), 1.0);
     assert_eq!(value, f0128(&p0, p1.clone()));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -3164,6 +3293,7 @@ fn f0129_gradcheck() {
     let mut s = 601645865u64;
     let w: Array1<f64> = random(2, &mut s);
     let d_x: Array2<f64> = random((2, 2), &mut s);
+    let (w, d_x,) = std::hint::black_box((w, d_x,));
     let (value, grads) = f0129_backward(&w, &d_x, 1.0);
     assert_eq!(value, f0129(&w, &d_x));
     assert_eq!(grads.w.shape(), w.shape());
@@ -3180,6 +3310,7 @@ fn f0130_gradcheck() {
     let mut s = 651396598u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0130_backward(&p0, &p1, 1.0);
     assert_eq!(value, f0130(&p0, &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -3216,6 +3347,7 @@ fn f0131_gradcheck() {
     let p2 = scalar(&mut s);
     let p3 = scalar(&mut s);
     let labels: &[usize] = &[0, 0];
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0131_backward(&p0, &p1, p2, p3, labels, 1.0);
     assert_eq!(value, f0131(&p0, &p1, p2, p3, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -3236,6 +3368,7 @@ fn f0132_gradcheck() {
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let c0: Array2<f64> = random((2, 1), &mut s);
+    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
     let (value, grads) = f0132_backward(p0, &p1, &p2, &c0, 1.0);
     assert_eq!(value, f0132(p0, &p1, &p2, &c0));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -3260,6 +3393,7 @@ fn f0133_gradcheck() {
     let p1: Array2<f64> = random((2, 2), &mut s);
     let p2: Array2<f64> = random((2, 2), &mut s);
     let p3: Array1<f64> = random(3, &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0133_backward(p0.view(), &p1, &p2, &p3, 1.0);
     assert_eq!(value, f0133(p0.view(), &p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -3291,6 +3425,7 @@ fn f0134_gradcheck() {
     let w: Array2<f64> = random((2, 1), &mut s);
     let d_t1: Array2<f64> = random((2, 2), &mut s);
     let labels: &[usize] = &[0, 1];
+    let (x, out, grad, w, d_t1,) = std::hint::black_box((x, out, grad, w, d_t1,));
     let up: Array2<f64> = random((2, 2), &mut s);
     let (value, grads) = f0134_backward(x, out, grad, w.view(), &d_t1, labels, &up);
     assert_eq!(value, f0134(x, out, grad, w.view(), &d_t1, labels));
@@ -3317,6 +3452,7 @@ fn f0135(p0: &Array2<f64>) -> f64 {
 fn f0135_gradcheck() {
     let mut s = 1371749694u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0135_backward(&p0, 1.0);
     assert_eq!(value, f0135(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -3333,6 +3469,7 @@ fn f0136(p0: &Array1<f64>) -> f64 {
 fn f0136_gradcheck() {
     let mut s = 98379177u64;
     let p0: Array1<f64> = random(3, &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0136_backward(&p0, 1.0);
     assert_eq!(value, f0136(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -3359,6 +3496,7 @@ fn f0137_gradcheck() {
     let d_out: Array2<f64> = random((3, 1), &mut s);
     let x: Array1<f64> = random(3, &mut s);
     let d_t1: Array1<f64> = random(2, &mut s);
+    let (out, d_out, x, d_t1,) = std::hint::black_box((out, d_out, x, d_t1,));
     let (value, grads) = f0137_backward(&out, &d_out, &x, &d_t1, 1.0);
     assert_eq!(value, f0137(&out, &d_out, &x, &d_t1));
     assert_eq!(grads.out.shape(), out.shape());
@@ -3382,6 +3520,7 @@ fn f0138_gradcheck() {
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let c0: Array2<f64> = random((2, 2), &mut s);
+    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
     let (value, grads) = f0138_backward(&p0, &p1, &c0, 1.0);
     assert_eq!(value, f0138(&p0, &p1, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -3399,6 +3538,7 @@ fn f0139_gradcheck() {
     let mut s = 1793950953u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0139_backward(p0.view(), &p1, 1.0);
     assert_eq!(value, f0139(p0.view(), &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -3423,6 +3563,7 @@ fn f0140_gradcheck() {
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((1, 2), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0140_backward(&p0, p1, p2, &p3, 1.0);
     assert_eq!(value, f0140(&p0, p1, p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -3447,6 +3588,7 @@ fn f0141_gradcheck() {
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0141_backward(&p0, p1.clone(), p2, 1.0);
     assert_eq!(value, f0141(&p0, p1.clone(), p2));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -3478,6 +3620,7 @@ fn f0142_gradcheck() {
     let mut s = 243813293u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1 = scalar(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0142_backward(&p0, p1, 1.0);
     assert_eq!(value, f0142(&p0, p1));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -3506,6 +3649,7 @@ fn f0143_gradcheck() {
     let p1 = scalar32(&mut s);
     let p2: Array2<f32> = random32((2, 1), &mut s);
     let c0: Array1<f32> = random32(3, &mut s);
+    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
     let (value, grads) = f0143_backward(p0, p1, &p2, &c0, 1.0);
     assert_eq!(value, f0143(p0, p1, &p2, &c0));
     assert_eq!(grads.p2.shape(), p2.shape());
@@ -3532,6 +3676,7 @@ fn f0144_gradcheck() {
     let mut s = 996619292u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0144_backward(&p0, &p1, 1.0);
     assert_eq!(value, f0144(&p0, &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -3560,6 +3705,7 @@ fn f0145(d_x: &Array1<f64>) -> f64 {
 fn f0145_gradcheck() {
     let mut s = 1575494286u64;
     let d_x: Array1<f64> = random(3, &mut s);
+    let (d_x,) = std::hint::black_box((d_x,));
     let (value, grads) = f0145_backward(&d_x, 1.0);
     assert_eq!(value, f0145(&d_x));
     assert_eq!(grads.d_x.shape(), d_x.shape());
@@ -3576,6 +3722,7 @@ fn f0146_gradcheck() {
     let mut s = 1764439227u64;
     let d_out = scalar(&mut s);
     let out: Array2<f64> = random((2, 1), &mut s);
+    let (d_out, out,) = std::hint::black_box((d_out, out,));
     let (value, grads) = f0146_backward(d_out, &out, 1.0);
     assert_eq!(value, f0146(d_out, &out));
     gradcheck(&(d_out,), |(d_out,)| f0146_backward(*d_out, &out, 1.0)).unwrap();
@@ -3602,6 +3749,7 @@ fn f0147_gradcheck() {
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
     let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0147_backward(&p0, p1, &p2, p3, 1.0);
     assert_eq!(value, f0147(&p0, p1, &p2, p3));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -3623,6 +3771,7 @@ fn f0148_gradcheck() {
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((2, 3), &mut s);
     let p3: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0148_backward(p0, &p1, &p2, &p3, 1.0);
     assert_eq!(value, f0148(p0, &p1, &p2, &p3));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -3643,6 +3792,7 @@ fn f0149_gradcheck() {
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0149_backward(&p0, p1, &p2, 1.0);
     assert_eq!(value, f0149(&p0, p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -3673,6 +3823,7 @@ fn f0150(w: &Array2<f64>) -> f64 {
 fn f0150_gradcheck() {
     let mut s = 1275669421u64;
     let w: Array2<f64> = random((3, 2), &mut s);
+    let (w,) = std::hint::black_box((w,));
     let (value, grads) = f0150_backward(&w, 1.0);
     assert_eq!(value, f0150(&w));
     assert_eq!(grads.w.shape(), w.shape());
@@ -3691,6 +3842,7 @@ fn f0151_gradcheck() {
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0151_backward(p0, p1, &p2, 1.0);
     assert_eq!(value, f0151(p0, p1, &p2));
     assert_eq!(grads.p2.shape(), p2.shape());
@@ -3719,6 +3871,7 @@ fn f0152_gradcheck() {
     let mut s = 231955450u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0152_backward(&p0, &p1, 1.0);
     assert_eq!(value, f0152(&p0, &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -3740,6 +3893,7 @@ fn f0153_gradcheck() {
     let p1: Array2<f32> = random32((1, 2), &mut s);
     let p2: Array2<f32> = random32((3, 1), &mut s);
     let p3: Array2<f32> = random32((1, 2), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0153_backward(p0.clone(), &p1, &p2, p3.view(), 1.0);
     assert_eq!(value, f0153(p0.clone(), &p1, &p2, p3.view()));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -3766,6 +3920,7 @@ fn f0154_gradcheck() {
     let x: Array2<f64> = random((3, 1), &mut s);
     let d_out: Array1<f64> = random(2, &mut s);
     let y_1: Array2<f64> = random((2, 3), &mut s);
+    let (d_t1, w, x, d_out, y_1,) = std::hint::black_box((d_t1, w, x, d_out, y_1,));
     let (value, grads) = f0154_backward(d_t1, w, &x, &d_out, &y_1, 1.0);
     assert_eq!(value, f0154(d_t1, w, &x, &d_out, &y_1));
     assert_eq!(grads.x.shape(), x.shape());
@@ -3790,6 +3945,7 @@ fn f0155_gradcheck() {
     let mut s = 1836663646u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let p1 = scalar32(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0155_backward(&p0, p1, 1.0);
     assert_eq!(value, f0155(&p0, p1));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -3813,6 +3969,7 @@ fn f0156_gradcheck() {
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2 = scalar(&mut s);
     let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0156_backward(&p0, &p1, p2, p3, 1.0);
     assert_eq!(value, f0156(&p0, &p1, p2, p3));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -3839,6 +3996,7 @@ fn f0157_gradcheck() {
     let d_p0 = scalar(&mut s);
     let d_t1: Array2<f64> = random((2, 1), &mut s);
     let x = scalar(&mut s);
+    let (d_out, d_p0, d_t1, x,) = std::hint::black_box((d_out, d_p0, d_t1, x,));
     let (value, grads) = f0157_backward(d_out, d_p0, d_t1.view(), x, 1.0);
     assert_eq!(value, f0157(d_out, d_p0, d_t1.view(), x));
     assert_eq!(grads.d_t1.shape(), d_t1.shape());
@@ -3864,6 +4022,7 @@ fn f0158_gradcheck() {
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array1<f64> = random(2, &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0158_backward(&p0, &p1, &p2, 1.0);
     assert_eq!(value, f0158(&p0, &p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -3887,6 +4046,7 @@ fn f0159_gradcheck() {
     let mut s = 1961736410u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let up: Array1<f64> = random(3, &mut s);
     let (value, grads) = f0159_backward(p0, &p1, &up);
     assert_eq!(value, f0159(p0, &p1));
@@ -3917,6 +4077,7 @@ fn f0160_gradcheck() {
     let w: Array2<f32> = random32((3, 2), &mut s);
     let d_x: Array2<f32> = random32((3, 3), &mut s);
     let grad: Array2<f32> = random32((1, 3), &mut s);
+    let (w, d_x, grad,) = std::hint::black_box((w, d_x, grad,));
     let (value, grads) = f0160_backward(&w, &d_x, &grad, 1.0);
     assert_eq!(value, f0160(&w, &d_x, &grad));
     assert_eq!(grads.w.shape(), w.shape());
@@ -3946,6 +4107,7 @@ fn f0161(p0: f64) -> f64 {
 fn f0161_gradcheck() {
     let mut s = 871217260u64;
     let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0161_backward(p0, 1.0);
     assert_eq!(value, f0161(p0));
     gradcheck(&(p0,), |(p0,)| f0161_backward(*p0, 1.0)).unwrap();
@@ -3963,6 +4125,7 @@ fn f0162_gradcheck() {
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((2, 2), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0162_backward(p0, p1, p2, &p3, 1.0);
     assert_eq!(value, f0162(p0, p1, p2, &p3));
     assert_eq!(grads.p3.shape(), p3.shape());
@@ -3986,6 +4149,7 @@ fn f0163_gradcheck() {
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0163_backward(p0.view(), &p1, p2.view(), p3, 1.0);
     assert_eq!(value, f0163(p0.view(), &p1, p2.view(), p3));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -4014,6 +4178,7 @@ fn f0164_gradcheck() {
     let p1: Array2<f32> = random32((3, 2), &mut s);
     let p2: Array2<f32> = random32((3, 2), &mut s);
     let p3 = scalar32(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let up: Array2<f32> = random32((2, 3), &mut s);
     let (value, grads) = f0164_backward(&p0, p1.view(), p2.view(), p3, &up);
     assert_eq!(value, f0164(&p0, p1.view(), p2.view(), p3));
@@ -4045,6 +4210,7 @@ fn f0165_gradcheck() {
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0165_backward(p0.view(), &p1, &p2, 1.0);
     assert_eq!(value, f0165(p0.view(), &p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -4074,6 +4240,7 @@ fn f0166_gradcheck() {
     let mut s = 1074153028u64;
     let p0 = scalar(&mut s);
     let c0: Array2<f64> = random((3, 3), &mut s);
+    let (p0, c0,) = std::hint::black_box((p0, c0,));
     let (value, grads) = f0166_backward(p0, &c0, 1.0);
     assert_eq!(value, f0166(p0, &c0));
     gradcheck(&(p0,), |(p0,)| f0166_backward(*p0, &c0, 1.0)).unwrap();
@@ -4093,6 +4260,7 @@ fn f0167_gradcheck() {
     let d_p0: Array1<f64> = random(2, &mut s);
     let grad: Array2<f64> = random((2, 1), &mut s);
     let x = scalar(&mut s);
+    let (d_p0, grad, x,) = std::hint::black_box((d_p0, grad, x,));
     let (value, grads) = f0167_backward(&d_p0, &grad, x, 1.0);
     assert_eq!(value, f0167(&d_p0, &grad, x));
     assert_eq!(grads.d_p0.shape(), d_p0.shape());
@@ -4120,6 +4288,7 @@ fn f0168_gradcheck() {
     let p1: Array2<f64> = random((1, 2), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
     let labels: &[usize] = &[2];
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0168_backward(&p0, &p1, &p2, labels, 1.0);
     assert_eq!(value, f0168(&p0, &p1, &p2, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -4144,6 +4313,7 @@ fn f0169(p0: f64) -> f64 {
 fn f0169_gradcheck() {
     let mut s = 1285780174u64;
     let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0169_backward(p0, 1.0);
     assert_eq!(value, f0169(p0));
     gradcheck(&(p0,), |(p0,)| f0169_backward(*p0, 1.0)).unwrap();
@@ -4169,6 +4339,7 @@ fn f0170_gradcheck() {
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((1, 2), &mut s);
     let p3: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0170_backward(&p0, p1, p2.clone(), &p3, 1.0);
     assert_eq!(value, f0170(&p0, p1, p2.clone(), &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -4196,6 +4367,7 @@ fn f0171_gradcheck() {
     let p1: Array2<f64> = random((1, 2), &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
     let p3: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0171_backward(p0, &p1, &p2, &p3, 1.0);
     assert_eq!(value, f0171(p0, &p1, &p2, &p3));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -4222,6 +4394,7 @@ fn f0172_gradcheck() {
     let mut s = 1585588347u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let c0: Array2<f64> = random((2, 1), &mut s);
+    let (p0, c0,) = std::hint::black_box((p0, c0,));
     let (value, grads) = f0172_backward(&p0, &c0, 1.0);
     assert_eq!(value, f0172(&p0, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -4244,6 +4417,7 @@ fn f0173_gradcheck() {
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 3), &mut s);
     let p3: Array2<f64> = random((2, 1), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0173_backward(&p0, p1, &p2, &p3, 1.0);
     assert_eq!(value, f0173(&p0, p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -4269,6 +4443,7 @@ fn f0174_gradcheck() {
     let p1: Array1<f64> = random(2, &mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
     let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0174_backward(p0.clone(), &p1, &p2, p3, 1.0);
     assert_eq!(value, f0174(p0.clone(), &p1, &p2, p3));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -4289,6 +4464,7 @@ fn f0175_gradcheck() {
     let mut s = 13381906u64;
     let d_p0 = scalar(&mut s);
     let d_x: Array2<f64> = random((3, 3), &mut s);
+    let (d_p0, d_x,) = std::hint::black_box((d_p0, d_x,));
     let (value, grads) = f0175_backward(d_p0, &d_x, 1.0);
     assert_eq!(value, f0175(d_p0, &d_x));
     assert_eq!(grads.d_x.shape(), d_x.shape());
@@ -4305,6 +4481,7 @@ fn f0176(p0: f32) -> f32 {
 fn f0176_gradcheck() {
     let mut s = 2105914256u64;
     let p0 = scalar32(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0176_backward(p0, 1.0);
     assert_eq!(value, f0176(p0));
     GradCheck::new()
@@ -4335,6 +4512,7 @@ fn f0177_gradcheck() {
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0177_backward(p0, &p1, &p2, 1.0);
     assert_eq!(value, f0177(p0, &p1, &p2));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -4359,6 +4537,7 @@ fn f0178_gradcheck() {
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let c0: Array2<f64> = random((2, 1), &mut s);
+    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
     let (value, grads) = f0178_backward(p0, p1, &p2, &c0, 1.0);
     assert_eq!(value, f0178(p0, p1, &p2, &c0));
     assert_eq!(grads.p2.shape(), p2.shape());
@@ -4375,6 +4554,7 @@ fn f0179(p0: f64) -> f64 {
 fn f0179_gradcheck() {
     let mut s = 214528834u64;
     let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0179_backward(p0, 1.0);
     assert_eq!(value, f0179(p0));
     gradcheck(&(p0,), |(p0,)| f0179_backward(*p0, 1.0)).unwrap();
@@ -4393,6 +4573,7 @@ fn f0180(p0: f32) -> f32 {
 fn f0180_gradcheck() {
     let mut s = 1870116469u64;
     let p0 = scalar32(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0180_backward(p0, 1.0);
     assert_eq!(value, f0180(p0));
     GradCheck::new()
@@ -4423,6 +4604,7 @@ fn f0181_gradcheck() {
     let mut s = 783373614u64;
     let p0: Array2<f32> = random32((1, 2), &mut s);
     let p1: Array2<f32> = random32((1, 3), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0181_backward(&p0, &p1, 1.0);
     assert_eq!(value, f0181(&p0, &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -4446,6 +4628,7 @@ fn f0182(p0: &Array2<f64>) -> f64 {
 fn f0182_gradcheck() {
     let mut s = 538710360u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0182_backward(&p0, 1.0);
     assert_eq!(value, f0182(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -4464,6 +4647,7 @@ fn f0183_gradcheck() {
     let mut s = 897102524u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array1<f64> = random(2, &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0183_backward(&p0, &p1, 1.0);
     assert_eq!(value, f0183(&p0, &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -4489,6 +4673,7 @@ fn f0184_gradcheck() {
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2 = scalar(&mut s);
     let c0: Array2<f64> = random((2, 2), &mut s);
+    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
     let (value, grads) = f0184_backward(&p0, p1.view(), p2, &c0, 1.0);
     assert_eq!(value, f0184(&p0, p1.view(), p2, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -4517,6 +4702,7 @@ fn f0185(p0: &Array1<f64>) -> f64 {
 fn f0185_gradcheck() {
     let mut s = 1337448661u64;
     let p0: Array1<f64> = random(2, &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0185_backward(&p0, 1.0);
     assert_eq!(value, f0185(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -4541,6 +4727,7 @@ fn f0186_gradcheck() {
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let c0: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
     let (value, grads) = f0186_backward(p0, &p1, &c0, 1.0);
     assert_eq!(value, f0186(p0, &p1, &c0));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -4559,6 +4746,7 @@ fn f0187_gradcheck() {
     let p0: Array1<f32> = random32(2, &mut s);
     let p1: Array1<f32> = random32(3, &mut s);
     let p2: Array2<f32> = random32((2, 3), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0187_backward(&p0, &p1, &p2, 1.0);
     assert_eq!(value, f0187(&p0, &p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -4585,6 +4773,7 @@ fn f0188_gradcheck() {
     let d_t1: Array2<f64> = random((2, 2), &mut s);
     let out = scalar(&mut s);
     let d_out: Array2<f64> = random((1, 2), &mut s);
+    let (d_p0, d_t1, out, d_out,) = std::hint::black_box((d_p0, d_t1, out, d_out,));
     let (value, grads) = f0188_backward(d_p0, &d_t1, out, &d_out, 1.0);
     assert_eq!(value, f0188(d_p0, &d_t1, out, &d_out));
     assert_eq!(grads.d_t1.shape(), d_t1.shape());
@@ -4608,6 +4797,7 @@ fn f0189(y_1: Array2<f64>) -> f64 {
 fn f0189_gradcheck() {
     let mut s = 506777192u64;
     let y_1: Array2<f64> = random((3, 1), &mut s);
+    let (y_1,) = std::hint::black_box((y_1,));
     let (value, grads) = f0189_backward(y_1.clone(), 1.0);
     assert_eq!(value, f0189(y_1.clone()));
     assert_eq!(grads.y_1.shape(), y_1.shape());
@@ -4632,6 +4822,7 @@ fn f0190_gradcheck() {
     let mut s = 859891583u64;
     let d_p0: Array2<f64> = random((3, 2), &mut s);
     let y_1: Array2<f64> = random((1, 2), &mut s);
+    let (d_p0, y_1,) = std::hint::black_box((d_p0, y_1,));
     let (value, grads) = f0190_backward(&d_p0, &y_1, 1.0);
     assert_eq!(value, f0190(&d_p0, &y_1));
     assert_eq!(grads.d_p0.shape(), d_p0.shape());
@@ -4650,6 +4841,7 @@ fn f0191_gradcheck() {
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
     let p3: Array1<f64> = random(2, &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let up: Array1<f64> = random(2, &mut s);
     let (value, grads) = f0191_backward(&p0, p1, p2, p3.view(), &up);
     assert_eq!(value, f0191(&p0, p1, p2, p3.view()));
@@ -4681,6 +4873,7 @@ fn f0192_gradcheck() {
     let mut s = 246523304u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0192_backward(&p0, p1.clone(), 1.0);
     assert_eq!(value, f0192(&p0, p1.clone()));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -4705,6 +4898,7 @@ fn f0193_gradcheck() {
     let d_t1: Array2<f64> = random((3, 1), &mut s);
     let d_out = scalar(&mut s);
     let w: Array2<f64> = random((2, 1), &mut s);
+    let (out, d_t1, d_out, w,) = std::hint::black_box((out, d_t1, d_out, w,));
     let up: Array2<f64> = random((2, 1), &mut s);
     let (value, grads) = f0193_backward(out, &d_t1, d_out, &w, &up);
     assert_eq!(value, f0193(out, &d_t1, d_out, &w));
@@ -4732,6 +4926,7 @@ fn f0194_gradcheck() {
     let mut s = 385834610u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0194_backward(&p0, &p1, 1.0);
     assert_eq!(value, f0194(&p0, &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -4754,6 +4949,7 @@ fn f0195_gradcheck() {
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((1, 3), &mut s);
     let labels: &[usize] = &[0];
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0195_backward(&p0, p1, p2, &p3, labels, 1.0);
     assert_eq!(value, f0195(&p0, p1, p2, &p3, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -4780,6 +4976,7 @@ fn f0196_gradcheck() {
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
     let c0: Array1<f64> = random(3, &mut s);
+    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
     let (value, grads) = f0196_backward(p0.view(), p1, &p2, &c0, 1.0);
     assert_eq!(value, f0196(p0.view(), p1, &p2, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -4805,6 +5002,7 @@ fn f0197_gradcheck() {
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0197_backward(p0, p1.clone(), p2, 1.0);
     assert_eq!(value, f0197(p0, p1.clone(), p2));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -4834,6 +5032,7 @@ fn f0198_gradcheck() {
     let x = scalar(&mut s);
     let d_x: Array2<f64> = random((1, 2), &mut s);
     let labels: &[usize] = &[0];
+    let (x, d_x,) = std::hint::black_box((x, d_x,));
     let (value, grads) = f0198_backward(x, &d_x, labels, 1.0);
     assert_eq!(value, f0198(x, &d_x, labels));
     gradcheck(&(x,), |(x,)| f0198_backward(*x, &d_x, labels, 1.0)).unwrap();
@@ -4860,6 +5059,7 @@ fn f0199_gradcheck() {
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
     let p2: Array1<f64> = random(2, &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0199_backward(p0.clone(), p1, &p2, 1.0);
     assert_eq!(value, f0199(p0.clone(), p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -4883,6 +5083,7 @@ fn f0200_gradcheck() {
     let d_t1: Array2<f64> = random((1, 3), &mut s);
     let out: Array2<f64> = random((3, 3), &mut s);
     let d_x: Array2<f64> = random((3, 3), &mut s);
+    let (d_t1, out, d_x,) = std::hint::black_box((d_t1, out, d_x,));
     let (value, grads) = f0200_backward(&d_t1, &out, &d_x, 1.0);
     assert_eq!(value, f0200(&d_t1, &out, &d_x));
     assert_eq!(grads.d_t1.shape(), d_t1.shape());
@@ -4904,6 +5105,7 @@ fn f0201_gradcheck() {
     let p2: Array2<f64> = random((1, 3), &mut s);
     let p3 = scalar(&mut s);
     let c0: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
     let up: Array2<f64> = random((3, 2), &mut s);
     let (value, grads) = f0201_backward(p0.clone(), &p1, &p2, p3, &c0, &up);
     assert_eq!(value, f0201(p0.clone(), &p1, &p2, p3, &c0));
@@ -4936,6 +5138,7 @@ fn f0202_gradcheck() {
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0202_backward(p0.view(), &p1, p2, 1.0);
     assert_eq!(value, f0202(p0.view(), &p1, p2));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -4960,6 +5163,7 @@ fn f0203_gradcheck() {
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0203_backward(p0, &p1, p2, 1.0);
     assert_eq!(value, f0203(p0, &p1, p2));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -4985,6 +5189,7 @@ fn f0204_gradcheck() {
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0204_backward(p0, &p1, p2, 1.0);
     assert_eq!(value, f0204(p0, &p1, p2));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -5005,6 +5210,7 @@ fn f0205_gradcheck() {
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2: Array1<f64> = random(2, &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0205_backward(&p0, &p1, &p2, 1.0);
     assert_eq!(value, f0205(&p0, &p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -5031,6 +5237,7 @@ fn f0206_gradcheck() {
     let y_1: Array1<f64> = random(3, &mut s);
     let x: Array2<f64> = random((2, 3), &mut s);
     let d_out = scalar(&mut s);
+    let (d_t1, y_1, x, d_out,) = std::hint::black_box((d_t1, y_1, x, d_out,));
     let (value, grads) = f0206_backward(d_t1, y_1.view(), &x, d_out, 1.0);
     assert_eq!(value, f0206(d_t1, y_1.view(), &x, d_out));
     assert_eq!(grads.y_1.shape(), y_1.shape());
@@ -5054,6 +5261,7 @@ fn f0207_gradcheck() {
     let x: Array2<f64> = random((3, 2), &mut s);
     let d_x: Array2<f64> = random((2, 3), &mut s);
     let y_1 = scalar(&mut s);
+    let (x, d_x, y_1,) = std::hint::black_box((x, d_x, y_1,));
     let (value, grads) = f0207_backward(x.view(), &d_x, y_1, 1.0);
     assert_eq!(value, f0207(x.view(), &d_x, y_1));
     assert_eq!(grads.x.shape(), x.shape());
@@ -5082,6 +5290,7 @@ fn f0208_gradcheck() {
     let mut s = 816254983u64;
     let d_x = scalar(&mut s);
     let w = scalar(&mut s);
+    let (d_x, w,) = std::hint::black_box((d_x, w,));
     let (value, grads) = f0208_backward(d_x, w, 1.0);
     assert_eq!(value, f0208(d_x, w));
     gradcheck(&(d_x, w), |(d_x, w)| f0208_backward(*d_x, *w, 1.0)).unwrap();
@@ -5104,6 +5313,7 @@ fn f0209_gradcheck() {
     let mut s = 894439424u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0209_backward(p0.clone(), p1, 1.0);
     assert_eq!(value, f0209(p0.clone(), p1));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -5120,6 +5330,7 @@ fn f0210_gradcheck() {
     let mut s = 738534209u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let up: Array2<f64> = random((2, 3), &mut s);
     let (value, grads) = f0210_backward(p0.clone(), &p1, &up);
     assert_eq!(value, f0210(p0.clone(), &p1));
@@ -5146,6 +5357,7 @@ fn f0211_gradcheck() {
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let labels: &[usize] = &[0];
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0211_backward(p0, &p1, labels, 1.0);
     assert_eq!(value, f0211(p0, &p1, labels));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -5165,6 +5377,7 @@ fn f0212_gradcheck() {
     let mut s = 1600824009u64;
     let d_p0 = scalar32(&mut s);
     let out: Array2<f32> = random32((3, 2), &mut s);
+    let (d_p0, out,) = std::hint::black_box((d_p0, out,));
     let (value, grads) = f0212_backward(d_p0, &out, 1.0);
     assert_eq!(value, f0212(d_p0, &out));
     assert_eq!(grads.out.shape(), out.shape());
@@ -5188,6 +5401,7 @@ fn f0213_gradcheck() {
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let c0: Array2<f64> = random((2, 3), &mut s);
+    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
     let (value, grads) = f0213_backward(p0, p1.view(), &p2, &c0, 1.0);
     assert_eq!(value, f0213(p0, p1.view(), &p2, &c0));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -5207,6 +5421,7 @@ fn f0214_gradcheck() {
     let mut s = 1462934732u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let up: Array2<f64> = random((3, 1), &mut s);
     let (value, grads) = f0214_backward(&p0, &p1, &up);
     assert_eq!(value, f0214(&p0, &p1));
@@ -5236,6 +5451,7 @@ fn f0215_gradcheck() {
     let w: Array1<f64> = random(3, &mut s);
     let x: Array2<f64> = random((2, 2), &mut s);
     let d_t1: Array2<f64> = random((1, 2), &mut s);
+    let (out, w, x, d_t1,) = std::hint::black_box((out, w, x, d_t1,));
     let (value, grads) = f0215_backward(out, &w, &x, &d_t1, 1.0);
     assert_eq!(value, f0215(out, &w, &x, &d_t1));
     assert_eq!(grads.w.shape(), w.shape());
@@ -5253,6 +5469,7 @@ fn f0216(p0: &Array1<f64>) -> f64 {
 fn f0216_gradcheck() {
     let mut s = 1841882654u64;
     let p0: Array1<f64> = random(2, &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0216_backward(&p0, 1.0);
     assert_eq!(value, f0216(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -5279,6 +5496,7 @@ fn f0217_gradcheck() {
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0217_backward(&p0, p1, p2, &p3, 1.0);
     assert_eq!(value, f0217(&p0, p1, p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -5305,6 +5523,7 @@ fn f0218_gradcheck() {
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 3), &mut s);
     let p3: Array1<f64> = random(2, &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0218_backward(&p0, p1, &p2, &p3, 1.0);
     assert_eq!(value, f0218(&p0, p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -5339,6 +5558,7 @@ fn f0219_gradcheck() {
     let mut s = 1261261584u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0219_backward(p0, p1, 1.0);
     assert_eq!(value, f0219(p0, p1));
     gradcheck(&(p0, p1), |(p0, p1)| f0219_backward(*p0, *p1, 1.0)).unwrap();
@@ -5364,6 +5584,7 @@ fn f0220_gradcheck() {
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0220_backward(&p0, p1, p2, &p3, 1.0);
     assert_eq!(value, f0220(&p0, p1, p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -5393,6 +5614,7 @@ fn f0221_gradcheck() {
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array1<f64> = random(2, &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0221_backward(p0, p1.clone(), &p2, 1.0);
     assert_eq!(value, f0221(p0, p1.clone(), &p2));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -5426,6 +5648,7 @@ fn f0222_gradcheck() {
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
     let c0: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
     let (value, grads) = f0222_backward(&p0, p1, &c0, 1.0);
     assert_eq!(value, f0222(&p0, p1, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -5449,6 +5672,7 @@ fn f0223_gradcheck() {
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2 = scalar(&mut s);
     let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0223_backward(&p0, &p1, p2, p3, 1.0);
     assert_eq!(value, f0223(&p0, &p1, p2, p3));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -5467,6 +5691,7 @@ fn f0224_gradcheck() {
     let p0: Array1<f32> = random32(2, &mut s);
     let p1 = scalar32(&mut s);
     let p2: Array2<f32> = random32((2, 3), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0224_backward(p0.clone(), p1, &p2, 1.0);
     assert_eq!(value, f0224(p0.clone(), p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -5491,6 +5716,7 @@ fn f0225_gradcheck() {
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0225_backward(&p0, &p1, p2, 1.0);
     assert_eq!(value, f0225(&p0, &p1, p2));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -5513,6 +5739,7 @@ fn f0226_gradcheck() {
     let d_p0 = scalar(&mut s);
     let out: Array2<f64> = random((2, 1), &mut s);
     let d_x: Array1<f64> = random(3, &mut s);
+    let (d_out, d_p0, out, d_x,) = std::hint::black_box((d_out, d_p0, out, d_x,));
     let (value, grads) = f0226_backward(&d_out, d_p0, &out, &d_x, 1.0);
     assert_eq!(value, f0226(&d_out, d_p0, &out, &d_x));
     assert_eq!(grads.d_out.shape(), d_out.shape());
@@ -5538,6 +5765,7 @@ fn f0227_gradcheck() {
     let p2 = scalar(&mut s);
     let p3 = scalar(&mut s);
     let c0: Array1<f64> = random(2, &mut s);
+    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
     let (value, grads) = f0227_backward(&p0, p1.view(), p2, p3, &c0, 1.0);
     assert_eq!(value, f0227(&p0, p1.view(), p2, p3, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -5562,6 +5790,7 @@ fn f0228_gradcheck() {
     let x = scalar(&mut s);
     let d_x: Array2<f64> = random((2, 3), &mut s);
     let d_p0 = scalar(&mut s);
+    let (x, d_x, d_p0,) = std::hint::black_box((x, d_x, d_p0,));
     let (value, grads) = f0228_backward(x, &d_x, d_p0, 1.0);
     assert_eq!(value, f0228(x, &d_x, d_p0));
     assert_eq!(grads.d_x.shape(), d_x.shape());
@@ -5591,6 +5820,7 @@ fn f0229_gradcheck() {
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0229_backward(&p0, &p1, p2, 1.0);
     assert_eq!(value, f0229(&p0, &p1, p2));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -5609,6 +5839,7 @@ fn f0230_gradcheck() {
     let mut s = 1990346350u64;
     let d_out: Array2<f64> = random((3, 2), &mut s);
     let grad: Array2<f64> = random((3, 1), &mut s);
+    let (d_out, grad,) = std::hint::black_box((d_out, grad,));
     let (value, grads) = f0230_backward(&d_out, grad.clone(), 1.0);
     assert_eq!(value, f0230(&d_out, grad.clone()));
     assert_eq!(grads.d_out.shape(), d_out.shape());
@@ -5638,6 +5869,7 @@ fn f0231_gradcheck() {
     let mut s = 1718156860u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0231_backward(p0, &p1, 1.0);
     assert_eq!(value, f0231(p0, &p1));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -5655,6 +5887,7 @@ fn f0232_gradcheck() {
     let d_t1: Array2<f64> = random((2, 2), &mut s);
     let d_p0: Array1<f64> = random(3, &mut s);
     let out: Array2<f64> = random((3, 2), &mut s);
+    let (d_t1, d_p0, out,) = std::hint::black_box((d_t1, d_p0, out,));
     let (value, grads) = f0232_backward(&d_t1, &d_p0, &out, 1.0);
     assert_eq!(value, f0232(&d_t1, &d_p0, &out));
     assert_eq!(grads.d_t1.shape(), d_t1.shape());
@@ -5681,6 +5914,7 @@ fn f0233_gradcheck() {
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let c0: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
     let (value, grads) = f0233_backward(&p0, &p1, &c0, 1.0);
     assert_eq!(value, f0233(&p0, &p1, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -5698,6 +5932,7 @@ fn f0234_gradcheck() {
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0234_backward(&p0, &p1, p2, 1.0);
     assert_eq!(value, f0234(&p0, &p1, p2));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -5730,6 +5965,7 @@ fn f0235_gradcheck() {
     let mut s = 672826065u64;
     let out = scalar(&mut s);
     let grad: Array2<f64> = random((3, 3), &mut s);
+    let (out, grad,) = std::hint::black_box((out, grad,));
     let (value, grads) = f0235_backward(out, &grad, 1.0);
     assert_eq!(value, f0235(out, &grad));
     gradcheck(&(out,), |(out,)| f0235_backward(*out, &grad, 1.0)).unwrap();
@@ -5752,6 +5988,7 @@ fn f0236_gradcheck() {
     let d_x: Array2<f64> = random((3, 2), &mut s);
     let grad: Array2<f64> = random((1, 2), &mut s);
     let d_p0: Array2<f64> = random((1, 3), &mut s);
+    let (d_out, out, d_x, grad, d_p0,) = std::hint::black_box((d_out, out, d_x, grad, d_p0,));
     let (value, grads) = f0236_backward(&d_out, out, &d_x, &grad, &d_p0, 1.0);
     assert_eq!(value, f0236(&d_out, out, &d_x, &grad, &d_p0));
     assert_eq!(grads.d_out.shape(), d_out.shape());
@@ -5783,6 +6020,7 @@ fn f0237_gradcheck() {
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0237_backward(p0, &p1, p2, 1.0);
     assert_eq!(value, f0237(p0, &p1, p2));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -5805,6 +6043,7 @@ fn f0238_gradcheck() {
     let grad: Array2<f64> = random((2, 1), &mut s);
     let x = scalar(&mut s);
     let d_p0: Array2<f64> = random((2, 1), &mut s);
+    let (grad, x, d_p0,) = std::hint::black_box((grad, x, d_p0,));
     let (value, grads) = f0238_backward(&grad, x, &d_p0, 1.0);
     assert_eq!(value, f0238(&grad, x, &d_p0));
     assert_eq!(grads.grad.shape(), grad.shape());
@@ -5825,6 +6064,7 @@ fn f0239_gradcheck() {
     let mut s = 416527906u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let c0: Array2<f64> = random((2, 1), &mut s);
+    let (p0, c0,) = std::hint::black_box((p0, c0,));
     let (value, grads) = f0239_backward(p0.view(), &c0, 1.0);
     assert_eq!(value, f0239(p0.view(), &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -5846,6 +6086,7 @@ fn f0240_gradcheck() {
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let up: Array2<f64> = random((1, 3), &mut s);
     let (value, grads) = f0240_backward(&p0, p1.view(), &p2, &up);
     assert_eq!(value, f0240(&p0, p1.view(), &p2));
@@ -5869,6 +6110,7 @@ fn f0241_gradcheck() {
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0241_backward(&p0, &p1, &p2, 1.0);
     assert_eq!(value, f0241(&p0, &p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -5902,6 +6144,7 @@ fn f0242_gradcheck() {
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0242_backward(p0, &p1, p2, 1.0);
     assert_eq!(value, f0242(p0, &p1, p2));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -5920,6 +6163,7 @@ fn f0243_gradcheck() {
     let mut s = 947836019u64;
     let grad: Array2<f64> = random((3, 3), &mut s);
     let x = scalar(&mut s);
+    let (grad, x,) = std::hint::black_box((grad, x,));
     let (value, grads) = f0243_backward(&grad, x, 1.0);
     assert_eq!(value, f0243(&grad, x));
     assert_eq!(grads.grad.shape(), grad.shape());
@@ -5946,6 +6190,7 @@ fn f0244_gradcheck() {
     let p1: Array1<f64> = random(3, &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let p3: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0244_backward(p0, &p1, &p2, p3.view(), 1.0);
     assert_eq!(value, f0244(p0, &p1, &p2, p3.view()));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -5967,6 +6212,7 @@ fn f0245(x: Array2<f64>) -> f64 {
 fn f0245_gradcheck() {
     let mut s = 625790525u64;
     let x: Array2<f64> = random((3, 3), &mut s);
+    let (x,) = std::hint::black_box((x,));
     let (value, grads) = f0245_backward(x.clone(), 1.0);
     assert_eq!(value, f0245(x.clone()));
     assert_eq!(grads.x.shape(), x.shape());
@@ -5995,6 +6241,7 @@ fn f0246_gradcheck() {
     let p2: Array1<f64> = random(3, &mut s);
     let p3: Array2<f64> = random((3, 2), &mut s);
     let c0: Array1<f64> = random(3, &mut s);
+    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
     let (value, grads) = f0246_backward(p0, &p1, &p2, &p3, &c0, 1.0);
     assert_eq!(value, f0246(p0, &p1, &p2, &p3, &c0));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -6014,6 +6261,7 @@ fn f0247_gradcheck() {
     let mut s = 1455554727u64;
     let d_p0: Array1<f32> = random32(2, &mut s);
     let x: Array2<f32> = random32((3, 3), &mut s);
+    let (d_p0, x,) = std::hint::black_box((d_p0, x,));
     let (value, grads) = f0247_backward(&d_p0, &x, 1.0);
     assert_eq!(value, f0247(&d_p0, &x));
     assert_eq!(grads.d_p0.shape(), d_p0.shape());
@@ -6040,6 +6288,7 @@ fn f0248_gradcheck() {
     let d_out: Array2<f64> = random((3, 3), &mut s);
     let d_t1: Array2<f64> = random((2, 1), &mut s);
     let y_1: Array2<f64> = random((2, 2), &mut s);
+    let (d_p0, x, d_out, d_t1, y_1,) = std::hint::black_box((d_p0, x, d_out, d_t1, y_1,));
     let (value, grads) = f0248_backward(d_p0, &x, &d_out, &d_t1, &y_1, 1.0);
     assert_eq!(value, f0248(d_p0, &x, &d_out, &d_t1, &y_1));
     assert_eq!(grads.x.shape(), x.shape());
@@ -6068,6 +6317,7 @@ fn f0249_gradcheck() {
     let mut s = 244140037u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let p1: Array1<f32> = random32(2, &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0249_backward(&p0, &p1, 1.0);
     assert_eq!(value, f0249(&p0, &p1));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -6091,6 +6341,7 @@ fn f0250(p0: ArrayView2<f64>) -> f64 {
 fn f0250_gradcheck() {
     let mut s = 2074082768u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0250_backward(p0.view(), 1.0);
     assert_eq!(value, f0250(p0.view()));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -6121,6 +6372,7 @@ fn f0251_gradcheck() {
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
     let labels: &[usize] = &[1, 0];
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let up: Array2<f64> = random((2, 2), &mut s);
     let (value, grads) = f0251_backward(&p0, p1, p2, labels, &up);
     assert_eq!(value, f0251(&p0, p1, p2, labels));
@@ -6147,6 +6399,7 @@ fn f0252_gradcheck() {
     let mut s = 2097631078u64;
     let p0: Array2<f32> = random32((1, 2), &mut s);
     let labels: &[usize] = &[1];
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0252_backward(&p0, labels, 1.0);
     assert_eq!(value, f0252(&p0, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -6182,6 +6435,7 @@ fn f0253(y_1: &Array1<f64>) -> f64 {
 fn f0253_gradcheck() {
     let mut s = 908446119u64;
     let y_1: Array1<f64> = random(2, &mut s);
+    let (y_1,) = std::hint::black_box((y_1,));
     let (value, grads) = f0253_backward(&y_1, 1.0);
     assert_eq!(value, f0253(&y_1));
     assert_eq!(grads.y_1.shape(), y_1.shape());
@@ -6211,6 +6465,7 @@ fn f0254_gradcheck() {
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
     let c0: Array2<f64> = random((3, 3), &mut s);
+    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
     let (value, grads) = f0254_backward(p0.clone(), p1, &p2, &c0, 1.0);
     assert_eq!(value, f0254(p0.clone(), p1, &p2, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -6240,6 +6495,7 @@ fn f0255_gradcheck() {
     let d_t1: Array1<f32> = random32(3, &mut s);
     let d_out: Array1<f32> = random32(3, &mut s);
     let x = scalar32(&mut s);
+    let (out, d_t1, d_out, x,) = std::hint::black_box((out, d_t1, d_out, x,));
     let (value, grads) = f0255_backward(out, d_t1.view(), &d_out, x, 1.0);
     assert_eq!(value, f0255(out, d_t1.view(), &d_out, x));
     assert_eq!(grads.d_t1.shape(), d_t1.shape());
@@ -6272,6 +6528,7 @@ fn f0256_gradcheck() {
     let p1: Array2<f32> = random32((3, 1), &mut s);
     let p2: Array2<f32> = random32((2, 3), &mut s);
     let p3: Array2<f32> = random32((2, 1), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0256_backward(&p0, &p1, &p2, &p3, 1.0);
     assert_eq!(value, f0256(&p0, &p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -6306,6 +6563,7 @@ fn f0257_gradcheck() {
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array1<f64> = random(3, &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0257_backward(&p0, &p1, p2.view(), 1.0);
     assert_eq!(value, f0257(&p0, &p1, p2.view()));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -6332,6 +6590,7 @@ fn f0258_gradcheck() {
     let mut s = 1909413387u64;
     let p0 = scalar(&mut s);
     let c0: Array2<f64> = random((3, 3), &mut s);
+    let (p0, c0,) = std::hint::black_box((p0, c0,));
     let (value, grads) = f0258_backward(p0, &c0, 1.0);
     assert_eq!(value, f0258(p0, &c0));
     gradcheck(&(p0,), |(p0,)| f0258_backward(*p0, &c0, 1.0)).unwrap();
@@ -6347,6 +6606,7 @@ fn f0259_gradcheck() {
     let mut s = 2122453547u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0259_backward(&p0, p1.clone(), 1.0);
     assert_eq!(value, f0259(&p0, p1.clone()));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -6372,6 +6632,7 @@ fn f0260_gradcheck() {
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0260_backward(p0.clone(), &p1, &p2, 1.0);
     assert_eq!(value, f0260(p0.clone(), &p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -6392,6 +6653,7 @@ fn f0261_gradcheck() {
     let p1: Array1<f64> = random(2, &mut s);
     let p2: Array2<f64> = random((2, 2), &mut s);
     let p3: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0261_backward(&p0, &p1, &p2, &p3, 1.0);
     assert_eq!(value, f0261(&p0, &p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -6421,6 +6683,7 @@ fn f0262_gradcheck() {
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array1<f64> = random(3, &mut s);
     let p3: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0262_backward(&p0, &p1, p2.view(), p3.clone(), 1.0);
     assert_eq!(value, f0262(&p0, &p1, p2.view(), p3.clone()));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -6446,6 +6709,7 @@ fn f0263(d_p0: &Array2<f64>) -> f64 {
 fn f0263_gradcheck() {
     let mut s = 155123496u64;
     let d_p0: Array2<f64> = random((2, 1), &mut s);
+    let (d_p0,) = std::hint::black_box((d_p0,));
     let (value, grads) = f0263_backward(&d_p0, 1.0);
     assert_eq!(value, f0263(&d_p0));
     assert_eq!(grads.d_p0.shape(), d_p0.shape());
@@ -6469,6 +6733,7 @@ fn f0264_gradcheck() {
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0264_backward(&p0, p1, p2, 1.0);
     assert_eq!(value, f0264(&p0, p1, p2));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -6497,6 +6762,7 @@ fn f0265_gradcheck() {
     let p2 = scalar(&mut s);
     let p3 = scalar(&mut s);
     let c0: Array2<f64> = random((1, 2), &mut s);
+    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
     let (value, grads) = f0265_backward(&p0, &p1, p2, p3, &c0, 1.0);
     assert_eq!(value, f0265(&p0, &p1, p2, p3, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -6525,6 +6791,7 @@ fn f0266_gradcheck() {
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((3, 3), &mut s);
     let labels: &[usize] = &[0];
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0266_backward(&p0, &p1, p2, &p3, labels, 1.0);
     assert_eq!(value, f0266(&p0, &p1, p2, &p3, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -6555,6 +6822,7 @@ fn f0267_gradcheck() {
     let mut s = 1117317533u64;
     let p0 = scalar(&mut s);
     let c0: Array2<f64> = random((3, 2), &mut s);
+    let (p0, c0,) = std::hint::black_box((p0, c0,));
     let up: Array2<f64> = random((3, 2), &mut s);
     let (value, grads) = f0267_backward(p0, &c0, &up);
     assert_eq!(value, f0267(p0, &c0));
@@ -6577,6 +6845,7 @@ fn f0268_gradcheck() {
     let mut s = 2118452166u64;
     let p0: Array2<f32> = random32((3, 1), &mut s);
     let p1: Array2<f32> = random32((2, 3), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0268_backward(&p0, &p1, 1.0);
     assert_eq!(value, f0268(&p0, &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -6605,6 +6874,7 @@ fn f0269_gradcheck() {
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array2<f64> = random((1, 2), &mut s);
     let p3: Array1<f64> = random(2, &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0269_backward(&p0, &p1, &p2, &p3, 1.0);
     assert_eq!(value, f0269(&p0, &p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -6629,6 +6899,7 @@ fn f0270_gradcheck() {
     let p1 = scalar(&mut s);
     let p2: Array1<f64> = random(3, &mut s);
     let c0: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
     let (value, grads) = f0270_backward(&p0, p1, p2.view(), &c0, 1.0);
     assert_eq!(value, f0270(&p0, p1, p2.view(), &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -6657,6 +6928,7 @@ fn f0271_gradcheck() {
     let d_p0: Array2<f32> = random32((1, 3), &mut s);
     let out: Array2<f32> = random32((2, 3), &mut s);
     let d_x = scalar32(&mut s);
+    let (d_p0, out, d_x,) = std::hint::black_box((d_p0, out, d_x,));
     let (value, grads) = f0271_backward(&d_p0, &out, d_x, 1.0);
     assert_eq!(value, f0271(&d_p0, &out, d_x));
     assert_eq!(grads.d_p0.shape(), d_p0.shape());
@@ -6683,6 +6955,7 @@ fn f0272_gradcheck() {
     let p0: Array1<f64> = random(2, &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 2), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0272_backward(&p0, p1, &p2, 1.0);
     assert_eq!(value, f0272(&p0, p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -6704,6 +6977,7 @@ fn f0273(p0: &Array1<f64>) -> f64 {
 fn f0273_gradcheck() {
     let mut s = 176822776u64;
     let p0: Array1<f64> = random(3, &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0273_backward(&p0, 1.0);
     assert_eq!(value, f0273(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -6725,6 +6999,7 @@ fn f0274_gradcheck() {
     let mut s = 1792210626u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0274_backward(p0, p1, 1.0);
     assert_eq!(value, f0274(p0, p1));
     gradcheck(&(p0, p1), |(p0, p1)| f0274_backward(*p0, *p1, 1.0)).unwrap();
@@ -6751,6 +7026,7 @@ fn f0275_gradcheck() {
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0275_backward(&p0, &p1, &p2, 1.0);
     assert_eq!(value, f0275(&p0, &p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -6774,6 +7050,7 @@ fn f0276_gradcheck() {
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
     let p3: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0276_backward(p0.view(), &p1, &p2, &p3, 1.0);
     assert_eq!(value, f0276(p0.view(), &p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -6804,6 +7081,7 @@ fn f0277_gradcheck() {
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let labels: &[usize] = &[0, 0, 1];
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0277_backward(p0, p1.clone(), labels, 1.0);
     assert_eq!(value, f0277(p0, p1.clone(), labels));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -6825,6 +7103,7 @@ fn f0278_gradcheck() {
     let mut s = 13782183u64;
     let p0: Array2<f32> = random32((1, 2), &mut s);
     let p1 = scalar32(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let up: Array2<f32> = random32((1, 2), &mut s);
     let (value, grads) = f0278_backward(&p0, p1, &up);
     assert_eq!(value, f0278(&p0, p1));
@@ -6854,6 +7133,7 @@ fn f0279_gradcheck() {
     let mut s = 747569587u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let up: Array2<f64> = random((1, 3), &mut s);
     let (value, grads) = f0279_backward(p0, &p1, &up);
     assert_eq!(value, f0279(p0, &p1));
@@ -6874,6 +7154,7 @@ fn f0280_gradcheck() {
     let mut s = 1425595270u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0280_backward(&p0, &p1, 1.0);
     assert_eq!(value, f0280(&p0, &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -6895,6 +7176,7 @@ fn f0281_gradcheck() {
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0281_backward(&p0, &p1, &p2, 1.0);
     assert_eq!(value, f0281(&p0, &p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -6930,6 +7212,7 @@ fn f0282_gradcheck() {
     let d_t1 = scalar(&mut s);
     let x: Array2<f64> = random((3, 1), &mut s);
     let y_1: Array2<f64> = random((3, 2), &mut s);
+    let (d_t1, x, y_1,) = std::hint::black_box((d_t1, x, y_1,));
     let (value, grads) = f0282_backward(d_t1, &x, y_1.view(), 1.0);
     assert_eq!(value, f0282(d_t1, &x, y_1.view()));
     assert_eq!(grads.x.shape(), x.shape());
@@ -6948,6 +7231,7 @@ fn f0283_gradcheck() {
     let mut s = 1171135407u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let up: Array2<f64> = random((2, 1), &mut s);
     let (value, grads) = f0283_backward(&p0, &p1, &up);
     assert_eq!(value, f0283(&p0, &p1));
@@ -6974,6 +7258,7 @@ fn f0284_gradcheck() {
     let mut s = 280272101u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1 = scalar(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0284_backward(&p0, p1, 1.0);
     assert_eq!(value, f0284(&p0, p1));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -7006,6 +7291,7 @@ fn f0285_gradcheck() {
     let mut s = 1273435854u64;
     let y_1: Array2<f64> = random((2, 3), &mut s);
     let d_out: Array2<f64> = random((3, 3), &mut s);
+    let (y_1, d_out,) = std::hint::black_box((y_1, d_out,));
     let up: Array2<f64> = random((3, 3), &mut s);
     let (value, grads) = f0285_backward(y_1.clone(), &d_out, &up);
     assert_eq!(value, f0285(y_1.clone(), &d_out));
@@ -7027,6 +7313,7 @@ fn f0286(p0: ArrayView1<f64>) -> f64 {
 fn f0286_gradcheck() {
     let mut s = 1994131807u64;
     let p0: Array1<f64> = random(3, &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0286_backward(p0.view(), 1.0);
     assert_eq!(value, f0286(p0.view()));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -7052,6 +7339,7 @@ fn f0287_gradcheck() {
     let d_x: Array2<f64> = random((3, 2), &mut s);
     let x: Array2<f64> = random((3, 3), &mut s);
     let w = scalar(&mut s);
+    let (d_t1, d_x, x, w,) = std::hint::black_box((d_t1, d_x, x, w,));
     let (value, grads) = f0287_backward(&d_t1, d_x.view(), &x, w, 1.0);
     assert_eq!(value, f0287(&d_t1, d_x.view(), &x, w));
     assert_eq!(grads.d_t1.shape(), d_t1.shape());
@@ -7074,6 +7362,7 @@ fn f0288_gradcheck() {
     let grad = scalar(&mut s);
     let w = scalar(&mut s);
     let d_t1: Array2<f64> = random((2, 3), &mut s);
+    let (grad, w, d_t1,) = std::hint::black_box((grad, w, d_t1,));
     let up: Array2<f64> = random((2, 3), &mut s);
     let (value, grads) = f0288_backward(grad, w, &d_t1, &up);
     assert_eq!(value, f0288(grad, w, &d_t1));
@@ -7101,6 +7390,7 @@ fn f0289_gradcheck() {
     let mut s = 1658430620u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0289_backward(&p0, &p1, 1.0);
     assert_eq!(value, f0289(&p0, &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -7129,6 +7419,7 @@ fn f0290(p0: f64) -> f64 {
 fn f0290_gradcheck() {
     let mut s = 1065596020u64;
     let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0290_backward(p0, 1.0);
     assert_eq!(value, f0290(p0));
     gradcheck(&(p0,), |(p0,)| f0290_backward(*p0, 1.0)).unwrap();
@@ -7145,6 +7436,7 @@ fn f0291_gradcheck() {
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0291_backward(p0, p1, &p2, 1.0);
     assert_eq!(value, f0291(p0, p1, &p2));
     assert_eq!(grads.p2.shape(), p2.shape());
@@ -7161,6 +7453,7 @@ fn f0292(p0: &Array2<f64>) -> f64 {
 fn f0292_gradcheck() {
     let mut s = 1635417238u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0292_backward(&p0, 1.0);
     assert_eq!(value, f0292(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -7177,6 +7470,7 @@ fn f0293_gradcheck() {
     let mut s = 505918367u64;
     let d_p0 = scalar(&mut s);
     let grad: Array2<f64> = random((2, 1), &mut s);
+    let (d_p0, grad,) = std::hint::black_box((d_p0, grad,));
     let (value, grads) = f0293_backward(d_p0, &grad, 1.0);
     assert_eq!(value, f0293(d_p0, &grad));
     assert_eq!(grads.grad.shape(), grad.shape());
@@ -7198,6 +7492,7 @@ fn f0294_gradcheck() {
     let p1: Array2<f64> = random((3, 3), &mut s);
     let p2: Array2<f64> = random((1, 2), &mut s);
     let p3: Array1<f64> = random(3, &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0294_backward(&p0, &p1, &p2, p3.clone(), 1.0);
     assert_eq!(value, f0294(&p0, &p1, &p2, p3.clone()));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -7220,6 +7515,7 @@ fn f0295(p0: &Array2<f64>) -> f64 {
 fn f0295_gradcheck() {
     let mut s = 948492544u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0295_backward(&p0, 1.0);
     assert_eq!(value, f0295(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -7238,6 +7534,7 @@ fn f0296(p0: Array2<f64>) -> f64 {
 fn f0296_gradcheck() {
     let mut s = 944428073u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0296_backward(p0.clone(), 1.0);
     assert_eq!(value, f0296(p0.clone()));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -7257,6 +7554,7 @@ fn f0297_gradcheck() {
     let mut s = 683178520u64;
     let d_out = scalar(&mut s);
     let grad: Array2<f64> = random((1, 3), &mut s);
+    let (d_out, grad,) = std::hint::black_box((d_out, grad,));
     let up: Array2<f64> = random((1, 3), &mut s);
     let (value, grads) = f0297_backward(d_out, &grad, &up);
     assert_eq!(value, f0297(d_out, &grad));
@@ -7285,6 +7583,7 @@ fn f0298_gradcheck() {
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((2, 2), &mut s);
     let p3: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0298_backward(p0.view(), &p1, &p2, &p3, 1.0);
     assert_eq!(value, f0298(p0.view(), &p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -7312,6 +7611,7 @@ fn f0299_gradcheck() {
     let x: Array2<f64> = random((1, 2), &mut s);
     let d_t1: Array1<f64> = random(2, &mut s);
     let w: Array2<f64> = random((3, 1), &mut s);
+    let (out, d_x, x, d_t1, w,) = std::hint::black_box((out, d_x, x, d_t1, w,));
     let (value, grads) = f0299_backward(&out, d_x.clone(), &x, &d_t1, &w, 1.0);
     assert_eq!(value, f0299(&out, d_x.clone(), &x, &d_t1, &w));
     assert_eq!(grads.out.shape(), out.shape());
@@ -7333,6 +7633,7 @@ fn f0300_gradcheck() {
     let d_p0: Array2<f64> = random((2, 1), &mut s);
     let d_x: Array2<f64> = random((2, 3), &mut s);
     let d_t1 = scalar(&mut s);
+    let (grad, d_p0, d_x, d_t1,) = std::hint::black_box((grad, d_p0, d_x, d_t1,));
     let up: Array2<f64> = random((2, 1), &mut s);
     let (value, grads) = f0300_backward(grad, &d_p0, &d_x, d_t1, &up);
     assert_eq!(value, f0300(grad, &d_p0, &d_x, d_t1));
@@ -7364,6 +7665,7 @@ fn f0301_gradcheck() {
     let mut s = 1498260042u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0301_backward(&p0, &p1, 1.0);
     assert_eq!(value, f0301(&p0, &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -7389,6 +7691,7 @@ fn f0302_gradcheck() {
     let mut s = 306433785u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let c0: Array2<f64> = random((1, 2), &mut s);
+    let (p0, c0,) = std::hint::black_box((p0, c0,));
     let (value, grads) = f0302_backward(&p0, &c0, 1.0);
     assert_eq!(value, f0302(&p0, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -7418,6 +7721,7 @@ fn f0303_gradcheck() {
     let mut s = 1958610407u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0303_backward(p0.view(), &p1, 1.0);
     assert_eq!(value, f0303(p0.view(), &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -7440,6 +7744,7 @@ fn f0304(p0: f64) -> f64 {
 fn f0304_gradcheck() {
     let mut s = 1397246393u64;
     let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0304_backward(p0, 1.0);
     assert_eq!(value, f0304(p0));
     gradcheck(&(p0,), |(p0,)| f0304_backward(*p0, 1.0)).unwrap();
@@ -7470,6 +7775,7 @@ fn f0305_gradcheck() {
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let up: Array2<f64> = random((3, 2), &mut s);
     let (value, grads) = f0305_backward(p0.view(), &p1, p2, &up);
     assert_eq!(value, f0305(p0.view(), &p1, p2));
@@ -7496,6 +7802,7 @@ fn f0306_gradcheck() {
     let out: Array2<f64> = random((2, 1), &mut s);
     let x = scalar(&mut s);
     let d_x: Array2<f64> = random((2, 1), &mut s);
+    let (d_p0, out, x, d_x,) = std::hint::black_box((d_p0, out, x, d_x,));
     let up: Array1<f64> = random(3, &mut s);
     let (value, grads) = f0306_backward(&d_p0, &out, x, &d_x, &up);
     assert_eq!(value, f0306(&d_p0, &out, x, &d_x));
@@ -7521,6 +7828,7 @@ fn f0307_gradcheck() {
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array1<f64> = random(3, &mut s);
     let p3: Array2<f64> = random((2, 3), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0307_backward(&p0, &p1, &p2, &p3, 1.0);
     assert_eq!(value, f0307(&p0, &p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -7539,6 +7847,7 @@ fn f0308(p0: &Array2<f64>) -> f64 {
 fn f0308_gradcheck() {
     let mut s = 1108566000u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0308_backward(&p0, 1.0);
     assert_eq!(value, f0308(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -7562,6 +7871,7 @@ fn f0309_gradcheck() {
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
     let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0309_backward(&p0, p1.clone(), p2.clone(), p3, 1.0);
     assert_eq!(value, f0309(&p0, p1.clone(), p2.clone(), p3));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -7592,6 +7902,7 @@ fn f0310_gradcheck() {
     let mut s = 1148082062u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0310_backward(&p0, p1.view(), 1.0);
     assert_eq!(value, f0310(&p0, p1.view()));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -7611,6 +7922,7 @@ fn f0311_gradcheck() {
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0311_backward(p0, &p1, p2, &p3, 1.0);
     assert_eq!(value, f0311(p0, &p1, p2, &p3));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -7650,6 +7962,7 @@ fn f0312_gradcheck() {
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let c0: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
     let (value, grads) = f0312_backward(p0, &p1, &c0, 1.0);
     assert_eq!(value, f0312(p0, &p1, &c0));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -7670,6 +7983,7 @@ fn f0313_gradcheck() {
     let p1: Array2<f64> = random((1, 2), &mut s);
     let p2: Array1<f64> = random(3, &mut s);
     let p3: Array2<f64> = random((2, 1), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0313_backward(&p0, &p1, &p2, &p3, 1.0);
     assert_eq!(value, f0313(&p0, &p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -7697,6 +8011,7 @@ fn f0314_gradcheck() {
     let d_p0: Array2<f64> = random((1, 2), &mut s);
     let d_out = scalar(&mut s);
     let d_t1: Array2<f64> = random((2, 3), &mut s);
+    let (grad, d_p0, d_out, d_t1,) = std::hint::black_box((grad, d_p0, d_out, d_t1,));
     let (value, grads) = f0314_backward(grad, d_p0.clone(), d_out, &d_t1, 1.0);
     assert_eq!(value, f0314(grad, d_p0.clone(), d_out, &d_t1));
     assert_eq!(grads.d_p0.shape(), d_p0.shape());
@@ -7719,6 +8034,7 @@ fn f0315_gradcheck() {
     let mut s = 957427338u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let labels: &[usize] = &[1];
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0315_backward(p0.view(), labels, 1.0);
     assert_eq!(value, f0315(p0.view(), labels));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -7738,6 +8054,7 @@ fn f0316_gradcheck() {
     let p1: Array2<f64> = random((2, 2), &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
     let p3: Array2<f64> = random((2, 1), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0316_backward(p0, &p1, &p2, &p3, 1.0);
     assert_eq!(value, f0316(p0, &p1, &p2, &p3));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -7759,6 +8076,7 @@ fn f0317_gradcheck() {
     let out: Array2<f64> = random((3, 2), &mut s);
     let d_p0: Array1<f64> = random(3, &mut s);
     let grad: Array2<f64> = random((2, 1), &mut s);
+    let (d_t1, out, d_p0, grad,) = std::hint::black_box((d_t1, out, d_p0, grad,));
     let (value, grads) = f0317_backward(&d_t1, &out, d_p0.view(), grad.view(), 1.0);
     assert_eq!(value, f0317(&d_t1, &out, d_p0.view(), grad.view()));
     assert_eq!(grads.d_t1.shape(), d_t1.shape());
@@ -7783,6 +8101,7 @@ fn f0318_gradcheck() {
     let mut s = 1345233502u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0318_backward(&p0, &p1, 1.0);
     assert_eq!(value, f0318(&p0, &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -7805,6 +8124,7 @@ fn f0319_gradcheck() {
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0319_backward(&p0, p1.clone(), p2, 1.0);
     assert_eq!(value, f0319(&p0, p1.clone(), p2));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -7824,6 +8144,7 @@ fn f0320(p0: f64) -> f64 {
 fn f0320_gradcheck() {
     let mut s = 176529282u64;
     let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0320_backward(p0, 1.0);
     assert_eq!(value, f0320(p0));
     gradcheck(&(p0,), |(p0,)| f0320_backward(*p0, 1.0)).unwrap();
@@ -7845,6 +8166,7 @@ fn f0321_gradcheck() {
     let p0: Array2<f32> = random32((1, 3), &mut s);
     let p1: Array2<f32> = random32((3, 3), &mut s);
     let p2 = scalar32(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0321_backward(p0.view(), &p1, p2, 1.0);
     assert_eq!(value, f0321(p0.view(), &p1, p2));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -7874,6 +8196,7 @@ fn f0322_gradcheck() {
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0322_backward(p0, &p1, &p2, 1.0);
     assert_eq!(value, f0322(p0, &p1, &p2));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -7897,6 +8220,7 @@ fn f0323_gradcheck() {
     let grad = scalar32(&mut s);
     let w: Array2<f32> = random32((1, 2), &mut s);
     let labels: &[usize] = &[0];
+    let (grad, w,) = std::hint::black_box((grad, w,));
     let (value, grads) = f0323_backward(grad, w.view(), labels, 1.0);
     assert_eq!(value, f0323(grad, w.view(), labels));
     assert_eq!(grads.w.shape(), w.shape());
@@ -7925,6 +8249,7 @@ fn f0324_gradcheck() {
     let p2: Array1<f64> = random(2, &mut s);
     let p3: Array2<f64> = random((2, 1), &mut s);
     let c0: Array1<f64> = random(3, &mut s);
+    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
     let (value, grads) = f0324_backward(&p0, p1, p2.view(), &p3, &c0, 1.0);
     assert_eq!(value, f0324(&p0, p1, p2.view(), &p3, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -7950,6 +8275,7 @@ fn f0325_gradcheck() {
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0325_backward(p0.clone(), &p1, &p2, 1.0);
     assert_eq!(value, f0325(p0.clone(), &p1, &p2));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -7974,6 +8300,7 @@ fn f0326_gradcheck() {
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((3, 2), &mut s);
     let labels: &[usize] = &[1, 0, 0];
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0326_backward(&p0, p1, p2, &p3, labels, 1.0);
     assert_eq!(value, f0326(&p0, p1, p2, &p3, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -8003,6 +8330,7 @@ fn f0327_gradcheck() {
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let p3: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0327_backward(p0, &p1, &p2, &p3, 1.0);
     assert_eq!(value, f0327(p0, &p1, &p2, &p3));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -8031,6 +8359,7 @@ fn f0328_gradcheck() {
     let d_p0: Array2<f32> = random32((2, 1), &mut s);
     let out: Array1<f32> = random32(3, &mut s);
     let y_1: Array1<f32> = random32(2, &mut s);
+    let (d_out, d_p0, out, y_1,) = std::hint::black_box((d_out, d_p0, out, y_1,));
     let (value, grads) = f0328_backward(d_out.view(), &d_p0, &out, &y_1, 1.0);
     assert_eq!(value, f0328(d_out.view(), &d_p0, &out, &y_1));
     assert_eq!(grads.d_out.shape(), d_out.shape());
@@ -8054,6 +8383,7 @@ fn f0329_gradcheck() {
     let mut s = 1716687168u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let labels: &[usize] = &[1, 0, 0];
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0329_backward(&p0, labels, 1.0);
     assert_eq!(value, f0329(&p0, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -8085,6 +8415,7 @@ fn f0330_gradcheck() {
     let p1: Array1<f64> = random(3, &mut s);
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((3, 3), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0330_backward(p0, &p1, p2, &p3, 1.0);
     assert_eq!(value, f0330(p0, &p1, p2, &p3));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -8116,6 +8447,7 @@ fn f0331_gradcheck() {
     let d_p0: Array2<f64> = random((2, 2), &mut s);
     let x: Array2<f64> = random((2, 3), &mut s);
     let y_1: Array1<f64> = random(2, &mut s);
+    let (out, d_p0, x, y_1,) = std::hint::black_box((out, d_p0, x, y_1,));
     let (value, grads) = f0331_backward(&out, &d_p0, &x, &y_1, 1.0);
     assert_eq!(value, f0331(&out, &d_p0, &x, &y_1));
     assert_eq!(grads.out.shape(), out.shape());
@@ -8144,6 +8476,7 @@ fn f0332_gradcheck() {
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0332_backward(p0.view(), &p1, p2.clone(), p3, 1.0);
     assert_eq!(value, f0332(p0.view(), &p1, p2.clone(), p3));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -8163,6 +8496,7 @@ fn f0333_gradcheck() {
     let d_x: Array1<f64> = random(2, &mut s);
     let y_1 = scalar(&mut s);
     let d_out: Array2<f64> = random((3, 2), &mut s);
+    let (d_x, y_1, d_out,) = std::hint::black_box((d_x, y_1, d_out,));
     let (value, grads) = f0333_backward(d_x.view(), y_1, &d_out, 1.0);
     assert_eq!(value, f0333(d_x.view(), y_1, &d_out));
     assert_eq!(grads.d_x.shape(), d_x.shape());
@@ -8185,6 +8519,7 @@ fn f0334(d_out: f64) -> f64 {
 fn f0334_gradcheck() {
     let mut s = 1014645400u64;
     let d_out = scalar(&mut s);
+    let (d_out,) = std::hint::black_box((d_out,));
     let (value, grads) = f0334_backward(d_out, 1.0);
     assert_eq!(value, f0334(d_out));
     gradcheck(&(d_out,), |(d_out,)| f0334_backward(*d_out, 1.0)).unwrap();
@@ -8212,6 +8547,7 @@ fn f0335_gradcheck() {
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0335_backward(p0, p1, &p2, 1.0);
     assert_eq!(value, f0335(p0, p1, &p2));
     assert_eq!(grads.p2.shape(), p2.shape());
@@ -8239,6 +8575,7 @@ fn f0336(p0: &Array2<f64>) -> f64 {
 fn f0336_gradcheck() {
     let mut s = 1447941042u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0336_backward(&p0, 1.0);
     assert_eq!(value, f0336(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -8256,6 +8593,7 @@ fn f0337_gradcheck() {
     let p0: Array2<f32> = random32((2, 2), &mut s);
     let p1: Array2<f32> = random32((3, 2), &mut s);
     let p2: Array1<f32> = random32(2, &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0337_backward(&p0, &p1, &p2, 1.0);
     assert_eq!(value, f0337(&p0, &p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -8289,6 +8627,7 @@ fn f0338_gradcheck() {
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
     let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0338_backward(&p0, &p1, &p2, p3, 1.0);
     assert_eq!(value, f0338(&p0, &p1, &p2, p3));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -8308,6 +8647,7 @@ fn f0339_gradcheck() {
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let c0: Array2<f64> = random((2, 1), &mut s);
+    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
     let (value, grads) = f0339_backward(&p0, &p1, &c0, 1.0);
     assert_eq!(value, f0339(&p0, &p1, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -8332,6 +8672,7 @@ fn f0340_gradcheck() {
     let mut s = 357305930u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array1<f64> = random(2, &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0340_backward(&p0, &p1, 1.0);
     assert_eq!(value, f0340(&p0, &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -8349,6 +8690,7 @@ fn f0341_gradcheck() {
     let mut s = 174875855u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0341_backward(&p0, p1, 1.0);
     assert_eq!(value, f0341(&p0, p1));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -8372,6 +8714,7 @@ fn f0342_gradcheck() {
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let p1: Array1<f32> = random32(3, &mut s);
     let p2: Array2<f32> = random32((1, 2), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0342_backward(&p0, &p1, &p2, 1.0);
     assert_eq!(value, f0342(&p0, &p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -8404,6 +8747,7 @@ fn f0343_gradcheck() {
     let mut s = 4046290u64;
     let p0: Array2<f32> = random32((3, 3), &mut s);
     let p1 = scalar32(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0343_backward(&p0, p1, 1.0);
     assert_eq!(value, f0343(&p0, p1));
     GradCheck::new()
@@ -8428,6 +8772,7 @@ fn f0344_gradcheck() {
     let p1 = scalar32(&mut s);
     let p2: Array2<f32> = random32((2, 1), &mut s);
     let p3: Array2<f32> = random32((1, 2), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0344_backward(p0.view(), p1, &p2, &p3, 1.0);
     assert_eq!(value, f0344(p0.view(), p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -8452,6 +8797,7 @@ fn f0345_gradcheck() {
     let mut s = 1052671840u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0345_backward(p0.view(), &p1, 1.0);
     assert_eq!(value, f0345(p0.view(), &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -8474,6 +8820,7 @@ fn f0346_gradcheck() {
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0346_backward(&p0, &p1, p2, 1.0);
     assert_eq!(value, f0346(&p0, &p1, p2));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -8493,6 +8840,7 @@ fn f0347_gradcheck() {
     let mut s = 1016436662u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0347_backward(&p0, &p1, 1.0);
     assert_eq!(value, f0347(&p0, &p1));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -8512,6 +8860,7 @@ fn f0348(p0: ArrayView2<f64>) -> f64 {
 fn f0348_gradcheck() {
     let mut s = 1319358600u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0348_backward(p0.view(), 1.0);
     assert_eq!(value, f0348(p0.view()));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -8530,6 +8879,7 @@ fn f0349_gradcheck() {
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
     let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0349_backward(p0.view(), &p1, &p2, p3, 1.0);
     assert_eq!(value, f0349(p0.view(), &p1, &p2, p3));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -8552,6 +8902,7 @@ fn f0350_gradcheck() {
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array2<f64> = random((1, 2), &mut s);
     let p3: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0350_backward(&p0, &p1, &p2, &p3, 1.0);
     assert_eq!(value, f0350(&p0, &p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -8585,6 +8936,7 @@ fn f0351_gradcheck() {
     let p1: Array2<f64> = random((3, 3), &mut s);
     let p2: Array2<f64> = random((1, 2), &mut s);
     let c0: Array1<f64> = random(2, &mut s);
+    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
     let (value, grads) = f0351_backward(&p0, &p1, &p2, &c0, 1.0);
     assert_eq!(value, f0351(&p0, &p1, &p2, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -8603,6 +8955,7 @@ fn f0352_gradcheck() {
     let mut s = 1065491558u64;
     let out: Array2<f64> = random((2, 3), &mut s);
     let x: Array2<f64> = random((3, 2), &mut s);
+    let (out, x,) = std::hint::black_box((out, x,));
     let (value, grads) = f0352_backward(&out, &x, 1.0);
     assert_eq!(value, f0352(&out, &x));
     assert_eq!(grads.out.shape(), out.shape());
@@ -8625,6 +8978,7 @@ fn f0353(p0: ArrayView2<f64>) -> f64 {
 fn f0353_gradcheck() {
     let mut s = 137919866u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0353_backward(p0.view(), 1.0);
     assert_eq!(value, f0353(p0.view()));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -8645,6 +8999,7 @@ fn f0354_gradcheck() {
     let d_x: Array2<f64> = random((2, 3), &mut s);
     let out = scalar(&mut s);
     let x: Array2<f64> = random((2, 2), &mut s);
+    let (y_1, d_x, out, x,) = std::hint::black_box((y_1, d_x, out, x,));
     let (value, grads) = f0354_backward(&y_1, &d_x, out, &x, 1.0);
     assert_eq!(value, f0354(&y_1, &d_x, out, &x));
     assert_eq!(grads.y_1.shape(), y_1.shape());
@@ -8672,6 +9027,7 @@ fn f0355_gradcheck() {
     let mut s = 1069721504u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0355_backward(p0, p1.clone(), 1.0);
     assert_eq!(value, f0355(p0, p1.clone()));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -8698,6 +9054,7 @@ fn f0356_gradcheck() {
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array1<f64> = random(3, &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0356_backward(p0, p1, &p2, 1.0);
     assert_eq!(value, f0356(p0, p1, &p2));
     assert_eq!(grads.p2.shape(), p2.shape());
@@ -8715,6 +9072,7 @@ fn f0357_gradcheck() {
     let mut s = 2078948203u64;
     let p0 = scalar(&mut s);
     let c0: Array2<f64> = random((1, 2), &mut s);
+    let (p0, c0,) = std::hint::black_box((p0, c0,));
     let (value, grads) = f0357_backward(p0, &c0, 1.0);
     assert_eq!(value, f0357(p0, &c0));
     gradcheck(&(p0,), |(p0,)| f0357_backward(*p0, &c0, 1.0)).unwrap();
@@ -8731,6 +9089,7 @@ fn f0358_gradcheck() {
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0358_backward(p0, p1.clone(), &p2, 1.0);
     assert_eq!(value, f0358(p0, p1.clone(), &p2));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -8758,6 +9117,7 @@ fn f0359_gradcheck() {
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
     let labels: &[usize] = &[0, 0];
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0359_backward(&p0, p1.clone(), &p2, labels, 1.0);
     assert_eq!(value, f0359(&p0, p1.clone(), &p2, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -8789,6 +9149,7 @@ fn f0360_gradcheck() {
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let up: Array2<f64> = random((3, 1), &mut s);
     let (value, grads) = f0360_backward(p0, p1, &p2, &up);
     assert_eq!(value, f0360(p0, p1, &p2));
@@ -8809,6 +9170,7 @@ fn f0361_gradcheck() {
     let mut s = 645442469u64;
     let p0 = scalar32(&mut s);
     let p1: Array2<f32> = random32((1, 2), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0361_backward(p0, &p1, 1.0);
     assert_eq!(value, f0361(p0, &p1));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -8839,6 +9201,7 @@ fn f0362(p0: f64) -> f64 {
 fn f0362_gradcheck() {
     let mut s = 143681956u64;
     let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0362_backward(p0, 1.0);
     assert_eq!(value, f0362(p0));
     gradcheck(&(p0,), |(p0,)| f0362_backward(*p0, 1.0)).unwrap();
@@ -8858,6 +9221,7 @@ fn f0363(w: f64) -> f64 {
 fn f0363_gradcheck() {
     let mut s = 806707608u64;
     let w = scalar(&mut s);
+    let (w,) = std::hint::black_box((w,));
     let (value, grads) = f0363_backward(w, 1.0);
     assert_eq!(value, f0363(w));
     gradcheck(&(w,), |(w,)| f0363_backward(*w, 1.0)).unwrap();
@@ -8874,6 +9238,7 @@ fn f0364_gradcheck() {
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let c0: Array2<f64> = random((2, 1), &mut s);
+    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
     let (value, grads) = f0364_backward(p0, &p1, &c0, 1.0);
     assert_eq!(value, f0364(p0, &p1, &c0));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -8900,6 +9265,7 @@ fn f0365_gradcheck() {
     let mut s = 63005175u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1 = scalar(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0365_backward(&p0, p1, 1.0);
     assert_eq!(value, f0365(&p0, p1));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -8926,6 +9292,7 @@ fn f0366_gradcheck() {
     let p1: Array2<f32> = random32((2, 2), &mut s);
     let p2: Array1<f32> = random32(3, &mut s);
     let p3: Array2<f32> = random32((3, 1), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0366_backward(p0, &p1, &p2, &p3, 1.0);
     assert_eq!(value, f0366(p0, &p1, &p2, &p3));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -8951,6 +9318,7 @@ fn f0367_gradcheck() {
     let p2 = scalar(&mut s);
     let p3 = scalar(&mut s);
     let c0: Array2<f64> = random((2, 1), &mut s);
+    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
     let (value, grads) = f0367_backward(p0, &p1, p2, p3, &c0, 1.0);
     assert_eq!(value, f0367(p0, &p1, p2, p3, &c0));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -8972,6 +9340,7 @@ fn f0368_gradcheck() {
     let mut s = 1554188630u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1 = scalar(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0368_backward(&p0, p1, 1.0);
     assert_eq!(value, f0368(&p0, p1));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -9000,6 +9369,7 @@ fn f0369_gradcheck() {
     let mut s = 1234311454u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1 = scalar(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0369_backward(&p0, p1, 1.0);
     assert_eq!(value, f0369(&p0, p1));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -9024,6 +9394,7 @@ fn f0370(d_x: f64) -> f64 {
 fn f0370_gradcheck() {
     let mut s = 1715727496u64;
     let d_x = scalar(&mut s);
+    let (d_x,) = std::hint::black_box((d_x,));
     let (value, grads) = f0370_backward(d_x, 1.0);
     assert_eq!(value, f0370(d_x));
     gradcheck(&(d_x,), |(d_x,)| f0370_backward(*d_x, 1.0)).unwrap();
@@ -9043,6 +9414,7 @@ fn f0371_gradcheck() {
     let mut s = 451156261u64;
     let w: Array2<f64> = random((1, 3), &mut s);
     let out: Array2<f64> = random((1, 2), &mut s);
+    let (w, out,) = std::hint::black_box((w, out,));
     let (value, grads) = f0371_backward(&w, &out, 1.0);
     assert_eq!(value, f0371(&w, &out));
     assert_eq!(grads.w.shape(), w.shape());
@@ -9066,6 +9438,7 @@ fn f0372(p0: f64) -> f64 {
 fn f0372_gradcheck() {
     let mut s = 1565939890u64;
     let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0372_backward(p0, 1.0);
     assert_eq!(value, f0372(p0));
     gradcheck(&(p0,), |(p0,)| f0372_backward(*p0, 1.0)).unwrap();
@@ -9087,6 +9460,7 @@ fn f0373(p0: f32) -> f32 {
 fn f0373_gradcheck() {
     let mut s = 220218853u64;
     let p0 = scalar32(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0373_backward(p0, 1.0);
     assert_eq!(value, f0373(p0));
     GradCheck::new()
@@ -9109,6 +9483,7 @@ fn f0374_gradcheck() {
     let p1 = scalar32(&mut s);
     let p2: Array2<f32> = random32((3, 3), &mut s);
     let p3 = scalar32(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0374_backward(&p0, p1, &p2, p3, 1.0);
     assert_eq!(value, f0374(&p0, p1, &p2, p3));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -9137,6 +9512,7 @@ fn f0375_gradcheck() {
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let c0: Array1<f64> = random(2, &mut s);
+    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
     let (value, grads) = f0375_backward(p0, &p1, &c0, 1.0);
     assert_eq!(value, f0375(p0, &p1, &c0));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -9158,6 +9534,7 @@ fn f0376(p0: &Array2<f64>) -> f64 {
 fn f0376_gradcheck() {
     let mut s = 1641919327u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0376_backward(&p0, 1.0);
     assert_eq!(value, f0376(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -9173,6 +9550,7 @@ fn f0377(p0: &Array2<f64>) -> f64 {
 fn f0377_gradcheck() {
     let mut s = 1433350484u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0377_backward(&p0, 1.0);
     assert_eq!(value, f0377(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -9189,6 +9567,7 @@ fn f0378_gradcheck() {
     let mut s = 865333205u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0378_backward(&p0, &p1, 1.0);
     assert_eq!(value, f0378(&p0, &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -9212,6 +9591,7 @@ fn f0379_gradcheck() {
     let p1 = scalar32(&mut s);
     let p2: Array2<f32> = random32((2, 2), &mut s);
     let p3: Array1<f32> = random32(3, &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0379_backward(&p0, p1, &p2, &p3, 1.0);
     assert_eq!(value, f0379(&p0, p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -9235,6 +9615,7 @@ fn f0380_gradcheck() {
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0380_backward(p0.clone(), p1.view(), &p2, 1.0);
     assert_eq!(value, f0380(p0.clone(), p1.view(), &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -9272,6 +9653,7 @@ fn f0381(p0: &Array2<f64>) -> f64 {
 fn f0381_gradcheck() {
     let mut s = 1695015522u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0381_backward(&p0, 1.0);
     assert_eq!(value, f0381(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -9299,6 +9681,7 @@ fn f0382_gradcheck() {
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0382_backward(p0, &p1, p2, 1.0);
     assert_eq!(value, f0382(p0, &p1, p2));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -9319,6 +9702,7 @@ fn f0383_gradcheck() {
     let p1: Array2<f64> = random((3, 3), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let p3: Array1<f64> = random(3, &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0383_backward(p0, &p1, p2.view(), &p3, 1.0);
     assert_eq!(value, f0383(p0, &p1, p2.view(), &p3));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -9350,6 +9734,7 @@ fn f0384_gradcheck() {
     let y_1: Array2<f64> = random((3, 3), &mut s);
     let d_t1 = scalar(&mut s);
     let d_out: Array2<f64> = random((3, 2), &mut s);
+    let (y_1, d_t1, d_out,) = std::hint::black_box((y_1, d_t1, d_out,));
     let (value, grads) = f0384_backward(y_1.clone(), d_t1, &d_out, 1.0);
     assert_eq!(value, f0384(y_1.clone(), d_t1, &d_out));
     assert_eq!(grads.y_1.shape(), y_1.shape());
@@ -9371,6 +9756,7 @@ fn f0385_gradcheck() {
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let p2: Array1<f64> = random(3, &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0385_backward(p0, &p1, p2.view(), 1.0);
     assert_eq!(value, f0385(p0, &p1, p2.view()));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -9393,6 +9779,7 @@ fn f0386_gradcheck() {
     let mut s = 571421650u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0386_backward(p0, &p1, 1.0);
     assert_eq!(value, f0386(p0, &p1));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -9412,6 +9799,7 @@ fn f0387_gradcheck() {
     let mut s = 1601784657u64;
     let p0: Array2<f32> = random32((2, 3), &mut s);
     let c0: Array2<f32> = random32((3, 1), &mut s);
+    let (p0, c0,) = std::hint::black_box((p0, c0,));
     let (value, grads) = f0387_backward(&p0, &c0, 1.0);
     assert_eq!(value, f0387(&p0, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -9439,6 +9827,7 @@ fn f0388_gradcheck() {
     let d_out: Array1<f64> = random(3, &mut s);
     let grad = scalar(&mut s);
     let out: Array2<f64> = random((3, 3), &mut s);
+    let (d_p0, d_out, grad, out,) = std::hint::black_box((d_p0, d_out, grad, out,));
     let (value, grads) = f0388_backward(&d_p0, &d_out, grad, &out, 1.0);
     assert_eq!(value, f0388(&d_p0, &d_out, grad, &out));
     assert_eq!(grads.d_p0.shape(), d_p0.shape());
@@ -9466,6 +9855,7 @@ fn f0389_gradcheck() {
     let mut s = 1002904951u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let up: Array2<f64> = random((1, 3), &mut s);
     let (value, grads) = f0389_backward(p0.view(), &p1, &up);
     assert_eq!(value, f0389(p0.view(), &p1));
@@ -9498,6 +9888,7 @@ fn f0390_gradcheck() {
     let d_out = scalar(&mut s);
     let d_x: Array2<f64> = random((3, 2), &mut s);
     let y_1 = scalar(&mut s);
+    let (d_out, d_x, y_1,) = std::hint::black_box((d_out, d_x, y_1,));
     let (value, grads) = f0390_backward(d_out, &d_x, y_1, 1.0);
     assert_eq!(value, f0390(d_out, &d_x, y_1));
     assert_eq!(grads.d_x.shape(), d_x.shape());
@@ -9533,6 +9924,7 @@ fn f0391(p0: &Array2<f64>) -> f64 {
 fn f0391_gradcheck() {
     let mut s = 2027278513u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0391_backward(&p0, 1.0);
     assert_eq!(value, f0391(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -9555,6 +9947,7 @@ fn f0392_gradcheck() {
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0392_backward(&p0, &p1, &p2, 1.0);
     assert_eq!(value, f0392(&p0, &p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -9577,6 +9970,7 @@ fn f0393_gradcheck() {
     let d_out: Array2<f64> = random((1, 2), &mut s);
     let x = scalar(&mut s);
     let d_t1 = scalar(&mut s);
+    let (d_out, x, d_t1,) = std::hint::black_box((d_out, x, d_t1,));
     let up: Array2<f64> = random((1, 2), &mut s);
     let (value, grads) = f0393_backward(&d_out, x, d_t1, &up);
     assert_eq!(value, f0393(&d_out, x, d_t1));
@@ -9604,6 +9998,7 @@ fn f0394_gradcheck() {
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0394_backward(&p0, &p1, &p2, p3, 1.0);
     assert_eq!(value, f0394(&p0, &p1, &p2, p3));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -9636,6 +10031,7 @@ fn f0395_gradcheck() {
     let mut s = 712889283u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0395_backward(&p0, &p1, 1.0);
     assert_eq!(value, f0395(&p0, &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -9664,6 +10060,7 @@ fn f0396_gradcheck() {
     let p2: Array1<f32> = random32(2, &mut s);
     let c0: Array2<f32> = random32((3, 1), &mut s);
     let labels: &[usize] = &[0, 0, 0];
+    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
     let up: Array2<f32> = random32((3, 1), &mut s);
     let (value, grads) = f0396_backward(&p0, p1, &p2, &c0, labels, &up);
     assert_eq!(value, f0396(&p0, p1, &p2, &c0, labels));
@@ -9703,6 +10100,7 @@ fn f0397_gradcheck() {
     let p3: Array2<f64> = random((2, 2), &mut s);
     let c0: Array2<f64> = random((2, 2), &mut s);
     let labels: &[usize] = &[0, 0, 0];
+    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
     let (value, grads) = f0397_backward(&p0, &p1, &p2, p3.view(), &c0, labels, 1.0);
     assert_eq!(value, f0397(&p0, &p1, &p2, p3.view(), &c0, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -9725,6 +10123,7 @@ fn f0398_gradcheck() {
     let mut s = 1435310447u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0398_backward(&p0, &p1, 1.0);
     assert_eq!(value, f0398(&p0, &p1));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -9743,6 +10142,7 @@ fn f0399(p0: &Array2<f64>) -> f64 {
 fn f0399_gradcheck() {
     let mut s = 1447842253u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0399_backward(&p0, 1.0);
     assert_eq!(value, f0399(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -9777,6 +10177,7 @@ fn f0400_gradcheck() {
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2 = scalar(&mut s);
     let p3: Array1<f64> = random(3, &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0400_backward(&p0, &p1, p2, &p3, 1.0);
     assert_eq!(value, f0400(&p0, &p1, p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -9797,6 +10198,7 @@ fn f0401_gradcheck() {
     let p0: Array2<f32> = random32((2, 1), &mut s);
     let p1: Array2<f32> = random32((2, 3), &mut s);
     let p2 = scalar32(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0401_backward(&p0, p1.view(), p2, 1.0);
     assert_eq!(value, f0401(&p0, p1.view(), p2));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -9818,6 +10220,7 @@ fn f0402_gradcheck() {
     let mut s = 813362882u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0402_backward(p0.clone(), &p1, 1.0);
     assert_eq!(value, f0402(p0.clone(), &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -9836,6 +10239,7 @@ fn f0403_gradcheck() {
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0403_backward(p0, p1, p2, 1.0);
     assert_eq!(value, f0403(p0, p1, p2));
     gradcheck(&(p0, p1, p2), |(p0, p1, p2)| f0403_backward(*p0, *p1, *p2, 1.0)).unwrap();
@@ -9856,6 +10260,7 @@ fn f0404(p0: &Array1<f64>) -> f64 {
 fn f0404_gradcheck() {
     let mut s = 880507255u64;
     let p0: Array1<f64> = random(3, &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0404_backward(&p0, 1.0);
     assert_eq!(value, f0404(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -9873,6 +10278,7 @@ fn f0405_gradcheck() {
     let mut s = 2114849517u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0405_backward(&p0, &p1, 1.0);
     assert_eq!(value, f0405(&p0, &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -9895,6 +10301,7 @@ fn f0406_gradcheck() {
     let mut s = 2143451149u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let p1: Array1<f32> = random32(2, &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0406_backward(&p0, &p1, 1.0);
     assert_eq!(value, f0406(&p0, &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -9927,6 +10334,7 @@ fn f0407_gradcheck() {
     let mut s = 592123356u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0407_backward(p0, &p1, 1.0);
     assert_eq!(value, f0407(p0, &p1));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -9943,6 +10351,7 @@ fn f0408_gradcheck() {
     let mut s = 1551109029u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0408_backward(p0.view(), &p1, 1.0);
     assert_eq!(value, f0408(p0.view(), &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -9966,6 +10375,7 @@ fn f0409_gradcheck() {
     let x: Array2<f64> = random((1, 2), &mut s);
     let d_out = scalar(&mut s);
     let d_x: Array1<f64> = random(3, &mut s);
+    let (out, d_p0, x, d_out, d_x,) = std::hint::black_box((out, d_p0, x, d_out, d_x,));
     let up: Array2<f64> = random((3, 3), &mut s);
     let (value, grads) = f0409_backward(&out, &d_p0, &x, d_out, &d_x, &up);
     assert_eq!(value, f0409(&out, &d_p0, &x, d_out, &d_x));
@@ -9994,6 +10404,7 @@ fn f0410_gradcheck() {
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2: Array2<f64> = random((1, 2), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0410_backward(p0.view(), &p1, &p2, 1.0);
     assert_eq!(value, f0410(p0.view(), &p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -10015,6 +10426,7 @@ fn f0411_gradcheck() {
     let p2: Array2<f64> = random((2, 3), &mut s);
     let p3 = scalar(&mut s);
     let c0: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
     let (value, grads) = f0411_backward(&p0, p1, &p2, p3, &c0, 1.0);
     assert_eq!(value, f0411(&p0, p1, &p2, p3, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -10040,6 +10452,7 @@ fn f0412_gradcheck() {
     let p1: Array1<f32> = random32(3, &mut s);
     let p2: Array1<f32> = random32(2, &mut s);
     let p3 = scalar32(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0412_backward(p0, &p1, &p2, p3, 1.0);
     assert_eq!(value, f0412(p0, &p1, &p2, p3));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -10071,6 +10484,7 @@ fn f0413_gradcheck() {
     let mut s = 259889493u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0413_backward(p0, p1, 1.0);
     assert_eq!(value, f0413(p0, p1));
     gradcheck(&(p0, p1), |(p0, p1)| f0413_backward(*p0, *p1, 1.0)).unwrap();
@@ -10087,6 +10501,7 @@ fn f0414_gradcheck() {
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0414_backward(p0.clone(), &p1, p2, 1.0);
     assert_eq!(value, f0414(p0.clone(), &p1, p2));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -10104,6 +10519,7 @@ fn f0415(p0: &Array1<f64>) -> f64 {
 fn f0415_gradcheck() {
     let mut s = 199154020u64;
     let p0: Array1<f64> = random(2, &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0415_backward(&p0, 1.0);
     assert_eq!(value, f0415(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -10125,6 +10541,7 @@ fn f0416(p0: &Array2<f64>) -> f64 {
 fn f0416_gradcheck() {
     let mut s = 1010812706u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0416_backward(&p0, 1.0);
     assert_eq!(value, f0416(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -10150,6 +10567,7 @@ fn f0417(p0: &Array2<f64>) -> f64 {
 fn f0417_gradcheck() {
     let mut s = 1790277806u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0417_backward(&p0, 1.0);
     assert_eq!(value, f0417(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -10175,6 +10593,7 @@ fn f0418_gradcheck() {
     let out: Array2<f32> = random32((1, 2), &mut s);
     let d_out = scalar32(&mut s);
     let w: Array1<f32> = random32(2, &mut s);
+    let (out, d_out, w,) = std::hint::black_box((out, d_out, w,));
     let (value, grads) = f0418_backward(&out, d_out, &w, 1.0);
     assert_eq!(value, f0418(&out, d_out, &w));
     assert_eq!(grads.out.shape(), out.shape());
@@ -10211,6 +10630,7 @@ fn f0419_gradcheck() {
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let labels: &[usize] = &[0];
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0419_backward(p0, &p1, labels, 1.0);
     assert_eq!(value, f0419(p0, &p1, labels));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -10230,6 +10650,7 @@ fn f0420_gradcheck() {
     let mut s = 1891886132u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let c0: Array2<f64> = random((3, 2), &mut s);
+    let (p0, c0,) = std::hint::black_box((p0, c0,));
     let (value, grads) = f0420_backward(&p0, &c0, 1.0);
     assert_eq!(value, f0420(&p0, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -10254,6 +10675,7 @@ fn f0421_gradcheck() {
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2: Array2<f64> = random((1, 2), &mut s);
     let c0: Array1<f64> = random(2, &mut s);
+    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
     let (value, grads) = f0421_backward(&p0, &p1, &p2, &c0, 1.0);
     assert_eq!(value, f0421(&p0, &p1, &p2, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -10279,6 +10701,7 @@ fn f0422_gradcheck() {
     let x = scalar(&mut s);
     let d_out: Array2<f64> = random((3, 3), &mut s);
     let out = scalar(&mut s);
+    let (w, x, d_out, out,) = std::hint::black_box((w, x, d_out, out,));
     let (value, grads) = f0422_backward(w, x, &d_out, out, 1.0);
     assert_eq!(value, f0422(w, x, &d_out, out));
     assert_eq!(grads.d_out.shape(), d_out.shape());
@@ -10297,6 +10720,7 @@ fn f0423_gradcheck() {
     let mut s = 1283215741u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let labels: &[usize] = &[1];
+    let (p0,) = std::hint::black_box((p0,));
     let up: Array2<f64> = random((1, 2), &mut s);
     let (value, grads) = f0423_backward(&p0, labels, &up);
     assert_eq!(value, f0423(&p0, labels));
@@ -10323,6 +10747,7 @@ fn f0424(p0: f64) -> f64 {
 fn f0424_gradcheck() {
     let mut s = 1582949348u64;
     let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0424_backward(p0, 1.0);
     assert_eq!(value, f0424(p0));
     gradcheck(&(p0,), |(p0,)| f0424_backward(*p0, 1.0)).unwrap();
@@ -10340,6 +10765,7 @@ fn f0425_gradcheck() {
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 2), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0425_backward(p0, p1, &p2, 1.0);
     assert_eq!(value, f0425(p0, p1, &p2));
     assert_eq!(grads.p2.shape(), p2.shape());
@@ -10378,6 +10804,7 @@ fn f0426_gradcheck() {
     let mut s = 677524772u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0426_backward(p0, p1, 1.0);
     assert_eq!(value, f0426(p0, p1));
     gradcheck(&(p0, p1), |(p0, p1)| f0426_backward(*p0, *p1, 1.0)).unwrap();
@@ -10401,6 +10828,7 @@ fn f0427(d_t1: f64) -> f64 {
 fn f0427_gradcheck() {
     let mut s = 73266549u64;
     let d_t1 = scalar(&mut s);
+    let (d_t1,) = std::hint::black_box((d_t1,));
     let (value, grads) = f0427_backward(d_t1, 1.0);
     assert_eq!(value, f0427(d_t1));
     gradcheck(&(d_t1,), |(d_t1,)| f0427_backward(*d_t1, 1.0)).unwrap();
@@ -10429,6 +10857,7 @@ fn f0428_gradcheck() {
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0428_backward(p0, p1, p2, 1.0);
     assert_eq!(value, f0428(p0, p1, p2));
     gradcheck(&(p0, p1, p2), |(p0, p1, p2)| f0428_backward(*p0, *p1, *p2, 1.0)).unwrap();
@@ -10444,6 +10873,7 @@ fn f0429_gradcheck() {
     let mut s = 185288706u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let labels: &[usize] = &[0, 1, 1];
+    let (p0,) = std::hint::black_box((p0,));
     let up: Array2<f64> = random((3, 3), &mut s);
     let (value, grads) = f0429_backward(&p0, labels, &up);
     assert_eq!(value, f0429(&p0, labels));
@@ -10467,6 +10897,7 @@ fn f0430(p0: &Array1<f64>) -> f64 {
 fn f0430_gradcheck() {
     let mut s = 970408360u64;
     let p0: Array1<f64> = random(3, &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0430_backward(&p0, 1.0);
     assert_eq!(value, f0430(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -10484,6 +10915,7 @@ fn f0431_gradcheck() {
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let p2: Array2<f64> = random((2, 3), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0431_backward(&p0, &p1, &p2, 1.0);
     assert_eq!(value, f0431(&p0, &p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -10504,6 +10936,7 @@ fn f0432_gradcheck() {
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
     let p3: Array1<f64> = random(2, &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0432_backward(&p0, p1, &p2, &p3, 1.0);
     assert_eq!(value, f0432(&p0, p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -10528,6 +10961,7 @@ fn f0433_gradcheck() {
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let labels: &[usize] = &[1];
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0433_backward(p0, &p1, labels, 1.0);
     assert_eq!(value, f0433(p0, &p1, labels));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -10544,6 +10978,7 @@ fn f0434_gradcheck() {
     let mut s = 883816182u64;
     let w = scalar(&mut s);
     let y_1 = scalar(&mut s);
+    let (w, y_1,) = std::hint::black_box((w, y_1,));
     let (value, grads) = f0434_backward(w, y_1, 1.0);
     assert_eq!(value, f0434(w, y_1));
     gradcheck(&(w, y_1), |(w, y_1)| f0434_backward(*w, *y_1, 1.0)).unwrap();
@@ -10575,6 +11010,7 @@ fn f0435_gradcheck() {
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0435_backward(p0, p1, p2, 1.0);
     assert_eq!(value, f0435(p0, p1, p2));
     gradcheck(&(p0, p1, p2), |(p0, p1, p2)| f0435_backward(*p0, *p1, *p2, 1.0)).unwrap();
@@ -10589,6 +11025,7 @@ fn f0436(d_p0: &Array2<f64>) -> f64 {
 fn f0436_gradcheck() {
     let mut s = 1444150940u64;
     let d_p0: Array2<f64> = random((3, 2), &mut s);
+    let (d_p0,) = std::hint::black_box((d_p0,));
     let (value, grads) = f0436_backward(&d_p0, 1.0);
     assert_eq!(value, f0436(&d_p0));
     assert_eq!(grads.d_p0.shape(), d_p0.shape());
@@ -10609,6 +11046,7 @@ fn f0437(p0: f64) -> f64 {
 fn f0437_gradcheck() {
     let mut s = 274104208u64;
     let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0437_backward(p0, 1.0);
     assert_eq!(value, f0437(p0));
     gradcheck(&(p0,), |(p0,)| f0437_backward(*p0, 1.0)).unwrap();
@@ -10630,6 +11068,7 @@ fn f0438_gradcheck() {
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
     let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0438_backward(p0, &p1, &p2, p3, 1.0);
     assert_eq!(value, f0438(p0, &p1, &p2, p3));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -10660,6 +11099,7 @@ fn f0439_gradcheck() {
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((2, 3), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0439_backward(p0.clone(), p1, p2, &p3, 1.0);
     assert_eq!(value, f0439(p0.clone(), p1, p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -10676,6 +11116,7 @@ fn f0440(p0: &Array2<f64>) -> f64 {
 fn f0440_gradcheck() {
     let mut s = 358902120u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0440_backward(&p0, 1.0);
     assert_eq!(value, f0440(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -10691,6 +11132,7 @@ fn f0441(p0: &Array1<f32>) -> f32 {
 fn f0441_gradcheck() {
     let mut s = 356185774u64;
     let p0: Array1<f32> = random32(2, &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0441_backward(&p0, 1.0);
     assert_eq!(value, f0441(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -10713,6 +11155,7 @@ fn f0442_gradcheck() {
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0442_backward(p0, &p1, p2, 1.0);
     assert_eq!(value, f0442(p0, &p1, p2));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -10736,6 +11179,7 @@ fn f0443_gradcheck() {
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0443_backward(p0, p1, &p2, 1.0);
     assert_eq!(value, f0443(p0, p1, &p2));
     assert_eq!(grads.p2.shape(), p2.shape());
@@ -10755,6 +11199,7 @@ fn f0444(y_1: f64) -> f64 {
 fn f0444_gradcheck() {
     let mut s = 1268872197u64;
     let y_1 = scalar(&mut s);
+    let (y_1,) = std::hint::black_box((y_1,));
     let (value, grads) = f0444_backward(y_1, 1.0);
     assert_eq!(value, f0444(y_1));
     gradcheck(&(y_1,), |(y_1,)| f0444_backward(*y_1, 1.0)).unwrap();
@@ -10772,6 +11217,7 @@ fn f0445(grad: &Array2<f64>) -> f64 {
 fn f0445_gradcheck() {
     let mut s = 524617132u64;
     let grad: Array2<f64> = random((3, 3), &mut s);
+    let (grad,) = std::hint::black_box((grad,));
     let (value, grads) = f0445_backward(&grad, 1.0);
     assert_eq!(value, f0445(&grad));
     assert_eq!(grads.grad.shape(), grad.shape());
@@ -10796,6 +11242,7 @@ fn f0446_gradcheck() {
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let c0: Array2<f64> = random((3, 3), &mut s);
+    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
     let (value, grads) = f0446_backward(p0, p1, &c0, 1.0);
     assert_eq!(value, f0446(p0, p1, &c0));
     gradcheck(&(p0, p1), |(p0, p1)| f0446_backward(*p0, *p1, &c0, 1.0)).unwrap();
@@ -10815,6 +11262,7 @@ fn f0447_gradcheck() {
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let c0: Array1<f64> = random(2, &mut s);
+    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
     let (value, grads) = f0447_backward(p0, &p1, &c0, 1.0);
     assert_eq!(value, f0447(p0, &p1, &c0));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -10833,6 +11281,7 @@ fn f0448_gradcheck() {
     let w: Array2<f64> = random((2, 3), &mut s);
     let d_p0: Array2<f64> = random((2, 1), &mut s);
     let y_1: Array2<f64> = random((3, 2), &mut s);
+    let (w, d_p0, y_1,) = std::hint::black_box((w, d_p0, y_1,));
     let (value, grads) = f0448_backward(&w, &d_p0, y_1.clone(), 1.0);
     assert_eq!(value, f0448(&w, &d_p0, y_1.clone()));
     assert_eq!(grads.w.shape(), w.shape());
@@ -10855,6 +11304,7 @@ fn f0449_gradcheck() {
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2: Array2<f64> = random((2, 3), &mut s);
     let p3: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0449_backward(p0, &p1, &p2, &p3, 1.0);
     assert_eq!(value, f0449(p0, &p1, &p2, &p3));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -10873,6 +11323,7 @@ fn f0450(p0: f64) -> f64 {
 fn f0450_gradcheck() {
     let mut s = 1358866532u64;
     let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0450_backward(p0, 1.0);
     assert_eq!(value, f0450(p0));
     gradcheck(&(p0,), |(p0,)| f0450_backward(*p0, 1.0)).unwrap();
@@ -10898,6 +11349,7 @@ fn f0451_gradcheck() {
     let d_t1 = scalar(&mut s);
     let x = scalar(&mut s);
     let d_out: Array2<f64> = random((2, 1), &mut s);
+    let (w, d_t1, x, d_out,) = std::hint::black_box((w, d_t1, x, d_out,));
     let (value, grads) = f0451_backward(w, d_t1, x, &d_out, 1.0);
     assert_eq!(value, f0451(w, d_t1, x, &d_out));
     assert_eq!(grads.d_out.shape(), d_out.shape());
@@ -10919,6 +11371,7 @@ fn f0452_gradcheck() {
     let mut s = 468285941u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0452_backward(p0, &p1, 1.0);
     assert_eq!(value, f0452(p0, &p1));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -10943,6 +11396,7 @@ fn f0453_gradcheck() {
     let mut s = 250396369u64;
     let p0: Array1<f64> = random(2, &mut s);
     let c0: Array2<f64> = random((3, 2), &mut s);
+    let (p0, c0,) = std::hint::black_box((p0, c0,));
     let (value, grads) = f0453_backward(&p0, &c0, 1.0);
     assert_eq!(value, f0453(&p0, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -10969,6 +11423,7 @@ fn f0454(p0: f32) -> f32 {
 fn f0454_gradcheck() {
     let mut s = 370708504u64;
     let p0 = scalar32(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0454_backward(p0, 1.0);
     assert_eq!(value, f0454(p0));
     GradCheck::new()
@@ -10988,6 +11443,7 @@ fn f0455(d_x: &Array2<f32>) -> f32 {
 fn f0455_gradcheck() {
     let mut s = 587538966u64;
     let d_x: Array2<f32> = random32((3, 2), &mut s);
+    let (d_x,) = std::hint::black_box((d_x,));
     let (value, grads) = f0455_backward(&d_x, 1.0);
     assert_eq!(value, f0455(&d_x));
     assert_eq!(grads.d_x.shape(), d_x.shape());
@@ -11012,6 +11468,7 @@ fn f0456(d_out: f64) -> f64 {
 fn f0456_gradcheck() {
     let mut s = 1531045394u64;
     let d_out = scalar(&mut s);
+    let (d_out,) = std::hint::black_box((d_out,));
     let (value, grads) = f0456_backward(d_out, 1.0);
     assert_eq!(value, f0456(d_out));
     gradcheck(&(d_out,), |(d_out,)| f0456_backward(*d_out, 1.0)).unwrap();
@@ -11031,6 +11488,7 @@ fn f0457_gradcheck() {
     let mut s = 856985806u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1: Array1<f64> = random(2, &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let up: Array1<f64> = random(2, &mut s);
     let (value, grads) = f0457_backward(&p0, &p1, &up);
     assert_eq!(value, f0457(&p0, &p1));
@@ -11062,6 +11520,7 @@ fn f0458_gradcheck() {
     let out: Array2<f64> = random((3, 1), &mut s);
     let x: Array2<f64> = random((1, 3), &mut s);
     let w = scalar(&mut s);
+    let (grad, out, x, w,) = std::hint::black_box((grad, out, x, w,));
     let (value, grads) = f0458_backward(grad.view(), out.view(), &x, w, 1.0);
     assert_eq!(value, f0458(grad.view(), out.view(), &x, w));
     gradcheck(&(w,), |(w,)| f0458_backward(grad.view(), out.view(), &x, *w, 1.0)).unwrap();
@@ -11083,6 +11542,7 @@ fn f0459_gradcheck() {
     let mut s = 555846694u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0459_backward(p0, p1, 1.0);
     assert_eq!(value, f0459(p0, p1));
     gradcheck(&(p0, p1), |(p0, p1)| f0459_backward(*p0, *p1, 1.0)).unwrap();
@@ -11100,6 +11560,7 @@ fn f0460_gradcheck() {
     let mut s = 1159351919u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let c0: Array2<f32> = random32((2, 1), &mut s);
+    let (p0, c0,) = std::hint::black_box((p0, c0,));
     let up: Array2<f32> = random32((3, 2), &mut s);
     let (value, grads) = f0460_backward(&p0, &c0, &up);
     assert_eq!(value, f0460(&p0, &c0));
@@ -11127,6 +11588,7 @@ fn f0461_gradcheck() {
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let c0: Array2<f64> = random((3, 3), &mut s);
+    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
     let (value, grads) = f0461_backward(&p0, &p1, &c0, 1.0);
     assert_eq!(value, f0461(&p0, &p1, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -11146,6 +11608,7 @@ fn f0462(p0: &Array2<f64>) -> f64 {
 fn f0462_gradcheck() {
     let mut s = 1824046529u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0462_backward(&p0, 1.0);
     assert_eq!(value, f0462(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -11170,6 +11633,7 @@ fn f0463_gradcheck() {
     let p1 = scalar(&mut s);
     let p2: Array1<f64> = random(3, &mut s);
     let p3: Array2<f64> = random((2, 3), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0463_backward(&p0, p1, &p2, &p3, 1.0);
     assert_eq!(value, f0463(&p0, p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -11192,6 +11656,7 @@ fn f0464(out: &Array2<f64>) -> f64 {
 fn f0464_gradcheck() {
     let mut s = 2118706282u64;
     let out: Array2<f64> = random((1, 3), &mut s);
+    let (out,) = std::hint::black_box((out,));
     let (value, grads) = f0464_backward(&out, 1.0);
     assert_eq!(value, f0464(&out));
     assert_eq!(grads.out.shape(), out.shape());
@@ -11210,6 +11675,7 @@ fn f0465_gradcheck() {
     let mut s = 1102945678u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0465_backward(p0.clone(), p1.clone(), 1.0);
     assert_eq!(value, f0465(p0.clone(), p1.clone()));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -11241,6 +11707,7 @@ fn f0466_gradcheck() {
     let p1 = scalar(&mut s);
     let p2: Array1<f64> = random(2, &mut s);
     let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0466_backward(p0, p1, &p2, p3, 1.0);
     assert_eq!(value, f0466(p0, p1, &p2, p3));
     assert_eq!(grads.p2.shape(), p2.shape());
@@ -11262,6 +11729,7 @@ fn f0467(d_x: f64) -> f64 {
 fn f0467_gradcheck() {
     let mut s = 2071852875u64;
     let d_x = scalar(&mut s);
+    let (d_x,) = std::hint::black_box((d_x,));
     let (value, grads) = f0467_backward(d_x, 1.0);
     assert_eq!(value, f0467(d_x));
     gradcheck(&(d_x,), |(d_x,)| f0467_backward(*d_x, 1.0)).unwrap();
@@ -11278,6 +11746,7 @@ fn f0468_gradcheck() {
     let mut s = 662778528u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let up: Array2<f64> = random((3, 2), &mut s);
     let (value, grads) = f0468_backward(p0.clone(), &p1, &up);
     assert_eq!(value, f0468(p0.clone(), &p1));
@@ -11309,6 +11778,7 @@ fn f0469_gradcheck() {
     let w: Array2<f64> = random((3, 2), &mut s);
     let grad = scalar(&mut s);
     let d_t1: Array2<f64> = random((3, 2), &mut s);
+    let (w, grad, d_t1,) = std::hint::black_box((w, grad, d_t1,));
     let (value, grads) = f0469_backward(&w, grad, &d_t1, 1.0);
     assert_eq!(value, f0469(&w, grad, &d_t1));
     assert_eq!(grads.w.shape(), w.shape());
@@ -11336,6 +11806,7 @@ fn f0470_gradcheck() {
     let mut s = 2083725715u64;
     let w = scalar(&mut s);
     let out: Array2<f64> = random((3, 3), &mut s);
+    let (w, out,) = std::hint::black_box((w, out,));
     let (value, grads) = f0470_backward(w, &out, 1.0);
     assert_eq!(value, f0470(w, &out));
     gradcheck(&(w,), |(w,)| f0470_backward(*w, &out, 1.0)).unwrap();
@@ -11365,6 +11836,7 @@ fn f0471_gradcheck() {
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0471_backward(&p0, p1, p2, 1.0);
     assert_eq!(value, f0471(&p0, p1, p2));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -11389,6 +11861,7 @@ fn f0472_gradcheck() {
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
     let p3: Array2<f64> = random((2, 2), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0472_backward(&p0, p1, &p2, &p3, 1.0);
     assert_eq!(value, f0472(&p0, p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -11415,6 +11888,7 @@ fn f0473_gradcheck() {
     let p2: Array2<f32> = random32((2, 2), &mut s);
     let p3: Array2<f32> = random32((2, 2), &mut s);
     let c0: Array2<f32> = random32((2, 3), &mut s);
+    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
     let (value, grads) = f0473_backward(p0, &p1, &p2, &p3, &c0, 1.0);
     assert_eq!(value, f0473(p0, &p1, &p2, &p3, &c0));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -11438,6 +11912,7 @@ fn f0474(p0: &Array2<f64>) -> Array2<f64> {
 fn f0474_gradcheck() {
     let mut s = 373317863u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let up: Array2<f64> = random((2, 2), &mut s);
     let (value, grads) = f0474_backward(&p0, &up);
     assert_eq!(value, f0474(&p0));
@@ -11471,6 +11946,7 @@ fn f0475_gradcheck() {
     let mut s = 788307631u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0475_backward(&p0, p1.view(), 1.0);
     assert_eq!(value, f0475(&p0, p1.view()));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -11491,6 +11967,7 @@ fn f0476(p0: Array2<f64>) -> f64 {
 fn f0476_gradcheck() {
     let mut s = 111005215u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0476_backward(p0.clone(), 1.0);
     assert_eq!(value, f0476(p0.clone()));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -11519,6 +11996,7 @@ fn f0477_gradcheck() {
     let d_p0: Array2<f64> = random((3, 3), &mut s);
     let x: Array2<f64> = random((3, 2), &mut s);
     let out = scalar(&mut s);
+    let (d_p0, x, out,) = std::hint::black_box((d_p0, x, out,));
     let (value, grads) = f0477_backward(&d_p0, &x, out, 1.0);
     assert_eq!(value, f0477(&d_p0, &x, out));
     assert_eq!(grads.d_p0.shape(), d_p0.shape());
@@ -11540,6 +12018,7 @@ fn f0478_gradcheck() {
     let grad: Array2<f32> = random32((2, 1), &mut s);
     let w: Array2<f32> = random32((3, 2), &mut s);
     let d_x: Array2<f32> = random32((2, 3), &mut s);
+    let (d_p0, grad, w, d_x,) = std::hint::black_box((d_p0, grad, w, d_x,));
     let up: Array2<f32> = random32((2, 3), &mut s);
     let (value, grads) = f0478_backward(d_p0, &grad, &w, &d_x, &up);
     assert_eq!(value, f0478(d_p0, &grad, &w, &d_x));
@@ -11565,6 +12044,7 @@ fn f0479_gradcheck() {
     let mut s = 2128436519u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let up: Array2<f64> = random((3, 2), &mut s);
     let (value, grads) = f0479_backward(&p0, p1.clone(), &up);
     assert_eq!(value, f0479(&p0, p1.clone()));
@@ -11587,6 +12067,7 @@ fn f0480(p0: f64) -> f64 {
 fn f0480_gradcheck() {
     let mut s = 1550591982u64;
     let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0480_backward(p0, 1.0);
     assert_eq!(value, f0480(p0));
     gradcheck(&(p0,), |(p0,)| f0480_backward(*p0, 1.0)).unwrap();
@@ -11607,6 +12088,7 @@ fn f0481_gradcheck() {
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
     let c0: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
     let (value, grads) = f0481_backward(p0, p1, &p2, &c0, 1.0);
     assert_eq!(value, f0481(p0, p1, &p2, &c0));
     assert_eq!(grads.p2.shape(), p2.shape());
@@ -11636,6 +12118,7 @@ fn f0482_gradcheck() {
     let grad = scalar(&mut s);
     let d_out = scalar(&mut s);
     let x: Array2<f64> = random((2, 2), &mut s);
+    let (out, grad, d_out, x,) = std::hint::black_box((out, grad, d_out, x,));
     let up: Array1<f64> = random(3, &mut s);
     let (value, grads) = f0482_backward(&out, grad, d_out, &x, &up);
     assert_eq!(value, f0482(&out, grad, d_out, &x));
@@ -11671,6 +12154,7 @@ fn f0483_gradcheck() {
     let mut s = 1699819188u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0483_backward(&p0, p1, 1.0);
     assert_eq!(value, f0483(&p0, p1));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -11698,6 +12182,7 @@ fn f0484_gradcheck() {
     let p2: Array2<f64> = random((3, 2), &mut s);
     let p3: Array1<f64> = random(3, &mut s);
     let c0: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
     let (value, grads) = f0484_backward(p0, p1, &p2, &p3, &c0, 1.0);
     assert_eq!(value, f0484(p0, p1, &p2, &p3, &c0));
     assert_eq!(grads.p2.shape(), p2.shape());
@@ -11717,6 +12202,7 @@ fn f0485_gradcheck() {
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0485_backward(&p0, p1, &p2, 1.0);
     assert_eq!(value, f0485(&p0, p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -11736,6 +12222,7 @@ fn f0486_gradcheck() {
     let mut s = 771806828u64;
     let d_t1: Array2<f64> = random((2, 2), &mut s);
     let x: Array2<f64> = random((3, 1), &mut s);
+    let (d_t1, x,) = std::hint::black_box((d_t1, x,));
     let (value, grads) = f0486_backward(&d_t1, x.view(), 1.0);
     assert_eq!(value, f0486(&d_t1, x.view()));
     assert_eq!(grads.d_t1.shape(), d_t1.shape());
@@ -11759,6 +12246,7 @@ fn f0487(p0: &Array2<f64>) -> f64 {
 fn f0487_gradcheck() {
     let mut s = 1532646077u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0487_backward(&p0, 1.0);
     assert_eq!(value, f0487(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -11784,6 +12272,7 @@ fn f0488_gradcheck() {
     let x: Array2<f64> = random((2, 1), &mut s);
     let out = scalar(&mut s);
     let labels: &[usize] = &[0, 0];
+    let (x, out,) = std::hint::black_box((x, out,));
     let (value, grads) = f0488_backward(&x, out, labels, 1.0);
     assert_eq!(value, f0488(&x, out, labels));
     assert_eq!(grads.x.shape(), x.shape());
@@ -11810,6 +12299,7 @@ fn f0489_gradcheck() {
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0489_backward(&p0, p1, p2.view(), 1.0);
     assert_eq!(value, f0489(&p0, p1, p2.view()));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -11832,6 +12322,7 @@ fn f0490_gradcheck() {
     let mut s = 1952770984u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0490_backward(p0, p1, 1.0);
     assert_eq!(value, f0490(p0, p1));
     gradcheck(&(p0, p1), |(p0, p1)| f0490_backward(*p0, *p1, 1.0)).unwrap();
@@ -11853,6 +12344,7 @@ fn f0491_gradcheck() {
     let d_p0: Array2<f64> = random((3, 2), &mut s);
     let y_1 = scalar(&mut s);
     let x: Array2<f64> = random((3, 3), &mut s);
+    let (d_p0, y_1, x,) = std::hint::black_box((d_p0, y_1, x,));
     let (value, grads) = f0491_backward(&d_p0, y_1, &x, 1.0);
     assert_eq!(value, f0491(&d_p0, y_1, &x));
     assert_eq!(grads.d_p0.shape(), d_p0.shape());
@@ -11872,6 +12364,7 @@ fn f0492_gradcheck() {
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array1<f64> = random(3, &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0492_backward(&p0, p1.view(), &p2, 1.0);
     assert_eq!(value, f0492(&p0, p1.view(), &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -11891,6 +12384,7 @@ fn f0493_gradcheck() {
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2: Array2<f64> = random((2, 2), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let up: Array2<f64> = random((2, 1), &mut s);
     let (value, grads) = f0493_backward(&p0, &p1, &p2, &up);
     assert_eq!(value, f0493(&p0, &p1, &p2));
@@ -11920,6 +12414,7 @@ fn f0494_gradcheck() {
     let d_x: Array2<f64> = random((1, 2), &mut s);
     let x: Array2<f64> = random((3, 3), &mut s);
     let y_1 = scalar(&mut s);
+    let (w, d_x, x, y_1,) = std::hint::black_box((w, d_x, x, y_1,));
     let (value, grads) = f0494_backward(&w, &d_x, &x, y_1, 1.0);
     assert_eq!(value, f0494(&w, &d_x, &x, y_1));
     assert_eq!(grads.w.shape(), w.shape());
@@ -11945,6 +12440,7 @@ fn f0495_gradcheck() {
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0495_backward(p0, &p1, p2, 1.0);
     assert_eq!(value, f0495(p0, &p1, p2));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -11974,6 +12470,7 @@ fn f0496_gradcheck() {
     let w: Array2<f64> = random((2, 3), &mut s);
     let d_p0: Array2<f64> = random((1, 3), &mut s);
     let y_1: Array2<f64> = random((1, 3), &mut s);
+    let (w, d_p0, y_1,) = std::hint::black_box((w, d_p0, y_1,));
     let (value, grads) = f0496_backward(&w, &d_p0, &y_1, 1.0);
     assert_eq!(value, f0496(&w, &d_p0, &y_1));
     assert_eq!(grads.d_p0.shape(), d_p0.shape());
@@ -11998,6 +12495,7 @@ fn f0497_gradcheck() {
     let d_p0: Array2<f32> = random32((3, 2), &mut s);
     let grad: Array2<f32> = random32((2, 3), &mut s);
     let d_t1: Array2<f32> = random32((3, 1), &mut s);
+    let (x, d_p0, grad, d_t1,) = std::hint::black_box((x, d_p0, grad, d_t1,));
     let (value, grads) = f0497_backward(x.view(), &d_p0, grad.view(), &d_t1, 1.0);
     assert_eq!(value, f0497(x.view(), &d_p0, grad.view(), &d_t1));
     assert_eq!(grads.x.shape(), x.shape());
@@ -12029,6 +12527,7 @@ fn f0498_gradcheck() {
     let mut s = 1184998430u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1 = scalar(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0498_backward(p0.clone(), p1, 1.0);
     assert_eq!(value, f0498(p0.clone(), p1));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -12049,6 +12548,7 @@ fn f0499(p0: f64) -> f64 {
 fn f0499_gradcheck() {
     let mut s = 82370375u64;
     let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0499_backward(p0, 1.0);
     assert_eq!(value, f0499(p0));
     gradcheck(&(p0,), |(p0,)| f0499_backward(*p0, 1.0)).unwrap();

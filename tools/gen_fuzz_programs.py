@@ -981,6 +981,12 @@ class Program:
                 args.append("labels")
             return args
 
+        # The inputs are opaque to the optimizer: in a release build, LLVM
+        # would otherwise fold the original function's libm calls on these
+        # constants (computing `f32` ones in `f64`), and its value would differ
+        # in the last bit from what the same code computes at run time.
+        names = [p[0] for p in self.params]
+        lines.append("    let (%s,) = std::hint::black_box((%s,));" % (", ".join(names), ", ".join(names)))
         plain = call_args(False)
         if self.out_shape == ():
             up = "1.0"
