@@ -3,20 +3,8 @@
 //! where the answer is simple).
 
 use backprop::prelude::*;
-
-fn lcg(seed: &mut u64) -> f64 {
-    *seed = seed
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    ((*seed >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
-}
-
-fn random<Sh: ndarray::ShapeBuilder<Dim = D>, D: ndarray::Dimension>(
-    shape: Sh,
-    seed: &mut u64,
-) -> Array<f64, D> {
-    Array::from_shape_simple_fn(shape, || lcg(seed))
-}
+mod common;
+use common::random;
 
 /// A two-layer MLP with ReLU and softmax cross-entropy on a batch.
 #[differentiable(wrt(w1, b1, w2, b2))]

@@ -2,13 +2,8 @@
 //! (the fork rule across iterations), and loops over constant data.
 
 use backprop::prelude::*;
-
-fn lcg(seed: &mut u64) -> f64 {
-    *seed = seed
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    ((*seed >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
-}
+mod common;
+use common::lcg;
 
 fn random<Sh: ndarray::ShapeBuilder<Dim = D>, D: ndarray::Dimension>(
     shape: Sh,

@@ -2,6 +2,8 @@
 //! `C = A - B` with A (3, 3) and B (3, 1) gives dA = G and dB = -(row sums of G).
 
 use backprop::prelude::*;
+mod common;
+use common::lcg;
 
 #[differentiable]
 fn broadcast_sub(a: &Array2<f64>, b: &Array2<f64>) -> Array2<f64> {
@@ -9,13 +11,6 @@ fn broadcast_sub(a: &Array2<f64>, b: &Array2<f64>) -> Array2<f64> {
 }
 
 /// A small deterministic generator, so the "random" upstream is reproducible.
-fn lcg(seed: &mut u64) -> f64 {
-    *seed = seed
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    ((*seed >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
-}
-
 #[test]
 fn broadcast_subtraction_sums_the_rows_with_a_minus_sign() {
     let mut seed = 7;

@@ -66,57 +66,24 @@ pub fn ratio<R, S>(a: &dyn Fn() -> R, b: &dyn Fn() -> S, rounds: usize, batch: D
 /// the module's documentation): 101 rounds of about 2 ms per batch.
 pub fn all_workloads() -> Vec<(&'static str, Ratio)> {
     let (rounds, batch) = (101, Duration::from_millis(2));
-    let a = scalar_net::Inputs::lesson();
-    let b = two_heads::Inputs::lesson();
-    let c = mlp::Inputs::new(mlp::BATCH);
-    let d = bsub::Inputs::new(bsub::N);
-    let e = rnn::Inputs::bench();
+    macro_rules! workload {
+        ($name:literal, $module:ident, $inputs:expr) => {{
+            let i = $inputs;
+            let hand = || $module::hand(black_box(&i));
+            let generated = || $module::generated(black_box(&i));
+            ($name, ratio(&hand, &generated, rounds, batch))
+        }};
+    }
     vec![
-        (
+        workload!(
             "(a) scalar network",
-            ratio(
-                &|| scalar_net::hand(black_box(&a)),
-                &|| scalar_net::generated(black_box(&a)),
-                rounds,
-                batch,
-            ),
+            scalar_net,
+            scalar_net::Inputs::lesson()
         ),
-        (
-            "(b) two heads",
-            ratio(
-                &|| two_heads::hand(black_box(&b)),
-                &|| two_heads::generated(black_box(&b)),
-                rounds,
-                batch,
-            ),
-        ),
-        (
-            "(c) MLP",
-            ratio(
-                &|| mlp::hand(black_box(&c)),
-                &|| mlp::generated(black_box(&c)),
-                rounds,
-                batch,
-            ),
-        ),
-        (
-            "(d) broadcast sub",
-            ratio(
-                &|| bsub::hand(black_box(&d)),
-                &|| bsub::generated(black_box(&d)),
-                rounds,
-                batch,
-            ),
-        ),
-        (
-            "(e) RNN",
-            ratio(
-                &|| rnn::hand(black_box(&e)),
-                &|| rnn::generated(black_box(&e)),
-                rounds,
-                batch,
-            ),
-        ),
+        workload!("(b) two heads", two_heads, two_heads::Inputs::lesson()),
+        workload!("(c) MLP", mlp, mlp::Inputs::new(mlp::BATCH)),
+        workload!("(d) broadcast sub", bsub, bsub::Inputs::new(bsub::N)),
+        workload!("(e) RNN", rnn, rnn::Inputs::bench()),
     ]
 }
 

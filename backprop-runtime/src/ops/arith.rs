@@ -429,100 +429,52 @@ fn add_unbroadcast<G: SumTo<T>, T: Value<Elem = G::Elem>>(
     }
 }
 
-/// [`add_vjp_lhs`] added into `acc` (a loop's gradient of a value every
-/// iteration reads, or a carried value's adjoint), reading `g` where it is.
-#[inline]
-pub fn add_vjp_lhs_acc<A: Arith<B>, B: Value<Elem = A::Elem>>(
-    acc: &mut A::Owned,
-    g: impl Cot<Out<A, B>>,
-    a: &A,
-    _b: &B,
-) {
-    add_unbroadcast(acc, g.get(), a, false)
+/// The adjoints of `+` and `-` added into an accumulator, reading the
+/// upstream gradient where it is: `$acc(&mut acc, g, a, b)` adds in place (a
+/// loop's gradient of a value every iteration reads, a carried adjoint), and
+/// `$add(acc, g, a, b)` returns the sum in `acc`'s buffer (a fork sum).
+macro_rules! accumulate {
+    ($acc:ident, $add:ident, $rule:ident, $grad:ident, $side:ident, $negate:literal) => {
+        #[doc = concat!("[`", stringify!($rule), "`] added into `acc`, in place.")]
+        #[inline]
+        pub fn $acc<A: Arith<B>, B: Value<Elem = A::Elem>>(
+            acc: &mut $grad::Owned,
+            g: impl Cot<Out<A, B>>,
+            a: &A,
+            b: &B,
+        ) {
+            let _ = (a, b);
+            add_unbroadcast(acc, g.get(), operand!($side, a, b), $negate)
+        }
+
+        #[doc = concat!("`acc + ", stringify!($rule), "(g, a, b)`, in `acc`'s buffer.")]
+        #[inline]
+        pub fn $add<A: Arith<B>, B: Value<Elem = A::Elem>>(
+            mut acc: $grad::Owned,
+            g: impl Cot<Out<A, B>>,
+            a: &A,
+            b: &B,
+        ) -> $grad::Owned {
+            $acc(&mut acc, g, a, b);
+            acc
+        }
+    };
 }
 
-/// [`add_vjp_rhs`] added into `acc`.
-#[inline]
-pub fn add_vjp_rhs_acc<A: Arith<B>, B: Value<Elem = A::Elem>>(
-    acc: &mut B::Owned,
-    g: impl Cot<Out<A, B>>,
-    _a: &A,
-    b: &B,
-) {
-    add_unbroadcast(acc, g.get(), b, false)
+/// The operand a rule is for.
+macro_rules! operand {
+    (lhs, $a:expr, $b:expr) => {
+        $a
+    };
+    (rhs, $a:expr, $b:expr) => {
+        $b
+    };
 }
 
-/// [`sub_vjp_lhs`] added into `acc`.
-#[inline]
-pub fn sub_vjp_lhs_acc<A: Arith<B>, B: Value<Elem = A::Elem>>(
-    acc: &mut A::Owned,
-    g: impl Cot<Out<A, B>>,
-    a: &A,
-    _b: &B,
-) {
-    add_unbroadcast(acc, g.get(), a, false)
-}
-
-/// [`sub_vjp_rhs`] added into `acc` (that is, subtracted).
-#[inline]
-pub fn sub_vjp_rhs_acc<A: Arith<B>, B: Value<Elem = A::Elem>>(
-    acc: &mut B::Owned,
-    g: impl Cot<Out<A, B>>,
-    _a: &A,
-    b: &B,
-) {
-    add_unbroadcast(acc, g.get(), b, true)
-}
-
-/// `acc + add_vjp_lhs(g, a, b)`, added into `acc`'s buffer: the fork rule's
-/// sum for a value that `+` reads beside other readers.
-#[inline]
-pub fn add_vjp_lhs_add<A: Arith<B>, B: Value<Elem = A::Elem>>(
-    mut acc: A::Owned,
-    g: impl Cot<Out<A, B>>,
-    a: &A,
-    b: &B,
-) -> A::Owned {
-    add_vjp_lhs_acc(&mut acc, g, a, b);
-    acc
-}
-
-/// `acc + add_vjp_rhs(g, a, b)`, added into `acc`'s buffer.
-#[inline]
-pub fn add_vjp_rhs_add<A: Arith<B>, B: Value<Elem = A::Elem>>(
-    mut acc: B::Owned,
-    g: impl Cot<Out<A, B>>,
-    a: &A,
-    b: &B,
-) -> B::Owned {
-    add_vjp_rhs_acc(&mut acc, g, a, b);
-    acc
-}
-
-/// `acc + sub_vjp_lhs(g, a, b)`, added into `acc`'s buffer.
-#[inline]
-pub fn sub_vjp_lhs_add<A: Arith<B>, B: Value<Elem = A::Elem>>(
-    mut acc: A::Owned,
-    g: impl Cot<Out<A, B>>,
-    a: &A,
-    b: &B,
-) -> A::Owned {
-    sub_vjp_lhs_acc(&mut acc, g, a, b);
-    acc
-}
-
-/// `acc + sub_vjp_rhs(g, a, b)` (that is, `acc − unbroadcast(g)`), in
-/// `acc`'s buffer.
-#[inline]
-pub fn sub_vjp_rhs_add<A: Arith<B>, B: Value<Elem = A::Elem>>(
-    mut acc: B::Owned,
-    g: impl Cot<Out<A, B>>,
-    a: &A,
-    b: &B,
-) -> B::Owned {
-    sub_vjp_rhs_acc(&mut acc, g, a, b);
-    acc
-}
+accumulate!(add_vjp_lhs_acc, add_vjp_lhs_add, add_vjp_lhs, A, lhs, false);
+accumulate!(add_vjp_rhs_acc, add_vjp_rhs_add, add_vjp_rhs, B, rhs, false);
+accumulate!(sub_vjp_lhs_acc, sub_vjp_lhs_add, sub_vjp_lhs, A, lhs, false);
+accumulate!(sub_vjp_rhs_acc, sub_vjp_rhs_add, sub_vjp_rhs, B, rhs, true);
 
 /// The forms of `+ - * /` that write the result over their left operand's
 /// buffer when it can hold it (see [`Arith::into_output`]), and allocate as
