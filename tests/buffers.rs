@@ -226,3 +226,31 @@ fn fork_sums_added_in_place() {
         .unwrap();
     }
 }
+
+/// A sum of two products, the second read by nothing else, is one product
+/// added into the first's buffer where the runtime can (`add_dot_owned`:
+/// matrix-vector and vector-matrix), and two ops otherwise (matrices, a
+/// broadcast).
+#[differentiable]
+fn sums_of_products(m: &Array2<f64>, n: &Array2<f64>, u: &Array1<f64>, v: &Array1<f64>) -> f64 {
+    let a = tanh(&(m.dot(u) + n.dot(v) + 0.5));
+    let b = v.dot(n) + u.dot(m);
+    let c = m.t().dot(n) + n.t().dot(m);
+    let d = m.dot(&n.t()) + u.dot(&m.t());
+    sum(&a) + sum(&(&b * &b)) + mean(&c) + sum(&d)
+}
+
+#[test]
+fn products_added_into_a_buffer() {
+    let mut s = 61;
+    let m = random((3, 3), &mut s);
+    let n = random((3, 3), &mut s);
+    let u = random(3, &mut s);
+    let v = random(3, &mut s);
+    let (value, _) = sums_of_products_backward(&m, &n, &u, &v, 1.0);
+    assert_eq!(value.to_bits(), sums_of_products(&m, &n, &u, &v).to_bits());
+    gradcheck(&(m, n, u, v), |(m, n, u, v)| {
+        sums_of_products_backward(m, n, u, v, 1.0)
+    })
+    .unwrap();
+}

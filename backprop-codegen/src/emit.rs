@@ -418,8 +418,12 @@ struct GraphEmitter<'g> {
     /// arithmetic op: both in one pass (`add_owned_map`). The function's node,
     /// and the arithmetic op's.
     fused: HashMap<NodeId, NodeId>,
-    /// The arithmetic ops of `fused`, written where their reader is.
+    /// The arithmetic ops of `fused`, and the products of `dot_adds`, written
+    /// where their reader is.
     deferred: HashSet<NodeId>,
+    /// `x + m·v` with the product added into `x`'s buffer (`add_dot_owned`):
+    /// the sum's node, and the product's.
+    dot_adds: HashMap<NodeId, NodeId>,
     /// In a loop body: the accumulator outside the loop of each captured
     /// value's gradient.
     acc_into: HashMap<NodeId, Ident>,
@@ -503,6 +507,7 @@ impl<'g> GraphEmitter<'g> {
             unmade: HashSet::new(),
             fused: HashMap::new(),
             deferred: HashSet::new(),
+            dot_adds: HashMap::new(),
             acc_into: HashMap::new(),
             accumulated: HashMap::new(),
             merged: HashMap::new(),
@@ -817,6 +822,34 @@ impl<'g> GraphEmitter<'g> {
             self.fused.insert(id, x);
             self.deferred.insert(x);
         }
+        // `x + m·v`, the product read by nothing else: added into `x`'s
+        // buffer where the runtime can (a matrix-vector product).
+        let mut dots: Vec<(NodeId, NodeId)> = Vec::new();
+        for (&id, &(pos, f)) in &self.takes {
+            if f != "add_owned" || pos != 0 || self.deferred.contains(&id) {
+                continue;
+            }
+            let Node::Op { inputs, .. } = self.node(id) else {
+                continue;
+            };
+            let d = inputs[1];
+            let product = matches!(self.node(d), Node::Op { op: Op::Dot, .. });
+            if product
+                && d != inputs[0]
+                && readers[d.index()] == 1
+                && !scalar[d.index()]
+                && !self.given.contains_key(&d)
+            {
+                dots.push((id, d));
+            }
+        }
+        for (id, d) in dots {
+            let shape = self.a.active[id.index()]
+                .then(|| sh.namer.fresh(&format!("{}_shape", self.name(d))));
+            self.given.insert(d, shape);
+            self.deferred.insert(d);
+            self.dot_adds.insert(id, d);
+        }
     }
 
     /// How an op receives a node: parameters that are references bare,
@@ -917,6 +950,30 @@ impl<'g> GraphEmitter<'g> {
                     let tokens = self.subst(&c.tokens);
                     out.push(quote_spanned!(span=> let #name = #tokens;));
                     self.defined.push(name);
+                }
+                Node::Op { inputs, .. } if self.dot_adds.contains_key(&id) => {
+                    let name = self.name(id).clone();
+                    let (x, d) = (inputs[0], self.dot_adds[&id]);
+                    let Node::Op { inputs: mv, .. } = self.node(d) else {
+                        unreachable!("the product of a fused sum is an op")
+                    };
+                    let (m, v) = (self.operand(sh, mv[0]), self.operand(sh, mv[1]));
+                    let x_name = self.name(x).clone();
+                    if let Some(shape) = &self.given[&x] {
+                        out.push(quote!(let #shape = #bp::shape_of(&#x_name);));
+                        self.defined.push(shape.clone());
+                    }
+                    let d_shape = match &self.given[&d] {
+                        Some(shape) => {
+                            self.defined.push(shape.clone());
+                            shape.to_token_stream()
+                        }
+                        None => quote!(_),
+                    };
+                    out.push(quote_spanned!(span=> let (#name, #d_shape) = #bp::add_dot_owned(#x_name, #m, #v);));
+                    if !self.given.contains_key(&id) {
+                        self.defined.push(name);
+                    }
                 }
                 Node::Op { op, inputs, consts } => {
                     let name = self.name(id).clone();

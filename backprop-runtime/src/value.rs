@@ -427,6 +427,9 @@ pub trait Reusable: Tensor {
     type Shape: StandIn;
     /// Keeps the shape of `self` before its buffer is given away.
     fn shape_of(&self) -> Self::Shape;
+    /// The shape of a value of this type that has `like`'s shape and was
+    /// never made (its sum was written into another buffer).
+    fn shape_like<V: Value<Elem = Self::Elem>>(like: &V) -> Self::Shape;
 }
 
 /// A kept shape, lent to an adjoint rule in the place of the value it was
@@ -448,6 +451,10 @@ macro_rules! scalar_reusable {
             #[inline]
             fn shape_of(&self) -> $f {
                 *self
+            }
+            #[inline]
+            fn shape_like<V: Value<Elem = $f>>(like: &V) -> $f {
+                like.first_elem()
             }
         }
 
@@ -475,6 +482,13 @@ impl<F: Float, D: Dimension> Reusable for Array<F, D> {
     fn shape_of(&self) -> Shape<F, D> {
         Shape {
             dim: self.raw_dim(),
+            zero: F::zero(),
+        }
+    }
+    #[inline]
+    fn shape_like<V: Value<Elem = F>>(like: &V) -> Shape<F, D> {
+        Shape {
+            dim: D::from_dimension(&like.view().raw_dim()).expect("a shape of the same rank"),
             zero: F::zero(),
         }
     }

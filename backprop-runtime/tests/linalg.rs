@@ -266,3 +266,51 @@ fn accumulating_rules_add_the_plain_rules() {
     dot_vjp_rhs_acc(&mut acc, 0.75, &v4.mapv(|x| x - 1.0), &v4);
     close(&acc, &expected);
 }
+
+/// `add_dot_owned(a, m, v)` is `a + m.dot(&v)` bit for bit, writes into `a`'s
+/// buffer for matrix-vector and vector-matrix products, and falls back to the
+/// two ops otherwise; the kept shape is the product's.
+#[test]
+fn add_dot_owned_is_add_of_dot() {
+    use backprop_runtime::value::stand_in;
+    let m = rand((5, 7), 41, -1.0, 1.0);
+    let v7 = rand(7, 42, -1.0, 1.0);
+    let v5 = rand(5, 43, -1.0, 1.0);
+    let a5 = rand(5, 44, -1.0, 1.0);
+    let a7 = rand(7, 45, -1.0, 1.0);
+    let same = |x: &Array1<f64>, y: &Array1<f64>| {
+        assert_eq!(x.len(), y.len());
+        for (p, q) in x.iter().zip(y) {
+            assert_eq!(p.to_bits(), q.to_bits(), "{p} vs {q}");
+        }
+    };
+    let p = a5.as_ptr();
+    let expected = add(&a5, &dot(&m, &v7));
+    let (out, shape) = add_dot_owned(a5.clone(), &m, &v7);
+    same(&out, &expected);
+    assert_eq!(stand_in(&shape).shape(), &[5]);
+    let buf = a5.clone();
+    let bp = buf.as_ptr();
+    let (out, _) = add_dot_owned(buf, &m, &v7);
+    assert_eq!(out.as_ptr(), bp);
+    let _ = p;
+    let expected = add(&a7, &dot(&v5, &m));
+    let (out, shape) = add_dot_owned(a7.clone(), &v5, &m);
+    same(&out, &expected);
+    assert_eq!(stand_in(&shape).shape(), &[7]);
+    // Matrix products, broadcasts and scalars take the two ops.
+    let n = rand((7, 3), 46, -1.0, 1.0);
+    let a53 = rand((5, 3), 47, -1.0, 1.0);
+    let (out, shape) = add_dot_owned(a53.clone(), &m, &n);
+    assert_eq!(out, add(&a53, &dot(&m, &n)));
+    assert_eq!(stand_in(&shape).shape(), &[5, 3]);
+    let a2 = rand((2, 5), 48, -1.0, 1.0);
+    let (out, shape) = add_dot_owned(a2.clone(), &m, &v7);
+    assert_eq!(out, add(&a2, &dot(&m, &v7)));
+    assert_eq!(stand_in(&shape).shape(), &[5]);
+    let (out, _) = add_dot_owned(1.5, &m, &v7);
+    assert_eq!(out, add(&1.5, &dot(&m, &v7)));
+    let (out, shape) = add_dot_owned(0.5, &v7, &v7);
+    assert_eq!(out, 0.5 + v7.dot(&v7));
+    assert_eq!(stand_in(&shape), v7.dot(&v7));
+}

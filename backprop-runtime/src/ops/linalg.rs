@@ -3,7 +3,8 @@
 //! The forward functions call ndarray's `dot` and `t`, so values are bit for
 //! bit those of the user's code; the adjoints are products too.
 
-use crate::value::{Cot, Float, Tensor, Value};
+use crate::ops::arith::{add_owned, Arith, Out};
+use crate::value::{Cot, Float, Reusable, Tensor, Value};
 use ndarray::linalg::{general_mat_mul, general_mat_vec_mul};
 use ndarray::{Array, Array1, Array2, ArrayBase, ArrayView, Axis, Data, Dimension, Ix1, Ix2};
 
@@ -25,6 +26,16 @@ pub trait Dot2<B: Value>: Value {
     fn dot2_vjp_lhs_acc(acc: &mut Self::Owned, g: &Self::Output, a: &Self, b: &B);
     /// `acc += ∂b`, written into `acc`.
     fn dot2_vjp_rhs_acc(acc: &mut B::Owned, g: &Self::Output, a: &Self, b: &B);
+    /// `acc += a.dot(&b)` in place, where that gives the bits of
+    /// `acc + a.dot(&b)`: for a matrix-vector and a vector-matrix product,
+    /// whose `dot` is ndarray's `general_mat_vec_mul` with β = 0 (so with
+    /// β = 1 each element is `acc + dot`, added last). False, and `acc`
+    /// untouched, for the other products or when `acc` is not a vector of the
+    /// product's length.
+    fn dot2_add_to<D: Dimension>(&self, b: &B, acc: &mut Array<Self::Elem, D>) -> bool {
+        let _ = (b, acc);
+        false
+    }
 }
 
 /// `acc += u ⊗ v`, one row at a time.
@@ -112,6 +123,16 @@ impl<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>> Dot2<ArrayBase<S2, Ix1>>
     fn dot2_vjp_rhs_acc(acc: &mut Array1<F>, g: &Array1<F>, a: &Self, _b: &ArrayBase<S2, Ix1>) {
         general_mat_vec_mul(F::one(), &a.t(), g, F::one(), acc);
     }
+    fn dot2_add_to<D: Dimension>(&self, b: &ArrayBase<S2, Ix1>, acc: &mut Array<F, D>) -> bool {
+        let Ok(mut y) = acc.view_mut().into_dimensionality::<Ix1>() else {
+            return false;
+        };
+        if y.len() != self.nrows() || self.ncols() != b.len() {
+            return false;
+        }
+        general_mat_vec_mul(F::one(), self, b, F::one(), &mut y);
+        true
+    }
 }
 
 impl<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>> Dot2<ArrayBase<S2, Ix2>>
@@ -139,6 +160,17 @@ impl<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>> Dot2<ArrayBase<S2, Ix2>>
     #[inline]
     fn dot2_vjp_rhs_acc(acc: &mut Array2<F>, g: &Array1<F>, a: &Self, _b: &ArrayBase<S2, Ix2>) {
         add_outer(acc, a, g);
+    }
+    /// ndarray's `v.dot(&m)` is `m.t().dot(&v)`.
+    fn dot2_add_to<D: Dimension>(&self, b: &ArrayBase<S2, Ix2>, acc: &mut Array<F, D>) -> bool {
+        let Ok(mut y) = acc.view_mut().into_dimensionality::<Ix1>() else {
+            return false;
+        };
+        if y.len() != b.ncols() || b.nrows() != self.len() {
+            return false;
+        }
+        general_mat_vec_mul(F::one(), &b.t(), self, F::one(), &mut y);
+        true
     }
 }
 
@@ -174,6 +206,12 @@ impl<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>> Dot2<ArrayBase<S2, Ix1>>
 
 /// The type of `a.dot(&b)`.
 pub type DotOut<A, B> = <A as Dot2<B>>::Output;
+
+/// What is kept of a value whose buffer was reused (see [`Reusable`]).
+pub type ShapeOf<T> = <T as Reusable>::Shape;
+
+/// What [`add_dot_owned`] returns: the sum, and the kept shape of the product.
+pub type AddDot<A, M, V> = (Out<A, DotOut<M, V>>, ShapeOf<DotOut<M, V>>);
 
 /// `a.dot(&b)`: matrix-matrix, matrix-vector, vector-matrix or vector-vector,
 /// by ndarray's `dot`.
@@ -270,6 +308,32 @@ pub fn dot_vjp_rhs_add<A: Dot2<B>, B: Value<Elem = A::Elem>>(
 ) -> B::Owned {
     A::dot2_vjp_rhs_acc(&mut acc, g.get(), a, b);
     acc
+}
+
+/// `a + m.dot(&v)` with the product added into `a`'s buffer (a
+/// matrix-vector product with β = 1, the same bits as the product and then
+/// `+`), and the shape of the product, which the rules of `+` read. Where
+/// that does not apply (another kind of product, a broadcast, a layout
+/// ndarray would not give), the product is made and added as usual.
+pub fn add_dot_owned<A, M, V>(a: A, m: &M, v: &V) -> AddDot<A, M, V>
+where
+    A: Tensor + Arith<DotOut<M, V>>,
+    M: Dot2<V, Elem = A::Elem>,
+    V: Value<Elem = A::Elem>,
+    DotOut<M, V>: Reusable,
+{
+    let mut buf = a.into_array();
+    if buf.is_standard_layout() && m.dot2_add_to(v, &mut buf) {
+        let shape = <DotOut<M, V> as Reusable>::shape_like(&buf);
+        let out = buf
+            .into_dimensionality()
+            .expect("a vector, as the product it was added to");
+        return (<Out<A, DotOut<M, V>> as Tensor>::from_array(out), shape);
+    }
+    let a = A::from_array(buf);
+    let d = m.dot2(v);
+    let shape = d.shape_of();
+    (add_owned(a, &d), shape)
 }
 
 /// `a.t()`: the view with the axes reversed (the transpose of a matrix), no
