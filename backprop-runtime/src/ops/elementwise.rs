@@ -10,7 +10,7 @@
 //! gradient is `±inf` (or NaN when `g` is 0, as `0 · inf` is). The two kinks,
 //! `relu` and `abs` at 0, take the subgradient 0.
 
-use crate::value::{unary_vjp, Cot, ElemOf, Float, Operand, OwnedOf, Tensor, Value};
+use crate::value::{unary_vjp, Cot, Float, Operand, OwnedOf, Tensor, Value};
 use num_traits::{Float as _, One as _, Zero as _};
 
 /// Adjoint of a unary op whose derivative depends on the output only:
@@ -33,13 +33,13 @@ fn out_vjp<T: Tensor>(g: impl Cot<T>, out: &T, f: impl FnMut(T::Elem, T::Elem) -
 /// ```
 #[inline]
 pub fn exp<X: Operand>(x: X) -> OwnedOf<X> {
-    x.value().map_elems(|v| v.exp())
+    x.value().map_elems(exp_elem)
 }
 
 /// [`exp`] in place, over a temporary that nothing else reads.
 #[inline]
 pub fn exp_owned<T: Tensor>(x: T) -> T {
-    x.map_owned(|v| v.exp())
+    x.map_owned(exp_elem)
 }
 
 /// [`exp`] of one element: what the fused in-place forms apply after an
@@ -89,13 +89,13 @@ pub fn ln_vjp<V: Value>(g: impl Cot<V::Owned>, x: &V, out: &V::Owned) -> V::Owne
 /// ```
 #[inline]
 pub fn sqrt<X: Operand>(x: X) -> OwnedOf<X> {
-    x.value().map_elems(|v| v.sqrt())
+    x.value().map_elems(sqrt_elem)
 }
 
 /// [`sqrt`] in place, over a temporary that nothing else reads.
 #[inline]
 pub fn sqrt_owned<T: Tensor>(x: T) -> T {
-    x.map_owned(|v| v.sqrt())
+    x.map_owned(sqrt_elem)
 }
 
 /// [`sqrt`] of one element: what the fused in-place forms apply after an
@@ -209,13 +209,13 @@ pub fn cos_vjp<V: Value>(g: impl Cot<V::Owned>, x: &V, out: &V::Owned) -> V::Own
 /// ```
 #[inline]
 pub fn tan<X: Operand>(x: X) -> OwnedOf<X> {
-    x.value().map_elems(|v| v.tan())
+    x.value().map_elems(tan_elem)
 }
 
 /// [`tan`] in place, over a temporary that nothing else reads.
 #[inline]
 pub fn tan_owned<T: Tensor>(x: T) -> T {
-    x.map_owned(|v| v.tan())
+    x.map_owned(tan_elem)
 }
 
 /// [`tan`] of one element: what the fused in-place forms apply after an
@@ -242,13 +242,13 @@ pub fn tan_vjp<V: Value>(g: impl Cot<V::Owned>, _x: &V, out: &V::Owned) -> V::Ow
 /// ```
 #[inline]
 pub fn tanh<X: Operand>(x: X) -> OwnedOf<X> {
-    x.value().map_elems(|v| v.tanh())
+    x.value().map_elems(tanh_elem)
 }
 
 /// [`tanh`] in place, over a temporary that nothing else reads.
 #[inline]
 pub fn tanh_owned<T: Tensor>(x: T) -> T {
-    x.map_owned(|v| v.tanh())
+    x.map_owned(tanh_elem)
 }
 
 /// [`tanh`] of one element: what the fused in-place forms apply after an
@@ -265,19 +265,6 @@ pub fn tanh_vjp<V: Value>(g: impl Cot<V::Owned>, _x: &V, out: &V::Owned) -> V::O
     out_vjp(g, out, |g, o| g * (one - o * o))
 }
 
-/// The logistic sigmoid of one element, without overflow for large `|x|`.
-#[inline]
-fn sigmoid1<F: Float>(x: F) -> F {
-    let one = F::one();
-    if x >= F::zero() {
-        one / (one + (-x).exp())
-    } else {
-        // Also the NaN branch: exp(NaN) is NaN.
-        let e = x.exp();
-        e / (one + e)
-    }
-}
-
 /// `σ(x) = 1 / (1 + e⁻ˣ)`, elementwise, numerically stable: `e⁻ˣ` is only
 /// formed for `x ≥ 0` and `eˣ / (1 + eˣ)` for `x < 0`, so `σ(±1000)` is exactly
 /// `1` or `0` (and its gradient `0`), never NaN.
@@ -292,20 +279,28 @@ fn sigmoid1<F: Float>(x: F) -> F {
 /// ```
 #[inline]
 pub fn sigmoid<X: Operand>(x: X) -> OwnedOf<X> {
-    x.value().map_elems(sigmoid1)
+    x.value().map_elems(sigmoid_elem)
 }
 
 /// [`sigmoid`] in place, over a temporary that nothing else reads.
 #[inline]
 pub fn sigmoid_owned<T: Tensor>(x: T) -> T {
-    x.map_owned(sigmoid1)
+    x.map_owned(sigmoid_elem)
 }
 
-/// [`sigmoid`] of one element: what the fused in-place forms apply after an
-/// arithmetic op (`add_owned_map(h, b, sigmoid_elem)`).
+/// [`sigmoid`] of one element, without overflow for large `|x|`; also what
+/// the fused in-place forms apply after an arithmetic op
+/// (`add_owned_map(h, b, sigmoid_elem)`).
 #[inline]
-pub fn sigmoid_elem<F: Float>(v: F) -> F {
-    sigmoid1(v)
+pub fn sigmoid_elem<F: Float>(x: F) -> F {
+    let one = F::one();
+    if x >= F::zero() {
+        one / (one + (-x).exp())
+    } else {
+        // Also the NaN branch: exp(NaN) is NaN.
+        let e = x.exp();
+        e / (one + e)
+    }
 }
 
 /// Adjoint of [`sigmoid`]: `g · out · (1 - out)`.
@@ -313,18 +308,6 @@ pub fn sigmoid_elem<F: Float>(v: F) -> F {
 pub fn sigmoid_vjp<V: Value>(g: impl Cot<V::Owned>, _x: &V, out: &V::Owned) -> V::Owned {
     let one = V::Elem::one();
     out_vjp(g, out, |g, o| g * o * (one - o))
-}
-
-/// `max(v, 0)` of one element, a NaN kept: written as one comparison (`v`
-/// unless `v ≤ 0`, which is false for a NaN) so that the loop vectorizes.
-#[inline]
-fn relu1<F: Float>(v: F, zero: F) -> F {
-    #[allow(clippy::neg_cmp_op_on_partial_ord)] // the NaN case is the point
-    if !(v <= zero) {
-        v
-    } else {
-        zero
-    }
 }
 
 /// `max(x, 0)`, elementwise (a NaN stays NaN).
@@ -338,22 +321,27 @@ fn relu1<F: Float>(v: F, zero: F) -> F {
 /// ```
 #[inline]
 pub fn relu<X: Operand>(x: X) -> OwnedOf<X> {
-    let zero = ElemOf::<X>::zero();
-    x.value().map_elems(|v| relu1(v, zero))
+    x.value().map_elems(relu_elem)
 }
 
 /// [`relu`] in place, over a temporary that nothing else reads.
 #[inline]
 pub fn relu_owned<T: Tensor>(x: T) -> T {
-    let zero = T::Elem::zero();
-    x.map_owned(|v| relu1(v, zero))
+    x.map_owned(relu_elem)
 }
 
-/// [`relu`] of one element: what the fused in-place forms apply after an
-/// arithmetic op (`add_owned_map(h, b, relu_elem)`).
+/// [`relu`] of one element, a NaN kept: written as one comparison (`v`
+/// unless `v ≤ 0`, which is false for a NaN) so that the loop vectorizes;
+/// also what the fused in-place forms apply after an arithmetic op
+/// (`add_owned_map(h, b, relu_elem)`).
 #[inline]
 pub fn relu_elem<F: Float>(v: F) -> F {
-    relu1(v, F::zero())
+    #[allow(clippy::neg_cmp_op_on_partial_ord)] // the NaN case is the point
+    if !(v <= F::zero()) {
+        v
+    } else {
+        F::zero()
+    }
 }
 
 /// Adjoint of [`relu`]: `g · [x > 0]`.
@@ -385,13 +373,13 @@ pub fn relu_vjp<V: Value>(g: impl Cot<V::Owned>, x: &V, out: &V::Owned) -> V::Ow
 /// ```
 #[inline]
 pub fn recip<X: Operand>(x: X) -> OwnedOf<X> {
-    x.value().map_elems(|v| v.recip())
+    x.value().map_elems(recip_elem)
 }
 
 /// [`recip`] in place, over a temporary that nothing else reads.
 #[inline]
 pub fn recip_owned<T: Tensor>(x: T) -> T {
-    x.map_owned(|v| v.recip())
+    x.map_owned(recip_elem)
 }
 
 /// [`recip`] of one element: what the fused in-place forms apply after an
