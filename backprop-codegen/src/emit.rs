@@ -400,18 +400,18 @@ struct GraphEmitter<'g> {
     views: HashSet<String>,
     /// The values the graph gives back (the function's value, a region's results).
     results: Vec<NodeId>,
-    /// An op that writes its result over an operand's buffer: the operand's
-    /// position and the in-place forward function (see [`reuse`]).
-    takes: HashMap<NodeId, (usize, &'static str)>,
+    /// An op that writes its result over its first operand's buffer, by its
+    /// in-place forward function (see [`reuses`]).
+    takes: HashSet<NodeId>,
     /// A temporary whose buffer its one reader takes over; the local that
     /// keeps its shape for the adjoint rules, when they run.
     given: HashMap<NodeId, Option<Ident>>,
-    /// An op whose rule is the last reader of its operand at this position,
-    /// and takes it by value to write the gradient over it.
-    rule_takes: HashMap<NodeId, usize>,
-    /// `sum(square(x))` as one reduction: the sum, and whether its rule may
-    /// write over `x`. The square is never made.
-    sum_squares: HashMap<NodeId, bool>,
+    /// An op whose rule is the last reader of its first operand, and takes
+    /// it by value to write the gradient over it.
+    rule_takes: HashSet<NodeId>,
+    /// `sum(square(x))` as one reduction: the sum, its `x`, and whether its
+    /// rule may write over `x`. The square is never made.
+    sum_squares: HashMap<NodeId, (NodeId, bool)>,
     /// The squares of `sum_squares`.
     unmade: HashSet<NodeId>,
     /// An in-place elementwise function over the result of an in-place
@@ -500,9 +500,9 @@ impl<'g> GraphEmitter<'g> {
             defined: Vec::new(),
             views: HashSet::new(),
             results,
-            takes: HashMap::new(),
+            takes: HashSet::new(),
             given: HashMap::new(),
-            rule_takes: HashMap::new(),
+            rule_takes: HashSet::new(),
             sum_squares: HashMap::new(),
             unmade: HashSet::new(),
             fused: HashMap::new(),
@@ -768,53 +768,39 @@ impl<'g> GraphEmitter<'g> {
                 if readers[inputs[0].index()] == 1 && !scalar[x.index()] {
                     // `Σ x²` with no array of squares; `2g·x` over `x` when
                     // nothing else reads it.
-                    self.sum_squares.insert(id, sole(x));
+                    self.sum_squares.insert(id, (x, sole(x)));
                     self.unmade.insert(inputs[0]);
                     continue;
                 }
             }
             if *op == Op::Mse && active == [true, false] && sole(inputs[0]) {
                 // `∂pred = 2g(pred − target)/n` is written over `pred`.
-                self.rule_takes.insert(id, 0);
+                self.rule_takes.insert(id);
                 continue;
             }
-            for (pos, &x) in inputs.iter().enumerate() {
-                let Some(f) = reuse(*op, pos, &active) else {
-                    continue;
-                };
-                if sole(x) {
-                    let shape = self.a.active[id.index()]
-                        .then(|| sh.namer.fresh(&format!("{}_shape", self.name(x))));
-                    self.given.insert(x, shape);
-                    self.takes.insert(id, (pos, f));
-                    break;
-                }
+            let x = inputs[0];
+            if reuses(*op, &active) && sole(x) {
+                let shape = self.a.active[id.index()]
+                    .then(|| sh.namer.fresh(&format!("{}_shape", self.name(x))));
+                self.given.insert(x, shape);
+                self.takes.insert(id);
             }
         }
         // An elementwise function that takes the buffer of an arithmetic op
         // that took its own operand's: one pass for both.
+        let arith = |op: &Op| matches!(op, Op::Add | Op::Sub | Op::Mul | Op::Div);
         let mut pairs: Vec<(NodeId, NodeId)> = Vec::new();
-        for (&id, &(pos, f)) in &self.takes {
-            let unary = matches!(
-                f,
-                "exp_owned"
-                    | "sqrt_owned"
-                    | "tan_owned"
-                    | "tanh_owned"
-                    | "sigmoid_owned"
-                    | "recip_owned"
-                    | "relu_owned"
-                    | "neg_owned"
-            );
-            let Node::Op { inputs, .. } = self.node(id) else {
+        for &id in &self.takes {
+            let Node::Op {
+                op: Op::Unary(_) | Op::Neg,
+                inputs,
+                ..
+            } = self.node(id)
+            else {
                 continue;
             };
-            let x = inputs[pos];
-            let arith = matches!(
-                self.takes.get(&x),
-                Some((0, "add_owned" | "sub_owned" | "mul_owned" | "div_owned"))
-            );
-            if unary && arith {
+            let x = inputs[0];
+            if matches!(self.node(x), Node::Op { op, .. } if arith(op)) && self.takes.contains(&x) {
                 pairs.push((id, x));
             }
         }
@@ -825,13 +811,18 @@ impl<'g> GraphEmitter<'g> {
         // `x + m·v`, the product read by nothing else: added into `x`'s
         // buffer where the runtime can (a matrix-vector product).
         let mut dots: Vec<(NodeId, NodeId)> = Vec::new();
-        for (&id, &(pos, f)) in &self.takes {
-            if f != "add_owned" || pos != 0 || self.deferred.contains(&id) {
-                continue;
-            }
-            let Node::Op { inputs, .. } = self.node(id) else {
+        for &id in &self.takes {
+            let Node::Op {
+                op: Op::Add,
+                inputs,
+                ..
+            } = self.node(id)
+            else {
                 continue;
             };
+            if self.deferred.contains(&id) {
+                continue;
+            }
             let d = inputs[1];
             let product = matches!(self.node(d), Node::Op { op: Op::Dot, .. });
             if product
@@ -850,6 +841,16 @@ impl<'g> GraphEmitter<'g> {
             self.deferred.insert(d);
             self.dot_adds.insert(id, d);
         }
+    }
+
+    /// `let x_shape = bp::shape_of(&from);` where `x` gives its buffer away
+    /// and its rules run (`from` is `x`, or a value of `x`'s shape made from
+    /// it); the shape becomes a local of the region.
+    fn keep_shape(&mut self, bp: &Ident, x: NodeId, from: &Ident) -> Option<TokenStream> {
+        let shape = self.given[&x].clone()?;
+        let stmt = quote!(let #shape = #bp::shape_of(&#from););
+        self.defined.push(shape);
+        Some(stmt)
     }
 
     /// How an op receives a node: parameters that are references bare,
@@ -934,12 +935,9 @@ impl<'g> GraphEmitter<'g> {
                 continue;
             }
             let span = self.span(id);
-            if let (Some(_), Node::Op { inputs, .. }) = (self.sum_squares.get(&id), self.node(id)) {
+            if let Some(&(x, _)) = self.sum_squares.get(&id) {
                 let name = self.name(id).clone();
-                let Node::Op { inputs: sq, .. } = self.node(inputs[0]) else {
-                    unreachable!("the operand of a sum of squares is a square")
-                };
-                let x = self.operand(sh, sq[0]);
+                let x = self.operand(sh, x);
                 out.push(quote_spanned!(span=> let #name = #bp::sum_square(#x);));
                 self.defined.push(name);
                 continue;
@@ -959,10 +957,7 @@ impl<'g> GraphEmitter<'g> {
                     };
                     let (m, v) = (self.operand(sh, mv[0]), self.operand(sh, mv[1]));
                     let x_name = self.name(x).clone();
-                    if let Some(shape) = &self.given[&x] {
-                        out.push(quote!(let #shape = #bp::shape_of(&#x_name);));
-                        self.defined.push(shape.clone());
-                    }
+                    out.extend(self.keep_shape(bp, x, &x_name));
                     let d_shape = match &self.given[&d] {
                         Some(shape) => {
                             self.defined.push(shape.clone());
@@ -977,26 +972,23 @@ impl<'g> GraphEmitter<'g> {
                 }
                 Node::Op { op, inputs, consts } => {
                     let name = self.name(id).clone();
-                    let takes = self.takes.get(&id).copied();
+                    let takes = self.takes.contains(&id);
                     let args: Vec<TokenStream> = inputs
                         .iter()
                         .enumerate()
-                        .map(|(p, i)| match takes {
-                            Some((pos, _)) if pos == p => self.name(*i).to_token_stream(),
+                        .map(|(p, i)| match (takes, p) {
+                            (true, 0) => self.name(*i).to_token_stream(),
                             _ => self.operand(sh, *i),
                         })
                         .collect();
                     let consts: Vec<TokenStream> =
                         consts.iter().map(|c| self.subst(&c.tokens)).collect();
                     let spec = op.spec();
-                    if let (Some((pos, _)), false) = (takes, self.fused.contains_key(&id)) {
+                    if takes && !self.fused.contains_key(&id) {
                         // The operand's buffer becomes the result; its shape
                         // is kept for the rules.
-                        let x = self.name(inputs[pos]).clone();
-                        if let Some(shape) = &self.given[&inputs[pos]] {
-                            out.push(quote!(let #shape = #bp::shape_of(&#x);));
-                            self.defined.push(shape.clone());
-                        }
+                        let x = self.name(inputs[0]).clone();
+                        out.extend(self.keep_shape(bp, inputs[0], &x));
                     }
                     if self.deferred.contains(&id) {
                         // Computed by the elementwise function that reads it.
@@ -1011,30 +1003,20 @@ impl<'g> GraphEmitter<'g> {
                         else {
                             unreachable!("a fused operand is an op")
                         };
-                        let (_, x_f) = self.takes[&x];
                         let x_args = [
                             self.name(x_inputs[0]).to_token_stream(),
                             self.operand(sh, x_inputs[1]),
                         ];
-                        let (_, f) = takes.expect("a fused op takes its operand");
-                        let map = format_ident!("{}_map", x_f, span = span);
-                        let elem = format_ident!(
-                            "{}_elem",
-                            f.strip_suffix("_owned").unwrap_or(f),
-                            span = span
+                        let map = format_ident!("{}_map", owned_forward(self.node(x)), span = span);
+                        let elem = format_ident!("{}_elem", spec.forward, span = span);
+                        out.push(
+                            quote_spanned!(span=> let #name = #bp::#map(#(#x_args,)* #bp::#elem);),
                         );
-                        let stmt =
-                            quote_spanned!(span=> let #name = #bp::#map(#(#x_args,)* #bp::#elem););
-                        if let Some(shape) = &self.given[&x] {
-                            out.push(stmt);
-                            self.defined.push(name.clone());
-                            out.push(quote!(let #shape = #bp::shape_of(&#name);));
-                            self.defined.push(shape.clone());
-                            continue;
-                        }
-                        stmt
-                    } else if let Some((_, f)) = takes {
-                        let f = Ident::new(f, span);
+                        self.defined.push(name.clone());
+                        out.extend(self.keep_shape(bp, x, &name));
+                        continue;
+                    } else if takes {
+                        let f = format_ident!("{}", owned_forward(self.node(id)), span = span);
                         match &self.saved[id.index()] {
                             Some(saved) => {
                                 self.defined.push(saved.clone());
@@ -1594,14 +1576,7 @@ impl<'g> GraphEmitter<'g> {
             }
             let adj = self.adj(id).clone();
             out.extend(self.adjoint_sum(id));
-            if let (Some(&owned), Node::Op { inputs, .. }) =
-                (self.sum_squares.get(&id), self.node(id))
-            {
-                let square = inputs[0];
-                let Node::Op { inputs: sq, .. } = self.node(square) else {
-                    unreachable!("the operand of a sum of squares is a square")
-                };
-                let x = sq[0];
+            if let Some(&(x, owned)) = self.sum_squares.get(&id) {
                 let target = self.contribution_target(sh, x, id);
                 let span = self.span(id);
                 let name = self.name(id);
@@ -1619,12 +1594,12 @@ impl<'g> GraphEmitter<'g> {
             };
             let span = self.span(id);
             let spec = op.spec();
-            let rule_takes = self.rule_takes.get(&id).copied();
+            let rule_takes = self.rule_takes.contains(&id);
             let args: Vec<TokenStream> = inputs
                 .iter()
                 .enumerate()
-                .map(|(p, i)| match rule_takes {
-                    Some(pos) if pos == p => self.name(*i).to_token_stream(),
+                .map(|(p, i)| match (rule_takes, p) {
+                    (true, 0) => self.name(*i).to_token_stream(),
                     _ => self.operand(sh, *i),
                 })
                 .collect();
@@ -1737,7 +1712,7 @@ impl<'g> GraphEmitter<'g> {
                         let rule = Ident::new(rule, span);
                         quote_spanned!(span=> #bp::#rule(#g, #(#args,)* #(#consts,)* #(#tail)*))
                     }
-                    Vjps::Two(lhs, _) if rule_takes == Some(pos) => {
+                    Vjps::Two(lhs, _) if rule_takes && pos == 0 => {
                         let rule = format_ident!("{}_owned", lhs, span = span);
                         quote_spanned!(span=> #bp::#rule(#g, #(#args,)* #(#consts,)* #(#tail)*))
                     }
@@ -1906,30 +1881,32 @@ impl<'g> GraphEmitter<'g> {
     }
 }
 
-/// The in-place forward of `op` when its operand at `pos` is a temporary it
-/// may write over: only where no adjoint rule of `op` that runs (those of its
-/// `active` operands) reads that operand's values, so a shape stands in for it.
-fn reuse(op: Op, pos: usize, active: &[bool]) -> Option<&'static str> {
-    let other_active = active.get(1 - pos.min(1)).copied().unwrap_or(false);
-    match (op, pos) {
-        (Op::Add, 0) => Some("add_owned"),
-        (Op::Sub, 0) => Some("sub_owned"),
+/// Whether `op` has an in-place form that may write over its first operand:
+/// only where no adjoint rule of `op` that runs (those of its `active`
+/// operands) reads that operand's values, so a shape stands in for it.
+fn reuses(op: Op, active: &[bool]) -> bool {
+    let other_active = active.get(1).copied().unwrap_or(false);
+    match op {
+        Op::Add | Op::Sub | Op::Neg | Op::SoftmaxCrossEntropy => true,
         // `∂b = g·a` and `∂b = −g·a/b²` read `a`.
-        (Op::Mul, 0) if !other_active => Some("mul_owned"),
-        (Op::Div, 0) if !other_active => Some("div_owned"),
-        (Op::Neg, 0) => Some("neg_owned"),
-        (Op::SoftmaxCrossEntropy, 0) => Some("softmax_cross_entropy_fwd_owned"),
+        Op::Mul | Op::Div => !other_active,
         // These rules read only the output.
-        (Op::Unary(name), 0) => match name {
-            "exp" => Some("exp_owned"),
-            "sqrt" => Some("sqrt_owned"),
-            "tan" => Some("tan_owned"),
-            "tanh" => Some("tanh_owned"),
-            "sigmoid" => Some("sigmoid_owned"),
-            "recip" => Some("recip_owned"),
-            "relu" => Some("relu_owned"),
-            _ => None,
-        },
-        _ => None,
+        Op::Unary(name) => matches!(
+            name,
+            "exp" | "sqrt" | "tan" | "tanh" | "sigmoid" | "recip" | "relu"
+        ),
+        _ => false,
     }
+}
+
+/// The runtime's in-place form of an op that [`reuses`] its operand:
+/// `add_owned`, `tanh_owned`, and `softmax_cross_entropy_fwd_owned` for the
+/// op that also returns what it saves.
+fn owned_forward(node: &Node) -> String {
+    let Node::Op { op, .. } = node else {
+        unreachable!("only an op takes a buffer")
+    };
+    let spec = op.spec();
+    let fwd = if spec.saves.is_some() { "_fwd" } else { "" };
+    format!("{}{fwd}_owned", spec.forward)
 }
