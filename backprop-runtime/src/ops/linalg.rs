@@ -6,7 +6,9 @@
 use crate::ops::arith::{add_owned, Arith, Out};
 use crate::value::{Cot, Float, Reusable, Tensor, Value};
 use ndarray::linalg::{general_mat_mul, general_mat_vec_mul};
-use ndarray::{Array, Array1, Array2, ArrayBase, ArrayView, Axis, Data, Dimension, Ix1, Ix2};
+use ndarray::{
+    Array, Array1, Array2, ArrayBase, ArrayView, ArrayView2, Axis, Data, Dimension, Ix1, Ix2,
+};
 
 /// The products `a.dot(&b)` that ndarray defines, with their two adjoints.
 ///
@@ -36,6 +38,23 @@ pub trait Dot2<B: Value>: Value {
         let _ = (b, acc);
         false
     }
+}
+
+/// `acc += m · x` (`general_mat_vec_mul` with β = 1) when `acc` is a vector
+/// of `m`'s rows and `x` has `m`'s columns; else false, `acc` untouched.
+fn add_mat_vec<F: Float, D: Dimension>(
+    m: &ArrayView2<'_, F>,
+    x: &ArrayBase<impl Data<Elem = F>, Ix1>,
+    acc: &mut Array<F, D>,
+) -> bool {
+    let Ok(mut y) = acc.view_mut().into_dimensionality::<Ix1>() else {
+        return false;
+    };
+    if y.len() != m.nrows() || m.ncols() != x.len() {
+        return false;
+    }
+    general_mat_vec_mul(F::one(), m, x, F::one(), &mut y);
+    true
 }
 
 /// `acc += u ⊗ v`, one row at a time.
@@ -124,14 +143,7 @@ impl<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>> Dot2<ArrayBase<S2, Ix1>>
         general_mat_vec_mul(F::one(), &a.t(), g, F::one(), acc);
     }
     fn dot2_add_to<D: Dimension>(&self, b: &ArrayBase<S2, Ix1>, acc: &mut Array<F, D>) -> bool {
-        let Ok(mut y) = acc.view_mut().into_dimensionality::<Ix1>() else {
-            return false;
-        };
-        if y.len() != self.nrows() || self.ncols() != b.len() {
-            return false;
-        }
-        general_mat_vec_mul(F::one(), self, b, F::one(), &mut y);
-        true
+        add_mat_vec(&self.view(), b, acc)
     }
 }
 
@@ -163,14 +175,7 @@ impl<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>> Dot2<ArrayBase<S2, Ix2>>
     }
     /// ndarray's `v.dot(&m)` is `m.t().dot(&v)`.
     fn dot2_add_to<D: Dimension>(&self, b: &ArrayBase<S2, Ix2>, acc: &mut Array<F, D>) -> bool {
-        let Ok(mut y) = acc.view_mut().into_dimensionality::<Ix1>() else {
-            return false;
-        };
-        if y.len() != b.ncols() || b.nrows() != self.len() {
-            return false;
-        }
-        general_mat_vec_mul(F::one(), &b.t(), self, F::one(), &mut y);
-        true
+        add_mat_vec(&b.t(), self, acc)
     }
 }
 
