@@ -281,7 +281,7 @@ pub fn div_vjp_rhs<A: Arith<B>, B: Value<Elem = A::Elem>>(
 /// Adjoint: `∂x = -g`.
 #[inline]
 pub fn neg<V: Value>(x: &V) -> V::Owned {
-    x.map_elems(|v| -v)
+    x.map_elems(neg_elem)
 }
 
 /// Adjoint of [`neg`].
@@ -478,11 +478,13 @@ accumulate!(sub_vjp_rhs_acc, sub_vjp_rhs_add, sub_vjp_rhs, B, rhs, true);
 
 /// The forms of `+ - * /` that write the result over their left operand's
 /// buffer when it can hold it (see [`Arith::into_output`]), and allocate as
-/// the plain op does otherwise. The values are the plain op's, bit for bit.
+/// the plain op does otherwise; and the same followed by an elementwise
+/// function in the same pass (`relu(x.dot(w) + b)` reads and writes the
+/// buffer once). The values are the plain ops', bit for bit.
 ///
 /// The generated code calls them on a temporary that nothing else reads.
 macro_rules! owned {
-    ($owned:ident, $plain:ident, $op:tt) => {
+    ($owned:ident, $owned_map:ident, $plain:ident, $op:tt) => {
         #[doc = concat!("[`", stringify!($plain), "`] into `a`'s buffer when it has the result's shape and layout.")]
         #[inline]
         pub fn $owned<A: Arith<B>, B: Value<Elem = A::Elem>>(a: A, b: &B) -> Out<A, B> {
@@ -491,22 +493,10 @@ macro_rules! owned {
                 Err(a) => a.$plain(b),
             }
         }
-    };
-}
 
-owned!(add_owned, add, +);
-owned!(sub_owned, sub, -);
-owned!(mul_owned, mul, *);
-owned!(div_owned, div, /);
-
-/// The in-place forms followed by an elementwise function in the same pass
-/// (`relu(x.dot(w) + b)` reads and writes the buffer once): the values of
-/// the two ops one after the other, bit for bit.
-macro_rules! owned_map {
-    ($owned:ident, $plain:ident, $op:tt) => {
-        #[doc = concat!("[`", stringify!($plain), "`] into `a`'s buffer, then `f` of each element, in one pass.")]
+        #[doc = concat!("[`", stringify!($owned), "`], then `f` of each element, in one pass.")]
         #[inline]
-        pub fn $owned<A: Arith<B>, B: Value<Elem = A::Elem>>(
+        pub fn $owned_map<A: Arith<B>, B: Value<Elem = A::Elem>>(
             a: A,
             b: &B,
             f: impl Fn(A::Elem) -> A::Elem,
@@ -519,10 +509,10 @@ macro_rules! owned_map {
     };
 }
 
-owned_map!(add_owned_map, add, +);
-owned_map!(sub_owned_map, sub, -);
-owned_map!(mul_owned_map, mul, *);
-owned_map!(div_owned_map, div, /);
+owned!(add_owned, add_owned_map, add, +);
+owned!(sub_owned, sub_owned_map, sub, -);
+owned!(mul_owned, mul_owned_map, mul, *);
+owned!(div_owned, div_owned_map, div, /);
 
 /// [`neg`] of one element (see [`add_owned_map`]).
 #[inline]
@@ -533,7 +523,7 @@ pub fn neg_elem<F: Float>(v: F) -> F {
 /// [`neg`] in place.
 #[inline]
 pub fn neg_owned<T: Tensor>(x: T) -> T {
-    x.map_owned(|v| -v)
+    x.map_owned(neg_elem)
 }
 
 /// Both adjoints of a binary op in one call, giving the owned upstream buffer
