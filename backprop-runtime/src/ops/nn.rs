@@ -381,12 +381,9 @@ pub fn mse_vjp_lhs<P: Value, T: Value<Elem = P::Elem>>(
     g: impl Cot<P::Elem>,
     pred: &P,
     target: &T,
-    _out: &P::Elem,
+    out: &P::Elem,
 ) -> P::Owned {
-    check_same_shape("mse_vjp_lhs", pred.shape(), target.shape());
-    let g = *g.get();
-    let k = (g + g) / count(pred.len_elems());
-    pred.to_owned_value().zip_with1(target, |p, t| k * (p - t))
+    mse_vjp_lhs_owned(g, pred.to_owned_value(), target, out)
 }
 
 /// [`mse_vjp_lhs`] over a `pred` temporary that nothing reads after it: the

@@ -73,14 +73,7 @@ fn sum_squares_of_slice<F: Float>(xs: &[F]) -> F {
             p[k] += c[k] * c[k];
         }
     }
-    let mut acc = zero;
-    for k in 0..4 {
-        acc += p[k] + p[k + 4];
-    }
-    for &r in rest {
-        acc += r * r;
-    }
-    acc
+    finish(p, rest.iter().map(|&r| r * r))
 }
 
 /// ndarray's eightfold unrolled sum (`numeric_util::unrolled_fold`) of the
@@ -101,12 +94,19 @@ fn sum_squares_of<F: Float>(xs: impl Iterator<Item = F>) -> F {
             n = 0;
         }
     }
-    let mut acc = zero;
+    finish(p, rest[..n].iter().copied())
+}
+
+/// The end of ndarray's unrolled sum: the eight running sums added in
+/// pairs, then the fewer than eight elements left over, in order.
+#[inline]
+fn finish<F: Float>(p: [F; 8], rest: impl Iterator<Item = F>) -> F {
+    let mut acc = F::zero();
     for k in 0..4 {
         acc += p[k] + p[k + 4];
     }
-    for r in &rest[..n] {
-        acc += *r;
+    for r in rest {
+        acc += r;
     }
     acc
 }
