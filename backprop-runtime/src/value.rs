@@ -116,10 +116,13 @@ pub trait Tensor: Value<Owned = Self> + Clone + Debug {
     /// Replaces every element `g` by `f(g, x)`, where `x` is the element of `x`
     /// broadcast to this shape.
     fn zip_with1<X: Value<Elem = Self::Elem>>(
-        self,
+        mut self,
         x: &X,
         f: impl FnMut(Self::Elem, Self::Elem) -> Self::Elem,
-    ) -> Self;
+    ) -> Self {
+        self.zip_assign(x, f);
+        self
+    }
     /// Replaces every element `a` of `self`, in place, by `f(a, x)`, where `x`
     /// is the element of `x` broadcast to this shape.
     fn zip_assign<X: Value<Elem = Self::Elem>>(
@@ -184,10 +187,6 @@ macro_rules! scalar_value {
             ) -> $f {
                 // A scalar gradient comes only from scalar operands.
                 f(self, x.first_elem(), y.first_elem())
-            }
-            #[inline]
-            fn zip_with1<X: Value<Elem = $f>>(self, x: &X, mut f: impl FnMut($f, $f) -> $f) -> $f {
-                f(self, x.first_elem())
             }
             #[inline]
             fn zip_assign<X: Value<Elem = $f>>(&mut self, x: &X, mut f: impl FnMut($f, $f) -> $f) {
@@ -268,13 +267,13 @@ impl<F: Float, D: Dimension> Tensor for Array<F, D> {
         self
     }
     #[inline]
-    fn zip_with1<X: Value<Elem = F>>(mut self, x: &X, mut f: impl FnMut(F, F) -> F) -> Self {
+    fn zip_assign<X: Value<Elem = F>>(&mut self, x: &X, mut f: impl FnMut(F, F) -> F) {
         let x = x.view();
         if self.ndim() == 0 || x.shape() == self.shape() {
-            Zip::from(&mut self)
+            Zip::from(self)
                 .and_broadcast(&x)
                 .for_each(|g, &x| *g = f(*g, x));
-            return self;
+            return;
         }
         // A broadcast operand (a bias row, a column): one lane at a time, so
         // that each inner loop runs over contiguous memory where it can, as
@@ -282,7 +281,7 @@ impl<F: Float, D: Dimension> Tensor for Array<F, D> {
         let last = Axis(self.ndim() - 1);
         let x = x.broadcast(self.raw_dim()).unwrap_or_else(|| {
             panic!(
-                "zip_with1: cannot broadcast {:?} to {:?}",
+                "zip_assign: cannot broadcast {:?} to {:?}",
                 x.shape(),
                 self.shape()
             )
@@ -294,13 +293,6 @@ impl<F: Float, D: Dimension> Tensor for Array<F, D> {
                     .and(&xs)
                     .for_each(|g, &x| *g = f(*g, x))
             });
-        self
-    }
-    #[inline]
-    fn zip_assign<X: Value<Elem = F>>(&mut self, x: &X, mut f: impl FnMut(F, F) -> F) {
-        Zip::from(self)
-            .and_broadcast(x.view())
-            .for_each(|a, &x| *a = f(*a, x));
     }
     #[inline]
     fn from_array(a: Array<F, D>) -> Self {
