@@ -69,10 +69,7 @@ struct Lowerer<'a> {
     /// The enclosing graphs, outermost first, while a loop body is lowered.
     outer: Vec<Frame>,
     /// Each scope with the depth (loop nesting) of the graph its nodes belong to.
-    scopes: Vec<(usize, HashMap<String, NodeId>)>,
-    /// For each scope, the bindings that are a reference (`let r = &t;`) or a
-    /// view (`let v = p.view();`) of their node, rather than the value itself.
-    forms: Vec<HashMap<String, Form>>,
+    scopes: Vec<Scope>,
     cx: &'a mut Ctxt,
     /// The name of the binding being lowered, for naming its intermediates.
     base: String,
@@ -90,8 +87,7 @@ pub fn lower(func: &Function, cx: &mut Ctxt) -> Option<Lowered> {
         captures: Vec::new(),
         capture_map: HashMap::new(),
         outer: Vec::new(),
-        scopes: vec![(0, HashMap::new())],
-        forms: vec![HashMap::new()],
+        scopes: vec![Scope::new(0, HashMap::new())],
         cx,
         base: "out".to_owned(),
         depth: 0,
@@ -103,7 +99,7 @@ pub fn lower(func: &Function, cx: &mut Ctxt) -> Option<Lowered> {
             p.ident.span(),
             p.differentiable,
         );
-        l.scopes[0].1.insert(p.ident.to_string(), id);
+        l.scopes[0].names.insert(p.ident.to_string(), id);
     }
     let before = l.graph.len();
     let output = l.block_value(&func.item.block, true);
@@ -176,6 +172,36 @@ pub enum Form {
     Ref,
     /// `let v = p.view();`
     View,
+}
+
+/// The bindings of one block, arm or loop body.
+struct Scope {
+    /// The depth of the region (graph) the scope belongs to.
+    depth: usize,
+    /// The node each name is bound to.
+    names: HashMap<String, NodeId>,
+    /// The bindings that are a reference (`let r = &t;`) or a view
+    /// (`let v = p.view();`) of their node, rather than the value itself.
+    forms: HashMap<String, Form>,
+}
+
+impl Scope {
+    fn new(depth: usize, names: HashMap<String, NodeId>) -> Scope {
+        Scope {
+            depth,
+            names,
+            forms: HashMap::new(),
+        }
+    }
+
+    /// Binds (or rebinds) `name` to `id`, held in `form`.
+    fn bind(&mut self, name: String, id: NodeId, form: Form) {
+        match form {
+            Form::Value => self.forms.remove(&name),
+            form => self.forms.insert(name.clone(), form),
+        };
+        self.names.insert(name, id);
+    }
 }
 
 /// The form of a `let`'s value: `&e` is a reference, `e.view()` a view.
@@ -276,7 +302,7 @@ impl Lowerer<'_> {
             .scopes
             .iter()
             .rev()
-            .find_map(|(d, s)| s.get(name).map(|id| (*d, *id)))?;
+            .find_map(|s| s.names.get(name).map(|id| (s.depth, *id)))?;
         let mut id = id;
         for d in depth + 1..=self.outer.len() {
             id = self.capture_into(d, id);
@@ -286,8 +312,12 @@ impl Lowerer<'_> {
 
     /// How a name holds its node: the value, a reference to it, or a view.
     fn form(&self, name: &str) -> Form {
-        match self.scopes.iter().rposition(|(_, s)| s.contains_key(name)) {
-            Some(k) => self.forms[k].get(name).copied().unwrap_or(Form::Value),
+        match self.scopes.iter().rposition(|s| s.names.contains_key(name)) {
+            Some(k) => self.scopes[k]
+                .forms
+                .get(name)
+                .copied()
+                .unwrap_or(Form::Value),
             None => Form::Value,
         }
     }
@@ -354,8 +384,8 @@ impl Lowerer<'_> {
 
     /// A block; `needs_value` is false for a block in statement position.
     fn block(&mut self, block: &Block, is_body: bool, needs_value: bool) -> NodeId {
-        self.scopes.push((self.outer.len(), HashMap::new()));
-        self.forms.push(HashMap::new());
+        self.scopes
+            .push(Scope::new(self.outer.len(), HashMap::new()));
         let mut value = None;
         let n = block.stmts.len();
         for (k, stmt) in block.stmts.iter().enumerate() {
@@ -371,7 +401,6 @@ impl Lowerer<'_> {
             }
         }
         self.scopes.pop();
-        self.forms.pop();
         match value {
             Some(v) => v,
             None if !needs_value => self.error_node(block.brace_token.span.close()),
@@ -405,7 +434,7 @@ impl Lowerer<'_> {
                     if let Pat::Ident(pi) = &local.pat {
                         // Bound to an error, so later uses report nothing more.
                         let id = self.error_node(pi.ident.span());
-                        self.scopes.last_mut().expect("a scope").1.insert(pi.ident.to_string(), id);
+                        self.scopes.last_mut().expect("a scope").names.insert(pi.ident.to_string(), id);
                     }
                     return;
                 };
@@ -450,12 +479,8 @@ impl Lowerer<'_> {
                 if id.index() >= before {
                     self.graph.nodes[id.index()].name = Name::User(name.clone());
                 }
-                let forms = self.forms.last_mut().expect("a scope");
-                match form_of(expr) {
-                    Form::Value => forms.remove(&name),
-                    form => forms.insert(name.clone(), form),
-                };
-                self.scopes.last_mut().expect("a scope").1.insert(name, id);
+                let form = form_of(expr);
+                self.scopes.last_mut().expect("a scope").bind(name, id, form);
             }
             Pat::Type(pt) => self.bind(&pt.pat, expr),
             Pat::Paren(pp) => self.bind(&pp.pat, expr),
@@ -632,12 +657,16 @@ impl Lowerer<'_> {
                 return self.error_node(whole.span());
             }
         };
-        let Some(scope) = self.scopes.iter().rposition(|(_, s)| s.contains_key(&name)) else {
+        let Some(scope) = self
+            .scopes
+            .iter()
+            .rposition(|s| s.names.contains_key(&name))
+        else {
             self.cx
                 .error_at(place, format!("`{name}` is not a binding of this function"));
             return self.error_node(whole.span());
         };
-        if self.scopes[scope].0 != self.outer.len() {
+        if self.scopes[scope].depth != self.outer.len() {
             // A loop carries every name its body assigns, so this cannot happen.
             self.cx
                 .error_at(place, "this assignment is not supported here");
@@ -649,7 +678,7 @@ impl Lowerer<'_> {
         let id = match op {
             None => rhs,
             Some(op) => {
-                let old = self.scopes[scope].1[&name];
+                let old = self.scopes[scope].names[&name];
                 self.op(op, vec![old, rhs], vec![], whole.span())
             }
         };
@@ -657,8 +686,7 @@ impl Lowerer<'_> {
         if id.index() >= before {
             self.graph.nodes[id.index()].name = Name::User(name.clone());
         }
-        self.forms[scope].remove(&name);
-        self.scopes[scope].1.insert(name, id);
+        self.scopes[scope].bind(name, id, Form::Value);
         self.error_node(whole.span())
     }
 
@@ -775,9 +803,8 @@ impl Lowerer<'_> {
                 span,
                 varying[k],
             );
-            if let Some(scope) = self.scopes.iter().rposition(|(_, s)| s.contains_key(name)) {
-                self.forms[scope].remove(name);
-                self.scopes[scope].1.insert(name.clone(), out);
+            if let Some(scope) = self.scopes.iter().rposition(|s| s.names.contains_key(name)) {
+                self.scopes[scope].bind(name.clone(), out, Form::Value);
             }
         }
     }
@@ -829,7 +856,7 @@ impl Lowerer<'_> {
         }
         let mut names: Vec<String> = Vec::new();
         for name in assigned.names {
-            if !names.contains(&name) && self.scopes.iter().any(|(_, s)| s.contains_key(&name)) {
+            if !names.contains(&name) && self.scopes.iter().any(|s| s.names.contains_key(&name)) {
                 names.push(name);
             }
         }
@@ -883,8 +910,7 @@ impl Lowerer<'_> {
                 scope.insert(name.clone(), id);
             }
         }
-        self.scopes.push((self.outer.len(), scope));
-        self.forms.push(HashMap::new());
+        self.scopes.push(Scope::new(self.outer.len(), scope));
         let value = match body {
             ArmBody::Block(b) => self.block(b, false, with_value),
             ArmBody::Expr(e) => match e {
@@ -901,8 +927,7 @@ impl Lowerer<'_> {
             },
             ArmBody::Empty => self.error_node(Span::call_site()),
         };
-        let (_, scope) = self.scopes.pop().expect("the arm's scope");
-        self.forms.pop();
+        let scope = self.scopes.pop().expect("the arm's scope").names;
         let mut outputs: Vec<NodeId> = Vec::new();
         for name in names {
             match scope.get(name) {
@@ -955,13 +980,11 @@ impl Lowerer<'_> {
             let id = self.add(Node::LoopVar, Name::User(v.to_string()), v.span(), false);
             scope.insert(v.to_string(), id);
         }
-        self.scopes.push((depth, scope));
-        self.forms.push(HashMap::new());
+        self.scopes.push(Scope::new(depth, scope));
         let outer_base = self.base.clone();
         self.block(&f.body, false, false);
         self.base = outer_base;
-        let (_, scope) = self.scopes.pop().expect("the loop's scope");
-        self.forms.pop();
+        let scope = self.scopes.pop().expect("the loop's scope").names;
         let outputs: Vec<NodeId> = carried.iter().map(|(name, _)| scope[name]).collect();
         let out_varying = outputs.iter().map(|o| self.varying[o.index()]).collect();
         let (graph, captures) = self.pop_frame();
