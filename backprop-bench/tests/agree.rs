@@ -3,49 +3,34 @@
 use backprop_bench::alloc::measure;
 use backprop_bench::expansion::{chain_source, chain_tokens, expand_chain};
 use backprop_bench::{bsub, mlp, rnn, scalar_net, two_heads};
-use std::sync::{Mutex, MutexGuard};
-
-/// The allocation counters are global: the tests of this file run one at a
-/// time, so that no other test allocates during a measurement.
-static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
-
-fn alone() -> MutexGuard<'static, ()> {
-    ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
-}
 
 #[test]
 fn scalar_network_agrees() {
-    let _alone = alone();
     scalar_net::verify().unwrap();
 }
 
 #[test]
 fn two_heads_agrees() {
-    let _alone = alone();
     two_heads::verify().unwrap();
 }
 
 #[test]
 fn mlp_agrees() {
-    let _alone = alone();
     mlp::verify().unwrap();
 }
 
 #[test]
 fn broadcast_sub_agrees() {
-    let _alone = alone();
     bsub::verify().unwrap();
 }
 
 #[test]
 fn rnn_agrees() {
-    let _alone = alone();
     rnn::verify().unwrap();
 }
 
 #[test]
 fn rnn_agrees_on_other_sizes() {
-    let _alone = alone();
     // One step, and a longer sequence than the benchmark's.
     for (hidden, input, steps) in [(4, 3, 1), (4, 3, 5), (16, 8, 50)] {
         let i = rnn::Inputs::new(hidden, input, steps);
@@ -73,23 +58,22 @@ fn rnn_agrees_on_other_sizes() {
 
 #[test]
 fn scalar_code_does_not_allocate() {
-    let _alone = alone();
     let i = scalar_net::Inputs::lesson();
-    assert_eq!(measure(|| scalar_net::hand(&i)).allocs, 0);
-    assert_eq!(measure(|| scalar_net::generated(&i)).allocs, 0);
+    assert_eq!(measure(|| scalar_net::hand(&i)).own_allocs, 0);
+    assert_eq!(measure(|| scalar_net::generated(&i)).own_allocs, 0);
 }
 
 #[test]
 fn the_allocator_counts() {
-    let _alone = alone();
     let s = measure(|| vec![0u8; 1000]);
-    assert_eq!(s.allocs, 1);
+    // The harness's threads may allocate meanwhile; this thread made one call.
+    assert_eq!(s.own_allocs, 1);
+    assert!(s.allocs >= 1);
     assert!(s.peak_bytes >= 1000);
 }
 
 #[test]
 fn chains_expand_without_errors() {
-    let _alone = alone();
     assert_eq!(chain_source(3).matches("let").count(), 3);
     for n in [1, 10, 100] {
         let out = expand_chain(chain_tokens(n)).to_string();
