@@ -461,3 +461,54 @@ fn carried_adjoints_accumulate_in_place() {
         .unwrap();
     }
 }
+
+/// A weight that two matrix-vector products read in every step: the reverse
+/// sweep keeps both outer products of each step (`dot_vjp_lhs_defer`) and
+/// adds them after the loop with one matrix product (`add_outers`). The
+/// same with no step at all leaves the gradient zero.
+#[differentiable(wrt(w, h0))]
+fn weight_read_twice_per_step(w: &Array2<f64>, h0: &Array1<f64>, xs: &Array2<f64>) -> f64 {
+    let mut h = h0.to_owned();
+    for t in 0..xs.nrows() {
+        let a = tanh(&(w.dot(&h) + xs.row(t)));
+        h = sigmoid(&w.dot(&a)) - &h * 0.5;
+    }
+    sum(&h)
+}
+
+/// The same over two steps, unrolled.
+#[differentiable(wrt(w, h0))]
+fn weight_read_twice_unrolled(w: &Array2<f64>, h0: &Array1<f64>, xs: &Array2<f64>) -> f64 {
+    let a1 = tanh(&(w.dot(h0) + xs.row(0)));
+    let h1 = sigmoid(&w.dot(&a1)) - h0 * 0.5;
+    let a2 = tanh(&(w.dot(&h1) + xs.row(1)));
+    let h2 = sigmoid(&w.dot(&a2)) - &h1 * 0.5;
+    sum(&h2)
+}
+
+#[test]
+fn deferred_outer_products_of_a_weight_read_twice() {
+    let mut seed = 91;
+    let w = random((5, 5), &mut seed);
+    let h0 = random(5, &mut seed);
+    for steps in [0, 1, 2, 7] {
+        let xs = random((steps, 5), &mut seed);
+        let (v, g) = weight_read_twice_per_step_backward(&w, &h0, &xs, 1.0);
+        assert_eq!(v, weight_read_twice_per_step(&w, &h0, &xs));
+        if steps == 0 {
+            assert!(g.w.iter().all(|&x| x == 0.0));
+            assert!(g.h0.iter().all(|&x| x == 1.0));
+        }
+        if steps == 2 {
+            let (vu, gu) = weight_read_twice_unrolled_backward(&w, &h0, &xs, 1.0);
+            assert_eq!(v, vu);
+            for (x, y) in g.w.iter().zip(&gu.w).chain(g.h0.iter().zip(&gu.h0)) {
+                assert!((x - y).abs() <= 1e-14, "{x} vs {y}");
+            }
+        }
+        gradcheck(&(w.clone(), h0.clone()), |(w, h0)| {
+            weight_read_twice_per_step_backward(w, h0, &xs, 1.0)
+        })
+        .unwrap();
+    }
+}

@@ -429,6 +429,13 @@ struct GraphEmitter<'g> {
     acc_into: HashMap<NodeId, Ident>,
     /// How many contributions to each of them went into the accumulator.
     accumulated: HashMap<NodeId, usize>,
+    /// In a loop body: the accumulators that products' outer products are
+    /// kept for (`dot_vjp_lhs_defer`), each with the name of its `Outers`,
+    /// which the loop adds after its reverse sweep.
+    outers: Vec<(Ident, Ident)>,
+    /// In a loop body: the captured values known to be vectors or scalars,
+    /// whose gradients are never outer products.
+    flat: HashSet<NodeId>,
     /// How many contributions to a value were added into one written before.
     merged: HashMap<NodeId, usize>,
     /// The contributions that are loops' accumulators.
@@ -510,6 +517,8 @@ impl<'g> GraphEmitter<'g> {
             dot_adds: HashMap::new(),
             acc_into: HashMap::new(),
             accumulated: HashMap::new(),
+            outers: Vec::new(),
+            flat: HashSet::new(),
             merged: HashMap::new(),
             loop_accs: HashSet::new(),
             acc_seed: HashMap::new(),
@@ -1328,9 +1337,22 @@ impl<'g> GraphEmitter<'g> {
                     .any(|(kk, o)| *kk == k && self.results.contains(o))
             })
             .collect();
+        let flat: Vec<bool> = accs
+            .iter()
+            .map(|(j, _)| match self.node(lp.inputs[*j]) {
+                Node::Param(i) => match &sh.func.params[*i].kind {
+                    Kind::Array { owned, .. } => owned.to_string().contains("Array1"),
+                    _ => true,
+                },
+                _ => false,
+            })
+            .collect();
         let le = self.loops.get_mut(&id).expect("a loop emitter");
-        for (j, acc) in &accs {
+        for ((j, acc), flat) in accs.iter().zip(flat) {
             le.body.acc_into.insert(lp.body.inputs[*j], acc.clone());
+            if flat {
+                le.body.flat.insert(lp.body.inputs[*j]);
+            }
         }
         le.accs = accs;
         let (start, end, steps) = (le.start.clone(), le.end.clone(), le.steps.clone());
@@ -1488,6 +1510,10 @@ impl<'g> GraphEmitter<'g> {
             out.push(quote!(let mut #acc = #bp::zeros_like(#operand);));
         }
         let le = self.loops.get_mut(&id).expect("a loop emitter");
+        let steps = &le.steps;
+        for (_, outers) in &le.body.outers {
+            out.push(quote!(let mut #outers = #bp::Outers::with_steps(#steps.len());));
+        }
         // The last iteration's new value is the loop's result.
         let mut head = Vec::new();
         for (k, local, carry) in &le.handoff {
@@ -1535,6 +1561,9 @@ impl<'g> GraphEmitter<'g> {
                 #(#tail)*
             }
         });
+        for (acc, outers) in &le.body.outers {
+            out.push(quote!(#acc = #bp::add_outers(#acc, #outers);));
+        }
         // What flows to the carried variables' initial values.
         for (k, d) in d_state.iter().enumerate() {
             let p = lp.inputs[k];
@@ -1671,8 +1700,18 @@ impl<'g> GraphEmitter<'g> {
                     // adjoint: the contribution is added into it, with no
                     // array of its own.
                     let side = if pos == 0 { "lhs" } else { "rhs" };
-                    let rule = format_ident!("{}_vjp_{}_acc", spec.forward, side, span = span);
-                    out.push(quote_spanned!(span=> #bp::#rule(&mut #acc, #g, #(#args),*);));
+                    if captured && *op == Op::Dot && !self.flat.contains(&input) {
+                        // A weight's outer products are added after the
+                        // loop, by one matrix product.
+                        let outers = self.outers_of(sh, &acc);
+                        let rule = format_ident!("dot_vjp_{}_defer", side, span = span);
+                        out.push(quote_spanned!(span=>
+                            #bp::#rule(&mut #outers, &mut #acc, #g, #(#args),*);
+                        ));
+                    } else {
+                        let rule = format_ident!("{}_vjp_{}_acc", spec.forward, side, span = span);
+                        out.push(quote_spanned!(span=> #bp::#rule(&mut #acc, #g, #(#args),*);));
+                    }
                     if captured {
                         *self.accumulated.entry(input).or_insert(0) += 1;
                     }
@@ -1725,6 +1764,16 @@ impl<'g> GraphEmitter<'g> {
             }
         }
         out
+    }
+
+    /// The name of the `Outers` kept for the loop accumulator `acc`.
+    fn outers_of(&mut self, sh: &mut Shared, acc: &Ident) -> Ident {
+        if let Some((_, o)) = self.outers.iter().find(|(a, _)| a == acc) {
+            return o.clone();
+        }
+        let o = sh.namer.fresh(&format!("{acc}_outers"));
+        self.outers.push((acc.clone(), o.clone()));
+        o
     }
 
     /// The accumulator a contribution of `op` to `input` may be added into:

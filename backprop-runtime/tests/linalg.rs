@@ -314,3 +314,63 @@ fn add_dot_owned_is_add_of_dot() {
     assert_eq!(out, 0.5 + v7.dot(&v7));
     assert_eq!(stand_in(&shape), v7.dot(&v7));
 }
+
+/// The deferred rules keep a matrix-vector product's `g ⊗ b` and a
+/// vector-matrix product's `a ⊗ g` in `Outers`, and `add_outers` adds them
+/// all at once: the sum of the accumulating rules, up to rounding. The other
+/// products add into the accumulator at once.
+#[test]
+fn deferred_outer_products_add_up_to_the_accumulated_ones() {
+    fn close<D: ndarray::Dimension>(a: &ndarray::Array<f64, D>, b: &ndarray::Array<f64, D>) {
+        assert_eq!(a.shape(), b.shape());
+        for (x, y) in a.iter().zip(b) {
+            assert!((x - y).abs() <= 1e-13 * (1.0 + y.abs()), "{x} vs {y}");
+        }
+    }
+    let m = rand((3, 4), 41, -1.0, 1.0);
+    // Matrix-vector, five steps, into a column-major accumulator.
+    let start = Array2::from_shape_fn((3, 4).f(), |(i, j)| (i + 2 * j) as f64);
+    let (mut acc, mut expected) = (start.clone(), start);
+    let mut outers = Outers::with_steps(5);
+    for k in 0..5 {
+        let g = rand(3, 50 + k, -1.0, 1.0);
+        let b = rand(4, 60 + k, -1.0, 1.0);
+        dot_vjp_lhs_acc(&mut expected, &g, &m, &b);
+        dot_vjp_lhs_defer(&mut outers, &mut acc, &g, &m, &b);
+    }
+    // Nothing is added until the end.
+    assert_eq!(acc[[2, 3]], 8.0);
+    close(&add_outers(acc, outers), &expected);
+    // Vector-matrix, more steps than announced.
+    let mut acc = rand((3, 4), 42, -1.0, 1.0);
+    let mut expected = acc.clone();
+    let mut outers = Outers::with_steps(1);
+    for k in 0..7 {
+        let a = rand(3, 70 + k, -1.0, 1.0);
+        let g = rand(4, 80 + k, -1.0, 1.0);
+        dot_vjp_rhs_acc(&mut expected, &g, &a, &m);
+        dot_vjp_rhs_defer(&mut outers, &mut acc, &g, &a, &m);
+    }
+    close(&add_outers(acc, outers), &expected);
+    // Matrix-matrix and the vector sides: added at once, nothing kept.
+    let n = rand((4, 2), 43, -1.0, 1.0);
+    let g = rand((3, 2), 44, -1.0, 1.0);
+    let mut acc = rand((3, 4), 45, -1.0, 1.0);
+    let expected = &acc + &dot_vjp_lhs(&g, &m, &n);
+    let mut outers = Outers::with_steps(1);
+    dot_vjp_lhs_defer(&mut outers, &mut acc, &g, &m, &n);
+    close(&acc, &expected);
+    close(&add_outers(acc, outers), &expected);
+    let v4 = rand(4, 46, -1.0, 1.0);
+    let g = rand(3, 47, -1.0, 1.0);
+    let mut acc = rand(4, 48, -1.0, 1.0);
+    let expected = &acc + &dot_vjp_rhs(&g, &m, &v4);
+    let mut outers = Outers::with_steps(1);
+    dot_vjp_rhs_defer(&mut outers, &mut acc, &g, &m, &v4);
+    close(&add_outers(acc, outers), &expected);
+    let mut summed = rand(4, 49, -1.0, 1.0);
+    let before = summed.clone();
+    let mut none = Outers::with_steps(3);
+    dot_vjp_lhs_defer(&mut none, &mut summed, 0.5, &v4, &v4);
+    close(&add_outers(summed, none), &(&before + &(&v4 * 0.5)));
+}

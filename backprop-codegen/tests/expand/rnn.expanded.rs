@@ -104,6 +104,8 @@ pub fn rnn_backward(
     let mut d_w = bp::zeros_like(w);
     let mut d_u = bp::zeros_like(u);
     let mut d_v = bp::zeros_like(v);
+    let mut d_u_outers = bp::Outers::with_steps(steps.len());
+    let mut d_w_outers = bp::Outers::with_steps(steps.len());
     let mut h_1_after = h_1;
     for (t, (h_1_in, loss_in, h_3, h_4, h_2_shape, h_5_shape, loss_1)) in (t_start..t_end)
         .zip(steps)
@@ -117,13 +119,15 @@ pub fn rnn_backward(
         let d_h_6 = d_h_1;
         let d_h_5 = bp::tanh_vjp(d_h_6, &bp::stand_in(&h_5_shape), &h_6);
         let (d_h_2, d_h_4) = bp::add_vjp_both(d_h_5, &bp::stand_in(&h_2_shape), &h_4);
-        bp::dot_vjp_lhs_acc(&mut d_u, d_h_4, u, &h_3);
-        bp::dot_vjp_lhs_acc(&mut d_w, &d_h_2, w, &h_1_in);
+        bp::dot_vjp_lhs_defer(&mut d_u_outers, &mut d_u, d_h_4, u, &h_3);
+        bp::dot_vjp_lhs_defer(&mut d_w_outers, &mut d_w, &d_h_2, w, &h_1_in);
         let d_h_1_in_step = bp::dot_vjp_rhs(d_h_2, w, &h_1_in);
         d_h_1 = d_h_1_in_step;
         d_loss = d_loss_in_step;
         h_1_after = h_1_in;
     }
+    d_u = bp::add_outers(d_u, d_u_outers);
+    d_w = bp::add_outers(d_w, d_w_outers);
     let grad = RnnGrad { w: d_w, u: d_u, v: d_v };
     (loss, grad)
 }

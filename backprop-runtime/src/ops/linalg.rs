@@ -28,6 +28,30 @@ pub trait Dot2<B: Value>: Value {
     fn dot2_vjp_lhs_acc(acc: &mut Self::Owned, g: &Self::Output, a: &Self, b: &B);
     /// `acc += ∂b`, written into `acc`.
     fn dot2_vjp_rhs_acc(acc: &mut B::Owned, g: &Self::Output, a: &Self, b: &B);
+    /// `acc += ∂a`, or, where `∂a` is an outer product, its two vectors kept
+    /// in `outers` to be added into `acc` later by one matrix product.
+    fn dot2_vjp_lhs_defer(
+        outers: &mut Outers<Self::Elem>,
+        acc: &mut Self::Owned,
+        g: &Self::Output,
+        a: &Self,
+        b: &B,
+    ) {
+        let _ = outers;
+        Self::dot2_vjp_lhs_acc(acc, g, a, b)
+    }
+    /// `acc += ∂b`, or its two vectors kept in `outers` (see
+    /// [`Dot2::dot2_vjp_lhs_defer`]).
+    fn dot2_vjp_rhs_defer(
+        outers: &mut Outers<Self::Elem>,
+        acc: &mut B::Owned,
+        g: &Self::Output,
+        a: &Self,
+        b: &B,
+    ) {
+        let _ = outers;
+        Self::dot2_vjp_rhs_acc(acc, g, a, b)
+    }
     /// `acc += a.dot(&b)` in place, where that gives the bits of
     /// `acc + a.dot(&b)`: for a matrix-vector and a vector-matrix product,
     /// whose `dot` is ndarray's `general_mat_vec_mul` with β = 0 (so with
@@ -88,6 +112,91 @@ fn outer<F: Float>(
     &u.view().insert_axis(Axis(1)) * &v.view().insert_axis(Axis(0))
 }
 
+/// Outer products `u ⊗ v` kept as their vectors, to be added into a matrix
+/// as one product: `Σₖ uₖ ⊗ vₖ = Uᵀ V`, with the `uₖ` the rows of `U` and the
+/// `vₖ` the rows of `V` (see [`add_outers`]).
+///
+/// A loop's reverse sweep keeps here what each iteration adds to the
+/// gradient of a weight that a matrix-vector product reads (`∂W += g ⊗ x`),
+/// and adds it all after the loop, as a hand-written backward pass does with
+/// `∂W = Δᵀ X`: one matrix product instead of a pass over `∂W` per iteration.
+#[derive(Clone, Debug)]
+pub struct Outers<F> {
+    u: Vec<F>,
+    v: Vec<F>,
+    /// The number of pairs, and the lengths of `u` and `v` (the matrix's shape).
+    n: usize,
+    rows: usize,
+    cols: usize,
+    /// The expected number of pairs, reserved at the first one.
+    steps: usize,
+}
+
+impl<F: Float> Outers<F> {
+    /// None yet; room for `steps` pairs is reserved when the first arrives.
+    pub fn with_steps(steps: usize) -> Self {
+        Outers {
+            u: Vec::new(),
+            v: Vec::new(),
+            n: 0,
+            rows: 0,
+            cols: 0,
+            steps,
+        }
+    }
+
+    /// Keeps `u ⊗ v`, a term of `acc`; adds it into `acc` now instead if
+    /// `acc` is not `u.len() × v.len()` or not a sum of this shape's terms.
+    fn push(
+        &mut self,
+        acc: &mut Array2<F>,
+        u: &ArrayBase<impl Data<Elem = F>, Ix1>,
+        v: &ArrayBase<impl Data<Elem = F>, Ix1>,
+    ) {
+        let fits = acc.dim() == (u.len(), v.len());
+        if !fits || (self.n > 0 && (self.rows, self.cols) != acc.dim()) {
+            add_outer(acc, u, v);
+            return;
+        }
+        if self.n == 0 {
+            (self.rows, self.cols) = acc.dim();
+            self.u.reserve(self.steps * self.rows);
+            self.v.reserve(self.steps * self.cols);
+        }
+        self.u.extend(u.iter().copied());
+        self.v.extend(v.iter().copied());
+        self.n += 1;
+    }
+}
+
+/// `acc + Σₖ uₖ ⊗ vₖ`, the kept outer products added into `acc`'s buffer by
+/// one matrix product (`general_mat_mul` with β = 1). `acc` is returned as
+/// it was when there are none (a gradient that no matrix-vector product
+/// deferred into).
+///
+/// # Panics
+///
+/// If there are outer products and `acc` is not the matrix they were kept
+/// for (the generated code passes the accumulator they were kept with).
+pub fn add_outers<F: Float, T: Tensor<Elem = F>>(acc: T, outers: Outers<F>) -> T {
+    if outers.n == 0 {
+        return acc;
+    }
+    let u = ArrayView2::from_shape((outers.n, outers.rows), &outers.u)
+        .expect("add_outers: one row per pair");
+    let v = ArrayView2::from_shape((outers.n, outers.cols), &outers.v)
+        .expect("add_outers: one row per pair");
+    let mut acc = acc.into_array();
+    {
+        let mut m = acc
+            .view_mut()
+            .into_dimensionality::<Ix2>()
+            .expect("add_outers: the accumulator is the matrix of the outer products");
+        general_mat_mul(F::one(), &u.t(), &v, F::one(), &mut m);
+    }
+    T::from_array(acc)
+}
+
 impl<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>> Dot2<ArrayBase<S2, Ix2>>
     for ArrayBase<S, Ix2>
 {
@@ -139,6 +248,16 @@ impl<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>> Dot2<ArrayBase<S2, Ix1>>
         add_outer(acc, g, b);
     }
     #[inline]
+    fn dot2_vjp_lhs_defer(
+        outers: &mut Outers<F>,
+        acc: &mut Array2<F>,
+        g: &Array1<F>,
+        _a: &Self,
+        b: &ArrayBase<S2, Ix1>,
+    ) {
+        outers.push(acc, g, b);
+    }
+    #[inline]
     fn dot2_vjp_rhs_acc(acc: &mut Array1<F>, g: &Array1<F>, a: &Self, _b: &ArrayBase<S2, Ix1>) {
         general_mat_vec_mul(F::one(), &a.t(), g, F::one(), acc);
     }
@@ -172,6 +291,16 @@ impl<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>> Dot2<ArrayBase<S2, Ix2>>
     #[inline]
     fn dot2_vjp_rhs_acc(acc: &mut Array2<F>, g: &Array1<F>, a: &Self, _b: &ArrayBase<S2, Ix2>) {
         add_outer(acc, a, g);
+    }
+    #[inline]
+    fn dot2_vjp_rhs_defer(
+        outers: &mut Outers<F>,
+        acc: &mut Array2<F>,
+        g: &Array1<F>,
+        a: &Self,
+        _b: &ArrayBase<S2, Ix2>,
+    ) {
+        outers.push(acc, a, g);
     }
     /// ndarray's `v.dot(&m)` is `m.t().dot(&v)`.
     fn dot2_add_to<D: Dimension>(&self, b: &ArrayBase<S2, Ix2>, acc: &mut Array<F, D>) -> bool {
@@ -288,6 +417,33 @@ pub fn dot_vjp_rhs_acc<A: Dot2<B>, B: Value<Elem = A::Elem>>(
     b: &B,
 ) {
     A::dot2_vjp_rhs_acc(acc, g.get(), a, b)
+}
+
+/// [`dot_vjp_lhs_acc`] for a loop's weight: a matrix-vector product's
+/// `g ⊗ b` is kept in `outers` and added into `acc` after the loop by
+/// [`add_outers`]; the other products add into `acc` now.
+#[inline]
+pub fn dot_vjp_lhs_defer<A: Dot2<B>, B: Value<Elem = A::Elem>>(
+    outers: &mut Outers<A::Elem>,
+    acc: &mut A::Owned,
+    g: impl Cot<DotOut<A, B>>,
+    a: &A,
+    b: &B,
+) {
+    A::dot2_vjp_lhs_defer(outers, acc, g.get(), a, b)
+}
+
+/// [`dot_vjp_rhs_acc`] for a loop's weight: a vector-matrix product's
+/// `a ⊗ g` is kept in `outers` (see [`dot_vjp_lhs_defer`]).
+#[inline]
+pub fn dot_vjp_rhs_defer<A: Dot2<B>, B: Value<Elem = A::Elem>>(
+    outers: &mut Outers<A::Elem>,
+    acc: &mut B::Owned,
+    g: impl Cot<DotOut<A, B>>,
+    a: &A,
+    b: &B,
+) {
+    A::dot2_vjp_rhs_defer(outers, acc, g.get(), a, b)
 }
 
 /// `acc + dot_vjp_lhs(g, a, b)`, added into `acc`'s buffer: the fork rule's
