@@ -254,3 +254,49 @@ fn products_added_into_a_buffer() {
     })
     .unwrap();
 }
+
+/// Sums of two computed arrays: when neither is broadcast both gradients are
+/// the upstream one, so the operand whose rule runs first borrows it
+/// (`add_vjp_lend_rhs` / `add_vjp_lend_lhs` and `lent`). The later operand
+/// on either side; a borrower whose rule would reuse the buffer (`tanh`,
+/// which copies a lent gradient); a broadcast sum of two computed arrays
+/// (nothing to share, each gets its own); sums of sums.
+#[differentiable]
+fn lent_sums(a: &Array2<f64>, b: &Array2<f64>, v: &Array1<f64>) -> f64 {
+    let p = a * 2.0;
+    let q = tanh(b);
+    let left_later = &q + &p;
+    let right_later = exp(&(a * 0.5)) + tanh(&(b * 0.3));
+    let broadcast = sigmoid(a) + sin(v);
+    let nested = (a.dot(b) + b.dot(a)) + b * 0.5;
+    sum(&(&left_later * &right_later)) + mean(&broadcast) + sum(&nested) * 0.1
+}
+
+#[test]
+fn sums_of_two_computed_arrays_share_their_gradient() {
+    let mut seed = 17;
+    let a = random((3, 3), &mut seed);
+    let b = random((3, 3), &mut seed);
+    let v = random(3, &mut seed);
+    let (value, _) = lent_sums_backward(&a, &b, &v, 1.0);
+    assert_eq!(value, lent_sums(&a, &b, &v));
+    gradcheck(&(a, b, v), |(a, b, v)| lent_sums_backward(a, b, v, 1.0)).unwrap();
+}
+
+/// The simplest case, with exact values: `L = Σ (2a + 3b)`, so `∂a = 2` and
+/// `∂b = 3` everywhere, whichever side borrows.
+#[differentiable]
+fn lent_exact(a: &Array1<f64>, b: &Array1<f64>) -> f64 {
+    sum(&(a * 2.0 + b * 3.0)) + sum(&(b * 3.0 + a * 2.0))
+}
+
+#[test]
+fn a_lent_gradient_has_the_exact_values() {
+    let a = Array1::from(vec![0.5, -1.0, 2.0]);
+    let b = Array1::from(vec![1.5, 0.25, -3.0]);
+    let (value, g) = lent_exact_backward(&a, &b, 1.0);
+    assert_eq!(value, lent_exact(&a, &b));
+    assert_eq!(g.a, Array1::from(vec![4.0; 3]));
+    assert_eq!(g.b, Array1::from(vec![6.0; 3]));
+    gradcheck(&(a, b), |(a, b)| lent_exact_backward(a, b, 1.0)).unwrap();
+}

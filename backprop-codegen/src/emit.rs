@@ -433,6 +433,8 @@ struct GraphEmitter<'g> {
     /// kept for (`dot_vjp_lhs_defer`), each with the name of its `Outers`,
     /// which the loop adds after its reverse sweep.
     outers: Vec<(Ident, Ident)>,
+    /// The nodes known to be scalars (`plan_reuse`).
+    scalar: Vec<bool>,
     /// In a loop body: the captured values known to be vectors or scalars,
     /// whose gradients are never outer products.
     flat: HashSet<NodeId>,
@@ -519,6 +521,7 @@ impl<'g> GraphEmitter<'g> {
             accumulated: HashMap::new(),
             outers: Vec::new(),
             flat: HashSet::new(),
+            scalar: Vec::new(),
             merged: HashMap::new(),
             loop_accs: HashSet::new(),
             acc_seed: HashMap::new(),
@@ -747,6 +750,7 @@ impl<'g> GraphEmitter<'g> {
                 _ => false,
             };
         }
+        self.scalar = scalar.clone();
         for id in self.graph.ids().filter(|id| self.a.live[id.index()]) {
             let Node::Op { op, inputs, .. } = self.node(id) else {
                 continue;
@@ -1679,6 +1683,23 @@ impl<'g> GraphEmitter<'g> {
             let mut active = active;
             active.sort_by_key(|&p| !accumulates(self, p));
             let any_acc = active.iter().any(|&p| accumulates(self, p));
+            if let (Op::Add, 2, false, Some(later)) =
+                (op, active.len(), any_acc, self.lender(inputs))
+            {
+                // Both operands' gradients are the upstream one when neither
+                // was broadcast: the one whose rule runs first borrows it.
+                let lhs = self.contribution_target(sh, inputs[0], id);
+                let rhs = self.contribution_target(sh, inputs[1], id);
+                let (rule, own, lent) = if later == 1 {
+                    ("add_vjp_lend_rhs", &lhs, &rhs)
+                } else {
+                    ("add_vjp_lend_lhs", &rhs, &lhs)
+                };
+                let rule = Ident::new(rule, span);
+                out.push(quote_spanned!(span=> let (#lhs, #rhs) = #bp::#rule(#adj, #(#args),*);));
+                out.push(quote_spanned!(span=> let #lent = #bp::lent(#lent, &#own);));
+                continue;
+            }
             if let (Some(rule), 2, false) = (both, active.len(), any_acc) {
                 // One call decides at run time which operand gets the buffer.
                 let lhs = self.contribution_target(sh, inputs[0], id);
@@ -1764,6 +1785,31 @@ impl<'g> GraphEmitter<'g> {
             }
         }
         out
+    }
+
+    /// For a sum `a + b` of two arrays: the position of the operand whose
+    /// gradient may borrow the other's. Each operand's gradient must be this
+    /// sum's contribution alone, and both made by ops (the borrower's rule
+    /// reads the gradient as a `Cot`, and nothing else does). The borrower is
+    /// the later of the two, whose rule the reverse sweep writes first, so
+    /// the borrow ends before the other gradient is used.
+    fn lender(&self, inputs: &[NodeId]) -> Option<usize> {
+        let [a, b] = inputs else { return None };
+        let alone = |x: &NodeId| {
+            self.a.uses[x.index()].len() == 1
+                && self.seeds[x.index()] == 0
+                && !self.scalar.get(x.index()).copied().unwrap_or(true)
+        };
+        if a == b || !alone(a) || !alone(b) {
+            return None;
+        }
+        // Both made by ops: a parameter or a loop's value is more often a
+        // broadcast bias or a scalar, where there is nothing to share.
+        let made = |x: &NodeId| {
+            matches!(self.node(*x), Node::Op { op, .. } if !matches!(op, Op::Call(_)))
+                && !self.unmade.contains(x)
+        };
+        (made(a) && made(b)).then_some(if b > a { 1 } else { 0 })
     }
 
     /// The name of the `Outers` kept for the loop accumulator `acc`.

@@ -350,6 +350,67 @@ impl<T: Tensor> Cot<T> for &T {
     }
 }
 
+/// A gradient that is either its own array or one lent by another gradient
+/// of the same values: the two operands of `a + b` with the gradient's shape
+/// have the same gradient, so one of them borrows the other's (see
+/// [`add_vjp_lend_rhs`](crate::ops::add_vjp_lend_rhs)). A rule that would
+/// reuse its buffer copies a lent one, as it does any borrowed gradient.
+#[derive(Debug)]
+pub enum Lent<'a, T> {
+    /// Its own array.
+    Own(T),
+    /// The other operand's.
+    Lent(&'a T),
+}
+
+impl<T: Tensor> Cot<T> for Lent<'_, T> {
+    #[inline]
+    fn into_owned(self) -> T {
+        match self {
+            Lent::Own(t) => t,
+            Lent::Lent(t) => t.clone(),
+        }
+    }
+    #[inline]
+    fn get(&self) -> &T {
+        match self {
+            Lent::Own(t) => t,
+            Lent::Lent(t) => t,
+        }
+    }
+}
+
+impl<T: Tensor> Cot<T> for &Lent<'_, T> {
+    #[inline]
+    fn into_owned(self) -> T {
+        self.get().clone()
+    }
+    #[inline]
+    fn get(&self) -> &T {
+        Lent::get(self)
+    }
+}
+
+/// The gradient `own` when there is one, else `other` lent: the second step
+/// of [`add_vjp_lend_rhs`](crate::ops::add_vjp_lend_rhs), which returns no
+/// gradient for the operand whose gradient is the other's.
+///
+/// # Panics
+///
+/// If `own` is `None` and `other` is not of type `T` (the rule returns
+/// `None` only when the two types are the same).
+#[inline]
+pub fn lent<'a, T: 'static, U: 'static>(own: Option<T>, other: &'a U) -> Lent<'a, T> {
+    match own {
+        Some(t) => Lent::Own(t),
+        None => Lent::Lent(
+            (other as &dyn std::any::Any)
+                .downcast_ref::<T>()
+                .expect("lent: the two gradients are of one type"),
+        ),
+    }
+}
+
 /// The "gradient" of a parameter that a function does not differentiate, in
 /// the positional gradients (`NAME_vjp`) of a called differentiable function.
 /// Passing a differentiable value for such a parameter is a type error where

@@ -327,3 +327,47 @@ fn both_adjoints_in_one_call_equal_the_two_rules() {
         (mul_vjp_lhs(&g, &s, &full), mul_vjp_rhs(&g, &s, &full))
     );
 }
+
+/// `add_vjp_lend_rhs` / `_lhs` give one operand the upstream buffer and the
+/// other none when neither was broadcast, and `lent` then lends it the
+/// first one's: the same values as the two rules, with no copy. When an
+/// operand was broadcast, or the two gradients are of different types, each
+/// gets its own, as `add_vjp_both` gives them.
+#[test]
+fn a_lent_gradient_is_the_other_operands() {
+    use backprop_runtime::value::{lent, Cot, Lent};
+    let full = array![[1.0, -2.0, 0.5], [3.0, 0.25, -1.0]];
+    let other = array![[0.5, 1.0, -1.5], [2.0, -0.5, 0.75]];
+    let row = array![[0.5, -1.5, 2.0]];
+    let g = array![[0.1, 0.2, -0.3], [1.0, -1.0, 0.5]];
+    let ptr = g.as_ptr();
+    let (da, db) = add_vjp_lend_rhs(g.clone(), &full, &other);
+    assert!(db.is_none());
+    let db = lent(db, &da);
+    assert!(matches!(db, Lent::Lent(_)));
+    assert_eq!(db.get(), &g);
+    assert_eq!(da, g);
+    let (da, db) = add_vjp_lend_lhs(g.clone(), &full, &other);
+    assert!(da.is_none());
+    assert_eq!(lent(da, &db).get(), &g);
+    // The owner takes the buffer itself.
+    let (da, _) = add_vjp_lend_rhs(g, &full, &other);
+    assert_eq!(da.as_ptr(), ptr);
+    let g = da;
+    // Broadcast on either side: each its own, as the two rules.
+    for (a, b) in [(&full, &row), (&row, &full)] {
+        let (da, db) = add_vjp_lend_rhs(g.clone(), a, b);
+        let db = lent(db, &da);
+        assert!(matches!(db, Lent::Own(_)));
+        assert_eq!(da, add_vjp_lhs(&g, a, b));
+        assert_eq!(db.into_owned(), add_vjp_rhs(&g, a, b));
+        let (da, db) = add_vjp_lend_lhs(g.clone(), a, b);
+        assert_eq!(lent(da, &db).into_owned(), add_vjp_lhs(&g, a, b));
+        assert_eq!(db, add_vjp_rhs(&g, a, b));
+    }
+    // The same shape but another dimension type: no lending across types.
+    let dynamic = other.clone().into_dyn();
+    let (da, db) = add_vjp_lend_rhs(g.clone().into_dyn(), &full, &dynamic);
+    assert_eq!(db, Some(g.clone().into_dyn()));
+    assert_eq!(da, g);
+}

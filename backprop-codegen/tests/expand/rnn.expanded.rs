@@ -118,7 +118,12 @@ pub fn rnn_backward(
         bp::dot_vjp_rhs_acc(&mut d_h_1, d_loss_1, v, &h_6);
         let d_h_6 = d_h_1;
         let d_h_5 = bp::tanh_vjp(d_h_6, &bp::stand_in(&h_5_shape), &h_6);
-        let (d_h_2, d_h_4) = bp::add_vjp_both(d_h_5, &bp::stand_in(&h_2_shape), &h_4);
+        let (d_h_2, d_h_4) = bp::add_vjp_lend_rhs(
+            d_h_5,
+            &bp::stand_in(&h_2_shape),
+            &h_4,
+        );
+        let d_h_4 = bp::lent(d_h_4, &d_h_2);
         bp::dot_vjp_lhs_defer(&mut d_u_outers, &mut d_u, d_h_4, u, &h_3);
         bp::dot_vjp_lhs_defer(&mut d_w_outers, &mut d_w, &d_h_2, w, &h_1_in);
         let d_h_1_in_step = bp::dot_vjp_rhs(d_h_2, w, &h_1_in);

@@ -526,6 +526,65 @@ pub fn neg_owned<T: Tensor>(x: T) -> T {
     x.map_owned(neg_elem)
 }
 
+/// Both adjoints of [`add`] where the right operand's will borrow the left's
+/// when it can: when both operands have the gradient's shape (and their
+/// gradients one type), each gradient is the upstream gradient itself, so the
+/// left one takes its buffer and the right one is `None`, to be lent the left
+/// one by [`lent`](crate::value::lent). Otherwise, as [`add_vjp_both`].
+///
+/// The generated code calls it when the right operand's gradient is only
+/// read, and read before the left one's is used.
+#[inline]
+pub fn add_vjp_lend_rhs<A: Arith<B>, B: Value<Elem = A::Elem>>(
+    g: impl Cot<Out<A, B>>,
+    a: &A,
+    b: &B,
+) -> (A::Owned, Option<B::Owned>)
+where
+    A::Owned: 'static,
+    B::Owned: 'static,
+{
+    if same_gradient(g.get(), a, b) {
+        (add_vjp_lhs(g, a, b), None)
+    } else {
+        let (da, db) = add_vjp_both(g, a, b);
+        (da, Some(db))
+    }
+}
+
+/// [`add_vjp_lend_rhs`] with the sides swapped: the left operand's gradient
+/// is `None` where it can borrow the right one's.
+#[inline]
+pub fn add_vjp_lend_lhs<A: Arith<B>, B: Value<Elem = A::Elem>>(
+    g: impl Cot<Out<A, B>>,
+    a: &A,
+    b: &B,
+) -> (Option<A::Owned>, B::Owned)
+where
+    A::Owned: 'static,
+    B::Owned: 'static,
+{
+    if same_gradient(g.get(), a, b) {
+        (None, add_vjp_rhs(g, a, b))
+    } else {
+        let (da, db) = add_vjp_both(g, a, b);
+        (Some(da), db)
+    }
+}
+
+/// Whether both operands of `a + b` get `g` itself as their gradient, as
+/// values of one type.
+fn same_gradient<A: Arith<B>, B: Value<Elem = A::Elem>>(g: &Out<A, B>, a: &A, b: &B) -> bool
+where
+    A::Owned: 'static,
+    B::Owned: 'static,
+{
+    use std::any::TypeId;
+    TypeId::of::<A::Owned>() == TypeId::of::<B::Owned>()
+        && a.shape() == g.shape()
+        && b.shape() == g.shape()
+}
+
 /// Both adjoints of a binary op in one call, giving the owned upstream buffer
 /// to the operand that was not broadcast (its gradient is the same shape), so
 /// that it is reused, and lending it to the other operand first.
