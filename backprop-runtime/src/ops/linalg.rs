@@ -163,9 +163,17 @@ impl<F: Float> Outers<F> {
             self.u.reserve(self.steps * self.rows);
             self.v.reserve(self.steps * self.cols);
         }
-        self.u.extend(u.iter().copied());
-        self.v.extend(v.iter().copied());
+        extend(&mut self.u, u);
+        extend(&mut self.v, v);
         self.n += 1;
+    }
+}
+
+/// Appends `x`'s elements to `to`: one copy when `x` is contiguous.
+fn extend<F: Float>(to: &mut Vec<F>, x: &ArrayBase<impl Data<Elem = F>, Ix1>) {
+    match x.as_slice() {
+        Some(x) => to.extend_from_slice(x),
+        None => to.extend(x.iter().copied()),
     }
 }
 
