@@ -384,3 +384,33 @@ fn mse_panics_on_a_shape_mismatch() {
 fn mse_does_not_broadcast() {
     let _ = mse(&Array1::<f64>::zeros(3), 1.0);
 }
+
+/// `mse` sums `(p − t)²` in the arrays' logical order, one addition after
+/// another, whether both are in the standard layout (two slices) or not (a
+/// zip): the same bits as that sum written out.
+#[test]
+fn mse_adds_in_logical_order_for_every_layout() {
+    let p = rand((7, 5), 91, -2.0, 2.0);
+    let t = rand((7, 5), 92, -2.0, 2.0);
+    let written_out = |p: &Array2<f64>, t: &Array2<f64>| {
+        let mut total = 0.0;
+        for (a, b) in p.iter().zip(t.iter()) {
+            total += (a - b) * (a - b);
+        }
+        total / 35.0
+    };
+    let expected = written_out(&p, &t);
+    assert_eq!(mse(&p, &t).to_bits(), expected.to_bits());
+    // A column-major target, a transposed view, a strided view.
+    let mut t_f = Array2::zeros((7, 5).f());
+    t_f.assign(&t);
+    assert_eq!(mse(&p, &t_f).to_bits(), expected.to_bits());
+    let pt = p.t().to_owned();
+    assert_eq!(mse(&pt.t(), &t).to_bits(), expected.to_bits());
+    let wide = rand((7, 10), 93, -2.0, 2.0);
+    let every_other = wide.slice(ndarray::s![.., ..;2]);
+    assert_eq!(
+        mse(&every_other, &t).to_bits(),
+        written_out(&every_other.to_owned(), &t).to_bits()
+    );
+}
