@@ -270,14 +270,39 @@ impl<F: Float, D: Dimension> Tensor for Array<F, D> {
     fn zip_assign<X: Value<Elem = F>>(&mut self, x: &X, mut f: impl FnMut(F, F) -> F) {
         let x = x.view();
         if self.ndim() == 0 || x.shape() == self.shape() {
+            if let (Some(xs), Some(all)) = (x.as_slice(), self.as_slice_mut()) {
+                // Both in the standard layout: two slices (the loop the
+                // compiler vectorizes best).
+                for (g, &x) in all.iter_mut().zip(xs) {
+                    *g = f(*g, x);
+                }
+                return;
+            }
             Zip::from(self)
                 .and_broadcast(&x)
                 .for_each(|g, &x| *g = f(*g, x));
             return;
         }
-        // A broadcast operand (a bias row, a column): one lane at a time, so
-        // that each inner loop runs over contiguous memory where it can, as
-        // a hand-written row loop does.
+        // A bias: a contiguous row added to every row of a contiguous
+        // array, as a hand-written loop over rows does it (the compiler
+        // vectorizes the inner loop).
+        let cols = self.shape()[self.ndim() - 1];
+        let row_like = x.ndim() <= self.ndim()
+            && x.shape().last() == Some(&cols)
+            && x.shape().iter().rev().skip(1).all(|&n| n == 1);
+        if let (true, Some(xs)) = (row_like && cols > 0, x.as_slice()) {
+            if let Some(all) = self.as_slice_mut() {
+                for row in all.chunks_exact_mut(cols) {
+                    for (g, &x) in row.iter_mut().zip(xs) {
+                        *g = f(*g, x);
+                    }
+                }
+                return;
+            }
+        }
+        // Any other broadcast operand (a column, a middle axis): one lane at
+        // a time, so that each inner loop runs over contiguous memory where
+        // it can.
         let last = Axis(self.ndim() - 1);
         let x = x.broadcast(self.raw_dim()).unwrap_or_else(|| {
             panic!(

@@ -215,3 +215,81 @@ fn zip_with1_broadcasts_like_ndarray() {
     let out = m.clone().zip_with1(&grid(4, 1, 0.1), |g, x| g + x);
     assert_eq!(out, &m + &grid(4, 1, 0.1));
 }
+
+/// The in-place zip's fast paths (a contiguous bias row over contiguous rows,
+/// two standard-layout arrays of one shape) and its general paths (a column,
+/// a middle axis, a column-major or strided operand) all give `&a + &b`'s
+/// values, and the fused map the plain map of them.
+#[test]
+fn every_broadcast_of_the_in_place_sum_is_the_plain_sums() {
+    let a2 = grid(5, 4, 0.3);
+    let a3 = Array::from_shape_fn((2, 3, 4), |(i, j, k)| {
+        ((i * 12 + j * 4 + k) as f64 * 0.7).cos()
+    });
+    let wide = grid(3, 8, 1.1);
+    let strided_row = wide.slice(ndarray::s![1, ..;2]).to_owned();
+    let f_order = {
+        let mut m = Array2::zeros((5, 4).f());
+        m.assign(&a2);
+        m
+    };
+    let row = array![0.5, -1.0, 2.0, 0.25];
+    let cases2: Vec<(Array2<f64>, ArrayD<f64>)> = vec![
+        (a2.clone(), row.clone().into_dyn()),
+        (
+            a2.clone(),
+            row.clone().insert_axis(ndarray::Axis(0)).into_dyn(),
+        ),
+        (a2.clone(), grid(5, 1, 2.0).into_dyn()),
+        (a2.clone(), grid(5, 4, 2.5).into_dyn()),
+        (a2.clone(), f_order.clone().into_dyn()),
+        (f_order.clone(), row.clone().into_dyn()),
+        (f_order.clone(), grid(5, 4, 2.5).into_dyn()),
+        (a2.clone(), array![3.0].into_dyn()),
+    ];
+    for (a, b) in cases2 {
+        let expected = &a + &b;
+        let got = add_owned(a.clone(), &b);
+        assert_eq!(got, expected, "{:?} + {:?}", a.shape(), b.shape());
+        let mapped = add_owned_map(a.clone(), &b, relu_elem);
+        assert_eq!(mapped, expected.mapv(relu_elem));
+    }
+    // A strided (non-contiguous) row.
+    let got = add_owned(a2.clone(), &wide.slice(ndarray::s![1, ..;2]));
+    assert_eq!(got, &a2 + &strided_row);
+    for b in [
+        Array::from_shape_fn(4, |k| k as f64 - 1.5).into_dyn(),
+        Array::from_shape_fn((1, 1, 4), |(_, _, k)| k as f64 * 0.5).into_dyn(),
+        Array::from_shape_fn((3, 1), |(j, _)| j as f64 + 0.25).into_dyn(),
+        Array::from_shape_fn((2, 1, 4), |(i, _, k)| (i + k) as f64).into_dyn(),
+    ] {
+        let expected = &a3 + &b;
+        assert_eq!(add_owned(a3.clone(), &b), expected, "{:?}", b.shape());
+        assert_eq!(sub_owned(a3.clone(), &b), &a3 - &b);
+        assert_eq!(
+            mul_owned_map(a3.clone(), &b, relu_elem),
+            (&a3 * &b).mapv(relu_elem)
+        );
+    }
+}
+
+/// `relu_vjp` passes `g` where the output is positive, gives 0 where it is
+/// 0, and NaN where it is NaN (the output of a NaN input), in any layout.
+#[test]
+fn relu_vjp_masks_by_the_output() {
+    let x = array![[1.5, -2.0, 0.0], [f64::NAN, 3.0, -0.0]];
+    let out = relu(&x);
+    let g = array![[0.5, 0.25, 4.0], [1.0, -2.0, 8.0]];
+    let d = relu_vjp(g.clone(), &x, &out);
+    assert_eq!(d.row(0), array![0.5, 0.0, 0.0]);
+    assert!(d[[1, 0]].is_nan());
+    assert_eq!((d[[1, 1]], d[[1, 2]]), (-2.0, 0.0));
+    assert!(d
+        .iter()
+        .all(|v| v.is_nan() || v.to_bits() != (-0.0f64).to_bits()));
+    let mut g_f = Array2::zeros((2, 3).f());
+    g_f.assign(&g);
+    let d_f = relu_vjp(g_f, &x, &out);
+    assert_eq!(d_f.row(0), d.row(0));
+    assert!(d_f[[1, 0]].is_nan());
+}
