@@ -13,6 +13,21 @@ fn alone() -> MutexGuard<'static, ()> {
     ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// The fewest allocations of `f` over several measurements. The lock keeps
+/// the other tests' bodies out, but not the rest of the process: with more
+/// than one test thread, the harness (starting test threads, collecting
+/// results) and finishing test threads allocate now and then during a
+/// measurement. Counting once, `scalar_code_does_not_allocate` or
+/// `the_allocator_counts` failed 4 runs in 20 before burn was added and most
+/// runs after, never with `--test-threads=1`. An allocation of `f` itself
+/// shows in every measurement, so the minimum is its count.
+fn fewest_allocs<R>(mut f: impl FnMut() -> R) -> backprop_bench::alloc::AllocStats {
+    (0..10)
+        .map(|_| measure(&mut f))
+        .min_by_key(|s| s.allocs)
+        .expect("ten measurements")
+}
+
 #[test]
 fn scalar_network_agrees() {
     let _alone = alone();
@@ -125,14 +140,14 @@ fn burn_runs_again_on_the_same_leaves() {
 fn scalar_code_does_not_allocate() {
     let _alone = alone();
     let i = scalar_net::Inputs::lesson();
-    assert_eq!(measure(|| scalar_net::hand(&i)).allocs, 0);
-    assert_eq!(measure(|| scalar_net::generated(&i)).allocs, 0);
+    assert_eq!(fewest_allocs(|| scalar_net::hand(&i)).allocs, 0);
+    assert_eq!(fewest_allocs(|| scalar_net::generated(&i)).allocs, 0);
 }
 
 #[test]
 fn the_allocator_counts() {
     let _alone = alone();
-    let s = measure(|| vec![0u8; 1000]);
+    let s = fewest_allocs(|| vec![0u8; 1000]);
     assert_eq!(s.allocs, 1);
     assert!(s.peak_bytes >= 1000);
 }
