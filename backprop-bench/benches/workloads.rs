@@ -1,6 +1,6 @@
-//! The five workloads, each in four implementations: hand-written forward,
-//! hand-written forward + backward, `#[differentiable]`'s `_backward`, and
-//! candle-core's autograd. Agreement is checked and allocations are counted
+//! The five workloads, each in five implementations: hand-written forward,
+//! hand-written forward + backward, `#[differentiable]`'s `_backward`,
+//! candle-core's autograd and burn's autodiff (ndarray backend). Agreement is checked and allocations are counted
 //! before criterion times anything; the tables are printed at the end.
 
 use backprop_bench::alloc::{measure, AllocStats};
@@ -11,17 +11,19 @@ use criterion::Criterion;
 use std::hint::black_box;
 use std::time::Duration;
 
-/// Allocation counts of the four implementations, in table order.
-type Allocs = [AllocStats; 4];
+/// Allocation counts of the five implementations, in table order.
+type Allocs = [AllocStats; 5];
 
 fn scalar(c: &mut Criterion) -> Allocs {
     let i = scalar_net::Inputs::lesson();
     let ci = scalar_net::CandleInputs::new(&i);
+    let bi = scalar_net::BurnInputs::new(&i);
     let allocs = [
         measure(|| scalar_net::forward(black_box(&i))),
         measure(|| scalar_net::hand(black_box(&i))),
         measure(|| scalar_net::generated(black_box(&i))),
         measure(|| scalar_net::candle(black_box(&ci)).unwrap()),
+        measure(|| scalar_net::burn(black_box(&bi))),
     ];
     let mut g = c.benchmark_group("scalar_net");
     g.bench_function("forward", |b| b.iter(|| scalar_net::forward(black_box(&i))));
@@ -32,6 +34,7 @@ fn scalar(c: &mut Criterion) -> Allocs {
     g.bench_function("candle", |b| {
         b.iter(|| scalar_net::candle(black_box(&ci)).unwrap())
     });
+    g.bench_function("burn", |b| b.iter(|| scalar_net::burn(black_box(&bi))));
     g.finish();
     allocs
 }
@@ -39,11 +42,13 @@ fn scalar(c: &mut Criterion) -> Allocs {
 fn heads(c: &mut Criterion) -> Allocs {
     let i = two_heads::Inputs::lesson();
     let ci = two_heads::CandleInputs::new(&i);
+    let bi = two_heads::BurnInputs::new(&i);
     let allocs = [
         measure(|| two_heads::forward(black_box(&i))),
         measure(|| two_heads::hand(black_box(&i))),
         measure(|| two_heads::generated(black_box(&i))),
         measure(|| two_heads::candle(black_box(&ci)).unwrap()),
+        measure(|| two_heads::burn(black_box(&bi))),
     ];
     let mut g = c.benchmark_group("two_heads");
     g.bench_function("forward", |b| b.iter(|| two_heads::forward(black_box(&i))));
@@ -54,6 +59,7 @@ fn heads(c: &mut Criterion) -> Allocs {
     g.bench_function("candle", |b| {
         b.iter(|| two_heads::candle(black_box(&ci)).unwrap())
     });
+    g.bench_function("burn", |b| b.iter(|| two_heads::burn(black_box(&bi))));
     g.finish();
     allocs
 }
@@ -61,11 +67,13 @@ fn heads(c: &mut Criterion) -> Allocs {
 fn mlp_bench(c: &mut Criterion) -> Allocs {
     let i = mlp::Inputs::new(mlp::BATCH);
     let ci = mlp::CandleInputs::new(&i);
+    let bi = mlp::BurnInputs::new(&i);
     let allocs = [
         measure(|| mlp::forward(black_box(&i))),
         measure(|| mlp::hand(black_box(&i))),
         measure(|| mlp::generated(black_box(&i))),
         measure(|| mlp::candle(black_box(&ci)).unwrap()),
+        measure(|| mlp::burn(black_box(&bi))),
     ];
     let mut g = c.benchmark_group("mlp");
     g.bench_function("forward", |b| b.iter(|| mlp::forward(black_box(&i))));
@@ -74,6 +82,7 @@ fn mlp_bench(c: &mut Criterion) -> Allocs {
     g.bench_function("candle", |b| {
         b.iter(|| mlp::candle(black_box(&ci)).unwrap())
     });
+    g.bench_function("burn", |b| b.iter(|| mlp::burn(black_box(&bi))));
     g.finish();
     allocs
 }
@@ -81,11 +90,13 @@ fn mlp_bench(c: &mut Criterion) -> Allocs {
 fn bsub_bench(c: &mut Criterion) -> Allocs {
     let i = bsub::Inputs::new(bsub::N);
     let ci = bsub::CandleInputs::new(&i);
+    let bi = bsub::BurnInputs::new(&i);
     let allocs = [
         measure(|| bsub::forward(black_box(&i))),
         measure(|| bsub::hand(black_box(&i))),
         measure(|| bsub::generated(black_box(&i))),
         measure(|| bsub::candle(black_box(&ci)).unwrap()),
+        measure(|| bsub::burn(black_box(&bi))),
     ];
     let mut g = c.benchmark_group("bsub");
     g.bench_function("forward", |b| b.iter(|| bsub::forward(black_box(&i))));
@@ -94,6 +105,7 @@ fn bsub_bench(c: &mut Criterion) -> Allocs {
     g.bench_function("candle", |b| {
         b.iter(|| bsub::candle(black_box(&ci)).unwrap())
     });
+    g.bench_function("burn", |b| b.iter(|| bsub::burn(black_box(&bi))));
     g.finish();
     allocs
 }
@@ -101,11 +113,13 @@ fn bsub_bench(c: &mut Criterion) -> Allocs {
 fn rnn_bench(c: &mut Criterion) -> Allocs {
     let i = rnn::Inputs::bench();
     let ci = rnn::CandleInputs::new(&i);
+    let bi = rnn::BurnInputs::new(&i);
     let allocs = [
         measure(|| rnn::forward(black_box(&i))),
         measure(|| rnn::hand(black_box(&i))),
         measure(|| rnn::generated(black_box(&i))),
         measure(|| rnn::candle(black_box(&ci)).unwrap()),
+        measure(|| rnn::burn(black_box(&bi))),
     ];
     let mut g = c.benchmark_group("rnn");
     g.bench_function("forward", |b| b.iter(|| rnn::forward(black_box(&i))));
@@ -114,11 +128,12 @@ fn rnn_bench(c: &mut Criterion) -> Allocs {
     g.bench_function("candle", |b| {
         b.iter(|| rnn::candle(black_box(&ci)).unwrap())
     });
+    g.bench_function("burn", |b| b.iter(|| rnn::burn(black_box(&bi))));
     g.finish();
     allocs
 }
 
-fn rows(a: Allocs) -> [Row; 4] {
+fn rows(a: Allocs) -> [Row; 5] {
     [
         Row {
             bench: "forward",
@@ -139,6 +154,11 @@ fn rows(a: Allocs) -> [Row; 4] {
             bench: "candle",
             label: "4. candle-core autograd",
             alloc: Some(a[3]),
+        },
+        Row {
+            bench: "burn",
+            label: "5. burn autodiff (ndarray backend)",
+            alloc: Some(a[4]),
         },
     ]
 }

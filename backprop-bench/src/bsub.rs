@@ -2,9 +2,11 @@
 //! `B` (512, 1) broadcast across the columns, `L = Σ C ⊙ C`. `B`'s gradient
 //! is a row sum (the broadcast-gradient post).
 
+use crate::burn_ad::{self, param2};
 use crate::check::{agree, flat};
 use crate::mlp::random;
 use crate::two_heads::{candle_result, var2};
+use crate::Grads;
 use backprop::ndarray::{Array2, Axis, Zip};
 use backprop::prelude::*;
 use candle_core::{Tensor, Var};
@@ -96,7 +98,43 @@ pub fn candle(i: &CandleInputs) -> candle_core::Result<(Tensor, candle_core::bac
     Ok((loss, grads))
 }
 
-/// Checks the four implementations agree.
+/// `A` and `B` as burn leaves on the `f64` autodiff ndarray device.
+#[allow(missing_docs)]
+pub struct BurnInputs {
+    pub a: burn::tensor::Tensor<2>,
+    pub b: burn::tensor::Tensor<2>,
+}
+
+impl BurnInputs {
+    /// The same numbers.
+    pub fn new(i: &Inputs) -> Self {
+        BurnInputs {
+            a: param2(&i.a),
+            b: param2(&i.b),
+        }
+    }
+
+    /// Value and gradients of [`burn`], in [`NAMES`] order.
+    pub fn result(&self) -> (f64, Grads) {
+        burn_ad::result(burn(self), |g| {
+            vec![
+                ("a", burn_ad::grad(&self.a, g)),
+                ("b", burn_ad::grad(&self.b, g)),
+            ]
+        })
+    }
+}
+
+/// (5) burn: forward, then `backward()`. `-` broadcasts `B`'s one column.
+#[inline(never)]
+pub fn burn(i: &BurnInputs) -> (burn::tensor::Tensor<1>, burn_ad::Gradients) {
+    let c = i.a.clone() - i.b.clone();
+    let loss = c.square().sum();
+    let grads = loss.backward();
+    (loss, grads)
+}
+
+/// Checks the five implementations agree.
 pub fn verify() -> Result<(), String> {
     const W: &str = "broadcast sub";
     let i = Inputs::new(N);
@@ -109,6 +147,7 @@ pub fn verify() -> Result<(), String> {
         &reference,
         &(gv, backprop::Gradient::fields(&gg)),
         &candle_result(&[&ci.a, &ci.b], &NAMES, candle(&ci)),
+        &BurnInputs::new(&i).result(),
         forward(&i),
         broadcast_sub_sq(&i.a, &i.b),
     )

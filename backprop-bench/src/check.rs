@@ -58,18 +58,20 @@ pub fn same(
     Ok(())
 }
 
-/// Checks the generated code, candle, the hand-written forward and the
+/// Checks the generated code, candle, burn, the hand-written forward and the
 /// original function against the hand-written forward+backward `reference`.
 pub fn agree(
     workload: &str,
     reference: &(f64, Grads),
     generated: &(f64, Grads),
     candle: &(f64, Grads),
+    burn: &(f64, Grads),
     forward: f64,
     original: f64,
 ) -> Result<(), String> {
     same(workload, "generated", reference, generated)?;
     same(workload, "candle", reference, candle)?;
+    same(workload, "burn", reference, burn)?;
     same_value(workload, "forward", reference.0, forward)?;
     same_value(workload, "original fn", reference.0, original)
 }

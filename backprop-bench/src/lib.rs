@@ -1,12 +1,15 @@
-//! Benchmarks of `#[differentiable]` against hand-written code and candle-core.
+//! Benchmarks of `#[differentiable]` against hand-written code, candle-core
+//! and burn.
 //!
-//! Every workload module has the same four implementations of one loss:
+//! Every workload module has the same five implementations of one loss:
 //!
 //! 1. `forward`: the value only, hand-written (plain `f64` / ndarray);
 //! 2. `hand`: value and gradients, hand-written as a careful person would
 //!    (in-place updates, buffers reused, no needless copy): the limit;
 //! 3. `generated`: the `_backward` that `#[differentiable]` writes;
-//! 4. `candle`: candle-core's autograd (`Var`, `backward()`, CPU, `f64`).
+//! 4. `candle`: candle-core's autograd (`Var`, `backward()`, CPU, `f64`);
+//! 5. `burn`: burn's `Autodiff` over its ndarray backend (`require_grad()`,
+//!    `backward()`, CPU, `f64`; see [`burn_ad`]).
 //!
 //! `verify()` checks that they agree (1e-9 relative) before anything is timed.
 //! The crate installs a counting global allocator ([`alloc`]) so that
@@ -14,6 +17,7 @@
 
 pub mod alloc;
 pub mod bsub;
+pub mod burn_ad;
 pub mod check;
 pub mod expansion;
 pub mod interleave;

@@ -1,11 +1,13 @@
 //! Workload (c): an MLP 2 → 64 → 2 with ReLU and mean softmax cross-entropy on
 //! a batch of 1024 (the shape of `mlp` in `tests/arrays.rs`).
 
+use crate::burn_ad::{self, param1, param2};
 use crate::check::{agree, flat};
 use crate::two_heads::{
     candle_result, candle_xent, labels_tensor, softmax_xent_in_place, softmax_xent_value, tensor2,
     var1, var2,
 };
+use crate::Grads;
 use backprop::ndarray::{Array, Array1, Array2, Axis, ShapeBuilder, Zip};
 use backprop::prelude::*;
 use candle_core::{Tensor, Var};
@@ -175,7 +177,56 @@ pub fn candle(i: &CandleInputs) -> candle_core::Result<(Tensor, candle_core::bac
     Ok((loss, grads))
 }
 
-/// Checks the four implementations agree.
+/// The parameters as burn leaves and the batch as constants, on the `f64`
+/// autodiff ndarray device.
+#[allow(missing_docs)]
+pub struct BurnInputs {
+    pub w1: burn::tensor::Tensor<2>,
+    pub b1: burn::tensor::Tensor<1>,
+    pub w2: burn::tensor::Tensor<2>,
+    pub b2: burn::tensor::Tensor<1>,
+    pub x: burn::tensor::Tensor<2>,
+    pub labels: burn::tensor::Tensor<2, burn::tensor::Int>,
+}
+
+impl BurnInputs {
+    /// The same numbers.
+    pub fn new(i: &Inputs) -> Self {
+        BurnInputs {
+            w1: param2(&i.w1),
+            b1: param1(&i.b1),
+            w2: param2(&i.w2),
+            b2: param1(&i.b2),
+            x: burn_ad::tensor2(&i.x),
+            labels: burn_ad::labels(&i.labels),
+        }
+    }
+
+    /// Value and gradients of [`burn`], in [`NAMES`] order.
+    pub fn result(&self) -> (f64, Grads) {
+        burn_ad::result(burn(self), |g| {
+            vec![
+                ("w1", burn_ad::grad(&self.w1, g)),
+                ("b1", burn_ad::grad(&self.b1, g)),
+                ("w2", burn_ad::grad(&self.w2, g)),
+                ("b2", burn_ad::grad(&self.b2, g)),
+            ]
+        })
+    }
+}
+
+/// (5) burn: forward, then `backward()`.
+#[inline(never)]
+pub fn burn(i: &BurnInputs) -> (burn::tensor::Tensor<1>, burn_ad::Gradients) {
+    use burn::tensor::activation::relu;
+    let h = relu(i.x.clone().matmul(i.w1.clone()) + i.b1.clone().unsqueeze());
+    let logits = h.matmul(i.w2.clone()) + i.b2.clone().unsqueeze();
+    let loss = burn_ad::xent(logits, i.labels.clone());
+    let grads = loss.backward();
+    (loss, grads)
+}
+
+/// Checks the five implementations agree.
 pub fn verify() -> Result<(), String> {
     const W: &str = "mlp";
     let i = Inputs::new(BATCH);
@@ -196,6 +247,7 @@ pub fn verify() -> Result<(), String> {
         &reference,
         &(gv, backprop::Gradient::fields(&gg)),
         &candle_result(&ci.vars(), &NAMES, candle(&ci)),
+        &BurnInputs::new(&i).result(),
         forward(&i),
         mlp(&i.w1, &i.b1, &i.w2, &i.b2, &i.x, &i.labels),
     )

@@ -2,9 +2,11 @@
 //! input 8, T = 20 steps, one recurrent matrix `w` shared by every step and a
 //! squared-error loss summed over the steps.
 
+use crate::burn_ad::{self, param1, param2};
 use crate::check::{agree, flat};
 use crate::mlp::lcg;
 use crate::two_heads::{candle_result, var1, var2};
+use crate::Grads;
 use backprop::ndarray::linalg::general_mat_vec_mul;
 use backprop::ndarray::{s, Array, Array1, Array2, Axis, ShapeBuilder, Zip};
 use backprop::prelude::*;
@@ -239,7 +241,75 @@ pub fn candle(i: &CandleInputs) -> candle_core::Result<(Tensor, candle_core::bac
     Ok((loss, grads))
 }
 
-/// Checks the four implementations agree.
+/// The parameters as burn leaves, the state and sequence as constants, on
+/// the `f64` autodiff ndarray device.
+#[allow(missing_docs)]
+pub struct BurnInputs {
+    pub w: burn::tensor::Tensor<2>,
+    pub u: burn::tensor::Tensor<2>,
+    pub b: burn::tensor::Tensor<1>,
+    pub v: burn::tensor::Tensor<1>,
+    /// `h0` as a `(1, H)` row.
+    pub h0: burn::tensor::Tensor<2>,
+    /// `xs`, `(T, I)`.
+    pub xs: burn::tensor::Tensor<2>,
+    pub ys: Vec<f64>,
+}
+
+impl BurnInputs {
+    /// The same numbers.
+    pub fn new(i: &Inputs) -> Self {
+        BurnInputs {
+            w: param2(&i.w),
+            u: param2(&i.u),
+            b: param1(&i.b),
+            v: param1(&i.v),
+            h0: burn_ad::tensor1(&i.h0).unsqueeze(),
+            xs: burn_ad::tensor2(&i.xs),
+            ys: i.ys.to_vec(),
+        }
+    }
+
+    /// Value and gradients of [`burn`], in [`NAMES`] order.
+    pub fn result(&self) -> (f64, Grads) {
+        burn_ad::result(burn(self), |g| {
+            vec![
+                ("w", burn_ad::grad(&self.w, g)),
+                ("u", burn_ad::grad(&self.u, g)),
+                ("b", burn_ad::grad(&self.b, g)),
+                ("v", burn_ad::grad(&self.v, g)),
+            ]
+        })
+    }
+}
+
+/// (5) burn: as candle, the state a `(1, H)` row,
+/// `h ← tanh(h Wᵀ + x_t Uᵀ + b)` with `b` a `(1, H)` row broadcast by `+`,
+/// the loss summed over the steps, then `backward()`.
+#[inline(never)]
+pub fn burn(i: &BurnInputs) -> (burn::tensor::Tensor<1>, burn_ad::Gradients) {
+    let hidden = i.b.dims()[0];
+    let w_t = i.w.clone().transpose();
+    let u_t = i.u.clone().transpose();
+    let b = i.b.clone().unsqueeze::<2>();
+    let v = i.v.clone().reshape([hidden, 1]);
+    let mut h = i.h0.clone();
+    let mut loss: Option<burn::tensor::Tensor<2>> = None;
+    for (t, &y) in i.ys.iter().enumerate() {
+        let x = i.xs.clone().narrow(0, t, 1);
+        h = (h.matmul(w_t.clone()) + x.matmul(u_t.clone()) + b.clone()).tanh();
+        let e = h.clone().matmul(v.clone()).sub_scalar(y).square();
+        loss = Some(match loss {
+            Some(l) => l + e,
+            None => e,
+        });
+    }
+    let loss = loss.expect("at least one step").sum();
+    let grads = loss.backward();
+    (loss, grads)
+}
+
+/// Checks the five implementations agree.
 pub fn verify() -> Result<(), String> {
     const W: &str = "rnn";
     let i = Inputs::bench();
@@ -260,6 +330,7 @@ pub fn verify() -> Result<(), String> {
         &reference,
         &(gv, backprop::Gradient::fields(&gg)),
         &candle_result(&ci.vars(), &NAMES, candle(&ci)),
+        &BurnInputs::new(&i).result(),
         forward(&i),
         rnn(&i.w, &i.u, &i.b, &i.v, &i.h0, &i.xs, &i.ys),
     )

@@ -2,6 +2,7 @@
 //! backprop-by-hand lesson, `L = ½ (σ(v1 h1 + v2 h2 + c) − y)²` with
 //! `h_i = σ(w_i1 x1 + w_i2 x2 + b_i)`.
 
+use crate::burn_ad;
 use crate::check::{agree, flat_candle};
 use crate::Grads;
 use backprop::prelude::*;
@@ -189,7 +190,60 @@ fn candle_result(i: &CandleInputs) -> (f64, Grads) {
     (value, grads)
 }
 
-/// Checks the four implementations agree at `i`.
+/// The parameters as burn leaves (one-element tensors: burn has no 0-d
+/// tensor) on the `f64` autodiff ndarray device.
+pub struct BurnInputs {
+    /// The nine parameters, each `require_grad()`.
+    pub p: Vec<burn::tensor::Tensor<1>>,
+    /// `x1 x2 y`, constants.
+    pub xy: [f64; 3],
+}
+
+impl BurnInputs {
+    /// The same numbers.
+    pub fn new(i: &Inputs) -> Self {
+        let p =
+            i.p.iter()
+                .map(|&v| burn_ad::scalar(v).require_grad())
+                .collect();
+        BurnInputs { p, xy: i.xy }
+    }
+
+    /// Value and gradients of [`burn`], in [`NAMES`] order.
+    pub fn result(&self) -> (f64, Grads) {
+        burn_ad::result(burn(self), |g| {
+            NAMES
+                .iter()
+                .zip(&self.p)
+                .map(|(n, t)| (*n, burn_ad::grad(t, g)))
+                .collect()
+        })
+    }
+}
+
+/// σ as candle's: `(1 + exp(−x)).recip()`. burn has `activation::sigmoid`,
+/// but on the ndarray backend it is the backend trait's default, which casts
+/// its input to `f32` and back (`burn-backend`'s `ActivationOps::sigmoid`):
+/// its values differ from the `f64` ones by about 1e-8 relative (see the
+/// `burn_sigmoid_is_computed_in_f32` test), so it cannot pass the 1e-9 check.
+fn burn_sigmoid(t: burn::tensor::Tensor<1>) -> burn::tensor::Tensor<1> {
+    t.neg().exp().add_scalar(1.0).recip()
+}
+
+/// (5) burn: forward, then `backward()`.
+#[inline(never)]
+pub fn burn(i: &BurnInputs) -> (burn::tensor::Tensor<1>, burn_ad::Gradients) {
+    let [x1, x2, y] = i.xy;
+    let p = &i.p;
+    let h1 = burn_sigmoid(p[0].clone().mul_scalar(x1) + p[1].clone().mul_scalar(x2) + p[2].clone());
+    let h2 = burn_sigmoid(p[3].clone().mul_scalar(x1) + p[4].clone().mul_scalar(x2) + p[5].clone());
+    let out = burn_sigmoid(p[6].clone() * h1 + p[7].clone() * h2 + p[8].clone());
+    let loss = out.sub_scalar(y).square().mul_scalar(0.5);
+    let grads = loss.backward();
+    (loss, grads)
+}
+
+/// Checks the five implementations agree at `i`.
 pub fn verify_at(i: &Inputs) -> Result<(), String> {
     const W: &str = "scalar network";
     let (v, g) = hand(i);
@@ -202,12 +256,13 @@ pub fn verify_at(i: &Inputs) -> Result<(), String> {
         &reference,
         &(gv, grads(generated_grads(&gg))),
         &candle_result(&CandleInputs::new(i)),
+        &BurnInputs::new(i).result(),
         forward(i),
         network(w11, w12, b1, w21, w22, b2, v1, v2, c, x1, x2, y),
     )
 }
 
-/// Checks the four implementations agree at the lesson's point and another.
+/// Checks the five implementations agree at the lesson's point and another.
 pub fn verify() -> Result<(), String> {
     let lesson = Inputs::lesson();
     let (v, g) = hand(&lesson);

@@ -2,6 +2,7 @@
 //! 1: a ReLU trunk `a1` feeding a softmax cross-entropy head and a mean
 //! squared error head, whose losses add (so `a1`'s gradient is a fork sum).
 
+use crate::burn_ad::{self, param1, param2};
 use crate::check::{agree, flat, flat_candle};
 use crate::Grads;
 use backprop::ndarray::{array, Array1, Array2, Axis, Zip};
@@ -285,7 +286,69 @@ pub fn candle_result(
     (value, grads)
 }
 
-/// Checks the four implementations agree on the lesson's network.
+/// The parameters as burn leaves and the example as constants, on the `f64`
+/// autodiff ndarray device.
+#[allow(missing_docs)]
+pub struct BurnInputs {
+    pub w1: burn::tensor::Tensor<2>,
+    pub b1: burn::tensor::Tensor<1>,
+    pub w2: burn::tensor::Tensor<2>,
+    pub b2: burn::tensor::Tensor<1>,
+    pub v: burn::tensor::Tensor<2>,
+    pub c: burn::tensor::Tensor<1>,
+    pub x: burn::tensor::Tensor<2>,
+    pub labels: burn::tensor::Tensor<2, burn::tensor::Int>,
+    pub y: burn::tensor::Tensor<2>,
+}
+
+impl BurnInputs {
+    /// The same numbers.
+    pub fn new(i: &Inputs) -> Self {
+        BurnInputs {
+            w1: param2(&i.w1),
+            b1: param1(&i.b1),
+            w2: param2(&i.w2),
+            b2: param1(&i.b2),
+            v: param2(&i.v),
+            c: param1(&i.c),
+            x: burn_ad::tensor2(&i.x),
+            labels: burn_ad::labels(&i.labels),
+            y: burn_ad::tensor2(&i.y),
+        }
+    }
+
+    /// Value and gradients of [`burn`], in [`NAMES`] order.
+    pub fn result(&self) -> (f64, Grads) {
+        burn_ad::result(burn(self), |g| {
+            vec![
+                ("w1", burn_ad::grad(&self.w1, g)),
+                ("b1", burn_ad::grad(&self.b1, g)),
+                ("w2", burn_ad::grad(&self.w2, g)),
+                ("b2", burn_ad::grad(&self.b2, g)),
+                ("v", burn_ad::grad(&self.v, g)),
+                ("c", burn_ad::grad(&self.c, g)),
+            ]
+        })
+    }
+}
+
+/// (5) burn: forward, then `backward()`. The biases are `(H,)` leaves, made
+/// `(1, H)` rows by `unsqueeze` and broadcast by `+` (candle's
+/// `broadcast_add`).
+#[inline(never)]
+pub fn burn(i: &BurnInputs) -> (burn::tensor::Tensor<1>, burn_ad::Gradients) {
+    use burn::tensor::activation::relu;
+    let a1 = relu(i.x.clone().matmul(i.w1.clone().transpose()) + i.b1.clone().unsqueeze());
+    let logits = a1.clone().matmul(i.w2.clone().transpose()) + i.b2.clone().unsqueeze();
+    let loss_a = burn_ad::xent(logits, i.labels.clone());
+    let pred = a1.matmul(i.v.clone().transpose()) + i.c.clone().unsqueeze();
+    let loss_b = (pred - i.y.clone()).square().mean();
+    let loss = loss_a + loss_b;
+    let grads = loss.backward();
+    (loss, grads)
+}
+
+/// Checks the five implementations agree on the lesson's network.
 pub fn verify() -> Result<(), String> {
     const W: &str = "two heads";
     let i = Inputs::lesson();
@@ -321,6 +384,7 @@ pub fn verify() -> Result<(), String> {
         &reference,
         &(gv, backprop::Gradient::fields(&gg)),
         &candle_result(&ci.vars(), &NAMES, candle(&ci)),
+        &BurnInputs::new(&i).result(),
         forward(&i),
         two_heads(
             &i.w1, &i.b1, &i.w2, &i.b2, &i.v, &i.c, &i.x, &i.labels, &i.y,

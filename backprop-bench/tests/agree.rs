@@ -2,7 +2,7 @@
 
 use backprop_bench::alloc::measure;
 use backprop_bench::expansion::{chain_source, chain_tokens, expand_chain};
-use backprop_bench::{bsub, mlp, rnn, scalar_net, two_heads};
+use backprop_bench::{bsub, burn_ad, check, mlp, rnn, scalar_net, two_heads};
 
 #[test]
 fn scalar_network_agrees() {
@@ -54,6 +54,54 @@ fn rnn_agrees_on_other_sizes() {
         .unwrap();
         backprop_bench::check::same_value("rnn", "forward", v, rnn::forward(&i)).unwrap();
     }
+}
+
+/// Why burn's scalar network builds σ as `(1 + exp(−x)).recip()` (as candle
+/// does) and not with burn's own `activation::sigmoid`: on the ndarray
+/// backend that op is the backend trait's default, which casts an `f64`
+/// tensor to `f32`, computes there and casts back. Its result is an `f32`
+/// number in an `f64` tensor, about 1e-8 relative off, so it would not pass
+/// the 1e-9 agreement.
+#[test]
+fn burn_sigmoid_is_computed_in_f32() {
+    for x in [0.3, -1.7, 2.5] {
+        let own = burn_ad::value(burn::tensor::activation::sigmoid(burn_ad::scalar(x)));
+        let composed = burn_ad::value(burn_ad::scalar(x).neg().exp().add_scalar(1.0).recip());
+        let exact = 1.0 / (1.0 + (-x).exp());
+        assert!(check::close(composed, exact), "{composed} vs {exact}");
+        assert_eq!(
+            own, own as f32 as f64,
+            "burn's sigmoid({x}) = {own} is an f32 value"
+        );
+        assert!(
+            !check::close(own, exact),
+            "burn's sigmoid({x}) = {own} agrees to 1e-9"
+        );
+        assert!((own - exact).abs() <= 1e-7 * exact, "{own} vs {exact}");
+    }
+}
+
+/// criterion calls `burn(..)` many times on one `BurnInputs`: each call
+/// builds a fresh graph over the same leaves, and `backward()` consumes only
+/// that graph, so every call gives the same value and gradients.
+#[test]
+fn burn_runs_again_on_the_same_leaves() {
+    fn again(w: &str, run: impl Fn() -> (f64, backprop_bench::Grads)) {
+        let first = run();
+        for _ in 0..3 {
+            check::same(w, "burn again", &first, &run()).unwrap();
+        }
+    }
+    let b = scalar_net::BurnInputs::new(&scalar_net::Inputs::other());
+    again("scalar network", || b.result());
+    let b = two_heads::BurnInputs::new(&two_heads::Inputs::lesson());
+    again("two heads", || b.result());
+    let b = mlp::BurnInputs::new(&mlp::Inputs::new(mlp::BATCH));
+    again("mlp", || b.result());
+    let b = bsub::BurnInputs::new(&bsub::Inputs::new(bsub::N));
+    again("broadcast sub", || b.result());
+    let b = rnn::BurnInputs::new(&rnn::Inputs::bench());
+    again("rnn", || b.result());
 }
 
 #[test]
