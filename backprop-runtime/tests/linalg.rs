@@ -374,3 +374,27 @@ fn deferred_outer_products_add_up_to_the_accumulated_ones() {
     dot_vjp_lhs_defer(&mut none, &mut summed, 0.5, &v4, &v4);
     close(&add_outers(summed, none), &(&before + &(&v4 * 0.5)));
 }
+
+/// For a square matrix of side up to 64, the matrix-vector product's
+/// gradient `Aᵀ g` is written into the buffer of an owned `g`, with the bits
+/// of `a.t().dot(&g)`; beyond that it is a new array, the same bits.
+#[test]
+fn a_square_products_gradient_reuses_the_upstream_buffer() {
+    for n in [1, 2, 3, 7, 16, 33, 64, 65, 200] {
+        let a = rand((n, n), 100 + n as u64, -1.0, 1.0);
+        let x = rand(n, 200 + n as u64, -1.0, 1.0);
+        let g = rand(n, 300 + n as u64, -1.0, 1.0);
+        let expected = a.t().dot(&g);
+        let ptr = g.as_ptr();
+        let got = dot_vjp_rhs(g.clone(), &a, &x);
+        assert_eq!(got, expected);
+        assert!(got
+            .iter()
+            .zip(&expected)
+            .all(|(p, q)| p.to_bits() == q.to_bits()));
+        let moved = dot_vjp_rhs(g, &a, &x);
+        assert_eq!(moved.as_ptr() == ptr, n <= 64, "n = {n}");
+        // A borrowed gradient, and a transposed (column-major) matrix.
+        assert_eq!(dot_vjp_rhs(&expected, &a.t(), &x), a.dot(&expected));
+    }
+}

@@ -7,7 +7,8 @@ use crate::ops::arith::{add_owned, Arith, Out};
 use crate::value::{Cot, Float, Reusable, Tensor, Value};
 use ndarray::linalg::{general_mat_mul, general_mat_vec_mul};
 use ndarray::{
-    Array, Array1, Array2, ArrayBase, ArrayView, ArrayView2, Axis, Data, Dimension, Ix1, Ix2,
+    Array, Array1, Array2, ArrayBase, ArrayView, ArrayView1, ArrayView2, Axis, Data, Dimension,
+    Ix1, Ix2,
 };
 
 /// The products `a.dot(&b)` that ndarray defines, with their two adjoints.
@@ -79,6 +80,26 @@ fn add_mat_vec<F: Float, D: Dimension>(
     }
     general_mat_vec_mul(F::one(), m, x, F::one(), &mut y);
     true
+}
+
+/// The longest vector [`square_t_dot_into`] copies to the stack.
+const SMALL: usize = 64;
+
+/// `aᵀ · g` written over `g` (`a` square, of side at most [`SMALL`]): `g` is
+/// copied to the stack and the product written into its buffer, so the
+/// gradient costs no allocation. The product is ndarray's matrix-vector
+/// product with β = 0, as `a.t().dot(&g)` computes it, so the bits are the same.
+fn square_t_dot_into<F: Float>(a: &ArrayView2<'_, F>, mut g: Array1<F>) -> Array1<F> {
+    let n = g.len();
+    debug_assert!(n <= SMALL && a.dim() == (n, n));
+    let mut copy = [F::zero(); SMALL];
+    match g.as_slice() {
+        Some(g) => copy[..n].copy_from_slice(g),
+        None => copy.iter_mut().zip(&g).for_each(|(c, &x)| *c = x),
+    }
+    let x = ArrayView1::from(&copy[..n]);
+    general_mat_vec_mul(F::one(), &a.t(), &x, F::zero(), &mut g);
+    g
 }
 
 /// `acc += u ⊗ v`, one row at a time.
@@ -246,9 +267,13 @@ impl<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>> Dot2<ArrayBase<S2, Ix1>>
     fn dot2_vjp_lhs(g: impl Cot<Array1<F>>, _a: &Self, b: &ArrayBase<S2, Ix1>) -> Array2<F> {
         outer(g.get(), b)
     }
-    /// `∂b = Aᵀ · g`.
+    /// `∂b = Aᵀ · g`; for a small square `A` (a recurrent weight), written
+    /// into `g`'s buffer (see [`square_t_dot_into`]).
     #[inline]
     fn dot2_vjp_rhs(g: impl Cot<Array1<F>>, a: &Self, _b: &ArrayBase<S2, Ix1>) -> Array1<F> {
+        if a.nrows() == a.ncols() && a.nrows() <= SMALL {
+            return square_t_dot_into(&a.view(), g.into_owned());
+        }
         a.t().dot(g.get())
     }
     #[inline]
