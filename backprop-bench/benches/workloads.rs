@@ -4,7 +4,9 @@
 //! before criterion times anything; the tables are printed at the end.
 
 use backprop_bench::alloc::{measure, AllocStats};
-use backprop_bench::interleave::{all_workloads, print_interleaved};
+use backprop_bench::interleave::{
+    all_workloads, mlp_over_forward, print_interleaved, print_over_forward,
+};
 use backprop_bench::report::{print_table, Row};
 use backprop_bench::{bsub, mlp, rnn, scalar_net, two_heads};
 use criterion::Criterion;
@@ -180,6 +182,7 @@ fn main() {
     let e = rnn_bench(&mut c);
     c.final_summary();
     let interleaved = all_workloads();
+    let over_forward = mlp_over_forward();
     println!("\n## Results (medians of this run)");
     print_table(
         "scalar_net",
@@ -203,4 +206,5 @@ fn main() {
         &rows(e),
     );
     print_interleaved(&interleaved);
+    print_over_forward(&over_forward);
 }

@@ -1,5 +1,6 @@
 //! generated / hand-written fwd+bwd for every workload, timed interleaved
-//! (see `backprop_bench::interleave`), without criterion: about 5 seconds.
+//! (see `backprop_bench::interleave`), and the MLP's fwd+bwd / forward,
+//! without criterion: about 7 seconds.
 //!
 //! ```text
 //! cargo run --release --example ratios
@@ -11,4 +12,6 @@ fn main() {
     }
     let ratios = backprop_bench::interleave::all_workloads();
     backprop_bench::interleave::print_interleaved(&ratios);
+    let over_forward = backprop_bench::interleave::mlp_over_forward();
+    backprop_bench::interleave::print_over_forward(&over_forward);
 }

@@ -87,10 +87,41 @@ pub fn all_workloads() -> Vec<(&'static str, Ratio)> {
     ]
 }
 
+/// The MLP's fwd+bwd / forward (the target is at most 3), timed interleaved
+/// against the hand-written forward: the hand-written fwd+bwd's ratio, then
+/// the generated one's.
+pub fn mlp_over_forward() -> [(&'static str, Ratio); 2] {
+    let (rounds, batch) = (101, Duration::from_millis(2));
+    let i = mlp::Inputs::new(mlp::BATCH);
+    let forward = || mlp::forward(black_box(&i));
+    let hand = || mlp::hand(black_box(&i));
+    let generated = || mlp::generated(black_box(&i));
+    [
+        ("fwd+bwd by hand", ratio(&forward, &hand, rounds, batch)),
+        (
+            "`#[differentiable]` `_backward`",
+            ratio(&forward, &generated, rounds, batch),
+        ),
+    ]
+}
+
 /// The ratios as a markdown table.
 pub fn print_interleaved(ratios: &[(&str, Ratio)]) {
     println!("\n### generated / hand fwd+bwd, timed interleaved\n");
     println!("| workload | median ratio | quartiles | rounds × calls per batch |");
+    println!("|---|---:|---:|---:|");
+    for (name, r) in ratios {
+        println!(
+            "| {name} | {:.2} | {:.2} to {:.2} | {} × {} |",
+            r.median, r.q1, r.q3, r.rounds, r.reps
+        );
+    }
+}
+
+/// [`mlp_over_forward`] as a markdown table.
+pub fn print_over_forward(ratios: &[(&str, Ratio)]) {
+    println!("\n### (c) MLP: fwd+bwd / forward by hand, timed interleaved\n");
+    println!("| implementation | median ratio | quartiles | rounds × calls per batch |");
     println!("|---|---:|---:|---:|");
     for (name, r) in ratios {
         println!(
