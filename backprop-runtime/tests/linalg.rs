@@ -398,3 +398,57 @@ fn a_square_products_gradient_reuses_the_upstream_buffer() {
         assert_eq!(dot_vjp_rhs(&expected, &a.t(), &x), a.dot(&expected));
     }
 }
+
+/// A matrix product's gradients of at most 64 multiply-adds are plain loops
+/// (no packing buffer); they equal ndarray's products to rounding, for every
+/// layout, on both sides of the threshold, accumulating or not.
+#[test]
+fn small_products_gradients_are_ndarrays_products() {
+    fn close(a: &Array2<f64>, b: &Array2<f64>) {
+        assert_eq!(a.shape(), b.shape());
+        for (x, y) in a.iter().zip(b) {
+            assert!((x - y).abs() <= 1e-14 * (1.0 + y.abs()), "{x} vs {y}");
+        }
+    }
+    // (m, k, n) with m·k·n below, at and above 64.
+    for (m, k, n) in [
+        (1, 2, 2),
+        (2, 1, 3),
+        (4, 4, 4),
+        (4, 4, 5),
+        (1, 64, 1),
+        (3, 1, 1),
+        (8, 8, 8),
+    ] {
+        let a = rand((m, k), (m * 100 + k * 10 + n) as u64, -1.0, 1.0);
+        let b = rand((k, n), (n * 100 + k) as u64, -1.0, 1.0);
+        let g = rand((m, n), (m * 7 + n) as u64, -1.0, 1.0);
+        close(&dot_vjp_lhs(&g, &a, &b), &g.dot(&b.t()));
+        close(&dot_vjp_rhs(&g, &a, &b), &a.t().dot(&g));
+        // A column-major operand and a transposed view.
+        let mut b_f = Array2::zeros((k, n).f());
+        b_f.assign(&b);
+        close(&dot_vjp_lhs(&g, &a, &b_f), &g.dot(&b.t()));
+        let at = a.t().to_owned();
+        close(&dot_vjp_rhs(&g, &at.t(), &b), &a.t().dot(&g));
+        let mut acc = rand((m, k), 5, -1.0, 1.0);
+        let expected = &acc + &g.dot(&b.t());
+        dot_vjp_lhs_acc(&mut acc, &g, &a, &b);
+        close(&acc, &expected);
+        let mut acc = rand((k, n), 6, -1.0, 1.0);
+        let expected = &acc + &a.t().dot(&g);
+        dot_vjp_rhs_acc(&mut acc, &g, &a, &b);
+        close(&acc, &expected);
+    }
+}
+
+/// A gradient of the wrong shape is ndarray's shape error, small or not.
+#[test]
+#[should_panic]
+fn a_small_product_of_mismatched_shapes_panics() {
+    let a = Array2::<f64>::zeros((2, 2));
+    let b = Array2::<f64>::zeros((2, 2));
+    let g = Array2::<f64>::zeros((3, 2));
+    let mut acc = Array2::<f64>::zeros((2, 2));
+    dot_vjp_lhs_acc(&mut acc, &g, &a, &b);
+}

@@ -237,21 +237,64 @@ impl<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>> Dot2<ArrayBase<S2, Ix2>>
     /// `∂A = G · Bᵀ`.
     #[inline]
     fn dot2_vjp_lhs(g: impl Cot<Array2<F>>, _a: &Self, b: &ArrayBase<S2, Ix2>) -> Array2<F> {
-        g.get().dot(&b.t())
+        product(&g.get().view(), &b.t())
     }
     /// `∂B = Aᵀ · G`.
     #[inline]
     fn dot2_vjp_rhs(g: impl Cot<Array2<F>>, a: &Self, _b: &ArrayBase<S2, Ix2>) -> Array2<F> {
-        a.t().dot(g.get())
+        product(&a.t(), &g.get().view())
     }
     #[inline]
     fn dot2_vjp_lhs_acc(acc: &mut Array2<F>, g: &Array2<F>, _a: &Self, b: &ArrayBase<S2, Ix2>) {
-        general_mat_mul(F::one(), g, &b.t(), F::one(), acc);
+        add_product(acc, &g.view(), &b.t());
     }
     #[inline]
     fn dot2_vjp_rhs_acc(acc: &mut Array2<F>, g: &Array2<F>, a: &Self, _b: &ArrayBase<S2, Ix2>) {
-        general_mat_mul(F::one(), &a.t(), g, F::one(), acc);
+        add_product(acc, &a.t(), &g.view());
     }
+}
+
+/// The largest matrix product, in multiply-adds (`m·k·n`), that
+/// [`add_product`] writes as plain loops.
+const SMALL_PRODUCT: usize = 64;
+
+/// `acc += x · y`. A product of at most [`SMALL_PRODUCT`] multiply-adds
+/// (the gradients of a network at batch 1) is three plain loops: ndarray's
+/// matrix product (matrixmultiply) packs its operands into a buffer it
+/// allocates, which costs far more than a 2 × 2 product. Larger ones, and
+/// shapes that do not fit (ndarray's panic), go to `general_mat_mul` with
+/// β = 1. The sums are the same up to rounding; only gradients take this
+/// path, never a forward value.
+fn add_product<F: Float>(acc: &mut Array2<F>, x: &ArrayView2<'_, F>, y: &ArrayView2<'_, F>) {
+    let ((m, k), (k2, n)) = (x.dim(), y.dim());
+    if k == k2 && acc.dim() == (m, n) && m * k * n <= SMALL_PRODUCT {
+        for i in 0..m {
+            for j in 0..n {
+                // The whole dot product first, then added, as the matrix
+                // product with β = 1 does: a fork sum `acc + x·y` is then the
+                // sum of the two gradients computed apart, bit for bit.
+                let mut dot = F::zero();
+                for l in 0..k {
+                    dot += x[[i, l]] * y[[l, j]];
+                }
+                acc[[i, j]] += dot;
+            }
+        }
+        return;
+    }
+    general_mat_mul(F::one(), x, y, F::one(), acc);
+}
+
+/// `x · y` as a new array: [`add_product`] into zeros when it is small,
+/// ndarray's `dot` otherwise.
+fn product<F: Float>(x: &ArrayView2<'_, F>, y: &ArrayView2<'_, F>) -> Array2<F> {
+    let ((m, k), (k2, n)) = (x.dim(), y.dim());
+    if k == k2 && m * k * n <= SMALL_PRODUCT {
+        let mut out = Array2::zeros((m, n));
+        add_product(&mut out, x, y);
+        return out;
+    }
+    x.dot(y)
 }
 
 impl<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>> Dot2<ArrayBase<S2, Ix1>>
