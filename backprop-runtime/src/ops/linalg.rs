@@ -141,6 +141,7 @@ fn outer<F: Float>(
 /// gradient of a weight that a matrix-vector product reads (`∂W += g ⊗ x`),
 /// and adds it all after the loop, as a hand-written backward pass does with
 /// `∂W = Δᵀ X`: one matrix product instead of a pass over `∂W` per iteration.
+/// It holds `rows + cols` numbers per iteration until then.
 #[derive(Clone, Debug)]
 pub struct Outers<F> {
     u: Vec<F>,
