@@ -107,21 +107,26 @@ pub fn mlp_over_forward() -> [(&'static str, Ratio); 2] {
 
 /// The ratios as a markdown table.
 pub fn print_interleaved(ratios: &[(&str, Ratio)]) {
-    println!("\n### generated / hand fwd+bwd, timed interleaved\n");
-    println!("| workload | median ratio | quartiles | rounds × calls per batch |");
-    println!("|---|---:|---:|---:|");
-    for (name, r) in ratios {
-        println!(
-            "| {name} | {:.2} | {:.2} to {:.2} | {} × {} |",
-            r.median, r.q1, r.q3, r.rounds, r.reps
-        );
-    }
+    print_ratios(
+        "generated / hand fwd+bwd, timed interleaved",
+        "workload",
+        ratios,
+    );
 }
 
 /// [`mlp_over_forward`] as a markdown table.
 pub fn print_over_forward(ratios: &[(&str, Ratio)]) {
-    println!("\n### (c) MLP: fwd+bwd / forward by hand, timed interleaved\n");
-    println!("| implementation | median ratio | quartiles | rounds × calls per batch |");
+    print_ratios(
+        "(c) MLP: fwd+bwd / forward by hand, timed interleaved",
+        "implementation",
+        ratios,
+    );
+}
+
+/// A table of ratios under a `###` title, one row per named ratio.
+fn print_ratios(title: &str, first_column: &str, ratios: &[(&str, Ratio)]) {
+    println!("\n### {title}\n");
+    println!("| {first_column} | median ratio | quartiles | rounds × calls per batch |");
     println!("|---|---:|---:|---:|");
     for (name, r) in ratios {
         println!(
