@@ -750,7 +750,6 @@ impl<'g> GraphEmitter<'g> {
                 _ => false,
             };
         }
-        self.scalar = scalar.clone();
         for id in self.graph.ids().filter(|id| self.a.live[id.index()]) {
             let Node::Op { op, inputs, .. } = self.node(id) else {
                 continue;
@@ -854,6 +853,7 @@ impl<'g> GraphEmitter<'g> {
             self.deferred.insert(d);
             self.dot_adds.insert(id, d);
         }
+        self.scalar = scalar;
     }
 
     /// `let x_shape = bp::shape_of(&from);` where `x` gives its buffer away
