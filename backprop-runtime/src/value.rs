@@ -273,9 +273,7 @@ impl<F: Float, D: Dimension> Tensor for Array<F, D> {
             if let (Some(xs), Some(all)) = (x.as_slice(), self.as_slice_mut()) {
                 // Both in the standard layout: two slices (the loop the
                 // compiler vectorizes best).
-                for (g, &x) in all.iter_mut().zip(xs) {
-                    *g = f(*g, x);
-                }
+                zip_rows(all, xs, f);
                 return;
             }
             Zip::from(self)
@@ -290,15 +288,9 @@ impl<F: Float, D: Dimension> Tensor for Array<F, D> {
         let row_like = x.ndim() <= self.ndim()
             && x.shape().last() == Some(&cols)
             && x.shape().iter().rev().skip(1).all(|&n| n == 1);
-        if let (true, Some(xs)) = (row_like && cols > 0, x.as_slice()) {
-            if let Some(all) = self.as_slice_mut() {
-                for row in all.chunks_exact_mut(cols) {
-                    for (g, &x) in row.iter_mut().zip(xs) {
-                        *g = f(*g, x);
-                    }
-                }
-                return;
-            }
+        if let (true, Some(xs), Some(all)) = (row_like, x.as_slice(), self.as_slice_mut()) {
+            zip_rows(all, xs, f);
+            return;
         }
         // Any other broadcast operand (a column, a middle axis): one lane at
         // a time, so that each inner loop runs over contiguous memory where
@@ -372,6 +364,19 @@ impl<T: Tensor> Cot<T> for &T {
     #[inline]
     fn get(&self) -> &T {
         self
+    }
+}
+
+/// `g = f(g, x)` over `all`, with `x` running over `xs` again for each of
+/// its rows of `xs.len()` elements (once when the two are as long).
+fn zip_rows<F: Copy>(all: &mut [F], xs: &[F], mut f: impl FnMut(F, F) -> F) {
+    if xs.is_empty() {
+        return;
+    }
+    for row in all.chunks_exact_mut(xs.len()) {
+        for (g, &x) in row.iter_mut().zip(xs) {
+            *g = f(*g, x);
+        }
     }
 }
 
