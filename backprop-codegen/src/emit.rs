@@ -1796,9 +1796,7 @@ impl<'g> GraphEmitter<'g> {
     fn lender(&self, inputs: &[NodeId]) -> Option<usize> {
         let [a, b] = inputs else { return None };
         let alone = |x: &NodeId| {
-            self.a.uses[x.index()].len() == 1
-                && self.seeds[x.index()] == 0
-                && !self.scalar.get(x.index()).copied().unwrap_or(true)
+            self.parts(*x) == 1 && !self.scalar.get(x.index()).copied().unwrap_or(true)
         };
         if a == b || !alone(a) || !alone(b) {
             return None;
