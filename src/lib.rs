@@ -105,6 +105,7 @@ pub mod prelude {
 pub mod __private {
     pub use backprop_runtime::gradcheck::{flatten, Gradient};
     pub use backprop_runtime::ops::*;
+    pub use backprop_runtime::steps::{Rows, Spare};
     pub use backprop_runtime::value::{
         lent, shape_of, stand_in, zeros_like, Cot, NotDifferentiable,
     };

@@ -435,6 +435,8 @@ struct GraphEmitter<'g> {
     outers: Vec<(Ident, Ident)>,
     /// The nodes known to be scalars (`plan_reuse`).
     scalar: Vec<bool>,
+    /// In a loop body: which of the loop's inputs are known to be scalars.
+    input_scalar: Vec<bool>,
     /// In a loop body: the captured values known to be vectors or scalars,
     /// whose gradients are never outer products.
     flat: HashSet<NodeId>,
@@ -446,6 +448,13 @@ struct GraphEmitter<'g> {
     /// that seeds a body output, which its other contributions may be added
     /// into.
     acc_seed: HashMap<NodeId, Ident>,
+    /// In a loop body: the product that starts the buffer of a carried
+    /// variable's new value, with the `Spare` it may be computed into.
+    spare_heads: HashMap<NodeId, Ident>,
+    /// The statement of each of them that computes into the spare buffer,
+    /// and where it stands in the forward statements (the loop decides after
+    /// its reverse sweep is written whether it has a spare).
+    spare_stmts: HashMap<NodeId, (usize, TokenStream)>,
 }
 
 /// The names of one branch.
@@ -482,6 +491,27 @@ struct LoopEmitter<'g> {
     /// reverse loop hands it back from one iteration to the one before. The
     /// carried variable, the body's local, and the local that carries it back.
     handoff: Vec<(usize, Ident, Ident)>,
+    /// A carried array variable whose values the reverse sweep reads, kept
+    /// as the rows of one buffer instead of one array per iteration.
+    rows: Vec<KeptRows>,
+    /// The name of each iteration's index among the kept steps, where rows
+    /// are read.
+    step: Option<Ident>,
+}
+
+/// A carried variable kept in a `bp::Rows`: row `k` is its value at the
+/// start of iteration `k`, row `k + 1` its new value.
+struct KeptRows {
+    /// Which carried variable.
+    k: usize,
+    /// The `Rows`.
+    rows: Ident,
+    /// The body's local of the new value, when the reverse sweep reads it
+    /// (then the value after the last iteration is a row too).
+    next: Option<Ident>,
+    /// The `Spare` that takes the buffer of the starting value once the
+    /// iteration no longer needs it.
+    spare: Option<Ident>,
 }
 
 impl<'g> GraphEmitter<'g> {
@@ -522,9 +552,12 @@ impl<'g> GraphEmitter<'g> {
             outers: Vec::new(),
             flat: HashSet::new(),
             scalar: Vec::new(),
+            input_scalar: Vec::new(),
             merged: HashMap::new(),
             loop_accs: HashSet::new(),
             acc_seed: HashMap::new(),
+            spare_heads: HashMap::new(),
+            spare_stmts: HashMap::new(),
         }
     }
 
@@ -633,6 +666,8 @@ impl<'g> GraphEmitter<'g> {
                             kept: Vec::new(),
                             accs: Vec::new(),
                             handoff: Vec::new(),
+                            rows: Vec::new(),
+                            step: None,
                         },
                     );
                     loop_ids.push(id);
@@ -698,6 +733,11 @@ impl<'g> GraphEmitter<'g> {
         self.plan_reuse(sh);
         for id in loop_ids {
             let mut le = self.loops.remove(&id).expect("a loop emitter");
+            if let Node::Loop(lp) = self.node(id) {
+                // A carried variable has its initial value's type, and a
+                // captured value is the enclosing graph's.
+                le.body.input_scalar = lp.inputs.iter().map(|p| self.scalar[p.index()]).collect();
+            }
             le.body.assign_names(sh, None);
             self.loops.insert(id, le);
         }
@@ -731,6 +771,7 @@ impl<'g> GraphEmitter<'g> {
         for id in self.graph.ids() {
             scalar[id.index()] = match self.node(id) {
                 Node::Param(i) => matches!(sh.func.params[*i].kind, Kind::Scalar(_)),
+                Node::Input(j) => self.input_scalar.get(*j).copied().unwrap_or(false),
                 Node::Float(_) | Node::Int(_) => true,
                 Node::Op { op, inputs, .. } => match op {
                     Op::Sum | Op::Mean | Op::Index | Op::Mse | Op::SoftmaxCrossEntropy => true,
@@ -854,6 +895,70 @@ impl<'g> GraphEmitter<'g> {
             self.dot_adds.insert(id, d);
         }
         self.scalar = scalar;
+    }
+
+    /// The op whose result's buffer `o` is: `o`, or through the ops that
+    /// write over their first operand, the first op of that chain.
+    fn buffer_head(&self, mut o: NodeId) -> NodeId {
+        while self.takes.contains(&o) {
+            let Node::Op { inputs, .. } = self.node(o) else {
+                break;
+            };
+            o = inputs[0];
+        }
+        o
+    }
+
+    /// Whether `head` is a product written by `bp::dot`, which
+    /// `bp::dot_reuse` may compute into a spare buffer.
+    fn spare_candidate(&self, head: NodeId) -> bool {
+        matches!(self.node(head), Node::Op { op: Op::Dot, .. })
+            && self.a.live[head.index()]
+            && !self.deferred.contains(&head)
+            && !self.fused.contains_key(&head)
+            && !self.unmade.contains(&head)
+    }
+
+    /// Whether a loop body's carried input `x` (and the body's new value `o`
+    /// of it, when the reverse reads that too) may be read back as a view of
+    /// a row: only the vocabulary's own ops read them, whose rules take any
+    /// array (a called function's rule takes the types its user wrote, and
+    /// `concat` one type for all its operands), and `o` is made by an op
+    /// whose rule takes its output as any array.
+    fn rows_ok(&self, x: NodeId, o: Option<NodeId>) -> bool {
+        let made_ok = o.is_none_or(|o| {
+            matches!(
+                self.node(o),
+                Node::Op {
+                    op: Op::Unary(_)
+                        | Op::Powi
+                        | Op::Softmax
+                        | Op::LogSoftmax
+                        | Op::Copy
+                        | Op::Add
+                        | Op::Sub
+                        | Op::Mul
+                        | Op::Div
+                        | Op::Max
+                        | Op::Min
+                        | Op::Powf
+                        | Op::Neg
+                        | Op::Dot,
+                    ..
+                }
+            )
+        });
+        made_ok
+            && self.graph.ids().all(|id| {
+                let reads = self
+                    .graph
+                    .deps(id)
+                    .iter()
+                    .any(|d| *d == x || Some(*d) == o);
+                !reads
+                    || !self.a.live[id.index()]
+                    || matches!(self.node(id), Node::Op { op, .. } if !matches!(op, Op::Call(_) | Op::Concat))
+            })
     }
 
     /// `let x_shape = bp::shape_of(&from);` where `x` gives its buffer away
@@ -1053,6 +1158,10 @@ impl<'g> GraphEmitter<'g> {
                         self.defined.push(saved.clone());
                         stmt
                     } else {
+                        if let Some(spare) = self.spare_heads.get(&id) {
+                            let stmt = quote_spanned!(span=> let #name = #bp::dot_reuse(&mut #spare, #(#args),*););
+                            self.spare_stmts.insert(id, (out.len(), stmt));
+                        }
                         let f = Ident::new(spec.forward, span);
                         quote_spanned!(span=> let #name = #bp::#f(#(#args),* #(, #consts)*);)
                     };
@@ -1297,13 +1406,25 @@ impl<'g> GraphEmitter<'g> {
     /// After:  let t_start = 0; let t_end = n;
     ///         let mut h_1 = bp::copy(&h);
     ///         let mut steps = Vec::with_capacity(..);
+    ///         let mut h_1_rows = bp::Rows::with_steps(..);
+    ///         let mut h_1_spare = bp::Spare::new();
     ///         for t in t_start..t_end {
-    ///             let h_in = h_1;
+    ///             let h_1_in = h_1;
+    ///             h_1_rows.push(&h_1_in);
+    ///             let h_2 = bp::dot_reuse(&mut h_1_spare, w, &h_1_in);
     ///             ... one `let` per step of the body ...
-    ///             steps.push((h_in, ..., h.clone()));
-    ///             h_1 = h;
+    ///             steps.push((..., h_3));
+    ///             h_1_spare.put(h_1_in);
+    ///             h_1 = h_5;
     ///         }
+    ///         h_1_rows.push(&h_1);
     /// ```
+    ///
+    /// A carried array that the reverse sweep reads is kept as rows of one
+    /// buffer (`Rows`: the value at the start of each iteration, and the last
+    /// value), and the product that starts its new value writes into the
+    /// buffer of the value before (`Spare`). Other values an iteration's
+    /// reverse reads are moved into `steps`.
     fn loop_forward(&mut self, sh: &mut Shared, id: NodeId, lp: &'g Loop) -> Vec<TokenStream> {
         let bp = &sh.bp.clone();
         let active = self.loop_active(id, lp);
@@ -1351,7 +1472,26 @@ impl<'g> GraphEmitter<'g> {
                 _ => false,
             })
             .collect();
+        // The carried variables that may be arrays (a scalar is kept in the
+        // steps for free).
+        let arrays: Vec<bool> = lp.inputs[..lp.carried]
+            .iter()
+            .map(|p| !self.scalar.get(p.index()).copied().unwrap_or(false))
+            .collect();
         let le = self.loops.get_mut(&id).expect("a loop emitter");
+        // The product that starts each carried array's new buffer may write
+        // into the buffer of the value before (decided after the reverse).
+        let mut spares: Vec<Option<(NodeId, Ident)>> = vec![None; lp.carried];
+        if active {
+            for (k, spare) in spares.iter_mut().enumerate() {
+                let head = le.body.buffer_head(lp.body.outputs[k]);
+                if arrays[k] && le.body.spare_candidate(head) {
+                    let name = sh.namer.fresh(&format!("{}_spare", le.state[k]));
+                    le.body.spare_heads.insert(head, name.clone());
+                    *spare = Some((head, name));
+                }
+            }
+        }
         for ((j, acc), flat) in accs.iter().zip(flat) {
             le.body.acc_into.insert(lp.body.inputs[*j], acc.clone());
             if flat {
@@ -1362,7 +1502,7 @@ impl<'g> GraphEmitter<'g> {
         let (start, end, steps) = (le.start.clone(), le.end.clone(), le.steps.clone());
         let state = le.state.clone();
         let ins = le.ins.clone();
-        let body = le.body.forward(sh);
+        let mut body = le.body.forward(sh);
         let var = le
             .body
             .loop_var
@@ -1396,6 +1536,8 @@ impl<'g> GraphEmitter<'g> {
             out.push(quote!(let mut #s = #bp::copy(#i);));
         }
         let mut push = Vec::new();
+        let (mut before, mut first, mut last, mut after) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         if active {
             // The body's reverse sweep, now, to know which locals it reads.
             for (k, d) in d_state.iter().enumerate() {
@@ -1441,6 +1583,59 @@ impl<'g> GraphEmitter<'g> {
                 let carry = sh.namer.fresh(&format!("{}_after", state[k]));
                 handoff.push((k, local, carry));
             }
+            // A carried array that the reverse reads is kept as rows of one
+            // buffer, its new value as the next row, and its buffer, once
+            // copied, is the spare that the next value is computed into.
+            let mut rows = Vec::new();
+            for k in 0..lp.carried {
+                let handed = handoff.iter().position(|(kk, ..)| *kk == k);
+                if !arrays[k]
+                    || !kept.contains(&ins[k])
+                    || !le
+                        .body
+                        .rows_ok(lp.body.inputs[k], handed.map(|_| outputs[k]))
+                {
+                    continue;
+                }
+                let next_local = handed.map(|at| handoff.remove(at).1);
+                kept.retain(|n| *n != ins[k]);
+                let moved = next.iter().any(|n| ins[k] == n.to_string());
+                let spare = match &spares[k] {
+                    Some((head, spare)) if !moved => {
+                        le.body.spare_stmts.get(head).cloned().map(|(at, stmt)| {
+                            body[at] = stmt;
+                            spare.clone()
+                        })
+                    }
+                    _ => None,
+                };
+                let name = sh.namer.fresh(&format!("{}_rows", le.state[k]));
+                rows.push(KeptRows {
+                    k,
+                    rows: name,
+                    next: next_local,
+                    spare,
+                });
+            }
+            if !rows.is_empty() {
+                le.step = Some(sh.namer.fresh("step"));
+            }
+            for r in &rows {
+                let (name, i, s) = (&r.rows, &ins[r.k], &le.state[r.k]);
+                before.push(
+                    quote!(let mut #name = #bp::Rows::with_steps((#start..#end).size_hint().0);),
+                );
+                first.push(quote!(#name.push(&#i);));
+                if let Some(spare) = &r.spare {
+                    before.push(quote!(let mut #spare = #bp::Spare::new();));
+                    last.push(quote!(#spare.put(#i);));
+                }
+                if r.next.is_some() {
+                    after.push(quote!(#name.push(&#s);));
+                }
+                self.defined.push(name.clone());
+            }
+            le.rows = rows;
             le.handoff = handoff;
             views_first(&mut kept, &le.body.views);
             le.d_state = d_state;
@@ -1450,14 +1645,18 @@ impl<'g> GraphEmitter<'g> {
             let saved = keep(&kept, &next, &le.body.views, bp);
             push.push(quote!(#steps.push((#(#saved,)*));));
         }
+        out.extend(before);
         out.push(quote! {
             for #var in #start..#end {
                 #(let #ins = #state;)*
+                #(#first)*
                 #(#body)*
                 #(#push)*
+                #(#last)*
                 #(#state = #next;)*
             }
         });
+        out.extend(after);
         self.defined.extend(state.iter().cloned());
         self.defined.extend([start, end]);
         if active {
@@ -1470,7 +1669,9 @@ impl<'g> GraphEmitter<'g> {
     /// Before: for t in 0..n { h = tanh(&(w.dot(&h) + xs.row(t))); }
     /// After:  let mut d_h_1 = d_h_1;
     ///         let mut d_w = bp::zeros_like(w);
-    ///         for (t, (h_in, ...)) in (t_start..t_end).zip(steps).rev() {
+    ///         for (t, (step, (h_3, ...))) in (t_start..t_end).zip(steps.into_iter().enumerate()).rev() {
+    ///             let h_1_in = h_1_rows.row(step);
+    ///             let h_5 = h_1_rows.row(step + 1);
     ///             ... the body's reverse sweep, seeded with d_h_1 ...
     ///             d_w = d_w + d_w_step;
     ///             d_h_1 = d_h_in_step;
@@ -1533,6 +1734,14 @@ impl<'g> GraphEmitter<'g> {
             .clone()
             .map_or(quote!(_), |v| v.to_token_stream());
         let saved = &le.kept;
+        for r in &le.rows {
+            let (rows, i) = (&r.rows, &le.ins[r.k]);
+            let step = le.step.as_ref().expect("a step index where rows are read");
+            head.push(quote!(let #i = #rows.row(#step);));
+            if let Some(local) = &r.next {
+                head.push(quote!(let #local = #rows.row(#step + 1);));
+            }
+        }
         let mut tail = Vec::new();
         for (j, acc) in &accs {
             let input = lp.body.inputs[*j];
@@ -1558,8 +1767,14 @@ impl<'g> GraphEmitter<'g> {
             let i = &le.ins[*k];
             tail.push(quote!(#carry = #i;));
         }
+        let header = match &le.step {
+            Some(step) => quote! {
+                for (#var, (#step, (#(#saved,)*))) in (#start..#end).zip(#steps.into_iter().enumerate()).rev()
+            },
+            None => quote!(for (#var, (#(#saved,)*)) in (#start..#end).zip(#steps).rev()),
+        };
         out.push(quote! {
-            for (#var, (#(#saved,)*)) in (#start..#end).zip(#steps).rev() {
+            #header {
                 #(#head)*
                 #(#body)*
                 #(#tail)*

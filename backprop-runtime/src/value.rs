@@ -143,6 +143,12 @@ pub trait Tensor: Value<Owned = Self> + Clone + Debug {
     fn into_array(self) -> Array<Self::Elem, Self::Dim> {
         self.view().to_owned()
     }
+    /// The buffer of an array in the standard layout, its elements in
+    /// order, for another array to be written into (see
+    /// [`Spare`](crate::steps::Spare)); `None` for a scalar or another layout.
+    fn into_buffer(self) -> Option<Vec<Self::Elem>> {
+        None
+    }
 }
 
 macro_rules! scalar_value {
@@ -332,6 +338,17 @@ impl<F: Float, D: Dimension> Tensor for Array<F, D> {
     fn into_array(self) -> Array<F, D> {
         self
     }
+    #[inline]
+    fn into_buffer(self) -> Option<Vec<F>> {
+        if !self.is_standard_layout() {
+            return None;
+        }
+        let len = self.len();
+        match self.into_raw_vec_and_offset() {
+            (v, Some(0)) if v.len() == len => Some(v),
+            _ => None,
+        }
+    }
 }
 
 /// An upstream gradient handed to an adjoint rule, owned or borrowed.
@@ -495,7 +512,7 @@ pub fn zeros_like<V: Value>(x: &V) -> V::Owned {
 pub fn unary_vjp<V: Value>(
     g: impl Cot<V::Owned>,
     x: &V,
-    out: &V::Owned,
+    out: &impl Value<Elem = V::Elem, Dim = V::Dim>,
     f: impl FnMut(V::Elem, V::Elem, V::Elem) -> V::Elem,
 ) -> V::Owned {
     g.into_owned().zip_with2(x, out, f)

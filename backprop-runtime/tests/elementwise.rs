@@ -246,7 +246,7 @@ fn kinks_take_the_subgradient_zero() {
 fn sqrt_at_zero_has_an_infinite_gradient() {
     assert_eq!(sqrt(0.0_f64), 0.0);
     assert_eq!(sqrt_vjp(1.0, &0.0_f64, &0.0), f64::INFINITY);
-    assert_eq!(sqrt_vjp(1.0_f32, &0.0_f32, &0.0), f32::INFINITY);
+    assert_eq!(sqrt_vjp(1.0_f32, &0.0_f32, &0.0_f32), f32::INFINITY);
     assert!(sqrt(-1.0_f64).is_nan());
     assert!(sqrt_vjp(1.0, &-1.0_f64, &sqrt(-1.0_f64)).is_nan());
 }

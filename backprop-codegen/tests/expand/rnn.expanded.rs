@@ -84,10 +84,13 @@ pub fn rnn_backward(
     let mut h_1 = bp::copy(&h);
     let mut loss = bp::copy(&0.0_f64);
     let mut steps = ::std::vec::Vec::with_capacity((t_start..t_end).size_hint().0);
+    let mut h_1_rows = bp::Rows::with_steps((t_start..t_end).size_hint().0);
+    let mut h_1_spare = bp::Spare::new();
     for t in t_start..t_end {
         let h_1_in = h_1;
         let loss_in = loss;
-        let h_2 = bp::dot(w, &h_1_in);
+        h_1_rows.push(&h_1_in);
+        let h_2 = bp::dot_reuse(&mut h_1_spare, w, &h_1_in);
         let h_3 = bp::row(xs, t);
         let h_4 = bp::dot(u, &h_3);
         let h_2_shape = bp::shape_of(&h_2);
@@ -95,10 +98,12 @@ pub fn rnn_backward(
         let h_5_shape = bp::shape_of(&h_6);
         let loss_1 = bp::dot(v, &h_6);
         let loss_2 = bp::add(&loss_in, &loss_1);
-        steps.push((h_1_in, loss_in, h_3, h_4, h_2_shape, h_5_shape, loss_1));
+        steps.push((loss_in, h_3, h_4, h_2_shape, h_5_shape, loss_1));
+        h_1_spare.put(h_1_in);
         h_1 = h_6;
         loss = loss_2;
     }
+    h_1_rows.push(&h_1);
     let mut d_loss = d_out;
     let mut d_h_1 = bp::zeros_like(&h_1);
     let mut d_w = bp::zeros_like(w);
@@ -106,12 +111,12 @@ pub fn rnn_backward(
     let mut d_v = bp::zeros_like(v);
     let mut d_u_outers = bp::Outers::with_steps(steps.len());
     let mut d_w_outers = bp::Outers::with_steps(steps.len());
-    let mut h_1_after = h_1;
-    for (t, (h_1_in, loss_in, h_3, h_4, h_2_shape, h_5_shape, loss_1)) in (t_start..t_end)
-        .zip(steps)
+    for (t, (step, (loss_in, h_3, h_4, h_2_shape, h_5_shape, loss_1))) in (t_start..t_end)
+        .zip(steps.into_iter().enumerate())
         .rev()
     {
-        let h_6 = h_1_after;
+        let h_1_in = h_1_rows.row(step);
+        let h_6 = h_1_rows.row(step + 1);
         let d_loss_2 = d_loss;
         let (d_loss_in_step, d_loss_1) = bp::add_vjp_both(d_loss_2, &loss_in, &loss_1);
         bp::dot_vjp_lhs_acc(&mut d_v, &d_loss_1, v, &h_6);
@@ -129,7 +134,6 @@ pub fn rnn_backward(
         let d_h_1_in_step = bp::dot_vjp_rhs(d_h_2, w, &h_1_in);
         d_h_1 = d_h_1_in_step;
         d_loss = d_loss_in_step;
-        h_1_after = h_1_in;
     }
     d_u = bp::add_outers(d_u, d_u_outers);
     d_w = bp::add_outers(d_w, d_w_outers);

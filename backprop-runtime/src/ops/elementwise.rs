@@ -16,7 +16,11 @@ use num_traits::{Float as _, One as _, Zero as _};
 /// Adjoint of a unary op whose derivative depends on the output only:
 /// `g ← f(g, out)`, reusing the upstream buffer when it is owned.
 #[inline]
-fn out_vjp<T: Tensor>(g: impl Cot<T>, out: &T, f: impl FnMut(T::Elem, T::Elem) -> T::Elem) -> T {
+fn out_vjp<T: Tensor>(
+    g: impl Cot<T>,
+    out: &impl Value<Elem = T::Elem>,
+    f: impl FnMut(T::Elem, T::Elem) -> T::Elem,
+) -> T {
     g.into_owned().zip_with1(out, f)
 }
 
@@ -51,7 +55,11 @@ pub fn exp_elem<F: Float>(v: F) -> F {
 
 /// Adjoint of [`exp`]: `g · out`.
 #[inline]
-pub fn exp_vjp<V: Value>(g: impl Cot<V::Owned>, _x: &V, out: &V::Owned) -> V::Owned {
+pub fn exp_vjp<V: Value>(
+    g: impl Cot<V::Owned>,
+    _x: &V,
+    out: &impl Value<Elem = V::Elem, Dim = V::Dim>,
+) -> V::Owned {
     out_vjp(g, out, |g, o| g * o)
 }
 
@@ -74,7 +82,11 @@ pub fn ln<X: Operand>(x: X) -> OwnedOf<X> {
 
 /// Adjoint of [`ln`]: `g / x`.
 #[inline]
-pub fn ln_vjp<V: Value>(g: impl Cot<V::Owned>, x: &V, out: &V::Owned) -> V::Owned {
+pub fn ln_vjp<V: Value>(
+    g: impl Cot<V::Owned>,
+    x: &V,
+    out: &impl Value<Elem = V::Elem, Dim = V::Dim>,
+) -> V::Owned {
     unary_vjp(g, x, out, |g, x, _| g / x)
 }
 
@@ -107,7 +119,11 @@ pub fn sqrt_elem<F: Float>(v: F) -> F {
 
 /// Adjoint of [`sqrt`]: `g / (2 · out)`.
 #[inline]
-pub fn sqrt_vjp<V: Value>(g: impl Cot<V::Owned>, _x: &V, out: &V::Owned) -> V::Owned {
+pub fn sqrt_vjp<V: Value>(
+    g: impl Cot<V::Owned>,
+    _x: &V,
+    out: &impl Value<Elem = V::Elem, Dim = V::Dim>,
+) -> V::Owned {
     out_vjp(g, out, |g, o| g / (o + o))
 }
 
@@ -126,7 +142,11 @@ pub fn square<X: Operand>(x: X) -> OwnedOf<X> {
 
 /// Adjoint of [`square`]: `2 g x`.
 #[inline]
-pub fn square_vjp<V: Value>(g: impl Cot<V::Owned>, x: &V, out: &V::Owned) -> V::Owned {
+pub fn square_vjp<V: Value>(
+    g: impl Cot<V::Owned>,
+    x: &V,
+    out: &impl Value<Elem = V::Elem, Dim = V::Dim>,
+) -> V::Owned {
     unary_vjp(g, x, out, |g, x, _| (g + g) * x)
 }
 
@@ -146,7 +166,11 @@ pub fn abs<X: Operand>(x: X) -> OwnedOf<X> {
 
 /// Adjoint of [`abs`]: `g · sign(x)`, 0 at `x = 0`.
 #[inline]
-pub fn abs_vjp<V: Value>(g: impl Cot<V::Owned>, x: &V, out: &V::Owned) -> V::Owned {
+pub fn abs_vjp<V: Value>(
+    g: impl Cot<V::Owned>,
+    x: &V,
+    out: &impl Value<Elem = V::Elem, Dim = V::Dim>,
+) -> V::Owned {
     let zero = V::Elem::zero();
     unary_vjp(g, x, out, |g, x, _| {
         if x > zero {
@@ -176,7 +200,11 @@ pub fn sin<X: Operand>(x: X) -> OwnedOf<X> {
 
 /// Adjoint of [`sin`]: `g · cos x`.
 #[inline]
-pub fn sin_vjp<V: Value>(g: impl Cot<V::Owned>, x: &V, out: &V::Owned) -> V::Owned {
+pub fn sin_vjp<V: Value>(
+    g: impl Cot<V::Owned>,
+    x: &V,
+    out: &impl Value<Elem = V::Elem, Dim = V::Dim>,
+) -> V::Owned {
     unary_vjp(g, x, out, |g, x, _| g * x.cos())
 }
 
@@ -195,7 +223,11 @@ pub fn cos<X: Operand>(x: X) -> OwnedOf<X> {
 
 /// Adjoint of [`cos`]: `-g · sin x`.
 #[inline]
-pub fn cos_vjp<V: Value>(g: impl Cot<V::Owned>, x: &V, out: &V::Owned) -> V::Owned {
+pub fn cos_vjp<V: Value>(
+    g: impl Cot<V::Owned>,
+    x: &V,
+    out: &impl Value<Elem = V::Elem, Dim = V::Dim>,
+) -> V::Owned {
     unary_vjp(g, x, out, |g, x, _| -(g * x.sin()))
 }
 
@@ -227,7 +259,11 @@ pub fn tan_elem<F: Float>(v: F) -> F {
 
 /// Adjoint of [`tan`]: `g · (1 + out²)`.
 #[inline]
-pub fn tan_vjp<V: Value>(g: impl Cot<V::Owned>, _x: &V, out: &V::Owned) -> V::Owned {
+pub fn tan_vjp<V: Value>(
+    g: impl Cot<V::Owned>,
+    _x: &V,
+    out: &impl Value<Elem = V::Elem, Dim = V::Dim>,
+) -> V::Owned {
     let one = V::Elem::one();
     out_vjp(g, out, |g, o| g * (one + o * o))
 }
@@ -260,7 +296,11 @@ pub fn tanh_elem<F: Float>(v: F) -> F {
 
 /// Adjoint of [`tanh`]: `g · (1 - out²)`.
 #[inline]
-pub fn tanh_vjp<V: Value>(g: impl Cot<V::Owned>, _x: &V, out: &V::Owned) -> V::Owned {
+pub fn tanh_vjp<V: Value>(
+    g: impl Cot<V::Owned>,
+    _x: &V,
+    out: &impl Value<Elem = V::Elem, Dim = V::Dim>,
+) -> V::Owned {
     let one = V::Elem::one();
     out_vjp(g, out, |g, o| g * (one - o * o))
 }
@@ -305,7 +345,11 @@ pub fn sigmoid_elem<F: Float>(x: F) -> F {
 
 /// Adjoint of [`sigmoid`]: `g · out · (1 - out)`.
 #[inline]
-pub fn sigmoid_vjp<V: Value>(g: impl Cot<V::Owned>, _x: &V, out: &V::Owned) -> V::Owned {
+pub fn sigmoid_vjp<V: Value>(
+    g: impl Cot<V::Owned>,
+    _x: &V,
+    out: &impl Value<Elem = V::Elem, Dim = V::Dim>,
+) -> V::Owned {
     let one = V::Elem::one();
     out_vjp(g, out, |g, o| g * o * (one - o))
 }
@@ -346,7 +390,11 @@ pub fn relu_elem<F: Float>(v: F) -> F {
 
 /// Adjoint of [`relu`]: `g · [x > 0]`.
 #[inline]
-pub fn relu_vjp<V: Value>(g: impl Cot<V::Owned>, x: &V, out: &V::Owned) -> V::Owned {
+pub fn relu_vjp<V: Value>(
+    g: impl Cot<V::Owned>,
+    x: &V,
+    out: &impl Value<Elem = V::Elem, Dim = V::Dim>,
+) -> V::Owned {
     let _ = x;
     let zero = V::Elem::zero();
     // The mask comes from the output alone: relu(x) > 0 exactly when x > 0.
@@ -385,7 +433,11 @@ pub fn recip_elem<F: Float>(v: F) -> F {
 
 /// Adjoint of [`recip`]: `-g · out²`.
 #[inline]
-pub fn recip_vjp<V: Value>(g: impl Cot<V::Owned>, _x: &V, out: &V::Owned) -> V::Owned {
+pub fn recip_vjp<V: Value>(
+    g: impl Cot<V::Owned>,
+    _x: &V,
+    out: &impl Value<Elem = V::Elem, Dim = V::Dim>,
+) -> V::Owned {
     out_vjp(g, out, |g, o| -(g * o * o))
 }
 
@@ -406,7 +458,12 @@ pub fn powi<X: Operand>(x: X, n: i32) -> OwnedOf<X> {
 
 /// Adjoint of [`powi`]: `g · n · xⁿ⁻¹`.
 #[inline]
-pub fn powi_vjp<V: Value>(g: impl Cot<V::Owned>, x: &V, n: i32, out: &V::Owned) -> V::Owned {
+pub fn powi_vjp<V: Value>(
+    g: impl Cot<V::Owned>,
+    x: &V,
+    n: i32,
+    out: &impl Value<Elem = V::Elem, Dim = V::Dim>,
+) -> V::Owned {
     let zero = V::Elem::zero();
     let nf = <V::Elem as num_traits::NumCast>::from(n).expect("an i32 is a float");
     unary_vjp(g, x, out, |g, x, _| {

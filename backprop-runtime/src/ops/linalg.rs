@@ -4,6 +4,7 @@
 //! bit those of the user's code; the adjoints are products too.
 
 use crate::ops::arith::{add_owned, Arith, Out};
+use crate::steps::Spare;
 use crate::value::{Cot, Float, Reusable, Tensor, Value};
 use ndarray::linalg::{general_mat_mul, general_mat_vec_mul};
 use ndarray::{
@@ -63,6 +64,15 @@ pub trait Dot2<B: Value>: Value {
         let _ = (b, acc);
         false
     }
+    /// `a.dot(&b)` written into the buffer `spare` holds, where that gives
+    /// the bits of `a.dot(&b)`: for a matrix-vector and a vector-matrix
+    /// product (ndarray's `general_mat_vec_mul` with β = 0, which writes
+    /// every element without reading it) and a buffer of the product's
+    /// length. Otherwise a new array, as [`Dot2::dot2`].
+    fn dot2_reuse(&self, b: &B, spare: &mut Spare<Self::Elem>) -> Self::Output {
+        let _ = spare;
+        self.dot2(b)
+    }
 }
 
 /// `acc += m · x` (`general_mat_vec_mul` with β = 1) when `acc` is a vector
@@ -80,6 +90,22 @@ fn add_mat_vec<F: Float, D: Dimension>(
     }
     general_mat_vec_mul(F::one(), m, x, F::one(), &mut y);
     true
+}
+
+/// `m · x` written into `spare`'s buffer when it has `m`'s rows and `x` has
+/// `m`'s columns (a mismatch is left to `dot`, which panics with ndarray's
+/// message); else `None`, `spare` untouched.
+fn mat_vec_into<F: Float>(
+    m: &ArrayView2<'_, F>,
+    x: &ArrayBase<impl Data<Elem = F>, Ix1>,
+    spare: &mut Spare<F>,
+) -> Option<Array1<F>> {
+    if m.ncols() != x.len() {
+        return None;
+    }
+    let mut y = Array1::from_vec(spare.take(m.nrows())?);
+    general_mat_vec_mul(F::one(), m, x, F::zero(), &mut y);
+    Some(y)
 }
 
 /// The longest vector [`square_t_dot_into`] copies to the stack.
@@ -341,6 +367,9 @@ impl<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>> Dot2<ArrayBase<S2, Ix1>>
     fn dot2_add_to<D: Dimension>(&self, b: &ArrayBase<S2, Ix1>, acc: &mut Array<F, D>) -> bool {
         add_mat_vec(&self.view(), b, acc)
     }
+    fn dot2_reuse(&self, b: &ArrayBase<S2, Ix1>, spare: &mut Spare<F>) -> Array1<F> {
+        mat_vec_into(&self.view(), b, spare).unwrap_or_else(|| self.dot(b))
+    }
 }
 
 impl<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>> Dot2<ArrayBase<S2, Ix2>>
@@ -382,6 +411,9 @@ impl<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>> Dot2<ArrayBase<S2, Ix2>>
     /// ndarray's `v.dot(&m)` is `m.t().dot(&v)`.
     fn dot2_add_to<D: Dimension>(&self, b: &ArrayBase<S2, Ix2>, acc: &mut Array<F, D>) -> bool {
         add_mat_vec(&b.t(), self, acc)
+    }
+    fn dot2_reuse(&self, b: &ArrayBase<S2, Ix2>, spare: &mut Spare<F>) -> Array1<F> {
+        mat_vec_into(&b.t(), self, spare).unwrap_or_else(|| self.dot(b))
     }
 }
 
@@ -449,6 +481,31 @@ pub type AddDot<A, M, V> = (Out<A, DotOut<M, V>>, ShapeOf<DotOut<M, V>>);
 #[inline]
 pub fn dot<A: Dot2<B>, B: Value<Elem = A::Elem>>(a: &A, b: &B) -> DotOut<A, B> {
     a.dot2(b)
+}
+
+/// [`dot`] computed into the buffer of a value the caller no longer needs:
+/// a loop's new state written into the buffer of the state before the last
+/// (see [`Spare`]). The bits are those of [`dot`]; where the buffer does not
+/// fit, or the product is not a matrix-vector or vector-matrix product, it
+/// is [`dot`].
+///
+/// ```
+/// use backprop_runtime::ops::{dot, dot_reuse};
+/// use backprop_runtime::steps::Spare;
+/// use ndarray::array;
+/// let m = array![[1.0, 2.0], [3.0, 4.0]];
+/// let v = array![1.0, -1.0];
+/// let mut spare = Spare::new();
+/// spare.put(array![7.0, 7.0]);
+/// assert_eq!(dot_reuse(&mut spare, &m, &v), dot(&m, &v));
+/// ```
+#[inline]
+pub fn dot_reuse<A: Dot2<B>, B: Value<Elem = A::Elem>>(
+    spare: &mut Spare<A::Elem>,
+    a: &A,
+    b: &B,
+) -> DotOut<A, B> {
+    a.dot2_reuse(b, spare)
 }
 
 /// Adjoint of [`dot`] with respect to `a`.

@@ -102,7 +102,11 @@ pub fn softmax<X: Operand>(x: X) -> OwnedOf<X> {
 }
 
 /// Adjoint of [`softmax`]: `out ⊙ (g − Σ_row(g ⊙ out))`.
-pub fn softmax_vjp<V: Value>(g: impl Cot<V::Owned>, _x: &V, out: &V::Owned) -> V::Owned {
+pub fn softmax_vjp<V: Value>(
+    g: impl Cot<V::Owned>,
+    _x: &V,
+    out: &impl Value<Elem = V::Elem, Dim = V::Dim>,
+) -> V::Owned {
     let mut d = g.into_owned().into_array();
     for_rows2(&mut d, &out.view(), |mut g, o| {
         let dot = Zip::from(&g)
@@ -137,7 +141,11 @@ pub fn log_softmax<X: Operand>(x: X) -> OwnedOf<X> {
 }
 
 /// Adjoint of [`log_softmax`]: `g − exp(out) · Σ_row g`.
-pub fn log_softmax_vjp<V: Value>(g: impl Cot<V::Owned>, _x: &V, out: &V::Owned) -> V::Owned {
+pub fn log_softmax_vjp<V: Value>(
+    g: impl Cot<V::Owned>,
+    _x: &V,
+    out: &impl Value<Elem = V::Elem, Dim = V::Dim>,
+) -> V::Owned {
     let mut d = g.into_owned().into_array();
     for_rows2(&mut d, &out.view(), |mut g, o| {
         let total = g.sum();

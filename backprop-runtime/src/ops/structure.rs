@@ -176,7 +176,11 @@ pub fn copy<V: Value>(x: &V) -> V::Owned {
 
 /// Adjoint of [`copy`]: `g`.
 #[inline]
-pub fn copy_vjp<V: Value>(g: impl Cot<V::Owned>, _x: &V, _out: &V::Owned) -> V::Owned {
+pub fn copy_vjp<V: Value>(
+    g: impl Cot<V::Owned>,
+    _x: &V,
+    _out: &impl Value<Elem = V::Elem, Dim = V::Dim>,
+) -> V::Owned {
     g.into_owned()
 }
 

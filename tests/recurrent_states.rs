@@ -1,0 +1,277 @@
+//! A loop's carried array that the reverse sweep reads is kept as the rows of
+//! one buffer (`bp::Rows`), and its new value is computed into the buffer of
+//! the value before (`bp::Spare`, `bp::dot_reuse`), as a hand-written
+//! recurrent network keeps its states. Each function here takes that path in
+//! another form (a vector-matrix product, a state that changes shape, a state
+//! read by many ops, nested loops, no iteration at all) or must not take it
+//! (a called function reads the state): the value must equal the original
+//! function's bit for bit, and every gradient must pass central differences
+//! and equal the same function unrolled by hand.
+
+use backprop::prelude::*;
+mod common;
+use common::random;
+
+/// A vector-matrix recurrence, `h ← tanh(h W + x_t)`, loss `Σ_t Σ h_t`.
+#[differentiable(wrt(w, h0))]
+fn row_rnn(w: &Array2<f64>, h0: &Array1<f64>, xs: &Array2<f64>) -> f64 {
+    let mut h = h0.to_owned();
+    let mut loss = 0.0;
+    for t in 0..xs.nrows() {
+        h = tanh(&(h.dot(w) + xs.row(t)));
+        loss += sum(&h);
+    }
+    loss
+}
+
+/// [`row_rnn`] over three steps, unrolled.
+#[differentiable(wrt(w, h0))]
+fn row_rnn_unrolled(w: &Array2<f64>, h0: &Array1<f64>, xs: &Array2<f64>) -> f64 {
+    let h1 = tanh(&(h0.dot(w) + xs.row(0)));
+    let h2 = tanh(&(h1.dot(w) + xs.row(1)));
+    let h3 = tanh(&(h2.dot(w) + xs.row(2)));
+    sum(&h1) + sum(&h2) + sum(&h3)
+}
+
+#[test]
+fn a_vector_matrix_recurrence() {
+    let mut s = 31;
+    let w = random((4, 4), &mut s);
+    let h0 = random(4, &mut s);
+    let xs = random((3, 4), &mut s);
+    let (v, g) = row_rnn_backward(&w, &h0, &xs, 1.0);
+    assert_eq!(v.to_bits(), row_rnn(&w, &h0, &xs).to_bits());
+    let (vu, gu) = row_rnn_unrolled_backward(&w, &h0, &xs, 1.0);
+    assert!((v - vu).abs() < 1e-14);
+    for (a, b) in g.w.iter().zip(&gu.w).chain(g.h0.iter().zip(&gu.h0)) {
+        assert!((a - b).abs() < 1e-13, "{a} vs {b}");
+    }
+    gradcheck(&(w, h0), |(w, h0)| row_rnn_backward(w, h0, &xs, 1.0)).unwrap();
+}
+
+/// A `(1, n)` state broadcast against an `(m, n)` input: the state is
+/// `(m, n)` from the first iteration on, so its rows differ in shape.
+#[differentiable(wrt(a, h0))]
+fn growing_state(a: &Array2<f64>, h0: &Array2<f64>, steps: usize) -> f64 {
+    let mut h = h0.to_owned();
+    let mut loss = 0.0;
+    for _ in 0..steps {
+        h = sigmoid(&(&h * 0.5 + a));
+        loss += mean(&(&h * &h));
+    }
+    loss
+}
+
+#[differentiable(wrt(a, h0))]
+fn growing_state_unrolled(a: &Array2<f64>, h0: &Array2<f64>) -> f64 {
+    let h1 = sigmoid(&(h0 * 0.5 + a));
+    let h2 = sigmoid(&(&h1 * 0.5 + a));
+    let h3 = sigmoid(&(&h2 * 0.5 + a));
+    mean(&(&h1 * &h1)) + mean(&(&h2 * &h2)) + mean(&(&h3 * &h3))
+}
+
+#[test]
+fn a_state_that_changes_shape() {
+    let mut s = 37;
+    let a = random((3, 2), &mut s);
+    let h0 = random((1, 2), &mut s);
+    let (v, g) = growing_state_backward(&a, &h0, 3, 1.0);
+    assert_eq!(v.to_bits(), growing_state(&a, &h0, 3).to_bits());
+    assert_eq!(g.h0.shape(), &[1, 2]);
+    let (vu, gu) = growing_state_unrolled_backward(&a, &h0, 1.0);
+    assert!((v - vu).abs() < 1e-14);
+    for (x, y) in g.a.iter().zip(&gu.a).chain(g.h0.iter().zip(&gu.h0)) {
+        assert!((x - y).abs() < 1e-14, "{x} vs {y}");
+    }
+    gradcheck(&(a, h0), |(a, h0)| growing_state_backward(a, h0, 3, 1.0)).unwrap();
+}
+
+/// The starting state and the new one, each read by several ops: an
+/// element, a product, a sum, a mean and the recurrence itself.
+#[differentiable(wrt(w, h0))]
+fn read_many_ways(w: &Array2<f64>, h0: &Array1<f64>, xs: &Array2<f64>) -> f64 {
+    let mut h = h0.to_owned();
+    let mut loss = 0.0;
+    for t in 0..xs.nrows() {
+        let gate = sigmoid(h[0]);
+        let next = tanh(&(w.dot(&h) * gate + xs.row(t)));
+        loss += next.dot(&h) + mean(&next) * sum(&h);
+        h = next;
+    }
+    loss + sum(&h)
+}
+
+#[test]
+fn a_state_read_by_many_ops() {
+    let mut s = 41;
+    let w = random((3, 3), &mut s);
+    let h0 = random(3, &mut s);
+    let xs = random((4, 3), &mut s);
+    let (v, _) = read_many_ways_backward(&w, &h0, &xs, 1.0);
+    assert_eq!(v.to_bits(), read_many_ways(&w, &h0, &xs).to_bits());
+    gradcheck(&(w, h0), |(w, h0)| read_many_ways_backward(w, h0, &xs, 1.0)).unwrap();
+}
+
+/// One step of a recurrence, called from a loop: its rule takes the state as
+/// the `&Array1<f64>` its signature says, so this state is kept as arrays.
+#[differentiable(wrt(w, h))]
+fn cell(w: &Array2<f64>, h: &Array1<f64>, x: &Array1<f64>) -> Array1<f64> {
+    tanh(&(w.dot(h) + x))
+}
+
+#[differentiable(wrt(w, h0))]
+fn rnn_of_calls(w: &Array2<f64>, h0: &Array1<f64>, xs: &Array2<f64>) -> f64 {
+    let mut h = h0.to_owned();
+    let mut loss = 0.0;
+    for t in 0..xs.nrows() {
+        h = cell(w, &h, &xs.row(t).to_owned());
+        loss += sum(&(&h * &h));
+    }
+    loss
+}
+
+#[test]
+fn a_state_passed_to_a_called_function() {
+    let mut s = 43;
+    let w = random((3, 3), &mut s);
+    let h0 = random(3, &mut s);
+    let xs = random((4, 3), &mut s);
+    let (v, _) = rnn_of_calls_backward(&w, &h0, &xs, 1.0);
+    assert_eq!(v.to_bits(), rnn_of_calls(&w, &h0, &xs).to_bits());
+    gradcheck(&(w, h0), |(w, h0)| rnn_of_calls_backward(w, h0, &xs, 1.0)).unwrap();
+}
+
+/// A recurrence inside a loop over epochs: the inner loop's rows are made
+/// anew for each outer iteration and kept with it.
+#[differentiable(wrt(w, h0))]
+fn nested_recurrence(w: &Array2<f64>, h0: &Array1<f64>, xs: &Array2<f64>, epochs: usize) -> f64 {
+    let mut total = 0.0;
+    let mut start = h0.to_owned();
+    for _ in 0..epochs {
+        let mut h = start.to_owned();
+        for t in 0..xs.nrows() {
+            h = tanh(&(w.dot(&h) + xs.row(t)));
+            total += sum(&h);
+        }
+        start = &h * 0.5;
+    }
+    total
+}
+
+#[test]
+fn a_recurrence_inside_a_loop() {
+    let mut s = 47;
+    let w = random((3, 3), &mut s);
+    let h0 = random(3, &mut s);
+    let xs = random((3, 3), &mut s);
+    let (v, _) = nested_recurrence_backward(&w, &h0, &xs, 3, 1.0);
+    assert_eq!(v.to_bits(), nested_recurrence(&w, &h0, &xs, 3).to_bits());
+    gradcheck(&(w, h0), |(w, h0)| {
+        nested_recurrence_backward(w, h0, &xs, 3, 1.0)
+    })
+    .unwrap();
+}
+
+/// The Elman network of `control_flow.rs`, whose new state is computed into
+/// the buffer of the state before the last.
+#[differentiable(wrt(w, u, b, v))]
+fn rnn(
+    w: &Array2<f64>,
+    u: &Array2<f64>,
+    b: &Array1<f64>,
+    v: &Array1<f64>,
+    h0: &Array1<f64>,
+    xs: &Array2<f64>,
+    ys: &Array1<f64>,
+) -> f64 {
+    let mut h = h0.to_owned();
+    let mut loss = 0.0;
+    for t in 0..xs.nrows() {
+        h = tanh(&(w.dot(&h) + u.dot(&xs.row(t)) + b));
+        let pred = v.dot(&h);
+        loss += (pred - ys[t]).powi(2);
+    }
+    loss
+}
+
+#[test]
+fn no_iteration_and_one() {
+    let mut s = 53;
+    let (w, u, b, v) = (
+        random((3, 3), &mut s),
+        random((3, 2), &mut s),
+        random(3, &mut s),
+        random(3, &mut s),
+    );
+    let h0 = random(3, &mut s);
+    for steps in [0, 1, 2] {
+        let xs = random((steps, 2), &mut s);
+        let ys = random(steps, &mut s);
+        let (value, g) = rnn_backward(&w, &u, &b, &v, &h0, &xs, &ys, 1.0);
+        assert_eq!(
+            value.to_bits(),
+            rnn(&w, &u, &b, &v, &h0, &xs, &ys).to_bits()
+        );
+        if steps == 0 {
+            assert_eq!(value, 0.0);
+            assert!(g
+                .w
+                .iter()
+                .chain(&g.u)
+                .chain(&g.b)
+                .chain(&g.v)
+                .all(|&x| x == 0.0));
+        }
+        gradcheck(
+            &(w.clone(), u.clone(), b.clone(), v.clone()),
+            |(w, u, b, v)| rnn_backward(w, u, b, v, &h0, &xs, &ys, 1.0),
+        )
+        .unwrap();
+    }
+}
+
+#[test]
+fn the_generated_code_keeps_rows_and_a_spare() {
+    // The expansion of `rnn` above: the state is kept as rows, the product
+    // that starts each new state takes the spare buffer, and the reverse
+    // reads the rows; a state read by a called function is not.
+    let source = r#"
+        #[differentiable(wrt(w, u, b, v))]
+        fn rnn(w: &Array2<f64>, u: &Array2<f64>, b: &Array1<f64>, v: &Array1<f64>,
+               h0: &Array1<f64>, xs: &Array2<f64>, ys: &Array1<f64>) -> f64 {
+            let mut h = h0.to_owned();
+            let mut loss = 0.0;
+            for t in 0..xs.nrows() {
+                h = tanh(&(w.dot(&h) + u.dot(&xs.row(t)) + b));
+                let pred = v.dot(&h);
+                loss += (pred - ys[t]).powi(2);
+            }
+            loss
+        }
+    "#;
+    let code = backprop_codegen::expand_source(source).expect("it expands");
+    for line in [
+        "let mut h_1_rows = bp::Rows::with_steps((t_start..t_end).size_hint().0);",
+        "h_1_rows.push(&h_1_in);",
+        "let h_2 = bp::dot_reuse(&mut h_1_spare, w, &h_1_in);",
+        "h_1_spare.put(h_1_in);",
+        "let h_1_in = h_1_rows.row(step);",
+        "let h_7 = h_1_rows.row(step + 1);",
+    ] {
+        assert!(code.contains(line), "missing `{line}` in\n{code}");
+    }
+    let source = r#"
+        #[differentiable(wrt(w, h0))]
+        fn rnn_of_calls(w: &Array2<f64>, h0: &Array1<f64>, xs: &Array2<f64>) -> f64 {
+            let mut h = h0.to_owned();
+            let mut loss = 0.0;
+            for t in 0..xs.nrows() {
+                h = cell(w, &h, &xs.row(t).to_owned());
+                loss += sum(&(&h * &h));
+            }
+            loss
+        }
+    "#;
+    let code = backprop_codegen::expand_source(source).expect("it expands");
+    assert!(!code.contains("Rows"), "{code}");
+}
