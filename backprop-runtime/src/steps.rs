@@ -113,6 +113,7 @@ impl<T: Keep> Rows<T> {
     }
 
     /// Copies `x` in as the next row.
+    #[inline]
     pub fn push(&mut self, x: &T) {
         let dim = x.dim();
         let start = self.data.len();

@@ -36,6 +36,7 @@ scalar_sum_to!(f32, f64);
 impl<F: Float, S: Data<Elem = F>, D: Dimension, E: Dimension> SumTo<ArrayBase<S, D>>
     for Array<F, E>
 {
+    #[inline]
     fn sum_to(g: impl Cot<Self>, target: &ArrayBase<S, D>) -> Array<F, D> {
         let target_shape = target.shape();
         if g.get().shape() == target_shape {
@@ -45,13 +46,21 @@ impl<F: Float, S: Data<Elem = F>, D: Dimension, E: Dimension> SumTo<ArrayBase<S,
                 .into_dimensionality::<D>()
                 .expect("unbroadcast: same shape, same dimension");
         }
-        if let Some(summed) = sum_2d(g.get(), target_shape) {
-            return summed;
-        }
-        sum_general(g.get().view().into_dyn(), target_shape)
-            .into_dimensionality::<D>()
-            .expect("unbroadcast: the sum has the operand's dimension")
+        sum_broadcast(g.get(), target_shape)
     }
+}
+
+/// The gradient of a broadcast operand, summed back to its shape.
+fn sum_broadcast<F: Float, E: Dimension, D: Dimension>(
+    g: &Array<F, E>,
+    target_shape: &[usize],
+) -> Array<F, D> {
+    if let Some(summed) = sum_2d(g, target_shape) {
+        return summed;
+    }
+    sum_general(g.view().into_dyn(), target_shape)
+        .into_dimensionality::<D>()
+        .expect("unbroadcast: the sum has the operand's dimension")
 }
 
 /// The common cases of a 2-d gradient, summed with ndarray's fixed-dimension

@@ -115,6 +115,7 @@ pub trait Tensor: Value<Owned = Self> + Clone + Debug {
     ) -> Self;
     /// Replaces every element `g` by `f(g, x)`, where `x` is the element of `x`
     /// broadcast to this shape.
+    #[inline]
     fn zip_with1<X: Value<Elem = Self::Elem>>(
         mut self,
         x: &X,
@@ -273,49 +274,17 @@ impl<F: Float, D: Dimension> Tensor for Array<F, D> {
         self
     }
     #[inline]
-    fn zip_assign<X: Value<Elem = F>>(&mut self, x: &X, mut f: impl FnMut(F, F) -> F) {
+    fn zip_assign<X: Value<Elem = F>>(&mut self, x: &X, f: impl FnMut(F, F) -> F) {
         let x = x.view();
         if self.ndim() == 0 || x.shape() == self.shape() {
             if let (Some(xs), Some(all)) = (x.as_slice(), self.as_slice_mut()) {
                 // Both in the standard layout: two slices (the loop the
-                // compiler vectorizes best).
+                // compiler vectorizes best), here where the caller inlines it.
                 zip_rows(all, xs, f);
                 return;
             }
-            Zip::from(self)
-                .and_broadcast(&x)
-                .for_each(|g, &x| *g = f(*g, x));
-            return;
         }
-        // A bias: a contiguous row added to every row of a contiguous
-        // array, as a hand-written loop over rows does it (the compiler
-        // vectorizes the inner loop).
-        let cols = self.shape()[self.ndim() - 1];
-        let row_like = x.ndim() <= self.ndim()
-            && x.shape().last() == Some(&cols)
-            && x.shape().iter().rev().skip(1).all(|&n| n == 1);
-        if let (true, Some(xs), Some(all)) = (row_like, x.as_slice(), self.as_slice_mut()) {
-            zip_rows(all, xs, f);
-            return;
-        }
-        // Any other broadcast operand (a column, a middle axis): one lane at
-        // a time, so that each inner loop runs over contiguous memory where
-        // it can.
-        let last = Axis(self.ndim() - 1);
-        let x = x.broadcast(self.raw_dim()).unwrap_or_else(|| {
-            panic!(
-                "zip_assign: cannot broadcast {:?} to {:?}",
-                x.shape(),
-                self.shape()
-            )
-        });
-        Zip::from(self.lanes_mut(last))
-            .and(x.lanes(last))
-            .for_each(|mut lane, xs| {
-                Zip::from(&mut lane)
-                    .and(&xs)
-                    .for_each(|g, &x| *g = f(*g, x))
-            });
+        zip_assign_strided(self, x, f);
     }
     #[inline]
     fn from_array(a: Array<F, D>) -> Self {
@@ -382,6 +351,49 @@ impl<T: Tensor> Cot<T> for &T {
     fn get(&self) -> &T {
         self
     }
+}
+
+/// [`Tensor::zip_assign`] where the two are not slices of one length: a
+/// layout other than the standard one, or a broadcast `x`.
+fn zip_assign_strided<F: Float, D: Dimension, E: Dimension>(
+    a: &mut Array<F, D>,
+    x: ArrayView<'_, F, E>,
+    mut f: impl FnMut(F, F) -> F,
+) {
+    if a.ndim() == 0 || x.shape() == a.shape() {
+        Zip::from(a)
+            .and_broadcast(&x)
+            .for_each(|g, &x| *g = f(*g, x));
+        return;
+    }
+    // A bias: a contiguous row added to every row of a contiguous array, as
+    // a hand-written loop over rows does it (the compiler vectorizes the
+    // inner loop).
+    let cols = a.shape()[a.ndim() - 1];
+    let row_like = x.ndim() <= a.ndim()
+        && x.shape().last() == Some(&cols)
+        && x.shape().iter().rev().skip(1).all(|&n| n == 1);
+    if let (true, Some(xs), Some(all)) = (row_like, x.as_slice(), a.as_slice_mut()) {
+        zip_rows(all, xs, f);
+        return;
+    }
+    // Any other broadcast operand (a column, a middle axis): one lane at a
+    // time, so that each inner loop runs over contiguous memory where it can.
+    let last = Axis(a.ndim() - 1);
+    let x = x.broadcast(a.raw_dim()).unwrap_or_else(|| {
+        panic!(
+            "zip_assign: cannot broadcast {:?} to {:?}",
+            x.shape(),
+            a.shape()
+        )
+    });
+    Zip::from(a.lanes_mut(last))
+        .and(x.lanes(last))
+        .for_each(|mut lane, xs| {
+            Zip::from(&mut lane)
+                .and(&xs)
+                .for_each(|g, &x| *g = f(*g, x))
+        });
 }
 
 /// `g = f(g, x)` over `all`, with `x` running over `xs` again for each of
@@ -602,11 +614,13 @@ impl<F: Float, D: Dimension> StandIn for Shape<F, D> {
     #[inline]
     fn stand_in(&self) -> ArrayView<'_, F, D> {
         let strides = D::zeros(self.dim.ndim());
-        ArrayView::from_shape(
-            self.dim.clone().strides(strides),
-            core::slice::from_ref(&self.zero),
-        )
-        .expect("every index of a zero-stride view is the one element")
+        // SAFETY: every stride is zero, so every index of the view is the
+        // one element `self.zero`, which `&self` keeps alive and unchanged
+        // for the view's lifetime; the dimension is that of an array that
+        // existed, so its size fits in `isize`. (`ArrayView::from_shape` would
+        // check the same strides against a one-element slice at run time, on
+        // every call of every rule that reads a kept shape.)
+        unsafe { ArrayView::from_shape_ptr(self.dim.clone().strides(strides), &self.zero) }
     }
 }
 

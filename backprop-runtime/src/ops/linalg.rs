@@ -95,6 +95,7 @@ fn add_mat_vec<F: Float, D: Dimension>(
 /// `m · x` written into `spare`'s buffer when it has `m`'s rows and `x` has
 /// `m`'s columns (a mismatch is left to `dot`, which panics with ndarray's
 /// message); else `None`, `spare` untouched.
+#[inline]
 fn mat_vec_into<F: Float>(
     m: &ArrayView2<'_, F>,
     x: &ArrayBase<impl Data<Elem = F>, Ix1>,
@@ -115,6 +116,7 @@ const SMALL: usize = 64;
 /// copied to the stack and the product written into its buffer, so the
 /// gradient costs no allocation. The product is ndarray's matrix-vector
 /// product with β = 0, as `a.t().dot(&g)` computes it, so the bits are the same.
+#[inline]
 fn square_t_dot_into<F: Float>(a: &ArrayView2<'_, F>, mut g: Array1<F>) -> Array1<F> {
     let n = g.len();
     debug_assert!(n <= SMALL && a.dim() == (n, n));
@@ -610,6 +612,7 @@ pub fn dot_vjp_rhs_add<A: Dot2<B>, B: Value<Elem = A::Elem>>(
 /// `+`), and the shape of the product, which the rules of `+` read. Where
 /// that does not apply (another kind of product, a broadcast, a layout
 /// ndarray would not give), the product is made and added as usual.
+#[inline]
 pub fn add_dot_owned<A, M, V>(a: A, m: &M, v: &V) -> AddDot<A, M, V>
 where
     A: Tensor + Arith<DotOut<M, V>>,
