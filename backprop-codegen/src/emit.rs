@@ -756,15 +756,7 @@ impl<'g> GraphEmitter<'g> {
     /// and read by an op that has an in-place form and whose rules need
     /// only its shape.
     fn plan_reuse(&mut self, sh: &mut Shared) {
-        let mut readers = vec![0usize; self.graph.len()];
-        for id in self.graph.ids().filter(|id| self.a.live[id.index()]) {
-            for d in self.graph.deps(id) {
-                readers[d.index()] += 1;
-            }
-        }
-        for r in &self.results {
-            readers[r.index()] += 1;
-        }
+        let readers = self.readers();
         // A scalar's copy is free: only arrays (or values that may be arrays)
         // are worth a shape.
         let mut scalar = vec![false; self.graph.len()];
@@ -959,6 +951,41 @@ impl<'g> GraphEmitter<'g> {
                     || !self.a.live[id.index()]
                     || matches!(self.node(id), Node::Op { op, .. } if !matches!(op, Op::Call(_) | Op::Concat))
             })
+    }
+
+    /// How many live nodes read each node, a value the graph gives back
+    /// counting as one more.
+    fn readers(&self) -> Vec<usize> {
+        let mut readers = vec![0usize; self.graph.len()];
+        for id in self.graph.ids().filter(|id| self.a.live[id.index()]) {
+            for d in self.graph.deps(id) {
+                readers[d.index()] += 1;
+            }
+        }
+        for r in &self.results {
+            readers[r.index()] += 1;
+        }
+        readers
+    }
+
+    /// Whether a loop may take the buffer of `p`, its carried variable's
+    /// initial value, instead of a copy: an array made here by an op, read
+    /// by nothing but the loop, and not by its own rule either.
+    fn movable_init(&self, p: NodeId, readers: &[usize]) -> bool {
+        let Node::Op { op, .. } = self.node(p) else {
+            return false;
+        };
+        let view_or_call = matches!(
+            op,
+            Op::T | Op::Row | Op::Column | Op::InsertAxis | Op::Call(_)
+        );
+        let rule_reads = op.spec().needs_out && self.a.active[p.index()];
+        readers[p.index()] == 1
+            && !view_or_call
+            && !rule_reads
+            && !self.given.contains_key(&p)
+            && !self.scalar[p.index()]
+            && !self.views.contains(&self.name(p).to_string())
     }
 
     /// `let x_shape = bp::shape_of(&from);` where `x` gives its buffer away
@@ -1478,6 +1505,15 @@ impl<'g> GraphEmitter<'g> {
             .iter()
             .map(|p| !self.scalar.get(p.index()).copied().unwrap_or(false))
             .collect();
+        // An initial value that nothing else reads is moved in, not copied.
+        let readers = self.readers();
+        let moved_init: Vec<Option<Ident>> = lp.inputs[..lp.carried]
+            .iter()
+            .map(|p| {
+                self.movable_init(*p, &readers)
+                    .then(|| self.name(*p).clone())
+            })
+            .collect();
         let le = self.loops.get_mut(&id).expect("a loop emitter");
         // The product that starts each carried array's new buffer may write
         // into the buffer of the value before (decided after the reverse).
@@ -1532,8 +1568,11 @@ impl<'g> GraphEmitter<'g> {
             quote!(let #start = #start_tokens;),
             quote!(let #end = #end_expr;),
         ];
-        for (s, i) in state.iter().zip(&init) {
-            out.push(quote!(let mut #s = #bp::copy(#i);));
+        for ((s, i), moved) in state.iter().zip(&init).zip(&moved_init) {
+            match moved {
+                Some(name) => out.push(quote!(let mut #s = #name;)),
+                None => out.push(quote!(let mut #s = #bp::copy(#i);)),
+            }
         }
         let mut push = Vec::new();
         let (mut before, mut first, mut last, mut after) =

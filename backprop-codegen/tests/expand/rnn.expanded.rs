@@ -81,7 +81,7 @@ pub fn rnn_backward(
     let h = bp::copy(h0);
     let t_start = 0;
     let t_end = xs.nrows();
-    let mut h_1 = bp::copy(&h);
+    let mut h_1 = h;
     let mut loss = bp::copy(&0.0_f64);
     let mut steps = ::std::vec::Vec::with_capacity((t_start..t_end).size_hint().0);
     let mut h_1_rows = bp::Rows::with_steps((t_start..t_end).size_hint().0);
