@@ -100,6 +100,45 @@ fn elman_rnn_over_five_steps() {
     .unwrap();
 }
 
+/// The same network over no step, one and two: its state is kept as rows of
+/// one buffer (`bp::Rows`, see `recurrent_states.rs`), which then hold only
+/// the initial state, or two or three states.
+#[test]
+fn elman_rnn_over_no_step_and_few() {
+    let mut s = 53;
+    let (w, u, b, v) = (
+        random((3, 3), &mut s),
+        random((3, 2), &mut s),
+        random(3, &mut s),
+        random(3, &mut s),
+    );
+    let h0 = random(3, &mut s);
+    for steps in [0, 1, 2] {
+        let xs = random((steps, 2), &mut s);
+        let ys = random(steps, &mut s);
+        let (value, g) = rnn_backward(&w, &u, &b, &v, &h0, &xs, &ys, 1.0);
+        assert_eq!(
+            value.to_bits(),
+            rnn(&w, &u, &b, &v, &h0, &xs, &ys).to_bits()
+        );
+        if steps == 0 {
+            assert_eq!(value, 0.0);
+            assert!(g
+                .w
+                .iter()
+                .chain(&g.u)
+                .chain(&g.b)
+                .chain(&g.v)
+                .all(|&x| x == 0.0));
+        }
+        gradcheck(
+            &(w.clone(), u.clone(), b.clone(), v.clone()),
+            |(w, u, b, v)| rnn_backward(w, u, b, v, &h0, &xs, &ys, 1.0),
+        )
+        .unwrap();
+    }
+}
+
 /// A loss accumulated over the rows of a constant data array (a manual batch).
 /// (The macro allows clippy's `needless_range_loop` on it: a range is the only
 /// loop form it supports.)

@@ -3,7 +3,8 @@
 //! the value before (`bp::Spare`, `bp::dot_reuse`), as a hand-written
 //! recurrent network keeps its states. Each function here takes that path in
 //! another form (a vector-matrix product, a state that changes shape, a state
-//! read by many ops, nested loops, no iteration at all) or must not take it
+//! read by many ops, nested loops; `control_flow.rs` runs the Elman network
+//! over no step, one and more) or must not take it
 //! (a called function reads the state): the value must equal the original
 //! function's bit for bit, and every gradient must pass central differences
 //! and equal the same function unrolled by hand.
@@ -101,15 +102,29 @@ fn read_many_ways(w: &Array2<f64>, h0: &Array1<f64>, xs: &Array2<f64>) -> f64 {
     loss + sum(&h)
 }
 
-#[test]
-fn a_state_read_by_many_ops() {
-    let mut s = 41;
+/// The `_backward` of a recurrence of `(w, h0)` over the rows of `xs`.
+type Backward<G> = fn(&Array2<f64>, &Array1<f64>, &Array2<f64>, f64) -> (f64, G);
+
+/// A recurrence of `(w, h0)` over the rows of `xs`, on random inputs: the
+/// value equals the original function's bit for bit and the gradients pass
+/// central differences.
+fn check_recurrence<G: backprop::Gradient>(
+    seed: u64,
+    original: fn(&Array2<f64>, &Array1<f64>, &Array2<f64>) -> f64,
+    backward: Backward<G>,
+) {
+    let mut s = seed;
     let w = random((3, 3), &mut s);
     let h0 = random(3, &mut s);
     let xs = random((4, 3), &mut s);
-    let (v, _) = read_many_ways_backward(&w, &h0, &xs, 1.0);
-    assert_eq!(v.to_bits(), read_many_ways(&w, &h0, &xs).to_bits());
-    gradcheck(&(w, h0), |(w, h0)| read_many_ways_backward(w, h0, &xs, 1.0)).unwrap();
+    let (v, _) = backward(&w, &h0, &xs, 1.0);
+    assert_eq!(v.to_bits(), original(&w, &h0, &xs).to_bits());
+    gradcheck(&(w, h0), |(w, h0)| backward(w, h0, &xs, 1.0)).unwrap();
+}
+
+#[test]
+fn a_state_read_by_many_ops() {
+    check_recurrence(41, read_many_ways, read_many_ways_backward);
 }
 
 /// One step of a recurrence, called from a loop: its rule takes the state as
@@ -132,13 +147,7 @@ fn rnn_of_calls(w: &Array2<f64>, h0: &Array1<f64>, xs: &Array2<f64>) -> f64 {
 
 #[test]
 fn a_state_passed_to_a_called_function() {
-    let mut s = 43;
-    let w = random((3, 3), &mut s);
-    let h0 = random(3, &mut s);
-    let xs = random((4, 3), &mut s);
-    let (v, _) = rnn_of_calls_backward(&w, &h0, &xs, 1.0);
-    assert_eq!(v.to_bits(), rnn_of_calls(&w, &h0, &xs).to_bits());
-    gradcheck(&(w, h0), |(w, h0)| rnn_of_calls_backward(w, h0, &xs, 1.0)).unwrap();
+    check_recurrence(43, rnn_of_calls, rnn_of_calls_backward);
 }
 
 /// A recurrence inside a loop over epochs: the inner loop's rows are made
@@ -172,106 +181,32 @@ fn a_recurrence_inside_a_loop() {
     .unwrap();
 }
 
-/// The Elman network of `control_flow.rs`, whose new state is computed into
-/// the buffer of the state before the last.
-#[differentiable(wrt(w, u, b, v))]
-fn rnn(
-    w: &Array2<f64>,
-    u: &Array2<f64>,
-    b: &Array1<f64>,
-    v: &Array1<f64>,
-    h0: &Array1<f64>,
-    xs: &Array2<f64>,
-    ys: &Array1<f64>,
-) -> f64 {
-    let mut h = h0.to_owned();
-    let mut loss = 0.0;
-    for t in 0..xs.nrows() {
-        h = tanh(&(w.dot(&h) + u.dot(&xs.row(t)) + b));
-        let pred = v.dot(&h);
-        loss += (pred - ys[t]).powi(2);
-    }
-    loss
-}
-
-#[test]
-fn no_iteration_and_one() {
-    let mut s = 53;
-    let (w, u, b, v) = (
-        random((3, 3), &mut s),
-        random((3, 2), &mut s),
-        random(3, &mut s),
-        random(3, &mut s),
-    );
-    let h0 = random(3, &mut s);
-    for steps in [0, 1, 2] {
-        let xs = random((steps, 2), &mut s);
-        let ys = random(steps, &mut s);
-        let (value, g) = rnn_backward(&w, &u, &b, &v, &h0, &xs, &ys, 1.0);
-        assert_eq!(
-            value.to_bits(),
-            rnn(&w, &u, &b, &v, &h0, &xs, &ys).to_bits()
-        );
-        if steps == 0 {
-            assert_eq!(value, 0.0);
-            assert!(g
-                .w
-                .iter()
-                .chain(&g.u)
-                .chain(&g.b)
-                .chain(&g.v)
-                .all(|&x| x == 0.0));
-        }
-        gradcheck(
-            &(w.clone(), u.clone(), b.clone(), v.clone()),
-            |(w, u, b, v)| rnn_backward(w, u, b, v, &h0, &xs, &ys, 1.0),
-        )
-        .unwrap();
-    }
-}
-
 #[test]
 fn the_generated_code_keeps_rows_and_a_spare() {
-    // The expansion of `rnn` above: the state is kept as rows, the product
-    // that starts each new state takes the spare buffer, and the reverse
-    // reads the rows; a state read by a called function is not.
-    let source = r#"
-        #[differentiable(wrt(w, u, b, v))]
-        fn rnn(w: &Array2<f64>, u: &Array2<f64>, b: &Array1<f64>, v: &Array1<f64>,
-               h0: &Array1<f64>, xs: &Array2<f64>, ys: &Array1<f64>) -> f64 {
-            let mut h = h0.to_owned();
-            let mut loss = 0.0;
-            for t in 0..xs.nrows() {
-                h = tanh(&(w.dot(&h) + u.dot(&xs.row(t)) + b));
-                let pred = v.dot(&h);
-                loss += (pred - ys[t]).powi(2);
-            }
-            loss
-        }
-    "#;
-    let code = backprop_codegen::expand_source(source).expect("it expands");
+    // The reviewed expansion of `control_flow.rs`'s network: the state is
+    // kept as rows, the product that starts each new state takes the spare
+    // buffer, and the reverse reads the rows.
+    let snapshot = include_str!("../backprop-codegen/tests/expand/rnn.expanded.rs");
     for line in [
         "let mut h_1_rows = bp::Rows::with_steps((t_start..t_end).size_hint().0);",
         "h_1_rows.push(&h_1_in);",
         "let h_2 = bp::dot_reuse(&mut h_1_spare, w, &h_1_in);",
         "h_1_spare.put(h_1_in);",
+        "h_1_rows.push(&h_1);",
         "let h_1_in = h_1_rows.row(step);",
-        "let h_7 = h_1_rows.row(step + 1);",
+        "let h_6 = h_1_rows.row(step + 1);",
     ] {
-        assert!(code.contains(line), "missing `{line}` in\n{code}");
+        assert!(snapshot.contains(line), "missing `{line}` in\n{snapshot}");
     }
-    let source = r#"
-        #[differentiable(wrt(w, h0))]
-        fn rnn_of_calls(w: &Array2<f64>, h0: &Array1<f64>, xs: &Array2<f64>) -> f64 {
-            let mut h = h0.to_owned();
-            let mut loss = 0.0;
-            for t in 0..xs.nrows() {
-                h = cell(w, &h, &xs.row(t).to_owned());
-                loss += sum(&(&h * &h));
-            }
-            loss
-        }
-    "#;
-    let code = backprop_codegen::expand_source(source).expect("it expands");
+    // A state that a called function reads (`rnn_of_calls` above) is kept
+    // as arrays, handed back from one iteration to the one before.
+    let mut file = syn::parse_file(include_str!("recurrent_states.rs")).expect("this file parses");
+    file.attrs.clear();
+    file.items
+        .retain(|i| matches!(i, syn::Item::Fn(f) if f.sig.ident == "rnn_of_calls"));
+    assert_eq!(file.items.len(), 1, "rnn_of_calls is above");
+    let source = prettyplease::unparse(&file);
+    let code = backprop_codegen::expand_source(&source).expect("it expands");
     assert!(!code.contains("Rows"), "{code}");
+    assert!(code.contains("h_1_after"), "{code}");
 }

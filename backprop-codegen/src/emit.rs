@@ -767,17 +767,7 @@ impl<'g> GraphEmitter<'g> {
                 Node::Float(_) | Node::Int(_) => true,
                 Node::Op { op, inputs, .. } => match op {
                     Op::Sum | Op::Mean | Op::Index | Op::Mse | Op::SoftmaxCrossEntropy => true,
-                    Op::Add
-                    | Op::Sub
-                    | Op::Mul
-                    | Op::Div
-                    | Op::Max
-                    | Op::Min
-                    | Op::Powf
-                    | Op::Neg
-                    | Op::Unary(_)
-                    | Op::Powi
-                    | Op::Copy => inputs.iter().all(|i| scalar[i.index()]),
+                    _ if op.elementwise() => inputs.iter().all(|i| scalar[i.index()]),
                     _ => false,
                 },
                 _ => false,
@@ -919,26 +909,8 @@ impl<'g> GraphEmitter<'g> {
     /// whose rule takes its output as any array.
     fn rows_ok(&self, x: NodeId, o: Option<NodeId>) -> bool {
         let made_ok = o.is_none_or(|o| {
-            matches!(
-                self.node(o),
-                Node::Op {
-                    op: Op::Unary(_)
-                        | Op::Powi
-                        | Op::Softmax
-                        | Op::LogSoftmax
-                        | Op::Copy
-                        | Op::Add
-                        | Op::Sub
-                        | Op::Mul
-                        | Op::Div
-                        | Op::Max
-                        | Op::Min
-                        | Op::Powf
-                        | Op::Neg
-                        | Op::Dot,
-                    ..
-                }
-            )
+            matches!(self.node(o), Node::Op { op, .. }
+                if op.elementwise() || matches!(op, Op::Softmax | Op::LogSoftmax | Op::Dot))
         });
         made_ok
             && self.graph.ids().all(|id| {

@@ -111,6 +111,26 @@ pub struct Spec {
 }
 
 impl Op {
+    /// An op applied element by element (with broadcasting): a scalar in
+    /// every operand gives a scalar, and the adjoint rule takes the output,
+    /// where it reads it, as any array of the input's kind.
+    pub fn elementwise(self) -> bool {
+        matches!(
+            self,
+            Op::Add
+                | Op::Sub
+                | Op::Mul
+                | Op::Div
+                | Op::Max
+                | Op::Min
+                | Op::Powf
+                | Op::Neg
+                | Op::Unary(_)
+                | Op::Powi
+                | Op::Copy
+        )
+    }
+
     pub fn spec(self) -> Spec {
         use Vjps::*;
         let (forward, vjps, needs_out, saves) = match self {

@@ -340,7 +340,7 @@ impl<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>> Dot2<ArrayBase<S2, Ix1>>
         outer(g.get(), b)
     }
     /// `∂b = Aᵀ · g`; for a small square `A` (a recurrent weight), written
-    /// into `g`'s buffer (see [`square_t_dot_into`]).
+    /// into `g`'s buffer (see `square_t_dot_into`).
     #[inline]
     fn dot2_vjp_rhs(g: impl Cot<Array1<F>>, a: &Self, _b: &ArrayBase<S2, Ix1>) -> Array1<F> {
         if a.nrows() == a.ncols() && a.nrows() <= SMALL {
