@@ -179,7 +179,7 @@ fn f0004_gradcheck() {
 }
 #[differentiable]
 fn f0005(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> Array2<f64> {
-    let t1 = if mean(p1) < 0.0 {
+    let t1 = if mean(p1) < 0.0371 {
         (&(p2 / (p2 * p2 + 1.0)) * &(p2.dot(p1))).sum()
     } else {
         tanh((&(p2 / (p2 * p2 + 1.0)) * &(p2.dot(p1))).sum())
@@ -283,7 +283,7 @@ fn f0009(p0: f64, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
         t1 = &t1 - &t1;
         t1 -= t2;
     }
-    let t3 = if p2 > -0.5 && t2 > 0.0 {
+    let t3 = if p2 > -0.5183 && t2 > 0.0 {
         t2 * 0.75
     } else {
         backprop::ops::tan(f64::tanh(t2))
@@ -405,12 +405,12 @@ fn f0013_gradcheck() {
 #[differentiable(wrt(p0, p1))]
 fn f0014(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64, c0: &Array2<f64>) -> Array2<f64> {
     let t1 = p2 * c0;
-    let t2 = if sum(&t1) >= -0.5 {
+    let t2 = if sum(&t1) >= -0.5183 {
         p0.to_owned()
     } else {
         softmax(p1)
     };
-    let t3 = if p1[[0, 1]] > 0.0 {
+    let t3 = if p1[[0, 1]] > 0.0371 {
         t1.to_owned()
     } else {
         cos(&(&t1 * &t1))
@@ -484,7 +484,7 @@ fn f0017(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
     let mut t1 = tanh(&(&(t1.dot(p1)) + 0.25));
     t1 += (p1.sum()) + 1.25;
     t1 *= (p0.powi(2) + 0.5).powf(p0.sin());
-    let t2 = if mean(&t1) < 0.5 {
+    let t2 = if mean(&t1) < 0.4629 {
         (mean_axis(p2, Axis(1))).sum()
     } else {
         ((p2[[0, 1]]).powi(2) + 0.5).ln()
@@ -509,7 +509,7 @@ fn f0017_gradcheck() {
 #[differentiable]
 fn f0018(p0: &Array2<f64>) -> f64 {
     let mut t1 = abs(&(logsumexp(p0)));
-    if sum(&t1) >= 0.0 {
+    if sum(&t1) >= 0.0371 {
         t1 += &(&(&t1 - &t1) - (t1.dot(&t1)));
     }
     let t3 = {
@@ -517,7 +517,7 @@ fn f0018(p0: &Array2<f64>) -> f64 {
         t2
     };
     let mut t4 = p0 * &t3;
-    let t5 = if t3[[0, 2]] < 0.5 {
+    let t5 = if t3[[0, 2]] < 0.4629 {
         &t4 / &(square(&t4) + 2.0)
     } else {
         t3.to_owned()
@@ -622,7 +622,7 @@ fn f0022_gradcheck() {
 }
 #[differentiable]
 fn f0023(p0: &Array1<f64>, p1: &Array1<f64>) -> f64 {
-    let mut t1 = if p1.dot(p1) <= 0.0 {
+    let mut t1 = if p1.dot(p1) <= 0.0371 {
         logsumexp(p1)
     } else {
         mean(p1)
@@ -649,7 +649,7 @@ fn f0023_gradcheck() {
 #[differentiable]
 fn f0024(p0: f64, p1: f64, p2: &Array2<f64>, p3: ArrayView2<f64>) -> f64 {
     let t1 = cos(&((sqrt(&(&p3 * &p3 + 1.0))) / &(&p3 * &p3 + 2.0)));
-    let t2 = if mean(p2) > 0.0 {
+    let t2 = if mean(p2) > 0.0371 {
         tanh(&p3)
     } else {
         powi(&p3, 3)
@@ -699,17 +699,17 @@ fn f0026(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
         let t1 = (square(p0) + 0.5).powf(p0.tanh());
         -p0
     };
-    let t3 = if t2 < 0.5 {
+    let t3 = if t2 < 0.4629 {
         p2.to_owned()
     } else {
         &(p2 - t2) * p2
     };
-    let mut t4 = if t2 > 0.5 {
+    let mut t4 = if t2 > 0.4629 {
         -&((p2 - t2) * &t3)
     } else {
         t3.to_owned()
     };
-    if sum(p2) >= 0.5 {
+    if sum(p2) >= 0.4629 {
         t4 += t2;
     } else {
         t2 = (relu(t2)).min(t2);
@@ -757,7 +757,7 @@ fn f0027_gradcheck() {
 #[differentiable]
 fn f0028(p0: f64) -> f64 {
     let t1 = (p0 / (p0.powi(2) + 0.5)) + 2.0;
-    let t2 = if t1 >= -0.5 {
+    let t2 = if t1 >= -0.5183 {
         (tanh(t1)).exp()
     } else {
         t1
@@ -781,7 +781,7 @@ fn f0029(p0: f64) -> f64 {
         let t1 = ((p0 / (square(p0) + 0.5)) - (p0.powi(2))) - p0;
         t1
     };
-    let t3 = if t2 < 0.5 {
+    let t3 = if t2 < 0.4629 {
         cos(1.5 + t2)
     } else {
         t2
@@ -802,7 +802,7 @@ fn f0029_gradcheck() {
 #[differentiable(wrt(p1))]
 fn f0030(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
     let mut t1 = p1.dot(p0);
-    if t1[[2, 1]] > 0.5 {
+    if t1[[2, 1]] > 0.4629 {
         t1 *= &(ln(&(square(&t1) + 0.5)));
     }
     let t2 = &t1;
@@ -875,7 +875,7 @@ fn f0033(p0: f64) -> f64 {
     let mut t2 = exp(t1.min(p0));
     t1 -= t2 * (0.75 * t1);
     let mut t3 = (t1.cos()) + t2;
-    if t3 < -0.5 {
+    if t3 < -0.5183 {
         t3 -= t1 + t2;
     } else {
         t2 -= abs(t3);
@@ -900,7 +900,7 @@ fn f0033_gradcheck() {
 #[differentiable]
 fn f0034(p0: f64) -> f64 {
     let _t1 = ((ln(square(p0) + 1.0)).powi(2) + 1.0).recip();
-    let t2 = if p0 < -0.5 {
+    let t2 = if p0 < -0.5183 {
         3.0 + (sin(p0))
     } else {
         p0
@@ -931,7 +931,7 @@ fn f0035(p0: &Array2<f64>, p1: Array2<f64>) -> f64 {
         let t1 = &p1 * &p1;
         tanh(&p0.t())
     };
-    if t2[[2, 0]] >= -0.5 {
+    if t2[[2, 0]] >= -0.5183 {
         t2 = &(cos(&t2)) - &t2;
     } else {
         t2 += &(&(&t2 * &t2) - 0.5);
@@ -1053,7 +1053,7 @@ fn f0040(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
         let t2 = p2;
         cos(&t1)
     };
-    let t4 = if t1.sum() < -0.5 {
+    let t4 = if t1.sum() < -0.5183 {
         p1.to_owned()
     } else {
         t1.to_owned()
@@ -1257,7 +1257,7 @@ fn f0049(p0: &Array2<f64>) -> f64 {
         let t2 = powi(&(powi(&(p0 - p0), 1)), 2);
         mse(&t1, &t1)
     };
-    let t4 = if sum(&t1) > 0.0 {
+    let t4 = if sum(&t1) > 0.0371 {
         &(sigmoid(&(sqrt(&(&t1 * &t1 + 1.0))))) - &t1
     } else {
         t1.to_owned()
@@ -1309,7 +1309,7 @@ fn f0051(p0: Array1<f64>, p1: &Array2<f64>) -> f64 {
         let t1 = 0.75 - p1;
         sum(&(backprop::ops::recip(&(square(&(square(p1))) + 1.0))).column(0))
     };
-    let t3 = if mean(p1) <= 0.0 {
+    let t3 = if mean(p1) <= 0.0371 {
         f0039(p1, &p0, tanh(t2))
     } else {
         sum(&p0)
@@ -1438,7 +1438,7 @@ fn f0055_gradcheck() {
 }
 #[differentiable]
 fn f0056(p0: Array2<f64>, p1: &Array2<f64>) -> f64 {
-    let t1 = if p0.sum() >= 0.0 {
+    let t1 = if p0.sum() >= 0.0371 {
         p1 - 3.0
     } else {
         p1 * 3.0
@@ -1498,7 +1498,7 @@ fn f0058(p0: &Array2<f64>, p1: f64) -> f64 {
         let t1 = p1;
         (square(p1 - t1) + 0.5).sqrt()
     };
-    let t3 = if t2 < 0.0 || t2 > 0.0 {
+    let t3 = if t2 < 0.0371 || t2 > 0.0 {
         sigmoid(p0)
     } else {
         p0.to_owned()
@@ -1580,7 +1580,7 @@ fn f0061(p0: Array2<f32>, p1: &Array1<f32>, p2: &Array2<f32>, p3: &Array2<f32>) 
     let t3 = p1.dot(&t2);
     let t4 = p1 * &t3;
     let t5 = p2;
-    let t6 = if t3.dot(&t3) >= -0.5 {
+    let t6 = if t3.dot(&t3) >= -0.5183 {
         p2 * t5
     } else {
         cos(p2)
@@ -1668,7 +1668,7 @@ fn f0064_gradcheck() {
 fn f0065(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     let t1 = (abs(c0)) / &(square(c0) + 0.5);
     let _t2 = &t1 * c0;
-    let t3 = if c0[[0, 0]] < 0.0 {
+    let t3 = if c0[[0, 0]] < 0.0371 {
         &(1.5 / (square(&(&t1 * &t1)) + 1.0)) * p1
     } else {
         c0.to_owned()
@@ -1766,9 +1766,9 @@ fn f0069(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: f64, labels: &[usize])
     for i in 0..1 {
         t3 = -p3;
     }
-    if t1 < 0.0 {
+    if t1 < 0.0371 {
         t1 *= t3;
-    } else if t3 >= 0.0 {
+    } else if t3 >= 0.0371 {
         t3 += softmax_cross_entropy(p2, labels);
     }
     t2 + t3
@@ -1792,9 +1792,9 @@ fn f0069_gradcheck() {
 #[differentiable]
 fn f0070(p0: f64, p1: f64, p2: &Array1<f64>) -> Array1<f64> {
     let mut t1 = p0;
-    if p1 <= 0.0 {
+    if p1 <= 0.0371 {
         t1 *= t1 / (square(p1) + 2.0);
-    } else if p1 < -0.5 {
+    } else if p1 < -0.5183 {
         t1 = p0;
     }
     let mut t1 = &((relu(t1)) * p2) * t1;
@@ -1825,7 +1825,7 @@ fn f0070_gradcheck() {
 fn f0071(grad: ArrayView1<f64>) -> f64 {
     let out_1 = (relu(&grad)) / (square(&(&grad / &(square(&grad) + 1.0))) + 0.5);
     let out_1 = &out_1;
-    let t2 = if grad.sum() < -0.5 {
+    let t2 = if grad.sum() < -0.5183 {
         grad[0]
     } else {
         sigmoid(grad[0])
@@ -1871,12 +1871,12 @@ fn f0072_gradcheck() {
 }
 #[differentiable]
 fn f0073(p0: ArrayView2<f64>, p1: Array1<f64>, p2: f64, p3: f64) -> Array2<f64> {
-    let t1 = if p1.dot(&p1) > 0.5 {
+    let t1 = if p1.dot(&p1) > 0.4629 {
         p3.min(p2)
     } else {
         logsumexp(&p1)
     };
-    let mut t2 = if t1 <= 0.5 {
+    let mut t2 = if t1 <= 0.4629 {
         p2
     } else {
         tanh(p2)
@@ -1946,7 +1946,7 @@ fn f0075_gradcheck() {
 #[differentiable]
 fn f0076(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
     let t1 = p3;
-    let t2 = if t1 <= 0.5 {
+    let t2 = if t1 <= 0.4629 {
         softmax(&(p1 * p3))
     } else {
         &(p1 - t1) / 1.5
@@ -2072,13 +2072,13 @@ fn f0080_gradcheck() {
 fn f0081(d_p0: &Array2<f64>) -> f64 {
     let t1 = d_p0;
     let mut d_x = concat(Axis(0), &[&(t1 * 3.0), t1, d_p0]);
-    if d_x[[0, 2]] < 0.5 {
+    if d_x[[0, 2]] < 0.4629 {
         d_x += &(t1.dot(&d_x));
     } else {
         d_x += &(&d_x + d_p0);
     }
     d_x = tan(&(tanh(&d_x)));
-    let t3 = if d_x[[2, 1]] <= -0.5 {
+    let t3 = if d_x[[2, 1]] <= -0.5183 {
         -&d_x
     } else {
         (ln(&(square(&(log_softmax(&(sigmoid(&d_x))))) + 0.5))) + t1
@@ -2124,7 +2124,7 @@ fn f0082_gradcheck() {
 }
 #[differentiable(wrt(p0, p1, p2))]
 fn f0083(p0: &Array2<f32>, p1: Array2<f32>, p2: &Array1<f32>, c0: &Array2<f32>) -> f32 {
-    let t1 = if logsumexp(p2) <= 0.0 {
+    let t1 = if logsumexp(p2) <= 0.0371 {
         p2.sum()
     } else {
         sigmoid(p2.sum())
@@ -2351,7 +2351,7 @@ fn f0090_gradcheck() {
 }
 #[differentiable(wrt(p0))]
 fn f0091(p0: f64, p1: f64) -> f64 {
-    let t1 = if p1 <= -0.5 {
+    let t1 = if p1 <= -0.5183 {
         p1 * p1
     } else {
         p1
@@ -2415,12 +2415,12 @@ fn f0094(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: Array2<f64>) 
     let mut t1 = &(&(softmax(p0)) * p0) * p0;
     t1 /= &(square(&(&p3 * &((mse(&p3, &p3)) - &t1))) + 0.5);
     let mut t2 = t1[[0, 0]];
-    if p2.sum() <= 0.5 {
+    if p2.sum() <= 0.4629 {
         t2 += 0.75;
     } else {
         t1 += p1;
     }
-    if t1.sum() >= -0.5 {
+    if t1.sum() >= -0.5183 {
         t2 -= p3.sum();
     }
     let t1 = p0.row(0);
@@ -2474,24 +2474,24 @@ fn f0095_gradcheck() {
 }
 #[differentiable]
 fn f0096(x: f64, d_x: f64) -> f64 {
-    let mut d_d_x = if d_x < -0.5 || d_x > 0.0 {
+    let mut d_d_x = if d_x < -0.5183 || d_x > 0.0 {
         x
     } else {
         1.5 + (d_x * x)
     };
     let d_out = x - (relu(d_d_x));
     d_d_x += square(sigmoid(d_out + 0.1));
-    let x_from_out = if x < 0.5 {
+    let x_from_out = if x < 0.4629 {
         ((square(d_x) + 0.5).powf(tanh(d_d_x))) - d_out
     } else {
         (2.0 - (d_out + x)) / (square(d_d_x) + 0.5)
     };
-    let mut out_1 = if d_x >= 0.5 {
+    let mut out_1 = if d_x >= 0.4629 {
         x_from_out
     } else {
         ((x_from_out + x_from_out).sin()) + d_x
     };
-    if out_1 > 0.0 {
+    if out_1 > 0.0371 {
         out_1 += (f0028(tanh(d_d_x))) - out_1;
     }
     let d_out = out_1;
@@ -2579,9 +2579,9 @@ fn f0099_gradcheck() {
 fn f0100(p0: &Array2<f64>, p1: &Array1<f64>) -> f64 {
     let t1 = p1;
     let mut t2 = t1.dot(t1);
-    if t1.sum() < 0.5 {
+    if t1.sum() < 0.4629 {
         t2 /= square((square(t2) + 1.0).ln()) + 1.0;
-    } else if p1.sum() > -0.5 {
+    } else if p1.sum() > -0.5183 {
         t2 += sqrt(square(t2) + 1.0);
     }
     t2 += f0066(t1);
@@ -2762,7 +2762,7 @@ fn f0108(p0: f64, p1: ArrayView2<f64>, p2: f64, p3: f64) -> f64 {
     let mut t1 = p2 / (square(p0) + 1.0);
     let t2 = (p3 - (3.0 * t1)) + &(0.5 + &(exp(&p1)));
     let mut t3 = sum(&(cos(&(backprop::ops::recip(&(square(&p1) + 1.0))))).row(2));
-    if t3 >= -0.5 {
+    if t3 >= -0.5183 {
         t1 = square(p3);
     } else {
         t3 /= square(t1) + 0.5;
@@ -2812,7 +2812,7 @@ fn f0110(d_x: f64, w: &Array1<f64>, y_1: &Array2<f64>) -> Array1<f64> {
     let x = softmax(&(relu(y_1)));
     let grad_1 = (tan(&(tanh(&(relu(w)))))) / &(square(w) + 0.5);
     let mut out_1 = 1.5 / (&grad_1 * &grad_1 + 1.0);
-    let mut unused = if x[[1, 0]] > -0.5 {
+    let mut unused = if x[[1, 0]] > -0.5183 {
         (abs(&x)).dot(y_1)
     } else {
         (grad_1[0]) * &x
@@ -2888,7 +2888,7 @@ fn f0112_gradcheck() {
 #[differentiable(wrt(d_t1, d_out, grad))]
 fn f0113(d_t1: &Array2<f64>, d_out: &Array1<f64>, grad: &Array2<f64>, w: &Array2<f64>, labels: &[usize]) -> f64 {
     let out_1 = grad;
-    let mut out = if sum(w) <= -0.5 {
+    let mut out = if sum(w) <= -0.5183 {
         w + (sum(&(concat(Axis(0), &[out_1, out_1]))))
     } else {
         w.to_owned()
@@ -3320,12 +3320,12 @@ fn f0130_gradcheck() {
 #[differentiable]
 fn f0131(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: f64, labels: &[usize]) -> f64 {
     let mut t1 = p1.dot(&p0.t());
-    if p3 < -0.5 {
+    if p3 < -0.5183 {
         t1 += p3;
     } else {
         t1 *= p2;
     }
-    let mut t2 = if sum(&t1) < 0.0 {
+    let mut t2 = if sum(&t1) < 0.0371 {
         ((3.0 - p3) * p2) / (square(0.25 - (p3 + p3)) + 1.0)
     } else {
         sum(&(backprop::ops::recip(&(square(&(mean_axis(&t1, Axis(0)))) + 1.0))))
@@ -3481,7 +3481,7 @@ fn f0137(out: &Array1<f64>, d_out: &Array2<f64>, x: &Array1<f64>, d_t1: &Array1<
         let t1_from_t2 = powi(d_t1, 3);
         t1_from_t2[1]
     };
-    if sum(x) <= 0.5 || out_1 > 0.0 {
+    if sum(x) <= 0.4629 || out_1 > 0.0 {
         out_1 = out_1.tanh();
     } else {
         out_1 -= 0.1;
@@ -3634,7 +3634,7 @@ fn f0143(p0: f32, p1: f32, p2: &Array2<f32>, c0: &Array1<f32>) -> f32 {
         ln(&(square(&(0.75 + c0)) + 0.5))
     };
     let _t4 = mean(&(&t3 - &t3));
-    let t5 = if logsumexp(c0) <= 0.0 {
+    let t5 = if logsumexp(c0) <= 0.0371 {
         p0 * p0
     } else {
         c0.dot(&t3)
@@ -3692,7 +3692,7 @@ fn f0145(d_x: &Array1<f64>) -> f64 {
         mean(x)
     };
     let out_1 = (tanh(&(d_x * t3))).sum();
-    let d_out_1 = if x.sum() <= 0.5 && out_1 > 0.0 {
+    let d_out_1 = if x.sum() <= 0.4629 && out_1 > 0.0 {
         square((f0096(sin(out_1), t3)).tanh())
     } else {
         1.25 / (square(x.dot(x)) + 1.0)
@@ -3734,7 +3734,7 @@ fn f0147(p0: &Array1<f64>, p1: f64, p2: &Array2<f64>, p3: f64) -> f64 {
         p1.sin()
     };
     t2 /= square((powi(p3, 1)) / (square(t2 * t2) + 0.5)) + 0.5;
-    let t3 = if p3 <= 0.5 {
+    let t3 = if p3 <= 0.4629 {
         mean_axis(p2, Axis(1))
     } else {
         sin(&(mean_axis(p2, Axis(1))))
@@ -3806,7 +3806,7 @@ fn f0150(w: &Array2<f64>) -> f64 {
     let grad_1 = unused;
     let mut out = grad_1 / 0.5;
     let d_d_x = &t2;
-    let x_from_out = if out.sum() >= 0.5 {
+    let x_from_out = if out.sum() >= 0.4629 {
         grad_1 + &out
     } else {
         unused + d_d_x
@@ -3855,7 +3855,7 @@ fn f0152(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
         sin(&t1)
     };
     let t3 = p1;
-    if mean(&t2) >= 0.0 {
+    if mean(&t2) >= 0.0371 {
         t2 *= (tanh(t3)).sum();
     } else {
         t2 += &(sigmoid(&t2));
@@ -4007,7 +4007,7 @@ fn f0158(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array1<f64>) -> f64 {
     let t1 = &(p0.dot(p2)) * 0.1;
     let t2 = (tanh(&(powi(p2, 2)))).dot(&t1);
     let t3 = tanh(&t1);
-    let t4 = if mean(p1) < 0.5 {
+    let t4 = if mean(p1) < 0.4629 {
         t3.sum()
     } else {
         p2.dot(&t1)
@@ -4160,7 +4160,7 @@ fn f0163_gradcheck() {
 #[differentiable]
 fn f0164(p0: &Array2<f32>, p1: ArrayView2<f32>, p2: ArrayView2<f32>, p3: f32) -> Array2<f32> {
     let t1 = p3;
-    let t2 = if p2[[2, 1]] >= 0.5 {
+    let t2 = if p2[[2, 1]] >= 0.4629 {
         (relu(&p1)).dot(p0)
     } else {
         tanh(&((relu(&p1)).dot(p0)))
@@ -4248,7 +4248,7 @@ fn f0166_gradcheck() {
 #[differentiable]
 fn f0167(d_p0: &Array1<f64>, grad: &Array2<f64>, x: f64) -> f64 {
     let mut t1 = x * grad;
-    if x > 0.0 {
+    if x > 0.0371 {
         t1 += &(grad * 1.5);
     }
     mean(&t1)
@@ -4301,7 +4301,7 @@ fn f0169(p0: f64) -> f64 {
     let mut t1 = p0;
     t1 = t1.sin();
     let mut t2 = p0;
-    if t1 <= 0.5 {
+    if t1 <= 0.4629 {
         t2 += p0.max(t2);
     } else {
         t1 += exp(p0);
@@ -4377,7 +4377,7 @@ fn f0171_gradcheck() {
 }
 #[differentiable(wrt(p0))]
 fn f0172(p0: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let t1 = if c0[[1, 0]] > -0.5 {
+    let t1 = if c0[[1, 0]] > -0.5183 {
         c0.to_owned()
     } else {
         exp(&(&(softmax(c0)) - (c0 * c0)))
@@ -4588,7 +4588,7 @@ fn f0181(p0: &Array2<f32>, p1: &Array2<f32>) -> f32 {
         let t1 = p1 / &(square(p1) + 1.0);
         sqrt(&(square(&(exp(p1))) + 1.0))
     };
-    if mean(&t2) > -0.5 {
+    if mean(&t2) > -0.5183 {
         t2 -= p1;
     }
     let t4 = {
@@ -4656,7 +4656,7 @@ fn f0183_gradcheck() {
 }
 #[differentiable(wrt(p0, p1, p2))]
 fn f0184(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: f64, c0: &Array2<f64>) -> f64 {
-    let t1 = if c0.sum() <= 0.5 {
+    let t1 = if c0.sum() <= 0.4629 {
         p0.to_owned()
     } else {
         sin(p0)
@@ -4713,7 +4713,7 @@ fn f0186(p0: f64, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     let mut t1 = p0;
     let t2 = p1;
     t1 += p0;
-    if p1.sum() < 0.5 {
+    if p1.sum() < 0.4629 {
         t1 *= p0.powi(2);
     } else {
         t1 = mse(p1, t2);
@@ -4782,7 +4782,7 @@ fn f0188_gradcheck() {
 #[differentiable]
 fn f0189(y_1: Array2<f64>) -> f64 {
     let _t1 = sin(&y_1);
-    let d_x = if y_1.sum() <= 0.0 {
+    let d_x = if y_1.sum() <= 0.0371 {
         y_1.to_owned()
     } else {
         (-&y_1) + 1.25
@@ -5013,12 +5013,12 @@ fn f0198(x: f64, d_x: &Array2<f64>, labels: &[usize]) -> f64 {
     let _t1 = d_x.dot(&d_x.t());
     let d_out_1 = d_x;
     let t3 = d_x;
-    let mut t4 = if sum(t3) < 0.5 {
+    let mut t4 = if sum(t3) < 0.4629 {
         d_x.to_owned()
     } else {
         square(&((d_x.sum_axis(Axis(1))) * &(-t3)))
     };
-    if sum(d_x) <= -0.5 {
+    if sum(d_x) <= -0.5183 {
         t4 += &(tanh(t3));
     }
     let t1_from_t2 = softmax(&(0.1 + &t4));
@@ -5042,7 +5042,7 @@ fn f0199(p0: Array1<f64>, p1: f64, p2: &Array1<f64>) -> f64 {
     let t1 = 0.25 + &(p1 * p2);
     let t2 = &t1;
     let mut t3 = t2 / &(square(&t1) + 2.0);
-    if logsumexp(&t3) < 0.0 && p1 > 0.0 {
+    if logsumexp(&t3) < 0.0371 && p1 > 0.0 {
         t3 -= ((t3.dot(&t3)).powi(2) + 1.0).recip();
     } else {
         t3 -= t2;
@@ -5068,7 +5068,7 @@ fn f0199_gradcheck() {
 }
 #[differentiable]
 fn f0200(d_t1: &Array2<f64>, out: &Array2<f64>, d_x: &Array2<f64>) -> f64 {
-    let mut t1 = if d_x.sum() <= -0.5 {
+    let mut t1 = if d_x.sum() <= -0.5183 {
         out.to_owned()
     } else {
         &(out.dot(d_x)) * out
@@ -5122,7 +5122,7 @@ fn f0202(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
     let t1 = sum(&(square(p1)).column(0));
     let t2 = t1 / &(square(&p0) + 1.0);
     let _t3 = &t2;
-    let t4 = if p1[[0, 2]] > -0.5 {
+    let t4 = if p1[[0, 2]] > -0.5183 {
         softmax(&(p1 + t1))
     } else {
         cos(&(softmax(&(p1 + t1))))
@@ -5540,12 +5540,12 @@ fn f0219(p0: f64, p1: f64) -> f64 {
         t2 += p1;
         t1 = exp(t1.min(p1));
     }
-    let t4 = if t2 <= -0.5 {
+    let t4 = if t2 <= -0.5183 {
         t2 / (square(t2) + 1.0)
     } else {
         t1 + t1
     };
-    if t1 <= 0.5 {
+    if t1 <= 0.4629 {
         t1 -= abs(t2 + t1);
     } else {
         t1 += t2;
@@ -5625,14 +5625,14 @@ fn f0221_gradcheck() {
 fn f0222(p0: &Array1<f64>, p1: f64, c0: &Array2<f64>) -> f64 {
     let mut t1 = abs(p0);
     let mut t2 = &t1 / (square(&t1) + 1.0);
-    if sum(&t1) <= -0.5 {
+    if sum(&t1) <= -0.5183 {
         t1 += &(sin(&(relu(&t2))));
     }
     let mut t3 = square(&(sigmoid(&t1)));
-    if t2.sum() > -0.5 {
+    if t2.sum() > -0.5183 {
         t2 += p1;
     }
-    if p1 >= 0.5 {
+    if p1 >= 0.4629 {
         t1 += p1;
     }
     for i in 0..3 {
@@ -5776,7 +5776,7 @@ fn f0227_gradcheck() {
 fn f0228(x: f64, d_x: &Array2<f64>, d_p0: f64) -> f64 {
     let _t1 = ((d_p0.abs()) + (relu(d_x))).t().dot(d_x);
     let mut t1_from_t2 = d_p0 / &(d_x * d_x + 0.5);
-    if d_p0 <= 0.0 {
+    if d_p0 <= 0.0371 {
         t1_from_t2 -= d_p0 - d_p0;
     }
     let mut t1_from_t2 = d_p0;
@@ -5854,7 +5854,7 @@ fn f0231(p0: f64, p1: &Array2<f64>) -> f64 {
         t2 -= &((log_softmax(p1)) * &(backprop::ops::recip(&(square(p1) + 1.0))));
         t2 -= &((tanh(&(&t2 * p1))).dot(&(sigmoid(&t2))));
     }
-    let t3 = if p1.sum() <= 0.0 {
+    let t3 = if p1.sum() <= 0.0371 {
         p1 * 0.5
     } else {
         p1.to_owned()
@@ -5947,7 +5947,7 @@ fn f0235(out: f64, grad: &Array2<f64>) -> f64 {
     };
     d_x += 0.25;
     let mut t3 = backprop::ops::tanh(&(backprop::ops::recip(&(square(&(grad - &d_x)) + 1.0))));
-    let unused = if t3.sum() >= -0.5 {
+    let unused = if t3.sum() >= -0.5183 {
         f0175(out, &t3)
     } else {
         (sigmoid(f0204(out, &t3, out))) - 1.5
@@ -6028,7 +6028,7 @@ fn f0237_gradcheck() {
 }
 #[differentiable]
 fn f0238(grad: &Array2<f64>, x: f64, d_p0: &Array2<f64>) -> f64 {
-    let t1 = if d_p0[[0, 0]] >= -0.5 {
+    let t1 = if d_p0[[0, 0]] >= -0.5183 {
         x
     } else {
         grad.sum()
@@ -6073,7 +6073,7 @@ fn f0239_gradcheck() {
 #[differentiable]
 fn f0240(p0: &Array2<f64>, p1: ArrayView1<f64>, p2: &Array2<f64>) -> Array2<f64> {
     let mut t1 = &(-&(p2 * p2)) * (p0[[1, 1]]);
-    if sum(&t1) < 0.5 {
+    if sum(&t1) < 0.4629 {
         t1 -= &(logsumexp(&t1));
     }
     let t2 = t1.clone();
@@ -6129,7 +6129,7 @@ fn f0242(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
         t2 += p0;
     }
     let mut t2 = square(p2 * 1.5);
-    if p2 > 0.0 {
+    if p2 > 0.0371 {
         t2 -= t2.min(p2);
     }
     let t3 = backprop::ops::recip(&(square(&((p1 / (square(p2) + 0.5)) / ((p2.min(t2)).powi(2) + 2.0))) + 1.0));
@@ -6298,7 +6298,7 @@ fn f0248_gradcheck() {
 }
 #[differentiable(wrt(p1))]
 fn f0249(p0: &Array2<f32>, p1: &Array1<f32>) -> f32 {
-    let mut t1 = if mean(p0) <= 0.0 {
+    let mut t1 = if mean(p0) <= 0.0371 {
         sqrt(&(square(&(p0 - p0)) + 1.0))
     } else {
         &(p1 + p0) / 0.75
@@ -6357,7 +6357,7 @@ fn f0251(p0: &Array2<f64>, p1: f64, p2: f64, labels: &[usize]) -> Array2<f64> {
     for i in 0..2 {
         t2 -= t1;
     }
-    let t4 = if t2 < 0.0 {
+    let t4 = if t2 < 0.0371 {
         &((2.0 / (square(t1) + 1.0)) / (square(&t3) + 2.0)) - &t3
     } else {
         &(-p0) * t1
@@ -6386,7 +6386,7 @@ fn f0251_gradcheck() {
 fn f0252(p0: &Array2<f32>, labels: &[usize]) -> f32 {
     let t1 = p0;
     let t2 = softmax_cross_entropy(&(t1 / (square(p0) + 2.0)), labels);
-    let t3 = if t1[[0, 0]] <= 0.0 {
+    let t3 = if t1[[0, 0]] <= 0.0371 {
         backprop::ops::relu(t2)
     } else {
         0.5 + t2
@@ -6411,7 +6411,7 @@ fn f0252_gradcheck() {
 }
 #[differentiable]
 fn f0253(y_1: &Array1<f64>) -> f64 {
-    let mut x_from_out = if logsumexp(y_1) < 0.0 {
+    let mut x_from_out = if logsumexp(y_1) < 0.0371 {
         y_1.to_owned()
     } else {
         y_1.to_owned()
@@ -6475,12 +6475,12 @@ fn f0254_gradcheck() {
 #[differentiable]
 fn f0255(out: f32, d_t1: ArrayView1<f32>, d_out: &Array1<f32>, x: f32) -> f32 {
     let mut out_1 = (powi(d_out, 2)) / (x.powi(2) + 0.5);
-    if mean(&out_1) > 0.5 {
+    if mean(&out_1) > 0.4629 {
         out_1 -= &(d_out / (&out_1 * &out_1 + 1.0));
     }
     let unused = &out_1 + (0.5 / (square(x * 0.1) + 1.0));
     let unused = &out_1 - &unused;
-    let d_d_x = if x > 0.0 {
+    let d_d_x = if x > 0.0371 {
         sigmoid(&(softmax(&d_t1)))
     } else {
         log_softmax(&out_1)
@@ -6512,7 +6512,7 @@ fn f0256(p0: &Array2<f32>, p1: &Array2<f32>, p2: &Array2<f32>, p3: &Array2<f32>)
     let t2 = p3;
     let t1 = cos(p3);
     let t3 = &t1 * &t1;
-    let t4 = if p3.sum() >= -0.5 {
+    let t4 = if p3.sum() >= -0.5183 {
         t2.to_owned()
     } else {
         log_softmax(&(powi(&t1, 2)))
@@ -6547,7 +6547,7 @@ fn f0257(p0: &Array2<f64>, p1: &Array2<f64>, p2: ArrayView1<f64>) -> f64 {
         let t2 = cos(&p2);
         relu(sum(&p2))
     };
-    if t3 < 0.0 {
+    if t3 < 0.0371 {
         t1 += &(&t1 * t3);
     }
     let t4 = &p2 + 2.0;
@@ -6618,7 +6618,7 @@ fn f0260(p0: Array1<f64>, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
     let t1 = p2;
     let t2 = t1 * t1;
     let t1 = p2;
-    let t3 = if mean(&t2) <= 0.5 {
+    let t3 = if mean(&t2) <= 0.4629 {
         sum(&t2)
     } else {
         sum(t1)
@@ -6695,7 +6695,7 @@ fn f0262_gradcheck() {
 #[differentiable]
 fn f0263(d_p0: &Array2<f64>) -> f64 {
     let mut x = mse(&(sqrt(&(square(&(mean_axis(d_p0, Axis(1)))) + 1.0))), &(&(sqrt(&(square(&(mean_axis(d_p0, Axis(1)))) + 1.0))) * 0.5));
-    if x < 0.5 {
+    if x < 0.4629 {
         x = -(x - x);
     }
     let t2 = mean(&((sigmoid(&(x - d_p0).t())).dot(&(cos(d_p0)))).column(0));
@@ -6719,7 +6719,7 @@ fn f0263_gradcheck() {
 fn f0264(p0: &Array2<f64>, p1: f64, p2: f64) -> f64 {
     let t1 = p1 * p1;
     let t2 = p2;
-    let t3 = if p2 > 0.0 {
+    let t3 = if p2 > 0.0371 {
         cos(t2)
     } else {
         p1 + t2
@@ -6808,7 +6808,7 @@ fn f0267(p0: f64, c0: &Array2<f64>) -> Array2<f64> {
     }
     t1 += &(((f0219(p0, p0)).tanh()) + c0);
     let t2 = cos(&(c0 - &t1));
-    let t3 = if mean(&t1) < 0.0 {
+    let t3 = if mean(&t1) < 0.0371 {
         tan(&(tanh(&(tan(&(tanh(&(&t1 * &t2))))))))
     } else {
         t2.to_owned()
@@ -6913,7 +6913,7 @@ fn f0271(d_p0: &Array2<f32>, out: &Array2<f32>, d_x: f32) -> f32 {
         sqrt(square(x_from_out) + 0.5)
     };
     unused += f0109(sigmoid(unused), out);
-    if d_x < -0.5 {
+    if d_x < -0.5183 {
         unused = square(sigmoid(-unused));
     } else {
         unused += tanh(f0176(d_x));
@@ -7117,7 +7117,7 @@ fn f0278_gradcheck() {
 }
 #[differentiable]
 fn f0279(p0: f64, p1: &Array2<f64>) -> Array2<f64> {
-    let t1 = if p0 > -0.5 {
+    let t1 = if p0 > -0.5183 {
         sum(&(powi(p1, 1)))
     } else {
         p0 - (-p0)
@@ -7192,7 +7192,7 @@ fn f0282(d_t1: f64, x: &Array2<f64>, y_1: ArrayView2<f64>) -> f64 {
     };
     let t3 = x.t();
     let t1_from_t2 = (backprop::ops::recip(&(square(&y_1) + 1.0))) + &(&out_1 + 0.75);
-    let unused = if t3.sum() <= -0.5 {
+    let unused = if t3.sum() <= -0.5183 {
         (out_1.dot(&t3)).dot(&t1_from_t2)
     } else {
         &(&out_1 * &t1_from_t2) * &out_1
@@ -7245,9 +7245,9 @@ fn f0283_gradcheck() {
 #[differentiable]
 fn f0284(p0: &Array1<f64>, p1: f64) -> f64 {
     let mut t1 = ln(&(square(&(concat(Axis(0), &[p0, p0]))) + 0.5));
-    if p1 <= 0.0 || p1 > 0.0 {
+    if p1 <= 0.0371 || p1 > 0.0 {
         t1 *= p1;
-    } else if p1 <= 0.0 {
+    } else if p1 <= 0.0371 {
         t1 /= &(square(&(&t1 * &t1)) + 0.5);
     }
     logsumexp(&t1) + p1
@@ -7274,7 +7274,7 @@ fn f0285(y_1: Array2<f64>, d_out: &Array2<f64>) -> Array2<f64> {
         let out = d_out[[2, 2]];
         out.min(0.5)
     };
-    if t4 > -0.5 {
+    if t4 > -0.5183 {
         x /= square(t4) + 0.5;
     }
     let x = -&(y_1.dot(&x));
@@ -7375,7 +7375,7 @@ fn f0288_gradcheck() {
 fn f0289(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
     let t1 = p1;
     let mut t2 = logsumexp(t1);
-    if sum(p0) >= 0.0 {
+    if sum(p0) >= 0.0371 {
         t2 += &(tanh(&t2));
     } else {
         t2 = &t2 - 1.5;
@@ -7400,7 +7400,7 @@ fn f0289_gradcheck() {
 #[differentiable]
 fn f0290(p0: f64) -> f64 {
     let mut t1 = (p0 * p0) * ((p0.powi(2) + 0.5).ln());
-    let t2 = if t1 < 0.0 && t1 > 0.0 {
+    let t2 = if t1 < 0.0371 && t1 > 0.0 {
         p0 * t1
     } else {
         t1
@@ -7702,7 +7702,7 @@ fn f0303(p0: ArrayView2<f64>, p1: &Array2<f64>) -> f64 {
     let t1 = &(p0.dot(&p0)) / &(p1 * p1 + 0.5);
     let t1 = &p0;
     let mut t2 = t1.sum();
-    if t2 < -0.5 && t2 > 0.0 {
+    if t2 < -0.5183 && t2 > 0.0 {
         t2 += 2.0;
     } else {
         t2 -= 2.0;
@@ -7751,7 +7751,7 @@ fn f0304_gradcheck() {
 }
 #[differentiable]
 fn f0305(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64) -> Array2<f64> {
-    let t1 = if p2 >= -0.5 {
+    let t1 = if p2 >= -0.5183 {
         tan(tanh((sum(p1)) + 0.5))
     } else {
         mse(&(&(p2 - &p0) * &(p1 + p1)), p1)
@@ -7856,7 +7856,7 @@ fn f0308_gradcheck() {
 #[differentiable]
 fn f0309(p0: &Array2<f64>, p1: Array2<f64>, p2: Array2<f64>, p3: f64) -> f64 {
     let t1 = &p2;
-    let t2 = if p2[[1, 1]] <= 0.0 {
+    let t2 = if p2[[1, 1]] <= 0.0371 {
         &(&(sin(t1)) - &p2) + p3
     } else {
         t1.to_owned()
@@ -7882,12 +7882,12 @@ fn f0309_gradcheck() {
 #[differentiable]
 fn f0310(p0: &Array1<f64>, p1: ArrayView2<f64>) -> f64 {
     let t1 = p0;
-    let t2 = if sum(t1) > -0.5 {
+    let t2 = if sum(t1) > -0.5183 {
         p1.to_owned()
     } else {
         sqrt(&(square(&(0.75 + &p1)) + 1.0))
     };
-    let t3 = if p1[[1, 0]] <= 0.5 {
+    let t3 = if p1[[1, 0]] <= 0.4629 {
         abs(&t2)
     } else {
         square(&(tanh(&(&t2 / &(square(&t2) + 1.0)))))
@@ -7947,7 +7947,7 @@ fn f0312(p0: f64, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     for i in 0..3 {
         t1 += &(&t1 / 0.75);
     }
-    let t8 = if t3.sum() < 0.5 {
+    let t8 = if t3.sum() < 0.4629 {
         t3.to_owned()
     } else {
         &(&(powi(&t7, 2)) + &t3) - &t3
@@ -8133,7 +8133,7 @@ fn f0319_gradcheck() {
 #[differentiable]
 fn f0320(p0: f64) -> f64 {
     let mut t1 = p0 + ((square(p0.exp()) + 1.0).sqrt());
-    if p0 > 0.0 {
+    if p0 > 0.0371 {
         t1 -= t1 / (square(p0) + 0.5);
     }
     let t1 = (sigmoid(p0)) + (ln(t1.powi(2) + 1.0));
@@ -8151,7 +8151,7 @@ fn f0320_gradcheck() {
 }
 #[differentiable]
 fn f0321(p0: ArrayView2<f32>, p1: &Array2<f32>, p2: f32) -> f32 {
-    let t1 = if mean(p1) <= 0.5 || p2 > 0.0 {
+    let t1 = if mean(p1) <= 0.4629 || p2 > 0.0 {
         p2
     } else {
         square(p2.min(0.1))
@@ -8310,9 +8310,9 @@ fn f0326_gradcheck() {
 #[differentiable]
 fn f0327(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
     let mut t1 = (&(p3 / &(square(p3) + 1.0)) + &(p3 * 3.0)) - (backprop::ops::recip(&(square(&(tan(&(tanh(p1))))) + 1.0)));
-    if mean(p3) >= -0.5 {
+    if mean(p3) >= -0.5183 {
         t1 *= &(sin(&(p3 + p1)));
-    } else if p1[[2, 0]] <= -0.5 {
+    } else if p1[[2, 0]] <= -0.5183 {
         t1 += &(mean_axis(&(p1 * p1), Axis(0)));
     }
     let t2 = &t1 * p2;
@@ -8340,7 +8340,7 @@ fn f0327_gradcheck() {
 }
 #[differentiable]
 fn f0328(d_out: ArrayView2<f32>, d_p0: &Array2<f32>, out: &Array1<f32>, y_1: &Array1<f32>) -> f32 {
-    let t1 = if y_1.dot(y_1) > -0.5 {
+    let t1 = if y_1.dot(y_1) > -0.5183 {
         out.dot(out)
     } else {
         logsumexp(y_1)
@@ -8395,7 +8395,7 @@ fn f0330(p0: f64, p1: &Array1<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
     let _t2 = p2;
     let t3 = &t1 / (square(p2) + 2.0);
     let t4 = f0245(p3.to_owned());
-    let mut t5 = if mean(p3) < -0.5 || t4 > 0.0 {
+    let mut t5 = if mean(p3) < -0.5183 || t4 > 0.0 {
         t4
     } else {
         (relu(&t3)).dot(&t1)
@@ -8506,7 +8506,7 @@ fn f0333_gradcheck() {
 fn f0334(d_out: f64) -> f64 {
     let unused = d_out;
     let _t2 = d_out;
-    let d_out_1 = if d_out >= -0.5 {
+    let d_out_1 = if d_out >= -0.5183 {
         d_out / (square(d_out) + 1.0)
     } else {
         (square(d_out) + 0.5).sqrt()
@@ -8533,9 +8533,9 @@ fn f0335(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
     t2 += (t2 / 1.25) - t2;
     let mut t3 = sum(&(sin(&(p2.dot(&p2.t())))).row(0));
     let t4 = abs(t3);
-    if t2 <= 0.0 {
+    if t2 <= 0.0371 {
         t3 += (square(p1) + 0.5).ln();
-    } else if t4 > 0.5 {
+    } else if t4 > 0.4629 {
         t3 /= square(((t3.tanh()).tan()).exp()) + 0.5;
     }
     t2 + t3 + t4
@@ -8559,7 +8559,7 @@ fn f0336(p0: &Array2<f64>) -> f64 {
         let t1 = (-p0) + 1.5;
         1.25 / (square(&(&t1 - p0)) + 1.0)
     };
-    if t2.sum() < 0.0 {
+    if t2.sum() < 0.0371 {
         t2 /= square((&t2 + p0).sum()) + 1.0;
     } else {
         t2 -= &(&t2 - &t2);
@@ -8655,12 +8655,12 @@ fn f0339_gradcheck() {
 }
 #[differentiable]
 fn f0340(p0: &Array1<f64>, p1: &Array1<f64>) -> f64 {
-    let mut t1 = if mean(p0) >= 0.0 {
+    let mut t1 = if mean(p0) >= 0.0371 {
         tanh(&(p1 + p1))
     } else {
         tanh(&(tanh(&(p1 + p1))))
     };
-    if mean(p0) <= 0.0 {
+    if mean(p0) <= 0.0371 {
         t1 = (softmax(&t1)) * &t1;
     }
     let t2 = (logsumexp(p1)) * &t1;
@@ -9102,7 +9102,7 @@ fn f0359(p0: &Array2<f64>, p1: Array2<f64>, p2: &Array2<f64>, labels: &[usize]) 
     let t2 = p0;
     let mut t3 = mean(&(exp(p0)).row(1));
     let mut t4 = t2 * t2;
-    if t4[[1, 2]] <= 0.5 {
+    if t4[[1, 2]] <= 0.4629 {
         t4 -= &(square(&(abs(p0))));
     }
     t4 -= t3;
@@ -9252,7 +9252,7 @@ fn f0365(p0: &Array2<f64>, p1: f64) -> f64 {
     };
     t2 += (square(&(softmax(&t2)))).dot(&t2);
     t2 += &((f0304(p1)) + &t2);
-    let t3 = if t2.dot(&t2) < -0.5 {
+    let t3 = if t2.dot(&t2) < -0.5183 {
         f0296(p0.to_owned())
     } else {
         p1
@@ -9327,9 +9327,9 @@ fn f0367_gradcheck() {
 #[differentiable]
 fn f0368(p0: &Array2<f64>, p1: f64) -> f64 {
     let mut t1 = backprop::ops::recip(&(square(p0) + 1.0));
-    if p1 >= -0.5 {
+    if p1 >= -0.5183 {
         t1 = softmax(&t1);
-    } else if mean(p0) < -0.5 {
+    } else if mean(p0) < -0.5183 {
         t1 += p1;
     }
     mean(&t1) + sum(&t1)
@@ -9356,7 +9356,7 @@ fn f0369(p0: &Array2<f64>, p1: f64) -> f64 {
     let t3 = t2 * p1;
     let t4 = (f0320(sigmoid(t2 - t2))).tanh();
     let _t5 = backprop::ops::sigmoid(t4);
-    let t6 = if t2 < 0.0 {
+    let t6 = if t2 < 0.0371 {
         t2
     } else {
         t4
@@ -9402,7 +9402,7 @@ fn f0370_gradcheck() {
 #[differentiable]
 fn f0371(w: &Array2<f64>, out: &Array2<f64>) -> f64 {
     let mut grad_1 = sigmoid(w);
-    if mean(out) <= 0.5 {
+    if mean(out) <= 0.4629 {
         grad_1 -= w;
     }
     let grad_1 = &(sigmoid(&grad_1)) * &grad_1;
@@ -9427,7 +9427,7 @@ fn f0372(p0: f64) -> f64 {
     let mut t2 = t1.exp();
     let _t3 = t1 / (t1.powi(2) + 0.5);
     t1 = p0;
-    if t2 > -0.5 {
+    if t2 > -0.5183 {
         t2 += (tanh(t1)) + 3.0;
     }
     let t4 = (1.5 - (backprop::ops::tan(t2.tanh()))).sin();
@@ -9520,7 +9520,7 @@ fn f0375_gradcheck() {
 }
 #[differentiable]
 fn f0376(p0: &Array2<f64>) -> f64 {
-    let mut t1 = if mean(p0) >= 0.0 {
+    let mut t1 = if mean(p0) >= 0.0371 {
         mean(&(&(p0 * 3.0) * p0))
     } else {
         ((p0 * p0) / (square(&(p0 - p0)) + 2.0)).sum()
@@ -9631,13 +9631,13 @@ fn f0381(p0: &Array2<f64>) -> f64 {
         let t3 = (f0334(t1.tanh())) - t1;
         tan(&(tanh(&(p0 - t3))))
     };
-    let t5 = if sum(&t4) >= 0.5 {
+    let t5 = if sum(&t4) >= 0.4629 {
         p0 / (square(&t4) + 1.0)
     } else {
         t4.to_owned()
     };
     let t6 = relu(&(p0 + &t5));
-    let t7 = if t6[[0, 1]] < -0.5 && t1 > 0.0 {
+    let t7 = if t6[[0, 1]] < -0.5183 && t1 > 0.0 {
         mse(&(sigmoid(&(logsumexp(&(&t6 - p0))))), &(sigmoid(&(&(logsumexp(&(&t6 - p0))) * 0.5))))
     } else {
         (mse(&(sigmoid(&(logsumexp(&(&t6 - p0))))), &(sigmoid(&(&(logsumexp(&(&t6 - p0))) * 0.5))))).tanh()
@@ -9766,7 +9766,7 @@ fn f0385_gradcheck() {
 #[differentiable]
 fn f0386(p0: f64, p1: &Array2<f64>) -> f64 {
     let t1 = p1;
-    let t2 = if p1[[0, 0]] < -0.5 {
+    let t2 = if p1[[0, 0]] < -0.5183 {
         t1 * t1
     } else {
         t1.to_owned()
@@ -9872,7 +9872,7 @@ fn f0390(d_out: f64, d_x: &Array2<f64>, y_1: f64) -> f64 {
     let _t2 = t1;
     let mut out = t1;
     let _t4 = (t1.abs()) + out;
-    if t1 > 0.0 {
+    if t1 > 0.0371 {
         out += (f0304(d_out)).max(out);
     } else {
         t1 = relu((sigmoid(out)).powi(3));
@@ -9899,22 +9899,22 @@ fn f0391(p0: &Array2<f64>) -> f64 {
     let t1 = softmax(&(exp(p0)));
     let t2 = p0;
     let mut t3 = &t1 * t2;
-    let mut t4 = if p0[[1, 1]] >= -0.5 {
+    let mut t4 = if p0[[1, 1]] >= -0.5183 {
         exp(t2)
     } else {
         t2 * t2
     };
-    let t5 = if t4[[1, 1]] >= -0.5 {
+    let t5 = if t4[[1, 1]] >= -0.5183 {
         abs(&(tanh(p0)))
     } else {
         t2.to_owned()
     };
-    let t6 = if mean(&t4) >= 0.5 {
+    let t6 = if mean(&t4) >= 0.4629 {
         softmax(&((t2.sum_axis(Axis(0))) * t2))
     } else {
         log_softmax(&t3)
     };
-    if mean(&t5) >= 0.5 {
+    if mean(&t5) >= 0.4629 {
         t4 += sum(t2);
     }
     t5[[0, 0]] + mean(&t6) + mean(&t6)
@@ -9983,7 +9983,7 @@ fn f0393_gradcheck() {
 #[differentiable]
 fn f0394(p0: &Array1<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
     let mut t1 = &(relu(&(p1 * p3))) * p3;
-    if p1[[0, 0]] >= 0.5 {
+    if p1[[0, 0]] >= 0.4629 {
         t1 += 0.75 / (square(p3) + 1.0);
     } else {
         t1 += p3;
@@ -10017,9 +10017,9 @@ fn f0395(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
         ln(&(&t3 * &t3 + 0.5))
     };
     let mut t2 = 1.25 * &t4;
-    if sum(&t2) < -0.5 {
+    if sum(&t2) < -0.5183 {
         t4 += &t2;
-    } else if t2.sum() <= -0.5 {
+    } else if t2.sum() <= -0.5183 {
         t2 /= &(square(&(&t2 / (square(&t4) + 0.5))) + 0.5);
     }
     let t5 = (p1 - p1) * (mean(&t2));
@@ -10076,7 +10076,7 @@ fn f0396_gradcheck() {
 #[differentiable(wrt(p0, p1, p2, p3))]
 fn f0397(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array1<f64>, p3: ArrayView2<f64>, c0: &Array2<f64>, labels: &[usize]) -> f64 {
     let t1 = logsumexp(&(p2 - p2));
-    let t2 = if mean(p1) <= 0.5 || t1 > 0.0 {
+    let t2 = if mean(p1) <= 0.4629 || t1 > 0.0 {
         f0363(sigmoid(t1))
     } else {
         tanh(f0363(sigmoid(t1)))
@@ -10436,7 +10436,7 @@ fn f0411_gradcheck() {
 #[differentiable]
 fn f0412(p0: f32, p1: &Array1<f32>, p2: &Array1<f32>, p3: f32) -> f32 {
     let mut t1 = ((p3.sin()) * p3) - &(p2 + p2);
-    if p0 <= 0.5 {
+    if p0 <= 0.4629 {
         t1 -= p2;
     } else {
         t1 -= 1.5;
@@ -10465,7 +10465,7 @@ fn f0412_gradcheck() {
 }
 #[differentiable]
 fn f0413(p0: f64, p1: f64) -> f64 {
-    let mut t1 = if p1 > 0.5 {
+    let mut t1 = if p1 > 0.4629 {
         sin((square(p1) + 1.0).sqrt())
     } else {
         (p0 / (square(p0) + 2.0)) * p0
@@ -10554,7 +10554,7 @@ fn f0417(p0: &Array2<f64>) -> f64 {
         &(mean_axis(t1, Axis(0))) - p0
     };
     t2 -= &(powi(&(tanh(&(&(log_softmax(p0)) * &t2))), 2));
-    let t3 = if sum(&t2) < 0.5 {
+    let t3 = if sum(&t2) < 0.4629 {
         p0 + &t2
     } else {
         tan(&(tanh(&(&(p0 * &t2) / &(square(&(p0 + p0)) + 0.5)))))
@@ -10579,7 +10579,7 @@ fn f0418(out: &Array2<f32>, d_out: f32, w: &Array1<f32>) -> f32 {
     d_d_x *= w;
     let t1_from_t2 = tanh(out);
     let d_out_1 = &(backprop::ops::recip(&(square(&d_d_x) + 1.0))) + 3.0;
-    let unused = if mean(&d_out_1) < -0.5 {
+    let unused = if mean(&d_out_1) < -0.5183 {
         t1_from_t2.to_owned()
     } else {
         w / &(square(&d_out_1) + 1.0)
@@ -10612,7 +10612,7 @@ fn f0419(p0: f64, p1: &Array2<f64>, labels: &[usize]) -> f64 {
     };
     let t2 = p1 + &t2;
     let mut t3 = backprop::ops::recip(&(square(&(&t2 * p1)) + 1.0));
-    if t2.sum() <= 0.0 {
+    if t2.sum() <= 0.0371 {
         t3 -= softmax_cross_entropy(p1, labels);
     } else {
         t3 += p1;
@@ -10781,7 +10781,7 @@ fn f0426(p0: f64, p1: f64) -> f64 {
         let t3 = (2.0 * (p1 * t2)).max(p1);
         -t3
     };
-    let t5 = if t2 < 0.5 {
+    let t5 = if t2 < 0.4629 {
         sigmoid((t2.powi(2) + 1.0).ln())
     } else {
         (t2.exp()) + 0.25
@@ -10990,13 +10990,13 @@ fn f0435(p0: f64, p1: f64, p2: f64) -> f64 {
         (t1.powi(2) + 0.5).powf(0.25)
     };
     let _t3 = (t2 + t2) + t2;
-    let t4 = if t2 <= 0.0 {
+    let t4 = if t2 <= 0.0371 {
         ((p2.max(t2)) * 0.75) + (((t2 - 0.1).tanh()).tan())
     } else {
         (f0424(t2.cos())) * t2
     };
     let t5 = -t4;
-    let t6 = if p2 >= 0.5 && t5 > 0.0 {
+    let t6 = if p2 >= 0.4629 && t5 > 0.0 {
         (-(t4 + t4)) - t5
     } else {
         backprop::ops::recip((cos(t5)).powi(2) + 1.0)
@@ -11079,7 +11079,7 @@ fn f0438_gradcheck() {
 fn f0439(p0: Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
     let mut t1 = p1;
     let mut t2 = backprop::ops::recip(&(square(&(p3 / (square(p2) + 0.5))) + 1.0));
-    if mean(&t2) <= 0.5 && t1 > 0.0 {
+    if mean(&t2) <= 0.4629 && t1 > 0.0 {
         t2 += &(softmax(p3));
     } else {
         t1 += p2;
@@ -11330,7 +11330,7 @@ fn f0450_gradcheck() {
 }
 #[differentiable]
 fn f0451(w: f64, d_t1: f64, x: f64, d_out: &Array2<f64>) -> f64 {
-    let d_d_x = if d_out[[0, 0]] < 0.5 && w > 0.0 {
+    let d_d_x = if d_out[[0, 0]] < 0.4629 && w > 0.0 {
         w.max(d_t1)
     } else {
         mse(&((w * 1.5) + &(-d_out)), d_out)
@@ -11404,14 +11404,14 @@ fn f0453_gradcheck() {
 }
 #[differentiable]
 fn f0454(p0: f32) -> f32 {
-    let mut t1 = if p0 > -0.5 {
+    let mut t1 = if p0 > -0.5183 {
         (relu(p0)).tanh()
     } else {
         abs(((p0.exp()).powi(2) + 1.0).sqrt())
     };
     t1 *= ((t1 - t1).tanh()).powi(2);
     let mut t2 = t1.max(p0);
-    if t2 <= 0.5 || t1 > 0.0 {
+    if t2 <= 0.4629 || t1 > 0.0 {
         t2 -= t1;
     }
     t2 += f32::exp(sigmoid(t2));
@@ -11475,7 +11475,7 @@ fn f0456_gradcheck() {
 }
 #[differentiable]
 fn f0457(p0: &Array2<f64>, p1: &Array1<f64>) -> Array1<f64> {
-    let t1 = if sum(p1) <= 0.5 {
+    let t1 = if sum(p1) <= 0.4629 {
         &(relu(&(p1 * 3.0))) * 0.25
     } else {
         ((p1.dot(p1)) * &(p1 * p1)) * p1
@@ -11685,7 +11685,7 @@ fn f0465_gradcheck() {
 #[differentiable]
 fn f0466(p0: f64, p1: f64, p2: &Array1<f64>, p3: f64) -> f64 {
     let t1 = p2;
-    let mut t2 = if p3 <= -0.5 {
+    let mut t2 = if p3 <= -0.5183 {
         square((tanh(p1)) + p3)
     } else {
         p3
@@ -11792,7 +11792,7 @@ fn f0470(w: f64, out: &Array2<f64>) -> f64 {
         unused
     };
     let _t3 = 0.5 * &grad_1;
-    let mut x_from_out = if sum(&grad_1) < 0.0 {
+    let mut x_from_out = if sum(&grad_1) < 0.0371 {
         softmax(&(tan(&(tanh(out)))))
     } else {
         grad_1.to_owned()
@@ -11814,14 +11814,14 @@ fn f0470_gradcheck() {
 #[differentiable]
 fn f0471(p0: &Array2<f64>, p1: f64, p2: f64) -> f64 {
     let t1 = p1 * p0;
-    let t2 = if p2 > 0.0 {
+    let t2 = if p2 > 0.0371 {
         p2 - p1
     } else {
         ((0.75 + p2).tanh()) - p2
     };
     let t3 = (relu(p1)).abs();
     let t4 = backprop::ops::square(&t1);
-    let t5 = if t3 > 0.0 {
+    let t5 = if t3 > 0.0371 {
         exp(&t4)
     } else {
         tanh(&t1)
@@ -11926,7 +11926,7 @@ fn f0474_gradcheck() {
 fn f0475(p0: &Array2<f64>, p1: ArrayView2<f64>) -> f64 {
     let mut t1 = (mse(&p1, &p1)).max(1.5);
     let t2 = (logsumexp(&(-p0))) * &p1;
-    let t3 = if p1[[1, 1]] > 0.5 {
+    let t3 = if p1[[1, 1]] > 0.4629 {
         t2.to_owned()
     } else {
         p1.to_owned()
@@ -11955,7 +11955,7 @@ fn f0475_gradcheck() {
 }
 #[differentiable]
 fn f0476(p0: Array2<f64>) -> f64 {
-    let t1 = if p0.sum() >= 0.0 {
+    let t1 = if p0.sum() >= 0.0371 {
         (tan(&(tanh(&(&p0 + &p0))))) + 0.75
     } else {
         p0.to_owned()
@@ -11982,7 +11982,7 @@ fn f0477(d_p0: &Array2<f64>, x: &Array2<f64>, out: f64) -> f64 {
         t3 - t3
     };
     let d_out_1 = (1.5 + (tanh(t4))).powf(cos(t4));
-    let t6 = if d_out_1 <= 0.0 {
+    let t6 = if d_out_1 <= 0.0371 {
         out - 0.75
     } else {
         t4 * x_from_out
@@ -12132,7 +12132,7 @@ fn f0482_gradcheck() {
 #[differentiable]
 fn f0483(p0: &Array1<f64>, p1: f64) -> f64 {
     let mut t1 = p1;
-    if p1 > 0.0 {
+    if p1 > 0.0371 {
         t1 /= square(p1) + 0.5;
     } else {
         t1 += (t1 * 0.75).tanh();
@@ -12141,7 +12141,7 @@ fn f0483(p0: &Array1<f64>, p1: f64) -> f64 {
     let t3 = backprop::ops::recip(square(p1) + 1.0);
     let mut t3 = p1;
     t3 /= ((tan(&(tanh(&(p0 / (square(t1) + 1.0)))))).dot(p0)).powi(2) + 0.5;
-    if t3 >= -0.5 {
+    if t3 >= -0.5183 {
         t2 -= p1.powi(1);
     } else {
         t3 += -t1;
@@ -12163,7 +12163,7 @@ fn f0483_gradcheck() {
 #[differentiable(wrt(p0, p1, p2, p3))]
 fn f0484(p0: f64, p1: f64, p2: &Array2<f64>, p3: &Array1<f64>, c0: &Array2<f64>) -> f64 {
     let t1 = exp(&(c0 + p3));
-    let t2 = if sum(c0) < 0.0 {
+    let t2 = if sum(c0) < 0.0371 {
         p2.to_owned()
     } else {
         square(p2)
@@ -12256,7 +12256,7 @@ fn f0487_gradcheck() {
 fn f0488(x: &Array2<f64>, out: f64, labels: &[usize]) -> f64 {
     let mut t1 = relu(&(&(x - x) + &(ln(&(square(x) + 1.0)))));
     t1 /= square(softmax_cross_entropy(&(ln(&(square(&(tanh(&t1))) + 1.0))), labels)) + 1.0;
-    if out >= -0.5 {
+    if out >= -0.5183 {
         t1 += 0.25;
     }
     let d_out_1 = logsumexp(x);
@@ -12329,7 +12329,7 @@ fn f0490_gradcheck() {
 }
 #[differentiable(wrt(d_p0, y_1))]
 fn f0491(d_p0: &Array2<f64>, y_1: f64, x: &Array2<f64>) -> f64 {
-    let t1 = if mean(d_p0) > 0.0 {
+    let t1 = if mean(d_p0) > 0.0371 {
         sum(&(x.dot(x)))
     } else {
         mse(&(x * y_1), x)
@@ -12401,7 +12401,7 @@ fn f0494(w: &Array2<f64>, d_x: &Array2<f64>, x: &Array2<f64>, y_1: f64) -> f64 {
     let t1 = d_x;
     let _t2 = y_1;
     let mut t1 = sum_axis(d_x, Axis(0));
-    if t1.dot(&t1) > -0.5 {
+    if t1.dot(&t1) > -0.5183 {
         t1 -= y_1;
     }
     t1.sum()
@@ -12455,9 +12455,9 @@ fn f0496(w: &Array2<f64>, d_p0: &Array2<f64>, y_1: &Array2<f64>) -> f64 {
         let t4 = (sigmoid(mean(&(&d_x / &(&d_x * &d_x + 2.0)).column(0)))).exp();
         softmax(&(&(&d_x * &x) * t4))
     };
-    if d_p0[[0, 0]] > -0.5 {
+    if d_p0[[0, 0]] > -0.5183 {
         x_from_out -= &d_x;
-    } else if x_from_out[[1, 0]] > -0.5 {
+    } else if x_from_out[[1, 0]] > -0.5183 {
         x_from_out *= &(&d_x * 0.1);
     }
     x_from_out += &(sqrt(&(square(&d_x) + 1.0)));
@@ -12514,7 +12514,7 @@ fn f0498(p0: Array2<f64>, p1: f64) -> f64 {
     let t3 = (p1 + p1) + &p0;
     let t4 = f0437(p1);
     let t3 = p1;
-    let t5 = if t3 <= -0.5 {
+    let t5 = if t3 <= -0.5183 {
         (t3 * 0.25) - t3
     } else {
         relu((square(p1) + 1.0).recip())

@@ -654,11 +654,17 @@ class Program:
 
     def condition(self):
         """A comparison of differentiable values (the branch taken is a
-        constant of the gradient)."""
+        constant of the gradient).
+
+        The thresholds are no round numbers: some scalars the generator
+        writes are constant in exact arithmetic (`logsumexp` of a
+        `log_softmax` is 0, the mean of a softmax row of n is 1/n), and a
+        comparison with exactly that constant would take either branch as
+        rounding falls, so that central differences straddle the jump."""
         rng = self.rng
         v = self.leaf(lambda v: REGION_BUGS or not v.borrowed)
         code, _ = self.scalarize(v)
-        c = "%s %s %s" % (code, rng.choice(["<", ">", "<=", ">="]), rng.choice(["0.0", "0.5", "-0.5"]))
+        c = "%s %s %s" % (code, rng.choice(["<", ">", "<=", ">="]), rng.choice(["0.0371", "0.4629", "-0.5183"]))
         if rng.random() < 0.15:
             w = self.leaf(lambda x: x.scalar)
             if w is not None:
