@@ -9,7 +9,7 @@ use crate::value::{Cot, Float, Reusable, Tensor, Value};
 use ndarray::linalg::{general_mat_mul, general_mat_vec_mul};
 use ndarray::{
     Array, Array1, Array2, ArrayBase, ArrayView, ArrayView1, ArrayView2, Axis, Data, Dimension,
-    Ix1, Ix2,
+    Ix1, Ix2, ShapeBuilder,
 };
 
 /// The products `a.dot(&b)` that ndarray defines, with their two adjoints.
@@ -169,11 +169,12 @@ fn outer<F: Float>(
 /// gradient of a weight that a matrix-vector product reads (`∂W += g ⊗ x`),
 /// and adds it all after the loop, as a hand-written backward pass does with
 /// `∂W = Δᵀ X`: one matrix product instead of a pass over `∂W` per iteration.
-/// It holds `rows + cols` numbers per iteration until then.
+/// It holds `rows + cols` numbers per iteration until then, in one buffer:
+/// each pair is `u` then `v`, so `U` and `V` are views of it with a row
+/// stride of `rows + cols`.
 #[derive(Clone, Debug)]
 pub struct Outers<F> {
-    u: Vec<F>,
-    v: Vec<F>,
+    pairs: Vec<F>,
     /// The number of pairs, and the lengths of `u` and `v` (the matrix's shape).
     n: usize,
     rows: usize,
@@ -186,8 +187,7 @@ impl<F: Float> Outers<F> {
     /// None yet; room for `steps` pairs is reserved when the first arrives.
     pub fn with_steps(steps: usize) -> Self {
         Outers {
-            u: Vec::new(),
-            v: Vec::new(),
+            pairs: Vec::new(),
             n: 0,
             rows: 0,
             cols: 0,
@@ -210,11 +210,10 @@ impl<F: Float> Outers<F> {
         }
         if self.n == 0 {
             (self.rows, self.cols) = acc.dim();
-            self.u.reserve(self.steps * self.rows);
-            self.v.reserve(self.steps * self.cols);
+            self.pairs.reserve(self.steps * (self.rows + self.cols));
         }
-        extend(&mut self.u, u);
-        extend(&mut self.v, v);
+        extend(&mut self.pairs, u);
+        extend(&mut self.pairs, v);
         self.n += 1;
     }
 }
@@ -240,10 +239,12 @@ pub fn add_outers<F: Float, T: Tensor<Elem = F>>(acc: T, outers: Outers<F>) -> T
     if outers.n == 0 {
         return acc;
     }
-    let u = ArrayView2::from_shape((outers.n, outers.rows), &outers.u)
-        .expect("add_outers: one row per pair");
-    let v = ArrayView2::from_shape((outers.n, outers.cols), &outers.v)
-        .expect("add_outers: one row per pair");
+    let (n, rows, cols) = (outers.n, outers.rows, outers.cols);
+    let pair = rows + cols;
+    let u = ArrayView2::from_shape((n, rows).strides((pair, 1)), &outers.pairs)
+        .expect("add_outers: one u per pair");
+    let v = ArrayView2::from_shape((n, cols).strides((pair, 1)), &outers.pairs[rows..])
+        .expect("add_outers: one v per pair");
     let mut acc = acc.into_array();
     {
         let mut m = acc
