@@ -93,8 +93,9 @@ fn add_mat_vec<F: Float, D: Dimension>(
 }
 
 /// `m · x` written into `spare`'s buffer when it has `m`'s rows and `x` has
-/// `m`'s columns (a mismatch is left to `dot`, which panics with ndarray's
-/// message); else `None`, `spare` untouched.
+/// `m`'s columns; else `None`. A shape mismatch leaves `spare` untouched
+/// (and is left to `dot`, which panics with ndarray's message); a buffer of
+/// another length is dropped (see [`Spare::take`]).
 #[inline]
 fn mat_vec_into<F: Float>(
     m: &ArrayView2<'_, F>,
