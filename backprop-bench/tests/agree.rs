@@ -129,3 +129,21 @@ fn chains_expand_without_errors() {
         assert!(!out.contains("compile_error"), "{out}");
     }
 }
+
+/// The generated RNN makes no more allocations per call than the
+/// hand-written one (the target of the benchmarks issue): its states in one
+/// buffer of rows, the weights' outer products in one buffer, the zero
+/// gradients in buffers the forward pass no longer needs.
+#[test]
+fn rnn_allocates_no_more_than_by_hand() {
+    let i = rnn::Inputs::bench();
+    let hand = measure(|| rnn::hand(&i));
+    let generated = measure(|| rnn::generated(&i));
+    println!("allocations: generated {generated:?}, hand {hand:?}");
+    assert!(
+        generated.own_allocs <= hand.own_allocs,
+        "generated {} allocations against {}",
+        generated.own_allocs,
+        hand.own_allocs
+    );
+}

@@ -10,7 +10,7 @@ use crate::ast::{Function, Kind};
 use crate::check::Analysis;
 use crate::graph::{Branch, Call, CallArg, Graph, Loop, Name, Node, NodeId, Op, Vjps};
 use crate::lower::{Lowered, NODE_MARKER};
-use proc_macro2::{Delimiter, Group, Ident, Span, TokenStream, TokenTree};
+use proc_macro2::{Delimiter, Group, Ident, Literal, Span, TokenStream, TokenTree};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
 use std::collections::{HashMap, HashSet};
 
@@ -328,6 +328,7 @@ pub fn emit(
     let bp = namer.fresh("bp");
     let mut sh = Shared { func, bp, namer };
     let mut body = GraphEmitter::new(&l.graph, a, Vec::new(), None, vec![l.output]);
+    body.top_level = true;
     body.seed(l.output, frame.d_out.to_token_stream(), func.array_output);
     body.assign_names(&mut sh, Some((l.output, &frame.d_out)));
     let forward = body.forward(&mut sh);
@@ -429,10 +430,19 @@ struct GraphEmitter<'g> {
     acc_into: HashMap<NodeId, Ident>,
     /// How many contributions to each of them went into the accumulator.
     accumulated: HashMap<NodeId, usize>,
-    /// In a loop body: the accumulators that products' outer products are
-    /// kept for (`dot_vjp_lhs_defer`), each with the name of its `Outers`,
-    /// which the loop adds after its reverse sweep.
-    outers: Vec<(Ident, Ident)>,
+    /// In a loop body: the products whose outer products the loop's
+    /// `Outers` keeps (`dot_vjp_lhs_defer`), term by term, which the loop
+    /// adds into their accumulators after its reverse sweep.
+    terms: Vec<OuterTerm>,
+    /// In a loop body: the name of the loop's `Outers`, and of the index of
+    /// an iteration among the kept steps, once a rule needs them.
+    outers: Option<Ident>,
+    step: Option<Ident>,
+    /// A gradient that borrows another's (`bp::lent`), with the other.
+    lent_from: HashMap<String, Ident>,
+    /// The function's body, whose forward pass and reverse sweep are one
+    /// block (a loop body's or a branch arm's are two).
+    top_level: bool,
     /// The nodes known to be scalars (`plan_reuse`).
     scalar: Vec<bool>,
     /// In a loop body: which of the loop's inputs are known to be scalars.
@@ -455,6 +465,18 @@ struct GraphEmitter<'g> {
     /// and where it stands in the forward statements (the loop decides after
     /// its reverse sweep is written whether it has a spare).
     spare_stmts: HashMap<NodeId, (usize, TokenStream)>,
+}
+
+/// A product of a loop body whose outer products the loop's `Outers` keeps.
+struct OuterTerm {
+    /// The accumulator they are added into.
+    acc: Ident,
+    /// The gradient (`u`), by the name of the gradient it borrows if it does:
+    /// two terms of one gradient share their `u`s.
+    u: String,
+    /// The vector operand (`v`) of a matrix-vector product, whose values may
+    /// be read where they are kept; `None` for a vector-matrix product.
+    v: Option<NodeId>,
 }
 
 /// The names of one branch.
@@ -549,7 +571,11 @@ impl<'g> GraphEmitter<'g> {
             dot_adds: HashMap::new(),
             acc_into: HashMap::new(),
             accumulated: HashMap::new(),
-            outers: Vec::new(),
+            terms: Vec::new(),
+            outers: None,
+            step: None,
+            lent_from: HashMap::new(),
+            top_level: false,
             flat: HashSet::new(),
             scalar: Vec::new(),
             input_scalar: Vec::new(),
@@ -1628,8 +1654,13 @@ impl<'g> GraphEmitter<'g> {
                     spare,
                 });
             }
-            if !rows.is_empty() {
-                le.step = Some(sh.namer.fresh("step"));
+            if !rows.is_empty() || le.body.step.is_some() {
+                le.step = Some(
+                    le.body
+                        .step
+                        .clone()
+                        .unwrap_or_else(|| sh.namer.fresh("step")),
+                );
             }
             for r in &rows {
                 let (name, i, s) = (&r.rows, &ins[r.k], &le.state[r.k]);
@@ -1711,24 +1742,65 @@ impl<'g> GraphEmitter<'g> {
                 }
             }
         }
+        // The gradients that start from zero: a last state that nothing
+        // reads gives its own buffer, the loop's spare buffer serves the
+        // first of its size (where the spare is in scope: the forward pass
+        // and the reverse sweep of a loop body or a branch arm are two
+        // blocks).
+        let spare = self.loops[&id]
+            .rows
+            .iter()
+            .find_map(|r| r.spare.clone())
+            .filter(|_| self.top_level);
+        let zeros = |x: TokenStream| match &spare {
+            Some(spare) => quote!(#spare.zeros_like(#x)),
+            None => quote!(#bp::zeros_like(#x)),
+        };
         for (k, d) in d_state.iter().enumerate() {
             let active_out = outs
                 .iter()
                 .any(|(kk, o)| *kk == k && self.a.active[o.index()]);
             if let (Some(d), false) = (d, active_out) {
-                let s = &self.loops[&id].state[k];
-                out.push(quote!(let mut #d = #bp::zeros_like(&#s);));
+                let le = &self.loops[&id];
+                let s = &le.state[k];
+                let unread = outs.iter().all(|(kk, o)| {
+                    *kk != k || (self.a.uses[o.index()].is_empty() && !self.results.contains(o))
+                });
+                if unread && !le.handoff.iter().any(|(kk, ..)| *kk == k) {
+                    out.push(quote!(let mut #d = #bp::zeros_in(#s);));
+                } else {
+                    let z = zeros(quote!(&#s));
+                    out.push(quote!(let mut #d = #z;));
+                }
             }
         }
         let accs = self.loops[&id].accs.clone();
         for (j, acc) in &accs {
-            let operand = self.operand(sh, lp.inputs[*j]);
-            out.push(quote!(let mut #acc = #bp::zeros_like(#operand);));
+            let z = zeros(self.operand(sh, lp.inputs[*j]));
+            out.push(quote!(let mut #acc = #z;));
+        }
+        // The outer products of the loop's weights, term by term: a term
+        // reads its vectors where the loop keeps them (a state's rows, the
+        // rows of an input it walks through) and shares the gradient of an
+        // earlier term of the same gradient.
+        let le = &self.loops[&id];
+        let mut terms = Vec::new();
+        for (k, t) in le.body.terms.iter().enumerate() {
+            let acc = &t.acc;
+            let mut term = quote!(#bp::outer_term(&#acc));
+            if let Some(j) = le.body.terms[..k].iter().position(|o| o.u == t.u) {
+                let j = Literal::usize_unsuffixed(j);
+                term = quote!(#term.u_from(#j));
+            }
+            if let Some(rows) = t.v.and_then(|v| self.rows_of(sh, id, lp, v)) {
+                term = quote!(#term.v_from(#rows));
+            }
+            terms.push(term);
         }
         let le = self.loops.get_mut(&id).expect("a loop emitter");
         let steps = &le.steps;
-        for (_, outers) in &le.body.outers {
-            out.push(quote!(let mut #outers = #bp::Outers::with_steps(#steps.len());));
+        if let Some(outers) = &le.body.outers {
+            out.push(quote!(let mut #outers = #bp::Outers::new(#steps.len(), [#(#terms),*]);));
         }
         // The last iteration's new value is the loop's result.
         let mut head = Vec::new();
@@ -1791,8 +1863,11 @@ impl<'g> GraphEmitter<'g> {
                 #(#tail)*
             }
         });
-        for (acc, outers) in &le.body.outers {
-            out.push(quote!(#acc = #bp::add_outers(#acc, #outers);));
+        if let Some(outers) = &le.body.outers {
+            for (k, t) in le.body.terms.iter().enumerate() {
+                let (acc, k) = (&t.acc, Literal::usize_unsuffixed(k));
+                out.push(quote!(#acc = #bp::add_outers(#acc, &mut #outers, #k);));
+            }
         }
         // What flows to the carried variables' initial values.
         for (k, d) in d_state.iter().enumerate() {
@@ -1805,6 +1880,51 @@ impl<'g> GraphEmitter<'g> {
             }
         }
         out
+    }
+
+    /// Where the loop `id` keeps the values its body node `v` takes, one
+    /// row per iteration: the rows of a carried state (`v` is the state at
+    /// the start of an iteration), or the rows of a captured matrix that
+    /// `v = m.row(i)` walks through with `i` the loop's index.
+    fn rows_of(&self, sh: &Shared, id: NodeId, lp: &Loop, v: NodeId) -> Option<TokenStream> {
+        let le = &self.loops[&id];
+        let body = &lp.body.graph;
+        match &body.nodes[v.index()].node {
+            Node::Input(k) if *k < lp.carried => le.rows.iter().find(|r| r.k == *k).map(|r| {
+                let rows = &r.rows;
+                quote!(#rows.starts())
+            }),
+            Node::Op {
+                op: Op::Row,
+                inputs,
+                consts,
+            } => {
+                let (Some(var), [m], [index]) = (&lp.var, &inputs[..], &consts[..]) else {
+                    return None;
+                };
+                let Node::Input(j) = body.nodes[m.index()].node else {
+                    return None;
+                };
+                // The index is the loop's variable and nothing else.
+                let tokens: Vec<TokenTree> = index.tokens.clone().into_iter().collect();
+                let by_var = match (&tokens[..], &index.deps[..]) {
+                    ([TokenTree::Ident(i)], [d]) => {
+                        matches!(body.nodes[d.index()].node, Node::LoopVar)
+                            && *i == format!("{NODE_MARKER}{}", d.0)
+                    }
+                    ([TokenTree::Ident(i)], []) => i == var,
+                    _ => false,
+                };
+                if j < lp.carried || !by_var {
+                    return None;
+                }
+                let m = self.operand(sh, lp.inputs[j]);
+                let bp = &sh.bp;
+                let (start, end) = (&le.start, &le.end);
+                Some(quote!(#bp::rows_in(#m, #start, #end)))
+            }
+            _ => None,
+        }
     }
 
     /// The reverse sweep: for each active node, latest first, its adjoint
@@ -1924,6 +2044,7 @@ impl<'g> GraphEmitter<'g> {
                 let rule = Ident::new(rule, span);
                 out.push(quote_spanned!(span=> let (#lhs, #rhs) = #bp::#rule(#adj, #(#args),*);));
                 out.push(quote_spanned!(span=> let #lent = #bp::lent(#lent, &#own);));
+                self.lent_from.insert(lent.to_string(), own.clone());
                 continue;
             }
             if let (Some(rule), 2, false) = (both, active.len(), any_acc) {
@@ -1950,10 +2071,16 @@ impl<'g> GraphEmitter<'g> {
                     if captured && *op == Op::Dot && !self.flat.contains(&input) {
                         // A weight's outer products are added after the
                         // loop, by one matrix product.
-                        let outers = self.outers_of(sh, &acc);
+                        let u = self.lent_from.get(&adj.to_string()).unwrap_or(&adj);
+                        let term = OuterTerm {
+                            acc: acc.clone(),
+                            u: u.to_string(),
+                            v: (pos == 0).then(|| inputs[1]),
+                        };
+                        let (outers, step, k) = self.outer_term(sh, term);
                         let rule = format_ident!("dot_vjp_{}_defer", side, span = span);
                         out.push(quote_spanned!(span=>
-                            #bp::#rule(&mut #outers, &mut #acc, #g, #(#args),*);
+                            #bp::#rule(#outers.term(#k, #step), &mut #acc, #g, #(#args),*);
                         ));
                     } else {
                         let rule = format_ident!("{}_vjp_{}_acc", spec.forward, side, span = span);
@@ -2036,14 +2163,23 @@ impl<'g> GraphEmitter<'g> {
         (made(a) && made(b)).then_some(if b > a { 1 } else { 0 })
     }
 
-    /// The name of the `Outers` kept for the loop accumulator `acc`.
-    fn outers_of(&mut self, sh: &mut Shared, acc: &Ident) -> Ident {
-        if let Some((_, o)) = self.outers.iter().find(|(a, _)| a == acc) {
-            return o.clone();
-        }
-        let o = sh.namer.fresh(&format!("{acc}_outers"));
-        self.outers.push((acc.clone(), o.clone()));
-        o
+    /// A new term of the loop's `Outers`: the `Outers`, the iteration's
+    /// index and the term's number (a literal).
+    fn outer_term(&mut self, sh: &mut Shared, term: OuterTerm) -> (Ident, Ident, Literal) {
+        let outers = self
+            .outers
+            .get_or_insert_with(|| sh.namer.fresh("outers"))
+            .clone();
+        let step = self
+            .step
+            .get_or_insert_with(|| sh.namer.fresh("step"))
+            .clone();
+        self.terms.push(term);
+        (
+            outers,
+            step,
+            Literal::usize_unsuffixed(self.terms.len() - 1),
+        )
     }
 
     /// The accumulator a contribution of `op` to `input` may be added into:

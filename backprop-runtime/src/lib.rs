@@ -7,6 +7,7 @@
 
 pub mod gradcheck;
 pub mod ops;
+pub mod outers;
 pub mod steps;
 pub mod unbroadcast;
 pub mod value;

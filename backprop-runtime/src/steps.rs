@@ -8,7 +8,8 @@
 //! the generated code does the same with these two.
 
 use crate::value::{Float, Tensor, Value};
-use ndarray::{Array, ArrayView, Dimension, Ix0};
+use ndarray::{Array, ArrayView, ArrayView2, Dimension, Ix0};
+use std::any::Any;
 
 /// A value that [`Rows`] can keep: a float scalar or an owned array.
 pub trait Keep: Tensor {
@@ -149,6 +150,20 @@ impl<T: Keep> Rows<T> {
         T::row_of(&self.data[start..start + dim.size()], dim)
     }
 
+    /// Every row but the last, as the rows of a matrix (each of a row's
+    /// elements in order): each iteration's starting value, for the outer
+    /// products of a weight that multiplies it (see
+    /// [`Term::v_from`](crate::outers::Term::v_from)). `None` while there
+    /// is no row, or once the rows differ in shape.
+    #[inline]
+    pub fn starts(&self) -> Option<ArrayView2<'_, T::Elem>> {
+        if self.rows == 0 || !self.index.is_empty() {
+            return None;
+        }
+        let len = self.shape.size();
+        ArrayView2::from_shape((self.rows - 1, len), &self.data[..(self.rows - 1) * len]).ok()
+    }
+
     /// The number of rows.
     pub fn len(&self) -> usize {
         self.rows
@@ -194,5 +209,40 @@ impl<F: Float> Spare<F> {
     /// otherwise). Its elements are those of the value it held.
     pub fn take(&mut self, len: usize) -> Option<Vec<F>> {
         self.buf.take().filter(|b| b.len() == len)
+    }
+
+    /// A zero of `x`'s shape, in the buffer where it is an array of as many
+    /// elements of this type, else new: after the loop, the spare serves the
+    /// first gradient of its size that the reverse sweep starts from zero.
+    /// A buffer of another size stays for the next.
+    ///
+    /// ```
+    /// use backprop_runtime::steps::Spare;
+    /// use ndarray::{array, Array2};
+    /// let mut spare = Spare::new();
+    /// spare.put(array![1.0, 2.0, 3.0, 4.0]);
+    /// assert_eq!(spare.zeros_like(&array![1.0, 2.0]), array![0.0, 0.0]); // new
+    /// assert_eq!(spare.zeros_like(&Array2::<f64>::ones((2, 2))), Array2::zeros((2, 2)));
+    /// assert_eq!(spare.take(4), None); // taken
+    /// ```
+    pub fn zeros_like<V: Value>(&mut self, x: &V) -> V::Owned
+    where
+        F: 'static,
+        V::Elem: 'static,
+    {
+        let dim = x.view().raw_dim();
+        let fits = dim.ndim() > 0 && self.buf.as_ref().is_some_and(|b| b.len() == dim.size());
+        if fits {
+            let buf: &mut dyn Any = &mut self.buf;
+            if let Some(mut b) = buf
+                .downcast_mut::<Option<Vec<V::Elem>>>()
+                .and_then(Option::take)
+            {
+                b.fill(num_traits::Zero::zero());
+                let a = Array::from_shape_vec(dim, b).expect("a buffer of the shape's size");
+                return V::Owned::from_array(a);
+            }
+        }
+        x.zeros_like()
     }
 }

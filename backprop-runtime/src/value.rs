@@ -518,6 +518,14 @@ pub fn zeros_like<V: Value>(x: &V) -> V::Owned {
     x.zeros_like()
 }
 
+/// `x`'s buffer filled with zeros: the gradient of a value that the
+/// reverse sweep starts from zero, in the buffer of a value nothing reads
+/// any more (a loop's last state, whose rows keep it).
+#[inline]
+pub fn zeros_in<T: Tensor>(x: T) -> T {
+    x.map_owned(|_| T::Elem::zero())
+}
+
 /// Elementwise adjoint of a unary op: every gradient element `g` becomes
 /// `f(g, x, out)`, reusing the upstream buffer when it is owned.
 #[inline]

@@ -316,9 +316,9 @@ fn add_dot_owned_is_add_of_dot() {
 }
 
 /// The deferred rules keep a matrix-vector product's `g ⊗ b` and a
-/// vector-matrix product's `a ⊗ g` in `Outers`, and `add_outers` adds them
-/// all at once: the sum of the accumulating rules, up to rounding. The other
-/// products add into the accumulator at once.
+/// vector-matrix product's `a ⊗ g` as a term of `Outers`, and `add_outers`
+/// adds them all at once: the sum of the accumulating rules, up to rounding.
+/// The other products add into the accumulator at once.
 #[test]
 fn deferred_outer_products_add_up_to_the_accumulated_ones() {
     fn close<D: ndarray::Dimension>(a: &ndarray::Array<f64, D>, b: &ndarray::Array<f64, D>) {
@@ -328,51 +328,51 @@ fn deferred_outer_products_add_up_to_the_accumulated_ones() {
         }
     }
     let m = rand((3, 4), 41, -1.0, 1.0);
-    // Matrix-vector, five steps, into a column-major accumulator.
+    // Matrix-vector, five steps in reverse, into a column-major accumulator.
     let start = Array2::from_shape_fn((3, 4).f(), |(i, j)| (i + 2 * j) as f64);
     let (mut acc, mut expected) = (start.clone(), start);
-    let mut outers = Outers::with_steps(5);
-    for k in 0..5 {
+    let mut outers = Outers::new(5, [outer_term(&acc)]);
+    for k in (0..5).rev() {
         let g = rand(3, 50 + k, -1.0, 1.0);
         let b = rand(4, 60 + k, -1.0, 1.0);
         dot_vjp_lhs_acc(&mut expected, &g, &m, &b);
-        dot_vjp_lhs_defer(&mut outers, &mut acc, &g, &m, &b);
+        dot_vjp_lhs_defer(outers.term(0, k as usize), &mut acc, &g, &m, &b);
     }
     // Nothing is added until the end.
     assert_eq!(acc[[2, 3]], 8.0);
-    close(&add_outers(acc, outers), &expected);
-    // Vector-matrix, more steps than announced.
+    close(&add_outers(acc, &mut outers, 0), &expected);
+    // Vector-matrix, more steps than announced: the extra ones at once.
     let mut acc = rand((3, 4), 42, -1.0, 1.0);
     let mut expected = acc.clone();
-    let mut outers = Outers::with_steps(1);
-    for k in 0..7 {
+    let mut outers = Outers::new(2, [outer_term(&acc)]);
+    for k in (0..7).rev() {
         let a = rand(3, 70 + k, -1.0, 1.0);
         let g = rand(4, 80 + k, -1.0, 1.0);
         dot_vjp_rhs_acc(&mut expected, &g, &a, &m);
-        dot_vjp_rhs_defer(&mut outers, &mut acc, &g, &a, &m);
+        dot_vjp_rhs_defer(outers.term(0, k as usize), &mut acc, &g, &a, &m);
     }
-    close(&add_outers(acc, outers), &expected);
+    close(&add_outers(acc, &mut outers, 0), &expected);
     // Matrix-matrix and the vector sides: added at once, nothing kept.
     let n = rand((4, 2), 43, -1.0, 1.0);
     let g = rand((3, 2), 44, -1.0, 1.0);
     let mut acc = rand((3, 4), 45, -1.0, 1.0);
     let expected = &acc + &dot_vjp_lhs(&g, &m, &n);
-    let mut outers = Outers::with_steps(1);
-    dot_vjp_lhs_defer(&mut outers, &mut acc, &g, &m, &n);
+    let mut outers = Outers::new(1, [outer_term(&acc)]);
+    dot_vjp_lhs_defer(outers.term(0, 0), &mut acc, &g, &m, &n);
     close(&acc, &expected);
-    close(&add_outers(acc, outers), &expected);
+    close(&add_outers(acc, &mut outers, 0), &expected);
     let v4 = rand(4, 46, -1.0, 1.0);
     let g = rand(3, 47, -1.0, 1.0);
     let mut acc = rand(4, 48, -1.0, 1.0);
     let expected = &acc + &dot_vjp_rhs(&g, &m, &v4);
-    let mut outers = Outers::with_steps(1);
-    dot_vjp_rhs_defer(&mut outers, &mut acc, &g, &m, &v4);
-    close(&add_outers(acc, outers), &expected);
+    let mut outers = Outers::new(1, [outer_term(&acc)]);
+    dot_vjp_rhs_defer(outers.term(0, 0), &mut acc, &g, &m, &v4);
+    close(&add_outers(acc, &mut outers, 0), &expected);
     let mut summed = rand(4, 49, -1.0, 1.0);
     let before = summed.clone();
-    let mut none = Outers::with_steps(3);
-    dot_vjp_lhs_defer(&mut none, &mut summed, 0.5, &v4, &v4);
-    close(&add_outers(summed, none), &(&before + &(&v4 * 0.5)));
+    let mut none = Outers::new(3, [outer_term(&summed)]);
+    dot_vjp_lhs_defer(none.term(0, 2), &mut summed, 0.5, &v4, &v4);
+    close(&add_outers(summed, &mut none, 0), &(&before + &(&v4 * 0.5)));
 }
 
 /// For a square matrix of side up to 64, the matrix-vector product's

@@ -105,12 +105,17 @@ pub fn rnn_backward(
     }
     h_1_rows.push(&h_1);
     let mut d_loss = d_out;
-    let mut d_h_1 = bp::zeros_like(&h_1);
-    let mut d_w = bp::zeros_like(w);
-    let mut d_u = bp::zeros_like(u);
-    let mut d_v = bp::zeros_like(v);
-    let mut d_u_outers = bp::Outers::with_steps(steps.len());
-    let mut d_w_outers = bp::Outers::with_steps(steps.len());
+    let mut d_h_1 = bp::zeros_in(h_1);
+    let mut d_w = h_1_spare.zeros_like(w);
+    let mut d_u = h_1_spare.zeros_like(u);
+    let mut d_v = h_1_spare.zeros_like(v);
+    let mut outers = bp::Outers::new(
+        steps.len(),
+        [
+            bp::outer_term(&d_u).v_from(bp::rows_in(xs, t_start, t_end)),
+            bp::outer_term(&d_w).u_from(0).v_from(h_1_rows.starts()),
+        ],
+    );
     for (t, (step, (loss_in, h_3, h_4, h_2_shape, h_5_shape, loss_1))) in (t_start..t_end)
         .zip(steps.into_iter().enumerate())
         .rev()
@@ -129,14 +134,14 @@ pub fn rnn_backward(
             &h_4,
         );
         let d_h_4 = bp::lent(d_h_4, &d_h_2);
-        bp::dot_vjp_lhs_defer(&mut d_u_outers, &mut d_u, d_h_4, u, &h_3);
-        bp::dot_vjp_lhs_defer(&mut d_w_outers, &mut d_w, &d_h_2, w, &h_1_in);
+        bp::dot_vjp_lhs_defer(outers.term(0, step), &mut d_u, d_h_4, u, &h_3);
+        bp::dot_vjp_lhs_defer(outers.term(1, step), &mut d_w, &d_h_2, w, &h_1_in);
         let d_h_1_in_step = bp::dot_vjp_rhs(d_h_2, w, &h_1_in);
         d_h_1 = d_h_1_in_step;
         d_loss = d_loss_in_step;
     }
-    d_u = bp::add_outers(d_u, d_u_outers);
-    d_w = bp::add_outers(d_w, d_w_outers);
+    d_u = bp::add_outers(d_u, &mut outers, 0);
+    d_w = bp::add_outers(d_w, &mut outers, 1);
     let grad = RnnGrad { w: d_w, u: d_u, v: d_v };
     (loss, grad)
 }

@@ -4,12 +4,14 @@
 //! bit those of the user's code; the adjoints are products too.
 
 use crate::ops::arith::{add_owned, Arith, Out};
+use crate::outers::Slot;
+pub use crate::outers::{add_outers, outer_term, rows_in, Outers};
 use crate::steps::Spare;
 use crate::value::{Cot, Float, Reusable, Tensor, Value};
 use ndarray::linalg::{general_mat_mul, general_mat_vec_mul};
 use ndarray::{
     Array, Array1, Array2, ArrayBase, ArrayView, ArrayView1, ArrayView2, Axis, Data, Dimension,
-    Ix1, Ix2, ShapeBuilder,
+    Ix1, Ix2,
 };
 
 /// The products `a.dot(&b)` that ndarray defines, with their two adjoints.
@@ -30,28 +32,28 @@ pub trait Dot2<B: Value>: Value {
     fn dot2_vjp_lhs_acc(acc: &mut Self::Owned, g: &Self::Output, a: &Self, b: &B);
     /// `acc += ∂b`, written into `acc`.
     fn dot2_vjp_rhs_acc(acc: &mut B::Owned, g: &Self::Output, a: &Self, b: &B);
-    /// `acc += ∂a`, or, where `∂a` is an outer product, its two vectors kept
-    /// in `outers` to be added into `acc` later by one matrix product.
-    fn dot2_vjp_lhs_defer(
-        outers: &mut Outers<Self::Elem>,
+    /// `acc += ∂a`, or, where `∂a` is an outer product, kept in `slot` to
+    /// be added into `acc` after the loop by one matrix product.
+    fn dot2_vjp_lhs_defer<const N: usize>(
+        slot: Slot<'_, '_, Self::Elem, N>,
         acc: &mut Self::Owned,
         g: &Self::Output,
         a: &Self,
         b: &B,
     ) {
-        let _ = outers;
+        let _ = slot;
         Self::dot2_vjp_lhs_acc(acc, g, a, b)
     }
-    /// `acc += ∂b`, or its two vectors kept in `outers` (see
+    /// `acc += ∂b`, or, where `∂b` is an outer product, kept in `slot` (see
     /// [`Dot2::dot2_vjp_lhs_defer`]).
-    fn dot2_vjp_rhs_defer(
-        outers: &mut Outers<Self::Elem>,
+    fn dot2_vjp_rhs_defer<const N: usize>(
+        slot: Slot<'_, '_, Self::Elem, N>,
         acc: &mut B::Owned,
         g: &Self::Output,
         a: &Self,
         b: &B,
     ) {
-        let _ = outers;
+        let _ = slot;
         Self::dot2_vjp_rhs_acc(acc, g, a, b)
     }
     /// `acc += a.dot(&b)` in place, where that gives the bits of
@@ -132,7 +134,7 @@ fn square_t_dot_into<F: Float>(a: &ArrayView2<'_, F>, mut g: Array1<F>) -> Array
 }
 
 /// `acc += u ⊗ v`, one row at a time.
-fn add_outer<F: Float>(
+pub(crate) fn add_outer<F: Float>(
     acc: &mut Array2<F>,
     u: &ArrayBase<impl Data<Elem = F>, Ix1>,
     v: &ArrayBase<impl Data<Elem = F>, Ix1>,
@@ -160,101 +162,6 @@ fn outer<F: Float>(
     v: &ArrayBase<impl Data<Elem = F>, Ix1>,
 ) -> Array2<F> {
     &u.view().insert_axis(Axis(1)) * &v.view().insert_axis(Axis(0))
-}
-
-/// Outer products `u ⊗ v` kept as their vectors, to be added into a matrix
-/// as one product: `Σₖ uₖ ⊗ vₖ = Uᵀ V`, with the `uₖ` the rows of `U` and the
-/// `vₖ` the rows of `V` (see [`add_outers`]).
-///
-/// A loop's reverse sweep keeps here what each iteration adds to the
-/// gradient of a weight that a matrix-vector product reads (`∂W += g ⊗ x`),
-/// and adds it all after the loop, as a hand-written backward pass does with
-/// `∂W = Δᵀ X`: one matrix product instead of a pass over `∂W` per iteration.
-/// It holds `rows + cols` numbers per iteration until then, in one buffer:
-/// each pair is `u` then `v`, so `U` and `V` are views of it with a row
-/// stride of `rows + cols`.
-#[derive(Clone, Debug)]
-pub struct Outers<F> {
-    pairs: Vec<F>,
-    /// The number of pairs, and the lengths of `u` and `v` (the matrix's shape).
-    n: usize,
-    rows: usize,
-    cols: usize,
-    /// The expected number of pairs, reserved at the first one.
-    steps: usize,
-}
-
-impl<F: Float> Outers<F> {
-    /// None yet; room for `steps` pairs is reserved when the first arrives.
-    pub fn with_steps(steps: usize) -> Self {
-        Outers {
-            pairs: Vec::new(),
-            n: 0,
-            rows: 0,
-            cols: 0,
-            steps,
-        }
-    }
-
-    /// Keeps `u ⊗ v`, a term of `acc`; adds it into `acc` now instead if
-    /// `acc` is not `u.len() × v.len()` or not a sum of this shape's terms.
-    fn push(
-        &mut self,
-        acc: &mut Array2<F>,
-        u: &ArrayBase<impl Data<Elem = F>, Ix1>,
-        v: &ArrayBase<impl Data<Elem = F>, Ix1>,
-    ) {
-        let fits = acc.dim() == (u.len(), v.len());
-        if !fits || (self.n > 0 && (self.rows, self.cols) != acc.dim()) {
-            add_outer(acc, u, v);
-            return;
-        }
-        if self.n == 0 {
-            (self.rows, self.cols) = acc.dim();
-            self.pairs.reserve(self.steps * (self.rows + self.cols));
-        }
-        extend(&mut self.pairs, u);
-        extend(&mut self.pairs, v);
-        self.n += 1;
-    }
-}
-
-/// Appends `x`'s elements to `to`: one copy when `x` is contiguous.
-fn extend<F: Float>(to: &mut Vec<F>, x: &ArrayBase<impl Data<Elem = F>, Ix1>) {
-    match x.as_slice() {
-        Some(x) => to.extend_from_slice(x),
-        None => to.extend(x.iter().copied()),
-    }
-}
-
-/// `acc + Σₖ uₖ ⊗ vₖ`, the kept outer products added into `acc`'s buffer by
-/// one matrix product (`general_mat_mul` with β = 1). `acc` is returned as
-/// it was when there are none (a gradient that no matrix-vector product
-/// deferred into).
-///
-/// # Panics
-///
-/// If there are outer products and `acc` is not the matrix they were kept
-/// for (the generated code passes the accumulator they were kept with).
-pub fn add_outers<F: Float, T: Tensor<Elem = F>>(acc: T, outers: Outers<F>) -> T {
-    if outers.n == 0 {
-        return acc;
-    }
-    let (n, rows, cols) = (outers.n, outers.rows, outers.cols);
-    let pair = rows + cols;
-    let u = ArrayView2::from_shape((n, rows).strides((pair, 1)), &outers.pairs)
-        .expect("add_outers: one u per pair");
-    let v = ArrayView2::from_shape((n, cols).strides((pair, 1)), &outers.pairs[rows..])
-        .expect("add_outers: one v per pair");
-    let mut acc = acc.into_array();
-    {
-        let mut m = acc
-            .view_mut()
-            .into_dimensionality::<Ix2>()
-            .expect("add_outers: the accumulator is the matrix of the outer products");
-        general_mat_mul(F::one(), &u.t(), &v, F::one(), &mut m);
-    }
-    T::from_array(acc)
 }
 
 impl<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>> Dot2<ArrayBase<S2, Ix2>>
@@ -354,15 +261,15 @@ impl<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>> Dot2<ArrayBase<S2, Ix1>>
     fn dot2_vjp_lhs_acc(acc: &mut Array2<F>, g: &Array1<F>, _a: &Self, b: &ArrayBase<S2, Ix1>) {
         add_outer(acc, g, b);
     }
-    #[inline]
-    fn dot2_vjp_lhs_defer(
-        outers: &mut Outers<F>,
+    #[inline(always)]
+    fn dot2_vjp_lhs_defer<const N: usize>(
+        slot: Slot<'_, '_, F, N>,
         acc: &mut Array2<F>,
         g: &Array1<F>,
         _a: &Self,
         b: &ArrayBase<S2, Ix1>,
     ) {
-        outers.push(acc, g, b);
+        slot.add(acc, g, b);
     }
     #[inline]
     fn dot2_vjp_rhs_acc(acc: &mut Array1<F>, g: &Array1<F>, a: &Self, _b: &ArrayBase<S2, Ix1>) {
@@ -402,15 +309,15 @@ impl<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>> Dot2<ArrayBase<S2, Ix2>>
     fn dot2_vjp_rhs_acc(acc: &mut Array2<F>, g: &Array1<F>, a: &Self, _b: &ArrayBase<S2, Ix2>) {
         add_outer(acc, a, g);
     }
-    #[inline]
-    fn dot2_vjp_rhs_defer(
-        outers: &mut Outers<F>,
+    #[inline(always)]
+    fn dot2_vjp_rhs_defer<const N: usize>(
+        slot: Slot<'_, '_, F, N>,
         acc: &mut Array2<F>,
         g: &Array1<F>,
         a: &Self,
         _b: &ArrayBase<S2, Ix2>,
     ) {
-        outers.push(acc, a, g);
+        slot.add(acc, a, g);
     }
     /// ndarray's `v.dot(&m)` is `m.t().dot(&v)`.
     fn dot2_add_to<D: Dimension>(&self, b: &ArrayBase<S2, Ix2>, acc: &mut Array<F, D>) -> bool {
@@ -558,30 +465,31 @@ pub fn dot_vjp_rhs_acc<A: Dot2<B>, B: Value<Elem = A::Elem>>(
 }
 
 /// [`dot_vjp_lhs_acc`] for a loop's weight: a matrix-vector product's
-/// `g ⊗ b` is kept in `outers` and added into `acc` after the loop by
-/// [`add_outers`]; the other products add into `acc` now.
-#[inline]
-pub fn dot_vjp_lhs_defer<A: Dot2<B>, B: Value<Elem = A::Elem>>(
-    outers: &mut Outers<A::Elem>,
+/// `g ⊗ b` is kept in `slot` (a term of the loop's [`Outers`], in this
+/// iteration) and added into `acc` after the loop by [`add_outers`]; the
+/// other products add into `acc` now.
+#[inline(always)]
+pub fn dot_vjp_lhs_defer<A: Dot2<B>, B: Value<Elem = A::Elem>, const N: usize>(
+    slot: Slot<'_, '_, A::Elem, N>,
     acc: &mut A::Owned,
     g: impl Cot<DotOut<A, B>>,
     a: &A,
     b: &B,
 ) {
-    A::dot2_vjp_lhs_defer(outers, acc, g.get(), a, b)
+    A::dot2_vjp_lhs_defer(slot, acc, g.get(), a, b)
 }
 
 /// [`dot_vjp_rhs_acc`] for a loop's weight: a vector-matrix product's
-/// `a ⊗ g` is kept in `outers` (see [`dot_vjp_lhs_defer`]).
-#[inline]
-pub fn dot_vjp_rhs_defer<A: Dot2<B>, B: Value<Elem = A::Elem>>(
-    outers: &mut Outers<A::Elem>,
+/// `a ⊗ g` is kept in `slot` (see [`dot_vjp_lhs_defer`]).
+#[inline(always)]
+pub fn dot_vjp_rhs_defer<A: Dot2<B>, B: Value<Elem = A::Elem>, const N: usize>(
+    slot: Slot<'_, '_, A::Elem, N>,
     acc: &mut B::Owned,
     g: impl Cot<DotOut<A, B>>,
     a: &A,
     b: &B,
 ) {
-    A::dot2_vjp_rhs_defer(outers, acc, g.get(), a, b)
+    A::dot2_vjp_rhs_defer(slot, acc, g.get(), a, b)
 }
 
 /// `acc + dot_vjp_lhs(g, a, b)`, added into `acc`'s buffer: the fork rule's
