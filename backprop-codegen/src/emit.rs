@@ -1710,14 +1710,16 @@ impl<'g> GraphEmitter<'g> {
     /// ```text
     /// Before: for t in 0..n { h = tanh(&(w.dot(&h) + xs.row(t))); }
     /// After:  let mut d_h_1 = d_h_1;
-    ///         let mut d_w = bp::zeros_like(w);
+    ///         let mut d_w = h_1_spare.zeros_like(w);
+    ///         let mut outers = bp::Outers::new(steps.len(), [bp::outer_term(&d_w).v_from(h_1_rows.starts())]);
     ///         for (t, (step, (h_3, ...))) in (t_start..t_end).zip(steps.into_iter().enumerate()).rev() {
     ///             let h_1_in = h_1_rows.row(step);
     ///             let h_5 = h_1_rows.row(step + 1);
-    ///             ... the body's reverse sweep, seeded with d_h_1 ...
-    ///             d_w = d_w + d_w_step;
+    ///             ... the body's reverse sweep, seeded with d_h_1, with
+    ///             bp::dot_vjp_lhs_defer(outers.term(0, step), &mut d_w, &d_h_2, w, &h_1_in); ...
     ///             d_h_1 = d_h_in_step;
     ///         }
+    ///         d_w = bp::add_outers(d_w, &mut outers, 0);
     ///         let d_h = d_h_1;
     /// ```
     fn loop_reverse(&mut self, sh: &mut Shared, id: NodeId, lp: &'g Loop) -> Vec<TokenStream> {
