@@ -267,6 +267,36 @@ fn unbroadcast_sums_copies_back() {
     );
 }
 
+/// A bias's gradient, `(n, m) -> (m,)` or `(1, m)`, has the bits of
+/// ndarray's `sum_axis(Axis(0))` in every layout and size (the standard
+/// layout takes a loop of its own, the others ndarray's), signed zeros
+/// included.
+#[test]
+fn a_bias_gradient_has_the_bits_of_sum_axis() {
+    let bits = |a: &Array<f64, ndarray::Ix1>| a.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    let mut cases = vec![
+        rand((1024, 64), 34, -1.0, 1.0),
+        rand((5, 3), 35, -1e8, 1e8),
+        rand((5, 3).f(), 36, -1.0, 1.0),
+        Array2::zeros((0, 4)),
+        Array2::zeros((4, 0)),
+        Array2::from_elem((3, 2), -0.0),
+    ];
+    cases.push(
+        rand((6, 8), 37, -1.0, 1.0)
+            .slice(ndarray::s![..;2, ..])
+            .to_owned(),
+    );
+    for g in &cases {
+        let (n, m) = g.dim();
+        let want = g.sum_axis(Axis(0));
+        let row: Array<f64, ndarray::Ix1> = unbroadcast(g, &Array::<f64, _>::zeros(m));
+        assert_eq!(bits(&row), bits(&want), "{n} x {m}");
+        let row2: Array2<f64> = unbroadcast(g, &Array2::<f64>::zeros((1, m)));
+        assert_eq!(bits(&row2.row(0).to_owned()), bits(&want), "{n} x {m}");
+    }
+}
+
 #[test]
 fn unbroadcast_is_the_adjoint_of_broadcasting() {
     macro_rules! case {
