@@ -10,8 +10,8 @@ use crate::steps::Spare;
 use crate::value::{Cot, Float, Reusable, Tensor, Value};
 use ndarray::linalg::{general_mat_mul, general_mat_vec_mul};
 use ndarray::{
-    Array, Array1, Array2, ArrayBase, ArrayView, ArrayView1, ArrayView2, Axis, Data, Dimension,
-    Ix1, Ix2,
+    Array, Array1, Array2, ArrayBase, ArrayView, ArrayView1, ArrayView2, Axis, Data, DataMut,
+    Dimension, Ix1, Ix2,
 };
 
 /// The products `a.dot(&b)` that ndarray defines, with their two adjoints.
@@ -77,6 +77,87 @@ pub trait Dot2<B: Value>: Value {
     }
 }
 
+/// The dot product of two slices of one length, summed as ndarray's `dot`
+/// sums two contiguous vectors (its `unrolled_dot`): eight running sums over
+/// blocks of eight, joined into the total as `(0 + 4)`, `(1 + 5)`, `(2 + 6)`,
+/// `(3 + 7)`, then the rest added one at a time. The same order, so the same
+/// bits.
+#[inline]
+fn dot_slices<F: Float>(x: &[F], y: &[F]) -> F {
+    let blocks = x.len().min(y.len()) / 8 * 8;
+    let mut p = [F::zero(); 8];
+    for (bx, by) in x[..blocks].chunks_exact(8).zip(y[..blocks].chunks_exact(8)) {
+        for k in 0..8 {
+            p[k] += bx[k] * by[k];
+        }
+    }
+    let mut sum = F::zero();
+    for k in 0..4 {
+        sum += p[k] + p[k + 4];
+    }
+    for (&a, &b) in x[blocks..].iter().zip(&y[blocks..]) {
+        sum += a * b;
+    }
+    sum
+}
+
+/// `y = α·m·x + β·y` with the bits of ndarray's `general_mat_vec_mul`
+/// (without BLAS), which computes each element as the dot product of a row
+/// of `m` with `x` (`d·α`, or `y·β + d·α` where β is not zero): contiguous
+/// rows and `x` summed as [`dot_slices`], strided rows one term after the
+/// other. ndarray builds a row view per element, about 50 instructions each
+/// (as many as the multiply-adds of a row of 16); here a matrix in either
+/// standard layout is read as slices. Other layouts go to ndarray.
+fn mat_vec<F: Float>(
+    alpha: F,
+    m: &ArrayView2<'_, F>,
+    x: &ArrayBase<impl Data<Elem = F>, Ix1>,
+    beta: F,
+    y: &mut ArrayBase<impl DataMut<Elem = F>, Ix1>,
+) {
+    let (rows, k) = m.dim();
+    assert!(
+        k == x.len() && rows == y.len(),
+        "mat_vec: a {rows} × {k} matrix, a vector of {} and a result of {}",
+        x.len(),
+        y.len()
+    );
+    let put = |y: &mut F, d: F| {
+        *y = if beta.is_zero() {
+            d * alpha
+        } else {
+            *y * beta + d * alpha
+        }
+    };
+    if let (Some(xs), Some(ys)) = (x.as_slice(), y.as_slice_mut()) {
+        if let Some(all) = m.as_slice() {
+            // Rows in the standard layout: each a slice.
+            for (i, yi) in ys.iter_mut().enumerate() {
+                put(yi, dot_slices(&all[i * k..(i + 1) * k], xs));
+            }
+            return;
+        }
+        if let (Some(cols), true) = (m.t().as_slice(), rows <= SMALL && k > 1) {
+            // The transpose of a matrix in the standard layout: each row
+            // is strided, and ndarray sums its terms one after the
+            // other, which is the sum of the columns scaled by `x`,
+            // added one column after the other.
+            let mut acc = [F::zero(); SMALL];
+            let acc = &mut acc[..rows];
+            for (j, &xj) in xs.iter().enumerate() {
+                for (a, &c) in acc.iter_mut().zip(&cols[j * rows..(j + 1) * rows]) {
+                    *a += c * xj;
+                }
+            }
+            for (yi, &d) in ys.iter_mut().zip(acc.iter()) {
+                put(yi, d);
+            }
+            return;
+        }
+    }
+    general_mat_vec_mul(alpha, m, x, beta, y);
+}
+
 /// `acc += m · x` (`general_mat_vec_mul` with β = 1) when `acc` is a vector
 /// of `m`'s rows and `x` has `m`'s columns; else false, `acc` untouched.
 fn add_mat_vec<F: Float, D: Dimension>(
@@ -90,7 +171,7 @@ fn add_mat_vec<F: Float, D: Dimension>(
     if y.len() != m.nrows() || m.ncols() != x.len() {
         return false;
     }
-    general_mat_vec_mul(F::one(), m, x, F::one(), &mut y);
+    mat_vec(F::one(), m, x, F::one(), &mut y);
     true
 }
 
@@ -108,7 +189,7 @@ fn mat_vec_into<F: Float>(
         return None;
     }
     let mut y = Array1::from_vec(spare.take(m.nrows())?);
-    general_mat_vec_mul(F::one(), m, x, F::zero(), &mut y);
+    mat_vec(F::one(), m, x, F::zero(), &mut y);
     Some(y)
 }
 
@@ -129,7 +210,7 @@ fn square_t_dot_into<F: Float>(a: &ArrayView2<'_, F>, mut g: Array1<F>) -> Array
         None => copy.iter_mut().zip(&g).for_each(|(c, &x)| *c = x),
     }
     let x = ArrayView1::from(&copy[..n]);
-    general_mat_vec_mul(F::one(), &a.t(), &x, F::zero(), &mut g);
+    mat_vec(F::one(), &a.t(), &x, F::zero(), &mut g);
     g
 }
 
@@ -241,7 +322,12 @@ impl<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>> Dot2<ArrayBase<S2, Ix1>>
     type Output = Array1<F>;
     #[inline]
     fn dot2(&self, b: &ArrayBase<S2, Ix1>) -> Array1<F> {
-        self.dot(b)
+        if self.ncols() != b.len() {
+            return self.dot(b); // ndarray's panic message
+        }
+        let mut y = Array1::zeros(self.nrows());
+        mat_vec(F::one(), &self.view(), b, F::zero(), &mut y);
+        y
     }
     /// `∂A = g ⊗ b`.
     #[inline]
@@ -273,7 +359,7 @@ impl<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>> Dot2<ArrayBase<S2, Ix1>>
     }
     #[inline]
     fn dot2_vjp_rhs_acc(acc: &mut Array1<F>, g: &Array1<F>, a: &Self, _b: &ArrayBase<S2, Ix1>) {
-        general_mat_vec_mul(F::one(), &a.t(), g, F::one(), acc);
+        mat_vec(F::one(), &a.t(), g, F::one(), acc);
     }
     fn dot2_add_to<D: Dimension>(&self, b: &ArrayBase<S2, Ix1>, acc: &mut Array<F, D>) -> bool {
         add_mat_vec(&self.view(), b, acc)
@@ -288,8 +374,14 @@ impl<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>> Dot2<ArrayBase<S2, Ix2>>
 {
     type Output = Array1<F>;
     #[inline]
+    /// ndarray's `v.dot(&m)` is `m.t().dot(&v)`.
     fn dot2(&self, b: &ArrayBase<S2, Ix2>) -> Array1<F> {
-        self.dot(b)
+        if self.len() != b.nrows() {
+            return self.dot(b); // ndarray's panic message
+        }
+        let mut y = Array1::zeros(b.ncols());
+        mat_vec(F::one(), &b.t(), self, F::zero(), &mut y);
+        y
     }
     /// `∂a = B · g`.
     #[inline]
@@ -303,7 +395,7 @@ impl<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>> Dot2<ArrayBase<S2, Ix2>>
     }
     #[inline]
     fn dot2_vjp_lhs_acc(acc: &mut Array1<F>, g: &Array1<F>, _a: &Self, b: &ArrayBase<S2, Ix2>) {
-        general_mat_vec_mul(F::one(), b, g, F::one(), acc);
+        mat_vec(F::one(), &b.view(), g, F::one(), acc);
     }
     #[inline]
     fn dot2_vjp_rhs_acc(acc: &mut Array2<F>, g: &Array1<F>, a: &Self, _b: &ArrayBase<S2, Ix2>) {
