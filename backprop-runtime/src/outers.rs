@@ -12,7 +12,7 @@
 
 use crate::value::{Float, Tensor, Value};
 use ndarray::linalg::general_mat_mul;
-use ndarray::{s, Array2, ArrayBase, ArrayView2, Data, Ix1, Ix2};
+use ndarray::{s, Array2, ArrayBase, ArrayView2, Data, DataMut, Ix1, Ix2};
 
 /// One product of a loop body whose outer products [`Outers`] keeps: what
 /// the generated code declares before the reverse sweep (see
@@ -239,7 +239,7 @@ impl<'o, F: Float, const N: usize> Outers<'o, F, N> {
 
     /// Adds term `j`'s kept outer products into `acc` (`acc += Uᵀ V`, one
     /// matrix product), and keeps none.
-    fn flush(&mut self, j: usize, acc: &mut ArrayBase<impl ndarray::DataMut<Elem = F>, Ix2>) {
+    fn flush(&mut self, j: usize, acc: &mut ArrayBase<impl DataMut<Elem = F>, Ix2>) {
         let Some(t) = self.terms.get_mut(j) else {
             return;
         };
@@ -346,12 +346,8 @@ fn same<F: Float>(x: F, y: F) -> bool {
     x == y
 }
 
-/// Copies `x` into `to` (of `x`'s length), element by element: vectors of
-/// a few dozen numbers, for which a call of `memcpy` costs more than the copy.
+/// Copies `x` into `to` (of `x`'s length), in any layout.
 #[inline]
 fn write<F: Float>(to: &mut [F], x: &ArrayBase<impl Data<Elem = F>, Ix1>) {
-    match x.as_slice() {
-        Some(x) => to.iter_mut().zip(x).for_each(|(t, &x)| *t = x),
-        None => to.iter_mut().zip(x).for_each(|(t, &x)| *t = x),
-    }
+    to.iter_mut().zip(x).for_each(|(t, &x)| *t = x);
 }

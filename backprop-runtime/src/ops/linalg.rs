@@ -373,8 +373,8 @@ impl<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>> Dot2<ArrayBase<S2, Ix2>>
     for ArrayBase<S, Ix1>
 {
     type Output = Array1<F>;
-    #[inline]
     /// ndarray's `v.dot(&m)` is `m.t().dot(&v)`.
+    #[inline]
     fn dot2(&self, b: &ArrayBase<S2, Ix2>) -> Array1<F> {
         if self.len() != b.nrows() {
             return self.dot(b); // ndarray's panic message
