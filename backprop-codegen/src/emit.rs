@@ -8,9 +8,10 @@
 
 use crate::ast::{Function, Kind};
 use crate::check::Analysis;
-use crate::graph::{Branch, Call, CallArg, Graph, Loop, Name, Node, NodeId, Op, Vjps};
-use crate::lower::{Lowered, NODE_MARKER};
-use proc_macro2::{Delimiter, Group, Ident, Literal, Span, TokenStream, TokenTree};
+use crate::graph::{Branch, Call, CallArg, ConstArg, Form, Graph, Loop, Name, Node, NodeId};
+use crate::lower::Lowered;
+use crate::vocab::{fused, Op, Rules};
+use proc_macro2::{Ident, Literal, Span, TokenStream, TokenTree};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
 use std::collections::{HashMap, HashSet};
 
@@ -732,9 +733,10 @@ impl<'g> GraphEmitter<'g> {
                 (_, Name::Output) => Some(sh.namer.fresh("out")),
             };
             let saved = match (&data.node, &name) {
-                (Node::Op { op, .. }, Some(n)) => {
-                    op.spec().saves.map(|s| sh.namer.fresh(&format!("{n}_{s}")))
-                }
+                (Node::Op { op, .. }, Some(n)) => op
+                    .def()
+                    .saves
+                    .map(|(s, _)| sh.namer.fresh(&format!("{n}_{s}"))),
                 _ => None,
             };
             self.names.push(name);
@@ -809,8 +811,8 @@ impl<'g> GraphEmitter<'g> {
             let sole = |x: NodeId| {
                 let made_owned = match self.node(x) {
                     Node::Op { op: made_by, .. } => {
-                        let spec = made_by.spec();
-                        !spec.needs_out && spec.saves.is_none() && !matches!(made_by, Op::Call(_))
+                        let def = made_by.def();
+                        !def.reads_out && def.saves.is_none() && !matches!(made_by, Op::Call(_))
                     }
                     _ => false,
                 };
@@ -819,7 +821,7 @@ impl<'g> GraphEmitter<'g> {
             if let (
                 Op::Sum,
                 Node::Op {
-                    op: Op::Unary("square"),
+                    op: Op::Square,
                     inputs: sq,
                     ..
                 },
@@ -852,14 +854,12 @@ impl<'g> GraphEmitter<'g> {
         let arith = |op: &Op| matches!(op, Op::Add | Op::Sub | Op::Mul | Op::Div);
         let mut pairs: Vec<(NodeId, NodeId)> = Vec::new();
         for &id in &self.takes {
-            let Node::Op {
-                op: Op::Unary(_) | Op::Neg,
-                inputs,
-                ..
-            } = self.node(id)
-            else {
+            let Node::Op { op, inputs, .. } = self.node(id) else {
                 continue;
             };
+            if op.def().elem.is_empty() {
+                continue;
+            }
             let x = inputs[0];
             if matches!(self.node(x), Node::Op { op, .. } if arith(op)) && self.takes.contains(&x) {
                 pairs.push((id, x));
@@ -977,7 +977,7 @@ impl<'g> GraphEmitter<'g> {
             op,
             Op::T | Op::Row | Op::Column | Op::InsertAxis | Op::Call(_)
         );
-        let rule_reads = op.spec().needs_out && self.a.active[p.index()];
+        let rule_reads = op.def().reads_out && self.a.active[p.index()];
         readers[p.index()] == 1
             && !view_or_call
             && !rule_reads
@@ -1033,40 +1033,25 @@ impl<'g> GraphEmitter<'g> {
         }
     }
 
-    /// Constant tokens with every node marker replaced by that node's name.
-    fn subst(&self, tokens: &TokenStream) -> TokenStream {
-        tokens
-            .clone()
-            .into_iter()
-            .map(|tt| match tt {
-                TokenTree::Ident(i) => {
-                    let s = i.to_string();
-                    let marker = s.strip_prefix(NODE_MARKER).and_then(|rest| {
-                        let (n, form) = rest.split_once('_').unwrap_or((rest, ""));
-                        n.parse::<u32>().ok().map(|n| (NodeId(n), form.to_owned()))
-                    });
-                    match marker {
-                        Some((id, form)) => {
-                            let raw = self.raw(id);
-                            // A binding that held a reference or a view keeps that form.
-                            let tokens = match form.as_str() {
-                                "ref" => quote!((&#raw)),
-                                "view" => quote!((#raw).view()),
-                                _ => raw,
-                            };
-                            TokenTree::Group(Group::new(Delimiter::None, tokens))
-                        }
-                        None => TokenTree::Ident(i),
-                    }
-                }
-                TokenTree::Group(g) => {
-                    let mut ng = Group::new(g.delimiter(), self.subst(&g.stream()));
-                    ng.set_span(g.span());
-                    TokenTree::Group(ng)
-                }
-                other => other,
-            })
-            .collect()
+    /// A constant expression with every binding replaced by its node's local.
+    fn subst(&self, c: &ConstArg) -> TokenStream {
+        c.render(|id, form| {
+            let raw = self.raw(id);
+            // A binding that held a reference or a view keeps that form.
+            match form {
+                Form::Ref => quote!((&#raw)),
+                Form::View => quote!((#raw).view()),
+                Form::Value => raw,
+            }
+        })
+    }
+
+    /// The op of a node that is one.
+    fn node_op(&self, id: NodeId) -> Op {
+        match self.node(id) {
+            Node::Op { op, .. } => *op,
+            _ => unreachable!("an op node"),
+        }
     }
 
     /// The forward pass: one `let` per live node.
@@ -1081,14 +1066,15 @@ impl<'g> GraphEmitter<'g> {
             if let Some(&(x, _)) = self.sum_squares.get(&id) {
                 let name = self.name(id).clone();
                 let x = self.operand(sh, x);
-                out.push(quote_spanned!(span=> let #name = #bp::sum_square(#x);));
+                let f = Ident::new(fused::SUM_SQUARE, span);
+                out.push(quote_spanned!(span=> let #name = #bp::#f(#x);));
                 self.defined.push(name);
                 continue;
             }
             match self.node(id) {
                 Node::Const(c) => {
                     let name = self.name(id).clone();
-                    let tokens = self.subst(&c.tokens);
+                    let tokens = self.subst(c);
                     out.push(quote_spanned!(span=> let #name = #tokens;));
                     self.defined.push(name);
                 }
@@ -1108,7 +1094,10 @@ impl<'g> GraphEmitter<'g> {
                         }
                         None => quote!(_),
                     };
-                    out.push(quote_spanned!(span=> let (#name, #d_shape) = #bp::add_dot_owned(#x_name, #m, #v);));
+                    let f = Ident::new(fused::ADD_DOT_OWNED, span);
+                    out.push(
+                        quote_spanned!(span=> let (#name, #d_shape) = #bp::#f(#x_name, #m, #v);),
+                    );
                     if !self.given.contains_key(&id) {
                         self.defined.push(name);
                     }
@@ -1124,9 +1113,8 @@ impl<'g> GraphEmitter<'g> {
                             _ => self.operand(sh, *i),
                         })
                         .collect();
-                    let consts: Vec<TokenStream> =
-                        consts.iter().map(|c| self.subst(&c.tokens)).collect();
-                    let spec = op.spec();
+                    let consts: Vec<TokenStream> = consts.iter().map(|c| self.subst(c)).collect();
+                    let def = op.def();
                     if takes && !self.fused.contains_key(&id) {
                         // The operand's buffer becomes the result; its shape
                         // is kept for the rules.
@@ -1150,8 +1138,8 @@ impl<'g> GraphEmitter<'g> {
                             self.name(x_inputs[0]).to_token_stream(),
                             self.operand(sh, x_inputs[1]),
                         ];
-                        let map = format_ident!("{}_map", owned_forward(self.node(x)), span = span);
-                        let elem = format_ident!("{}_elem", spec.forward, span = span);
+                        let map = Ident::new(self.node_op(x).def().owned_map, span);
+                        let elem = Ident::new(def.elem, span);
                         out.push(
                             quote_spanned!(span=> let #name = #bp::#map(#(#x_args,)* #bp::#elem);),
                         );
@@ -1159,7 +1147,7 @@ impl<'g> GraphEmitter<'g> {
                         out.extend(self.keep_shape(bp, x, &name));
                         continue;
                     } else if takes {
-                        let f = format_ident!("{}", owned_forward(self.node(id)), span = span);
+                        let f = Ident::new(def.owned, span);
                         match &self.saved[id.index()] {
                             Some(saved) => {
                                 self.defined.push(saved.clone());
@@ -1175,19 +1163,20 @@ impl<'g> GraphEmitter<'g> {
                         let args = self.call_args(sh, call, inputs);
                         quote_spanned!(span=> let #name = #path(#(#args),*);)
                     } else if *op == Op::Concat {
-                        let f = Ident::new(spec.forward, span);
+                        let f = Ident::new(def.forward, span);
                         quote_spanned!(span=> let #name = #bp::#f(#(#consts),*, &[#(#args),*]);)
                     } else if let Some(saved) = &self.saved[id.index()] {
-                        let f = format_ident!("{}_fwd", spec.forward, span = span);
+                        let f = Ident::new(def.saves.expect("an op that saves").1, span);
                         let stmt = quote_spanned!(span=> let (#name, #saved) = #bp::#f(#(#args,)* #(#consts),*););
                         self.defined.push(saved.clone());
                         stmt
                     } else {
                         if let Some(spare) = self.spare_heads.get(&id) {
-                            let stmt = quote_spanned!(span=> let #name = #bp::dot_reuse(&mut #spare, #(#args),*););
+                            let f = Ident::new(fused::DOT_REUSE, span);
+                            let stmt = quote_spanned!(span=> let #name = #bp::#f(&mut #spare, #(#args),*););
                             self.spare_stmts.insert(id, (out.len(), stmt));
                         }
-                        let f = Ident::new(spec.forward, span);
+                        let f = Ident::new(def.forward, span);
                         quote_spanned!(span=> let #name = #bp::#f(#(#args),* #(, #consts)*);)
                     };
                     out.push(stmt);
@@ -1253,7 +1242,7 @@ impl<'g> GraphEmitter<'g> {
     fn branch_forward(&mut self, sh: &mut Shared, id: NodeId, b: &'g Branch) -> Vec<TokenStream> {
         let bp = &sh.bp.clone();
         let active = self.branch_active(id);
-        let cond_tokens = self.subst(&b.cond.tokens);
+        let cond_tokens = self.subst(&b.cond);
         let outs = self.outs_of(id);
         let results: Vec<TokenStream> = (0..b.outputs)
             .map(|k| match outs.iter().find(|(kk, _)| *kk == k) {
@@ -1462,8 +1451,8 @@ impl<'g> GraphEmitter<'g> {
             .iter()
             .map(|p| self.operand(sh, *p))
             .collect();
-        let start_tokens = self.subst(&lp.start.tokens);
-        let end_tokens = self.subst(&lp.end.tokens);
+        let start_tokens = self.subst(&lp.start);
+        let end_tokens = self.subst(&lp.end);
         // One accumulator per captured value that gets a gradient.
         let mut accs: Vec<(usize, Ident)> = Vec::new();
         if active {
@@ -1908,13 +1897,14 @@ impl<'g> GraphEmitter<'g> {
                     return None;
                 };
                 // The index is the loop's variable and nothing else.
-                let tokens: Vec<TokenTree> = index.tokens.clone().into_iter().collect();
-                let by_var = match (&tokens[..], &index.deps[..]) {
-                    ([TokenTree::Ident(i)], [d]) => {
-                        matches!(body.nodes[d.index()].node, Node::LoopVar)
-                            && *i == format!("{NODE_MARKER}{}", d.0)
-                    }
-                    ([TokenTree::Ident(i)], []) => i == var,
+                let by_var = match &index.expr {
+                    syn::Expr::Path(p) if p.qself.is_none() => match p.path.get_ident() {
+                        Some(i) => match index.resolve(&i.to_string()) {
+                            Some((d, _)) => matches!(body.nodes[d.index()].node, Node::LoopVar),
+                            None => i == var,
+                        },
+                        None => false,
+                    },
                     _ => false,
                 };
                 if j < lp.carried || !by_var {
@@ -1963,10 +1953,12 @@ impl<'g> GraphEmitter<'g> {
                 let name = self.name(id);
                 out.push(if owned {
                     let x = self.name(x);
-                    quote_spanned!(span=> let #target = #bp::sum_square_vjp_owned(#adj, #x, &#name);)
+                    let f = Ident::new(fused::SUM_SQUARE_VJP_OWNED, span);
+                    quote_spanned!(span=> let #target = #bp::#f(#adj, #x, &#name);)
                 } else {
                     let x = self.operand(sh, x);
-                    quote_spanned!(span=> let #target = #bp::sum_square_vjp(#adj, #x, &#name);)
+                    let f = Ident::new(fused::SUM_SQUARE_VJP, span);
+                    quote_spanned!(span=> let #target = #bp::#f(#adj, #x, &#name);)
                 });
                 continue;
             }
@@ -1974,7 +1966,7 @@ impl<'g> GraphEmitter<'g> {
                 continue;
             };
             let span = self.span(id);
-            let spec = op.spec();
+            let def = op.def();
             let rule_takes = self.rule_takes.contains(&id);
             let args: Vec<TokenStream> = inputs
                 .iter()
@@ -1984,8 +1976,8 @@ impl<'g> GraphEmitter<'g> {
                     _ => self.operand(sh, *i),
                 })
                 .collect();
-            let consts: Vec<TokenStream> = consts.iter().map(|c| self.subst(&c.tokens)).collect();
-            let tail: Vec<TokenStream> = match (&self.saved[id.index()], spec.needs_out) {
+            let consts: Vec<TokenStream> = consts.iter().map(|c| self.subst(c)).collect();
+            let tail: Vec<TokenStream> = match (&self.saved[id.index()], def.reads_out) {
                 // The rule is the saved value's last reader: it may reuse it.
                 (Some(saved), _) => vec![quote!(#saved)],
                 (None, true) => {
@@ -2015,13 +2007,7 @@ impl<'g> GraphEmitter<'g> {
                 out.push(quote_spanned!(span=> let (#(#targets,)*) = #vjp(#(#args,)* #adj);));
                 continue;
             }
-            let both = match op {
-                Op::Add => Some("add_vjp_both"),
-                Op::Sub => Some("sub_vjp_both"),
-                Op::Mul => Some("mul_vjp_both"),
-                Op::Div => Some("div_vjp_both"),
-                _ => None,
-            };
+            let both = Some(def.both).filter(|b| !b.is_empty());
             // Where a contribution can be added into an accumulator, the
             // accumulated operands go first (borrowing the gradient) and the
             // last rule takes it.
@@ -2038,10 +2024,11 @@ impl<'g> GraphEmitter<'g> {
                 // was broadcast: the one whose rule runs first borrows it.
                 let lhs = self.contribution_target(sh, inputs[0], id);
                 let rhs = self.contribution_target(sh, inputs[1], id);
+                let lend = def.lend.expect("a sum lends");
                 let (rule, own, lent) = if later == 1 {
-                    ("add_vjp_lend_rhs", &lhs, &rhs)
+                    (lend[0], &lhs, &rhs)
                 } else {
-                    ("add_vjp_lend_lhs", &rhs, &lhs)
+                    (lend[1], &rhs, &lhs)
                 };
                 let rule = Ident::new(rule, span);
                 out.push(quote_spanned!(span=> let (#lhs, #rhs) = #bp::#rule(#adj, #(#args),*);));
@@ -2069,7 +2056,6 @@ impl<'g> GraphEmitter<'g> {
                     // A weight every iteration reads, or a carried value's
                     // adjoint: the contribution is added into it, with no
                     // array of its own.
-                    let side = if pos == 0 { "lhs" } else { "rhs" };
                     if captured && *op == Op::Dot && !self.flat.contains(&input) {
                         // A weight's outer products are added after the
                         // loop, by one matrix product.
@@ -2080,12 +2066,17 @@ impl<'g> GraphEmitter<'g> {
                             v: (pos == 0).then(|| inputs[1]),
                         };
                         let (outers, step, k) = self.outer_term(sh, term);
-                        let rule = format_ident!("dot_vjp_{}_defer", side, span = span);
+                        let defer = def
+                            .accumulating
+                            .and_then(|a| a.defer)
+                            .expect("a deferred rule");
+                        let rule = Ident::new(defer[pos.min(1)], span);
                         out.push(quote_spanned!(span=>
                             #bp::#rule(#outers.term(#k, #step), &mut #acc, #g, #(#args),*);
                         ));
                     } else {
-                        let rule = format_ident!("{}_vjp_{}_acc", spec.forward, side, span = span);
+                        let acc_rules = def.accumulating.expect("an accumulating rule");
+                        let rule = Ident::new(acc_rules.acc[pos.min(1)], span);
                         out.push(quote_spanned!(span=> #bp::#rule(&mut #acc, #g, #(#args),*);));
                     }
                     if captured {
@@ -2108,8 +2099,8 @@ impl<'g> GraphEmitter<'g> {
                         let name = format!("{}_from_{}", self.adj(input), self.name(id));
                         sh.namer.fresh(&name)
                     };
-                    let side = if pos == 0 { "lhs" } else { "rhs" };
-                    let rule = format_ident!("{}_vjp_{}_add", spec.forward, side, span = span);
+                    let acc_rules = def.accumulating.expect("an accumulating rule");
+                    let rule = Ident::new(acc_rules.add[pos.min(1)], span);
                     out.push(
                         quote_spanned!(span=> let #target = #bp::#rule(#prev, #g, #(#args),*);),
                     );
@@ -2118,20 +2109,20 @@ impl<'g> GraphEmitter<'g> {
                     continue;
                 }
                 let target = self.contribution_target(sh, input, id);
-                let call = match spec.vjps {
-                    Vjps::Indexed(rule) => {
+                let call = match def.rules {
+                    Rules::Indexed(rule) => {
                         let rule = Ident::new(rule, span);
                         quote_spanned!(span=> #bp::#rule(#g, #(#consts),*, &[#(#args),*], #pos #(, #tail)*))
                     }
-                    Vjps::One(rule) => {
+                    Rules::One(rule) => {
                         let rule = Ident::new(rule, span);
                         quote_spanned!(span=> #bp::#rule(#g, #(#args,)* #(#consts,)* #(#tail)*))
                     }
-                    Vjps::Two(lhs, _) if rule_takes && pos == 0 => {
-                        let rule = format_ident!("{}_owned", lhs, span = span);
+                    Rules::Two(_, _) if rule_takes && pos == 0 => {
+                        let rule = Ident::new(def.rule_owned, span);
                         quote_spanned!(span=> #bp::#rule(#g, #(#args,)* #(#consts,)* #(#tail)*))
                     }
-                    Vjps::Two(lhs, rhs) => {
+                    Rules::Two(lhs, rhs) => {
                         let rule = Ident::new(if pos == 0 { lhs } else { rhs }, span);
                         quote_spanned!(span=> #bp::#rule(#g, #(#args,)* #(#consts,)* #(#tail)*))
                     }
@@ -2255,7 +2246,7 @@ impl<'g> GraphEmitter<'g> {
         call.args
             .iter()
             .map(|a| match a {
-                CallArg::Const(c) => self.subst(&c.tokens),
+                CallArg::Const(c) => self.subst(c),
                 CallArg::Input {
                     input, view: true, ..
                 } => {
@@ -2342,28 +2333,5 @@ impl<'g> GraphEmitter<'g> {
 /// only where no adjoint rule of `op` that runs (those of its `active`
 /// operands) reads that operand's values, so a shape stands in for it.
 fn reuses(op: Op, active: &[bool]) -> bool {
-    let other_active = active.get(1).copied().unwrap_or(false);
-    match op {
-        Op::Add | Op::Sub | Op::Neg | Op::SoftmaxCrossEntropy => true,
-        // `∂b = g·a` and `∂b = −g·a/b²` read `a`.
-        Op::Mul | Op::Div => !other_active,
-        // These rules read only the output.
-        Op::Unary(name) => matches!(
-            name,
-            "exp" | "sqrt" | "tan" | "tanh" | "sigmoid" | "recip" | "relu"
-        ),
-        _ => false,
-    }
-}
-
-/// The runtime's in-place form of an op that [`reuses`] its operand:
-/// `add_owned`, `tanh_owned`, and `softmax_cross_entropy_fwd_owned` for the
-/// op that also returns what it saves.
-fn owned_forward(node: &Node) -> String {
-    let Node::Op { op, .. } = node else {
-        unreachable!("only an op takes a buffer")
-    };
-    let spec = op.spec();
-    let fwd = if spec.saves.is_some() { "_fwd" } else { "" };
-    format!("{}{fwd}_owned", spec.forward)
+    op.in_place(active)
 }

@@ -5,7 +5,10 @@
 //! pass is the nodes in order and the reverse sweep is the nodes in reverse
 //! order: no search is ever needed.
 
-use proc_macro2::{Span, TokenStream};
+use crate::vocab::Op;
+use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
+use quote::ToTokens;
+use syn::visit_mut::VisitMut;
 
 /// A node's index in its [`Graph`].
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
@@ -15,51 +18,6 @@ impl NodeId {
     pub fn index(self) -> usize {
         self.0 as usize
     }
-}
-
-/// An operation of the vocabulary. Each one names its forward function and its
-/// adjoint rules in the runtime (see [`Op::spec`]).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Op {
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Max,
-    Min,
-    Powf,
-    Neg,
-    /// An elementwise function such as `exp`, by its runtime name.
-    Unary(&'static str),
-    /// `powi(x, n)`: one constant argument.
-    Powi,
-    Sum,
-    Mean,
-    /// `sum_axis(x, Axis(k))`: one constant argument.
-    SumAxis,
-    MeanAxis,
-    Dot,
-    T,
-    /// `a.row(i)`: one constant argument.
-    Row,
-    Column,
-    /// `v[i]`, `m[[i, j]]`: one constant argument.
-    Index,
-    /// `.to_owned()`, `.clone()`.
-    Copy,
-    /// `a.insert_axis(Axis(k))`: one constant argument.
-    InsertAxis,
-    Softmax,
-    LogSoftmax,
-    LogSumExp,
-    /// `softmax_cross_entropy(&logits, labels)`: one constant argument, saves the probabilities.
-    SoftmaxCrossEntropy,
-    Mse,
-    /// `concat(Axis(k), &[&a, &b, ...])`: the axis is its constant argument.
-    Concat,
-    /// A call of another differentiable function (or of a function with a
-    /// user-defined adjoint rule), by its index in [`Graph::calls`].
-    Call(u32),
 }
 
 /// A call of a function the macro does not see into: the forward calls it,
@@ -86,122 +44,75 @@ pub enum CallArg {
         view: bool,
     },
     /// Anything that mentions no differentiable value, as written.
-    Const(ConstArg),
+    Const(Box<ConstArg>),
 }
 
-/// How an op's adjoint rules are named.
-pub enum Vjps {
-    /// `foo_vjp`: one differentiable operand.
-    One(&'static str),
-    /// `foo_vjp_lhs`, `foo_vjp_rhs`.
-    Two(&'static str, &'static str),
-    /// `concat_vjp(.., k, ..)`: one rule, told which operand.
-    Indexed(&'static str),
+/// How a binding holds its node, which the macro otherwise sees through.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Form {
+    Value,
+    /// `let r = &t;`
+    Ref,
+    /// `let v = p.view();`
+    View,
 }
 
-/// The runtime names of an op.
-pub struct Spec {
-    pub forward: &'static str,
-    pub vjps: Vjps,
-    /// The adjoint rule takes the forward output last.
-    pub needs_out: bool,
-    /// The forward is `forward_fwd` returning `(out, saved)`, and the adjoint
-    /// takes the saved value in the place of the output. The string names it.
-    pub saves: Option<&'static str>,
-}
-
-impl Op {
-    /// An op applied element by element (with broadcasting): a scalar in
-    /// every operand gives a scalar, and the adjoint rule takes the output,
-    /// where it reads it, as any array of the input's kind.
-    pub fn elementwise(self) -> bool {
-        matches!(
-            self,
-            Op::Add
-                | Op::Sub
-                | Op::Mul
-                | Op::Div
-                | Op::Max
-                | Op::Min
-                | Op::Powf
-                | Op::Neg
-                | Op::Unary(_)
-                | Op::Powi
-                | Op::Copy
-        )
-    }
-
-    pub fn spec(self) -> Spec {
-        use Vjps::*;
-        let (forward, vjps, needs_out, saves) = match self {
-            Op::Add => ("add", Two("add_vjp_lhs", "add_vjp_rhs"), false, None),
-            Op::Sub => ("sub", Two("sub_vjp_lhs", "sub_vjp_rhs"), false, None),
-            Op::Mul => ("mul", Two("mul_vjp_lhs", "mul_vjp_rhs"), false, None),
-            Op::Div => ("div", Two("div_vjp_lhs", "div_vjp_rhs"), false, None),
-            Op::Max => ("max", Two("max_vjp_lhs", "max_vjp_rhs"), false, None),
-            Op::Min => ("min", Two("min_vjp_lhs", "min_vjp_rhs"), false, None),
-            Op::Powf => ("powf", Two("powf_vjp_lhs", "powf_vjp_rhs"), false, None),
-            Op::Neg => ("neg", One("neg_vjp"), false, None),
-            Op::Unary(name) => (name, One(unary_vjp_name(name)), true, None),
-            Op::Powi => ("powi", One("powi_vjp"), true, None),
-            Op::Sum => ("sum", One("sum_vjp"), true, None),
-            Op::Mean => ("mean", One("mean_vjp"), true, None),
-            Op::SumAxis => ("sum_axis", One("sum_axis_vjp"), true, None),
-            Op::MeanAxis => ("mean_axis", One("mean_axis_vjp"), true, None),
-            Op::Dot => ("dot", Two("dot_vjp_lhs", "dot_vjp_rhs"), false, None),
-            Op::T => ("t", One("t_vjp"), true, None),
-            Op::Row => ("row", One("row_vjp"), true, None),
-            Op::Column => ("column", One("column_vjp"), true, None),
-            Op::Index => ("index", One("index_vjp"), true, None),
-            Op::Copy => ("copy", One("copy_vjp"), true, None),
-            Op::InsertAxis => ("insert_axis", One("insert_axis_vjp"), true, None),
-            Op::Softmax => ("softmax", One("softmax_vjp"), true, None),
-            Op::LogSoftmax => ("log_softmax", One("log_softmax_vjp"), true, None),
-            Op::LogSumExp => ("logsumexp", One("logsumexp_vjp"), true, None),
-            Op::SoftmaxCrossEntropy => (
-                "softmax_cross_entropy",
-                One("softmax_cross_entropy_vjp"),
-                false,
-                Some("probs"),
-            ),
-            Op::Mse => ("mse", Two("mse_vjp_lhs", "mse_vjp_rhs"), true, None),
-            Op::Concat => ("concat", Indexed("concat_vjp"), true, None),
-            Op::Call(_) => ("", One(""), false, None),
-        };
-        Spec {
-            forward,
-            vjps,
-            needs_out,
-            saves,
-        }
-    }
-}
-
-/// The adjoint rule of an elementwise function.
-fn unary_vjp_name(name: &'static str) -> &'static str {
-    match name {
-        "exp" => "exp_vjp",
-        "ln" => "ln_vjp",
-        "sqrt" => "sqrt_vjp",
-        "square" => "square_vjp",
-        "abs" => "abs_vjp",
-        "sin" => "sin_vjp",
-        "cos" => "cos_vjp",
-        "tan" => "tan_vjp",
-        "tanh" => "tanh_vjp",
-        "sigmoid" => "sigmoid_vjp",
-        "relu" => "relu_vjp",
-        "recip" => "recip_vjp",
-        _ => unreachable!("unary ops are listed in lower::UNARY"),
-    }
-}
-
-/// A constant argument of an op (an axis, an index, a label slice, `n` of
-/// `powi`): tokens with the nodes they mention, to be renamed on emission.
+/// An expression the macro does not look into: a constant argument of an op
+/// (an axis, an index, a label slice, `n` of `powi`), a loop bound, a
+/// branch's condition. It is written as the user wrote it, except that each
+/// binding it mentions becomes the local of that binding's node.
 #[derive(Clone)]
 pub struct ConstArg {
-    pub tokens: TokenStream,
+    pub expr: syn::Expr,
+    /// The bindings it mentions, by name: the node and how the binding holds it.
+    pub refs: Vec<(String, NodeId, Form)>,
+    /// The nodes it needs, once per mention.
     pub deps: Vec<NodeId>,
+}
+
+impl ConstArg {
+    /// A constant that mentions no binding.
+    pub fn plain(expr: syn::Expr) -> ConstArg {
+        ConstArg {
+            expr,
+            refs: Vec::new(),
+            deps: Vec::new(),
+        }
+    }
+
+    /// The node a binding of this name stands for here, if it is one.
+    pub fn resolve(&self, name: &str) -> Option<(NodeId, Form)> {
+        self.refs
+            .iter()
+            .find(|(n, ..)| n == name)
+            .map(|(_, id, form)| (*id, *form))
+    }
+
+    /// The expression, each binding replaced by `local(node, form)`.
+    pub fn render(&self, local: impl Fn(NodeId, Form) -> TokenStream) -> TokenStream {
+        struct Subst<'a, F> {
+            arg: &'a ConstArg,
+            local: F,
+        }
+        impl<F: Fn(NodeId, Form) -> TokenStream> VisitMut for Subst<'_, F> {
+            fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
+                if let syn::Expr::Path(p) = e {
+                    if let (None, Some(ident)) = (&p.qself, p.path.get_ident()) {
+                        if let Some((id, form)) = self.arg.resolve(&ident.to_string()) {
+                            let tokens = (self.local)(id, form);
+                            let group = Group::new(Delimiter::None, tokens);
+                            *e = syn::Expr::Verbatim(TokenTree::Group(group).into());
+                            return;
+                        }
+                    }
+                }
+                syn::visit_mut::visit_expr_mut(self, e);
+            }
+        }
+        let mut expr = self.expr.clone();
+        Subst { arg: self, local }.visit_expr_mut(&mut expr);
+        expr.into_token_stream()
+    }
 }
 
 /// What a node is.

@@ -23,6 +23,7 @@ mod expand;
 mod graph;
 mod lower;
 mod pretty;
+mod vocab;
 
 pub use adjoint::adjoint;
 pub use expand::differentiable as expand;

@@ -1,0 +1,157 @@
+//! The expressions the macro does not look into: constants (an axis, an
+//! index, `labels.len() as f64`), loop bounds and branch conditions. Each
+//! keeps the bindings it mentions, so that emission writes their locals.
+
+use super::{shorten, strip, Lowerer, MACRO_HINT};
+use crate::graph::{ConstArg, Node, NodeId};
+use crate::vocab::SHAPE_METHODS;
+use proc_macro2::{Ident, Span};
+use std::collections::HashMap;
+use syn::spanned::Spanned;
+use syn::visit::Visit;
+use syn::Expr;
+
+/// Finds the names an expression mentions, and any macro inside it.
+#[derive(Default)]
+struct Mentions {
+    idents: Vec<Ident>,
+    /// Names whose shape only is read (`x.len()`).
+    shape_only: Vec<Ident>,
+    has_macro: Option<Span>,
+}
+
+impl<'ast> Visit<'ast> for Mentions {
+    fn visit_expr_path(&mut self, p: &'ast syn::ExprPath) {
+        if p.qself.is_none() {
+            if let Some(id) = p.path.get_ident() {
+                self.idents.push(id.clone());
+            }
+        }
+        syn::visit::visit_expr_path(self, p);
+    }
+    fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
+        if SHAPE_METHODS.contains(&m.method.to_string().as_str()) {
+            if let Expr::Path(p) = strip(&m.receiver) {
+                if let Some(id) = p.path.get_ident() {
+                    self.shape_only.push(id.clone());
+                    for a in &m.args {
+                        self.visit_expr(a);
+                    }
+                    return;
+                }
+            }
+        }
+        syn::visit::visit_expr_method_call(self, m);
+    }
+    fn visit_macro(&mut self, m: &'ast syn::Macro) {
+        self.has_macro.get_or_insert(m.span());
+    }
+}
+
+impl Lowerer<'_> {
+    /// A constant expression: checks it mentions no differentiable value,
+    /// and records the bindings it mentions.
+    pub(super) fn const_tokens(&mut self, expr: &Expr, what: &str) -> Option<ConstArg> {
+        self.mentioning_tokens(expr, Some(what))
+    }
+
+    /// An expression the macro does not look into, with the bindings it
+    /// mentions. `constant` is `None` where the
+    /// expression may mention differentiable values (an `if` condition), else
+    /// the message for when it does (`""`: outside the vocabulary).
+    pub(super) fn mentioning_tokens(
+        &mut self,
+        expr: &Expr,
+        constant: Option<&str>,
+    ) -> Option<ConstArg> {
+        let mut m = Mentions::default();
+        m.visit_expr(expr);
+        let mut resolve = HashMap::new();
+        for ident in m.idents.iter().chain(&m.shape_only) {
+            if let Some(id) = self.lookup(&ident.to_string()) {
+                if matches!(self.graph.get(id).node, Node::Error) {
+                    // Already reported where it was bound.
+                    return None;
+                }
+                let form = self.form(&ident.to_string());
+                resolve.insert(ident.to_string(), (id, form));
+            }
+        }
+        if let Some(what) = constant {
+            // A shape query (`x.len()`) is a constant even of a differentiable value.
+            for ident in &m.idents {
+                let Some(&(id, _)) = resolve.get(&ident.to_string()) else {
+                    continue;
+                };
+                if self.varying[id.index()] {
+                    let message = if what.is_empty() {
+                        format!(
+                            "`{}` is not in the vocabulary of #[differentiable], and it uses `{ident}`, which depends on a differentiable parameter; the supported methods and functions are listed in the docs of `backprop::ops`",
+                            shorten(expr),
+                        )
+                    } else {
+                        format!("{what}; here it uses `{ident}`, which depends on a differentiable parameter")
+                    };
+                    self.cx.error_at(expr, message);
+                    return None;
+                }
+            }
+        }
+        if let Some(span) = m.has_macro {
+            self.cx.error(span, MACRO_HINT);
+            return None;
+        }
+        let deps = m
+            .idents
+            .iter()
+            .chain(&m.shape_only)
+            .filter_map(|ident| resolve.get(&ident.to_string()).map(|(id, _)| *id))
+            .collect();
+        let mut refs: Vec<_> = resolve
+            .into_iter()
+            .map(|(name, (id, form))| (name, id, form))
+            .collect();
+        refs.sort_by(|a, b| a.0.cmp(&b.0));
+        Some(ConstArg {
+            expr: expr.clone(),
+            refs,
+            deps,
+        })
+    }
+
+    /// A constant argument of an op (an axis, an index, `n`).
+    pub(super) fn const_arg(&mut self, expr: &Expr, what: &str) -> ConstArg {
+        let message = format!(
+            "{what} must be a constant (a literal or a parameter that is not differentiated)"
+        );
+        self.const_tokens(expr, &message)
+            .unwrap_or_else(|| ConstArg::plain(syn::parse_quote!(())))
+    }
+
+    /// An expression outside the vocabulary that is fine as a constant.
+    pub(super) fn constant(&mut self, expr: &Expr, what: &str) -> NodeId {
+        match self.const_tokens(expr, what) {
+            Some(c) => {
+                let varying = false;
+                self.add(Node::Const(c), self.temp(), expr.span(), varying)
+            }
+            None => self.error_node(expr.span()),
+        }
+    }
+
+    /// Whether an expression mentions a value that depends on a differentiable parameter.
+    pub(super) fn mentions_varying(&mut self, expr: &Expr) -> bool {
+        let mut m = Mentions::default();
+        m.visit_expr(expr);
+        m.idents.iter().any(|i| {
+            self.lookup(&i.to_string())
+                .is_some_and(|id| self.varying[id.index()])
+        })
+    }
+
+    /// The condition of an `if`: any expression; it may compare differentiable
+    /// values, since the branch taken is a constant of the gradient.
+    pub(super) fn condition_tokens(&mut self, expr: &Expr) -> Option<ConstArg> {
+        self.mentioning_tokens(expr, None)
+    }
+}

@@ -1,0 +1,405 @@
+//! Assignments, `for` loops and `if` branches: a loop body and each arm of a
+//! branch is a region (a graph of its own) whose inputs are the values it
+//! reads from the enclosing code.
+
+use super::{strip_paren, ArmBody, Frame, Lowerer, Scope};
+use crate::graph::{Branch, Form, Graph, Loop, Name, Node, NodeId, Region};
+use crate::vocab::Op;
+use proc_macro2::{Ident, Span};
+use std::collections::HashMap;
+use syn::spanned::Spanned;
+use syn::visit::Visit;
+use syn::{BinOp, Expr, Pat};
+
+/// The names a loop body assigns (`x = ...`, `x += ...`), in order.
+#[derive(Default)]
+struct Assigned {
+    names: Vec<String>,
+}
+
+impl<'ast> Visit<'ast> for Assigned {
+    fn visit_expr_assign(&mut self, a: &'ast syn::ExprAssign) {
+        if let Expr::Path(p) = strip_paren(&a.left) {
+            if let Some(id) = p.path.get_ident() {
+                self.names.push(id.to_string());
+            }
+        }
+        syn::visit::visit_expr_assign(self, a);
+    }
+    fn visit_expr_binary(&mut self, b: &'ast syn::ExprBinary) {
+        if matches!(
+            b.op,
+            BinOp::AddAssign(_) | BinOp::SubAssign(_) | BinOp::MulAssign(_) | BinOp::DivAssign(_)
+        ) {
+            if let Expr::Path(p) = strip_paren(&b.left) {
+                if let Some(id) = p.path.get_ident() {
+                    self.names.push(id.to_string());
+                }
+            }
+        }
+        syn::visit::visit_expr_binary(self, b);
+    }
+}
+
+const ASSIGN_HINT: &str = "only a binding of the function can be assigned (`x = ...;`, `x += ...;`); an element or a field cannot: build a new value instead";
+
+impl Lowerer<'_> {
+    /// `x = e;` and `x op= e;`: the name is bound to a new node (SSA renaming),
+    /// in the scope where it was declared. The value of the assignment is `()`,
+    /// so the node returned stands for nothing.
+    pub(super) fn assign(
+        &mut self,
+        place: &Expr,
+        op: Option<Op>,
+        value: &Expr,
+        whole: &Expr,
+    ) -> NodeId {
+        let name = match strip_paren(place) {
+            Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some() => {
+                p.path.get_ident().expect("checked").to_string()
+            }
+            _ => {
+                self.cx.error_at(place, ASSIGN_HINT);
+                return self.error_node(whole.span());
+            }
+        };
+        let Some(scope) = self
+            .scopes
+            .iter()
+            .rposition(|s| s.names.contains_key(&name))
+        else {
+            self.cx
+                .error_at(place, format!("`{name}` is not a binding of this function"));
+            return self.error_node(whole.span());
+        };
+        if self.scopes[scope].depth != self.outer.len() {
+            // A loop carries every name its body assigns, so this cannot happen.
+            self.cx
+                .error_at(place, "this assignment is not supported here");
+            return self.error_node(whole.span());
+        }
+        let outer = std::mem::replace(&mut self.base, name.clone());
+        let before = self.graph.len();
+        let rhs = self.expr(value);
+        let id = match op {
+            None => rhs,
+            Some(op) => {
+                let old = self.scopes[scope].names[&name];
+                self.op(op, vec![old, rhs], vec![], whole.span())
+            }
+        };
+        self.base = outer;
+        if id.index() >= before {
+            self.graph.nodes[id.index()].name = Name::User(name.clone());
+        }
+        self.scopes[scope].bind(name, id, Form::Value);
+        self.error_node(whole.span())
+    }
+
+    /// `for var in start..end { body }`: the body becomes a region of its own,
+    /// the variables it assigns are carried from one iteration to the next.
+    pub(super) fn for_loop(&mut self, f: &syn::ExprForLoop) -> NodeId {
+        let span = f.for_token.span();
+        if let Some(label) = &f.label {
+            self.cx.error_at(
+                label,
+                "labelled loops are not supported in a differentiable function; remove the label",
+            );
+        }
+        let var = match &*f.pat {
+            Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => Some(pi.ident.clone()),
+            Pat::Wild(_) => None,
+            other => {
+                self.cx.error_at(
+                    other,
+                    "a loop variable must be a plain name, as in `for i in 0..n`",
+                );
+                return self.error_node(span);
+            }
+        };
+        let (start, end, inclusive) = match strip_paren(&f.expr) {
+            Expr::Range(r) => match (&r.start, &r.end) {
+                (Some(a), Some(b)) => (
+                    self.const_arg(a, "the start of a loop's range"),
+                    self.const_arg(b, "the end of a loop's range"),
+                    matches!(r.limits, syn::RangeLimits::Closed(_)),
+                ),
+                _ => {
+                    self.cx.error_at(
+                        r,
+                        "a loop needs a range with both ends, as in `for i in 0..n`",
+                    );
+                    return self.error_node(span);
+                }
+            },
+            other => {
+                self.cx.error_at(
+                    other,
+                    "#[differentiable] supports `for` loops over a range, `for i in a..b`; loop over the indices of the data (`for i in 0..xs.len()`)",
+                );
+                return self.error_node(span);
+            }
+        };
+        // Every name the body assigns that exists before the loop is carried.
+        let mut assigned = Assigned::default();
+        assigned.visit_block(&f.body);
+        let mut carried: Vec<(String, NodeId)> = Vec::new();
+        for name in assigned.names {
+            if carried.iter().any(|(n, _)| *n == name) {
+                continue;
+            }
+            if let Some(id) = self.lookup(&name) {
+                carried.push((name, id));
+            }
+        }
+        // A carried value that becomes differentiable in the body is
+        // differentiable from the first iteration on: lower again until stable.
+        let mut carried_varying: Vec<bool> = carried
+            .iter()
+            .map(|(_, id)| self.varying[id.index()])
+            .collect();
+        let (body, captures, out_varying) = loop {
+            let saved = std::mem::take(&mut *self.cx);
+            let result = self.loop_body(f, var.as_ref(), &carried, &carried_varying);
+            let pass = std::mem::replace(&mut *self.cx, saved);
+            let mut changed = false;
+            for (k, v) in result.2.iter().enumerate() {
+                if *v && !carried_varying[k] {
+                    carried_varying[k] = true;
+                    changed = true;
+                }
+            }
+            if !changed {
+                self.cx.merge(pass);
+                break result;
+            }
+        };
+        let inputs: Vec<NodeId> = carried.iter().map(|(_, id)| *id).chain(captures).collect();
+        let ncarried = carried.len();
+        let lp = Loop {
+            var,
+            start,
+            end,
+            inclusive,
+            inputs,
+            carried: ncarried,
+            body,
+        };
+        let loop_id = self.add(
+            Node::Loop(Box::new(lp)),
+            Name::Temp("loop".to_owned()),
+            span,
+            false,
+        );
+        let names: Vec<String> = carried.iter().map(|(name, _)| name.clone()).collect();
+        let varying: Vec<bool> = (0..names.len())
+            .map(|k| carried_varying[k] || out_varying[k])
+            .collect();
+        self.bind_results(loop_id, &names, &varying, span);
+        self.error_node(span)
+    }
+
+    /// The results of a loop or a branch: one `Out` node per variable it
+    /// assigns, which the name is bound to from now on.
+    pub(super) fn bind_results(
+        &mut self,
+        of: NodeId,
+        names: &[String],
+        varying: &[bool],
+        span: Span,
+    ) {
+        for (k, name) in names.iter().enumerate() {
+            let out = self.add(
+                Node::Out { of, k },
+                Name::User(name.clone()),
+                span,
+                varying[k],
+            );
+            if let Some(scope) = self.scopes.iter().rposition(|s| s.names.contains_key(name)) {
+                self.scopes[scope].bind(name.clone(), out, Form::Value);
+            }
+        }
+    }
+
+    /// Starts a new graph (a region) for a loop body or a branch arm, setting
+    /// the enclosing one aside.
+    pub(super) fn push_frame(&mut self) {
+        let parent = Frame {
+            graph: std::mem::take(&mut self.graph),
+            varying: std::mem::take(&mut self.varying),
+            captures: std::mem::take(&mut self.captures),
+            capture_map: std::mem::take(&mut self.capture_map),
+        };
+        self.outer.push(parent);
+    }
+
+    /// Ends the current region: returns its graph and its captures, and goes
+    /// back to the enclosing graph.
+    pub(super) fn pop_frame(&mut self) -> (Graph, Vec<(NodeId, NodeId)>) {
+        let parent = self.outer.pop().expect("the enclosing frame");
+        let graph = std::mem::replace(&mut self.graph, parent.graph);
+        self.varying = parent.varying;
+        let captures = std::mem::replace(&mut self.captures, parent.captures);
+        self.capture_map = parent.capture_map;
+        (graph, captures)
+    }
+
+    /// `if cond { a } else { b }`, as a statement (`with_value` false) or as an
+    /// expression. Each arm is a region; the variables either arm assigns are
+    /// results of the branch, and so is its value.
+    pub(super) fn branch(&mut self, i: &syn::ExprIf, with_value: bool) -> NodeId {
+        let span = i.if_token.span();
+        if let Expr::Let(l) = &*i.cond {
+            self.cx.error_at(l, "`if let` is not supported in a differentiable function; compare values with `if a < b`");
+            return self.error_node(span);
+        }
+        if with_value && i.else_branch.is_none() {
+            self.cx
+                .error(span, "an `if` used as a value needs an `else` branch");
+            return self.error_node(span);
+        }
+        let Some(cond) = self.condition_tokens(&i.cond) else {
+            return self.error_node(span);
+        };
+        let mut assigned = Assigned::default();
+        assigned.visit_block(&i.then_branch);
+        if let Some((_, e)) = &i.else_branch {
+            assigned.visit_expr(e);
+        }
+        let mut names: Vec<String> = Vec::new();
+        for name in assigned.names {
+            if !names.contains(&name) && self.scopes.iter().any(|s| s.names.contains_key(&name)) {
+                names.push(name);
+            }
+        }
+        let then = self.arm(ArmBody::Block(&i.then_branch), &names, with_value);
+        let otherwise = match &i.else_branch {
+            Some((_, e)) => self.arm(ArmBody::Expr(e), &names, with_value),
+            None => self.arm(ArmBody::Empty, &names, false),
+        };
+        let (then_region, then_inputs, then_varying) = then;
+        let (else_region, else_inputs, else_varying) = otherwise;
+        let outputs = names.len() + usize::from(with_value);
+        let b = Branch {
+            cond,
+            arms: [then_region, else_region],
+            arm_inputs: [then_inputs, else_inputs],
+            outputs,
+        };
+        let id = self.add(
+            Node::Branch(Box::new(b)),
+            Name::Temp("branch".to_owned()),
+            span,
+            false,
+        );
+        let varying: Vec<bool> = (0..names.len())
+            .map(|k| then_varying[k] || else_varying[k])
+            .collect();
+        self.bind_results(id, &names, &varying, span);
+        if with_value {
+            let k = names.len();
+            let varying = then_varying[k] || else_varying[k];
+            self.add(Node::Out { of: id, k }, self.temp(), i.span(), varying)
+        } else {
+            self.error_node(span)
+        }
+    }
+
+    /// One arm of a branch as a region: the enclosing nodes behind its inputs,
+    /// and which of its results vary.
+    pub(super) fn arm(
+        &mut self,
+        body: ArmBody<'_>,
+        names: &[String],
+        with_value: bool,
+    ) -> (Region, Vec<NodeId>, Vec<bool>) {
+        self.push_frame();
+        // The names the arms assign are bound in the arm's own scope, so that
+        // an assignment rebinds them here and the arm's results can be read.
+        let mut scope = HashMap::new();
+        for name in names {
+            if let Some(id) = self.lookup(name) {
+                scope.insert(name.clone(), id);
+            }
+        }
+        self.scopes.push(Scope::new(self.outer.len(), scope));
+        let value = match body {
+            ArmBody::Block(b) => self.block(b, false, with_value),
+            ArmBody::Expr(e) => match e {
+                Expr::Block(b) => self.block(&b.block, false, with_value),
+                Expr::If(i) => self.branch(i, with_value),
+                other => {
+                    let v = self.expr(other);
+                    if with_value {
+                        v
+                    } else {
+                        self.error_node(other.span())
+                    }
+                }
+            },
+            ArmBody::Empty => self.error_node(Span::call_site()),
+        };
+        let scope = self.scopes.pop().expect("the arm's scope").names;
+        let mut outputs: Vec<NodeId> = Vec::new();
+        for name in names {
+            match scope.get(name) {
+                Some(id) => outputs.push(*id),
+                None => outputs.push(self.error_node(Span::call_site())),
+            }
+        }
+        if with_value {
+            outputs.push(value);
+        }
+        let out_varying = outputs.iter().map(|o| self.varying[o.index()]).collect();
+        let (graph, captures) = self.pop_frame();
+        let region = Region {
+            graph,
+            inputs: captures.iter().map(|c| c.1).collect(),
+            outputs,
+        };
+        (region, captures.iter().map(|c| c.0).collect(), out_varying)
+    }
+
+    /// Lowers a loop body into a region: returns it, the enclosing nodes it
+    /// captures (after the carried ones) and which carried values vary at its end.
+    pub(super) fn loop_body(
+        &mut self,
+        f: &syn::ExprForLoop,
+        var: Option<&Ident>,
+        carried: &[(String, NodeId)],
+        carried_varying: &[bool],
+    ) -> (Region, Vec<NodeId>, Vec<bool>) {
+        self.push_frame();
+        let depth = self.outer.len();
+        let mut scope = HashMap::new();
+        for (k, (name, parent_id)) in carried.iter().enumerate() {
+            let id = self.add(
+                Node::Input(k),
+                Name::User(format!("{name}_in")),
+                f.for_token.span(),
+                carried_varying[k],
+            );
+            self.captures.push((*parent_id, id));
+            scope.insert(name.clone(), id);
+        }
+        if let Some(v) = var {
+            let id = self.add(Node::LoopVar, Name::User(v.to_string()), v.span(), false);
+            scope.insert(v.to_string(), id);
+        }
+        self.scopes.push(Scope::new(depth, scope));
+        let outer_base = self.base.clone();
+        self.block(&f.body, false, false);
+        self.base = outer_base;
+        let scope = self.scopes.pop().expect("the loop's scope").names;
+        let outputs: Vec<NodeId> = carried.iter().map(|(name, _)| scope[name]).collect();
+        let out_varying = outputs.iter().map(|o| self.varying[o.index()]).collect();
+        let (graph, captures) = self.pop_frame();
+        let region = Region {
+            graph,
+            inputs: captures.iter().map(|c| c.1).collect(),
+            outputs,
+        };
+        let captured = captures[carried.len()..].iter().map(|c| c.0).collect();
+        (region, captured, out_varying)
+    }
+}

@@ -1,0 +1,649 @@
+//! Lowering: the syn body becomes a [`Graph`]. Every construct outside the
+//! vocabulary is reported here, with a span on the user's tokens and a hint at
+//! what is supported; lowering goes on after an error so that all of them are
+//! reported in one build.
+//!
+//! `mod.rs` holds the lowerer's state and the statements and expressions;
+//! `ops.rs` the ops of the table and calls, `control.rs` assignments, loops
+//! and branches (each a region of its own), `consts.rs` the expressions the
+//! macro does not look into.
+
+mod consts;
+mod control;
+mod ops;
+
+use crate::ast::{Function, Kind};
+use crate::ctxt::Ctxt;
+use crate::graph::{ConstArg, Form, Graph, Name, Node, NodeId};
+use crate::vocab::Op;
+use proc_macro2::Span;
+use quote::{quote, ToTokens};
+use std::collections::HashMap;
+use syn::spanned::Spanned;
+use syn::{BinOp, Block, Expr, Lit, LitFloat, Pat, Stmt, UnOp};
+
+/// How deep an expression may nest (a method call counts 3).
+const MAX_DEPTH: usize = 3_000;
+
+/// The lowered body.
+pub struct Lowered {
+    pub graph: Graph,
+    pub output: NodeId,
+}
+
+/// The graph being built for a loop body's enclosing code, set aside while
+/// the body is lowered.
+#[derive(Default)]
+struct Frame {
+    graph: Graph,
+    varying: Vec<bool>,
+    /// For each `Input(j)` node: (the node in the enclosing graph, the input node).
+    captures: Vec<(NodeId, NodeId)>,
+    /// Enclosing node -> its `Input` node, for values captured (not carried).
+    capture_map: HashMap<NodeId, NodeId>,
+}
+
+struct Lowerer<'a> {
+    func: &'a Function,
+    graph: Graph,
+    varying: Vec<bool>,
+    captures: Vec<(NodeId, NodeId)>,
+    capture_map: HashMap<NodeId, NodeId>,
+    /// The enclosing graphs, outermost first, while a loop body is lowered.
+    outer: Vec<Frame>,
+    /// Each scope with the depth (loop nesting) of the graph its nodes belong to.
+    scopes: Vec<Scope>,
+    cx: &'a mut Ctxt,
+    /// The name of the binding being lowered, for naming its intermediates.
+    base: String,
+    /// How deep the expression being lowered is nested, to stop with an error
+    /// long before the stack would overflow.
+    depth: usize,
+}
+
+/// Lowers the body of `func`; `None` when an error was reported.
+pub fn lower(func: &Function, cx: &mut Ctxt) -> Option<Lowered> {
+    let mut l = Lowerer {
+        func,
+        graph: Graph::default(),
+        varying: Vec::new(),
+        captures: Vec::new(),
+        capture_map: HashMap::new(),
+        outer: Vec::new(),
+        scopes: vec![Scope::new(0, HashMap::new())],
+        cx,
+        base: "out".to_owned(),
+        depth: 0,
+    };
+    for (i, p) in func.params.iter().enumerate() {
+        let id = l.add(
+            Node::Param(i),
+            Name::User(p.ident.to_string()),
+            p.ident.span(),
+            p.differentiable,
+        );
+        l.scopes[0].names.insert(p.ident.to_string(), id);
+    }
+    let before = l.graph.len();
+    let output = l.block_value(&func.item.block, true);
+    if output.index() >= before && matches!(l.graph.get(output).name, Name::Temp(_)) {
+        l.graph.nodes[output.index()].name = Name::Output;
+    }
+    if let Node::Int(_) = l.graph.get(output).node {
+        let span = l.graph.get(output).span;
+        let text = match &l.graph.get(output).node {
+            Node::Int(t) => t.to_string(),
+            _ => String::new(),
+        };
+        l.cx.error(span, format!("the value of a differentiable function must be a float; write the literal with a decimal point (`{text}.0`)"));
+    }
+    if matches!(l.graph.get(output).node, Node::Error) && !l.cx.has_errors() {
+        let span = l.graph.get(output).span;
+        l.cx.error(span, "the body of a differentiable function must end with an expression: the value to differentiate");
+    }
+    if l.cx.has_errors() {
+        return None;
+    }
+    Some(Lowered {
+        graph: l.graph,
+        output,
+    })
+}
+
+/// The bindings of one block, arm or loop body.
+struct Scope {
+    /// The depth of the region (graph) the scope belongs to.
+    depth: usize,
+    /// The node each name is bound to.
+    names: HashMap<String, NodeId>,
+    /// The bindings that are a reference (`let r = &t;`) or a view
+    /// (`let v = p.view();`) of their node, rather than the value itself.
+    forms: HashMap<String, Form>,
+}
+
+impl Scope {
+    fn new(depth: usize, names: HashMap<String, NodeId>) -> Scope {
+        Scope {
+            depth,
+            names,
+            forms: HashMap::new(),
+        }
+    }
+
+    /// Binds (or rebinds) `name` to `id`, held in `form`.
+    fn bind(&mut self, name: String, id: NodeId, form: Form) {
+        match form {
+            Form::Value => self.forms.remove(&name),
+            form => self.forms.insert(name.clone(), form),
+        };
+        self.names.insert(name, id);
+    }
+}
+
+/// The form of a `let`'s value: `&e` is a reference, `e.view()` a view.
+fn form_of(e: &Expr) -> Form {
+    match strip_paren(e) {
+        Expr::Reference(r) if r.mutability.is_none() => Form::Ref,
+        Expr::MethodCall(m) if m.method == "view" && m.args.is_empty() => Form::View,
+        _ => Form::Value,
+    }
+}
+
+/// What an arm of a branch is made of.
+enum ArmBody<'a> {
+    Block(&'a Block),
+    Expr(&'a Expr),
+    /// A missing `else`.
+    Empty,
+}
+
+impl Lowerer<'_> {
+    fn add(&mut self, node: Node, name: Name, span: Span, varying: bool) -> NodeId {
+        let id = self.graph.add(node, name, span);
+        self.varying.push(varying);
+        id
+    }
+
+    fn temp(&self) -> Name {
+        Name::Temp(self.base.clone())
+    }
+
+    fn error_node(&mut self, span: Span) -> NodeId {
+        self.add(Node::Error, Name::Temp(self.base.clone()), span, false)
+    }
+
+    /// The node a name stands for in the graph being built; a value of an
+    /// enclosing graph is captured as an `Input` of each loop body in between.
+    fn lookup(&mut self, name: &str) -> Option<NodeId> {
+        let (depth, id) = self
+            .scopes
+            .iter()
+            .rev()
+            .find_map(|s| s.names.get(name).map(|id| (s.depth, *id)))?;
+        let mut id = id;
+        for d in depth + 1..=self.outer.len() {
+            id = self.capture_into(d, id);
+        }
+        Some(id)
+    }
+
+    /// How a name holds its node: the value, a reference to it, or a view.
+    fn form(&self, name: &str) -> Form {
+        match self.scopes.iter().rposition(|s| s.names.contains_key(name)) {
+            Some(k) => self.scopes[k]
+                .forms
+                .get(name)
+                .copied()
+                .unwrap_or(Form::Value),
+            None => Form::Value,
+        }
+    }
+
+    /// The `Input` node of the graph at depth `d` for node `parent` of the graph at `d - 1`.
+    fn capture_into(&mut self, d: usize, parent: NodeId) -> NodeId {
+        let parent_varying = self.outer[d - 1].varying[parent.index()];
+        let cur = self.outer.len();
+        let (graph, varying, captures, map) = if d == cur {
+            (
+                &mut self.graph,
+                &mut self.varying,
+                &mut self.captures,
+                &mut self.capture_map,
+            )
+        } else {
+            let f = &mut self.outer[d];
+            (
+                &mut f.graph,
+                &mut f.varying,
+                &mut f.captures,
+                &mut f.capture_map,
+            )
+        };
+        if let Some(id) = map.get(&parent) {
+            return *id;
+        }
+        let span = Span::call_site();
+        let id = graph.add(
+            Node::Input(captures.len()),
+            Name::Temp("in".to_owned()),
+            span,
+        );
+        varying.push(parent_varying);
+        captures.push((parent, id));
+        map.insert(parent, id);
+        id
+    }
+
+    /// The node behind a chain of loop inputs: what a captured value is.
+    fn origin(&self, id: NodeId) -> &Node {
+        let mut depth = self.outer.len();
+        let mut id = id;
+        loop {
+            let (graph, captures) = if depth == self.outer.len() {
+                (&self.graph, &self.captures)
+            } else {
+                (&self.outer[depth].graph, &self.outer[depth].captures)
+            };
+            match &graph.get(id).node {
+                Node::Input(j) if depth > 0 => {
+                    id = captures[*j].0;
+                    depth -= 1;
+                }
+                other => return other,
+            }
+        }
+    }
+
+    /// The block's statements, then its final expression as its value.
+    fn block_value(&mut self, block: &Block, is_body: bool) -> NodeId {
+        self.block(block, is_body, true)
+    }
+
+    /// A block; `needs_value` is false for a block in statement position.
+    fn block(&mut self, block: &Block, is_body: bool, needs_value: bool) -> NodeId {
+        self.scopes
+            .push(Scope::new(self.outer.len(), HashMap::new()));
+        let mut value = None;
+        let n = block.stmts.len();
+        for (k, stmt) in block.stmts.iter().enumerate() {
+            let last = k + 1 == n;
+            match stmt {
+                Stmt::Expr(e, None) if last && needs_value => {
+                    if is_body {
+                        self.base = "out".to_owned();
+                    }
+                    value = Some(self.expr(e))
+                }
+                _ => self.stmt(stmt),
+            }
+        }
+        self.scopes.pop();
+        match value {
+            Some(v) => v,
+            None if !needs_value => self.error_node(block.brace_token.span.close()),
+            None if matches!(block.stmts.last(), Some(Stmt::Expr(Expr::Return(_), _))) => {
+                // The `return` was reported already.
+                self.error_node(block.brace_token.span.close())
+            }
+            None => {
+                let span = block.brace_token.span.close();
+                if is_body {
+                    self.cx.error(
+                        span,
+                        "the body of a differentiable function must end with an expression: the value to differentiate",
+                    );
+                } else {
+                    self.cx.error(
+                        span,
+                        "this block must end with an expression: the value it stands for",
+                    );
+                }
+                self.error_node(span)
+            }
+        }
+    }
+
+    fn stmt(&mut self, stmt: &Stmt) {
+        match stmt {
+            Stmt::Local(local) => {
+                let Some(init) = &local.init else {
+                    self.cx.error_at(local, "`let` without a value is not supported; bind the value where it is computed: `let x = ...;`");
+                    if let Pat::Ident(pi) = &local.pat {
+                        // Bound to an error, so later uses report nothing more.
+                        let id = self.error_node(pi.ident.span());
+                        self.scopes.last_mut().expect("a scope").names.insert(pi.ident.to_string(), id);
+                    }
+                    return;
+                };
+                if let Some((else_token, _)) = &init.diverge {
+                    self.cx.error(else_token.span(), "`let ... else` is not supported in a differentiable function; bind the value with a plain `let x = ...;`");
+                    return;
+                }
+                self.bind(&local.pat, &init.expr);
+            }
+            Stmt::Item(item) => self.cx.error_at(
+                item,
+                "items (fn, struct, use, ...) inside a differentiable function are not supported; define them outside the function",
+            ),
+            Stmt::Macro(m) => self.cx.error_at(&m.mac, MACRO_HINT),
+            Stmt::Expr(Expr::If(i), _) => {
+                let outer = std::mem::replace(&mut self.base, "branch".to_owned());
+                self.branch(i, false);
+                self.base = outer;
+            }
+            Stmt::Expr(Expr::Block(b), _) if b.label.is_none() => {
+                self.block(&b.block, false, false);
+            }
+            Stmt::Expr(e, _) => {
+                let outer = std::mem::replace(&mut self.base, "unused".to_owned());
+                self.expr(e);
+                self.base = outer;
+            }
+        }
+    }
+
+    /// `let pat = expr;`
+    fn bind(&mut self, pat: &Pat, expr: &Expr) {
+        match pat {
+            Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
+                let name = pi.ident.to_string();
+                let outer = std::mem::replace(&mut self.base, name.clone());
+                let before = self.graph.len();
+                let id = self.expr(expr);
+                self.base = outer;
+                // A node created for this `let` takes the user's name; an alias
+                // (`let y = x;`) refers to the existing node.
+                if id.index() >= before {
+                    self.graph.nodes[id.index()].name = Name::User(name.clone());
+                }
+                let form = form_of(expr);
+                self.scopes.last_mut().expect("a scope").bind(name, id, form);
+            }
+            Pat::Type(pt) => self.bind(&pt.pat, expr),
+            Pat::Paren(pp) => self.bind(&pp.pat, expr),
+            Pat::Wild(_) => {
+                let outer = std::mem::replace(&mut self.base, "unused".to_owned());
+                self.expr(expr);
+                self.base = outer;
+            }
+            Pat::Tuple(pt) => match strip(expr) {
+                Expr::Tuple(t) if t.elems.len() == pt.elems.len() => {
+                    for (p, e) in pt.elems.iter().zip(&t.elems) {
+                        self.bind(p, e);
+                    }
+                }
+                _ => self.cx.error_at(
+                    pt,
+                    "a tuple pattern needs a tuple of the same length on the right: `let (a, b) = (x, y);`",
+                ),
+            },
+            other => self.cx.error_at(
+                other,
+                "this pattern is not supported in a differentiable function; bind a plain name (`let x = ...;`) or a tuple of names",
+            ),
+        }
+    }
+
+    /// Lowers a value expression.
+    fn expr(&mut self, expr: &Expr) -> NodeId {
+        // A method chain costs more stack per level than an operator tree.
+        let cost = if matches!(expr, Expr::MethodCall(_)) {
+            3
+        } else {
+            1
+        };
+        if self.depth + cost > MAX_DEPTH {
+            self.cx.error(
+                expr.span(),
+                format!(
+                    "this expression is nested too deeply for #[differentiable] (more than {} levels, or {} chained method calls); split it with `let` bindings",
+                    MAX_DEPTH,
+                    MAX_DEPTH / 3
+                ),
+            );
+            self.depth = usize::MAX / 2; // report once
+            return self.error_node(expr.span());
+        }
+        self.depth += cost;
+        let id = self.expr_inner(expr);
+        self.depth = self.depth.saturating_sub(cost);
+        id
+    }
+
+    fn expr_inner(&mut self, expr: &Expr) -> NodeId {
+        match expr {
+            Expr::Paren(p) => self.expr(&p.expr),
+            Expr::Group(g) => self.expr(&g.expr),
+            Expr::Reference(r) => {
+                if r.mutability.is_some() {
+                    self.cx.error(r.span(), "`&mut` is not supported in a differentiable function; borrow with `&`");
+                }
+                self.expr(&r.expr)
+            }
+            Expr::Lit(l) => self.literal(&l.lit),
+            Expr::Path(p) => {
+                if p.qself.is_none() {
+                    if let Some(ident) = p.path.get_ident() {
+                        if let Some(id) = self.lookup(&ident.to_string()) {
+                            return id;
+                        }
+                    }
+                }
+                // A constant from outside the function (`PI`, `std::f64::consts::E`).
+                self.constant(expr, "")
+            }
+            Expr::Unary(u) => match u.op {
+                UnOp::Deref(_) => self.expr(&u.expr),
+                UnOp::Neg(_) => {
+                    let inner = self.expr(&u.expr);
+                    match &self.graph.get(inner).node {
+                        Node::Float(t) => {
+                            let t = quote!(-#t);
+                            self.add(Node::Float(t), self.temp(), u.op.span(), false)
+                        }
+                        Node::Int(t) => {
+                            let t = quote!(-#t);
+                            self.add(Node::Int(t), self.temp(), u.op.span(), false)
+                        }
+                        _ => self.op(Op::Neg, vec![inner], vec![], u.op.span()),
+                    }
+                }
+                _ => self.constant(expr, "`!` is only supported on constants"),
+            },
+            Expr::Binary(b) => {
+                let op = match b.op {
+                    BinOp::Add(_) => Op::Add,
+                    BinOp::Sub(_) => Op::Sub,
+                    BinOp::Mul(_) => Op::Mul,
+                    BinOp::Div(_) => Op::Div,
+                    BinOp::AddAssign(_) => return self.assign(&b.left, Some(Op::Add), &b.right, expr),
+                    BinOp::SubAssign(_) => return self.assign(&b.left, Some(Op::Sub), &b.right, expr),
+                    BinOp::MulAssign(_) => return self.assign(&b.left, Some(Op::Mul), &b.right, expr),
+                    BinOp::DivAssign(_) => return self.assign(&b.left, Some(Op::Div), &b.right, expr),
+                    BinOp::RemAssign(_)
+                    | BinOp::BitXorAssign(_)
+                    | BinOp::BitAndAssign(_)
+                    | BinOp::BitOrAssign(_)
+                    | BinOp::ShlAssign(_)
+                    | BinOp::ShrAssign(_) => {
+                        self.cx.error_at(expr, "only `+=`, `-=`, `*=` and `/=` are supported as compound assignments in a differentiable function");
+                        return self.error_node(expr.span());
+                    }
+                    _ => {
+                        return self.constant(
+                            expr,
+                            "comparisons, `%` and logical or bit operators are only supported on constants; the arithmetic operators `+ - * /` are differentiable",
+                        )
+                    }
+                };
+                let lhs = self.expr(&b.left);
+                let rhs = self.expr(&b.right);
+                self.op(op, vec![lhs, rhs], vec![], b.op.span())
+            }
+            Expr::MethodCall(m) => self.method(m),
+            Expr::Call(c) => self.call(c),
+            Expr::Index(i) => {
+                let base = self.expr(&i.expr);
+                if !self.is_float_value(base) {
+                    return self.constant(expr, "");
+                }
+                let idx = self.const_arg(&i.index, "an index");
+                self.op(Op::Index, vec![base], vec![idx], i.bracket_token.span.join())
+            }
+            Expr::Block(b) => {
+                if let Some(label) = &b.label {
+                    self.cx.error_at(label, "labelled blocks are not supported in a differentiable function; remove the label");
+                }
+                self.block_value(&b.block, false)
+            }
+            Expr::Unsafe(u) => self.cx_error(expr, u.unsafe_token.span(), "`unsafe` blocks are not supported in a differentiable function; the vocabulary needs none: remove `unsafe`"),
+            Expr::Cast(_) => self.constant(expr, "`as` casts are only supported on constants (such as `labels.len() as f64`); a differentiable value keeps its float type"),
+            Expr::Field(_) => self.constant(expr, "field access is only supported on constants"),
+            Expr::While(w) => self.cx_error(expr, w.while_token.span(), "#[differentiable] does not support `while` loops; use a `for` loop over a range (`for i in 0..n`)"),
+            Expr::Loop(l) => self.cx_error(expr, l.loop_token.span(), "#[differentiable] does not support `loop`; use a `for` loop over a range (`for i in 0..n`)"),
+            Expr::ForLoop(f) => self.for_loop(f),
+            Expr::If(i) => self.branch(i, true),
+            Expr::Match(m) => self.cx_error(expr, m.match_token.span(), "#[differentiable] does not support `match`; write the cases with `max`, `min`, `abs` or `relu` where you can"),
+            Expr::Return(r) => self.cx_error(expr, r.return_token.span(), "#[differentiable] does not support early `return`; make the value the final expression of the body"),
+            Expr::Break(b) => self.cx_error(expr, b.break_token.span(), "#[differentiable] does not support `break`: a loop runs its whole range; compute the number of iterations before the loop, or use `if` inside the body"),
+            Expr::Continue(c) => self.cx_error(expr, c.continue_token.span(), "#[differentiable] does not support `continue`: put the rest of the body in an `if` instead"),
+            Expr::Closure(_) => self.whole_error(expr, "closures are not supported in a differentiable function; write the computation with the vocabulary (`relu`, `exp`, `sum`, ...)"),
+            Expr::Macro(m) => {
+                self.cx.error_at(&m.mac, MACRO_HINT);
+                self.error_node(expr.span())
+            }
+            Expr::Assign(a) => self.assign(&a.left, None, &a.right, expr),
+            Expr::Try(t) => self.cx_error(expr, t.question_token.span(), "the `?` operator is not supported in a differentiable function; compute fallible values outside the function and pass them in"),
+            Expr::Async(_) | Expr::Await(_) => self.whole_error(expr, "`async`/`.await` is not supported in a differentiable function; await the values outside and pass them in"),
+            Expr::Array(_) => self.whole_error(expr, "array literals are only supported as the list of arrays of `concat(Axis(k), &[&a, &b, ...])`"),
+            Expr::Tuple(_) => self.whole_error(expr, "a tuple is only supported on the right of a tuple `let`: `let (a, b) = (x, y);`; a differentiable function returns one value"),
+            _ => self.whole_error(expr, "this expression is not supported in a differentiable function; see the vocabulary in the backprop README"),
+        }
+    }
+
+    fn cx_error(&mut self, _expr: &Expr, span: Span, message: &str) -> NodeId {
+        self.cx.error(span, message);
+        self.error_node(span)
+    }
+
+    /// An error spanning the whole expression.
+    fn whole_error(&mut self, expr: &Expr, message: &str) -> NodeId {
+        self.cx.error_at(expr, message);
+        self.error_node(expr.span())
+    }
+
+    fn literal(&mut self, lit: &Lit) -> NodeId {
+        match lit {
+            Lit::Float(f) => {
+                let tokens = if f.suffix().is_empty() {
+                    let mut digits = f.base10_digits().to_owned();
+                    if !digits.contains(['.', 'e', 'E']) {
+                        digits.push_str(".0");
+                    } else if digits.ends_with('.') {
+                        digits.push('0');
+                    }
+                    let typed = format!("{digits}_{}", self.func.elem.ident());
+                    LitFloat::new(&typed, f.span()).into_token_stream()
+                } else {
+                    f.into_token_stream()
+                };
+                self.add(Node::Float(tokens), self.temp(), f.span(), false)
+            }
+            Lit::Int(i) => self.add(
+                Node::Int(i.into_token_stream()),
+                self.temp(),
+                i.span(),
+                false,
+            ),
+            other => {
+                let expr = syn::Expr::Lit(syn::ExprLit {
+                    attrs: Vec::new(),
+                    lit: other.clone(),
+                });
+                self.add(
+                    Node::Const(ConstArg::plain(expr)),
+                    self.temp(),
+                    other.span(),
+                    false,
+                )
+            }
+        }
+    }
+
+    /// Whether a node holds a float or a float array (rather than some
+    /// constant of another type, such as a `&[f64]` or a `usize`).
+    fn is_float_value(&self, id: NodeId) -> bool {
+        match self.origin(id) {
+            Node::Param(i) => !matches!(self.func.params[*i].kind, Kind::Constant),
+            Node::Op { .. } | Node::Float(_) | Node::Error | Node::Out { .. } => true,
+            Node::Int(_) | Node::Const(_) | Node::LoopVar | Node::Loop(_) | Node::Branch(_) => {
+                false
+            }
+            Node::Input(_) => true,
+        }
+    }
+
+    /// Adds an op on `inputs`.
+    fn op(&mut self, op: Op, inputs: Vec<NodeId>, consts: Vec<ConstArg>, span: Span) -> NodeId {
+        let mut failed = false;
+        for &i in &inputs {
+            match &self.graph.get(i).node {
+                Node::Int(t) => {
+                    let t = t.clone();
+                    self.cx.error(
+                        self.graph.get(i).span,
+                        format!("integer literal `{t}` where a float is needed; write it with a decimal point (`{t}.0`)"),
+                    );
+                    failed = true;
+                }
+                Node::Error => failed = true,
+                _ => {}
+            }
+        }
+        if failed {
+            return self.error_node(span);
+        }
+        let varying = inputs.iter().any(|i| self.varying[i.index()]);
+        // `x * x` is `square(x)`: the same value, and its adjoint `2 g x` is
+        // one pass instead of two contributions and their sum.
+        let (op, inputs) = match (op, inputs.as_slice()) {
+            (Op::Mul, [a, b]) if a == b => (Op::Square, vec![*a]),
+            _ => (op, inputs),
+        };
+        self.add(Node::Op { op, inputs, consts }, self.temp(), span, varying)
+    }
+}
+
+const MACRO_HINT: &str = "macros are not supported in a differentiable function: the macro cannot see what they expand to; remove it, and print or compute such values outside the function";
+
+/// The expression without parentheses and groups.
+fn strip_paren(e: &Expr) -> &Expr {
+    match e {
+        Expr::Paren(p) => strip_paren(&p.expr),
+        Expr::Group(g) => strip_paren(&g.expr),
+        other => other,
+    }
+}
+
+/// The expression without parentheses, groups and `&`.
+fn strip(e: &Expr) -> &Expr {
+    match e {
+        Expr::Paren(p) => strip(&p.expr),
+        Expr::Group(g) => strip(&g.expr),
+        Expr::Reference(r) => strip(&r.expr),
+        other => other,
+    }
+}
+
+/// A short rendering of an expression for a message.
+fn shorten(e: &Expr) -> String {
+    let s = e.to_token_stream().to_string();
+    if s.len() > 60 {
+        format!(
+            "{}...",
+            &s[..s.char_indices().nth(57).map_or(s.len(), |(i, _)| i)]
+        )
+    } else {
+        s
+    }
+}

@@ -1,0 +1,202 @@
+//! The ops of the table in their spellings (methods, functions, `f64::`
+//! paths), and calls of other differentiable functions.
+
+use super::{strip, strip_paren, Form, Lowerer};
+use crate::graph::{Call, CallArg, NodeId};
+use crate::vocab::{method_hint, Arg, Op, FLOATS_ONLY, TRANSPARENT_METHODS};
+use proc_macro2::Span;
+use syn::spanned::Spanned;
+use syn::Expr;
+
+impl Lowerer<'_> {
+    /// A call of a function outside the vocabulary: a constant when it mentions
+    /// no differentiable value, else a call of another differentiable function
+    /// (or of one with a user-defined adjoint), whose `NAME_vjp` the reverse
+    /// sweep calls.
+    pub(super) fn user_call(&mut self, c: &syn::ExprCall) -> NodeId {
+        let call = Expr::Call(c.clone());
+        if !self.mentions_varying(&call) {
+            return self.constant(&call, "");
+        }
+        let path = match &*c.func {
+            Expr::Path(p) if p.qself.is_none() && !p.path.segments.is_empty() => p.path.clone(),
+            other => {
+                self.cx.error_at(
+                    other,
+                    "only a function named by a path can be called in a differentiable function",
+                );
+                return self.error_node(c.span());
+            }
+        };
+        let mut vjp = path.clone();
+        let last = vjp.segments.last_mut().expect("a segment");
+        last.ident = quote::format_ident!("{}_vjp", last.ident, span = last.ident.span());
+        last.arguments = syn::PathArguments::None;
+        let mut inputs = Vec::new();
+        let mut args = Vec::new();
+        for arg in &c.args {
+            let (inner, mut by_ref) = match strip_paren(arg) {
+                Expr::Reference(r) if r.mutability.is_none() => (&*r.expr, true),
+                other => (other, false),
+            };
+            // The form the user passes: a view (`x.view()`, or a binding that
+            // holds one), or a binding that holds a reference.
+            let mut view = matches!(strip_paren(inner), Expr::MethodCall(m) if m.method == "view" && m.args.is_empty());
+            if let Expr::Path(p) = strip_paren(inner) {
+                if let Some(ident) = p.path.get_ident() {
+                    match self.form(&ident.to_string()) {
+                        Form::Ref => by_ref = true,
+                        Form::View if !by_ref => view = true,
+                        _ => {}
+                    }
+                }
+            }
+            if self.mentions_varying(inner) {
+                let id = self.expr(inner);
+                args.push(CallArg::Input {
+                    input: inputs.len(),
+                    by_ref,
+                    view,
+                });
+                inputs.push(id);
+            } else {
+                match self.const_tokens(arg, "") {
+                    Some(k) => args.push(CallArg::Const(Box::new(k))),
+                    None => return self.error_node(c.span()),
+                }
+            }
+        }
+        let k = u32::try_from(self.graph.calls.len()).expect("fewer than 2^32 calls");
+        self.graph.calls.push(Call { path, vjp, args });
+        self.op(Op::Call(k), inputs, vec![], c.func.span())
+    }
+
+    pub(super) fn check_arity(
+        &mut self,
+        span: Span,
+        name: &str,
+        args: usize,
+        want: usize,
+        usage: &str,
+    ) -> bool {
+        if args == want {
+            return true;
+        }
+        self.cx.error(
+            span,
+            format!(
+                "`{name}` takes {want} argument{}: {usage}",
+                if want == 1 { "" } else { "s" }
+            ),
+        );
+        false
+    }
+
+    /// `receiver.name(args)`: an op of the table, `view()`, or a constant.
+    pub(super) fn method(&mut self, m: &syn::ExprMethodCall) -> NodeId {
+        let name = m.method.to_string();
+        let span = m.method.span();
+        if TRANSPARENT_METHODS.contains(&name.as_str()) {
+            let usage = format!("`a.{name}()`");
+            if !self.check_arity(span, &name, m.args.len(), 0, &usage) {
+                return self.error_node(span);
+            }
+            return self.expr(&m.receiver);
+        }
+        let Some(op) = Op::by_method(&name) else {
+            let (name, hint) = chain_hint(m);
+            let what = if hint.is_empty() {
+                String::new()
+            } else {
+                format!("`{name}` is not supported on differentiable values: {hint}")
+            };
+            return self.constant(&Expr::MethodCall(m.clone()), &what);
+        };
+        let def = op.def();
+        if !self.check_arity(
+            span,
+            &name,
+            m.args.len(),
+            def.method_args.len(),
+            def.method_usage,
+        ) {
+            return self.error_node(span);
+        }
+        let receiver = self.expr(&m.receiver);
+        if op.has(FLOATS_ONLY) && !self.is_float_value(receiver) {
+            return receiver;
+        }
+        let args: Vec<&Expr> = m.args.iter().collect();
+        self.apply(op, vec![receiver], def.method_args, &args, span)
+    }
+
+    /// `f(args)`: an op of the table by its function spelling, else a call
+    /// of another differentiable function (or a constant).
+    pub(super) fn call(&mut self, c: &syn::ExprCall) -> NodeId {
+        let found = match &*c.func {
+            Expr::Path(p) if p.qself.is_none() => Op::by_path(&p.path),
+            _ => None,
+        };
+        let Some((op, spec)) = found else {
+            return self.user_call(c);
+        };
+        let span = c.func.span();
+        let def = op.def();
+        if !self.check_arity(span, def.name, c.args.len(), spec.len(), def.function_usage) {
+            return self.error_node(span);
+        }
+        let args: Vec<&Expr> = c.args.iter().collect();
+        self.apply(op, Vec::new(), spec, &args, span)
+    }
+
+    /// `op` applied to `operands` (a method's receiver) and then to `args` as
+    /// `spec` says: each lowered in order, as an operand or a constant.
+    pub(super) fn apply(
+        &mut self,
+        op: Op,
+        mut operands: Vec<NodeId>,
+        spec: &[Arg],
+        args: &[&Expr],
+        span: Span,
+    ) -> NodeId {
+        let mut consts = Vec::new();
+        for (arg, expr) in spec.iter().zip(args) {
+            match arg {
+                Arg::Operand => operands.push(self.expr(expr)),
+                Arg::Const(what) => consts.push(self.const_arg(expr, what)),
+                Arg::Operands => match strip(expr) {
+                    Expr::Array(a) if !a.elems.is_empty() => {
+                        for e in &a.elems {
+                            operands.push(self.expr(e));
+                        }
+                    }
+                    other => {
+                        let usage = op.def().function_usage;
+                        self.cx.error_at(
+                            other,
+                            format!("`{}` needs the arrays written out: {usage}", op.def().name),
+                        );
+                        return self.error_node(span);
+                    }
+                },
+            }
+        }
+        self.op(op, operands, consts, span)
+    }
+}
+
+/// The first method along a receiver chain (`a.mean().unwrap()`) that has a
+/// specific hint, else the outer method with none.
+fn chain_hint(m: &syn::ExprMethodCall) -> (String, &'static str) {
+    let mut cur = m;
+    loop {
+        let hint = method_hint(&cur.method.to_string());
+        if !hint.is_empty() {
+            return (cur.method.to_string(), hint);
+        }
+        match strip(&cur.receiver) {
+            Expr::MethodCall(inner) => cur = inner,
+            _ => return (m.method.to_string(), ""),
+        }
+    }
+}
