@@ -34,24 +34,7 @@ pub fn adjoint(args: TokenStream, item: TokenStream) -> TokenStream {
     };
     let krate = krate.map(|p| quote!(#p)).unwrap_or(quote!(::backprop));
     let sig = &rule.sig;
-    let mut params: Vec<(Ident, Type, Kind, bool)> = Vec::new();
-    for arg in &sig.inputs {
-        match arg {
-            FnArg::Typed(pt) => match &*pt.pat {
-                Pat::Ident(pi) => {
-                    let (kind, by_ref) = classify(&pt.ty, &krate);
-                    params.push((pi.ident.clone(), (*pt.ty).clone(), kind, by_ref));
-                }
-                other => cx.error_at(
-                    other,
-                    "an adjoint rule needs a plain name for every parameter",
-                ),
-            },
-            FnArg::Receiver(r) => {
-                cx.error_at(r, "an adjoint rule is a free function, not a method")
-            }
-        }
-    }
+    let mut params = rule_params(sig, &krate, &mut cx);
     if !sig.generics.params.is_empty() {
         cx.error_at(
             &sig.generics,
@@ -144,6 +127,33 @@ pub fn adjoint(args: TokenStream, item: TokenStream) -> TokenStream {
             (#(#positional,)*)
         }
     }
+}
+
+/// The rule's parameters: name, type, kind, and whether behind `&`.
+fn rule_params(
+    sig: &syn::Signature,
+    krate: &TokenStream,
+    cx: &mut Ctxt,
+) -> Vec<(Ident, Type, Kind, bool)> {
+    let mut params = Vec::new();
+    for arg in &sig.inputs {
+        match arg {
+            FnArg::Typed(pt) => match &*pt.pat {
+                Pat::Ident(pi) => {
+                    let (kind, by_ref) = classify(&pt.ty, krate);
+                    params.push((pi.ident.clone(), (*pt.ty).clone(), kind, by_ref));
+                }
+                other => cx.error_at(
+                    other,
+                    "an adjoint rule needs a plain name for every parameter",
+                ),
+            },
+            FnArg::Receiver(r) => {
+                cx.error_at(r, "an adjoint rule is a free function, not a method")
+            }
+        }
+    }
+    params
 }
 
 fn with_errors(cx: &Ctxt, rule: &ItemFn) -> TokenStream {

@@ -155,126 +155,11 @@ impl Function {
         cx: &mut Ctxt,
     ) -> Option<Function> {
         let sig = &item.sig;
-        if let Some(t) = &sig.constness {
-            cx.error(
-                t.span(),
-                "#[differentiable] does not support `const fn`; remove `const`",
-            );
-        }
-        if let Some(t) = &sig.asyncness {
-            cx.error(
-                t.span(),
-                "#[differentiable] does not support `async fn`; differentiate a plain `fn`",
-            );
-        }
-        if let Some(abi) = &sig.abi {
-            cx.error_at(
-                abi,
-                "#[differentiable] does not support `extern` functions; remove the ABI",
-            );
-        }
-        if let Some(v) = &sig.variadic {
-            cx.error(
-                v.span(),
-                "#[differentiable] does not support variadic functions",
-            );
-        }
-        for g in &sig.generics.params {
-            match g {
-                GenericParam::Lifetime(_) => {}
-                GenericParam::Type(t) => cx.error_at(
-                    t,
-                    "#[differentiable] does not support generic type parameters; write the function for `f64` (or `f32`) and concrete ndarray types",
-                ),
-                GenericParam::Const(c) => cx.error_at(
-                    c,
-                    "#[differentiable] does not support const generic parameters; pass the value as a `usize` parameter",
-                ),
-            }
-        }
-        if let Some(w) = &sig.generics.where_clause {
-            cx.error_at(
-                w,
-                "#[differentiable] does not support `where` clauses; write the function for concrete types and remove it",
-            );
-        }
+        check_qualifiers(sig, cx);
 
-        let mut params = Vec::new();
-        let mut broken = false;
-        for arg in &sig.inputs {
-            match arg {
-                FnArg::Receiver(r) => {
-                    cx.error_at(
-                        r,
-                        "#[differentiable] does not support methods (`self`); write a free function that takes the values as parameters",
-                    );
-                    broken = true;
-                }
-                FnArg::Typed(pt) => {
-                    let ident = match &*pt.pat {
-                        Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
-                            pi.ident.clone()
-                        }
-                        other => {
-                            cx.error(
-                                other.span(),
-                                "#[differentiable] needs a plain name for every parameter, as in `w: &Array2<f64>`",
-                            );
-                            broken = true;
-                            continue;
-                        }
-                    };
-                    if let Type::Reference(r) = &*pt.ty {
-                        if r.mutability.is_some() && classify(&r.elem, krate).0.is_float() {
-                            cx.error_at(
-                                &pt.ty,
-                                "`&mut` parameters are not supported by #[differentiable]; take the value by shared reference (`&Array1<f64>`)",
-                            );
-                            broken = true;
-                            continue;
-                        }
-                    }
-                    let (kind, by_ref) = classify(&pt.ty, krate);
-                    params.push(Param {
-                        ident,
-                        ty: (*pt.ty).clone(),
-                        kind,
-                        by_ref,
-                        differentiable: false,
-                    });
-                }
-            }
-        }
+        let (mut params, broken) = read_params(sig, krate, cx);
 
-        // Which parameters are differentiable.
-        match &args.wrt {
-            None => {
-                for p in &mut params {
-                    p.differentiable = p.kind.is_float();
-                }
-            }
-            Some(names) => {
-                for name in names {
-                    match params.iter_mut().find(|p| p.ident == *name) {
-                        None => cx.error(
-                            name.span(),
-                            format!("`{name}` in `wrt(...)` is not a parameter of `{}`", sig.ident),
-                        ),
-                        Some(p) if !p.kind.is_float() => cx.error(
-                            name.span(),
-                            format!(
-                                "`{name}` cannot be differentiated: its type `{}` is not `f32`, `f64` or an ndarray float array",
-                                p.ty.to_token_stream()
-                            ),
-                        ),
-                        Some(p) if p.differentiable => {
-                            cx.error(name.span(), format!("`{name}` is named twice in `wrt(...)`"))
-                        }
-                        Some(p) => p.differentiable = true,
-                    }
-                }
-            }
-        }
+        mark_differentiable(&mut params, args, sig, cx);
         if !broken
             && args.wrt.as_ref().is_none_or(|w| w.is_empty())
             && !params.iter().any(|p| p.differentiable)
@@ -318,5 +203,136 @@ impl Function {
             elem,
             array_output,
         })
+    }
+}
+
+/// Reports the qualifiers and generics `#[differentiable]` does not support.
+fn check_qualifiers(sig: &syn::Signature, cx: &mut Ctxt) {
+    if let Some(t) = &sig.constness {
+        cx.error(
+            t.span(),
+            "#[differentiable] does not support `const fn`; remove `const`",
+        );
+    }
+    if let Some(t) = &sig.asyncness {
+        cx.error(
+            t.span(),
+            "#[differentiable] does not support `async fn`; differentiate a plain `fn`",
+        );
+    }
+    if let Some(abi) = &sig.abi {
+        cx.error_at(
+            abi,
+            "#[differentiable] does not support `extern` functions; remove the ABI",
+        );
+    }
+    if let Some(v) = &sig.variadic {
+        cx.error(
+            v.span(),
+            "#[differentiable] does not support variadic functions",
+        );
+    }
+    for g in &sig.generics.params {
+        match g {
+            GenericParam::Lifetime(_) => {}
+            GenericParam::Type(t) => cx.error_at(
+                t,
+                "#[differentiable] does not support generic type parameters; write the function for `f64` (or `f32`) and concrete ndarray types",
+            ),
+            GenericParam::Const(c) => cx.error_at(
+                c,
+                "#[differentiable] does not support const generic parameters; pass the value as a `usize` parameter",
+            ),
+        }
+    }
+    if let Some(w) = &sig.generics.where_clause {
+        cx.error_at(
+            w,
+            "#[differentiable] does not support `where` clauses; write the function for concrete types and remove it",
+        );
+    }
+}
+
+/// The parameters, and whether one was too broken to describe.
+fn read_params(sig: &syn::Signature, krate: &TokenStream, cx: &mut Ctxt) -> (Vec<Param>, bool) {
+    let mut params = Vec::new();
+    let mut broken = false;
+    for arg in &sig.inputs {
+        match arg {
+            FnArg::Receiver(r) => {
+                cx.error_at(
+                    r,
+                    "#[differentiable] does not support methods (`self`); write a free function that takes the values as parameters",
+                );
+                broken = true;
+            }
+            FnArg::Typed(pt) => {
+                let ident = match &*pt.pat {
+                    Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
+                        pi.ident.clone()
+                    }
+                    other => {
+                        cx.error(
+                            other.span(),
+                            "#[differentiable] needs a plain name for every parameter, as in `w: &Array2<f64>`",
+                        );
+                        broken = true;
+                        continue;
+                    }
+                };
+                if let Type::Reference(r) = &*pt.ty {
+                    if r.mutability.is_some() && classify(&r.elem, krate).0.is_float() {
+                        cx.error_at(
+                            &pt.ty,
+                            "`&mut` parameters are not supported by #[differentiable]; take the value by shared reference (`&Array1<f64>`)",
+                        );
+                        broken = true;
+                        continue;
+                    }
+                }
+                let (kind, by_ref) = classify(&pt.ty, krate);
+                params.push(Param {
+                    ident,
+                    ty: (*pt.ty).clone(),
+                    kind,
+                    by_ref,
+                    differentiable: false,
+                });
+            }
+        }
+    }
+    (params, broken)
+}
+
+/// Marks the differentiable parameters: every float one, or those `wrt` names.
+fn mark_differentiable(params: &mut [Param], args: &Args, sig: &syn::Signature, cx: &mut Ctxt) {
+    // Which parameters are differentiable.
+    match &args.wrt {
+        None => {
+            for p in params.iter_mut() {
+                p.differentiable = p.kind.is_float();
+            }
+        }
+        Some(names) => {
+            for name in names {
+                match params.iter_mut().find(|p| p.ident == *name) {
+                    None => cx.error(
+                        name.span(),
+                        format!("`{name}` in `wrt(...)` is not a parameter of `{}`", sig.ident),
+                    ),
+                    Some(p) if !p.kind.is_float() => cx.error(
+                        name.span(),
+                        format!(
+                            "`{name}` cannot be differentiated: its type `{}` is not `f32`, `f64` or an ndarray float array",
+                            p.ty.to_token_stream()
+                        ),
+                    ),
+                    Some(p) if p.differentiable => {
+                        cx.error(name.span(), format!("`{name}` is named twice in `wrt(...)`"))
+                    }
+                    Some(p) => p.differentiable = true,
+                }
+            }
+        }
     }
 }

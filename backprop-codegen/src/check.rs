@@ -195,50 +195,7 @@ fn analyse_graph(
         }
     }
     let active: Vec<bool> = (0..n).map(|i| useful[i] && varying[i]).collect();
-    let mut uses = vec![Vec::new(); n];
-    for id in g.ids() {
-        if let Node::Op { inputs, .. } = &g.get(id).node {
-            if !active[id.index()] {
-                continue;
-            }
-            for (pos, i) in inputs.iter().enumerate() {
-                if active[i.index()] {
-                    uses[i.index()].push((id, pos));
-                }
-            }
-        }
-        if let (Node::Loop(lp), Some(la)) = (&g.get(id).node, loops.get(&id)) {
-            for (j, p) in lp.inputs.iter().enumerate() {
-                let flows = if j < lp.carried {
-                    la.seeded[j]
-                } else {
-                    la.body.active[lp.body.inputs[j].index()]
-                };
-                if flows && active[p.index()] {
-                    uses[p.index()].push((id, j));
-                }
-            }
-        }
-    }
-    for (id, ba) in &branches {
-        let Node::Branch(b) = &g.get(*id).node else {
-            unreachable!("a branch")
-        };
-        for p in branch_inputs(b) {
-            let flows = (0..2).any(|a| {
-                b.arm_inputs[a]
-                    .iter()
-                    .position(|q| *q == p)
-                    .is_some_and(|j| ba.arms[a].active[b.arms[a].inputs[j].index()])
-            });
-            if flows && active[p.index()] {
-                uses[p.index()].push((*id, 0));
-            }
-        }
-    }
-    for u in &mut uses {
-        u.sort();
-    }
+    let uses = uses_of(g, &active, &loops, &branches);
     Analysis {
         live,
         active,
@@ -294,4 +251,59 @@ pub fn branch_inputs(b: &Branch) -> Vec<NodeId> {
         }
     }
     all
+}
+
+/// For each active node, its uses by active consumers, as (consumer,
+/// position), in forward order: one contribution each.
+fn uses_of(
+    g: &Graph,
+    active: &[bool],
+    loops: &HashMap<NodeId, LoopAnalysis>,
+    branches: &HashMap<NodeId, BranchAnalysis>,
+) -> Vec<Vec<(NodeId, usize)>> {
+    let mut uses = vec![Vec::new(); g.len()];
+    for id in g.ids() {
+        if let Node::Op { inputs, .. } = &g.get(id).node {
+            if !active[id.index()] {
+                continue;
+            }
+            for (pos, i) in inputs.iter().enumerate() {
+                if active[i.index()] {
+                    uses[i.index()].push((id, pos));
+                }
+            }
+        }
+        if let (Node::Loop(lp), Some(la)) = (&g.get(id).node, loops.get(&id)) {
+            for (j, p) in lp.inputs.iter().enumerate() {
+                let flows = if j < lp.carried {
+                    la.seeded[j]
+                } else {
+                    la.body.active[lp.body.inputs[j].index()]
+                };
+                if flows && active[p.index()] {
+                    uses[p.index()].push((id, j));
+                }
+            }
+        }
+    }
+    for (id, ba) in branches {
+        let Node::Branch(b) = &g.get(*id).node else {
+            unreachable!("a branch")
+        };
+        for p in branch_inputs(b) {
+            let flows = (0..2).any(|a| {
+                b.arm_inputs[a]
+                    .iter()
+                    .position(|q| *q == p)
+                    .is_some_and(|j| ba.arms[a].active[b.arms[a].inputs[j].index()])
+            });
+            if flows && active[p.index()] {
+                uses[p.index()].push((*id, 0));
+            }
+        }
+    }
+    for u in &mut uses {
+        u.sort();
+    }
+    uses
 }

@@ -5,7 +5,8 @@
 use crate::args::{self, Args};
 use crate::ast::Function;
 use crate::ctxt::Ctxt;
-use crate::emit::{self, Namer};
+use crate::emit;
+use crate::plan::Namer;
 use crate::{check, lower};
 use proc_macro2::TokenStream;
 use quote::quote;

@@ -22,6 +22,7 @@ mod emit;
 mod expand;
 mod graph;
 mod lower;
+mod plan;
 mod pretty;
 mod vocab;
 

@@ -1,0 +1,153 @@
+//! A region's forward statements: one `let` per live node, in order.
+
+use super::{branches, call_args, loops, operand, subst, Cx};
+use crate::graph::{Node, NodeId};
+use crate::plan::Region;
+use crate::vocab::{fused, Op};
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{quote, quote_spanned, ToTokens};
+
+/// The forward pass of a region.
+pub fn forward(r: &Region, cx: &Cx) -> Vec<TokenStream> {
+    let mut out = Vec::new();
+    for id in r.graph.ids() {
+        if !r.live(id) || r.unmade.contains(&id) {
+            continue;
+        }
+        let span = r.graph.get(id).span;
+        if let Some(&(x, _)) = r.sum_squares.get(&id) {
+            out.push(sum_square(r, cx, id, x, span));
+            continue;
+        }
+        match r.node(id) {
+            Node::Const(c) => {
+                let name = r.name(id);
+                let tokens = subst(r, c);
+                out.push(quote_spanned!(span=> let #name = #tokens;));
+            }
+            Node::Op { .. } if r.dot_adds.contains_key(&id) => out.extend(dot_add(r, cx, id, span)),
+            Node::Op { op, .. } => out.extend(op_step(r, cx, id, *op, span)),
+            Node::Loop(lp) => out.extend(loops::forward(r, cx, id, lp)),
+            Node::Branch(b) => out.extend(branches::forward(r, cx, id, b)),
+            Node::Param(_)
+            | Node::Float(_)
+            | Node::Int(_)
+            | Node::Error
+            | Node::Input(_)
+            | Node::LoopVar
+            | Node::Out { .. } => {}
+        }
+    }
+    out
+}
+
+/// `let s = Σ x²;` in one reduction.
+fn sum_square(r: &Region, cx: &Cx, id: NodeId, x: NodeId, span: Span) -> TokenStream {
+    let bp = cx.bp;
+    let name = r.name(id);
+    let x = operand(cx, &r.operand(&cx.func.params, x));
+    let f = Ident::new(fused::SUM_SQUARE, span);
+    quote_spanned!(span=> let #name = #bp::#f(#x);)
+}
+
+/// `let x_shape = bp::shape_of(&from);` where `x` gives its buffer away
+/// and its rules run (`from` is `x`, or a value of `x`'s shape made from it).
+fn keep_shape(r: &Region, cx: &Cx, x: NodeId, from: &Ident) -> Option<TokenStream> {
+    let bp = cx.bp;
+    let shape = r.given.get(&x)?.as_ref()?;
+    Some(quote!(let #shape = #bp::shape_of(&#from);))
+}
+
+/// `let (s, d_shape) = bp::add_dot_owned(x, m, v);`: `x + m·v` with the
+/// product added into `x`'s buffer.
+fn dot_add(r: &Region, cx: &Cx, id: NodeId, span: Span) -> Vec<TokenStream> {
+    let bp = cx.bp;
+    let name = r.name(id);
+    let (x, d) = (r.inputs(id)[0], r.dot_adds[&id]);
+    let mv = r.inputs(d);
+    let m = operand(cx, &r.operand(&cx.func.params, mv[0]));
+    let v = operand(cx, &r.operand(&cx.func.params, mv[1]));
+    let x_name = r.name(x);
+    let mut out: Vec<TokenStream> = keep_shape(r, cx, x, x_name).into_iter().collect();
+    let d_shape = match &r.given[&d] {
+        Some(shape) => shape.to_token_stream(),
+        None => quote!(_),
+    };
+    let f = Ident::new(fused::ADD_DOT_OWNED, span);
+    out.push(quote_spanned!(span=> let (#name, #d_shape) = #bp::#f(#x_name, #m, #v);));
+    out
+}
+
+/// One op's forward statement, in the form the plan chose: a new value,
+/// written over its first operand, fused with the op before, into a
+/// loop's spare buffer.
+fn op_step(r: &Region, cx: &Cx, id: NodeId, op: Op, span: Span) -> Vec<TokenStream> {
+    let bp = cx.bp;
+    let Node::Op { inputs, consts, .. } = r.node(id) else {
+        unreachable!("an op")
+    };
+    let name = r.name(id);
+    let takes = r.takes.contains(&id);
+    let args: Vec<TokenStream> = inputs
+        .iter()
+        .enumerate()
+        .map(|(p, i)| match (takes, p) {
+            (true, 0) => r.name(*i).to_token_stream(),
+            _ => operand(cx, &r.operand(&cx.func.params, *i)),
+        })
+        .collect();
+    let consts: Vec<TokenStream> = consts.iter().map(|c| subst(r, c)).collect();
+    let def = op.def();
+    let mut out = Vec::new();
+    if takes && !r.fused.contains_key(&id) {
+        // The operand's buffer becomes the result; its shape is kept for
+        // the rules.
+        out.extend(keep_shape(r, cx, inputs[0], r.name(inputs[0])));
+    }
+    if r.deferred.contains(&id) {
+        // Computed by the op that reads it.
+        return out;
+    }
+    if let Some(&x) = r.fused.get(&id) {
+        // `f(a ⊕ b)` in one pass over `a`'s buffer; the intermediate's
+        // shape is the result's.
+        let x_inputs = r.inputs(x);
+        let x_args = [
+            r.name(x_inputs[0]).to_token_stream(),
+            operand(cx, &r.operand(&cx.func.params, x_inputs[1])),
+        ];
+        let map = Ident::new(r.op(x).def().owned_map, span);
+        let elem = Ident::new(def.elem, span);
+        out.push(quote_spanned!(span=> let #name = #bp::#map(#(#x_args,)* #bp::#elem);));
+        out.extend(keep_shape(r, cx, x, name));
+        return out;
+    }
+    let stmt = if takes {
+        let f = Ident::new(def.owned, span);
+        match &r.saved[id.index()] {
+            Some(saved) => {
+                quote_spanned!(span=> let (#name, #saved) = #bp::#f(#(#args,)* #(#consts),*);)
+            }
+            None => quote_spanned!(span=> let #name = #bp::#f(#(#args),* #(, #consts)*);),
+        }
+    } else if let Op::Call(k) = op {
+        let call = &r.graph.calls[k as usize];
+        let path = &call.path;
+        let args = call_args(r, cx, call, inputs);
+        quote_spanned!(span=> let #name = #path(#(#args),*);)
+    } else if op == Op::Concat {
+        let f = Ident::new(def.forward, span);
+        quote_spanned!(span=> let #name = #bp::#f(#(#consts),*, &[#(#args),*]);)
+    } else if let Some(saved) = &r.saved[id.index()] {
+        let f = Ident::new(def.saves.expect("an op that saves").1, span);
+        quote_spanned!(span=> let (#name, #saved) = #bp::#f(#(#args,)* #(#consts),*);)
+    } else if let Some(spare) = r.spares.get(&id) {
+        let f = Ident::new(fused::DOT_REUSE, span);
+        quote_spanned!(span=> let #name = #bp::#f(&mut #spare, #(#args),*);)
+    } else {
+        let f = Ident::new(def.forward, span);
+        quote_spanned!(span=> let #name = #bp::#f(#(#args),* #(, #consts)*);)
+    };
+    out.push(stmt);
+    out
+}

@@ -1,0 +1,279 @@
+//! A loop's forward loop and its reverse loop (see `crate::plan::loops`).
+
+use super::forward::forward as body_forward;
+use super::reverse::reverse as body_reverse;
+use super::{operand, part, subst, Cx};
+use crate::graph::{Loop, NodeId};
+use crate::plan::loops::{DStart, Rows};
+use crate::plan::{Init, Kept, Next, Region};
+use proc_macro2::{Literal, TokenStream};
+use quote::{quote, ToTokens};
+
+/// The value each carried variable has at the end of an iteration, or a
+/// branch arm's result.
+pub fn next(cx: &Cx, n: &Next) -> TokenStream {
+    let bp = cx.bp;
+    match n {
+        Next::Local(n) => n.to_token_stream(),
+        Next::Copy(o) => {
+            let o = operand(cx, o);
+            quote!(#bp::copy(#o))
+        }
+    }
+}
+
+/// A kept local: moved, copied (a view) or cloned (also a result).
+pub fn kept(cx: &Cx, k: &Kept) -> TokenStream {
+    let bp = cx.bp;
+    match k {
+        Kept::Moved(n) => n.to_token_stream(),
+        Kept::Copy(n) => quote!(#bp::copy(&#n)),
+        Kept::Clone(n) => quote!(::core::clone::Clone::clone(&#n)),
+    }
+}
+
+/// ```text
+/// let t_start = 0; let t_end = n;
+/// let mut h_1 = bp::copy(&h);
+/// let mut steps = Vec::with_capacity(..);
+/// let mut h_1_rows = bp::Rows::with_steps(..);
+/// for t in t_start..t_end {
+///     let h_1_in = h_1;
+///     h_1_rows.push(&h_1_in);
+///     ... the body ...
+///     steps.push((..));
+///     h_1 = h_5;
+/// }
+/// h_1_rows.push(&h_1);
+/// ```
+pub fn forward(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream> {
+    let bp = cx.bp;
+    let l = &r.loops[&id];
+    let start_tokens = subst(r, &lp.start);
+    let end_tokens = subst(r, &lp.end);
+    let end_expr = if lp.inclusive {
+        quote!(#end_tokens + 1)
+    } else {
+        end_tokens
+    };
+    let (start, end, steps) = (&l.start, &l.end, &l.steps);
+    let mut out = vec![
+        quote!(let #start = #start_tokens;),
+        quote!(let #end = #end_expr;),
+    ];
+    for (s, init) in l.state.iter().zip(&l.init) {
+        out.push(match init {
+            Init::Moved(name) => quote!(let mut #s = #name;),
+            Init::Copy(o) => {
+                let o = operand(cx, o);
+                quote!(let mut #s = #bp::copy(#o);)
+            }
+        });
+    }
+    let (mut first, mut push, mut last, mut after) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    if l.active {
+        out.push(
+            quote!(let mut #steps = ::std::vec::Vec::with_capacity((#start..#end).size_hint().0);),
+        );
+        let saved = l.saves.iter().map(|k| kept(cx, k));
+        push.push(quote!(#steps.push((#(#saved,)*));));
+    }
+    for rows in &l.rows {
+        let (name, i, s) = (&rows.rows, &l.ins[rows.k], &l.state[rows.k]);
+        out.push(quote!(let mut #name = #bp::Rows::with_steps((#start..#end).size_hint().0);));
+        first.push(quote!(#name.push(&#i);));
+        if let Some(spare) = &rows.spare {
+            out.push(quote!(let mut #spare = #bp::Spare::new();));
+            last.push(quote!(#spare.put(#i);));
+        }
+        if rows.next.is_some() {
+            after.push(quote!(#name.push(&#s);));
+        }
+    }
+    let body = body_forward(&l.body, cx);
+    let var = l
+        .body
+        .loop_var
+        .clone()
+        .map_or(quote!(_), |v| v.to_token_stream());
+    let (ins, state) = (&l.ins, &l.state);
+    let nexts = l.next.iter().map(|n| next(cx, n));
+    out.push(quote! {
+        for #var in #start..#end {
+            #(let #ins = #state;)*
+            #(#first)*
+            #(#body)*
+            #(#push)*
+            #(#last)*
+            #(#state = #nexts;)*
+        }
+    });
+    out.extend(after);
+    out
+}
+
+/// ```text
+/// let mut d_h_1 = d_h_1;
+/// let mut d_w = bp::zeros_like(w);
+/// for (t, (step, (h_3, ...))) in (t_start..t_end).zip(steps.into_iter().enumerate()).rev() {
+///     let h_1_in = h_1_rows.row(step);
+///     ... the body's reverse sweep, seeded with d_h_1 ...
+///     d_h_1 = d_h_in_step;
+/// }
+/// let d_h = d_h_1;
+/// ```
+pub fn reverse(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream> {
+    let bp = cx.bp;
+    let l = &r.loops[&id];
+    let rev = &l.rev;
+    let mut out = starts(r, cx, id, lp);
+    let (start, end, steps) = (&l.start, &l.end, &l.steps);
+    let terms = terms(cx, l);
+    if let Some(outers) = &l.body.outers {
+        out.push(quote!(let mut #outers = #bp::Outers::new(#steps.len(), [#(#terms),*]);));
+    }
+    // The last iteration's new value is the loop's result.
+    let mut head = Vec::new();
+    for (k, local, carry) in &l.handoff {
+        let s = &l.state[*k];
+        out.push(quote!(let mut #carry = #s;));
+        head.push(quote!(let #local = #carry;));
+    }
+    let body = body_reverse(&l.body, cx);
+    let var = l
+        .body
+        .loop_var
+        .clone()
+        .map_or(quote!(_), |v| v.to_token_stream());
+    let saved = &l.kept;
+    for rows in &l.rows {
+        let (name, i) = (&rows.rows, &l.ins[rows.k]);
+        let step = l.step.as_ref().expect("a step index where rows are read");
+        head.push(quote!(let #i = #name.row(#step);));
+        if let Some(local) = &rows.next {
+            head.push(quote!(let #local = #name.row(#step + 1);));
+        }
+    }
+    let tail = tail(cx, l, lp);
+    let header = match &l.step {
+        Some(step) => quote! {
+            for (#var, (#step, (#(#saved,)*))) in (#start..#end).zip(#steps.into_iter().enumerate()).rev()
+        },
+        None => quote!(for (#var, (#(#saved,)*)) in (#start..#end).zip(#steps).rev()),
+    };
+    out.push(quote! {
+        #header {
+            #(#head)*
+            #(#body)*
+            #(#tail)*
+        }
+    });
+    if let Some(outers) = &l.body.outers {
+        for (k, t) in rev.terms.iter().enumerate() {
+            let (acc, k) = (&t.acc, Literal::usize_unsuffixed(k));
+            out.push(quote!(#acc = #bp::add_outers(#acc, &mut #outers, #k);));
+        }
+    }
+    for (target, d) in &rev.targets {
+        out.push(quote!(let #target = #d;));
+    }
+    out
+}
+
+/// How the carried adjoints and the accumulators start before the reverse
+/// loop.
+fn starts(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream> {
+    let bp = cx.bp;
+    let l = &r.loops[&id];
+    let rev = &l.rev;
+    let mut out = Vec::new();
+    let zeros = |x: TokenStream| match &rev.spare {
+        Some(spare) => quote!(#spare.zeros_like(#x)),
+        None => quote!(#bp::zeros_like(#x)),
+    };
+    for (k, d, start) in &rev.d_start {
+        let s = &l.state[*k];
+        out.push(match start {
+            DStart::Copy(c) => {
+                let c = c.iter().map(|p| part(cx, p));
+                quote!(let mut #d = #bp::copy(#(#c)+*);)
+            }
+            DStart::Sum(c) => {
+                let c = c.iter().map(|p| part(cx, p));
+                quote!(let mut #d = #(#c)+*;)
+            }
+            DStart::Same => quote!(let mut #d = #d;),
+            DStart::ZerosIn => quote!(let mut #d = #bp::zeros_in(#s);),
+            DStart::Zeros => {
+                let z = zeros(quote!(&#s));
+                quote!(let mut #d = #z;)
+            }
+        });
+    }
+    for (j, acc) in &l.accs {
+        let z = zeros(operand(cx, &r.operand(&cx.func.params, lp.inputs[*j])));
+        out.push(quote!(let mut #acc = #z;));
+    }
+    out
+}
+
+/// The terms of the loop's `Outers`: each reads its vectors where the loop
+/// keeps them, and shares the `u`s of an earlier term of one gradient.
+fn terms(cx: &Cx, l: &crate::plan::LoopPlan) -> Vec<TokenStream> {
+    let bp = cx.bp;
+    let (start, end) = (&l.start, &l.end);
+    l.rev
+        .terms
+        .iter()
+        .map(|t| {
+            let acc = &t.acc;
+            let mut term = quote!(#bp::outer_term(&#acc));
+            if let Some(j) = t.u_from {
+                let j = Literal::usize_unsuffixed(j);
+                term = quote!(#term.u_from(#j));
+            }
+            match &t.v_from {
+                Some(Rows::State(rows)) => term = quote!(#term.v_from(#rows.starts())),
+                Some(Rows::Input(m)) => {
+                    let m = operand(cx, m);
+                    term = quote!(#term.v_from(#bp::rows_in(#m, #start, #end)));
+                }
+                None => {}
+            }
+            term
+        })
+        .collect()
+}
+
+/// The end of each reverse iteration: the accumulators take the step's
+/// contributions, the carried adjoints move to the iteration before.
+fn tail(cx: &Cx, l: &crate::plan::LoopPlan, lp: &Loop) -> Vec<TokenStream> {
+    let bp = cx.bp;
+    let mut tail = Vec::new();
+    for (j, acc) in &l.accs {
+        let input = lp.body.inputs[*j];
+        // Unless every contribution went into the accumulator already.
+        if l.body.accumulated.get(&input).copied().unwrap_or(0) < l.body.parts(input) {
+            let step = l.body.adj(input);
+            tail.push(quote!(#acc = #acc + #step;));
+        }
+    }
+    for (k, d) in l.d_state.iter().enumerate() {
+        if let Some(d) = d {
+            let input = lp.body.inputs[k];
+            if l.body.active(input) {
+                let step = l.body.adj(input);
+                tail.push(quote!(#d = #step;));
+            } else {
+                let i = &l.ins[k];
+                tail.push(quote!(#d = #bp::zeros_like(&#i);));
+            }
+        }
+    }
+    for (k, _, carry) in &l.handoff {
+        let i = &l.ins[*k];
+        tail.push(quote!(#carry = #i;));
+    }
+    tail
+}

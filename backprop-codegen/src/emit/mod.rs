@@ -1,0 +1,429 @@
+//! Emission: the plan becomes the gradient struct and `NAME_backward`.
+//!
+//! Nothing here decides anything: every function writes one construct of
+//! the plan (`crate::plan`) as tokens. `mod.rs` writes the frame (the
+//! gradient struct, the signatures, the function's value and gradient),
+//! `forward.rs` a region's forward statements, `reverse.rs` its reverse
+//! sweep, `loops.rs` and `branches.rs` the two kinds of regions.
+
+mod branches;
+mod forward;
+mod loops;
+mod reverse;
+
+use crate::ast::{Function, Kind};
+use crate::graph::{Call, CallArg, ConstArg, Form, Node, NodeId};
+use crate::lower::Lowered;
+use crate::plan::{self, Namer, Operand, Part, Plan, Raw, Region, Shared};
+use proc_macro2::{Ident, TokenStream, TokenTree};
+use quote::{format_ident, quote, ToTokens};
+use std::collections::HashSet;
+
+/// What every emitting function needs: the runtime's alias and the function.
+pub struct Cx<'a> {
+    pub bp: &'a Ident,
+    pub func: &'a Function,
+}
+
+/// Every identifier in a token stream.
+pub fn idents(tokens: TokenStream, out: &mut HashSet<String>) {
+    for tt in tokens {
+        match tt {
+            TokenTree::Ident(i) => {
+                out.insert(i.to_string());
+            }
+            TokenTree::Group(g) => idents(g.stream(), out),
+            _ => {}
+        }
+    }
+}
+
+/// `two_heads` -> `TwoHeadsGrad`.
+pub fn grad_struct_name(f: &Ident) -> Ident {
+    let s = f.to_string();
+    let s = s.strip_prefix("r#").unwrap_or(&s);
+    let mut camel = String::new();
+    for part in s.split('_').filter(|p| !p.is_empty()) {
+        let mut chars = part.chars();
+        if let Some(c) = chars.next() {
+            camel.extend(c.to_uppercase());
+            camel.push_str(chars.as_str());
+        }
+    }
+    format_ident!("{}Grad", camel, span = f.span())
+}
+
+/// The gradient struct, the `Gradient` impl and the signature of
+/// `NAME_backward`, shared by the real expansion and the fallback.
+pub struct Frame {
+    pub struct_name: Ident,
+    pub d_out: Ident,
+    pub items: TokenStream,
+    pub signature: TokenStream,
+}
+
+/// `real` is false for the fallback expansion, whose functions cannot run.
+pub fn frame(func: &Function, krate: &TokenStream, namer: &mut Namer, real: bool) -> Frame {
+    let sig = &func.item.sig;
+    let vis = &func.item.vis;
+    let name = &sig.ident;
+    let struct_name = grad_struct_name(name);
+    let backward_name = format_ident!("{}_backward", name, span = name.span());
+    let fields: Vec<TokenStream> = func
+        .params
+        .iter()
+        .filter(|p| p.differentiable)
+        .map(|p| {
+            let ident = &p.ident;
+            let ty = match &p.kind {
+                Kind::Scalar(e) => e.ident().into_token_stream(),
+                Kind::Array { owned, .. } => owned.clone(),
+                Kind::Constant => unreachable!("only float parameters are differentiable"),
+            };
+            let doc = format!(" The gradient with respect to `{ident}`.");
+            quote!(#[doc = #doc] pub #ident: #ty)
+        })
+        .collect();
+    let field_names: Vec<&Ident> = func
+        .params
+        .iter()
+        .filter(|p| p.differentiable)
+        .map(|p| &p.ident)
+        .collect();
+    let field_strs: Vec<String> = field_names.iter().map(|i| i.to_string()).collect();
+    let struct_doc = format!(
+        " The gradient of [`{name}`] with respect to its differentiable parameters, one field each, written by `#[differentiable]`."
+    );
+    let items = quote! {
+        #[doc = #struct_doc]
+        #[derive(Debug, Clone)]
+        #vis struct #struct_name {
+            #(#fields,)*
+        }
+
+        impl #krate::__private::Gradient for #struct_name {
+            fn fields(&self) -> ::std::vec::Vec<(&'static str, ::std::vec::Vec<f64>)> {
+                ::std::vec![#((#field_strs, #krate::__private::flatten(&self.#field_names)),)*]
+            }
+        }
+    };
+    let d_out = namer.fresh("d_out");
+    let ret = match &sig.output {
+        syn::ReturnType::Type(_, ty) => ty.to_token_stream(),
+        syn::ReturnType::Default => quote!(()),
+    };
+    let d_out_ty = if func.array_output {
+        quote!(&#ret)
+    } else {
+        func.elem.ident().into_token_stream()
+    };
+    let inputs = strip_mut(sig.inputs.iter());
+    let generics = &sig.generics;
+    let doc = format!(
+        " Runs [`{name}`] and its reverse sweep: returns the value and the gradient of `d_out · {name}(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`."
+    );
+    let signature = quote! {
+        #[doc = #doc]
+        #[allow(unused_variables, unused_imports, clippy::all)]
+        #vis fn #backward_name #generics(#(#inputs,)* #d_out: #d_out_ty) -> (#ret, #struct_name)
+    };
+    let vjp = vjp_item(func, krate, namer, &d_out, &ret, real);
+    let items = quote!(#items #vjp);
+    Frame {
+        struct_name,
+        d_out,
+        items,
+        signature,
+    }
+}
+
+/// `NAME_vjp`: the gradients by position, for the differentiable functions
+/// that call this one (`real` false: the fallback, which cannot run).
+fn vjp_item(
+    func: &Function,
+    krate: &TokenStream,
+    namer: &Namer,
+    d_out: &Ident,
+    ret: &TokenStream,
+    real: bool,
+) -> TokenStream {
+    let sig = &func.item.sig;
+    let vis = &func.item.vis;
+    let name = &sig.ident;
+    let generics = &sig.generics;
+    let vjp_name = format_ident!("{}_vjp", name, span = name.span());
+    let ret_owned = if func.array_output {
+        ret.clone()
+    } else {
+        func.elem.ident().into_token_stream()
+    };
+    let d_arg = if func.array_output {
+        quote!(#krate::__private::Cot::get(&#d_out))
+    } else {
+        quote!(*#krate::__private::Cot::get(&#d_out))
+    };
+    let arg_names: Vec<&Ident> = func.params.iter().map(|p| &p.ident).collect();
+    let grad = namer.fresh_for_user().fresh("grad");
+    let positional: Vec<TokenStream> = func
+        .params
+        .iter()
+        .map(|p| {
+            let ident = &p.ident;
+            if p.differentiable {
+                quote!(#grad.#ident)
+            } else {
+                quote!(#krate::__private::NotDifferentiable)
+            }
+        })
+        .collect();
+    let positional_types: Vec<TokenStream> = func
+        .params
+        .iter()
+        .map(|p| match (&p.kind, p.differentiable) {
+            (Kind::Scalar(e), true) => e.ident().into_token_stream(),
+            (Kind::Array { owned, .. }, true) => owned.clone(),
+            _ => quote!(#krate::__private::NotDifferentiable),
+        })
+        .collect();
+    let vjp_doc = format!(
+        " The gradients of [`{name}`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `{name}`. Written by `#[differentiable]`."
+    );
+    let vjp_inputs = strip_mut(sig.inputs.iter());
+    let vjp_inputs2 = strip_mut(sig.inputs.iter());
+    let backward_name = format_ident!("{}_backward", name, span = name.span());
+    let vjp = quote! {
+        #[doc = #vjp_doc]
+        #[doc(hidden)]
+        #[allow(clippy::all)]
+        #vis fn #vjp_name #generics(#(#vjp_inputs,)* #d_out: impl #krate::__private::Cot<#ret_owned>) -> (#(#positional_types,)*) {
+            let (_, #grad) = #backward_name(#(#arg_names,)* #d_arg);
+            (#(#positional,)*)
+        }
+    };
+    let vjp = if real {
+        vjp
+    } else {
+        quote! {
+            #[doc(hidden)]
+            #[allow(unused_variables, clippy::all)]
+            #vis fn #vjp_name #generics(#(#vjp_inputs2,)* #d_out: impl #krate::__private::Cot<#ret_owned>) -> (#(#positional_types,)*) {
+                ::core::unreachable!("#[differentiable] reported an error for this function")
+            }
+        }
+    };
+    vjp
+}
+
+/// The user's function, unchanged but for one lint: a `for` loop over a range
+/// is the only loop a differentiable function may have, so clippy's advice to
+/// iterate over the indexed data instead (`needless_range_loop`) cannot be
+/// followed there.
+pub fn original_item(func: &Function) -> TokenStream {
+    struct HasLoop(bool);
+    impl<'ast> syn::visit::Visit<'ast> for HasLoop {
+        fn visit_expr_for_loop(&mut self, _: &'ast syn::ExprForLoop) {
+            self.0 = true;
+        }
+    }
+    let mut v = HasLoop(false);
+    syn::visit::Visit::visit_block(&mut v, &func.item.block);
+    let item = &func.item;
+    if v.0 {
+        quote!(#[allow(clippy::needless_range_loop)] #item)
+    } else {
+        item.to_token_stream()
+    }
+}
+
+/// The parameters without `mut`: that is for the user's body, not ours.
+fn strip_mut<'a>(
+    inputs: impl Iterator<Item = &'a syn::FnArg> + 'a,
+) -> impl Iterator<Item = syn::FnArg> + 'a {
+    inputs.cloned().map(|mut arg| {
+        if let syn::FnArg::Typed(pt) = &mut arg {
+            if let syn::Pat::Ident(pi) = &mut *pt.pat {
+                pi.mutability = None;
+            }
+        }
+        arg
+    })
+}
+
+/// Writes `NAME_backward`: the original function, the frame, and the body.
+pub fn emit(
+    func: &Function,
+    l: &Lowered,
+    a: &crate::check::Analysis,
+    krate: &TokenStream,
+    mut namer: Namer,
+) -> TokenStream {
+    let frame = frame(func, krate, &mut namer, true);
+    let bp = namer.fresh("bp");
+    let mut sh = Shared {
+        func,
+        namer,
+        opts: plan::Options::default(),
+    };
+    let plan = plan::plan(l, a, &mut sh, &frame.d_out);
+    let cx = Cx { bp: &bp, func };
+    let forward = forward::forward(&plan.body, &cx);
+    let reverse = reverse::reverse(&plan.body, &cx);
+    let value = value(&plan, &cx, l.output);
+    let fields = grad_fields(&plan, &cx);
+    let Plan { grad, .. } = &plan;
+    let struct_name = &frame.struct_name;
+    let item = original_item(func);
+    let signature = &frame.signature;
+    let items = &frame.items;
+    let name = &func.item.sig.ident;
+    quote! {
+        #item
+
+        #items
+
+        #signature {
+            use #krate::__private as #bp;
+            // The original function counts as used where only its backward is.
+            let _ = #name;
+            #(#forward)*
+            #(#reverse)*
+            let #grad = #struct_name { #(#fields,)* };
+            (#value, #grad)
+        }
+    }
+}
+
+/// How an op receives a value.
+pub fn operand(cx: &Cx, o: &Operand) -> TokenStream {
+    let bp = cx.bp;
+    match o {
+        Operand::Param {
+            ident,
+            by_ref: true,
+        } => quote!(#ident),
+        Operand::Param { ident, .. } | Operand::Local(ident) => quote!(&#ident),
+        Operand::Literal(t) => quote!(&#t),
+        Operand::StandIn(shape) => quote!(&#bp::stand_in(&#shape)),
+    }
+}
+
+/// A value by its plain name.
+pub fn raw(r: &Raw) -> TokenStream {
+    match r {
+        Raw::Local(i) => i.to_token_stream(),
+        Raw::Literal(t) => quote!((#t)),
+    }
+}
+
+/// A contribution to an adjoint.
+pub fn part(cx: &Cx, p: &Part) -> TokenStream {
+    let bp = cx.bp;
+    match p {
+        Part::Name(n) => n.to_token_stream(),
+        Part::CopyOf(d) => quote!(#bp::copy(#d)),
+    }
+}
+
+/// A constant expression with every binding replaced by its node's local.
+pub fn subst(r: &Region, c: &ConstArg) -> TokenStream {
+    c.render(|id, form| {
+        let raw = raw(&r.raw(id));
+        // A binding that held a reference or a view keeps that form.
+        match form {
+            Form::Ref => quote!((&#raw)),
+            Form::View => quote!((#raw).view()),
+            Form::Value => raw,
+        }
+    })
+}
+
+/// The arguments of a call as the user passed them: borrowed values
+/// borrowed, values by value cloned (a clone of a reference or a float is a
+/// copy), constants as written.
+pub fn call_args(r: &Region, cx: &Cx, call: &Call, inputs: &[NodeId]) -> Vec<TokenStream> {
+    call.args
+        .iter()
+        .map(|a| match a {
+            CallArg::Const(c) => subst(r, c),
+            CallArg::Input {
+                input, view: true, ..
+            } => {
+                let raw = raw(&r.raw(inputs[*input]));
+                quote!((#raw).view())
+            }
+            CallArg::Input {
+                input,
+                by_ref: true,
+                ..
+            } => operand(cx, &r.operand(&cx.func.params, inputs[*input])),
+            CallArg::Input {
+                input,
+                by_ref: false,
+                ..
+            } => {
+                let id = inputs[*input];
+                match r.node(id) {
+                    Node::Float(t) => t.clone(),
+                    Node::Param(i) => {
+                        let p = &cx.func.params[*i];
+                        let ident = &p.ident;
+                        // A reference or a float is copied; an array by value is cloned.
+                        if p.by_ref || matches!(p.kind, Kind::Scalar(_)) {
+                            quote!(#ident)
+                        } else {
+                            quote!(::core::clone::Clone::clone(&#ident))
+                        }
+                    }
+                    _ => {
+                        let n = raw(&r.raw(id));
+                        quote!(::core::clone::Clone::clone(&#n))
+                    }
+                }
+            }
+        })
+        .collect()
+}
+
+/// The value the function returns.
+fn value(plan: &Plan, cx: &Cx, id: NodeId) -> TokenStream {
+    let r = &plan.body;
+    match r.node(id) {
+        Node::Param(i) => {
+            let p = &cx.func.params[*i];
+            let ident = &p.ident;
+            if p.by_ref {
+                quote!(::core::clone::Clone::clone(#ident))
+            } else {
+                quote!(#ident)
+            }
+        }
+        Node::Float(t) | Node::Int(t) => t.clone(),
+        _ => r.name(id).to_token_stream(),
+    }
+}
+
+/// `w: d_w` for each differentiable parameter; a zero where the parameter
+/// does not reach the value.
+fn grad_fields(plan: &Plan, cx: &Cx) -> Vec<TokenStream> {
+    let r = &plan.body;
+    let bp = cx.bp;
+    let mut out = Vec::new();
+    for id in r.graph.ids() {
+        let Node::Param(i) = r.node(id) else {
+            continue;
+        };
+        let p = &cx.func.params[*i];
+        if !p.differentiable {
+            continue;
+        }
+        let ident = &p.ident;
+        if r.active(id) {
+            let adj = r.adj(id);
+            out.push(quote!(#ident: #adj));
+        } else {
+            let arg = operand(cx, &r.operand(&cx.func.params, id));
+            out.push(quote!(#ident: #bp::zeros_like(#arg)));
+        }
+    }
+    out
+}

@@ -1,0 +1,126 @@
+//! Branches: each arm is a region; the forward pass keeps the values of the
+//! arm it took, and the reverse sweep takes the same arm.
+
+use super::region::{Kept, Next, Part, Region, RevStep};
+use super::{forward, routing, Shared};
+use crate::graph::{Branch, Node, NodeId};
+use proc_macro2::Ident;
+use std::collections::HashSet;
+
+/// Plans a branch's forward pass: its arms, their results, what they keep.
+pub fn plan_forward<'g>(r: &mut Region<'g>, sh: &mut Shared, id: NodeId, b: &'g Branch) {
+    let active = r.branch_active(id);
+    let outs = r.outs_of(id);
+    let results: Vec<Option<proc_macro2::Ident>> = (0..b.outputs)
+        .map(|k| match outs.iter().find(|(kk, _)| *kk == k) {
+            Some((_, o)) if r.live(*o) => Some(r.name(*o).clone()),
+            _ => None,
+        })
+        .collect();
+    let mut bp = r.branches.remove(&id).expect("a branch plan");
+    bp.active = active;
+    for a in 0..2 {
+        let arm = &mut bp.arms[a];
+        forward::plan(arm, sh);
+        let next: Vec<Next> = b.arms[a]
+            .outputs
+            .iter()
+            .map(|o| match arm.node(*o) {
+                Node::Op { .. } | Node::Const(_) | Node::Out { .. } => {
+                    Next::Local(arm.name(*o).clone())
+                }
+                _ => Next::Copy(arm.operand(&sh.func.params, *o)),
+            })
+            .collect();
+        if active {
+            views_first(&mut arm.defined, &arm.views);
+            bp.kept[a] = keep(&arm.defined, &next, &arm.views);
+        }
+        bp.next[a] = next;
+    }
+    r.defined.push(bp.cond.clone());
+    r.defined.extend(results.into_iter().flatten());
+    if active {
+        r.defined.extend(bp.saved.iter().cloned());
+    }
+    r.branches.insert(id, bp);
+}
+
+/// The locals a region keeps for its reverse sweep, moved, except those that
+/// also leave the region as its results, which are cloned. A view borrows
+/// the local it views, so it is kept as an owned copy, and views come first
+/// (see [`views_first`]), before the locals they borrow are moved.
+pub fn keep(locals: &[Ident], next: &[Next], views: &HashSet<Ident>) -> Vec<Kept> {
+    locals
+        .iter()
+        .map(|n| {
+            if views.contains(n) {
+                Kept::Copy(n.clone())
+            } else if next.iter().any(|x| x.is(n)) {
+                Kept::Clone(n.clone())
+            } else {
+                Kept::Moved(n.clone())
+            }
+        })
+        .collect()
+}
+
+/// The locals a region keeps, views first.
+pub fn views_first(locals: &mut [Ident], views: &HashSet<Ident>) {
+    locals.sort_by_key(|n| !views.contains(n));
+}
+
+/// Plans a branch's reverse sweep: the seeds of its arms, their reverse
+/// sweeps, and the contributions to the enclosing values they read.
+pub fn plan_reverse<'g>(r: &mut Region<'g>, sh: &mut Shared, id: NodeId, b: &'g Branch) {
+    if !r.branch_active(id) {
+        return;
+    }
+    let seeded = r.a.branches[&id].seeded.clone();
+    let outs = r.outs_of(id);
+    let mut seeds: Vec<Option<(proc_macro2::Ident, bool)>> = vec![None; b.outputs];
+    for (k, o) in outs {
+        if seeded[k] && r.active(o) {
+            if let Some(sum) = routing::adjoint_sum(r, o) {
+                r.reverse.push(sum);
+            }
+            seeds[k] = Some((r.adj(o).clone(), r.borrowed[o.index()]));
+        }
+    }
+    let inputs: Vec<NodeId> = crate::check::branch_inputs(b)
+        .into_iter()
+        .filter(|p| r.a.uses[p.index()].iter().any(|(c, _)| *c == id))
+        .collect();
+    let mut targets = Vec::new();
+    for p in &inputs {
+        targets.push(routing::contribution_target(r, sh, *p, id));
+    }
+    let mut bp = r.branches.remove(&id).expect("a branch plan");
+    for a in 0..2 {
+        let arm = &mut bp.arms[a];
+        for (k, seed) in seeds.iter().enumerate() {
+            // Both arms must give owned gradients: a borrowed `d_out` is
+            // copied in the arm that passes it through.
+            match seed {
+                Some((d, true)) => arm.seed(b.arms[a].outputs[k], Part::CopyOf(d.clone()), false),
+                Some((d, false)) => arm.seed(b.arms[a].outputs[k], Part::Name(d.clone()), false),
+                None => {}
+            }
+        }
+        routing::plan(arm, sh);
+        bp.results[a] = inputs
+            .iter()
+            .map(|p| {
+                let j = b.arm_inputs[a].iter().position(|q| q == p);
+                match j.map(|j| b.arms[a].inputs[j]) {
+                    Some(input) if arm.active(input) => Some(arm.adj(input).clone()),
+                    _ => None,
+                }
+            })
+            .collect();
+    }
+    bp.inputs = inputs;
+    bp.targets = targets;
+    r.branches.insert(id, bp);
+    r.reverse.push(RevStep::Branch(id));
+}

@@ -1,0 +1,461 @@
+//! Loops: the body is a region planned once for every iteration. The
+//! forward loop keeps what each iteration's reverse step reads, and the
+//! reverse loop runs the iterations backwards.
+//!
+//! ```text
+//! Before: for t in 0..n { h = tanh(&(w.dot(&h) + xs.row(t))); }
+//! After:  let t_start = 0; let t_end = n;
+//!         let mut h_1 = bp::copy(&h);
+//!         let mut steps = Vec::with_capacity(..);
+//!         let mut h_1_rows = bp::Rows::with_steps(..);
+//!         let mut h_1_spare = bp::Spare::new();
+//!         for t in t_start..t_end {
+//!             let h_1_in = h_1;
+//!             h_1_rows.push(&h_1_in);
+//!             let h_2 = bp::dot_reuse(&mut h_1_spare, w, &h_1_in);
+//!             ... one `let` per step of the body ...
+//!             steps.push((..., h_3));
+//!             h_1_spare.put(h_1_in);
+//!             h_1 = h_5;
+//!         }
+//!         h_1_rows.push(&h_1);
+//! ```
+//!
+//! With `Options::loop_buffers`, a carried array that the reverse sweep
+//! reads is kept as rows of one buffer (`Rows`: the value at the start of
+//! each iteration, and the last value), the product that starts its new
+//! value writes into the buffer of the value before (`Spare`), and a
+//! weight's outer products are kept by the loop's `Outers` and added after
+//! it by one matrix product. Other values an iteration's reverse reads are
+//! moved into `steps`; a new value the reverse reads is handed back from
+//! one iteration to the one before instead of kept.
+
+use super::region::{Init, KeptRows, Next, Operand, Part, Region, RevStep};
+use super::{forward, reads, routing, Shared};
+use crate::ast::Kind;
+use crate::graph::{Loop, Node, NodeId};
+use crate::vocab::{Op, ROW_OUT, SAME_TYPE, VIEW};
+use proc_macro2::Ident;
+
+/// How a carried adjoint starts before the reverse loop.
+pub enum DStart {
+    /// `let mut d = bp::copy(parts..);`: a borrowed upstream gradient.
+    Copy(Vec<Part>),
+    /// `let mut d = parts..;`
+    Sum(Vec<Part>),
+    /// `let mut d = d;`
+    Same,
+    /// `let mut d = bp::zeros_in(state);`: the last state's buffer.
+    ZerosIn,
+    /// `let mut d = zeros(&state);`
+    Zeros,
+}
+
+/// Where a term of the loop's `Outers` reads its `v`s.
+pub enum Rows {
+    /// The rows of a carried state.
+    State(Ident),
+    /// The rows `start..end` of a captured matrix the loop walks through.
+    Input(Operand),
+}
+
+/// A term of the loop's `Outers`.
+pub struct Term {
+    pub acc: Ident,
+    /// The earlier term whose `u`s this one's are.
+    pub u_from: Option<usize>,
+    pub v_from: Option<Rows>,
+}
+
+/// What the reverse loop needs beyond the forward's plan.
+#[derive(Default)]
+pub struct Reverse {
+    /// How each carried adjoint starts: the carried variable, its adjoint.
+    pub d_start: Vec<(usize, Ident, DStart)>,
+    /// The spare buffer that serves zero gradients, where in scope.
+    pub spare: Option<Ident>,
+    pub terms: Vec<Term>,
+    /// The contributions to the carried variables' initial values.
+    pub targets: Vec<(Ident, Ident)>,
+}
+
+/// Plans a loop where it stands in the forward pass: its accumulators, its
+/// body (forward and reverse), what each iteration keeps.
+pub fn plan_forward<'g>(r: &mut Region<'g>, sh: &mut Shared, id: NodeId, lp: &'g Loop) {
+    let active = r.loop_active(id, lp);
+    let d_state = if active {
+        d_state(r, sh, id, lp)
+    } else {
+        Vec::new()
+    };
+    // One accumulator per captured value that gets a gradient.
+    let mut accs: Vec<(usize, Ident)> = Vec::new();
+    if active {
+        for j in lp.carried..lp.inputs.len() {
+            let p = lp.inputs[j];
+            if r.a.loops[&id].body.active[lp.body.inputs[j].index()] && r.active(p) {
+                let acc = routing::contribution_target(r, sh, p, id);
+                r.loop_accs.insert(acc.clone());
+                accs.push((j, acc));
+            }
+        }
+    }
+    // A loop result that the enclosing region gives back is read after
+    // the reverse sweep: its value cannot be handed back.
+    let outs = r.outs_of(id);
+    let given_back: Vec<bool> = (0..lp.carried)
+        .map(|k| outs.iter().any(|(kk, o)| *kk == k && r.results.contains(o)))
+        .collect();
+    let flat: Vec<bool> = accs
+        .iter()
+        .map(|(j, _)| flat(r, sh, lp.inputs[*j]))
+        .collect();
+    // The carried variables that may be arrays (a scalar is kept in the
+    // steps for free).
+    let arrays: Vec<bool> = lp.inputs[..lp.carried]
+        .iter()
+        .map(|p| !r.scalar.get(p.index()).copied().unwrap_or(false))
+        .collect();
+    // An initial value that nothing else reads is moved in, not copied.
+    let readers = r.readers();
+    let init: Vec<Init> = lp.inputs[..lp.carried]
+        .iter()
+        .map(|p| match movable_init(r, *p, &readers) {
+            true => Init::Moved(r.name(*p).clone()),
+            false => Init::Copy(r.operand(&sh.func.params, *p)),
+        })
+        .collect();
+    let mut l = r.loops.remove(&id).expect("a loop plan");
+    l.active = active;
+    l.init = init;
+    // The product that starts each carried array's new buffer may write
+    // into the buffer of the value before (decided once the reverse is).
+    let mut spares: Vec<Option<(NodeId, Ident)>> = vec![None; lp.carried];
+    if active && sh.opts.loop_buffers {
+        for (k, spare) in spares.iter_mut().enumerate() {
+            let head = l.body.buffer_head(lp.body.outputs[k]);
+            if arrays[k] && spare_candidate(&l.body, head) {
+                let name = sh.namer.fresh(&format!("{}_spare", l.state[k]));
+                *spare = Some((head, name));
+            }
+        }
+    }
+    for ((j, acc), flat) in accs.iter().zip(flat) {
+        l.body.acc_into.insert(lp.body.inputs[*j], acc.clone());
+        if flat {
+            l.body.flat.insert(lp.body.inputs[*j]);
+        }
+    }
+    l.accs = accs;
+    forward::plan(&mut l.body, sh);
+    l.next = lp
+        .body
+        .outputs
+        .iter()
+        .map(|o| match l.body.node(*o) {
+            Node::Op { .. } | Node::Const(_) | Node::Out { .. } => {
+                Next::Local(l.body.name(*o).clone())
+            }
+            Node::Input(j) if *j < lp.carried => Next::Local(l.ins[*j].clone()),
+            _ => Next::Copy(l.body.operand(&sh.func.params, *o)),
+        })
+        .collect();
+    if active {
+        plan_kept(r, &mut l, sh, lp, &d_state, &given_back, &arrays, &spares);
+    }
+    l.d_state = d_state;
+    r.defined.extend(l.state.iter().cloned());
+    r.defined.extend([l.start.clone(), l.end.clone()]);
+    if active {
+        r.defined.push(l.steps.clone());
+    }
+    r.loops.insert(id, l);
+}
+
+/// The body's reverse sweep, then what each iteration keeps for it: the
+/// locals it reads, a state as rows, a new value handed back.
+#[allow(clippy::too_many_arguments)]
+fn plan_kept<'g>(
+    r: &mut Region<'g>,
+    l: &mut super::region::Loop<'g>,
+    sh: &mut Shared,
+    lp: &'g Loop,
+    d_state: &[Option<Ident>],
+    given_back: &[bool],
+    arrays: &[bool],
+    spares: &[Option<(NodeId, Ident)>],
+) {
+    let outputs = &lp.body.outputs;
+    for (k, d) in d_state.iter().enumerate() {
+        if let Some(d) = d {
+            l.body.seed(outputs[k], Part::Name(d.clone()), false);
+            l.body.acc_seed.insert(outputs[k], d.clone());
+        }
+    }
+    routing::plan(&mut l.body, sh);
+    let mut read = reads::reverse(&l.body, sh);
+    for (k, d) in d_state.iter().enumerate() {
+        if d.is_some() && !l.body.active(lp.body.inputs[k]) {
+            read.insert(l.ins[k].clone());
+        }
+    }
+    let mut kept: Vec<Ident> = l
+        .ins
+        .iter()
+        .chain(&l.body.defined)
+        .filter(|n| read.contains(*n))
+        .cloned()
+        .collect();
+    for k in 0..lp.carried {
+        let o = outputs[k];
+        if given_back[k] || !matches!(l.body.node(o), Node::Op { .. } | Node::Const(_)) {
+            continue;
+        }
+        let local = l.body.name(o).clone();
+        let once = l.next.iter().filter(|n| n.is(&local)).count() == 1;
+        let Some(at) = kept.iter().position(|n| *n == local) else {
+            continue;
+        };
+        if !once || l.body.views.contains(&local) {
+            continue;
+        }
+        kept.remove(at);
+        if !kept.contains(&l.ins[k]) {
+            kept.push(l.ins[k].clone());
+        }
+        let carry = sh.namer.fresh(&format!("{}_after", l.state[k]));
+        l.handoff.push((k, local, carry));
+    }
+    // A carried array that the reverse reads is kept as rows of one
+    // buffer, its new value as the next row, and its buffer, once copied,
+    // is the spare that the next value is computed into.
+    for k in 0..lp.carried {
+        let handed = l.handoff.iter().position(|(kk, ..)| *kk == k);
+        if !sh.opts.loop_buffers
+            || !arrays[k]
+            || !kept.contains(&l.ins[k])
+            || !rows_ok(&l.body, lp.body.inputs[k], handed.map(|_| outputs[k]))
+        {
+            continue;
+        }
+        let next = handed.map(|at| l.handoff.remove(at).1);
+        kept.retain(|n| *n != l.ins[k]);
+        let moved = l.next.iter().any(|n| n.is(&l.ins[k]));
+        let spare = match &spares[k] {
+            Some((head, spare)) if !moved => {
+                l.body.spares.insert(*head, spare.clone());
+                Some(spare.clone())
+            }
+            _ => None,
+        };
+        let rows = sh.namer.fresh(&format!("{}_rows", l.state[k]));
+        r.defined.push(rows.clone());
+        l.rows.push(KeptRows {
+            k,
+            rows,
+            next,
+            spare,
+        });
+    }
+    if !l.rows.is_empty() || l.body.step.is_some() {
+        l.step = Some(
+            l.body
+                .step
+                .clone()
+                .unwrap_or_else(|| sh.namer.fresh("step")),
+        );
+    }
+    super::branches::views_first(&mut kept, &l.body.views);
+    l.saves = super::branches::keep(&kept, &l.next, &l.body.views);
+    l.kept = kept;
+}
+
+/// The adjoint of each carried state of a loop that has one: the adjoint of
+/// the loop's result where it is active, else a fresh name (for a zero).
+fn d_state(r: &Region, sh: &mut Shared, id: NodeId, lp: &Loop) -> Vec<Option<Ident>> {
+    let seeded = &r.a.loops[&id].seeded;
+    let outs = r.outs_of(id);
+    (0..lp.carried)
+        .map(|k| {
+            if !seeded[k] {
+                return None;
+            }
+            match outs.iter().find(|(kk, o)| *kk == k && r.active(*o)) {
+                Some((_, o)) => Some(r.adj(*o).clone()),
+                None => Some(sh.namer.fresh(&format!("d_{}", r.loops[&id].state[k]))),
+            }
+        })
+        .collect()
+}
+
+/// A captured value known to be a vector or a scalar: its gradient is
+/// never an outer product.
+fn flat(r: &Region, sh: &Shared, p: NodeId) -> bool {
+    match r.node(p) {
+        Node::Param(i) => match &sh.func.params[*i].kind {
+            Kind::Array { owned, .. } => owned.to_string().contains("Array1"),
+            _ => true,
+        },
+        _ => false,
+    }
+}
+
+/// Whether `head` is a plain product, which `bp::dot_reuse` may compute
+/// into a spare buffer.
+fn spare_candidate(body: &Region, head: NodeId) -> bool {
+    matches!(body.node(head), Node::Op { op: Op::Dot, .. })
+        && body.live(head)
+        && !body.deferred.contains(&head)
+        && !body.fused.contains_key(&head)
+        && !body.unmade.contains(&head)
+}
+
+/// Whether a loop body's carried input `x` (and the body's new value `o`
+/// of it, when the reverse reads that too) may be read back as a view of
+/// a row: only the vocabulary's own ops read them, whose rules take any
+/// array (a called function's rule takes the types its user wrote, and
+/// some ops one type for all operands), and `o` is made by an op whose
+/// rule takes its output as any array.
+fn rows_ok(body: &Region, x: NodeId, o: Option<NodeId>) -> bool {
+    let made_ok = o.is_none_or(|o| matches!(body.node(o), Node::Op { op, .. } if op.has(ROW_OUT)));
+    made_ok
+        && body.graph.ids().all(|id| {
+            let reads = body.graph.deps(id).iter().any(|d| *d == x || Some(*d) == o);
+            !reads
+                || !body.live(id)
+                || matches!(body.node(id), Node::Op { op, .. } if !matches!(op, Op::Call(_)) && !op.has(SAME_TYPE))
+        })
+}
+
+/// Whether a loop may take the buffer of `p`, its carried variable's
+/// initial value, instead of a copy: an array made here by an op, read by
+/// nothing but the loop, and not by its own rule either.
+fn movable_init(r: &Region, p: NodeId, readers: &[usize]) -> bool {
+    let Node::Op { op, .. } = r.node(p) else {
+        return false;
+    };
+    let view_or_call = op.has(VIEW) || matches!(op, Op::Call(_));
+    let rule_reads = op.def().reads_out && r.active(p);
+    readers[p.index()] == 1
+        && !view_or_call
+        && !rule_reads
+        && !r.given.contains_key(&p)
+        && !r.scalar[p.index()]
+        && !r.views.contains(r.name(p))
+}
+
+/// Plans a loop's reverse sweep where it stands: how its carried adjoints
+/// start, its `Outers`, the contributions to its initial values.
+pub fn plan_reverse<'g>(r: &mut Region<'g>, sh: &mut Shared, id: NodeId, lp: &'g Loop) {
+    if !r.loop_active(id, lp) {
+        return;
+    }
+    let mut rev = Reverse::default();
+    let outs = r.outs_of(id);
+    let l = &r.loops[&id];
+    let d_state = l.d_state.clone();
+    for &(k, o) in &outs {
+        let Some(d) = &d_state[k] else { continue };
+        if r.active(o) {
+            let c = r.contributions[o.index()].clone();
+            let start = if r.borrowed[o.index()] {
+                DStart::Copy(c)
+            } else if r.parts(o) > 1 || r.seeds[o.index()] == 1 {
+                DStart::Sum(c)
+            } else {
+                DStart::Same
+            };
+            rev.d_start.push((k, d.clone(), start));
+        }
+    }
+    // The gradients that start from zero: a last state that nothing reads
+    // gives its own buffer, the loop's spare buffer serves the first of its
+    // size (where the spare is in scope: the forward pass and the reverse
+    // sweep of a loop body or a branch arm are two blocks).
+    rev.spare = l
+        .rows
+        .iter()
+        .find_map(|r| r.spare.clone())
+        .filter(|_| r.top_level);
+    for (k, d) in d_state.iter().enumerate() {
+        let active_out = outs.iter().any(|(kk, o)| *kk == k && r.active(*o));
+        if let (Some(d), false) = (d, active_out) {
+            let unread = outs.iter().all(|(kk, o)| {
+                *kk != k || (r.a.uses[o.index()].is_empty() && !r.results.contains(o))
+            });
+            let start = if unread && !l.handoff.iter().any(|(kk, ..)| *kk == k) {
+                DStart::ZerosIn
+            } else {
+                DStart::Zeros
+            };
+            rev.d_start.push((k, d.clone(), start));
+        }
+    }
+    // The outer products of the loop's weights, term by term: a term reads
+    // its vectors where the loop keeps them (a state's rows, the rows of an
+    // input it walks through) and shares the gradient of an earlier term of
+    // the same gradient.
+    for (k, t) in l.body.terms.iter().enumerate() {
+        rev.terms.push(Term {
+            acc: t.acc.clone(),
+            u_from: l.body.terms[..k].iter().position(|o| o.u == t.u),
+            v_from: t.v.and_then(|v| rows_of(r, sh, id, lp, v)),
+        });
+    }
+    // What flows to the carried variables' initial values.
+    for (k, d) in d_state.iter().enumerate() {
+        let p = lp.inputs[k];
+        if let Some(d) = d {
+            if r.active(p) {
+                let target = routing::contribution_target(r, sh, p, id);
+                rev.targets.push((target, d.clone()));
+            }
+        }
+    }
+    r.loops.get_mut(&id).expect("a loop plan").rev = rev;
+    r.reverse.push(RevStep::Loop(id));
+}
+
+/// Where the loop `id` keeps the values its body node `v` takes, one row
+/// per iteration: the rows of a carried state (`v` is the state at the
+/// start of an iteration), or the rows of a captured matrix that
+/// `v = m.row(i)` walks through with `i` the loop's index.
+fn rows_of(r: &Region, sh: &Shared, id: NodeId, lp: &Loop, v: NodeId) -> Option<Rows> {
+    let l = &r.loops[&id];
+    let body = &lp.body.graph;
+    match &body.nodes[v.index()].node {
+        Node::Input(k) if *k < lp.carried => l
+            .rows
+            .iter()
+            .find(|rows| rows.k == *k)
+            .map(|rows| Rows::State(rows.rows.clone())),
+        Node::Op {
+            op: Op::Row,
+            inputs,
+            consts,
+        } => {
+            let (Some(var), [m], [index]) = (&lp.var, &inputs[..], &consts[..]) else {
+                return None;
+            };
+            let Node::Input(j) = body.nodes[m.index()].node else {
+                return None;
+            };
+            // The index is the loop's variable and nothing else.
+            let by_var = match &index.expr {
+                syn::Expr::Path(p) if p.qself.is_none() => match p.path.get_ident() {
+                    Some(i) => match index.resolve(&i.to_string()) {
+                        Some((d, _)) => matches!(body.nodes[d.index()].node, Node::LoopVar),
+                        None => i == var,
+                    },
+                    None => false,
+                },
+                _ => false,
+            };
+            if j < lp.carried || !by_var {
+                return None;
+            }
+            Some(Rows::Input(r.operand(&sh.func.params, lp.inputs[j])))
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,98 @@
+//! Planning: every decision about the generated code, made on the graph
+//! before any token exists, keyed by node ids.
+//!
+//! The passes run in the order the code reads: names; then, for each region
+//! (the body, a loop body, a branch arm), where each value lives (`scalar`,
+//! `in_place`, `fuse`, `dot_add`); then the forward walk, which plans each
+//! loop (what its iterations keep, see `loops`) and each branch; then the
+//! reverse walk (`routing`), which decides where each adjoint contribution
+//! goes. The emitter (`crate::emit`) writes the plan out and decides nothing.
+//!
+//! Each optimisation can be switched off ([`Options`]), so that tests can
+//! compare the generated code with and without it.
+
+mod branches;
+mod dot_add;
+mod forward;
+mod fuse;
+mod in_place;
+pub mod loops;
+mod names;
+mod reads;
+mod region;
+mod routing;
+mod scalar;
+
+pub use names::Namer;
+pub use region::{Init, Kept, Loop as LoopPlan, Next, Operand, Part, Raw, Region, RevStep};
+
+use crate::ast::Function;
+use crate::check::Analysis;
+use crate::lower::Lowered;
+use proc_macro2::Ident;
+
+/// Which optimisations run. All do by default; a test switches them off to
+/// compare the plain expansion with the optimised one.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// A temporary read by one op gives that op its buffer (`in_place`).
+    pub in_place: bool,
+    /// An elementwise function over an in-place arithmetic op runs in the
+    /// same pass (`fuse`).
+    pub fuse: bool,
+    /// `x + m·v` adds the product into `x`'s buffer (`dot_add`).
+    pub dot_add: bool,
+    /// `sum(square(x))` is one reduction (`in_place`).
+    pub sum_square: bool,
+    /// Contributions are added into the buffer of an earlier one, or into
+    /// a loop's accumulator (`routing`).
+    pub accumulate: bool,
+    /// The two operands of a sum share one gradient (`routing`).
+    pub lend: bool,
+    /// A loop keeps a carried array as rows of one buffer, computes the next
+    /// value into a spare buffer and defers its weights' outer products
+    /// (`loops`).
+    pub loop_buffers: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            in_place: true,
+            fuse: true,
+            dot_add: true,
+            sum_square: true,
+            accumulate: true,
+            lend: true,
+            loop_buffers: true,
+        }
+    }
+}
+
+/// What every region's plan shares: the function, the names handed out so
+/// far, the options.
+pub struct Shared<'a> {
+    pub func: &'a Function,
+    pub namer: Namer,
+    pub opts: Options,
+}
+
+/// The plan of a whole function.
+pub struct Plan<'g> {
+    pub body: Region<'g>,
+    /// The gradient struct's local.
+    pub grad: Ident,
+}
+
+/// Plans `NAME_backward` for a lowered body; `d_out` is the upstream
+/// gradient's name.
+pub fn plan<'g>(l: &'g Lowered, a: &'g Analysis, sh: &mut Shared, d_out: &Ident) -> Plan<'g> {
+    let mut body = Region::new(&l.graph, a, Vec::new(), None, vec![l.output]);
+    body.top_level = true;
+    body.seed(l.output, Part::Name(d_out.clone()), sh.func.array_output);
+    names::assign(&mut body, sh, Some((l.output, d_out)));
+    forward::plan(&mut body, sh);
+    routing::plan(&mut body, sh);
+    let grad = sh.namer.fresh("grad");
+    Plan { body, grad }
+}

@@ -1,0 +1,273 @@
+//! Names: every local and adjoint of a region gets its name, from the user's
+//! names where there is one (`h1`, `d_h1`), numbered after the binding it
+//! belongs to otherwise (`h1_2`), and never one the user's function uses.
+
+use super::region::{Branch, InputForm, Loop, Operand, Raw, Region};
+use super::{in_place, Shared};
+use crate::graph::{Name, Node, NodeId};
+use proc_macro2::{Ident, Span};
+use std::collections::{HashMap, HashSet};
+
+/// Hands out names that collide with nothing the user wrote nor with each other.
+pub struct Namer {
+    /// Every identifier in the user's function.
+    used: HashSet<String>,
+    taken: HashSet<String>,
+    /// The next number to try for each base (so numbering stays linear).
+    next: HashMap<String, usize>,
+}
+
+impl Namer {
+    pub fn new(used: HashSet<String>) -> Namer {
+        Namer {
+            used,
+            taken: HashSet::new(),
+            next: HashMap::new(),
+        }
+    }
+
+    /// A namer that avoids the same user identifiers and nothing else.
+    pub fn fresh_for_user(&self) -> Namer {
+        Namer::new(self.used.clone())
+    }
+
+    fn free(&self, name: &str) -> bool {
+        !self.taken.contains(name) && !self.used.contains(name)
+    }
+
+    fn take(&mut self, name: String) -> Ident {
+        // A raw identifier of the user (`r#type`) stays raw; a name derived
+        // from one (`d_type`) needs no `r#`.
+        let ident = match name.strip_prefix("r#") {
+            Some(raw) => Ident::new_raw(raw, Span::call_site()),
+            None => Ident::new(&name.replace("r#", ""), Span::call_site()),
+        };
+        self.taken.insert(name);
+        ident
+    }
+
+    /// Marks a name the user's function binds itself (a parameter) as taken.
+    pub fn reserve(&mut self, name: &Ident) {
+        self.taken.insert(name.to_string());
+    }
+
+    /// The user's own name where possible (the first binding of it), else
+    /// `name_1`, `name_2`, ...
+    pub fn user(&mut self, name: &str) -> Ident {
+        if !self.taken.contains(name) {
+            return self.take(name.to_owned());
+        }
+        self.numbered(name)
+    }
+
+    /// `want` if it is free, else `want_1`, `want_2`, ...
+    pub fn fresh(&mut self, want: &str) -> Ident {
+        if self.free(want) {
+            return self.take(want.to_owned());
+        }
+        self.numbered(want)
+    }
+
+    /// `base_1`, `base_2`, ...: the first free one.
+    pub fn numbered(&mut self, base: &str) -> Ident {
+        let mut k = self.next.get(base).copied().unwrap_or(1);
+        loop {
+            let name = format!("{base}_{k}");
+            k += 1;
+            if self.free(&name) {
+                self.next.insert(base.to_owned(), k);
+                return self.take(name);
+            }
+        }
+    }
+}
+
+/// Names every local of the region, then every adjoint, then plans where
+/// its values live, then names the loops' bodies and the branches' arms.
+/// `output` is the function's value and `d_out`, at the top.
+pub fn assign<'g>(r: &mut Region<'g>, sh: &mut Shared, output: Option<(NodeId, &Ident)>) {
+    let mut loop_ids = Vec::new();
+    let mut branch_ids = Vec::new();
+    for id in r.graph.ids() {
+        let data = r.graph.get(id);
+        let name = match (&data.node, &data.name) {
+            (Node::Param(i), _) => {
+                let ident = sh.func.params[*i].ident.clone();
+                sh.namer.reserve(&ident);
+                Some(ident)
+            }
+            (Node::Float(_) | Node::Int(_) | Node::Error | Node::Input(_), _) => None,
+            (Node::LoopVar, _) => r.loop_var.clone(),
+            _ if !r.live(id) => None,
+            (Node::Loop(lp), _) => {
+                let plan = new_loop(r, sh, id, lp);
+                r.loops.insert(id, plan);
+                loop_ids.push(id);
+                None
+            }
+            (Node::Branch(b), _) => {
+                let plan = new_branch(r, sh, id, b);
+                r.branches.insert(id, plan);
+                branch_ids.push(id);
+                None
+            }
+            (Node::Out { of, k }, _) if r.loops.contains_key(of) => {
+                Some(r.loops[of].state[*k].clone())
+            }
+            (_, Name::User(n)) => Some(sh.namer.user(n)),
+            (_, Name::Temp(base)) => Some(sh.namer.numbered(base)),
+            (_, Name::Output) => Some(sh.namer.fresh("out")),
+        };
+        let saved = match (&data.node, &name) {
+            (Node::Op { op, .. }, Some(n)) => op
+                .def()
+                .saves
+                .map(|(s, _)| sh.namer.fresh(&format!("{n}_{s}"))),
+            _ => None,
+        };
+        r.names.push(name);
+        r.saved.push(saved);
+    }
+    for id in r.graph.ids() {
+        let top_output =
+            output.filter(|(o, _)| *o == id && matches!(r.graph.get(id).name, Name::Output));
+        let adj = if !r.active(id) {
+            None
+        } else if let Some((_, d_out)) = top_output {
+            Some(d_out.clone())
+        } else {
+            let base = match r.node(id) {
+                Node::Input(j) => format!("{}_step", raw_text(&r.inputs[*j].name)),
+                _ => r.name(id).to_string(),
+            };
+            Some(sh.namer.fresh(&format!("d_{base}")))
+        };
+        r.adj.push(adj);
+    }
+    in_place::plan(r, sh);
+    for id in loop_ids {
+        let mut lp_plan = r.loops.remove(&id).expect("a loop plan");
+        if let Node::Loop(lp) = r.node(id) {
+            // A carried variable has its initial value's type, and a
+            // captured value is the enclosing graph's.
+            lp_plan.body.input_scalar = lp.inputs.iter().map(|p| r.scalar[p.index()]).collect();
+        }
+        assign(&mut lp_plan.body, sh, None);
+        r.loops.insert(id, lp_plan);
+    }
+    for id in branch_ids {
+        let mut b = r.branches.remove(&id).expect("a branch plan");
+        for arm in &mut b.arms {
+            assign(arm, sh, None);
+        }
+        r.branches.insert(id, b);
+    }
+}
+
+/// A name as text (a literal as its tokens).
+fn raw_text(raw: &Raw) -> String {
+    match raw {
+        Raw::Local(i) => i.to_string(),
+        Raw::Literal(t) => format!("({t})"),
+    }
+}
+
+/// The names of a loop, and its body's region with the forms of its inputs.
+fn new_loop<'g>(
+    r: &Region<'g>,
+    sh: &mut Shared,
+    id: NodeId,
+    lp: &'g crate::graph::Loop,
+) -> Loop<'g> {
+    let state: Vec<Ident> = (0..lp.carried)
+        .map(|k| sh.namer.user(&r.carried_name(id, k)))
+        .collect();
+    let ins: Vec<Ident> = state
+        .iter()
+        .map(|s| sh.namer.fresh(&format!("{s}_in")))
+        .collect();
+    let var = lp.var.as_ref().map(|v| sh.namer.user(&v.to_string()));
+    let base = var.as_ref().map_or("range".to_owned(), |v| v.to_string());
+    let start = sh.namer.fresh(&format!("{base}_start"));
+    let end = sh.namer.fresh(&format!("{base}_end"));
+    let steps = sh.namer.fresh("steps");
+    let mut inputs: Vec<InputForm> = ins
+        .iter()
+        .map(|i| InputForm {
+            operand: Operand::Local(i.clone()),
+            name: Raw::Local(i.clone()),
+        })
+        .collect();
+    for p in &lp.inputs[lp.carried..] {
+        inputs.push(InputForm {
+            operand: r.operand(&sh.func.params, *p),
+            name: r.raw(*p),
+        });
+    }
+    let la = &r.a.loops[&id];
+    let body = Region::new(
+        &lp.body.graph,
+        &la.body,
+        inputs,
+        var,
+        lp.body.outputs.clone(),
+    );
+    Loop {
+        body,
+        state,
+        ins,
+        start,
+        end,
+        steps,
+        active: false,
+        d_state: Vec::new(),
+        init: Vec::new(),
+        next: Vec::new(),
+        kept: Vec::new(),
+        saves: Vec::new(),
+        accs: Vec::new(),
+        handoff: Vec::new(),
+        rows: Vec::new(),
+        step: None,
+        rev: Default::default(),
+    }
+}
+
+/// The names of a branch, and its arms' regions with the forms of their inputs.
+fn new_branch<'g>(
+    r: &Region<'g>,
+    sh: &mut Shared,
+    id: NodeId,
+    b: &'g crate::graph::Branch,
+) -> Branch<'g> {
+    let ba = &r.a.branches[&id];
+    let arms = [0, 1].map(|a| {
+        let inputs = b.arm_inputs[a]
+            .iter()
+            .map(|p| InputForm {
+                operand: r.operand(&sh.func.params, *p),
+                name: r.raw(*p),
+            })
+            .collect();
+        Region::new(
+            &b.arms[a].graph,
+            &ba.arms[a],
+            inputs,
+            r.loop_var.clone(),
+            b.arms[a].outputs.clone(),
+        )
+    });
+    let cond = sh.namer.fresh("cond");
+    let saved = [sh.namer.fresh("then_saved"), sh.namer.fresh("else_saved")];
+    Branch {
+        arms,
+        cond,
+        saved,
+        active: false,
+        next: [Vec::new(), Vec::new()],
+        kept: [Vec::new(), Vec::new()],
+        inputs: Vec::new(),
+        targets: Vec::new(),
+        results: [Vec::new(), Vec::new()],
+    }
+}

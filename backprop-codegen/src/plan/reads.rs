@@ -1,0 +1,322 @@
+//! What a region's reverse sweep reads: the names of the locals its
+//! decisions pass to rules, calls and nested regions. A loop keeps exactly
+//! the locals of its body that its body's reverse sweep reads.
+
+use super::loops::{DStart, Rows};
+use super::region::{Operand, Part, Raw, Region, RevStep};
+use super::Shared;
+use crate::graph::{CallArg, ConstArg, Node, NodeId};
+use proc_macro2::Ident;
+use std::collections::HashSet;
+use syn::visit::Visit;
+
+/// The names the reverse sweep of `r` reads.
+pub fn reverse(r: &Region, sh: &Shared) -> HashSet<Ident> {
+    let mut reads = Reads {
+        r,
+        sh,
+        names: HashSet::new(),
+    };
+    for step in &r.reverse {
+        reads.step(step);
+    }
+    reads.names
+}
+
+struct Reads<'a, 'g> {
+    r: &'a Region<'g>,
+    sh: &'a Shared<'a>,
+    names: HashSet<Ident>,
+}
+
+impl Reads<'_, '_> {
+    fn add(&mut self, name: &Ident) {
+        self.names.insert(name.clone());
+    }
+
+    fn operand(&mut self, o: &Operand) {
+        match o {
+            Operand::Param { ident, .. } | Operand::Local(ident) | Operand::StandIn(ident) => {
+                self.add(ident)
+            }
+            Operand::Literal(_) => {}
+        }
+    }
+
+    fn raw(&mut self, raw: &Raw) {
+        if let Raw::Local(i) = raw {
+            self.add(i);
+        }
+    }
+
+    fn node_operand(&mut self, id: NodeId) {
+        let o = self.r.operand(&self.sh.func.params, id);
+        self.operand(&o);
+    }
+
+    fn part(&mut self, p: &Part) {
+        self.add(p.ident());
+    }
+
+    /// Every name a constant expression mentions, a binding as its local.
+    fn constant(&mut self, c: &ConstArg) {
+        struct Names<'c, 'a, 'b, 'g> {
+            c: &'c ConstArg,
+            reads: &'c mut Reads<'a, 'g>,
+            _b: std::marker::PhantomData<&'b ()>,
+        }
+        impl<'ast> Visit<'ast> for Names<'_, '_, '_, '_> {
+            fn visit_expr(&mut self, e: &'ast syn::Expr) {
+                if let syn::Expr::Path(p) = e {
+                    if let (None, Some(ident)) = (&p.qself, p.path.get_ident()) {
+                        if let Some((id, _)) = self.c.resolve(&ident.to_string()) {
+                            let raw = self.reads.r.raw(id);
+                            self.reads.raw(&raw);
+                            return;
+                        }
+                    }
+                }
+                syn::visit::visit_expr(self, e);
+            }
+            fn visit_ident(&mut self, i: &'ast Ident) {
+                self.reads.add(i);
+            }
+        }
+        let mut v = Names {
+            c,
+            reads: self,
+            _b: std::marker::PhantomData,
+        };
+        v.visit_expr(&c.expr);
+    }
+
+    /// The operands, constants and output a rule of `id` is passed.
+    fn rule_args(&mut self, id: NodeId) {
+        let r = self.r;
+        let rule_takes = r.rule_takes.contains(&id);
+        for (p, i) in r.inputs(id).iter().enumerate() {
+            if rule_takes && p == 0 {
+                self.add(r.name(*i));
+            } else {
+                self.node_operand(*i);
+            }
+        }
+        self.add(r.adj(id));
+    }
+
+    fn step(&mut self, step: &RevStep) {
+        let r = self.r;
+        match step {
+            RevStep::Sum { adj, parts } => {
+                self.add(adj);
+                parts.iter().for_each(|p| self.part(p));
+            }
+            RevStep::SumSquare {
+                id,
+                x,
+                target,
+                over,
+            } => {
+                self.add(target);
+                self.add(r.adj(*id));
+                self.add(r.name(*id));
+                if *over {
+                    self.add(r.name(*x));
+                } else {
+                    self.node_operand(*x);
+                }
+            }
+            RevStep::Call { id, targets } => {
+                targets.iter().flatten().for_each(|t| self.add(t));
+                self.call(*id);
+            }
+            RevStep::Lend {
+                id,
+                lhs,
+                rhs,
+                own,
+                lent,
+                ..
+            } => {
+                [lhs, rhs, own, lent].iter().for_each(|n| self.add(n));
+                self.rule_args(*id);
+            }
+            RevStep::Both { id, lhs, rhs, .. } => {
+                self.add(lhs);
+                self.add(rhs);
+                self.rule_args(*id);
+            }
+            RevStep::Acc { id, acc, .. } => {
+                self.add(acc);
+                self.rule_args(*id);
+            }
+            RevStep::Defer {
+                id,
+                outers,
+                step,
+                acc,
+                ..
+            } => {
+                [outers, step, acc].iter().for_each(|n| self.add(n));
+                self.rule_args(*id);
+            }
+            RevStep::AddInto {
+                id, target, prev, ..
+            } => {
+                self.add(target);
+                self.part(prev);
+                self.rule_args(*id);
+            }
+            RevStep::Rule { id, target, .. } => {
+                self.add(target);
+                self.rule_args(*id);
+                let Node::Op { op, consts, .. } = r.node(*id) else {
+                    unreachable!("an op")
+                };
+                consts.iter().for_each(|c| self.constant(c));
+                match &r.saved[id.index()] {
+                    Some(saved) => self.add(saved),
+                    None if op.def().reads_out => self.add(r.name(*id)),
+                    None => {}
+                }
+            }
+            RevStep::Loop(id) => self.looped(*id),
+            RevStep::Branch(id) => self.branch(*id),
+        }
+    }
+
+    /// A call's adjoint: its arguments as the user passed them.
+    fn call(&mut self, id: NodeId) {
+        let r = self.r;
+        let Node::Op {
+            op: crate::vocab::Op::Call(k),
+            inputs,
+            ..
+        } = r.node(id)
+        else {
+            unreachable!("a call")
+        };
+        self.add(r.adj(id));
+        for a in &r.graph.calls[*k as usize].args {
+            match a {
+                CallArg::Const(c) => self.constant(c),
+                CallArg::Input {
+                    input,
+                    view,
+                    by_ref,
+                } => {
+                    let id = inputs[*input];
+                    if *by_ref && !*view {
+                        self.node_operand(id);
+                    } else if !matches!(r.node(id), Node::Float(_)) {
+                        let raw = r.raw(id);
+                        self.raw(&raw);
+                    }
+                }
+            }
+        }
+    }
+
+    /// A nested loop's reverse sweep.
+    fn looped(&mut self, id: NodeId) {
+        let r = self.r;
+        let Node::Loop(lp) = r.node(id) else {
+            unreachable!("a loop")
+        };
+        let l = &r.loops[&id];
+        let rev = &l.rev;
+        for (k, d, start) in &rev.d_start {
+            self.add(d);
+            match start {
+                DStart::Copy(c) | DStart::Sum(c) => c.iter().for_each(|p| self.part(p)),
+                DStart::Same => {}
+                DStart::ZerosIn | DStart::Zeros => self.add(&l.state[*k]),
+            }
+        }
+        if let Some(spare) = &rev.spare {
+            self.add(spare);
+        }
+        for (j, acc) in &l.accs {
+            self.add(acc);
+            self.node_operand(lp.inputs[*j]);
+        }
+        for t in &rev.terms {
+            self.add(&t.acc);
+            match &t.v_from {
+                Some(Rows::State(rows)) => self.add(rows),
+                Some(Rows::Input(m)) => self.operand(m),
+                None => {}
+            }
+        }
+        if let Some(outers) = &l.body.outers {
+            self.add(outers);
+        }
+        for (k, local, carry) in &l.handoff {
+            self.add(&l.state[*k]);
+            self.add(local);
+            self.add(carry);
+            self.add(&l.ins[*k]);
+        }
+        let inner = reverse(&l.body, self.sh);
+        self.names.extend(inner);
+        if let Some(v) = &l.body.loop_var {
+            self.add(v);
+        }
+        if let Some(step) = &l.step {
+            self.add(step);
+        }
+        l.kept.iter().for_each(|n| self.add(n));
+        [&l.start, &l.end, &l.steps]
+            .iter()
+            .for_each(|n| self.add(n));
+        for rows in &l.rows {
+            self.add(&rows.rows);
+            self.add(&l.ins[rows.k]);
+            if let Some(next) = &rows.next {
+                self.add(next);
+            }
+        }
+        for (j, acc) in &l.accs {
+            self.add(acc);
+            let input = lp.body.inputs[*j];
+            if l.body.active(input) {
+                self.add(l.body.adj(input));
+            }
+        }
+        for (k, d) in l.d_state.iter().enumerate() {
+            if let Some(d) = d {
+                self.add(d);
+                let input = lp.body.inputs[k];
+                if l.body.active(input) {
+                    self.add(l.body.adj(input));
+                } else {
+                    self.add(&l.ins[k]);
+                }
+            }
+        }
+        for (target, d) in &rev.targets {
+            self.add(target);
+            self.add(d);
+        }
+    }
+
+    /// A nested branch's reverse sweep.
+    fn branch(&mut self, id: NodeId) {
+        let r = self.r;
+        let b = &r.branches[&id];
+        self.add(&b.cond);
+        b.targets.iter().for_each(|t| self.add(t));
+        for (a, arm) in b.arms.iter().enumerate() {
+            self.add(&b.saved[a]);
+            arm.defined.iter().for_each(|n| self.add(n));
+            let inner = reverse(arm, self.sh);
+            self.names.extend(inner);
+            for (d, p) in b.results[a].iter().zip(&b.inputs) {
+                match d {
+                    Some(d) => self.add(d),
+                    None => self.node_operand(*p),
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,543 @@
+//! The plan of one region (the function's body, a loop body or a branch
+//! arm): the names of its locals and adjoints, where each value lives, and
+//! the reverse sweep as a list of decisions.
+
+use crate::check::Analysis;
+use crate::graph::{Graph, Name, Node, NodeId};
+use crate::vocab::Op;
+use proc_macro2::{Ident, TokenStream};
+use std::collections::{HashMap, HashSet};
+
+/// How a region's `Input(j)` node is written: passed to an op, and by name.
+#[derive(Clone)]
+pub struct InputForm {
+    pub operand: Operand,
+    pub name: Raw,
+}
+
+/// How an op receives a value.
+#[derive(Clone)]
+pub enum Operand {
+    /// A parameter: bare when it is a reference already, else borrowed.
+    Param { ident: Ident, by_ref: bool },
+    /// `&local`.
+    Local(Ident),
+    /// `&lit`.
+    Literal(TokenStream),
+    /// `&bp::stand_in(&shape)`: a value whose buffer was given away, of
+    /// which only the shape is kept.
+    StandIn(Ident),
+}
+
+/// A value by its plain name.
+#[derive(Clone)]
+pub enum Raw {
+    Local(Ident),
+    /// A literal, parenthesised.
+    Literal(TokenStream),
+}
+
+impl Raw {
+    /// The local's name, if it is one.
+    pub fn ident(&self) -> Option<&Ident> {
+        match self {
+            Raw::Local(i) => Some(i),
+            Raw::Literal(_) => None,
+        }
+    }
+}
+
+/// One contribution to an adjoint, as the sum of the fork rule adds it.
+#[derive(Clone)]
+pub enum Part {
+    /// A local.
+    Name(Ident),
+    /// A copy of a borrowed gradient (`bp::copy(d)`).
+    CopyOf(Ident),
+}
+
+impl Part {
+    /// The local it names.
+    pub fn ident(&self) -> &Ident {
+        match self {
+            Part::Name(i) | Part::CopyOf(i) => i,
+        }
+    }
+
+    /// Whether it is the local `name` itself.
+    pub fn is(&self, name: &Ident) -> bool {
+        matches!(self, Part::Name(i) if i == name)
+    }
+}
+
+/// One decision of a reverse sweep, in the order the sweep runs.
+pub enum RevStep {
+    /// `let adj = p1 + p2 + ...;` (or `let adj = seed;`).
+    Sum { adj: Ident, parts: Vec<Part> },
+    /// `let target = bp::sum_square_vjp(..)` of the sum node `id`; `over`:
+    /// written over `x`.
+    SumSquare {
+        id: NodeId,
+        x: NodeId,
+        target: Ident,
+        over: bool,
+    },
+    /// `let (t, _, ..) = f_vjp(args.., adj);` for a call.
+    Call {
+        id: NodeId,
+        targets: Vec<Option<Ident>>,
+    },
+    /// `let (lhs, rhs) = bp::lend_rule(adj, a, b); let lent = bp::lent(lent, &own);`
+    Lend {
+        id: NodeId,
+        rule: &'static str,
+        lhs: Ident,
+        rhs: Ident,
+        own: Ident,
+        lent: Ident,
+    },
+    /// `let (lhs, rhs) = bp::both_rule(adj, a, b);`
+    Both {
+        id: NodeId,
+        rule: &'static str,
+        lhs: Ident,
+        rhs: Ident,
+    },
+    /// `bp::acc_rule(&mut acc, g, a, b);`
+    Acc {
+        id: NodeId,
+        rule: &'static str,
+        acc: Ident,
+        borrow: bool,
+    },
+    /// `bp::defer_rule(outers.term(k, step), &mut acc, g, a, b);`
+    Defer {
+        id: NodeId,
+        rule: &'static str,
+        outers: Ident,
+        step: Ident,
+        term: usize,
+        acc: Ident,
+        borrow: bool,
+    },
+    /// `let target = bp::add_rule(prev, g, a, b);`
+    AddInto {
+        id: NodeId,
+        rule: &'static str,
+        target: Ident,
+        prev: Part,
+        borrow: bool,
+    },
+    /// `let target = bp::rule(g, args.., consts.., tail);`
+    Rule {
+        id: NodeId,
+        pos: usize,
+        target: Ident,
+        borrow: bool,
+    },
+    /// A loop's reverse sweep.
+    Loop(NodeId),
+    /// A branch's reverse sweep.
+    Branch(NodeId),
+}
+
+/// How a loop's carried variable starts.
+pub enum Init {
+    /// The initial value's buffer, moved in.
+    Moved(Ident),
+    /// A copy of the initial value.
+    Copy(Operand),
+}
+
+/// A carried variable kept in a `bp::Rows`: row `k` is its value at the
+/// start of iteration `k`, row `k + 1` its new value.
+pub struct KeptRows {
+    /// Which carried variable.
+    pub k: usize,
+    /// The `Rows`.
+    pub rows: Ident,
+    /// The body's local of the new value, when the reverse sweep reads it
+    /// (then the value after the last iteration is a row too).
+    pub next: Option<Ident>,
+    /// The `Spare` that takes the buffer of the starting value once the
+    /// iteration no longer needs it.
+    pub spare: Option<Ident>,
+}
+
+/// A product of a loop body whose outer products the loop's `Outers` keeps.
+pub struct OuterTerm {
+    /// The accumulator they are added into.
+    pub acc: Ident,
+    /// The gradient (`u`), by the name of the gradient it borrows if it does:
+    /// two terms of one gradient share their `u`s.
+    pub u: Ident,
+    /// The vector operand (`v`) of a matrix-vector product, whose values may
+    /// be read where they are kept; `None` for a vector-matrix product.
+    pub v: Option<NodeId>,
+}
+
+/// A value each carried variable has at the end of an iteration.
+pub enum Next {
+    /// A local of the body (or a starting value passed through).
+    Local(Ident),
+    /// A copy of an operand.
+    Copy(Operand),
+}
+
+impl Next {
+    pub fn is(&self, name: &Ident) -> bool {
+        matches!(self, Next::Local(n) if n == name)
+    }
+}
+
+/// A local an iteration or an arm keeps for its reverse sweep.
+pub enum Kept {
+    /// Moved.
+    Moved(Ident),
+    /// A view of another local: an owned copy.
+    Copy(Ident),
+    /// Also a result of the region: a clone.
+    Clone(Ident),
+}
+
+/// The plan of one loop.
+pub struct Loop<'g> {
+    pub body: Region<'g>,
+    /// The carried state, one `let mut` each (the loop's results after it).
+    pub state: Vec<Ident>,
+    /// The carried values at the start of an iteration.
+    pub ins: Vec<Ident>,
+    pub start: Ident,
+    pub end: Ident,
+    /// What each iteration keeps for the reverse sweep.
+    pub steps: Ident,
+    /// Some adjoint flows through the loop.
+    pub active: bool,
+    /// The adjoint of each carried state that has one.
+    pub d_state: Vec<Option<Ident>>,
+    /// How each carried variable starts.
+    pub init: Vec<Init>,
+    /// The value each carried variable has at the end of an iteration.
+    pub next: Vec<Next>,
+    /// The locals each iteration keeps, and how (moved, copied, cloned).
+    pub kept: Vec<Ident>,
+    pub saves: Vec<Kept>,
+    /// The accumulator of each captured value that gets a gradient, by its
+    /// position among the loop's inputs.
+    pub accs: Vec<(usize, Ident)>,
+    /// A carried value that the reverse sweep reads and that is not kept:
+    /// the carried variable, the body's local, and the local that carries
+    /// it back from one iteration to the one before.
+    pub handoff: Vec<(usize, Ident, Ident)>,
+    /// Carried arrays kept as the rows of one buffer.
+    pub rows: Vec<KeptRows>,
+    /// The index of an iteration among the kept steps, where read.
+    pub step: Option<Ident>,
+    /// The reverse loop's own decisions.
+    pub rev: super::loops::Reverse,
+}
+
+/// The plan of one branch.
+pub struct Branch<'g> {
+    pub arms: [Region<'g>; 2],
+    pub cond: Ident,
+    /// What each arm keeps for the reverse sweep.
+    pub saved: [Ident; 2],
+    /// Some adjoint flows through the branch.
+    pub active: bool,
+    /// The value of each result of each arm.
+    pub next: [Vec<Next>; 2],
+    /// The locals each arm keeps, views first.
+    pub kept: [Vec<Kept>; 2],
+    /// The enclosing values whose adjoints the branch contributes to, their
+    /// contributions' names, and for each arm the gradient of each of them
+    /// (`None`: a zero, the arm does not read it).
+    pub inputs: Vec<NodeId>,
+    pub targets: Vec<Ident>,
+    pub results: [Vec<Option<Ident>>; 2],
+}
+
+/// The plan of one region.
+pub struct Region<'g> {
+    pub graph: &'g Graph,
+    pub a: &'g Analysis,
+    pub inputs: Vec<InputForm>,
+    /// The loop variable, in a loop body.
+    pub loop_var: Option<Ident>,
+    /// The local each node lives in (`None` for literals and inputs).
+    pub names: Vec<Option<Ident>>,
+    /// The saved intermediate of an op that keeps one (softmax probabilities).
+    pub saved: Vec<Option<Ident>>,
+    /// The adjoint of each active node.
+    pub adj: Vec<Option<Ident>>,
+    /// How many contributions are known before the sweep (`d_out`, a loop's
+    /// state adjoint).
+    pub seeds: Vec<usize>,
+    /// The contributions to each node's adjoint: seeds, then those planned
+    /// so far.
+    pub contributions: Vec<Vec<Part>>,
+    /// An adjoint that arrives by reference (an array output's `d_out`).
+    pub borrowed: Vec<bool>,
+    pub loops: HashMap<NodeId, Loop<'g>>,
+    pub branches: HashMap<NodeId, Branch<'g>>,
+    /// The locals the forward statements define, in order (what a loop keeps).
+    pub defined: Vec<Ident>,
+    /// Those of them that are views of another local.
+    pub views: HashSet<Ident>,
+    /// The values the region gives back (the function's value, a region's results).
+    pub results: Vec<NodeId>,
+    /// The nodes known to be scalars.
+    pub scalar: Vec<bool>,
+    /// In a loop body: which of the loop's inputs are known to be scalars.
+    pub input_scalar: Vec<bool>,
+    /// An op that writes its result over its first operand's buffer.
+    pub takes: HashSet<NodeId>,
+    /// A temporary whose buffer its one reader takes over; the local that
+    /// keeps its shape for the adjoint rules, when they run.
+    pub given: HashMap<NodeId, Option<Ident>>,
+    /// An op whose rule is the last reader of its first operand, and takes
+    /// it by value to write the gradient over it.
+    pub rule_takes: HashSet<NodeId>,
+    /// `sum(square(x))` as one reduction: the sum, its `x`, and whether its
+    /// rule may write over `x`. The square is never made.
+    pub sum_squares: HashMap<NodeId, (NodeId, bool)>,
+    /// The squares of `sum_squares`.
+    pub unmade: HashSet<NodeId>,
+    /// An in-place elementwise function over the result of an in-place
+    /// arithmetic op, both in one pass: the function's node, and the
+    /// arithmetic op's.
+    pub fused: HashMap<NodeId, NodeId>,
+    /// The arithmetic ops of `fused`, and the products of `dot_adds`, written
+    /// where their reader is.
+    pub deferred: HashSet<NodeId>,
+    /// `x + m·v` with the product added into `x`'s buffer: the sum's node,
+    /// and the product's.
+    pub dot_adds: HashMap<NodeId, NodeId>,
+    /// A product computed into a loop's spare buffer, by the spare's name.
+    pub spares: HashMap<NodeId, Ident>,
+    /// The decisions of the reverse sweep, in order.
+    pub reverse: Vec<RevStep>,
+    /// In a loop body: the accumulator outside the loop of each captured
+    /// value's gradient.
+    pub acc_into: HashMap<NodeId, Ident>,
+    /// How many contributions to each of them went into the accumulator.
+    pub accumulated: HashMap<NodeId, usize>,
+    /// In a loop body: the products whose outer products the loop's
+    /// `Outers` keeps, term by term.
+    pub terms: Vec<OuterTerm>,
+    /// In a loop body: the name of the loop's `Outers`, and of the index of
+    /// an iteration among the kept steps, once a rule needs them.
+    pub outers: Option<Ident>,
+    pub step: Option<Ident>,
+    /// A gradient that borrows another's (`bp::lent`), with the other.
+    pub lent_from: HashMap<Ident, Ident>,
+    /// The function's body, whose forward pass and reverse sweep are one
+    /// block (a loop body's or a branch arm's are two).
+    pub top_level: bool,
+    /// In a loop body: the captured values known to be vectors or scalars,
+    /// whose gradients are never outer products.
+    pub flat: HashSet<NodeId>,
+    /// How many contributions to a value were added into one written before.
+    pub merged: HashMap<NodeId, usize>,
+    /// The contributions that are loops' accumulators.
+    pub loop_accs: HashSet<Ident>,
+    /// In a loop body: the carried adjoint that seeds a body output, which
+    /// its other contributions may be added into.
+    pub acc_seed: HashMap<NodeId, Ident>,
+}
+
+impl<'g> Region<'g> {
+    pub fn new(
+        graph: &'g Graph,
+        a: &'g Analysis,
+        inputs: Vec<InputForm>,
+        loop_var: Option<Ident>,
+        results: Vec<NodeId>,
+    ) -> Self {
+        let n = graph.len();
+        Region {
+            graph,
+            a,
+            inputs,
+            loop_var,
+            names: Vec::new(),
+            saved: Vec::new(),
+            adj: Vec::new(),
+            seeds: vec![0; n],
+            contributions: vec![Vec::new(); n],
+            borrowed: vec![false; n],
+            loops: HashMap::new(),
+            branches: HashMap::new(),
+            defined: Vec::new(),
+            views: HashSet::new(),
+            results,
+            scalar: Vec::new(),
+            input_scalar: Vec::new(),
+            takes: HashSet::new(),
+            given: HashMap::new(),
+            rule_takes: HashSet::new(),
+            sum_squares: HashMap::new(),
+            unmade: HashSet::new(),
+            fused: HashMap::new(),
+            deferred: HashSet::new(),
+            dot_adds: HashMap::new(),
+            spares: HashMap::new(),
+            reverse: Vec::new(),
+            acc_into: HashMap::new(),
+            accumulated: HashMap::new(),
+            terms: Vec::new(),
+            outers: None,
+            step: None,
+            lent_from: HashMap::new(),
+            top_level: false,
+            flat: HashSet::new(),
+            merged: HashMap::new(),
+            loop_accs: HashSet::new(),
+            acc_seed: HashMap::new(),
+        }
+    }
+
+    /// A contribution known before the sweep.
+    pub fn seed(&mut self, id: NodeId, seed: Part, borrowed: bool) {
+        self.seeds[id.index()] += 1;
+        self.contributions[id.index()].push(seed);
+        self.borrowed[id.index()] |= borrowed;
+    }
+
+    pub fn node(&self, id: NodeId) -> &'g Node {
+        &self.graph.get(id).node
+    }
+
+    /// The op of a node that is one.
+    pub fn op(&self, id: NodeId) -> Op {
+        match self.node(id) {
+            Node::Op { op, .. } => *op,
+            _ => unreachable!("an op node"),
+        }
+    }
+
+    /// The inputs of an op node.
+    pub fn inputs(&self, id: NodeId) -> &'g [NodeId] {
+        match self.node(id) {
+            Node::Op { inputs, .. } => inputs,
+            _ => &[],
+        }
+    }
+
+    pub fn name(&self, id: NodeId) -> &Ident {
+        self.names[id.index()]
+            .as_ref()
+            .expect("a node with a local")
+    }
+
+    pub fn adj(&self, id: NodeId) -> &Ident {
+        self.adj[id.index()].as_ref().expect("an active node")
+    }
+
+    pub fn live(&self, id: NodeId) -> bool {
+        self.a.live[id.index()]
+    }
+
+    pub fn active(&self, id: NodeId) -> bool {
+        self.a.active[id.index()]
+    }
+
+    /// How many contributions make up a node's adjoint.
+    pub fn parts(&self, id: NodeId) -> usize {
+        self.a.uses[id.index()].len() + self.seeds[id.index()]
+    }
+
+    /// The Out nodes of a loop or branch, by result index.
+    pub fn outs_of(&self, id: NodeId) -> Vec<(usize, NodeId)> {
+        self.graph
+            .ids()
+            .filter_map(|o| match self.node(o) {
+                Node::Out { of, k } if *of == id => Some((*k, o)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The user's name of the `k`-th carried variable of a loop.
+    pub fn carried_name(&self, lp: NodeId, k: usize) -> String {
+        self.outs_of(lp)
+            .into_iter()
+            .find_map(|(kk, o)| match &self.graph.get(o).name {
+                Name::User(n) if kk == k => Some(n.clone()),
+                _ => None,
+            })
+            .unwrap_or_else(|| "state".to_owned())
+    }
+
+    /// How an op receives a node: parameters that are references bare,
+    /// a value whose buffer was given away by its kept shape, everything
+    /// else borrowed.
+    pub fn operand(&self, params: &[crate::ast::Param], id: NodeId) -> Operand {
+        if let Some(shape) = self.given.get(&id) {
+            // Only the rules of the op that took its buffer read it.
+            let shape = shape.as_ref().expect("a kept shape where a rule runs");
+            return Operand::StandIn(shape.clone());
+        }
+        match self.node(id) {
+            Node::Param(i) => {
+                let p = &params[*i];
+                Operand::Param {
+                    ident: p.ident.clone(),
+                    by_ref: p.by_ref,
+                }
+            }
+            Node::Input(j) => self.inputs[*j].operand.clone(),
+            Node::Float(t) => Operand::Literal(t.clone()),
+            _ => Operand::Local(self.name(id).clone()),
+        }
+    }
+
+    /// A node by its plain name (a literal as itself).
+    pub fn raw(&self, id: NodeId) -> Raw {
+        match self.node(id) {
+            Node::Input(j) => self.inputs[*j].name.clone(),
+            Node::Float(t) | Node::Int(t) => Raw::Literal(t.clone()),
+            _ => Raw::Local(self.name(id).clone()),
+        }
+    }
+
+    /// How many live nodes read each node, a value the region gives back
+    /// counting as one more.
+    pub fn readers(&self) -> Vec<usize> {
+        let mut readers = vec![0usize; self.graph.len()];
+        for id in self.graph.ids().filter(|id| self.live(*id)) {
+            for d in self.graph.deps(id) {
+                readers[d.index()] += 1;
+            }
+        }
+        for r in &self.results {
+            readers[r.index()] += 1;
+        }
+        readers
+    }
+
+    /// The op whose result's buffer `o` is: `o`, or through the ops that
+    /// write over their first operand, the first op of that chain.
+    pub fn buffer_head(&self, mut o: NodeId) -> NodeId {
+        while self.takes.contains(&o) {
+            let Node::Op { inputs, .. } = self.node(o) else {
+                break;
+            };
+            o = inputs[0];
+        }
+        o
+    }
+
+    /// Whether a loop has a reverse sweep: some adjoint flows through it.
+    pub fn loop_active(&self, id: NodeId, lp: &crate::graph::Loop) -> bool {
+        let la = &self.a.loops[&id];
+        la.seeded.iter().any(|s| *s)
+            || (lp.carried..lp.inputs.len()).any(|j| la.body.active[lp.body.inputs[j].index()])
+    }
+
+    /// Whether a branch has a reverse sweep: some adjoint flows through it.
+    pub fn branch_active(&self, id: NodeId) -> bool {
+        self.a.uses.iter().flatten().any(|(c, _)| *c == id)
+            || self.a.branches[&id].seeded.iter().any(|s| *s)
+    }
+}
