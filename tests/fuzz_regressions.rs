@@ -55,6 +55,38 @@ fn compound_assignment_keeps_the_forward_value_exact() {
     );
 }
 
+/// Found by tools/gen_fuzz_programs.py --seed 105 --raw-idents
+/// --view-calls --alias-calls --region-bugs (program f0368): a binding named
+/// `r#loop` whose value reads `x`, beside a loop that reads `x`. The
+/// contribution of `r#loop` to `x`'s adjoint was named `d_x_from_r#loop`,
+/// written `d_x_from_loop`, the name of the loop's accumulator of `x`'s
+/// gradient: the namer compared the raw spelling, so it saw no collision,
+/// and the later `let` shadowed the accumulator. The gradient was wrong.
+#[differentiable]
+fn raw_name_beside_a_loop(x: f64) -> f64 {
+    let r#loop = x * 2.0;
+    let mut s = r#loop;
+    for _i in 0..2 {
+        s *= x;
+    }
+    s
+}
+
+#[test]
+fn a_raw_name_does_not_collide_with_a_generated_one() {
+    let x = 0.7;
+    let (v, g) = raw_name_beside_a_loop_backward(x, 1.0);
+    assert_eq!(v, raw_name_beside_a_loop(x));
+    // s = 2x · x · x = 2x³
+    assert!(
+        (g.x - 6.0 * x * x).abs() < 1e-12,
+        "{} vs {}",
+        g.x,
+        6.0 * x * x
+    );
+    gradcheck(&(x,), |&(x,)| raw_name_beside_a_loop_backward(x, 1.0)).unwrap();
+}
+
 #[test]
 fn call_with_a_view_argument() {
     trybuild::TestCases::new().pass("tools/regressions/view_call.rs");

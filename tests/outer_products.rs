@@ -151,24 +151,3 @@ fn a_recurrence_in_a_branch() {
         .unwrap();
     }
 }
-
-#[test]
-fn the_generated_code_keeps_one_delta() {
-    // The reviewed expansion of `control_flow.rs`'s network: the two
-    // weights' outer products are two terms of one `Outers`, the second
-    // sharing the first one's gradient and reading its states in the rows,
-    // the first reading its inputs in `xs`; the last state's buffer becomes
-    // its zero adjoint and the spare serves the first gradient of its size.
-    let snapshot = include_str!("../backprop-codegen/tests/expand/rnn.expanded.rs");
-    for line in [
-        "let mut d_h_1 = bp::zeros_in(h_1);",
-        "let mut d_w = h_1_spare.zeros_like(w);",
-        "bp::outer_term(&d_u).v_from(bp::rows_in(xs, t_start, t_end)),",
-        "bp::outer_term(&d_w).u_from(0).v_from(h_1_rows.starts()),",
-        "bp::dot_vjp_lhs_defer(outers.term(0, step), &mut d_u, d_h_4, u, &h_3);",
-        "bp::dot_vjp_lhs_defer(outers.term(1, step), &mut d_w, &d_h_2, w, &h_1_in);",
-        "d_w = bp::add_outers(d_w, &mut outers, 1);",
-    ] {
-        assert!(snapshot.contains(line), "missing `{line}` in\n{snapshot}");
-    }
-}

@@ -180,33 +180,3 @@ fn a_recurrence_inside_a_loop() {
     })
     .unwrap();
 }
-
-#[test]
-fn the_generated_code_keeps_rows_and_a_spare() {
-    // The reviewed expansion of `control_flow.rs`'s network: the state is
-    // kept as rows, the product that starts each new state takes the spare
-    // buffer, and the reverse reads the rows.
-    let snapshot = include_str!("../backprop-codegen/tests/expand/rnn.expanded.rs");
-    for line in [
-        "let mut h_1_rows = bp::Rows::with_steps((t_start..t_end).size_hint().0);",
-        "h_1_rows.push(&h_1_in);",
-        "let h_2 = bp::dot_reuse(&mut h_1_spare, w, &h_1_in);",
-        "h_1_spare.put(h_1_in);",
-        "h_1_rows.push(&h_1);",
-        "let h_1_in = h_1_rows.row(step);",
-        "let h_6 = h_1_rows.row(step + 1);",
-    ] {
-        assert!(snapshot.contains(line), "missing `{line}` in\n{snapshot}");
-    }
-    // A state that a called function reads (`rnn_of_calls` above) is kept
-    // as arrays, handed back from one iteration to the one before.
-    let mut file = syn::parse_file(include_str!("recurrent_states.rs")).expect("this file parses");
-    file.attrs.clear();
-    file.items
-        .retain(|i| matches!(i, syn::Item::Fn(f) if f.sig.ident == "rnn_of_calls"));
-    assert_eq!(file.items.len(), 1, "rnn_of_calls is above");
-    let source = prettyplease::unparse(&file);
-    let code = backprop_codegen::expand_source(&source).expect("it expands");
-    assert!(!code.contains("Rows"), "{code}");
-    assert!(code.contains("h_1_after"), "{code}");
-}

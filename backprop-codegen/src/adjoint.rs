@@ -116,12 +116,16 @@ pub fn adjoint(args: TokenStream, item: TokenStream) -> TokenStream {
         " The gradients of `{}` by parameter position, from the adjoint rule [`{rule_name}`]. Written by `#[adjoint]`.",
         quote!(#target)
     );
+    // The rule's parameters and `d_out`.
+    let many = (params.len() + 1 > 7).then(|| {
+        quote!(#[allow(clippy::too_many_arguments, reason = "the function's parameters and `d_out`")])
+    });
     quote! {
         #rule
 
         #[doc = #doc]
         #[doc(hidden)]
-        #[allow(clippy::all)]
+        #many
         #vis fn #vjp(#(#names: #types,)* #d_out: impl #krate::__private::Cot<#d_owned>) -> (#(#positional_types,)*) {
             let #bind = #rule_name(#(#names,)* #d_arg);
             (#(#positional,)*)

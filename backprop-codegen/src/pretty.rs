@@ -5,18 +5,24 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 /// Expands every `#[differentiable]` function of a Rust source file and
-/// returns the expansion pretty-printed (prettyplease). Items without the
-/// attribute are left out. Errors come back as `compile_error!` invocations.
+/// returns the file pretty-printed (prettyplease), each such function
+/// replaced by its expansion and the other items as they are, so that the
+/// result compiles where the source does. Errors come back as
+/// `compile_error!` invocations.
 pub fn expand_source(source: &str) -> Result<String, syn::Error> {
     let file: syn::File = syn::parse_str(source)?;
     let mut out = TokenStream::new();
     for item in file.items {
-        let syn::Item::Fn(mut f) = item else { continue };
+        let syn::Item::Fn(mut f) = item else {
+            out.extend(quote!(#item));
+            continue;
+        };
         let Some(pos) = f
             .attrs
             .iter()
             .position(|a| a.path().is_ident("differentiable"))
         else {
+            out.extend(quote!(#f));
             continue;
         };
         let attr = f.attrs.remove(pos);

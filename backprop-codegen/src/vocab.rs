@@ -111,6 +111,8 @@ pub struct OpDef {
     /// (`a + b`): the one for a borrowing right operand, then left.
     pub lend: Option<[&'static str; 2]>,
     pub flags: u8,
+    /// For an operator: its rules on scalars, for each operand.
+    pub scalar_rules: [ScalarRule; 2],
 }
 
 /// Applied element by element (with broadcasting): a scalar in every operand
@@ -128,6 +130,27 @@ pub const ROW_OUT: u8 = 8;
 pub const SAME_TYPE: u8 = 16;
 /// Only a float value is copied; any other value passes through as it is.
 pub const FLOATS_ONLY: u8 = 32;
+/// A Rust operator (its name is its symbol): on scalars the forward is
+/// written with it, and the rules as the arithmetic of `scalar_rules`.
+pub const OPERATOR: u8 = 64;
+
+/// The local derivative of an operator on scalars, times the upstream
+/// gradient `g`, as written in the generated code (`a`, `b`: the operands).
+#[derive(Clone, Copy, Debug)]
+pub enum ScalarRule {
+    /// `g`
+    G,
+    /// `-g`
+    NegG,
+    /// `g * b`
+    TimesRhs,
+    /// `g * a`
+    TimesLhs,
+    /// `g / b`
+    OverRhs,
+    /// `-(g * a) / (b * b)`
+    Quotient,
+}
 
 /// The defaults of a row.
 const ROW: OpDef = OpDef {
@@ -151,6 +174,7 @@ const ROW: OpDef = OpDef {
     both: "",
     lend: None,
     flags: 0,
+    scalar_rules: [ScalarRule::G, ScalarRule::G],
 };
 
 macro_rules! vocabulary {
@@ -195,7 +219,8 @@ vocabulary! {
         }),
         both: "add_vjp_both",
         lend: Some(["add_vjp_lend_rhs", "add_vjp_lend_lhs"]),
-        flags: ELEMENTWISE | ROW_OUT,
+        flags: ELEMENTWISE | ROW_OUT | OPERATOR,
+        scalar_rules: [ScalarRule::G, ScalarRule::G],
         ..ROW
     },
     /// `a - b`.
@@ -213,7 +238,8 @@ vocabulary! {
             defer: None,
         }),
         both: "sub_vjp_both",
-        flags: ELEMENTWISE | ROW_OUT,
+        flags: ELEMENTWISE | ROW_OUT | OPERATOR,
+        scalar_rules: [ScalarRule::G, ScalarRule::NegG],
         ..ROW
     },
     /// `a * b`.
@@ -226,7 +252,8 @@ vocabulary! {
         owned: "mul_owned",
         owned_map: "mul_owned_map",
         both: "mul_vjp_both",
-        flags: ELEMENTWISE | ROW_OUT,
+        flags: ELEMENTWISE | ROW_OUT | OPERATOR,
+        scalar_rules: [ScalarRule::TimesRhs, ScalarRule::TimesLhs],
         ..ROW
     },
     /// `a / b`.
@@ -239,7 +266,8 @@ vocabulary! {
         owned: "div_owned",
         owned_map: "div_owned_map",
         both: "div_vjp_both",
-        flags: ELEMENTWISE | ROW_OUT,
+        flags: ELEMENTWISE | ROW_OUT | OPERATOR,
+        scalar_rules: [ScalarRule::OverRhs, ScalarRule::Quotient],
         ..ROW
     },
     /// `a.max(b)`.
@@ -287,7 +315,8 @@ vocabulary! {
         in_place: InPlace::Always,
         owned: "neg_owned",
         elem: "neg_elem",
-        flags: ELEMENTWISE | ROW_OUT,
+        flags: ELEMENTWISE | ROW_OUT | OPERATOR,
+        scalar_rules: [ScalarRule::NegG, ScalarRule::NegG],
         ..ROW
     },
     /// `eˣ`.

@@ -3,7 +3,7 @@
 use super::forward::forward as arm_forward;
 use super::loops::{kept, next};
 use super::reverse::reverse as arm_reverse;
-use super::{operand, subst, Cx};
+use super::{operand, subst, value, Cx};
 use crate::graph::{Branch, NodeId};
 use crate::plan::Region;
 use proc_macro2::TokenStream;
@@ -30,22 +30,24 @@ pub fn forward(r: &Region, cx: &Cx, id: NodeId, b: &Branch) -> Vec<TokenStream> 
             _ => quote!(_),
         })
         .collect();
+    // A slot per arm that keeps something for its reverse sweep.
+    let keeps: Vec<usize> = (0..2)
+        .filter(|a| bp.active && !bp.kept[*a].is_empty())
+        .collect();
     let mut arm_code = Vec::new();
     for (a, arm) in bp.arms.iter().enumerate() {
         let body = arm_forward(arm, cx);
         let mut tuple: Vec<TokenStream> = bp.next[a].iter().map(|n| next(cx, n)).collect();
         let mut keeping = Vec::new();
-        if bp.active {
-            let saved = bp.kept[a].iter().map(|k| kept(cx, k));
-            // Kept before the results are moved out.
-            let name = &bp.saved[a];
-            keeping.push(quote!(let #name = ::core::option::Option::Some((#(#saved,)*));));
-            let some = name.to_token_stream();
-            let none = quote!(::core::option::Option::None);
-            if a == 0 {
-                tuple.extend([some, none]);
+        for &k in &keeps {
+            let name = &bp.saved[k];
+            if k == a {
+                // Kept before the results are moved out.
+                let saved = bp.saves[a].iter().map(|k| kept(cx, k));
+                keeping.push(quote!(let #name = ::core::option::Option::Some((#(#saved,)*));));
+                tuple.push(name.to_token_stream());
             } else {
-                tuple.extend([none, some]);
+                tuple.push(quote!(::core::option::Option::None));
             }
         }
         arm_code.push(quote! {
@@ -54,9 +56,7 @@ pub fn forward(r: &Region, cx: &Cx, id: NodeId, b: &Branch) -> Vec<TokenStream> 
             (#(#tuple,)*)
         });
     }
-    if bp.active {
-        pattern.extend(bp.saved.iter().map(|n| n.to_token_stream()));
-    }
+    pattern.extend(keeps.iter().map(|k| bp.saved[*k].to_token_stream()));
     let cond = &bp.cond;
     let (then_code, else_code) = (&arm_code[0], &arm_code[1]);
     vec![
@@ -92,9 +92,21 @@ pub fn reverse(r: &Region, cx: &Cx, id: NodeId, _b: &Branch) -> Vec<TokenStream>
             None => zero.clone(),
         });
         let saved = &bp.saved[a];
-        let locals = &arm.defined;
+        let locals = &bp.kept[a];
+        let unwrap = (!locals.is_empty())
+            .then(|| quote!(let (#(#locals,)*) = ::core::option::Option::unwrap(#saved);));
+        let borrow = bp.borrowed[a].iter().map(|(local, result, scalar)| {
+            let result = r.operand(&cx.func.params, *result);
+            let result = if *scalar {
+                value(cx, &result)
+            } else {
+                operand(cx, &result)
+            };
+            quote!(let #local = #result;)
+        });
         arm_code.push(quote! {
-            let (#(#locals,)*) = ::core::option::Option::unwrap(#saved);
+            #unwrap
+            #(#borrow)*
             #(#body)*
             (#(#results,)*)
         });

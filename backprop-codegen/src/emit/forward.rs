@@ -1,6 +1,6 @@
 //! A region's forward statements: one `let` per live node, in order.
 
-use super::{branches, call_args, loops, operand, subst, Cx};
+use super::{branches, call_args, loops, operand, scalar, subst, Cx};
 use crate::graph::{Node, NodeId};
 use crate::plan::Region;
 use crate::vocab::{fused, Op};
@@ -26,6 +26,9 @@ pub fn forward(r: &Region, cx: &Cx) -> Vec<TokenStream> {
                 out.push(quote_spanned!(span=> let #name = #tokens;));
             }
             Node::Op { .. } if r.dot_adds.contains_key(&id) => out.extend(dot_add(r, cx, id, span)),
+            Node::Op { op, .. } if r.plain.contains(&id) => {
+                out.push(scalar::forward(r, cx, id, *op, span))
+            }
             Node::Op { op, .. } => out.extend(op_step(r, cx, id, *op, span)),
             Node::Loop(lp) => out.extend(loops::forward(r, cx, id, lp)),
             Node::Branch(b) => out.extend(branches::forward(r, cx, id, b)),
@@ -54,7 +57,7 @@ fn sum_square(r: &Region, cx: &Cx, id: NodeId, x: NodeId, span: Span) -> TokenSt
 /// and its rules run (`from` is `x`, or a value of `x`'s shape made from it).
 fn keep_shape(r: &Region, cx: &Cx, x: NodeId, from: &Ident) -> Option<TokenStream> {
     let bp = cx.bp;
-    let shape = r.given.get(&x)?.as_ref()?;
+    let shape = r.shape(x)?;
     Some(quote!(let #shape = #bp::shape_of(&#from);))
 }
 
@@ -69,7 +72,7 @@ fn dot_add(r: &Region, cx: &Cx, id: NodeId, span: Span) -> Vec<TokenStream> {
     let v = operand(cx, &r.operand(&cx.func.params, mv[1]));
     let x_name = r.name(x);
     let mut out: Vec<TokenStream> = keep_shape(r, cx, x, x_name).into_iter().collect();
-    let d_shape = match &r.given[&d] {
+    let d_shape = match r.shape(d) {
         Some(shape) => shape.to_token_stream(),
         None => quote!(_),
     };

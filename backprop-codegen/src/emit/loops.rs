@@ -2,7 +2,7 @@
 
 use super::forward::forward as body_forward;
 use super::reverse::reverse as body_reverse;
-use super::{operand, part, subst, Cx};
+use super::{operand, part, subst, value, Cx};
 use crate::graph::{Loop, NodeId};
 use crate::plan::loops::{DStart, Rows};
 use crate::plan::{Init, Kept, Next, Region};
@@ -19,6 +19,7 @@ pub fn next(cx: &Cx, n: &Next) -> TokenStream {
             let o = operand(cx, o);
             quote!(#bp::copy(#o))
         }
+        Next::Value(o) => value(cx, o),
     }
 }
 
@@ -64,6 +65,10 @@ pub fn forward(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream> {
     for (s, init) in l.state.iter().zip(&l.init) {
         out.push(match init {
             Init::Moved(name) => quote!(let mut #s = #name;),
+            Init::Value(o) => {
+                let v = value(cx, o);
+                quote!(let mut #s = #v;)
+            }
             Init::Copy(o) => {
                 let o = operand(cx, o);
                 quote!(let mut #s = #bp::copy(#o);)
@@ -141,11 +146,10 @@ pub fn reverse(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream> {
         head.push(quote!(let #local = #carry;));
     }
     let body = body_reverse(&l.body, cx);
-    let var = l
-        .body
-        .loop_var
-        .clone()
-        .map_or(quote!(_), |v| v.to_token_stream());
+    let var = match &l.body.loop_var {
+        Some(v) if l.var_read => v.to_token_stream(),
+        _ => quote!(_),
+    };
     let saved = &l.kept;
     for rows in &l.rows {
         let (name, i) = (&rows.rows, &l.ins[rows.k]);
@@ -256,7 +260,11 @@ fn tail(cx: &Cx, l: &crate::plan::LoopPlan, lp: &Loop) -> Vec<TokenStream> {
         // Unless every contribution went into the accumulator already.
         if l.body.accumulated.get(&input).copied().unwrap_or(0) < l.body.parts(input) {
             let step = l.body.adj(input);
-            tail.push(quote!(#acc = #acc + #step;));
+            if l.body.scalar[input.index()] {
+                tail.push(quote!(#acc += #step;));
+            } else {
+                tail.push(quote!(#acc = #acc + #step;));
+            }
         }
     }
     for (k, d) in l.d_state.iter().enumerate() {

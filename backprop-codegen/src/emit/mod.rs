@@ -10,6 +10,7 @@ mod branches;
 mod forward;
 mod loops;
 mod reverse;
+mod scalar;
 
 use crate::ast::{Function, Kind};
 use crate::graph::{Call, CallArg, ConstArg, Form, Node, NodeId};
@@ -122,9 +123,14 @@ pub fn frame(func: &Function, krate: &TokenStream, namer: &mut Namer, real: bool
     let doc = format!(
         " Runs [`{name}`] and its reverse sweep: returns the value and the gradient of `d_out · {name}(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`."
     );
+    let many = many_arguments(func);
+    let unused = (!real).then(|| {
+        quote!(#[allow(unused_variables, reason = "this function cannot run: #[differentiable] reported an error")])
+    });
     let signature = quote! {
         #[doc = #doc]
-        #[allow(unused_variables, unused_imports, clippy::all)]
+        #many
+        #unused
         #vis fn #backward_name #generics(#(#inputs,)* #d_out: #d_out_ty) -> (#ret, #struct_name)
     };
     let vjp = vjp_item(func, krate, namer, &d_out, &ret, real);
@@ -191,10 +197,12 @@ fn vjp_item(
     let vjp_inputs = strip_mut(sig.inputs.iter());
     let vjp_inputs2 = strip_mut(sig.inputs.iter());
     let backward_name = format_ident!("{}_backward", name, span = name.span());
+    let many = many_arguments(func);
     let vjp = quote! {
         #[doc = #vjp_doc]
         #[doc(hidden)]
-        #[allow(clippy::all)]
+        #many
+        #[allow(clippy::type_complexity, reason = "one gradient per parameter, by position")]
         #vis fn #vjp_name #generics(#(#vjp_inputs,)* #d_out: impl #krate::__private::Cot<#ret_owned>) -> (#(#positional_types,)*) {
             let (_, #grad) = #backward_name(#(#arg_names,)* #d_arg);
             (#(#positional,)*)
@@ -205,13 +213,22 @@ fn vjp_item(
     } else {
         quote! {
             #[doc(hidden)]
-            #[allow(unused_variables, clippy::all)]
+            #many
+            #[allow(unused_variables, reason = "this function cannot run: #[differentiable] reported an error")]
             #vis fn #vjp_name #generics(#(#vjp_inputs2,)* #d_out: impl #krate::__private::Cot<#ret_owned>) -> (#(#positional_types,)*) {
                 ::core::unreachable!("#[differentiable] reported an error for this function")
             }
         }
     };
     vjp
+}
+
+/// Clippy's `too_many_arguments` allowed where the generated functions have
+/// more than seven parameters: the user's, and `d_out`.
+fn many_arguments(func: &Function) -> Option<TokenStream> {
+    (func.params.len() + 1 > 7).then(|| {
+        quote!(#[allow(clippy::too_many_arguments, reason = "the function's parameters and `d_out`")])
+    })
 }
 
 /// The user's function, unchanged but for one lint: a `for` loop over a range
@@ -268,7 +285,8 @@ pub fn emit(
     let cx = Cx { bp: &bp, func };
     let forward = forward::forward(&plan.body, &cx);
     let reverse = reverse::reverse(&plan.body, &cx);
-    let value = value(&plan, &cx, l.output);
+    let value = result(&plan, &cx, l.output);
+    let unread = unread_params(&plan, &cx);
     let fields = grad_fields(&plan, &cx);
     let Plan { grad, .. } = &plan;
     let struct_name = &frame.struct_name;
@@ -282,9 +300,11 @@ pub fn emit(
         #items
 
         #signature {
+            #[allow(unused_imports, reason = "plain arithmetic calls nothing of the runtime")]
             use #krate::__private as #bp;
             // The original function counts as used where only its backward is.
             let _ = #name;
+            #(#unread)*
             #(#forward)*
             #(#reverse)*
             let #grad = #struct_name { #(#fields,)* };
@@ -302,8 +322,26 @@ pub fn operand(cx: &Cx, o: &Operand) -> TokenStream {
             by_ref: true,
         } => quote!(#ident),
         Operand::Param { ident, .. } | Operand::Local(ident) => quote!(&#ident),
+        Operand::Ref(ident) => quote!(#ident),
         Operand::Literal(t) => quote!(&#t),
         Operand::StandIn(shape) => quote!(&#bp::stand_in(&#shape)),
+    }
+}
+
+/// A scalar by value, as plain arithmetic reads it (a negative literal in
+/// parentheses).
+pub fn value(cx: &Cx, o: &Operand) -> TokenStream {
+    let bp = cx.bp;
+    match o {
+        Operand::Param {
+            ident,
+            by_ref: true,
+        } => quote!(*#ident),
+        Operand::Param { ident, .. } | Operand::Local(ident) => quote!(#ident),
+        Operand::Ref(ident) => quote!(*#ident),
+        Operand::Literal(t) if t.to_string().starts_with('-') => quote!((#t)),
+        Operand::Literal(t) => t.clone(),
+        Operand::StandIn(shape) => quote!(#bp::stand_in(&#shape)),
     }
 }
 
@@ -385,7 +423,7 @@ pub fn call_args(r: &Region, cx: &Cx, call: &Call, inputs: &[NodeId]) -> Vec<Tok
 }
 
 /// The value the function returns.
-fn value(plan: &Plan, cx: &Cx, id: NodeId) -> TokenStream {
+fn result(plan: &Plan, cx: &Cx, id: NodeId) -> TokenStream {
     let r = &plan.body;
     match r.node(id) {
         Node::Param(i) => {
@@ -400,6 +438,22 @@ fn value(plan: &Plan, cx: &Cx, id: NodeId) -> TokenStream {
         Node::Float(t) | Node::Int(t) => t.clone(),
         _ => r.name(id).to_token_stream(),
     }
+}
+
+/// `let _ = c;` for each constant parameter the backward does not read (it
+/// feeds only values that do not reach the output).
+fn unread_params(plan: &Plan, cx: &Cx) -> Vec<TokenStream> {
+    let r = &plan.body;
+    r.graph
+        .ids()
+        .filter_map(|id| match r.node(id) {
+            Node::Param(i) if !cx.func.params[*i].differentiable && !r.live(id) => {
+                let ident = &cx.func.params[*i].ident;
+                Some(quote!(let _ = #ident;))
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// `w: d_w` for each differentiable parameter; a zero where the parameter

@@ -1,6 +1,6 @@
 //! A region's reverse sweep: each decision of the plan, in order.
 
-use super::{branches, call_args, loops, operand, part, subst, Cx};
+use super::{branches, call_args, loops, operand, part, scalar, subst, Cx};
 use crate::graph::{Node, NodeId};
 use crate::plan::{Region, RevStep};
 use crate::vocab::{fused, Rules};
@@ -18,6 +18,9 @@ pub fn reverse(r: &Region, cx: &Cx) -> Vec<TokenStream> {
 
 /// One decision.
 fn step_tokens(r: &Region, cx: &Cx, step: &RevStep) -> Vec<TokenStream> {
+    if let Some(plain) = arithmetic(r, cx, step) {
+        return plain;
+    }
     let bp = cx.bp;
     match step {
         RevStep::Sum { adj, parts } => {
@@ -58,6 +61,7 @@ fn step_tokens(r: &Region, cx: &Cx, step: &RevStep) -> Vec<TokenStream> {
             rule,
             acc,
             borrow,
+            ..
         } => {
             let span = r.graph.get(*id).span;
             let (g, args) = (upstream(r, *id, *borrow), args(r, cx, *id));
@@ -72,6 +76,7 @@ fn step_tokens(r: &Region, cx: &Cx, step: &RevStep) -> Vec<TokenStream> {
             term,
             acc,
             borrow,
+            ..
         } => {
             let span = r.graph.get(*id).span;
             let (g, args) = (upstream(r, *id, *borrow), args(r, cx, *id));
@@ -87,6 +92,7 @@ fn step_tokens(r: &Region, cx: &Cx, step: &RevStep) -> Vec<TokenStream> {
             target,
             prev,
             borrow,
+            ..
         } => {
             let span = r.graph.get(*id).span;
             let (g, args) = (upstream(r, *id, *borrow), args(r, cx, *id));
@@ -113,6 +119,39 @@ fn step_tokens(r: &Region, cx: &Cx, step: &RevStep) -> Vec<TokenStream> {
             branches::reverse(r, cx, *id, b)
         }
     }
+}
+
+/// An operator's decision on scalars, as arithmetic (`None` for any other).
+fn arithmetic(r: &Region, cx: &Cx, step: &RevStep) -> Option<Vec<TokenStream>> {
+    Some(match step {
+        RevStep::Rule {
+            id, pos, target, ..
+        } if scalar::arithmetic(r, *id) => {
+            let c = scalar::contribution(r, cx, *id, *pos);
+            vec![quote!(let #target = #c;)]
+        }
+        RevStep::Both { id, lhs, rhs, .. } if scalar::arithmetic(r, *id) => {
+            let (a, b) = (
+                scalar::contribution(r, cx, *id, 0),
+                scalar::contribution(r, cx, *id, 1),
+            );
+            vec![quote!(let #lhs = #a;), quote!(let #rhs = #b;)]
+        }
+        RevStep::AddInto {
+            id,
+            pos,
+            target,
+            prev,
+            ..
+        } if scalar::arithmetic(r, *id) => {
+            let sum = scalar::added(r, cx, *id, *pos, &part(cx, prev));
+            vec![quote!(let #target = #sum;)]
+        }
+        RevStep::Acc { id, pos, acc, .. } if scalar::arithmetic(r, *id) => {
+            vec![scalar::add_assign(r, cx, *id, *pos, acc)]
+        }
+        _ => return None,
+    })
 }
 
 /// The upstream gradient as a rule takes it: moved into the last rule
@@ -155,10 +194,7 @@ fn rule(r: &Region, cx: &Cx, id: NodeId, pos: usize, target: &Ident, borrow: boo
     let tail: Vec<TokenStream> = match (&r.saved[id.index()], def.reads_out) {
         // The rule is the saved value's last reader: it may reuse it.
         (Some(saved), _) => vec![quote!(#saved)],
-        (None, true) => {
-            let n = r.name(id);
-            vec![quote!(&#n)]
-        }
+        (None, true) => vec![operand(cx, &r.operand(&cx.func.params, id))],
         (None, false) => Vec::new(),
     };
     let call = match def.rules {

@@ -2,7 +2,7 @@
 //! arm it took, and the reverse sweep takes the same arm.
 
 use super::region::{Kept, Next, Part, Region, RevStep};
-use super::{forward, routing, Shared};
+use super::{forward, reads, routing, Shared};
 use crate::graph::{Branch, Node, NodeId};
 use proc_macro2::Ident;
 use std::collections::HashSet;
@@ -29,13 +29,12 @@ pub fn plan_forward<'g>(r: &mut Region<'g>, sh: &mut Shared, id: NodeId, b: &'g 
                 Node::Op { .. } | Node::Const(_) | Node::Out { .. } => {
                     Next::Local(arm.name(*o).clone())
                 }
+                _ if sh.opts.plain_scalars && arm.scalar[o.index()] => {
+                    Next::Value(arm.operand(&sh.func.params, *o))
+                }
                 _ => Next::Copy(arm.operand(&sh.func.params, *o)),
             })
             .collect();
-        if active {
-            views_first(&mut arm.defined, &arm.views);
-            bp.kept[a] = keep(&arm.defined, &next, &arm.views);
-        }
         bp.next[a] = next;
     }
     r.defined.push(bp.cond.clone());
@@ -44,6 +43,42 @@ pub fn plan_forward<'g>(r: &mut Region<'g>, sh: &mut Shared, id: NodeId, b: &'g 
         r.defined.extend(bp.saved.iter().cloned());
     }
     r.branches.insert(id, bp);
+}
+
+/// What an arm keeps for its reverse sweep: the locals it reads, views
+/// first; a result it reads is borrowed from the branch's result instead.
+fn keep_read(
+    arm: &mut Region,
+    kept: &mut Vec<Ident>,
+    saves: &mut Vec<Kept>,
+    borrowed: &mut Vec<(Ident, NodeId, bool)>,
+    sh: &Shared,
+    next: &[Next],
+    outer: &[Option<NodeId>],
+) {
+    let read = reads::reverse(arm, sh);
+    for (k, n) in next.iter().enumerate() {
+        let (Next::Local(local), Some(result)) = (n, &outer[k]) else {
+            continue;
+        };
+        if !read.contains(local) || borrowed.iter().any(|(l, ..)| l == local) {
+            continue;
+        }
+        let o = arm.results[k];
+        let scalar = arm.scalar[o.index()];
+        if !scalar {
+            arm.by_ref.insert(o);
+        }
+        borrowed.push((local.clone(), *result, scalar));
+    }
+    *kept = arm
+        .defined
+        .iter()
+        .filter(|n| read.contains(*n) && !borrowed.iter().any(|(l, ..)| l == *n))
+        .cloned()
+        .collect();
+    views_first(kept, &arm.views);
+    *saves = keep(kept, &[], &arm.views);
 }
 
 /// The locals a region keeps for its reverse sweep, moved, except those that
@@ -95,6 +130,15 @@ pub fn plan_reverse<'g>(r: &mut Region<'g>, sh: &mut Shared, id: NodeId, b: &'g 
     for p in &inputs {
         targets.push(routing::contribution_target(r, sh, *p, id));
     }
+    // The branch's result after it, by result index.
+    let outer: Vec<Option<NodeId>> = (0..b.outputs)
+        .map(|k| {
+            r.outs_of(id)
+                .into_iter()
+                .find(|(kk, o)| *kk == k && r.live(*o))
+                .map(|(_, o)| o)
+        })
+        .collect();
     let mut bp = r.branches.remove(&id).expect("a branch plan");
     for a in 0..2 {
         let arm = &mut bp.arms[a];
@@ -108,6 +152,15 @@ pub fn plan_reverse<'g>(r: &mut Region<'g>, sh: &mut Shared, id: NodeId, b: &'g 
             }
         }
         routing::plan(arm, sh);
+        keep_read(
+            arm,
+            &mut bp.kept[a],
+            &mut bp.saves[a],
+            &mut bp.borrowed[a],
+            sh,
+            &bp.next[a],
+            &outer,
+        );
         bp.results[a] = inputs
             .iter()
             .map(|p| {

@@ -16,7 +16,7 @@ use crate::graph::{Node, NodeId};
 use crate::vocab::Op;
 
 /// Finds the sums that take a product into their buffer.
-pub fn plan(r: &mut Region, sh: &mut Shared, readers: &[usize]) {
+pub fn plan(r: &mut Region, sh: &Shared, readers: &[usize]) {
     if !sh.opts.dot_add {
         return;
     }
@@ -47,10 +47,8 @@ pub fn plan(r: &mut Region, sh: &mut Shared, readers: &[usize]) {
         }
     }
     for (id, d) in dots {
-        let shape = r
-            .active(id)
-            .then(|| sh.namer.fresh(&format!("{}_shape", r.name(d))));
-        r.given.insert(d, shape);
+        let kept = r.active(id);
+        r.given.insert(d, kept);
         r.deferred.insert(d);
         r.dot_adds.insert(id, d);
     }

@@ -74,7 +74,7 @@ fn define(r: &mut Region, id: NodeId) {
 
 /// The kept shape of a value whose buffer is given away, where its rules run.
 fn keep_shape(r: &mut Region, x: NodeId) {
-    if let Some(Some(shape)) = r.given.get(&x) {
+    if let Some(shape) = r.shape(x) {
         let shape = shape.clone();
         r.defined.push(shape);
     }

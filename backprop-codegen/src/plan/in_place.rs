@@ -21,7 +21,7 @@ use crate::graph::{Node, NodeId};
 use crate::vocab::Op;
 
 /// Plans the region's values: scalars, buffers written over, fused passes.
-pub fn plan(r: &mut Region, sh: &mut Shared) {
+pub fn plan(r: &mut Region, sh: &Shared) {
     scalar::plan(r, sh);
     let readers = r.readers();
     let live: Vec<NodeId> = r.graph.ids().filter(|id| r.live(*id)).collect();
@@ -68,10 +68,8 @@ pub fn plan(r: &mut Region, sh: &mut Shared) {
         }
         let x = inputs[0];
         if op.in_place(&active) && sole(x) {
-            let shape = r
-                .active(id)
-                .then(|| sh.namer.fresh(&format!("{}_shape", r.name(x))));
-            r.given.insert(x, shape);
+            let kept = r.active(id);
+            r.given.insert(x, kept);
             r.takes.insert(id);
         }
     }

@@ -120,9 +120,14 @@ pub fn plan_forward<'g>(r: &mut Region<'g>, sh: &mut Shared, id: NodeId, lp: &'g
     let readers = r.readers();
     let init: Vec<Init> = lp.inputs[..lp.carried]
         .iter()
-        .map(|p| match movable_init(r, *p, &readers) {
-            true => Init::Moved(r.name(*p).clone()),
-            false => Init::Copy(r.operand(&sh.func.params, *p)),
+        .map(|p| {
+            if movable_init(r, *p, &readers) {
+                Init::Moved(r.name(*p).clone())
+            } else if sh.opts.plain_scalars && r.scalar[p.index()] {
+                Init::Value(r.operand(&sh.func.params, *p))
+            } else {
+                Init::Copy(r.operand(&sh.func.params, *p))
+            }
         })
         .collect();
     let mut l = r.loops.remove(&id).expect("a loop plan");
@@ -157,6 +162,9 @@ pub fn plan_forward<'g>(r: &mut Region<'g>, sh: &mut Shared, id: NodeId, lp: &'g
                 Next::Local(l.body.name(*o).clone())
             }
             Node::Input(j) if *j < lp.carried => Next::Local(l.ins[*j].clone()),
+            _ if sh.opts.plain_scalars && l.body.scalar[o.index()] => {
+                Next::Value(l.body.operand(&sh.func.params, *o))
+            }
             _ => Next::Copy(l.body.operand(&sh.func.params, *o)),
         })
         .collect();
@@ -199,6 +207,7 @@ fn plan_kept<'g>(
             read.insert(l.ins[k].clone());
         }
     }
+    l.var_read = l.body.loop_var.as_ref().is_some_and(|v| read.contains(v));
     let mut kept: Vec<Ident> = l
         .ins
         .iter()

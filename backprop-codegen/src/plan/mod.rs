@@ -18,6 +18,7 @@ mod fuse;
 mod in_place;
 pub mod loops;
 mod names;
+mod plain;
 mod reads;
 mod region;
 mod routing;
@@ -53,6 +54,8 @@ pub struct Options {
     /// value into a spare buffer and defers its weights' outer products
     /// (`loops`).
     pub loop_buffers: bool,
+    /// Scalars are written as plain Rust arithmetic (`plain`).
+    pub plain_scalars: bool,
 }
 
 impl Default for Options {
@@ -65,6 +68,7 @@ impl Default for Options {
             accumulate: true,
             lend: true,
             loop_buffers: true,
+            plain_scalars: true,
         }
     }
 }

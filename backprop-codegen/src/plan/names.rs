@@ -3,7 +3,7 @@
 //! belongs to otherwise (`h1_2`), and never one the user's function uses.
 
 use super::region::{Branch, InputForm, Loop, Operand, Raw, Region};
-use super::{in_place, Shared};
+use super::{in_place, plain, Shared};
 use crate::graph::{Name, Node, NodeId};
 use proc_macro2::{Ident, Span};
 use std::collections::{HashMap, HashSet};
@@ -20,7 +20,7 @@ pub struct Namer {
 impl Namer {
     pub fn new(used: HashSet<String>) -> Namer {
         Namer {
-            used,
+            used: used.iter().map(|u| unraw(u)).collect(),
             taken: HashSet::new(),
             next: HashMap::new(),
         }
@@ -28,19 +28,25 @@ impl Namer {
 
     /// A namer that avoids the same user identifiers and nothing else.
     pub fn fresh_for_user(&self) -> Namer {
-        Namer::new(self.used.clone())
+        Namer {
+            used: self.used.clone(),
+            taken: HashSet::new(),
+            next: HashMap::new(),
+        }
     }
 
     fn free(&self, name: &str) -> bool {
         !self.taken.contains(name) && !self.used.contains(name)
     }
 
+    /// Takes `name` (without `r#`: `r#loop` and `loop` are one identifier)
+    /// and writes it as an identifier, raw where it is a keyword (a user's
+    /// `r#type`).
     fn take(&mut self, name: String) -> Ident {
-        // A raw identifier of the user (`r#type`) stays raw; a name derived
-        // from one (`d_type`) needs no `r#`.
-        let ident = match name.strip_prefix("r#") {
-            Some(raw) => Ident::new_raw(raw, Span::call_site()),
-            None => Ident::new(&name.replace("r#", ""), Span::call_site()),
+        let ident = if syn::parse_str::<syn::Ident>(&name).is_ok() {
+            Ident::new(&name, Span::call_site())
+        } else {
+            Ident::new_raw(&name, Span::call_site())
         };
         self.taken.insert(name);
         ident
@@ -48,44 +54,54 @@ impl Namer {
 
     /// Marks a name the user's function binds itself (a parameter) as taken.
     pub fn reserve(&mut self, name: &Ident) {
-        self.taken.insert(name.to_string());
+        self.taken.insert(unraw(&name.to_string()));
     }
 
     /// The user's own name where possible (the first binding of it), else
     /// `name_1`, `name_2`, ...
     pub fn user(&mut self, name: &str) -> Ident {
-        if !self.taken.contains(name) {
-            return self.take(name.to_owned());
+        let name = unraw(name);
+        if !self.taken.contains(&name) {
+            return self.take(name);
         }
-        self.numbered(name)
+        self.numbered(&name)
     }
 
     /// `want` if it is free, else `want_1`, `want_2`, ...
     pub fn fresh(&mut self, want: &str) -> Ident {
-        if self.free(want) {
-            return self.take(want.to_owned());
+        let want = unraw(want);
+        if self.free(&want) {
+            return self.take(want);
         }
-        self.numbered(want)
+        self.numbered(&want)
     }
 
     /// `base_1`, `base_2`, ...: the first free one.
     pub fn numbered(&mut self, base: &str) -> Ident {
-        let mut k = self.next.get(base).copied().unwrap_or(1);
+        let base = unraw(base);
+        let mut k = self.next.get(&base).copied().unwrap_or(1);
         loop {
             let name = format!("{base}_{k}");
             k += 1;
             if self.free(&name) {
-                self.next.insert(base.to_owned(), k);
+                self.next.insert(base, k);
                 return self.take(name);
             }
         }
     }
 }
 
+/// A name without the `r#` of raw identifiers: `d_r#fn_2` is `d_fn_2`.
+fn unraw(name: &str) -> String {
+    name.replace("r#", "")
+}
+
 /// Names every local of the region, then every adjoint, then plans where
 /// its values live, then names the loops' bodies and the branches' arms.
 /// `output` is the function's value and `d_out`, at the top.
 pub fn assign<'g>(r: &mut Region<'g>, sh: &mut Shared, output: Option<(NodeId, &Ident)>) {
+    in_place::plan(r, sh);
+    plain::plan(r, sh);
     let mut loop_ids = Vec::new();
     let mut branch_ids = Vec::new();
     for id in r.graph.ids() {
@@ -98,7 +114,7 @@ pub fn assign<'g>(r: &mut Region<'g>, sh: &mut Shared, output: Option<(NodeId, &
             }
             (Node::Float(_) | Node::Int(_) | Node::Error | Node::Input(_), _) => None,
             (Node::LoopVar, _) => r.loop_var.clone(),
-            _ if !r.live(id) => None,
+            _ if !r.live(id) || r.unnamed(id) => None,
             (Node::Loop(lp), _) => {
                 let plan = new_loop(r, sh, id, lp);
                 r.loops.insert(id, plan);
@@ -128,10 +144,12 @@ pub fn assign<'g>(r: &mut Region<'g>, sh: &mut Shared, output: Option<(NodeId, &
         r.names.push(name);
         r.saved.push(saved);
     }
+    name_unmade(r, sh);
     for id in r.graph.ids() {
         let top_output =
             output.filter(|(o, _)| *o == id && matches!(r.graph.get(id).name, Name::Output));
-        let adj = if !r.active(id) {
+        // A square summed at once has no adjoint: its sum's rule skips it.
+        let adj = if !r.active(id) || r.unmade.contains(&id) {
             None
         } else if let Some((_, d_out)) = top_output {
             Some(d_out.clone())
@@ -144,7 +162,6 @@ pub fn assign<'g>(r: &mut Region<'g>, sh: &mut Shared, output: Option<(NodeId, &
         };
         r.adj.push(adj);
     }
-    in_place::plan(r, sh);
     for id in loop_ids {
         let mut lp_plan = r.loops.remove(&id).expect("a loop plan");
         if let Node::Loop(lp) = r.node(id) {
@@ -157,10 +174,45 @@ pub fn assign<'g>(r: &mut Region<'g>, sh: &mut Shared, output: Option<(NodeId, &
     }
     for id in branch_ids {
         let mut b = r.branches.remove(&id).expect("a branch plan");
+        if let Node::Branch(branch) = r.node(id) {
+            // An arm's input is the enclosing value.
+            for (arm, inputs) in b.arms.iter_mut().zip(&branch.arm_inputs) {
+                arm.input_scalar = inputs.iter().map(|p| r.scalar[p.index()]).collect();
+            }
+        }
         for arm in &mut b.arms {
             assign(arm, sh, None);
         }
         r.branches.insert(id, b);
+    }
+}
+
+/// The values made where their reader is get a name from it: the sum under
+/// a fused function is `{result}_pre`, a product added into a sum
+/// `{sum}_product`; then each kept shape is named `{value}_shape`.
+fn name_unmade(r: &mut Region, sh: &mut Shared) {
+    let mut fused: Vec<(NodeId, NodeId)> = r.fused.iter().map(|(f, x)| (*x, *f)).collect();
+    fused.sort();
+    for (x, f) in fused {
+        let name = sh.namer.fresh(&format!("{}_pre", r.name(f)));
+        r.names[x.index()] = Some(name);
+    }
+    let mut products: Vec<(NodeId, NodeId)> = r.dot_adds.iter().map(|(s, d)| (*d, *s)).collect();
+    products.sort();
+    for (d, s) in products {
+        let name = sh.namer.fresh(&format!("{}_product", r.name(s)));
+        r.names[d.index()] = Some(name);
+    }
+    let mut kept: Vec<NodeId> = r
+        .given
+        .iter()
+        .filter(|(_, kept)| **kept)
+        .map(|(x, _)| *x)
+        .collect();
+    kept.sort();
+    for x in kept {
+        let name = sh.namer.fresh(&format!("{}_shape", r.name(x)));
+        r.shapes.insert(x, name);
     }
 }
 
@@ -229,6 +281,7 @@ fn new_loop<'g>(
         handoff: Vec::new(),
         rows: Vec::new(),
         step: None,
+        var_read: false,
         rev: Default::default(),
     }
 }
@@ -266,6 +319,8 @@ fn new_branch<'g>(
         active: false,
         next: [Vec::new(), Vec::new()],
         kept: [Vec::new(), Vec::new()],
+        saves: [Vec::new(), Vec::new()],
+        borrowed: [Vec::new(), Vec::new()],
         inputs: Vec::new(),
         targets: Vec::new(),
         results: [Vec::new(), Vec::new()],

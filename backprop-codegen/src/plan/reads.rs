@@ -6,6 +6,7 @@ use super::loops::{DStart, Rows};
 use super::region::{Operand, Part, Raw, Region, RevStep};
 use super::Shared;
 use crate::graph::{CallArg, ConstArg, Node, NodeId};
+use crate::vocab::{ScalarRule, OPERATOR};
 use proc_macro2::Ident;
 use std::collections::HashSet;
 use syn::visit::Visit;
@@ -36,9 +37,10 @@ impl Reads<'_, '_> {
 
     fn operand(&mut self, o: &Operand) {
         match o {
-            Operand::Param { ident, .. } | Operand::Local(ident) | Operand::StandIn(ident) => {
-                self.add(ident)
-            }
+            Operand::Param { ident, .. }
+            | Operand::Local(ident)
+            | Operand::StandIn(ident)
+            | Operand::Ref(ident) => self.add(ident),
             Operand::Literal(_) => {}
         }
     }
@@ -104,9 +106,48 @@ impl Reads<'_, '_> {
         self.add(r.adj(id));
     }
 
+    /// An operator's rule on scalars (`crate::vocab::ScalarRule`): the
+    /// operands its arithmetic reads.
+    fn scalar_rule(&mut self, id: NodeId, pos: usize) {
+        let inputs = self.r.inputs(id);
+        self.add(self.r.adj(id));
+        let reads: &[usize] = match self.r.op(id).def().scalar_rules[pos.min(1)] {
+            ScalarRule::G | ScalarRule::NegG => &[],
+            ScalarRule::TimesRhs | ScalarRule::OverRhs => &[1],
+            ScalarRule::TimesLhs => &[0],
+            ScalarRule::Quotient => &[0, 1],
+        };
+        for &k in reads {
+            self.node_operand(inputs[k]);
+        }
+    }
+
     fn step(&mut self, step: &RevStep) {
         let r = self.r;
+        let arithmetic = |id: &NodeId| r.plain.contains(id) && r.op(*id).has(OPERATOR);
         match step {
+            RevStep::Rule {
+                id, pos, target, ..
+            }
+            | RevStep::AddInto {
+                id, pos, target, ..
+            } if arithmetic(id) => {
+                self.add(target);
+                if let RevStep::AddInto { prev, .. } = step {
+                    self.part(prev);
+                }
+                self.scalar_rule(*id, *pos);
+            }
+            RevStep::Acc { id, pos, acc, .. } if arithmetic(id) => {
+                self.add(acc);
+                self.scalar_rule(*id, *pos);
+            }
+            RevStep::Both { id, lhs, rhs, .. } if arithmetic(id) => {
+                self.add(lhs);
+                self.add(rhs);
+                self.scalar_rule(*id, 0);
+                self.scalar_rule(*id, 1);
+            }
             RevStep::Sum { adj, parts } => {
                 self.add(adj);
                 parts.iter().for_each(|p| self.part(p));
@@ -307,8 +348,14 @@ impl Reads<'_, '_> {
         self.add(&b.cond);
         b.targets.iter().for_each(|t| self.add(t));
         for (a, arm) in b.arms.iter().enumerate() {
-            self.add(&b.saved[a]);
-            arm.defined.iter().for_each(|n| self.add(n));
+            if !b.kept[a].is_empty() {
+                self.add(&b.saved[a]);
+            }
+            b.kept[a].iter().for_each(|n| self.add(n));
+            for (local, result, _) in &b.borrowed[a] {
+                self.add(local);
+                self.node_operand(*result);
+            }
             let inner = reverse(arm, self.sh);
             self.names.extend(inner);
             for (d, p) in b.results[a].iter().zip(&b.inputs) {

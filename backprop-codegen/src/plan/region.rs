@@ -27,6 +27,8 @@ pub enum Operand {
     /// `&bp::stand_in(&shape)`: a value whose buffer was given away, of
     /// which only the shape is kept.
     StandIn(Ident),
+    /// A local that holds a reference to the value: passed as it is.
+    Ref(Ident),
 }
 
 /// A value by its plain name.
@@ -103,9 +105,10 @@ pub enum RevStep {
         lhs: Ident,
         rhs: Ident,
     },
-    /// `bp::acc_rule(&mut acc, g, a, b);`
+    /// `bp::acc_rule(&mut acc, g, a, b);`: the contribution to operand `pos`.
     Acc {
         id: NodeId,
+        pos: usize,
         rule: &'static str,
         acc: Ident,
         borrow: bool,
@@ -123,6 +126,7 @@ pub enum RevStep {
     /// `let target = bp::add_rule(prev, g, a, b);`
     AddInto {
         id: NodeId,
+        pos: usize,
         rule: &'static str,
         target: Ident,
         prev: Part,
@@ -147,6 +151,8 @@ pub enum Init {
     Moved(Ident),
     /// A copy of the initial value.
     Copy(Operand),
+    /// A scalar, by value.
+    Value(Operand),
 }
 
 /// A carried variable kept in a `bp::Rows`: row `k` is its value at the
@@ -182,6 +188,8 @@ pub enum Next {
     Local(Ident),
     /// A copy of an operand.
     Copy(Operand),
+    /// A scalar, by value.
+    Value(Operand),
 }
 
 impl Next {
@@ -233,6 +241,8 @@ pub struct Loop<'g> {
     pub rows: Vec<KeptRows>,
     /// The index of an iteration among the kept steps, where read.
     pub step: Option<Ident>,
+    /// The reverse sweep of the body reads the loop's variable.
+    pub var_read: bool,
     /// The reverse loop's own decisions.
     pub rev: super::loops::Reverse,
 }
@@ -247,8 +257,14 @@ pub struct Branch<'g> {
     pub active: bool,
     /// The value of each result of each arm.
     pub next: [Vec<Next>; 2],
-    /// The locals each arm keeps, views first.
-    pub kept: [Vec<Kept>; 2],
+    /// The locals each arm keeps (those its reverse sweep reads), views
+    /// first, and how.
+    pub kept: [Vec<Ident>; 2],
+    pub saves: [Vec<Kept>; 2],
+    /// The results of each arm its reverse sweep reads, which it borrows
+    /// from the branch's result after the branch (instead of a clone): the
+    /// arm's local, the result, and whether it is a scalar (copied).
+    pub borrowed: [Vec<(Ident, NodeId, bool)>; 2],
     /// The enclosing values whose adjoints the branch contributes to, their
     /// contributions' names, and for each arm the gradient of each of them
     /// (`None`: a zero, the arm does not read it).
@@ -294,7 +310,9 @@ pub struct Region<'g> {
     pub takes: HashSet<NodeId>,
     /// A temporary whose buffer its one reader takes over; the local that
     /// keeps its shape for the adjoint rules, when they run.
-    pub given: HashMap<NodeId, Option<Ident>>,
+    pub given: HashMap<NodeId, bool>,
+    /// The name of each kept shape, by the value whose buffer was given.
+    pub shapes: HashMap<NodeId, Ident>,
     /// An op whose rule is the last reader of its first operand, and takes
     /// it by value to write the gradient over it.
     pub rule_takes: HashSet<NodeId>,
@@ -313,6 +331,11 @@ pub struct Region<'g> {
     /// `x + m·v` with the product added into `x`'s buffer: the sum's node,
     /// and the product's.
     pub dot_adds: HashMap<NodeId, NodeId>,
+    /// The scalar ops written as plain Rust.
+    pub plain: HashSet<NodeId>,
+    /// The values a local holds by reference (a branch arm's result, in its
+    /// reverse sweep).
+    pub by_ref: HashSet<NodeId>,
     /// A product computed into a loop's spare buffer, by the spare's name.
     pub spares: HashMap<NodeId, Ident>,
     /// The decisions of the reverse sweep, in order.
@@ -375,12 +398,15 @@ impl<'g> Region<'g> {
             input_scalar: Vec::new(),
             takes: HashSet::new(),
             given: HashMap::new(),
+            shapes: HashMap::new(),
             rule_takes: HashSet::new(),
             sum_squares: HashMap::new(),
             unmade: HashSet::new(),
             fused: HashMap::new(),
             deferred: HashSet::new(),
             dot_adds: HashMap::new(),
+            plain: HashSet::new(),
+            by_ref: HashSet::new(),
             spares: HashMap::new(),
             reverse: Vec::new(),
             acc_into: HashMap::new(),
@@ -473,9 +499,12 @@ impl<'g> Region<'g> {
     /// a value whose buffer was given away by its kept shape, everything
     /// else borrowed.
     pub fn operand(&self, params: &[crate::ast::Param], id: NodeId) -> Operand {
-        if let Some(shape) = self.given.get(&id) {
+        if self.by_ref.contains(&id) {
+            return Operand::Ref(self.name(id).clone());
+        }
+        if self.given.contains_key(&id) {
             // Only the rules of the op that took its buffer read it.
-            let shape = shape.as_ref().expect("a kept shape where a rule runs");
+            let shape = self.shape(id).expect("a kept shape where a rule runs");
             return Operand::StandIn(shape.clone());
         }
         match self.node(id) {
@@ -490,6 +519,19 @@ impl<'g> Region<'g> {
             Node::Float(t) => Operand::Literal(t.clone()),
             _ => Operand::Local(self.name(id).clone()),
         }
+    }
+
+    /// The kept shape of a value whose buffer was given away, where its
+    /// rules run.
+    pub fn shape(&self, id: NodeId) -> Option<&Ident> {
+        self.shapes.get(&id)
+    }
+
+    /// Whether a node's value is made where its reader is (a fused pass,
+    /// a product added into a sum) or never (a square summed at once): it
+    /// has no local.
+    pub fn unnamed(&self, id: NodeId) -> bool {
+        self.deferred.contains(&id) || self.unmade.contains(&id)
     }
 
     /// A node by its plain name (a literal as itself).

@@ -185,6 +185,7 @@ fn operand_rule(r: &mut Region, sh: &mut Shared, id: NodeId, op: Op, pos: usize,
         } else {
             r.reverse.push(RevStep::Acc {
                 id,
+                pos,
                 rule: rules.acc[pos.min(1)],
                 acc,
                 borrow,
@@ -212,6 +213,7 @@ fn operand_rule(r: &mut Region, sh: &mut Shared, id: NodeId, op: Op, pos: usize,
         let rules = def.accumulating.expect("an accumulating rule");
         r.reverse.push(RevStep::AddInto {
             id,
+            pos,
             rule: rules.add[pos.min(1)],
             target: target.clone(),
             prev,

@@ -1,3 +1,4 @@
+use backprop::prelude::*;
 pub fn broadcast_sub(a: &Array2<f64>, b: &Array2<f64>) -> Array2<f64> {
     a - b
 }
@@ -19,7 +20,7 @@ impl ::backprop::__private::Gradient for BroadcastSubGrad {
 }
 /// The gradients of [`broadcast_sub`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `broadcast_sub`. Written by `#[differentiable]`.
 #[doc(hidden)]
-#[allow(clippy::all)]
+#[allow(clippy::type_complexity, reason = "one gradient per parameter, by position")]
 pub fn broadcast_sub_vjp(
     a: &Array2<f64>,
     b: &Array2<f64>,
@@ -33,12 +34,12 @@ pub fn broadcast_sub_vjp(
     (grad.a, grad.b)
 }
 /// Runs [`broadcast_sub`] and its reverse sweep: returns the value and the gradient of `d_out · broadcast_sub(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`.
-#[allow(unused_variables, unused_imports, clippy::all)]
 pub fn broadcast_sub_backward(
     a: &Array2<f64>,
     b: &Array2<f64>,
     d_out: &Array2<f64>,
 ) -> (Array2<f64>, BroadcastSubGrad) {
+    #[allow(unused_imports, reason = "plain arithmetic calls nothing of the runtime")]
     use ::backprop::__private as bp;
     let _ = broadcast_sub;
     let out = bp::sub(a, b);

@@ -1,3 +1,4 @@
+use backprop::prelude::*;
 pub fn linear(w: &Array2<f64>, b: &Array1<f64>, x: &Array2<f64>) -> Array2<f64> {
     x.dot(&w.t()) + b
 }
@@ -22,7 +23,7 @@ impl ::backprop::__private::Gradient for LinearGrad {
 }
 /// The gradients of [`linear`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `linear`. Written by `#[differentiable]`.
 #[doc(hidden)]
-#[allow(clippy::all)]
+#[allow(clippy::type_complexity, reason = "one gradient per parameter, by position")]
 pub fn linear_vjp(
     w: &Array2<f64>,
     b: &Array1<f64>,
@@ -37,13 +38,13 @@ pub fn linear_vjp(
     (grad.w, grad.b, grad.x)
 }
 /// Runs [`linear`] and its reverse sweep: returns the value and the gradient of `d_out · linear(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`.
-#[allow(unused_variables, unused_imports, clippy::all)]
 pub fn linear_backward(
     w: &Array2<f64>,
     b: &Array1<f64>,
     x: &Array2<f64>,
     d_out: &Array2<f64>,
 ) -> (Array2<f64>, LinearGrad) {
+    #[allow(unused_imports, reason = "plain arithmetic calls nothing of the runtime")]
     use ::backprop::__private as bp;
     let _ = linear;
     let out_1 = bp::t(w);
@@ -96,7 +97,7 @@ impl ::backprop::__private::Gradient for TwoLayersGrad {
 }
 /// The gradients of [`two_layers`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `two_layers`. Written by `#[differentiable]`.
 #[doc(hidden)]
-#[allow(clippy::all)]
+#[allow(clippy::type_complexity, reason = "one gradient per parameter, by position")]
 pub fn two_layers_vjp(
     w1: &Array2<f64>,
     b1: &Array1<f64>,
@@ -132,7 +133,6 @@ pub fn two_layers_vjp(
     )
 }
 /// Runs [`two_layers`] and its reverse sweep: returns the value and the gradient of `d_out · two_layers(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`.
-#[allow(unused_variables, unused_imports, clippy::all)]
 pub fn two_layers_backward(
     w1: &Array2<f64>,
     b1: &Array1<f64>,
@@ -142,6 +142,7 @@ pub fn two_layers_backward(
     labels: &[usize],
     d_out: f64,
 ) -> (f64, TwoLayersGrad) {
+    #[allow(unused_imports, reason = "plain arithmetic calls nothing of the runtime")]
     use ::backprop::__private as bp;
     let _ = two_layers;
     let h_1 = linear(w1, b1, x);

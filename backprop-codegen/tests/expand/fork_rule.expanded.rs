@@ -1,3 +1,4 @@
+use backprop::prelude::*;
 pub fn fork(w: f64, x: f64) -> f64 {
     let u = w * x;
     u.powi(2) + w
@@ -20,7 +21,7 @@ impl ::backprop::__private::Gradient for ForkGrad {
 }
 /// The gradients of [`fork`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `fork`. Written by `#[differentiable]`.
 #[doc(hidden)]
-#[allow(clippy::all)]
+#[allow(clippy::type_complexity, reason = "one gradient per parameter, by position")]
 pub fn fork_vjp(
     w: f64,
     x: f64,
@@ -30,16 +31,18 @@ pub fn fork_vjp(
     (grad.w, grad.x)
 }
 /// Runs [`fork`] and its reverse sweep: returns the value and the gradient of `d_out · fork(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`.
-#[allow(unused_variables, unused_imports, clippy::all)]
 pub fn fork_backward(w: f64, x: f64, d_out: f64) -> (f64, ForkGrad) {
+    #[allow(unused_imports, reason = "plain arithmetic calls nothing of the runtime")]
     use ::backprop::__private as bp;
     let _ = fork;
-    let u = bp::mul(&w, &x);
-    let out_1 = bp::powi(&u, 2);
-    let out = bp::add(&out_1, &w);
-    let (d_out_1, d_w_from_out) = bp::add_vjp_both(d_out, &out_1, &w);
+    let u = w * x;
+    let out_1 = u.powi(2);
+    let out = out_1 + w;
+    let d_out_1 = d_out;
+    let d_w_from_out = d_out;
     let d_u = bp::powi_vjp(d_out_1, &u, 2, &out_1);
-    let (d_w_from_u, d_x) = bp::mul_vjp_both(d_u, &w, &x);
+    let d_w_from_u = d_u * x;
+    let d_x = d_u * w;
     let d_w = d_w_from_out + d_w_from_u;
     let grad = ForkGrad { w: d_w, x: d_x };
     (out, grad)

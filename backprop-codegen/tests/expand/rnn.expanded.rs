@@ -1,3 +1,4 @@
+use backprop::prelude::*;
 #[allow(clippy::needless_range_loop)]
 pub fn rnn(
     w: &Array2<f64>,
@@ -35,7 +36,7 @@ impl ::backprop::__private::Gradient for RnnGrad {
 }
 /// The gradients of [`rnn`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `rnn`. Written by `#[differentiable]`.
 #[doc(hidden)]
-#[allow(clippy::all)]
+#[allow(clippy::type_complexity, reason = "one gradient per parameter, by position")]
 pub fn rnn_vjp(
     w: &Array2<f64>,
     u: &Array2<f64>,
@@ -67,7 +68,6 @@ pub fn rnn_vjp(
     )
 }
 /// Runs [`rnn`] and its reverse sweep: returns the value and the gradient of `d_out · rnn(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`.
-#[allow(unused_variables, unused_imports, clippy::all)]
 pub fn rnn_backward(
     w: &Array2<f64>,
     u: &Array2<f64>,
@@ -76,13 +76,14 @@ pub fn rnn_backward(
     xs: &Array2<f64>,
     d_out: f64,
 ) -> (f64, RnnGrad) {
+    #[allow(unused_imports, reason = "plain arithmetic calls nothing of the runtime")]
     use ::backprop::__private as bp;
     let _ = rnn;
     let h = bp::copy(h0);
     let t_start = 0;
     let t_end = xs.nrows();
     let mut h_1 = h;
-    let mut loss = bp::copy(&0.0_f64);
+    let mut loss = 0.0_f64;
     let mut steps = ::std::vec::Vec::with_capacity((t_start..t_end).size_hint().0);
     let mut h_1_rows = bp::Rows::with_steps((t_start..t_end).size_hint().0);
     let mut h_1_spare = bp::Spare::new();
@@ -94,13 +95,13 @@ pub fn rnn_backward(
         let h_3 = bp::row(xs, t);
         let h_4 = bp::dot(u, &h_3);
         let h_2_shape = bp::shape_of(&h_2);
-        let h_6 = bp::add_owned_map(h_2, &h_4, bp::tanh_elem);
-        let h_5_shape = bp::shape_of(&h_6);
-        let loss_1 = bp::dot(v, &h_6);
+        let h_5 = bp::add_owned_map(h_2, &h_4, bp::tanh_elem);
+        let h_5_pre_shape = bp::shape_of(&h_5);
+        let loss_1 = bp::dot(v, &h_5);
         let loss_2 = bp::add(&loss_in, &loss_1);
-        steps.push((loss_in, h_3, h_4, h_2_shape, h_5_shape, loss_1));
+        steps.push((loss_in, h_3, h_4, h_2_shape, h_5_pre_shape, loss_1));
         h_1_spare.put(h_1_in);
-        h_1 = h_6;
+        h_1 = h_5;
         loss = loss_2;
     }
     h_1_rows.push(&h_1);
@@ -116,20 +117,20 @@ pub fn rnn_backward(
             bp::outer_term(&d_w).u_from(0).v_from(h_1_rows.starts()),
         ],
     );
-    for (t, (step, (loss_in, h_3, h_4, h_2_shape, h_5_shape, loss_1))) in (t_start..t_end)
+    for (_, (step, (loss_in, h_3, h_4, h_2_shape, h_5_pre_shape, loss_1))) in (t_start..t_end)
         .zip(steps.into_iter().enumerate())
         .rev()
     {
         let h_1_in = h_1_rows.row(step);
-        let h_6 = h_1_rows.row(step + 1);
+        let h_5 = h_1_rows.row(step + 1);
         let d_loss_2 = d_loss;
         let (d_loss_in_step, d_loss_1) = bp::add_vjp_both(d_loss_2, &loss_in, &loss_1);
-        bp::dot_vjp_lhs_acc(&mut d_v, &d_loss_1, v, &h_6);
-        bp::dot_vjp_rhs_acc(&mut d_h_1, d_loss_1, v, &h_6);
-        let d_h_6 = d_h_1;
-        let d_h_5 = bp::tanh_vjp(d_h_6, &bp::stand_in(&h_5_shape), &h_6);
+        bp::dot_vjp_lhs_acc(&mut d_v, &d_loss_1, v, &h_5);
+        bp::dot_vjp_rhs_acc(&mut d_h_1, d_loss_1, v, &h_5);
+        let d_h_5 = d_h_1;
+        let d_h_5_pre = bp::tanh_vjp(d_h_5, &bp::stand_in(&h_5_pre_shape), &h_5);
         let (d_h_2, d_h_4) = bp::add_vjp_lend_rhs(
-            d_h_5,
+            d_h_5_pre,
             &bp::stand_in(&h_2_shape),
             &h_4,
         );

@@ -2,7 +2,7 @@
 use backprop::prelude::*;
 
 #[differentiable]
-fn shadow(x: f64, unused: f64) -> f64 {
+pub fn shadow(x: f64, _unused: f64) -> f64 {
     let x = x * 2.0;
     let y = {
         let x = x + 1.0;

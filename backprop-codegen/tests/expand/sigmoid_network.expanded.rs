@@ -1,3 +1,5 @@
+use backprop::prelude::*;
+#[allow(clippy::too_many_arguments)]
 pub fn network(
     w11: f64,
     w12: f64,
@@ -56,7 +58,8 @@ impl ::backprop::__private::Gradient for NetworkGrad {
 }
 /// The gradients of [`network`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `network`. Written by `#[differentiable]`.
 #[doc(hidden)]
-#[allow(clippy::all)]
+#[allow(clippy::too_many_arguments, reason = "the function's parameters and `d_out`")]
+#[allow(clippy::type_complexity, reason = "one gradient per parameter, by position")]
 pub fn network_vjp(
     w11: f64,
     w12: f64,
@@ -116,7 +119,7 @@ pub fn network_vjp(
     )
 }
 /// Runs [`network`] and its reverse sweep: returns the value and the gradient of `d_out · network(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`.
-#[allow(unused_variables, unused_imports, clippy::all)]
+#[allow(clippy::too_many_arguments, reason = "the function's parameters and `d_out`")]
 pub fn network_backward(
     w11: f64,
     w12: f64,
@@ -132,44 +135,53 @@ pub fn network_backward(
     y: f64,
     d_out: f64,
 ) -> (f64, NetworkGrad) {
+    #[allow(unused_imports, reason = "plain arithmetic calls nothing of the runtime")]
     use ::backprop::__private as bp;
     let _ = network;
-    let h1_1 = bp::mul(&w11, &x1);
-    let h1_2 = bp::mul(&w12, &x2);
-    let h1_3 = bp::add(&h1_1, &h1_2);
-    let h1_4 = bp::add(&h1_3, &b1);
-    let h1 = bp::sigmoid(&h1_4);
-    let h2_1 = bp::mul(&w21, &x1);
-    let h2_2 = bp::mul(&w22, &x2);
-    let h2_3 = bp::add(&h2_1, &h2_2);
-    let h2_4 = bp::add(&h2_3, &b2);
-    let h2 = bp::sigmoid(&h2_4);
-    let p_1 = bp::mul(&v1, &h1);
-    let p_2 = bp::mul(&v2, &h2);
-    let p_3 = bp::add(&p_1, &p_2);
-    let p_4 = bp::add(&p_3, &c);
-    let p = bp::sigmoid(&p_4);
-    let out_1 = bp::sub(&p, &y);
-    let out_2 = bp::powi(&out_1, 2);
-    let out = bp::mul(&0.5_f64, &out_2);
-    let d_out_2 = bp::mul_vjp_rhs(d_out, &0.5_f64, &out_2);
+    let h1_1 = w11 * x1;
+    let h1_2 = w12 * x2;
+    let h1_3 = h1_1 + h1_2;
+    let h1_4 = h1_3 + b1;
+    let h1 = bp::sigmoid(h1_4);
+    let h2_1 = w21 * x1;
+    let h2_2 = w22 * x2;
+    let h2_3 = h2_1 + h2_2;
+    let h2_4 = h2_3 + b2;
+    let h2 = bp::sigmoid(h2_4);
+    let p_1 = v1 * h1;
+    let p_2 = v2 * h2;
+    let p_3 = p_1 + p_2;
+    let p_4 = p_3 + c;
+    let p = bp::sigmoid(p_4);
+    let out_1 = p - y;
+    let out_2 = out_1.powi(2);
+    let out = 0.5_f64 * out_2;
+    let d_out_2 = d_out * 0.5_f64;
     let d_out_1 = bp::powi_vjp(d_out_2, &out_1, 2, &out_2);
-    let d_p = bp::sub_vjp_lhs(d_out_1, &p, &y);
+    let d_p = d_out_1;
     let d_p_4 = bp::sigmoid_vjp(d_p, &p_4, &p);
-    let (d_p_3, d_c) = bp::add_vjp_both(d_p_4, &p_3, &c);
-    let (d_p_1, d_p_2) = bp::add_vjp_both(d_p_3, &p_1, &p_2);
-    let (d_v2, d_h2) = bp::mul_vjp_both(d_p_2, &v2, &h2);
-    let (d_v1, d_h1) = bp::mul_vjp_both(d_p_1, &v1, &h1);
+    let d_p_3 = d_p_4;
+    let d_c = d_p_4;
+    let d_p_1 = d_p_3;
+    let d_p_2 = d_p_3;
+    let d_v2 = d_p_2 * h2;
+    let d_h2 = d_p_2 * v2;
+    let d_v1 = d_p_1 * h1;
+    let d_h1 = d_p_1 * v1;
     let d_h2_4 = bp::sigmoid_vjp(d_h2, &h2_4, &h2);
-    let (d_h2_3, d_b2) = bp::add_vjp_both(d_h2_4, &h2_3, &b2);
-    let (d_h2_1, d_h2_2) = bp::add_vjp_both(d_h2_3, &h2_1, &h2_2);
-    let d_w22 = bp::mul_vjp_lhs(d_h2_2, &w22, &x2);
-    let d_w21 = bp::mul_vjp_lhs(d_h2_1, &w21, &x1);
+    let d_h2_3 = d_h2_4;
+    let d_b2 = d_h2_4;
+    let d_h2_1 = d_h2_3;
+    let d_h2_2 = d_h2_3;
+    let d_w22 = d_h2_2 * x2;
+    let d_w21 = d_h2_1 * x1;
     let d_h1_4 = bp::sigmoid_vjp(d_h1, &h1_4, &h1);
-    let (d_h1_3, d_b1) = bp::add_vjp_both(d_h1_4, &h1_3, &b1);
-    let (d_h1_1, d_h1_2) = bp::add_vjp_both(d_h1_3, &h1_1, &h1_2);
-    let d_w12 = bp::mul_vjp_lhs(d_h1_2, &w12, &x2);
-    let d_w11 = bp::mul_vjp_lhs(d_h1_1, &w11, &x1);
+    let d_h1_3 = d_h1_4;
+    let d_b1 = d_h1_4;
+    let d_h1_1 = d_h1_3;
+    let d_h1_2 = d_h1_3;
+    let d_w12 = d_h1_2 * x2;
+    let d_w11 = d_h1_1 * x1;
     let grad = NetworkGrad {
         w11: d_w11,
         w12: d_w12,

@@ -2,6 +2,7 @@
 use backprop::prelude::*;
 
 #[differentiable(wrt(w11, w12, b1, w21, w22, b2, v1, v2, c))]
+#[allow(clippy::too_many_arguments)] // the lesson's twelve numbers, as written
 pub fn network(
     w11: f64, w12: f64, b1: f64,
     w21: f64, w22: f64, b2: f64,

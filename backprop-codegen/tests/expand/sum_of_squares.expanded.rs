@@ -1,3 +1,4 @@
+use backprop::prelude::*;
 pub fn broadcast_sub_sq(a: &Array2<f64>, b: &Array2<f64>) -> f64 {
     let c = a - b;
     sum(&(&c * &c))
@@ -20,7 +21,7 @@ impl ::backprop::__private::Gradient for BroadcastSubSqGrad {
 }
 /// The gradients of [`broadcast_sub_sq`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `broadcast_sub_sq`. Written by `#[differentiable]`.
 #[doc(hidden)]
-#[allow(clippy::all)]
+#[allow(clippy::type_complexity, reason = "one gradient per parameter, by position")]
 pub fn broadcast_sub_sq_vjp(
     a: &Array2<f64>,
     b: &Array2<f64>,
@@ -34,12 +35,12 @@ pub fn broadcast_sub_sq_vjp(
     (grad.a, grad.b)
 }
 /// Runs [`broadcast_sub_sq`] and its reverse sweep: returns the value and the gradient of `d_out · broadcast_sub_sq(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`.
-#[allow(unused_variables, unused_imports, clippy::all)]
 pub fn broadcast_sub_sq_backward(
     a: &Array2<f64>,
     b: &Array2<f64>,
     d_out: f64,
 ) -> (f64, BroadcastSubSqGrad) {
+    #[allow(unused_imports, reason = "plain arithmetic calls nothing of the runtime")]
     use ::backprop::__private as bp;
     let _ = broadcast_sub_sq;
     let c = bp::sub(a, b);
@@ -79,7 +80,7 @@ impl ::backprop::__private::Gradient for RegressionGrad {
 }
 /// The gradients of [`regression`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `regression`. Written by `#[differentiable]`.
 #[doc(hidden)]
-#[allow(clippy::all)]
+#[allow(clippy::type_complexity, reason = "one gradient per parameter, by position")]
 pub fn regression_vjp(
     w: &Array2<f64>,
     b: &Array1<f64>,
@@ -107,7 +108,6 @@ pub fn regression_vjp(
     )
 }
 /// Runs [`regression`] and its reverse sweep: returns the value and the gradient of `d_out · regression(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`.
-#[allow(unused_variables, unused_imports, clippy::all)]
 pub fn regression_backward(
     w: &Array2<f64>,
     b: &Array1<f64>,
@@ -115,25 +115,27 @@ pub fn regression_backward(
     y: &Array2<f64>,
     d_out: f64,
 ) -> (f64, RegressionGrad) {
+    #[allow(unused_imports, reason = "plain arithmetic calls nothing of the runtime")]
     use ::backprop::__private as bp;
     let _ = regression;
     let pred_1 = bp::dot(x, w);
     let pred_1_shape = bp::shape_of(&pred_1);
     let pred = bp::add_owned_map(pred_1, b, bp::tanh_elem);
-    let pred_2_shape = bp::shape_of(&pred);
+    let pred_pre_shape = bp::shape_of(&pred);
     let out_1 = bp::add(&pred, &1.0_f64);
     let out_2 = bp::mse(&out_1, y);
-    let out_4 = bp::sum_square(w);
-    let out_5 = bp::mul(&0.01_f64, &out_4);
-    let out = bp::add(&out_2, &out_5);
-    let (d_out_2, d_out_5) = bp::add_vjp_both(d_out, &out_2, &out_5);
-    let d_out_4 = bp::mul_vjp_rhs(d_out_5, &0.01_f64, &out_4);
-    let d_w_from_out_4 = bp::sum_square_vjp(d_out_4, w, &out_4);
+    let out_3 = bp::sum_square(w);
+    let out_4 = 0.01_f64 * out_3;
+    let out = out_2 + out_4;
+    let d_out_2 = d_out;
+    let d_out_4 = d_out;
+    let d_out_3 = d_out_4 * 0.01_f64;
+    let d_w_from_out_3 = bp::sum_square_vjp(d_out_3, w, &out_3);
     let d_out_1 = bp::mse_vjp_lhs_owned(d_out_2, out_1, y, &out_2);
     let d_pred = bp::add_vjp_lhs(d_out_1, &pred, &1.0_f64);
-    let d_pred_2 = bp::tanh_vjp(d_pred, &bp::stand_in(&pred_2_shape), &pred);
-    let (d_pred_1, d_b) = bp::add_vjp_both(d_pred_2, &bp::stand_in(&pred_1_shape), b);
-    let d_w = bp::dot_vjp_rhs_add(d_w_from_out_4, d_pred_1, x, w);
+    let d_pred_pre = bp::tanh_vjp(d_pred, &bp::stand_in(&pred_pre_shape), &pred);
+    let (d_pred_1, d_b) = bp::add_vjp_both(d_pred_pre, &bp::stand_in(&pred_1_shape), b);
+    let d_w = bp::dot_vjp_rhs_add(d_w_from_out_3, d_pred_1, x, w);
     let grad = RegressionGrad { w: d_w, b: d_b };
     (out, grad)
 }

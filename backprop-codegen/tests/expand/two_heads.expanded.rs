@@ -1,3 +1,5 @@
+use backprop::prelude::*;
+#[allow(clippy::too_many_arguments)]
 pub fn two_heads(
     w1: &Array2<f64>,
     b1: &Array1<f64>,
@@ -44,7 +46,8 @@ impl ::backprop::__private::Gradient for TwoHeadsGrad {
 }
 /// The gradients of [`two_heads`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `two_heads`. Written by `#[differentiable]`.
 #[doc(hidden)]
-#[allow(clippy::all)]
+#[allow(clippy::too_many_arguments, reason = "the function's parameters and `d_out`")]
+#[allow(clippy::type_complexity, reason = "one gradient per parameter, by position")]
 pub fn two_heads_vjp(
     w1: &Array2<f64>,
     b1: &Array1<f64>,
@@ -92,7 +95,7 @@ pub fn two_heads_vjp(
     )
 }
 /// Runs [`two_heads`] and its reverse sweep: returns the value and the gradient of `d_out · two_heads(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`.
-#[allow(unused_variables, unused_imports, clippy::all)]
+#[allow(clippy::too_many_arguments, reason = "the function's parameters and `d_out`")]
 pub fn two_heads_backward(
     w1: &Array2<f64>,
     b1: &Array1<f64>,
@@ -105,13 +108,14 @@ pub fn two_heads_backward(
     y: &Array2<f64>,
     d_out: f64,
 ) -> (f64, TwoHeadsGrad) {
+    #[allow(unused_imports, reason = "plain arithmetic calls nothing of the runtime")]
     use ::backprop::__private as bp;
     let _ = two_heads;
     let a1_1 = bp::t(w1);
     let a1_2 = bp::dot(x, &a1_1);
     let a1_2_shape = bp::shape_of(&a1_2);
     let a1 = bp::add_owned_map(a1_2, b1, bp::relu_elem);
-    let a1_3_shape = bp::shape_of(&a1);
+    let a1_pre_shape = bp::shape_of(&a1);
     let loss_a_1 = bp::t(w2);
     let loss_a_2 = bp::dot(&a1, &loss_a_1);
     let loss_a_2_shape = bp::shape_of(&loss_a_2);
@@ -123,8 +127,9 @@ pub fn two_heads_backward(
     let loss_b_2_shape = bp::shape_of(&loss_b_2);
     let loss_b_3 = bp::add_owned(loss_b_2, c);
     let loss_b = bp::mse(&loss_b_3, y);
-    let out = bp::add(&loss_a, &loss_b);
-    let (d_loss_a, d_loss_b) = bp::add_vjp_both(d_out, &loss_a, &loss_b);
+    let out = loss_a + loss_b;
+    let d_loss_a = d_out;
+    let d_loss_b = d_out;
     let d_loss_b_3 = bp::mse_vjp_lhs_owned(d_loss_b, loss_b_3, y, &loss_b);
     let (d_loss_b_2, d_c) = bp::add_vjp_both(
         d_loss_b_3,
@@ -148,8 +153,8 @@ pub fn two_heads_backward(
     let d_a1 = bp::dot_vjp_lhs_add(d_a1_from_loss_b_2, &d_loss_a_2, &a1, &loss_a_1);
     let d_loss_a_1 = bp::dot_vjp_rhs(d_loss_a_2, &a1, &loss_a_1);
     let d_w2 = bp::t_vjp(d_loss_a_1, w2, &loss_a_1);
-    let d_a1_3 = bp::relu_vjp(d_a1, &bp::stand_in(&a1_3_shape), &a1);
-    let (d_a1_2, d_b1) = bp::add_vjp_both(d_a1_3, &bp::stand_in(&a1_2_shape), b1);
+    let d_a1_pre = bp::relu_vjp(d_a1, &bp::stand_in(&a1_pre_shape), &a1);
+    let (d_a1_2, d_b1) = bp::add_vjp_both(d_a1_pre, &bp::stand_in(&a1_2_shape), b1);
     let d_a1_1 = bp::dot_vjp_rhs(d_a1_2, x, &a1_1);
     let d_w1 = bp::t_vjp(d_a1_1, w1, &a1_1);
     let grad = TwoHeadsGrad {

@@ -3,6 +3,7 @@
 use backprop::prelude::*;
 
 #[differentiable(wrt(w1, b1, w2, b2, v, c))]
+#[allow(clippy::too_many_arguments)] // the network's parameters and data, as written
 pub fn two_heads(
     w1: &Array2<f64>, b1: &Array1<f64>, w2: &Array2<f64>, b2: &Array1<f64>,
     v: &Array2<f64>, c: &Array1<f64>,

@@ -1,0 +1,202 @@
+//! Every expansion snapshot (`backprop-codegen/tests/expand/NAME.expanded.rs`)
+//! compiled as plain code, beside its input compiled through the macro: the
+//! two `_backward`s give the same value and gradients, bit for bit, and the
+//! snapshot's gradients agree with central differences. Clippy lints the
+//! snapshots as it lints any code (CI runs it with `-D warnings`).
+
+mod common;
+
+use backprop::prelude::*;
+use backprop::Gradient;
+use common::random;
+
+macro_rules! snapshot {
+    ($name:ident) => {
+        #[allow(dead_code, reason = "each snapshot has items (`NAME_vjp`, for callers) this test does not call")]
+        mod $name {
+            #[allow(unused_imports, reason = "the `use` of the input serves `#[differentiable]`, which the expansion no longer has")]
+            pub mod expanded {
+                include!(concat!(
+                    "../backprop-codegen/tests/expand/",
+                    stringify!($name),
+                    ".expanded.rs"
+                ));
+            }
+            pub mod source {
+                include!(concat!(
+                    "../backprop-codegen/tests/expand/",
+                    stringify!($name),
+                    ".rs"
+                ));
+            }
+        }
+    };
+}
+
+snapshot!(broadcast_sub);
+snapshot!(calls);
+snapshot!(fork_rule);
+snapshot!(huber);
+snapshot!(rnn);
+snapshot!(shadowing);
+snapshot!(sigmoid_network);
+snapshot!(sum_of_squares);
+snapshot!(two_heads);
+
+/// The two results are the same numbers, bit for bit.
+fn same<V: PartialEq + std::fmt::Debug, G: Gradient, H: Gradient>(a: (V, G), b: (V, H)) {
+    assert_eq!(a.0, b.0, "the values differ");
+    assert_eq!(bits(&a.1), bits(&b.1), "the gradients differ");
+}
+
+/// A gradient's numbers as bits, by field.
+fn bits(g: &impl Gradient) -> Vec<(&'static str, Vec<u64>)> {
+    g.fields()
+        .into_iter()
+        .map(|(n, v)| (n, v.iter().map(|x| x.to_bits()).collect()))
+        .collect()
+}
+
+#[test]
+fn broadcast_sub() {
+    use broadcast_sub::{expanded as e, source as s};
+    let mut seed = 1;
+    let (a, b) = (random((3, 4), &mut seed), random((3, 1), &mut seed));
+    let up = random((3, 4), &mut seed);
+    same(
+        e::broadcast_sub_backward(&a, &b, &up),
+        s::broadcast_sub_backward(&a, &b, &up),
+    );
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(a, b), |(a, b)| e::broadcast_sub_backward(a, b, &up))
+        .unwrap();
+}
+
+#[test]
+fn calls() {
+    use calls::{expanded as e, source as s};
+    let mut seed = 2;
+    let (w1, b1) = (random((4, 3), &mut seed), random(4, &mut seed));
+    let (w2, b2) = (random((2, 4), &mut seed), random(2, &mut seed));
+    let x = random((5, 3), &mut seed);
+    let labels = [0, 1, 1, 0, 1];
+    same(
+        e::two_layers_backward(&w1, &b1, &w2, &b2, &x, &labels, 1.0),
+        s::two_layers_backward(&w1, &b1, &w2, &b2, &x, &labels, 1.0),
+    );
+    gradcheck(&(w1, b1, w2, b2), |(w1, b1, w2, b2)| {
+        e::two_layers_backward(w1, b1, w2, b2, &x, &labels, 1.0)
+    })
+    .unwrap();
+}
+
+#[test]
+fn fork_rule() {
+    use fork_rule::{expanded as e, source as s};
+    same(
+        e::fork_backward(0.5, 3.0, 1.0),
+        s::fork_backward(0.5, 3.0, 1.0),
+    );
+    gradcheck(&(0.5, 3.0), |&(w, x)| e::fork_backward(w, x, 1.0)).unwrap();
+}
+
+#[test]
+fn huber() {
+    use huber::{expanded as e, source as s};
+    for pred in [0.3, 2.5, -4.0] {
+        same(
+            e::huber_backward(pred, 0.5, 1.0, 1.0),
+            s::huber_backward(pred, 0.5, 1.0, 1.0),
+        );
+        gradcheck(&(pred,), |&(p,)| e::huber_backward(p, 0.5, 1.0, 1.0)).unwrap();
+    }
+}
+
+#[test]
+fn rnn() {
+    use rnn::{expanded as e, source as s};
+    let mut seed = 3;
+    let (w, u) = (random((4, 4), &mut seed), random((4, 3), &mut seed));
+    let (v, h0) = (random(4, &mut seed), random(4, &mut seed));
+    let xs = random((6, 3), &mut seed);
+    same(
+        e::rnn_backward(&w, &u, &v, &h0, &xs, 1.0),
+        s::rnn_backward(&w, &u, &v, &h0, &xs, 1.0),
+    );
+    gradcheck(&(w, u, v), |(w, u, v)| {
+        e::rnn_backward(w, u, v, &h0, &xs, 1.0)
+    })
+    .unwrap();
+}
+
+#[test]
+fn shadowing() {
+    use shadowing::{expanded as e, source as s};
+    same(
+        e::shadow_backward(0.7, 2.0, 1.0),
+        s::shadow_backward(0.7, 2.0, 1.0),
+    );
+    gradcheck(&(0.7, 2.0), |&(x, u)| e::shadow_backward(x, u, 1.0)).unwrap();
+}
+
+#[test]
+fn sigmoid_network() {
+    use sigmoid_network::{expanded as e, source as s};
+    let p = [0.3, -0.7, 0.2, 1.1, 0.4, -0.5, 0.9, -1.3, 0.25];
+    let (x1, x2, y) = (0.5, -1.5, 0.3);
+    same(
+        e::network_backward(
+            p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], x1, x2, y, 1.0,
+        ),
+        s::network_backward(
+            p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], x1, x2, y, 1.0,
+        ),
+    );
+    let params = (p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8]);
+    gradcheck(&params, |&(a, b, c, d, f, g, h, i, j)| {
+        e::network_backward(a, b, c, d, f, g, h, i, j, x1, x2, y, 1.0)
+    })
+    .unwrap();
+}
+
+#[test]
+fn sum_of_squares() {
+    use sum_of_squares::{expanded as e, source as s};
+    let mut seed = 4;
+    let (a, b) = (random((3, 4), &mut seed), random((3, 1), &mut seed));
+    same(
+        e::broadcast_sub_sq_backward(&a, &b, 1.0),
+        s::broadcast_sub_sq_backward(&a, &b, 1.0),
+    );
+    gradcheck(&(a, b), |(a, b)| e::broadcast_sub_sq_backward(a, b, 1.0)).unwrap();
+    let (w, bias) = (random((3, 2), &mut seed), random(2, &mut seed));
+    let (x, y) = (random((5, 3), &mut seed), random((5, 2), &mut seed));
+    same(
+        e::regression_backward(&w, &bias, &x, &y, 1.0),
+        s::regression_backward(&w, &bias, &x, &y, 1.0),
+    );
+    gradcheck(&(w, bias), |(w, b)| {
+        e::regression_backward(w, b, &x, &y, 1.0)
+    })
+    .unwrap();
+}
+
+#[test]
+fn two_heads() {
+    use two_heads::{expanded as e, source as s};
+    let mut seed = 5;
+    let (w1, b1) = (random((4, 3), &mut seed), random(4, &mut seed));
+    let (w2, b2) = (random((2, 4), &mut seed), random(2, &mut seed));
+    let (v, c) = (random((2, 4), &mut seed), random(2, &mut seed));
+    let (x, y) = (random((5, 3), &mut seed), random((5, 2), &mut seed));
+    let labels = [0, 1, 1, 0, 1];
+    same(
+        e::two_heads_backward(&w1, &b1, &w2, &b2, &v, &c, &x, &labels, &y, 1.0),
+        s::two_heads_backward(&w1, &b1, &w2, &b2, &v, &c, &x, &labels, &y, 1.0),
+    );
+    gradcheck(&(w1, b1, w2, b2, v, c), |(w1, b1, w2, b2, v, c)| {
+        e::two_heads_backward(w1, b1, w2, b2, v, c, &x, &labels, &y, 1.0)
+    })
+    .unwrap();
+}
