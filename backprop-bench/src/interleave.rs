@@ -74,12 +74,29 @@ pub fn all_workloads() -> Vec<(&'static str, Ratio)> {
             ($name, ratio(&hand, &generated, rounds, batch))
         }};
     }
+    // (a) again on 1,024 points taken in turn, each side cycling through
+    // them: the pre-activations' signs vary from call to call, so a branch
+    // on them (a sigmoid written with one) would be mispredicted.
+    let sets = scalar_net::Inputs::varied(1024);
+    let (kh, kg) = (std::cell::Cell::new(0), std::cell::Cell::new(0));
+    let turn = |k: &std::cell::Cell<usize>| {
+        let i = k.get();
+        k.set((i + 1) % sets.len());
+        &sets[i]
+    };
+    let hand = || scalar_net::hand(black_box(turn(&kh)));
+    let generated = || scalar_net::generated(black_box(turn(&kg)));
+    let varied = (
+        "(a) scalar network, 1,024 points in turn",
+        ratio(&hand, &generated, rounds, batch),
+    );
     vec![
         workload!(
             "(a) scalar network",
             scalar_net,
             scalar_net::Inputs::lesson()
         ),
+        varied,
         workload!("(b) two heads", two_heads, two_heads::Inputs::lesson()),
         workload!("(c) MLP", mlp, mlp::Inputs::new(mlp::BATCH)),
         workload!("(d) broadcast sub", bsub, bsub::Inputs::new(bsub::N)),

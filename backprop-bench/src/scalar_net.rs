@@ -27,6 +27,25 @@ impl Inputs {
         }
     }
 
+    /// `n` random points (parameters and example in [-2, 2)): the signs of
+    /// the pre-activations vary from one to the next, as a training loop's
+    /// examples do.
+    pub fn varied(n: usize) -> Vec<Self> {
+        let mut seed = 1u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 11) as f64 / (1u64 << 53) as f64) * 4.0 - 2.0
+        };
+        (0..n)
+            .map(|_| Inputs {
+                p: std::array::from_fn(|_| next()),
+                xy: std::array::from_fn(|_| next()),
+            })
+            .collect()
+    }
+
     /// A point away from the lesson's symmetric one.
     pub fn other() -> Self {
         Inputs {
@@ -46,14 +65,9 @@ pub fn grads(g: [f64; 9]) -> Grads {
 
 #[inline]
 fn sigmoid1(z: f64) -> f64 {
-    // The overflow-safe form the vocabulary's `sigmoid` uses (σ(±1000) is
-    // exactly 1 or 0), so that both sides compute the same function.
-    if z >= 0.0 {
-        1.0 / (1.0 + (-z).exp())
-    } else {
-        let e = z.exp();
-        e / (1.0 + e)
-    }
+    // As a person writes it, and as the vocabulary's `sigmoid` computes it
+    // (σ(±1000) is exactly 1 or 0 in IEEE arithmetic).
+    1.0 / (1.0 + (-z).exp())
 }
 
 /// (1) Forward only, by hand.
