@@ -8,8 +8,9 @@ use backprop::prelude::*;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-mod common;
-use common::random;
+// The Elman network of the benchmarks (workload (e)).
+use backprop_testkit::networks::rnn_backward;
+use backprop_testkit::random;
 
 /// [`System`], counting the allocations of the thread that asks
 /// ([`allocations`]); the test harness's other threads do not disturb it.
@@ -53,33 +54,15 @@ fn allocations<R>(f: impl FnOnce() -> R) -> usize {
     after - before
 }
 
-/// The Elman network of the benchmarks (workload (e)).
-#[differentiable(wrt(w, u, b, v))]
-fn rnn(
-    w: &Array2<f64>,
-    u: &Array2<f64>,
-    b: &Array1<f64>,
-    v: &Array1<f64>,
-    h0: &Array1<f64>,
-    xs: &Array2<f64>,
-) -> f64 {
-    let mut h = h0.to_owned();
-    let mut loss = 0.0;
-    for t in 0..xs.nrows() {
-        h = tanh(&(w.dot(&h) + u.dot(&xs.row(t)) + b));
-        loss += v.dot(&h);
-    }
-    loss
-}
-
 fn rnn_allocations(steps: usize) -> usize {
     let mut seed = 7;
     let (w, u) = (random((16, 16), &mut seed), random((16, 3), &mut seed));
     let (b, v) = (random(16, &mut seed), random(16, &mut seed));
     let (h0, xs) = (random(16, &mut seed), random((steps, 3), &mut seed));
-    let n = allocations(|| rnn_backward(&w, &u, &b, &v, &h0, &xs, 1.0));
+    let ys = random(steps, &mut seed);
+    let n = allocations(|| rnn_backward(&w, &u, &b, &v, &h0, &xs, &ys, 1.0));
     gradcheck(&(w, u, b, v), |(w, u, b, v)| {
-        rnn_backward(w, u, b, v, &h0, &xs, 1.0)
+        rnn_backward(w, u, b, v, &h0, &xs, &ys, 1.0)
     })
     .unwrap();
     n
@@ -91,8 +74,9 @@ fn a_recurrence_allocates_the_same_for_any_number_of_steps() {
     // buffer of the one before, the weights' outer products are rows of one
     // buffer: nothing is allocated per step. The ten allocations are those
     // of a hand-written backward (`backprop-bench`'s workload (e)): the
-    // state's two buffers, the rows, the step records, the outer products,
-    // and the gradients.
+    // state's two buffers, the rows, the step records (each step's error
+    // against `ys[t]` and its square are scalars in them), the outer
+    // products, and the gradients.
     let counts: Vec<usize> = [1, 2, 5, 20, 60].into_iter().map(rnn_allocations).collect();
     assert!(counts.iter().all(|&n| n == counts[0]), "{counts:?}");
     assert_eq!(counts[0], 10, "{counts:?}");

@@ -3,23 +3,9 @@
 //! where the answer is simple).
 
 use backprop::prelude::*;
-mod common;
-use common::random;
-
-/// A two-layer MLP with ReLU and softmax cross-entropy on a batch.
-#[differentiable(wrt(w1, b1, w2, b2))]
-fn mlp(
-    w1: &Array2<f64>,
-    b1: &Array1<f64>,
-    w2: &Array2<f64>,
-    b2: &Array1<f64>,
-    x: &Array2<f64>,
-    labels: &[usize],
-) -> f64 {
-    let h = relu(&(x.dot(w1) + b1));
-    let logits = h.dot(w2) + b2;
-    softmax_cross_entropy(&logits, labels)
-}
+// A two-layer MLP with ReLU and softmax cross-entropy on a batch.
+use backprop_testkit::networks::{mlp, mlp_backward};
+use backprop_testkit::random;
 
 #[test]
 fn two_layer_mlp_on_a_batch() {

@@ -7,8 +7,7 @@
 //! must pass central differences, with exact values where they are known.
 
 use backprop::prelude::*;
-mod common;
-use common::random;
+use backprop_testkit::random;
 
 /// `c` is read only by the sum of squares: `2c` is written over it.
 #[differentiable]
@@ -228,7 +227,7 @@ fn fork_sums_added_in_place() {
 }
 
 /// A sum of two products, the second read by nothing else, is one product
-/// added into the first's buffer where the runtime can (`add_dot_owned`:
+/// added into the first's buffer where the runtime can (`add_dot`:
 /// matrix-vector and vector-matrix), and two ops otherwise (matrices, a
 /// broadcast).
 #[differentiable]

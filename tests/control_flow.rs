@@ -2,9 +2,12 @@
 //! (the fork rule across iterations), and loops over constant data.
 
 use backprop::prelude::*;
-mod common;
-use common::lcg;
+use backprop_testkit::lcg;
+// An Elman RNN over the rows of `xs`: one recurrent matrix `w` shared by every
+// step, and a loss summed over the steps.
+use backprop_testkit::networks::{rnn, rnn_backward};
 
+/// [`lcg`] values halved, in [-0.5, 0.5).
 fn random<Sh: ndarray::ShapeBuilder<Dim = D>, D: ndarray::Dimension>(
     shape: Sh,
     seed: &mut u64,
@@ -12,29 +15,8 @@ fn random<Sh: ndarray::ShapeBuilder<Dim = D>, D: ndarray::Dimension>(
     Array::from_shape_simple_fn(shape, || lcg(seed) * 0.5)
 }
 
-/// An Elman RNN over the rows of `xs`: one recurrent matrix `w` shared by every
-/// step, and a loss summed over the steps.
-#[differentiable(wrt(w, u, b, v))]
-fn rnn(
-    w: &Array2<f64>,
-    u: &Array2<f64>,
-    b: &Array1<f64>,
-    v: &Array1<f64>,
-    h0: &Array1<f64>,
-    xs: &Array2<f64>,
-    ys: &Array1<f64>,
-) -> f64 {
-    let mut h = h0.to_owned();
-    let mut loss = 0.0;
-    for t in 0..xs.nrows() {
-        h = tanh(&(w.dot(&h) + u.dot(&xs.row(t)) + b));
-        let pred = v.dot(&h);
-        loss += (pred - ys[t]).powi(2);
-    }
-    loss
-}
-
-/// The same network unrolled by hand over T = 5 steps.
+/// The same network (`backprop_testkit::networks::rnn`) unrolled by hand over
+/// T = 5 steps.
 #[differentiable(wrt(w, u, b, v))]
 fn rnn_unrolled(
     w: &Array2<f64>,

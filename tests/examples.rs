@@ -100,7 +100,7 @@ fn inspect_shows_the_sum_at_the_fork() {
     // Two uses, two contributions: the first head's, named, and the second
     // head's product added into it.
     assert!(
-        fork.contains("bp::dot_vjp_lhs_add(d_a1_from_loss_b_2,"),
+        fork.contains(".added_to(d_a1_from_loss_b_2)"),
         "the fork does not sum the two heads: {fork}"
     );
     assert_eq!(fork.matches("d_a1_from").count(), 1, "{fork}");

@@ -4,11 +4,9 @@
 //! snapshot's gradients agree with central differences. Clippy lints the
 //! snapshots as it lints any code (CI runs it with `-D warnings`).
 
-mod common;
-
 use backprop::prelude::*;
 use backprop::Gradient;
-use common::random;
+use backprop_testkit::random;
 
 macro_rules! snapshot {
     ($name:ident) => {

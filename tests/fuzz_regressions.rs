@@ -9,13 +9,7 @@
 //! `#[ignore]` with the fix.
 
 use backprop::prelude::*;
-
-fn next(s: &mut u64) -> f64 {
-    *s = s
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    ((*s >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
-}
+use backprop_testkit::lcg;
 
 /// Found by tools/gen_fuzz_programs.py --seed 3 (program f2604): compound
 /// assignment on an array whose memory layout is not the standard one (here
@@ -39,8 +33,8 @@ fn compound_assignment_keeps_the_forward_value_exact() {
     let mut s = 1u64;
     let mut differ = Vec::new();
     for k in 0..200 {
-        let p = Array2::from_shape_simple_fn((3, 3), || next(&mut s));
-        let q = Array2::from_shape_simple_fn((3, 3), || next(&mut s));
+        let p = Array2::from_shape_simple_fn((3, 3), || lcg(&mut s));
+        let q = Array2::from_shape_simple_fn((3, 3), || lcg(&mut s));
         let (v, _) = compound_assignment_on_a_transposed_layout_backward(&p, &q, 1.0);
         let original = compound_assignment_on_a_transposed_layout(&p, &q);
         if v != original {

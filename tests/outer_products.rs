@@ -8,8 +8,7 @@
 //! unrolled by hand.
 
 use backprop::prelude::*;
-mod common;
-use common::random;
+use backprop_testkit::random;
 
 fn close(a: &[f64], b: &[f64]) {
     assert_eq!(a.len(), b.len());

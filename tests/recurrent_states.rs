@@ -10,8 +10,7 @@
 //! and equal the same function unrolled by hand.
 
 use backprop::prelude::*;
-mod common;
-use common::random;
+use backprop_testkit::random;
 
 /// A vector-matrix recurrence, `h ← tanh(h W + x_t)`, loss `Σ_t Σ h_t`.
 #[differentiable(wrt(w, h0))]

@@ -2,8 +2,7 @@
 //! `C = A - B` with A (3, 3) and B (3, 1) gives dA = G and dB = -(row sums of G).
 
 use backprop::prelude::*;
-mod common;
-use common::lcg;
+use backprop_testkit::lcg;
 
 #[differentiable]
 fn broadcast_sub(a: &Array2<f64>, b: &Array2<f64>) -> Array2<f64> {

@@ -2,6 +2,9 @@
 //! through the macro, to the lesson's printed precision, and gradcheck.
 
 use backprop::prelude::*;
+// The two-head network: the trunk `a1` feeds a classification head and a
+// regression head, and the two losses add.
+use backprop_testkit::networks::{two_heads, two_heads_backward};
 
 /// The lesson prints three decimals: a match is within half a unit of the last one.
 fn printed(actual: &[f64], expected: &[f64]) {
@@ -40,27 +43,6 @@ fn net() -> Net {
         x: array![[1.0, 2.0]],
         labels: [1],
     }
-}
-
-/// The two-head network: the trunk `a1` feeds a classification head and a
-/// regression head, and the two losses add.
-#[differentiable(wrt(w1, b1, w2, b2, v, c))]
-#[allow(clippy::too_many_arguments)]
-fn two_heads(
-    w1: &Array2<f64>,
-    b1: &Array1<f64>,
-    w2: &Array2<f64>,
-    b2: &Array1<f64>,
-    v: &Array2<f64>,
-    c: &Array1<f64>,
-    x: &Array2<f64>,
-    labels: &[usize],
-    y: &Array2<f64>,
-) -> f64 {
-    let a1 = relu(&(x.dot(&w1.t()) + b1));
-    let loss_a = softmax_cross_entropy(&(a1.dot(&w2.t()) + b2), labels);
-    let loss_b = mse(&(a1.dot(&v.t()) + c), y);
-    loss_a + loss_b
 }
 
 /// The two heads alone, as a function of the trunk's output: its gradient with

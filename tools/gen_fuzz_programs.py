@@ -1061,29 +1061,7 @@ HEADER = """\
 #[rustfmt::skip]
 mod generated {{
 use backprop::prelude::*;
-
-fn next(s: &mut u64) -> f64 {{
-    *s = s
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    ((*s >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
-}}
-
-fn scalar(s: &mut u64) -> f64 {{
-    next(s)
-}}
-
-fn random<Sh: ndarray::ShapeBuilder<Dim = D>, D: ndarray::Dimension>(shape: Sh, s: &mut u64) -> Array<f64, D> {{
-    Array::from_shape_simple_fn(shape, || next(s))
-}}
-
-fn scalar32(s: &mut u64) -> f32 {{
-    next(s) as f32
-}}
-
-fn random32<Sh: ndarray::ShapeBuilder<Dim = D>, D: ndarray::Dimension>(shape: Sh, s: &mut u64) -> Array<f32, D> {{
-    Array::from_shape_simple_fn(shape, || next(s) as f32)
-}}
+use backprop_testkit::{{random, random32, scalar, scalar32}};
 """
 
 

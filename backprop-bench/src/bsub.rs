@@ -4,11 +4,11 @@
 
 use crate::burn_ad::{self, param2};
 use crate::check::{agree, flat};
-use crate::mlp::random;
 use crate::two_heads::{candle_result, var2};
 use crate::Grads;
 use backprop::ndarray::{Array2, Axis, Zip};
 use backprop::prelude::*;
+use backprop_testkit::random;
 use candle_core::{Tensor, Var};
 
 /// The side of `A`.

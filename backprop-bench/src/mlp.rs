@@ -1,5 +1,5 @@
 //! Workload (c): an MLP 2 → 64 → 2 with ReLU and mean softmax cross-entropy on
-//! a batch of 1024 (the shape of `mlp` in `tests/arrays.rs`).
+//! a batch of 1024 (`backprop_testkit::networks::mlp`).
 
 use crate::burn_ad::{self, param1, param2};
 use crate::check::{agree, flat};
@@ -8,8 +8,10 @@ use crate::two_heads::{
     var1, var2,
 };
 use crate::Grads;
-use backprop::ndarray::{Array, Array1, Array2, Axis, ShapeBuilder, Zip};
-use backprop::prelude::*;
+use backprop::ndarray::{Array1, Array2, Axis, Zip};
+// The function the macro differentiates.
+use backprop_testkit::networks::{mlp, mlp_backward, MlpGrad};
+use backprop_testkit::random;
 use candle_core::{Tensor, Var};
 
 /// Batch size.
@@ -27,22 +29,6 @@ pub struct Inputs {
     pub b2: Array1<f64>,
     pub x: Array2<f64>,
     pub labels: Vec<usize>,
-}
-
-/// A deterministic uniform number in [-1, 1).
-pub fn lcg(seed: &mut u64) -> f64 {
-    *seed = seed
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    ((*seed >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
-}
-
-/// An array of deterministic uniform numbers.
-pub fn random<Sh: ShapeBuilder<Dim = D>, D: backprop::ndarray::Dimension>(
-    shape: Sh,
-    seed: &mut u64,
-) -> Array<f64, D> {
-    Array::from_shape_simple_fn(shape, || lcg(seed))
 }
 
 impl Inputs {
@@ -116,22 +102,7 @@ pub fn hand(i: &Inputs) -> (f64, HandGrad) {
     (loss, HandGrad { w1, b1, w2, b2 })
 }
 
-/// The function the macro differentiates (identical to `tests/arrays.rs`).
-#[differentiable(wrt(w1, b1, w2, b2))]
-pub fn mlp(
-    w1: &Array2<f64>,
-    b1: &Array1<f64>,
-    w2: &Array2<f64>,
-    b2: &Array1<f64>,
-    x: &Array2<f64>,
-    labels: &[usize],
-) -> f64 {
-    let h = relu(&(x.dot(w1) + b1));
-    let logits = h.dot(w2) + b2;
-    softmax_cross_entropy(&logits, labels)
-}
-
-/// (3) The macro's `mlp_backward`.
+/// (3) The macro's `mlp_backward` (of [`backprop_testkit::networks::mlp`]).
 #[inline(never)]
 pub fn generated(i: &Inputs) -> (f64, MlpGrad) {
     mlp_backward(&i.w1, &i.b1, &i.w2, &i.b2, &i.x, &i.labels, 1.0)

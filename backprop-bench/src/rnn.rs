@@ -1,15 +1,16 @@
-//! Workload (e): the Elman RNN of `tests/control_flow.rs` (`rnn`), hidden 16,
+//! Workload (e): the Elman RNN `backprop_testkit::networks::rnn`, hidden 16,
 //! input 8, T = 20 steps, one recurrent matrix `w` shared by every step and a
 //! squared-error loss summed over the steps.
 
 use crate::burn_ad::{self, param1, param2};
 use crate::check::{agree, flat};
-use crate::mlp::lcg;
 use crate::two_heads::{candle_result, var1, var2};
 use crate::Grads;
 use backprop::ndarray::linalg::general_mat_vec_mul;
 use backprop::ndarray::{s, Array, Array1, Array2, Axis, ShapeBuilder, Zip};
-use backprop::prelude::*;
+use backprop_testkit::lcg;
+// The function the macro differentiates.
+use backprop_testkit::networks::{rnn, rnn_backward, RnnGrad};
 use candle_core::{Device, Tensor, Var};
 
 /// Hidden width.
@@ -139,28 +140,7 @@ pub fn hand(i: &Inputs) -> (f64, HandGrad) {
     (loss, HandGrad { w, u, b, v: dv })
 }
 
-/// The function the macro differentiates (identical to `tests/control_flow.rs`).
-#[differentiable(wrt(w, u, b, v))]
-pub fn rnn(
-    w: &Array2<f64>,
-    u: &Array2<f64>,
-    b: &Array1<f64>,
-    v: &Array1<f64>,
-    h0: &Array1<f64>,
-    xs: &Array2<f64>,
-    ys: &Array1<f64>,
-) -> f64 {
-    let mut h = h0.to_owned();
-    let mut loss = 0.0;
-    for t in 0..xs.nrows() {
-        h = tanh(&(w.dot(&h) + u.dot(&xs.row(t)) + b));
-        let pred = v.dot(&h);
-        loss += (pred - ys[t]).powi(2);
-    }
-    loss
-}
-
-/// (3) The macro's `rnn_backward`.
+/// (3) The macro's `rnn_backward` (of [`backprop_testkit::networks::rnn`]).
 #[inline(never)]
 pub fn generated(i: &Inputs) -> (f64, RnnGrad) {
     rnn_backward(&i.w, &i.u, &i.b, &i.v, &i.h0, &i.xs, &i.ys, 1.0)

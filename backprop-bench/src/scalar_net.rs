@@ -5,7 +5,9 @@
 use crate::burn_ad;
 use crate::check::{agree, flat_candle};
 use crate::Grads;
-use backprop::prelude::*;
+use backprop_testkit::lcg;
+// The function the macro differentiates.
+use backprop_testkit::networks::{network, network_backward, NetworkGrad};
 use candle_core::{Device, Tensor, Var};
 
 /// The nine parameters and the example.
@@ -32,12 +34,7 @@ impl Inputs {
     /// examples do.
     pub fn varied(n: usize) -> Vec<Self> {
         let mut seed = 1u64;
-        let mut next = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((seed >> 11) as f64 / (1u64 << 53) as f64) * 4.0 - 2.0
-        };
+        let mut next = || lcg(&mut seed) * 2.0;
         (0..n)
             .map(|_| Inputs {
                 p: std::array::from_fn(|_| next()),
@@ -111,30 +108,7 @@ pub fn hand(i: &Inputs) -> (f64, [f64; 9]) {
     )
 }
 
-/// The function the macro differentiates (identical to `tests/scalar.rs`).
-#[differentiable(wrt(w11, w12, b1, w21, w22, b2, v1, v2, c))]
-#[allow(clippy::too_many_arguments)] // the lesson's nine parameters, as written
-pub fn network(
-    w11: f64,
-    w12: f64,
-    b1: f64,
-    w21: f64,
-    w22: f64,
-    b2: f64,
-    v1: f64,
-    v2: f64,
-    c: f64,
-    x1: f64,
-    x2: f64,
-    y: f64,
-) -> f64 {
-    let h1 = sigmoid(w11 * x1 + w12 * x2 + b1);
-    let h2 = sigmoid(w21 * x1 + w22 * x2 + b2);
-    let p = sigmoid(v1 * h1 + v2 * h2 + c);
-    0.5 * (p - y).powi(2)
-}
-
-/// (3) The macro's `network_backward`.
+/// (3) The macro's `network_backward` (of [`backprop_testkit::networks::network`]).
 #[inline(never)]
 pub fn generated(i: &Inputs) -> (f64, NetworkGrad) {
     let [w11, w12, b1, w21, w22, b2, v1, v2, c] = i.p;

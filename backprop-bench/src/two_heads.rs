@@ -6,7 +6,8 @@ use crate::burn_ad::{self, param1, param2};
 use crate::check::{agree, flat, flat_candle};
 use crate::Grads;
 use backprop::ndarray::{array, Array1, Array2, Axis, Zip};
-use backprop::prelude::*;
+// The function the macro differentiates.
+use backprop_testkit::networks::{two_heads, two_heads_backward, TwoHeadsGrad};
 use candle_core::{DType, Device, Tensor, Var};
 
 /// Parameters and the example, as in `tests/seeds_fork_rule.rs`.
@@ -160,27 +161,8 @@ fn ndarray_gemm_add(acc: &mut Array2<f64>, a: &Array2<f64>, b: &Array2<f64>) {
     backprop::ndarray::linalg::general_mat_mul(1.0, a, b, 1.0, acc);
 }
 
-/// The function the macro differentiates (identical to `tests/seeds_fork_rule.rs`).
-#[differentiable(wrt(w1, b1, w2, b2, v, c))]
-#[allow(clippy::too_many_arguments)] // the lesson's network, as written
-pub fn two_heads(
-    w1: &Array2<f64>,
-    b1: &Array1<f64>,
-    w2: &Array2<f64>,
-    b2: &Array1<f64>,
-    v: &Array2<f64>,
-    c: &Array1<f64>,
-    x: &Array2<f64>,
-    labels: &[usize],
-    y: &Array2<f64>,
-) -> f64 {
-    let a1 = relu(&(x.dot(&w1.t()) + b1));
-    let loss_a = softmax_cross_entropy(&(a1.dot(&w2.t()) + b2), labels);
-    let loss_b = mse(&(a1.dot(&v.t()) + c), y);
-    loss_a + loss_b
-}
-
-/// (3) The macro's `two_heads_backward`.
+/// (3) The macro's `two_heads_backward` (of
+/// [`backprop_testkit::networks::two_heads`]).
 #[inline(never)]
 pub fn generated(i: &Inputs) -> (f64, TwoHeadsGrad) {
     two_heads_backward(

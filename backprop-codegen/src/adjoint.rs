@@ -178,7 +178,7 @@ fn parse_args(args: TokenStream) -> syn::Result<(Path, Option<Path>)> {
             target = Some(meta.path.clone());
             Ok(())
         } else {
-            Err(meta.error("expected the forward function's name, as in `#[adjoint(softplus)]`"))
+            Err(meta.error("expected the forward function's name, as in `#[adjoint(logcosh)]`"))
         }
     });
     parser.parse2(args)?;
@@ -186,7 +186,7 @@ fn parse_args(args: TokenStream) -> syn::Result<(Path, Option<Path>)> {
         Some(t) => Ok((t, krate)),
         None => Err(syn::Error::new(
             span,
-            "name the function this rule is the adjoint of, as in `#[adjoint(softplus)]`",
+            "name the function this rule is the adjoint of, as in `#[adjoint(logcosh)]`",
         )),
     }
 }

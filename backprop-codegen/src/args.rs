@@ -13,6 +13,10 @@ pub struct Args {
     pub wrt: Option<Vec<Ident>>,
     /// `crate = path`: where the generated code finds the facade (default `::backprop`).
     pub krate: Option<Path>,
+    /// The planner's optimisations: all on, unless `unoptimized` switches
+    /// them all off or `without(fuse, ..)` some (for tests that compare the
+    /// plain expansion with the optimised one; not documented for users).
+    pub opts: crate::plan::Options,
 }
 
 /// Parses the attribute's arguments; an empty list is the default.
@@ -48,6 +52,25 @@ pub fn parse(tokens: TokenStream) -> syn::Result<Args> {
                 );
             }
             args.wrt = Some(idents);
+            Ok(())
+        } else if meta.path.is_ident("unoptimized") {
+            args.opts = crate::plan::Options::none();
+            Ok(())
+        } else if meta.path.is_ident("without") {
+            let content;
+            syn::parenthesized!(content in meta.input);
+            let names = Punctuated::<Ident, Token![,]>::parse_terminated(&content)?;
+            for name in &names {
+                if !args.opts.switch_off(&name.to_string()) {
+                    return Err(syn::Error::new_spanned(
+                        name,
+                        format!(
+                            "no optimisation is named `{name}`; the names are {}",
+                            crate::plan::Options::NAMES.join(", ")
+                        ),
+                    ));
+                }
+            }
             Ok(())
         } else if meta.path.is_ident("crate") {
             let path: Path = meta.value()?.parse()?;

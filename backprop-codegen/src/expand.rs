@@ -70,7 +70,7 @@ pub fn differentiable(args: TokenStream, item: TokenStream) -> TokenStream {
         Some(l) if !cx.has_errors() => {
             let params: Vec<bool> = func.params.iter().map(|p| p.differentiable).collect();
             let analysis = check::analyse(&l, &params);
-            emit::emit(&func, &l, &analysis, &krate, Namer::new(used))
+            emit::emit(&func, &l, &analysis, &krate, Namer::new(used), args.opts)
         }
         _ => fallback(&func, &krate, &cx, used),
     }

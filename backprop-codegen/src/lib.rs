@@ -29,3 +29,14 @@ mod vocab;
 pub use adjoint::adjoint;
 pub use expand::differentiable as expand;
 pub use pretty::{expand_source, pretty_backward};
+
+/// Every op of the table, by its name in the table and its example body
+/// (see `tests/vocab.rs` of the `backprop` crate, which compiles one
+/// differentiable function per row and gradchecks it). Not a public API.
+#[doc(hidden)]
+pub fn vocabulary_examples() -> Vec<(String, &'static str)> {
+    vocab::Op::ALL
+        .iter()
+        .map(|op| (format!("{op:?}"), op.def().example))
+        .collect()
+}

@@ -26,14 +26,14 @@ pub enum Arg {
 
 use Arg::{Const, Operand, Operands};
 
-/// How an op's adjoint rules are named.
+/// How an op's adjoint rules are named (an op without a [`Kernel`]).
 #[derive(Clone, Copy, Debug)]
 pub enum Rules {
     /// `foo_vjp`: one differentiable operand.
     One(&'static str),
     /// `foo_vjp_lhs`, `foo_vjp_rhs`.
     Two(&'static str, &'static str),
-    /// `concat_vjp(.., k, ..)`: one rule, told which operand.
+    /// `concat_vjp(.., k)`: one rule, told which operand.
     Indexed(&'static str),
 }
 
@@ -48,17 +48,35 @@ pub enum InPlace {
     UnlessOtherActive,
 }
 
-/// The forms of an op's rules that add a contribution into an existing
-/// gradient instead of making a new one, for the left and right operand.
+/// An elementwise op's kernel in the runtime (`bp::Tanh`, `bp::Add`): its
+/// one line of maths for the value and for the rule, which the generic
+/// forms apply (`bp::map_vjp_out(g, &out, bp::Tanh)`).
 #[derive(Clone, Copy, Debug)]
-pub struct Accumulating {
-    /// `rule_acc(&mut acc, g, ..)`: added in place.
-    pub acc: [&'static str; 2],
-    /// `rule_add(acc, g, ..) -> acc`: added into `acc`'s buffer.
-    pub add: [&'static str; 2],
-    /// `rule_defer(slot, &mut acc, g, ..)`: an outer product kept in a
-    /// loop's `Outers` (a product only).
-    pub defer: Option<[&'static str; 2]>,
+pub struct Kernel {
+    /// The kernel's type (a unit struct, or `Powi(n)` with the op's constant).
+    pub name: &'static str,
+    /// What its rule reads.
+    pub reads: Reads,
+}
+
+/// What a kernel's rule reads besides the upstream gradient.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Reads {
+    /// The input: `bp::map_vjp_x(g, &x, K)`.
+    X,
+    /// The output: `bp::map_vjp_out(g, &out, K)`; the op may write its
+    /// result over its input.
+    Out,
+    /// Both: `bp::map_vjp(g, &x, &out, K)`.
+    #[allow(
+        dead_code,
+        reason = "no op of the table reads both yet; the runtime's form is there"
+    )]
+    XOut,
+    /// Neither: `bp::map_vjp_g(g, K)`.
+    G,
+    /// A binary kernel: both operands, `bp::zip_vjp_lhs(g, &a, &b, K)`.
+    Operands,
 }
 
 /// One row of the table.
@@ -80,59 +98,63 @@ pub struct OpDef {
     /// The arguments of `f64::name(..)` and `f32::name(..)`; `None` if `f64`
     /// has no such method.
     pub float_path: Option<&'static [Arg]>,
-    /// The runtime forward function.
+    /// The runtime forward function. An operand written over is passed to
+    /// it by value.
     pub forward: &'static str,
-    /// The runtime adjoint rules.
+    /// The kernel of an elementwise op, whose generic forms are its rules.
+    pub kernel: Option<Kernel>,
+    /// The rules of an op without a kernel.
     pub rules: Rules,
-    /// The rules take the forward output last.
+    /// An op without a kernel: its rules take the forward output last.
     pub reads_out: bool,
     /// The forward keeps an intermediate for the rules, which take it in the
     /// place of the output: its local's suffix, and the forward function
     /// that returns `(out, saved)`.
     pub saves: Option<(&'static str, &'static str)>,
+    /// An op without a kernel that reads its output: when it may write over
+    /// its operand (a kernel's rule decides that from what it reads).
     pub in_place: InPlace,
-    /// The forward that writes over its first operand's buffer.
-    pub owned: &'static str,
-    /// `owned`, then an elementwise function of each element, in one pass
-    /// (the arithmetic ops, which a function of their result may follow).
-    pub owned_map: &'static str,
-    /// The op's function of one element, which `owned_map` applies (the
-    /// elementwise functions that may run in place).
-    pub elem: &'static str,
-    /// The rule of the first operand that writes its gradient over that
-    /// operand's buffer, where nothing reads it after the rule.
-    pub rule_owned: &'static str,
-    /// The rules that add into an accumulator.
-    pub accumulating: Option<Accumulating>,
-    /// Both operands' rules in one call, which gives the upstream buffer to
-    /// the one that was not broadcast.
-    pub both: &'static str,
-    /// Both operands' rules, where one gradient may borrow the other's
-    /// (`a + b`): the one for a borrowing right operand, then left.
-    pub lend: Option<[&'static str; 2]>,
-    pub flags: u8,
+    pub flags: u16,
     /// For an operator: its rules on scalars, for each operand.
     pub scalar_rules: [ScalarRule; 2],
+    /// A body that uses the op in each of its spellings and forms, of
+    /// `x: &Array2<f64>` (3 × 2), `v: &Array1<f64>` (2), `s: f64` and
+    /// `w: &Array2<f64>` (2 × 3): `tests/vocab.rs` compiles one
+    /// differentiable function per row and gradchecks it.
+    pub example: &'static str,
 }
 
 /// Applied element by element (with broadcasting): a scalar in every operand
 /// gives a scalar, and the rules take the output as any array of the
 /// input's kind.
-pub const ELEMENTWISE: u8 = 1;
+pub const ELEMENTWISE: u16 = 1;
 /// Its value is always a scalar.
-pub const SCALAR_OUT: u8 = 2;
+pub const SCALAR_OUT: u16 = 2;
 /// Its value is a view of its operand (`t`, `row`, ...).
-pub const VIEW: u8 = 4;
+pub const VIEW: u16 = 4;
 /// Its rules take its output (and its operand) as any array, so a loop may
 /// keep the output as a row of a buffer and lend it back as a view.
-pub const ROW_OUT: u8 = 8;
+pub const ROW_OUT: u16 = 8;
 /// Its rules take one type for all operands (so none may be a view of a row).
-pub const SAME_TYPE: u8 = 16;
+pub const SAME_TYPE: u16 = 16;
 /// Only a float value is copied; any other value passes through as it is.
-pub const FLOATS_ONLY: u8 = 32;
+pub const FLOATS_ONLY: u16 = 32;
 /// A Rust operator (its name is its symbol): on scalars the forward is
 /// written with it, and the rules as the arithmetic of `scalar_rules`.
-pub const OPERATOR: u8 = 64;
+pub const OPERATOR: u16 = 64;
+/// Its rules return a `Contribution`, which the planner may add into an
+/// accumulator (a loop's gradient, an earlier contribution) or, for a
+/// product, defer to a loop's `Outers`.
+pub const ACCUMULATES: u16 = 128;
+/// Its rules' contributions are `bp::…(..).value()` (a binary kernel's, a
+/// product's); the planner adds only those of `ACCUMULATES` ops.
+pub const CONTRIBUTES: u16 = 256;
+/// `a + b`: where neither operand was broadcast, one gradient may borrow
+/// the other's (`bp::add_vjp_lend`).
+pub const LENDS: u16 = 512;
+/// The rule of its first operand may write over that operand's buffer,
+/// where nothing reads it after the rule (`mse`'s residual).
+pub const RULE_OVER_FIRST: u16 = 1024;
 
 /// The local derivative of an operator on scalars, times the upstream
 /// gradient `g`, as written in the generated code (`a`, `b`: the operands).
@@ -162,20 +184,48 @@ const ROW: OpDef = OpDef {
     function_usage: "",
     float_path: None,
     forward: "",
+    kernel: None,
     rules: Rules::One(""),
     reads_out: true,
     saves: None,
     in_place: InPlace::Never,
-    owned: "",
-    owned_map: "",
-    elem: "",
-    rule_owned: "",
-    accumulating: None,
-    both: "",
-    lend: None,
     flags: 0,
     scalar_rules: [ScalarRule::G, ScalarRule::G],
+    example: "",
 };
+
+/// An elementwise function of one operand, spelled as the method, the
+/// function and the `f64::` path of its name.
+const fn unary(name: &'static str, kernel: &'static str, reads: Reads) -> OpDef {
+    OpDef {
+        name,
+        forward: name,
+        kernel: Some(Kernel {
+            name: kernel,
+            reads,
+        }),
+        flags: ELEMENTWISE | ROW_OUT,
+        ..ROW
+    }
+}
+
+/// A binary kernel (`+ - * /`, `max min powf`).
+const fn binary(name: &'static str, forward: &'static str, kernel: &'static str) -> OpDef {
+    OpDef {
+        name,
+        forward,
+        kernel: Some(Kernel {
+            name: kernel,
+            reads: Reads::Operands,
+        }),
+        in_place: InPlace::UnlessOtherActive,
+        flags: ELEMENTWISE | ROW_OUT | CONTRIBUTES,
+        ..ROW
+    }
+}
+
+/// The spellings of a unary function: `x.name()`, `name(x)`, `f64::name(x)`.
+const X: &[Arg] = &[Operand];
 
 macro_rules! vocabulary {
     ($($(#[$doc:meta])* $op:ident => $def:expr,)*) => {
@@ -205,322 +255,215 @@ macro_rules! vocabulary {
 vocabulary! {
     /// `a + b`.
     Add => OpDef {
-        name: "+",
-        forward: "add",
-        rules: Rules::Two("add_vjp_lhs", "add_vjp_rhs"),
-        reads_out: false,
         in_place: InPlace::Always,
-        owned: "add_owned",
-        owned_map: "add_owned_map",
-        accumulating: Some(Accumulating {
-            acc: ["add_vjp_lhs_acc", "add_vjp_rhs_acc"],
-            add: ["add_vjp_lhs_add", "add_vjp_rhs_add"],
-            defer: None,
-        }),
-        both: "add_vjp_both",
-        lend: Some(["add_vjp_lend_rhs", "add_vjp_lend_lhs"]),
-        flags: ELEMENTWISE | ROW_OUT | OPERATOR,
+        flags: ELEMENTWISE | ROW_OUT | CONTRIBUTES | OPERATOR | ACCUMULATES | LENDS,
         scalar_rules: [ScalarRule::G, ScalarRule::G],
-        ..ROW
+        example: "sum(&(&(x * 2.0) + v)) * (s + 0.5)",
+        ..binary("+", "add", "Add")
     },
     /// `a - b`.
     Sub => OpDef {
-        name: "-",
-        forward: "sub",
-        rules: Rules::Two("sub_vjp_lhs", "sub_vjp_rhs"),
-        reads_out: false,
         in_place: InPlace::Always,
-        owned: "sub_owned",
-        owned_map: "sub_owned_map",
-        accumulating: Some(Accumulating {
-            acc: ["sub_vjp_lhs_acc", "sub_vjp_rhs_acc"],
-            add: ["sub_vjp_lhs_add", "sub_vjp_rhs_add"],
-            defer: None,
-        }),
-        both: "sub_vjp_both",
-        flags: ELEMENTWISE | ROW_OUT | OPERATOR,
+        flags: ELEMENTWISE | ROW_OUT | CONTRIBUTES | OPERATOR | ACCUMULATES,
         scalar_rules: [ScalarRule::G, ScalarRule::NegG],
-        ..ROW
+        example: "sum(&(v - &(x * 2.0))) * (s - 0.5)",
+        ..binary("-", "sub", "Sub")
     },
     /// `a * b`.
     Mul => OpDef {
-        name: "*",
-        forward: "mul",
-        rules: Rules::Two("mul_vjp_lhs", "mul_vjp_rhs"),
-        reads_out: false,
-        in_place: InPlace::UnlessOtherActive,
-        owned: "mul_owned",
-        owned_map: "mul_owned_map",
-        both: "mul_vjp_both",
-        flags: ELEMENTWISE | ROW_OUT | OPERATOR,
+        flags: ELEMENTWISE | ROW_OUT | CONTRIBUTES | OPERATOR,
         scalar_rules: [ScalarRule::TimesRhs, ScalarRule::TimesLhs],
-        ..ROW
+        example: "sum(&(&(x + 1.0) * v)) * (s * 0.5)",
+        ..binary("*", "mul", "Mul")
     },
     /// `a / b`.
     Div => OpDef {
-        name: "/",
-        forward: "div",
-        rules: Rules::Two("div_vjp_lhs", "div_vjp_rhs"),
-        reads_out: false,
-        in_place: InPlace::UnlessOtherActive,
-        owned: "div_owned",
-        owned_map: "div_owned_map",
-        both: "div_vjp_both",
-        flags: ELEMENTWISE | ROW_OUT | OPERATOR,
+        flags: ELEMENTWISE | ROW_OUT | CONTRIBUTES | OPERATOR,
         scalar_rules: [ScalarRule::OverRhs, ScalarRule::Quotient],
-        ..ROW
+        example: "sum(&(&(x + 3.0) / &(v * v + 1.0))) + 1.0 / (s + 2.0)",
+        ..binary("/", "div", "Div")
     },
     /// `a.max(b)`.
     Max => OpDef {
-        name: "max",
         methods: &["max"],
-        method_args: &[Operand],
+        method_args: X,
         method_usage: "`a.max(b)`",
-        forward: "max",
-        rules: Rules::Two("max_vjp_lhs", "max_vjp_rhs"),
-        reads_out: false,
-        flags: ELEMENTWISE | ROW_OUT,
-        ..ROW
+        in_place: InPlace::Never,
+        example: "s.max(0.1) + (s * 2.0).max(s * 3.0)",
+        ..binary("max", "max", "Max")
     },
     /// `a.min(b)`.
     Min => OpDef {
-        name: "min",
         methods: &["min"],
-        method_args: &[Operand],
+        method_args: X,
         method_usage: "`a.min(b)`",
-        forward: "min",
-        rules: Rules::Two("min_vjp_lhs", "min_vjp_rhs"),
-        reads_out: false,
-        flags: ELEMENTWISE | ROW_OUT,
-        ..ROW
+        in_place: InPlace::Never,
+        example: "s.min(0.9) + (s * 2.0).min(s * 3.0)",
+        ..binary("min", "min", "Min")
     },
     /// `a.powf(b)`.
     Powf => OpDef {
-        name: "powf",
         methods: &["powf"],
-        method_args: &[Operand],
+        method_args: X,
         method_usage: "`a.powf(b)`",
-        forward: "powf",
-        rules: Rules::Two("powf_vjp_lhs", "powf_vjp_rhs"),
-        reads_out: false,
-        flags: ELEMENTWISE | ROW_OUT,
-        ..ROW
+        in_place: InPlace::Never,
+        example: "(s + 2.0).powf(s + 0.5) + (s * s + 1.0).powf(1.5)",
+        ..binary("powf", "powf", "Powf")
     },
     /// `-x`.
     Neg => OpDef {
         name: "-",
-        forward: "neg",
-        rules: Rules::One("neg_vjp"),
-        reads_out: false,
-        in_place: InPlace::Always,
-        owned: "neg_owned",
-        elem: "neg_elem",
         flags: ELEMENTWISE | ROW_OUT | OPERATOR,
         scalar_rules: [ScalarRule::NegG, ScalarRule::NegG],
-        ..ROW
+        example: "sum(&(-(x * 2.0))) - s",
+        ..unary("neg", "Neg", Reads::G)
     },
     /// `eˣ`.
     Exp => OpDef {
-        name: "exp",
         methods: &["exp"],
         method_usage: "`x.exp()`",
-        function: Some(&[Operand]),
+        function: Some(X),
         function_usage: "`exp(x)`",
-        float_path: Some(&[Operand]),
-        forward: "exp",
-        rules: Rules::One("exp_vjp"),
-        in_place: InPlace::Always,
-        owned: "exp_owned",
-        elem: "exp_elem",
-        flags: ELEMENTWISE | ROW_OUT,
-        ..ROW
+        float_path: Some(X),
+        example: "sum(&exp(&(x * 0.5))) + s.exp() + f64::exp(s)",
+        ..unary("exp", "Exp", Reads::Out)
     },
     /// `ln x`.
     Ln => OpDef {
-        name: "ln",
         methods: &["ln"],
         method_usage: "`x.ln()`",
-        function: Some(&[Operand]),
+        function: Some(X),
         function_usage: "`ln(x)`",
-        float_path: Some(&[Operand]),
-        forward: "ln",
-        rules: Rules::One("ln_vjp"),
-        flags: ELEMENTWISE | ROW_OUT,
-        ..ROW
+        float_path: Some(X),
+        example: "sum(&ln(&(x * x + 0.5))) + (s + 1.0).ln() + f64::ln(s + 2.0)",
+        ..unary("ln", "Ln", Reads::X)
     },
     /// `√x`.
     Sqrt => OpDef {
-        name: "sqrt",
         methods: &["sqrt"],
         method_usage: "`x.sqrt()`",
-        function: Some(&[Operand]),
+        function: Some(X),
         function_usage: "`sqrt(x)`",
-        float_path: Some(&[Operand]),
-        forward: "sqrt",
-        rules: Rules::One("sqrt_vjp"),
-        in_place: InPlace::Always,
-        owned: "sqrt_owned",
-        elem: "sqrt_elem",
-        flags: ELEMENTWISE | ROW_OUT,
-        ..ROW
+        float_path: Some(X),
+        example: "sum(&sqrt(&(x * x + 0.5))) + (s + 1.0).sqrt() + f64::sqrt(s + 2.0)",
+        ..unary("sqrt", "Sqrt", Reads::Out)
     },
     /// `x²` (also what `x * x` lowers to).
     Square => OpDef {
-        name: "square",
-        function: Some(&[Operand]),
+        function: Some(X),
         function_usage: "`square(x)`",
-        forward: "square",
-        rules: Rules::One("square_vjp"),
-        flags: ELEMENTWISE | ROW_OUT,
-        ..ROW
+        example: "sum(&square(&(x + 0.5))) + square(s)",
+        ..unary("square", "Square", Reads::X)
     },
     /// `|x|`.
     Abs => OpDef {
-        name: "abs",
         methods: &["abs"],
         method_usage: "`x.abs()`",
-        function: Some(&[Operand]),
+        function: Some(X),
         function_usage: "`abs(x)`",
-        float_path: Some(&[Operand]),
-        forward: "abs",
-        rules: Rules::One("abs_vjp"),
-        flags: ELEMENTWISE | ROW_OUT,
-        ..ROW
+        float_path: Some(X),
+        example: "sum(&abs(&(x * 3.0))) + s.abs() + f64::abs(s - 1.0)",
+        ..unary("abs", "Abs", Reads::X)
     },
     /// `sin x`.
     Sin => OpDef {
-        name: "sin",
         methods: &["sin"],
         method_usage: "`x.sin()`",
-        function: Some(&[Operand]),
+        function: Some(X),
         function_usage: "`sin(x)`",
-        float_path: Some(&[Operand]),
-        forward: "sin",
-        rules: Rules::One("sin_vjp"),
-        flags: ELEMENTWISE | ROW_OUT,
-        ..ROW
+        float_path: Some(X),
+        example: "sum(&sin(&(x * 2.0))) + s.sin() + f64::sin(s * 2.0)",
+        ..unary("sin", "Sin", Reads::X)
     },
     /// `cos x`.
     Cos => OpDef {
-        name: "cos",
         methods: &["cos"],
         method_usage: "`x.cos()`",
-        function: Some(&[Operand]),
+        function: Some(X),
         function_usage: "`cos(x)`",
-        float_path: Some(&[Operand]),
-        forward: "cos",
-        rules: Rules::One("cos_vjp"),
-        flags: ELEMENTWISE | ROW_OUT,
-        ..ROW
+        float_path: Some(X),
+        example: "sum(&cos(&(x * 2.0))) + s.cos() + f64::cos(s * 2.0)",
+        ..unary("cos", "Cos", Reads::X)
     },
     /// `tan x`.
     Tan => OpDef {
-        name: "tan",
         methods: &["tan"],
         method_usage: "`x.tan()`",
-        function: Some(&[Operand]),
+        function: Some(X),
         function_usage: "`tan(x)`",
-        float_path: Some(&[Operand]),
-        forward: "tan",
-        rules: Rules::One("tan_vjp"),
-        in_place: InPlace::Always,
-        owned: "tan_owned",
-        elem: "tan_elem",
-        flags: ELEMENTWISE | ROW_OUT,
-        ..ROW
+        float_path: Some(X),
+        example: "sum(&tan(&(x * 0.5))) + s.tan() + f64::tan(s * 0.5)",
+        ..unary("tan", "Tan", Reads::Out)
     },
     /// `tanh x`.
     Tanh => OpDef {
-        name: "tanh",
         methods: &["tanh"],
         method_usage: "`x.tanh()`",
-        function: Some(&[Operand]),
+        function: Some(X),
         function_usage: "`tanh(x)`",
-        float_path: Some(&[Operand]),
-        forward: "tanh",
-        rules: Rules::One("tanh_vjp"),
-        in_place: InPlace::Always,
-        owned: "tanh_owned",
-        elem: "tanh_elem",
-        flags: ELEMENTWISE | ROW_OUT,
-        ..ROW
+        float_path: Some(X),
+        example: "sum(&tanh(&(x * 2.0))) + s.tanh() + f64::tanh(s * 2.0)",
+        ..unary("tanh", "Tanh", Reads::Out)
     },
     /// `σ(x)`.
     Sigmoid => OpDef {
-        name: "sigmoid",
-        function: Some(&[Operand]),
+        function: Some(X),
         function_usage: "`sigmoid(x)`",
-        forward: "sigmoid",
-        rules: Rules::One("sigmoid_vjp"),
-        in_place: InPlace::Always,
-        owned: "sigmoid_owned",
-        elem: "sigmoid_elem",
-        flags: ELEMENTWISE | ROW_OUT,
-        ..ROW
+        example: "sum(&sigmoid(&(x * 2.0 + 0.1))) + sigmoid(s)",
+        ..unary("sigmoid", "Sigmoid", Reads::Out)
     },
     /// `max(x, 0)`.
     Relu => OpDef {
-        name: "relu",
-        function: Some(&[Operand]),
+        function: Some(X),
         function_usage: "`relu(x)`",
-        forward: "relu",
-        rules: Rules::One("relu_vjp"),
-        in_place: InPlace::Always,
-        owned: "relu_owned",
-        elem: "relu_elem",
-        flags: ELEMENTWISE | ROW_OUT,
-        ..ROW
+        example: "sum(&relu(&(x + 0.05))) + relu(s)",
+        ..unary("relu", "Relu", Reads::Out)
     },
     /// `1 / x`.
     Recip => OpDef {
-        name: "recip",
         methods: &["recip"],
         method_usage: "`x.recip()`",
-        function: Some(&[Operand]),
+        function: Some(X),
         function_usage: "`recip(x)`",
-        float_path: Some(&[Operand]),
-        forward: "recip",
-        rules: Rules::One("recip_vjp"),
-        in_place: InPlace::Always,
-        owned: "recip_owned",
-        elem: "recip_elem",
-        flags: ELEMENTWISE | ROW_OUT,
-        ..ROW
+        float_path: Some(X),
+        example: "sum(&recip(&(x * x + 1.0))) + (s + 2.0).recip() + f64::recip(s + 3.0)",
+        ..unary("recip", "Recip", Reads::Out)
     },
-    /// `xⁿ` for an `i32` constant `n`.
+    /// `xⁿ` for an `i32` constant `n` (the kernel `Powi(n)`).
     Powi => OpDef {
-        name: "powi",
         methods: &["powi"],
         method_args: &[Const("the exponent of `powi`")],
         method_usage: "`x.powi(n)` with an `i32` constant `n`",
         function: Some(&[Operand, Const("the exponent of `powi`")]),
         function_usage: "`powi(x, n)` with an `i32` constant `n`",
         float_path: Some(&[Operand, Const("the exponent of `powi`")]),
-        forward: "powi",
-        rules: Rules::One("powi_vjp"),
-        flags: ELEMENTWISE | ROW_OUT,
-        ..ROW
+        example: "sum(&powi(&(x + 0.5), 3)) + s.powi(2) + f64::powi(s, 3)",
+        ..unary("powi", "Powi", Reads::X)
     },
     /// The sum of all elements.
     Sum => OpDef {
         name: "sum",
         methods: &["sum"],
         method_usage: "`a.sum()`",
-        function: Some(&[Operand]),
+        function: Some(X),
         function_usage: "`sum(&x)`",
         forward: "sum",
         rules: Rules::One("sum_vjp"),
+        reads_out: false,
         flags: SCALAR_OUT,
+        example: "x.sum() + sum(v) + sum(&(x * 2.0))",
         ..ROW
     },
     /// The mean of all elements.
     Mean => OpDef {
         name: "mean",
-        function: Some(&[Operand]),
+        function: Some(X),
         function_usage: "`mean(&x)`",
         forward: "mean",
         rules: Rules::One("mean_vjp"),
+        reads_out: false,
         flags: SCALAR_OUT,
+        example: "mean(x) * 2.0 + mean(&(v * 3.0))",
         ..ROW
     },
     /// The sum along an axis.
@@ -533,6 +476,8 @@ vocabulary! {
         function_usage: "`sum_axis(&a, Axis(k))`",
         forward: "sum_axis",
         rules: Rules::One("sum_axis_vjp"),
+        reads_out: false,
+        example: "sum(&x.sum_axis(Axis(0))) + sum(&sum_axis(&(x * x), Axis(1)))",
         ..ROW
     },
     /// The mean along an axis.
@@ -542,23 +487,21 @@ vocabulary! {
         function_usage: "`mean_axis(&a, Axis(k))`",
         forward: "mean_axis",
         rules: Rules::One("mean_axis_vjp"),
+        reads_out: false,
+        example: "sum(&mean_axis(&(x * x), Axis(0))) + sum(&mean_axis(x, Axis(1)))",
         ..ROW
     },
     /// `a.dot(&b)`.
     Dot => OpDef {
         name: "dot",
         methods: &["dot"],
-        method_args: &[Operand],
+        method_args: X,
         method_usage: "`a.dot(b)`",
         forward: "dot",
         rules: Rules::Two("dot_vjp_lhs", "dot_vjp_rhs"),
         reads_out: false,
-        accumulating: Some(Accumulating {
-            acc: ["dot_vjp_lhs_acc", "dot_vjp_rhs_acc"],
-            add: ["dot_vjp_lhs_add", "dot_vjp_rhs_add"],
-            defer: Some(["dot_vjp_lhs_defer", "dot_vjp_rhs_defer"]),
-        }),
-        flags: ROW_OUT,
+        flags: ROW_OUT | CONTRIBUTES | ACCUMULATES,
+        example: "sum(&x.dot(v)) + v.dot(v) + sum(&x.dot(w)) + sum(&v.dot(w))",
         ..ROW
     },
     /// `a.t()`.
@@ -568,7 +511,9 @@ vocabulary! {
         method_usage: "`a.t()`",
         forward: "t",
         rules: Rules::One("t_vjp"),
+        reads_out: false,
         flags: VIEW,
+        example: "sum(&x.t().dot(x)) + sum(&(&w.t() * 2.0))",
         ..ROW
     },
     /// `a.row(i)`.
@@ -579,7 +524,9 @@ vocabulary! {
         method_usage: "`a.row(i)`",
         forward: "row",
         rules: Rules::One("row_vjp"),
+        reads_out: false,
         flags: VIEW,
+        example: "sum(&(&x.row(1) * v)) + x.row(2).dot(v)",
         ..ROW
     },
     /// `a.column(j)`.
@@ -590,7 +537,9 @@ vocabulary! {
         method_usage: "`a.column(j)`",
         forward: "column",
         rules: Rules::One("column_vjp"),
+        reads_out: false,
         flags: VIEW,
+        example: "sum(&x.column(0)) * 2.0 + x.column(1).dot(&x.column(0))",
         ..ROW
     },
     /// `v[i]`, `m[[i, j]]`.
@@ -598,7 +547,9 @@ vocabulary! {
         name: "index",
         forward: "index",
         rules: Rules::One("index_vjp"),
+        reads_out: false,
         flags: SCALAR_OUT,
+        example: "x[[1, 0]] * v[1] + w[[0, 2]]",
         ..ROW
     },
     /// `.to_owned()`, `.clone()`.
@@ -608,7 +559,9 @@ vocabulary! {
         method_usage: "`a.to_owned()`",
         forward: "copy",
         rules: Rules::One("copy_vjp"),
+        reads_out: false,
         flags: ELEMENTWISE | ROW_OUT | FLOATS_ONLY,
+        example: "sum(&x.to_owned()) + sum(&(v.clone() * 2.0))",
         ..ROW
     },
     /// `a.insert_axis(Axis(k))`.
@@ -619,36 +572,41 @@ vocabulary! {
         method_usage: "`a.insert_axis(Axis(k))`",
         forward: "insert_axis",
         rules: Rules::One("insert_axis_vjp"),
+        reads_out: false,
         flags: VIEW,
+        example: "sum(&(x - &v.view().insert_axis(Axis(0))))",
         ..ROW
     },
     /// Row-wise `softmax`.
     Softmax => OpDef {
         name: "softmax",
-        function: Some(&[Operand]),
+        function: Some(X),
         function_usage: "`softmax(&x)`",
         forward: "softmax",
         rules: Rules::One("softmax_vjp"),
         flags: ROW_OUT,
+        example: "sum(&(&softmax(x) * x))",
         ..ROW
     },
     /// Row-wise `log_softmax`.
     LogSoftmax => OpDef {
         name: "log_softmax",
-        function: Some(&[Operand]),
+        function: Some(X),
         function_usage: "`log_softmax(&x)`",
         forward: "log_softmax",
         rules: Rules::One("log_softmax_vjp"),
         flags: ROW_OUT,
+        example: "sum(&(&log_softmax(x) * x))",
         ..ROW
     },
     /// Row-wise `logsumexp`.
     LogSumExp => OpDef {
         name: "logsumexp",
-        function: Some(&[Operand]),
+        function: Some(X),
         function_usage: "`logsumexp(&x)`",
         forward: "logsumexp",
         rules: Rules::One("logsumexp_vjp"),
+        example: "sum(&logsumexp(x)) + logsumexp(v)",
         ..ROW
     },
     /// The mean softmax cross-entropy of rows of logits against labels.
@@ -661,8 +619,8 @@ vocabulary! {
         reads_out: false,
         saves: Some(("probs", "softmax_cross_entropy_fwd")),
         in_place: InPlace::Always,
-        owned: "softmax_cross_entropy_fwd_owned",
         flags: SCALAR_OUT,
+        example: "softmax_cross_entropy(&(x * 2.0), &[1, 0, 1]) + softmax_cross_entropy(x, &[0, 0, 1])",
         ..ROW
     },
     /// The mean squared error.
@@ -672,8 +630,9 @@ vocabulary! {
         function_usage: "`mse(&prediction, &target)`",
         forward: "mse",
         rules: Rules::Two("mse_vjp_lhs", "mse_vjp_rhs"),
-        rule_owned: "mse_vjp_lhs_owned",
-        flags: SCALAR_OUT,
+        reads_out: false,
+        flags: SCALAR_OUT | RULE_OVER_FIRST,
+        example: "mse(x, &(x * 0.5 + 0.25)) + mse(&(x * 2.0 - 0.5), &(x * x))",
         ..ROW
     },
     /// `concat(Axis(k), &[&a, &b, ...])`.
@@ -683,13 +642,15 @@ vocabulary! {
         function_usage: "`concat(Axis(k), &[&a, &b, ...])`",
         forward: "concat",
         rules: Rules::Indexed("concat_vjp"),
+        reads_out: false,
         flags: SAME_TYPE,
+        example: "sum(&(&concat(Axis(1), &[x, &(x * 2.0)]) * 3.0))",
         ..ROW
     },
 }
 
 impl Op {
-    pub fn has(self, flag: u8) -> bool {
+    pub fn has(self, flag: u16) -> bool {
         self.def().flags & flag != 0
     }
 
@@ -729,24 +690,57 @@ impl Op {
     }
 
     /// Whether the op may write its result over its first operand's
-    /// buffer, given which of its operands have adjoints.
+    /// buffer, given which of its operands have adjoints: a unary kernel
+    /// whose rule does not read its input, or as the row says.
     pub fn in_place(self, active: &[bool]) -> bool {
-        match self.def().in_place {
+        let def = self.def();
+        if let Some(Kernel { reads, .. }) = def.kernel {
+            if reads != Reads::Operands {
+                return matches!(reads, Reads::Out | Reads::G);
+            }
+        }
+        match def.in_place {
             InPlace::Never => false,
             InPlace::Always => true,
             InPlace::UnlessOtherActive => !active.get(1).copied().unwrap_or(false),
+        }
+    }
+
+    /// The unary kernel, if the op has one.
+    pub fn unary_kernel(self) -> Option<Kernel> {
+        self.def().kernel.filter(|k| k.reads != Reads::Operands)
+    }
+
+    /// The binary kernel, if the op has one.
+    pub fn binary_kernel(self) -> Option<Kernel> {
+        self.def().kernel.filter(|k| k.reads == Reads::Operands)
+    }
+
+    /// Whether the op's rules read its (first) operand, its values or its
+    /// shape: all but a unary kernel that reads only its output.
+    pub fn rule_reads_operand(self) -> bool {
+        self.unary_kernel()
+            .is_none_or(|k| matches!(k.reads, Reads::X | Reads::XOut))
+    }
+
+    /// Whether the op's rules read its output.
+    pub fn rule_reads_out(self) -> bool {
+        match self.def().kernel {
+            Some(k) => matches!(k.reads, Reads::Out | Reads::XOut),
+            None => self.def().reads_out,
         }
     }
 }
 
 /// The runtime's fused forms that are not one op's.
 pub mod fused {
-    /// `sum(square(x))` as one reduction, and its rules.
+    /// `sum(square(x))` as one reduction, and its rule.
     pub const SUM_SQUARE: &str = "sum_square";
     pub const SUM_SQUARE_VJP: &str = "sum_square_vjp";
-    pub const SUM_SQUARE_VJP_OWNED: &str = "sum_square_vjp_owned";
+    /// An arithmetic op's kernel, then a unary kernel, in one pass.
+    pub const ZIP_MAP: &str = "zip_map";
     /// `x + m.dot(&v)` with the product added into `x`'s buffer.
-    pub const ADD_DOT_OWNED: &str = "add_dot_owned";
+    pub const ADD_DOT: &str = "add_dot";
     /// A product computed into a loop's spare buffer.
     pub const DOT_REUSE: &str = "dot_reuse";
 }

@@ -5,7 +5,9 @@
 //! Users normally depend on the `backprop` facade, which re-exports this crate.
 #![warn(missing_docs)]
 
+pub mod contrib;
 pub mod gradcheck;
+pub mod kernels;
 pub mod ops;
 pub mod outers;
 pub mod steps;

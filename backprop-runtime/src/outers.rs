@@ -263,7 +263,7 @@ impl<'o, F: Float, const N: usize> Outers<'o, F, N> {
 }
 
 /// Term `j` of an [`Outers`] in one iteration: where a deferred product
-/// rule (`dot_vjp_lhs_defer`) keeps its outer product.
+/// contribution (`dot_vjp_lhs(..).defer(slot, ..)`) keeps its outer product.
 pub struct Slot<'a, 'o, F, const N: usize> {
     outers: &'a mut Outers<'o, F, N>,
     j: usize,

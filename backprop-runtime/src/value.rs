@@ -412,7 +412,7 @@ fn zip_rows<F: Copy>(all: &mut [F], xs: &[F], mut f: impl FnMut(F, F) -> F) {
 /// A gradient that is either its own array or one lent by another gradient
 /// of the same values: the two operands of `a + b` with the gradient's shape
 /// have the same gradient, so one of them borrows the other's (see
-/// [`add_vjp_lend_rhs`](crate::ops::add_vjp_lend_rhs)). A rule that would
+/// [`add_vjp_lend`](crate::ops::add_vjp_lend)). A rule that would
 /// reuse its buffer copies a lent one, as it does any borrowed gradient.
 #[derive(Debug)]
 pub enum Lent<'a, T> {
@@ -451,7 +451,7 @@ impl<T: Tensor> Cot<T> for &Lent<'_, T> {
 }
 
 /// The gradient `own` when there is one, else `other` lent: the second step
-/// of [`add_vjp_lend_rhs`](crate::ops::add_vjp_lend_rhs), which returns no
+/// of [`add_vjp_lend`](crate::ops::add_vjp_lend), which returns no
 /// gradient for the operand whose gradient is the other's.
 ///
 /// # Panics
@@ -477,13 +477,18 @@ pub fn lent<'a, T: 'static, U: 'static>(own: Option<T>, other: &'a U) -> Lent<'a
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NotDifferentiable;
 
-/// An argument of a public op: a scalar by value, or a scalar or array by
-/// reference, exactly as ordinary Rust code passes them.
-pub trait Operand {
+/// An argument of a public op: a scalar by value, a scalar or an array by
+/// reference, exactly as ordinary Rust code passes them, or an owned array
+/// by value, whose buffer the op may write its result into.
+pub trait Operand: Sized {
     /// The value behind the argument.
     type Value: Value;
     /// Borrows the value.
     fn value(&self) -> &Self::Value;
+    /// The value itself where the argument owns it (a float, an owned
+    /// array), for an op to write its result into; the argument back where
+    /// it is a reference.
+    fn owned(self) -> Result<OwnedOf<Self>, Self>;
 }
 
 macro_rules! scalar_operand {
@@ -493,6 +498,10 @@ macro_rules! scalar_operand {
             #[inline]
             fn value(&self) -> &$f {
                 self
+            }
+            #[inline]
+            fn owned(self) -> Result<$f, $f> {
+                Ok(self)
             }
         }
     )*};
@@ -504,6 +513,22 @@ impl<T: Value> Operand for &T {
     #[inline]
     fn value(&self) -> &T {
         self
+    }
+    #[inline]
+    fn owned(self) -> Result<T::Owned, Self> {
+        Err(self)
+    }
+}
+
+impl<F: Float, D: Dimension> Operand for Array<F, D> {
+    type Value = Array<F, D>;
+    #[inline]
+    fn value(&self) -> &Self {
+        self
+    }
+    #[inline]
+    fn owned(self) -> Result<Self, Self> {
+        Ok(self)
     }
 }
 
@@ -524,18 +549,6 @@ pub fn zeros_like<V: Value>(x: &V) -> V::Owned {
 #[inline]
 pub fn zeros_in<T: Tensor>(x: T) -> T {
     x.map_owned(|_| T::Elem::zero())
-}
-
-/// Elementwise adjoint of a unary op: every gradient element `g` becomes
-/// `f(g, x, out)`, reusing the upstream buffer when it is owned.
-#[inline]
-pub fn unary_vjp<V: Value>(
-    g: impl Cot<V::Owned>,
-    x: &V,
-    out: &impl Value<Elem = V::Elem, Dim = V::Dim>,
-    f: impl FnMut(V::Elem, V::Elem, V::Elem) -> V::Elem,
-) -> V::Owned {
-    g.into_owned().zip_with2(x, out, f)
 }
 
 /// An owned temporary whose buffer the next op may take over: the generated

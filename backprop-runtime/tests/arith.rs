@@ -8,7 +8,7 @@ mod common;
 use backprop_runtime::ops::*;
 use backprop_runtime::{unbroadcast, Tensor, Value};
 use common::{f32s, rand, Probe, Tol, F32, F64};
-use ndarray::{array, Array, Array2, ArrayD, Axis, IxDyn, ShapeBuilder};
+use ndarray::{array, Array, Array1, Array2, ArrayD, Axis, IxDyn, ShapeBuilder};
 
 /// Checks all seven binary ops on the operands `a` and `b`. `powf` gets a
 /// positive base.
@@ -23,8 +23,8 @@ where
         a.clone(),
         b.clone(),
         |x, y| add(x, y),
-        |g, _o| add_vjp_lhs(g, x, y),
-        |g, _o| add_vjp_rhs(g, x, y)
+        |g, _o| zip_vjp_lhs(g, x, y, Add).value(),
+        |g, _o| zip_vjp_rhs(g, x, y, Add).value()
     );
     check_vjp2!(
         format!("sub {what}"),
@@ -32,8 +32,8 @@ where
         a.clone(),
         b.clone(),
         |x, y| sub(x, y),
-        |g, _o| sub_vjp_lhs(g, x, y),
-        |g, _o| sub_vjp_rhs(g, x, y)
+        |g, _o| zip_vjp_lhs(g, x, y, Sub).value(),
+        |g, _o| zip_vjp_rhs(g, x, y, Sub).value()
     );
     check_vjp2!(
         format!("mul {what}"),
@@ -41,8 +41,8 @@ where
         a.clone(),
         b.clone(),
         |x, y| mul(x, y),
-        |g, _o| mul_vjp_lhs(g, x, y),
-        |g, _o| mul_vjp_rhs(g, x, y)
+        |g, _o| zip_vjp_lhs(g, x, y, Mul).value(),
+        |g, _o| zip_vjp_rhs(g, x, y, Mul).value()
     );
     check_vjp2!(
         format!("div {what}"),
@@ -50,8 +50,8 @@ where
         a.clone(),
         b.clone(),
         |x, y| div(x, y),
-        |g, _o| div_vjp_lhs(g, x, y),
-        |g, _o| div_vjp_rhs(g, x, y)
+        |g, _o| zip_vjp_lhs(g, x, y, Div).value(),
+        |g, _o| zip_vjp_rhs(g, x, y, Div).value()
     );
     check_vjp2!(
         format!("max {what}"),
@@ -59,8 +59,8 @@ where
         a.clone(),
         b.clone(),
         |x, y| max(x, y),
-        |g, _o| max_vjp_lhs(g, x, y),
-        |g, _o| max_vjp_rhs(g, x, y)
+        |g, _o| zip_vjp_lhs(g, x, y, Max).value(),
+        |g, _o| zip_vjp_rhs(g, x, y, Max).value()
     );
     check_vjp2!(
         format!("min {what}"),
@@ -68,8 +68,8 @@ where
         a.clone(),
         b.clone(),
         |x, y| min(x, y),
-        |g, _o| min_vjp_lhs(g, x, y),
-        |g, _o| min_vjp_rhs(g, x, y)
+        |g, _o| zip_vjp_lhs(g, x, y, Min).value(),
+        |g, _o| zip_vjp_rhs(g, x, y, Min).value()
     );
     let pos_a = a.clone().map_owned(|v| v.abs() + A::Elem::from_f64(0.5));
     check_vjp2!(
@@ -78,15 +78,15 @@ where
         pos_a,
         b.clone(),
         |x, y| powf(x, y),
-        |g, _o| powf_vjp_lhs(g, x, y),
-        |g, _o| powf_vjp_rhs(g, x, y)
+        |g, _o| zip_vjp_lhs(g, x, y, Powf).value(),
+        |g, _o| zip_vjp_rhs(g, x, y, Powf).value()
     );
     check_vjp!(
         format!("neg {what}"),
         tol,
         a.clone(),
         |x| neg(x),
-        |g, _o| neg_vjp(g, x)
+        |g, _o| neg_vjp(g)
     );
 }
 
@@ -201,8 +201,10 @@ fn views_as_operands() {
         a.clone(),
         b.clone(),
         |x, y| mul(&x.view(), &y.t()),
-        |g, _o| mul_vjp_lhs(g, &x.view(), &y.t()),
-        |g, _o| mul_vjp_rhs(g, &x.view(), &y.t()).reversed_axes()
+        |g, _o| zip_vjp_lhs(g, &x.view(), &y.t(), Mul).value(),
+        |g, _o| zip_vjp_rhs(g, &x.view(), &y.t(), Mul)
+            .value()
+            .reversed_axes()
     );
     check_vjp2!(
         "div column view",
@@ -210,8 +212,8 @@ fn views_as_operands() {
         a.clone(),
         b.clone(),
         |x, y| div(x, &y.column(0)),
-        |g, _o| div_vjp_lhs(g, x, &y.column(0)),
-        |g, _o| column_vjp(div_vjp_rhs(g, x, &y.column(0)), y, 0, &y.column(0))
+        |g, _o| zip_vjp_lhs(g, x, &y.column(0), Div).value(),
+        |g, _o| column_vjp(zip_vjp_rhs(g, x, &y.column(0), Div).value(), y, 0)
     );
 }
 
@@ -238,10 +240,10 @@ fn ties_send_the_gradient_to_the_left_operand() {
     let a = array![1.0, 2.0];
     let b = array![1.0, 3.0];
     let g = array![5.0, 7.0];
-    assert_eq!(max_vjp_lhs(&g, &a, &b), array![5.0, 0.0]);
-    assert_eq!(max_vjp_rhs(&g, &a, &b), array![0.0, 7.0]);
-    assert_eq!(min_vjp_lhs(&g, &a, &b), array![5.0, 7.0]);
-    assert_eq!(min_vjp_rhs(&g, &a, &b), array![0.0, 0.0]);
+    assert_eq!(zip_vjp_lhs(&g, &a, &b, Max).value(), array![5.0, 0.0]);
+    assert_eq!(zip_vjp_rhs(&g, &a, &b, Max).value(), array![0.0, 7.0]);
+    assert_eq!(zip_vjp_lhs(&g, &a, &b, Min).value(), array![5.0, 7.0]);
+    assert_eq!(zip_vjp_rhs(&g, &a, &b, Min).value(), array![0.0, 0.0]);
 }
 
 #[test]
@@ -333,36 +335,57 @@ fn unbroadcast_passes_an_unbroadcast_owned_gradient_through() {
     assert_eq!(unbroadcast(g, &target).as_ptr(), ptr);
 }
 
-/// `*_vjp_both` gives the same gradients as the two rules called apart,
-/// whichever operand was broadcast.
+/// `zip_vjp_both` gives the same gradients, bit for bit, as the two
+/// one-sided rules called apart, for every binary kernel, whichever operand
+/// was broadcast, with an owned or a borrowed upstream gradient; an owned
+/// upstream buffer goes to an operand that was not broadcast.
 #[test]
 fn both_adjoints_in_one_call_equal_the_two_rules() {
     let full = array![[1.0, -2.0, 0.5], [3.0, 0.25, -1.0], [2.0, 1.5, -0.5]];
     let col = array![[0.5], [-1.5], [2.0]];
     let g = array![[0.1, 0.2, -0.3], [1.0, -1.0, 0.5], [0.25, 0.75, -2.0]];
+    macro_rules! both {
+        ($a:expr, $b:expr, $($k:expr),*) => {$(
+            let what = format!("{:?} {:?} {:?}", $k, $a.shape(), $b.shape());
+            let lhs = zip_vjp_lhs(&g, $a, $b, $k).value();
+            let rhs = zip_vjp_rhs(&g, $a, $b, $k).value();
+            let (da, db) = zip_vjp_both(g.clone(), $a, $b, $k);
+            common::assert_same(&format!("{what} lhs"), &da, &lhs);
+            common::assert_same(&format!("{what} rhs"), &db, &rhs);
+            let (da, db) = zip_vjp_both(&g, $a, $b, $k);
+            common::assert_same(&format!("{what} lhs, borrowed g"), &da, &lhs);
+            common::assert_same(&format!("{what} rhs, borrowed g"), &db, &rhs);
+        )*};
+    }
     for (a, b) in [(&full, &col), (&col, &full), (&full, &full)] {
-        let (da, db) = add_vjp_both(g.clone(), a, b);
-        assert_eq!((da, db), (add_vjp_lhs(&g, a, b), add_vjp_rhs(&g, a, b)));
-        let (da, db) = sub_vjp_both(g.clone(), a, b);
-        assert_eq!((da, db), (sub_vjp_lhs(&g, a, b), sub_vjp_rhs(&g, a, b)));
-        let (da, db) = mul_vjp_both(g.clone(), a, b);
-        assert_eq!((da, db), (mul_vjp_lhs(&g, a, b), mul_vjp_rhs(&g, a, b)));
-        let (da, db) = div_vjp_both(&g, a, b);
-        assert_eq!((da, db), (div_vjp_lhs(&g, a, b), div_vjp_rhs(&g, a, b)));
+        both!(a, b, Add, Sub, Mul, Div, Max, Min);
+        let (pa, pb) = (a.mapv(|v| v.abs() + 0.5), b.mapv(|v| v.abs() + 0.5));
+        both!(&pa, &pb, Powf);
     }
     let s = 1.5_f64;
-    let (ds, dm) = mul_vjp_both(g.clone(), &s, &full);
-    assert_eq!(
-        (ds, dm),
-        (mul_vjp_lhs(&g, &s, &full), mul_vjp_rhs(&g, &s, &full))
-    );
+    both!(&s, &full, Add, Sub, Mul, Div, Max, Min, Powf);
+    both!(&full, &s, Add, Sub, Mul, Div, Max, Min);
+    // The owned upstream buffer goes to the operand of the gradient's shape.
+    let ptr = g.as_ptr();
+    let (da, _) = zip_vjp_both(g.clone(), &full, &col, Mul);
+    assert_ne!(da.as_ptr(), ptr, "a copy of g");
+    let g2 = g.clone();
+    let ptr = g2.as_ptr();
+    let (da, db) = zip_vjp_both(g2, &full, &col, Mul);
+    assert_eq!(da.as_ptr(), ptr, "∂a of the full operand in g's buffer");
+    assert_eq!(db.shape(), &[3, 1]);
+    let g2 = g.clone();
+    let ptr = g2.as_ptr();
+    let (da, db) = zip_vjp_both(g2, &col, &full, Add);
+    assert_eq!(db.as_ptr(), ptr, "∂b of the full operand in g's buffer");
+    assert_eq!(da.shape(), &[3, 1]);
 }
 
-/// `add_vjp_lend_rhs` / `_lhs` give one operand the upstream buffer and the
-/// other none when neither was broadcast, and `lent` then lends it the
-/// first one's: the same values as the two rules, with no copy. When an
-/// operand was broadcast, or the two gradients are of different types, each
-/// gets its own, as `add_vjp_both` gives them.
+/// `add_vjp_lend(.., Rhs)` / `(.., Lhs)` give one operand the upstream
+/// buffer and the other (the borrower) none when neither was broadcast, and
+/// `lent` then lends it the first one's: the same values as the two rules,
+/// with no copy. When an operand was broadcast, or the two gradients are of
+/// different types, each gets its own, as `zip_vjp_both` gives them.
 #[test]
 fn a_lent_gradient_is_the_other_operands() {
     use backprop_runtime::value::{lent, Cot, Lent};
@@ -371,33 +394,236 @@ fn a_lent_gradient_is_the_other_operands() {
     let row = array![[0.5, -1.5, 2.0]];
     let g = array![[0.1, 0.2, -0.3], [1.0, -1.0, 0.5]];
     let ptr = g.as_ptr();
-    let (da, db) = add_vjp_lend_rhs(g.clone(), &full, &other);
+    let (da, db) = add_vjp_lend(g.clone(), &full, &other, Rhs);
     assert!(db.is_none());
     let db = lent(db, &da);
     assert!(matches!(db, Lent::Lent(_)));
     assert_eq!(db.get(), &g);
     assert_eq!(da, g);
-    let (da, db) = add_vjp_lend_lhs(g.clone(), &full, &other);
+    let (da, db) = add_vjp_lend(g.clone(), &full, &other, Lhs);
     assert!(da.is_none());
     assert_eq!(lent(da, &db).get(), &g);
     // The owner takes the buffer itself.
-    let (da, _) = add_vjp_lend_rhs(g, &full, &other);
+    let (da, _) = add_vjp_lend(g, &full, &other, Rhs);
     assert_eq!(da.as_ptr(), ptr);
     let g = da;
+    let g2 = g.clone();
+    let p = g2.as_ptr();
+    let (_, db) = add_vjp_lend(g2, &full, &other, Lhs);
+    assert_eq!(db.as_ptr(), p, "the lender for `Lhs` takes the buffer");
     // Broadcast on either side: each its own, as the two rules.
     for (a, b) in [(&full, &row), (&row, &full)] {
-        let (da, db) = add_vjp_lend_rhs(g.clone(), a, b);
+        let (da, db) = add_vjp_lend(g.clone(), a, b, Rhs);
         let db = lent(db, &da);
         assert!(matches!(db, Lent::Own(_)));
-        assert_eq!(da, add_vjp_lhs(&g, a, b));
-        assert_eq!(db.into_owned(), add_vjp_rhs(&g, a, b));
-        let (da, db) = add_vjp_lend_lhs(g.clone(), a, b);
-        assert_eq!(lent(da, &db).into_owned(), add_vjp_lhs(&g, a, b));
-        assert_eq!(db, add_vjp_rhs(&g, a, b));
+        assert_eq!(da, zip_vjp_lhs(&g, a, b, Add).value());
+        assert_eq!(db.into_owned(), zip_vjp_rhs(&g, a, b, Add).value());
+        let (da, db) = add_vjp_lend(g.clone(), a, b, Lhs);
+        assert_eq!(
+            lent(da, &db).into_owned(),
+            zip_vjp_lhs(&g, a, b, Add).value()
+        );
+        assert_eq!(db, zip_vjp_rhs(&g, a, b, Add).value());
     }
     // The same shape but another dimension type: no lending across types.
     let dynamic = other.clone().into_dyn();
-    let (da, db) = add_vjp_lend_rhs(g.clone().into_dyn(), &full, &dynamic);
+    let (da, db) = add_vjp_lend(g.clone().into_dyn(), &full, &dynamic, Rhs);
     assert_eq!(db, Some(g.clone().into_dyn()));
     assert_eq!(da, g);
+    let (da, db) = add_vjp_lend(g.clone().into_dyn(), &full, &dynamic, Lhs);
+    assert_eq!(da, Some(g.clone()));
+    assert_eq!(db, g.clone().into_dyn());
+}
+
+/// A binary rule's `Contribution` in each of its forms: `.value()` is the
+/// local gradient summed back to the operand's shape (`unbroadcast`), and
+/// `.add_to(&mut acc)`, `.added_to(acc)` (in `acc`'s buffer) and `.defer`
+/// outside a loop's outer products are `acc + value`, all bit for bit
+/// against the sums written out here one element after another. For `+`
+/// (whose rule is `g` itself, added with no array of its own), `-` (whose
+/// rule for `b` is `-g`, subtracted) and `*` (a product first), with the
+/// broadcast operand on either side (a column, a bias row, a `(1, n)` row)
+/// and none.
+#[test]
+fn a_contribution_is_the_same_sum_in_every_form() {
+    use backprop_runtime::contrib::Contribution;
+    use backprop_runtime::contrib::Kind;
+    let (n, m) = (3, 4);
+    let full = rand((n, m), 60, -1.0, 1.0);
+    let other = rand((n, m), 61, -1.0, 1.0);
+    let col = rand((n, 1), 62, 0.5, 2.0);
+    let bias = rand(m, 63, 0.5, 2.0);
+    let row = rand((1, m), 64, 0.5, 2.0);
+    let g = rand((n, m), 65, -1.0, 1.0);
+
+    // `Σⱼ f(i, j)` and `Σᵢ f(i, j)`, each from 0, one term after another
+    // (fewer than eight terms: ndarray's `sum_axis` adds them so too).
+    let over_cols = |f: &dyn Fn(usize, usize) -> f64| {
+        Array2::from_shape_fn((n, 1), |(i, _)| (0..m).fold(0.0, |s, j| s + f(i, j)))
+    };
+    let over_rows = |f: &dyn Fn(usize, usize) -> f64| {
+        Array1::from_shape_fn(m, |j| (0..n).fold(0.0, |s, i| s + f(i, j)))
+    };
+
+    /// Every form of one contribution against `want`, the value written out.
+    fn forms<T, C>(what: &str, rule: impl Fn() -> Contribution<C>, want: &T, acc: &T)
+    where
+        T: Tensor,
+        C: Kind<T>,
+        for<'x> &'x T: std::ops::Add<&'x T, Output = T>,
+    {
+        let by_hand = acc + want;
+        common::assert_same(&format!("{what}: value"), &rule().value(), want);
+        let mut added = acc.clone();
+        rule().add_to(&mut added);
+        common::assert_same(&format!("{what}: add_to"), &added, &by_hand);
+        common::assert_same(
+            &format!("{what}: added_to"),
+            &rule().added_to(acc.clone()),
+            &by_hand,
+        );
+        let mut deferred = acc.clone();
+        let mut outers = Outers::new(1, [outer_term(&deferred)]);
+        rule().defer(outers.term(0, 0), &mut deferred);
+        common::assert_same(&format!("{what}: defer"), &deferred, &by_hand);
+        let deferred = add_outers(deferred, &mut outers, 0);
+        common::assert_same(&format!("{what}: after the loop"), &deferred, &by_hand);
+    }
+    let acc_col = rand((n, 1), 66, -1.0, 1.0);
+    let acc_bias = rand(m, 67, -1.0, 1.0);
+    let acc_row = rand((1, m), 68, -1.0, 1.0);
+    let acc_full = rand((n, m), 69, -1.0, 1.0);
+    let row_of = |v: Array1<f64>| v.insert_axis(Axis(0));
+
+    // A broadcast left operand: a column.
+    let sum_g = over_cols(&|i, j| g[[i, j]]);
+    forms(
+        "col + full",
+        || zip_vjp_lhs(&g, &col, &full, Add),
+        &sum_g,
+        &acc_col,
+    );
+    forms(
+        "col + full, owned g",
+        || zip_vjp_lhs(g.clone(), &col, &full, Add),
+        &sum_g,
+        &acc_col,
+    );
+    forms(
+        "col - full",
+        || zip_vjp_lhs(&g, &col, &full, Sub),
+        &sum_g,
+        &acc_col,
+    );
+    let want = over_cols(&|i, j| g[[i, j]] * full[[i, j]]);
+    forms(
+        "col * full",
+        || zip_vjp_lhs(&g, &col, &full, Mul),
+        &want,
+        &acc_col,
+    );
+    forms(
+        "col * full, owned g",
+        || zip_vjp_lhs(g.clone(), &col, &full, Mul),
+        &want,
+        &acc_col,
+    );
+    // A broadcast right operand: a bias and a row.
+    let sum_g = over_rows(&|i, j| g[[i, j]]);
+    forms(
+        "full + bias",
+        || zip_vjp_rhs(&g, &full, &bias, Add),
+        &sum_g,
+        &acc_bias,
+    );
+    forms(
+        "full + row",
+        || zip_vjp_rhs(&g, &full, &row, Add),
+        &row_of(sum_g.clone()),
+        &acc_row,
+    );
+    let neg = over_rows(&|i, j| -g[[i, j]]);
+    forms(
+        "full - bias",
+        || zip_vjp_rhs(&g, &full, &bias, Sub),
+        &neg,
+        &acc_bias,
+    );
+    forms(
+        "full - row, owned g",
+        || zip_vjp_rhs(g.clone(), &full, &row, Sub),
+        &row_of(neg),
+        &acc_row,
+    );
+    let want = over_rows(&|i, j| g[[i, j]] * full[[i, j]]);
+    forms(
+        "full * bias",
+        || zip_vjp_rhs(&g, &full, &bias, Mul),
+        &want,
+        &acc_bias,
+    );
+    forms(
+        "full * row",
+        || zip_vjp_rhs(&g, &full, &row, Mul),
+        &row_of(want),
+        &acc_row,
+    );
+    // The full operand beside a broadcast one, and two full operands.
+    forms(
+        "full + col",
+        || zip_vjp_lhs(&g, &full, &col, Add),
+        &g,
+        &acc_full,
+    );
+    let want = Array2::from_shape_fn((n, m), |(i, j)| g[[i, j]] * col[[i, 0]]);
+    forms(
+        "full * col",
+        || zip_vjp_lhs(&g, &full, &col, Mul),
+        &want,
+        &acc_full,
+    );
+    forms(
+        "full + other",
+        || zip_vjp_rhs(g.clone(), &full, &other, Add),
+        &g,
+        &acc_full,
+    );
+    forms(
+        "full - other",
+        || zip_vjp_rhs(&g, &full, &other, Sub),
+        &-&g,
+        &acc_full,
+    );
+    let want = Array2::from_shape_fn((n, m), |(i, j)| g[[i, j]] * full[[i, j]]);
+    forms(
+        "full * other",
+        || zip_vjp_rhs(&g, &full, &other, Mul),
+        &want,
+        &acc_full,
+    );
+
+    // `added_to` writes into the buffer it is given.
+    let buf = acc_col.clone();
+    let p = buf.as_ptr();
+    assert_eq!(zip_vjp_lhs(&g, &col, &full, Add).added_to(buf).as_ptr(), p);
+    let buf = acc_bias.clone();
+    let p = buf.as_ptr();
+    assert_eq!(zip_vjp_rhs(&g, &full, &bias, Mul).added_to(buf).as_ptr(), p);
+    // A scalar operand: the whole gradient summed (six terms, in order).
+    let g23 = rand((2, 3), 70, -1.0, 1.0);
+    let m23 = rand((2, 3), 71, 0.5, 2.0);
+    let s = 0.75_f64;
+    let total = g23.iter().fold(0.0, |t, &x| t + x);
+    assert_eq!(
+        zip_vjp_lhs(&g23, &s, &m23, Add).value().to_bits(),
+        total.to_bits()
+    );
+    let mut acc = 0.125_f64;
+    zip_vjp_lhs(&g23, &s, &m23, Add).add_to(&mut acc);
+    assert_eq!(acc.to_bits(), (0.125 + total).to_bits());
+    let dots = g23.iter().zip(&m23).fold(0.0, |t, (&x, &y)| t + x * y);
+    assert_eq!(
+        zip_vjp_lhs(&g23, &s, &m23, Mul).added_to(0.125).to_bits(),
+        (0.125 + dots).to_bits()
+    );
 }

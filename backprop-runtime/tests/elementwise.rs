@@ -1,19 +1,39 @@
-//! The elementwise ops: forward values equal the `std` method per element,
-//! adjoints match central differences (scalars and arrays, f64 and f32,
-//! owned, viewed and column-major inputs), and the documented edge values.
+//! The elementwise ops and their kernels: forward values equal the `std`
+//! method per element (by reference and by value), each kernel's rule,
+//! through the generic primitive for what it reads (`map_vjp_out`,
+//! `map_vjp_x`), matches central differences (scalars and arrays, f64 and
+//! f32, owned, viewed and column-major inputs), the documented edge values,
+//! and the accuracy of `sigmoid` against high-precision references.
 
 #[macro_use]
 mod common;
 
+use backprop_runtime::kernels::{
+    map, map_vjp, map_vjp_g, map_vjp_out, map_vjp_x, zip_map, Unary, XOut,
+};
 use backprop_runtime::ops::*;
 use common::{f32s, rand, rand_away, F32, F64};
 use ndarray::{array, Array1, ShapeBuilder};
 
-/// Checks `$fwd`/`$vjp` on f64 and f32 scalars and arrays (standard,
-/// column-major and viewed), inputs drawn from `$gen(lo, hi)`, and that the
-/// forward equals `$reference` per element.
+/// The rule of the kernel `$k` through the generic primitive for what it
+/// reads: `map_vjp_out` (the output) or `map_vjp_x` (the input).
+macro_rules! rule {
+    (out, $k:expr, $g:expr, $x:expr, $out:expr) => {{
+        let _ = $x;
+        map_vjp_out($g, $out, $k)
+    }};
+    (x, $k:expr, $g:expr, $x:expr, $out:expr) => {{
+        let _ = $out;
+        map_vjp_x($g, $x, $k)
+    }};
+}
+
+/// Checks `$fwd` and the rule of its kernel `$k` (which reads `$reads`,
+/// `out` or `x`) on f64 and f32 scalars and arrays (standard, column-major
+/// and viewed), inputs drawn from `$gen(lo, hi)`, and that the forward and
+/// the kernel's `f` equal `$reference` per element.
 macro_rules! elementwise {
-    ($test:ident, $fwd:ident, $vjp:ident, $gen:ident, $lo:expr, $hi:expr, $reference:expr) => {
+    ($test:ident, $fwd:ident, $k:expr, $reads:ident, $gen:ident, $lo:expr, $hi:expr, $reference:expr) => {
         #[test]
         fn $test() {
             let name = stringify!($fwd);
@@ -22,46 +42,49 @@ macro_rules! elementwise {
             // Forward: bit for bit the std method, by value, by reference, views.
             assert_eq!($fwd(&a), a.mapv(reference), "{name} array");
             assert_eq!($fwd(&a.view()), a.mapv(reference), "{name} view");
+            assert_eq!($fwd(a.clone()), a.mapv(reference), "{name} array by value");
             let s = a[[0, 0]];
             assert_eq!($fwd(s).to_bits(), reference(s).to_bits(), "{name} scalar");
             assert_eq!($fwd(&s).to_bits(), reference(s).to_bits(), "{name} &scalar");
+            assert_eq!($k.f(s).to_bits(), reference(s).to_bits(), "{name} kernel");
+            assert_eq!($k.f(s as f32), $fwd(s as f32), "{name} f32 kernel");
 
-            check_vjp!("f64 scalar", F64, a[[1, 2]], |x| $fwd(x), |g, out| $vjp(
-                g, x, out
+            check_vjp!("f64 scalar", F64, a[[1, 2]], |x| $fwd(x), |g, out| rule!(
+                $reads, $k, g, x, out
             ));
-            check_vjp!("f64 array", F64, a.clone(), |x| $fwd(x), |g, out| $vjp(
-                g, x, out
+            check_vjp!("f64 array", F64, a.clone(), |x| $fwd(x), |g, out| rule!(
+                $reads, $k, g, x, out
             ));
             check_vjp!(
                 "f64 column-major",
                 F64,
                 $gen((4, 3).f(), 2, $lo, $hi),
                 |x| $fwd(x),
-                |g, out| $vjp(g, x, out)
+                |g, out| rule!($reads, $k, g, x, out)
             );
             check_vjp!(
                 "f64 view",
                 F64,
                 $gen(5, 3, $lo, $hi),
                 |x| $fwd(&x.view()),
-                |g, out| $vjp(g, &x.view(), out)
+                |g, out| rule!($reads, $k, g, &x.view(), &out.view())
             );
             check_vjp!(
                 "f64 3-d",
                 F64,
                 $gen((2, 3, 2), 4, $lo, $hi),
                 |x| $fwd(x),
-                |g, out| $vjp(g, x, out)
+                |g, out| rule!($reads, $k, g, x, out)
             );
             check_vjp!(
                 "f32 scalar",
                 F32,
                 a[[2, 1]] as f32,
                 |x| $fwd(x),
-                |g, out| $vjp(g, x, out)
+                |g, out| rule!($reads, $k, g, x, out)
             );
-            check_vjp!("f32 array", F32, f32s(&a), |x| $fwd(x), |g, out| $vjp(
-                g, x, out
+            check_vjp!("f32 array", F32, f32s(&a), |x| $fwd(x), |g, out| rule!(
+                $reads, $k, g, x, out
             ));
         }
     };
@@ -76,7 +99,8 @@ fn away<Sh: ShapeBuilder>(shape: Sh, seed: u64, lo: f64, hi: f64) -> ndarray::Ar
 elementwise!(
     exp_matches_central_differences,
     exp,
-    exp_vjp,
+    Exp,
+    out,
     rand,
     -2.0,
     2.0,
@@ -85,7 +109,8 @@ elementwise!(
 elementwise!(
     ln_matches_central_differences,
     ln,
-    ln_vjp,
+    Ln,
+    x,
     rand,
     0.2,
     3.0,
@@ -94,7 +119,8 @@ elementwise!(
 elementwise!(
     sqrt_matches_central_differences,
     sqrt,
-    sqrt_vjp,
+    Sqrt,
+    out,
     rand,
     0.2,
     3.0,
@@ -103,7 +129,8 @@ elementwise!(
 elementwise!(
     square_matches_central_differences,
     square,
-    square_vjp,
+    Square,
+    x,
     rand,
     -2.0,
     2.0,
@@ -112,7 +139,8 @@ elementwise!(
 elementwise!(
     abs_matches_central_differences,
     abs,
-    abs_vjp,
+    Abs,
+    x,
     away,
     0.1,
     2.0,
@@ -121,7 +149,8 @@ elementwise!(
 elementwise!(
     sin_matches_central_differences,
     sin,
-    sin_vjp,
+    Sin,
+    x,
     rand,
     -3.0,
     3.0,
@@ -130,7 +159,8 @@ elementwise!(
 elementwise!(
     cos_matches_central_differences,
     cos,
-    cos_vjp,
+    Cos,
+    x,
     rand,
     -3.0,
     3.0,
@@ -139,7 +169,8 @@ elementwise!(
 elementwise!(
     tan_matches_central_differences,
     tan,
-    tan_vjp,
+    Tan,
+    out,
     rand,
     -1.2,
     1.2,
@@ -148,7 +179,8 @@ elementwise!(
 elementwise!(
     tanh_matches_central_differences,
     tanh,
-    tanh_vjp,
+    Tanh,
+    out,
     rand,
     -2.0,
     2.0,
@@ -157,7 +189,8 @@ elementwise!(
 elementwise!(
     sigmoid_matches_central_differences,
     sigmoid,
-    sigmoid_vjp,
+    Sigmoid,
+    out,
     rand,
     -4.0,
     4.0,
@@ -166,7 +199,8 @@ elementwise!(
 elementwise!(
     relu_matches_central_differences,
     relu,
-    relu_vjp,
+    Relu,
+    out,
     away,
     0.1,
     2.0,
@@ -175,22 +209,80 @@ elementwise!(
 elementwise!(
     recip_matches_central_differences,
     recip,
-    recip_vjp,
+    Recip,
+    out,
     away,
     0.3,
     2.0,
     f64::recip
 );
 
+/// `|got − want| / |want|` (`|got|` where `want` is 0).
+fn rel_err(got: f64, want: f64) -> f64 {
+    if want == 0.0 {
+        got.abs()
+    } else {
+        ((got - want) / want).abs()
+    }
+}
+
+/// Reference values at `x`: `softplus(x) = ln(1 + eˣ)`, `log_sigmoid(x) =
+/// −ln(1 + e⁻ˣ)`, `σ(x) = 1 / (1 + e⁻ˣ)` and `σ(−x)`, computed with mpmath at
+/// 80 digits (`log1p(exp(x))`, `-log1p(exp(-x))`, `1 / (1 + exp(-x))`,
+/// `1 / (1 + exp(x))`) and rounded to the nearest f64.
+#[rustfmt::skip]
+const REFERENCE: [(f64, f64, f64, f64, f64); 7] = [
+    // x      softplus                log_sigmoid              σ(x)                    σ(−x)
+    (-700.0, 9.85967654375977e-305,  -700.0,                  9.85967654375977e-305,  1.0),
+    (-40.0,  4.248354255291589e-18,  -40.0,                   4.248354255291589e-18,  1.0),
+    (-1.0,   0.3132616875182228,     -1.3132616875182228,     0.2689414213699951,     0.7310585786300049),
+    (1e-8,   0.6931471855599454,     -0.6931471755599453,     0.5000000025,           0.4999999975),
+    (3.0,    3.048587351573742,      -0.04858735157374206,    0.9525741268224333,     0.04742587317756678),
+    (40.0,   40.0,                   -4.248354255291589e-18,  1.0,                    4.248354255291589e-18),
+    (700.0,  700.0,                  -9.85967654375977e-305,  1.0,                    9.85967654375977e-305),
+];
+
+/// `σ(x)` is `1 / (1 + e⁻ˣ)` as written, bit for bit, for inputs of either
+/// sign and the extremes (where `e⁻ˣ` overflows the value is exactly 0),
+/// and within a few ulps of the exact value.
 #[test]
-fn sigmoid_forward_is_close_to_the_textbook_formula() {
-    // The stable form is not bit-identical to 1 / (1 + e⁻ˣ) for x < 0.
-    let a = rand(50, 3, -30.0, 30.0);
+fn sigmoid_forward_is_the_textbook_formula_bit_for_bit() {
+    let textbook = |x: f64| 1.0 / (1.0 + (-x).exp());
+    let mut a = rand(50, 3, -30.0, 30.0).to_vec();
+    a.extend([
+        -1000.0,
+        -745.2,
+        -709.79,
+        -709.78,
+        -40.0,
+        -1e-300,
+        -0.0,
+        0.0,
+        1e-300,
+        40.0,
+        745.2,
+        1000.0,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+    ]);
+    let a = Array1::from_vec(a);
     for (&x, &s) in a.iter().zip(&sigmoid(&a)) {
-        let textbook = 1.0 / (1.0 + (-x).exp());
+        assert_eq!(
+            s.to_bits(),
+            textbook(x).to_bits(),
+            "{x}: {s} vs {}",
+            textbook(x)
+        );
+        assert_eq!(sigmoid(x).to_bits(), s.to_bits(), "{x}: scalar");
+        assert_eq!(Sigmoid.f(x).to_bits(), s.to_bits(), "{x}: kernel");
+    }
+    assert_eq!(sigmoid(-709.79_f64), 0.0);
+    assert!(sigmoid(f64::NAN).is_nan());
+    for (x, _, _, want, _) in REFERENCE {
+        let s = sigmoid(x);
         assert!(
-            (s - textbook).abs() <= 1e-15 * textbook.max(1e-300) + 1e-300,
-            "{x}: {s} vs {textbook}"
+            rel_err(s, want) <= 2.0 * f64::EPSILON,
+            "σ({x}) = {s:e}, exactly {want:e}"
         );
     }
 }
@@ -200,74 +292,76 @@ fn powi_matches_central_differences() {
     for n in [-3, -2, -1, 0, 1, 2, 3, 5] {
         let a = rand_away((3, 4), (n + 10) as u64, 0.3, 1.7);
         assert_eq!(powi(&a, n), a.mapv(|v| v.powi(n)));
+        assert_eq!(powi(a.clone(), n), a.mapv(|v| v.powi(n)));
         assert_eq!(powi(a[[0, 0]], n), a[[0, 0]].powi(n));
+        assert_eq!(Powi(n).f(a[[0, 0]]), a[[0, 0]].powi(n));
         check_vjp!("f64 scalar", F64, a[[0, 1]], |x| powi(x, n), |g, out| {
-            powi_vjp(g, x, n, out)
+            map_vjp_x(g, x, Powi(n))
         });
         check_vjp!("f64 array", F64, a.clone(), |x| powi(x, n), |g, out| {
-            powi_vjp(g, x, n, out)
+            map_vjp_x(g, x, Powi(n))
         });
         check_vjp!(
             "f64 view",
             F64,
             a.clone(),
             |x| powi(&x.view(), n),
-            |g, out| powi_vjp(g, &x.view(), n, out)
+            |g, out| map_vjp_x(g, &x.view(), Powi(n))
         );
         check_vjp!("f32 array", F32, f32s(&a), |x| powi(x, n), |g, out| {
-            powi_vjp(g, x, n, out)
+            map_vjp_x(g, x, Powi(n))
         });
     }
 }
 
 #[test]
 fn powi_zero_exponent_has_zero_gradient_even_at_zero() {
-    assert_eq!(powi_vjp(1.0, &0.0_f64, 0, &1.0), 0.0);
-    assert!(powi_vjp(1.0, &f64::NAN, 0, &1.0).is_nan());
+    assert_eq!(map_vjp_x(1.0, &0.0_f64, Powi(0)), 0.0);
+    assert!(map_vjp_x(1.0_f64, &f64::NAN, Powi(0)).is_nan());
     // n = 1 at 0: derivative 1; n = 2 at 0: derivative 0.
-    assert_eq!(powi_vjp(2.0, &0.0_f64, 1, &0.0), 2.0);
-    assert_eq!(powi_vjp(2.0, &0.0_f64, 2, &0.0), 0.0);
+    assert_eq!(map_vjp_x(2.0, &0.0_f64, Powi(1)), 2.0);
+    assert_eq!(map_vjp_x(2.0, &0.0_f64, Powi(2)), 0.0);
     // i32::MIN does not overflow n - 1.
-    assert_eq!(powi_vjp(1.0, &1.0_f64, i32::MIN, &1.0), f64::from(i32::MIN));
+    assert_eq!(
+        map_vjp_x(1.0, &1.0_f64, Powi(i32::MIN)),
+        f64::from(i32::MIN)
+    );
 }
 
 #[test]
 fn kinks_take_the_subgradient_zero() {
     let x = array![-1.0, -0.0, 0.0, 2.0];
     let g = Array1::from_elem(4, 3.0);
-    assert_eq!(relu_vjp(&g, &x, &relu(&x)), array![0.0, 0.0, 0.0, 3.0]);
-    assert_eq!(abs_vjp(&g, &x, &abs(&x)), array![-3.0, 0.0, 0.0, 3.0]);
-    assert_eq!(relu_vjp(1.0, &0.0, &0.0), 0.0);
-    assert_eq!(abs_vjp(1.0, &0.0, &0.0), 0.0);
-    assert_eq!(abs_vjp(1.0, &-0.0, &0.0), 0.0);
+    assert_eq!(map_vjp_out(&g, &relu(&x), Relu), array![0.0, 0.0, 0.0, 3.0]);
+    assert_eq!(map_vjp_x(&g, &x, Abs), array![-3.0, 0.0, 0.0, 3.0]);
+    assert_eq!(map_vjp_out(1.0, &relu(0.0_f64), Relu), 0.0);
+    assert_eq!(map_vjp_x(1.0, &0.0_f64, Abs), 0.0);
+    assert_eq!(map_vjp_x(1.0, &-0.0_f64, Abs), 0.0);
 }
 
 #[test]
 fn sqrt_at_zero_has_an_infinite_gradient() {
     assert_eq!(sqrt(0.0_f64), 0.0);
-    assert_eq!(sqrt_vjp(1.0, &0.0_f64, &0.0), f64::INFINITY);
-    assert_eq!(sqrt_vjp(1.0_f32, &0.0_f32, &0.0_f32), f32::INFINITY);
+    assert_eq!(map_vjp_out(1.0, &sqrt(0.0_f64), Sqrt), f64::INFINITY);
+    assert_eq!(map_vjp_out(1.0_f32, &sqrt(0.0_f32), Sqrt), f32::INFINITY);
     assert!(sqrt(-1.0_f64).is_nan());
-    assert!(sqrt_vjp(1.0, &-1.0_f64, &sqrt(-1.0_f64)).is_nan());
+    assert!(map_vjp_out(1.0_f64, &sqrt(-1.0_f64), Sqrt).is_nan());
 }
 
 #[test]
 fn ln_edges_follow_ieee() {
     assert_eq!(ln(0.0_f64), f64::NEG_INFINITY);
     assert!(ln(-1.0_f64).is_nan());
-    assert_eq!(ln_vjp(1.0, &0.0_f64, &f64::NEG_INFINITY), f64::INFINITY);
-    assert_eq!(
-        ln_vjp(-1.0, &0.0_f64, &f64::NEG_INFINITY),
-        f64::NEG_INFINITY
-    );
+    assert_eq!(map_vjp_x(1.0, &0.0_f64, Ln), f64::INFINITY);
+    assert_eq!(map_vjp_x(-1.0, &0.0_f64, Ln), f64::NEG_INFINITY);
     // The gradient at a negative x is g / x, as PyTorch gives.
-    assert_eq!(ln_vjp(1.0, &-2.0_f64, &f64::NAN), -0.5);
+    assert_eq!(map_vjp_x(1.0, &-2.0_f64, Ln), -0.5);
 }
 
 #[test]
 fn recip_at_zero() {
     assert_eq!(recip(0.0_f64), f64::INFINITY);
-    assert_eq!(recip_vjp(1.0, &0.0_f64, &f64::INFINITY), f64::NEG_INFINITY);
+    assert_eq!(map_vjp_out(1.0, &recip(0.0_f64), Recip), f64::NEG_INFINITY);
 }
 
 #[test]
@@ -278,7 +372,7 @@ fn sigmoid_is_stable_for_large_inputs() {
     assert_eq!(s[0], 0.0);
     assert_eq!(s[4], 1.0);
     assert_eq!(s[2], 0.5);
-    let d = sigmoid_vjp(Array1::ones(5), &x, &s);
+    let d = map_vjp_out(Array1::ones(5), &s, Sigmoid);
     assert!(d.iter().all(|v| v.is_finite()), "{d}");
     assert_eq!(d[0], 0.0);
     assert_eq!(d[4], 0.0);
@@ -292,30 +386,90 @@ fn nan_inputs_give_nan_values_and_gradients() {
     let x = array![f64::NAN, 0.5];
     let g = array![1.0, 1.0];
     macro_rules! nan {
-        ($($fwd:ident $vjp:ident),*) => {$(
+        ($($fwd:ident $k:ident $reads:ident),*) => {$(
             let out = $fwd(&x);
             assert!(out[0].is_nan(), "{} value", stringify!($fwd));
-            let d = $vjp(&g, &x, &out);
+            let d = rule!($reads, $k, &g, &x, &out);
             assert!(d[0].is_nan(), "{} gradient", stringify!($fwd));
             assert!(!d[1].is_nan(), "{} gradient of a number", stringify!($fwd));
-            assert!($vjp(1.0, &f64::NAN, &$fwd(f64::NAN)).is_nan(), "{} scalar", stringify!($fwd));
+            assert!(
+                rule!($reads, $k, 1.0_f64, &f64::NAN, &$fwd(f64::NAN)).is_nan(),
+                "{} scalar",
+                stringify!($fwd)
+            );
         )*};
     }
-    nan!(exp exp_vjp, ln ln_vjp, sqrt sqrt_vjp, square square_vjp, abs abs_vjp, sin sin_vjp, cos cos_vjp,
-         tan tan_vjp, tanh tanh_vjp, sigmoid sigmoid_vjp, relu relu_vjp, recip recip_vjp);
+    nan!(exp Exp out, ln Ln x, sqrt Sqrt out, square Square x, abs Abs x, sin Sin x, cos Cos x,
+         tan Tan out, tanh Tanh out, sigmoid Sigmoid out, relu Relu out, recip Recip out);
     assert!(powi(f64::NAN, 3).is_nan());
-    assert!(powi_vjp(1.0, &f64::NAN, 3, &f64::NAN).is_nan());
+    assert!(map_vjp_x(1.0_f64, &f64::NAN, Powi(3)).is_nan());
 }
 
+/// The rules write into an owned upstream buffer, whatever they read.
 #[test]
 fn owned_upstream_buffer_is_reused() {
     let x = rand((4, 4), 9, -1.0, 1.0);
     let out = exp(&x);
     let g = rand((4, 4), 10, -1.0, 1.0);
     let ptr = g.as_ptr();
-    let d = exp_vjp(g, &x, &out);
-    assert_eq!(d.as_ptr(), ptr, "exp_vjp copied an owned upstream");
+    let d = map_vjp_out(g, &out, Exp);
+    assert_eq!(d.as_ptr(), ptr, "map_vjp_out copied an owned upstream");
     let g = rand((4, 4), 11, -1.0, 1.0);
     let ptr = g.as_ptr();
-    assert_eq!(relu_vjp(g, &x, &relu(&x)).as_ptr(), ptr);
+    assert_eq!(map_vjp_out(g, &relu(&x), Relu).as_ptr(), ptr);
+    let g = rand((4, 4), 12, -1.0, 1.0);
+    let ptr = g.as_ptr();
+    assert_eq!(map_vjp_x(g, &x, Sin).as_ptr(), ptr, "map_vjp_x");
+    let g = rand((4, 4), 13, -1.0, 1.0);
+    let ptr = g.as_ptr();
+    assert_eq!(map_vjp_g(g, Neg).as_ptr(), ptr, "map_vjp_g");
+    let g = rand((4, 4), 14, -1.0, 1.0);
+    let ptr = g.as_ptr();
+    assert_eq!(map_vjp(g, &x, &out, XExp).as_ptr(), ptr, "map_vjp");
+}
+
+/// A kernel whose rule reads both the input and the output: `x·eˣ`, with
+/// `∂x = g·(out + eˣ)`.
+#[derive(Clone, Copy, Debug)]
+struct XExp;
+
+impl Unary for XExp {
+    type Reads = XOut;
+    fn f<F: backprop_runtime::Float>(self, x: F) -> F {
+        x * x.exp()
+    }
+    fn vjp<F: backprop_runtime::Float>(self, g: F, x: F, out: F) -> F {
+        g * (out + x.exp())
+    }
+}
+
+/// The generic primitives with a kernel of one's own: `map` by reference
+/// and by value (in the operand's buffer), `zip_map` after `+`, and
+/// `map_vjp` (a rule reading the input and the output) against central
+/// differences.
+#[test]
+fn a_kernel_of_ones_own_goes_through_the_same_primitives() {
+    let a = rand((3, 4), 15, -2.0, 2.0);
+    let want = a.mapv(|v| v * v.exp());
+    assert_eq!(map(&a, XExp), want);
+    let buf = a.clone();
+    let p = buf.as_ptr();
+    let out = map(buf, XExp);
+    assert_eq!(out.as_ptr(), p);
+    assert_eq!(out, want);
+    assert_eq!(map(0.5_f64, XExp), 0.5 * 0.5_f64.exp());
+    let b = rand(4, 16, -1.0, 1.0);
+    assert_eq!(
+        zip_map(a.clone(), &b, Add, XExp),
+        (&a + &b).mapv(|v| v * v.exp())
+    );
+    check_vjp!("x·eˣ", F64, a.clone(), |x| map(x, XExp), |g, out| {
+        map_vjp(g, x, out, XExp)
+    });
+    check_vjp!("x·eˣ f32", F32, f32s(&a), |x| map(x, XExp), |g, out| {
+        map_vjp(g, x, out, XExp)
+    });
+    check_vjp!("x·eˣ scalar", F64, 0.3_f64, |x| map(x, XExp), |g, out| {
+        map_vjp(g, x, out, XExp)
+    });
 }

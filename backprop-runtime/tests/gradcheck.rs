@@ -3,6 +3,7 @@
 //! the element.
 
 use backprop_runtime::gradcheck::{flatten, FieldReport};
+use backprop_runtime::kernels::map_vjp_out;
 use backprop_runtime::ops::*;
 use backprop_runtime::{gradcheck, GradCheck, GradcheckError, Gradient};
 use ndarray::{array, Array1, Array2, ShapeBuilder};
@@ -32,12 +33,12 @@ fn layer_backward<F: backprop_runtime::Float>(
     let zb = add(&z, b);
     let h = tanh(&zb);
     let out = sum(&h);
-    let d_h = sum_vjp(d_out, &h, &out);
-    let d_zb = tanh_vjp(d_h, &zb, &h);
-    let d_b = add_vjp_rhs(&d_zb, &z, b);
-    let d_z = add_vjp_lhs(d_zb, &z, b);
-    let d_wt = dot_vjp_rhs(d_z, x, &wt);
-    let d_w = t_vjp(d_wt, w, &wt);
+    let d_h = sum_vjp(d_out, &h);
+    let d_zb = map_vjp_out(d_h, &h, Tanh);
+    let d_b = zip_vjp_rhs(&d_zb, &z, b, Add).value();
+    let d_z = zip_vjp_lhs(d_zb, &z, b, Add).value();
+    let d_wt = dot_vjp_rhs(d_z, x, &wt).value();
+    let d_w = t_vjp(d_wt, w);
     (out, LayerGrad { w: d_w, b: d_b })
 }
 
@@ -199,8 +200,8 @@ fn soft_backward(a: f64, v: &Array1<f64>, d_out: &Array1<f64>) -> (Array1<f64>, 
     let z = mul(&a, v);
     let y = softmax(&z);
     let d_z = softmax_vjp(d_out, &z, &y);
-    let d_a = mul_vjp_lhs(&d_z, &a, v);
-    let d_v = mul_vjp_rhs(d_z, &a, v);
+    let d_a = zip_vjp_lhs(&d_z, &a, v, Mul).value();
+    let d_v = zip_vjp_rhs(d_z, &a, v, Mul).value();
     (y, SoftGrad { a: d_a, v: d_v })
 }
 

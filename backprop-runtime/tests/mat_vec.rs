@@ -64,7 +64,7 @@ fn matrix_vector_products_have_ndarrays_bits() {
                     bits1(&want),
                     "reuse {what}"
                 );
-                let (sum, _) = add_dot_owned(y0.clone(), &m, &x);
+                let (sum, _) = add_dot(y0.clone(), &m, &x);
                 assert_eq!(bits1(&sum), bits1(&(&y0 + &want)), "add {what}");
                 // The vector-matrix forms read the transpose.
                 let v = wild1(rows, seed + 11);
@@ -73,16 +73,16 @@ fn matrix_vector_products_have_ndarrays_bits() {
                 let g = wild1(rows, seed + 13);
                 let mut acc = wild1(k, seed + 15);
                 let want_acc = &acc + &m.t().dot(&g);
-                dot_vjp_rhs_acc(&mut acc, &g, &m, &x);
+                dot_vjp_rhs(&g, &m, &x).add_to(&mut acc);
                 assert_eq!(bits1(&acc), bits1(&want_acc), "∂x += mᵀ g {what}");
                 let gk = wild1(k, seed + 17);
                 let mut acc = wild1(rows, seed + 19);
                 let want_acc = &acc + &m.dot(&gk);
-                dot_vjp_lhs_acc(&mut acc, &gk, &v, &m);
+                dot_vjp_lhs(&gk, &v, &m).add_to(&mut acc);
                 assert_eq!(bits1(&acc), bits1(&want_acc), "∂v += m g {what}");
                 if rows == k {
                     // A square weight's ∂h = mᵀ g, written into g's buffer.
-                    let got = dot_vjp_rhs(g.clone(), &m, &x);
+                    let got = dot_vjp_rhs(g.clone(), &m, &x).value();
                     assert_eq!(bits1(&got), bits1(&m.t().dot(&g)), "mᵀ g {what}");
                 }
             }
@@ -103,6 +103,6 @@ fn other_layouts_are_ndarrays() {
     assert_eq!(bits1(&dot(&v, &m)), bits1(&v.dot(&m)));
     let acc = wild1(9, 8);
     let want = &acc + &m.dot(&x);
-    let (sum, _) = add_dot_owned(acc, &m, &x);
+    let (sum, _) = add_dot(acc, &m, &x);
     assert_eq!(bits1(&sum), bits1(&want));
 }

@@ -323,8 +323,8 @@ fn mse_matches_central_differences() {
         rand((3, 4), 25, -1.0, 1.0),
         rand((3, 4), 26, -1.0, 1.0),
         |p, t| mse(p, t),
-        |g, out| mse_vjp_lhs(g, p, t, out),
-        |g, out| mse_vjp_rhs(g, p, t, out)
+        |g, _o| mse_vjp_lhs(g, p, t),
+        |g, _o| mse_vjp_rhs(g, p, t)
     );
     check_vjp2!(
         "column-major target",
@@ -332,8 +332,8 @@ fn mse_matches_central_differences() {
         rand((3, 4), 27, -1.0, 1.0),
         rand((3, 4).f(), 28, -1.0, 1.0),
         |p, t| mse(p, t),
-        |g, out| mse_vjp_lhs(g, p, t, out),
-        |g, out| mse_vjp_rhs(g, p, t, out)
+        |g, _o| mse_vjp_lhs(g, p, t),
+        |g, _o| mse_vjp_rhs(g, p, t)
     );
     check_vjp2!(
         "view pred",
@@ -341,8 +341,8 @@ fn mse_matches_central_differences() {
         rand((4, 3), 29, -1.0, 1.0),
         rand((3, 4), 30, -1.0, 1.0),
         |p, t| mse(&p.t(), t),
-        |g, out| mse_vjp_lhs(g, &p.t(), t, out).reversed_axes(),
-        |g, out| mse_vjp_rhs(g, &p.t(), t, out)
+        |g, _o| mse_vjp_lhs(g, &p.t(), t).reversed_axes(),
+        |g, _o| mse_vjp_rhs(g, &p.t(), t)
     );
     check_vjp2!(
         "scalars",
@@ -350,8 +350,8 @@ fn mse_matches_central_differences() {
         0.3_f64,
         -0.8_f64,
         |p, t| mse(p, t),
-        |g, out| mse_vjp_lhs(g, p, t, out),
-        |g, out| mse_vjp_rhs(g, p, t, out)
+        |g, _o| mse_vjp_lhs(g, p, t),
+        |g, _o| mse_vjp_rhs(g, p, t)
     );
     check_vjp2!(
         "vectors",
@@ -359,8 +359,8 @@ fn mse_matches_central_differences() {
         rand(5, 31, -1.0, 1.0),
         rand(5, 32, -1.0, 1.0),
         |p, t| mse(p, t),
-        |g, out| mse_vjp_lhs(g, p, t, out),
-        |g, out| mse_vjp_rhs(g, p, t, out)
+        |g, _o| mse_vjp_lhs(g, p, t),
+        |g, _o| mse_vjp_rhs(g, p, t)
     );
     check_vjp2!(
         "f32",
@@ -368,15 +368,16 @@ fn mse_matches_central_differences() {
         f32s(&rand((3, 4), 33, -1.0, 1.0)),
         f32s(&rand((3, 4), 34, -1.0, 1.0)),
         |p, t| mse(p, t),
-        |g, out| mse_vjp_lhs(g, p, t, out),
-        |g, out| mse_vjp_rhs(g, p, t, out)
+        |g, _o| mse_vjp_lhs(g, p, t),
+        |g, _o| mse_vjp_rhs(g, p, t)
     );
 }
 
 #[test]
 #[should_panic(expected = "mse: pred has shape [3, 4] but target has shape [4, 3]")]
 fn mse_panics_on_a_shape_mismatch() {
-    let _ = mse(&Array2::<f64>::zeros((3, 4)), &Array2::<f64>::zeros((4, 3)));
+    let (p, t) = (Array2::<f64>::zeros((3, 4)), Array2::<f64>::zeros((4, 3)));
+    let _ = mse(&p, &t);
 }
 
 #[test]
@@ -413,4 +414,30 @@ fn mse_adds_in_logical_order_for_every_layout() {
         mse(&every_other, &t).to_bits(),
         written_out(&every_other.to_owned(), &t).to_bits()
     );
+}
+
+/// `mse_vjp_lhs` with `pred` owned and passed by value writes the gradient
+/// over `pred`, with the bits of the call by reference, in either layout;
+/// a scalar `pred` by value is the scalar rule.
+#[test]
+fn mse_rule_over_the_predictions_buffer() {
+    let t = rand((3, 4), 35, -1.0, 1.0);
+    for p in [rand((3, 4), 36, -1.0, 1.0), {
+        let mut f = Array2::zeros((3, 4).f());
+        f.assign(&rand((3, 4), 37, -1.0, 1.0));
+        f
+    }] {
+        let by_ref = mse_vjp_lhs(0.75, &p, &t);
+        let ptr = p.as_ptr();
+        let by_value = mse_vjp_lhs(0.75, p, &t);
+        assert_eq!(by_value.as_ptr(), ptr);
+        assert_eq!(by_value.strides(), by_ref.strides());
+        common::assert_same("mse_vjp_lhs by value", &by_value, &by_ref);
+    }
+    assert_eq!(
+        mse_vjp_lhs(0.5, 3.0_f64, &1.0).to_bits(),
+        mse_vjp_lhs(0.5, &3.0_f64, &1.0).to_bits()
+    );
+    assert_eq!(mse_vjp_lhs(0.5, 3.0_f64, &1.0), 2.0);
+    assert_eq!(mse_vjp_rhs(0.5, &3.0_f64, &1.0), -2.0);
 }

@@ -29,7 +29,7 @@ fn close(a: &Array2<f64>, b: &Array2<f64>) {
 fn rank_ones(pairs: &[(Array1<f64>, Array1<f64>)], rows: usize, cols: usize) -> Array2<f64> {
     let mut acc = Array2::zeros((rows, cols));
     for (u, v) in pairs {
-        dot_vjp_lhs_acc(&mut acc, u, &Array2::<f64>::zeros((rows, cols)), v);
+        dot_vjp_lhs(u, &Array2::<f64>::zeros((rows, cols)), v).add_to(&mut acc);
     }
     acc
 }
@@ -56,8 +56,8 @@ fn a_shared_delta_and_rows_read_in_place_give_the_matrix_products() {
     );
     for k in (0..T).rev() {
         let delta = deltas.row(k).to_owned();
-        dot_vjp_lhs_defer(outers.term(0, k), &mut d_u, &delta, &u, &xs.row(k));
-        dot_vjp_lhs_defer(outers.term(1, k), &mut d_w, &delta, &w, &hs.row(k));
+        dot_vjp_lhs(&delta, &u, &xs.row(k)).defer(outers.term(0, k), &mut d_u);
+        dot_vjp_lhs(&delta, &w, &hs.row(k)).defer(outers.term(1, k), &mut d_w);
         assert!(d_u.iter().chain(&d_w).all(|&x| x == 0.0), "kept, not added");
     }
     let d_u = add_outers(d_u, &mut outers, 0);
@@ -113,15 +113,15 @@ fn broken_promises_are_added_at_once() {
                 // The term b shares with does not run here: b's zero `u`
                 // matches the place left empty.
                 pairs_b.push((ub.clone(), vb.clone()));
-                dot_vjp_lhs_defer(outers.term(1, k), &mut b, &ub, &m, &vb);
+                dot_vjp_lhs(&ub, &m, &vb).defer(outers.term(1, k), &mut b);
                 continue;
             }
             if a_runs {
                 pairs_a.push((ua.clone(), va.clone()));
-                dot_vjp_lhs_defer(outers.term(0, k), &mut a, &ua, &m, &va);
+                dot_vjp_lhs(&ua, &m, &va).defer(outers.term(0, k), &mut a);
             }
             pairs_b.push((ub.clone(), vb.clone()));
-            dot_vjp_lhs_defer(outers.term(1, k), &mut b, &ub, &m, &vb);
+            dot_vjp_lhs(&ub, &m, &vb).defer(outers.term(1, k), &mut b);
         }
         let a = add_outers(a, &mut outers, 0);
         let b = add_outers(b, &mut outers, 1);
@@ -160,20 +160,8 @@ fn what_is_kept_and_what_is_added_at_once() {
     );
     for k in (0..T).rev() {
         let copy = xs.row(k).to_owned();
-        dot_vjp_lhs_defer(
-            outers.term(0, k),
-            &mut a,
-            &deltas.row(k).to_owned(),
-            &m,
-            &copy,
-        );
-        dot_vjp_lhs_defer(
-            outers.term(1, k),
-            &mut b,
-            &deltas.row(k).to_owned(),
-            &m,
-            &copy,
-        );
+        dot_vjp_lhs(&deltas.row(k).to_owned(), &m, &copy).defer(outers.term(0, k), &mut a);
+        dot_vjp_lhs(&deltas.row(k).to_owned(), &m, &copy).defer(outers.term(1, k), &mut b);
     }
     assert!(a.iter().all(|&x| x != 0.0), "added at once");
     assert!(b.iter().all(|&x| x == 0.0), "kept");
@@ -193,7 +181,7 @@ fn what_is_kept_and_what_is_added_at_once() {
     let sq = rand((H, H), 24, -1.0, 1.0);
     let h = rand(H, 25, -1.0, 1.0);
     let d = rand(H, 26, -1.0, 1.0);
-    dot_vjp_lhs_defer(outers.term(0, 1), &mut other, &d, &sq, &h);
+    dot_vjp_lhs(&d, &sq, &h).defer(outers.term(0, 1), &mut other);
     close(&other, &rank_ones(&[(d, h)], H, H));
     // Nothing kept: the gradient comes back as it was, in its buffer.
     let at = other.as_ptr();
@@ -214,7 +202,7 @@ fn many_terms_are_kept_apart() {
         for (j, acc) in accs.iter_mut().enumerate() {
             let u = rand(H, 32 + (10 * j + k) as u64, -1.0, 1.0);
             let v = rand(I, 132 + (10 * j + k) as u64, -1.0, 1.0);
-            dot_vjp_lhs_defer(outers.term(j, k), acc, &u, &m, &v);
+            dot_vjp_lhs(&u, &m, &v).defer(outers.term(j, k), acc);
             pairs[j].push((u, v));
         }
     }

@@ -42,78 +42,70 @@ fn sum_axis_and_mean_axis_forward_are_ndarrays() {
 
 #[test]
 fn sum_matches_central_differences() {
-    check_vjp!("scalar", F64, 0.4_f64, |x| sum(x), |g, out| sum_vjp(
-        g, x, out
-    ));
-    check_vjp!(
-        "vector",
-        F64,
-        rand(5, 6, -1.0, 1.0),
-        |x| sum(x),
-        |g, out| sum_vjp(g, x, out)
-    );
+    check_vjp!("scalar", F64, 0.4_f64, |x| sum(x), |g, _o| sum_vjp(g, x));
+    check_vjp!("vector", F64, rand(5, 6, -1.0, 1.0), |x| sum(x), |g, _o| {
+        sum_vjp(g, x)
+    });
     check_vjp!(
         "matrix",
         F64,
         rand((3, 4), 7, -1.0, 1.0),
         |x| sum(x),
-        |g, out| sum_vjp(g, x, out)
+        |g, _o| sum_vjp(g, x)
     );
     check_vjp!(
         "column-major",
         F64,
         rand((3, 4).f(), 8, -1.0, 1.0),
         |x| sum(x),
-        |g, out| sum_vjp(g, x, out)
+        |g, _o| sum_vjp(g, x)
     );
     check_vjp!(
         "view",
         F64,
         rand((2, 3, 2), 9, -1.0, 1.0),
         |x| sum(&x.view()),
-        |g, out| sum_vjp(g, &x.view(), out)
+        |g, _o| sum_vjp(g, &x.view())
     );
     check_vjp!(
         "f32",
         F32,
         f32s(&rand((3, 4), 10, -1.0, 1.0)),
         |x| sum(x),
-        |g, out| sum_vjp(g, x, out)
+        |g, _o| sum_vjp(g, x)
     );
 }
 
 #[test]
 fn mean_matches_central_differences() {
-    check_vjp!("scalar", F64, 0.4_f64, |x| mean(x), |g, out| mean_vjp(
-        g, x, out
-    ));
+    check_vjp!("scalar", F64, 0.4_f64, |x| mean(x), |g, _o| mean_vjp(g, x));
     check_vjp!(
         "vector",
         F64,
         rand(5, 11, -1.0, 1.0),
         |x| mean(x),
-        |g, out| mean_vjp(g, x, out)
+        |g, _o| mean_vjp(g, x)
     );
     check_vjp!(
         "matrix",
         F64,
         rand((3, 4), 12, -1.0, 1.0),
         |x| mean(x),
-        |g, out| mean_vjp(g, x, out)
+        |g, _o| mean_vjp(g, x)
     );
     check_vjp!(
         "3-d",
         F64,
         rand((2, 3, 2), 13, -1.0, 1.0),
         |x| mean(x),
-        |g, out| mean_vjp(g, x, out)
+        |g, _o| mean_vjp(g, x)
     );
     check_vjp!(
         "f32",
         F32,
         f32s(&rand((3, 4), 14, -1.0, 1.0)),
         |x| mean(x),
-        |g, out| mean_vjp(g, x, out)
+        |g, _o| mean_vjp(g, x)
     );
 }
 
@@ -125,21 +117,21 @@ fn sum_axis_matches_central_differences() {
             F64,
             rand((3, 4), 15, -1.0, 1.0),
             |x| sum_axis(x, Axis(k)),
-            |g, out| sum_axis_vjp(g, x, Axis(k), out)
+            |g, _o| sum_axis_vjp(g, x, Axis(k))
         );
         check_vjp!(
             format!("column-major axis {k}"),
             F64,
             rand((3, 4).f(), 16, -1.0, 1.0),
             |x| sum_axis(x, Axis(k)),
-            |g, out| sum_axis_vjp(g, x, Axis(k), out)
+            |g, _o| sum_axis_vjp(g, x, Axis(k))
         );
         check_vjp!(
             format!("f32 axis {k}"),
             F32,
             f32s(&rand((3, 4), 17, -1.0, 1.0)),
             |x| sum_axis(x, Axis(k)),
-            |g, out| sum_axis_vjp(g, x, Axis(k), out)
+            |g, _o| sum_axis_vjp(g, x, Axis(k))
         );
     }
     for k in 0..3 {
@@ -148,7 +140,7 @@ fn sum_axis_matches_central_differences() {
             F64,
             rand((2, 3, 4), 18, -1.0, 1.0),
             |x| sum_axis(x, Axis(k)),
-            |g, out| sum_axis_vjp(g, x, Axis(k), out)
+            |g, _o| sum_axis_vjp(g, x, Axis(k))
         );
     }
     check_vjp!(
@@ -156,14 +148,14 @@ fn sum_axis_matches_central_differences() {
         F64,
         rand(4, 19, -1.0, 1.0),
         |x| sum_axis(x, Axis(0)),
-        |g, out| sum_axis_vjp(g, x, Axis(0), out)
+        |g, _o| sum_axis_vjp(g, x, Axis(0))
     );
     check_vjp!(
         "transposed view",
         F64,
         rand((3, 4), 20, -1.0, 1.0),
         |x| sum_axis(&x.t(), Axis(0)),
-        |g, out| sum_axis_vjp(g, &x.t(), Axis(0), out).reversed_axes()
+        |g, _o| sum_axis_vjp(g, &x.t(), Axis(0)).reversed_axes()
     );
 }
 
@@ -175,14 +167,14 @@ fn mean_axis_matches_central_differences() {
             F64,
             rand((3, 4), 21, -1.0, 1.0),
             |x| mean_axis(x, Axis(k)),
-            |g, out| mean_axis_vjp(g, x, Axis(k), out)
+            |g, _o| mean_axis_vjp(g, x, Axis(k))
         );
         check_vjp!(
             format!("f32 axis {k}"),
             F32,
             f32s(&rand((3, 4), 22, -1.0, 1.0)),
             |x| mean_axis(x, Axis(k)),
-            |g, out| mean_axis_vjp(g, x, Axis(k), out)
+            |g, _o| mean_axis_vjp(g, x, Axis(k))
         );
     }
     for k in 0..3 {
@@ -191,7 +183,7 @@ fn mean_axis_matches_central_differences() {
             F64,
             rand((2, 3, 4).f(), 23, -1.0, 1.0),
             |x| mean_axis(x, Axis(k)),
-            |g, out| mean_axis_vjp(g, x, Axis(k), out)
+            |g, _o| mean_axis_vjp(g, x, Axis(k))
         );
     }
 }
@@ -258,14 +250,53 @@ fn sum_square_is_sum_of_square_bit_for_bit() {
     assert_eq!(sum_square(&edges).to_bits(), sum(&square(&edges)).to_bits());
     assert!(sum_square(&ndarray::array![1.0, f64::NAN]).is_nan());
     assert_eq!(sum_square(-3.0_f64), 9.0);
-    // The rules.
+    // The rule, `x` by reference and by value (written over `x`).
     let x = Array2::from_shape_fn((4, 3), |(i, j)| wave(i * 3 + j));
-    let out = sum_square(&x);
     let expected = x.mapv(|v| 1.5 * v);
-    assert_eq!(sum_square_vjp(0.75, &x, &out), expected);
+    assert_eq!(sum_square_vjp(0.75, &x), expected);
     let p = x.as_ptr();
-    let owned = sum_square_vjp_owned(0.75, x, &out);
+    let owned = sum_square_vjp(0.75, x);
     assert_eq!(owned.as_ptr(), p);
     assert_eq!(owned, expected);
-    assert_eq!(sum_square_vjp(2.0, &3.0_f64, &9.0), 12.0);
+    assert_eq!(sum_square_vjp(2.0, &3.0_f64), 12.0);
+    assert_eq!(sum_square_vjp(2.0, 3.0_f64), 12.0);
+    // A column-major `x` by value keeps its layout, as by reference.
+    let f = Array2::from_shape_fn((4, 3).f(), |(i, j)| wave(i * 3 + j));
+    let by_ref = sum_square_vjp(0.75, &f);
+    let p = f.as_ptr();
+    let by_value = sum_square_vjp(0.75, f);
+    assert_eq!(by_value.as_ptr(), p);
+    assert_eq!(by_value.strides(), by_ref.strides());
+    assert!(by_value
+        .iter()
+        .zip(&by_ref)
+        .all(|(a, b)| a.to_bits() == b.to_bits()));
+}
+
+#[test]
+fn sum_square_matches_central_differences() {
+    check_vjp!(
+        "matrix",
+        F64,
+        rand((3, 4), 24, -1.0, 1.0),
+        |x| sum_square(x),
+        |g, _o| sum_square_vjp(g, x)
+    );
+    check_vjp!(
+        "view",
+        F64,
+        rand((3, 4), 25, -1.0, 1.0),
+        |x| sum_square(&x.t()),
+        |g, _o| sum_square_vjp(g, &x.t()).reversed_axes()
+    );
+    check_vjp!("scalar", F64, 0.7_f64, |x| sum_square(x), |g, _o| {
+        sum_square_vjp(g, x)
+    });
+    check_vjp!(
+        "f32",
+        F32,
+        f32s(&rand((3, 4), 26, -1.0, 1.0)),
+        |x| sum_square(x),
+        |g, _o| sum_square_vjp(g, x)
+    );
 }

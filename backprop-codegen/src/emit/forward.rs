@@ -61,7 +61,7 @@ fn keep_shape(r: &Region, cx: &Cx, x: NodeId, from: &Ident) -> Option<TokenStrea
     Some(quote!(let #shape = #bp::shape_of(&#from);))
 }
 
-/// `let (s, d_shape) = bp::add_dot_owned(x, m, v);`: `x + m·v` with the
+/// `let (s, d_shape) = bp::add_dot(x, m, v);`: `x + m·v` with the
 /// product added into `x`'s buffer.
 fn dot_add(r: &Region, cx: &Cx, id: NodeId, span: Span) -> Vec<TokenStream> {
     let bp = cx.bp;
@@ -76,7 +76,7 @@ fn dot_add(r: &Region, cx: &Cx, id: NodeId, span: Span) -> Vec<TokenStream> {
         Some(shape) => shape.to_token_stream(),
         None => quote!(_),
     };
-    let f = Ident::new(fused::ADD_DOT_OWNED, span);
+    let f = Ident::new(fused::ADD_DOT, span);
     out.push(quote_spanned!(span=> let (#name, #d_shape) = #bp::#f(#x_name, #m, #v);));
     out
 }
@@ -119,14 +119,18 @@ fn op_step(r: &Region, cx: &Cx, id: NodeId, op: Op, span: Span) -> Vec<TokenStre
             r.name(x_inputs[0]).to_token_stream(),
             operand(cx, &r.operand(&cx.func.params, x_inputs[1])),
         ];
-        let map = Ident::new(r.op(x).def().owned_map, span);
-        let elem = Ident::new(def.elem, span);
-        out.push(quote_spanned!(span=> let #name = #bp::#map(#(#x_args,)* #bp::#elem);));
+        let zip_map = Ident::new(fused::ZIP_MAP, span);
+        let arith = Ident::new(r.op(x).def().kernel.expect("a binary kernel").name, span);
+        let f = Ident::new(def.kernel.expect("a unary kernel").name, span);
+        out.push(
+            quote_spanned!(span=> let #name = #bp::#zip_map(#(#x_args,)* #bp::#arith, #bp::#f);),
+        );
         out.extend(keep_shape(r, cx, x, name));
         return out;
     }
     let stmt = if takes {
-        let f = Ident::new(def.owned, span);
+        // The same forward, with the operand moved in.
+        let f = Ident::new(def.saves.map_or(def.forward, |s| s.1), span);
         match &r.saved[id.index()] {
             Some(saved) => {
                 quote_spanned!(span=> let (#name, #saved) = #bp::#f(#(#args,)* #(#consts),*);)

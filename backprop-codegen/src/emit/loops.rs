@@ -136,6 +136,13 @@ pub fn reverse(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream> {
     let (start, end, steps) = (&l.start, &l.end, &l.steps);
     let terms = terms(cx, l);
     if let Some(outers) = &l.body.outers {
+        // Each term's number, by name.
+        let names = rev.terms.iter().map(|t| &t.name);
+        let numbers = (0..rev.terms.len()).map(Literal::usize_unsuffixed);
+        out.push(match rev.terms.len() {
+            1 => quote!(let #(#names)* = 0;),
+            _ => quote!(let (#(#names),*) = (#(#numbers),*);),
+        });
         out.push(quote!(let mut #outers = #bp::Outers::new(#steps.len(), [#(#terms),*]);));
     }
     // The last iteration's new value is the loop's result.
@@ -174,9 +181,9 @@ pub fn reverse(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream> {
         }
     });
     if let Some(outers) = &l.body.outers {
-        for (k, t) in rev.terms.iter().enumerate() {
-            let (acc, k) = (&t.acc, Literal::usize_unsuffixed(k));
-            out.push(quote!(#acc = #bp::add_outers(#acc, &mut #outers, #k);));
+        for t in &rev.terms {
+            let (acc, name) = (&t.acc, &t.name);
+            out.push(quote!(#acc = #bp::add_outers(#acc, &mut #outers, #name);));
         }
     }
     for (target, d) in &rev.targets {
@@ -233,8 +240,7 @@ fn terms(cx: &Cx, l: &crate::plan::LoopPlan) -> Vec<TokenStream> {
         .map(|t| {
             let acc = &t.acc;
             let mut term = quote!(#bp::outer_term(&#acc));
-            if let Some(j) = t.u_from {
-                let j = Literal::usize_unsuffixed(j);
+            if let Some(j) = &t.u_from {
                 term = quote!(#term.u_from(#j));
             }
             match &t.v_from {

@@ -273,14 +273,11 @@ pub fn emit(
     a: &crate::check::Analysis,
     krate: &TokenStream,
     mut namer: Namer,
+    opts: plan::Options,
 ) -> TokenStream {
     let frame = frame(func, krate, &mut namer, true);
     let bp = namer.fresh("bp");
-    let mut sh = Shared {
-        func,
-        namer,
-        opts: plan::Options::default(),
-    };
+    let mut sh = Shared { func, namer, opts };
     let plan = plan::plan(l, a, &mut sh, &frame.d_out);
     let cx = Cx { bp: &bp, func };
     let forward = forward::forward(&plan.body, &cx);

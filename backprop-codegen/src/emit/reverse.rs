@@ -3,8 +3,8 @@
 use super::{branches, call_args, loops, operand, part, scalar, subst, Cx};
 use crate::graph::{Node, NodeId};
 use crate::plan::{Region, RevStep};
-use crate::vocab::{fused, Rules};
-use proc_macro2::{Ident, Literal, TokenStream};
+use crate::vocab::{fused, Op, Reads, Rules};
+use proc_macro2::{Ident, Span, TokenStream};
 use quote::{quote, quote_spanned, ToTokens};
 
 /// The reverse sweep of a region.
@@ -36,69 +36,59 @@ fn step_tokens(r: &Region, cx: &Cx, step: &RevStep) -> Vec<TokenStream> {
         RevStep::Call { id, targets } => vec![call(r, cx, *id, targets)],
         RevStep::Lend {
             id,
-            rule,
+            rhs_borrows,
             lhs,
             rhs,
             own,
             lent,
         } => {
-            let span = r.graph.get(*id).span;
+            let span = span_of(r, *id);
             let (adj, args) = (r.adj(*id), args(r, cx, *id));
-            let rule = Ident::new(rule, span);
+            let borrower = Ident::new(if *rhs_borrows { "Rhs" } else { "Lhs" }, span);
             vec![
-                quote_spanned!(span=> let (#lhs, #rhs) = #bp::#rule(#adj, #(#args),*);),
+                quote_spanned!(span=> let (#lhs, #rhs) = #bp::add_vjp_lend(#adj, #(#args,)* #bp::#borrower);),
                 quote_spanned!(span=> let #lent = #bp::lent(#lent, &#own);),
             ]
         }
-        RevStep::Both { id, rule, lhs, rhs } => {
-            let span = r.graph.get(*id).span;
-            let (adj, args) = (r.adj(*id), args(r, cx, *id));
-            let rule = Ident::new(rule, span);
-            vec![quote_spanned!(span=> let (#lhs, #rhs) = #bp::#rule(#adj, #(#args),*);)]
+        RevStep::Both { id, lhs, rhs } => {
+            let span = span_of(r, *id);
+            let (adj, args, k) = (r.adj(*id), args(r, cx, *id), kernel(r, cx, *id));
+            vec![quote_spanned!(span=> let (#lhs, #rhs) = #bp::zip_vjp_both(#adj, #(#args,)* #k);)]
         }
         RevStep::Acc {
             id,
-            rule,
+            pos,
             acc,
             borrow,
-            ..
         } => {
-            let span = r.graph.get(*id).span;
-            let (g, args) = (upstream(r, *id, *borrow), args(r, cx, *id));
-            let rule = Ident::new(rule, span);
-            vec![quote_spanned!(span=> #bp::#rule(&mut #acc, #g, #(#args),*);)]
+            let span = span_of(r, *id);
+            let c = contribution(r, cx, *id, *pos, *borrow);
+            vec![quote_spanned!(span=> #c.add_to(&mut #acc);)]
         }
         RevStep::Defer {
             id,
-            rule,
+            pos,
             outers,
             step,
             term,
             acc,
             borrow,
-            ..
         } => {
-            let span = r.graph.get(*id).span;
-            let (g, args) = (upstream(r, *id, *borrow), args(r, cx, *id));
-            let rule = Ident::new(rule, span);
-            let k = Literal::usize_unsuffixed(*term);
-            vec![quote_spanned!(span=>
-                #bp::#rule(#outers.term(#k, #step), &mut #acc, #g, #(#args),*);
-            )]
+            let span = span_of(r, *id);
+            let c = contribution(r, cx, *id, *pos, *borrow);
+            vec![quote_spanned!(span=> #c.defer(#outers.term(#term, #step), &mut #acc);)]
         }
         RevStep::AddInto {
             id,
-            rule,
+            pos,
             target,
             prev,
             borrow,
-            ..
         } => {
-            let span = r.graph.get(*id).span;
-            let (g, args) = (upstream(r, *id, *borrow), args(r, cx, *id));
-            let rule = Ident::new(rule, span);
+            let span = span_of(r, *id);
+            let c = contribution(r, cx, *id, *pos, *borrow);
             let prev = part(cx, prev);
-            vec![quote_spanned!(span=> let #target = #bp::#rule(#prev, #g, #(#args),*);)]
+            vec![quote_spanned!(span=> let #target = #c.added_to(#prev);)]
         }
         RevStep::Rule {
             id,
@@ -119,6 +109,10 @@ fn step_tokens(r: &Region, cx: &Cx, step: &RevStep) -> Vec<TokenStream> {
             branches::reverse(r, cx, *id, b)
         }
     }
+}
+
+fn span_of(r: &Region, id: NodeId) -> Span {
+    r.graph.get(id).span
 }
 
 /// An operator's decision on scalars, as arithmetic (`None` for any other).
@@ -154,6 +148,49 @@ fn arithmetic(r: &Region, cx: &Cx, step: &RevStep) -> Option<Vec<TokenStream>> {
     })
 }
 
+/// `let target = bp::sum_square_vjp(adj, x);` (over `x` where it may).
+fn sum_square(
+    r: &Region,
+    cx: &Cx,
+    id: NodeId,
+    x: NodeId,
+    target: &Ident,
+    over: bool,
+) -> TokenStream {
+    let bp = cx.bp;
+    let span = span_of(r, id);
+    let adj = r.adj(id);
+    let x = if over {
+        r.name(x).to_token_stream()
+    } else {
+        operand(cx, &r.operand(&cx.func.params, x))
+    };
+    let f = Ident::new(fused::SUM_SQUARE_VJP, span);
+    quote_spanned!(span=> let #target = #bp::#f(#adj, #x);)
+}
+
+/// `let (t, _, ..) = f_vjp(args.., adj);`: a call's contributions.
+fn call(r: &Region, cx: &Cx, id: NodeId, targets: &[Option<Ident>]) -> TokenStream {
+    let span = span_of(r, id);
+    let Node::Op {
+        op: Op::Call(k),
+        inputs,
+        ..
+    } = r.node(id)
+    else {
+        unreachable!("a call")
+    };
+    let call = &r.graph.calls[*k as usize];
+    let targets = targets.iter().map(|t| match t {
+        Some(t) => t.to_token_stream(),
+        None => quote!(_),
+    });
+    let vjp = &call.vjp;
+    let args = call_args(r, cx, call, inputs);
+    let adj = r.adj(id);
+    quote_spanned!(span=> let (#(#targets,)*) = #vjp(#(#args,)* #adj);)
+}
+
 /// The upstream gradient as a rule takes it: moved into the last rule
 /// (which may reuse its buffer), borrowed by the others.
 fn upstream(r: &Region, id: NodeId, borrow: bool) -> TokenStream {
@@ -179,86 +216,110 @@ fn args(r: &Region, cx: &Cx, id: NodeId) -> Vec<TokenStream> {
         .collect()
 }
 
-/// `let target = bp::rule(g, args.., consts.., tail);`: the contribution of
-/// operand `pos`, as a new value.
-fn rule(r: &Region, cx: &Cx, id: NodeId, pos: usize, target: &Ident, borrow: bool) -> TokenStream {
+/// An op's kernel: `bp::Tanh`, or `bp::Powi(n)` with the op's constants.
+fn kernel(r: &Region, cx: &Cx, id: NodeId) -> TokenStream {
     let bp = cx.bp;
-    let span = r.graph.get(id).span;
+    let span = span_of(r, id);
     let Node::Op { op, consts, .. } = r.node(id) else {
         unreachable!("an op")
     };
-    let def = op.def();
-    let g = upstream(r, id, borrow);
-    let args = args(r, cx, id);
-    let consts: Vec<TokenStream> = consts.iter().map(|c| subst(r, c)).collect();
-    let tail: Vec<TokenStream> = match (&r.saved[id.index()], def.reads_out) {
-        // The rule is the saved value's last reader: it may reuse it.
-        (Some(saved), _) => vec![quote!(#saved)],
-        (None, true) => vec![operand(cx, &r.operand(&cx.func.params, id))],
-        (None, false) => Vec::new(),
-    };
-    let call = match def.rules {
-        Rules::Indexed(rule) => {
-            let rule = Ident::new(rule, span);
-            quote_spanned!(span=> #bp::#rule(#g, #(#consts),*, &[#(#args),*], #pos #(, #tail)*))
-        }
-        Rules::One(rule) => {
-            let rule = Ident::new(rule, span);
-            quote_spanned!(span=> #bp::#rule(#g, #(#args,)* #(#consts,)* #(#tail)*))
-        }
-        Rules::Two(_, _) if r.rule_takes.contains(&id) && pos == 0 => {
-            let rule = Ident::new(def.rule_owned, span);
-            quote_spanned!(span=> #bp::#rule(#g, #(#args,)* #(#consts,)* #(#tail)*))
-        }
-        Rules::Two(lhs, rhs) => {
-            let rule = Ident::new(if pos == 0 { lhs } else { rhs }, span);
-            quote_spanned!(span=> #bp::#rule(#g, #(#args,)* #(#consts,)* #(#tail)*))
-        }
-    };
-    quote!(let #target = #call;)
-}
-
-/// `let target = bp::sum_square_vjp(adj, x, &s);` (over `x` where it may).
-fn sum_square(
-    r: &Region,
-    cx: &Cx,
-    id: NodeId,
-    x: NodeId,
-    target: &Ident,
-    over: bool,
-) -> TokenStream {
-    let bp = cx.bp;
-    let span = r.graph.get(id).span;
-    let (adj, name) = (r.adj(id), r.name(id));
-    if over {
-        let x = r.name(x);
-        let f = Ident::new(fused::SUM_SQUARE_VJP_OWNED, span);
-        quote_spanned!(span=> let #target = #bp::#f(#adj, #x, &#name);)
+    let k = Ident::new(op.def().kernel.expect("an op with a kernel").name, span);
+    if consts.is_empty() {
+        quote!(#bp::#k)
     } else {
-        let x = operand(cx, &r.operand(&cx.func.params, x));
-        let f = Ident::new(fused::SUM_SQUARE_VJP, span);
-        quote_spanned!(span=> let #target = #bp::#f(#adj, #x, &#name);)
+        let consts = consts.iter().map(|c| subst(r, c));
+        quote!(#bp::#k(#(#consts),*))
     }
 }
 
-/// `let (t, _, ..) = f_vjp(args.., adj);`: a call's contributions.
-fn call(r: &Region, cx: &Cx, id: NodeId, targets: &[Option<Ident>]) -> TokenStream {
-    let span = r.graph.get(id).span;
-    let Node::Op {
-        op: crate::vocab::Op::Call(k),
-        inputs,
-        ..
-    } = r.node(id)
-    else {
-        unreachable!("a call")
+/// The contribution of an op's rule to operand `pos`, to be written where
+/// the decision says (`.value()`, `.add_to(..)`, ...): a binary kernel's
+/// `bp::zip_vjp_lhs(g, a, b, K)` or a product's `bp::dot_vjp_lhs(g, a, b)`.
+fn contribution(r: &Region, cx: &Cx, id: NodeId, pos: usize, borrow: bool) -> TokenStream {
+    let bp = cx.bp;
+    let span = span_of(r, id);
+    let (g, args) = (upstream(r, id, borrow), args(r, cx, id));
+    let op = r.op(id);
+    match op.binary_kernel() {
+        Some(_) => {
+            let rule = Ident::new(
+                if pos == 0 {
+                    "zip_vjp_lhs"
+                } else {
+                    "zip_vjp_rhs"
+                },
+                span,
+            );
+            let k = kernel(r, cx, id);
+            quote_spanned!(span=> #bp::#rule(#g, #(#args,)* #k))
+        }
+        None => {
+            let rule = Ident::new(rule_name(op, pos), span);
+            quote_spanned!(span=> #bp::#rule(#g, #(#args),*))
+        }
+    }
+}
+
+/// The name of the rule of `op` for operand `pos` (an op without a kernel).
+fn rule_name(op: Op, pos: usize) -> &'static str {
+    match op.def().rules {
+        Rules::One(rule) | Rules::Indexed(rule) => rule,
+        Rules::Two(lhs, rhs) => {
+            if pos == 0 {
+                lhs
+            } else {
+                rhs
+            }
+        }
+    }
+}
+
+/// `let target = ..;`: the contribution of operand `pos` as a new value.
+fn rule(r: &Region, cx: &Cx, id: NodeId, pos: usize, target: &Ident, borrow: bool) -> TokenStream {
+    let bp = cx.bp;
+    let span = span_of(r, id);
+    let Node::Op { op, consts, .. } = r.node(id) else {
+        unreachable!("an op")
     };
-    let call = &r.graph.calls[*k as usize];
-    let targets = targets.iter().map(|t| match t {
-        Some(t) => t.to_token_stream(),
-        None => quote!(_),
-    });
-    let vjp = &call.vjp;
-    let args = call_args(r, cx, call, inputs);
-    let adj = r.adj(id);
-    quote_spanned!(span=> let (#(#targets,)*) = #vjp(#(#args,)* #adj);)
+    let g = upstream(r, id, borrow);
+    let call = if let Some(k) = op.unary_kernel() {
+        let x = || operand(cx, &r.operand(&cx.func.params, r.inputs(id)[0]));
+        let out = || operand(cx, &r.operand(&cx.func.params, id));
+        let kernel = kernel(r, cx, id);
+        match k.reads {
+            Reads::X => {
+                let x = x();
+                quote_spanned!(span=> #bp::map_vjp_x(#g, #x, #kernel))
+            }
+            Reads::Out => {
+                let out = out();
+                quote_spanned!(span=> #bp::map_vjp_out(#g, #out, #kernel))
+            }
+            Reads::XOut => {
+                let (x, out) = (x(), out());
+                quote_spanned!(span=> #bp::map_vjp(#g, #x, #out, #kernel))
+            }
+            Reads::G | Reads::Operands => quote_spanned!(span=> #bp::map_vjp_g(#g, #kernel)),
+        }
+    } else if op.has(crate::vocab::CONTRIBUTES) {
+        let c = contribution(r, cx, id, pos, borrow);
+        quote!(#c.value())
+    } else {
+        let args = args(r, cx, id);
+        let consts: Vec<TokenStream> = consts.iter().map(|c| subst(r, c)).collect();
+        let tail: Vec<TokenStream> = match (&r.saved[id.index()], op.def().reads_out) {
+            // The rule is the saved value's last reader: it may reuse it.
+            (Some(saved), _) => vec![quote!(#saved)],
+            (None, true) => vec![operand(cx, &r.operand(&cx.func.params, id))],
+            (None, false) => Vec::new(),
+        };
+        let rule = Ident::new(rule_name(*op, pos), span);
+        match op.def().rules {
+            Rules::Indexed(_) => {
+                quote_spanned!(span=> #bp::#rule(#g, #(#consts),*, &[#(#args),*], #pos))
+            }
+            _ => quote_spanned!(span=> #bp::#rule(#g, #(#args,)* #(#consts,)* #(#tail)*)),
+        }
+    };
+    quote!(let #target = #call;)
 }

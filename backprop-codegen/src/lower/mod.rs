@@ -140,11 +140,20 @@ impl Scope {
     }
 }
 
+/// Whether a method call is `a.view()` (a method that sees through to its
+/// receiver).
+fn is_view(m: &syn::ExprMethodCall) -> bool {
+    m.args.is_empty()
+        && crate::vocab::TRANSPARENT_METHODS
+            .iter()
+            .any(|t| m.method == t)
+}
+
 /// The form of a `let`'s value: `&e` is a reference, `e.view()` a view.
 fn form_of(e: &Expr) -> Form {
     match strip_paren(e) {
         Expr::Reference(r) if r.mutability.is_none() => Form::Ref,
-        Expr::MethodCall(m) if m.method == "view" && m.args.is_empty() => Form::View,
+        Expr::MethodCall(m) if is_view(m) => Form::View,
         _ => Form::Value,
     }
 }

@@ -41,7 +41,7 @@ impl Lowerer<'_> {
             };
             // The form the user passes: a view (`x.view()`, or a binding that
             // holds one), or a binding that holds a reference.
-            let mut view = matches!(strip_paren(inner), Expr::MethodCall(m) if m.method == "view" && m.args.is_empty());
+            let mut view = matches!(strip_paren(inner), Expr::MethodCall(m) if super::is_view(m));
             if let Expr::Path(p) = strip_paren(inner) {
                 if let Some(ident) = p.path.get_ident() {
                     match self.form(&ident.to_string()) {

@@ -1,5 +1,26 @@
 //! Branches: each arm is a region; the forward pass keeps the values of the
-//! arm it took, and the reverse sweep takes the same arm.
+//! arm it took that its reverse sweep reads, and the reverse sweep takes the
+//! same arm.
+//!
+//! ```text
+//! Before: let l = if r.abs() <= d { 0.5 * r * r } else { d * (r.abs() - 0.5 * d) };
+//! After:  let cond = r.abs() <= d;
+//!         let (l, then_saved) = if cond {
+//!             let l_1 = 0.5 * r;
+//!             let l_2 = l_1 * r;
+//!             (l_2, Some((l_1,)))          // `∂r` of `l_1 * r` reads `l_1`
+//!         } else {
+//!             ...                          // nothing kept: the rules read `r`, `d`
+//!             (l_6, None)
+//!         };
+//!         let (d_r,) = if cond {
+//!             let (l_1,) = Option::unwrap(then_saved);
+//!             ... the `then` arm's reverse sweep ...
+//!         } else { ... };
+//! ```
+//!
+//! A result of an arm that its reverse reads is borrowed from the branch's
+//! result after the branch (`let l_2 = &l;`), not cloned.
 
 use super::region::{Kept, Next, Part, Region, RevStep};
 use super::{forward, reads, routing, Shared};

@@ -4,7 +4,7 @@
 //! ```text
 //! Before: let h_2 = bp::dot(w, &h);
 //!         let h_3 = bp::add_owned(x, &h_2);
-//! After:  let (h_3, h_2_shape) = bp::add_dot_owned(x, w, &h);
+//! After:  let (h_3, h_2_shape) = bp::add_dot(x, w, &h);
 //! ```
 //!
 //! The runtime does it where the bits are those of the product and then the

@@ -2,15 +2,15 @@
 //! op that writes over its operand runs in the same pass.
 //!
 //! ```text
-//! Before: let h_2 = bp::add_owned(h_1, b);
-//!         let h = bp::relu_owned(h_2);
-//! After:  let h = bp::add_owned_map(h_1, b, bp::relu_elem);
+//! Before: let h_2 = bp::add(h_1, b);
+//!         let h = bp::relu(h_2);
+//! After:  let h = bp::zip_map(h_1, b, bp::Add, bp::Relu);
 //! ```
 
 use super::region::Region;
 use super::Shared;
 use crate::graph::{Node, NodeId};
-use crate::vocab::Op;
+use crate::vocab::{Op, OPERATOR};
 
 /// Pairs each in-place elementwise function with the in-place arithmetic
 /// op it reads.
@@ -18,7 +18,7 @@ pub fn plan(r: &mut Region, sh: &Shared) {
     if !sh.opts.fuse {
         return;
     }
-    let arith = |op: &Op| !op.def().owned_map.is_empty();
+    let arith = |op: &Op| op.binary_kernel().is_some() && op.has(OPERATOR);
     let mut pairs: Vec<(NodeId, NodeId)> = Vec::new();
     let mut takes: Vec<NodeId> = r.takes.iter().copied().collect();
     takes.sort();
@@ -26,7 +26,7 @@ pub fn plan(r: &mut Region, sh: &Shared) {
         let Node::Op { op, inputs, .. } = r.node(id) else {
             continue;
         };
-        if op.def().elem.is_empty() {
+        if op.unary_kernel().is_none() {
             continue;
         }
         let x = inputs[0];

@@ -18,7 +18,7 @@
 use super::region::Region;
 use super::{dot_add, fuse, scalar, Shared};
 use crate::graph::{Node, NodeId};
-use crate::vocab::Op;
+use crate::vocab::{Op, VIEW};
 
 /// Plans the region's values: scalars, buffers written over, fused passes.
 pub fn plan(r: &mut Region, sh: &Shared) {
@@ -30,13 +30,15 @@ pub fn plan(r: &mut Region, sh: &Shared) {
             continue;
         };
         let active: Vec<bool> = inputs.iter().map(|i| r.active(*i)).collect();
-        // Only this op reads `x`, an owned array made by an op whose rule
-        // does not read its own output.
+        // Only this op reads `x`, an owned array (not a view) made by an op
+        // whose rule does not read its own output.
         let sole = |x: NodeId| {
             let made_owned = match r.node(x) {
                 Node::Op { op: made_by, .. } => {
-                    let def = made_by.def();
-                    !def.reads_out && def.saves.is_none() && !matches!(made_by, Op::Call(_))
+                    !made_by.rule_reads_out()
+                        && !made_by.has(VIEW)
+                        && made_by.def().saves.is_none()
+                        && !matches!(made_by, Op::Call(_))
                 }
                 _ => false,
             };
@@ -68,7 +70,8 @@ pub fn plan(r: &mut Region, sh: &Shared) {
         }
         let x = inputs[0];
         if op.in_place(&active) && sole(x) {
-            let kept = r.active(id);
+            // Its shape is kept where a rule of the op that runs reads it.
+            let kept = r.active(id) && op.rule_reads_operand();
             r.given.insert(x, kept);
             r.takes.insert(id);
         }

@@ -61,9 +61,11 @@ pub enum Rows {
 
 /// A term of the loop's `Outers`.
 pub struct Term {
+    /// Its name: a local holding its number.
+    pub name: Ident,
     pub acc: Ident,
     /// The earlier term whose `u`s this one's are.
-    pub u_from: Option<usize>,
+    pub u_from: Option<Ident>,
     pub v_from: Option<Rows>,
 }
 
@@ -344,7 +346,7 @@ fn movable_init(r: &Region, p: NodeId, readers: &[usize]) -> bool {
         return false;
     };
     let view_or_call = op.has(VIEW) || matches!(op, Op::Call(_));
-    let rule_reads = op.def().reads_out && r.active(p);
+    let rule_reads = op.rule_reads_out() && r.active(p);
     readers[p.index()] == 1
         && !view_or_call
         && !rule_reads
@@ -406,8 +408,12 @@ pub fn plan_reverse<'g>(r: &mut Region<'g>, sh: &mut Shared, id: NodeId, lp: &'g
     // the same gradient.
     for (k, t) in l.body.terms.iter().enumerate() {
         rev.terms.push(Term {
+            name: t.name.clone(),
             acc: t.acc.clone(),
-            u_from: l.body.terms[..k].iter().position(|o| o.u == t.u),
+            u_from: l.body.terms[..k]
+                .iter()
+                .find(|o| o.u == t.u)
+                .map(|o| o.name.clone()),
             v_from: t.v.and_then(|v| rows_of(r, sh, id, lp, v)),
         });
     }

@@ -23,6 +23,8 @@ mod reads;
 mod region;
 mod routing;
 mod scalar;
+#[cfg(test)]
+mod tests;
 
 pub use names::Namer;
 pub use region::{Init, Kept, Loop as LoopPlan, Next, Operand, Part, Raw, Region, RevStep};
@@ -56,6 +58,52 @@ pub struct Options {
     pub loop_buffers: bool,
     /// Scalars are written as plain Rust arithmetic (`plain`).
     pub plain_scalars: bool,
+}
+
+impl Options {
+    /// Every optimisation off: each value a new local, each contribution a
+    /// new array, summed at the end; scalars through the runtime.
+    pub fn none() -> Options {
+        Options {
+            in_place: false,
+            fuse: false,
+            dot_add: false,
+            sum_square: false,
+            accumulate: false,
+            lend: false,
+            loop_buffers: false,
+            plain_scalars: false,
+        }
+    }
+
+    /// The names `without(..)` takes.
+    pub const NAMES: &'static [&'static str] = &[
+        "in_place",
+        "fuse",
+        "dot_add",
+        "sum_square",
+        "accumulate",
+        "lend",
+        "loop_buffers",
+        "plain_scalars",
+    ];
+
+    /// Switches the optimisation `name` off; false if there is none.
+    pub fn switch_off(&mut self, name: &str) -> bool {
+        let flag = match name {
+            "in_place" => &mut self.in_place,
+            "fuse" => &mut self.fuse,
+            "dot_add" => &mut self.dot_add,
+            "sum_square" => &mut self.sum_square,
+            "accumulate" => &mut self.accumulate,
+            "lend" => &mut self.lend,
+            "loop_buffers" => &mut self.loop_buffers,
+            "plain_scalars" => &mut self.plain_scalars,
+            _ => return false,
+        };
+        *flag = false;
+        true
+    }
 }
 
 impl Default for Options {

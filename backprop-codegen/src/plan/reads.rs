@@ -6,7 +6,7 @@ use super::loops::{DStart, Rows};
 use super::region::{Operand, Part, Raw, Region, RevStep};
 use super::Shared;
 use crate::graph::{CallArg, ConstArg, Node, NodeId};
-use crate::vocab::{ScalarRule, OPERATOR};
+use crate::vocab::{self, ScalarRule, CONTRIBUTES, OPERATOR};
 use proc_macro2::Ident;
 use std::collections::HashSet;
 use syn::visit::Visit;
@@ -160,7 +160,6 @@ impl Reads<'_, '_> {
             } => {
                 self.add(target);
                 self.add(r.adj(*id));
-                self.add(r.name(*id));
                 if *over {
                     self.add(r.name(*x));
                 } else {
@@ -195,10 +194,11 @@ impl Reads<'_, '_> {
                 id,
                 outers,
                 step,
+                term,
                 acc,
                 ..
             } => {
-                [outers, step, acc].iter().for_each(|n| self.add(n));
+                [outers, step, term, acc].iter().for_each(|n| self.add(n));
                 self.rule_args(*id);
             }
             RevStep::AddInto {
@@ -210,19 +210,37 @@ impl Reads<'_, '_> {
             }
             RevStep::Rule { id, target, .. } => {
                 self.add(target);
-                self.rule_args(*id);
-                let Node::Op { op, consts, .. } = r.node(*id) else {
-                    unreachable!("an op")
-                };
-                consts.iter().for_each(|c| self.constant(c));
-                match &r.saved[id.index()] {
-                    Some(saved) => self.add(saved),
-                    None if op.def().reads_out => self.add(r.name(*id)),
-                    None => {}
-                }
+                self.rule(*id);
             }
             RevStep::Loop(id) => self.looped(*id),
             RevStep::Branch(id) => self.branch(*id),
+        }
+    }
+
+    /// What the rule of `id` that makes a new gradient is passed: a unary
+    /// kernel's what it reads (and the kernel's constants), any other op's
+    /// operands, constants and output or saved value.
+    fn rule(&mut self, id: NodeId) {
+        let r = self.r;
+        let Node::Op { op, consts, .. } = r.node(id) else {
+            unreachable!("an op")
+        };
+        consts.iter().for_each(|c| self.constant(c));
+        if let Some(k) = op.unary_kernel() {
+            self.add(r.adj(id));
+            if matches!(k.reads, vocab::Reads::X | vocab::Reads::XOut) {
+                self.node_operand(r.inputs(id)[0]);
+            }
+            if matches!(k.reads, vocab::Reads::Out | vocab::Reads::XOut) {
+                self.node_operand(id);
+            }
+            return;
+        }
+        self.rule_args(id);
+        match &r.saved[id.index()] {
+            Some(saved) => self.add(saved),
+            None if op.def().reads_out && !op.has(CONTRIBUTES) => self.node_operand(id),
+            None => {}
         }
     }
 

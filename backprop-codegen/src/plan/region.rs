@@ -89,45 +89,41 @@ pub enum RevStep {
         id: NodeId,
         targets: Vec<Option<Ident>>,
     },
-    /// `let (lhs, rhs) = bp::lend_rule(adj, a, b); let lent = bp::lent(lent, &own);`
+    /// `let (lhs, rhs) = bp::add_vjp_lend(adj, a, b, borrower);
+    /// let lent = bp::lent(lent, &own);`: the right operand borrows where
+    /// `rhs_borrows`.
     Lend {
         id: NodeId,
-        rule: &'static str,
+        rhs_borrows: bool,
         lhs: Ident,
         rhs: Ident,
         own: Ident,
         lent: Ident,
     },
-    /// `let (lhs, rhs) = bp::both_rule(adj, a, b);`
-    Both {
-        id: NodeId,
-        rule: &'static str,
-        lhs: Ident,
-        rhs: Ident,
-    },
-    /// `bp::acc_rule(&mut acc, g, a, b);`: the contribution to operand `pos`.
+    /// `let (lhs, rhs) = bp::zip_vjp_both(adj, a, b, K);`
+    Both { id: NodeId, lhs: Ident, rhs: Ident },
+    /// `bp::rule(g, a, b).add_to(&mut acc);`: the contribution to operand
+    /// `pos`, added into an accumulator.
     Acc {
         id: NodeId,
         pos: usize,
-        rule: &'static str,
         acc: Ident,
         borrow: bool,
     },
-    /// `bp::defer_rule(outers.term(k, step), &mut acc, g, a, b);`
+    /// `bp::dot_vjp_lhs(g, a, b).defer(outers.term(k, step), &mut acc);`
     Defer {
         id: NodeId,
-        rule: &'static str,
+        pos: usize,
         outers: Ident,
         step: Ident,
-        term: usize,
+        term: Ident,
         acc: Ident,
         borrow: bool,
     },
-    /// `let target = bp::add_rule(prev, g, a, b);`
+    /// `let target = bp::rule(g, a, b).added_to(prev);`
     AddInto {
         id: NodeId,
         pos: usize,
-        rule: &'static str,
         target: Ident,
         prev: Part,
         borrow: bool,
@@ -172,6 +168,8 @@ pub struct KeptRows {
 
 /// A product of a loop body whose outer products the loop's `Outers` keeps.
 pub struct OuterTerm {
+    /// The local that names the term (`d_w_term`).
+    pub name: Ident,
     /// The accumulator they are added into.
     pub acc: Ident,
     /// The gradient (`u`), by the name of the gradient it borrows if it does:

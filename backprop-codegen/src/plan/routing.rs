@@ -22,7 +22,7 @@
 use super::region::{OuterTerm, Part, Region, RevStep};
 use super::{branches, loops, Shared};
 use crate::graph::{Node, NodeId};
-use crate::vocab::Op;
+use crate::vocab::{Op, ACCUMULATES, LENDS};
 use proc_macro2::Ident;
 
 /// Plans the reverse sweep of a region.
@@ -110,22 +110,25 @@ fn rules(r: &mut Region, sh: &mut Shared, id: NodeId, op: Op, inputs: &[NodeId])
     let mut active = active;
     active.sort_by_key(|&p| !accumulates(r, p));
     let any_acc = active.iter().any(|&p| accumulates(r, p));
-    if let (Some(lend), 2, false, Some(later)) =
-        (def.lend, active.len(), any_acc, lender(r, sh, inputs))
-    {
+    if let (true, 2, false, Some(later)) = (
+        def.flags & LENDS != 0,
+        active.len(),
+        any_acc,
+        lender(r, sh, inputs),
+    ) {
         // Both operands' gradients are the upstream one when neither
         // was broadcast: the one whose rule runs first borrows it.
         let lhs = contribution_target(r, sh, inputs[0], id);
         let rhs = contribution_target(r, sh, inputs[1], id);
-        let (rule, own, lent) = if later == 1 {
-            (lend[0], lhs.clone(), rhs.clone())
+        let (own, lent) = if later == 1 {
+            (lhs.clone(), rhs.clone())
         } else {
-            (lend[1], rhs.clone(), lhs.clone())
+            (rhs.clone(), lhs.clone())
         };
         r.lent_from.insert(lent.clone(), own.clone());
         r.reverse.push(RevStep::Lend {
             id,
-            rule,
+            rhs_borrows: later == 1,
             lhs,
             rhs,
             own,
@@ -133,16 +136,11 @@ fn rules(r: &mut Region, sh: &mut Shared, id: NodeId, op: Op, inputs: &[NodeId])
         });
         return;
     }
-    if !def.both.is_empty() && active.len() == 2 && !any_acc {
+    if op.binary_kernel().is_some() && active.len() == 2 && !any_acc {
         // One call decides at run time which operand gets the buffer.
         let lhs = contribution_target(r, sh, inputs[0], id);
         let rhs = contribution_target(r, sh, inputs[1], id);
-        r.reverse.push(RevStep::Both {
-            id,
-            rule: def.both,
-            lhs,
-            rhs,
-        });
+        r.reverse.push(RevStep::Both { id, lhs, rhs });
         return;
     }
     for (j, &pos) in active.iter().enumerate() {
@@ -155,27 +153,25 @@ fn rules(r: &mut Region, sh: &mut Shared, id: NodeId, op: Op, inputs: &[NodeId])
 /// The contribution of `op`'s rule to operand `pos`: into an accumulator,
 /// deferred to the loop's `Outers`, added into one planned before, or new.
 fn operand_rule(r: &mut Region, sh: &mut Shared, id: NodeId, op: Op, pos: usize, borrow: bool) {
-    let def = op.def();
     let input = r.inputs(id)[pos];
     let adj = r.adj(id).clone();
     if let Some((acc, captured)) = acc_target(r, sh, op, input) {
         // A weight every iteration reads, or a carried value's adjoint:
         // the contribution is added into it, with no array of its own.
-        let rules = def.accumulating.expect("an accumulating rule");
         if captured && op == Op::Dot && !r.flat.contains(&input) && sh.opts.loop_buffers {
             // A weight's outer products are added after the loop, by
             // one matrix product.
             let u = r.lent_from.get(&adj).unwrap_or(&adj);
             let term = OuterTerm {
+                name: sh.namer.fresh(&format!("{acc}_term")),
                 acc: acc.clone(),
                 u: u.clone(),
                 v: (pos == 0).then(|| r.inputs(id)[1]),
             };
             let (outers, step, term) = outer_term(r, sh, term);
-            let defer = rules.defer.expect("a deferred rule");
             r.reverse.push(RevStep::Defer {
                 id,
-                rule: defer[pos.min(1)],
+                pos,
                 outers,
                 step,
                 term,
@@ -186,7 +182,6 @@ fn operand_rule(r: &mut Region, sh: &mut Shared, id: NodeId, op: Op, pos: usize,
             r.reverse.push(RevStep::Acc {
                 id,
                 pos,
-                rule: rules.acc[pos.min(1)],
                 acc,
                 borrow,
             });
@@ -210,11 +205,9 @@ fn operand_rule(r: &mut Region, sh: &mut Shared, id: NodeId, op: Op, pos: usize,
             let name = format!("{}_from_{}", r.adj(input), r.name(id));
             sh.namer.fresh(&name)
         };
-        let rules = def.accumulating.expect("an accumulating rule");
         r.reverse.push(RevStep::AddInto {
             id,
             pos,
-            rule: rules.add[pos.min(1)],
             target: target.clone(),
             prev,
             borrow,
@@ -257,15 +250,16 @@ fn lender(r: &Region, sh: &Shared, inputs: &[NodeId]) -> Option<usize> {
 }
 
 /// A new term of the loop's `Outers`: the `Outers`, the iteration's index
-/// and the term's number.
-fn outer_term(r: &mut Region, sh: &mut Shared, term: OuterTerm) -> (Ident, Ident, usize) {
+/// and the term's name.
+fn outer_term(r: &mut Region, sh: &mut Shared, term: OuterTerm) -> (Ident, Ident, Ident) {
     let outers = r
         .outers
         .get_or_insert_with(|| sh.namer.fresh("outers"))
         .clone();
     let step = r.step.get_or_insert_with(|| sh.namer.fresh("step")).clone();
+    let name = term.name.clone();
     r.terms.push(term);
-    (outers, step, r.terms.len() - 1)
+    (outers, step, name)
 }
 
 /// The accumulator a contribution of `op` to `input` may be added into: in
@@ -273,7 +267,7 @@ fn outer_term(r: &mut Region, sh: &mut Shared, term: OuterTerm) -> (Ident, Ident
 /// carried adjoint that seeds `input` (`false`). Products, sums and
 /// differences have accumulating rules.
 fn acc_target(r: &Region, sh: &Shared, op: Op, input: NodeId) -> Option<(Ident, bool)> {
-    if op.def().accumulating.is_none() || !sh.opts.accumulate {
+    if !op.has(ACCUMULATES) || !sh.opts.accumulate {
         return None;
     }
     if let Some(acc) = r.acc_into.get(&input) {
@@ -287,7 +281,7 @@ fn acc_target(r: &Region, sh: &Shared, op: Op, input: NodeId) -> Option<(Ident, 
 /// the latest one a rule or region wrote, never a seed (`d_out` may be
 /// borrowed).
 fn partial(r: &Region, sh: &Shared, op: Op, input: NodeId) -> Option<usize> {
-    if op.def().accumulating.is_none() || !sh.opts.accumulate || r.parts(input) < 2 {
+    if !op.has(ACCUMULATES) || !sh.opts.accumulate || r.parts(input) < 2 {
         return None;
     }
     let c = &r.contributions[input.index()];

@@ -43,7 +43,7 @@ pub fn broadcast_sub_backward(
     use ::backprop::__private as bp;
     let _ = broadcast_sub;
     let out = bp::sub(a, b);
-    let (d_a, d_b) = bp::sub_vjp_both(d_out, a, b);
+    let (d_a, d_b) = bp::zip_vjp_both(d_out, a, b, bp::Sub);
     let grad = BroadcastSubGrad { a: d_a, b: d_b };
     (out, grad)
 }

@@ -50,11 +50,16 @@ pub fn linear_backward(
     let out_1 = bp::t(w);
     let out_2 = bp::dot(x, &out_1);
     let out_2_shape = bp::shape_of(&out_2);
-    let out = bp::add_owned(out_2, b);
-    let (d_out_2, d_b) = bp::add_vjp_both(d_out, &bp::stand_in(&out_2_shape), b);
-    let d_x = bp::dot_vjp_lhs(&d_out_2, x, &out_1);
-    let d_out_1 = bp::dot_vjp_rhs(d_out_2, x, &out_1);
-    let d_w = bp::t_vjp(d_out_1, w, &out_1);
+    let out = bp::add(out_2, b);
+    let (d_out_2, d_b) = bp::zip_vjp_both(
+        d_out,
+        &bp::stand_in(&out_2_shape),
+        b,
+        bp::Add,
+    );
+    let d_x = bp::dot_vjp_lhs(&d_out_2, x, &out_1).value();
+    let d_out_1 = bp::dot_vjp_rhs(d_out_2, x, &out_1).value();
+    let d_w = bp::t_vjp(d_out_1, w);
     let grad = LinearGrad {
         w: d_w,
         b: d_b,
@@ -151,7 +156,7 @@ pub fn two_layers_backward(
     let (out, out_probs) = bp::softmax_cross_entropy_fwd(&out_1, labels);
     let d_out_1 = bp::softmax_cross_entropy_vjp(d_out, &out_1, labels, out_probs);
     let (d_w2, d_b2, d_h) = linear_vjp(w2, b2, &h, d_out_1);
-    let d_h_1 = bp::relu_vjp(d_h, &h_1, &h);
+    let d_h_1 = bp::map_vjp_out(d_h, &h, bp::Relu);
     let (d_w1, d_b1, _) = linear_vjp(w1, b1, x, d_h_1);
     let grad = TwoLayersGrad {
         w1: d_w1,

@@ -40,7 +40,7 @@ pub fn fork_backward(w: f64, x: f64, d_out: f64) -> (f64, ForkGrad) {
     let out = out_1 + w;
     let d_out_1 = d_out;
     let d_w_from_out = d_out;
-    let d_u = bp::powi_vjp(d_out_1, &u, 2, &out_1);
+    let d_u = bp::map_vjp_x(d_out_1, &u, bp::Powi(2));
     let d_w_from_u = d_u * x;
     let d_x = d_u * w;
     let d_w = d_w_from_out + d_w_from_u;

@@ -51,18 +51,17 @@ pub fn huber_backward(
     let _ = huber;
     let r = pred - target;
     let cond = r.abs() <= delta;
-    let (out, then_saved, else_saved) = if cond {
+    let (out, then_saved) = if cond {
         let out_1 = 0.5_f64 * r;
         let out_2 = out_1 * r;
         let then_saved = ::core::option::Option::Some((out_1,));
-        (out_2, then_saved, ::core::option::Option::None)
+        (out_2, then_saved)
     } else {
         let out_3 = r.abs();
         let out_4 = 0.5_f64 * delta;
         let out_5 = out_3 - out_4;
         let out_6 = delta * out_5;
-        let else_saved = ::core::option::Option::Some((out_3,));
-        (out_6, ::core::option::Option::None, else_saved)
+        (out_6, ::core::option::Option::None)
     };
     let (d_r,) = if cond {
         let (out_1,) = ::core::option::Option::unwrap(then_saved);
@@ -73,11 +72,10 @@ pub fn huber_backward(
         let d_r_step = d_r_step_from_out_2 + d_r_step_from_out_1;
         (d_r_step,)
     } else {
-        let (out_3,) = ::core::option::Option::unwrap(else_saved);
         let d_out_6 = d_out;
         let d_out_5 = d_out_6 * delta;
         let d_out_3 = d_out_5;
-        let d_r_step_1 = bp::abs_vjp(d_out_3, &r, &out_3);
+        let d_r_step_1 = bp::map_vjp_x(d_out_3, &r, bp::Abs);
         (d_r_step_1,)
     };
     let d_pred = d_r;

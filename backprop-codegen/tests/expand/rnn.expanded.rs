@@ -95,11 +95,10 @@ pub fn rnn_backward(
         let h_3 = bp::row(xs, t);
         let h_4 = bp::dot(u, &h_3);
         let h_2_shape = bp::shape_of(&h_2);
-        let h_5 = bp::add_owned_map(h_2, &h_4, bp::tanh_elem);
-        let h_5_pre_shape = bp::shape_of(&h_5);
+        let h_5 = bp::zip_map(h_2, &h_4, bp::Add, bp::Tanh);
         let loss_1 = bp::dot(v, &h_5);
         let loss_2 = bp::add(&loss_in, &loss_1);
-        steps.push((loss_in, h_3, h_4, h_2_shape, h_5_pre_shape, loss_1));
+        steps.push((loss_in, h_3, h_4, h_2_shape, loss_1));
         h_1_spare.put(h_1_in);
         h_1 = h_5;
         loss = loss_2;
@@ -110,39 +109,46 @@ pub fn rnn_backward(
     let mut d_w = h_1_spare.zeros_like(w);
     let mut d_u = h_1_spare.zeros_like(u);
     let mut d_v = h_1_spare.zeros_like(v);
+    let (d_u_term, d_w_term) = (0, 1);
     let mut outers = bp::Outers::new(
         steps.len(),
         [
             bp::outer_term(&d_u).v_from(bp::rows_in(xs, t_start, t_end)),
-            bp::outer_term(&d_w).u_from(0).v_from(h_1_rows.starts()),
+            bp::outer_term(&d_w).u_from(d_u_term).v_from(h_1_rows.starts()),
         ],
     );
-    for (_, (step, (loss_in, h_3, h_4, h_2_shape, h_5_pre_shape, loss_1))) in (t_start..t_end)
+    for (_, (step, (loss_in, h_3, h_4, h_2_shape, loss_1))) in (t_start..t_end)
         .zip(steps.into_iter().enumerate())
         .rev()
     {
         let h_1_in = h_1_rows.row(step);
         let h_5 = h_1_rows.row(step + 1);
         let d_loss_2 = d_loss;
-        let (d_loss_in_step, d_loss_1) = bp::add_vjp_both(d_loss_2, &loss_in, &loss_1);
-        bp::dot_vjp_lhs_acc(&mut d_v, &d_loss_1, v, &h_5);
-        bp::dot_vjp_rhs_acc(&mut d_h_1, d_loss_1, v, &h_5);
+        let (d_loss_in_step, d_loss_1) = bp::zip_vjp_both(
+            d_loss_2,
+            &loss_in,
+            &loss_1,
+            bp::Add,
+        );
+        bp::dot_vjp_lhs(&d_loss_1, v, &h_5).add_to(&mut d_v);
+        bp::dot_vjp_rhs(d_loss_1, v, &h_5).add_to(&mut d_h_1);
         let d_h_5 = d_h_1;
-        let d_h_5_pre = bp::tanh_vjp(d_h_5, &bp::stand_in(&h_5_pre_shape), &h_5);
-        let (d_h_2, d_h_4) = bp::add_vjp_lend_rhs(
+        let d_h_5_pre = bp::map_vjp_out(d_h_5, &h_5, bp::Tanh);
+        let (d_h_2, d_h_4) = bp::add_vjp_lend(
             d_h_5_pre,
             &bp::stand_in(&h_2_shape),
             &h_4,
+            bp::Rhs,
         );
         let d_h_4 = bp::lent(d_h_4, &d_h_2);
-        bp::dot_vjp_lhs_defer(outers.term(0, step), &mut d_u, d_h_4, u, &h_3);
-        bp::dot_vjp_lhs_defer(outers.term(1, step), &mut d_w, &d_h_2, w, &h_1_in);
-        let d_h_1_in_step = bp::dot_vjp_rhs(d_h_2, w, &h_1_in);
+        bp::dot_vjp_lhs(d_h_4, u, &h_3).defer(outers.term(d_u_term, step), &mut d_u);
+        bp::dot_vjp_lhs(&d_h_2, w, &h_1_in).defer(outers.term(d_w_term, step), &mut d_w);
+        let d_h_1_in_step = bp::dot_vjp_rhs(d_h_2, w, &h_1_in).value();
         d_h_1 = d_h_1_in_step;
         d_loss = d_loss_in_step;
     }
-    d_u = bp::add_outers(d_u, &mut outers, 0);
-    d_w = bp::add_outers(d_w, &mut outers, 1);
+    d_u = bp::add_outers(d_u, &mut outers, d_u_term);
+    d_w = bp::add_outers(d_w, &mut outers, d_w_term);
     let grad = RnnGrad { w: d_w, u: d_u, v: d_v };
     (loss, grad)
 }

@@ -45,8 +45,8 @@ pub fn broadcast_sub_sq_backward(
     let _ = broadcast_sub_sq;
     let c = bp::sub(a, b);
     let out = bp::sum_square(&c);
-    let d_c = bp::sum_square_vjp_owned(d_out, c, &out);
-    let (d_a, d_b) = bp::sub_vjp_both(d_c, a, b);
+    let d_c = bp::sum_square_vjp(d_out, c);
+    let (d_a, d_b) = bp::zip_vjp_both(d_c, a, b, bp::Sub);
     let grad = BroadcastSubSqGrad {
         a: d_a,
         b: d_b,
@@ -120,8 +120,7 @@ pub fn regression_backward(
     let _ = regression;
     let pred_1 = bp::dot(x, w);
     let pred_1_shape = bp::shape_of(&pred_1);
-    let pred = bp::add_owned_map(pred_1, b, bp::tanh_elem);
-    let pred_pre_shape = bp::shape_of(&pred);
+    let pred = bp::zip_map(pred_1, b, bp::Add, bp::Tanh);
     let out_1 = bp::add(&pred, &1.0_f64);
     let out_2 = bp::mse(&out_1, y);
     let out_3 = bp::sum_square(w);
@@ -130,12 +129,17 @@ pub fn regression_backward(
     let d_out_2 = d_out;
     let d_out_4 = d_out;
     let d_out_3 = d_out_4 * 0.01_f64;
-    let d_w_from_out_3 = bp::sum_square_vjp(d_out_3, w, &out_3);
-    let d_out_1 = bp::mse_vjp_lhs_owned(d_out_2, out_1, y, &out_2);
-    let d_pred = bp::add_vjp_lhs(d_out_1, &pred, &1.0_f64);
-    let d_pred_pre = bp::tanh_vjp(d_pred, &bp::stand_in(&pred_pre_shape), &pred);
-    let (d_pred_1, d_b) = bp::add_vjp_both(d_pred_pre, &bp::stand_in(&pred_1_shape), b);
-    let d_w = bp::dot_vjp_rhs_add(d_w_from_out_3, d_pred_1, x, w);
+    let d_w_from_out_3 = bp::sum_square_vjp(d_out_3, w);
+    let d_out_1 = bp::mse_vjp_lhs(d_out_2, out_1, y);
+    let d_pred = bp::zip_vjp_lhs(d_out_1, &pred, &1.0_f64, bp::Add).value();
+    let d_pred_pre = bp::map_vjp_out(d_pred, &pred, bp::Tanh);
+    let (d_pred_1, d_b) = bp::zip_vjp_both(
+        d_pred_pre,
+        &bp::stand_in(&pred_1_shape),
+        b,
+        bp::Add,
+    );
+    let d_w = bp::dot_vjp_rhs(d_pred_1, x, w).added_to(d_w_from_out_3);
     let grad = RegressionGrad { w: d_w, b: d_b };
     (out, grad)
 }

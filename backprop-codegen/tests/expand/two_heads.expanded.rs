@@ -114,49 +114,55 @@ pub fn two_heads_backward(
     let a1_1 = bp::t(w1);
     let a1_2 = bp::dot(x, &a1_1);
     let a1_2_shape = bp::shape_of(&a1_2);
-    let a1 = bp::add_owned_map(a1_2, b1, bp::relu_elem);
-    let a1_pre_shape = bp::shape_of(&a1);
+    let a1 = bp::zip_map(a1_2, b1, bp::Add, bp::Relu);
     let loss_a_1 = bp::t(w2);
     let loss_a_2 = bp::dot(&a1, &loss_a_1);
     let loss_a_2_shape = bp::shape_of(&loss_a_2);
-    let loss_a_3 = bp::add_owned(loss_a_2, b2);
+    let loss_a_3 = bp::add(loss_a_2, b2);
     let loss_a_3_shape = bp::shape_of(&loss_a_3);
-    let (loss_a, loss_a_probs) = bp::softmax_cross_entropy_fwd_owned(loss_a_3, labels);
+    let (loss_a, loss_a_probs) = bp::softmax_cross_entropy_fwd(loss_a_3, labels);
     let loss_b_1 = bp::t(v);
     let loss_b_2 = bp::dot(&a1, &loss_b_1);
     let loss_b_2_shape = bp::shape_of(&loss_b_2);
-    let loss_b_3 = bp::add_owned(loss_b_2, c);
+    let loss_b_3 = bp::add(loss_b_2, c);
     let loss_b = bp::mse(&loss_b_3, y);
     let out = loss_a + loss_b;
     let d_loss_a = d_out;
     let d_loss_b = d_out;
-    let d_loss_b_3 = bp::mse_vjp_lhs_owned(d_loss_b, loss_b_3, y, &loss_b);
-    let (d_loss_b_2, d_c) = bp::add_vjp_both(
+    let d_loss_b_3 = bp::mse_vjp_lhs(d_loss_b, loss_b_3, y);
+    let (d_loss_b_2, d_c) = bp::zip_vjp_both(
         d_loss_b_3,
         &bp::stand_in(&loss_b_2_shape),
         c,
+        bp::Add,
     );
-    let d_a1_from_loss_b_2 = bp::dot_vjp_lhs(&d_loss_b_2, &a1, &loss_b_1);
-    let d_loss_b_1 = bp::dot_vjp_rhs(d_loss_b_2, &a1, &loss_b_1);
-    let d_v = bp::t_vjp(d_loss_b_1, v, &loss_b_1);
+    let d_a1_from_loss_b_2 = bp::dot_vjp_lhs(&d_loss_b_2, &a1, &loss_b_1).value();
+    let d_loss_b_1 = bp::dot_vjp_rhs(d_loss_b_2, &a1, &loss_b_1).value();
+    let d_v = bp::t_vjp(d_loss_b_1, v);
     let d_loss_a_3 = bp::softmax_cross_entropy_vjp(
         d_loss_a,
         &bp::stand_in(&loss_a_3_shape),
         labels,
         loss_a_probs,
     );
-    let (d_loss_a_2, d_b2) = bp::add_vjp_both(
+    let (d_loss_a_2, d_b2) = bp::zip_vjp_both(
         d_loss_a_3,
         &bp::stand_in(&loss_a_2_shape),
         b2,
+        bp::Add,
     );
-    let d_a1 = bp::dot_vjp_lhs_add(d_a1_from_loss_b_2, &d_loss_a_2, &a1, &loss_a_1);
-    let d_loss_a_1 = bp::dot_vjp_rhs(d_loss_a_2, &a1, &loss_a_1);
-    let d_w2 = bp::t_vjp(d_loss_a_1, w2, &loss_a_1);
-    let d_a1_pre = bp::relu_vjp(d_a1, &bp::stand_in(&a1_pre_shape), &a1);
-    let (d_a1_2, d_b1) = bp::add_vjp_both(d_a1_pre, &bp::stand_in(&a1_2_shape), b1);
-    let d_a1_1 = bp::dot_vjp_rhs(d_a1_2, x, &a1_1);
-    let d_w1 = bp::t_vjp(d_a1_1, w1, &a1_1);
+    let d_a1 = bp::dot_vjp_lhs(&d_loss_a_2, &a1, &loss_a_1).added_to(d_a1_from_loss_b_2);
+    let d_loss_a_1 = bp::dot_vjp_rhs(d_loss_a_2, &a1, &loss_a_1).value();
+    let d_w2 = bp::t_vjp(d_loss_a_1, w2);
+    let d_a1_pre = bp::map_vjp_out(d_a1, &a1, bp::Relu);
+    let (d_a1_2, d_b1) = bp::zip_vjp_both(
+        d_a1_pre,
+        &bp::stand_in(&a1_2_shape),
+        b1,
+        bp::Add,
+    );
+    let d_a1_1 = bp::dot_vjp_rhs(d_a1_2, x, &a1_1).value();
+    let d_w1 = bp::t_vjp(d_a1_1, w1);
     let grad = TwoHeadsGrad {
         w1: d_w1,
         b1: d_b1,

@@ -2,17 +2,22 @@
 //! methods `max`, `min`, `powf`, on any mix of scalars and arrays, with
 //! ndarray's broadcasting.
 //!
-//! The forward functions call ndarray's own operators, so values (and the panic
-//! message on mismatched shapes) are exactly those of the user's code. Each
-//! adjoint computes its local derivative on the broadcast shape and then sums
-//! it back to the operand's shape with [`unbroadcast`].
+//! Each is a [`Binary`] kernel: one line of maths for its value and one for
+//! each operand's rule. The forward functions of `+ - * /` call ndarray's own
+//! operators, so values (and the panic message on mismatched shapes) are
+//! exactly those of the user's code; an operand passed by value lends its
+//! buffer where ndarray would lay the result out the same way. Each rule
+//! computes its local derivative on the broadcast shape and then sums it back
+//! to the operand's shape with [`unbroadcast`].
 
+use crate::contrib::{Contribution, Kind};
+use crate::kernels::{map, map_vjp_g, zip, Binary, Pass, Unary};
 use crate::unbroadcast::{unbroadcast, SumTo};
-use crate::value::{Cot, Float, Tensor, Value};
+use crate::value::{Cot, Float, Operand, OwnedOf, Tensor, Value};
 use ndarray::{Array, ArrayBase, Data, DimMax, Dimension, Zip};
-use num_traits::{Float as _, One as _, Zero as _};
 
 /// Two values that combine elementwise, with broadcasting.
+#[doc(hidden)]
 pub trait Arith<B: Value>: Value {
     /// The type of `a ⊕ b`: a scalar for two scalars, else an owned array of
     /// the broadcast dimension.
@@ -158,258 +163,354 @@ where
 }
 
 /// The type of `a ⊕ b`.
+#[doc(hidden)]
 pub type Out<A, B> = <A as Arith<B>>::Output;
 
-/// `a + b` with broadcasting.
-///
-/// Adjoint: `∂a = unbroadcast(g)`, `∂b = unbroadcast(g)`.
-#[inline]
-pub fn add<A: Arith<B>, B: Value<Elem = A::Elem>>(a: &A, b: &B) -> Out<A, B> {
-    a.add(b)
+/// Writes a [`Binary`] kernel from one line of maths for its value and one
+/// for each operand's rule, and its forward function.
+macro_rules! binary {
+    ($($(#[$doc:meta])* $name:ident, $kernel:ident: |$x:ident, $y:ident| $f:expr,
+       lhs |$g1:ident| $lhs:expr, rhs |$g2:ident| $rhs:expr
+       $(, passes $passes:expr, by $method:ident)?;)*) => {$(
+        #[doc = concat!("The kernel of [`", stringify!($name), "`].")]
+        #[doc(hidden)]
+        #[derive(Clone, Copy, Debug)]
+        pub struct $kernel;
+
+        impl Binary for $kernel {
+            #[inline]
+            fn f<F: Float>(self, $x: F, $y: F) -> F {
+                $f
+            }
+            #[inline]
+            #[allow(unused_variables, reason = "a rule reads what its maths names")]
+            fn lhs<F: Float>(self, $g1: F, $x: F, $y: F) -> F {
+                $lhs
+            }
+            #[inline]
+            #[allow(unused_variables, reason = "a rule reads what its maths names")]
+            fn rhs<F: Float>(self, $g2: F, $x: F, $y: F) -> F {
+                $rhs
+            }
+            $(
+                const PASSES: [Pass; 2] = $passes;
+                #[inline]
+                fn apply<A: Arith<B>, B: Value<Elem = A::Elem>>(self, a: &A, b: &B) -> Out<A, B> {
+                    a.$method(b)
+                }
+            )?
+        }
+
+        $(#[$doc])*
+        #[doc(hidden)]
+        #[inline]
+        pub fn $name<A: Operand, B: Value<Elem = <A::Value as Value>::Elem>>(a: A, b: &B) -> Out<A::Value, B>
+        where
+            A::Value: Arith<B>,
+            OwnedOf<A>: Arith<B, Output = Out<A::Value, B>>,
+        {
+            zip(a, b, $kernel)
+        }
+    )*};
 }
 
-/// Adjoint of [`add`] with respect to `a`.
-#[inline]
-pub fn add_vjp_lhs<A: Arith<B>, B: Value<Elem = A::Elem>>(
-    g: impl Cot<Out<A, B>>,
-    a: &A,
-    _b: &B,
-) -> A::Owned {
-    unbroadcast(g, a)
+binary! {
+    /// `a + b` with broadcasting (ndarray's `+`).
+    ///
+    /// Adjoint: `∂a = unbroadcast(g)`, `∂b = unbroadcast(g)`.
+    add, Add: |x, y| x + y, lhs |g| g, rhs |g| g, passes [Pass::G, Pass::G], by add;
+
+    /// `a - b` with broadcasting (ndarray's `-`).
+    ///
+    /// Adjoint: `∂a = unbroadcast(g)`, `∂b = -unbroadcast(g)`.
+    sub, Sub: |x, y| x - y, lhs |g| g, rhs |g| -g, passes [Pass::G, Pass::NegG], by sub;
+
+    /// `a * b` with broadcasting (ndarray's `*`).
+    ///
+    /// Adjoint: `∂a = unbroadcast(g ⊙ b)`, `∂b = unbroadcast(g ⊙ a)`.
+    mul, Mul: |x, y| x * y, lhs |g| g * y, rhs |g| g * x, passes [Pass::No, Pass::No], by mul;
+
+    /// `a / b` with broadcasting (ndarray's `/`).
+    ///
+    /// Adjoint: `∂a = unbroadcast(g / b)`, `∂b = unbroadcast(-g ⊙ a / b²)`.
+    div, Div: |x, y| x / y, lhs |g| g / y, rhs |g| -(g * x) / (y * y), passes [Pass::No, Pass::No], by div;
+
+    /// `a.max(b)` elementwise (for arrays, with broadcasting).
+    ///
+    /// Adjoint: `∂a = g·[a ≥ b]`, `∂b = g·[a < b]` (a tie sends the gradient
+    /// to `a`; `f64::max` picks the non-NaN operand, and so does the gradient).
+    max, Max: |x, y| x.max(y),
+        lhs |g| if x >= y || y.is_nan() { g } else { F::zero() },
+        rhs |g| if x < y || x.is_nan() { g } else { F::zero() };
+
+    /// `a.min(b)` elementwise (for arrays, with broadcasting).
+    ///
+    /// Adjoint: `∂a = g·[a ≤ b]`, `∂b = g·[a > b]` (a tie sends the gradient
+    /// to `a`).
+    min, Min: |x, y| x.min(y),
+        lhs |g| if x <= y || y.is_nan() { g } else { F::zero() },
+        rhs |g| if x > y || x.is_nan() { g } else { F::zero() };
+
+    /// `a.powf(b)` elementwise (for arrays, with broadcasting).
+    ///
+    /// Adjoint: `∂a = g·b·a^(b-1)`, `∂b = g·a^b·ln a`, which is `0` where
+    /// `a^b = 0` (a zero base, `b > 0`: the value does not move with `b`),
+    /// not `0 · ln 0 = NaN`.
+    powf, Powf: |x, y| x.powf(y),
+        lhs |g| g * y * x.powf(y - F::one()),
+        rhs |g| { let p = x.powf(y); if p == F::zero() { p } else { g * p * x.ln() } };
 }
 
-/// Adjoint of [`add`] with respect to `b`.
-#[inline]
-pub fn add_vjp_rhs<A: Arith<B>, B: Value<Elem = A::Elem>>(
-    g: impl Cot<Out<A, B>>,
-    _a: &A,
-    b: &B,
-) -> B::Owned {
-    unbroadcast(g, b)
-}
-
-/// `a - b` with broadcasting.
-///
-/// Adjoint: `∂a = unbroadcast(g)`, `∂b = -unbroadcast(g)`.
-#[inline]
-pub fn sub<A: Arith<B>, B: Value<Elem = A::Elem>>(a: &A, b: &B) -> Out<A, B> {
-    a.sub(b)
-}
-
-/// Adjoint of [`sub`] with respect to `a`.
-#[inline]
-pub fn sub_vjp_lhs<A: Arith<B>, B: Value<Elem = A::Elem>>(
-    g: impl Cot<Out<A, B>>,
-    a: &A,
-    _b: &B,
-) -> A::Owned {
-    unbroadcast(g, a)
-}
-
-/// Adjoint of [`sub`] with respect to `b`.
-#[inline]
-pub fn sub_vjp_rhs<A: Arith<B>, B: Value<Elem = A::Elem>>(
-    g: impl Cot<Out<A, B>>,
-    _a: &A,
-    b: &B,
-) -> B::Owned {
-    let d = unbroadcast(g, b);
-    <B::Owned as Tensor>::map_owned(d, |x| -x)
-}
-
-/// `a * b` with broadcasting.
-///
-/// Adjoint: `∂a = unbroadcast(g ⊙ b)`, `∂b = unbroadcast(g ⊙ a)`.
-#[inline]
-pub fn mul<A: Arith<B>, B: Value<Elem = A::Elem>>(a: &A, b: &B) -> Out<A, B> {
-    a.mul(b)
-}
-
-/// Adjoint of [`mul`] with respect to `a`.
-#[inline]
-pub fn mul_vjp_lhs<A: Arith<B>, B: Value<Elem = A::Elem>>(
-    g: impl Cot<Out<A, B>>,
-    a: &A,
-    b: &B,
-) -> A::Owned {
-    unbroadcast(g.into_owned().zip_with1(b, |g, y| g * y), a)
-}
-
-/// Adjoint of [`mul`] with respect to `b`.
-#[inline]
-pub fn mul_vjp_rhs<A: Arith<B>, B: Value<Elem = A::Elem>>(
-    g: impl Cot<Out<A, B>>,
-    a: &A,
-    b: &B,
-) -> B::Owned {
-    unbroadcast(g.into_owned().zip_with1(a, |g, x| g * x), b)
-}
-
-/// `a / b` with broadcasting.
-///
-/// Adjoint: `∂a = unbroadcast(g / b)`, `∂b = unbroadcast(-g ⊙ a / b²)`.
-#[inline]
-pub fn div<A: Arith<B>, B: Value<Elem = A::Elem>>(a: &A, b: &B) -> Out<A, B> {
-    a.div(b)
-}
-
-/// Adjoint of [`div`] with respect to `a`.
-#[inline]
-pub fn div_vjp_lhs<A: Arith<B>, B: Value<Elem = A::Elem>>(
-    g: impl Cot<Out<A, B>>,
-    a: &A,
-    b: &B,
-) -> A::Owned {
-    unbroadcast(g.into_owned().zip_with1(b, |g, y| g / y), a)
-}
-
-/// Adjoint of [`div`] with respect to `b`.
-#[inline]
-pub fn div_vjp_rhs<A: Arith<B>, B: Value<Elem = A::Elem>>(
-    g: impl Cot<Out<A, B>>,
-    a: &A,
-    b: &B,
-) -> B::Owned {
-    unbroadcast(
-        g.into_owned().zip_with2(a, b, |g, x, y| -(g * x) / (y * y)),
-        b,
-    )
-}
-
-/// `-x`.
+/// `-x`, elementwise.
 ///
 /// Adjoint: `∂x = -g`.
 #[inline]
-pub fn neg<V: Value>(x: &V) -> V::Owned {
-    x.map_elems(neg_elem)
+#[doc(hidden)]
+pub fn neg<X: Operand>(x: X) -> OwnedOf<X> {
+    map(x, Neg)
 }
 
-/// Adjoint of [`neg`].
-#[inline]
-pub fn neg_vjp<V: Value>(g: impl Cot<V::Owned>, _x: &V) -> V::Owned {
-    g.into_owned().map_owned(|v| -v)
+/// The kernel of [`neg`].
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct Neg;
+
+impl Unary for Neg {
+    type Reads = crate::kernels::G;
+    #[inline]
+    fn f<F: Float>(self, x: F) -> F {
+        -x
+    }
+    #[inline]
+    fn vjp<F: Float>(self, g: F, _x: F, _out: F) -> F {
+        -g
+    }
 }
 
-/// `a.max(b)` elementwise (for arrays, with broadcasting).
-///
-/// Adjoint: `∂a = g·[a ≥ b]`, `∂b = g·[a < b]` (a tie sends the gradient to `a`).
+/// Adjoint of [`neg`]: `-g`, in `g`'s buffer when it is owned.
 #[inline]
-pub fn max<A: Arith<B>, B: Value<Elem = A::Elem>>(a: &A, b: &B) -> Out<A, B> {
-    a.zip_map(b, |x, y| x.max(y))
+#[doc(hidden)]
+pub fn neg_vjp<T: Tensor>(g: impl Cot<T>) -> T {
+    map_vjp_g(g, Neg)
 }
 
-/// Adjoint of [`max`] with respect to `a`.
+/// The left operand of `a ⊕ b` (a [`ZipRule`] for `a`).
+#[derive(Clone, Copy, Debug)]
+#[doc(hidden)]
+pub struct Lhs;
+/// The right operand (a [`ZipRule`] for `b`).
+#[derive(Clone, Copy, Debug)]
+#[doc(hidden)]
+pub struct Rhs;
+
+/// The contribution of a binary kernel's rule to the gradient of the
+/// operand `S` ([`Lhs`] or [`Rhs`]).
+#[doc(hidden)]
+pub struct ZipRule<'a, G, A, B, K, S> {
+    g: G,
+    a: &'a A,
+    b: &'a B,
+    k: K,
+    side: core::marker::PhantomData<S>,
+}
+
+/// The rule of `a ⊕ b` for `a`, as a [`Contribution`] to `a`'s gradient.
 #[inline]
-pub fn max_vjp_lhs<A: Arith<B>, B: Value<Elem = A::Elem>>(
-    g: impl Cot<Out<A, B>>,
-    a: &A,
-    b: &B,
-) -> A::Owned {
-    let zero = A::Elem::zero();
-    unbroadcast(
-        g.into_owned()
-            .zip_with2(a, b, |g, x, y| if x >= y || y.is_nan() { g } else { zero }),
+#[doc(hidden)]
+pub fn zip_vjp_lhs<'a, G, A, B, K>(
+    g: G,
+    a: &'a A,
+    b: &'a B,
+    k: K,
+) -> Contribution<ZipRule<'a, G, A, B, K, Lhs>> {
+    Contribution(ZipRule {
+        g,
         a,
-    )
-}
-
-/// Adjoint of [`max`] with respect to `b`.
-#[inline]
-pub fn max_vjp_rhs<A: Arith<B>, B: Value<Elem = A::Elem>>(
-    g: impl Cot<Out<A, B>>,
-    a: &A,
-    b: &B,
-) -> B::Owned {
-    let zero = A::Elem::zero();
-    unbroadcast(
-        g.into_owned()
-            .zip_with2(a, b, |g, x, y| if x < y || x.is_nan() { g } else { zero }),
         b,
-    )
+        k,
+        side: core::marker::PhantomData,
+    })
 }
 
-/// `a.min(b)` elementwise (for arrays, with broadcasting).
-///
-/// Adjoint: `∂a = g·[a ≤ b]`, `∂b = g·[a > b]` (a tie sends the gradient to `a`).
+/// The rule of `a ⊕ b` for `b`, as a [`Contribution`] to `b`'s gradient.
 #[inline]
-pub fn min<A: Arith<B>, B: Value<Elem = A::Elem>>(a: &A, b: &B) -> Out<A, B> {
-    a.zip_map(b, |x, y| x.min(y))
-}
-
-/// Adjoint of [`min`] with respect to `a`.
-#[inline]
-pub fn min_vjp_lhs<A: Arith<B>, B: Value<Elem = A::Elem>>(
-    g: impl Cot<Out<A, B>>,
-    a: &A,
-    b: &B,
-) -> A::Owned {
-    let zero = A::Elem::zero();
-    unbroadcast(
-        g.into_owned()
-            .zip_with2(a, b, |g, x, y| if x <= y || y.is_nan() { g } else { zero }),
+#[doc(hidden)]
+pub fn zip_vjp_rhs<'a, G, A, B, K>(
+    g: G,
+    a: &'a A,
+    b: &'a B,
+    k: K,
+) -> Contribution<ZipRule<'a, G, A, B, K, Rhs>> {
+    Contribution(ZipRule {
+        g,
         a,
-    )
-}
-
-/// Adjoint of [`min`] with respect to `b`.
-#[inline]
-pub fn min_vjp_rhs<A: Arith<B>, B: Value<Elem = A::Elem>>(
-    g: impl Cot<Out<A, B>>,
-    a: &A,
-    b: &B,
-) -> B::Owned {
-    let zero = A::Elem::zero();
-    unbroadcast(
-        g.into_owned()
-            .zip_with2(a, b, |g, x, y| if x > y || x.is_nan() { g } else { zero }),
         b,
-    )
+        k,
+        side: core::marker::PhantomData,
+    })
 }
 
-/// `a.powf(b)` elementwise (for arrays, with broadcasting).
+impl<G, A, B, K> Kind<A::Owned> for ZipRule<'_, G, A, B, K, Lhs>
+where
+    A: Arith<B>,
+    B: Value<Elem = A::Elem>,
+    G: Cot<Out<A, B>>,
+    K: Binary,
+{
+    #[inline]
+    fn value(self) -> A::Owned {
+        let (a, b, k) = (self.a, self.b, self.k);
+        match K::PASSES[0] {
+            // `g` itself, summed to `a`'s shape: no pass over it first.
+            Pass::G => unbroadcast(self.g, a),
+            Pass::NegG => negated(unbroadcast(self.g, a)),
+            Pass::No => unbroadcast(
+                self.g
+                    .into_owned()
+                    .zip_with2(a, b, |g, x, y| k.lhs(g, x, y)),
+                a,
+            ),
+        }
+    }
+    #[inline]
+    fn add_to(self, acc: &mut A::Owned) {
+        match K::PASSES[0] {
+            Pass::No => {
+                let d = self.value();
+                acc.zip_assign(&d, |s, x| s + x);
+            }
+            pass => add_unbroadcast(acc, self.g.get(), self.a, pass == Pass::NegG),
+        }
+    }
+}
+
+impl<G, A, B, K> Kind<B::Owned> for ZipRule<'_, G, A, B, K, Rhs>
+where
+    A: Arith<B>,
+    B: Value<Elem = A::Elem>,
+    G: Cot<Out<A, B>>,
+    K: Binary,
+{
+    #[inline]
+    fn value(self) -> B::Owned {
+        let (a, b, k) = (self.a, self.b, self.k);
+        match K::PASSES[1] {
+            Pass::G => unbroadcast(self.g, b),
+            // `-(Σg)`: the sum, then its sign (as `-g` summed would not keep
+            // the sign of a zero sum).
+            Pass::NegG => negated(unbroadcast(self.g, b)),
+            Pass::No => unbroadcast(
+                self.g
+                    .into_owned()
+                    .zip_with2(a, b, |g, x, y| k.rhs(g, x, y)),
+                b,
+            ),
+        }
+    }
+    #[inline]
+    fn add_to(self, acc: &mut B::Owned) {
+        match K::PASSES[1] {
+            Pass::No => {
+                let d = self.value();
+                acc.zip_assign(&d, |s, x| s + x);
+            }
+            pass => add_unbroadcast(acc, self.g.get(), self.b, pass == Pass::NegG),
+        }
+    }
+}
+
+/// Both rules of `a ⊕ b` in one call, giving the owned upstream buffer to
+/// the operand that was not broadcast (its gradient has the same shape), so
+/// that it is reused, and lending it to the other operand first.
+#[inline]
+#[doc(hidden)]
+pub fn zip_vjp_both<A, B, K>(g: impl Cot<Out<A, B>>, a: &A, b: &B, k: K) -> (A::Owned, B::Owned)
+where
+    A: Arith<B>,
+    B: Value<Elem = A::Elem>,
+    K: Binary,
+{
+    if a.shape() == g.get().shape() {
+        let db = zip_vjp_rhs(g.get(), a, b, k).value();
+        (zip_vjp_lhs(g, a, b, k).value(), db)
+    } else {
+        let da = zip_vjp_lhs(g.get(), a, b, k).value();
+        (da, zip_vjp_rhs(g, a, b, k).value())
+    }
+}
+
+/// The rules of `a + b` where the operand `borrower` ([`Lhs`] or [`Rhs`])
+/// may borrow the other's gradient: when both operands have the gradient's
+/// shape (and their gradients one type), each gradient is the upstream
+/// gradient itself, so the other operand takes its buffer and the
+/// borrower's is `None`, to be lent the other's by
+/// [`lent`](crate::value::lent). Otherwise, as [`zip_vjp_both`].
 ///
-/// Adjoint: `∂a = g·b·a^(b-1)`, `∂b = g·a^b·ln a` (`0` where `a^b = 0`).
+/// The generated code calls it when the borrower's gradient is only read,
+/// and read before the other's is used.
 #[inline]
-pub fn powf<A: Arith<B>, B: Value<Elem = A::Elem>>(a: &A, b: &B) -> Out<A, B> {
-    a.zip_map(b, |x, y| x.powf(y))
+#[doc(hidden)]
+pub fn add_vjp_lend<A, B, S>(g: impl Cot<Out<A, B>>, a: &A, b: &B, borrower: S) -> S::Grads
+where
+    A: Arith<B>,
+    B: Value<Elem = A::Elem>,
+    A::Owned: 'static,
+    B::Owned: 'static,
+    S: Borrower<A, B>,
+{
+    let _ = borrower;
+    let same = same_type::<A::Owned, B::Owned>()
+        && a.shape() == g.get().shape()
+        && b.shape() == g.get().shape();
+    let (da, db) = if same {
+        match S::LHS {
+            true => (None, Some(zip_vjp_rhs(g, a, b, Add).value())),
+            false => (Some(zip_vjp_lhs(g, a, b, Add).value()), None),
+        }
+    } else {
+        let (da, db) = zip_vjp_both(g, a, b, Add);
+        (Some(da), Some(db))
+    };
+    S::grads(da, db)
 }
 
-/// Adjoint of [`powf`] with respect to `a`.
-#[inline]
-pub fn powf_vjp_lhs<A: Arith<B>, B: Value<Elem = A::Elem>>(
-    g: impl Cot<Out<A, B>>,
-    a: &A,
-    b: &B,
-) -> A::Owned {
-    let one = A::Elem::one();
-    unbroadcast(
-        g.into_owned()
-            .zip_with2(a, b, |g, x, y| g * y * x.powf(y - one)),
-        a,
-    )
+/// The operand of `a + b` that borrows the other's gradient, and the
+/// gradients [`add_vjp_lend`] returns for it.
+#[doc(hidden)]
+pub trait Borrower<A: Value, B: Value> {
+    /// Whether it is the left operand.
+    const LHS: bool;
+    /// The lender's gradient, and the borrower's if it has one of its own.
+    type Grads;
+    /// The two gradients, the lender's always there.
+    fn grads(a: Option<A::Owned>, b: Option<B::Owned>) -> Self::Grads;
 }
 
-/// Adjoint of [`powf`] with respect to `b`.
+impl<A: Value, B: Value> Borrower<A, B> for Rhs {
+    const LHS: bool = false;
+    type Grads = (A::Owned, Option<B::Owned>);
+    fn grads(a: Option<A::Owned>, b: Option<B::Owned>) -> Self::Grads {
+        (a.expect("the lender's gradient"), b)
+    }
+}
+
+impl<A: Value, B: Value> Borrower<A, B> for Lhs {
+    const LHS: bool = true;
+    type Grads = (Option<A::Owned>, B::Owned);
+    fn grads(a: Option<A::Owned>, b: Option<B::Owned>) -> Self::Grads {
+        (a, b.expect("the lender's gradient"))
+    }
+}
+
+/// Whether two types are one.
+fn same_type<T: 'static, U: 'static>() -> bool {
+    std::any::TypeId::of::<T>() == std::any::TypeId::of::<U>()
+}
+
+/// `-x`, in `x`'s buffer.
 #[inline]
-pub fn powf_vjp_rhs<A: Arith<B>, B: Value<Elem = A::Elem>>(
-    g: impl Cot<Out<A, B>>,
-    a: &A,
-    b: &B,
-) -> B::Owned {
-    unbroadcast(
-        g.into_owned()
-            // At a zero power (a zero base, b > 0) the value does not move
-            // with b: the gradient is 0, not 0 · ln 0 = NaN.
-            .zip_with2(a, b, |g, x, y| {
-                let p = x.powf(y);
-                if p == A::Elem::zero() {
-                    p
-                } else {
-                    g * p * x.ln()
-                }
-            }),
-        b,
-    )
+fn negated<T: Tensor>(x: T) -> T {
+    x.map_owned(|v| -v)
 }
 
 /// `acc ± unbroadcast(g)`, in place: no array when the operand was not
@@ -428,207 +529,3 @@ fn add_unbroadcast<G: SumTo<T>, T: Value<Elem = G::Elem>>(
         acc.zip_assign(&unbroadcast(g, target), f);
     }
 }
-
-/// The adjoints of `+` and `-` added into an accumulator, reading the
-/// upstream gradient where it is: `$acc(&mut acc, g, a, b)` adds in place (a
-/// loop's gradient of a value every iteration reads, a carried adjoint), and
-/// `$add(acc, g, a, b)` returns the sum in `acc`'s buffer (a fork sum).
-macro_rules! accumulate {
-    ($acc:ident, $add:ident, $rule:ident, $grad:ident, $side:ident, $negate:literal) => {
-        #[doc = concat!("[`", stringify!($rule), "`] added into `acc`, in place.")]
-        #[inline]
-        pub fn $acc<A: Arith<B>, B: Value<Elem = A::Elem>>(
-            acc: &mut $grad::Owned,
-            g: impl Cot<Out<A, B>>,
-            a: &A,
-            b: &B,
-        ) {
-            let _ = (a, b);
-            add_unbroadcast(acc, g.get(), operand!($side, a, b), $negate)
-        }
-
-        #[doc = concat!("`acc + ", stringify!($rule), "(g, a, b)`, in `acc`'s buffer.")]
-        #[inline]
-        pub fn $add<A: Arith<B>, B: Value<Elem = A::Elem>>(
-            mut acc: $grad::Owned,
-            g: impl Cot<Out<A, B>>,
-            a: &A,
-            b: &B,
-        ) -> $grad::Owned {
-            $acc(&mut acc, g, a, b);
-            acc
-        }
-    };
-}
-
-/// The operand a rule is for.
-macro_rules! operand {
-    (lhs, $a:expr, $b:expr) => {
-        $a
-    };
-    (rhs, $a:expr, $b:expr) => {
-        $b
-    };
-}
-
-accumulate!(add_vjp_lhs_acc, add_vjp_lhs_add, add_vjp_lhs, A, lhs, false);
-accumulate!(add_vjp_rhs_acc, add_vjp_rhs_add, add_vjp_rhs, B, rhs, false);
-accumulate!(sub_vjp_lhs_acc, sub_vjp_lhs_add, sub_vjp_lhs, A, lhs, false);
-accumulate!(sub_vjp_rhs_acc, sub_vjp_rhs_add, sub_vjp_rhs, B, rhs, true);
-
-/// The forms of `+ - * /` that write the result over their left operand's
-/// buffer when it can hold it (see [`Arith::into_output`]), and allocate as
-/// the plain op does otherwise; and the same followed by an elementwise
-/// function in the same pass (`relu(x.dot(w) + b)` reads and writes the
-/// buffer once). The values are the plain ops', bit for bit.
-///
-/// The generated code calls them on a temporary that nothing else reads.
-macro_rules! owned {
-    ($owned:ident, $owned_map:ident, $plain:ident, $op:tt) => {
-        #[doc = concat!("[`", stringify!($plain), "`] into `a`'s buffer when it has the result's shape and layout.")]
-        #[inline]
-        pub fn $owned<A: Arith<B>, B: Value<Elem = A::Elem>>(a: A, b: &B) -> Out<A, B> {
-            match a.into_output(b) {
-                Ok(out) => out.zip_with1(b, |x, y| x $op y),
-                Err(a) => a.$plain(b),
-            }
-        }
-
-        #[doc = concat!("[`", stringify!($owned), "`], then `f` of each element, in one pass.")]
-        #[inline]
-        pub fn $owned_map<A: Arith<B>, B: Value<Elem = A::Elem>>(
-            a: A,
-            b: &B,
-            f: impl Fn(A::Elem) -> A::Elem,
-        ) -> Out<A, B> {
-            match a.into_output(b) {
-                Ok(out) => out.zip_with1(b, |x, y| f(x $op y)),
-                Err(a) => a.$plain(b).map_owned(f),
-            }
-        }
-    };
-}
-
-owned!(add_owned, add_owned_map, add, +);
-owned!(sub_owned, sub_owned_map, sub, -);
-owned!(mul_owned, mul_owned_map, mul, *);
-owned!(div_owned, div_owned_map, div, /);
-
-/// [`neg`] of one element (see [`add_owned_map`]).
-#[inline]
-pub fn neg_elem<F: Float>(v: F) -> F {
-    -v
-}
-
-/// [`neg`] in place.
-#[inline]
-pub fn neg_owned<T: Tensor>(x: T) -> T {
-    x.map_owned(neg_elem)
-}
-
-/// Both adjoints of [`add`] where the right operand's will borrow the left's
-/// when it can: when both operands have the gradient's shape (and their
-/// gradients one type), each gradient is the upstream gradient itself, so the
-/// left one takes its buffer and the right one is `None`, to be lent the left
-/// one by [`lent`](crate::value::lent). Otherwise, as [`add_vjp_both`].
-///
-/// The generated code calls it when the right operand's gradient is only
-/// read, and read before the left one's is used.
-#[inline]
-pub fn add_vjp_lend_rhs<A: Arith<B>, B: Value<Elem = A::Elem>>(
-    g: impl Cot<Out<A, B>>,
-    a: &A,
-    b: &B,
-) -> (A::Owned, Option<B::Owned>)
-where
-    A::Owned: 'static,
-    B::Owned: 'static,
-{
-    if same_gradient(g.get(), a, b) {
-        (add_vjp_lhs(g, a, b), None)
-    } else {
-        let (da, db) = add_vjp_both(g, a, b);
-        (da, Some(db))
-    }
-}
-
-/// [`add_vjp_lend_rhs`] with the sides swapped: the left operand's gradient
-/// is `None` where it can borrow the right one's.
-#[inline]
-pub fn add_vjp_lend_lhs<A: Arith<B>, B: Value<Elem = A::Elem>>(
-    g: impl Cot<Out<A, B>>,
-    a: &A,
-    b: &B,
-) -> (Option<A::Owned>, B::Owned)
-where
-    A::Owned: 'static,
-    B::Owned: 'static,
-{
-    if same_gradient(g.get(), a, b) {
-        (None, add_vjp_rhs(g, a, b))
-    } else {
-        let (da, db) = add_vjp_both(g, a, b);
-        (Some(da), db)
-    }
-}
-
-/// Whether both operands of `a + b` get `g` itself as their gradient, as
-/// values of one type.
-fn same_gradient<A: Arith<B>, B: Value<Elem = A::Elem>>(g: &Out<A, B>, a: &A, b: &B) -> bool
-where
-    A::Owned: 'static,
-    B::Owned: 'static,
-{
-    use std::any::TypeId;
-    TypeId::of::<A::Owned>() == TypeId::of::<B::Owned>()
-        && a.shape() == g.shape()
-        && b.shape() == g.shape()
-}
-
-/// Both adjoints of a binary op in one call, giving the owned upstream buffer
-/// to the operand that was not broadcast (its gradient is the same shape), so
-/// that it is reused, and lending it to the other operand first.
-macro_rules! both {
-    ($both:ident, $lhs:ident, $rhs:ident, $doc:literal) => {
-        #[doc = $doc]
-        #[inline]
-        pub fn $both<A: Arith<B>, B: Value<Elem = A::Elem>>(
-            g: impl Cot<Out<A, B>>,
-            a: &A,
-            b: &B,
-        ) -> (A::Owned, B::Owned) {
-            if a.shape() == g.get().shape() {
-                let db = $rhs(g.get(), a, b);
-                (($lhs)(g, a, b), db)
-            } else {
-                let da = $lhs(g.get(), a, b);
-                (da, $rhs(g, a, b))
-            }
-        }
-    };
-}
-
-both!(
-    add_vjp_both,
-    add_vjp_lhs,
-    add_vjp_rhs,
-    "[`add_vjp_lhs`] and [`add_vjp_rhs`] in one call."
-);
-both!(
-    sub_vjp_both,
-    sub_vjp_lhs,
-    sub_vjp_rhs,
-    "[`sub_vjp_lhs`] and [`sub_vjp_rhs`] in one call."
-);
-both!(
-    mul_vjp_both,
-    mul_vjp_lhs,
-    mul_vjp_rhs,
-    "[`mul_vjp_lhs`] and [`mul_vjp_rhs`] in one call."
-);
-both!(
-    div_vjp_both,
-    div_vjp_lhs,
-    div_vjp_rhs,
-    "[`div_vjp_lhs`] and [`div_vjp_rhs`] in one call."
-);

@@ -3,11 +3,14 @@
 //! The forward functions call ndarray's `dot` and `t`, so values are bit for
 //! bit those of the user's code; the adjoints are products too.
 
-use crate::ops::arith::{add_owned, Arith, Out};
+use crate::contrib::{Contribution, Kind};
+use crate::ops::arith::{Arith, Lhs, Out, Rhs};
 use crate::outers::Slot;
+#[doc(hidden)]
 pub use crate::outers::{add_outers, outer_term, rows_in, Outers};
 use crate::steps::Spare;
 use crate::value::{Cot, Float, Reusable, Tensor, Value};
+use core::marker::PhantomData;
 use ndarray::linalg::{general_mat_mul, general_mat_vec_mul};
 use ndarray::{
     Array, Array1, Array2, ArrayBase, ArrayView, ArrayView1, ArrayView2, Axis, Data, DataMut,
@@ -19,6 +22,7 @@ use ndarray::{
 /// Implemented for matrix-matrix (`Ix2 · Ix2 → Array2`), matrix-vector
 /// (`Ix2 · Ix1 → Array1`), vector-matrix (`Ix1 · Ix2 → Array1`) and
 /// vector-vector (`Ix1 · Ix1 → F`), any storage on both sides.
+#[doc(hidden)]
 pub trait Dot2<B: Value>: Value {
     /// The type of `a.dot(&b)`.
     type Output: Tensor<Elem = Self::Elem>;
@@ -451,12 +455,15 @@ impl<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>> Dot2<ArrayBase<S2, Ix1>>
 }
 
 /// The type of `a.dot(&b)`.
+#[doc(hidden)]
 pub type DotOut<A, B> = <A as Dot2<B>>::Output;
 
 /// What is kept of a value whose buffer was reused (see [`Reusable`]).
+#[doc(hidden)]
 pub type ShapeOf<T> = <T as Reusable>::Shape;
 
-/// What [`add_dot_owned`] returns: the sum, and the kept shape of the product.
+/// What [`add_dot`] returns: the sum, and the kept shape of the product.
+#[doc(hidden)]
 pub type AddDot<A, M, V> = (Out<A, DotOut<M, V>>, ShapeOf<DotOut<M, V>>);
 
 /// `a.dot(&b)`: matrix-matrix, matrix-vector, vector-matrix or vector-vector,
@@ -482,6 +489,7 @@ pub type AddDot<A, M, V> = (Out<A, DotOut<M, V>>, ShapeOf<DotOut<M, V>>);
 /// assert_eq!(dot(&a, &a.t()), a.dot(&a.t()));
 /// ```
 #[inline]
+#[doc(hidden)]
 pub fn dot<A: Dot2<B>, B: Value<Elem = A::Elem>>(a: &A, b: &B) -> DotOut<A, B> {
     a.dot2(b)
 }
@@ -503,6 +511,7 @@ pub fn dot<A: Dot2<B>, B: Value<Elem = A::Elem>>(a: &A, b: &B) -> DotOut<A, B> {
 /// assert_eq!(dot_reuse(&mut spare, &m, &v), dot(&m, &v));
 /// ```
 #[inline]
+#[doc(hidden)]
 pub fn dot_reuse<A: Dot2<B>, B: Value<Elem = A::Elem>>(
     spare: &mut Spare<A::Elem>,
     a: &A,
@@ -511,102 +520,90 @@ pub fn dot_reuse<A: Dot2<B>, B: Value<Elem = A::Elem>>(
     a.dot2_reuse(b, spare)
 }
 
-/// Adjoint of [`dot`] with respect to `a`.
+/// The rule of [`dot`] for `a`, as a [`Contribution`] to `a`'s gradient:
+/// matrix-matrix `G·Bᵀ`, matrix-vector `g ⊗ b` (an outer product, which a
+/// loop may [`defer`](Contribution::defer)), vector-matrix `B g`,
+/// vector-vector `g b`.
 #[inline]
-pub fn dot_vjp_lhs<A: Dot2<B>, B: Value<Elem = A::Elem>>(
-    g: impl Cot<DotOut<A, B>>,
-    a: &A,
-    b: &B,
-) -> A::Owned {
-    A::dot2_vjp_lhs(g, a, b)
+#[doc(hidden)]
+pub fn dot_vjp_lhs<'a, G, A, B>(
+    g: G,
+    a: &'a A,
+    b: &'a B,
+) -> Contribution<DotRule<'a, G, A, B, Lhs>> {
+    Contribution(DotRule {
+        g,
+        a,
+        b,
+        side: PhantomData,
+    })
 }
 
-/// Adjoint of [`dot`] with respect to `b`.
+/// The rule of [`dot`] for `b`, as a [`Contribution`] to `b`'s gradient:
+/// matrix-matrix `Aᵀ·G`, matrix-vector `Aᵀ g`, vector-matrix `a ⊗ g` (an
+/// outer product), vector-vector `g a`.
 #[inline]
-pub fn dot_vjp_rhs<A: Dot2<B>, B: Value<Elem = A::Elem>>(
-    g: impl Cot<DotOut<A, B>>,
-    a: &A,
-    b: &B,
-) -> B::Owned {
-    A::dot2_vjp_rhs(g, a, b)
+#[doc(hidden)]
+pub fn dot_vjp_rhs<'a, G, A, B>(
+    g: G,
+    a: &'a A,
+    b: &'a B,
+) -> Contribution<DotRule<'a, G, A, B, Rhs>> {
+    Contribution(DotRule {
+        g,
+        a,
+        b,
+        side: PhantomData,
+    })
 }
 
-/// [`dot_vjp_lhs`] added into `acc`: what a loop's reverse sweep does with
-/// the gradient of a weight that every iteration reads (`acc += g · bᵀ`, a
-/// rank-1 update for a matrix-vector product), without a new array per
-/// iteration.
-#[inline]
-pub fn dot_vjp_lhs_acc<A: Dot2<B>, B: Value<Elem = A::Elem>>(
-    acc: &mut A::Owned,
-    g: impl Cot<DotOut<A, B>>,
-    a: &A,
-    b: &B,
-) {
-    A::dot2_vjp_lhs_acc(acc, g.get(), a, b)
+/// The contribution of a product's rule to the gradient of the operand `S`.
+#[doc(hidden)]
+pub struct DotRule<'a, G, A, B, S> {
+    g: G,
+    a: &'a A,
+    b: &'a B,
+    side: PhantomData<S>,
 }
 
-/// [`dot_vjp_rhs`] added into `acc`.
-#[inline]
-pub fn dot_vjp_rhs_acc<A: Dot2<B>, B: Value<Elem = A::Elem>>(
-    acc: &mut B::Owned,
-    g: impl Cot<DotOut<A, B>>,
-    a: &A,
-    b: &B,
-) {
-    A::dot2_vjp_rhs_acc(acc, g.get(), a, b)
+impl<G, A, B> Kind<A::Owned> for DotRule<'_, G, A, B, Lhs>
+where
+    A: Dot2<B>,
+    B: Value<Elem = A::Elem>,
+    G: Cot<DotOut<A, B>>,
+{
+    #[inline]
+    fn value(self) -> A::Owned {
+        A::dot2_vjp_lhs(self.g, self.a, self.b)
+    }
+    #[inline]
+    fn add_to(self, acc: &mut A::Owned) {
+        A::dot2_vjp_lhs_acc(acc, self.g.get(), self.a, self.b)
+    }
+    #[inline(always)]
+    fn defer<const N: usize>(self, slot: Slot<'_, '_, A::Elem, N>, acc: &mut A::Owned) {
+        A::dot2_vjp_lhs_defer(slot, acc, self.g.get(), self.a, self.b)
+    }
 }
 
-/// [`dot_vjp_lhs_acc`] for a loop's weight: a matrix-vector product's
-/// `g ⊗ b` is kept in `slot` (a term of the loop's [`Outers`], in this
-/// iteration) and added into `acc` after the loop by [`add_outers`]; the
-/// other products add into `acc` now.
-#[inline(always)]
-pub fn dot_vjp_lhs_defer<A: Dot2<B>, B: Value<Elem = A::Elem>, const N: usize>(
-    slot: Slot<'_, '_, A::Elem, N>,
-    acc: &mut A::Owned,
-    g: impl Cot<DotOut<A, B>>,
-    a: &A,
-    b: &B,
-) {
-    A::dot2_vjp_lhs_defer(slot, acc, g.get(), a, b)
-}
-
-/// [`dot_vjp_rhs_acc`] for a loop's weight: a vector-matrix product's
-/// `a ⊗ g` is kept in `slot` (see [`dot_vjp_lhs_defer`]).
-#[inline(always)]
-pub fn dot_vjp_rhs_defer<A: Dot2<B>, B: Value<Elem = A::Elem>, const N: usize>(
-    slot: Slot<'_, '_, A::Elem, N>,
-    acc: &mut B::Owned,
-    g: impl Cot<DotOut<A, B>>,
-    a: &A,
-    b: &B,
-) {
-    A::dot2_vjp_rhs_defer(slot, acc, g.get(), a, b)
-}
-
-/// `acc + dot_vjp_lhs(g, a, b)`, added into `acc`'s buffer: the fork rule's
-/// sum for a value that a product reads beside other readers.
-#[inline]
-pub fn dot_vjp_lhs_add<A: Dot2<B>, B: Value<Elem = A::Elem>>(
-    mut acc: A::Owned,
-    g: impl Cot<DotOut<A, B>>,
-    a: &A,
-    b: &B,
-) -> A::Owned {
-    A::dot2_vjp_lhs_acc(&mut acc, g.get(), a, b);
-    acc
-}
-
-/// `acc + dot_vjp_rhs(g, a, b)`, added into `acc`'s buffer.
-#[inline]
-pub fn dot_vjp_rhs_add<A: Dot2<B>, B: Value<Elem = A::Elem>>(
-    mut acc: B::Owned,
-    g: impl Cot<DotOut<A, B>>,
-    a: &A,
-    b: &B,
-) -> B::Owned {
-    A::dot2_vjp_rhs_acc(&mut acc, g.get(), a, b);
-    acc
+impl<G, A, B> Kind<B::Owned> for DotRule<'_, G, A, B, Rhs>
+where
+    A: Dot2<B>,
+    B: Value<Elem = A::Elem>,
+    G: Cot<DotOut<A, B>>,
+{
+    #[inline]
+    fn value(self) -> B::Owned {
+        A::dot2_vjp_rhs(self.g, self.a, self.b)
+    }
+    #[inline]
+    fn add_to(self, acc: &mut B::Owned) {
+        A::dot2_vjp_rhs_acc(acc, self.g.get(), self.a, self.b)
+    }
+    #[inline(always)]
+    fn defer<const N: usize>(self, slot: Slot<'_, '_, A::Elem, N>, acc: &mut B::Owned) {
+        A::dot2_vjp_rhs_defer(slot, acc, self.g.get(), self.a, self.b)
+    }
 }
 
 /// `a + m.dot(&v)` with the product added into `a`'s buffer (a
@@ -615,7 +612,8 @@ pub fn dot_vjp_rhs_add<A: Dot2<B>, B: Value<Elem = A::Elem>>(
 /// that does not apply (another kind of product, a broadcast, a layout
 /// ndarray would not give), the product is made and added as usual.
 #[inline]
-pub fn add_dot_owned<A, M, V>(a: A, m: &M, v: &V) -> AddDot<A, M, V>
+#[doc(hidden)]
+pub fn add_dot<A, M, V>(a: A, m: &M, v: &V) -> AddDot<A, M, V>
 where
     A: Tensor + Arith<DotOut<M, V>>,
     M: Dot2<V, Elem = A::Elem>,
@@ -633,7 +631,11 @@ where
     let a = A::from_array(buf);
     let d = m.dot2(v);
     let shape = d.shape_of();
-    (add_owned(a, &d), shape)
+    let sum = match a.into_output(&d) {
+        Ok(out) => out.zip_with1(&d, |x, y| x + y),
+        Err(a) => a.add(&d),
+    };
+    (sum, shape)
 }
 
 /// `a.t()`: the view with the axes reversed (the transpose of a matrix), no
@@ -652,18 +654,17 @@ where
 /// assert_eq!(t(&a).shape(), &[3, 2]);
 /// ```
 #[inline]
+#[doc(hidden)]
 pub fn t<F: Float, S: Data<Elem = F>, D: Dimension>(a: &ArrayBase<S, D>) -> ArrayView<'_, F, D> {
     a.t()
 }
 
 /// Adjoint of [`t`]: `gᵀ`, by reversing the axes of `g`'s buffer.
-///
-/// `out` is the forward view (or an owned copy of it); it is not read.
 #[inline]
-pub fn t_vjp<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>, D: Dimension>(
+#[doc(hidden)]
+pub fn t_vjp<F: Float, S: Data<Elem = F>, D: Dimension>(
     g: impl Cot<Array<F, D>>,
     _a: &ArrayBase<S, D>,
-    _out: &ArrayBase<S2, D>,
 ) -> Array<F, D> {
     g.into_owned().reversed_axes()
 }

@@ -1,20 +1,24 @@
-//! The op vocabulary: every forward function beside its adjoint rule.
+//! The ops: every forward function beside its adjoint rule, by family.
 //!
-//! A forward function `foo` has adjoint rules `foo_vjp` (one differentiable
-//! operand) or `foo_vjp_lhs` / `foo_vjp_rhs` (two). Each takes the upstream
-//! gradient first (owned or borrowed, see [`Cot`](crate::Cot)), then the
-//! forward arguments by reference (constants such as an `Axis`, an index or
-//! labels by value), then what the rule reuses from the forward pass (its
-//! output, or saved intermediates), and returns the gradient of its operand,
-//! always of the operand's own shape.
+//! [`vocabulary`] is what a differentiable body calls as functions (it is
+//! `backprop::ops`); the rest is what the generated code calls: the forms of
+//! the operators and methods (`a + b`, `a.dot(&b)`, `a.t()`, ...), the
+//! rules, and the kernels of the elementwise ops, hidden from these docs.
+//!
+//! An elementwise op is one row of [`elementwise`]: one line of maths for its
+//! value and one for its rule (see [`crate::kernels`]). A rule takes the
+//! upstream gradient first (owned or borrowed, see [`Cot`](crate::Cot)), then
+//! what it reads of the forward pass, and returns the gradient of its
+//! operand, always of the operand's own shape; the rules that a fork or a
+//! loop may add up return a [`Contribution`](crate::contrib::Contribution).
 //!
 //! | family | ops |
 //! |---|---|
-//! | [`arith`] | `add sub mul div neg max min powf` |
-//! | [`elementwise`] | `exp ln sqrt square abs sin cos tan tanh sigmoid relu recip powi` |
+//! | [`arith`] | `+ - * /`, unary `-`, `max min powf` |
+//! | [`elementwise`] | the maps of one value: `exp ln tanh relu powi ...`, one row each |
 //! | [`reduce`] | `sum mean sum_axis mean_axis` |
 //! | [`linalg`] | `dot t` |
-//! | [`structure`] | `concat row column index copy` |
+//! | [`structure`] | `concat row column index to_owned insert_axis` |
 //! | [`nn`] | `softmax log_softmax logsumexp softmax_cross_entropy mse` |
 
 pub mod arith;
@@ -30,3 +34,12 @@ pub use linalg::*;
 pub use nn::*;
 pub use reduce::*;
 pub use structure::*;
+
+/// The functions a differentiable body may call: `backprop::ops`.
+pub mod vocabulary {
+    pub use super::elementwise::powi;
+    pub use super::elementwise::vocabulary::*;
+    pub use super::nn::{log_softmax, logsumexp, mse, softmax, softmax_cross_entropy};
+    pub use super::reduce::{mean, mean_axis, sum, sum_axis};
+    pub use super::structure::concat;
+}

@@ -102,6 +102,7 @@ pub fn softmax<X: Operand>(x: X) -> OwnedOf<X> {
 }
 
 /// Adjoint of [`softmax`]: `out ⊙ (g − Σ_row(g ⊙ out))`.
+#[doc(hidden)]
 pub fn softmax_vjp<V: Value>(
     g: impl Cot<V::Owned>,
     _x: &V,
@@ -141,6 +142,7 @@ pub fn log_softmax<X: Operand>(x: X) -> OwnedOf<X> {
 }
 
 /// Adjoint of [`log_softmax`]: `g − exp(out) · Σ_row g`.
+#[doc(hidden)]
 pub fn log_softmax_vjp<V: Value>(
     g: impl Cot<V::Owned>,
     _x: &V,
@@ -158,6 +160,7 @@ pub fn log_softmax_vjp<V: Value>(
 
 /// Values that have a row-wise `logsumexp`: a vector gives a scalar, a matrix
 /// the vector of its rows' values, a scalar itself.
+#[doc(hidden)]
 pub trait LogSumExp: Value {
     /// The type of `logsumexp(x)`.
     type Output: Tensor<Elem = Self::Elem>;
@@ -232,6 +235,7 @@ where
 
 /// Adjoint of [`logsumexp`]: `g_row · exp(x − out_row)`.
 #[inline]
+#[doc(hidden)]
 pub fn logsumexp_vjp<V: LogSumExp>(g: impl Cot<V::Output>, x: &V, out: &V::Output) -> V::Owned {
     V::logsumexp_vjp(g, x, out)
 }
@@ -277,26 +281,23 @@ pub fn softmax_cross_entropy<F: Float, S: Data<Elem = F>>(
 /// assert_eq!(loss, std::f64::consts::LN_2);
 /// assert_eq!(p, array![[0.5, 0.5]]);
 /// ```
-pub fn softmax_cross_entropy_fwd<F: Float, S: Data<Elem = F>>(
-    logits: &ArrayBase<S, Ix2>,
+#[doc(hidden)]
+pub fn softmax_cross_entropy_fwd<
+    F: Float,
+    S: Data<Elem = F>,
+    L: Operand<Value = ArrayBase<S, Ix2>>,
+>(
+    logits: L,
     labels: &[usize],
 ) -> (F, Array2<F>) {
-    softmax_cross_entropy_fwd_owned(logits.to_owned(), labels)
-}
-
-/// [`softmax_cross_entropy_fwd`] over a logits temporary that nothing else
-/// reads: the probabilities are written over it.
-///
-/// # Panics
-///
-/// As [`softmax_cross_entropy`].
-pub fn softmax_cross_entropy_fwd_owned<F: Float>(
-    logits: Array2<F>,
-    labels: &[usize],
-) -> (F, Array2<F>) {
-    let (n, classes) = logits.dim();
+    let (n, classes) = logits.value().dim();
     check_labels(n, classes, labels);
-    let mut probs = logits;
+    // The probabilities are written over the logits where they are passed
+    // by value.
+    let mut probs = match logits.owned() {
+        Ok(l) => l,
+        Err(l) => l.value().to_owned(),
+    };
     let mut total = F::zero();
     for (mut r, &y) in probs.rows_mut().into_iter().zip(labels) {
         let m = shift(&r.view());
@@ -328,6 +329,7 @@ fn check_labels(rows: usize, classes: usize, labels: &[usize]) {
 
 /// Adjoint of [`softmax_cross_entropy`]: `g · (P − onehot(labels)) / n`, with
 /// `probs = P` as returned by [`softmax_cross_entropy_fwd`].
+#[doc(hidden)]
 pub fn softmax_cross_entropy_vjp<F: Float, S: Data<Elem = F>>(
     g: impl Cot<F>,
     logits: &ArrayBase<S, Ix2>,
@@ -392,36 +394,30 @@ where
     total / count(p.len_elems())
 }
 
-/// Adjoint of [`mse`] with respect to `pred`: `2g (pred − target) / n`.
-pub fn mse_vjp_lhs<P: Value, T: Value<Elem = P::Elem>>(
-    g: impl Cot<P::Elem>,
-    pred: &P,
-    target: &T,
-    out: &P::Elem,
-) -> P::Owned {
-    mse_vjp_lhs_owned(g, pred.to_owned_value(), target, out)
-}
-
-/// [`mse_vjp_lhs`] over a `pred` temporary that nothing reads after it: the
-/// residual is written over `pred`.
-pub fn mse_vjp_lhs_owned<P: Tensor, T: Value<Elem = P::Elem>>(
-    g: impl Cot<P::Elem>,
+/// Adjoint of [`mse`] with respect to `pred`: `2g (pred − target) / n`,
+/// written over `pred` where it is passed by value.
+#[doc(hidden)]
+pub fn mse_vjp_lhs<P: Operand, T: Value<Elem = ElemOf<P>>>(
+    g: impl Cot<ElemOf<P>>,
     pred: P,
     target: &T,
-    _out: &P::Elem,
-) -> P {
-    check_same_shape("mse_vjp_lhs", pred.shape(), target.shape());
+) -> OwnedOf<P> {
+    check_same_shape("mse_vjp_lhs", pred.value().shape(), target.shape());
     let g = *g.get();
-    let k = (g + g) / count(pred.len_elems());
+    let k = (g + g) / count(pred.value().len_elems());
+    let pred = match pred.owned() {
+        Ok(p) => p,
+        Err(p) => p.value().to_owned_value(),
+    };
     pred.zip_with1(target, |p, t| k * (p - t))
 }
 
 /// Adjoint of [`mse`] with respect to `target`: `−2g (pred − target) / n`.
+#[doc(hidden)]
 pub fn mse_vjp_rhs<P: Value, T: Value<Elem = P::Elem>>(
     g: impl Cot<P::Elem>,
     pred: &P,
     target: &T,
-    _out: &P::Elem,
 ) -> T::Owned {
     check_same_shape("mse_vjp_rhs", pred.shape(), target.shape());
     let g = *g.get();

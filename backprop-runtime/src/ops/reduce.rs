@@ -4,7 +4,7 @@
 //! are bit for bit those of the user's code. The adjoint of a reduction copies
 //! the upstream gradient back to every element that was reduced.
 
-use crate::value::{Cot, ElemOf, Float, Operand, Tensor, Value};
+use crate::value::{Cot, ElemOf, Float, Operand, OwnedOf, Tensor, Value};
 use ndarray::{Array, ArrayBase, Axis, Data, RemoveAxis, Zip};
 
 /// `n` as a float, as ndarray's `mean` converts it (`n as F`).
@@ -32,7 +32,8 @@ pub fn sum<X: Operand>(x: X) -> ElemOf<X> {
 
 /// Adjoint of [`sum`]: `g` in every element of `x`'s shape.
 #[inline]
-pub fn sum_vjp<V: Value>(g: impl Cot<V::Elem>, x: &V, _out: &V::Elem) -> V::Owned {
+#[doc(hidden)]
+pub fn sum_vjp<V: Value>(g: impl Cot<V::Elem>, x: &V) -> V::Owned {
     <V::Owned as Tensor>::filled(x.view().raw_dim(), *g.get())
 }
 
@@ -52,6 +53,7 @@ pub fn sum_vjp<V: Value>(g: impl Cot<V::Elem>, x: &V, _out: &V::Elem) -> V::Owne
 /// assert_eq!(sum_square(3.0_f64), 9.0);
 /// ```
 #[inline]
+#[doc(hidden)]
 pub fn sum_square<X: Operand>(x: X) -> ElemOf<X> {
     let v = x.value().view();
     match v.as_slice_memory_order() {
@@ -111,19 +113,16 @@ fn finish<F: Float>(p: [F; 8], rest: impl Iterator<Item = F>) -> F {
     acc
 }
 
-/// Adjoint of [`sum_square`]: `2g·x`, in a new array.
+/// Adjoint of [`sum_square`]: `2g·x`, written over `x` where it is passed
+/// by value.
 #[inline]
-pub fn sum_square_vjp<V: Value>(g: impl Cot<V::Elem>, x: &V, _out: &V::Elem) -> V::Owned {
+#[doc(hidden)]
+pub fn sum_square_vjp<X: Operand>(g: impl Cot<ElemOf<X>>, x: X) -> OwnedOf<X> {
     let g = *g.get();
-    x.map_elems(|x| (g + g) * x)
-}
-
-/// [`sum_square_vjp`] over an `x` that nothing reads after it: `2g·x` is
-/// written over `x`.
-#[inline]
-pub fn sum_square_vjp_owned<T: Tensor>(g: impl Cot<T::Elem>, x: T, _out: &T::Elem) -> T {
-    let g = *g.get();
-    x.map_owned(|x| (g + g) * x)
+    match x.owned() {
+        Ok(x) => x.map_owned(|x| (g + g) * x),
+        Err(x) => x.value().map_elems(|x| (g + g) * x),
+    }
 }
 
 /// The mean of all elements: `sum / n` as ndarray's `mean()` computes it,
@@ -152,7 +151,8 @@ pub fn mean<X: Operand>(x: X) -> ElemOf<X> {
 
 /// Adjoint of [`mean`]: `g / n` in every element of `x`'s shape.
 #[inline]
-pub fn mean_vjp<V: Value>(g: impl Cot<V::Elem>, x: &V, _out: &V::Elem) -> V::Owned {
+#[doc(hidden)]
+pub fn mean_vjp<V: Value>(g: impl Cot<V::Elem>, x: &V) -> V::Owned {
     let d = *g.get() / count::<V::Elem>(x.len_elems());
     <V::Owned as Tensor>::filled(x.view().raw_dim(), d)
 }
@@ -197,11 +197,11 @@ fn spread<F: Float, S: Data<Elem = F>, D: RemoveAxis>(
 
 /// Adjoint of [`sum_axis`]: `g` broadcast back along `axis`.
 #[inline]
+#[doc(hidden)]
 pub fn sum_axis_vjp<F: Float, S: Data<Elem = F>, D: RemoveAxis>(
     g: impl Cot<Array<F, D::Smaller>>,
     x: &ArrayBase<S, D>,
     axis: Axis,
-    _out: &Array<F, D::Smaller>,
 ) -> Array<F, D> {
     spread(g.get(), x, axis, |g| g)
 }
@@ -242,11 +242,11 @@ pub fn mean_axis<F: Float, S: Data<Elem = F>, D: RemoveAxis>(
 
 /// Adjoint of [`mean_axis`]: `g / n` broadcast back along `axis`.
 #[inline]
+#[doc(hidden)]
 pub fn mean_axis_vjp<F: Float, S: Data<Elem = F>, D: RemoveAxis>(
     g: impl Cot<Array<F, D::Smaller>>,
     x: &ArrayBase<S, D>,
     axis: Axis,
-    _out: &Array<F, D::Smaller>,
 ) -> Array<F, D> {
     let n = count::<F>(x.len_of(axis));
     spread(g.get(), x, axis, |g| g / n)

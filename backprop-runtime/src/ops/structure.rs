@@ -6,8 +6,8 @@
 
 use crate::value::{Cot, Float, Value};
 use ndarray::{
-    Array, Array1, Array2, ArrayBase, ArrayView, ArrayView1, Axis, Data, Dimension, Ix1, Ix2,
-    NdIndex, RemoveAxis, Slice,
+    Array, Array1, Array2, ArrayBase, ArrayView, ArrayView1, Axis, Data, Dimension, Ix2, NdIndex,
+    RemoveAxis, Slice,
 };
 
 /// The arrays joined along `axis`: ndarray's `concatenate`.
@@ -42,12 +42,12 @@ pub fn concat<F: Float, S: Data<Elem = F>, D: RemoveAxis>(
 }
 
 /// Adjoint of [`concat()`] with respect to `arrays[k]`: the `k`-th piece of `g`.
+#[doc(hidden)]
 pub fn concat_vjp<F: Float, S: Data<Elem = F>, D: RemoveAxis>(
     g: impl Cot<Array<F, D>>,
     axis: Axis,
     arrays: &[&ArrayBase<S, D>],
     k: usize,
-    _out: &Array<F, D>,
 ) -> Array<F, D> {
     let start: usize = arrays[..k].iter().map(|a| a.len_of(axis)).sum();
     let end = start + arrays[k].len_of(axis);
@@ -69,18 +69,17 @@ pub fn concat_vjp<F: Float, S: Data<Elem = F>, D: RemoveAxis>(
 /// assert_eq!(row(&a, 1), array![3.0, 4.0]);
 /// ```
 #[inline]
+#[doc(hidden)]
 pub fn row<F: Float, S: Data<Elem = F>>(a: &ArrayBase<S, Ix2>, i: usize) -> ArrayView1<'_, F> {
     a.row(i)
 }
 
 /// Adjoint of [`row`]: a zero of `a`'s shape with row `i` set to `g`.
-///
-/// `out` is the forward view (or an owned copy of it); it is not read.
-pub fn row_vjp<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>>(
+#[doc(hidden)]
+pub fn row_vjp<F: Float, S: Data<Elem = F>>(
     g: impl Cot<Array1<F>>,
     a: &ArrayBase<S, Ix2>,
     i: usize,
-    _out: &ArrayBase<S2, Ix1>,
 ) -> Array2<F> {
     let mut d = Array2::zeros(a.raw_dim());
     d.row_mut(i).assign(g.get());
@@ -102,18 +101,17 @@ pub fn row_vjp<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>>(
 /// assert_eq!(column(&a, 1), array![2.0, 4.0]);
 /// ```
 #[inline]
+#[doc(hidden)]
 pub fn column<F: Float, S: Data<Elem = F>>(a: &ArrayBase<S, Ix2>, j: usize) -> ArrayView1<'_, F> {
     a.column(j)
 }
 
 /// Adjoint of [`column()`]: a zero of `a`'s shape with column `j` set to `g`.
-///
-/// `out` is the forward view (or an owned copy of it); it is not read.
-pub fn column_vjp<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>>(
+#[doc(hidden)]
+pub fn column_vjp<F: Float, S: Data<Elem = F>>(
     g: impl Cot<Array1<F>>,
     a: &ArrayBase<S, Ix2>,
     j: usize,
-    _out: &ArrayBase<S2, Ix1>,
 ) -> Array2<F> {
     let mut d = Array2::zeros(a.raw_dim());
     d.column_mut(j).assign(g.get());
@@ -138,6 +136,7 @@ pub fn column_vjp<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>>(
 /// assert_eq!(index(&m, [1, 0]), 3.0);
 /// ```
 #[inline]
+#[doc(hidden)]
 pub fn index<F: Float, S: Data<Elem = F>, D: Dimension, I: NdIndex<D>>(
     a: &ArrayBase<S, D>,
     idx: I,
@@ -146,11 +145,11 @@ pub fn index<F: Float, S: Data<Elem = F>, D: Dimension, I: NdIndex<D>>(
 }
 
 /// Adjoint of [`index`]: a zero of `a`'s shape with `g` at `idx`.
+#[doc(hidden)]
 pub fn index_vjp<F: Float, S: Data<Elem = F>, D: Dimension, I: NdIndex<D>>(
     g: impl Cot<F>,
     a: &ArrayBase<S, D>,
     idx: I,
-    _out: &F,
 ) -> Array<F, D> {
     let mut d = Array::zeros(a.raw_dim());
     d[idx] = *g.get();
@@ -170,17 +169,15 @@ pub fn index_vjp<F: Float, S: Data<Elem = F>, D: Dimension, I: NdIndex<D>>(
 /// assert_eq!(copy(&2.0_f64), 2.0);
 /// ```
 #[inline]
+#[doc(hidden)]
 pub fn copy<V: Value>(x: &V) -> V::Owned {
     x.to_owned_value()
 }
 
 /// Adjoint of [`copy`]: `g`.
 #[inline]
-pub fn copy_vjp<V: Value>(
-    g: impl Cot<V::Owned>,
-    _x: &V,
-    _out: &impl Value<Elem = V::Elem, Dim = V::Dim>,
-) -> V::Owned {
+#[doc(hidden)]
+pub fn copy_vjp<V: Value>(g: impl Cot<V::Owned>, _x: &V) -> V::Owned {
     g.into_owned()
 }
 
@@ -196,6 +193,7 @@ pub fn copy_vjp<V: Value>(
 /// assert_eq!(insert_axis(&v, Axis(1)), array![[1.0], [2.0]]);
 /// ```
 #[inline]
+#[doc(hidden)]
 pub fn insert_axis<F: Float, S: Data<Elem = F>, D: Dimension>(
     a: &ArrayBase<S, D>,
     axis: Axis,
@@ -205,11 +203,11 @@ pub fn insert_axis<F: Float, S: Data<Elem = F>, D: Dimension>(
 
 /// Adjoint of [`insert_axis`]: the gradient without the inserted axis (no copy
 /// when the gradient is owned).
-pub fn insert_axis_vjp<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>, D: Dimension>(
+#[doc(hidden)]
+pub fn insert_axis_vjp<F: Float, S: Data<Elem = F>, D: Dimension>(
     g: impl Cot<Array<F, D::Larger>>,
     a: &ArrayBase<S, D>,
     axis: Axis,
-    _out: &ArrayBase<S2, D::Larger>,
 ) -> Array<F, D> {
     let _ = a;
     g.into_owned()

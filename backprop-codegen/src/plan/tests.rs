@@ -1,0 +1,259 @@
+//! Unit tests of the planning passes: each function below is lowered and
+//! planned, and the test reads the decisions the pass made (by node, in the
+//! plan), with the pass on and off.
+
+use super::{plan, Options, Plan, Region, RevStep, Shared};
+use crate::args::Args;
+use crate::ast::Function;
+use crate::ctxt::Ctxt;
+use crate::graph::{Node, NodeId};
+use crate::plan::Namer;
+use crate::vocab::Op;
+use crate::{check, lower};
+use proc_macro2::Ident;
+use quote::format_ident;
+use std::collections::HashSet;
+
+/// Plans `source` (a function) with `opts` and hands the plan to `f`.
+fn with_plan(source: &str, opts: Options, f: impl FnOnce(&Plan)) {
+    let item: syn::ItemFn = syn::parse_str(source).expect("a function");
+    let mut cx = Ctxt::default();
+    let krate = quote::quote!(::backprop);
+    let func = Function::from_item(item, &Args::default(), &krate, &mut cx).expect("a signature");
+    let lowered = lower::lower(&func, &mut cx).expect("a body in the vocabulary");
+    assert!(!cx.has_errors());
+    let params: Vec<bool> = func.params.iter().map(|p| p.differentiable).collect();
+    let analysis = check::analyse(&lowered, &params);
+    let mut sh = Shared {
+        func: &func,
+        namer: Namer::new(HashSet::new()),
+        opts,
+    };
+    let d_out = format_ident!("d_out");
+    let p = plan(&lowered, &analysis, &mut sh, &d_out);
+    f(&p)
+}
+
+/// The op nodes of a region, by op, in order.
+fn ops(r: &Region, op: Op) -> Vec<NodeId> {
+    r.graph
+        .ids()
+        .filter(|id| matches!(r.node(*id), Node::Op { op: o, .. } if *o == op))
+        .collect()
+}
+
+fn name(r: &Region, id: NodeId) -> String {
+    r.names[id.index()]
+        .as_ref()
+        .map_or("-".to_owned(), Ident::to_string)
+}
+
+const LAYER: &str = "fn layer(w: &Array2<f64>, b: &Array1<f64>, x: &Array2<f64>) -> f64 {
+    let h = tanh(&(x.dot(w) + b));
+    sum(&h)
+}";
+
+#[test]
+fn in_place_gives_a_temporary_to_its_one_reader() {
+    with_plan(LAYER, Options::default(), |p| {
+        let r = &p.body;
+        let (dot, add) = (ops(r, Op::Dot)[0], ops(r, Op::Add)[0]);
+        // The sum writes over the product, tanh over the sum.
+        assert!(r.takes.contains(&add));
+        assert_eq!(
+            r.given.get(&dot),
+            Some(&true),
+            "the product's shape is kept for `+`'s rules"
+        );
+        // tanh's rule reads only its output: the sum's shape is not kept.
+        assert_eq!(r.given.get(&add), Some(&false));
+    });
+    with_plan(LAYER, Options::none(), |p| {
+        assert!(p.body.takes.is_empty() && p.body.given.is_empty());
+    });
+}
+
+#[test]
+fn fuse_runs_an_activation_in_the_pass_of_its_sum() {
+    with_plan(LAYER, Options::default(), |p| {
+        let r = &p.body;
+        let (add, tanh) = (ops(r, Op::Add)[0], ops(r, Op::Tanh)[0]);
+        assert_eq!(r.fused.get(&tanh), Some(&add));
+        assert!(r.deferred.contains(&add));
+        // Named after the result it is made in, with no number of its own.
+        assert_eq!(name(r, add), "h_pre");
+    });
+    let opts = Options {
+        fuse: false,
+        ..Options::default()
+    };
+    with_plan(LAYER, opts, |p| {
+        assert!(p.body.fused.is_empty());
+        // Still in place, one op after the other.
+        assert_eq!(p.body.takes.len(), 2);
+    });
+}
+
+#[test]
+fn dot_add_adds_a_product_into_a_sum() {
+    let source = "fn cell(w: &Array2<f64>, h: &Array1<f64>, x: &Array1<f64>) -> f64 {
+        let z = x * 2.0 + w.dot(h);
+        sum(&z)
+    }";
+    with_plan(source, Options::default(), |p| {
+        let r = &p.body;
+        let (dot, add) = (ops(r, Op::Dot)[0], ops(r, Op::Add)[0]);
+        assert_eq!(r.dot_adds.get(&add), Some(&dot));
+        assert_eq!(name(r, dot), "z_product");
+    });
+    let opts = Options {
+        dot_add: false,
+        ..Options::default()
+    };
+    with_plan(source, opts, |p| assert!(p.body.dot_adds.is_empty()));
+}
+
+#[test]
+fn sum_square_makes_no_array_of_squares() {
+    let source = "fn sq(a: &Array2<f64>, b: &Array2<f64>) -> f64 {
+        let c = a - b;
+        sum(&(&c * &c))
+    }";
+    with_plan(source, Options::default(), |p| {
+        let r = &p.body;
+        let (sum, square) = (ops(r, Op::Sum)[0], ops(r, Op::Square)[0]);
+        let sub = ops(r, Op::Sub)[0];
+        // `2g·c` is written over `c`, which nothing reads after the rule.
+        assert_eq!(r.sum_squares.get(&sum), Some(&(sub, true)));
+        assert!(r.unmade.contains(&square));
+    });
+    let opts = Options {
+        sum_square: false,
+        ..Options::default()
+    };
+    with_plan(source, opts, |p| assert!(p.body.sum_squares.is_empty()));
+}
+
+#[test]
+fn plain_writes_scalar_ops_as_arithmetic() {
+    let source = "fn f(w: f64, x: f64, v: &Array1<f64>) -> f64 {
+        let u = w * x;
+        u.exp() + sum(&(v * u))
+    }";
+    with_plan(source, Options::default(), |p| {
+        let r = &p.body;
+        let (mul, exp) = (ops(r, Op::Mul), ops(r, Op::Exp)[0]);
+        assert!(r.plain.contains(&mul[0]) && r.plain.contains(&exp));
+        // `v * u` is an array.
+        assert!(!r.plain.contains(&mul[1]));
+    });
+    with_plan(source, Options::none(), |p| {
+        assert!(p.body.plain.is_empty())
+    });
+}
+
+const HEADS: &str = "fn heads(w: &Array2<f64>, v: &Array2<f64>, x: &Array2<f64>) -> f64 {
+    let a = relu(&x.dot(w));
+    sum(&a.dot(v)) + mean(&a.dot(w))
+}";
+
+#[test]
+fn routing_adds_a_second_contribution_into_the_first() {
+    with_plan(HEADS, Options::default(), |p| {
+        let r = &p.body;
+        // The forks at `a` and at `w`: the first contribution is new, the
+        // second one's is added into its buffer, under the adjoint's own name.
+        let into: Vec<String> = r
+            .reverse
+            .iter()
+            .filter_map(|s| match s {
+                RevStep::AddInto { target, .. } => Some(target.to_string()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(into, ["d_a", "d_w"]);
+    });
+    let opts = Options {
+        accumulate: false,
+        ..Options::default()
+    };
+    with_plan(HEADS, opts, |p| {
+        let sums: Vec<usize> = p
+            .body
+            .reverse
+            .iter()
+            .filter_map(|s| match s {
+                RevStep::Sum { adj, parts } if adj == "d_a" => Some(parts.len()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(sums, [2], "the fork summed at the end");
+    });
+}
+
+const RNN: &str = "fn rnn(w: &Array2<f64>, u: &Array2<f64>, v: &Array1<f64>, h0: &Array1<f64>, xs: &Array2<f64>) -> f64 {
+    let mut h = h0.to_owned();
+    let mut loss = 0.0;
+    for t in 0..xs.nrows() {
+        h = tanh(&(w.dot(&h) + u.dot(&xs.row(t))));
+        loss += v.dot(&h);
+    }
+    loss
+}";
+
+#[test]
+fn a_loop_keeps_its_state_in_rows_and_defers_outer_products() {
+    with_plan(RNN, Options::default(), |p| {
+        let r = &p.body;
+        let l = r.loops.values().next().expect("a loop");
+        assert_eq!(l.rows.len(), 1, "the state `h` in rows");
+        assert!(
+            l.rows[0].spare.is_some(),
+            "its next value in the spare buffer"
+        );
+        // What each iteration keeps: not the state (in the rows), not the
+        // new value (the next row).
+        let kept: Vec<String> = l.kept.iter().map(Ident::to_string).collect();
+        assert!(!kept.iter().any(|k| k.starts_with("h_1")), "{kept:?}");
+        // The two weights' outer products, the second sharing the first's `u`.
+        let terms: Vec<(String, Option<String>)> = l
+            .rev
+            .terms
+            .iter()
+            .map(|t| (t.acc.to_string(), t.u_from.as_ref().map(Ident::to_string)))
+            .collect();
+        assert_eq!(
+            terms,
+            [
+                ("d_u".to_owned(), None),
+                ("d_w".to_owned(), Some("d_u_term".to_owned()))
+            ]
+        );
+    });
+    let opts = Options {
+        loop_buffers: false,
+        ..Options::default()
+    };
+    with_plan(RNN, opts, |p| {
+        let l = p.body.loops.values().next().expect("a loop");
+        assert!(l.rows.is_empty() && l.rev.terms.is_empty());
+    });
+}
+
+#[test]
+fn a_branch_keeps_only_what_its_reverse_reads() {
+    let source = "fn huber(pred: f64, target: f64, delta: f64) -> f64 {
+        let r = pred - target;
+        if r.abs() <= delta { 0.5 * r * r } else { delta * (r.abs() - 0.5 * delta) }
+    }";
+    with_plan(source, Options::default(), |p| {
+        let b = p.body.branches.values().next().expect("a branch");
+        let kept = |a: usize| -> Vec<String> { b.kept[a].iter().map(Ident::to_string).collect() };
+        // `0.5 * r * r`: the rule of the second product reads the first.
+        assert_eq!(kept(0), ["out_1"]);
+        // `delta * (|r| - 0.5 δ)`: `∂δ = g·(|r| - 0.5 δ)` reads the
+        // difference; `abs`'s rule reads `r`, which is the enclosing code's,
+        // and nothing reads `|r|` or `0.5 δ`.
+        assert_eq!(kept(1), ["out_5"]);
+    });
+}

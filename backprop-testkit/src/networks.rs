@@ -1,0 +1,87 @@
+//! The standard networks: the nine-parameter sigmoid network of the
+//! backprop-by-hand lesson, the two-head network of the fork-rule lesson,
+//! an MLP and an Elman RNN (the benchmarks' workloads (a), (b), (c), (e)).
+
+use backprop::prelude::*;
+
+/// The lesson's network: `L = ½ (σ(v1 h1 + v2 h2 + c) − y)²` with
+/// `h_i = σ(w_i1 x1 + w_i2 x2 + b_i)`.
+#[differentiable(wrt(w11, w12, b1, w21, w22, b2, v1, v2, c))]
+#[allow(clippy::too_many_arguments)] // the lesson's twelve numbers, as written
+pub fn network(
+    w11: f64,
+    w12: f64,
+    b1: f64,
+    w21: f64,
+    w22: f64,
+    b2: f64,
+    v1: f64,
+    v2: f64,
+    c: f64,
+    x1: f64,
+    x2: f64,
+    y: f64,
+) -> f64 {
+    let h1 = sigmoid(w11 * x1 + w12 * x2 + b1);
+    let h2 = sigmoid(w21 * x1 + w22 * x2 + b2);
+    let p = sigmoid(v1 * h1 + v2 * h2 + c);
+    0.5 * (p - y).powi(2)
+}
+
+/// The fork-rule lesson's network: the trunk `a1` feeds both heads, a
+/// softmax classifier and a regression.
+#[differentiable(wrt(w1, b1, w2, b2, v, c))]
+#[allow(clippy::too_many_arguments)] // the network's parameters and data, as written
+pub fn two_heads(
+    w1: &Array2<f64>,
+    b1: &Array1<f64>,
+    w2: &Array2<f64>,
+    b2: &Array1<f64>,
+    v: &Array2<f64>,
+    c: &Array1<f64>,
+    x: &Array2<f64>,
+    labels: &[usize],
+    y: &Array2<f64>,
+) -> f64 {
+    let a1 = relu(&(x.dot(&w1.t()) + b1));
+    let loss_a = softmax_cross_entropy(&(a1.dot(&w2.t()) + b2), labels);
+    let loss_b = mse(&(a1.dot(&v.t()) + c), y);
+    loss_a + loss_b
+}
+
+/// A one-hidden-layer classifier: ReLU, then softmax cross-entropy.
+#[differentiable(wrt(w1, b1, w2, b2))]
+pub fn mlp(
+    w1: &Array2<f64>,
+    b1: &Array1<f64>,
+    w2: &Array2<f64>,
+    b2: &Array1<f64>,
+    x: &Array2<f64>,
+    labels: &[usize],
+) -> f64 {
+    let h = relu(&(x.dot(w1) + b1));
+    let logits = h.dot(w2) + b2;
+    softmax_cross_entropy(&logits, labels)
+}
+
+/// An Elman RNN over the rows of `xs`: one recurrent matrix `w` shared by
+/// every step, and a squared error summed over the steps.
+#[differentiable(wrt(w, u, b, v))]
+pub fn rnn(
+    w: &Array2<f64>,
+    u: &Array2<f64>,
+    b: &Array1<f64>,
+    v: &Array1<f64>,
+    h0: &Array1<f64>,
+    xs: &Array2<f64>,
+    ys: &Array1<f64>,
+) -> f64 {
+    let mut h = h0.to_owned();
+    let mut loss = 0.0;
+    for t in 0..xs.nrows() {
+        h = tanh(&(w.dot(&h) + u.dot(&xs.row(t)) + b));
+        let pred = v.dot(&h);
+        loss += (pred - ys[t]).powi(2);
+    }
+    loss
+}

@@ -1,0 +1,183 @@
+//! The planner's optimisations (in place, fused passes, products added into
+//! sums, sums of squares, contributions added into earlier ones, shared
+//! gradients, loop buffers, plain scalars) change where values live, not
+//! what they are: each program below is compiled twice, as the macro plans
+//! it and `unoptimized` (every value a new local, every contribution a new
+//! array summed at the end, scalars through the runtime), and the two give
+//! the same value and gradients bit for bit. The one optimisation that
+//! changes the order of a sum, a loop's weights' outer products added after
+//! the loop as one matrix product (`Δᵀ X`), is compared to 1e-12 relative,
+//! and bit for bit with it alone switched off.
+
+use backprop::Gradient;
+use backprop_testkit::random;
+
+/// The same programs under the attribute arguments given.
+macro_rules! programs {
+    ($($args:tt)*) => {
+        use backprop::prelude::*;
+
+        #[differentiable(wrt(w11, w12, b1, w21, w22, b2, v1, v2, c) $($args)*)]
+        #[allow(clippy::too_many_arguments)]
+        pub fn network(
+            w11: f64, w12: f64, b1: f64, w21: f64, w22: f64, b2: f64,
+            v1: f64, v2: f64, c: f64, x1: f64, x2: f64, y: f64,
+        ) -> f64 {
+            let h1 = sigmoid(w11 * x1 + w12 * x2 + b1);
+            let h2 = sigmoid(w21 * x1 + w22 * x2 + b2);
+            let p = sigmoid(v1 * h1 + v2 * h2 + c);
+            0.5 * (p - y).powi(2)
+        }
+
+        #[differentiable(wrt(w1, b1, w2, b2, v) $($args)*)]
+        #[allow(clippy::too_many_arguments)]
+        pub fn two_heads(
+            w1: &Array2<f64>, b1: &Array1<f64>, w2: &Array2<f64>, b2: &Array1<f64>,
+            v: &Array2<f64>, x: &Array2<f64>, labels: &[usize], y: &Array2<f64>,
+        ) -> f64 {
+            let a1 = relu(&(x.dot(&w1.t()) + b1));
+            let loss_a = softmax_cross_entropy(&(a1.dot(&w2.t()) + b2), labels);
+            let loss_b = mse(&a1.dot(&v.t()), y);
+            loss_a + loss_b
+        }
+
+        #[differentiable(wrt(a, b) $($args)*)]
+        pub fn squares(a: &Array2<f64>, b: &Array2<f64>) -> f64 {
+            let c = a - b;
+            sum(&(&c * &c)) + mean(&tanh(&(&c * 2.0 + 1.0)))
+        }
+
+        #[differentiable(wrt(w, u, b, v) $($args)*)]
+        pub fn rnn(
+            w: &Array2<f64>, u: &Array2<f64>, b: &Array1<f64>, v: &Array1<f64>,
+            h0: &Array1<f64>, xs: &Array2<f64>,
+        ) -> f64 {
+            let mut h = h0.to_owned();
+            let mut loss = 0.0;
+            for t in 0..xs.nrows() {
+                h = tanh(&(w.dot(&h) + u.dot(&xs.row(t)) + b));
+                loss += v.dot(&h);
+            }
+            loss
+        }
+
+        #[differentiable(wrt(p, q) $($args)*)]
+        pub fn branches(p: f64, q: &Array1<f64>, n: usize) -> f64 {
+            let mut acc = sum(&(q * p));
+            for i in 0..n {
+                if acc > 0.5 {
+                    acc = acc * q[i % q.len()] - p.exp();
+                } else {
+                    acc += (p * acc).tanh() + sum(&square(q));
+                }
+            }
+            acc
+        }
+    };
+}
+
+// Spans from a `macro_rules!` are the crate's own, so rustc warns about the
+// `NAME_vjp`s (for differentiable callers) that these tests do not call.
+#[allow(dead_code, reason = "the generated `NAME_vjp`s are not called here")]
+mod optimized {
+    programs!();
+}
+
+#[allow(dead_code, reason = "the generated `NAME_vjp`s are not called here")]
+mod unoptimized {
+    programs!(, unoptimized);
+}
+
+#[allow(dead_code, reason = "the generated `NAME_vjp`s are not called here")]
+mod without_loop_buffers {
+    programs!(, without(loop_buffers));
+}
+
+/// A gradient's numbers as bits, by field.
+fn bits(g: &impl Gradient) -> Vec<(&'static str, Vec<u64>)> {
+    g.fields()
+        .into_iter()
+        .map(|(n, v)| (n, v.iter().map(|x| x.to_bits()).collect()))
+        .collect()
+}
+
+/// The same value and gradients, bit for bit.
+fn same(a: (f64, impl Gradient), b: (f64, impl Gradient), what: &str) {
+    assert_eq!(a.0.to_bits(), b.0.to_bits(), "{what}: the values differ");
+    assert_eq!(bits(&a.1), bits(&b.1), "{what}: the gradients differ");
+}
+
+#[test]
+fn a_scalar_network() {
+    let p = [0.3, -0.7, 0.2, 1.1, 0.4, -0.5, 0.9, -1.3, 0.25];
+    let (v, g) = optimized::network_backward(
+        p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], 0.5, -1.5, 0.3, 1.0,
+    );
+    let (vu, gu) = unoptimized::network_backward(
+        p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], 0.5, -1.5, 0.3, 1.0,
+    );
+    same((v, g), (vu, gu), "network");
+}
+
+#[test]
+fn two_heads_and_squares() {
+    let mut seed = 21;
+    let (w1, b1) = (random((4, 3), &mut seed), random(4, &mut seed));
+    let (w2, b2, v) = (
+        random((2, 4), &mut seed),
+        random(2, &mut seed),
+        random((2, 4), &mut seed),
+    );
+    let (x, y) = (random((6, 3), &mut seed), random((6, 2), &mut seed));
+    let labels = [0, 1, 1, 0, 1, 0];
+    same(
+        optimized::two_heads_backward(&w1, &b1, &w2, &b2, &v, &x, &labels, &y, 1.0),
+        unoptimized::two_heads_backward(&w1, &b1, &w2, &b2, &v, &x, &labels, &y, 1.0),
+        "two heads",
+    );
+    let (a, b) = (random((5, 4), &mut seed), random((5, 1), &mut seed));
+    same(
+        optimized::squares_backward(&a, &b, 1.0),
+        unoptimized::squares_backward(&a, &b, 1.0),
+        "squares",
+    );
+}
+
+#[test]
+fn a_recurrence() {
+    let mut seed = 22;
+    let (w, u) = (random((5, 5), &mut seed), random((5, 3), &mut seed));
+    let (b, v) = (random(5, &mut seed), random(5, &mut seed));
+    let (h0, xs) = (random(5, &mut seed), random((7, 3), &mut seed));
+    let opt = optimized::rnn_backward(&w, &u, &b, &v, &h0, &xs, 1.0);
+    let plain = unoptimized::rnn_backward(&w, &u, &b, &v, &h0, &xs, 1.0);
+    // The outer products summed after the loop (`Δᵀ X`) add in another
+    // order: equal to rounding.
+    assert_eq!(opt.0.to_bits(), plain.0.to_bits(), "the values differ");
+    for ((name, a), (_, b)) in opt.1.fields().into_iter().zip(plain.1.fields()) {
+        for (x, y) in a.iter().zip(&b) {
+            assert!(
+                (x - y).abs() <= 1e-12 * x.abs().max(1.0),
+                "{name}: {x} vs {y}"
+            );
+        }
+    }
+    same(
+        without_loop_buffers::rnn_backward(&w, &u, &b, &v, &h0, &xs, 1.0),
+        plain,
+        "rnn without loop buffers",
+    );
+}
+
+#[test]
+fn loops_and_branches() {
+    let mut seed = 23;
+    let q = random(4, &mut seed);
+    for (p, n) in [(0.4, 5), (-0.8, 3), (1.3, 7)] {
+        same(
+            optimized::branches_backward(p, &q, n, 1.0),
+            unoptimized::branches_backward(p, &q, n, 1.0),
+            "branches",
+        );
+    }
+}
