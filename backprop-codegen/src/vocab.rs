@@ -429,6 +429,20 @@ vocabulary! {
         example: "sum(&recip(&(x * x + 1.0))) + (s + 2.0).recip() + f64::recip(s + 3.0)",
         ..unary("recip", "Recip", Reads::Out)
     },
+    /// `ln(1 + eˣ)`, stable.
+    Softplus => OpDef {
+        function: Some(X),
+        function_usage: "`softplus(x)`",
+        example: "sum(&softplus(&(x * 3.0))) + softplus(s)",
+        ..unary("softplus", "Softplus", Reads::Out)
+    },
+    /// `ln σ(x)`, stable.
+    LogSigmoid => OpDef {
+        function: Some(X),
+        function_usage: "`log_sigmoid(x)`",
+        example: "sum(&log_sigmoid(&(x * 3.0))) + log_sigmoid(s)",
+        ..unary("log_sigmoid", "LogSigmoid", Reads::Out)
+    },
     /// `xⁿ` for an `i32` constant `n` (the kernel `Powi(n)`).
     Powi => OpDef {
         methods: &["powi"],

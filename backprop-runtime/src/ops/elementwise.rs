@@ -154,6 +154,36 @@ elementwise! {
     /// assert_eq!(recip(4.0_f64), 0.25);
     /// ```
     recip, Recip: |x| x.recip(), Out |g, out| -(g * out * out);
+
+    /// `softplus(x) = ln(1 + eˣ)`, elementwise, stable for large `|x|`:
+    /// computed as `max(x, 0) + ln_1p(e^-|x|)`, so `softplus(1000) = 1000`
+    /// and `softplus(-1000) = 0` (no overflow), and accurate near 0.
+    ///
+    /// Adjoint: `∂x = g · σ(x) = g · (1 - e^-out)`, from the output, as
+    /// `-g · exp_m1(-out)` (accurate where `σ(x)` is tiny).
+    ///
+    /// ```
+    /// use backprop_runtime::ops::softplus;
+    /// assert_eq!(softplus(0.0_f64), std::f64::consts::LN_2);
+    /// assert_eq!(softplus(1000.0_f64), 1000.0);
+    /// assert_eq!(softplus(-1000.0_f64), 0.0);
+    /// ```
+    softplus, Softplus: |x| x.max(F::zero()) + (-x.abs()).exp().ln_1p(), Out |g, out| -(g * (-out).exp_m1());
+
+    /// `ln σ(x) = -softplus(-x)`, elementwise, stable for large `|x|`:
+    /// computed as `min(x, 0) - ln_1p(e^-|x|)`, so `log_sigmoid(-1000) =
+    /// -1000` and `log_sigmoid(1000) = 0` (no overflow).
+    ///
+    /// Adjoint: `∂x = g · (1 - σ(x)) = g · (1 - e^out)`, from the output, as
+    /// `-g · exp_m1(out)` (accurate where `1 - σ(x)` is tiny).
+    ///
+    /// ```
+    /// use backprop_runtime::ops::log_sigmoid;
+    /// assert_eq!(log_sigmoid(0.0_f64), -std::f64::consts::LN_2);
+    /// assert_eq!(log_sigmoid(-1000.0_f64), -1000.0);
+    /// assert_eq!(log_sigmoid(1000.0_f64), 0.0);
+    /// ```
+    log_sigmoid, LogSigmoid: |x| x.min(F::zero()) - (-x.abs()).exp().ln_1p(), Out |g, out| -(g * out.exp_m1());
 }
 
 /// `x` unless `x ≤ 0` (false for a NaN, which is kept): one comparison, so
