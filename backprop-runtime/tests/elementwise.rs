@@ -3,7 +3,8 @@
 //! through the generic primitive for what it reads (`map_vjp_out`,
 //! `map_vjp_x`), matches central differences (scalars and arrays, f64 and
 //! f32, owned, viewed and column-major inputs), the documented edge values,
-//! and the accuracy of `sigmoid` against high-precision references.
+//! and the accuracy of `sigmoid`, `softplus` and `log_sigmoid` against
+//! high-precision references.
 
 #[macro_use]
 mod common;
@@ -216,6 +217,26 @@ elementwise!(
     2.0,
     f64::recip
 );
+elementwise!(
+    softplus_matches_central_differences,
+    softplus,
+    Softplus,
+    out,
+    rand,
+    -6.0,
+    6.0,
+    |v| v.max(0.0) + (-v.abs()).exp().ln_1p()
+);
+elementwise!(
+    log_sigmoid_matches_central_differences,
+    log_sigmoid,
+    LogSigmoid,
+    out,
+    rand,
+    -6.0,
+    6.0,
+    |v| v.min(0.0) - (-v.abs()).exp().ln_1p()
+);
 
 /// `|got − want| / |want|` (`|got|` where `want` is 0).
 fn rel_err(got: f64, want: f64) -> f64 {
@@ -284,6 +305,138 @@ fn sigmoid_forward_is_the_textbook_formula_bit_for_bit() {
             rel_err(s, want) <= 2.0 * f64::EPSILON,
             "σ({x}) = {s:e}, exactly {want:e}"
         );
+    }
+}
+
+/// `softplus` and `log_sigmoid` at 0, ±1000, ±inf and NaN, in f64 and f32,
+/// and their rules there: never NaN for a number, the right limits.
+#[test]
+fn softplus_and_log_sigmoid_edge_values() {
+    use std::f64::consts::LN_2;
+    assert_eq!(softplus(0.0_f64), LN_2);
+    assert_eq!(softplus(-0.0_f64), LN_2);
+    assert_eq!(log_sigmoid(0.0_f64), -LN_2);
+    assert_eq!(softplus(0.0_f32), std::f32::consts::LN_2);
+    assert_eq!(log_sigmoid(0.0_f32), -std::f32::consts::LN_2);
+    assert_eq!(softplus(1000.0_f64), 1000.0);
+    assert_eq!(softplus(-1000.0_f64), 0.0);
+    assert_eq!(log_sigmoid(1000.0_f64), 0.0);
+    assert_eq!(log_sigmoid(-1000.0_f64), -1000.0);
+    assert_eq!(softplus(1000.0_f32), 1000.0);
+    assert_eq!(softplus(-1000.0_f32), 0.0);
+    assert_eq!(log_sigmoid(1000.0_f32), 0.0);
+    assert_eq!(log_sigmoid(-1000.0_f32), -1000.0);
+    assert_eq!(softplus(f64::INFINITY), f64::INFINITY);
+    assert_eq!(softplus(f64::NEG_INFINITY), 0.0);
+    assert_eq!(log_sigmoid(f64::INFINITY), 0.0);
+    assert_eq!(log_sigmoid(f64::NEG_INFINITY), f64::NEG_INFINITY);
+    assert!(softplus(f64::NAN).is_nan());
+    assert!(log_sigmoid(f64::NAN).is_nan());
+    assert!(softplus(f32::NAN).is_nan());
+    assert!(log_sigmoid(f32::NAN).is_nan());
+    // Arrays, by reference and by value.
+    let x = array![
+        0.0,
+        1000.0,
+        -1000.0,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN
+    ];
+    let sp = softplus(&x);
+    let ls = log_sigmoid(&x);
+    assert_eq!(
+        sp.slice(ndarray::s![..5]),
+        array![LN_2, 1000.0, 0.0, f64::INFINITY, 0.0]
+    );
+    assert_eq!(
+        ls.slice(ndarray::s![..5]),
+        array![-LN_2, 0.0, -1000.0, 0.0, f64::NEG_INFINITY]
+    );
+    assert!(sp[5].is_nan() && ls[5].is_nan());
+    // The rules, from the outputs: σ(x) and 1 − σ(x) at the extremes.
+    let g = Array1::from_elem(6, 2.0);
+    let d_sp = map_vjp_out(&g, &sp, Softplus);
+    assert_eq!(
+        d_sp.slice(ndarray::s![..5]),
+        array![1.0, 2.0, 0.0, 2.0, 0.0]
+    );
+    assert!(d_sp[5].is_nan());
+    let d_ls = map_vjp_out(&g, &ls, LogSigmoid);
+    assert_eq!(
+        d_ls.slice(ndarray::s![..5]),
+        array![1.0, 0.0, 2.0, 0.0, 2.0]
+    );
+    assert!(d_ls[5].is_nan());
+    assert_eq!(map_vjp_out(1.0_f32, &softplus(1000.0_f32), Softplus), 1.0);
+    assert_eq!(map_vjp_out(1.0_f32, &softplus(-1000.0_f32), Softplus), 0.0);
+    assert_eq!(
+        map_vjp_out(1.0_f32, &log_sigmoid(-1000.0_f32), LogSigmoid),
+        1.0
+    );
+    assert_eq!(
+        map_vjp_out(1.0_f32, &log_sigmoid(1000.0_f32), LogSigmoid),
+        0.0
+    );
+}
+
+/// `softplus` and `log_sigmoid` are within a few ulps of the exact values
+/// (no cancellation where `ln(1 + eˣ)` written naively gives 0, 1 or loses
+/// digits), and their rules, read from the output, are `σ(x)` and `σ(−x)`
+/// to a relative error below 1e-12 where they are tiny (`x = ∓40, ∓700`).
+#[test]
+fn softplus_and_log_sigmoid_are_accurate() {
+    for (x, sp_want, ls_want, sig, sig_neg) in REFERENCE {
+        let (sp, ls) = (softplus(x), log_sigmoid(x));
+        assert!(
+            rel_err(sp, sp_want) <= 4.0 * f64::EPSILON,
+            "softplus({x}) = {sp:e}, exactly {sp_want:e}"
+        );
+        assert!(
+            rel_err(ls, ls_want) <= 4.0 * f64::EPSILON,
+            "log_sigmoid({x}) = {ls:e}, exactly {ls_want:e}"
+        );
+        let d_sp = map_vjp_out(1.0, &sp, Softplus);
+        assert!(
+            rel_err(d_sp, sig) < 1e-12,
+            "softplus'({x}) = {d_sp:e}, σ({x}) = {sig:e}"
+        );
+        let d_ls = map_vjp_out(1.0, &ls, LogSigmoid);
+        assert!(
+            rel_err(d_ls, sig_neg) < 1e-12,
+            "log_sigmoid'({x}) = {d_ls:e}, σ({}) = {sig_neg:e}",
+            -x
+        );
+        // The upstream gradient scales the rule.
+        assert_eq!(map_vjp_out(-0.5, &sp, Softplus), -0.5 * d_sp);
+    }
+    // x = -40: the rule is σ(-40) ≈ 4.25e-18, not 1 - e^-softplus rounded to 0.
+    let d = map_vjp_out(1.0, &softplus(-40.0_f64), Softplus);
+    assert!(rel_err(d, 4.248354255291589e-18) < 1e-12, "{d:e}");
+    let d = map_vjp_out(1.0, &log_sigmoid(40.0_f64), LogSigmoid);
+    assert!(rel_err(d, 4.248354255291589e-18) < 1e-12, "{d:e}");
+}
+
+/// The rules of `softplus` and `log_sigmoid` against central differences
+/// where the derivative is tiny or close to 1, relative to the derivative
+/// (the shared tolerance's `atol` would pass any tiny gradient).
+#[test]
+fn softplus_and_log_sigmoid_rules_match_central_differences_at_large_inputs() {
+    for x in [-30.0_f64, -10.0, -3.0, 3.0, 10.0, 30.0] {
+        for g in [1.0, -0.5] {
+            let n_sp = common::numeric_vjp(|x: &f64| softplus(*x), &x, &g, 1e-6)[0];
+            let a_sp = map_vjp_out(g, &softplus(x), Softplus);
+            assert!(
+                rel_err(a_sp, n_sp) < 1e-6,
+                "softplus at {x}: {a_sp:e} vs {n_sp:e}"
+            );
+            let n_ls = common::numeric_vjp(|x: &f64| log_sigmoid(*x), &x, &g, 1e-6)[0];
+            let a_ls = map_vjp_out(g, &log_sigmoid(x), LogSigmoid);
+            assert!(
+                rel_err(a_ls, n_ls) < 1e-6,
+                "log_sigmoid at {x}: {a_ls:e} vs {n_ls:e}"
+            );
+        }
     }
 }
 
@@ -400,7 +553,8 @@ fn nan_inputs_give_nan_values_and_gradients() {
         )*};
     }
     nan!(exp Exp out, ln Ln x, sqrt Sqrt out, square Square x, abs Abs x, sin Sin x, cos Cos x,
-         tan Tan out, tanh Tanh out, sigmoid Sigmoid out, relu Relu out, recip Recip out);
+         tan Tan out, tanh Tanh out, sigmoid Sigmoid out, relu Relu out, recip Recip out,
+         softplus Softplus out, log_sigmoid LogSigmoid out);
     assert!(powi(f64::NAN, 3).is_nan());
     assert!(map_vjp_x(1.0_f64, &f64::NAN, Powi(3)).is_nan());
 }

@@ -174,6 +174,8 @@ fn unary_ops_by_value_equal_the_plain_ops_and_reuse_the_buffer() {
         ("sigmoid", |x| sigmoid(x), |x| sigmoid(x)),
         ("relu", |x| relu(x), |x| relu(x)),
         ("recip", |x| recip(x), |x| recip(x)),
+        ("softplus", |x| softplus(x), |x| softplus(x)),
+        ("log_sigmoid", |x| log_sigmoid(x), |x| log_sigmoid(x)),
         ("powi 3", |x| powi(x, 3), |x| powi(x, 3)),
         ("powi -2", |x| powi(x, -2), |x| powi(x, -2)),
         ("neg", |x| neg(x), |x| neg(x)),
