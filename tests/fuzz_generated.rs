@@ -49,17 +49,20 @@ fn f0000_gradcheck() {
 }
 #[differentiable]
 fn f0001(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
-    let _t1 = sum(&((softmax(p3)).dot(&p3.t())));
-    let t2 = p3.t();
-    let t3 = mse(&t2, &t2);
-    let t4 = p2;
-    let t4 = &t2 + p2;
-    sum(&t2) + t3 + t4[[0, 1]]
+    let _t1 = sum_axis(&((softplus(p3)).dot(&p3.t())), Axis(0));
+    let t2 = mse(&(p2 * p3), p2);
+    let mut t2 = cos(p1);
+    for i in 0..2 {
+        t2 += t2 / (square(t2) + 1.0);
+        t2 += p1;
+    }
+    let t3 = t2;
+    t2 + t3 + t2
 }
 
 #[test]
 fn f0001_gradcheck() {
-    let mut s = 1352713066u64;
+    let mut s = 1951971392u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 2), &mut s);
@@ -73,63 +76,60 @@ fn f0001_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0001_backward(p0, *p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0002(p0: f32, p1: Array1<f32>) -> Array1<f32> {
+fn f0002(p0: f32, p1: Array1<f32>) -> f32 {
     let mut t1 = (backprop::ops::recip(&(square(&p1) + 1.0))).sum();
-    let mut t2 = t1;
+    let t2 = t1;
     for i in 0..3 {
         t1 += (sin(t2)) * (0.25 + t1);
     }
     let t4 = {
         let t3 = 3.0 * p0;
-        t3.min(t2)
+        (square(t3) + 0.5).powf(tanh(t2))
     };
-    t2 = t4;
-    exp(&p1)
+    let t6 = {
+        let t5 = t2 + t1;
+        -t4
+    };
+    t4 + t6 + t6
 }
 
 #[test]
 fn f0002_gradcheck() {
-    let mut s = 2098075928u64;
+    let mut s = 430653265u64;
     let p0 = scalar32(&mut s);
     let p1: Array1<f32> = random32(3, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up: Array1<f32> = random32(3, &mut s);
-    let (value, grads) = f0002_backward(p0, p1.clone(), &up);
+    let (value, grads) = f0002_backward(p0, p1.clone(), 1.0);
     assert_eq!(value, f0002(p0, p1.clone()));
     assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .upstream(&up)
-        .check(&(p0, p1.clone()), |(p0, p1)| f0002_backward(*p0, p1.clone(), &up))
+        .check(&(p0, p1.clone()), |(p0, p1)| f0002_backward(*p0, p1.clone(), 1.0))
         .unwrap();
 }
-#[differentiable(wrt(p0))]
-fn f0003(p0: Array2<f64>, c0: &Array2<f64>) -> Array2<f64> {
-    let mut t1 = (&(c0.dot(&c0.t())) - &(c0.row(0))).sum();
-    t1 /= square((t1.powi(2) + 1.0).sqrt()) + 0.5;
-    let t2 = t1 - 0.5;
-    let t4 = {
-        let t3 = t2 + 0.75;
-        t3.cos()
+#[differentiable(wrt(x))]
+fn f0003(x: Array2<f64>, d_x: &Array2<f64>) -> f64 {
+    let mut unused = (&(d_x.dot(&d_x.t())) - &(d_x.row(0))).sum();
+    unused /= (unused.min(1.5)).powi(2) + 0.5;
+    unused += sum(&(logsumexp(&x)));
+    let out = {
+        let x_from_out = (&x / (d_x * d_x + 1.0)) * (exp(d_x));
+        (&(d_x.dot(&x.t())) / (square(sum(&x)) + 1.0)).dot(&x)
     };
-    tanh(&p0)
+    unused + out.sum()
 }
 
 #[test]
 fn f0003_gradcheck() {
-    let mut s = 1471769345u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
-    let c0: Array2<f64> = random((1, 2), &mut s);
-    let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let up: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0003_backward(p0.clone(), &c0, &up);
-    assert_eq!(value, f0003(p0.clone(), &c0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(),), |(p0,)| f0003_backward(p0.clone(), &c0, &up))
-        .unwrap();
+    let mut s = 383721297u64;
+    let x: Array2<f64> = random((3, 2), &mut s);
+    let d_x: Array2<f64> = random((1, 2), &mut s);
+    let (x, d_x,) = std::hint::black_box((x, d_x,));
+    let (value, grads) = f0003_backward(x.clone(), &d_x, 1.0);
+    assert_eq!(value, f0003(x.clone(), &d_x));
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(x.clone(),), |(x,)| f0003_backward(x.clone(), &d_x, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0004(p0: &Array2<f64>) -> Array2<f64> {
@@ -160,7 +160,7 @@ fn f0005(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> Array2<f64> {
     let t1 = if mean(p1) < 0.0371 {
         (&(p2 / (p2 * p2 + 1.0)) * &(p2.dot(p1))).sum()
     } else {
-        tanh((&(p2 / (p2 * p2 + 1.0)) * &(p2.dot(p1))).sum())
+        ((&(p2 / (p2 * p2 + 1.0)) * &(p2.dot(p1))).sum()).tanh()
     };
     let mut t2 = p2 / &(square(p2) + 0.5);
     let t4 = {
@@ -285,13 +285,13 @@ fn f0009_gradcheck() {
 }
 #[differentiable]
 fn f0010(p0: f32) -> f32 {
-    let t1 = (square(p0) + 0.5).powf(p0.cos());
-    t1 + t1
+    let t1 = softplus(p0);
+    t1
 }
 
 #[test]
 fn f0010_gradcheck() {
-    let mut s = 1534475462u64;
+    let mut s = 1505751046u64;
     let p0 = scalar32(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0010_backward(p0, 1.0);
@@ -388,11 +388,7 @@ fn f0014(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64, c0: &Array2<f64>) -> Ar
     } else {
         softmax(p1)
     };
-    let t3 = if p1[[0, 1]] > 0.0371 {
-        t1.to_owned()
-    } else {
-        cos(&(&t1 * &t1))
-    };
+    let t3 = ((c0 * &t1).dot(&t1.t())) - &t2;
     sigmoid(c0)
 }
 
@@ -434,46 +430,46 @@ fn f0015_gradcheck() {
     gradcheck(&(x, d_out.clone(), d_x), |(x, d_out, d_x)| f0015_backward(*x, d_out.view(), *d_x, &grad, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0016(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
+fn f0016(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>) -> Array2<f64> {
     let _t1 = (p2 - 0.1) / 2.0;
-    let t2 = &(square(p1)) / &(square(p2) + 1.0);
-    let t2 = backprop::ops::recip(&(square(&(sin(&(p2 / &(p1 * p1 + 2.0))))) + 1.0));
-    let t3 = cos(&(t2.dot(&t2.t())));
-    let t4 = square(p1);
-    t2.sum() + t3[[1, 0]] + t4.sum() + p2[[0, 1]]
+    let t2 = &(log_softmax(p1)) * (tan(&(tanh(p2))));
+    let t3 = backprop::ops::recip(&(square(&t2) + 1.0));
+    let t4 = &(&t3 * &t2) * &t3;
+    let t5 = t3.clone();
+    t5
 }
 
 #[test]
 fn f0016_gradcheck() {
-    let mut s = 242272648u64;
+    let mut s = 2145066403u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0016_backward(p0, &p1, &p2, 1.0);
+    let up: Array2<f64> = random((3, 2), &mut s);
+    let (value, grads) = f0016_backward(p0, &p1, &p2, &up);
     assert_eq!(value, f0016(p0, &p1, &p2));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0016_backward(*p0, p1, p2, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0016_backward(*p0, p1, p2, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0017(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
     let t1 = p2;
     let mut t1 = tanh(&(&(t1.dot(p1)) + 0.25));
     t1 += (p1.sum()) + 1.25;
-    t1 *= (p0.powi(2) + 0.5).powf(p0.sin());
-    let t2 = if mean(&t1) < 0.4629 {
-        (mean_axis(p2, Axis(1))).sum()
-    } else {
-        ((p2[[0, 1]]).powi(2) + 0.5).ln()
-    };
-    let t2 = t2;
-    t1[[0, 0]] + t2
+    t1 *= softplus(p0);
+    let t2 = p2;
+    t1 += &((-t2).sum_axis(Axis(1)));
+    t1.sum() + t2[[0, 0]] + p0
 }
 
 #[test]
 fn f0017_gradcheck() {
-    let mut s = 1510106486u64;
+    let mut s = 844848308u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
@@ -485,35 +481,41 @@ fn f0017_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0017_backward(*p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0018(p0: &Array2<f64>) -> f64 {
-    let mut t1 = abs(&(logsumexp(p0)));
+fn f0018(d_t1: &Array2<f64>) -> Array2<f64> {
+    let mut t1 = abs(&(logsumexp(d_t1)));
     if sum(&t1) >= 0.0371 {
         t1 += &(&(&t1 - &t1) - (t1.dot(&t1)));
-    }
-    let t3 = {
-        let t2 = ln(&(square(&(p0 * p0)) + 1.0));
-        t2
-    };
-    let mut t4 = p0 * &t3;
-    let t5 = if t3[[0, 2]] < 0.4629 {
-        &t4 / &(square(&t4) + 2.0)
     } else {
-        t3.to_owned()
+        t1 += &(&(tanh(&t1)) * (softmax(&t1)));
+    }
+    let mut t1 = powi(d_t1, 2);
+    let _t2 = d_t1;
+    if d_t1.sum() < 0.4629 {
+        t1 += &(softmax(&(d_t1 - &t1)));
+    } else {
+        t1 += d_t1;
+    }
+    let out_1 = &(&t1 * d_t1) * &(d_t1 / 0.25);
+    let d_x = {
+        let d_d_x = (cos(&t1)).dot(&(sigmoid(&out_1.t())));
+        0.1 * &(&t1 / (square(&t1) + 1.0))
     };
-    t4 += &((ln(&(&t4 * &t4 + 0.5))) + &(tanh(&t5)));
-    t1 -= 0.5;
-    sum(&t4) + t5.sum()
+    t1
 }
 
 #[test]
 fn f0018_gradcheck() {
-    let mut s = 2098957883u64;
-    let p0: Array2<f64> = random((2, 3), &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0018_backward(&p0, 1.0);
-    assert_eq!(value, f0018(&p0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0018_backward(p0, 1.0)).unwrap();
+    let mut s = 440479879u64;
+    let d_t1: Array2<f64> = random((2, 3), &mut s);
+    let (d_t1,) = std::hint::black_box((d_t1,));
+    let up: Array2<f64> = random((2, 3), &mut s);
+    let (value, grads) = f0018_backward(&d_t1, &up);
+    assert_eq!(value, f0018(&d_t1));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(d_t1.clone(),), |(d_t1,)| f0018_backward(d_t1, &up))
+        .unwrap();
 }
 #[differentiable(wrt(p0, p1))]
 fn f0019(p0: &Array2<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
@@ -674,31 +676,25 @@ fn f0025_gradcheck() {
 #[differentiable]
 fn f0026(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
     let mut t2 = {
-        let t1 = (square(p0) + 0.5).powf(p0.tanh());
-        -p0
+        let t1 = softplus(p0);
+        exp(p2)
     };
-    let t3 = if t2 < 0.4629 {
-        p2.to_owned()
-    } else {
-        &(p2 - t2) * p2
-    };
-    let mut t4 = if t2 > 0.4629 {
-        -&((p2 - t2) * &t3)
-    } else {
-        t3.to_owned()
-    };
-    if sum(p2) >= 0.4629 {
-        t4 += t2;
-    } else {
-        t2 = (relu(t2)).min(t2);
+    let mut t3 = p2[[0, 0]];
+    let mut t4 = t3;
+    for i in 0..2 {
+        t4 = t3.max(t4);
     }
-    let _t5 = relu(&t3);
-    t3[[1, 0]] + t4.sum()
+    if t2[[1, 0]] <= 0.0371 {
+        t2 /= (p0 - t4).powi(2) + 0.5;
+    } else {
+        t3 += t4;
+    }
+    t2[[1, 0]] + t3 + t4
 }
 
 #[test]
 fn f0026_gradcheck() {
-    let mut s = 1378564226u64;
+    let mut s = 1425231781u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
@@ -756,21 +752,17 @@ fn f0028_gradcheck() {
 #[differentiable]
 fn f0029(p0: f64) -> f64 {
     let t2 = {
-        let t1 = ((p0 / (square(p0) + 0.5)) - (p0.powi(2))) - p0;
-        t1
+        let t1 = (log_sigmoid(p0)) / (square(p0) + 0.5);
+        ((t1 + t1).powi(2) + 1.0).recip()
     };
-    let t3 = if t2 < 0.4629 {
-        cos(1.5 + t2)
-    } else {
-        t2
-    };
-    let t4 = t2 - t3;
-    t3 + t4
+    let mut t3 = t2 + p0;
+    t3 /= (relu(p0)).powi(2) + 0.5;
+    t2 + t3
 }
 
 #[test]
 fn f0029_gradcheck() {
-    let mut s = 1695099232u64;
+    let mut s = 1717267186u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0029_backward(p0, 1.0);
@@ -848,55 +840,44 @@ fn f0032_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0033(p0: f64) -> f64 {
-    let mut t1 = p0 * p0;
-    let mut t2 = exp(t1.min(p0));
-    t1 -= t2 * (0.75 * t1);
-    let mut t3 = (t1.cos()) + t2;
-    if t3 < -0.5183 {
-        t3 -= t1 + t2;
-    } else {
-        t2 -= abs(t3);
-    }
-    let t5 = {
-        let t4 = t2;
-        t4
-    };
-    let t6 = ((t5 - t3) + t3) * 0.5;
-    t5 + t6
+fn f0033(y_1: f64) -> f64 {
+    let mut out_1 = y_1 * y_1;
+    let x = ((out_1.powi(2) + 0.5).powf(0.25)).powi(1);
+    out_1 /= square(out_1 + y_1) + 0.5;
+    let d_out = x - out_1;
+    let d_d_x = d_out;
+    let d_out = cos(f0028(d_out.tanh()));
+    let t5 = (d_out + d_d_x) + (d_out - x);
+    out_1 + x + d_d_x + d_out + t5
 }
 
 #[test]
 fn f0033_gradcheck() {
-    let mut s = 398179431u64;
-    let p0 = scalar(&mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0033_backward(p0, 1.0);
-    assert_eq!(value, f0033(p0));
-    gradcheck(&(p0,), |(p0,)| f0033_backward(*p0, 1.0)).unwrap();
+    let mut s = 1634655370u64;
+    let y_1 = scalar(&mut s);
+    let (y_1,) = std::hint::black_box((y_1,));
+    let (value, grads) = f0033_backward(y_1, 1.0);
+    assert_eq!(value, f0033(y_1));
+    gradcheck(&(y_1,), |(y_1,)| f0033_backward(*y_1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0034(p0: f64) -> f64 {
-    let _t1 = ((ln(square(p0) + 1.0)).powi(2) + 1.0).recip();
-    let t2 = if p0 < -0.5183 {
-        3.0 + (sin(p0))
-    } else {
-        p0
+    let _t1 = tanh(p0.min(0.5));
+    let _t2 = p0;
+    let t3 = p0;
+    let t4 = t3.max(p0);
+    let mut t6 = {
+        let t5 = (t3.powi(2) + 0.5).sqrt();
+        (t5.powi(2) + 0.5).powf(t5.sin())
     };
-    let t3 = t2 - t2;
-    let t4 = f0029(tanh(t3));
-    let t5 = t3 / (p0.powi(2) + 0.5);
-    let t6 = t4;
-    let t8 = {
-        let t7 = t6 - (t2 - t4);
-        ((t6 - t7) / (square(t6) + 2.0)) + t6
-    };
-    t2 + t3 + t4 + t5 + t6 + t8
+    let t7 = t4 * t3;
+    t6 += t4;
+    t3 + t4 + t6 + t7 + t6
 }
 
 #[test]
 fn f0034_gradcheck() {
-    let mut s = 940759418u64;
+    let mut s = 196879585u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0034_backward(p0, 1.0);
@@ -985,13 +966,13 @@ fn f0037_gradcheck() {
 #[differentiable]
 fn f0038(p0: f64, p1: &Array2<f64>) -> f64 {
     let t1 = (concat(Axis(0), &[p1, p1])).dot(p1);
-    let t2 = (f0028(p0)).min(p0);
-    t1.sum() + t2
+    let t2 = (1.5 + (sigmoid(f0028(p0)))).powf(p0.cos());
+    sum(&t1) + t2 + t2
 }
 
 #[test]
 fn f0038_gradcheck() {
-    let mut s = 896367u64;
+    let mut s = 470925085u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -1002,18 +983,18 @@ fn f0038_gradcheck() {
 }
 #[differentiable]
 fn f0039(p0: &Array2<f64>, p1: &Array1<f64>, p2: f64) -> f64 {
-    let t1 = p2.min(0.5);
-    let t2 = (t1.tanh()).tan();
-    let t4 = {
-        let t3 = square(&(&(tanh(p0)) * (t2 * 0.25)));
-        t3
+    let t1 = tan(&(tanh(&(p2 + p0))));
+    let t3 = {
+        let t2 = softmax(&(&(tanh(p0)) * (&t1 * 0.25)));
+        t2
     };
-    t1 + t2 + mean(&t4)
+    let t4 = p2 - (&t1 + &t1);
+    t1[[1, 0]] + sum(&t3) + t4.sum()
 }
 
 #[test]
 fn f0039_gradcheck() {
-    let mut s = 331451927u64;
+    let mut s = 1386305668u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2 = scalar(&mut s);
@@ -1054,29 +1035,27 @@ fn f0040_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0040_backward(*p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1))]
-fn f0041(p0: f32, p1: &Array2<f32>, c0: &Array2<f32>) -> Array1<f32> {
+fn f0041(p0: f32, p1: &Array2<f32>, c0: &Array2<f32>) -> f32 {
     let t1 = c0;
     let t2 = (sum(c0)) * p1;
-    let t3 = log_softmax(&(t1.sum_axis(Axis(0))));
-    t3
+    let t3 = backprop::ops::log_sigmoid(&(t1.sum_axis(Axis(0))));
+    t2[[0, 0]] + sum(&t3)
 }
 
 #[test]
 fn f0041_gradcheck() {
-    let mut s = 2081056686u64;
+    let mut s = 1855211882u64;
     let p0 = scalar32(&mut s);
     let p1: Array2<f32> = random32((3, 2), &mut s);
     let c0: Array2<f32> = random32((1, 3), &mut s);
     let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
-    let up: Array1<f32> = random32(3, &mut s);
-    let (value, grads) = f0041_backward(p0, &p1, &c0, &up);
+    let (value, grads) = f0041_backward(p0, &p1, &c0, 1.0);
     assert_eq!(value, f0041(p0, &p1, &c0));
     assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .upstream(&up)
-        .check(&(p0, p1.clone()), |(p0, p1)| f0041_backward(*p0, p1, &c0, &up))
+        .check(&(p0, p1.clone()), |(p0, p1)| f0041_backward(*p0, p1, &c0, 1.0))
         .unwrap();
 }
 #[differentiable(wrt(p0, p1))]
@@ -1139,42 +1118,45 @@ fn f0044_gradcheck() {
 }
 #[differentiable]
 fn f0045(p0: f64) -> f64 {
-    let mut t1 = backprop::ops::recip(p0.powi(2) + 1.0);
-    t1 += t1 * p0;
-    t1
+    let t1 = p0.min(1.25);
+    let t3 = {
+        let t2 = t1 * p0;
+        ((backprop::ops::ln(square(t1) + 0.5)).tanh()).tan()
+    };
+    t1 + t3 + t1
 }
 
 #[test]
 fn f0045_gradcheck() {
-    let mut s = 1322486129u64;
+    let mut s = 1973042259u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0045_backward(p0, 1.0);
     assert_eq!(value, f0045(p0));
     gradcheck(&(p0,), |(p0,)| f0045_backward(*p0, 1.0)).unwrap();
 }
-#[differentiable(wrt(out))]
-fn f0046(d_out: &Array2<f64>, out: &Array2<f64>, d_x: ArrayView2<f64>) -> f64 {
-    let x_from_out = sum_axis(d_out, Axis(1));
-    let grad_1 = log_softmax(&(tanh(&((out * &x_from_out).sum_axis(Axis(1))))));
-    let out_1 = d_out;
-    let t4 = sigmoid(d_out);
-    let mut t5 = f0044(&t4);
-    t5 = f0044(&t4);
-    x_from_out.dot(&x_from_out) + grad_1.sum() + sum(out_1) + t4.sum() + t5 + out_1.sum()
+#[differentiable(wrt(p1))]
+fn f0046(p0: &Array2<f64>, p1: &Array2<f64>, p2: ArrayView2<f64>) -> f64 {
+    let mut t1 = sum_axis(p0, Axis(1));
+    let t2 = log_sigmoid(&((p1 * &t1).sum_axis(Axis(1))));
+    let t3 = softmax(&t1);
+    let _t4 = mse(&t3, &t1);
+    let t5 = t3.clone();
+    t1 += &((mean(&(0.1 + &t2))) + &t2);
+    sum(&t3) + sum(&t5) + mean(&p2)
 }
 
 #[test]
 fn f0046_gradcheck() {
-    let mut s = 1311566194u64;
-    let d_out: Array2<f64> = random((3, 3), &mut s);
-    let out: Array2<f64> = random((1, 3), &mut s);
-    let d_x: Array2<f64> = random((3, 2), &mut s);
-    let (d_out, out, d_x,) = std::hint::black_box((d_out, out, d_x,));
-    let (value, grads) = f0046_backward(&d_out, &out, d_x.view(), 1.0);
-    assert_eq!(value, f0046(&d_out, &out, d_x.view()));
-    assert_eq!(grads.out.shape(), out.shape());
-    gradcheck(&(out.clone(),), |(out,)| f0046_backward(&d_out, out, d_x.view(), 1.0)).unwrap();
+    let mut s = 183425843u64;
+    let p0: Array2<f64> = random((3, 3), &mut s);
+    let p1: Array2<f64> = random((1, 3), &mut s);
+    let p2: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0046_backward(&p0, &p1, p2.view(), 1.0);
+    assert_eq!(value, f0046(&p0, &p1, p2.view()));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p1.clone(),), |(p1,)| f0046_backward(&p0, p1, p2.view(), 1.0)).unwrap();
 }
 #[differentiable]
 fn f0047(p0: Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
@@ -1188,13 +1170,13 @@ fn f0047(p0: Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
         (mse(&t1, &t4)).abs()
     };
     let t6 = t1.t();
-    let t5 = &t3 / (square(sigmoid(f0033(tanh(t5)))) + 2.0);
-    mean(&t1) + t3.sum() + t6.sum() + mean(&t5)
+    let t5 = &t3 - (f0033(tanh(t5)));
+    sum(&t6) + t5.sum()
 }
 
 #[test]
 fn f0047_gradcheck() {
-    let mut s = 757396634u64;
+    let mut s = 1577673580u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((2, 2), &mut s);
@@ -1257,17 +1239,17 @@ fn f0049_gradcheck() {
 }
 #[differentiable]
 fn f0050(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array1<f64>, p3: &Array1<f64>) -> f64 {
-    let mut t2 = {
+    let t2 = {
         let t1 = mean(p1);
-        tanh(&(tanh(p0)))
+        tanh(&(log_softmax(p0)))
     };
-    t2 += &(softmax(&(cos(&t2))));
-    t2[[0, 1]]
+    let _t3 = &t2 / 0.75;
+    sum(&t2)
 }
 
 #[test]
 fn f0050_gradcheck() {
-    let mut s = 2054038317u64;
+    let mut s = 1990339272u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2: Array1<f64> = random(3, &mut s);
@@ -1283,25 +1265,22 @@ fn f0050_gradcheck() {
 }
 #[differentiable]
 fn f0051(p0: Array1<f64>, p1: &Array2<f64>) -> f64 {
-    let t2 = {
+    let mut t2 = {
         let t1 = 0.75 - p1;
         sum(&(backprop::ops::recip(&(square(&(square(p1))) + 1.0))).column(0))
     };
     let t3 = if mean(p1) <= 0.0371 {
-        f0039(p1, &p0, tanh(t2))
+        (f0039(p1, &p0, tanh(t2))).tanh()
     } else {
-        sum(&p0)
+        (t2 + t2) - 0.25
     };
-    let t5 = {
-        let t4 = &(sqrt(&(square(p1) + 0.5))) * t2;
-        &t4 / &(square(p1) + 0.5)
-    };
-    t2 + t3 + t5[[2, 1]]
+    t2 /= (sum(&p0)).powi(2) + 1.0;
+    t2 + t3 + p0.sum()
 }
 
 #[test]
 fn f0051_gradcheck() {
-    let mut s = 1553126075u64;
+    let mut s = 1584696619u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -1368,14 +1347,14 @@ fn f0054(p0: &Array1<f64>, p1: &Array1<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
     };
     let t4 = {
         let t3 = softmax(p1);
-        sin(&t2)
+        &t3 - &t2
     };
-    mean(&t2) + logsumexp(&t4) + mean(&t4)
+    t2.sum() + t4.sum() + sum(&t4)
 }
 
 #[test]
 fn f0054_gradcheck() {
-    let mut s = 877378610u64;
+    let mut s = 8417548u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2 = scalar(&mut s);
@@ -1389,30 +1368,26 @@ fn f0054_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0054_backward(p0, p1, *p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0055(d_p0: &Array2<f64>, d_x: f64, grad: &Array2<f64>, out: &Array2<f64>) -> Array2<f64> {
-    let x = d_x * 0.5;
-    let _t2 = log_softmax(out);
-    exp(grad)
+fn f0055(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
+    let t1 = p1 * 0.5;
+    let _t2 = log_sigmoid(p3);
+    t1 + p3[[0, 0]]
 }
 
 #[test]
 fn f0055_gradcheck() {
-    let mut s = 171077443u64;
-    let d_p0: Array2<f64> = random((2, 1), &mut s);
-    let d_x = scalar(&mut s);
-    let grad: Array2<f64> = random((3, 2), &mut s);
-    let out: Array2<f64> = random((1, 3), &mut s);
-    let (d_p0, d_x, grad, out,) = std::hint::black_box((d_p0, d_x, grad, out,));
-    let up: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0055_backward(&d_p0, d_x, &grad, &out, &up);
-    assert_eq!(value, f0055(&d_p0, d_x, &grad, &out));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.grad.shape(), grad.shape());
-    assert_eq!(grads.out.shape(), out.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(d_p0.clone(), d_x, grad.clone(), out.clone()), |(d_p0, d_x, grad, out)| f0055_backward(d_p0, *d_x, grad, out, &up))
-        .unwrap();
+    let mut s = 1397714929u64;
+    let p0: Array2<f64> = random((2, 1), &mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array2<f64> = random((3, 2), &mut s);
+    let p3: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0055_backward(&p0, p1, &p2, &p3, 1.0);
+    assert_eq!(value, f0055(&p0, p1, &p2, &p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0055_backward(p0, *p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0056(p0: Array2<f64>, p1: &Array2<f64>) -> f64 {
@@ -1474,20 +1449,16 @@ fn f0057_gradcheck() {
 fn f0058(p0: &Array2<f64>, p1: f64) -> f64 {
     let t2 = {
         let t1 = p1;
-        (square(p1 - t1) + 0.5).sqrt()
+        (p1 - t1).max(p1)
     };
-    let t3 = if t2 < 0.0371 || t2 > 0.0 {
-        sigmoid(p0)
-    } else {
-        p0.to_owned()
-    };
-    let t4 = -(t2 - 0.5);
-    sum(&t3) + t4 + t4
+    let t3 = (t2.powi(2) + 0.5).sqrt();
+    let t4 = (square(p1) + 0.5).sqrt();
+    t3 + t4
 }
 
 #[test]
 fn f0058_gradcheck() {
-    let mut s = 750422532u64;
+    let mut s = 1505220731u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -1553,23 +1524,22 @@ fn f0060_gradcheck() {
 fn f0061(p0: Array2<f32>, p1: &Array1<f32>, p2: &Array2<f32>, p3: &Array2<f32>) -> f32 {
     let t2 = {
         let t1 = f0032(p3);
-        &(log_softmax(&(p3 / &(square(p3) + 2.0)))) * 0.75
+        (log_sigmoid(&(p3 / &(square(p3) + 2.0)))) * t1
     };
-    let t3 = p1.dot(&t2);
-    let t4 = p1 * &t3;
-    let t5 = p2;
-    let t6 = if t3.dot(&t3) >= -0.5183 {
-        p2 * t5
-    } else {
-        cos(p2)
-    };
-    let _t7 = &t4;
-    t5.sum() + t6.sum()
+    let mut t2 = concat(Axis(0), &[p3, &t2, &t2]);
+    if mean(p3) > 0.0371 {
+        t2 += 1.25;
+    } else if mean(&t2) > 0.4629 {
+        t2 -= 2.0;
+    }
+    let mut t3 = softmax(&(&t2 - &t2));
+    t3 += &((softmax(&(powi(p3, 2)))).t().dot(p3));
+    t2.sum() + t3[[2, 0]]
 }
 
 #[test]
 fn f0061_gradcheck() {
-    let mut s = 1688306395u64;
+    let mut s = 1583342869u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let p1: Array1<f32> = random32(2, &mut s);
     let p2: Array2<f32> = random32((1, 2), &mut s);
@@ -1587,25 +1557,23 @@ fn f0061_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0062(p0: ArrayView1<f64>) -> f64 {
-    let t1 = &p0;
-    let t2 = &p0;
-    let t4 = {
-        let t3 = ln(&(square(t2) + 1.0));
-        t1.dot(t2)
-    };
-    logsumexp(t2) + t4
+fn f0062(d_out: ArrayView1<f64>) -> f64 {
+    let t1 = &d_out;
+    let t1_from_t2 = &d_out;
+    let t3 = softmax(t1_from_t2);
+    let grad_1 = t1_from_t2;
+    t3.sum() + grad_1.dot(grad_1)
 }
 
 #[test]
 fn f0062_gradcheck() {
-    let mut s = 537734329u64;
-    let p0: Array1<f64> = random(2, &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0062_backward(p0.view(), 1.0);
-    assert_eq!(value, f0062(p0.view()));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0062_backward(p0.view(), 1.0)).unwrap();
+    let mut s = 1310642895u64;
+    let d_out: Array1<f64> = random(2, &mut s);
+    let (d_out,) = std::hint::black_box((d_out,));
+    let (value, grads) = f0062_backward(d_out.view(), 1.0);
+    assert_eq!(value, f0062(d_out.view()));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    gradcheck(&(d_out.clone(),), |(d_out,)| f0062_backward(d_out.view(), 1.0)).unwrap();
 }
 #[differentiable]
 fn f0063(p0: &Array1<f64>) -> f64 {
@@ -1689,20 +1657,20 @@ fn f0066_gradcheck() {
 }
 #[differentiable]
 fn f0067(p0: f64, p1: &Array2<f64>) -> f64 {
-    let t1 = &(backprop::ops::recip(&(p1 * p1 + 1.0))) + p0;
-    let t2 = p1.t();
-    let t4 = {
-        let t3 = abs(&t2);
+    let t1 = &(softmax(p1)) - &(backprop::ops::recip(&(p1 * p1 + 1.0)));
+    let _t2 = t1.clone();
+    let t3 = p1.t();
+    let t5 = {
+        let t4 = abs(&t3);
         t1[[0, 0]]
     };
-    let t1 = powi((t4.tanh()).tan(), 3);
-    let t5 = &t2 - t1;
-    t2[[1, 1]] + t4 + t1 + sum(&t5)
+    let t1 = powi((t5.tanh()).tan(), 3);
+    t3.sum() + t5 + t1 + t1
 }
 
 #[test]
 fn f0067_gradcheck() {
-    let mut s = 1696689067u64;
+    let mut s = 994003624u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -1712,118 +1680,112 @@ fn f0067_gradcheck() {
     gradcheck(&(p0, p1.clone()), |(p0, p1)| f0067_backward(*p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0068(d_x: &Array2<f64>) -> f64 {
-    let x = {
-        let t1 = d_x;
+fn f0068(p0: &Array2<f64>) -> f64 {
+    let mut t2 = {
+        let t1 = p0;
         sum(t1)
     };
-    let _t3 = (sin(x)) + (tanh(f0033(sigmoid(x))));
-    let x = (square(sigmoid(x)) + 0.5).powf(x.tanh());
-    let mut x = x - d_x;
-    x += &(tan(&(tanh(&x))));
-    let x = d_x;
-    let d_out_1 = x;
-    x[[0, 0]] + mean(d_out_1)
+    let _t3 = (t2.min(2.0)) - &(ln(&(p0 * p0 + 0.5)));
+    t2 /= (f0028(t2.tanh())).powi(2) + 1.0;
+    let mut t4 = t2;
+    let t5 = if t2 < -0.5183 {
+        softplus(sqrt(square(t4) + 1.0))
+    } else {
+        mse(p0, p0)
+    };
+    if t5 <= -0.5183 {
+        t4 = t5.max(t2);
+    } else if t4 > 0.0371 {
+        t4 += t5;
+    }
+    let t2 = t5;
+    t5 + t2 + t5
 }
 
 #[test]
 fn f0068_gradcheck() {
-    let mut s = 402209750u64;
-    let d_x: Array2<f64> = random((1, 2), &mut s);
-    let (d_x,) = std::hint::black_box((d_x,));
-    let (value, grads) = f0068_backward(&d_x, 1.0);
-    assert_eq!(value, f0068(&d_x));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(d_x.clone(),), |(d_x,)| f0068_backward(d_x, 1.0)).unwrap();
+    let mut s = 900929141u64;
+    let p0: Array2<f64> = random((1, 2), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0068_backward(&p0, 1.0);
+    assert_eq!(value, f0068(&p0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0068_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0069(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: f64, labels: &[usize]) -> f64 {
-    let mut t1 = (backprop::ops::tanh((square(p1) + 0.5).powf(p1.tanh()))).tan();
-    let t2 = 0.5 + t1;
-    let mut t3 = sigmoid((sigmoid(t1)) / 1.25);
-    for i in 0..1 {
-        t3 = -p3;
-    }
-    if t1 < 0.0371 {
-        t1 *= t3;
-    } else if t3 >= 0.0371 {
-        t3 += softmax_cross_entropy(p2, labels);
-    }
-    t2 + t3
+fn f0069(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: f64) -> f64 {
+    let mut t1 = softplus(softplus(p1));
+    let t2 = softplus(p3 / (p3.powi(2) + 0.5));
+    t1 *= p3;
+    let t2 = &(tan(&(tanh(p2)))) / ((t2 * p3).powi(2) + 1.0);
+    let t2 = -p2;
+    t1 + mean(&t2)
 }
 
 #[test]
 fn f0069_gradcheck() {
-    let mut s = 228474666u64;
+    let mut s = 790427559u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 2), &mut s);
     let p3 = scalar(&mut s);
-    let labels: &[usize] = &[1, 1];
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0069_backward(&p0, p1, &p2, p3, labels, 1.0);
-    assert_eq!(value, f0069(&p0, p1, &p2, p3, labels));
+    let (value, grads) = f0069_backward(&p0, p1, &p2, p3, 1.0);
+    assert_eq!(value, f0069(&p0, p1, &p2, p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0069_backward(p0, *p1, p2, *p3, labels, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0069_backward(p0, *p1, p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0070(p0: f64, p1: f64, p2: &Array1<f64>) -> Array1<f64> {
+fn f0070(p0: f64, p1: f64, p2: &Array1<f64>) -> f64 {
     let mut t1 = p0;
     if p1 <= 0.0371 {
         t1 *= t1 / (square(p1) + 2.0);
     } else if p1 < -0.5183 {
         t1 = p0;
     }
-    let mut t1 = &((relu(t1)) * p2) * t1;
-    for i in 0..1 {
-        t1 = p2 * p2;
-        t1 += &(p2 * &t1);
-    }
-    sigmoid(&t1)
+    let t1 = &((t1.min(p1)) * p2) * p2;
+    let t2 = (softplus(mean(p2))) / 0.5;
+    sum(&t1) + t2
 }
 
 #[test]
 fn f0070_gradcheck() {
-    let mut s = 980492790u64;
+    let mut s = 94014959u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array1<f64> = random(2, &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array1<f64> = random(2, &mut s);
-    let (value, grads) = f0070_backward(p0, p1, &p2, &up);
+    let (value, grads) = f0070_backward(p0, p1, &p2, 1.0);
     assert_eq!(value, f0070(p0, p1, &p2));
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0070_backward(*p0, *p1, p2, &up))
-        .unwrap();
+    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0070_backward(*p0, *p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0071(grad: ArrayView1<f64>) -> f64 {
-    let out_1 = (relu(&grad)) / (square(&(&grad / &(square(&grad) + 1.0))) + 0.5);
-    let out_1 = &out_1;
-    let t2 = if grad.sum() < -0.5183 {
-        grad[0]
+fn f0071(p0: ArrayView1<f64>) -> f64 {
+    let t1 = (relu(&p0)) / (square(&(&p0 / &(square(&p0) + 1.0))) + 0.5);
+    let t1 = &t1;
+    let t2 = if p0.sum() < -0.5183 {
+        p0[0]
     } else {
-        sigmoid(grad[0])
+        logsumexp(&(relu(t1)))
     };
-    let x_from_out = {
-        let d_out_1 = &(&(3.0 - out_1) + &grad) + t2;
-        exp(sigmoid((-&grad).dot(&d_out_1)))
+    let t4 = {
+        let t3 = t1;
+        &(cos(&(t2 - t3))) + &(t2 + (t1 * t1))
     };
-    t2 + x_from_out + sum(out_1)
+    t2 + sum(&t4)
 }
 
 #[test]
 fn f0071_gradcheck() {
-    let mut s = 1157580351u64;
-    let grad: Array1<f64> = random(2, &mut s);
-    let (grad,) = std::hint::black_box((grad,));
-    let (value, grads) = f0071_backward(grad.view(), 1.0);
-    assert_eq!(value, f0071(grad.view()));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(grad.clone(),), |(grad,)| f0071_backward(grad.view(), 1.0)).unwrap();
+    let mut s = 1319148511u64;
+    let p0: Array1<f64> = random(2, &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0071_backward(p0.view(), 1.0);
+    assert_eq!(value, f0071(p0.view()));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0071_backward(p0.view(), 1.0)).unwrap();
 }
 #[differentiable]
 fn f0072(p0: Array2<f32>) -> f32 {
@@ -1848,50 +1810,42 @@ fn f0072_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0073(p0: ArrayView2<f64>, p1: Array1<f64>, p2: f64, p3: f64) -> Array2<f64> {
+fn f0073(p0: ArrayView2<f64>, p1: Array1<f64>, p2: f64, p3: f64) -> f64 {
     let t1 = if p1.dot(&p1) > 0.4629 {
-        p3.min(p2)
+        (square(p3) + 0.5).powf(p2.sin())
     } else {
-        logsumexp(&p1)
+        p3.cos()
     };
-    let mut t2 = if t1 <= 0.4629 {
-        p2
-    } else {
-        tanh(p2)
-    };
-    let t3 = t2 * t2;
-    t2 /= square((p3.powi(2) + 0.5).powf(t3.tanh())) + 0.5;
-    sin(&p0)
+    let t2 = -p3;
+    let t3 = (log_sigmoid(t2)) / (square(p2 * t2) + 2.0);
+    let t4 = p1.clone();
+    t1 + t2 + t3 + t4.sum()
 }
 
 #[test]
 fn f0073_gradcheck() {
-    let mut s = 1655824009u64;
+    let mut s = 2113163510u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2 = scalar(&mut s);
     let p3 = scalar(&mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0073_backward(p0.view(), p1.clone(), p2, p3, &up);
+    let (value, grads) = f0073_backward(p0.view(), p1.clone(), p2, p3, 1.0);
     assert_eq!(value, f0073(p0.view(), p1.clone(), p2, p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0073_backward(p0.view(), p1.clone(), *p2, *p3, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0073_backward(p0.view(), p1.clone(), *p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0074(p0: &Array1<f64>) -> f64 {
-    let mut t1 = softmax(&(p0 / 3.0));
-    t1 -= t1[1];
-    sum(&t1)
+    let t1 = softplus(&(p0 / 3.0));
+    let t2 = 2.0 - &(concat(Axis(0), &[p0, p0]));
+    logsumexp(&t1) + logsumexp(&t2) + p0.sum()
 }
 
 #[test]
 fn f0074_gradcheck() {
-    let mut s = 419697810u64;
+    let mut s = 521457004u64;
     let p0: Array1<f64> = random(2, &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0074_backward(&p0, 1.0);
@@ -2022,29 +1976,29 @@ fn f0079_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0079_backward(*p0, p1.clone(), p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0080(grad: &Array2<f64>, x: &Array2<f64>, w: &Array2<f64>) -> f64 {
-    let _t1 = square(w);
-    let out = grad;
+fn f0080(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
+    let _t1 = square(p2);
+    let t2 = p0;
     let t4 = {
-        let t3 = softmax(&(concat(Axis(0), &[&(3.0 / (out * out + 1.0)), out])));
-        tanh(&(log_softmax(&t3)))
+        let t3 = softmax(&(concat(Axis(0), &[&(3.0 / (t2 * t2 + 1.0)), t2])));
+        backprop::ops::ln(&(square(&(log_sigmoid(&t3))) + 1.0))
     };
-    out[[1, 2]] + t4[[1, 2]]
+    t2[[1, 0]] + sum(&t4)
 }
 
 #[test]
 fn f0080_gradcheck() {
-    let mut s = 650614046u64;
-    let grad: Array2<f64> = random((2, 3), &mut s);
-    let x: Array2<f64> = random((2, 3), &mut s);
-    let w: Array2<f64> = random((3, 1), &mut s);
-    let (grad, x, w,) = std::hint::black_box((grad, x, w,));
-    let (value, grads) = f0080_backward(&grad, &x, &w, 1.0);
-    assert_eq!(value, f0080(&grad, &x, &w));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    assert_eq!(grads.w.shape(), w.shape());
-    gradcheck(&(grad.clone(), x.clone(), w.clone()), |(grad, x, w)| f0080_backward(grad, x, w, 1.0)).unwrap();
+    let mut s = 1249935073u64;
+    let p0: Array2<f64> = random((2, 3), &mut s);
+    let p1: Array2<f64> = random((2, 3), &mut s);
+    let p2: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0080_backward(&p0, &p1, &p2, 1.0);
+    assert_eq!(value, f0080(&p0, &p1, &p2));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0080_backward(p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0081(d_p0: &Array2<f64>) -> f64 {
@@ -2059,7 +2013,7 @@ fn f0081(d_p0: &Array2<f64>) -> f64 {
     let t3 = if d_x[[2, 1]] <= -0.5183 {
         -&d_x
     } else {
-        (ln(&(square(&(log_softmax(&(sigmoid(&d_x))))) + 0.5))) + t1
+        (exp(&(tanh(&(log_sigmoid(&d_x)))))) + t1
     };
     let grad_1 = t3.clone();
     sum(&t3) + grad_1[[2, 2]]
@@ -2140,19 +2094,26 @@ fn f0084(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: f64) -> f64 {
         p1 / &(square(p0) + 2.0)
     };
     let t3 = abs(&(p2 - p3));
-    t2 = tanh(&(abs(&t2)));
-    let t4 = (&t3 / (square(p1) + 2.0)) - &(p1 - &t3);
-    let t4 = p1;
-    for i in 0..2 {
-        t2 += p0;
-    }
-    let t5 = ((tan(t4.tanh())).tanh()).cos();
-    t4 + t5
+    t2 -= 1.5;
+    let t5 = {
+        let t4 = (p3.tanh()).tan();
+        p1 - &t2
+    };
+    let t7 = {
+        let t6 = f0045(p3);
+        cos(&t3)
+    };
+    let t8 = powi(&t2, 1);
+    let t10 = {
+        let t9 = p3;
+        &t8 / (square(t9) + 1.0)
+    };
+    mean(&t2) + mean(&t3) + t5[[0, 2]] + t7.sum() + t8[[0, 2]] + sum(&t10) + p3
 }
 
 #[test]
 fn f0084_gradcheck() {
-    let mut s = 2022105289u64;
+    let mut s = 421539439u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -2213,36 +2174,40 @@ fn f0086_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0086_backward(p0, *p1, 1.0)).unwrap();
 }
-#[differentiable(wrt(out, w, x, y_1))]
-fn f0087(out: &Array2<f64>, w: ArrayView2<f64>, x: &Array2<f64>, y_1: &Array2<f64>, grad: &Array2<f64>, labels: &[usize]) -> f64 {
-    let d_d_x = softmax(&(sigmoid(&(y_1 * &w))));
-    let mut d_d_x = &(grad.dot(y_1)) - (sum(&(d_d_x.dot(grad))));
-    d_d_x += &((grad / &(square(grad) + 2.0)).dot(&w));
+#[differentiable(wrt(p0, p1, p2, p3))]
+fn f0087(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: &Array2<f64>, p3: &Array2<f64>, c0: &Array2<f64>, labels: &[usize]) -> Array2<f64> {
+    let t1 = softmax(&(sigmoid(&(p3 * &p1))));
+    let mut t1 = &(c0.dot(p3)) - (sum(&(t1.dot(c0))));
+    t1 += &((c0 / &(square(c0) + 2.0)).dot(&p1));
     for i in 0..1 {
-        d_d_x += 1.25;
-        d_d_x += f0056(out.to_owned(), &(sigmoid(&d_d_x)));
+        t1 += 1.25;
+        t1 += softmax_cross_entropy(&(c0 + c0), labels);
     }
-    let d_x = (sum_axis(grad, Axis(0))) * (grad + grad);
-    d_d_x.sum() + mean(&d_x)
+    t1 += 0.1;
+    tanh(c0)
 }
 
 #[test]
 fn f0087_gradcheck() {
-    let mut s = 1864575888u64;
-    let out: Array2<f64> = random((3, 1), &mut s);
-    let w: Array2<f64> = random((3, 2), &mut s);
-    let x: Array2<f64> = random((3, 3), &mut s);
-    let y_1: Array2<f64> = random((3, 2), &mut s);
-    let grad: Array2<f64> = random((2, 3), &mut s);
-    let labels: &[usize] = &[2, 1];
-    let (out, w, x, y_1, grad,) = std::hint::black_box((out, w, x, y_1, grad,));
-    let (value, grads) = f0087_backward(&out, w.view(), &x, &y_1, &grad, labels, 1.0);
-    assert_eq!(value, f0087(&out, w.view(), &x, &y_1, &grad, labels));
-    assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.w.shape(), w.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    gradcheck(&(out.clone(), w.clone(), x.clone(), y_1.clone()), |(out, w, x, y_1)| f0087_backward(out, w.view(), x, y_1, &grad, labels, 1.0)).unwrap();
+    let mut s = 1234634787u64;
+    let p0: Array2<f64> = random((3, 1), &mut s);
+    let p1: Array2<f64> = random((3, 2), &mut s);
+    let p2: Array2<f64> = random((3, 3), &mut s);
+    let p3: Array2<f64> = random((3, 2), &mut s);
+    let c0: Array2<f64> = random((2, 3), &mut s);
+    let labels: &[usize] = &[2, 0];
+    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
+    let up: Array2<f64> = random((2, 3), &mut s);
+    let (value, grads) = f0087_backward(&p0, p1.view(), &p2, &p3, &c0, labels, &up);
+    assert_eq!(value, f0087(&p0, p1.view(), &p2, &p3, &c0, labels));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0087_backward(p0, p1.view(), p2, p3, &c0, labels, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0088(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
@@ -2276,14 +2241,14 @@ fn f0088_gradcheck() {
 fn f0089(p0: &Array1<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
     let _t1 = p2;
     let t2 = p3;
-    let t3 = (square(p1) + 0.5).powf(sin(p1));
-    let t4 = -&((t2 + p3).dot(&p3.t()));
-    t2.sum() + t3 + t4.sum()
+    let t3 = softplus(p1);
+    let t4 = powi(t2, 2);
+    sum(t2) + t3 + mean(&t4)
 }
 
 #[test]
 fn f0089_gradcheck() {
-    let mut s = 470180436u64;
+    let mut s = 447521445u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 3), &mut s);
@@ -2390,25 +2355,23 @@ fn f0093_gradcheck() {
 }
 #[differentiable]
 fn f0094(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: Array2<f64>) -> f64 {
-    let mut t1 = &(&(softmax(p0)) * p0) * p0;
-    t1 /= &(square(&(&p3 * &((mse(&p3, &p3)) - &t1))) + 0.5);
-    let mut t2 = t1[[0, 0]];
-    if p2.sum() <= 0.4629 {
-        t2 += 0.75;
+    let mut t1 = (&(softplus(p0)) * &(&p3 * p0)) / (p1 * p1 + 0.5);
+    let mut t2 = if p3[[0, 1]] > -0.5183 {
+        log_sigmoid(&t1)
     } else {
-        t1 += p1;
-    }
-    if t1.sum() >= -0.5183 {
-        t2 -= p3.sum();
-    }
-    let t1 = p0.row(0);
-    t2 += 2.0;
-    t2 + logsumexp(&t1) + p0[[2, 2]]
+        t1.to_owned()
+    };
+    let t3 = sum(&(sqrt(&(square(p1) + 0.5))).column(2));
+    t2 /= &(square(&(&(sigmoid(&t2)) - t3)) + 1.0);
+    let _t4 = t1.clone();
+    let t5 = &p3;
+    t1 += &(abs(&(&(t5 / 2.0) - (t2[[2, 1]]))));
+    sum(&t1) + t2[[2, 1]] + t3 + mean(t5)
 }
 
 #[test]
 fn f0094_gradcheck() {
-    let mut s = 1328262085u64;
+    let mut s = 1392515976u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -2428,18 +2391,18 @@ fn f0095(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
         let t1 = p2 - (1.5 / ((p2 - p2).powi(2) + 1.0));
         ((sum(p1)).powi(2) + 1.0).recip()
     };
-    t2 /= square(backprop::ops::recip(square(t2) + 1.0)) + 0.5;
-    let mut t2 = backprop::ops::sigmoid(f0033(p2));
-    t2 += p2;
-    let t3 = f64::sqrt((t2 / (p2.powi(2) + 1.0)).powi(2) + 0.5);
-    let t4 = &(t3 - p1) + 3.0;
-    let _t5 = &(mean_axis(&(sin(p0)), Axis(1))) - t3;
-    t2 + t3 + sum(&t4) + sum(p0)
+    t2 /= square(t2.max(p2)) + 1.0;
+    let t3 = &(p0 / 0.5) * (p1 * p2);
+    let t4 = sigmoid(f0081(p0));
+    let t5 = p0 + 0.25;
+    let t5 = 3.0 - &t3;
+    let t6 = square(p2);
+    t5[[1, 0]] + t6
 }
 
 #[test]
 fn f0095_gradcheck() {
-    let mut s = 1898756084u64;
+    let mut s = 1144543895u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2 = scalar(&mut s);
@@ -2451,50 +2414,49 @@ fn f0095_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0095_backward(p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0096(x: f64, d_x: f64) -> f64 {
-    let mut d_d_x = if d_x < -0.5183 || d_x > 0.0 {
-        x
+fn f0096(out: f64, d_out: f64) -> f64 {
+    let mut unused = if d_out < -0.5183 || d_out > 0.0 {
+        out
     } else {
-        1.5 + (d_x * x)
+        1.5 + (d_out * out)
     };
-    let d_out = x - (relu(d_d_x));
-    d_d_x += square(sigmoid(d_out + 0.1));
-    let x_from_out = if x < 0.4629 {
-        ((square(d_x) + 0.5).powf(tanh(d_d_x))) - d_out
+    let d_d_x = out - (relu(unused));
+    unused += square(sigmoid(d_d_x + 0.1));
+    let d_x = if out < 0.4629 {
+        (d_out.min(d_d_x)) - d_d_x
     } else {
-        (2.0 - (d_out + x)) / (square(d_d_x) + 0.5)
+        d_d_x
     };
-    let mut out_1 = if d_x >= 0.4629 {
-        x_from_out
-    } else {
-        ((x_from_out + x_from_out).sin()) + d_x
-    };
-    if out_1 > 0.0371 {
-        out_1 += (f0028(tanh(d_d_x))) - out_1;
+    let x_from_out = ((0.5 + d_out) - unused) + d_d_x;
+    for i in 0..2 {
+        unused += log_sigmoid(x_from_out);
     }
-    let d_out = out_1;
-    d_d_x + x_from_out + out_1 + d_out
+    let t6 = {
+        let t5 = unused;
+        square(tanh(unused - d_d_x))
+    };
+    unused + d_d_x + d_x + x_from_out + t6 + out
 }
 
 #[test]
 fn f0096_gradcheck() {
-    let mut s = 2129800164u64;
-    let x = scalar(&mut s);
-    let d_x = scalar(&mut s);
-    let (x, d_x,) = std::hint::black_box((x, d_x,));
-    let (value, grads) = f0096_backward(x, d_x, 1.0);
-    assert_eq!(value, f0096(x, d_x));
-    gradcheck(&(x, d_x), |(x, d_x)| f0096_backward(*x, *d_x, 1.0)).unwrap();
+    let mut s = 86505065u64;
+    let out = scalar(&mut s);
+    let d_out = scalar(&mut s);
+    let (out, d_out,) = std::hint::black_box((out, d_out,));
+    let (value, grads) = f0096_backward(out, d_out, 1.0);
+    assert_eq!(value, f0096(out, d_out));
+    gradcheck(&(out, d_out), |(out, d_out)| f0096_backward(*out, *d_out, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1))]
 fn f0097(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
-    let t1 = sigmoid(&((p1 * p1).dot(&p1.t())));
-    mean(&t1) + sum(&t1)
+    let t1 = log_softmax(&((p1 * p1).dot(&p1.t())));
+    sum(&t1)
 }
 
 #[test]
 fn f0097_gradcheck() {
-    let mut s = 2031916026u64;
+    let mut s = 1295265766u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -2506,19 +2468,19 @@ fn f0097_gradcheck() {
 #[differentiable]
 fn f0098(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
     let mut t2 = {
-        let t1 = log_softmax(p1);
-        (square(p0) + 1.0).sqrt()
+        let t1 = log_sigmoid(p1);
+        cos((powi(&t1, 1)).dot(p1))
     };
-    let t3 = p2;
-    let mut t4 = &(exp(&(tan(&(backprop::ops::tanh(p1)))))) * p0;
-    t4 *= t2;
-    t2 += 1.5;
-    mean(t3) + t4.dot(&t4) + sum(&t4)
+    t2 += f0051(p1.to_owned(), p2);
+    t2 /= square(log_sigmoid(t2)) + 1.0;
+    let mut t3 = -(log_sigmoid(p2));
+    t3 = &(&(&t3 / &(square(p2) + 0.5)) * p0) + ((f0028(p0)) + (ln(&(p2 * p2 + 1.0))));
+    t2 + mean(&t3)
 }
 
 #[test]
 fn f0098_gradcheck() {
-    let mut s = 630173558u64;
+    let mut s = 300716793u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -2562,14 +2524,18 @@ fn f0100(p0: &Array2<f64>, p1: &Array1<f64>) -> f64 {
     } else if p1.sum() > -0.5183 {
         t2 += sqrt(square(t2) + 1.0);
     }
-    t2 += f0066(t1);
-    let t3 = 3.0 - t2;
-    t2 + t3
+    t2 += f0045(sigmoid(t2));
+    if t2 < 0.4629 {
+        t2 /= square((0.25 * t1).dot(t1)) + 0.5;
+    } else {
+        t2 += tanh(f0096(t2.tanh(), t2.tanh()));
+    }
+    logsumexp(t1) + t2
 }
 
 #[test]
 fn f0100_gradcheck() {
-    let mut s = 663203368u64;
+    let mut s = 760927790u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -2581,17 +2547,17 @@ fn f0100_gradcheck() {
 }
 #[differentiable]
 fn f0101(p0: &Array2<f64>) -> f64 {
-    let t2 = {
+    let mut t2 = {
         let t1 = p0 - p0;
-        &t1 + p0
+        0.1 * p0
     };
-    let t3 = &t2;
-    t2.sum() + t3.sum()
+    t2 /= &(p0 * p0 + 1.0);
+    t2.sum()
 }
 
 #[test]
 fn f0101_gradcheck() {
-    let mut s = 895974165u64;
+    let mut s = 1672704779u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0101_backward(&p0, 1.0);
@@ -2626,47 +2592,47 @@ fn f0102_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0102_backward(*p0, p1.clone(), p2.view(), p3.clone(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0103(p0: Array1<f64>, p1: f64, p2: Array2<f64>) -> f64 {
-    let t1 = p1;
-    let _t2 = t1.min(p1);
-    let t1 = p2.dot(&p2);
-    t1[[1, 1]] + p1
+fn f0103(d_p0: Array1<f64>, d_t1: f64, y_1: Array2<f64>) -> f64 {
+    let mut t1 = d_t1;
+    let _t2 = (t1.powi(2) + 0.5).powf(sin(t1));
+    t1 = -t1;
+    t1 + t1
 }
 
 #[test]
 fn f0103_gradcheck() {
-    let mut s = 2146114615u64;
-    let p0: Array1<f64> = random(3, &mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array2<f64> = random((2, 2), &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0103_backward(p0.clone(), p1, p2.clone(), 1.0);
-    assert_eq!(value, f0103(p0.clone(), p1, p2.clone()));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0103_backward(p0.clone(), *p1, p2.clone(), 1.0)).unwrap();
+    let mut s = 1651907487u64;
+    let d_p0: Array1<f64> = random(3, &mut s);
+    let d_t1 = scalar(&mut s);
+    let y_1: Array2<f64> = random((2, 2), &mut s);
+    let (d_p0, d_t1, y_1,) = std::hint::black_box((d_p0, d_t1, y_1,));
+    let (value, grads) = f0103_backward(d_p0.clone(), d_t1, y_1.clone(), 1.0);
+    assert_eq!(value, f0103(d_p0.clone(), d_t1, y_1.clone()));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    gradcheck(&(d_p0.clone(), d_t1, y_1.clone()), |(d_p0, d_t1, y_1)| f0103_backward(d_p0.clone(), *d_t1, y_1.clone(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0104(d_p0: &Array2<f64>, y_1: &Array2<f64>) -> f64 {
+fn f0104(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
     let t2 = {
-        let x_from_out = mse(&((d_p0 / (square(y_1) + 1.0)) * y_1), d_p0);
-        backprop::ops::recip((sum(&(x_from_out * y_1).row(1))).powi(2) + 1.0)
+        let t1 = mean_axis(&(&(0.75 * p1) * &(p1 + p1)), Axis(0));
+        exp(&(backprop::ops::tanh(&((powi(&t1, 3)) * p1))))
     };
-    let t2 = t2;
-    t2
+    let t3 = t2.clone();
+    t2.sum() + t3[[1, 0]]
 }
 
 #[test]
 fn f0104_gradcheck() {
-    let mut s = 1662167459u64;
-    let d_p0: Array2<f64> = random((2, 2), &mut s);
-    let y_1: Array2<f64> = random((2, 1), &mut s);
-    let (d_p0, y_1,) = std::hint::black_box((d_p0, y_1,));
-    let (value, grads) = f0104_backward(&d_p0, &y_1, 1.0);
-    assert_eq!(value, f0104(&d_p0, &y_1));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    gradcheck(&(d_p0.clone(), y_1.clone()), |(d_p0, y_1)| f0104_backward(d_p0, y_1, 1.0)).unwrap();
+    let mut s = 1943097231u64;
+    let p0: Array2<f64> = random((2, 2), &mut s);
+    let p1: Array2<f64> = random((2, 1), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0104_backward(&p0, &p1, 1.0);
+    assert_eq!(value, f0104(&p0, &p1));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0104_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0105(p0: &Array2<f64>, p1: f64) -> f64 {
@@ -2706,33 +2672,35 @@ fn f0106_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0106_backward(p0, 1.0)).unwrap();
 }
-#[differentiable(wrt(d_p0, x))]
-fn f0107(d_p0: &Array1<f32>, x: ArrayView1<f32>, d_t1: &Array2<f32>) -> f32 {
-    let t1 = &x * &(sigmoid(d_t1));
-    let t1 = &x;
-    let _t2 = t1;
-    let d_x = mse(&(mean_axis(&(d_t1 - t1), Axis(1))), t1);
-    let t4 = t1 * &(&x * d_t1);
-    let d_out_1 = sum(&(f0002(tanh(d_x), x.to_owned())));
-    let t6 = tan(d_x.tanh());
-    d_out_1 + t6
+#[differentiable(wrt(p0, p1))]
+fn f0107(p0: &Array1<f32>, p1: ArrayView1<f32>, c0: &Array2<f32>) -> Array2<f32> {
+    let mut t1 = &p1 * &(softmax(c0));
+    t1 += &p1;
+    let _t2 = t1.clone();
+    let t3 = log_sigmoid(&t1);
+    let t4 = t1.clone();
+    let t5 = ((ln(&(&t4 * &t4 + 0.5))).sum_axis(Axis(1))) - &t4;
+    let t6 = &t1 / &(square(&t4) + 2.0);
+    sigmoid(c0)
 }
 
 #[test]
 fn f0107_gradcheck() {
-    let mut s = 112510941u64;
-    let d_p0: Array1<f32> = random32(2, &mut s);
-    let x: Array1<f32> = random32(3, &mut s);
-    let d_t1: Array2<f32> = random32((3, 1), &mut s);
-    let (d_p0, x, d_t1,) = std::hint::black_box((d_p0, x, d_t1,));
-    let (value, grads) = f0107_backward(&d_p0, x.view(), &d_t1, 1.0);
-    assert_eq!(value, f0107(&d_p0, x.view(), &d_t1));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.x.shape(), x.shape());
+    let mut s = 169050878u64;
+    let p0: Array1<f32> = random32(2, &mut s);
+    let p1: Array1<f32> = random32(3, &mut s);
+    let c0: Array2<f32> = random32((3, 1), &mut s);
+    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
+    let up: Array2<f32> = random32((3, 1), &mut s);
+    let (value, grads) = f0107_backward(&p0, p1.view(), &c0, &up);
+    assert_eq!(value, f0107(&p0, p1.view(), &c0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(d_p0.clone(), x.clone()), |(d_p0, x)| f0107_backward(d_p0, x.view(), &d_t1, 1.0))
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0107_backward(p0, p1.view(), &c0, &up))
         .unwrap();
 }
 #[differentiable]
@@ -2746,13 +2714,13 @@ fn f0108(p0: f64, p1: ArrayView2<f64>, p2: f64, p3: f64) -> f64 {
         t3 /= square(t1) + 0.5;
     }
     let t4 = &(tanh(&(&t2 * 0.75))) / (square(t3) + 1.0);
-    let t5 = log_softmax(&(tanh(&(p3 + &t4))));
-    sum(&t4) + t5[[1, 1]] + p0
+    let t5 = log_sigmoid(&(tanh(&(p3 + &t4))));
+    t1 + sum(&t2) + t3 + t4[[1, 1]] + sum(&t5)
 }
 
 #[test]
 fn f0108_gradcheck() {
-    let mut s = 270268828u64;
+    let mut s = 12523278u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
@@ -2786,37 +2754,37 @@ fn f0109_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0110(d_x: f64, w: &Array1<f64>, y_1: &Array2<f64>) -> Array1<f64> {
-    let x = softmax(&(relu(y_1)));
-    let grad_1 = (tan(&(tanh(&(relu(w)))))) / &(square(w) + 0.5);
-    let mut out_1 = 1.5 / (&grad_1 * &grad_1 + 1.0);
-    let mut unused = if x[[1, 0]] > -0.5183 {
-        (abs(&x)).dot(y_1)
+fn f0110(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
+    let mut t1 = softmax(&(relu(p2)));
+    let mut t2 = concat(Axis(0), &[&((mse(p2, p2)) * &(softmax(&t1))), p2, &t1]);
+    if p2.sum() <= 0.4629 {
+        t1 += p2.sum();
     } else {
-        (grad_1[0]) * &x
+        t2 += &(softmax(&t2));
+    }
+    let t3 = &t1;
+    let t4 = if sum(p2) < 0.4629 {
+        p1.sum()
+    } else {
+        sigmoid(p1.sum())
     };
-    let out = (mse(&out_1, &grad_1)) - &out_1;
-    out_1 += sum(&grad_1);
-    unused += (&x * &unused).sum();
-    out_1
+    let t4 = t3;
+    let t5 = &(log_sigmoid(&(t4 + t4))) - &t1;
+    mean(&t1) + mean(&t2) + mean(t3) + t4.sum() + mean(&t5)
 }
 
 #[test]
 fn f0110_gradcheck() {
-    let mut s = 1769073659u64;
-    let d_x = scalar(&mut s);
-    let w: Array1<f64> = random(3, &mut s);
-    let y_1: Array2<f64> = random((2, 2), &mut s);
-    let (d_x, w, y_1,) = std::hint::black_box((d_x, w, y_1,));
-    let up: Array1<f64> = random(3, &mut s);
-    let (value, grads) = f0110_backward(d_x, &w, &y_1, &up);
-    assert_eq!(value, f0110(d_x, &w, &y_1));
-    assert_eq!(grads.w.shape(), w.shape());
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(d_x, w.clone(), y_1.clone()), |(d_x, w, y_1)| f0110_backward(*d_x, w, y_1, &up))
-        .unwrap();
+    let mut s = 531114848u64;
+    let p0 = scalar(&mut s);
+    let p1: Array1<f64> = random(3, &mut s);
+    let p2: Array2<f64> = random((2, 2), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0110_backward(p0, &p1, &p2, 1.0);
+    assert_eq!(value, f0110(p0, &p1, &p2));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0110_backward(*p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0111(p0: Array2<f64>, p1: &Array2<f64>, p2: Array2<f64>, p3: f64) -> f64 {
@@ -2847,15 +2815,15 @@ fn f0112(p0: &Array2<f64>) -> f64 {
     let t3 = p0;
     let mut t4 = t2.dot(&t3.t());
     for i in 0..2 {
-        t4 += &(log_softmax(&(tanh(&t4))));
+        t4 += &(log_sigmoid(&t4));
     }
-    let t5 = (sum_axis(&(t2.t()), Axis(1))) * t3;
-    t2[[1, 1]] + t3.sum() + mean(&t4) + sum(&t5)
+    let t5 = sin(&t2);
+    t4[[0, 1]] + t5[[1, 1]] + p0.sum()
 }
 
 #[test]
 fn f0112_gradcheck() {
-    let mut s = 534478609u64;
+    let mut s = 1132128486u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0112_backward(&p0, 1.0);
@@ -2940,30 +2908,30 @@ fn f0115_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0115_backward(p0, p1, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0116(p0: ArrayView2<f64>) -> f64 {
-    let t1 = &p0;
-    let t3 = {
-        let t2 = sigmoid(&p0);
-        tanh(&(&(p0.column(1)) - (t1[[0, 0]])))
+fn f0116(d_out: ArrayView2<f64>) -> f64 {
+    let out = &d_out;
+    let d_d_x = {
+        let t2 = sigmoid(&d_out);
+        tanh(&(&(d_out.column(1)) - (out[[0, 0]])))
     };
-    let mut t4 = t3.clone();
-    let t6 = {
+    let mut t4 = d_d_x.clone();
+    let t1_from_t2 = {
         let t5 = cos(&t4);
-        ln(&(square(&(&t3 / &(square(&t3) + 2.0))) + 1.0))
+        ln(&(square(&(&d_d_x / &(square(&d_d_x) + 2.0))) + 1.0))
     };
-    t4 += &(((t3[2]) + (mse(&t4, &t6))) - &t6);
-    t1[[1, 1]] + mean(&t3) + mean(&t4) + t6.dot(&t6)
+    t4 += &(((t1_from_t2[2]) - &t4) / &(square(&t4) + 2.0));
+    out.sum() + d_d_x.dot(&d_d_x) + mean(&t4) + mean(&t1_from_t2)
 }
 
 #[test]
 fn f0116_gradcheck() {
-    let mut s = 219677867u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0116_backward(p0.view(), 1.0);
-    assert_eq!(value, f0116(p0.view()));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0116_backward(p0.view(), 1.0)).unwrap();
+    let mut s = 921865195u64;
+    let d_out: Array2<f64> = random((3, 2), &mut s);
+    let (d_out,) = std::hint::black_box((d_out,));
+    let (value, grads) = f0116_backward(d_out.view(), 1.0);
+    assert_eq!(value, f0116(d_out.view()));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    gradcheck(&(d_out.clone(),), |(d_out,)| f0116_backward(d_out.view(), 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
 fn f0117(p0: &Array1<f32>, p1: &Array1<f32>, p2: &Array2<f32>, p3: &Array2<f32>, c0: &Array2<f32>) -> f32 {
@@ -3037,28 +3005,28 @@ fn f0119_gradcheck() {
     gradcheck(&(p0, p1.clone()), |(p0, p1)| f0119_backward(*p0, p1, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0120(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
-    let t1 = tan(&(tanh(p3)));
-    let _t2 = t1.clone();
-    let t3 = p2 + p2;
-    let t4 = ln(&(&t3 * &t3 + 0.5));
-    t3.sum() + t4.sum()
+fn f0120(y_1: f64, d_p0: &Array2<f64>, w: &Array2<f64>, d_x: &Array2<f64>) -> f64 {
+    let mut d_out = softmax(d_x);
+    d_out *= &(&d_out - &(&d_out + y_1));
+    d_out *= &(softmax(&(&d_out / &(square(d_x) + 1.0))));
+    let t1_from_t2 = -d_x;
+    mean(&d_out) + sum(&t1_from_t2) + sum(&t1_from_t2)
 }
 
 #[test]
 fn f0120_gradcheck() {
-    let mut s = 35605034u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((1, 3), &mut s);
-    let p2: Array2<f64> = random((1, 3), &mut s);
-    let p3: Array2<f64> = random((3, 1), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0120_backward(p0, &p1, &p2, &p3, 1.0);
-    assert_eq!(value, f0120(p0, &p1, &p2, &p3));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0120_backward(*p0, p1, p2, p3, 1.0)).unwrap();
+    let mut s = 827489016u64;
+    let y_1 = scalar(&mut s);
+    let d_p0: Array2<f64> = random((1, 3), &mut s);
+    let w: Array2<f64> = random((1, 3), &mut s);
+    let d_x: Array2<f64> = random((3, 1), &mut s);
+    let (y_1, d_p0, w, d_x,) = std::hint::black_box((y_1, d_p0, w, d_x,));
+    let (value, grads) = f0120_backward(y_1, &d_p0, &w, &d_x, 1.0);
+    assert_eq!(value, f0120(y_1, &d_p0, &w, &d_x));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    assert_eq!(grads.w.shape(), w.shape());
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    gradcheck(&(y_1, d_p0.clone(), w.clone(), d_x.clone()), |(y_1, d_p0, w, d_x)| f0120_backward(*y_1, d_p0, w, d_x, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
 fn f0121(p0: &Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>, c0: &Array2<f64>) -> f64 {
@@ -3106,17 +3074,17 @@ fn f0123(p0: f64) -> f64 {
         sigmoid(t1)
     };
     t2 -= p0 / (square(t2) + 0.5);
-    let t3 = (abs(t2)) - (t2.min(p0));
-    let t4 = t3;
-    let t5 = p0 * t3;
-    t2 += t4 - t5;
-    let t6 = ((tanh(t3)).exp()) + t2;
-    t5 + t6
+    let t3 = f64::tanh((abs(t2)) + ((square(t2) + 0.5).powf(p0.tanh())));
+    let t4 = t2;
+    let t4 = f0122(sin(t4), (t2 * t3).tanh(), t4.tanh());
+    let t4 = t2 * t4;
+    let t5 = t3 - t3;
+    t2 + t3 + t4 + t5
 }
 
 #[test]
 fn f0123_gradcheck() {
-    let mut s = 842939894u64;
+    let mut s = 1918128148u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0123_backward(p0, 1.0);
@@ -3124,92 +3092,91 @@ fn f0123_gradcheck() {
     gradcheck(&(p0,), |(p0,)| f0123_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0124(grad: f64, d_p0: f64, d_x: &Array2<f64>) -> f64 {
-    let d_d_x = {
-        let unused = d_x / &(square(&(d_x.row(1))) + 0.5);
-        sum(&(concat(Axis(0), &[&unused, &unused])).row(0))
+fn f0124(d_p0: f64, out: f64, d_x: &Array2<f64>) -> f64 {
+    let t2 = {
+        let d_out = d_x / &(square(&(d_x.row(1))) + 0.5);
+        sum(&(concat(Axis(0), &[&d_out, &d_out])).row(0))
     };
     let t3 = mean_axis(&(d_x.dot(d_x)), Axis(1));
-    let x_from_out = d_d_x.min(d_p0);
-    let mut out_1 = x_from_out;
-    out_1 += abs(d_d_x);
-    let d_out = {
-        let t1_from_t2 = &t3 - 1.5;
-        (x_from_out - d_d_x) + 0.1
+    let d_out_1 = (1.5 + (t2.tanh())).powf(2.0);
+    let x = {
+        let out_1 = (abs(d_x)) * d_x;
+        t2
     };
-    out_1 + d_out
+    let unused = {
+        let grad_1 = d_out_1.abs();
+        (square(out)) * (x / (t2.powi(2) + 2.0))
+    };
+    let _t9 = sigmoid(x);
+    x + unused
 }
 
 #[test]
 fn f0124_gradcheck() {
-    let mut s = 1505714231u64;
-    let grad = scalar(&mut s);
+    let mut s = 280599199u64;
     let d_p0 = scalar(&mut s);
+    let out = scalar(&mut s);
     let d_x: Array2<f64> = random((3, 3), &mut s);
-    let (grad, d_p0, d_x,) = std::hint::black_box((grad, d_p0, d_x,));
-    let (value, grads) = f0124_backward(grad, d_p0, &d_x, 1.0);
-    assert_eq!(value, f0124(grad, d_p0, &d_x));
+    let (d_p0, out, d_x,) = std::hint::black_box((d_p0, out, d_x,));
+    let (value, grads) = f0124_backward(d_p0, out, &d_x, 1.0);
+    assert_eq!(value, f0124(d_p0, out, &d_x));
     assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(grad, d_p0, d_x.clone()), |(grad, d_p0, d_x)| f0124_backward(*grad, *d_p0, d_x, 1.0)).unwrap();
+    gradcheck(&(d_p0, out, d_x.clone()), |(d_p0, out, d_x)| f0124_backward(*d_p0, *out, d_x, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2))]
-fn f0125(p0: f64, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let t2 = {
-        let t1 = (0.25 - p1) * (ln(square(p0) + 0.5));
-        p0 * c0
+#[differentiable(wrt(grad, w, y_1))]
+fn f0125(grad: f64, w: f64, y_1: &Array2<f64>, d_p0: &Array2<f64>) -> f64 {
+    let mut t2 = {
+        let t1 = (0.25 - w) * (ln(square(grad) + 0.5));
+        grad * d_p0
     };
     let t4 = {
         let t3 = square(&(sqrt(&(square(&t2) + 1.0))));
-        ((f0105(p2, p1)).tanh()) + &t2
+        ((f0105(y_1, w)).tanh()) + &t2
     };
-    let t5 = softmax(p2);
-    let _t6 = &t5;
-    let _t7 = mean(&(sin(p2)));
-    mean(&t4) + mean(&t5)
+    let d_d_x = softplus(y_1);
+    t2 += &t4;
+    let d_out_1 = (square(&d_d_x)) + &(tanh(y_1));
+    mean(&t2) + t4[[0, 0]] + d_d_x.sum() + d_out_1.sum()
 }
 
 #[test]
 fn f0125_gradcheck() {
-    let mut s = 871559376u64;
-    let p0 = scalar(&mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array2<f64> = random((3, 3), &mut s);
-    let c0: Array2<f64> = random((2, 2), &mut s);
-    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0125_backward(p0, p1, &p2, &c0, 1.0);
-    assert_eq!(value, f0125(p0, p1, &p2, &c0));
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0125_backward(*p0, *p1, p2, &c0, 1.0)).unwrap();
+    let mut s = 766314929u64;
+    let grad = scalar(&mut s);
+    let w = scalar(&mut s);
+    let y_1: Array2<f64> = random((3, 3), &mut s);
+    let d_p0: Array2<f64> = random((2, 2), &mut s);
+    let (grad, w, y_1, d_p0,) = std::hint::black_box((grad, w, y_1, d_p0,));
+    let (value, grads) = f0125_backward(grad, w, &y_1, &d_p0, 1.0);
+    assert_eq!(value, f0125(grad, w, &y_1, &d_p0));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    gradcheck(&(grad, w, y_1.clone()), |(grad, w, y_1)| f0125_backward(*grad, *w, y_1, &d_p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0126(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>) -> Array2<f64> {
-    let t1 = p1;
-    let t3 = {
-        let t2 = p1 / (p1.powi(2) + 2.0);
+fn f0126(d_p0: &Array2<f64>, d_out: f64, x: &Array2<f64>) -> f64 {
+    let d_out_1 = d_out;
+    let out_1 = {
+        let t2 = d_out / (d_out.powi(2) + 2.0);
         t2.cos()
     };
-    let t1 = (exp(t1)) / ((tan(t3.tanh())).powi(2) + 0.5);
-    let t4 = &((p2 * t3) * t3) * p2;
-    let t5 = p2 * t1;
-    exp(p2)
+    let d_out_1 = (exp(d_out_1)) / ((tan(out_1.tanh())).powi(2) + 0.5);
+    let x_from_out = &((x * out_1) * out_1) * x;
+    let out = x / (out_1.powi(2) + 1.0);
+    mean(&x_from_out) + out.sum()
 }
 
 #[test]
 fn f0126_gradcheck() {
-    let mut s = 772772652u64;
-    let p0: Array2<f64> = random((3, 3), &mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array2<f64> = random((3, 3), &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array2<f64> = random((3, 3), &mut s);
-    let (value, grads) = f0126_backward(&p0, p1, &p2, &up);
-    assert_eq!(value, f0126(&p0, p1, &p2));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0126_backward(p0, *p1, p2, &up))
-        .unwrap();
+    let mut s = 1506305645u64;
+    let d_p0: Array2<f64> = random((3, 3), &mut s);
+    let d_out = scalar(&mut s);
+    let x: Array2<f64> = random((3, 3), &mut s);
+    let (d_p0, d_out, x,) = std::hint::black_box((d_p0, d_out, x,));
+    let (value, grads) = f0126_backward(&d_p0, d_out, &x, 1.0);
+    assert_eq!(value, f0126(&d_p0, d_out, &x));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(d_p0.clone(), d_out, x.clone()), |(d_p0, d_out, x)| f0126_backward(d_p0, *d_out, x, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0127(p0: Array2<f64>, labels: &[usize]) -> f64 {
@@ -3232,50 +3199,56 @@ fn f0127_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0127_backward(p0.clone(), labels, 1.0)).unwrap();
 }
-#[differentiable(wrt(p1))]
-fn f0128(p0: &Array2<f64>, p1: Array2<f64>) -> f64 {
-    let mut t1 = &p1 * &p1;
-    let _t2 = concat(Axis(1), &[&t1, &p1]);
-    t1 += &(relu(&(powi(&t1, 3))));
-    let t4 = {
-        let t3 = log_softmax(&t1);
-        (sigmoid(&(&t1 * &t3).t())).dot(&(tanh(&t3)))
+#[differentiable(wrt(d_p0))]
+fn f0128(out: &Array2<f64>, d_p0: Array2<f64>) -> f64 {
+    let mut d_out_1 = &d_p0 * &d_p0;
+    let _t2 = concat(Axis(1), &[&d_out_1, &d_p0]);
+    d_out_1 += &(relu(&(powi(&d_out_1, 3))));
+    let d_out = {
+        let grad_1 = log_sigmoid(&d_out_1);
+        &grad_1 * &d_out_1
     };
-    let t5 = &t1;
-    sum(&t4) + t5[[0, 0]]
+    let _t5 = d_p0.row(0);
+    mean(&d_out_1) + mean(&d_out)
 }
 
 #[test]
 fn f0128_gradcheck() {
-    let mut s = 190252843u64;
-    let p0: Array2<f64> = random((1, 3), &mut s);
-    let p1: Array2<f64> = random((3, 2), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0128_backward(&p0, p1.clone(), 1.0);
-    assert_eq!(value, f0128(&p0, p1.clone()));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p1.clone(),), |(p1,)| f0128_backward(&p0, p1.clone(), 1.0)).unwrap();
+    let mut s = 821070943u64;
+    let out: Array2<f64> = random((1, 3), &mut s);
+    let d_p0: Array2<f64> = random((3, 2), &mut s);
+    let (out, d_p0,) = std::hint::black_box((out, d_p0,));
+    let (value, grads) = f0128_backward(&out, d_p0.clone(), 1.0);
+    assert_eq!(value, f0128(&out, d_p0.clone()));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    gradcheck(&(d_p0.clone(),), |(d_p0,)| f0128_backward(&out, d_p0.clone(), 1.0)).unwrap();
 }
-#[differentiable(wrt(w))]
-fn f0129(w: &Array1<f64>, d_x: &Array2<f64>) -> f64 {
-    let d_out_1 = square(d_x);
-    let x_from_out = abs(&((tan(&(tanh(w)))).dot(d_x)));
-    let x_from_out = &d_out_1;
-    let t3 = x_from_out;
-    let t1_from_t2 = x_from_out - t3;
-    sum(&d_out_1) + x_from_out[[0, 0]] + t3.sum() + sum(&t1_from_t2) + t1_from_t2.sum()
+#[differentiable(wrt(x))]
+fn f0129(x: &Array1<f64>, d_p0: &Array2<f64>) -> f64 {
+    let d_x = softmax(d_p0);
+    let t3 = {
+        let t2 = mean(&(d_p0 - d_p0));
+        mse(&(x + t2), x)
+    };
+    let t1_from_t2 = t3 + d_p0;
+    let grad_1 = {
+        let t5 = t3 + 0.75;
+        (&(t5 - &t1_from_t2) / &(square(&t1_from_t2) + 2.0)) + &t1_from_t2
+    };
+    let d_d_x = tanh(&(&grad_1 * 3.0));
+    mean(&d_x) + t3 + sum(&t1_from_t2) + sum(&grad_1) + sum(&d_d_x)
 }
 
 #[test]
 fn f0129_gradcheck() {
-    let mut s = 601645865u64;
-    let w: Array1<f64> = random(2, &mut s);
-    let d_x: Array2<f64> = random((2, 2), &mut s);
-    let (w, d_x,) = std::hint::black_box((w, d_x,));
-    let (value, grads) = f0129_backward(&w, &d_x, 1.0);
-    assert_eq!(value, f0129(&w, &d_x));
-    assert_eq!(grads.w.shape(), w.shape());
-    gradcheck(&(w.clone(),), |(w,)| f0129_backward(w, &d_x, 1.0)).unwrap();
+    let mut s = 1695767506u64;
+    let x: Array1<f64> = random(2, &mut s);
+    let d_p0: Array2<f64> = random((2, 2), &mut s);
+    let (x, d_p0,) = std::hint::black_box((x, d_p0,));
+    let (value, grads) = f0129_backward(&x, &d_p0, 1.0);
+    assert_eq!(value, f0129(&x, &d_p0));
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(x.clone(),), |(x,)| f0129_backward(x, &d_p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0130(p0: &Array1<f64>, p1: &Array2<f64>) -> f64 {
@@ -3296,14 +3269,14 @@ fn f0130_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0130_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0131(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: f64, labels: &[usize]) -> f64 {
+fn f0131(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: f64) -> Array1<f64> {
     let mut t1 = p1.dot(&p0.t());
     if p3 < -0.5183 {
         t1 += p3;
     } else {
         t1 *= p2;
     }
-    let mut t2 = if sum(&t1) < 0.0371 {
+    let t2 = if sum(&t1) < 0.0371 {
         ((3.0 - p3) * p2) / (square(0.25 - (p3 + p3)) + 1.0)
     } else {
         sum(&(backprop::ops::recip(&(square(&(mean_axis(&t1, Axis(0)))) + 1.0))))
@@ -3312,73 +3285,78 @@ fn f0131(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: f64, labels: &[usize])
         let t3 = square(&(backprop::ops::sigmoid(&t1)));
         ln(&(square(&(tan(&(tanh(&(cos(&t1))))))) + 1.0))
     };
-    let t5 = ((square(p3) + 0.5).powf(cos(t2))) - t2;
-    t2 += cos(t2);
-    sum(&t4) + t5 + mean(p0)
+    let t5 = 0.25 - (softplus(p3));
+    let t6 = (log_sigmoid(&t4)).sum_axis(Axis(0));
+    t6
 }
 
 #[test]
 fn f0131_gradcheck() {
-    let mut s = 113304438u64;
+    let mut s = 354057851u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2 = scalar(&mut s);
     let p3 = scalar(&mut s);
-    let labels: &[usize] = &[0, 0];
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0131_backward(&p0, &p1, p2, p3, labels, 1.0);
-    assert_eq!(value, f0131(&p0, &p1, p2, p3, labels));
+    let up: Array1<f64> = random(1, &mut s);
+    let (value, grads) = f0131_backward(&p0, &p1, p2, p3, &up);
+    assert_eq!(value, f0131(&p0, &p1, p2, p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0131_backward(p0, p1, *p2, *p3, labels, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0131_backward(p0, p1, *p2, *p3, &up))
+        .unwrap();
 }
-#[differentiable(wrt(p0, p1, p2))]
-fn f0132(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let t1 = (softmax(c0)).t().dot(p1);
-    let t2 = softmax(&(exp(c0)));
-    sum(&t1) + t2[[1, 0]]
+#[differentiable(wrt(grad, y_1, d_x))]
+fn f0132(grad: f64, y_1: &Array2<f64>, d_x: &Array2<f64>, d_p0: &Array2<f64>) -> f64 {
+    let mut grad_1 = (softplus(d_p0)).t().dot(d_p0);
+    if sum(d_p0) >= -0.5183 && grad > 0.0 {
+        grad_1 = (f0118(d_x, d_x, grad)) / (square(&grad_1) + 1.0);
+    }
+    grad_1[[0, 0]] + mean(y_1)
 }
 
 #[test]
 fn f0132_gradcheck() {
-    let mut s = 829020985u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((2, 3), &mut s);
-    let p2: Array2<f64> = random((3, 2), &mut s);
-    let c0: Array2<f64> = random((2, 1), &mut s);
-    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0132_backward(p0, &p1, &p2, &c0, 1.0);
-    assert_eq!(value, f0132(p0, &p1, &p2, &c0));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0132_backward(*p0, p1, p2, &c0, 1.0)).unwrap();
+    let mut s = 1367670120u64;
+    let grad = scalar(&mut s);
+    let y_1: Array2<f64> = random((2, 3), &mut s);
+    let d_x: Array2<f64> = random((3, 2), &mut s);
+    let d_p0: Array2<f64> = random((2, 1), &mut s);
+    let (grad, y_1, d_x, d_p0,) = std::hint::black_box((grad, y_1, d_x, d_p0,));
+    let (value, grads) = f0132_backward(grad, &y_1, &d_x, &d_p0, 1.0);
+    assert_eq!(value, f0132(grad, &y_1, &d_x, &d_p0));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    gradcheck(&(grad, y_1.clone(), d_x.clone()), |(grad, y_1, d_x)| f0132_backward(*grad, y_1, d_x, &d_p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0133(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array1<f64>) -> f64 {
-    let t1 = p1;
-    let _t2 = &(&(tanh(p3)) - p3) / 0.1;
-    let t3 = powi(f0063(p3), 1);
-    let _t4 = sum(&(concat(Axis(0), &[&(t3 * t1), p2])));
-    let t1 = p3 * 3.0;
-    let t5 = p3;
-    t3 + t1.dot(&t1) + mean(t5)
+fn f0133(d_p0: ArrayView2<f64>, d_out: &Array2<f64>, y_1: &Array2<f64>, d_x: &Array1<f64>) -> f64 {
+    let d_out_1 = d_out;
+    let _t2 = &((f0063(d_x)) + &(softmax(y_1))) + 0.75;
+    let x_from_out = (sqrt(&(square(&(d_x * d_x)) + 0.5))).dot(d_x);
+    let out = logsumexp(&(sqrt(&(square(&(log_softmax(d_x))) + 0.5))));
+    let d_d_x = &d_p0 * out;
+    let t1_from_t2 = &(&d_p0 / &(square(&(softplus(&d_d_x))) + 1.0)) / &(square(&((sigmoid(&d_d_x)).dot(&(tanh(&d_d_x))))) + 1.0);
+    mean(&d_d_x) + t1_from_t2[[1, 0]]
 }
 
 #[test]
 fn f0133_gradcheck() {
-    let mut s = 1923824690u64;
-    let p0: Array2<f64> = random((2, 2), &mut s);
-    let p1: Array2<f64> = random((2, 2), &mut s);
-    let p2: Array2<f64> = random((2, 2), &mut s);
-    let p3: Array1<f64> = random(3, &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0133_backward(p0.view(), &p1, &p2, &p3, 1.0);
-    assert_eq!(value, f0133(p0.view(), &p1, &p2, &p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0133_backward(p0.view(), p1, p2, p3, 1.0)).unwrap();
+    let mut s = 1283919248u64;
+    let d_p0: Array2<f64> = random((2, 2), &mut s);
+    let d_out: Array2<f64> = random((2, 2), &mut s);
+    let y_1: Array2<f64> = random((2, 2), &mut s);
+    let d_x: Array1<f64> = random(3, &mut s);
+    let (d_p0, d_out, y_1, d_x,) = std::hint::black_box((d_p0, d_out, y_1, d_x,));
+    let (value, grads) = f0133_backward(d_p0.view(), &d_out, &y_1, &d_x, 1.0);
+    assert_eq!(value, f0133(d_p0.view(), &d_out, &y_1, &d_x));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    gradcheck(&(d_p0.clone(), d_out.clone(), y_1.clone(), d_x.clone()), |(d_p0, d_out, y_1, d_x)| f0133_backward(d_p0.view(), d_out, y_1, d_x, 1.0)).unwrap();
 }
 #[differentiable(wrt(x, out, grad, w))]
 fn f0134(x: f64, out: f64, grad: f64, w: ArrayView2<f64>, d_t1: &Array2<f64>, labels: &[usize]) -> Array2<f64> {
@@ -3416,19 +3394,16 @@ fn f0134_gradcheck() {
 #[differentiable]
 fn f0135(p0: &Array2<f64>) -> f64 {
     let _t1 = mean(&(&(p0 - p0) + 0.1).row(1));
-    let mut t2 = (&(square(p0)) + &(p0 / &(square(p0) + 1.0))).dot(p0);
-    let t3 = log_softmax(&(sigmoid(&t2)));
-    let t5 = {
-        let t4 = logsumexp(&t3);
-        (p0[[1, 1]]).min(0.5)
-    };
-    t2 += t5;
-    t3.sum() + t5
+    let t2 = (&(square(p0)) + &(p0 / &(square(p0) + 1.0))).dot(p0);
+    let t3 = log_sigmoid(&t2);
+    let t4 = &(log_sigmoid(&(backprop::ops::ln(&(&t2 * &t2 + 1.0))))) + p0;
+    let t5 = tanh(&(&t3 + &(t4.sum_axis(Axis(1)))));
+    t4[[1, 1]] + sum(&t5)
 }
 
 #[test]
 fn f0135_gradcheck() {
-    let mut s = 1371749694u64;
+    let mut s = 1848387497u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0135_backward(&p0, 1.0);
@@ -3525,18 +3500,22 @@ fn f0139_gradcheck() {
 }
 #[differentiable]
 fn f0140(p0: &Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
-    let mut t1 = p1;
-    let t2 = square((t1.powi(2) + 0.5).powf(2.0));
-    let t3 = sqrt(&(square(&(tan(&(tanh(p3))))) + 1.0));
-    let t4 = p3 * t2;
-    let t5 = t4.clone();
-    t1 += -p2;
-    sum(&t4) + t5[[0, 1]] + t4.sum()
+    let t1 = p1;
+    let mut t2 = square(softplus(t1));
+    let t3 = if t2 <= 0.4629 {
+        sum_axis(&(sqrt(&(square(p3) + 1.0))), Axis(0))
+    } else {
+        tanh(&(sum_axis(&(sqrt(&(square(p3) + 1.0))), Axis(0))))
+    };
+    let t4 = &t3;
+    let t5 = t2 * &t3;
+    t2 += p1.cos();
+    t1 + t2 + t3.dot(&t3) + t4.sum() + sum(&t5)
 }
 
 #[test]
 fn f0140_gradcheck() {
-    let mut s = 323255445u64;
+    let mut s = 73590373u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -3550,19 +3529,24 @@ fn f0140_gradcheck() {
 }
 #[differentiable]
 fn f0141(p0: &Array2<f64>, p1: Array2<f64>, p2: f64) -> f64 {
-    let t1 = sigmoid(f0118(&p1, &p1, p2));
-    let t2 = p0;
-    let mut t1 = p2;
-    t1 += ((mse(&p1, &p1)) / ((p2.min(t1)).powi(2) + 2.0)) - p2;
-    t1 -= 0.25;
-    let t3 = ((sigmoid(t1)).powi(1)) + 0.75;
-    let t4 = t2.sum_axis(Axis(1));
-    sum(t2) + t1 + t3 + mean(&t4)
+    let t2 = {
+        let t1 = sigmoid(&(sqrt(&(square(&p1) + 1.0))));
+        f0086(p0, p2)
+    };
+    let t3 = t2;
+    let t5 = {
+        let t4 = t3 - t3;
+        backprop::ops::exp(sigmoid(t4))
+    };
+    let t6 = p2;
+    let t7 = exp((sigmoid(p2)).sin());
+    let t5 = t5.min(t7);
+    t7 + t5
 }
 
 #[test]
 fn f0141_gradcheck() {
-    let mut s = 1465899152u64;
+    let mut s = 1225954050u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
@@ -3578,24 +3562,20 @@ fn f0142(p0: &Array2<f64>, p1: f64) -> f64 {
     let t1 = -p0;
     let mut t3 = {
         let t2 = mean_axis(p0, Axis(0));
-        &(p0 + &t1) + (t2.dot(&t2))
+        f0068(p0)
     };
-    let t5 = {
-        let t4 = (&t3 / 1.5).sum();
-        sigmoid(&t1)
-    };
-    let t1 = t3.clone();
-    for i in 0..1 {
-        t3 -= p0[[i, 0]];
-        t3 -= 0.25;
+    t3 += t3 / 1.5;
+    let t4 = mean_axis(&t1, Axis(1));
+    t3 += 3.0;
+    for i in 0..3 {
+        t3 = p1;
     }
-    let _t6 = log_softmax(&(sigmoid(&t3)));
-    t3[[0, 1]] + t5[[0, 1]] + t1[[0, 0]] + sum(p0)
+    t3 + t4.dot(&t4)
 }
 
 #[test]
 fn f0142_gradcheck() {
-    let mut s = 243813293u64;
+    let mut s = 1156988793u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -3644,14 +3624,16 @@ fn f0144(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
     let mut t3 = cos(&(logsumexp(&t1)));
     t3 -= &(tan(&(tanh(&(mean_axis(&t2, Axis(1)))))));
     let t1 = t3.dot(&t3);
-    let t4 = (abs(p1)).t().dot(p1);
-    let t5 = t1 - &t4;
-    sum(&t4) + t5.sum() + t1
+    let mut t4 = (softmax(p1)).t().dot(&t3);
+    for i in 0..3 {
+        t4 -= &(softmax(&t4));
+    }
+    t1 + t4.dot(&t4)
 }
 
 #[test]
 fn f0144_gradcheck() {
-    let mut s = 996619292u64;
+    let mut s = 1340455863u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -3662,77 +3644,73 @@ fn f0144_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0144_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0145(d_x: &Array1<f64>) -> f64 {
-    let x = powi(&(sin(d_x)), 3);
-    let x = d_x;
+fn f0145(p0: &Array1<f64>) -> f64 {
+    let t1 = powi(&(sin(p0)), 3);
+    let t1 = p0;
     let t3 = {
-        let t2 = x;
-        mean(x)
+        let t2 = t1;
+        mean(t1)
     };
-    let out_1 = (tanh(&(d_x * t3))).sum();
-    let d_out_1 = if x.sum() <= 0.4629 && out_1 > 0.0 {
-        square((f0096(sin(out_1), t3)).tanh())
+    let t4 = (tanh(&(p0 * t3))).sum();
+    let t5 = if t1.sum() <= 0.4629 && t4 > 0.0 {
+        sin(t3 / (t4.powi(2) + 2.0))
     } else {
-        1.25 / (square(x.dot(x)) + 1.0)
+        (3.0 / (t4.powi(2) + 1.0)) + 2.0
     };
-    let t3 = out_1 * d_out_1;
-    logsumexp(x) + out_1 + d_out_1 + t3
+    let t6 = -(t4.exp());
+    t5 + t6
 }
 
 #[test]
 fn f0145_gradcheck() {
-    let mut s = 1575494286u64;
-    let d_x: Array1<f64> = random(3, &mut s);
-    let (d_x,) = std::hint::black_box((d_x,));
-    let (value, grads) = f0145_backward(&d_x, 1.0);
-    assert_eq!(value, f0145(&d_x));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(d_x.clone(),), |(d_x,)| f0145_backward(d_x, 1.0)).unwrap();
+    let mut s = 2013851114u64;
+    let p0: Array1<f64> = random(3, &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0145_backward(&p0, 1.0);
+    assert_eq!(value, f0145(&p0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0145_backward(p0, 1.0)).unwrap();
 }
-#[differentiable(wrt(d_out))]
-fn f0146(d_out: f64, out: &Array2<f64>) -> f64 {
-    let x_from_out = ((f0096(d_out, d_out)).tanh()) / 0.1;
-    x_from_out
+#[differentiable(wrt(d_x))]
+fn f0146(d_x: f64, d_t1: &Array2<f64>) -> f64 {
+    let d_out = (d_x / 0.1) - &(logsumexp(d_t1));
+    d_out.sum()
 }
 
 #[test]
 fn f0146_gradcheck() {
-    let mut s = 1764439227u64;
-    let d_out = scalar(&mut s);
-    let out: Array2<f64> = random((2, 1), &mut s);
-    let (d_out, out,) = std::hint::black_box((d_out, out,));
-    let (value, grads) = f0146_backward(d_out, &out, 1.0);
-    assert_eq!(value, f0146(d_out, &out));
-    gradcheck(&(d_out,), |(d_out,)| f0146_backward(*d_out, &out, 1.0)).unwrap();
+    let mut s = 1879223054u64;
+    let d_x = scalar(&mut s);
+    let d_t1: Array2<f64> = random((2, 1), &mut s);
+    let (d_x, d_t1,) = std::hint::black_box((d_x, d_t1,));
+    let (value, grads) = f0146_backward(d_x, &d_t1, 1.0);
+    assert_eq!(value, f0146(d_x, &d_t1));
+    gradcheck(&(d_x,), |(d_x,)| f0146_backward(*d_x, &d_t1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0147(p0: &Array1<f64>, p1: f64, p2: &Array2<f64>, p3: f64) -> f64 {
+fn f0147(d_p0: &Array1<f64>, w: f64, d_out: &Array2<f64>, out: f64) -> f64 {
     let mut t2 = {
-        let t1 = p3;
-        p1.sin()
+        let d_out_1 = out;
+        w.sin()
     };
-    t2 /= square((powi(p3, 1)) / (square(t2 * t2) + 0.5)) + 0.5;
-    let t3 = if p3 <= 0.4629 {
-        mean_axis(p2, Axis(1))
-    } else {
-        sin(&(mean_axis(p2, Axis(1))))
-    };
-    t2 + t3.sum() + p3
+    t2 /= square(((square(t2) + 1.0).recip()) + w) + 0.5;
+    let t3 = ((square(d_p0)) * t2).dot(d_out);
+    t2 + t3.sum() + t3.dot(&t3)
 }
 
 #[test]
 fn f0147_gradcheck() {
-    let mut s = 1634718966u64;
-    let p0: Array1<f64> = random(3, &mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array2<f64> = random((3, 3), &mut s);
-    let p3 = scalar(&mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0147_backward(&p0, p1, &p2, p3, 1.0);
-    assert_eq!(value, f0147(&p0, p1, &p2, p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0147_backward(p0, *p1, p2, *p3, 1.0)).unwrap();
+    let mut s = 1059067494u64;
+    let d_p0: Array1<f64> = random(3, &mut s);
+    let w = scalar(&mut s);
+    let d_out: Array2<f64> = random((3, 3), &mut s);
+    let out = scalar(&mut s);
+    let (d_p0, w, d_out, out,) = std::hint::black_box((d_p0, w, d_out, out,));
+    let (value, grads) = f0147_backward(&d_p0, w, &d_out, out, 1.0);
+    assert_eq!(value, f0147(&d_p0, w, &d_out, out));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    gradcheck(&(d_p0.clone(), w, d_out.clone(), out), |(d_p0, w, d_out, out)| f0147_backward(d_p0, *w, d_out, *out, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0148(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
@@ -3789,7 +3767,7 @@ fn f0150(w: &Array2<f64>) -> f64 {
     } else {
         unused + d_d_x
     };
-    let t7 = (tan(&(tanh(&x_from_out)))).t().dot(&x_from_out);
+    let t7 = (tan(&(tanh(grad_1)))).t().dot(&x_from_out);
     for i in 0..3 {
         out -= d_d_x;
         out += unused;
@@ -3828,25 +3806,29 @@ fn f0151_gradcheck() {
 }
 #[differentiable]
 fn f0152(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
-    let mut t2 = {
-        let t1 = (mean_axis(&(p1 * p1), Axis(1))).dot(p1);
-        sin(&t1)
+    let t2 = {
+        let t1 = p0.column(0).dot(p1);
+        p1 * p1
     };
-    let t3 = p1;
-    if mean(&t2) >= 0.0371 {
-        t2 *= (tanh(t3)).sum();
-    } else {
-        t2 += &(sigmoid(&t2));
+    let mut t3 = (&t2 * (softplus(p1))).t().dot(&t2);
+    let t5 = {
+        let t4 = log_sigmoid(&t2);
+        sigmoid(&t2.column(0))
+    };
+    let t2 = t2.clone();
+    let t7 = {
+        let t6 = sin(&t5);
+        cos(&t2)
+    };
+    for i in 0..2 {
+        t3 += f0136(&t5);
     }
-    t2 += &((square(&(tanh(&(p1.dot(&t2)))))).dot(p1));
-    t2 -= &(cos(&t2));
-    let t4 = ((sigmoid(&(log_softmax(&(sigmoid(&t2)))))).dot(&(sigmoid(&t2)))) + &t2;
-    t3[[2, 0]] + sum(&t4)
+    t3.sum() + t5.sum() + mean(&t2) + sum(&t7)
 }
 
 #[test]
 fn f0152_gradcheck() {
-    let mut s = 231955450u64;
+    let mut s = 1454226041u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -3857,31 +3839,31 @@ fn f0152_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0152_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0153(p0: Array2<f32>, p1: &Array2<f32>, p2: &Array2<f32>, p3: ArrayView2<f32>) -> f32 {
-    let t1 = concat(Axis(1), &[p2, p2]);
-    let t2 = log_softmax(&(p2 - p1));
-    let t3 = tanh(&(sqrt(&(square(&p3) + 1.0))));
-    mean(&t1) + sum(&t2) + mean(&t3) + mean(&t1)
+fn f0153(d_p0: Array2<f32>, x: &Array2<f32>, d_out: &Array2<f32>, out: ArrayView2<f32>) -> f32 {
+    let d_d_x = concat(Axis(1), &[d_out, d_out]);
+    let d_out_1 = log_sigmoid(&(d_out - x));
+    let _t3 = 2.0 / (square(&(x / (&d_d_x * &d_d_x + 2.0))) + 1.0);
+    d_d_x.sum() + d_out_1.sum()
 }
 
 #[test]
 fn f0153_gradcheck() {
-    let mut s = 2052186328u64;
-    let p0: Array2<f32> = random32((1, 3), &mut s);
-    let p1: Array2<f32> = random32((1, 2), &mut s);
-    let p2: Array2<f32> = random32((3, 1), &mut s);
-    let p3: Array2<f32> = random32((1, 2), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0153_backward(p0.clone(), &p1, &p2, p3.view(), 1.0);
-    assert_eq!(value, f0153(p0.clone(), &p1, &p2, p3.view()));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
+    let mut s = 1698862078u64;
+    let d_p0: Array2<f32> = random32((1, 3), &mut s);
+    let x: Array2<f32> = random32((1, 2), &mut s);
+    let d_out: Array2<f32> = random32((3, 1), &mut s);
+    let out: Array2<f32> = random32((1, 2), &mut s);
+    let (d_p0, x, d_out, out,) = std::hint::black_box((d_p0, x, d_out, out,));
+    let (value, grads) = f0153_backward(d_p0.clone(), &x, &d_out, out.view(), 1.0);
+    assert_eq!(value, f0153(d_p0.clone(), &x, &d_out, out.view()));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    assert_eq!(grads.out.shape(), out.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0153_backward(p0.clone(), p1, p2, p3.view(), 1.0))
+        .check(&(d_p0.clone(), x.clone(), d_out.clone(), out.clone()), |(d_p0, x, d_out, out)| f0153_backward(d_p0.clone(), x, d_out, out.view(), 1.0))
         .unwrap();
 }
 #[differentiable(wrt(d_t1, w, x, d_out))]
@@ -3907,20 +3889,24 @@ fn f0154_gradcheck() {
 }
 #[differentiable]
 fn f0155(p0: &Array2<f32>, p1: f32) -> f32 {
-    let t2 = {
+    let mut t2 = {
         let t1 = -p0;
-        &(((square(p1) + 0.5).powf(1.5)) * &(p1 * p0)) * 0.75
+        ((softplus(p1)) * p1) * p1
     };
-    let mut t3 = backprop::ops::recip(square(p1) + 1.0);
-    let _t4 = f0010(p1);
-    let t5 = ((sqrt(t3.powi(2) + 0.5)).powi(2) + 0.5).ln();
-    t3 += ((t3 / (square(t3) + 0.5)).powi(2) + 0.5).powf(1.5);
-    t3 + t5
+    if t2 < 0.4629 {
+        t2 += mse(&(p0 * p1), p0);
+    } else {
+        t2 -= t2 / 3.0;
+    }
+    let _t3 = p0 + p0;
+    t2 = p1.max(t2);
+    t2 /= square((softplus(softplus(p1))) - t2) + 0.5;
+    t2
 }
 
 #[test]
 fn f0155_gradcheck() {
-    let mut s = 1836663646u64;
+    let mut s = 434519258u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let p1 = scalar32(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -3935,14 +3921,14 @@ fn f0155_gradcheck() {
 }
 #[differentiable]
 fn f0156(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: f64) -> f64 {
-    let t1 = (square(p2) + 0.5).powf(sin(p2));
-    let t2 = t1.abs();
+    let t1 = softplus(p2);
+    let t2 = t1.min(p2);
     t1 + t2
 }
 
 #[test]
 fn f0156_gradcheck() {
-    let mut s = 1097989983u64;
+    let mut s = 841337817u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2 = scalar(&mut s);
@@ -3955,30 +3941,30 @@ fn f0156_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0156_backward(p0, p1, *p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0157(d_out: f64, d_p0: f64, d_t1: ArrayView2<f64>, x: f64) -> f64 {
-    let _t1 = d_p0;
-    let out = d_p0;
-    let grad_1 = {
-        let out_1 = d_p0.tanh();
-        sqrt(&(square(&(sqrt(&(square(&(&d_t1 * out_1)) + 0.5)))) + 1.0))
+fn f0157(y_1: f64, d_out: f64, out: ArrayView2<f64>, w: f64) -> f64 {
+    let _t1 = d_out;
+    let unused = d_out;
+    let t1_from_t2 = {
+        let d_d_x = d_out.tanh();
+        sqrt(&(square(&(sqrt(&(square(&(&out * d_d_x)) + 0.5)))) + 1.0))
     };
-    let grad_1 = out;
-    let d_d_x = (square(out)).powi(2);
-    out + grad_1 + d_d_x + d_d_x
+    let t1_from_t2 = unused;
+    let grad_1 = -(unused.max(d_out));
+    t1_from_t2 + grad_1
 }
 
 #[test]
 fn f0157_gradcheck() {
-    let mut s = 1853963945u64;
+    let mut s = 1268538669u64;
+    let y_1 = scalar(&mut s);
     let d_out = scalar(&mut s);
-    let d_p0 = scalar(&mut s);
-    let d_t1: Array2<f64> = random((2, 1), &mut s);
-    let x = scalar(&mut s);
-    let (d_out, d_p0, d_t1, x,) = std::hint::black_box((d_out, d_p0, d_t1, x,));
-    let (value, grads) = f0157_backward(d_out, d_p0, d_t1.view(), x, 1.0);
-    assert_eq!(value, f0157(d_out, d_p0, d_t1.view(), x));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    gradcheck(&(d_out, d_p0, d_t1.clone(), x), |(d_out, d_p0, d_t1, x)| f0157_backward(*d_out, *d_p0, d_t1.view(), *x, 1.0)).unwrap();
+    let out: Array2<f64> = random((2, 1), &mut s);
+    let w = scalar(&mut s);
+    let (y_1, d_out, out, w,) = std::hint::black_box((y_1, d_out, out, w,));
+    let (value, grads) = f0157_backward(y_1, d_out, out.view(), w, 1.0);
+    assert_eq!(value, f0157(y_1, d_out, out.view(), w));
+    assert_eq!(grads.out.shape(), out.shape());
+    gradcheck(&(y_1, d_out, out.clone(), w), |(y_1, d_out, out, w)| f0157_backward(*y_1, *d_out, out.view(), *w, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0158(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array1<f64>) -> f64 {
@@ -3988,7 +3974,7 @@ fn f0158(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array1<f64>) -> f64 {
     let t4 = if mean(p1) < 0.4629 {
         t3.sum()
     } else {
-        p2.dot(&t1)
+        t3.dot(&t3)
     };
     let t5 = cos(p2);
     t4 + sum(&t5)
@@ -4069,21 +4055,17 @@ fn f0160_gradcheck() {
 #[differentiable]
 fn f0161(p0: f64) -> f64 {
     let mut t1 = ((0.1 * p0) / (square(p0) + 0.5)) * p0;
-    let mut t2 = f0122(p0, t1, t1);
-    for i in 0..2 {
+    let t2 = f0123(p0);
+    for i in 0..3 {
         t1 += t2;
-        t2 -= t1;
     }
-    let t4 = {
-        let t3 = sigmoid(t1 - 3.0);
-        exp((square(t3) + 0.5).powf(t3.sin()))
-    };
-    t2 + t4
+    let t3 = 2.0 / (square(t2) + 1.0);
+    t1 + t2 + t3 + t3
 }
 
 #[test]
 fn f0161_gradcheck() {
-    let mut s = 871217260u64;
+    let mut s = 1132141080u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0161_backward(p0, 1.0);
@@ -4116,13 +4098,13 @@ fn f0163(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: ArrayView2<f64>, p3: f64) ->
         tan(p3.tanh())
     };
     t2 += t2 * t2;
-    let t3 = softmax(&p2);
-    t2 + mean(&t3) + p2.sum()
+    let t3 = softplus(&p2);
+    t2 + mean(&t3)
 }
 
 #[test]
 fn f0163_gradcheck() {
-    let mut s = 622045930u64;
+    let mut s = 918030468u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -4136,29 +4118,28 @@ fn f0163_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0163_backward(p0.view(), p1, p2.view(), *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0164(p0: &Array2<f32>, p1: ArrayView2<f32>, p2: ArrayView2<f32>, p3: f32) -> Array2<f32> {
+fn f0164(p0: &Array2<f32>, p1: ArrayView2<f32>, p2: ArrayView2<f32>, p3: f32) -> f32 {
     let t1 = p3;
     let t2 = if p2[[2, 1]] >= 0.4629 {
         (relu(&p1)).dot(p0)
     } else {
-        tanh(&((relu(&p1)).dot(p0)))
+        &((p3 - &p1).dot(p0)) + t1
     };
-    let mut t3 = softmax(&t2);
-    t3 -= &(p3 / &(square(&(&t2 * &t3)) + 2.0));
-    let t4 = backprop::ops::square(p3);
-    sigmoid(p0)
+    let mut t3 = f0010(p3);
+    t3 *= (square(abs(t1)) + 0.5).powf(tanh(t1));
+    t3 -= 0.5;
+    t1 + mean(&t2) + t3 + mean(&t2)
 }
 
 #[test]
 fn f0164_gradcheck() {
-    let mut s = 558637033u64;
+    let mut s = 1771217976u64;
     let p0: Array2<f32> = random32((2, 3), &mut s);
     let p1: Array2<f32> = random32((3, 2), &mut s);
     let p2: Array2<f32> = random32((3, 2), &mut s);
     let p3 = scalar32(&mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up: Array2<f32> = random32((2, 3), &mut s);
-    let (value, grads) = f0164_backward(&p0, p1.view(), p2.view(), p3, &up);
+    let (value, grads) = f0164_backward(&p0, p1.view(), p2.view(), p3, 1.0);
     assert_eq!(value, f0164(&p0, p1.view(), p2.view(), p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -4166,25 +4147,28 @@ fn f0164_gradcheck() {
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0164_backward(p0, p1.view(), p2.view(), *p3, &up))
+        .check(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0164_backward(p0, p1.view(), p2.view(), *p3, 1.0))
         .unwrap();
 }
 #[differentiable]
 fn f0165(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
     let t1 = p2;
-    let t2 = p2.sum_axis(Axis(0));
+    let mut t2 = p2.sum_axis(Axis(0));
     let _t3 = tan(&(backprop::ops::tanh(p1)));
     let t1 = p2;
-    let t4 = log_softmax(&t2);
-    let t5 = sum(&(p2.dot(&t4)));
-    let t6 = relu(&(backprop::ops::exp(&(t1 - t1))));
-    t5 + t6.sum()
+    let mut t4 = log_sigmoid(&t2);
+    for i in 0..2 {
+        t4 += log_sigmoid(logsumexp(&t4));
+    }
+    for i in 0..1 {
+        t2 += &(3.0 / (square(&t4) + 1.0));
+    }
+    mean(t1) + sum(&t4)
 }
 
 #[test]
 fn f0165_gradcheck() {
-    let mut s = 1869167387u64;
+    let mut s = 70701301u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
@@ -4198,24 +4182,19 @@ fn f0165_gradcheck() {
 }
 #[differentiable(wrt(p0))]
 fn f0166(p0: f64, c0: &Array2<f64>) -> f64 {
-    let mut t2 = {
-        let t1 = concat(Axis(0), &[&((softmax(c0)).t().dot(c0)), c0, c0]);
-        0.25 + c0
+    let t2 = {
+        let t1 = ((backprop::ops::softplus(c0)).dot(c0)).t().dot(c0);
+        (3.0 / (square(c0) + 1.0)).sum()
     };
-    for i in 0..3 {
-        t2 -= &((relu(c0)).dot(&t2));
-    }
-    let t4 = {
-        let t3 = log_softmax(&(sigmoid(&t2)));
-        softmax(c0)
-    };
-    let t5 = tan(&(backprop::ops::tanh(&(ln(&(square(&(concat(Axis(1), &[&t4, &t4, &t4]))) + 1.0))))));
-    t4[[1, 0]] + t5[[1, 0]]
+    let t3 = (tanh(p0 + t2)).max(t2);
+    let t4 = sigmoid(p0);
+    let t5 = p0;
+    t4 + t5
 }
 
 #[test]
 fn f0166_gradcheck() {
-    let mut s = 1074153028u64;
+    let mut s = 1273318573u64;
     let p0 = scalar(&mut s);
     let c0: Array2<f64> = random((3, 3), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -4224,26 +4203,32 @@ fn f0166_gradcheck() {
     gradcheck(&(p0,), |(p0,)| f0166_backward(*p0, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0167(d_p0: &Array1<f64>, grad: &Array2<f64>, x: f64) -> f64 {
-    let mut t1 = x * grad;
-    if x > 0.0371 {
-        t1 += &(grad * 1.5);
+fn f0167(p0: &Array1<f64>, p1: &Array2<f64>, p2: f64) -> Array1<f64> {
+    let mut t1 = p2 * p1;
+    if p2 > 0.0371 {
+        t1 += &(p1 * 1.5);
+    } else {
+        t1 = ln(&(square(&t1) + 0.5));
     }
-    mean(&t1)
+    sin(p0)
 }
 
 #[test]
 fn f0167_gradcheck() {
-    let mut s = 772316629u64;
-    let d_p0: Array1<f64> = random(2, &mut s);
-    let grad: Array2<f64> = random((2, 1), &mut s);
-    let x = scalar(&mut s);
-    let (d_p0, grad, x,) = std::hint::black_box((d_p0, grad, x,));
-    let (value, grads) = f0167_backward(&d_p0, &grad, x, 1.0);
-    assert_eq!(value, f0167(&d_p0, &grad, x));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(d_p0.clone(), grad.clone(), x), |(d_p0, grad, x)| f0167_backward(d_p0, grad, *x, 1.0)).unwrap();
+    let mut s = 820754399u64;
+    let p0: Array1<f64> = random(2, &mut s);
+    let p1: Array2<f64> = random((2, 1), &mut s);
+    let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let up: Array1<f64> = random(2, &mut s);
+    let (value, grads) = f0167_backward(&p0, &p1, p2, &up);
+    assert_eq!(value, f0167(&p0, &p1, p2));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0167_backward(p0, p1, *p2, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0168(p0: &Array1<f64>, p1: &Array2<f64>, p2: &Array2<f64>, labels: &[usize]) -> f64 {
@@ -4254,14 +4239,14 @@ fn f0168(p0: &Array1<f64>, p1: &Array2<f64>, p2: &Array2<f64>, labels: &[usize])
         t1 += &(p0 + p2);
     }
     t1 -= 3.0;
-    let t4 = abs(mse(&(-p1), t2));
-    let t5 = 1.25 * t4;
-    t4 + t5
+    let t4 = mse(&(sigmoid(&((t2.dot(&t1)).t().dot(p2)))), &(sigmoid(&(&((t2.dot(&t1)).t().dot(p2)) * 0.5))));
+    let t5 = p1;
+    t4 + t5.sum()
 }
 
 #[test]
 fn f0168_gradcheck() {
-    let mut s = 1036177118u64;
+    let mut s = 120748682u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
@@ -4280,16 +4265,16 @@ fn f0169(p0: f64) -> f64 {
     t1 = t1.sin();
     let mut t2 = p0;
     if t1 <= 0.4629 {
-        t2 += p0.max(t2);
+        t2 += backprop::ops::log_sigmoid(p0);
     } else {
-        t1 += exp(p0);
+        t1 += p0.max(t2);
     }
     t1 + t2
 }
 
 #[test]
 fn f0169_gradcheck() {
-    let mut s = 1285780174u64;
+    let mut s = 1693664325u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0169_backward(p0, 1.0);
@@ -4326,32 +4311,30 @@ fn f0170_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0170_backward(p0, *p1, p2.clone(), p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0171(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
-    let t1 = (p2.dot(p2)).dot(p3);
-    let t3 = {
-        let t2 = p2 * &t1;
-        concat(Axis(0), &[&(p2 - &t2), &t2])
-    };
-    let t4 = &t1 / 1.5;
-    let _t5 = sqrt(&(p3 * p3 + 0.5));
-    let _t6 = ln(&(square(&(p3 - p2)) + 0.5));
-    mean(&t1) + t3.sum() + t4.sum()
+fn f0171(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>, labels: &[usize]) -> f64 {
+    let t1 = &(backprop::ops::tan(&(tanh(p1)))) * &(p1.dot(&p1.t()));
+    let t2 = sin(p3);
+    let t1 = powi((softmax_cross_entropy(&(&t1 / (p1 * p1 + 2.0)), labels)).tanh(), 1);
+    let t3 = abs(&(tanh(&(sqrt(&(p3 * p3 + 0.5))))));
+    let t4 = sigmoid(&(sum_axis(&t2, Axis(0))));
+    mean(&t2) + t1 + sum(&t3) + logsumexp(&t4)
 }
 
 #[test]
 fn f0171_gradcheck() {
-    let mut s = 590579696u64;
+    let mut s = 1020776716u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
     let p3: Array2<f64> = random((3, 1), &mut s);
+    let labels: &[usize] = &[1];
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0171_backward(p0, &p1, &p2, &p3, 1.0);
-    assert_eq!(value, f0171(p0, &p1, &p2, &p3));
+    let (value, grads) = f0171_backward(p0, &p1, &p2, &p3, labels, 1.0);
+    assert_eq!(value, f0171(p0, &p1, &p2, &p3, labels));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0171_backward(*p0, p1, p2, p3, 1.0)).unwrap();
+    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0171_backward(*p0, p1, p2, p3, labels, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0172(p0: &Array2<f64>, c0: &Array2<f64>) -> f64 {
@@ -4363,13 +4346,13 @@ fn f0172(p0: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     let mut t1 = mean_axis(&(&t1 - &t1), Axis(1));
     t1 -= 1.5;
     t1 -= 3.0;
-    t1 += &(softmax(&(-&t1)));
-    mean(&t1) + t1.dot(&t1)
+    t1 += &(1.5 + (softmax(&t1)));
+    logsumexp(&t1)
 }
 
 #[test]
 fn f0172_gradcheck() {
-    let mut s = 1585588347u64;
+    let mut s = 105158246u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let c0: Array2<f64> = random((2, 1), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -4384,13 +4367,13 @@ fn f0173(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
     let mut t2 = concat(Axis(0), &[&(mean_axis(&t1, Axis(0)))]);
     let t1 = p3 - 0.1;
     t2 += 0.5;
-    let t3 = log_softmax(&t2);
-    t1.sum() + t3.sum()
+    let t3 = log_sigmoid(&t2);
+    mean(&t2) + t1.sum() + sum(&t3)
 }
 
 #[test]
 fn f0173_gradcheck() {
-    let mut s = 108700445u64;
+    let mut s = 1119559639u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 3), &mut s);
@@ -4409,14 +4392,17 @@ fn f0174(p0: Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
     let mut t2 = square(p3);
     t2 += p3.abs();
     let t3 = t2.sin();
-    let t4 = log_softmax(&(p2 * t2));
-    let t5 = p3 * t2;
-    t4[[0, 0]] + t5
+    let t4 = log_sigmoid(&(p2 * t2));
+    let t6 = {
+        let t5 = t3;
+        sigmoid(&t4)
+    };
+    sum(&t4) + t6[[1, 0]]
 }
 
 #[test]
 fn f0174_gradcheck() {
-    let mut s = 1236305493u64;
+    let mut s = 1366448723u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
@@ -4470,23 +4456,27 @@ fn f0176_gradcheck() {
 }
 #[differentiable]
 fn f0177(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
-    let t1 = abs(p0.min(0.25));
-    let mut t1 = p1 * t1;
-    t1 -= p0;
-    let t2 = p1;
-    for i in 0..2 {
-        t1 += t2;
-    }
-    let t4 = {
-        let t3 = cos(&(t2 + p1));
-        cos(&(&t3 * p0))
+    let t1 = abs((p0.powi(2) + 0.5).powf(f64::tanh(p0)));
+    let t1 = relu(&(0.25 - p1));
+    let t1 = p1 * p2;
+    let t3 = {
+        let t2 = (f0169(p0)) + p2;
+        cos(&(&t1 * &t2))
     };
-    logsumexp(t2) + sum(&t4)
+    let t5 = {
+        let t4 = p1.dot(&t3);
+        tanh(&t3.t())
+    };
+    let t7 = {
+        let t6 = (&t5 - 0.5).t().dot(&t3);
+        cos(&(&t6 * p0))
+    };
+    sum(&t5) + mean(&t7)
 }
 
 #[test]
 fn f0177_gradcheck() {
-    let mut s = 1604486481u64;
+    let mut s = 560913178u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -4615,14 +4605,14 @@ fn f0182_gradcheck() {
 #[differentiable]
 fn f0183(p0: &Array1<f64>, p1: &Array1<f64>) -> f64 {
     let t1 = backprop::ops::recip(&(square(p1) + 1.0));
-    let _t2 = p1.dot(p1);
-    let t3 = backprop::ops::recip(&(square(&(&t1 / (square(&t1) + 0.5))) + 1.0));
-    sum(&t1) + t3.sum() + sum(&t1)
+    let _t2 = sigmoid(f0145(p0));
+    let t3 = square(&(p1 / &(square(&t1) + 2.0)));
+    t1.dot(&t1) + t3.sum()
 }
 
 #[test]
 fn f0183_gradcheck() {
-    let mut s = 897102524u64;
+    let mut s = 787906980u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -4637,16 +4627,16 @@ fn f0184(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: f64, c0: &Array2<f64>) -> f6
     let t1 = if c0.sum() <= 0.4629 {
         p0.to_owned()
     } else {
-        sin(p0)
+        p0.dot(c0)
     };
-    let t2 = tanh(&(square(&t1)));
-    let t3 = &t2;
-    t2.sum() + mean(t3)
+    let _t2 = t1.sum_axis(Axis(1));
+    let t3 = &(&p1 / (p2.powi(2) + 0.5)) + p2;
+    t1.sum() + sum(&t3)
 }
 
 #[test]
 fn f0184_gradcheck() {
-    let mut s = 1082045884u64;
+    let mut s = 1748374865u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2 = scalar(&mut s);
@@ -4669,16 +4659,16 @@ fn f0185(p0: &Array1<f64>) -> f64 {
     let t4 = (t2.dot(t3)) * 1.5;
     let t6 = {
         let t5 = t4 + t4;
-        (sigmoid(&t2)) / &(p0 * p0 + 0.5)
+        &(softmax(&t2)) + t5
     };
-    let t7 = t6.clone();
-    let t8 = t4;
-    t2.sum() + t3.dot(t3) + t4 + mean(&t6) + t7.dot(&t7) + t8 + logsumexp(&t7)
+    let t7 = &(exp(&(tanh(&t6)))) - (&t2 + t4);
+    let t3 = (t2.sum()) - t4;
+    t7.dot(&t7) + t3
 }
 
 #[test]
 fn f0185_gradcheck() {
-    let mut s = 1337448661u64;
+    let mut s = 1458007836u64;
     let p0: Array1<f64> = random(2, &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0185_backward(&p0, 1.0);
@@ -4758,53 +4748,59 @@ fn f0188_gradcheck() {
     gradcheck(&(d_p0, d_t1.clone(), out), |(d_p0, d_t1, out)| f0188_backward(*d_p0, d_t1, *out, &d_out, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0189(y_1: Array2<f64>) -> f64 {
-    let _t1 = sin(&y_1);
-    let d_x = if y_1.sum() <= 0.0371 {
-        y_1.to_owned()
+fn f0189(out: Array2<f64>) -> f64 {
+    let _t1 = sin(&out);
+    let x = if out.sum() <= 0.0371 {
+        out.to_owned()
     } else {
-        (-&y_1) + 1.25
+        (-&out) + 1.25
     };
-    let x_from_out = d_x.t();
-    let d_out = &(&x_from_out + &d_x) + (&(square(&d_x)) - &(0.5 - &x_from_out));
-    let x_from_out = &(&x_from_out + &x_from_out) - 0.75;
-    mean(&d_x) + d_out.sum() + mean(&x_from_out)
+    let d_out = (tanh(&(&x - &(x.t())))).dot(&(sigmoid(&x)));
+    let _t4 = &x - &d_out;
+    let _t5 = &x + &(3.0 + &out);
+    sum(&x) + sum(&d_out)
 }
 
 #[test]
 fn f0189_gradcheck() {
-    let mut s = 506777192u64;
-    let y_1: Array2<f64> = random((3, 1), &mut s);
-    let (y_1,) = std::hint::black_box((y_1,));
-    let (value, grads) = f0189_backward(y_1.clone(), 1.0);
-    assert_eq!(value, f0189(y_1.clone()));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    gradcheck(&(y_1.clone(),), |(y_1,)| f0189_backward(y_1.clone(), 1.0)).unwrap();
+    let mut s = 1472839335u64;
+    let out: Array2<f64> = random((3, 1), &mut s);
+    let (out,) = std::hint::black_box((out,));
+    let (value, grads) = f0189_backward(out.clone(), 1.0);
+    assert_eq!(value, f0189(out.clone()));
+    assert_eq!(grads.out.shape(), out.shape());
+    gradcheck(&(out.clone(),), |(out,)| f0189_backward(out.clone(), 1.0)).unwrap();
 }
-#[differentiable(wrt(d_p0))]
-fn f0190(d_p0: &Array2<f64>, y_1: &Array2<f64>) -> f64 {
-    let d_d_x = {
-        let out = y_1.dot(&d_p0.t());
-        mean(d_p0)
+#[differentiable(wrt(x))]
+fn f0190(x: &Array2<f64>, grad: &Array2<f64>) -> f64 {
+    let x_from_out = {
+        let unused = grad.dot(&x.t());
+        mean(x)
     };
-    let mut d_out = d_p0 * y_1;
-    d_out += d_d_x.min(0.75);
-    let t4 = y_1;
-    let t5 = t4;
-    let _t6 = &(d_p0 + t5) * (log_softmax(&(y_1 + y_1)));
-    sum(t4) + sum(t5)
+    let mut t3 = x * grad;
+    t3 += (square(x_from_out) + 0.5).powf(0.5);
+    let out = {
+        let out_1 = x_from_out * &((cos(&t3)).t().dot(&t3));
+        (f0179(x_from_out)).abs()
+    };
+    let t1_from_t2 = out;
+    let t8 = {
+        let t7 = sigmoid(&t3);
+        log_softmax(&t3)
+    };
+    t1_from_t2 + t8[[1, 1]]
 }
 
 #[test]
 fn f0190_gradcheck() {
-    let mut s = 859891583u64;
-    let d_p0: Array2<f64> = random((3, 2), &mut s);
-    let y_1: Array2<f64> = random((1, 2), &mut s);
-    let (d_p0, y_1,) = std::hint::black_box((d_p0, y_1,));
-    let (value, grads) = f0190_backward(&d_p0, &y_1, 1.0);
-    assert_eq!(value, f0190(&d_p0, &y_1));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    gradcheck(&(d_p0.clone(),), |(d_p0,)| f0190_backward(d_p0, &y_1, 1.0)).unwrap();
+    let mut s = 87897144u64;
+    let x: Array2<f64> = random((3, 2), &mut s);
+    let grad: Array2<f64> = random((1, 2), &mut s);
+    let (x, grad,) = std::hint::black_box((x, grad,));
+    let (value, grads) = f0190_backward(&x, &grad, 1.0);
+    assert_eq!(value, f0190(&x, &grad));
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(x.clone(),), |(x,)| f0190_backward(x, &grad, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0191(p0: &Array2<f64>, p1: f64, p2: f64, p3: ArrayView1<f64>) -> Array1<f64> {
@@ -4842,13 +4838,13 @@ fn f0192(p0: &Array2<f64>, p1: Array2<f64>) -> f64 {
     for i in 0..2 {
         t3 -= &(p0.row(i));
     }
-    let t4 = softmax(&t3);
-    t2[[1, 0]] + t4[[0, 2]]
+    let t4 = square(&t2);
+    t2.sum() + t4.sum()
 }
 
 #[test]
 fn f0192_gradcheck() {
-    let mut s = 246523304u64;
+    let mut s = 1467524447u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -4859,33 +4855,29 @@ fn f0192_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0192_backward(p0, p1.clone(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0193(out: f64, d_t1: &Array2<f64>, d_out: f64, w: &Array2<f64>) -> Array2<f64> {
-    let t1 = d_t1;
-    let x_from_out = out;
-    let out_1 = {
-        let t3 = x_from_out;
-        log_softmax(w)
+fn f0193(p0: f64, p1: &Array2<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
+    let t1 = p1;
+    let t2 = p0;
+    let t4 = {
+        let t3 = t2;
+        log_sigmoid(p3)
     };
-    out_1
+    mean(t1) + t2 + t4[[0, 0]]
 }
 
 #[test]
 fn f0193_gradcheck() {
-    let mut s = 1601111107u64;
-    let out = scalar(&mut s);
-    let d_t1: Array2<f64> = random((3, 1), &mut s);
-    let d_out = scalar(&mut s);
-    let w: Array2<f64> = random((2, 1), &mut s);
-    let (out, d_t1, d_out, w,) = std::hint::black_box((out, d_t1, d_out, w,));
-    let up: Array2<f64> = random((2, 1), &mut s);
-    let (value, grads) = f0193_backward(out, &d_t1, d_out, &w, &up);
-    assert_eq!(value, f0193(out, &d_t1, d_out, &w));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.w.shape(), w.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(out, d_t1.clone(), d_out, w.clone()), |(out, d_t1, d_out, w)| f0193_backward(*out, d_t1, *d_out, w, &up))
-        .unwrap();
+    let mut s = 2078218084u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((3, 1), &mut s);
+    let p2 = scalar(&mut s);
+    let p3: Array2<f64> = random((2, 1), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0193_backward(p0, &p1, p2, &p3, 1.0);
+    assert_eq!(value, f0193(p0, &p1, p2, &p3));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0, p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0193_backward(*p0, p1, *p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0194(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
@@ -4938,18 +4930,22 @@ fn f0195_gradcheck() {
 fn f0196(p0: ArrayView2<f64>, p1: f64, p2: &Array2<f64>, c0: &Array1<f64>) -> f64 {
     let t2 = {
         let t1 = &((c0.dot(c0)) - c0) / (square(c0) + 2.0);
-        ((f0179(p1)) * 1.25) - (p1 / &(c0 * c0 + 2.0))
+        (3.0 / (square(f0169(p1)) + 1.0)) - &(&(&t1 - &t1) / &(c0 * c0 + 2.0))
     };
-    let t3 = &p0 + &p0;
-    let t4 = (mse(&(sigmoid(c0)), &(sigmoid(&t2)))).min(p1);
-    let t5 = exp(&(-&t3));
-    let _t6 = backprop::ops::recip(&(square(&(abs(&t2))) + 1.0));
-    t2.sum() + mean(&t3) + t4 + t5.sum()
+    let t3 = c0 / &(square(p2) + 1.0);
+    let t4 = abs(&(&t2 - c0));
+    let mut t5 = mse(&(tanh(&t2)), &(sigmoid(&t2)));
+    if t5 <= 0.4629 {
+        t5 = mse(&(backprop::ops::sin(&(tanh(&t4)))), &(tanh(&t4)));
+    } else {
+        t5 = ((tanh(&t4)).dot(&(sigmoid(&t4)))) / (square(t5) + 2.0);
+    }
+    t4.dot(&t4) + t5
 }
 
 #[test]
 fn f0196_gradcheck() {
-    let mut s = 281732967u64;
+    let mut s = 1250307506u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -4962,58 +4958,66 @@ fn f0196_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0196_backward(p0.view(), *p1, p2, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0197(p0: f64, p1: Array2<f64>, p2: f64) -> f64 {
+fn f0197(p0: f64, p1: Array2<f64>, p2: f64) -> Array2<f64> {
     let mut t1 = p2;
     let t3 = {
         let t2 = &p1 * p2;
         t1
     };
     t1 += t1 + t1;
-    t1 -= (t3.max(p2)).max(t1);
-    let t4 = p2;
-    t3 + t4
+    t1 -= (log_sigmoid(t3)).powi(2);
+    let _t4 = (square(relu(p2)) + 0.5).sqrt();
+    sin(&p1)
 }
 
 #[test]
 fn f0197_gradcheck() {
-    let mut s = 1527395029u64;
+    let mut s = 325590331u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0197_backward(p0, p1.clone(), p2, 1.0);
+    let up: Array2<f64> = random((3, 2), &mut s);
+    let (value, grads) = f0197_backward(p0, p1.clone(), p2, &up);
     assert_eq!(value, f0197(p0, p1.clone(), p2));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0197_backward(*p0, p1.clone(), *p2, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0197_backward(*p0, p1.clone(), *p2, &up))
+        .unwrap();
 }
-#[differentiable(wrt(x))]
-fn f0198(x: f64, d_x: &Array2<f64>, labels: &[usize]) -> f64 {
-    let _t1 = d_x.dot(&d_x.t());
-    let d_out_1 = d_x;
-    let t3 = d_x;
+#[differentiable(wrt(p0))]
+fn f0198(p0: f64, c0: &Array2<f64>, labels: &[usize]) -> f64 {
+    let _t1 = c0.dot(&c0.t());
+    let t2 = c0;
+    let t3 = c0;
     let mut t4 = if sum(t3) < 0.4629 {
-        d_x.to_owned()
+        c0.to_owned()
     } else {
-        square(&((d_x.sum_axis(Axis(1))) * &(-t3)))
+        log_softmax(&(sqrt(&(square(&(c0 / &(t3 * t3 + 0.5))) + 0.5))))
     };
-    if sum(d_x) <= -0.5183 {
-        t4 += &(tanh(t3));
+    if c0.sum() > 0.4629 {
+        t4 *= &(abs(t2));
+    } else {
+        t4 = 1.5 / (t3 * t3 + 1.0);
     }
-    let t1_from_t2 = softmax(&(0.1 + &t4));
-    let t4 = &t1_from_t2;
-    t1_from_t2[[0, 1]] + t4[[0, 1]]
+    let mut t5 = 1.25 + &(p0 / &(t2 * t2 + 0.5));
+    if t5[[0, 1]] <= 0.0371 {
+        t5 += &(powi(&(sigmoid(&t4)), 2));
+    }
+    t2.sum() + sum(t3) + mean(&t4) + t5[[0, 0]]
 }
 
 #[test]
 fn f0198_gradcheck() {
-    let mut s = 744761200u64;
-    let x = scalar(&mut s);
-    let d_x: Array2<f64> = random((1, 2), &mut s);
+    let mut s = 1569561633u64;
+    let p0 = scalar(&mut s);
+    let c0: Array2<f64> = random((1, 2), &mut s);
     let labels: &[usize] = &[0];
-    let (x, d_x,) = std::hint::black_box((x, d_x,));
-    let (value, grads) = f0198_backward(x, &d_x, labels, 1.0);
-    assert_eq!(value, f0198(x, &d_x, labels));
-    gradcheck(&(x,), |(x,)| f0198_backward(*x, &d_x, labels, 1.0)).unwrap();
+    let (p0, c0,) = std::hint::black_box((p0, c0,));
+    let (value, grads) = f0198_backward(p0, &c0, labels, 1.0);
+    assert_eq!(value, f0198(p0, &c0, labels));
+    gradcheck(&(p0,), |(p0,)| f0198_backward(*p0, &c0, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0199(p0: Array1<f64>, p1: f64, p2: &Array1<f64>) -> f64 {
@@ -5098,21 +5102,23 @@ fn f0201_gradcheck() {
 #[differentiable(wrt(p1, p2))]
 fn f0202(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
     let t1 = sum(&(square(p1)).column(0));
-    let t2 = t1 / &(square(&p0) + 1.0);
+    let mut t2 = t1 / &(square(&p0) + 1.0);
     let _t3 = &t2;
     let t4 = if p1[[0, 2]] > -0.5183 {
-        softmax(&(p1 + t1))
+        softplus(&(p1 + t1))
     } else {
-        cos(&(softmax(&(p1 + t1))))
+        softmax(&(t1 + p1))
     };
-    let t5 = t2.t().dot(&p0);
-    let t6 = sin(&(tan(&(tanh(&t4)))));
-    t5[[0, 0]] + t6.sum()
+    let t5 = ((mean(&t4)).tanh()).tan();
+    for i in 0..3 {
+        t2 -= f0179(sin(t1));
+    }
+    t1 + t2[[1, 0]] + mean(&t4) + t5 + t4.sum()
 }
 
 #[test]
 fn f0202_gradcheck() {
-    let mut s = 2092013548u64;
+    let mut s = 1309426144u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2 = scalar(&mut s);
@@ -5123,47 +5129,42 @@ fn f0202_gradcheck() {
     gradcheck(&(p1.clone(), p2), |(p1, p2)| f0202_backward(p0.view(), p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0203(p0: f64, p1: &Array1<f64>, p2: f64) -> f64 {
-    let mut t1 = p2 * p0;
-    let mut t2 = sigmoid((t1 + t1) * t1);
-    t1 += (p2 / (square(t1) + 0.5)).min(t2);
-    for i in 0..1 {
-        t2 += p0 / 0.75;
-    }
-    t2 /= square(p2) + 0.5;
-    t2 -= sqrt(square(p0) + 0.5);
-    t1 + t2
+fn f0203(x: f64, d_x: &Array1<f64>, y_1: f64) -> f64 {
+    let mut out_1 = y_1 * x;
+    let mut d_out = sigmoid((out_1 + out_1) * out_1);
+    out_1 += f0179(x);
+    d_out *= d_out * d_out;
+    let out_1 = &(d_x * y_1) * d_out;
+    d_out = y_1;
+    d_out + mean(&out_1) + y_1
 }
 
 #[test]
 fn f0203_gradcheck() {
-    let mut s = 107606312u64;
-    let p0 = scalar(&mut s);
-    let p1: Array1<f64> = random(3, &mut s);
-    let p2 = scalar(&mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0203_backward(p0, &p1, p2, 1.0);
-    assert_eq!(value, f0203(p0, &p1, p2));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0203_backward(*p0, p1, *p2, 1.0)).unwrap();
+    let mut s = 658306900u64;
+    let x = scalar(&mut s);
+    let d_x: Array1<f64> = random(3, &mut s);
+    let y_1 = scalar(&mut s);
+    let (x, d_x, y_1,) = std::hint::black_box((x, d_x, y_1,));
+    let (value, grads) = f0203_backward(x, &d_x, y_1, 1.0);
+    assert_eq!(value, f0203(x, &d_x, y_1));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    gradcheck(&(x, d_x.clone(), y_1), |(x, d_x, y_1)| f0203_backward(*x, d_x, *y_1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0204(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
     let t1 = p2 / (square(&((sum_axis(p1, Axis(0))).dot(p1))) + 2.0);
     let t1 = (&t1 * &t1) - &t1;
     let _t2 = (tanh(&(((tanh(&t1)).dot(&(sigmoid(&t1)))) / &(square(&(sigmoid(&t1))) + 2.0)))).dot(&(tanh(&t1)));
-    let t3 = f0147(&(tanh(&t1)), p2, p1, p2);
-    let t5 = {
-        let t4 = sigmoid(t3);
-        &(sin(&(p1 - t4))) * p1
-    };
-    let _t6 = (sigmoid(t3 + 0.1)) + t3;
-    t1.dot(&t1) + t3 + t5[[2, 0]] + t5.sum()
+    let t3 = tanh(f0145(&(tanh(&t1))));
+    let t4 = t3;
+    let t5 = -(mean_axis(p1, Axis(1)));
+    t1.sum() + t3 + t4 + sum(&t5) + mean(p1)
 }
 
 #[test]
 fn f0204_gradcheck() {
-    let mut s = 1744722872u64;
+    let mut s = 1899061257u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let p2 = scalar(&mut s);
@@ -5174,53 +5175,56 @@ fn f0204_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0204_backward(*p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0205(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array1<f64>) -> f64 {
-    let t1 = p2 - p2;
-    let t2 = (powi(p1, 2)).sum();
-    let t3 = t2 + 0.1;
-    let t4 = backprop::ops::recip(t3.powi(2) + 1.0);
-    logsumexp(&t1) + t2 + t3 + t4 + t3
+fn f0205(out: &Array2<f64>, d_p0: &Array1<f64>, y_1: &Array1<f64>) -> f64 {
+    let t1 = y_1 - y_1;
+    let x_from_out = (softmax(d_p0)).sum();
+    let t3 = x_from_out + 0.1;
+    let d_d_x = t3.max(x_from_out);
+    t3 + d_d_x + mean(&t1)
 }
 
 #[test]
 fn f0205_gradcheck() {
-    let mut s = 1180072398u64;
-    let p0: Array2<f64> = random((1, 3), &mut s);
-    let p1: Array1<f64> = random(3, &mut s);
-    let p2: Array1<f64> = random(2, &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0205_backward(&p0, &p1, &p2, 1.0);
-    assert_eq!(value, f0205(&p0, &p1, &p2));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0205_backward(p0, p1, p2, 1.0)).unwrap();
+    let mut s = 459176964u64;
+    let out: Array2<f64> = random((1, 3), &mut s);
+    let d_p0: Array1<f64> = random(3, &mut s);
+    let y_1: Array1<f64> = random(2, &mut s);
+    let (out, d_p0, y_1,) = std::hint::black_box((out, d_p0, y_1,));
+    let (value, grads) = f0205_backward(&out, &d_p0, &y_1, 1.0);
+    assert_eq!(value, f0205(&out, &d_p0, &y_1));
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    gradcheck(&(out.clone(), d_p0.clone(), y_1.clone()), |(out, d_p0, y_1)| f0205_backward(out, d_p0, y_1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0206(d_t1: f64, y_1: ArrayView1<f64>, x: &Array2<f64>, d_out: f64) -> f64 {
-    let t1 = x * &y_1;
-    let mut d_x = abs(d_out);
-    d_x += d_out;
-    let t3 = t1.row(1);
-    let _t4 = d_x;
-    let out = d_out;
-    let t6 = (2.0 / (square(&(log_softmax(&t1))) + 1.0)) / (out.powi(2) + 0.5);
-    out + mean(&t6)
+fn f0206(p0: f64, p1: ArrayView1<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
+    let mut t1 = p2 * &p1;
+    let mut t2 = abs(p3);
+    t2 += p3;
+    let mut t3 = 1.25 * &(p2 * p2);
+    for i in 0..1 {
+        t1 = sin(&t3);
+        t3 = p3 * &t3;
+    }
+    let t4 = (p2 / 0.25) + &(cos(&t3));
+    let t5 = &(log_sigmoid(&t4)) + (mean(&t4));
+    t1[[1, 0]] + t2 + t3.sum() + t4[[1, 1]] + t5[[0, 2]]
 }
 
 #[test]
 fn f0206_gradcheck() {
-    let mut s = 1457141429u64;
-    let d_t1 = scalar(&mut s);
-    let y_1: Array1<f64> = random(3, &mut s);
-    let x: Array2<f64> = random((2, 3), &mut s);
-    let d_out = scalar(&mut s);
-    let (d_t1, y_1, x, d_out,) = std::hint::black_box((d_t1, y_1, x, d_out,));
-    let (value, grads) = f0206_backward(d_t1, y_1.view(), &x, d_out, 1.0);
-    assert_eq!(value, f0206(d_t1, y_1.view(), &x, d_out));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(d_t1, y_1.clone(), x.clone(), d_out), |(d_t1, y_1, x, d_out)| f0206_backward(*d_t1, y_1.view(), x, *d_out, 1.0)).unwrap();
+    let mut s = 1456748058u64;
+    let p0 = scalar(&mut s);
+    let p1: Array1<f64> = random(3, &mut s);
+    let p2: Array2<f64> = random((2, 3), &mut s);
+    let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0206_backward(p0, p1.view(), &p2, p3, 1.0);
+    assert_eq!(value, f0206(p0, p1.view(), &p2, p3));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0, p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0206_backward(*p0, p1.view(), p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0207(x: ArrayView2<f64>, d_x: &Array2<f64>, y_1: f64) -> f64 {
@@ -5247,48 +5251,46 @@ fn f0207_gradcheck() {
     gradcheck(&(x.clone(), d_x.clone(), y_1), |(x, d_x, y_1)| f0207_backward(x.view(), d_x, *y_1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0208(d_x: f64, w: f64) -> f64 {
-    let t1 = w;
-    let mut t1_from_t2 = t1 + t1;
-    let mut x = {
-        let grad_1 = t1_from_t2 * t1_from_t2;
-        -grad_1
+fn f0208(p0: f64, p1: f64) -> f64 {
+    let t1 = p1;
+    let t2 = t1 + t1;
+    let t4 = {
+        let t3 = t2 * t2;
+        -t3
     };
-    let _t5 = f0169(cos(t1_from_t2));
-    for i in 0..1 {
-        t1_from_t2 -= x;
-        x += t1_from_t2 + x;
-    }
-    let t1_from_t2 = -(-(relu(x)));
-    x + t1_from_t2 + t1_from_t2
+    let _t5 = ((f0179(t2.cos())) * t1).abs();
+    let t6 = ln(square(t2) + 1.0);
+    let t7 = t4;
+    t1 + t2 + t4 + t6 + t7
 }
 
 #[test]
 fn f0208_gradcheck() {
-    let mut s = 816254983u64;
-    let d_x = scalar(&mut s);
-    let w = scalar(&mut s);
-    let (d_x, w,) = std::hint::black_box((d_x, w,));
-    let (value, grads) = f0208_backward(d_x, w, 1.0);
-    assert_eq!(value, f0208(d_x, w));
-    gradcheck(&(d_x, w), |(d_x, w)| f0208_backward(*d_x, *w, 1.0)).unwrap();
+    let mut s = 246985784u64;
+    let p0 = scalar(&mut s);
+    let p1 = scalar(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0208_backward(p0, p1, 1.0);
+    assert_eq!(value, f0208(p0, p1));
+    gradcheck(&(p0, p1), |(p0, p1)| f0208_backward(*p0, *p1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0209(p0: Array2<f64>, p1: f64) -> f64 {
     let mut t1 = p0.clone();
     t1 /= &(square(&(sum_axis(&t1, Axis(0)))) + 1.0);
-    t1 /= &(square(&(softmax(&(p1 * &t1)))) + 0.5);
-    let t2 = logsumexp(&(backprop::ops::recip(&(&t1 * &t1 + 1.0))));
-    let mut t2 = p1 + &t1;
-    for i in 0..1 {
-        t2 += &(&t1 - &t1);
+    t1 /= &(square(&(softplus(&(p1 * &t1)))) + 0.5);
+    for i in 0..2 {
+        t1 += p1.min(1.5);
+        t1 -= &(softplus(&p0));
     }
-    t1.sum() + sum(&t2)
+    let t2 = p1;
+    t1 = softplus(&(relu(&t1)));
+    t1.sum() + t2 + t1[[0, 1]]
 }
 
 #[test]
 fn f0209_gradcheck() {
-    let mut s = 894439424u64;
+    let mut s = 1627261770u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -5325,13 +5327,13 @@ fn f0211(p0: f64, p1: &Array2<f64>, labels: &[usize]) -> f64 {
         let t1 = p1 - p1;
         mean(&(tanh(&t1)))
     };
-    let t3 = ((softmax_cross_entropy(p1, labels)).tanh()) / 0.25;
-    t2 + t3
+    let t3 = ((softmax_cross_entropy(p1, labels)).min(p0)) / (square(&(p1.column(0))) + 2.0);
+    t2 + sum(&t3) + t2
 }
 
 #[test]
 fn f0211_gradcheck() {
-    let mut s = 2101789209u64;
+    let mut s = 1695519481u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let labels: &[usize] = &[0];
@@ -5342,27 +5344,27 @@ fn f0211_gradcheck() {
     gradcheck(&(p0, p1.clone()), |(p0, p1)| f0211_backward(*p0, p1, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0212(d_p0: f32, out: &Array2<f32>) -> f32 {
-    let t1 = sigmoid(out);
-    let d_out_1 = sqrt(&(square(&t1) + 1.0));
-    let x = cos(&d_out_1);
-    let unused = x.clone();
-    x[[2, 1]] + sum(&unused)
+fn f0212(p0: f32, p1: &Array2<f32>) -> f32 {
+    let t1 = sigmoid(p1);
+    let t2 = sqrt(&(square(&t1) + 1.0));
+    let t3 = log_softmax(&t2);
+    let t4 = &t3;
+    t3.sum() + t4.sum()
 }
 
 #[test]
 fn f0212_gradcheck() {
-    let mut s = 1600824009u64;
-    let d_p0 = scalar32(&mut s);
-    let out: Array2<f32> = random32((3, 2), &mut s);
-    let (d_p0, out,) = std::hint::black_box((d_p0, out,));
-    let (value, grads) = f0212_backward(d_p0, &out, 1.0);
-    assert_eq!(value, f0212(d_p0, &out));
-    assert_eq!(grads.out.shape(), out.shape());
+    let mut s = 348432821u64;
+    let p0 = scalar32(&mut s);
+    let p1: Array2<f32> = random32((3, 2), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0212_backward(p0, &p1, 1.0);
+    assert_eq!(value, f0212(p0, &p1));
+    assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(d_p0, out.clone()), |(d_p0, out)| f0212_backward(*d_p0, out, 1.0))
+        .check(&(p0, p1.clone()), |(p0, p1)| f0212_backward(*p0, p1, 1.0))
         .unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
@@ -5411,31 +5413,29 @@ fn f0214_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0215(out: f64, w: &Array1<f64>, x: &Array2<f64>, d_t1: &Array2<f64>) -> f64 {
-    let _t1 = d_t1;
-    let grad_1 = x;
-    let t3 = grad_1 / &(square(x) + 2.0);
-    let t5 = {
-        let t4 = square(&(x + out));
-        t4
-    };
-    grad_1[[1, 1]] + t3.sum() + t5[[1, 0]]
+fn f0215(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
+    let _t1 = p3;
+    let t2 = p2;
+    let t3 = t2 / &(square(p2) + 2.0);
+    let t4 = softmax(&(p2 + p0));
+    let t5 = t2;
+    t2[[1, 1]] + t3.sum() + t4[[1, 0]] + sum(t5) + mean(&t3)
 }
 
 #[test]
 fn f0215_gradcheck() {
-    let mut s = 1177549755u64;
-    let out = scalar(&mut s);
-    let w: Array1<f64> = random(3, &mut s);
-    let x: Array2<f64> = random((2, 2), &mut s);
-    let d_t1: Array2<f64> = random((1, 2), &mut s);
-    let (out, w, x, d_t1,) = std::hint::black_box((out, w, x, d_t1,));
-    let (value, grads) = f0215_backward(out, &w, &x, &d_t1, 1.0);
-    assert_eq!(value, f0215(out, &w, &x, &d_t1));
-    assert_eq!(grads.w.shape(), w.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    gradcheck(&(out, w.clone(), x.clone(), d_t1.clone()), |(out, w, x, d_t1)| f0215_backward(*out, w, x, d_t1, 1.0)).unwrap();
+    let mut s = 1244070738u64;
+    let p0 = scalar(&mut s);
+    let p1: Array1<f64> = random(3, &mut s);
+    let p2: Array2<f64> = random((2, 2), &mut s);
+    let p3: Array2<f64> = random((1, 2), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0215_backward(p0, &p1, &p2, &p3, 1.0);
+    assert_eq!(value, f0215(p0, &p1, &p2, &p3));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0215_backward(*p0, p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0216(p0: &Array1<f64>) -> f64 {
@@ -5511,29 +5511,18 @@ fn f0218_gradcheck() {
 }
 #[differentiable]
 fn f0219(p0: f64, p1: f64) -> f64 {
-    let mut t1 = ((tanh(p1)) / (square(p0) + 2.0)) * p1;
-    let mut t2 = ((p1 - t1) - t1) / (square(f0169(t1.sin())) + 2.0);
-    let _t3 = sigmoid(square(backprop::ops::sigmoid(t2)));
-    for i in 0..3 {
-        t2 += p1;
-        t1 = exp(t1.min(p1));
-    }
-    let t4 = if t2 <= -0.5183 {
-        t2 / (square(t2) + 1.0)
-    } else {
-        t1 + t1
-    };
-    if t1 <= 0.4629 {
-        t1 -= abs(t2 + t1);
-    } else {
-        t1 += t2;
-    }
-    t2 + t4 + p0
+    let t1 = ((tanh(p1)) / (square(p0) + 2.0)) * p1;
+    let t2 = ((f0169(sigmoid(t1))) / (square(t1) + 2.0)) / (square(p1) + 1.0);
+    let t2 = t2 + p1;
+    let t3 = ((1.25 - t1) * (square(backprop::ops::sigmoid(t2)))) * t1;
+    let t4 = ((1.5 + (sigmoid((t2.powi(2) + 0.5).ln()))).powf(sin(t3))).max(t3);
+    let t5 = (backprop::ops::recip(square(t3) + 1.0)).min(t3);
+    t4 + t5 + p0
 }
 
 #[test]
 fn f0219_gradcheck() {
-    let mut s = 1261261584u64;
+    let mut s = 1811425069u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -5604,25 +5593,22 @@ fn f0222(p0: &Array1<f64>, p1: f64, c0: &Array2<f64>) -> f64 {
     let mut t1 = abs(p0);
     let mut t2 = &t1 / (square(&t1) + 1.0);
     if sum(&t1) <= -0.5183 {
-        t1 += &(sin(&(relu(&t2))));
+        t1 += &(relu(&(softmax(&t2))));
     }
-    let mut t3 = square(&(sigmoid(&t1)));
-    if t2.sum() > -0.5183 {
-        t2 += p1;
-    }
-    if p1 >= 0.4629 {
-        t1 += p1;
-    }
-    for i in 0..3 {
-        t3 += &(p0 * &t3);
-        t3 += &(0.1 + &t3);
-    }
-    sum(&t2) + logsumexp(&t3)
+    t2 = &(&t1 / (p1.powi(2) + 0.5)) / &(p0 * p0 + 1.0);
+    let t3 = &t1 * &(&(softmax(&t1)) * &t1);
+    let t4 = if sum(c0) > 0.4629 {
+        relu(&t1)
+    } else {
+        t3.to_owned()
+    };
+    let t5 = t2.clone();
+    t4.sum() + mean(&t5)
 }
 
 #[test]
 fn f0222_gradcheck() {
-    let mut s = 349708729u64;
+    let mut s = 186400074u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
     let c0: Array2<f64> = random((3, 2), &mut s);
@@ -5633,29 +5619,35 @@ fn f0222_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0222_backward(p0, p1, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0223(p0: &Array1<f64>, p1: &Array2<f64>, p2: f64, p3: f64) -> f64 {
-    let t2 = {
-        let t1 = p2 * ((square(p2) + 0.5).powf(p3.sin()));
-        f0221(p2, p1.to_owned(), p0)
+fn f0223(d_t1: &Array1<f64>, out: &Array2<f64>, x: f64, d_x: f64) -> f64 {
+    let x_from_out = x * (softplus(x));
+    let t2 = d_t1;
+    let grad_1 = if x <= -0.5183 {
+        x_from_out
+    } else {
+        square(x)
     };
-    let mut t3 = p2 / (p3.powi(2) + 0.5);
-    t3 = -t2;
-    t2 + t3 + p1.sum()
+    let t4 = if x_from_out >= 0.4629 {
+        grad_1 / &(square(t2) + 2.0)
+    } else {
+        d_t1.to_owned()
+    };
+    x_from_out + mean(t2) + grad_1 + logsumexp(&t4)
 }
 
 #[test]
 fn f0223_gradcheck() {
-    let mut s = 66383014u64;
-    let p0: Array1<f64> = random(2, &mut s);
-    let p1: Array2<f64> = random((3, 1), &mut s);
-    let p2 = scalar(&mut s);
-    let p3 = scalar(&mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0223_backward(&p0, &p1, p2, p3, 1.0);
-    assert_eq!(value, f0223(&p0, &p1, p2, p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0223_backward(p0, p1, *p2, *p3, 1.0)).unwrap();
+    let mut s = 2110416359u64;
+    let d_t1: Array1<f64> = random(2, &mut s);
+    let out: Array2<f64> = random((3, 1), &mut s);
+    let x = scalar(&mut s);
+    let d_x = scalar(&mut s);
+    let (d_t1, out, x, d_x,) = std::hint::black_box((d_t1, out, x, d_x,));
+    let (value, grads) = f0223_backward(&d_t1, &out, x, d_x, 1.0);
+    assert_eq!(value, f0223(&d_t1, &out, x, d_x));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    gradcheck(&(d_t1.clone(), out.clone(), x, d_x), |(d_t1, out, x, d_x)| f0223_backward(d_t1, out, *x, *d_x, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0224(p0: Array1<f32>, p1: f32, p2: &Array2<f32>) -> f32 {
@@ -5787,14 +5779,14 @@ fn f0229(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
     t5 = &t5 + p2;
     for i in 0..1 {
         t5 = &t3 * (p1[[i, 0]]);
-        t5 += logsumexp(&t5);
+        t5 += f0189(p1.to_owned());
     }
-    mean(&t3) + t5.dot(&t5)
+    logsumexp(&t3) + mean(&t5) + t1.sum()
 }
 
 #[test]
 fn f0229_gradcheck() {
-    let mut s = 1477934673u64;
+    let mut s = 1630952717u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2 = scalar(&mut s);
@@ -5827,24 +5819,21 @@ fn f0230_gradcheck() {
 #[differentiable]
 fn f0231(p0: f64, p1: &Array2<f64>) -> f64 {
     let _t1 = 3.0 / (square(p0) + 1.0);
-    let mut t2 = softmax(p1);
-    for i in 0..2 {
-        t2 -= &((log_softmax(p1)) * &(backprop::ops::recip(&(square(p1) + 1.0))));
-        t2 -= &((tanh(&(&t2 * p1))).dot(&(sigmoid(&t2))));
-    }
-    let t3 = if p1.sum() <= 0.0371 {
-        p1 * 0.5
+    let t2 = softplus(p1);
+    let mut t3 = sin(p1);
+    let t4 = if t2[[0, 0]] <= 0.0371 {
+        (relu(&t3)).dot(&t3)
     } else {
-        p1.to_owned()
+        (softmax(&t2)).dot(&t2)
     };
-    let t4 = &t2 - &t2;
-    let _t5 = (t4.t()).sum();
-    t2.sum() + mean(&t3) + mean(&t4)
+    let t4 = t4.clone();
+    t3 = softplus(&t3);
+    t3.sum() + sum(&t4) + sum(&t3)
 }
 
 #[test]
 fn f0231_gradcheck() {
-    let mut s = 1718156860u64;
+    let mut s = 363098421u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -5875,20 +5864,20 @@ fn f0232_gradcheck() {
 }
 #[differentiable(wrt(p0))]
 fn f0233(p0: &Array2<f64>, p1: &Array1<f64>, c0: &Array2<f64>) -> f64 {
-    let t1 = cos(c0);
-    let t2 = &(0.25 - &(log_softmax(p1))) * &(softmax(&(sin(p1))));
-    let t4 = {
-        let t3 = tanh(&t2);
-        p1[0]
+    let t1 = log_softmax(c0);
+    let t3 = {
+        let t2 = softmax(c0);
+        &t1 / (square(c0) + 1.0)
     };
-    let t5 = (square((relu(t4)) - 2.0) + 0.5).ln();
-    let _t6 = (-t5) / &(square(&(abs(&(softmax(&t1))))) + 1.0);
-    t4 + t5 + t2.sum()
+    let t4 = p0;
+    let t5 = softplus(&(sin(t4)));
+    let t6 = t1.clone();
+    t5[[0, 0]] + t6.sum()
 }
 
 #[test]
 fn f0233_gradcheck() {
-    let mut s = 930574763u64;
+    let mut s = 1542353326u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let c0: Array2<f64> = random((1, 3), &mut s);
@@ -5900,13 +5889,13 @@ fn f0233_gradcheck() {
 }
 #[differentiable]
 fn f0234(p0: &Array1<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
-    let t1 = (f0204(sigmoid(p2 - 0.75), p1, p2)).tanh();
+    let t1 = f0204(sigmoid(p2 - 0.75), p1, p2);
     t1
 }
 
 #[test]
 fn f0234_gradcheck() {
-    let mut s = 1294638967u64;
+    let mut s = 985015363u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let p2 = scalar(&mut s);
@@ -5917,116 +5906,115 @@ fn f0234_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0234_backward(p0, p1, *p2, 1.0)).unwrap();
 }
-#[differentiable(wrt(out))]
-fn f0235(out: f64, grad: &Array2<f64>) -> f64 {
-    let mut d_x = {
-        let grad_1 = out;
-        0.1 / (square(&(grad * grad_1)) + 1.0)
+#[differentiable(wrt(p0))]
+fn f0235(p0: f64, c0: &Array2<f64>) -> f64 {
+    let mut t2 = {
+        let t1 = p0;
+        0.1 / (square(&(c0 * t1)) + 1.0)
     };
-    d_x += 0.25;
-    let mut t3 = backprop::ops::tanh(&(backprop::ops::recip(&(square(&(grad - &d_x)) + 1.0))));
-    let unused = if t3.sum() >= -0.5183 {
-        f0175(out, &t3)
-    } else {
-        (sigmoid(f0204(out, &t3, out))) - 1.5
-    };
+    t2 = &t2 * 0.25;
+    let mut t3 = t2.clone();
     for i in 0..1 {
-        t3 = &d_x - 0.1;
+        t3 += &(&t3 + c0);
     }
-    let d_x = logsumexp(&(sigmoid(&(unused / &(square(&t3) + 2.0)))));
-    let t5 = out.sin();
-    mean(&d_x) + t5 + unused
+    let t4 = t2.clone();
+    let t5 = t3.clone();
+    let t6 = softmax(&t4);
+    mean(&t5) + sum(&t6) + sum(&t3)
 }
 
 #[test]
 fn f0235_gradcheck() {
-    let mut s = 672826065u64;
-    let out = scalar(&mut s);
-    let grad: Array2<f64> = random((3, 3), &mut s);
-    let (out, grad,) = std::hint::black_box((out, grad,));
-    let (value, grads) = f0235_backward(out, &grad, 1.0);
-    assert_eq!(value, f0235(out, &grad));
-    gradcheck(&(out,), |(out,)| f0235_backward(*out, &grad, 1.0)).unwrap();
+    let mut s = 961163793u64;
+    let p0 = scalar(&mut s);
+    let c0: Array2<f64> = random((3, 3), &mut s);
+    let (p0, c0,) = std::hint::black_box((p0, c0,));
+    let (value, grads) = f0235_backward(p0, &c0, 1.0);
+    assert_eq!(value, f0235(p0, &c0));
+    gradcheck(&(p0,), |(p0,)| f0235_backward(*p0, &c0, 1.0)).unwrap();
 }
-#[differentiable(wrt(d_out, out, d_x, grad))]
-fn f0236(d_out: &Array2<f64>, out: f64, d_x: &Array2<f64>, grad: &Array2<f64>, d_p0: &Array2<f64>) -> f64 {
-    let mut out_1 = (backprop::ops::square(&(tan(&(tanh(d_p0)))))).dot(d_out);
-    out_1 /= &(square(&(grad.row(0))) + 0.5);
-    out_1 /= &(square(&(d_x.sum_axis(Axis(0)))) + 1.0);
-    let d_out_1 = sigmoid(&(&out_1 - &out_1));
-    let unused = d_p0 * out;
-    out_1.sum() + d_out_1.sum() + unused[[0, 0]]
+#[differentiable(wrt(p0, p1, p2, p3))]
+fn f0236(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>, c0: &Array2<f64>) -> f64 {
+    let mut t1 = (backprop::ops::square(&(tan(&(tanh(c0)))))).dot(p0);
+    t1 /= &(square(&(p3.row(0))) + 0.5);
+    t1 /= &(square(&(&(&t1 - &t1) + &t1)) + 1.0);
+    for i in 0..3 {
+        t1 += &(sin(&t1));
+    }
+    let t2 = p3 * p1;
+    let t3 = p3;
+    sum(&t2) + mean(t3)
 }
 
 #[test]
 fn f0236_gradcheck() {
-    let mut s = 2104602854u64;
-    let d_out: Array2<f64> = random((3, 2), &mut s);
-    let out = scalar(&mut s);
-    let d_x: Array2<f64> = random((3, 2), &mut s);
-    let grad: Array2<f64> = random((1, 2), &mut s);
-    let d_p0: Array2<f64> = random((1, 3), &mut s);
-    let (d_out, out, d_x, grad, d_p0,) = std::hint::black_box((d_out, out, d_x, grad, d_p0,));
-    let (value, grads) = f0236_backward(&d_out, out, &d_x, &grad, &d_p0, 1.0);
-    assert_eq!(value, f0236(&d_out, out, &d_x, &grad, &d_p0));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(d_out.clone(), out, d_x.clone(), grad.clone()), |(d_out, out, d_x, grad)| f0236_backward(d_out, *out, d_x, grad, &d_p0, 1.0)).unwrap();
+    let mut s = 1058812341u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array2<f64> = random((3, 2), &mut s);
+    let p3: Array2<f64> = random((1, 2), &mut s);
+    let c0: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
+    let (value, grads) = f0236_backward(&p0, p1, &p2, &p3, &c0, 1.0);
+    assert_eq!(value, f0236(&p0, p1, &p2, &p3, &c0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0236_backward(p0, *p1, p2, p3, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0237(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
-    let mut t1 = p1 * p1;
-    let mut t3 = {
-        let t2 = (backprop::ops::recip(square(p0) + 1.0)) / (&t1 * &t1 + 2.0);
+fn f0237(out: f64, d_p0: &Array2<f64>, d_out: f64) -> f64 {
+    let mut t1 = d_p0 * d_p0;
+    let mut d_out_1 = {
+        let unused = (backprop::ops::recip(square(out) + 1.0)) / (&t1 * &t1 + 2.0);
         sigmoid(&t1)
     };
-    t3 -= &(&t1 * p0);
-    t1 -= &(sin(p1));
-    t3 /= &(square(&(p1 * 0.5)) + 0.5);
-    t3 -= &((tanh(&((tanh(&t1)).dot(&t3.t())).t())).dot(&(sigmoid(&t3))));
-    let t5 = {
-        let t4 = p2 + 0.5;
-        p1 * p1
+    d_out_1 -= &(&t1 * out);
+    t1 -= &(softmax(d_p0));
+    let d_d_x = {
+        let t1_from_t2 = exp(&d_out_1);
+        &t1 - d_out
     };
-    mean(&t1) + mean(&t3) + sum(&t5)
+    let t6 = sigmoid(&t1);
+    let x_from_out = sigmoid(d_out);
+    mean(&t6) + x_from_out
 }
 
 #[test]
 fn f0237_gradcheck() {
-    let mut s = 1418340858u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((3, 2), &mut s);
-    let p2 = scalar(&mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0237_backward(p0, &p1, p2, 1.0);
-    assert_eq!(value, f0237(p0, &p1, p2));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0237_backward(*p0, p1, *p2, 1.0)).unwrap();
+    let mut s = 181975236u64;
+    let out = scalar(&mut s);
+    let d_p0: Array2<f64> = random((3, 2), &mut s);
+    let d_out = scalar(&mut s);
+    let (out, d_p0, d_out,) = std::hint::black_box((out, d_p0, d_out,));
+    let (value, grads) = f0237_backward(out, &d_p0, d_out, 1.0);
+    assert_eq!(value, f0237(out, &d_p0, d_out));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    gradcheck(&(out, d_p0.clone(), d_out), |(out, d_p0, d_out)| f0237_backward(*out, d_p0, *d_out, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0238(grad: &Array2<f64>, x: f64, d_p0: &Array2<f64>) -> f64 {
-    let t1 = if d_p0[[0, 0]] >= -0.5183 {
-        x
+fn f0238(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
+    let t1 = if p2[[0, 0]] >= -0.5183 {
+        p1
     } else {
-        grad.sum()
+        p1.tanh()
     };
-    let d_out_1 = t1;
-    t1 + d_out_1 + mean(d_p0)
+    let t1 = (&(log_sigmoid(p2)) / &(p0 * p0 + 0.5)) + 0.75;
+    t1.sum()
 }
 
 #[test]
 fn f0238_gradcheck() {
-    let mut s = 149978305u64;
-    let grad: Array2<f64> = random((2, 1), &mut s);
-    let x = scalar(&mut s);
-    let d_p0: Array2<f64> = random((2, 1), &mut s);
-    let (grad, x, d_p0,) = std::hint::black_box((grad, x, d_p0,));
-    let (value, grads) = f0238_backward(&grad, x, &d_p0, 1.0);
-    assert_eq!(value, f0238(&grad, x, &d_p0));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    gradcheck(&(grad.clone(), x, d_p0.clone()), |(grad, x, d_p0)| f0238_backward(grad, *x, d_p0, 1.0)).unwrap();
+    let mut s = 1973797298u64;
+    let p0: Array2<f64> = random((2, 1), &mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array2<f64> = random((2, 1), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0238_backward(&p0, p1, &p2, 1.0);
+    assert_eq!(value, f0238(&p0, p1, &p2));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0238_backward(p0, *p1, p2, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0239(p0: ArrayView2<f64>, c0: &Array2<f64>) -> f64 {
@@ -6078,13 +6066,13 @@ fn f0240_gradcheck() {
 }
 #[differentiable]
 fn f0241(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
-    let t1 = abs(&(softmax(p1)));
-    t1.sum()
+    let t1 = softmax(&(softmax(p1)));
+    t1.sum() + mean(p0)
 }
 
 #[test]
 fn f0241_gradcheck() {
-    let mut s = 637079528u64;
+    let mut s = 539657448u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
@@ -6108,17 +6096,20 @@ fn f0242(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
     }
     let mut t2 = square(p2 * 1.5);
     if p2 > 0.0371 {
-        t2 -= t2.min(p2);
+        t2 -= (square(t2) + 0.5).powf(2.0);
     }
-    let t3 = backprop::ops::recip(&(square(&((p1 / (square(p2) + 0.5)) / ((p2.min(t2)).powi(2) + 2.0))) + 1.0));
-    let t4 = &(1.25 - &t3) + t2;
-    let t5 = (f0219(t2.tanh(), p2)).tanh();
-    t2 + t3[[0, 1]] + t4.sum() + t5 + p2
+    let t4 = {
+        let t3 = (p2.cos()).max(t2);
+        ((square(t3) + 1.0).recip()) + (exp(sigmoid(t2)))
+    };
+    let t5 = t2;
+    let t6 = t2.cos();
+    t2 + t4 + t5 + t6 + mean(p1)
 }
 
 #[test]
 fn f0242_gradcheck() {
-    let mut s = 1725606114u64;
+    let mut s = 876040161u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2 = scalar(&mut s);
@@ -6153,17 +6144,14 @@ fn f0244(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>, p3: ArrayView2<f64>) -> f6
         let t1 = (p0 - p1) * &p3;
         p0
     };
-    let t3 = ((square(p2[[2, 1]]) + 0.5).powf(cos(t2))) * (&(p2 - t2) * p0);
-    let t5 = {
-        let t4 = &(exp(&(powi(&p3, 2)))) + &p3;
-        exp(t2)
-    };
-    t3.sum() + t5
+    let t3 = 1.5 / (square(softplus(p2[[2, 1]])) + 1.0);
+    let t4 = t2;
+    t3 + t4
 }
 
 #[test]
 fn f0244_gradcheck() {
-    let mut s = 1718982586u64;
+    let mut s = 908134355u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -6177,31 +6165,34 @@ fn f0244_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0244_backward(*p0, p1, p2, p3.view(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0245(x: Array2<f64>) -> f64 {
-    let t1 = log_softmax(&(&x / &(&x * &x + 1.0)));
-    let t2 = x.clone();
-    let t2 = cos(&t1);
-    let t1_from_t2 = &t2;
-    let t4 = t1_from_t2;
-    t1_from_t2.sum() + sum(t4)
+fn f0245(p0: Array2<f64>) -> f64 {
+    let mut t1 = log_sigmoid(&(&p0 / &(&p0 * &p0 + 1.0)));
+    for i in 0..1 {
+        t1 += &p0;
+        t1 = -&p0;
+    }
+    t1 = (relu(&p0)) - &t1;
+    let t2 = t1.row(2);
+    let t3 = (tanh(&t1)).dot(&(tanh(&t2)));
+    t1.sum() + t2.dot(&t2) + mean(&t3)
 }
 
 #[test]
 fn f0245_gradcheck() {
-    let mut s = 625790525u64;
-    let x: Array2<f64> = random((3, 3), &mut s);
-    let (x,) = std::hint::black_box((x,));
-    let (value, grads) = f0245_backward(x.clone(), 1.0);
-    assert_eq!(value, f0245(x.clone()));
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(x.clone(),), |(x,)| f0245_backward(x.clone(), 1.0)).unwrap();
+    let mut s = 516705007u64;
+    let p0: Array2<f64> = random((3, 3), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0245_backward(p0.clone(), 1.0);
+    assert_eq!(value, f0245(p0.clone()));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0245_backward(p0.clone(), 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
 fn f0246(p0: f64, p1: &Array2<f64>, p2: &Array1<f64>, p3: &Array2<f64>, c0: &Array1<f64>) -> f64 {
     let t1 = softmax(c0);
     let t2 = p2;
     let t3 = 0.75 - t2;
-    let t4 = backprop::ops::recip(&(square(&(log_softmax(&(p3.sum_axis(Axis(1)))))) + 1.0));
+    let t4 = backprop::ops::recip(&(square(&(log_sigmoid(&(p3.sum_axis(Axis(1)))))) + 1.0));
     let t6 = {
         let t5 = t2;
         &t1 - t2
@@ -6326,39 +6317,31 @@ fn f0250_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0250_backward(p0.view(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0251(p0: &Array2<f64>, p1: f64, p2: f64, labels: &[usize]) -> Array2<f64> {
+fn f0251(p0: &Array2<f64>, p1: f64, p2: f64, labels: &[usize]) -> f64 {
     let t1 = ((tan(tanh(p2))).cos()) / (square(p1) + 1.0);
     let t1 = ((0.75 + p2) * (sigmoid(t1))) * (p2 - (t1 * p1));
     let t2 = p0;
     let t3 = &(exp(t2)) + t2;
     let mut t2 = softmax_cross_entropy(&(&t3 - t2), labels);
     for i in 0..2 {
-        t2 -= t1;
+        t2 -= p2;
     }
-    let t4 = if t2 < 0.0371 {
-        &((2.0 / (square(t1) + 1.0)) / (square(&t3) + 2.0)) - &t3
-    } else {
-        &(-p0) * t1
-    };
-    t4
+    let t4 = tanh(f0231(p2, &(sigmoid(&t3))));
+    t2 + t4
 }
 
 #[test]
 fn f0251_gradcheck() {
-    let mut s = 737915034u64;
+    let mut s = 1542784554u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
     let labels: &[usize] = &[1, 0];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array2<f64> = random((2, 2), &mut s);
-    let (value, grads) = f0251_backward(&p0, p1, p2, labels, &up);
+    let (value, grads) = f0251_backward(&p0, p1, p2, labels, 1.0);
     assert_eq!(value, f0251(&p0, p1, p2, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1, p2), |(p0, p1, p2)| f0251_backward(p0, *p1, *p2, labels, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1, p2), |(p0, p1, p2)| f0251_backward(p0, *p1, *p2, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0252(p0: &Array2<f32>, labels: &[usize]) -> f32 {
@@ -6388,36 +6371,35 @@ fn f0252_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0253(y_1: &Array1<f64>) -> f64 {
-    let mut x_from_out = if logsumexp(y_1) < 0.0371 {
-        y_1.to_owned()
+fn f0253(p0: &Array1<f64>) -> Array1<f64> {
+    let t1 = if logsumexp(p0) < 0.0371 {
+        p0.to_owned()
     } else {
-        y_1.to_owned()
+        p0.to_owned()
     };
-    let d_out_1 = {
-        let d_x = y_1 * &x_from_out;
-        softmax(&(softmax(&x_from_out)))
+    let t3 = {
+        let t2 = p0 * &t1;
+        softplus(&(softmax(&t1)))
     };
-    let t4 = &d_out_1;
-    for i in 0..2 {
-        x_from_out = &d_out_1 / (&d_out_1 * &d_out_1 + 1.0);
-    }
-    let out_1 = {
-        let t1_from_t2 = abs(&(square(&x_from_out)));
-        square(sigmoid(f0185(&d_out_1)))
-    };
-    mean(t4) + out_1
+    let _t4 = t1.sum();
+    let _t5 = (logsumexp(&(concat(Axis(0), &[&t3, p0])))).abs();
+    let _t6 = (logsumexp(&(&t3 * &t1))) + (sigmoid(f0185(&t1)));
+    t3
 }
 
 #[test]
 fn f0253_gradcheck() {
-    let mut s = 908446119u64;
-    let y_1: Array1<f64> = random(2, &mut s);
-    let (y_1,) = std::hint::black_box((y_1,));
-    let (value, grads) = f0253_backward(&y_1, 1.0);
-    assert_eq!(value, f0253(&y_1));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    gradcheck(&(y_1.clone(),), |(y_1,)| f0253_backward(y_1, 1.0)).unwrap();
+    let mut s = 583294885u64;
+    let p0: Array1<f64> = random(2, &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let up: Array1<f64> = random(2, &mut s);
+    let (value, grads) = f0253_backward(&p0, &up);
+    assert_eq!(value, f0253(&p0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(),), |(p0,)| f0253_backward(p0, &up))
+        .unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
 fn f0254(p0: Array1<f64>, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
@@ -6430,10 +6412,10 @@ fn f0254(p0: Array1<f64>, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     let t2 = (concat(Axis(1), &[c0, c0, c0])).t().dot(p2);
     t3 -= p1;
     let t5 = {
-        let t4 = softmax(&(&t3 + &t2));
-        ln(square(f0253(&p0)) + 1.0)
+        let t4 = softplus(&(&t3 + &t2));
+        (sigmoid(&(&t2 + &t2).t())).dot(&(sigmoid(&t4)))
     };
-    sum(&t3) + t2.sum() + t5
+    logsumexp(&t3) + sum(&t2) + t5.sum()
 }
 
 #[test]
@@ -6451,71 +6433,76 @@ fn f0254_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0254_backward(p0.clone(), *p1, p2, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0255(out: f32, d_t1: ArrayView1<f32>, d_out: &Array1<f32>, x: f32) -> f32 {
-    let mut out_1 = (powi(d_out, 2)) / (x.powi(2) + 0.5);
-    if mean(&out_1) > 0.4629 {
-        out_1 -= &(d_out / (&out_1 * &out_1 + 1.0));
-    }
-    let unused = &out_1 + (0.5 / (square(x * 0.1) + 1.0));
-    let unused = &out_1 - &unused;
-    let d_d_x = if x > 0.0371 {
-        sigmoid(&(softmax(&d_t1)))
+fn f0255(p0: f32, p1: ArrayView1<f32>, p2: &Array1<f32>, p3: f32) -> f32 {
+    let mut t1 = (powi(p2, 2)) / (p3.powi(2) + 0.5);
+    if mean(&t1) > 0.4629 {
+        t1 -= &(p2 / (&t1 * &t1 + 1.0));
     } else {
-        log_softmax(&out_1)
+        t1 += &(log_softmax(p2));
+    }
+    let t3 = {
+        let t2 = abs(&p1);
+        &p1 / &(square(&t1) + 1.0)
     };
-    mean(&unused) + d_d_x.dot(&d_d_x)
+    let _t4 = cos(&(relu(&p1)));
+    let _t5 = softplus(&(sin(&(p2 * p3))));
+    mean(&t1) + mean(&t3) + p2.dot(p2)
 }
 
 #[test]
 fn f0255_gradcheck() {
-    let mut s = 1508992517u64;
-    let out = scalar32(&mut s);
-    let d_t1: Array1<f32> = random32(3, &mut s);
-    let d_out: Array1<f32> = random32(3, &mut s);
-    let x = scalar32(&mut s);
-    let (out, d_t1, d_out, x,) = std::hint::black_box((out, d_t1, d_out, x,));
-    let (value, grads) = f0255_backward(out, d_t1.view(), &d_out, x, 1.0);
-    assert_eq!(value, f0255(out, d_t1.view(), &d_out, x));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
+    let mut s = 1512092125u64;
+    let p0 = scalar32(&mut s);
+    let p1: Array1<f32> = random32(3, &mut s);
+    let p2: Array1<f32> = random32(3, &mut s);
+    let p3 = scalar32(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0255_backward(p0, p1.view(), &p2, p3, 1.0);
+    assert_eq!(value, f0255(p0, p1.view(), &p2, p3));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(out, d_t1.clone(), d_out.clone(), x), |(out, d_t1, d_out, x)| f0255_backward(*out, d_t1.view(), d_out, *x, 1.0))
+        .check(&(p0, p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0255_backward(*p0, p1.view(), p2, *p3, 1.0))
         .unwrap();
 }
 #[differentiable(wrt(p0, p2, p3))]
-fn f0256(p0: &Array2<f32>, p1: &Array2<f32>, p2: &Array2<f32>, p3: &Array2<f32>) -> f32 {
+fn f0256(p0: &Array2<f32>, p1: &Array2<f32>, p2: &Array2<f32>, p3: &Array2<f32>, labels: &[usize]) -> f32 {
     let t1 = &((p3.dot(&p3.t())) * p3) * 0.75;
     let t2 = p3;
     let t1 = cos(p3);
     let t3 = &t1 * &t1;
-    let t4 = if p3.sum() >= -0.5183 {
+    let mut t4 = if p3.sum() >= -0.5183 {
         t2.to_owned()
     } else {
-        log_softmax(&(powi(&t1, 2)))
+        log_sigmoid(&(powi(&t1, 2)))
     };
-    let t5 = (mean_axis(&t1, Axis(0))).dot(&t4.t());
-    t4[[1, 0]] + sum(&t5) + p2[[1, 1]]
+    for i in 0..3 {
+        t4 = (ln(&(square(&t4) + 1.0))) - ((p0.row(i)).sum());
+        t4 += ((p0.row(i).dot(&p0.row(i))).powi(2) + 1.0).recip();
+    }
+    sum(t2) + mean(&t1) + sum(&t3) + t4[[1, 0]]
 }
 
 #[test]
 fn f0256_gradcheck() {
-    let mut s = 867874809u64;
+    let mut s = 641143483u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let p1: Array2<f32> = random32((3, 1), &mut s);
     let p2: Array2<f32> = random32((2, 3), &mut s);
     let p3: Array2<f32> = random32((2, 1), &mut s);
+    let labels: &[usize] = &[0, 0];
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0256_backward(&p0, &p1, &p2, &p3, 1.0);
-    assert_eq!(value, f0256(&p0, &p1, &p2, &p3));
+    let (value, grads) = f0256_backward(&p0, &p1, &p2, &p3, labels, 1.0);
+    assert_eq!(value, f0256(&p0, &p1, &p2, &p3, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p2.clone(), p3.clone()), |(p0, p2, p3)| f0256_backward(p0, &p1, p2, p3, 1.0))
+        .check(&(p0.clone(), p2.clone(), p3.clone()), |(p0, p2, p3)| f0256_backward(p0, &p1, p2, p3, labels, 1.0))
         .unwrap();
 }
 #[differentiable]
@@ -6671,27 +6658,25 @@ fn f0262_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0262_backward(p0, p1, p2.view(), p3.clone(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0263(d_p0: &Array2<f64>) -> f64 {
-    let mut x = mse(&(sqrt(&(square(&(mean_axis(d_p0, Axis(1)))) + 1.0))), &(&(sqrt(&(square(&(mean_axis(d_p0, Axis(1)))) + 1.0))) * 0.5));
-    if x < 0.4629 {
-        x = -(x - x);
-    }
-    let t2 = mean(&((sigmoid(&(x - d_p0).t())).dot(&(cos(d_p0)))).column(0));
-    let t3 = logsumexp(d_p0);
-    let d_out_1 = &((sin(d_p0)).dot(&d_p0.t())) - &t3;
-    let t2 = d_out_1.clone();
-    sum(&d_out_1) + t2.sum()
+fn f0263(p0: &Array2<f64>) -> f64 {
+    let mut t1 = sum(&(softmax(&(mean_axis(p0, Axis(1))))));
+    t1 = -(sin(log_sigmoid(t1)));
+    let t2 = &(softmax(p0)) * t1;
+    let t3 = &((&t2 - t1) + p0) * &t2;
+    let _t4 = t3.clone();
+    let t5 = mean(&(log_sigmoid(&t3)).column(0));
+    t3[[0, 0]] + t5
 }
 
 #[test]
 fn f0263_gradcheck() {
-    let mut s = 155123496u64;
-    let d_p0: Array2<f64> = random((2, 1), &mut s);
-    let (d_p0,) = std::hint::black_box((d_p0,));
-    let (value, grads) = f0263_backward(&d_p0, 1.0);
-    assert_eq!(value, f0263(&d_p0));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    gradcheck(&(d_p0.clone(),), |(d_p0,)| f0263_backward(d_p0, 1.0)).unwrap();
+    let mut s = 1686518370u64;
+    let p0: Array2<f64> = random((2, 1), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0263_backward(&p0, 1.0);
+    assert_eq!(value, f0263(&p0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0263_backward(p0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0264(p0: &Array2<f64>, p1: f64, p2: f64) -> f64 {
@@ -6757,18 +6742,18 @@ fn f0266(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: &Array2<f64>, labels: 
     let t4 = &t3 - p2;
     let t5 = exp(&(tanh(&t4)));
     let t6 = softmax_cross_entropy(p1, labels);
-    let t4 = f0245(sin(&t5));
+    let t4 = tanh(f0245(sin(&t5)));
     t6 + t4
 }
 
 #[test]
 fn f0266_gradcheck() {
-    let mut s = 762974814u64;
+    let mut s = 1252384035u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((3, 3), &mut s);
-    let labels: &[usize] = &[0];
+    let labels: &[usize] = &[1];
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0266_backward(&p0, &p1, p2, &p3, labels, 1.0);
     assert_eq!(value, f0266(&p0, &p1, p2, &p3, labels));
@@ -6784,7 +6769,7 @@ fn f0267(p0: f64, c0: &Array2<f64>) -> Array2<f64> {
         t1 += c0;
         t1 += &(sin(&(c0 - c0)));
     }
-    t1 += &(((f0219(p0, p0)).tanh()) + c0);
+    t1 += 1.5 / ((f0219(p0, p0)).powi(2) + 1.0);
     let t2 = cos(&(c0 - &t1));
     let t3 = if mean(&t1) < 0.0371 {
         tan(&(tanh(&(tan(&(tanh(&(&t1 * &t2))))))))
@@ -6885,36 +6870,38 @@ fn f0270_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0270_backward(p0, *p1, p2.view(), &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0271(d_p0: &Array2<f32>, out: &Array2<f32>, d_x: f32) -> f32 {
-    let mut unused = {
-        let x_from_out = d_x;
-        sqrt(square(x_from_out) + 0.5)
+fn f0271(p0: &Array2<f32>, p1: &Array2<f32>, p2: f32) -> Array2<f32> {
+    let mut t2 = {
+        let t1 = p2;
+        sqrt(square(t1) + 0.5)
     };
-    unused += f0109(sigmoid(unused), out);
-    if d_x < -0.5183 {
-        unused = square(sigmoid(-unused));
+    t2 += f0109(sigmoid(t2), p1);
+    if p2 < -0.5183 {
+        t2 = -(t2.min(p2));
     } else {
-        unused += tanh(f0176(d_x));
+        t2 *= p2;
     }
-    unused -= d_x.max(unused);
-    unused
+    let t2 = abs(p1);
+    tanh(p1)
 }
 
 #[test]
 fn f0271_gradcheck() {
-    let mut s = 1526106237u64;
-    let d_p0: Array2<f32> = random32((1, 3), &mut s);
-    let out: Array2<f32> = random32((2, 3), &mut s);
-    let d_x = scalar32(&mut s);
-    let (d_p0, out, d_x,) = std::hint::black_box((d_p0, out, d_x,));
-    let (value, grads) = f0271_backward(&d_p0, &out, d_x, 1.0);
-    assert_eq!(value, f0271(&d_p0, &out, d_x));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.out.shape(), out.shape());
+    let mut s = 548904989u64;
+    let p0: Array2<f32> = random32((1, 3), &mut s);
+    let p1: Array2<f32> = random32((2, 3), &mut s);
+    let p2 = scalar32(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let up: Array2<f32> = random32((2, 3), &mut s);
+    let (value, grads) = f0271_backward(&p0, &p1, p2, &up);
+    assert_eq!(value, f0271(&p0, &p1, p2));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(d_p0.clone(), out.clone(), d_x), |(d_p0, out, d_x)| f0271_backward(d_p0, out, *d_x, 1.0))
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0271_backward(p0, p1, *p2, &up))
         .unwrap();
 }
 #[differentiable]
@@ -6941,25 +6928,25 @@ fn f0272_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0272_backward(p0, *p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0273(p0: &Array1<f64>) -> f64 {
-    let mut t1 = (p0 + p0) / (square(&(3.0 + p0)) + 1.0);
-    t1 /= square(logsumexp(&(&(p0 / (square(&t1) + 0.5)) - p0))) + 1.0;
-    let t2 = p0 - &(&(softmax(&t1)) * p0);
-    let t2 = tanh(sum(&t2));
-    let t2 = tanh(&t1);
-    let t3 = abs(&(powi(&t2, 1)));
-    mean(&t1) + t2.sum() + logsumexp(&t3)
+fn f0273(x: &Array1<f64>) -> f64 {
+    let mut d_x = (x + x) / (square(&(3.0 + x)) + 1.0);
+    d_x /= square(logsumexp(&(&(x / (square(&d_x) + 0.5)) - x))) + 1.0;
+    let d_out = x - &(&(softmax(&d_x)) * x);
+    let d_out = tanh(sum(&d_out));
+    let d_out = tanh(&d_x);
+    let t3 = powi(&(log_softmax(&d_out)), 1);
+    mean(&d_x) + logsumexp(&d_out) + logsumexp(&t3)
 }
 
 #[test]
 fn f0273_gradcheck() {
-    let mut s = 176822776u64;
-    let p0: Array1<f64> = random(3, &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0273_backward(&p0, 1.0);
-    assert_eq!(value, f0273(&p0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0273_backward(p0, 1.0)).unwrap();
+    let mut s = 562443459u64;
+    let x: Array1<f64> = random(3, &mut s);
+    let (x,) = std::hint::black_box((x,));
+    let (value, grads) = f0273_backward(&x, 1.0);
+    assert_eq!(value, f0273(&x));
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(x.clone(),), |(x,)| f0273_backward(x, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0274(p0: f64, p1: f64) -> f64 {
@@ -6989,18 +6976,16 @@ fn f0275(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
         let t2 = (sum(&(p0 + p1))) - &(-p0);
         (0.75 + (cos(&t2))) + &t2
     };
-    t3 += &(softmax(p2));
-    for i in 0..2 {
-        t3 += 3.0;
-    }
-    let mut t4 = p0 / &(p1 * p1 + 1.0);
-    t4 -= &(&t3 / &(square(&t4) + 0.5));
-    sum(&t3) + sum(&t4) + mean(p1)
+    t3 += &(softplus(p2));
+    t3 -= &((mean(&(sin(p1)))) + p1);
+    let t4 = sum(&((tanh(&t3)).dot(&(cos(p2)))));
+    let t5 = p2 - &t3;
+    sum(&t3) + t4 + sum(&t5)
 }
 
 #[test]
 fn f0275_gradcheck() {
-    let mut s = 1800553007u64;
+    let mut s = 421468917u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
@@ -7142,15 +7127,15 @@ fn f0280_gradcheck() {
 #[differentiable]
 fn f0281(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
     let t1 = sigmoid(p1);
-    let t2 = -p2;
-    let t1 = mean_axis(&(p2.dot(&t1)), Axis(0));
-    let t3 = logsumexp(&t1);
-    t1.sum() + t3
+    let t2 = softmax(p2);
+    let t3 = t2.clone();
+    let t4 = &(&(p1 / (square(&t1) + 2.0)) * 0.1) * p0;
+    mean(&t1) + sum(&t2) + t3[[2, 0]] + t4.sum() + t3.sum()
 }
 
 #[test]
 fn f0281_gradcheck() {
-    let mut s = 1174457265u64;
+    let mut s = 313178370u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -7163,39 +7148,40 @@ fn f0281_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0281_backward(p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0282(d_t1: f64, x: &Array2<f64>, y_1: ArrayView2<f64>) -> f64 {
-    let out_1 = {
-        let d_out_1 = d_t1;
-        sin(x)
+fn f0282(p0: f64, p1: &Array2<f64>, p2: ArrayView2<f64>, labels: &[usize]) -> f64 {
+    let mut t2 = {
+        let t1 = p0;
+        sin(p1)
     };
-    let t3 = x.t();
-    let t1_from_t2 = (backprop::ops::recip(&(square(&y_1) + 1.0))) + &(&out_1 + 0.75);
-    let unused = if t3.sum() <= -0.5183 {
-        (out_1.dot(&t3)).dot(&t1_from_t2)
+    let t3 = p1.t();
+    let t4 = &(softmax(&p2)) - &p2;
+    let t5 = if t4[[0, 0]] > 0.4629 {
+        (&t3 * p0) / (p1 * p1 + 1.0)
     } else {
-        &(&out_1 * &t1_from_t2) * &out_1
+        &(sqrt(&(&t2 * &t2 + 1.0))) / (square(&t3) + 1.0)
     };
-    let t3 = out_1.t();
-    let out = mse(&(softmax(&t3)), &t3);
-    let x_from_out = {
-        let d_d_x = (t1_from_t2.dot(&t1_from_t2.t())) + out;
-        backprop::ops::recip(&(square(&(t1_from_t2.t())) + 1.0))
+    t2 += mse(&p2, &t4);
+    let t6 = sin(f0219(p0, p0));
+    let t8 = {
+        let t7 = (p2.dot(&t4.t())) - &(&t2 * t6);
+        (softmax_cross_entropy(&p2, labels)) / &(square(&(t6 * &t2)) + 0.5)
     };
-    out_1.sum() + mean(&t1_from_t2) + unused[[0, 1]] + sum(&t3) + out + x_from_out.sum() + y_1[[0, 1]]
+    mean(&t2) + mean(&t3) + t4[[0, 0]] + t5.sum() + t6 + t8[[0, 0]] + t8.sum()
 }
 
 #[test]
 fn f0282_gradcheck() {
-    let mut s = 1281117344u64;
-    let d_t1 = scalar(&mut s);
-    let x: Array2<f64> = random((3, 1), &mut s);
-    let y_1: Array2<f64> = random((3, 2), &mut s);
-    let (d_t1, x, y_1,) = std::hint::black_box((d_t1, x, y_1,));
-    let (value, grads) = f0282_backward(d_t1, &x, y_1.view(), 1.0);
-    assert_eq!(value, f0282(d_t1, &x, y_1.view()));
-    assert_eq!(grads.x.shape(), x.shape());
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    gradcheck(&(d_t1, x.clone(), y_1.clone()), |(d_t1, x, y_1)| f0282_backward(*d_t1, x, y_1.view(), 1.0)).unwrap();
+    let mut s = 975742300u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((3, 1), &mut s);
+    let p2: Array2<f64> = random((3, 2), &mut s);
+    let labels: &[usize] = &[0, 1, 1];
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0282_backward(p0, &p1, p2.view(), labels, 1.0);
+    assert_eq!(value, f0282(p0, &p1, p2.view(), labels));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0282_backward(*p0, p1, p2.view(), labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0283(p0: &Array2<f64>, p1: &Array2<f64>) -> Array2<f64> {
@@ -7242,54 +7228,47 @@ fn f0284_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0284_backward(p0, *p1, 1.0)).unwrap();
 }
-#[differentiable(wrt(y_1))]
-fn f0285(y_1: Array2<f64>, d_out: &Array2<f64>) -> Array2<f64> {
-    let mut x = {
-        let t1_from_t2 = &(exp(d_out)) * d_out;
-        (tanh(&(&t1_from_t2 * &t1_from_t2).t())).dot(&(tanh(&t1_from_t2)))
+#[differentiable(wrt(p0))]
+fn f0285(p0: Array2<f64>, c0: &Array2<f64>) -> f64 {
+    let mut t2 = {
+        let t1 = &(exp(c0)) * c0;
+        (tanh(&(&t1 * &t1).t())).dot(&(tanh(&t1)))
     };
-    let mut t4 = {
-        let out = d_out[[2, 2]];
-        out.min(0.5)
+    let t4 = {
+        let t3 = c0[[2, 2]];
+        (t3.powi(2) + 0.5).powf(sin(t3))
     };
-    if t4 > -0.5183 {
-        x /= square(t4) + 0.5;
+    let t5 = t4;
+    let mut t6 = (log_sigmoid(&(cos(&t2)))).dot(c0);
+    if t5 < 0.4629 {
+        t2 += log_sigmoid(t5);
     }
-    let x = -&(y_1.dot(&x));
-    let d_x = {
-        let x_from_out = sigmoid(&x);
-        d_out - t4
-    };
-    let grad_1 = t4;
-    sigmoid(d_out)
+    let _t7 = t5;
+    t2.sum() + t4 + t5 + mean(&t6) + sum(&t6)
 }
 
 #[test]
 fn f0285_gradcheck() {
-    let mut s = 1273435854u64;
-    let y_1: Array2<f64> = random((2, 3), &mut s);
-    let d_out: Array2<f64> = random((3, 3), &mut s);
-    let (y_1, d_out,) = std::hint::black_box((y_1, d_out,));
-    let up: Array2<f64> = random((3, 3), &mut s);
-    let (value, grads) = f0285_backward(y_1.clone(), &d_out, &up);
-    assert_eq!(value, f0285(y_1.clone(), &d_out));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(y_1.clone(),), |(y_1,)| f0285_backward(y_1.clone(), &d_out, &up))
-        .unwrap();
+    let mut s = 957349064u64;
+    let p0: Array2<f64> = random((2, 3), &mut s);
+    let c0: Array2<f64> = random((3, 3), &mut s);
+    let (p0, c0,) = std::hint::black_box((p0, c0,));
+    let (value, grads) = f0285_backward(p0.clone(), &c0, 1.0);
+    assert_eq!(value, f0285(p0.clone(), &c0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0285_backward(p0.clone(), &c0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0286(p0: ArrayView1<f64>) -> f64 {
-    let mut t1 = logsumexp(&(log_softmax(&p0)));
-    t1 /= square(t1 - t1) + 1.0;
-    let t2 = t1 - t1;
-    t1 + t2
+    let t1 = sum(&(log_sigmoid(&p0)));
+    let _t2 = t1 / (square(&(t1 + &p0)) + 2.0);
+    let t3 = t1 + t1;
+    t1 + t3
 }
 
 #[test]
 fn f0286_gradcheck() {
-    let mut s = 1994131807u64;
+    let mut s = 955431089u64;
     let p0: Array1<f64> = random(3, &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0286_backward(p0.view(), 1.0);
@@ -7298,56 +7277,60 @@ fn f0286_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0286_backward(p0.view(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0287(d_t1: &Array1<f64>, d_x: ArrayView2<f64>, x: &Array2<f64>, w: f64) -> f64 {
-    let unused = ((-w) / (square(&(&d_x / (w.powi(2) + 2.0))) + 2.0)).dot(&d_x.t());
-    let mut unused = sigmoid(&unused);
-    unused += sum(&(softmax(&(&unused * x))).row(2));
-    let out_1 = sigmoid(&(relu(&unused)));
+fn f0287(p0: &Array1<f64>, p1: ArrayView2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
+    let t1 = ((-p3) / (square(&(&p1 / (p3.powi(2) + 2.0))) + 2.0)).dot(&p1.t());
+    let t1 = log_softmax(&t1);
+    let t2 = backprop::ops::sigmoid(p3);
     let t4 = {
-        let t3 = w - &out_1;
-        w
+        let t3 = concat(Axis(1), &[&t1, &t1, &t1]);
+        sigmoid(&t1)
     };
-    mean(&out_1) + t4
+    let t5 = t2 * &p1;
+    mean(&t4) + mean(&t5) + t1[[0, 1]]
 }
 
 #[test]
 fn f0287_gradcheck() {
-    let mut s = 446519897u64;
-    let d_t1: Array1<f64> = random(3, &mut s);
-    let d_x: Array2<f64> = random((3, 2), &mut s);
-    let x: Array2<f64> = random((3, 3), &mut s);
-    let w = scalar(&mut s);
-    let (d_t1, d_x, x, w,) = std::hint::black_box((d_t1, d_x, x, w,));
-    let (value, grads) = f0287_backward(&d_t1, d_x.view(), &x, w, 1.0);
-    assert_eq!(value, f0287(&d_t1, d_x.view(), &x, w));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(d_t1.clone(), d_x.clone(), x.clone(), w), |(d_t1, d_x, x, w)| f0287_backward(d_t1, d_x.view(), x, *w, 1.0)).unwrap();
+    let mut s = 1024411288u64;
+    let p0: Array1<f64> = random(3, &mut s);
+    let p1: Array2<f64> = random((3, 2), &mut s);
+    let p2: Array2<f64> = random((3, 3), &mut s);
+    let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0287_backward(&p0, p1.view(), &p2, p3, 1.0);
+    assert_eq!(value, f0287(&p0, p1.view(), &p2, p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0287_backward(p0, p1.view(), p2, *p3, 1.0)).unwrap();
 }
-#[differentiable(wrt(grad, w))]
-fn f0288(grad: f64, w: f64, d_t1: &Array2<f64>) -> Array2<f64> {
-    let x_from_out = sin(&((0.5 * d_t1).t().dot(d_t1)));
-    let t2 = softmax(&x_from_out);
-    let d_d_x = ln(&(d_t1 * d_t1 + 0.5));
-    let x_from_out = relu(&(log_softmax(&d_d_x)));
-    exp(d_t1)
+#[differentiable(wrt(p0, p1))]
+fn f0288(p0: f64, p1: f64, c0: &Array2<f64>, labels: &[usize]) -> f64 {
+    let t1 = sin(&((0.5 * c0).t().dot(c0)));
+    let t2 = softplus(&t1);
+    let t3 = if sum(&t2) <= 0.4629 {
+        &(logsumexp(&t1)) + &(t2.dot(&t1))
+    } else {
+        t2.to_owned()
+    };
+    let t5 = {
+        let t4 = c0 / (square(p0) + 0.5);
+        tanh(&t1.t())
+    };
+    t3[[0, 2]] + t5[[0, 0]]
 }
 
 #[test]
 fn f0288_gradcheck() {
-    let mut s = 1792293874u64;
-    let grad = scalar(&mut s);
-    let w = scalar(&mut s);
-    let d_t1: Array2<f64> = random((2, 3), &mut s);
-    let (grad, w, d_t1,) = std::hint::black_box((grad, w, d_t1,));
-    let up: Array2<f64> = random((2, 3), &mut s);
-    let (value, grads) = f0288_backward(grad, w, &d_t1, &up);
-    assert_eq!(value, f0288(grad, w, &d_t1));
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(grad, w), |(grad, w)| f0288_backward(*grad, *w, &d_t1, &up))
-        .unwrap();
+    let mut s = 526496316u64;
+    let p0 = scalar(&mut s);
+    let p1 = scalar(&mut s);
+    let c0: Array2<f64> = random((2, 3), &mut s);
+    let labels: &[usize] = &[4, 1, 1];
+    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
+    let (value, grads) = f0288_backward(p0, p1, &c0, labels, 1.0);
+    assert_eq!(value, f0288(p0, p1, &c0, labels));
+    gradcheck(&(p0, p1), |(p0, p1)| f0288_backward(*p0, *p1, &c0, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0289(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
@@ -7384,11 +7367,11 @@ fn f0290(p0: f64) -> f64 {
         t1
     };
     let _t3 = ln(square(t1) + 1.0);
-    let t4 = (square(backprop::ops::relu(p0)) + 0.5).powf(sin(t1));
-    let t5 = t2;
+    let mut t4 = (backprop::ops::relu(p0)).max(t1);
     for i in 0..2 {
-        t1 -= -(t4 / (square(p0) + 2.0));
+        t4 -= t2 + t4;
     }
+    let t5 = -(t4 - t4);
     t1 = t2 / (t5.powi(2) + 1.0);
     t1 + t2 + t4 + t5
 }
@@ -7480,24 +7463,24 @@ fn f0294_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0294_backward(p0, p1, p2, p3.clone(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0295(p0: &Array2<f64>) -> f64 {
-    let t1 = p0;
-    let mut t2 = p0 * t1;
-    t2 += (mean_axis(&(&t2 / (square(&t2) + 2.0)), Axis(0))).sum();
-    let t3 = &(tan(&(tanh(&(p0 * t1))))) + 0.75;
-    let t4 = t3.clone();
-    sum(&t3) + t4.sum()
+fn f0295(y_1: &Array2<f64>) -> f64 {
+    let x = y_1;
+    let mut d_x = y_1 * x;
+    d_x += (mean_axis(&(&d_x / (square(&d_x) + 2.0)), Axis(0))).sum();
+    let out = (log_softmax(&(y_1 * x))) - y_1;
+    let t1_from_t2 = &(&((tanh(&out)).dot(&(tanh(&d_x.t())))) * (0.75)) * &(x.column(1));
+    sum(x) + d_x.sum() + out[[0, 1]] + mean(&t1_from_t2) + sum(x)
 }
 
 #[test]
 fn f0295_gradcheck() {
-    let mut s = 948492544u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0295_backward(&p0, 1.0);
-    assert_eq!(value, f0295(&p0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0295_backward(p0, 1.0)).unwrap();
+    let mut s = 875966023u64;
+    let y_1: Array2<f64> = random((3, 2), &mut s);
+    let (y_1,) = std::hint::black_box((y_1,));
+    let (value, grads) = f0295_backward(&y_1, 1.0);
+    assert_eq!(value, f0295(&y_1));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    gradcheck(&(y_1.clone(),), |(y_1,)| f0295_backward(y_1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0296(p0: Array2<f64>) -> f64 {
@@ -7550,13 +7533,13 @@ fn f0298(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f6
         let t3 = tan(&(backprop::ops::tanh(t1)));
         t2
     };
-    let t5 = softmax(&(1.25 - &(abs(p1))));
-    t4 + sum(&t5) + t4
+    let t5 = softplus(&(1.25 - &(abs(p1))));
+    sum(t1) + t2 + t4 + t5[[0, 1]]
 }
 
 #[test]
 fn f0298_gradcheck() {
-    let mut s = 72032905u64;
+    let mut s = 64539379u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((2, 2), &mut s);
@@ -7653,20 +7636,23 @@ fn f0301_gradcheck() {
 #[differentiable(wrt(p0))]
 fn f0302(p0: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     let t1 = c0;
-    let mut t2 = ((p0[[1, 0]]).tanh()).tan();
-    t2 -= 1.25;
-    for i in 0..1 {
-        t2 += (square(p0[[i, 0]]) + 1.0).recip();
+    let mut t2 = (p0[[1, 0]]).min(1.25);
+    t2 -= 0.1;
+    for i in 0..2 {
+        t2 = sum(c0);
     }
-    t2 += (t1 + t2).sum();
-    let t3 = t1;
-    let t4 = t3;
-    t3[[0, 0]] + t4.sum() + mean(t4)
+    let mut t3 = if t2 >= 0.0371 {
+        sum_axis(t1, Axis(1))
+    } else {
+        sigmoid(&(sum_axis(t1, Axis(1))))
+    };
+    t3 *= &(tan(&(tanh(&(t1.column(1))))));
+    t2 + t3.sum()
 }
 
 #[test]
 fn f0302_gradcheck() {
-    let mut s = 306433785u64;
+    let mut s = 1598667415u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let c0: Array2<f64> = random((1, 2), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -7681,22 +7667,22 @@ fn f0303(p0: ArrayView2<f64>, p1: &Array2<f64>) -> f64 {
     let t1 = &p0;
     let mut t2 = t1.sum();
     if t2 < -0.5183 && t2 > 0.0 {
-        t2 += 2.0;
+        t2 -= 3.0;
     } else {
-        t2 -= 2.0;
+        t2 /= square(((t2 - t2).powi(2) + 0.5).sqrt()) + 0.5;
     }
     let t4 = {
-        let t3 = cos(t1);
-        t3
+        let t3 = &(softplus(&(logsumexp(t1)))) + t2;
+        3.0 - (ln(square(t2) + 1.0))
     };
-    let t5 = t2 - p1;
-    let t6 = t5.clone();
-    t1.sum() + t2 + mean(&t4) + t5[[0, 0]] + sum(&t6)
+    let t5 = relu(mean(&(t1 * &p0).row(0)));
+    let t6 = ((-t2) + 3.0) / 1.25;
+    t1.sum() + t2 + t4 + t5 + t6 + t2
 }
 
 #[test]
 fn f0303_gradcheck() {
-    let mut s = 1958610407u64;
+    let mut s = 142605092u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -7708,19 +7694,19 @@ fn f0303_gradcheck() {
 }
 #[differentiable]
 fn f0304(p0: f64) -> f64 {
-    let mut t1 = sin((square(p0 / (square(p0) + 0.5)) + 0.5).powf(sin(p0)));
-    t1 -= t1.abs();
+    let t1 = sigmoid((p0 / (square(p0) + 0.5)).max(p0));
     let t3 = {
-        let t2 = sin(sqrt(p0.powi(2) + 0.5));
-        t2
+        let t2 = square(t1);
+        t2 * t1
     };
-    let t4 = t3.exp();
-    t1 + t3 + t4 + p0
+    let t4 = p0 - t3;
+    let t5 = t3;
+    t1 + t3 + t4 + t5
 }
 
 #[test]
 fn f0304_gradcheck() {
-    let mut s = 1397246393u64;
+    let mut s = 414937451u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0304_backward(p0, 1.0);
@@ -7765,32 +7751,28 @@ fn f0305_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0306(d_p0: &Array1<f64>, out: &Array2<f64>, x: f64, d_x: &Array2<f64>) -> Array1<f64> {
-    let t1_from_t2 = {
-        let d_d_x = log_softmax(d_x);
-        relu(d_x)
+fn f0306(p0: &Array1<f64>, p1: &Array2<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
+    let t2 = {
+        let t1 = log_sigmoid(p3);
+        &t1 + &t1
     };
-    tanh(d_p0)
+    mean(&t2)
 }
 
 #[test]
 fn f0306_gradcheck() {
-    let mut s = 299953000u64;
-    let d_p0: Array1<f64> = random(3, &mut s);
-    let out: Array2<f64> = random((2, 1), &mut s);
-    let x = scalar(&mut s);
-    let d_x: Array2<f64> = random((2, 1), &mut s);
-    let (d_p0, out, x, d_x,) = std::hint::black_box((d_p0, out, x, d_x,));
-    let up: Array1<f64> = random(3, &mut s);
-    let (value, grads) = f0306_backward(&d_p0, &out, x, &d_x, &up);
-    assert_eq!(value, f0306(&d_p0, &out, x, &d_x));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(d_p0.clone(), out.clone(), x, d_x.clone()), |(d_p0, out, x, d_x)| f0306_backward(d_p0, out, *x, d_x, &up))
-        .unwrap();
+    let mut s = 31704393u64;
+    let p0: Array1<f64> = random(3, &mut s);
+    let p1: Array2<f64> = random((2, 1), &mut s);
+    let p2 = scalar(&mut s);
+    let p3: Array2<f64> = random((2, 1), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0306_backward(&p0, &p1, p2, &p3, 1.0);
+    assert_eq!(value, f0306(&p0, &p1, p2, &p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0306_backward(p0, p1, *p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0307(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array1<f64>, p3: &Array2<f64>) -> f64 {
@@ -7858,34 +7840,38 @@ fn f0309_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0309_backward(p0, p1.clone(), p2.clone(), *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0310(p0: &Array1<f64>, p1: ArrayView2<f64>) -> f64 {
+fn f0310(p0: &Array1<f64>, p1: ArrayView2<f64>, labels: &[usize]) -> f64 {
     let t1 = p0;
-    let t2 = if sum(t1) > -0.5183 {
+    let mut t2 = if sum(t1) > -0.5183 {
         p1.to_owned()
     } else {
-        sqrt(&(square(&(0.75 + &p1)) + 1.0))
+        p1.to_owned()
     };
-    let t3 = if p1[[1, 0]] <= 0.4629 {
-        abs(&t2)
+    let t4 = {
+        let t3 = mse(&(t2.sum_axis(Axis(1))), t1);
+        ln(&(square(&(cos(&p1))) + 0.5))
+    };
+    t2 /= &(square(&(abs(&(&(sigmoid(&t2)) * &p1)))) + 1.0);
+    let t5 = if mean(t1) > 0.0371 {
+        &t4 / 3.0
     } else {
-        square(&(tanh(&(&t2 / &(square(&t2) + 1.0)))))
+        tan(&(tanh(&t4)))
     };
-    let t4 = &(p1.t()) * &t2;
-    let t5 = sigmoid(&(ln(&(square(&(logsumexp(&(&t2 * &t4)))) + 0.5))));
-    mean(&t4) + t5.dot(&t5)
+    sum(t1) + sum(&t2) + t4.sum() + mean(&t5)
 }
 
 #[test]
 fn f0310_gradcheck() {
-    let mut s = 1148082062u64;
+    let mut s = 470749597u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
+    let labels: &[usize] = &[0, 0, 0];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0310_backward(&p0, p1.view(), 1.0);
-    assert_eq!(value, f0310(&p0, p1.view()));
+    let (value, grads) = f0310_backward(&p0, p1.view(), labels, 1.0);
+    assert_eq!(value, f0310(&p0, p1.view(), labels));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0310_backward(p0, p1.view(), 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0310_backward(p0, p1.view(), labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0311(p0: f64, p1: &Array2<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
@@ -7970,30 +7956,30 @@ fn f0313_gradcheck() {
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0313_backward(p0, p1, p2, p3, 1.0)).unwrap();
 }
-#[differentiable(wrt(d_p0, d_out))]
-fn f0314(grad: f64, d_p0: Array2<f64>, d_out: f64, d_t1: &Array2<f64>) -> f64 {
-    let t1_from_t2 = tan(&(tanh(&(0.1 * d_t1))));
-    let x = d_out * d_out;
-    let t3 = cos(&(x * &t1_from_t2));
-    let grad_1 = x;
-    let x_from_out = grad_1;
-    let x = &t1_from_t2;
-    let _t6 = grad_1 - d_out;
-    x_from_out + mean(x)
+#[differentiable(wrt(p1, p2))]
+fn f0314(p0: f64, p1: Array2<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
+    let t1 = tan(&(tanh(&(0.1 * p3))));
+    let t2 = p2 * p2;
+    let t3 = softmax(&(t2 * &t1));
+    let _t4 = &(&t1 - p2) - &t1;
+    let _t5 = abs(&(softplus(&(t2 / (square(p3) + 0.5)))));
+    let t1 = powi(&(&(&t3 / 0.1) * (abs(t2))), 1);
+    let t6 = (sigmoid(&(sin(&(&t1 * p3))))).dot(&(tanh(&t1.t())));
+    mean(&t1) + mean(&t6) + p1.sum()
 }
 
 #[test]
 fn f0314_gradcheck() {
-    let mut s = 1599768753u64;
-    let grad = scalar(&mut s);
-    let d_p0: Array2<f64> = random((1, 2), &mut s);
-    let d_out = scalar(&mut s);
-    let d_t1: Array2<f64> = random((2, 3), &mut s);
-    let (grad, d_p0, d_out, d_t1,) = std::hint::black_box((grad, d_p0, d_out, d_t1,));
-    let (value, grads) = f0314_backward(grad, d_p0.clone(), d_out, &d_t1, 1.0);
-    assert_eq!(value, f0314(grad, d_p0.clone(), d_out, &d_t1));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    gradcheck(&(d_p0.clone(), d_out), |(d_p0, d_out)| f0314_backward(grad, d_p0.clone(), *d_out, &d_t1, 1.0)).unwrap();
+    let mut s = 543331874u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((1, 2), &mut s);
+    let p2 = scalar(&mut s);
+    let p3: Array2<f64> = random((2, 3), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0314_backward(p0, p1.clone(), p2, &p3, 1.0);
+    assert_eq!(value, f0314(p0, p1.clone(), p2, &p3));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p1.clone(), p2), |(p1, p2)| f0314_backward(p0, p1.clone(), *p2, &p3, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0315(p0: ArrayView2<f64>, labels: &[usize]) -> f64 {
@@ -8067,11 +8053,11 @@ fn f0317_gradcheck() {
 fn f0318(p0: &Array2<f64>, p1: &Array1<f64>) -> f64 {
     let t1 = relu(&(ln(&(p0 * p0 + 1.0))));
     let t3 = {
-        let t2 = log_softmax(&(t1.row(1)));
-        softmax(p1)
+        let t2 = log_sigmoid(&(t1.row(1)));
+        logsumexp(&t2)
     };
     let t4 = (&t1 + 0.5) + &(t1.dot(&t1.t()));
-    t1[[0, 0]] + logsumexp(&t3) + sum(&t4) + t1.sum()
+    t1[[0, 0]] + t3 + sum(&t4) + t1.sum()
 }
 
 #[test]
@@ -8114,13 +8100,13 @@ fn f0320(p0: f64) -> f64 {
     if p0 > 0.0371 {
         t1 -= t1 / (square(p0) + 0.5);
     }
-    let t1 = (sigmoid(p0)) + (ln(t1.powi(2) + 1.0));
+    let t1 = (p0.max(t1)) - (t1 + t1);
     t1
 }
 
 #[test]
 fn f0320_gradcheck() {
-    let mut s = 176529282u64;
+    let mut s = 1283218813u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0320_backward(p0, 1.0);
@@ -8128,31 +8114,31 @@ fn f0320_gradcheck() {
     gradcheck(&(p0,), |(p0,)| f0320_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0321(p0: ArrayView2<f32>, p1: &Array2<f32>, p2: f32) -> f32 {
-    let t1 = if mean(p1) <= 0.4629 || p2 > 0.0 {
-        p2
+fn f0321(y_1: ArrayView2<f32>, d_x: &Array2<f32>, w: f32) -> f32 {
+    let d_out = if mean(d_x) <= 0.4629 || w > 0.0 {
+        w
     } else {
-        square(p2.min(0.1))
+        ((square(w) + 0.5).powf(tanh(w))).max(w)
     };
-    let t2 = &((backprop::ops::cos(&p0)) / (square(t1) + 1.0)) - t1;
-    t1 + t2.sum() + t1
+    let t2 = d_x;
+    d_out + sum(t2) + y_1[[0, 2]]
 }
 
 #[test]
 fn f0321_gradcheck() {
-    let mut s = 1140790007u64;
-    let p0: Array2<f32> = random32((1, 3), &mut s);
-    let p1: Array2<f32> = random32((3, 3), &mut s);
-    let p2 = scalar32(&mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0321_backward(p0.view(), &p1, p2, 1.0);
-    assert_eq!(value, f0321(p0.view(), &p1, p2));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
+    let mut s = 1949896804u64;
+    let y_1: Array2<f32> = random32((1, 3), &mut s);
+    let d_x: Array2<f32> = random32((3, 3), &mut s);
+    let w = scalar32(&mut s);
+    let (y_1, d_x, w,) = std::hint::black_box((y_1, d_x, w,));
+    let (value, grads) = f0321_backward(y_1.view(), &d_x, w, 1.0);
+    assert_eq!(value, f0321(y_1.view(), &d_x, w));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.d_x.shape(), d_x.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0321_backward(p0.view(), p1, *p2, 1.0))
+        .check(&(y_1.clone(), d_x.clone(), w), |(y_1, d_x, w)| f0321_backward(y_1.view(), d_x, *w, 1.0))
         .unwrap();
 }
 #[differentiable]
@@ -8182,30 +8168,30 @@ fn f0322_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0322_backward(*p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0323(grad: f32, w: ArrayView2<f32>, labels: &[usize]) -> f32 {
-    let x = (abs(grad)) * &w;
-    let t2 = &x / &(square(&(ln(&(square(&x) + 0.5)))) + 0.5);
-    let t1_from_t2 = {
-        let d_out = &w - (softmax_cross_entropy(&t2, labels));
-        (square(grad) + 0.5).powf(grad.tanh())
+fn f0323(p0: f32, p1: ArrayView2<f32>, labels: &[usize]) -> f32 {
+    let t1 = (abs(p0)) * &p1;
+    let t2 = &t1 / &(square(&(ln(&(square(&t1) + 0.5)))) + 0.5);
+    let t4 = {
+        let t3 = &p1 - (softmax_cross_entropy(&t2, labels));
+        softplus(p0)
     };
-    x.sum() + mean(&t2) + t1_from_t2
+    sum(&t1) + sum(&t2) + t4 + mean(&p1)
 }
 
 #[test]
 fn f0323_gradcheck() {
-    let mut s = 2124473536u64;
-    let grad = scalar32(&mut s);
-    let w: Array2<f32> = random32((1, 2), &mut s);
-    let labels: &[usize] = &[0];
-    let (grad, w,) = std::hint::black_box((grad, w,));
-    let (value, grads) = f0323_backward(grad, w.view(), labels, 1.0);
-    assert_eq!(value, f0323(grad, w.view(), labels));
-    assert_eq!(grads.w.shape(), w.shape());
+    let mut s = 1592205128u64;
+    let p0 = scalar32(&mut s);
+    let p1: Array2<f32> = random32((1, 2), &mut s);
+    let labels: &[usize] = &[1];
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0323_backward(p0, p1.view(), labels, 1.0);
+    assert_eq!(value, f0323(p0, p1.view(), labels));
+    assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(grad, w.clone()), |(grad, w)| f0323_backward(*grad, w.view(), labels, 1.0))
+        .check(&(p0, p1.clone()), |(p0, p1)| f0323_backward(*p0, p1.view(), labels, 1.0))
         .unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
@@ -8242,14 +8228,17 @@ fn f0325(p0: Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
         sum_axis(&t1, Axis(1))
     };
     let t3 = p1 + (mse(&(p2 * 0.75), p2));
-    t2 -= &(sin(&t2));
-    let t4 = (f0295(&(tanh(&t3)))).tanh();
-    mean(&t2) + sum(&t3) + t4
+    t2 -= &(softmax(&t2));
+    let t5 = {
+        let t4 = &t2 + 1.25;
+        t4
+    };
+    t3[[1, 0]] + t5.dot(&t5) + p1[[2, 1]]
 }
 
 #[test]
 fn f0325_gradcheck() {
-    let mut s = 996105250u64;
+    let mut s = 510333364u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
@@ -8317,37 +8306,37 @@ fn f0327_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0327_backward(*p0, p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0328(d_out: ArrayView2<f32>, d_p0: &Array2<f32>, out: &Array1<f32>, y_1: &Array1<f32>) -> f32 {
-    let t1 = if y_1.dot(y_1) > -0.5183 {
-        out.dot(out)
+fn f0328(p0: ArrayView2<f32>, p1: &Array2<f32>, p2: &Array1<f32>, p3: &Array1<f32>) -> f32 {
+    let t1 = if p3.dot(p3) > -0.5183 {
+        p2.dot(p2)
     } else {
-        logsumexp(y_1)
+        logsumexp(p3)
     };
-    let t2 = out;
-    let _t3 = &((square(t1)) * t2) - d_p0;
-    let _t4 = sum(out);
-    let t1 = (sum(&(concat(Axis(0), &[out, out])))) - ((square(y_1.sum()) + 0.5).powf(t1.sin()));
-    sum(t2) + t1 + mean(d_p0)
+    let t2 = p2;
+    let _t3 = &((square(t1)) * t2) - p1;
+    let _t4 = sum(p2);
+    let t1 = (sum(&(concat(Axis(0), &[p2, p2])))) - (softplus(p3.sum()));
+    sum(t2) + t1 + sum(p1)
 }
 
 #[test]
 fn f0328_gradcheck() {
-    let mut s = 1252708906u64;
-    let d_out: Array2<f32> = random32((2, 2), &mut s);
-    let d_p0: Array2<f32> = random32((2, 1), &mut s);
-    let out: Array1<f32> = random32(3, &mut s);
-    let y_1: Array1<f32> = random32(2, &mut s);
-    let (d_out, d_p0, out, y_1,) = std::hint::black_box((d_out, d_p0, out, y_1,));
-    let (value, grads) = f0328_backward(d_out.view(), &d_p0, &out, &y_1, 1.0);
-    assert_eq!(value, f0328(d_out.view(), &d_p0, &out, &y_1));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.y_1.shape(), y_1.shape());
+    let mut s = 579340224u64;
+    let p0: Array2<f32> = random32((2, 2), &mut s);
+    let p1: Array2<f32> = random32((2, 1), &mut s);
+    let p2: Array1<f32> = random32(3, &mut s);
+    let p3: Array1<f32> = random32(2, &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0328_backward(p0.view(), &p1, &p2, &p3, 1.0);
+    assert_eq!(value, f0328(p0.view(), &p1, &p2, &p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(d_out.clone(), d_p0.clone(), out.clone(), y_1.clone()), |(d_out, d_p0, out, y_1)| f0328_backward(d_out.view(), d_p0, out, y_1, 1.0))
+        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0328_backward(p0.view(), p1, p2, p3, 1.0))
         .unwrap();
 }
 #[differentiable]
@@ -8372,23 +8361,16 @@ fn f0330(p0: f64, p1: &Array1<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
     let t1 = p1 / (square(p2) + 1.0);
     let _t2 = p2;
     let t3 = &t1 / (square(p2) + 2.0);
-    let t4 = f0245(p3.to_owned());
-    let mut t5 = if mean(p3) < -0.5183 || t4 > 0.0 {
-        t4
-    } else {
-        (relu(&t3)).dot(&t1)
-    };
-    t5 += t4;
-    let t7 = {
-        let t6 = ((t5.min(p2)) + 0.5) - &t1;
-        (cos(&(sigmoid(&(&t1 / (square(t5) + 1.0)))))).dot(&(sigmoid(&t6)))
-    };
-    t5 + t7 + logsumexp(&t3)
+    let t4 = sigmoid(f0245(p3.to_owned()));
+    let mut t5 = mse(p1, &t1);
+    let _t6 = relu(p2);
+    t5 /= square(mse(&(sigmoid(&(&t1 - t5))), &(tanh(p1)))) + 0.5;
+    t1.dot(&t1) + t3.sum() + t4 + t5
 }
 
 #[test]
 fn f0330_gradcheck() {
-    let mut s = 184307192u64;
+    let mut s = 2113532581u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2 = scalar(&mut s);
@@ -8503,55 +8485,52 @@ fn f0334_gradcheck() {
     gradcheck(&(d_out,), |(d_out,)| f0334_backward(*d_out, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0335(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
+fn f0335(p0: f64, p1: f64, p2: &Array2<f64>, labels: &[usize]) -> f64 {
     let mut t2 = {
         let t1 = cos(&p2.t());
         square(mean(&(t1.dot(p2))))
     };
-    t2 += (t2 / 1.25) - t2;
-    let mut t3 = sum(&(sin(&(p2.dot(&p2.t())))).row(0));
-    let t4 = abs(t3);
-    if t2 <= 0.0371 {
-        t3 += (square(p1) + 0.5).ln();
-    } else if t4 > 0.4629 {
-        t3 /= square(((t3.tanh()).tan()).exp()) + 0.5;
-    }
-    t2 + t3 + t4
+    t2 += ((square((p0.powi(2) + 0.5).powf(p0.tanh())) + 0.5).ln()) * p1;
+    let t3 = p2.t();
+    let t4 = exp(&(mean_axis(&(sin(&t3)), Axis(0))));
+    let t5 = t4.clone();
+    t2 + t3.sum() + logsumexp(&t4) + logsumexp(&t5)
 }
 
 #[test]
 fn f0335_gradcheck() {
-    let mut s = 567875897u64;
+    let mut s = 1786827817u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
+    let labels: &[usize] = &[0];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0335_backward(p0, p1, &p2, 1.0);
-    assert_eq!(value, f0335(p0, p1, &p2));
+    let (value, grads) = f0335_backward(p0, p1, &p2, labels, 1.0);
+    assert_eq!(value, f0335(p0, p1, &p2, labels));
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0335_backward(*p0, *p1, p2, 1.0)).unwrap();
+    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0335_backward(*p0, *p1, p2, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0336(p0: &Array2<f64>) -> f64 {
-    let mut t2 = {
-        let t1 = (-p0) + 1.5;
-        1.25 / (square(&(&t1 - p0)) + 1.0)
+    let t2 = {
+        let t1 = p0 / &(p0 * p0 + 1.0);
+        log_softmax(&(&t1 * &t1))
     };
-    if t2.sum() < 0.0371 {
-        t2 /= square((&t2 + p0).sum()) + 1.0;
+    let t3 = &t2;
+    let mut t4 = if t2.sum() >= 0.4629 {
+        t2.to_owned()
     } else {
-        t2 -= &(&t2 - &t2);
-    }
-    let t3 = t2.clone();
-    let t4 = (mse(&(tanh(&t2)), &(tanh(&t3)))).sin();
-    let t5 = t4;
-    let t6 = t4;
-    mean(&t2) + mean(&t3) + t4 + t5 + t6
+        sqrt(&(square(&(log_sigmoid(t3))) + 0.5))
+    };
+    t4 += &t2;
+    t4 = (mean_axis(&t4, Axis(0))) - &(1.5 - &t2);
+    let t4 = (tanh(&(&t4 - &(t3 + 0.5)))).dot(&(sigmoid(&t4.t())));
+    t2.sum() + mean(t3) + sum(&t4)
 }
 
 #[test]
 fn f0336_gradcheck() {
-    let mut s = 1447941042u64;
+    let mut s = 1981894052u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0336_backward(&p0, 1.0);
@@ -8584,44 +8563,43 @@ fn f0337_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0338(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
-    let mut t1 = p3;
-    let t2 = p3 * p2;
-    let t3 = 0.5 - (abs(&t2));
+fn f0338(w: &Array2<f64>, d_out: &Array2<f64>, y_1: &Array2<f64>, d_p0: f64) -> f64 {
+    let mut t1 = d_p0;
+    let t2 = d_p0 * y_1;
+    let mut t3 = 0.5 - (abs(&t2));
     t1 += mean(&t3);
-    let t4 = p1 / 1.5;
-    let t5 = powi(&(square(&t4)), 2);
-    let t7 = {
-        let t6 = concat(Axis(1), &[&(t1 / &(square(&t4) + 1.0)), &t4]);
-        f0304(p3)
-    };
-    sum(&t5) + t7
+    let mut out = sigmoid(f0336(&(sigmoid(&t3))));
+    if out > -0.5183 {
+        out += d_p0;
+    }
+    t3 /= square(d_p0) + 0.5;
+    mean(&t3) + out
 }
 
 #[test]
 fn f0338_gradcheck() {
-    let mut s = 1222351099u64;
-    let p0: Array2<f64> = random((2, 1), &mut s);
-    let p1: Array2<f64> = random((3, 2), &mut s);
-    let p2: Array2<f64> = random((3, 1), &mut s);
-    let p3 = scalar(&mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0338_backward(&p0, &p1, &p2, p3, 1.0);
-    assert_eq!(value, f0338(&p0, &p1, &p2, p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0338_backward(p0, p1, p2, *p3, 1.0)).unwrap();
+    let mut s = 1338754497u64;
+    let w: Array2<f64> = random((2, 1), &mut s);
+    let d_out: Array2<f64> = random((3, 2), &mut s);
+    let y_1: Array2<f64> = random((3, 1), &mut s);
+    let d_p0 = scalar(&mut s);
+    let (w, d_out, y_1, d_p0,) = std::hint::black_box((w, d_out, y_1, d_p0,));
+    let (value, grads) = f0338_backward(&w, &d_out, &y_1, d_p0, 1.0);
+    assert_eq!(value, f0338(&w, &d_out, &y_1, d_p0));
+    assert_eq!(grads.w.shape(), w.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    gradcheck(&(w.clone(), d_out.clone(), y_1.clone(), d_p0), |(w, d_out, y_1, d_p0)| f0338_backward(w, d_out, y_1, *d_p0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0339(p0: &Array2<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let t1 = f0279(tanh(f0263(c0)), p0);
-    t1.sum()
+    let t1 = tanh(f0245(p1.to_owned()));
+    t1 + t1
 }
 
 #[test]
 fn f0339_gradcheck() {
-    let mut s = 245060900u64;
+    let mut s = 1500440725u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let c0: Array2<f64> = random((2, 1), &mut s);
@@ -8633,21 +8611,19 @@ fn f0339_gradcheck() {
 }
 #[differentiable]
 fn f0340(p0: &Array1<f64>, p1: &Array1<f64>) -> f64 {
-    let mut t1 = if mean(p0) >= 0.0371 {
+    let t1 = if mean(p0) >= 0.0371 {
         tanh(&(p1 + p1))
     } else {
         tanh(&(tanh(&(p1 + p1))))
     };
-    if mean(p0) <= 0.0371 {
-        t1 = (softmax(&t1)) * &t1;
-    }
-    let t2 = (logsumexp(p1)) * &t1;
-    t1.sum() + logsumexp(&t2)
+    let t2 = p0;
+    let t1 = &t1;
+    t2.dot(t2) + mean(t1) + logsumexp(p0)
 }
 
 #[test]
 fn f0340_gradcheck() {
-    let mut s = 357305930u64;
+    let mut s = 189742094u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -8705,33 +8681,32 @@ fn f0342_gradcheck() {
         .unwrap();
 }
 #[differentiable(wrt(p1))]
-fn f0343(p0: &Array2<f32>, p1: f32) -> f32 {
-    let mut t2 = {
+fn f0343(p0: &Array2<f32>, p1: f32) -> Array2<f32> {
+    let t2 = {
         let t1 = p0 + 0.25;
-        log_softmax(&(&t1 * p1))
+        log_sigmoid(&(&t1 * p1))
     };
-    t2 += mean(&(-&(t2.sum_axis(Axis(0)))));
-    let t4 = {
-        let t3 = p1;
-        (tanh(&(relu(&t2)))).dot(&(tanh(&t2)))
-    };
-    let t5 = &t4;
-    let t6 = p1;
-    t2.sum() + t4.sum() + sum(t5) + t6 + p0[[1, 1]]
+    let t3 = log_sigmoid(&(p0 / &(&t2 * &t2 + 0.5)));
+    let mut t4 = &t2 - 1.25;
+    let t2 = softplus(&t4);
+    t4 = relu(&(&t4 + p1));
+    t4
 }
 
 #[test]
 fn f0343_gradcheck() {
-    let mut s = 4046290u64;
+    let mut s = 446034413u64;
     let p0: Array2<f32> = random32((3, 3), &mut s);
     let p1 = scalar32(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0343_backward(&p0, p1, 1.0);
+    let up: Array2<f32> = random32((3, 3), &mut s);
+    let (value, grads) = f0343_backward(&p0, p1, &up);
     assert_eq!(value, f0343(&p0, p1));
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p1,), |(p1,)| f0343_backward(&p0, *p1, 1.0))
+        .upstream(&up)
+        .check(&(p1,), |(p1,)| f0343_backward(&p0, *p1, &up))
         .unwrap();
 }
 #[differentiable]
@@ -8788,13 +8763,13 @@ fn f0346(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
     let t2 = p1;
     let t3 = t2;
     let t2 = t2 / &(square(p1) + 1.0);
-    let t4 = -(&(mean_axis(t3, Axis(0))) - &t2);
-    t2[[0, 0]] + t4.sum() + sum(t3)
+    let t4 = log_softmax(&(&(mean_axis(t3, Axis(0))) - &t2));
+    sum(&t2) + sum(&t4)
 }
 
 #[test]
 fn f0346_gradcheck() {
-    let mut s = 1619173697u64;
+    let mut s = 818686633u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
@@ -8809,13 +8784,13 @@ fn f0346_gradcheck() {
 fn f0347(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
     let t1 = p0;
     let t2 = mean(p0);
-    let t3 = ((square(sum(p1)) + 0.5).powf(0.25)) - ((mean(t1)) * t2);
-    t1[[2, 0]] + t2 + t3
+    let t3 = (softplus(sum(p1))) * t2;
+    t2 + t3 + mean(p0)
 }
 
 #[test]
 fn f0347_gradcheck() {
-    let mut s = 1016436662u64;
+    let mut s = 404524882u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -8987,22 +8962,22 @@ fn f0354_gradcheck() {
 }
 #[differentiable(wrt(p1))]
 fn f0355(p0: f64, p1: Array2<f64>) -> f64 {
-    let mut t1 = log_softmax(&((p0 - &p1) - p0));
-    let t2 = &p1;
-    for i in 0..3 {
-        t1 = backprop::ops::recip(&(square(t2) + 1.0));
-        t1 -= t2;
-    }
-    let t3 = exp(f0308(&p1));
-    let t2 = softmax(t2);
-    let t4 = t2.clone();
-    let t5 = (tan(&(tanh(&t2)))) - t3;
-    mean(&t4) + t5[[1, 0]]
+    let mut t1 = log_sigmoid(&((p0 - &p1) - p0));
+    let mut t3 = {
+        let t2 = &p1 * &(exp(&(sigmoid(&t1))));
+        log_softmax(&(tanh(&(&t1 - &t1))))
+    };
+    t1 /= square(p0.min(1.5)) + 0.5;
+    t3 -= &t1;
+    let t1 = ((t3.row(1)).sum()) - p0;
+    let t1 = backprop::ops::recip(t1.powi(2) + 1.0);
+    t3 /= &(square(&(&(((t1.powi(2) + 1.0).sqrt()) + &(t1 + &p1)) + (&(&t3 * &p1) / &(square(&(t1 / &(&t3 * &t3 + 1.0))) + 2.0)))) + 1.0);
+    mean(&t3) + t1 + t1
 }
 
 #[test]
 fn f0355_gradcheck() {
-    let mut s = 1069721504u64;
+    let mut s = 631704134u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -9013,22 +8988,25 @@ fn f0355_gradcheck() {
 }
 #[differentiable]
 fn f0356(p0: f64, p1: f64, p2: &Array1<f64>) -> f64 {
-    let mut t1 = sin((tan(p1.tanh())).max(p1));
-    let t2 = log_softmax(p2);
-    let mut t3 = &(cos(&(p2 / (square(p1) + 0.5)))) * &((p0 * t1) * (log_softmax(&t2)));
-    let t4 = p0 / &(square(&t3) + 0.5);
-    let mut t5 = softmax(&t2);
-    for i in 0..1 {
-        t3 += &(sin(&t2));
-        t1 -= sum(&t4);
+    let mut t1 = sin(log_sigmoid(tan(p1.tanh())));
+    let t2 = log_sigmoid(p2);
+    let t3 = if p1 >= 0.0371 {
+        (log_sigmoid(t1)) / (square(p2) + 0.5)
+    } else {
+        ln(&(square(&(p0 - p2)) + 0.5))
+    };
+    let t4 = backprop::ops::recip(square(t1) + 1.0);
+    let _t5 = t4 - 0.25;
+    t1 += t4 / ((t2.sum()).powi(2) + 2.0);
+    for i in 0..3 {
+        t1 = logsumexp(&(&t2 * t1));
     }
-    t5 -= &(&(&t2 * p0) + &t3);
-    mean(&t4) + logsumexp(&t5)
+    t1 + t2.sum() + logsumexp(&t3) + t4
 }
 
 #[test]
 fn f0356_gradcheck() {
-    let mut s = 423287605u64;
+    let mut s = 1187999816u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array1<f64> = random(3, &mut s);
@@ -9075,36 +9053,37 @@ fn f0358_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0358_backward(*p0, p1.clone(), p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0359(p0: &Array2<f64>, p1: Array2<f64>, p2: &Array2<f64>, labels: &[usize]) -> f64 {
+fn f0359(p0: &Array2<f64>, p1: Array2<f64>, p2: &Array2<f64>) -> f64 {
     let _t1 = relu(p0);
     let t2 = p0;
     let mut t3 = mean(&(exp(p0)).row(1));
     let mut t4 = t2 * t2;
     if t4[[1, 2]] <= 0.4629 {
         t4 -= &(square(&(abs(p0))));
+    } else if t2.sum() <= 0.0371 || t3 > 0.0 {
+        t3 += mse(&(sigmoid(&p1)), &p1);
     }
-    t4 -= t3;
-    t3 += softmax_cross_entropy(&(backprop::ops::tan(&(backprop::ops::tanh(&((tanh(&t4)).dot(&(sin(p2)))))))), labels);
-    t3 + t4[[1, 1]]
+    let _t5 = mean(&(p2 - p2).column(0));
+    let t6 = p0;
+    mean(&t4) + t6[[1, 2]]
 }
 
 #[test]
 fn f0359_gradcheck() {
-    let mut s = 241438471u64;
+    let mut s = 401547016u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
-    let labels: &[usize] = &[0, 0];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0359_backward(&p0, p1.clone(), &p2, labels, 1.0);
-    assert_eq!(value, f0359(&p0, p1.clone(), &p2, labels));
+    let (value, grads) = f0359_backward(&p0, p1.clone(), &p2, 1.0);
+    assert_eq!(value, f0359(&p0, p1.clone(), &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0359_backward(p0, p1.clone(), p2, labels, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0359_backward(p0, p1.clone(), p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0360(p0: f64, p1: f64, p2: &Array2<f64>) -> Array2<f64> {
+fn f0360(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
     let t2 = {
         let t1 = p2 * 0.1;
         backprop::ops::sin(&t1)
@@ -9116,26 +9095,22 @@ fn f0360(p0: f64, p1: f64, p2: &Array2<f64>) -> Array2<f64> {
     let mut t2 = &t2 * &t2;
     t2 *= sum(&(p2 - &t2).column(0));
     let _t5 = t2[[1, 0]];
-    let t6 = sqrt(&(&t2 * &t2 + 0.5));
-    let t7 = p1.max(p0);
-    t6
+    let t6 = log_softmax(&(tanh(&t2)));
+    let t2 = (mse(&(sigmoid(&t2)), &(sigmoid(p2)))) - &t2;
+    t4.sum() + sum(&t6) + t2.sum()
 }
 
 #[test]
 fn f0360_gradcheck() {
-    let mut s = 629001252u64;
+    let mut s = 54005416u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array2<f64> = random((3, 1), &mut s);
-    let (value, grads) = f0360_backward(p0, p1, &p2, &up);
+    let (value, grads) = f0360_backward(p0, p1, &p2, 1.0);
     assert_eq!(value, f0360(p0, p1, &p2));
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0360_backward(*p0, *p1, p2, &up))
-        .unwrap();
+    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0360_backward(*p0, *p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0361(p0: f32, p1: &Array2<f32>) -> f32 {
@@ -9185,24 +9160,26 @@ fn f0362_gradcheck() {
     gradcheck(&(p0,), |(p0,)| f0362_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0363(w: f64) -> f64 {
-    let unused = w;
-    let _t2 = w * w;
-    let _t3 = (square(unused.abs()) + 0.5).sqrt();
-    let unused = (tanh(-(ln(square(w) + 0.5)))).tan();
-    let _t4 = -unused;
-    let t5 = f64::sqrt(((1.5 / (w.powi(2) + 1.0)) * unused).powi(2) + 0.5);
-    unused + t5 + t5
+fn f0363(p0: f64) -> f64 {
+    let t1 = p0;
+    let _t2 = p0 * p0;
+    let _t3 = (square(t1.abs()) + 0.5).sqrt();
+    let mut t1 = -(t1.abs());
+    for i in 0..2 {
+        t1 += (-t1).min(p0);
+    }
+    let t4 = t1.cos();
+    t1 + t4
 }
 
 #[test]
 fn f0363_gradcheck() {
-    let mut s = 806707608u64;
-    let w = scalar(&mut s);
-    let (w,) = std::hint::black_box((w,));
-    let (value, grads) = f0363_backward(w, 1.0);
-    assert_eq!(value, f0363(w));
-    gradcheck(&(w,), |(w,)| f0363_backward(*w, 1.0)).unwrap();
+    let mut s = 1694060454u64;
+    let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0363_backward(p0, 1.0);
+    assert_eq!(value, f0363(p0));
+    gradcheck(&(p0,), |(p0,)| f0363_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1))]
 fn f0364(p0: f64, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
@@ -9228,7 +9205,7 @@ fn f0365(p0: &Array2<f64>, p1: f64) -> f64 {
         let t1 = &(p0.sum_axis(Axis(1))) * 0.1;
         t1
     };
-    t2 += (square(&(softmax(&t2)))).dot(&t2);
+    t2 += (square(&(softplus(&t2)))).dot(&t2);
     t2 += &((f0304(p1)) + &t2);
     let t3 = if t2.dot(&t2) < -0.5183 {
         f0296(p0.to_owned())
@@ -9255,17 +9232,20 @@ fn f0366(p0: f32, p1: &Array2<f32>, p2: &Array1<f32>, p3: &Array2<f32>) -> f32 {
     let t2 = p3.dot(&p3.t());
     for i in 0..2 {
         t1 -= p3;
-        t1 += &(sin(p3));
+        t1 += &(log_softmax(p3));
     }
-    let t3 = &(ln(&(square(&(p3.t())) + 1.0))) * &(sqrt(&(square(&(powi(&t2, 1))) + 1.0)));
-    let t2 = p2 * p2;
-    t1 = &t1 / &(square(&((backprop::ops::cos(&t3)).t().dot(&t2))) + 0.5);
-    mean(&t1) + mean(&t3) + mean(&t2) + sum(p1)
+    let t4 = {
+        let t3 = softmax(&t1);
+        &(square(&(t3.t()))) / &(square(&((p2.sum()) * &(&t3 * p0))) + 2.0)
+    };
+    let t1 = p3;
+    let t5 = p2 + p3;
+    sum(t1) + sum(&t5) + sum(&t2)
 }
 
 #[test]
 fn f0366_gradcheck() {
-    let mut s = 1726334066u64;
+    let mut s = 1992638250u64;
     let p0 = scalar32(&mut s);
     let p1: Array2<f32> = random32((2, 2), &mut s);
     let p2: Array1<f32> = random32(3, &mut s);
@@ -9328,23 +9308,23 @@ fn f0368_gradcheck() {
 fn f0369(p0: &Array2<f64>, p1: f64) -> f64 {
     let mut t2 = {
         let t1 = f0334(p1);
-        p1 / (t1.powi(2) + 0.5)
+        (t1 / (p1.powi(2) + 0.5)) - p1
     };
-    t2 /= ((t2 * p1) + t2).powi(2) + 1.0;
-    let t3 = t2 * p1;
-    let t4 = (f0320(sigmoid(t2 - t2))).tanh();
-    let _t5 = backprop::ops::sigmoid(t4);
-    let t6 = if t2 < 0.0371 {
-        t2
-    } else {
-        t4
-    };
-    t4 + t6
+    let mut t3 = (p0 * t2) + t2;
+    let t4 = &t3 - t2;
+    for i in 0..3 {
+        t2 -= p1;
+    }
+    if sum(&t3) < -0.5183 {
+        t3 = p1 + &t4;
+    }
+    let t5 = ((tanh(&t4)).dot(&(sin(&p0.t())))).sum_axis(Axis(1));
+    t4[[0, 1]] + logsumexp(&t5)
 }
 
 #[test]
 fn f0369_gradcheck() {
-    let mut s = 1234311454u64;
+    let mut s = 1229080390u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -9354,28 +9334,28 @@ fn f0369_gradcheck() {
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0369_backward(p0, *p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0370(d_x: f64) -> f64 {
-    let _t1 = (d_x * d_x).max(d_x);
-    let _t2 = d_x - d_x;
-    let _t3 = ((d_x + d_x) / (square(d_x) + 1.0)) - 0.25;
-    let d_out = d_x - d_x;
-    let mut x_from_out = {
-        let t5 = d_out - d_out;
-        backprop::ops::recip(square(d_out) + 1.0)
+fn f0370(p0: f64) -> f64 {
+    let _t1 = log_sigmoid(p0 * p0);
+    let mut t3 = {
+        let t2 = p0 - p0;
+        t2.exp()
     };
-    let out_1 = (square(d_out) + 1.0).recip();
-    x_from_out -= out_1;
-    x_from_out + out_1
+    t3 = t3 - (t3 - t3);
+    t3 = tanh(t3);
+    let mut t4 = p0;
+    t4 += cos(t4);
+    let t5 = sin(t4);
+    t4 + t5
 }
 
 #[test]
 fn f0370_gradcheck() {
-    let mut s = 1715727496u64;
-    let d_x = scalar(&mut s);
-    let (d_x,) = std::hint::black_box((d_x,));
-    let (value, grads) = f0370_backward(d_x, 1.0);
-    assert_eq!(value, f0370(d_x));
-    gradcheck(&(d_x,), |(d_x,)| f0370_backward(*d_x, 1.0)).unwrap();
+    let mut s = 1011888968u64;
+    let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0370_backward(p0, 1.0);
+    assert_eq!(value, f0370(p0));
+    gradcheck(&(p0,), |(p0,)| f0370_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0371(w: &Array2<f64>, out: &Array2<f64>) -> f64 {
@@ -9422,54 +9402,51 @@ fn f0372_gradcheck() {
     gradcheck(&(p0,), |(p0,)| f0372_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0373(p0: f32) -> f32 {
-    let t1 = p0.min(0.25);
-    let _t2 = t1;
-    let _t3 = t1 + p0;
-    let t4 = sigmoid(t1 - p0);
-    let t6 = {
-        let t5 = 0.25 - (f0180(backprop::ops::sin(f0176(t1.tanh()))));
-        (square(square(p0))) + ((sqrt(t4.powi(2) + 1.0)) * p0)
-    };
-    t1 + t4 + t6
+fn f0373(d_x: f32) -> f32 {
+    let d_d_x = (square(d_x) + 0.5).powf(d_x.sin());
+    let mut x = (sigmoid(d_x * d_x)) / 1.25;
+    x /= square((d_x.powi(2) + 1.0).sqrt()) + 0.5;
+    let t3 = (x * 2.0) - d_d_x;
+    let d_d_x = x + d_x;
+    t3 + d_d_x + d_d_x
 }
 
 #[test]
 fn f0373_gradcheck() {
-    let mut s = 220218853u64;
-    let p0 = scalar32(&mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0373_backward(p0, 1.0);
-    assert_eq!(value, f0373(p0));
+    let mut s = 564796908u64;
+    let d_x = scalar32(&mut s);
+    let (d_x,) = std::hint::black_box((d_x,));
+    let (value, grads) = f0373_backward(d_x, 1.0);
+    assert_eq!(value, f0373(d_x));
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0,), |(p0,)| f0373_backward(*p0, 1.0))
+        .check(&(d_x,), |(d_x,)| f0373_backward(*d_x, 1.0))
         .unwrap();
 }
 #[differentiable]
-fn f0374(p0: &Array1<f32>, p1: f32, p2: &Array2<f32>, p3: f32) -> f32 {
-    let t1 = backprop::ops::recip(&(square(p2) + 1.0));
-    let t2 = p3 / (square(p2) + 2.0);
-    t1[[2, 2]] + t2.sum()
+fn f0374(y_1: &Array1<f32>, w: f32, d_x: &Array2<f32>, d_out: f32) -> f32 {
+    let mut t1 = softmax(d_x);
+    t1 += backprop::ops::recip(square(log_sigmoid(d_out)) + 1.0);
+    mean(&t1)
 }
 
 #[test]
 fn f0374_gradcheck() {
-    let mut s = 567547493u64;
-    let p0: Array1<f32> = random32(3, &mut s);
-    let p1 = scalar32(&mut s);
-    let p2: Array2<f32> = random32((3, 3), &mut s);
-    let p3 = scalar32(&mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0374_backward(&p0, p1, &p2, p3, 1.0);
-    assert_eq!(value, f0374(&p0, p1, &p2, p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
+    let mut s = 926246766u64;
+    let y_1: Array1<f32> = random32(3, &mut s);
+    let w = scalar32(&mut s);
+    let d_x: Array2<f32> = random32((3, 3), &mut s);
+    let d_out = scalar32(&mut s);
+    let (y_1, w, d_x, d_out,) = std::hint::black_box((y_1, w, d_x, d_out,));
+    let (value, grads) = f0374_backward(&y_1, w, &d_x, d_out, 1.0);
+    assert_eq!(value, f0374(&y_1, w, &d_x, d_out));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.d_x.shape(), d_x.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0374_backward(p0, *p1, p2, *p3, 1.0))
+        .check(&(y_1.clone(), w, d_x.clone(), d_out), |(y_1, w, d_x, d_out)| f0374_backward(y_1, *w, d_x, *d_out, 1.0))
         .unwrap();
 }
 #[differentiable(wrt(p0, p1))]
@@ -9479,14 +9456,17 @@ fn f0375(p0: f64, p1: &Array2<f64>, c0: &Array1<f64>) -> f64 {
         p1.sum_axis(Axis(0))
     };
     let mut t3 = (sum(p1)) - p0;
-    t3 -= t2.sum();
-    let t4 = t3 + 0.75;
-    t3 + t4
+    t3 -= f0334(p0);
+    let t5 = {
+        let t4 = t3 / &(square(&(backprop::ops::recip(&(square(&t2) + 1.0)))) + 0.5);
+        p0
+    };
+    t3 + t5
 }
 
 #[test]
 fn f0375_gradcheck() {
-    let mut s = 299979847u64;
+    let mut s = 1632961966u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let c0: Array1<f64> = random(2, &mut s);
@@ -9497,26 +9477,30 @@ fn f0375_gradcheck() {
     gradcheck(&(p0, p1.clone()), |(p0, p1)| f0375_backward(*p0, p1, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0376(p0: &Array2<f64>) -> f64 {
-    let mut t1 = if mean(p0) >= 0.0371 {
+fn f0376(p0: &Array2<f64>) -> Array2<f64> {
+    let t1 = if mean(p0) >= 0.0371 {
         mean(&(&(p0 * 3.0) * p0))
     } else {
-        ((p0 * p0) / (square(&(p0 - p0)) + 2.0)).sum()
+        mse(&(&(softmax(p0)) * p0), p0)
     };
-    t1 -= relu(t1);
-    let t2 = tan((t1.min(1.5)).tanh());
-    t1 + t2
+    let t2 = &((p0 - 2.0).t().dot(p0)) * p0;
+    let t3 = t1 + p0;
+    exp(p0)
 }
 
 #[test]
 fn f0376_gradcheck() {
-    let mut s = 1641919327u64;
+    let mut s = 1175684632u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0376_backward(&p0, 1.0);
+    let up: Array2<f64> = random((1, 2), &mut s);
+    let (value, grads) = f0376_backward(&p0, &up);
     assert_eq!(value, f0376(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0376_backward(p0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(),), |(p0,)| f0376_backward(p0, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0377(p0: &Array2<f64>) -> f64 {
@@ -9602,40 +9586,38 @@ fn f0380_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0380_backward(p0.clone(), p1.view(), p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0381(p0: &Array2<f64>) -> f64 {
+fn f0381(p0: &Array2<f64>, labels: &[usize]) -> f64 {
     let t1 = mse(p0, p0);
     let _t2 = sum(&(3.0 / (square(&(p0.t())) + 1.0)).column(0));
     let t4 = {
-        let t3 = (f0334(t1.tanh())) - t1;
-        tan(&(tanh(&(p0 - t3))))
+        let t3 = (f0304(sigmoid(t1))) / 0.25;
+        exp(tanh(t3 + t3))
     };
-    let t5 = if sum(&t4) >= 0.4629 {
-        p0 / (square(&t4) + 1.0)
+    let t5 = f0376(p0);
+    let t6 = t4;
+    let t7 = if t6 <= 0.4629 {
+        (backprop::ops::recip(square(t1) + 1.0)) * ((softmax_cross_entropy(p0, labels)) * (t6 / 1.5))
     } else {
-        t4.to_owned()
+        mse(&(tanh(&(&(&t5 / &(&t5 * &t5 + 0.5)) - &(p0 * t6)))), &(tanh(&t5)))
     };
-    let t6 = relu(&(p0 + &t5));
-    let t7 = if t6[[0, 1]] < -0.5183 && t1 > 0.0 {
-        mse(&(sigmoid(&(logsumexp(&(&t6 - p0))))), &(sigmoid(&(&(logsumexp(&(&t6 - p0))) * 0.5))))
+    let t8 = if t4 <= -0.5183 {
+        t4
     } else {
-        (mse(&(sigmoid(&(logsumexp(&(&t6 - p0))))), &(sigmoid(&(&(logsumexp(&(&t6 - p0))) * 0.5))))).tanh()
+        f0372(t4.tanh())
     };
-    let t9 = {
-        let t8 = relu(sum(&(sigmoid(&t4)).column(1)));
-        t8
-    };
-    t1 + mean(&t4) + t5.sum() + t6[[0, 0]] + t7 + t9
+    t1 + t4 + mean(&t5) + t6 + t7 + t8 + t7
 }
 
 #[test]
 fn f0381_gradcheck() {
-    let mut s = 1695015522u64;
+    let mut s = 1594703883u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
+    let labels: &[usize] = &[0];
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0381_backward(&p0, 1.0);
-    assert_eq!(value, f0381(&p0));
+    let (value, grads) = f0381_backward(&p0, labels, 1.0);
+    assert_eq!(value, f0381(&p0, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0381_backward(p0, 1.0)).unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0381_backward(p0, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0382(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
@@ -9689,35 +9671,40 @@ fn f0383_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0383_backward(*p0, p1, p2.view(), p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0384(y_1: Array2<f64>, d_t1: f64, d_out: &Array2<f64>) -> f64 {
-    let t1 = &y_1;
+fn f0384(p0: Array2<f64>, p1: f64, p2: &Array2<f64>) -> Array2<f64> {
+    let t1 = &p0;
     let t1 = 0.5 * (sum(t1));
-    let d_out_1 = y_1.clone();
-    let out_1 = {
-        let t3 = tanh(&d_out.t());
+    let t2 = p0.clone();
+    let t4 = {
+        let t3 = tanh(&p2.t());
         t1
     };
-    let d_out_1 = relu(d_t1);
-    let t1 = (out_1 - out_1).abs();
-    let grad_1 = {
-        let out = mse(&(powi(d_out, 3)), d_out);
-        &(&y_1 / (out.powi(2) + 2.0)) * 0.1
+    let t2 = p1.min(t1);
+    let t5 = t1;
+    let t6 = if t1 > -0.5183 {
+        (t1 / (square(t5) + 2.0)).min(t1)
+    } else {
+        (t4 * 0.5) - t5
     };
-    out_1 + d_out_1 + t1 + mean(&grad_1)
+    exp(p2)
 }
 
 #[test]
 fn f0384_gradcheck() {
-    let mut s = 1007643914u64;
-    let y_1: Array2<f64> = random((3, 3), &mut s);
-    let d_t1 = scalar(&mut s);
-    let d_out: Array2<f64> = random((3, 2), &mut s);
-    let (y_1, d_t1, d_out,) = std::hint::black_box((y_1, d_t1, d_out,));
-    let (value, grads) = f0384_backward(y_1.clone(), d_t1, &d_out, 1.0);
-    assert_eq!(value, f0384(y_1.clone(), d_t1, &d_out));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    gradcheck(&(y_1.clone(), d_t1, d_out.clone()), |(y_1, d_t1, d_out)| f0384_backward(y_1.clone(), *d_t1, d_out, 1.0)).unwrap();
+    let mut s = 1646561731u64;
+    let p0: Array2<f64> = random((3, 3), &mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let up: Array2<f64> = random((3, 2), &mut s);
+    let (value, grads) = f0384_backward(p0.clone(), p1, &p2, &up);
+    assert_eq!(value, f0384(p0.clone(), p1, &p2));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0384_backward(p0.clone(), *p1, p2, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0385(p0: f64, p1: &Array2<f64>, p2: ArrayView1<f64>) -> f64 {
@@ -9767,14 +9754,14 @@ fn f0386_gradcheck() {
 fn f0387(p0: &Array2<f32>, c0: &Array2<f32>) -> f32 {
     let t1 = c0;
     let _t2 = f0072(t1.to_owned());
-    let t3 = log_softmax(&(tanh(&(cos(t1)))));
-    let _t4 = c0;
-    sum(t1) + sum(&t3) + t3.sum()
+    let t3 = log_sigmoid(&(tanh(&(cos(t1)))));
+    let t4 = c0;
+    sum(&t3) + t4[[2, 0]] + sum(t4)
 }
 
 #[test]
 fn f0387_gradcheck() {
-    let mut s = 1601784657u64;
+    let mut s = 2003940104u64;
     let p0: Array2<f32> = random32((2, 3), &mut s);
     let c0: Array2<f32> = random32((3, 1), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -9851,7 +9838,7 @@ fn f0390(d_out: f64, d_x: &Array2<f64>, y_1: f64) -> f64 {
     let mut out = t1;
     let _t4 = (t1.abs()) + out;
     if t1 > 0.0371 {
-        out += (f0304(d_out)).max(out);
+        out += ((f0363(y_1)).tanh()).exp();
     } else {
         t1 = relu((sigmoid(out)).powi(3));
     }
@@ -9873,55 +9860,57 @@ fn f0390_gradcheck() {
     gradcheck(&(d_out, d_x.clone(), y_1), |(d_out, d_x, y_1)| f0390_backward(*d_out, d_x, *y_1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0391(p0: &Array2<f64>) -> f64 {
-    let t1 = softmax(&(exp(p0)));
-    let t2 = p0;
-    let mut t3 = &t1 * t2;
-    let mut t4 = if p0[[1, 1]] >= -0.5183 {
-        exp(t2)
+fn f0391(grad: &Array2<f64>) -> Array2<f64> {
+    let out = softmax(&(exp(grad)));
+    let grad_1 = grad;
+    let t3 = &out * grad_1;
+    let t4 = if grad[[1, 1]] >= -0.5183 {
+        exp(grad_1)
     } else {
-        t2 * t2
+        grad_1 * grad_1
     };
-    let t5 = if t4[[1, 1]] >= -0.5183 {
-        abs(&(tanh(p0)))
+    let unused = if t4[[1, 1]] >= -0.5183 {
+        abs(&(tanh(grad)))
     } else {
-        t2.to_owned()
+        grad_1.to_owned()
     };
     let t6 = if mean(&t4) >= 0.4629 {
-        softmax(&((t2.sum_axis(Axis(0))) * t2))
+        softplus(&((grad_1.sum_axis(Axis(0))) * grad_1))
     } else {
-        log_softmax(&t3)
+        grad_1 + (mse(&(sqrt(&(&out * &out + 0.5))), &t4))
     };
-    if mean(&t5) >= 0.4629 {
-        t4 += sum(t2);
-    }
-    t5[[0, 0]] + mean(&t6) + mean(&t6)
+    let d_x = t4.row(0);
+    tanh(grad_1)
 }
 
 #[test]
 fn f0391_gradcheck() {
-    let mut s = 2027278513u64;
-    let p0: Array2<f64> = random((2, 3), &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0391_backward(&p0, 1.0);
-    assert_eq!(value, f0391(&p0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0391_backward(p0, 1.0)).unwrap();
+    let mut s = 401589315u64;
+    let grad: Array2<f64> = random((2, 3), &mut s);
+    let (grad,) = std::hint::black_box((grad,));
+    let up: Array2<f64> = random((2, 3), &mut s);
+    let (value, grads) = f0391_backward(&grad, &up);
+    assert_eq!(value, f0391(&grad));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(grad.clone(),), |(grad,)| f0391_backward(grad, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0392(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
     let mut t1 = mean(p2);
-    t1 += f0334((f0363(t1)).tanh());
-    let t2 = p2;
-    t1 += 1.25;
-    let t3 = (square(p2)).dot(&t2.t());
-    let t4 = &t3;
-    t1 + sum(t2) + sum(&t3) + t4.sum() + mean(p2)
+    t1 += (p2 / (square(p0) + 2.0)).sum();
+    let t2 = &(logsumexp(p2)) + 0.75;
+    let t3 = p2.column(0);
+    let t4 = backprop::ops::recip(t1.powi(2) + 1.0);
+    let t5 = 1.5 + &t2;
+    t4 + t5.sum() + p1.sum()
 }
 
 #[test]
 fn f0392_gradcheck() {
-    let mut s = 1914704937u64;
+    let mut s = 1784226514u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
@@ -10051,61 +10040,61 @@ fn f0396_gradcheck() {
         .check(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0396_backward(p0, *p1, p2, &c0, labels, &up))
         .unwrap();
 }
-#[differentiable(wrt(p0, p1, p2, p3))]
-fn f0397(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array1<f64>, p3: ArrayView2<f64>, c0: &Array2<f64>, labels: &[usize]) -> f64 {
-    let t1 = logsumexp(&(p2 - p2));
-    let t2 = if mean(p1) <= 0.4629 || t1 > 0.0 {
-        f0363(sigmoid(t1))
+#[differentiable(wrt(d_x, d_p0, x, grad))]
+fn f0397(d_x: &Array2<f64>, d_p0: &Array2<f64>, x: &Array1<f64>, grad: ArrayView2<f64>, w: &Array2<f64>) -> f64 {
+    let d_d_x = logsumexp(&(x - x));
+    let mut x_from_out = if mean(d_p0) <= 0.4629 || d_d_x > 0.0 {
+        (f0362(sigmoid(d_d_x))).tanh()
     } else {
-        tanh(f0363(sigmoid(t1)))
+        ((f0362(sigmoid(d_d_x))).tanh()).tanh()
     };
-    let t3 = logsumexp(p1);
-    let _t4 = ((((1.5 + (tanh(t1))).powf(tanh(t2))) + t2).powi(2) + 1.0).ln();
-    let t5 = c0;
-    let t7 = {
-        let t6 = t2;
-        t5.sum_axis(Axis(1))
-    };
-    t1 + t2 + t3.dot(&t3) + t5[[0, 0]] + mean(&t7) + p0[[1, 0]]
+    x_from_out += sqrt(square(x_from_out) + 1.0);
+    let d_d_x = d_d_x * &grad;
+    x_from_out = relu(x_from_out);
+    let t3 = (softplus(w)) * &grad;
+    x_from_out + sum(&d_d_x) + mean(&t3)
 }
 
 #[test]
 fn f0397_gradcheck() {
-    let mut s = 1373596255u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
-    let p1: Array2<f64> = random((3, 2), &mut s);
-    let p2: Array1<f64> = random(3, &mut s);
-    let p3: Array2<f64> = random((2, 2), &mut s);
-    let c0: Array2<f64> = random((2, 2), &mut s);
-    let labels: &[usize] = &[0, 0, 0];
-    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let (value, grads) = f0397_backward(&p0, &p1, &p2, p3.view(), &c0, labels, 1.0);
-    assert_eq!(value, f0397(&p0, &p1, &p2, p3.view(), &c0, labels));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0397_backward(p0, p1, p2, p3.view(), &c0, labels, 1.0)).unwrap();
+    let mut s = 96159470u64;
+    let d_x: Array2<f64> = random((3, 2), &mut s);
+    let d_p0: Array2<f64> = random((3, 2), &mut s);
+    let x: Array1<f64> = random(3, &mut s);
+    let grad: Array2<f64> = random((2, 2), &mut s);
+    let w: Array2<f64> = random((2, 2), &mut s);
+    let (d_x, d_p0, x, grad, w,) = std::hint::black_box((d_x, d_p0, x, grad, w,));
+    let (value, grads) = f0397_backward(&d_x, &d_p0, &x, grad.view(), &w, 1.0);
+    assert_eq!(value, f0397(&d_x, &d_p0, &x, grad.view(), &w));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.grad.shape(), grad.shape());
+    gradcheck(&(d_x.clone(), d_p0.clone(), x.clone(), grad.clone()), |(d_x, d_p0, x, grad)| f0397_backward(d_x, d_p0, x, grad.view(), &w, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1))]
-fn f0398(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
+fn f0398(p0: &Array2<f64>, p1: &Array2<f64>) -> Array2<f64> {
     let t2 = {
-        let t1 = cos(&(p1.t()));
-        t1
+        let t1 = log_softmax(&(p1.t()));
+        (powi(&(tanh(&t1)), 3)).sum()
     };
-    sum(&t2)
+    sigmoid(p0)
 }
 
 #[test]
 fn f0398_gradcheck() {
-    let mut s = 1435310447u64;
+    let mut s = 2114191140u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0398_backward(&p0, &p1, 1.0);
+    let up: Array2<f64> = random((3, 1), &mut s);
+    let (value, grads) = f0398_backward(&p0, &p1, &up);
     assert_eq!(value, f0398(&p0, &p1));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p1.clone(),), |(p1,)| f0398_backward(&p0, p1, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p1.clone(),), |(p1,)| f0398_backward(&p0, p1, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0399(p0: &Array2<f64>) -> f64 {
@@ -10225,18 +10214,15 @@ fn f0403_gradcheck() {
 #[differentiable]
 fn f0404(p0: &Array1<f64>) -> f64 {
     let t1 = p0;
-    let _t2 = softmax(p0);
-    let t4 = {
-        let t3 = logsumexp(t1);
-        &(t1 * 0.1) / (square(t1) + 0.5)
-    };
-    let t5 = t4.dot(t1);
-    sum(&t4) + t5 + t5
+    let _t2 = softplus(p0);
+    let t3 = ((log_softmax(t1)).dot(t1)).tanh();
+    let t4 = (t3 / (square(t3) + 1.0)) + &(tan(&(backprop::ops::tanh(t1))));
+    t1.sum() + t3 + sum(&t4) + logsumexp(&t4)
 }
 
 #[test]
 fn f0404_gradcheck() {
-    let mut s = 880507255u64;
+    let mut s = 1428919220u64;
     let p0: Array1<f64> = random(3, &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0404_backward(&p0, 1.0);
@@ -10264,52 +10250,53 @@ fn f0405_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0405_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0406(p0: &Array2<f32>, p1: &Array1<f32>) -> f32 {
+fn f0406(p0: &Array2<f32>, p1: &Array1<f32>) -> Array1<f32> {
     let _t1 = p1;
     let t2 = p1;
     let t3 = -t2;
     let _t4 = t3.dot(t2);
-    let mut t5 = softmax(&t3);
-    t5 = &((&t3 / &(square(&t3) + 2.0)) / &(square(t2) + 1.0)) * p1;
-    t2.sum() + t3.sum() + mean(&t5)
+    let t5 = softplus(&t3);
+    let t6 = log_softmax(&(&t5 * t2));
+    exp(t2)
 }
 
 #[test]
 fn f0406_gradcheck() {
-    let mut s = 2143451149u64;
+    let mut s = 398628980u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let p1: Array1<f32> = random32(2, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0406_backward(&p0, &p1, 1.0);
+    let up: Array1<f32> = random32(2, &mut s);
+    let (value, grads) = f0406_backward(&p0, &p1, &up);
     assert_eq!(value, f0406(&p0, &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0406_backward(p0, p1, 1.0))
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0406_backward(p0, p1, &up))
         .unwrap();
 }
 #[differentiable]
 fn f0407(p0: f64, p1: &Array1<f64>) -> f64 {
     let mut t1 = p1 / (square(p1) + 1.0);
-    t1 = sin(&(cos(p1)));
-    let mut t2 = (&(p1 - &t1) - p0).dot(&t1);
-    let mut t3 = 0.5 + &(&t1 / 1.5);
-    for i in 0..2 {
-        t3 = &t3 + t2;
-    }
-    let mut t4 = t1.clone();
-    for i in 0..2 {
-        t2 += 0.5;
-        t4 -= &t1;
-    }
-    t1.sum() + t2 + mean(&t3) + t4.sum() + sum(&t3)
+    t1 = softmax(&(softmax(p1)));
+    let t2 = p0 - p1;
+    let _t3 = ((-&t2) * p0).sum();
+    let t4 = if sum(&t1) >= 0.0371 {
+        p1 * &t1
+    } else {
+        sqrt(&(square(&(&(p1 / (&t2 * &t2 + 2.0)) * 0.25)) + 1.0))
+    };
+    let t5 = &(&t2 / &(square(&t2) + 0.5)) - p0;
+    let t6 = (f0356(p0, p0, &(sin(&t1)))) - ((mean(p1)) - (mse(&t1, &t2)));
+    logsumexp(&t5) + t6 + t5.dot(&t5)
 }
 
 #[test]
 fn f0407_gradcheck() {
-    let mut s = 592123356u64;
+    let mut s = 2140103341u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -10336,34 +10323,30 @@ fn f0408_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0408_backward(p0.view(), p1, 1.0)).unwrap();
 }
-#[differentiable(wrt(out, d_p0, x, d_out))]
-fn f0409(out: &Array2<f64>, d_p0: &Array2<f64>, x: &Array2<f64>, d_out: f64, d_x: &Array1<f64>) -> Array2<f64> {
-    let grad_1 = mse(d_x, d_x);
-    let x_from_out = grad_1;
-    let d_out_1 = sum(d_x);
-    let d_out_1 = ((f64::tanh(x_from_out)) * d_out_1) + (log_softmax(&(d_x + x_from_out)));
-    sigmoid(out)
+#[differentiable(wrt(p0, p1, p2, p3))]
+fn f0409(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64, c0: &Array1<f64>) -> f64 {
+    let t1 = mse(c0, c0);
+    let t2 = t1;
+    let t3 = sum(c0);
+    let t3 = ((f64::tanh(t2)) * t3) - &(log_sigmoid(&(c0 + t2)));
+    t1 + t2 + t3.sum() + mean(&t3)
 }
 
 #[test]
 fn f0409_gradcheck() {
-    let mut s = 195616768u64;
-    let out: Array2<f64> = random((3, 3), &mut s);
-    let d_p0: Array2<f64> = random((2, 3), &mut s);
-    let x: Array2<f64> = random((1, 2), &mut s);
-    let d_out = scalar(&mut s);
-    let d_x: Array1<f64> = random(3, &mut s);
-    let (out, d_p0, x, d_out, d_x,) = std::hint::black_box((out, d_p0, x, d_out, d_x,));
-    let up: Array2<f64> = random((3, 3), &mut s);
-    let (value, grads) = f0409_backward(&out, &d_p0, &x, d_out, &d_x, &up);
-    assert_eq!(value, f0409(&out, &d_p0, &x, d_out, &d_x));
-    assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(out.clone(), d_p0.clone(), x.clone(), d_out), |(out, d_p0, x, d_out)| f0409_backward(out, d_p0, x, *d_out, &d_x, &up))
-        .unwrap();
+    let mut s = 1678962445u64;
+    let p0: Array2<f64> = random((3, 3), &mut s);
+    let p1: Array2<f64> = random((2, 3), &mut s);
+    let p2: Array2<f64> = random((1, 2), &mut s);
+    let p3 = scalar(&mut s);
+    let c0: Array1<f64> = random(3, &mut s);
+    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
+    let (value, grads) = f0409_backward(&p0, &p1, &p2, p3, &c0, 1.0);
+    assert_eq!(value, f0409(&p0, &p1, &p2, p3, &c0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0409_backward(p0, p1, p2, *p3, &c0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0410(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
@@ -10372,13 +10355,13 @@ fn f0410(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
         (backprop::ops::recip(&(square(&t1) + 1.0))).t().dot(&t1)
     };
     let _t3 = (p1 * 0.25) / &(p1 * p1 + 0.5);
-    let t4 = backprop::ops::recip(&(square(&((p2 + p2) * &t2)) + 1.0));
-    sum(&t2) + t4.sum()
+    let t4 = mean(&(&(p1 * &p0) * &t2).row(1));
+    sum(&t2) + t4
 }
 
 #[test]
 fn f0410_gradcheck() {
-    let mut s = 1254102354u64;
+    let mut s = 1489509016u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2: Array2<f64> = random((1, 2), &mut s);
@@ -10392,13 +10375,13 @@ fn f0410_gradcheck() {
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
 fn f0411(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: f64, c0: &Array2<f64>) -> f64 {
-    let t1 = powi(p2, 1);
-    mean(&t1) + p3
+    let t1 = softmax(p2);
+    t1[[1, 0]]
 }
 
 #[test]
 fn f0411_gradcheck() {
-    let mut s = 34770701u64;
+    let mut s = 860632914u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 3), &mut s);
@@ -10443,23 +10426,26 @@ fn f0412_gradcheck() {
 }
 #[differentiable]
 fn f0413(p0: f64, p1: f64) -> f64 {
-    let mut t1 = if p1 > 0.4629 {
-        sin((square(p1) + 1.0).sqrt())
+    let t1 = if p1 > 0.4629 {
+        (square(p1.max(p0)) + 1.0).sqrt()
     } else {
-        (p0 / (square(p0) + 2.0)) * p0
+        p0
     };
-    t1 -= p1;
-    let t2 = ((p1 + t1) + (t1.abs())) + t1;
-    let t2 = (t2 - t2) * 2.0;
-    let t3 = abs(t2);
-    let t4 = ((f0372(sigmoid(t3))).tanh()).tan();
-    let _t5 = p1;
-    t1 + t2 + t3 + t4
+    let mut t3 = {
+        let t2 = (backprop::ops::recip(square(p1 + p1) + 1.0)) + p1;
+        t1
+    };
+    let t4 = (square(tan(t1.tanh())) + 0.5).powf(sin(t3));
+    t3 -= p1;
+    let _t5 = t1 * p1;
+    let t6 = t3;
+    let t7 = t1 - t4;
+    t6 + t7 + t7
 }
 
 #[test]
 fn f0413_gradcheck() {
-    let mut s = 259889493u64;
+    let mut s = 825347294u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -10504,52 +10490,56 @@ fn f0415_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0415_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0416(p0: &Array2<f64>) -> f64 {
+fn f0416(p0: &Array2<f64>) -> Array2<f64> {
     let mut t1 = square(sigmoid(p0.sum()));
     t1 = t1.abs();
     t1 -= 0.25;
     let t3 = {
         let t2 = ((t1.powi(2) + 0.5).sqrt()) - t1;
-        (f0372(sigmoid(t2))) + t1
+        (f0372(t2.tanh())) - t2
     };
-    t1 + t3 + t3
+    exp(p0)
 }
 
 #[test]
 fn f0416_gradcheck() {
-    let mut s = 1010812706u64;
+    let mut s = 840272502u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0416_backward(&p0, 1.0);
+    let up: Array2<f64> = random((2, 3), &mut s);
+    let (value, grads) = f0416_backward(&p0, &up);
     assert_eq!(value, f0416(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0416_backward(p0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(),), |(p0,)| f0416_backward(p0, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0417(p0: &Array2<f64>) -> f64 {
+fn f0417(p0: &Array2<f64>) -> Array2<f64> {
     let mut t2 = {
         let t1 = p0;
         &(mean_axis(t1, Axis(0))) - p0
     };
-    t2 -= &(powi(&(tanh(&(&(log_softmax(p0)) * &t2))), 2));
-    let t3 = if sum(&t2) < 0.4629 {
-        p0 + &t2
-    } else {
-        tan(&(tanh(&(&(p0 * &t2) / &(square(&(p0 + p0)) + 0.5)))))
-    };
-    let t4 = tanh(&t2);
-    t3.sum() + t4.sum()
+    t2 -= &(softmax(&(&(log_sigmoid(p0)) * (p0 * p0))));
+    let t2 = mean(&t2);
+    let t3 = t2;
+    exp(p0)
 }
 
 #[test]
 fn f0417_gradcheck() {
-    let mut s = 1790277806u64;
+    let mut s = 320981287u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0417_backward(&p0, 1.0);
+    let up: Array2<f64> = random((1, 2), &mut s);
+    let (value, grads) = f0417_backward(&p0, &up);
     assert_eq!(value, f0417(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0417_backward(p0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(),), |(p0,)| f0417_backward(p0, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0418(out: &Array2<f32>, d_out: f32, w: &Array1<f32>) -> f32 {
@@ -10583,49 +10573,44 @@ fn f0418_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0419(p0: f64, p1: &Array2<f64>, labels: &[usize]) -> f64 {
-    let t2 = {
-        let t1 = softmax(&(p1 - p1));
-        (sqrt(&(square(&t1) + 0.5))) * &((ln(&(square(p1) + 0.5))) * &t1)
-    };
-    let t2 = p1 + &t2;
-    let mut t3 = backprop::ops::recip(&(square(&(&t2 * p1)) + 1.0));
-    if t2.sum() <= 0.0371 {
-        t3 -= softmax_cross_entropy(p1, labels);
+fn f0419(d_out: f64, out: &Array2<f64>) -> f64 {
+    let t1 = softplus(&(out - out));
+    let d_x = out;
+    let grad_1 = (d_out + 3.0) + &(d_x / &(out * out + 2.0));
+    let x_from_out = 0.1 - &(backprop::ops::recip(&(square(&(&grad_1 - &t1)) + 1.0)));
+    let t1_from_t2 = &t1;
+    let t6 = &x_from_out * &grad_1;
+    let out_1 = if grad_1.sum() >= -0.5183 {
+        0.5 / (square(&grad_1) + 1.0)
     } else {
-        t3 += p1;
-    }
-    let t4 = (sigmoid(&((softmax(p1)).dot(&t3.t())).t())).dot(&(sigmoid(&t3)));
-    for i in 0..3 {
-        t3 -= &((mean(&t4)) - &t2);
-    }
-    mean(&t2) + t3[[0, 0]] + sum(&t4)
+        t1_from_t2 - 2.0
+    };
+    t6.sum() + mean(&out_1)
 }
 
 #[test]
 fn f0419_gradcheck() {
-    let mut s = 2140935806u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((1, 3), &mut s);
-    let labels: &[usize] = &[0];
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0419_backward(p0, &p1, labels, 1.0);
-    assert_eq!(value, f0419(p0, &p1, labels));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0419_backward(*p0, p1, labels, 1.0)).unwrap();
+    let mut s = 1055900040u64;
+    let d_out = scalar(&mut s);
+    let out: Array2<f64> = random((1, 3), &mut s);
+    let (d_out, out,) = std::hint::black_box((d_out, out,));
+    let (value, grads) = f0419_backward(d_out, &out, 1.0);
+    assert_eq!(value, f0419(d_out, &out));
+    assert_eq!(grads.out.shape(), out.shape());
+    gradcheck(&(d_out, out.clone()), |(d_out, out)| f0419_backward(*d_out, out, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0420(p0: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let _t1 = log_softmax(c0);
-    let t2 = c0;
-    let t3 = (relu(c0)).sum();
-    let t4 = &(t2 * t2) * 3.0;
-    t3 + mean(&t4) + sum(c0)
+    let _t1 = log_sigmoid(c0);
+    let t2 = cos(&(&(c0.t()) * (2.0)));
+    let t3 = &t2 - &t2;
+    let _t4 = &t2 - (mean(&(c0 * c0)));
+    mean(&t2) + sum(&t3)
 }
 
 #[test]
 fn f0420_gradcheck() {
-    let mut s = 1891886132u64;
+    let mut s = 36054736u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let c0: Array2<f64> = random((3, 2), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -10686,44 +10671,39 @@ fn f0422_gradcheck() {
     gradcheck(&(w, x, d_out.clone(), out), |(w, x, d_out, out)| f0422_backward(*w, *x, d_out, *out, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0423(p0: &Array2<f64>, labels: &[usize]) -> Array2<f64> {
+fn f0423(p0: &Array2<f64>) -> f64 {
     let t1 = p0;
-    let _t2 = square(t1);
-    let _t3 = &(&(t1 - p0) / (square(softmax_cross_entropy(p0, labels)) + 0.5)) / (square(&(p0 * &(t1.column(0)))) + 2.0);
-    sin(t1)
+    let _t2 = log_softmax(t1);
+    let t3 = log_sigmoid(&(&(cos(t1)) - 2.0));
+    t1.sum() + t3[[0, 0]] + p0.sum()
 }
 
 #[test]
 fn f0423_gradcheck() {
-    let mut s = 1283215741u64;
+    let mut s = 1854266393u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
-    let labels: &[usize] = &[1];
     let (p0,) = std::hint::black_box((p0,));
-    let up: Array2<f64> = random((1, 2), &mut s);
-    let (value, grads) = f0423_backward(&p0, labels, &up);
-    assert_eq!(value, f0423(&p0, labels));
+    let (value, grads) = f0423_backward(&p0, 1.0);
+    assert_eq!(value, f0423(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(),), |(p0,)| f0423_backward(p0, labels, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0423_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0424(p0: f64) -> f64 {
     let t1 = sigmoid(p0);
-    let t2 = (0.1 * (t1.abs())).tanh();
-    let t3 = t2 / 0.25;
-    let t4 = cos(t3 - p0);
-    let t6 = {
-        let t5 = t2;
-        t2.powi(2)
+    let mut t2 = exp(t1 / (p0.powi(2) + 1.0));
+    let t3 = cos(t2 - p0);
+    let t5 = {
+        let t4 = t2;
+        t1.min(t4)
     };
-    t4 + t6
+    t2 += (((t3.powi(2) + 1.0).sqrt()) - t3) + t5;
+    t1 + t2 + t3 + t5
 }
 
 #[test]
 fn f0424_gradcheck() {
-    let mut s = 1582949348u64;
+    let mut s = 272993686u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0424_backward(p0, 1.0);
@@ -10753,33 +10733,30 @@ fn f0425_gradcheck() {
 fn f0426(p0: f64, p1: f64) -> f64 {
     let t2 = {
         let t1 = sigmoid(backprop::ops::ln(square(p1) + 1.0));
-        sigmoid(p1.powi(1))
+        (p1.powi(1)).min(p1)
     };
-    let mut t4 = {
-        let t3 = (2.0 * (p1 * t2)).max(p1);
-        -t3
-    };
-    let t5 = if t2 < 0.4629 {
-        sigmoid((t2.powi(2) + 1.0).ln())
+    let t3 = t2 * 0.75;
+    let mut t4 = if t3 <= 0.4629 {
+        (t2 * t2) * t3
     } else {
-        (t2.exp()) + 0.25
+        log_sigmoid(p1.max(t3))
     };
-    let t6 = t2 - t5;
-    let mut t8 = {
-        let t7 = -t4;
-        t5 * 0.25
+    let mut t5 = if p1 <= -0.5183 {
+        powi(t3 * t2, 3)
+    } else {
+        t3
     };
-    let t9 = t6;
-    for i in 0..1 {
-        t4 += t9;
-        t8 += t8 * t2;
+    if t5 < 0.0371 {
+        t4 -= t5 / (t5.powi(2) + 1.0);
     }
-    t8 + t9
+    let _t6 = t3;
+    let t7 = (t3 * t5) + t4;
+    t5 + t7
 }
 
 #[test]
 fn f0426_gradcheck() {
-    let mut s = 677524772u64;
+    let mut s = 1624104394u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -10824,14 +10801,14 @@ fn f0428(p0: f64, p1: f64, p2: f64) -> f64 {
         let t3 = p2;
         p2
     };
-    let t5 = p0.max(t4);
-    let t6 = t2.min(t4);
-    t5 + t6 + p0
+    let mut t5 = log_sigmoid(p0);
+    t5 -= t2;
+    t4 + t5
 }
 
 #[test]
 fn f0428_gradcheck() {
-    let mut s = 1121191742u64;
+    let mut s = 1517085219u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -10866,14 +10843,14 @@ fn f0430(p0: &Array1<f64>) -> f64 {
     let mut t1 = p0 + p0;
     let _t2 = (t1.dot(p0)) - &(2.0 / (square(&(&t1 / 1.5)) + 1.0));
     for i in 0..2 {
-        t1 += &(log_softmax(&(&t1 * &t1)));
+        t1 += &(powi(&(&t1 - p0), 2));
     }
-    mean(&t1)
+    sum(&t1)
 }
 
 #[test]
 fn f0430_gradcheck() {
-    let mut s = 970408360u64;
+    let mut s = 1302130904u64;
     let p0: Array1<f64> = random(3, &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0430_backward(&p0, 1.0);
@@ -10923,27 +10900,33 @@ fn f0432_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0432_backward(p0, *p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0433(p0: f64, p1: &Array2<f64>, labels: &[usize]) -> f64 {
+fn f0433(p0: f64, p1: &Array2<f64>) -> f64 {
     let t1 = p1;
-    let t2 = f0403(p0, p0, p0);
-    let t1 = softmax_cross_entropy(&(&(t1 * p1) * 0.75), labels);
-    let t2 = t1 - t2;
-    let t3 = p1 * t1;
-    let t4 = t1 + &t3;
-    t3.sum() + t4[[0, 0]]
+    let t2 = p0 * t1;
+    let t3 = if mean(&t2) < -0.5183 {
+        t2.to_owned()
+    } else {
+        t1.to_owned()
+    };
+    let t4 = t3.clone();
+    let t5 = t3.t();
+    let t7 = {
+        let t6 = sin(&t3);
+        square(&t3)
+    };
+    t5[[2, 0]] + t7[[0, 2]]
 }
 
 #[test]
 fn f0433_gradcheck() {
-    let mut s = 1488695352u64;
+    let mut s = 211048064u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
-    let labels: &[usize] = &[1];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0433_backward(p0, &p1, labels, 1.0);
-    assert_eq!(value, f0433(p0, &p1, labels));
+    let (value, grads) = f0433_backward(p0, &p1, 1.0);
+    assert_eq!(value, f0433(p0, &p1));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0433_backward(*p0, p1, labels, 1.0)).unwrap();
+    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0433_backward(*p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0434(w: f64, y_1: f64) -> f64 {
@@ -10965,26 +10948,18 @@ fn f0434_gradcheck() {
 fn f0435(p0: f64, p1: f64, p2: f64) -> f64 {
     let t2 = {
         let t1 = p2;
-        (t1.powi(2) + 0.5).powf(0.25)
+        t1.max(p2)
     };
-    let _t3 = (t2 + t2) + t2;
-    let t4 = if t2 <= 0.0371 {
-        ((p2.max(t2)) * 0.75) + (((t2 - 0.1).tanh()).tan())
-    } else {
-        (f0424(t2.cos())) * t2
-    };
-    let t5 = -t4;
-    let t6 = if p2 >= 0.4629 && t5 > 0.0 {
-        (-(t4 + t4)) - t5
-    } else {
-        backprop::ops::recip((cos(t5)).powi(2) + 1.0)
-    };
-    t2 + t4 + t5 + t6
+    let t3 = p1 - p2;
+    let t4 = p2;
+    let t5 = ln((t2 * t3).powi(2) + 1.0);
+    let _t6 = t2;
+    t4 + t5 + t3
 }
 
 #[test]
 fn f0435_gradcheck() {
-    let mut s = 868990850u64;
+    let mut s = 194153348u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -10994,35 +10969,32 @@ fn f0435_gradcheck() {
     gradcheck(&(p0, p1, p2), |(p0, p1, p2)| f0435_backward(*p0, *p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0436(d_p0: &Array2<f64>) -> f64 {
-    let t1 = &(log_softmax(&(d_p0 * d_p0))) * d_p0;
-    mean(&t1)
+fn f0436(p0: &Array2<f64>) -> f64 {
+    let t1 = &(softmax(&(p0 * p0))) * p0;
+    sum(&t1) + mean(p0)
 }
 
 #[test]
 fn f0436_gradcheck() {
-    let mut s = 1444150940u64;
-    let d_p0: Array2<f64> = random((3, 2), &mut s);
-    let (d_p0,) = std::hint::black_box((d_p0,));
-    let (value, grads) = f0436_backward(&d_p0, 1.0);
-    assert_eq!(value, f0436(&d_p0));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    gradcheck(&(d_p0.clone(),), |(d_p0,)| f0436_backward(d_p0, 1.0)).unwrap();
+    let mut s = 347563594u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0436_backward(&p0, 1.0);
+    assert_eq!(value, f0436(&p0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0436_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0437(p0: f64) -> f64 {
-    let mut t1 = ((tanh(p0)).max(p0)).tanh();
-    let _t2 = p0;
-    for i in 0..1 {
-        t1 -= p0 * t1;
-        t1 += ln(t1.powi(2) + 1.0);
-    }
-    t1
+    let t1 = log_sigmoid(sigmoid(p0.min(0.25)));
+    let t2 = abs((p0 * t1).powi(2));
+    let t1 = t2;
+    t2 + t1
 }
 
 #[test]
 fn f0437_gradcheck() {
-    let mut s = 274104208u64;
+    let mut s = 1039688035u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0437_backward(p0, 1.0);
@@ -11030,13 +11002,13 @@ fn f0437_gradcheck() {
     gradcheck(&(p0,), |(p0,)| f0437_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0438(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
+fn f0438(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> Array2<f64> {
     let mut t2 = {
         let t1 = (p2 * p0) / &(p2 * p2 + 0.5);
         (abs(p3)) * &(&t1 * &t1)
     };
-    t2 *= &((backprop::ops::sigmoid(&(softmax(&t2)))).t().dot(p2));
-    t2.sum() + p0
+    t2 += &((exp(&(sigmoid(&(softplus(&t2)))))).dot(p2));
+    exp(p2)
 }
 
 #[test]
@@ -11047,11 +11019,15 @@ fn f0438_gradcheck() {
     let p2: Array2<f64> = random((3, 3), &mut s);
     let p3 = scalar(&mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0438_backward(p0, &p1, &p2, p3, 1.0);
+    let up: Array2<f64> = random((3, 3), &mut s);
+    let (value, grads) = f0438_backward(p0, &p1, &p2, p3, &up);
     assert_eq!(value, f0438(p0, &p1, &p2, p3));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0438_backward(*p0, p1, p2, *p3, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0, p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0438_backward(*p0, p1, p2, *p3, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0439(p0: Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
@@ -11102,13 +11078,13 @@ fn f0440_gradcheck() {
 }
 #[differentiable]
 fn f0441(p0: &Array1<f32>) -> f32 {
-    let _t1 = logsumexp(&(softmax(p0)));
-    mean(p0)
+    let _t1 = abs(&(p0 / &(square(p0) + 0.5)));
+    sum(p0)
 }
 
 #[test]
 fn f0441_gradcheck() {
-    let mut s = 356185774u64;
+    let mut s = 108842319u64;
     let p0: Array1<f32> = random32(2, &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0441_backward(&p0, 1.0);
@@ -11141,19 +11117,20 @@ fn f0442_gradcheck() {
 }
 #[differentiable]
 fn f0443(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
-    let t1 = sin(p0 - p0);
-    let t2 = square(p2);
-    let t3 = backprop::ops::recip(&(square(&(square(&(&t2 / (square(p1) + 2.0))))) + 1.0));
-    let t5 = {
-        let t4 = t1;
-        (square(t4) + 1.0).recip()
+    let t1 = (p0 - p0).max(p0);
+    let _t2 = t1 * p0;
+    let t3 = (tanh(p2)).sum();
+    let t4 = if t3 > -0.5183 && p0 > 0.0 {
+        t1
+    } else {
+        p0
     };
-    t3[[2, 0]] + t5
+    t3 + t4
 }
 
 #[test]
 fn f0443_gradcheck() {
-    let mut s = 876735359u64;
+    let mut s = 668480198u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
@@ -11164,23 +11141,23 @@ fn f0443_gradcheck() {
     gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0443_backward(*p0, *p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0444(y_1: f64) -> f64 {
-    let out = y_1;
-    let mut t2 = tan(((square(y_1) + 0.5).powf(y_1.tanh())).tanh());
-    t2 += (-t2) / (square(out) + 0.5);
-    let t3 = ln(out.powi(2) + 0.5);
-    let d_x = out - (t2.max(y_1));
-    t3 + d_x
+fn f0444(w: f64) -> f64 {
+    let mut t1 = w;
+    let grad_1 = (square(w * w) + 0.5).ln();
+    let mut grad_1 = log_sigmoid(grad_1);
+    t1 += (grad_1 - grad_1) - (w / (square(grad_1) + 0.5));
+    grad_1 += (-grad_1).powi(2);
+    t1 + grad_1
 }
 
 #[test]
 fn f0444_gradcheck() {
-    let mut s = 1268872197u64;
-    let y_1 = scalar(&mut s);
-    let (y_1,) = std::hint::black_box((y_1,));
-    let (value, grads) = f0444_backward(y_1, 1.0);
-    assert_eq!(value, f0444(y_1));
-    gradcheck(&(y_1,), |(y_1,)| f0444_backward(*y_1, 1.0)).unwrap();
+    let mut s = 1419109680u64;
+    let w = scalar(&mut s);
+    let (w,) = std::hint::black_box((w,));
+    let (value, grads) = f0444_backward(w, 1.0);
+    assert_eq!(value, f0444(w));
+    gradcheck(&(w,), |(w,)| f0444_backward(*w, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0445(grad: &Array2<f64>) -> f64 {
@@ -11201,29 +11178,27 @@ fn f0445_gradcheck() {
     assert_eq!(grads.grad.shape(), grad.shape());
     gradcheck(&(grad.clone(),), |(grad,)| f0445_backward(grad, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0, p1))]
-fn f0446(p0: f64, p1: f64, c0: &Array2<f64>) -> f64 {
-    let mut t1 = f0403(p1, p0, p1);
-    for i in 0..1 {
-        t1 -= 0.75;
-    }
-    let t3 = {
-        let t2 = (log_softmax(&(t1 * c0))).sum_axis(Axis(0));
-        t1.abs()
+#[differentiable(wrt(grad, y_1))]
+fn f0446(grad: f64, y_1: f64, d_p0: &Array2<f64>) -> f64 {
+    let x_from_out = y_1 - d_p0;
+    let mut out_1 = {
+        let d_out = sum_axis(&(softmax(d_p0)), Axis(1));
+        d_out
     };
-    t1 + t3 + t3
+    out_1 += 3.0;
+    x_from_out[[1, 2]] + out_1.sum()
 }
 
 #[test]
 fn f0446_gradcheck() {
-    let mut s = 691889395u64;
-    let p0 = scalar(&mut s);
-    let p1 = scalar(&mut s);
-    let c0: Array2<f64> = random((3, 3), &mut s);
-    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
-    let (value, grads) = f0446_backward(p0, p1, &c0, 1.0);
-    assert_eq!(value, f0446(p0, p1, &c0));
-    gradcheck(&(p0, p1), |(p0, p1)| f0446_backward(*p0, *p1, &c0, 1.0)).unwrap();
+    let mut s = 1301888128u64;
+    let grad = scalar(&mut s);
+    let y_1 = scalar(&mut s);
+    let d_p0: Array2<f64> = random((3, 3), &mut s);
+    let (grad, y_1, d_p0,) = std::hint::black_box((grad, y_1, d_p0,));
+    let (value, grads) = f0446_backward(grad, y_1, &d_p0, 1.0);
+    assert_eq!(value, f0446(grad, y_1, &d_p0));
+    gradcheck(&(grad, y_1), |(grad, y_1)| f0446_backward(*grad, *y_1, &d_p0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1))]
 fn f0447(p0: f64, p1: &Array2<f64>, c0: &Array1<f64>) -> f64 {
@@ -11307,31 +11282,32 @@ fn f0450_gradcheck() {
     gradcheck(&(p0,), |(p0,)| f0450_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0451(w: f64, d_t1: f64, x: f64, d_out: &Array2<f64>) -> f64 {
-    let d_d_x = if d_out[[0, 0]] < 0.4629 && w > 0.0 {
-        w.max(d_t1)
+fn f0451(y_1: f64, d_t1: f64, d_out: f64, d_x: &Array2<f64>, labels: &[usize]) -> f64 {
+    let mut unused = if d_x[[0, 0]] < 0.4629 && y_1 > 0.0 {
+        y_1.min(d_out)
     } else {
-        mse(&((w * 1.5) + &(-d_out)), d_out)
+        softmax_cross_entropy(&(sigmoid(d_x)), labels)
     };
-    let d_x = d_out;
-    let t3 = w * d_out;
-    let t4 = d_out.sum_axis(Axis(0));
-    let unused = relu(d_out);
-    sum(&t4) + sum(&unused)
+    unused += d_out * 3.0;
+    let grad_1 = (y_1.tanh()).tan();
+    let _t3 = d_x * d_out;
+    let out = log_softmax(&(log_softmax(d_x)));
+    grad_1 + out.sum()
 }
 
 #[test]
 fn f0451_gradcheck() {
-    let mut s = 398891206u64;
-    let w = scalar(&mut s);
+    let mut s = 597524078u64;
+    let y_1 = scalar(&mut s);
     let d_t1 = scalar(&mut s);
-    let x = scalar(&mut s);
-    let d_out: Array2<f64> = random((2, 1), &mut s);
-    let (w, d_t1, x, d_out,) = std::hint::black_box((w, d_t1, x, d_out,));
-    let (value, grads) = f0451_backward(w, d_t1, x, &d_out, 1.0);
-    assert_eq!(value, f0451(w, d_t1, x, &d_out));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    gradcheck(&(w, d_t1, x, d_out.clone()), |(w, d_t1, x, d_out)| f0451_backward(*w, *d_t1, *x, d_out, 1.0)).unwrap();
+    let d_out = scalar(&mut s);
+    let d_x: Array2<f64> = random((2, 1), &mut s);
+    let labels: &[usize] = &[0, 0];
+    let (y_1, d_t1, d_out, d_x,) = std::hint::black_box((y_1, d_t1, d_out, d_x,));
+    let (value, grads) = f0451_backward(y_1, d_t1, d_out, &d_x, labels, 1.0);
+    assert_eq!(value, f0451(y_1, d_t1, d_out, &d_x, labels));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    gradcheck(&(y_1, d_t1, d_out, d_x.clone()), |(y_1, d_t1, d_out, d_x)| f0451_backward(*y_1, *d_t1, *d_out, d_x, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0452(p0: f64, p1: &Array1<f64>) -> f64 {
@@ -11339,14 +11315,18 @@ fn f0452(p0: f64, p1: &Array1<f64>) -> f64 {
     let t2 = p1 + p1;
     let t1 = &t2;
     let _t3 = tan(&(tanh(&t2)));
-    let t4 = sigmoid(f0407(p0, &(sigmoid(&t2))));
-    let t5 = t1[0];
-    t2.dot(&t2) + mean(t1) + t4 + t5
+    let mut t4 = f0444(p0);
+    if t4 < 0.0371 {
+        t4 -= powi(t4.tanh(), 1);
+    } else {
+        t4 /= square(f0450(p0)) + 1.0;
+    }
+    t2.sum() + sum(t1) + t4
 }
 
 #[test]
 fn f0452_gradcheck() {
-    let mut s = 468285941u64;
+    let mut s = 2130364116u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -11388,18 +11368,23 @@ fn f0454(p0: f32) -> f32 {
         abs(((p0.exp()).powi(2) + 1.0).sqrt())
     };
     t1 *= ((t1 - t1).tanh()).powi(2);
-    let mut t2 = t1.max(p0);
-    if t2 <= 0.4629 || t1 > 0.0 {
-        t2 -= t1;
+    let mut t2 = log_sigmoid(t1);
+    for i in 0..3 {
+        t2 += exp(sigmoid(t1));
+        t2 += t1;
     }
-    t2 += f32::exp(sigmoid(t2));
-    let t2 = t2;
-    t1 + t2
+    let t3 = (sigmoid(t1)) / (square(t2 - t2) + 2.0);
+    if t2 < 0.4629 || p0 > 0.0 {
+        t2 -= sin(t2);
+    } else if t2 >= -0.5183 {
+        t2 += t3;
+    }
+    t2 + t3 + t1
 }
 
 #[test]
 fn f0454_gradcheck() {
-    let mut s = 370708504u64;
+    let mut s = 820758866u64;
     let p0 = scalar32(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0454_backward(p0, 1.0);
@@ -11411,71 +11396,71 @@ fn f0454_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0455(d_x: &Array2<f32>) -> f32 {
-    let out = &(relu(d_x)) * &(d_x / &(square(d_x) + 1.0));
-    let d_out = &(log_softmax(&out)) - &out;
-    out[[2, 1]] + d_out.sum()
+fn f0455(p0: &Array2<f32>) -> f32 {
+    let t1 = &(relu(p0)) * &(p0 / &(square(p0) + 1.0));
+    let t2 = &(log_sigmoid(&t1)) - p0;
+    mean(&t1) + t2.sum()
 }
 
 #[test]
 fn f0455_gradcheck() {
-    let mut s = 587538966u64;
-    let d_x: Array2<f32> = random32((3, 2), &mut s);
-    let (d_x,) = std::hint::black_box((d_x,));
-    let (value, grads) = f0455_backward(&d_x, 1.0);
-    assert_eq!(value, f0455(&d_x));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
+    let mut s = 361629950u64;
+    let p0: Array2<f32> = random32((3, 2), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0455_backward(&p0, 1.0);
+    assert_eq!(value, f0455(&p0));
+    assert_eq!(grads.p0.shape(), p0.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(d_x.clone(),), |(d_x,)| f0455_backward(d_x, 1.0))
+        .check(&(p0.clone(),), |(p0,)| f0455_backward(p0, 1.0))
         .unwrap();
 }
 #[differentiable]
-fn f0456(d_out: f64) -> f64 {
-    let mut grad_1 = sqrt((d_out / (d_out.powi(2) + 1.0)).powi(2) + 1.0);
-    grad_1 /= square(f0424(tanh(grad_1))) + 1.0;
-    let mut t2 = ((grad_1 / (square(grad_1) + 0.5)).abs()) - ((exp(sigmoid(grad_1))).abs());
-    t2 += sin(0.5 - grad_1);
-    let _t3 = t2;
-    grad_1 += (1.5 + (sigmoid(t2))).powf(1.5);
-    grad_1 + t2
+fn f0456(p0: f64) -> f64 {
+    let mut t1 = sqrt((p0 / (p0.powi(2) + 1.0)).powi(2) + 1.0);
+    t1 /= square(tanh(f0424(tanh(t1)))) + 1.0;
+    let t2 = if t1 < 0.0371 && t1 > 0.0 {
+        t1
+    } else {
+        (p0 / (square(t1) + 2.0)) * ((square(p0) + 0.5).powf(t1.tanh()))
+    };
+    let t3 = f64::abs(t1);
+    let t4 = t1;
+    let _t5 = t2 - t2;
+    t1 + t2 + t3 + t4
 }
 
 #[test]
 fn f0456_gradcheck() {
-    let mut s = 1531045394u64;
-    let d_out = scalar(&mut s);
-    let (d_out,) = std::hint::black_box((d_out,));
-    let (value, grads) = f0456_backward(d_out, 1.0);
-    assert_eq!(value, f0456(d_out));
-    gradcheck(&(d_out,), |(d_out,)| f0456_backward(*d_out, 1.0)).unwrap();
+    let mut s = 1781996944u64;
+    let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0456_backward(p0, 1.0);
+    assert_eq!(value, f0456(p0));
+    gradcheck(&(p0,), |(p0,)| f0456_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0457(p0: &Array2<f64>, p1: &Array1<f64>) -> Array1<f64> {
-    let t1 = if sum(p1) <= 0.4629 {
-        &(relu(&(p1 * 3.0))) * 0.25
+fn f0457(d_p0: &Array2<f64>, grad: &Array1<f64>) -> f64 {
+    let d_out = if sum(grad) <= 0.4629 {
+        &(relu(&(grad * 3.0))) * 0.25
     } else {
-        ((p1.dot(p1)) * &(p1 * p1)) * p1
+        grad.to_owned()
     };
-    tanh(p1)
+    d_out.sum()
 }
 
 #[test]
 fn f0457_gradcheck() {
-    let mut s = 856985806u64;
-    let p0: Array2<f64> = random((3, 3), &mut s);
-    let p1: Array1<f64> = random(2, &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up: Array1<f64> = random(2, &mut s);
-    let (value, grads) = f0457_backward(&p0, &p1, &up);
-    assert_eq!(value, f0457(&p0, &p1));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0457_backward(p0, p1, &up))
-        .unwrap();
+    let mut s = 1124246781u64;
+    let d_p0: Array2<f64> = random((3, 3), &mut s);
+    let grad: Array1<f64> = random(2, &mut s);
+    let (d_p0, grad,) = std::hint::black_box((d_p0, grad,));
+    let (value, grads) = f0457_backward(&d_p0, &grad, 1.0);
+    assert_eq!(value, f0457(&d_p0, &grad));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    assert_eq!(grads.grad.shape(), grad.shape());
+    gradcheck(&(d_p0.clone(), grad.clone()), |(d_p0, grad)| f0457_backward(d_p0, grad, 1.0)).unwrap();
 }
 #[differentiable(wrt(w))]
 fn f0458(grad: ArrayView1<f64>, out: ArrayView2<f64>, x: &Array2<f64>, w: f64) -> f64 {
@@ -11504,26 +11489,26 @@ fn f0458_gradcheck() {
     gradcheck(&(w,), |(w,)| f0458_backward(grad.view(), out.view(), &x, *w, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0459(p0: f64, p1: f64) -> f64 {
-    let t1 = ((p1 - p1) / (p1.powi(2) + 0.5)) * (p1 + p1);
-    let mut t1 = (backprop::ops::cos(p1)) * p1;
-    let t2 = t1;
-    let t3 = t1;
-    t1 = -(-(t2 + t3));
-    let t4 = f64::exp(t1);
-    let t5 = (t2 + (p1 * t4)) - ((relu(t3)) - t4);
-    t1 + t2 + t3 + t4 + t5 + t5
+fn f0459(d_out: f64, w: f64) -> f64 {
+    let grad_1 = ((w - w) / (w.powi(2) + 0.5)) * (w + w);
+    let mut grad_1 = (backprop::ops::cos(w)) * w;
+    let t2 = grad_1;
+    let x = grad_1;
+    grad_1 = -(-(t2 + x));
+    let out_1 = f64::exp(grad_1);
+    let t1_from_t2 = (t2 + (w * out_1)) + ((x.min(grad_1)) + out_1);
+    out_1 + t1_from_t2
 }
 
 #[test]
 fn f0459_gradcheck() {
-    let mut s = 555846694u64;
-    let p0 = scalar(&mut s);
-    let p1 = scalar(&mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0459_backward(p0, p1, 1.0);
-    assert_eq!(value, f0459(p0, p1));
-    gradcheck(&(p0, p1), |(p0, p1)| f0459_backward(*p0, *p1, 1.0)).unwrap();
+    let mut s = 1480669879u64;
+    let d_out = scalar(&mut s);
+    let w = scalar(&mut s);
+    let (d_out, w,) = std::hint::black_box((d_out, w,));
+    let (value, grads) = f0459_backward(d_out, w, 1.0);
+    assert_eq!(value, f0459(d_out, w));
+    gradcheck(&(d_out, w), |(d_out, w)| f0459_backward(*d_out, *w, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0460(p0: &Array2<f32>, c0: &Array2<f32>) -> Array2<f32> {
@@ -11596,17 +11581,19 @@ fn f0462_gradcheck() {
 fn f0463(p0: &Array2<f64>, p1: f64, p2: &Array1<f64>, p3: &Array2<f64>) -> f64 {
     let t1 = 3.0 + (p2.dot(p2));
     let _t2 = t1;
-    let t4 = {
-        let t3 = sigmoid(f0435(p1, sigmoid(t1), p1));
-        t3
+    let mut t4 = {
+        let t3 = f0434(p1, sigmoid(t1));
+        ((square(p1) + 1.0).sqrt()) - 1.5
     };
-    let t5 = softmax(&(ln(&(square(p3) + 1.0))));
-    t4 + mean(&t5)
+    for i in 0..1 {
+        t4 -= t1;
+    }
+    t1 + t4
 }
 
 #[test]
 fn f0463_gradcheck() {
-    let mut s = 1959907545u64;
+    let mut s = 706790728u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array1<f64> = random(3, &mut s);
@@ -11642,15 +11629,15 @@ fn f0464_gradcheck() {
 }
 #[differentiable]
 fn f0465(p0: Array1<f64>, p1: Array2<f64>) -> f64 {
-    let t1 = ((mse(&p0, &p0)).max(1.25)) / (square(&p1) + 1.0);
-    let t2 = &t1;
-    let t3 = t1.clone();
-    t2[[1, 0]] + t3.sum()
+    let t1 = (log_sigmoid(mse(&p0, &p0))) - (2.0 * (p0.dot(&p1)));
+    let t2 = 0.75 * &(square(&(sigmoid(&t1))));
+    let t3 = &(&t2 - 0.1) - (t2.sum());
+    sum(&t1) + t2.sum() + mean(&t3) + sum(&t1)
 }
 
 #[test]
 fn f0465_gradcheck() {
-    let mut s = 1102945678u64;
+    let mut s = 1894471321u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -11663,24 +11650,22 @@ fn f0465_gradcheck() {
 #[differentiable]
 fn f0466(p0: f64, p1: f64, p2: &Array1<f64>, p3: f64) -> f64 {
     let t1 = p2;
-    let mut t2 = if p3 <= -0.5183 {
-        square((tanh(p1)) + p3)
+    let t2 = if p3 <= -0.5183 {
+        ((p1.max(p0)) + p0).exp()
     } else {
-        p3
+        ((sum(p2)) * &(sqrt(&(p2 * p2 + 1.0)))).dot(p2)
     };
-    for i in 0..1 {
-        t2 += p3;
-    }
-    let t3 = -((exp(p1)) * p3);
-    let t4 = cos(t1);
-    let t5 = f0403(tanh(t2), p3, cos(t3));
-    let t6 = tan(&(tanh(&(softmax(t1)))));
-    t5 + sum(&t6)
+    let _t3 = (p1 / 0.1) / (square(f0435(sigmoid(t2), p0, sigmoid(t2))) + 0.5);
+    let mut t4 = relu(t1.dot(t1));
+    let t2 = t2 - t4;
+    t4 += p3;
+    let _t5 = t2;
+    t4 + t2
 }
 
 #[test]
 fn f0466_gradcheck() {
-    let mut s = 1930682817u64;
+    let mut s = 216100u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array1<f64> = random(2, &mut s);
@@ -11692,102 +11677,102 @@ fn f0466_gradcheck() {
     gradcheck(&(p0, p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0466_backward(*p0, *p1, p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0467(d_x: f64) -> f64 {
-    let x = {
-        let grad_1 = d_x;
-        grad_1 - grad_1
+fn f0467(p0: f64) -> f64 {
+    let t2 = {
+        let t1 = p0;
+        t1 - t1
     };
-    let mut x = (square(x)) + (powi(x, 2));
-    x *= d_x.abs();
-    let x_from_out = cos(0.75 / (square(0.5 * x) + 1.0));
-    x + x_from_out + d_x
+    let mut t2 = (sin(p0)) * t2;
+    t2 *= p0;
+    let t3 = t2;
+    t2 + t3
 }
 
 #[test]
 fn f0467_gradcheck() {
-    let mut s = 2071852875u64;
-    let d_x = scalar(&mut s);
-    let (d_x,) = std::hint::black_box((d_x,));
-    let (value, grads) = f0467_backward(d_x, 1.0);
-    assert_eq!(value, f0467(d_x));
-    gradcheck(&(d_x,), |(d_x,)| f0467_backward(*d_x, 1.0)).unwrap();
+    let mut s = 845564535u64;
+    let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0467_backward(p0, 1.0);
+    assert_eq!(value, f0467(p0));
+    gradcheck(&(p0,), |(p0,)| f0467_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0468(p0: Array2<f64>, p1: &Array2<f64>) -> Array2<f64> {
-    let t1 = p1.sum();
-    let t2 = 0.1 * t1;
-    tanh(&p0)
+fn f0468(p0: Array2<f64>, p1: &Array2<f64>) -> f64 {
+    let t1 = sum(&(softplus(&p0)).row(2));
+    let t3 = {
+        let t2 = t1;
+        t2 + t1
+    };
+    t1 + t3
 }
 
 #[test]
 fn f0468_gradcheck() {
-    let mut s = 662778528u64;
+    let mut s = 2145046429u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0468_backward(p0.clone(), &p1, &up);
+    let (value, grads) = f0468_backward(p0.clone(), &p1, 1.0);
     assert_eq!(value, f0468(p0.clone(), &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0468_backward(p0.clone(), p1, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0468_backward(p0.clone(), p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0469(w: &Array2<f64>, grad: f64, d_t1: &Array2<f64>) -> f64 {
-    let x_from_out = (&(tan(&(tanh(d_t1)))) - d_t1) + &(&(d_t1 / 0.25) * d_t1);
-    let x_from_out = mean_axis(&(log_softmax(&(tanh(&x_from_out)))), Axis(1));
-    let d_out_1 = {
-        let t2 = d_t1 * (powi(w, 2));
-        square(&(grad * w))
-    };
-    let unused = {
-        let d_x = -&(powi(&(tanh(&(abs(&x_from_out)))), 3));
-        &d_out_1 * &(d_out_1.row(2))
-    };
-    mean(&d_out_1) + mean(&unused) + x_from_out.dot(&x_from_out)
+fn f0469(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
+    let t1 = (&(tan(&(tanh(p2)))) - p2) + &(&(p2 / 0.25) * p2);
+    let mut t1 = mse(&(sigmoid(&(log_sigmoid(&t1)))), &(sigmoid(&t1)));
+    t1 -= 0.1;
+    for i in 0..3 {
+        t1 -= -p1;
+        t1 += p1;
+    }
+    t1 + p1
 }
 
 #[test]
 fn f0469_gradcheck() {
-    let mut s = 1715966351u64;
-    let w: Array2<f64> = random((3, 2), &mut s);
-    let grad = scalar(&mut s);
-    let d_t1: Array2<f64> = random((3, 2), &mut s);
-    let (w, grad, d_t1,) = std::hint::black_box((w, grad, d_t1,));
-    let (value, grads) = f0469_backward(&w, grad, &d_t1, 1.0);
-    assert_eq!(value, f0469(&w, grad, &d_t1));
-    assert_eq!(grads.w.shape(), w.shape());
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    gradcheck(&(w.clone(), grad, d_t1.clone()), |(w, grad, d_t1)| f0469_backward(w, *grad, d_t1, 1.0)).unwrap();
+    let mut s = 1526677769u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0469_backward(&p0, p1, &p2, 1.0);
+    assert_eq!(value, f0469(&p0, p1, &p2));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0469_backward(p0, *p1, p2, 1.0)).unwrap();
 }
-#[differentiable(wrt(w))]
-fn f0470(w: f64, out: &Array2<f64>) -> f64 {
-    let grad_1 = {
-        let unused = cos(out);
-        unused
+#[differentiable(wrt(d_x))]
+fn f0470(d_x: f64, out: &Array2<f64>) -> f64 {
+    let mut unused = {
+        let d_d_x = cos(out);
+        d_d_x
     };
-    let _t3 = 0.5 * &grad_1;
-    let mut x_from_out = if sum(&grad_1) < 0.0371 {
-        softmax(&(tan(&(tanh(out)))))
+    let _t3 = 0.5 * &unused;
+    let x = if sum(&unused) < 0.0371 {
+        sigmoid(sigmoid(d_x))
     } else {
-        grad_1.to_owned()
+        ((log_sigmoid(d_x)).powi(2) + 1.0).recip()
     };
-    x_from_out += &grad_1;
-    grad_1[[2, 1]] + x_from_out[[2, 2]] + out[[0, 0]]
+    if x >= 0.0371 {
+        unused += x;
+    } else if out[[1, 1]] > 0.0371 {
+        unused /= (mse(out, &unused)).powi(2) + 1.0;
+    }
+    mean(&unused) + x + x
 }
 
 #[test]
 fn f0470_gradcheck() {
-    let mut s = 2083725715u64;
-    let w = scalar(&mut s);
+    let mut s = 1180069104u64;
+    let d_x = scalar(&mut s);
     let out: Array2<f64> = random((3, 3), &mut s);
-    let (w, out,) = std::hint::black_box((w, out,));
-    let (value, grads) = f0470_backward(w, &out, 1.0);
-    assert_eq!(value, f0470(w, &out));
-    gradcheck(&(w,), |(w,)| f0470_backward(*w, &out, 1.0)).unwrap();
+    let (d_x, out,) = std::hint::black_box((d_x, out,));
+    let (value, grads) = f0470_backward(d_x, &out, 1.0);
+    assert_eq!(value, f0470(d_x, &out));
+    gradcheck(&(d_x,), |(d_x,)| f0470_backward(*d_x, &out, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0471(p0: &Array2<f64>, p1: f64, p2: f64) -> f64 {
@@ -11824,17 +11809,17 @@ fn f0471_gradcheck() {
 fn f0472(p0: &Array1<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
     let mut t1 = p1;
     for i in 0..1 {
-        t1 += 0.75;
-        t1 += 0.5;
+        t1 += sum(&(p3.row(i)));
+        t1 = t1.tanh();
     }
-    let t2 = t1;
-    let t3 = &(1.5 + &(softmax(p3))) - t1;
-    t2 + t3[[0, 0]]
+    t1 -= 1.5;
+    let t1 = sigmoid(&(&(t1 * p3) + (p3.sum())));
+    sum(&t1)
 }
 
 #[test]
 fn f0472_gradcheck() {
-    let mut s = 1945066349u64;
+    let mut s = 1784344954u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -11902,7 +11887,7 @@ fn f0474_gradcheck() {
 }
 #[differentiable]
 fn f0475(p0: &Array2<f64>, p1: ArrayView2<f64>) -> f64 {
-    let mut t1 = (mse(&p1, &p1)).max(1.5);
+    let mut t1 = log_sigmoid(mse(&p1, &p1));
     let t2 = (logsumexp(&(-p0))) * &p1;
     let t3 = if p1[[1, 1]] > 0.4629 {
         t2.to_owned()
@@ -11913,15 +11898,15 @@ fn f0475(p0: &Array2<f64>, p1: ArrayView2<f64>) -> f64 {
     let t4 = &t3 * &p1;
     let t6 = {
         let t5 = cos(&t4);
-        t1.min(0.75)
+        (1.5 + (t1.tanh())).powf(t1.sin())
     };
-    let t7 = t1 + &t2;
-    t1 + t2.sum() + t3[[1, 1]] + mean(&t4) + t6 + sum(&t7) + t2.sum()
+    let _t7 = &t4 * &t4;
+    t1 + t2[[1, 1]] + sum(&t3) + t4.sum() + t6
 }
 
 #[test]
 fn f0475_gradcheck() {
-    let mut s = 788307631u64;
+    let mut s = 780035050u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -11952,34 +11937,30 @@ fn f0476_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0476_backward(p0.clone(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0477(d_p0: &Array2<f64>, x: &Array2<f64>, out: f64) -> f64 {
-    let _t1 = abs(x);
-    let x_from_out = out;
-    let t4 = {
-        let t3 = out - out;
+fn f0477(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
+    let _t1 = abs(p1);
+    let t2 = p2;
+    let mut t4 = {
+        let t3 = p2 - p2;
         t3 - t3
     };
-    let d_out_1 = (1.5 + (tanh(t4))).powf(cos(t4));
-    let t6 = if d_out_1 <= 0.0371 {
-        out - 0.75
-    } else {
-        t4 * x_from_out
-    };
-    d_out_1 + t6 + d_p0[[0, 2]]
+    let t5 = sin((t4.abs()).min(t4));
+    t4 -= (square(t5) + 1.0).ln();
+    t4 + t5
 }
 
 #[test]
 fn f0477_gradcheck() {
-    let mut s = 333096419u64;
-    let d_p0: Array2<f64> = random((3, 3), &mut s);
-    let x: Array2<f64> = random((3, 2), &mut s);
-    let out = scalar(&mut s);
-    let (d_p0, x, out,) = std::hint::black_box((d_p0, x, out,));
-    let (value, grads) = f0477_backward(&d_p0, &x, out, 1.0);
-    assert_eq!(value, f0477(&d_p0, &x, out));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(d_p0.clone(), x.clone(), out), |(d_p0, x, out)| f0477_backward(d_p0, x, *out, 1.0)).unwrap();
+    let mut s = 1355941658u64;
+    let p0: Array2<f64> = random((3, 3), &mut s);
+    let p1: Array2<f64> = random((3, 2), &mut s);
+    let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0477_backward(&p0, &p1, p2, 1.0);
+    assert_eq!(value, f0477(&p0, &p1, p2));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0477_backward(p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0478(d_p0: f32, grad: &Array2<f32>, w: &Array2<f32>, d_x: &Array2<f32>) -> Array2<f32> {
@@ -12034,78 +12015,79 @@ fn f0479_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0480(p0: f64) -> f64 {
-    let t1 = tanh(ln(square(square(p0.max(3.0))) + 1.0));
-    let _t2 = (relu(p0 / (t1.powi(2) + 2.0))) + t1;
-    let t3 = t1 * t1;
-    t1 + t3
+fn f0480(w: f64) -> f64 {
+    let t1 = softplus(f64::ln((log_sigmoid(w)).powi(2) + 0.5));
+    let mut t1_from_t2 = w;
+    if t1_from_t2 > 0.4629 {
+        t1_from_t2 -= (t1_from_t2.min(t1)) + t1;
+    } else {
+        t1_from_t2 += powi(t1_from_t2, 1);
+    }
+    t1 + t1_from_t2
 }
 
 #[test]
 fn f0480_gradcheck() {
-    let mut s = 1550591982u64;
-    let p0 = scalar(&mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0480_backward(p0, 1.0);
-    assert_eq!(value, f0480(p0));
-    gradcheck(&(p0,), |(p0,)| f0480_backward(*p0, 1.0)).unwrap();
+    let mut s = 656126451u64;
+    let w = scalar(&mut s);
+    let (w,) = std::hint::black_box((w,));
+    let (value, grads) = f0480_backward(w, 1.0);
+    assert_eq!(value, f0480(w));
+    gradcheck(&(w,), |(w,)| f0480_backward(*w, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2))]
-fn f0481(p0: f64, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let t1 = (sin(c0)).dot(&c0.t());
-    let t2 = sum_axis(&(p1 + c0), Axis(1));
-    let _t3 = p2;
-    let t4 = f0468(c0.to_owned(), &(cos(&t1)));
-    sum(&t1) + sum(&t2) + t4[[0, 0]]
+#[differentiable(wrt(d_x, x, grad))]
+fn f0481(d_x: f64, x: f64, grad: &Array2<f64>, w: &Array2<f64>) -> f64 {
+    let t1 = (sin(w)).dot(&w.t());
+    let t1_from_t2 = sum_axis(&(x + w), Axis(1));
+    let _t3 = grad;
+    let t4 = f0468(w.to_owned(), &(cos(&t1)));
+    sum(&t1) + sum(&t1_from_t2) + t4
 }
 
 #[test]
 fn f0481_gradcheck() {
-    let mut s = 2026393799u64;
-    let p0 = scalar(&mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array2<f64> = random((1, 3), &mut s);
-    let c0: Array2<f64> = random((3, 2), &mut s);
-    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0481_backward(p0, p1, &p2, &c0, 1.0);
-    assert_eq!(value, f0481(p0, p1, &p2, &c0));
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0481_backward(*p0, *p1, p2, &c0, 1.0)).unwrap();
+    let mut s = 2024349395u64;
+    let d_x = scalar(&mut s);
+    let x = scalar(&mut s);
+    let grad: Array2<f64> = random((1, 3), &mut s);
+    let w: Array2<f64> = random((3, 2), &mut s);
+    let (d_x, x, grad, w,) = std::hint::black_box((d_x, x, grad, w,));
+    let (value, grads) = f0481_backward(d_x, x, &grad, &w, 1.0);
+    assert_eq!(value, f0481(d_x, x, &grad, &w));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    gradcheck(&(d_x, x, grad.clone()), |(d_x, x, grad)| f0481_backward(*d_x, *x, grad, &w, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0482(out: &Array1<f64>, grad: f64, d_out: f64, x: &Array2<f64>) -> Array1<f64> {
-    let mut grad_1 = 1.25 + d_out;
-    for i in 0..1 {
-        grad_1 += (x[[i, 1]]) * (x[[i, 1]]);
-        grad_1 += square(d_out);
-    }
-    let t2 = 2.0 - (powi(out.dot(out), 1));
-    let out_1 = {
-        let t1_from_t2 = grad_1;
-        grad_1
+fn f0482(grad: &Array1<f64>, y_1: f64, w: f64, out: &Array2<f64>) -> f64 {
+    let mut x = f0450(y_1);
+    let mut d_out = y_1;
+    d_out *= sum(&(out.dot(out)).row(1));
+    d_out += x * 0.1;
+    let d_d_x = if sum(out) <= 0.4629 {
+        grad - x
+    } else {
+        cos(&(grad - x))
     };
-    let t5 = d_out;
-    let t6 = (out_1.min(grad_1)) * t5;
-    sin(out)
+    for i in 0..2 {
+        x += (square(d_out) + 1.0).recip();
+        x -= d_d_x.dot(grad);
+    }
+    d_out + d_d_x.sum()
 }
 
 #[test]
 fn f0482_gradcheck() {
-    let mut s = 1845580740u64;
-    let out: Array1<f64> = random(3, &mut s);
-    let grad = scalar(&mut s);
-    let d_out = scalar(&mut s);
-    let x: Array2<f64> = random((2, 2), &mut s);
-    let (out, grad, d_out, x,) = std::hint::black_box((out, grad, d_out, x,));
-    let up: Array1<f64> = random(3, &mut s);
-    let (value, grads) = f0482_backward(&out, grad, d_out, &x, &up);
-    assert_eq!(value, f0482(&out, grad, d_out, &x));
+    let mut s = 2116129346u64;
+    let grad: Array1<f64> = random(3, &mut s);
+    let y_1 = scalar(&mut s);
+    let w = scalar(&mut s);
+    let out: Array2<f64> = random((2, 2), &mut s);
+    let (grad, y_1, w, out,) = std::hint::black_box((grad, y_1, w, out,));
+    let (value, grads) = f0482_backward(&grad, y_1, w, &out, 1.0);
+    assert_eq!(value, f0482(&grad, y_1, w, &out));
+    assert_eq!(grads.grad.shape(), grad.shape());
     assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(out.clone(), grad, d_out, x.clone()), |(out, grad, d_out, x)| f0482_backward(out, *grad, *d_out, x, &up))
-        .unwrap();
+    gradcheck(&(grad.clone(), y_1, w, out.clone()), |(grad, y_1, w, out)| f0482_backward(grad, *y_1, *w, out, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0483(p0: &Array1<f64>, p1: f64) -> f64 {
@@ -12115,21 +12097,20 @@ fn f0483(p0: &Array1<f64>, p1: f64) -> f64 {
     } else {
         t1 += (t1 * 0.75).tanh();
     }
-    let mut t2 = concat(Axis(0), &[&(p0 * p1), p0, p0]);
-    let t3 = backprop::ops::recip(square(p1) + 1.0);
-    let mut t3 = p1;
-    t3 /= ((tan(&(tanh(&(p0 / (square(t1) + 1.0)))))).dot(p0)).powi(2) + 0.5;
-    if t3 >= -0.5183 {
-        t2 -= p1.powi(1);
-    } else {
-        t3 += -t1;
-    }
-    t1 + logsumexp(&t2) + t3 + logsumexp(&t2)
+    let t2 = concat(Axis(0), &[&(p0 * p1), p0, p0]);
+    let t3 = p1.min(t1);
+    let t4 = (tanh(&(t1 / &(&t2 * &t2 + 0.5)))).dot(&(sin(&t2)));
+    let t5 = t4 - t4;
+    let t7 = {
+        let t6 = t4.abs();
+        t5 / (square(t3) + 0.5)
+    };
+    t5 + t7 + t4
 }
 
 #[test]
 fn f0483_gradcheck() {
-    let mut s = 1699819188u64;
+    let mut s = 1130918879u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -12147,14 +12128,14 @@ fn f0484(p0: f64, p1: f64, p2: &Array2<f64>, p3: &Array1<f64>, c0: &Array2<f64>)
         square(p2)
     };
     let t3 = &t1;
-    let t4 = &t2 + c0;
-    let t5 = square(&t2);
-    t4.sum() + t5[[2, 1]] + t1.sum()
+    let t4 = &(powi(&(1.5 / (square(c0) + 1.0)), 2)) / &(square(&t2) + 0.5);
+    let t5 = softmax(&(softplus(&(softplus(p3)))));
+    t1[[2, 2]] + mean(&t2) + t3.sum() + t4.sum() + mean(&t5)
 }
 
 #[test]
 fn f0484_gradcheck() {
-    let mut s = 1401604458u64;
+    let mut s = 117581588u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -12168,24 +12149,29 @@ fn f0484_gradcheck() {
     gradcheck(&(p0, p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0484_backward(*p0, *p1, p2, p3, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0485(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
-    let t1 = p1.max(3.0);
-    let t1 = (abs(p2)).dot(p0);
-    sum(&t1)
+fn f0485(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, labels: &[usize]) -> f64 {
+    let t1 = log_sigmoid(p1);
+    let t2 = if t1 <= -0.5183 {
+        (&(t1 * p2) - p2) * p2
+    } else {
+        p2.to_owned()
+    };
+    t1 + mean(&t2)
 }
 
 #[test]
 fn f0485_gradcheck() {
-    let mut s = 1581349910u64;
+    let mut s = 1406558282u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
+    let labels: &[usize] = &[1, 0, 1];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0485_backward(&p0, p1, &p2, 1.0);
-    assert_eq!(value, f0485(&p0, p1, &p2));
+    let (value, grads) = f0485_backward(&p0, p1, &p2, labels, 1.0);
+    assert_eq!(value, f0485(&p0, p1, &p2, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0485_backward(p0, *p1, p2, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0485_backward(p0, *p1, p2, labels, 1.0)).unwrap();
 }
 #[differentiable(wrt(d_t1))]
 fn f0486(d_t1: &Array2<f64>, x: ArrayView2<f64>) -> f64 {
@@ -12208,21 +12194,24 @@ fn f0486_gradcheck() {
 }
 #[differentiable]
 fn f0487(p0: &Array2<f64>) -> f64 {
-    let t1 = &(softmax(p0)) / &(square(p0) + 2.0);
-    let t2 = &(log_softmax(&(&t1 - &t1))) - &(1.25 + &(p0 - 0.1));
-    let mut t4 = {
-        let t3 = t1[[0, 0]];
-        (tan(f64::tanh(t3))) - t3
+    let mut t1 = (softplus(p0)) * (backprop::ops::recip(&(square(p0) + 1.0)));
+    let t2 = &(relu(&(1.25 + &t1))) - 0.1;
+    for i in 0..1 {
+        t1 += &t2;
+    }
+    let t3 = &t2;
+    let t4 = mean(&(exp(&(sigmoid(t3)))));
+    let t5 = if t4 > 0.0371 || t4 > 0.0 {
+        mean(&(abs(t3)))
+    } else {
+        sigmoid(mean(&(abs(t3))))
     };
-    let _t5 = t4;
-    let t6 = &((sqrt(&(square(&t1) + 1.0))) + 1.5) / (square(sigmoid(t4 - t4)) + 2.0);
-    t4 -= 0.25;
-    t4 + t6[[2, 1]]
+    sum(&t1) + t2.sum() + t3[[0, 1]] + t4 + t5 + t5
 }
 
 #[test]
 fn f0487_gradcheck() {
-    let mut s = 1532646077u64;
+    let mut s = 1547292822u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0487_backward(&p0, 1.0);
@@ -12231,49 +12220,60 @@ fn f0487_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0487_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0488(x: &Array2<f64>, out: f64, labels: &[usize]) -> f64 {
-    let mut t1 = relu(&(&(x - x) + &(ln(&(square(x) + 1.0)))));
-    t1 /= square(softmax_cross_entropy(&(ln(&(square(&(tanh(&t1))) + 1.0))), labels)) + 1.0;
-    if out >= -0.5183 {
-        t1 += 0.25;
+fn f0488(p0: &Array2<f64>, p1: f64) -> f64 {
+    let mut t1 = relu(&(&(p0 - p0) + &(ln(&(square(p0) + 1.0)))));
+    t1 /= square((cos((f0456(p1)).tanh())) * p1) + 1.0;
+    let mut t3 = {
+        let t2 = p1;
+        mse(&(tanh(&((3.0 / (square(t2) + 1.0)) - p0))), &(tanh(&t1)))
+    };
+    if t1[[1, 0]] > 0.4629 || p1 > 0.0 {
+        t1 -= &(t3 - &t1);
+    } else {
+        t3 += t3.tanh();
     }
-    let d_out_1 = logsumexp(x);
-    let grad_1 = &d_out_1;
-    let grad_1 = d_out_1[0];
-    let t4 = &(backprop::ops::recip(&(square(&t1) + 1.0))) / &(&t1 * &t1 + 0.5);
-    t1[[0, 0]] + d_out_1.dot(&d_out_1) + grad_1 + t4[[1, 0]]
+    let t4 = t3;
+    let t6 = {
+        let t5 = 0.75 + t4;
+        -t4
+    };
+    let _t7 = relu(sin(t6));
+    t1[[1, 0]] + t3 + t4 + t6 + t6
 }
 
 #[test]
 fn f0488_gradcheck() {
-    let mut s = 859981442u64;
-    let x: Array2<f64> = random((2, 1), &mut s);
-    let out = scalar(&mut s);
-    let labels: &[usize] = &[0, 0];
-    let (x, out,) = std::hint::black_box((x, out,));
-    let (value, grads) = f0488_backward(&x, out, labels, 1.0);
-    assert_eq!(value, f0488(&x, out, labels));
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(x.clone(), out), |(x, out)| f0488_backward(x, *out, labels, 1.0)).unwrap();
+    let mut s = 1111004028u64;
+    let p0: Array2<f64> = random((2, 1), &mut s);
+    let p1 = scalar(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0488_backward(&p0, p1, 1.0);
+    assert_eq!(value, f0488(&p0, p1));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0488_backward(p0, *p1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0489(p0: &Array2<f64>, p1: f64, p2: ArrayView2<f64>) -> f64 {
-    let t2 = {
-        let t1 = log_softmax(&p2);
-        p2.dot(p0)
+    let mut t2 = {
+        let t1 = log_sigmoid(&p2);
+        &(p0.dot(&p0.t())) * &p2
     };
-    let t3 = cos(&(t2.column(1)));
-    let t4 = (ln(&(square(&(concat(Axis(0), &[&t3, &t3, &t3]))) + 0.5))) * 1.5;
-    let t4 = (mse(&(logsumexp(&t2)), &t3)) / (square(&t4) + 1.0);
-    let t5 = abs(&t3);
-    let t6 = square(&(p1 / (square(&t5) + 1.0)));
-    let t7 = sigmoid(t4.sum());
-    t6.sum() + t7 + p1
+    t2 = (log_softmax(&p2)) / (square(&(t2.dot(&p2))) + 2.0);
+    let mut t2 = sqrt(&(square(&(sin(&p2))) + 1.0));
+    t2 = -&t2;
+    if mean(p0) >= -0.5183 {
+        t2 -= &p2;
+    } else {
+        t2 += &(abs(&p2));
+    }
+    let _t3 = p2.t();
+    let t4 = (0.25 - (f0468(p0.to_owned(), &(sigmoid(&t2))))) + &t2;
+    t2[[1, 1]] + mean(&t4)
 }
 
 #[test]
 fn f0489_gradcheck() {
-    let mut s = 166454963u64;
+    let mut s = 1622172411u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -12305,28 +12305,32 @@ fn f0490_gradcheck() {
     assert_eq!(value, f0490(p0, p1));
     gradcheck(&(p0, p1), |(p0, p1)| f0490_backward(*p0, *p1, 1.0)).unwrap();
 }
-#[differentiable(wrt(d_p0, y_1))]
-fn f0491(d_p0: &Array2<f64>, y_1: f64, x: &Array2<f64>) -> f64 {
+#[differentiable(wrt(d_p0, d_t1))]
+fn f0491(d_p0: &Array2<f64>, d_t1: f64, grad: &Array2<f64>) -> Array2<f64> {
     let t1 = if mean(d_p0) > 0.0371 {
-        sum(&(x.dot(x)))
+        sum(&(grad.dot(grad)))
     } else {
-        mse(&(x * y_1), x)
+        f0437(d_t1)
     };
-    let t2 = t1;
-    t1 + t2 + y_1
+    let out_1 = (grad * grad).sum();
+    sin(d_p0)
 }
 
 #[test]
 fn f0491_gradcheck() {
-    let mut s = 133385773u64;
+    let mut s = 1096809550u64;
     let d_p0: Array2<f64> = random((3, 2), &mut s);
-    let y_1 = scalar(&mut s);
-    let x: Array2<f64> = random((3, 3), &mut s);
-    let (d_p0, y_1, x,) = std::hint::black_box((d_p0, y_1, x,));
-    let (value, grads) = f0491_backward(&d_p0, y_1, &x, 1.0);
-    assert_eq!(value, f0491(&d_p0, y_1, &x));
+    let d_t1 = scalar(&mut s);
+    let grad: Array2<f64> = random((3, 3), &mut s);
+    let (d_p0, d_t1, grad,) = std::hint::black_box((d_p0, d_t1, grad,));
+    let up: Array2<f64> = random((3, 2), &mut s);
+    let (value, grads) = f0491_backward(&d_p0, d_t1, &grad, &up);
+    assert_eq!(value, f0491(&d_p0, d_t1, &grad));
     assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    gradcheck(&(d_p0.clone(), y_1), |(d_p0, y_1)| f0491_backward(d_p0, *y_1, &x, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(d_p0.clone(), d_t1), |(d_p0, d_t1)| f0491_backward(d_p0, *d_t1, &grad, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0492(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: &Array1<f64>) -> f64 {
@@ -12424,107 +12428,103 @@ fn f0495_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0495_backward(*p0, p1, *p2, 1.0)).unwrap();
 }
-#[differentiable(wrt(d_p0))]
-fn f0496(w: &Array2<f64>, d_p0: &Array2<f64>, y_1: &Array2<f64>) -> f64 {
-    let d_x = w.dot(&y_1.t());
-    let x = sigmoid(&(ln(&(square(&(&(&d_x + &d_x) * &(1.5 * y_1))) + 0.5))));
-    let t3 = x.t();
-    let mut x_from_out = {
-        let t4 = (sigmoid(mean(&(&d_x / &(&d_x * &d_x + 2.0)).column(0)))).exp();
-        softmax(&(&(&d_x * &x) * t4))
-    };
-    if d_p0[[0, 0]] > -0.5183 {
-        x_from_out -= &d_x;
-    } else if x_from_out[[1, 0]] > -0.5183 {
-        x_from_out *= &(&d_x * 0.1);
-    }
-    x_from_out += &(sqrt(&(square(&d_x) + 1.0)));
-    mean(&d_x) + sum(&x) + t3[[0, 0]] + mean(&x_from_out)
+#[differentiable(wrt(p1))]
+fn f0496(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
+    let t1 = p0.dot(&p2.t());
+    let mut t2 = sqrt(&(square(&(&(p1 * p2) / 3.0)) + 0.5));
+    t2 += p2;
+    t2 += &(softplus(&(softmax(p2))));
+    t2 = exp(&(sigmoid(&t2)));
+    let _t3 = &((sum(&t2)) / (&t2 * &t2 + 0.5)) - (p1 - &(&t1 * &t1));
+    mean(&t1) + t2[[0, 1]] + p1.sum()
 }
 
 #[test]
 fn f0496_gradcheck() {
-    let mut s = 1420441488u64;
-    let w: Array2<f64> = random((2, 3), &mut s);
-    let d_p0: Array2<f64> = random((1, 3), &mut s);
-    let y_1: Array2<f64> = random((1, 3), &mut s);
-    let (w, d_p0, y_1,) = std::hint::black_box((w, d_p0, y_1,));
-    let (value, grads) = f0496_backward(&w, &d_p0, &y_1, 1.0);
-    assert_eq!(value, f0496(&w, &d_p0, &y_1));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    gradcheck(&(d_p0.clone(),), |(d_p0,)| f0496_backward(&w, d_p0, &y_1, 1.0)).unwrap();
+    let mut s = 285502751u64;
+    let p0: Array2<f64> = random((2, 3), &mut s);
+    let p1: Array2<f64> = random((1, 3), &mut s);
+    let p2: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0496_backward(&p0, &p1, &p2, 1.0);
+    assert_eq!(value, f0496(&p0, &p1, &p2));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p1.clone(),), |(p1,)| f0496_backward(&p0, p1, &p2, 1.0)).unwrap();
 }
-#[differentiable(wrt(x, d_p0, grad))]
-fn f0497(x: ArrayView2<f32>, d_p0: &Array2<f32>, grad: ArrayView2<f32>, d_t1: &Array2<f32>) -> f32 {
-    let d_out_1 = (square(mean(&(&grad * &grad).column(0))) + 1.0).recip();
-    let mut d_out_1 = f0180(d_out_1);
+#[differentiable(wrt(w, d_out, d_p0))]
+fn f0497(w: ArrayView2<f32>, d_out: &Array2<f32>, d_p0: ArrayView2<f32>, y_1: &Array2<f32>) -> f32 {
+    let out = (square(mean(&(&d_p0 * &d_p0).column(0))) + 1.0).recip();
+    let mut out = f0180(out);
     for i in 0..2 {
-        d_out_1 += sum(&(backprop::ops::exp(d_t1)));
+        out += sum(&(backprop::ops::exp(y_1)));
     }
-    d_out_1 -= 0.75;
-    let d_out = mean(&((sigmoid(&(&grad - d_out_1))).dot(&(tanh(d_t1)))));
-    d_out_1 + d_out
+    out = square(sigmoid(out));
+    let t1_from_t2 = out;
+    out + t1_from_t2
 }
 
 #[test]
 fn f0497_gradcheck() {
-    let mut s = 1437340744u64;
-    let x: Array2<f32> = random32((2, 2), &mut s);
-    let d_p0: Array2<f32> = random32((3, 2), &mut s);
-    let grad: Array2<f32> = random32((2, 3), &mut s);
-    let d_t1: Array2<f32> = random32((3, 1), &mut s);
-    let (x, d_p0, grad, d_t1,) = std::hint::black_box((x, d_p0, grad, d_t1,));
-    let (value, grads) = f0497_backward(x.view(), &d_p0, grad.view(), &d_t1, 1.0);
-    assert_eq!(value, f0497(x.view(), &d_p0, grad.view(), &d_t1));
-    assert_eq!(grads.x.shape(), x.shape());
+    let mut s = 25726552u64;
+    let w: Array2<f32> = random32((2, 2), &mut s);
+    let d_out: Array2<f32> = random32((3, 2), &mut s);
+    let d_p0: Array2<f32> = random32((2, 3), &mut s);
+    let y_1: Array2<f32> = random32((3, 1), &mut s);
+    let (w, d_out, d_p0, y_1,) = std::hint::black_box((w, d_out, d_p0, y_1,));
+    let (value, grads) = f0497_backward(w.view(), &d_out, d_p0.view(), &y_1, 1.0);
+    assert_eq!(value, f0497(w.view(), &d_out, d_p0.view(), &y_1));
+    assert_eq!(grads.w.shape(), w.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
     assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.grad.shape(), grad.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(x.clone(), d_p0.clone(), grad.clone()), |(x, d_p0, grad)| f0497_backward(x.view(), d_p0, grad.view(), &d_t1, 1.0))
+        .check(&(w.clone(), d_out.clone(), d_p0.clone()), |(w, d_out, d_p0)| f0497_backward(w.view(), d_out, d_p0.view(), &y_1, 1.0))
         .unwrap();
 }
 #[differentiable]
-fn f0498(p0: Array2<f64>, p1: f64) -> f64 {
-    let _t1 = &(ln(&(square(&(p0.row(0))) + 1.0))) / (square(&(sigmoid(&(p0.dot(&p0.t()))))) + 2.0);
-    let _t2 = p1.cos();
-    let t3 = (p1 + p1) + &p0;
-    let t4 = f0437(p1);
-    let t3 = p1;
-    let t5 = if t3 <= -0.5183 {
-        (t3 * 0.25) - t3
-    } else {
-        relu((square(p1) + 1.0).recip())
-    };
-    t4 + t3 + t5
+fn f0498(grad: Array2<f64>, d_x: f64) -> Array2<f64> {
+    let _t1 = &(ln(&(square(&(grad.row(0))) + 1.0))) / (square(&(sigmoid(&(grad.dot(&grad.t()))))) + 2.0);
+    let _t2 = d_x.cos();
+    let out = (d_x + d_x) + &grad;
+    let t4 = (f0480(d_x)).tanh();
+    let grad_1 = t4 - t4;
+    let out = log_softmax(&out);
+    sigmoid(&grad)
 }
 
 #[test]
 fn f0498_gradcheck() {
-    let mut s = 1184998430u64;
-    let p0: Array2<f64> = random((1, 3), &mut s);
-    let p1 = scalar(&mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0498_backward(p0.clone(), p1, 1.0);
-    assert_eq!(value, f0498(p0.clone(), p1));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0498_backward(p0.clone(), *p1, 1.0)).unwrap();
+    let mut s = 476396473u64;
+    let grad: Array2<f64> = random((1, 3), &mut s);
+    let d_x = scalar(&mut s);
+    let (grad, d_x,) = std::hint::black_box((grad, d_x,));
+    let up: Array2<f64> = random((1, 3), &mut s);
+    let (value, grads) = f0498_backward(grad.clone(), d_x, &up);
+    assert_eq!(value, f0498(grad.clone(), d_x));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(grad.clone(), d_x), |(grad, d_x)| f0498_backward(grad.clone(), *d_x, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0499(p0: f64) -> f64 {
     let t2 = {
         let t1 = p0;
-        ((p0 + p0).powi(2) + 0.5).powf(0.25)
+        softplus(p0 + p0)
     };
-    let t3 = p0 - t2;
-    let t4 = (cos(t3)) + t3;
-    t3 + t4
+    let mut t4 = {
+        let t3 = t2 - 0.1;
+        log_sigmoid(p0 * t2)
+    };
+    t4 += t2;
+    t2 + t4
 }
 
 #[test]
 fn f0499_gradcheck() {
-    let mut s = 82370375u64;
+    let mut s = 1965112316u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0499_backward(p0, 1.0);

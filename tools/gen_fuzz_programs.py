@@ -357,7 +357,7 @@ class Program:
         rng = self.rng
         a = self.expr(depth - 1)
         fs = ["exp", "ln", "sqrt", "square", "abs", "sin", "cos", "tanh", "sigmoid",
-              "relu", "powi", "neg", "recip", "tan"]
+              "relu", "powi", "neg", "recip", "tan", "softplus", "log_sigmoid"]
         if a.scalar:
             fs += ["powf", "max", "min"]
         if len(a.shape) in (1, 2):
@@ -416,7 +416,9 @@ class Program:
                 a = self.squash(a)
                 bound = 4.0
             return V("%s(%s)" % (f, a.as_ref()), a.shape, bound)
-        bound = {"abs": a.bound, "relu": a.bound}.get(f, 1.0)
+        # |softplus(x)| and |log_sigmoid(x)| are at most |x| + ln 2.
+        bound = {"abs": a.bound, "relu": a.bound, "softplus": a.bound + 1.0,
+                 "log_sigmoid": a.bound + 1.0}.get(f, 1.0)
         return self.apply_fn(f, a, bound)
 
     def reduce_or_structure(self, depth):
