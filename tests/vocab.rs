@@ -1,4 +1,4 @@
-//! Every row of the op table (`backprop-codegen/src/vocab.rs`) as a
+//! Every row of the op table (`backprop-codegen/src/vocab/table.rs`) as a
 //! differentiable function of its example body, compiled in a crate of its
 //! own (by trybuild) and run: each backward returns the original's value bit
 //! for bit and gradients that agree with central differences. This is where
