@@ -610,6 +610,10 @@ class Program:
             rhs = self.guard(rhs, rng.choice(["1.0", "0.5"]))
         if op == "=" and rhs.bound > LIMIT * 4:
             return None
+        if op == "=" and times > 1 and rhs.bound > t.bound and re.search(r"\b%s\b" % t.code, rhs.code):
+            # `t = exp(&t)` run k times grows as a tower, past any bound
+            # taken once.
+            return None
         bound = {"+=": t.bound + times * rhs.bound, "-=": t.bound + times * rhs.bound,
                  "*=": t.bound * rhs.bound ** times, "/=": t.bound * 2.0 ** times,
                  "=": max(rhs.bound, t.bound)}[op]
