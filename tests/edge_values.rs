@@ -22,7 +22,11 @@
 //!   `logsumexp` and `softmax_cross_entropy` shift each row by its maximum, so
 //!   logits of size `1e3`..`1e300` give finite values and gradients, equal to
 //!   those of the shifted logits. `sigmoid(±1000)` is exactly `1` or `0` with
-//!   gradient `0`.
+//!   gradient `0` (`1 / (1 + exp(-x))` as written: exactly `0` below
+//!   `x = -709.78`, where `exp(-x)` overflows). `softplus` and `log_sigmoid`
+//!   do not overflow at any `x`: `softplus(±1000)` is `1000` or `0`, with
+//!   gradient `σ(x)`, `1` or `0`; `log_sigmoid(±1000)` is `0` or `-1000`,
+//!   with gradient `σ(-x)`.
 //! - **NaN in, NaN out.** A NaN input gives a NaN value and NaN gradients for
 //!   the parameters it reaches, through every elementwise op (including the
 //!   kinks: `relu(NaN)` and `abs(NaN)` pass NaN, not 0) and through the
@@ -294,6 +298,47 @@ fn softmax_and_cross_entropy_of_large_logits_are_finite() {
         assert_eq!(v, if x > 0.0 { 2.0 } else { -1.0 });
         assert_eq!(g.x, 0.0);
     }
+}
+
+#[differentiable]
+fn soft(x: f64) -> f64 {
+    softplus(x) + 2.0 * log_sigmoid(x)
+}
+
+#[differentiable]
+fn soft_arrays(x: &Array1<f64>) -> f64 {
+    sum(&softplus(x)) + 2.0 * sum(&log_sigmoid(&(x * 1.0)))
+}
+
+#[test]
+fn softplus_and_log_sigmoid_do_not_overflow() {
+    // softplus(x) + 2 log σ(x): the derivative is σ(x) + 2 σ(-x).
+    for (x, value, gradient) in [
+        (1000.0, 1000.0, 1.0),
+        (-1000.0, -2000.0, 2.0),
+        (0.0, -std::f64::consts::LN_2, 1.5),
+    ] {
+        let (v, g) = soft_backward(x, 1.0);
+        assert_eq!((v, g.x), (value, gradient), "at {x}");
+    }
+    let x = array![1000.0, -1000.0, 0.0, 40.0, -40.0];
+    let (v, g) = soft_arrays_backward(&x, 1.0);
+    let want: f64 = x.iter().map(|&x| soft(x)).sum();
+    assert_eq!(v, want);
+    assert_eq!(g.x.slice(backprop::ndarray::s![..3]), array![1.0, 2.0, 1.5]);
+    // Where σ is tiny its value comes through, not a rounded 0 or 1.
+    let (tiny, near_one) = (4.248354255291589e-18, 1.0 - 4.248354255291589e-18);
+    assert!((g.x[3] - (near_one + 2.0 * tiny)).abs() < 1e-15);
+    assert!((g.x[4] - (tiny + 2.0 * near_one)).abs() < 1e-15);
+    assert!(g.x.iter().all(|d| d.is_finite()));
+    gradcheck(&(array![3.0, -2.0, 0.5, 10.0, -10.0],), |(x,)| {
+        soft_arrays_backward(x, 1.0)
+    })
+    .unwrap();
+    // sigmoid is exactly 0 where exp(-x) overflows, with gradient 0.
+    let (v, g) = squashed_backward(-709.79, 1.0);
+    assert_eq!(v, (-709.79_f64).tanh());
+    assert_eq!(g.x, 0.0);
 }
 
 #[differentiable]

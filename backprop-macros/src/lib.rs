@@ -19,11 +19,11 @@ pub fn differentiable(args: TokenStream, item: TokenStream) -> TokenStream {
 
 /// Marks a hand-written adjoint rule for a function the macro cannot see into.
 ///
-/// `#[adjoint(softplus)] fn softplus_adjoint(x: f64, d_out: f64) -> f64` takes
+/// `#[adjoint(logcosh)] fn logcosh_adjoint(x: f64, d_out: f64) -> f64` takes
 /// the forward function's parameters, then the upstream gradient `d_out` last,
 /// and returns one gradient per float parameter (a tuple when several). After
-/// it, `softplus(...)` may be called in any `#[differentiable]` body that can
-/// also name `softplus_vjp` (define the rule beside the function).
+/// it, `logcosh(...)` may be called in any `#[differentiable]` body that can
+/// also name `logcosh_vjp` (define the rule beside the function).
 #[proc_macro_attribute]
 pub fn adjoint(args: TokenStream, item: TokenStream) -> TokenStream {
     backprop_codegen::adjoint(args.into(), item.into()).into()
