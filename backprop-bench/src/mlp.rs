@@ -1,5 +1,5 @@
 //! Workload (c): an MLP 2 → 64 → 2 with ReLU and mean softmax cross-entropy on
-//! a batch of 1024 (`backprop_testkit::networks::mlp`).
+//! a batch of 1024 (`crate::networks::mlp`).
 
 use crate::burn_ad::{self, param1, param2};
 use crate::check::{agree, flat};
@@ -10,7 +10,7 @@ use crate::two_heads::{
 use crate::Grads;
 use backprop::ndarray::{Array1, Array2, Axis, Zip};
 // The function the macro differentiates.
-use backprop_testkit::networks::{mlp, mlp_backward, MlpGrad};
+use crate::networks::{mlp, mlp_backward, MlpGrad};
 use backprop_testkit::random;
 use candle_core::{Tensor, Var};
 
@@ -102,7 +102,7 @@ pub fn hand(i: &Inputs) -> (f64, HandGrad) {
     (loss, HandGrad { w1, b1, w2, b2 })
 }
 
-/// (3) The macro's `mlp_backward` (of [`backprop_testkit::networks::mlp`]).
+/// (3) The macro's `mlp_backward` (of [`crate::networks::mlp`]).
 #[inline(never)]
 pub fn generated(i: &Inputs) -> (f64, MlpGrad) {
     mlp_backward(&i.w1, &i.b1, &i.w2, &i.b2, &i.x, &i.labels, 1.0)

@@ -1,4 +1,4 @@
-//! Workload (e): the Elman RNN `backprop_testkit::networks::rnn`, hidden 16,
+//! Workload (e): the Elman RNN `crate::networks::rnn`, hidden 16,
 //! input 8, T = 20 steps, one recurrent matrix `w` shared by every step and a
 //! squared-error loss summed over the steps.
 
@@ -10,7 +10,7 @@ use backprop::ndarray::linalg::general_mat_vec_mul;
 use backprop::ndarray::{s, Array, Array1, Array2, Axis, ShapeBuilder, Zip};
 use backprop_testkit::lcg;
 // The function the macro differentiates.
-use backprop_testkit::networks::{rnn, rnn_backward, RnnGrad};
+use crate::networks::{rnn, rnn_backward, RnnGrad};
 use candle_core::{Device, Tensor, Var};
 
 /// Hidden width.
@@ -140,7 +140,7 @@ pub fn hand(i: &Inputs) -> (f64, HandGrad) {
     (loss, HandGrad { w, u, b, v: dv })
 }
 
-/// (3) The macro's `rnn_backward` (of [`backprop_testkit::networks::rnn`]).
+/// (3) The macro's `rnn_backward` (of [`crate::networks::rnn`]).
 #[inline(never)]
 pub fn generated(i: &Inputs) -> (f64, RnnGrad) {
     rnn_backward(&i.w, &i.u, &i.b, &i.v, &i.h0, &i.xs, &i.ys, 1.0)

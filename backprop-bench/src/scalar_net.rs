@@ -7,7 +7,7 @@ use crate::check::{agree, flat_candle};
 use crate::Grads;
 use backprop_testkit::lcg;
 // The function the macro differentiates.
-use backprop_testkit::networks::{network, network_backward, NetworkGrad};
+use crate::networks::{network, network_backward, NetworkGrad};
 use candle_core::{Device, Tensor, Var};
 
 /// The nine parameters and the example.
@@ -108,7 +108,7 @@ pub fn hand(i: &Inputs) -> (f64, [f64; 9]) {
     )
 }
 
-/// (3) The macro's `network_backward` (of [`backprop_testkit::networks::network`]).
+/// (3) The macro's `network_backward` (of [`crate::networks::network`]).
 #[inline(never)]
 pub fn generated(i: &Inputs) -> (f64, NetworkGrad) {
     let [w11, w12, b1, w21, w22, b2, v1, v2, c] = i.p;

@@ -7,7 +7,7 @@ use crate::check::{agree, flat, flat_candle};
 use crate::Grads;
 use backprop::ndarray::{array, Array1, Array2, Axis, Zip};
 // The function the macro differentiates.
-use backprop_testkit::networks::{two_heads, two_heads_backward, TwoHeadsGrad};
+use crate::networks::{two_heads, two_heads_backward, TwoHeadsGrad};
 use candle_core::{DType, Device, Tensor, Var};
 
 /// Parameters and the example, as in `tests/seeds_fork_rule.rs`.
@@ -162,7 +162,7 @@ fn ndarray_gemm_add(acc: &mut Array2<f64>, a: &Array2<f64>, b: &Array2<f64>) {
 }
 
 /// (3) The macro's `two_heads_backward` (of
-/// [`backprop_testkit::networks::two_heads`]).
+/// [`crate::networks::two_heads`]).
 #[inline(never)]
 pub fn generated(i: &Inputs) -> (f64, TwoHeadsGrad) {
     two_heads_backward(
