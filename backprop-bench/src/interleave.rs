@@ -90,6 +90,21 @@ pub fn all_workloads() -> Vec<(&'static str, Ratio)> {
         "(a) scalar network, 1,024 points in turn",
         ratio(&hand, &generated, rounds, batch),
     );
+    // (a) against the hand-written code with the loss spelled as the
+    // function spells it (the same value, bit for bit).
+    let lesson = scalar_net::Inputs::lesson();
+    let hand = || scalar_net::hand_as_spelled(black_box(&lesson));
+    let generated = || scalar_net::generated(black_box(&lesson));
+    let spelled = (
+        "(a) against `0.5 * e.powi(2)` by hand",
+        ratio(&hand, &generated, rounds, batch),
+    );
+    let hand = || scalar_net::hand_as_spelled(black_box(turn(&kh)));
+    let generated = || scalar_net::generated(black_box(turn(&kg)));
+    let spelled_varied = (
+        "(a) against `0.5 * e.powi(2)`, 1,024 points",
+        ratio(&hand, &generated, rounds, batch),
+    );
     vec![
         workload!(
             "(a) scalar network",
@@ -97,6 +112,8 @@ pub fn all_workloads() -> Vec<(&'static str, Ratio)> {
             scalar_net::Inputs::lesson()
         ),
         varied,
+        spelled,
+        spelled_varied,
         workload!("(b) two heads", two_heads, two_heads::Inputs::lesson()),
         workload!("(c) MLP", mlp, mlp::Inputs::new(mlp::BATCH)),
         workload!("(d) broadcast sub", bsub, bsub::Inputs::new(bsub::N)),
