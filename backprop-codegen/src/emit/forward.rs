@@ -142,7 +142,7 @@ fn op_step(r: &Region, cx: &Cx, id: NodeId, op: Op, span: Span) -> Vec<TokenStre
         let path = &call.path;
         let args = call_args(r, cx, call, inputs);
         quote_spanned!(span=> let #name = #path(#(#args),*);)
-    } else if op == Op::Concat {
+    } else if op.operands_in_slice() {
         let f = Ident::new(def.forward, span);
         quote_spanned!(span=> let #name = #bp::#f(#(#consts),*, &[#(#args),*]);)
     } else if let Some(saved) = &r.saved[id.index()] {

@@ -18,7 +18,7 @@
 use super::region::Region;
 use super::{dot_add, fuse, scalar, Shared};
 use crate::graph::{Node, NodeId};
-use crate::vocab::{Op, VIEW};
+use crate::vocab::{Op, RULE_OVER_FIRST, VIEW};
 
 /// Plans the region's values: scalars, buffers written over, fused passes.
 pub fn plan(r: &mut Region, sh: &Shared) {
@@ -63,7 +63,7 @@ pub fn plan(r: &mut Region, sh: &Shared) {
                 continue;
             }
         }
-        if *op == Op::Mse && active == [true, false] && sole(inputs[0]) {
+        if op.has(RULE_OVER_FIRST) && active == [true, false] && sole(inputs[0]) {
             // `∂pred = 2g(pred − target)/n` is written over `pred`.
             r.rule_takes.insert(id);
             continue;

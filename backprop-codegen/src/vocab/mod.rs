@@ -313,6 +313,14 @@ impl Op {
         }
     }
 
+    /// Whether the function takes its operands as one slice
+    /// (`concat(Axis(0), &[&a, &b])`), after its constants.
+    pub fn operands_in_slice(self) -> bool {
+        self.def()
+            .function
+            .is_some_and(|args| args.iter().any(|a| matches!(a, Arg::Operands)))
+    }
+
     /// The unary kernel, if the op has one.
     pub fn unary_kernel(self) -> Option<Kernel> {
         self.def().kernel.filter(|k| k.reads != Reads::Operands)
