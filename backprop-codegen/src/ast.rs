@@ -52,8 +52,13 @@ impl Elem {
 pub enum Kind {
     /// `f32` or `f64`.
     Scalar(Elem),
-    /// An ndarray float array; `owned` is the type of its gradient.
-    Array { elem: Elem, owned: TokenStream },
+    /// An ndarray float array; `owned` is the type of its gradient, `axes`
+    /// its number of axes where the type says it (`Array2`, `Array<_, Ix2>`).
+    Array {
+        elem: Elem,
+        owned: TokenStream,
+        axes: Option<u8>,
+    },
     /// Anything else: not differentiable.
     Constant,
 }
@@ -131,17 +136,33 @@ pub fn classify(ty: &Type, krate: &TokenStream) -> (Kind, bool) {
             };
             let owned_ident = Ident::new(&owned_name, last.ident.span());
             let elem_ident = elem.ident();
-            let owned = if owned_name == "Array" {
+            let (owned, axes) = if owned_name == "Array" {
                 match types.get(1) {
-                    Some(dim) => quote!(#krate::ndarray::Array<#elem_ident, #dim>),
+                    Some(dim) => (
+                        quote!(#krate::ndarray::Array<#elem_ident, #dim>),
+                        axes_of(&quote!(#dim).to_string(), "Ix"),
+                    ),
                     None => return (Kind::Constant, false),
                 }
             } else {
-                quote!(#krate::ndarray::#owned_ident<#elem_ident>)
+                (
+                    quote!(#krate::ndarray::#owned_ident<#elem_ident>),
+                    axes_of(&owned_name, "Array"),
+                )
             };
-            (Kind::Array { elem, owned }, false)
+            (Kind::Array { elem, owned, axes }, false)
         }
         _ => (Kind::Constant, false),
+    }
+}
+
+/// The number of axes of `Array2` (`prefix` "Array") or `Ix2` ("Ix"), or
+/// `None` for a dynamic or unknown dimension.
+fn axes_of(name: &str, prefix: &str) -> Option<u8> {
+    let digits = name.trim().strip_prefix(prefix)?;
+    match digits.parse::<u8>() {
+        Ok(n) if n <= 6 => Some(n),
+        _ => None,
     }
 }
 

@@ -34,7 +34,7 @@ use super::region::{Init, KeptRows, Next, Operand, Part, Region, RevStep};
 use super::{forward, reads, routing, Shared};
 use crate::ast::Kind;
 use crate::graph::{Loop, Node, NodeId};
-use crate::vocab::{Op, ROW_OUT, SAME_TYPE, VIEW};
+use crate::vocab::{Op, Ty, ROW_OUT, SAME_TYPE, VIEW};
 use proc_macro2::Ident;
 
 /// How a carried adjoint starts before the reverse loop.
@@ -304,7 +304,7 @@ fn d_state(r: &Region, sh: &mut Shared, id: NodeId, lp: &Loop) -> Vec<Option<Ide
 fn flat(r: &Region, sh: &Shared, p: NodeId) -> bool {
     match r.node(p) {
         Node::Param(i) => match &sh.func.params[*i].kind {
-            Kind::Array { owned, .. } => owned.to_string().contains("Array1"),
+            Kind::Array { .. } => r.ty[p.index()] == Some(Ty::Array(1)),
             _ => true,
         },
         _ => false,

@@ -167,7 +167,7 @@ pub fn assign<'g>(r: &mut Region<'g>, sh: &mut Shared, output: Option<(NodeId, &
         if let Node::Loop(lp) = r.node(id) {
             // A carried variable has its initial value's type, and a
             // captured value is the enclosing graph's.
-            lp_plan.body.input_scalar = lp.inputs.iter().map(|p| r.scalar[p.index()]).collect();
+            lp_plan.body.input_ty = lp.inputs.iter().map(|p| r.ty[p.index()]).collect();
         }
         assign(&mut lp_plan.body, sh, None);
         r.loops.insert(id, lp_plan);
@@ -177,7 +177,7 @@ pub fn assign<'g>(r: &mut Region<'g>, sh: &mut Shared, output: Option<(NodeId, &
         if let Node::Branch(branch) = r.node(id) {
             // An arm's input is the enclosing value.
             for (arm, inputs) in b.arms.iter_mut().zip(&branch.arm_inputs) {
-                arm.input_scalar = inputs.iter().map(|p| r.scalar[p.index()]).collect();
+                arm.input_ty = inputs.iter().map(|p| r.ty[p.index()]).collect();
             }
         }
         for arm in &mut b.arms {

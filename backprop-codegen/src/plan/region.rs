@@ -4,7 +4,7 @@
 
 use crate::check::Analysis;
 use crate::graph::{Graph, Name, Node, NodeId};
-use crate::vocab::Op;
+use crate::vocab::{Op, Ty};
 use proc_macro2::{Ident, TokenStream};
 use std::collections::{HashMap, HashSet};
 
@@ -300,10 +300,12 @@ pub struct Region<'g> {
     pub views: HashSet<Ident>,
     /// The values the region gives back (the function's value, a region's results).
     pub results: Vec<NodeId>,
-    /// The nodes known to be scalars.
+    /// What is known of each node's type.
+    pub ty: Vec<Option<Ty>>,
+    /// The nodes known to be scalars (of type `Ty::Float`).
     pub scalar: Vec<bool>,
-    /// In a loop body: which of the loop's inputs are known to be scalars.
-    pub input_scalar: Vec<bool>,
+    /// In a loop body or an arm: what is known of its inputs' types.
+    pub input_ty: Vec<Option<Ty>>,
     /// An op that writes its result over its first operand's buffer.
     pub takes: HashSet<NodeId>,
     /// A temporary whose buffer its one reader takes over; the local that
@@ -392,8 +394,9 @@ impl<'g> Region<'g> {
             defined: Vec::new(),
             views: HashSet::new(),
             results,
+            ty: Vec::new(),
             scalar: Vec::new(),
-            input_scalar: Vec::new(),
+            input_ty: Vec::new(),
             takes: HashSet::new(),
             given: HashMap::new(),
             shapes: HashMap::new(),

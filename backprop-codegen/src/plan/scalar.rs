@@ -1,57 +1,68 @@
-//! Which values are scalars: known at compile time from the parameters'
-//! types and the ops (an elementwise op of scalars is a scalar, a reduction
-//! is one), through loops (a carried variable keeps its initial value's
-//! type) and branches (an arm's result has the type of the other's). A
-//! value that may be an array is not marked.
+//! What is known of each value's type at compile time: a float, or an
+//! array of a known number of axes. The parameters' types say it, and the
+//! op table says how each op carries it (an elementwise op broadcasts, a
+//! reduction is a float, the product of two vectors is a float, a row of a
+//! matrix is a vector); through loops a carried variable keeps its initial
+//! value's type (a `let mut` has one type), and a branch's result has the
+//! type of any arm that knows it. A value of unknown type is not marked.
+//!
+//! The floats are the scalars the planner writes as plain Rust.
 
 use super::region::Region;
 use super::Shared;
 use crate::ast::{Function, Kind};
 use crate::graph::{Graph, Node, NodeId};
-use crate::vocab::SCALAR_OUT;
+use crate::vocab::Ty;
 use std::collections::HashMap;
 
-/// Marks the region's scalars.
+/// Marks the region's types, and its scalars.
 pub fn plan(r: &mut Region, sh: &Shared) {
-    r.scalar = scalars(r.graph, sh.func, &r.input_scalar);
+    r.ty = types(r.graph, sh.func, &r.input_ty);
+    r.scalar = r.ty.iter().map(|t| *t == Some(Ty::Float)).collect();
 }
 
-/// The scalars of a graph whose inputs are scalars where `inputs` says.
-pub fn scalars(g: &Graph, func: &Function, inputs: &[bool]) -> Vec<bool> {
-    let mut scalar = vec![false; g.len()];
-    // The scalar results of each loop and branch, by result index.
-    let mut results: HashMap<NodeId, Vec<bool>> = HashMap::new();
+/// The types of a graph's values, its inputs of the types `inputs` says.
+pub fn types(g: &Graph, func: &Function, inputs: &[Option<Ty>]) -> Vec<Option<Ty>> {
+    let mut ty: Vec<Option<Ty>> = vec![None; g.len()];
+    // The types of each loop's and branch's results, by result index.
+    let mut results: HashMap<NodeId, Vec<Option<Ty>>> = HashMap::new();
     for id in g.ids() {
-        scalar[id.index()] = match &g.get(id).node {
-            Node::Param(i) => matches!(func.params[*i].kind, Kind::Scalar(_)),
-            Node::Input(j) => inputs.get(*j).copied().unwrap_or(false),
-            Node::Float(_) | Node::Int(_) => true,
+        ty[id.index()] = match &g.get(id).node {
+            Node::Param(i) => match &func.params[*i].kind {
+                Kind::Scalar(_) => Some(Ty::Float),
+                Kind::Array { axes, .. } => axes.map(Ty::Array),
+                Kind::Constant => None,
+            },
+            Node::Input(j) => inputs.get(*j).copied().flatten(),
+            Node::Float(_) | Node::Int(_) => Some(Ty::Float),
             Node::Op { op, inputs, .. } => {
-                op.has(SCALAR_OUT) || (op.elementwise() && inputs.iter().all(|i| scalar[i.index()]))
+                let of: Vec<Option<Ty>> = inputs.iter().map(|i| ty[i.index()]).collect();
+                op.value_ty(&of)
             }
             Node::Loop(lp) => {
                 let carried = lp.inputs[..lp.carried]
                     .iter()
-                    .map(|p| scalar[p.index()])
+                    .map(|p| ty[p.index()])
                     .collect();
                 results.insert(id, carried);
-                false
+                None
             }
             Node::Branch(b) => {
-                let mut out = vec![false; b.outputs];
+                let mut out = vec![None; b.outputs];
                 for (arm, arm_inputs) in b.arms.iter().zip(&b.arm_inputs) {
-                    let inputs: Vec<bool> = arm_inputs.iter().map(|p| scalar[p.index()]).collect();
-                    let s = scalars(&arm.graph, func, &inputs);
+                    let inputs: Vec<Option<Ty>> =
+                        arm_inputs.iter().map(|p| ty[p.index()]).collect();
+                    let t = types(&arm.graph, func, &inputs);
                     for (k, o) in arm.outputs.iter().enumerate() {
-                        out[k] |= s[o.index()];
+                        out[k] = out[k].or(t[o.index()]);
                     }
                 }
                 results.insert(id, out);
-                false
+                None
             }
-            Node::Out { of, k } => results.get(of).is_some_and(|r| r[*k]),
-            Node::Const(_) | Node::Error | Node::LoopVar => false,
+            Node::Out { of, k } => results.get(of).and_then(|r| r[*k]),
+            Node::Const(_) | Node::Error | Node::LoopVar => None,
         };
     }
-    scalar
+    ty
 }

@@ -152,6 +152,55 @@ fn plain_writes_scalar_ops_as_arithmetic() {
     });
 }
 
+#[test]
+fn types_follow_the_table_a_product_of_vectors_is_a_float() {
+    use crate::vocab::Ty::{Array, Float};
+    let source = "fn f(m: &Array2<f64>, v: &Array1<f64>, d: &ArrayD<f64>, s: f64) -> f64 {
+        let h = tanh(&m.dot(v));
+        let e = v.dot(&h) + m.row(0).dot(v) * s;
+        let q = sum_axis(m, Axis(0)).dot(&m.column(1));
+        let k = m.dot(&m.t());
+        e + q + sum(&k) + sum(d) + sum(&v.view().insert_axis(Axis(0)))
+    }";
+    with_plan(source, Options::default(), |p| {
+        let r = &p.body;
+        let dots = ops(r, Op::Dot);
+        let tys: Vec<_> = dots.iter().map(|d| r.ty[d.index()]).collect();
+        // m·v, v·h, row·v, sum_axis·column, m·mᵀ.
+        assert_eq!(
+            tys,
+            [
+                Some(Array(1)),
+                Some(Float),
+                Some(Float),
+                Some(Float),
+                Some(Array(2))
+            ]
+        );
+        let tanh = ops(r, Op::Tanh)[0];
+        assert_eq!(r.ty[tanh.index()], Some(Array(1)));
+        let insert = ops(r, Op::InsertAxis)[0];
+        assert_eq!(r.ty[insert.index()], Some(Array(2)));
+        // The floats are written as plain Rust: `v·h + (row·v) * s`.
+        let (add, mul) = (ops(r, Op::Add)[0], ops(r, Op::Mul)[0]);
+        assert!(r.plain.contains(&add) && r.plain.contains(&mul));
+    });
+    // What a call returns is not known: its product with a vector is not
+    // taken for a float. `Array<f64, Ix1>` is a vector.
+    let source = "fn g(a: &Array<f64, Ix1>, d: &ArrayD<f64>) -> f64 {
+        let x = helper(a);
+        x.dot(a) + a.dot(a) * 2.0 + sum(&(d * 2.0))
+    }";
+    with_plan(source, Options::default(), |p| {
+        let r = &p.body;
+        let dots = ops(r, Op::Dot);
+        assert_eq!(r.ty[dots[0].index()], None);
+        assert_eq!(r.ty[dots[1].index()], Some(Float));
+        let mul = ops(r, Op::Mul);
+        assert_eq!(r.ty[mul[1].index()], None, "an ArrayD's axes are not known");
+    });
+}
+
 const HEADS: &str = "fn heads(w: &Array2<f64>, v: &Array2<f64>, x: &Array2<f64>) -> f64 {
     let a = relu(&x.dot(w));
     sum(&a.dot(v)) + mean(&a.dot(w))

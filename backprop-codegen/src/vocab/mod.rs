@@ -117,6 +117,9 @@ pub struct OpDef {
     /// its operand (a kernel's rule decides that from what it reads).
     pub in_place: InPlace,
     pub flags: u16,
+    /// How many axes its value has, for an op neither `ELEMENTWISE` nor
+    /// `SCALAR_OUT`.
+    pub axes: Axes,
     /// For an operator: its rules on scalars, for each operand.
     pub scalar_rules: [ScalarRule; 2],
     /// A body that uses the op in each of its spellings and forms, of
@@ -124,6 +127,32 @@ pub struct OpDef {
     /// `w: &Array2<f64>` (2 × 3): `tests/vocab.rs` compiles one
     /// differentiable function per row and gradchecks it.
     pub example: &'static str,
+}
+
+/// What is known of a value's type at compile time.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Ty {
+    /// `f64` or `f32`.
+    Float,
+    /// An array of this many axes.
+    Array(u8),
+}
+
+/// The number of axes of an op's value, from its operands' (an op that is
+/// `ELEMENTWISE` broadcasts, one that is `SCALAR_OUT` is a float).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Axes {
+    /// Not known (a call, or an op whose value depends on more than this).
+    Unknown,
+    /// Those of its first operand (`t`, `softmax`, `concat`).
+    Same,
+    /// One fewer (`row`, `sum_axis`): a vector of a matrix.
+    Fewer,
+    /// One more (`insert_axis`).
+    More,
+    /// A product's: a float of two vectors, a vector of a matrix and a
+    /// vector, a matrix of two matrices.
+    Product,
 }
 
 /// Applied element by element (with broadcasting): a scalar in every operand
@@ -192,6 +221,7 @@ const ROW: OpDef = OpDef {
     saves: None,
     in_place: InPlace::Never,
     flags: 0,
+    axes: Axes::Unknown,
     scalar_rules: [ScalarRule::G, ScalarRule::G],
     example: "",
 };
@@ -310,6 +340,39 @@ impl Op {
             InPlace::Never => false,
             InPlace::Always => true,
             InPlace::UnlessOtherActive => !active.get(1).copied().unwrap_or(false),
+        }
+    }
+
+    /// The type of the op's value, from its operands' (`None` where any
+    /// that decides it is unknown).
+    pub fn value_ty(self, inputs: &[Option<Ty>]) -> Option<Ty> {
+        use Ty::{Array, Float};
+        if self.has(SCALAR_OUT) {
+            return Some(Float);
+        }
+        if self.elementwise() {
+            // Broadcasting: the operand of most axes.
+            return inputs.iter().try_fold(Float, |acc, t| match (acc, (*t)?) {
+                (Array(a), Array(b)) => Some(Array(a.max(b))),
+                (Array(a), Float) | (Float, Array(a)) => Some(Array(a)),
+                (Float, Float) => Some(Float),
+            });
+        }
+        let first = match inputs.first().copied().flatten() {
+            Some(Array(n)) => n,
+            _ => return None,
+        };
+        match self.def().axes {
+            Axes::Unknown => None,
+            Axes::Same => Some(Array(first)),
+            Axes::Fewer => first.checked_sub(1).map(Array),
+            Axes::More => Some(Array(first + 1)),
+            Axes::Product => match (first, inputs.get(1).copied().flatten()?) {
+                (1, Array(1)) => Some(Float),
+                (2, Array(1)) | (1, Array(2)) => Some(Array(1)),
+                (2, Array(2)) => Some(Array(2)),
+                _ => None,
+            },
         }
     }
 

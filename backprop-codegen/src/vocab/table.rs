@@ -252,6 +252,7 @@ vocabulary! {
         rules: Rules::One("sum_axis_vjp"),
         reads_out: false,
         example: "sum(&x.sum_axis(Axis(0))) + sum(&sum_axis(&(x * x), Axis(1)))",
+        axes: Axes::Fewer,
         ..ROW
     },
     /// The mean along an axis.
@@ -263,6 +264,7 @@ vocabulary! {
         rules: Rules::One("mean_axis_vjp"),
         reads_out: false,
         example: "sum(&mean_axis(&(x * x), Axis(0))) + sum(&mean_axis(x, Axis(1)))",
+        axes: Axes::Fewer,
         ..ROW
     },
     /// `a.dot(&b)`.
@@ -276,6 +278,7 @@ vocabulary! {
         reads_out: false,
         flags: ROW_OUT | CONTRIBUTES | ACCUMULATES,
         example: "sum(&x.dot(v)) + v.dot(v) + sum(&x.dot(w)) + sum(&v.dot(w))",
+        axes: Axes::Product,
         ..ROW
     },
     /// `a.t()`.
@@ -288,6 +291,7 @@ vocabulary! {
         reads_out: false,
         flags: VIEW,
         example: "sum(&x.t().dot(x)) + sum(&(&w.t() * 2.0))",
+        axes: Axes::Same,
         ..ROW
     },
     /// `a.row(i)`.
@@ -301,6 +305,7 @@ vocabulary! {
         reads_out: false,
         flags: VIEW,
         example: "sum(&(&x.row(1) * v)) + x.row(2).dot(v)",
+        axes: Axes::Fewer,
         ..ROW
     },
     /// `a.column(j)`.
@@ -314,6 +319,7 @@ vocabulary! {
         reads_out: false,
         flags: VIEW,
         example: "sum(&x.column(0)) * 2.0 + x.column(1).dot(&x.column(0))",
+        axes: Axes::Fewer,
         ..ROW
     },
     /// `v[i]`, `m[[i, j]]`.
@@ -349,6 +355,7 @@ vocabulary! {
         reads_out: false,
         flags: VIEW,
         example: "sum(&(x - &v.view().insert_axis(Axis(0))))",
+        axes: Axes::More,
         ..ROW
     },
     /// Row-wise `softmax`.
@@ -360,6 +367,7 @@ vocabulary! {
         rules: Rules::One("softmax_vjp"),
         flags: ROW_OUT,
         example: "sum(&(&softmax(x) * x))",
+        axes: Axes::Same,
         ..ROW
     },
     /// Row-wise `log_softmax`.
@@ -371,6 +379,7 @@ vocabulary! {
         rules: Rules::One("log_softmax_vjp"),
         flags: ROW_OUT,
         example: "sum(&(&log_softmax(x) * x))",
+        axes: Axes::Same,
         ..ROW
     },
     /// Row-wise `logsumexp`.
@@ -419,6 +428,7 @@ vocabulary! {
         reads_out: false,
         flags: SAME_TYPE,
         example: "sum(&(&concat(Axis(1), &[x, &(x * 2.0)]) * 3.0))",
+        axes: Axes::Same,
         ..ROW
     },
 }

@@ -97,8 +97,8 @@ pub fn rnn_backward(
         let h_2_shape = bp::shape_of(&h_2);
         let h_5 = bp::zip_map(h_2, &h_4, bp::Add, bp::Tanh);
         let loss_1 = bp::dot(v, &h_5);
-        let loss_2 = bp::add(&loss_in, &loss_1);
-        steps.push((loss_in, h_3, h_4, h_2_shape, loss_1));
+        let loss_2 = loss_in + loss_1;
+        steps.push((h_3, h_4, h_2_shape));
         h_1_spare.put(h_1_in);
         h_1 = h_5;
         loss = loss_2;
@@ -117,19 +117,15 @@ pub fn rnn_backward(
             bp::outer_term(&d_w).u_from(d_u_term).v_from(h_1_rows.starts()),
         ],
     );
-    for (_, (step, (loss_in, h_3, h_4, h_2_shape, loss_1))) in (t_start..t_end)
+    for (_, (step, (h_3, h_4, h_2_shape))) in (t_start..t_end)
         .zip(steps.into_iter().enumerate())
         .rev()
     {
         let h_1_in = h_1_rows.row(step);
         let h_5 = h_1_rows.row(step + 1);
         let d_loss_2 = d_loss;
-        let (d_loss_in_step, d_loss_1) = bp::zip_vjp_both(
-            d_loss_2,
-            &loss_in,
-            &loss_1,
-            bp::Add,
-        );
+        let d_loss_in_step = d_loss_2;
+        let d_loss_1 = d_loss_2;
         bp::dot_vjp_lhs(&d_loss_1, v, &h_5).add_to(&mut d_v);
         bp::dot_vjp_rhs(d_loss_1, v, &h_5).add_to(&mut d_h_1);
         let d_h_5 = d_h_1;
