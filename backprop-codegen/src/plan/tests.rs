@@ -94,6 +94,48 @@ fn fuse_runs_an_activation_in_the_pass_of_its_sum() {
     });
 }
 
+/// Every unary kernel whose rule reads only its output (`tanh`, `sigmoid`,
+/// `relu`, `exp`, `softplus`, `log_sigmoid`, ...) runs in the pass of the
+/// sum before it, in that sum's buffer, as `tanh` does; one whose rule
+/// reads its input (`sin`, `ln`) is not written over it.
+#[test]
+fn every_kernel_that_reads_its_output_fuses_like_tanh() {
+    let mut fused = Vec::new();
+    for &op in Op::ALL {
+        let Some(kernel) = op.unary_kernel() else {
+            continue;
+        };
+        // A function of one operand (not `powi(x, n)`).
+        if op.def().function.is_none_or(|args| args.len() != 1) {
+            continue;
+        }
+        let name = op.def().name;
+        let source = format!(
+            "fn layer(w: &Array2<f64>, b: &Array1<f64>, x: &Array2<f64>) -> f64 {{
+                let h = {name}(&(x.dot(w) + b));
+                sum(&h)
+            }}"
+        );
+        with_plan(&source, Options::default(), |p| {
+            let r = &p.body;
+            let (add, f) = (ops(r, Op::Add)[0], ops(r, op)[0]);
+            let reads_only_out = matches!(kernel.reads, crate::vocab::Reads::Out);
+            assert_eq!(
+                r.fused.get(&f) == Some(&add),
+                reads_only_out,
+                "{name} fused"
+            );
+            assert!(r.takes.contains(&add), "{name}: the sum in place");
+            if reads_only_out {
+                fused.push(name);
+            }
+        });
+    }
+    for name in ["tanh", "sigmoid", "relu", "exp", "softplus", "log_sigmoid"] {
+        assert!(fused.contains(&name), "{name} is not fused: {fused:?}");
+    }
+}
+
 #[test]
 fn dot_add_adds_a_product_into_a_sum() {
     let source = "fn cell(w: &Array2<f64>, h: &Array1<f64>, x: &Array1<f64>) -> f64 {
