@@ -81,48 +81,30 @@ pub fn forward(i: &Inputs) -> f64 {
 /// (2) Forward and backward by hand, as in the lesson.
 #[inline(never)]
 pub fn hand(i: &Inputs) -> (f64, [f64; 9]) {
-    let [w11, w12, b1, w21, w22, b2, v1, v2, c] = i.p;
-    let [x1, x2, y] = i.xy;
-    let h1 = sigmoid1(w11 * x1 + w12 * x2 + b1);
-    let h2 = sigmoid1(w21 * x1 + w22 * x2 + b2);
-    let p = sigmoid1(v1 * h1 + v2 * h2 + c);
-    let e = p - y;
-    let loss = 0.5 * e * e;
-    // dL/dz at the output, then at the two hidden units.
-    let dz = e * p * (1.0 - p);
-    let dz1 = dz * v1 * h1 * (1.0 - h1);
-    let dz2 = dz * v2 * h2 * (1.0 - h2);
-    (
-        loss,
-        [
-            dz1 * x1,
-            dz1 * x2,
-            dz1,
-            dz2 * x1,
-            dz2 * x2,
-            dz2,
-            dz * h1,
-            dz * h2,
-            dz,
-        ],
-    )
+    by_hand(i, |e| 0.5 * e * e)
 }
 
 /// (2') [`hand`] with the loss spelled as the differentiable function spells
 /// it, `0.5 * (p - y).powi(2)`, rather than `0.5 * e * e`: the same value
 /// to the bit as the generated code's, and the same gradients as [`hand`].
-/// The spelling alone moves the time: LLVM pairs the operations into SIMD
-/// registers differently, and `0.5 * e.powi(2)` puts more of them after
-/// the last `exp` (see BENCHMARKS.md).
+/// The spelling can move the time (LLVM pairs the scalar operations into
+/// SIMD registers differently): see BENCHMARKS.md.
 #[inline(never)]
 pub fn hand_as_spelled(i: &Inputs) -> (f64, [f64; 9]) {
+    by_hand(i, |e| 0.5 * e.powi(2))
+}
+
+/// The hand-written forward and backward, with the loss `loss(p - y)`.
+#[inline(always)]
+fn by_hand(i: &Inputs, loss: impl Fn(f64) -> f64) -> (f64, [f64; 9]) {
     let [w11, w12, b1, w21, w22, b2, v1, v2, c] = i.p;
     let [x1, x2, y] = i.xy;
     let h1 = sigmoid1(w11 * x1 + w12 * x2 + b1);
     let h2 = sigmoid1(w21 * x1 + w22 * x2 + b2);
     let p = sigmoid1(v1 * h1 + v2 * h2 + c);
     let e = p - y;
-    let loss = 0.5 * e.powi(2);
+    let loss = loss(e);
+    // dL/dz at the output, then at the two hidden units.
     let dz = e * p * (1.0 - p);
     let dz1 = dz * v1 * h1 * (1.0 - h1);
     let dz2 = dz * v2 * h2 * (1.0 - h2);
