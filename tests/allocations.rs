@@ -9,7 +9,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 // The Elman network of the benchmarks (workload (e)).
-use backprop_testkit::networks::rnn_backward;
+use backprop_testkit::networks::{rnn_backward, rnn_of_calls_backward};
 use backprop_testkit::random;
 
 /// [`System`], counting the allocations of the thread that asks
@@ -80,25 +80,6 @@ fn a_recurrence_allocates_the_same_for_any_number_of_steps() {
     let counts: Vec<usize> = [1, 2, 5, 20, 60].into_iter().map(rnn_allocations).collect();
     assert!(counts.iter().all(|&n| n == counts[0]), "{counts:?}");
     assert_eq!(counts[0], 10, "{counts:?}");
-}
-
-/// One step of a recurrence, called from a loop: its rule takes the state as
-/// the `&Array1<f64>` its signature says, so the loop keeps the state as
-/// arrays, handing each back from one iteration to the one before.
-#[differentiable(wrt(w, h))]
-fn cell(w: &Array2<f64>, h: &Array1<f64>, x: &Array1<f64>) -> Array1<f64> {
-    tanh(&(w.dot(h) + x))
-}
-
-#[differentiable(wrt(w, h0))]
-fn rnn_of_calls(w: &Array2<f64>, h0: &Array1<f64>, xs: &Array2<f64>) -> f64 {
-    let mut h = h0.to_owned();
-    let mut loss = 0.0;
-    for t in 0..xs.nrows() {
-        h = cell(w, &h, &xs.row(t).to_owned());
-        loss += sum(&(&h * &h));
-    }
-    loss
 }
 
 #[test]

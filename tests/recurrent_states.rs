@@ -10,6 +10,7 @@
 //! and equal the same function unrolled by hand.
 
 use backprop::prelude::*;
+use backprop_testkit::networks::{rnn_of_calls, rnn_of_calls_backward};
 use backprop_testkit::random;
 
 /// A vector-matrix recurrence, `h ← tanh(h W + x_t)`, loss `Σ_t Σ h_t`.
@@ -124,24 +125,6 @@ fn check_recurrence<G: backprop::Gradient>(
 #[test]
 fn a_state_read_by_many_ops() {
     check_recurrence(41, read_many_ways, read_many_ways_backward);
-}
-
-/// One step of a recurrence, called from a loop: its rule takes the state as
-/// the `&Array1<f64>` its signature says, so this state is kept as arrays.
-#[differentiable(wrt(w, h))]
-fn cell(w: &Array2<f64>, h: &Array1<f64>, x: &Array1<f64>) -> Array1<f64> {
-    tanh(&(w.dot(h) + x))
-}
-
-#[differentiable(wrt(w, h0))]
-fn rnn_of_calls(w: &Array2<f64>, h0: &Array1<f64>, xs: &Array2<f64>) -> f64 {
-    let mut h = h0.to_owned();
-    let mut loss = 0.0;
-    for t in 0..xs.nrows() {
-        h = cell(w, &h, &xs.row(t).to_owned());
-        loss += sum(&(&h * &h));
-    }
-    loss
 }
 
 #[test]

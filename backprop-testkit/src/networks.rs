@@ -1,6 +1,7 @@
 //! The standard networks: the nine-parameter sigmoid network of the
 //! backprop-by-hand lesson, the two-head network of the fork-rule lesson,
-//! an MLP and an Elman RNN (the benchmarks' workloads (a), (b), (c), (e)).
+//! an MLP and an Elman RNN (the benchmarks' workloads (a), (b), (c), (e)),
+//! and a recurrence whose step is a call of another differentiable function.
 
 use backprop::prelude::*;
 
@@ -82,6 +83,27 @@ pub fn rnn(
         h = tanh(&(w.dot(&h) + u.dot(&xs.row(t)) + b));
         let pred = v.dot(&h);
         loss += (pred - ys[t]).powi(2);
+    }
+    loss
+}
+
+/// One step of a recurrence, for [`rnn_of_calls`]: its rule takes the state
+/// as the `&Array1<f64>` its signature says, so a loop that calls it keeps
+/// the state as arrays, handing each back from one iteration to the one
+/// before.
+#[differentiable(wrt(w, h))]
+pub fn cell(w: &Array2<f64>, h: &Array1<f64>, x: &Array1<f64>) -> Array1<f64> {
+    tanh(&(w.dot(h) + x))
+}
+
+/// A recurrence whose step is a call of [`cell`].
+#[differentiable(wrt(w, h0))]
+pub fn rnn_of_calls(w: &Array2<f64>, h0: &Array1<f64>, xs: &Array2<f64>) -> f64 {
+    let mut h = h0.to_owned();
+    let mut loss = 0.0;
+    for t in 0..xs.nrows() {
+        h = cell(w, &h, &xs.row(t).to_owned());
+        loss += sum(&(&h * &h));
     }
     loss
 }
