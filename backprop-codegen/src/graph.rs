@@ -68,6 +68,9 @@ pub struct ConstArg {
     pub refs: Vec<(String, NodeId, Form)>,
     /// The nodes it needs, once per mention.
     pub deps: Vec<NodeId>,
+    /// A place (`data.x`): its local borrows it, since a field of a
+    /// borrowed constant cannot be moved out.
+    pub place: bool,
 }
 
 impl ConstArg {
@@ -77,6 +80,7 @@ impl ConstArg {
             expr,
             refs: Vec::new(),
             deps: Vec::new(),
+            place: false,
         }
     }
 
@@ -94,8 +98,36 @@ impl ConstArg {
             arg: &'a ConstArg,
             local: F,
         }
+        impl<F: Fn(NodeId, Form) -> TokenStream> Subst<'_, F> {
+            /// A macro's tokens, each binding's name replaced as in an
+            /// expression (the macro cannot be parsed, so by name).
+            fn tokens(&self, tokens: TokenStream) -> TokenStream {
+                tokens
+                    .into_iter()
+                    .map(|t| match t {
+                        TokenTree::Ident(i) => match self.arg.resolve(&i.to_string()) {
+                            Some((id, form)) => TokenTree::Group(Group::new(
+                                Delimiter::None,
+                                (self.local)(id, form),
+                            )),
+                            None => TokenTree::Ident(i),
+                        },
+                        TokenTree::Group(g) => {
+                            let mut inner = Group::new(g.delimiter(), self.tokens(g.stream()));
+                            inner.set_span(g.span());
+                            TokenTree::Group(inner)
+                        }
+                        other => other,
+                    })
+                    .collect()
+            }
+        }
         impl<F: Fn(NodeId, Form) -> TokenStream> VisitMut for Subst<'_, F> {
             fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
+                if let syn::Expr::Macro(m) = e {
+                    m.mac.tokens = self.tokens(m.mac.tokens.clone());
+                    return;
+                }
                 if let syn::Expr::Path(p) = e {
                     if let (None, Some(ident)) = (&p.qself, p.path.get_ident()) {
                         if let Some((id, form)) = self.arg.resolve(&ident.to_string()) {

@@ -2,8 +2,7 @@ use backprop::prelude::*;
 
 #[differentiable]
 fn f(x: f64, y: f64) -> f64 {
-    let pair = (x, y);
-    let (a, b) = pair;
+    let (a, b) = (x, y, x);
     a * b
 }
 

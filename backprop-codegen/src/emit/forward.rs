@@ -23,7 +23,11 @@ pub fn forward(r: &Region, cx: &Cx) -> Vec<TokenStream> {
             Node::Const(c) => {
                 let name = r.name(id);
                 let tokens = subst(r, c);
-                out.push(quote_spanned!(span=> let #name = #tokens;));
+                if c.place {
+                    out.push(quote_spanned!(span=> let #name = &#tokens;));
+                } else {
+                    out.push(quote_spanned!(span=> let #name = #tokens;));
+                }
             }
             Node::Op { .. } if r.dot_adds.contains_key(&id) => out.extend(dot_add(r, cx, id, span)),
             Node::Op { op, .. } if r.plain.contains(&id) => {

@@ -363,6 +363,12 @@ pub fn part(cx: &Cx, p: &Part) -> TokenStream {
 pub fn subst(r: &Region, c: &ConstArg) -> TokenStream {
     c.render(|id, form| {
         let raw = raw(&r.raw(id));
+        // A local that holds a reference to the value the user named.
+        let raw = if r.holds_ref(id) {
+            quote!((*#raw))
+        } else {
+            raw
+        };
         // A binding that held a reference or a view keeps that form.
         match form {
             Form::Ref => quote!((&#raw)),

@@ -2,10 +2,10 @@
 //! index, `labels.len() as f64`), loop bounds and branch conditions. Each
 //! keeps the bindings it mentions, so that emission writes their locals.
 
-use super::{shorten, strip, Lowerer, MACRO_HINT};
+use super::{shorten, strip, Lowerer};
 use crate::graph::{ConstArg, Node, NodeId};
 use crate::vocab::SHAPE_METHODS;
-use proc_macro2::{Ident, Span};
+use proc_macro2::Ident;
 use std::collections::HashMap;
 use syn::spanned::Spanned;
 use syn::visit::Visit;
@@ -17,7 +17,22 @@ struct Mentions {
     idents: Vec<Ident>,
     /// Names whose shape only is read (`x.len()`).
     shape_only: Vec<Ident>,
-    has_macro: Option<Span>,
+    /// The names inside macros (`array![a, 1.0]`, `s![..n]`), and where
+    /// the first macro is: a macro the macro cannot see into is a constant
+    /// only when none of them is a differentiable value.
+    in_macros: Vec<Ident>,
+    has_macro: Option<syn::Macro>,
+}
+
+/// Every identifier in a macro's tokens.
+fn idents_in(tokens: proc_macro2::TokenStream, out: &mut Vec<Ident>) {
+    for t in tokens {
+        match t {
+            proc_macro2::TokenTree::Ident(i) => out.push(i),
+            proc_macro2::TokenTree::Group(g) => idents_in(g.stream(), out),
+            _ => {}
+        }
+    }
 }
 
 impl<'ast> Visit<'ast> for Mentions {
@@ -44,7 +59,8 @@ impl<'ast> Visit<'ast> for Mentions {
         syn::visit::visit_expr_method_call(self, m);
     }
     fn visit_macro(&mut self, m: &'ast syn::Macro) {
-        self.has_macro.get_or_insert(m.span());
+        self.has_macro.get_or_insert_with(|| m.clone());
+        idents_in(m.tokens.clone(), &mut self.in_macros);
     }
 }
 
@@ -67,7 +83,7 @@ impl Lowerer<'_> {
         let mut m = Mentions::default();
         m.visit_expr(expr);
         let mut resolve = HashMap::new();
-        for ident in m.idents.iter().chain(&m.shape_only) {
+        for ident in m.idents.iter().chain(&m.shape_only).chain(&m.in_macros) {
             if let Some(id) = self.lookup(&ident.to_string()) {
                 if matches!(self.graph.get(id).node, Node::Error) {
                     // Already reported where it was bound.
@@ -97,14 +113,25 @@ impl Lowerer<'_> {
                 }
             }
         }
-        if let Some(span) = m.has_macro {
-            self.cx.error(span, MACRO_HINT);
-            return None;
+        if let Some(mac) = &m.has_macro {
+            let varying = m.in_macros.iter().find(|i| {
+                resolve
+                    .get(&i.to_string())
+                    .is_some_and(|(id, _)| self.varying[id.index()])
+            });
+            if let Some(ident) = varying {
+                self.cx.error_at(
+                    mac,
+                    format!("a macro cannot be differentiated: #[differentiable] cannot see what it expands to, and this one uses `{ident}`, which depends on a differentiable parameter; a macro of constants (`array![1.0, 2.0]`, `s![1..n]`) is fine; write the differentiable part with the vocabulary, and print values outside the function"),
+                );
+                return None;
+            }
         }
         let deps = m
             .idents
             .iter()
             .chain(&m.shape_only)
+            .chain(&m.in_macros)
             .filter_map(|ident| resolve.get(&ident.to_string()).map(|(id, _)| *id))
             .collect();
         let mut refs: Vec<_> = resolve
@@ -116,6 +143,7 @@ impl Lowerer<'_> {
             expr: expr.clone(),
             refs,
             deps,
+            place: false,
         })
     }
 
@@ -139,11 +167,23 @@ impl Lowerer<'_> {
         }
     }
 
+    /// A constant place (`data.x`, a field of a constant parameter),
+    /// which its local borrows.
+    pub(super) fn place(&mut self, expr: &Expr, what: &str) -> NodeId {
+        match self.const_tokens(expr, what) {
+            Some(c) => {
+                let c = ConstArg { place: true, ..c };
+                self.add(Node::Const(c), self.temp(), expr.span(), false)
+            }
+            None => self.error_node(expr.span()),
+        }
+    }
+
     /// Whether an expression mentions a value that depends on a differentiable parameter.
     pub(super) fn mentions_varying(&mut self, expr: &Expr) -> bool {
         let mut m = Mentions::default();
         m.visit_expr(expr);
-        m.idents.iter().any(|i| {
+        m.idents.iter().chain(&m.in_macros).any(|i| {
             self.lookup(&i.to_string())
                 .is_some_and(|id| self.varying[id.index()])
         })

@@ -381,6 +381,20 @@ impl Lowerer<'_> {
                         self.bind(p, e);
                     }
                 }
+                other if !self.mentions_varying(other) => {
+                    let tuple = self.constant(expr, "");
+                    // Named after its fields: `let n_m = x.dim();`.
+                    let names: Vec<String> = pt
+                        .elems
+                        .iter()
+                        .map(|p| match p {
+                            Pat::Ident(pi) => pi.ident.to_string(),
+                            _ => "t".to_owned(),
+                        })
+                        .collect();
+                    self.graph.nodes[tuple.index()].name = Name::User(names.join("_"));
+                    self.bind_fields(pt, tuple);
+                }
                 _ => self.cx.error_at(
                     pt,
                     "a tuple pattern needs a tuple of the same length on the right: `let (a, b) = (x, y);`",
@@ -390,6 +404,45 @@ impl Lowerer<'_> {
                 other,
                 "this pattern is not supported in a differentiable function; bind a plain name (`let x = ...;`) or a tuple of names",
             ),
+        }
+    }
+
+    /// `let (n, m) = x.dim();`: each name of the pattern bound to its field
+    /// of the constant tuple.
+    fn bind_fields(&mut self, pt: &syn::PatTuple, tuple: NodeId) {
+        let failed = matches!(self.graph.get(tuple).node, Node::Error);
+        let whole = quote::format_ident!("tuple");
+        for (k, p) in pt.elems.iter().enumerate() {
+            let index = syn::Index::from(k);
+            let field = ConstArg {
+                expr: syn::parse_quote!(#whole.#index),
+                refs: vec![(whole.to_string(), tuple, Form::Value)],
+                deps: vec![tuple],
+                place: false,
+            };
+            let span = p.span();
+            match p {
+                Pat::Wild(_) => {}
+                // Already reported: bound to the error, so uses report nothing more.
+                Pat::Ident(pi) if failed => {
+                    let id = self.error_node(span);
+                    self.scopes.last_mut().expect("a scope").bind(pi.ident.to_string(), id, Form::Value);
+                }
+                Pat::Tuple(inner) if failed => self.bind_fields(inner, tuple),
+                Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
+                    let name = pi.ident.to_string();
+                    let id = self.add(Node::Const(field), Name::User(name.clone()), span, false);
+                    self.scopes.last_mut().expect("a scope").bind(name, id, Form::Value);
+                }
+                Pat::Tuple(inner) => {
+                    let id = self.add(Node::Const(field), self.temp(), span, false);
+                    self.bind_fields(inner, id);
+                }
+                other => self.cx.error_at(
+                    other,
+                    "this pattern is not supported in a differentiable function; bind a plain name or a tuple of names",
+                ),
+            }
         }
     }
 
@@ -454,6 +507,7 @@ impl Lowerer<'_> {
                             let t = quote!(-#t);
                             self.add(Node::Int(t), self.temp(), u.op.span(), false)
                         }
+                        _ if self.rust_arithmetic(&[inner]) => self.constant(expr, ""),
                         _ => self.op(Op::Neg, vec![inner], vec![], u.op.span()),
                     }
                 }
@@ -487,6 +541,9 @@ impl Lowerer<'_> {
                 };
                 let lhs = self.expr(&b.left);
                 let rhs = self.expr(&b.right);
+                if self.rust_arithmetic(&[lhs, rhs]) {
+                    return self.constant(expr, "");
+                }
                 self.op(op, vec![lhs, rhs], vec![], b.op.span())
             }
             Expr::MethodCall(m) => self.method(m),
@@ -507,7 +564,7 @@ impl Lowerer<'_> {
             }
             Expr::Unsafe(u) => self.cx_error(expr, u.unsafe_token.span(), "`unsafe` blocks are not supported in a differentiable function; the vocabulary needs none: remove `unsafe`"),
             Expr::Cast(_) => self.constant(expr, "`as` casts are only supported on constants (such as `labels.len() as f64`); a differentiable value keeps its float type"),
-            Expr::Field(_) => self.constant(expr, "field access is only supported on constants"),
+            Expr::Field(_) => self.place(expr, "field access is only supported on constants"),
             Expr::While(w) => self.cx_error(expr, w.while_token.span(), "#[differentiable] does not support `while` loops; use a `for` loop over a range (`for i in 0..n`)"),
             Expr::Loop(l) => self.cx_error(expr, l.loop_token.span(), "#[differentiable] does not support `loop`; use a `for` loop over a range (`for i in 0..n`)"),
             Expr::ForLoop(f) => self.for_loop(f),
@@ -517,10 +574,8 @@ impl Lowerer<'_> {
             Expr::Break(b) => self.cx_error(expr, b.break_token.span(), "#[differentiable] does not support `break`: a loop runs its whole range; compute the number of iterations before the loop, or use `if` inside the body"),
             Expr::Continue(c) => self.cx_error(expr, c.continue_token.span(), "#[differentiable] does not support `continue`: put the rest of the body in an `if` instead"),
             Expr::Closure(_) => self.whole_error(expr, "closures are not supported in a differentiable function; write the computation with the vocabulary (`relu`, `exp`, `sum`, ...)"),
-            Expr::Macro(m) => {
-                self.cx.error_at(&m.mac, MACRO_HINT);
-                self.error_node(expr.span())
-            }
+            // `array![..]`, `vec![..]`: a constant when it mentions no differentiable value.
+            Expr::Macro(_) => self.constant(expr, ""),
             Expr::Assign(a) => self.assign(&a.left, None, &a.right, expr),
             Expr::Try(t) => self.cx_error(expr, t.question_token.span(), "the `?` operator is not supported in a differentiable function; compute fallible values outside the function and pass them in"),
             Expr::Async(_) | Expr::Await(_) => self.whole_error(expr, "`async`/`.await` is not supported in a differentiable function; await the values outside and pass them in"),
@@ -590,6 +645,19 @@ impl Lowerer<'_> {
             }
             Node::Input(_) => true,
         }
+    }
+
+    /// Whether arithmetic on these operands is Rust's, not the macro's: none
+    /// is differentiable and one is not known to be a float (`x.len() - 1`,
+    /// `n + 1`, `k as f64 * 0.5`), so the expression passes through as
+    /// written and Rust infers its type.
+    fn rust_arithmetic(&self, inputs: &[NodeId]) -> bool {
+        inputs.iter().all(|i| !self.varying[i.index()])
+            && inputs.iter().any(|i| match self.origin(*i) {
+                Node::Int(_) | Node::Const(_) | Node::LoopVar => true,
+                Node::Param(p) => matches!(self.func.params[*p].kind, Kind::Constant),
+                _ => false,
+            })
     }
 
     /// Adds an op on `inputs`.

@@ -80,12 +80,15 @@ fn keep_shape(r: &mut Region, x: NodeId) {
     }
 }
 
-/// Whether a value is a parameter (or a loop's input that is one): a view
+/// Whether a value is a parameter (or a loop's input that is one, or a
+/// borrowed constant): a view
 /// of it may be kept as it is, where a view of a local borrows what the
 /// region moves.
 fn of_param(r: &Region, sh: &Shared, id: NodeId) -> bool {
     match r.node(id) {
         Node::Param(_) => true,
+        // A borrowed constant (`data.x`) outlives the function too.
+        Node::Const(c) => c.place,
         Node::Input(j) => match r.inputs[*j].name.ident() {
             Some(source) => sh.func.params.iter().any(|p| p.ident == *source),
             None => false,

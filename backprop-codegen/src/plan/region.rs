@@ -378,6 +378,11 @@ impl<'g> Region<'g> {
         results: Vec<NodeId>,
     ) -> Self {
         let n = graph.len();
+        // A constant place's local borrows it.
+        let by_ref = graph
+            .ids()
+            .filter(|id| matches!(&graph.get(*id).node, Node::Const(c) if c.place))
+            .collect();
         Region {
             graph,
             a,
@@ -407,7 +412,7 @@ impl<'g> Region<'g> {
             deferred: HashSet::new(),
             dot_adds: HashMap::new(),
             plain: HashSet::new(),
-            by_ref: HashSet::new(),
+            by_ref,
             spares: HashMap::new(),
             reverse: Vec::new(),
             acc_into: HashMap::new(),
@@ -519,6 +524,14 @@ impl<'g> Region<'g> {
             Node::Input(j) => self.inputs[*j].operand.clone(),
             Node::Float(t) => Operand::Literal(t.clone()),
             _ => Operand::Local(self.name(id).clone()),
+        }
+    }
+
+    /// Whether the node's local holds a reference to its value.
+    pub fn holds_ref(&self, id: NodeId) -> bool {
+        match self.node(id) {
+            Node::Input(j) => matches!(self.inputs[*j].operand, Operand::Ref(_)),
+            _ => self.by_ref.contains(&id),
         }
     }
 

@@ -61,8 +61,20 @@ pub fn types(g: &Graph, func: &Function, inputs: &[Option<Ty>]) -> Vec<Option<Ty
                 None
             }
             Node::Out { of, k } => results.get(of).and_then(|r| r[*k]),
+            Node::Const(c) if is_float_cast(&c.expr) => Some(Ty::Float),
             Node::Const(_) | Node::Error | Node::LoopVar => None,
         };
     }
     ty
+}
+
+/// `n as f64`, `(k as f32)`: a constant whose type is written.
+fn is_float_cast(e: &syn::Expr) -> bool {
+    match e {
+        syn::Expr::Paren(p) => is_float_cast(&p.expr),
+        syn::Expr::Cast(c) => {
+            matches!(&*c.ty, syn::Type::Path(p) if p.path.is_ident("f64") || p.path.is_ident("f32"))
+        }
+        _ => false,
+    }
 }
