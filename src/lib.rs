@@ -97,13 +97,14 @@ pub mod prelude {
     pub use crate::{adjoint, differentiable};
     pub use ndarray::{
         arr1, arr2, array, Array, Array0, Array1, Array2, Array3, ArrayD, ArrayView, ArrayView1,
-        ArrayView2, Axis, Ix1, Ix2,
+        ArrayView2, Axis, Ix1, Ix2, Zip,
     };
 }
 
 /// What the generated code calls. Not a public API: it may change in any release.
 #[doc(hidden)]
 pub mod __private {
+    pub use backprop_runtime::closures::{map_rule, sum_map_rule, sum_zip_rule, zip_rule};
     pub use backprop_runtime::gradcheck::{flatten, Gradient};
     pub use backprop_runtime::kernels::{map_vjp, map_vjp_g, map_vjp_out, map_vjp_x, zip, zip_map};
     pub use backprop_runtime::ops::*;

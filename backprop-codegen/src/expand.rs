@@ -64,7 +64,11 @@ pub fn differentiable(args: TokenStream, item: TokenStream) -> TokenStream {
     let lowered = if cx.has_errors() {
         None
     } else {
-        lower::lower(&func, &mut cx)
+        let env = lower::Env {
+            krate: krate.clone(),
+            opts: args.opts,
+        };
+        lower::lower_with(&func, &mut cx, &env)
     };
     match lowered {
         Some(l) if !cx.has_errors() => {

@@ -30,6 +30,67 @@ pub struct Call {
     pub vjp: syn::Path,
     /// Each argument, in order.
     pub args: Vec<CallArg>,
+    /// A closure mapped over arrays, whose forward and rule are not a path's.
+    pub map: Option<Box<MapCall>>,
+}
+
+/// A closure mapped over arrays (see `lower::closures`): the call's inputs
+/// are the arrays, then the differentiable scalars the closure captures.
+#[derive(Clone)]
+pub struct MapCall {
+    /// The forward as the user wrote it, each array `__array_k` (a view of
+    /// the operand).
+    pub forward: ConstArg,
+    pub walk: Walk,
+    /// The closure's elements, then the captured differentiable scalars:
+    /// the parameters of `rule`.
+    pub params: Vec<syn::Ident>,
+    /// The constants the closure captures, bound by name before `rule`.
+    pub constants: Vec<(syn::Ident, ConstArg)>,
+    /// The name of the upstream gradient in `rule`.
+    pub d_out: syn::Ident,
+    /// The reverse of the closure's body: a block whose value is the
+    /// gradient of each of `params`, in order.
+    pub rule: TokenStream,
+}
+
+/// How a mapped closure walks its arrays, and the runtime rule that walks
+/// them again.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Walk {
+    /// `a.mapv(f)`: an array of `a`'s shape.
+    Map,
+    /// `Zip::from(a).and(b).map_collect(f)`.
+    Zip,
+    /// `a.iter().map(f).sum()`: a float.
+    SumMap,
+    /// `a.iter().zip(b.iter()).map(f).sum()`: a float.
+    SumZip,
+}
+
+impl Walk {
+    /// The runtime's rule for the walk.
+    pub fn rule(self) -> &'static str {
+        match self {
+            Walk::Map => "map_rule",
+            Walk::Zip => "zip_rule",
+            Walk::SumMap => "sum_map_rule",
+            Walk::SumZip => "sum_zip_rule",
+        }
+    }
+
+    /// How many arrays it walks.
+    pub fn arrays(self) -> usize {
+        match self {
+            Walk::Map | Walk::SumMap => 1,
+            Walk::Zip | Walk::SumZip => 2,
+        }
+    }
+
+    /// Whether its value is a float (the sum of the mapped elements).
+    pub fn summed(self) -> bool {
+        matches!(self, Walk::SumMap | Walk::SumZip)
+    }
 }
 
 /// One argument of a [`Call`].
@@ -281,10 +342,15 @@ impl Graph {
                 let mut d = inputs.clone();
                 d.extend(consts.iter().flat_map(|c| c.deps.iter().copied()));
                 if let Op::Call(k) = op {
-                    for a in &self.calls[*k as usize].args {
+                    let call = &self.calls[*k as usize];
+                    for a in &call.args {
                         if let CallArg::Const(c) = a {
                             d.extend(c.deps.iter().copied());
                         }
+                    }
+                    if let Some(m) = &call.map {
+                        d.extend(m.forward.deps.iter().copied());
+                        d.extend(m.constants.iter().flat_map(|(_, c)| c.deps.iter().copied()));
                     }
                 }
                 d

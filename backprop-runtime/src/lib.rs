@@ -5,6 +5,7 @@
 //! Users normally depend on the `backprop` facade, which re-exports this crate.
 #![warn(missing_docs)]
 
+pub mod closures;
 pub mod contrib;
 pub mod gradcheck;
 pub mod kernels;

@@ -141,6 +141,9 @@ fn op_step(r: &Region, cx: &Cx, id: NodeId, op: Op, span: Span) -> Vec<TokenStre
             }
             None => quote_spanned!(span=> let #name = #bp::#f(#(#args),* #(, #consts)*);),
         }
+    } else if let Some(m) = map_call(r, op) {
+        let forward = subst(r, &m.forward);
+        quote_spanned!(span=> let #name = #forward;)
     } else if let Op::Call(k) = op {
         let call = &r.graph.calls[k as usize];
         let path = &call.path;
@@ -161,4 +164,12 @@ fn op_step(r: &Region, cx: &Cx, id: NodeId, op: Op, span: Span) -> Vec<TokenStre
     };
     out.push(stmt);
     out
+}
+
+/// The mapped closure an op is, if it is one.
+fn map_call<'r>(r: &'r Region, op: Op) -> Option<&'r crate::graph::MapCall> {
+    match op {
+        Op::Call(k) => r.graph.calls[k as usize].map.as_deref(),
+        _ => None,
+    }
 }

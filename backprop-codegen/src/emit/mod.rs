@@ -7,6 +7,7 @@
 //! sweep, `loops.rs` and `branches.rs` the two kinds of regions.
 
 mod branches;
+mod closures;
 mod forward;
 mod loops;
 mod reverse;
@@ -19,6 +20,8 @@ use crate::plan::{self, Namer, Operand, Part, Plan, Raw, Region, Shared};
 use proc_macro2::{Ident, TokenStream, TokenTree};
 use quote::{format_ident, quote, ToTokens};
 use std::collections::HashSet;
+
+pub use closures::rule as closure_rule;
 
 /// What every emitting function needs: the runtime's alias and the function.
 pub struct Cx<'a> {

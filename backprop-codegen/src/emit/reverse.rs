@@ -181,6 +181,9 @@ fn call(r: &Region, cx: &Cx, id: NodeId, targets: &[Option<Ident>]) -> TokenStre
         unreachable!("a call")
     };
     let call = &r.graph.calls[*k as usize];
+    if let Some(m) = &call.map {
+        return super::closures::reverse(r, cx, id, inputs, m, targets);
+    }
     let targets = targets.iter().map(|t| match t {
         Some(t) => t.to_token_stream(),
         None => quote!(_),

@@ -179,6 +179,17 @@ impl Lowerer<'_> {
         }
     }
 
+    /// Every name an expression mentions (also inside macros), in order.
+    pub(super) fn mentioned_names(&self, expr: &Expr) -> Vec<Ident> {
+        let mut m = Mentions::default();
+        m.visit_expr(expr);
+        m.idents
+            .into_iter()
+            .chain(m.shape_only)
+            .chain(m.in_macros)
+            .collect()
+    }
+
     /// Whether an expression mentions a value that depends on a differentiable parameter.
     pub(super) fn mentions_varying(&mut self, expr: &Expr) -> bool {
         let mut m = Mentions::default();

@@ -8,6 +8,7 @@
 //! and branches (each a region of its own), `consts.rs` the expressions the
 //! macro does not look into.
 
+mod closures;
 mod consts;
 mod control;
 mod ops;
@@ -54,6 +55,7 @@ struct Lowerer<'a> {
     /// Each scope with the depth (loop nesting) of the graph its nodes belong to.
     scopes: Vec<Scope>,
     cx: &'a mut Ctxt,
+    env: &'a Env,
     /// The name of the binding being lowered, for naming its intermediates.
     base: String,
     /// How deep the expression being lowered is nested, to stop with an error
@@ -61,8 +63,31 @@ struct Lowerer<'a> {
     depth: usize,
 }
 
+/// What lowering a closure's body as a function of its own needs to know of
+/// the expansion: the facade's path and the options.
+pub struct Env {
+    pub krate: proc_macro2::TokenStream,
+    pub opts: crate::plan::Options,
+}
+
+impl Default for Env {
+    fn default() -> Env {
+        Env {
+            krate: quote!(::backprop),
+            opts: crate::plan::Options::default(),
+        }
+    }
+}
+
 /// Lowers the body of `func`; `None` when an error was reported.
+#[cfg(test)]
 pub fn lower(func: &Function, cx: &mut Ctxt) -> Option<Lowered> {
+    lower_with(func, cx, &Env::default())
+}
+
+/// Lowers the body of `func` in an expansion of `env`; `None` when an
+/// error was reported.
+pub fn lower_with(func: &Function, cx: &mut Ctxt, env: &Env) -> Option<Lowered> {
     let mut l = Lowerer {
         func,
         graph: Graph::default(),
@@ -72,6 +97,7 @@ pub fn lower(func: &Function, cx: &mut Ctxt) -> Option<Lowered> {
         outer: Vec::new(),
         scopes: vec![Scope::new(0, HashMap::new())],
         cx,
+        env,
         base: "out".to_owned(),
         depth: 0,
     };

@@ -67,7 +67,12 @@ impl Lowerer<'_> {
             }
         }
         let k = u32::try_from(self.graph.calls.len()).expect("fewer than 2^32 calls");
-        self.graph.calls.push(Call { path, vjp, args });
+        self.graph.calls.push(Call {
+            path,
+            vjp,
+            args,
+            map: None,
+        });
         self.op(Op::Call(k), inputs, vec![], c.func.span())
     }
 
@@ -94,6 +99,9 @@ impl Lowerer<'_> {
 
     /// `receiver.name(args)`: an op of the table, `view()`, or a constant.
     pub(super) fn method(&mut self, m: &syn::ExprMethodCall) -> NodeId {
+        if let Some(id) = self.mapped_closure(m) {
+            return id;
+        }
         let name = m.method.to_string();
         let span = m.method.span();
         if TRANSPARENT_METHODS.contains(&name.as_str()) {

@@ -28,6 +28,7 @@ mod tests;
 
 pub use names::Namer;
 pub use region::{Init, Kept, Loop as LoopPlan, Next, Operand, Part, Raw, Region, RevStep};
+pub use scalar::types;
 
 use crate::ast::Function;
 use crate::check::Analysis;

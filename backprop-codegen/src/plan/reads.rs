@@ -256,7 +256,12 @@ impl Reads<'_, '_> {
             unreachable!("a call")
         };
         self.add(r.adj(id));
-        for a in &r.graph.calls[*k as usize].args {
+        let call = &r.graph.calls[*k as usize];
+        // A mapped closure's rule reads the constants it captures.
+        for (_, c) in call.map.iter().flat_map(|m| &m.constants) {
+            self.constant(c);
+        }
+        for a in &call.args {
             match a {
                 CallArg::Const(c) => self.constant(c),
                 CallArg::Input {

@@ -35,6 +35,16 @@ pub fn types(g: &Graph, func: &Function, inputs: &[Option<Ty>]) -> Vec<Option<Ty
             },
             Node::Input(j) => inputs.get(*j).copied().flatten(),
             Node::Float(_) | Node::Int(_) => Some(Ty::Float),
+            Node::Op {
+                op: crate::vocab::Op::Call(k),
+                inputs,
+                ..
+            } => match &g.calls[*k as usize].map {
+                // A mapped closure: a float if summed, else of its first array's shape.
+                Some(m) if m.walk.summed() => Some(Ty::Float),
+                Some(_) => ty[inputs[0].index()],
+                None => None,
+            },
             Node::Op { op, inputs, .. } => {
                 let of: Vec<Option<Ty>> = inputs.iter().map(|i| ty[i.index()]).collect();
                 op.value_ty(&of)

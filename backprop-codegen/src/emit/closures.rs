@@ -1,0 +1,136 @@
+//! A closure mapped over arrays (see `crate::lower::closures`): the reverse
+//! of its body as a block, and the walk that runs it over the elements.
+
+use super::{operand, subst, value, Cx};
+use crate::ast::{Function, Kind};
+use crate::check::Analysis;
+use crate::graph::{MapCall, Node, NodeId};
+use crate::lower::Lowered;
+use crate::plan::{self, Namer, Region, Shared};
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+
+/// The reverse of a closure's body, lowered as the scalar function
+/// `fn closure(params..) -> F`: the name of its upstream gradient, and a
+/// block whose value is the gradient of each parameter, in order.
+///
+/// Before: `|v| (v * s).tanh()` (with `s` captured).
+///
+/// After: `{ let out_1 = v * s; let out = out_1.tanh(); let d_out_1 = ..;
+/// let d_v = d_out_1 * s; let d_s = d_out_1 * v; (d_v, d_s) }`
+pub fn rule(
+    func: &Function,
+    l: &Lowered,
+    a: &Analysis,
+    krate: &TokenStream,
+    mut namer: Namer,
+    opts: plan::Options,
+) -> (Ident, TokenStream) {
+    let d_out = namer.fresh("d_out");
+    let bp = namer.fresh("bp");
+    let mut sh = Shared { func, namer, opts };
+    let plan = plan::plan(l, a, &mut sh, &d_out);
+    let cx = Cx { bp: &bp, func };
+    let forward = super::forward::forward(&plan.body, &cx);
+    let reverse = super::reverse::reverse(&plan.body, &cx);
+    let value = super::result(&plan, &cx, l.output);
+    let r = &plan.body;
+    let zero = syn::LitFloat::new(&format!("0.0_{}", func.elem.ident()), Span::call_site());
+    let grads: Vec<TokenStream> = r
+        .graph
+        .ids()
+        .filter(|id| matches!(r.node(*id), Node::Param(i) if func.params[*i].differentiable))
+        .map(|id| {
+            if r.active(id) {
+                let adj = r.adj(id);
+                quote!(#adj)
+            } else {
+                quote!(#zero)
+            }
+        })
+        .collect();
+    let block = quote! {{
+        #[allow(unused_imports, reason = "plain arithmetic calls nothing of the runtime")]
+        use #krate::__private as #bp;
+        #(#forward)*
+        // The rule needs the closure's gradients, not its value.
+        let _ = #value;
+        #(#reverse)*
+        (#(#grads,)*)
+    }};
+    (d_out, block)
+}
+
+/// `let (d_x, [d_s]) = bp::map_rule(d_y, x, |v, d_out| { let s = s; .. });`:
+/// the gradient of each array and of each captured differentiable scalar
+/// (`_` where one has no adjoint).
+pub fn reverse(
+    r: &Region,
+    cx: &Cx,
+    id: NodeId,
+    inputs: &[NodeId],
+    m: &MapCall,
+    targets: &[Option<Ident>],
+) -> TokenStream {
+    let bp = cx.bp;
+    let span = r.graph.get(id).span;
+    let n = m.walk.arrays();
+    let walk = Ident::new(m.walk.rule(), span);
+    let target = |t: &Option<Ident>| match t {
+        Some(t) => quote!(#t),
+        None => quote!(_),
+    };
+    let array_targets: Vec<TokenStream> = targets[..n].iter().map(target).collect();
+    let scalar_targets: Vec<TokenStream> = targets[n..].iter().map(target).collect();
+    let arrays: Vec<TokenStream> = inputs[..n]
+        .iter()
+        .map(|i| operand(cx, &r.operand(&cx.func.params, *i)))
+        .collect();
+    let (elems, captured) = m.params.split_at(n);
+    // Each captured scalar under the name the rule reads it by (none where
+    // the local has that name already).
+    let captured: Vec<TokenStream> = captured
+        .iter()
+        .zip(&inputs[n..])
+        .filter_map(|(name, i)| {
+            let v = value(cx, &r.operand(&cx.func.params, *i));
+            (*name != v.to_string()).then(|| quote!(let #name = #v;))
+        })
+        .collect();
+    // A captured constant is cloned into each call of the rule (a copy for
+    // a number), as the closure's `Fn` cannot move it.
+    let constants: Vec<TokenStream> = m
+        .constants
+        .iter()
+        .map(|(name, c)| {
+            let v = subst(r, c);
+            let copied = c.refs.iter().all(|(_, id, _)| match r.node(*id) {
+                Node::Float(_) | Node::Int(_) => true,
+                Node::Param(i) => matches!(cx.func.params[*i].kind, Kind::Scalar(_)),
+                _ => false,
+            });
+            if *name == v.to_string() {
+                quote!()
+            } else if copied {
+                quote!(let #name = #v;)
+            } else {
+                quote!(let #name = ::core::clone::Clone::clone(&#v);)
+            }
+        })
+        .collect();
+    let grads: Vec<Ident> = (0..m.params.len())
+        .map(|k| format_ident!("g_{}", k, span = Span::mixed_site()))
+        .collect();
+    let (array_grads, scalar_grads) = grads.split_at(n);
+    let adj = r.adj(id);
+    let d_out = &m.d_out;
+    let rule = &m.rule;
+    quote_spanned! {span=>
+        let (#(#array_targets,)* [#(#scalar_targets),*]) = #bp::#walk(#adj, #(#arrays,)* |#(#elems,)* #d_out| {
+            #(#captured)*
+            #(#constants)*
+            let (#(#grads,)*) = #rule;
+            (#(#array_grads,)* [#(#scalar_grads),*])
+        });
+    }
+}

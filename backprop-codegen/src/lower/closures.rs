@@ -1,0 +1,409 @@
+//! Closures mapped over arrays, as ndarray and iterators spell them:
+//! `z.mapv(|v| ..)`, `z.map(|&v| ..)`, `z.mapv_into(..)`,
+//! `Zip::from(&a).and(&b).map_collect(|&x, &y| ..)`,
+//! `a.iter().map(|x| ..).sum::<f64>()` and
+//! `a.iter().zip(b.iter()).map(|(x, y)| ..).sum::<f64>()`.
+//!
+//! The closure's body is differentiated as a scalar function of its elements
+//! and of the differentiable scalars it captures, by the same pipeline as a
+//! whole function (so it may use the scalar vocabulary, `if`/`else`,
+//! `max`/`min`, constants). The forward runs the user's expression as
+//! written, over the operands' values; the reverse hands that function's
+//! reverse to one walk over the elements (`bp::map_rule`, ...), which sums
+//! each captured scalar's gradient over the elements.
+//!
+//! Before: `let y = x.mapv(|v| (v * s).tanh());`
+//!
+//! After, in the forward: `let y = (x).view().mapv(|v| (v * s).tanh());`
+//! and in the reverse:
+//! `let (d_x, [d_s]) = bp::map_rule(d_y, x, |v, d_out| { let s = s; .. (d_v, d_s) });`
+
+use super::Lowerer;
+use crate::args::Args;
+use crate::ast::Function;
+use crate::ctxt::Ctxt;
+use crate::graph::{Call, CallArg, Form, MapCall, Node, NodeId, Walk};
+use crate::vocab::{Arg, Op, Ty};
+use crate::{check, emit, plan};
+use proc_macro2::{Ident, Span};
+use quote::{format_ident, quote};
+use std::collections::HashSet;
+use syn::spanned::Spanned;
+use syn::{Expr, ExprClosure, Pat};
+
+/// The methods that map a closure over one array.
+pub const MAP_METHODS: &[&str] = &["mapv", "mapv_into", "map"];
+
+/// A recognised spelling: the arrays walked, the closure, and how.
+struct Spelling<'e> {
+    arrays: Vec<&'e Expr>,
+    closure: &'e Expr,
+    walk: Walk,
+    /// The forward, with `__array_k` in the place of each array.
+    forward: Expr,
+}
+
+impl Lowerer<'_> {
+    /// `m` if it maps a closure over arrays in a spelling this module knows;
+    /// `None` to lower it as any other method.
+    pub(super) fn mapped_closure(&mut self, m: &syn::ExprMethodCall) -> Option<NodeId> {
+        let elem = self.func.elem.ident();
+        let spelling = spelling(m, &elem)?;
+        Some(match spelling.closure {
+            Expr::Closure(c) => self.map_closure(spelling, c),
+            Expr::Path(p) if spelling.walk == Walk::Map => self.map_path(&spelling, p),
+            other => {
+                self.cx.error_at(
+                    other,
+                    format!("`{}` takes a closure here (`|v| ..`), or a path to an elementwise function of the vocabulary (`f64::tanh`, `relu`)", m.method),
+                );
+                self.error_node(other.span())
+            }
+        })
+    }
+
+    /// `z.mapv(f64::tanh)`, `z.mapv(relu)`: the op itself; a path to
+    /// another function: as the closure `|v| f(v)`.
+    fn map_path(&mut self, s: &Spelling, p: &syn::ExprPath) -> NodeId {
+        if p.qself.is_none() {
+            if let Some((op, [Arg::Operand])) = Op::by_path(&p.path) {
+                if op.elementwise() {
+                    let x = self.expr(s.arrays[0]);
+                    return self.op(op, vec![x], Vec::new(), p.span());
+                }
+            }
+        }
+        let v = Ident::new("v", Span::mixed_site());
+        let closure: ExprClosure = syn::parse_quote_spanned!(p.span()=> |#v| #p(#v));
+        let spelling = Spelling {
+            arrays: s.arrays.clone(),
+            closure: s.closure,
+            walk: s.walk,
+            forward: s.forward.clone(),
+        };
+        self.map_closure(spelling, &closure)
+    }
+
+    /// A closure mapped over `s.arrays`: one call node whose inputs are the
+    /// arrays and the differentiable scalars the closure captures.
+    fn map_closure(&mut self, s: Spelling, c: &ExprClosure) -> NodeId {
+        let span = c.span();
+        let Some(elems) = self.closure_params(c, s.arrays.len(), s.walk) else {
+            return self.error_node(span);
+        };
+        // The arrays, as operands.
+        let mut inputs: Vec<NodeId> = s.arrays.iter().map(|a| self.expr(a)).collect();
+        if inputs
+            .iter()
+            .any(|i| matches!(self.graph.get(*i).node, Node::Error))
+        {
+            return self.error_node(span);
+        }
+        // What the body captures: differentiable scalars become parameters
+        // of its function, constants are bound by name before its reverse.
+        let elem_names: HashSet<String> = elems.iter().map(|e| e.to_string()).collect();
+        let mut varying = Vec::new();
+        // Constants known to be floats are parameters too (not
+        // differentiated), so that the rule's arithmetic on them is plain.
+        let mut floats = Vec::new();
+        let mut constants = Vec::new();
+        let mut seen = HashSet::new();
+        for ident in self.mentioned_names(&c.body) {
+            let name = ident.to_string();
+            if elem_names.contains(&name) || !seen.insert(name.clone()) {
+                continue;
+            }
+            let Some(id) = self.lookup(&name) else {
+                continue;
+            };
+            if matches!(self.graph.get(id).node, Node::Error) {
+                return self.error_node(span);
+            }
+            if self.varying[id.index()] {
+                if !self.known_float(id) {
+                    self.cx.error_at(
+                        &ident,
+                        format!("a closure may capture a differentiable value only when it is a float: `{ident}` is not known to be one here; bind the float it needs before the closure (`let {ident}0 = {ident}[0];`), or map over `{ident}` with `Zip`"),
+                    );
+                    return self.error_node(span);
+                }
+                varying.push((ident, id));
+            } else {
+                let path: Expr = syn::parse_quote!(#ident);
+                let Some(k) = self.const_tokens(&path, "") else {
+                    return self.error_node(span);
+                };
+                if self.known_float(id) {
+                    floats.push(ident.clone());
+                }
+                constants.push((ident, k));
+            }
+        }
+        // The forward as written, over the operands.
+        let Some(mut forward) = self.mentioning_tokens(&s.forward, None) else {
+            return self.error_node(span);
+        };
+        forward.refs.retain(|(n, ..)| !elem_names.contains(n));
+        for (k, a) in inputs.iter().enumerate() {
+            forward.refs.push((format!("__array_{k}"), *a, Form::View));
+        }
+        // The reverse of the body, as a function of the elements and the
+        // captured differentiable scalars.
+        let params: Vec<Ident> = elems
+            .iter()
+            .cloned()
+            .chain(varying.iter().map(|(i, _)| i.clone()))
+            .collect();
+        let Some((d_out, rule)) = self.closure_rule(c, &params, &floats) else {
+            return self.error_node(span);
+        };
+        let mut args: Vec<CallArg> = (0..inputs.len())
+            .map(|input| CallArg::Input {
+                input,
+                by_ref: true,
+                view: false,
+            })
+            .collect();
+        for (_, id) in &varying {
+            args.push(CallArg::Input {
+                input: inputs.len(),
+                by_ref: false,
+                view: false,
+            });
+            inputs.push(*id);
+        }
+        let path: syn::Path = syn::parse_quote_spanned!(span=> closure);
+        let k = u32::try_from(self.graph.calls.len()).expect("fewer than 2^32 calls");
+        self.graph.calls.push(Call {
+            vjp: path.clone(),
+            path,
+            args,
+            map: Some(Box::new(MapCall {
+                forward,
+                walk: s.walk,
+                params,
+                constants,
+                d_out,
+                rule,
+            })),
+        });
+        self.op(Op::Call(k), inputs, Vec::new(), span)
+    }
+
+    /// The names of a closure's elements: `|v|`, `|&v|`, `|v: f64|`, and
+    /// `|(x, y)|` for a zip of two iterators.
+    fn closure_params(&mut self, c: &ExprClosure, arrays: usize, walk: Walk) -> Option<Vec<Ident>> {
+        let pats: Vec<&Pat> = match (walk, c.inputs.iter().collect::<Vec<_>>().as_slice()) {
+            (Walk::SumZip, [Pat::Tuple(t)]) => t.elems.iter().collect(),
+            (_, pats) => pats.to_vec(),
+        };
+        let names: Option<Vec<Ident>> = pats.iter().map(|p| element_name(p)).collect();
+        match names {
+            Some(names) if names.len() == arrays => Some(names),
+            _ => {
+                let want = match walk {
+                    Walk::Map | Walk::SumMap => "one element: `|v| ..` (or `|&v| ..`)".to_owned(),
+                    Walk::Zip => format!("{arrays} elements: `|&x, &y| ..`"),
+                    Walk::SumZip => "a pair: `|(x, y)| ..`".to_owned(),
+                };
+                self.cx.error_at(
+                    &c.inputs,
+                    format!("this closure must take {want}, each bound to a plain name"),
+                );
+                None
+            }
+        }
+    }
+
+    /// Whether a value is known to be a float (not an array).
+    fn known_float(&self, id: NodeId) -> bool {
+        self.types_at(self.outer.len())[id.index()] == Some(Ty::Float)
+    }
+
+    /// The types of the values of the graph at `depth` (0: the body), its
+    /// inputs of the types of what they capture.
+    fn types_at(&self, depth: usize) -> Vec<Option<Ty>> {
+        let (graph, captures) = if depth == self.outer.len() {
+            (&self.graph, &self.captures)
+        } else {
+            (&self.outer[depth].graph, &self.outer[depth].captures)
+        };
+        let inputs: Vec<Option<Ty>> = if depth == 0 {
+            Vec::new()
+        } else {
+            let up = self.types_at(depth - 1);
+            captures
+                .iter()
+                .map(|(outer, _)| up[outer.index()])
+                .collect()
+        };
+        plan::types(graph, self.func, &inputs)
+    }
+
+    /// Runs the pipeline on the closure's body as the function
+    /// `fn closure(params: F..) -> F`, and returns the name of its upstream
+    /// gradient and the block that computes the gradient of each parameter.
+    fn closure_rule(
+        &mut self,
+        c: &ExprClosure,
+        params: &[Ident],
+        floats: &[Ident],
+    ) -> Option<(Ident, proc_macro2::TokenStream)> {
+        let elem = self.func.elem.ident();
+        let body: syn::Block = match &*c.body {
+            Expr::Block(b) if b.label.is_none() => b.block.clone(),
+            other => syn::parse_quote_spanned!(other.span()=> { #other }),
+        };
+        let name = format_ident!("closure", span = c.span());
+        let all = params.iter().chain(floats);
+        let item: syn::ItemFn = syn::parse_quote!(fn #name(#(#all: #elem),*) -> #elem #body);
+        let mut used = HashSet::new();
+        emit::idents(quote!(#item), &mut used);
+        let mut cx = Ctxt::default();
+        let args = Args {
+            wrt: Some(params.to_vec()),
+            ..Args::default()
+        };
+        let func = Function::from_item(item, &args, &self.env.krate, &mut cx);
+        let lowered = func
+            .as_ref()
+            .and_then(|f| super::lower_with(f, &mut cx, self.env));
+        let out = match (&func, lowered) {
+            (Some(func), Some(l)) if !cx.has_errors() => {
+                let flags: Vec<bool> = func.params.iter().map(|p| p.differentiable).collect();
+                let analysis = check::analyse(&l, &flags);
+                Some(emit::closure_rule(
+                    func,
+                    &l,
+                    &analysis,
+                    &self.env.krate,
+                    plan::Namer::new(used),
+                    self.env.opts,
+                ))
+            }
+            _ => None,
+        };
+        self.cx.merge(cx);
+        out
+    }
+}
+
+/// The name a closure's parameter binds: `v`, `&v`, `v: f64`, `&v: &f64`.
+fn element_name(p: &Pat) -> Option<Ident> {
+    match p {
+        Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => Some(pi.ident.clone()),
+        Pat::Reference(r) => element_name(&r.pat),
+        Pat::Type(t) => element_name(&t.pat),
+        Pat::Paren(p) => element_name(&p.pat),
+        _ => None,
+    }
+}
+
+/// The expression with parentheses and `&` removed.
+fn bare(e: &Expr) -> &Expr {
+    super::strip(e)
+}
+
+/// `a.iter()` (or `a.into_iter()` of a view) → `a`.
+fn iterated(e: &Expr) -> Option<&Expr> {
+    match bare(e) {
+        Expr::MethodCall(m) if m.method == "iter" && m.args.is_empty() => Some(&m.receiver),
+        _ => None,
+    }
+}
+
+/// The array names `__array_0`, ... that stand for the operands in the forward.
+fn array(k: usize) -> Ident {
+    format_ident!("__array_{}", k)
+}
+
+/// Which of the spellings `m` is, if any.
+fn spelling<'e>(m: &'e syn::ExprMethodCall, elem: &Ident) -> Option<Spelling<'e>> {
+    let name = m.method.to_string();
+    let a0 = array(0);
+    let a1 = array(1);
+    if MAP_METHODS.contains(&name.as_str()) && m.args.len() == 1 {
+        let closure = &m.args[0];
+        // `mapv_into` consumes its array: over a view, `mapv` has its values.
+        let method = if name == "map" {
+            quote!(map)
+        } else {
+            quote!(mapv)
+        };
+        return Some(Spelling {
+            arrays: vec![&m.receiver],
+            closure,
+            walk: Walk::Map,
+            forward: syn::parse_quote!(#a0.#method(#closure)),
+        });
+    }
+    if name == "map_collect" && m.args.len() == 1 {
+        // Zip::from(a).and(b)
+        let Expr::MethodCall(and) = bare(&m.receiver) else {
+            return None;
+        };
+        let Expr::Call(from) = bare(&and.receiver) else {
+            return None;
+        };
+        let Expr::Path(zip_from) = &*from.func else {
+            return None;
+        };
+        let segs: Vec<String> = zip_from
+            .path
+            .segments
+            .iter()
+            .map(|s| s.ident.to_string())
+            .collect();
+        if and.method != "and"
+            || and.args.len() != 1
+            || from.args.len() != 1
+            || !segs.ends_with(&["Zip".to_owned(), "from".to_owned()])
+        {
+            return None;
+        }
+        let closure = &m.args[0];
+        let from_path = &zip_from.path;
+        return Some(Spelling {
+            arrays: vec![&from.args[0], &and.args[0]],
+            closure,
+            walk: Walk::Zip,
+            forward: syn::parse_quote!(#from_path(#a0).and(#a1).map_collect(#closure)),
+        });
+    }
+    if name == "sum" && m.args.is_empty() {
+        let Expr::MethodCall(map) = bare(&m.receiver) else {
+            return None;
+        };
+        if map.method != "map" || map.args.len() != 1 {
+            return None;
+        }
+        let closure = &map.args[0];
+        // The sum of the closure's floats (written out where the user
+        // let a type annotation say it).
+        let turbofish = quote!(::<#elem>);
+        if let Some(a) = iterated(&map.receiver) {
+            return Some(Spelling {
+                arrays: vec![a],
+                closure,
+                walk: Walk::SumMap,
+                forward: syn::parse_quote!(#a0.iter().map(#closure).sum #turbofish()),
+            });
+        }
+        let Expr::MethodCall(zip) = bare(&map.receiver) else {
+            return None;
+        };
+        if zip.method != "zip" || zip.args.len() != 1 {
+            return None;
+        }
+        let a = iterated(&zip.receiver)?;
+        // `b.iter()` or `&b`.
+        let b = iterated(&zip.args[0]).unwrap_or(&zip.args[0]);
+        return Some(Spelling {
+            arrays: vec![a, b],
+            closure,
+            walk: Walk::SumZip,
+            forward: syn::parse_quote!(#a0.iter().zip(#a1.iter()).map(#closure).sum #turbofish()),
+        });
+    }
+    None
+}

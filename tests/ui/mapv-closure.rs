@@ -1,9 +1,0 @@
-use backprop::prelude::*;
-
-#[differentiable]
-fn f(a: &Array1<f64>) -> f64 {
-    let b = a.mapv(|v| v * 2.0);
-    b.sum()
-}
-
-fn main() {}
