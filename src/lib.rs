@@ -96,8 +96,8 @@ pub mod prelude {
     pub use crate::ops::*;
     pub use crate::{adjoint, differentiable};
     pub use ndarray::{
-        arr1, arr2, array, Array, Array0, Array1, Array2, Array3, ArrayD, ArrayView, ArrayView1,
-        ArrayView2, Axis, Ix1, Ix2, Zip,
+        arr1, arr2, array, concatenate, s, stack, Array, Array0, Array1, Array2, Array3, ArrayD,
+        ArrayView, ArrayView1, ArrayView2, Axis, Ix1, Ix2, NewAxis, Slice, Zip,
     };
 }
 

@@ -5,9 +5,10 @@
 //! pass is the nodes in order and the reverse sweep is the nodes in reverse
 //! order: no search is ever needed.
 
-use crate::vocab::Op;
+use crate::vocab::{Op, SLICE_MACROS};
 use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
-use quote::ToTokens;
+use quote::{quote, ToTokens};
+use syn::parse::{Parse, ParseStream};
 use syn::visit_mut::VisitMut;
 
 /// A node's index in its [`Graph`].
@@ -201,10 +202,68 @@ impl ConstArg {
                 }
                 syn::visit_mut::visit_expr_mut(self, e);
             }
+            fn visit_macro_mut(&mut self, m: &mut syn::Macro) {
+                // `s![..]`, the one macro a constant may hold: its
+                // expressions are renamed like any other.
+                if let Some(mut elems) = SliceElems::of(m) {
+                    for (e, step) in &mut elems.0 {
+                        self.visit_expr_mut(e);
+                        if let Some(step) = step {
+                            self.visit_expr_mut(step);
+                        }
+                    }
+                    m.tokens = elems.into_token_stream();
+                }
+            }
         }
         let mut expr = self.expr.clone();
         Subst { arg: self, local }.visit_expr_mut(&mut expr);
         expr.into_token_stream()
+    }
+}
+
+/// The elements of ndarray's `s![..]` (the argument of `a.slice(..)`),
+/// each an expression (a range, an index, `NewAxis`) with its `;step`.
+pub struct SliceElems(pub Vec<(syn::Expr, Option<syn::Expr>)>);
+
+impl SliceElems {
+    /// The elements of `m`, if it is `s![..]` and they parse.
+    pub fn of(m: &syn::Macro) -> Option<SliceElems> {
+        let last = m.path.segments.last()?.ident.to_string();
+        if !SLICE_MACROS.contains(&last.as_str()) {
+            return None;
+        }
+        m.parse_body::<SliceElems>().ok()
+    }
+}
+
+impl Parse for SliceElems {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let mut elems = Vec::new();
+        while !input.is_empty() {
+            let e: syn::Expr = input.parse()?;
+            let step = if input.peek(syn::Token![;]) {
+                input.parse::<syn::Token![;]>()?;
+                Some(input.parse()?)
+            } else {
+                None
+            };
+            elems.push((e, step));
+            if !input.is_empty() {
+                input.parse::<syn::Token![,]>()?;
+            }
+        }
+        Ok(SliceElems(elems))
+    }
+}
+
+impl ToTokens for SliceElems {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let elems = self.0.iter().map(|(e, step)| match step {
+            Some(step) => quote!(#e ; #step),
+            None => quote!(#e),
+        });
+        tokens.extend(quote!(#(#elems),*));
     }
 }
 

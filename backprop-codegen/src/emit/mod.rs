@@ -17,6 +17,7 @@ use crate::ast::{Function, Kind};
 use crate::graph::{Call, CallArg, ConstArg, Form, Node, NodeId};
 use crate::lower::Lowered;
 use crate::plan::{self, Namer, Operand, Part, Plan, Raw, Region, Shared};
+use crate::vocab::{Op, SLICE_OF_VIEWS};
 use proc_macro2::{Ident, TokenStream, TokenTree};
 use quote::{format_ident, quote, ToTokens};
 use std::collections::HashSet;
@@ -325,6 +326,18 @@ pub fn operand(cx: &Cx, o: &Operand) -> TokenStream {
         Operand::Ref(ident) => quote!(#ident),
         Operand::Literal(t) => quote!(&#t),
         Operand::StandIn(shape) => quote!(&#bp::stand_in(&#shape)),
+    }
+}
+
+/// The operands of an op that takes them as one slice: as they are
+/// (`&[&a, b]`), or each as a view where the row says so
+/// (`&[bp::view(&a), bp::view(b)]`).
+pub fn in_slice(cx: &Cx, op: Op, args: &[TokenStream]) -> Vec<TokenStream> {
+    let bp = cx.bp;
+    if op.has(SLICE_OF_VIEWS) {
+        args.iter().map(|a| quote!(#bp::view(#a))).collect()
+    } else {
+        args.to_vec()
     }
 }
 

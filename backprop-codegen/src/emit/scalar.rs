@@ -44,7 +44,7 @@ pub fn forward(r: &Region, cx: &Cx, id: NodeId, op: Op, span: Span) -> TokenStre
         let mut operands = args[1..].iter();
         let rest = def.method_args.iter().map(|a| match a {
             Arg::Operand | Arg::Operands => operands.next().cloned(),
-            Arg::Const(_) => consts.next(),
+            Arg::Const(_) | Arg::SliceInfo(_) => consts.next(),
         });
         quote!(#receiver.#method(#(#rest),*))
     } else {

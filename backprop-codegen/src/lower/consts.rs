@@ -3,7 +3,7 @@
 //! keeps the bindings it mentions, so that emission writes their locals.
 
 use super::{shorten, strip, Lowerer};
-use crate::graph::{ConstArg, Node, NodeId};
+use crate::graph::{ConstArg, Node, NodeId, SliceElems};
 use crate::vocab::SHAPE_METHODS;
 use proc_macro2::Ident;
 use std::collections::HashMap;
@@ -22,6 +22,9 @@ struct Mentions {
     /// only when none of them is a differentiable value.
     in_macros: Vec<Ident>,
     has_macro: Option<syn::Macro>,
+    /// Whether `s![..]` may appear (the slice of `slice`): its expressions
+    /// are looked into like any other.
+    slice_macro: bool,
 }
 
 /// Every identifier in a macro's tokens.
@@ -59,6 +62,17 @@ impl<'ast> Visit<'ast> for Mentions {
         syn::visit::visit_expr_method_call(self, m);
     }
     fn visit_macro(&mut self, m: &'ast syn::Macro) {
+        if self.slice_macro {
+            if let Some(elems) = SliceElems::of(m) {
+                for (e, step) in &elems.0 {
+                    self.visit_expr(e);
+                    if let Some(step) = step {
+                        self.visit_expr(step);
+                    }
+                }
+                return;
+            }
+        }
         self.has_macro.get_or_insert_with(|| m.clone());
         idents_in(m.tokens.clone(), &mut self.in_macros);
     }
@@ -71,6 +85,15 @@ impl Lowerer<'_> {
         self.mentioning_tokens(expr, Some(what))
     }
 
+    /// The slice of `a.slice(..)`: a constant that may be `s![..]`.
+    pub(super) fn slice_arg(&mut self, expr: &Expr, what: &str) -> ConstArg {
+        let message = format!(
+            "{what} must be a constant (`s![..]` of literals, loop variables and parameters that are not differentiated)"
+        );
+        self.mentions(expr, Some(&message), true)
+            .unwrap_or_else(|| ConstArg::plain(syn::parse_quote!(())))
+    }
+
     /// An expression the macro does not look into, with the bindings it
     /// mentions. `constant` is `None` where the
     /// expression may mention differentiable values (an `if` condition), else
@@ -80,7 +103,21 @@ impl Lowerer<'_> {
         expr: &Expr,
         constant: Option<&str>,
     ) -> Option<ConstArg> {
-        let mut m = Mentions::default();
+        self.mentions(expr, constant, false)
+    }
+
+    /// [`Self::mentioning_tokens`], where `slice_macro` says whether
+    /// `s![..]` may appear.
+    fn mentions(
+        &mut self,
+        expr: &Expr,
+        constant: Option<&str>,
+        slice_macro: bool,
+    ) -> Option<ConstArg> {
+        let mut m = Mentions {
+            slice_macro,
+            ..Mentions::default()
+        };
         m.visit_expr(expr);
         let mut resolve = HashMap::new();
         for ident in m.idents.iter().chain(&m.shape_only).chain(&m.in_macros) {

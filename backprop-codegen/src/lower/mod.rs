@@ -717,7 +717,7 @@ impl Lowerer<'_> {
     }
 }
 
-const MACRO_HINT: &str = "macros are not supported in a differentiable function: the macro cannot see what they expand to; remove it, and print or compute such values outside the function";
+const MACRO_HINT: &str = "macros are not supported in a differentiable function: the macro cannot see what they expand to; remove it, and print or compute such values outside the function (only `s![..]` is read, as the argument of `a.slice(..)`)";
 
 /// The expression without parentheses and groups.
 fn strip_paren(e: &Expr) -> &Expr {

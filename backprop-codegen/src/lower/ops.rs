@@ -3,7 +3,9 @@
 
 use super::{strip, strip_paren, Form, Lowerer};
 use crate::graph::{Call, CallArg, NodeId};
-use crate::vocab::{method_hint, Arg, Op, FLOATS_ONLY, TRANSPARENT_METHODS};
+use crate::vocab::{
+    method_hint, Arg, Op, FLOATS_ONLY, TRANSPARENT_METHODS, UNWRAP_HINT, UNWRAP_METHODS,
+};
 use proc_macro2::Span;
 use syn::spanned::Spanned;
 use syn::Expr;
@@ -97,7 +99,8 @@ impl Lowerer<'_> {
         false
     }
 
-    /// `receiver.name(args)`: an op of the table, `view()`, or a constant.
+    /// `receiver.name(args)`: an op of the table, `view()`, the unwrapping
+    /// of an op's `Option` or `Result`, or a constant.
     pub(super) fn method(&mut self, m: &syn::ExprMethodCall) -> NodeId {
         if let Some(id) = self.mapped_closure(m) {
             return id;
@@ -111,7 +114,83 @@ impl Lowerer<'_> {
             }
             return self.expr(&m.receiver);
         }
-        let Some(op) = Op::by_method(&name) else {
+        if UNWRAP_METHODS.contains(&name.as_str()) {
+            if let Some(id) = self.unwrapped(m) {
+                return id;
+            }
+        }
+        self.method_op(m, false)
+    }
+
+    /// `a.mean().unwrap()`, `concatenate(..).expect("..")`: the value of an
+    /// op whose ndarray spelling returns an `Option` or a `Result` (`None`
+    /// when the receiver is no such op).
+    fn unwrapped(&mut self, m: &syn::ExprMethodCall) -> Option<NodeId> {
+        enum Inner<'e> {
+            Method(&'e syn::ExprMethodCall),
+            Call(&'e syn::ExprCall),
+        }
+        let inner = match strip_paren(&m.receiver) {
+            Expr::MethodCall(inner)
+                if self
+                    .method_spelling(inner)
+                    .is_some_and(|(op, _)| op.method_wrapped().is_some()) =>
+            {
+                Inner::Method(inner)
+            }
+            Expr::Call(c)
+                if matches!(&*c.func, Expr::Path(p) if p.qself.is_none()
+                    && Op::by_path(&p.path).is_some_and(|(op, _)| op.function_wrapped().is_some())) =>
+            {
+                Inner::Call(c)
+            }
+            _ => return None,
+        };
+        let span = m.method.span();
+        let name = m.method.to_string();
+        let want = usize::from(name == "expect");
+        let usage = if want == 0 {
+            "`.unwrap()`"
+        } else {
+            "`.expect(\"..\")`"
+        };
+        if !self.check_arity(span, &name, m.args.len(), want, usage) {
+            return Some(self.error_node(span));
+        }
+        // The message of `expect` is not part of the value: it is only
+        // checked to be a constant.
+        for a in &m.args {
+            if self.const_tokens(a, "the message of `expect`").is_none() {
+                return Some(self.error_node(span));
+            }
+        }
+        Some(match inner {
+            Inner::Method(inner) => self.method_op(inner, true),
+            Inner::Call(c) => self.call_op(c, true),
+        })
+    }
+
+    /// The op a method call spells, and its receiver: `a.tanh()` on `a`,
+    /// `a.iter().sum()` on `a`.
+    fn method_spelling<'m>(&self, m: &'m syn::ExprMethodCall) -> Option<(Op, &'m Expr)> {
+        let name = m.method.to_string();
+        if let Expr::MethodCall(inner) = strip_paren(&m.receiver) {
+            let adapter = inner.method.to_string();
+            if inner.args.is_empty() && Op::is_adapter(&adapter) {
+                if let Some(op) = Op::by_chain(Some(&adapter), &name) {
+                    return Some((op, &inner.receiver));
+                }
+            }
+        }
+        Op::by_method(&name).map(|op| (op, &*m.receiver))
+    }
+
+    /// A method call as an op of the table, or a constant; `unwrapped` when
+    /// the body unwraps its value.
+    fn method_op(&mut self, m: &syn::ExprMethodCall, unwrapped: bool) -> NodeId {
+        let name = m.method.to_string();
+        let span = m.method.span();
+        let Some((op, receiver)) = self.method_spelling(m) else {
             let (name, hint) = chain_hint(m);
             let what = if hint.is_empty() {
                 String::new()
@@ -121,6 +200,17 @@ impl Lowerer<'_> {
             return self.constant(&Expr::MethodCall(m.clone()), &what);
         };
         let def = op.def();
+        if let (Some(ty), false) = (op.method_wrapped(), unwrapped) {
+            self.cx.error(
+                span,
+                format!(
+                    "ndarray's `{name}` returns {} `{ty}`; unwrap its value: {}",
+                    article(ty),
+                    def.method_usage
+                ),
+            );
+            return self.error_node(span);
+        }
         if !self.check_arity(
             span,
             &name,
@@ -130,7 +220,7 @@ impl Lowerer<'_> {
         ) {
             return self.error_node(span);
         }
-        let receiver = self.expr(&m.receiver);
+        let receiver = self.expr(receiver);
         if op.has(FLOATS_ONLY) && !self.is_float_value(receiver) {
             return receiver;
         }
@@ -141,6 +231,11 @@ impl Lowerer<'_> {
     /// `f(args)`: an op of the table by its function spelling, else a call
     /// of another differentiable function (or a constant).
     pub(super) fn call(&mut self, c: &syn::ExprCall) -> NodeId {
+        self.call_op(c, false)
+    }
+
+    /// [`Self::call`]; `unwrapped` when the body unwraps its value.
+    fn call_op(&mut self, c: &syn::ExprCall, unwrapped: bool) -> NodeId {
         let found = match &*c.func {
             Expr::Path(p) if p.qself.is_none() => Op::by_path(&p.path),
             _ => None,
@@ -150,6 +245,18 @@ impl Lowerer<'_> {
         };
         let span = c.func.span();
         let def = op.def();
+        if let (Some(ty), false) = (op.function_wrapped(), unwrapped) {
+            self.cx.error(
+                span,
+                format!(
+                    "ndarray's `{}` returns {} `{ty}`; unwrap its value: {}",
+                    def.name,
+                    article(ty),
+                    def.function_usage
+                ),
+            );
+            return self.error_node(span);
+        }
         if !self.check_arity(span, def.name, c.args.len(), spec.len(), def.function_usage) {
             return self.error_node(span);
         }
@@ -172,6 +279,7 @@ impl Lowerer<'_> {
             match arg {
                 Arg::Operand => operands.push(self.expr(expr)),
                 Arg::Const(what) => consts.push(self.const_arg(expr, what)),
+                Arg::SliceInfo(what) => consts.push(self.slice_arg(expr, what)),
                 Arg::Operands => match strip(expr) {
                     Expr::Array(a) if !a.elems.is_empty() => {
                         for e in &a.elems {
@@ -193,18 +301,37 @@ impl Lowerer<'_> {
     }
 }
 
-/// The first method along a receiver chain (`a.mean().unwrap()`) that has a
-/// specific hint, else the outer method with none.
+/// The first method along a receiver chain (`x.iter().map(..).sum()`)
+/// that has a specific hint, or that is ndarray's fallible spelling of an
+/// op (`a.mean().unwrap_or(0.0)`), else the outer method with none.
 fn chain_hint(m: &syn::ExprMethodCall) -> (String, &'static str) {
     let mut cur = m;
+    // The method applied to `cur`'s value.
+    let mut outer = m;
     loop {
-        let hint = method_hint(&cur.method.to_string());
+        let name = cur.method.to_string();
+        let hint = method_hint(&name);
         if !hint.is_empty() {
-            return (cur.method.to_string(), hint);
+            return (name, hint);
+        }
+        if Op::by_method(&name).is_some_and(|op| op.method_wrapped().is_some()) {
+            return (outer.method.to_string(), UNWRAP_HINT);
         }
         match strip(&cur.receiver) {
-            Expr::MethodCall(inner) => cur = inner,
+            Expr::MethodCall(inner) => {
+                outer = cur;
+                cur = inner;
+            }
             _ => return (m.method.to_string(), ""),
         }
+    }
+}
+
+/// `a` or `an`, before the name of a type.
+fn article(ty: &str) -> &'static str {
+    if ty.starts_with(['A', 'E', 'I', 'O', 'U']) {
+        "an"
+    } else {
+        "a"
     }
 }

@@ -5,7 +5,7 @@
 use super::loops::{DStart, Rows};
 use super::region::{Operand, Part, Raw, Region, RevStep};
 use super::Shared;
-use crate::graph::{CallArg, ConstArg, Node, NodeId};
+use crate::graph::{CallArg, ConstArg, Node, NodeId, SliceElems};
 use crate::vocab::{self, ScalarRule, CONTRIBUTES, OPERATOR};
 use proc_macro2::Ident;
 use std::collections::HashSet;
@@ -82,6 +82,17 @@ impl Reads<'_, '_> {
             }
             fn visit_ident(&mut self, i: &'ast Ident) {
                 self.reads.add(i);
+            }
+            fn visit_macro(&mut self, m: &'ast syn::Macro) {
+                // `s![..]`: its expressions, which `ConstArg::render` renames.
+                if let Some(elems) = SliceElems::of(m) {
+                    for (e, step) in &elems.0 {
+                        self.visit_expr(e);
+                        if let Some(step) = step {
+                            self.visit_expr(step);
+                        }
+                    }
+                }
             }
         }
         let mut v = Names {

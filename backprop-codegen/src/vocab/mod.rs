@@ -26,6 +26,22 @@ pub enum Arg {
     Const(&'static str),
     /// `&[&a, &b, ...]`: the operands written out (`concat`).
     Operands,
+    /// A constant that may be ndarray's `s![..]` (the slice of `slice`):
+    /// the macro is passed through, each of its expressions checked as a
+    /// constant and its bindings renamed as in any constant.
+    SliceInfo(&'static str),
+}
+
+/// Which spelling of an op is ndarray's fallible one, whose value the body
+/// unwraps: `a.mean().unwrap()`, `concatenate(..).expect("..")`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Wrapped {
+    /// Every spelling gives the value itself.
+    No,
+    /// The method returns this type (`"Option"`, `"Result"`).
+    Method(&'static str),
+    /// The function returns this type.
+    Function(&'static str),
 }
 
 /// How an op's adjoint rules are named (an op without a [`Kernel`]).
@@ -90,6 +106,11 @@ pub struct OpDef {
     pub methods: &'static [&'static str],
     /// The arguments of the method, after the receiver (an operand).
     pub method_args: &'static [Arg],
+    /// The method is called on `receiver.ADAPTER()`: `a.iter().sum()`.
+    pub adapter: Option<&'static str>,
+    /// Whether a spelling returns an `Option` or a `Result` that the body
+    /// unwraps (`.unwrap()`, `.expect(..)`); written bare it is an error.
+    pub wrapped: Wrapped,
     /// How the method is used, for an arity error.
     pub method_usage: &'static str,
     /// The arguments of `name(..)` (also `ops::name`, `backprop::ops::name`);
@@ -186,6 +207,10 @@ pub const LENDS: u16 = 512;
 /// The rule of its first operand may write over that operand's buffer,
 /// where nothing reads it after the rule (`mse`'s residual).
 pub const RULE_OVER_FIRST: u16 = 1024;
+/// Its function and rules take the operands as a slice of views
+/// (`concatenate(Axis(0), &[a.view(), b.view()])`): each is passed as
+/// `bp::view(..)`, so arrays of any kind may be joined.
+pub const SLICE_OF_VIEWS: u16 = 2048;
 
 /// The local derivative of an operator on scalars, times the upstream
 /// gradient `g`, as written in the generated code (`a`, `b`: the operands).
@@ -210,6 +235,8 @@ const ROW: OpDef = OpDef {
     name: "",
     methods: &[],
     method_args: &[],
+    adapter: None,
+    wrapped: Wrapped::No,
     method_usage: "",
     function: None,
     function_usage: "",
@@ -284,7 +311,9 @@ macro_rules! vocabulary {
 // After the macro, which the table invokes.
 mod table;
 
-pub use table::{method_hint, Op, SHAPE_METHODS, TRANSPARENT_METHODS};
+pub use table::{
+    method_hint, Op, SHAPE_METHODS, SLICE_MACROS, TRANSPARENT_METHODS, UNWRAP_HINT, UNWRAP_METHODS,
+};
 
 impl Op {
     pub fn has(self, flag: u16) -> bool {
@@ -296,22 +325,50 @@ impl Op {
         self.has(ELEMENTWISE)
     }
 
-    /// The op spelled as the method `name`.
+    /// The op spelled as the method `name` on a receiver (not after an
+    /// adapter).
     pub fn by_method(name: &str) -> Option<Op> {
-        Op::ALL
-            .iter()
-            .copied()
-            .find(|op| op.def().methods.contains(&name))
+        Op::by_chain(None, name)
+    }
+
+    /// The op spelled as the method `name` after `adapter` (`iter` of
+    /// `a.iter().sum()`), or on a receiver for `None`.
+    pub fn by_chain(adapter: Option<&str>, name: &str) -> Option<Op> {
+        Op::ALL.iter().copied().find(|op| {
+            let def = op.def();
+            def.adapter == adapter && def.methods.contains(&name)
+        })
+    }
+
+    /// Whether `name` is an adapter of some row (`iter`).
+    pub fn is_adapter(name: &str) -> bool {
+        Op::ALL.iter().any(|op| op.def().adapter == Some(name))
+    }
+
+    /// The type the method spelling returns, where the body unwraps it.
+    pub fn method_wrapped(self) -> Option<&'static str> {
+        match self.def().wrapped {
+            Wrapped::Method(ty) => Some(ty),
+            _ => None,
+        }
+    }
+
+    /// The type the function spelling returns, where the body unwraps it.
+    pub fn function_wrapped(self) -> Option<&'static str> {
+        match self.def().wrapped {
+            Wrapped::Function(ty) => Some(ty),
+            _ => None,
+        }
     }
 
     /// The op `path` names as a function: `relu`, `ops::relu`,
-    /// `backprop::ops::relu`, `f64::exp`.
+    /// `backprop::ops::relu`, `f64::exp`, `ndarray::concatenate`.
     pub fn by_path(path: &syn::Path) -> Option<(Op, &'static [Arg])> {
         let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
         let (last, prefix) = segs.split_last()?;
         let in_ops = prefix
             .iter()
-            .all(|s| matches!(s.as_str(), "backprop" | "ops" | "prelude"));
+            .all(|s| matches!(s.as_str(), "backprop" | "ops" | "prelude" | "ndarray"));
         let float = prefix.len() == 1 && matches!(prefix[0].as_str(), "f64" | "f32");
         Op::ALL.iter().copied().find_map(|op| {
             let def = op.def();
@@ -377,7 +434,8 @@ impl Op {
     }
 
     /// Whether the function takes its operands as one slice
-    /// (`concat(Axis(0), &[&a, &b])`), after its constants.
+    /// (`concat(Axis(0), &[&a, &b])`), after its constants (as views where
+    /// the row says [`SLICE_OF_VIEWS`]).
     pub fn operands_in_slice(self) -> bool {
         self.def()
             .function

@@ -6,7 +6,7 @@
 //! Adding an elementwise op is one row here and one row of the runtime's
 //! `ops/elementwise.rs`.
 
-use super::Arg::{Const, Operand, Operands};
+use super::Arg::{Const, Operand, Operands, SliceInfo};
 use super::*;
 
 /// The spellings of a unary function: `x.name()`, `name(x)`, `f64::name(x)`.
@@ -228,16 +228,32 @@ vocabulary! {
         example: "x.sum() + sum(v) + sum(&(x * 2.0))",
         ..ROW
     },
-    /// The mean of all elements.
+    /// `a.iter().sum()`: the sum of all elements in iteration order.
+    IterSum => OpDef {
+        name: "iter().sum",
+        methods: &["sum"],
+        adapter: Some("iter"),
+        method_usage: "`a.iter().sum::<f64>()`",
+        forward: "iter_sum",
+        rules: Rules::One("sum_vjp"),
+        reads_out: false,
+        flags: SCALAR_OUT,
+        example: "let t: f64 = (x * 2.0).iter().sum(); x.iter().sum::<f64>() + t * s",
+        ..ROW
+    },
+    /// The mean of all elements (ndarray's `a.mean()` unwrapped).
     Mean => OpDef {
         name: "mean",
+        methods: &["mean"],
+        wrapped: Wrapped::Method("Option"),
+        method_usage: "`a.mean().unwrap()` (or `.expect(\"..\")`)",
         function: Some(X),
         function_usage: "`mean(&x)`",
         forward: "mean",
         rules: Rules::One("mean_vjp"),
         reads_out: false,
         flags: SCALAR_OUT,
-        example: "mean(x) * 2.0 + mean(&(v * 3.0))",
+        example: "mean(x) * 2.0 + mean(&(v * 3.0)) + x.mean().unwrap() * s + (v * 2.0).mean().expect(\"not empty\")",
         ..ROW
     },
     /// The sum along an axis.
@@ -255,16 +271,84 @@ vocabulary! {
         axes: Axes::Fewer,
         ..ROW
     },
-    /// The mean along an axis.
+    /// The mean along an axis (ndarray's `a.mean_axis(Axis(k))` unwrapped).
     MeanAxis => OpDef {
         name: "mean_axis",
+        methods: &["mean_axis"],
+        method_args: &[Const("the axis of `mean_axis`")],
+        wrapped: Wrapped::Method("Option"),
+        method_usage: "`a.mean_axis(Axis(k)).unwrap()` (or `.expect(\"..\")`)",
         function: Some(&[Operand, Const("the axis of `mean_axis`")]),
         function_usage: "`mean_axis(&a, Axis(k))`",
         forward: "mean_axis",
         rules: Rules::One("mean_axis_vjp"),
         reads_out: false,
-        example: "sum(&mean_axis(&(x * x), Axis(0))) + sum(&mean_axis(x, Axis(1)))",
+        example: "sum(&mean_axis(&(x * x), Axis(0))) + sum(&mean_axis(x, Axis(1))) + sum(&x.mean_axis(Axis(1)).unwrap()) * s + x.mean_axis(Axis(0)).expect(\"rows\").dot(v)",
         axes: Axes::Fewer,
+        ..ROW
+    },
+    /// The variance with `ddof` degrees of freedom removed: ndarray's `a.var(ddof)`.
+    Var => OpDef {
+        name: "var",
+        methods: &["var"],
+        method_args: &[Const("the `ddof` of `var`")],
+        method_usage: "`a.var(ddof)` with a constant `ddof` (`0.0` or `1.0`)",
+        forward: "var",
+        rules: Rules::One("var_vjp"),
+        reads_out: false,
+        flags: SCALAR_OUT,
+        example: "x.var(0.0) + (v * 3.0).var(1.0) * s",
+        ..ROW
+    },
+    /// The standard deviation: ndarray's `a.std(ddof)`.
+    Std => OpDef {
+        name: "std",
+        methods: &["std"],
+        method_args: &[Const("the `ddof` of `std`")],
+        method_usage: "`a.std(ddof)` with a constant `ddof` (`0.0` or `1.0`)",
+        forward: "std_dev",
+        rules: Rules::One("std_dev_vjp"),
+        reads_out: false,
+        flags: SCALAR_OUT,
+        example: "x.std(0.0) + (&(x * x) + 1.0).std(1.0) * s",
+        ..ROW
+    },
+    /// The variance along an axis: ndarray's `a.var_axis(Axis(k), ddof)`.
+    VarAxis => OpDef {
+        name: "var_axis",
+        methods: &["var_axis"],
+        method_args: &[Const("the axis of `var_axis`"), Const("the `ddof` of `var_axis`")],
+        method_usage: "`a.var_axis(Axis(k), ddof)` with a constant `ddof`",
+        forward: "var_axis",
+        rules: Rules::One("var_axis_vjp"),
+        reads_out: false,
+        example: "sum(&x.var_axis(Axis(0), 1.0)) + sum(&(&x.var_axis(Axis(1), 0.0) * s))",
+        axes: Axes::Fewer,
+        ..ROW
+    },
+    /// The standard deviation along an axis: ndarray's `a.std_axis(Axis(k), ddof)`.
+    StdAxis => OpDef {
+        name: "std_axis",
+        methods: &["std_axis"],
+        method_args: &[Const("the axis of `std_axis`"), Const("the `ddof` of `std_axis`")],
+        method_usage: "`a.std_axis(Axis(k), ddof)` with a constant `ddof`",
+        forward: "std_dev_axis",
+        rules: Rules::One("std_dev_axis_vjp"),
+        reads_out: false,
+        example: "sum(&x.std_axis(Axis(0), 1.0)) + sum(&(&w.std_axis(Axis(1), 0.0) * s))",
+        axes: Axes::Fewer,
+        ..ROW
+    },
+    /// The product of all elements: ndarray's `a.product()`.
+    Product => OpDef {
+        name: "product",
+        methods: &["product"],
+        method_usage: "`a.product()`",
+        forward: "product",
+        rules: Rules::One("product_vjp"),
+        reads_out: false,
+        flags: SCALAR_OUT,
+        example: "x.product() + (&(v * 2.0) + s).product()",
         ..ROW
     },
     /// `a.dot(&b)`.
@@ -281,16 +365,16 @@ vocabulary! {
         axes: Axes::Product,
         ..ROW
     },
-    /// `a.t()`.
+    /// `a.t()`, `a.reversed_axes()`.
     T => OpDef {
         name: "t",
-        methods: &["t"],
+        methods: &["t", "reversed_axes"],
         method_usage: "`a.t()`",
         forward: "t",
         rules: Rules::One("t_vjp"),
         reads_out: false,
         flags: VIEW,
-        example: "sum(&x.t().dot(x)) + sum(&(&w.t() * 2.0))",
+        example: "sum(&x.t().dot(x)) + sum(&(&w.t() * 2.0)) + sum(&(&x.view().reversed_axes() * w))",
         axes: Axes::Same,
         ..ROW
     },
@@ -355,6 +439,144 @@ vocabulary! {
         reads_out: false,
         flags: VIEW,
         example: "sum(&(x - &v.view().insert_axis(Axis(0))))",
+        axes: Axes::More,
+        ..ROW
+    },
+    /// `a.slice(s![..])`: ranges, steps, single indices, new axes.
+    Slice => OpDef {
+        name: "slice",
+        methods: &["slice"],
+        method_args: &[SliceInfo("the slice of `slice`")],
+        method_usage: "`a.slice(s![..])`",
+        forward: "slice",
+        rules: Rules::One("slice_vjp"),
+        reads_out: false,
+        flags: VIEW,
+        example: "sum(&x.slice(s![1.., ..])) + sum(&(&x.slice(s![..;2, 1]) * &x.slice(s![1.., 0]))) + sum(&(&w.slice(s![.., NewAxis, 1..3;-1]) * s)) + sum(&x.slice(s![..-1, ..]))",
+        ..ROW
+    },
+    /// `a.slice_axis(Axis(k), Slice::from(a..b))`.
+    SliceAxis => OpDef {
+        name: "slice_axis",
+        methods: &["slice_axis"],
+        method_args: &[Const("the axis of `slice_axis`"), Const("the slice of `slice_axis`")],
+        method_usage: "`a.slice_axis(Axis(k), Slice::from(a..b))`",
+        forward: "slice_axis",
+        rules: Rules::One("slice_axis_vjp"),
+        reads_out: false,
+        flags: VIEW,
+        example: "sum(&x.slice_axis(Axis(0), Slice::from(1..))) + sum(&(&w.slice_axis(Axis(1), Slice::new(0, None, 2)) * s))",
+        axes: Axes::Same,
+        ..ROW
+    },
+    /// `a.index_axis(Axis(k), i)`.
+    IndexAxis => OpDef {
+        name: "index_axis",
+        methods: &["index_axis"],
+        method_args: &[Const("the axis of `index_axis`"), Const("the index of `index_axis`")],
+        method_usage: "`a.index_axis(Axis(k), i)`",
+        forward: "index_axis",
+        rules: Rules::One("index_axis_vjp"),
+        reads_out: false,
+        flags: VIEW,
+        example: "x.index_axis(Axis(1), 0).dot(&x.index_axis(Axis(1), 1)) + sum(&w.index_axis(Axis(0), 1))",
+        axes: Axes::Fewer,
+        ..ROW
+    },
+    /// `a.remove_axis(Axis(k))`: `index_axis(Axis(k), 0)`.
+    RemoveAxis => OpDef {
+        name: "remove_axis",
+        methods: &["remove_axis"],
+        method_args: &[Const("the axis of `remove_axis`")],
+        method_usage: "`a.remove_axis(Axis(k))`",
+        forward: "remove_axis",
+        rules: Rules::One("remove_axis_vjp"),
+        reads_out: false,
+        flags: VIEW,
+        example: "sum(&x.slice(s![..1, ..]).remove_axis(Axis(0))) + (v * 2.0).insert_axis(Axis(1)).remove_axis(Axis(1)).dot(v)",
+        axes: Axes::Fewer,
+        ..ROW
+    },
+    /// `a.select(Axis(k), &indices)`: lanes gathered, repeats allowed.
+    Select => OpDef {
+        name: "select",
+        methods: &["select"],
+        method_args: &[Const("the axis of `select`"), Const("the indices of `select`")],
+        method_usage: "`a.select(Axis(k), &indices)`",
+        forward: "select",
+        rules: Rules::One("select_vjp"),
+        reads_out: false,
+        example: "sum(&(&x.select(Axis(0), &[2, 0, 2]) * 2.0)) + sum(&w.select(Axis(1), &[1, 1]))",
+        axes: Axes::Same,
+        ..ROW
+    },
+    /// `a.into_shape_with_order(shape).unwrap()`, `a.to_shape(shape).unwrap()`.
+    Reshape => OpDef {
+        name: "reshape",
+        methods: &["into_shape_with_order", "to_shape"],
+        method_args: &[Const("the shape")],
+        wrapped: Wrapped::Method("Result"),
+        method_usage: "`a.to_shape(shape).unwrap()` or `a.into_shape_with_order(shape).unwrap()`",
+        forward: "reshape",
+        rules: Rules::One("reshape_vjp"),
+        reads_out: false,
+        flags: VIEW,
+        example: "sum(&(&x.to_shape((2, 3)).unwrap() * w)) + x.view().into_shape_with_order(6).expect(\"six\").dot(&x.to_shape(((6,), backprop::ndarray::Order::ColumnMajor)).unwrap())",
+        ..ROW
+    },
+    /// `a.permuted_axes(axes)`.
+    PermutedAxes => OpDef {
+        name: "permuted_axes",
+        methods: &["permuted_axes"],
+        method_args: &[Const("the axes of `permuted_axes`")],
+        method_usage: "`a.permuted_axes([1, 0])`",
+        forward: "permuted_axes",
+        rules: Rules::One("permuted_axes_vjp"),
+        reads_out: false,
+        flags: VIEW,
+        example: "sum(&(&x.view().permuted_axes([1, 0]) * w)) + sum(&x.t().permuted_axes((1, 0)).dot(w))",
+        axes: Axes::Same,
+        ..ROW
+    },
+    /// `a.broadcast(shape).unwrap()`.
+    Broadcast => OpDef {
+        name: "broadcast",
+        methods: &["broadcast"],
+        method_args: &[Const("the shape of `broadcast`")],
+        wrapped: Wrapped::Method("Option"),
+        method_usage: "`a.broadcast(shape).unwrap()` (or `.expect(\"..\")`)",
+        forward: "broadcast",
+        rules: Rules::One("broadcast_vjp"),
+        reads_out: false,
+        flags: VIEW,
+        example: "sum(&(&v.broadcast((3, 2)).unwrap() * x)) + sum(&x.column(0).insert_axis(Axis(1)).broadcast((3, 4)).expect(\"fits\")) * s",
+        ..ROW
+    },
+    /// ndarray's `concatenate(Axis(k), &[a.view(), b.view()])`, unwrapped.
+    Concatenate => OpDef {
+        name: "concatenate",
+        function: Some(&[Const("the axis of `concatenate`"), Operands]),
+        wrapped: Wrapped::Function("Result"),
+        function_usage: "`concatenate(Axis(k), &[a.view(), b.view()]).unwrap()`",
+        forward: "concatenate",
+        rules: Rules::Indexed("concatenate_vjp"),
+        reads_out: false,
+        flags: SLICE_OF_VIEWS,
+        example: "sum(&(&concatenate(Axis(0), &[x.view(), w.t()]).unwrap() * 2.0)) + sum(&backprop::ndarray::concatenate(Axis(1), &[x.slice(s![.., ..1]), x.view()]).expect(\"rows agree\")) * s",
+        axes: Axes::Same,
+        ..ROW
+    },
+    /// ndarray's `stack(Axis(k), &[a.view(), b.view()])`, unwrapped.
+    Stack => OpDef {
+        name: "stack",
+        function: Some(&[Const("the axis of `stack`"), Operands]),
+        wrapped: Wrapped::Function("Result"),
+        function_usage: "`stack(Axis(k), &[a.view(), b.view()]).unwrap()`",
+        forward: "stack",
+        rules: Rules::Indexed("stack_vjp"),
+        reads_out: false,
+        flags: SLICE_OF_VIEWS,
+        example: "sum(&(&stack(Axis(0), &[x.view(), x.view()]).unwrap() * 2.0)) + stack(Axis(1), &[v.view(), (v * 3.0).view()]).expect(\"same shapes\").sum() * s",
         axes: Axes::More,
         ..ROW
     },
@@ -442,18 +664,36 @@ pub const SHAPE_METHODS: &[&str] = &[
 /// Methods that see through to their receiver.
 pub const TRANSPARENT_METHODS: &[&str] = &["view"];
 
+/// Methods that unwrap the `Option` or `Result` of an op's ndarray
+/// spelling (`a.mean().unwrap()`).
+pub const UNWRAP_METHODS: &[&str] = &["unwrap", "expect"];
+
+/// The macro a constant may be: ndarray's `s![..]`, the slice of `slice`.
+pub const SLICE_MACROS: &[&str] = &["s"];
+
 /// What to use instead of a method that cannot be differentiated ("" if
 /// nothing specific).
 pub fn method_hint(name: &str) -> &'static str {
     match name {
-        "mean" => "ndarray's `mean()` returns an `Option`; use `mean(&a)` from `backprop::ops`",
-        "mean_axis" => "ndarray's `mean_axis` returns an `Option`; use `mean_axis(&a, Axis(k))` from `backprop::ops`",
-        "mapv" | "map" | "mapv_into" | "mapv_inplace" | "map_inplace" | "for_each" => {
-            "a closure cannot be differentiated by #[differentiable]; use the elementwise ops (`exp`, `relu`, `sigmoid`, `powi`, ...) instead"
+        "mapv" | "map" | "mapv_into" | "mapv_inplace" | "map_inplace" | "for_each" | "fold"
+        | "fold_axis" | "map_axis" | "map_collect" => {
+            "a closure is differentiated where it maps elements: `a.mapv(|v| ..)`, `a.map(|&v| ..)`, `a.mapv_into(..)`, `Zip::from(&a).and(&b).map_collect(|&x, &y| ..)`, `a.iter().map(|x| ..).sum::<f64>()`; otherwise use the elementwise ops and the reductions (`sum_axis`, `mean_axis(Axis(k)).unwrap()`, `var_axis`, ...)"
         }
-        "slice" | "slice_mut" | "slice_axis" | "slice_move" | "select" => {
-            "slicing is not supported yet; use `row(i)`, `column(j)` or an index `a[[i, j]]`"
+        "slice_mut" | "slice_move" | "slice_collapse" | "slice_each_axis" | "slice_axis_mut"
+        | "index_axis_mut" | "index_axis_move" | "row_mut" | "column_mut" => {
+            "writes into arrays are not supported yet; read with `a.slice(s![..])`, `a.slice_axis(Axis(k), Slice::from(a..b))`, `a.index_axis(Axis(k), i)`, `row(i)` or `column(j)`, and build new arrays with `concatenate` or `stack`"
+        }
+        "into_shape" | "into_shape_clone" | "reshape" => {
+            "use `a.to_shape(shape).unwrap()` or `a.into_shape_with_order(shape).unwrap()`"
+        }
+        "iter" | "into_iter" | "iter_mut" | "outer_iter" | "axis_iter" | "lanes" | "rows" | "columns" => {
+            "iterators are differentiable as sums: `a.iter().sum::<f64>()`, `a.iter().map(|x| ..).sum::<f64>()`, `a.iter().zip(b.iter()).map(|(x, y)| ..).sum::<f64>()`; otherwise use the array ops (`sum`, `mean().unwrap()`, `sum_axis`, `select`, `slice`, ...)"
         }
         _ => "",
     }
 }
+
+/// The hint of a method of a row whose ndarray spelling returns an
+/// `Option` or a `Result`, used with something else than `unwrap` or
+/// `expect` (`a.mean().unwrap_or(0.0)`).
+pub const UNWRAP_HINT: &str = "the `Option` or `Result` of ndarray's `mean`, `mean_axis`, `to_shape`, `broadcast`, `concatenate`, ... is differentiable only unwrapped, with `.unwrap()` or `.expect(\"..\")`";

@@ -16,9 +16,9 @@
 //! |---|---|
 //! | [`arith`] | `+ - * /`, unary `-`, `max min powf` |
 //! | [`elementwise`] | the maps of one value: `exp ln tanh relu powi ...`, one row each |
-//! | [`reduce`] | `sum mean sum_axis mean_axis` |
+//! | [`reduce`] | `sum mean sum_axis mean_axis var std_dev var_axis std_dev_axis product`, `a.iter().sum()` |
 //! | [`linalg`] | `dot t` |
-//! | [`structure`] | `concat row column index to_owned insert_axis` |
+//! | [`structure`] | `concat concatenate stack row column index to_owned insert_axis select slice slice_axis index_axis remove_axis reshape permuted_axes broadcast` |
 //! | [`nn`] | `softmax log_softmax logsumexp softmax_cross_entropy mse` |
 
 pub mod arith;

@@ -1,11 +1,13 @@
-//! Reductions: the sum and mean of all elements, or along one axis.
+//! Reductions: the sum, mean, variance, standard deviation and product of
+//! all elements, or along one axis.
 //!
 //! The forward functions call ndarray's own `sum()` and `sum_axis`, so values
 //! are bit for bit those of the user's code. The adjoint of a reduction copies
 //! the upstream gradient back to every element that was reduced.
 
 use crate::value::{Cot, ElemOf, Float, Operand, OwnedOf, Tensor, Value};
-use ndarray::{Array, ArrayBase, Axis, Data, RemoveAxis, Zip};
+use ndarray::{Array, ArrayBase, Axis, Data, Dimension, RemoveAxis, Zip};
+use num_traits::FromPrimitive;
 
 /// `n` as a float, as ndarray's `mean` converts it (`n as F`).
 #[inline]
@@ -250,4 +252,261 @@ pub fn mean_axis_vjp<F: Float, S: Data<Elem = F>, D: RemoveAxis>(
 ) -> Array<F, D> {
     let n = count::<F>(x.len_of(axis));
     spread(g.get(), x, axis, |g| g / n)
+}
+
+/// The sum of all elements in iteration order, as `a.iter().sum()` adds
+/// them: one running sum from the first element to the last (ndarray's
+/// `sum()` adds in eight lanes, so the two may differ in the last bits).
+///
+/// Adjoint: `∂a = g · 1`, as [`sum`]'s ([`sum_vjp`]).
+///
+/// ```
+/// use backprop_runtime::ops::iter_sum;
+/// use ndarray::array;
+/// let a = array![[1.0, 2.0], [3.0, 4.5]];
+/// assert_eq!(iter_sum(&a), a.iter().sum::<f64>());
+/// ```
+#[inline]
+#[doc(hidden)]
+pub fn iter_sum<F: Float, S: Data<Elem = F>, D: Dimension>(a: &ArrayBase<S, D>) -> F {
+    a.iter().copied().sum()
+}
+
+/// `ddof` as a check of ndarray's: `0 ≤ ddof ≤ n`.
+fn check_ddof<F: Float>(op: &str, n: usize, ddof: F) {
+    assert!(
+        ddof >= F::zero() && ddof <= count(n),
+        "{op}: ddof {ddof} must be between 0 and the number of elements reduced, {n}"
+    );
+}
+
+/// The variance with `ddof` degrees of freedom removed: ndarray's
+/// `var(ddof)`, `Σ (a_i − ā)² / (n − ddof)`.
+///
+/// Adjoint: `∂a_i = g · 2(a_i − ā) / (n − ddof)`.
+///
+/// # Panics
+///
+/// If `ddof` is negative or more than the number of elements (ndarray's
+/// check).
+///
+/// ```
+/// use backprop_runtime::ops::var;
+/// use ndarray::array;
+/// let a = array![[1.0_f64, 2.0], [3.0, 6.0]];
+/// assert_eq!(var(&a, 0.0).to_bits(), a.var(0.0).to_bits());
+/// assert_eq!(var(&a, 1.0), 14.0 / 3.0);
+/// ```
+#[inline]
+#[doc(hidden)]
+pub fn var<F: Float + FromPrimitive, S: Data<Elem = F>, D: Dimension>(
+    a: &ArrayBase<S, D>,
+    ddof: F,
+) -> F {
+    a.var(ddof)
+}
+
+/// `g · 2(a_i − ā) / (n − ddof)` for every element of a lane `a`, into `d`.
+fn var_lane<'d, 'a, F: Float>(
+    d: impl IntoIterator<Item = &'d mut F>,
+    a: impl IntoIterator<Item = &'a F> + Clone,
+    g: F,
+    ddof: F,
+) {
+    let (total, n) = a
+        .clone()
+        .into_iter()
+        .fold((F::zero(), 0), |(s, n), &x| (s + x, n + 1));
+    let mean = total / count(n);
+    let scale = (g + g) / (count::<F>(n) - ddof);
+    for (d, &x) in d.into_iter().zip(a) {
+        *d = scale * (x - mean);
+    }
+}
+
+/// Adjoint of [`var`]: `2g(a_i − ā) / (n − ddof)`.
+#[doc(hidden)]
+pub fn var_vjp<F: Float, S: Data<Elem = F>, D: Dimension>(
+    g: impl Cot<F>,
+    a: &ArrayBase<S, D>,
+    ddof: F,
+) -> Array<F, D> {
+    check_ddof("var", a.len(), ddof);
+    let mut d = Array::zeros(a.raw_dim());
+    var_lane(d.iter_mut(), a.iter(), *g.get(), ddof);
+    d
+}
+
+/// The standard deviation with `ddof` degrees of freedom removed: ndarray's
+/// `std(ddof)`, `√var(a, ddof)`.
+///
+/// Adjoint: `∂a_i = g · (a_i − ā) / ((n − ddof) · std)`, the variance's
+/// over `2 std`.
+///
+/// # Panics
+///
+/// As [`var`].
+///
+/// ```
+/// use backprop_runtime::ops::std_dev;
+/// use ndarray::array;
+/// let a = array![1.0_f64, 3.0];
+/// assert_eq!(std_dev(&a, 0.0), 1.0);
+/// assert_eq!(std_dev(&a, 1.0).to_bits(), a.std(1.0).to_bits());
+/// ```
+#[inline]
+#[doc(hidden)]
+pub fn std_dev<F: Float + FromPrimitive, S: Data<Elem = F>, D: Dimension>(
+    a: &ArrayBase<S, D>,
+    ddof: F,
+) -> F {
+    a.std(ddof)
+}
+
+/// Adjoint of [`std_dev`]: `g(a_i − ā) / ((n − ddof) · std)`.
+#[doc(hidden)]
+pub fn std_dev_vjp<F: Float + FromPrimitive, S: Data<Elem = F>, D: Dimension>(
+    g: impl Cot<F>,
+    a: &ArrayBase<S, D>,
+    ddof: F,
+) -> Array<F, D> {
+    let sd = a.std(ddof);
+    let g = *g.get() / (sd + sd);
+    var_vjp(g, a, ddof)
+}
+
+/// The variance along `axis`: ndarray's `var_axis(axis, ddof)`.
+///
+/// Adjoint: `∂a = g · 2(a − ā) / (n − ddof)`, lane by lane along `axis`
+/// (`ā` the lane's mean, `n` the length of `axis`).
+///
+/// # Panics
+///
+/// As ndarray's: if `axis` is out of bounds or `ddof` is not between 0 and
+/// the length of `axis`.
+///
+/// ```
+/// use backprop_runtime::ops::var_axis;
+/// use ndarray::{array, Axis};
+/// let a = array![[1.0, 2.0], [3.0, 6.0]];
+/// assert_eq!(var_axis(&a, Axis(1), 0.0), array![0.25, 2.25]);
+/// assert_eq!(var_axis(&a, Axis(0), 1.0), a.var_axis(Axis(0), 1.0));
+/// ```
+#[inline]
+#[doc(hidden)]
+pub fn var_axis<F: Float + FromPrimitive, S: Data<Elem = F>, D: RemoveAxis>(
+    a: &ArrayBase<S, D>,
+    axis: Axis,
+    ddof: F,
+) -> Array<F, D::Smaller> {
+    a.var_axis(axis, ddof)
+}
+
+/// [`var_lane`] on every lane along `axis`, each with the upstream element
+/// of its position.
+fn var_lanes<F: Float, S: Data<Elem = F>, D: RemoveAxis>(
+    g: &Array<F, D::Smaller>,
+    a: &ArrayBase<S, D>,
+    axis: Axis,
+    ddof: F,
+) -> Array<F, D> {
+    check_ddof("var_axis", a.len_of(axis), ddof);
+    let mut d = Array::zeros(a.raw_dim());
+    Zip::from(d.lanes_mut(axis))
+        .and(a.lanes(axis))
+        .and(g)
+        .for_each(|mut d, a, &g| var_lane(d.iter_mut(), a.iter(), g, ddof));
+    d
+}
+
+/// Adjoint of [`var_axis`]: `2g(a − ā) / (n − ddof)` lane by lane.
+#[doc(hidden)]
+pub fn var_axis_vjp<F: Float, S: Data<Elem = F>, D: RemoveAxis>(
+    g: impl Cot<Array<F, D::Smaller>>,
+    a: &ArrayBase<S, D>,
+    axis: Axis,
+    ddof: F,
+) -> Array<F, D> {
+    var_lanes(g.get(), a, axis, ddof)
+}
+
+/// The standard deviation along `axis`: ndarray's `std_axis(axis, ddof)`.
+///
+/// Adjoint: `∂a = g · (a − ā) / ((n − ddof) · std)`, lane by lane.
+///
+/// # Panics
+///
+/// As [`var_axis`].
+///
+/// ```
+/// use backprop_runtime::ops::std_dev_axis;
+/// use ndarray::{array, Axis};
+/// let a = array![[1.0, 3.0], [3.0, 7.0]];
+/// assert_eq!(std_dev_axis(&a, Axis(1), 0.0), array![1.0, 2.0]);
+/// assert_eq!(std_dev_axis(&a, Axis(0), 1.0), a.std_axis(Axis(0), 1.0));
+/// ```
+#[inline]
+#[doc(hidden)]
+pub fn std_dev_axis<F: Float + FromPrimitive, S: Data<Elem = F>, D: RemoveAxis>(
+    a: &ArrayBase<S, D>,
+    axis: Axis,
+    ddof: F,
+) -> Array<F, D::Smaller> {
+    a.std_axis(axis, ddof)
+}
+
+/// Adjoint of [`std_dev_axis`]: `g(a − ā) / ((n − ddof) · std)` lane by lane.
+#[doc(hidden)]
+pub fn std_dev_axis_vjp<F: Float + FromPrimitive, S: Data<Elem = F>, D: RemoveAxis>(
+    g: impl Cot<Array<F, D::Smaller>>,
+    a: &ArrayBase<S, D>,
+    axis: Axis,
+    ddof: F,
+) -> Array<F, D> {
+    let sd = a.std_axis(axis, ddof);
+    let g = Zip::from(g.get())
+        .and(&sd)
+        .map_collect(|&g, &sd| g / (sd + sd));
+    var_lanes(&g, a, axis, ddof)
+}
+
+/// The product of all elements: ndarray's `product()`.
+///
+/// Adjoint: `∂a_i = g · Π_{j≠i} a_j`, from the products before and after
+/// each element (no division, so a zero element gives exact gradients).
+///
+/// ```
+/// use backprop_runtime::ops::product;
+/// use ndarray::array;
+/// let a = array![[1.0, 2.0], [3.0, 4.0]];
+/// assert_eq!(product(&a), 24.0);
+/// ```
+#[inline]
+#[doc(hidden)]
+pub fn product<F: Float, S: Data<Elem = F>, D: Dimension>(a: &ArrayBase<S, D>) -> F {
+    a.product()
+}
+
+/// Adjoint of [`product`]: `g` times the product of every other element,
+/// in the logical order of `a`: the running product before each element
+/// times the running product after it.
+#[doc(hidden)]
+pub fn product_vjp<F: Float, S: Data<Elem = F>, D: Dimension>(
+    g: impl Cot<F>,
+    a: &ArrayBase<S, D>,
+) -> Array<F, D> {
+    let xs: Vec<F> = a.iter().copied().collect();
+    // `d_i = g · Π_{j<i} a_j`, then times `Π_{j>i} a_j` walking back.
+    let mut d = Vec::with_capacity(xs.len());
+    let mut before = *g.get();
+    for &x in &xs {
+        d.push(before);
+        before *= x;
+    }
+    let mut after = F::one();
+    for (d, &x) in d.iter_mut().zip(&xs).rev() {
+        *d *= after;
+        after *= x;
+    }
+    Array::from_shape_vec(a.raw_dim(), d).expect("one gradient per element, in logical order")
 }

@@ -1,13 +1,17 @@
-//! Structure: joining arrays, reading rows, columns and elements, copying.
+//! Structure: joining arrays, reading rows, columns, elements, slices and
+//! lanes, reshaping, copying.
 //!
 //! These ops move values without changing them, so their adjoints move the
-//! gradient back: `concat` splits it, `row`, `column` and `index` put it into
-//! a zero of the operand's shape, `copy` passes it through.
+//! gradient back: `concat` and `stack` split it, `row`, `column`, `index`
+//! and `slice` put it into a zero of the operand's shape, `select` adds it
+//! into the lanes it read, `reshape` and `permuted_axes` put it back in the
+//! operand's shape, `broadcast` sums it back, `copy` passes it through.
 
+use crate::unbroadcast::SumTo;
 use crate::value::{Cot, Float, Value};
 use ndarray::{
-    Array, Array1, Array2, ArrayBase, ArrayView, ArrayView1, Axis, Data, Dimension, Ix2, NdIndex,
-    RemoveAxis, Slice,
+    Array, Array1, Array2, ArrayBase, ArrayView, ArrayView1, Axis, CowArray, Data, Dimension,
+    IntoDimension, Ix2, NdIndex, Order, RemoveAxis, ShapeArg, Slice, SliceArg,
 };
 
 /// The arrays joined along `axis`: ndarray's `concatenate`.
@@ -214,4 +218,413 @@ pub fn insert_axis_vjp<F: Float, S: Data<Elem = F>, D: Dimension>(
         .index_axis_move(axis, 0)
         .into_dimensionality::<D>()
         .expect("insert_axis: removing the axis gives the operand's dimension")
+}
+
+/// A view of an array: what the generated code passes in a slice of views
+/// (`concatenate(Axis(0), &[a.view(), b.view()])`), whatever the array's
+/// kind.
+#[inline]
+#[doc(hidden)]
+pub fn view<F: Float, S: Data<Elem = F>, D: Dimension>(a: &ArrayBase<S, D>) -> ArrayView<'_, F, D> {
+    a.view()
+}
+
+/// The views joined along `axis`: ndarray's `concatenate`, unwrapped.
+///
+/// Adjoint: `∂arrays[k] = g[.., o_k .. o_k + n_k, ..]`, as [`concat()`]'s.
+///
+/// # Panics
+///
+/// Where ndarray's `concatenate` returns an error; the message names the
+/// shapes.
+///
+/// ```
+/// use backprop_runtime::ops::concatenate;
+/// use ndarray::{array, Axis};
+/// let a = array![[1.0], [2.0]];
+/// let b = array![[3.0], [4.0]];
+/// assert_eq!(concatenate(Axis(0), &[a.view(), b.view()]), array![[1.0], [2.0], [3.0], [4.0]]);
+/// ```
+#[doc(hidden)]
+pub fn concatenate<F: Float, D: RemoveAxis>(
+    axis: Axis,
+    arrays: &[ArrayView<'_, F, D>],
+) -> Array<F, D> {
+    ndarray::concatenate(axis, arrays).unwrap_or_else(|e| {
+        let shapes: Vec<&[usize]> = arrays.iter().map(|a| a.shape()).collect();
+        panic!(
+            "concatenate: cannot join arrays of shapes {shapes:?} along axis {}: {e}",
+            axis.index()
+        )
+    })
+}
+
+/// Adjoint of [`concatenate()`] with respect to `arrays[k]`: the `k`-th piece of `g`.
+#[doc(hidden)]
+pub fn concatenate_vjp<F: Float, D: RemoveAxis>(
+    g: impl Cot<Array<F, D>>,
+    axis: Axis,
+    arrays: &[ArrayView<'_, F, D>],
+    k: usize,
+) -> Array<F, D> {
+    let start: usize = arrays[..k].iter().map(|a| a.len_of(axis)).sum();
+    let end = start + arrays[k].len_of(axis);
+    g.get().slice_axis(axis, Slice::from(start..end)).to_owned()
+}
+
+/// The views stacked along a new axis `axis`: ndarray's `stack`, unwrapped.
+///
+/// Adjoint: `∂arrays[k] = g` at index `k` of `axis`.
+///
+/// # Panics
+///
+/// Where ndarray's `stack` returns an error; the message names the shapes.
+///
+/// ```
+/// use backprop_runtime::ops::stack;
+/// use ndarray::{array, Axis};
+/// let a = array![1.0, 2.0];
+/// let b = array![3.0, 4.0];
+/// assert_eq!(stack(Axis(1), &[a.view(), b.view()]), array![[1.0, 3.0], [2.0, 4.0]]);
+/// ```
+#[doc(hidden)]
+pub fn stack<F: Float, D: Dimension>(
+    axis: Axis,
+    arrays: &[ArrayView<'_, F, D>],
+) -> Array<F, D::Larger> {
+    ndarray::stack(axis, arrays).unwrap_or_else(|e| {
+        let shapes: Vec<&[usize]> = arrays.iter().map(|a| a.shape()).collect();
+        panic!(
+            "stack: cannot stack arrays of shapes {shapes:?} along axis {}: {e}",
+            axis.index()
+        )
+    })
+}
+
+/// Adjoint of [`stack()`] with respect to `arrays[k]`: `g` at index `k` of `axis`.
+#[doc(hidden)]
+pub fn stack_vjp<F: Float, D: Dimension>(
+    g: impl Cot<Array<F, D::Larger>>,
+    axis: Axis,
+    arrays: &[ArrayView<'_, F, D>],
+    k: usize,
+) -> Array<F, D> {
+    let _ = arrays;
+    g.get()
+        .index_axis(axis, k)
+        .to_owned()
+        .into_dimensionality::<D>()
+        .expect("stack: removing the stacked axis gives the operand's dimension")
+}
+
+/// The rows (or the lanes along `axis`) of `indices`, in their order, with
+/// repeats: ndarray's `select`, an embedding lookup.
+///
+/// Adjoint: `∂a[.., i, ..] = Σ_{k : indices[k] = i} g[.., k, ..]` (a
+/// repeated index adds its gradients).
+///
+/// # Panics
+///
+/// If an index is out of bounds.
+///
+/// ```
+/// use backprop_runtime::ops::select;
+/// use ndarray::{array, Axis};
+/// let table = array![[1.0, 2.0], [3.0, 4.0]];
+/// assert_eq!(select(&table, Axis(0), &[1, 1, 0]), array![[3.0, 4.0], [3.0, 4.0], [1.0, 2.0]]);
+/// ```
+#[inline]
+#[doc(hidden)]
+pub fn select<F: Float, S: Data<Elem = F>, D: RemoveAxis>(
+    a: &ArrayBase<S, D>,
+    axis: Axis,
+    indices: &[usize],
+) -> Array<F, D> {
+    a.select(axis, indices)
+}
+
+/// Adjoint of [`select`]: each lane of `g` added into the lane of `a` it came from.
+#[doc(hidden)]
+pub fn select_vjp<F: Float, S: Data<Elem = F>, D: RemoveAxis>(
+    g: impl Cot<Array<F, D>>,
+    a: &ArrayBase<S, D>,
+    axis: Axis,
+    indices: &[usize],
+) -> Array<F, D> {
+    let mut d = Array::zeros(a.raw_dim());
+    for (k, &i) in indices.iter().enumerate() {
+        let mut lane = d.index_axis_mut(axis, i);
+        lane += &g.get().index_axis(axis, k);
+    }
+    d
+}
+
+/// A slice of an array: ndarray's `slice(info)`, a view (`info` is what
+/// `s![..]` makes: ranges, steps, single indices, new axes).
+///
+/// Adjoint: `∂a = 0` except the sliced elements, which are `g`.
+///
+/// # Panics
+///
+/// If `info` does not fit `a`'s shape (ndarray's message).
+///
+/// ```
+/// use backprop_runtime::ops::slice;
+/// use ndarray::{array, s};
+/// let a = array![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]];
+/// assert_eq!(slice(&a, s![.., 1..;2]), array![[2.0], [5.0]]);
+/// assert_eq!(slice(&a, s![1, ..-1]), array![4.0, 5.0]);
+/// ```
+#[inline]
+#[doc(hidden)]
+pub fn slice<F: Float, S: Data<Elem = F>, D: Dimension, I: SliceArg<D>>(
+    a: &ArrayBase<S, D>,
+    info: I,
+) -> ArrayView<'_, F, I::OutDim> {
+    a.slice(info)
+}
+
+/// Adjoint of [`slice()`]: a zero of `a`'s shape with the slice set to `g`.
+#[doc(hidden)]
+pub fn slice_vjp<F: Float, S: Data<Elem = F>, D: Dimension, I: SliceArg<D>>(
+    g: impl Cot<Array<F, I::OutDim>>,
+    a: &ArrayBase<S, D>,
+    info: I,
+) -> Array<F, D> {
+    let mut d = Array::zeros(a.raw_dim());
+    d.slice_mut(info).assign(g.get());
+    d
+}
+
+/// A slice of one axis: ndarray's `slice_axis(axis, slice)`, a view.
+///
+/// Adjoint: `∂a = 0` except the slice, which is `g`.
+///
+/// # Panics
+///
+/// If `axis` is out of bounds or the slice does not fit it.
+///
+/// ```
+/// use backprop_runtime::ops::slice_axis;
+/// use ndarray::{array, Axis, Slice};
+/// let a = array![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]];
+/// assert_eq!(slice_axis(&a, Axis(1), Slice::from(1..)), array![[2.0, 3.0], [5.0, 6.0]]);
+/// ```
+#[inline]
+#[doc(hidden)]
+pub fn slice_axis<F: Float, S: Data<Elem = F>, D: Dimension>(
+    a: &ArrayBase<S, D>,
+    axis: Axis,
+    slice: Slice,
+) -> ArrayView<'_, F, D> {
+    a.slice_axis(axis, slice)
+}
+
+/// Adjoint of [`slice_axis()`]: a zero of `a`'s shape with the slice set to `g`.
+#[doc(hidden)]
+pub fn slice_axis_vjp<F: Float, S: Data<Elem = F>, D: Dimension>(
+    g: impl Cot<Array<F, D>>,
+    a: &ArrayBase<S, D>,
+    axis: Axis,
+    slice: Slice,
+) -> Array<F, D> {
+    let mut d = Array::zeros(a.raw_dim());
+    d.slice_axis_mut(axis, slice).assign(g.get());
+    d
+}
+
+/// The subview at index `i` of `axis`: ndarray's `index_axis`, with one
+/// axis fewer.
+///
+/// Adjoint: `∂a = 0` except at index `i` of `axis`, which is `g`.
+///
+/// # Panics
+///
+/// If `axis` or `i` is out of bounds.
+///
+/// ```
+/// use backprop_runtime::ops::index_axis;
+/// use ndarray::{array, Axis};
+/// let a = array![[1.0, 2.0], [3.0, 4.0]];
+/// assert_eq!(index_axis(&a, Axis(1), 0), array![1.0, 3.0]);
+/// ```
+#[inline]
+#[doc(hidden)]
+pub fn index_axis<F: Float, S: Data<Elem = F>, D: RemoveAxis>(
+    a: &ArrayBase<S, D>,
+    axis: Axis,
+    i: usize,
+) -> ArrayView<'_, F, D::Smaller> {
+    a.index_axis(axis, i)
+}
+
+/// Adjoint of [`index_axis`]: a zero of `a`'s shape with index `i` of `axis` set to `g`.
+#[doc(hidden)]
+pub fn index_axis_vjp<F: Float, S: Data<Elem = F>, D: RemoveAxis>(
+    g: impl Cot<Array<F, D::Smaller>>,
+    a: &ArrayBase<S, D>,
+    axis: Axis,
+    i: usize,
+) -> Array<F, D> {
+    let mut d = Array::zeros(a.raw_dim());
+    d.index_axis_mut(axis, i).assign(g.get());
+    d
+}
+
+/// `axis` removed: ndarray's `remove_axis`, which is `index_axis(axis, 0)`
+/// (an axis of length 1, as a rule).
+///
+/// Adjoint: `∂a = 0` except at index 0 of `axis`, which is `g`.
+///
+/// # Panics
+///
+/// If `axis` is out of bounds or has length 0.
+///
+/// ```
+/// use backprop_runtime::ops::remove_axis;
+/// use ndarray::{array, Axis};
+/// let a = array![[1.0, 2.0]];
+/// assert_eq!(remove_axis(&a, Axis(0)), array![1.0, 2.0]);
+/// ```
+#[inline]
+#[doc(hidden)]
+pub fn remove_axis<F: Float, S: Data<Elem = F>, D: RemoveAxis>(
+    a: &ArrayBase<S, D>,
+    axis: Axis,
+) -> ArrayView<'_, F, D::Smaller> {
+    a.view().remove_axis(axis)
+}
+
+/// Adjoint of [`remove_axis`]: a zero of `a`'s shape with index 0 of `axis` set to `g`.
+#[doc(hidden)]
+pub fn remove_axis_vjp<F: Float, S: Data<Elem = F>, D: RemoveAxis>(
+    g: impl Cot<Array<F, D::Smaller>>,
+    a: &ArrayBase<S, D>,
+    axis: Axis,
+) -> Array<F, D> {
+    index_axis_vjp(g, a, axis, 0)
+}
+
+/// The elements in a new shape, read and written in the order `shape`
+/// says (row-major unless it names one): what ndarray's
+/// `into_shape_with_order(shape)` and `to_shape(shape)` compute, unwrapped;
+/// a view where the layout allows, else a copy.
+///
+/// Adjoint: `∂a = g` in `a`'s shape, in the same order.
+///
+/// # Panics
+///
+/// If the number of elements differs (ndarray's error).
+///
+/// ```
+/// use backprop_runtime::ops::reshape;
+/// use ndarray::{array, Order};
+/// let a = array![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]];
+/// assert_eq!(reshape(&a, (3, 2)), array![[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]);
+/// assert_eq!(reshape(&a, ((3, 2), Order::ColumnMajor)), array![[1.0, 5.0], [4.0, 3.0], [2.0, 6.0]]);
+/// ```
+#[inline]
+#[doc(hidden)]
+pub fn reshape<F: Float, S: Data<Elem = F>, D: Dimension, E: ShapeArg>(
+    a: &ArrayBase<S, D>,
+    shape: E,
+) -> CowArray<'_, F, E::Dim> {
+    let from = a.raw_dim();
+    a.to_shape(shape)
+        .unwrap_or_else(|e| panic!("reshape: cannot reshape an array of shape {from:?}: {e}"))
+}
+
+/// Adjoint of [`reshape()`]: `g` back in `a`'s shape, in the same order.
+#[doc(hidden)]
+pub fn reshape_vjp<F: Float, S: Data<Elem = F>, D: Dimension, E: ShapeArg>(
+    g: impl Cot<Array<F, E::Dim>>,
+    a: &ArrayBase<S, D>,
+    shape: E,
+) -> Array<F, D> {
+    let order = shape.into_shape_and_order().1.unwrap_or(Order::RowMajor);
+    g.get()
+        .to_shape((a.raw_dim(), order))
+        .expect("reshape: the gradient has as many elements as the operand")
+        .into_owned()
+}
+
+/// The axes in a new order: ndarray's `permuted_axes`, a view (axis `k`
+/// of the result is axis `axes[k]` of `a`).
+///
+/// Adjoint: `∂a = g` with the inverse permutation.
+///
+/// # Panics
+///
+/// If `axes` is not a permutation of `a`'s axes.
+///
+/// ```
+/// use backprop_runtime::ops::permuted_axes;
+/// use ndarray::Array;
+/// let a = Array::<f64, _>::zeros((2, 3, 4));
+/// assert_eq!(permuted_axes(&a, [2, 0, 1]).shape(), &[4, 2, 3]);
+/// ```
+#[inline]
+#[doc(hidden)]
+pub fn permuted_axes<F: Float, S: Data<Elem = F>, D: Dimension, T: IntoDimension<Dim = D>>(
+    a: &ArrayBase<S, D>,
+    axes: T,
+) -> ArrayView<'_, F, D> {
+    a.view().permuted_axes(axes)
+}
+
+/// Adjoint of [`permuted_axes`]: `g`'s axes put back, by the inverse permutation.
+#[doc(hidden)]
+pub fn permuted_axes_vjp<F: Float, S: Data<Elem = F>, D: Dimension, T: IntoDimension<Dim = D>>(
+    g: impl Cot<Array<F, D>>,
+    a: &ArrayBase<S, D>,
+    axes: T,
+) -> Array<F, D> {
+    let axes = axes.into_dimension();
+    let mut inverse = a.raw_dim();
+    for (k, &from) in axes.slice().iter().enumerate() {
+        inverse[from] = k;
+    }
+    g.into_owned().permuted_axes(inverse)
+}
+
+/// The array broadcast to `shape`: ndarray's `broadcast(shape)`, unwrapped,
+/// a view.
+///
+/// Adjoint: `∂a = g` summed back to `a`'s shape ([`unbroadcast`](crate::unbroadcast())).
+///
+/// # Panics
+///
+/// If `a` cannot be broadcast to `shape`.
+///
+/// ```
+/// use backprop_runtime::ops::broadcast;
+/// use ndarray::array;
+/// let v = array![1.0, 2.0];
+/// assert_eq!(broadcast(&v, (2, 2)), array![[1.0, 2.0], [1.0, 2.0]]);
+/// ```
+#[inline]
+#[doc(hidden)]
+pub fn broadcast<F: Float, S: Data<Elem = F>, D: Dimension, E: IntoDimension>(
+    a: &ArrayBase<S, D>,
+    shape: E,
+) -> ArrayView<'_, F, E::Dim> {
+    let to = shape.into_dimension();
+    a.broadcast(to.clone()).unwrap_or_else(|| {
+        panic!(
+            "broadcast: cannot broadcast an array of shape {:?} to {:?}",
+            a.shape(),
+            to.slice()
+        )
+    })
+}
+
+/// Adjoint of [`broadcast()`]: `g` summed back to `a`'s shape.
+#[doc(hidden)]
+pub fn broadcast_vjp<F: Float, S: Data<Elem = F>, D: Dimension, E: IntoDimension>(
+    g: impl Cot<Array<F, E::Dim>>,
+    a: &ArrayBase<S, D>,
+    shape: E,
+) -> Array<F, D> {
+    let _ = shape;
+    <Array<F, E::Dim> as SumTo<ArrayBase<S, D>>>::sum_to(g, a)
 }
