@@ -14,4 +14,6 @@ fn main() {
     backprop_bench::interleave::print_interleaved(&ratios);
     let over_forward = backprop_bench::interleave::mlp_over_forward();
     backprop_bench::interleave::print_over_forward(&over_forward);
+    let chain = backprop_bench::interleave::closure_chain();
+    backprop_bench::interleave::print_closure_chain(&chain);
 }

@@ -7,7 +7,7 @@
 //! milliseconds of each other (in alternating order), so a slow phase slows
 //! both; the spread of the per-round ratios shows how steady the machine was.
 
-use crate::{bsub, mlp, rnn, scalar_net, two_heads};
+use crate::{bsub, closure_chain, mlp, rnn, scalar_net, two_heads};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -137,6 +137,30 @@ pub fn mlp_over_forward() -> [(&'static str, Ratio); 2] {
             ratio(&forward, &generated, rounds, batch),
         ),
     ]
+}
+
+/// (f): the closure-fused chain and the same chain op by op, each against
+/// the hand-written fused loop, and the closure against op by op.
+pub fn closure_chain() -> [(&'static str, Ratio); 3] {
+    let (rounds, batch) = (101, Duration::from_millis(2));
+    let i = closure_chain::Inputs::new(closure_chain::N);
+    let hand = || closure_chain::hand(black_box(&i));
+    let fused = || closure_chain::generated(black_box(&i));
+    let op_by_op = || closure_chain::generated_op_by_op(black_box(&i));
+    [
+        ("closure (`x.mapv(|v| ..)`) / hand", ratio(&hand, &fused, rounds, batch)),
+        ("op by op / hand", ratio(&hand, &op_by_op, rounds, batch)),
+        ("closure / op by op", ratio(&op_by_op, &fused, rounds, batch)),
+    ]
+}
+
+/// [`closure_chain`] as a markdown table.
+pub fn print_closure_chain(ratios: &[(&str, Ratio)]) {
+    print_ratios(
+        "(f) `Σ tanh(a x + 1) ⊙ x`, 100,000 elements: fwd+bwd ratios, timed interleaved",
+        "implementation",
+        ratios,
+    );
 }
 
 /// The ratios as a markdown table.

@@ -19,6 +19,7 @@ pub mod alloc;
 pub mod bsub;
 pub mod burn_ad;
 pub mod check;
+pub mod closure_chain;
 pub mod expansion;
 pub mod interleave;
 pub mod mlp;
@@ -43,5 +44,6 @@ pub fn verify_all() -> Result<(), String> {
     mlp::verify()?;
     bsub::verify()?;
     rnn::verify()?;
+    closure_chain::verify()?;
     Ok(())
 }
