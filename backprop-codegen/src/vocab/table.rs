@@ -12,6 +12,9 @@ use super::*;
 /// The spellings of a unary function: `x.name()`, `name(x)`, `f64::name(x)`.
 const X: &[Arg] = &[Operand];
 
+/// `f64::name(a, b)`.
+const AB: &[Arg] = &[Operand, Operand];
+
 vocabulary! {
     /// `a + b`.
     Add => OpDef {
@@ -48,8 +51,9 @@ vocabulary! {
         methods: &["max"],
         method_args: X,
         method_usage: "`a.max(b)`",
+        float_path: Some(AB),
         in_place: InPlace::Never,
-        example: "s.max(0.1) + (s * 2.0).max(s * 3.0)",
+        example: "s.max(0.1) + (s * 2.0).max(s * 3.0) + f64::max(s, 0.2)",
         ..binary("max", "max", "Max")
     },
     /// `a.min(b)`.
@@ -57,8 +61,9 @@ vocabulary! {
         methods: &["min"],
         method_args: X,
         method_usage: "`a.min(b)`",
+        float_path: Some(AB),
         in_place: InPlace::Never,
-        example: "s.min(0.9) + (s * 2.0).min(s * 3.0)",
+        example: "s.min(0.9) + (s * 2.0).min(s * 3.0) + f64::min(s, 0.5)",
         ..binary("min", "min", "Min")
     },
     /// `a.powf(b)`.
@@ -66,9 +71,40 @@ vocabulary! {
         methods: &["powf"],
         method_args: X,
         method_usage: "`a.powf(b)`",
+        float_path: Some(AB),
         in_place: InPlace::Never,
-        example: "(s + 2.0).powf(s + 0.5) + (s * s + 1.0).powf(1.5)",
+        example: "(s + 2.0).powf(s + 0.5) + (s * s + 1.0).powf(1.5) + f64::powf(s + 1.0, s) + sum(&(x * x + 1.0).powf(s))",
         ..binary("powf", "powf", "Powf")
+    },
+    /// `y.atan2(x)`: the angle of the point `(x, y)`.
+    Atan2 => OpDef {
+        methods: &["atan2"],
+        method_args: X,
+        method_usage: "`y.atan2(x)`",
+        float_path: Some(AB),
+        in_place: InPlace::Never,
+        example: "s.atan2(0.5) + (s * 2.0).atan2(s - 1.0) + f64::atan2(s, s + 1.0)",
+        ..binary("atan2", "atan2", "Atan2")
+    },
+    /// `x.hypot(y) = √(x² + y²)`.
+    Hypot => OpDef {
+        methods: &["hypot"],
+        method_args: X,
+        method_usage: "`x.hypot(y)`",
+        float_path: Some(AB),
+        in_place: InPlace::Never,
+        example: "s.hypot(0.5) + (s * 2.0).hypot(s - 1.0) + f64::hypot(s, s + 1.0) + sum(&x.hypot(s)) + sum(&(x * 2.0).hypot(0.3))",
+        ..binary("hypot", "hypot", "Hypot")
+    },
+    /// `x.log(b)`: the logarithm to the base `b`.
+    Log => OpDef {
+        methods: &["log"],
+        method_args: X,
+        method_usage: "`x.log(base)`",
+        float_path: Some(AB),
+        in_place: InPlace::Never,
+        example: "(s + 1.0).log(s + 2.0) + s.log(3.0) + f64::log(s + 2.0, 10.0) + sum(&(x + 1.0).log(s + 2.0)) + sum(&(x * x + 1.0).log(2.0))",
+        ..binary("log", "log", "Log")
     },
     /// `-x`.
     Neg => OpDef {
