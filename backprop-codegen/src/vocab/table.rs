@@ -15,6 +15,9 @@ const X: &[Arg] = &[Operand];
 /// `f64::name(a, b)`.
 const AB: &[Arg] = &[Operand, Operand];
 
+/// A bound of `clamp`.
+const BOUND: Arg = Const("a bound of `clamp`");
+
 vocabulary! {
     /// `a + b`.
     Add => OpDef {
@@ -469,6 +472,19 @@ vocabulary! {
         float_path: Some(&[Operand, Const("the exponent of `powi`")]),
         example: "sum(&powi(&(x + 0.5), 3)) + s.powi(2) + f64::powi(s, 3)",
         ..unary("powi", "Powi", Reads::X)
+    },
+    /// `x` clamped to `[lo, hi]` for constants `lo ≤ hi` (the kernel
+    /// `Clamp(lo, hi)`).
+    Clamp => OpDef {
+        methods: &["clamp"],
+        method_args: &[BOUND, BOUND],
+        method_usage: "`x.clamp(lo, hi)` with constants `lo` and `hi`",
+        function: Some(&[Operand, BOUND, BOUND]),
+        function_usage: "`clamp(x, lo, hi)` with constants `lo` and `hi`",
+        float_path: Some(&[Operand, BOUND, BOUND]),
+        const_hint: "for a differentiable bound, write `x.max(lo).min(hi)`, which has the same gradient",
+        example: "sum(&clamp(&(x * 2.0), -0.5, 1.0)) + sum(&x.clamp(-0.5, 0.5)) + s.clamp(0.0, 1.0) + f64::clamp(s * 2.0, -1.0, 0.5)",
+        ..unary("clamp", "Clamp", Reads::X)
     },
     /// The sum of all elements.
     Sum => OpDef {

@@ -12,7 +12,7 @@
 //! `relu` and `abs` at 0, take the subgradient 0.
 
 use crate::kernels::{elementwise, Unary, X};
-use crate::value::{Float, Operand, OwnedOf};
+use crate::value::{Float, Operand, OwnedOf, Value};
 
 elementwise! {
     /// `eˣ`, elementwise.
@@ -525,5 +525,77 @@ impl Unary for Powi {
             None => x.powf(nf - F::one()),
         };
         g * nf * d
+    }
+}
+
+/// `x` clamped to `[lo, hi]` for constants `lo ≤ hi`, elementwise: `lo`
+/// below `lo`, `hi` above `hi`, NaN for NaN (`f64::clamp`, bit for bit).
+///
+/// Adjoint: `∂x = g · [lo ≤ x ≤ hi]`: the gradient of `x.max(lo).min(hi)`,
+/// whose ties at a bound send it to `x` (see `max` and `min`); NaN where
+/// `x` is NaN.
+///
+/// # Panics
+///
+/// Where `f64::clamp` and ndarray's `clamp` panic, so does the function
+/// the user wrote: if `lo > hi` or either is NaN.
+///
+/// ```
+/// use backprop_runtime::ops::clamp;
+/// use ndarray::array;
+/// assert_eq!(clamp(2.5_f64, 0.0, 1.0), 1.0);
+/// let a = array![-1.0, 0.5, 3.0];
+/// assert_eq!(clamp(&a, 0.0, 1.0), array![0.0, 0.5, 1.0]);
+/// ```
+#[inline]
+pub fn clamp<X: Operand>(
+    x: X,
+    lo: <X::Value as Value>::Elem,
+    hi: <X::Value as Value>::Elem,
+) -> OwnedOf<X> {
+    assert!(
+        lo <= hi,
+        "min > max, or either was NaN. min = {lo:?}, max = {hi:?}"
+    );
+    crate::kernels::map(x, Clamp(lo, hi))
+}
+
+/// The kernel of [`clamp`]: its bounds `lo ≤ hi`.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct Clamp<T>(pub T, pub T);
+
+impl<T: Float> Clamp<T> {
+    /// The bounds in the element type `F` (the same type in the generated
+    /// code, where the conversion is the identity).
+    #[inline]
+    fn bounds<F: Float>(self) -> (F, F) {
+        (F::from_f64(self.0.to_f64()), F::from_f64(self.1.to_f64()))
+    }
+}
+
+impl<T: Float> Unary for Clamp<T> {
+    type Reads = X;
+    #[inline]
+    fn f<F: Float>(self, x: F) -> F {
+        let (lo, hi) = self.bounds();
+        if x < lo {
+            lo
+        } else if x > hi {
+            hi
+        } else {
+            x
+        }
+    }
+    #[inline]
+    fn vjp<F: Float>(self, g: F, x: F, _out: F) -> F {
+        let (lo, hi) = self.bounds();
+        if lo <= x && x <= hi {
+            g
+        } else if x.is_nan() {
+            x
+        } else {
+            F::zero()
+        }
     }
 }

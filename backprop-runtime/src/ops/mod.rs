@@ -37,8 +37,8 @@ pub use structure::*;
 
 /// The functions a differentiable body may call: `backprop::ops`.
 pub mod vocabulary {
-    pub use super::elementwise::powi;
     pub use super::elementwise::vocabulary::*;
+    pub use super::elementwise::{clamp, powi};
     pub use super::nn::{log_softmax, logsumexp, mse, softmax, softmax_cross_entropy};
     pub use super::reduce::{mean, mean_axis, sum, sum_axis};
     pub use super::structure::concat;
