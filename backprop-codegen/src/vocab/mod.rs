@@ -35,6 +35,8 @@ pub enum Rules {
     One(&'static str),
     /// `foo_vjp_lhs`, `foo_vjp_rhs`.
     Two(&'static str, &'static str),
+    /// One rule for each of three operands (`mul_add`).
+    Three(&'static str, &'static str, &'static str),
     /// `concat_vjp(.., k)`: one rule, told which operand.
     Indexed(&'static str),
 }

@@ -109,6 +109,20 @@ vocabulary! {
         example: "(s + 1.0).log(s + 2.0) + s.log(3.0) + f64::log(s + 2.0, 10.0) + sum(&(x + 1.0).log(s + 2.0)) + sum(&(x * x + 1.0).log(2.0))",
         ..binary("log", "log", "Log")
     },
+    /// `x.mul_add(a, b) = x·a + b`, fused (one rounding), of scalars.
+    MulAdd => OpDef {
+        name: "mul_add",
+        methods: &["mul_add"],
+        method_args: AB,
+        method_usage: "`x.mul_add(a, b)`",
+        float_path: Some(&[Operand, Operand, Operand]),
+        forward: "mul_add",
+        rules: Rules::Three("mul_add_vjp_x", "mul_add_vjp_a", "mul_add_vjp_b"),
+        reads_out: false,
+        flags: ELEMENTWISE,
+        example: "s.mul_add(s + 1.0, 0.5) + (s * 2.0).mul_add(3.0, s) + f64::mul_add(s, s, s * s) + x[[0, 1]].mul_add(v[1], s) + 0.5_f64.mul_add(s, 1.0)",
+        ..ROW
+    },
     /// `-x`.
     Neg => OpDef {
         name: "-",

@@ -292,6 +292,45 @@ binary! {
         rhs |g| { let lb = y.ln(); -(g * x.ln() / lb) / (y * lb) };
 }
 
+/// `x.mul_add(a, b) = x·a + b` with one rounding (`f64::mul_add`, bit for
+/// bit), of three scalars (ndarray's arrays have no `mul_add`).
+///
+/// Adjoint: `∂x = g·a`, `∂a = g·x`, `∂b = g` (the rules
+/// [`mul_add_vjp_x`], [`mul_add_vjp_a`], [`mul_add_vjp_b`]).
+///
+/// ```
+/// use backprop_runtime::ops::mul_add;
+/// let (x, a, b) = (0.1_f64, 10.0, -1.0);
+/// assert_eq!(mul_add(&x, &a, &b), x.mul_add(a, b));
+/// assert_ne!(mul_add(&x, &a, &b), x * a + b);
+/// ```
+#[inline]
+#[doc(hidden)]
+pub fn mul_add<F: Float, X: Operand<Value = F>>(x: X, a: &F, b: &F) -> F {
+    x.value().mul_add(*a, *b)
+}
+
+/// Adjoint of [`mul_add`] for `x`: `g·a`.
+#[inline]
+#[doc(hidden)]
+pub fn mul_add_vjp_x<F: Float>(g: impl Cot<F>, _x: &F, a: &F, _b: &F) -> F {
+    *g.get() * *a
+}
+
+/// Adjoint of [`mul_add`] for `a`: `g·x`.
+#[inline]
+#[doc(hidden)]
+pub fn mul_add_vjp_a<F: Float>(g: impl Cot<F>, x: &F, _a: &F, _b: &F) -> F {
+    *g.get() * *x
+}
+
+/// Adjoint of [`mul_add`] for `b`: `g`.
+#[inline]
+#[doc(hidden)]
+pub fn mul_add_vjp_b<F: Float>(g: impl Cot<F>, _x: &F, _a: &F, _b: &F) -> F {
+    *g.get()
+}
+
 /// `-x`, elementwise.
 ///
 /// Adjoint: `∂x = -g`.
