@@ -8,8 +8,11 @@
 //!
 //! Edge values follow IEEE 754 and never panic: a NaN input gives a NaN value
 //! and a NaN gradient; where a derivative is infinite (`sqrt` or `ln` at 0) the
-//! gradient is `±inf` (or NaN when `g` is 0, as `0 · inf` is). The two kinks,
-//! `relu` and `abs` at 0, take the subgradient 0.
+//! gradient is `±inf` (or NaN when `g` is 0, as `0 · inf` is): at the poles
+//! of `acosh`, `atanh`, `asin`, `acos`, `ln_1p`, `log2`, `log10` and `cbrt`
+//! too, each documented below. The two kinks, `relu` and `abs` at 0, take
+//! the subgradient 0; the piecewise constant `signum floor ceil round trunc`
+//! have gradient 0 at their jumps too, and `fract` `g`.
 
 use crate::kernels::{elementwise, Unary, X};
 use crate::value::{Float, Operand, OwnedOf, Value};

@@ -14,8 +14,8 @@
 //!
 //! | family | ops |
 //! |---|---|
-//! | [`arith`] | `+ - * /`, unary `-`, `max min powf` |
-//! | [`elementwise`] | the maps of one value: `exp ln tanh relu powi ...`, one row each |
+//! | [`arith`] | `+ - * /`, unary `-`, `max min powf atan2 hypot log mul_add` |
+//! | [`elementwise`] | the maps of one value: `exp ln tanh relu powi sinh ln_1p floor clamp ...`, one row each |
 //! | [`reduce`] | `sum mean sum_axis mean_axis` |
 //! | [`linalg`] | `dot t` |
 //! | [`structure`] | `concat row column index to_owned insert_axis` |
