@@ -85,6 +85,24 @@ pub use ndarray;
 /// and the float and array methods of the vocabulary (`x.exp()`,
 /// `a.dot(&b)`, `a.t()`, `a.sum_axis(Axis(k))`, ...) are Rust's and
 /// ndarray's own.
+///
+/// Every unary function here is also a method of `f64` and `f32`
+/// (`x.sinh()`, `f64::sinh(x)`) and of ndarray's arrays (`z.sinh()`), and
+/// the macro takes any of those spellings, as it does `x.clamp(lo, hi)`
+/// for [`clamp`](crate::ops::clamp). The binary float methods have no function here, only
+/// their spellings `a.name(b)` and `f64::name(a, b)`; their rules:
+///
+/// | method | adjoint |
+/// |---|---|
+/// | `a.max(b)`, `a.min(b)` | `g` to the operand chosen; a tie to `a` |
+/// | `a.powf(b)` | `∂a = g·b·aᵇ⁻¹`, `∂b = g·aᵇ·ln a` (`0` where `aᵇ = 0`) |
+/// | `y.atan2(x)` | `∂y = g·x/r²`, `∂x = -g·y/r²`, `r = hypot(x, y)` (NaN at the origin) |
+/// | `x.hypot(y)` | `∂x = g·x/r`, `∂y = g·y/r` (`0` at the origin) |
+/// | `x.log(b)` | `∂x = g/(x ln b)`, `∂b = -g·ln x/(b ln² b)` |
+/// | `x.mul_add(a, b)` | `∂x = g·a`, `∂a = g·x`, `∂b = g` (scalars; one rounding) |
+///
+/// On arrays, ndarray has `z.hypot(s)` and `z.log(s)` with a scalar `s`
+/// (its gradient is summed), and no `atan2`, `max`, `min` or `mul_add`.
 pub mod ops {
     pub use backprop_runtime::ops::vocabulary::*;
 }

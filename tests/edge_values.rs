@@ -37,6 +37,20 @@
 //! - **`powf` at a zero base**: `∂b = g·aᵇ·ln a` would be NaN (`0 · -inf`)
 //!   at `a = 0`; where `aᵇ = 0` the value does not move with `b`, so the
 //!   gradient is `0` (as PyTorch gives).
+//! - **Poles of the `f64` methods are `±inf`.** `acosh` at `1`, `atanh` at
+//!   `±1`, `asin` at `±1` have gradient `+inf` (`acos`: `-inf`); `ln_1p` at
+//!   `-1`, `log2` and `log10` at `0` have value `-inf` and gradient `+inf`;
+//!   `cbrt` at `±0` has gradient `+inf`. An upstream `0` gives NaN.
+//! - **Piecewise constant methods have gradient 0**, at their jumps too
+//!   (`floor ceil round trunc signum`, as PyTorch and JAX give); `fract`
+//!   (`x - trunc(x)`) passes `g`. NaN where the value is NaN.
+//! - **`clamp(lo, hi)` has the gradient of `x.max(lo).min(hi)`**: `g` on the
+//!   closed interval `[lo, hi]` (ties at a bound go to `x`), `0` outside;
+//!   at NaN its value is NaN (as `f64::clamp`) and so is its gradient.
+//!   Bounds are constants; a differentiable bound is a compile error that
+//!   suggests `x.max(lo).min(hi)`.
+//! - **`hypot` at the origin** takes the subgradient 0 (as `abs` at 0);
+//!   **`atan2` at the origin**, where the angle jumps, has NaN gradients.
 
 // The tests call the generated `_backward` functions; most originals are unused.
 #![allow(dead_code)]
@@ -417,4 +431,191 @@ fn powf_at_a_zero_base() {
     assert_eq!(g.b, 0.0);
     let (v, g) = power_backward(0.0, 0.5, 1.0);
     assert_eq!((v, g.a), (0.0, INF));
+}
+
+/// One differentiable function of `x` per line.
+macro_rules! functions_of {
+    ($($name:ident($x:ident) = $body:expr;)*) => {$(
+        #[differentiable]
+        fn $name($x: f64) -> f64 {
+            $body
+        }
+    )*};
+}
+
+functions_of! {
+    acosh_of(x) = x.acosh();
+    atanh_of(x) = f64::atanh(x);
+    asin_of(x) = asin(x);
+    acos_of(x) = x.acos();
+    ln_1p_of(x) = (x - 1.0).ln_1p();
+    log2_of(x) = x.log2();
+    log10_of(x) = f64::log10(x);
+    cbrt_of(x) = cbrt(x);
+}
+
+/// The poles of the `f64` methods: `±inf` gradients as IEEE division
+/// gives, never a panic; an upstream 0 gives NaN (`0 · inf`).
+#[test]
+fn poles_of_the_float_methods_give_infinite_gradients() {
+    // acosh, atanh, asin, acos at 1: derivatives +inf, +inf, +inf, -inf.
+    assert_eq!(acosh_of_backward(1.0, 1.0).0, 0.0);
+    assert_eq!(acosh_of_backward(1.0, 1.0).1.x, INF);
+    assert_eq!(atanh_of_backward(1.0, 1.0).0, INF);
+    assert_eq!(atanh_of_backward(1.0, 1.0).1.x, INF);
+    assert_eq!(asin_of_backward(1.0, 1.0).1.x, INF);
+    assert_eq!(acos_of_backward(1.0, 1.0).1.x, -INF);
+    // atanh, asin, acos at -1; acosh is NaN there, its gradient too.
+    assert_eq!(atanh_of_backward(-1.0, 1.0).0, -INF);
+    assert_eq!(atanh_of_backward(-1.0, 1.0).1.x, INF);
+    assert_eq!(asin_of_backward(-1.0, 1.0).1.x, INF);
+    assert_eq!(acos_of_backward(-1.0, 1.0).1.x, -INF);
+    let (v, g) = acosh_of_backward(-1.0, 1.0);
+    assert!(v.is_nan() && g.x.is_nan());
+    // ln_1p at -1 (x = 0 here), log2, log10 and cbrt at 0.
+    let pole = |f: fn(f64, f64) -> (f64, f64)| {
+        assert_eq!(f(0.0, 1.0), (-INF, INF));
+        // An upstream 0 times the infinite derivative: NaN.
+        assert!(f(0.0, 0.0).1.is_nan());
+    };
+    pole(|x, d| (ln_1p_of_backward(x, d).0, ln_1p_of_backward(x, d).1.x));
+    pole(|x, d| (log2_of_backward(x, d).0, log2_of_backward(x, d).1.x));
+    pole(|x, d| (log10_of_backward(x, d).0, log10_of_backward(x, d).1.x));
+    let (v, g) = cbrt_of_backward(0.0, 1.0);
+    assert_eq!((v, g.x), (0.0, INF));
+    assert_eq!(cbrt_of_backward(-0.0, 1.0).1.x, INF);
+    assert_eq!(cbrt_of_backward(-8.0, 1.0).1.x, 1.0 / 12.0);
+    // log2 at -0: -inf, as ln at -0.
+    assert_eq!(log2_of_backward(-0.0, 1.0).1.x, -INF);
+}
+
+#[differentiable]
+fn steps(x: f64) -> f64 {
+    x.floor() + f64::ceil(x) + round(x) + x.trunc() + x.signum() + x.fract() * 2.0
+}
+
+#[differentiable]
+fn steps_of_array(z: &Array1<f64>) -> f64 {
+    sum(&(z.floor() + z.round() + z.signum())) + sum(&z.fract())
+}
+
+/// The piecewise constant methods have gradient 0 everywhere, their jumps
+/// included (as PyTorch and JAX give); `fract = x - trunc(x)` has gradient
+/// `g`. A NaN input gives a NaN gradient, as for every op.
+#[test]
+fn piecewise_constant_methods_have_gradient_zero_even_at_their_jumps() {
+    for x in [-2.5, -1.0, -0.5, -0.0, 0.0, 0.3, 0.5, 1.0, 2.5, 7.25] {
+        let (v, g) = steps_backward(x, 1.0);
+        assert_eq!(v.to_bits(), steps(x).to_bits(), "value at {x}");
+        assert_eq!(g.x, 2.0, "at {x}: only fract moves");
+    }
+    assert!(steps_backward(f64::NAN, 1.0).1.x.is_nan());
+    // fract(±inf) is NaN, and so is its gradient.
+    let (v, g) = steps_backward(INF, 1.0);
+    assert!(v.is_nan() && g.x.is_nan());
+    let z = array![-1.5, -0.5, 0.0, 0.5, 1.0, 2.5];
+    let (v, g) = steps_of_array_backward(&z, 1.0);
+    assert_eq!(v, steps_of_array(&z));
+    assert_eq!(g.z, Array1::ones(6));
+}
+
+#[differentiable]
+fn clamped(x: f64) -> f64 {
+    x.clamp(-1.0, 1.0) * 3.0
+}
+
+#[differentiable]
+#[allow(
+    clippy::manual_clamp,
+    reason = "the form clamp's gradient is compared with"
+)]
+fn max_min(x: f64) -> f64 {
+    x.max(-1.0).min(1.0) * 3.0
+}
+
+#[differentiable(wrt(z))]
+fn clamped_array(z: &Array1<f64>, lo: f64) -> f64 {
+    sum(&clamp(z, lo, 1.0))
+}
+
+/// `clamp` has the gradient of `x.max(lo).min(hi)`: `g` on the closed
+/// interval (a tie at a bound goes to `x`, as `max`/`min` send it to their
+/// first operand), 0 outside; at NaN, where `max` would pick the bound,
+/// the value and the gradient are NaN, as `f64::clamp` gives.
+#[test]
+fn clamp_has_the_gradient_of_max_then_min() {
+    for x in [
+        -INF,
+        -2.0,
+        -1.0,
+        -0.5,
+        -0.0,
+        0.0,
+        0.5,
+        1.0,
+        1.0 + 1e-15,
+        3.0,
+        INF,
+    ] {
+        let (v, g) = clamped_backward(x, 1.0);
+        assert_eq!(v.to_bits(), clamped(x).to_bits(), "value at {x}");
+        assert_eq!(g.x, max_min_backward(x, 1.0).1.x, "gradient at {x}");
+    }
+    assert_eq!(clamped_backward(1.0, 1.0).1.x, 3.0);
+    assert_eq!(clamped_backward(-1.0, 1.0).1.x, 3.0);
+    let (v, g) = clamped_backward(f64::NAN, 1.0);
+    assert!(v.is_nan() && g.x.is_nan());
+    // A parameter that is not differentiated as a bound.
+    let z = array![-2.0, 0.0, 0.5, 2.0];
+    let (v, g) = clamped_array_backward(&z, 0.0, 1.0);
+    assert_eq!(v, 1.5);
+    assert_eq!(g.z, array![0.0, 1.0, 1.0, 0.0]);
+}
+
+#[differentiable]
+fn radius(x: f64, y: f64) -> f64 {
+    x.hypot(y)
+}
+
+#[differentiable]
+fn angle(x: f64, y: f64) -> f64 {
+    f64::atan2(y, x)
+}
+
+/// `hypot` takes the subgradient 0 at the origin (as `abs` at 0: it is
+/// `|x|` on an axis); `atan2` jumps there and its gradient is NaN.
+#[test]
+fn hypot_and_atan2_at_the_origin() {
+    let (v, g) = radius_backward(0.0, 0.0, 1.0);
+    assert_eq!((v, g.x, g.y), (0.0, 0.0, 0.0));
+    let (v, g) = angle_backward(0.0, 0.0, 1.0);
+    assert_eq!(v, 0.0);
+    assert!(g.x.is_nan() && g.y.is_nan());
+    // On an axis, hypot is |x|: gradient ±1.
+    assert_eq!(radius_backward(-2.0, 0.0, 1.0).1.x, -1.0);
+    // Huge coordinates: no overflow of x² + y².
+    let (v, g) = radius_backward(3e200, 4e200, 1.0);
+    assert_eq!(v, radius(3e200, 4e200));
+    assert!((v / 5e200 - 1.0).abs() < 1e-15);
+    assert!((g.x - 0.6).abs() < 1e-15 && (g.y - 0.8).abs() < 1e-15);
+    let (_, g) = angle_backward(3e200, 4e200, 1.0);
+    assert!((g.x + 1.6e-201).abs() < 1e-215 && (g.y - 1.2e-201).abs() < 1e-215);
+}
+
+#[differentiable]
+fn overflowing(x: f64) -> f64 {
+    x.sinh() + x.cosh() + x.exp2() + x.exp_m1()
+}
+
+/// Overflow is not an error: `sinh`, `cosh`, `exp2`, `exp_m1` at 1000 are
+/// `+inf` with gradient `+inf`; at -2000 the gradient is finite.
+#[test]
+fn hyperbolic_and_exponential_methods_overflow_to_infinities() {
+    let (v, g) = overflowing_backward(1000.0, 1.0);
+    assert_eq!((v, g.x), (INF, INF));
+    let (v, g) = overflowing_backward(-2000.0, 1.0);
+    assert!(v.is_nan(), "sinh(-2000) + cosh(-2000) = -inf + inf");
+    assert!(g.x.is_nan(), "cosh'(-2000) + sinh'(-2000) = -inf + inf");
+    let (v, g) = overflowing_backward(-800.0, 1.0);
+    assert!(v.is_nan() && g.x.is_nan());
 }

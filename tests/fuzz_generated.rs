@@ -23,29 +23,33 @@ use backprop::prelude::*;
 use backprop_testkit::{random, random32, scalar, scalar32};
 
 #[differentiable(wrt(p0, p1, p2))]
-fn f0000(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
+fn f0000(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, c0: &Array2<f64>) -> Array2<f64> {
     let t1 = p2;
     let t1 = p2 - t1;
     let mut t2 = exp(c0);
     let _t3 = p1;
     let _t4 = p2;
-    t2 *= &(softmax(&t2));
-    t1.sum() + t2.sum() + p2[[0, 0]]
+    t2 *= &(t2.to_radians());
+    exp(p2)
 }
 
 #[test]
 fn f0000_gradcheck() {
-    let mut s = 1762574232u64;
+    let mut s = 501515355u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((2, 2), &mut s);
     let c0: Array2<f64> = random((3, 1), &mut s);
     let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0000_backward(p0, &p1, &p2, &c0, 1.0);
+    let up: Array2<f64> = random((2, 2), &mut s);
+    let (value, grads) = f0000_backward(p0, &p1, &p2, &c0, &up);
     assert_eq!(value, f0000(p0, &p1, &p2, &c0));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0000_backward(*p0, p1, p2, &c0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0000_backward(*p0, p1, p2, &c0, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0001(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
@@ -84,18 +88,15 @@ fn f0002(p0: f32, p1: Array1<f32>) -> f32 {
     }
     let t4 = {
         let t3 = 3.0 * p0;
-        (square(t3) + 0.5).powf(tanh(t2))
+        f32::log10(square(t3) + 1.0)
     };
-    let t6 = {
-        let t5 = t2 + t1;
-        -t4
-    };
-    t4 + t6 + t6
+    let t5 = p1.clone();
+    t4 + t5.sum() + logsumexp(&t5)
 }
 
 #[test]
 fn f0002_gradcheck() {
-    let mut s = 430653265u64;
+    let mut s = 546847927u64;
     let p0 = scalar32(&mut s);
     let p1: Array1<f32> = random32(3, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -108,87 +109,87 @@ fn f0002_gradcheck() {
         .check(&(p0, p1.clone()), |(p0, p1)| f0002_backward(*p0, p1.clone(), 1.0))
         .unwrap();
 }
-#[differentiable(wrt(x))]
-fn f0003(x: Array2<f64>, d_x: &Array2<f64>) -> f64 {
-    let mut unused = (&(d_x.dot(&d_x.t())) - &(d_x.row(0))).sum();
-    unused /= (unused.min(1.5)).powi(2) + 0.5;
-    unused += sum(&(logsumexp(&x)));
-    let out = {
-        let x_from_out = (&x / (d_x * d_x + 1.0)) * (exp(d_x));
-        (&(d_x.dot(&x.t())) / (square(sum(&x)) + 1.0)).dot(&x)
+#[differentiable(wrt(p0))]
+fn f0003(p0: Array2<f64>, c0: &Array2<f64>) -> f64 {
+    let mut t1 = (&(c0.dot(&c0.t())) - &(c0.row(0))).sum();
+    t1 /= square(clamp(t1, -2.0, 3.0)) + 1.0;
+    let t2 = (t1 - t1) - t1;
+    let t4 = {
+        let t3 = (sigmoid((0.5 * t2) + (t2 + 0.1))).exp();
+        t2
     };
-    unused + out.sum()
+    t1 + t2 + t4
 }
 
 #[test]
 fn f0003_gradcheck() {
-    let mut s = 383721297u64;
-    let x: Array2<f64> = random((3, 2), &mut s);
-    let d_x: Array2<f64> = random((1, 2), &mut s);
-    let (x, d_x,) = std::hint::black_box((x, d_x,));
-    let (value, grads) = f0003_backward(x.clone(), &d_x, 1.0);
-    assert_eq!(value, f0003(x.clone(), &d_x));
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(x.clone(),), |(x,)| f0003_backward(x.clone(), &d_x, 1.0)).unwrap();
+    let mut s = 89880914u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let c0: Array2<f64> = random((1, 2), &mut s);
+    let (p0, c0,) = std::hint::black_box((p0, c0,));
+    let (value, grads) = f0003_backward(p0.clone(), &c0, 1.0);
+    assert_eq!(value, f0003(p0.clone(), &c0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0003_backward(p0.clone(), &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0004(p0: &Array2<f64>) -> Array2<f64> {
+fn f0004(p0: &Array2<f64>, labels: &[usize]) -> f64 {
     let t1 = p0;
     let t2 = t1;
-    let t3 = ((cos(t1)).sum()) * 3.0;
-    let t4 = 0.75 * &((tan(&(tanh(t1)))).dot(&t2.t()));
-    let t5 = (2.0 + &t4).t().dot(&t4);
-    exp(t1)
+    let t3 = (softmax_cross_entropy(&(softmax(t1)), labels)) / &(square(&(&(softplus(t2)) - (softmax_cross_entropy(t2, labels)))) + 2.0);
+    let t5 = {
+        let t4 = 2.0 + (sin(&(t1.dot(&t3.t()))));
+        &(log_softmax(&(tanh(&t3)))) - (&(t1 + 3.0) - (ln(&(square(&t4) + 0.5))))
+    };
+    let t6 = if t2[[0, 1]] >= -0.5183 {
+        mse(&(cos(t2)), &(tanh(&t5)))
+    } else {
+        sum(&(round(t2)))
+    };
+    t5.sum() + t6
 }
 
 #[test]
 fn f0004_gradcheck() {
-    let mut s = 1475878194u64;
+    let mut s = 691858873u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
+    let labels: &[usize] = &[0];
     let (p0,) = std::hint::black_box((p0,));
-    let up: Array2<f64> = random((1, 2), &mut s);
-    let (value, grads) = f0004_backward(&p0, &up);
-    assert_eq!(value, f0004(&p0));
+    let (value, grads) = f0004_backward(&p0, labels, 1.0);
+    assert_eq!(value, f0004(&p0, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(),), |(p0,)| f0004_backward(p0, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0004_backward(p0, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0005(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> Array2<f64> {
+fn f0005(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
     let t1 = if mean(p1) < 0.0371 {
         (&(p2 / (p2 * p2 + 1.0)) * &(p2.dot(p1))).sum()
     } else {
         ((&(p2 / (p2 * p2 + 1.0)) * &(p2.dot(p1))).sum()).tanh()
     };
-    let mut t2 = p2 / &(square(p2) + 0.5);
+    let t2 = p2 / &(square(p2) + 0.5);
     let t4 = {
         let t3 = &t2 + &(ln(&(square(&t2) + 1.0)));
-        cos(&(sum_axis(&(powi(&t2, 1)), Axis(1))))
+        cos(&((softmax(&t2)).sum_axis(Axis(0))))
     };
-    let t5 = sum(&(concat(Axis(0), &[p2, &t2, p2])).t());
-    t2 += t5;
-    t2
+    let _t5 = ((square(p2)) * &t2).sum_axis(Axis(0));
+    let t6 = (&(log_softmax(p0)) + t1) + &(tan(&(tanh(&(concat(Axis(0), &[&t4, &t4]))))));
+    mean(&t4) + t6.sum() + p1.sum()
 }
 
 #[test]
 fn f0005_gradcheck() {
-    let mut s = 416552055u64;
+    let mut s = 1852693300u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array2<f64> = random((3, 1), &mut s);
-    let (value, grads) = f0005_backward(&p0, &p1, &p2, &up);
+    let (value, grads) = f0005_backward(&p0, &p1, &p2, 1.0);
     assert_eq!(value, f0005(&p0, &p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0005_backward(p0, p1, p2, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0005_backward(p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0006(p0: ArrayView2<f64>, p1: f64) -> Array2<f64> {
@@ -241,13 +242,13 @@ fn f0007_gradcheck() {
 fn f0008(p0: &Array1<f64>) -> f64 {
     let _t1 = p0.dot(p0);
     let t2 = p0;
-    let t3 = softmax(t2);
-    t2.sum() + sum(&t3) + logsumexp(p0)
+    let t3 = (square(t2) + 1.5).acosh();
+    logsumexp(t2) + t3.sum() + t3.dot(&t3)
 }
 
 #[test]
 fn f0008_gradcheck() {
-    let mut s = 803042437u64;
+    let mut s = 360972303u64;
     let p0: Array1<f64> = random(2, &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0008_backward(&p0, 1.0);
@@ -304,30 +305,38 @@ fn f0010_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0011(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
-    let t1 = cos(&(tanh(&(sigmoid(p1)))));
-    let mut t3 = {
+fn f0011(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64) -> Array2<f64> {
+    let mut t1 = cos(&(tanh(&(sigmoid(p1)))));
+    let t3 = {
         let t2 = cos(&t1);
         p2
     };
-    let t4 = t3.tanh();
-    t3 /= square(p2) + 1.0;
-    let t4 = backprop::ops::recip(&(square(&(backprop::ops::recip(&(&t1 * &t1 + 1.0)))) + 1.0));
-    t1[[0, 1]] + t3 + sum(&t4)
+    let mut t4 = log_sigmoid(&t1);
+    if p2 > -0.5183 || p2 > 0.0 {
+        t4 += &((square(p1)).dot(&t4));
+    } else if t4.sum() >= 0.0371 {
+        t1 += &(-&(t1.dot(&t4)));
+    }
+    let t5 = t4.row(1);
+    tanh(&t1)
 }
 
 #[test]
 fn f0011_gradcheck() {
-    let mut s = 2115244816u64;
+    let mut s = 1156230079u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let p2 = scalar(&mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0011_backward(&p0, &p1, p2, 1.0);
+    let up: Array2<f64> = random((2, 2), &mut s);
+    let (value, grads) = f0011_backward(&p0, &p1, p2, &up);
     assert_eq!(value, f0011(&p0, &p1, p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0011_backward(p0, p1, *p2, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0011_backward(p0, p1, *p2, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0012(p0: &Array2<f64>) -> f64 {
@@ -383,13 +392,14 @@ fn f0013_gradcheck() {
 }
 #[differentiable(wrt(p0, p1))]
 fn f0014(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64, c0: &Array2<f64>) -> Array2<f64> {
-    let t1 = p2 * c0;
-    let t2 = if sum(&t1) >= -0.5183 {
-        p0.to_owned()
-    } else {
-        softmax(p1)
+    let mut t1 = &(exp2(p1)) * &(0.5 + &p0);
+    for i in 0..2 {
+        t1 = abs(&t1);
+    }
+    let t3 = {
+        let t2 = sum(c0);
+        (c0.dot(&c0.t())).sum()
     };
-    let t3 = ((c0 * &t1).dot(&t1.t())) - &t2;
     sigmoid(c0)
 }
 
@@ -431,92 +441,88 @@ fn f0015_gradcheck() {
     gradcheck(&(x, d_out.clone(), d_x), |(x, d_out, d_x)| f0015_backward(*x, d_out.view(), *d_x, &grad, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0016(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>) -> Array2<f64> {
+fn f0016(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
     let _t1 = (p2 - 0.1) / 2.0;
-    let t2 = &(log_softmax(p1)) * (tan(&(tanh(p2))));
-    let t3 = backprop::ops::recip(&(square(&t2) + 1.0));
-    let t4 = &(&t3 * &t2) * &t3;
-    let t5 = t3.clone();
-    t5
+    let mut t2 = (floor(p1)) * &(-p1);
+    if p2[[0, 1]] <= 0.4629 {
+        t2 += p2[[2, 1]];
+    } else {
+        t2 += &(sqrt(&(square(p1) + 0.5)));
+    }
+    let t3 = p2.sum_axis(Axis(1));
+    let t5 = {
+        let t4 = mean_axis(p1, Axis(1));
+        p1.dot(&t2.t())
+    };
+    sum(&t3) + t5.sum() + sum(&t3)
 }
 
 #[test]
 fn f0016_gradcheck() {
-    let mut s = 2145066403u64;
+    let mut s = 2010729540u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0016_backward(p0, &p1, &p2, &up);
+    let (value, grads) = f0016_backward(p0, &p1, &p2, 1.0);
     assert_eq!(value, f0016(p0, &p1, &p2));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0016_backward(*p0, p1, p2, &up))
-        .unwrap();
+    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0016_backward(*p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0017(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
-    let t1 = p2;
-    let mut t1 = tanh(&(&(t1.dot(p1)) + 0.25));
-    t1 += (p1.sum()) + 1.25;
-    t1 *= softplus(p0);
-    let t2 = p2;
-    t1 += &((-t2).sum_axis(Axis(1)));
-    t1.sum() + t2[[0, 0]] + p0
+fn f0017(w: f64, out: &Array2<f64>, grad: &Array2<f64>, labels: &[usize]) -> f64 {
+    let d_out = grad;
+    let mut d_out = f64::tanh(f0012(out));
+    d_out += f64::hypot(softmax_cross_entropy(&(w - grad), labels), w.powi(2) + 0.5);
+    let mut grad_1 = grad.sum_axis(Axis(0));
+    let d_out = (softmax(&(cos(&grad_1)))).dot(&grad_1);
+    grad_1 -= d_out / (square(w) + 1.0);
+    grad_1.sum() + d_out + d_out
 }
 
 #[test]
 fn f0017_gradcheck() {
-    let mut s = 844848308u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((3, 1), &mut s);
-    let p2: Array2<f64> = random((1, 3), &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0017_backward(p0, &p1, &p2, 1.0);
-    assert_eq!(value, f0017(p0, &p1, &p2));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0017_backward(*p0, p1, p2, 1.0)).unwrap();
+    let mut s = 1480249067u64;
+    let w = scalar(&mut s);
+    let out: Array2<f64> = random((3, 1), &mut s);
+    let grad: Array2<f64> = random((1, 3), &mut s);
+    let labels: &[usize] = &[2];
+    let (w, out, grad,) = std::hint::black_box((w, out, grad,));
+    let (value, grads) = f0017_backward(w, &out, &grad, labels, 1.0);
+    assert_eq!(value, f0017(w, &out, &grad, labels));
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.grad.shape(), grad.shape());
+    gradcheck(&(w, out.clone(), grad.clone()), |(w, out, grad)| f0017_backward(*w, out, grad, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0018(d_t1: &Array2<f64>) -> Array2<f64> {
-    let mut t1 = abs(&(logsumexp(d_t1)));
-    if sum(&t1) >= 0.0371 {
-        t1 += &(&(&t1 - &t1) - (t1.dot(&t1)));
-    } else {
-        t1 += &(&(tanh(&t1)) * (softmax(&t1)));
+fn f0018(d_x: &Array2<f64>) -> f64 {
+    let mut t1_from_t2 = abs(&(logsumexp(d_x)));
+    if sum(&t1_from_t2) >= 0.0371 {
+        t1_from_t2 += &(&(&t1_from_t2 - &t1_from_t2) - (t1_from_t2.dot(&t1_from_t2)));
     }
-    let mut t1 = powi(d_t1, 2);
-    let _t2 = d_t1;
-    if d_t1.sum() < 0.4629 {
-        t1 += &(softmax(&(d_t1 - &t1)));
-    } else {
-        t1 += d_t1;
+    for i in 0..2 {
+        t1_from_t2 += d_x[[i, 0]];
     }
-    let out_1 = &(&t1 * d_t1) * &(d_t1 / 0.25);
-    let d_x = {
-        let d_d_x = (cos(&t1)).dot(&(sigmoid(&out_1.t())));
-        0.1 * &(&t1 / (square(&t1) + 1.0))
+    let unused = {
+        let out_1 = &t1_from_t2 - &t1_from_t2;
+        out_1.sum()
     };
-    t1
+    let t1_from_t2 = unused;
+    let mut d_out_1 = 0.1 + (sin(&(d_x / (square(unused) + 2.0))));
+    d_out_1 /= (unused.cos()).powi(2) + 1.0;
+    t1_from_t2 + mean(&d_out_1)
 }
 
 #[test]
 fn f0018_gradcheck() {
-    let mut s = 440479879u64;
-    let d_t1: Array2<f64> = random((2, 3), &mut s);
-    let (d_t1,) = std::hint::black_box((d_t1,));
-    let up: Array2<f64> = random((2, 3), &mut s);
-    let (value, grads) = f0018_backward(&d_t1, &up);
-    assert_eq!(value, f0018(&d_t1));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(d_t1.clone(),), |(d_t1,)| f0018_backward(d_t1, &up))
-        .unwrap();
+    let mut s = 1404346735u64;
+    let d_x: Array2<f64> = random((2, 3), &mut s);
+    let (d_x,) = std::hint::black_box((d_x,));
+    let (value, grads) = f0018_backward(&d_x, 1.0);
+    assert_eq!(value, f0018(&d_x));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    gradcheck(&(d_x.clone(),), |(d_x,)| f0018_backward(d_x, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1))]
 fn f0019(p0: &Array2<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
@@ -539,30 +545,36 @@ fn f0019_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0019_backward(p0, p1, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0020(x: &Array2<f64>, d_p0: &Array2<f64>) -> Array2<f64> {
-    let mut grad_1 = &((powi(d_p0, 2)).dot(x)) + x;
-    grad_1 *= &(cos(&grad_1));
-    let grad_1 = powi(&((mse(d_p0, d_p0)) / &(square(x) + 1.0)), 1);
-    let _t2 = sin(mean(&grad_1));
-    let d_out = (&grad_1 - &grad_1) - 3.0;
-    let x_from_out = tanh((d_out.sum_axis(Axis(0))).sum());
-    d_out
+fn f0020(d_out: &Array2<f64>, w: &Array2<f64>) -> Array2<f64> {
+    let mut d_d_x = &((powi(w, 2)).dot(d_out)) + d_out;
+    d_d_x *= &(cos(&d_d_x));
+    let d_d_x = ln(&(square(&(softmax(&(&d_d_x / 1.25)))) + 1.0));
+    let t3 = {
+        let t1_from_t2 = (mean(&(sqrt(&(square(&d_d_x) + 0.5))).row(0))) - &d_d_x;
+        (tanh(&(concat(Axis(0), &[&t1_from_t2, &t1_from_t2, &t1_from_t2])))).dot(&(tanh(&d_d_x.t())))
+    };
+    let x = {
+        let out_1 = sum(&(&t3 / &(&t3 * &t3 + 2.0)));
+        (w / &(square(&t3) + 1.0)).dot(d_out)
+    };
+    let unused = softmax(&((t3[[6, 2]]) / (square(w) + 0.5)));
+    unused
 }
 
 #[test]
 fn f0020_gradcheck() {
-    let mut s = 1987696094u64;
-    let x: Array2<f64> = random((3, 2), &mut s);
-    let d_p0: Array2<f64> = random((1, 3), &mut s);
-    let (x, d_p0,) = std::hint::black_box((x, d_p0,));
-    let up: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0020_backward(&x, &d_p0, &up);
-    assert_eq!(value, f0020(&x, &d_p0));
-    assert_eq!(grads.x.shape(), x.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    let mut s = 1145809850u64;
+    let d_out: Array2<f64> = random((3, 2), &mut s);
+    let w: Array2<f64> = random((1, 3), &mut s);
+    let (d_out, w,) = std::hint::black_box((d_out, w,));
+    let up: Array2<f64> = random((1, 3), &mut s);
+    let (value, grads) = f0020_backward(&d_out, &w, &up);
+    assert_eq!(value, f0020(&d_out, &w));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    assert_eq!(grads.w.shape(), w.shape());
     GradCheck::new()
         .upstream(&up)
-        .check(&(x.clone(), d_p0.clone()), |(x, d_p0)| f0020_backward(x, d_p0, &up))
+        .check(&(d_out.clone(), w.clone()), |(d_out, w)| f0020_backward(d_out, w, &up))
         .unwrap();
 }
 #[differentiable]
@@ -675,36 +687,33 @@ fn f0025_gradcheck() {
     gradcheck(&(d_x.clone(),), |(d_x,)| f0025_backward(d_x, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0026(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
-    let mut t2 = {
-        let t1 = softplus(p0);
-        exp(p2)
+fn f0026(y_1: f64, d_t1: &Array2<f64>, d_out: &Array2<f64>) -> f64 {
+    let mut grad_1 = {
+        let t1_from_t2 = softplus(y_1);
+        clamp(y_1, -0.5, 0.5)
     };
-    let mut t3 = p2[[0, 0]];
-    let mut t4 = t3;
-    for i in 0..2 {
-        t4 = t3.max(t4);
+    let mut out = grad_1 / (square(grad_1) + 1.0);
+    for i in 0..3 {
+        out -= sum(d_out);
+        grad_1 += (tanh(grad_1)).tan();
     }
-    if t2[[1, 0]] <= 0.0371 {
-        t2 /= (p0 - t4).powi(2) + 0.5;
-    } else {
-        t3 += t4;
-    }
-    t2[[1, 0]] + t3 + t4
+    grad_1 += out;
+    let _t4 = to_radians(&(tanh(d_t1)));
+    grad_1 + out + y_1
 }
 
 #[test]
 fn f0026_gradcheck() {
-    let mut s = 1425231781u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((3, 2), &mut s);
-    let p2: Array2<f64> = random((2, 1), &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0026_backward(p0, &p1, &p2, 1.0);
-    assert_eq!(value, f0026(p0, &p1, &p2));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0026_backward(*p0, p1, p2, 1.0)).unwrap();
+    let mut s = 1269981397u64;
+    let y_1 = scalar(&mut s);
+    let d_t1: Array2<f64> = random((3, 2), &mut s);
+    let d_out: Array2<f64> = random((2, 1), &mut s);
+    let (y_1, d_t1, d_out,) = std::hint::black_box((y_1, d_t1, d_out,));
+    let (value, grads) = f0026_backward(y_1, &d_t1, &d_out, 1.0);
+    assert_eq!(value, f0026(y_1, &d_t1, &d_out));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    gradcheck(&(y_1, d_t1.clone(), d_out.clone()), |(y_1, d_t1, d_out)| f0026_backward(*y_1, d_t1, d_out, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0027(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
@@ -753,17 +762,21 @@ fn f0028_gradcheck() {
 #[differentiable]
 fn f0029(p0: f64) -> f64 {
     let t2 = {
-        let t1 = (log_sigmoid(p0)) / (square(p0) + 0.5);
-        ((t1 + t1).powi(2) + 1.0).recip()
+        let t1 = ((p0 / (square(p0) + 0.5)) - (p0.powi(2))) - p0;
+        t1
     };
-    let mut t3 = t2 + p0;
-    t3 /= (relu(p0)).powi(2) + 0.5;
-    t2 + t3
+    let t3 = if t2 < 0.4629 {
+        (1.5 + t2).max(p0)
+    } else {
+        (t2.signum()).max(t2)
+    };
+    let t4 = square(tanh(t3 + t3));
+    t3 + t4 + t2
 }
 
 #[test]
 fn f0029_gradcheck() {
-    let mut s = 1717267186u64;
+    let mut s = 1970421111u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0029_backward(p0, 1.0);
@@ -774,15 +787,17 @@ fn f0029_gradcheck() {
 fn f0030(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
     let mut t1 = p1.dot(p0);
     if t1[[2, 1]] > 0.4629 {
-        t1 *= &(ln(&(square(&t1) + 0.5)));
+        t1 *= t1[[2, 1]];
+    } else {
+        t1 -= &(exp(&(tanh(&t1))));
     }
-    let t2 = &t1;
-    sum(&t1) + sum(t2)
+    let t2 = t1.clone();
+    t1[[0, 0]] + t2.sum()
 }
 
 #[test]
 fn f0030_gradcheck() {
-    let mut s = 313066273u64;
+    let mut s = 1128582701u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -792,32 +807,35 @@ fn f0030_gradcheck() {
     gradcheck(&(p1.clone(),), |(p1,)| f0030_backward(&p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0031(d_out: f32, d_x: &Array2<f32>, out: f32) -> f32 {
-    let x = out;
-    let x = out;
-    let mut out_1 = backprop::ops::tan(tanh(x));
-    out_1 = x;
-    let t4 = {
-        let t1_from_t2 = cos(d_x);
-        out_1
+fn f0031(p0: f32, p1: &Array2<f32>, p2: f32) -> f32 {
+    let t1 = p2;
+    let mut t1 = p2;
+    let t2 = (square(t1) + 0.5).log(square(p2) + 1.5);
+    for i in 0..3 {
+        t1 += t2;
+    }
+    let t3 = if p1.sum() < 0.4629 && t2 > 0.0 {
+        p1.to_owned()
+    } else {
+        (p1 - t1) + t2
     };
-    x + out_1 + t4
+    t2 + mean(&t3) + t1
 }
 
 #[test]
 fn f0031_gradcheck() {
-    let mut s = 705068479u64;
-    let d_out = scalar32(&mut s);
-    let d_x: Array2<f32> = random32((2, 3), &mut s);
-    let out = scalar32(&mut s);
-    let (d_out, d_x, out,) = std::hint::black_box((d_out, d_x, out,));
-    let (value, grads) = f0031_backward(d_out, &d_x, out, 1.0);
-    assert_eq!(value, f0031(d_out, &d_x, out));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
+    let mut s = 1902971315u64;
+    let p0 = scalar32(&mut s);
+    let p1: Array2<f32> = random32((2, 3), &mut s);
+    let p2 = scalar32(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0031_backward(p0, &p1, p2, 1.0);
+    assert_eq!(value, f0031(p0, &p1, p2));
+    assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(d_out, d_x.clone(), out), |(d_out, d_x, out)| f0031_backward(*d_out, d_x, *out, 1.0))
+        .check(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0031_backward(*p0, p1, *p2, 1.0))
         .unwrap();
 }
 #[differentiable]
@@ -841,44 +859,43 @@ fn f0032_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0033(y_1: f64) -> f64 {
-    let mut out_1 = y_1 * y_1;
-    let x = ((out_1.powi(2) + 0.5).powf(0.25)).powi(1);
-    out_1 /= square(out_1 + y_1) + 0.5;
-    let d_out = x - out_1;
-    let d_d_x = d_out;
-    let d_out = cos(f0028(d_out.tanh()));
-    let t5 = (d_out + d_d_x) + (d_out - x);
-    out_1 + x + d_d_x + d_out + t5
+fn f0033(p0: f64) -> f64 {
+    let mut t1 = p0 * p0;
+    let mut t2 = f64::hypot(f64::atanh((f64::tanh(t1)) * 0.75), t1.powi(2) + 0.5);
+    t1 *= t2;
+    let t3 = p0;
+    t2 += (2.0 / (square(t1) + 1.0)) * t3;
+    for i in 0..2 {
+        t1 = t2;
+    }
+    let t4 = t1 + t3;
+    t1 + t2 + t3 + t4
 }
 
 #[test]
 fn f0033_gradcheck() {
-    let mut s = 1634655370u64;
-    let y_1 = scalar(&mut s);
-    let (y_1,) = std::hint::black_box((y_1,));
-    let (value, grads) = f0033_backward(y_1, 1.0);
-    assert_eq!(value, f0033(y_1));
-    gradcheck(&(y_1,), |(y_1,)| f0033_backward(*y_1, 1.0)).unwrap();
+    let mut s = 216240314u64;
+    let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0033_backward(p0, 1.0);
+    assert_eq!(value, f0033(p0));
+    gradcheck(&(p0,), |(p0,)| f0033_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0034(p0: f64) -> f64 {
-    let _t1 = tanh(p0.min(0.5));
-    let _t2 = p0;
-    let t3 = p0;
-    let t4 = t3.max(p0);
-    let mut t6 = {
-        let t5 = (t3.powi(2) + 0.5).sqrt();
-        (t5.powi(2) + 0.5).powf(t5.sin())
-    };
-    let t7 = t4 * t3;
-    t6 += t4;
-    t3 + t4 + t6 + t7 + t6
+    let _t1 = (p0.clamp(-0.5, 3.0)).abs();
+    let t2 = (p0 * p0) - p0;
+    let t3 = cos((f64::asin((tanh(t2)) * 0.75)) * 2.0);
+    let _t4 = t3;
+    let t3 = t2 * (t3.sin());
+    let t5 = ((t3 * t2).cos()).abs();
+    let _t6 = t3;
+    t3 + t5 + p0
 }
 
 #[test]
 fn f0034_gradcheck() {
-    let mut s = 196879585u64;
+    let mut s = 1799980629u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0034_backward(p0, 1.0);
@@ -887,22 +904,18 @@ fn f0034_gradcheck() {
 }
 #[differentiable]
 fn f0035(p0: &Array2<f64>, p1: Array2<f64>) -> f64 {
-    let mut t2 = {
-        let t1 = &p1 * &p1;
-        tanh(&p0.t())
+    let t2 = {
+        let t1 = p0 - p0;
+        tanh(&p1)
     };
-    if t2[[2, 0]] >= -0.5183 {
-        t2 = &(cos(&t2)) - &t2;
-    } else {
-        t2 += &(&(&t2 * &t2) - 0.5);
-    }
-    t2 += &(p0.dot(p0));
-    t2[[0, 1]]
+    let t3 = p1.dot(&t2);
+    let t3 = t3.clone();
+    mean(&t2) + t3.sum()
 }
 
 #[test]
 fn f0035_gradcheck() {
-    let mut s = 1417483907u64;
+    let mut s = 2105481877u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -914,11 +927,11 @@ fn f0035_gradcheck() {
 }
 #[differentiable]
 fn f0036(p0: Array2<f64>) -> f64 {
-    let t1 = p0.clone();
+    let mut t1 = p0.clone();
     let t2 = relu(&t1);
-    let t3 = relu(&(exp(&t2)));
-    let t4 = t2.clone();
-    sum(&t3) + t4.sum()
+    let t3 = exp(&(tanh(&(log_softmax(&t2)))));
+    t1 *= &p0;
+    sum(&t2) + t3.sum()
 }
 
 #[test]
@@ -932,79 +945,76 @@ fn f0036_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0036_backward(p0.clone(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0037(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, labels: &[usize]) -> Array2<f64> {
-    let t1 = f0028(p1);
-    let t1 = softmax_cross_entropy(&(p2 * t1), labels);
-    let t2 = softmax(&((sin(p1)) / &(p2 * p2 + 0.5)));
-    let _t3 = 0.1 / (square(t1) + 1.0);
-    let t4 = (backprop::ops::tan(&(tanh(&t2)))) * ((tanh(t1)).tan());
-    let mut t6 = {
-        let t5 = cos(&(powi(&(backprop::ops::tanh(&(&t2 - t1))), 1)));
-        t1
+fn f0037(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, labels: &[usize]) -> f64 {
+    let t1 = f0033(p1);
+    let mut t1 = mean(&(p1 / (p2 * p2 + 2.0)).row(2));
+    t1 -= p1;
+    let t3 = {
+        let t2 = p2;
+        softmax_cross_entropy(t2, labels)
     };
-    t6 += (t6 + p1) - p1;
-    sin(p2)
+    let t4 = t3;
+    let t5 = (t3 - t3) - p1;
+    let t3 = t3 + t5;
+    t5 + t3
 }
 
 #[test]
 fn f0037_gradcheck() {
-    let mut s = 678168895u64;
+    let mut s = 1243581208u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
-    let labels: &[usize] = &[1, 1, 0];
+    let labels: &[usize] = &[0, 1, 1];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0037_backward(&p0, p1, &p2, labels, &up);
+    let (value, grads) = f0037_backward(&p0, p1, &p2, labels, 1.0);
     assert_eq!(value, f0037(&p0, p1, &p2, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0037_backward(p0, *p1, p2, labels, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0037_backward(p0, *p1, p2, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0038(p0: f64, p1: &Array2<f64>) -> f64 {
-    let t1 = (concat(Axis(0), &[p1, p1])).dot(p1);
-    let t2 = (1.5 + (sigmoid(f0028(p0)))).powf(p0.cos());
-    sum(&t1) + t2 + t2
+fn f0038(d_p0: f64, d_out: &Array2<f64>) -> f64 {
+    let d_out_1 = (concat(Axis(0), &[d_out, d_out])).dot(d_out);
+    let d_x = f64::exp_m1(sigmoid(f0033(d_p0)));
+    d_out_1.sum() + d_x + d_out_1.sum()
 }
 
 #[test]
 fn f0038_gradcheck() {
-    let mut s = 470925085u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((3, 3), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0038_backward(p0, &p1, 1.0);
-    assert_eq!(value, f0038(p0, &p1));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0038_backward(*p0, p1, 1.0)).unwrap();
+    let mut s = 333556249u64;
+    let d_p0 = scalar(&mut s);
+    let d_out: Array2<f64> = random((3, 3), &mut s);
+    let (d_p0, d_out,) = std::hint::black_box((d_p0, d_out,));
+    let (value, grads) = f0038_backward(d_p0, &d_out, 1.0);
+    assert_eq!(value, f0038(d_p0, &d_out));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    gradcheck(&(d_p0, d_out.clone()), |(d_p0, d_out)| f0038_backward(*d_p0, d_out, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0039(p0: &Array2<f64>, p1: &Array1<f64>, p2: f64) -> f64 {
-    let t1 = tan(&(tanh(&(p2 + p0))));
-    let t3 = {
-        let t2 = softmax(&(&(tanh(p0)) * (&t1 * 0.25)));
-        t2
-    };
-    let t4 = p2 - (&t1 + &t1);
-    t1[[1, 0]] + sum(&t3) + t4.sum()
+fn f0039(p0: &Array2<f64>, p1: &Array1<f64>, p2: f64) -> Array2<f64> {
+    let mut t1 = log_softmax(&(p2 + p0));
+    t1 -= &((exp(&(sigmoid(&(&t1 * p2))))) - &(ln(&(&t1 * &t1 + 0.5))));
+    let t2 = p2 - &t1;
+    sin(p0)
 }
 
 #[test]
 fn f0039_gradcheck() {
-    let mut s = 1386305668u64;
+    let mut s = 2050756682u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2 = scalar(&mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0039_backward(&p0, &p1, p2, 1.0);
+    let up: Array2<f64> = random((3, 2), &mut s);
+    let (value, grads) = f0039_backward(&p0, &p1, p2, &up);
     assert_eq!(value, f0039(&p0, &p1, p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0039_backward(p0, p1, *p2, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0039_backward(p0, p1, *p2, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0040(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
@@ -1118,38 +1128,37 @@ fn f0044_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0044_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0045(p0: f64) -> f64 {
-    let t1 = p0.min(1.25);
-    let t3 = {
-        let t2 = t1 * p0;
-        ((backprop::ops::ln(square(t1) + 0.5)).tanh()).tan()
-    };
-    t1 + t3 + t1
+fn f0045(d_t1: f64) -> f64 {
+    let mut t1 = clamp(d_t1, -2.0, 1.0);
+    if t1 <= 0.4629 {
+        t1 += d_t1 + t1;
+    }
+    t1
 }
 
 #[test]
 fn f0045_gradcheck() {
-    let mut s = 1973042259u64;
-    let p0 = scalar(&mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0045_backward(p0, 1.0);
-    assert_eq!(value, f0045(p0));
-    gradcheck(&(p0,), |(p0,)| f0045_backward(*p0, 1.0)).unwrap();
+    let mut s = 141764220u64;
+    let d_t1 = scalar(&mut s);
+    let (d_t1,) = std::hint::black_box((d_t1,));
+    let (value, grads) = f0045_backward(d_t1, 1.0);
+    assert_eq!(value, f0045(d_t1));
+    gradcheck(&(d_t1,), |(d_t1,)| f0045_backward(*d_t1, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1))]
 fn f0046(p0: &Array2<f64>, p1: &Array2<f64>, p2: ArrayView2<f64>) -> f64 {
-    let mut t1 = sum_axis(p0, Axis(1));
+    let t1 = sum_axis(p0, Axis(1));
     let t2 = log_sigmoid(&((p1 * &t1).sum_axis(Axis(1))));
-    let t3 = softmax(&t1);
-    let _t4 = mse(&t3, &t1);
-    let t5 = t3.clone();
-    t1 += &((mean(&(0.1 + &t2))) + &t2);
-    sum(&t3) + sum(&t5) + mean(&p2)
+    let t3 = t1.clamp(-0.5, 0.5);
+    let t4 = &(&(&t2 + &t3) / &(p1 * p1 + 2.0)) - ((cos(&t1)).dot(&(cos(&t1))));
+    let _t5 = p1;
+    let t6 = 0.1 + &t2;
+    mean(&t4) + sum(&t6)
 }
 
 #[test]
 fn f0046_gradcheck() {
-    let mut s = 183425843u64;
+    let mut s = 1891113534u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -1160,34 +1169,42 @@ fn f0046_gradcheck() {
     gradcheck(&(p1.clone(),), |(p1,)| f0046_backward(&p0, p1, p2.view(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0047(p0: Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
-    let t1 = &((sigmoid(p2)).dot(p2)) - 1.25;
-    let t3 = {
-        let t2 = 0.75 / (square(&t1) + 1.0);
-        sin(&t1)
+fn f0047(x: Array2<f64>, d_p0: &Array2<f64>, d_out: &Array2<f64>) -> Array2<f64> {
+    let d_x = &((sigmoid(d_out)).dot(d_out)) - 1.25;
+    let out = {
+        let grad_1 = 0.75 / (square(&d_x) + 1.0);
+        d_x.hypot(0.5 * 0.5 + 0.5)
     };
-    let t5 = {
-        let t4 = sin(&t3);
-        (mse(&t1, &t4)).abs()
+    let d_out_1 = {
+        let out_1 = backprop::ops::log_sigmoid(&out);
+        concat(Axis(0), &[&out_1, &out_1, &out_1])
     };
-    let t6 = t1.t();
-    let t5 = &t3 - (f0033(tanh(t5)));
-    sum(&t6) + t5.sum()
+    let t1_from_t2 = &out - &out;
+    let d_d_x = if sum(&t1_from_t2) >= 0.4629 {
+        &(out.dot(&x)) - &t1_from_t2
+    } else {
+        d_x.to_owned()
+    };
+    tanh(&x)
 }
 
 #[test]
 fn f0047_gradcheck() {
-    let mut s = 1577673580u64;
-    let p0: Array2<f64> = random((2, 2), &mut s);
-    let p1: Array2<f64> = random((3, 2), &mut s);
-    let p2: Array2<f64> = random((2, 2), &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0047_backward(p0.clone(), &p1, &p2, 1.0);
-    assert_eq!(value, f0047(p0.clone(), &p1, &p2));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0047_backward(p0.clone(), p1, p2, 1.0)).unwrap();
+    let mut s = 81655460u64;
+    let x: Array2<f64> = random((2, 2), &mut s);
+    let d_p0: Array2<f64> = random((3, 2), &mut s);
+    let d_out: Array2<f64> = random((2, 2), &mut s);
+    let (x, d_p0, d_out,) = std::hint::black_box((x, d_p0, d_out,));
+    let up: Array2<f64> = random((2, 2), &mut s);
+    let (value, grads) = f0047_backward(x.clone(), &d_p0, &d_out, &up);
+    assert_eq!(value, f0047(x.clone(), &d_p0, &d_out));
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(x.clone(), d_p0.clone(), d_out.clone()), |(x, d_p0, d_out)| f0047_backward(x.clone(), d_p0, d_out, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0048(p0: &Array1<f64>, p1: ArrayView2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
@@ -1240,12 +1257,12 @@ fn f0049_gradcheck() {
 }
 #[differentiable]
 fn f0050(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array1<f64>, p3: &Array1<f64>) -> f64 {
-    let t2 = {
+    let mut t2 = {
         let t1 = mean(p1);
-        tanh(&(log_softmax(p0)))
+        f0044(p0)
     };
-    let _t3 = &t2 / 0.75;
-    sum(&t2)
+    t2 /= square(logsumexp(&(softmax(p2)))) + 1.0;
+    t2
 }
 
 #[test]
@@ -1266,22 +1283,23 @@ fn f0050_gradcheck() {
 }
 #[differentiable]
 fn f0051(p0: Array1<f64>, p1: &Array2<f64>) -> f64 {
-    let mut t2 = {
+    let t2 = {
         let t1 = 0.75 - p1;
         sum(&(backprop::ops::recip(&(square(&(square(p1))) + 1.0))).column(0))
     };
     let t3 = if mean(p1) <= 0.0371 {
-        (f0039(p1, &p0, tanh(t2))).tanh()
+        (t2 * t2) - (ln(t2.powi(2) + 0.5))
     } else {
-        (t2 + t2) - 0.25
+        mse(&(exp(&p0)), &p0)
     };
-    t2 /= (sum(&p0)).powi(2) + 1.0;
-    t2 + t3 + p0.sum()
+    let t4 = mean(&(t2 + &p0));
+    let t5 = p1;
+    t4 + t5.sum()
 }
 
 #[test]
 fn f0051_gradcheck() {
-    let mut s = 1584696619u64;
+    let mut s = 1103593790u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -1317,22 +1335,23 @@ fn f0053(p0: Array2<f64>, p1: &Array2<f64>, c0: &Array2<f64>, labels: &[usize]) 
     let t1 = c0;
     let t2 = c0;
     let t1 = softmax_cross_entropy(&(&(abs(t2)) / &(square(t2) + 2.0)), labels);
-    let t3 = &((relu(c0)) - &p0) + t1;
-    let t5 = {
-        let t4 = sum(&p0);
-        (f0029(t4.cos())) * (t1.tanh())
+    let t3 = &((softmax(c0)) * &(p1.column(1))) + t1;
+    let t4 = t2.dot(p1);
+    let t5 = if mean(&t4) <= 0.4629 {
+        t1.tanh()
+    } else {
+        mean(&t3)
     };
-    let t6 = t2.dot(p1);
-    t5 + t6[[0, 0]]
+    mean(&t4) + t5
 }
 
 #[test]
 fn f0053_gradcheck() {
-    let mut s = 678604231u64;
+    let mut s = 94802291u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let c0: Array2<f64> = random((1, 3), &mut s);
-    let labels: &[usize] = &[1];
+    let labels: &[usize] = &[2];
     let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
     let (value, grads) = f0053_backward(p0.clone(), &p1, &c0, labels, 1.0);
     assert_eq!(value, f0053(p0.clone(), &p1, &c0, labels));
@@ -1347,15 +1366,15 @@ fn f0054(p0: &Array1<f64>, p1: &Array1<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
         t1 * p1
     };
     let t4 = {
-        let t3 = softmax(p1);
-        &t3 - &t2
+        let t3 = clamp(p1, -2.0, 3.0);
+        (sigmoid(&t3)).dot(&(sigmoid(&t3)))
     };
-    t2.sum() + t4.sum() + sum(&t4)
+    t2.sum() + t4
 }
 
 #[test]
 fn f0054_gradcheck() {
-    let mut s = 8417548u64;
+    let mut s = 756673639u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2 = scalar(&mut s);
@@ -1398,15 +1417,15 @@ fn f0056(p0: Array2<f64>, p1: &Array2<f64>) -> f64 {
         p1 * 3.0
     };
     let t2 = (p1.dot(&t1)).dot(p1);
-    let t1 = 0.75 * &(abs(&(1.25 * &p0)));
-    let t3 = mean(&p0);
-    let _t4 = square(&(t1.t().dot(&t1)));
-    t1.sum() + t3
+    let mut t1 = &(softmax(&(1.25 * &p0))) / &(square(&p0) + 0.5);
+    t1 += &(&t1 + &t1);
+    let t3 = tan(&(tanh(&t2)));
+    sum(&t1) + sum(&t3)
 }
 
 #[test]
 fn f0056_gradcheck() {
-    let mut s = 1340764766u64;
+    let mut s = 283835027u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -1450,16 +1469,19 @@ fn f0057_gradcheck() {
 fn f0058(p0: &Array2<f64>, p1: f64) -> f64 {
     let t2 = {
         let t1 = p1;
-        (p1 - t1).max(p1)
+        floor(p1 - t1)
     };
-    let t3 = (t2.powi(2) + 0.5).sqrt();
-    let t4 = (square(p1) + 0.5).sqrt();
-    t3 + t4
+    let mut t3 = p1.min(t2);
+    for i in 0..3 {
+        t3 += p1;
+        t3 -= tanh(t3);
+    }
+    t2 + t3
 }
 
 #[test]
 fn f0058_gradcheck() {
-    let mut s = 1505220731u64;
+    let mut s = 187080278u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -1525,22 +1547,27 @@ fn f0060_gradcheck() {
 fn f0061(p0: Array2<f32>, p1: &Array1<f32>, p2: &Array2<f32>, p3: &Array2<f32>) -> f32 {
     let t2 = {
         let t1 = f0032(p3);
-        (log_sigmoid(&(p3 / &(square(p3) + 2.0)))) * t1
+        (log_softmax(&(p3 / &(square(p3) + 2.0)))) - &(&(round(p1)) * t1)
     };
-    let mut t2 = concat(Axis(0), &[p3, &t2, &t2]);
-    if mean(p3) > 0.0371 {
-        t2 += 1.25;
-    } else if mean(&t2) > 0.4629 {
-        t2 -= 2.0;
-    }
-    let mut t3 = softmax(&(&t2 - &t2));
-    t3 += &((softmax(&(powi(p3, 2)))).t().dot(p3));
-    t2.sum() + t3[[2, 0]]
+    let t4 = {
+        let t3 = relu(p3);
+        tanh(&p0.column(1))
+    };
+    let t6 = {
+        let t5 = p1;
+        0.5 + p3
+    };
+    let t8 = {
+        let t7 = p2 - &t6;
+        clamp(t4[0], -2.0, 0.5)
+    };
+    let t9 = t8 * &t4;
+    t8 + t9.dot(&t9)
 }
 
 #[test]
 fn f0061_gradcheck() {
-    let mut s = 1583342869u64;
+    let mut s = 21379382u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let p1: Array1<f32> = random32(2, &mut s);
     let p2: Array2<f32> = random32((1, 2), &mut s);
@@ -1558,23 +1585,25 @@ fn f0061_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0062(d_out: ArrayView1<f64>) -> f64 {
-    let t1 = &d_out;
-    let t1_from_t2 = &d_out;
-    let t3 = softmax(t1_from_t2);
-    let grad_1 = t1_from_t2;
-    t3.sum() + grad_1.dot(grad_1)
+fn f0062(p0: ArrayView1<f64>) -> f64 {
+    let t1 = &p0;
+    let t2 = &p0;
+    let t4 = {
+        let t3 = t2.clamp(-0.5, 0.5);
+        relu(&t3)
+    };
+    t1.dot(t1) + t2.dot(t2) + logsumexp(&t4)
 }
 
 #[test]
 fn f0062_gradcheck() {
-    let mut s = 1310642895u64;
-    let d_out: Array1<f64> = random(2, &mut s);
-    let (d_out,) = std::hint::black_box((d_out,));
-    let (value, grads) = f0062_backward(d_out.view(), 1.0);
-    assert_eq!(value, f0062(d_out.view()));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    gradcheck(&(d_out.clone(),), |(d_out,)| f0062_backward(d_out.view(), 1.0)).unwrap();
+    let mut s = 537734329u64;
+    let p0: Array1<f64> = random(2, &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0062_backward(p0.view(), 1.0);
+    assert_eq!(value, f0062(p0.view()));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0062_backward(p0.view(), 1.0)).unwrap();
 }
 #[differentiable]
 fn f0063(p0: &Array1<f64>) -> f64 {
@@ -1595,15 +1624,18 @@ fn f0063_gradcheck() {
 }
 #[differentiable]
 fn f0064(p0: &Array2<f64>) -> f64 {
-    let mut t1 = sqrt(&(square(&(sin(p0))) + 0.5));
-    t1 = sin(&(p0 / &(p0 * p0 + 0.5)));
-    let t2 = (sigmoid(&(&t1 - &t1).t())).dot(&(sin(&t1)));
-    t1.sum() + t2[[0, 0]] + t2[[0, 0]]
+    let t1 = backprop::ops::recip(&(square(&(((tanh(p0)) * 0.75).asin())) + 1.0));
+    let t3 = {
+        let t2 = square(&t1);
+        &t1 / (square(&(softmax(&(softplus(&t2))))) + 0.5)
+    };
+    let t4 = t3[[2, 0]];
+    mean(&t1) + t3.sum() + t4
 }
 
 #[test]
 fn f0064_gradcheck() {
-    let mut s = 1860633003u64;
+    let mut s = 1726434342u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0064_backward(&p0, 1.0);
@@ -1620,13 +1652,13 @@ fn f0065(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     } else {
         c0.to_owned()
     };
-    let t4 = &(tan(&(tanh(c0)))) / (square(&(tan(&(tanh(&t1))))) + 1.0);
-    mean(&t3) + t4[[2, 0]]
+    let t4 = &(tan(&(tanh(c0)))) * &(t1.hypot(p1.powi(2) + 0.5));
+    mean(&t3) + t4[[2, 0]] + t1.sum()
 }
 
 #[test]
 fn f0065_gradcheck() {
-    let mut s = 1158818940u64;
+    let mut s = 1031383929u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
@@ -1642,13 +1674,13 @@ fn f0065_gradcheck() {
 fn f0066(p0: &Array1<f64>) -> f64 {
     let t1 = p0.dot(p0);
     let t2 = sin(t1);
-    let t3 = sigmoid(t1.sin());
-    t1 + t2 + t3 + logsumexp(p0)
+    let t3 = (t1.sin()).mul_add(-1.5, t2);
+    t2 + t3
 }
 
 #[test]
 fn f0066_gradcheck() {
-    let mut s = 1475364578u64;
+    let mut s = 1754251411u64;
     let p0: Array1<f64> = random(2, &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0066_backward(&p0, 1.0);
@@ -1658,20 +1690,24 @@ fn f0066_gradcheck() {
 }
 #[differentiable]
 fn f0067(p0: f64, p1: &Array2<f64>) -> f64 {
-    let t1 = &(softmax(p1)) - &(backprop::ops::recip(&(p1 * p1 + 1.0)));
-    let _t2 = t1.clone();
-    let t3 = p1.t();
-    let t5 = {
-        let t4 = abs(&t3);
-        t1[[0, 0]]
+    let mut t1 = &(softmax(p1)) / (p0.powi(2) + 0.5);
+    t1 += mse(&t1, &t1);
+    let t3 = {
+        let t2 = log_softmax(&(sigmoid(&t1)));
+        p0
     };
-    let t1 = powi((t5.tanh()).tan(), 3);
-    t3.sum() + t5 + t1 + t1
+    if sum(&t1) < 0.0371 {
+        t1 += p0 - 1.25;
+    } else {
+        t1 /= &(square(&(t3 + p1)) + 1.0);
+    }
+    let t4 = sqrt(&(square(p1) + 0.5));
+    t3 + t4[[2, 0]]
 }
 
 #[test]
 fn f0067_gradcheck() {
-    let mut s = 994003624u64;
+    let mut s = 2124567766u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -1686,26 +1722,20 @@ fn f0068(p0: &Array2<f64>) -> f64 {
         let t1 = p0;
         sum(t1)
     };
-    let _t3 = (t2.min(2.0)) - &(ln(&(p0 * p0 + 0.5)));
-    t2 /= (f0028(t2.tanh())).powi(2) + 1.0;
+    let _t3 = (t2.clamp(-0.5, 1.0)) + t2;
     let mut t4 = t2;
-    let t5 = if t2 < -0.5183 {
-        softplus(sqrt(square(t4) + 1.0))
-    } else {
-        mse(p0, p0)
-    };
-    if t5 <= -0.5183 {
-        t4 = t5.max(t2);
-    } else if t4 > 0.0371 {
-        t4 += t5;
+    let _t5 = exp(&(sqrt(&(square(p0) + 1.0))));
+    let t6 = p0.dot(&p0.t());
+    t2 += 0.25;
+    for i in 0..2 {
+        t4 -= 0.1;
     }
-    let t2 = t5;
-    t5 + t2 + t5
+    t2 + t4 + t6.sum()
 }
 
 #[test]
 fn f0068_gradcheck() {
-    let mut s = 900929141u64;
+    let mut s = 1771957755u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0068_backward(&p0, 1.0);
@@ -1714,86 +1744,90 @@ fn f0068_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0068_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0069(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: f64) -> f64 {
-    let mut t1 = softplus(softplus(p1));
-    let t2 = softplus(p3 / (p3.powi(2) + 0.5));
-    t1 *= p3;
-    let t2 = &(tan(&(tanh(p2)))) / ((t2 * p3).powi(2) + 1.0);
-    let t2 = -p2;
-    t1 + mean(&t2)
+fn f0069(y_1: &Array2<f64>, out: f64, x: &Array2<f64>, d_t1: f64) -> f64 {
+    let d_out_1 = (softplus(out)).atan2(square(out) + 0.5);
+    let x_from_out = sum(y_1);
+    let t3 = (square(x_from_out) + 1.0).log(square(d_out_1) + 1.5);
+    let d_x = (sqrt(square(out) + 1.0)).min(d_out_1);
+    let t5 = backprop::ops::recip(d_x.powi(2) + 1.0);
+    d_x + t5
 }
 
 #[test]
 fn f0069_gradcheck() {
-    let mut s = 790427559u64;
-    let p0: Array2<f64> = random((2, 2), &mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array2<f64> = random((2, 2), &mut s);
-    let p3 = scalar(&mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0069_backward(&p0, p1, &p2, p3, 1.0);
-    assert_eq!(value, f0069(&p0, p1, &p2, p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0069_backward(p0, *p1, p2, *p3, 1.0)).unwrap();
+    let mut s = 276490805u64;
+    let y_1: Array2<f64> = random((2, 2), &mut s);
+    let out = scalar(&mut s);
+    let x: Array2<f64> = random((2, 2), &mut s);
+    let d_t1 = scalar(&mut s);
+    let (y_1, out, x, d_t1,) = std::hint::black_box((y_1, out, x, d_t1,));
+    let (value, grads) = f0069_backward(&y_1, out, &x, d_t1, 1.0);
+    assert_eq!(value, f0069(&y_1, out, &x, d_t1));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(y_1.clone(), out, x.clone(), d_t1), |(y_1, out, x, d_t1)| f0069_backward(y_1, *out, x, *d_t1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0070(p0: f64, p1: f64, p2: &Array1<f64>) -> f64 {
-    let mut t1 = p0;
-    if p1 <= 0.0371 {
-        t1 *= t1 / (square(p1) + 2.0);
-    } else if p1 < -0.5183 {
-        t1 = p0;
+fn f0070(w: f64, d_out: f64, d_x: &Array1<f64>) -> f64 {
+    let mut out = w;
+    if d_out <= 0.0371 {
+        out *= out / (square(d_out) + 2.0);
+    } else if d_out < -0.5183 {
+        out = w;
     }
-    let t1 = &((t1.min(p1)) * p2) * p2;
-    let t2 = (softplus(mean(p2))) / 0.5;
-    sum(&t1) + t2
+    let mut out = &((out.clamp(-1.0, 1.0)) * &(d_out + d_x)) / (d_out.powi(2) + 1.0);
+    if d_x.dot(d_x) < -0.5183 {
+        out *= d_out;
+    } else {
+        out *= logsumexp(&(softmax(d_x)));
+    }
+    out.dot(&out)
 }
 
 #[test]
 fn f0070_gradcheck() {
-    let mut s = 94014959u64;
-    let p0 = scalar(&mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array1<f64> = random(2, &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0070_backward(p0, p1, &p2, 1.0);
-    assert_eq!(value, f0070(p0, p1, &p2));
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0070_backward(*p0, *p1, p2, 1.0)).unwrap();
+    let mut s = 399715836u64;
+    let w = scalar(&mut s);
+    let d_out = scalar(&mut s);
+    let d_x: Array1<f64> = random(2, &mut s);
+    let (w, d_out, d_x,) = std::hint::black_box((w, d_out, d_x,));
+    let (value, grads) = f0070_backward(w, d_out, &d_x, 1.0);
+    assert_eq!(value, f0070(w, d_out, &d_x));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    gradcheck(&(w, d_out, d_x.clone()), |(w, d_out, d_x)| f0070_backward(*w, *d_out, d_x, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0071(p0: ArrayView1<f64>) -> f64 {
-    let t1 = (relu(&p0)) / (square(&(&p0 / &(square(&p0) + 1.0))) + 0.5);
-    let t1 = &t1;
-    let t2 = if p0.sum() < -0.5183 {
-        p0[0]
+fn f0071(grad: ArrayView1<f64>) -> f64 {
+    let out_1 = (relu(&grad)) / (square(&(&grad / &(square(&grad) + 1.0))) + 0.5);
+    let out_1 = &out_1;
+    let t2 = if grad.sum() < -0.5183 {
+        grad[0]
     } else {
-        logsumexp(&(relu(t1)))
+        sigmoid(grad[0])
     };
-    let t4 = {
-        let t3 = t1;
-        &(cos(&(t2 - t3))) + &(t2 + (t1 * t1))
+    let x_from_out = {
+        let d_out_1 = &(&(3.0 - out_1) + &grad) + t2;
+        exp(sigmoid((-&grad).dot(&d_out_1)))
     };
-    t2 + sum(&t4)
+    t2 + x_from_out + sum(out_1)
 }
 
 #[test]
 fn f0071_gradcheck() {
-    let mut s = 1319148511u64;
-    let p0: Array1<f64> = random(2, &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0071_backward(p0.view(), 1.0);
-    assert_eq!(value, f0071(p0.view()));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0071_backward(p0.view(), 1.0)).unwrap();
+    let mut s = 1157580351u64;
+    let grad: Array1<f64> = random(2, &mut s);
+    let (grad,) = std::hint::black_box((grad,));
+    let (value, grads) = f0071_backward(grad.view(), 1.0);
+    assert_eq!(value, f0071(grad.view()));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    gradcheck(&(grad.clone(),), |(grad,)| f0071_backward(grad.view(), 1.0)).unwrap();
 }
 #[differentiable]
 fn f0072(p0: Array2<f32>) -> f32 {
     let _t1 = &(&(&p0 + &p0) * &p0) - &p0;
     let t2 = &p0 - &p0;
-    let t3 = relu(&p0);
-    sum(&t2) + t3.sum() + sum(&t3)
+    let t3 = softmax(&p0);
+    sum(&t2) + t3.sum() + sum(&t2)
 }
 
 #[test]
@@ -1813,19 +1847,19 @@ fn f0072_gradcheck() {
 #[differentiable]
 fn f0073(p0: ArrayView2<f64>, p1: Array1<f64>, p2: f64, p3: f64) -> f64 {
     let t1 = if p1.dot(&p1) > 0.4629 {
-        (square(p3) + 0.5).powf(p2.sin())
+        p3.to_radians()
     } else {
-        p3.cos()
+        p3.hypot(-1.5 * -1.5 + 0.5)
     };
-    let t2 = -p3;
-    let t3 = (log_sigmoid(t2)) / (square(p2 * t2) + 2.0);
-    let t4 = p1.clone();
-    t1 + t2 + t3 + t4.sum()
+    let mut t1 = (t1.powi(2) + 1.0).recip();
+    t1 += p3 / (square(p3) + 2.0);
+    let t2 = &p0;
+    t1 + mean(t2) + t1
 }
 
 #[test]
 fn f0073_gradcheck() {
-    let mut s = 2113163510u64;
+    let mut s = 1006007825u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2 = scalar(&mut s);
@@ -1880,7 +1914,7 @@ fn f0075_gradcheck() {
 fn f0076(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
     let t1 = p3;
     let t2 = if t1 <= 0.4629 {
-        softmax(&(p1 * p3))
+        (square(&(p1 * p3)) + 1.0).log(square(p3) + 1.5)
     } else {
         &(p1 - t1) / 1.5
     };
@@ -1928,15 +1962,15 @@ fn f0078(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
     };
     let t3 = p1[[0, 0]];
     t2 *= t3;
-    let t2 = (softmax(&(p0 - p2))).dot(&t2);
-    let t4 = t3;
-    let t5 = -p2;
-    t4 + mean(&t5)
+    let t2 = ((p0 - p2).to_radians()).dot(&t2);
+    let t4 = softplus(p3);
+    let t5 = p0;
+    t4 + t5
 }
 
 #[test]
 fn f0078_gradcheck() {
-    let mut s = 663453264u64;
+    let mut s = 452267349u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
@@ -1981,10 +2015,10 @@ fn f0080(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
     let _t1 = square(p2);
     let t2 = p0;
     let t4 = {
-        let t3 = softmax(&(concat(Axis(0), &[&(3.0 / (t2 * t2 + 1.0)), t2])));
-        backprop::ops::ln(&(square(&(log_sigmoid(&t3))) + 1.0))
+        let t3 = to_radians(&(concat(Axis(0), &[&(3.0 / (t2 * t2 + 1.0)), t2])));
+        sigmoid((f0018(t2)).tanh())
     };
-    t2[[1, 0]] + sum(&t4)
+    sum(t2) + t4
 }
 
 #[test]
@@ -2002,33 +2036,32 @@ fn f0080_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0080_backward(p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0081(d_p0: &Array2<f64>) -> f64 {
-    let t1 = d_p0;
-    let mut d_x = concat(Axis(0), &[&(t1 * 3.0), t1, d_p0]);
-    if d_x[[0, 2]] < 0.4629 {
-        d_x += &(t1.dot(&d_x));
+fn f0081(grad: &Array2<f64>) -> f64 {
+    let d_out_1 = grad;
+    let mut out_1 = concat(Axis(0), &[&(d_out_1 * 3.0), d_out_1, grad]);
+    if out_1[[0, 2]] < 0.4629 {
+        out_1 += &(d_out_1.dot(&out_1));
     } else {
-        d_x += &(&d_x + d_p0);
+        out_1 += &(&out_1 + grad);
     }
-    d_x = tan(&(tanh(&d_x)));
-    let t3 = if d_x[[2, 1]] <= -0.5183 {
-        -&d_x
-    } else {
-        (exp(&(tanh(&(log_sigmoid(&d_x)))))) + t1
+    out_1 = log_sigmoid(&(log_softmax(&(sigmoid(&out_1)))));
+    let t3 = softmax(grad);
+    let t5 = {
+        let d_d_x = d_out_1;
+        softmax(d_d_x)
     };
-    let grad_1 = t3.clone();
-    sum(&t3) + grad_1[[2, 2]]
+    mean(&t3) + t5[[0, 2]]
 }
 
 #[test]
 fn f0081_gradcheck() {
-    let mut s = 1868806146u64;
-    let d_p0: Array2<f64> = random((1, 3), &mut s);
-    let (d_p0,) = std::hint::black_box((d_p0,));
-    let (value, grads) = f0081_backward(&d_p0, 1.0);
-    assert_eq!(value, f0081(&d_p0));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    gradcheck(&(d_p0.clone(),), |(d_p0,)| f0081_backward(d_p0, 1.0)).unwrap();
+    let mut s = 919887808u64;
+    let grad: Array2<f64> = random((1, 3), &mut s);
+    let (grad,) = std::hint::black_box((grad,));
+    let (value, grads) = f0081_backward(&grad, 1.0);
+    assert_eq!(value, f0081(&grad));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    gradcheck(&(grad.clone(),), |(grad,)| f0081_backward(grad, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0082(d_t1: ArrayView2<f32>, d_out: &Array2<f32>, w: &Array2<f32>) -> f32 {
@@ -2056,75 +2089,74 @@ fn f0082_gradcheck() {
         .unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
-fn f0083(p0: &Array2<f32>, p1: Array2<f32>, p2: &Array1<f32>, c0: &Array2<f32>) -> f32 {
+fn f0083(p0: &Array2<f32>, p1: Array2<f32>, p2: &Array1<f32>, c0: &Array2<f32>, labels: &[usize]) -> f32 {
     let t1 = if logsumexp(p2) <= 0.0371 {
         p2.sum()
     } else {
-        sigmoid(p2.sum())
+        (p2.sum()).sin()
     };
-    let t2 = p1.clone();
-    let t3 = f0010(tanh(t1));
-    let t4 = c0;
-    let t5 = mean(&(0.25 + &t2));
-    t4[[1, 0]] + t5
+    let t2 = if t1 > 0.4629 && t1 > 0.0 {
+        mse(p2, p2)
+    } else {
+        square(f0010(backprop::ops::sigmoid(t1)))
+    };
+    let t3 = (softmax_cross_entropy(&(p0 * p2), labels)) + t2;
+    let t4 = (1.5 * t3) * c0;
+    t1 + t2 + t3 + sum(&t4)
 }
 
 #[test]
 fn f0083_gradcheck() {
-    let mut s = 712735230u64;
+    let mut s = 1277319785u64;
     let p0: Array2<f32> = random32((3, 3), &mut s);
     let p1: Array2<f32> = random32((2, 2), &mut s);
     let p2: Array1<f32> = random32(3, &mut s);
     let c0: Array2<f32> = random32((2, 1), &mut s);
+    let labels: &[usize] = &[0, 1, 2];
     let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0083_backward(&p0, p1.clone(), &p2, &c0, 1.0);
-    assert_eq!(value, f0083(&p0, p1.clone(), &p2, &c0));
+    let (value, grads) = f0083_backward(&p0, p1.clone(), &p2, &c0, labels, 1.0);
+    assert_eq!(value, f0083(&p0, p1.clone(), &p2, &c0, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0083_backward(p0, p1.clone(), p2, &c0, 1.0))
+        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0083_backward(p0, p1.clone(), p2, &c0, labels, 1.0))
         .unwrap();
 }
 #[differentiable]
-fn f0084(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: f64) -> f64 {
-    let mut t2 = {
-        let t1 = p0 - p3;
-        p1 / &(square(p0) + 2.0)
+fn f0084(d_p0: &Array2<f64>, y_1: f64, x: &Array2<f64>, d_t1: f64) -> Array2<f64> {
+    let mut d_d_x = {
+        let t1 = d_p0 - d_t1;
+        y_1 / &(square(d_p0) + 2.0)
     };
-    let t3 = abs(&(p2 - p3));
-    t2 -= 1.5;
-    let t5 = {
-        let t4 = (p3.tanh()).tan();
-        p1 - &t2
-    };
-    let t7 = {
-        let t6 = f0045(p3);
-        cos(&t3)
-    };
-    let t8 = powi(&t2, 1);
-    let t10 = {
-        let t9 = p3;
-        &t8 / (square(t9) + 1.0)
-    };
-    mean(&t2) + mean(&t3) + t5[[0, 2]] + t7.sum() + t8[[0, 2]] + sum(&t10) + p3
+    let d_out = abs(&(x - d_t1));
+    d_d_x += 2.0;
+    let d_out = (f0045(d_t1)) * &(clamp(x, -1.0, 1.0));
+    let x_from_out = x + (d_d_x.sum_axis(Axis(1)));
+    let _t5 = x_from_out.t();
+    d_d_x /= square(mse(&(cos(&(d_d_x.column(0)))), &(&(cos(&(d_d_x.column(0)))) * 0.5))) + 0.5;
+    x_from_out
 }
 
 #[test]
 fn f0084_gradcheck() {
-    let mut s = 421539439u64;
-    let p0: Array2<f64> = random((1, 3), &mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array2<f64> = random((3, 2), &mut s);
-    let p3 = scalar(&mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0084_backward(&p0, p1, &p2, p3, 1.0);
-    assert_eq!(value, f0084(&p0, p1, &p2, p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0084_backward(p0, *p1, p2, *p3, 1.0)).unwrap();
+    let mut s = 1046582822u64;
+    let d_p0: Array2<f64> = random((1, 3), &mut s);
+    let y_1 = scalar(&mut s);
+    let x: Array2<f64> = random((3, 2), &mut s);
+    let d_t1 = scalar(&mut s);
+    let (d_p0, y_1, x, d_t1,) = std::hint::black_box((d_p0, y_1, x, d_t1,));
+    let up: Array2<f64> = random((3, 2), &mut s);
+    let (value, grads) = f0084_backward(&d_p0, y_1, &x, d_t1, &up);
+    assert_eq!(value, f0084(&d_p0, y_1, &x, d_t1));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(d_p0.clone(), y_1, x.clone(), d_t1), |(d_p0, y_1, x, d_t1)| f0084_backward(d_p0, *y_1, x, *d_t1, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0085(d_x: Array2<f32>, d_p0: f32) -> f32 {
@@ -2174,56 +2206,48 @@ fn f0086_gradcheck() {
     gradcheck(&(grad.clone(), out), |(grad, out)| f0086_backward(grad, *out, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
-fn f0087(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: &Array2<f64>, p3: &Array2<f64>, c0: &Array2<f64>, labels: &[usize]) -> Array2<f64> {
-    let t1 = softmax(&(sigmoid(&(p3 * &p1))));
-    let mut t1 = &(c0.dot(p3)) - (sum(&(t1.dot(c0))));
-    t1 += &((c0 / &(square(c0) + 2.0)).dot(&p1));
-    for i in 0..1 {
-        t1 += 1.25;
-        t1 += softmax_cross_entropy(&(c0 + c0), labels);
+fn f0087(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: &Array2<f64>, p3: &Array2<f64>, c0: &Array2<f64>) -> f64 {
+    let mut t1 = sigmoid(&(softmax(&(p3 * &p1))));
+    let t2 = p2.column(2);
+    let mut t3 = (sqrt(&(square(&t2) + 0.5))) - &(tan(&(tanh(c0))));
+    if t1[[1, 0]] <= 0.4629 {
+        t3 *= &t2;
     }
-    t1 += 0.1;
-    tanh(c0)
+    let t4 = t2[0];
+    mean(&t1) + mean(&t2) + mean(&t3) + t4 + sum(p2)
 }
 
 #[test]
 fn f0087_gradcheck() {
-    let mut s = 1234634787u64;
+    let mut s = 1058633179u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
     let p3: Array2<f64> = random((3, 2), &mut s);
     let c0: Array2<f64> = random((2, 3), &mut s);
-    let labels: &[usize] = &[2, 0];
     let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let up: Array2<f64> = random((2, 3), &mut s);
-    let (value, grads) = f0087_backward(&p0, p1.view(), &p2, &p3, &c0, labels, &up);
-    assert_eq!(value, f0087(&p0, p1.view(), &p2, &p3, &c0, labels));
+    let (value, grads) = f0087_backward(&p0, p1.view(), &p2, &p3, &c0, 1.0);
+    assert_eq!(value, f0087(&p0, p1.view(), &p2, &p3, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0087_backward(p0, p1.view(), p2, p3, &c0, labels, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0087_backward(p0, p1.view(), p2, p3, &c0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0088(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
-    let _t1 = &(abs(p2)) + &(softmax(p2));
-    let t3 = {
-        let t2 = abs(p3);
-        p3 - 1.25
-    };
+    let _t1 = &(abs(p2)) + &(acosh(&(square(p2) + 1.5)));
+    let t2 = p3;
+    let t3 = softmax(&(relu(t2)));
     let t4 = p3;
-    let t5 = t4 - p3;
-    let t6 = (logsumexp(&t5)).sum();
-    mean(&t5) + t6
+    let t5 = p2;
+    let t6 = t4 * 1.5;
+    t5[[2, 1]] + t6.sum()
 }
 
 #[test]
 fn f0088_gradcheck() {
-    let mut s = 192807685u64;
+    let mut s = 824910958u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -2240,14 +2264,14 @@ fn f0088_gradcheck() {
 fn f0089(p0: &Array1<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
     let _t1 = p2;
     let t2 = p3;
-    let t3 = softplus(p1);
-    let t4 = powi(t2, 2);
-    sum(t2) + t3 + mean(&t4)
+    let t3 = (square(p1) + 0.5).powf(sin(p1));
+    let t4 = -&((t2 + p3).dot(&p3.t()));
+    t2.sum() + t3 + t4.sum()
 }
 
 #[test]
 fn f0089_gradcheck() {
-    let mut s = 447521445u64;
+    let mut s = 470180436u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 3), &mut s);
@@ -2259,37 +2283,41 @@ fn f0089_gradcheck() {
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p2.clone(), p3.clone()), |(p2, p3)| f0089_backward(&p0, p1, p2, p3, 1.0)).unwrap();
 }
-#[differentiable(wrt(x, d_t1, d_p0, w))]
-fn f0090(x: &Array2<f64>, d_t1: &Array1<f64>, d_p0: Array2<f64>, w: &Array2<f64>, d_out: &Array1<f64>) -> f64 {
-    let t1 = d_out;
-    let mut grad_1 = w.dot(d_t1);
-    let mut out = tan(&(tanh(&(d_p0.t()))));
+#[differentiable(wrt(p0, p1, p2, p3))]
+fn f0090(p0: &Array2<f64>, p1: &Array1<f64>, p2: Array2<f64>, p3: &Array2<f64>, c0: &Array1<f64>) -> f64 {
+    let t1 = c0;
+    let mut t2 = p3.dot(p1);
+    let mut t3 = tan(&(tanh(&(p2.t()))));
     for i in 0..1 {
-        grad_1 += 0.5;
-        out += (d_out[2]).sin();
+        t2 += mean(&(&t3 - c0));
+        t3 -= 1.5;
     }
-    let d_d_x = &d_p0;
-    let unused = &(d_d_x / &(square(&grad_1) + 2.0)) / (square(&(&grad_1 - 3.0)) + 1.0);
-    let t6 = (d_out.dot(&unused)) - w;
-    sum(t1) + grad_1.dot(&grad_1) + out.sum() + d_d_x.sum() + unused[[1, 0]] + t6[[0, 0]]
+    let mut t1 = square(p1);
+    if t3[[1, 2]] >= 0.4629 {
+        t1 -= 3.0;
+    } else {
+        t1 = t3.dot(c0);
+    }
+    let t4 = t2.sum();
+    t2.dot(&t2) + sum(&t3) + t1.dot(&t1) + t4 + mean(p1)
 }
 
 #[test]
 fn f0090_gradcheck() {
-    let mut s = 1123276772u64;
-    let x: Array2<f64> = random((2, 3), &mut s);
-    let d_t1: Array1<f64> = random(2, &mut s);
-    let d_p0: Array2<f64> = random((3, 2), &mut s);
-    let w: Array2<f64> = random((1, 2), &mut s);
-    let d_out: Array1<f64> = random(3, &mut s);
-    let (x, d_t1, d_p0, w, d_out,) = std::hint::black_box((x, d_t1, d_p0, w, d_out,));
-    let (value, grads) = f0090_backward(&x, &d_t1, d_p0.clone(), &w, &d_out, 1.0);
-    assert_eq!(value, f0090(&x, &d_t1, d_p0.clone(), &w, &d_out));
-    assert_eq!(grads.x.shape(), x.shape());
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.w.shape(), w.shape());
-    gradcheck(&(x.clone(), d_t1.clone(), d_p0.clone(), w.clone()), |(x, d_t1, d_p0, w)| f0090_backward(x, d_t1, d_p0.clone(), w, &d_out, 1.0)).unwrap();
+    let mut s = 2027561396u64;
+    let p0: Array2<f64> = random((2, 3), &mut s);
+    let p1: Array1<f64> = random(2, &mut s);
+    let p2: Array2<f64> = random((3, 2), &mut s);
+    let p3: Array2<f64> = random((1, 2), &mut s);
+    let c0: Array1<f64> = random(3, &mut s);
+    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
+    let (value, grads) = f0090_backward(&p0, &p1, p2.clone(), &p3, &c0, 1.0);
+    assert_eq!(value, f0090(&p0, &p1, p2.clone(), &p3, &c0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0090_backward(p0, p1, p2.clone(), p3, &c0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0091(p0: f64, p1: f64) -> f64 {
@@ -2386,22 +2414,25 @@ fn f0094_gradcheck() {
 }
 #[differentiable]
 fn f0095(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
-    let mut t2 = {
+    let t2 = {
         let t1 = p2 - (1.5 / ((p2 - p2).powi(2) + 1.0));
-        ((sum(p1)).powi(2) + 1.0).recip()
+        (sum(p1)).hypot(t1.powi(2) + 0.5)
     };
-    t2 /= square(t2.max(p2)) + 1.0;
-    let t3 = &(p0 / 0.5) * (p1 * p2);
-    let t4 = sigmoid(f0081(p0));
-    let t5 = p0 + 0.25;
-    let t5 = 3.0 - &t3;
-    let t6 = square(p2);
-    t5[[1, 0]] + t6
+    let mut t3 = (mean(p1)) - (f0033(sigmoid(t2)));
+    let t4 = sigmoid(f64::ln(t3.powi(2) + 0.5));
+    let t6 = {
+        let t5 = (sigmoid(p2 + t3)).exp();
+        t4
+    };
+    let t7 = t4;
+    let t8 = t3;
+    t3 += p2;
+    t7 + t8
 }
 
 #[test]
 fn f0095_gradcheck() {
-    let mut s = 1144543895u64;
+    let mut s = 656634572u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2 = scalar(&mut s);
@@ -2413,49 +2444,44 @@ fn f0095_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0095_backward(p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0096(out: f64, d_out: f64) -> f64 {
-    let mut unused = if d_out < -0.5183 || d_out > 0.0 {
-        out
+fn f0096(p0: f64, p1: f64) -> f64 {
+    let mut t1 = if p1 < -0.5183 || p1 > 0.0 {
+        p0
     } else {
-        1.5 + (d_out * out)
+        1.5 + (p1 * p0)
     };
-    let d_d_x = out - (relu(unused));
-    unused += square(sigmoid(d_d_x + 0.1));
-    let d_x = if out < 0.4629 {
-        (d_out.min(d_d_x)) - d_d_x
+    let t2 = p0 - (relu(t1));
+    t1 += square(sigmoid(t2 + 0.1));
+    let mut t3 = if p0 < 0.4629 {
+        (p1.clamp(-2.0, 1.0)) - t2
     } else {
-        d_d_x
+        2.0 - ((t2 + p1) + p0)
     };
-    let x_from_out = ((0.5 + d_out) - unused) + d_d_x;
-    for i in 0..2 {
-        unused += log_sigmoid(x_from_out);
-    }
-    let t6 = {
-        let t5 = unused;
-        square(tanh(unused - d_d_x))
-    };
-    unused + d_d_x + d_x + x_from_out + t6 + out
+    t3 /= square((square(t3) + 1.0).recip()) + 1.0;
+    let t4 = (t1.powi(2) + 0.5).sqrt();
+    t1 += (square(t2) + 1.0).ln();
+    t3 + t4
 }
 
 #[test]
 fn f0096_gradcheck() {
-    let mut s = 86505065u64;
-    let out = scalar(&mut s);
-    let d_out = scalar(&mut s);
-    let (out, d_out,) = std::hint::black_box((out, d_out,));
-    let (value, grads) = f0096_backward(out, d_out, 1.0);
-    assert_eq!(value, f0096(out, d_out));
-    gradcheck(&(out, d_out), |(out, d_out)| f0096_backward(*out, *d_out, 1.0)).unwrap();
+    let mut s = 586633435u64;
+    let p0 = scalar(&mut s);
+    let p1 = scalar(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0096_backward(p0, p1, 1.0);
+    assert_eq!(value, f0096(p0, p1));
+    gradcheck(&(p0, p1), |(p0, p1)| f0096_backward(*p0, *p1, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1))]
 fn f0097(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
-    let t1 = log_softmax(&((p1 * p1).dot(&p1.t())));
-    sum(&t1)
+    let t1 = ((p1 * p1).dot(&p1.t())).round();
+    mean(&t1) + sum(&t1)
 }
 
 #[test]
 fn f0097_gradcheck() {
-    let mut s = 1295265766u64;
+    let mut s = 2031916026u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -2465,54 +2491,61 @@ fn f0097_gradcheck() {
     gradcheck(&(p1.clone(),), |(p1,)| f0097_backward(&p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0098(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
-    let mut t2 = {
-        let t1 = log_sigmoid(p1);
-        cos((powi(&t1, 1)).dot(p1))
+fn f0098(d_out: f64, w: &Array1<f64>, out: &Array2<f64>) -> f64 {
+    let mut grad_1 = {
+        let t1 = softmax(w);
+        mean(&(abs(&(out - d_out))))
     };
-    t2 += f0051(p1.to_owned(), p2);
-    t2 /= square(log_sigmoid(t2)) + 1.0;
-    let mut t3 = -(log_sigmoid(p2));
-    t3 = &(&(&t3 / &(square(p2) + 0.5)) * p0) + ((f0028(p0)) + (ln(&(p2 * p2 + 1.0))));
-    t2 + mean(&t3)
+    let unused = log_softmax(out);
+    let out_1 = {
+        let t4 = tanh(&unused);
+        t4
+    };
+    grad_1 /= square(f0051(w.to_owned(), &out_1)) + 0.5;
+    let d_x = out;
+    grad_1 + sum(&unused) + sum(&out_1) + d_x[[0, 1]] + d_out
 }
 
 #[test]
 fn f0098_gradcheck() {
-    let mut s = 300716793u64;
-    let p0 = scalar(&mut s);
-    let p1: Array1<f64> = random(3, &mut s);
-    let p2: Array2<f64> = random((3, 2), &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0098_backward(p0, &p1, &p2, 1.0);
-    assert_eq!(value, f0098(p0, &p1, &p2));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0098_backward(*p0, p1, p2, 1.0)).unwrap();
+    let mut s = 1163835457u64;
+    let d_out = scalar(&mut s);
+    let w: Array1<f64> = random(3, &mut s);
+    let out: Array2<f64> = random((3, 2), &mut s);
+    let (d_out, w, out,) = std::hint::black_box((d_out, w, out,));
+    let (value, grads) = f0098_backward(d_out, &w, &out, 1.0);
+    assert_eq!(value, f0098(d_out, &w, &out));
+    assert_eq!(grads.w.shape(), w.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    gradcheck(&(d_out, w.clone(), out.clone()), |(d_out, w, out)| f0098_backward(*d_out, w, out, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0099(p0: Array2<f64>, p1: &Array1<f64>, p2: f64, p3: &Array1<f64>) -> f64 {
+fn f0099(p0: Array2<f64>, p1: &Array1<f64>, p2: f64, p3: &Array1<f64>) -> Array1<f64> {
     let t2 = {
         let t1 = p3;
-        (square(&(t1 * t1))).sum()
+        sum(&(softmax(&(t1 * t1))))
     };
-    t2
+    sin(p1)
 }
 
 #[test]
 fn f0099_gradcheck() {
-    let mut s = 1168076350u64;
+    let mut s = 101890497u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let p2 = scalar(&mut s);
     let p3: Array1<f64> = random(2, &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0099_backward(p0.clone(), &p1, p2, &p3, 1.0);
+    let up: Array1<f64> = random(2, &mut s);
+    let (value, grads) = f0099_backward(p0.clone(), &p1, p2, &p3, &up);
     assert_eq!(value, f0099(p0.clone(), &p1, p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0099_backward(p0.clone(), p1, *p2, p3, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0099_backward(p0.clone(), p1, *p2, p3, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0100(p0: &Array2<f64>, p1: &Array1<f64>) -> f64 {
@@ -2526,15 +2559,13 @@ fn f0100(p0: &Array2<f64>, p1: &Array1<f64>) -> f64 {
     t2 += f0045(sigmoid(t2));
     if t2 < 0.4629 {
         t2 /= square((0.25 * t1).dot(t1)) + 0.5;
-    } else {
-        t2 += tanh(f0096(t2.tanh(), t2.tanh()));
     }
-    logsumexp(t1) + t2
+    mean(t1) + t2
 }
 
 #[test]
 fn f0100_gradcheck() {
-    let mut s = 760927790u64;
+    let mut s = 1984400038u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -2591,25 +2622,25 @@ fn f0102_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0102_backward(*p0, p1.clone(), p2.view(), p3.clone(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0103(d_p0: Array1<f64>, d_t1: f64, y_1: Array2<f64>) -> f64 {
-    let mut t1 = d_t1;
-    let _t2 = (t1.powi(2) + 0.5).powf(sin(t1));
-    t1 = -t1;
-    t1 + t1
+fn f0103(p0: Array1<f64>, p1: f64, p2: Array2<f64>) -> f64 {
+    let t1 = p1;
+    let _t2 = f64::acos((tanh(t1)) * 0.75);
+    let t3 = (cos(powi(p1, 1))) * &p2;
+    t1 + t3[[1, 1]]
 }
 
 #[test]
 fn f0103_gradcheck() {
-    let mut s = 1651907487u64;
-    let d_p0: Array1<f64> = random(3, &mut s);
-    let d_t1 = scalar(&mut s);
-    let y_1: Array2<f64> = random((2, 2), &mut s);
-    let (d_p0, d_t1, y_1,) = std::hint::black_box((d_p0, d_t1, y_1,));
-    let (value, grads) = f0103_backward(d_p0.clone(), d_t1, y_1.clone(), 1.0);
-    assert_eq!(value, f0103(d_p0.clone(), d_t1, y_1.clone()));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    gradcheck(&(d_p0.clone(), d_t1, y_1.clone()), |(d_p0, d_t1, y_1)| f0103_backward(d_p0.clone(), *d_t1, y_1.clone(), 1.0)).unwrap();
+    let mut s = 110908740u64;
+    let p0: Array1<f64> = random(3, &mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array2<f64> = random((2, 2), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0103_backward(p0.clone(), p1, p2.clone(), 1.0);
+    assert_eq!(value, f0103(p0.clone(), p1, p2.clone()));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0103_backward(p0.clone(), *p1, p2.clone(), 1.0)).unwrap();
 }
 #[differentiable]
 fn f0104(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
@@ -2672,54 +2703,51 @@ fn f0106_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0106_backward(p0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1))]
-fn f0107(p0: &Array1<f32>, p1: ArrayView1<f32>, c0: &Array2<f32>) -> Array2<f32> {
-    let mut t1 = &p1 * &(softmax(c0));
-    t1 += &p1;
-    let _t2 = t1.clone();
-    let t3 = log_sigmoid(&t1);
-    let t4 = t1.clone();
-    let t5 = ((ln(&(&t4 * &t4 + 0.5))).sum_axis(Axis(1))) - &t4;
-    let t6 = &t1 / &(square(&t4) + 2.0);
-    sigmoid(c0)
+fn f0107(p0: &Array1<f32>, p1: ArrayView1<f32>, c0: &Array2<f32>) -> f32 {
+    let t1 = &p1 * &(c0.clamp(-2.0, 1.0));
+    let t1 = &p1;
+    let _t2 = t1;
+    let t3 = mse(&(mean_axis(&(c0 - t1), Axis(1))), t1);
+    let t4 = t1 * &(&p1 * c0);
+    let t5 = sigmoid(c0);
+    let t5 = (concat(Axis(0), &[&t5, &t5, &t5])) * 3.0;
+    t1.sum() + t3 + mean(&t4) + sum(&t5)
 }
 
 #[test]
 fn f0107_gradcheck() {
-    let mut s = 169050878u64;
+    let mut s = 2030326816u64;
     let p0: Array1<f32> = random32(2, &mut s);
     let p1: Array1<f32> = random32(3, &mut s);
     let c0: Array2<f32> = random32((3, 1), &mut s);
     let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
-    let up: Array2<f32> = random32((3, 1), &mut s);
-    let (value, grads) = f0107_backward(&p0, p1.view(), &c0, &up);
+    let (value, grads) = f0107_backward(&p0, p1.view(), &c0, 1.0);
     assert_eq!(value, f0107(&p0, p1.view(), &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0107_backward(p0, p1.view(), &c0, &up))
+        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0107_backward(p0, p1.view(), &c0, 1.0))
         .unwrap();
 }
 #[differentiable]
 fn f0108(p0: f64, p1: ArrayView2<f64>, p2: f64, p3: f64) -> f64 {
-    let mut t1 = p2 / (square(p0) + 1.0);
+    let t1 = p2 / (square(p0) + 1.0);
     let t2 = (p3 - (3.0 * t1)) + &(0.5 + &(exp(&p1)));
-    let mut t3 = sum(&(cos(&(backprop::ops::recip(&(square(&p1) + 1.0))))).row(2));
-    if t3 >= -0.5183 {
-        t1 = square(p3);
-    } else {
-        t3 /= square(t1) + 0.5;
-    }
-    let t4 = &(tanh(&(&t2 * 0.75))) / (square(t3) + 1.0);
-    let t5 = log_sigmoid(&(tanh(&(p3 + &t4))));
-    t1 + sum(&t2) + t3 + t4[[1, 1]] + sum(&t5)
+    let t3 = mean(&(((square(&p1) + 0.5).log(3.0 * 3.0 + 1.5)).clamp(-2.0, 0.5)).column(1));
+    let t4 = t1;
+    let t5 = tanh(&((t2.sum()) - &p1));
+    let t7 = {
+        let t6 = (1.5 + ((t4 * t3).tanh())).powf(t1.tanh());
+        clamp(-t4, -0.5, 1.0)
+    };
+    t1 + mean(&t2) + t3 + t4 + t5.sum() + t7
 }
 
 #[test]
 fn f0108_gradcheck() {
-    let mut s = 12523278u64;
+    let mut s = 1771792058u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
@@ -2753,42 +2781,41 @@ fn f0109_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0110(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
-    let mut t1 = softmax(&(relu(p2)));
-    let mut t2 = concat(Axis(0), &[&((mse(p2, p2)) * &(softmax(&t1))), p2, &t1]);
-    if p2.sum() <= 0.4629 {
-        t1 += p2.sum();
-    } else {
-        t2 += &(softmax(&t2));
+fn f0110(grad: f64, d_p0: &Array1<f64>, y_1: &Array2<f64>) -> f64 {
+    let t1_from_t2 = clamp(&(relu(y_1)), -2.0, 3.0);
+    let x_from_out = (mse(y_1, y_1)) + (t1_from_t2.clamp(-2.0, 1.0));
+    let t3 = softmax(&(logsumexp(&(&t1_from_t2 + &x_from_out))));
+    let mut out_1 = abs(&t1_from_t2);
+    let t1_from_t2 = &x_from_out * 0.5;
+    if sum(&out_1) >= -0.5183 && grad > 0.0 {
+        out_1 /= &(&x_from_out * &x_from_out + 0.5);
+    } else if sum(&t1_from_t2) >= 0.4629 {
+        out_1 /= &(square(&(relu(&t1_from_t2))) + 0.5);
     }
-    let t3 = &t1;
-    let t4 = if sum(p2) < 0.4629 {
-        p1.sum()
-    } else {
-        sigmoid(p1.sum())
+    let unused = {
+        let t5 = sigmoid(&t3);
+        backprop::ops::log_sigmoid(t1_from_t2.sum())
     };
-    let t4 = t3;
-    let t5 = &(log_sigmoid(&(t4 + t4))) - &t1;
-    mean(&t1) + mean(&t2) + mean(t3) + t4.sum() + mean(&t5)
+    mean(&t1_from_t2) + unused
 }
 
 #[test]
 fn f0110_gradcheck() {
-    let mut s = 531114848u64;
-    let p0 = scalar(&mut s);
-    let p1: Array1<f64> = random(3, &mut s);
-    let p2: Array2<f64> = random((2, 2), &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0110_backward(p0, &p1, &p2, 1.0);
-    assert_eq!(value, f0110(p0, &p1, &p2));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0110_backward(*p0, p1, p2, 1.0)).unwrap();
+    let mut s = 1214522550u64;
+    let grad = scalar(&mut s);
+    let d_p0: Array1<f64> = random(3, &mut s);
+    let y_1: Array2<f64> = random((2, 2), &mut s);
+    let (grad, d_p0, y_1,) = std::hint::black_box((grad, d_p0, y_1,));
+    let (value, grads) = f0110_backward(grad, &d_p0, &y_1, 1.0);
+    assert_eq!(value, f0110(grad, &d_p0, &y_1));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    gradcheck(&(grad, d_p0.clone(), y_1.clone()), |(grad, d_p0, y_1)| f0110_backward(*grad, d_p0, y_1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0111(p0: Array2<f64>, p1: &Array2<f64>, p2: Array2<f64>, p3: f64) -> f64 {
-    let t1 = sigmoid(f0081(&p2));
-    let _t2 = t1 / (square(p3) + 1.0);
+    let mut t1 = f0081(&p2);
+    t1 -= p3 * t1;
     t1
 }
 
@@ -2816,13 +2843,13 @@ fn f0112(p0: &Array2<f64>) -> f64 {
     for i in 0..2 {
         t4 += &(log_sigmoid(&t4));
     }
-    let t5 = sin(&t2);
-    t4[[0, 1]] + t5[[1, 1]] + p0.sum()
+    let t5 = softmax(&t2);
+    mean(&t4) + mean(&t5)
 }
 
 #[test]
 fn f0112_gradcheck() {
-    let mut s = 1132128486u64;
+    let mut s = 922456656u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0112_backward(&p0, 1.0);
@@ -2830,38 +2857,39 @@ fn f0112_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0112_backward(p0, 1.0)).unwrap();
 }
-#[differentiable(wrt(d_t1, d_out, grad))]
-fn f0113(d_t1: &Array2<f64>, d_out: &Array1<f64>, grad: &Array2<f64>, w: &Array2<f64>, labels: &[usize]) -> f64 {
-    let out_1 = grad;
-    let mut out = if sum(w) <= -0.5183 {
-        w + (sum(&(concat(Axis(0), &[out_1, out_1]))))
+#[differentiable(wrt(p0, p1, p2))]
+fn f0113(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>, c0: &Array2<f64>, labels: &[usize]) -> f64 {
+    let t1 = p2;
+    let t2 = if sum(c0) <= -0.5183 {
+        c0 + (sum(&(concat(Axis(0), &[t1, t1]))))
     } else {
-        w.to_owned()
+        c0.to_owned()
     };
-    let _t3 = abs(&(mean_axis(&out, Axis(0))));
-    out += w;
-    for i in 0..1 {
-        out += &(tanh(&out));
-        out -= 2.0;
-    }
-    sum(out_1) + out.sum() + out[[0, 0]]
+    let t3 = if p1.sum() > -0.5183 {
+        t2.to_owned()
+    } else {
+        (&(c0 + &t2) + (t1.dot(p1))) / (square(f64::log(square(p1.dot(p1)) + 1.0, 3.0 * 3.0 + 1.5)) + 1.0)
+    };
+    let _t4 = (&t2 + (p1.sum())) - &((t2.sum()) - (c0 / (square(&t3) + 0.5)));
+    let _t5 = (&(sqrt(&(t1 * t1 + 1.0))) + t1).dot(p1);
+    mean(&t2) + t3[[2, 1]]
 }
 
 #[test]
 fn f0113_gradcheck() {
-    let mut s = 961088088u64;
-    let d_t1: Array2<f64> = random((3, 2), &mut s);
-    let d_out: Array1<f64> = random(2, &mut s);
-    let grad: Array2<f64> = random((3, 2), &mut s);
-    let w: Array2<f64> = random((3, 3), &mut s);
+    let mut s = 21260977u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let p1: Array1<f64> = random(2, &mut s);
+    let p2: Array2<f64> = random((3, 2), &mut s);
+    let c0: Array2<f64> = random((3, 3), &mut s);
     let labels: &[usize] = &[0, 1, 1];
-    let (d_t1, d_out, grad, w,) = std::hint::black_box((d_t1, d_out, grad, w,));
-    let (value, grads) = f0113_backward(&d_t1, &d_out, &grad, &w, labels, 1.0);
-    assert_eq!(value, f0113(&d_t1, &d_out, &grad, &w, labels));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(d_t1.clone(), d_out.clone(), grad.clone()), |(d_t1, d_out, grad)| f0113_backward(d_t1, d_out, grad, &w, labels, 1.0)).unwrap();
+    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
+    let (value, grads) = f0113_backward(&p0, &p1, &p2, &c0, labels, 1.0);
+    assert_eq!(value, f0113(&p0, &p1, &p2, &c0, labels));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0113_backward(p0, p1, p2, &c0, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0114(p0: Array2<f64>, p1: &Array2<f64>) -> f64 {
@@ -2883,19 +2911,19 @@ fn f0114_gradcheck() {
 }
 #[differentiable(wrt(p0, p1))]
 fn f0115(p0: &Array1<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let t1 = exp(c0);
-    let t2 = (c0 + &t1).dot(&c0.t());
-    let t3 = exp(&(sigmoid(&(&t1 * &t1))));
-    let t2 = &t1;
-    let t4 = backprop::ops::recip(&(square(&(&t1 + 3.0)) + 1.0));
-    let _t5 = &t4;
-    let t3 = &t1;
-    t4.sum() + t3[[0, 2]] + sum(t3)
+    let t1 = softmax(c0);
+    let t1 = &t1 / &(square(c0) + 2.0);
+    let t2 = p1;
+    let mut t3 = (tan(&(tanh(&(t2.t()))))).t().dot(p0);
+    let _t4 = &t3 + &t3;
+    t3 += 0.75;
+    let t5 = sqrt(&(&t3 * &t3 + 0.5));
+    sum(&t1) + t2[[0, 0]] + t3.dot(&t3) + logsumexp(&t5)
 }
 
 #[test]
 fn f0115_gradcheck() {
-    let mut s = 26314025u64;
+    let mut s = 1969719099u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let c0: Array2<f64> = random((1, 3), &mut s);
@@ -2934,20 +2962,18 @@ fn f0116_gradcheck() {
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
 fn f0117(p0: &Array1<f32>, p1: &Array1<f32>, p2: &Array2<f32>, p3: &Array2<f32>, c0: &Array2<f32>) -> f32 {
-    let mut t1 = 0.25 / (square(p2) + 1.0);
+    let t1 = 0.25 / (square(p2) + 1.0);
     let t2 = -p1;
     let t3 = &t2;
     let t4 = (p1 * t3).dot(t3);
-    let t5 = cos(&(cos(c0)));
-    for i in 0..3 {
-        t1 -= &(&t1 / (square(p2) + 2.0));
-    }
-    t4 + sum(&t5)
+    let t5 = log_softmax(&(cos(c0)));
+    let t6 = softplus(&(t3 * &t2));
+    mean(&t1) + t2.dot(&t2) + t3.sum() + t4 + t5[[2, 0]] + t6.sum()
 }
 
 #[test]
 fn f0117_gradcheck() {
-    let mut s = 1229695661u64;
+    let mut s = 2110786434u64;
     let p0: Array1<f32> = random32(2, &mut s);
     let p1: Array1<f32> = random32(2, &mut s);
     let p2: Array2<f32> = random32((1, 3), &mut s);
@@ -3004,28 +3030,28 @@ fn f0119_gradcheck() {
     gradcheck(&(p0, p1.clone()), |(p0, p1)| f0119_backward(*p0, p1, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0120(y_1: f64, d_p0: &Array2<f64>, w: &Array2<f64>, d_x: &Array2<f64>) -> f64 {
-    let mut d_out = softmax(d_x);
-    d_out *= &(&d_out - &(&d_out + y_1));
-    d_out *= &(softmax(&(&d_out / &(square(d_x) + 1.0))));
-    let t1_from_t2 = -d_x;
-    mean(&d_out) + sum(&t1_from_t2) + sum(&t1_from_t2)
+fn f0120(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
+    let t1 = softmax(p3);
+    let t2 = square(p2);
+    let t3 = p2 + p2;
+    let t4 = clamp(&t3, -0.5, 1.0);
+    t3.sum() + sum(&t4)
 }
 
 #[test]
 fn f0120_gradcheck() {
-    let mut s = 827489016u64;
-    let y_1 = scalar(&mut s);
-    let d_p0: Array2<f64> = random((1, 3), &mut s);
-    let w: Array2<f64> = random((1, 3), &mut s);
-    let d_x: Array2<f64> = random((3, 1), &mut s);
-    let (y_1, d_p0, w, d_x,) = std::hint::black_box((y_1, d_p0, w, d_x,));
-    let (value, grads) = f0120_backward(y_1, &d_p0, &w, &d_x, 1.0);
-    assert_eq!(value, f0120(y_1, &d_p0, &w, &d_x));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.w.shape(), w.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(y_1, d_p0.clone(), w.clone(), d_x.clone()), |(y_1, d_p0, w, d_x)| f0120_backward(*y_1, d_p0, w, d_x, 1.0)).unwrap();
+    let mut s = 1848785990u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((1, 3), &mut s);
+    let p2: Array2<f64> = random((1, 3), &mut s);
+    let p3: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0120_backward(p0, &p1, &p2, &p3, 1.0);
+    assert_eq!(value, f0120(p0, &p1, &p2, &p3));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0120_backward(*p0, p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
 fn f0121(p0: &Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>, c0: &Array2<f64>) -> f64 {
@@ -3073,17 +3099,17 @@ fn f0123(p0: f64) -> f64 {
         sigmoid(t1)
     };
     t2 -= p0 / (square(t2) + 0.5);
-    let t3 = f64::tanh((abs(t2)) + ((square(t2) + 0.5).powf(p0.tanh())));
+    let t3 = (abs(t2)) + (t2.exp2());
+    t2 += p0;
     let t4 = t2;
-    let t4 = f0122(sin(t4), (t2 * t3).tanh(), t4.tanh());
-    let t4 = t2 * t4;
-    let t5 = t3 - t3;
-    t2 + t3 + t4 + t5
+    let t4 = relu(f64::mul_add(sigmoid(t4 - p0), t4.tanh(), t2));
+    let _t5 = t2 - t4;
+    t2 + t3 + t4
 }
 
 #[test]
 fn f0123_gradcheck() {
-    let mut s = 1918128148u64;
+    let mut s = 132034320u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0123_backward(p0, 1.0);
@@ -3091,105 +3117,109 @@ fn f0123_gradcheck() {
     gradcheck(&(p0,), |(p0,)| f0123_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0124(d_p0: f64, out: f64, d_x: &Array2<f64>) -> f64 {
-    let t2 = {
-        let d_out = d_x / &(square(&(d_x.row(1))) + 0.5);
-        sum(&(concat(Axis(0), &[&d_out, &d_out])).row(0))
+fn f0124(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
+    let mut t2 = {
+        let t1 = p2 / &(square(&(p2.row(1))) + 0.5);
+        sum(&(concat(Axis(0), &[&t1, &t1])).row(0))
     };
-    let t3 = mean_axis(&(d_x.dot(d_x)), Axis(1));
-    let d_out_1 = (1.5 + (t2.tanh())).powf(2.0);
-    let x = {
-        let out_1 = (abs(d_x)) * d_x;
-        t2
-    };
-    let unused = {
-        let grad_1 = d_out_1.abs();
-        (square(out)) * (x / (t2.powi(2) + 2.0))
-    };
-    let _t9 = sigmoid(x);
-    x + unused
+    let mut t3 = mean_axis(&(p2.dot(p2)), Axis(1));
+    let t4 = (t2.powi(2) + 0.5).cbrt();
+    let t5 = t2.atan2(t2.powi(2) + 0.5);
+    t3 -= &(&t3 - 1.5);
+    t2 *= square(p0);
+    t2 + logsumexp(&t3) + t4 + t5
 }
 
 #[test]
 fn f0124_gradcheck() {
-    let mut s = 280599199u64;
-    let d_p0 = scalar(&mut s);
-    let out = scalar(&mut s);
-    let d_x: Array2<f64> = random((3, 3), &mut s);
-    let (d_p0, out, d_x,) = std::hint::black_box((d_p0, out, d_x,));
-    let (value, grads) = f0124_backward(d_p0, out, &d_x, 1.0);
-    assert_eq!(value, f0124(d_p0, out, &d_x));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(d_p0, out, d_x.clone()), |(d_p0, out, d_x)| f0124_backward(*d_p0, *out, d_x, 1.0)).unwrap();
+    let mut s = 1274806194u64;
+    let p0 = scalar(&mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array2<f64> = random((3, 3), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0124_backward(p0, p1, &p2, 1.0);
+    assert_eq!(value, f0124(p0, p1, &p2));
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0124_backward(*p0, *p1, p2, 1.0)).unwrap();
 }
-#[differentiable(wrt(grad, w, y_1))]
-fn f0125(grad: f64, w: f64, y_1: &Array2<f64>, d_p0: &Array2<f64>) -> f64 {
-    let mut t2 = {
-        let t1 = (0.25 - w) * (ln(square(grad) + 0.5));
-        grad * d_p0
+#[differentiable(wrt(p0, p1, p2))]
+fn f0125(p0: f64, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
+    let t2 = {
+        let t1 = (0.25 - p1) * (ln(square(p0) + 0.5));
+        p0 * c0
     };
     let t4 = {
-        let t3 = square(&(sqrt(&(square(&t2) + 1.0))));
-        ((f0105(y_1, w)).tanh()) + &t2
+        let t3 = sqrt(&(square(&(softmax(&t2))) + 1.0));
+        &t3 * &t2
     };
-    let d_d_x = softplus(y_1);
-    t2 += &t4;
-    let d_out_1 = (square(&d_d_x)) + &(tanh(y_1));
-    mean(&t2) + t4[[0, 0]] + d_d_x.sum() + d_out_1.sum()
+    let t6 = {
+        let t5 = c0.dot(&t4);
+        square(&t4)
+    };
+    let t7 = if t6[[0, 1]] > 0.0371 {
+        p1
+    } else {
+        p1
+    };
+    let t8 = abs(t7);
+    t2[[0, 1]] + sum(&t4) + sum(&t6) + t7 + t8
 }
 
 #[test]
 fn f0125_gradcheck() {
-    let mut s = 766314929u64;
-    let grad = scalar(&mut s);
-    let w = scalar(&mut s);
-    let y_1: Array2<f64> = random((3, 3), &mut s);
-    let d_p0: Array2<f64> = random((2, 2), &mut s);
-    let (grad, w, y_1, d_p0,) = std::hint::black_box((grad, w, y_1, d_p0,));
-    let (value, grads) = f0125_backward(grad, w, &y_1, &d_p0, 1.0);
-    assert_eq!(value, f0125(grad, w, &y_1, &d_p0));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    gradcheck(&(grad, w, y_1.clone()), |(grad, w, y_1)| f0125_backward(*grad, *w, y_1, &d_p0, 1.0)).unwrap();
+    let mut s = 13677040u64;
+    let p0 = scalar(&mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array2<f64> = random((3, 3), &mut s);
+    let c0: Array2<f64> = random((2, 2), &mut s);
+    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
+    let (value, grads) = f0125_backward(p0, p1, &p2, &c0, 1.0);
+    assert_eq!(value, f0125(p0, p1, &p2, &c0));
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0125_backward(*p0, *p1, p2, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0126(d_p0: &Array2<f64>, d_out: f64, x: &Array2<f64>) -> f64 {
-    let d_out_1 = d_out;
-    let out_1 = {
-        let t2 = d_out / (d_out.powi(2) + 2.0);
+fn f0126(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
+    let t1 = p1;
+    let mut t3 = {
+        let t2 = p1 / (p1.powi(2) + 2.0);
         t2.cos()
     };
-    let d_out_1 = (exp(d_out_1)) / ((tan(out_1.tanh())).powi(2) + 0.5);
-    let x_from_out = &((x * out_1) * out_1) * x;
-    let out = x / (out_1.powi(2) + 1.0);
-    mean(&x_from_out) + out.sum()
+    let mut t1 = (exp(t1)) / (square(t3.atan2(t1.powi(2) + 0.5)) + 1.0);
+    t3 += relu(t3);
+    for i in 0..2 {
+        t3 += -(p1.min(t3));
+        t1 = p1;
+    }
+    t3 + t1 + p2[[2, 0]]
 }
 
 #[test]
 fn f0126_gradcheck() {
-    let mut s = 1506305645u64;
-    let d_p0: Array2<f64> = random((3, 3), &mut s);
-    let d_out = scalar(&mut s);
-    let x: Array2<f64> = random((3, 3), &mut s);
-    let (d_p0, d_out, x,) = std::hint::black_box((d_p0, d_out, x,));
-    let (value, grads) = f0126_backward(&d_p0, d_out, &x, 1.0);
-    assert_eq!(value, f0126(&d_p0, d_out, &x));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(d_p0.clone(), d_out, x.clone()), |(d_p0, d_out, x)| f0126_backward(d_p0, *d_out, x, 1.0)).unwrap();
+    let mut s = 666308289u64;
+    let p0: Array2<f64> = random((3, 3), &mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array2<f64> = random((3, 3), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0126_backward(&p0, p1, &p2, 1.0);
+    assert_eq!(value, f0126(&p0, p1, &p2));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0126_backward(p0, *p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0127(p0: Array2<f64>, labels: &[usize]) -> f64 {
     let t1 = &p0 - &p0;
     let mut t2 = softmax_cross_entropy(&(&p0 + &t1), labels);
-    t2 += mse(&(2.0 - &(sin(&p0))), &t1);
-    let _t3 = (-t2) + t2;
-    let t1 = p0.clone();
-    t2 + t1[[2, 0]] + p0[[2, 0]]
+    t2 += 0.25;
+    let t3 = (-t2) + t2;
+    let t3 = (t1.dot(&p0.t())) + (t3 / (square(t2) + 1.0));
+    mean(&t1) + t2 + t3.sum()
 }
 
 #[test]
 fn f0127_gradcheck() {
-    let mut s = 1279380731u64;
+    let mut s = 602804383u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let labels: &[usize] = &[0, 0, 0];
     let (p0,) = std::hint::black_box((p0,));
@@ -3202,7 +3232,7 @@ fn f0127_gradcheck() {
 fn f0128(out: &Array2<f64>, d_p0: Array2<f64>) -> f64 {
     let mut d_out_1 = &d_p0 * &d_p0;
     let _t2 = concat(Axis(1), &[&d_out_1, &d_p0]);
-    d_out_1 += &(relu(&(powi(&d_out_1, 3))));
+    d_out_1 += &(powi(&(sigmoid(&(log_softmax(&d_out_1)))), 3));
     let d_out = {
         let grad_1 = log_sigmoid(&d_out_1);
         &grad_1 * &d_out_1
@@ -3222,32 +3252,31 @@ fn f0128_gradcheck() {
     assert_eq!(grads.d_p0.shape(), d_p0.shape());
     gradcheck(&(d_p0.clone(),), |(d_p0,)| f0128_backward(&out, d_p0.clone(), 1.0)).unwrap();
 }
-#[differentiable(wrt(x))]
-fn f0129(x: &Array1<f64>, d_p0: &Array2<f64>) -> f64 {
-    let d_x = softmax(d_p0);
-    let t3 = {
-        let t2 = mean(&(d_p0 - d_p0));
-        mse(&(x + t2), x)
-    };
-    let t1_from_t2 = t3 + d_p0;
-    let grad_1 = {
-        let t5 = t3 + 0.75;
-        (&(t5 - &t1_from_t2) / &(square(&t1_from_t2) + 2.0)) + &t1_from_t2
-    };
-    let d_d_x = tanh(&(&grad_1 * 3.0));
-    mean(&d_x) + t3 + sum(&t1_from_t2) + sum(&grad_1) + sum(&d_d_x)
+#[differentiable(wrt(p0))]
+fn f0129(p0: &Array1<f64>, c0: &Array2<f64>, labels: &[usize]) -> f64 {
+    let t1 = c0.clamp(-0.5, 0.5);
+    let mut t1 = logsumexp(&(0.5 / (square(&(c0 - c0)) + 1.0)));
+    if t1.sum() > 0.0371 {
+        t1 = (logsumexp(&t1)) * p0;
+    } else {
+        t1 += sum(&t1);
+    }
+    t1 += sum(c0);
+    t1 -= p0;
+    t1.dot(&t1)
 }
 
 #[test]
 fn f0129_gradcheck() {
-    let mut s = 1695767506u64;
-    let x: Array1<f64> = random(2, &mut s);
-    let d_p0: Array2<f64> = random((2, 2), &mut s);
-    let (x, d_p0,) = std::hint::black_box((x, d_p0,));
-    let (value, grads) = f0129_backward(&x, &d_p0, 1.0);
-    assert_eq!(value, f0129(&x, &d_p0));
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(x.clone(),), |(x,)| f0129_backward(x, &d_p0, 1.0)).unwrap();
+    let mut s = 1353576747u64;
+    let p0: Array1<f64> = random(2, &mut s);
+    let c0: Array2<f64> = random((2, 2), &mut s);
+    let labels: &[usize] = &[0, 0];
+    let (p0, c0,) = std::hint::black_box((p0, c0,));
+    let (value, grads) = f0129_backward(&p0, &c0, labels, 1.0);
+    assert_eq!(value, f0129(&p0, &c0, labels));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0129_backward(p0, &c0, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0130(p0: &Array1<f64>, p1: &Array2<f64>) -> f64 {
@@ -3268,7 +3297,7 @@ fn f0130_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0130_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0131(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: f64) -> Array1<f64> {
+fn f0131(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: f64) -> f64 {
     let mut t1 = p1.dot(&p0.t());
     if p3 < -0.5183 {
         t1 += p3;
@@ -3276,86 +3305,86 @@ fn f0131(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: f64) -> Array1<f64> {
         t1 *= p2;
     }
     let t2 = if sum(&t1) < 0.0371 {
-        ((3.0 - p3) * p2) / (square(0.25 - (p3 + p3)) + 1.0)
+        &t1 - ((3.0 - p3) * p2)
     } else {
-        sum(&(backprop::ops::recip(&(square(&(mean_axis(&t1, Axis(0)))) + 1.0))))
+        &(relu(&t1)) - &t1
     };
-    let t4 = {
-        let t3 = square(&(backprop::ops::sigmoid(&t1)));
-        ln(&(square(&(tan(&(tanh(&(cos(&t1))))))) + 1.0))
+    let t3 = f0112(p1);
+    let t2 = t2.clone();
+    let t5 = {
+        let t4 = t3.max(p2);
+        &(relu(&(log_softmax(&t1)))) * &(softplus(&(0.1 / (square(&t2) + 1.0))))
     };
-    let t5 = 0.25 - (softplus(p3));
-    let t6 = (log_sigmoid(&t4)).sum_axis(Axis(0));
-    t6
+    mean(&t2) + t5.sum()
 }
 
 #[test]
 fn f0131_gradcheck() {
-    let mut s = 354057851u64;
+    let mut s = 1945219902u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2 = scalar(&mut s);
     let p3 = scalar(&mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up: Array1<f64> = random(1, &mut s);
-    let (value, grads) = f0131_backward(&p0, &p1, p2, p3, &up);
+    let (value, grads) = f0131_backward(&p0, &p1, p2, p3, 1.0);
     assert_eq!(value, f0131(&p0, &p1, p2, p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0131_backward(p0, p1, *p2, *p3, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0131_backward(p0, p1, *p2, *p3, 1.0)).unwrap();
 }
-#[differentiable(wrt(grad, y_1, d_x))]
-fn f0132(grad: f64, y_1: &Array2<f64>, d_x: &Array2<f64>, d_p0: &Array2<f64>) -> f64 {
-    let mut grad_1 = (softplus(d_p0)).t().dot(d_p0);
-    if sum(d_p0) >= -0.5183 && grad > 0.0 {
-        grad_1 = (f0118(d_x, d_x, grad)) / (square(&grad_1) + 1.0);
+#[differentiable(wrt(p0, p1, p2))]
+fn f0132(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
+    let mut t1 = (softplus(c0)).t().dot(c0);
+    if sum(c0) >= -0.5183 && p0 > 0.0 {
+        t1 = (f0118(p2, p2, p0)) / (square(&t1) + 1.0);
     }
-    grad_1[[0, 0]] + mean(y_1)
+    mean(&t1)
 }
 
 #[test]
 fn f0132_gradcheck() {
-    let mut s = 1367670120u64;
-    let grad = scalar(&mut s);
-    let y_1: Array2<f64> = random((2, 3), &mut s);
-    let d_x: Array2<f64> = random((3, 2), &mut s);
-    let d_p0: Array2<f64> = random((2, 1), &mut s);
-    let (grad, y_1, d_x, d_p0,) = std::hint::black_box((grad, y_1, d_x, d_p0,));
-    let (value, grads) = f0132_backward(grad, &y_1, &d_x, &d_p0, 1.0);
-    assert_eq!(value, f0132(grad, &y_1, &d_x, &d_p0));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(grad, y_1.clone(), d_x.clone()), |(grad, y_1, d_x)| f0132_backward(*grad, y_1, d_x, &d_p0, 1.0)).unwrap();
+    let mut s = 351204830u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((2, 3), &mut s);
+    let p2: Array2<f64> = random((3, 2), &mut s);
+    let c0: Array2<f64> = random((2, 1), &mut s);
+    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
+    let (value, grads) = f0132_backward(p0, &p1, &p2, &c0, 1.0);
+    assert_eq!(value, f0132(p0, &p1, &p2, &c0));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0132_backward(*p0, p1, p2, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0133(d_p0: ArrayView2<f64>, d_out: &Array2<f64>, y_1: &Array2<f64>, d_x: &Array1<f64>) -> f64 {
-    let d_out_1 = d_out;
-    let _t2 = &((f0063(d_x)) + &(softmax(y_1))) + 0.75;
-    let x_from_out = (sqrt(&(square(&(d_x * d_x)) + 0.5))).dot(d_x);
-    let out = logsumexp(&(sqrt(&(square(&(log_softmax(d_x))) + 0.5))));
-    let d_d_x = &d_p0 * out;
-    let t1_from_t2 = &(&d_p0 / &(square(&(softplus(&d_d_x))) + 1.0)) / &(square(&((sigmoid(&d_d_x)).dot(&(tanh(&d_d_x))))) + 1.0);
-    mean(&d_d_x) + t1_from_t2[[1, 0]]
+fn f0133(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array1<f64>) -> Array1<f64> {
+    let t1 = p1;
+    let _t2 = &((f0063(p3)) + &(p2.clamp(-0.5, 0.5))) * &((square(t1) + 1.0).log(10.0));
+    let t3 = log_sigmoid(&(softmax(&p0)));
+    let mut t4 = backprop::ops::relu(&(1.25 + t1));
+    t4 += &t3;
+    let t5 = sum(&(&t3 + &(t1.dot(&t4))));
+    sin(p3)
 }
 
 #[test]
 fn f0133_gradcheck() {
-    let mut s = 1283919248u64;
-    let d_p0: Array2<f64> = random((2, 2), &mut s);
-    let d_out: Array2<f64> = random((2, 2), &mut s);
-    let y_1: Array2<f64> = random((2, 2), &mut s);
-    let d_x: Array1<f64> = random(3, &mut s);
-    let (d_p0, d_out, y_1, d_x,) = std::hint::black_box((d_p0, d_out, y_1, d_x,));
-    let (value, grads) = f0133_backward(d_p0.view(), &d_out, &y_1, &d_x, 1.0);
-    assert_eq!(value, f0133(d_p0.view(), &d_out, &y_1, &d_x));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(d_p0.clone(), d_out.clone(), y_1.clone(), d_x.clone()), |(d_p0, d_out, y_1, d_x)| f0133_backward(d_p0.view(), d_out, y_1, d_x, 1.0)).unwrap();
+    let mut s = 1861592138u64;
+    let p0: Array2<f64> = random((2, 2), &mut s);
+    let p1: Array2<f64> = random((2, 2), &mut s);
+    let p2: Array2<f64> = random((2, 2), &mut s);
+    let p3: Array1<f64> = random(3, &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let up: Array1<f64> = random(3, &mut s);
+    let (value, grads) = f0133_backward(p0.view(), &p1, &p2, &p3, &up);
+    assert_eq!(value, f0133(p0.view(), &p1, &p2, &p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0133_backward(p0.view(), p1, p2, p3, &up))
+        .unwrap();
 }
 #[differentiable(wrt(d_out, d_p0, x, d_t1))]
 fn f0134(d_out: f64, d_p0: f64, x: f64, d_t1: ArrayView2<f64>, y_1: &Array2<f64>) -> f64 {
@@ -3391,15 +3420,15 @@ fn f0134_gradcheck() {
 fn f0135(p0: &Array2<f64>) -> f64 {
     let _t1 = mean(&(&(p0 - p0) + 0.1).row(1));
     let t2 = (&(square(p0)) + &(p0 / &(square(p0) + 1.0))).dot(p0);
-    let t3 = log_sigmoid(&t2);
-    let t4 = &(log_sigmoid(&(backprop::ops::ln(&(&t2 * &t2 + 1.0))))) + p0;
-    let t5 = tanh(&(&t3 + &(t4.sum_axis(Axis(1)))));
-    t4[[1, 1]] + sum(&t5)
+    let t3 = log_softmax(&(sigmoid(&t2)));
+    let t4 = &((tanh(&(backprop::ops::ln(&(&t2 * &t2 + 1.0))))).hypot(-1.5 * -1.5 + 0.5)) + &t3;
+    let t5 = &t3 + &(t4.sum_axis(Axis(1)));
+    t4[[0, 1]] + t5.sum()
 }
 
 #[test]
 fn f0135_gradcheck() {
-    let mut s = 1848387497u64;
+    let mut s = 1355056118u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0135_backward(&p0, 1.0);
@@ -3431,7 +3460,7 @@ fn f0137(out: &Array1<f64>, d_out: &Array2<f64>, x: &Array1<f64>, d_t1: &Array1<
         t1_from_t2[1]
     };
     if sum(x) <= 0.4629 || out_1 > 0.0 {
-        out_1 = out_1.tanh();
+        out_1 += 2.0;
     } else {
         out_1 -= 0.1;
     }
@@ -3453,28 +3482,31 @@ fn f0137_gradcheck() {
     assert_eq!(grads.x.shape(), x.shape());
     gradcheck(&(out.clone(), d_out.clone(), x.clone()), |(out, d_out, x)| f0137_backward(out, d_out, x, &d_t1, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0, p1))]
-fn f0138(p0: &Array2<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let t1 = -p1;
-    let t2 = cos(&(c0 * c0));
-    let t1 = &t2;
-    let t3 = t1;
-    let t4 = (t3 / 1.5).t().dot(t3);
-    t2.sum() + t1[[0, 1]] + sum(t3) + mean(&t4)
+#[differentiable(wrt(w, d_t1))]
+fn f0138(w: &Array2<f64>, d_t1: &Array2<f64>, d_p0: &Array2<f64>) -> f64 {
+    let mut d_x = log_softmax(d_t1);
+    d_x += &(cos(&(square(&(sigmoid(&d_x))))));
+    let mut out = tanh(&d_x);
+    out -= &(d_x.dot(d_p0));
+    let t4 = {
+        let d_out = tanh(&out);
+        d_out
+    };
+    mean(&out) + t4[[0, 0]] + mean(d_p0)
 }
 
 #[test]
 fn f0138_gradcheck() {
-    let mut s = 808149803u64;
-    let p0: Array2<f64> = random((3, 1), &mut s);
-    let p1: Array2<f64> = random((1, 2), &mut s);
-    let c0: Array2<f64> = random((2, 2), &mut s);
-    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
-    let (value, grads) = f0138_backward(&p0, &p1, &c0, 1.0);
-    assert_eq!(value, f0138(&p0, &p1, &c0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0138_backward(p0, p1, &c0, 1.0)).unwrap();
+    let mut s = 947763471u64;
+    let w: Array2<f64> = random((3, 1), &mut s);
+    let d_t1: Array2<f64> = random((1, 2), &mut s);
+    let d_p0: Array2<f64> = random((2, 2), &mut s);
+    let (w, d_t1, d_p0,) = std::hint::black_box((w, d_t1, d_p0,));
+    let (value, grads) = f0138_backward(&w, &d_t1, &d_p0, 1.0);
+    assert_eq!(value, f0138(&w, &d_t1, &d_p0));
+    assert_eq!(grads.w.shape(), w.shape());
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    gradcheck(&(w.clone(), d_t1.clone()), |(w, d_t1)| f0138_backward(w, d_t1, &d_p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0139(p0: ArrayView2<f64>, p1: &Array2<f64>) -> f64 {
@@ -3496,22 +3528,22 @@ fn f0139_gradcheck() {
 }
 #[differentiable]
 fn f0140(p0: &Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
-    let t1 = p1;
-    let mut t2 = square(softplus(t1));
+    let mut t1 = p1;
+    let t2 = square(softplus(t1));
     let t3 = if t2 <= 0.4629 {
         sum_axis(&(sqrt(&(square(p3) + 1.0))), Axis(0))
     } else {
-        tanh(&(sum_axis(&(sqrt(&(square(p3) + 1.0))), Axis(0))))
+        sin(&(sum_axis(&(sqrt(&(square(p3) + 1.0))), Axis(0))))
     };
-    let t4 = &t3;
-    let t5 = t2 * &t3;
-    t2 += p1.cos();
-    t1 + t2 + t3.dot(&t3) + t4.sum() + sum(&t5)
+    t1 -= (sqrt(&(square(&(&t3 - t1)) + 1.0))).dot(&t3);
+    let t4 = t2;
+    let t4 = log_sigmoid((t1.powi(2) + 1.0).recip());
+    t1 + t2 + mean(&t3) + t4 + sum(p3)
 }
 
 #[test]
 fn f0140_gradcheck() {
-    let mut s = 73590373u64;
+    let mut s = 448214195u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -3537,15 +3569,15 @@ fn f0141(p0: &Array2<f64>, p1: Array2<f64>, p2: f64) -> f64 {
     let t6 = p2;
     let t7 = (t5.tanh()).tan();
     let t9 = {
-        let t8 = f0122(sigmoid(t7), cos(t7), tanh((square(p2) + 0.5).powf(t7.cos())));
-        log_sigmoid((t5 * t8) * t3)
+        let t8 = f0122(sigmoid(t7), cos(t7), tanh(f64::log10(square(p2) + 1.0)));
+        (square((t5 * t8) * t3) + 1.0).log(3.0 * 3.0 + 1.5)
     };
-    t7 + t9
+    t2 + t3 + t5 + t6 + t7 + t9
 }
 
 #[test]
 fn f0141_gradcheck() {
-    let mut s = 1910620554u64;
+    let mut s = 1087695752u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
@@ -3623,16 +3655,14 @@ fn f0144(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
     let mut t3 = cos(&(logsumexp(&t1)));
     t3 -= &(tan(&(tanh(&(mean_axis(&t2, Axis(1)))))));
     let t1 = t3.dot(&t3);
-    let mut t4 = (softmax(p1)).t().dot(&t3);
-    for i in 0..3 {
-        t4 -= &(softmax(&t4));
-    }
-    t1 + t4.dot(&t4)
+    let t4 = (p1.clamp(-0.5, 1.0)).dot(&p1.t());
+    let _t5 = t1;
+    t1 + mean(&t4) + t1
 }
 
 #[test]
 fn f0144_gradcheck() {
-    let mut s = 1340455863u64;
+    let mut s = 1291998031u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -3654,15 +3684,18 @@ fn f0145(p0: &Array1<f64>) -> f64 {
     let t5 = if t1.sum() <= 0.4629 && t4 > 0.0 {
         sin(t3 / (t4.powi(2) + 2.0))
     } else {
-        (3.0 / (t4.powi(2) + 1.0)) + 2.0
+        (f0096(t4.tanh(), t3)) + t3
     };
-    let t6 = -(t4.exp());
-    t5 + t6
+    let t7 = {
+        let t6 = sum(&(&(relu(p0)) + t4));
+        abs(&((p0 / &(square(t1) + 2.0)) / (square(t6) + 0.5)))
+    };
+    logsumexp(t1) + t3 + t4 + t5 + sum(&t7)
 }
 
 #[test]
 fn f0145_gradcheck() {
-    let mut s = 2013851114u64;
+    let mut s = 1392103190u64;
     let p0: Array1<f64> = random(3, &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0145_backward(&p0, 1.0);
@@ -3687,29 +3720,32 @@ fn f0146_gradcheck() {
     gradcheck(&(d_x,), |(d_x,)| f0146_backward(*d_x, &d_t1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0147(d_p0: &Array1<f64>, w: f64, d_out: &Array2<f64>, out: f64) -> f64 {
+fn f0147(p0: &Array1<f64>, p1: f64, p2: &Array2<f64>, p3: f64) -> f64 {
     let mut t2 = {
-        let d_out_1 = out;
-        w.sin()
+        let t1 = p3;
+        p1.sin()
     };
-    t2 /= square(((square(t2) + 1.0).recip()) + w) + 0.5;
-    let t3 = ((square(d_p0)) * t2).dot(d_out);
-    t2 + t3.sum() + t3.dot(&t3)
+    t2 /= square(p3) + 0.5;
+    let t4 = {
+        let t3 = (p3.abs()).min(t2);
+        sum(&(concat(Axis(1), &[p2, p2])))
+    };
+    t2 + t4
 }
 
 #[test]
 fn f0147_gradcheck() {
-    let mut s = 1059067494u64;
-    let d_p0: Array1<f64> = random(3, &mut s);
-    let w = scalar(&mut s);
-    let d_out: Array2<f64> = random((3, 3), &mut s);
-    let out = scalar(&mut s);
-    let (d_p0, w, d_out, out,) = std::hint::black_box((d_p0, w, d_out, out,));
-    let (value, grads) = f0147_backward(&d_p0, w, &d_out, out, 1.0);
-    assert_eq!(value, f0147(&d_p0, w, &d_out, out));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    gradcheck(&(d_p0.clone(), w, d_out.clone(), out), |(d_p0, w, d_out, out)| f0147_backward(d_p0, *w, d_out, *out, 1.0)).unwrap();
+    let mut s = 1955387307u64;
+    let p0: Array1<f64> = random(3, &mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array2<f64> = random((3, 3), &mut s);
+    let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0147_backward(&p0, p1, &p2, p3, 1.0);
+    assert_eq!(value, f0147(&p0, p1, &p2, p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0147_backward(p0, *p1, p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0148(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
@@ -3820,14 +3856,14 @@ fn f0152(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
         cos(&t2)
     };
     for i in 0..2 {
-        t3 += f0136(&t5);
+        t3 += 1.25;
     }
-    t3.sum() + t5.sum() + mean(&t2) + sum(&t7)
+    t2.sum() + sum(&t7)
 }
 
 #[test]
 fn f0152_gradcheck() {
-    let mut s = 1454226041u64;
+    let mut s = 330323357u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -3887,7 +3923,7 @@ fn f0154_gradcheck() {
     gradcheck(&(d_t1, w, x.clone(), d_out.clone()), |(d_t1, w, x, d_out)| f0154_backward(*d_t1, *w, x, d_out, &y_1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0155(p0: &Array2<f32>, p1: f32) -> f32 {
+fn f0155(p0: &Array2<f32>, p1: f32) -> Array2<f32> {
     let mut t2 = {
         let t1 = -p0;
         ((softplus(p1)) * p1) * p1
@@ -3898,36 +3934,38 @@ fn f0155(p0: &Array2<f32>, p1: f32) -> f32 {
         t2 -= t2 / 3.0;
     }
     let _t3 = p0 + p0;
-    t2 = p1.max(t2);
-    t2 /= square((softplus(softplus(p1))) - t2) + 0.5;
-    t2
+    t2 = p1.fract();
+    let t4 = t2;
+    sin(p0)
 }
 
 #[test]
 fn f0155_gradcheck() {
-    let mut s = 434519258u64;
+    let mut s = 1556137773u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let p1 = scalar32(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0155_backward(&p0, p1, 1.0);
+    let up: Array2<f32> = random32((3, 2), &mut s);
+    let (value, grads) = f0155_backward(&p0, p1, &up);
     assert_eq!(value, f0155(&p0, p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p1), |(p0, p1)| f0155_backward(p0, *p1, 1.0))
+        .upstream(&up)
+        .check(&(p0.clone(), p1), |(p0, p1)| f0155_backward(p0, *p1, &up))
         .unwrap();
 }
 #[differentiable]
 fn f0156(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: f64) -> f64 {
     let t1 = softplus(p2);
-    let t2 = t1.min(p2);
+    let t2 = (square(t1) + 0.5).powf(p3.sin());
     t1 + t2
 }
 
 #[test]
 fn f0156_gradcheck() {
-    let mut s = 841337817u64;
+    let mut s = 1345659098u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2 = scalar(&mut s);
@@ -3940,84 +3978,80 @@ fn f0156_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0156_backward(p0, p1, *p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0157(y_1: f64, d_out: f64, out: ArrayView2<f64>, w: f64) -> f64 {
-    let _t1 = d_out;
-    let unused = d_out;
-    let t1_from_t2 = {
-        let d_d_x = d_out.tanh();
-        sqrt(&(square(&(sqrt(&(square(&(&out * d_d_x)) + 0.5)))) + 1.0))
+fn f0157(d_out: f64, d_p0: f64, d_t1: ArrayView2<f64>, x: f64) -> f64 {
+    let _t1 = d_p0;
+    let out = d_p0;
+    let grad_1 = {
+        let out_1 = d_p0.tanh();
+        sqrt(&(square(&(sqrt(&(square(&(&d_t1 * out_1)) + 0.5)))) + 1.0))
     };
-    let t1_from_t2 = unused;
-    let grad_1 = -(unused.max(d_out));
-    t1_from_t2 + grad_1
+    let grad_1 = out;
+    let d_d_x = (floor(out)).powi(2);
+    out + grad_1 + d_d_x + d_d_x
 }
 
 #[test]
 fn f0157_gradcheck() {
-    let mut s = 1268538669u64;
-    let y_1 = scalar(&mut s);
+    let mut s = 1853963945u64;
     let d_out = scalar(&mut s);
-    let out: Array2<f64> = random((2, 1), &mut s);
-    let w = scalar(&mut s);
-    let (y_1, d_out, out, w,) = std::hint::black_box((y_1, d_out, out, w,));
-    let (value, grads) = f0157_backward(y_1, d_out, out.view(), w, 1.0);
-    assert_eq!(value, f0157(y_1, d_out, out.view(), w));
-    assert_eq!(grads.out.shape(), out.shape());
-    gradcheck(&(y_1, d_out, out.clone(), w), |(y_1, d_out, out, w)| f0157_backward(*y_1, *d_out, out.view(), *w, 1.0)).unwrap();
+    let d_p0 = scalar(&mut s);
+    let d_t1: Array2<f64> = random((2, 1), &mut s);
+    let x = scalar(&mut s);
+    let (d_out, d_p0, d_t1, x,) = std::hint::black_box((d_out, d_p0, d_t1, x,));
+    let (value, grads) = f0157_backward(d_out, d_p0, d_t1.view(), x, 1.0);
+    assert_eq!(value, f0157(d_out, d_p0, d_t1.view(), x));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    gradcheck(&(d_out, d_p0, d_t1.clone(), x), |(d_out, d_p0, d_t1, x)| f0157_backward(*d_out, *d_p0, d_t1.view(), *x, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0158(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array1<f64>) -> f64 {
-    let t1 = &(p0.dot(p2)) * 0.1;
-    let t2 = (tanh(&(powi(p2, 2)))).dot(&t1);
-    let t3 = tanh(&t1);
-    let t4 = if mean(p1) < 0.4629 {
-        t3.sum()
+fn f0158(d_p0: &Array2<f64>, y_1: &Array2<f64>, w: &Array1<f64>) -> f64 {
+    let mut out_1 = &(d_p0.dot(w)) * 0.1;
+    let mut d_d_x = (square(&(w.hypot(0.5 * 0.5 + 0.5)))).dot(d_p0);
+    if mean(y_1) < -0.5183 {
+        out_1 *= &d_d_x;
     } else {
-        t3.dot(&t3)
-    };
-    let t5 = cos(p2);
-    t4 + sum(&t5)
+        d_d_x *= &(softmax(&(abs(&d_d_x))));
+    }
+    let d_out = cos(y_1);
+    let grad_1 = &(&d_d_x - 2.0) / &(square(&(&d_d_x * w)) + 2.0);
+    sum(&out_1) + sum(&d_d_x) + d_out.sum() + grad_1.dot(&grad_1)
 }
 
 #[test]
 fn f0158_gradcheck() {
-    let mut s = 1028591707u64;
-    let p0: Array2<f64> = random((2, 2), &mut s);
-    let p1: Array2<f64> = random((1, 3), &mut s);
-    let p2: Array1<f64> = random(2, &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0158_backward(&p0, &p1, &p2, 1.0);
-    assert_eq!(value, f0158(&p0, &p1, &p2));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0158_backward(p0, p1, p2, 1.0)).unwrap();
+    let mut s = 684793191u64;
+    let d_p0: Array2<f64> = random((2, 2), &mut s);
+    let y_1: Array2<f64> = random((1, 3), &mut s);
+    let w: Array1<f64> = random(2, &mut s);
+    let (d_p0, y_1, w,) = std::hint::black_box((d_p0, y_1, w,));
+    let (value, grads) = f0158_backward(&d_p0, &y_1, &w, 1.0);
+    assert_eq!(value, f0158(&d_p0, &y_1, &w));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.w.shape(), w.shape());
+    gradcheck(&(d_p0.clone(), y_1.clone(), w.clone()), |(d_p0, y_1, w)| f0158_backward(d_p0, y_1, w, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0159(p0: f64, p1: &Array1<f64>) -> Array1<f64> {
-    let t2 = {
-        let t1 = p0;
-        (t1 - p1).dot(p1)
+fn f0159(grad: f64, y_1: &Array1<f64>) -> f64 {
+    let t1_from_t2 = {
+        let out = grad;
+        (out - y_1).dot(y_1)
     };
-    let t3 = sigmoid(mean(p1));
-    let t4 = relu(t2);
-    sigmoid(p1)
+    let d_d_x = (mean(y_1)).hypot(t1_from_t2.powi(2) + 0.5);
+    let t4 = log_sigmoid(d_d_x);
+    d_d_x + t4
 }
 
 #[test]
 fn f0159_gradcheck() {
-    let mut s = 1961736410u64;
-    let p0 = scalar(&mut s);
-    let p1: Array1<f64> = random(3, &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up: Array1<f64> = random(3, &mut s);
-    let (value, grads) = f0159_backward(p0, &p1, &up);
-    assert_eq!(value, f0159(p0, &p1));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0, p1.clone()), |(p0, p1)| f0159_backward(*p0, p1, &up))
-        .unwrap();
+    let mut s = 471510478u64;
+    let grad = scalar(&mut s);
+    let y_1: Array1<f64> = random(3, &mut s);
+    let (grad, y_1,) = std::hint::black_box((grad, y_1,));
+    let (value, grads) = f0159_backward(grad, &y_1, 1.0);
+    assert_eq!(value, f0159(grad, &y_1));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    gradcheck(&(grad, y_1.clone()), |(grad, y_1)| f0159_backward(*grad, y_1, 1.0)).unwrap();
 }
 #[differentiable(wrt(w, d_x))]
 fn f0160(w: &Array2<f32>, d_x: &Array2<f32>, grad: &Array2<f32>) -> f32 {
@@ -4053,18 +4087,16 @@ fn f0160_gradcheck() {
 }
 #[differentiable]
 fn f0161(p0: f64) -> f64 {
-    let mut t1 = ((0.1 * p0) / (square(p0) + 0.5)) * p0;
-    let t2 = f0123(p0);
-    for i in 0..3 {
-        t1 += t2;
-    }
-    let t3 = 2.0 / (square(t2) + 1.0);
-    t1 + t2 + t3 + t3
+    let t1 = ((0.1 * p0) / (square(p0) + 0.5)) * p0;
+    let t2 = sigmoid(f0123(p0));
+    let t3 = (square(p0) + 1.0).sqrt();
+    let t4 = t3;
+    t3 + t4
 }
 
 #[test]
 fn f0161_gradcheck() {
-    let mut s = 1132141080u64;
+    let mut s = 1244324630u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0161_backward(p0, 1.0);
@@ -4097,13 +4129,13 @@ fn f0163(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: ArrayView2<f64>, p3: f64) ->
         tan(p3.tanh())
     };
     t2 += t2 * t2;
-    let t3 = softplus(&p2);
+    let t3 = (square(&p2) + 1.0).log(square(p3) + 1.5);
     t2 + mean(&t3)
 }
 
 #[test]
 fn f0163_gradcheck() {
-    let mut s = 918030468u64;
+    let mut s = 1198369541u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -4120,19 +4152,22 @@ fn f0163_gradcheck() {
 fn f0164(p0: &Array2<f32>, p1: ArrayView2<f32>, p2: ArrayView2<f32>, p3: f32) -> f32 {
     let t1 = p3;
     let t2 = if p2[[2, 1]] >= 0.4629 {
-        (relu(&p1)).dot(p0)
+        (log_softmax(&p1)).dot(p0)
     } else {
-        &((p3 - &p1).dot(p0)) + t1
+        (&p1 * &p2).dot(p0)
     };
-    let mut t3 = f0010(p3);
-    t3 *= (square(abs(t1)) + 0.5).powf(tanh(t1));
-    t3 -= 0.5;
-    t1 + mean(&t2) + t3 + mean(&t2)
+    let t4 = {
+        let t3 = sigmoid(&t2);
+        &p1 / (t1.powi(2) + 1.0)
+    };
+    let t5 = exp(&p2);
+    let t6 = mse(&t4, &t5);
+    t5[[1, 1]] + t6
 }
 
 #[test]
 fn f0164_gradcheck() {
-    let mut s = 1771217976u64;
+    let mut s = 851134643u64;
     let p0: Array2<f32> = random32((2, 3), &mut s);
     let p1: Array2<f32> = random32((3, 2), &mut s);
     let p2: Array2<f32> = random32((3, 2), &mut s);
@@ -4153,21 +4188,23 @@ fn f0164_gradcheck() {
 fn f0165(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
     let t1 = p2;
     let mut t2 = p2.sum_axis(Axis(0));
-    let _t3 = tan(&(backprop::ops::tanh(p1)));
-    let t1 = p2;
-    let mut t4 = log_sigmoid(&t2);
-    for i in 0..2 {
-        t4 += log_sigmoid(logsumexp(&t4));
-    }
+    let _t3 = softmax(p1);
     for i in 0..1 {
-        t2 += &(3.0 / (square(&t4) + 1.0));
+        t2 += &(&t2 / &(square(&t2) + 2.0));
+        t2 -= 0.5;
     }
-    mean(t1) + sum(&t4)
+    let t5 = {
+        let t4 = sigmoid(&t2);
+        clamp(&t2, -1.0, 3.0)
+    };
+    let mut t5 = exp(&(-&(square(p1))));
+    t5 /= &(square(&(&t5 / &(&p0 * &p0 + 1.0))) + 1.0);
+    sum(t1) + t2.dot(&t2) + mean(&t5)
 }
 
 #[test]
 fn f0165_gradcheck() {
-    let mut s = 70701301u64;
+    let mut s = 2017319126u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
@@ -4180,54 +4217,55 @@ fn f0165_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0165_backward(p0.view(), p1, p2, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
-fn f0166(p0: f64, c0: &Array2<f64>) -> f64 {
+fn f0166(p0: f64, c0: &Array2<f64>, labels: &[usize]) -> Array2<f64> {
     let t2 = {
         let t1 = ((backprop::ops::softplus(c0)).dot(c0)).t().dot(c0);
         (3.0 / (square(c0) + 1.0)).sum()
     };
-    let t3 = (tanh(p0 + t2)).max(t2);
-    let t4 = sigmoid(p0);
-    let t5 = p0;
-    t4 + t5
+    let mut t3 = (relu(&(c0.column(0)))) * c0;
+    let t4 = backprop::ops::trunc(&t3);
+    t3 += &t4;
+    t4
 }
 
 #[test]
 fn f0166_gradcheck() {
-    let mut s = 1273318573u64;
+    let mut s = 1172312939u64;
     let p0 = scalar(&mut s);
     let c0: Array2<f64> = random((3, 3), &mut s);
+    let labels: &[usize] = &[2, 0, 1];
     let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let (value, grads) = f0166_backward(p0, &c0, 1.0);
-    assert_eq!(value, f0166(p0, &c0));
-    gradcheck(&(p0,), |(p0,)| f0166_backward(*p0, &c0, 1.0)).unwrap();
+    let up: Array2<f64> = random((3, 3), &mut s);
+    let (value, grads) = f0166_backward(p0, &c0, labels, &up);
+    assert_eq!(value, f0166(p0, &c0, labels));
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0,), |(p0,)| f0166_backward(*p0, &c0, labels, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0167(p0: &Array1<f64>, p1: &Array2<f64>, p2: f64) -> Array1<f64> {
-    let mut t1 = p2 * p1;
-    if p2 > 0.0371 {
-        t1 += &(p1 * 1.5);
+fn f0167(d_t1: &Array1<f64>, out: &Array2<f64>, y_1: f64) -> f64 {
+    let mut d_x = y_1 * out;
+    if y_1 > 0.0371 {
+        d_x += &(out * 1.5);
     } else {
-        t1 = ln(&(square(&t1) + 0.5));
+        d_x = softmax(&d_x);
     }
-    sin(p0)
+    sum(&d_x)
 }
 
 #[test]
 fn f0167_gradcheck() {
-    let mut s = 820754399u64;
-    let p0: Array1<f64> = random(2, &mut s);
-    let p1: Array2<f64> = random((2, 1), &mut s);
-    let p2 = scalar(&mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array1<f64> = random(2, &mut s);
-    let (value, grads) = f0167_backward(&p0, &p1, p2, &up);
-    assert_eq!(value, f0167(&p0, &p1, p2));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0167_backward(p0, p1, *p2, &up))
-        .unwrap();
+    let mut s = 1373410049u64;
+    let d_t1: Array1<f64> = random(2, &mut s);
+    let out: Array2<f64> = random((2, 1), &mut s);
+    let y_1 = scalar(&mut s);
+    let (d_t1, out, y_1,) = std::hint::black_box((d_t1, out, y_1,));
+    let (value, grads) = f0167_backward(&d_t1, &out, y_1, 1.0);
+    assert_eq!(value, f0167(&d_t1, &out, y_1));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    gradcheck(&(d_t1.clone(), out.clone(), y_1), |(d_t1, out, y_1)| f0167_backward(d_t1, out, *y_1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0168(p0: &Array1<f64>, p1: &Array2<f64>, p2: &Array2<f64>, labels: &[usize]) -> f64 {
@@ -4259,26 +4297,25 @@ fn f0168_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0168_backward(p0, p1, p2, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0169(p0: f64) -> f64 {
-    let mut t1 = p0;
-    t1 = t1.sin();
-    let mut t2 = p0;
-    if t1 <= 0.4629 {
-        t2 += backprop::ops::log_sigmoid(p0);
-    } else {
-        t1 += p0.max(t2);
-    }
-    t1 + t2
+fn f0169(d_p0: f64) -> f64 {
+    let mut grad_1 = d_p0;
+    grad_1 = grad_1.max(d_p0);
+    let t3 = {
+        let t2 = -d_p0;
+        grad_1
+    };
+    let d_out = grad_1;
+    t3 + d_out
 }
 
 #[test]
 fn f0169_gradcheck() {
-    let mut s = 1693664325u64;
-    let p0 = scalar(&mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0169_backward(p0, 1.0);
-    assert_eq!(value, f0169(p0));
-    gradcheck(&(p0,), |(p0,)| f0169_backward(*p0, 1.0)).unwrap();
+    let mut s = 70461704u64;
+    let d_p0 = scalar(&mut s);
+    let (d_p0,) = std::hint::black_box((d_p0,));
+    let (value, grads) = f0169_backward(d_p0, 1.0);
+    assert_eq!(value, f0169(d_p0));
+    gradcheck(&(d_p0,), |(d_p0,)| f0169_backward(*d_p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0170(p0: &Array1<f64>, p1: f64, p2: Array2<f64>, p3: &Array2<f64>) -> f64 {
@@ -4310,48 +4347,64 @@ fn f0170_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0170_backward(p0, *p1, p2.clone(), p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0171(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>, labels: &[usize]) -> f64 {
-    let t1 = &(backprop::ops::tan(&(tanh(p1)))) * &(p1.dot(&p1.t()));
-    let t2 = sin(p3);
-    let t1 = powi((softmax_cross_entropy(&(&t1 / (p1 * p1 + 2.0)), labels)).tanh(), 1);
-    let t3 = abs(&(tanh(&(sqrt(&(p3 * p3 + 0.5))))));
-    let t4 = sigmoid(&(sum_axis(&t2, Axis(0))));
-    mean(&t2) + t1 + sum(&t3) + logsumexp(&t4)
+fn f0171(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
+    let mut t1 = (p1 * p3) * p3;
+    let t2 = p1 - p3;
+    if sum(&t2) >= 0.0371 && p0 > 0.0 {
+        t1 /= &(square(&((powi(p3, 2)).dot(p1))) + 0.5);
+    }
+    let t3 = if sum(&t2) >= -0.5183 {
+        exp(&(logsumexp(p2)))
+    } else {
+        tanh(&(exp(&(logsumexp(p2)))))
+    };
+    t1 /= &(square(&t2) + 0.5);
+    sum(&t1) + sum(&t2) + t3.sum()
 }
 
 #[test]
 fn f0171_gradcheck() {
-    let mut s = 1020776716u64;
+    let mut s = 899482392u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
     let p3: Array2<f64> = random((3, 1), &mut s);
-    let labels: &[usize] = &[1];
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0171_backward(p0, &p1, &p2, &p3, labels, 1.0);
-    assert_eq!(value, f0171(p0, &p1, &p2, &p3, labels));
+    let (value, grads) = f0171_backward(p0, &p1, &p2, &p3, 1.0);
+    assert_eq!(value, f0171(p0, &p1, &p2, &p3));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0171_backward(*p0, p1, p2, p3, labels, 1.0)).unwrap();
+    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0171_backward(*p0, p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0172(p0: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let t1 = if c0[[1, 0]] > -0.5183 {
+    let mut t1 = if c0[[1, 0]] > -0.5183 {
         c0.to_owned()
     } else {
-        exp(&(&(softmax(c0)) - (c0 * c0)))
+        log_softmax(&((asinh(c0)) - &(powi(c0, 2))))
     };
-    let mut t1 = mean_axis(&(&t1 - &t1), Axis(1));
-    t1 -= 1.5;
-    t1 -= 3.0;
-    t1 += &(1.5 + (softmax(&t1)));
-    logsumexp(&t1)
+    let mut t2 = sigmoid(f0150(p0));
+    if t2 <= 0.4629 {
+        t2 += (((tanh(&t1)) * 0.75).asin()).sum();
+    } else {
+        t2 += (c0.sum()).min(t2);
+    }
+    let mut t4 = {
+        let t3 = t2;
+        t3 * 0.25
+    };
+    if sum(&t1) >= 0.0371 || t4 > 0.0 {
+        t4 += t2;
+    } else {
+        t1 -= &(sin(&t1));
+    }
+    t2 + t4
 }
 
 #[test]
 fn f0172_gradcheck() {
-    let mut s = 105158246u64;
+    let mut s = 1523789461u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let c0: Array2<f64> = random((2, 1), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -4455,27 +4508,18 @@ fn f0176_gradcheck() {
 }
 #[differentiable]
 fn f0177(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
-    let t1 = abs((p0.powi(2) + 0.5).powf(f64::tanh(p0)));
-    let t1 = relu(&(0.25 - p1));
-    let t1 = p1 * p2;
-    let t3 = {
-        let t2 = (f0169(p0)) + p2;
-        cos(&(&t1 * &t2))
-    };
-    let t5 = {
-        let t4 = p1.dot(&t3);
-        tanh(&t3.t())
-    };
-    let t7 = {
-        let t6 = (&t5 - 0.5).t().dot(&t3);
-        cos(&(&t6 * p0))
-    };
-    sum(&t5) + mean(&t7)
+    let t1 = tanh(((acos((tanh(p0)) * 0.75)).powi(2) + 0.5).powf(2.0));
+    let mut t2 = mse(&(p1 + p1), p1);
+    t2 *= t2.tanh();
+    let t3 = p1;
+    let t4 = t1.tanh();
+    let t5 = f64::clamp(t2, -1.0, 1.0);
+    t4 + t5
 }
 
 #[test]
 fn f0177_gradcheck() {
-    let mut s = 560913178u64;
+    let mut s = 1620450930u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -4559,16 +4603,16 @@ fn f0181(p0: &Array2<f32>, p1: &Array2<f32>) -> f32 {
         t2 -= p1;
     }
     let t4 = {
-        let t3 = relu(&t2);
+        let t3 = log_softmax(&(sigmoid(&t2)));
         t3
     };
-    let t5 = relu(&(&t4 - p1));
-    t4.sum() + mean(&t5) + mean(p0)
+    let t5 = (&t4 - p1).hypot(0.5 * 0.5 + 0.5);
+    t2.sum() + mean(&t4) + sum(&t5) + p0.sum()
 }
 
 #[test]
 fn f0181_gradcheck() {
-    let mut s = 783373614u64;
+    let mut s = 2126120831u64;
     let p0: Array2<f32> = random32((1, 2), &mut s);
     let p1: Array2<f32> = random32((1, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -4604,14 +4648,14 @@ fn f0182_gradcheck() {
 #[differentiable]
 fn f0183(p0: &Array1<f64>, p1: &Array1<f64>) -> f64 {
     let t1 = backprop::ops::recip(&(square(p1) + 1.0));
-    let _t2 = sigmoid(f0145(p0));
-    let t3 = square(&(p1 / &(square(&t1) + 2.0)));
-    t1.dot(&t1) + t3.sum()
+    let _t2 = p1.dot(p1);
+    let t3 = backprop::ops::recip(&(square(&(&t1 / (square(&t1) + 0.5))) + 1.0));
+    sum(&t1) + t3.sum() + sum(&t1)
 }
 
 #[test]
 fn f0183_gradcheck() {
-    let mut s = 787906980u64;
+    let mut s = 897102524u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -4622,52 +4666,50 @@ fn f0183_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0183_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
-fn f0184(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: f64, c0: &Array2<f64>) -> f64 {
+fn f0184(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: f64, c0: &Array2<f64>, labels: &[usize]) -> f64 {
     let t1 = if c0.sum() <= 0.4629 {
         p0.to_owned()
     } else {
-        p0.dot(c0)
+        sin(p0)
     };
-    let _t2 = t1.sum_axis(Axis(1));
-    let t3 = &(&p1 / (p2.powi(2) + 0.5)) + p2;
-    t1.sum() + sum(&t3)
+    let mut t2 = (square(t1.sum()) + 1.0).recip();
+    t2 -= 3.0;
+    t1.sum() + t2
 }
 
 #[test]
 fn f0184_gradcheck() {
-    let mut s = 1748374865u64;
+    let mut s = 1705409856u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2 = scalar(&mut s);
     let c0: Array2<f64> = random((2, 2), &mut s);
+    let labels: &[usize] = &[0, 0];
     let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0184_backward(&p0, p1.view(), p2, &c0, 1.0);
-    assert_eq!(value, f0184(&p0, p1.view(), p2, &c0));
+    let (value, grads) = f0184_backward(&p0, p1.view(), p2, &c0, labels, 1.0);
+    assert_eq!(value, f0184(&p0, p1.view(), p2, &c0, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0184_backward(p0, p1.view(), *p2, &c0, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0184_backward(p0, p1.view(), *p2, &c0, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0185(p0: &Array1<f64>) -> f64 {
     let mut t2 = {
         let t1 = (p0[1]) * p0;
-        square(&t1)
+        softmax(&t1)
     };
-    t2 /= &(square(&(0.75 - &t2)) + 0.5);
-    let t3 = &t2;
-    let t4 = (t2.dot(t3)) * 1.5;
-    let t6 = {
-        let t5 = t4 + t4;
-        &(softmax(&t2)) + t5
-    };
-    let t7 = &(exp(&(tanh(&t6)))) - (&t2 + t4);
-    let t3 = (t2.sum()) - t4;
-    t7.dot(&t7) + t3
+    let t3 = t2.clone();
+    let t4 = p0;
+    let t5 = square(t4);
+    t2 += &(tanh(&t3));
+    let t6 = &t5 * &t2;
+    let _t7 = sqrt(&(square(&((powi(p0, 2)).exp2())) + 1.0));
+    t2.dot(&t2) + logsumexp(&t3) + sum(t4) + t5.sum() + sum(&t6)
 }
 
 #[test]
 fn f0185_gradcheck() {
-    let mut s = 1458007836u64;
+    let mut s = 1882316058u64;
     let p0: Array1<f64> = random(2, &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0185_backward(&p0, 1.0);
@@ -4725,81 +4767,81 @@ fn f0187_gradcheck() {
         .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0187_backward(p0, p1, p2, 1.0))
         .unwrap();
 }
-#[differentiable(wrt(d_p0, d_t1, out))]
-fn f0188(d_p0: f64, d_t1: &Array2<f64>, out: f64, d_out: &Array2<f64>) -> f64 {
-    let _t1 = ln(&(square(&(&(powi(d_t1, 1)) + &(d_t1 - d_t1))) + 1.0));
-    let t1_from_t2 = out.exp();
-    let x = t1_from_t2;
-    t1_from_t2 + x
+#[differentiable(wrt(p0, p1, p2))]
+fn f0188(p0: f64, p1: &Array2<f64>, p2: f64, c0: &Array2<f64>) -> f64 {
+    let _t1 = ln(&(square(&(&(powi(p1, 1)) + &(p1 - p1))) + 1.0));
+    let t2 = f64::hypot(p2, p0.powi(2) + 0.5);
+    let t2 = p2;
+    t2
 }
 
 #[test]
 fn f0188_gradcheck() {
-    let mut s = 465110733u64;
-    let d_p0 = scalar(&mut s);
-    let d_t1: Array2<f64> = random((2, 2), &mut s);
-    let out = scalar(&mut s);
-    let d_out: Array2<f64> = random((1, 2), &mut s);
-    let (d_p0, d_t1, out, d_out,) = std::hint::black_box((d_p0, d_t1, out, d_out,));
-    let (value, grads) = f0188_backward(d_p0, &d_t1, out, &d_out, 1.0);
-    assert_eq!(value, f0188(d_p0, &d_t1, out, &d_out));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    gradcheck(&(d_p0, d_t1.clone(), out), |(d_p0, d_t1, out)| f0188_backward(*d_p0, d_t1, *out, &d_out, 1.0)).unwrap();
+    let mut s = 1498505975u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((2, 2), &mut s);
+    let p2 = scalar(&mut s);
+    let c0: Array2<f64> = random((1, 2), &mut s);
+    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
+    let (value, grads) = f0188_backward(p0, &p1, p2, &c0, 1.0);
+    assert_eq!(value, f0188(p0, &p1, p2, &c0));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0188_backward(*p0, p1, *p2, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0189(out: Array2<f64>) -> f64 {
-    let _t1 = sin(&out);
-    let x = if out.sum() <= 0.0371 {
-        out.to_owned()
+fn f0189(p0: Array2<f64>) -> f64 {
+    let _t1 = p0.hypot(-1.5 * -1.5 + 0.5);
+    let t2 = if p0.sum() <= 0.0371 {
+        p0.to_owned()
     } else {
-        (-&out) + 1.25
+        &(softmax(&p0)) * (ln(&(square(&(&p0 / &(&p0 * &p0 + 2.0))) + 0.5)))
     };
-    let d_out = (tanh(&(&x - &(x.t())))).dot(&(sigmoid(&x)));
-    let _t4 = &x - &d_out;
-    let _t5 = &x + &(3.0 + &out);
-    sum(&x) + sum(&d_out)
+    let t3 = logsumexp(&t2);
+    let t5 = {
+        let t4 = 0.1 / (square(&t3) + 1.0);
+        &t2 + &t3
+    };
+    let t6 = &t3;
+    sum(&t2) + t3.sum() + t5.sum() + mean(t6)
 }
 
 #[test]
 fn f0189_gradcheck() {
-    let mut s = 1472839335u64;
-    let out: Array2<f64> = random((3, 1), &mut s);
-    let (out,) = std::hint::black_box((out,));
-    let (value, grads) = f0189_backward(out.clone(), 1.0);
-    assert_eq!(value, f0189(out.clone()));
-    assert_eq!(grads.out.shape(), out.shape());
-    gradcheck(&(out.clone(),), |(out,)| f0189_backward(out.clone(), 1.0)).unwrap();
+    let mut s = 628326799u64;
+    let p0: Array2<f64> = random((3, 1), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0189_backward(p0.clone(), 1.0);
+    assert_eq!(value, f0189(p0.clone()));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0189_backward(p0.clone(), 1.0)).unwrap();
 }
-#[differentiable(wrt(x))]
-fn f0190(x: &Array2<f64>, grad: &Array2<f64>) -> f64 {
-    let x_from_out = {
-        let unused = grad.dot(&x.t());
-        mean(x)
+#[differentiable(wrt(p0))]
+fn f0190(p0: &Array2<f64>, c0: &Array2<f64>) -> f64 {
+    let t2 = {
+        let t1 = c0.dot(&p0.t());
+        mean(p0)
     };
-    let mut t3 = x * grad;
-    t3 += (square(x_from_out) + 0.5).powf(0.5);
-    let out = {
-        let out_1 = x_from_out * &((cos(&t3)).t().dot(&t3));
-        (f0179(x_from_out)).abs()
+    let mut t3 = p0 * c0;
+    t3 += (t2.powi(2) + 1.0).ln_1p();
+    let t5 = {
+        let t4 = t2 * &((cos(&t3)).t().dot(&t3));
+        square((f0150(&(sigmoid(&t3)))).tanh())
     };
-    let t1_from_t2 = out;
-    let t8 = {
-        let t7 = sigmoid(&t3);
-        log_softmax(&t3)
-    };
-    t1_from_t2 + t8[[1, 1]]
+    let mut t6 = t5 * &t3;
+    t6 += ((t5 - t5) - (backprop::ops::recip(square(t2) + 1.0))).clamp(-0.5, 0.5);
+    t2 + t3[[2, 0]] + t5 + mean(&t6) + mean(p0)
 }
 
 #[test]
 fn f0190_gradcheck() {
-    let mut s = 87897144u64;
-    let x: Array2<f64> = random((3, 2), &mut s);
-    let grad: Array2<f64> = random((1, 2), &mut s);
-    let (x, grad,) = std::hint::black_box((x, grad,));
-    let (value, grads) = f0190_backward(&x, &grad, 1.0);
-    assert_eq!(value, f0190(&x, &grad));
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(x.clone(),), |(x,)| f0190_backward(x, &grad, 1.0)).unwrap();
+    let mut s = 1389928306u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let c0: Array2<f64> = random((1, 2), &mut s);
+    let (p0, c0,) = std::hint::black_box((p0, c0,));
+    let (value, grads) = f0190_backward(&p0, &c0, 1.0);
+    assert_eq!(value, f0190(&p0, &c0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0190_backward(p0, &c0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0191(p0: &Array2<f64>, p1: f64, p2: f64, p3: ArrayView1<f64>) -> Array1<f64> {
@@ -4837,13 +4879,13 @@ fn f0192(p0: &Array2<f64>, p1: Array2<f64>) -> f64 {
     for i in 0..2 {
         t3 -= &(p0.row(i));
     }
-    let t4 = square(&t2);
-    t2.sum() + t4.sum()
+    let t4 = ln_1p(&(&t3 * &t3 + 0.5));
+    t2.sum() + t4[[1, 1]]
 }
 
 #[test]
 fn f0192_gradcheck() {
-    let mut s = 1467524447u64;
+    let mut s = 1764252539u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -4887,12 +4929,12 @@ fn f0194(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
         let t4 = p1.sum();
         softmax(p1)
     };
-    t2.sum() + mean(t3) + t5.sum() + sum(&t5)
+    t3.sum() + mean(&t5)
 }
 
 #[test]
 fn f0194_gradcheck() {
-    let mut s = 385834610u64;
+    let mut s = 521239352u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -4926,38 +4968,39 @@ fn f0195_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0195_backward(p0, *p1, *p2, p3, labels, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
-fn f0196(p0: ArrayView2<f64>, p1: f64, p2: &Array2<f64>, c0: &Array1<f64>) -> f64 {
+fn f0196(p0: ArrayView2<f64>, p1: f64, p2: &Array2<f64>, c0: &Array1<f64>, labels: &[usize]) -> Array2<f64> {
     let t2 = {
         let t1 = &((c0.dot(c0)) - c0) / (square(c0) + 2.0);
-        (3.0 / (square(f0169(p1)) + 1.0)) - &(&(&t1 - &t1) / &(c0 * c0 + 2.0))
+        ((f0179(p1)) * 1.25) - (p1 / &(c0 * c0 + 2.0))
     };
-    let t3 = c0 / &(square(p2) + 1.0);
-    let t4 = abs(&(&t2 - c0));
-    let mut t5 = mse(&(tanh(&t2)), &(sigmoid(&t2)));
-    if t5 <= 0.4629 {
-        t5 = mse(&(backprop::ops::sin(&(tanh(&t4)))), &(tanh(&t4)));
-    } else {
-        t5 = ((tanh(&t4)).dot(&(sigmoid(&t4)))) / (square(t5) + 2.0);
-    }
-    t4.dot(&t4) + t5
+    let mut t3 = &p0 / (square(softmax_cross_entropy(&(p2 - c0), labels)) + 2.0);
+    let t4 = softmax(&(abs(&(square(c0)))));
+    t3 += t3[[0, 0]];
+    let t5 = &t3 - &t3;
+    t5
 }
 
 #[test]
 fn f0196_gradcheck() {
-    let mut s = 1250307506u64;
+    let mut s = 330366772u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
     let c0: Array1<f64> = random(3, &mut s);
+    let labels: &[usize] = &[1, 0, 2];
     let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0196_backward(p0.view(), p1, &p2, &c0, 1.0);
-    assert_eq!(value, f0196(p0.view(), p1, &p2, &c0));
+    let up: Array2<f64> = random((1, 2), &mut s);
+    let (value, grads) = f0196_backward(p0.view(), p1, &p2, &c0, labels, &up);
+    assert_eq!(value, f0196(p0.view(), p1, &p2, &c0, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0196_backward(p0.view(), *p1, p2, &c0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0196_backward(p0.view(), *p1, p2, &c0, labels, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0197(p0: f64, p1: Array2<f64>, p2: f64) -> Array2<f64> {
+fn f0197(p0: f64, p1: Array2<f64>, p2: f64) -> f64 {
     let mut t1 = p2;
     let t3 = {
         let t2 = &p1 * p2;
@@ -4965,51 +5008,41 @@ fn f0197(p0: f64, p1: Array2<f64>, p2: f64) -> Array2<f64> {
     };
     t1 += t1 + t1;
     t1 -= (log_sigmoid(t3)).powi(2);
-    let _t4 = (square(relu(p2)) + 0.5).sqrt();
-    sin(&p1)
+    let _t4 = (relu(p2)).mul_add(p0, p0);
+    t1 + t3
 }
 
 #[test]
 fn f0197_gradcheck() {
-    let mut s = 325590331u64;
+    let mut s = 565413267u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0197_backward(p0, p1.clone(), p2, &up);
+    let (value, grads) = f0197_backward(p0, p1.clone(), p2, 1.0);
     assert_eq!(value, f0197(p0, p1.clone(), p2));
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0197_backward(*p0, p1.clone(), *p2, &up))
-        .unwrap();
+    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0197_backward(*p0, p1.clone(), *p2, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0198(p0: f64, c0: &Array2<f64>, labels: &[usize]) -> f64 {
     let _t1 = c0.dot(&c0.t());
     let t2 = c0;
     let t3 = c0;
-    let mut t4 = if sum(t3) < 0.4629 {
+    let t4 = if sum(t3) < 0.4629 {
         c0.to_owned()
     } else {
-        log_softmax(&(sqrt(&(square(&(c0 / &(t3 * t3 + 0.5))) + 0.5))))
+        t3.to_owned()
     };
-    if c0.sum() > 0.4629 {
-        t4 *= &(abs(t2));
-    } else {
-        t4 = 1.5 / (t3 * t3 + 1.0);
-    }
-    let mut t5 = 1.25 + &(p0 / &(t2 * t2 + 0.5));
-    if t5[[0, 1]] <= 0.0371 {
-        t5 += &(powi(&(sigmoid(&t4)), 2));
-    }
-    t2.sum() + sum(t3) + mean(&t4) + t5[[0, 0]]
+    let _t5 = (sigmoid(f0123(p0))) - &t4;
+    let t6 = softmax_cross_entropy(&(backprop::ops::recip(&(square(&(sin(t2))) + 1.0))), labels);
+    let _t7 = t3.dot(&t3.t());
+    sum(&t4) + t6
 }
 
 #[test]
 fn f0198_gradcheck() {
-    let mut s = 1569561633u64;
+    let mut s = 2102497506u64;
     let p0 = scalar(&mut s);
     let c0: Array2<f64> = random((1, 2), &mut s);
     let labels: &[usize] = &[0];
@@ -5100,24 +5133,22 @@ fn f0201_gradcheck() {
 }
 #[differentiable(wrt(p1, p2))]
 fn f0202(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
-    let t1 = sum(&(square(p1)).column(0));
-    let mut t2 = t1 / &(square(&p0) + 1.0);
-    let _t3 = &t2;
-    let t4 = if p1[[0, 2]] > -0.5183 {
-        softplus(&(p1 + t1))
+    let t1 = mean(&(log_softmax(p1)));
+    let t2 = p1;
+    let t3 = t2.dot(&p0);
+    let t2 = &t3;
+    let t4 = &t3 / 0.1;
+    let t5 = if t3[[0, 0]] >= 0.0371 && t1 > 0.0 {
+        t2.fract()
     } else {
-        softmax(&(t1 + p1))
+        t2.round()
     };
-    let t5 = ((mean(&t4)).tanh()).tan();
-    for i in 0..3 {
-        t2 -= f0179(sin(t1));
-    }
-    t1 + t2[[1, 0]] + mean(&t4) + t5 + t4.sum()
+    t4.sum() + t5[[0, 0]]
 }
 
 #[test]
 fn f0202_gradcheck() {
-    let mut s = 1309426144u64;
+    let mut s = 313854276u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2 = scalar(&mut s);
@@ -5128,42 +5159,52 @@ fn f0202_gradcheck() {
     gradcheck(&(p1.clone(), p2), |(p1, p2)| f0202_backward(p0.view(), p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0203(x: f64, d_x: &Array1<f64>, y_1: f64) -> f64 {
-    let mut out_1 = y_1 * x;
-    let mut d_out = sigmoid((out_1 + out_1) * out_1);
-    out_1 += f0179(x);
-    d_out *= d_out * d_out;
-    let out_1 = &(d_x * y_1) * d_out;
-    d_out = y_1;
-    d_out + mean(&out_1) + y_1
+fn f0203(p0: f64, p1: &Array1<f64>, p2: f64) -> f64 {
+    let mut t1 = p2 * p0;
+    let mut t2 = sigmoid((t1 + t1) * t1);
+    t1 += f0136(p1);
+    for i in 0..2 {
+        t2 += log_sigmoid(t2);
+        t1 += t2;
+    }
+    let t3 = if t1 <= -0.5183 {
+        &((t1 - t2) / (p1 * p1 + 0.5)) - p1
+    } else {
+        (backprop::ops::ln(&(p1 * p1 + 0.5))) * &(1.25 + &(p1 - t2))
+    };
+    let t5 = {
+        let t4 = f64::exp((tanh(t2)).exp());
+        (f0136(&(tanh(&t3)))) - t4
+    };
+    t1 + t2 + sum(&t3) + t5
 }
 
 #[test]
 fn f0203_gradcheck() {
-    let mut s = 658306900u64;
-    let x = scalar(&mut s);
-    let d_x: Array1<f64> = random(3, &mut s);
-    let y_1 = scalar(&mut s);
-    let (x, d_x, y_1,) = std::hint::black_box((x, d_x, y_1,));
-    let (value, grads) = f0203_backward(x, &d_x, y_1, 1.0);
-    assert_eq!(value, f0203(x, &d_x, y_1));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(x, d_x.clone(), y_1), |(x, d_x, y_1)| f0203_backward(*x, d_x, *y_1, 1.0)).unwrap();
+    let mut s = 351531735u64;
+    let p0 = scalar(&mut s);
+    let p1: Array1<f64> = random(3, &mut s);
+    let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0203_backward(p0, &p1, p2, 1.0);
+    assert_eq!(value, f0203(p0, &p1, p2));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0203_backward(*p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0204(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
     let t1 = p2 / (square(&((sum_axis(p1, Axis(0))).dot(p1))) + 2.0);
     let t1 = (&t1 * &t1) - &t1;
-    let _t2 = (tanh(&(((tanh(&t1)).dot(&(sigmoid(&t1)))) / &(square(&(sigmoid(&t1))) + 2.0)))).dot(&(tanh(&t1)));
-    let t3 = tanh(f0145(&(tanh(&t1))));
-    let t4 = t3;
-    let t5 = -(mean_axis(p1, Axis(1)));
-    t1.sum() + t3 + t4 + sum(&t5) + mean(p1)
+    let _t2 = (cos(&(((tanh(&t1)).dot(&(sigmoid(&t1)))) * &(softmax(&t1))))).dot(&(sigmoid(&t1)));
+    let t3 = mse(&(sigmoid(&(&t1 + 0.5))), &(tanh(&t1)));
+    let t4 = p2;
+    let t5 = t4;
+    t4 + t5 + p2
 }
 
 #[test]
 fn f0204_gradcheck() {
-    let mut s = 1899061257u64;
+    let mut s = 1060296124u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let p2 = scalar(&mut s);
@@ -5174,104 +5215,114 @@ fn f0204_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0204_backward(*p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0205(out: &Array2<f64>, d_p0: &Array1<f64>, y_1: &Array1<f64>) -> f64 {
-    let t1 = y_1 - y_1;
-    let x_from_out = (softmax(d_p0)).sum();
-    let t3 = x_from_out + 0.1;
-    let d_d_x = t3.max(x_from_out);
-    t3 + d_d_x + mean(&t1)
+fn f0205(x: &Array2<f64>, d_t1: &Array1<f64>, grad: &Array1<f64>) -> f64 {
+    let t1 = grad - grad;
+    let t2 = sum(&(softplus(&t1)));
+    let out = {
+        let d_d_x = t2;
+        (backprop::ops::recip(&(square(&(&t1 * &t1)) + 1.0))).signum()
+    };
+    let d_out = ceil(t2);
+    sum(&out) + d_out
 }
 
 #[test]
 fn f0205_gradcheck() {
-    let mut s = 459176964u64;
-    let out: Array2<f64> = random((1, 3), &mut s);
-    let d_p0: Array1<f64> = random(3, &mut s);
-    let y_1: Array1<f64> = random(2, &mut s);
-    let (out, d_p0, y_1,) = std::hint::black_box((out, d_p0, y_1,));
-    let (value, grads) = f0205_backward(&out, &d_p0, &y_1, 1.0);
-    assert_eq!(value, f0205(&out, &d_p0, &y_1));
-    assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    gradcheck(&(out.clone(), d_p0.clone(), y_1.clone()), |(out, d_p0, y_1)| f0205_backward(out, d_p0, y_1, 1.0)).unwrap();
+    let mut s = 1826359887u64;
+    let x: Array2<f64> = random((1, 3), &mut s);
+    let d_t1: Array1<f64> = random(3, &mut s);
+    let grad: Array1<f64> = random(2, &mut s);
+    let (x, d_t1, grad,) = std::hint::black_box((x, d_t1, grad,));
+    let (value, grads) = f0205_backward(&x, &d_t1, &grad, 1.0);
+    assert_eq!(value, f0205(&x, &d_t1, &grad));
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    assert_eq!(grads.grad.shape(), grad.shape());
+    gradcheck(&(x.clone(), d_t1.clone(), grad.clone()), |(x, d_t1, grad)| f0205_backward(x, d_t1, grad, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0206(p0: f64, p1: ArrayView1<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
-    let mut t1 = p2 * &p1;
-    let mut t2 = abs(p3);
-    t2 += p3;
-    let mut t3 = 1.25 * &(p2 * p2);
-    for i in 0..1 {
-        t1 = sin(&t3);
-        t3 = p3 * &t3;
-    }
-    let t4 = (p2 / 0.25) + &(cos(&t3));
-    let t5 = &(log_sigmoid(&t4)) + (mean(&t4));
-    t1[[1, 0]] + t2 + t3.sum() + t4[[1, 1]] + t5[[0, 2]]
+fn f0206(w: f64, out: ArrayView1<f64>, d_x: &Array2<f64>, x: f64) -> f64 {
+    let grad_1 = d_x * &out;
+    let mut d_out = abs(x);
+    d_out += softplus((0.1 / (square(d_out) + 1.0)).mul_add(x, d_out));
+    let out_1 = {
+        let x_from_out = concat(Axis(0), &[&(d_out * &out)]);
+        (log_softmax(&x_from_out)) - (square(d_out))
+    };
+    let d_d_x = out_1.clone();
+    let t1_from_t2 = &d_d_x;
+    let t7 = &out;
+    grad_1.sum() + d_out + out_1.sum() + mean(&d_d_x) + t1_from_t2.sum() + logsumexp(t7) + w
 }
 
 #[test]
 fn f0206_gradcheck() {
-    let mut s = 1456748058u64;
-    let p0 = scalar(&mut s);
-    let p1: Array1<f64> = random(3, &mut s);
-    let p2: Array2<f64> = random((2, 3), &mut s);
-    let p3 = scalar(&mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0206_backward(p0, p1.view(), &p2, p3, 1.0);
-    assert_eq!(value, f0206(p0, p1.view(), &p2, p3));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0206_backward(*p0, p1.view(), p2, *p3, 1.0)).unwrap();
+    let mut s = 1402335999u64;
+    let w = scalar(&mut s);
+    let out: Array1<f64> = random(3, &mut s);
+    let d_x: Array2<f64> = random((2, 3), &mut s);
+    let x = scalar(&mut s);
+    let (w, out, d_x, x,) = std::hint::black_box((w, out, d_x, x,));
+    let (value, grads) = f0206_backward(w, out.view(), &d_x, x, 1.0);
+    assert_eq!(value, f0206(w, out.view(), &d_x, x));
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    gradcheck(&(w, out.clone(), d_x.clone(), x), |(w, out, d_x, x)| f0206_backward(*w, out.view(), d_x, *x, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0207(x: ArrayView2<f64>, d_x: &Array2<f64>, y_1: f64) -> f64 {
-    let mut d_out = {
-        let t1 = y_1.powi(2);
-        (square(t1) + 1.0).ln()
+fn f0207(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
+    let t2 = {
+        let t1 = p2.atan2(1.0 * 1.0 + 0.5);
+        sigmoid(p2)
     };
-    d_out = y_1 + (y_1 * d_out);
-    let t3 = y_1 * d_x;
-    d_out + t3[[0, 1]] + y_1
+    let mut t3 = if p1[[1, 1]] <= -0.5183 || p2 > 0.0 {
+        f64::ln_1p(square(t2) + 1.0)
+    } else {
+        t2 - 0.1
+    };
+    t3 /= square(logsumexp(&(sum_axis(&(softmax(p1)), Axis(1))))) + 0.5;
+    t2 + t3
 }
 
 #[test]
 fn f0207_gradcheck() {
-    let mut s = 1369790525u64;
-    let x: Array2<f64> = random((3, 2), &mut s);
-    let d_x: Array2<f64> = random((2, 3), &mut s);
-    let y_1 = scalar(&mut s);
-    let (x, d_x, y_1,) = std::hint::black_box((x, d_x, y_1,));
-    let (value, grads) = f0207_backward(x.view(), &d_x, y_1, 1.0);
-    assert_eq!(value, f0207(x.view(), &d_x, y_1));
-    assert_eq!(grads.x.shape(), x.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(x.clone(), d_x.clone(), y_1), |(x, d_x, y_1)| f0207_backward(x.view(), d_x, *y_1, 1.0)).unwrap();
+    let mut s = 432957881u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let p1: Array2<f64> = random((2, 3), &mut s);
+    let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0207_backward(p0.view(), &p1, p2, 1.0);
+    assert_eq!(value, f0207(p0.view(), &p1, p2));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0207_backward(p0.view(), p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0208(p0: f64, p1: f64) -> f64 {
-    let t1 = p1;
-    let t2 = t1 + t1;
-    let t4 = {
-        let t3 = t2 * t2;
-        -t3
+fn f0208(d_x: f64, w: f64) -> f64 {
+    let t1 = w;
+    let mut t1_from_t2 = t1 + t1;
+    let mut x = {
+        let grad_1 = t1_from_t2 * t1_from_t2;
+        -grad_1
     };
-    let _t5 = ((f0179(t2.cos())) * t1).abs();
-    let t6 = ln(square(t2) + 1.0);
-    let t7 = t4;
-    t1 + t2 + t4 + t6 + t7
+    let _t5 = f0169(cos(t1_from_t2));
+    for i in 0..1 {
+        t1_from_t2 -= x;
+        x += t1_from_t2 + x;
+    }
+    let t1_from_t2 = -(sin(x.max(t1_from_t2)));
+    x + t1_from_t2 + t1_from_t2
 }
 
 #[test]
 fn f0208_gradcheck() {
-    let mut s = 246985784u64;
-    let p0 = scalar(&mut s);
-    let p1 = scalar(&mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0208_backward(p0, p1, 1.0);
-    assert_eq!(value, f0208(p0, p1));
-    gradcheck(&(p0, p1), |(p0, p1)| f0208_backward(*p0, *p1, 1.0)).unwrap();
+    let mut s = 816254983u64;
+    let d_x = scalar(&mut s);
+    let w = scalar(&mut s);
+    let (d_x, w,) = std::hint::black_box((d_x, w,));
+    let (value, grads) = f0208_backward(d_x, w, 1.0);
+    assert_eq!(value, f0208(d_x, w));
+    gradcheck(&(d_x, w), |(d_x, w)| f0208_backward(*d_x, *w, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0209(p0: Array2<f64>, p1: f64) -> f64 {
@@ -5279,17 +5330,24 @@ fn f0209(p0: Array2<f64>, p1: f64) -> f64 {
     t1 /= &(square(&(sum_axis(&t1, Axis(0)))) + 1.0);
     t1 /= &(square(&(softplus(&(p1 * &t1)))) + 0.5);
     for i in 0..2 {
-        t1 += p1.min(1.5);
-        t1 -= &(softplus(&p0));
+        t1 += f64::clamp(p1, -0.5, 3.0);
+        t1 += &(p1 + &t1);
     }
-    let t2 = p1;
-    t1 = softplus(&(relu(&t1)));
-    t1.sum() + t2 + t1[[0, 1]]
+    let t2 = if p1 >= 0.4629 {
+        softmax(&(tan(&(tanh(&p0)))))
+    } else {
+        ln(&(square(&(&p0 / &(square(&t1) + 2.0))) + 0.5))
+    };
+    let t4 = {
+        let t3 = &(mean_axis(&(&t2 - &t2), Axis(0))) + &t2;
+        abs(&t3)
+    };
+    t2.sum() + t4.sum()
 }
 
 #[test]
 fn f0209_gradcheck() {
-    let mut s = 1627261770u64;
+    let mut s = 145546370u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -5326,13 +5384,13 @@ fn f0211(p0: f64, p1: &Array2<f64>, labels: &[usize]) -> f64 {
         let t1 = p1 - p1;
         mean(&(tanh(&t1)))
     };
-    let t3 = ((softmax_cross_entropy(p1, labels)).min(p0)) / (square(&(p1.column(0))) + 2.0);
-    t2 + sum(&t3) + t2
+    let t3 = ((softmax_cross_entropy(p1, labels)).clamp(-0.5, 0.5)) - t2;
+    t2 + t3
 }
 
 #[test]
 fn f0211_gradcheck() {
-    let mut s = 1695519481u64;
+    let mut s = 865617645u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let labels: &[usize] = &[0];
@@ -5343,27 +5401,27 @@ fn f0211_gradcheck() {
     gradcheck(&(p0, p1.clone()), |(p0, p1)| f0211_backward(*p0, p1, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0212(p0: f32, p1: &Array2<f32>) -> f32 {
-    let t1 = sigmoid(p1);
-    let t2 = sqrt(&(square(&t1) + 1.0));
-    let t3 = log_softmax(&t2);
-    let t4 = &t3;
-    t3.sum() + t4.sum()
+fn f0212(d_p0: f32, out: &Array2<f32>) -> f32 {
+    let t1 = sigmoid(out);
+    let d_out_1 = sqrt(&(square(&t1) + 1.0));
+    let x = fract(&d_out_1);
+    let unused = x.clone();
+    x[[2, 1]] + sum(&unused)
 }
 
 #[test]
 fn f0212_gradcheck() {
-    let mut s = 348432821u64;
-    let p0 = scalar32(&mut s);
-    let p1: Array2<f32> = random32((3, 2), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0212_backward(p0, &p1, 1.0);
-    assert_eq!(value, f0212(p0, &p1));
-    assert_eq!(grads.p1.shape(), p1.shape());
+    let mut s = 1600824009u64;
+    let d_p0 = scalar32(&mut s);
+    let out: Array2<f32> = random32((3, 2), &mut s);
+    let (d_p0, out,) = std::hint::black_box((d_p0, out,));
+    let (value, grads) = f0212_backward(d_p0, &out, 1.0);
+    assert_eq!(value, f0212(d_p0, &out));
+    assert_eq!(grads.out.shape(), out.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0, p1.clone()), |(p0, p1)| f0212_backward(*p0, p1, 1.0))
+        .check(&(d_p0, out.clone()), |(d_p0, out)| f0212_backward(*d_p0, out, 1.0))
         .unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
@@ -5412,29 +5470,35 @@ fn f0214_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0215(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
+fn f0215(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> Array1<f64> {
     let _t1 = p3;
     let t2 = p2;
     let t3 = t2 / &(square(p2) + 2.0);
-    let t4 = softmax(&(p2 + p0));
-    let t5 = t2;
-    t2[[1, 1]] + t3.sum() + t4[[1, 0]] + sum(t5) + mean(&t3)
+    let t5 = {
+        let t4 = (p2 + p0).clamp(-0.5, 0.5);
+        &(log_sigmoid(p3)) + 1.5
+    };
+    tanh(p1)
 }
 
 #[test]
 fn f0215_gradcheck() {
-    let mut s = 1244070738u64;
+    let mut s = 1377850027u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2: Array2<f64> = random((2, 2), &mut s);
     let p3: Array2<f64> = random((1, 2), &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0215_backward(p0, &p1, &p2, &p3, 1.0);
+    let up: Array1<f64> = random(3, &mut s);
+    let (value, grads) = f0215_backward(p0, &p1, &p2, &p3, &up);
     assert_eq!(value, f0215(p0, &p1, &p2, &p3));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0215_backward(*p0, p1, p2, p3, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0215_backward(*p0, p1, p2, p3, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0216(p0: &Array1<f64>) -> f64 {
@@ -5461,9 +5525,9 @@ fn f0217(p0: &Array1<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
     t2 = p2;
     let t3 = t2;
     let t4 = t2;
-    let t3 = t3 + ((t2.tanh()).tan());
-    let t5 = t3 * t3;
-    t3 + t5
+    let t3 = t3 * ((square(t2) + 0.5).powf(sin(t2)));
+    let t3 = t3;
+    t4 + t3
 }
 
 #[test]
@@ -5511,17 +5575,19 @@ fn f0218_gradcheck() {
 #[differentiable]
 fn f0219(p0: f64, p1: f64) -> f64 {
     let t1 = ((tanh(p1)) / (square(p0) + 2.0)) * p1;
-    let t2 = ((f0169(sigmoid(t1))) / (square(t1) + 2.0)) / (square(p1) + 1.0);
-    let t2 = t2 + p1;
-    let t3 = ((1.25 - t1) * (square(backprop::ops::sigmoid(t2)))) * t1;
-    let t4 = ((1.5 + (sigmoid((t2.powi(2) + 0.5).ln()))).powf(sin(t3))).max(t3);
-    let t5 = (backprop::ops::recip(square(t3) + 1.0)).min(t3);
-    t4 + t5 + p0
+    let mut t2 = ((p1 - t1) - t1) / (square(f0169(t1.sin())) + 2.0);
+    let _t3 = sigmoid(square(backprop::ops::sigmoid(t2)));
+    for i in 0..3 {
+        t2 += p1;
+    }
+    let t4 = t1;
+    let t5 = clamp(clamp(sqrt(square(t4) + 0.5), -0.5, 0.5), -0.5, 3.0);
+    t1 + t2 + t4 + t5
 }
 
 #[test]
 fn f0219_gradcheck() {
-    let mut s = 1811425069u64;
+    let mut s = 660201345u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -5588,38 +5654,39 @@ fn f0221_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0221_backward(*p0, p1.clone(), p2, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
-fn f0222(p0: &Array1<f64>, p1: f64, c0: &Array2<f64>) -> f64 {
-    let mut t1 = abs(p0);
-    let mut t2 = &t1 / (square(&t1) + 1.0);
-    if sum(&t1) <= -0.5183 {
-        t1 += &(relu(&(softmax(&t2))));
-    }
-    t2 = &(&t1 / (p1.powi(2) + 0.5)) / &(p0 * p0 + 1.0);
-    let t3 = &t1 * &(&(softmax(&t1)) * &t1);
-    let t4 = if sum(c0) > 0.4629 {
-        relu(&t1)
-    } else {
-        t3.to_owned()
+fn f0222(p0: &Array1<f64>, p1: f64, c0: &Array2<f64>, labels: &[usize]) -> f64 {
+    let mut t1 = log_softmax(p0);
+    let mut t3 = {
+        let t2 = (mean(&(-c0))) + &(sin(&(c0 - c0)));
+        concat(Axis(0), &[&(&(c0 * &t2) * &t2), c0, &t2])
     };
-    let t5 = t2.clone();
-    t4.sum() + mean(&t5)
+    t1 -= 0.75;
+    let mut t1 = c0 * c0;
+    for i in 0..2 {
+        t3 -= &(tan(&(tanh(&t3))));
+        t3 -= &(&t3 + p1);
+    }
+    let t4 = t1.clone();
+    t1 *= &t4;
+    mean(&t3) + sum(&t1) + sum(&t4)
 }
 
 #[test]
 fn f0222_gradcheck() {
-    let mut s = 186400074u64;
+    let mut s = 1054463216u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
     let c0: Array2<f64> = random((3, 2), &mut s);
+    let labels: &[usize] = &[0, 0, 0, 0, 0, 1, 1, 1, 0];
     let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
-    let (value, grads) = f0222_backward(&p0, p1, &c0, 1.0);
-    assert_eq!(value, f0222(&p0, p1, &c0));
+    let (value, grads) = f0222_backward(&p0, p1, &c0, labels, 1.0);
+    assert_eq!(value, f0222(&p0, p1, &c0, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0222_backward(p0, p1, &c0, 1.0)).unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0222_backward(p0, p1, &c0, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0223(d_t1: &Array1<f64>, out: &Array2<f64>, x: f64, d_x: f64) -> f64 {
-    let x_from_out = x * (softplus(x));
+    let x_from_out = x * (x.min(d_x));
     let t2 = d_t1;
     let grad_1 = if x <= -0.5183 {
         x_from_out
@@ -5629,9 +5696,9 @@ fn f0223(d_t1: &Array1<f64>, out: &Array2<f64>, x: f64, d_x: f64) -> f64 {
     let t4 = if x_from_out >= 0.4629 {
         grad_1 / &(square(t2) + 2.0)
     } else {
-        d_t1.to_owned()
+        softplus(&(sigmoid(&(backprop::ops::ln(&(square(t2) + 0.5))))))
     };
-    x_from_out + mean(t2) + grad_1 + logsumexp(&t4)
+    x_from_out + t2.sum() + grad_1 + mean(&t4) + logsumexp(t2)
 }
 
 #[test]
@@ -5716,30 +5783,30 @@ fn f0226_gradcheck() {
     assert_eq!(grads.d_x.shape(), d_x.shape());
     gradcheck(&(d_out.clone(), d_p0, out.clone(), d_x.clone()), |(d_out, d_p0, out, d_x)| f0226_backward(d_out, *d_p0, out, d_x, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2, p3))]
-fn f0227(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: f64, p3: f64, c0: &Array1<f64>) -> f64 {
-    let t2 = {
-        let t1 = p0;
-        powi(&(sqrt(&(p0 * p0 + 0.5))), 3)
+#[differentiable(wrt(d_out, d_x, out, w))]
+fn f0227(d_out: &Array2<f64>, d_x: ArrayView2<f64>, out: f64, w: f64, d_t1: &Array1<f64>) -> f64 {
+    let t1_from_t2 = {
+        let d_out_1 = d_out;
+        softmax(&(sqrt(&(d_out * d_out + 0.5))))
     };
-    let t2 = &t2;
-    mean(t2)
+    let t3 = sigmoid(&t1_from_t2);
+    t1_from_t2.sum() + sum(&t3) + w
 }
 
 #[test]
 fn f0227_gradcheck() {
-    let mut s = 1151684096u64;
-    let p0: Array2<f64> = random((3, 3), &mut s);
-    let p1: Array2<f64> = random((2, 2), &mut s);
-    let p2 = scalar(&mut s);
-    let p3 = scalar(&mut s);
-    let c0: Array1<f64> = random(2, &mut s);
-    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let (value, grads) = f0227_backward(&p0, p1.view(), p2, p3, &c0, 1.0);
-    assert_eq!(value, f0227(&p0, p1.view(), p2, p3, &c0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0227_backward(p0, p1.view(), *p2, *p3, &c0, 1.0)).unwrap();
+    let mut s = 1742412265u64;
+    let d_out: Array2<f64> = random((3, 3), &mut s);
+    let d_x: Array2<f64> = random((2, 2), &mut s);
+    let out = scalar(&mut s);
+    let w = scalar(&mut s);
+    let d_t1: Array1<f64> = random(2, &mut s);
+    let (d_out, d_x, out, w, d_t1,) = std::hint::black_box((d_out, d_x, out, w, d_t1,));
+    let (value, grads) = f0227_backward(&d_out, d_x.view(), out, w, &d_t1, 1.0);
+    assert_eq!(value, f0227(&d_out, d_x.view(), out, w, &d_t1));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    gradcheck(&(d_out.clone(), d_x.clone(), out, w), |(d_out, d_x, out, w)| f0227_backward(d_out, d_x.view(), *out, *w, &d_t1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0228(x: f64, d_x: &Array2<f64>, d_p0: f64) -> f64 {
@@ -5778,14 +5845,14 @@ fn f0229(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
     t5 = &t5 + p2;
     for i in 0..1 {
         t5 = &t3 * (p1[[i, 0]]);
-        t5 += f0189(p1.to_owned());
+        t5 += logsumexp(&t5);
     }
-    logsumexp(&t3) + mean(&t5) + t1.sum()
+    mean(&t3) + t5.dot(&t5)
 }
 
 #[test]
 fn f0229_gradcheck() {
-    let mut s = 1630952717u64;
+    let mut s = 1477934673u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2 = scalar(&mut s);
@@ -5819,20 +5886,20 @@ fn f0230_gradcheck() {
 fn f0231(p0: f64, p1: &Array2<f64>) -> f64 {
     let _t1 = 3.0 / (square(p0) + 1.0);
     let t2 = softplus(p1);
-    let mut t3 = sin(p1);
+    let t3 = sin(p1);
     let t4 = if t2[[0, 0]] <= 0.0371 {
         (relu(&t3)).dot(&t3)
     } else {
-        (softmax(&t2)).dot(&t2)
+        t2.dot(&t3)
     };
-    let t4 = t4.clone();
-    t3 = softplus(&t3);
-    t3.sum() + sum(&t4) + sum(&t3)
+    let t5 = tanh(&(p1 / &(square(p1) + 2.0)));
+    let t6 = t3.dot(&t4);
+    t5[[0, 0]] + t6[[0, 0]] + t3.sum()
 }
 
 #[test]
 fn f0231_gradcheck() {
-    let mut s = 363098421u64;
+    let mut s = 480493201u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -5862,29 +5929,27 @@ fn f0232_gradcheck() {
     gradcheck(&(d_t1.clone(), d_p0.clone(), out.clone()), |(d_t1, d_p0, out)| f0232_backward(d_t1, d_p0, out, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
-fn f0233(p0: &Array2<f64>, p1: &Array1<f64>, c0: &Array2<f64>) -> f64 {
-    let t1 = log_softmax(c0);
-    let t3 = {
-        let t2 = softmax(c0);
-        &t1 / (square(c0) + 1.0)
-    };
-    let t4 = p0;
-    let t5 = softplus(&(sin(t4)));
-    let t6 = t1.clone();
-    t5[[0, 0]] + t6.sum()
+fn f0233(p0: &Array2<f64>, p1: &Array1<f64>, c0: &Array2<f64>, labels: &[usize]) -> f64 {
+    let t1 = c0.ceil();
+    let mut t2 = &(&(log_sigmoid(p1)) + p1) / &(square(&(sin(&(softmax(p1))))) + 2.0);
+    let _t3 = f64::log((mean(&(sqrt(&(&t1 * &t1 + 0.5))))).powi(2) + 1.0, 10.0);
+    let t4 = softmax_cross_entropy(&t1, labels);
+    t2 += ((backprop::ops::recip(&(square(c0) + 1.0))).dot(&t2)).sum();
+    mean(&t2) + t4 + logsumexp(p1)
 }
 
 #[test]
 fn f0233_gradcheck() {
-    let mut s = 1542353326u64;
+    let mut s = 1851625496u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let c0: Array2<f64> = random((1, 3), &mut s);
+    let labels: &[usize] = &[0];
     let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
-    let (value, grads) = f0233_backward(&p0, &p1, &c0, 1.0);
-    assert_eq!(value, f0233(&p0, &p1, &c0));
+    let (value, grads) = f0233_backward(&p0, &p1, &c0, labels, 1.0);
+    assert_eq!(value, f0233(&p0, &p1, &c0, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0233_backward(p0, &p1, &c0, 1.0)).unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0233_backward(p0, &p1, &c0, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0234(p0: &Array1<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
@@ -5918,13 +5983,13 @@ fn f0235(p0: f64, c0: &Array2<f64>) -> f64 {
     }
     let t4 = t2.clone();
     let t5 = t3.clone();
-    let t6 = softmax(&t4);
-    mean(&t5) + sum(&t6) + sum(&t3)
+    let t6 = exp2(&t4);
+    sum(&t2) + t3[[1, 2]] + sum(&t4) + sum(&t5) + t6[[2, 1]]
 }
 
 #[test]
 fn f0235_gradcheck() {
-    let mut s = 961163793u64;
+    let mut s = 1483003782u64;
     let p0 = scalar(&mut s);
     let c0: Array2<f64> = random((3, 3), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -5932,79 +5997,73 @@ fn f0235_gradcheck() {
     assert_eq!(value, f0235(p0, &c0));
     gradcheck(&(p0,), |(p0,)| f0235_backward(*p0, &c0, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2, p3))]
-fn f0236(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let mut t1 = (backprop::ops::square(&(tan(&(tanh(c0)))))).dot(p0);
-    t1 /= &(square(&(p3.row(0))) + 0.5);
-    t1 /= &(square(&(&(&t1 - &t1) + &t1)) + 1.0);
-    for i in 0..3 {
-        t1 += &(sin(&t1));
-    }
-    let t2 = p3 * p1;
-    let t3 = p3;
-    sum(&t2) + mean(t3)
+#[differentiable(wrt(d_out, out, d_x, grad))]
+fn f0236(d_out: &Array2<f64>, out: f64, d_x: &Array2<f64>, grad: &Array2<f64>, d_p0: &Array2<f64>) -> f64 {
+    let mut out_1 = (backprop::ops::square(&(tan(&(tanh(d_p0)))))).dot(d_out);
+    out_1 /= &(square(&(grad.row(0))) + 0.5);
+    out_1 /= &(square(&(d_x.sum_axis(Axis(0)))) + 1.0);
+    let d_out_1 = sigmoid(&(&out_1 - &out_1));
+    let unused = d_p0 * out;
+    out_1.sum() + d_out_1.sum() + unused[[0, 0]]
 }
 
 #[test]
 fn f0236_gradcheck() {
-    let mut s = 1058812341u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array2<f64> = random((3, 2), &mut s);
-    let p3: Array2<f64> = random((1, 2), &mut s);
-    let c0: Array2<f64> = random((1, 3), &mut s);
-    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let (value, grads) = f0236_backward(&p0, p1, &p2, &p3, &c0, 1.0);
-    assert_eq!(value, f0236(&p0, p1, &p2, &p3, &c0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0236_backward(p0, *p1, p2, p3, &c0, 1.0)).unwrap();
+    let mut s = 2104602854u64;
+    let d_out: Array2<f64> = random((3, 2), &mut s);
+    let out = scalar(&mut s);
+    let d_x: Array2<f64> = random((3, 2), &mut s);
+    let grad: Array2<f64> = random((1, 2), &mut s);
+    let d_p0: Array2<f64> = random((1, 3), &mut s);
+    let (d_out, out, d_x, grad, d_p0,) = std::hint::black_box((d_out, out, d_x, grad, d_p0,));
+    let (value, grads) = f0236_backward(&d_out, out, &d_x, &grad, &d_p0, 1.0);
+    assert_eq!(value, f0236(&d_out, out, &d_x, &grad, &d_p0));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    assert_eq!(grads.grad.shape(), grad.shape());
+    gradcheck(&(d_out.clone(), out, d_x.clone(), grad.clone()), |(d_out, out, d_x, grad)| f0236_backward(d_out, *out, d_x, grad, &d_p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0237(out: f64, d_p0: &Array2<f64>, d_out: f64) -> f64 {
-    let mut t1 = d_p0 * d_p0;
-    let mut d_out_1 = {
-        let unused = (backprop::ops::recip(square(out) + 1.0)) / (&t1 * &t1 + 2.0);
+fn f0237(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
+    let mut t1 = p1 * p1;
+    let mut t3 = {
+        let t2 = (backprop::ops::recip(square(p0) + 1.0)) / (&t1 * &t1 + 2.0);
         sigmoid(&t1)
     };
-    d_out_1 -= &(&t1 * out);
-    t1 -= &(softmax(d_p0));
-    let d_d_x = {
-        let t1_from_t2 = exp(&d_out_1);
-        &t1 - d_out
-    };
-    let t6 = sigmoid(&t1);
-    let x_from_out = sigmoid(d_out);
-    mean(&t6) + x_from_out
+    t3 -= &(&t1 * p0);
+    t1 -= &(log_softmax(p1));
+    let t4 = p0;
+    t3 += &t1;
+    t3 *= t4;
+    t3.sum() + t4
 }
 
 #[test]
 fn f0237_gradcheck() {
-    let mut s = 181975236u64;
-    let out = scalar(&mut s);
-    let d_p0: Array2<f64> = random((3, 2), &mut s);
-    let d_out = scalar(&mut s);
-    let (out, d_p0, d_out,) = std::hint::black_box((out, d_p0, d_out,));
-    let (value, grads) = f0237_backward(out, &d_p0, d_out, 1.0);
-    assert_eq!(value, f0237(out, &d_p0, d_out));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    gradcheck(&(out, d_p0.clone(), d_out), |(out, d_p0, d_out)| f0237_backward(*out, d_p0, *d_out, 1.0)).unwrap();
+    let mut s = 2014420066u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((3, 2), &mut s);
+    let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0237_backward(p0, &p1, p2, 1.0);
+    assert_eq!(value, f0237(p0, &p1, p2));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0237_backward(*p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0238(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
     let t1 = if p2[[0, 0]] >= -0.5183 {
         p1
     } else {
-        p1.tanh()
+        mse(p2, p2)
     };
-    let t1 = (&(log_sigmoid(p2)) / &(p0 * p0 + 0.5)) + 0.75;
-    t1.sum()
+    let t1 = tanh(p2);
+    sum(&t1)
 }
 
 #[test]
 fn f0238_gradcheck() {
-    let mut s = 1973797298u64;
+    let mut s = 1355457016u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
@@ -6036,42 +6095,40 @@ fn f0239_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0239_backward(p0.view(), &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0240(p0: &Array2<f64>, p1: ArrayView1<f64>, p2: &Array2<f64>) -> Array2<f64> {
-    let mut t1 = &(-&(p2 * p2)) * (p0[[1, 1]]);
-    if sum(&t1) < 0.4629 {
-        t1 -= &(logsumexp(&t1));
+fn f0240(p0: &Array2<f64>, p1: ArrayView1<f64>, p2: &Array2<f64>) -> f64 {
+    let mut t1 = &((square(&(p2 * p2)) + 0.5).log(3.0 * 3.0 + 1.5)) - &p1;
+    if t1[[0, 0]] >= -0.5183 {
+        t1 /= &(square(&((&t1 + &t1) + &t1)) + 1.0);
+    } else {
+        t1 *= &(p2.clamp(-0.5, 0.5));
     }
-    let t2 = t1.clone();
-    sin(p2)
+    let t2 = sigmoid(mse(&p1, &p1));
+    mean(&t1) + t2
 }
 
 #[test]
 fn f0240_gradcheck() {
-    let mut s = 1121871545u64;
+    let mut s = 547019990u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array2<f64> = random((1, 3), &mut s);
-    let (value, grads) = f0240_backward(&p0, p1.view(), &p2, &up);
+    let (value, grads) = f0240_backward(&p0, p1.view(), &p2, 1.0);
     assert_eq!(value, f0240(&p0, p1.view(), &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0240_backward(p0, p1.view(), p2, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0240_backward(p0, p1.view(), p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0241(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
-    let t1 = softmax(&(softmax(p1)));
-    t1.sum() + mean(p0)
+    let t1 = (softmax(p1)).clamp(-2.0, 0.5);
+    t1.sum()
 }
 
 #[test]
 fn f0241_gradcheck() {
-    let mut s = 539657448u64;
+    let mut s = 637079528u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
@@ -6086,29 +6143,25 @@ fn f0241_gradcheck() {
 #[differentiable]
 fn f0242(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
     let mut t2 = {
-        let t1 = (sin(&(cos(p1)))).dot(&p1.t());
-        t1
+        let t1 = (cos(&(log_softmax(p1)))).t().dot(p1);
+        p2
     };
-    for i in 0..3 {
-        t2 += &((relu(&t2)).sum_axis(Axis(1)));
-        t2 += p0;
-    }
-    let mut t2 = square(p2 * 1.5);
-    if p2 > 0.0371 {
-        t2 -= (square(t2) + 0.5).powf(2.0);
-    }
-    let t4 = {
-        let t3 = (p2.cos()).max(t2);
-        ((square(t3) + 1.0).recip()) + (exp(sigmoid(t2)))
+    let _t3 = ln(&(square(p1) + 0.5));
+    let t4 = ((t2 * t2).sin()) / (square(t2) + 0.5);
+    let t5 = p2;
+    let t6 = if t4 < 0.0371 {
+        t5 * t5
+    } else {
+        softplus(t5)
     };
-    let t5 = t2;
-    let t6 = t2.cos();
-    t2 + t4 + t5 + t6 + mean(p1)
+    t2 /= t4.powi(2) + 0.5;
+    let t7 = -t6;
+    t6 + t7 + t4
 }
 
 #[test]
 fn f0242_gradcheck() {
-    let mut s = 876040161u64;
+    let mut s = 1031902676u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2 = scalar(&mut s);
@@ -6188,22 +6241,23 @@ fn f0245_gradcheck() {
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
 fn f0246(p0: f64, p1: &Array2<f64>, p2: &Array1<f64>, p3: &Array2<f64>, c0: &Array1<f64>) -> f64 {
-    let t1 = softmax(c0);
-    let t2 = p2;
-    let t3 = 0.75 - t2;
-    let t4 = backprop::ops::recip(&(square(&(log_sigmoid(&(p3.sum_axis(Axis(1)))))) + 1.0));
-    let t6 = {
-        let t5 = t2;
-        &t1 - t2
-    };
-    let t7 = (t3.dot(&t6)).tanh();
-    let t8 = tanh(&(sin(&(sqrt(&(&t6 * &t6 + 1.0))))));
-    t7 + t8.sum() + sum(p3)
+    let t1 = c0.cosh();
+    let mut t2 = p3.dot(p1);
+    t2 *= c0.dot(c0);
+    let t3 = p3;
+    if mean(&t1) > 0.0371 || p0 > 0.0 {
+        t2 -= &(t3.dot(p1));
+    } else if t1.sum() < -0.5183 {
+        t2 *= &(relu(t3));
+    }
+    let t4 = &(&t2 - &t2) - &(t3 + p3);
+    let t5 = sqrt(&(t3 * t3 + 0.5));
+    sum(&t1) + mean(&t2) + t3[[0, 0]] + t4[[1, 0]] + t5[[1, 0]]
 }
 
 #[test]
 fn f0246_gradcheck() {
-    let mut s = 316051263u64;
+    let mut s = 1682788550u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let p2: Array1<f64> = random(3, &mut s);
@@ -6264,35 +6318,42 @@ fn f0248_gradcheck() {
     assert_eq!(grads.d_t1.shape(), d_t1.shape());
     gradcheck(&(d_p0, x.clone(), d_out.clone(), d_t1.clone()), |(d_p0, x, d_out, d_t1)| f0248_backward(*d_p0, x, d_out, d_t1, &y_1, 1.0)).unwrap();
 }
-#[differentiable(wrt(p1))]
-fn f0249(p0: &Array2<f32>, p1: &Array1<f32>) -> f32 {
-    let mut t1 = if mean(p0) <= 0.0371 {
-        sqrt(&(square(&(p0 - p0)) + 1.0))
+#[differentiable(wrt(grad))]
+fn f0249(out: &Array2<f32>, grad: &Array1<f32>) -> f32 {
+    let mut t1 = if mean(out) <= 0.0371 {
+        softmax(&(out - out))
     } else {
-        &(p1 + p0) / 0.75
+        &(grad + out) / 0.75
     };
-    t1 -= p0;
-    t1 += t1.sum();
-    let _t2 = ((sigmoid(&t1)).dot(&(cos(p1)))) * (p1.dot(p1));
-    let t3 = p1;
-    let t4 = t3 * t3;
-    let t5 = p1;
-    logsumexp(&t4) + sum(t5)
+    t1 -= &(sum_axis(&t1, Axis(0)));
+    let t1_from_t2 = grad;
+    if mean(&t1) >= -0.5183 {
+        t1 /= &(square(t1_from_t2) + 0.5);
+    } else {
+        t1 /= &(t1_from_t2 * t1_from_t2 + 1.0);
+    }
+    let t3 = t1.clamp(-1.0, 3.0);
+    let d_x = {
+        let d_out_1 = sum_axis(&t3, Axis(0));
+        sqrt(&(square(&((d_out_1.sum()) + out)) + 1.0))
+    };
+    let t6 = t1_from_t2 - &t1;
+    sum(&d_x) + t6[[2, 1]]
 }
 
 #[test]
 fn f0249_gradcheck() {
-    let mut s = 244140037u64;
-    let p0: Array2<f32> = random32((3, 2), &mut s);
-    let p1: Array1<f32> = random32(2, &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0249_backward(&p0, &p1, 1.0);
-    assert_eq!(value, f0249(&p0, &p1));
-    assert_eq!(grads.p1.shape(), p1.shape());
+    let mut s = 1226598323u64;
+    let out: Array2<f32> = random32((3, 2), &mut s);
+    let grad: Array1<f32> = random32(2, &mut s);
+    let (out, grad,) = std::hint::black_box((out, grad,));
+    let (value, grads) = f0249_backward(&out, &grad, 1.0);
+    assert_eq!(value, f0249(&out, &grad));
+    assert_eq!(grads.grad.shape(), grad.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p1.clone(),), |(p1,)| f0249_backward(&p0, p1, 1.0))
+        .check(&(grad.clone(),), |(grad,)| f0249_backward(&out, grad, 1.0))
         .unwrap();
 }
 #[differentiable]
@@ -6316,31 +6377,34 @@ fn f0250_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0250_backward(p0.view(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0251(p0: &Array2<f64>, p1: f64, p2: f64, labels: &[usize]) -> f64 {
-    let t1 = ((tan(tanh(p2))).cos()) / (square(p1) + 1.0);
-    let t1 = ((0.75 + p2) * (sigmoid(t1))) * (p2 - (t1 * p1));
-    let t2 = p0;
-    let t3 = &(exp(t2)) + t2;
-    let mut t2 = softmax_cross_entropy(&(&t3 - t2), labels);
-    for i in 0..2 {
-        t2 -= p2;
-    }
-    let t4 = tanh(f0231(p2, &(sigmoid(&t3))));
-    t2 + t4
+fn f0251(grad: &Array2<f64>, y_1: f64, d_p0: f64) -> f64 {
+    let mut t1 = (cos((square(d_p0) + 0.5).powf(0.5))) * &((grad * d_p0) * grad);
+    let t2 = t1.clone();
+    let d_d_x = sum_axis(&t1, Axis(1));
+    t1 += &(atan(&t2));
+    let mut t5 = {
+        let t4 = relu(&d_d_x);
+        sin(&t2)
+    };
+    t5 = sqrt(&(&t2 * &t2 + 0.5));
+    let out = {
+        let grad_1 = sigmoid(&t1);
+        backprop::ops::recip(&(&t2 * &t2 + 1.0))
+    };
+    t5[[0, 1]] + mean(&out)
 }
 
 #[test]
 fn f0251_gradcheck() {
-    let mut s = 1542784554u64;
-    let p0: Array2<f64> = random((2, 2), &mut s);
-    let p1 = scalar(&mut s);
-    let p2 = scalar(&mut s);
-    let labels: &[usize] = &[1, 0];
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0251_backward(&p0, p1, p2, labels, 1.0);
-    assert_eq!(value, f0251(&p0, p1, p2, labels));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(), p1, p2), |(p0, p1, p2)| f0251_backward(p0, *p1, *p2, labels, 1.0)).unwrap();
+    let mut s = 833461865u64;
+    let grad: Array2<f64> = random((2, 2), &mut s);
+    let y_1 = scalar(&mut s);
+    let d_p0 = scalar(&mut s);
+    let (grad, y_1, d_p0,) = std::hint::black_box((grad, y_1, d_p0,));
+    let (value, grads) = f0251_backward(&grad, y_1, d_p0, 1.0);
+    assert_eq!(value, f0251(&grad, y_1, d_p0));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    gradcheck(&(grad.clone(), y_1, d_p0), |(grad, y_1, d_p0)| f0251_backward(grad, *y_1, *d_p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0252(p0: &Array2<f32>, labels: &[usize]) -> f32 {
@@ -6370,35 +6434,38 @@ fn f0252_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0253(p0: &Array1<f64>) -> Array1<f64> {
-    let t1 = if logsumexp(p0) < 0.0371 {
-        p0.to_owned()
+fn f0253(d_x: &Array1<f64>) -> f64 {
+    let mut out = if logsumexp(d_x) < 0.0371 {
+        d_x.to_owned()
     } else {
-        p0.to_owned()
+        d_x.to_owned()
     };
-    let t3 = {
-        let t2 = p0 * &t1;
-        softplus(&(softmax(&t1)))
+    let t1_from_t2 = {
+        let d_d_x = d_x * &out;
+        cos(&(out.clamp(-2.0, 1.0)))
     };
-    let _t4 = t1.sum();
-    let _t5 = (logsumexp(&(concat(Axis(0), &[&t3, p0])))).abs();
-    let _t6 = (logsumexp(&(&t3 * &t1))) + (sigmoid(f0185(&t1)));
-    t3
+    if out.dot(&out) >= 0.0371 {
+        out = softplus(&t1_from_t2);
+    } else {
+        out = square(&out);
+    }
+    for i in 0..2 {
+        out += &(&out * &(tanh(&out)));
+        out += &t1_from_t2;
+    }
+    let x_from_out = sum(d_x);
+    logsumexp(&t1_from_t2) + x_from_out + t1_from_t2.sum()
 }
 
 #[test]
 fn f0253_gradcheck() {
-    let mut s = 583294885u64;
-    let p0: Array1<f64> = random(2, &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let up: Array1<f64> = random(2, &mut s);
-    let (value, grads) = f0253_backward(&p0, &up);
-    assert_eq!(value, f0253(&p0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(),), |(p0,)| f0253_backward(p0, &up))
-        .unwrap();
+    let mut s = 983021956u64;
+    let d_x: Array1<f64> = random(2, &mut s);
+    let (d_x,) = std::hint::black_box((d_x,));
+    let (value, grads) = f0253_backward(&d_x, 1.0);
+    assert_eq!(value, f0253(&d_x));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    gradcheck(&(d_x.clone(),), |(d_x,)| f0253_backward(d_x, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
 fn f0254(p0: Array1<f64>, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
@@ -6432,38 +6499,37 @@ fn f0254_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0254_backward(p0.clone(), *p1, p2, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0255(p0: f32, p1: ArrayView1<f32>, p2: &Array1<f32>, p3: f32) -> f32 {
-    let mut t1 = (powi(p2, 2)) / (p3.powi(2) + 0.5);
-    if mean(&t1) > 0.4629 {
-        t1 -= &(p2 / (&t1 * &t1 + 1.0));
-    } else {
-        t1 += &(log_softmax(p2));
+fn f0255(out: f32, d_t1: ArrayView1<f32>, d_out: &Array1<f32>, x: f32) -> f32 {
+    let mut out_1 = (powi(d_out, 2)) / (x.powi(2) + 0.5);
+    if mean(&out_1) > 0.4629 {
+        out_1 -= &(d_out / (&out_1 * &out_1 + 1.0));
     }
-    let t3 = {
-        let t2 = abs(&p1);
-        &p1 / &(square(&t1) + 1.0)
+    let unused = &out_1 + (0.5 / (square(x * 0.1) + 1.0));
+    let unused = &out_1 - &unused;
+    let d_d_x = if x > 0.0371 {
+        log_softmax(&(softplus(&d_t1)))
+    } else {
+        softmax(&out_1)
     };
-    let _t4 = cos(&(relu(&p1)));
-    let _t5 = softplus(&(sin(&(p2 * p3))));
-    mean(&t1) + mean(&t3) + p2.dot(p2)
+    sum(&out_1) + mean(&unused) + d_d_x.dot(&d_d_x)
 }
 
 #[test]
 fn f0255_gradcheck() {
-    let mut s = 1512092125u64;
-    let p0 = scalar32(&mut s);
-    let p1: Array1<f32> = random32(3, &mut s);
-    let p2: Array1<f32> = random32(3, &mut s);
-    let p3 = scalar32(&mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0255_backward(p0, p1.view(), &p2, p3, 1.0);
-    assert_eq!(value, f0255(p0, p1.view(), &p2, p3));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
+    let mut s = 1508992517u64;
+    let out = scalar32(&mut s);
+    let d_t1: Array1<f32> = random32(3, &mut s);
+    let d_out: Array1<f32> = random32(3, &mut s);
+    let x = scalar32(&mut s);
+    let (out, d_t1, d_out, x,) = std::hint::black_box((out, d_t1, d_out, x,));
+    let (value, grads) = f0255_backward(out, d_t1.view(), &d_out, x, 1.0);
+    assert_eq!(value, f0255(out, d_t1.view(), &d_out, x));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0, p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0255_backward(*p0, p1.view(), p2, *p3, 1.0))
+        .check(&(out, d_t1.clone(), d_out.clone(), x), |(out, d_t1, d_out, x)| f0255_backward(*out, d_t1.view(), d_out, *x, 1.0))
         .unwrap();
 }
 #[differentiable(wrt(p0, p2, p3))]
@@ -6543,7 +6609,7 @@ fn f0258(p0: f64, c0: &Array2<f64>) -> f64 {
     for i in 0..3 {
         t3 += &t2;
     }
-    let t5 = sigmoid(&(ln(&(square(&t3) + 0.5))));
+    let t5 = sigmoid(&((square(&t3) + 1.0).log(0.5)));
     let t6 = &t5;
     t5.sum() + t6[[1, 0]]
 }
@@ -6634,14 +6700,16 @@ fn f0262(p0: &Array2<f64>, p1: &Array2<f64>, p2: ArrayView1<f64>, p3: Array2<f64
         &t1 * p1
     };
     let t4 = t1.clone();
-    let t5 = mse(&(&t4 + 1.25), &t4);
-    let t6 = square(&t4);
-    t5 + sum(&t6) + p1[[2, 0]]
+    let mut t5 = logsumexp(&(&t2 + &t1));
+    if mean(&t4) >= -0.5183 {
+        t5 += f0200(p0, &(sin(&t1)), &(tanh(&t4)));
+    }
+    mean(&t4) + sum(&t5)
 }
 
 #[test]
 fn f0262_gradcheck() {
-    let mut s = 237063978u64;
+    let mut s = 1861696938u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array1<f64> = random(3, &mut s);
@@ -6656,36 +6724,40 @@ fn f0262_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0262_backward(p0, p1, p2.view(), p3.clone(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0263(p0: &Array2<f64>) -> f64 {
-    let mut t1 = sum(&(softmax(&(mean_axis(p0, Axis(1))))));
-    t1 = -(sin(log_sigmoid(t1)));
-    let t2 = &(softmax(p0)) * t1;
-    let t3 = &((&t2 - t1) + p0) * &t2;
-    let _t4 = t3.clone();
-    let t5 = mean(&(log_sigmoid(&t3)).column(0));
-    t3[[0, 0]] + t5
+fn f0263(x: &Array2<f64>) -> f64 {
+    let t1 = mse(x, x);
+    let t2 = t1;
+    let _t3 = t2;
+    let mut grad_1 = t2;
+    if t2 < -0.5183 {
+        grad_1 /= square((grad_1.min(t2)) + grad_1) + 1.0;
+    } else if t1 <= 0.4629 {
+        grad_1 /= square(t2) + 1.0;
+    }
+    let grad_1 = ((tanh(grad_1 - t1)).sinh()) + &(&(tan(&(tanh(x)))) + (grad_1 + t2));
+    t2 + sum(&grad_1)
 }
 
 #[test]
 fn f0263_gradcheck() {
-    let mut s = 1686518370u64;
-    let p0: Array2<f64> = random((2, 1), &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0263_backward(&p0, 1.0);
-    assert_eq!(value, f0263(&p0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0263_backward(p0, 1.0)).unwrap();
+    let mut s = 374054841u64;
+    let x: Array2<f64> = random((2, 1), &mut s);
+    let (x,) = std::hint::black_box((x,));
+    let (value, grads) = f0263_backward(&x, 1.0);
+    assert_eq!(value, f0263(&x));
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(x.clone(),), |(x,)| f0263_backward(x, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
-fn f0264(p0: &Array2<f64>, p1: f64, p2: f64) -> f64 {
+fn f0264(p0: &Array2<f64>, p1: f64, p2: f64) -> Array2<f64> {
     let t1 = p1 * p1;
     let t2 = p2;
     let t3 = if p2 > 0.0371 {
         cos(t2)
     } else {
-        p1 + t2
+        1.5 + p1
     };
-    t1 + t2 + t3 + p1
+    sigmoid(p0)
 }
 
 #[test]
@@ -6695,29 +6767,33 @@ fn f0264_gradcheck() {
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0264_backward(&p0, p1, p2, 1.0);
+    let up: Array2<f64> = random((1, 3), &mut s);
+    let (value, grads) = f0264_backward(&p0, p1, p2, &up);
     assert_eq!(value, f0264(&p0, p1, p2));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0264_backward(p0, p1, p2, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(),), |(p0,)| f0264_backward(p0, p1, p2, &up))
+        .unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
 fn f0265(p0: &Array1<f64>, p1: &Array2<f64>, p2: f64, p3: f64, c0: &Array2<f64>) -> f64 {
     let t1 = p1;
-    let t2 = c0.dot(p0);
+    let mut t2 = c0.dot(p0);
     let _t3 = sum_axis(&((t1 + p1) * &t2), Axis(1));
     let t1 = concat(Axis(0), &[&(cos(&(p3 * &t2))), &t2]);
     let t5 = {
-        let t4 = exp(&(sigmoid(&(square(&t2)))));
-        (t4.dot(&t2)) * c0
+        let t4 = mse(&(t2.dot(c0)), p0);
+        &t1 - p1
     };
-    let t6 = c0;
-    let t7 = concat(Axis(0), &[&(-&t2), &t1]);
-    mean(t6) + sum(&t7) + mean(p1)
+    let t6 = &t5;
+    t2 -= p3;
+    t5.sum() + t6[[1, 1]]
 }
 
 #[test]
 fn f0265_gradcheck() {
-    let mut s = 120435360u64;
+    let mut s = 635564757u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
@@ -6740,13 +6816,13 @@ fn f0266(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: &Array2<f64>, labels: 
     let t4 = &t3 - p2;
     let t5 = exp(&(tanh(&t4)));
     let t6 = softmax_cross_entropy(p1, labels);
-    let t4 = tanh(f0245(sin(&t5)));
-    t6 + t4
+    let t4 = tanh(f0245(p3.to_owned()));
+    t2[[0, 0]] + mean(&t3) + t5[[2, 1]] + t6 + t4
 }
 
 #[test]
 fn f0266_gradcheck() {
-    let mut s = 1252384035u64;
+    let mut s = 1593319729u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2 = scalar(&mut s);
@@ -6761,36 +6837,28 @@ fn f0266_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0266_backward(p0, p1, *p2, p3, labels, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
-fn f0267(p0: f64, c0: &Array2<f64>) -> Array2<f64> {
-    let mut t1 = ln(&(c0 * c0 + 0.5));
-    for i in 0..2 {
-        t1 += c0;
-        t1 += &(sin(&(c0 - c0)));
-    }
-    t1 += 1.5 / ((f0219(p0, p0)).powi(2) + 1.0);
-    let t2 = cos(&(c0 - &t1));
-    let t3 = if mean(&t1) < 0.0371 {
-        tan(&(tanh(&(tan(&(tanh(&(&t1 * &t2))))))))
-    } else {
-        t2.to_owned()
+fn f0267(p0: f64, c0: &Array2<f64>) -> f64 {
+    let t1 = softmax(c0);
+    let t2 = &t1;
+    let t3 = (square(sum(&t1)) + 0.5).ln();
+    let t4 = sum_axis(t2, Axis(1));
+    let t5 = &(softmax(&(t3 - &t4))) - t3;
+    let t7 = {
+        let t6 = t2 / 0.1;
+        p0 + &t5
     };
-    let _t4 = mean(&t3);
-    t1
+    t1.sum() + t2.sum() + t3 + logsumexp(&t4) + t5.dot(&t5) + sum(&t7) + mean(&t5)
 }
 
 #[test]
 fn f0267_gradcheck() {
-    let mut s = 1117317533u64;
+    let mut s = 1487311472u64;
     let p0 = scalar(&mut s);
     let c0: Array2<f64> = random((3, 2), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let up: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0267_backward(p0, &c0, &up);
+    let (value, grads) = f0267_backward(p0, &c0, 1.0);
     assert_eq!(value, f0267(p0, &c0));
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0,), |(p0,)| f0267_backward(*p0, &c0, &up))
-        .unwrap();
+    gradcheck(&(p0,), |(p0,)| f0267_backward(*p0, &c0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0268(p0: &Array2<f32>, p1: &Array2<f32>) -> f32 {
@@ -6868,38 +6936,36 @@ fn f0270_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0270_backward(p0, *p1, p2.view(), &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0271(p0: &Array2<f32>, p1: &Array2<f32>, p2: f32) -> Array2<f32> {
+fn f0271(p0: &Array2<f32>, p1: &Array2<f32>, p2: f32) -> f32 {
     let mut t2 = {
         let t1 = p2;
         sqrt(square(t1) + 0.5)
     };
     t2 += f0109(sigmoid(t2), p1);
     if p2 < -0.5183 {
-        t2 = -(t2.min(p2));
+        t2 = -(t2.max(p2));
     } else {
         t2 *= p2;
     }
-    let t2 = abs(p1);
-    tanh(p1)
+    let t2 = softmax(p1);
+    mean(&t2) + p0.sum()
 }
 
 #[test]
 fn f0271_gradcheck() {
-    let mut s = 548904989u64;
+    let mut s = 1080189424u64;
     let p0: Array2<f32> = random32((1, 3), &mut s);
     let p1: Array2<f32> = random32((2, 3), &mut s);
     let p2 = scalar32(&mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array2<f32> = random32((2, 3), &mut s);
-    let (value, grads) = f0271_backward(&p0, &p1, p2, &up);
+    let (value, grads) = f0271_backward(&p0, &p1, p2, 1.0);
     assert_eq!(value, f0271(&p0, &p1, p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0271_backward(p0, p1, *p2, &up))
+        .check(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0271_backward(p0, p1, *p2, 1.0))
         .unwrap();
 }
 #[differentiable]
@@ -6926,25 +6992,32 @@ fn f0272_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0272_backward(p0, *p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0273(x: &Array1<f64>) -> f64 {
-    let mut d_x = (x + x) / (square(&(3.0 + x)) + 1.0);
-    d_x /= square(logsumexp(&(&(x / (square(&d_x) + 0.5)) - x))) + 1.0;
-    let d_out = x - &(&(softmax(&d_x)) * x);
-    let d_out = tanh(sum(&d_out));
-    let d_out = tanh(&d_x);
-    let t3 = powi(&(log_softmax(&d_out)), 1);
-    mean(&d_x) + logsumexp(&d_out) + logsumexp(&t3)
+fn f0273(d_t1: &Array1<f64>) -> Array1<f64> {
+    let mut t1_from_t2 = (d_t1 + d_t1) / (square(&(3.0 + d_t1)) + 1.0);
+    t1_from_t2 /= square(logsumexp(&(&(d_t1 / (square(&t1_from_t2) + 0.5)) - d_t1))) + 1.0;
+    let x_from_out = sigmoid(&(d_t1 - &(&(ln_1p(&(&t1_from_t2 * &t1_from_t2 + 1.0))) / &(&t1_from_t2 * &t1_from_t2 + 2.0))));
+    let t4 = {
+        let x = d_t1;
+        (concat(Axis(0), &[x, &x_from_out, x])) / ((t1_from_t2[2]).powi(2) + 1.0)
+    };
+    let d_out_1 = sigmoid(&((square(&((x_from_out.dot(&t1_from_t2)) - d_t1)) + 1.0).log(2.0)));
+    let d_d_x = clamp(&x_from_out, -0.5, 3.0);
+    x_from_out
 }
 
 #[test]
 fn f0273_gradcheck() {
-    let mut s = 562443459u64;
-    let x: Array1<f64> = random(3, &mut s);
-    let (x,) = std::hint::black_box((x,));
-    let (value, grads) = f0273_backward(&x, 1.0);
-    assert_eq!(value, f0273(&x));
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(x.clone(),), |(x,)| f0273_backward(x, 1.0)).unwrap();
+    let mut s = 1314693159u64;
+    let d_t1: Array1<f64> = random(3, &mut s);
+    let (d_t1,) = std::hint::black_box((d_t1,));
+    let up: Array1<f64> = random(3, &mut s);
+    let (value, grads) = f0273_backward(&d_t1, &up);
+    assert_eq!(value, f0273(&d_t1));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(d_t1.clone(),), |(d_t1,)| f0273_backward(d_t1, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0274(p0: f64, p1: f64) -> f64 {
@@ -6999,9 +7072,9 @@ fn f0275_gradcheck() {
 fn f0276(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
     let t2 = {
         let t1 = cos(&((&p0 * &p0).dot(p2)));
-        sin(&(sigmoid(&(p2.dot(&t1)))))
+        softmax(&(log_softmax(&(t1.dot(&t1)))))
     };
-    t2.sum()
+    mean(&t2) + p3.sum()
 }
 
 #[test]
@@ -7021,32 +7094,38 @@ fn f0276_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0276_backward(p0.view(), p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0277(p0: f64, p1: Array2<f64>, labels: &[usize]) -> f64 {
-    let mut t2 = {
-        let t1 = cos(&p1);
-        sin(&t1)
+fn f0277(out: f64, d_t1: Array2<f64>, labels: &[usize]) -> f64 {
+    let t2 = {
+        let x = cos(&d_t1);
+        (&x * &x + 0.5).log(2.0)
     };
-    t2 += &(square(&p1));
-    for i in 0..3 {
-        t2 += p0;
-        t2 += p0;
+    let t3 = ((softmax_cross_entropy(&t2, labels)) - &(&t2 - 1.5)) / (square(&t2) + 2.0);
+    let mut d_x = {
+        let d_out = logsumexp(&(tanh(&t3)));
+        sigmoid(&t2)
+    };
+    let t1_from_t2 = if out > -0.5183 {
+        powi(&(sigmoid(&t3)), 2)
+    } else {
+        t3.to_owned()
+    };
+    if t1_from_t2.sum() <= 0.4629 {
+        d_x += &(powi(&(tanh(&t2)), 3));
     }
-    let t3 = sigmoid(p0 / (square(softmax_cross_entropy(&t2, labels)) + 1.0));
-    let t4 = t3;
-    t3 + t4
+    mean(&d_x) + sum(&t1_from_t2)
 }
 
 #[test]
 fn f0277_gradcheck() {
-    let mut s = 1336499532u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((3, 2), &mut s);
+    let mut s = 2079376603u64;
+    let out = scalar(&mut s);
+    let d_t1: Array2<f64> = random((3, 2), &mut s);
     let labels: &[usize] = &[0, 0, 1];
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0277_backward(p0, p1.clone(), labels, 1.0);
-    assert_eq!(value, f0277(p0, p1.clone(), labels));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0277_backward(*p0, p1.clone(), labels, 1.0)).unwrap();
+    let (out, d_t1,) = std::hint::black_box((out, d_t1,));
+    let (value, grads) = f0277_backward(out, d_t1.clone(), labels, 1.0);
+    assert_eq!(value, f0277(out, d_t1.clone(), labels));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    gradcheck(&(out, d_t1.clone()), |(out, d_t1)| f0277_backward(*out, d_t1.clone(), labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0278(p0: &Array2<f32>, p1: f32) -> Array2<f32> {
@@ -7077,32 +7156,31 @@ fn f0278_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0279(p0: f64, p1: &Array2<f64>) -> Array2<f64> {
-    let t1 = if p0 > -0.5183 {
-        sum(&(powi(p1, 1)))
+fn f0279(p0: f64, p1: &Array2<f64>) -> f64 {
+    let mut t1 = if p0 > -0.5183 {
+        (p1.hypot(square(p0) + 0.5)).sum_axis(Axis(0))
     } else {
-        p0 - (-p0)
+        sin(&((p1.hypot(square(p0) + 0.5)).sum_axis(Axis(0))))
     };
-    let t2 = powi(p1, 2);
-    let _t3 = p1 - p1;
-    let _t4 = t2.clone();
-    tanh(p1)
+    t1 *= &(0.75 / (square(&(&t1 * &t1)) + 1.0));
+    let t3 = {
+        let t2 = p0;
+        abs(&((t2 + p0) * &(t2 / &(p1 * p1 + 0.5))))
+    };
+    let t4 = (f0208(p0, p0)) - (t3.sum());
+    t3[[0, 0]] + t4
 }
 
 #[test]
 fn f0279_gradcheck() {
-    let mut s = 747569587u64;
+    let mut s = 1517777236u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up: Array2<f64> = random((1, 3), &mut s);
-    let (value, grads) = f0279_backward(p0, &p1, &up);
+    let (value, grads) = f0279_backward(p0, &p1, 1.0);
     assert_eq!(value, f0279(p0, &p1));
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0, p1.clone()), |(p0, p1)| f0279_backward(*p0, p1, &up))
-        .unwrap();
+    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0279_backward(*p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0280(p0: &Array1<f64>, p1: &Array2<f64>) -> f64 {
@@ -7125,15 +7203,18 @@ fn f0280_gradcheck() {
 #[differentiable]
 fn f0281(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
     let t1 = sigmoid(p1);
-    let t2 = softmax(p2);
-    let t3 = t2.clone();
-    let t4 = &(&(p1 / (square(&t1) + 2.0)) * 0.1) * p0;
-    mean(&t1) + sum(&t2) + t3[[2, 0]] + t4.sum() + t3.sum()
+    let t2 = clamp(p2, -2.0, 1.0);
+    let t3 = p2[[0, 0]];
+    let t5 = {
+        let t4 = (p1 / &(&t1 * &t1 + 0.5)).dot(&t1);
+        sigmoid(&t2)
+    };
+    t3 + sum(&t5)
 }
 
 #[test]
 fn f0281_gradcheck() {
-    let mut s = 313178370u64;
+    let mut s = 488403756u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -7147,33 +7228,26 @@ fn f0281_gradcheck() {
 }
 #[differentiable]
 fn f0282(p0: f64, p1: &Array2<f64>, p2: ArrayView2<f64>, labels: &[usize]) -> f64 {
-    let mut t2 = {
+    let t2 = {
         let t1 = p0;
         sin(p1)
     };
     let t3 = p1.t();
-    let t4 = &(softmax(&p2)) - &p2;
-    let t5 = if t4[[0, 0]] > 0.4629 {
-        (&t3 * p0) / (p1 * p1 + 1.0)
-    } else {
-        &(sqrt(&(&t2 * &t2 + 1.0))) / (square(&t3) + 1.0)
-    };
-    t2 += mse(&p2, &t4);
-    let t6 = sin(f0219(p0, p0));
-    let t8 = {
-        let t7 = (p2.dot(&t4.t())) - &(&t2 * t6);
-        (softmax_cross_entropy(&p2, labels)) / &(square(&(t6 * &t2)) + 0.5)
-    };
-    mean(&t2) + mean(&t3) + t4[[0, 0]] + t5.sum() + t6 + t8[[0, 0]] + t8.sum()
+    let mut t4 = (p2.clamp(-2.0, 1.0)) * &t2;
+    let t5 = backprop::ops::abs(&(t3.dot(&t2)));
+    t4 -= 1.25;
+    let t6 = backprop::ops::recip(&(square(&p2) + 1.0));
+    let t7 = backprop::ops::recip(&(square(&t3) + 1.0));
+    sum(&t6) + sum(&t7)
 }
 
 #[test]
 fn f0282_gradcheck() {
-    let mut s = 975742300u64;
+    let mut s = 81553927u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
-    let labels: &[usize] = &[0, 1, 1];
+    let labels: &[usize] = &[0, 0, 0];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0282_backward(p0, &p1, p2.view(), labels, 1.0);
     assert_eq!(value, f0282(p0, &p1, p2.view(), labels));
@@ -7182,27 +7256,23 @@ fn f0282_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0282_backward(*p0, p1, p2.view(), labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0283(p0: &Array2<f64>, p1: &Array2<f64>) -> Array2<f64> {
+fn f0283(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
     let mut t1 = 3.0 / (square(p1[[2, 1]]) + 1.0);
-    t1 -= 3.0;
-    sin(p0)
+    t1 += f0238(p0, f64::tanh(softplus(t1)), p0);
+    t1
 }
 
 #[test]
 fn f0283_gradcheck() {
-    let mut s = 1171135407u64;
+    let mut s = 480266950u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up: Array2<f64> = random((2, 1), &mut s);
-    let (value, grads) = f0283_backward(&p0, &p1, &up);
+    let (value, grads) = f0283_backward(&p0, &p1, 1.0);
     assert_eq!(value, f0283(&p0, &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0283_backward(p0, p1, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0283_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0284(p0: &Array1<f64>, p1: f64) -> f64 {
@@ -7228,26 +7298,26 @@ fn f0284_gradcheck() {
 }
 #[differentiable(wrt(p0))]
 fn f0285(p0: Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let mut t2 = {
+    let t2 = {
         let t1 = &(exp(c0)) * c0;
         (tanh(&(&t1 * &t1).t())).dot(&(tanh(&t1)))
     };
     let t4 = {
         let t3 = c0[[2, 2]];
-        (t3.powi(2) + 0.5).powf(sin(t3))
+        f64::sinh(t3)
     };
-    let t5 = t4;
-    let mut t6 = (log_sigmoid(&(cos(&t2)))).dot(c0);
-    if t5 < 0.4629 {
-        t2 += log_sigmoid(t5);
+    let mut t5 = t4 * t4;
+    let t2 = (square(&(sigmoid(&(c0 - &t2))))) - &t2;
+    let mut t6 = sigmoid(&(softplus(&t2)));
+    if t4 >= 0.0371 {
+        t6 -= &(mean_axis(&t2, Axis(0)));
     }
-    let _t7 = t5;
-    t2.sum() + t4 + t5 + mean(&t6) + sum(&t6)
+    t4 + t5 + mean(&t2) + sum(&t6)
 }
 
 #[test]
 fn f0285_gradcheck() {
-    let mut s = 957349064u64;
+    let mut s = 610924737u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let c0: Array2<f64> = random((3, 3), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -7258,15 +7328,18 @@ fn f0285_gradcheck() {
 }
 #[differentiable]
 fn f0286(p0: ArrayView1<f64>) -> f64 {
-    let t1 = sum(&(log_sigmoid(&p0)));
-    let _t2 = t1 / (square(&(t1 + &p0)) + 2.0);
-    let t3 = t1 + t1;
-    t1 + t3
+    let mut t1 = logsumexp(&(softmax(&p0)));
+    t1 += 0.1 - t1;
+    let t3 = {
+        let t2 = sin(&p0);
+        &(powi(&(trunc(&t2)), 2)) / ((logsumexp(&(t1 + &p0))).powi(2) + 1.0)
+    };
+    t1 + mean(&t3)
 }
 
 #[test]
 fn f0286_gradcheck() {
-    let mut s = 955431089u64;
+    let mut s = 969460267u64;
     let p0: Array1<f64> = random(3, &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0286_backward(p0.view(), 1.0);
@@ -7275,32 +7348,29 @@ fn f0286_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0286_backward(p0.view(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0287(p0: &Array1<f64>, p1: ArrayView2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
-    let t1 = ((-p3) / (square(&(&p1 / (p3.powi(2) + 2.0))) + 2.0)).dot(&p1.t());
-    let t1 = log_softmax(&t1);
-    let t2 = backprop::ops::sigmoid(p3);
-    let t4 = {
-        let t3 = concat(Axis(1), &[&t1, &t1, &t1]);
-        sigmoid(&t1)
-    };
-    let t5 = t2 * &p1;
-    mean(&t4) + mean(&t5) + t1[[0, 1]]
+fn f0287(d_p0: &Array1<f64>, w: ArrayView2<f64>, y_1: &Array2<f64>, x: f64) -> f64 {
+    let t1 = ((-x) / (square(&(&w / (x.powi(2) + 2.0))) + 2.0)).dot(&w.t());
+    let t1 = fract(&t1);
+    let out_1 = exp(&(tanh(y_1)));
+    let out = tanh(&(square(&(sigmoid(&(&t1 + &out_1))))));
+    let _t4 = softplus(&(x * &t1));
+    sum(&out_1) + out.sum() + sum(&out_1)
 }
 
 #[test]
 fn f0287_gradcheck() {
-    let mut s = 1024411288u64;
-    let p0: Array1<f64> = random(3, &mut s);
-    let p1: Array2<f64> = random((3, 2), &mut s);
-    let p2: Array2<f64> = random((3, 3), &mut s);
-    let p3 = scalar(&mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0287_backward(&p0, p1.view(), &p2, p3, 1.0);
-    assert_eq!(value, f0287(&p0, p1.view(), &p2, p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0287_backward(p0, p1.view(), p2, *p3, 1.0)).unwrap();
+    let mut s = 1099701594u64;
+    let d_p0: Array1<f64> = random(3, &mut s);
+    let w: Array2<f64> = random((3, 2), &mut s);
+    let y_1: Array2<f64> = random((3, 3), &mut s);
+    let x = scalar(&mut s);
+    let (d_p0, w, y_1, x,) = std::hint::black_box((d_p0, w, y_1, x,));
+    let (value, grads) = f0287_backward(&d_p0, w.view(), &y_1, x, 1.0);
+    assert_eq!(value, f0287(&d_p0, w.view(), &y_1, x));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    assert_eq!(grads.w.shape(), w.shape());
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    gradcheck(&(d_p0.clone(), w.clone(), y_1.clone(), x), |(d_p0, w, y_1, x)| f0287_backward(d_p0, w.view(), y_1, *x, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1))]
 fn f0288(p0: f64, p1: f64, c0: &Array2<f64>, labels: &[usize]) -> f64 {
@@ -7311,20 +7381,17 @@ fn f0288(p0: f64, p1: f64, c0: &Array2<f64>, labels: &[usize]) -> f64 {
     } else {
         t2.to_owned()
     };
-    let t5 = {
-        let t4 = c0 / (square(p0) + 0.5);
-        tanh(&t1.t())
-    };
-    t3[[0, 2]] + t5[[0, 0]]
+    let t4 = p1 + p1;
+    t1.sum() + t2.sum() + t3[[1, 1]] + t4 + t1[[0, 2]]
 }
 
 #[test]
 fn f0288_gradcheck() {
-    let mut s = 526496316u64;
+    let mut s = 1383811088u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let c0: Array2<f64> = random((2, 3), &mut s);
-    let labels: &[usize] = &[4, 1, 1];
+    let labels: &[usize] = &[3, 0, 6];
     let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
     let (value, grads) = f0288_backward(p0, p1, &c0, labels, 1.0);
     assert_eq!(value, f0288(p0, p1, &c0, labels));
@@ -7358,25 +7425,19 @@ fn f0289_gradcheck() {
 }
 #[differentiable]
 fn f0290(p0: f64) -> f64 {
-    let mut t1 = (p0 * p0) * ((p0.powi(2) + 0.5).ln());
-    let t2 = if t1 < 0.0371 && t1 > 0.0 {
-        p0 * t1
-    } else {
-        t1
-    };
-    let _t3 = ln(square(t1) + 1.0);
-    let mut t4 = (backprop::ops::relu(p0)).max(t1);
-    for i in 0..2 {
-        t4 -= t2 + t4;
-    }
-    let t5 = -(t4 - t4);
-    t1 = t2 / (t5.powi(2) + 1.0);
-    t1 + t2 + t4 + t5
+    let t1 = (p0 * p0) + (p0.mul_add(0.5, p0));
+    let mut t2 = t1;
+    let t1 = ((log_sigmoid(t2)) - 1.5) + t2;
+    t2 = softplus(t2);
+    let t3 = t1 + t1;
+    let t4 = (f64::log(square(t3 - t3) + 1.0, 0.5)).tanh();
+    let t5 = t2;
+    t2 + t1 + t3 + t4 + t5
 }
 
 #[test]
 fn f0290_gradcheck() {
-    let mut s = 1065596020u64;
+    let mut s = 1882152769u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0290_backward(p0, 1.0);
@@ -7385,13 +7446,13 @@ fn f0290_gradcheck() {
 }
 #[differentiable(wrt(p1, p2))]
 fn f0291(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
-    let t1 = (&(relu(p2)) - (f64::tanh(p0))).t().dot(p2);
-    t1.sum() + p0
+    let t1 = concat(Axis(0), &[&(&(relu(p2)) + (p0.max(p1))), p2]);
+    mean(&t1)
 }
 
 #[test]
 fn f0291_gradcheck() {
-    let mut s = 462840292u64;
+    let mut s = 588492414u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -7402,21 +7463,21 @@ fn f0291_gradcheck() {
     gradcheck(&(p1, p2.clone()), |(p1, p2)| f0291_backward(p0, *p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0292(p0: &Array2<f64>) -> f64 {
-    let t1 = cos(&(tan(&(tanh(&(1.25 * p0))))));
-    let t1 = cos(&t1);
-    mean(&t1) + sum(&t1)
+fn f0292(w: &Array2<f64>) -> f64 {
+    let unused = softmax(&(tan(&(tanh(&(1.25 * w))))));
+    let _t2 = w;
+    sum(&unused)
 }
 
 #[test]
 fn f0292_gradcheck() {
-    let mut s = 1635417238u64;
-    let p0: Array2<f64> = random((1, 3), &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0292_backward(&p0, 1.0);
-    assert_eq!(value, f0292(&p0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0292_backward(p0, 1.0)).unwrap();
+    let mut s = 1783418127u64;
+    let w: Array2<f64> = random((1, 3), &mut s);
+    let (w,) = std::hint::black_box((w,));
+    let (value, grads) = f0292_backward(&w, 1.0);
+    assert_eq!(value, f0292(&w));
+    assert_eq!(grads.w.shape(), w.shape());
+    gradcheck(&(w.clone(),), |(w,)| f0292_backward(w, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0293(d_p0: f64, grad: &Array2<f64>) -> f64 {
@@ -7461,24 +7522,27 @@ fn f0294_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0294_backward(p0, p1, p2, p3.clone(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0295(y_1: &Array2<f64>) -> f64 {
-    let x = y_1;
-    let mut d_x = y_1 * x;
-    d_x += (mean_axis(&(&d_x / (square(&d_x) + 2.0)), Axis(0))).sum();
-    let out = (log_softmax(&(y_1 * x))) - y_1;
-    let t1_from_t2 = &(&((tanh(&out)).dot(&(tanh(&d_x.t())))) * (0.75)) * &(x.column(1));
-    sum(x) + d_x.sum() + out[[0, 1]] + mean(&t1_from_t2) + sum(x)
+fn f0295(p0: &Array2<f64>) -> f64 {
+    let t1 = p0;
+    let mut t2 = p0 * t1;
+    t2 += (mean_axis(&(&t2 / (square(&t2) + 2.0)), Axis(0))).sum();
+    let mut t3 = &(signum(&(p0 * t1))) * &(abs(&(round(&t2))));
+    for i in 0..1 {
+        t3 -= &(p0.row(i));
+        t2 += &(p0.row(i));
+    }
+    sum(&t2) + sum(&t3)
 }
 
 #[test]
 fn f0295_gradcheck() {
-    let mut s = 875966023u64;
-    let y_1: Array2<f64> = random((3, 2), &mut s);
-    let (y_1,) = std::hint::black_box((y_1,));
-    let (value, grads) = f0295_backward(&y_1, 1.0);
-    assert_eq!(value, f0295(&y_1));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    gradcheck(&(y_1.clone(),), |(y_1,)| f0295_backward(y_1, 1.0)).unwrap();
+    let mut s = 1518480817u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0295_backward(&p0, 1.0);
+    assert_eq!(value, f0295(&p0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0295_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0296(p0: Array2<f64>) -> f64 {
@@ -7524,60 +7588,60 @@ fn f0297_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0298(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
-    let t1 = p2;
-    let t2 = mse(&(p1.dot(t1)), p1);
+fn f0298(d_t1: ArrayView2<f64>, d_out: &Array2<f64>, out: &Array2<f64>, d_x: &Array2<f64>) -> f64 {
+    let grad_1 = out;
+    let out_1 = mse(&(d_out.dot(grad_1)), d_out);
     let t4 = {
-        let t3 = tan(&(backprop::ops::tanh(t1)));
-        t2
+        let x = tan(&(backprop::ops::tanh(grad_1)));
+        out_1
     };
-    let t5 = softplus(&(1.25 - &(abs(p1))));
-    sum(t1) + t2 + t4 + t5[[0, 1]]
+    let x_from_out = softmax(&(d_x + t4));
+    t4 + x_from_out[[0, 0]]
 }
 
 #[test]
 fn f0298_gradcheck() {
-    let mut s = 64539379u64;
-    let p0: Array2<f64> = random((1, 3), &mut s);
-    let p1: Array2<f64> = random((3, 2), &mut s);
-    let p2: Array2<f64> = random((2, 2), &mut s);
-    let p3: Array2<f64> = random((3, 1), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0298_backward(p0.view(), &p1, &p2, &p3, 1.0);
-    assert_eq!(value, f0298(p0.view(), &p1, &p2, &p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0298_backward(p0.view(), p1, p2, p3, 1.0)).unwrap();
+    let mut s = 902308675u64;
+    let d_t1: Array2<f64> = random((1, 3), &mut s);
+    let d_out: Array2<f64> = random((3, 2), &mut s);
+    let out: Array2<f64> = random((2, 2), &mut s);
+    let d_x: Array2<f64> = random((3, 1), &mut s);
+    let (d_t1, d_out, out, d_x,) = std::hint::black_box((d_t1, d_out, out, d_x,));
+    let (value, grads) = f0298_backward(d_t1.view(), &d_out, &out, &d_x, 1.0);
+    assert_eq!(value, f0298(d_t1.view(), &d_out, &out, &d_x));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    gradcheck(&(d_t1.clone(), d_out.clone(), out.clone(), d_x.clone()), |(d_t1, d_out, out, d_x)| f0298_backward(d_t1.view(), d_out, out, d_x, 1.0)).unwrap();
 }
-#[differentiable(wrt(out, d_x, x, d_t1))]
-fn f0299(out: &Array1<f64>, d_x: Array2<f64>, x: &Array2<f64>, d_t1: &Array1<f64>, w: &Array2<f64>) -> f64 {
-    let d_out_1 = d_t1 + w;
-    let out_1 = &d_x + &d_x;
-    let x_from_out = {
-        let t3 = &(&(backprop::ops::recip(&(square(&out_1) + 1.0))) * &d_x) * &(softmax(&out_1));
-        t3
+#[differentiable(wrt(p0, p1, p2, p3))]
+fn f0299(p0: &Array1<f64>, p1: Array2<f64>, p2: &Array2<f64>, p3: &Array1<f64>, c0: &Array2<f64>) -> f64 {
+    let t1 = p3 + c0;
+    let t2 = &p1 + &p1;
+    let t4 = {
+        let t3 = &(&(backprop::ops::recip(&(square(&t2) + 1.0))) * &p1) * &(to_radians(&t2));
+        (square(p3)).clamp(-2.0, 3.0)
     };
-    out_1[[0, 1]] + x_from_out[[0, 0]]
+    t2[[0, 1]] + sum(&t4) + mean(p3)
 }
 
 #[test]
 fn f0299_gradcheck() {
-    let mut s = 208375675u64;
-    let out: Array1<f64> = random(3, &mut s);
-    let d_x: Array2<f64> = random((1, 3), &mut s);
-    let x: Array2<f64> = random((1, 2), &mut s);
-    let d_t1: Array1<f64> = random(2, &mut s);
-    let w: Array2<f64> = random((3, 1), &mut s);
-    let (out, d_x, x, d_t1, w,) = std::hint::black_box((out, d_x, x, d_t1, w,));
-    let (value, grads) = f0299_backward(&out, d_x.clone(), &x, &d_t1, &w, 1.0);
-    assert_eq!(value, f0299(&out, d_x.clone(), &x, &d_t1, &w));
-    assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    gradcheck(&(out.clone(), d_x.clone(), x.clone(), d_t1.clone()), |(out, d_x, x, d_t1)| f0299_backward(out, d_x.clone(), x, d_t1, &w, 1.0)).unwrap();
+    let mut s = 964504474u64;
+    let p0: Array1<f64> = random(3, &mut s);
+    let p1: Array2<f64> = random((1, 3), &mut s);
+    let p2: Array2<f64> = random((1, 2), &mut s);
+    let p3: Array1<f64> = random(2, &mut s);
+    let c0: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
+    let (value, grads) = f0299_backward(&p0, p1.clone(), &p2, &p3, &c0, 1.0);
+    assert_eq!(value, f0299(&p0, p1.clone(), &p2, &p3, &c0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0299_backward(p0, p1.clone(), p2, p3, &c0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0300(grad: f64, d_p0: &Array2<f64>, d_x: &Array2<f64>, d_t1: f64) -> Array2<f64> {
@@ -7634,23 +7698,23 @@ fn f0301_gradcheck() {
 #[differentiable(wrt(p0))]
 fn f0302(p0: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     let t1 = c0;
-    let mut t2 = (p0[[1, 0]]).min(1.25);
-    t2 -= 0.1;
-    for i in 0..2 {
-        t2 = sum(c0);
+    let mut t2 = (p0[[1, 0]]).clamp(-1.0, 1.0);
+    if c0[[0, 0]] <= 0.0371 {
+        t2 += t2.powi(2);
     }
-    let mut t3 = if t2 >= 0.0371 {
-        sum_axis(t1, Axis(1))
-    } else {
-        sigmoid(&(sum_axis(t1, Axis(1))))
-    };
-    t3 *= &(tan(&(tanh(&(t1.column(1))))));
-    t2 + t3.sum()
+    t2 += sigmoid(t2);
+    if t2 <= -0.5183 {
+        t2 -= 0.75;
+    } else if c0[[0, 0]] > 0.0371 {
+        t2 *= sigmoid(t2);
+    }
+    let t3 = powi(t1, 2);
+    sum(t1) + t2 + t3.sum()
 }
 
 #[test]
 fn f0302_gradcheck() {
-    let mut s = 1598667415u64;
+    let mut s = 1647773322u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let c0: Array2<f64> = random((1, 2), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -7660,56 +7724,59 @@ fn f0302_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0302_backward(p0, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0303(p0: ArrayView2<f64>, p1: &Array2<f64>) -> f64 {
+fn f0303(p0: ArrayView2<f64>, p1: &Array2<f64>, labels: &[usize]) -> f64 {
     let t1 = &(p0.dot(&p0)) / &(p1 * p1 + 0.5);
     let t1 = &p0;
     let mut t2 = t1.sum();
     if t2 < -0.5183 && t2 > 0.0 {
-        t2 -= 3.0;
+        t2 -= 0.25;
     } else {
-        t2 /= square(((t2 - t2).powi(2) + 0.5).sqrt()) + 0.5;
+        t2 /= square((softmax_cross_entropy(p1, labels)).hypot(square(t2) + 0.5)) + 0.5;
     }
-    let t4 = {
-        let t3 = &(softplus(&(logsumexp(t1)))) + t2;
-        3.0 - (ln(square(t2) + 1.0))
-    };
-    let t5 = relu(mean(&(t1 * &p0).row(0)));
-    let t6 = ((-t2) + 3.0) / 1.25;
-    t1.sum() + t2 + t4 + t5 + t6 + t2
+    let t3 = ((square(abs(t2)) + 1.0).log10()).tanh();
+    let t4 = t2 - p1;
+    let t5 = t4.clone();
+    t1.sum() + t2 + t3 + mean(&t4) + t5[[0, 0]]
 }
 
 #[test]
 fn f0303_gradcheck() {
-    let mut s = 142605092u64;
+    let mut s = 1784968822u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
+    let labels: &[usize] = &[1];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0303_backward(p0.view(), &p1, 1.0);
-    assert_eq!(value, f0303(p0.view(), &p1));
+    let (value, grads) = f0303_backward(p0.view(), &p1, labels, 1.0);
+    assert_eq!(value, f0303(p0.view(), &p1, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0303_backward(p0.view(), p1, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0303_backward(p0.view(), p1, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0304(p0: f64) -> f64 {
-    let t1 = sigmoid((p0 / (square(p0) + 0.5)).max(p0));
-    let t3 = {
-        let t2 = square(t1);
-        t2 * t1
+fn f0304(d_x: f64) -> f64 {
+    let t1_from_t2 = log_sigmoid(f64::fract(d_x / (square(d_x) + 0.5)));
+    let x_from_out = if t1_from_t2 > -0.5183 {
+        t1_from_t2 + t1_from_t2
+    } else {
+        log_sigmoid(t1_from_t2)
     };
-    let t4 = p0 - t3;
-    let t5 = t3;
-    t1 + t3 + t4 + t5
+    let d_out_1 = if x_from_out > 0.0371 {
+        x_from_out
+    } else {
+        x_from_out / ((d_x * x_from_out).powi(2) + 1.0)
+    };
+    let grad_1 = log_sigmoid(d_out_1.min(x_from_out));
+    t1_from_t2 + x_from_out + d_out_1 + grad_1
 }
 
 #[test]
 fn f0304_gradcheck() {
-    let mut s = 414937451u64;
-    let p0 = scalar(&mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0304_backward(p0, 1.0);
-    assert_eq!(value, f0304(p0));
-    gradcheck(&(p0,), |(p0,)| f0304_backward(*p0, 1.0)).unwrap();
+    let mut s = 1744568736u64;
+    let d_x = scalar(&mut s);
+    let (d_x,) = std::hint::black_box((d_x,));
+    let (value, grads) = f0304_backward(d_x, 1.0);
+    assert_eq!(value, f0304(d_x));
+    gradcheck(&(d_x,), |(d_x,)| f0304_backward(*d_x, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0305(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64) -> Array2<f64> {
@@ -7838,38 +7905,30 @@ fn f0309_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0309_backward(p0, p1.clone(), p2.clone(), *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0310(p0: &Array1<f64>, p1: ArrayView2<f64>, labels: &[usize]) -> f64 {
+fn f0310(p0: &Array1<f64>, p1: ArrayView2<f64>) -> f64 {
     let t1 = p0;
-    let mut t2 = if sum(t1) > -0.5183 {
+    let t2 = if sum(t1) > -0.5183 {
         p1.to_owned()
     } else {
-        p1.to_owned()
+        square(&p1)
     };
-    let t4 = {
-        let t3 = mse(&(t2.sum_axis(Axis(1))), t1);
-        ln(&(square(&(cos(&p1))) + 0.5))
-    };
-    t2 /= &(square(&(abs(&(&(sigmoid(&t2)) * &p1)))) + 1.0);
-    let t5 = if mean(t1) > 0.0371 {
-        &t4 / 3.0
-    } else {
-        tan(&(tanh(&t4)))
-    };
-    sum(t1) + sum(&t2) + t4.sum() + mean(&t5)
+    let mut t1 = &p1 * p0;
+    t1 += &p1;
+    let t3 = tan(&(backprop::ops::tanh(&(&(t1.t()) + &t2))));
+    t2.sum() + mean(&t1) + t3.sum()
 }
 
 #[test]
 fn f0310_gradcheck() {
-    let mut s = 470749597u64;
+    let mut s = 1296154557u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
-    let labels: &[usize] = &[0, 0, 0];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0310_backward(&p0, p1.view(), labels, 1.0);
-    assert_eq!(value, f0310(&p0, p1.view(), labels));
+    let (value, grads) = f0310_backward(&p0, p1.view(), 1.0);
+    assert_eq!(value, f0310(&p0, p1.view()));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0310_backward(p0, p1.view(), labels, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0310_backward(p0, p1.view(), 1.0)).unwrap();
 }
 #[differentiable]
 fn f0311(p0: f64, p1: &Array2<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
@@ -7912,15 +7971,15 @@ fn f0312(p0: f64, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     let t8 = if t3.sum() < 0.4629 {
         t3.to_owned()
     } else {
-        &(&(powi(&t7, 2)) + &t3) - &t3
+        (&(log_softmax(&t7)) / (square(c0.sum()) + 2.0)) - &(backprop::ops::recip(&(square(&(t7.sum_axis(Axis(0)))) + 1.0)))
     };
-    let t7 = sum(&(&t8 + &t8).row(0));
-    mean(&t8) + t7
+    let t9 = sigmoid(&(&t7 * (sum(c0))));
+    t1.sum() + sum(&t3) + t5.sum() + t7[[0, 0]] + mean(&t8) + t9.sum()
 }
 
 #[test]
 fn f0312_gradcheck() {
-    let mut s = 780233281u64;
+    let mut s = 1551431269u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let c0: Array2<f64> = random((1, 3), &mut s);
@@ -7931,44 +7990,59 @@ fn f0312_gradcheck() {
     gradcheck(&(p0, p1.clone()), |(p0, p1)| f0312_backward(*p0, p1, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0313(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array1<f64>, p3: &Array2<f64>) -> f64 {
-    let t1 = backprop::ops::ln(&(square(&(relu(p3))) + 0.5));
-    let _t2 = sqrt(&(square(&(p3 - 3.0)) + 0.5));
-    let _t3 = (t1.dot(p1)).t().dot(&t1);
-    t1[[0, 0]] + p1[[0, 1]]
+fn f0313(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array1<f64>, p3: &Array2<f64>) -> Array1<f64> {
+    let t1 = softmax(&(relu(p3)));
+    let t2 = &(square(&(abs(p0)))) * &(-p0);
+    let t4 = {
+        let t3 = (sum(p0)) * p3;
+        (tanh(&t2)) * &t2
+    };
+    exp(p2)
 }
 
 #[test]
 fn f0313_gradcheck() {
-    let mut s = 1262041707u64;
+    let mut s = 962256076u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let p2: Array1<f64> = random(3, &mut s);
     let p3: Array2<f64> = random((2, 1), &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0313_backward(&p0, &p1, &p2, &p3, 1.0);
+    let up: Array1<f64> = random(3, &mut s);
+    let (value, grads) = f0313_backward(&p0, &p1, &p2, &p3, &up);
     assert_eq!(value, f0313(&p0, &p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0313_backward(p0, p1, p2, p3, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0313_backward(p0, p1, p2, p3, &up))
+        .unwrap();
 }
 #[differentiable(wrt(p1, p2))]
 fn f0314(p0: f64, p1: Array2<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
     let t1 = tan(&(tanh(&(0.1 * p3))));
     let t2 = p2 * p2;
-    let t3 = softmax(&(t2 * &t1));
-    let _t4 = &(&t1 - p2) - &t1;
-    let _t5 = abs(&(softplus(&(t2 / (square(p3) + 0.5)))));
-    let t1 = powi(&(&(&t3 / 0.1) * (abs(t2))), 1);
-    let t6 = (sigmoid(&(sin(&(&t1 * p3))))).dot(&(tanh(&t1.t())));
-    mean(&t1) + mean(&t6) + p1.sum()
+    let mut t3 = (t2 * &t1).clamp(-0.5, 0.5);
+    for i in 0..3 {
+        t3 += &(softmax(&t3));
+    }
+    let t5 = {
+        let t4 = t2 + &t1;
+        sum_axis(&t4, Axis(0))
+    };
+    let t7 = {
+        let t6 = t2;
+        sqrt(&(square(p3) + 1.0))
+    };
+    let t7 = t1.clone();
+    t5.dot(&t5) + mean(&t7)
 }
 
 #[test]
 fn f0314_gradcheck() {
-    let mut s = 543331874u64;
+    let mut s = 181195241u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let p2 = scalar(&mut s);
@@ -7983,7 +8057,7 @@ fn f0314_gradcheck() {
 fn f0315(p0: ArrayView2<f64>, labels: &[usize]) -> f64 {
     let t1 = &p0;
     let t2 = &p0;
-    let mut t3 = ((sum(t2)) * &p0) * &(abs(&(t2.dot(&t2.t()))));
+    let mut t3 = &((sum(t2)) * &p0) + ((t2.dot(&t2.t())).hypot(-1.5 * -1.5 + 0.5));
     let t4 = &t3 - &t3;
     t3 = (mean(&p0)) / (square(&(t2 / &(&t3 * &t3 + 1.0))) + 0.5);
     let t5 = sum(&t3);
@@ -8049,18 +8123,18 @@ fn f0317_gradcheck() {
 }
 #[differentiable]
 fn f0318(p0: &Array2<f64>, p1: &Array1<f64>) -> f64 {
-    let t1 = relu(&(ln(&(p0 * p0 + 1.0))));
-    let t3 = {
-        let t2 = log_sigmoid(&(t1.row(1)));
-        logsumexp(&t2)
-    };
-    let t4 = (&t1 + 0.5) + &(t1.dot(&t1.t()));
-    t1[[0, 0]] + t3 + sum(&t4) + t1.sum()
+    let mut t1 = ln(&(square(&(log_softmax(p0))) + 1.0));
+    for i in 0..1 {
+        t1 -= &(p0.row(i));
+        t1 += p0.row(i).dot(&p0.row(i));
+    }
+    let t2 = &(p1 + 0.5) + &((sin(p1)).dot(&(tanh(&t1))));
+    t1[[0, 0]] + logsumexp(&t2) + sum(&t1)
 }
 
 #[test]
 fn f0318_gradcheck() {
-    let mut s = 1345233502u64;
+    let mut s = 636644412u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -8098,13 +8172,13 @@ fn f0320(p0: f64) -> f64 {
     if p0 > 0.0371 {
         t1 -= t1 / (square(p0) + 0.5);
     }
-    let t1 = (p0.max(t1)) - (t1 + t1);
+    let t1 = (t1 + p0) / (t1.powi(2) + 0.5);
     t1
 }
 
 #[test]
 fn f0320_gradcheck() {
-    let mut s = 1283218813u64;
+    let mut s = 211208492u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0320_backward(p0, 1.0);
@@ -8112,31 +8186,31 @@ fn f0320_gradcheck() {
     gradcheck(&(p0,), |(p0,)| f0320_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0321(y_1: ArrayView2<f32>, d_x: &Array2<f32>, w: f32) -> f32 {
-    let d_out = if mean(d_x) <= 0.4629 || w > 0.0 {
-        w
+fn f0321(p0: ArrayView2<f32>, p1: &Array2<f32>, p2: f32) -> f32 {
+    let t1 = if mean(p1) <= 0.4629 || p2 > 0.0 {
+        p2
     } else {
-        ((square(w) + 0.5).powf(tanh(w))).max(w)
+        (to_radians(p2)).max(p2)
     };
-    let t2 = d_x;
-    d_out + sum(t2) + y_1[[0, 2]]
+    let t2 = &(t1 / &(square(&p0) + 2.0)) * p2;
+    t1 + sum(&t2)
 }
 
 #[test]
 fn f0321_gradcheck() {
-    let mut s = 1949896804u64;
-    let y_1: Array2<f32> = random32((1, 3), &mut s);
-    let d_x: Array2<f32> = random32((3, 3), &mut s);
-    let w = scalar32(&mut s);
-    let (y_1, d_x, w,) = std::hint::black_box((y_1, d_x, w,));
-    let (value, grads) = f0321_backward(y_1.view(), &d_x, w, 1.0);
-    assert_eq!(value, f0321(y_1.view(), &d_x, w));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
+    let mut s = 780109701u64;
+    let p0: Array2<f32> = random32((1, 3), &mut s);
+    let p1: Array2<f32> = random32((3, 3), &mut s);
+    let p2 = scalar32(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0321_backward(p0.view(), &p1, p2, 1.0);
+    assert_eq!(value, f0321(p0.view(), &p1, p2));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(y_1.clone(), d_x.clone(), w), |(y_1, d_x, w)| f0321_backward(y_1.view(), d_x, *w, 1.0))
+        .check(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0321_backward(p0.view(), p1, *p2, 1.0))
         .unwrap();
 }
 #[differentiable]
@@ -8166,30 +8240,30 @@ fn f0322_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0322_backward(*p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0323(p0: f32, p1: ArrayView2<f32>, labels: &[usize]) -> f32 {
-    let t1 = (abs(p0)) * &p1;
-    let t2 = &t1 / &(square(&(ln(&(square(&t1) + 0.5)))) + 0.5);
-    let t4 = {
-        let t3 = &p1 - (softmax_cross_entropy(&t2, labels));
-        softplus(p0)
+fn f0323(x: f32, d_t1: ArrayView2<f32>, labels: &[usize]) -> f32 {
+    let d_out = (abs(x)) * &d_t1;
+    let grad_1 = &d_out / &(square(&(ln(&(square(&d_out) + 0.5)))) + 0.5);
+    let x_from_out = {
+        let d_out_1 = &d_t1 - (softmax_cross_entropy(&grad_1, labels));
+        x.min(0.1)
     };
-    sum(&t1) + sum(&t2) + t4 + mean(&p1)
+    mean(&grad_1) + x_from_out
 }
 
 #[test]
 fn f0323_gradcheck() {
-    let mut s = 1592205128u64;
-    let p0 = scalar32(&mut s);
-    let p1: Array2<f32> = random32((1, 2), &mut s);
-    let labels: &[usize] = &[1];
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0323_backward(p0, p1.view(), labels, 1.0);
-    assert_eq!(value, f0323(p0, p1.view(), labels));
-    assert_eq!(grads.p1.shape(), p1.shape());
+    let mut s = 1260604416u64;
+    let x = scalar32(&mut s);
+    let d_t1: Array2<f32> = random32((1, 2), &mut s);
+    let labels: &[usize] = &[0];
+    let (x, d_t1,) = std::hint::black_box((x, d_t1,));
+    let (value, grads) = f0323_backward(x, d_t1.view(), labels, 1.0);
+    assert_eq!(value, f0323(x, d_t1.view(), labels));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0, p1.clone()), |(p0, p1)| f0323_backward(*p0, p1.view(), labels, 1.0))
+        .check(&(x, d_t1.clone()), |(x, d_t1)| f0323_backward(*x, d_t1.view(), labels, 1.0))
         .unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
@@ -8199,13 +8273,13 @@ fn f0324(p0: &Array2<f64>, p1: f64, p2: ArrayView1<f64>, p3: &Array2<f64>, c0: &
     let t3 = p3;
     let t4 = 1.5 - p3;
     let t5 = &(3.0 * &(p2.dot(p3))) + p3;
-    let t6 = &(p3.sum_axis(Axis(0))) * ((square(p1) + 0.5).sqrt());
-    t1.sum() + sum(&t2) + t3.sum() + t4[[1, 0]] + t5[[1, 0]] + sum(&t6)
+    let t6 = &(p3.sum_axis(Axis(0))) - (p1.max(1.5));
+    t1[[0, 0]] + t2.sum() + sum(t3) + t4.sum() + t5[[1, 0]] + t6.sum()
 }
 
 #[test]
 fn f0324_gradcheck() {
-    let mut s = 1688635456u64;
+    let mut s = 1196557337u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array1<f64> = random(2, &mut s);
@@ -8219,32 +8293,29 @@ fn f0324_gradcheck() {
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0324_backward(p0, *p1, p2.view(), p3, &c0, 1.0)).unwrap();
 }
-#[differentiable(wrt(p1))]
-fn f0325(p0: Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
-    let mut t2 = {
-        let t1 = ((p1 / &(square(&p0) + 0.5)) - 1.5) * 3.0;
-        sum_axis(&t1, Axis(1))
+#[differentiable(wrt(x))]
+fn f0325(d_x: Array2<f64>, x: &Array2<f64>, y_1: &Array2<f64>) -> f64 {
+    let mut unused = {
+        let d_d_x = ((x / &(square(&d_x) + 0.5)) - 1.5) * 3.0;
+        sum_axis(&d_d_x, Axis(1))
     };
-    let t3 = p1 + (mse(&(p2 * 0.75), p2));
-    t2 -= &(softmax(&t2));
-    let t5 = {
-        let t4 = &t2 + 1.25;
-        t4
-    };
-    t3[[1, 0]] + t5.dot(&t5) + p1[[2, 1]]
+    let mut out_1 = x + (mse(&(y_1 * 0.75), y_1));
+    unused -= &(clamp(&unused, -0.5, 3.0));
+    out_1 -= x;
+    sum(&unused) + out_1.sum()
 }
 
 #[test]
 fn f0325_gradcheck() {
-    let mut s = 510333364u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
-    let p1: Array2<f64> = random((3, 2), &mut s);
-    let p2: Array2<f64> = random((1, 3), &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0325_backward(p0.clone(), &p1, &p2, 1.0);
-    assert_eq!(value, f0325(p0.clone(), &p1, &p2));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p1.clone(),), |(p1,)| f0325_backward(p0.clone(), p1, &p2, 1.0)).unwrap();
+    let mut s = 1299895092u64;
+    let d_x: Array2<f64> = random((3, 2), &mut s);
+    let x: Array2<f64> = random((3, 2), &mut s);
+    let y_1: Array2<f64> = random((1, 3), &mut s);
+    let (d_x, x, y_1,) = std::hint::black_box((d_x, x, y_1,));
+    let (value, grads) = f0325_backward(d_x.clone(), &x, &y_1, 1.0);
+    assert_eq!(value, f0325(d_x.clone(), &x, &y_1));
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(x.clone(),), |(x,)| f0325_backward(d_x.clone(), x, &y_1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0326(p0: &Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>, labels: &[usize]) -> f64 {
@@ -8274,23 +8345,25 @@ fn f0326_gradcheck() {
 }
 #[differentiable]
 fn f0327(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
-    let mut t1 = (&(p3 / &(square(p3) + 1.0)) + &(p3 * 3.0)) - (backprop::ops::recip(&(square(&(tan(&(tanh(p1))))) + 1.0)));
-    if mean(p3) >= -0.5183 {
-        t1 *= &(sin(&(p3 + p1)));
-    } else if p1[[2, 0]] <= -0.5183 {
-        t1 += &(mean_axis(&(p1 * p1), Axis(0)));
+    let mut t1 = &(&(p3 / &(square(p3) + 1.0)) + &(p3 * 3.0)) / (square(&((tan(&(tanh(p1)))).hypot(0.5 * 0.5 + 0.5))) + 2.0);
+    let t2 = (sum(&(sqrt(&(square(p2) + 0.5))))).sin();
+    let mut t3 = sum(p2);
+    t1 *= p0;
+    for i in 0..3 {
+        t1 -= 0.25;
+        t3 += square(p0);
     }
-    let t2 = &t1 * p2;
-    let t3 = tanh(&t1);
-    let t4 = p1;
-    let t5 = t1.clone();
-    let t2 = backprop::ops::recip(&(square(t4) + 1.0));
-    t1.sum() + sum(&t3) + mean(t4) + sum(&t5) + t2[[1, 1]] + sum(t4)
+    let t4 = if mean(p1) > 0.0371 {
+        t2 * t2
+    } else {
+        sum(p1)
+    };
+    mean(&t1) + t2 + t3 + t4 + p0
 }
 
 #[test]
 fn f0327_gradcheck() {
-    let mut s = 2042513674u64;
+    let mut s = 874204933u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -8355,30 +8428,37 @@ fn f0329_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0329_backward(p0, labels, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1, p2, p3))]
-fn f0330(p0: f64, p1: &Array1<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
-    let t1 = p1 / (square(p2) + 1.0);
+fn f0330(p0: f64, p1: &Array1<f64>, p2: f64, p3: &Array2<f64>) -> Array2<f64> {
+    let mut t1 = p1 / (square(p2) + 1.0);
     let _t2 = p2;
     let t3 = &t1 / (square(p2) + 2.0);
-    let t4 = sigmoid(f0245(p3.to_owned()));
-    let mut t5 = mse(p1, &t1);
-    let _t6 = relu(p2);
-    t5 /= square(mse(&(sigmoid(&(&t1 - t5))), &(tanh(p1)))) + 0.5;
-    t1.dot(&t1) + t3.sum() + t4 + t5
+    let mut t4 = &(p2 + &t1) * p2;
+    let t5 = (1.5 + (sigmoid(t1.dot(&t4)))).powf(cos(p2));
+    for i in 0..3 {
+        t1 += &t4;
+        t4 += p3[[i, 2]];
+    }
+    let t6 = (p3 - t5) + ((mean(&t3)) + 0.75);
+    exp(p3)
 }
 
 #[test]
 fn f0330_gradcheck() {
-    let mut s = 2113532581u64;
+    let mut s = 1947991253u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((3, 3), &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0330_backward(p0, &p1, p2, &p3, 1.0);
+    let up: Array2<f64> = random((3, 3), &mut s);
+    let (value, grads) = f0330_backward(p0, &p1, p2, &p3, &up);
     assert_eq!(value, f0330(p0, &p1, p2, &p3));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p1.clone(), p2, p3.clone()), |(p1, p2, p3)| f0330_backward(p0, p1, *p2, p3, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p1.clone(), p2, p3.clone()), |(p1, p2, p3)| f0330_backward(p0, p1, *p2, p3, &up))
+        .unwrap();
 }
 #[differentiable(wrt(out, d_p0, x))]
 fn f0331(out: &Array2<f64>, d_p0: &Array2<f64>, x: &Array2<f64>, y_1: &Array1<f64>) -> f64 {
@@ -8442,93 +8522,96 @@ fn f0332_gradcheck() {
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0332_backward(p0.view(), p1, p2.clone(), *p3, 1.0)).unwrap();
 }
-#[differentiable(wrt(d_x, y_1))]
-fn f0333(d_x: ArrayView1<f64>, y_1: f64, d_out: &Array2<f64>) -> f64 {
-    let d_d_x = sigmoid(&(softmax(d_out)));
-    sum(&d_d_x)
+#[differentiable(wrt(p0, p1))]
+fn f0333(p0: ArrayView1<f64>, p1: f64, c0: &Array2<f64>) -> f64 {
+    let t1 = tan(&(tanh(&((c0 * c0 + 1.0).log(0.5)))));
+    t1.sum() + c0[[2, 1]]
 }
 
 #[test]
 fn f0333_gradcheck() {
-    let mut s = 464462341u64;
-    let d_x: Array1<f64> = random(2, &mut s);
-    let y_1 = scalar(&mut s);
-    let d_out: Array2<f64> = random((3, 2), &mut s);
-    let (d_x, y_1, d_out,) = std::hint::black_box((d_x, y_1, d_out,));
-    let (value, grads) = f0333_backward(d_x.view(), y_1, &d_out, 1.0);
-    assert_eq!(value, f0333(d_x.view(), y_1, &d_out));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(d_x.clone(), y_1), |(d_x, y_1)| f0333_backward(d_x.view(), *y_1, &d_out, 1.0)).unwrap();
+    let mut s = 114489615u64;
+    let p0: Array1<f64> = random(2, &mut s);
+    let p1 = scalar(&mut s);
+    let c0: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
+    let (value, grads) = f0333_backward(p0.view(), p1, &c0, 1.0);
+    assert_eq!(value, f0333(p0.view(), p1, &c0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0333_backward(p0.view(), *p1, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0334(d_out: f64) -> f64 {
-    let unused = d_out;
-    let _t2 = d_out;
-    let d_out_1 = if d_out >= -0.5183 {
-        d_out / (square(d_out) + 1.0)
+fn f0334(p0: f64) -> f64 {
+    let t1 = p0;
+    let _t2 = p0;
+    let t3 = if p0 >= -0.5183 {
+        p0 / (square(p0) + 1.0)
     } else {
-        (square(d_out) + 0.5).sqrt()
+        (square(p0) + 0.5).sqrt()
     };
-    let out_1 = d_out.tanh();
-    d_out_1 + out_1 + unused
+    let t4 = abs(0.25 / (square(t3) + 1.0));
+    t3 + t4 + t1
 }
 
 #[test]
 fn f0334_gradcheck() {
-    let mut s = 1014645400u64;
-    let d_out = scalar(&mut s);
-    let (d_out,) = std::hint::black_box((d_out,));
-    let (value, grads) = f0334_backward(d_out, 1.0);
-    assert_eq!(value, f0334(d_out));
-    gradcheck(&(d_out,), |(d_out,)| f0334_backward(*d_out, 1.0)).unwrap();
+    let mut s = 457415627u64;
+    let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0334_backward(p0, 1.0);
+    assert_eq!(value, f0334(p0));
+    gradcheck(&(p0,), |(p0,)| f0334_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0335(p0: f64, p1: f64, p2: &Array2<f64>, labels: &[usize]) -> f64 {
+fn f0335(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
     let mut t2 = {
         let t1 = cos(&p2.t());
         square(mean(&(t1.dot(p2))))
     };
-    t2 += ((square((p0.powi(2) + 0.5).powf(p0.tanh())) + 0.5).ln()) * p1;
-    let t3 = p2.t();
-    let t4 = exp(&(mean_axis(&(sin(&t3)), Axis(0))));
-    let t5 = t4.clone();
-    t2 + t3.sum() + logsumexp(&t4) + logsumexp(&t5)
+    t2 += p1;
+    let t3 = if t2 >= 0.0371 {
+        relu(&(softmax(p2)))
+    } else {
+        ln(&(p2 * p2 + 0.5))
+    };
+    let t3 = abs(&(t3.clamp(-2.0, 3.0)));
+    let t4 = tan(t2.tanh());
+    mean(&t3) + t4
 }
 
 #[test]
 fn f0335_gradcheck() {
-    let mut s = 1786827817u64;
+    let mut s = 1316333536u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
-    let labels: &[usize] = &[0];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0335_backward(p0, p1, &p2, labels, 1.0);
-    assert_eq!(value, f0335(p0, p1, &p2, labels));
+    let (value, grads) = f0335_backward(p0, p1, &p2, 1.0);
+    assert_eq!(value, f0335(p0, p1, &p2));
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0335_backward(*p0, *p1, p2, labels, 1.0)).unwrap();
+    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0335_backward(*p0, *p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0336(p0: &Array2<f64>) -> f64 {
-    let t2 = {
-        let t1 = p0 / &(p0 * p0 + 1.0);
-        log_softmax(&(&t1 * &t1))
+    let mut t2 = {
+        let t1 = (-p0) + 1.5;
+        1.25 / (square(&(&t1 - p0)) + 1.0)
     };
-    let t3 = &t2;
-    let mut t4 = if t2.sum() >= 0.4629 {
-        t2.to_owned()
+    if t2.sum() < 0.0371 {
+        t2 /= square((&t2 + p0).sum()) + 1.0;
     } else {
-        sqrt(&(square(&(log_sigmoid(t3))) + 0.5))
-    };
-    t4 += &t2;
-    t4 = (mean_axis(&t4, Axis(0))) - &(1.5 - &t2);
-    let t4 = (tanh(&(&t4 - &(t3 + 0.5)))).dot(&(sigmoid(&t4.t())));
-    t2.sum() + mean(t3) + sum(&t4)
+        t2 -= &(&t2 - &t2);
+    }
+    let t3 = t2.clone();
+    let t4 = (mse(&(tanh(&t2)), &(tanh(&t3)))).sin();
+    let t5 = t4;
+    let t6 = t4;
+    mean(&t2) + mean(&t3) + t4 + t5 + t6
 }
 
 #[test]
 fn f0336_gradcheck() {
-    let mut s = 1981894052u64;
+    let mut s = 1447941042u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0336_backward(&p0, 1.0);
@@ -8561,67 +8644,71 @@ fn f0337_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0338(w: &Array2<f64>, d_out: &Array2<f64>, y_1: &Array2<f64>, d_p0: f64) -> f64 {
-    let mut t1 = d_p0;
-    let t2 = d_p0 * y_1;
-    let mut t3 = 0.5 - (abs(&t2));
-    t1 += mean(&t3);
-    let mut out = sigmoid(f0336(&(sigmoid(&t3))));
-    if out > -0.5183 {
-        out += d_p0;
-    }
-    t3 /= square(d_p0) + 0.5;
-    mean(&t3) + out
+fn f0338(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
+    let mut t1 = p3;
+    let t2 = p3 * p2;
+    let t3 = 0.5 - (abs(&t2));
+    t1 += 0.25;
+    let t5 = {
+        let t4 = t1;
+        ((square(square(tanh(t4))) + 1.0).recip()) + &(concat(Axis(0), &[&(p1 * 1.25), p1, p1]))
+    };
+    let t7 = {
+        let t6 = t2.clamp(-1.0, 3.0);
+        tan(&(tanh(&t5)))
+    };
+    let t8 = t3.clone();
+    mean(&t7) + sum(&t8)
 }
 
 #[test]
 fn f0338_gradcheck() {
-    let mut s = 1338754497u64;
-    let w: Array2<f64> = random((2, 1), &mut s);
-    let d_out: Array2<f64> = random((3, 2), &mut s);
-    let y_1: Array2<f64> = random((3, 1), &mut s);
-    let d_p0 = scalar(&mut s);
-    let (w, d_out, y_1, d_p0,) = std::hint::black_box((w, d_out, y_1, d_p0,));
-    let (value, grads) = f0338_backward(&w, &d_out, &y_1, d_p0, 1.0);
-    assert_eq!(value, f0338(&w, &d_out, &y_1, d_p0));
-    assert_eq!(grads.w.shape(), w.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    gradcheck(&(w.clone(), d_out.clone(), y_1.clone(), d_p0), |(w, d_out, y_1, d_p0)| f0338_backward(w, d_out, y_1, *d_p0, 1.0)).unwrap();
+    let mut s = 957326561u64;
+    let p0: Array2<f64> = random((2, 1), &mut s);
+    let p1: Array2<f64> = random((3, 2), &mut s);
+    let p2: Array2<f64> = random((3, 1), &mut s);
+    let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0338_backward(&p0, &p1, &p2, p3, 1.0);
+    assert_eq!(value, f0338(&p0, &p1, &p2, p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0338_backward(p0, p1, p2, *p3, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0))]
-fn f0339(p0: &Array2<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let t1 = tanh(f0245(p1.to_owned()));
-    t1 + t1
+#[differentiable(wrt(w))]
+fn f0339(w: &Array2<f64>, grad: &Array2<f64>, out: &Array2<f64>) -> f64 {
+    let d_out = sigmoid(f0279(tanh(f0263(out)), w));
+    d_out
 }
 
 #[test]
 fn f0339_gradcheck() {
-    let mut s = 1500440725u64;
-    let p0: Array2<f64> = random((1, 3), &mut s);
-    let p1: Array2<f64> = random((3, 3), &mut s);
-    let c0: Array2<f64> = random((2, 1), &mut s);
-    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
-    let (value, grads) = f0339_backward(&p0, &p1, &c0, 1.0);
-    assert_eq!(value, f0339(&p0, &p1, &c0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0339_backward(p0, &p1, &c0, 1.0)).unwrap();
+    let mut s = 801047194u64;
+    let w: Array2<f64> = random((1, 3), &mut s);
+    let grad: Array2<f64> = random((3, 3), &mut s);
+    let out: Array2<f64> = random((2, 1), &mut s);
+    let (w, grad, out,) = std::hint::black_box((w, grad, out,));
+    let (value, grads) = f0339_backward(&w, &grad, &out, 1.0);
+    assert_eq!(value, f0339(&w, &grad, &out));
+    assert_eq!(grads.w.shape(), w.shape());
+    gradcheck(&(w.clone(),), |(w,)| f0339_backward(w, &grad, &out, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0340(p0: &Array1<f64>, p1: &Array1<f64>) -> f64 {
     let t1 = if mean(p0) >= 0.0371 {
         tanh(&(p1 + p1))
     } else {
-        tanh(&(tanh(&(p1 + p1))))
+        p1.to_owned()
     };
-    let t2 = p0;
-    let t1 = &t1;
-    t2.dot(t2) + mean(t1) + logsumexp(p0)
+    let t2 = (&t1 * &t1 + 1.0).log(2.0);
+    let t3 = 1.5 - &t1;
+    logsumexp(&t1) + logsumexp(&t2) + mean(&t3) + p0.sum()
 }
 
 #[test]
 fn f0340_gradcheck() {
-    let mut s = 189742094u64;
+    let mut s = 1455541172u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -8678,33 +8765,33 @@ fn f0342_gradcheck() {
         .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0342_backward(p0, p1, p2, 1.0))
         .unwrap();
 }
-#[differentiable(wrt(p1))]
-fn f0343(p0: &Array2<f32>, p1: f32) -> Array2<f32> {
-    let t2 = {
-        let t1 = p0 + 0.25;
-        log_sigmoid(&(&t1 * p1))
+#[differentiable(wrt(d_p0))]
+fn f0343(d_out: &Array2<f32>, d_p0: f32) -> f32 {
+    let mut out = {
+        let x_from_out = d_out + 0.25;
+        (square(&(&x_from_out * d_p0)) + 1.0).log(0.5)
     };
-    let t3 = log_sigmoid(&(p0 / &(&t2 * &t2 + 0.5)));
-    let mut t4 = &t2 - 1.25;
-    let t2 = softplus(&t4);
-    t4 = relu(&(&t4 + p1));
-    t4
+    let unused = 0.1 * (f0010(d_p0));
+    for i in 0..3 {
+        out += d_p0;
+    }
+    let t1_from_t2 = log_sigmoid(d_p0);
+    let t1_from_t2 = 1.5 + (exp(&(sigmoid(&out))));
+    mean(&out) + unused + sum(&t1_from_t2)
 }
 
 #[test]
 fn f0343_gradcheck() {
-    let mut s = 446034413u64;
-    let p0: Array2<f32> = random32((3, 3), &mut s);
-    let p1 = scalar32(&mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up: Array2<f32> = random32((3, 3), &mut s);
-    let (value, grads) = f0343_backward(&p0, p1, &up);
-    assert_eq!(value, f0343(&p0, p1));
+    let mut s = 582355221u64;
+    let d_out: Array2<f32> = random32((3, 3), &mut s);
+    let d_p0 = scalar32(&mut s);
+    let (d_out, d_p0,) = std::hint::black_box((d_out, d_p0,));
+    let (value, grads) = f0343_backward(&d_out, d_p0, 1.0);
+    assert_eq!(value, f0343(&d_out, d_p0));
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .upstream(&up)
-        .check(&(p1,), |(p1,)| f0343_backward(&p0, *p1, &up))
+        .check(&(d_p0,), |(d_p0,)| f0343_backward(&d_out, *d_p0, 1.0))
         .unwrap();
 }
 #[differentiable]
@@ -8761,13 +8848,13 @@ fn f0346(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
     let t2 = p1;
     let t3 = t2;
     let t2 = t2 / &(square(p1) + 1.0);
-    let t4 = log_softmax(&(&(mean_axis(t3, Axis(0))) - &t2));
-    sum(&t2) + sum(&t4)
+    let t4 = (&(mean_axis(t3, Axis(0))) - &t2).round();
+    t2[[0, 0]] + t4.sum() + sum(t3)
 }
 
 #[test]
 fn f0346_gradcheck() {
-    let mut s = 818686633u64;
+    let mut s = 1619173697u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
@@ -8782,8 +8869,8 @@ fn f0346_gradcheck() {
 fn f0347(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
     let t1 = p0;
     let t2 = mean(p0);
-    let t3 = (softplus(sum(p1))) * t2;
-    t2 + t3 + mean(p0)
+    let t3 = (f64::mul_add(sum(p1), 0.5, t2)) * t1;
+    t2 + mean(&t3)
 }
 
 #[test]
@@ -8960,22 +9047,33 @@ fn f0354_gradcheck() {
 }
 #[differentiable(wrt(p1))]
 fn f0355(p0: f64, p1: Array2<f64>) -> f64 {
-    let mut t1 = log_sigmoid(&((p0 - &p1) - p0));
-    let mut t3 = {
+    let t1 = log_sigmoid(&((p0 - &p1) - p0));
+    let t3 = {
         let t2 = &p1 * &(exp(&(sigmoid(&t1))));
-        log_softmax(&(tanh(&(&t1 - &t1))))
+        backprop::ops::fract(&(&t1 - &t1))
     };
-    t1 /= square(p0.min(1.5)) + 0.5;
-    t3 -= &t1;
-    let t1 = ((t3.row(1)).sum()) - p0;
-    let t1 = backprop::ops::recip(t1.powi(2) + 1.0);
-    t3 /= &(square(&(&(((t1.powi(2) + 1.0).sqrt()) + &(t1 + &p1)) + (&(&t3 * &p1) / &(square(&(t1 / &(&t3 * &t3 + 1.0))) + 2.0)))) + 1.0);
-    mean(&t3) + t1 + t1
+    let t4 = if mean(&t3) <= -0.5183 {
+        (sum(&t3)) * p0
+    } else {
+        (f0311(p0, &t3, p1[[0, 0]], &t3)) / (square(p0) + 1.0)
+    };
+    let t5 = &(t4 / &(square(&t3) + 1.0)) * &p1;
+    let t7 = {
+        let t6 = &t3 / (t4.powi(2) + 1.0);
+        &t5 + &(backprop::ops::abs(&t5))
+    };
+    let t8 = exp(((square(t4) + 0.5).powf(t4.cos())).tanh());
+    let t9 = if t7.sum() >= 0.0371 && t8 > 0.0 {
+        t5.to_owned()
+    } else {
+        &(&t5 - p0) - (&t1 * t8)
+    };
+    t8 + sum(&t9) + mean(&p1)
 }
 
 #[test]
 fn f0355_gradcheck() {
-    let mut s = 631704134u64;
+    let mut s = 1188416700u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -8986,23 +9084,23 @@ fn f0355_gradcheck() {
 }
 #[differentiable]
 fn f0356(p0: f64, p1: f64, p2: &Array1<f64>) -> f64 {
-    let mut t1 = sin(log_sigmoid(tan(p1.tanh())));
+    let mut t1 = ceil((tan(p1.tanh())).min(p1));
     let t2 = log_sigmoid(p2);
     let t3 = if p1 >= 0.0371 {
-        (log_sigmoid(t1)) / (square(p2) + 0.5)
+        (t1.min(p1)) / (square(p1) + 2.0)
     } else {
-        ln(&(square(&(p0 - p2)) + 0.5))
+        t1
     };
-    let t4 = backprop::ops::recip(square(t1) + 1.0);
-    let _t5 = t4 - 0.25;
-    t1 += t4 / ((t2.sum()).powi(2) + 2.0);
-    let t6 = &(-(&t2 / (square(&t3) + 2.0))) - &t3;
-    t1 + t2.dot(&t2) + mean(&t3) + t4 + sum(&t6)
+    let t2 = sin(&t2);
+    let t4 = t2.clone();
+    let _t5 = p1;
+    t1 -= t3;
+    t1 + t3 + logsumexp(&t2) + t4.sum()
 }
 
 #[test]
 fn f0356_gradcheck() {
-    let mut s = 1475201464u64;
+    let mut s = 844640523u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array1<f64> = random(3, &mut s);
@@ -9049,34 +9147,35 @@ fn f0358_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0358_backward(*p0, p1.clone(), p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0359(p0: &Array2<f64>, p1: Array2<f64>, p2: &Array2<f64>) -> f64 {
+fn f0359(p0: &Array2<f64>, p1: Array2<f64>, p2: &Array2<f64>, labels: &[usize]) -> f64 {
     let _t1 = relu(p0);
     let t2 = p0;
     let mut t3 = mean(&(exp(p0)).row(1));
     let mut t4 = t2 * t2;
     if t4[[1, 2]] <= 0.4629 {
         t4 -= &(square(&(abs(p0))));
-    } else if t2.sum() <= 0.0371 || t3 > 0.0 {
-        t3 += mse(&(sigmoid(&p1)), &p1);
+    } else if t4[[1, 2]] < 0.0371 {
+        t3 *= sigmoid(f0290(t3.tanh()));
     }
-    let _t5 = mean(&(p2 - p2).column(0));
-    let t6 = p0;
-    mean(&t4) + t6[[1, 2]]
+    let t2 = softmax_cross_entropy(&(exp(t2)), labels);
+    let t5 = &t4 - t3;
+    t2 + mean(&t5)
 }
 
 #[test]
 fn f0359_gradcheck() {
-    let mut s = 401547016u64;
+    let mut s = 944007115u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
+    let labels: &[usize] = &[2, 0];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0359_backward(&p0, p1.clone(), &p2, 1.0);
-    assert_eq!(value, f0359(&p0, p1.clone(), &p2));
+    let (value, grads) = f0359_backward(&p0, p1.clone(), &p2, labels, 1.0);
+    assert_eq!(value, f0359(&p0, p1.clone(), &p2, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0359_backward(p0, p1.clone(), p2, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0359_backward(p0, p1.clone(), p2, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0360(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
@@ -9091,14 +9190,14 @@ fn f0360(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
     let mut t2 = &t2 * &t2;
     t2 *= sum(&(p2 - &t2).column(0));
     let _t5 = t2[[1, 0]];
-    let t6 = log_softmax(&(tanh(&t2)));
-    let t2 = (mse(&(sigmoid(&t2)), &(sigmoid(p2)))) - &t2;
-    t4.sum() + sum(&t6) + t2.sum()
+    let t6 = backprop::ops::floor(&t2);
+    let t7 = (&t6 / &(square(&t2) + 0.5)) / (square(&(abs(&t4))) + 1.0);
+    mean(&t6) + mean(&t7)
 }
 
 #[test]
 fn f0360_gradcheck() {
-    let mut s = 54005416u64;
+    let mut s = 1787079867u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
@@ -9156,26 +9255,24 @@ fn f0362_gradcheck() {
     gradcheck(&(p0,), |(p0,)| f0362_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0363(p0: f64) -> f64 {
-    let t1 = p0;
-    let _t2 = p0 * p0;
-    let _t3 = (square(t1.abs()) + 0.5).sqrt();
-    let mut t1 = -(t1.abs());
-    for i in 0..2 {
-        t1 += (-t1).min(p0);
-    }
-    let t4 = t1.cos();
-    t1 + t4
+fn f0363(w: f64) -> f64 {
+    let unused = w;
+    let _t2 = w * w;
+    let _t3 = (square(unused.abs()) + 0.5).sqrt();
+    let unused = (softplus(unused)).atan2(square(w) + 0.5);
+    let unused = f64::log((unused / (square(unused) + 1.0)).powi(2) + 0.5, 3.0 * 3.0 + 1.5);
+    let t4 = f64::tanh((unused - unused) + w);
+    unused + t4 + t4
 }
 
 #[test]
 fn f0363_gradcheck() {
-    let mut s = 1694060454u64;
-    let p0 = scalar(&mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0363_backward(p0, 1.0);
-    assert_eq!(value, f0363(p0));
-    gradcheck(&(p0,), |(p0,)| f0363_backward(*p0, 1.0)).unwrap();
+    let mut s = 806707608u64;
+    let w = scalar(&mut s);
+    let (w,) = std::hint::black_box((w,));
+    let (value, grads) = f0363_backward(w, 1.0);
+    assert_eq!(value, f0363(w));
+    gradcheck(&(w,), |(w,)| f0363_backward(*w, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1))]
 fn f0364(p0: f64, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
@@ -9223,104 +9320,104 @@ fn f0365_gradcheck() {
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0365_backward(p0, *p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0366(p0: f32, p1: &Array2<f32>, p2: &Array1<f32>, p3: &Array2<f32>) -> f32 {
-    let mut t1 = concat(Axis(1), &[&(square(&(relu(p3)))), p3, p3]);
-    let t2 = p3.dot(&p3.t());
+fn f0366(d_x: f32, y_1: &Array2<f32>, d_out: &Array1<f32>, grad: &Array2<f32>) -> f32 {
+    let mut grad_1 = concat(Axis(1), &[&(square(&(relu(grad)))), grad, grad]);
+    let t2 = grad.dot(&grad.t());
     for i in 0..2 {
-        t1 -= p3;
-        t1 += &(log_softmax(p3));
+        grad_1 -= grad;
+        grad_1 += &(grad.ceil());
     }
-    let t4 = {
-        let t3 = softmax(&t1);
-        &(square(&(t3.t()))) / &(square(&((p2.sum()) * &(&t3 * p0))) + 2.0)
-    };
-    let t1 = p3;
-    let t5 = p2 + p3;
-    sum(t1) + sum(&t5) + sum(&t2)
+    let out_1 = &((grad.t()).clamp(-2.0, 3.0)) + &t2;
+    let t4 = d_out.dot(&t2);
+    grad_1 /= &(&t4 * &t4 + 0.5);
+    out_1[[1, 1]] + t4.sum()
 }
 
 #[test]
 fn f0366_gradcheck() {
-    let mut s = 1992638250u64;
-    let p0 = scalar32(&mut s);
-    let p1: Array2<f32> = random32((2, 2), &mut s);
-    let p2: Array1<f32> = random32(3, &mut s);
-    let p3: Array2<f32> = random32((3, 1), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0366_backward(p0, &p1, &p2, &p3, 1.0);
-    assert_eq!(value, f0366(p0, &p1, &p2, &p3));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
+    let mut s = 127506000u64;
+    let d_x = scalar32(&mut s);
+    let y_1: Array2<f32> = random32((2, 2), &mut s);
+    let d_out: Array1<f32> = random32(3, &mut s);
+    let grad: Array2<f32> = random32((3, 1), &mut s);
+    let (d_x, y_1, d_out, grad,) = std::hint::black_box((d_x, y_1, d_out, grad,));
+    let (value, grads) = f0366_backward(d_x, &y_1, &d_out, &grad, 1.0);
+    assert_eq!(value, f0366(d_x, &y_1, &d_out, &grad));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    assert_eq!(grads.grad.shape(), grad.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0366_backward(*p0, p1, p2, p3, 1.0))
+        .check(&(d_x, y_1.clone(), d_out.clone(), grad.clone()), |(d_x, y_1, d_out, grad)| f0366_backward(*d_x, y_1, d_out, grad, 1.0))
         .unwrap();
 }
-#[differentiable(wrt(p0, p1, p2, p3))]
-fn f0367(p0: f64, p1: &Array1<f64>, p2: f64, p3: f64, c0: &Array2<f64>) -> f64 {
-    let t1 = sqrt(&(square(&((p3 * p2) * c0)) + 1.0));
-    t1.sum()
+#[differentiable(wrt(x, d_out, d_t1, d_p0))]
+fn f0367(x: f64, d_out: &Array1<f64>, d_t1: f64, d_p0: f64, y_1: &Array2<f64>) -> Array2<f64> {
+    let unused = log_softmax(&((d_p0 * d_t1) * y_1));
+    sigmoid(y_1)
 }
 
 #[test]
 fn f0367_gradcheck() {
-    let mut s = 442033756u64;
-    let p0 = scalar(&mut s);
-    let p1: Array1<f64> = random(2, &mut s);
-    let p2 = scalar(&mut s);
-    let p3 = scalar(&mut s);
-    let c0: Array2<f64> = random((2, 1), &mut s);
-    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let (value, grads) = f0367_backward(p0, &p1, p2, p3, &c0, 1.0);
-    assert_eq!(value, f0367(p0, &p1, p2, p3, &c0));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0367_backward(*p0, p1, *p2, *p3, &c0, 1.0)).unwrap();
+    let mut s = 1760954904u64;
+    let x = scalar(&mut s);
+    let d_out: Array1<f64> = random(2, &mut s);
+    let d_t1 = scalar(&mut s);
+    let d_p0 = scalar(&mut s);
+    let y_1: Array2<f64> = random((2, 1), &mut s);
+    let (x, d_out, d_t1, d_p0, y_1,) = std::hint::black_box((x, d_out, d_t1, d_p0, y_1,));
+    let up: Array2<f64> = random((2, 1), &mut s);
+    let (value, grads) = f0367_backward(x, &d_out, d_t1, d_p0, &y_1, &up);
+    assert_eq!(value, f0367(x, &d_out, d_t1, d_p0, &y_1));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(x, d_out.clone(), d_t1, d_p0), |(x, d_out, d_t1, d_p0)| f0367_backward(*x, d_out, *d_t1, *d_p0, &y_1, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0368(p0: &Array2<f64>, p1: f64) -> f64 {
-    let mut t1 = backprop::ops::recip(&(square(p0) + 1.0));
-    if p1 >= -0.5183 {
-        t1 = softmax(&t1);
-    } else if mean(p0) < -0.5183 {
-        t1 += p1;
+fn f0368(d_p0: &Array2<f64>, d_x: f64) -> f64 {
+    let mut grad_1 = backprop::ops::recip(&(square(d_p0) + 1.0));
+    if d_x >= -0.5183 {
+        grad_1 = atan(&grad_1);
+    } else {
+        grad_1 += d_p0;
     }
-    mean(&t1) + sum(&t1)
+    grad_1[[0, 1]]
 }
 
 #[test]
 fn f0368_gradcheck() {
-    let mut s = 1554188630u64;
-    let p0: Array2<f64> = random((1, 2), &mut s);
-    let p1 = scalar(&mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0368_backward(&p0, p1, 1.0);
-    assert_eq!(value, f0368(&p0, p1));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0368_backward(p0, *p1, 1.0)).unwrap();
+    let mut s = 366549156u64;
+    let d_p0: Array2<f64> = random((1, 2), &mut s);
+    let d_x = scalar(&mut s);
+    let (d_p0, d_x,) = std::hint::black_box((d_p0, d_x,));
+    let (value, grads) = f0368_backward(&d_p0, d_x, 1.0);
+    assert_eq!(value, f0368(&d_p0, d_x));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    gradcheck(&(d_p0.clone(), d_x), |(d_p0, d_x)| f0368_backward(d_p0, *d_x, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0369(p0: &Array2<f64>, p1: f64) -> f64 {
     let mut t2 = {
         let t1 = f0334(p1);
-        (t1 / (p1.powi(2) + 0.5)) - p1
+        &(log_sigmoid(p0)) * (t1 * p1)
     };
-    let mut t3 = (p0 * t2) + t2;
-    let t4 = &t3 - t2;
-    for i in 0..3 {
-        t2 -= p1;
-    }
-    if sum(&t3) < -0.5183 {
-        t3 = p1 + &t4;
-    }
-    let t5 = ((tanh(&t4)).dot(&(sin(&p0.t())))).sum_axis(Axis(1));
-    t4[[0, 1]] + logsumexp(&t5)
+    let t3 = (tanh(&(p1 + &t2).t())).dot(&(sigmoid(&t2)));
+    let t4 = t2[[1, 1]];
+    let t5 = p1;
+    let t7 = {
+        let t6 = mean_axis(&(tanh(&t3)), Axis(1));
+        t5
+    };
+    t2 /= square(t7 * t5) + 0.5;
+    t5 + t7 + p1
 }
 
 #[test]
 fn f0369_gradcheck() {
-    let mut s = 1229080390u64;
+    let mut s = 980681582u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -9340,13 +9437,13 @@ fn f0370(p0: f64) -> f64 {
     t3 = tanh(t3);
     let mut t4 = p0;
     t4 += cos(t4);
-    let t5 = sin(t4);
-    t4 + t5
+    let t5 = t4.hypot(square(t4) + 0.5);
+    t4 + t5 + p0
 }
 
 #[test]
 fn f0370_gradcheck() {
-    let mut s = 1011888968u64;
+    let mut s = 391793804u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0370_backward(p0, 1.0);
@@ -9382,15 +9479,20 @@ fn f0372(p0: f64) -> f64 {
     let _t3 = t1 / (t1.powi(2) + 0.5);
     t1 = p0;
     if t2 > -0.5183 {
-        t2 += (tanh(t1)) + 3.0;
+        t2 += t2 / ((f64::hypot(p0, square(t1) + 0.5)).powi(2) + 1.0);
+    } else {
+        t1 -= (1.5 + ((2.0 + t2).tanh())).powf(sin(t2));
     }
-    let t4 = (1.5 - (backprop::ops::tan(t2.tanh()))).sin();
-    t2 + t4 + p0
+    let t5 = {
+        let t4 = t2;
+        (sigmoid(t4)).exp()
+    };
+    t2 + t5 + t1
 }
 
 #[test]
 fn f0372_gradcheck() {
-    let mut s = 1565939890u64;
+    let mut s = 2042527108u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0372_backward(p0, 1.0);
@@ -9398,51 +9500,57 @@ fn f0372_gradcheck() {
     gradcheck(&(p0,), |(p0,)| f0372_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0373(d_x: f32) -> f32 {
-    let d_d_x = (square(d_x) + 0.5).powf(d_x.sin());
-    let mut x = (sigmoid(d_x * d_x)) / 1.25;
-    x /= square((d_x.powi(2) + 1.0).sqrt()) + 0.5;
-    let t3 = (x * 2.0) - d_d_x;
-    let d_d_x = x + d_x;
-    t3 + d_d_x + d_d_x
+fn f0373(p0: f32) -> f32 {
+    let t1 = ((p0.tanh()) * 0.75).acos();
+    let mut t1 = f32::atan2(t1 + p0, square(t1) + 0.5);
+    t1 += (t1.tanh()).tan();
+    for i in 0..1 {
+        t1 += ln(square(p0 / (square(t1) + 1.0)) + 0.5);
+        t1 += backprop::ops::recip(square(t1 * 2.0) + 1.0);
+    }
+    let t3 = {
+        let t2 = t1 - t1;
+        f32::cos(t1)
+    };
+    t1 + t3
 }
 
 #[test]
 fn f0373_gradcheck() {
-    let mut s = 564796908u64;
-    let d_x = scalar32(&mut s);
-    let (d_x,) = std::hint::black_box((d_x,));
-    let (value, grads) = f0373_backward(d_x, 1.0);
-    assert_eq!(value, f0373(d_x));
+    let mut s = 23745865u64;
+    let p0 = scalar32(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0373_backward(p0, 1.0);
+    assert_eq!(value, f0373(p0));
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(d_x,), |(d_x,)| f0373_backward(*d_x, 1.0))
+        .check(&(p0,), |(p0,)| f0373_backward(*p0, 1.0))
         .unwrap();
 }
 #[differentiable]
-fn f0374(y_1: &Array1<f32>, w: f32, d_x: &Array2<f32>, d_out: f32) -> f32 {
-    let mut t1 = softmax(d_x);
-    t1 += backprop::ops::recip(square(log_sigmoid(d_out)) + 1.0);
-    mean(&t1)
+fn f0374(d_out: &Array1<f32>, d_p0: f32, x: &Array2<f32>, d_t1: f32) -> f32 {
+    let grad_1 = x.clamp(-1.0, 3.0);
+    let t2 = d_t1;
+    mean(&grad_1) + t2
 }
 
 #[test]
 fn f0374_gradcheck() {
-    let mut s = 926246766u64;
-    let y_1: Array1<f32> = random32(3, &mut s);
-    let w = scalar32(&mut s);
-    let d_x: Array2<f32> = random32((3, 3), &mut s);
-    let d_out = scalar32(&mut s);
-    let (y_1, w, d_x, d_out,) = std::hint::black_box((y_1, w, d_x, d_out,));
-    let (value, grads) = f0374_backward(&y_1, w, &d_x, d_out, 1.0);
-    assert_eq!(value, f0374(&y_1, w, &d_x, d_out));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
+    let mut s = 729697704u64;
+    let d_out: Array1<f32> = random32(3, &mut s);
+    let d_p0 = scalar32(&mut s);
+    let x: Array2<f32> = random32((3, 3), &mut s);
+    let d_t1 = scalar32(&mut s);
+    let (d_out, d_p0, x, d_t1,) = std::hint::black_box((d_out, d_p0, x, d_t1,));
+    let (value, grads) = f0374_backward(&d_out, d_p0, &x, d_t1, 1.0);
+    assert_eq!(value, f0374(&d_out, d_p0, &x, d_t1));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    assert_eq!(grads.x.shape(), x.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(y_1.clone(), w, d_x.clone(), d_out), |(y_1, w, d_x, d_out)| f0374_backward(y_1, *w, d_x, *d_out, 1.0))
+        .check(&(d_out.clone(), d_p0, x.clone(), d_t1), |(d_out, d_p0, x, d_t1)| f0374_backward(d_out, *d_p0, x, *d_t1, 1.0))
         .unwrap();
 }
 #[differentiable(wrt(p0, p1))]
@@ -9452,17 +9560,17 @@ fn f0375(p0: f64, p1: &Array2<f64>, c0: &Array1<f64>) -> f64 {
         p1.sum_axis(Axis(0))
     };
     let mut t3 = (sum(p1)) - p0;
-    t3 -= f0334(p0);
+    t3 -= logsumexp(&(softmax(c0)));
     let t5 = {
-        let t4 = t3 / &(square(&(backprop::ops::recip(&(square(&t2) + 1.0)))) + 0.5);
-        p0
+        let t4 = sin(&p1.t());
+        exp(&t2)
     };
-    t3 + t5
+    t2.sum() + t3 + mean(&t5) + p1[[0, 0]]
 }
 
 #[test]
 fn f0375_gradcheck() {
-    let mut s = 1632961966u64;
+    let mut s = 2024880568u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let c0: Array1<f64> = random(2, &mut s);
@@ -9473,30 +9581,26 @@ fn f0375_gradcheck() {
     gradcheck(&(p0, p1.clone()), |(p0, p1)| f0375_backward(*p0, p1, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0376(p0: &Array2<f64>) -> Array2<f64> {
+fn f0376(p0: &Array2<f64>) -> f64 {
     let t1 = if mean(p0) >= 0.0371 {
         mean(&(&(p0 * 3.0) * p0))
     } else {
-        mse(&(&(softmax(p0)) * p0), p0)
+        sum(&((p0.clamp(-2.0, 3.0)) + p0))
     };
-    let t2 = &((p0 - 2.0).t().dot(p0)) * p0;
-    let t3 = t1 + p0;
-    exp(p0)
+    let t2 = (sum(p0)) - t1;
+    let t3 = t2 - p0;
+    t2 + sum(&t3) + t1
 }
 
 #[test]
 fn f0376_gradcheck() {
-    let mut s = 1175684632u64;
+    let mut s = 1907113930u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let up: Array2<f64> = random((1, 2), &mut s);
-    let (value, grads) = f0376_backward(&p0, &up);
+    let (value, grads) = f0376_backward(&p0, 1.0);
     assert_eq!(value, f0376(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(),), |(p0,)| f0376_backward(p0, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0376_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0377(p0: &Array2<f64>) -> f64 {
@@ -9582,38 +9686,33 @@ fn f0380_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0380_backward(p0.clone(), p1.view(), p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0381(p0: &Array2<f64>, labels: &[usize]) -> f64 {
+fn f0381(p0: &Array2<f64>) -> f64 {
     let t1 = mse(p0, p0);
     let _t2 = sum(&(3.0 / (square(&(p0.t())) + 1.0)).column(0));
     let t4 = {
-        let t3 = (f0304(sigmoid(t1))) / 0.25;
-        exp(tanh(t3 + t3))
+        let t3 = (f0334(t1.tanh())) - t1;
+        trunc(&(p0 - t3))
     };
-    let t5 = f0376(p0);
-    let t6 = t4;
-    let t7 = if t6 <= 0.4629 {
-        (backprop::ops::recip(square(t1) + 1.0)) * ((softmax_cross_entropy(p0, labels)) * (t6 / 1.5))
+    let t5 = if sum(&t4) >= 0.4629 {
+        p0 / (square(&t4) + 1.0)
     } else {
-        mse(&(tanh(&(&(&t5 / &(&t5 * &t5 + 0.5)) - &(p0 * t6)))), &(tanh(&t5)))
+        t4.to_owned()
     };
-    let t8 = if t4 <= -0.5183 {
-        t4
-    } else {
-        f0372(t4.tanh())
-    };
-    t1 + t4 + mean(&t5) + t6 + t7 + t8 + t7
+    let t6 = relu(&(p0 + &t5));
+    let t7 = &t6;
+    let _t8 = clamp(t7, -0.5, 0.5);
+    t6.sum() + t7[[0, 1]]
 }
 
 #[test]
 fn f0381_gradcheck() {
-    let mut s = 1594703883u64;
+    let mut s = 268385624u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
-    let labels: &[usize] = &[0];
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0381_backward(&p0, labels, 1.0);
-    assert_eq!(value, f0381(&p0, labels));
+    let (value, grads) = f0381_backward(&p0, 1.0);
+    assert_eq!(value, f0381(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0381_backward(p0, labels, 1.0)).unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0381_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0382(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
@@ -9667,40 +9766,34 @@ fn f0383_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0383_backward(*p0, p1, p2.view(), p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0384(p0: Array2<f64>, p1: f64, p2: &Array2<f64>) -> Array2<f64> {
+fn f0384(p0: Array2<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
     let t1 = &p0;
     let t1 = 0.5 * (sum(t1));
     let t2 = p0.clone();
-    let t4 = {
+    let mut t4 = {
         let t3 = tanh(&p2.t());
         t1
     };
-    let t2 = p1.min(t1);
-    let t5 = t1;
-    let t6 = if t1 > -0.5183 {
-        (t1 / (square(t5) + 2.0)).min(t1)
-    } else {
-        (t4 * 0.5) - t5
-    };
-    exp(p2)
+    let t2 = p1.max(t4);
+    t4 += t1;
+    for i in 0..3 {
+        t4 += t2;
+    }
+    t1 + t4 + t2
 }
 
 #[test]
 fn f0384_gradcheck() {
-    let mut s = 1646561731u64;
+    let mut s = 1992360709u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0384_backward(p0.clone(), p1, &p2, &up);
+    let (value, grads) = f0384_backward(p0.clone(), p1, &p2, 1.0);
     assert_eq!(value, f0384(p0.clone(), p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0384_backward(p0.clone(), *p1, p2, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0384_backward(p0.clone(), *p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0385(p0: f64, p1: &Array2<f64>, p2: ArrayView1<f64>) -> f64 {
@@ -9750,9 +9843,9 @@ fn f0386_gradcheck() {
 fn f0387(p0: &Array2<f32>, c0: &Array2<f32>) -> f32 {
     let t1 = c0;
     let _t2 = f0072(t1.to_owned());
-    let t3 = log_sigmoid(&(tanh(&(cos(t1)))));
-    let t4 = c0;
-    sum(&t3) + t4[[2, 0]] + sum(t4)
+    let t3 = sigmoid(&((square(&(cos(t1))) + 0.5).log(3.0 * 3.0 + 1.5)));
+    let t4 = p0 * 0.1;
+    t3[[2, 0]] + sum(&t4)
 }
 
 #[test]
@@ -9771,30 +9864,30 @@ fn f0387_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0388(d_p0: &Array2<f64>, d_out: &Array1<f64>, grad: f64, out: &Array2<f64>) -> f64 {
-    let mut t1 = grad / (square(out) + 2.0);
+fn f0388(p0: &Array2<f64>, p1: &Array1<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
+    let mut t1 = p2 / (square(p3) + 2.0);
     for i in 0..2 {
-        t1 += out;
-        t1 += grad;
+        t1 += p3;
+        t1 += p2;
     }
-    let grad_1 = tanh(&((-out) + 1.25));
-    t1.sum() + sum(&grad_1)
+    let t2 = (square(&(&(p3.hypot(p2.powi(2) + 0.5)) - p2)) + 1.0).log10();
+    t1.sum() + t2[[2, 1]] + logsumexp(p1)
 }
 
 #[test]
 fn f0388_gradcheck() {
-    let mut s = 1564094685u64;
-    let d_p0: Array2<f64> = random((2, 3), &mut s);
-    let d_out: Array1<f64> = random(3, &mut s);
-    let grad = scalar(&mut s);
-    let out: Array2<f64> = random((3, 3), &mut s);
-    let (d_p0, d_out, grad, out,) = std::hint::black_box((d_p0, d_out, grad, out,));
-    let (value, grads) = f0388_backward(&d_p0, &d_out, grad, &out, 1.0);
-    assert_eq!(value, f0388(&d_p0, &d_out, grad, &out));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.out.shape(), out.shape());
-    gradcheck(&(d_p0.clone(), d_out.clone(), grad, out.clone()), |(d_p0, d_out, grad, out)| f0388_backward(d_p0, d_out, *grad, out, 1.0)).unwrap();
+    let mut s = 2009244336u64;
+    let p0: Array2<f64> = random((2, 3), &mut s);
+    let p1: Array1<f64> = random(3, &mut s);
+    let p2 = scalar(&mut s);
+    let p3: Array2<f64> = random((3, 3), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0388_backward(&p0, &p1, p2, &p3, 1.0);
+    assert_eq!(value, f0388(&p0, &p1, p2, &p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0388_backward(p0, p1, *p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0389(p0: ArrayView2<f64>, p1: &Array2<f64>) -> Array2<f64> {
@@ -9828,85 +9921,85 @@ fn f0389_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0390(d_out: f64, d_x: &Array2<f64>, y_1: f64) -> f64 {
-    let mut t1 = d_out;
+fn f0390(p0: f64, p1: &Array2<f64>, p2: f64) -> Array2<f64> {
+    let t1 = p0;
     let _t2 = t1;
-    let mut out = t1;
-    let _t4 = (t1.abs()) + out;
-    if t1 > 0.0371 {
-        out += ((f0363(y_1)).tanh()).exp();
+    let mut t3 = t1;
+    let _t4 = (t1.min(p0)) / (square(t3) + 2.0);
+    let t5 = if t1 > 0.0371 {
+        ((t3 / (square(p2) + 0.5)) - (t1 - t3)) * t3
     } else {
-        t1 = relu((sigmoid(out)).powi(3));
-    }
-    let out = abs(d_x);
-    t1 *= y_1;
-    t1 + sum(&out) + t1
+        square((p2 - t1) * 0.5)
+    };
+    t3 += t1;
+    let t6 = t1 * t3;
+    sigmoid(p1)
 }
 
 #[test]
 fn f0390_gradcheck() {
-    let mut s = 1284107052u64;
-    let d_out = scalar(&mut s);
-    let d_x: Array2<f64> = random((3, 2), &mut s);
-    let y_1 = scalar(&mut s);
-    let (d_out, d_x, y_1,) = std::hint::black_box((d_out, d_x, y_1,));
-    let (value, grads) = f0390_backward(d_out, &d_x, y_1, 1.0);
-    assert_eq!(value, f0390(d_out, &d_x, y_1));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(d_out, d_x.clone(), y_1), |(d_out, d_x, y_1)| f0390_backward(*d_out, d_x, *y_1, 1.0)).unwrap();
+    let mut s = 1308056859u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((3, 2), &mut s);
+    let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let up: Array2<f64> = random((3, 2), &mut s);
+    let (value, grads) = f0390_backward(p0, &p1, p2, &up);
+    assert_eq!(value, f0390(p0, &p1, p2));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0390_backward(*p0, p1, *p2, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0391(grad: &Array2<f64>) -> Array2<f64> {
-    let out = softmax(&(exp(grad)));
-    let grad_1 = grad;
-    let t3 = &out * grad_1;
-    let t4 = if grad[[1, 1]] >= -0.5183 {
-        exp(grad_1)
-    } else {
-        grad_1 * grad_1
+fn f0391(p0: &Array2<f64>) -> f64 {
+    let mut t2 = {
+        let t1 = ((tanh(&(exp(p0)))) * 0.75).asin();
+        &(log_sigmoid(&(log_sigmoid(p0)))) * &t1
     };
-    let unused = if t4[[1, 1]] >= -0.5183 {
-        abs(&(tanh(grad)))
+    if mean(&t2) > 0.0371 {
+        t2 += p0;
     } else {
-        grad_1.to_owned()
-    };
-    let t6 = if mean(&t4) >= 0.4629 {
-        softplus(&((grad_1.sum_axis(Axis(0))) * grad_1))
+        t2 = softplus(p0);
+    }
+    let mut t3 = if t2[[0, 1]] > 0.4629 {
+        round(&t2)
     } else {
-        grad_1 + (mse(&(sqrt(&(&out * &out + 0.5))), &t4))
+        &t2 / &(square(&t2) + 0.5)
     };
-    let d_x = t4.row(0);
-    tanh(grad_1)
+    for i in 0..2 {
+        t3 += p0;
+    }
+    let t2 = (&t3 + &t3).sum();
+    let t4 = 0.25 / (square(t2) + 1.0);
+    t2 + t4
 }
 
 #[test]
 fn f0391_gradcheck() {
-    let mut s = 401589315u64;
-    let grad: Array2<f64> = random((2, 3), &mut s);
-    let (grad,) = std::hint::black_box((grad,));
-    let up: Array2<f64> = random((2, 3), &mut s);
-    let (value, grads) = f0391_backward(&grad, &up);
-    assert_eq!(value, f0391(&grad));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(grad.clone(),), |(grad,)| f0391_backward(grad, &up))
-        .unwrap();
+    let mut s = 1302014332u64;
+    let p0: Array2<f64> = random((2, 3), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0391_backward(&p0, 1.0);
+    assert_eq!(value, f0391(&p0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0391_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0392(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
     let mut t1 = mean(p2);
-    t1 += (p2 / (square(p0) + 2.0)).sum();
-    let t2 = &(logsumexp(p2)) + 0.75;
-    let t3 = p2.column(0);
-    let t4 = backprop::ops::recip(t1.powi(2) + 1.0);
-    let t5 = 1.5 + &t2;
-    t4 + t5.sum() + p1.sum()
+    t1 += f0334((f0363(t1)).tanh());
+    let t2 = p2;
+    t1 += 1.25;
+    let t3 = (square(p2)).dot(&t2.t());
+    let t4 = &t3;
+    t1 + sum(t2) + sum(&t3) + t4.sum() + mean(p2)
 }
 
 #[test]
 fn f0392_gradcheck() {
-    let mut s = 1784226514u64;
+    let mut s = 1914704937u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
@@ -9970,36 +10063,36 @@ fn f0394_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0394_backward(p0, p1, p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0395(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
+fn f0395(grad: &Array2<f64>, d_out: &Array2<f64>) -> f64 {
     let t2 = {
-        let t1 = concat(Axis(1), &[p0, p0, p0]);
-        cos(p1)
+        let t1 = concat(Axis(1), &[grad, grad, grad]);
+        softmax(d_out)
     };
-    let mut t4 = {
-        let t3 = concat(Axis(0), &[&t2, &t2, &t2]);
-        ln(&(&t3 * &t3 + 0.5))
+    let d_out_1 = d_out + d_out;
+    let mut grad_1 = if t2[[1, 0]] < 0.4629 {
+        &t2 + 1.5
+    } else {
+        sin(&(sinh(&d_out_1)))
     };
-    let mut t2 = 1.25 * &t4;
-    if sum(&t2) < -0.5183 {
-        t4 += &t2;
-    } else if t2.sum() <= -0.5183 {
-        t2 /= &(square(&(&t2 / (square(&t4) + 0.5))) + 0.5);
+    let mut d_x = &t2 - &(&d_out_1 * &grad_1);
+    for i in 0..3 {
+        d_x = backprop::ops::recip(&(&d_out_1 * &d_out_1 + 1.0));
+        grad_1 -= &d_x;
     }
-    let t5 = (p1 - p1) * (mean(&t2));
-    t2.sum() + mean(&t5)
+    grad_1[[0, 0]] + d_x[[0, 0]] + d_out.sum()
 }
 
 #[test]
 fn f0395_gradcheck() {
-    let mut s = 712889283u64;
-    let p0: Array2<f64> = random((2, 3), &mut s);
-    let p1: Array2<f64> = random((3, 1), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0395_backward(&p0, &p1, 1.0);
-    assert_eq!(value, f0395(&p0, &p1));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0395_backward(p0, p1, 1.0)).unwrap();
+    let mut s = 120186090u64;
+    let grad: Array2<f64> = random((2, 3), &mut s);
+    let d_out: Array2<f64> = random((3, 1), &mut s);
+    let (grad, d_out,) = std::hint::black_box((grad, d_out,));
+    let (value, grads) = f0395_backward(&grad, &d_out, 1.0);
+    assert_eq!(value, f0395(&grad, &d_out));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    gradcheck(&(grad.clone(), d_out.clone()), |(grad, d_out)| f0395_backward(grad, d_out, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
 fn f0396(p0: &Array2<f32>, p1: f32, p2: &Array1<f32>, c0: &Array2<f32>, labels: &[usize]) -> Array2<f32> {
@@ -10036,61 +10129,60 @@ fn f0396_gradcheck() {
         .check(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0396_backward(p0, *p1, p2, &c0, labels, &up))
         .unwrap();
 }
-#[differentiable(wrt(d_x, d_p0, x, grad))]
-fn f0397(d_x: &Array2<f64>, d_p0: &Array2<f64>, x: &Array1<f64>, grad: ArrayView2<f64>, w: &Array2<f64>) -> f64 {
-    let d_d_x = logsumexp(&(x - x));
-    let mut x_from_out = if mean(d_p0) <= 0.4629 || d_d_x > 0.0 {
-        (f0362(sigmoid(d_d_x))).tanh()
+#[differentiable(wrt(p0, p1, p2, p3))]
+fn f0397(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array1<f64>, p3: ArrayView2<f64>, c0: &Array2<f64>) -> f64 {
+    let mut t1 = logsumexp(&(p2 - p2));
+    let mut t2 = if mean(p1) <= 0.4629 || t1 > 0.0 {
+        (f0363(sigmoid(t1))).tanh()
     } else {
-        ((f0362(sigmoid(d_d_x))).tanh()).tanh()
+        t1.abs()
     };
-    x_from_out += sqrt(square(x_from_out) + 1.0);
-    let d_d_x = d_d_x * &grad;
-    x_from_out = relu(x_from_out);
-    let t3 = (softplus(w)) * &grad;
-    x_from_out + sum(&d_d_x) + mean(&t3)
+    for i in 0..2 {
+        t1 -= p1[[i, 1]];
+        t2 -= t1;
+    }
+    t2 = (f0377(p0)).max(t1);
+    let t3 = p0 / &(square(p1) + 2.0);
+    let t2 = p1;
+    t1 + t3.sum() + t2[[0, 1]] + mean(&p3)
 }
 
 #[test]
 fn f0397_gradcheck() {
-    let mut s = 96159470u64;
-    let d_x: Array2<f64> = random((3, 2), &mut s);
-    let d_p0: Array2<f64> = random((3, 2), &mut s);
-    let x: Array1<f64> = random(3, &mut s);
-    let grad: Array2<f64> = random((2, 2), &mut s);
-    let w: Array2<f64> = random((2, 2), &mut s);
-    let (d_x, d_p0, x, grad, w,) = std::hint::black_box((d_x, d_p0, x, grad, w,));
-    let (value, grads) = f0397_backward(&d_x, &d_p0, &x, grad.view(), &w, 1.0);
-    assert_eq!(value, f0397(&d_x, &d_p0, &x, grad.view(), &w));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(d_x.clone(), d_p0.clone(), x.clone(), grad.clone()), |(d_x, d_p0, x, grad)| f0397_backward(d_x, d_p0, x, grad.view(), &w, 1.0)).unwrap();
+    let mut s = 1200763492u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let p1: Array2<f64> = random((3, 2), &mut s);
+    let p2: Array1<f64> = random(3, &mut s);
+    let p3: Array2<f64> = random((2, 2), &mut s);
+    let c0: Array2<f64> = random((2, 2), &mut s);
+    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
+    let (value, grads) = f0397_backward(&p0, &p1, &p2, p3.view(), &c0, 1.0);
+    assert_eq!(value, f0397(&p0, &p1, &p2, p3.view(), &c0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0397_backward(p0, p1, p2, p3.view(), &c0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1))]
-fn f0398(p0: &Array2<f64>, p1: &Array2<f64>) -> Array2<f64> {
+fn f0398(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
     let t2 = {
-        let t1 = log_softmax(&(p1.t()));
-        (powi(&(tanh(&t1)), 3)).sum()
+        let t1 = backprop::ops::ceil(&(p1.t()));
+        (&(t1.to_degrees()) * 0.01).sum_axis(Axis(1))
     };
-    sigmoid(p0)
+    mean(&t2) + mean(p0)
 }
 
 #[test]
 fn f0398_gradcheck() {
-    let mut s = 2114191140u64;
+    let mut s = 959707309u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up: Array2<f64> = random((3, 1), &mut s);
-    let (value, grads) = f0398_backward(&p0, &p1, &up);
+    let (value, grads) = f0398_backward(&p0, &p1, 1.0);
     assert_eq!(value, f0398(&p0, &p1));
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p1.clone(),), |(p1,)| f0398_backward(&p0, p1, &up))
-        .unwrap();
+    gradcheck(&(p1.clone(),), |(p1,)| f0398_backward(&p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0399(p0: &Array2<f64>) -> f64 {
@@ -10126,15 +10218,15 @@ fn f0400(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: &Array1<f64>) -> f64 {
     }
     let t5 = t3.dot(t4);
     let t7 = {
-        let t6 = relu((cos(&t5)).dot(&t5));
-        sin(&(p2 / &(square(p3) + 1.0)))
+        let t6 = log_sigmoid(&((softmax(&t5)).dot(t3)));
+        &(logsumexp(&(concat(Axis(0), &[p1, p1, p1])))) / 0.75
     };
-    sum(&t5) + logsumexp(&t7) + t1
+    t1 + t3.sum() + t4.sum() + t5.sum() + t7.sum() + t3.sum()
 }
 
 #[test]
 fn f0400_gradcheck() {
-    let mut s = 719101577u64;
+    let mut s = 938140204u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2 = scalar(&mut s);
@@ -10207,23 +10299,27 @@ fn f0403_gradcheck() {
     gradcheck(&(p0, p1, p2), |(p0, p1, p2)| f0403_backward(*p0, *p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0404(p0: &Array1<f64>) -> f64 {
+fn f0404(p0: &Array1<f64>) -> Array1<f64> {
     let t1 = p0;
     let _t2 = softplus(p0);
-    let t3 = ((log_softmax(t1)).dot(t1)).tanh();
-    let t4 = (t3 / (square(t3) + 1.0)) + &(tan(&(backprop::ops::tanh(t1))));
-    t1.sum() + t3 + sum(&t4) + logsumexp(&t4)
+    let t3 = relu(t1);
+    let t4 = sigmoid(t1);
+    t4
 }
 
 #[test]
 fn f0404_gradcheck() {
-    let mut s = 1428919220u64;
+    let mut s = 766734775u64;
     let p0: Array1<f64> = random(3, &mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0404_backward(&p0, 1.0);
+    let up: Array1<f64> = random(3, &mut s);
+    let (value, grads) = f0404_backward(&p0, &up);
     assert_eq!(value, f0404(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0404_backward(p0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(),), |(p0,)| f0404_backward(p0, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0405(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
@@ -10245,60 +10341,58 @@ fn f0405_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0405_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0406(p0: &Array2<f32>, p1: &Array1<f32>) -> Array1<f32> {
+fn f0406(p0: &Array2<f32>, p1: &Array1<f32>) -> f32 {
     let _t1 = p1;
     let t2 = p1;
     let t3 = -t2;
     let _t4 = t3.dot(t2);
     let t5 = softplus(&t3);
-    let t6 = log_softmax(&(&t5 * t2));
-    exp(t2)
+    let t6 = floor(&(&t5 * t2));
+    t5.dot(&t5) + t6.dot(&t6)
 }
 
 #[test]
 fn f0406_gradcheck() {
-    let mut s = 398628980u64;
+    let mut s = 1574914397u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let p1: Array1<f32> = random32(2, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up: Array1<f32> = random32(2, &mut s);
-    let (value, grads) = f0406_backward(&p0, &p1, &up);
+    let (value, grads) = f0406_backward(&p0, &p1, 1.0);
     assert_eq!(value, f0406(&p0, &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0406_backward(p0, p1, &up))
+        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0406_backward(p0, p1, 1.0))
         .unwrap();
 }
 #[differentiable]
-fn f0407(p0: f64, p1: &Array1<f64>) -> f64 {
-    let mut t1 = p1 / (square(p1) + 1.0);
-    t1 = softmax(&(softmax(p1)));
-    let t2 = p0 - p1;
-    let _t3 = ((-&t2) * p0).sum();
-    let t4 = if sum(&t1) >= 0.0371 {
-        p1 * &t1
+fn f0407(y_1: f64, grad: &Array1<f64>) -> f64 {
+    let mut d_out = grad / (square(grad) + 1.0);
+    d_out = asin(&(&(tanh(&(clamp(grad, -2.0, 3.0)))) * 0.75));
+    let d_out = grad;
+    let t2 = d_out;
+    let mut d_d_x = grad.dot(d_out);
+    if d_d_x <= 0.0371 {
+        d_d_x = y_1;
     } else {
-        sqrt(&(square(&(&(p1 / (&t2 * &t2 + 2.0)) * 0.25)) + 1.0))
-    };
-    let t5 = &(&t2 / &(square(&t2) + 0.5)) - p0;
-    let t6 = ((f0356(p0, p0, &(sin(&t1)))).tanh()) * &((&t4 - &t2) * p1);
-    t5.sum() + mean(&t6)
+        d_d_x /= square(d_d_x.max(y_1)) + 0.5;
+    }
+    let _t4 = d_out;
+    mean(t2) + d_d_x
 }
 
 #[test]
 fn f0407_gradcheck() {
-    let mut s = 1889246394u64;
-    let p0 = scalar(&mut s);
-    let p1: Array1<f64> = random(3, &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0407_backward(p0, &p1, 1.0);
-    assert_eq!(value, f0407(p0, &p1));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0407_backward(*p0, p1, 1.0)).unwrap();
+    let mut s = 408199220u64;
+    let y_1 = scalar(&mut s);
+    let grad: Array1<f64> = random(3, &mut s);
+    let (y_1, grad,) = std::hint::black_box((y_1, grad,));
+    let (value, grads) = f0407_backward(y_1, &grad, 1.0);
+    assert_eq!(value, f0407(y_1, &grad));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    gradcheck(&(y_1, grad.clone()), |(y_1, grad)| f0407_backward(*y_1, grad, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0408(p0: ArrayView2<f64>, p1: &Array2<f64>) -> f64 {
@@ -10347,16 +10441,16 @@ fn f0409_gradcheck() {
 fn f0410(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
     let t2 = {
         let t1 = &(p0.dot(p2)) - &(p1 + &p0);
-        (backprop::ops::recip(&(square(&t1) + 1.0))).t().dot(&t1)
+        concat(Axis(1), &[&(softmax(&t1)), &t1])
     };
-    let _t3 = (p1 * 0.25) / &(p1 * p1 + 0.5);
-    let t4 = mean(&(&(p1 * &p0) * &t2).row(1));
-    sum(&t2) + t4
+    let t3 = (p1 * 0.25) / &(p1 * p1 + 0.5);
+    let t4 = exp(&((mean(&t2)) * &t3));
+    mean(&t3) + sum(&t4)
 }
 
 #[test]
 fn f0410_gradcheck() {
-    let mut s = 1489509016u64;
+    let mut s = 1215779603u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2: Array2<f64> = random((1, 2), &mut s);
@@ -10390,57 +10484,50 @@ fn f0411_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0411_backward(p0, *p1, p2, *p3, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0412(p0: f32, p1: &Array1<f32>, p2: &Array1<f32>, p3: f32) -> f32 {
-    let mut t1 = ((p3.sin()) * p3) - &(p2 + p2);
-    if p0 <= 0.4629 {
-        t1 -= p2;
-    } else {
-        t1 -= 1.5;
-    }
-    let t2 = &t1;
-    logsumexp(&t1) + logsumexp(t2)
+fn f0412(d_p0: f32, y_1: &Array1<f32>, w: &Array1<f32>, grad: f32) -> f32 {
+    let grad_1 = sum(&(&(y_1 - 0.75) - (grad - d_p0)));
+    let grad_1 = ((square(w) + 1.5).acosh()) + grad;
+    let x = softmax(&(trunc(&grad_1)));
+    grad_1.sum() + x.dot(&x) + sum(w)
 }
 
 #[test]
 fn f0412_gradcheck() {
-    let mut s = 994628557u64;
-    let p0 = scalar32(&mut s);
-    let p1: Array1<f32> = random32(3, &mut s);
-    let p2: Array1<f32> = random32(2, &mut s);
-    let p3 = scalar32(&mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0412_backward(p0, &p1, &p2, p3, 1.0);
-    assert_eq!(value, f0412(p0, &p1, &p2, p3));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
+    let mut s = 899210737u64;
+    let d_p0 = scalar32(&mut s);
+    let y_1: Array1<f32> = random32(3, &mut s);
+    let w: Array1<f32> = random32(2, &mut s);
+    let grad = scalar32(&mut s);
+    let (d_p0, y_1, w, grad,) = std::hint::black_box((d_p0, y_1, w, grad,));
+    let (value, grads) = f0412_backward(d_p0, &y_1, &w, grad, 1.0);
+    assert_eq!(value, f0412(d_p0, &y_1, &w, grad));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.w.shape(), w.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0, p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0412_backward(*p0, p1, p2, *p3, 1.0))
+        .check(&(d_p0, y_1.clone(), w.clone(), grad), |(d_p0, y_1, w, grad)| f0412_backward(*d_p0, y_1, w, *grad, 1.0))
         .unwrap();
 }
 #[differentiable]
 fn f0413(p0: f64, p1: f64) -> f64 {
     let t1 = if p1 > 0.4629 {
-        (square(p1.max(p0)) + 1.0).sqrt()
+        (signum(p1)).max(p0)
     } else {
         p0
     };
-    let mut t3 = {
-        let t2 = (backprop::ops::recip(square(p1 + p1) + 1.0)) + p1;
-        t1
-    };
-    let t4 = (square(tan(t1.tanh())) + 0.5).powf(sin(t3));
-    t3 -= p1;
-    let _t5 = t1 * p1;
-    let t6 = t3;
-    let t7 = t1 - t4;
-    t6 + t7 + t7
+    let t2 = (t1 - p1) - t1;
+    let t3 = (sigmoid(t2)) / (square(p1) + 2.0);
+    let t4 = t2;
+    let mut t1 = t3;
+    let t5 = cbrt((tan(t3.tanh())).powi(2) + 0.5);
+    t1 -= t2;
+    t2 + t3 + t4 + t1 + t5 + t1
 }
 
 #[test]
 fn f0413_gradcheck() {
-    let mut s = 825347294u64;
+    let mut s = 2146982195u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -10490,15 +10577,15 @@ fn f0416(p0: &Array2<f64>) -> Array2<f64> {
     t1 = t1.abs();
     t1 -= 0.25;
     let t3 = {
-        let t2 = ((t1.powi(2) + 0.5).sqrt()) - t1;
-        (f0372(t2.tanh())) - t2
+        let t2 = (t1.max(1.5)) * 0.25;
+        square(backprop::ops::tanh(t1 - t2))
     };
     exp(p0)
 }
 
 #[test]
 fn f0416_gradcheck() {
-    let mut s = 840272502u64;
+    let mut s = 1974850608u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let up: Array2<f64> = random((2, 3), &mut s);
@@ -10511,88 +10598,85 @@ fn f0416_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0417(p0: &Array2<f64>) -> Array2<f64> {
+fn f0417(out: &Array2<f64>) -> f64 {
     let mut t2 = {
-        let t1 = p0;
-        &(mean_axis(t1, Axis(0))) - p0
+        let t1 = out;
+        &(mean_axis(t1, Axis(0))) - out
     };
-    t2 -= &(softmax(&(&(log_sigmoid(p0)) * (p0 * p0))));
-    let t2 = mean(&t2);
-    let t3 = t2;
-    exp(p0)
+    t2 -= &(cosh(&(&(log_sigmoid(out)) * (out * out))));
+    let t2 = t2.t();
+    let d_out = square(&(sigmoid(&t2)));
+    t2.sum() + d_out[[0, 0]]
 }
 
 #[test]
 fn f0417_gradcheck() {
-    let mut s = 320981287u64;
-    let p0: Array2<f64> = random((1, 2), &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let up: Array2<f64> = random((1, 2), &mut s);
-    let (value, grads) = f0417_backward(&p0, &up);
-    assert_eq!(value, f0417(&p0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(),), |(p0,)| f0417_backward(p0, &up))
-        .unwrap();
+    let mut s = 529027161u64;
+    let out: Array2<f64> = random((1, 2), &mut s);
+    let (out,) = std::hint::black_box((out,));
+    let (value, grads) = f0417_backward(&out, 1.0);
+    assert_eq!(value, f0417(&out));
+    assert_eq!(grads.out.shape(), out.shape());
+    gradcheck(&(out.clone(),), |(out,)| f0417_backward(out, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0418(out: &Array2<f32>, d_out: f32, w: &Array1<f32>) -> f32 {
-    let mut d_d_x = &(w / (square(d_out) + 2.0)) / (out * out + 2.0);
-    d_d_x *= w;
-    let t1_from_t2 = tanh(out);
-    let d_out_1 = &(backprop::ops::recip(&(square(&d_d_x) + 1.0))) + 3.0;
-    let unused = if mean(&d_out_1) < -0.5183 {
-        t1_from_t2.to_owned()
+fn f0418(p0: &Array2<f32>, p1: f32, p2: &Array1<f32>, labels: &[usize]) -> f32 {
+    let mut t1 = &(p2 / (square(p1) + 2.0)) / (p0 * p0 + 2.0);
+    t1 *= p2;
+    let mut t2 = tanh(p0);
+    let mut t3 = &(softmax(&t1)) * &(t2.t());
+    if sum(p2) > -0.5183 {
+        t3 /= &(square(&(sin(&(&t3 * p2)))) + 0.5);
     } else {
-        w / &(square(&d_out_1) + 1.0)
-    };
-    sum(&d_out_1) + sum(&unused)
+        t2 = &((square(&t1) + 1.5).acosh()) + 3.0;
+    }
+    sum(&t2) + t3.sum() + mean(p2)
 }
 
 #[test]
 fn f0418_gradcheck() {
-    let mut s = 1155978944u64;
-    let out: Array2<f32> = random32((1, 2), &mut s);
-    let d_out = scalar32(&mut s);
-    let w: Array1<f32> = random32(2, &mut s);
-    let (out, d_out, w,) = std::hint::black_box((out, d_out, w,));
-    let (value, grads) = f0418_backward(&out, d_out, &w, 1.0);
-    assert_eq!(value, f0418(&out, d_out, &w));
-    assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.w.shape(), w.shape());
+    let mut s = 1086126901u64;
+    let p0: Array2<f32> = random32((1, 2), &mut s);
+    let p1 = scalar32(&mut s);
+    let p2: Array1<f32> = random32(2, &mut s);
+    let labels: &[usize] = &[0];
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0418_backward(&p0, p1, &p2, labels, 1.0);
+    assert_eq!(value, f0418(&p0, p1, &p2, labels));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(out.clone(), d_out, w.clone()), |(out, d_out, w)| f0418_backward(out, *d_out, w, 1.0))
+        .check(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0418_backward(p0, *p1, p2, labels, 1.0))
         .unwrap();
 }
 #[differentiable]
-fn f0419(d_out: f64, out: &Array2<f64>) -> f64 {
-    let t1 = softplus(&(out - out));
-    let d_x = out;
-    let grad_1 = (d_out + 3.0) + &(d_x / &(out * out + 2.0));
-    let x_from_out = 0.1 - &(backprop::ops::recip(&(square(&(&grad_1 - &t1)) + 1.0)));
-    let t1_from_t2 = &t1;
-    let t6 = &x_from_out * &grad_1;
-    let out_1 = if grad_1.sum() >= -0.5183 {
-        0.5 / (square(&grad_1) + 1.0)
+fn f0419(p0: f64, p1: &Array2<f64>) -> f64 {
+    let t1 = softplus(&(p1 - p1));
+    let t2 = p1;
+    let t3 = (p0 + 3.0) / &(square(&(&t1 + t2)) + 0.5);
+    let mut t4 = t2 - t2;
+    let mut t5 = log_softmax(&t1);
+    if mean(p1) <= -0.5183 {
+        t5 += &t3;
     } else {
-        t1_from_t2 - 2.0
-    };
-    t6.sum() + mean(&out_1)
+        t4 /= &(square(&(((&t4 * &t4 + 0.5).log(0.5)) - &t5)) + 1.0);
+    }
+    let t3 = 0.25 / (square(&((sigmoid(&t4)).dot(&(tanh(&t5.t()))))) + 1.0);
+    sum(&t5) + t3.sum()
 }
 
 #[test]
 fn f0419_gradcheck() {
-    let mut s = 1055900040u64;
-    let d_out = scalar(&mut s);
-    let out: Array2<f64> = random((1, 3), &mut s);
-    let (d_out, out,) = std::hint::black_box((d_out, out,));
-    let (value, grads) = f0419_backward(d_out, &out, 1.0);
-    assert_eq!(value, f0419(d_out, &out));
-    assert_eq!(grads.out.shape(), out.shape());
-    gradcheck(&(d_out, out.clone()), |(d_out, out)| f0419_backward(*d_out, out, 1.0)).unwrap();
+    let mut s = 1056997724u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0419_backward(p0, &p1, 1.0);
+    assert_eq!(value, f0419(p0, &p1));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0419_backward(*p0, p1, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0420(p0: &Array2<f64>, c0: &Array2<f64>) -> f64 {
@@ -10617,18 +10701,23 @@ fn f0420_gradcheck() {
 #[differentiable(wrt(p0, p1, p2))]
 fn f0421(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, c0: &Array1<f64>) -> f64 {
     let t1 = p1;
-    let t2 = sigmoid(&(sigmoid(t1)));
-    let _t3 = exp(&(backprop::ops::recip(&(square(&(sqrt(&(&t2 * &t2 + 1.0)))) + 1.0))));
-    let t4 = -&t2;
-    let _t5 = (t1 / &(t1 * t1 + 1.0)) * c0;
-    let t4 = mean(&t4);
-    let t6 = t4;
-    mean(t1) + sum(&t2) + t4 + t6
+    let mut t2 = sigmoid(&(softmax(t1)));
+    t2 += mse(c0, c0);
+    let mut t3 = if t1.sum() < -0.5183 {
+        (t1.dot(p2)) - ((2.0 * c0).dot(t1))
+    } else {
+        sigmoid(&((t1.dot(p2)) - ((2.0 * c0).dot(t1))))
+    };
+    let t4 = tanh(&t2);
+    let t5 = t1;
+    t3 += t1;
+    let t3 = &(p2.t().dot(p2)) * 1.5;
+    t5.sum() + t3[[1, 0]]
 }
 
 #[test]
 fn f0421_gradcheck() {
-    let mut s = 2016671461u64;
+    let mut s = 1339038334u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2: Array2<f64> = random((1, 2), &mut s);
@@ -10668,14 +10757,14 @@ fn f0422_gradcheck() {
 #[differentiable]
 fn f0423(p0: &Array2<f64>) -> f64 {
     let t1 = p0;
-    let _t2 = log_softmax(t1);
-    let t3 = log_sigmoid(&(&(cos(t1)) - 2.0));
-    t1.sum() + t3[[0, 0]] + p0.sum()
+    let _t2 = t1.fract();
+    let t3 = sqrt(&(square(&(t1 + t1)) + 0.5));
+    mean(t1) + mean(&t3)
 }
 
 #[test]
 fn f0423_gradcheck() {
-    let mut s = 1854266393u64;
+    let mut s = 2144761226u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0423_backward(&p0, 1.0);
@@ -10686,19 +10775,19 @@ fn f0423_gradcheck() {
 #[differentiable]
 fn f0424(p0: f64) -> f64 {
     let t1 = sigmoid(p0);
-    let mut t2 = exp(t1 / (p0.powi(2) + 1.0));
-    let t3 = cos(t2 - p0);
-    let t5 = {
-        let t4 = t2;
-        t1.min(t4)
+    let t2 = ((0.1 * (t1.abs())).powi(2) + 0.5).log(3.0 * 3.0 + 1.5);
+    let t4 = {
+        let t3 = t1;
+        t2 * t3
     };
-    t2 += (((t3.powi(2) + 1.0).sqrt()) - t3) + t5;
-    t1 + t2 + t3 + t5
+    let t2 = t4 - t1;
+    let t5 = t4.max(t1);
+    t2 + t5
 }
 
 #[test]
 fn f0424_gradcheck() {
-    let mut s = 272993686u64;
+    let mut s = 2005767814u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0424_backward(p0, 1.0);
@@ -10725,85 +10814,83 @@ fn f0425_gradcheck() {
     gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0425_backward(*p0, *p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0426(p0: f64, p1: f64) -> f64 {
-    let t2 = {
-        let t1 = sigmoid(backprop::ops::ln(square(p1) + 1.0));
-        (p1.powi(1)).min(p1)
+fn f0426(y_1: f64, out: f64) -> f64 {
+    let mut d_out_1 = {
+        let grad_1 = sigmoid(f64::hypot(out, square(out) + 0.5));
+        (out.powi(1)).max(grad_1)
     };
-    let t3 = t2 * 0.75;
-    let mut t4 = if t3 <= 0.4629 {
-        (t2 * t2) * t3
-    } else {
-        log_sigmoid(p1.max(t3))
+    let d_x = tanh(sigmoid(d_out_1));
+    let t5 = {
+        let t4 = d_out_1;
+        softplus(d_x)
     };
-    let mut t5 = if p1 <= -0.5183 {
-        powi(t3 * t2, 3)
-    } else {
-        t3
-    };
-    if t5 < 0.0371 {
-        t4 -= t5 / (t5.powi(2) + 1.0);
+    let mut t6 = sigmoid(t5);
+    if out >= 0.4629 {
+        t6 = log_sigmoid(t5);
+    } else if d_out_1 < 0.0371 || d_out_1 > 0.0 {
+        d_out_1 /= square(t5.max(d_out_1)) + 0.5;
     }
-    let _t6 = t3;
-    let t7 = (t3 * t5) + t4;
-    t5 + t7
+    let t1_from_t2 = (y_1.min(out)) * 0.5;
+    let t8 = sin(d_x * d_x);
+    t1_from_t2 + t8
 }
 
 #[test]
 fn f0426_gradcheck() {
-    let mut s = 1624104394u64;
-    let p0 = scalar(&mut s);
-    let p1 = scalar(&mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0426_backward(p0, p1, 1.0);
-    assert_eq!(value, f0426(p0, p1));
-    gradcheck(&(p0, p1), |(p0, p1)| f0426_backward(*p0, *p1, 1.0)).unwrap();
+    let mut s = 179652120u64;
+    let y_1 = scalar(&mut s);
+    let out = scalar(&mut s);
+    let (y_1, out,) = std::hint::black_box((y_1, out,));
+    let (value, grads) = f0426_backward(y_1, out, 1.0);
+    assert_eq!(value, f0426(y_1, out));
+    gradcheck(&(y_1, out), |(y_1, out)| f0426_backward(*y_1, *out, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0427(d_t1: f64) -> f64 {
-    let grad_1 = {
-        let t1_from_t2 = d_t1;
-        (t1_from_t2 * t1_from_t2) / (d_t1.powi(2) + 1.0)
+fn f0427(p0: f64) -> f64 {
+    let t2 = {
+        let t1 = p0;
+        (t1 * t1) / (p0.powi(2) + 1.0)
     };
     let t4 = {
-        let unused = grad_1;
-        unused
+        let t3 = t2;
+        t3
     };
     let t5 = t4;
-    let t6 = (d_t1 / (square(t5) + 2.0)).cos();
-    grad_1 + t4 + t5 + t6
+    let t6 = round(t2);
+    t5 + t6
 }
 
 #[test]
 fn f0427_gradcheck() {
-    let mut s = 73266549u64;
-    let d_t1 = scalar(&mut s);
-    let (d_t1,) = std::hint::black_box((d_t1,));
-    let (value, grads) = f0427_backward(d_t1, 1.0);
-    assert_eq!(value, f0427(d_t1));
-    gradcheck(&(d_t1,), |(d_t1,)| f0427_backward(*d_t1, 1.0)).unwrap();
+    let mut s = 1575434604u64;
+    let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0427_backward(p0, 1.0);
+    assert_eq!(value, f0427(p0));
+    gradcheck(&(p0,), |(p0,)| f0427_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0428(p0: f64, p1: f64, p2: f64) -> f64 {
-    let mut t2 = {
-        let t1 = square(p0);
-        t1
+    let t2 = {
+        let t1 = p0.mul_add(p2, p0);
+        0.1 - t1
     };
-    for i in 0..3 {
-        t2 -= p0;
-    }
+    let t2 = (p2.clamp(-0.5, 1.0)) / (((f64::abs(t2)).sin()).powi(2) + 1.0);
     let t4 = {
-        let t3 = p2;
+        let t3 = t2;
+        t3 * t3
+    };
+    let t6 = {
+        let t5 = square(cos(p0));
         p2
     };
-    let mut t5 = log_sigmoid(p0);
-    t5 -= t2;
-    t4 + t5
+    let _t7 = tanh(t2);
+    t2 + t4 + t6
 }
 
 #[test]
 fn f0428_gradcheck() {
-    let mut s = 1517085219u64;
+    let mut s = 1622600689u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -10943,18 +11030,21 @@ fn f0434_gradcheck() {
 fn f0435(p0: f64, p1: f64, p2: f64) -> f64 {
     let t2 = {
         let t1 = p2;
-        t1.max(p2)
+        fract(t1)
     };
-    let t3 = p1 - p2;
-    let t4 = p2;
-    let t5 = ln((t2 * t3).powi(2) + 1.0);
-    let _t6 = t2;
-    t4 + t5 + t3
+    let t2 = (1.25 + t2) + 0.25;
+    let t4 = {
+        let t3 = p0 + t2;
+        t2 - t2
+    };
+    let mut t4 = t2.exp();
+    t4 += ((t2 - 0.1) + p1).cos();
+    t2 + t4
 }
 
 #[test]
 fn f0435_gradcheck() {
-    let mut s = 194153348u64;
+    let mut s = 10227959u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -10965,13 +11055,13 @@ fn f0435_gradcheck() {
 }
 #[differentiable]
 fn f0436(p0: &Array2<f64>) -> f64 {
-    let t1 = &(softmax(&(p0 * p0))) * p0;
-    sum(&t1) + mean(p0)
+    let t1 = &((square(&(p0 * p0)) + 1.0).log(3.0 * 3.0 + 1.5)) / &(square(p0) + 0.5);
+    t1.sum()
 }
 
 #[test]
 fn f0436_gradcheck() {
-    let mut s = 347563594u64;
+    let mut s = 1465053688u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0436_backward(&p0, 1.0);
@@ -10980,49 +11070,48 @@ fn f0436_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0436_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0437(p0: f64) -> f64 {
-    let t1 = log_sigmoid(sigmoid(p0.min(0.25)));
-    let t2 = abs((p0 * t1).powi(2));
-    let t1 = t2;
-    t2 + t1
+fn f0437(d_out: f64) -> f64 {
+    let mut t1 = tanh(log_sigmoid(clamp(d_out, -0.5, 1.0)));
+    for i in 0..1 {
+        t1 -= d_out * t1;
+        t1 += ln(t1.powi(2) + 1.0);
+    }
+    let t2 = (d_out / (t1.powi(2) + 0.5)) / ((d_out.max(t1)).powi(2) + 2.0);
+    t1 + t2
 }
 
 #[test]
 fn f0437_gradcheck() {
-    let mut s = 1039688035u64;
-    let p0 = scalar(&mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0437_backward(p0, 1.0);
-    assert_eq!(value, f0437(p0));
-    gradcheck(&(p0,), |(p0,)| f0437_backward(*p0, 1.0)).unwrap();
+    let mut s = 511194500u64;
+    let d_out = scalar(&mut s);
+    let (d_out,) = std::hint::black_box((d_out,));
+    let (value, grads) = f0437_backward(d_out, 1.0);
+    assert_eq!(value, f0437(d_out));
+    gradcheck(&(d_out,), |(d_out,)| f0437_backward(*d_out, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0438(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> Array2<f64> {
+fn f0438(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
     let mut t2 = {
         let t1 = (p2 * p0) / &(p2 * p2 + 0.5);
         (abs(p3)) * &(&t1 * &t1)
     };
-    t2 += &((exp(&(sigmoid(&(softplus(&t2)))))).dot(p2));
-    exp(p2)
+    t2 += &((softmax(&(softmax(&t2)))).dot(&t2));
+    sum(&t2)
 }
 
 #[test]
 fn f0438_gradcheck() {
-    let mut s = 1653048028u64;
+    let mut s = 1553200672u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
     let p3 = scalar(&mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up: Array2<f64> = random((3, 3), &mut s);
-    let (value, grads) = f0438_backward(p0, &p1, &p2, p3, &up);
+    let (value, grads) = f0438_backward(p0, &p1, &p2, p3, 1.0);
     assert_eq!(value, f0438(p0, &p1, &p2, p3));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0, p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0438_backward(*p0, p1, p2, *p3, &up))
-        .unwrap();
+    gradcheck(&(p0, p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0438_backward(*p0, p1, p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0439(p0: Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
@@ -11073,13 +11162,13 @@ fn f0440_gradcheck() {
 }
 #[differentiable]
 fn f0441(p0: &Array1<f32>) -> f32 {
-    let _t1 = abs(&(p0 / &(square(p0) + 0.5)));
-    sum(p0)
+    let _t1 = logsumexp(&(signum(p0)));
+    mean(p0)
 }
 
 #[test]
 fn f0441_gradcheck() {
-    let mut s = 108842319u64;
+    let mut s = 356185774u64;
     let p0: Array1<f32> = random32(2, &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0441_backward(&p0, 1.0);
@@ -11112,20 +11201,18 @@ fn f0442_gradcheck() {
 }
 #[differentiable]
 fn f0443(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
-    let t1 = (p0 - p0).max(p0);
-    let _t2 = t1 * p0;
-    let t3 = (tanh(p2)).sum();
-    let t4 = if t3 > -0.5183 && p0 > 0.0 {
-        t1
-    } else {
-        p0
-    };
-    t3 + t4
+    let mut t1 = (square(p0 - p0) + 0.5).powf(1.5);
+    for i in 0..3 {
+        t1 = f64::hypot(f0427(p1), 0.5 * 0.5 + 0.5);
+    }
+    let t2 = (f64::atan2(t1 / (square(p1) + 2.0), 1.0 * 1.0 + 0.5)).exp();
+    let t1 = ((f0424(sigmoid(t2))) + &(softplus(p2))) + t2;
+    t2 + mean(&t1)
 }
 
 #[test]
 fn f0443_gradcheck() {
-    let mut s = 668480198u64;
+    let mut s = 205306973u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
@@ -11136,23 +11223,27 @@ fn f0443_gradcheck() {
     gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0443_backward(*p0, *p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0444(w: f64) -> f64 {
-    let mut t1 = w;
-    let grad_1 = (square(w * w) + 0.5).ln();
-    let mut grad_1 = log_sigmoid(grad_1);
-    t1 += (grad_1 - grad_1) - (w / (square(grad_1) + 0.5));
-    grad_1 += (-grad_1).powi(2);
-    t1 + grad_1
+fn f0444(p0: f64) -> f64 {
+    let t1 = p0;
+    let mut t2 = (square(softplus(p0)) + 1.0).log(square(p0) + 1.5);
+    let t3 = if t2 >= -0.5183 || t1 > 0.0 {
+        softplus(t1)
+    } else {
+        t2 / (square(p0) + 1.0)
+    };
+    let t4 = t1;
+    t2 += t3;
+    t3 + t4
 }
 
 #[test]
 fn f0444_gradcheck() {
-    let mut s = 1419109680u64;
-    let w = scalar(&mut s);
-    let (w,) = std::hint::black_box((w,));
-    let (value, grads) = f0444_backward(w, 1.0);
-    assert_eq!(value, f0444(w));
-    gradcheck(&(w,), |(w,)| f0444_backward(*w, 1.0)).unwrap();
+    let mut s = 905261891u64;
+    let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0444_backward(p0, 1.0);
+    assert_eq!(value, f0444(p0));
+    gradcheck(&(p0,), |(p0,)| f0444_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0445(grad: &Array2<f64>) -> f64 {
@@ -11173,27 +11264,27 @@ fn f0445_gradcheck() {
     assert_eq!(grads.grad.shape(), grad.shape());
     gradcheck(&(grad.clone(),), |(grad,)| f0445_backward(grad, 1.0)).unwrap();
 }
-#[differentiable(wrt(grad, y_1))]
-fn f0446(grad: f64, y_1: f64, d_p0: &Array2<f64>) -> f64 {
-    let x_from_out = y_1 - d_p0;
-    let mut out_1 = {
-        let d_out = sum_axis(&(softmax(d_p0)), Axis(1));
-        d_out
+#[differentiable(wrt(p0, p1))]
+fn f0446(p0: f64, p1: f64, c0: &Array2<f64>) -> f64 {
+    let t1 = p1 - c0;
+    let t3 = {
+        let t2 = (atan(c0)).sum_axis(Axis(1));
+        sum_axis(&((3.0 - c0).clamp(-0.5, 1.0)), Axis(1))
     };
-    out_1 += 3.0;
-    x_from_out[[1, 2]] + out_1.sum()
+    let t4 = t1.clone();
+    t3.dot(&t3) + mean(&t4)
 }
 
 #[test]
 fn f0446_gradcheck() {
-    let mut s = 1301888128u64;
-    let grad = scalar(&mut s);
-    let y_1 = scalar(&mut s);
-    let d_p0: Array2<f64> = random((3, 3), &mut s);
-    let (grad, y_1, d_p0,) = std::hint::black_box((grad, y_1, d_p0,));
-    let (value, grads) = f0446_backward(grad, y_1, &d_p0, 1.0);
-    assert_eq!(value, f0446(grad, y_1, &d_p0));
-    gradcheck(&(grad, y_1), |(grad, y_1)| f0446_backward(*grad, *y_1, &d_p0, 1.0)).unwrap();
+    let mut s = 1217938990u64;
+    let p0 = scalar(&mut s);
+    let p1 = scalar(&mut s);
+    let c0: Array2<f64> = random((3, 3), &mut s);
+    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
+    let (value, grads) = f0446_backward(p0, p1, &c0, 1.0);
+    assert_eq!(value, f0446(p0, p1, &c0));
+    gradcheck(&(p0, p1), |(p0, p1)| f0446_backward(*p0, *p1, &c0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1))]
 fn f0447(p0: f64, p1: &Array2<f64>, c0: &Array1<f64>) -> f64 {
@@ -11263,13 +11354,13 @@ fn f0449_gradcheck() {
 #[differentiable]
 fn f0450(p0: f64) -> f64 {
     let t1 = p0;
-    let t2 = t1.tanh();
+    let t2 = t1.min(p0);
     t1 + t2
 }
 
 #[test]
 fn f0450_gradcheck() {
-    let mut s = 1358866532u64;
+    let mut s = 1658172109u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0450_backward(p0, 1.0);
@@ -11277,32 +11368,31 @@ fn f0450_gradcheck() {
     gradcheck(&(p0,), |(p0,)| f0450_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0451(y_1: f64, d_t1: f64, d_out: f64, d_x: &Array2<f64>, labels: &[usize]) -> f64 {
-    let mut unused = if d_x[[0, 0]] < 0.4629 && y_1 > 0.0 {
-        y_1.min(d_out)
+fn f0451(d_p0: f64, d_t1: f64, x: f64, grad: &Array2<f64>) -> f64 {
+    let t1 = if grad[[0, 0]] < 0.4629 && d_p0 > 0.0 {
+        d_p0.min(x)
     } else {
-        softmax_cross_entropy(&(sigmoid(d_x)), labels)
+        (mean(grad)) + (sum(&(mean_axis(grad, Axis(0)))))
     };
-    unused += d_out * 3.0;
-    let grad_1 = (y_1.tanh()).tan();
-    let _t3 = d_x * d_out;
-    let out = log_softmax(&(log_softmax(d_x)));
-    grad_1 + out.sum()
+    let _t2 = grad.column(0);
+    let t1 = sqrt((d_p0 * 2.0).powi(2) + 1.0);
+    let d_d_x = (square(t1) + 1.0).log(3.0 * 3.0 + 1.5);
+    let _t4 = grad;
+    t1 + d_d_x
 }
 
 #[test]
 fn f0451_gradcheck() {
-    let mut s = 597524078u64;
-    let y_1 = scalar(&mut s);
+    let mut s = 1730548061u64;
+    let d_p0 = scalar(&mut s);
     let d_t1 = scalar(&mut s);
-    let d_out = scalar(&mut s);
-    let d_x: Array2<f64> = random((2, 1), &mut s);
-    let labels: &[usize] = &[0, 0];
-    let (y_1, d_t1, d_out, d_x,) = std::hint::black_box((y_1, d_t1, d_out, d_x,));
-    let (value, grads) = f0451_backward(y_1, d_t1, d_out, &d_x, labels, 1.0);
-    assert_eq!(value, f0451(y_1, d_t1, d_out, &d_x, labels));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(y_1, d_t1, d_out, d_x.clone()), |(y_1, d_t1, d_out, d_x)| f0451_backward(*y_1, *d_t1, *d_out, d_x, labels, 1.0)).unwrap();
+    let x = scalar(&mut s);
+    let grad: Array2<f64> = random((2, 1), &mut s);
+    let (d_p0, d_t1, x, grad,) = std::hint::black_box((d_p0, d_t1, x, grad,));
+    let (value, grads) = f0451_backward(d_p0, d_t1, x, &grad, 1.0);
+    assert_eq!(value, f0451(d_p0, d_t1, x, &grad));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    gradcheck(&(d_p0, d_t1, x, grad.clone()), |(d_p0, d_t1, x, grad)| f0451_backward(*d_p0, *d_t1, *x, grad, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0452(p0: f64, p1: &Array1<f64>) -> f64 {
@@ -11310,18 +11400,14 @@ fn f0452(p0: f64, p1: &Array1<f64>) -> f64 {
     let t2 = p1 + p1;
     let t1 = &t2;
     let _t3 = tan(&(tanh(&t2)));
-    let mut t4 = f0444(p0);
-    if t4 < 0.0371 {
-        t4 -= powi(t4.tanh(), 1);
-    } else {
-        t4 /= square(f0450(p0)) + 1.0;
-    }
-    t2.sum() + sum(t1) + t4
+    let t4 = softplus(&t2);
+    let t5 = t1;
+    logsumexp(&t2) + mean(t1) + t4.dot(&t4) + logsumexp(t5)
 }
 
 #[test]
 fn f0452_gradcheck() {
-    let mut s = 2130364116u64;
+    let mut s = 30518070u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -11330,56 +11416,62 @@ fn f0452_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0, p1.clone()), |(p0, p1)| f0452_backward(*p0, p1, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0))]
-fn f0453(p0: &Array1<f64>, c0: &Array2<f64>) -> f64 {
-    let _t1 = c0;
-    let t2 = c0;
-    let mut t4 = {
-        let t3 = exp(t2);
-        cos(&(powi(&(cos(&t3)), 3)))
+#[differentiable(wrt(w))]
+fn f0453(w: &Array1<f64>, x: &Array2<f64>) -> Array1<f64> {
+    let _t1 = x;
+    let t1_from_t2 = x;
+    let d_out = {
+        let d_x = exp(t1_from_t2);
+        softmax(&(powi(&(cos(&d_x)), 3)))
     };
-    t4 += t2;
-    let t4 = -&(-(sigmoid(&t4)));
-    let t2 = t2.t();
-    sum(&t4) + mean(&t2) + p0.sum()
+    let t5 = &d_out * x;
+    let t6 = backprop::ops::recip(&(square(&(-&t5)) + 1.0));
+    let t8 = {
+        let t7 = x + &t6;
+        t5.dot(w)
+    };
+    t8
 }
 
 #[test]
 fn f0453_gradcheck() {
-    let mut s = 250396369u64;
-    let p0: Array1<f64> = random(2, &mut s);
-    let c0: Array2<f64> = random((3, 2), &mut s);
-    let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let (value, grads) = f0453_backward(&p0, &c0, 1.0);
-    assert_eq!(value, f0453(&p0, &c0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0453_backward(p0, &c0, 1.0)).unwrap();
+    let mut s = 423328877u64;
+    let w: Array1<f64> = random(2, &mut s);
+    let x: Array2<f64> = random((3, 2), &mut s);
+    let (w, x,) = std::hint::black_box((w, x,));
+    let up: Array1<f64> = random(3, &mut s);
+    let (value, grads) = f0453_backward(&w, &x, &up);
+    assert_eq!(value, f0453(&w, &x));
+    assert_eq!(grads.w.shape(), w.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(w.clone(),), |(w,)| f0453_backward(w, &x, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0454(p0: f32) -> f32 {
     let mut t1 = if p0 > -0.5183 {
-        (relu(p0)).tanh()
+        (p0.mul_add(0.5, p0)).hypot(p0.powi(2) + 0.5)
     } else {
-        abs(((p0.exp()).powi(2) + 1.0).sqrt())
+        ((sigmoid(p0.min(0.5))).powi(2) + 1.0).recip()
     };
-    t1 *= ((t1 - t1).tanh()).powi(2);
-    let mut t2 = log_sigmoid(t1);
+    let mut t3 = {
+        let t2 = t1 - t1;
+        t2
+    };
+    let mut t4 = t3;
     for i in 0..3 {
-        t2 += exp(sigmoid(t1));
-        t2 += t1;
+        t1 -= ((tanh(t3)).tan()).max(t4);
+        t3 -= t4;
     }
-    let t3 = (sigmoid(t1)) / (square(t2 - t2) + 2.0);
-    if t2 < 0.4629 || p0 > 0.0 {
-        t2 -= sin(t2);
-    } else if t2 >= -0.5183 {
-        t2 += t3;
-    }
-    t2 + t3 + t1
+    let t3 = softplus(t3);
+    t4 += -(relu(t4));
+    t4 + t3 + t3
 }
 
 #[test]
 fn f0454_gradcheck() {
-    let mut s = 820758866u64;
+    let mut s = 1055387295u64;
     let p0 = scalar32(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0454_backward(p0, 1.0);
@@ -11393,13 +11485,13 @@ fn f0454_gradcheck() {
 #[differentiable]
 fn f0455(p0: &Array2<f32>) -> f32 {
     let t1 = &(relu(p0)) * &(p0 / &(square(p0) + 1.0));
-    let t2 = &(log_sigmoid(&t1)) - p0;
-    mean(&t1) + t2.sum()
+    let t2 = &(log_softmax(&t1)) * &t1;
+    t1.sum() + mean(&t2)
 }
 
 #[test]
 fn f0455_gradcheck() {
-    let mut s = 361629950u64;
+    let mut s = 1356650876u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0455_backward(&p0, 1.0);
@@ -11412,98 +11504,100 @@ fn f0455_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0456(p0: f64) -> f64 {
-    let mut t1 = sqrt((p0 / (p0.powi(2) + 1.0)).powi(2) + 1.0);
-    t1 /= square(tanh(f0424(tanh(t1)))) + 1.0;
-    let t2 = if t1 < 0.0371 && t1 > 0.0 {
-        t1
-    } else {
-        (p0 / (square(t1) + 2.0)) * ((square(p0) + 0.5).powf(t1.tanh()))
+fn f0456(out: f64) -> f64 {
+    let mut t1_from_t2 = sqrt((out / (out.powi(2) + 1.0)).powi(2) + 1.0);
+    t1_from_t2 /= square(f0450(t1_from_t2.tanh())) + 0.5;
+    let mut out_1 = {
+        let t2 = t1_from_t2;
+        t2 + t1_from_t2
     };
-    let t3 = f64::abs(t1);
-    let t4 = t1;
-    let _t5 = t2 - t2;
-    t1 + t2 + t3 + t4
+    let t4 = out_1;
+    let x_from_out = (relu(out_1)) / ((t4 + out_1).powi(2) + 2.0);
+    out_1 -= (t4 + 0.1).max(t4);
+    t4 + x_from_out
 }
 
 #[test]
 fn f0456_gradcheck() {
-    let mut s = 1781996944u64;
-    let p0 = scalar(&mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0456_backward(p0, 1.0);
-    assert_eq!(value, f0456(p0));
-    gradcheck(&(p0,), |(p0,)| f0456_backward(*p0, 1.0)).unwrap();
+    let mut s = 846707727u64;
+    let out = scalar(&mut s);
+    let (out,) = std::hint::black_box((out,));
+    let (value, grads) = f0456_backward(out, 1.0);
+    assert_eq!(value, f0456(out));
+    gradcheck(&(out,), |(out,)| f0456_backward(*out, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0457(d_p0: &Array2<f64>, grad: &Array1<f64>) -> f64 {
-    let d_out = if sum(grad) <= 0.4629 {
-        &(relu(&(grad * 3.0))) * 0.25
+fn f0457(p0: &Array2<f64>, p1: &Array1<f64>) -> f64 {
+    let t1 = if sum(p1) <= 0.4629 {
+        &(relu(&(p1 * 3.0))) * 0.25
     } else {
-        grad.to_owned()
+        (0.1 - (mse(p1, p1))) * p1
     };
-    d_out.sum()
+    t1.dot(&t1) + sum(&t1)
 }
 
 #[test]
 fn f0457_gradcheck() {
-    let mut s = 1124246781u64;
-    let d_p0: Array2<f64> = random((3, 3), &mut s);
-    let grad: Array1<f64> = random(2, &mut s);
-    let (d_p0, grad,) = std::hint::black_box((d_p0, grad,));
-    let (value, grads) = f0457_backward(&d_p0, &grad, 1.0);
-    assert_eq!(value, f0457(&d_p0, &grad));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(d_p0.clone(), grad.clone()), |(d_p0, grad)| f0457_backward(d_p0, grad, 1.0)).unwrap();
+    let mut s = 2083378080u64;
+    let p0: Array2<f64> = random((3, 3), &mut s);
+    let p1: Array1<f64> = random(2, &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0457_backward(&p0, &p1, 1.0);
+    assert_eq!(value, f0457(&p0, &p1));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0457_backward(p0, p1, 1.0)).unwrap();
 }
-#[differentiable(wrt(w))]
-fn f0458(grad: ArrayView1<f64>, out: ArrayView2<f64>, x: &Array2<f64>, w: f64) -> f64 {
-    let d_d_x = {
-        let unused = concat(Axis(1), &[x, x, x]);
-        w * x
+#[differentiable(wrt(p3))]
+fn f0458(p0: ArrayView1<f64>, p1: ArrayView2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
+    let t2 = {
+        let t1 = concat(Axis(1), &[p2, p2, p2]);
+        p3 * p2
     };
     let t4 = {
-        let t3 = cos(&out);
-        &(&out * &t3) * (-w)
+        let t3 = cos(&p1);
+        &(&p1 * &t3) / (square(p3.mul_add(p3, -1.0)) + 1.0)
     };
-    let t5 = w;
-    d_d_x[[0, 1]] + sum(&t4) + t5
+    let t5 = sum(&(clamp(&t2, -0.5, 1.0)).row(0));
+    t4[[2, 0]] + t5 + p0.dot(&p0)
 }
 
 #[test]
 fn f0458_gradcheck() {
-    let mut s = 1563123515u64;
-    let grad: Array1<f64> = random(3, &mut s);
-    let out: Array2<f64> = random((3, 1), &mut s);
-    let x: Array2<f64> = random((1, 3), &mut s);
-    let w = scalar(&mut s);
-    let (grad, out, x, w,) = std::hint::black_box((grad, out, x, w,));
-    let (value, grads) = f0458_backward(grad.view(), out.view(), &x, w, 1.0);
-    assert_eq!(value, f0458(grad.view(), out.view(), &x, w));
-    gradcheck(&(w,), |(w,)| f0458_backward(grad.view(), out.view(), &x, *w, 1.0)).unwrap();
+    let mut s = 1752746711u64;
+    let p0: Array1<f64> = random(3, &mut s);
+    let p1: Array2<f64> = random((3, 1), &mut s);
+    let p2: Array2<f64> = random((1, 3), &mut s);
+    let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0458_backward(p0.view(), p1.view(), &p2, p3, 1.0);
+    assert_eq!(value, f0458(p0.view(), p1.view(), &p2, p3));
+    gradcheck(&(p3,), |(p3,)| f0458_backward(p0.view(), p1.view(), &p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0459(d_out: f64, w: f64) -> f64 {
-    let grad_1 = ((w - w) / (w.powi(2) + 0.5)) * (w + w);
-    let mut grad_1 = (backprop::ops::cos(w)) * w;
-    let t2 = grad_1;
-    let x = grad_1;
-    grad_1 = -(-(t2 + x));
-    let out_1 = f64::exp(grad_1);
-    let t1_from_t2 = (t2 + (w * out_1)) + ((x.min(grad_1)) + out_1);
-    out_1 + t1_from_t2
+fn f0459(p0: f64, p1: f64) -> f64 {
+    let t1 = ((p1 - p1) / (p1.powi(2) + 0.5)) * (p1 + p1);
+    let mut t1 = (f64::atan2(p1, square(t1) + 0.5)) * p1;
+    t1 *= p1;
+    let t3 = {
+        let t2 = p1 * p1;
+        (t1.powi(2) + 1.0).recip()
+    };
+    t1 = -p0;
+    let t4 = f64::exp(t1);
+    let t5 = (t3 + (p0 * t4)) / (square((t3.clamp(-1.0, 3.0)) - (abs(p1))) + 2.0);
+    t4 + t5
 }
 
 #[test]
 fn f0459_gradcheck() {
-    let mut s = 1480669879u64;
-    let d_out = scalar(&mut s);
-    let w = scalar(&mut s);
-    let (d_out, w,) = std::hint::black_box((d_out, w,));
-    let (value, grads) = f0459_backward(d_out, w, 1.0);
-    assert_eq!(value, f0459(d_out, w));
-    gradcheck(&(d_out, w), |(d_out, w)| f0459_backward(*d_out, *w, 1.0)).unwrap();
+    let mut s = 348704891u64;
+    let p0 = scalar(&mut s);
+    let p1 = scalar(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0459_backward(p0, p1, 1.0);
+    assert_eq!(value, f0459(p0, p1));
+    gradcheck(&(p0, p1), |(p0, p1)| f0459_backward(*p0, *p1, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0460(p0: &Array2<f32>, c0: &Array2<f32>) -> Array2<f32> {
@@ -11573,94 +11667,94 @@ fn f0462_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0462_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0463(p0: &Array2<f64>, p1: f64, p2: &Array1<f64>, p3: &Array2<f64>) -> f64 {
-    let t1 = 3.0 + (p2.dot(p2));
+fn f0463(p0: &Array2<f64>, p1: f64, p2: &Array1<f64>, p3: &Array2<f64>, labels: &[usize]) -> f64 {
+    let mut t1 = 3.0 + (p2.dot(p2));
     let _t2 = t1;
-    let mut t4 = {
-        let t3 = f0434(p1, sigmoid(t1));
-        ((square(p1) + 1.0).sqrt()) - 1.5
-    };
-    for i in 0..1 {
-        t4 -= t1;
-    }
-    t1 + t4
+    let t3 = f0404(p2);
+    let t4 = p3;
+    t1 /= square(softmax_cross_entropy(&(&(softplus(p0)) / &(square(&(t4.dot(&t3))) + 0.5)), labels)) + 0.5;
+    t1 + logsumexp(&t3) + t4[[1, 1]]
 }
 
 #[test]
 fn f0463_gradcheck() {
-    let mut s = 706790728u64;
+    let mut s = 1537464622u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array1<f64> = random(3, &mut s);
     let p3: Array2<f64> = random((2, 3), &mut s);
+    let labels: &[usize] = &[1, 0, 1];
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0463_backward(&p0, p1, &p2, &p3, 1.0);
-    assert_eq!(value, f0463(&p0, p1, &p2, &p3));
+    let (value, grads) = f0463_backward(&p0, p1, &p2, &p3, labels, 1.0);
+    assert_eq!(value, f0463(&p0, p1, &p2, &p3, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0463_backward(p0, *p1, p2, p3, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0463_backward(p0, *p1, p2, p3, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0464(out: &Array2<f64>) -> f64 {
-    let out_1 = {
-        let grad_1 = relu(out);
-        &grad_1 * &grad_1
+fn f0464(p0: &Array2<f64>) -> f64 {
+    let t2 = {
+        let t1 = relu(p0);
+        &t1 * &t1
     };
-    let d_out = abs(&(concat(Axis(0), &[&(mean_axis(&out_1, Axis(1)))])));
-    let _t4 = backprop::ops::recip(&(&d_out * &d_out + 1.0));
-    out_1[[0, 1]] + sum(&d_out)
+    let t3 = log_softmax(&(concat(Axis(0), &[&(mean_axis(&t2, Axis(1)))])));
+    let t5 = {
+        let t4 = logsumexp(&t3);
+        t4
+    };
+    t2[[0, 0]] + t3.sum() + t5
 }
 
 #[test]
 fn f0464_gradcheck() {
-    let mut s = 2118706282u64;
-    let out: Array2<f64> = random((1, 3), &mut s);
-    let (out,) = std::hint::black_box((out,));
-    let (value, grads) = f0464_backward(&out, 1.0);
-    assert_eq!(value, f0464(&out));
-    assert_eq!(grads.out.shape(), out.shape());
-    gradcheck(&(out.clone(),), |(out,)| f0464_backward(out, 1.0)).unwrap();
+    let mut s = 996265777u64;
+    let p0: Array2<f64> = random((1, 3), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0464_backward(&p0, 1.0);
+    assert_eq!(value, f0464(&p0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0464_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0465(p0: Array1<f64>, p1: Array2<f64>) -> f64 {
-    let t1 = (log_sigmoid(mse(&p0, &p0))) - (2.0 * (p0.dot(&p1)));
-    let t2 = 0.75 * &(square(&(sigmoid(&t1))));
-    let t3 = &(&t2 - 0.1) - (t2.sum());
-    sum(&t1) + t2.sum() + mean(&t3) + sum(&t1)
+fn f0465(d_x: Array1<f64>, d_out: Array2<f64>) -> f64 {
+    let t1 = ((mse(&d_x, &d_x)).min(0.1)) * &d_out;
+    let t2 = d_out.clone();
+    let t3 = &d_out;
+    sum(&t2) + t3.sum()
 }
 
 #[test]
 fn f0465_gradcheck() {
-    let mut s = 1894471321u64;
-    let p0: Array1<f64> = random(2, &mut s);
-    let p1: Array2<f64> = random((2, 1), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0465_backward(p0.clone(), p1.clone(), 1.0);
-    assert_eq!(value, f0465(p0.clone(), p1.clone()));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0465_backward(p0.clone(), p1.clone(), 1.0)).unwrap();
+    let mut s = 1018819140u64;
+    let d_x: Array1<f64> = random(2, &mut s);
+    let d_out: Array2<f64> = random((2, 1), &mut s);
+    let (d_x, d_out,) = std::hint::black_box((d_x, d_out,));
+    let (value, grads) = f0465_backward(d_x.clone(), d_out.clone(), 1.0);
+    assert_eq!(value, f0465(d_x.clone(), d_out.clone()));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    gradcheck(&(d_x.clone(), d_out.clone()), |(d_x, d_out)| f0465_backward(d_x.clone(), d_out.clone(), 1.0)).unwrap();
 }
 #[differentiable]
 fn f0466(p0: f64, p1: f64, p2: &Array1<f64>, p3: f64) -> f64 {
     let t1 = p2;
-    let t2 = if p3 <= -0.5183 {
-        ((p1.max(p0)) + p0).exp()
+    let mut t2 = if p3 <= -0.5183 {
+        log_softmax(&((f64::ceil(p1)) - &(p3 + p2)))
     } else {
-        ((sum(p2)) * &(sqrt(&(p2 * p2 + 1.0)))).dot(p2)
+        powi(&(ln(&(square(&(p2 * t1)) + 0.5))), 2)
     };
-    let _t3 = (p1 / 0.1) / (square(f0435(sigmoid(t2), p0, sigmoid(t2))) + 0.5);
-    let mut t4 = relu(t1.dot(t1));
-    let t2 = t2 - t4;
-    t4 += p3;
-    let _t5 = t2;
-    t4 + t2
+    t2 -= logsumexp(t1);
+    let t3 = p2;
+    t2 -= sum(&((t1 / &(&t2 * &t2 + 0.5)) * t1));
+    let t4 = t1;
+    let t1 = t4;
+    mean(&t2) + mean(t3) + logsumexp(t4) + logsumexp(t1)
 }
 
 #[test]
 fn f0466_gradcheck() {
-    let mut s = 216100u64;
+    let mut s = 1253921262u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array1<f64> = random(2, &mut s);
@@ -11672,25 +11766,25 @@ fn f0466_gradcheck() {
     gradcheck(&(p0, p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0466_backward(*p0, *p1, p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0467(p0: f64) -> f64 {
-    let t2 = {
-        let t1 = p0;
-        t1 - t1
+fn f0467(d_x: f64) -> f64 {
+    let x = {
+        let grad_1 = d_x;
+        grad_1 - grad_1
     };
-    let mut t2 = (sin(p0)) * t2;
-    t2 *= p0;
-    let t3 = t2;
-    t2 + t3
+    let x = 3.0 * (backprop::ops::sigmoid(f0456(d_x)));
+    let x_from_out = x.exp();
+    let out = (((1.5 + (sigmoid(x_from_out))).powf(sin(x_from_out))) - ((tanh(x_from_out)).exp())) / (square(x) + 1.0);
+    x + x_from_out + out + d_x
 }
 
 #[test]
 fn f0467_gradcheck() {
-    let mut s = 845564535u64;
-    let p0 = scalar(&mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0467_backward(p0, 1.0);
-    assert_eq!(value, f0467(p0));
-    gradcheck(&(p0,), |(p0,)| f0467_backward(*p0, 1.0)).unwrap();
+    let mut s = 2071852875u64;
+    let d_x = scalar(&mut s);
+    let (d_x,) = std::hint::black_box((d_x,));
+    let (value, grads) = f0467_backward(d_x, 1.0);
+    assert_eq!(value, f0467(d_x));
+    gradcheck(&(d_x,), |(d_x,)| f0467_backward(*d_x, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0468(p0: Array2<f64>, p1: &Array2<f64>) -> f64 {
@@ -11715,59 +11809,52 @@ fn f0468_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0468_backward(p0.clone(), p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0469(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
-    let t1 = (&(tan(&(tanh(p2)))) - p2) + &(&(p2 / 0.25) * p2);
-    let mut t1 = mse(&(sigmoid(&(log_sigmoid(&t1)))), &(sigmoid(&t1)));
-    t1 -= 0.1;
-    for i in 0..3 {
-        t1 -= -p1;
-        t1 += p1;
-    }
-    t1 + p1
+fn f0469(d_x: &Array2<f64>, w: f64, d_out: &Array2<f64>) -> f64 {
+    let t1 = d_out / (square(w) + 2.0);
+    let t1_from_t2 = (&t1 * &t1).dot(&t1.t());
+    let t1_from_t2 = d_out * d_out;
+    let t1 = &t1;
+    t1_from_t2.sum() + mean(t1)
 }
 
 #[test]
 fn f0469_gradcheck() {
-    let mut s = 1526677769u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array2<f64> = random((3, 2), &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0469_backward(&p0, p1, &p2, 1.0);
-    assert_eq!(value, f0469(&p0, p1, &p2));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0469_backward(p0, *p1, p2, 1.0)).unwrap();
+    let mut s = 682627055u64;
+    let d_x: Array2<f64> = random((3, 2), &mut s);
+    let w = scalar(&mut s);
+    let d_out: Array2<f64> = random((3, 2), &mut s);
+    let (d_x, w, d_out,) = std::hint::black_box((d_x, w, d_out,));
+    let (value, grads) = f0469_backward(&d_x, w, &d_out, 1.0);
+    assert_eq!(value, f0469(&d_x, w, &d_out));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    gradcheck(&(d_x.clone(), w, d_out.clone()), |(d_x, w, d_out)| f0469_backward(d_x, *w, d_out, 1.0)).unwrap();
 }
-#[differentiable(wrt(d_x))]
-fn f0470(d_x: f64, out: &Array2<f64>) -> f64 {
-    let mut unused = {
-        let d_d_x = cos(out);
-        d_d_x
+#[differentiable(wrt(p0))]
+fn f0470(p0: f64, p1: &Array2<f64>) -> f64 {
+    let t2 = {
+        let t1 = cos(p1);
+        t1
     };
-    let _t3 = 0.5 * &unused;
-    let x = if sum(&unused) < 0.0371 {
-        sigmoid(sigmoid(d_x))
+    let _t3 = 0.5 * &t2;
+    let mut t4 = if sum(&t2) < 0.0371 {
+        exp(&(&t2 * &t2))
     } else {
-        ((log_sigmoid(d_x)).powi(2) + 1.0).recip()
+        t2.to_owned()
     };
-    if x >= 0.0371 {
-        unused += x;
-    } else if out[[1, 1]] > 0.0371 {
-        unused /= (mse(out, &unused)).powi(2) + 1.0;
-    }
-    mean(&unused) + x + x
+    t4 -= &t2;
+    t2[[0, 1]] + t4[[0, 0]] + t4[[0, 1]]
 }
 
 #[test]
 fn f0470_gradcheck() {
-    let mut s = 1180069104u64;
-    let d_x = scalar(&mut s);
-    let out: Array2<f64> = random((3, 3), &mut s);
-    let (d_x, out,) = std::hint::black_box((d_x, out,));
-    let (value, grads) = f0470_backward(d_x, &out, 1.0);
-    assert_eq!(value, f0470(d_x, &out));
-    gradcheck(&(d_x,), |(d_x,)| f0470_backward(*d_x, &out, 1.0)).unwrap();
+    let mut s = 9320697u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((3, 3), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0470_backward(p0, &p1, 1.0);
+    assert_eq!(value, f0470(p0, &p1));
+    gradcheck(&(p0,), |(p0,)| f0470_backward(*p0, &p1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0471(p0: &Array2<f64>, p1: f64, p2: f64) -> f64 {
@@ -11804,17 +11891,21 @@ fn f0471_gradcheck() {
 fn f0472(p0: &Array1<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
     let mut t1 = p1;
     for i in 0..1 {
-        t1 += sum(&(p3.row(i)));
-        t1 = t1.tanh();
+        t1 += tanh(f0467(p1));
+        t1 -= f0428(p1, t1.cos(), t1.sin());
     }
-    t1 -= 1.5;
-    let t1 = sigmoid(&(&(t1 * p3) + (p3.sum())));
-    sum(&t1)
+    let t2 = if p1 <= -0.5183 {
+        &(log_sigmoid(p2)) + p2
+    } else {
+        log_softmax(&(p2 + p0))
+    };
+    let t3 = sin(p3);
+    t1 + t2[[0, 1]] + t3[[0, 0]]
 }
 
 #[test]
 fn f0472_gradcheck() {
-    let mut s = 1784344954u64;
+    let mut s = 1945066349u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -11893,15 +11984,15 @@ fn f0475(p0: &Array2<f64>, p1: ArrayView2<f64>) -> f64 {
     let t4 = &t3 * &p1;
     let t6 = {
         let t5 = cos(&t4);
-        (1.5 + (t1.tanh())).powf(t1.sin())
+        log2(square(t1) + 0.5)
     };
-    let _t7 = &t4 * &t4;
-    t1 + t2[[1, 1]] + sum(&t3) + t4.sum() + t6
+    let t7 = concat(Axis(0), &[&t2, &t4]);
+    t1 + t2.sum() + mean(&t3) + sum(&t4) + t6 + t7.sum()
 }
 
 #[test]
 fn f0475_gradcheck() {
-    let mut s = 780035050u64;
+    let mut s = 2033184675u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -11935,18 +12026,18 @@ fn f0476_gradcheck() {
 fn f0477(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
     let _t1 = abs(p1);
     let t2 = p2;
-    let mut t4 = {
+    let t4 = {
         let t3 = p2 - p2;
         t3 - t3
     };
-    let t5 = sin((t4.abs()).min(t4));
-    t4 -= (square(t5) + 1.0).ln();
-    t4 + t5
+    let t5 = f64::clamp(t4, -1.0, 1.0);
+    let t6 = relu(sin(t4));
+    t2 + t4 + t5 + t6
 }
 
 #[test]
 fn f0477_gradcheck() {
-    let mut s = 1355941658u64;
+    let mut s = 1132744487u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
@@ -12010,25 +12101,27 @@ fn f0479_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0480(w: f64) -> f64 {
-    let t1 = softplus(f64::ln((log_sigmoid(w)).powi(2) + 0.5));
-    let mut t1_from_t2 = w;
-    if t1_from_t2 > 0.4629 {
-        t1_from_t2 -= (t1_from_t2.min(t1)) + t1;
-    } else {
-        t1_from_t2 += powi(t1_from_t2, 1);
+fn f0480(p0: f64) -> f64 {
+    let mut t1 = (f64::ln((log_sigmoid(p0)).powi(2) + 0.5)).min(p0);
+    for i in 0..3 {
+        t1 += signum(t1);
     }
-    t1 + t1_from_t2
+    if p0 >= 0.4629 && p0 > 0.0 {
+        t1 /= square(tanh(t1)) + 1.0;
+    } else {
+        t1 += t1 / (t1.powi(2) + 1.0);
+    }
+    t1
 }
 
 #[test]
 fn f0480_gradcheck() {
-    let mut s = 656126451u64;
-    let w = scalar(&mut s);
-    let (w,) = std::hint::black_box((w,));
-    let (value, grads) = f0480_backward(w, 1.0);
-    assert_eq!(value, f0480(w));
-    gradcheck(&(w,), |(w,)| f0480_backward(*w, 1.0)).unwrap();
+    let mut s = 1227999353u64;
+    let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0480_backward(p0, 1.0);
+    assert_eq!(value, f0480(p0));
+    gradcheck(&(p0,), |(p0,)| f0480_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable(wrt(d_x, x, grad))]
 fn f0481(d_x: f64, x: f64, grad: &Array2<f64>, w: &Array2<f64>) -> f64 {
@@ -12053,84 +12146,86 @@ fn f0481_gradcheck() {
     gradcheck(&(d_x, x, grad.clone()), |(d_x, x, grad)| f0481_backward(*d_x, *x, grad, &w, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0482(grad: &Array1<f64>, y_1: f64, w: f64, out: &Array2<f64>) -> f64 {
-    let mut x = f0450(y_1);
-    let mut d_out = y_1;
-    d_out *= sum(&(out.dot(out)).row(1));
-    d_out += x * 0.1;
-    let d_d_x = if sum(out) <= 0.4629 {
-        grad - x
+fn f0482(p0: &Array1<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
+    let mut t1 = f0450(p1);
+    let mut t2 = p1;
+    t2 *= sum(&(p3.dot(p3)).row(1));
+    t2 += t1 * 0.1;
+    let t3 = if sum(p3) <= 0.4629 {
+        p0 - t1
     } else {
-        cos(&(grad - x))
+        cos(&(p0 - t1))
     };
     for i in 0..2 {
-        x += (square(d_out) + 1.0).recip();
-        x -= d_d_x.dot(grad);
+        t1 += t2.max(p2);
+        t2 += (tanh(&t3)).dot(&(tanh(&t3)));
     }
-    d_out + d_d_x.sum()
+    t2 + logsumexp(&t3)
 }
 
 #[test]
 fn f0482_gradcheck() {
-    let mut s = 2116129346u64;
-    let grad: Array1<f64> = random(3, &mut s);
-    let y_1 = scalar(&mut s);
-    let w = scalar(&mut s);
-    let out: Array2<f64> = random((2, 2), &mut s);
-    let (grad, y_1, w, out,) = std::hint::black_box((grad, y_1, w, out,));
-    let (value, grads) = f0482_backward(&grad, y_1, w, &out, 1.0);
-    assert_eq!(value, f0482(&grad, y_1, w, &out));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    assert_eq!(grads.out.shape(), out.shape());
-    gradcheck(&(grad.clone(), y_1, w, out.clone()), |(grad, y_1, w, out)| f0482_backward(grad, *y_1, *w, out, 1.0)).unwrap();
+    let mut s = 1406369522u64;
+    let p0: Array1<f64> = random(3, &mut s);
+    let p1 = scalar(&mut s);
+    let p2 = scalar(&mut s);
+    let p3: Array2<f64> = random((2, 2), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0482_backward(&p0, p1, p2, &p3, 1.0);
+    assert_eq!(value, f0482(&p0, p1, p2, &p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0482_backward(p0, *p1, *p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0483(p0: &Array1<f64>, p1: f64) -> f64 {
-    let mut t1 = p1;
-    if p1 > 0.0371 {
-        t1 /= square(p1) + 0.5;
+fn f0483(d_out: &Array1<f64>, grad: f64) -> f64 {
+    let mut unused = grad;
+    if grad > 0.0371 {
+        unused /= square(grad) + 0.5;
     } else {
-        t1 += (t1 * 0.75).tanh();
+        unused += (unused * 0.75).tanh();
     }
-    let t2 = concat(Axis(0), &[&(p0 * p1), p0, p0]);
-    let t3 = p1.min(t1);
-    let t4 = (tanh(&(t1 / &(&t2 * &t2 + 0.5)))).dot(&(sin(&t2)));
-    let t5 = t4 - t4;
-    let t7 = {
-        let t6 = t4.abs();
-        t5 / (square(t3) + 0.5)
+    let t1_from_t2 = concat(Axis(0), &[&(d_out * grad), d_out, d_out]);
+    let out = grad.clamp(-1.0, 3.0);
+    for i in 0..1 {
+        unused -= t1_from_t2.sum();
+    }
+    let t5 = {
+        let d_x = tanh(&t1_from_t2);
+        tanh(&t1_from_t2)
     };
-    t5 + t7 + t4
+    let d_out_1 = if d_out.dot(d_out) <= 0.4629 || unused > 0.0 {
+        grad / (out.powi(2) + 2.0)
+    } else {
+        t1_from_t2.dot(&t5)
+    };
+    unused + t1_from_t2.sum() + out + logsumexp(&t5) + d_out_1
 }
 
 #[test]
 fn f0483_gradcheck() {
-    let mut s = 1130918879u64;
-    let p0: Array1<f64> = random(3, &mut s);
-    let p1 = scalar(&mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0483_backward(&p0, p1, 1.0);
-    assert_eq!(value, f0483(&p0, p1));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0483_backward(p0, *p1, 1.0)).unwrap();
+    let mut s = 1383482047u64;
+    let d_out: Array1<f64> = random(3, &mut s);
+    let grad = scalar(&mut s);
+    let (d_out, grad,) = std::hint::black_box((d_out, grad,));
+    let (value, grads) = f0483_backward(&d_out, grad, 1.0);
+    assert_eq!(value, f0483(&d_out, grad));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    gradcheck(&(d_out.clone(), grad), |(d_out, grad)| f0483_backward(d_out, *grad, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
 fn f0484(p0: f64, p1: f64, p2: &Array2<f64>, p3: &Array1<f64>, c0: &Array2<f64>) -> f64 {
-    let t1 = exp(&(c0 + p3));
-    let t2 = if sum(c0) < 0.0371 {
-        p2.to_owned()
-    } else {
-        square(p2)
-    };
-    let t3 = &t1;
-    let t4 = &(powi(&(1.5 / (square(c0) + 1.0)), 2)) / &(square(&t2) + 0.5);
-    let t5 = softmax(&(softplus(&(softplus(p3)))));
-    t1[[2, 2]] + mean(&t2) + t3.sum() + t4.sum() + mean(&t5)
+    let t1 = softmax(&(c0 + p3));
+    let t1 = mse(c0, c0);
+    let mut t2 = t1;
+    t2 += (sigmoid(f0467(t1.tanh()))).cos();
+    let t3 = t2;
+    t1 + t2 + t3
 }
 
 #[test]
 fn f0484_gradcheck() {
-    let mut s = 117581588u64;
+    let mut s = 1877588637u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -12197,16 +12292,16 @@ fn f0487(p0: &Array2<f64>) -> f64 {
     let t3 = &t2;
     let t4 = mean(&(exp(&(sigmoid(t3)))));
     let t5 = if t4 > 0.0371 || t4 > 0.0 {
-        mean(&(abs(t3)))
+        (softmax(t3)).sum()
     } else {
-        sigmoid(mean(&(abs(t3))))
+        t4
     };
-    sum(&t1) + t2.sum() + t3[[0, 1]] + t4 + t5 + t5
+    t1[[0, 0]] + mean(&t2) + sum(t3) + t4 + t5
 }
 
 #[test]
 fn f0487_gradcheck() {
-    let mut s = 1547292822u64;
+    let mut s = 2029908368u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0487_backward(&p0, 1.0);
@@ -12217,28 +12312,19 @@ fn f0487_gradcheck() {
 #[differentiable]
 fn f0488(p0: &Array2<f64>, p1: f64) -> f64 {
     let mut t1 = relu(&(&(p0 - p0) + &(ln(&(square(p0) + 1.0)))));
-    t1 /= square((cos((f0456(p1)).tanh())) * p1) + 1.0;
-    let mut t3 = {
-        let t2 = p1;
-        mse(&(tanh(&((3.0 / (square(t2) + 1.0)) - p0))), &(tanh(&t1)))
-    };
-    if t1[[1, 0]] > 0.4629 || p1 > 0.0 {
-        t1 -= &(t3 - &t1);
-    } else {
-        t3 += t3.tanh();
-    }
-    let t4 = t3;
-    let t6 = {
-        let t5 = 0.75 + t4;
-        -t4
-    };
-    let _t7 = relu(sin(t6));
-    t1[[1, 0]] + t3 + t4 + t6 + t6
+    t1 /= &(square(&(&(log_sigmoid(&(0.25 * &t1))) - &t1)) + 1.0);
+    let _t2 = (p0 * p0 + 0.5).log(3.0 * 3.0 + 1.5);
+    let t3 = tan(&(tanh(&(&t1 - &(&t1 + &t1)))));
+    let t4 = p0;
+    let t4 = p1;
+    let t5 = t4;
+    let t6 = t1.trunc();
+    t5 + mean(&t6) + t4
 }
 
 #[test]
 fn f0488_gradcheck() {
-    let mut s = 1111004028u64;
+    let mut s = 651568474u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -12248,51 +12334,47 @@ fn f0488_gradcheck() {
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0488_backward(p0, *p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0489(p0: &Array2<f64>, p1: f64, p2: ArrayView2<f64>) -> f64 {
+fn f0489(d_x: &Array2<f64>, d_p0: f64, d_out: ArrayView2<f64>) -> f64 {
     let mut t2 = {
-        let t1 = log_sigmoid(&p2);
-        &(p0.dot(&p0.t())) * &p2
+        let t1_from_t2 = log_sigmoid(&d_out);
+        &(d_x.dot(&d_x.t())) * &d_out
     };
-    t2 = (log_softmax(&p2)) / (square(&(t2.dot(&p2))) + 2.0);
-    let mut t2 = sqrt(&(square(&(sin(&p2))) + 1.0));
-    t2 = -&t2;
-    if mean(p0) >= -0.5183 {
-        t2 -= &p2;
-    } else {
-        t2 += &(abs(&p2));
-    }
-    let _t3 = p2.t();
-    let t4 = (0.25 - (f0468(p0.to_owned(), &(sigmoid(&t2))))) + &t2;
-    t2[[1, 1]] + mean(&t4)
+    t2 = (fract(&d_out)) * &t2;
+    let d_d_x = (f0436(d_x)).tanh();
+    let t4 = (d_d_x * d_d_x) * d_d_x;
+    let t5 = d_p0.hypot(square(d_d_x) + 0.5);
+    let t6 = &(&(abs(&d_out)) - t5) + 1.5;
+    let t7 = t4;
+    t2[[2, 0]] + d_d_x + t4 + t5 + t6.sum() + t7
 }
 
 #[test]
 fn f0489_gradcheck() {
-    let mut s = 1622172411u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array2<f64> = random((3, 3), &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0489_backward(&p0, p1, p2.view(), 1.0);
-    assert_eq!(value, f0489(&p0, p1, p2.view()));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0489_backward(p0, *p1, p2.view(), 1.0)).unwrap();
+    let mut s = 703019660u64;
+    let d_x: Array2<f64> = random((3, 2), &mut s);
+    let d_p0 = scalar(&mut s);
+    let d_out: Array2<f64> = random((3, 3), &mut s);
+    let (d_x, d_p0, d_out,) = std::hint::black_box((d_x, d_p0, d_out,));
+    let (value, grads) = f0489_backward(&d_x, d_p0, d_out.view(), 1.0);
+    assert_eq!(value, f0489(&d_x, d_p0, d_out.view()));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    gradcheck(&(d_x.clone(), d_p0, d_out.clone()), |(d_x, d_p0, d_out)| f0489_backward(d_x, *d_p0, d_out.view(), 1.0)).unwrap();
 }
 #[differentiable]
 fn f0490(p0: f64, p1: f64) -> f64 {
     let t1 = p1;
     let mut t1 = t1;
     for i in 0..2 {
-        t1 -= (t1 / 1.25).exp();
+        t1 -= (t1 / 1.25).atan2(-2.0 * -2.0 + 0.5);
     }
-    let t2 = t1 + t1;
-    t1 + t2 + p0
+    let t2 = t1;
+    t1 + t2
 }
 
 #[test]
 fn f0490_gradcheck() {
-    let mut s = 1952770984u64;
+    let mut s = 722989624u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -12374,30 +12456,32 @@ fn f0493_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0494(w: &Array2<f64>, d_x: &Array2<f64>, x: &Array2<f64>, y_1: f64) -> f64 {
-    let t1 = d_x;
-    let _t2 = y_1;
-    let mut t1 = sum_axis(d_x, Axis(0));
+fn f0494(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
+    let t1 = p1;
+    let _t2 = p3;
+    let mut t1 = sum_axis(p1, Axis(0));
     if t1.dot(&t1) > -0.5183 {
-        t1 -= y_1;
+        t1 -= p3;
+    } else {
+        t1 += (square(p3) + 0.5).powf(0.5);
     }
-    t1.sum()
+    sum(&t1) + mean(&t1)
 }
 
 #[test]
 fn f0494_gradcheck() {
-    let mut s = 870257834u64;
-    let w: Array2<f64> = random((3, 1), &mut s);
-    let d_x: Array2<f64> = random((1, 2), &mut s);
-    let x: Array2<f64> = random((3, 3), &mut s);
-    let y_1 = scalar(&mut s);
-    let (w, d_x, x, y_1,) = std::hint::black_box((w, d_x, x, y_1,));
-    let (value, grads) = f0494_backward(&w, &d_x, &x, y_1, 1.0);
-    assert_eq!(value, f0494(&w, &d_x, &x, y_1));
-    assert_eq!(grads.w.shape(), w.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(w.clone(), d_x.clone(), x.clone(), y_1), |(w, d_x, x, y_1)| f0494_backward(w, d_x, x, *y_1, 1.0)).unwrap();
+    let mut s = 949224822u64;
+    let p0: Array2<f64> = random((3, 1), &mut s);
+    let p1: Array2<f64> = random((1, 2), &mut s);
+    let p2: Array2<f64> = random((3, 3), &mut s);
+    let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0494_backward(&p0, &p1, &p2, p3, 1.0);
+    assert_eq!(value, f0494(&p0, &p1, &p2, p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0494_backward(p0, p1, p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0495(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
@@ -12428,15 +12512,17 @@ fn f0496(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
     let t1 = p0.dot(&p2.t());
     let mut t2 = sqrt(&(square(&(&(p1 * p2) / 3.0)) + 0.5));
     t2 += p2;
-    t2 += &(softplus(&(softmax(p2))));
-    t2 = exp(&(sigmoid(&t2)));
-    let _t3 = &((sum(&t2)) / (&t2 * &t2 + 0.5)) - (p1 - &(&t1 * &t1));
-    mean(&t1) + t2[[0, 1]] + p1.sum()
+    t2 += &(log_sigmoid(&(&(to_degrees(p2)) * 0.01)));
+    let mut t3 = (p1 * p2).dot(&p2.t());
+    for i in 0..1 {
+        t3 += (p0[[i, 2]]).min(0.1);
+    }
+    mean(&t1) + t2.sum() + mean(&t3)
 }
 
 #[test]
 fn f0496_gradcheck() {
-    let mut s = 285502751u64;
+    let mut s = 183384578u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
@@ -12446,84 +12532,78 @@ fn f0496_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p1.clone(),), |(p1,)| f0496_backward(&p0, p1, &p2, 1.0)).unwrap();
 }
-#[differentiable(wrt(w, d_out, d_p0))]
-fn f0497(w: ArrayView2<f32>, d_out: &Array2<f32>, d_p0: ArrayView2<f32>, y_1: &Array2<f32>) -> f32 {
-    let out = (square(mean(&(&d_p0 * &d_p0).column(0))) + 1.0).recip();
-    let mut out = f0180(out);
+#[differentiable(wrt(d_t1, d_out, out))]
+fn f0497(d_t1: ArrayView2<f32>, d_out: &Array2<f32>, out: ArrayView2<f32>, d_p0: &Array2<f32>) -> f32 {
+    let t1 = (square(mean(&(&out * &out).column(0))) + 1.0).recip();
+    let mut t1 = f0180(t1);
     for i in 0..2 {
-        out += sum(&(backprop::ops::exp(y_1)));
+        t1 += sum(&(backprop::ops::exp(d_p0)));
     }
-    out = square(sigmoid(out));
-    let t1_from_t2 = out;
-    out + t1_from_t2
+    t1 = -t1;
+    t1 += powi(((square(t1) + 1.0).recip()).clamp(-1.0, 3.0), 2);
+    t1 + d_out[[2, 0]]
 }
 
 #[test]
 fn f0497_gradcheck() {
-    let mut s = 25726552u64;
-    let w: Array2<f32> = random32((2, 2), &mut s);
+    let mut s = 539588372u64;
+    let d_t1: Array2<f32> = random32((2, 2), &mut s);
     let d_out: Array2<f32> = random32((3, 2), &mut s);
-    let d_p0: Array2<f32> = random32((2, 3), &mut s);
-    let y_1: Array2<f32> = random32((3, 1), &mut s);
-    let (w, d_out, d_p0, y_1,) = std::hint::black_box((w, d_out, d_p0, y_1,));
-    let (value, grads) = f0497_backward(w.view(), &d_out, d_p0.view(), &y_1, 1.0);
-    assert_eq!(value, f0497(w.view(), &d_out, d_p0.view(), &y_1));
-    assert_eq!(grads.w.shape(), w.shape());
+    let out: Array2<f32> = random32((2, 3), &mut s);
+    let d_p0: Array2<f32> = random32((3, 1), &mut s);
+    let (d_t1, d_out, out, d_p0,) = std::hint::black_box((d_t1, d_out, out, d_p0,));
+    let (value, grads) = f0497_backward(d_t1.view(), &d_out, out.view(), &d_p0, 1.0);
+    assert_eq!(value, f0497(d_t1.view(), &d_out, out.view(), &d_p0));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
     assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    assert_eq!(grads.out.shape(), out.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(w.clone(), d_out.clone(), d_p0.clone()), |(w, d_out, d_p0)| f0497_backward(w.view(), d_out, d_p0.view(), &y_1, 1.0))
+        .check(&(d_t1.clone(), d_out.clone(), out.clone()), |(d_t1, d_out, out)| f0497_backward(d_t1.view(), d_out, out.view(), &d_p0, 1.0))
         .unwrap();
 }
 #[differentiable]
-fn f0498(grad: Array2<f64>, d_x: f64) -> Array2<f64> {
-    let _t1 = &(ln(&(square(&(grad.row(0))) + 1.0))) / (square(&(sigmoid(&(grad.dot(&grad.t()))))) + 2.0);
-    let _t2 = d_x.cos();
-    let out = (d_x + d_x) + &grad;
-    let t4 = (f0480(d_x)).tanh();
-    let grad_1 = t4 - t4;
-    let out = log_softmax(&out);
-    sigmoid(&grad)
+fn f0498(p0: Array2<f64>, p1: f64, labels: &[usize]) -> f64 {
+    let _t1 = &(ln(&(square(&(p0.row(0))) + 1.0))) / (square(&(sigmoid(&(p0.dot(&p0.t()))))) + 2.0);
+    let _t2 = p1.min(0.25);
+    let t3 = (p1 / &(square(&(p0.dot(&p0.t()))) + 1.0)) + p1;
+    let mut t4 = p0.clone();
+    t4 -= 2.0;
+    let t5 = p1;
+    t4.sum() + t5
 }
 
 #[test]
 fn f0498_gradcheck() {
-    let mut s = 476396473u64;
-    let grad: Array2<f64> = random((1, 3), &mut s);
-    let d_x = scalar(&mut s);
-    let (grad, d_x,) = std::hint::black_box((grad, d_x,));
-    let up: Array2<f64> = random((1, 3), &mut s);
-    let (value, grads) = f0498_backward(grad.clone(), d_x, &up);
-    assert_eq!(value, f0498(grad.clone(), d_x));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(grad.clone(), d_x), |(grad, d_x)| f0498_backward(grad.clone(), *d_x, &up))
-        .unwrap();
+    let mut s = 1175995573u64;
+    let p0: Array2<f64> = random((1, 3), &mut s);
+    let p1 = scalar(&mut s);
+    let labels: &[usize] = &[1];
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0498_backward(p0.clone(), p1, labels, 1.0);
+    assert_eq!(value, f0498(p0.clone(), p1, labels));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0498_backward(p0.clone(), *p1, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0499(p0: f64) -> f64 {
+fn f0499(out: f64) -> f64 {
     let t2 = {
-        let t1 = p0;
-        softplus(p0 + p0)
+        let d_x = out;
+        (d_x - 1.25).exp()
     };
-    let mut t4 = {
-        let t3 = t2 - 0.1;
-        log_sigmoid(p0 * t2)
-    };
-    t4 += t2;
-    t2 + t4
+    let mut t2 = out;
+    t2 += f0490(out, t2);
+    t2
 }
 
 #[test]
 fn f0499_gradcheck() {
-    let mut s = 1965112316u64;
-    let p0 = scalar(&mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0499_backward(p0, 1.0);
-    assert_eq!(value, f0499(p0));
-    gradcheck(&(p0,), |(p0,)| f0499_backward(*p0, 1.0)).unwrap();
+    let mut s = 114314342u64;
+    let out = scalar(&mut s);
+    let (out,) = std::hint::black_box((out,));
+    let (value, grads) = f0499_backward(out, 1.0);
+    assert_eq!(value, f0499(out));
+    gradcheck(&(out,), |(out,)| f0499_backward(*out, 1.0)).unwrap();
 }
 }

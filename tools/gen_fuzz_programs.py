@@ -16,8 +16,12 @@ each with a test that
   * checks every gradient has its parameter's shape, and
   * gradchecks `NAME_backward` at a deterministic random point.
 
-Domains are kept safe by construction: `ln`, `sqrt`, `recip`, `powf` and
-divisors only see `square(x) + c` with `c > 0`, and a rough bound on every
+Domains are kept safe by construction: `ln`, `sqrt`, `recip`, `powf`,
+`ln_1p`, `log2`, `log10`, `cbrt`, `acosh` and divisors only see
+`square(x) + c` with `c > 0` (`c ≥ 1.5` for `acosh`); `asin`, `acos` and
+`atanh` see `0.75 · tanh(x)`; the second operand of `hypot` and `atan2` is
+at least 0.5 (away from the origin) and a base of `log` a literal or at
+least 1.5; `clamp` has literal bounds; and a rough bound on every
 value's magnitude decides which ops may be applied (no `exp` of something
 large, no `powi` of something big), so that central differences stay accurate.
 
@@ -66,6 +70,12 @@ REGION_BUGS = False
 # `--alias-calls` turns them on.
 ALIAS_CALLS = False
 EXP_LIMIT = 3.0
+
+# The f64 methods that are ops, spelled `x.name()` (on arrays too: ndarray has
+# them), `name(x)` and `f64::name(x)`; and the piecewise constant ones.
+FLOAT_METHODS = ["sinh", "cosh", "asinh", "acosh", "atanh", "asin", "acos", "atan", "exp2",
+                 "exp_m1", "ln_1p", "log2", "log10", "cbrt", "to_degrees", "to_radians"]
+STEP_METHODS = ["floor", "ceil", "round", "trunc", "signum", "fract"]
 
 
 def broadcast(a, b):
@@ -344,6 +354,12 @@ class Program:
 
     def apply_fn(self, f, v, bound):
         rng = self.rng
+        if f in FLOAT_METHODS + STEP_METHODS and not is_literal(v.code):
+            spelling = rng.random()
+            if spelling < 0.4:
+                return V("%s.%s()" % (v.recv(), f), v.shape, bound)
+            if v.scalar and spelling < 0.6:
+                return V("%s::%s(%s)" % (self.ty, f, v.code), (), bound)
         if v.scalar and f in ("exp", "ln", "sqrt", "sin", "cos", "tan", "tanh", "abs", "recip") and rng.random() < 0.5:
             return V("%s.%s()" % (v.recv(), f), (), bound)
         if v.scalar and rng.random() < 0.1 and f in ("exp", "sin", "cos", "tanh", "abs", "sqrt", "ln"):
@@ -358,11 +374,31 @@ class Program:
         a = self.expr(depth - 1)
         fs = ["exp", "ln", "sqrt", "square", "abs", "sin", "cos", "tanh", "sigmoid",
               "relu", "powi", "neg", "recip", "tan", "softplus", "log_sigmoid"]
+        # One entry each for the f64 methods, the steps and clamp.
+        fs += ["method", "step", "clamp", "hypot_log"]
         if a.scalar:
-            fs += ["powf", "max", "min"]
+            fs += ["powf", "max", "min", "atan2_mul_add"]
         if len(a.shape) in (1, 2):
             fs += ["softmax", "log_softmax", "softmax"]
         f = rng.choice(fs)
+        if f == "method":
+            return self.float_method(a)
+        if f == "step":
+            f = rng.choice(STEP_METHODS)
+            bound = 1.0 if f in ("signum", "fract") else a.bound + 1.0
+            return self.apply_fn(f, a, bound)
+        if f == "clamp":
+            lo, hi = rng.choice(["-0.5", "-1.0", "-2.0"]), rng.choice(["0.5", "1.0", "3.0"])
+            bound = max(-float(lo), float(hi))
+            if is_literal(a.code) or rng.random() < 0.3:
+                return V("clamp(%s, %s, %s)" % (a.arg(), lo, hi), a.shape, bound)
+            if a.scalar and rng.random() < 0.3:
+                return V("%s::clamp(%s, %s, %s)" % (self.ty, a.code, lo, hi), (), bound)
+            return V("%s.clamp(%s, %s)" % (a.recv(), lo, hi), a.shape, bound)
+        if f == "hypot_log":
+            return self.hypot_or_log(a)
+        if f == "atan2_mul_add":
+            return self.atan2_or_mul_add(a)
         if f == "exp":
             if a.bound > EXP_LIMIT:
                 a = self.squash(a)
@@ -420,6 +456,84 @@ class Program:
         bound = {"abs": a.bound, "relu": a.bound, "softplus": a.bound + 1.0,
                  "log_sigmoid": a.bound + 1.0}.get(f, 1.0)
         return self.apply_fn(f, a, bound)
+
+    def float_method(self, a):
+        """One of FLOAT_METHODS of `a`, its operand kept in the domain and
+        away from the poles."""
+        rng = self.rng
+        f = rng.choice(FLOAT_METHODS)
+        if f in ("sinh", "cosh", "exp2", "exp_m1"):
+            if a.bound > EXP_LIMIT:
+                a = self.squash(a)
+            return self.apply_fn(f, a, 2.718281828 ** a.bound)
+        if f in ("asinh", "atan"):
+            return self.apply_fn(f, a, min(a.bound, 1.6) if f == "atan" else a.bound)
+        if f in ("ln_1p", "log2", "log10", "cbrt"):
+            # Positive, away from the poles at -1 and 0.
+            g = self.guard(a, rng.choice(["0.5", "1.0"]))
+            return self.apply_fn(f, g, max(1.5, g.bound))
+        if f == "acosh":
+            g = self.guard(a, "1.5")
+            return self.apply_fn(f, g, max(1.0, g.bound))
+        if f in ("asin", "acos", "atanh"):
+            # In [-0.75, 0.75]: away from ±1.
+            t = self.apply_fn("tanh", a, 1.0)
+            inner = V("%s * 0.75" % self.operand(t), t.shape, 0.75)
+            return self.apply_fn(f, inner, 3.2)
+        if f == "to_radians":
+            return self.apply_fn(f, a, a.bound * 0.02)
+        # to_degrees, scaled back so that the bound stays that of `a`.
+        d = self.apply_fn(f, a, a.bound * 57.3)
+        return V("%s * 0.01" % self.operand(d), a.shape, a.bound * 0.58)
+
+    def scalar_operand(self, lits):
+        """A scalar leaf of the program, or one of the literals `lits`."""
+        b = self.leaf(lambda v: v.scalar)
+        if b is None or self.rng.random() < 0.3:
+            return V(self.rng.choice(lits), (), 2.0)
+        return b
+
+    def hypot_or_log(self, a):
+        """`a.hypot(b)` or `a.log(b)` for a scalar `b` (arrays have both with
+        a scalar argument): `b` away from 0 for hypot (its kink is at the
+        origin), a base of at least 1.5 for log, whose argument is positive."""
+        rng = self.rng
+        if rng.random() < 0.5:
+            b = self.guard(self.scalar_operand(["0.5", "-1.5"]), "0.5")
+            if a.bound > LIMIT:
+                a = self.squash(a)
+            if a.scalar and rng.random() < 0.3:
+                return V("%s::hypot(%s, %s)" % (self.ty, a.code, b.code), (), a.bound + b.bound)
+            return V("%s.hypot(%s)" % (a.recv(), b.code), a.shape, a.bound + b.bound)
+        g = self.guard(a, rng.choice(["0.5", "1.0"]))
+        if rng.random() < 0.4:
+            base = V(rng.choice(["2.0", "10.0", "0.5"]), (), 1.0)
+        else:
+            base = self.guard(self.scalar_operand(["3.0"]), "1.5")
+        if g.scalar and rng.random() < 0.3:
+            return V("%s::log(%s, %s)" % (self.ty, g.code, base.code), (), 2.5 * g.bound + 2.0)
+        return V("%s.log(%s)" % (g.atom(), base.code), g.shape, 2.5 * g.bound + 2.0)
+
+    def atan2_or_mul_add(self, a):
+        """`a.atan2(x)` with `x ≥ 0.5` (away from the origin), or
+        `a.mul_add(b, c)`, of scalars (`a` is an expression of the program,
+        never a bare literal, so it may be a receiver)."""
+        rng = self.rng
+        if rng.random() < 0.5:
+            x = self.guard(self.scalar_operand(["1.0", "-2.0"]), "0.5")
+            if rng.random() < 0.3:
+                return V("%s::atan2(%s, %s)" % (self.ty, a.code, x.code), (), 1.6)
+            return V("%s.atan2(%s)" % (a.atom(), x.code), (), 1.6)
+        if a.bound > 3.0:
+            a = self.squash(a)
+        b = self.scalar_operand(["0.5", "-1.5", "2.0"])
+        c = self.scalar_operand(["0.25", "-1.0"])
+        if b.bound > 3.0:
+            b = self.squash(b)
+        bound = a.bound * b.bound + c.bound
+        if rng.random() < 0.3:
+            return V("%s::mul_add(%s, %s, %s)" % (self.ty, a.code, b.code, c.code), (), bound)
+        return V("%s.mul_add(%s, %s)" % (a.atom(), b.code, c.code), (), bound)
 
     def reduce_or_structure(self, depth):
         rng = self.rng

@@ -127,10 +127,11 @@ pub fn map_vjp<K: Unary<Reads = XOut>, T: Tensor>(
 /// function (which maps over scalars and arrays, in the buffer of an array
 /// passed by value).
 ///
-/// A rule names what it reads: `X |g, x|`, `Out |g, out|` or
-/// `XOut |g, x, out|`. In both lines the element type is `F` (`F::one()`).
+/// A rule names what it reads: `X |g, x|`, `Out |g, out|`,
+/// `XOut |g, x, out|` or `G |g|`. In both lines the element type is `F`
+/// (`F::one()`).
 macro_rules! elementwise {
-    ($($(#[$doc:meta])* $name:ident, $kernel:ident: |$x:ident| $f:expr, $reads:ident |$g:ident, $($a:ident),+| $rule:expr;)*) => {$(
+    ($($(#[$doc:meta])* $name:ident, $kernel:ident: |$x:ident| $f:expr, $reads:ident |$g:ident $(, $a:ident)*| $rule:expr;)*) => {$(
         #[doc = concat!("The kernel of [`", stringify!($name), "`]: its function of one element and its rule.")]
         #[doc(hidden)]
         #[derive(Clone, Copy, Debug)]
@@ -142,7 +143,7 @@ macro_rules! elementwise {
             fn f<F: $crate::value::Float>(self, $x: F) -> F {
                 $f
             }
-            $crate::kernels::elementwise!(@vjp $reads |$g, $($a),+| $rule);
+            $crate::kernels::elementwise!(@vjp $reads |$g $(, $a)*| $rule);
         }
 
         $(#[$doc])*
@@ -165,6 +166,12 @@ macro_rules! elementwise {
     (@vjp Out |$g:ident, $out:ident| $rule:expr) => {
         #[inline]
         fn vjp<F: $crate::value::Float>(self, $g: F, _: F, $out: F) -> F {
+            $rule
+        }
+    };
+    (@vjp G |$g:ident| $rule:expr) => {
+        #[inline]
+        fn vjp<F: $crate::value::Float>(self, $g: F, _: F, _: F) -> F {
             $rule
         }
     };

@@ -10,8 +10,8 @@ use backprop_runtime::{unbroadcast, Tensor, Value};
 use common::{f32s, rand, Probe, Tol, F32, F64};
 use ndarray::{array, Array, Array1, Array2, ArrayD, Axis, IxDyn, ShapeBuilder};
 
-/// Checks all seven binary ops on the operands `a` and `b`. `powf` gets a
-/// positive base.
+/// Checks the binary ops on the operands `a` and `b` (`log` has a test of
+/// its own, its base away from 1). `powf` gets a positive base.
 fn check_all<A, B>(what: &str, a: A, b: B, tol: Tol)
 where
     A: Arith<B> + Tensor + Probe,
@@ -80,6 +80,24 @@ where
         |x, y| powf(x, y),
         |g, _o| zip_vjp_lhs(g, x, y, Powf).value(),
         |g, _o| zip_vjp_rhs(g, x, y, Powf).value()
+    );
+    check_vjp2!(
+        format!("atan2 {what}"),
+        tol,
+        a.clone(),
+        b.clone(),
+        |x, y| atan2(x, y),
+        |g, _o| zip_vjp_lhs(g, x, y, Atan2).value(),
+        |g, _o| zip_vjp_rhs(g, x, y, Atan2).value()
+    );
+    check_vjp2!(
+        format!("hypot {what}"),
+        tol,
+        a.clone(),
+        b.clone(),
+        |x, y| hypot(x, y),
+        |g, _o| zip_vjp_lhs(g, x, y, Hypot).value(),
+        |g, _o| zip_vjp_rhs(g, x, y, Hypot).value()
     );
     check_vjp!(
         format!("neg {what}"),
@@ -235,6 +253,159 @@ fn forward_values_are_ndarrays() {
     assert_eq!(add(&1.0, &2.0), 3.0);
 }
 
+/// `x.log(b)` against central differences, the base away from 1, on
+/// scalars, arrays and either operand broadcast, f64 and f32.
+#[test]
+fn log_matches_central_differences() {
+    let x = rand((3, 4), 40, 0.5, 3.0);
+    let b = rand((3, 1), 41, 2.0, 4.0);
+    assert_eq!(
+        log(&x, &b),
+        Array::from_shape_fn((3, 4), |(i, j)| x[[i, j]].log(b[[i, 0]]))
+    );
+    assert_eq!(log(&x, &2.5), x.log(2.5), "ndarray's own log");
+    check_vjp2!(
+        "log (3,4) (3,1)",
+        F64,
+        x.clone(),
+        b.clone(),
+        |x, y| log(x, y),
+        |g, _o| zip_vjp_lhs(g, x, y, Log).value(),
+        |g, _o| zip_vjp_rhs(g, x, y, Log).value()
+    );
+    check_vjp2!(
+        "log (3,4) f64",
+        F64,
+        x.clone(),
+        3.0,
+        |x, y| log(x, y),
+        |g, _o| zip_vjp_lhs(g, x, y, Log).value(),
+        |g, _o| zip_vjp_rhs(g, x, y, Log).value()
+    );
+    check_vjp2!(
+        "log f64 f64",
+        F64,
+        0.7_f64,
+        10.0_f64,
+        |x, y| log(x, y),
+        |g, _o| zip_vjp_lhs(g, x, y, Log).value(),
+        |g, _o| zip_vjp_rhs(g, x, y, Log).value()
+    );
+    check_vjp2!(
+        "log f32",
+        F32,
+        f32s(&x),
+        f32s(&b),
+        |x, y| log(x, y),
+        |g, _o| zip_vjp_lhs(g, x, y, Log).value(),
+        |g, _o| zip_vjp_rhs(g, x, y, Log).value()
+    );
+}
+
+/// The rules of `atan2`, `hypot` and `log` at hard points (huge and tiny
+/// operands, where `x² + y²` overflows or underflows; a base near 1),
+/// within 2 ulps of the derivatives computed by mpmath to 60 digits:
+/// `(kernel, a, b, ∂a, ∂b)`.
+#[test]
+fn binary_rules_are_accurate() {
+    macro_rules! accurate {
+        ($(($k:ident, $a:expr, $b:expr, $da:expr, $db:expr),)*) => {$(
+            let (a, b): (f64, f64) = ($a, $b);
+            for (side, got, want) in [
+                ("lhs", zip_vjp_lhs(1.0, &a, &b, $k).value(), $da),
+                ("rhs", zip_vjp_rhs(1.0, &a, &b, $k).value(), $db),
+            ] {
+                let err = ((got - want) / want).abs() / f64::EPSILON;
+                assert!(
+                    err <= 2.0,
+                    "{} {side} at ({a:e}, {b:e}) = {got:e}, exactly {want:e}: {err} ulps",
+                    stringify!($k)
+                );
+            }
+        )*};
+    }
+    accurate!(
+        (Atan2, 1e-200, 3e-200, 3e+199, -1e+199),
+        (Atan2, 3e+200, -4e+200, -1.6e-201, -1.2e-201),
+        (Atan2, 0.5, 2.0, 0.47058823529411764, -0.11764705882352941),
+        (Atan2, -1.0, -1e-10, -1e-10, 1.0),
+        (Hypot, 3e+200, 4e+200, 0.6, 0.8),
+        (
+            Hypot,
+            1e-200,
+            -2e-200,
+            0.4472135954999579,
+            -0.8944271909999159
+        ),
+        (Hypot, 0.5, 2.0, 0.24253562503633297, 0.9701425001453319),
+        (Hypot, 1e-10, 1.0, 1e-10, 1.0),
+        (
+            Log,
+            1e-300,
+            10.0,
+            4.342944819032518e+299,
+            13.028834457097554
+        ),
+        (Log, 8.0, 2.0, 0.18033688011112042, -2.1640425613334453),
+        (
+            Log,
+            3.0,
+            1.0000000009313226,
+            357913941.5,
+            -1.2666137328308088e+18
+        ),
+        (
+            Log,
+            1e+300,
+            0.5,
+            -1.4426950408889634e-300,
+            -2875.5175132102318
+        ),
+    );
+}
+
+/// The edges of `atan2`, `hypot` and `log`: no panics, IEEE values.
+#[test]
+fn atan2_hypot_and_log_edges() {
+    // atan2 at the origin, where the angle jumps: NaN gradients.
+    assert_eq!(atan2(&0.0_f64, &1.0), 0.0);
+    assert!(f64::is_nan(zip_vjp_lhs(1.0_f64, &0.0, &0.0, Atan2).value()));
+    assert!(f64::is_nan(zip_vjp_rhs(1.0_f64, &0.0, &0.0, Atan2).value()));
+    // hypot at the origin: the subgradient 0, as abs at 0.
+    assert_eq!(zip_vjp_lhs(1.0_f64, &0.0, &0.0, Hypot).value(), 0.0);
+    assert_eq!(zip_vjp_rhs(1.0_f64, &0.0, &-0.0, Hypot).value(), 0.0);
+    assert_eq!(zip_vjp_lhs(1.0_f64, &-2.0, &0.0, Hypot).value(), -1.0);
+    // log: at x = 0 the value is -inf and ∂x infinite; base 1 divides by 0.
+    assert_eq!(log(&0.0_f64, &2.0), f64::NEG_INFINITY);
+    assert_eq!(zip_vjp_lhs(1.0_f64, &0.0, &2.0, Log).value(), f64::INFINITY);
+    assert_eq!(zip_vjp_lhs(1.0_f64, &3.0, &1.0, Log).value(), f64::INFINITY);
+    assert!(log(&f64::NAN, &2.0).is_nan());
+    assert!(f64::is_nan(
+        zip_vjp_rhs(1.0_f64, &f64::NAN, &2.0, Log).value()
+    ));
+    assert!(f64::is_nan(
+        zip_vjp_lhs(1.0_f64, &f64::NAN, &1.0, Hypot).value()
+    ));
+}
+
+/// `mul_add`: `f64::mul_add` bit for bit (one rounding, not `x·a + b`),
+/// and its three rules.
+#[test]
+fn mul_add_is_fused_and_its_rules_are_the_partials() {
+    let (x, a, b) = (0.1_f64, 10.0, -1.0);
+    // By reference, as the generated code passes it, and by value.
+    let by_ref = &x;
+    assert_eq!(mul_add(by_ref, &a, &b).to_bits(), x.mul_add(a, b).to_bits());
+    assert_eq!(mul_add(x, &a, &b).to_bits(), x.mul_add(a, b).to_bits());
+    assert_ne!(mul_add(x, &a, &b), x * a + b, "fused: one rounding");
+    assert_eq!(mul_add_vjp_x(2.0, &x, &a, &b), 20.0);
+    assert_eq!(mul_add_vjp_a(2.0, &x, &a, &b), 0.2);
+    assert_eq!(mul_add_vjp_b(2.0, &x, &a, &b), 2.0);
+    assert_eq!(mul_add(1.5_f32, &2.0, &0.25), 3.25_f32);
+    assert!(mul_add(f64::NAN, &a, &b).is_nan());
+    assert!(mul_add_vjp_a(1.0, &f64::NAN, &a, &b).is_nan());
+}
+
 #[test]
 fn ties_send_the_gradient_to_the_left_operand() {
     let a = array![1.0, 2.0];
@@ -358,9 +529,11 @@ fn both_adjoints_in_one_call_equal_the_two_rules() {
         )*};
     }
     for (a, b) in [(&full, &col), (&col, &full), (&full, &full)] {
-        both!(a, b, Add, Sub, Mul, Div, Max, Min);
+        both!(a, b, Add, Sub, Mul, Div, Max, Min, Atan2, Hypot);
         let (pa, pb) = (a.mapv(|v| v.abs() + 0.5), b.mapv(|v| v.abs() + 0.5));
         both!(&pa, &pb, Powf);
+        let (pa, pb) = (a.mapv(|v| v.abs() + 0.5), b.mapv(|v| v.abs() + 2.0));
+        both!(&pa, &pb, Log);
     }
     let s = 1.5_f64;
     both!(&s, &full, Add, Sub, Mul, Div, Max, Min, Powf);

@@ -2,9 +2,10 @@
 //! method per element (by reference and by value), each kernel's rule,
 //! through the generic primitive for what it reads (`map_vjp_out`,
 //! `map_vjp_x`), matches central differences (scalars and arrays, f64 and
-//! f32, owned, viewed and column-major inputs), the documented edge values,
-//! and the accuracy of `sigmoid`, `softplus` and `log_sigmoid` against
-//! high-precision references.
+//! f32, owned, viewed and column-major inputs), the documented edge values
+//! (poles, overflow, the jumps of the piecewise constant ops, `clamp`'s
+//! bounds), and the accuracy of `sigmoid`, `softplus`, `log_sigmoid` and
+//! the rules of the `f64` methods against high-precision references.
 
 #[macro_use]
 mod common;
@@ -17,7 +18,8 @@ use common::{f32s, rand, rand_away, F32, F64};
 use ndarray::{array, Array1, ShapeBuilder};
 
 /// The rule of the kernel `$k` through the generic primitive for what it
-/// reads: `map_vjp_out` (the output) or `map_vjp_x` (the input).
+/// reads: `map_vjp_out` (the output), `map_vjp_x` (the input) or
+/// `map_vjp_g` (neither).
 macro_rules! rule {
     (out, $k:expr, $g:expr, $x:expr, $out:expr) => {{
         let _ = $x;
@@ -26,6 +28,10 @@ macro_rules! rule {
     (x, $k:expr, $g:expr, $x:expr, $out:expr) => {{
         let _ = $out;
         map_vjp_x($g, $x, $k)
+    }};
+    (g, $k:expr, $g:expr, $x:expr, $out:expr) => {{
+        let _ = ($x, $out);
+        map_vjp_g($g, $k)
     }};
 }
 
@@ -238,6 +244,238 @@ elementwise!(
     |v| v.min(0.0) - (-v.abs()).exp().ln_1p()
 );
 
+elementwise!(
+    sinh_matches_central_differences,
+    sinh,
+    Sinh,
+    out,
+    rand,
+    -2.0,
+    2.0,
+    f64::sinh
+);
+elementwise!(
+    cosh_matches_central_differences,
+    cosh,
+    Cosh,
+    x,
+    rand,
+    -2.0,
+    2.0,
+    f64::cosh
+);
+elementwise!(
+    asinh_matches_central_differences,
+    asinh,
+    Asinh,
+    x,
+    rand,
+    -3.0,
+    3.0,
+    f64::asinh
+);
+elementwise!(
+    acosh_matches_central_differences,
+    acosh,
+    Acosh,
+    x,
+    rand,
+    1.2,
+    3.0,
+    f64::acosh
+);
+elementwise!(
+    atanh_matches_central_differences,
+    atanh,
+    Atanh,
+    x,
+    rand,
+    -0.8,
+    0.8,
+    f64::atanh
+);
+elementwise!(
+    asin_matches_central_differences,
+    asin,
+    Asin,
+    x,
+    rand,
+    -0.8,
+    0.8,
+    f64::asin
+);
+elementwise!(
+    acos_matches_central_differences,
+    acos,
+    Acos,
+    x,
+    rand,
+    -0.8,
+    0.8,
+    f64::acos
+);
+elementwise!(
+    atan_matches_central_differences,
+    atan,
+    Atan,
+    x,
+    rand,
+    -3.0,
+    3.0,
+    f64::atan
+);
+elementwise!(
+    exp2_matches_central_differences,
+    exp2,
+    Exp2,
+    out,
+    rand,
+    -2.0,
+    2.0,
+    f64::exp2
+);
+elementwise!(
+    exp_m1_matches_central_differences,
+    exp_m1,
+    ExpM1,
+    x,
+    rand,
+    -2.0,
+    2.0,
+    f64::exp_m1
+);
+elementwise!(
+    ln_1p_matches_central_differences,
+    ln_1p,
+    Ln1p,
+    x,
+    rand,
+    -0.5,
+    2.0,
+    f64::ln_1p
+);
+elementwise!(
+    log2_matches_central_differences,
+    log2,
+    Log2,
+    x,
+    rand,
+    0.2,
+    3.0,
+    f64::log2
+);
+elementwise!(
+    log10_matches_central_differences,
+    log10,
+    Log10,
+    x,
+    rand,
+    0.2,
+    3.0,
+    f64::log10
+);
+elementwise!(
+    cbrt_matches_central_differences,
+    cbrt,
+    Cbrt,
+    out,
+    away,
+    0.2,
+    3.0,
+    f64::cbrt
+);
+elementwise!(
+    to_degrees_matches_central_differences,
+    to_degrees,
+    ToDegrees,
+    g,
+    rand,
+    -3.0,
+    3.0,
+    f64::to_degrees
+);
+elementwise!(
+    to_radians_matches_central_differences,
+    to_radians,
+    ToRadians,
+    g,
+    rand,
+    -3.0,
+    3.0,
+    f64::to_radians
+);
+elementwise!(
+    signum_matches_central_differences,
+    signum,
+    Signum,
+    out,
+    off_grid,
+    -3.0,
+    3.0,
+    f64::signum
+);
+elementwise!(
+    floor_matches_central_differences,
+    floor,
+    Floor,
+    out,
+    off_grid,
+    -3.0,
+    3.0,
+    f64::floor
+);
+elementwise!(
+    ceil_matches_central_differences,
+    ceil,
+    Ceil,
+    out,
+    off_grid,
+    -3.0,
+    3.0,
+    f64::ceil
+);
+elementwise!(
+    round_matches_central_differences,
+    round,
+    Round,
+    out,
+    off_grid,
+    -3.0,
+    3.0,
+    f64::round
+);
+elementwise!(
+    trunc_matches_central_differences,
+    trunc,
+    Trunc,
+    out,
+    off_grid,
+    -3.0,
+    3.0,
+    f64::trunc
+);
+elementwise!(
+    fract_matches_central_differences,
+    fract,
+    Fract,
+    out,
+    off_grid,
+    -3.0,
+    3.0,
+    f64::fract
+);
+
+/// Values in `[lo, hi)` at least 0.1 from every integer and every half,
+/// where the piecewise constant ops jump (the f32 step is 0.01).
+fn off_grid<Sh: ShapeBuilder>(
+    shape: Sh,
+    seed: u64,
+    lo: f64,
+    hi: f64,
+) -> ndarray::Array<f64, Sh::Dim> {
+    rand(shape, seed, lo, hi).mapv_into(|v| v.floor() + 0.1 + 0.3 * (v - v.floor()))
+}
+
 /// `|got − want| / |want|` (`|got|` where `want` is 0).
 fn rel_err(got: f64, want: f64) -> f64 {
     if want == 0.0 {
@@ -440,6 +678,95 @@ fn softplus_and_log_sigmoid_rules_match_central_differences_at_large_inputs() {
     }
 }
 
+/// The rules of the new unary kernels at hard points (near the poles of
+/// `acosh`, `atanh`, `asin`, `acos`, `ln_1p`; tiny and huge inputs where
+/// `x²` or `out²` would overflow or `out + 1` round away `eˣ`), each within
+/// 2 ulps of the derivative, computed by mpmath to 60 digits and
+/// rounded: `(kernel, what its rule reads, x, f'(x))`.
+#[test]
+fn unary_rules_are_accurate() {
+    macro_rules! accurate {
+        ($(($k:ident, $reads:ident, $x:expr, $want:expr),)*) => {$(
+            let x: f64 = $x;
+            let got = rule!($reads, $k, 1.0, &x, &$k.f(x));
+            let err = rel_err(got, $want) / f64::EPSILON;
+            assert!(
+                err <= 2.0,
+                "{}'({x:e}) = {got:e}, exactly {:e}: {err} ulps",
+                stringify!($k),
+                $want
+            );
+            // The upstream gradient scales the rule.
+            assert_eq!(rule!($reads, $k, -0.5, &x, &$k.f(x)), -0.5 * got);
+        )*};
+    }
+    accurate!(
+        (Sinh, out, 1e-08, 1.0),
+        (Sinh, out, 0.5, 1.1276259652063807),
+        (Sinh, out, -3.0, 10.067661995777765),
+        (Sinh, out, 20.0, 242582597.70489514),
+        (Sinh, out, 700.0, 5.0711602736750225e+303),
+        (Cosh, x, 1e-08, 1e-08),
+        (Cosh, x, -3.0, -10.017874927409903),
+        (Cosh, x, 20.0, 242582597.70489514),
+        (Cosh, x, 700.0, 5.0711602736750225e+303),
+        (Asinh, x, 1e-08, 1.0),
+        (Asinh, x, 1.0, std::f64::consts::FRAC_1_SQRT_2),
+        (Asinh, x, -30.0, 0.03331483023263848),
+        (Asinh, x, 10000000000.0, 1e-10),
+        (Asinh, x, 1e+200, 1e-200),
+        (Acosh, x, 1.0000000000009095, 741455.2001892966),
+        (Acosh, x, 1.5, 0.8944271909999159),
+        (Acosh, x, 10000000000.0, 1e-10),
+        (Acosh, x, 1e+200, 1e-200),
+        (Atanh, x, 0.9999999999990905, 549755813888.25),
+        (Atanh, x, -0.9999999999990905, 549755813888.25),
+        (Atanh, x, 0.5, 1.3333333333333333),
+        (Atanh, x, 1e-08, 1.0),
+        (Asin, x, 0.9999999999990905, 741455.2001896339),
+        (Asin, x, -0.999, 22.36627204212921),
+        (Asin, x, 0.5, 1.1547005383792515),
+        (Asin, x, 1e-08, 1.0),
+        (Acos, x, 0.9999999999990905, -741455.2001896339),
+        (Acos, x, -0.999, -22.36627204212921),
+        (Acos, x, 0.5, -1.1547005383792515),
+        (Acos, x, 1e-08, -1.0),
+        (Atan, x, 1e-08, 0.9999999999999999),
+        (Atan, x, 1.0, 0.5),
+        (Atan, x, -100000.0, 9.999999999e-11),
+        (Atan, x, 1e+150, 1e-300),
+        (Exp2, out, -1000.0, 6.468890458846786e-302),
+        (Exp2, out, -1.0, 0.34657359027997264),
+        (Exp2, out, 0.5, 0.9802581434685472),
+        (Exp2, out, 1000.0, 7.427131700168751e+300),
+        (ExpM1, x, -40.0, 4.248354255291589e-18),
+        (ExpM1, x, -1e-10, 0.9999999999),
+        (ExpM1, x, 1e-10, 1.0000000001),
+        (ExpM1, x, 5.0, 148.4131591025766),
+        (ExpM1, x, 700.0, 1.0142320547350045e+304),
+        (Ln1p, x, -0.9999999999990905, 1099511627776.0),
+        (Ln1p, x, -0.5, 2.0),
+        (Ln1p, x, 1e-10, 0.9999999999),
+        (Ln1p, x, 10000000000.0, 9.999999999e-11),
+        (Log2, x, 1e-300, 1.4426950408889632e+300),
+        (Log2, x, 0.5, 2.8853900817779268),
+        (Log2, x, 3.0, 0.4808983469629878),
+        (Log2, x, 1e+300, 1.4426950408889634e-300),
+        (Log10, x, 1e-300, 4.342944819032518e+299),
+        (Log10, x, 0.5, 0.8685889638065036),
+        (Log10, x, 3.0, 0.14476482730108395),
+        (Log10, x, 1e+300, 4.342944819032518e-301),
+        (Cbrt, out, 1e-300, 3.3333333333333334e+199),
+        (Cbrt, out, -8.0, 0.08333333333333333),
+        (Cbrt, out, 3.0, 0.1602499522563787),
+        (Cbrt, out, 1e+300, 3.3333333333333335e-201),
+        (ToDegrees, g, 1.0, 57.29577951308232),
+        (ToDegrees, g, -2.5, 57.29577951308232),
+        (ToRadians, g, 1.0, 0.017453292519943295),
+        (ToRadians, g, -2.5, 0.017453292519943295),
+    );
+}
+
 #[test]
 fn powi_matches_central_differences() {
     for n in [-3, -2, -1, 0, 1, 2, 3, 5] {
@@ -511,6 +838,148 @@ fn ln_edges_follow_ieee() {
     assert_eq!(map_vjp_x(1.0, &-2.0_f64, Ln), -0.5);
 }
 
+/// The poles of the new ops: the gradient is `±inf` as IEEE division
+/// gives (NaN for an upstream 0), never a panic; outside the domain the
+/// value is NaN.
+#[test]
+fn poles_of_the_inverse_functions_are_infinite() {
+    const INF: f64 = f64::INFINITY;
+    // acosh at 1, atanh at ±1, asin and acos at ±1.
+    assert_eq!(map_vjp_x(1.0, &1.0_f64, Acosh), INF);
+    assert_eq!(map_vjp_x(1.0, &1.0_f64, Atanh), INF);
+    assert_eq!(map_vjp_x(1.0, &-1.0_f64, Atanh), INF);
+    assert_eq!(atanh(1.0_f64), INF);
+    assert_eq!(atanh(-1.0_f64), -INF);
+    for x in [1.0_f64, -1.0] {
+        assert_eq!(map_vjp_x(1.0, &x, Asin), INF, "asin at {x}");
+        assert_eq!(map_vjp_x(1.0, &x, Acos), -INF, "acos at {x}");
+        assert_eq!(map_vjp_x(-2.0, &x, Asin), -INF);
+        assert!(map_vjp_x(0.0_f64, &x, Asin).is_nan(), "0 · inf");
+    }
+    // ln_1p at -1, log2 and log10 at ±0 (as ln).
+    assert_eq!(ln_1p(-1.0_f64), -INF);
+    assert_eq!(map_vjp_x(1.0, &-1.0_f64, Ln1p), INF);
+    assert_eq!(map_vjp_x(1.0, &0.0_f64, Log2), INF);
+    assert_eq!(map_vjp_x(1.0, &-0.0_f64, Log2), -INF);
+    assert_eq!(map_vjp_x(1.0, &0.0_f64, Log10), INF);
+    // cbrt at ±0: +inf from either side.
+    assert_eq!(map_vjp_out(1.0, &cbrt(0.0_f64), Cbrt), INF);
+    assert_eq!(map_vjp_out(1.0, &cbrt(-0.0_f64), Cbrt), INF);
+    assert_eq!(map_vjp_out(1.0_f32, &cbrt(0.0_f32), Cbrt), f32::INFINITY);
+    // Outside the domain: NaN values; the gradients NaN (a square root of
+    // a negative number) or the finite formula (as for ln).
+    assert!(acosh(0.5_f64).is_nan() && map_vjp_x(1.0_f64, &0.5_f64, Acosh).is_nan());
+    assert!(asin(2.0_f64).is_nan() && map_vjp_x(1.0_f64, &2.0_f64, Asin).is_nan());
+    assert!(atanh(2.0_f64).is_nan());
+    assert_eq!(map_vjp_x(1.0, &2.0_f64, Atanh), 1.0 / (1.0 - 4.0));
+    assert!(ln_1p(-2.0_f64).is_nan());
+    assert_eq!(map_vjp_x(1.0, &-2.0_f64, Ln1p), -1.0);
+}
+
+/// Overflow is not an error: `sinh`, `cosh`, `exp2`, `exp_m1` are `±inf`
+/// with gradient `±inf`; tiny derivatives of huge inputs are not lost to
+/// an overflowing `x²`.
+#[test]
+fn the_new_ops_overflow_to_infinities() {
+    const INF: f64 = f64::INFINITY;
+    assert_eq!(sinh(1000.0_f64), INF);
+    assert_eq!(map_vjp_out(1.0, &sinh(1000.0_f64), Sinh), INF);
+    assert_eq!(map_vjp_out(1.0, &sinh(-1000.0_f64), Sinh), INF);
+    assert_eq!(map_vjp_x(1.0, &-1000.0_f64, Cosh), -INF);
+    assert_eq!(map_vjp_out(1.0, &exp2(2000.0_f64), Exp2), INF);
+    assert_eq!(map_vjp_out(1.0, &exp2(-2000.0_f64), Exp2), 0.0);
+    assert_eq!(map_vjp_x(1.0, &1000.0_f64, ExpM1), INF);
+    assert_eq!(map_vjp_x(1.0, &-1000.0_f64, ExpM1), 0.0);
+    assert_eq!(map_vjp_x(1.0, &1e300_f64, Asinh), 1e-300);
+    assert_eq!(map_vjp_x(1.0, &1e300_f64, Acosh), 1e-300);
+    assert_eq!(map_vjp_x(1.0, &INF, Asinh), 0.0);
+    assert_eq!(map_vjp_x(1.0, &INF, Atan), 0.0);
+}
+
+/// The piecewise constant ops have gradient 0 everywhere, at their jumps
+/// too (NaN only where the value is NaN); `fract` passes `g`.
+#[test]
+fn piecewise_constant_ops_have_gradient_zero() {
+    let x = array![
+        -2.5,
+        -1.0,
+        -0.5,
+        -0.0,
+        0.0,
+        0.5,
+        1.0,
+        2.5,
+        1e300,
+        f64::INFINITY
+    ];
+    let g = Array1::from_elem(x.len(), 3.0);
+    let zeros = Array1::zeros(x.len());
+    assert_eq!(map_vjp_out(&g, &signum(&x), Signum), zeros);
+    assert_eq!(map_vjp_out(&g, &floor(&x), Floor), zeros);
+    assert_eq!(map_vjp_out(&g, &ceil(&x), Ceil), zeros);
+    assert_eq!(map_vjp_out(&g, &round(&x), Round), zeros);
+    assert_eq!(map_vjp_out(&g, &trunc(&x), Trunc), zeros);
+    assert_eq!(signum(&x), x.mapv(f64::signum));
+    assert_eq!(round(&x), x.mapv(f64::round));
+    // fract: g where the value is a number (fract(±inf) is NaN).
+    let d = map_vjp_out(&g, &fract(&x), Fract);
+    assert_eq!(d.slice(ndarray::s![..9]), g.slice(ndarray::s![..9]));
+    assert!(fract(f64::INFINITY).is_nan() && d[9].is_nan());
+}
+
+/// `clamp`: `f64::clamp` bit for bit; the gradient `g` on the closed
+/// interval `[lo, hi]` (ties at a bound to `x`, as `x.max(lo).min(hi)`),
+/// 0 outside, NaN for NaN; bounds of `f32` or `f64`.
+#[test]
+fn clamp_values_and_rules() {
+    let (lo, hi) = (-0.5, 1.0);
+    let x = array![
+        -2.0,
+        -0.5,
+        -0.0,
+        0.0,
+        0.3,
+        1.0,
+        1.5,
+        f64::NEG_INFINITY,
+        f64::INFINITY
+    ];
+    let c = clamp(&x, lo, hi);
+    for (got, want) in c.iter().zip(x.mapv(|v| v.clamp(lo, hi))) {
+        assert_eq!(got.to_bits(), want.to_bits());
+    }
+    assert_eq!(clamp(x.clone(), lo, hi), c, "by value");
+    assert_eq!(clamp(&-0.0_f64, 0.0, 1.0).to_bits(), (-0.0_f64).to_bits());
+    let g = Array1::from_elem(x.len(), 2.0);
+    let d = map_vjp_x(&g, &x, Clamp(lo, hi));
+    assert_eq!(d, array![0.0, 2.0, 2.0, 2.0, 2.0, 2.0, 0.0, 0.0, 0.0]);
+    // The same as x.max(lo).min(hi)'s gradient, everywhere but NaN.
+    for (&v, &dv) in x.iter().zip(&d) {
+        let m = max(v, &lo);
+        let via = zip_vjp_lhs(zip_vjp_lhs(2.0, &m, &hi, Min).value(), &v, &lo, Max).value();
+        assert_eq!(dv, via, "at {v}");
+    }
+    // A point interval passes g at its point.
+    assert_eq!(map_vjp_x(2.0, &0.5_f64, Clamp(0.5, 0.5)), 2.0);
+    // f32 values and f32 or f64 bounds.
+    assert_eq!(clamp(2.0_f32, 0.0, 1.5), 1.5);
+    assert_eq!(map_vjp_x(1.0_f32, &0.5_f32, Clamp(0.0_f32, 1.0)), 1.0);
+    assert_eq!(map_vjp_x(1.0_f32, &0.5_f32, Clamp(0.0_f64, 0.25)), 0.0);
+    check_vjp!(
+        "clamp f64",
+        F64,
+        rand((3, 4), 21, -2.0, 2.0),
+        |x| clamp(x, -1.0, 1.0),
+        |g, out| map_vjp_x(g, x, Clamp(-1.0, 1.0))
+    );
+}
+
+#[test]
+#[should_panic(expected = "min > max")]
+fn clamp_with_crossed_bounds_panics_as_f64_clamp_does() {
+    clamp(0.5_f64, 1.0, 0.0);
+}
+
 #[test]
 fn recip_at_zero() {
     assert_eq!(recip(0.0_f64), f64::INFINITY);
@@ -554,7 +1023,18 @@ fn nan_inputs_give_nan_values_and_gradients() {
     }
     nan!(exp Exp out, ln Ln x, sqrt Sqrt out, square Square x, abs Abs x, sin Sin x, cos Cos x,
          tan Tan out, tanh Tanh out, sigmoid Sigmoid out, relu Relu out, recip Recip out,
-         softplus Softplus out, log_sigmoid LogSigmoid out);
+         softplus Softplus out, log_sigmoid LogSigmoid out, sinh Sinh out, cosh Cosh x,
+         asinh Asinh x, atanh Atanh x, asin Asin x, acos Acos x, atan Atan x,
+         exp2 Exp2 out, exp_m1 ExpM1 x, ln_1p Ln1p x, log2 Log2 x, log10 Log10 x, cbrt Cbrt out,
+         signum Signum out, floor Floor out, ceil Ceil out, round Round out, trunc Trunc out,
+         fract Fract out);
+    // acosh of a number ≥ 1.
+    let d = map_vjp_x(&g, &array![f64::NAN, 1.5], Acosh);
+    assert!(d[0].is_nan() && !d[1].is_nan() && acosh(f64::NAN).is_nan());
+    assert!(clamp(f64::NAN, 0.0, 1.0).is_nan());
+    assert!(map_vjp_x(1.0_f64, &f64::NAN, Clamp(0.0, 1.0)).is_nan());
+    // Linear: the gradient does not depend on x, NaN or not.
+    assert_eq!(map_vjp_g(1.0_f64, ToDegrees), 1.0_f64.to_degrees());
     assert!(powi(f64::NAN, 3).is_nan());
     assert!(map_vjp_x(1.0_f64, &f64::NAN, Powi(3)).is_nan());
 }

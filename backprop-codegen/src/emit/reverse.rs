@@ -274,6 +274,7 @@ fn rule_name(op: Op, pos: usize) -> &'static str {
                 rhs
             }
         }
+        Rules::Three(a, b, c) => [a, b, c][pos.min(2)],
     }
 }
 

@@ -184,10 +184,21 @@ impl Lowerer<'_> {
         })
     }
 
-    /// A constant argument of an op (an axis, an index, `n`).
+    /// A constant argument (an axis, an index, `n`, a loop's bound).
     pub(super) fn const_arg(&mut self, expr: &Expr, what: &str) -> ConstArg {
+        self.hinted_const_arg(expr, what, "")
+    }
+
+    /// A constant argument, and what to write instead when it is not one
+    /// (`hint`, or "").
+    pub(super) fn hinted_const_arg(&mut self, expr: &Expr, what: &str, hint: &str) -> ConstArg {
+        let hint = if hint.is_empty() {
+            String::new()
+        } else {
+            format!("; {hint}")
+        };
         let message = format!(
-            "{what} must be a constant (a literal or a parameter that is not differentiated)"
+            "{what} must be a constant (a literal or a parameter that is not differentiated{hint})"
         );
         self.const_tokens(expr, &message)
             .unwrap_or_else(|| ConstArg::plain(syn::parse_quote!(())))

@@ -278,7 +278,9 @@ impl Lowerer<'_> {
         for (arg, expr) in spec.iter().zip(args) {
             match arg {
                 Arg::Operand => operands.push(self.expr(expr)),
-                Arg::Const(what) => consts.push(self.const_arg(expr, what)),
+                Arg::Const(what) => {
+                    consts.push(self.hinted_const_arg(expr, what, op.def().const_hint));
+                }
                 Arg::SliceInfo(what) => consts.push(self.slice_arg(expr, what)),
                 Arg::Operands => match strip(expr) {
                     Expr::Array(a) if !a.elems.is_empty() => {

@@ -95,9 +95,10 @@ fn fuse_runs_an_activation_in_the_pass_of_its_sum() {
 }
 
 /// Every unary kernel whose rule reads only its output (`tanh`, `sigmoid`,
-/// `relu`, `exp`, `softplus`, `log_sigmoid`, ...) runs in the pass of the
-/// sum before it, in that sum's buffer, as `tanh` does; one whose rule
-/// reads its input (`sin`, `ln`) is not written over it.
+/// `relu`, `exp`, `softplus`, `log_sigmoid`, `floor`, ...) or nothing
+/// (`to_degrees`) runs in the pass of the sum before it, in that sum's
+/// buffer, as `tanh` does; one whose rule reads its input (`sin`, `ln`) is
+/// not written over it.
 #[test]
 fn every_kernel_that_reads_its_output_fuses_like_tanh() {
     let mut fused = Vec::new();
@@ -119,7 +120,10 @@ fn every_kernel_that_reads_its_output_fuses_like_tanh() {
         with_plan(&source, Options::default(), |p| {
             let r = &p.body;
             let (add, f) = (ops(r, Op::Add)[0], ops(r, op)[0]);
-            let reads_only_out = matches!(kernel.reads, crate::vocab::Reads::Out);
+            let reads_only_out = matches!(
+                kernel.reads,
+                crate::vocab::Reads::Out | crate::vocab::Reads::G
+            );
             assert_eq!(
                 r.fused.get(&f) == Some(&add),
                 reads_only_out,
@@ -131,7 +135,18 @@ fn every_kernel_that_reads_its_output_fuses_like_tanh() {
             }
         });
     }
-    for name in ["tanh", "sigmoid", "relu", "exp", "softplus", "log_sigmoid"] {
+    for name in [
+        "tanh",
+        "sigmoid",
+        "relu",
+        "exp",
+        "softplus",
+        "log_sigmoid",
+        "sinh",
+        "cbrt",
+        "floor",
+        "to_degrees",
+    ] {
         assert!(fused.contains(&name), "{name} is not fused: {fused:?}");
     }
 }

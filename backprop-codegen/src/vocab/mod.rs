@@ -51,6 +51,8 @@ pub enum Rules {
     One(&'static str),
     /// `foo_vjp_lhs`, `foo_vjp_rhs`.
     Two(&'static str, &'static str),
+    /// One rule for each of three operands (`mul_add`).
+    Three(&'static str, &'static str, &'static str),
     /// `concat_vjp(.., k)`: one rule, told which operand.
     Indexed(&'static str),
 }
@@ -118,6 +120,9 @@ pub struct OpDef {
     pub function: Option<&'static [Arg]>,
     /// How the function is used, for an arity error.
     pub function_usage: &'static str,
+    /// What to write instead when a constant argument depends on a
+    /// differentiable value ("" if nothing specific).
+    pub const_hint: &'static str,
     /// The arguments of `f64::name(..)` and `f32::name(..)`; `None` if `f64`
     /// has no such method.
     pub float_path: Option<&'static [Arg]>,
@@ -240,6 +245,7 @@ const ROW: OpDef = OpDef {
     method_usage: "",
     function: None,
     function_usage: "",
+    const_hint: "",
     float_path: None,
     forward: "",
     kernel: None,

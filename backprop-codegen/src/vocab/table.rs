@@ -12,6 +12,12 @@ use super::*;
 /// The spellings of a unary function: `x.name()`, `name(x)`, `f64::name(x)`.
 const X: &[Arg] = &[Operand];
 
+/// `f64::name(a, b)`.
+const AB: &[Arg] = &[Operand, Operand];
+
+/// A bound of `clamp`.
+const BOUND: Arg = Const("a bound of `clamp`");
+
 vocabulary! {
     /// `a + b`.
     Add => OpDef {
@@ -48,8 +54,9 @@ vocabulary! {
         methods: &["max"],
         method_args: X,
         method_usage: "`a.max(b)`",
+        float_path: Some(AB),
         in_place: InPlace::Never,
-        example: "s.max(0.1) + (s * 2.0).max(s * 3.0)",
+        example: "s.max(0.1) + (s * 2.0).max(s * 3.0) + f64::max(s, 0.2)",
         ..binary("max", "max", "Max")
     },
     /// `a.min(b)`.
@@ -57,8 +64,9 @@ vocabulary! {
         methods: &["min"],
         method_args: X,
         method_usage: "`a.min(b)`",
+        float_path: Some(AB),
         in_place: InPlace::Never,
-        example: "s.min(0.9) + (s * 2.0).min(s * 3.0)",
+        example: "s.min(0.9) + (s * 2.0).min(s * 3.0) + f64::min(s, 0.5)",
         ..binary("min", "min", "Min")
     },
     /// `a.powf(b)`.
@@ -66,9 +74,54 @@ vocabulary! {
         methods: &["powf"],
         method_args: X,
         method_usage: "`a.powf(b)`",
+        float_path: Some(AB),
         in_place: InPlace::Never,
-        example: "(s + 2.0).powf(s + 0.5) + (s * s + 1.0).powf(1.5)",
+        example: "(s + 2.0).powf(s + 0.5) + (s * s + 1.0).powf(1.5) + f64::powf(s + 1.0, s) + sum(&(x * x + 1.0).powf(s))",
         ..binary("powf", "powf", "Powf")
+    },
+    /// `y.atan2(x)`: the angle of the point `(x, y)`.
+    Atan2 => OpDef {
+        methods: &["atan2"],
+        method_args: X,
+        method_usage: "`y.atan2(x)`",
+        float_path: Some(AB),
+        in_place: InPlace::Never,
+        example: "s.atan2(0.5) + (s * 2.0).atan2(s - 1.0) + f64::atan2(s, s + 1.0)",
+        ..binary("atan2", "atan2", "Atan2")
+    },
+    /// `x.hypot(y) = √(x² + y²)`.
+    Hypot => OpDef {
+        methods: &["hypot"],
+        method_args: X,
+        method_usage: "`x.hypot(y)`",
+        float_path: Some(AB),
+        in_place: InPlace::Never,
+        example: "s.hypot(0.5) + (s * 2.0).hypot(s - 1.0) + f64::hypot(s, s + 1.0) + sum(&x.hypot(s)) + sum(&(x * 2.0).hypot(0.3))",
+        ..binary("hypot", "hypot", "Hypot")
+    },
+    /// `x.log(b)`: the logarithm to the base `b`.
+    Log => OpDef {
+        methods: &["log"],
+        method_args: X,
+        method_usage: "`x.log(base)`",
+        float_path: Some(AB),
+        in_place: InPlace::Never,
+        example: "(s + 1.0).log(s + 2.0) + s.log(3.0) + f64::log(s + 2.0, 10.0) + sum(&(x + 1.0).log(s + 2.0)) + sum(&(x * x + 1.0).log(2.0))",
+        ..binary("log", "log", "Log")
+    },
+    /// `x.mul_add(a, b) = x·a + b`, fused (one rounding), of scalars.
+    MulAdd => OpDef {
+        name: "mul_add",
+        methods: &["mul_add"],
+        method_args: AB,
+        method_usage: "`x.mul_add(a, b)`",
+        float_path: Some(&[Operand, Operand, Operand]),
+        forward: "mul_add",
+        rules: Rules::Three("mul_add_vjp_x", "mul_add_vjp_a", "mul_add_vjp_b"),
+        reads_out: false,
+        flags: ELEMENTWISE,
+        example: "s.mul_add(s + 1.0, 0.5) + (s * 2.0).mul_add(3.0, s) + f64::mul_add(s, s, s * s) + x[[0, 1]].mul_add(v[1], s) + 0.5_f64.mul_add(s, 1.0)",
+        ..ROW
     },
     /// `-x`.
     Neg => OpDef {
@@ -203,6 +256,226 @@ vocabulary! {
         example: "sum(&log_sigmoid(&(x * 3.0))) + log_sigmoid(s)",
         ..unary("log_sigmoid", "LogSigmoid", Reads::Out)
     },
+    /// `sinh x`.
+    Sinh => OpDef {
+        methods: &["sinh"],
+        method_usage: "`x.sinh()`",
+        function: Some(X),
+        function_usage: "`sinh(x)`",
+        float_path: Some(X),
+        example: "sum(&sinh(&(x * 2.0))) + sum(&x.sinh()) + s.sinh() + f64::sinh(s * 2.0)",
+        ..unary("sinh", "Sinh", Reads::Out)
+    },
+    /// `cosh x`.
+    Cosh => OpDef {
+        methods: &["cosh"],
+        method_usage: "`x.cosh()`",
+        function: Some(X),
+        function_usage: "`cosh(x)`",
+        float_path: Some(X),
+        example: "sum(&cosh(&(x * 2.0))) + sum(&x.cosh()) + s.cosh() + f64::cosh(s * 2.0)",
+        ..unary("cosh", "Cosh", Reads::X)
+    },
+    /// `asinh x`.
+    Asinh => OpDef {
+        methods: &["asinh"],
+        method_usage: "`x.asinh()`",
+        function: Some(X),
+        function_usage: "`asinh(x)`",
+        float_path: Some(X),
+        example: "sum(&asinh(&(x * 2.0))) + sum(&x.asinh()) + s.asinh() + f64::asinh(s * 2.0)",
+        ..unary("asinh", "Asinh", Reads::X)
+    },
+    /// `acosh x`.
+    Acosh => OpDef {
+        methods: &["acosh"],
+        method_usage: "`x.acosh()`",
+        function: Some(X),
+        function_usage: "`acosh(x)`",
+        float_path: Some(X),
+        example: "sum(&acosh(&(x * x + 1.5))) + sum(&(x + 2.0).acosh()) + (s + 1.5).acosh() + f64::acosh(s * 2.0 + 1.5)",
+        ..unary("acosh", "Acosh", Reads::X)
+    },
+    /// `atanh x`.
+    Atanh => OpDef {
+        methods: &["atanh"],
+        method_usage: "`x.atanh()`",
+        function: Some(X),
+        function_usage: "`atanh(x)`",
+        float_path: Some(X),
+        example: "sum(&atanh(&(x * 0.5))) + sum(&x.atanh()) + s.atanh() + f64::atanh(s * 2.0)",
+        ..unary("atanh", "Atanh", Reads::X)
+    },
+    /// `asin x`.
+    Asin => OpDef {
+        methods: &["asin"],
+        method_usage: "`x.asin()`",
+        function: Some(X),
+        function_usage: "`asin(x)`",
+        float_path: Some(X),
+        example: "sum(&asin(&(x * 0.5))) + sum(&x.asin()) + s.asin() + f64::asin(s * 2.0)",
+        ..unary("asin", "Asin", Reads::X)
+    },
+    /// `acos x`.
+    Acos => OpDef {
+        methods: &["acos"],
+        method_usage: "`x.acos()`",
+        function: Some(X),
+        function_usage: "`acos(x)`",
+        float_path: Some(X),
+        example: "sum(&acos(&(x * 0.5))) + sum(&x.acos()) + s.acos() + f64::acos(s * 2.0)",
+        ..unary("acos", "Acos", Reads::X)
+    },
+    /// `atan x`.
+    Atan => OpDef {
+        methods: &["atan"],
+        method_usage: "`x.atan()`",
+        function: Some(X),
+        function_usage: "`atan(x)`",
+        float_path: Some(X),
+        example: "sum(&atan(&(x * 2.0))) + sum(&x.atan()) + s.atan() + f64::atan(s * 2.0)",
+        ..unary("atan", "Atan", Reads::X)
+    },
+    /// `2ˣ`.
+    Exp2 => OpDef {
+        methods: &["exp2"],
+        method_usage: "`x.exp2()`",
+        function: Some(X),
+        function_usage: "`exp2(x)`",
+        float_path: Some(X),
+        example: "sum(&exp2(&(x * 2.0))) + sum(&x.exp2()) + s.exp2() + f64::exp2(s * 2.0)",
+        ..unary("exp2", "Exp2", Reads::Out)
+    },
+    /// `eˣ - 1`.
+    ExpM1 => OpDef {
+        methods: &["exp_m1"],
+        method_usage: "`x.exp_m1()`",
+        function: Some(X),
+        function_usage: "`exp_m1(x)`",
+        float_path: Some(X),
+        example: "sum(&exp_m1(&(x * 2.0))) + sum(&x.exp_m1()) + s.exp_m1() + f64::exp_m1(s * 2.0)",
+        ..unary("exp_m1", "ExpM1", Reads::X)
+    },
+    /// `ln(1 + x)`.
+    Ln1p => OpDef {
+        methods: &["ln_1p"],
+        method_usage: "`x.ln_1p()`",
+        function: Some(X),
+        function_usage: "`ln_1p(x)`",
+        float_path: Some(X),
+        example: "sum(&ln_1p(&(x * x))) + sum(&(x + 1.0).ln_1p()) + s.ln_1p() + f64::ln_1p(s * 2.0)",
+        ..unary("ln_1p", "Ln1p", Reads::X)
+    },
+    /// `log₂ x`.
+    Log2 => OpDef {
+        methods: &["log2"],
+        method_usage: "`x.log2()`",
+        function: Some(X),
+        function_usage: "`log2(x)`",
+        float_path: Some(X),
+        example: "sum(&log2(&(x * x + 0.5))) + sum(&(x + 1.0).log2()) + s.log2() + f64::log2(s * 2.0)",
+        ..unary("log2", "Log2", Reads::X)
+    },
+    /// `log₁₀ x`.
+    Log10 => OpDef {
+        methods: &["log10"],
+        method_usage: "`x.log10()`",
+        function: Some(X),
+        function_usage: "`log10(x)`",
+        float_path: Some(X),
+        example: "sum(&log10(&(x * x + 0.5))) + sum(&(x + 1.0).log10()) + s.log10() + f64::log10(s * 2.0)",
+        ..unary("log10", "Log10", Reads::X)
+    },
+    /// `∛x`.
+    Cbrt => OpDef {
+        methods: &["cbrt"],
+        method_usage: "`x.cbrt()`",
+        function: Some(X),
+        function_usage: "`cbrt(x)`",
+        float_path: Some(X),
+        example: "sum(&cbrt(&(x * 2.0))) + sum(&x.cbrt()) + s.cbrt() + f64::cbrt(s - 1.0)",
+        ..unary("cbrt", "Cbrt", Reads::Out)
+    },
+    /// Radians to degrees.
+    ToDegrees => OpDef {
+        methods: &["to_degrees"],
+        method_usage: "`x.to_degrees()`",
+        function: Some(X),
+        function_usage: "`to_degrees(x)`",
+        float_path: Some(X),
+        example: "sum(&to_degrees(&(x * 2.0))) + sum(&x.to_degrees()) + s.to_degrees() + f64::to_degrees(s * s)",
+        ..unary("to_degrees", "ToDegrees", Reads::G)
+    },
+    /// Degrees to radians.
+    ToRadians => OpDef {
+        methods: &["to_radians"],
+        method_usage: "`x.to_radians()`",
+        function: Some(X),
+        function_usage: "`to_radians(x)`",
+        float_path: Some(X),
+        example: "sum(&to_radians(&(x * 2.0))) + sum(&x.to_radians()) + s.to_radians() + f64::to_radians(s * s)",
+        ..unary("to_radians", "ToRadians", Reads::G)
+    },
+    /// The sign `±1` (gradient 0).
+    Signum => OpDef {
+        methods: &["signum"],
+        method_usage: "`x.signum()`",
+        function: Some(X),
+        function_usage: "`signum(x)`",
+        float_path: Some(X),
+        example: "sum(&(&signum(x) * x)) + sum(&(&x.signum() * 2.0)) + s.signum() * s + f64::signum(s - 1.0) * s",
+        ..unary("signum", "Signum", Reads::Out)
+    },
+    /// The integer below (gradient 0).
+    Floor => OpDef {
+        methods: &["floor"],
+        method_usage: "`x.floor()`",
+        function: Some(X),
+        function_usage: "`floor(x)`",
+        float_path: Some(X),
+        example: "sum(&(&floor(&(x * 2.0 + 3.17)) * x)) + sum(&x.floor()) + (s * 3.0).floor() * s + f64::floor(s - 1.2) * s",
+        ..unary("floor", "Floor", Reads::Out)
+    },
+    /// The integer above (gradient 0).
+    Ceil => OpDef {
+        methods: &["ceil"],
+        method_usage: "`x.ceil()`",
+        function: Some(X),
+        function_usage: "`ceil(x)`",
+        float_path: Some(X),
+        example: "sum(&(&ceil(&(x * 2.0 + 3.17)) * x)) + sum(&x.ceil()) + (s * 3.0).ceil() * s + f64::ceil(s - 1.2) * s",
+        ..unary("ceil", "Ceil", Reads::Out)
+    },
+    /// The nearest integer (gradient 0).
+    Round => OpDef {
+        methods: &["round"],
+        method_usage: "`x.round()`",
+        function: Some(X),
+        function_usage: "`round(x)`",
+        float_path: Some(X),
+        example: "sum(&(&round(&(x * 2.0 + 3.17)) * x)) + sum(&x.round()) + (s * 3.0).round() * s + f64::round(s - 1.2) * s",
+        ..unary("round", "Round", Reads::Out)
+    },
+    /// The integer part (gradient 0).
+    Trunc => OpDef {
+        methods: &["trunc"],
+        method_usage: "`x.trunc()`",
+        function: Some(X),
+        function_usage: "`trunc(x)`",
+        float_path: Some(X),
+        example: "sum(&(&trunc(&(x * 2.0 + 3.17)) * x)) + sum(&x.trunc()) + (s * 3.0).trunc() * s + f64::trunc(s - 1.2) * s",
+        ..unary("trunc", "Trunc", Reads::Out)
+    },
+    /// The fractional part `x - trunc(x)` (gradient `g`).
+    Fract => OpDef {
+        methods: &["fract"],
+        method_usage: "`x.fract()`",
+        function: Some(X),
+        function_usage: "`fract(x)`",
+        float_path: Some(X),
+        example: "sum(&(&fract(&(x * 2.0 + 3.17)) * x)) + sum(&x.fract()) + (s * 3.0).fract() * s + f64::fract(s - 1.2) * s",
+        ..unary("fract", "Fract", Reads::Out)
+    },
     /// `xⁿ` for an `i32` constant `n` (the kernel `Powi(n)`).
     Powi => OpDef {
         methods: &["powi"],
@@ -213,6 +486,19 @@ vocabulary! {
         float_path: Some(&[Operand, Const("the exponent of `powi`")]),
         example: "sum(&powi(&(x + 0.5), 3)) + s.powi(2) + f64::powi(s, 3)",
         ..unary("powi", "Powi", Reads::X)
+    },
+    /// `x` clamped to `[lo, hi]` for constants `lo ≤ hi` (the kernel
+    /// `Clamp(lo, hi)`).
+    Clamp => OpDef {
+        methods: &["clamp"],
+        method_args: &[BOUND, BOUND],
+        method_usage: "`x.clamp(lo, hi)` with constants `lo` and `hi`",
+        function: Some(&[Operand, BOUND, BOUND]),
+        function_usage: "`clamp(x, lo, hi)` with constants `lo` and `hi`",
+        float_path: Some(&[Operand, BOUND, BOUND]),
+        const_hint: "for a differentiable bound, write `x.max(lo).min(hi)`, which has the same gradient",
+        example: "sum(&clamp(&(x * 2.0), -0.5, 1.0)) + sum(&x.clamp(-0.5, 0.5)) + s.clamp(0.0, 1.0) + f64::clamp(s * 2.0, -1.0, 0.5)",
+        ..unary("clamp", "Clamp", Reads::X)
     },
     /// The sum of all elements.
     Sum => OpDef {

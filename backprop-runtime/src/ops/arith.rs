@@ -1,5 +1,5 @@
 //! The arithmetic operators `+ - * /`, unary `-`, and the binary float
-//! methods `max`, `min`, `powf`, on any mix of scalars and arrays, with
+//! methods `max`, `min`, `powf`, `atan2`, `hypot`, `log`, on any mix of scalars and arrays, with
 //! ndarray's broadcasting.
 //!
 //! Each is a [`Binary`] kernel: one line of maths for its value and one for
@@ -259,6 +259,76 @@ binary! {
     powf, Powf: |x, y| x.powf(y),
         lhs |g| g * y * x.powf(y - F::one()),
         rhs |g| { let p = x.powf(y); if p == F::zero() { p } else { g * p * x.ln() } };
+
+    /// `y.atan2(x)` elementwise: the angle of the point `(x, y)`, in
+    /// `[-π, π]` (for arrays, with broadcasting). The receiver is `y`.
+    ///
+    /// Adjoint, with `r = hypot(x, y)`: `∂y = g·x/r²`, `∂x = -g·y/r²`,
+    /// computed as `(x/r)/r` (no overflow of `x² + y²`). At the origin,
+    /// where the angle jumps, both are NaN (`0/0`, as PyTorch gives).
+    atan2, Atan2: |x, y| x.atan2(y),
+        lhs |g| { let r = x.hypot(y); g * (y / r / r) },
+        rhs |g| { let r = x.hypot(y); -(g * (x / r / r)) };
+
+    /// `x.hypot(y) = √(x² + y²)` elementwise, without overflow (for
+    /// arrays, with broadcasting).
+    ///
+    /// Adjoint: `∂x = g·x/r`, `∂y = g·y/r` with `r = hypot(x, y)`. At the
+    /// origin, the kink, both take the subgradient 0 (as `abs` at 0:
+    /// `hypot(x, 0) = |x|`); where an operand is infinite, NaN (`inf/inf`).
+    hypot, Hypot: |x, y| x.hypot(y),
+        lhs |g| { let r = x.hypot(y); if r == F::zero() { r } else { g * (x / r) } },
+        rhs |g| { let r = x.hypot(y); if r == F::zero() { r } else { g * (y / r) } };
+
+    /// `x.log(b) = ln x / ln b` elementwise, the logarithm to the base `b`
+    /// (for arrays, with broadcasting), as `f64::log` computes it.
+    ///
+    /// Adjoint: `∂x = g / (x ln b)`, `∂b = -g·ln x / (b ln² b)`, computed as
+    /// written: infinite or NaN where `x = 0`, `b = 1` or `b = 0`, as IEEE
+    /// gives; the finite formulas where the value is NaN (a negative `x`
+    /// or `b`), as for `ln`.
+    log, Log: |x, y| x.log(y),
+        lhs |g| g / (x * y.ln()),
+        rhs |g| { let lb = y.ln(); -(g * x.ln() / lb) / (y * lb) };
+}
+
+/// `x.mul_add(a, b) = x·a + b` with one rounding (`f64::mul_add`, bit for
+/// bit), of three scalars (ndarray's arrays have no `mul_add`).
+///
+/// Adjoint: `∂x = g·a`, `∂a = g·x`, `∂b = g` (the rules
+/// [`mul_add_vjp_x`], [`mul_add_vjp_a`], [`mul_add_vjp_b`]).
+///
+/// ```
+/// use backprop_runtime::ops::mul_add;
+/// let (x, a, b) = (0.1_f64, 10.0, -1.0);
+/// assert_eq!(mul_add(&x, &a, &b), x.mul_add(a, b));
+/// assert_ne!(mul_add(&x, &a, &b), x * a + b);
+/// ```
+#[inline]
+#[doc(hidden)]
+pub fn mul_add<F: Float, X: Operand<Value = F>>(x: X, a: &F, b: &F) -> F {
+    x.value().mul_add(*a, *b)
+}
+
+/// Adjoint of [`mul_add`] for `x`: `g·a`.
+#[inline]
+#[doc(hidden)]
+pub fn mul_add_vjp_x<F: Float>(g: impl Cot<F>, _x: &F, a: &F, _b: &F) -> F {
+    *g.get() * *a
+}
+
+/// Adjoint of [`mul_add`] for `a`: `g·x`.
+#[inline]
+#[doc(hidden)]
+pub fn mul_add_vjp_a<F: Float>(g: impl Cot<F>, x: &F, _a: &F, _b: &F) -> F {
+    *g.get() * *x
+}
+
+/// Adjoint of [`mul_add`] for `b`: `g`.
+#[inline]
+#[doc(hidden)]
+pub fn mul_add_vjp_b<F: Float>(g: impl Cot<F>, _x: &F, _a: &F, _b: &F) -> F {
+    *g.get()
 }
 
 /// `-x`, elementwise.

@@ -8,11 +8,14 @@
 //!
 //! Edge values follow IEEE 754 and never panic: a NaN input gives a NaN value
 //! and a NaN gradient; where a derivative is infinite (`sqrt` or `ln` at 0) the
-//! gradient is `±inf` (or NaN when `g` is 0, as `0 · inf` is). The two kinks,
-//! `relu` and `abs` at 0, take the subgradient 0.
+//! gradient is `±inf` (or NaN when `g` is 0, as `0 · inf` is): at the poles
+//! of `acosh`, `atanh`, `asin`, `acos`, `ln_1p`, `log2`, `log10` and `cbrt`
+//! too, each documented below. The two kinks, `relu` and `abs` at 0, take
+//! the subgradient 0; the piecewise constant `signum floor ceil round trunc`
+//! have gradient 0 at their jumps too, and `fract` `g`.
 
 use crate::kernels::{elementwise, Unary, X};
-use crate::value::{Float, Operand, OwnedOf};
+use crate::value::{Float, Operand, OwnedOf, Value};
 
 elementwise! {
     /// `eˣ`, elementwise.
@@ -184,6 +187,277 @@ elementwise! {
     /// assert_eq!(log_sigmoid(1000.0_f64), 0.0);
     /// ```
     log_sigmoid, LogSigmoid: |x| x.min(F::zero()) - (-x.abs()).exp().ln_1p(), Out |g, out| -(g * out.exp_m1());
+
+    /// `sinh x`, elementwise.
+    ///
+    /// Adjoint: `∂x = g · cosh x = g · √(1 + sinh² x)`, from the output, as
+    /// `g · hypot(1, out)` (no overflow of `out²`; within an ulp or two).
+    ///
+    /// ```
+    /// use backprop_runtime::ops::sinh;
+    /// assert_eq!(sinh(0.0_f64), 0.0);
+    /// assert_eq!(sinh(1.0_f64), 1.0_f64.sinh());
+    /// ```
+    sinh, Sinh: |x| x.sinh(), Out |g, out| g * F::one().hypot(out);
+
+    /// `cosh x`, elementwise.
+    ///
+    /// Adjoint: `∂x = g · sinh x` (the input: the output loses its sign).
+    ///
+    /// ```
+    /// use backprop_runtime::ops::cosh;
+    /// assert_eq!(cosh(0.0_f64), 1.0);
+    /// ```
+    cosh, Cosh: |x| x.cosh(), X |g, x| g * x.sinh();
+
+    /// `asinh x`, elementwise.
+    ///
+    /// Adjoint: `∂x = g / √(1 + x²)`, as `g / hypot(x, 1)` (no overflow of
+    /// `x²`).
+    ///
+    /// ```
+    /// use backprop_runtime::ops::asinh;
+    /// assert_eq!(asinh(0.0_f64), 0.0);
+    /// ```
+    asinh, Asinh: |x| x.asinh(), X |g, x| g / x.hypot(F::one());
+
+    /// `acosh x`, elementwise (NaN below 1).
+    ///
+    /// Adjoint: `∂x = g / √(x² - 1)`, as `g / (√(x - 1) · √(x + 1))`
+    /// (accurate near 1, no overflow of `x²`). At the pole `x = 1` it is
+    /// `+inf` for a positive `g` (NaN for `g = 0`); below 1, NaN.
+    ///
+    /// ```
+    /// use backprop_runtime::ops::acosh;
+    /// assert_eq!(acosh(1.0_f64), 0.0);
+    /// assert!(acosh(0.5_f64).is_nan());
+    /// ```
+    acosh, Acosh: |x| x.acosh(), X |g, x| g / ((x - F::one()).sqrt() * (x + F::one()).sqrt());
+
+    /// `atanh x`, elementwise (`±inf` at `±1`, NaN beyond).
+    ///
+    /// Adjoint: `∂x = g / (1 - x²)`, as `g / ((1 - x)(1 + x))` (accurate
+    /// near `±1`). At the poles `x = ±1` it is `+inf` for a positive `g`
+    /// (NaN for `g = 0`); beyond them the finite `g / (1 - x²)`, although
+    /// the value is NaN (as PyTorch gives).
+    ///
+    /// ```
+    /// use backprop_runtime::ops::atanh;
+    /// assert_eq!(atanh(0.0_f64), 0.0);
+    /// assert_eq!(atanh(1.0_f64), f64::INFINITY);
+    /// ```
+    atanh, Atanh: |x| x.atanh(), X |g, x| g / ((F::one() - x) * (F::one() + x));
+
+    /// `asin x`, elementwise (NaN outside `[-1, 1]`).
+    ///
+    /// Adjoint: `∂x = g / √(1 - x²)`, as `g / (√(1 - x) · √(1 + x))`
+    /// (accurate near `±1`). At `x = ±1` it is `+inf` for a positive `g`
+    /// (NaN for `g = 0`); outside `[-1, 1]`, NaN.
+    ///
+    /// ```
+    /// use backprop_runtime::ops::asin;
+    /// assert_eq!(asin(0.0_f64), 0.0);
+    /// assert_eq!(asin(1.0_f64), std::f64::consts::FRAC_PI_2);
+    /// ```
+    asin, Asin: |x| x.asin(), X |g, x| g / ((F::one() - x).sqrt() * (F::one() + x).sqrt());
+
+    /// `acos x`, elementwise (NaN outside `[-1, 1]`).
+    ///
+    /// Adjoint: `∂x = -g / √(1 - x²)`, as `-g / (√(1 - x) · √(1 + x))`
+    /// (accurate near `±1`). At `x = ±1` it is `-inf` for a positive `g`
+    /// (NaN for `g = 0`); outside `[-1, 1]`, NaN.
+    ///
+    /// ```
+    /// use backprop_runtime::ops::acos;
+    /// assert_eq!(acos(1.0_f64), 0.0);
+    /// ```
+    acos, Acos: |x| x.acos(), X |g, x| -(g / ((F::one() - x).sqrt() * (F::one() + x).sqrt()));
+
+    /// `atan x`, elementwise.
+    ///
+    /// Adjoint: `∂x = g / (1 + x²)` (`0` where `x²` overflows, `|x| >
+    /// 1.3e154`, where the exact value is below `2⁻¹⁰²²`).
+    ///
+    /// ```
+    /// use backprop_runtime::ops::atan;
+    /// assert_eq!(atan(0.0_f64), 0.0);
+    /// ```
+    atan, Atan: |x| x.atan(), X |g, x| g / (F::one() + x * x);
+
+    /// `2ˣ`, elementwise.
+    ///
+    /// Adjoint: `∂x = g · ln 2 · 2ˣ` (the output, reused).
+    ///
+    /// ```
+    /// use backprop_runtime::ops::exp2;
+    /// assert_eq!(exp2(3.0_f64), 8.0);
+    /// ```
+    exp2, Exp2: |x| x.exp2(), Out |g, out| g * (out * F::LN_2());
+
+    /// `eˣ - 1`, elementwise, accurate near 0.
+    ///
+    /// Adjoint: `∂x = g · eˣ`, from the input: `out + 1` would round to 0
+    /// where `eˣ` is tiny.
+    ///
+    /// ```
+    /// use backprop_runtime::ops::exp_m1;
+    /// assert_eq!(exp_m1(0.0_f64), 0.0);
+    /// assert_eq!(exp_m1(1e-20_f64), 1e-20);
+    /// ```
+    exp_m1, ExpM1: |x| x.exp_m1(), X |g, x| g * x.exp();
+
+    /// `ln(1 + x)`, elementwise, accurate near 0 (`-inf` at `-1`, NaN
+    /// below).
+    ///
+    /// Adjoint: `∂x = g / (1 + x)`, computed as written: at the pole
+    /// `x = -1` it is `+inf` for a positive `g` (NaN for `g = 0`); below
+    /// `-1` the finite `g / (1 + x)`, although the value is NaN (as for
+    /// [`ln`]).
+    ///
+    /// ```
+    /// use backprop_runtime::ops::ln_1p;
+    /// assert_eq!(ln_1p(0.0_f64), 0.0);
+    /// assert_eq!(ln_1p(-1.0_f64), f64::NEG_INFINITY);
+    /// ```
+    ln_1p, Ln1p: |x| x.ln_1p(), X |g, x| g / (F::one() + x);
+
+    /// `log₂ x`, elementwise (`-inf` at 0, NaN below).
+    ///
+    /// Adjoint: `∂x = g / (x ln 2)`, computed as written: `±inf` at `x = 0`
+    /// (NaN for `g = 0`), the finite value at a negative `x` (as for
+    /// [`ln`]).
+    ///
+    /// ```
+    /// use backprop_runtime::ops::log2;
+    /// assert_eq!(log2(8.0_f64), 3.0);
+    /// ```
+    log2, Log2: |x| x.log2(), X |g, x| g / (x * F::LN_2());
+
+    /// `log₁₀ x`, elementwise (`-inf` at 0, NaN below).
+    ///
+    /// Adjoint: `∂x = g / (x ln 10)`, computed as written: `±inf` at
+    /// `x = 0` (NaN for `g = 0`), the finite value at a negative `x` (as
+    /// for [`ln`]).
+    ///
+    /// ```
+    /// use backprop_runtime::ops::log10;
+    /// assert_eq!(log10(100.0_f64), 2.0);
+    /// ```
+    log10, Log10: |x| x.log10(), X |g, x| g / (x * F::LN_10());
+
+    /// `∛x`, elementwise (defined for negative `x`: `∛-8 = -2`).
+    ///
+    /// Adjoint: `∂x = g / (3 ∛x²)` (the output, reused). At `x = ±0` it is
+    /// `+inf` for a positive `g` (NaN for `g = 0`).
+    ///
+    /// ```
+    /// use backprop_runtime::ops::cbrt;
+    /// assert_eq!(cbrt(-8.0_f64), -2.0);
+    /// ```
+    cbrt, Cbrt: |x| x.cbrt(), Out |g, out| g / (out * out * F::from_f64(3.0));
+
+    /// Radians to degrees, `x · 180/π`, elementwise (`f64::to_degrees`).
+    ///
+    /// Adjoint: `∂x = g · 180/π`, as `g.to_degrees()` (the same constant,
+    /// bit for bit).
+    ///
+    /// ```
+    /// use backprop_runtime::ops::to_degrees;
+    /// assert_eq!(to_degrees(std::f64::consts::PI), 180.0);
+    /// ```
+    to_degrees, ToDegrees: |x| x.to_degrees(), G |g| g.to_degrees();
+
+    /// Degrees to radians, `x · π/180`, elementwise (`f64::to_radians`).
+    ///
+    /// Adjoint: `∂x = g · π/180`, as `g.to_radians()`.
+    ///
+    /// ```
+    /// use backprop_runtime::ops::to_radians;
+    /// assert_eq!(to_radians(180.0_f64), std::f64::consts::PI);
+    /// ```
+    to_radians, ToRadians: |x| x.to_radians(), G |g| g.to_radians();
+
+    /// The sign `±1` of `x`, elementwise (`f64::signum`: `±1` at `±0`, NaN
+    /// for NaN).
+    ///
+    /// Adjoint: `∂x = 0`, also at the jump at 0 (as PyTorch and JAX give);
+    /// NaN where `x` is NaN, read from the output, which is NaN exactly
+    /// there.
+    ///
+    /// ```
+    /// use backprop_runtime::ops::signum;
+    /// assert_eq!(signum(-2.5_f64), -1.0);
+    /// assert_eq!(signum(0.0_f64), 1.0);
+    /// ```
+    signum, Signum: |x| x.signum(), Out |_g, out| flat(out);
+
+    /// The largest integer `≤ x`, elementwise.
+    ///
+    /// Adjoint: `∂x = 0`, also at the jumps at the integers; NaN where `x`
+    /// is NaN (read from the output).
+    ///
+    /// ```
+    /// use backprop_runtime::ops::floor;
+    /// assert_eq!(floor(-1.5_f64), -2.0);
+    /// ```
+    floor, Floor: |x| x.floor(), Out |_g, out| flat(out);
+
+    /// The smallest integer `≥ x`, elementwise.
+    ///
+    /// Adjoint: `∂x = 0`, also at the jumps at the integers; NaN where `x`
+    /// is NaN (read from the output).
+    ///
+    /// ```
+    /// use backprop_runtime::ops::ceil;
+    /// assert_eq!(ceil(-1.5_f64), -1.0);
+    /// ```
+    ceil, Ceil: |x| x.ceil(), Out |_g, out| flat(out);
+
+    /// The nearest integer, halves away from 0 (`f64::round`), elementwise.
+    ///
+    /// Adjoint: `∂x = 0`, also at the jumps at the halves; NaN where `x` is
+    /// NaN (read from the output).
+    ///
+    /// ```
+    /// use backprop_runtime::ops::round;
+    /// assert_eq!(round(2.5_f64), 3.0);
+    /// ```
+    round, Round: |x| x.round(), Out |_g, out| flat(out);
+
+    /// The integer part of `x`, towards 0, elementwise.
+    ///
+    /// Adjoint: `∂x = 0`, also at the jumps at the integers; NaN where `x`
+    /// is NaN (read from the output).
+    ///
+    /// ```
+    /// use backprop_runtime::ops::trunc;
+    /// assert_eq!(trunc(-1.5_f64), -1.0);
+    /// ```
+    trunc, Trunc: |x| x.trunc(), Out |_g, out| flat(out);
+
+    /// The fractional part `x - trunc(x)`, elementwise (with the sign of
+    /// `x`; NaN for `±inf`).
+    ///
+    /// Adjoint: `∂x = g` (`trunc` is locally constant), also at the jumps
+    /// at the integers; NaN where the value is NaN (a NaN or infinite `x`).
+    ///
+    /// ```
+    /// use backprop_runtime::ops::fract;
+    /// assert_eq!(fract(2.25_f64), 0.25);
+    /// assert_eq!(fract(-2.25_f64), -0.25);
+    /// ```
+    fract, Fract: |x| x.fract(), Out |g, out| if out.is_nan() { out } else { g };
+}
+
+/// The derivative `0` of a piecewise constant function, NaN where its
+/// value `out` is NaN.
+#[inline]
+fn flat<F: Float>(out: F) -> F {
+    if out.is_nan() {
+        out
+    } else {
+        F::zero()
+    }
 }
 
 /// `x` unless `x ≤ 0` (false for a NaN, which is kept): one comparison, so
@@ -254,5 +528,77 @@ impl Unary for Powi {
             None => x.powf(nf - F::one()),
         };
         g * nf * d
+    }
+}
+
+/// `x` clamped to `[lo, hi]` for constants `lo ≤ hi`, elementwise: `lo`
+/// below `lo`, `hi` above `hi`, NaN for NaN (`f64::clamp`, bit for bit).
+///
+/// Adjoint: `∂x = g · [lo ≤ x ≤ hi]`: the gradient of `x.max(lo).min(hi)`,
+/// whose ties at a bound send it to `x` (see `max` and `min`); NaN where
+/// `x` is NaN.
+///
+/// # Panics
+///
+/// Where `f64::clamp` and ndarray's `clamp` panic, so does the function
+/// the user wrote: if `lo > hi` or either is NaN.
+///
+/// ```
+/// use backprop_runtime::ops::clamp;
+/// use ndarray::array;
+/// assert_eq!(clamp(2.5_f64, 0.0, 1.0), 1.0);
+/// let a = array![-1.0, 0.5, 3.0];
+/// assert_eq!(clamp(&a, 0.0, 1.0), array![0.0, 0.5, 1.0]);
+/// ```
+#[inline]
+pub fn clamp<X: Operand>(
+    x: X,
+    lo: <X::Value as Value>::Elem,
+    hi: <X::Value as Value>::Elem,
+) -> OwnedOf<X> {
+    assert!(
+        lo <= hi,
+        "min > max, or either was NaN. min = {lo:?}, max = {hi:?}"
+    );
+    crate::kernels::map(x, Clamp(lo, hi))
+}
+
+/// The kernel of [`clamp`]: its bounds `lo ≤ hi`.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct Clamp<T>(pub T, pub T);
+
+impl<T: Float> Clamp<T> {
+    /// The bounds in the element type `F` (the same type in the generated
+    /// code, where the conversion is the identity).
+    #[inline]
+    fn bounds<F: Float>(self) -> (F, F) {
+        (F::from_f64(self.0.to_f64()), F::from_f64(self.1.to_f64()))
+    }
+}
+
+impl<T: Float> Unary for Clamp<T> {
+    type Reads = X;
+    #[inline]
+    fn f<F: Float>(self, x: F) -> F {
+        let (lo, hi) = self.bounds();
+        if x < lo {
+            lo
+        } else if x > hi {
+            hi
+        } else {
+            x
+        }
+    }
+    #[inline]
+    fn vjp<F: Float>(self, g: F, x: F, _out: F) -> F {
+        let (lo, hi) = self.bounds();
+        if lo <= x && x <= hi {
+            g
+        } else if x.is_nan() {
+            x
+        } else {
+            F::zero()
+        }
     }
 }

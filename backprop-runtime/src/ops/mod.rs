@@ -14,8 +14,8 @@
 //!
 //! | family | ops |
 //! |---|---|
-//! | [`arith`] | `+ - * /`, unary `-`, `max min powf` |
-//! | [`elementwise`] | the maps of one value: `exp ln tanh relu powi ...`, one row each |
+//! | [`arith`] | `+ - * /`, unary `-`, `max min powf atan2 hypot log mul_add` |
+//! | [`elementwise`] | the maps of one value: `exp ln tanh relu powi sinh ln_1p floor clamp ...`, one row each |
 //! | [`reduce`] | `sum mean sum_axis mean_axis var std_dev var_axis std_dev_axis product`, `a.iter().sum()` |
 //! | [`linalg`] | `dot t` |
 //! | [`structure`] | `concat concatenate stack row column index to_owned insert_axis select slice slice_axis index_axis remove_axis reshape permuted_axes broadcast` |
@@ -37,8 +37,8 @@ pub use structure::*;
 
 /// The functions a differentiable body may call: `backprop::ops`.
 pub mod vocabulary {
-    pub use super::elementwise::powi;
     pub use super::elementwise::vocabulary::*;
+    pub use super::elementwise::{clamp, powi};
     pub use super::nn::{log_softmax, logsumexp, mse, softmax, softmax_cross_entropy};
     pub use super::reduce::{mean, mean_axis, sum, sum_axis};
     pub use super::structure::concat;
