@@ -122,7 +122,10 @@ pub mod prelude {
 /// What the generated code calls. Not a public API: it may change in any release.
 #[doc(hidden)]
 pub mod __private {
-    pub use backprop_runtime::closures::{map_rule, sum_map_rule, sum_zip_rule, zip_rule};
+    pub use backprop_runtime::closures::{
+        closure_map, closure_map_back, closure_sum_back, closure_sum_map, closure_sum_zip,
+        closure_sum_zip_back, closure_zip, closure_zip_back,
+    };
     pub use backprop_runtime::gradcheck::{flatten, Gradient};
     pub use backprop_runtime::kernels::{map_vjp, map_vjp_g, map_vjp_out, map_vjp_x, zip, zip_map};
     pub use backprop_runtime::ops::*;

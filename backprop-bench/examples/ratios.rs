@@ -10,6 +10,12 @@ fn main() {
     if let Err(e) = backprop_bench::verify_all() {
         panic!("the implementations disagree, nothing is timed: {e}");
     }
+    // `ratios f`: only the closure chain.
+    if std::env::args().nth(1).as_deref() == Some("f") {
+        let chain = backprop_bench::interleave::closure_chain();
+        backprop_bench::interleave::print_closure_chain(&chain);
+        return;
+    }
     let ratios = backprop_bench::interleave::all_workloads();
     backprop_bench::interleave::print_interleaved(&ratios);
     let over_forward = backprop_bench::interleave::mlp_over_forward();

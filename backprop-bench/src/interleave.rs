@@ -157,7 +157,7 @@ pub fn closure_chain() -> [(&'static str, Ratio); 3] {
 /// [`closure_chain`] as a markdown table.
 pub fn print_closure_chain(ratios: &[(&str, Ratio)]) {
     print_ratios(
-        "(f) `Σ tanh(a x + 1) ⊙ x`, 100,000 elements: fwd+bwd ratios, timed interleaved",
+        "(f) `Σ (a x + 1)² ⊙ x - a x`, 100,000 elements: fwd+bwd ratios, timed interleaved",
         "implementation",
         ratios,
     );

@@ -39,9 +39,6 @@ pub struct Call {
 /// are the arrays, then the differentiable scalars the closure captures.
 #[derive(Clone)]
 pub struct MapCall {
-    /// The forward as the user wrote it, each array `__array_k` (a view of
-    /// the operand).
-    pub forward: ConstArg,
     pub walk: Walk,
     /// The closure's elements, then the captured differentiable scalars:
     /// the parameters of `rule`.
@@ -50,8 +47,8 @@ pub struct MapCall {
     pub constants: Vec<(syn::Ident, ConstArg)>,
     /// The name of the upstream gradient in `rule`.
     pub d_out: syn::Ident,
-    /// The reverse of the closure's body: a block whose value is the
-    /// gradient of each of `params`, in order.
+    /// The closure's body and its reverse: a block whose value is the
+    /// body's value, then the gradient of each of `params`, in order.
     pub rule: TokenStream,
 }
 
@@ -70,13 +67,23 @@ pub enum Walk {
 }
 
 impl Walk {
-    /// The runtime's rule for the walk.
-    pub fn rule(self) -> &'static str {
+    /// The runtime's forward of the walk, which keeps the local derivatives.
+    pub fn forward(self) -> &'static str {
         match self {
-            Walk::Map => "map_rule",
-            Walk::Zip => "zip_rule",
-            Walk::SumMap => "sum_map_rule",
-            Walk::SumZip => "sum_zip_rule",
+            Walk::Map => "closure_map",
+            Walk::Zip => "closure_zip",
+            Walk::SumMap => "closure_sum_map",
+            Walk::SumZip => "closure_sum_zip",
+        }
+    }
+
+    /// The runtime's reverse of the walk.
+    pub fn back(self) -> &'static str {
+        match self {
+            Walk::Map => "closure_map_back",
+            Walk::Zip => "closure_zip_back",
+            Walk::SumMap => "closure_sum_back",
+            Walk::SumZip => "closure_sum_zip_back",
         }
     }
 
@@ -408,7 +415,6 @@ impl Graph {
                         }
                     }
                     if let Some(m) = &call.map {
-                        d.extend(m.forward.deps.iter().copied());
                         d.extend(m.constants.iter().flat_map(|(_, c)| c.deps.iter().copied()));
                     }
                 }

@@ -10,14 +10,15 @@ use crate::plan::{self, Namer, Region, Shared};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
-/// The reverse of a closure's body, lowered as the scalar function
+/// A closure's body and its reverse, lowered as the scalar function
 /// `fn closure(params..) -> F`: the name of its upstream gradient, and a
-/// block whose value is the gradient of each parameter, in order.
+/// block whose value is the body's value, then the gradient of each
+/// parameter, in order.
 ///
 /// Before: `|v| (v * s).tanh()` (with `s` captured).
 ///
 /// After: `{ let out_1 = v * s; let out = out_1.tanh(); let d_out_1 = ..;
-/// let d_v = d_out_1 * s; let d_s = d_out_1 * v; (d_v, d_s) }`
+/// let d_v = d_out_1 * s; let d_s = d_out_1 * v; (out, d_v, d_s) }`
 pub fn rule(
     func: &Function,
     l: &Lowered,
@@ -53,41 +54,31 @@ pub fn rule(
         #[allow(unused_imports, reason = "plain arithmetic calls nothing of the runtime")]
         use #krate::__private as #bp;
         #(#forward)*
-        // The rule needs the closure's gradients, not its value.
-        let _ = #value;
         #(#reverse)*
-        (#(#grads,)*)
+        (#value, #(#grads,)*)
     }};
     (d_out, block)
 }
 
-/// `let (d_x, [d_s]) = bp::map_rule(d_y, x, |v, d_out| { let s = s; .. });`:
-/// the gradient of each array and of each captured differentiable scalar
-/// (`_` where one has no adjoint).
-pub fn reverse(
-    r: &Region,
-    cx: &Cx,
-    id: NodeId,
-    inputs: &[NodeId],
-    m: &MapCall,
-    targets: &[Option<Ident>],
-) -> TokenStream {
+/// `let (y, y_local) = bp::closure_map(x, |v| { let d_out = 1.0; .. });`:
+/// the closure's value over the elements, and the local derivatives of each
+/// element (the body's reverse for an upstream gradient of 1), computed in
+/// the same pass.
+pub fn forward(r: &Region, cx: &Cx, id: NodeId, inputs: &[NodeId], m: &MapCall) -> TokenStream {
     let bp = cx.bp;
     let span = r.graph.get(id).span;
     let n = m.walk.arrays();
-    let walk = Ident::new(m.walk.rule(), span);
-    let target = |t: &Option<Ident>| match t {
-        Some(t) => quote!(#t),
-        None => quote!(_),
-    };
-    let array_targets: Vec<TokenStream> = targets[..n].iter().map(target).collect();
-    let scalar_targets: Vec<TokenStream> = targets[n..].iter().map(target).collect();
+    let walk = Ident::new(m.walk.forward(), span);
+    let name = r.name(id);
+    let saved = r.saved[id.index()]
+        .as_ref()
+        .expect("a closure's kept derivatives");
     let arrays: Vec<TokenStream> = inputs[..n]
         .iter()
         .map(|i| operand(cx, &r.operand(&cx.func.params, *i)))
         .collect();
     let (elems, captured) = m.params.split_at(n);
-    // Each captured scalar under the name the rule reads it by (none where
+    // Each captured scalar under the name the body reads it by (none where
     // the local has that name already).
     let captured: Vec<TokenStream> = captured
         .iter()
@@ -97,8 +88,8 @@ pub fn reverse(
             (*name != v.to_string()).then(|| quote!(let #name = #v;))
         })
         .collect();
-    // A captured constant is cloned into each call of the rule (a copy for
-    // a number), as the closure's `Fn` cannot move it.
+    // A captured constant is cloned into each call (a copy for a number),
+    // as the walk's `Fn` cannot move it.
     let constants: Vec<TokenStream> = m
         .constants
         .iter()
@@ -119,18 +110,49 @@ pub fn reverse(
         })
         .collect();
     let grads: Vec<Ident> = (0..m.params.len())
-        .map(|k| format_ident!("g_{}", k, span = Span::mixed_site()))
+        .map(|k| format_ident!("d_{}", k, span = Span::mixed_site()))
         .collect();
     let (array_grads, scalar_grads) = grads.split_at(n);
-    let adj = r.adj(id);
+    let value = format_ident!("value", span = Span::mixed_site());
+    let one = syn::LitFloat::new(&format!("1.0_{}", cx.func.elem.ident()), span);
     let d_out = &m.d_out;
     let rule = &m.rule;
     quote_spanned! {span=>
-        let (#(#array_targets,)* [#(#scalar_targets),*]) = #bp::#walk(#adj, #(#arrays,)* |#(#elems,)* #d_out| {
+        let (#name, #saved) = #bp::#walk(#(#arrays,)* |#(#elems),*| {
             #(#captured)*
             #(#constants)*
-            let (#(#grads,)*) = #rule;
-            (#(#array_grads,)* [#(#scalar_grads),*])
+            let #d_out = #one;
+            let (#value, #(#grads,)*) = #rule;
+            (#value, [#(#array_grads),*], [#(#scalar_grads),*])
         });
+    }
+}
+
+/// `let (d_x, [d_s]) = bp::closure_map_back(d_y, y_local);`: the gradient
+/// of each array and of each captured differentiable scalar (`_` where one
+/// has no adjoint), from the kept local derivatives.
+pub fn reverse(
+    r: &Region,
+    cx: &Cx,
+    id: NodeId,
+    m: &MapCall,
+    targets: &[Option<Ident>],
+) -> TokenStream {
+    let bp = cx.bp;
+    let span = r.graph.get(id).span;
+    let n = m.walk.arrays();
+    let back = Ident::new(m.walk.back(), span);
+    let target = |t: &Option<Ident>| match t {
+        Some(t) => quote!(#t),
+        None => quote!(_),
+    };
+    let array_targets: Vec<TokenStream> = targets[..n].iter().map(target).collect();
+    let scalar_targets: Vec<TokenStream> = targets[n..].iter().map(target).collect();
+    let saved = r.saved[id.index()]
+        .as_ref()
+        .expect("a closure's kept derivatives");
+    let adj = r.adj(id);
+    quote_spanned! {span=>
+        let (#(#array_targets,)* [#(#scalar_targets),*]) = #bp::#back(#adj, #saved);
     }
 }

@@ -142,8 +142,7 @@ fn op_step(r: &Region, cx: &Cx, id: NodeId, op: Op, span: Span) -> Vec<TokenStre
             None => quote_spanned!(span=> let #name = #bp::#f(#(#args),* #(, #consts)*);),
         }
     } else if let Some(m) = map_call(r, op) {
-        let forward = subst(r, &m.forward);
-        quote_spanned!(span=> let #name = #forward;)
+        super::closures::forward(r, cx, id, inputs, m)
     } else if let Op::Call(k) = op {
         let call = &r.graph.calls[k as usize];
         let path = &call.path;

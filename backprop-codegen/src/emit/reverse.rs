@@ -182,7 +182,7 @@ fn call(r: &Region, cx: &Cx, id: NodeId, targets: &[Option<Ident>]) -> TokenStre
     };
     let call = &r.graph.calls[*k as usize];
     if let Some(m) = &call.map {
-        return super::closures::reverse(r, cx, id, inputs, m, targets);
+        return super::closures::reverse(r, cx, id, m, targets);
     }
     let targets = targets.iter().map(|t| match t {
         Some(t) => t.to_token_stream(),

@@ -22,7 +22,7 @@ use super::Lowerer;
 use crate::args::Args;
 use crate::ast::Function;
 use crate::ctxt::Ctxt;
-use crate::graph::{Call, CallArg, Form, MapCall, Node, NodeId, Walk};
+use crate::graph::{Call, CallArg, MapCall, Node, NodeId, Walk};
 use crate::vocab::{Arg, Op, Ty};
 use crate::{check, emit, plan};
 use proc_macro2::{Ident, Span};
@@ -39,16 +39,18 @@ struct Spelling<'e> {
     arrays: Vec<&'e Expr>,
     closure: &'e Expr,
     walk: Walk,
-    /// The forward, with `__array_k` in the place of each array.
-    forward: Expr,
 }
 
 impl Lowerer<'_> {
     /// `m` if it maps a closure over arrays in a spelling this module knows;
     /// `None` to lower it as any other method.
     pub(super) fn mapped_closure(&mut self, m: &syn::ExprMethodCall) -> Option<NodeId> {
-        let elem = self.func.elem.ident();
-        let spelling = spelling(m, &elem)?;
+        let spelling = spelling(m)?;
+        let whole = Expr::MethodCall(m.clone());
+        if !self.mentions_varying(&whole) {
+            // Over constants (`labels.iter().map(|&l| l as f64).sum()`): Rust's.
+            return Some(self.constant(&whole, ""));
+        }
         Some(match spelling.closure {
             Expr::Closure(c) => self.map_closure(spelling, c),
             Expr::Path(p) if spelling.walk == Walk::Map => self.map_path(&spelling, p),
@@ -79,7 +81,6 @@ impl Lowerer<'_> {
             arrays: s.arrays.clone(),
             closure: s.closure,
             walk: s.walk,
-            forward: s.forward.clone(),
         };
         self.map_closure(spelling, &closure)
     }
@@ -139,14 +140,6 @@ impl Lowerer<'_> {
                 constants.push((ident, k));
             }
         }
-        // The forward as written, over the operands.
-        let Some(mut forward) = self.mentioning_tokens(&s.forward, None) else {
-            return self.error_node(span);
-        };
-        forward.refs.retain(|(n, ..)| !elem_names.contains(n));
-        for (k, a) in inputs.iter().enumerate() {
-            forward.refs.push((format!("__array_{k}"), *a, Form::View));
-        }
         // The reverse of the body, as a function of the elements and the
         // captured differentiable scalars.
         let params: Vec<Ident> = elems
@@ -179,7 +172,6 @@ impl Lowerer<'_> {
             path,
             args,
             map: Some(Box::new(MapCall {
-                forward,
                 walk: s.walk,
                 params,
                 constants,
@@ -312,29 +304,15 @@ fn iterated(e: &Expr) -> Option<&Expr> {
     }
 }
 
-/// The array names `__array_0`, ... that stand for the operands in the forward.
-fn array(k: usize) -> Ident {
-    format_ident!("__array_{}", k)
-}
-
 /// Which of the spellings `m` is, if any.
-fn spelling<'e>(m: &'e syn::ExprMethodCall, elem: &Ident) -> Option<Spelling<'e>> {
+fn spelling(m: &syn::ExprMethodCall) -> Option<Spelling<'_>> {
     let name = m.method.to_string();
-    let a0 = array(0);
-    let a1 = array(1);
     if MAP_METHODS.contains(&name.as_str()) && m.args.len() == 1 {
         let closure = &m.args[0];
-        // `mapv_into` consumes its array: over a view, `mapv` has its values.
-        let method = if name == "map" {
-            quote!(map)
-        } else {
-            quote!(mapv)
-        };
         return Some(Spelling {
             arrays: vec![&m.receiver],
             closure,
             walk: Walk::Map,
-            forward: syn::parse_quote!(#a0.#method(#closure)),
         });
     }
     if name == "map_collect" && m.args.len() == 1 {
@@ -362,12 +340,10 @@ fn spelling<'e>(m: &'e syn::ExprMethodCall, elem: &Ident) -> Option<Spelling<'e>
             return None;
         }
         let closure = &m.args[0];
-        let from_path = &zip_from.path;
         return Some(Spelling {
             arrays: vec![&from.args[0], &and.args[0]],
             closure,
             walk: Walk::Zip,
-            forward: syn::parse_quote!(#from_path(#a0).and(#a1).map_collect(#closure)),
         });
     }
     if name == "sum" && m.args.is_empty() {
@@ -378,15 +354,11 @@ fn spelling<'e>(m: &'e syn::ExprMethodCall, elem: &Ident) -> Option<Spelling<'e>
             return None;
         }
         let closure = &map.args[0];
-        // The sum of the closure's floats (written out where the user
-        // let a type annotation say it).
-        let turbofish = quote!(::<#elem>);
         if let Some(a) = iterated(&map.receiver) {
             return Some(Spelling {
                 arrays: vec![a],
                 closure,
                 walk: Walk::SumMap,
-                forward: syn::parse_quote!(#a0.iter().map(#closure).sum #turbofish()),
             });
         }
         let Expr::MethodCall(zip) = bare(&map.receiver) else {
@@ -402,7 +374,6 @@ fn spelling<'e>(m: &'e syn::ExprMethodCall, elem: &Ident) -> Option<Spelling<'e>
             arrays: vec![a, b],
             closure,
             walk: Walk::SumZip,
-            forward: syn::parse_quote!(#a0.iter().zip(#a1.iter()).map(#closure).sum #turbofish()),
         });
     }
     None

@@ -5,6 +5,7 @@
 use super::region::{Branch, InputForm, Loop, Operand, Raw, Region};
 use super::{in_place, plain, Shared};
 use crate::graph::{Name, Node, NodeId};
+use crate::vocab::Op;
 use proc_macro2::{Ident, Span};
 use std::collections::{HashMap, HashSet};
 
@@ -135,6 +136,16 @@ pub fn assign<'g>(r: &mut Region<'g>, sh: &mut Shared, output: Option<(NodeId, &
             (_, Name::Output) => Some(sh.namer.fresh("out")),
         };
         let saved = match (&data.node, &name) {
+            // A mapped closure keeps its local derivatives.
+            (
+                Node::Op {
+                    op: Op::Call(k), ..
+                },
+                Some(n),
+            ) => r.graph.calls[*k as usize]
+                .map
+                .as_ref()
+                .map(|_| sh.namer.fresh(&format!("{n}_local"))),
             (Node::Op { op, .. }, Some(n)) => op
                 .def()
                 .saves

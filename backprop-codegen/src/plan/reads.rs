@@ -268,9 +268,13 @@ impl Reads<'_, '_> {
         };
         self.add(r.adj(id));
         let call = &r.graph.calls[*k as usize];
-        // A mapped closure's rule reads the constants it captures.
-        for (_, c) in call.map.iter().flat_map(|m| &m.constants) {
-            self.constant(c);
+        if call.map.is_some() {
+            // A mapped closure's reverse reads the local derivatives it kept.
+            let saved = r.saved[id.index()]
+                .as_ref()
+                .expect("a closure's kept derivatives");
+            self.add(saved);
+            return;
         }
         for a in &call.args {
             match a {
