@@ -27,6 +27,19 @@ struct Mentions {
     slice_macro: bool,
 }
 
+/// Every plain name an expression reads.
+pub(super) fn idents_of(e: &Expr, out: &mut Vec<String>) {
+    let mut m = Mentions::default();
+    m.visit_expr(e);
+    out.extend(
+        m.idents
+            .iter()
+            .chain(&m.shape_only)
+            .chain(&m.in_macros)
+            .map(|i| i.to_string()),
+    );
+}
+
 /// Every identifier in a macro's tokens.
 fn idents_in(tokens: proc_macro2::TokenStream, out: &mut Vec<Ident>) {
     for t in tokens {
@@ -150,7 +163,9 @@ impl Lowerer<'_> {
                 }
             }
         }
-        if let Some(mac) = &m.has_macro {
+        // A condition may read differentiable values, also in a macro
+        // (`matches!(k, 0 if x > 0.0)`): it is not differentiated.
+        if let (Some(mac), Some(_)) = (&m.has_macro, constant) {
             let varying = m.in_macros.iter().find(|i| {
                 resolve
                     .get(&i.to_string())

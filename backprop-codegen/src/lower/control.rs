@@ -328,6 +328,7 @@ impl Lowerer<'_> {
             ArmBody::Expr(e) => match e {
                 Expr::Block(b) => self.block(&b.block, false, with_value),
                 Expr::If(i) => self.branch(i, with_value),
+                Expr::Match(m) => self.match_expr(m, with_value),
                 other => {
                     let v = self.expr(other);
                     if with_value {

@@ -11,6 +11,7 @@
 mod closures;
 mod consts;
 mod control;
+mod matches;
 mod ops;
 
 use crate::ast::{Function, Kind};
@@ -361,6 +362,11 @@ impl Lowerer<'_> {
                 "items (fn, struct, use, ...) inside a differentiable function are not supported; define them outside the function",
             ),
             Stmt::Macro(m) => self.cx.error_at(&m.mac, MACRO_HINT),
+            Stmt::Expr(Expr::Match(m), _) => {
+                let outer = std::mem::replace(&mut self.base, "branch".to_owned());
+                self.match_expr(m, false);
+                self.base = outer;
+            }
             Stmt::Expr(Expr::If(i), _) => {
                 let outer = std::mem::replace(&mut self.base, "branch".to_owned());
                 self.branch(i, false);
@@ -595,7 +601,7 @@ impl Lowerer<'_> {
             Expr::Loop(l) => self.cx_error(expr, l.loop_token.span(), "#[differentiable] does not support `loop`; use a `for` loop over a range (`for i in 0..n`)"),
             Expr::ForLoop(f) => self.for_loop(f),
             Expr::If(i) => self.branch(i, true),
-            Expr::Match(m) => self.cx_error(expr, m.match_token.span(), "#[differentiable] does not support `match`; write the cases with `max`, `min`, `abs` or `relu` where you can"),
+            Expr::Match(m) => self.match_expr(m, true),
             Expr::Return(r) => self.cx_error(expr, r.return_token.span(), "#[differentiable] does not support early `return`; make the value the final expression of the body"),
             Expr::Break(b) => self.cx_error(expr, b.break_token.span(), "#[differentiable] does not support `break`: a loop runs its whole range; compute the number of iterations before the loop, or use `if` inside the body"),
             Expr::Continue(c) => self.cx_error(expr, c.continue_token.span(), "#[differentiable] does not support `continue`: put the rest of the body in an `if` instead"),
