@@ -322,20 +322,34 @@ pub struct Branch {
     pub outputs: usize,
 }
 
-/// `for var in start..end { body }`, with the variables the body assigns
-/// carried from one iteration to the next.
+/// `for var in start..end { body }` (or over `(start..end).rev()`,
+/// `.step_by(k)`), or `while cond { body }`, with the variables the body
+/// assigns carried from one iteration to the next.
 #[derive(Clone)]
 pub struct Loop {
     pub var: Option<syn::Ident>,
     pub start: ConstArg,
     pub end: ConstArg,
     pub inclusive: bool,
+    /// What walks the range, in order (`.rev()`, `.step_by(k)`).
+    pub adapters: Vec<Adapter>,
+    /// A `while` loop's condition, over the body's inputs (the carried
+    /// variables at the start of an iteration, and what it captures); it
+    /// has no range: `start` is 0 and the iterations are counted.
+    pub cond: Option<ConstArg>,
     /// Nodes of the enclosing graph: the initial value of each carried
     /// variable, then each value the body captures.
     pub inputs: Vec<NodeId>,
     /// How many of `inputs` are carried variables.
     pub carried: usize,
     pub body: Region,
+}
+
+/// An iterator adapter on a loop's range.
+#[derive(Clone)]
+pub enum Adapter {
+    Rev,
+    StepBy(Box<ConstArg>),
 }
 
 /// A loop body: its own graph, whose `Input(j)` nodes stand for the loop's inputs.
@@ -424,6 +438,11 @@ impl Graph {
             Node::Loop(lp) => {
                 let mut d = lp.inputs.clone();
                 d.extend(lp.start.deps.iter().chain(&lp.end.deps).copied());
+                for a in &lp.adapters {
+                    if let Adapter::StepBy(k) = a {
+                        d.extend(k.deps.iter().copied());
+                    }
+                }
                 d
             }
             Node::Branch(b) => {

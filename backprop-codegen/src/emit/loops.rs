@@ -3,7 +3,7 @@
 use super::forward::forward as body_forward;
 use super::reverse::reverse as body_reverse;
 use super::{operand, part, subst, value, Cx};
-use crate::graph::{Loop, NodeId};
+use crate::graph::{Adapter, ConstArg, Form, Loop, Node, NodeId};
 use crate::plan::loops::{DStart, Rows};
 use crate::plan::{Init, Kept, Next, Region};
 use proc_macro2::{Literal, TokenStream};
@@ -58,10 +58,15 @@ pub fn forward(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream> {
         end_tokens
     };
     let (start, end, steps) = (&l.start, &l.end, &l.steps);
-    let mut out = vec![
-        quote!(let #start = #start_tokens;),
-        quote!(let #end = #end_expr;),
-    ];
+    let range = iter(r, l, lp);
+    let mut out = match lp.cond {
+        // A `while` loop counts its iterations: `start..end` are their numbers.
+        Some(_) => vec![quote!(let #start = 0usize;), quote!(let mut #end = #start;)],
+        None => vec![
+            quote!(let #start = #start_tokens;),
+            quote!(let #end = #end_expr;),
+        ],
+    };
     for (s, init) in l.state.iter().zip(&l.init) {
         out.push(match init {
             Init::Moved(name) => quote!(let mut #s = #name;),
@@ -78,15 +83,13 @@ pub fn forward(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream> {
     let (mut first, mut push, mut last, mut after) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     if l.active {
-        out.push(
-            quote!(let mut #steps = ::std::vec::Vec::with_capacity((#start..#end).size_hint().0);),
-        );
+        out.push(quote!(let mut #steps = ::std::vec::Vec::with_capacity(#range.size_hint().0);));
         let saved = l.saves.iter().map(|k| kept(cx, k));
         push.push(quote!(#steps.push((#(#saved,)*));));
     }
     for rows in &l.rows {
         let (name, i, s) = (&rows.rows, &l.ins[rows.k], &l.state[rows.k]);
-        out.push(quote!(let mut #name = #bp::Rows::with_steps((#start..#end).size_hint().0);));
+        out.push(quote!(let mut #name = #bp::Rows::with_steps(#range.size_hint().0);));
         first.push(quote!(#name.push(&#i);));
         if let Some(spare) = &rows.spare {
             out.push(quote!(let mut #spare = #bp::Spare::new();));
@@ -104,14 +107,22 @@ pub fn forward(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream> {
         .map_or(quote!(_), |v| v.to_token_stream());
     let (ins, state) = (&l.ins, &l.state);
     let nexts = l.next.iter().map(|n| next(cx, n));
+    let (header, count) = match &lp.cond {
+        Some(c) => {
+            let c = condition(l, lp, c);
+            (quote!(while #c), quote!(#end += 1;))
+        }
+        None => (quote!(for #var in #range), quote!()),
+    };
     out.push(quote! {
-        for #var in #start..#end {
+        #header {
             #(let #ins = #state;)*
             #(#first)*
             #(#body)*
             #(#push)*
             #(#last)*
             #(#state = #nexts;)*
+            #count
         }
     });
     out.extend(after);
@@ -133,7 +144,7 @@ pub fn reverse(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream> {
     let l = &r.loops[&id];
     let rev = &l.rev;
     let mut out = starts(r, cx, id, lp);
-    let (start, end, steps) = (&l.start, &l.end, &l.steps);
+    let steps = &l.steps;
     let terms = terms(cx, l);
     if let Some(outers) = &l.body.outers {
         // Each term's number, by name.
@@ -167,11 +178,12 @@ pub fn reverse(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream> {
         }
     }
     let tail = tail(cx, l, lp);
+    let range = iter(r, l, lp);
     let header = match &l.step {
         Some(step) => quote! {
-            for (#var, (#step, (#(#saved,)*))) in (#start..#end).zip(#steps.into_iter().enumerate()).rev()
+            for (#var, (#step, (#(#saved,)*))) in #range.zip(#steps.into_iter().enumerate()).rev()
         },
-        None => quote!(for (#var, (#(#saved,)*)) in (#start..#end).zip(#steps).rev()),
+        None => quote!(for (#var, (#(#saved,)*)) in #range.zip(#steps).rev()),
     };
     out.push(quote! {
         #header {
@@ -290,4 +302,43 @@ fn tail(cx: &Cx, l: &crate::plan::LoopPlan, lp: &Loop) -> Vec<TokenStream> {
         tail.push(quote!(#carry = #i;));
     }
     tail
+}
+
+/// The loop's range as its iterator: `(start..end)`, then `.rev()` and
+/// `.step_by(k)` as the user wrote them.
+fn iter(r: &Region, l: &crate::plan::LoopPlan, lp: &Loop) -> TokenStream {
+    let (start, end) = (&l.start, &l.end);
+    let mut it = quote!((#start..#end));
+    for a in &lp.adapters {
+        it = match a {
+            Adapter::Rev => quote!(#it.rev()),
+            Adapter::StepBy(k) => {
+                let k = subst(r, k);
+                quote!(#it.step_by(#k))
+            }
+        };
+    }
+    it
+}
+
+/// A `while` loop's condition, read at the head of each iteration: a
+/// carried variable as its running local, anything else as in the body.
+fn condition(l: &crate::plan::LoopPlan, lp: &Loop, c: &ConstArg) -> TokenStream {
+    c.render(|id, form| {
+        let body = &l.body;
+        let local = match body.node(id) {
+            Node::Input(k) if *k < lp.carried => l.state[*k].to_token_stream(),
+            _ => super::raw(&body.raw(id)),
+        };
+        let local = if body.holds_ref(id) {
+            quote!((*#local))
+        } else {
+            local
+        };
+        match form {
+            Form::Ref => quote!((&#local)),
+            Form::View => quote!((#local).view()),
+            Form::Value => local,
+        }
+    })
 }

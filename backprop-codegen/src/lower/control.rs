@@ -3,7 +3,7 @@
 //! reads from the enclosing code.
 
 use super::{strip_paren, ArmBody, Frame, Lowerer, Scope};
-use crate::graph::{Branch, Form, Graph, Loop, Name, Node, NodeId, Region};
+use crate::graph::{Adapter, Branch, ConstArg, Form, Graph, Loop, Name, Node, NodeId, Region};
 use crate::vocab::Op;
 use proc_macro2::{Ident, Span};
 use std::collections::HashMap;
@@ -85,7 +85,21 @@ impl Lowerer<'_> {
             None => rhs,
             Some(op) => {
                 let old = self.scopes[scope].names[&name];
-                self.op(op, vec![old, rhs], vec![], whole.span())
+                if self.rust_arithmetic(&[old, rhs]) {
+                    // `k += 1` on an integer: Rust's `k + 1`.
+                    let symbol = op.def().name;
+                    let text = quote::ToTokens::to_token_stream(value);
+                    let sum = match strip_paren(value) {
+                        Expr::Lit(_) | Expr::Path(_) => format!("{name} {symbol} {text}"),
+                        _ => format!("{name} {symbol} ({text})"),
+                    };
+                    match syn::parse_str::<Expr>(&sum) {
+                        Ok(e) => self.constant(&e, ""),
+                        Err(_) => self.op(op, vec![old, rhs], vec![], whole.span()),
+                    }
+                } else {
+                    self.op(op, vec![old, rhs], vec![], whole.span())
+                }
             }
         };
         self.base = outer;
@@ -117,7 +131,21 @@ impl Lowerer<'_> {
                 return self.error_node(span);
             }
         };
-        let (start, end, inclusive) = match strip_paren(&f.expr) {
+        // `(a..b).rev()`, `(a..b).step_by(k)`, in any order.
+        let mut range = strip_paren(&f.expr);
+        let mut adapters = Vec::new();
+        while let Expr::MethodCall(m) = range {
+            match (m.method.to_string().as_str(), m.args.len()) {
+                ("rev", 0) => adapters.push(Adapter::Rev),
+                ("step_by", 1) => adapters.push(Adapter::StepBy(Box::new(
+                    self.const_arg(&m.args[0], "the step of `step_by`"),
+                ))),
+                _ => break,
+            }
+            range = strip_paren(&m.receiver);
+        }
+        adapters.reverse();
+        let (start, end, inclusive) = match range {
             Expr::Range(r) => match (&r.start, &r.end) {
                 (Some(a), Some(b)) => (
                     self.const_arg(a, "the start of a loop's range"),
@@ -135,14 +163,66 @@ impl Lowerer<'_> {
             other => {
                 self.cx.error_at(
                     other,
-                    "#[differentiable] supports `for` loops over a range, `for i in a..b`; loop over the indices of the data (`for i in 0..xs.len()`)",
+                    "#[differentiable] supports `for` loops over a range, `for i in a..b` (also `(a..b).rev()` and `.step_by(k)`); loop over the indices of the data (`for i in 0..xs.len()`)",
                 );
                 return self.error_node(span);
             }
         };
+        let header = Header {
+            var,
+            start,
+            end,
+            inclusive,
+            adapters,
+            cond: None,
+        };
+        self.looped(span, &f.body, header)
+    }
+
+    /// `while cond { body }`: a loop without a range, which counts its
+    /// iterations; `cond` may compare differentiable values (the number of
+    /// iterations is a constant of the gradient).
+    pub(super) fn while_loop(&mut self, w: &syn::ExprWhile) -> NodeId {
+        let span = w.while_token.span();
+        if let Some(label) = &w.label {
+            self.cx.error_at(
+                label,
+                "labelled loops are not supported in a differentiable function; remove the label",
+            );
+        }
+        if let Expr::Let(l) = strip_paren(&w.cond) {
+            self.cx.error_at(l, "`while let` is not supported in a differentiable function; loop with `while cond` or over a range");
+            return self.error_node(span);
+        }
+        if let Some(e) = side_effect(&w.cond) {
+            self.cx.error_at(e, "a `while` condition must not change anything (an assignment, a `&mut`); compute the condition from the loop's values");
+            return self.error_node(span);
+        }
+        let zero: Expr = syn::parse_quote!(0);
+        let header = Header {
+            var: None,
+            start: ConstArg::plain(zero.clone()),
+            end: ConstArg::plain(zero),
+            inclusive: false,
+            adapters: Vec::new(),
+            cond: Some((*w.cond).clone()),
+        };
+        self.looped(span, &w.body, header)
+    }
+
+    /// A loop of either kind: its body a region, the variables it assigns carried.
+    fn looped(&mut self, span: Span, block: &syn::Block, h: Header) -> NodeId {
+        let Header {
+            var,
+            start,
+            end,
+            inclusive,
+            adapters,
+            cond,
+        } = h;
         // Every name the body assigns that exists before the loop is carried.
         let mut assigned = Assigned::default();
-        assigned.visit_block(&f.body);
+        assigned.visit_block(block);
         let mut carried: Vec<(String, NodeId)> = Vec::new();
         for name in assigned.names {
             if carried.iter().any(|(n, _)| *n == name) {
@@ -158,9 +238,16 @@ impl Lowerer<'_> {
             .iter()
             .map(|(_, id)| self.varying[id.index()])
             .collect();
-        let (body, captures, out_varying) = loop {
+        let (body, captures, out_varying, cond) = loop {
             let saved = std::mem::take(&mut *self.cx);
-            let result = self.loop_body(f, var.as_ref(), &carried, &carried_varying);
+            let result = self.loop_body(
+                span,
+                block,
+                cond.as_ref(),
+                var.as_ref(),
+                &carried,
+                &carried_varying,
+            );
             let pass = std::mem::replace(&mut *self.cx, saved);
             let mut changed = false;
             for (k, v) in result.2.iter().enumerate() {
@@ -181,6 +268,8 @@ impl Lowerer<'_> {
             start,
             end,
             inclusive,
+            adapters,
+            cond,
             inputs,
             carried: ncarried,
             body,
@@ -363,13 +452,19 @@ impl Lowerer<'_> {
 
     /// Lowers a loop body into a region: returns it, the enclosing nodes it
     /// captures (after the carried ones) and which carried values vary at its end.
+    #[allow(
+        clippy::type_complexity,
+        reason = "the region and what the loop needs of it"
+    )]
     pub(super) fn loop_body(
         &mut self,
-        f: &syn::ExprForLoop,
+        span: Span,
+        block: &syn::Block,
+        cond: Option<&Expr>,
         var: Option<&Ident>,
         carried: &[(String, NodeId)],
         carried_varying: &[bool],
-    ) -> (Region, Vec<NodeId>, Vec<bool>) {
+    ) -> (Region, Vec<NodeId>, Vec<bool>, Option<ConstArg>) {
         self.push_frame();
         let depth = self.outer.len();
         let mut scope = HashMap::new();
@@ -377,7 +472,7 @@ impl Lowerer<'_> {
             let id = self.add(
                 Node::Input(k),
                 Name::User(format!("{name}_in")),
-                f.for_token.span(),
+                span,
                 carried_varying[k],
             );
             self.captures.push((*parent_id, id));
@@ -388,8 +483,13 @@ impl Lowerer<'_> {
             scope.insert(v.to_string(), id);
         }
         self.scopes.push(Scope::new(depth, scope));
+        // A `while` condition reads the iteration's starting values.
+        let cond = cond.map(|c| {
+            self.condition_tokens(c)
+                .unwrap_or_else(|| ConstArg::plain(syn::parse_quote!(false)))
+        });
         let outer_base = self.base.clone();
-        self.block(&f.body, false, false);
+        self.block(block, false, false);
         self.base = outer_base;
         let scope = self.scopes.pop().expect("the loop's scope").names;
         let outputs: Vec<NodeId> = carried.iter().map(|(name, _)| scope[name]).collect();
@@ -401,6 +501,55 @@ impl Lowerer<'_> {
             outputs,
         };
         let captured = captures[carried.len()..].iter().map(|c| c.0).collect();
-        (region, captured, out_varying)
+        (region, captured, out_varying, cond)
     }
+}
+
+/// A loop's header: its variable and range, or its condition.
+struct Header {
+    var: Option<Ident>,
+    start: ConstArg,
+    end: ConstArg,
+    inclusive: bool,
+    adapters: Vec<Adapter>,
+    cond: Option<Expr>,
+}
+
+/// An assignment or a `&mut` in an expression, if there is one.
+fn side_effect(e: &Expr) -> Option<&Expr> {
+    struct Find<'a>(Option<&'a Expr>);
+    impl<'a> Visit<'a> for Find<'a> {
+        fn visit_expr(&mut self, e: &'a Expr) {
+            if self.0.is_some() {
+                return;
+            }
+            match e {
+                Expr::Assign(_) => self.0 = Some(e),
+                Expr::Binary(b) if is_compound(&b.op) => self.0 = Some(e),
+                Expr::Reference(r) if r.mutability.is_some() => self.0 = Some(e),
+                _ => syn::visit::visit_expr(self, e),
+            }
+        }
+    }
+    let mut f = Find(None);
+    f.visit_expr(e);
+    f.0
+}
+
+/// `+=` and the other compound assignments.
+fn is_compound(op: &syn::BinOp) -> bool {
+    use syn::BinOp::*;
+    matches!(
+        op,
+        AddAssign(_)
+            | SubAssign(_)
+            | MulAssign(_)
+            | DivAssign(_)
+            | RemAssign(_)
+            | BitXorAssign(_)
+            | BitAndAssign(_)
+            | BitOrAssign(_)
+            | ShlAssign(_)
+            | ShrAssign(_)
+    )
 }

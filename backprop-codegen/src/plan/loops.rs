@@ -452,6 +452,10 @@ fn rows_of(r: &Region, sh: &Shared, id: NodeId, lp: &Loop, v: NodeId) -> Option<
             let (Some(var), [m], [index]) = (&lp.var, &inputs[..], &consts[..]) else {
                 return None;
             };
+            // The rows `start..end` in order: a plain range.
+            if !lp.adapters.is_empty() {
+                return None;
+            }
             let Node::Input(j) = body.nodes[m.index()].node else {
                 return None;
             };

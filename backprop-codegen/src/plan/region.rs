@@ -522,7 +522,7 @@ impl<'g> Region<'g> {
                 }
             }
             Node::Input(j) => self.inputs[*j].operand.clone(),
-            Node::Float(t) => Operand::Literal(t.clone()),
+            Node::Float(t) | Node::Int(t) => Operand::Literal(t.clone()),
             _ => Operand::Local(self.name(id).clone()),
         }
     }
