@@ -221,3 +221,25 @@ fn any_fold_of_a_constant_passes_through() {
     assert_eq!(value, weighted_by_row_sums(&x, &c));
     assert_eq!(g.x, array![6.0, 7.0]);
 }
+
+/// A differentiable floor under the maxima, as the hint of a non-constant
+/// initial value says: fold from `-∞`, then take the `max` with it.
+#[differentiable]
+fn floored_peaks(a: &Array2<f64>, floor: f64) -> f64 {
+    let peaks = a.fold_axis(Axis(1), f64::NEG_INFINITY, |m, &v| m.max(v));
+    peaks.mapv(|m| m.max(floor)).sum()
+}
+
+#[test]
+fn a_differentiable_floor_after_the_fold() {
+    let a = array![[0.5, -1.0], [-2.0, -3.0], [1.5, 2.5]];
+    let (value, g) = floored_peaks_backward(&a, -0.5, 1.0);
+    assert_eq!(value, floored_peaks(&a, -0.5));
+    assert_eq!(value, 0.5 - 0.5 + 2.5);
+    assert_eq!(g.a, array![[1.0, 0.0], [0.0, 0.0], [0.0, 1.0]]);
+    assert_eq!(g.floor, 1.0);
+    gradcheck(&(a.clone(), -0.5), |(a, f)| {
+        floored_peaks_backward(a, *f, 1.0)
+    })
+    .unwrap();
+}

@@ -76,12 +76,13 @@ impl Lowerer<'_> {
     }
 }
 
-/// The error for a closure that is not a fold to a maximum or a minimum.
+/// The error for a closure that is not a fold to a maximum or a minimum:
+/// "the closure of `method` must {what}; " and the method's hint.
 fn not_a_fold(node: &impl quote::ToTokens, method: &str, what: &str) -> syn::Error {
     syn::Error::new_spanned(
         node,
         format!(
-            "`{method}` is differentiated only as a maximum or a minimum along an axis: {what}; {}",
+            "the closure of `{method}` must {what}; {}",
             method_hint(method)
         ),
     )
@@ -90,7 +91,7 @@ fn not_a_fold(node: &impl quote::ToTokens, method: &str, what: &str) -> syn::Err
 /// `|r| r.fold(init, f)` (or over `r.iter()`, `r.iter().cloned()`): the op
 /// `f` folds with, and `init`.
 fn lane_fold(arg: &Expr) -> syn::Result<(Op, &Expr)> {
-    let what = "its closure must fold the lane with the `max` or the `min` of the accumulator and the element";
+    let what = "fold its lane with the `max` or the `min` of the accumulator and the element";
     let Expr::Closure(c) = strip_paren(arg) else {
         return Err(not_a_fold(arg, MAP_AXIS, what));
     };
@@ -149,7 +150,7 @@ fn is_lane(e: &Expr, lane: &Ident) -> bool {
 /// The op of the closure (or path) that combines an accumulator and an
 /// element: `|m, &v| m.max(v)` and its variants, `f64::max`.
 fn combiner(f: &Expr, method: &str) -> syn::Result<Op> {
-    let what = "its closure must return the `max` or the `min` of the accumulator and the element, as `|m, &v| m.max(v)` does";
+    let what = "return the `max` or the `min` of the accumulator and the element, as `|m, &v| m.max(v)` does";
     let c = match strip_paren(f) {
         Expr::Path(p) => return float_method(p).ok_or_else(|| not_a_fold(p, method, what)),
         Expr::Closure(c) => c,

@@ -638,6 +638,7 @@ vocabulary! {
         name: "max_axis",
         method_args: FOLD,
         method_usage: "`a.fold_axis(Axis(k), f64::NEG_INFINITY, |m, &v| m.max(v))` with a constant initial value",
+        const_hint: "for a differentiable initial value, fold from `f64::NEG_INFINITY` and take the `max` with it after: `a.fold_axis(..).mapv(|m| m.max(init))`",
         fold: Some("max"),
         forward: "max_axis",
         rules: Rules::One("max_axis_vjp"),
@@ -652,6 +653,7 @@ vocabulary! {
         name: "min_axis",
         method_args: FOLD,
         method_usage: "`a.fold_axis(Axis(k), f64::INFINITY, |m, &v| m.min(v))` with a constant initial value",
+        const_hint: "for a differentiable initial value, fold from `f64::INFINITY` and take the `min` with it after: `a.fold_axis(..).mapv(|m| m.min(init))`",
         fold: Some("min"),
         forward: "min_axis",
         rules: Rules::One("min_axis_vjp"),
@@ -996,7 +998,7 @@ pub const SLICE_MACROS: &[&str] = &["s"];
 pub fn method_hint(name: &str) -> &'static str {
     match name {
         "fold_axis" | "map_axis" => {
-            "a fold along an axis is differentiated when it computes a maximum or a minimum from a constant initial value: `a.fold_axis(Axis(k), f64::NEG_INFINITY, |m, &v| m.max(v))`, `a.fold_axis(Axis(k), f64::INFINITY, |m, &v| m.min(v))`, `a.map_axis(Axis(k), |r| r.fold(f64::NEG_INFINITY, |m, &v| m.max(v)))` or `a.map_axis(Axis(k), |r| r.iter().cloned().fold(f64::INFINITY, f64::min))`; for other reductions use `sum_axis`, `mean_axis(Axis(k)).unwrap()`, `var_axis`, ..."
+            "a fold along an axis is differentiated when it is the maximum or the minimum of a differentiable array, from a constant initial value: `a.fold_axis(Axis(k), f64::NEG_INFINITY, |m, &v| m.max(v))` (`f64::INFINITY` and `min` for a minimum) or `a.map_axis(Axis(k), |r| r.fold(f64::NEG_INFINITY, |m, &v| m.max(v)))`; for other reductions use `sum_axis`, `mean_axis(Axis(k)).unwrap()`, `var_axis`, ..."
         }
         "mapv" | "map" | "mapv_into" | "mapv_inplace" | "map_inplace" | "for_each" | "fold"
         | "map_collect" => {
