@@ -514,7 +514,9 @@ pub fn product_vjp<F: Float, S: Data<Elem = F>, D: Dimension>(
 
 /// The maximum along `axis`, folded from `init`: ndarray's
 /// `a.fold_axis(axis, init, |m, &v| m.max(v))`, the value bit for bit (each
-/// lane is folded in its order, with `f64::max`, which ignores NaN).
+/// lane is folded in its order, with `f64::max`, which ignores NaN), but for
+/// the sign of a zero maximum where a lane holds both `0.0` and `-0.0`: Rust
+/// leaves that to the build (`v.max(m)` may differ from `m.max(v)` there).
 ///
 /// Adjoint: `∂a_i = g` at the first element of each lane equal to its
 /// maximum, 0 elsewhere (a lane where `init` is greater than every
@@ -544,7 +546,8 @@ pub fn max_axis<F: Float, S: Data<Elem = F>, D: RemoveAxis>(
 }
 
 /// The minimum along `axis`, folded from `init`: ndarray's
-/// `a.fold_axis(axis, init, |m, &v| m.min(v))`, the value bit for bit.
+/// `a.fold_axis(axis, init, |m, &v| m.min(v))`, the value bit for bit (but
+/// for the sign of a zero minimum, as [`max_axis`]).
 ///
 /// Adjoint: `∂a_i = g` at the first element of each lane equal to its
 /// minimum, 0 elsewhere (a lane where `init` is less than every element
