@@ -300,3 +300,138 @@ fn sum_square_matches_central_differences() {
         |g, _o| sum_square_vjp(g, x)
     );
 }
+
+#[test]
+fn max_axis_and_min_axis_forward_are_ndarrays_fold_axis() {
+    let mut a = rand((4, 5, 3), 31, -1.0, 1.0);
+    a[[1, 2, 0]] = f64::NAN;
+    a[[2, 2, 0]] = 0.0;
+    a[[3, 2, 0]] = -0.0;
+    let f = rand((4, 5, 3).f(), 32, -1.0, 1.0);
+    let flipped = a.slice(s![..;-1, .., 1..]);
+    for v in [a.view(), f.view(), a.t(), flipped] {
+        for k in 0..3 {
+            for init in [f64::NEG_INFINITY, 0.25, f64::NAN] {
+                let max = v.fold_axis(Axis(k), init, |m, &x| m.max(x));
+                let min = v.fold_axis(Axis(k), -init, |m, &x| m.min(x));
+                let bits =
+                    |a: &ndarray::ArrayD<f64>| a.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(
+                    bits(&max_axis(&v, Axis(k), init).into_dyn()),
+                    bits(&max.into_dyn())
+                );
+                assert_eq!(
+                    bits(&min_axis(&v, Axis(k), -init).into_dyn()),
+                    bits(&min.into_dyn())
+                );
+            }
+        }
+    }
+    let a32 = f32s(&a);
+    assert_eq!(
+        max_axis(&a32, Axis(1), f32::NEG_INFINITY),
+        a32.fold_axis(Axis(1), f32::NEG_INFINITY, |m, &x| m.max(x))
+    );
+}
+
+#[test]
+fn max_axis_and_min_axis_match_central_differences() {
+    for k in 0..2 {
+        check_vjp!(
+            format!("max, matrix axis {k}"),
+            F64,
+            rand((3, 4), 33, -1.0, 1.0),
+            |x| max_axis(x, Axis(k), f64::NEG_INFINITY),
+            |g, o| max_axis_vjp(g, x, Axis(k), f64::NEG_INFINITY, o)
+        );
+        check_vjp!(
+            format!("min, column-major axis {k}"),
+            F64,
+            rand((3, 4).f(), 34, -1.0, 1.0),
+            |x| min_axis(x, Axis(k), f64::INFINITY),
+            |g, o| min_axis_vjp(g, x, Axis(k), f64::INFINITY, o)
+        );
+        check_vjp!(
+            format!("max, f32 axis {k}"),
+            F32,
+            f32s(&rand((3, 4), 35, -1.0, 1.0)),
+            |x| max_axis(x, Axis(k), f32::NEG_INFINITY),
+            |g, o| max_axis_vjp(g, x, Axis(k), f32::NEG_INFINITY, o)
+        );
+    }
+    for k in 0..3 {
+        check_vjp!(
+            format!("min, 3-d axis {k}"),
+            F64,
+            rand((2, 3, 4), 36, -1.0, 1.0),
+            |x| min_axis(x, Axis(k), f64::INFINITY),
+            |g, o| min_axis_vjp(g, x, Axis(k), f64::INFINITY, o)
+        );
+    }
+    check_vjp!(
+        "max, vector to 0-d",
+        F64,
+        rand(4, 37, -1.0, 1.0),
+        |x| max_axis(x, Axis(0), f64::NEG_INFINITY),
+        |g, o| max_axis_vjp(g, x, Axis(0), f64::NEG_INFINITY, o)
+    );
+}
+
+/// Ties go to the first element of the lane, a NaN is passed over as
+/// `f64::max` passes over it, and a lane whose maximum is the initial
+/// value gets no gradient.
+#[test]
+fn max_axis_gives_the_gradient_to_the_first_maximum_of_each_lane() {
+    let a = ndarray::array![
+        [1.0, 3.0, 3.0, -1.0],
+        [f64::NAN, 2.0, f64::NAN, 0.5],
+        [-4.0, -2.0, -3.0, -5.0],
+        [0.0, -0.0, 0.0, -1.0],
+    ];
+    let init = -1.5;
+    let out = max_axis(&a, Axis(1), init);
+    assert_eq!(out, ndarray::array![3.0, 2.0, -1.5, 0.0]);
+    let g = ndarray::array![10.0, 20.0, 30.0, 40.0];
+    let d = max_axis_vjp(&g, &a, Axis(1), init, &out);
+    let expected = ndarray::array![
+        [0.0, 10.0, 0.0, 0.0],
+        [0.0, 20.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0],
+        [40.0, 0.0, 0.0, 0.0],
+    ];
+    assert_eq!(d, expected);
+    // Along the other axis: the lanes are the columns, walked top to bottom.
+    let out = max_axis(&a, Axis(0), f64::NEG_INFINITY);
+    assert_eq!(out, ndarray::array![1.0, 3.0, 3.0, 0.5]);
+    let d = max_axis_vjp(
+        &ndarray::array![1.0, 2.0, 3.0, 4.0],
+        &a,
+        Axis(0),
+        f64::NEG_INFINITY,
+        &out,
+    );
+    let expected = ndarray::array![
+        [1.0, 2.0, 3.0, 0.0],
+        [0.0, 0.0, 0.0, 4.0],
+        [0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0],
+    ];
+    assert_eq!(d, expected);
+}
+
+#[test]
+fn min_axis_gives_the_gradient_to_the_first_minimum_of_each_lane() {
+    let a = ndarray::array![[2.0, -1.0, -1.0], [f64::NAN, 4.0, 1.0], [5.0, 6.0, 7.0]];
+    let out = min_axis(&a, Axis(1), 3.0);
+    assert_eq!(out, ndarray::array![-1.0, 1.0, 3.0]);
+    let d = min_axis_vjp(ndarray::array![1.0, 2.0, 3.0], &a, Axis(1), 3.0, &out);
+    assert_eq!(
+        d,
+        ndarray::array![[0.0, 1.0, 0.0], [0.0, 0.0, 2.0], [0.0, 0.0, 0.0]]
+    );
+    // An empty axis: the initial value everywhere, and no gradient.
+    let e = ndarray::Array2::<f64>::zeros((2, 0));
+    let out = min_axis(&e, Axis(1), 3.0);
+    assert_eq!(out, ndarray::array![3.0, 3.0]);
+    assert_eq!(min_axis_vjp(&out, &e, Axis(1), 3.0, &out).shape(), &[2, 0]);
+}

@@ -281,7 +281,7 @@ impl Lowerer<'_> {
 }
 
 /// The name a closure's parameter binds: `v`, `&v`, `v: f64`, `&v: &f64`.
-fn element_name(p: &Pat) -> Option<Ident> {
+pub(super) fn element_name(p: &Pat) -> Option<Ident> {
     match p {
         Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => Some(pi.ident.clone()),
         Pat::Reference(r) => element_name(&r.pat),

@@ -4,13 +4,15 @@
 //! reported in one build.
 //!
 //! `mod.rs` holds the lowerer's state and the statements and expressions;
-//! `ops.rs` the ops of the table and calls, `control.rs` assignments, loops
-//! and branches (each a region of its own), `consts.rs` the expressions the
-//! macro does not look into.
+//! `ops.rs` the ops of the table and calls, `closures.rs` closures mapped
+//! over elements, `folds.rs` folds along an axis to a maximum or a minimum,
+//! `control.rs` assignments, loops and branches (each a region of its own),
+//! `consts.rs` the expressions the macro does not look into.
 
 mod closures;
 mod consts;
 mod control;
+mod folds;
 mod matches;
 mod ops;
 

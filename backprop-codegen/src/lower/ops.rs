@@ -99,10 +99,14 @@ impl Lowerer<'_> {
         false
     }
 
-    /// `receiver.name(args)`: an op of the table, `view()`, the unwrapping
-    /// of an op's `Option` or `Result`, or a constant.
+    /// `receiver.name(args)`: a closure mapped over elements, a fold along
+    /// an axis, an op of the table, `view()`, the unwrapping of an op's
+    /// `Option` or `Result`, or a constant.
     pub(super) fn method(&mut self, m: &syn::ExprMethodCall) -> NodeId {
         if let Some(id) = self.mapped_closure(m) {
+            return id;
+        }
+        if let Some(id) = self.axis_fold(m) {
             return id;
         }
         let name = m.method.to_string();

@@ -126,6 +126,12 @@ pub struct OpDef {
     /// The arguments of `f64::name(..)` and `f32::name(..)`; `None` if `f64`
     /// has no such method.
     pub float_path: Option<&'static [Arg]>,
+    /// A reduction along an axis that ndarray spells as a fold whose
+    /// closure combines the accumulator and an element with this `f64`
+    /// method: `a.fold_axis(Axis(k), init, |m, &v| m.max(v))`,
+    /// `a.map_axis(Axis(k), |r| r.fold(init, |m, &v| m.max(v)))`. Its
+    /// `method_args` are the axis and the initial value.
+    pub fold: Option<&'static str>,
     /// The runtime forward function. An operand written over is passed to
     /// it by value.
     pub forward: &'static str,
@@ -247,6 +253,7 @@ const ROW: OpDef = OpDef {
     function_usage: "",
     const_hint: "",
     float_path: None,
+    fold: None,
     forward: "",
     kernel: None,
     rules: Rules::One(""),
@@ -344,6 +351,15 @@ impl Op {
             let def = op.def();
             def.adapter == adapter && def.methods.contains(&name)
         })
+    }
+
+    /// The reduction along an axis whose fold combines with the method
+    /// `name` (`max`).
+    pub fn by_fold(name: &str) -> Option<Op> {
+        Op::ALL
+            .iter()
+            .copied()
+            .find(|op| op.def().fold == Some(name))
     }
 
     /// Whether `name` is an adapter of some row (`iter`).

@@ -18,6 +18,12 @@ const AB: &[Arg] = &[Operand, Operand];
 /// A bound of `clamp`.
 const BOUND: Arg = Const("a bound of `clamp`");
 
+/// The axis and the initial value of a fold along an axis.
+const FOLD: &[Arg] = &[
+    Const("the axis of the fold"),
+    Const("the initial value of the fold"),
+];
+
 vocabulary! {
     /// `a + b`.
     Add => OpDef {
@@ -625,6 +631,36 @@ vocabulary! {
         axes: Axes::Fewer,
         ..ROW
     },
+    /// The maximum along an axis, as ndarray spells it:
+    /// `a.fold_axis(Axis(k), f64::NEG_INFINITY, |m, &v| m.max(v))`, or a
+    /// fold of each lane in `map_axis` (see `lower/folds.rs`).
+    MaxAxis => OpDef {
+        name: "max_axis",
+        method_args: FOLD,
+        method_usage: "`a.fold_axis(Axis(k), f64::NEG_INFINITY, |m, &v| m.max(v))` with a constant initial value",
+        const_hint: "for a differentiable initial value, fold from `f64::NEG_INFINITY` and take the `max` with it after: `a.fold_axis(..).mapv(|m| m.max(init))`",
+        fold: Some("max"),
+        forward: "max_axis",
+        rules: Rules::One("max_axis_vjp"),
+        example: "sum(&x.fold_axis(Axis(1), f64::NEG_INFINITY, |m, &v| m.max(v))) + sum(&(&w.fold_axis(Axis(0), 0.2, |&m, &v| v.max(m)) * s)) + x.map_axis(Axis(0), |r| r.fold(f64::NEG_INFINITY, |m, &v| f64::max(m, v))).dot(v) + sum(&w.map_axis(Axis(1), |lane| lane.iter().cloned().fold(f64::NEG_INFINITY, f64::max)))",
+        axes: Axes::Fewer,
+        ..ROW
+    },
+    /// The minimum along an axis, as ndarray spells it:
+    /// `a.fold_axis(Axis(k), f64::INFINITY, |m, &v| m.min(v))`, or a fold
+    /// of each lane in `map_axis`.
+    MinAxis => OpDef {
+        name: "min_axis",
+        method_args: FOLD,
+        method_usage: "`a.fold_axis(Axis(k), f64::INFINITY, |m, &v| m.min(v))` with a constant initial value",
+        const_hint: "for a differentiable initial value, fold from `f64::INFINITY` and take the `min` with it after: `a.fold_axis(..).mapv(|m| m.min(init))`",
+        fold: Some("min"),
+        forward: "min_axis",
+        rules: Rules::One("min_axis_vjp"),
+        example: "sum(&x.fold_axis(Axis(0), f64::INFINITY, |m, v| m.min(*v))) + sum(&(&w.fold_axis(Axis(1), 0.5, |m, &v| f64::min(*m, v)) * s)) + x.map_axis(Axis(0), |r| r.fold(f64::INFINITY, |m, &v| v.min(m))).dot(v) + sum(&w.map_axis(Axis(1), |lane| lane.iter().copied().fold(f64::INFINITY, f64::min)))",
+        axes: Axes::Fewer,
+        ..ROW
+    },
     /// The product of all elements: ndarray's `a.product()`.
     Product => OpDef {
         name: "product",
@@ -961,8 +997,11 @@ pub const SLICE_MACROS: &[&str] = &["s"];
 /// nothing specific).
 pub fn method_hint(name: &str) -> &'static str {
     match name {
+        "fold_axis" | "map_axis" => {
+            "a fold along an axis is differentiated when it is the maximum or the minimum of a differentiable array, from a constant initial value: `a.fold_axis(Axis(k), f64::NEG_INFINITY, |m, &v| m.max(v))` (`f64::INFINITY` and `min` for a minimum) or `a.map_axis(Axis(k), |r| r.fold(f64::NEG_INFINITY, |m, &v| m.max(v)))`; for other reductions use `sum_axis`, `mean_axis(Axis(k)).unwrap()`, `var_axis`, ..."
+        }
         "mapv" | "map" | "mapv_into" | "mapv_inplace" | "map_inplace" | "for_each" | "fold"
-        | "fold_axis" | "map_axis" | "map_collect" => {
+        | "map_collect" => {
             "a closure is differentiated where it maps elements: `a.mapv(|v| ..)`, `a.map(|&v| ..)`, `a.mapv_into(..)`, `Zip::from(&a).and(&b).map_collect(|&x, &y| ..)`, `a.iter().map(|x| ..).sum::<f64>()`; otherwise use the elementwise ops and the reductions (`sum_axis`, `mean_axis(Axis(k)).unwrap()`, `var_axis`, ...)"
         }
         "slice_mut" | "slice_move" | "slice_collapse" | "slice_each_axis" | "slice_axis_mut"

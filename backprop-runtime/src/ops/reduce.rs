@@ -1,5 +1,6 @@
 //! Reductions: the sum, mean, variance, standard deviation and product of
-//! all elements, or along one axis.
+//! all elements, or along one axis, and the maximum and minimum along an
+//! axis.
 //!
 //! The forward functions call ndarray's own `sum()` and `sum_axis`, so values
 //! are bit for bit those of the user's code. The adjoint of a reduction copies
@@ -509,4 +510,114 @@ pub fn product_vjp<F: Float, S: Data<Elem = F>, D: Dimension>(
         after *= x;
     }
     Array::from_shape_vec(a.raw_dim(), d).expect("one gradient per element, in logical order")
+}
+
+/// The maximum along `axis`, folded from `init`: ndarray's
+/// `a.fold_axis(axis, init, |m, &v| m.max(v))`, the value bit for bit (each
+/// lane is folded in its order, with `f64::max`, which ignores NaN), but for
+/// the sign of a zero maximum where a lane holds both `0.0` and `-0.0`: Rust
+/// leaves that to the build (`v.max(m)` may differ from `m.max(v)` there).
+///
+/// Adjoint: `∂a_i = g` at the first element of each lane equal to its
+/// maximum, 0 elsewhere (a lane where `init` is greater than every
+/// element gets no gradient).
+///
+/// # Panics
+///
+/// If `axis` is out of bounds.
+///
+/// ```
+/// use backprop_runtime::ops::max_axis;
+/// use ndarray::{array, Axis};
+/// let a = array![[1.0, 5.0], [3.0, f64::NAN]];
+/// let m = max_axis(&a, Axis(1), f64::NEG_INFINITY);
+/// assert_eq!(m, array![5.0, 3.0]);
+/// assert_eq!(m, a.fold_axis(Axis(1), f64::NEG_INFINITY, |m, &v| m.max(v)));
+/// assert_eq!(max_axis(&a, Axis(0), 4.0), array![4.0, 5.0]);
+/// ```
+#[inline]
+#[doc(hidden)]
+pub fn max_axis<F: Float, S: Data<Elem = F>, D: RemoveAxis>(
+    a: &ArrayBase<S, D>,
+    axis: Axis,
+    init: F,
+) -> Array<F, D::Smaller> {
+    a.fold_axis(axis, init, |&m, &v| F::max(m, v))
+}
+
+/// The minimum along `axis`, folded from `init`: ndarray's
+/// `a.fold_axis(axis, init, |m, &v| m.min(v))`, the value bit for bit (but
+/// for the sign of a zero minimum, as [`max_axis`]).
+///
+/// Adjoint: `∂a_i = g` at the first element of each lane equal to its
+/// minimum, 0 elsewhere (a lane where `init` is less than every element
+/// gets no gradient).
+///
+/// # Panics
+///
+/// If `axis` is out of bounds.
+///
+/// ```
+/// use backprop_runtime::ops::min_axis;
+/// use ndarray::{array, Axis};
+/// let a = array![[1.0, 5.0], [3.0, -2.0]];
+/// assert_eq!(min_axis(&a, Axis(0), f64::INFINITY), array![1.0, -2.0]);
+/// assert_eq!(
+///     min_axis(&a, Axis(1), 0.0),
+///     a.fold_axis(Axis(1), 0.0_f64, |m, &v| m.min(v))
+/// );
+/// ```
+#[inline]
+#[doc(hidden)]
+pub fn min_axis<F: Float, S: Data<Elem = F>, D: RemoveAxis>(
+    a: &ArrayBase<S, D>,
+    axis: Axis,
+    init: F,
+) -> Array<F, D::Smaller> {
+    a.fold_axis(axis, init, |&m, &v| F::min(m, v))
+}
+
+/// `g` at the first element of each lane along `axis` equal to the lane's
+/// folded value `out`, zeros elsewhere: the rule of a maximum or a minimum.
+fn to_first_equal<F: Float, S: Data<Elem = F>, T: Data<Elem = F>, D: RemoveAxis>(
+    g: &Array<F, D::Smaller>,
+    a: &ArrayBase<S, D>,
+    axis: Axis,
+    out: &ArrayBase<T, D::Smaller>,
+) -> Array<F, D> {
+    let mut d = Array::zeros(a.raw_dim());
+    Zip::from(d.lanes_mut(axis))
+        .and(a.lanes(axis))
+        .and(g)
+        .and(out)
+        .for_each(|mut d, a, &g, &out| {
+            if let Some(k) = a.iter().position(|&x| x == out) {
+                d[k] = g;
+            }
+        });
+    d
+}
+
+/// Adjoint of [`max_axis`]: `g` at the first maximum of each lane.
+#[doc(hidden)]
+pub fn max_axis_vjp<F: Float, S: Data<Elem = F>, T: Data<Elem = F>, D: RemoveAxis>(
+    g: impl Cot<Array<F, D::Smaller>>,
+    a: &ArrayBase<S, D>,
+    axis: Axis,
+    _init: F,
+    out: &ArrayBase<T, D::Smaller>,
+) -> Array<F, D> {
+    to_first_equal(g.get(), a, axis, out)
+}
+
+/// Adjoint of [`min_axis`]: `g` at the first minimum of each lane.
+#[doc(hidden)]
+pub fn min_axis_vjp<F: Float, S: Data<Elem = F>, T: Data<Elem = F>, D: RemoveAxis>(
+    g: impl Cot<Array<F, D::Smaller>>,
+    a: &ArrayBase<S, D>,
+    axis: Axis,
+    _init: F,
+    out: &ArrayBase<T, D::Smaller>,
+) -> Array<F, D> {
+    to_first_equal(g.get(), a, axis, out)
 }
