@@ -131,6 +131,6 @@ pub mod __private {
     pub use backprop_runtime::ops::*;
     pub use backprop_runtime::steps::{Rows, Spare};
     pub use backprop_runtime::value::{
-        lent, shape_of, stand_in, zeros_in, zeros_like, Cot, NotDifferentiable,
+        lent, shape_of, stand_in, zeros_in, zeros_like, Cot, NotDifferentiable, Plain,
     };
 }

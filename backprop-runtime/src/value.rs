@@ -656,3 +656,65 @@ pub fn shape_of<T: Reusable>(x: &T) -> T::Shape {
 pub fn stand_in<S: StandIn>(s: &S) -> S::View<'_> {
     s.stand_in()
 }
+
+/// A constant as the generated code reads it: a number behind references
+/// as the number (`&f64` as `f64`, as Rust's arithmetic reads it), an array
+/// or a reference to one as it is. The items of a constant iterable a loop
+/// walks pass through it (`for (p, w) in points.iter().zip(weights)`).
+pub trait Plain {
+    /// The value read.
+    type Out;
+    /// `self` read as a value.
+    fn plain(self) -> Self::Out;
+}
+
+macro_rules! plain_numbers {
+    ($($t:ty),*) => {$(
+        impl Plain for $t {
+            type Out = $t;
+            #[inline]
+            fn plain(self) -> $t {
+                self
+            }
+        }
+        impl Plain for &$t {
+            type Out = $t;
+            #[inline]
+            fn plain(self) -> $t {
+                *self
+            }
+        }
+        impl Plain for &&$t {
+            type Out = $t;
+            #[inline]
+            fn plain(self) -> $t {
+                **self
+            }
+        }
+    )*};
+}
+plain_numbers!(f32, f64, usize, isize, u8, u16, u32, u64, i8, i16, i32, i64, bool);
+
+impl<S: ndarray::RawData, D> Plain for ArrayBase<S, D> {
+    type Out = Self;
+    #[inline]
+    fn plain(self) -> Self {
+        self
+    }
+}
+
+impl<S: ndarray::RawData, D> Plain for &ArrayBase<S, D> {
+    type Out = Self;
+    #[inline]
+    fn plain(self) -> Self {
+        self
+    }
+}
+
+impl<'a, S: ndarray::RawData, D> Plain for &&'a ArrayBase<S, D> {
+    type Out = &'a ArrayBase<S, D>;
+    #[inline]
+    fn plain(self) -> &'a ArrayBase<S, D> {
+        self
+    }
+}

@@ -112,6 +112,7 @@ pub fn forward(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream> {
             let c = condition(l, lp, c);
             (quote!(while #c), quote!(#end += 1;))
         }
+        None if lp.adapters.is_empty() => (quote!(for #var in #start..#end), quote!()),
         None => (quote!(for #var in #range), quote!()),
     };
     out.push(quote! {

@@ -120,6 +120,11 @@ impl Lowerer<'_> {
                 "labelled loops are not supported in a differentiable function; remove the label",
             );
         }
+        if !is_range(&f.expr) {
+            if let Some(id) = self.iter_loop(f) {
+                return id;
+            }
+        }
         let var = match &*f.pat {
             Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => Some(pi.ident.clone()),
             Pat::Wild(_) => None,
@@ -552,4 +557,13 @@ fn is_compound(op: &syn::BinOp) -> bool {
             | ShlAssign(_)
             | ShrAssign(_)
     )
+}
+
+/// A range, maybe reversed or stepped: `a..b`, `(a..b).rev()`.
+fn is_range(e: &Expr) -> bool {
+    match strip_paren(e) {
+        Expr::Range(_) => true,
+        Expr::MethodCall(m) if m.method == "rev" || m.method == "step_by" => is_range(&m.receiver),
+        _ => false,
+    }
 }

@@ -13,6 +13,7 @@ mod closures;
 mod consts;
 mod control;
 mod folds;
+mod iters;
 mod matches;
 mod ops;
 
@@ -403,6 +404,11 @@ impl Lowerer<'_> {
                 self.scopes.last_mut().expect("a scope").bind(name, id, form);
             }
             Pat::Type(pt) => self.bind(&pt.pat, expr),
+            // `let &x = e;` is `let x = *e;`.
+            Pat::Reference(r) if r.mutability.is_none() => {
+                let deref: Expr = syn::parse_quote_spanned!(r.span()=> *(#expr));
+                self.bind(&r.pat, &deref)
+            }
             Pat::Paren(pp) => self.bind(&pp.pat, expr),
             Pat::Wild(_) => {
                 let outer = std::mem::replace(&mut self.base, "unused".to_owned());
@@ -472,6 +478,20 @@ impl Lowerer<'_> {
                     let id = self.add(Node::Const(field), self.temp(), span, false);
                     self.bind_fields(inner, id);
                 }
+                // `(i, &label)`: the field, dereferenced.
+                Pat::Reference(r) if matches!(&*r.pat, Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none()) => {
+                    let Pat::Ident(pi) = &*r.pat else {
+                        unreachable!("checked")
+                    };
+                    let index = syn::Index::from(k);
+                    let field = ConstArg {
+                        expr: syn::parse_quote!(*#whole.#index),
+                        ..field
+                    };
+                    let name = pi.ident.to_string();
+                    let id = self.add(Node::Const(field), Name::User(name.clone()), span, false);
+                    self.scopes.last_mut().expect("a scope").bind(name, id, Form::Value);
+                }
                 other => self.cx.error_at(
                     other,
                     "this pattern is not supported in a differentiable function; bind a plain name or a tuple of names",
@@ -529,6 +549,9 @@ impl Lowerer<'_> {
                 self.constant(expr, "")
             }
             Expr::Unary(u) => match u.op {
+                // `*` of a constant is Rust's (`*label` of a `&usize`); of a
+                // differentiable value, transparent.
+                UnOp::Deref(_) if !self.mentions_varying(&u.expr) => self.constant(expr, ""),
                 UnOp::Deref(_) => self.expr(&u.expr),
                 UnOp::Neg(_) => {
                     let inner = self.expr(&u.expr);

@@ -1,0 +1,242 @@
+//! `for` loops over iterators, as the loop over indices they are: each
+//! source is walked by an index (`x.rows()` is `x.row(k)` for `k` in
+//! `0..x.nrows()`, a constant iterable is collected once and its items
+//! cloned by index), `.enumerate()` adds the index, `.zip(..)` pairs items
+//! and stops at the shorter. The items of constant data are constants of
+//! the gradient; rows, columns and lanes of a differentiable array are
+//! views the macro differentiates.
+//!
+//! Before: `for (i, &label) in labels.iter().enumerate() { .. }`
+//!
+//! After: `{ let items = labels.iter().collect::<Vec<_>>();
+//! for k in 0..items.len() { let (i, &label) = (k, items[k].clone()); .. } }`
+
+use super::Lowerer;
+use crate::graph::NodeId;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use std::collections::HashSet;
+use syn::spanned::Spanned;
+use syn::{Expr, ExprForLoop};
+
+/// One walk of a source: how many items, and the item at the index.
+struct Walk {
+    /// `let` statements before the loop (a constant source collected).
+    setup: Vec<TokenStream>,
+    len: TokenStream,
+    item: Item,
+}
+
+/// The item at the index, as the pattern destructures it.
+enum Item {
+    /// A view of an array, or the index.
+    Value(TokenStream),
+    /// An item of a constant iterable: the names it binds are read as
+    /// values (`bp::Plain`: a `&f64` as the `f64`).
+    Constant(TokenStream),
+    /// `(a, b)`: `.enumerate()`, `.zip(..)`.
+    Pair(Box<Item>, Box<Item>),
+}
+
+impl Item {
+    fn tokens(&self) -> TokenStream {
+        match self {
+            Item::Value(t) | Item::Constant(t) => t.clone(),
+            Item::Pair(a, b) => {
+                let (a, b) = (a.tokens(), b.tokens());
+                quote!((#a, #b))
+            }
+        }
+    }
+
+    /// The names `pat` binds to items of constant iterables.
+    fn constant_names(&self, pat: &syn::Pat, out: &mut Vec<syn::Ident>) {
+        match (self, pat) {
+            (_, syn::Pat::Type(t)) => self.constant_names(&t.pat, out),
+            (_, syn::Pat::Paren(p)) => self.constant_names(&p.pat, out),
+            (Item::Pair(a, b), syn::Pat::Tuple(t)) if t.elems.len() == 2 => {
+                a.constant_names(&t.elems[0], out);
+                b.constant_names(&t.elems[1], out);
+            }
+            (Item::Constant(_), p) => names_in(p, out),
+            _ => {}
+        }
+    }
+}
+
+/// Every name a pattern binds.
+fn names_in(p: &syn::Pat, out: &mut Vec<syn::Ident>) {
+    struct Find<'a>(&'a mut Vec<syn::Ident>);
+    impl<'ast> syn::visit::Visit<'ast> for Find<'_> {
+        fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+            self.0.push(p.ident.clone());
+            syn::visit::visit_pat_ident(self, p);
+        }
+    }
+    syn::visit::Visit::visit_pat(&mut Find(out), p);
+}
+
+impl Lowerer<'_> {
+    /// Whether `e` is a view walk (`x.rows()`, ...), whose `.into_iter()`
+    /// is itself.
+    fn walk_view(&self, e: &Expr) -> bool {
+        matches!(super::strip_paren(e), Expr::MethodCall(m)
+            if matches!(m.method.to_string().as_str(), "rows" | "columns" | "outer_iter" | "axis_iter"))
+    }
+
+    /// `for pat in iter { body }` over an iterator the macro walks by index;
+    /// `None` when `iter` is not one (the caller reports it).
+    pub(super) fn iter_loop(&mut self, f: &ExprForLoop) -> Option<NodeId> {
+        let span = f.for_token.span();
+        let mut used = HashSet::new();
+        let item = &self.func.item;
+        crate::emit::idents(quote!(#item), &mut used);
+        let mut fresh = Fresh { used, next: 0 };
+        let k = fresh.name("k");
+        let walk = match self.walk(&f.expr, &k, &mut fresh) {
+            Ok(w) => w?,
+            Err(()) => return Some(self.error_node(span)),
+        };
+        let Walk { setup, len, item } = walk;
+        let pat = &f.pat;
+        let body = &f.body.stmts;
+        let mut plain = Vec::new();
+        item.constant_names(pat, &mut plain);
+        let krate = &self.env.krate;
+        let item = item.tokens();
+        let block: syn::Block = syn::parse_quote_spanned! {span=> {
+            #(#setup)*
+            for #k in 0..#len {
+                let #pat = #item;
+                #(let #plain = #krate::__private::Plain::plain(#plain);)*
+                #(#body)*
+            }
+        }};
+        self.block(&block, false, false);
+        Some(self.error_node(span))
+    }
+
+    /// How to walk `e` by the index `k`: `Ok(None)` if it is not an
+    /// iterator of the kinds here, `Err` once an error is reported.
+    fn walk(&mut self, e: &Expr, k: &syn::Ident, fresh: &mut Fresh) -> Result<Option<Walk>, ()> {
+        let e = super::strip_paren(e);
+        if let Expr::MethodCall(m) = e {
+            let recv = &m.receiver;
+            match (m.method.to_string().as_str(), m.args.len()) {
+                ("into_iter", 0) if self.walk_view(recv) => return self.walk(recv, k, fresh),
+                ("enumerate", 0) => {
+                    let Some(w) = self.walk(recv, k, fresh)? else {
+                        return Ok(None);
+                    };
+                    return Ok(Some(Walk {
+                        item: Item::Pair(Box::new(Item::Value(quote!(#k))), Box::new(w.item)),
+                        ..w
+                    }));
+                }
+                ("zip", 1) => {
+                    let (Some(a), Some(b)) =
+                        (self.walk(recv, k, fresh)?, self.walk(&m.args[0], k, fresh)?)
+                    else {
+                        return Ok(None);
+                    };
+                    let (la, lb) = (&a.len, &b.len);
+                    let len = quote!(::core::cmp::min(#la, #lb));
+                    let mut setup = a.setup;
+                    setup.extend(b.setup);
+                    return Ok(Some(Walk {
+                        setup,
+                        len,
+                        item: Item::Pair(Box::new(a.item), Box::new(b.item)),
+                    }));
+                }
+                // Views of an array, differentiable or not.
+                ("rows", 0) => {
+                    return Ok(Some(view(recv, quote!(nrows()), quote!(row(#k)), fresh)))
+                }
+                ("columns", 0) => {
+                    return Ok(Some(view(recv, quote!(ncols()), quote!(column(#k)), fresh)))
+                }
+                ("outer_iter", 0) => {
+                    let krate = &self.env.krate;
+                    let axis = quote!(#krate::ndarray::Axis(0));
+                    return Ok(Some(view(
+                        recv,
+                        quote!(len_of(#axis)),
+                        quote!(index_axis(#axis, #k)),
+                        fresh,
+                    )));
+                }
+                ("axis_iter", 1) => {
+                    let axis = &m.args[0];
+                    return Ok(Some(view(
+                        recv,
+                        quote!(len_of(#axis)),
+                        quote!(index_axis(#axis, #k)),
+                        fresh,
+                    )));
+                }
+                _ => {}
+            }
+        }
+        // Any other iterable of constants: collected once, its items cloned.
+        if self.mentions_varying(e) {
+            self.cx.error_at(
+                e,
+                "a `for` loop walks a differentiable array only by `x.rows()`, `x.columns()`, `x.outer_iter()` or `x.axis_iter(Axis(k))` (with `.enumerate()` and `.zip(..)`), or by index (`for i in 0..x.len()` and `x[i]`)",
+            );
+            return Err(());
+        }
+        let items = fresh.name("items");
+        Ok(Some(Walk {
+            setup: vec![quote! {
+                let #items = ::std::iter::Iterator::collect::<::std::vec::Vec<_>>(
+                    ::core::iter::IntoIterator::into_iter(#e)
+                );
+            }],
+            len: quote!(#items.len()),
+            item: Item::Constant(quote!(::core::clone::Clone::clone(&#items[#k]))),
+        }))
+    }
+}
+
+/// `x.rows()` and the like: `x.nrows()` items, `x.row(k)` each (`x`
+/// bound first where it is not a name, so that it is computed once).
+fn view(x: &Expr, len: TokenStream, item: TokenStream, fresh: &mut Fresh) -> Walk {
+    if let Expr::Path(p) = super::strip(x) {
+        if p.path.get_ident().is_some() {
+            return Walk {
+                setup: Vec::new(),
+                len: quote!(#x.#len),
+                item: Item::Value(quote!(#x.#item)),
+            };
+        }
+    }
+    let source = fresh.name("source");
+    Walk {
+        setup: vec![quote!(let #source = #x;)],
+        len: quote!(#source.#len),
+        item: Item::Value(quote!(#source.#item)),
+    }
+}
+
+/// Names that collide with nothing in the function.
+struct Fresh {
+    used: HashSet<String>,
+    next: usize,
+}
+
+impl Fresh {
+    fn name(&mut self, base: &str) -> syn::Ident {
+        loop {
+            let name = match self.next {
+                0 => base.to_owned(),
+                n => format!("{base}_{n}"),
+            };
+            self.next += 1;
+            if self.used.insert(name.clone()) {
+                self.next = 0;
+                return format_ident!("{}", name);
+            }
+        }
+    }
+}
