@@ -35,10 +35,12 @@ snapshot!(broadcast_sub);
 snapshot!(calls);
 snapshot!(fork_rule);
 snapshot!(huber);
+snapshot!(polar);
 snapshot!(rnn);
 snapshot!(shadowing);
 snapshot!(sigmoid_network);
 snapshot!(sum_of_squares);
+snapshot!(tuple_output);
 snapshot!(two_heads);
 
 /// The two results are the same numbers, bit for bit.
@@ -112,6 +114,21 @@ fn huber() {
 }
 
 #[test]
+fn polar() {
+    use polar::{expanded as e, source as s};
+    for (x, y) in [(3.0, 4.0), (-1.0, 0.5)] {
+        same(
+            e::cart2polar_backward(x, y, (0.7, -1.3)),
+            s::cart2polar_backward(x, y, (0.7, -1.3)),
+        );
+        GradCheck::new()
+            .upstream(&(0.7, -1.3))
+            .check(&(x, y), |&(x, y)| e::cart2polar_backward(x, y, (0.7, -1.3)))
+            .unwrap();
+    }
+}
+
+#[test]
 fn rnn() {
     use rnn::{expanded as e, source as s};
     let mut seed = 3;
@@ -178,6 +195,21 @@ fn sum_of_squares() {
         e::regression_backward(w, b, &x, &y, 1.0)
     })
     .unwrap();
+}
+
+#[test]
+fn tuple_output() {
+    use tuple_output::{expanded as e, source as s};
+    let mut seed = 5;
+    let (x, d1) = (random(4, &mut seed), random(4, &mut seed));
+    same(
+        e::scaled_backward(&x, 1.5, (0.5, &d1)),
+        s::scaled_backward(&x, 1.5, (0.5, &d1)),
+    );
+    GradCheck::new()
+        .upstream(&(0.5, &d1))
+        .check(&(x, 1.5), |(x, s)| e::scaled_backward(x, *s, (0.5, &d1)))
+        .unwrap();
 }
 
 #[test]

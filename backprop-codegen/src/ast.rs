@@ -95,6 +95,9 @@ pub struct Function {
     pub elem: Elem,
     /// The value is an array (so `d_out` is passed by reference).
     pub array_output: bool,
+    /// A tuple value (`-> (f64, Array1<f64>)`): whether each component is
+    /// an array. `None` for a single value.
+    pub tuple: Option<Vec<bool>>,
 }
 
 /// Classifies a parameter or return type; `by_ref` tells whether it was behind `&`.
@@ -194,22 +197,26 @@ impl Function {
             );
         }
 
-        let (elem, array_output) = match &sig.output {
-            ReturnType::Default => {
-                cx.error(
-                    sig.ident.span(),
-                    "a differentiable function must return its value: add `-> f64` (or `f32`, or an ndarray float array)",
-                );
-                return None;
+        let ReturnType::Type(_, ty) = &sig.output else {
+            cx.error(
+                sig.ident.span(),
+                "a differentiable function must return its value: add `-> f64` (or `f32`, or an ndarray float array)",
+            );
+            return None;
+        };
+        let (elem, array_output, tuple) = match strip_type(ty) {
+            Type::Tuple(t) if !t.elems.is_empty() => {
+                let (elem, arrays) = tuple_output(t, krate, cx)?;
+                (elem, false, Some(arrays))
             }
-            ReturnType::Type(_, ty) => match classify(ty, krate) {
+            _ => match classify(ty, krate) {
                 (kind, false) if kind.is_float() => {
-                    (kind.elem()?, matches!(kind, Kind::Array { .. }))
+                    (kind.elem()?, matches!(kind, Kind::Array { .. }), None)
                 }
                 _ => {
                     cx.error(
                         ty.span(),
-                        "a differentiable function must return `f64`, `f32` or an owned ndarray float array (`Array1<f64>`, ...)",
+                        "a differentiable function must return `f64`, `f32`, an owned ndarray float array (`Array1<f64>`, ...) or a tuple of them",
                     );
                     return None;
                 }
@@ -223,7 +230,70 @@ impl Function {
             params,
             elem,
             array_output,
+            tuple,
         })
+    }
+}
+
+/// The type without groups and parentheses.
+fn strip_type(ty: &Type) -> &Type {
+    match ty {
+        Type::Group(g) => strip_type(&g.elem),
+        Type::Paren(p) => strip_type(&p.elem),
+        other => other,
+    }
+}
+
+/// A tuple output (`(f64, Array1<f64>)`): its one element type, and whether
+/// each component is an array. Every component is a float or an owned float
+/// array of that type; `None` (with the errors in `cx`) otherwise.
+fn tuple_output(
+    t: &syn::TypeTuple,
+    krate: &TokenStream,
+    cx: &mut Ctxt,
+) -> Option<(Elem, Vec<bool>)> {
+    let mut elem: Option<Elem> = None;
+    let mut arrays = Vec::new();
+    let mut ok = true;
+    for ty in &t.elems {
+        match (strip_type(ty), classify(ty, krate)) {
+            (Type::Tuple(_), _) => {
+                cx.error_at(
+                    ty,
+                    "a differentiable function may return a tuple of values, not nested tuples; flatten it: `(f64, f64, f64)`",
+                );
+                ok = false;
+            }
+            (_, (kind, false)) if kind.is_float() => {
+                let e = kind.elem()?;
+                match elem {
+                    Some(first) if first != e => {
+                        cx.error_at(
+                            ty,
+                            format!(
+                                "the components of a tuple output share one float type; this one is `{}` where the first is `{}`",
+                                e.ident(),
+                                first.ident()
+                            ),
+                        );
+                        ok = false;
+                    }
+                    _ => elem = Some(e),
+                }
+                arrays.push(matches!(kind, Kind::Array { .. }));
+            }
+            _ => {
+                cx.error_at(
+                    ty,
+                    "each component of a tuple output must be `f64`, `f32` or an owned ndarray float array (`Array1<f64>`, ...); compute other values outside the function",
+                );
+                ok = false;
+            }
+        }
+    }
+    match (ok, elem) {
+        (true, Some(e)) => Some((e, arrays)),
+        _ => None,
     }
 }
 

@@ -43,7 +43,7 @@ pub struct LoopAnalysis {
 
 /// Analyses the function body.
 pub fn analyse(l: &Lowered, params: &[bool]) -> Analysis {
-    analyse_graph(&l.graph, params, &[], &[l.output], &[l.output])
+    analyse_graph(&l.graph, params, &[], &l.outputs, &l.outputs)
 }
 
 /// Which nodes vary, given which parameters and inputs do.

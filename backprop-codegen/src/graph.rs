@@ -371,6 +371,8 @@ pub enum Name {
     Temp(String),
     /// The value of the body's final expression (whose adjoint is `d_out`).
     Output,
+    /// Component `k` of a tuple output (whose adjoint is `d_out`'s `k`-th).
+    Component(usize),
 }
 
 /// One node and where it came from.

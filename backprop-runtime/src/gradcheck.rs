@@ -10,6 +10,14 @@
 //! where `f` is the closure's value (for an array value, its contraction
 //! `Σ out ⊙ upstream` with the upstream passed by [`GradCheck::upstream`]).
 //!
+//! A tuple value (a function `-> (f64, Array1<f64>)`, whose backward takes
+//! one upstream per component) is checked as the weighted sum of its
+//! components, `Σ_k <upstream_k, out_k>`: pass the same tuple to the
+//! backward and to [`GradCheck::upstream`] (`.upstream(&(0.5, &d1))`). A
+//! tuple of scalars may go without: each component then weighs 1, which
+//! matches a backward given `(1.0, 1.0)`; distinct weights check more, since
+//! a gradient that mixed up two components would pass with equal ones.
+//!
 //! An element passes when `|analytic − numeric| ≤ atol + rtol · |numeric|`.
 //! The defaults depend on the precision (single precision when any parameter
 //! or the value is `f32`):
@@ -191,6 +199,22 @@ pub trait Output {
     fn contract(&self, upstream: Option<(&[usize], &[f64])>) -> Result<f64, GradcheckError>;
     /// Whether the value is single precision.
     fn single_precision(&self) -> bool;
+    /// The value contracted with the upstream given to
+    /// [`GradCheck::upstream`], one per component: a scalar or an array has
+    /// one, a tuple one per element (and sums its contracted elements).
+    fn contract_all(
+        &self,
+        upstream: Option<&[(Vec<usize>, Vec<f64>)]>,
+    ) -> Result<f64, GradcheckError> {
+        match upstream {
+            None => self.contract(None),
+            Some([(shape, u)]) => self.contract(Some((shape, u))),
+            Some(all) => Err(GradcheckError::UpstreamCount {
+                components: 1,
+                upstreams: all.len(),
+            }),
+        }
+    }
 }
 
 macro_rules! scalar_output {
@@ -230,6 +254,89 @@ impl<F: Float, S: ndarray::Data<Elem = F>, D: Dimension> Output for ndarray::Arr
         core::mem::size_of::<F>() == 4
     }
 }
+
+/// A tuple value: the sum of its components, each contracted with its own
+/// upstream (or as it is, without upstreams, where every component is a
+/// scalar).
+macro_rules! tuple_output {
+    ($n:expr; $($T:ident $i:tt),+) => {
+        impl<$($T: Output),+> Output for ($($T,)+) {
+            fn contract(&self, upstream: Option<(&[usize], &[f64])>) -> Result<f64, GradcheckError> {
+                match upstream {
+                    None => Ok(0.0 $(+ self.$i.contract(None)?)+),
+                    Some(_) => Err(GradcheckError::UpstreamCount { components: $n, upstreams: 1 }),
+                }
+            }
+            fn single_precision(&self) -> bool {
+                false $(|| self.$i.single_precision())+
+            }
+            fn contract_all(&self, upstream: Option<&[(Vec<usize>, Vec<f64>)]>) -> Result<f64, GradcheckError> {
+                match upstream {
+                    None => self.contract(None),
+                    Some(all) if all.len() == $n => {
+                        Ok(0.0 $(+ self.$i.contract(Some((&all[$i].0, &all[$i].1)))?)+)
+                    }
+                    Some(all) => Err(GradcheckError::UpstreamCount { components: $n, upstreams: all.len() }),
+                }
+            }
+        }
+    };
+}
+tuple_output!(1; A 0);
+tuple_output!(2; A 0, B 1);
+tuple_output!(3; A 0, B 1, C 2);
+tuple_output!(4; A 0, B 1, C 2, E 3);
+tuple_output!(5; A 0, B 1, C 2, E 3, G 4);
+tuple_output!(6; A 0, B 1, C 2, E 3, G 4, H 5);
+
+/// The upstream gradient a backward was given, as [`GradCheck::upstream`]
+/// takes it: a scalar, an array (or a reference to one), or a tuple of them
+/// for a tuple value (`(0.5, &d1)`), one per component.
+pub trait Upstream {
+    /// Each component's `(shape, elements in row-major order)`.
+    fn components(&self) -> Vec<(Vec<usize>, Vec<f64>)>;
+}
+
+macro_rules! scalar_upstream {
+    ($($f:ty),*) => {$(
+        impl Upstream for $f {
+            fn components(&self) -> Vec<(Vec<usize>, Vec<f64>)> {
+                vec![(Vec::new(), vec![Float::to_f64(*self)])]
+            }
+        }
+    )*};
+}
+scalar_upstream!(f32, f64);
+
+impl<F: Float, S: ndarray::Data<Elem = F>, D: Dimension> Upstream for ndarray::ArrayBase<S, D> {
+    fn components(&self) -> Vec<(Vec<usize>, Vec<f64>)> {
+        vec![(self.shape().to_vec(), flatten(self))]
+    }
+}
+
+impl<T: Upstream + ?Sized> Upstream for &T {
+    fn components(&self) -> Vec<(Vec<usize>, Vec<f64>)> {
+        (**self).components()
+    }
+}
+
+macro_rules! tuple_upstream {
+    ($($T:ident $i:tt),+) => {
+        impl<$($T: Upstream),+> Upstream for ($($T,)+) {
+            fn components(&self) -> Vec<(Vec<usize>, Vec<f64>)> {
+                let mut all = Vec::new();
+                $(all.extend(self.$i.components());)+
+                all
+            }
+        }
+    };
+}
+tuple_upstream!(A 0);
+tuple_upstream!(A 0, B 1);
+tuple_upstream!(A 0, B 1, C 2);
+tuple_upstream!(A 0, B 1, C 2, E 3);
+tuple_upstream!(A 0, B 1, C 2, E 3, G 4);
+tuple_upstream!(A 0, B 1, C 2, E 3, G 4, H 5);
 
 /// Why a check failed.
 #[derive(Clone, PartialEq)]
@@ -294,6 +401,14 @@ pub enum GradcheckError {
         /// The upstream's shape.
         upstream: Vec<usize>,
     },
+    /// The value has not as many components (a tuple's elements) as the
+    /// upstream given.
+    UpstreamCount {
+        /// The value's number of components (1 unless it is a tuple).
+        components: usize,
+        /// The number of upstreams given.
+        upstreams: usize,
+    },
 }
 
 impl fmt::Display for GradcheckError {
@@ -344,6 +459,11 @@ impl fmt::Display for GradcheckError {
             Self::UpstreamShape { output, upstream } => write!(
                 f,
                 "gradcheck: the upstream has shape {upstream:?} but the function's value has shape {output:?}"
+            ),
+            Self::UpstreamCount { components, upstreams } => write!(
+                f,
+                "gradcheck: the function's value has {components} component(s) but {upstreams} upstream(s) were given; \
+                 for a tuple value pass the backward's tuple `d_out` with `.upstream(&d_out)`, one per component"
             ),
         }
     }
@@ -444,7 +564,7 @@ pub struct GradCheck {
     eps: Option<f64>,
     rtol: Option<f64>,
     atol: Option<f64>,
-    upstream: Option<(Vec<usize>, Vec<f64>)>,
+    upstream: Option<Vec<(Vec<usize>, Vec<f64>)>>,
 }
 
 impl GradCheck {
@@ -473,9 +593,32 @@ impl GradCheck {
 
     /// The upstream gradient `d_out` that the closure passes to the backward:
     /// required when the value is an array, which is then contracted with it
-    /// (`Σ out ⊙ d_out`). For a scalar value it multiplies the value.
-    pub fn upstream<V: Value>(mut self, d_out: &V) -> Self {
-        self.upstream = Some((d_out.shape().to_vec(), flatten(d_out)));
+    /// (`Σ out ⊙ d_out`). For a scalar value it multiplies the value. For a
+    /// tuple value, a tuple of one upstream per component (`&(0.5, &d1)`):
+    /// the value checked is `Σ_k <d_out.k, out.k>`.
+    ///
+    /// ```
+    /// use backprop_runtime::gradcheck::{flatten, GradCheck, Gradient};
+    ///
+    /// // (x², 3x), a tuple value, with its backward by hand.
+    /// struct Grad { x: f64 }
+    /// impl Gradient for Grad {
+    ///     fn fields(&self) -> Vec<(&'static str, Vec<f64>)> {
+    ///         vec![("x", flatten(&self.x))]
+    ///     }
+    /// }
+    /// fn f_backward(x: f64, d_out: (f64, f64)) -> ((f64, f64), Grad) {
+    ///     ((x * x, 3.0 * x), Grad { x: 2.0 * x * d_out.0 + 3.0 * d_out.1 })
+    /// }
+    ///
+    /// let d_out = (0.5, -2.0);
+    /// GradCheck::new()
+    ///     .upstream(&d_out)
+    ///     .check(&(1.5,), |&(x,)| f_backward(x, d_out))
+    ///     .unwrap();
+    /// ```
+    pub fn upstream<U: Upstream + ?Sized>(mut self, d_out: &U) -> Self {
+        self.upstream = Some(d_out.components());
         self
     }
 
@@ -492,14 +635,11 @@ impl GradCheck {
         params: &P,
         f: impl Fn(&P) -> (V, G),
     ) -> Result<Report, GradcheckError> {
-        let upstream = self
-            .upstream
-            .as_ref()
-            .map(|(s, u)| (s.as_slice(), u.as_slice()));
+        let upstream = self.upstream.as_deref();
         let (value, grad) = f(params);
         let single = params.single_precision() || value.single_precision();
         // An array value without an upstream is reported before anything else.
-        value.contract(upstream)?;
+        value.contract_all(upstream)?;
         let (eps, rtol, atol) = if single {
             (1e-3, 1e-2, 1e-3)
         } else {
@@ -546,10 +686,10 @@ impl GradCheck {
                 let x0 = work.get(i, k);
                 work.set(i, k, x0 + eps);
                 let xp = work.get(i, k);
-                let fp = f(&work).0.contract(upstream)?;
+                let fp = f(&work).0.contract_all(upstream)?;
                 work.set(i, k, x0 - eps);
                 let xm = work.get(i, k);
-                let fm = f(&work).0.contract(upstream)?;
+                let fm = f(&work).0.contract_all(upstream)?;
                 work.set(i, k, x0);
                 let numeric = (fp - fm) / (xp - xm);
 

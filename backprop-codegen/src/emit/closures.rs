@@ -30,11 +30,11 @@ pub fn rule(
     let d_out = namer.fresh("d_out");
     let bp = namer.fresh("bp");
     let mut sh = Shared { func, namer, opts };
-    let plan = plan::plan(l, a, &mut sh, &d_out);
+    let plan = plan::plan(l, a, &mut sh, std::slice::from_ref(&d_out));
     let cx = Cx { bp: &bp, func };
     let forward = super::forward::forward(&plan.body, &cx);
     let reverse = super::reverse::reverse(&plan.body, &cx);
-    let value = super::result(&plan, &cx, l.output);
+    let value = super::result(&plan, &cx, l.outputs[0]);
     let r = &plan.body;
     let zero = syn::LitFloat::new(&format!("0.0_{}", func.elem.ident()), Span::call_site());
     let grads: Vec<TokenStream> = r

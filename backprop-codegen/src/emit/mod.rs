@@ -63,6 +63,8 @@ pub fn grad_struct_name(f: &Ident) -> Ident {
 pub struct Frame {
     pub struct_name: Ident,
     pub d_out: Ident,
+    /// For a tuple output, the name of each component of `d_out`.
+    pub d_outs: Vec<Ident>,
     pub items: TokenStream,
     pub signature: TokenStream,
 }
@@ -117,16 +119,35 @@ pub fn frame(func: &Function, krate: &TokenStream, namer: &mut Namer, real: bool
         syn::ReturnType::Type(_, ty) => ty.to_token_stream(),
         syn::ReturnType::Default => quote!(()),
     };
-    let d_out_ty = if func.array_output {
-        quote!(&#ret)
-    } else {
-        func.elem.ident().into_token_stream()
+    let (d_out_ty, d_outs) = match (&func.tuple, &sig.output) {
+        (Some(arrays), syn::ReturnType::Type(_, ty)) => {
+            let types = components(ty);
+            let d_types = types.iter().zip(arrays).map(|(t, array)| {
+                if *array {
+                    quote!(&#t)
+                } else {
+                    func.elem.ident().into_token_stream()
+                }
+            });
+            let names = (0..arrays.len())
+                .map(|k| namer.fresh(&format!("{d_out}_{k}")))
+                .collect();
+            (quote!((#(#d_types,)*)), names)
+        }
+        _ if func.array_output => (quote!(&#ret), Vec::new()),
+        _ => (func.elem.ident().into_token_stream(), Vec::new()),
     };
     let inputs = strip_mut(sig.inputs.iter());
     let generics = &sig.generics;
-    let doc = format!(
-        " Runs [`{name}`] and its reverse sweep: returns the value and the gradient of `d_out · {name}(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`."
-    );
+    let doc = if func.tuple.is_some() {
+        format!(
+            " Runs [`{name}`] and its reverse sweep: returns the value and the gradient of `Σ_k d_out.k · {name}(..).k` (one upstream gradient per component of the value) with respect to every differentiable parameter. Written by `#[differentiable]`."
+        )
+    } else {
+        format!(
+            " Runs [`{name}`] and its reverse sweep: returns the value and the gradient of `d_out · {name}(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`."
+        )
+    };
     let many = many_arguments(func);
     let unused = (!real).then(|| {
         quote!(#[allow(unused_variables, reason = "this function cannot run: #[differentiable] reported an error")])
@@ -142,13 +163,26 @@ pub fn frame(func: &Function, krate: &TokenStream, namer: &mut Namer, real: bool
     Frame {
         struct_name,
         d_out,
+        d_outs,
         items,
         signature,
     }
 }
 
+/// The component types of a tuple type (`(f64, Array1<f64>)`).
+fn components(ty: &syn::Type) -> Vec<&syn::Type> {
+    match ty {
+        syn::Type::Tuple(t) => t.elems.iter().collect(),
+        syn::Type::Group(g) => components(&g.elem),
+        syn::Type::Paren(p) => components(&p.elem),
+        other => vec![other],
+    }
+}
+
 /// `NAME_vjp`: the gradients by position, for the differentiable functions
-/// that call this one (`real` false: the fallback, which cannot run).
+/// that call this one (`real` false: the fallback, which cannot run). A
+/// function that returns a tuple has none: a differentiable caller cannot
+/// destructure its value yet (`lower` rejects that call).
 fn vjp_item(
     func: &Function,
     krate: &TokenStream,
@@ -157,6 +191,9 @@ fn vjp_item(
     ret: &TokenStream,
     real: bool,
 ) -> TokenStream {
+    if func.tuple.is_some() {
+        return TokenStream::new();
+    }
     let sig = &func.item.sig;
     let vis = &func.item.vis;
     let name = &sig.ident;
@@ -282,11 +319,25 @@ pub fn emit(
     let frame = frame(func, krate, &mut namer, true);
     let bp = namer.fresh("bp");
     let mut sh = Shared { func, namer, opts };
-    let plan = plan::plan(l, a, &mut sh, &frame.d_out);
+    let d_outs = if func.tuple.is_some() {
+        frame.d_outs.clone()
+    } else {
+        vec![frame.d_out.clone()]
+    };
+    let plan = plan::plan(l, a, &mut sh, &d_outs);
     let cx = Cx { bp: &bp, func };
     let forward = forward::forward(&plan.body, &cx);
     let reverse = reverse::reverse(&plan.body, &cx);
-    let value = result(&plan, &cx, l.output);
+    let (value, unpack) = match &func.tuple {
+        Some(arrays) => {
+            let d_out = &frame.d_out;
+            (
+                tuple_result(&plan, &cx, &l.outputs, arrays),
+                Some(unpack_d_out(&plan, &l.outputs, d_out, &frame.d_outs)),
+            )
+        }
+        None => (result(&plan, &cx, l.outputs[0]), None),
+    };
     let unread = unread_params(&plan, &cx);
     let fields = grad_fields(&plan, &cx);
     let Plan { grad, .. } = &plan;
@@ -305,6 +356,7 @@ pub fn emit(
             use #krate::__private as #bp;
             // The original function counts as used where only its backward is.
             let _ = #name;
+            #unpack
             #(#unread)*
             #(#forward)*
             #(#reverse)*
@@ -457,6 +509,37 @@ fn result(plan: &Plan, cx: &Cx, id: NodeId) -> TokenStream {
         Node::Float(t) | Node::Int(t) => t.clone(),
         _ => r.name(id).to_token_stream(),
     }
+}
+
+/// A tuple output's value: each component as [`result`] writes it, an
+/// array that is also a later component cloned.
+///
+/// Before: `(a, a.sum(), a)`; after: `(Clone::clone(&a), out_1, a)`.
+fn tuple_result(plan: &Plan, cx: &Cx, outputs: &[NodeId], arrays: &[bool]) -> TokenStream {
+    let parts = outputs.iter().enumerate().map(|(k, &o)| {
+        let v = result(plan, cx, o);
+        let again = outputs[k + 1..].contains(&o);
+        if arrays[k] && again && !matches!(plan.body.node(o), Node::Param(_)) {
+            quote!(::core::clone::Clone::clone(&#v))
+        } else {
+            v
+        }
+    });
+    quote!((#(#parts,)*))
+}
+
+/// `let (d_out_0, d_out_1) = d_out;`: the upstream gradient of each
+/// component of a tuple output, `_` where the component has no adjoint (it
+/// does not depend on a differentiable parameter).
+fn unpack_d_out(plan: &Plan, outputs: &[NodeId], d_out: &Ident, d_outs: &[Ident]) -> TokenStream {
+    let names = outputs.iter().zip(d_outs).map(|(&o, d)| {
+        if plan.body.active(o) {
+            d.to_token_stream()
+        } else {
+            quote!(_)
+        }
+    });
+    quote!(let (#(#names,)*) = #d_out;)
 }
 
 /// `let _ = c;` for each constant parameter the backward does not read (it

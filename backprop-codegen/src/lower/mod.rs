@@ -33,7 +33,9 @@ const MAX_DEPTH: usize = 3_000;
 /// The lowered body.
 pub struct Lowered {
     pub graph: Graph,
-    pub output: NodeId,
+    /// The function's value: one node, or one per component of a tuple
+    /// output (the same node may be several components).
+    pub outputs: Vec<NodeId>,
 }
 
 /// The graph being built for a loop body's enclosing code, set aside while
@@ -65,6 +67,8 @@ struct Lowerer<'a> {
     /// How deep the expression being lowered is nested, to stop with an error
     /// long before the stack would overflow.
     depth: usize,
+    /// The components of a tuple output, once the final expression is lowered.
+    components: Option<Vec<NodeId>>,
 }
 
 /// What lowering a closure's body as a function of its own needs to know of
@@ -104,6 +108,7 @@ pub fn lower_with(func: &Function, cx: &mut Ctxt, env: &Env) -> Option<Lowered> 
         env,
         base: "out".to_owned(),
         depth: 0,
+        components: None,
     };
     for (i, p) in func.params.iter().enumerate() {
         let id = l.add(
@@ -115,20 +120,23 @@ pub fn lower_with(func: &Function, cx: &mut Ctxt, env: &Env) -> Option<Lowered> 
         l.scopes[0].names.insert(p.ident.to_string(), id);
     }
     let before = l.graph.len();
-    let output = l.block_value(&func.item.block, true);
-    if output.index() >= before && matches!(l.graph.get(output).name, Name::Temp(_)) {
-        l.graph.nodes[output.index()].name = Name::Output;
+    let value = l.block_value(&func.item.block, true);
+    let outputs = l.components.take().unwrap_or_else(|| vec![value]);
+    if outputs.len() == 1
+        && value.index() >= before
+        && matches!(l.graph.get(value).name, Name::Temp(_))
+    {
+        l.graph.nodes[value.index()].name = Name::Output;
     }
-    if let Node::Int(_) = l.graph.get(output).node {
-        let span = l.graph.get(output).span;
-        let text = match &l.graph.get(output).node {
-            Node::Int(t) => t.to_string(),
-            _ => String::new(),
-        };
-        l.cx.error(span, format!("the value of a differentiable function must be a float; write the literal with a decimal point (`{text}.0`)"));
+    for &output in &outputs {
+        if let Node::Int(t) = &l.graph.get(output).node {
+            let span = l.graph.get(output).span;
+            let text = t.to_string();
+            l.cx.error(span, format!("the value of a differentiable function must be a float; write the literal with a decimal point (`{text}.0`)"));
+        }
     }
-    if matches!(l.graph.get(output).node, Node::Error) && !l.cx.has_errors() {
-        let span = l.graph.get(output).span;
+    if matches!(l.graph.get(value).node, Node::Error) && !l.cx.has_errors() {
+        let span = l.graph.get(value).span;
         l.cx.error(span, "the body of a differentiable function must end with an expression: the value to differentiate");
     }
     if l.cx.has_errors() {
@@ -136,7 +144,7 @@ pub fn lower_with(func: &Function, cx: &mut Ctxt, env: &Env) -> Option<Lowered> 
     }
     Some(Lowered {
         graph: l.graph,
-        output,
+        outputs,
     })
 }
 
@@ -311,7 +319,10 @@ impl Lowerer<'_> {
                     if is_body {
                         self.base = "out".to_owned();
                     }
-                    value = Some(self.expr(e))
+                    value = Some(match &self.func.tuple {
+                        Some(arrays) if is_body => self.tuple_output(e, arrays.len()),
+                        _ => self.expr(e),
+                    })
                 }
                 _ => self.stmt(stmt),
             }
@@ -386,6 +397,45 @@ impl Lowerer<'_> {
         }
     }
 
+    /// The final expression of a function that returns a tuple: a tuple
+    /// expression, each component lowered as a value of its own (into
+    /// `self.components`). Returns the first component, or an error node.
+    ///
+    /// Before: `(x.hypot(y), y.atan2(x))`; after: two output nodes, whose
+    /// adjoints are seeded with `d_out.0` and `d_out.1`.
+    fn tuple_output(&mut self, e: &Expr, n: usize) -> NodeId {
+        let t = match strip_paren(e) {
+            Expr::Tuple(t) if t.elems.len() == n => t,
+            Expr::Tuple(t) => {
+                let message = format!(
+                    "this tuple has {} components where the function returns {n}; write one expression per component",
+                    t.elems.len()
+                );
+                return self.whole_error(e, &message);
+            }
+            _ => {
+                return self.whole_error(
+                    e,
+                    "a differentiable function that returns a tuple must end with a tuple expression, one component each: `(r, theta)`; a tuple bound to a name, made by a block or returned by a call is not supported there",
+                );
+            }
+        };
+        let mut components = Vec::with_capacity(n);
+        for (k, c) in t.elems.iter().enumerate() {
+            self.base = format!("out_{k}");
+            let before = self.graph.len();
+            let id = self.expr(c);
+            if id.index() >= before && matches!(self.graph.get(id).name, Name::Temp(_)) {
+                self.graph.nodes[id.index()].name = Name::Component(k);
+            }
+            components.push(id);
+        }
+        self.base = "out".to_owned();
+        let first = components[0];
+        self.components = Some(components);
+        first
+    }
+
     /// `let pat = expr;`
     fn bind(&mut self, pat: &Pat, expr: &Expr) {
         match pat {
@@ -435,6 +485,10 @@ impl Lowerer<'_> {
                     self.graph.nodes[tuple.index()].name = Name::User(names.join("_"));
                     self.bind_fields(pt, tuple);
                 }
+                Expr::Call(_) | Expr::MethodCall(_) => self.cx.error_at(
+                    expr,
+                    "a differentiable function returning a tuple cannot be called from another differentiable function yet (nor can any call that gives a tuple of differentiable values); call it outside, or write each component as its own function",
+                ),
                 _ => self.cx.error_at(
                     pt,
                     "a tuple pattern needs a tuple of the same length on the right: `let (a, b) = (x, y);`",
@@ -637,7 +691,7 @@ impl Lowerer<'_> {
             Expr::Try(t) => self.cx_error(expr, t.question_token.span(), "the `?` operator is not supported in a differentiable function; compute fallible values outside the function and pass them in"),
             Expr::Async(_) | Expr::Await(_) => self.whole_error(expr, "`async`/`.await` is not supported in a differentiable function; await the values outside and pass them in"),
             Expr::Array(_) => self.whole_error(expr, "array literals are only supported as the list of arrays of `concat(Axis(k), &[&a, &b, ...])`"),
-            Expr::Tuple(_) => self.whole_error(expr, "a tuple is only supported on the right of a tuple `let`: `let (a, b) = (x, y);`; a differentiable function returns one value"),
+            Expr::Tuple(_) => self.whole_error(expr, "a tuple is only supported on the right of a tuple `let` (`let (a, b) = (x, y);`) and as the final expression of a function that returns a tuple (`-> (f64, f64)`)"),
             _ => self.whole_error(expr, "this expression is not supported in a differentiable function; see the vocabulary in the backprop README"),
         }
     }

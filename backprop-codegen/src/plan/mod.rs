@@ -32,6 +32,7 @@ pub use scalar::types;
 
 use crate::ast::Function;
 use crate::check::Analysis;
+use crate::graph::NodeId;
 use crate::lower::Lowered;
 use proc_macro2::Ident;
 
@@ -137,13 +138,33 @@ pub struct Plan<'g> {
     pub grad: Ident,
 }
 
-/// Plans `NAME_backward` for a lowered body; `d_out` is the upstream
-/// gradient's name.
-pub fn plan<'g>(l: &'g Lowered, a: &'g Analysis, sh: &mut Shared, d_out: &Ident) -> Plan<'g> {
-    let mut body = Region::new(&l.graph, a, Vec::new(), None, vec![l.output]);
+/// Plans `NAME_backward` for a lowered body; `d_outs` are the upstream
+/// gradients' names, one per output (per component of a tuple output).
+///
+/// Each output's adjoint is seeded with its upstream gradient; a value that
+/// is several components, or also feeds another component, gets every
+/// contribution (the fork rule). An array's upstream arrives by reference,
+/// and stays borrowed where it is the value's only contribution.
+pub fn plan<'g>(l: &'g Lowered, a: &'g Analysis, sh: &mut Shared, d_outs: &[Ident]) -> Plan<'g> {
+    let mut body = Region::new(&l.graph, a, Vec::new(), None, l.outputs.clone());
     body.top_level = true;
-    body.seed(l.output, Part::Name(d_out.clone()), sh.func.array_output);
-    names::assign(&mut body, sh, Some((l.output, d_out)));
+    let arrays: Vec<bool> = match &sh.func.tuple {
+        Some(arrays) => arrays.clone(),
+        None => vec![sh.func.array_output],
+    };
+    for ((&o, d), &array) in l.outputs.iter().zip(d_outs).zip(&arrays) {
+        let seeds = l.outputs.iter().filter(|p| **p == o).count();
+        let alone = seeds + a.uses[o.index()].len() == 1;
+        body.seed(o, Part::Name(d.clone()), array && alone);
+    }
+    let named: Vec<(NodeId, Ident)> = l
+        .outputs
+        .iter()
+        .copied()
+        .zip(d_outs.iter().cloned())
+        .filter(|(o, _)| l.outputs.iter().filter(|p| *p == o).count() == 1)
+        .collect();
+    names::assign(&mut body, sh, &named);
     forward::plan(&mut body, sh);
     routing::plan(&mut body, sh);
     let grad = sh.namer.fresh("grad");

@@ -99,8 +99,9 @@ fn unraw(name: &str) -> String {
 
 /// Names every local of the region, then every adjoint, then plans where
 /// its values live, then names the loops' bodies and the branches' arms.
-/// `output` is the function's value and `d_out`, at the top.
-pub fn assign<'g>(r: &mut Region<'g>, sh: &mut Shared, output: Option<(NodeId, &Ident)>) {
+/// `outputs` are the function's values and their upstream gradients, at
+/// the top (each output that is no other component).
+pub fn assign<'g>(r: &mut Region<'g>, sh: &mut Shared, outputs: &[(NodeId, Ident)]) {
     in_place::plan(r, sh);
     plain::plan(r, sh);
     let mut loop_ids = Vec::new();
@@ -134,6 +135,7 @@ pub fn assign<'g>(r: &mut Region<'g>, sh: &mut Shared, output: Option<(NodeId, &
             (_, Name::User(n)) => Some(sh.namer.user(n)),
             (_, Name::Temp(base)) => Some(sh.namer.numbered(base)),
             (_, Name::Output) => Some(sh.namer.fresh("out")),
+            (_, Name::Component(k)) => Some(sh.namer.fresh(&format!("out_{k}"))),
         };
         let saved = match (&data.node, &name) {
             // A mapped closure keeps its local derivatives.
@@ -157,8 +159,9 @@ pub fn assign<'g>(r: &mut Region<'g>, sh: &mut Shared, output: Option<(NodeId, &
     }
     name_unmade(r, sh);
     for id in r.graph.ids() {
-        let top_output =
-            output.filter(|(o, _)| *o == id && matches!(r.graph.get(id).name, Name::Output));
+        let top_output = outputs.iter().find(|(o, _)| {
+            *o == id && matches!(r.graph.get(id).name, Name::Output | Name::Component(_))
+        });
         // A square summed at once has no adjoint: its sum's rule skips it.
         let adj = if !r.active(id) || r.unmade.contains(&id) {
             None
@@ -180,7 +183,7 @@ pub fn assign<'g>(r: &mut Region<'g>, sh: &mut Shared, output: Option<(NodeId, &
             // captured value is the enclosing graph's.
             lp_plan.body.input_ty = lp.inputs.iter().map(|p| r.ty[p.index()]).collect();
         }
-        assign(&mut lp_plan.body, sh, None);
+        assign(&mut lp_plan.body, sh, &[]);
         r.loops.insert(id, lp_plan);
     }
     for id in branch_ids {
@@ -192,7 +195,7 @@ pub fn assign<'g>(r: &mut Region<'g>, sh: &mut Shared, output: Option<(NodeId, &
             }
         }
         for arm in &mut b.arms {
-            assign(arm, sh, None);
+            assign(arm, sh, &[]);
         }
         r.branches.insert(id, b);
     }

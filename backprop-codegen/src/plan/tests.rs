@@ -30,7 +30,7 @@ fn with_plan(source: &str, opts: Options, f: impl FnOnce(&Plan)) {
         opts,
     };
     let d_out = format_ident!("d_out");
-    let p = plan(&lowered, &analysis, &mut sh, &d_out);
+    let p = plan(&lowered, &analysis, &mut sh, std::slice::from_ref(&d_out));
     f(&p)
 }
 
