@@ -20,6 +20,7 @@ pub fn next(cx: &Cx, n: &Next) -> TokenStream {
             quote!(#bp::copy(#o))
         }
         Next::Value(o) => value(cx, o),
+        Next::Const(o) => copy_const(cx, o),
     }
 }
 
@@ -72,6 +73,10 @@ pub fn forward(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream> {
             Init::Moved(name) => quote!(let mut #s = #name;),
             Init::Value(o) => {
                 let v = value(cx, o);
+                quote!(let mut #s = #v;)
+            }
+            Init::Const(o) => {
+                let v = copy_const(cx, o);
                 quote!(let mut #s = #v;)
             }
             Init::Copy(o) => {
@@ -342,4 +347,19 @@ fn condition(l: &crate::plan::LoopPlan, lp: &Loop, c: &ConstArg) -> TokenStream 
             Form::Value => local,
         }
     })
+}
+
+/// A constant the macro knows nothing of, cloned (a reference as itself).
+fn copy_const(cx: &Cx, o: &crate::plan::Operand) -> TokenStream {
+    use crate::plan::Operand;
+    let bp = cx.bp;
+    match o {
+        Operand::Param { by_ref: true, .. } | Operand::Ref(_) | Operand::StandIn(_) => {
+            operand(cx, o)
+        }
+        _ => {
+            let o = operand(cx, o);
+            quote!(#bp::copy_const(#o))
+        }
+    }
 }

@@ -120,6 +120,9 @@ impl Lowerer<'_> {
                 "labelled loops are not supported in a differentiable function; remove the label",
             );
         }
+        if let Some(id) = self.for_with_exits(f) {
+            return id;
+        }
         if !is_range(&f.expr) {
             if let Some(id) = self.iter_loop(f) {
                 return id;
@@ -198,6 +201,9 @@ impl Lowerer<'_> {
         if let Expr::Let(l) = strip_paren(&w.cond) {
             self.cx.error_at(l, "`while let` is not supported in a differentiable function; loop with `while cond` or over a range");
             return self.error_node(span);
+        }
+        if let Some(id) = self.while_with_exits(w) {
+            return id;
         }
         if let Some(e) = side_effect(&w.cond) {
             self.cx.error_at(e, "a `while` condition must not change anything (an assignment, a `&mut`); compute the condition from the loop's values");

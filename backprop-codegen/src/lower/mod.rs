@@ -12,6 +12,7 @@
 mod closures;
 mod consts;
 mod control;
+mod exits;
 mod folds;
 mod iters;
 mod matches;

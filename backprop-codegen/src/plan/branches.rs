@@ -53,6 +53,9 @@ pub fn plan_forward<'g>(r: &mut Region<'g>, sh: &mut Shared, id: NodeId, b: &'g 
                 _ if sh.opts.plain_scalars && arm.scalar[o.index()] => {
                     Next::Value(arm.operand(&sh.func.params, *o))
                 }
+                _ if arm.ty[o.index()].is_none() && !arm.active(*o) => {
+                    Next::Const(arm.operand(&sh.func.params, *o))
+                }
                 _ => Next::Copy(arm.operand(&sh.func.params, *o)),
             })
             .collect();

@@ -127,6 +127,8 @@ pub fn plan_forward<'g>(r: &mut Region<'g>, sh: &mut Shared, id: NodeId, lp: &'g
                 Init::Moved(r.name(*p).clone())
             } else if sh.opts.plain_scalars && r.scalar[p.index()] {
                 Init::Value(r.operand(&sh.func.params, *p))
+            } else if r.ty[p.index()].is_none() && !r.active(*p) {
+                Init::Const(r.operand(&sh.func.params, *p))
             } else {
                 Init::Copy(r.operand(&sh.func.params, *p))
             }
@@ -166,6 +168,9 @@ pub fn plan_forward<'g>(r: &mut Region<'g>, sh: &mut Shared, id: NodeId, lp: &'g
             Node::Input(j) if *j < lp.carried => Next::Local(l.ins[*j].clone()),
             _ if sh.opts.plain_scalars && l.body.scalar[o.index()] => {
                 Next::Value(l.body.operand(&sh.func.params, *o))
+            }
+            _ if l.body.ty[o.index()].is_none() && !l.body.active(*o) => {
+                Next::Const(l.body.operand(&sh.func.params, *o))
             }
             _ => Next::Copy(l.body.operand(&sh.func.params, *o)),
         })

@@ -149,6 +149,8 @@ pub enum Init {
     Copy(Operand),
     /// A scalar, by value.
     Value(Operand),
+    /// A clone of a constant of another type.
+    Const(Operand),
 }
 
 /// A carried variable kept in a `bp::Rows`: row `k` is its value at the
@@ -188,6 +190,9 @@ pub enum Next {
     Copy(Operand),
     /// A scalar, by value.
     Value(Operand),
+    /// A clone of a constant the macro knows nothing of (a `bool`, a
+    /// count): `bp::copy_const`.
+    Const(Operand),
 }
 
 impl Next {

@@ -178,6 +178,14 @@ pub fn copy<V: Value>(x: &V) -> V::Owned {
     x.to_owned_value()
 }
 
+/// A clone of a constant the generated code carries through a loop or a
+/// branch unchanged (a `bool`, a count): not differentiated.
+#[inline]
+#[doc(hidden)]
+pub fn copy_const<T: Clone>(x: &T) -> T {
+    x.clone()
+}
+
 /// Adjoint of [`copy`]: `g`.
 #[inline]
 #[doc(hidden)]

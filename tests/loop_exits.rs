@@ -1,0 +1,75 @@
+//! `break` and `continue`, also under conditions on differentiable values
+//! (the path taken is a constant of the gradient), in `for` and `while`
+//! loops. Each function is checked against the original's value bit for
+//! bit, by central differences and by its closed-form gradient.
+
+use backprop::prelude::*;
+
+/// Sums the non-negative elements times `s` until the sum passes 2.
+#[differentiable]
+fn capped(x: &Array1<f64>, s: f64) -> f64 {
+    let mut acc = 0.0;
+    for i in 0..x.len() {
+        if x[i] < 0.0 {
+            continue;
+        }
+        acc += x[i] * s;
+        if acc > 2.0 {
+            break;
+        }
+        acc += 0.1;
+    }
+    acc
+}
+
+#[test]
+fn continue_and_break_in_a_for_loop() {
+    let x = array![0.5, -1.0, 1.0, 2.0, 3.0];
+    let s = 0.9;
+    let (v, g) = capped_backward(&x, s, 1.0);
+    assert_eq!(v, capped(&x, s));
+    // Elements 0, 2 and 3 are added (the sum passes 2 at element 3).
+    assert_eq!(g.x, array![s, 0.0, s, s, 0.0]);
+    assert_eq!(g.s, 0.5 + 1.0 + 2.0);
+    gradcheck(&(x.clone(), s), |(x, s)| capped_backward(x, *s, 1.0)).unwrap();
+}
+
+/// A `while` that breaks from inside a `match` arm and an `if`.
+#[differentiable]
+fn damped(a: f64, mode: usize) -> f64 {
+    let mut y = a;
+    let mut n = 0;
+    while n < 100 {
+        n += 1;
+        y = y * 0.5 + 0.1;
+        match mode {
+            0 => break,
+            _ => {
+                if y < 0.25 {
+                    break;
+                }
+            }
+        }
+    }
+    y
+}
+
+#[test]
+fn break_out_of_a_while_from_a_match_arm() {
+    for (mode, a) in [(0, 3.0), (1, 3.0), (1, 0.1)] {
+        let (v, g) = damped_backward(a, mode, 1.0);
+        assert_eq!(v, damped(a, mode));
+        // y_n = a / 2^n + ...: the gradient is 2^-n for the n iterations run.
+        let mut y: f64 = a;
+        let mut n = 0;
+        loop {
+            n += 1;
+            y = y * 0.5 + 0.1;
+            if mode == 0 || y < 0.25 {
+                break;
+            }
+        }
+        assert_eq!(g.a, 0.5_f64.powi(n), "mode {mode}, a = {a}");
+        gradcheck(&(a,), |(a,)| damped_backward(*a, mode, 1.0)).unwrap();
+    }
+}
