@@ -17,6 +17,7 @@ mod folds;
 mod iters;
 mod matches;
 mod ops;
+mod returns;
 
 use crate::ast::{Function, Kind};
 use crate::ctxt::Ctxt;
@@ -121,7 +122,13 @@ pub fn lower_with(func: &Function, cx: &mut Ctxt, env: &Env) -> Option<Lowered> 
         l.scopes[0].names.insert(p.ident.to_string(), id);
     }
     let before = l.graph.len();
-    let value = l.block_value(&func.item.block, true);
+    let value = match returns::rewrite_returns(&func.item) {
+        Ok(body) => l.block_value(&body, true),
+        Err((span, message)) => {
+            l.cx.error(span, message);
+            l.error_node(span)
+        }
+    };
     let outputs = l.components.take().unwrap_or_else(|| vec![value]);
     if outputs.len() == 1
         && value.index() >= before

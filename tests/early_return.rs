@@ -1,0 +1,90 @@
+//! Early `return`: from a branch, from inside a loop, from a `match` arm;
+//! the path taken is a constant of the gradient. Each function is checked
+//! against the original's value bit for bit, by central differences and by
+//! its closed-form gradient.
+
+use backprop::prelude::*;
+
+/// Huber with an early return.
+#[differentiable]
+fn huber(r: f64, delta: f64) -> f64 {
+    if r.abs() <= delta {
+        return 0.5 * r * r;
+    }
+    delta * (r.abs() - 0.5 * delta)
+}
+
+#[test]
+fn huber_with_an_early_return() {
+    for r in [0.3, -0.8, 2.5, -4.0] {
+        let (v, g) = huber_backward(r, 1.0, 1.0);
+        assert_eq!(v, huber(r, 1.0));
+        let dr = if r.abs() <= 1.0 { r } else { r.signum() };
+        assert_eq!(g.r, dr);
+        gradcheck(&(r, 1.0), |(r, d)| huber_backward(*r, *d, 1.0)).unwrap();
+    }
+}
+
+/// The first partial sum above a threshold, returned from inside a loop.
+#[differentiable]
+fn first_above(x: &Array1<f64>, threshold: f64) -> f64 {
+    let mut acc = 0.0;
+    for i in 0..x.len() {
+        acc += x[i] * x[i];
+        if acc > threshold {
+            return acc * 2.0;
+        }
+    }
+    acc
+}
+
+#[test]
+fn a_return_from_inside_a_loop() {
+    let x = array![0.5, 1.0, 2.0, 0.1];
+    for (t, used, scale) in [(1.0, 2, 2.0), (100.0, 4, 1.0)] {
+        let (v, g) = first_above_backward(&x, t, 1.0);
+        assert_eq!(v, first_above(&x, t));
+        // The first `used` elements are summed (squared), then doubled if returned early.
+        let exact: Array1<f64> = x
+            .iter()
+            .enumerate()
+            .map(|(i, &xi)| if i < used { 2.0 * xi * scale } else { 0.0 })
+            .collect();
+        assert_eq!(g.x, exact, "threshold {t}");
+        gradcheck(&(x.clone(), t), |(x, t)| first_above_backward(x, *t, 1.0)).unwrap();
+    }
+}
+
+/// Returns from `match` arms, an array output.
+#[differentiable]
+fn scaled(x: &Array1<f64>, mode: usize) -> Array1<f64> {
+    match mode {
+        0 => return x * 2.0,
+        1 if x.sum() > 0.0 => {
+            let y = x.mapv(|v| v * v);
+            return y;
+        }
+        _ => {}
+    }
+    x.exp()
+}
+
+#[test]
+fn returns_from_match_arms_with_an_array_value() {
+    let x = array![0.5, -0.25, 1.0];
+    let d = array![1.0, 2.0, -1.0];
+    for mode in [0, 1, 2] {
+        let (v, g) = scaled_backward(&x, mode, &d);
+        assert_eq!(v, scaled(&x, mode));
+        let exact = match mode {
+            0 => &d * 2.0,
+            1 => &d * &x * 2.0,
+            _ => &d * &x.exp(),
+        };
+        assert_eq!(g.x, exact, "mode {mode}");
+        GradCheck::new()
+            .upstream(&d)
+            .check(&(x.clone(),), |(x,)| scaled_backward(x, mode, &d))
+            .unwrap();
+    }
+}
