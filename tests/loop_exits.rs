@@ -73,3 +73,40 @@ fn break_out_of_a_while_from_a_match_arm() {
         gradcheck(&(a,), |(a,)| damped_backward(*a, mode, 1.0)).unwrap();
     }
 }
+
+/// `loop` until a condition on a differentiable value: bisection-like
+/// halving of a step.
+#[differentiable]
+fn halving(a: f64) -> f64 {
+    let mut step = a;
+    let mut total = 0.0;
+    loop {
+        total += step;
+        step *= 0.5;
+        if step.abs() < 0.05 {
+            break;
+        }
+    }
+    total
+}
+
+#[test]
+fn a_loop_until_break() {
+    for a in [1.0, 0.07, -3.0] {
+        let (v, g) = halving_backward(a, 1.0);
+        assert_eq!(v, halving(a));
+        // total = a (1 + 1/2 + .. + 1/2^(n-1)) for the n iterations run.
+        let mut n = 0;
+        let mut step: f64 = a;
+        loop {
+            n += 1;
+            step *= 0.5;
+            if step.abs() < 0.05 {
+                break;
+            }
+        }
+        let exact = (0..n).map(|k| 0.5_f64.powi(k)).sum::<f64>();
+        assert_eq!(g.a, exact, "a = {a}");
+        gradcheck(&(a,), |(a,)| halving_backward(*a, 1.0)).unwrap();
+    }
+}

@@ -69,6 +69,31 @@ impl Lowerer<'_> {
         Some(self.error_node(span))
     }
 
+    /// `loop { .. }`, which only a `break` ends: `while true { .. }` with
+    /// its exits as flags (so `while going { .. }`).
+    pub(super) fn loop_until_break(&mut self, l: &syn::ExprLoop) -> NodeId {
+        let span = l.loop_token.span();
+        if let Some(label) = &l.label {
+            self.cx.error_at(
+                label,
+                "labelled loops are not supported in a differentiable function; remove the label",
+            );
+            return self.error_node(span);
+        }
+        let mut find = Exits::default();
+        find.visit_block(&l.body);
+        if !find.breaks {
+            self.cx.error(span, "this `loop` never ends: it has no `break`");
+            return self.error_node(span);
+        }
+        let body = &l.body;
+        let w: syn::ExprWhile = syn::parse_quote_spanned!(span=> while true #body);
+        match self.while_with_exits(&w) {
+            Some(id) => id,
+            None => self.error_node(span),
+        }
+    }
+
     /// The flags a body needs, with names that collide with nothing.
     fn flags(&self, body: &Block) -> Option<Flags> {
         let mut find = Exits::default();

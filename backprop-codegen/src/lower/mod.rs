@@ -685,7 +685,7 @@ impl Lowerer<'_> {
             Expr::Cast(_) => self.constant(expr, "`as` casts are only supported on constants (such as `labels.len() as f64`); a differentiable value keeps its float type"),
             Expr::Field(_) => self.place(expr, "field access is only supported on constants"),
             Expr::While(w) => self.while_loop(w),
-            Expr::Loop(l) => self.cx_error(expr, l.loop_token.span(), "#[differentiable] does not support `loop`: a loop needs its condition at its head; use `while cond { .. }` or a `for` loop over a range (`for i in 0..n`)"),
+            Expr::Loop(l) => self.loop_until_break(l),
             Expr::ForLoop(f) => self.for_loop(f),
             Expr::If(i) => self.branch(i, true),
             Expr::Match(m) => self.match_expr(m, true),
