@@ -4,7 +4,7 @@
 
 use super::{strip_paren, ArmBody, Frame, Lowerer, Scope};
 use crate::graph::{Adapter, Branch, ConstArg, Form, Graph, Loop, Name, Node, NodeId, Region};
-use crate::vocab::Op;
+use crate::vocab::{Op, WRITE_VIEWS};
 use proc_macro2::{Ident, Span};
 use std::collections::HashMap;
 use syn::spanned::Spanned;
@@ -19,29 +19,62 @@ struct Assigned {
 
 impl<'ast> Visit<'ast> for Assigned {
     fn visit_expr_assign(&mut self, a: &'ast syn::ExprAssign) {
-        if let Expr::Path(p) = strip_paren(&a.left) {
-            if let Some(id) = p.path.get_ident() {
-                self.names.push(id.to_string());
-            }
+        if let Some(id) = written(&a.left) {
+            self.names.push(id.to_string());
         }
         syn::visit::visit_expr_assign(self, a);
+    }
+    fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
+        if let Some((name, _, _)) = view_write(m) {
+            self.names.push(name.to_string());
+        }
+        syn::visit::visit_expr_method_call(self, m);
     }
     fn visit_expr_binary(&mut self, b: &'ast syn::ExprBinary) {
         if matches!(
             b.op,
             BinOp::AddAssign(_) | BinOp::SubAssign(_) | BinOp::MulAssign(_) | BinOp::DivAssign(_)
         ) {
-            if let Expr::Path(p) = strip_paren(&b.left) {
-                if let Some(id) = p.path.get_ident() {
-                    self.names.push(id.to_string());
-                }
+            if let Some(id) = written(&b.left) {
+                self.names.push(id.to_string());
             }
         }
         syn::visit::visit_expr_binary(self, b);
     }
 }
 
-const ASSIGN_HINT: &str = "only a binding of the function can be assigned (`x = ...;`, `x += ...;`); an element or a field cannot: build a new value instead";
+/// The binding an assignment writes: `x` of `x = ..` and of `x[i] = ..`.
+fn written(place: &Expr) -> Option<&Ident> {
+    match strip_paren(place) {
+        Expr::Path(p) => p.path.get_ident(),
+        Expr::Index(i) => match strip_paren(&i.expr) {
+            Expr::Path(p) => p.path.get_ident(),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `y.row_mut(i).assign(&v)`: the binding, the op of the view written
+/// through, and the view's argument.
+pub(super) fn view_write(m: &syn::ExprMethodCall) -> Option<(&Ident, Op, &Expr)> {
+    if m.method != "assign" || m.args.len() != 1 {
+        return None;
+    }
+    let Expr::MethodCall(view) = strip_paren(&m.receiver) else {
+        return None;
+    };
+    let (_, op) = WRITE_VIEWS.iter().find(|(name, _)| view.method == name)?;
+    let Expr::Path(p) = strip_paren(&view.receiver) else {
+        return None;
+    };
+    match (p.path.get_ident(), view.args.first()) {
+        (Some(name), Some(arg)) if view.args.len() == 1 => Some((name, *op, arg)),
+        _ => None,
+    }
+}
+
+const ASSIGN_HINT: &str = "only a binding of the function, an element of an array it made (`y[i] = ...;`) or a row or column through `y.row_mut(i).assign(&v)` can be assigned; a field cannot: build a new value instead";
 
 impl Lowerer<'_> {
     /// `x = e;` and `x op= e;`: the name is bound to a new node (SSA renaming),
@@ -54,10 +87,14 @@ impl Lowerer<'_> {
         value: &Expr,
         whole: &Expr,
     ) -> NodeId {
-        let name = match strip_paren(place) {
+        let (name, element) = match strip_paren(place) {
             Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some() => {
-                p.path.get_ident().expect("checked").to_string()
+                (p.path.get_ident().expect("checked").to_string(), None)
             }
+            Expr::Index(i) if written(place).is_some() => (
+                written(place).expect("checked").to_string(),
+                Some(&*i.index),
+            ),
             _ => {
                 self.cx.error_at(place, ASSIGN_HINT);
                 return self.error_node(whole.span());
@@ -80,6 +117,30 @@ impl Lowerer<'_> {
         }
         let outer = std::mem::replace(&mut self.base, name.clone());
         let before = self.graph.len();
+        if let Some(index) = element {
+            // `y[i] op= e`: the array's new value, with the element set.
+            let old = self.scopes[scope].names[&name];
+            let index = self.const_arg(index, "an index written to");
+            let rhs = self.expr(value);
+            let e = match op {
+                None => rhs,
+                Some(op) => {
+                    let read = self.add(
+                        Node::Op {
+                            op: Op::Index,
+                            inputs: vec![old],
+                            consts: vec![index.clone()],
+                        },
+                        self.temp(),
+                        whole.span(),
+                        self.varying[old.index()],
+                    );
+                    self.op(op, vec![read, rhs], vec![], whole.span())
+                }
+            };
+            let id = self.op(Op::SetIndex, vec![old, e], vec![index], whole.span());
+            return self.rebind(scope, name, outer, before, id, whole);
+        }
         let rhs = self.expr(value);
         let id = match op {
             None => rhs,
@@ -102,12 +163,50 @@ impl Lowerer<'_> {
                 }
             }
         };
+        self.rebind(scope, name, outer, before, id, whole)
+    }
+
+    /// The name bound to its new value after an assignment.
+    fn rebind(
+        &mut self,
+        scope: usize,
+        name: String,
+        outer: String,
+        before: usize,
+        id: NodeId,
+        whole: &Expr,
+    ) -> NodeId {
         self.base = outer;
         if id.index() >= before {
             self.graph.nodes[id.index()].name = Name::User(name.clone());
         }
         self.scopes[scope].bind(name, id, Form::Value);
         self.error_node(whole.span())
+    }
+
+    /// `y.row_mut(i).assign(&v)`: `y`'s new value, with the row set.
+    pub(super) fn write_view(&mut self, m: &syn::ExprMethodCall) -> Option<NodeId> {
+        let (name, op, arg) = view_write(m)?;
+        let whole = Expr::MethodCall(m.clone());
+        let name = name.to_string();
+        let Some(scope) = self
+            .scopes
+            .iter()
+            .rposition(|s| s.names.contains_key(&name))
+        else {
+            self.cx.error_at(
+                &m.receiver,
+                format!("`{name}` is not a binding of this function"),
+            );
+            return Some(self.error_node(whole.span()));
+        };
+        let outer = std::mem::replace(&mut self.base, name.clone());
+        let before = self.graph.len();
+        let old = self.scopes[scope].names[&name];
+        let at = self.const_arg(arg, "the row or column written to");
+        let v = self.expr(&m.args[0]);
+        let id = self.op(op, vec![old, v], vec![at], m.method.span());
+        Some(self.rebind(scope, name, outer, before, id, &whole))
     }
 
     /// `for var in start..end { body }`: the body becomes a region of its own,

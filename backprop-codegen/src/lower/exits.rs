@@ -83,7 +83,8 @@ impl Lowerer<'_> {
         let mut find = Exits::default();
         find.visit_block(&l.body);
         if !find.breaks {
-            self.cx.error(span, "this `loop` never ends: it has no `break`");
+            self.cx
+                .error(span, "this `loop` never ends: it has no `break`");
             return self.error_node(span);
         }
         let body = &l.body;

@@ -700,6 +700,8 @@ impl Lowerer<'_> {
             Expr::Async(_) | Expr::Await(_) => self.whole_error(expr, "`async`/`.await` is not supported in a differentiable function; await the values outside and pass them in"),
             Expr::Array(_) => self.whole_error(expr, "array literals are only supported as the list of arrays of `concat(Axis(k), &[&a, &b, ...])`"),
             Expr::Tuple(_) => self.whole_error(expr, "a tuple is only supported on the right of a tuple `let` (`let (a, b) = (x, y);`) and as the final expression of a function that returns a tuple (`-> (f64, f64)`)"),
+            // A struct literal, a range, ... of constants: Rust's.
+            _ if !self.mentions_varying(expr) => self.constant(expr, ""),
             _ => self.whole_error(expr, "this expression is not supported in a differentiable function; see the vocabulary in the backprop README"),
         }
     }

@@ -106,6 +106,9 @@ impl Lowerer<'_> {
         if let Some(id) = self.mapped_closure(m) {
             return id;
         }
+        if let Some(id) = self.write_view(m) {
+            return id;
+        }
         if let Some(id) = self.axis_fold(m) {
             return id;
         }

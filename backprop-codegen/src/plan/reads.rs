@@ -107,7 +107,11 @@ impl Reads<'_, '_> {
     fn rule_args(&mut self, id: NodeId) {
         let r = self.r;
         let rule_takes = r.rule_takes.contains(&id);
+        let skip_first = r.op(id).has(crate::vocab::RULES_SKIP_FIRST);
         for (p, i) in r.inputs(id).iter().enumerate() {
+            if skip_first && p == 0 {
+                continue;
+            }
             if rule_takes && p == 0 {
                 self.add(r.name(*i));
             } else {

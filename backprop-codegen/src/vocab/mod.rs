@@ -222,6 +222,9 @@ pub const RULE_OVER_FIRST: u16 = 1024;
 /// (`concatenate(Axis(0), &[a.view(), b.view()])`): each is passed as
 /// `bp::view(..)`, so arrays of any kind may be joined.
 pub const SLICE_OF_VIEWS: u16 = 2048;
+/// Its rules do not read its first operand (a write's old value: the
+/// new value's adjoint is all they need), so the forward may write over it.
+pub const RULES_SKIP_FIRST: u16 = 4096;
 
 /// The local derivative of an operator on scalars, times the upstream
 /// gradient `g`, as written in the generated code (`a`, `b`: the operands).
@@ -326,6 +329,7 @@ mod table;
 
 pub use table::{
     method_hint, Op, SHAPE_METHODS, SLICE_MACROS, TRANSPARENT_METHODS, UNWRAP_HINT, UNWRAP_METHODS,
+    WRITE_VIEWS,
 };
 
 impl Op {
@@ -477,6 +481,9 @@ impl Op {
     /// Whether the op's rules read its (first) operand, its values or its
     /// shape: all but a unary kernel that reads only its output.
     pub fn rule_reads_operand(self) -> bool {
+        if self.has(RULES_SKIP_FIRST) {
+            return false;
+        }
         self.unary_kernel()
             .is_none_or(|k| matches!(k.reads, Reads::X | Reads::XOut))
     }

@@ -750,6 +750,43 @@ vocabulary! {
         example: "sum(&x.to_owned()) + sum(&(v.clone() * 2.0))",
         ..ROW
     },
+    /// `y[i] = e`, `m[[i, j]] = e` (also `+= -= *= /=`), into an array the
+    /// body made: the array's new value.
+    SetIndex => OpDef {
+        name: "set_index",
+        forward: "set_index",
+        rules: Rules::Two("set_index_vjp_lhs", "set_index_vjp_rhs"),
+        reads_out: false,
+        in_place: InPlace::Always,
+        flags: RULES_SKIP_FIRST,
+        example: "let mut y = x.to_owned(); y[[0, 1]] = s * 2.0; y[[2, 0]] += y[[1, 1]] * s; let mut u = v * 1.0; u[1] *= s; sum(&(&y * &u))",
+        axes: Axes::Same,
+        ..ROW
+    },
+    /// `y.row_mut(i).assign(&v)`, into an array the body made.
+    SetRow => OpDef {
+        name: "set_row",
+        forward: "set_row",
+        rules: Rules::Two("set_row_vjp_lhs", "set_row_vjp_rhs"),
+        reads_out: false,
+        in_place: InPlace::Always,
+        flags: RULES_SKIP_FIRST,
+        example: "let mut y = x * 1.0; y.row_mut(1).assign(&(v * s)); y.row_mut(2).assign(&x.row(0)); sum(&(&y * &y))",
+        axes: Axes::Same,
+        ..ROW
+    },
+    /// `y.column_mut(j).assign(&v)`, into an array the body made.
+    SetColumn => OpDef {
+        name: "set_column",
+        forward: "set_column",
+        rules: Rules::Two("set_column_vjp_lhs", "set_column_vjp_rhs"),
+        reads_out: false,
+        in_place: InPlace::Always,
+        flags: RULES_SKIP_FIRST,
+        example: "let mut y = x * 1.0; y.column_mut(0).assign(&(&x.column(1) * s)); sum(&(&y * &y))",
+        axes: Axes::Same,
+        ..ROW
+    },
     /// `a.insert_axis(Axis(k))`.
     InsertAxis => OpDef {
         name: "insert_axis",
@@ -976,6 +1013,10 @@ vocabulary! {
         ..ROW
     },
 }
+
+/// The views a body writes through, `y.row_mut(i).assign(&v)`, and the op
+/// each write is.
+pub const WRITE_VIEWS: &[(&str, Op)] = &[("row_mut", Op::SetRow), ("column_mut", Op::SetColumn)];
 
 /// Methods that only read an array's shape: constants even on a
 /// differentiable value.

@@ -27,6 +27,7 @@ pub mod linalg;
 pub mod nn;
 pub mod reduce;
 pub mod structure;
+pub mod writes;
 
 pub use arith::*;
 pub use elementwise::*;
@@ -34,6 +35,7 @@ pub use linalg::*;
 pub use nn::*;
 pub use reduce::*;
 pub use structure::*;
+pub use writes::*;
 
 /// The functions a differentiable body may call: `backprop::ops`.
 pub mod vocabulary {

@@ -1,0 +1,161 @@
+//! Writes into an array the body made (`y[i] = e`, `h.row_mut(t).assign(&v)`),
+//! as the functional updates they are: each makes the array's new value
+//! from the old one (in the old one's buffer when nothing reads it any
+//! more, else in a copy: the save of a value the reverse needs), and the
+//! adjoint of the written region is the new value's, the old value's
+//! there zero.
+
+use crate::unbroadcast::SumTo;
+use crate::value::{Cot, ElemOf, Float, Operand, OwnedOf, Tensor, Value};
+use ndarray::{Array1, Array2, Ix2, NdIndex};
+use num_traits::Zero;
+
+/// `y[index] = e`: `y` with one element set, in `y`'s buffer when it is
+/// passed by value.
+///
+/// Adjoint: `∂y = g` with `g[index] = 0`; `∂e = g[index]`.
+///
+/// ```
+/// use backprop_runtime::ops::set_index;
+/// use ndarray::array;
+/// assert_eq!(set_index(array![1.0, 2.0], &5.0, 1), array![1.0, 5.0]);
+/// ```
+#[inline]
+pub fn set_index<X, I>(y: X, e: &ElemOf<X>, index: I) -> OwnedOf<X>
+where
+    X: Operand,
+    I: NdIndex<<X::Value as Value>::Dim>,
+{
+    let mut a = match y.owned() {
+        Ok(owned) => owned.into_array(),
+        Err(y) => y.value().to_owned_value().into_array(),
+    };
+    a[index] = *e;
+    Tensor::from_array(a)
+}
+
+/// Adjoint of [`set_index`] for `y`: `g` with `g[index] = 0`.
+#[inline]
+#[doc(hidden)]
+pub fn set_index_vjp_lhs<T: Tensor, I: NdIndex<T::Dim>>(
+    g: impl Cot<T>,
+    _e: &T::Elem,
+    index: I,
+) -> T {
+    let mut a = g.into_owned().into_array();
+    a[index] = T::Elem::zero();
+    T::from_array(a)
+}
+
+/// Adjoint of [`set_index`] for `e`: `g[index]`.
+#[inline]
+#[doc(hidden)]
+pub fn set_index_vjp_rhs<T: Tensor, I: NdIndex<T::Dim>>(
+    g: impl Cot<T>,
+    _e: &T::Elem,
+    index: I,
+) -> T::Elem {
+    g.get().view()[index]
+}
+
+/// `y.row_mut(i).assign(&v)`: `y` with row `i` set to `v` (broadcast as
+/// `assign` broadcasts), in `y`'s buffer when it is passed by value.
+///
+/// Adjoint: `∂y = g` with row `i` zero; `∂v = g.row(i)`, summed back to
+/// `v`'s shape.
+///
+/// ```
+/// use backprop_runtime::ops::set_row;
+/// use ndarray::array;
+/// assert_eq!(set_row(array![[1.0, 2.0], [3.0, 4.0]], &array![5.0, 6.0], 0), array![[5.0, 6.0], [3.0, 4.0]]);
+/// ```
+#[inline]
+pub fn set_row<X, V>(y: X, v: &V, i: usize) -> Array2<ElemOf<X>>
+where
+    X: Operand,
+    X::Value: Value<Dim = Ix2, Owned = Array2<ElemOf<X>>>,
+    V: Value<Elem = ElemOf<X>>,
+{
+    let mut a = match y.owned() {
+        Ok(owned) => owned,
+        Err(y) => y.value().to_owned_value(),
+    };
+    a.row_mut(i).assign(&v.view());
+    a
+}
+
+/// Adjoint of [`set_row`] for `y`: `g` with row `i` zero.
+#[inline]
+#[doc(hidden)]
+pub fn set_row_vjp_lhs<F: Float, V: Value<Elem = F>>(
+    g: impl Cot<Array2<F>>,
+    _v: &V,
+    i: usize,
+) -> Array2<F> {
+    let mut a = g.into_owned();
+    a.row_mut(i).fill(F::zero());
+    a
+}
+
+/// Adjoint of [`set_row`] for `v`: row `i` of `g`, summed to `v`'s shape.
+#[inline]
+#[doc(hidden)]
+pub fn set_row_vjp_rhs<F: Float, V: Value<Elem = F>>(
+    g: impl Cot<Array2<F>>,
+    v: &V,
+    i: usize,
+) -> V::Owned
+where
+    Array1<F>: SumTo<V>,
+{
+    <Array1<F> as SumTo<V>>::sum_to(g.get().row(i).to_owned(), v)
+}
+
+/// The column form of [`set_row`]: `y.column_mut(j).assign(&v)`.
+///
+/// ```
+/// use backprop_runtime::ops::set_column;
+/// use ndarray::array;
+/// assert_eq!(set_column(array![[1.0, 2.0], [3.0, 4.0]], &0.0, 1), array![[1.0, 0.0], [3.0, 0.0]]);
+/// ```
+#[inline]
+pub fn set_column<X, V>(y: X, v: &V, j: usize) -> Array2<ElemOf<X>>
+where
+    X: Operand,
+    X::Value: Value<Dim = Ix2, Owned = Array2<ElemOf<X>>>,
+    V: Value<Elem = ElemOf<X>>,
+{
+    let mut a = match y.owned() {
+        Ok(owned) => owned,
+        Err(y) => y.value().to_owned_value(),
+    };
+    a.column_mut(j).assign(&v.view());
+    a
+}
+
+/// Adjoint of [`set_column`] for `y`: `g` with column `j` zero.
+#[inline]
+#[doc(hidden)]
+pub fn set_column_vjp_lhs<F: Float, V: Value<Elem = F>>(
+    g: impl Cot<Array2<F>>,
+    _v: &V,
+    j: usize,
+) -> Array2<F> {
+    let mut a = g.into_owned();
+    a.column_mut(j).fill(F::zero());
+    a
+}
+
+/// Adjoint of [`set_column`] for `v`: column `j` of `g`, summed to `v`'s shape.
+#[inline]
+#[doc(hidden)]
+pub fn set_column_vjp_rhs<F: Float, V: Value<Elem = F>>(
+    g: impl Cot<Array2<F>>,
+    v: &V,
+    j: usize,
+) -> V::Owned
+where
+    Array1<F>: SumTo<V>,
+{
+    <Array1<F> as SumTo<V>>::sum_to(g.get().column(j).to_owned(), v)
+}

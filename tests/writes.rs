@@ -1,0 +1,129 @@
+//! Writes into arrays the body made: `y[i] = e`, `y[[i, j]] += e`,
+//! `h.row_mut(t).assign(&v)`, `y.column_mut(j).assign(..)`. The adjoint of
+//! a written region is the new value's; the old value's there is zero; the
+//! old value is copied first only where something still reads it. Each
+//! function is checked against the original's value bit for bit, by
+//! central differences and by its closed-form gradient.
+
+use backprop::prelude::*;
+use backprop_testkit::random;
+
+/// Element-by-element copy into a zero buffer, reversed.
+#[differentiable]
+fn reversed_copy(x: &Array1<f64>) -> f64 {
+    let n = x.len();
+    let mut y = Array1::<f64>::zeros(n);
+    for i in 0..n {
+        y[n - 1 - i] = x[i] * (i as f64 + 1.0);
+    }
+    (&y * &y).sum()
+}
+
+#[test]
+fn an_element_by_element_copy() {
+    let x = array![1.0, -2.0, 0.5];
+    let (v, g) = reversed_copy_backward(&x, 1.0);
+    assert_eq!(v, reversed_copy(&x));
+    // y_{n-1-i} = (i+1) x_i: ∂x_i = 2 (i+1)² x_i.
+    assert_eq!(g.x, array![2.0, -16.0, 9.0]);
+    gradcheck(&(x.clone(),), |(x,)| reversed_copy_backward(x, 1.0)).unwrap();
+}
+
+/// A cumulative product written in place: each element overwritten with
+/// the product of the old values up to it (the old values the reverse
+/// needs are read before they are overwritten).
+#[differentiable]
+fn cumprod(x: &Array1<f64>) -> f64 {
+    let mut y = x.to_owned();
+    for i in 1..y.len() {
+        y[i] *= y[i - 1];
+    }
+    y.sum()
+}
+
+#[test]
+fn a_cumulative_product_in_place() {
+    let x = array![2.0, 3.0, 0.5, 4.0];
+    let (v, g) = cumprod_backward(&x, 1.0);
+    assert_eq!(v, cumprod(&x));
+    assert_eq!(v, 2.0 + 6.0 + 3.0 + 12.0);
+    // ∂/∂x_k Σ_i Π_{j≤i} x_j = Σ_{i≥k} Π_{j≤i, j≠k} x_j.
+    let exact = array![1.0 + 3.0 + 1.5 + 6.0, 2.0 + 1.0 + 4.0, 6.0 + 24.0, 3.0];
+    assert_eq!(g.x, exact);
+    gradcheck(&(x.clone(),), |(x,)| cumprod_backward(x, 1.0)).unwrap();
+}
+
+/// An RNN whose states are the rows of one zero-initialised buffer:
+/// `h[t + 1] = tanh(W h[t] + x_t)`, the loss the sum of the rows after the first.
+#[differentiable(wrt(w))]
+fn rnn_buffer(w: &Array2<f64>, xs: &Array2<f64>) -> f64 {
+    let (t_max, n) = xs.dim();
+    let mut h = Array2::<f64>::zeros((t_max + 1, n));
+    for t in 0..t_max {
+        let next = (w.dot(&h.row(t)) + xs.row(t)).tanh();
+        h.row_mut(t + 1).assign(&next);
+    }
+    h.slice(s![1.., ..]).sum()
+}
+
+/// The same RNN with the state carried.
+#[differentiable(wrt(w))]
+fn rnn_carried(w: &Array2<f64>, xs: &Array2<f64>) -> f64 {
+    let n = xs.ncols();
+    let mut state = Array1::<f64>::zeros(n);
+    let mut total = 0.0;
+    for t in 0..xs.nrows() {
+        state = (w.dot(&state) + xs.row(t)).tanh();
+        total += state.sum();
+    }
+    total
+}
+
+#[test]
+fn an_rnn_writing_rows_of_a_state_buffer() {
+    let mut seed = 21;
+    let w = random((3, 3), &mut seed) * 0.5;
+    let xs = random((5, 3), &mut seed);
+    let (v, g) = rnn_buffer_backward(&w, &xs, 1.0);
+    assert_eq!(v, rnn_buffer(&w, &xs));
+    let (v2, g2) = rnn_carried_backward(&w, &xs, 1.0);
+    assert!((v - v2).abs() < 1e-12);
+    assert!(
+        (&g.w - &g2.w).iter().all(|e| e.abs() < 1e-12),
+        "{} {}",
+        g.w,
+        g2.w
+    );
+    gradcheck(&(w.clone(),), |(w,)| rnn_buffer_backward(w, &xs, 1.0)).unwrap();
+}
+
+/// A column written from a differentiable scalar, then the old value read:
+/// the write must not destroy what the reverse reads.
+#[differentiable]
+fn overwrite_after_read(x: &Array2<f64>, s: f64) -> f64 {
+    let mut y = x * 2.0;
+    let before = (&y * &y).sum();
+    y.column_mut(1).assign(&(&x.column(0) * s));
+    before + (&y * x).sum()
+}
+
+#[test]
+fn a_write_over_a_value_the_reverse_reads() {
+    let x = array![[1.0, 2.0], [3.0, -1.0]];
+    let s = 0.5;
+    let (v, g) = overwrite_after_read_backward(&x, s, 1.0);
+    assert_eq!(v, overwrite_after_read(&x, s));
+    // before = Σ 4x²: ∂x = 8x; then Σ y ⊙ x with y[:, 0] = 2 x[:, 0] and
+    // y[:, 1] = s x[:, 0]: ∂x[:, 0] += 4 x[:, 0] + s x[:, 1],
+    // ∂x[:, 1] += s x[:, 0], ∂s = Σ x[:, 0] x[:, 1].
+    let exact = array![
+        [8.0 + 4.0 + 1.0, 16.0 + 0.5],
+        [24.0 + 12.0 - 0.5, -8.0 + 1.5]
+    ];
+    assert_eq!(g.x, exact);
+    assert_eq!(g.s, 2.0 - 3.0);
+    gradcheck(&(x.clone(), s), |(x, s)| {
+        overwrite_after_read_backward(x, *s, 1.0)
+    })
+    .unwrap();
+}
