@@ -223,3 +223,20 @@ fn closures_in_f32() {
     assert_eq!(g.x, x.mapv(|v| 2.0 * (2.0 * v).exp()));
     assert_eq!(g.s, (&x * &x.mapv(|v| (2.0 * v).exp())).sum());
 }
+
+/// An element by reference dereferenced in a branch's condition.
+#[differentiable]
+fn deref_in_a_condition(x: &Array1<f64>) -> f64 {
+    x.iter()
+        .map(|u| if *u < 0.0371 { u.exp() } else { u.cos() })
+        .sum::<f64>()
+}
+
+#[test]
+fn an_element_dereferenced_in_a_condition() {
+    let x = array![0.5, -0.3];
+    let (v, g) = deref_in_a_condition_backward(&x, 1.0);
+    assert_eq!(v, deref_in_a_condition(&x));
+    assert_eq!(g.x, array![-(0.5_f64.sin()), (-0.3_f64).exp()]);
+    gradcheck(&(x.clone(),), |(x,)| deref_in_a_condition_backward(x, 1.0)).unwrap();
+}

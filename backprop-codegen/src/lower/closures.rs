@@ -242,10 +242,13 @@ impl Lowerer<'_> {
         floats: &[Ident],
     ) -> Option<(Ident, proc_macro2::TokenStream)> {
         let elem = self.func.elem.ident();
-        let body: syn::Block = match &*c.body {
+        let mut body: syn::Block = match &*c.body {
             Expr::Block(b) if b.label.is_none() => b.block.clone(),
             other => syn::parse_quote_spanned!(other.span()=> { #other }),
         };
+        // An element the closure gets by reference (`|u|` of `iter()`) is
+        // a float in the body's function: `*u` is `u`.
+        syn::visit_mut::VisitMut::visit_block_mut(&mut Underef(params), &mut body);
         let name = format_ident!("closure", span = c.span());
         let all = params.iter().chain(floats);
         let item: syn::ItemFn = syn::parse_quote!(fn #name(#(#all: #elem),*) -> #elem #body);
@@ -377,4 +380,25 @@ fn spelling(m: &syn::ExprMethodCall) -> Option<Spelling<'_>> {
         });
     }
     None
+}
+
+/// Removes the dereferences of the closure's parameters (`*u` → `u`).
+struct Underef<'a>(&'a [Ident]);
+
+impl syn::visit_mut::VisitMut for Underef<'_> {
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        if let Expr::Unary(u) = e {
+            if matches!(u.op, syn::UnOp::Deref(_)) {
+                if let Expr::Path(p) = bare(&u.expr) {
+                    if p.path.get_ident().is_some_and(|i| self.0.contains(i)) {
+                        *e = Expr::Path(p.clone());
+                        return;
+                    }
+                }
+            }
+        }
+        syn::visit_mut::visit_expr_mut(self, e);
+    }
+    // A nested closure's parameters are its own.
+    fn visit_expr_closure_mut(&mut self, _: &mut syn::ExprClosure) {}
 }
