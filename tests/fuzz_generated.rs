@@ -22,81 +22,80 @@ mod generated {
 use backprop::prelude::*;
 use backprop_testkit::{random, random32, scalar, scalar32};
 
-#[differentiable(wrt(p0, p1, p2))]
-fn f0000(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, c0: &Array2<f64>) -> Array2<f64> {
-    let t1 = p2;
-    let t1 = p2 - t1;
-    let mut t2 = exp(c0);
-    let _t3 = p1;
-    let _t4 = p2;
-    t2 *= &(t2.to_radians());
-    exp(p2)
+#[differentiable(wrt(p0, d_out, p2))]
+fn f0000(p0: f64, d_out: &Array2<f64>, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
+    let d_d_x = p2;
+    let d_d_x = (p2.index_axis(Axis(1), 1).dot(d_d_x)).iter().map(|&u| p0).sum::<f64>();
+    let grad_1 = if c0[[1, 0]] >= 0.0371 {
+        d_out + c0
+    } else {
+        d_out.to_owned()
+    };
+    let t3 = concatenate(Axis(0), &[(logsumexp(&grad_1)).view()]).unwrap();
+    let _t4 = d_d_x;
+    let t5 = grad_1.clone();
+    d_d_x + sum(&grad_1) + logsumexp(&t3) + t5.mean().unwrap() + d_d_x
 }
 
 #[test]
 fn f0000_gradcheck() {
-    let mut s = 501515355u64;
+    let mut s = 986805276u64;
     let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((3, 2), &mut s);
+    let d_out: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((2, 2), &mut s);
     let c0: Array2<f64> = random((3, 1), &mut s);
-    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let up: Array2<f64> = random((2, 2), &mut s);
-    let (value, grads) = f0000_backward(p0, &p1, &p2, &c0, &up);
-    assert_eq!(value, f0000(p0, &p1, &p2, &c0));
-    assert_eq!(grads.p1.shape(), p1.shape());
+    let (p0, d_out, p2, c0,) = std::hint::black_box((p0, d_out, p2, c0,));
+    let (value, grads) = f0000_backward(p0, &d_out, &p2, &c0, 1.0);
+    assert_eq!(value, f0000(p0, &d_out, &p2, &c0));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0000_backward(*p0, p1, p2, &c0, &up))
-        .unwrap();
+    gradcheck(&(p0, d_out.clone(), p2.clone()), |(p0, d_out, p2)| f0000_backward(*p0, d_out, p2, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0001(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
-    let _t1 = sum_axis(&((softplus(p3)).dot(&p3.t())), Axis(0));
-    let t2 = mse(&(p2 * p3), p2);
-    let mut t2 = cos(p1);
-    for i in 0..2 {
-        t2 += t2 / (square(t2) + 1.0);
-        t2 += p1;
-    }
-    let t3 = t2;
-    t2 + t3 + t2
+fn f0001(grad: &Array2<f64>, d_out: f64, y_1: &Array2<f64>, d_x: &Array2<f64>) -> f64 {
+    let _t1 = mean_axis(&((ln(&(y_1 * y_1 + 0.5))).dot(y_1)), Axis(0));
+    let unused = (sum_axis(grad, Axis(0))).dot(d_x);
+    let t1_from_t2 = d_out;
+    let x = if t1_from_t2 >= 0.0371 {
+        relu(t1_from_t2)
+    } else {
+        (f64::log2(t1_from_t2.powi(2) + 0.5)) - 0.75
+    };
+    let t5 = d_x + d_x;
+    x + t5[[1, 0]] + d_out
 }
 
 #[test]
 fn f0001_gradcheck() {
-    let mut s = 1951971392u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array2<f64> = random((2, 2), &mut s);
-    let p3: Array2<f64> = random((2, 1), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0001_backward(&p0, p1, &p2, &p3, 1.0);
-    assert_eq!(value, f0001(&p0, p1, &p2, &p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0001_backward(p0, *p1, p2, p3, 1.0)).unwrap();
+    let mut s = 830477039u64;
+    let grad: Array2<f64> = random((3, 2), &mut s);
+    let d_out = scalar(&mut s);
+    let y_1: Array2<f64> = random((2, 2), &mut s);
+    let d_x: Array2<f64> = random((2, 1), &mut s);
+    let (grad, d_out, y_1, d_x,) = std::hint::black_box((grad, d_out, y_1, d_x,));
+    let (value, grads) = f0001_backward(&grad, d_out, &y_1, &d_x, 1.0);
+    assert_eq!(value, f0001(&grad, d_out, &y_1, &d_x));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    gradcheck(&(grad.clone(), d_out, y_1.clone(), d_x.clone()), |(grad, d_out, y_1, d_x)| f0001_backward(grad, *d_out, y_1, d_x, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0002(p0: f32, p1: Array1<f32>) -> f32 {
     let mut t1 = (backprop::ops::recip(&(square(&p1) + 1.0))).sum();
-    let t2 = t1;
-    for i in 0..3 {
-        t1 += (sin(t2)) * (0.25 + t1);
+    if t1 >= 0.0371 {
+        t1 += 3.0;
     }
-    let t4 = {
-        let t3 = 3.0 * p0;
-        f32::log10(square(t3) + 1.0)
-    };
-    let t5 = p1.clone();
-    t4 + t5.sum() + logsumexp(&t5)
+    let t2 = abs(&((p1[2]) + &p1));
+    t1 += p1.iter().sum::<f32>();
+    let n1 = p1.len() - 1;
+    t1 /= square(((tanh(&t2)).product()) / ((p1[n1]).powi(2) + 2.0)) + 1.0;
+    t1 + sum(&t2)
 }
 
 #[test]
 fn f0002_gradcheck() {
-    let mut s = 546847927u64;
+    let mut s = 824324695u64;
     let p0 = scalar32(&mut s);
     let p1: Array1<f32> = random32(3, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -111,19 +110,19 @@ fn f0002_gradcheck() {
 }
 #[differentiable(wrt(p0))]
 fn f0003(p0: Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let mut t1 = (&(c0.dot(&c0.t())) - &(c0.row(0))).sum();
-    t1 /= square(clamp(t1, -2.0, 3.0)) + 1.0;
-    let t2 = (t1 - t1) - t1;
-    let t4 = {
-        let t3 = (sigmoid((0.5 * t2) + (t2 + 0.1))).exp();
-        t2
-    };
-    t1 + t2 + t4
+    let t1 = c0[[0, 0]];
+    let t2 = &((t1.clamp(-2.0, 3.0)) * c0) + t1;
+    let mut t3 = (0.5 * &(t1 - &t2)).select(Axis(0), &[0, 0]);
+    for i in 0..1 {
+        t3 += c0;
+        t3 = ((&t3 * &t3 + 0.5).log(3.0 * 3.0 + 1.5)) - &(&t3 / (t1.powi(2) + 1.0));
+    }
+    t2[[0, 0]] + t3[[0, 0]] + mean(c0)
 }
 
 #[test]
 fn f0003_gradcheck() {
-    let mut s = 89880914u64;
+    let mut s = 498503985u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let c0: Array2<f64> = random((1, 2), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -133,53 +132,50 @@ fn f0003_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0003_backward(p0.clone(), &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0004(p0: &Array2<f64>, labels: &[usize]) -> f64 {
-    let t1 = p0;
-    let t2 = t1;
-    let t3 = (softmax_cross_entropy(&(softmax(t1)), labels)) / &(square(&(&(softplus(t2)) - (softmax_cross_entropy(t2, labels)))) + 2.0);
-    let t5 = {
-        let t4 = 2.0 + (sin(&(t1.dot(&t3.t()))));
-        &(log_softmax(&(tanh(&t3)))) - (&(t1 + 3.0) - (ln(&(square(&t4) + 0.5))))
-    };
-    let t6 = if t2[[0, 1]] >= -0.5183 {
-        mse(&(cos(t2)), &(tanh(&t5)))
-    } else {
-        sum(&(round(t2)))
-    };
-    t5.sum() + t6
+fn f0004(d_p0: &Array2<f64>) -> f64 {
+    let out = d_p0;
+    let t2 = out;
+    let t3 = &(out - out) * 3.0;
+    let d_x = &t3;
+    let n1 = d_p0.nrows();
+    let m1 = d_p0.ncols();
+    let grad_1 = Array2::<f64>::from_shape_vec((1, m1), vec![0.0, 0.5]).unwrap();
+    let t6 = (&(-out) * 0.1 + &grad_1).var_axis(Axis(1), 1.0);
+    d_x.mean().unwrap() + t6.mean().unwrap() + mean(out)
 }
 
 #[test]
 fn f0004_gradcheck() {
-    let mut s = 691858873u64;
-    let p0: Array2<f64> = random((1, 2), &mut s);
-    let labels: &[usize] = &[0];
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0004_backward(&p0, labels, 1.0);
-    assert_eq!(value, f0004(&p0, labels));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0004_backward(p0, labels, 1.0)).unwrap();
+    let mut s = 1765785277u64;
+    let d_p0: Array2<f64> = random((1, 2), &mut s);
+    let (d_p0,) = std::hint::black_box((d_p0,));
+    let (value, grads) = f0004_backward(&d_p0, 1.0);
+    assert_eq!(value, f0004(&d_p0));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    gradcheck(&(d_p0.clone(),), |(d_p0,)| f0004_backward(d_p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0005(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
-    let t1 = if mean(p1) < 0.0371 {
-        (&(p2 / (p2 * p2 + 1.0)) * &(p2.dot(p1))).sum()
+    let c1 = 0.1_f64;
+    let mut t1 = if p1.mean().unwrap() > -0.5183 {
+        p2.to_owned()
     } else {
-        ((&(p2 / (p2 * p2 + 1.0)) * &(p2.dot(p1))).sum()).tanh()
+        p2.to_owned()
     };
-    let t2 = p2 / &(square(p2) + 0.5);
-    let t4 = {
-        let t3 = &t2 + &(ln(&(square(&t2) + 1.0)));
-        cos(&((softmax(&t2)).sum_axis(Axis(0))))
-    };
-    let _t5 = ((square(p2)) * &t2).sum_axis(Axis(0));
-    let t6 = (&(log_softmax(p0)) + t1) + &(tan(&(tanh(&(concat(Axis(0), &[&t4, &t4]))))));
-    mean(&t4) + t6.sum() + p1.sum()
+    let _t2 = &(sum_axis(&(p2 / &(square(p1) + 0.5)), Axis(1))) * &t1;
+    let t3 = (t1.dot(p1)).to_shape(9).unwrap().to_owned();
+    let mut t4 = concat(Axis(1), &[&t1, &t1, p2]);
+    if t1.mean().unwrap() <= -0.5183 {
+        t4 *= &(&(p1.view().remove_axis(Axis(0)).to_owned()) * p2);
+    } else {
+        t1 *= mse(&t3, &t3);
+    }
+    t1.sum() + t3.iter().sum::<f64>() + sum(&t4)
 }
 
 #[test]
 fn f0005_gradcheck() {
-    let mut s = 1852693300u64;
+    let mut s = 1078235427u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
@@ -192,63 +188,77 @@ fn f0005_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0005_backward(p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0006(p0: ArrayView2<f64>, p1: f64) -> Array2<f64> {
-    let mut t1 = exp(&(&p0 * p1));
-    t1 = &t1 * &t1;
-    let _t2 = &p0;
-    let t3 = t1.clone();
-    let t3 = &t3;
-    let t4 = &t1 - &t1;
-    t4
+fn f0006(p0: ArrayView2<f64>, p1: f64) -> f64 {
+    let t1 = (p1 + p1).exp();
+    let _t2 = t1 / 0.75;
+    let t1 = sum_axis(&(t1 - (t1 / &(&p0 * &p0 + 2.0))), Axis(0));
+    let t3 = (tanh(&t1)).iter().map(|e| *e).sum::<f64>();
+    let t5 = {
+        let t4 = t3 * t3;
+        t4.sin()
+    };
+    let (n1, m1) = p0.dim();
+    let t6 = Array1::<f64>::from_shape_vec(m1, vec![0.0, 0.5]).unwrap();
+    let t7 = (((tanh(&(&t1 - t3))) * 0.1 + &t6).var(1.0)).max(t5);
+    t5 + t7
 }
 
 #[test]
 fn f0006_gradcheck() {
-    let mut s = 729000235u64;
+    let mut s = 1279813403u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0006_backward(p0.view(), p1, &up);
+    let (value, grads) = f0006_backward(p0.view(), p1, 1.0);
     assert_eq!(value, f0006(p0.view(), p1));
     assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1), |(p0, p1)| f0006_backward(p0.view(), *p1, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0006_backward(p0.view(), *p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0007(p0: &Array1<f64>, p1: &Array2<f64>) -> f64 {
-    let t1 = p0;
-    let t2 = &(t1 * p0) - 0.25;
-    let _t3 = p1 + p1;
-    let t1 = &t2;
-    logsumexp(&t2) + t1.dot(t1) + logsumexp(t1)
+fn f0007(d_p0: &Array1<f64>, y_1: &Array2<f64>) -> f64 {
+    let t1 = y_1 - &((d_p0 * d_p0).dot(y_1));
+    let t1 = sum(&(t1.slice(s![0..2, ..;2])).t());
+    let t1_from_t2 = {
+        let t2 = (d_p0.product()) / (square(t1 - 1.25) + 2.0);
+        &(sin(y_1)) / (((tanh(t1)).tan()).powi(2) + 0.5)
+    };
+    let grad_1 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5], [3.0, 3.5, 4.0]];
+    let n1 = d_p0.len();
+    let d_out = Array::from_elem((n1, n1), 0.5_f64);
+    let t7 = {
+        let t6 = &((&(sigmoid(&(t1_from_t2.dot(&y_1.t())))) * 0.1 + &grad_1).std_axis(Axis(0), 1.0)) * &(&d_out * (t1_from_t2.dot(&y_1.t())));
+        (mean(&t1_from_t2)).powi(2)
+    };
+    t1_from_t2.sum() + t7
 }
 
 #[test]
 fn f0007_gradcheck() {
-    let mut s = 999493551u64;
-    let p0: Array1<f64> = random(3, &mut s);
-    let p1: Array2<f64> = random((3, 2), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0007_backward(&p0, &p1, 1.0);
-    assert_eq!(value, f0007(&p0, &p1));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0007_backward(p0, p1, 1.0)).unwrap();
+    let mut s = 29988016u64;
+    let d_p0: Array1<f64> = random(3, &mut s);
+    let y_1: Array2<f64> = random((3, 2), &mut s);
+    let (d_p0, y_1,) = std::hint::black_box((d_p0, y_1,));
+    let (value, grads) = f0007_backward(&d_p0, &y_1, 1.0);
+    assert_eq!(value, f0007(&d_p0, &y_1));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    gradcheck(&(d_p0.clone(), y_1.clone()), |(d_p0, y_1)| f0007_backward(d_p0, y_1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0008(p0: &Array1<f64>) -> f64 {
-    let _t1 = p0.dot(p0);
-    let t2 = p0;
-    let t3 = (square(t2) + 1.5).acosh();
-    logsumexp(t2) + t3.sum() + t3.dot(&t3)
+    let _t1 = (cos(p0)).select(Axis(0), &[1, 0, 1]);
+    let _t2 = (powi(p0, 2)).slice_axis(Axis(0), Slice::from(0..)).to_owned();
+    let c1 = 0.25_f64;
+    let t4 = {
+        let t3 = (p0.mapv(f64::sin)).hypot(-1.5 * -1.5 + 0.5);
+        (((sigmoid(&t3)).dot(&(sigmoid(&t3)))) * &(concatenate(Axis(0), &[t3.view(), p0.view(), t3.view()]).unwrap())) / (0.25 * 0.25 + 0.5)
+    };
+    t4.iter().sum::<f64>() + sum(&t4)
 }
 
 #[test]
 fn f0008_gradcheck() {
-    let mut s = 360972303u64;
+    let mut s = 2030975830u64;
     let p0: Array1<f64> = random(2, &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0008_backward(&p0, 1.0);
@@ -258,23 +268,22 @@ fn f0008_gradcheck() {
 }
 #[differentiable]
 fn f0009(p0: f64, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
-    let mut t1 = sin(p3);
-    let t2 = ((p2 - p2) + 0.1).tanh();
-    for i in 0..3 {
-        t1 -= t2;
-    }
-    let t3 = if p2 > -0.5183 && t2 > 0.0 {
-        t2 * 0.75
-    } else {
-        backprop::ops::tan(f64::tanh(t2))
+    let t1 = exp(p1);
+    let mut t2 = p1;
+    t2 *= t1 - t2;
+    let mut t4 = {
+        let t3 = (p1 - p2).cos();
+        (sigmoid(p3)) * p3
     };
-    let _t4 = -(t3 / 2.0);
-    t2 + t3 + p2
+    for i in 0..1 {
+        t4 -= &(&(&t4 * t1) / 2.0);
+    }
+    t2 + mean(&t4)
 }
 
 #[test]
 fn f0009_gradcheck() {
-    let mut s = 1439949149u64;
+    let mut s = 1054604474u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -287,13 +296,13 @@ fn f0009_gradcheck() {
 }
 #[differentiable]
 fn f0010(p0: f32) -> f32 {
-    let t1 = softplus(p0);
-    t1
+    let t1 = exp(p0);
+    t1 + t1
 }
 
 #[test]
 fn f0010_gradcheck() {
-    let mut s = 1505751046u64;
+    let mut s = 1534475462u64;
     let p0 = scalar32(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0010_backward(p0, 1.0);
@@ -305,52 +314,44 @@ fn f0010_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0011(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64) -> Array2<f64> {
-    let mut t1 = cos(&(tanh(&(sigmoid(p1)))));
-    let t3 = {
-        let t2 = cos(&t1);
-        p2
+fn f0011(grad: &Array2<f64>, x: &Array2<f64>, d_out: f64) -> f64 {
+    let grad_1 = cos(&(mean_axis(x, Axis(0))));
+    let mut t3 = {
+        let t1_from_t2 = cos(&grad_1);
+        d_out
     };
-    let mut t4 = log_sigmoid(&t1);
-    if p2 > -0.5183 || p2 > 0.0 {
-        t4 += &((square(p1)).dot(&t4));
-    } else if t4.sum() >= 0.0371 {
-        t1 += &(-&(t1.dot(&t4)));
-    }
-    let t5 = t4.row(1);
-    tanh(&t1)
+    let out = t3.tanh();
+    t3 /= square(d_out) + 1.0;
+    let out = powi(t3.max(d_out), 2);
+    t3 + out
 }
 
 #[test]
 fn f0011_gradcheck() {
-    let mut s = 1156230079u64;
-    let p0: Array2<f64> = random((3, 1), &mut s);
-    let p1: Array2<f64> = random((2, 2), &mut s);
-    let p2 = scalar(&mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array2<f64> = random((2, 2), &mut s);
-    let (value, grads) = f0011_backward(&p0, &p1, p2, &up);
-    assert_eq!(value, f0011(&p0, &p1, p2));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0011_backward(p0, p1, *p2, &up))
-        .unwrap();
+    let mut s = 1816308008u64;
+    let grad: Array2<f64> = random((3, 1), &mut s);
+    let x: Array2<f64> = random((2, 2), &mut s);
+    let d_out = scalar(&mut s);
+    let (grad, x, d_out,) = std::hint::black_box((grad, x, d_out,));
+    let (value, grads) = f0011_backward(&grad, &x, d_out, 1.0);
+    assert_eq!(value, f0011(&grad, &x, d_out));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(grad.clone(), x.clone(), d_out), |(grad, x, d_out)| f0011_backward(grad, x, *d_out, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0012(p0: &Array2<f64>) -> f64 {
-    let mut t1 = &(&(sin(p0)) * p0) / &(p0 * p0 + 1.0);
-    let t2 = &(&t1 - 0.1) * &(&t1 * p0);
-    let t3 = sum_axis(&t1, Axis(0));
-    let t4 = t2.column(0);
-    t1 = ln(&(square(&t2) + 1.0));
-    mean(&t1) + sum(&t2) + t3.dot(&t3) + t4.sum()
+    let t1 = &(sin(p0)) * p0;
+    let t2 = &t1;
+    let t3 = concat(Axis(0), &[&(abs(&(logsumexp(t2))))]);
+    let t4 = relu(&(&(&t3 / 1.25) / &(square(&(backprop::ops::sqrt(&(t2 * t2 + 1.0)))) + 2.0)));
+    let t2 = sigmoid(t4[[0, 0]]);
+    sum(&t4) + t2 + t2
 }
 
 #[test]
 fn f0012_gradcheck() {
-    let mut s = 1002584205u64;
+    let mut s = 106727657u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0012_backward(&p0, 1.0);
@@ -360,28 +361,33 @@ fn f0012_gradcheck() {
 }
 #[differentiable]
 fn f0013(p0: ArrayView2<f64>, p1: f64) -> f64 {
-    let t1 = exp(p1);
-    let mut t2 = (p0.dot(&p0.t())).dot(&p0);
-    let _t3 = &t2 - &p0;
-    let t5 = {
-        let t4 = &(t2.dot(&t2.t())) * (t1 * 0.25);
-        &t2 + p1
-    };
-    for i in 0..1 {
-        t2 += p1;
-        t2 += p1;
+    let mut t1 = acosh(&(square(&p0) + 1.5));
+    let mut t2 = ln(&(square(&p0) + 0.5));
+    t1 = &t1 * 1.25;
+    for i in 0..2 {
+        t2 -= &(powi(&(abs(&t1)), 2));
+        t2 += &(&(softmax(&t1)) + p1);
     }
-    t2 = ((square(p1) + 1.0).recip()) / &(square(&t2) + 1.0);
-    let t7 = {
-        let t6 = &(t2.row(0)) / (square(&(1.5 / (square(&t5) + 1.0))) + 2.0);
-        p1
+    let c1 = 2.0_f64;
+    let t4 = {
+        let t3 = tanh(&t1);
+        sum(&(t3.map(|&v| {
+        if c1 < 0.4629 {
+            sqrt(square(c1) + 0.5)
+        } else {
+            v - c1
+        }
+    })).row(1))
     };
-    sum(&t5) + t7 + t1
+    let t4 = t1.clone();
+    let t5 = array![[-0.75_f64], [2.0]];
+    let t6 = &t4 + &t5;
+    sum(&t4) + t6[[1, 0]]
 }
 
 #[test]
 fn f0013_gradcheck() {
-    let mut s = 448853275u64;
+    let mut s = 539052796u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -391,75 +397,67 @@ fn f0013_gradcheck() {
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0013_backward(p0.view(), *p1, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1))]
-fn f0014(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64, c0: &Array2<f64>) -> Array2<f64> {
-    let mut t1 = &(exp2(p1)) * &(0.5 + &p0);
-    for i in 0..2 {
-        t1 = abs(&t1);
+fn f0014(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64, c0: &Array2<f64>) -> f64 {
+    let (n1, m1) = p1.dim();
+    let t1 = Array2::<f64>::from_shape_vec((n1, 3), vec![0.0, 0.5, 1.0]).unwrap();
+    let mut t2 = ((p1.clamp(-1.0, 0.5)) * 0.1 + &t1).std_axis(Axis(1), 1.0);
+    t2 += p2;
+    if t2.sum() >= -0.5183 {
+        t2 /= (t2.dot(&t2)).powi(2) + 1.0;
     }
-    let t3 = {
-        let t2 = sum(c0);
-        (c0.dot(&c0.t())).sum()
-    };
-    sigmoid(c0)
+    mean(&t2) + t2.dot(&t2)
 }
 
 #[test]
 fn f0014_gradcheck() {
-    let mut s = 1909957714u64;
+    let mut s = 398510809u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2 = scalar(&mut s);
     let c0: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let up: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0014_backward(p0.view(), &p1, p2, &c0, &up);
+    let (value, grads) = f0014_backward(p0.view(), &p1, p2, &c0, 1.0);
     assert_eq!(value, f0014(p0.view(), &p1, p2, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0014_backward(p0.view(), p1, p2, &c0, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0014_backward(p0.view(), p1, p2, &c0, 1.0)).unwrap();
 }
-#[differentiable(wrt(x, d_out, d_x))]
-fn f0015(x: f64, d_out: ArrayView2<f64>, d_x: f64, grad: &Array2<f64>) -> f64 {
-    let d_out_1 = grad;
-    d_out_1.sum() + grad.sum()
+#[differentiable(wrt(p0, p1, p2))]
+fn f0015(p0: f64, p1: ArrayView2<f64>, p2: f64, c0: &Array2<f64>) -> f64 {
+    let t1 = c0;
+    t1[[1, 1]] + sum(c0)
 }
 
 #[test]
 fn f0015_gradcheck() {
-    let mut s = 810988105u64;
-    let x = scalar(&mut s);
-    let d_out: Array2<f64> = random((3, 2), &mut s);
-    let d_x = scalar(&mut s);
-    let grad: Array2<f64> = random((2, 2), &mut s);
-    let (x, d_out, d_x, grad,) = std::hint::black_box((x, d_out, d_x, grad,));
-    let (value, grads) = f0015_backward(x, d_out.view(), d_x, &grad, 1.0);
-    assert_eq!(value, f0015(x, d_out.view(), d_x, &grad));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    gradcheck(&(x, d_out.clone(), d_x), |(x, d_out, d_x)| f0015_backward(*x, d_out.view(), *d_x, &grad, 1.0)).unwrap();
+    let mut s = 824881401u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((3, 2), &mut s);
+    let p2 = scalar(&mut s);
+    let c0: Array2<f64> = random((2, 2), &mut s);
+    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
+    let (value, grads) = f0015_backward(p0, p1.view(), p2, &c0, 1.0);
+    assert_eq!(value, f0015(p0, p1.view(), p2, &c0));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0015_backward(*p0, p1.view(), *p2, &c0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0016(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
-    let _t1 = (p2 - 0.1) / 2.0;
-    let mut t2 = (floor(p1)) * &(-p1);
-    if p2[[0, 1]] <= 0.4629 {
-        t2 += p2[[2, 1]];
+    let _t1 = p0 - 0.75;
+    let t2 = p2 / &(p2 * p2 + 0.5);
+    let t3 = if mean(p2) >= 0.0371 {
+        log_softmax(p2)
     } else {
-        t2 += &(sqrt(&(square(p1) + 0.5)));
-    }
-    let t3 = p2.sum_axis(Axis(1));
-    let t5 = {
-        let t4 = mean_axis(p1, Axis(1));
-        p1.dot(&t2.t())
+        &t2 + &t2
     };
-    sum(&t3) + t5.sum() + sum(&t3)
+    let t4 = &t3;
+    let t5 = sigmoid(&(1.5 - ((sigmoid(t4)).dot(&(sigmoid(&t3.t()))))));
+    t2.mean().unwrap() + sum(&t3) + sum(t4) + t5[[2, 2]]
 }
 
 #[test]
 fn f0016_gradcheck() {
-    let mut s = 2010729540u64;
+    let mut s = 1123846521u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -471,69 +469,74 @@ fn f0016_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0016_backward(*p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0017(w: f64, out: &Array2<f64>, grad: &Array2<f64>, labels: &[usize]) -> f64 {
-    let d_out = grad;
-    let mut d_out = f64::tanh(f0012(out));
-    d_out += f64::hypot(softmax_cross_entropy(&(w - grad), labels), w.powi(2) + 0.5);
-    let mut grad_1 = grad.sum_axis(Axis(0));
-    let d_out = (softmax(&(cos(&grad_1)))).dot(&grad_1);
-    grad_1 -= d_out / (square(w) + 1.0);
-    grad_1.sum() + d_out + d_out
+fn f0017(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>) -> Array2<f64> {
+    let t1 = p2;
+    let c1: f64 = 0.5;
+    let mut t1 = ln(&(square(&(&(t1 * p1) * p0)) + 1.0));
+    let t2 = p2.mapv(f64::sin);
+    let mut t3 = t2.select(Axis(1), &[0, 2]);
+    t1 += &(((3.0 * &t1) + &(0.1 / (square(&t2) + 1.0))).sum_axis(Axis(1)));
+    t3 += (t1[[1, 2]]).abs();
+    t2
 }
 
 #[test]
 fn f0017_gradcheck() {
-    let mut s = 1480249067u64;
-    let w = scalar(&mut s);
-    let out: Array2<f64> = random((3, 1), &mut s);
-    let grad: Array2<f64> = random((1, 3), &mut s);
-    let labels: &[usize] = &[2];
-    let (w, out, grad,) = std::hint::black_box((w, out, grad,));
-    let (value, grads) = f0017_backward(w, &out, &grad, labels, 1.0);
-    assert_eq!(value, f0017(w, &out, &grad, labels));
-    assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(w, out.clone(), grad.clone()), |(w, out, grad)| f0017_backward(*w, out, grad, labels, 1.0)).unwrap();
+    let mut s = 14862185u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((3, 1), &mut s);
+    let p2: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let up: Array2<f64> = random((1, 3), &mut s);
+    let (value, grads) = f0017_backward(p0, &p1, &p2, &up);
+    assert_eq!(value, f0017(p0, &p1, &p2));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0017_backward(*p0, p1, p2, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0018(d_x: &Array2<f64>) -> f64 {
-    let mut t1_from_t2 = abs(&(logsumexp(d_x)));
-    if sum(&t1_from_t2) >= 0.0371 {
-        t1_from_t2 += &(&(&t1_from_t2 - &t1_from_t2) - (t1_from_t2.dot(&t1_from_t2)));
-    }
-    for i in 0..2 {
-        t1_from_t2 += d_x[[i, 0]];
-    }
-    let unused = {
-        let out_1 = &t1_from_t2 - &t1_from_t2;
-        out_1.sum()
+fn f0018(p0: &Array2<f64>) -> Array2<f64> {
+    let d_d_x = softmax(&(p0 - p0));
+    let mut d_out = (mean_axis(&(p0.map(|&v| 2.0 * v)), Axis(1))).mapv(f64::exp);
+    let t3 = mean(&d_out);
+    let c1: f64 = 0.75;
+    let x_from_out = (p0.iter().map(|&v| c1 + c1).sum::<f64>()) / (square(&(d_d_x.clamp(-2.0, 0.5))) + 1.0);
+    let grad_1 = {
+        let unused = sigmoid(&x_from_out);
+        powi(&(tanh(&x_from_out)), 2)
     };
-    let t1_from_t2 = unused;
-    let mut d_out_1 = 0.1 + (sin(&(d_x / (square(unused) + 2.0))));
-    d_out_1 /= (unused.cos()).powi(2) + 1.0;
-    t1_from_t2 + mean(&d_out_1)
+    let d_out_1 = x_from_out.to_shape((6, 1)).unwrap();
+    d_out -= (square(t3) + 1.0).sqrt();
+    grad_1
 }
 
 #[test]
 fn f0018_gradcheck() {
-    let mut s = 1404346735u64;
-    let d_x: Array2<f64> = random((2, 3), &mut s);
-    let (d_x,) = std::hint::black_box((d_x,));
-    let (value, grads) = f0018_backward(&d_x, 1.0);
-    assert_eq!(value, f0018(&d_x));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(d_x.clone(),), |(d_x,)| f0018_backward(d_x, 1.0)).unwrap();
+    let mut s = 38468180u64;
+    let p0: Array2<f64> = random((2, 3), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let up: Array2<f64> = random((2, 3), &mut s);
+    let (value, grads) = f0018_backward(&p0, &up);
+    assert_eq!(value, f0018(&p0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(),), |(p0,)| f0018_backward(p0, &up))
+        .unwrap();
 }
 #[differentiable(wrt(p0, p1))]
 fn f0019(p0: &Array2<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     let t1 = c0;
     let t2 = p1;
-    t1[[0, 1]] + sum(t2) + sum(c0)
+    t1.mean().unwrap() + t2[[0, 0]] + sum(c0)
 }
 
 #[test]
 fn f0019_gradcheck() {
-    let mut s = 1170262872u64;
+    let mut s = 1984089783u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let c0: Array2<f64> = random((1, 2), &mut s);
@@ -545,65 +548,62 @@ fn f0019_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0019_backward(p0, p1, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0020(d_out: &Array2<f64>, w: &Array2<f64>) -> Array2<f64> {
-    let mut d_d_x = &((powi(w, 2)).dot(d_out)) + d_out;
-    d_d_x *= &(cos(&d_d_x));
-    let d_d_x = ln(&(square(&(softmax(&(&d_d_x / 1.25)))) + 1.0));
-    let t3 = {
-        let t1_from_t2 = (mean(&(sqrt(&(square(&d_d_x) + 0.5))).row(0))) - &d_d_x;
-        (tanh(&(concat(Axis(0), &[&t1_from_t2, &t1_from_t2, &t1_from_t2])))).dot(&(tanh(&d_d_x.t())))
-    };
-    let x = {
-        let out_1 = sum(&(&t3 / &(&t3 * &t3 + 2.0)));
-        (w / &(square(&t3) + 1.0)).dot(d_out)
-    };
-    let unused = softmax(&((t3[[6, 2]]) / (square(w) + 0.5)));
-    unused
+fn f0020(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
+    let mut t1 = &(powi(p1, 2)) * p1;
+    t1 += 0.5;
+    if sum(p1) >= 0.4629 {
+        t1 /= &(square(p1) + 0.5);
+    }
+    let t2 = (tanh(&((sum(&t1)) / &(square(&(softmax(&t1))) + 2.0)))).hypot(-1.5 * -1.5 + 0.5);
+    let mut t3 = (t2.sum()) + &(p1.column(0));
+    t3 += &(1.5 - &t3);
+    t1.sum() + sum(&t2) + t3.mean().unwrap() + p0.mean().unwrap()
 }
 
 #[test]
 fn f0020_gradcheck() {
-    let mut s = 1145809850u64;
-    let d_out: Array2<f64> = random((3, 2), &mut s);
-    let w: Array2<f64> = random((1, 3), &mut s);
-    let (d_out, w,) = std::hint::black_box((d_out, w,));
-    let up: Array2<f64> = random((1, 3), &mut s);
-    let (value, grads) = f0020_backward(&d_out, &w, &up);
-    assert_eq!(value, f0020(&d_out, &w));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.w.shape(), w.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(d_out.clone(), w.clone()), |(d_out, w)| f0020_backward(d_out, w, &up))
-        .unwrap();
+    let mut s = 925431198u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let p1: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0020_backward(&p0, &p1, 1.0);
+    assert_eq!(value, f0020(&p0, &p1));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0020_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0021(d_t1: ArrayView2<f64>) -> f64 {
-    let d_out_1 = &d_t1;
-    let d_out_1 = sum(d_out_1);
-    let t2 = d_out_1;
-    d_out_1 + t2
+fn f0021(p0: ArrayView2<f64>) -> Array2<f64> {
+    let t1 = &p0;
+    let t1 = p0[[0, 0]];
+    let c1 = 0.75_f64;
+    let t2 = (concatenate(Axis(0), &[p0.view(), p0.view(), p0.view()]).unwrap()).map(|&e| c1 * t1);
+    exp(&p0)
 }
 
 #[test]
 fn f0021_gradcheck() {
-    let mut s = 865852574u64;
-    let d_t1: Array2<f64> = random((2, 1), &mut s);
-    let (d_t1,) = std::hint::black_box((d_t1,));
-    let (value, grads) = f0021_backward(d_t1.view(), 1.0);
-    assert_eq!(value, f0021(d_t1.view()));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    gradcheck(&(d_t1.clone(),), |(d_t1,)| f0021_backward(d_t1.view(), 1.0)).unwrap();
+    let mut s = 1365991793u64;
+    let p0: Array2<f64> = random((2, 1), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let up: Array2<f64> = random((2, 1), &mut s);
+    let (value, grads) = f0021_backward(p0.view(), &up);
+    assert_eq!(value, f0021(p0.view()));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(),), |(p0,)| f0021_backward(p0.view(), &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0022(p0: &Array2<f64>, p1: ArrayView1<f64>) -> f64 {
-    let t1 = &p1 * &p1;
-    sum(&t1)
+    let t1 = 0.75 - &p1;
+    t1.dot(&t1) + p1.dot(&p1)
 }
 
 #[test]
 fn f0022_gradcheck() {
-    let mut s = 116748425u64;
+    let mut s = 1115525384u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -615,21 +615,19 @@ fn f0022_gradcheck() {
 }
 #[differentiable]
 fn f0023(p0: &Array1<f64>, p1: &Array1<f64>) -> f64 {
-    let mut t1 = if p1.dot(p1) <= 0.0371 {
-        logsumexp(p1)
+    let c1: f64 = 0.1;
+    let t1 = if sum(p1) <= 0.4629 {
+        p1.product()
     } else {
-        mean(p1)
+        sigmoid(p1.product())
     };
-    for i in 0..1 {
-        t1 -= mean(p0);
-        t1 -= t1 - t1;
-    }
+    let _t2 = t1;
     t1
 }
 
 #[test]
 fn f0023_gradcheck() {
-    let mut s = 273687302u64;
+    let mut s = 1314560414u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -640,91 +638,94 @@ fn f0023_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0023_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0024(p0: f64, p1: f64, p2: &Array2<f64>, p3: ArrayView2<f64>) -> f64 {
-    let t1 = cos(&((sqrt(&(&p3 * &p3 + 1.0))) / &(&p3 * &p3 + 2.0)));
-    let t2 = if mean(p2) > 0.0371 {
-        tanh(&p3)
-    } else {
-        powi(&p3, 3)
-    };
-    let _t3 = &t1;
-    sum(&t1) + mean(&t2) + p3[[0, 1]]
+fn f0024(grad: f64, y_1: f64, p2: &Array2<f64>, p3: ArrayView2<f64>) -> f64 {
+    let t1 = (sigmoid(&((p3.iter().map(|e| y_1 + (*e)).sum::<f64>()) / &(square(&(p2 + y_1)) + 2.0)))).map(|&u| {
+        if y_1 >= 0.4629 {
+            y_1
+        } else {
+            ((0.5 / (square(y_1) + 1.0)) - y_1).tanh()
+        }
+    });
+    let d_out = &t1;
+    let x = &(p2 - p2) * &t1;
+    t1[[0, 0]] + d_out.sum() + x.sum()
 }
 
 #[test]
 fn f0024_gradcheck() {
-    let mut s = 989696262u64;
-    let p0 = scalar(&mut s);
-    let p1 = scalar(&mut s);
+    let mut s = 864124696u64;
+    let grad = scalar(&mut s);
+    let y_1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let p3: Array2<f64> = random((2, 2), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0024_backward(p0, p1, &p2, p3.view(), 1.0);
-    assert_eq!(value, f0024(p0, p1, &p2, p3.view()));
+    let (grad, y_1, p2, p3,) = std::hint::black_box((grad, y_1, p2, p3,));
+    let (value, grads) = f0024_backward(grad, y_1, &p2, p3.view(), 1.0);
+    assert_eq!(value, f0024(grad, y_1, &p2, p3.view()));
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0, p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0024_backward(*p0, *p1, p2, p3.view(), 1.0)).unwrap();
+    gradcheck(&(grad, y_1, p2.clone(), p3.clone()), |(grad, y_1, p2, p3)| f0024_backward(*grad, *y_1, p2, p3.view(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0025(d_x: &Array1<f64>) -> f64 {
-    let d_out_1 = d_x;
-    let mut out = 0.5 - d_out_1;
-    let _t3 = d_out_1;
-    let t4 = d_out_1;
-    out -= 0.75;
-    let d_out_1 = t4.dot(&out);
-    logsumexp(&out) + t4.dot(t4) + d_out_1
+fn f0025(p0: &Array1<f64>) -> f64 {
+    let t1 = p0;
+    let mut t2 = p0 - t1;
+    let t1 = (t2.fract()).sum();
+    let _t3 = t1;
+    let t4 = sigmoid(((square(t1.min(0.25)) + 0.5).powf(1.5)) + 0.5);
+    if t4 > 0.4629 {
+        t2 += t4;
+    } else {
+        t2 += sigmoid(t1);
+    }
+    mean(&t2) + t1 + t4
 }
 
 #[test]
 fn f0025_gradcheck() {
-    let mut s = 1774594946u64;
-    let d_x: Array1<f64> = random(2, &mut s);
-    let (d_x,) = std::hint::black_box((d_x,));
-    let (value, grads) = f0025_backward(&d_x, 1.0);
-    assert_eq!(value, f0025(&d_x));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(d_x.clone(),), |(d_x,)| f0025_backward(d_x, 1.0)).unwrap();
+    let mut s = 846947560u64;
+    let p0: Array1<f64> = random(2, &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0025_backward(&p0, 1.0);
+    assert_eq!(value, f0025(&p0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0025_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0026(y_1: f64, d_t1: &Array2<f64>, d_out: &Array2<f64>) -> f64 {
-    let mut grad_1 = {
-        let t1_from_t2 = softplus(y_1);
-        clamp(y_1, -0.5, 0.5)
+fn f0026(d_p0: f64, d_x: &Array2<f64>, d_out: &Array2<f64>) -> f64 {
+    let t2 = {
+        let t1 = d_out.product();
+        0.75 + d_out
     };
-    let mut out = grad_1 / (square(grad_1) + 1.0);
-    for i in 0..3 {
-        out -= sum(d_out);
-        grad_1 += (tanh(grad_1)).tan();
-    }
-    grad_1 += out;
-    let _t4 = to_radians(&(tanh(d_t1)));
-    grad_1 + out + y_1
+    let x = mean(d_out);
+    let _t4 = x * d_x;
+    let d_d_x = signum(&t2);
+    let x_from_out = (d_out.sum_axis(Axis(0))).mean().expect("not empty");
+    d_d_x.iter().sum::<f64>() + x_from_out + d_x[[0, 1]]
 }
 
 #[test]
 fn f0026_gradcheck() {
-    let mut s = 1269981397u64;
-    let y_1 = scalar(&mut s);
-    let d_t1: Array2<f64> = random((3, 2), &mut s);
+    let mut s = 1909349973u64;
+    let d_p0 = scalar(&mut s);
+    let d_x: Array2<f64> = random((3, 2), &mut s);
     let d_out: Array2<f64> = random((2, 1), &mut s);
-    let (y_1, d_t1, d_out,) = std::hint::black_box((y_1, d_t1, d_out,));
-    let (value, grads) = f0026_backward(y_1, &d_t1, &d_out, 1.0);
-    assert_eq!(value, f0026(y_1, &d_t1, &d_out));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    let (d_p0, d_x, d_out,) = std::hint::black_box((d_p0, d_x, d_out,));
+    let (value, grads) = f0026_backward(d_p0, &d_x, &d_out, 1.0);
+    assert_eq!(value, f0026(d_p0, &d_x, &d_out));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
     assert_eq!(grads.d_out.shape(), d_out.shape());
-    gradcheck(&(y_1, d_t1.clone(), d_out.clone()), |(y_1, d_t1, d_out)| f0026_backward(*y_1, d_t1, d_out, 1.0)).unwrap();
+    gradcheck(&(d_p0, d_x.clone(), d_out.clone()), |(d_p0, d_x, d_out)| f0026_backward(*d_p0, d_x, d_out, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0027(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
-    let t1 = 2.0 / (square(&(p2 / 0.75)) + 1.0);
-    let t1 = &t1 * &p0;
-    t1[[1, 2]]
+    let t1 = 0.75 + p3;
+    let t2 = (p2 / &(p2 * p2 + 2.0)).iter().map(|&v| cos(v)).sum::<f64>();
+    t1.mean().unwrap() + t2
 }
 
 #[test]
 fn f0027_gradcheck() {
-    let mut s = 1571539689u64;
+    let mut s = 143916266u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
@@ -740,13 +741,13 @@ fn f0027_gradcheck() {
 }
 #[differentiable]
 fn f0028(p0: f64) -> f64 {
-    let t1 = (p0 / (p0.powi(2) + 0.5)) + 2.0;
-    let t2 = if t1 >= -0.5183 {
-        (tanh(t1)).exp()
+    let t1 = (p0 * p0) + 2.0;
+    let mut t2 = if t1 >= -0.5183 {
+        (p0.powi(2) + 0.5).powf(1.5)
     } else {
-        t1
+        p0
     };
-    let t2 = t1;
+    t2 -= t1;
     t1 + t2 + p0
 }
 
@@ -761,22 +762,18 @@ fn f0028_gradcheck() {
 }
 #[differentiable]
 fn f0029(p0: f64) -> f64 {
-    let t2 = {
-        let t1 = ((p0 / (square(p0) + 0.5)) - (p0.powi(2))) - p0;
-        t1
+    let mut t2 = {
+        let t1 = 0.5 * (sqrt(square(p0 - p0) + 1.0));
+        (square(((square(t1) + 0.5).log(2.0)).tanh()) + 0.5).sqrt()
     };
-    let t3 = if t2 < 0.4629 {
-        (1.5 + t2).max(p0)
-    } else {
-        (t2.signum()).max(t2)
-    };
-    let t4 = square(tanh(t3 + t3));
-    t3 + t4 + t2
+    let _t3 = p0 * t2;
+    t2 = p0 * t2;
+    t2
 }
 
 #[test]
 fn f0029_gradcheck() {
-    let mut s = 1970421111u64;
+    let mut s = 1921096186u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0029_backward(p0, 1.0);
@@ -785,19 +782,15 @@ fn f0029_gradcheck() {
 }
 #[differentiable(wrt(p1))]
 fn f0030(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
-    let mut t1 = p1.dot(p0);
-    if t1[[2, 1]] > 0.4629 {
-        t1 *= t1[[2, 1]];
-    } else {
-        t1 -= &(exp(&(tanh(&t1))));
-    }
-    let t2 = t1.clone();
-    t1[[0, 0]] + t2.sum()
+    let t1 = concat(Axis(1), &[p1, p1]);
+    let t2 = softplus(&(p1.dot(p0)));
+    let t3 = &t2;
+    sum(&t1) + t2[[2, 2]] + mean(t3)
 }
 
 #[test]
 fn f0030_gradcheck() {
-    let mut s = 1128582701u64;
+    let mut s = 1471056441u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -807,46 +800,43 @@ fn f0030_gradcheck() {
     gradcheck(&(p1.clone(),), |(p1,)| f0030_backward(&p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0031(p0: f32, p1: &Array2<f32>, p2: f32) -> f32 {
-    let t1 = p2;
-    let mut t1 = p2;
-    let t2 = (square(t1) + 0.5).log(square(p2) + 1.5);
-    for i in 0..3 {
-        t1 += t2;
-    }
-    let t3 = if p1.sum() < 0.4629 && t2 > 0.0 {
-        p1.to_owned()
-    } else {
-        (p1 - t1) + t2
+fn f0031(d_out: f32, y_1: &Array2<f32>, out: f32) -> f32 {
+    let t1 = out;
+    let t1 = out;
+    let mut unused = backprop::ops::tan(tanh(t1));
+    unused = t1;
+    let t1_from_t2 = {
+        let grad_1 = (1.5 + (sigmoid(y_1.iter().sum::<f32>()))).powf(f32::sin(unused));
+        (clamp(unused, -0.5, 0.5)) - 0.5
     };
-    t2 + mean(&t3) + t1
+    t1 + unused + t1_from_t2
 }
 
 #[test]
 fn f0031_gradcheck() {
-    let mut s = 1902971315u64;
-    let p0 = scalar32(&mut s);
-    let p1: Array2<f32> = random32((2, 3), &mut s);
-    let p2 = scalar32(&mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0031_backward(p0, &p1, p2, 1.0);
-    assert_eq!(value, f0031(p0, &p1, p2));
-    assert_eq!(grads.p1.shape(), p1.shape());
+    let mut s = 1208294961u64;
+    let d_out = scalar32(&mut s);
+    let y_1: Array2<f32> = random32((2, 3), &mut s);
+    let out = scalar32(&mut s);
+    let (d_out, y_1, out,) = std::hint::black_box((d_out, y_1, out,));
+    let (value, grads) = f0031_backward(d_out, &y_1, out, 1.0);
+    assert_eq!(value, f0031(d_out, &y_1, out));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0031_backward(*p0, p1, *p2, 1.0))
+        .check(&(d_out, y_1.clone(), out), |(d_out, y_1, out)| f0031_backward(*d_out, y_1, *out, 1.0))
         .unwrap();
 }
 #[differentiable]
 fn f0032(p0: &Array2<f32>) -> f32 {
-    let t1 = (mean(p0)) - p0;
-    t1.sum()
+    let t1 = &(mean_axis(p0, Axis(0))) * p0;
+    sum(&t1)
 }
 
 #[test]
 fn f0032_gradcheck() {
-    let mut s = 815305296u64;
+    let mut s = 1032673779u64;
     let p0: Array2<f32> = random32((2, 1), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0032_backward(&p0, 1.0);
@@ -860,21 +850,22 @@ fn f0032_gradcheck() {
 }
 #[differentiable]
 fn f0033(p0: f64) -> f64 {
-    let mut t1 = p0 * p0;
-    let mut t2 = f64::hypot(f64::atanh((f64::tanh(t1)) * 0.75), t1.powi(2) + 0.5);
-    t1 *= t2;
-    let t3 = p0;
-    t2 += (2.0 / (square(t1) + 1.0)) * t3;
+    let t1 = p0 * p0;
+    let mut t2 = -(p0.clamp(-1.0, 3.0));
+    let t3 = t1;
+    t2 -= 1.5 / (square(t2) + 1.0);
     for i in 0..2 {
-        t1 = t2;
+        t2 = t3;
+        t2 += 0.25 - t3;
     }
-    let t4 = t1 + t3;
-    t1 + t2 + t3 + t4
+    let _t4 = 0.1 + (t2 + t3);
+    let t5 = p0;
+    t1 + t2 + t3 + t5
 }
 
 #[test]
 fn f0033_gradcheck() {
-    let mut s = 216240314u64;
+    let mut s = 2321425u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0033_backward(p0, 1.0);
@@ -883,19 +874,23 @@ fn f0033_gradcheck() {
 }
 #[differentiable]
 fn f0034(p0: f64) -> f64 {
-    let _t1 = (p0.clamp(-0.5, 3.0)).abs();
-    let t2 = (p0 * p0) - p0;
-    let t3 = cos((f64::asin((tanh(t2)) * 0.75)) * 2.0);
-    let _t4 = t3;
-    let t3 = t2 * (t3.sin());
-    let t5 = ((t3 * t2).cos()).abs();
-    let _t6 = t3;
-    t3 + t5 + p0
+    let _t1 = (p0 / (square(p0) + 1.0)).abs();
+    let mut t2 = if p0 < -0.5183 {
+        2.0 + (p0 + p0)
+    } else {
+        square(p0 - 2.0)
+    };
+    let mut t3 = -(p0 + p0);
+    let _t4 = t2 + p0;
+    let t5 = backprop::ops::tanh(t3 - 3.0);
+    t2 -= t5;
+    t3 += (t2 - p0) / (square(t5) + 2.0);
+    t2 + t3 + t5 + p0
 }
 
 #[test]
 fn f0034_gradcheck() {
-    let mut s = 1799980629u64;
+    let mut s = 220058665u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0034_backward(p0, 1.0);
@@ -904,18 +899,18 @@ fn f0034_gradcheck() {
 }
 #[differentiable]
 fn f0035(p0: &Array2<f64>, p1: Array2<f64>) -> f64 {
-    let t2 = {
-        let t1 = p0 - p0;
-        tanh(&p1)
+    let mut t2 = {
+        let t1 = &p1 / &(&p1 * &p1 + 2.0);
+        softplus(&p1)
     };
-    let t3 = p1.dot(&t2);
-    let t3 = t3.clone();
-    mean(&t2) + t3.sum()
+    t2 = &((mean_axis(&p1, Axis(0))).dot(&t2)) * &t2;
+    t2 += &(&p1 * &t2);
+    t2.sum() + p0.sum()
 }
 
 #[test]
 fn f0035_gradcheck() {
-    let mut s = 2105481877u64;
+    let mut s = 237571241u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -927,16 +922,16 @@ fn f0035_gradcheck() {
 }
 #[differentiable]
 fn f0036(p0: Array2<f64>) -> f64 {
-    let mut t1 = p0.clone();
-    let t2 = relu(&t1);
-    let t3 = exp(&(tanh(&(log_softmax(&t2)))));
-    t1 *= &p0;
-    sum(&t2) + t3.sum()
+    let t1 = p0.clone();
+    let mut t2 = abs(&(&t1 * &t1));
+    t2 *= &(&(t1.mapv(softplus)) + (powi(&t2, 2)));
+    let _t3 = (mean(&(ln_1p(&(&p0 * &p0 + 0.5))))).hypot(-1.5 * -1.5 + 0.5);
+    t1.sum() + t2.mean().unwrap()
 }
 
 #[test]
 fn f0036_gradcheck() {
-    let mut s = 505135403u64;
+    let mut s = 1445840917u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0036_backward(p0.clone(), 1.0);
@@ -945,97 +940,107 @@ fn f0036_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0036_backward(p0.clone(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0037(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, labels: &[usize]) -> f64 {
-    let t1 = f0033(p1);
-    let mut t1 = mean(&(p1 / (p2 * p2 + 2.0)).row(2));
-    t1 -= p1;
-    let t3 = {
-        let t2 = p2;
-        softmax_cross_entropy(t2, labels)
+fn f0037(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
+    let t1 = f0028(p1);
+    let mut t1 = mean_axis(p2, Axis(0));
+    t1 += mean(&(cos(&t1)));
+    let t2 = sum(&(t1.select(Axis(0), &[1, 1])));
+    let c1 = 2.0_f64;
+    let t4 = {
+        let t3 = ((&t1 * p0).mapv(f64::sin)).mean_axis(Axis(0)).unwrap();
+        (square(&((mean(&t1)) * p2)) + 1.0).log(0.5)
     };
-    let t4 = t3;
-    let t5 = (t3 - t3) - p1;
-    let t3 = t3 + t5;
-    t5 + t3
+    let t5 = tanh(&t4);
+    let t6 = if t5.mean().unwrap() >= -0.5183 {
+        mean_axis(&(&t5 - p0), Axis(0))
+    } else {
+        t1.to_owned()
+    };
+    t5[[1, 1]] + sum(&t6) + p0.iter().sum::<f64>()
 }
 
 #[test]
 fn f0037_gradcheck() {
-    let mut s = 1243581208u64;
+    let mut s = 58435464u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
-    let labels: &[usize] = &[0, 1, 1];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0037_backward(&p0, p1, &p2, labels, 1.0);
-    assert_eq!(value, f0037(&p0, p1, &p2, labels));
+    let (value, grads) = f0037_backward(&p0, p1, &p2, 1.0);
+    assert_eq!(value, f0037(&p0, p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0037_backward(p0, *p1, p2, labels, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0037_backward(p0, *p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0038(d_p0: f64, d_out: &Array2<f64>) -> f64 {
-    let d_out_1 = (concat(Axis(0), &[d_out, d_out])).dot(d_out);
-    let d_x = f64::exp_m1(sigmoid(f0033(d_p0)));
-    d_out_1.sum() + d_x + d_out_1.sum()
+fn f0038(p0: f64, p1: &Array2<f64>) -> f64 {
+    let t1 = ((p1 * p1).dot(p1)).dot(p1);
+    let t2 = &t1;
+    t1[[2, 1]] + sum(t2)
 }
 
 #[test]
 fn f0038_gradcheck() {
-    let mut s = 333556249u64;
-    let d_p0 = scalar(&mut s);
-    let d_out: Array2<f64> = random((3, 3), &mut s);
-    let (d_p0, d_out,) = std::hint::black_box((d_p0, d_out,));
-    let (value, grads) = f0038_backward(d_p0, &d_out, 1.0);
-    assert_eq!(value, f0038(d_p0, &d_out));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    gradcheck(&(d_p0, d_out.clone()), |(d_p0, d_out)| f0038_backward(*d_p0, d_out, 1.0)).unwrap();
+    let mut s = 1403556713u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((3, 3), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0038_backward(p0, &p1, 1.0);
+    assert_eq!(value, f0038(p0, &p1));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0038_backward(*p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0039(p0: &Array2<f64>, p1: &Array1<f64>, p2: f64) -> Array2<f64> {
-    let mut t1 = log_softmax(&(p2 + p0));
-    t1 -= &((exp(&(sigmoid(&(&t1 * p2))))) - &(ln(&(&t1 * &t1 + 0.5))));
-    let t2 = p2 - &t1;
-    sin(p0)
+fn f0039(p0: &Array2<f64>, p1: &Array1<f64>, p2: f64) -> f64 {
+    let mut t1 = (abs(p1)).sum();
+    if t1 >= 0.0371 || t1 > 0.0 {
+        t1 = p2;
+    } else {
+        t1 = f64::hypot(p2, -1.5 * -1.5 + 0.5);
+    }
+    let t3 = {
+        let t2 = ((sigmoid(t1)).mul_add(0.5, t1)) * p2;
+        p1 - (tanh(-t1))
+    };
+    t1 + t3.dot(&t3) + sum(&t3)
 }
 
 #[test]
 fn f0039_gradcheck() {
-    let mut s = 2050756682u64;
+    let mut s = 2105714687u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2 = scalar(&mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0039_backward(&p0, &p1, p2, &up);
+    let (value, grads) = f0039_backward(&p0, &p1, p2, 1.0);
     assert_eq!(value, f0039(&p0, &p1, p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0039_backward(p0, p1, *p2, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0039_backward(p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0040(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
-    let t1 = p1 * p2;
-    let t3 = {
-        let t2 = p2;
-        cos(&t1)
+    let mut t1 = p2 * p2;
+    let mut t3 = {
+        let t2 = (log_sigmoid(p0)) / (square(t1) + 2.0);
+        cos(f64::round(t2))
     };
-    let t4 = if t1.sum() < -0.5183 {
-        p1.to_owned()
-    } else {
-        t1.to_owned()
-    };
-    let t5 = (t1.row(0)).sum();
-    let t6 = &t3;
-    t5 + mean(t6) + t3[[0, 0]]
+    for i in 0..1 {
+        t1 += square(t3);
+        t3 = t1;
+    }
+    let mut t1 = p1.mean_axis(Axis(1)).unwrap();
+    if t1.dot(&t1) > 0.4629 {
+        t3 -= (softplus(t3)).mul_add(t3, p0);
+    } else if p2 >= -0.5183 {
+        t1 += mean(p1);
+    }
+    t3 + logsumexp(&t1)
 }
 
 #[test]
 fn f0040_gradcheck() {
-    let mut s = 704008008u64;
+    let mut s = 503947855u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2 = scalar(&mut s);
@@ -1048,14 +1053,23 @@ fn f0040_gradcheck() {
 #[differentiable(wrt(p0, p1))]
 fn f0041(p0: f32, p1: &Array2<f32>, c0: &Array2<f32>) -> f32 {
     let t1 = c0;
-    let t2 = (sum(c0)) * p1;
-    let t3 = backprop::ops::log_sigmoid(&(t1.sum_axis(Axis(0))));
-    t2[[0, 0]] + sum(&t3)
+    let n1 = c0.nrows();
+    let m1 = c0.ncols();
+    let (n2, m2) = p1.dim();
+    let t2 = Array2::<f32>::from_shape_vec((n1, n2), vec![0.0, 0.5, 1.0]).unwrap();
+    let mut t3 = ((t1 * 0.1 + &t2).std(0.0)) / &(square(&(t1 + 2.0)) + 1.0);
+    let t4 = Array2::<f32>::from_shape_vec((m1, 2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
+    if t3.sum() >= -0.5183 {
+        t3 += mse(&(t1 / &(square(&t3) + 1.0)), t1);
+    } else {
+        t3 += relu((p1 * 0.1 + &t4).std(0.0));
+    }
+    t1[[0, 1]] + mean(&t3)
 }
 
 #[test]
 fn f0041_gradcheck() {
-    let mut s = 1855211882u64;
+    let mut s = 264226880u64;
     let p0 = scalar32(&mut s);
     let p1: Array2<f32> = random32((3, 2), &mut s);
     let c0: Array2<f32> = random32((1, 3), &mut s);
@@ -1069,36 +1083,36 @@ fn f0041_gradcheck() {
         .check(&(p0, p1.clone()), |(p0, p1)| f0041_backward(*p0, p1, &c0, 1.0))
         .unwrap();
 }
-#[differentiable(wrt(p0, p1))]
-fn f0042(p0: ArrayView1<f64>, p1: f64, c0: &Array1<f64>) -> f64 {
-    let t1 = backprop::ops::recip(square(p1) + 1.0);
-    t1
+#[differentiable(wrt(w, d_t1))]
+fn f0042(w: ArrayView1<f64>, d_t1: f64, d_x: &Array1<f64>) -> f64 {
+    let x_from_out = (square(d_t1) + 0.5).powf(2.0);
+    x_from_out
 }
 
 #[test]
 fn f0042_gradcheck() {
-    let mut s = 1905459436u64;
-    let p0: Array1<f64> = random(3, &mut s);
-    let p1 = scalar(&mut s);
-    let c0: Array1<f64> = random(2, &mut s);
-    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
-    let (value, grads) = f0042_backward(p0.view(), p1, &c0, 1.0);
-    assert_eq!(value, f0042(p0.view(), p1, &c0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0042_backward(p0.view(), *p1, &c0, 1.0)).unwrap();
+    let mut s = 1595229888u64;
+    let w: Array1<f64> = random(3, &mut s);
+    let d_t1 = scalar(&mut s);
+    let d_x: Array1<f64> = random(2, &mut s);
+    let (w, d_t1, d_x,) = std::hint::black_box((w, d_t1, d_x,));
+    let (value, grads) = f0042_backward(w.view(), d_t1, &d_x, 1.0);
+    assert_eq!(value, f0042(w.view(), d_t1, &d_x));
+    assert_eq!(grads.w.shape(), w.shape());
+    gradcheck(&(w.clone(), d_t1), |(w, d_t1)| f0042_backward(w.view(), *d_t1, &d_x, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
 fn f0043(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let mut t1 = mean(&(c0 * (p2.sum())));
+    let mut t1 = sum(&((-c0) + 0.75).column(0));
     for i in 0..3 {
-        t1 -= 0.1;
+        t1 -= 1.5;
     }
-    t1
+    t1 + t1
 }
 
 #[test]
 fn f0043_gradcheck() {
-    let mut s = 1691794642u64;
+    let mut s = 252510616u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -1113,13 +1127,13 @@ fn f0043_gradcheck() {
 }
 #[differentiable]
 fn f0044(p0: &Array2<f64>) -> f64 {
-    let t1 = backprop::ops::recip(&(square(&(p0 / &(p0 * p0 + 1.0))) + 1.0));
+    let t1 = backprop::ops::recip(&(square(&(tanh(p0))) + 1.0));
     sum(&t1)
 }
 
 #[test]
 fn f0044_gradcheck() {
-    let mut s = 13229470u64;
+    let mut s = 1204726819u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0044_backward(&p0, 1.0);
@@ -1128,37 +1142,42 @@ fn f0044_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0044_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0045(d_t1: f64) -> f64 {
-    let mut t1 = clamp(d_t1, -2.0, 1.0);
-    if t1 <= 0.4629 {
-        t1 += d_t1 + t1;
-    }
+fn f0045(d_out: f64) -> f64 {
+    let mut t1 = f64::atan2(d_out, square(d_out) + 0.5);
+    t1 += (square(t1) + 1.0).ln_1p();
     t1
 }
 
 #[test]
 fn f0045_gradcheck() {
-    let mut s = 141764220u64;
-    let d_t1 = scalar(&mut s);
-    let (d_t1,) = std::hint::black_box((d_t1,));
-    let (value, grads) = f0045_backward(d_t1, 1.0);
-    assert_eq!(value, f0045(d_t1));
-    gradcheck(&(d_t1,), |(d_t1,)| f0045_backward(*d_t1, 1.0)).unwrap();
+    let mut s = 758152991u64;
+    let d_out = scalar(&mut s);
+    let (d_out,) = std::hint::black_box((d_out,));
+    let (value, grads) = f0045_backward(d_out, 1.0);
+    assert_eq!(value, f0045(d_out));
+    gradcheck(&(d_out,), |(d_out,)| f0045_backward(*d_out, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1))]
 fn f0046(p0: &Array2<f64>, p1: &Array2<f64>, p2: ArrayView2<f64>) -> f64 {
-    let t1 = sum_axis(p0, Axis(1));
-    let t2 = log_sigmoid(&((p1 * &t1).sum_axis(Axis(1))));
-    let t3 = t1.clamp(-0.5, 0.5);
-    let t4 = &(&(&t2 + &t3) / &(p1 * p1 + 2.0)) - ((cos(&t1)).dot(&(cos(&t1))));
-    let _t5 = p1;
-    let t6 = 0.1 + &t2;
-    mean(&t4) + sum(&t6)
+    let c1: f64 = 0.25;
+    let t1 = p2.iter().map(|z| sqrt(square((tanh(*z)).tan()) + 0.5)).sum::<f64>();
+    let t2 = t1;
+    let mut t3 = (p1.to_owned().mapv_into(|v| {
+        if t2 <= 0.4629 {
+            v
+        } else {
+            f0033(sigmoid(t1))
+        }
+    })).index_axis(Axis(0), 0).to_owned();
+    let mut t4 = (1.5 + (sigmoid(t1 + t2))).powf(0.5);
+    t4 /= square(t1) + 1.0;
+    t3 = logsumexp(&p2);
+    t3.mean().unwrap() + t4
 }
 
 #[test]
 fn f0046_gradcheck() {
-    let mut s = 1891113534u64;
+    let mut s = 2098332396u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -1169,52 +1188,43 @@ fn f0046_gradcheck() {
     gradcheck(&(p1.clone(),), |(p1,)| f0046_backward(&p0, p1, p2.view(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0047(x: Array2<f64>, d_p0: &Array2<f64>, d_out: &Array2<f64>) -> Array2<f64> {
-    let d_x = &((sigmoid(d_out)).dot(d_out)) - 1.25;
-    let out = {
-        let grad_1 = 0.75 / (square(&d_x) + 1.0);
-        d_x.hypot(0.5 * 0.5 + 0.5)
-    };
-    let d_out_1 = {
-        let out_1 = backprop::ops::log_sigmoid(&out);
-        concat(Axis(0), &[&out_1, &out_1, &out_1])
-    };
-    let t1_from_t2 = &out - &out;
-    let d_d_x = if sum(&t1_from_t2) >= 0.4629 {
-        &(out.dot(&x)) - &t1_from_t2
-    } else {
-        d_x.to_owned()
-    };
-    tanh(&x)
+fn f0047(p0: Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> Array2<f64> {
+    let t1 = (cos(&(mean_axis(p1, Axis(1))))) + (0.1);
+    let t2 = p1;
+    let _t3 = t2;
+    let t2 = -t2;
+    let t4 = &t1 + &t1;
+    sigmoid(p2)
 }
 
 #[test]
 fn f0047_gradcheck() {
-    let mut s = 81655460u64;
-    let x: Array2<f64> = random((2, 2), &mut s);
-    let d_p0: Array2<f64> = random((3, 2), &mut s);
-    let d_out: Array2<f64> = random((2, 2), &mut s);
-    let (x, d_p0, d_out,) = std::hint::black_box((x, d_p0, d_out,));
+    let mut s = 1193059602u64;
+    let p0: Array2<f64> = random((2, 2), &mut s);
+    let p1: Array2<f64> = random((3, 2), &mut s);
+    let p2: Array2<f64> = random((2, 2), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let up: Array2<f64> = random((2, 2), &mut s);
-    let (value, grads) = f0047_backward(x.clone(), &d_p0, &d_out, &up);
-    assert_eq!(value, f0047(x.clone(), &d_p0, &d_out));
-    assert_eq!(grads.x.shape(), x.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
+    let (value, grads) = f0047_backward(p0.clone(), &p1, &p2, &up);
+    assert_eq!(value, f0047(p0.clone(), &p1, &p2));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
     GradCheck::new()
         .upstream(&up)
-        .check(&(x.clone(), d_p0.clone(), d_out.clone()), |(x, d_p0, d_out)| f0047_backward(x.clone(), d_p0, d_out, &up))
+        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0047_backward(p0.clone(), p1, p2, &up))
         .unwrap();
 }
 #[differentiable]
 fn f0048(p0: &Array1<f64>, p1: ArrayView2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
-    let t1 = p3 * p0;
-    t1[[0, 0]]
+    let n1 = p0.len() - 1;
+    let t1 = p2;
+    t1.sum()
 }
 
 #[test]
 fn f0048_gradcheck() {
-    let mut s = 82588608u64;
+    let mut s = 1342117424u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -1229,45 +1239,42 @@ fn f0048_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0048_backward(p0, p1.view(), p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0049(p0: &Array2<f64>) -> f64 {
-    let t1 = p0.column(1);
-    let t3 = {
-        let t2 = powi(&(powi(&(p0 - p0), 1)), 2);
-        mse(&t1, &t1)
-    };
-    let t4 = if sum(&t1) > 0.0371 {
-        &(sigmoid(&(sqrt(&(&t1 * &t1 + 1.0))))) - &t1
-    } else {
-        t1.to_owned()
-    };
-    let t5 = (sigmoid(t3)).powi(3);
-    let t6 = p0 / (square(t5) + 0.5);
-    sum(&t1) + t3 + t4.dot(&t4) + t5 + t6[[1, 1]] + t6.sum()
-}
-
-#[test]
-fn f0049_gradcheck() {
-    let mut s = 890599582u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0049_backward(&p0, 1.0);
-    assert_eq!(value, f0049(&p0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0049_backward(p0, 1.0)).unwrap();
-}
-#[differentiable]
-fn f0050(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array1<f64>, p3: &Array1<f64>) -> f64 {
-    let mut t2 = {
-        let t1 = mean(p1);
-        f0044(p0)
-    };
-    t2 /= square(logsumexp(&(softmax(p2)))) + 1.0;
+fn f0049(p0: &Array2<f64>) -> Array2<f64> {
+    let t1 = (&(p0.dot(&p0.t())) + 1.5) / 1.5;
+    let t2 = &(&(p0 / &(square(p0) + 2.0)) * p0) / &(p0 * p0 + 0.5);
+    let t3 = sum(&t2);
+    let t4 = t3;
+    let t3 = (&t2 * 1.25).mean_axis(Axis(0)).unwrap();
     t2
 }
 
 #[test]
+fn f0049_gradcheck() {
+    let mut s = 1899695253u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let up: Array2<f64> = random((3, 2), &mut s);
+    let (value, grads) = f0049_backward(&p0, &up);
+    assert_eq!(value, f0049(&p0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(),), |(p0,)| f0049_backward(p0, &up))
+        .unwrap();
+}
+#[differentiable]
+fn f0050(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array1<f64>, p3: &Array1<f64>) -> f64 {
+    let mut t2 = {
+        let t1 = mean(p3);
+        (concat(Axis(0), &[p0, p0])).sum_axis(Axis(0))
+    };
+    t2 += (p3 - 0.75).iter().zip(p2.iter()).map(|(u, v)| ((f0029(*v)).cos()) - (*u)).sum::<f64>();
+    logsumexp(&t2)
+}
+
+#[test]
 fn f0050_gradcheck() {
-    let mut s = 1990339272u64;
+    let mut s = 1413709797u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2: Array1<f64> = random(3, &mut s);
@@ -1283,23 +1290,19 @@ fn f0050_gradcheck() {
 }
 #[differentiable]
 fn f0051(p0: Array1<f64>, p1: &Array2<f64>) -> f64 {
+    let (n1, m1) = p1.dim();
     let t2 = {
-        let t1 = 0.75 - p1;
-        sum(&(backprop::ops::recip(&(square(&(square(p1))) + 1.0))).column(0))
+        let t1 = p1[[n1 - 1, m1 - 1]];
+        mean_axis(&(abs(&(p1.mapv(f64::cos)))), Axis(1))
     };
-    let t3 = if mean(p1) <= 0.0371 {
-        (t2 * t2) - (ln(t2.powi(2) + 0.5))
-    } else {
-        mse(&(exp(&p0)), &p0)
-    };
-    let t4 = mean(&(t2 + &p0));
-    let t5 = p1;
-    t4 + t5.sum()
+    let t2 = p1;
+    let _t3 = t2 / 0.5;
+    sum(t2)
 }
 
 #[test]
 fn f0051_gradcheck() {
-    let mut s = 1103593790u64;
+    let mut s = 990112420u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -1310,71 +1313,66 @@ fn f0051_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0051_backward(p0.clone(), p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0052(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
-    let t1 = (p0 + p0) + (p0 / &(square(p2) + 0.5));
-    let t2 = p1[[1, 0]];
-    t1.sum() + t2
+fn f0052(d_t1: &Array2<f64>, d_x: &Array2<f64>, d_out: &Array2<f64>) -> f64 {
+    let mut t1 = 0.75 / (square(d_out) + 1.0);
+    t1 += &(tanh(d_out));
+    t1.sum()
 }
 
 #[test]
 fn f0052_gradcheck() {
-    let mut s = 424278178u64;
-    let p0: Array2<f64> = random((1, 3), &mut s);
-    let p1: Array2<f64> = random((3, 2), &mut s);
-    let p2: Array2<f64> = random((1, 3), &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0052_backward(&p0, &p1, &p2, 1.0);
-    assert_eq!(value, f0052(&p0, &p1, &p2));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0052_backward(p0, p1, p2, 1.0)).unwrap();
+    let mut s = 535104589u64;
+    let d_t1: Array2<f64> = random((1, 3), &mut s);
+    let d_x: Array2<f64> = random((3, 2), &mut s);
+    let d_out: Array2<f64> = random((1, 3), &mut s);
+    let (d_t1, d_x, d_out,) = std::hint::black_box((d_t1, d_x, d_out,));
+    let (value, grads) = f0052_backward(&d_t1, &d_x, &d_out, 1.0);
+    assert_eq!(value, f0052(&d_t1, &d_x, &d_out));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    gradcheck(&(d_t1.clone(), d_x.clone(), d_out.clone()), |(d_t1, d_x, d_out)| f0052_backward(d_t1, d_x, d_out, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1))]
-fn f0053(p0: Array2<f64>, p1: &Array2<f64>, c0: &Array2<f64>, labels: &[usize]) -> f64 {
+fn f0053(p0: Array2<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     let t1 = c0;
     let t2 = c0;
-    let t1 = softmax_cross_entropy(&(&(abs(t2)) / &(square(t2) + 2.0)), labels);
-    let t3 = &((softmax(c0)) * &(p1.column(1))) + t1;
-    let t4 = t2.dot(p1);
-    let t5 = if mean(&t4) <= 0.4629 {
-        t1.tanh()
-    } else {
-        mean(&t3)
+    let mut t1 = mean_axis(&((t1 - &p0) + 1.25), Axis(1));
+    let t3 = sigmoid(&t1);
+    t1 -= 0.75;
+    let t5 = {
+        let t4 = cos(&t3);
+        sin(&t3)
     };
-    mean(&t4) + t5
+    logsumexp(&t3) + t5.dot(&t5)
 }
 
 #[test]
 fn f0053_gradcheck() {
-    let mut s = 94802291u64;
+    let mut s = 1458509396u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let c0: Array2<f64> = random((1, 3), &mut s);
-    let labels: &[usize] = &[2];
     let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
-    let (value, grads) = f0053_backward(p0.clone(), &p1, &c0, labels, 1.0);
-    assert_eq!(value, f0053(p0.clone(), &p1, &c0, labels));
+    let (value, grads) = f0053_backward(p0.clone(), &p1, &c0, 1.0);
+    assert_eq!(value, f0053(p0.clone(), &p1, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0053_backward(p0.clone(), p1, &c0, labels, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0053_backward(p0.clone(), p1, &c0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0054(p0: &Array1<f64>, p1: &Array1<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
     let t2 = {
-        let t1 = p2 - 2.0;
-        t1 * p1
+        let t1 = p0 / (square(p2) + 1.0);
+        t1.mean().expect("not empty")
     };
-    let t4 = {
-        let t3 = clamp(p1, -2.0, 3.0);
-        (sigmoid(&t3)).dot(&(sigmoid(&t3)))
-    };
-    t2.sum() + t4
+    let t3 = t2 / (square(p2) + 1.0);
+    t2 + t3
 }
 
 #[test]
 fn f0054_gradcheck() {
-    let mut s = 756673639u64;
+    let mut s = 1421822969u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2 = scalar(&mut s);
@@ -1388,72 +1386,90 @@ fn f0054_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0054_backward(p0, p1, *p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0055(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
-    let t1 = p1 * 0.5;
-    let _t2 = log_sigmoid(p3);
-    t1 + p3[[0, 0]]
+fn f0055(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> Array2<f64> {
+    let c1 = 0.5_f64;
+    let t1 = p0.map(|&e| (square(e) + 0.5).sqrt());
+    let t2 = sigmoid(mean(&(p2 * p2).column(0)));
+    sin(p0)
 }
 
 #[test]
 fn f0055_gradcheck() {
-    let mut s = 1397714929u64;
+    let mut s = 1589505158u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let p3: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0055_backward(&p0, p1, &p2, &p3, 1.0);
+    let up: Array2<f64> = random((2, 1), &mut s);
+    let (value, grads) = f0055_backward(&p0, p1, &p2, &p3, &up);
     assert_eq!(value, f0055(&p0, p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0055_backward(p0, *p1, p2, p3, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0055_backward(p0, *p1, p2, p3, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0056(p0: Array2<f64>, p1: &Array2<f64>) -> f64 {
-    let t1 = if p0.sum() >= 0.0371 {
-        p1 - 3.0
+fn f0056(d_out: Array2<f64>, y_1: &Array2<f64>) -> Array2<f64> {
+    let mut t1 = if d_out[[1, 0]] < -0.5183 {
+        y_1 / (y_1 * y_1 + 2.0)
     } else {
-        p1 * 3.0
+        y_1.dot(y_1)
     };
-    let t2 = (p1.dot(&t1)).dot(p1);
-    let mut t1 = &(softmax(&(1.25 * &p0))) / &(square(&p0) + 0.5);
-    t1 += &(&t1 + &t1);
-    let t3 = tan(&(tanh(&t2)));
-    sum(&t1) + sum(&t3)
+    let out_1 = sqrt(&(square(&(exp(&t1))) + 1.0));
+    t1 += &out_1;
+    let c1 = 2.0_f64;
+    let x_from_out = {
+        let grad_1 = tanh(&t1);
+        (tanh(&(&out_1 / (square(&out_1) + 0.5)))).mapv(|e| (c1 - c1).clamp(-1.0, 1.0))
+    };
+    let t6 = {
+        let x = relu(&x_from_out);
+        square(&x)
+    };
+    x_from_out
 }
 
 #[test]
 fn f0056_gradcheck() {
-    let mut s = 283835027u64;
-    let p0: Array2<f64> = random((3, 1), &mut s);
-    let p1: Array2<f64> = random((2, 2), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0056_backward(p0.clone(), &p1, 1.0);
-    assert_eq!(value, f0056(p0.clone(), &p1));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0056_backward(p0.clone(), p1, 1.0)).unwrap();
+    let mut s = 67995131u64;
+    let d_out: Array2<f64> = random((3, 1), &mut s);
+    let y_1: Array2<f64> = random((2, 2), &mut s);
+    let (d_out, y_1,) = std::hint::black_box((d_out, y_1,));
+    let up: Array2<f64> = random((2, 2), &mut s);
+    let (value, grads) = f0056_backward(d_out.clone(), &y_1, &up);
+    assert_eq!(value, f0056(d_out.clone(), &y_1));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(d_out.clone(), y_1.clone()), |(d_out, y_1)| f0056_backward(d_out.clone(), y_1, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0057(p0: &Array2<f32>, p1: &Array1<f32>, p2: &Array2<f32>, p3: &Array1<f32>) -> f32 {
-    let mut t1 = p2 / &(square(p1) + 1.0);
-    t1 = &t1 * p2;
-    let t2 = 2.0 - p2;
-    let t3 = p3;
-    let t4 = p3 - &(p2.column(0));
-    sum(&t1) + t2.sum() + t3.dot(t3) + t4.sum() + t4.dot(&t4)
+fn f0057(p0: &Array2<f32>, p1: &Array1<f32>, p2: &Array2<f32>, p3: &Array1<f32>) -> Array2<f32> {
+    let mut t1 = p2 - p2;
+    t1 += 3.0;
+    t1 = &(p2 * p1) + &(&t1 / &(square(p1) + 0.5));
+    for i in 0..2 {
+        t1 += p1;
+    }
+    t1
 }
 
 #[test]
 fn f0057_gradcheck() {
-    let mut s = 830319791u64;
+    let mut s = 1779792363u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let p1: Array1<f32> = random32(3, &mut s);
     let p2: Array2<f32> = random32((1, 3), &mut s);
     let p3: Array1<f32> = random32(2, &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0057_backward(&p0, &p1, &p2, &p3, 1.0);
+    let up: Array2<f32> = random32((1, 3), &mut s);
+    let (value, grads) = f0057_backward(&p0, &p1, &p2, &p3, &up);
     assert_eq!(value, f0057(&p0, &p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -1462,26 +1478,24 @@ fn f0057_gradcheck() {
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0057_backward(p0, p1, p2, p3, 1.0))
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0057_backward(p0, p1, p2, p3, &up))
         .unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0058(p0: &Array2<f64>, p1: f64) -> f64 {
-    let t2 = {
+    let mut t2 = {
         let t1 = p1;
-        floor(p1 - t1)
+        (t1 + t1).min(t1)
     };
-    let mut t3 = p1.min(t2);
-    for i in 0..3 {
-        t3 += p1;
-        t3 -= tanh(t3);
-    }
-    t2 + t3
+    t2 += mean(&(&((square(p0) + 0.5).log(10.0)) + (powi(t2, 2))));
+    let t3 = p1;
+    t2 + t3 + p1
 }
 
 #[test]
 fn f0058_gradcheck() {
-    let mut s = 187080278u64;
+    let mut s = 1665104448u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -1491,130 +1505,128 @@ fn f0058_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0058_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0059(p0: Array2<f64>, p1: &Array1<f64>, labels: &[usize]) -> f64 {
-    let t1 = (softmax_cross_entropy(&p0, labels)) / (p1 * p1 + 2.0);
+fn f0059(p0: Array2<f64>, p1: &Array1<f64>) -> f64 {
+    let t1 = &(backprop::ops::recip(&(p1 * p1 + 1.0))) + 3.0;
     let t3 = {
-        let t2 = 0.5 / (square(&p0) + 1.0);
-        cos(p1)
+        let t2 = &t1 + p1;
+        (sigmoid(&t2)).dot(&(tanh(&t2)))
     };
-    let mut t4 = t3.dot(&t1);
-    let t5 = &t3;
-    t4 -= sin(t4);
-    let t6 = sum(&(t5 - t5));
-    sum(t5) + t6
+    let t4 = &t1;
+    let n1 = p1.len();
+    let t5 = Array1::<f64>::from_shape_vec(n1, vec![0.0, 0.5, 1.0]).unwrap();
+    let t6 = relu(((sigmoid(t4)) * 0.1 + &t5).std(1.0));
+    let t7 = t3 / (square(t6) + 0.5);
+    let t8 = t7;
+    t7 + t8
 }
 
 #[test]
 fn f0059_gradcheck() {
-    let mut s = 2084138780u64;
+    let mut s = 1307598503u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
-    let labels: &[usize] = &[1, 1, 1];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0059_backward(p0.clone(), &p1, labels, 1.0);
-    assert_eq!(value, f0059(p0.clone(), &p1, labels));
+    let (value, grads) = f0059_backward(p0.clone(), &p1, 1.0);
+    assert_eq!(value, f0059(p0.clone(), &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0059_backward(p0.clone(), p1, labels, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0059_backward(p0.clone(), p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0060(y_1: &Array2<f64>, d_p0: &Array2<f64>, d_x: &Array2<f64>, x: f64) -> f64 {
-    let mut d_out_1 = x * y_1;
-    for i in 0..3 {
-        d_out_1 += &(powi(&(y_1.row(i)), 3));
-        d_out_1 += &(y_1.row(i));
-    }
-    let x_from_out = &(mean_axis(&d_out_1, Axis(1))) - x;
-    d_out_1.sum() + mean(&x_from_out)
+fn f0060(w: &Array2<f64>, d_out: &Array2<f64>, out: &Array2<f64>, grad: f64) -> f64 {
+    let t1_from_t2 = out * out;
+    let mut d_out_1 = w + grad;
+    d_out_1 += grad;
+    sum(&t1_from_t2) + d_out_1.mean().unwrap()
 }
 
 #[test]
 fn f0060_gradcheck() {
-    let mut s = 264148213u64;
-    let y_1: Array2<f64> = random((3, 3), &mut s);
-    let d_p0: Array2<f64> = random((3, 2), &mut s);
-    let d_x: Array2<f64> = random((1, 2), &mut s);
-    let x = scalar(&mut s);
-    let (y_1, d_p0, d_x, x,) = std::hint::black_box((y_1, d_p0, d_x, x,));
-    let (value, grads) = f0060_backward(&y_1, &d_p0, &d_x, x, 1.0);
-    assert_eq!(value, f0060(&y_1, &d_p0, &d_x, x));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(y_1.clone(), d_p0.clone(), d_x.clone(), x), |(y_1, d_p0, d_x, x)| f0060_backward(y_1, d_p0, d_x, *x, 1.0)).unwrap();
+    let mut s = 405325485u64;
+    let w: Array2<f64> = random((3, 3), &mut s);
+    let d_out: Array2<f64> = random((3, 2), &mut s);
+    let out: Array2<f64> = random((1, 2), &mut s);
+    let grad = scalar(&mut s);
+    let (w, d_out, out, grad,) = std::hint::black_box((w, d_out, out, grad,));
+    let (value, grads) = f0060_backward(&w, &d_out, &out, grad, 1.0);
+    assert_eq!(value, f0060(&w, &d_out, &out, grad));
+    assert_eq!(grads.w.shape(), w.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    gradcheck(&(w.clone(), d_out.clone(), out.clone(), grad), |(w, d_out, out, grad)| f0060_backward(w, d_out, out, *grad, 1.0)).unwrap();
 }
-#[differentiable(wrt(p1, p2, p3))]
-fn f0061(p0: Array2<f32>, p1: &Array1<f32>, p2: &Array2<f32>, p3: &Array2<f32>) -> f32 {
-    let t2 = {
-        let t1 = f0032(p3);
-        (log_softmax(&(p3 / &(square(p3) + 2.0)))) - &(&(round(p1)) * t1)
+#[differentiable(wrt(x, grad, d_out))]
+fn f0061(w: Array2<f32>, x: &Array1<f32>, grad: &Array2<f32>, d_out: &Array2<f32>) -> f32 {
+    let d_x = {
+        let t1 = f0032(d_out);
+        &((softmax(d_out)).dot(grad)) * d_out
     };
-    let t4 = {
-        let t3 = relu(p3);
-        tanh(&p0.column(1))
+    let t3 = &w;
+    let d_out_1 = {
+        let d_d_x = d_x.sum();
+        ceil(x)
     };
-    let t6 = {
-        let t5 = p1;
-        0.5 + p3
+    let t1_from_t2 = {
+        let t6 = clamp(&d_x, -1.0, 3.0);
+        sigmoid(&t3.to_shape(6).unwrap())
     };
-    let t8 = {
-        let t7 = p2 - &t6;
-        clamp(t4[0], -2.0, 0.5)
+    let t9 = {
+        let grad_1 = d_out;
+        sigmoid(&t1_from_t2)
     };
-    let t9 = t8 * &t4;
-    t8 + t9.dot(&t9)
+    d_x.sum() + t3[[2, 1]] + logsumexp(&d_out_1) + logsumexp(&t1_from_t2) + t9.sum()
 }
 
 #[test]
 fn f0061_gradcheck() {
-    let mut s = 21379382u64;
-    let p0: Array2<f32> = random32((3, 2), &mut s);
-    let p1: Array1<f32> = random32(2, &mut s);
-    let p2: Array2<f32> = random32((1, 2), &mut s);
-    let p3: Array2<f32> = random32((2, 1), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0061_backward(p0.clone(), &p1, &p2, &p3, 1.0);
-    assert_eq!(value, f0061(p0.clone(), &p1, &p2, &p3));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
+    let mut s = 1541772200u64;
+    let w: Array2<f32> = random32((3, 2), &mut s);
+    let x: Array1<f32> = random32(2, &mut s);
+    let grad: Array2<f32> = random32((1, 2), &mut s);
+    let d_out: Array2<f32> = random32((2, 1), &mut s);
+    let (w, x, grad, d_out,) = std::hint::black_box((w, x, grad, d_out,));
+    let (value, grads) = f0061_backward(w.clone(), &x, &grad, &d_out, 1.0);
+    assert_eq!(value, f0061(w.clone(), &x, &grad, &d_out));
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.grad.shape(), grad.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p1.clone(), p2.clone(), p3.clone()), |(p1, p2, p3)| f0061_backward(p0.clone(), p1, p2, p3, 1.0))
+        .check(&(x.clone(), grad.clone(), d_out.clone()), |(x, grad, d_out)| f0061_backward(w.clone(), x, grad, d_out, 1.0))
         .unwrap();
 }
 #[differentiable]
-fn f0062(p0: ArrayView1<f64>) -> f64 {
-    let t1 = &p0;
-    let t2 = &p0;
-    let t4 = {
-        let t3 = t2.clamp(-0.5, 0.5);
-        relu(&t3)
+fn f0062(d_p0: ArrayView1<f64>) -> f64 {
+    let out = &d_p0;
+    let x = &d_p0;
+    let d_x = {
+        let d_d_x = abs(x);
+        out.hypot(0.5 * 0.5 + 0.5)
     };
-    t1.dot(t1) + t2.dot(t2) + logsumexp(&t4)
+    x.sum() + d_x.sum()
 }
 
 #[test]
 fn f0062_gradcheck() {
-    let mut s = 537734329u64;
-    let p0: Array1<f64> = random(2, &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0062_backward(p0.view(), 1.0);
-    assert_eq!(value, f0062(p0.view()));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0062_backward(p0.view(), 1.0)).unwrap();
+    let mut s = 1160808105u64;
+    let d_p0: Array1<f64> = random(2, &mut s);
+    let (d_p0,) = std::hint::black_box((d_p0,));
+    let (value, grads) = f0062_backward(d_p0.view(), 1.0);
+    assert_eq!(value, f0062(d_p0.view()));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    gradcheck(&(d_p0.clone(),), |(d_p0,)| f0062_backward(d_p0.view(), 1.0)).unwrap();
 }
 #[differentiable]
 fn f0063(p0: &Array1<f64>) -> f64 {
     let t1 = p0;
-    let t1 = powi(t1, 2);
-    mean(&t1)
+    let t1 = (ln(&(square(&(t1 - t1)) + 0.5))).sum();
+    t1 + t1
 }
 
 #[test]
 fn f0063_gradcheck() {
-    let mut s = 119760338u64;
+    let mut s = 581406750u64;
     let p0: Array1<f64> = random(3, &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0063_backward(&p0, 1.0);
@@ -1624,18 +1636,15 @@ fn f0063_gradcheck() {
 }
 #[differentiable]
 fn f0064(p0: &Array2<f64>) -> f64 {
-    let t1 = backprop::ops::recip(&(square(&(((tanh(p0)) * 0.75).asin())) + 1.0));
-    let t3 = {
-        let t2 = square(&t1);
-        &t1 / (square(&(softmax(&(softplus(&t2))))) + 0.5)
-    };
-    let t4 = t3[[2, 0]];
-    mean(&t1) + t3.sum() + t4
+    let t1 = softmax(&(p0 - p0));
+    let mut t1 = sigmoid(&(p0.dot(&t1.t())));
+    t1 -= &(ln(&(p0 * p0 + 0.5)));
+    t1.sum()
 }
 
 #[test]
 fn f0064_gradcheck() {
-    let mut s = 1726434342u64;
+    let mut s = 620298600u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0064_backward(&p0, 1.0);
@@ -1643,44 +1652,50 @@ fn f0064_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0064_backward(p0, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2))]
-fn f0065(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let t1 = (abs(c0)) / &(square(c0) + 0.5);
-    let _t2 = &t1 * c0;
-    let t3 = if c0[[0, 0]] < 0.0371 {
-        &(1.5 / (square(&(&t1 * &t1)) + 1.0)) * p1
-    } else {
-        c0.to_owned()
-    };
-    let t4 = &(tan(&(tanh(c0)))) * &(t1.hypot(p1.powi(2) + 0.5));
-    mean(&t3) + t4[[2, 0]] + t1.sum()
+#[differentiable(wrt(grad, d_out, x))]
+fn f0065(grad: &Array2<f64>, d_out: f64, x: &Array2<f64>, d_p0: &Array2<f64>, labels: &[usize]) -> Array2<f64> {
+    let t1_from_t2 = ((square(d_out) + 1.0).log(d_out.powi(2) + 1.5)) + (&((&(tanh(d_p0)) * 0.75).acos()) + &(d_out + d_p0));
+    let mut x_from_out = mse(&(sigmoid(&t1_from_t2)), &(sigmoid(d_p0)));
+    let t3 = softmax_cross_entropy(x, labels);
+    for i in 0..3 {
+        x_from_out = t3;
+    }
+    tanh(x)
 }
 
 #[test]
 fn f0065_gradcheck() {
-    let mut s = 1031383929u64;
-    let p0: Array2<f64> = random((2, 3), &mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array2<f64> = random((2, 1), &mut s);
-    let c0: Array2<f64> = random((3, 1), &mut s);
-    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0065_backward(&p0, p1, &p2, &c0, 1.0);
-    assert_eq!(value, f0065(&p0, p1, &p2, &c0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0065_backward(p0, *p1, p2, &c0, 1.0)).unwrap();
+    let mut s = 177324671u64;
+    let grad: Array2<f64> = random((2, 3), &mut s);
+    let d_out = scalar(&mut s);
+    let x: Array2<f64> = random((2, 1), &mut s);
+    let d_p0: Array2<f64> = random((3, 1), &mut s);
+    let labels: &[usize] = &[0, 0];
+    let (grad, d_out, x, d_p0,) = std::hint::black_box((grad, d_out, x, d_p0,));
+    let up: Array2<f64> = random((2, 1), &mut s);
+    let (value, grads) = f0065_backward(&grad, d_out, &x, &d_p0, labels, &up);
+    assert_eq!(value, f0065(&grad, d_out, &x, &d_p0, labels));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(grad.clone(), d_out, x.clone()), |(grad, d_out, x)| f0065_backward(grad, *d_out, x, &d_p0, labels, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0066(p0: &Array1<f64>) -> f64 {
-    let t1 = p0.dot(p0);
-    let t2 = sin(t1);
-    let t3 = (t1.sin()).mul_add(-1.5, t2);
-    t2 + t3
+    let c1: f64 = 2.0;
+    let mut t1 = (Zip::from(&(p0.mapv(f0029))).and(p0).map_collect(|&a, &b| (log10(a.powi(2) + 0.5)) + c1)).mean().unwrap();
+    if mean(p0) < 0.4629 {
+        t1 += t1 - 0.25;
+    }
+    let _t2 = asin((tanh(t1)) * 0.75);
+    t1
 }
 
 #[test]
 fn f0066_gradcheck() {
-    let mut s = 1754251411u64;
+    let mut s = 336269167u64;
     let p0: Array1<f64> = random(2, &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0066_backward(&p0, 1.0);
@@ -1690,24 +1705,20 @@ fn f0066_gradcheck() {
 }
 #[differentiable]
 fn f0067(p0: f64, p1: &Array2<f64>) -> f64 {
-    let mut t1 = &(softmax(p1)) / (p0.powi(2) + 0.5);
-    t1 += mse(&t1, &t1);
-    let t3 = {
-        let t2 = log_softmax(&(sigmoid(&t1)));
-        p0
+    let t1 = &(p1 + p1) + (sigmoid(p0));
+    let t2 = p0 * 0.5;
+    let t4 = {
+        let t3 = log_sigmoid(p0);
+        t3
     };
-    if sum(&t1) < 0.0371 {
-        t1 += p0 - 1.25;
-    } else {
-        t1 /= &(square(&(t3 + p1)) + 1.0);
-    }
-    let t4 = sqrt(&(square(p1) + 0.5));
-    t3 + t4[[2, 0]]
+    let _t5 = &(&(square(p1)) / &(square(&(tan(&(tanh(p1))))) + 0.5)) / (square(&(log_sigmoid(&(p1 * t2)))) + 1.0);
+    let t6 = concatenate(Axis(0), &[(p1 + t2).view(), t1.view()]).unwrap();
+    t1[[1, 1]] + t2 + t4 + mean(&t6)
 }
 
 #[test]
 fn f0067_gradcheck() {
-    let mut s = 2124567766u64;
+    let mut s = 1676948855u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -1720,22 +1731,32 @@ fn f0067_gradcheck() {
 fn f0068(p0: &Array2<f64>) -> f64 {
     let mut t2 = {
         let t1 = p0;
-        sum(t1)
+        p0.sum_axis(Axis(1))
     };
-    let _t3 = (t2.clamp(-0.5, 1.0)) + t2;
-    let mut t4 = t2;
-    let _t5 = exp(&(sqrt(&(square(p0) + 1.0))));
-    let t6 = p0.dot(&p0.t());
-    t2 += 0.25;
+    let mut t3 = concat(Axis(0), &[&(&t2 / (square(&t2) + 2.0)), &t2]);
     for i in 0..2 {
-        t4 -= 0.1;
+        t2 += &(softmax(&t2));
     }
-    t2 + t4 + t6.sum()
+    let t4 = Array1::<f64>::linspace(-1.0, 1.0, 2);
+    let t6 = {
+        let t5 = &t4 + (log_softmax(&(tanh(&(&t2 + &t3)))));
+        &(&(sin(p0)) * &t2) - &t5
+    };
+    let t7 = if logsumexp(&t3) <= -0.5183 {
+        t6.sum()
+    } else {
+        sigmoid(t6.sum())
+    };
+    if t7 < 0.4629 {
+        t3 -= &(t7 - &t2);
+    }
+    let t8 = t3.clone();
+    t7 + t8.dot(&t8)
 }
 
 #[test]
 fn f0068_gradcheck() {
-    let mut s = 1771957755u64;
+    let mut s = 515027126u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0068_backward(&p0, 1.0);
@@ -1744,77 +1765,77 @@ fn f0068_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0068_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0069(y_1: &Array2<f64>, out: f64, x: &Array2<f64>, d_t1: f64) -> f64 {
-    let d_out_1 = (softplus(out)).atan2(square(out) + 0.5);
-    let x_from_out = sum(y_1);
-    let t3 = (square(x_from_out) + 1.0).log(square(d_out_1) + 1.5);
-    let d_x = (sqrt(square(out) + 1.0)).min(d_out_1);
-    let t5 = backprop::ops::recip(d_x.powi(2) + 1.0);
-    d_x + t5
+fn f0069(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: f64) -> f64 {
+    let t1 = softplus(&(tanh(p2)));
+    let t2 = p2.iter().sum::<f64>();
+    let t3 = p1;
+    let n1 = p2.nrows();
+    let m1 = p2.ncols();
+    let t4 = Array2::<f64>::ones((m1, 1));
+    let t6 = {
+        let t5 = abs(&((&t1 * &t4).t().dot(&t1)));
+        mse(&(signum(&(t5.select(Axis(1), &[0, 0])))), &t1)
+    };
+    let t7 = exp(&t1);
+    mean(&t1) + t2 + t3 + t6 + t7.mean().unwrap()
 }
 
 #[test]
 fn f0069_gradcheck() {
-    let mut s = 276490805u64;
-    let y_1: Array2<f64> = random((2, 2), &mut s);
-    let out = scalar(&mut s);
-    let x: Array2<f64> = random((2, 2), &mut s);
-    let d_t1 = scalar(&mut s);
-    let (y_1, out, x, d_t1,) = std::hint::black_box((y_1, out, x, d_t1,));
-    let (value, grads) = f0069_backward(&y_1, out, &x, d_t1, 1.0);
-    assert_eq!(value, f0069(&y_1, out, &x, d_t1));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(y_1.clone(), out, x.clone(), d_t1), |(y_1, out, x, d_t1)| f0069_backward(y_1, *out, x, *d_t1, 1.0)).unwrap();
+    let mut s = 1543345223u64;
+    let p0: Array2<f64> = random((2, 2), &mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array2<f64> = random((2, 2), &mut s);
+    let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0069_backward(&p0, p1, &p2, p3, 1.0);
+    assert_eq!(value, f0069(&p0, p1, &p2, p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0069_backward(p0, *p1, p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0070(w: f64, d_out: f64, d_x: &Array1<f64>) -> f64 {
-    let mut out = w;
-    if d_out <= 0.0371 {
-        out *= out / (square(d_out) + 2.0);
-    } else if d_out < -0.5183 {
-        out = w;
-    }
-    let mut out = &((out.clamp(-1.0, 1.0)) * &(d_out + d_x)) / (d_out.powi(2) + 1.0);
-    if d_x.dot(d_x) < -0.5183 {
-        out *= d_out;
-    } else {
-        out *= logsumexp(&(softmax(d_x)));
-    }
-    out.dot(&out)
+fn f0070(d_x: f64, out: f64, grad: &Array1<f64>) -> f64 {
+    let t1_from_t2 = grad;
+    let _t2 = powi(t1_from_t2, 2);
+    let x = {
+        let t3 = out + out;
+        relu(t3)
+    };
+    let x_from_out = {
+        let d_d_x = 0.75 / (square(&(t1_from_t2 * x)) + 1.0);
+        d_d_x
+    };
+    t1_from_t2.dot(t1_from_t2) + x + x_from_out.dot(&x_from_out)
 }
 
 #[test]
 fn f0070_gradcheck() {
-    let mut s = 399715836u64;
-    let w = scalar(&mut s);
-    let d_out = scalar(&mut s);
-    let d_x: Array1<f64> = random(2, &mut s);
-    let (w, d_out, d_x,) = std::hint::black_box((w, d_out, d_x,));
-    let (value, grads) = f0070_backward(w, d_out, &d_x, 1.0);
-    assert_eq!(value, f0070(w, d_out, &d_x));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(w, d_out, d_x.clone()), |(w, d_out, d_x)| f0070_backward(*w, *d_out, d_x, 1.0)).unwrap();
+    let mut s = 1931299071u64;
+    let d_x = scalar(&mut s);
+    let out = scalar(&mut s);
+    let grad: Array1<f64> = random(2, &mut s);
+    let (d_x, out, grad,) = std::hint::black_box((d_x, out, grad,));
+    let (value, grads) = f0070_backward(d_x, out, &grad, 1.0);
+    assert_eq!(value, f0070(d_x, out, &grad));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    gradcheck(&(d_x, out, grad.clone()), |(d_x, out, grad)| f0070_backward(*d_x, *out, grad, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0071(grad: ArrayView1<f64>) -> f64 {
-    let out_1 = (relu(&grad)) / (square(&(&grad / &(square(&grad) + 1.0))) + 0.5);
-    let out_1 = &out_1;
-    let t2 = if grad.sum() < -0.5183 {
-        grad[0]
-    } else {
-        sigmoid(grad[0])
+    let out = &(grad.hypot(-1.5 * -1.5 + 0.5)) - &grad;
+    let out = &grad;
+    let x = {
+        let out_1 = tanh(&grad);
+        (abs(&grad)).iter().zip(&out_1).map(|(a, b)| ((*a) * (*a)).abs()).sum::<f64>()
     };
-    let x_from_out = {
-        let d_out_1 = &(&(3.0 - out_1) + &grad) + t2;
-        exp(sigmoid((-&grad).dot(&d_out_1)))
-    };
-    t2 + x_from_out + sum(out_1)
+    let t4 = x;
+    x + t4
 }
 
 #[test]
 fn f0071_gradcheck() {
-    let mut s = 1157580351u64;
+    let mut s = 1294004437u64;
     let grad: Array1<f64> = random(2, &mut s);
     let (grad,) = std::hint::black_box((grad,));
     let (value, grads) = f0071_backward(grad.view(), 1.0);
@@ -1823,43 +1844,43 @@ fn f0071_gradcheck() {
     gradcheck(&(grad.clone(),), |(grad,)| f0071_backward(grad.view(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0072(p0: Array2<f32>) -> f32 {
-    let _t1 = &(&(&p0 + &p0) * &p0) - &p0;
-    let t2 = &p0 - &p0;
-    let t3 = softmax(&p0);
-    sum(&t2) + t3.sum() + sum(&t2)
+fn f0072(d_t1: Array2<f32>) -> f32 {
+    let _t1 = &d_t1 + &(logsumexp(&d_t1));
+    let _t2 = &(d_t1.dot(&d_t1.t())) / &(square(&(softmax(&d_t1))) + 1.0);
+    let out_1 = d_t1.clone();
+    mean(&out_1)
 }
 
 #[test]
 fn f0072_gradcheck() {
-    let mut s = 54396547u64;
-    let p0: Array2<f32> = random32((3, 1), &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0072_backward(p0.clone(), 1.0);
-    assert_eq!(value, f0072(p0.clone()));
-    assert_eq!(grads.p0.shape(), p0.shape());
+    let mut s = 1618604245u64;
+    let d_t1: Array2<f32> = random32((3, 1), &mut s);
+    let (d_t1,) = std::hint::black_box((d_t1,));
+    let (value, grads) = f0072_backward(d_t1.clone(), 1.0);
+    assert_eq!(value, f0072(d_t1.clone()));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(),), |(p0,)| f0072_backward(p0.clone(), 1.0))
+        .check(&(d_t1.clone(),), |(d_t1,)| f0072_backward(d_t1.clone(), 1.0))
         .unwrap();
 }
 #[differentiable]
 fn f0073(p0: ArrayView2<f64>, p1: Array1<f64>, p2: f64, p3: f64) -> f64 {
-    let t1 = if p1.dot(&p1) > 0.4629 {
-        p3.to_radians()
+    let t1 = if mean(&p1) <= 0.4629 {
+        p3 - p3
     } else {
-        p3.hypot(-1.5 * -1.5 + 0.5)
+        p2 / 1.25
     };
-    let mut t1 = (t1.powi(2) + 1.0).recip();
-    t1 += p3 / (square(p3) + 2.0);
-    let t2 = &p0;
-    t1 + mean(t2) + t1
+    let t2 = sum(&(p1.select(Axis(0), &[2, 1, 0, 2])));
+    let _t3 = t2 / (t1.powi(2) + 0.5);
+    let _t4 = &p1;
+    t1 + t2 + p0.sum()
 }
 
 #[test]
 fn f0073_gradcheck() {
-    let mut s = 1006007825u64;
+    let mut s = 1931898154u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2 = scalar(&mut s);
@@ -1872,58 +1893,64 @@ fn f0073_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0073_backward(p0.view(), p1.clone(), *p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0074(p0: &Array1<f64>) -> f64 {
-    let t1 = softplus(&(p0 / 3.0));
-    let t2 = 2.0 - &(concat(Axis(0), &[p0, p0]));
-    logsumexp(&t1) + logsumexp(&t2) + p0.sum()
+fn f0074(p0: &Array1<f64>, labels: &[usize]) -> f64 {
+    let mut t1 = exp(&(p0.view().into_shape_with_order((2, 1)).unwrap()));
+    for i in 0..2 {
+        t1 += 1.25;
+        t1 -= 1.25;
+    }
+    t1.iter().sum::<f64>()
 }
 
 #[test]
 fn f0074_gradcheck() {
-    let mut s = 521457004u64;
+    let mut s = 1145784439u64;
     let p0: Array1<f64> = random(2, &mut s);
+    let labels: &[usize] = &[0, 0];
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0074_backward(&p0, 1.0);
-    assert_eq!(value, f0074(&p0));
+    let (value, grads) = f0074_backward(&p0, labels, 1.0);
+    assert_eq!(value, f0074(&p0, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0074_backward(p0, 1.0)).unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0074_backward(p0, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0075(p0: f64, p1: &Array2<f64>, p2: &Array1<f64>) -> f64 {
-    let t1 = (logsumexp(p2)) * p2;
-    let _t2 = &t1;
-    let t3 = &t1;
-    let t4 = p1;
-    t1.sum() + sum(t3) + sum(t4)
+fn f0075(p0: f64, p1: &Array2<f64>, p2: &Array1<f64>, labels: &[usize]) -> f64 {
+    let t1 = 1.25 / (p2 * p2 + 1.0);
+    let t2 = ln(&(square(&(sigmoid(&(p1 * 3.0)))) + 1.0));
+    let t3 = mean(&t2);
+    let t4 = t3;
+    t3 + t4
 }
 
 #[test]
 fn f0075_gradcheck() {
-    let mut s = 2011791683u64;
+    let mut s = 1377863226u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array1<f64> = random(2, &mut s);
+    let labels: &[usize] = &[0, 0, 0];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0075_backward(p0, &p1, &p2, 1.0);
-    assert_eq!(value, f0075(p0, &p1, &p2));
+    let (value, grads) = f0075_backward(p0, &p1, &p2, labels, 1.0);
+    assert_eq!(value, f0075(p0, &p1, &p2, labels));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0075_backward(*p0, p1, p2, 1.0)).unwrap();
+    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0075_backward(*p0, p1, p2, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0076(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
     let t1 = p3;
+    let c1: f64 = 2.0;
     let t2 = if t1 <= 0.4629 {
-        (square(&(p1 * p3)) + 1.0).log(square(p3) + 1.5)
+        log_sigmoid(t1.clamp(-1.0, 3.0))
     } else {
-        &(p1 - t1) / 1.5
+        tanh(log_sigmoid(t1.clamp(-1.0, 3.0)))
     };
-    t1 + t2.sum()
+    t1 + t2
 }
 
 #[test]
 fn f0076_gradcheck() {
-    let mut s = 548656809u64;
+    let mut s = 112015404u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
@@ -1937,40 +1964,43 @@ fn f0076_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0076_backward(p0, p1, p2, *p3, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
-fn f0077(p0: &Array2<f64>, c0: &Array2<f64>, labels: &[usize]) -> f64 {
-    let t1 = softmax_cross_entropy(p0, labels);
-    t1
+fn f0077(p0: &Array2<f64>, c0: &Array2<f64>) -> f64 {
+    let t1 = (c0 - c0).map(|&e| e);
+    t1[[0, 2]] + c0[[0, 0]]
 }
 
 #[test]
 fn f0077_gradcheck() {
-    let mut s = 29628744u64;
+    let mut s = 918821436u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let c0: Array2<f64> = random((1, 3), &mut s);
-    let labels: &[usize] = &[0, 1, 0];
     let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let (value, grads) = f0077_backward(&p0, &c0, labels, 1.0);
-    assert_eq!(value, f0077(&p0, &c0, labels));
+    let (value, grads) = f0077_backward(&p0, &c0, 1.0);
+    assert_eq!(value, f0077(&p0, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0077_backward(p0, &c0, labels, 1.0)).unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0077_backward(p0, &c0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0078(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
-    let mut t2 = {
+    let t2 = {
         let t1 = p0;
-        exp(&(tanh(&(sum_axis(p2, Axis(0))))))
+        tanh(&(p2.t()))
     };
-    let t3 = p1[[0, 0]];
-    t2 *= t3;
-    let t2 = ((p0 - p2).to_radians()).dot(&t2);
-    let t4 = softplus(p3);
-    let t5 = p0;
-    t4 + t5
+    let t2 = t2.mean().expect("not empty");
+    let t3 = array![0.5_f64, 1.5];
+    let t4 = &(&t3 * p1) * t2;
+    let mut t6 = {
+        let t5 = (p2.mapv(|v| v.powi(2))).slice_axis(Axis(1), Slice::from(0..)).to_owned();
+        -&(softmax(&t4))
+    };
+    let t2 = p1;
+    t6 *= p3;
+    t6.iter().sum::<f64>() + t2[[2, 0]]
 }
 
 #[test]
 fn f0078_gradcheck() {
-    let mut s = 452267349u64;
+    let mut s = 1294946763u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
@@ -1983,47 +2013,48 @@ fn f0078_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0078_backward(*p0, p1, p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0079(p0: f64, p1: Array2<f64>, p2: &Array2<f64>, p3: &Array1<f64>) -> f64 {
-    let t1 = relu(&(p2 + p0));
-    let t2 = concat(Axis(0), &[p3, p3]);
-    let t4 = {
-        let t3 = p2;
-        ln(&(t3 * t3 + 0.5))
-    };
-    let _t5 = p3 / &(square(p3) + 2.0);
-    let t6 = &t4 * 3.0;
-    t4.sum() + t6[[1, 2]]
+fn f0079(p0: f64, p1: Array2<f64>, p2: &Array2<f64>, p3: &Array1<f64>) -> Array1<f64> {
+    let mut t1 = relu(&(exp(p2)));
+    let t2 = p1.t();
+    let n1 = p3.len() - 1;
+    for i in 0..n1 {
+        t1 += &t2;
+    }
+    let t3 = &t2;
+    let _t4 = t3 + &t2;
+    sin(p3)
 }
 
 #[test]
 fn f0079_gradcheck() {
-    let mut s = 1459232646u64;
+    let mut s = 2020694173u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((2, 3), &mut s);
     let p3: Array1<f64> = random(2, &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0079_backward(p0, p1.clone(), &p2, &p3, 1.0);
+    let up: Array1<f64> = random(2, &mut s);
+    let (value, grads) = f0079_backward(p0, p1.clone(), &p2, &p3, &up);
     assert_eq!(value, f0079(p0, p1.clone(), &p2, &p3));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0079_backward(*p0, p1.clone(), p2, p3, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0079_backward(*p0, p1.clone(), p2, p3, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0080(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
-    let _t1 = square(p2);
-    let t2 = p0;
-    let t4 = {
-        let t3 = to_radians(&(concat(Axis(0), &[&(3.0 / (t2 * t2 + 1.0)), t2])));
-        sigmoid((f0018(t2)).tanh())
-    };
-    sum(t2) + t4
+    let _t1 = (p0 * p0 + 0.5).log(2.0);
+    let t2 = sigmoid(p1);
+    let t3 = softmax(p2);
+    t2.iter().sum::<f64>() + t3[[1, 0]] + sum(p0)
 }
 
 #[test]
 fn f0080_gradcheck() {
-    let mut s = 1249935073u64;
+    let mut s = 1970780515u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
@@ -2036,190 +2067,202 @@ fn f0080_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0080_backward(p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0081(grad: &Array2<f64>) -> f64 {
-    let d_out_1 = grad;
-    let mut out_1 = concat(Axis(0), &[&(d_out_1 * 3.0), d_out_1, grad]);
-    if out_1[[0, 2]] < 0.4629 {
-        out_1 += &(d_out_1.dot(&out_1));
-    } else {
-        out_1 += &(&out_1 + grad);
-    }
-    out_1 = log_sigmoid(&(log_softmax(&(sigmoid(&out_1)))));
-    let t3 = softmax(grad);
-    let t5 = {
-        let d_d_x = d_out_1;
-        softmax(d_d_x)
+fn f0081(p0: &Array2<f64>, labels: &[usize]) -> f64 {
+    let t1 = p0;
+    let mut t2 = concat(Axis(1), &[t1, p0, t1]);
+    let c1 = 3.0_f64;
+    let t3 = &(&(t2.mapv(|e| f0028(sigmoid(c1)))) - (t1.dot(&t1.t()))) - &(t2.mapv(softplus));
+    let mut t5 = {
+        let t4 = tanh(&t3.column(6));
+        t1 / &(t1 * t1 + 1.0)
     };
-    mean(&t3) + t5[[0, 2]]
+    t2 += &t3;
+    t5 += &(fract(&t5));
+    t3.iter().sum::<f64>() + t5.mean().unwrap()
 }
 
 #[test]
 fn f0081_gradcheck() {
-    let mut s = 919887808u64;
-    let grad: Array2<f64> = random((1, 3), &mut s);
-    let (grad,) = std::hint::black_box((grad,));
-    let (value, grads) = f0081_backward(&grad, 1.0);
-    assert_eq!(value, f0081(&grad));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(grad.clone(),), |(grad,)| f0081_backward(grad, 1.0)).unwrap();
+    let mut s = 1491347645u64;
+    let p0: Array2<f64> = random((1, 3), &mut s);
+    let labels: &[usize] = &[1];
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0081_backward(&p0, labels, 1.0);
+    assert_eq!(value, f0081(&p0, labels));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0081_backward(p0, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0082(d_t1: ArrayView2<f32>, d_out: &Array2<f32>, w: &Array2<f32>) -> f32 {
-    let d_d_x = (w * 1.5) / &(d_out * d_out + 1.0);
-    let t2 = backprop::ops::recip(&(square(&d_t1) + 1.0));
-    mean(&d_d_x) + t2[[0, 0]] + sum(w)
+fn f0082(p0: ArrayView2<f32>, p1: &Array2<f32>, p2: &Array2<f32>) -> f32 {
+    let t1 = p2 + (p2.hypot(-1.5 * -1.5 + 0.5));
+    let t3 = {
+        let t2 = tanh(&t1);
+        (-&t2).slice(s![-1.., ..2]).to_owned()
+    };
+    mean(&t1) + sum(&t3) + p2.sum()
 }
 
 #[test]
 fn f0082_gradcheck() {
-    let mut s = 1946495406u64;
-    let d_t1: Array2<f32> = random32((2, 1), &mut s);
-    let d_out: Array2<f32> = random32((2, 1), &mut s);
-    let w: Array2<f32> = random32((1, 3), &mut s);
-    let (d_t1, d_out, w,) = std::hint::black_box((d_t1, d_out, w,));
-    let (value, grads) = f0082_backward(d_t1.view(), &d_out, &w, 1.0);
-    assert_eq!(value, f0082(d_t1.view(), &d_out, &w));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.w.shape(), w.shape());
-    GradCheck::new()
-        .rtol(0.1)
-        .atol(1e-2)
-        .check(&(d_t1.clone(), d_out.clone(), w.clone()), |(d_t1, d_out, w)| f0082_backward(d_t1.view(), d_out, w, 1.0))
-        .unwrap();
-}
-#[differentiable(wrt(p0, p1, p2))]
-fn f0083(p0: &Array2<f32>, p1: Array2<f32>, p2: &Array1<f32>, c0: &Array2<f32>, labels: &[usize]) -> f32 {
-    let t1 = if logsumexp(p2) <= 0.0371 {
-        p2.sum()
-    } else {
-        (p2.sum()).sin()
-    };
-    let t2 = if t1 > 0.4629 && t1 > 0.0 {
-        mse(p2, p2)
-    } else {
-        square(f0010(backprop::ops::sigmoid(t1)))
-    };
-    let t3 = (softmax_cross_entropy(&(p0 * p2), labels)) + t2;
-    let t4 = (1.5 * t3) * c0;
-    t1 + t2 + t3 + sum(&t4)
-}
-
-#[test]
-fn f0083_gradcheck() {
-    let mut s = 1277319785u64;
-    let p0: Array2<f32> = random32((3, 3), &mut s);
-    let p1: Array2<f32> = random32((2, 2), &mut s);
-    let p2: Array1<f32> = random32(3, &mut s);
-    let c0: Array2<f32> = random32((2, 1), &mut s);
-    let labels: &[usize] = &[0, 1, 2];
-    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0083_backward(&p0, p1.clone(), &p2, &c0, labels, 1.0);
-    assert_eq!(value, f0083(&p0, p1.clone(), &p2, &c0, labels));
+    let mut s = 1191147715u64;
+    let p0: Array2<f32> = random32((2, 1), &mut s);
+    let p1: Array2<f32> = random32((2, 1), &mut s);
+    let p2: Array2<f32> = random32((1, 3), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0082_backward(p0.view(), &p1, &p2, 1.0);
+    assert_eq!(value, f0082(p0.view(), &p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0083_backward(p0, p1.clone(), p2, &c0, labels, 1.0))
+        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0082_backward(p0.view(), p1, p2, 1.0))
+        .unwrap();
+}
+#[differentiable(wrt(x, d_t1, out))]
+fn f0083(x: &Array2<f32>, d_t1: Array2<f32>, out: &Array1<f32>, y_1: &Array2<f32>) -> f32 {
+    let (n1, m1) = y_1.dim();
+    let x_from_out = Array2::<f32>::ones((m1, 3));
+    let t2 = if out.sum() < 0.4629 {
+        x - &x_from_out
+    } else {
+        cos(&(x - &x_from_out))
+    };
+    let d_out_1 = (sigmoid(&d_t1)) * y_1;
+    let _t4 = tanh(&d_out_1);
+    let (n2, m2) = y_1.dim();
+    let _t5 = &(&(x.dot(&t2)) + &(&t2 / &(x * x + 0.5))) - (softplus(mse(&d_out_1, &d_out_1)));
+    t2.sum() + mean(&d_out_1)
+}
+
+#[test]
+fn f0083_gradcheck() {
+    let mut s = 388924926u64;
+    let x: Array2<f32> = random32((3, 3), &mut s);
+    let d_t1: Array2<f32> = random32((2, 2), &mut s);
+    let out: Array1<f32> = random32(3, &mut s);
+    let y_1: Array2<f32> = random32((2, 1), &mut s);
+    let (x, d_t1, out, y_1,) = std::hint::black_box((x, d_t1, out, y_1,));
+    let (value, grads) = f0083_backward(&x, d_t1.clone(), &out, &y_1, 1.0);
+    assert_eq!(value, f0083(&x, d_t1.clone(), &out, &y_1));
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    GradCheck::new()
+        .rtol(0.1)
+        .atol(1e-2)
+        .check(&(x.clone(), d_t1.clone(), out.clone()), |(x, d_t1, out)| f0083_backward(x, d_t1.clone(), out, &y_1, 1.0))
         .unwrap();
 }
 #[differentiable]
-fn f0084(d_p0: &Array2<f64>, y_1: f64, x: &Array2<f64>, d_t1: f64) -> Array2<f64> {
-    let mut d_d_x = {
-        let t1 = d_p0 - d_t1;
-        y_1 / &(square(d_p0) + 2.0)
+fn f0084(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: f64) -> f64 {
+    let mut t2 = {
+        let t1 = p2.map(|&u| {
+        if u >= 0.0371 {
+            p3 * p3
+        } else {
+            relu(u)
+        }
+    });
+        p2 + 3.0
     };
-    let d_out = abs(&(x - d_t1));
-    d_d_x += 2.0;
-    let d_out = (f0045(d_t1)) * &(clamp(x, -1.0, 1.0));
-    let x_from_out = x + (d_d_x.sum_axis(Axis(1)));
-    let _t5 = x_from_out.t();
-    d_d_x /= square(mse(&(cos(&(d_d_x.column(0)))), &(&(cos(&(d_d_x.column(0)))) * 0.5))) + 0.5;
-    x_from_out
+    if p3 > 0.4629 {
+        t2 *= &((tanh(&t2)).mapv(|e| p3 + 1.5));
+    }
+    t2 += p3 + 2.0;
+    let t3 = p3 + &t2;
+    let _t4 = (sigmoid(&(log_softmax(&(sigmoid(&t2)))))).mapv(|u| square(u));
+    let t3 = p2;
+    let t3 = &(&t2 + p2) + 2.0;
+    sum(&t2) + t3.sum() + t3[[0, 1]]
 }
 
 #[test]
 fn f0084_gradcheck() {
-    let mut s = 1046582822u64;
-    let d_p0: Array2<f64> = random((1, 3), &mut s);
-    let y_1 = scalar(&mut s);
-    let x: Array2<f64> = random((3, 2), &mut s);
-    let d_t1 = scalar(&mut s);
-    let (d_p0, y_1, x, d_t1,) = std::hint::black_box((d_p0, y_1, x, d_t1,));
-    let up: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0084_backward(&d_p0, y_1, &x, d_t1, &up);
-    assert_eq!(value, f0084(&d_p0, y_1, &x, d_t1));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(d_p0.clone(), y_1, x.clone(), d_t1), |(d_p0, y_1, x, d_t1)| f0084_backward(d_p0, *y_1, x, *d_t1, &up))
-        .unwrap();
+    let mut s = 470475571u64;
+    let p0: Array2<f64> = random((1, 3), &mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array2<f64> = random((3, 2), &mut s);
+    let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0084_backward(&p0, p1, &p2, p3, 1.0);
+    assert_eq!(value, f0084(&p0, p1, &p2, p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0084_backward(p0, *p1, p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0085(d_x: Array2<f32>, d_p0: f32) -> f32 {
-    let x = {
-        let x_from_out = d_p0 - 3.0;
-        d_p0
+fn f0085(p0: Array2<f32>, p1: f32) -> Array2<f32> {
+    let t2 = {
+        let t1 = &p0 - &p0;
+        softplus(p1)
     };
-    let unused = (tanh(relu(d_p0 + x))).tan();
-    x + unused
+    let t4 = {
+        let t3 = (t2 + p1) * &(p0.hypot(p1.powi(2) + 0.5));
+        (sigmoid(&t3)) - (sin(&t3))
+    };
+    sigmoid(&p0)
 }
 
 #[test]
 fn f0085_gradcheck() {
-    let mut s = 1829108454u64;
-    let d_x: Array2<f32> = random32((1, 2), &mut s);
-    let d_p0 = scalar32(&mut s);
-    let (d_x, d_p0,) = std::hint::black_box((d_x, d_p0,));
-    let (value, grads) = f0085_backward(d_x.clone(), d_p0, 1.0);
-    assert_eq!(value, f0085(d_x.clone(), d_p0));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
+    let mut s = 804691944u64;
+    let p0: Array2<f32> = random32((1, 2), &mut s);
+    let p1 = scalar32(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let up: Array2<f32> = random32((1, 2), &mut s);
+    let (value, grads) = f0085_backward(p0.clone(), p1, &up);
+    assert_eq!(value, f0085(p0.clone(), p1));
+    assert_eq!(grads.p0.shape(), p0.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(d_x.clone(), d_p0), |(d_x, d_p0)| f0085_backward(d_x.clone(), *d_p0, 1.0))
+        .upstream(&up)
+        .check(&(p0.clone(), p1), |(p0, p1)| f0085_backward(p0.clone(), *p1, &up))
         .unwrap();
 }
 #[differentiable]
-fn f0086(grad: &Array2<f64>, out: f64) -> f64 {
-    let out_1 = grad;
-    let grad_1 = out_1;
-    let t3 = grad - grad;
-    let d_d_x = grad_1;
-    let x = out;
-    let out_1 = grad_1.row(0);
-    x + out_1.dot(&out_1)
+fn f0086(p0: &Array2<f64>, p1: f64) -> f64 {
+    let t1 = p0;
+    let t2 = t1;
+    let mut t3 = t1.mean().unwrap();
+    for i in 0..2 {
+        t3 = (-&(p0.row(i))).dot(&p0.row(i));
+    }
+    let t4 = t3;
+    let t5 = softplus(t4);
+    t4 + t5
 }
 
 #[test]
 fn f0086_gradcheck() {
-    let mut s = 1570291298u64;
-    let grad: Array2<f64> = random((3, 1), &mut s);
-    let out = scalar(&mut s);
-    let (grad, out,) = std::hint::black_box((grad, out,));
-    let (value, grads) = f0086_backward(&grad, out, 1.0);
-    assert_eq!(value, f0086(&grad, out));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(grad.clone(), out), |(grad, out)| f0086_backward(grad, *out, 1.0)).unwrap();
+    let mut s = 1227184944u64;
+    let p0: Array2<f64> = random((3, 1), &mut s);
+    let p1 = scalar(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0086_backward(&p0, p1, 1.0);
+    assert_eq!(value, f0086(&p0, p1));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0086_backward(p0, *p1, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
 fn f0087(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: &Array2<f64>, p3: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let mut t1 = sigmoid(&(softmax(&(p3 * &p1))));
-    let t2 = p2.column(2);
-    let mut t3 = (sqrt(&(square(&t2) + 0.5))) - &(tan(&(tanh(c0))));
-    if t1[[1, 0]] <= 0.4629 {
-        t3 *= &t2;
-    }
-    let t4 = t2[0];
-    mean(&t1) + mean(&t2) + mean(&t3) + t4 + sum(p2)
+    let t1 = (((c0 * c0).iter().sum::<f64>()).tanh()).powi(3);
+    let t2 = c0;
+    let t3 = (abs(&(0.25 / (square(p2) + 1.0)))).select(Axis(0), &[1, 0, 0, 1]);
+    let _t4 = (logsumexp(&t3)).dot(&t3);
+    let t5 = if mean(c0) <= -0.5183 {
+        f0044(p2)
+    } else {
+        sigmoid(f0044(p2))
+    };
+    sum(&t3) + t5
 }
 
 #[test]
 fn f0087_gradcheck() {
-    let mut s = 1058633179u64;
+    let mut s = 790174570u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -2235,43 +2278,54 @@ fn f0087_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0087_backward(p0, p1.view(), p2, p3, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0088(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
-    let _t1 = &(abs(p2)) + &(acosh(&(square(p2) + 1.5)));
-    let t2 = p3;
-    let t3 = softmax(&(relu(t2)));
-    let t4 = p3;
-    let t5 = p2;
-    let t6 = t4 * 1.5;
-    t5[[2, 1]] + t6.sum()
+fn f0088(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> Array2<f64> {
+    let _t1 = &(cos(p2)) * &(p0 / &(square(p2) + 2.0));
+    let t2 = p2 - 1.25;
+    let t3 = p3;
+    let mut t4 = t3 * t3;
+    let t5 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5]];
+    if t4[[1, 2]] >= 0.4629 {
+        t4 /= &(square(t3) + 0.5);
+    } else {
+        t4 *= t3;
+    }
+    exp(p0)
 }
 
 #[test]
 fn f0088_gradcheck() {
-    let mut s = 824910958u64;
+    let mut s = 1185107742u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let p3: Array2<f64> = random((2, 3), &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0088_backward(&p0, p1, &p2, &p3, 1.0);
+    let up: Array2<f64> = random((1, 2), &mut s);
+    let (value, grads) = f0088_backward(&p0, p1, &p2, &p3, &up);
     assert_eq!(value, f0088(&p0, p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0088_backward(p0, *p1, p2, p3, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0088_backward(p0, *p1, p2, p3, &up))
+        .unwrap();
 }
 #[differentiable(wrt(p2, p3))]
 fn f0089(p0: &Array1<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
     let _t1 = p2;
     let t2 = p3;
-    let t3 = (square(p1) + 0.5).powf(sin(p1));
-    let t4 = -&((t2 + p3).dot(&p3.t()));
-    t2.sum() + t3 + t4.sum()
+    let mut t3 = softplus(p3);
+    for i in 0..3 {
+        t3 += &(p3.row(i));
+        t3 += p1.fract();
+    }
+    t2[[0, 0]] + t3.mean().unwrap() + p2[[1, 0]]
 }
 
 #[test]
 fn f0089_gradcheck() {
-    let mut s = 470180436u64;
+    let mut s = 445475598u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 3), &mut s);
@@ -2283,55 +2337,54 @@ fn f0089_gradcheck() {
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p2.clone(), p3.clone()), |(p2, p3)| f0089_backward(&p0, p1, p2, p3, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2, p3))]
-fn f0090(p0: &Array2<f64>, p1: &Array1<f64>, p2: Array2<f64>, p3: &Array2<f64>, c0: &Array1<f64>) -> f64 {
-    let t1 = c0;
-    let mut t2 = p3.dot(p1);
-    let mut t3 = tan(&(tanh(&(p2.t()))));
-    for i in 0..1 {
-        t2 += mean(&(&t3 - c0));
-        t3 -= 1.5;
-    }
-    let mut t1 = square(p1);
-    if t3[[1, 2]] >= 0.4629 {
-        t1 -= 3.0;
-    } else {
-        t1 = t3.dot(c0);
-    }
-    let t4 = t2.sum();
-    t2.dot(&t2) + sum(&t3) + t1.dot(&t1) + t4 + mean(p1)
+#[differentiable(wrt(d_t1, y_1, grad, p3))]
+fn f0090(d_t1: &Array2<f64>, y_1: &Array1<f64>, grad: Array2<f64>, p3: &Array2<f64>, x: &Array1<f64>) -> f64 {
+    let d_out = x;
+    let t1_from_t2 = p3.mapv(|v| (v.cos()) * (v + v));
+    let d_out_1 = array![[0.0_f64, 0.5]];
+    let grad_1 = ((&(sigmoid(&t1_from_t2)) * 0.1 + &d_out_1).var(1.0)) - x;
+    let t5 = square(&(concat(Axis(0), &[y_1, x])));
+    let unused = Array2::<f64>::from_shape_vec((1, 2), vec![0.0, 0.5]).unwrap();
+    let t7 = ((&(cos(&(1.25 - p3))) * 0.1 + &unused).var_axis(Axis(1), 1.0)) + &grad;
+    let t8 = array![-0.75_f64, 0.25, 2.0];
+    let t9 = (&t8 * &grad_1).iter().sum::<f64>();
+    let t11 = {
+        let t10 = cos(&t1_from_t2);
+        sqrt(&(square(&((concat(Axis(1), &[&t7, &t7])).t().dot(d_out))) + 1.0))
+    };
+    d_out.dot(d_out) + t1_from_t2.sum() + sum(&grad_1) + mean(&t5) + t7[[2, 0]] + t9 + sum(&t11)
 }
 
 #[test]
 fn f0090_gradcheck() {
-    let mut s = 2027561396u64;
-    let p0: Array2<f64> = random((2, 3), &mut s);
-    let p1: Array1<f64> = random(2, &mut s);
-    let p2: Array2<f64> = random((3, 2), &mut s);
+    let mut s = 287219378u64;
+    let d_t1: Array2<f64> = random((2, 3), &mut s);
+    let y_1: Array1<f64> = random(2, &mut s);
+    let grad: Array2<f64> = random((3, 2), &mut s);
     let p3: Array2<f64> = random((1, 2), &mut s);
-    let c0: Array1<f64> = random(3, &mut s);
-    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let (value, grads) = f0090_backward(&p0, &p1, p2.clone(), &p3, &c0, 1.0);
-    assert_eq!(value, f0090(&p0, &p1, p2.clone(), &p3, &c0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
+    let x: Array1<f64> = random(3, &mut s);
+    let (d_t1, y_1, grad, p3, x,) = std::hint::black_box((d_t1, y_1, grad, p3, x,));
+    let (value, grads) = f0090_backward(&d_t1, &y_1, grad.clone(), &p3, &x, 1.0);
+    assert_eq!(value, f0090(&d_t1, &y_1, grad.clone(), &p3, &x));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.grad.shape(), grad.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0090_backward(p0, p1, p2.clone(), p3, &c0, 1.0)).unwrap();
+    gradcheck(&(d_t1.clone(), y_1.clone(), grad.clone(), p3.clone()), |(d_t1, y_1, grad, p3)| f0090_backward(d_t1, y_1, grad.clone(), p3, &x, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0091(p0: f64, p1: f64) -> f64 {
     let t1 = if p1 <= -0.5183 {
-        p1 * p1
+        p1 + 0.75
     } else {
-        p1
+        tan(p1.tanh())
     };
-    t1
+    t1 + p0
 }
 
 #[test]
 fn f0091_gradcheck() {
-    let mut s = 423051806u64;
+    let mut s = 811653532u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -2342,12 +2395,12 @@ fn f0091_gradcheck() {
 #[differentiable]
 fn f0092(p0: f64, p1: &Array2<f64>, p2: ArrayView1<f64>, p3: &Array2<f64>) -> f64 {
     let t1 = p1;
-    t1.sum()
+    sum(t1)
 }
 
 #[test]
 fn f0092_gradcheck() {
-    let mut s = 1470235627u64;
+    let mut s = 407307899u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array1<f64> = random(3, &mut s);
@@ -2361,10 +2414,10 @@ fn f0092_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0092_backward(*p0, p1, p2.view(), p3, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1))]
-fn f0093(p0: &Array2<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
+fn f0093(p0: &Array2<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> Array2<f64> {
     let t1 = p1;
-    let t2 = (sqrt(&(square(&(p1.t())) + 1.0))).dot(p0);
-    t1.sum() + t2[[0, 0]]
+    let t2 = (&(p0 * c0) - p0).t().dot(c0);
+    sin(p0)
 }
 
 #[test]
@@ -2374,31 +2427,46 @@ fn f0093_gradcheck() {
     let p1: Array2<f64> = random((1, 2), &mut s);
     let c0: Array2<f64> = random((3, 1), &mut s);
     let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
-    let (value, grads) = f0093_backward(&p0, &p1, &c0, 1.0);
+    let up: Array2<f64> = random((1, 2), &mut s);
+    let (value, grads) = f0093_backward(&p0, &p1, &c0, &up);
     assert_eq!(value, f0093(&p0, &p1, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0093_backward(p0, p1, &c0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0093_backward(p0, p1, &c0, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0094(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: Array2<f64>) -> f64 {
-    let mut t1 = (&(softplus(p0)) * &(&p3 * p0)) / (p1 * p1 + 0.5);
-    let mut t2 = if p3[[0, 1]] > -0.5183 {
-        log_sigmoid(&t1)
+    let mut t1 = ((&p3 * p0).dot(p2)) * p2;
+    let t2 = t1.dot(&t1.t());
+    let t2 = &(sum_axis(p2, Axis(1))) + &t2;
+    let t3 = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
+    let mut t4 = if p2.iter().sum::<f64>() < -0.5183 {
+        Zip::from(&((tanh(&(&t2 - p0))).dot(&(sigmoid(&t2))))).and(&(sigmoid(&t2))).map_collect(|&l, &r| (r / ((l - r).powi(2) + 1.0)).signum())
     } else {
-        t1.to_owned()
+        p0.to_owned()
     };
-    let t3 = sum(&(sqrt(&(square(p1) + 0.5))).column(2));
-    t2 /= &(square(&(&(sigmoid(&t2)) - t3)) + 1.0);
-    let _t4 = t1.clone();
-    let t5 = &p3;
-    t1 += &(abs(&(&(t5 / 2.0) - (t2[[2, 1]]))));
-    sum(&t1) + t2[[2, 1]] + t3 + mean(t5)
+    let c1: f64 = 0.5;
+    for i in 0..2 {
+        t1 -= &(Zip::from(&t1).and(&t1).map_collect(|&l, &r| {
+        if l > 0.0371 {
+            f0033(sin(l))
+        } else {
+            sigmoid((l.powi(2) + 0.5).powf(0.25))
+        }
+    }));
+        t4 -= p1;
+    }
+    let t5 = sigmoid(&((square(&t2) + 0.5).log(3.0 * 3.0 + 1.5)));
+    let t6 = square(&t5);
+    t1.sum() + sum(&t2) + sum(&t4) + t5[[1, 1]] + t6.mean().unwrap()
 }
 
 #[test]
 fn f0094_gradcheck() {
-    let mut s = 1392515976u64;
+    let mut s = 176090284u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -2414,25 +2482,31 @@ fn f0094_gradcheck() {
 }
 #[differentiable]
 fn f0095(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
+    let c1: f64 = 1.5;
     let t2 = {
-        let t1 = p2 - (1.5 / ((p2 - p2).powi(2) + 1.0));
-        (sum(p1)).hypot(t1.powi(2) + 0.5)
+        let t1 = &((sigmoid(p2)) * (Zip::from(p0).and(p0).map_collect(|&u, &v| v))) / (square(p2) + 0.5);
+        (-&(&t1 * 0.75)).dot(p1)
     };
-    let mut t3 = (mean(p1)) - (f0033(sigmoid(t2)));
-    let t4 = sigmoid(f64::ln(t3.powi(2) + 0.5));
-    let t6 = {
-        let t5 = (sigmoid(p2 + t3)).exp();
-        t4
+    let t3 = (f0064(p1)) - p2;
+    let mut t2 = f0045(tanh(t3));
+    let c2 = 0.5_f64;
+    let mut t4 = if t3 < 0.0371 {
+        (p1 * p1).mapv(|e| c2 * e)
+    } else {
+        p1.mapv(|z| z - 3.0)
     };
-    let t7 = t4;
-    let t8 = t3;
-    t3 += p2;
-    t7 + t8
+    for i in 0..1 {
+        t2 += p2.abs();
+        t4 -= backprop::ops::recip(t2.powi(2) + 1.0);
+    }
+    let _t5 = softmax(&(backprop::ops::recip(&(square(&(&t4 - t2)) + 1.0))));
+    t4 += p2;
+    t2 + t4.sum()
 }
 
 #[test]
 fn f0095_gradcheck() {
-    let mut s = 656634572u64;
+    let mut s = 1951804512u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2 = scalar(&mut s);
@@ -2448,24 +2522,31 @@ fn f0096(p0: f64, p1: f64) -> f64 {
     let mut t1 = if p1 < -0.5183 || p1 > 0.0 {
         p0
     } else {
-        1.5 + (p1 * p0)
+        ((p0.cos()) + p0) / (square(p1) + 1.0)
     };
-    let t2 = p0 - (relu(t1));
-    t1 += square(sigmoid(t2 + 0.1));
-    let mut t3 = if p0 < 0.4629 {
-        (p1.clamp(-2.0, 1.0)) - t2
+    let t2 = if t1 >= 0.0371 && p1 > 0.0 {
+        p1
     } else {
-        2.0 - ((t2 + p1) + p0)
+        t1
     };
-    t3 /= square((square(t3) + 1.0).recip()) + 1.0;
-    let t4 = (t1.powi(2) + 0.5).sqrt();
-    t1 += (square(t2) + 1.0).ln();
-    t3 + t4
+    let mut t4 = {
+        let t3 = t1 - ((t2 - p1) - (f0029(tanh(t1))));
+        t1
+    };
+    let mut t5 = t4;
+    for i in 0..3 {
+        t5 += t2;
+    }
+    if t2 > -0.5183 {
+        t4 /= t5.powi(2) + 1.0;
+    }
+    let t6 = square(((t5.powi(2) + 0.5).sqrt()).tanh());
+    t5 + t6
 }
 
 #[test]
 fn f0096_gradcheck() {
-    let mut s = 586633435u64;
+    let mut s = 1883304737u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -2474,63 +2555,75 @@ fn f0096_gradcheck() {
     gradcheck(&(p0, p1), |(p0, p1)| f0096_backward(*p0, *p1, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1))]
-fn f0097(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
-    let t1 = ((p1 * p1).dot(&p1.t())).round();
-    mean(&t1) + sum(&t1)
+fn f0097(p0: &Array2<f64>, p1: &Array2<f64>) -> Array2<f64> {
+    let t1 = (softmax(&(-p1))).sum();
+    sin(p0)
 }
 
 #[test]
 fn f0097_gradcheck() {
-    let mut s = 2031916026u64;
+    let mut s = 590755475u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0097_backward(&p0, &p1, 1.0);
+    let up: Array2<f64> = random((1, 3), &mut s);
+    let (value, grads) = f0097_backward(&p0, &p1, &up);
     assert_eq!(value, f0097(&p0, &p1));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p1.clone(),), |(p1,)| f0097_backward(&p0, p1, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p1.clone(),), |(p1,)| f0097_backward(&p0, p1, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0098(d_out: f64, w: &Array1<f64>, out: &Array2<f64>) -> f64 {
-    let mut grad_1 = {
-        let t1 = softmax(w);
-        mean(&(abs(&(out - d_out))))
+fn f0098(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
+    let mut t2 = {
+        let t1 = softmax(&((square(p1)).dot(p2)));
+        t1.mapv(|e| {
+        if p0 >= -0.5183 {
+            p0
+        } else {
+            (exp((p0.tanh()).tan())) / 3.0
+        }
+    })
     };
-    let unused = log_softmax(out);
-    let out_1 = {
-        let t4 = tanh(&unused);
-        t4
-    };
-    grad_1 /= square(f0051(w.to_owned(), &out_1)) + 0.5;
-    let d_x = out;
-    grad_1 + sum(&unused) + sum(&out_1) + d_x[[0, 1]] + d_out
+    let mut t3 = (p2.dot(&t2)) / 3.0;
+    let t4 = p2;
+    t2 += f0045(p0);
+    if logsumexp(p1) > 0.0371 {
+        t3 = (p1.hypot(square(p0) + 0.5)).mapv_into(|u| (((f0029(sigmoid(u))).powi(2) + 0.5).powf(0.5)).tanh());
+    } else {
+        t3 += (square(&(tanh(&t2)))).sum();
+    }
+    let t3 = &t3 + &(log_sigmoid(&(&t3 - p1)));
+    t4[[0, 1]] + sum(&t3) + p0
 }
 
 #[test]
 fn f0098_gradcheck() {
-    let mut s = 1163835457u64;
-    let d_out = scalar(&mut s);
-    let w: Array1<f64> = random(3, &mut s);
-    let out: Array2<f64> = random((3, 2), &mut s);
-    let (d_out, w, out,) = std::hint::black_box((d_out, w, out,));
-    let (value, grads) = f0098_backward(d_out, &w, &out, 1.0);
-    assert_eq!(value, f0098(d_out, &w, &out));
-    assert_eq!(grads.w.shape(), w.shape());
-    assert_eq!(grads.out.shape(), out.shape());
-    gradcheck(&(d_out, w.clone(), out.clone()), |(d_out, w, out)| f0098_backward(*d_out, w, out, 1.0)).unwrap();
+    let mut s = 677466767u64;
+    let p0 = scalar(&mut s);
+    let p1: Array1<f64> = random(3, &mut s);
+    let p2: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0098_backward(p0, &p1, &p2, 1.0);
+    assert_eq!(value, f0098(p0, &p1, &p2));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0098_backward(*p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0099(p0: Array2<f64>, p1: &Array1<f64>, p2: f64, p3: &Array1<f64>) -> Array1<f64> {
     let t2 = {
         let t1 = p3;
-        sum(&(softmax(&(t1 * t1))))
+        sum(&(concat(Axis(0), &[&(square(t1)), t1])))
     };
-    sin(p1)
+    tanh(p1)
 }
 
 #[test]
 fn f0099_gradcheck() {
-    let mut s = 101890497u64;
+    let mut s = 1589573680u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let p2 = scalar(&mut s);
@@ -2548,134 +2641,138 @@ fn f0099_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0100(p0: &Array2<f64>, p1: &Array1<f64>) -> f64 {
+fn f0100(p0: &Array2<f64>, p1: &Array1<f64>) -> Array2<f64> {
     let t1 = p1;
-    let mut t2 = t1.dot(t1);
-    if t1.sum() < 0.4629 {
-        t2 /= square((square(t2) + 1.0).ln()) + 1.0;
-    } else if p1.sum() > -0.5183 {
-        t2 += sqrt(square(t2) + 1.0);
+    let (n1, m1) = p0.dim();
+    let mut t2 = (mse(p1, t1)) - (p0[[0, m1 / 2]]);
+    t2 += t2 * 3.0;
+    if t2 <= -0.5183 {
+        t2 += sum(p0);
+    } else {
+        t2 += (tanh(&(p0 + t2))).iter().map(|&e| (softplus(e)).atan2(square(e) + 0.5)).sum::<f64>();
     }
-    t2 += f0045(sigmoid(t2));
-    if t2 < 0.4629 {
-        t2 /= square((0.25 * t1).dot(t1)) + 0.5;
-    }
-    mean(t1) + t2
+    let t3 = sin(p1);
+    exp(p0)
 }
 
 #[test]
 fn f0100_gradcheck() {
-    let mut s = 1984400038u64;
+    let mut s = 1135123077u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0100_backward(&p0, &p1, 1.0);
+    let up: Array2<f64> = random((3, 3), &mut s);
+    let (value, grads) = f0100_backward(&p0, &p1, &up);
     assert_eq!(value, f0100(&p0, &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0100_backward(p0, p1, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0100_backward(p0, p1, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0101(p0: &Array2<f64>) -> f64 {
-    let mut t2 = {
-        let t1 = p0 - p0;
-        0.1 * p0
-    };
-    t2 /= &(p0 * p0 + 1.0);
-    t2.sum()
+fn f0101(d_t1: &Array2<f64>) -> f64 {
+    let out = cos(&d_t1.slice_axis(Axis(0), Slice::from(0..1)));
+    let d_out_1 = d_t1;
+    let d_out_1 = d_t1;
+    mean(&out) + d_out_1[[0, 1]]
 }
 
 #[test]
 fn f0101_gradcheck() {
-    let mut s = 1672704779u64;
-    let p0: Array2<f64> = random((1, 2), &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0101_backward(&p0, 1.0);
-    assert_eq!(value, f0101(&p0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0101_backward(p0, 1.0)).unwrap();
+    let mut s = 1847365649u64;
+    let d_t1: Array2<f64> = random((1, 2), &mut s);
+    let (d_t1,) = std::hint::black_box((d_t1,));
+    let (value, grads) = f0101_backward(&d_t1, 1.0);
+    assert_eq!(value, f0101(&d_t1));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    gradcheck(&(d_t1.clone(),), |(d_t1,)| f0101_backward(d_t1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0102(p0: f64, p1: Array2<f64>, p2: ArrayView1<f64>, p3: Array2<f64>) -> f64 {
-    let mut t1 = &p1 - &p2;
-    let t2 = tanh(&p3);
-    for i in 0..2 {
-        t1 -= &t2;
-    }
-    let t3 = &(p0 - &p2) - &t2;
-    mean(&t1) + sum(&t2) + mean(&t3)
+fn f0102(grad: f64, d_t1: Array2<f64>, w: ArrayView1<f64>, d_p0: Array2<f64>) -> f64 {
+    let mut x = &d_p0 + &d_p0;
+    x += &(&((w.dot(&w)) - &(&d_p0 - &w)) + &((&w * &d_t1).sum_axis(Axis(0))));
+    let t1_from_t2 = &(-&d_p0) - (w.dot(&w));
+    let d_d_x = d_p0.select(Axis(1), &[2]);
+    t1_from_t2.sum() + sum(&d_d_x) + x[[0, 1]]
 }
 
 #[test]
 fn f0102_gradcheck() {
-    let mut s = 1170637275u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((2, 3), &mut s);
-    let p2: Array1<f64> = random(3, &mut s);
-    let p3: Array2<f64> = random((1, 3), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0102_backward(p0, p1.clone(), p2.view(), p3.clone(), 1.0);
-    assert_eq!(value, f0102(p0, p1.clone(), p2.view(), p3.clone()));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0102_backward(*p0, p1.clone(), p2.view(), p3.clone(), 1.0)).unwrap();
+    let mut s = 315100507u64;
+    let grad = scalar(&mut s);
+    let d_t1: Array2<f64> = random((2, 3), &mut s);
+    let w: Array1<f64> = random(3, &mut s);
+    let d_p0: Array2<f64> = random((1, 3), &mut s);
+    let (grad, d_t1, w, d_p0,) = std::hint::black_box((grad, d_t1, w, d_p0,));
+    let (value, grads) = f0102_backward(grad, d_t1.clone(), w.view(), d_p0.clone(), 1.0);
+    assert_eq!(value, f0102(grad, d_t1.clone(), w.view(), d_p0.clone()));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    assert_eq!(grads.w.shape(), w.shape());
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    gradcheck(&(grad, d_t1.clone(), w.clone(), d_p0.clone()), |(grad, d_t1, w, d_p0)| f0102_backward(*grad, d_t1.clone(), w.view(), d_p0.clone(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0103(p0: Array1<f64>, p1: f64, p2: Array2<f64>) -> f64 {
-    let t1 = p1;
-    let _t2 = f64::acos((tanh(t1)) * 0.75);
-    let t3 = (cos(powi(p1, 1))) * &p2;
-    t1 + t3[[1, 1]]
+fn f0103(p0: Array1<f64>, p1: f64, p2: Array2<f64>) -> Array2<f64> {
+    let mut t1 = p1;
+    let _t2 = sqrt(&(&p2 * &p2 + 1.0));
+    t1 -= ln(square(0.1 + t1) + 1.0);
+    sin(&p2)
 }
 
 #[test]
 fn f0103_gradcheck() {
-    let mut s = 110908740u64;
+    let mut s = 1265111974u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0103_backward(p0.clone(), p1, p2.clone(), 1.0);
+    let up: Array2<f64> = random((2, 2), &mut s);
+    let (value, grads) = f0103_backward(p0.clone(), p1, p2.clone(), &up);
     assert_eq!(value, f0103(p0.clone(), p1, p2.clone()));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0103_backward(p0.clone(), *p1, p2.clone(), 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0103_backward(p0.clone(), *p1, p2.clone(), &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0104(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
+fn f0104(p0: &Array2<f64>, p1: &Array2<f64>, labels: &[usize]) -> f64 {
     let t2 = {
-        let t1 = mean_axis(&(&(0.75 * p1) * &(p1 + p1)), Axis(0));
-        exp(&(backprop::ops::tanh(&((powi(&t1, 3)) * p1))))
+        let t1 = tan(&(tanh(p1)));
+        ((t1.dot(&t1.t())).clamp(-1.0, 1.0)).t().dot(&t1)
     };
-    let t3 = t2.clone();
-    t2.sum() + t3[[1, 0]]
+    let t3 = &t2 - p0;
+    mean(&t2) + sum(&t3)
 }
 
 #[test]
 fn f0104_gradcheck() {
-    let mut s = 1943097231u64;
+    let mut s = 1514959949u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
+    let labels: &[usize] = &[0, 0];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0104_backward(&p0, &p1, 1.0);
-    assert_eq!(value, f0104(&p0, &p1));
+    let (value, grads) = f0104_backward(&p0, &p1, labels, 1.0);
+    assert_eq!(value, f0104(&p0, &p1, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0104_backward(p0, p1, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0104_backward(p0, p1, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0105(p0: &Array2<f64>, p1: f64) -> f64 {
     let t2 = {
-        let t1 = (0.1 - (exp(p0))) - p1;
+        let t1 = 1.5 + &(&(sin(p0)) + p1);
         t1
     };
-    sum(&t2)
+    mean(&t2)
 }
 
 #[test]
 fn f0105_gradcheck() {
-    let mut s = 625548001u64;
+    let mut s = 1238917268u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -2686,15 +2783,18 @@ fn f0105_gradcheck() {
 }
 #[differentiable]
 fn f0106(p0: &Array2<f64>) -> f64 {
-    let t1 = &(p0.column(1)) - p0;
-    let _t2 = (relu(p0)).t().dot(p0);
-    let t3 = &t1 * &(sin(&t1));
-    sum(&t1) + sum(&t3)
+    let t1 = &(tan(&(tanh(p0)))) * (tanh(p0));
+    let t1 = t1.dot(&p0.t());
+    let t3 = {
+        let t2 = &t1 * p0;
+        ((sigmoid(&t1)).mapv(relu)).dot(p0)
+    };
+    sum(&t1) + t3.iter().sum::<f64>()
 }
 
 #[test]
 fn f0106_gradcheck() {
-    let mut s = 973549201u64;
+    let mut s = 1378003700u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0106_backward(&p0, 1.0);
@@ -2703,51 +2803,71 @@ fn f0106_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0106_backward(p0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1))]
-fn f0107(p0: &Array1<f32>, p1: ArrayView1<f32>, c0: &Array2<f32>) -> f32 {
-    let t1 = &p1 * &(c0.clamp(-2.0, 1.0));
-    let t1 = &p1;
-    let _t2 = t1;
-    let t3 = mse(&(mean_axis(&(c0 - t1), Axis(1))), t1);
-    let t4 = t1 * &(&p1 * c0);
-    let t5 = sigmoid(c0);
-    let t5 = (concat(Axis(0), &[&t5, &t5, &t5])) * 3.0;
-    t1.sum() + t3 + mean(&t4) + sum(&t5)
+fn f0107(p0: &Array1<f32>, p1: ArrayView1<f32>, c0: &Array2<f32>) -> Array1<f32> {
+    let t1 = c0 - (sqrt((sum(p0)).powi(2) + 1.0));
+    let mut t3 = {
+        let t2 = (p1.sum()) + &t1;
+        (c0 - &p1) + (&t2 / &(square(&t2) + 2.0))
+    };
+    let t1 = &(p1.dot(c0)) / &(&t1 * &t1 + 0.5);
+    let t4 = 0.1 * &(&t1 * 3.0);
+    let mut t6 = {
+        let t5 = &(powi(&t4, 3)) + (2.0 - p0);
+        mean_axis(&(&t5 - &t5), Axis(1))
+    };
+    let t8 = {
+        let t7 = tanh(&t6);
+        exp2(&t7)
+    };
+    if logsumexp(&t8) > 0.4629 {
+        t6 -= &t8;
+    }
+    tanh(p0)
 }
 
 #[test]
 fn f0107_gradcheck() {
-    let mut s = 2030326816u64;
+    let mut s = 1388259568u64;
     let p0: Array1<f32> = random32(2, &mut s);
     let p1: Array1<f32> = random32(3, &mut s);
     let c0: Array2<f32> = random32((3, 1), &mut s);
     let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
-    let (value, grads) = f0107_backward(&p0, p1.view(), &c0, 1.0);
+    let up: Array1<f32> = random32(2, &mut s);
+    let (value, grads) = f0107_backward(&p0, p1.view(), &c0, &up);
     assert_eq!(value, f0107(&p0, p1.view(), &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0107_backward(p0, p1.view(), &c0, 1.0))
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0107_backward(p0, p1.view(), &c0, &up))
         .unwrap();
 }
 #[differentiable]
 fn f0108(p0: f64, p1: ArrayView2<f64>, p2: f64, p3: f64) -> f64 {
-    let t1 = p2 / (square(p0) + 1.0);
-    let t2 = (p3 - (3.0 * t1)) + &(0.5 + &(exp(&p1)));
-    let t3 = mean(&(((square(&p1) + 0.5).log(3.0 * 3.0 + 1.5)).clamp(-2.0, 0.5)).column(1));
-    let t4 = t1;
-    let t5 = tanh(&((t2.sum()) - &p1));
-    let t7 = {
-        let t6 = (1.5 + ((t4 * t3).tanh())).powf(t1.tanh());
-        clamp(-t4, -0.5, 1.0)
-    };
-    t1 + mean(&t2) + t3 + t4 + t5.sum() + t7
+    let c1: f64 = 0.5;
+    let mut t1 = (mean_axis(&p1, Axis(0))).mapv(|z| c1);
+    t1 *= &(tanh(&(Zip::from(&t1).and(&t1).map_collect(|&l, &r| (r / (square(r) + 2.0)) * l))));
+    for i in 0..3 {
+        t1 -= p3;
+        t1 -= &(p3 / (square(&t1) + 2.0));
+    }
+    let n2 = p1.nrows();
+    let m2 = p1.ncols();
+    let t2 = Array::from_elem((1, m2), -1.5_f64);
+    let t3 = Array::from_elem((n2, 1), 2.0_f64);
+    if p3 <= -0.5183 {
+        t1 *= p3;
+    }
+    let _t4 = (3.0 - (p2 / (square(p3) + 0.5))).trunc();
+    let _t5 = t1.clone();
+    t1.dot(&t1)
 }
 
 #[test]
 fn f0108_gradcheck() {
-    let mut s = 1771792058u64;
+    let mut s = 1858564389u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
@@ -2760,14 +2880,16 @@ fn f0108_gradcheck() {
 }
 #[differentiable]
 fn f0109(p0: f32, p1: &Array2<f32>) -> f32 {
-    let t1 = p1 * p1;
-    let t1 = &t1;
+    let mut t1 = p1 + p1;
+    for i in 0..3 {
+        t1 += p1;
+    }
     t1.sum()
 }
 
 #[test]
 fn f0109_gradcheck() {
-    let mut s = 15349202u64;
+    let mut s = 1479733410u64;
     let p0 = scalar32(&mut s);
     let p1: Array2<f32> = random32((2, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -2781,47 +2903,48 @@ fn f0109_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0110(grad: f64, d_p0: &Array1<f64>, y_1: &Array2<f64>) -> f64 {
-    let t1_from_t2 = clamp(&(relu(y_1)), -2.0, 3.0);
-    let x_from_out = (mse(y_1, y_1)) + (t1_from_t2.clamp(-2.0, 1.0));
-    let t3 = softmax(&(logsumexp(&(&t1_from_t2 + &x_from_out))));
-    let mut out_1 = abs(&t1_from_t2);
-    let t1_from_t2 = &x_from_out * 0.5;
-    if sum(&out_1) >= -0.5183 && grad > 0.0 {
-        out_1 /= &(&x_from_out * &x_from_out + 0.5);
-    } else if sum(&t1_from_t2) >= 0.4629 {
-        out_1 /= &(square(&(relu(&t1_from_t2))) + 0.5);
-    }
-    let unused = {
-        let t5 = sigmoid(&t3);
-        backprop::ops::log_sigmoid(t1_from_t2.sum())
+fn f0110(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
+    let mut t1 = log_softmax(&(clamp(p2, -2.0, 3.0)));
+    let t2 = tanh(&(relu(p1)));
+    let mut t4 = {
+        let t3 = t2.iter().sum::<f64>();
+        sum(&t2)
     };
-    mean(&t1_from_t2) + unused
+    let t5 = Array1::<f64>::linspace(0.0, 1.0, 3);
+    for i in 0..3 {
+        t1 -= &(log_softmax(p2));
+        t4 -= (&t2 * 0.1 + &t5).std(1.0);
+    }
+    let t6 = Array1::<f64>::from_shape_vec(3, vec![0.0, 0.5, 1.0]).unwrap();
+    t4 += (&(sin(&(t2.clamp(-1.0, 3.0)))) * 0.1 + &t6).var(1.0);
+    let t7 = &t2 / (square(t2.iter().sum::<f64>()) + 2.0);
+    let t2 = p2;
+    mean(&t7) + t2[[0, 0]]
 }
 
 #[test]
 fn f0110_gradcheck() {
-    let mut s = 1214522550u64;
-    let grad = scalar(&mut s);
-    let d_p0: Array1<f64> = random(3, &mut s);
-    let y_1: Array2<f64> = random((2, 2), &mut s);
-    let (grad, d_p0, y_1,) = std::hint::black_box((grad, d_p0, y_1,));
-    let (value, grads) = f0110_backward(grad, &d_p0, &y_1, 1.0);
-    assert_eq!(value, f0110(grad, &d_p0, &y_1));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    gradcheck(&(grad, d_p0.clone(), y_1.clone()), |(grad, d_p0, y_1)| f0110_backward(*grad, d_p0, y_1, 1.0)).unwrap();
+    let mut s = 1525938887u64;
+    let p0 = scalar(&mut s);
+    let p1: Array1<f64> = random(3, &mut s);
+    let p2: Array2<f64> = random((2, 2), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0110_backward(p0, &p1, &p2, 1.0);
+    assert_eq!(value, f0110(p0, &p1, &p2));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0110_backward(*p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0111(p0: Array2<f64>, p1: &Array2<f64>, p2: Array2<f64>, p3: f64) -> f64 {
-    let mut t1 = f0081(&p2);
-    t1 -= p3 * t1;
-    t1
+    let t1 = p3 - &p2;
+    let t2 = mean_axis(&p2, Axis(1));
+    t1.sum() + t2.dot(&t2)
 }
 
 #[test]
 fn f0111_gradcheck() {
-    let mut s = 1729757783u64;
+    let mut s = 118403345u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
@@ -2837,19 +2960,19 @@ fn f0111_gradcheck() {
 #[differentiable]
 fn f0112(p0: &Array2<f64>) -> f64 {
     let _t1 = p0 + p0;
-    let t2 = ln(&(p0 * p0 + 1.0));
-    let t3 = p0;
-    let mut t4 = t2.dot(&t3.t());
-    for i in 0..2 {
-        t4 += &(log_sigmoid(&t4));
+    let t2 = p0;
+    let mut t3 = (t2 * p0).t().dot(t2);
+    for i in 0..1 {
+        t3 += 0.5 / ((p0[[i, 2]]).powi(2) + 1.0);
     }
-    let t5 = softmax(&t2);
-    mean(&t4) + mean(&t5)
+    let t4 = (t2 * p0).dot(&t3);
+    let _t5 = (tanh(&t4)).dot(&(sigmoid(&t3)));
+    t3.iter().sum::<f64>() + t4[[0, 2]]
 }
 
 #[test]
 fn f0112_gradcheck() {
-    let mut s = 922456656u64;
+    let mut s = 213710505u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0112_backward(&p0, 1.0);
@@ -2858,72 +2981,83 @@ fn f0112_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0112_backward(p0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
-fn f0113(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>, c0: &Array2<f64>, labels: &[usize]) -> f64 {
-    let t1 = p2;
-    let t2 = if sum(c0) <= -0.5183 {
-        c0 + (sum(&(concat(Axis(0), &[t1, t1]))))
-    } else {
-        c0.to_owned()
-    };
-    let t3 = if p1.sum() > -0.5183 {
-        t2.to_owned()
-    } else {
-        (&(c0 + &t2) + (t1.dot(p1))) / (square(f64::log(square(p1.dot(p1)) + 1.0, 3.0 * 3.0 + 1.5)) + 1.0)
-    };
-    let _t4 = (&t2 + (p1.sum())) - &((t2.sum()) - (c0 / (square(&t3) + 0.5)));
-    let _t5 = (&(sqrt(&(t1 * t1 + 1.0))) + t1).dot(p1);
-    mean(&t2) + t3[[2, 1]]
+fn f0113(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
+    let t1 = p2.hypot(0.5 * 0.5 + 0.5);
+    let c1 = 1.5_f64;
+    let mut t1 = powi(&(softmax(&(t1.map(|&v| relu(v))))), 3);
+    let t2 = (p2.dot(p1)) * 0.5;
+    for i in 0..1 {
+        t1 += p2;
+        t1 = p1 - &t1;
+    }
+    let t3 = &t2 - c0;
+    logsumexp(&t2) + t3[[2, 0]]
 }
 
 #[test]
 fn f0113_gradcheck() {
-    let mut s = 21260977u64;
+    let mut s = 1510885982u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let c0: Array2<f64> = random((3, 3), &mut s);
-    let labels: &[usize] = &[0, 1, 1];
     let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0113_backward(&p0, &p1, &p2, &c0, labels, 1.0);
-    assert_eq!(value, f0113(&p0, &p1, &p2, &c0, labels));
+    let (value, grads) = f0113_backward(&p0, &p1, &p2, &c0, 1.0);
+    assert_eq!(value, f0113(&p0, &p1, &p2, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0113_backward(p0, p1, p2, &c0, labels, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0113_backward(p0, p1, p2, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0114(p0: Array2<f64>, p1: &Array2<f64>) -> f64 {
-    let t1 = p0.t();
-    mean(&t1)
+fn f0114(y_1: Array2<f64>, w: &Array2<f64>) -> Array2<f64> {
+    let t1 = concat(Axis(1), &[&y_1, &y_1, &y_1]);
+    t1
 }
 
 #[test]
 fn f0114_gradcheck() {
-    let mut s = 1122504636u64;
-    let p0: Array2<f64> = random((2, 1), &mut s);
-    let p1: Array2<f64> = random((1, 2), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0114_backward(p0.clone(), &p1, 1.0);
-    assert_eq!(value, f0114(p0.clone(), &p1));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0114_backward(p0.clone(), p1, 1.0)).unwrap();
+    let mut s = 2057362685u64;
+    let y_1: Array2<f64> = random((2, 1), &mut s);
+    let w: Array2<f64> = random((1, 2), &mut s);
+    let (y_1, w,) = std::hint::black_box((y_1, w,));
+    let up: Array2<f64> = random((2, 3), &mut s);
+    let (value, grads) = f0114_backward(y_1.clone(), &w, &up);
+    assert_eq!(value, f0114(y_1.clone(), &w));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.w.shape(), w.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(y_1.clone(), w.clone()), |(y_1, w)| f0114_backward(y_1.clone(), w, &up))
+        .unwrap();
 }
 #[differentiable(wrt(p0, p1))]
 fn f0115(p0: &Array1<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let t1 = softmax(c0);
-    let t1 = &t1 / &(square(c0) + 2.0);
-    let t2 = p1;
-    let mut t3 = (tan(&(tanh(&(t2.t()))))).t().dot(p0);
-    let _t4 = &t3 + &t3;
-    t3 += 0.75;
-    let t5 = sqrt(&(&t3 * &t3 + 0.5));
-    sum(&t1) + t2[[0, 0]] + t3.dot(&t3) + logsumexp(&t5)
+    let mut t1 = (sin(p1)).mean().expect("not empty");
+    let t2 = array![[0.0_f64, 0.5, 1.0]];
+    for i in 0..3 {
+        t1 += t1 * t1;
+    }
+    let t3 = p1;
+    let mut t4 = tanh(f0068(t3));
+    if t3.iter().sum::<f64>() <= 0.4629 {
+        t4 += 0.5;
+    } else {
+        t1 += t4;
+    }
+    for i in 0..2 {
+        t4 += 0.25;
+    }
+    for i in 0..1 {
+        t4 += t4 + t1;
+        t4 += 0.1;
+    }
+    mean(t3) + t4
 }
 
 #[test]
 fn f0115_gradcheck() {
-    let mut s = 1969719099u64;
+    let mut s = 1539937191u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let c0: Array2<f64> = random((1, 3), &mut s);
@@ -2935,45 +3069,50 @@ fn f0115_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0115_backward(p0, p1, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0116(d_out: ArrayView2<f64>) -> f64 {
-    let out = &d_out;
-    let d_d_x = {
-        let t2 = sigmoid(&d_out);
-        tanh(&(&(d_out.column(1)) - (out[[0, 0]])))
-    };
-    let mut t4 = d_d_x.clone();
-    let t1_from_t2 = {
-        let t5 = cos(&t4);
-        ln(&(square(&(&d_d_x / &(square(&d_d_x) + 2.0))) + 1.0))
-    };
-    t4 += &(((t1_from_t2[2]) - &t4) / &(square(&t4) + 2.0));
-    out.sum() + d_d_x.dot(&d_d_x) + mean(&t4) + mean(&t1_from_t2)
+fn f0116(p0: ArrayView2<f64>) -> f64 {
+    let t1 = &p0 / (square(&p0) + 1.0);
+    let t1 = ln(&(square(&(t1.sum_axis(Axis(0)))) + 0.5));
+    let t2 = (sigmoid(&(2.0 - &t1))).dot(&(tanh(&t1)));
+    let (n1, m1) = p0.dim();
+    let t3 = Array1::<f64>::linspace(-1.0, 1.0, m1);
+    let mut t4 = &t3 + &(t2 - &t1);
+    for i in 0..1 {
+        t4 += &(softmax(&t4));
+    }
+    t2 + sum(&t4)
 }
 
 #[test]
 fn f0116_gradcheck() {
-    let mut s = 921865195u64;
-    let d_out: Array2<f64> = random((3, 2), &mut s);
-    let (d_out,) = std::hint::black_box((d_out,));
-    let (value, grads) = f0116_backward(d_out.view(), 1.0);
-    assert_eq!(value, f0116(d_out.view()));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    gradcheck(&(d_out.clone(),), |(d_out,)| f0116_backward(d_out.view(), 1.0)).unwrap();
+    let mut s = 614802591u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0116_backward(p0.view(), 1.0);
+    assert_eq!(value, f0116(p0.view()));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0116_backward(p0.view(), 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
 fn f0117(p0: &Array1<f32>, p1: &Array1<f32>, p2: &Array2<f32>, p3: &Array2<f32>, c0: &Array2<f32>) -> f32 {
-    let t1 = 0.25 / (square(p2) + 1.0);
-    let t2 = -p1;
-    let t3 = &t2;
-    let t4 = (p1 * t3).dot(t3);
-    let t5 = log_softmax(&(cos(c0)));
-    let t6 = softplus(&(t3 * &t2));
-    mean(&t1) + t2.dot(&t2) + t3.sum() + t4 + t5[[2, 0]] + t6.sum()
+    let mut t1 = p0 + c0;
+    let mut t2 = c0 / &(square(&t1) + 2.0);
+    if t2.mean().unwrap() < 0.4629 {
+        t2 += &t1;
+    } else {
+        t1 -= &t2;
+    }
+    let t2 = t2.dot(p1);
+    t1 /= square(mean(c0)) + 0.5;
+    let t4 = {
+        let t3 = concat(Axis(1), &[&(ln(&(square(&t1) + 0.5))), &t1, c0]);
+        sqrt(&(&t1 * &t1 + 0.5))
+    };
+    t2.dot(&t2) + sum(&t4) + p3.sum()
 }
 
 #[test]
 fn f0117_gradcheck() {
-    let mut s = 2110786434u64;
+    let mut s = 1525968447u64;
     let p0: Array1<f32> = random32(2, &mut s);
     let p1: Array1<f32> = random32(2, &mut s);
     let p2: Array2<f32> = random32((1, 3), &mut s);
@@ -2994,13 +3133,13 @@ fn f0117_gradcheck() {
 }
 #[differentiable]
 fn f0118(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
-    let t1 = ln(&(square(p0) + 1.0));
-    sum(&t1)
+    let t1 = Zip::from(p1).and(p1).map_collect(|&u, &v| u + v);
+    t1.mean().unwrap()
 }
 
 #[test]
 fn f0118_gradcheck() {
-    let mut s = 8132161u64;
+    let mut s = 1149722165u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
@@ -3012,35 +3151,42 @@ fn f0118_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0118_backward(p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0119(p0: f64, p1: &Array2<f64>, labels: &[usize]) -> f64 {
-    let _t1 = softmax_cross_entropy(&((logsumexp(p1)) + (concat(Axis(0), &[p1, p1]))), labels);
+fn f0119(p0: f64, p1: &Array2<f64>) -> f64 {
+    let _t1 = powi(-(p0.max(2.0)), 2);
     p0
 }
 
 #[test]
 fn f0119_gradcheck() {
-    let mut s = 758273728u64;
+    let mut s = 682260770u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
-    let labels: &[usize] = &[1, 0, 0, 1];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0119_backward(p0, &p1, labels, 1.0);
-    assert_eq!(value, f0119(p0, &p1, labels));
+    let (value, grads) = f0119_backward(p0, &p1, 1.0);
+    assert_eq!(value, f0119(p0, &p1));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0119_backward(*p0, p1, labels, 1.0)).unwrap();
+    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0119_backward(*p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0120(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
-    let t1 = softmax(p3);
-    let t2 = square(p2);
-    let t3 = p2 + p2;
-    let t4 = clamp(&t3, -0.5, 1.0);
-    t3.sum() + sum(&t4)
+    let mut t1 = concatenate(Axis(0), &[(sum_axis(p1, Axis(0))).view()]).unwrap();
+    let t2 = if t1.dot(&t1) >= 0.4629 {
+        p3 - p0
+    } else {
+        p2.view().permuted_axes([1, 0]).to_owned()
+    };
+    let t3 = p2;
+    if t3.sum() < 0.0371 {
+        t1 /= square(mean(t3)) + 1.0;
+    } else {
+        t1 /= &(square(&(Zip::from(&t1).and(&t1).map_collect(|&l, &r| r / (r.powi(2) + 1.0)))) + 0.5);
+    }
+    t2.iter().sum::<f64>() + mean(t3)
 }
 
 #[test]
 fn f0120_gradcheck() {
-    let mut s = 1848785990u64;
+    let mut s = 155206341u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
@@ -3055,13 +3201,13 @@ fn f0120_gradcheck() {
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
 fn f0121(p0: &Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let t1 = tan(&(tanh(p0)));
-    t1[[1, 0]]
+    let t1 = logsumexp(p0);
+    t1.dot(&t1)
 }
 
 #[test]
 fn f0121_gradcheck() {
-    let mut s = 1390012012u64;
+    let mut s = 1921202702u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -3075,41 +3221,41 @@ fn f0121_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0121_backward(p0, *p1, *p2, p3, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0122(d_t1: f64, grad: f64, out: f64) -> f64 {
-    let out_1 = relu(1.5 / (square(grad) + 1.0));
-    let out_1 = relu(out);
-    out_1
+fn f0122(p0: f64, p1: f64, p2: f64) -> f64 {
+    let t1 = tan((log10(square(log_sigmoid(p2)) + 1.0)).tanh());
+    let t2 = p1;
+    t1 + t2 + p0
 }
 
 #[test]
 fn f0122_gradcheck() {
-    let mut s = 506801485u64;
-    let d_t1 = scalar(&mut s);
-    let grad = scalar(&mut s);
-    let out = scalar(&mut s);
-    let (d_t1, grad, out,) = std::hint::black_box((d_t1, grad, out,));
-    let (value, grads) = f0122_backward(d_t1, grad, out, 1.0);
-    assert_eq!(value, f0122(d_t1, grad, out));
-    gradcheck(&(d_t1, grad, out), |(d_t1, grad, out)| f0122_backward(*d_t1, *grad, *out, 1.0)).unwrap();
+    let mut s = 1487492667u64;
+    let p0 = scalar(&mut s);
+    let p1 = scalar(&mut s);
+    let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0122_backward(p0, p1, p2, 1.0);
+    assert_eq!(value, f0122(p0, p1, p2));
+    gradcheck(&(p0, p1, p2), |(p0, p1, p2)| f0122_backward(*p0, *p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0123(p0: f64) -> f64 {
-    let mut t2 = {
-        let t1 = p0 * p0;
-        sigmoid(t1)
+    let t2 = {
+        let t1 = p0 / (square(p0) + 0.5);
+        t1
     };
-    t2 -= p0 / (square(t2) + 0.5);
-    let t3 = (abs(t2)) + (t2.exp2());
-    t2 += p0;
-    let t4 = t2;
-    let t4 = relu(f64::mul_add(sigmoid(t4 - p0), t4.tanh(), t2));
-    let _t5 = t2 - t4;
-    t2 + t3 + t4
+    let t3 = ((p0 - t2) * 0.75).exp();
+    let t4 = t3 - t3;
+    let t5 = 0.75 * (f64::asinh(t4));
+    let t6 = t4;
+    let t7 = t3 + t6;
+    let _t8 = t4 / (square(t6) + 2.0);
+    t2 + t3 + t4 + t5 + t6 + t7 + t6
 }
 
 #[test]
 fn f0123_gradcheck() {
-    let mut s = 132034320u64;
+    let mut s = 494882567u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0123_backward(p0, 1.0);
@@ -3118,21 +3264,27 @@ fn f0123_gradcheck() {
 }
 #[differentiable]
 fn f0124(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
-    let mut t2 = {
-        let t1 = p2 / &(square(&(p2.row(1))) + 0.5);
-        sum(&(concat(Axis(0), &[&t1, &t1])).row(0))
+    let t2 = {
+        let t1 = (p2.dot(p2)) * p2;
+        p2.index_axis(Axis(0), 2).dot(&t1)
     };
-    let mut t3 = mean_axis(&(p2.dot(p2)), Axis(1));
-    let t4 = (t2.powi(2) + 0.5).cbrt();
-    let t5 = t2.atan2(t2.powi(2) + 0.5);
-    t3 -= &(&t3 - 1.5);
-    t2 *= square(p0);
-    t2 + logsumexp(&t3) + t4 + t5
+    let t3 = (sigmoid(&(log_softmax(&(tanh(&t2)))))).dot(&(tanh(&t2)));
+    let t5 = {
+        let t4 = concatenate(Axis(1), &[p2.view(), p2.view(), p2.view()]).unwrap();
+        tanh(&t2)
+    };
+    let t7 = {
+        let t6 = (t3 * 2.0) / 0.75;
+        sigmoid(&t2)
+    };
+    let t8 = p2;
+    let t8 = concat(Axis(0), &[&(&(p1 * t8) + p1), t8]);
+    mean(&t2) + t3 + sum(&t5) + mean(&t7) + t8.sum()
 }
 
 #[test]
 fn f0124_gradcheck() {
-    let mut s = 1274806194u64;
+    let mut s = 589993061u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -3143,60 +3295,57 @@ fn f0124_gradcheck() {
     gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0124_backward(*p0, *p1, p2, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
-fn f0125(p0: f64, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let t2 = {
-        let t1 = (0.25 - p1) * (ln(square(p0) + 0.5));
-        p0 * c0
+fn f0125(p0: f64, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>, labels: &[usize]) -> f64 {
+    let mut t2 = {
+        let t1 = 1.5 - p0;
+        powi(p2, 1)
     };
-    let t4 = {
-        let t3 = sqrt(&(square(&(softmax(&t2))) + 1.0));
-        &t3 * &t2
-    };
-    let t6 = {
-        let t5 = c0.dot(&t4);
-        square(&t4)
-    };
-    let t7 = if t6[[0, 1]] > 0.0371 {
-        p1
-    } else {
-        p1
-    };
-    let t8 = abs(t7);
-    t2[[0, 1]] + sum(&t4) + sum(&t6) + t7 + t8
+    let mut t3 = c0.atan();
+    for i in 0..1 {
+        t3 -= p1;
+        t3 -= softmax_cross_entropy(&t3, labels);
+    }
+    if mean(&t2) <= -0.5183 {
+        t2 += p1;
+    }
+    let t4 = p1 - &t3;
+    sum(&t3) + t4.mean().unwrap() + p2[[0, 0]]
 }
 
 #[test]
 fn f0125_gradcheck() {
-    let mut s = 13677040u64;
+    let mut s = 1122795759u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
     let c0: Array2<f64> = random((2, 2), &mut s);
+    let labels: &[usize] = &[1, 0];
     let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0125_backward(p0, p1, &p2, &c0, 1.0);
-    assert_eq!(value, f0125(p0, p1, &p2, &c0));
+    let (value, grads) = f0125_backward(p0, p1, &p2, &c0, labels, 1.0);
+    assert_eq!(value, f0125(p0, p1, &p2, &c0, labels));
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0125_backward(*p0, *p1, p2, &c0, 1.0)).unwrap();
+    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0125_backward(*p0, *p1, p2, &c0, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0126(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
     let t1 = p1;
-    let mut t3 = {
-        let t2 = p1 / (p1.powi(2) + 2.0);
-        t2.cos()
+    let t3 = {
+        let t2 = p2.mean().expect("not empty");
+        ln(&(square(p2) + 0.5))
     };
-    let mut t1 = (exp(t1)) / (square(t3.atan2(t1.powi(2) + 0.5)) + 1.0);
-    t3 += relu(t3);
-    for i in 0..2 {
-        t3 += -(p1.min(t3));
-        t1 = p1;
+    let t4 = Array2::<f64>::from_shape_vec((3, 3), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0]).unwrap();
+    let mut t3 = powi(&(sigmoid(&(&((p2 * 0.1 + &t4).std_axis(Axis(1), 1.0)) * t1))), 2);
+    let c1: f64 = 1.5;
+    t3 -= 3.0;
+    if p1 >= 0.4629 && p1 > 0.0 {
+        t3 += (sigmoid(&t3)).iter().map(|u| f64::atan2(*u, 1.0 * 1.0 + 0.5)).sum::<f64>();
     }
-    t3 + t1 + p2[[2, 0]]
+    t1 + mean(&t3)
 }
 
 #[test]
 fn f0126_gradcheck() {
-    let mut s = 666308289u64;
+    let mut s = 609390532u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -3208,85 +3357,100 @@ fn f0126_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0126_backward(p0, *p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0127(p0: Array2<f64>, labels: &[usize]) -> f64 {
-    let t1 = &p0 - &p0;
-    let mut t2 = softmax_cross_entropy(&(&p0 + &t1), labels);
-    t2 += 0.25;
-    let t3 = (-t2) + t2;
-    let t3 = (t1.dot(&p0.t())) + (t3 / (square(t2) + 1.0));
-    mean(&t1) + t2 + t3.sum()
+fn f0127(p0: Array2<f64>) -> f64 {
+    let mut t1 = &p0 - &p0;
+    let mut t2 = mean_axis(&t1, Axis(0));
+    t2 += &(&(Zip::from(&t2).and(&t2).map_collect(|&l, &r| r)) / 1.5);
+    if sum(&t2) <= -0.5183 {
+        t2 -= mean(&(&p0 - &t1));
+    }
+    let t3 = (mean(&(&t1 - &t1))).sin();
+    sum(&t2) + t3
 }
 
 #[test]
 fn f0127_gradcheck() {
-    let mut s = 602804383u64;
+    let mut s = 214638104u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
-    let labels: &[usize] = &[0, 0, 0];
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0127_backward(p0.clone(), labels, 1.0);
-    assert_eq!(value, f0127(p0.clone(), labels));
+    let (value, grads) = f0127_backward(p0.clone(), 1.0);
+    assert_eq!(value, f0127(p0.clone()));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0127_backward(p0.clone(), labels, 1.0)).unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0127_backward(p0.clone(), 1.0)).unwrap();
 }
-#[differentiable(wrt(d_p0))]
-fn f0128(out: &Array2<f64>, d_p0: Array2<f64>) -> f64 {
-    let mut d_out_1 = &d_p0 * &d_p0;
-    let _t2 = concat(Axis(1), &[&d_out_1, &d_p0]);
-    d_out_1 += &(powi(&(sigmoid(&(log_softmax(&d_out_1)))), 3));
-    let d_out = {
-        let grad_1 = log_sigmoid(&d_out_1);
-        &grad_1 * &d_out_1
+#[differentiable(wrt(p1))]
+fn f0128(p0: &Array2<f64>, p1: Array2<f64>) -> f64 {
+    let t1 = 0.1 * &p1;
+    let t2 = logsumexp(&(p0 + p0));
+    let t4 = {
+        let t3 = ((relu(&t1)) - &t2) / (square(&(&(&t2 - &t2) - &t1)) + 2.0);
+        logsumexp(&p1)
     };
-    let _t5 = d_p0.row(0);
-    mean(&d_out_1) + mean(&d_out)
+    let t6 = {
+        let t5 = sigmoid(&t1);
+        &p1 / &(square(&t5) + 2.0)
+    };
+    let t7 = backprop::ops::relu(&(backprop::ops::recip(&(square(&(&p1 * &t6)) + 1.0))));
+    t6[[2, 1]] + mean(&t7)
 }
 
 #[test]
 fn f0128_gradcheck() {
-    let mut s = 821070943u64;
-    let out: Array2<f64> = random((1, 3), &mut s);
-    let d_p0: Array2<f64> = random((3, 2), &mut s);
-    let (out, d_p0,) = std::hint::black_box((out, d_p0,));
-    let (value, grads) = f0128_backward(&out, d_p0.clone(), 1.0);
-    assert_eq!(value, f0128(&out, d_p0.clone()));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    gradcheck(&(d_p0.clone(),), |(d_p0,)| f0128_backward(&out, d_p0.clone(), 1.0)).unwrap();
+    let mut s = 11793840u64;
+    let p0: Array2<f64> = random((1, 3), &mut s);
+    let p1: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0128_backward(&p0, p1.clone(), 1.0);
+    assert_eq!(value, f0128(&p0, p1.clone()));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p1.clone(),), |(p1,)| f0128_backward(&p0, p1.clone(), 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
-fn f0129(p0: &Array1<f64>, c0: &Array2<f64>, labels: &[usize]) -> f64 {
-    let t1 = c0.clamp(-0.5, 0.5);
-    let mut t1 = logsumexp(&(0.5 / (square(&(c0 - c0)) + 1.0)));
-    if t1.sum() > 0.0371 {
-        t1 = (logsumexp(&t1)) * p0;
+fn f0129(p0: &Array1<f64>, c0: &Array2<f64>) -> f64 {
+    let n1 = p0.len() - 1;
+    let t1 = c0;
+    let mut t2 = if c0[[0, 0]] >= 0.0371 {
+        c0.mapv(|v: f64| {
+        if v > 0.0371 {
+            (tanh(v)).tan()
+        } else {
+            -v
+        }
+    })
     } else {
-        t1 += sum(&t1);
+        t1.to_owned()
+    };
+    let c2: f64 = 0.5;
+    let t3 = (t2.slice(s![..;-1, 1..])).mapv(|v| sqrt(square((c2.powi(3)) + v) + 1.0));
+    let n3 = p0.len() - 1;
+    for i in 0..n3 {
+        t2 += p0;
     }
-    t1 += sum(c0);
-    t1 -= p0;
-    t1.dot(&t1)
+    t2 += t1;
+    sum(t1) + t2[[0, 0]] + t3.mean().unwrap()
 }
 
 #[test]
 fn f0129_gradcheck() {
-    let mut s = 1353576747u64;
+    let mut s = 1454533080u64;
     let p0: Array1<f64> = random(2, &mut s);
     let c0: Array2<f64> = random((2, 2), &mut s);
-    let labels: &[usize] = &[0, 0];
     let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let (value, grads) = f0129_backward(&p0, &c0, labels, 1.0);
-    assert_eq!(value, f0129(&p0, &c0, labels));
+    let (value, grads) = f0129_backward(&p0, &c0, 1.0);
+    assert_eq!(value, f0129(&p0, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0129_backward(p0, &c0, labels, 1.0)).unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0129_backward(p0, &c0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0130(p0: &Array1<f64>, p1: &Array2<f64>) -> f64 {
-    let t1 = p1 / (square(p1) + 2.0);
-    t1.sum()
+    let n1 = p0.len() - 1;
+    let t1 = p1;
+    t1.sum() + sum(p1)
 }
 
 #[test]
 fn f0130_gradcheck() {
-    let mut s = 651396598u64;
+    let mut s = 589732958u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -3298,29 +3462,21 @@ fn f0130_gradcheck() {
 }
 #[differentiable]
 fn f0131(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: f64) -> f64 {
-    let mut t1 = p1.dot(&p0.t());
-    if p3 < -0.5183 {
-        t1 += p3;
-    } else {
-        t1 *= p2;
+    let t1 = p3 / 0.1;
+    let mut t2 = t1;
+    let mut t1 = (sigmoid(p3.max(t2))).mul_add(2.0, t2);
+    let mut t3 = atanh((t2.tanh()) * 0.75);
+    for i in 0..2 {
+        t3 += softplus(t1);
+        t1 -= p2;
     }
-    let t2 = if sum(&t1) < 0.0371 {
-        &t1 - ((3.0 - p3) * p2)
-    } else {
-        &(relu(&t1)) - &t1
-    };
-    let t3 = f0112(p1);
-    let t2 = t2.clone();
-    let t5 = {
-        let t4 = t3.max(p2);
-        &(relu(&(log_softmax(&t1)))) * &(softplus(&(0.1 / (square(&t2) + 1.0))))
-    };
-    mean(&t2) + t5.sum()
+    t2 *= p2;
+    t2 + t1 + t3
 }
 
 #[test]
 fn f0131_gradcheck() {
-    let mut s = 1945219902u64;
+    let mut s = 1895911775u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2 = scalar(&mut s);
@@ -3334,16 +3490,22 @@ fn f0131_gradcheck() {
 }
 #[differentiable(wrt(p0, p1, p2))]
 fn f0132(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let mut t1 = (softplus(c0)).t().dot(c0);
-    if sum(c0) >= -0.5183 && p0 > 0.0 {
-        t1 = (f0118(p2, p2, p0)) / (square(&t1) + 1.0);
-    }
-    mean(&t1)
+    let t1 = (p0 + c0).dot(&c0.t());
+    let c1: f64 = 0.75;
+    let (n2, m2) = p1.dim();
+    let (n3, m3) = c0.dim();
+    let t2 = Array2::<f64>::zeros((n2, m3));
+    let t3 = if t1[[0, 1]] >= 0.0371 || p0 > 0.0 {
+        c0.to_owned()
+    } else {
+        sigmoid(c0)
+    };
+    t1[[1, 0]] + mean(&t3)
 }
 
 #[test]
 fn f0132_gradcheck() {
-    let mut s = 351204830u64;
+    let mut s = 1471168380u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -3356,79 +3518,92 @@ fn f0132_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0132_backward(*p0, p1, p2, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0133(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array1<f64>) -> Array1<f64> {
-    let t1 = p1;
-    let _t2 = &((f0063(p3)) + &(p2.clamp(-0.5, 0.5))) * &((square(t1) + 1.0).log(10.0));
-    let t3 = log_sigmoid(&(softmax(&p0)));
-    let mut t4 = backprop::ops::relu(&(1.25 + t1));
-    t4 += &t3;
-    let t5 = sum(&(&t3 + &(t1.dot(&t4))));
-    sin(p3)
+fn f0133(out: ArrayView2<f64>, w: &Array2<f64>, x: &Array2<f64>, d_out: &Array1<f64>) -> f64 {
+    let out_1 = w;
+    let _t2 = x / (square(&out) + 1.0);
+    let mut t3 = -x;
+    if t3.sum() <= -0.5183 {
+        t3 /= &(square(&(signum(&(&t3 / &(&out * &out + 0.5))))) + 1.0);
+    }
+    let unused = {
+        let t4 = cos(&out);
+        t3.dot(&t3)
+    };
+    let out_1 = t3.clone();
+    mean(&unused) + out_1[[0, 1]]
 }
 
 #[test]
 fn f0133_gradcheck() {
-    let mut s = 1861592138u64;
-    let p0: Array2<f64> = random((2, 2), &mut s);
-    let p1: Array2<f64> = random((2, 2), &mut s);
-    let p2: Array2<f64> = random((2, 2), &mut s);
-    let p3: Array1<f64> = random(3, &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up: Array1<f64> = random(3, &mut s);
-    let (value, grads) = f0133_backward(p0.view(), &p1, &p2, &p3, &up);
-    assert_eq!(value, f0133(p0.view(), &p1, &p2, &p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0133_backward(p0.view(), p1, p2, p3, &up))
-        .unwrap();
+    let mut s = 1613199760u64;
+    let out: Array2<f64> = random((2, 2), &mut s);
+    let w: Array2<f64> = random((2, 2), &mut s);
+    let x: Array2<f64> = random((2, 2), &mut s);
+    let d_out: Array1<f64> = random(3, &mut s);
+    let (out, w, x, d_out,) = std::hint::black_box((out, w, x, d_out,));
+    let (value, grads) = f0133_backward(out.view(), &w, &x, &d_out, 1.0);
+    assert_eq!(value, f0133(out.view(), &w, &x, &d_out));
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.w.shape(), w.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    gradcheck(&(out.clone(), w.clone(), x.clone(), d_out.clone()), |(out, w, x, d_out)| f0133_backward(out.view(), w, x, d_out, 1.0)).unwrap();
 }
-#[differentiable(wrt(d_out, d_p0, x, d_t1))]
-fn f0134(d_out: f64, d_p0: f64, x: f64, d_t1: ArrayView2<f64>, y_1: &Array2<f64>) -> f64 {
-    let x_from_out = (d_out - &d_t1).dot(&d_t1.t());
-    let out_1 = mean_axis(&(x * y_1), Axis(1));
-    let t3 = d_p0;
-    let t1_from_t2 = if mean(y_1) >= 0.0371 {
-        x
-    } else {
-        sin(x)
-    };
-    let unused = t3;
-    let t6 = t3 * unused;
-    let t7 = (t1_from_t2 * t6) - unused;
-    sum(&x_from_out) + mean(&out_1) + t3 + t1_from_t2 + unused + t6 + t7
+#[differentiable(wrt(p0, w, d_out, p3))]
+fn f0134(p0: f64, w: f64, d_out: f64, p3: ArrayView2<f64>, grad: &Array2<f64>) -> f64 {
+    let t1 = p3.t();
+    let mut out_1 = d_out;
+    out_1 += f0096(out_1, w);
+    out_1 -= grad.iter().map(|&u| u).sum::<f64>();
+    let x_from_out = square(grad);
+    let x = x_from_out.sum();
+    let t1 = x_from_out.t();
+    out_1 + x_from_out.iter().sum::<f64>() + x + t1.iter().sum::<f64>()
 }
 
 #[test]
 fn f0134_gradcheck() {
-    let mut s = 1320093495u64;
+    let mut s = 1918448396u64;
+    let p0 = scalar(&mut s);
+    let w = scalar(&mut s);
     let d_out = scalar(&mut s);
-    let d_p0 = scalar(&mut s);
-    let x = scalar(&mut s);
-    let d_t1: Array2<f64> = random((2, 1), &mut s);
-    let y_1: Array2<f64> = random((2, 2), &mut s);
-    let (d_out, d_p0, x, d_t1, y_1,) = std::hint::black_box((d_out, d_p0, x, d_t1, y_1,));
-    let (value, grads) = f0134_backward(d_out, d_p0, x, d_t1.view(), &y_1, 1.0);
-    assert_eq!(value, f0134(d_out, d_p0, x, d_t1.view(), &y_1));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    gradcheck(&(d_out, d_p0, x, d_t1.clone()), |(d_out, d_p0, x, d_t1)| f0134_backward(*d_out, *d_p0, *x, d_t1.view(), &y_1, 1.0)).unwrap();
+    let p3: Array2<f64> = random((2, 1), &mut s);
+    let grad: Array2<f64> = random((2, 2), &mut s);
+    let (p0, w, d_out, p3, grad,) = std::hint::black_box((p0, w, d_out, p3, grad,));
+    let (value, grads) = f0134_backward(p0, w, d_out, p3.view(), &grad, 1.0);
+    assert_eq!(value, f0134(p0, w, d_out, p3.view(), &grad));
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0, w, d_out, p3.clone()), |(p0, w, d_out, p3)| f0134_backward(*p0, *w, *d_out, p3.view(), &grad, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0135(p0: &Array2<f64>) -> f64 {
-    let _t1 = mean(&(&(p0 - p0) + 0.1).row(1));
-    let t2 = (&(square(p0)) + &(p0 / &(square(p0) + 1.0))).dot(p0);
-    let t3 = log_softmax(&(sigmoid(&t2)));
-    let t4 = &((tanh(&(backprop::ops::ln(&(&t2 * &t2 + 1.0))))).hypot(-1.5 * -1.5 + 0.5)) + &t3;
-    let t5 = &t3 + &(t4.sum_axis(Axis(1)));
-    t4[[0, 1]] + t5.sum()
+    let _t1 = logsumexp(p0);
+    let t3 = {
+        let t2 = cos(&p0.slice(s![0..1;-1, 1..2;-1]));
+        (0.1 / (&t2 * &t2 + 1.0)) * (sigmoid(&t2))
+    };
+    let t4 = if t3.sum() <= -0.5183 {
+        log_softmax(&t3)
+    } else {
+        t3.to_owned().mapv_into(|e| {
+        if e <= 0.4629 {
+            e
+        } else {
+            (e.powi(2) + 0.5).powf(cos(e))
+        }
+    })
+    };
+    let t5 = ln(&(square(&(&t3 * &(t4.t()))) + 0.5));
+    let t7 = {
+        let t6 = (cos(&t4)).product();
+        &t3 / (t6.powi(2) + 2.0)
+    };
+    t3[[0, 0]] + mean(&t4) + sum(&t5) + t7[[0, 0]]
 }
 
 #[test]
 fn f0135_gradcheck() {
-    let mut s = 1355056118u64;
+    let mut s = 1662864648u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0135_backward(&p0, 1.0);
@@ -3439,13 +3614,13 @@ fn f0135_gradcheck() {
 #[differentiable]
 fn f0136(p0: &Array1<f64>) -> f64 {
     let t1 = p0;
-    let t2 = 0.1 / (p0 * p0 + 1.0);
-    mean(t1) + logsumexp(&t2)
+    let t2 = p0 * t1;
+    t1.iter().sum::<f64>() + t2.sum() + t1.sum()
 }
 
 #[test]
 fn f0136_gradcheck() {
-    let mut s = 98379177u64;
+    let mut s = 1617212291u64;
     let p0: Array1<f64> = random(3, &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0136_backward(&p0, 1.0);
@@ -3453,70 +3628,66 @@ fn f0136_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0136_backward(p0, 1.0)).unwrap();
 }
-#[differentiable(wrt(out, d_out, x))]
-fn f0137(out: &Array1<f64>, d_out: &Array2<f64>, x: &Array1<f64>, d_t1: &Array1<f64>) -> f64 {
-    let mut out_1 = {
-        let t1_from_t2 = powi(d_t1, 3);
-        t1_from_t2[1]
+#[differentiable(wrt(p0, p1, p2))]
+fn f0137(p0: &Array1<f64>, p1: &Array2<f64>, p2: &Array1<f64>, c0: &Array1<f64>) -> f64 {
+    let t2 = {
+        let t1 = ((p2.select(Axis(0), &[1, 2, 1])) + (c0.dot(c0))).hypot(0.5 * 0.5 + 0.5);
+        mse(&(c0 * (c0.dot(c0))), c0)
     };
-    if sum(x) <= 0.4629 || out_1 > 0.0 {
-        out_1 += 2.0;
-    } else {
-        out_1 -= 0.1;
-    }
-    out_1
+    let t3 = mean(&(p1 * t2).row(0));
+    t2 + t3
 }
 
 #[test]
 fn f0137_gradcheck() {
-    let mut s = 556696769u64;
-    let out: Array1<f64> = random(3, &mut s);
-    let d_out: Array2<f64> = random((3, 1), &mut s);
-    let x: Array1<f64> = random(3, &mut s);
-    let d_t1: Array1<f64> = random(2, &mut s);
-    let (out, d_out, x, d_t1,) = std::hint::black_box((out, d_out, x, d_t1,));
-    let (value, grads) = f0137_backward(&out, &d_out, &x, &d_t1, 1.0);
-    assert_eq!(value, f0137(&out, &d_out, &x, &d_t1));
-    assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(out.clone(), d_out.clone(), x.clone()), |(out, d_out, x)| f0137_backward(out, d_out, x, &d_t1, 1.0)).unwrap();
+    let mut s = 221117826u64;
+    let p0: Array1<f64> = random(3, &mut s);
+    let p1: Array2<f64> = random((3, 1), &mut s);
+    let p2: Array1<f64> = random(3, &mut s);
+    let c0: Array1<f64> = random(2, &mut s);
+    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
+    let (value, grads) = f0137_backward(&p0, &p1, &p2, &c0, 1.0);
+    assert_eq!(value, f0137(&p0, &p1, &p2, &c0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0137_backward(p0, p1, p2, &c0, 1.0)).unwrap();
 }
-#[differentiable(wrt(w, d_t1))]
-fn f0138(w: &Array2<f64>, d_t1: &Array2<f64>, d_p0: &Array2<f64>) -> f64 {
-    let mut d_x = log_softmax(d_t1);
-    d_x += &(cos(&(square(&(sigmoid(&d_x))))));
-    let mut out = tanh(&d_x);
-    out -= &(d_x.dot(d_p0));
-    let t4 = {
-        let d_out = tanh(&out);
-        d_out
+#[differentiable(wrt(p0, p1))]
+fn f0138(p0: &Array2<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
+    let t1 = c0.to_shape((1, 4)).unwrap();
+    let t2 = &t1;
+    let t1 = t2.t();
+    let _t3 = &t1;
+    let t5 = {
+        let t4 = &(t1.row(0)) + 0.75;
+        t2 * &t1
     };
-    mean(&out) + t4[[0, 0]] + mean(d_p0)
+    sum(&t1) + t5.iter().sum::<f64>()
 }
 
 #[test]
 fn f0138_gradcheck() {
-    let mut s = 947763471u64;
-    let w: Array2<f64> = random((3, 1), &mut s);
-    let d_t1: Array2<f64> = random((1, 2), &mut s);
-    let d_p0: Array2<f64> = random((2, 2), &mut s);
-    let (w, d_t1, d_p0,) = std::hint::black_box((w, d_t1, d_p0,));
-    let (value, grads) = f0138_backward(&w, &d_t1, &d_p0, 1.0);
-    assert_eq!(value, f0138(&w, &d_t1, &d_p0));
-    assert_eq!(grads.w.shape(), w.shape());
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    gradcheck(&(w.clone(), d_t1.clone()), |(w, d_t1)| f0138_backward(w, d_t1, &d_p0, 1.0)).unwrap();
+    let mut s = 2104125799u64;
+    let p0: Array2<f64> = random((3, 1), &mut s);
+    let p1: Array2<f64> = random((1, 2), &mut s);
+    let c0: Array2<f64> = random((2, 2), &mut s);
+    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
+    let (value, grads) = f0138_backward(&p0, &p1, &c0, 1.0);
+    assert_eq!(value, f0138(&p0, &p1, &c0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0138_backward(p0, p1, &c0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0139(p0: ArrayView2<f64>, p1: &Array2<f64>) -> f64 {
-    let t1 = (((p0.column(0)).sum()).powi(2) + 1.0).ln();
+    let t1 = ((p0.iter().map(|z| (square(*z) + 0.5).log(2.0)).sum::<f64>()).cos()).clamp(-2.0, 3.0);
     t1
 }
 
 #[test]
 fn f0139_gradcheck() {
-    let mut s = 1793950953u64;
+    let mut s = 300767238u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -3527,57 +3698,63 @@ fn f0139_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0139_backward(p0.view(), p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0140(p0: &Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
-    let mut t1 = p1;
-    let t2 = square(softplus(t1));
-    let t3 = if t2 <= 0.4629 {
-        sum_axis(&(sqrt(&(square(p3) + 1.0))), Axis(0))
+fn f0140(w: &Array2<f64>, y_1: f64, x: f64, d_t1: &Array2<f64>) -> f64 {
+    let d_d_x = y_1;
+    let t1_from_t2 = square(mean(w));
+    let out = Array2::<f64>::from_shape_vec((2, 1), vec![0.0, 0.5]).unwrap();
+    let d_out_1 = if t1_from_t2 <= 0.4629 {
+        (&(d_t1.view().remove_axis(Axis(0)).to_owned()) + 1.25).hypot(square(t1_from_t2) + 0.5)
     } else {
-        sin(&(sum_axis(&(sqrt(&(square(p3) + 1.0))), Axis(0))))
+        sigmoid(&((&(d_t1.view().remove_axis(Axis(0)).to_owned()) + 1.25).hypot(square(t1_from_t2) + 0.5)))
     };
-    t1 -= (sqrt(&(square(&(&t3 - t1)) + 1.0))).dot(&t3);
-    let t4 = t2;
-    let t4 = log_sigmoid((t1.powi(2) + 1.0).recip());
-    t1 + t2 + mean(&t3) + t4 + sum(p3)
+    let out_1 = (sigmoid(&d_out_1)).product();
+    let x_from_out = t1_from_t2 * 0.1;
+    let out_1 = &(&d_out_1 * d_d_x) - y_1;
+    x_from_out + out_1.mean().unwrap() + w.iter().sum::<f64>()
 }
 
 #[test]
 fn f0140_gradcheck() {
-    let mut s = 448214195u64;
-    let p0: Array2<f64> = random((3, 3), &mut s);
-    let p1 = scalar(&mut s);
-    let p2 = scalar(&mut s);
-    let p3: Array2<f64> = random((1, 2), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0140_backward(&p0, p1, p2, &p3, 1.0);
-    assert_eq!(value, f0140(&p0, p1, p2, &p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0140_backward(p0, *p1, *p2, p3, 1.0)).unwrap();
+    let mut s = 598942367u64;
+    let w: Array2<f64> = random((3, 3), &mut s);
+    let y_1 = scalar(&mut s);
+    let x = scalar(&mut s);
+    let d_t1: Array2<f64> = random((1, 2), &mut s);
+    let (w, y_1, x, d_t1,) = std::hint::black_box((w, y_1, x, d_t1,));
+    let (value, grads) = f0140_backward(&w, y_1, x, &d_t1, 1.0);
+    assert_eq!(value, f0140(&w, y_1, x, &d_t1));
+    assert_eq!(grads.w.shape(), w.shape());
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    gradcheck(&(w.clone(), y_1, x, d_t1.clone()), |(w, y_1, x, d_t1)| f0140_backward(w, *y_1, *x, d_t1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0141(p0: &Array2<f64>, p1: Array2<f64>, p2: f64) -> f64 {
     let t2 = {
-        let t1 = sigmoid(&(sqrt(&(square(&p1) + 1.0))));
-        f0086(p0, p2)
+        let t1 = sin(&(p0 + p2));
+        &(&t1 / &(&p1 * &p1 + 0.5)) / (p0 * p0 + 0.5)
     };
-    let t3 = t2;
-    let t5 = {
-        let t4 = t3 - t3;
-        backprop::ops::exp(sigmoid(t4))
+    let t3 = if t2.iter().sum::<f64>() > 0.4629 || p2 > 0.0 {
+        t2.to_owned()
+    } else {
+        t2.to_owned()
     };
-    let t6 = p2;
-    let t7 = (t5.tanh()).tan();
-    let t9 = {
-        let t8 = f0122(sigmoid(t7), cos(t7), tanh(f64::log10(square(p2) + 1.0)));
-        (square((t5 * t8) * t3) + 1.0).log(3.0 * 3.0 + 1.5)
+    let mut t4 = if mean(&t3) < -0.5183 {
+        p2 * &t2
+    } else {
+        p1.to_owned()
     };
-    t2 + t3 + t5 + t6 + t7 + t9
+    t4 += &(&(&t3 + &t3) * &(tanh(&t4)));
+    let t5 = t4.clone();
+    let t7 = {
+        let t6 = (sigmoid(&t3)).iter().map(|z| p2).sum::<f64>();
+        0.25 * &t3
+    };
+    t5.mean().unwrap() + t7.iter().sum::<f64>()
 }
 
 #[test]
 fn f0141_gradcheck() {
-    let mut s = 1087695752u64;
+    let mut s = 1140009776u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
@@ -3590,23 +3767,28 @@ fn f0141_gradcheck() {
 }
 #[differentiable]
 fn f0142(p0: &Array2<f64>, p1: f64) -> f64 {
-    let t1 = -p0;
-    let mut t3 = {
-        let t2 = mean_axis(p0, Axis(0));
-        f0068(p0)
-    };
-    t3 += t3 / 1.5;
-    let t4 = mean_axis(&t1, Axis(1));
-    t3 += 3.0;
-    for i in 0..3 {
-        t3 = p1;
+    let c1: f64 = 0.5;
+    let t1 = p0.map(|&e| {
+        if c1 < 0.4629 {
+            f64::abs(p1)
+        } else {
+            softplus(e)
+        }
+    });
+    let mut t1 = (2.0 - p0).dot(&p0.t());
+    if p1 > 0.0371 {
+        t1 /= square(p1) + 1.0;
     }
-    t3 + t4.dot(&t4)
+    let (n2, m2) = p0.dim();
+    let _t2 = (&(atanh(&(&(tanh(&t1)) * 0.75))) * (p0[[n2 - 1, m2 / 2]])).mean().unwrap();
+    let t1 = tan(&(tanh(&t1)));
+    let t3 = sin(&(p0.dot(&p0.t())));
+    sum(&t1) + mean(&t3)
 }
 
 #[test]
 fn f0142_gradcheck() {
-    let mut s = 1156988793u64;
+    let mut s = 1196519760u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -3617,23 +3799,19 @@ fn f0142_gradcheck() {
 }
 #[differentiable(wrt(p0, p1, p2))]
 fn f0143(p0: f32, p1: f32, p2: &Array2<f32>, c0: &Array1<f32>) -> f32 {
-    let _t1 = c0 * p1;
-    let t3 = {
-        let t2 = square(p0);
-        ln(&(square(&(0.75 + c0)) + 0.5))
+    let _t1 = (p2.t()).select(Axis(1), &[1, 1]);
+    let t2 = c0;
+    let t3 = c0 / (square(p1) + 2.0);
+    let t5 = {
+        let t4 = mse(&t3, t2);
+        t2.mapv(|e| p0 - e)
     };
-    let _t4 = mean(&(&t3 - &t3));
-    let t5 = if logsumexp(c0) <= 0.0371 {
-        p0 * p0
-    } else {
-        c0.dot(&t3)
-    };
-    t3.sum() + t5
+    t2.sum() + t3.sum() + t5.dot(&t5) + t3.dot(&t3)
 }
 
 #[test]
 fn f0143_gradcheck() {
-    let mut s = 893181568u64;
+    let mut s = 1035143399u64;
     let p0 = scalar32(&mut s);
     let p1 = scalar32(&mut s);
     let p2: Array2<f32> = random32((2, 1), &mut s);
@@ -3649,93 +3827,93 @@ fn f0143_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0144(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
-    let t1 = &(backprop::ops::sin(p1)) / &(square(p0) + 0.5);
-    let t2 = (t1.dot(&t1.t())) - &((mse(p1, p1)) * p1);
-    let mut t3 = cos(&(logsumexp(&t1)));
-    t3 -= &(tan(&(tanh(&(mean_axis(&t2, Axis(1)))))));
-    let t1 = t3.dot(&t3);
-    let t4 = (p1.clamp(-0.5, 1.0)).dot(&p1.t());
-    let _t5 = t1;
-    t1 + mean(&t4) + t1
+fn f0144(d_out: &Array2<f64>, x: &Array2<f64>) -> f64 {
+    let mut d_out_1 = 2.0 / (square(&(tanh(x))) + 1.0);
+    let grad_1 = x.t();
+    let mut t3 = &d_out_1 + &d_out_1;
+    let d_d_x = array![[0.0_f64], [0.5], [1.0]];
+    t3 /= &(square(&((&(cos(&d_out_1)) * 0.1 + &d_d_x).std_axis(Axis(0), 0.0))) + 1.0);
+    for i in 0..1 {
+        t3 = &(x.row(i)) / &(square(&t3) + 1.0);
+    }
+    let unused = &grad_1 - 0.75;
+    for i in 0..3 {
+        t3 = (tanh(&t3)).mapv(|u| u * u);
+        d_out_1 -= &(&(x.row(i)) / 0.75);
+    }
+    d_out_1[[0, 0]] + sum(&grad_1) + t3.sum() + unused[[0, 0]] + d_out_1.iter().sum::<f64>()
 }
 
 #[test]
 fn f0144_gradcheck() {
-    let mut s = 1291998031u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
-    let p1: Array2<f64> = random((3, 1), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0144_backward(&p0, &p1, 1.0);
-    assert_eq!(value, f0144(&p0, &p1));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0144_backward(p0, p1, 1.0)).unwrap();
+    let mut s = 1838509200u64;
+    let d_out: Array2<f64> = random((3, 2), &mut s);
+    let x: Array2<f64> = random((3, 1), &mut s);
+    let (d_out, x,) = std::hint::black_box((d_out, x,));
+    let (value, grads) = f0144_backward(&d_out, &x, 1.0);
+    assert_eq!(value, f0144(&d_out, &x));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(d_out.clone(), x.clone()), |(d_out, x)| f0144_backward(d_out, x, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0145(p0: &Array1<f64>) -> f64 {
-    let t1 = powi(&(sin(p0)), 3);
-    let t1 = p0;
-    let t3 = {
-        let t2 = t1;
-        mean(t1)
-    };
-    let t4 = (tanh(&(p0 * t3))).sum();
-    let t5 = if t1.sum() <= 0.4629 && t4 > 0.0 {
-        sin(t3 / (t4.powi(2) + 2.0))
+fn f0145(d_out: &Array1<f64>) -> f64 {
+    let mut d_x = softmax(&(d_out.mapv(|z| z * z)));
+    let n1 = d_out.len();
+    let t2 = Array1::<f64>::ones(n1);
+    let mut t3 = backprop::ops::recip(&(square(&(&(&d_x * &t2) - &d_x)) + 1.0));
+    let t4 = d_out;
+    t3 = powi(&(t4 - 0.5), 1);
+    let _t5 = t4;
+    let t6 = array![0.5_f64, 0.25, 0.5];
+    if logsumexp(&d_x) > 0.4629 {
+        d_x += &(&t6 + t4);
     } else {
-        (f0096(t4.tanh(), t3)) + t3
-    };
-    let t7 = {
-        let t6 = sum(&(&(relu(p0)) + t4));
-        abs(&((p0 / &(square(t1) + 2.0)) / (square(t6) + 0.5)))
-    };
-    logsumexp(t1) + t3 + t4 + t5 + sum(&t7)
+        d_x -= &t3;
+    }
+    t3.dot(&t3) + t4.iter().sum::<f64>()
 }
 
 #[test]
 fn f0145_gradcheck() {
-    let mut s = 1392103190u64;
-    let p0: Array1<f64> = random(3, &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0145_backward(&p0, 1.0);
-    assert_eq!(value, f0145(&p0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0145_backward(p0, 1.0)).unwrap();
+    let mut s = 4475036u64;
+    let d_out: Array1<f64> = random(3, &mut s);
+    let (d_out,) = std::hint::black_box((d_out,));
+    let (value, grads) = f0145_backward(&d_out, 1.0);
+    assert_eq!(value, f0145(&d_out));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    gradcheck(&(d_out.clone(),), |(d_out,)| f0145_backward(d_out, 1.0)).unwrap();
 }
-#[differentiable(wrt(d_x))]
-fn f0146(d_x: f64, d_t1: &Array2<f64>) -> f64 {
-    let d_out = (d_x / 0.1) - &(logsumexp(d_t1));
-    d_out.sum()
+#[differentiable(wrt(p0))]
+fn f0146(p0: f64, c0: &Array2<f64>) -> f64 {
+    let t1 = &(1.5 - c0) / 0.1;
+    mean(&t1)
 }
 
 #[test]
 fn f0146_gradcheck() {
-    let mut s = 1879223054u64;
-    let d_x = scalar(&mut s);
-    let d_t1: Array2<f64> = random((2, 1), &mut s);
-    let (d_x, d_t1,) = std::hint::black_box((d_x, d_t1,));
-    let (value, grads) = f0146_backward(d_x, &d_t1, 1.0);
-    assert_eq!(value, f0146(d_x, &d_t1));
-    gradcheck(&(d_x,), |(d_x,)| f0146_backward(*d_x, &d_t1, 1.0)).unwrap();
+    let mut s = 1975333934u64;
+    let p0 = scalar(&mut s);
+    let c0: Array2<f64> = random((2, 1), &mut s);
+    let (p0, c0,) = std::hint::black_box((p0, c0,));
+    let (value, grads) = f0146_backward(p0, &c0, 1.0);
+    assert_eq!(value, f0146(p0, &c0));
+    gradcheck(&(p0,), |(p0,)| f0146_backward(*p0, &c0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0147(p0: &Array1<f64>, p1: f64, p2: &Array2<f64>, p3: f64) -> f64 {
     let mut t2 = {
         let t1 = p3;
-        p1.sin()
+        p2.mapv(|e| p1)
     };
-    t2 /= square(p3) + 0.5;
-    let t4 = {
-        let t3 = (p3.abs()).min(t2);
-        sum(&(concat(Axis(1), &[p2, p2])))
-    };
-    t2 + t4
+    let t3 = t2.clone();
+    t2 += mean(&(relu(p2)).row(1));
+    mean(&t2) + t3.iter().sum::<f64>()
 }
 
 #[test]
 fn f0147_gradcheck() {
-    let mut s = 1955387307u64;
+    let mut s = 1405891700u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -3752,12 +3930,12 @@ fn f0148(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
     let t1 = p3;
     let t2 = p1;
     let t3 = t1;
-    sum(t2) + t3.sum()
+    t2.mean().unwrap() + t3[[1, 1]]
 }
 
 #[test]
 fn f0148_gradcheck() {
-    let mut s = 1041679560u64;
+    let mut s = 2078766575u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((2, 3), &mut s);
@@ -3772,14 +3950,17 @@ fn f0148_gradcheck() {
 }
 #[differentiable]
 fn f0149(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
-    let t1 = p2 - p1;
-    let _t2 = p2;
-    sum(&t1)
+    let mut t1 = 2.0 - p1;
+    for i in 0..1 {
+        t1 += (p2[[i, 0]]) * p1;
+        t1 -= fract(t1);
+    }
+    t1
 }
 
 #[test]
 fn f0149_gradcheck() {
-    let mut s = 675266448u64;
+    let mut s = 252484u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
@@ -3791,45 +3972,49 @@ fn f0149_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0149_backward(p0, *p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0150(w: &Array2<f64>) -> f64 {
-    let unused = w;
-    let t2 = powi(unused, 2);
-    let grad_1 = unused;
-    let mut out = grad_1 / 0.5;
-    let d_d_x = &t2;
-    let x_from_out = if out.sum() >= 0.4629 {
-        grad_1 + &out
-    } else {
-        unused + d_d_x
+fn f0150(p0: &Array2<f64>) -> f64 {
+    let t1 = p0;
+    let mut t3 = {
+        let t2 = Zip::from(p0).and(t1).map_collect(|&a, &b| a / (square(a) + 0.5));
+        powi(t1, 2)
     };
-    let t7 = (tan(&(tanh(grad_1)))).t().dot(&x_from_out);
     for i in 0..3 {
-        out -= d_d_x;
-        out += unused;
+        t3 -= &((tanh(p0)) / &(square(t1) + 2.0));
     }
-    x_from_out.sum() + t7[[1, 1]]
+    for i in 0..3 {
+        t3 -= &((t1 * t1) * t1);
+        t3 += t1;
+    }
+    let mut t4 = t3.clone();
+    let t5 = softmax(p0);
+    if t3.iter().sum::<f64>() <= 0.0371 {
+        t4 -= &(-t1);
+    } else {
+        t4 /= &(square(p0) + 0.5);
+    }
+    mean(&t4) + t5[[0, 1]]
 }
 
 #[test]
 fn f0150_gradcheck() {
-    let mut s = 1275669421u64;
-    let w: Array2<f64> = random((3, 2), &mut s);
-    let (w,) = std::hint::black_box((w,));
-    let (value, grads) = f0150_backward(&w, 1.0);
-    assert_eq!(value, f0150(&w));
-    assert_eq!(grads.w.shape(), w.shape());
-    gradcheck(&(w.clone(),), |(w,)| f0150_backward(w, 1.0)).unwrap();
+    let mut s = 930165407u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0150_backward(&p0, 1.0);
+    assert_eq!(value, f0150(&p0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0150_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0151(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
-    let t1 = (p2 * p2) - p1;
-    let t2 = sum_axis(p2, Axis(1));
-    sum(&t1) + logsumexp(&t2)
+    let t1 = p0 + 0.75;
+    let t2 = p1 - t1;
+    t1 + t2
 }
 
 #[test]
 fn f0151_gradcheck() {
-    let mut s = 107522735u64;
+    let mut s = 151570522u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -3840,65 +4025,72 @@ fn f0151_gradcheck() {
     gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0151_backward(*p0, *p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0152(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
+fn f0152(p0: &Array2<f64>, p1: &Array2<f64>) -> Array2<f64> {
+    let c1 = 1.25_f64;
     let t2 = {
-        let t1 = p0.column(0).dot(p1);
-        p1 * p1
+        let t1 = ((sigmoid(&(p1.hypot(-1.5 * -1.5 + 0.5)))).mapv_into(|v| (c1 * c1) * (log_sigmoid(v)))).dot(&p1.t());
+        ((tanh(&(0.1 + &t1))).dot(&(tanh(&t1)))).dot(p0)
     };
-    let mut t3 = (&t2 * (softplus(p1))).t().dot(&t2);
-    let t5 = {
-        let t4 = log_sigmoid(&t2);
-        sigmoid(&t2.column(0))
-    };
-    let t2 = t2.clone();
-    let t7 = {
-        let t6 = sin(&t5);
-        cos(&t2)
-    };
-    for i in 0..2 {
-        t3 += 1.25;
-    }
-    t2.sum() + sum(&t7)
+    let t3 = p0;
+    let _t4 = p1 * t3;
+    let t5 = p0 / 0.25;
+    let t6 = &((sigmoid(&(&t5 * t3))).dot(&(sigmoid(&t5.t())))) + &((tanh(&(0.1 - &t2))).dot(&(tanh(&t2.t()))));
+    let _t7 = sum_axis(&((sigmoid(&t6)).mapv(|z| {
+        if z > -0.5183 {
+            log_sigmoid(z)
+        } else {
+            z
+        }
+    })), Axis(1));
+    t2
 }
 
 #[test]
 fn f0152_gradcheck() {
-    let mut s = 330323357u64;
+    let mut s = 476015082u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0152_backward(&p0, &p1, 1.0);
+    let up: Array2<f64> = random((3, 2), &mut s);
+    let (value, grads) = f0152_backward(&p0, &p1, &up);
     assert_eq!(value, f0152(&p0, &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0152_backward(p0, p1, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0152_backward(p0, p1, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0153(d_p0: Array2<f32>, x: &Array2<f32>, d_out: &Array2<f32>, out: ArrayView2<f32>) -> f32 {
-    let d_d_x = concat(Axis(1), &[d_out, d_out]);
-    let d_out_1 = log_sigmoid(&(d_out - x));
-    let _t3 = 2.0 / (square(&(x / (&d_d_x * &d_d_x + 2.0))) + 1.0);
-    d_d_x.sum() + d_out_1.sum()
+fn f0153(d_t1: Array2<f32>, d_out: &Array2<f32>, w: &Array2<f32>, out: ArrayView2<f32>) -> f32 {
+    let t1_from_t2 = out.t();
+    let d_d_x = relu(&out);
+    let x = if d_out.sum() <= -0.5183 {
+        concat(Axis(0), &[&(w.dot(&out)), &d_d_x])
+    } else {
+        sigmoid(&(concat(Axis(0), &[&(w.dot(&out)), &d_d_x])))
+    };
+    d_d_x.mean().unwrap() + x.mean().unwrap()
 }
 
 #[test]
 fn f0153_gradcheck() {
-    let mut s = 1698862078u64;
-    let d_p0: Array2<f32> = random32((1, 3), &mut s);
-    let x: Array2<f32> = random32((1, 2), &mut s);
-    let d_out: Array2<f32> = random32((3, 1), &mut s);
+    let mut s = 1898126249u64;
+    let d_t1: Array2<f32> = random32((1, 3), &mut s);
+    let d_out: Array2<f32> = random32((1, 2), &mut s);
+    let w: Array2<f32> = random32((3, 1), &mut s);
     let out: Array2<f32> = random32((1, 2), &mut s);
-    let (d_p0, x, d_out, out,) = std::hint::black_box((d_p0, x, d_out, out,));
-    let (value, grads) = f0153_backward(d_p0.clone(), &x, &d_out, out.view(), 1.0);
-    assert_eq!(value, f0153(d_p0.clone(), &x, &d_out, out.view()));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.x.shape(), x.shape());
+    let (d_t1, d_out, w, out,) = std::hint::black_box((d_t1, d_out, w, out,));
+    let (value, grads) = f0153_backward(d_t1.clone(), &d_out, &w, out.view(), 1.0);
+    assert_eq!(value, f0153(d_t1.clone(), &d_out, &w, out.view()));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
     assert_eq!(grads.d_out.shape(), d_out.shape());
+    assert_eq!(grads.w.shape(), w.shape());
     assert_eq!(grads.out.shape(), out.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(d_p0.clone(), x.clone(), d_out.clone(), out.clone()), |(d_p0, x, d_out, out)| f0153_backward(d_p0.clone(), x, d_out, out.view(), 1.0))
+        .check(&(d_t1.clone(), d_out.clone(), w.clone(), out.clone()), |(d_t1, d_out, w, out)| f0153_backward(d_t1.clone(), d_out, w, out.view(), 1.0))
         .unwrap();
 }
 #[differentiable(wrt(d_t1, w, x, d_out))]
@@ -3923,49 +4115,46 @@ fn f0154_gradcheck() {
     gradcheck(&(d_t1, w, x.clone(), d_out.clone()), |(d_t1, w, x, d_out)| f0154_backward(*d_t1, *w, x, d_out, &y_1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0155(p0: &Array2<f32>, p1: f32) -> Array2<f32> {
-    let mut t2 = {
-        let t1 = -p0;
-        ((softplus(p1)) * p1) * p1
+fn f0155(p0: &Array2<f32>, p1: f32) -> f32 {
+    let t2 = {
+        let t1 = (cos(&(&(p0 - p0) * (p1.powi(3))))).mapv(f0010);
+        p1 + p1
     };
-    if t2 < 0.4629 {
-        t2 += mse(&(p0 * p1), p0);
-    } else {
-        t2 -= t2 / 3.0;
-    }
-    let _t3 = p0 + p0;
-    t2 = p1.fract();
-    let t4 = t2;
-    sin(p0)
+    let t3 = t2;
+    let t5 = {
+        let t4 = ln(square(t3) + 1.0);
+        p1
+    };
+    let t3 = ((t3 / 1.5).atan2(square(t5) + 0.5)).sin();
+    let _t6 = t2 * t2;
+    t2 + t5 + t3
 }
 
 #[test]
 fn f0155_gradcheck() {
-    let mut s = 1556137773u64;
+    let mut s = 291934697u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let p1 = scalar32(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up: Array2<f32> = random32((3, 2), &mut s);
-    let (value, grads) = f0155_backward(&p0, p1, &up);
+    let (value, grads) = f0155_backward(&p0, p1, 1.0);
     assert_eq!(value, f0155(&p0, p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .upstream(&up)
-        .check(&(p0.clone(), p1), |(p0, p1)| f0155_backward(p0, *p1, &up))
+        .check(&(p0.clone(), p1), |(p0, p1)| f0155_backward(p0, *p1, 1.0))
         .unwrap();
 }
 #[differentiable]
 fn f0156(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: f64) -> f64 {
-    let t1 = softplus(p2);
-    let t2 = (square(t1) + 0.5).powf(p3.sin());
-    t1 + t2
+    let t1 = p2.hypot(-1.5 * -1.5 + 0.5);
+    let t2 = abs(&(concatenate(Axis(0), &[p0.view(), p0.view()]).unwrap()));
+    t1 + sum(&t2) + t2.sum()
 }
 
 #[test]
 fn f0156_gradcheck() {
-    let mut s = 1345659098u64;
+    let mut s = 1586712440u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2 = scalar(&mut s);
@@ -3978,125 +4167,143 @@ fn f0156_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0156_backward(p0, p1, *p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0157(d_out: f64, d_p0: f64, d_t1: ArrayView2<f64>, x: f64) -> f64 {
-    let _t1 = d_p0;
-    let out = d_p0;
-    let grad_1 = {
-        let out_1 = d_p0.tanh();
-        sqrt(&(square(&(sqrt(&(square(&(&d_t1 * out_1)) + 0.5)))) + 1.0))
+fn f0157(p0: f64, p1: f64, p2: ArrayView2<f64>, p3: f64) -> f64 {
+    let _t1 = p1;
+    let t2 = p1;
+    let c1 = 0.75_f64;
+    let t4 = {
+        let t3 = ((p2.mean_axis(Axis(0)).unwrap()) - p1).iter().map(|v| ((c1 * c1) - c1) + ((*v) * 0.75)).sum::<f64>();
+        p3
     };
-    let grad_1 = out;
-    let d_d_x = (floor(out)).powi(2);
-    out + grad_1 + d_d_x + d_d_x
+    let c2: f64 = 1.5;
+    let t5 = (p2.map(|&z| c2 * z)) * t4;
+    let t6 = Array2::<f64>::from_shape_vec((2, 1), vec![0.0, 0.5]).unwrap();
+    let t8 = {
+        let t7 = (((sigmoid(&t5)) * 0.1 + &t6).var(1.0)).cos();
+        t4
+    };
+    t5[[1, 0]] + t8
 }
 
 #[test]
 fn f0157_gradcheck() {
-    let mut s = 1853963945u64;
-    let d_out = scalar(&mut s);
-    let d_p0 = scalar(&mut s);
-    let d_t1: Array2<f64> = random((2, 1), &mut s);
-    let x = scalar(&mut s);
-    let (d_out, d_p0, d_t1, x,) = std::hint::black_box((d_out, d_p0, d_t1, x,));
-    let (value, grads) = f0157_backward(d_out, d_p0, d_t1.view(), x, 1.0);
-    assert_eq!(value, f0157(d_out, d_p0, d_t1.view(), x));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    gradcheck(&(d_out, d_p0, d_t1.clone(), x), |(d_out, d_p0, d_t1, x)| f0157_backward(*d_out, *d_p0, d_t1.view(), *x, 1.0)).unwrap();
+    let mut s = 2109529161u64;
+    let p0 = scalar(&mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array2<f64> = random((2, 1), &mut s);
+    let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0157_backward(p0, p1, p2.view(), p3, 1.0);
+    assert_eq!(value, f0157(p0, p1, p2.view(), p3));
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0, p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0157_backward(*p0, *p1, p2.view(), *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0158(d_p0: &Array2<f64>, y_1: &Array2<f64>, w: &Array1<f64>) -> f64 {
-    let mut out_1 = &(d_p0.dot(w)) * 0.1;
-    let mut d_d_x = (square(&(w.hypot(0.5 * 0.5 + 0.5)))).dot(d_p0);
-    if mean(y_1) < -0.5183 {
-        out_1 *= &d_d_x;
-    } else {
-        d_d_x *= &(softmax(&(abs(&d_d_x))));
+fn f0158(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array1<f64>) -> Array2<f64> {
+    let mut t1 = &(p1 * p1) + p1;
+    let t3 = Array1::<f64>::zeros(3);
+    let t4 = {
+        let t2 = p2;
+        &t1 - &t3
+    };
+    let mut t5 = (sigmoid(&(p1 * &t4))).dot(&(sin(&t4.t())));
+    for i in 0..1 {
+        t5 += &(p2.slice_axis(Axis(0), Slice::from(1..)));
+        t1 += &(p1 + &t4);
     }
-    let d_out = cos(y_1);
-    let grad_1 = &(&d_d_x - 2.0) / &(square(&(&d_d_x * w)) + 2.0);
-    sum(&out_1) + sum(&d_d_x) + d_out.sum() + grad_1.dot(&grad_1)
+    let t6 = p2 * &t5;
+    t1
 }
 
 #[test]
 fn f0158_gradcheck() {
-    let mut s = 684793191u64;
-    let d_p0: Array2<f64> = random((2, 2), &mut s);
-    let y_1: Array2<f64> = random((1, 3), &mut s);
-    let w: Array1<f64> = random(2, &mut s);
-    let (d_p0, y_1, w,) = std::hint::black_box((d_p0, y_1, w,));
-    let (value, grads) = f0158_backward(&d_p0, &y_1, &w, 1.0);
-    assert_eq!(value, f0158(&d_p0, &y_1, &w));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.w.shape(), w.shape());
-    gradcheck(&(d_p0.clone(), y_1.clone(), w.clone()), |(d_p0, y_1, w)| f0158_backward(d_p0, y_1, w, 1.0)).unwrap();
+    let mut s = 998530930u64;
+    let p0: Array2<f64> = random((2, 2), &mut s);
+    let p1: Array2<f64> = random((1, 3), &mut s);
+    let p2: Array1<f64> = random(2, &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let up: Array2<f64> = random((1, 3), &mut s);
+    let (value, grads) = f0158_backward(&p0, &p1, &p2, &up);
+    assert_eq!(value, f0158(&p0, &p1, &p2));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0158_backward(p0, p1, p2, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0159(grad: f64, y_1: &Array1<f64>) -> f64 {
-    let t1_from_t2 = {
-        let out = grad;
-        (out - y_1).dot(y_1)
+fn f0159(p0: f64, p1: &Array1<f64>) -> f64 {
+    let mut t2 = {
+        let t1 = p0;
+        &(t1 + p1) - t1
     };
-    let d_d_x = (mean(y_1)).hypot(t1_from_t2.powi(2) + 0.5);
-    let t4 = log_sigmoid(d_d_x);
-    d_d_x + t4
+    let _t3 = p1 + p1;
+    t2 += mean(&t2);
+    t2.dot(&t2)
 }
 
 #[test]
 fn f0159_gradcheck() {
-    let mut s = 471510478u64;
-    let grad = scalar(&mut s);
-    let y_1: Array1<f64> = random(3, &mut s);
-    let (grad, y_1,) = std::hint::black_box((grad, y_1,));
-    let (value, grads) = f0159_backward(grad, &y_1, 1.0);
-    assert_eq!(value, f0159(grad, &y_1));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    gradcheck(&(grad, y_1.clone()), |(grad, y_1)| f0159_backward(*grad, y_1, 1.0)).unwrap();
+    let mut s = 1222986786u64;
+    let p0 = scalar(&mut s);
+    let p1: Array1<f64> = random(3, &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0159_backward(p0, &p1, 1.0);
+    assert_eq!(value, f0159(p0, &p1));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0159_backward(*p0, p1, 1.0)).unwrap();
 }
-#[differentiable(wrt(w, d_x))]
-fn f0160(w: &Array2<f32>, d_x: &Array2<f32>, grad: &Array2<f32>) -> f32 {
-    let grad_1 = d_x;
-    let _t2 = mean_axis(grad_1, Axis(1));
-    let mut grad_1 = abs(grad);
-    grad_1 *= &(grad - 3.0);
-    for i in 0..3 {
-        grad_1 += &(1.25 - grad);
-        grad_1 += 2.0;
-    }
-    let t3 = &grad_1 - &grad_1;
-    let d_out = grad;
-    t3[[0, 0]] + d_out[[0, 0]]
+#[differentiable(wrt(p0, p1))]
+fn f0160(p0: &Array2<f32>, p1: &Array2<f32>, c0: &Array2<f32>) -> f32 {
+    let t1 = p1;
+    let _t2 = logsumexp(t1);
+    let t3 = (t1.hypot(-1.5 * -1.5 + 0.5)) - t1;
+    let mut t4 = c0 / &(t1 * t1 + 1.0);
+    t4 += &(p0.dot(&p0.t()));
+    let t6 = {
+        let t5 = sum(&((&t3 - &t3) - 3.0));
+        f32::log(square(mean(&(cos(&t4)).column(0))) + 0.5, 0.5)
+    };
+    mean(t1) + mean(&t3) + t4.sum() + t6
 }
 
 #[test]
 fn f0160_gradcheck() {
-    let mut s = 199988953u64;
-    let w: Array2<f32> = random32((3, 2), &mut s);
-    let d_x: Array2<f32> = random32((3, 3), &mut s);
-    let grad: Array2<f32> = random32((1, 3), &mut s);
-    let (w, d_x, grad,) = std::hint::black_box((w, d_x, grad,));
-    let (value, grads) = f0160_backward(&w, &d_x, &grad, 1.0);
-    assert_eq!(value, f0160(&w, &d_x, &grad));
-    assert_eq!(grads.w.shape(), w.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
+    let mut s = 1162989124u64;
+    let p0: Array2<f32> = random32((3, 2), &mut s);
+    let p1: Array2<f32> = random32((3, 3), &mut s);
+    let c0: Array2<f32> = random32((1, 3), &mut s);
+    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
+    let (value, grads) = f0160_backward(&p0, &p1, &c0, 1.0);
+    assert_eq!(value, f0160(&p0, &p1, &c0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(w.clone(), d_x.clone()), |(w, d_x)| f0160_backward(w, d_x, &grad, 1.0))
+        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0160_backward(p0, p1, &c0, 1.0))
         .unwrap();
 }
 #[differentiable]
 fn f0161(p0: f64) -> f64 {
-    let t1 = ((0.1 * p0) / (square(p0) + 0.5)) * p0;
-    let t2 = sigmoid(f0123(p0));
-    let t3 = (square(p0) + 1.0).sqrt();
-    let t4 = t3;
-    t3 + t4
+    let mut t1 = ((p0 * p0) / ((1.5 / (square(p0) + 1.0)).powi(2) + 1.0)) * (f64::asinh(p0 * p0));
+    let mut t3 = {
+        let t2 = sigmoid(t1);
+        softplus((softplus(t2)) * (1.25 * t2))
+    };
+    for i in 0..3 {
+        t3 += p0 + t3;
+        t1 += (square(t3.cos()) + 1.0).sqrt();
+    }
+    t1 = tanh(t3);
+    t1 + t3
 }
 
 #[test]
 fn f0161_gradcheck() {
-    let mut s = 1244324630u64;
+    let mut s = 1902641309u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0161_backward(p0, 1.0);
@@ -4106,12 +4313,12 @@ fn f0161_gradcheck() {
 #[differentiable]
 fn f0162(p0: f64, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
     let t1 = p3;
-    t1[[1, 0]]
+    t1.sum()
 }
 
 #[test]
 fn f0162_gradcheck() {
-    let mut s = 596552022u64;
+    let mut s = 1743981403u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -4124,18 +4331,18 @@ fn f0162_gradcheck() {
 }
 #[differentiable]
 fn f0163(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: ArrayView2<f64>, p3: f64) -> f64 {
-    let mut t2 = {
+    let t2 = {
         let t1 = p3;
-        tan(p3.tanh())
+        (tanh(p3)).tan()
     };
-    t2 += t2 * t2;
-    let t3 = (square(&p2) + 1.0).log(square(p3) + 1.5);
-    t2 + mean(&t3)
+    let t2 = sigmoid(&((sigmoid(&(&(square(&p2)) + (exp(p3))))).mapv(f0123)));
+    let _t3 = t2.slice(s![-2.., ..2]);
+    sum(&t2)
 }
 
 #[test]
 fn f0163_gradcheck() {
-    let mut s = 1198369541u64;
+    let mut s = 1773550564u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -4149,191 +4356,194 @@ fn f0163_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0163_backward(p0.view(), p1, p2.view(), *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0164(p0: &Array2<f32>, p1: ArrayView2<f32>, p2: ArrayView2<f32>, p3: f32) -> f32 {
+fn f0164(p0: &Array2<f32>, p1: ArrayView2<f32>, p2: ArrayView2<f32>, p3: f32, labels: &[usize]) -> f32 {
     let t1 = p3;
-    let t2 = if p2[[2, 1]] >= 0.4629 {
-        (log_softmax(&p1)).dot(p0)
+    let (n1, m1) = p2.dim();
+    let (n2, m2) = p0.dim();
+    let t2 = Array2::<f32>::from_shape_vec((n1, n2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
+    let t3 = if p2[[1, 1]] <= -0.5183 {
+        (sum(&(p0 - p3))) * p3
     } else {
-        (&p1 * &p2).dot(p0)
+        mse(&(tanh(&((p1.to_owned().mapv_into(|v| v - t1)).dot(p0)))), &(sigmoid(&(&((p1.to_owned().mapv_into(|v| v - t1)).dot(p0)) * 0.5))))
     };
-    let t4 = {
-        let t3 = sigmoid(&t2);
-        &p1 / (t1.powi(2) + 1.0)
-    };
-    let t5 = exp(&p2);
-    let t6 = mse(&t4, &t5);
-    t5[[1, 1]] + t6
+    let t4 = 0.25 * &p2;
+    let t3 = (&p2 + t3).to_shape((1, 6)).unwrap().to_owned();
+    let t5 = &((sigmoid(&t3)).mapv(|z| tan(tanh(p3)))) + &t3;
+    t3.sum() + t5.iter().sum::<f32>()
 }
 
 #[test]
 fn f0164_gradcheck() {
-    let mut s = 851134643u64;
+    let mut s = 1001836852u64;
     let p0: Array2<f32> = random32((2, 3), &mut s);
     let p1: Array2<f32> = random32((3, 2), &mut s);
     let p2: Array2<f32> = random32((3, 2), &mut s);
     let p3 = scalar32(&mut s);
+    let labels: &[usize] = &[0, 0, 0];
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0164_backward(&p0, p1.view(), p2.view(), p3, 1.0);
-    assert_eq!(value, f0164(&p0, p1.view(), p2.view(), p3));
+    let (value, grads) = f0164_backward(&p0, p1.view(), p2.view(), p3, labels, 1.0);
+    assert_eq!(value, f0164(&p0, p1.view(), p2.view(), p3, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0164_backward(p0, p1.view(), p2.view(), *p3, 1.0))
+        .check(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0164_backward(p0, p1.view(), p2.view(), *p3, labels, 1.0))
         .unwrap();
 }
 #[differentiable]
-fn f0165(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
+fn f0165(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, labels: &[usize]) -> f64 {
     let t1 = p2;
-    let mut t2 = p2.sum_axis(Axis(0));
-    let _t3 = softmax(p1);
-    for i in 0..1 {
-        t2 += &(&t2 / &(square(&t2) + 2.0));
-        t2 -= 0.5;
-    }
+    let mut t2 = (sin(&(p1 + p1))).product();
+    t2 = sum(&(t2 * t1).row(0));
+    t2 /= square(1.5 * ((t1 * t1).iter().map(|&z| powi((z.powi(2) + 0.5).powf(2.0), 1)).sum::<f64>())) + 0.5;
+    let t3 = p1;
     let t5 = {
-        let t4 = sigmoid(&t2);
-        clamp(&t2, -1.0, 3.0)
+        let t4 = t2;
+        t4
     };
-    let mut t5 = exp(&(-&(square(p1))));
-    t5 /= &(square(&(&t5 / &(&p0 * &p0 + 1.0))) + 1.0);
-    sum(t1) + t2.dot(&t2) + mean(&t5)
+    let t6 = t2;
+    t1.iter().sum::<f64>() + t2 + t3[[0, 0]] + t5 + t6
 }
 
 #[test]
 fn f0165_gradcheck() {
-    let mut s = 2017319126u64;
+    let mut s = 1284524138u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
+    let labels: &[usize] = &[2];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0165_backward(p0.view(), &p1, &p2, 1.0);
-    assert_eq!(value, f0165(p0.view(), &p1, &p2));
+    let (value, grads) = f0165_backward(p0.view(), &p1, &p2, labels, 1.0);
+    assert_eq!(value, f0165(p0.view(), &p1, &p2, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0165_backward(p0.view(), p1, p2, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0165_backward(p0.view(), p1, p2, labels, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0))]
-fn f0166(p0: f64, c0: &Array2<f64>, labels: &[usize]) -> Array2<f64> {
-    let t2 = {
-        let t1 = ((backprop::ops::softplus(c0)).dot(c0)).t().dot(c0);
-        (3.0 / (square(c0) + 1.0)).sum()
+#[differentiable(wrt(d_t1))]
+fn f0166(d_t1: f64, d_out: &Array2<f64>, labels: &[usize]) -> f64 {
+    let d_x = {
+        let grad_1 = (d_out / &(square(&(d_out.t())) + 1.0)).t().dot(d_out);
+        softmax(&(square(&(tanh(&(d_out * &grad_1))))))
     };
-    let mut t3 = (relu(&(c0.column(0)))) * c0;
-    let t4 = backprop::ops::trunc(&t3);
-    t3 += &t4;
-    t4
+    let out = (&d_x / (&d_x * &d_x + 2.0)).dot(&d_x);
+    let d_d_x = &(sigmoid(&d_x)) / 3.0;
+    let out_1 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5], [3.0, 3.5, 4.0]];
+    let x_from_out = array![[-0.75_f64], [0.25], [0.25]];
+    let unused = &x_from_out + &(&(&out / &(&out * &out + 1.0)) + d_t1);
+    sum(&d_d_x) + unused.sum()
 }
 
 #[test]
 fn f0166_gradcheck() {
-    let mut s = 1172312939u64;
-    let p0 = scalar(&mut s);
-    let c0: Array2<f64> = random((3, 3), &mut s);
-    let labels: &[usize] = &[2, 0, 1];
-    let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let up: Array2<f64> = random((3, 3), &mut s);
-    let (value, grads) = f0166_backward(p0, &c0, labels, &up);
-    assert_eq!(value, f0166(p0, &c0, labels));
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0,), |(p0,)| f0166_backward(*p0, &c0, labels, &up))
-        .unwrap();
+    let mut s = 1860331191u64;
+    let d_t1 = scalar(&mut s);
+    let d_out: Array2<f64> = random((3, 3), &mut s);
+    let labels: &[usize] = &[1, 0, 1];
+    let (d_t1, d_out,) = std::hint::black_box((d_t1, d_out,));
+    let (value, grads) = f0166_backward(d_t1, &d_out, labels, 1.0);
+    assert_eq!(value, f0166(d_t1, &d_out, labels));
+    gradcheck(&(d_t1,), |(d_t1,)| f0166_backward(*d_t1, &d_out, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0167(d_t1: &Array1<f64>, out: &Array2<f64>, y_1: f64) -> f64 {
-    let mut d_x = y_1 * out;
-    if y_1 > 0.0371 {
-        d_x += &(out * 1.5);
-    } else {
-        d_x = softmax(&d_x);
-    }
-    sum(&d_x)
+fn f0167(p0: &Array1<f64>, p1: &Array2<f64>, p2: f64) -> Array1<f64> {
+    let t1 = 1.25 + p2;
+    let _t2 = t1;
+    sin(p0)
 }
 
 #[test]
 fn f0167_gradcheck() {
-    let mut s = 1373410049u64;
-    let d_t1: Array1<f64> = random(2, &mut s);
-    let out: Array2<f64> = random((2, 1), &mut s);
-    let y_1 = scalar(&mut s);
-    let (d_t1, out, y_1,) = std::hint::black_box((d_t1, out, y_1,));
-    let (value, grads) = f0167_backward(&d_t1, &out, y_1, 1.0);
-    assert_eq!(value, f0167(&d_t1, &out, y_1));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.out.shape(), out.shape());
-    gradcheck(&(d_t1.clone(), out.clone(), y_1), |(d_t1, out, y_1)| f0167_backward(d_t1, out, *y_1, 1.0)).unwrap();
+    let mut s = 138733117u64;
+    let p0: Array1<f64> = random(2, &mut s);
+    let p1: Array2<f64> = random((2, 1), &mut s);
+    let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let up: Array1<f64> = random(2, &mut s);
+    let (value, grads) = f0167_backward(&p0, &p1, p2, &up);
+    assert_eq!(value, f0167(&p0, &p1, p2));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0167_backward(p0, p1, *p2, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0168(p0: &Array1<f64>, p1: &Array2<f64>, p2: &Array2<f64>, labels: &[usize]) -> f64 {
-    let mut t1 = ((sum(p2)) * p1).t().dot(p2);
-    let t2 = p1;
-    let t3 = mean(&(1.25 + (t1.dot(p0))));
-    for i in 0..3 {
-        t1 += &(p0 + p2);
-    }
-    t1 -= 3.0;
-    let t4 = mse(&(sigmoid(&((t2.dot(&t1)).t().dot(p2)))), &(sigmoid(&(&((t2.dot(&t1)).t().dot(p2)) * 0.5))));
-    let t5 = p1;
-    t4 + t5.sum()
+fn f0168(d_t1: &Array1<f64>, grad: &Array2<f64>, x: &Array2<f64>) -> f64 {
+    let t1 = x.dot(d_t1);
+    let out = Array1::<f64>::ones(3);
+    let d_d_x = if t1.sum() > 0.4629 {
+        x * x
+    } else {
+        x - x
+    };
+    let t4 = &t1;
+    let _t5 = &(t4 - t4) - t4;
+    let t6 = (t1.to_shape((1, 1)).unwrap()).mean_axis(Axis(0)).unwrap();
+    let d_d_x = (f0106(&(cos(&d_d_x)))) - t4;
+    let t1_from_t2 = square(&t6);
+    logsumexp(&d_d_x) + t1_from_t2.dot(&t1_from_t2) + t1.iter().sum::<f64>()
 }
 
 #[test]
 fn f0168_gradcheck() {
-    let mut s = 120748682u64;
-    let p0: Array1<f64> = random(3, &mut s);
-    let p1: Array2<f64> = random((1, 2), &mut s);
-    let p2: Array2<f64> = random((1, 3), &mut s);
-    let labels: &[usize] = &[2];
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0168_backward(&p0, &p1, &p2, labels, 1.0);
-    assert_eq!(value, f0168(&p0, &p1, &p2, labels));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0168_backward(p0, p1, p2, labels, 1.0)).unwrap();
+    let mut s = 1540344445u64;
+    let d_t1: Array1<f64> = random(3, &mut s);
+    let grad: Array2<f64> = random((1, 2), &mut s);
+    let x: Array2<f64> = random((1, 3), &mut s);
+    let (d_t1, grad, x,) = std::hint::black_box((d_t1, grad, x,));
+    let (value, grads) = f0168_backward(&d_t1, &grad, &x, 1.0);
+    assert_eq!(value, f0168(&d_t1, &grad, &x));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    assert_eq!(grads.grad.shape(), grad.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(d_t1.clone(), grad.clone(), x.clone()), |(d_t1, grad, x)| f0168_backward(d_t1, grad, x, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0169(d_p0: f64) -> f64 {
-    let mut grad_1 = d_p0;
-    grad_1 = grad_1.max(d_p0);
-    let t3 = {
-        let t2 = -d_p0;
-        grad_1
-    };
-    let d_out = grad_1;
-    t3 + d_out
+fn f0169(p0: f64) -> f64 {
+    let mut t1 = p0;
+    t1 = asin(((tan(t1.tanh())).tanh()) * 0.75);
+    t1 += (square(p0 / (square(p0) + 1.0)) + 1.0).log(square(t1) + 1.5);
+    let t2 = t1 + t1;
+    t1 + t2 + t1
 }
 
 #[test]
 fn f0169_gradcheck() {
-    let mut s = 70461704u64;
-    let d_p0 = scalar(&mut s);
-    let (d_p0,) = std::hint::black_box((d_p0,));
-    let (value, grads) = f0169_backward(d_p0, 1.0);
-    assert_eq!(value, f0169(d_p0));
-    gradcheck(&(d_p0,), |(d_p0,)| f0169_backward(*d_p0, 1.0)).unwrap();
+    let mut s = 1825421351u64;
+    let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0169_backward(p0, 1.0);
+    assert_eq!(value, f0169(p0));
+    gradcheck(&(p0,), |(p0,)| f0169_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0170(p0: &Array1<f64>, p1: f64, p2: Array2<f64>, p3: &Array2<f64>) -> f64 {
-    let mut t2 = {
-        let t1 = p2.sum();
-        p1 / (p3 * p3 + 1.0)
+    let c1 = 0.25_f64;
+    let (n2, m2) = p3.dim();
+    let t2 = Array::from_elem(m2, -1.5_f64);
+    let t3 = {
+        let t1 = Zip::from(p0).and(p0).map_collect(|&l, &r| r);
+        f64::clamp((&t2 + &t1).dot(&t1), -2.0, 0.5)
     };
-    for i in 0..3 {
-        t2 -= p3;
-        t2 += p1;
-    }
-    let _t3 = p3;
-    sum(&t2) + p3[[0, 1]]
+    let c3 = 1.5_f64;
+    let t4 = mean_axis(&((p2.to_owned().mapv_into(|e| {
+        if e >= 0.0371 {
+            (square(p1) + 0.5).powf(1.5)
+        } else {
+            e
+        }
+    })).map(|&z| f64::abs(powi(z, 2)))), Axis(1));
+    let _t5 = t4.clone();
+    t3 + t4.sum()
 }
 
 #[test]
 fn f0170_gradcheck() {
-    let mut s = 1571315260u64;
+    let mut s = 804583007u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((1, 2), &mut s);
@@ -4347,64 +4557,56 @@ fn f0170_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0170_backward(p0, *p1, p2.clone(), p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0171(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
-    let mut t1 = (p1 * p3) * p3;
-    let t2 = p1 - p3;
-    if sum(&t2) >= 0.0371 && p0 > 0.0 {
-        t1 /= &(square(&((powi(p3, 2)).dot(p1))) + 0.5);
-    }
-    let t3 = if sum(&t2) >= -0.5183 {
-        exp(&(logsumexp(p2)))
-    } else {
-        tanh(&(exp(&(logsumexp(p2)))))
-    };
-    t1 /= &(square(&t2) + 0.5);
-    sum(&t1) + sum(&t2) + t3.sum()
+fn f0171(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>, labels: &[usize]) -> f64 {
+    let mut t1 = (p1 - 0.25).t().dot(p1);
+    let t2 = p3.view().into_shape_with_order(3).unwrap();
+    let c1 = 0.25_f64;
+    let _t3 = &((p1 * p1).mapv(|v| (square(v) + 1.0).recip())) * &t1;
+    t1 -= &(sin(&(p1.slice(s![..;2, -1..]))));
+    let t4 = array![[0.5_f64], [-1.0]];
+    let _t5 = &(f0103(t2.to_owned(), p0, sin(&t1))) + &t4;
+    t1[[1, 1]] + mean(&t2)
 }
 
 #[test]
 fn f0171_gradcheck() {
-    let mut s = 899482392u64;
+    let mut s = 1602322779u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
     let p3: Array2<f64> = random((3, 1), &mut s);
+    let labels: &[usize] = &[1];
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0171_backward(p0, &p1, &p2, &p3, 1.0);
-    assert_eq!(value, f0171(p0, &p1, &p2, &p3));
+    let (value, grads) = f0171_backward(p0, &p1, &p2, &p3, labels, 1.0);
+    assert_eq!(value, f0171(p0, &p1, &p2, &p3, labels));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0171_backward(*p0, p1, p2, p3, 1.0)).unwrap();
+    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0171_backward(*p0, p1, p2, p3, labels, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0172(p0: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     let mut t1 = if c0[[1, 0]] > -0.5183 {
         c0.to_owned()
     } else {
-        log_softmax(&((asinh(c0)) - &(powi(c0, 2))))
+        &(backprop::ops::to_degrees(c0)) * 0.01
     };
-    let mut t2 = sigmoid(f0150(p0));
-    if t2 <= 0.4629 {
-        t2 += (((tanh(&t1)) * 0.75).asin()).sum();
+    if t1.sum() <= -0.5183 {
+        t1 *= &(t1.trunc());
     } else {
-        t2 += (c0.sum()).min(t2);
+        t1 /= &(c0 * c0 + 0.5);
     }
-    let mut t4 = {
-        let t3 = t2;
-        t3 * 0.25
-    };
-    if sum(&t1) >= 0.0371 || t4 > 0.0 {
-        t4 += t2;
-    } else {
-        t1 -= &(sin(&t1));
+    let mut t2 = t1.clone();
+    if mean(&t1) > 0.4629 {
+        t1 *= (tanh(&t1)).product();
     }
-    t2 + t4
+    let t3 = &t2 + &t2;
+    sum(&t1) + sum(&t2) + t3.sum() + t1.sum()
 }
 
 #[test]
 fn f0172_gradcheck() {
-    let mut s = 1523789461u64;
+    let mut s = 2016980639u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let c0: Array2<f64> = random((2, 1), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -4414,47 +4616,57 @@ fn f0172_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0172_backward(p0, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0173(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
-    let t1 = p3 * p3;
-    let mut t2 = concat(Axis(0), &[&(mean_axis(&t1, Axis(0)))]);
-    let t1 = p3 - 0.1;
-    t2 += 0.5;
-    let t3 = log_sigmoid(&t2);
-    mean(&t2) + t1.sum() + sum(&t3)
+fn f0173(d_out: &Array2<f64>, d_t1: f64, x: &Array2<f64>, grad: &Array2<f64>) -> f64 {
+    let d_x = (d_out.row(1)).to_shape((1, 2)).unwrap().sum();
+    let t3 = array![[-0.75_f64]];
+    let mut d_d_x = {
+        let unused = &(d_t1 - d_out) - 0.1;
+        softmax(&(log_softmax(&(grad - &t3))))
+    };
+    let _t5 = grad - &d_d_x;
+    let t6 = x;
+    if t6.mean().unwrap() >= -0.5183 {
+        d_d_x *= &(log_softmax(grad));
+    } else if d_d_x.sum() <= -0.5183 {
+        d_d_x += &(softplus(grad));
+    }
+    d_x + d_d_x[[1, 0]] + sum(t6) + d_out[[1, 0]]
 }
 
 #[test]
 fn f0173_gradcheck() {
-    let mut s = 1119559639u64;
-    let p0: Array2<f64> = random((2, 2), &mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array2<f64> = random((2, 3), &mut s);
-    let p3: Array2<f64> = random((2, 1), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0173_backward(&p0, p1, &p2, &p3, 1.0);
-    assert_eq!(value, f0173(&p0, p1, &p2, &p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0173_backward(p0, *p1, p2, p3, 1.0)).unwrap();
+    let mut s = 1118697592u64;
+    let d_out: Array2<f64> = random((2, 2), &mut s);
+    let d_t1 = scalar(&mut s);
+    let x: Array2<f64> = random((2, 3), &mut s);
+    let grad: Array2<f64> = random((2, 1), &mut s);
+    let (d_out, d_t1, x, grad,) = std::hint::black_box((d_out, d_t1, x, grad,));
+    let (value, grads) = f0173_backward(&d_out, d_t1, &x, &grad, 1.0);
+    assert_eq!(value, f0173(&d_out, d_t1, &x, &grad));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.grad.shape(), grad.shape());
+    gradcheck(&(d_out.clone(), d_t1, x.clone(), grad.clone()), |(d_out, d_t1, x, grad)| f0173_backward(d_out, *d_t1, x, grad, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0174(p0: Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
-    let t1 = p3;
-    let mut t2 = square(p3);
-    t2 += p3.abs();
-    let t3 = t2.sin();
-    let t4 = log_sigmoid(&(p2 * t2));
-    let t6 = {
-        let t5 = t3;
-        sigmoid(&t4)
-    };
-    sum(&t4) + t6[[1, 0]]
+    let mut t1 = p3;
+    let mut t2 = p1.mean().expect("not empty");
+    let (n1, m1) = p2.dim();
+    let mut t3 = p2[[n1 - 1, m1 / 2]];
+    if t3 <= -0.5183 {
+        t2 /= square(p3) + 1.0;
+    } else {
+        t3 = t1;
+    }
+    let t4 = t3 + t2;
+    t1 /= square((sigmoid(&(t4 + &(t4 * p1)))).iter().zip(p1.iter()).map(|(&u, &v)| (v.min(u)) / (square((abs(u)).max(t2)) + 1.0)).sum::<f64>()) + 0.5;
+    t3 + t4
 }
 
 #[test]
 fn f0174_gradcheck() {
-    let mut s = 1366448723u64;
+    let mut s = 1637922838u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
@@ -4468,28 +4680,32 @@ fn f0174_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0174_backward(p0.clone(), p1, p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0175(d_p0: f64, d_x: &Array2<f64>) -> f64 {
-    let _t1 = d_x;
-    let mut t2 = (square(d_x)).sum();
-    t2 += d_p0;
+fn f0175(p0: f64, p1: &Array2<f64>) -> Array2<f64> {
+    let _t1 = p1;
+    let mut t2 = (p1.slice(s![..;-1, 1..;2])).trunc();
+    t2 /= &(square(&(exp(&t2))) + 0.5);
     t2
 }
 
 #[test]
 fn f0175_gradcheck() {
-    let mut s = 13381906u64;
-    let d_p0 = scalar(&mut s);
-    let d_x: Array2<f64> = random((3, 3), &mut s);
-    let (d_p0, d_x,) = std::hint::black_box((d_p0, d_x,));
-    let (value, grads) = f0175_backward(d_p0, &d_x, 1.0);
-    assert_eq!(value, f0175(d_p0, &d_x));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(d_p0, d_x.clone()), |(d_p0, d_x)| f0175_backward(*d_p0, d_x, 1.0)).unwrap();
+    let mut s = 373010496u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((3, 3), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let up: Array2<f64> = random((3, 1), &mut s);
+    let (value, grads) = f0175_backward(p0, &p1, &up);
+    assert_eq!(value, f0175(p0, &p1));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0, p1.clone()), |(p0, p1)| f0175_backward(*p0, p1, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0176(p0: f32) -> f32 {
     let t1 = p0;
-    let t1 = t1 - p0;
+    let t1 = p0 + 0.5;
     t1
 }
 
@@ -4507,63 +4723,81 @@ fn f0176_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0177(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
-    let t1 = tanh(((acos((tanh(p0)) * 0.75)).powi(2) + 0.5).powf(2.0));
-    let mut t2 = mse(&(p1 + p1), p1);
-    t2 *= t2.tanh();
-    let t3 = p1;
-    let t4 = t1.tanh();
-    let t5 = f64::clamp(t2, -1.0, 1.0);
-    t4 + t5
+fn f0177(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>) -> Array1<f64> {
+    let t1 = (square(p2.sum()) + 1.0).recip();
+    let t3 = {
+        let t2 = sigmoid(f0161(t1));
+        t2
+    };
+    let _t4 = p2;
+    let t1 = t3 / &(square(p2) + 2.0);
+    let t5 = p0;
+    let t5 = t5;
+    tanh(p1)
 }
 
 #[test]
 fn f0177_gradcheck() {
-    let mut s = 1620450930u64;
+    let mut s = 697543929u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0177_backward(p0, &p1, &p2, 1.0);
+    let up: Array1<f64> = random(3, &mut s);
+    let (value, grads) = f0177_backward(p0, &p1, &p2, &up);
     assert_eq!(value, f0177(p0, &p1, &p2));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0177_backward(*p0, p1, p2, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0177_backward(*p0, p1, p2, &up))
+        .unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
-fn f0178(p0: f64, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
+fn f0178(p0: f64, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>, labels: &[usize]) -> f64 {
     let t1 = c0;
-    let t2 = p1 * t1;
-    let t3 = c0;
-    let t4 = tan(&(tanh(&(tanh(t3)))));
-    let t5 = &t2 * p1;
-    let t6 = t3 - p1;
-    t5.sum() + sum(&t6)
+    let mut t2 = c0.iter().map(|e| {
+        if p1 > -0.5183 {
+            p0.cos()
+        } else {
+            p1 + p1
+        }
+    }).sum::<f64>();
+    let mut t3 = softmax(t1);
+    t2 += 0.1;
+    let (n1, m1) = p2.dim();
+    let t4 = Array2::<f64>::from_shape_vec((n1, m1), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
+    t3 -= p1;
+    for i in 0..1 {
+        t3 += softplus(t2.max(p2[[i, 0]]));
+    }
+    t2 + mean(&t3)
 }
 
 #[test]
 fn f0178_gradcheck() {
-    let mut s = 1141454087u64;
+    let mut s = 2089358526u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let c0: Array2<f64> = random((2, 1), &mut s);
+    let labels: &[usize] = &[0, 0];
     let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0178_backward(p0, p1, &p2, &c0, 1.0);
-    assert_eq!(value, f0178(p0, p1, &p2, &c0));
+    let (value, grads) = f0178_backward(p0, p1, &p2, &c0, labels, 1.0);
+    assert_eq!(value, f0178(p0, p1, &p2, &c0, labels));
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0178_backward(*p0, *p1, p2, &c0, 1.0)).unwrap();
+    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0178_backward(*p0, *p1, p2, &c0, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0179(p0: f64) -> f64 {
-    let mut t1 = (p0 * p0) + 0.75;
-    t1 -= t1.exp();
+    let t1 = (exp(p0)) + ((p0.powi(2) + 0.5).sqrt());
+    let _t2 = t1;
     t1
 }
 
 #[test]
 fn f0179_gradcheck() {
-    let mut s = 214528834u64;
+    let mut s = 964766318u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0179_backward(p0, 1.0);
@@ -4574,15 +4808,15 @@ fn f0179_gradcheck() {
 fn f0180(p0: f32) -> f32 {
     let t1 = p0;
     let t3 = {
-        let t2 = ((square(p0) + 1.0).ln()).sin();
-        f0176((p0 - t2).tanh())
+        let t2 = (relu(p0)).tanh();
+        (t2 / (square(t2) + 2.0)) / (t1.powi(2) + 0.5)
     };
-    t1 + t3
+    t1 + t3 + p0
 }
 
 #[test]
 fn f0180_gradcheck() {
-    let mut s = 1870116469u64;
+    let mut s = 919974667u64;
     let p0 = scalar32(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0180_backward(p0, 1.0);
@@ -4594,36 +4828,31 @@ fn f0180_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0181(p0: &Array2<f32>, p1: &Array2<f32>) -> f32 {
-    let mut t2 = {
-        let t1 = p1 / &(square(p1) + 1.0);
-        sqrt(&(square(&(exp(p1))) + 1.0))
+fn f0181(d_p0: &Array2<f32>, d_t1: &Array2<f32>) -> f32 {
+    let t2 = {
+        let t1 = (exp(d_p0)).mean_axis(Axis(1)).unwrap();
+        t1
     };
-    if mean(&t2) > -0.5183 {
-        t2 -= p1;
-    }
-    let t4 = {
-        let t3 = log_softmax(&(sigmoid(&t2)));
-        t3
-    };
-    let t5 = (&t4 - p1).hypot(0.5 * 0.5 + 0.5);
-    t2.sum() + mean(&t4) + sum(&t5) + p0.sum()
+    let t3 = cos(&(d_p0 / &(&t2 * &t2 + 1.0)));
+    let grad_1 = &(&t3 / (&t3 * &t3 + 0.5)) * &t3;
+    let _t5 = 0.25 * &t3;
+    t2.dot(&t2) + sum(&t3) + grad_1.sum()
 }
 
 #[test]
 fn f0181_gradcheck() {
-    let mut s = 2126120831u64;
-    let p0: Array2<f32> = random32((1, 2), &mut s);
-    let p1: Array2<f32> = random32((1, 3), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0181_backward(&p0, &p1, 1.0);
-    assert_eq!(value, f0181(&p0, &p1));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
+    let mut s = 34526146u64;
+    let d_p0: Array2<f32> = random32((1, 2), &mut s);
+    let d_t1: Array2<f32> = random32((1, 3), &mut s);
+    let (d_p0, d_t1,) = std::hint::black_box((d_p0, d_t1,));
+    let (value, grads) = f0181_backward(&d_p0, &d_t1, 1.0);
+    assert_eq!(value, f0181(&d_p0, &d_t1));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0181_backward(p0, p1, 1.0))
+        .check(&(d_p0.clone(), d_t1.clone()), |(d_p0, d_t1)| f0181_backward(d_p0, d_t1, 1.0))
         .unwrap();
 }
 #[differentiable]
@@ -4632,12 +4861,12 @@ fn f0182(p0: &Array2<f64>) -> f64 {
     let t1 = t1;
     let _t2 = t1;
     let _t3 = p0;
-    sum(t1) + t1[[0, 1]]
+    sum(t1) + t1[[1, 1]]
 }
 
 #[test]
 fn f0182_gradcheck() {
-    let mut s = 538710360u64;
+    let mut s = 1144289437u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0182_backward(&p0, 1.0);
@@ -4647,15 +4876,17 @@ fn f0182_gradcheck() {
 }
 #[differentiable]
 fn f0183(p0: &Array1<f64>, p1: &Array1<f64>) -> f64 {
-    let t1 = backprop::ops::recip(&(square(p1) + 1.0));
-    let _t2 = p1.dot(p1);
-    let t3 = backprop::ops::recip(&(square(&(&t1 / (square(&t1) + 0.5))) + 1.0));
-    sum(&t1) + t3.sum() + sum(&t1)
+    let t1 = p1.iter().sum::<f64>();
+    let n1 = p1.len();
+    let t2 = Array::from_elem(n1, -1.5_f64);
+    let mut t3 = tan(&(tanh(&(&t2 + p1))));
+    t3 += sigmoid(f0159(t1.tanh(), p0));
+    t1 + t3.sum()
 }
 
 #[test]
 fn f0183_gradcheck() {
-    let mut s = 897102524u64;
+    let mut s = 1917605031u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -4666,50 +4897,70 @@ fn f0183_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0183_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
-fn f0184(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: f64, c0: &Array2<f64>, labels: &[usize]) -> f64 {
-    let t1 = if c0.sum() <= 0.4629 {
-        p0.to_owned()
+fn f0184(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: f64, c0: &Array2<f64>) -> f64 {
+    let n1 = c0.nrows();
+    let m1 = c0.ncols();
+    let t1 = Array1::<f64>::zeros(n1);
+    let (n2, m2) = p0.dim();
+    let c3: f64 = 1.5;
+    let c4: f64 = 3.0;
+    let c5 = 3.0_f64;
+    let mut t2 = if c0.sum() <= 0.4629 || p2 > 0.0 {
+        &(&t1 + p0) + p2
     } else {
-        sin(p0)
+        cos(&(&(&t1 + p0) + p2))
     };
-    let mut t2 = (square(t1.sum()) + 1.0).recip();
-    t2 -= 3.0;
-    t1.sum() + t2
+    for i in 0..1 {
+        t2 = sigmoid(&t2);
+    }
+    let t4 = {
+        let t3 = sigmoid(&t2);
+        tanh(&t2)
+    };
+    t2[[2, 0]] + t4[[0, 0]] + p2
 }
 
 #[test]
 fn f0184_gradcheck() {
-    let mut s = 1705409856u64;
+    let mut s = 1659300961u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2 = scalar(&mut s);
     let c0: Array2<f64> = random((2, 2), &mut s);
-    let labels: &[usize] = &[0, 0];
     let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0184_backward(&p0, p1.view(), p2, &c0, labels, 1.0);
-    assert_eq!(value, f0184(&p0, p1.view(), p2, &c0, labels));
+    let (value, grads) = f0184_backward(&p0, p1.view(), p2, &c0, 1.0);
+    assert_eq!(value, f0184(&p0, p1.view(), p2, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0184_backward(p0, p1.view(), *p2, &c0, labels, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0184_backward(p0, p1.view(), *p2, &c0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0185(p0: &Array1<f64>) -> f64 {
     let mut t2 = {
-        let t1 = (p0[1]) * p0;
+        let t1 = (p0.sum()) + p0;
         softmax(&t1)
     };
     let t3 = t2.clone();
-    let t4 = p0;
-    let t5 = square(t4);
-    t2 += &(tanh(&t3));
-    let t6 = &t5 * &t2;
-    let _t7 = sqrt(&(square(&((powi(p0, 2)).exp2())) + 1.0));
-    t2.dot(&t2) + logsumexp(&t3) + sum(t4) + t5.sum() + sum(&t6)
+    let n1 = p0.len() - 1;
+    let n2 = p0.len();
+    let t4 = Array1::<f64>::ones(n2);
+    for i in 0..n1 {
+        t2 += &(&t3 * &t4);
+        t2 -= p0[i + 1] - p0[i];
+    }
+    let t5 = mean(&(p0 + 2.0));
+    let t6 = &t3 * &t3;
+    let t7 = t6[1];
+    let t9 = {
+        let t8 = ((exp(&t6)).dot(&t3)) / 1.5;
+        t7
+    };
+    t7 + t9
 }
 
 #[test]
 fn f0185_gradcheck() {
-    let mut s = 1882316058u64;
+    let mut s = 152091259u64;
     let p0: Array1<f64> = random(2, &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0185_backward(&p0, 1.0);
@@ -4721,18 +4972,18 @@ fn f0185_gradcheck() {
 fn f0186(p0: f64, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     let mut t1 = p0;
     let t2 = p1;
-    t1 += p0;
-    if p1.sum() < 0.4629 {
-        t1 *= p0.powi(2);
+    t1 += (c0 + p1).sum();
+    if sum(p1) <= 0.4629 {
+        t1 += 2.0;
     } else {
-        t1 = mse(p1, t2);
+        t1 -= 1.5;
     }
-    t1 + sum(t2) + t2[[0, 0]]
+    t1 + t2.mean().unwrap()
 }
 
 #[test]
 fn f0186_gradcheck() {
-    let mut s = 2112437649u64;
+    let mut s = 868014989u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let c0: Array2<f64> = random((3, 1), &mut s);
@@ -4744,14 +4995,14 @@ fn f0186_gradcheck() {
 }
 #[differentiable]
 fn f0187(p0: &Array1<f32>, p1: &Array1<f32>, p2: &Array2<f32>) -> f32 {
-    let t1 = p1 / &(square(p1) + 2.0);
-    let t2 = p2.dot(p1);
-    logsumexp(&t1) + t2.dot(&t2)
+    let t1 = p1 / &(square(p1) + 0.5);
+    let _t2 = cos(&(logsumexp(p2)));
+    t1.iter().sum::<f32>()
 }
 
 #[test]
 fn f0187_gradcheck() {
-    let mut s = 951144436u64;
+    let mut s = 1712437656u64;
     let p0: Array1<f32> = random32(2, &mut s);
     let p1: Array1<f32> = random32(3, &mut s);
     let p2: Array2<f32> = random32((2, 3), &mut s);
@@ -4769,15 +5020,18 @@ fn f0187_gradcheck() {
 }
 #[differentiable(wrt(p0, p1, p2))]
 fn f0188(p0: f64, p1: &Array2<f64>, p2: f64, c0: &Array2<f64>) -> f64 {
-    let _t1 = ln(&(square(&(&(powi(p1, 1)) + &(p1 - p1))) + 1.0));
-    let t2 = f64::hypot(p2, p0.powi(2) + 0.5);
-    let t2 = p2;
-    t2
+    let _t1 = softmax(p1);
+    let t3 = {
+        let t2 = c0.map(|&u| u + u);
+        t2
+    };
+    let t3 = ((f0169(p2)).tanh()) * p0;
+    t3
 }
 
 #[test]
 fn f0188_gradcheck() {
-    let mut s = 1498505975u64;
+    let mut s = 670591017u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let p2 = scalar(&mut s);
@@ -4790,24 +5044,21 @@ fn f0188_gradcheck() {
 }
 #[differentiable]
 fn f0189(p0: Array2<f64>) -> f64 {
-    let _t1 = p0.hypot(-1.5 * -1.5 + 0.5);
-    let t2 = if p0.sum() <= 0.0371 {
-        p0.to_owned()
+    let _t1 = sin(&p0);
+    let t2 = if p0.mean().unwrap() > 0.4629 {
+        log_sigmoid(&((p0.sum_axis(Axis(1))).dot(&p0)))
     } else {
-        &(softmax(&p0)) * (ln(&(square(&(&p0 / &(&p0 * &p0 + 2.0))) + 0.5)))
+        tanh(&(log_sigmoid(&((p0.sum_axis(Axis(1))).dot(&p0)))))
     };
-    let t3 = logsumexp(&t2);
-    let t5 = {
-        let t4 = 0.1 / (square(&t3) + 1.0);
-        &t2 + &t3
-    };
-    let t6 = &t3;
-    sum(&t2) + t3.sum() + t5.sum() + mean(t6)
+    let _t3 = &(&t2 + &t2) + &t2;
+    let _t4 = (clamp(&p0, -2.0, 0.5)).mapv(|v: f64| relu((v * 0.5) * v));
+    let _t5 = &p0;
+    sum(&t2)
 }
 
 #[test]
 fn f0189_gradcheck() {
-    let mut s = 628326799u64;
+    let mut s = 1302461134u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0189_backward(p0.clone(), 1.0);
@@ -4816,32 +5067,32 @@ fn f0189_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0189_backward(p0.clone(), 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
-fn f0190(p0: &Array2<f64>, c0: &Array2<f64>) -> f64 {
+fn f0190(p0: &Array2<f64>, c0: &Array2<f64>, labels: &[usize]) -> f64 {
     let t2 = {
-        let t1 = c0.dot(&p0.t());
-        mean(p0)
+        let t1 = c0.dot(&c0.t());
+        log_sigmoid(&t1)
     };
-    let mut t3 = p0 * c0;
-    t3 += (t2.powi(2) + 1.0).ln_1p();
-    let t5 = {
-        let t4 = t2 * &((cos(&t3)).t().dot(&t3));
-        square((f0150(&(sigmoid(&t3)))).tanh())
-    };
-    let mut t6 = t5 * &t3;
-    t6 += ((t5 - t5) - (backprop::ops::recip(square(t2) + 1.0))).clamp(-0.5, 0.5);
-    t2 + t3[[2, 0]] + t5 + mean(&t6) + mean(p0)
+    let t2 = (softmax_cross_entropy(&(Zip::from(&t2).and(&t2).map_collect(|&a, &b| b)), labels)) / &(square(&(c0.clamp(-1.0, 1.0))) + 2.0);
+    let _t3 = p0.row(1);
+    let c1: f64 = 1.25;
+    let t2 = concat(Axis(0), &[&((tanh(&t2)).mapv(|u: f64| (square(u) + 0.5).powf(u.tanh()))), &t2]);
+    let t4 = (abs(p0)).mapv_into(|u| (u.cos()) * u);
+    let t5 = c0;
+    let t6 = t4.clone();
+    t2.iter().sum::<f64>() + mean(&t4) + sum(t5) + t6.sum()
 }
 
 #[test]
 fn f0190_gradcheck() {
-    let mut s = 1389928306u64;
+    let mut s = 1560391834u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let c0: Array2<f64> = random((1, 2), &mut s);
+    let labels: &[usize] = &[0];
     let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let (value, grads) = f0190_backward(&p0, &c0, 1.0);
-    assert_eq!(value, f0190(&p0, &c0));
+    let (value, grads) = f0190_backward(&p0, &c0, labels, 1.0);
+    assert_eq!(value, f0190(&p0, &c0, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0190_backward(p0, &c0, 1.0)).unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0190_backward(p0, &c0, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0191(p0: &Array2<f64>, p1: f64, p2: f64, p3: ArrayView1<f64>) -> Array1<f64> {
@@ -4873,19 +5124,18 @@ fn f0192(p0: &Array2<f64>, p1: Array2<f64>) -> f64 {
         let t1 = tanh(&p1);
         cos(&p1)
     };
-    let t3 = tan(&(backprop::ops::tanh(p0)));
-    let mut t3 = t3.clone();
-    let t2 = &t2 / &(square(&t2) + 0.5);
-    for i in 0..2 {
-        t3 -= &(p0.row(i));
-    }
-    let t4 = ln_1p(&(&t3 * &t3 + 0.5));
-    t2.sum() + t4[[1, 1]]
+    let (n1, m1) = p0.dim();
+    let t3 = p0[[0, m1 / 2]];
+    let t2 = (tanh(f0124(t3, t3, &t2))) * &p1;
+    let t4 = &t2 * &t2;
+    let t5 = &t2;
+    let t6 = t5;
+    t5.sum() + t6.sum() + t5[[1, 2]]
 }
 
 #[test]
 fn f0192_gradcheck() {
-    let mut s = 1764252539u64;
+    let mut s = 1150476528u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -4901,14 +5151,14 @@ fn f0193(p0: f64, p1: &Array2<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
     let t2 = p0;
     let t4 = {
         let t3 = t2;
-        log_sigmoid(p3)
+        tanh(t1)
     };
-    mean(t1) + t2 + t4[[0, 0]]
+    t2 + t4[[0, 0]]
 }
 
 #[test]
 fn f0193_gradcheck() {
-    let mut s = 2078218084u64;
+    let mut s = 1270289060u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2 = scalar(&mut s);
@@ -4922,19 +5172,24 @@ fn f0193_gradcheck() {
 }
 #[differentiable]
 fn f0194(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
-    let _t1 = p0 * 0.75;
-    let t2 = exp(p1);
-    let t3 = &t2;
-    let t5 = {
-        let t4 = p1.sum();
-        softmax(p1)
+    let _t1 = Zip::from(p1).and(p1).map_collect(|&l, &r| l);
+    let t3 = {
+        let t2 = p1 - p1;
+        acosh(&(square(&t2) + 1.5))
     };
-    t3.sum() + mean(&t5)
+    let t4 = powi(p1, 1);
+    let t5 = array![[1.5_f64, 1.5, 0.5]];
+    let t6 = if p0.mean().unwrap() <= 0.4629 {
+        &(backprop::ops::recip(&(square(&(t3.to_shape((1, 3)).unwrap())) + 1.0))) + &t5
+    } else {
+        tanh(&(&(backprop::ops::recip(&(square(&(t3.to_shape((1, 3)).unwrap())) + 1.0))) + &t5))
+    };
+    t4[[0, 0]] + sum(&t6) + t6[[0, 1]]
 }
 
 #[test]
 fn f0194_gradcheck() {
-    let mut s = 521239352u64;
+    let mut s = 184727512u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -4945,76 +5200,75 @@ fn f0194_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0194_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0195(p0: &Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>, labels: &[usize]) -> f64 {
-    let t1 = (sin(p3)).sum();
-    let _t2 = relu(p3);
-    let t3 = softmax_cross_entropy(p3, labels);
-    t1 + t3
+fn f0195(d_x: &Array2<f64>, d_p0: f64, d_t1: f64, x: &Array2<f64>) -> f64 {
+    let d_d_x = (d_x * d_p0).dot(x);
+    let x_from_out = exp(&(x.dot(&x.t())));
+    let d_d_x = &(sqrt(&(&x_from_out * &x_from_out + 1.0))) + &x_from_out;
+    x_from_out[[0, 0]] + sum(&d_d_x)
 }
 
 #[test]
 fn f0195_gradcheck() {
-    let mut s = 205719975u64;
-    let p0: Array2<f64> = random((2, 1), &mut s);
-    let p1 = scalar(&mut s);
-    let p2 = scalar(&mut s);
-    let p3: Array2<f64> = random((1, 3), &mut s);
-    let labels: &[usize] = &[0];
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0195_backward(&p0, p1, p2, &p3, labels, 1.0);
-    assert_eq!(value, f0195(&p0, p1, p2, &p3, labels));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0195_backward(p0, *p1, *p2, p3, labels, 1.0)).unwrap();
+    let mut s = 25490352u64;
+    let d_x: Array2<f64> = random((2, 1), &mut s);
+    let d_p0 = scalar(&mut s);
+    let d_t1 = scalar(&mut s);
+    let x: Array2<f64> = random((1, 3), &mut s);
+    let (d_x, d_p0, d_t1, x,) = std::hint::black_box((d_x, d_p0, d_t1, x,));
+    let (value, grads) = f0195_backward(&d_x, d_p0, d_t1, &x, 1.0);
+    assert_eq!(value, f0195(&d_x, d_p0, d_t1, &x));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(d_x.clone(), d_p0, d_t1, x.clone()), |(d_x, d_p0, d_t1, x)| f0195_backward(d_x, *d_p0, *d_t1, x, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
-fn f0196(p0: ArrayView2<f64>, p1: f64, p2: &Array2<f64>, c0: &Array1<f64>, labels: &[usize]) -> Array2<f64> {
-    let t2 = {
-        let t1 = &((c0.dot(c0)) - c0) / (square(c0) + 2.0);
-        ((f0179(p1)) * 1.25) - (p1 / &(c0 * c0 + 2.0))
+fn f0196(p0: ArrayView2<f64>, p1: f64, p2: &Array2<f64>, c0: &Array1<f64>) -> f64 {
+    let t1 = c0 * p2;
+    let t2 = p2;
+    let t3 = &(logsumexp(&(t2.slice(s![-1.., 1..;2])))) * p1;
+    let t4 = backprop::ops::recip(&(p2 * p2 + 1.0));
+    let _t5 = (&t4 * &t4).iter().map(|&v| (v.powi(2)) * (v / (square(v) + 2.0))).sum::<f64>();
+    let t7 = {
+        let t6 = mean_axis(&t4, Axis(1));
+        mean(&t1)
     };
-    let mut t3 = &p0 / (square(softmax_cross_entropy(&(p2 - c0), labels)) + 2.0);
-    let t4 = softmax(&(abs(&(square(c0)))));
-    t3 += t3[[0, 0]];
-    let t5 = &t3 - &t3;
-    t5
+    t4[[2, 0]] + t7
 }
 
 #[test]
 fn f0196_gradcheck() {
-    let mut s = 330366772u64;
+    let mut s = 2142554552u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
     let c0: Array1<f64> = random(3, &mut s);
-    let labels: &[usize] = &[1, 0, 2];
     let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let up: Array2<f64> = random((1, 2), &mut s);
-    let (value, grads) = f0196_backward(p0.view(), p1, &p2, &c0, labels, &up);
-    assert_eq!(value, f0196(p0.view(), p1, &p2, &c0, labels));
+    let (value, grads) = f0196_backward(p0.view(), p1, &p2, &c0, 1.0);
+    assert_eq!(value, f0196(p0.view(), p1, &p2, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0196_backward(p0.view(), *p1, p2, &c0, labels, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0196_backward(p0.view(), *p1, p2, &c0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0197(p0: f64, p1: Array2<f64>, p2: f64) -> f64 {
     let mut t1 = p2;
-    let t3 = {
-        let t2 = &p1 * p2;
-        t1
+    let mut t3 = {
+        let t2 = sin(&p1.view().reversed_axes());
+        p1.iter().map(|&u| 2.0 / (p0.powi(2) + 1.0)).sum::<f64>()
     };
-    t1 += t1 + t1;
-    t1 -= (log_sigmoid(t3)).powi(2);
-    let _t4 = (relu(p2)).mul_add(p0, p0);
-    t1 + t3
+    let t4 = (square(p2) + 1.0).recip();
+    let _t5 = 0.1 / (square(t3.cos()) + 1.0);
+    if t3 > -0.5183 {
+        t1 = t1 * t3;
+    } else {
+        t3 += t4;
+    }
+    t3 + t4
 }
 
 #[test]
 fn f0197_gradcheck() {
-    let mut s = 565413267u64;
+    let mut s = 1680835691u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
@@ -5024,52 +5278,55 @@ fn f0197_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0197_backward(*p0, p1.clone(), *p2, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0))]
-fn f0198(p0: f64, c0: &Array2<f64>, labels: &[usize]) -> f64 {
-    let _t1 = c0.dot(&c0.t());
-    let t2 = c0;
-    let t3 = c0;
-    let t4 = if sum(t3) < 0.4629 {
-        c0.to_owned()
-    } else {
-        t3.to_owned()
+#[differentiable(wrt(d_p0))]
+fn f0198(d_p0: f64, grad: &Array2<f64>) -> f64 {
+    let _t1 = (grad.t().dot(grad)).dot(&grad.t());
+    let mut t3 = {
+        let out = d_p0 / (d_p0.powi(2) + 0.5);
+        d_p0 - grad
     };
-    let _t5 = (sigmoid(f0123(p0))) - &t4;
-    let t6 = softmax_cross_entropy(&(backprop::ops::recip(&(square(&(sin(t2))) + 1.0))), labels);
-    let _t7 = t3.dot(&t3.t());
-    sum(&t4) + t6
+    let unused = (tanh(&(&(powi(grad, 2)) * (logsumexp(grad))))).product();
+    let t1_from_t2 = &t3 * grad;
+    for i in 0..3 {
+        t3 -= &(-&t3);
+    }
+    let t6 = sum(&(powi(&t1_from_t2, 1)).row(0));
+    let d_x = {
+        let d_out_1 = grad - 3.0;
+        t6.max(d_p0)
+    };
+    t3[[0, 1]] + unused + sum(&t1_from_t2) + t6 + d_x
 }
 
 #[test]
 fn f0198_gradcheck() {
-    let mut s = 2102497506u64;
-    let p0 = scalar(&mut s);
-    let c0: Array2<f64> = random((1, 2), &mut s);
-    let labels: &[usize] = &[0];
-    let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let (value, grads) = f0198_backward(p0, &c0, labels, 1.0);
-    assert_eq!(value, f0198(p0, &c0, labels));
-    gradcheck(&(p0,), |(p0,)| f0198_backward(*p0, &c0, labels, 1.0)).unwrap();
+    let mut s = 1813616343u64;
+    let d_p0 = scalar(&mut s);
+    let grad: Array2<f64> = random((1, 2), &mut s);
+    let (d_p0, grad,) = std::hint::black_box((d_p0, grad,));
+    let (value, grads) = f0198_backward(d_p0, &grad, 1.0);
+    assert_eq!(value, f0198(d_p0, &grad));
+    gradcheck(&(d_p0,), |(d_p0,)| f0198_backward(*d_p0, &grad, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0199(p0: Array1<f64>, p1: f64, p2: &Array1<f64>) -> f64 {
-    let t1 = 0.25 + &(p1 * p2);
-    let t2 = &t1;
-    let mut t3 = t2 / &(square(&t1) + 2.0);
-    if logsumexp(&t3) < 0.0371 && p1 > 0.0 {
-        t3 -= ((t3.dot(&t3)).powi(2) + 1.0).recip();
+    let mut t1 = (&p0 * 1.5) - 0.5;
+    if mean(&p0) >= -0.5183 {
+        t1 += f64::tanh(p1);
     } else {
-        t3 -= t2;
+        t1 += f0185(p2);
     }
-    let t4 = (0.25 * t2).dot(&t1);
-    let _t5 = (t2 * &t3).dot(t2);
-    let _t6 = logsumexp(&(0.75 + p2));
-    sum(&t1) + mean(t2) + t3.sum() + t4
+    let t2 = &t1 + &t1;
+    let t3 = (mean(p2)) * ((tanh(&t2)).dot(&(sigmoid(&t2))));
+    t1 += t3;
+    let t4 = t2.clone();
+    let t5 = (f0159(sigmoid(t3), &(tanh(&t4)))).tanh();
+    t4.sum() + t5 + logsumexp(&t2)
 }
 
 #[test]
 fn f0199_gradcheck() {
-    let mut s = 200129846u64;
+    let mut s = 1791177373u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
     let p2: Array1<f64> = random(2, &mut s);
@@ -5081,212 +5338,209 @@ fn f0199_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0199_backward(p0.clone(), *p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0200(d_t1: &Array2<f64>, out: &Array2<f64>, d_x: &Array2<f64>) -> f64 {
-    let mut t1 = if d_x.sum() <= -0.5183 {
-        out.to_owned()
+fn f0200(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
+    let t1 = if p2.sum() < 0.4629 {
+        p1 + p2
     } else {
-        &(out.dot(d_x)) * out
+        0.25 / (square(&(p2 / &(square(p2) + 1.0))) + 1.0)
     };
-    t1 += d_x;
-    mean(&t1)
+    let t2 = &t1;
+    t1[[0, 1]] + mean(t2)
 }
 
 #[test]
 fn f0200_gradcheck() {
-    let mut s = 295122309u64;
-    let d_t1: Array2<f64> = random((1, 3), &mut s);
-    let out: Array2<f64> = random((3, 3), &mut s);
-    let d_x: Array2<f64> = random((3, 3), &mut s);
-    let (d_t1, out, d_x,) = std::hint::black_box((d_t1, out, d_x,));
-    let (value, grads) = f0200_backward(&d_t1, &out, &d_x, 1.0);
-    assert_eq!(value, f0200(&d_t1, &out, &d_x));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(d_t1.clone(), out.clone(), d_x.clone()), |(d_t1, out, d_x)| f0200_backward(d_t1, out, d_x, 1.0)).unwrap();
+    let mut s = 131028517u64;
+    let p0: Array2<f64> = random((1, 3), &mut s);
+    let p1: Array2<f64> = random((3, 3), &mut s);
+    let p2: Array2<f64> = random((3, 3), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0200_backward(&p0, &p1, &p2, 1.0);
+    assert_eq!(value, f0200(&p0, &p1, &p2));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0200_backward(p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
-fn f0201(p0: Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64, c0: &Array2<f64>) -> Array2<f64> {
-    let t1 = 2.0 + c0;
-    sin(&p0)
+fn f0201(p0: Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64, c0: &Array2<f64>) -> f64 {
+    let (n1, m1) = p1.dim();
+    let t1 = p1[[n1 - 1, m1 / 2]];
+    t1
 }
 
 #[test]
 fn f0201_gradcheck() {
-    let mut s = 1128715133u64;
+    let mut s = 1168599908u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
     let p3 = scalar(&mut s);
     let c0: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let up: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0201_backward(p0.clone(), &p1, &p2, p3, &c0, &up);
+    let (value, grads) = f0201_backward(p0.clone(), &p1, &p2, p3, &c0, 1.0);
     assert_eq!(value, f0201(p0.clone(), &p1, &p2, p3, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0201_backward(p0.clone(), p1, p2, *p3, &c0, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0201_backward(p0.clone(), p1, p2, *p3, &c0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1, p2))]
-fn f0202(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
-    let t1 = mean(&(log_softmax(p1)));
-    let t2 = p1;
-    let t3 = t2.dot(&p0);
-    let t2 = &t3;
-    let t4 = &t3 / 0.1;
-    let t5 = if t3[[0, 0]] >= 0.0371 && t1 > 0.0 {
-        t2.fract()
-    } else {
-        t2.round()
+fn f0202(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64, labels: &[usize]) -> f64 {
+    let t1 = log_sigmoid(p2 + p2);
+    let mut t2 = p1 / (square(p2) + 2.0);
+    let (n1, m1) = p1.dim();
+    let t4 = Array2::<f64>::from_shape_vec((m1, 1), vec![0.0, 0.5, 1.0]).unwrap();
+    let mut t5 = {
+        let t3 = tan(&(tanh(p1)));
+        (&p0 * 0.1 + &t4).var_axis(Axis(0), 1.0)
     };
-    t4.sum() + t5[[0, 0]]
+    if t1 <= 0.0371 && t1 > 0.0 {
+        t5 -= 0.1;
+    } else if t5.dot(&t5) < -0.5183 {
+        t2 += softmax_cross_entropy(&p0, labels);
+    }
+    let _t6 = &t5 / &(square(&(&t5 * p2)) + 0.5);
+    let t7 = backprop::ops::softplus(&(&t5 / (square(p2.powi(2)) + 0.5)));
+    logsumexp(&t5) + logsumexp(&t7)
 }
 
 #[test]
 fn f0202_gradcheck() {
-    let mut s = 313854276u64;
+    let mut s = 1999842189u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2 = scalar(&mut s);
+    let labels: &[usize] = &[0, 0, 0];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0202_backward(p0.view(), &p1, p2, 1.0);
-    assert_eq!(value, f0202(p0.view(), &p1, p2));
+    let (value, grads) = f0202_backward(p0.view(), &p1, p2, labels, 1.0);
+    assert_eq!(value, f0202(p0.view(), &p1, p2, labels));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p1.clone(), p2), |(p1, p2)| f0202_backward(p0.view(), p1, *p2, 1.0)).unwrap();
+    gradcheck(&(p1.clone(), p2), |(p1, p2)| f0202_backward(p0.view(), p1, *p2, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0203(p0: f64, p1: &Array1<f64>, p2: f64) -> f64 {
-    let mut t1 = p2 * p0;
-    let mut t2 = sigmoid((t1 + t1) * t1);
-    t1 += f0136(p1);
-    for i in 0..2 {
-        t2 += log_sigmoid(t2);
-        t1 += t2;
+fn f0203(d_t1: f64, d_x: &Array1<f64>, d_p0: f64) -> f64 {
+    let x_from_out = d_p0 * 0.5;
+    let mut unused = (d_x - (d_x * x_from_out)).dot(d_x);
+    let x_from_out = d_p0;
+    let mut out = d_x + 1.5;
+    let n1 = d_x.len() - 1;
+    for i in 0..n1 {
+        unused += unused - unused;
     }
-    let t3 = if t1 <= -0.5183 {
-        &((t1 - t2) / (p1 * p1 + 0.5)) - p1
-    } else {
-        (backprop::ops::ln(&(p1 * p1 + 0.5))) * &(1.25 + &(p1 - t2))
-    };
-    let t5 = {
-        let t4 = f64::exp((tanh(t2)).exp());
-        (f0136(&(tanh(&t3)))) - t4
-    };
-    t1 + t2 + sum(&t3) + t5
+    out += (unused - d_p0) - 1.25;
+    x_from_out + logsumexp(&out) + d_x.dot(d_x)
 }
 
 #[test]
 fn f0203_gradcheck() {
-    let mut s = 351531735u64;
-    let p0 = scalar(&mut s);
-    let p1: Array1<f64> = random(3, &mut s);
-    let p2 = scalar(&mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0203_backward(p0, &p1, p2, 1.0);
-    assert_eq!(value, f0203(p0, &p1, p2));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0203_backward(*p0, p1, *p2, 1.0)).unwrap();
+    let mut s = 993600560u64;
+    let d_t1 = scalar(&mut s);
+    let d_x: Array1<f64> = random(3, &mut s);
+    let d_p0 = scalar(&mut s);
+    let (d_t1, d_x, d_p0,) = std::hint::black_box((d_t1, d_x, d_p0,));
+    let (value, grads) = f0203_backward(d_t1, &d_x, d_p0, 1.0);
+    assert_eq!(value, f0203(d_t1, &d_x, d_p0));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    gradcheck(&(d_t1, d_x.clone(), d_p0), |(d_t1, d_x, d_p0)| f0203_backward(*d_t1, d_x, *d_p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0204(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
-    let t1 = p2 / (square(&((sum_axis(p1, Axis(0))).dot(p1))) + 2.0);
-    let t1 = (&t1 * &t1) - &t1;
-    let _t2 = (cos(&(((tanh(&t1)).dot(&(sigmoid(&t1)))) * &(softmax(&t1))))).dot(&(sigmoid(&t1)));
-    let t3 = mse(&(sigmoid(&(&t1 + 0.5))), &(tanh(&t1)));
-    let t4 = p2;
-    let t5 = t4;
-    t4 + t5 + p2
+fn f0204(p0: f64, p1: &Array2<f64>, p2: f64, labels: &[usize]) -> Array2<f64> {
+    let t1 = Array2::<f64>::zeros((1, 2));
+    let t2 = &((p1.map(|&e| square(p0))).select(Axis(1), &[2, 2])) - &t1;
+    let t3 = (softmax_cross_entropy(p1, labels)) * p1;
+    let t4 = &t3;
+    let mut t4 = (tan(&(tanh(t4)))).select(Axis(1), &[0, 0, 0]);
+    let t3 = p2 * 0.1;
+    t4 += p1;
+    t4
 }
 
 #[test]
 fn f0204_gradcheck() {
-    let mut s = 1060296124u64;
+    let mut s = 522417086u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let p2 = scalar(&mut s);
+    let labels: &[usize] = &[0, 2, 1];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0204_backward(p0, &p1, p2, 1.0);
-    assert_eq!(value, f0204(p0, &p1, p2));
+    let up: Array2<f64> = random((3, 3), &mut s);
+    let (value, grads) = f0204_backward(p0, &p1, p2, labels, &up);
+    assert_eq!(value, f0204(p0, &p1, p2, labels));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0204_backward(*p0, p1, *p2, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0204_backward(*p0, p1, *p2, labels, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0205(x: &Array2<f64>, d_t1: &Array1<f64>, grad: &Array1<f64>) -> f64 {
-    let t1 = grad - grad;
-    let t2 = sum(&(softplus(&t1)));
-    let out = {
-        let d_d_x = t2;
-        (backprop::ops::recip(&(square(&(&t1 * &t1)) + 1.0))).signum()
+fn f0205(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array1<f64>) -> f64 {
+    let t1 = (p1.dot(p1)) - (p2 - p2);
+    let t2 = softplus(p2);
+    let t4 = {
+        let t3 = p2;
+        p2 - p2
     };
-    let d_out = ceil(t2);
-    sum(&out) + d_out
+    let n1 = p2.len() - 1;
+    let t5 = (square(p2[n1]) + 0.5).powf(2.0);
+    t4.dot(&t4) + t5
 }
 
 #[test]
 fn f0205_gradcheck() {
-    let mut s = 1826359887u64;
-    let x: Array2<f64> = random((1, 3), &mut s);
-    let d_t1: Array1<f64> = random(3, &mut s);
-    let grad: Array1<f64> = random(2, &mut s);
-    let (x, d_t1, grad,) = std::hint::black_box((x, d_t1, grad,));
-    let (value, grads) = f0205_backward(&x, &d_t1, &grad, 1.0);
-    assert_eq!(value, f0205(&x, &d_t1, &grad));
-    assert_eq!(grads.x.shape(), x.shape());
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(x.clone(), d_t1.clone(), grad.clone()), |(x, d_t1, grad)| f0205_backward(x, d_t1, grad, 1.0)).unwrap();
+    let mut s = 1268266916u64;
+    let p0: Array2<f64> = random((1, 3), &mut s);
+    let p1: Array1<f64> = random(3, &mut s);
+    let p2: Array1<f64> = random(2, &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0205_backward(&p0, &p1, &p2, 1.0);
+    assert_eq!(value, f0205(&p0, &p1, &p2));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0205_backward(p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0206(w: f64, out: ArrayView1<f64>, d_x: &Array2<f64>, x: f64) -> f64 {
-    let grad_1 = d_x * &out;
-    let mut d_out = abs(x);
-    d_out += softplus((0.1 / (square(d_out) + 1.0)).mul_add(x, d_out));
-    let out_1 = {
-        let x_from_out = concat(Axis(0), &[&(d_out * &out)]);
-        (log_softmax(&x_from_out)) - (square(d_out))
-    };
-    let d_d_x = out_1.clone();
-    let t1_from_t2 = &d_d_x;
-    let t7 = &out;
-    grad_1.sum() + d_out + out_1.sum() + mean(&d_d_x) + t1_from_t2.sum() + logsumexp(t7) + w
+fn f0206(d_x: f64, w: ArrayView1<f64>, d_p0: &Array2<f64>, d_t1: f64) -> f64 {
+    let t1 = d_t1 * d_t1;
+    let t2 = (t1.powi(2) + 1.0).log(0.5);
+    let mut x_from_out = powi(&(&(d_p0.row(1)) - 0.1), 1);
+    x_from_out += &(&(tanh(&(backprop::ops::fract(&x_from_out)))) - d_t1);
+    let d_d_x = ((f64::mul_add(sigmoid(t2), t2.tanh(), t2)).tanh()).tan();
+    let t2 = ((sigmoid(&x_from_out)).dot(&(sigmoid(&x_from_out)))) + (1.5 - d_p0);
+    let t5 = array![0.5_f64, 0.25, 0.5];
+    let d_d_x = logsumexp(&(&(-&x_from_out) + &t5));
+    t1 + sum(&x_from_out) + t2.sum() + d_d_x + d_x
 }
 
 #[test]
 fn f0206_gradcheck() {
-    let mut s = 1402335999u64;
-    let w = scalar(&mut s);
-    let out: Array1<f64> = random(3, &mut s);
-    let d_x: Array2<f64> = random((2, 3), &mut s);
-    let x = scalar(&mut s);
-    let (w, out, d_x, x,) = std::hint::black_box((w, out, d_x, x,));
-    let (value, grads) = f0206_backward(w, out.view(), &d_x, x, 1.0);
-    assert_eq!(value, f0206(w, out.view(), &d_x, x));
-    assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(w, out.clone(), d_x.clone(), x), |(w, out, d_x, x)| f0206_backward(*w, out.view(), d_x, *x, 1.0)).unwrap();
+    let mut s = 534562579u64;
+    let d_x = scalar(&mut s);
+    let w: Array1<f64> = random(3, &mut s);
+    let d_p0: Array2<f64> = random((2, 3), &mut s);
+    let d_t1 = scalar(&mut s);
+    let (d_x, w, d_p0, d_t1,) = std::hint::black_box((d_x, w, d_p0, d_t1,));
+    let (value, grads) = f0206_backward(d_x, w.view(), &d_p0, d_t1, 1.0);
+    assert_eq!(value, f0206(d_x, w.view(), &d_p0, d_t1));
+    assert_eq!(grads.w.shape(), w.shape());
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    gradcheck(&(d_x, w.clone(), d_p0.clone(), d_t1), |(d_x, w, d_p0, d_t1)| f0206_backward(*d_x, w.view(), d_p0, *d_t1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0207(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
     let t2 = {
-        let t1 = p2.atan2(1.0 * 1.0 + 0.5);
-        sigmoid(p2)
+        let t1 = (p2.powi(2) + 0.5).powf(p2.cos());
+        t1
     };
-    let mut t3 = if p1[[1, 1]] <= -0.5183 || p2 > 0.0 {
-        f64::ln_1p(square(t2) + 1.0)
-    } else {
-        t2 - 0.1
-    };
-    t3 /= square(logsumexp(&(sum_axis(&(softmax(p1)), Axis(1))))) + 0.5;
-    t2 + t3
+    let t2 = p1.select(Axis(1), &[2, 1, 2, 0]);
+    let t3 = relu(&(p1.dot(&p0)));
+    mean(&t2) + mean(&t3)
 }
 
 #[test]
 fn f0207_gradcheck() {
-    let mut s = 432957881u64;
+    let mut s = 671051762u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2 = scalar(&mut s);
@@ -5298,56 +5552,51 @@ fn f0207_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0207_backward(p0.view(), p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0208(d_x: f64, w: f64) -> f64 {
-    let t1 = w;
-    let mut t1_from_t2 = t1 + t1;
-    let mut x = {
-        let grad_1 = t1_from_t2 * t1_from_t2;
-        -grad_1
-    };
-    let _t5 = f0169(cos(t1_from_t2));
+fn f0208(p0: f64, p1: f64) -> f64 {
+    let t1 = p1;
+    let t2 = -p0;
+    let mut t3 = t1;
+    let mut t4 = log_sigmoid(sqrt(square(t3) + 1.0));
     for i in 0..1 {
-        t1_from_t2 -= x;
-        x += t1_from_t2 + x;
+        t4 -= t2;
+        t3 += -t4;
     }
-    let t1_from_t2 = -(sin(x.max(t1_from_t2)));
-    x + t1_from_t2 + t1_from_t2
+    let t5 = softplus(p0);
+    t1 + t2 + t3 + t4 + t5
 }
 
 #[test]
 fn f0208_gradcheck() {
-    let mut s = 816254983u64;
-    let d_x = scalar(&mut s);
-    let w = scalar(&mut s);
-    let (d_x, w,) = std::hint::black_box((d_x, w,));
-    let (value, grads) = f0208_backward(d_x, w, 1.0);
-    assert_eq!(value, f0208(d_x, w));
-    gradcheck(&(d_x, w), |(d_x, w)| f0208_backward(*d_x, *w, 1.0)).unwrap();
+    let mut s = 1592368056u64;
+    let p0 = scalar(&mut s);
+    let p1 = scalar(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0208_backward(p0, p1, 1.0);
+    assert_eq!(value, f0208(p0, p1));
+    gradcheck(&(p0, p1), |(p0, p1)| f0208_backward(*p0, *p1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0209(p0: Array2<f64>, p1: f64) -> f64 {
     let mut t1 = p0.clone();
-    t1 /= &(square(&(sum_axis(&t1, Axis(0)))) + 1.0);
-    t1 /= &(square(&(softplus(&(p1 * &t1)))) + 0.5);
-    for i in 0..2 {
-        t1 += f64::clamp(p1, -0.5, 3.0);
-        t1 += &(p1 + &t1);
-    }
-    let t2 = if p1 >= 0.4629 {
-        softmax(&(tan(&(tanh(&p0)))))
+    t1 /= &(square(&(-&t1)) + 1.0);
+    let mut t2 = if sum(&t1) >= -0.5183 {
+        t1.mapv(|u| u)
     } else {
-        ln(&(square(&(&p0 / &(square(&t1) + 2.0))) + 0.5))
+        (&p0 - 0.25).select(Axis(1), &[0, 0])
     };
-    let t4 = {
-        let t3 = &(mean_axis(&(&t2 - &t2), Axis(0))) + &t2;
-        abs(&t3)
-    };
-    t2.sum() + t4.sum()
+    t2 /= &(square(&t1) + 1.0);
+    t2 += f0179(p1);
+    if t2.sum() <= -0.5183 {
+        t2 -= &t1;
+    } else {
+        t1 += &t2;
+    }
+    t1.mean().unwrap() + mean(&t2)
 }
 
 #[test]
 fn f0209_gradcheck() {
-    let mut s = 145546370u64;
+    let mut s = 817036761u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -5357,105 +5606,102 @@ fn f0209_gradcheck() {
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0209_backward(p0.clone(), *p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0210(p0: Array2<f64>, p1: &Array2<f64>) -> Array2<f64> {
-    let t1 = mse(&(p1 + p1), p1);
-    tanh(p1)
+fn f0210(p0: Array2<f64>, p1: &Array2<f64>) -> f64 {
+    let t1 = sum(&(p1.row(0)));
+    t1 + p1[[1, 2]]
 }
 
 #[test]
 fn f0210_gradcheck() {
-    let mut s = 738534209u64;
+    let mut s = 644077554u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up: Array2<f64> = random((2, 3), &mut s);
-    let (value, grads) = f0210_backward(p0.clone(), &p1, &up);
+    let (value, grads) = f0210_backward(p0.clone(), &p1, 1.0);
     assert_eq!(value, f0210(p0.clone(), &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0210_backward(p0.clone(), p1, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0210_backward(p0.clone(), p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0211(p0: f64, p1: &Array2<f64>, labels: &[usize]) -> f64 {
+fn f0211(p0: f64, p1: &Array2<f64>) -> f64 {
+    let (n1, m1) = p1.dim();
     let t2 = {
-        let t1 = p1 - p1;
-        mean(&(tanh(&t1)))
+        let t1 = p1[[n1 - 1, m1 - 1]];
+        mse(&(t1 + p1), p1)
     };
-    let t3 = ((softmax_cross_entropy(p1, labels)).clamp(-0.5, 0.5)) - t2;
-    t2 + t3
+    let _t3 = p1;
+    t2 + mean(p1)
 }
 
 #[test]
 fn f0211_gradcheck() {
-    let mut s = 865617645u64;
+    let mut s = 197742648u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
-    let labels: &[usize] = &[0];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0211_backward(p0, &p1, labels, 1.0);
-    assert_eq!(value, f0211(p0, &p1, labels));
+    let (value, grads) = f0211_backward(p0, &p1, 1.0);
+    assert_eq!(value, f0211(p0, &p1));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0211_backward(*p0, p1, labels, 1.0)).unwrap();
+    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0211_backward(*p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0212(d_p0: f32, out: &Array2<f32>) -> f32 {
-    let t1 = sigmoid(out);
-    let d_out_1 = sqrt(&(square(&t1) + 1.0));
-    let x = fract(&d_out_1);
-    let unused = x.clone();
-    x[[2, 1]] + sum(&unused)
+fn f0212(out: f32, x: &Array2<f32>) -> f32 {
+    let d_out_1 = sigmoid(x);
+    let t1_from_t2 = d_out_1.view().permuted_axes([1, 0]);
+    let d_out = x.view().into_shape_with_order((2, 3)).unwrap();
+    let d_x = ln(&(x * x + 0.5));
+    d_out[[0, 1]] + d_x[[1, 0]]
 }
 
 #[test]
 fn f0212_gradcheck() {
-    let mut s = 1600824009u64;
-    let d_p0 = scalar32(&mut s);
-    let out: Array2<f32> = random32((3, 2), &mut s);
-    let (d_p0, out,) = std::hint::black_box((d_p0, out,));
-    let (value, grads) = f0212_backward(d_p0, &out, 1.0);
-    assert_eq!(value, f0212(d_p0, &out));
-    assert_eq!(grads.out.shape(), out.shape());
+    let mut s = 735290776u64;
+    let out = scalar32(&mut s);
+    let x: Array2<f32> = random32((3, 2), &mut s);
+    let (out, x,) = std::hint::black_box((out, x,));
+    let (value, grads) = f0212_backward(out, &x, 1.0);
+    assert_eq!(value, f0212(out, &x));
+    assert_eq!(grads.x.shape(), x.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(d_p0, out.clone()), |(d_p0, out)| f0212_backward(*d_p0, out, 1.0))
+        .check(&(out, x.clone()), |(out, x)| f0212_backward(*out, x, 1.0))
         .unwrap();
 }
-#[differentiable(wrt(p0, p1, p2))]
-fn f0213(p0: f64, p1: ArrayView2<f64>, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let t1 = backprop::ops::tanh(p2);
-    let t2 = p2 / (square(&t1) + 2.0);
-    sum(&t1) + t2[[0, 1]]
+#[differentiable(wrt(y_1, grad, d_p0))]
+fn f0213(y_1: f64, grad: ArrayView2<f64>, d_p0: &Array2<f64>, out: &Array2<f64>) -> f64 {
+    let x = sin(&(out.dot(d_p0)));
+    let d_out = out.slice(s![0_usize, 0..]);
+    x.sum() + d_out.dot(&d_out)
 }
 
 #[test]
 fn f0213_gradcheck() {
-    let mut s = 1327575326u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((1, 3), &mut s);
-    let p2: Array2<f64> = random((3, 2), &mut s);
-    let c0: Array2<f64> = random((2, 3), &mut s);
-    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0213_backward(p0, p1.view(), &p2, &c0, 1.0);
-    assert_eq!(value, f0213(p0, p1.view(), &p2, &c0));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0213_backward(*p0, p1.view(), p2, &c0, 1.0)).unwrap();
+    let mut s = 597108977u64;
+    let y_1 = scalar(&mut s);
+    let grad: Array2<f64> = random((1, 3), &mut s);
+    let d_p0: Array2<f64> = random((3, 2), &mut s);
+    let out: Array2<f64> = random((2, 3), &mut s);
+    let (y_1, grad, d_p0, out,) = std::hint::black_box((y_1, grad, d_p0, out,));
+    let (value, grads) = f0213_backward(y_1, grad.view(), &d_p0, &out, 1.0);
+    assert_eq!(value, f0213(y_1, grad.view(), &d_p0, &out));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    gradcheck(&(y_1, grad.clone(), d_p0.clone()), |(y_1, grad, d_p0)| f0213_backward(*y_1, grad.view(), d_p0, &out, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0214(p0: &Array2<f64>, p1: &Array2<f64>) -> Array2<f64> {
-    let t1 = p1.t();
-    let t2 = p1;
-    let t3 = backprop::ops::recip(&(p1 * p1 + 1.0));
-    sigmoid(p0)
+    let t1 = concat(Axis(1), &[p0, p0]);
+    let t2 = t1.column(0);
+    let t3 = p1;
+    let t4 = p0;
+    sigmoid(t4)
 }
 
 #[test]
 fn f0214_gradcheck() {
-    let mut s = 1462934732u64;
+    let mut s = 1931727464u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -5470,45 +5716,46 @@ fn f0214_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0215(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> Array1<f64> {
-    let _t1 = p3;
-    let t2 = p2;
-    let t3 = t2 / &(square(p2) + 2.0);
-    let t5 = {
-        let t4 = (p2 + p0).clamp(-0.5, 0.5);
-        &(log_sigmoid(p3)) + 1.5
-    };
-    tanh(p1)
+fn f0215(y_1: f64, d_x: &Array1<f64>, p2: &Array2<f64>, d_t1: &Array2<f64>) -> f64 {
+    let _t1 = d_t1;
+    let mut out = (mse(&(p2.to_owned().mapv_into(|e| {
+        if y_1 >= 0.4629 {
+            y_1
+        } else {
+            e
+        }
+    })), p2)) + 1.5;
+    let (n1, m1) = p2.dim();
+    let unused = Array::from_elem(m1, -1.5_f64);
+    out *= y_1;
+    let t4 = (d_t1.mean_axis(Axis(0)).unwrap()).iter().zip(d_x).map(|(l, r)| (relu(*r)).min(*l)).sum::<f64>();
+    out + t4 + d_x.dot(d_x)
 }
 
 #[test]
 fn f0215_gradcheck() {
-    let mut s = 1377850027u64;
-    let p0 = scalar(&mut s);
-    let p1: Array1<f64> = random(3, &mut s);
+    let mut s = 167942400u64;
+    let y_1 = scalar(&mut s);
+    let d_x: Array1<f64> = random(3, &mut s);
     let p2: Array2<f64> = random((2, 2), &mut s);
-    let p3: Array2<f64> = random((1, 2), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up: Array1<f64> = random(3, &mut s);
-    let (value, grads) = f0215_backward(p0, &p1, &p2, &p3, &up);
-    assert_eq!(value, f0215(p0, &p1, &p2, &p3));
-    assert_eq!(grads.p1.shape(), p1.shape());
+    let d_t1: Array2<f64> = random((1, 2), &mut s);
+    let (y_1, d_x, p2, d_t1,) = std::hint::black_box((y_1, d_x, p2, d_t1,));
+    let (value, grads) = f0215_backward(y_1, &d_x, &p2, &d_t1, 1.0);
+    assert_eq!(value, f0215(y_1, &d_x, &p2, &d_t1));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0215_backward(*p0, p1, p2, p3, &up))
-        .unwrap();
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    gradcheck(&(y_1, d_x.clone(), p2.clone(), d_t1.clone()), |(y_1, d_x, p2, d_t1)| f0215_backward(*y_1, d_x, p2, d_t1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0216(p0: &Array1<f64>) -> f64 {
-    let t1 = p0 + p0;
-    logsumexp(&t1)
+    let t1 = (sigmoid(&((p0 * p0 + 1.0).log(3.0 * 3.0 + 1.5)))).mapv(|e| e);
+    t1.dot(&t1)
 }
 
 #[test]
 fn f0216_gradcheck() {
-    let mut s = 1841882654u64;
+    let mut s = 363553976u64;
     let p0: Array1<f64> = random(2, &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0216_backward(&p0, 1.0);
@@ -5522,17 +5769,20 @@ fn f0217(p0: &Array1<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
         let t1 = p2;
         p1
     };
-    t2 = p2;
-    let t3 = t2;
-    let t4 = t2;
-    let t3 = t3 * ((square(t2) + 0.5).powf(sin(t2)));
-    let t3 = t3;
-    t4 + t3
+    let (n1, m1) = p3.dim();
+    t2 = p3[[n1 - 1, m1 / 2]];
+    let _t3 = t2;
+    let _t4 = softmax(&(softmax(p0)));
+    for i in 0..2 {
+        t2 -= cos(t2);
+    }
+    let t5 = softplus(t2);
+    t2 + t5
 }
 
 #[test]
 fn f0217_gradcheck() {
-    let mut s = 308198392u64;
+    let mut s = 205564241u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -5545,49 +5795,59 @@ fn f0217_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0217_backward(p0, *p1, *p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0218(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array1<f64>) -> f64 {
-    let t1 = &(&(p1 / (p2 * p2 + 1.0)) - p1) * ((tanh(p3)).sum());
-    let mut t2 = p1 * &t1;
-    for i in 0..1 {
-        t2 += &((sum(p3)) - &t2);
+fn f0218(grad: &Array2<f64>, d_t1: f64, d_p0: &Array2<f64>, x: &Array1<f64>) -> f64 {
+    let mut t1 = &(mean_axis(&(d_p0 * d_t1), Axis(1))) * (f64::hypot(d_p0.mean().unwrap(), d_t1.powi(2) + 0.5));
+    let mut t1_from_t2 = {
+        let d_d_x = (&(tanh(x)) * 0.75).atanh();
+        softmax(&t1)
+    };
+    t1 /= &(square(&((t1_from_t2.dot(x)) / &(square(&t1_from_t2) + 1.0))) + 0.5);
+    if grad.sum() >= 0.0371 {
+        t1_from_t2 += &((x / (square(x) + 1.0)) + d_t1);
+    } else {
+        t1 /= &(square(&(exp(&(sigmoid(&t1_from_t2))))) + 1.0);
     }
-    let _t3 = p1;
-    let t4 = &t1;
-    let t4 = mse(&(sigmoid(p2)), &(tanh(t4)));
-    sum(&t2) + t4
+    t1 += &(&t1_from_t2 * &(square(&(tanh(&t1)))));
+    let t1_from_t2 = f0179(d_t1);
+    logsumexp(&t1) + t1_from_t2 + sum(&t1)
 }
 
 #[test]
 fn f0218_gradcheck() {
-    let mut s = 1453713453u64;
-    let p0: Array2<f64> = random((3, 3), &mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array2<f64> = random((2, 3), &mut s);
-    let p3: Array1<f64> = random(2, &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0218_backward(&p0, p1, &p2, &p3, 1.0);
-    assert_eq!(value, f0218(&p0, p1, &p2, &p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0218_backward(p0, *p1, p2, p3, 1.0)).unwrap();
+    let mut s = 1798491902u64;
+    let grad: Array2<f64> = random((3, 3), &mut s);
+    let d_t1 = scalar(&mut s);
+    let d_p0: Array2<f64> = random((2, 3), &mut s);
+    let x: Array1<f64> = random(2, &mut s);
+    let (grad, d_t1, d_p0, x,) = std::hint::black_box((grad, d_t1, d_p0, x,));
+    let (value, grads) = f0218_backward(&grad, d_t1, &d_p0, &x, 1.0);
+    assert_eq!(value, f0218(&grad, d_t1, &d_p0, &x));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(grad.clone(), d_t1, d_p0.clone(), x.clone()), |(grad, d_t1, d_p0, x)| f0218_backward(grad, *d_t1, d_p0, x, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0219(p0: f64, p1: f64) -> f64 {
-    let t1 = ((tanh(p1)) / (square(p0) + 2.0)) * p1;
-    let mut t2 = ((p1 - t1) - t1) / (square(f0169(t1.sin())) + 2.0);
-    let _t3 = sigmoid(square(backprop::ops::sigmoid(t2)));
-    for i in 0..3 {
-        t2 += p1;
-    }
-    let t4 = t1;
-    let t5 = clamp(clamp(sqrt(square(t4) + 0.5), -0.5, 0.5), -0.5, 3.0);
-    t1 + t2 + t4 + t5
+    let t1 = p1 - p0;
+    let t2 = p0 * t1;
+    let t3 = (t2.min(p0)).cos();
+    let t5 = {
+        let t4 = exp(t3 / (square(t1) + 1.0));
+        t4
+    };
+    let t2 = f64::clamp(p1, -0.5, 1.0);
+    let t6 = if p1 > 0.0371 || t1 > 0.0 {
+        t3
+    } else {
+        t2.powi(3)
+    };
+    t1 + t3 + t5 + t2 + t6
 }
 
 #[test]
 fn f0219_gradcheck() {
-    let mut s = 660201345u64;
+    let mut s = 905463255u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -5596,159 +5856,166 @@ fn f0219_gradcheck() {
     gradcheck(&(p0, p1), |(p0, p1)| f0219_backward(*p0, *p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0220(p0: &Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
-    let t2 = {
-        let t1 = p3.dot(&p3.t());
-        t1
-    };
-    let t2 = &t2 * &t2;
-    let t4 = {
-        let t3 = p3;
-        p1 * p3
-    };
-    t2[[2, 2]] + mean(&t4) + p0.sum()
+fn f0220(x: &Array2<f64>, w: f64, out: f64, y_1: &Array2<f64>) -> f64 {
+    let t1 = y_1 + y_1;
+    let unused = x;
+    let d_d_x = t1.slice_axis(Axis(0), Slice::from(0..)).dot(&unused.t());
+    let t4 = out;
+    mean(&d_d_x) + t4
 }
 
 #[test]
 fn f0220_gradcheck() {
-    let mut s = 1710314904u64;
-    let p0: Array2<f64> = random((1, 2), &mut s);
-    let p1 = scalar(&mut s);
-    let p2 = scalar(&mut s);
-    let p3: Array2<f64> = random((3, 2), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0220_backward(&p0, p1, p2, &p3, 1.0);
-    assert_eq!(value, f0220(&p0, p1, p2, &p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0220_backward(p0, *p1, *p2, p3, 1.0)).unwrap();
+    let mut s = 1214281070u64;
+    let x: Array2<f64> = random((1, 2), &mut s);
+    let w = scalar(&mut s);
+    let out = scalar(&mut s);
+    let y_1: Array2<f64> = random((3, 2), &mut s);
+    let (x, w, out, y_1,) = std::hint::black_box((x, w, out, y_1,));
+    let (value, grads) = f0220_backward(&x, w, out, &y_1, 1.0);
+    assert_eq!(value, f0220(&x, w, out, &y_1));
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    gradcheck(&(x.clone(), w, out, y_1.clone()), |(x, w, out, y_1)| f0220_backward(x, *w, *out, y_1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0221(p0: f64, p1: Array2<f64>, p2: &Array1<f64>) -> f64 {
+fn f0221(p0: f64, p1: Array2<f64>, p2: &Array1<f64>) -> Array1<f64> {
     let t1 = p2;
     let t2 = t1;
-    let t3 = abs(&(sigmoid(&(backprop::ops::recip(&(square(&p1) + 1.0))))));
-    let t5 = {
-        let t4 = t1;
-        tanh(&t3)
-    };
-    let t7 = {
-        let t6 = powi(p2, 2);
-        &t3 - &t3
-    };
-    let t8 = &t3;
-    mean(t1) + sum(t2) + mean(&t3) + t5.sum() + t7.sum() + t8.sum() + t2.sum()
+    let c1 = 0.1_f64;
+    let t3 = (abs(&(sigmoid(t1)))).map(|&v| {
+        if v <= -0.5183 {
+            v + c1
+        } else {
+            relu(((f64::floor(v)).powi(2) + 1.0).recip())
+        }
+    });
+    let t4 = 0.75 / (square(&p1) + 1.0);
+    let mut t5 = f0179(p0);
+    for i in 0..2 {
+        t5 += t4[[2, 0]];
+    }
+    exp(t1)
 }
 
 #[test]
 fn f0221_gradcheck() {
-    let mut s = 1883566688u64;
+    let mut s = 407878749u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array1<f64> = random(2, &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0221_backward(p0, p1.clone(), &p2, 1.0);
+    let up: Array1<f64> = random(2, &mut s);
+    let (value, grads) = f0221_backward(p0, p1.clone(), &p2, &up);
     assert_eq!(value, f0221(p0, p1.clone(), &p2));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0221_backward(*p0, p1.clone(), p2, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0221_backward(*p0, p1.clone(), p2, &up))
+        .unwrap();
 }
-#[differentiable(wrt(p0))]
-fn f0222(p0: &Array1<f64>, p1: f64, c0: &Array2<f64>, labels: &[usize]) -> f64 {
-    let mut t1 = log_softmax(p0);
-    let mut t3 = {
-        let t2 = (mean(&(-c0))) + &(sin(&(c0 - c0)));
-        concat(Axis(0), &[&(&(c0 * &t2) * &t2), c0, &t2])
-    };
-    t1 -= 0.75;
-    let mut t1 = c0 * c0;
-    for i in 0..2 {
-        t3 -= &(tan(&(tanh(&t3))));
-        t3 -= &(&t3 + p1);
-    }
-    let t4 = t1.clone();
-    t1 *= &t4;
-    mean(&t3) + sum(&t1) + sum(&t4)
+#[differentiable(wrt(d_t1))]
+fn f0222(d_t1: &Array1<f64>, y_1: f64, grad: &Array2<f64>) -> f64 {
+    let t1_from_t2 = grad.slice_axis(Axis(1), Slice::from(0..1));
+    let _t2 = -grad;
+    let t3 = grad;
+    let out = (sum(&t1_from_t2)) * t3;
+    let x_from_out = &((square(&out) + 0.5).log2()) * (&t1_from_t2 * y_1);
+    let c1 = 1.5_f64;
+    let d_out_1 = (0.5 + &(square(&t1_from_t2))).mapv_into(|u| ln(square(f0029(sin(u))) + 0.5));
+    let _t7 = mean(&(logsumexp(&t1_from_t2)));
+    t1_from_t2[[2, 0]] + t3[[1, 0]] + out[[2, 1]] + x_from_out.sum() + sum(&d_out_1)
 }
 
 #[test]
 fn f0222_gradcheck() {
-    let mut s = 1054463216u64;
-    let p0: Array1<f64> = random(3, &mut s);
-    let p1 = scalar(&mut s);
-    let c0: Array2<f64> = random((3, 2), &mut s);
-    let labels: &[usize] = &[0, 0, 0, 0, 0, 1, 1, 1, 0];
-    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
-    let (value, grads) = f0222_backward(&p0, p1, &c0, labels, 1.0);
-    assert_eq!(value, f0222(&p0, p1, &c0, labels));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0222_backward(p0, p1, &c0, labels, 1.0)).unwrap();
+    let mut s = 2021851621u64;
+    let d_t1: Array1<f64> = random(3, &mut s);
+    let y_1 = scalar(&mut s);
+    let grad: Array2<f64> = random((3, 2), &mut s);
+    let (d_t1, y_1, grad,) = std::hint::black_box((d_t1, y_1, grad,));
+    let (value, grads) = f0222_backward(&d_t1, y_1, &grad, 1.0);
+    assert_eq!(value, f0222(&d_t1, y_1, &grad));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    gradcheck(&(d_t1.clone(),), |(d_t1,)| f0222_backward(d_t1, y_1, &grad, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0223(d_t1: &Array1<f64>, out: &Array2<f64>, x: f64, d_x: f64) -> f64 {
-    let x_from_out = x * (x.min(d_x));
-    let t2 = d_t1;
-    let grad_1 = if x <= -0.5183 {
-        x_from_out
-    } else {
-        square(x)
+fn f0223(p0: &Array1<f64>, p1: &Array2<f64>, p2: f64, p3: f64) -> Array1<f64> {
+    let t2 = {
+        let t1 = 3.0 - ((square(p2) + 0.5).powf(tanh(p2)));
+        (square(f0216(p0)) + 0.5).powf(t1.tanh())
     };
-    let t4 = if x_from_out >= 0.4629 {
-        grad_1 / &(square(t2) + 2.0)
+    let t3 = array![-1.0_f64];
+    let t4 = if t2 <= 0.4629 && p3 > 0.0 {
+        p3
     } else {
-        softplus(&(sigmoid(&(backprop::ops::ln(&(square(t2) + 0.5))))))
+        square(p3)
     };
-    x_from_out + t2.sum() + grad_1 + mean(&t4) + logsumexp(t2)
+    let t5 = p2 * t4;
+    sigmoid(p0)
 }
 
 #[test]
 fn f0223_gradcheck() {
-    let mut s = 2110416359u64;
-    let d_t1: Array1<f64> = random(2, &mut s);
-    let out: Array2<f64> = random((3, 1), &mut s);
-    let x = scalar(&mut s);
-    let d_x = scalar(&mut s);
-    let (d_t1, out, x, d_x,) = std::hint::black_box((d_t1, out, x, d_x,));
-    let (value, grads) = f0223_backward(&d_t1, &out, x, d_x, 1.0);
-    assert_eq!(value, f0223(&d_t1, &out, x, d_x));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.out.shape(), out.shape());
-    gradcheck(&(d_t1.clone(), out.clone(), x, d_x), |(d_t1, out, x, d_x)| f0223_backward(d_t1, out, *x, *d_x, 1.0)).unwrap();
+    let mut s = 1974143923u64;
+    let p0: Array1<f64> = random(2, &mut s);
+    let p1: Array2<f64> = random((3, 1), &mut s);
+    let p2 = scalar(&mut s);
+    let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let up: Array1<f64> = random(2, &mut s);
+    let (value, grads) = f0223_backward(&p0, &p1, p2, p3, &up);
+    assert_eq!(value, f0223(&p0, &p1, p2, p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0223_backward(p0, p1, *p2, *p3, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0224(p0: Array1<f32>, p1: f32, p2: &Array2<f32>) -> f32 {
-    let t1 = p2;
-    sum(t1) + p1
+fn f0224(d_t1: Array1<f32>, d_x: f32, out: &Array2<f32>) -> f32 {
+    let t1 = out;
+    sum(t1) + d_x
 }
 
 #[test]
 fn f0224_gradcheck() {
-    let mut s = 1308180315u64;
-    let p0: Array1<f32> = random32(2, &mut s);
-    let p1 = scalar32(&mut s);
-    let p2: Array2<f32> = random32((2, 3), &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0224_backward(p0.clone(), p1, &p2, 1.0);
-    assert_eq!(value, f0224(p0.clone(), p1, &p2));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
+    let mut s = 961229673u64;
+    let d_t1: Array1<f32> = random32(2, &mut s);
+    let d_x = scalar32(&mut s);
+    let out: Array2<f32> = random32((2, 3), &mut s);
+    let (d_t1, d_x, out,) = std::hint::black_box((d_t1, d_x, out,));
+    let (value, grads) = f0224_backward(d_t1.clone(), d_x, &out, 1.0);
+    assert_eq!(value, f0224(d_t1.clone(), d_x, &out));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    assert_eq!(grads.out.shape(), out.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0224_backward(p0.clone(), *p1, p2, 1.0))
+        .check(&(d_t1.clone(), d_x, out.clone()), |(d_t1, d_x, out)| f0224_backward(d_t1.clone(), *d_x, out, 1.0))
         .unwrap();
 }
 #[differentiable]
 fn f0225(p0: &Array1<f64>, p1: &Array1<f64>, p2: f64) -> f64 {
-    let t1 = p1.dot(p1);
-    let mut t2 = p2;
-    t2 = t1 - t2;
-    t1 + t2
+    let t1 = p1.product();
+    let mut t1 = p1.mapv(|z| {
+        if t1 < 0.4629 {
+            powi(t1, 2)
+        } else {
+            z.powi(3)
+        }
+    });
+    for i in 0..2 {
+        t1 += t1.product();
+    }
+    t1.mean().unwrap() + p1.sum()
 }
 
 #[test]
 fn f0225_gradcheck() {
-    let mut s = 1732362840u64;
+    let mut s = 445069439u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2 = scalar(&mut s);
@@ -5760,206 +6027,215 @@ fn f0225_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0225_backward(p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0226(d_out: &Array2<f64>, d_p0: f64, out: &Array2<f64>, d_x: &Array1<f64>) -> f64 {
-    let d_out_1 = &(concat(Axis(0), &[d_out, d_out])) - d_p0;
-    let x = d_x;
-    let t3 = out - 1.25;
-    let unused = powi(&d_out_1, 2);
-    mean(&t3) + sum(&unused)
+fn f0226(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array1<f64>) -> f64 {
+    let t1 = (p1.clamp(-0.5, 1.0)) * p3;
+    let t2 = p1;
+    let t3 = (p3.mean().expect("not empty")) / &(square(p0) + 1.0);
+    let t5 = {
+        let t4 = (&t1 * &t1 + 0.5).log10();
+        clamp(&t4, -0.5, 1.0)
+    };
+    mean(&t3) + mean(&t5)
 }
 
 #[test]
 fn f0226_gradcheck() {
-    let mut s = 1552414937u64;
-    let d_out: Array2<f64> = random((3, 2), &mut s);
-    let d_p0 = scalar(&mut s);
-    let out: Array2<f64> = random((2, 1), &mut s);
-    let d_x: Array1<f64> = random(3, &mut s);
-    let (d_out, d_p0, out, d_x,) = std::hint::black_box((d_out, d_p0, out, d_x,));
-    let (value, grads) = f0226_backward(&d_out, d_p0, &out, &d_x, 1.0);
-    assert_eq!(value, f0226(&d_out, d_p0, &out, &d_x));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(d_out.clone(), d_p0, out.clone(), d_x.clone()), |(d_out, d_p0, out, d_x)| f0226_backward(d_out, *d_p0, out, d_x, 1.0)).unwrap();
+    let mut s = 1495406637u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array2<f64> = random((2, 1), &mut s);
+    let p3: Array1<f64> = random(3, &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0226_backward(&p0, p1, &p2, &p3, 1.0);
+    assert_eq!(value, f0226(&p0, p1, &p2, &p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0226_backward(p0, *p1, p2, p3, 1.0)).unwrap();
 }
-#[differentiable(wrt(d_out, d_x, out, w))]
-fn f0227(d_out: &Array2<f64>, d_x: ArrayView2<f64>, out: f64, w: f64, d_t1: &Array1<f64>) -> f64 {
-    let t1_from_t2 = {
-        let d_out_1 = d_out;
-        softmax(&(sqrt(&(d_out * d_out + 0.5))))
+#[differentiable(wrt(p0, p1, p2, p3))]
+fn f0227(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: f64, p3: f64, c0: &Array1<f64>) -> f64 {
+    let t2 = {
+        let t1 = p0;
+        sigmoid(p3.min(p2))
     };
-    let t3 = sigmoid(&t1_from_t2);
-    t1_from_t2.sum() + sum(&t3) + w
+    let t3 = mse(&(softmax(&(c0 - c0))), c0);
+    t2 + t3
 }
 
 #[test]
 fn f0227_gradcheck() {
-    let mut s = 1742412265u64;
-    let d_out: Array2<f64> = random((3, 3), &mut s);
-    let d_x: Array2<f64> = random((2, 2), &mut s);
-    let out = scalar(&mut s);
-    let w = scalar(&mut s);
-    let d_t1: Array1<f64> = random(2, &mut s);
-    let (d_out, d_x, out, w, d_t1,) = std::hint::black_box((d_out, d_x, out, w, d_t1,));
-    let (value, grads) = f0227_backward(&d_out, d_x.view(), out, w, &d_t1, 1.0);
-    assert_eq!(value, f0227(&d_out, d_x.view(), out, w, &d_t1));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(d_out.clone(), d_x.clone(), out, w), |(d_out, d_x, out, w)| f0227_backward(d_out, d_x.view(), *out, *w, &d_t1, 1.0)).unwrap();
+    let mut s = 682622306u64;
+    let p0: Array2<f64> = random((3, 3), &mut s);
+    let p1: Array2<f64> = random((2, 2), &mut s);
+    let p2 = scalar(&mut s);
+    let p3 = scalar(&mut s);
+    let c0: Array1<f64> = random(2, &mut s);
+    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
+    let (value, grads) = f0227_backward(&p0, p1.view(), p2, p3, &c0, 1.0);
+    assert_eq!(value, f0227(&p0, p1.view(), p2, p3, &c0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0227_backward(p0, p1.view(), *p2, *p3, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0228(x: f64, d_x: &Array2<f64>, d_p0: f64) -> f64 {
-    let _t1 = ((d_p0.abs()) + (relu(d_x))).t().dot(d_x);
-    let mut t1_from_t2 = d_p0 / &(d_x * d_x + 0.5);
-    if d_p0 <= 0.0371 {
-        t1_from_t2 -= d_p0 - d_p0;
-    }
-    let mut t1_from_t2 = d_p0;
-    t1_from_t2 -= d_p0;
-    t1_from_t2
+fn f0228(p0: f64, p1: &Array2<f64>, d_t1: f64) -> Array2<f64> {
+    let _t1 = &(softplus(p1)) - (powi(p1, 2));
+    let t2 = &(2.0 + &(tanh(p1))) * 3.0;
+    let out_1 = {
+        let t3 = backprop::ops::recip(&(square(&(((sigmoid(&t2)).iter().map(|&u| p0 / (square(u) + 0.5)).sum::<f64>()) * &(0.1 / (&t2 * &t2 + 1.0)))) + 1.0));
+        t3
+    };
+    let d_out = exp(&out_1);
+    let d_x = p1;
+    d_out
 }
 
 #[test]
 fn f0228_gradcheck() {
-    let mut s = 596177340u64;
-    let x = scalar(&mut s);
-    let d_x: Array2<f64> = random((2, 3), &mut s);
-    let d_p0 = scalar(&mut s);
-    let (x, d_x, d_p0,) = std::hint::black_box((x, d_x, d_p0,));
-    let (value, grads) = f0228_backward(x, &d_x, d_p0, 1.0);
-    assert_eq!(value, f0228(x, &d_x, d_p0));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(x, d_x.clone(), d_p0), |(x, d_x, d_p0)| f0228_backward(*x, d_x, *d_p0, 1.0)).unwrap();
+    let mut s = 1481977346u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((2, 3), &mut s);
+    let d_t1 = scalar(&mut s);
+    let (p0, p1, d_t1,) = std::hint::black_box((p0, p1, d_t1,));
+    let up: Array2<f64> = random((2, 3), &mut s);
+    let (value, grads) = f0228_backward(p0, &p1, d_t1, &up);
+    assert_eq!(value, f0228(p0, &p1, d_t1));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0, p1.clone(), d_t1), |(p0, p1, d_t1)| f0228_backward(*p0, p1, *d_t1, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0229(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
-    let mut t1 = (mse(p1, p1)) / &(p1 * p1 + 0.5);
-    t1 *= p1;
-    let t2 = &t1;
-    let t3 = t2.row(0);
-    let mut t5 = {
-        let t4 = concat(Axis(0), &[t2, &t1]);
-        0.1 - &t3
+fn f0229(y_1: &Array2<f64>, out: &Array2<f64>, x: f64) -> f64 {
+    let d_out = (sigmoid(x)) * (sigmoid(x));
+    let mut t2 = sin(y_1);
+    t2 *= &(t2.floor());
+    let t3 = t2.clone();
+    let x_from_out = {
+        let out_1 = (sigmoid(&(((square(d_out) + 0.5).powf(d_out.tanh())) * &(1.25 + &t3)).t())).dot(&(tanh(&t3)));
+        out_1
     };
-    t5 = &t5 + p2;
-    for i in 0..1 {
-        t5 = &t3 * (p1[[i, 0]]);
-        t5 += logsumexp(&t5);
-    }
-    mean(&t3) + t5.dot(&t5)
+    let (n1, m1) = y_1.dim();
+    let d_out_1 = Array2::<f64>::from_shape_vec((m1, 2), vec![0.0, 0.5, 1.0, 1.5]).unwrap();
+    t2 -= (&(sin(&t2)) * 0.1 + &d_out_1).var(1.0);
+    let d_d_x = tanh(&t2);
+    sum(&x_from_out) + d_d_x[[1, 0]] + x
 }
 
 #[test]
 fn f0229_gradcheck() {
-    let mut s = 1477934673u64;
-    let p0: Array2<f64> = random((2, 2), &mut s);
-    let p1: Array2<f64> = random((3, 1), &mut s);
-    let p2 = scalar(&mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0229_backward(&p0, &p1, p2, 1.0);
-    assert_eq!(value, f0229(&p0, &p1, p2));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0229_backward(p0, p1, *p2, 1.0)).unwrap();
+    let mut s = 29008146u64;
+    let y_1: Array2<f64> = random((2, 2), &mut s);
+    let out: Array2<f64> = random((3, 1), &mut s);
+    let x = scalar(&mut s);
+    let (y_1, out, x,) = std::hint::black_box((y_1, out, x,));
+    let (value, grads) = f0229_backward(&y_1, &out, x, 1.0);
+    assert_eq!(value, f0229(&y_1, &out, x));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    gradcheck(&(y_1.clone(), out.clone(), x), |(y_1, out, x)| f0229_backward(y_1, out, *x, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0230(d_out: &Array2<f64>, grad: Array2<f64>) -> f64 {
-    let t1 = grad.dot(&grad.t());
-    let t2 = sum(&(sum_axis(&grad, Axis(0))));
-    sum(&t1) + t2
+fn f0230(out: &Array2<f64>, d_t1: Array2<f64>) -> f64 {
+    let d_x = d_t1.dot(&d_t1.t());
+    let d_out = sigmoid(&(&(d_t1.slice_axis(Axis(0), Slice::from(1..))) * (0.25)));
+    d_x[[1, 0]] + d_out.sum() + out.iter().sum::<f64>()
 }
 
 #[test]
 fn f0230_gradcheck() {
-    let mut s = 1990346350u64;
-    let d_out: Array2<f64> = random((3, 2), &mut s);
-    let grad: Array2<f64> = random((3, 1), &mut s);
-    let (d_out, grad,) = std::hint::black_box((d_out, grad,));
-    let (value, grads) = f0230_backward(&d_out, grad.clone(), 1.0);
-    assert_eq!(value, f0230(&d_out, grad.clone()));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(d_out.clone(), grad.clone()), |(d_out, grad)| f0230_backward(d_out, grad.clone(), 1.0)).unwrap();
+    let mut s = 359366095u64;
+    let out: Array2<f64> = random((3, 2), &mut s);
+    let d_t1: Array2<f64> = random((3, 1), &mut s);
+    let (out, d_t1,) = std::hint::black_box((out, d_t1,));
+    let (value, grads) = f0230_backward(&out, d_t1.clone(), 1.0);
+    assert_eq!(value, f0230(&out, d_t1.clone()));
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    gradcheck(&(out.clone(), d_t1.clone()), |(out, d_t1)| f0230_backward(out, d_t1.clone(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0231(p0: f64, p1: &Array2<f64>) -> f64 {
-    let _t1 = 3.0 / (square(p0) + 1.0);
-    let t2 = softplus(p1);
-    let t3 = sin(p1);
-    let t4 = if t2[[0, 0]] <= 0.0371 {
-        (relu(&t3)).dot(&t3)
-    } else {
-        t2.dot(&t3)
-    };
-    let t5 = tanh(&(p1 / &(square(p1) + 2.0)));
-    let t6 = t3.dot(&t4);
-    t5[[0, 0]] + t6[[0, 0]] + t3.sum()
+fn f0231(p0: f64, out: &Array2<f64>) -> f64 {
+    let _t1 = out.to_owned().mapv_into(|z| p0);
+    let mut d_d_x = softplus(out);
+    let mut grad_1 = &(mean_axis(&(d_d_x.dot(&d_d_x)), Axis(1))) - (mse(&(out / &(&d_d_x * &d_d_x + 1.0)), &d_d_x));
+    d_d_x *= (tanh(&((tan(&(tanh(out)))).sum_axis(Axis(1))))).dot(&(sigmoid(&grad_1)));
+    for i in 0..2 {
+        grad_1 -= out[[i, 1]];
+    }
+    let _t4 = (square((sum(&grad_1)).clamp(-1.0, 3.0)) + 1.0).recip();
+    d_d_x.sum() + grad_1.dot(&grad_1) + d_d_x[[1, 1]]
 }
 
 #[test]
 fn f0231_gradcheck() {
-    let mut s = 480493201u64;
+    let mut s = 1557863368u64;
     let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((2, 2), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0231_backward(p0, &p1, 1.0);
-    assert_eq!(value, f0231(p0, &p1));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0231_backward(*p0, p1, 1.0)).unwrap();
+    let out: Array2<f64> = random((2, 2), &mut s);
+    let (p0, out,) = std::hint::black_box((p0, out,));
+    let (value, grads) = f0231_backward(p0, &out, 1.0);
+    assert_eq!(value, f0231(p0, &out));
+    assert_eq!(grads.out.shape(), out.shape());
+    gradcheck(&(p0, out.clone()), |(p0, out)| f0231_backward(*p0, out, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0232(d_t1: &Array2<f64>, d_p0: &Array1<f64>, out: &Array2<f64>) -> f64 {
-    let t1 = out;
-    t1[[2, 0]]
+fn f0232(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
+    let t1 = p2;
+    t1[[2, 1]]
 }
 
 #[test]
 fn f0232_gradcheck() {
-    let mut s = 863879771u64;
-    let d_t1: Array2<f64> = random((2, 2), &mut s);
-    let d_p0: Array1<f64> = random(3, &mut s);
-    let out: Array2<f64> = random((3, 2), &mut s);
-    let (d_t1, d_p0, out,) = std::hint::black_box((d_t1, d_p0, out,));
-    let (value, grads) = f0232_backward(&d_t1, &d_p0, &out, 1.0);
-    assert_eq!(value, f0232(&d_t1, &d_p0, &out));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.out.shape(), out.shape());
-    gradcheck(&(d_t1.clone(), d_p0.clone(), out.clone()), |(d_t1, d_p0, out)| f0232_backward(d_t1, d_p0, out, 1.0)).unwrap();
+    let mut s = 43316458u64;
+    let p0: Array2<f64> = random((2, 2), &mut s);
+    let p1: Array1<f64> = random(3, &mut s);
+    let p2: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0232_backward(&p0, &p1, &p2, 1.0);
+    assert_eq!(value, f0232(&p0, &p1, &p2));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0232_backward(p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
-fn f0233(p0: &Array2<f64>, p1: &Array1<f64>, c0: &Array2<f64>, labels: &[usize]) -> f64 {
-    let t1 = c0.ceil();
-    let mut t2 = &(&(log_sigmoid(p1)) + p1) / &(square(&(sin(&(softmax(p1))))) + 2.0);
-    let _t3 = f64::log((mean(&(sqrt(&(&t1 * &t1 + 0.5))))).powi(2) + 1.0, 10.0);
-    let t4 = softmax_cross_entropy(&t1, labels);
-    t2 += ((backprop::ops::recip(&(square(c0) + 1.0))).dot(&t2)).sum();
-    mean(&t2) + t4 + logsumexp(p1)
+fn f0233(p0: &Array2<f64>, p1: &Array1<f64>, c0: &Array2<f64>) -> f64 {
+    let mut t1 = ln(&(square(c0) + 1.0));
+    let _t2 = (t1.t()).iter().sum::<f64>();
+    for i in 0..3 {
+        t1 = p1 * &t1;
+    }
+    let t4 = {
+        let t3 = &t1 + p0;
+        tanh(&t1)
+    };
+    let t5 = &(0.75 / (square(p1) + 1.0)) - &(softmax(&t4));
+    t4[[0, 1]] + t5[[0, 2]]
 }
 
 #[test]
 fn f0233_gradcheck() {
-    let mut s = 1851625496u64;
+    let mut s = 1578148374u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let c0: Array2<f64> = random((1, 3), &mut s);
-    let labels: &[usize] = &[0];
     let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
-    let (value, grads) = f0233_backward(&p0, &p1, &c0, labels, 1.0);
-    assert_eq!(value, f0233(&p0, &p1, &c0, labels));
+    let (value, grads) = f0233_backward(&p0, &p1, &c0, 1.0);
+    assert_eq!(value, f0233(&p0, &p1, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0233_backward(p0, &p1, &c0, labels, 1.0)).unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0233_backward(p0, &p1, &c0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0234(p0: &Array1<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
-    let t1 = f0204(sigmoid(p2 - 0.75), p1, p2);
-    t1
+    let t1 = f0175(tanh(p1.iter().map(|u| 0.5 + (*u)).sum::<f64>()), p1);
+    sum(&t1)
 }
 
 #[test]
 fn f0234_gradcheck() {
-    let mut s = 985015363u64;
+    let mut s = 193382374u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let p2 = scalar(&mut s);
@@ -5970,77 +6246,84 @@ fn f0234_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0234_backward(p0, p1, *p2, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0))]
-fn f0235(p0: f64, c0: &Array2<f64>) -> f64 {
-    let mut t2 = {
-        let t1 = p0;
-        0.1 / (square(&(c0 * t1)) + 1.0)
+#[differentiable(wrt(w))]
+fn f0235(w: f64, out: &Array2<f64>) -> f64 {
+    let unused = {
+        let t1 = w;
+        ((square(t1) + 0.5).powf(2.0)) * &(out + t1)
     };
-    t2 = &t2 * 0.25;
-    let mut t3 = t2.clone();
-    for i in 0..1 {
-        t3 += &(&t3 + c0);
-    }
-    let t4 = t2.clone();
-    let t5 = t3.clone();
-    let t6 = exp2(&t4);
-    sum(&t2) + t3[[1, 2]] + sum(&t4) + sum(&t5) + t6[[2, 1]]
+    let unused = unused.clone();
+    let mut unused = out.dot(&unused);
+    let d_out = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5], [3.0, 3.5, 4.0]];
+    let mut grad_1 = {
+        let t4 = square(&((logsumexp(&(tanh(&unused)))).slice(s![2..3;-1]).to_owned()));
+        (tanh(&(&unused + out))).sum_axis(Axis(0))
+    };
+    grad_1 -= 0.5;
+    unused += mse(&(backprop::ops::tanh(&grad_1)), &(sigmoid(&grad_1)));
+    let _t6 = grad_1.sum();
+    sum(&unused) + grad_1.iter().sum::<f64>() + out.sum()
 }
 
 #[test]
 fn f0235_gradcheck() {
-    let mut s = 1483003782u64;
-    let p0 = scalar(&mut s);
-    let c0: Array2<f64> = random((3, 3), &mut s);
-    let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let (value, grads) = f0235_backward(p0, &c0, 1.0);
-    assert_eq!(value, f0235(p0, &c0));
-    gradcheck(&(p0,), |(p0,)| f0235_backward(*p0, &c0, 1.0)).unwrap();
+    let mut s = 903229483u64;
+    let w = scalar(&mut s);
+    let out: Array2<f64> = random((3, 3), &mut s);
+    let (w, out,) = std::hint::black_box((w, out,));
+    let (value, grads) = f0235_backward(w, &out, 1.0);
+    assert_eq!(value, f0235(w, &out));
+    gradcheck(&(w,), |(w,)| f0235_backward(*w, &out, 1.0)).unwrap();
 }
-#[differentiable(wrt(d_out, out, d_x, grad))]
-fn f0236(d_out: &Array2<f64>, out: f64, d_x: &Array2<f64>, grad: &Array2<f64>, d_p0: &Array2<f64>) -> f64 {
-    let mut out_1 = (backprop::ops::square(&(tan(&(tanh(d_p0)))))).dot(d_out);
-    out_1 /= &(square(&(grad.row(0))) + 0.5);
-    out_1 /= &(square(&(d_x.sum_axis(Axis(0)))) + 1.0);
-    let d_out_1 = sigmoid(&(&out_1 - &out_1));
-    let unused = d_p0 * out;
-    out_1.sum() + d_out_1.sum() + unused[[0, 0]]
+#[differentiable(wrt(p0, p1, p2, p3))]
+fn f0236(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>, c0: &Array2<f64>, labels: &[usize]) -> f64 {
+    let mut t1 = concat(Axis(1), &[&((p3 * p2).t().dot(p0))]);
+    let t2 = (&(p2.slice(s![..;2, ..1])) + 1.25) + (softmax_cross_entropy(&t1, labels));
+    let t3 = p3;
+    for i in 0..1 {
+        t1 = (t1.dot(&t1)) + (p0[[i, 1]]);
+        t1 += &((sum(t3)) + &(p3 * p1));
+    }
+    let t4 = p3;
+    t3.sum() + t4.iter().sum::<f64>()
 }
 
 #[test]
 fn f0236_gradcheck() {
-    let mut s = 2104602854u64;
-    let d_out: Array2<f64> = random((3, 2), &mut s);
-    let out = scalar(&mut s);
-    let d_x: Array2<f64> = random((3, 2), &mut s);
-    let grad: Array2<f64> = random((1, 2), &mut s);
-    let d_p0: Array2<f64> = random((1, 3), &mut s);
-    let (d_out, out, d_x, grad, d_p0,) = std::hint::black_box((d_out, out, d_x, grad, d_p0,));
-    let (value, grads) = f0236_backward(&d_out, out, &d_x, &grad, &d_p0, 1.0);
-    assert_eq!(value, f0236(&d_out, out, &d_x, &grad, &d_p0));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(d_out.clone(), out, d_x.clone(), grad.clone()), |(d_out, out, d_x, grad)| f0236_backward(d_out, *out, d_x, grad, &d_p0, 1.0)).unwrap();
+    let mut s = 405449744u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array2<f64> = random((3, 2), &mut s);
+    let p3: Array2<f64> = random((1, 2), &mut s);
+    let c0: Array2<f64> = random((1, 3), &mut s);
+    let labels: &[usize] = &[1, 0];
+    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
+    let (value, grads) = f0236_backward(&p0, p1, &p2, &p3, &c0, labels, 1.0);
+    assert_eq!(value, f0236(&p0, p1, &p2, &p3, &c0, labels));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0236_backward(p0, *p1, p2, p3, &c0, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0237(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
-    let mut t1 = p1 * p1;
-    let mut t3 = {
-        let t2 = (backprop::ops::recip(square(p0) + 1.0)) / (&t1 * &t1 + 2.0);
-        sigmoid(&t1)
-    };
-    t3 -= &(&t1 * p0);
-    t1 -= &(log_softmax(p1));
-    let t4 = p0;
-    t3 += &t1;
-    t3 *= t4;
-    t3.sum() + t4
+    let t1 = p1.map(|&u| u);
+    let mut t2 = p1 + p2;
+    let mut t3 = (0.5 - &(cos(&t1))).mapv(|u| p2);
+    let t4 = t1.row(1);
+    if p0 <= 0.0371 {
+        t2 *= p2;
+    } else {
+        t2 -= &t4;
+    }
+    t3 /= &(square(&(sqrt(&(square(&(&t1 * &t4)) + 0.5)))) + 1.0);
+    let t5 = &t2;
+    t4.dot(&t4) + mean(t5)
 }
 
 #[test]
 fn f0237_gradcheck() {
-    let mut s = 2014420066u64;
+    let mut s = 1646573831u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
@@ -6052,18 +6335,20 @@ fn f0237_gradcheck() {
 }
 #[differentiable]
 fn f0238(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
-    let t1 = if p2[[0, 0]] >= -0.5183 {
+    let mut t1 = if p2[[0, 0]] >= -0.5183 {
         p1
     } else {
-        mse(p2, p2)
+        p1
     };
-    let t1 = tanh(p2);
-    sum(&t1)
+    for i in 0..3 {
+        t1 += p1;
+    }
+    t1
 }
 
 #[test]
 fn f0238_gradcheck() {
-    let mut s = 1355457016u64;
+    let mut s = 1050584217u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
@@ -6076,16 +6361,16 @@ fn f0238_gradcheck() {
 }
 #[differentiable(wrt(p0))]
 fn f0239(p0: ArrayView2<f64>, c0: &Array2<f64>) -> f64 {
-    let t1 = c0.sum_axis(Axis(1));
-    let t2 = c0;
-    let t2 = &(abs(&t1)) - &(t2 * &t1);
-    let t3 = exp(&t2);
-    t1.sum() + mean(&t2) + t3.sum()
+    let t1 = c0.sum_axis(Axis(0));
+    let t1 = &t1;
+    let t2 = tan(&(tanh(&((t1 - &p0).map(|&u| u / ((u / 0.75).powi(2) + 1.0))))));
+    let t1 = &(&(t1 - c0) * t1) / (square(t1.sum()) + 2.0);
+    t2.iter().sum::<f64>() + t1.sum()
 }
 
 #[test]
 fn f0239_gradcheck() {
-    let mut s = 416527906u64;
+    let mut s = 1165651881u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let c0: Array2<f64> = random((2, 1), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -6095,40 +6380,40 @@ fn f0239_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0239_backward(p0.view(), &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0240(p0: &Array2<f64>, p1: ArrayView1<f64>, p2: &Array2<f64>) -> f64 {
-    let mut t1 = &((square(&(p2 * p2)) + 0.5).log(3.0 * 3.0 + 1.5)) - &p1;
-    if t1[[0, 0]] >= -0.5183 {
-        t1 /= &(square(&((&t1 + &t1) + &t1)) + 1.0);
-    } else {
-        t1 *= &(p2.clamp(-0.5, 0.5));
-    }
-    let t2 = sigmoid(mse(&p1, &p1));
-    mean(&t1) + t2
+fn f0240(p0: &Array2<f64>, p1: ArrayView1<f64>, p2: &Array2<f64>) -> Array2<f64> {
+    let t1 = (Zip::from(&(softmax(&p1))).and(&p1).map_collect(|&u, &v| (v.mul_add(-1.5, -1.0)) - u)) + &(concat(Axis(0), &[p2, p2, p2]));
+    let t2 = exp(&(1.5 / (square(&p1) + 1.0)));
+    let t3 = t2.clone();
+    sin(p2)
 }
 
 #[test]
 fn f0240_gradcheck() {
-    let mut s = 547019990u64;
+    let mut s = 1121871545u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0240_backward(&p0, p1.view(), &p2, 1.0);
+    let up: Array2<f64> = random((1, 3), &mut s);
+    let (value, grads) = f0240_backward(&p0, p1.view(), &p2, &up);
     assert_eq!(value, f0240(&p0, p1.view(), &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0240_backward(p0, p1.view(), p2, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0240_backward(p0, p1.view(), p2, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0241(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
-    let t1 = (softmax(p1)).clamp(-2.0, 0.5);
-    t1.sum()
+    let t1 = -(f64::atan2(p0.mean().expect("not empty"), 1.0 * 1.0 + 0.5));
+    t1
 }
 
 #[test]
 fn f0241_gradcheck() {
-    let mut s = 637079528u64;
+    let mut s = 1870741631u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
@@ -6142,26 +6427,30 @@ fn f0241_gradcheck() {
 }
 #[differentiable]
 fn f0242(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
-    let mut t2 = {
-        let t1 = (cos(&(log_softmax(p1)))).t().dot(p1);
-        p2
+    let t2 = array![[1.5_f64]];
+    let t3 = {
+        let t1 = (3.0 / (square(p1) + 1.0)).dot(&p1.t());
+        &(&t2 * &(exp(p1))) + ((tanh(&t1)).mapv(f64::tanh))
     };
-    let _t3 = ln(&(square(p1) + 0.5));
-    let t4 = ((t2 * t2).sin()) / (square(t2) + 0.5);
-    let t5 = p2;
-    let t6 = if t4 < 0.0371 {
-        t5 * t5
-    } else {
-        softplus(t5)
+    let t3 = (square(p2) + 1.0).sqrt();
+    let mut t5 = {
+        let t4 = ((square(t3) + 1.0).sqrt()) * t3;
+        (p2.ceil()) - t4
     };
-    t2 /= t4.powi(2) + 0.5;
-    let t7 = -t6;
-    t6 + t7 + t4
+    let c1: f64 = 0.25;
+    t5 += exp((p1.mapv(|u: f64| tanh(t5 / 0.1))).sum());
+    t5 = (t3.mul_add(t3, t5)).min(t3);
+    let _t6 = t3;
+    let t8 = {
+        let t7 = relu(p0);
+        t7 / (square(t7) + 2.0)
+    };
+    t3 + t5 + t8
 }
 
 #[test]
 fn f0242_gradcheck() {
-    let mut s = 1031902676u64;
+    let mut s = 1505530588u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2 = scalar(&mut s);
@@ -6172,38 +6461,47 @@ fn f0242_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0242_backward(*p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0243(grad: &Array2<f64>, x: f64) -> f64 {
-    let grad_1 = x + grad;
-    let t1_from_t2 = mean(&(sqrt(&(square(&grad_1) + 1.0))).row(0));
-    let unused = (t1_from_t2 + t1_from_t2) / (square(t1_from_t2) + 0.5);
-    grad_1[[1, 1]] + t1_from_t2 + unused
+fn f0243(p0: &Array2<f64>, p1: f64) -> f64 {
+    let t1 = p1 * p1;
+    let t2 = (tanh(p1 * t1)).tan();
+    let _t3 = t1.powi(2);
+    t1 + t2
 }
 
 #[test]
 fn f0243_gradcheck() {
-    let mut s = 947836019u64;
-    let grad: Array2<f64> = random((3, 3), &mut s);
-    let x = scalar(&mut s);
-    let (grad, x,) = std::hint::black_box((grad, x,));
-    let (value, grads) = f0243_backward(&grad, x, 1.0);
-    assert_eq!(value, f0243(&grad, x));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(grad.clone(), x), |(grad, x)| f0243_backward(grad, *x, 1.0)).unwrap();
+    let mut s = 694573609u64;
+    let p0: Array2<f64> = random((3, 3), &mut s);
+    let p1 = scalar(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0243_backward(&p0, p1, 1.0);
+    assert_eq!(value, f0243(&p0, p1));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0243_backward(p0, *p1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0244(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>, p3: ArrayView2<f64>) -> f64 {
     let t2 = {
-        let t1 = (p0 - p1) * &p3;
-        p0
+        let t1 = &(&(Zip::from(&p3).and(&p3).map_collect(|&u, &v| v / (u.powi(2) + 0.5))) + &p3) * (&(&p3 - &p3) + (square(p0)));
+        mean(&((-&p3).select(Axis(1), &[0, 0, 0, 0])).column(2))
     };
-    let t3 = 1.5 / (square(softplus(p2[[2, 1]])) + 1.0);
-    let t4 = t2;
-    t3 + t4
+    let t4 = {
+        let t3 = &(p1.slice(s![2..3;-1])) * p2;
+        sigmoid(&t3)
+    };
+    let t5 = (p1 / 0.5).map(|&e| {
+        if p0 > 0.4629 {
+            sin(p0 / (square(e) + 2.0))
+        } else {
+            e
+        }
+    });
+    t4[[0, 1]] + sum(&t5) + t4.sum()
 }
 
 #[test]
 fn f0244_gradcheck() {
-    let mut s = 908134355u64;
+    let mut s = 952170524u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -6218,20 +6516,21 @@ fn f0244_gradcheck() {
 }
 #[differentiable]
 fn f0245(p0: Array2<f64>) -> f64 {
-    let mut t1 = log_sigmoid(&(&p0 / &(&p0 * &p0 + 1.0)));
-    for i in 0..1 {
-        t1 += &p0;
-        t1 = -&p0;
-    }
-    t1 = (relu(&p0)) - &t1;
-    let t2 = t1.row(2);
-    let t3 = (tanh(&t1)).dot(&(tanh(&t2)));
-    t1.sum() + t2.dot(&t2) + mean(&t3)
+    let t1 = powi(&p0, 3);
+    let t2 = &t1;
+    let t3 = if t1[[0, 0]] > 0.0371 {
+        t1.to_owned()
+    } else {
+        t1.dot(&t1)
+    };
+    let t4 = t3.clone();
+    let t5 = &t4;
+    mean(&t1) + t2[[2, 1]] + sum(&t3) + t4[[1, 1]] + t5.sum() + t1.sum()
 }
 
 #[test]
 fn f0245_gradcheck() {
-    let mut s = 516705007u64;
+    let mut s = 1237249249u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0245_backward(p0.clone(), 1.0);
@@ -6239,254 +6538,277 @@ fn f0245_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0245_backward(p0.clone(), 1.0)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2, p3))]
-fn f0246(p0: f64, p1: &Array2<f64>, p2: &Array1<f64>, p3: &Array2<f64>, c0: &Array1<f64>) -> f64 {
-    let t1 = c0.cosh();
-    let mut t2 = p3.dot(p1);
-    t2 *= c0.dot(c0);
-    let t3 = p3;
-    if mean(&t1) > 0.0371 || p0 > 0.0 {
-        t2 -= &(t3.dot(p1));
-    } else if t1.sum() < -0.5183 {
-        t2 *= &(relu(t3));
-    }
-    let t4 = &(&t2 - &t2) - &(t3 + p3);
-    let t5 = sqrt(&(t3 * t3 + 0.5));
-    sum(&t1) + mean(&t2) + t3[[0, 0]] + t4[[1, 0]] + t5[[1, 0]]
+#[differentiable(wrt(d_p0, y_1, p2, grad))]
+fn f0246(d_p0: f64, y_1: &Array2<f64>, p2: &Array1<f64>, grad: &Array2<f64>, c0: &Array1<f64>) -> f64 {
+    let t1 = Array::from_elem(3, -1.5_f64);
+    let t2 = (Zip::from(c0).and(c0).map_collect(|&u, &v| {
+        if v > -0.5183 {
+            log_sigmoid(v)
+        } else {
+            v
+        }
+    })) + &t1;
+    let t2 = (p2 + &t2) - &t2;
+    let c1 = 0.25_f64;
+    let grad_1 = sigmoid(&(concat(Axis(0), &[&(p2.to_owned().mapv_into(|v| {
+        if v > -0.5183 {
+            c1 + d_p0
+        } else {
+            c1
+        }
+    })), c0, &t2])));
+    let t2 = c0;
+    let d_out = {
+        let unused = grad.column(1)[1];
+        (3.0 - c0).broadcast((1, 3)).unwrap().to_owned()
+    };
+    let d_out = grad;
+    let d_x = (t2 * 1.5) - c0;
+    sum(d_out) + d_x.sum()
 }
 
 #[test]
 fn f0246_gradcheck() {
-    let mut s = 1682788550u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((2, 2), &mut s);
+    let mut s = 32609592u64;
+    let d_p0 = scalar(&mut s);
+    let y_1: Array2<f64> = random((2, 2), &mut s);
     let p2: Array1<f64> = random(3, &mut s);
-    let p3: Array2<f64> = random((3, 2), &mut s);
+    let grad: Array2<f64> = random((3, 2), &mut s);
     let c0: Array1<f64> = random(3, &mut s);
-    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let (value, grads) = f0246_backward(p0, &p1, &p2, &p3, &c0, 1.0);
-    assert_eq!(value, f0246(p0, &p1, &p2, &p3, &c0));
-    assert_eq!(grads.p1.shape(), p1.shape());
+    let (d_p0, y_1, p2, grad, c0,) = std::hint::black_box((d_p0, y_1, p2, grad, c0,));
+    let (value, grads) = f0246_backward(d_p0, &y_1, &p2, &grad, &c0, 1.0);
+    assert_eq!(value, f0246(d_p0, &y_1, &p2, &grad, &c0));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0246_backward(*p0, p1, p2, p3, &c0, 1.0)).unwrap();
+    assert_eq!(grads.grad.shape(), grad.shape());
+    gradcheck(&(d_p0, y_1.clone(), p2.clone(), grad.clone()), |(d_p0, y_1, p2, grad)| f0246_backward(*d_p0, y_1, p2, grad, &c0, 1.0)).unwrap();
 }
-#[differentiable(wrt(d_p0))]
-fn f0247(d_p0: &Array1<f32>, x: &Array2<f32>) -> f32 {
-    let d_d_x = cos(&(concat(Axis(0), &[&(x / 0.1), x, x])));
-    let _t2 = (&d_d_x / &(square(&d_d_x) + 1.0)).dot(x);
-    sum(&d_d_x) + d_p0.dot(d_p0)
+#[differentiable(wrt(d_x))]
+fn f0247(d_x: &Array1<f32>, d_out: &Array2<f32>) -> f32 {
+    let t1_from_t2 = array![[0.5_f32], [0.25], [2.0]];
+    let unused = square(&(d_out * &t1_from_t2));
+    let t3 = sum_axis(&unused, Axis(0));
+    unused.sum() + t3.dot(&t3) + sum(d_x)
 }
 
 #[test]
 fn f0247_gradcheck() {
-    let mut s = 1455554727u64;
-    let d_p0: Array1<f32> = random32(2, &mut s);
-    let x: Array2<f32> = random32((3, 3), &mut s);
-    let (d_p0, x,) = std::hint::black_box((d_p0, x,));
-    let (value, grads) = f0247_backward(&d_p0, &x, 1.0);
-    assert_eq!(value, f0247(&d_p0, &x));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    let mut s = 1098283284u64;
+    let d_x: Array1<f32> = random32(2, &mut s);
+    let d_out: Array2<f32> = random32((3, 3), &mut s);
+    let (d_x, d_out,) = std::hint::black_box((d_x, d_out,));
+    let (value, grads) = f0247_backward(&d_x, &d_out, 1.0);
+    assert_eq!(value, f0247(&d_x, &d_out));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(d_p0.clone(),), |(d_p0,)| f0247_backward(d_p0, &x, 1.0))
+        .check(&(d_x.clone(),), |(d_x,)| f0247_backward(d_x, &d_out, 1.0))
         .unwrap();
 }
-#[differentiable(wrt(d_p0, x, d_out, d_t1))]
-fn f0248(d_p0: f64, x: &Array2<f64>, d_out: &Array2<f64>, d_t1: &Array2<f64>, y_1: &Array2<f64>) -> f64 {
-    let _t1 = d_t1;
-    let t2 = d_out;
-    let mut t2 = y_1.dot(y_1);
-    t2 /= &(square(&(d_t1 + 0.1)) + 0.5);
-    t2[[0, 0]]
+#[differentiable(wrt(p0, p1, p2, p3))]
+fn f0248(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>, c0: &Array2<f64>) -> Array2<f64> {
+    let _t1 = p3;
+    let t2 = p2;
+    let t2 = c0.dot(c0);
+    let _t3 = concat(Axis(0), &[&(0.75 - &t2), &t2]);
+    exp(p3)
 }
 
 #[test]
 fn f0248_gradcheck() {
-    let mut s = 1766642951u64;
-    let d_p0 = scalar(&mut s);
-    let x: Array2<f64> = random((1, 3), &mut s);
-    let d_out: Array2<f64> = random((3, 3), &mut s);
-    let d_t1: Array2<f64> = random((2, 1), &mut s);
-    let y_1: Array2<f64> = random((2, 2), &mut s);
-    let (d_p0, x, d_out, d_t1, y_1,) = std::hint::black_box((d_p0, x, d_out, d_t1, y_1,));
-    let (value, grads) = f0248_backward(d_p0, &x, &d_out, &d_t1, &y_1, 1.0);
-    assert_eq!(value, f0248(d_p0, &x, &d_out, &d_t1, &y_1));
-    assert_eq!(grads.x.shape(), x.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    gradcheck(&(d_p0, x.clone(), d_out.clone(), d_t1.clone()), |(d_p0, x, d_out, d_t1)| f0248_backward(*d_p0, x, d_out, d_t1, &y_1, 1.0)).unwrap();
+    let mut s = 2127259430u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((1, 3), &mut s);
+    let p2: Array2<f64> = random((3, 3), &mut s);
+    let p3: Array2<f64> = random((2, 1), &mut s);
+    let c0: Array2<f64> = random((2, 2), &mut s);
+    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
+    let up: Array2<f64> = random((2, 1), &mut s);
+    let (value, grads) = f0248_backward(p0, &p1, &p2, &p3, &c0, &up);
+    assert_eq!(value, f0248(p0, &p1, &p2, &p3, &c0));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0248_backward(*p0, p1, p2, p3, &c0, &up))
+        .unwrap();
 }
-#[differentiable(wrt(grad))]
-fn f0249(out: &Array2<f32>, grad: &Array1<f32>) -> f32 {
-    let mut t1 = if mean(out) <= 0.0371 {
-        softmax(&(out - out))
+#[differentiable(wrt(d_p0))]
+fn f0249(d_t1: &Array2<f32>, d_p0: &Array1<f32>) -> f32 {
+    let (n1, m1) = d_t1.dim();
+    let d_out = if d_t1.sum() < -0.5183 {
+        &(-d_p0) * 1.5
     } else {
-        &(grad + out) / 0.75
+        d_p0.to_owned()
     };
-    t1 -= &(sum_axis(&t1, Axis(0)));
-    let t1_from_t2 = grad;
-    if mean(&t1) >= -0.5183 {
-        t1 /= &(square(t1_from_t2) + 0.5);
+    let out_1 = {
+        let x = d_t1[[1, 0]];
+        x.tanh()
+    };
+    let c2 = 0.75_f32;
+    let t4 = (tanh(&(exp(&d_out)))).mapv(|v| {
+        if c2 <= 0.0371 {
+            v
+        } else {
+            out_1
+        }
+    });
+    let t5 = f0176(out_1);
+    let t6 = ((out_1 * &t4).slice(s![..]).to_owned()).mean().expect("not empty");
+    let c3 = 0.1_f32;
+    let _t7 = Zip::from(d_t1).and(d_t1).map_collect(|&a, &b| {
+        if b < -0.5183 {
+            c3 / 1.5
+        } else {
+            b
+        }
+    });
+    let grad_1 = if t5 <= 0.4629 && t6 > 0.0 {
+        t6
     } else {
-        t1 /= &(t1_from_t2 * t1_from_t2 + 1.0);
-    }
-    let t3 = t1.clamp(-1.0, 3.0);
-    let d_x = {
-        let d_out_1 = sum_axis(&t3, Axis(0));
-        sqrt(&(square(&((d_out_1.sum()) + out)) + 1.0))
+        (sum(&(square(&t4)))) * t6
     };
-    let t6 = t1_from_t2 - &t1;
-    sum(&d_x) + t6[[2, 1]]
+    t6 + grad_1 + t5
 }
 
 #[test]
 fn f0249_gradcheck() {
-    let mut s = 1226598323u64;
-    let out: Array2<f32> = random32((3, 2), &mut s);
-    let grad: Array1<f32> = random32(2, &mut s);
-    let (out, grad,) = std::hint::black_box((out, grad,));
-    let (value, grads) = f0249_backward(&out, &grad, 1.0);
-    assert_eq!(value, f0249(&out, &grad));
-    assert_eq!(grads.grad.shape(), grad.shape());
+    let mut s = 794406604u64;
+    let d_t1: Array2<f32> = random32((3, 2), &mut s);
+    let d_p0: Array1<f32> = random32(2, &mut s);
+    let (d_t1, d_p0,) = std::hint::black_box((d_t1, d_p0,));
+    let (value, grads) = f0249_backward(&d_t1, &d_p0, 1.0);
+    assert_eq!(value, f0249(&d_t1, &d_p0));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(grad.clone(),), |(grad,)| f0249_backward(&out, grad, 1.0))
+        .check(&(d_p0.clone(),), |(d_p0,)| f0249_backward(&d_t1, d_p0, 1.0))
         .unwrap();
 }
 #[differentiable]
-fn f0250(p0: ArrayView2<f64>) -> f64 {
-    let t1 = &p0;
-    let t3 = {
-        let t2 = sigmoid(&p0.row(1));
-        mean(t1)
+fn f0250(d_x: ArrayView2<f64>) -> f64 {
+    let d_out = &d_x;
+    let grad_1 = {
+        let d_d_x = tanh(&d_out.slice_axis(Axis(0), Slice::from(2..3)));
+        d_d_x
     };
-    mean(t1) + t3
+    sum(d_out) + grad_1.sum() + mean(&grad_1)
 }
 
 #[test]
 fn f0250_gradcheck() {
-    let mut s = 2074082768u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0250_backward(p0.view(), 1.0);
-    assert_eq!(value, f0250(p0.view()));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0250_backward(p0.view(), 1.0)).unwrap();
+    let mut s = 800669735u64;
+    let d_x: Array2<f64> = random((3, 2), &mut s);
+    let (d_x,) = std::hint::black_box((d_x,));
+    let (value, grads) = f0250_backward(d_x.view(), 1.0);
+    assert_eq!(value, f0250(d_x.view()));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    gradcheck(&(d_x.clone(),), |(d_x,)| f0250_backward(d_x.view(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0251(grad: &Array2<f64>, y_1: f64, d_p0: f64) -> f64 {
-    let mut t1 = (cos((square(d_p0) + 0.5).powf(0.5))) * &((grad * d_p0) * grad);
-    let t2 = t1.clone();
-    let d_d_x = sum_axis(&t1, Axis(1));
-    t1 += &(atan(&t2));
-    let mut t5 = {
-        let t4 = relu(&d_d_x);
-        sin(&t2)
-    };
-    t5 = sqrt(&(&t2 * &t2 + 0.5));
-    let out = {
-        let grad_1 = sigmoid(&t1);
-        backprop::ops::recip(&(&t2 * &t2 + 1.0))
-    };
-    t5[[0, 1]] + mean(&out)
+fn f0251(p0: &Array2<f64>, p1: f64, p2: f64) -> f64 {
+    let t1 = 2.0 - ((p1 - 2.0) / (square(p1) + 1.0));
+    let t2 = p0.product();
+    let mut t3 = softplus(t2);
+    let t4 = array![[0.0_f64, 0.5], [1.0, 1.5]];
+    t3 = (p0 * 0.1 + &t4).std(1.0);
+    let _t5 = relu(t3);
+    if t1 < -0.5183 {
+        t3 += t2 - t2;
+    }
+    let _t6 = (square(sigmoid(t3)) + 0.5).powf(t1.cos());
+    t1 + t2 + t3
 }
 
 #[test]
 fn f0251_gradcheck() {
-    let mut s = 833461865u64;
-    let grad: Array2<f64> = random((2, 2), &mut s);
-    let y_1 = scalar(&mut s);
-    let d_p0 = scalar(&mut s);
-    let (grad, y_1, d_p0,) = std::hint::black_box((grad, y_1, d_p0,));
-    let (value, grads) = f0251_backward(&grad, y_1, d_p0, 1.0);
-    assert_eq!(value, f0251(&grad, y_1, d_p0));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(grad.clone(), y_1, d_p0), |(grad, y_1, d_p0)| f0251_backward(grad, *y_1, *d_p0, 1.0)).unwrap();
+    let mut s = 280323719u64;
+    let p0: Array2<f64> = random((2, 2), &mut s);
+    let p1 = scalar(&mut s);
+    let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0251_backward(&p0, p1, p2, 1.0);
+    assert_eq!(value, f0251(&p0, p1, p2));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(), p1, p2), |(p0, p1, p2)| f0251_backward(p0, *p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0252(p0: &Array2<f32>, labels: &[usize]) -> f32 {
+fn f0252(p0: &Array2<f32>) -> f32 {
     let t1 = p0;
-    let t2 = softmax_cross_entropy(&(t1 / (square(p0) + 2.0)), labels);
-    let t3 = if t1[[0, 0]] <= 0.0371 {
-        backprop::ops::relu(t2)
-    } else {
-        0.5 + t2
-    };
-    t1.sum() + t2 + t3
+    let t2 = p0.column(0);
+    let t3 = p0 * t1;
+    logsumexp(&t2) + sum(&t3)
 }
 
 #[test]
 fn f0252_gradcheck() {
-    let mut s = 2097631078u64;
+    let mut s = 639778573u64;
     let p0: Array2<f32> = random32((1, 2), &mut s);
-    let labels: &[usize] = &[1];
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0252_backward(&p0, labels, 1.0);
-    assert_eq!(value, f0252(&p0, labels));
+    let (value, grads) = f0252_backward(&p0, 1.0);
+    assert_eq!(value, f0252(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(),), |(p0,)| f0252_backward(p0, labels, 1.0))
+        .check(&(p0.clone(),), |(p0,)| f0252_backward(p0, 1.0))
         .unwrap();
 }
 #[differentiable]
-fn f0253(d_x: &Array1<f64>) -> f64 {
-    let mut out = if logsumexp(d_x) < 0.0371 {
-        d_x.to_owned()
+fn f0253(p0: &Array1<f64>) -> f64 {
+    let mut t1 = if sum(p0) < 0.0371 {
+        p0.to_owned()
     } else {
-        d_x.to_owned()
+        p0 * p0
     };
-    let t1_from_t2 = {
-        let d_d_x = d_x * &out;
-        cos(&(out.clamp(-2.0, 1.0)))
-    };
-    if out.dot(&out) >= 0.0371 {
-        out = softplus(&t1_from_t2);
-    } else {
-        out = square(&out);
-    }
+    let t2 = backprop::ops::softplus(&(&t1 / &(&t1 * &t1 + 2.0)));
+    let t3 = (&(t2.broadcast((3, 2)).unwrap()) - &t1).dot(&t2);
     for i in 0..2 {
-        out += &(&out * &(tanh(&out)));
-        out += &t1_from_t2;
+        t1 -= p0;
     }
-    let x_from_out = sum(d_x);
-    logsumexp(&t1_from_t2) + x_from_out + t1_from_t2.sum()
+    let t3 = &t2 - &t1;
+    t2.dot(&t2) + t3.sum()
 }
 
 #[test]
 fn f0253_gradcheck() {
-    let mut s = 983021956u64;
-    let d_x: Array1<f64> = random(2, &mut s);
-    let (d_x,) = std::hint::black_box((d_x,));
-    let (value, grads) = f0253_backward(&d_x, 1.0);
-    assert_eq!(value, f0253(&d_x));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(d_x.clone(),), |(d_x,)| f0253_backward(d_x, 1.0)).unwrap();
+    let mut s = 2126163235u64;
+    let p0: Array1<f64> = random(2, &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0253_backward(&p0, 1.0);
+    assert_eq!(value, f0253(&p0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0253_backward(p0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
 fn f0254(p0: Array1<f64>, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let t2 = {
+    let mut t2 = {
         let t1 = p1;
-        logsumexp(c0)
+        logsumexp(&(sin(p2)))
     };
-    let t3 = &(p2.dot(&t2)) + 0.5;
-    let mut t3 = powi(&t3, 1);
-    let t2 = (concat(Axis(1), &[c0, c0, c0])).t().dot(p2);
-    t3 -= p1;
-    let t5 = {
-        let t4 = softplus(&(&t3 + &t2));
-        (sigmoid(&(&t2 + &t2).t())).dot(&(sigmoid(&t4)))
+    let mut t3 = p2.mapv(f64::tanh);
+    t2 = mean_axis(&(backprop::ops::softplus(&t3)), Axis(0));
+    let t4 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5], [3.0, 3.5, 4.0]];
+    let t5 = if sum(&t3) < -0.5183 {
+        (&(sigmoid(&(&t3 / &(square(c0) + 1.0)))) * 0.1 + &t4).std_axis(Axis(1), 0.0)
+    } else {
+        t2.to_owned()
     };
-    logsumexp(&t3) + sum(&t2) + t5.sum()
+    let t6 = array![0.0_f64, 0.5, 1.0];
+    for i in 0..2 {
+        t2 += &(t2.hypot(square(p1) + 0.5));
+        t3 -= 0.1;
+    }
+    let t7 = ((tanh(&t3)).mapv_into(|e| e * e)).select(Axis(1), &[1, 2]);
+    mean(&t2) + t3[[0, 0]] + t5.mean().unwrap() + t7.mean().unwrap()
 }
 
 #[test]
 fn f0254_gradcheck() {
-    let mut s = 1533089163u64;
+    let mut s = 1611982179u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -6499,124 +6821,131 @@ fn f0254_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0254_backward(p0.clone(), *p1, p2, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0255(out: f32, d_t1: ArrayView1<f32>, d_out: &Array1<f32>, x: f32) -> f32 {
-    let mut out_1 = (powi(d_out, 2)) / (x.powi(2) + 0.5);
-    if mean(&out_1) > 0.4629 {
-        out_1 -= &(d_out / (&out_1 * &out_1 + 1.0));
-    }
-    let unused = &out_1 + (0.5 / (square(x * 0.1) + 1.0));
-    let unused = &out_1 - &unused;
-    let d_d_x = if x > 0.0371 {
-        log_softmax(&(softplus(&d_t1)))
-    } else {
-        softmax(&out_1)
-    };
-    sum(&out_1) + mean(&unused) + d_d_x.dot(&d_d_x)
+fn f0255(p0: f32, p1: ArrayView1<f32>, p2: &Array1<f32>, p3: f32) -> f32 {
+    let t1 = ((square(p0) + 0.5).ln()) + p2;
+    let t2 = p3;
+    let t1 = mse(&(t1.clamp(-1.0, 0.5)), &t1);
+    let t3 = t1 / &(square(&(p2 * p2)) + 0.5);
+    let t1 = stack(Axis(1), &[p2.view(), t3.view()]).unwrap();
+    t3.sum() + t1.sum()
 }
 
 #[test]
 fn f0255_gradcheck() {
-    let mut s = 1508992517u64;
-    let out = scalar32(&mut s);
-    let d_t1: Array1<f32> = random32(3, &mut s);
-    let d_out: Array1<f32> = random32(3, &mut s);
-    let x = scalar32(&mut s);
-    let (out, d_t1, d_out, x,) = std::hint::black_box((out, d_t1, d_out, x,));
-    let (value, grads) = f0255_backward(out, d_t1.view(), &d_out, x, 1.0);
-    assert_eq!(value, f0255(out, d_t1.view(), &d_out, x));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
+    let mut s = 2038844537u64;
+    let p0 = scalar32(&mut s);
+    let p1: Array1<f32> = random32(3, &mut s);
+    let p2: Array1<f32> = random32(3, &mut s);
+    let p3 = scalar32(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0255_backward(p0, p1.view(), &p2, p3, 1.0);
+    assert_eq!(value, f0255(p0, p1.view(), &p2, p3));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(out, d_t1.clone(), d_out.clone(), x), |(out, d_t1, d_out, x)| f0255_backward(*out, d_t1.view(), d_out, *x, 1.0))
+        .check(&(p0, p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0255_backward(*p0, p1.view(), p2, *p3, 1.0))
         .unwrap();
 }
-#[differentiable(wrt(p0, p2, p3))]
-fn f0256(p0: &Array2<f32>, p1: &Array2<f32>, p2: &Array2<f32>, p3: &Array2<f32>, labels: &[usize]) -> f32 {
-    let t1 = &((p3.dot(&p3.t())) * p3) * 0.75;
-    let t2 = p3;
-    let t1 = cos(p3);
-    let t3 = &t1 * &t1;
-    let mut t4 = if p3.sum() >= -0.5183 {
-        t2.to_owned()
+#[differentiable(wrt(p0, grad, d_t1))]
+fn f0256(p0: &Array2<f32>, w: &Array2<f32>, grad: &Array2<f32>, d_t1: &Array2<f32>) -> f32 {
+    let out_1 = d_t1 - grad;
+    let t2 = (sigmoid(&((abs(p0)).dot(&out_1)))).map(|&e| e);
+    let d_x = array![[-1.0_f32], [0.5]];
+    let d_out = if w.sum() >= 0.0371 {
+        &(d_t1 * d_t1) - &d_x
     } else {
-        log_sigmoid(&(powi(&t1, 2)))
+        sigmoid(&(&(d_t1 * d_t1) - &d_x))
     };
-    for i in 0..3 {
-        t4 += ((p0.row(i).dot(&p0.row(i))).powi(2) + 1.0).recip();
-    }
-    sum(t2) + mean(&t1) + sum(&t3) + t4[[1, 0]]
+    let t5 = log_softmax(&(cos(&(&t2 - &t2))));
+    let t6 = &d_out;
+    let t7 = if sum(&d_out) < 0.0371 {
+        (softplus(t6)).select(Axis(1), &[0])
+    } else {
+        d_out.to_owned()
+    };
+    out_1.sum() + sum(&t2) + mean(&d_out) + t5[[2, 2]] + t6[[1, 0]] + t7[[0, 0]]
 }
 
 #[test]
 fn f0256_gradcheck() {
-    let mut s = 641143483u64;
+    let mut s = 559747204u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
-    let p1: Array2<f32> = random32((3, 1), &mut s);
-    let p2: Array2<f32> = random32((2, 3), &mut s);
-    let p3: Array2<f32> = random32((2, 1), &mut s);
-    let labels: &[usize] = &[0, 0];
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0256_backward(&p0, &p1, &p2, &p3, labels, 1.0);
-    assert_eq!(value, f0256(&p0, &p1, &p2, &p3, labels));
+    let w: Array2<f32> = random32((3, 1), &mut s);
+    let grad: Array2<f32> = random32((2, 3), &mut s);
+    let d_t1: Array2<f32> = random32((2, 1), &mut s);
+    let (p0, w, grad, d_t1,) = std::hint::black_box((p0, w, grad, d_t1,));
+    let (value, grads) = f0256_backward(&p0, &w, &grad, &d_t1, 1.0);
+    assert_eq!(value, f0256(&p0, &w, &grad, &d_t1));
     assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
+    assert_eq!(grads.grad.shape(), grad.shape());
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p2.clone(), p3.clone()), |(p0, p2, p3)| f0256_backward(p0, &p1, p2, p3, labels, 1.0))
+        .check(&(p0.clone(), grad.clone(), d_t1.clone()), |(p0, grad, d_t1)| f0256_backward(p0, &w, grad, d_t1, 1.0))
         .unwrap();
 }
 #[differentiable]
-fn f0257(p0: &Array2<f64>, p1: &Array2<f64>, p2: ArrayView1<f64>) -> f64 {
-    let mut t1 = (p1 / &(square(p1) + 2.0)) * p1;
-    let t3 = {
-        let t2 = cos(&p2);
-        relu(sum(&p2))
+fn f0257(x: &Array2<f64>, y_1: &Array2<f64>, d_t1: ArrayView1<f64>, labels: &[usize]) -> Array1<f64> {
+    let d_out = &(&(to_degrees(y_1)) * 0.01) + 0.1;
+    let t2 = if d_out[[0, 1]] >= -0.5183 {
+        (cos(&(log_softmax(&d_out)))) - &((mse(y_1, &d_out)) * (d_out.hypot(0.5 * 0.5 + 0.5)))
+    } else {
+        (mean(&(3.0 - &d_t1))) / (square(&(softmax(&(y_1 / &(square(y_1) + 0.5))))) + 1.0)
     };
-    if t3 < 0.0371 {
-        t1 += &(&t1 * t3);
-    }
-    let t4 = &p2 + 2.0;
-    let t5 = &p2;
-    t1 = &t1 / (square(t3) + 1.0);
-    let t6 = t4.clone();
-    sum(t5) + t6.sum()
+    let grad_1 = &t2;
+    let mut unused = {
+        let d_out_1 = backprop::ops::square(&(sigmoid(grad_1)));
+        sum_axis(&(grad_1 + &d_out_1), Axis(1))
+    };
+    let out_1 = unused.clone();
+    unused -= &(&d_t1 - &(unused.slice(s![..3])));
+    let x_from_out = if d_out.mean().unwrap() < -0.5183 {
+        ((tanh(&out_1)).dot(&(sin(&d_out)))).clamp(-1.0, 3.0)
+    } else {
+        sigmoid(&(((tanh(&out_1)).dot(&(sin(&d_out)))).clamp(-1.0, 3.0)))
+    };
+    unused
 }
 
 #[test]
 fn f0257_gradcheck() {
-    let mut s = 538666793u64;
-    let p0: Array2<f64> = random((2, 1), &mut s);
-    let p1: Array2<f64> = random((3, 2), &mut s);
-    let p2: Array1<f64> = random(3, &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0257_backward(&p0, &p1, p2.view(), 1.0);
-    assert_eq!(value, f0257(&p0, &p1, p2.view()));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0257_backward(p0, p1, p2.view(), 1.0)).unwrap();
+    let mut s = 1300993356u64;
+    let x: Array2<f64> = random((2, 1), &mut s);
+    let y_1: Array2<f64> = random((3, 2), &mut s);
+    let d_t1: Array1<f64> = random(3, &mut s);
+    let labels: &[usize] = &[0, 0];
+    let (x, y_1, d_t1,) = std::hint::black_box((x, y_1, d_t1,));
+    let up: Array1<f64> = random(3, &mut s);
+    let (value, grads) = f0257_backward(&x, &y_1, d_t1.view(), labels, &up);
+    assert_eq!(value, f0257(&x, &y_1, d_t1.view(), labels));
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(x.clone(), y_1.clone(), d_t1.clone()), |(x, y_1, d_t1)| f0257_backward(x, y_1, d_t1.view(), labels, &up))
+        .unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0258(p0: f64, c0: &Array2<f64>) -> f64 {
-    let t1 = mean(c0);
-    let t2 = &(tanh(c0)) + 3.0;
-    let mut t3 = c0 / 0.1;
-    let t4 = t1 * &t2;
+    let t1 = c0[[2, 1]];
+    let mut t2 = t1 + t1;
+    let _t3 = t2;
+    let t4 = t1;
+    let _t5 = 2.0 - c0;
     for i in 0..3 {
-        t3 += &t2;
+        t2 += t4;
     }
-    let t5 = sigmoid(&((square(&t3) + 1.0).log(0.5)));
-    let t6 = &t5;
-    t5.sum() + t6[[1, 0]]
+    let t6 = t2;
+    t4 + t6
 }
 
 #[test]
 fn f0258_gradcheck() {
-    let mut s = 1909413387u64;
+    let mut s = 1464140159u64;
     let p0 = scalar(&mut s);
     let c0: Array2<f64> = random((3, 3), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -6625,59 +6954,64 @@ fn f0258_gradcheck() {
     gradcheck(&(p0,), |(p0,)| f0258_backward(*p0, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0259(p0: &Array1<f64>, p1: Array2<f64>) -> f64 {
-    let t1 = &(p1.dot(&p1.t())) / (&p1 * &p1 + 1.0);
-    t1.sum() + t1.sum()
+fn f0259(grad: &Array1<f64>, d_p0: Array2<f64>) -> Array2<f64> {
+    let t1 = 0.1 - (d_p0.dot(&d_p0.t()));
+    sin(&d_p0)
 }
 
 #[test]
 fn f0259_gradcheck() {
-    let mut s = 2122453547u64;
-    let p0: Array1<f64> = random(2, &mut s);
-    let p1: Array2<f64> = random((3, 1), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0259_backward(&p0, p1.clone(), 1.0);
-    assert_eq!(value, f0259(&p0, p1.clone()));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0259_backward(p0, p1.clone(), 1.0)).unwrap();
+    let mut s = 1998444926u64;
+    let grad: Array1<f64> = random(2, &mut s);
+    let d_p0: Array2<f64> = random((3, 1), &mut s);
+    let (grad, d_p0,) = std::hint::black_box((grad, d_p0,));
+    let up: Array2<f64> = random((3, 1), &mut s);
+    let (value, grads) = f0259_backward(&grad, d_p0.clone(), &up);
+    assert_eq!(value, f0259(&grad, d_p0.clone()));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(grad.clone(), d_p0.clone()), |(grad, d_p0)| f0259_backward(grad, d_p0.clone(), &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0260(p0: Array1<f64>, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
-    let t1 = p2;
-    let t2 = t1 * t1;
-    let t1 = p2;
-    let t3 = if mean(&t2) <= 0.4629 {
-        sum(&t2)
-    } else {
-        sum(t1)
-    };
-    t1.sum() + t3
+fn f0260(p0: Array1<f64>, p1: &Array1<f64>, p2: &Array2<f64>) -> Array1<f64> {
+    let n1 = p1.len() - 1;
+    let mut t1 = &(sum_axis(p2, Axis(0))) * &(p2 - p2);
+    t1 += &(0.5 * &t1);
+    let t2 = p2 / 0.1;
+    t1 -= 0.25;
+    sin(&p0)
 }
 
 #[test]
 fn f0260_gradcheck() {
-    let mut s = 813118510u64;
+    let mut s = 704329944u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0260_backward(p0.clone(), &p1, &p2, 1.0);
+    let up: Array1<f64> = random(2, &mut s);
+    let (value, grads) = f0260_backward(p0.clone(), &p1, &p2, &up);
     assert_eq!(value, f0260(p0.clone(), &p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0260_backward(p0.clone(), p1, p2, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0260_backward(p0.clone(), p1, p2, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0261(p0: &Array1<f64>, p1: &Array1<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
-    let t1 = relu(&(2.0 / (square(&(sin(p2))) + 1.0)));
-    t1[[1, 1]]
+    let t1 = log_sigmoid(p3);
+    t1[[0, 0]]
 }
 
 #[test]
 fn f0261_gradcheck() {
-    let mut s = 55211496u64;
+    let mut s = 165525710u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let p2: Array2<f64> = random((2, 2), &mut s);
@@ -6693,23 +7027,23 @@ fn f0261_gradcheck() {
 }
 #[differentiable]
 fn f0262(p0: &Array2<f64>, p1: &Array2<f64>, p2: ArrayView1<f64>, p3: Array2<f64>) -> f64 {
-    let t1 = (cos(&(logsumexp(p1)))) - &p3;
-    let t2 = cos(&(&t1 / &(square(p1) + 1.0)));
-    let t4 = {
-        let t3 = p1;
-        &t1 * p1
+    let t1 = (1.25 * &(&p3 - &p3)) - (mse(&p2, &p2));
+    let mut t3 = {
+        let t2 = p1;
+        &p3 * &t1
     };
-    let t4 = t1.clone();
-    let mut t5 = logsumexp(&(&t2 + &t1));
-    if mean(&t4) >= -0.5183 {
-        t5 += f0200(p0, &(sin(&t1)), &(tanh(&t4)));
+    let mut t1 = t3.clone();
+    if p2.dot(&p2) < -0.5183 {
+        t3 += &(backprop::ops::log_sigmoid(&t3));
     }
-    mean(&t4) + sum(&t5)
+    let t4 = (sum(&p2)).atan2(1.0 * 1.0 + 0.5);
+    let t5 = softmax(&(&t1 * 0.75));
+    sum(&t3) + t1[[0, 0]] + t4 + mean(&t5)
 }
 
 #[test]
 fn f0262_gradcheck() {
-    let mut s = 1861696938u64;
+    let mut s = 2253141u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array1<f64> = random(3, &mut s);
@@ -6724,76 +7058,71 @@ fn f0262_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0262_backward(p0, p1, p2.view(), p3.clone(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0263(x: &Array2<f64>) -> f64 {
-    let t1 = mse(x, x);
-    let t2 = t1;
-    let _t3 = t2;
-    let mut grad_1 = t2;
-    if t2 < -0.5183 {
-        grad_1 /= square((grad_1.min(t2)) + grad_1) + 1.0;
-    } else if t1 <= 0.4629 {
-        grad_1 /= square(t2) + 1.0;
-    }
-    let grad_1 = ((tanh(grad_1 - t1)).sinh()) + &(&(tan(&(tanh(x)))) + (grad_1 + t2));
-    t2 + sum(&grad_1)
+fn f0263(grad: &Array2<f64>, labels: &[usize]) -> f64 {
+    let d_d_x = tanh(&((concat(Axis(1), &[grad, grad, grad])).mapv(|z: f64| (z.clamp(-2.0, 3.0)).max(z))));
+    let out = d_d_x.clone();
+    let mut out = ((sum_axis(&out, Axis(1))).mean().expect("not empty")) / &(&out * &out + 2.0);
+    out += &(sqrt(&(square(&(cosh(&(sigmoid(&out))))) + 0.5)));
+    let _t3 = out.clone();
+    let out_1 = grad;
+    d_d_x.sum() + sum(&out) + sum(out_1)
 }
 
 #[test]
 fn f0263_gradcheck() {
-    let mut s = 374054841u64;
-    let x: Array2<f64> = random((2, 1), &mut s);
-    let (x,) = std::hint::black_box((x,));
-    let (value, grads) = f0263_backward(&x, 1.0);
-    assert_eq!(value, f0263(&x));
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(x.clone(),), |(x,)| f0263_backward(x, 1.0)).unwrap();
+    let mut s = 322987178u64;
+    let grad: Array2<f64> = random((2, 1), &mut s);
+    let labels: &[usize] = &[0, 0];
+    let (grad,) = std::hint::black_box((grad,));
+    let (value, grads) = f0263_backward(&grad, labels, 1.0);
+    assert_eq!(value, f0263(&grad, labels));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    gradcheck(&(grad.clone(),), |(grad,)| f0263_backward(grad, labels, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
-fn f0264(p0: &Array2<f64>, p1: f64, p2: f64) -> Array2<f64> {
-    let t1 = p1 * p1;
+fn f0264(p0: &Array2<f64>, p1: f64, p2: f64) -> f64 {
+    let t1 = p1 * p2;
     let t2 = p2;
+    let (n1, m1) = p0.dim();
     let t3 = if p2 > 0.0371 {
-        cos(t2)
+        clamp(p1, -2.0, 0.5)
     } else {
-        1.5 + p1
+        p0[[0, m1 - 1]]
     };
-    sigmoid(p0)
+    t1 + t2 + t3 + p0.mean().unwrap()
 }
 
 #[test]
 fn f0264_gradcheck() {
-    let mut s = 104347192u64;
+    let mut s = 224665723u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array2<f64> = random((1, 3), &mut s);
-    let (value, grads) = f0264_backward(&p0, p1, p2, &up);
+    let (value, grads) = f0264_backward(&p0, p1, p2, 1.0);
     assert_eq!(value, f0264(&p0, p1, p2));
     assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(),), |(p0,)| f0264_backward(p0, p1, p2, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0264_backward(p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
 fn f0265(p0: &Array1<f64>, p1: &Array2<f64>, p2: f64, p3: f64, c0: &Array2<f64>) -> f64 {
     let t1 = p1;
-    let mut t2 = c0.dot(p0);
-    let _t3 = sum_axis(&((t1 + p1) * &t2), Axis(1));
-    let t1 = concat(Axis(0), &[&(cos(&(p3 * &t2))), &t2]);
-    let t5 = {
-        let t4 = mse(&(t2.dot(c0)), p0);
-        &t1 - p1
+    let t2 = p3 + &(t1.slice(s![-3.., ..]));
+    let t3 = t1;
+    let t4 = mean_axis(t3, Axis(1));
+    let t5 = if sum(t3) <= 0.4629 {
+        (t3 - 0.5).iter().map(|v| powi(-p2, 2)).sum::<f64>()
+    } else {
+        (exp(&t4)).dot(&t4)
     };
-    let t6 = &t5;
-    t2 -= p3;
-    t5.sum() + t6[[1, 1]]
+    let t5 = t5;
+    let _t6 = (t5 + p2).tanh();
+    logsumexp(&t4) + t5 + p3
 }
 
 #[test]
 fn f0265_gradcheck() {
-    let mut s = 635564757u64;
+    let mut s = 1333047094u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
@@ -6807,52 +7136,71 @@ fn f0265_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0265_backward(p0, p1, *p2, *p3, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0266(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: &Array2<f64>, labels: &[usize]) -> f64 {
-    let t2 = {
-        let t1 = &(p1 * 3.0) * (p1[[0, 0]]);
-        &t1 * &(0.1 * &t1)
+fn f0266(x: &Array2<f64>, d_out: &Array2<f64>, d_p0: f64, y_1: &Array2<f64>) -> f64 {
+    let mut grad_1 = {
+        let unused = &(d_out.t()) / &(x * x + 1.0);
+        sin(&(sin(&unused)))
     };
-    let t3 = (cos(&(&t2 * p3))).dot(p3);
-    let t4 = &t3 - p2;
-    let t5 = exp(&(tanh(&t4)));
-    let t6 = softmax_cross_entropy(p1, labels);
-    let t4 = tanh(f0245(p3.to_owned()));
-    t2[[0, 0]] + mean(&t3) + t5[[2, 1]] + t6 + t4
+    let d_out_1 = {
+        let t1_from_t2 = f0220(x, d_p0, d_p0, &grad_1);
+        exp(&(grad_1.slice(s![..3, ..-1])))
+    };
+    let t5 = (y_1.mapv(|z| z)).iter().map(|v| (d_p0 + (*v)) * (d_p0 - (*v))).sum::<f64>();
+    if sum(&d_out_1) < 0.4629 {
+        grad_1 = &grad_1 + &grad_1;
+    } else {
+        grad_1 -= d_p0;
+    }
+    let t6 = ((sigmoid(&(x.dot(&grad_1.t())))).dot(&(tanh(&d_out_1)))).clamp(-0.5, 1.0);
+    let x_from_out = &d_out_1;
+    mean(&t6) + x_from_out.mean().unwrap() + y_1[[2, 0]]
 }
 
 #[test]
 fn f0266_gradcheck() {
-    let mut s = 1593319729u64;
-    let p0: Array2<f64> = random((1, 2), &mut s);
-    let p1: Array2<f64> = random((1, 3), &mut s);
-    let p2 = scalar(&mut s);
-    let p3: Array2<f64> = random((3, 3), &mut s);
-    let labels: &[usize] = &[1];
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0266_backward(&p0, &p1, p2, &p3, labels, 1.0);
-    assert_eq!(value, f0266(&p0, &p1, p2, &p3, labels));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0266_backward(p0, p1, *p2, p3, labels, 1.0)).unwrap();
+    let mut s = 1921348518u64;
+    let x: Array2<f64> = random((1, 2), &mut s);
+    let d_out: Array2<f64> = random((1, 3), &mut s);
+    let d_p0 = scalar(&mut s);
+    let y_1: Array2<f64> = random((3, 3), &mut s);
+    let (x, d_out, d_p0, y_1,) = std::hint::black_box((x, d_out, d_p0, y_1,));
+    let (value, grads) = f0266_backward(&x, &d_out, d_p0, &y_1, 1.0);
+    assert_eq!(value, f0266(&x, &d_out, d_p0, &y_1));
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    gradcheck(&(x.clone(), d_out.clone(), d_p0, y_1.clone()), |(x, d_out, d_p0, y_1)| f0266_backward(x, d_out, *d_p0, y_1, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0267(p0: f64, c0: &Array2<f64>) -> f64 {
-    let t1 = softmax(c0);
-    let t2 = &t1;
-    let t3 = (square(sum(&t1)) + 0.5).ln();
-    let t4 = sum_axis(t2, Axis(1));
-    let t5 = &(softmax(&(t3 - &t4))) - t3;
-    let t7 = {
-        let t6 = t2 / 0.1;
-        p0 + &t5
+    let (n1, m1) = c0.dim();
+    let t1 = Array2::<f64>::from_shape_vec((n1, 2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
+    let t2 = (&(tanh(&(tan(&(tanh(c0)))))) * 0.1 + &t1).var(0.0);
+    let mut t3 = p0;
+    let c2 = 3.0_f64;
+    let c3 = 3.0_f64;
+    let t5 = {
+        let t4 = (sin(c0)).map(|&z| (abs(p0)).mul_add(-1.5, t3));
+        (t4.to_owned().mapv_into(|u| t3 * c2)).iter().map(|u| t3).sum::<f64>()
     };
-    t1.sum() + t2.sum() + t3 + logsumexp(&t4) + t5.dot(&t5) + sum(&t7) + mean(&t5)
+    let _t6 = ((c0.mapv(|v| {
+        if v <= -0.5183 {
+            v
+        } else {
+            v
+        }
+    })).mean().expect("not empty")) + (t2 * (sin(t5)));
+    let t8 = {
+        let t7 = tanh(t3);
+        concatenate(Axis(1), &[c0.view(), c0.view(), c0.view()]).unwrap()
+    };
+    t3 = (tanh(t5 + p0)).tan();
+    t5 + mean(&t8)
 }
 
 #[test]
 fn f0267_gradcheck() {
-    let mut s = 1487311472u64;
+    let mut s = 571887642u64;
     let p0 = scalar(&mut s);
     let c0: Array2<f64> = random((3, 2), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -6863,15 +7211,21 @@ fn f0267_gradcheck() {
 #[differentiable(wrt(p0))]
 fn f0268(p0: &Array2<f32>, p1: &Array2<f32>) -> f32 {
     let t1 = p0;
-    let t2 = 3.0 / (t1 * t1 + 1.0);
-    let t3 = mean_axis(t1, Axis(0));
-    let t2 = mse(&t3, &t3);
-    sum(t1) + sum(&t3) + t2 + t3.dot(&t3)
+    let t2 = p0 * t1;
+    let (n1, m1) = p1.dim();
+    let t3 = array![[-0.75_f32], [-1.0]];
+    let t4 = if t2.sum() > -0.5183 {
+        &(p1.dot(p0)) * (p1[[n1 - 1, m1 - 1]])
+    } else {
+        sin(&(&(p1.dot(p0)) * (p1[[n1 - 1, m1 - 1]])))
+    };
+    let t2 = f0072(t1.to_owned());
+    mean(&t4) + t2
 }
 
 #[test]
 fn f0268_gradcheck() {
-    let mut s = 2118452166u64;
+    let mut s = 271403733u64;
     let p0: Array2<f32> = random32((3, 1), &mut s);
     let p1: Array2<f32> = random32((2, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -6885,102 +7239,114 @@ fn f0268_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0269(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array1<f64>) -> f64 {
+fn f0269(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array1<f64>) -> Array2<f64> {
     let t1 = p1;
     let t2 = p3;
-    let t3 = mean(&(&(t1 * t1) + (t2 * t2)));
-    let t4 = t2;
-    let t5 = t4;
-    let t6 = t5;
-    let t7 = t6 - p0;
-    sum(t1) + mean(t2) + t3 + t4.dot(t4) + t5.dot(t5) + t6.dot(t6) + t7[[0, 0]] + p3.sum()
+    let t4 = {
+        let t3 = p1[[1, 0]];
+        softmax(&(&(t2 * p1) * t2))
+    };
+    let t6 = {
+        let t5 = p3;
+        &t4 / &(square(t2) + 1.0)
+    };
+    let mut t6 = 2.0 - &((sigmoid(p3)) * p2);
+    t6 -= sum(&t4);
+    t6
 }
 
 #[test]
 fn f0269_gradcheck() {
-    let mut s = 801354288u64;
+    let mut s = 101283303u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array2<f64> = random((1, 2), &mut s);
     let p3: Array1<f64> = random(2, &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0269_backward(&p0, &p1, &p2, &p3, 1.0);
+    let up: Array2<f64> = random((1, 2), &mut s);
+    let (value, grads) = f0269_backward(&p0, &p1, &p2, &p3, &up);
     assert_eq!(value, f0269(&p0, &p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0269_backward(p0, p1, p2, p3, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0269_backward(p0, p1, p2, p3, &up))
+        .unwrap();
 }
-#[differentiable(wrt(p0, p1, p2))]
-fn f0270(p0: &Array2<f64>, p1: f64, p2: ArrayView1<f64>, c0: &Array2<f64>) -> f64 {
-    let t1 = c0;
-    let t2 = &p2;
-    let t3 = c0;
-    let t4 = &p2 * c0;
-    sum(t3) + t4[[0, 2]] + t4[[0, 1]]
+#[differentiable(wrt(x, out, d_x))]
+fn f0270(x: &Array2<f64>, out: f64, d_x: ArrayView1<f64>, w: &Array2<f64>) -> f64 {
+    let t1 = w;
+    let d_out_1 = &d_x;
+    let out_1 = w;
+    let t4 = w.index_axis(Axis(1), 2);
+    out_1[[0, 0]] + sum(&t4) + t4.dot(&t4)
 }
 
 #[test]
 fn f0270_gradcheck() {
-    let mut s = 328226711u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array1<f64> = random(3, &mut s);
-    let c0: Array2<f64> = random((1, 3), &mut s);
-    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0270_backward(&p0, p1, p2.view(), &c0, 1.0);
-    assert_eq!(value, f0270(&p0, p1, p2.view(), &c0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0270_backward(p0, *p1, p2.view(), &c0, 1.0)).unwrap();
+    let mut s = 909584936u64;
+    let x: Array2<f64> = random((3, 2), &mut s);
+    let out = scalar(&mut s);
+    let d_x: Array1<f64> = random(3, &mut s);
+    let w: Array2<f64> = random((1, 3), &mut s);
+    let (x, out, d_x, w,) = std::hint::black_box((x, out, d_x, w,));
+    let (value, grads) = f0270_backward(&x, out, d_x.view(), &w, 1.0);
+    assert_eq!(value, f0270(&x, out, d_x.view(), &w));
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    gradcheck(&(x.clone(), out, d_x.clone()), |(x, out, d_x)| f0270_backward(x, *out, d_x.view(), &w, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0271(p0: &Array2<f32>, p1: &Array2<f32>, p2: f32) -> f32 {
+fn f0271(p0: &Array2<f32>, p1: &Array2<f32>, p2: f32) -> Array2<f32> {
     let mut t2 = {
         let t1 = p2;
-        sqrt(square(t1) + 0.5)
+        softplus(p0)
     };
-    t2 += f0109(sigmoid(t2), p1);
-    if p2 < -0.5183 {
-        t2 = -(t2.max(p2));
-    } else {
-        t2 *= p2;
-    }
-    let t2 = softmax(p1);
-    mean(&t2) + p0.sum()
+    let c1: f32 = 1.25;
+    let t3 = array![[0.0_f32, 0.5, 1.0], [1.5, 2.0, 2.5]];
+    t2 += (&(tanh(&(p0 + &(p1 / 0.25)))) * 0.1 + &t3).var(1.0);
+    t2 += p2;
+    let t4 = &t2 * 0.1;
+    sigmoid(p1)
 }
 
 #[test]
 fn f0271_gradcheck() {
-    let mut s = 1080189424u64;
+    let mut s = 112240882u64;
     let p0: Array2<f32> = random32((1, 3), &mut s);
     let p1: Array2<f32> = random32((2, 3), &mut s);
     let p2 = scalar32(&mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0271_backward(&p0, &p1, p2, 1.0);
+    let up: Array2<f32> = random32((2, 3), &mut s);
+    let (value, grads) = f0271_backward(&p0, &p1, p2, &up);
     assert_eq!(value, f0271(&p0, &p1, p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0271_backward(p0, p1, *p2, 1.0))
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0271_backward(p0, p1, *p2, &up))
         .unwrap();
 }
 #[differentiable]
 fn f0272(p0: &Array1<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
     let t2 = {
-        let t1 = sigmoid(&p2.column(1));
-        cos(&t1)
+        let t1 = tanh(&p2.column(0));
+        sqrt(&(square(p2) + 1.0))
     };
-    let t2 = p2 + p2;
-    t2.sum() + mean(&t2)
+    let t4 = {
+        let t3 = t2.map(|&z| p1 * z);
+        mean_axis(&t3, Axis(1))
+    };
+    t2.iter().sum::<f64>() + logsumexp(&t4)
 }
 
 #[test]
 fn f0272_gradcheck() {
-    let mut s = 161388134u64;
+    let mut s = 485415154u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 2), &mut s);
@@ -6992,47 +7358,44 @@ fn f0272_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0272_backward(p0, *p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0273(d_t1: &Array1<f64>) -> Array1<f64> {
-    let mut t1_from_t2 = (d_t1 + d_t1) / (square(&(3.0 + d_t1)) + 1.0);
-    t1_from_t2 /= square(logsumexp(&(&(d_t1 / (square(&t1_from_t2) + 0.5)) - d_t1))) + 1.0;
-    let x_from_out = sigmoid(&(d_t1 - &(&(ln_1p(&(&t1_from_t2 * &t1_from_t2 + 1.0))) / &(&t1_from_t2 * &t1_from_t2 + 2.0))));
-    let t4 = {
-        let x = d_t1;
-        (concat(Axis(0), &[x, &x_from_out, x])) / ((t1_from_t2[2]).powi(2) + 1.0)
-    };
-    let d_out_1 = sigmoid(&((square(&((x_from_out.dot(&t1_from_t2)) - d_t1)) + 1.0).log(2.0)));
-    let d_d_x = clamp(&x_from_out, -0.5, 3.0);
-    x_from_out
+fn f0273(p0: &Array1<f64>) -> f64 {
+    let mut t1 = ln(&(square(&(square(p0))) + 0.5));
+    let t2 = relu(p0);
+    let _t3 = t1.clone();
+    let t4 = sin(&(&t1 * &t2));
+    let c1 = 1.5_f64;
+    let _t5 = Zip::from(&t2).and(&t2).map_collect(|&u, &v| v);
+    t1 += &(&t2 - &t2);
+    sum(&t1) + t2.dot(&t2) + logsumexp(&t4)
 }
 
 #[test]
 fn f0273_gradcheck() {
-    let mut s = 1314693159u64;
-    let d_t1: Array1<f64> = random(3, &mut s);
-    let (d_t1,) = std::hint::black_box((d_t1,));
-    let up: Array1<f64> = random(3, &mut s);
-    let (value, grads) = f0273_backward(&d_t1, &up);
-    assert_eq!(value, f0273(&d_t1));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(d_t1.clone(),), |(d_t1,)| f0273_backward(d_t1, &up))
-        .unwrap();
+    let mut s = 1855783593u64;
+    let p0: Array1<f64> = random(3, &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0273_backward(&p0, 1.0);
+    assert_eq!(value, f0273(&p0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0273_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0274(p0: f64, p1: f64) -> f64 {
     let t2 = {
-        let t1 = (square(p0) + 1.0).recip();
-        t1.abs()
+        let t1 = square(p1);
+        p1
     };
-    let t3 = p1;
-    let t4 = t3;
-    t2 + t3 + t4 + t4
+    let t4 = {
+        let t3 = ((p1.tanh()).tan()) - t2;
+        p1
+    };
+    let t5 = t2;
+    t4 + t5
 }
 
 #[test]
 fn f0274_gradcheck() {
-    let mut s = 1792210626u64;
+    let mut s = 2078828439u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -7044,19 +7407,25 @@ fn f0274_gradcheck() {
 fn f0275(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
     let _t1 = p2;
     let mut t3 = {
-        let t2 = (sum(&(p0 + p1))) - &(-p0);
-        (0.75 + (cos(&t2))) + &t2
+        let t2 = (sqrt(&(square(&(p1 + 3.0)) + 0.5))).dot(p2);
+        ((0.25 - p2).t().dot(p1)).broadcast((1, 1)).unwrap().to_owned()
     };
-    t3 += &(softplus(p2));
-    t3 -= &((mean(&(sin(p1)))) + p1);
-    let t4 = sum(&((tanh(&t3)).dot(&(cos(p2)))));
-    let t5 = p2 - &t3;
-    sum(&t3) + t4 + sum(&t5)
+    let t4 = if mean(p1) >= 0.4629 {
+        p1.to_owned()
+    } else {
+        sqrt(&(square(p1) + 1.0))
+    };
+    for i in 0..2 {
+        t3 += &(t3.view().remove_axis(Axis(0)).to_owned());
+    }
+    let t5 = abs(&t4);
+    let t5 = p2 * p2;
+    mean(&t3) + sum(&t4) + t5.iter().sum::<f64>()
 }
 
 #[test]
 fn f0275_gradcheck() {
-    let mut s = 421468917u64;
+    let mut s = 385240619u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
@@ -7071,15 +7440,15 @@ fn f0275_gradcheck() {
 #[differentiable]
 fn f0276(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
     let t2 = {
-        let t1 = cos(&((&p0 * &p0).dot(p2)));
-        softmax(&(log_softmax(&(t1.dot(&t1)))))
+        let t1 = square(&((Zip::from(p2).and(p2).map_collect(|&a, &b| b.hypot(0.5 * 0.5 + 0.5))).dot(&p0)));
+        abs(&(logsumexp(&(p2.t()))))
     };
-    mean(&t2) + p3.sum()
+    mean(&t2) + p0.mean().unwrap()
 }
 
 #[test]
 fn f0276_gradcheck() {
-    let mut s = 906262029u64;
+    let mut s = 1541554340u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
@@ -7094,86 +7463,90 @@ fn f0276_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0276_backward(p0.view(), p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0277(out: f64, d_t1: Array2<f64>, labels: &[usize]) -> f64 {
+fn f0277(w: f64, x: Array2<f64>) -> f64 {
     let t2 = {
-        let x = cos(&d_t1);
-        (&x * &x + 0.5).log(2.0)
+        let x_from_out = (&x - w).slice_axis(Axis(0), Slice::from(0..)).sum();
+        (1.5 + (sigmoid(x_from_out))).powf(f64::cos(w))
     };
-    let t3 = ((softmax_cross_entropy(&t2, labels)) - &(&t2 - 1.5)) / (square(&t2) + 2.0);
-    let mut d_x = {
-        let d_out = logsumexp(&(tanh(&t3)));
-        sigmoid(&t2)
-    };
-    let t1_from_t2 = if out > -0.5183 {
-        powi(&(sigmoid(&t3)), 2)
+    let t2 = clamp(&(x.mapv(|e: f64| e.cos())), -1.0, 3.0);
+    let t3 = &t2;
+    let t1_from_t2 = &t2;
+    let c1: f64 = 2.0;
+    let d_out_1 = if x[[1, 0]] < 0.0371 || w > 0.0 {
+        (tanh(t1_from_t2)).sum_axis(Axis(1))
     } else {
-        t3.to_owned()
+        cos(&((tanh(t1_from_t2)).sum_axis(Axis(1))))
     };
-    if t1_from_t2.sum() <= 0.4629 {
-        d_x += &(powi(&(tanh(&t2)), 3));
-    }
-    mean(&d_x) + sum(&t1_from_t2)
+    t1_from_t2[[0, 1]] + d_out_1.dot(&d_out_1)
 }
 
 #[test]
 fn f0277_gradcheck() {
-    let mut s = 2079376603u64;
-    let out = scalar(&mut s);
-    let d_t1: Array2<f64> = random((3, 2), &mut s);
-    let labels: &[usize] = &[0, 0, 1];
-    let (out, d_t1,) = std::hint::black_box((out, d_t1,));
-    let (value, grads) = f0277_backward(out, d_t1.clone(), labels, 1.0);
-    assert_eq!(value, f0277(out, d_t1.clone(), labels));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    gradcheck(&(out, d_t1.clone()), |(out, d_t1)| f0277_backward(*out, d_t1.clone(), labels, 1.0)).unwrap();
+    let mut s = 106225935u64;
+    let w = scalar(&mut s);
+    let x: Array2<f64> = random((3, 2), &mut s);
+    let (w, x,) = std::hint::black_box((w, x,));
+    let (value, grads) = f0277_backward(w, x.clone(), 1.0);
+    assert_eq!(value, f0277(w, x.clone()));
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(w, x.clone()), |(w, x)| f0277_backward(*w, x.clone(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0278(p0: &Array2<f32>, p1: f32) -> Array2<f32> {
-    let mut t1 = p0 / &(p0 * p0 + 2.0);
-    t1 *= &(tan(&(tanh(p0))));
-    t1 -= &(&t1 + p0);
-    t1 += &(3.0 / (square(&(p0.dot(&p0.t()))) + 1.0));
-    let t2 = ln(square(mse(p0, p0)) + 0.5);
-    let t3 = t2 - t2;
-    exp(p0)
+fn f0278(d_out: &Array2<f32>, grad: f32) -> f32 {
+    let mut t1 = d_out.dot(&d_out.t());
+    let c1 = 2.0_f32;
+    let mut unused = ((tanh(&(t1.map(|&z| z + z)))).map(|&e| 3.0 / (square(c1.min(grad)) + 1.0))).dot(&t1);
+    t1 -= &unused;
+    if grad >= 0.4629 {
+        unused += &t1;
+    }
+    let d_d_x = &t1 - &unused;
+    t1 = 0.25 / (&d_d_x * &d_d_x + 1.0);
+    unused[[0, 0]] + d_d_x.mean().unwrap()
 }
 
 #[test]
 fn f0278_gradcheck() {
-    let mut s = 13782183u64;
-    let p0: Array2<f32> = random32((1, 2), &mut s);
-    let p1 = scalar32(&mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up: Array2<f32> = random32((1, 2), &mut s);
-    let (value, grads) = f0278_backward(&p0, p1, &up);
-    assert_eq!(value, f0278(&p0, p1));
-    assert_eq!(grads.p0.shape(), p0.shape());
+    let mut s = 1120436450u64;
+    let d_out: Array2<f32> = random32((1, 2), &mut s);
+    let grad = scalar32(&mut s);
+    let (d_out, grad,) = std::hint::black_box((d_out, grad,));
+    let (value, grads) = f0278_backward(&d_out, grad, 1.0);
+    assert_eq!(value, f0278(&d_out, grad));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .upstream(&up)
-        .check(&(p0.clone(), p1), |(p0, p1)| f0278_backward(p0, *p1, &up))
+        .check(&(d_out.clone(), grad), |(d_out, grad)| f0278_backward(d_out, *grad, 1.0))
         .unwrap();
 }
 #[differentiable]
 fn f0279(p0: f64, p1: &Array2<f64>) -> f64 {
     let mut t1 = if p0 > -0.5183 {
-        (p1.hypot(square(p0) + 0.5)).sum_axis(Axis(0))
+        mean(&(p1 / (square(p1) + 2.0)))
     } else {
-        sin(&((p1.hypot(square(p0) + 0.5)).sum_axis(Axis(0))))
+        p0
     };
-    t1 *= &(0.75 / (square(&(&t1 * &t1)) + 1.0));
-    let t3 = {
-        let t2 = p0;
-        abs(&((t2 + p0) * &(t2 / &(p1 * p1 + 0.5))))
+    let n1 = p1.nrows();
+    let m1 = p1.ncols();
+    let t2 = Array2::<f64>::from_shape_vec((n1, 3), vec![0.0, 0.5, 1.0]).unwrap();
+    let t3 = if mean(p1) < 0.4629 {
+        (p1.slice(s![0..1, ..])).to_owned()
+    } else {
+        &(p1.mapv(f64::exp)) - p1
     };
-    let t4 = (f0208(p0, p0)) - (t3.sum());
-    t3[[0, 0]] + t4
+    if sum(p1) < 0.0371 || p0 > 0.0 {
+        t1 *= (square(t1) + 1.0).ln();
+    } else {
+        t1 -= sum(&t3);
+    }
+    t1 += 1.5;
+    t1 + sum(&t3)
 }
 
 #[test]
 fn f0279_gradcheck() {
-    let mut s = 1517777236u64;
+    let mut s = 131810726u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -7184,13 +7557,13 @@ fn f0279_gradcheck() {
 }
 #[differentiable]
 fn f0280(p0: &Array1<f64>, p1: &Array2<f64>) -> f64 {
-    let t1 = (sigmoid(p0)).dot(p1);
-    sum(&t1)
+    let t1 = concat(Axis(1), &[&(p1 * p1), p1, p1]);
+    mean(&t1)
 }
 
 #[test]
 fn f0280_gradcheck() {
-    let mut s = 1425595270u64;
+    let mut s = 331952731u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -7202,19 +7575,21 @@ fn f0280_gradcheck() {
 }
 #[differentiable]
 fn f0281(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
-    let t1 = sigmoid(p1);
-    let t2 = clamp(p2, -2.0, 1.0);
-    let t3 = p2[[0, 0]];
-    let t5 = {
-        let t4 = (p1 / &(&t1 * &t1 + 0.5)).dot(&t1);
-        sigmoid(&t2)
-    };
-    t3 + sum(&t5)
+    let mut t1 = softplus(p2);
+    let t2 = (p1 / (square(p1) + 2.0)).to_shape((1, 4)).unwrap().sum();
+    let (n1, m1) = p2.dim();
+    let (n2, m2) = p0.dim();
+    let t3 = Array::from_elem((n1, m2), -1.5_f64);
+    let t4 = p2 * &t3;
+    for i in 0..1 {
+        t1 = abs(&t4);
+    }
+    t2 + sum(&t4) + t2
 }
 
 #[test]
 fn f0281_gradcheck() {
-    let mut s = 488403756u64;
+    let mut s = 1716811890u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -7227,44 +7602,53 @@ fn f0281_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0281_backward(p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0282(p0: f64, p1: &Array2<f64>, p2: ArrayView2<f64>, labels: &[usize]) -> f64 {
-    let t2 = {
+fn f0282(p0: f64, p1: &Array2<f64>, p2: ArrayView2<f64>) -> f64 {
+    let mut t2 = {
         let t1 = p0;
-        sin(p1)
+        (p1 * p1 + 1.0).log(10.0)
     };
-    let t3 = p1.t();
-    let mut t4 = (p2.clamp(-2.0, 1.0)) * &t2;
-    let t5 = backprop::ops::abs(&(t3.dot(&t2)));
-    t4 -= 1.25;
-    let t6 = backprop::ops::recip(&(square(&p2) + 1.0));
-    let t7 = backprop::ops::recip(&(square(&t3) + 1.0));
-    sum(&t6) + sum(&t7)
+    if p2.sum() > 0.4629 {
+        t2 -= &((p0 * p1).select(Axis(0), &[2]));
+    } else {
+        t2 *= p1;
+    }
+    let t3 = &p2;
+    t2 *= p0;
+    t2 -= p0;
+    let mut t4 = if p1.sum() < -0.5183 {
+        atanh(&(&(tanh(p1)) * 0.75))
+    } else {
+        sqrt(&(&t2 * &t2 + 1.0))
+    };
+    if p2.sum() <= -0.5183 {
+        t2 -= &(-&(p1 + p0));
+    }
+    mean(t3) + t4.sum() + p0
 }
 
 #[test]
 fn f0282_gradcheck() {
-    let mut s = 81553927u64;
+    let mut s = 1010247115u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
-    let labels: &[usize] = &[0, 0, 0];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0282_backward(p0, &p1, p2.view(), labels, 1.0);
-    assert_eq!(value, f0282(p0, &p1, p2.view(), labels));
+    let (value, grads) = f0282_backward(p0, &p1, p2.view(), 1.0);
+    assert_eq!(value, f0282(p0, &p1, p2.view()));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0282_backward(*p0, p1, p2.view(), labels, 1.0)).unwrap();
+    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0282_backward(*p0, p1, p2.view(), 1.0)).unwrap();
 }
 #[differentiable]
 fn f0283(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
-    let mut t1 = 3.0 / (square(p1[[2, 1]]) + 1.0);
-    t1 += f0238(p0, f64::tanh(softplus(t1)), p0);
-    t1
+    let t1 = &(3.0 / (square(p1) + 1.0)) / &(p1 * p1 + 2.0);
+    let t2 = sum(p1);
+    t1.mean().unwrap() + t2
 }
 
 #[test]
 fn f0283_gradcheck() {
-    let mut s = 480266950u64;
+    let mut s = 1073814650u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -7276,18 +7660,14 @@ fn f0283_gradcheck() {
 }
 #[differentiable]
 fn f0284(p0: &Array1<f64>, p1: f64) -> f64 {
-    let mut t1 = ln(&(square(&(concat(Axis(0), &[p0, p0]))) + 0.5));
-    if p1 <= 0.0371 || p1 > 0.0 {
-        t1 *= p1;
-    } else if p1 <= 0.0371 {
-        t1 /= &(square(&(&t1 * &t1)) + 0.5);
-    }
-    logsumexp(&t1) + p1
+    let t1 = backprop::ops::recip(square(((p0 * p0 + 1.5).acosh()).iter().zip((p0.floor()).iter()).map(|(&u, &v)| u).sum::<f64>()) + 1.0);
+    let t2 = concatenate(Axis(0), &[p0.view(), p0.view()]).unwrap();
+    t1 + t2.dot(&t2)
 }
 
 #[test]
 fn f0284_gradcheck() {
-    let mut s = 280272101u64;
+    let mut s = 504851974u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -7296,50 +7676,49 @@ fn f0284_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0284_backward(p0, *p1, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0))]
-fn f0285(p0: Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let t2 = {
-        let t1 = &(exp(c0)) * c0;
-        (tanh(&(&t1 * &t1).t())).dot(&(tanh(&t1)))
+#[differentiable(wrt(d_t1))]
+fn f0285(d_t1: Array2<f64>, d_out: &Array2<f64>) -> f64 {
+    let mut x = {
+        let t1 = &(d_out.to_shape(9).unwrap()) * (1.5);
+        (d_out.clamp(-1.0, 3.0)) * d_out
     };
-    let t4 = {
-        let t3 = c0[[2, 2]];
-        f64::sinh(t3)
-    };
-    let mut t5 = t4 * t4;
-    let t2 = (square(&(sigmoid(&(c0 - &t2))))) - &t2;
-    let mut t6 = sigmoid(&(softplus(&t2)));
-    if t4 >= 0.0371 {
-        t6 -= &(mean_axis(&t2, Axis(0)));
+    let _t3 = logsumexp(d_out);
+    let out_1 = d_t1.t();
+    for i in 0..1 {
+        x -= &(sum_axis(d_out, Axis(0)));
+        x += &(&x + &x);
     }
-    t4 + t5 + mean(&t2) + sum(&t6)
+    let out_1 = out_1.floor();
+    x = &x + &x;
+    sum(&x) + out_1[[0, 1]]
 }
 
 #[test]
 fn f0285_gradcheck() {
-    let mut s = 610924737u64;
-    let p0: Array2<f64> = random((2, 3), &mut s);
-    let c0: Array2<f64> = random((3, 3), &mut s);
-    let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let (value, grads) = f0285_backward(p0.clone(), &c0, 1.0);
-    assert_eq!(value, f0285(p0.clone(), &c0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0285_backward(p0.clone(), &c0, 1.0)).unwrap();
+    let mut s = 1328291758u64;
+    let d_t1: Array2<f64> = random((2, 3), &mut s);
+    let d_out: Array2<f64> = random((3, 3), &mut s);
+    let (d_t1, d_out,) = std::hint::black_box((d_t1, d_out,));
+    let (value, grads) = f0285_backward(d_t1.clone(), &d_out, 1.0);
+    assert_eq!(value, f0285(d_t1.clone(), &d_out));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    gradcheck(&(d_t1.clone(),), |(d_t1,)| f0285_backward(d_t1.clone(), &d_out, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0286(p0: ArrayView1<f64>) -> f64 {
-    let mut t1 = logsumexp(&(softmax(&p0)));
-    t1 += 0.1 - t1;
-    let t3 = {
-        let t2 = sin(&p0);
-        &(powi(&(trunc(&t2)), 2)) / ((logsumexp(&(t1 + &p0))).powi(2) + 1.0)
-    };
-    t1 + mean(&t3)
+    let mut t1 = powi(&(tanh(&p0)), 2);
+    if logsumexp(&t1) < 0.4629 {
+        t1 += &(sqrt(&(&t1 * &t1 + 1.0)));
+    } else {
+        t1 += t1.dot(&p0);
+    }
+    let t2 = sqrt(&(square(&(softmax(&t1))) + 0.5));
+    sum(&t1) + t2.dot(&t2) + logsumexp(&p0)
 }
 
 #[test]
 fn f0286_gradcheck() {
-    let mut s = 969460267u64;
+    let mut s = 811950076u64;
     let p0: Array1<f64> = random(3, &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0286_backward(p0.view(), 1.0);
@@ -7348,72 +7727,71 @@ fn f0286_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0286_backward(p0.view(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0287(d_p0: &Array1<f64>, w: ArrayView2<f64>, y_1: &Array2<f64>, x: f64) -> f64 {
-    let t1 = ((-x) / (square(&(&w / (x.powi(2) + 2.0))) + 2.0)).dot(&w.t());
-    let t1 = fract(&t1);
-    let out_1 = exp(&(tanh(y_1)));
-    let out = tanh(&(square(&(sigmoid(&(&t1 + &out_1))))));
-    let _t4 = softplus(&(x * &t1));
-    sum(&out_1) + out.sum() + sum(&out_1)
+fn f0287(p0: &Array1<f64>, p1: ArrayView2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
+    let t1 = concat(Axis(0), &[&(ln(&(square(&(p2.dot(p0))) + 1.0))), p0]);
+    let t2 = ((softplus(p3)) - (p3.mul_add(0.5, p3))) / (&t1 * &t1 + 0.5);
+    let t3 = p2;
+    let t4 = softmax(&(0.1 + &(sum_axis(t3, Axis(0)))));
+    let t5 = p2;
+    let _t6 = t2.clone();
+    sum(&t4) + mean(t5) + t4.mean().unwrap()
 }
 
 #[test]
 fn f0287_gradcheck() {
-    let mut s = 1099701594u64;
-    let d_p0: Array1<f64> = random(3, &mut s);
-    let w: Array2<f64> = random((3, 2), &mut s);
-    let y_1: Array2<f64> = random((3, 3), &mut s);
-    let x = scalar(&mut s);
-    let (d_p0, w, y_1, x,) = std::hint::black_box((d_p0, w, y_1, x,));
-    let (value, grads) = f0287_backward(&d_p0, w.view(), &y_1, x, 1.0);
-    assert_eq!(value, f0287(&d_p0, w.view(), &y_1, x));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.w.shape(), w.shape());
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    gradcheck(&(d_p0.clone(), w.clone(), y_1.clone(), x), |(d_p0, w, y_1, x)| f0287_backward(d_p0, w.view(), y_1, *x, 1.0)).unwrap();
+    let mut s = 1953552041u64;
+    let p0: Array1<f64> = random(3, &mut s);
+    let p1: Array2<f64> = random((3, 2), &mut s);
+    let p2: Array2<f64> = random((3, 3), &mut s);
+    let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0287_backward(&p0, p1.view(), &p2, p3, 1.0);
+    assert_eq!(value, f0287(&p0, p1.view(), &p2, p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0287_backward(p0, p1.view(), p2, *p3, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0, p1))]
-fn f0288(p0: f64, p1: f64, c0: &Array2<f64>, labels: &[usize]) -> f64 {
-    let t1 = sin(&((0.5 * c0).t().dot(c0)));
-    let t2 = softplus(&t1);
-    let t3 = if sum(&t2) <= 0.4629 {
-        &(logsumexp(&t1)) + &(t2.dot(&t1))
+#[differentiable(wrt(d_out, d_t1))]
+fn f0288(d_out: f64, d_t1: f64, y_1: &Array2<f64>) -> f64 {
+    let mut t1 = tanh(&(softmax(&(y_1.index_axis(Axis(1), 2)))));
+    if y_1[[0, 2]] > 0.0371 {
+        t1 *= &(&t1 - &t1);
     } else {
-        t2.to_owned()
+        t1 /= square(d_out) + 0.5;
+    }
+    let t3 = {
+        let grad_1 = t1.iter().sum::<f64>();
+        grad_1
     };
-    let t4 = p1 + p1;
-    t1.sum() + t2.sum() + t3[[1, 1]] + t4 + t1[[0, 2]]
+    let x_from_out = (sigmoid(&(&(concatenate(Axis(1), &[y_1.view(), y_1.view()]).unwrap()) * t3).t())).dot(&(tanh(&t1)));
+    t3 + x_from_out.dot(&x_from_out)
 }
 
 #[test]
 fn f0288_gradcheck() {
-    let mut s = 1383811088u64;
-    let p0 = scalar(&mut s);
-    let p1 = scalar(&mut s);
-    let c0: Array2<f64> = random((2, 3), &mut s);
-    let labels: &[usize] = &[3, 0, 6];
-    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
-    let (value, grads) = f0288_backward(p0, p1, &c0, labels, 1.0);
-    assert_eq!(value, f0288(p0, p1, &c0, labels));
-    gradcheck(&(p0, p1), |(p0, p1)| f0288_backward(*p0, *p1, &c0, labels, 1.0)).unwrap();
+    let mut s = 1877376449u64;
+    let d_out = scalar(&mut s);
+    let d_t1 = scalar(&mut s);
+    let y_1: Array2<f64> = random((2, 3), &mut s);
+    let (d_out, d_t1, y_1,) = std::hint::black_box((d_out, d_t1, y_1,));
+    let (value, grads) = f0288_backward(d_out, d_t1, &y_1, 1.0);
+    assert_eq!(value, f0288(d_out, d_t1, &y_1));
+    gradcheck(&(d_out, d_t1), |(d_out, d_t1)| f0288_backward(*d_out, *d_t1, &y_1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0289(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
     let t1 = p1;
-    let mut t2 = logsumexp(t1);
-    if sum(p0) >= 0.0371 {
-        t2 += &(tanh(&t2));
-    } else {
-        t2 = &t2 - 1.5;
-    }
-    let t3 = p1.column(1);
-    let t4 = powi(&(tanh(&(&t2 - &t3))), 2);
-    t1.sum() + logsumexp(&t2) + logsumexp(&t3) + logsumexp(&t4) + t1[[1, 1]]
+    let t2 = p1.row(0);
+    let t3 = t1;
+    let mut t4 = (&(t2.dot(t1)) * t1).dot(t3);
+    t4 += t1;
+    t1.sum() + t2.sum() + sum(t3) + t4[[1, 0]]
 }
 
 #[test]
 fn f0289_gradcheck() {
-    let mut s = 1658430620u64;
+    let mut s = 1563097596u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -7425,19 +7803,32 @@ fn f0289_gradcheck() {
 }
 #[differentiable]
 fn f0290(p0: f64) -> f64 {
-    let t1 = (p0 * p0) + (p0.mul_add(0.5, p0));
-    let mut t2 = t1;
-    let t1 = ((log_sigmoid(t2)) - 1.5) + t2;
-    t2 = softplus(t2);
-    let t3 = t1 + t1;
-    let t4 = (f64::log(square(t3 - t3) + 1.0, 0.5)).tanh();
-    let t5 = t2;
-    t2 + t1 + t3 + t4 + t5
+    let mut t1 = p0 * p0;
+    t1 -= (f0219(t1, p0)).abs();
+    if t1 > 0.4629 {
+        t1 -= 0.1 + p0;
+    } else {
+        t1 += abs(p0);
+    }
+    let mut t3 = {
+        let t2 = backprop::ops::log_sigmoid(((square(t1.tanh())).powi(2) + 0.5).log(0.5));
+        f64::log(square(p0) + 0.5, 10.0)
+    };
+    let t4 = if t3 >= 0.4629 {
+        (t3 + t1) + t3
+    } else {
+        (f64::tanh(t3)).exp()
+    };
+    for i in 0..3 {
+        t3 += exp(sigmoid(t4));
+    }
+    let t5 = t3;
+    t4 + t5
 }
 
 #[test]
 fn f0290_gradcheck() {
-    let mut s = 1882152769u64;
+    let mut s = 647986820u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0290_backward(p0, 1.0);
@@ -7446,13 +7837,20 @@ fn f0290_gradcheck() {
 }
 #[differentiable(wrt(p1, p2))]
 fn f0291(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
-    let t1 = concat(Axis(0), &[&(&(relu(p2)) + (p0.max(p1))), p2]);
-    mean(&t1)
+    let c1 = 0.25_f64;
+    let t1 = ((p2.mapv(|u| {
+        if u > 0.4629 {
+            (f0169(p1)).tanh()
+        } else {
+            1.5 / (square(u) + 1.0)
+        }
+    })).select(Axis(0), &[0, 0])) - p1;
+    t1.sum()
 }
 
 #[test]
 fn f0291_gradcheck() {
-    let mut s = 588492414u64;
+    let mut s = 559072695u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -7463,26 +7861,30 @@ fn f0291_gradcheck() {
     gradcheck(&(p1, p2.clone()), |(p1, p2)| f0291_backward(p0, *p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0292(w: &Array2<f64>) -> f64 {
-    let unused = softmax(&(tan(&(tanh(&(1.25 * w))))));
-    let _t2 = w;
-    sum(&unused)
+fn f0292(p0: &Array2<f64>) -> f64 {
+    let c1 = 1.25_f64;
+    let t1 = (p0.iter().map(|z| sin(*z)).sum::<f64>()).cos();
+    let t3 = {
+        let t2 = p0 * t1;
+        t1
+    };
+    t1 + t3
 }
 
 #[test]
 fn f0292_gradcheck() {
-    let mut s = 1783418127u64;
-    let w: Array2<f64> = random((1, 3), &mut s);
-    let (w,) = std::hint::black_box((w,));
-    let (value, grads) = f0292_backward(&w, 1.0);
-    assert_eq!(value, f0292(&w));
-    assert_eq!(grads.w.shape(), w.shape());
-    gradcheck(&(w.clone(),), |(w,)| f0292_backward(w, 1.0)).unwrap();
+    let mut s = 2057861759u64;
+    let p0: Array2<f64> = random((1, 3), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0292_backward(&p0, 1.0);
+    assert_eq!(value, f0292(&p0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0292_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0293(d_p0: f64, grad: &Array2<f64>) -> f64 {
-    let t1_from_t2 = powi(&(tanh(&(powi(&(grad - d_p0), 3)))), 2);
-    sum(&t1_from_t2)
+    let t1_from_t2 = floor(&((powi(grad, 3)).sum_axis(Axis(1))));
+    t1_from_t2.mean().unwrap()
 }
 
 #[test]
@@ -7497,46 +7899,51 @@ fn f0293_gradcheck() {
     gradcheck(&(d_p0, grad.clone()), |(d_p0, grad)| f0293_backward(*d_p0, grad, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0294(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: Array1<f64>) -> f64 {
-    let t1 = 2.0 / (square(&p3) + 1.0);
-    let t2 = backprop::ops::recip(&(square(&t1) + 1.0));
-    let t1 = &(&(p1 / &(square(p1) + 0.5)) * &t2) / &(&p3 * &p3 + 2.0);
-    let t3 = exp(&(sigmoid(&(abs(&t1)))));
-    sum(&t1) + sum(&t3) + mean(p2)
+fn f0294(grad: &Array2<f64>, w: &Array2<f64>, p2: &Array2<f64>, x: Array1<f64>) -> f64 {
+    let (n1, m1) = w.dim();
+    let t1 = w[[0, m1 - 1]];
+    let t1 = relu((-t1).abs());
+    let t1 = (exp(t1 / (square(t1) + 0.5))) - t1;
+    let unused = if sum(&x) <= 0.4629 {
+        p2.mapv(|u: f64| u)
+    } else {
+        sin(&(p2.mapv(|u: f64| u)))
+    };
+    t1 + unused[[0, 0]] + p2.mean().unwrap()
 }
 
 #[test]
 fn f0294_gradcheck() {
-    let mut s = 1504294299u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
-    let p1: Array2<f64> = random((3, 3), &mut s);
+    let mut s = 1389022103u64;
+    let grad: Array2<f64> = random((3, 2), &mut s);
+    let w: Array2<f64> = random((3, 3), &mut s);
     let p2: Array2<f64> = random((1, 2), &mut s);
-    let p3: Array1<f64> = random(3, &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0294_backward(&p0, &p1, &p2, p3.clone(), 1.0);
-    assert_eq!(value, f0294(&p0, &p1, &p2, p3.clone()));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
+    let x: Array1<f64> = random(3, &mut s);
+    let (grad, w, p2, x,) = std::hint::black_box((grad, w, p2, x,));
+    let (value, grads) = f0294_backward(&grad, &w, &p2, x.clone(), 1.0);
+    assert_eq!(value, f0294(&grad, &w, &p2, x.clone()));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    assert_eq!(grads.w.shape(), w.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0294_backward(p0, p1, p2, p3.clone(), 1.0)).unwrap();
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(grad.clone(), w.clone(), p2.clone(), x.clone()), |(grad, w, p2, x)| f0294_backward(grad, w, p2, x.clone(), 1.0)).unwrap();
 }
 #[differentiable]
 fn f0295(p0: &Array2<f64>) -> f64 {
     let t1 = p0;
-    let mut t2 = p0 * t1;
-    t2 += (mean_axis(&(&t2 / (square(&t2) + 2.0)), Axis(0))).sum();
-    let mut t3 = &(signum(&(p0 * t1))) * &(abs(&(round(&t2))));
-    for i in 0..1 {
-        t3 -= &(p0.row(i));
-        t2 += &(p0.row(i));
-    }
-    sum(&t2) + sum(&t3)
+    let t2 = t1 - t1;
+    let t3 = &t2;
+    let mut t5 = {
+        let t4 = (&(t3 - &t2) + (&t2 * t3)) + &t2;
+        (mean(&(logsumexp(p0)))) - (tan(&(tanh(&(t1.dot(&t3.t()))))))
+    };
+    t5 += 0.5;
+    sum(t3) + t5[[0, 2]]
 }
 
 #[test]
 fn f0295_gradcheck() {
-    let mut s = 1518480817u64;
+    let mut s = 675269255u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0295_backward(&p0, 1.0);
@@ -7545,147 +7952,140 @@ fn f0295_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0295_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0296(p0: Array2<f64>) -> f64 {
-    let t1 = p0.clone();
-    let t2 = (backprop::ops::tan(&(tanh(&(square(&t1)))))) * &p0;
-    let t3 = &t1 - &t1;
-    let t4 = &t3;
-    t3[[1, 1]] + t4[[1, 2]]
+fn f0296(y_1: Array2<f64>, labels: &[usize]) -> f64 {
+    let grad_1 = y_1.clone();
+    let c1: f64 = 2.0;
+    let t2 = &(logsumexp(&(y_1.map(|&z| c1 + c1)))) / &(square(&grad_1) + 2.0);
+    let d_x = {
+        let d_out = sigmoid(&(&y_1 + &t2));
+        tanh(&t2)
+    };
+    let grad_1 = square(&(sigmoid(&((softmax_cross_entropy(&d_x, labels)) - &t2))));
+    t2[[1, 0]] + mean(&d_x) + sum(&grad_1) + mean(&d_x)
 }
 
 #[test]
 fn f0296_gradcheck() {
-    let mut s = 944428073u64;
-    let p0: Array2<f64> = random((3, 3), &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0296_backward(p0.clone(), 1.0);
-    assert_eq!(value, f0296(p0.clone()));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0296_backward(p0.clone(), 1.0)).unwrap();
+    let mut s = 660085485u64;
+    let y_1: Array2<f64> = random((3, 3), &mut s);
+    let labels: &[usize] = &[0, 1, 0];
+    let (y_1,) = std::hint::black_box((y_1,));
+    let (value, grads) = f0296_backward(y_1.clone(), labels, 1.0);
+    assert_eq!(value, f0296(y_1.clone(), labels));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    gradcheck(&(y_1.clone(),), |(y_1,)| f0296_backward(y_1.clone(), labels, 1.0)).unwrap();
 }
-#[differentiable(wrt(grad))]
-fn f0297(d_out: f64, grad: &Array2<f64>) -> Array2<f64> {
-    let unused = {
-        let t1 = abs(grad);
-        &t1 * d_out
+#[differentiable(wrt(p1))]
+fn f0297(p0: f64, p1: &Array2<f64>) -> f64 {
+    let t2 = {
+        let t1 = p0.clamp(-1.0, 1.0);
+        -p1
     };
-    sigmoid(grad)
+    mean(&t2)
 }
 
 #[test]
 fn f0297_gradcheck() {
-    let mut s = 683178520u64;
-    let d_out = scalar(&mut s);
-    let grad: Array2<f64> = random((1, 3), &mut s);
-    let (d_out, grad,) = std::hint::black_box((d_out, grad,));
-    let up: Array2<f64> = random((1, 3), &mut s);
-    let (value, grads) = f0297_backward(d_out, &grad, &up);
-    assert_eq!(value, f0297(d_out, &grad));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(grad.clone(),), |(grad,)| f0297_backward(d_out, grad, &up))
-        .unwrap();
+    let mut s = 333706371u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0297_backward(p0, &p1, 1.0);
+    assert_eq!(value, f0297(p0, &p1));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p1.clone(),), |(p1,)| f0297_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0298(d_t1: ArrayView2<f64>, d_out: &Array2<f64>, out: &Array2<f64>, d_x: &Array2<f64>) -> f64 {
-    let grad_1 = out;
-    let out_1 = mse(&(d_out.dot(grad_1)), d_out);
-    let t4 = {
-        let x = tan(&(backprop::ops::tanh(grad_1)));
-        out_1
-    };
-    let x_from_out = softmax(&(d_x + t4));
-    t4 + x_from_out[[0, 0]]
+fn f0298(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
+    let t1 = p2;
+    let t2 = &(p3 / &(square(p3) + 0.5)) + &p0;
+    let t3 = (p2.sum_axis(Axis(0))).mapv(|e| e + e);
+    let t4 = p1;
+    mean(t1) + t2[[2, 1]] + sum(&t3) + t4[[1, 0]]
 }
 
 #[test]
 fn f0298_gradcheck() {
-    let mut s = 902308675u64;
-    let d_t1: Array2<f64> = random((1, 3), &mut s);
-    let d_out: Array2<f64> = random((3, 2), &mut s);
-    let out: Array2<f64> = random((2, 2), &mut s);
-    let d_x: Array2<f64> = random((3, 1), &mut s);
-    let (d_t1, d_out, out, d_x,) = std::hint::black_box((d_t1, d_out, out, d_x,));
-    let (value, grads) = f0298_backward(d_t1.view(), &d_out, &out, &d_x, 1.0);
-    assert_eq!(value, f0298(d_t1.view(), &d_out, &out, &d_x));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(d_t1.clone(), d_out.clone(), out.clone(), d_x.clone()), |(d_t1, d_out, out, d_x)| f0298_backward(d_t1.view(), d_out, out, d_x, 1.0)).unwrap();
-}
-#[differentiable(wrt(p0, p1, p2, p3))]
-fn f0299(p0: &Array1<f64>, p1: Array2<f64>, p2: &Array2<f64>, p3: &Array1<f64>, c0: &Array2<f64>) -> f64 {
-    let t1 = p3 + c0;
-    let t2 = &p1 + &p1;
-    let t4 = {
-        let t3 = &(&(backprop::ops::recip(&(square(&t2) + 1.0))) * &p1) * &(to_radians(&t2));
-        (square(p3)).clamp(-2.0, 3.0)
-    };
-    t2[[0, 1]] + sum(&t4) + mean(p3)
-}
-
-#[test]
-fn f0299_gradcheck() {
-    let mut s = 964504474u64;
-    let p0: Array1<f64> = random(3, &mut s);
-    let p1: Array2<f64> = random((1, 3), &mut s);
-    let p2: Array2<f64> = random((1, 2), &mut s);
-    let p3: Array1<f64> = random(2, &mut s);
-    let c0: Array2<f64> = random((3, 1), &mut s);
-    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let (value, grads) = f0299_backward(&p0, p1.clone(), &p2, &p3, &c0, 1.0);
-    assert_eq!(value, f0299(&p0, p1.clone(), &p2, &p3, &c0));
+    let mut s = 369234377u64;
+    let p0: Array2<f64> = random((1, 3), &mut s);
+    let p1: Array2<f64> = random((3, 2), &mut s);
+    let p2: Array2<f64> = random((2, 2), &mut s);
+    let p3: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0298_backward(p0.view(), &p1, &p2, &p3, 1.0);
+    assert_eq!(value, f0298(p0.view(), &p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0299_backward(p0, p1.clone(), p2, p3, &c0, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0298_backward(p0.view(), p1, p2, p3, 1.0)).unwrap();
+}
+#[differentiable(wrt(grad, out, d_x, d_t1))]
+fn f0299(grad: &Array1<f64>, out: Array2<f64>, d_x: &Array2<f64>, d_t1: &Array1<f64>, d_p0: &Array2<f64>) -> f64 {
+    let d_out = d_p0 + d_p0;
+    let (n1, m1) = d_x.dim();
+    let x_from_out = Array2::<f64>::from_shape_vec((1, m1), vec![0.0, 0.5]).unwrap();
+    let t3 = (d_x * 0.1 + &x_from_out).std(0.0);
+    let d_out = out.clone();
+    t3 + sum(&d_out)
+}
+
+#[test]
+fn f0299_gradcheck() {
+    let mut s = 166062873u64;
+    let grad: Array1<f64> = random(3, &mut s);
+    let out: Array2<f64> = random((1, 3), &mut s);
+    let d_x: Array2<f64> = random((1, 2), &mut s);
+    let d_t1: Array1<f64> = random(2, &mut s);
+    let d_p0: Array2<f64> = random((3, 1), &mut s);
+    let (grad, out, d_x, d_t1, d_p0,) = std::hint::black_box((grad, out, d_x, d_t1, d_p0,));
+    let (value, grads) = f0299_backward(&grad, out.clone(), &d_x, &d_t1, &d_p0, 1.0);
+    assert_eq!(value, f0299(&grad, out.clone(), &d_x, &d_t1, &d_p0));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    gradcheck(&(grad.clone(), out.clone(), d_x.clone(), d_t1.clone()), |(grad, out, d_x, d_t1)| f0299_backward(grad, out.clone(), d_x, d_t1, &d_p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0300(grad: f64, d_p0: &Array2<f64>, d_x: &Array2<f64>, d_t1: f64) -> Array2<f64> {
-    let t1 = (&(d_x.column(0)) / &(square(d_p0) + 0.5)).dot(d_p0);
-    t1
+fn f0300(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
+    let t1 = p2.t();
+    mean(&t1)
 }
 
 #[test]
 fn f0300_gradcheck() {
-    let mut s = 61905568u64;
-    let grad = scalar(&mut s);
-    let d_p0: Array2<f64> = random((2, 1), &mut s);
-    let d_x: Array2<f64> = random((2, 3), &mut s);
-    let d_t1 = scalar(&mut s);
-    let (grad, d_p0, d_x, d_t1,) = std::hint::black_box((grad, d_p0, d_x, d_t1,));
-    let up: Array2<f64> = random((2, 1), &mut s);
-    let (value, grads) = f0300_backward(grad, &d_p0, &d_x, d_t1, &up);
-    assert_eq!(value, f0300(grad, &d_p0, &d_x, d_t1));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(grad, d_p0.clone(), d_x.clone(), d_t1), |(grad, d_p0, d_x, d_t1)| f0300_backward(*grad, d_p0, d_x, *d_t1, &up))
-        .unwrap();
+    let mut s = 1676598433u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((2, 1), &mut s);
+    let p2: Array2<f64> = random((2, 3), &mut s);
+    let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0300_backward(p0, &p1, &p2, p3, 1.0);
+    assert_eq!(value, f0300(p0, &p1, &p2, p3));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0, p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0300_backward(*p0, p1, p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0301(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
     let t1 = p0;
-    let mut t3 = {
-        let t2 = -(p1.dot(t1));
-        &(t1 / 0.25) * t1
+    let t2 = backprop::ops::recip(&(square(&(t1.dot(&t1.t()))) + 1.0));
+    let t3 = t1;
+    let t2 = ((t2.iter().map(|u| softplus(*u)).sum::<f64>()) * p1).dot(&t2);
+    let t4 = &t2;
+    let t5 = &t2;
+    let t6 = array![0.5_f64, -0.75, -0.75];
+    let t8 = {
+        let t7 = t1 * &t6;
+        t7
     };
-    let t4 = t1;
-    for i in 0..3 {
-        t3 += &(backprop::ops::abs(t1));
-    }
-    let t5 = exp(t1);
-    let t6 = t4;
-    mean(t1) + mean(&t3) + mean(t4) + sum(&t5) + sum(t6) + mean(t1)
+    t1.iter().sum::<f64>() + t3.iter().sum::<f64>() + t2.sum() + t4.mean().unwrap() + sum(t5) + sum(&t8)
 }
 
 #[test]
 fn f0301_gradcheck() {
-    let mut s = 1498260042u64;
+    let mut s = 629654309u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -7696,137 +8096,119 @@ fn f0301_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0301_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
-fn f0302(p0: &Array2<f64>, c0: &Array2<f64>) -> f64 {
+fn f0302(p0: &Array2<f64>, c0: &Array2<f64>, labels: &[usize]) -> f64 {
     let t1 = c0;
-    let mut t2 = (p0[[1, 0]]).clamp(-1.0, 1.0);
-    if c0[[0, 0]] <= 0.0371 {
-        t2 += t2.powi(2);
-    }
-    t2 += sigmoid(t2);
-    if t2 <= -0.5183 {
-        t2 -= 0.75;
-    } else if c0[[0, 0]] > 0.0371 {
-        t2 *= sigmoid(t2);
-    }
-    let t3 = powi(t1, 2);
-    sum(t1) + t2 + t3.sum()
+    let t2 = (sin(&(tanh(c0)))).product();
+    let t3 = (t2 / 3.0) * c0;
+    let t4 = sigmoid(&(&t3 - t1));
+    let t1 = t3.clone();
+    let t6 = {
+        let t5 = tan(&(tanh(&t1)));
+        t5.mapv(|v| ((v - v).to_radians()).powi(2))
+    };
+    sum(&t1) + sum(&t6)
 }
 
 #[test]
 fn f0302_gradcheck() {
-    let mut s = 1647773322u64;
+    let mut s = 711919296u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let c0: Array2<f64> = random((1, 2), &mut s);
+    let labels: &[usize] = &[1];
     let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let (value, grads) = f0302_backward(&p0, &c0, 1.0);
-    assert_eq!(value, f0302(&p0, &c0));
+    let (value, grads) = f0302_backward(&p0, &c0, labels, 1.0);
+    assert_eq!(value, f0302(&p0, &c0, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0302_backward(p0, &c0, 1.0)).unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0302_backward(p0, &c0, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0303(p0: ArrayView2<f64>, p1: &Array2<f64>, labels: &[usize]) -> f64 {
-    let t1 = &(p0.dot(&p0)) / &(p1 * p1 + 0.5);
-    let t1 = &p0;
-    let mut t2 = t1.sum();
-    if t2 < -0.5183 && t2 > 0.0 {
-        t2 -= 0.25;
-    } else {
-        t2 /= square((softmax_cross_entropy(p1, labels)).hypot(square(t2) + 0.5)) + 0.5;
-    }
-    let t3 = ((square(abs(t2)) + 1.0).log10()).tanh();
-    let t4 = t2 - p1;
-    let t5 = t4.clone();
-    t1.sum() + t2 + t3 + mean(&t4) + t5[[0, 0]]
+fn f0303(p0: ArrayView2<f64>, p1: &Array2<f64>) -> f64 {
+    let t1 = &(relu(p1)) - (mse(p1, p1));
+    let t2 = t1.clone();
+    let t1 = t1[[0, 0]];
+    let t4 = {
+        let t3 = p0.mapv(|u: f64| (square(u) + 1.0).sqrt());
+        -&p0
+    };
+    let t5 = sigmoid((t4.mean().unwrap()) / (square(f0274(sigmoid(t1), t1.tanh())) + 2.0));
+    let _t6 = t5;
+    let t7 = (sin(&(-&t4))).sum();
+    t5 + t7
 }
 
 #[test]
 fn f0303_gradcheck() {
-    let mut s = 1784968822u64;
+    let mut s = 1135734745u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
-    let labels: &[usize] = &[1];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0303_backward(p0.view(), &p1, labels, 1.0);
-    assert_eq!(value, f0303(p0.view(), &p1, labels));
+    let (value, grads) = f0303_backward(p0.view(), &p1, 1.0);
+    assert_eq!(value, f0303(p0.view(), &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0303_backward(p0.view(), p1, labels, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0303_backward(p0.view(), p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0304(d_x: f64) -> f64 {
-    let t1_from_t2 = log_sigmoid(f64::fract(d_x / (square(d_x) + 0.5)));
-    let x_from_out = if t1_from_t2 > -0.5183 {
-        t1_from_t2 + t1_from_t2
-    } else {
-        log_sigmoid(t1_from_t2)
-    };
-    let d_out_1 = if x_from_out > 0.0371 {
-        x_from_out
-    } else {
-        x_from_out / ((d_x * x_from_out).powi(2) + 1.0)
-    };
-    let grad_1 = log_sigmoid(d_out_1.min(x_from_out));
-    t1_from_t2 + x_from_out + d_out_1 + grad_1
+fn f0304(p0: f64) -> f64 {
+    let t1 = (0.5 + (sin(p0))).tanh();
+    let _t2 = f64::log(square(sigmoid(p0.hypot(t1.powi(2) + 0.5))) + 1.0, 10.0);
+    let t3 = t1;
+    let t4 = t1 - t3;
+    t3 + t4
 }
 
 #[test]
 fn f0304_gradcheck() {
-    let mut s = 1744568736u64;
-    let d_x = scalar(&mut s);
-    let (d_x,) = std::hint::black_box((d_x,));
-    let (value, grads) = f0304_backward(d_x, 1.0);
-    assert_eq!(value, f0304(d_x));
-    gradcheck(&(d_x,), |(d_x,)| f0304_backward(*d_x, 1.0)).unwrap();
+    let mut s = 281267458u64;
+    let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0304_backward(p0, 1.0);
+    assert_eq!(value, f0304(p0));
+    gradcheck(&(p0,), |(p0,)| f0304_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0305(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64) -> Array2<f64> {
+fn f0305(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
     let t1 = if p2 >= -0.5183 {
-        tan(tanh((sum(p1)) + 0.5))
+        sin(&(sigmoid(&(p1.mapv(|z| p2)))))
     } else {
-        mse(&(&(p2 - &p0) * &(p1 + p1)), p1)
+        p1.to_owned()
     };
-    let mut t3 = {
-        let t2 = concat(Axis(0), &[p1, p1, p1]);
-        &t2 * &t2
-    };
-    t3 -= cos(t1);
-    let t1 = tan(&(tanh(&(&p0 + t1))));
-    for i in 0..1 {
-        t3 -= mean(&t1);
-        t3 += &((p1[[i, 0]]) / &(square(&t1) + 0.5));
+    let t2 = p1 + p1;
+    let t3 = (t1.column(0)).to_owned().permuted_axes([0]);
+    let mut t4 = t2.mean().expect("not empty");
+    if p2 <= 0.0371 {
+        t4 -= f0295(&(tanh(&t2)));
+    } else {
+        t4 += p2;
     }
-    exp(p1)
+    sum(&t3) + t4
 }
 
 #[test]
 fn f0305_gradcheck() {
-    let mut s = 1219247956u64;
+    let mut s = 274789454u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0305_backward(p0.view(), &p1, p2, &up);
+    let (value, grads) = f0305_backward(p0.view(), &p1, p2, 1.0);
     assert_eq!(value, f0305(p0.view(), &p1, p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0305_backward(p0.view(), p1, *p2, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0305_backward(p0.view(), p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0306(p0: &Array1<f64>, p1: &Array2<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
     let t2 = {
-        let t1 = log_sigmoid(p3);
-        &t1 + &t1
+        let t1 = exp_m1(p2);
+        sigmoid(&p3.to_shape(2).unwrap())
     };
-    mean(&t2)
+    t2.dot(&t2) + t2.mean().unwrap()
 }
 
 #[test]
 fn f0306_gradcheck() {
-    let mut s = 31704393u64;
+    let mut s = 1575971024u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2 = scalar(&mut s);
@@ -7841,14 +8223,14 @@ fn f0306_gradcheck() {
 }
 #[differentiable]
 fn f0307(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array1<f64>, p3: &Array2<f64>) -> f64 {
-    let t1 = p3.row(1);
-    let t2 = p2 + 0.25;
-    logsumexp(&t1) + t2.sum()
+    let t1 = mean(&(-p3).column(0));
+    let _t2 = p2 * p2;
+    t1
 }
 
 #[test]
 fn f0307_gradcheck() {
-    let mut s = 757455400u64;
+    let mut s = 240913518u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array1<f64> = random(3, &mut s);
@@ -7865,12 +8247,12 @@ fn f0307_gradcheck() {
 #[differentiable]
 fn f0308(p0: &Array2<f64>) -> f64 {
     let t1 = p0;
-    t1.sum()
+    t1[[1, 0]]
 }
 
 #[test]
 fn f0308_gradcheck() {
-    let mut s = 1108566000u64;
+    let mut s = 463470453u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0308_backward(&p0, 1.0);
@@ -7881,17 +8263,17 @@ fn f0308_gradcheck() {
 #[differentiable]
 fn f0309(p0: &Array2<f64>, p1: Array2<f64>, p2: Array2<f64>, p3: f64) -> f64 {
     let t1 = &p2;
-    let t2 = if p2[[1, 1]] <= 0.0371 {
-        &(&(sin(t1)) - &p2) + p3
+    let t2 = if p2.mean().unwrap() > -0.5183 {
+        &(p2.hypot(square(p3) + 0.5)) + p3
     } else {
-        t1.to_owned()
+        &(&(ln(&(square(&p2) + 0.5))) * p3) / &(square(t1) + 0.5)
     };
-    mean(t1) + t2.sum() + p2[[2, 2]]
+    t1.sum() + t2.iter().sum::<f64>()
 }
 
 #[test]
 fn f0309_gradcheck() {
-    let mut s = 899098530u64;
+    let mut s = 1356884087u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -7907,20 +8289,26 @@ fn f0309_gradcheck() {
 #[differentiable]
 fn f0310(p0: &Array1<f64>, p1: ArrayView2<f64>) -> f64 {
     let t1 = p0;
-    let t2 = if sum(t1) > -0.5183 {
-        p1.to_owned()
+    let n1 = p0.len();
+    let t2 = Array1::<f64>::linspace(0.0, 1.0, n1);
+    let c2: f64 = 2.0;
+    let t3 = if t1.iter().sum::<f64>() < 0.0371 {
+        t1.dot(t1)
     } else {
-        square(&p1)
+        mse(&((logsumexp(t1)) * &(Zip::from(t1).and(t1).map_collect(|&l, &r| l))), t1)
     };
-    let mut t1 = &p1 * p0;
-    t1 += &p1;
-    let t3 = tan(&(backprop::ops::tanh(&(&(t1.t()) + &t2))));
-    t2.sum() + mean(&t1) + t3.sum()
+    let t4 = (trunc(&(relu(&p1)))).map(|&u| log_sigmoid(u));
+    let t5 = ((t3.cos()).min(t3)) + t1;
+    let t7 = {
+        let t6 = t1.hypot(square(t3) + 0.5);
+        (tanh(&t6)).iter().zip((sigmoid(&t6)).iter()).map(|(u, v)| (*u) / (square(*v) + 1.0)).sum::<f64>()
+    };
+    sum(&t5) + t7
 }
 
 #[test]
 fn f0310_gradcheck() {
-    let mut s = 1296154557u64;
+    let mut s = 818576264u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -7931,55 +8319,48 @@ fn f0310_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0310_backward(p0, p1.view(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0311(p0: f64, p1: &Array2<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
-    let t1 = p1;
-    t1[[2, 0]]
+fn f0311(grad: f64, w: &Array2<f64>, d_out: f64, d_p0: &Array2<f64>) -> f64 {
+    let t1 = w;
+    sum(t1)
 }
 
 #[test]
 fn f0311_gradcheck() {
-    let mut s = 2123737953u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((3, 1), &mut s);
-    let p2 = scalar(&mut s);
-    let p3: Array2<f64> = random((3, 1), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0311_backward(p0, &p1, p2, &p3, 1.0);
-    assert_eq!(value, f0311(p0, &p1, p2, &p3));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0, p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0311_backward(*p0, p1, *p2, p3, 1.0)).unwrap();
+    let mut s = 201807890u64;
+    let grad = scalar(&mut s);
+    let w: Array2<f64> = random((3, 1), &mut s);
+    let d_out = scalar(&mut s);
+    let d_p0: Array2<f64> = random((3, 1), &mut s);
+    let (grad, w, d_out, d_p0,) = std::hint::black_box((grad, w, d_out, d_p0,));
+    let (value, grads) = f0311_backward(grad, &w, d_out, &d_p0, 1.0);
+    assert_eq!(value, f0311(grad, &w, d_out, &d_p0));
+    assert_eq!(grads.w.shape(), w.shape());
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    gradcheck(&(grad, w.clone(), d_out, d_p0.clone()), |(grad, w, d_out, d_p0)| f0311_backward(*grad, w, *d_out, d_p0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1))]
 fn f0312(p0: f64, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let mut t1 = c0.dot(&c0.t());
-    let t3 = {
-        let t2 = sin(&t1);
-        c0.dot(&c0.t())
-    };
-    let t5 = {
-        let t4 = powi(&(sigmoid(&(p1 + &t1))), 2);
-        concat(Axis(1), &[&(&t4 * c0), &t4])
-    };
-    let t7 = {
-        let t6 = (c0.column(1)).sum();
-        c0.dot(&c0.t())
-    };
-    for i in 0..3 {
-        t1 += &(&t1 / 0.75);
-    }
-    let t8 = if t3.sum() < 0.4629 {
-        t3.to_owned()
+    let t1 = (sum(p1)) / 3.0;
+    let (n1, m1) = p1.dim();
+    let t2 = Array2::<f64>::from_shape_vec((2, m1), vec![0.0, 0.5]).unwrap();
+    let mut t3 = if mean(c0) <= -0.5183 {
+        ((p1 * 0.1 + &t2).std_axis(Axis(0), 1.0)).select(Axis(0), &[0, 0, 0])
     } else {
-        (&(log_softmax(&t7)) / (square(c0.sum()) + 2.0)) - &(backprop::ops::recip(&(square(&(t7.sum_axis(Axis(0)))) + 1.0)))
+        tanh(&(((p1 * 0.1 + &t2).std_axis(Axis(0), 1.0)).select(Axis(0), &[0, 0, 0])))
     };
-    let t9 = sigmoid(&(&t7 * (sum(c0))));
-    t1.sum() + sum(&t3) + t5.sum() + t7[[0, 0]] + mean(&t8) + t9.sum()
+    t3 = softplus(&((p0 * &t3).floor()));
+    let t4 = c0;
+    let c2: f64 = 1.5;
+    let _t5 = t1 * &(c0.mapv(|v| v));
+    let t3 = atan(&(&(t4 - t1) / (square(p0.clamp(-1.0, 3.0)) + 2.0)));
+    let c3 = 1.5_f64;
+    let t6 = (t4.t()).mapv(|e| (1.25 / (square(e) + 1.0)) - (c3 * e));
+    t1 + t4[[0, 2]] + t3.mean().unwrap() + t6[[2, 0]]
 }
 
 #[test]
 fn f0312_gradcheck() {
-    let mut s = 1551431269u64;
+    let mut s = 1318437004u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let c0: Array2<f64> = random((1, 3), &mut s);
@@ -7990,59 +8371,53 @@ fn f0312_gradcheck() {
     gradcheck(&(p0, p1.clone()), |(p0, p1)| f0312_backward(*p0, p1, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0313(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array1<f64>, p3: &Array2<f64>) -> Array1<f64> {
-    let t1 = softmax(&(relu(p3)));
-    let t2 = &(square(&(abs(p0)))) * &(-p0);
-    let t4 = {
-        let t3 = (sum(p0)) * p3;
-        (tanh(&t2)) * &t2
-    };
-    exp(p2)
+fn f0313(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array1<f64>, p3: &Array2<f64>) -> f64 {
+    let (n1, m1) = p1.dim();
+    let t1 = (&(tanh(&(1.5 / (square(&(softmax(p1))) + 1.0)))) * 0.75).acos();
+    let _t2 = (p2 * 0.5).dot(p0);
+    let _t3 = (t1.mean_axis(Axis(0)).unwrap()).dot(p3);
+    t1.sum() + t1[[0, 0]]
 }
 
 #[test]
 fn f0313_gradcheck() {
-    let mut s = 962256076u64;
+    let mut s = 1410432938u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let p2: Array1<f64> = random(3, &mut s);
     let p3: Array2<f64> = random((2, 1), &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up: Array1<f64> = random(3, &mut s);
-    let (value, grads) = f0313_backward(&p0, &p1, &p2, &p3, &up);
+    let (value, grads) = f0313_backward(&p0, &p1, &p2, &p3, 1.0);
     assert_eq!(value, f0313(&p0, &p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0313_backward(p0, p1, p2, p3, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0313_backward(p0, p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1, p2))]
 fn f0314(p0: f64, p1: Array2<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
-    let t1 = tan(&(tanh(&(0.1 * p3))));
-    let t2 = p2 * p2;
-    let mut t3 = (t2 * &t1).clamp(-0.5, 0.5);
-    for i in 0..3 {
-        t3 += &(softmax(&t3));
+    let mut t1 = (p2 - 1.25).clamp(-0.5, 1.0);
+    if t1 > 0.4629 {
+        t1 *= p2;
+    } else if t1 <= 0.4629 {
+        t1 = abs(p2);
     }
-    let t5 = {
-        let t4 = t2 + &t1;
-        sum_axis(&t4, Axis(0))
-    };
-    let t7 = {
-        let t6 = t2;
-        sqrt(&(square(p3) + 1.0))
-    };
-    let t7 = t1.clone();
-    t5.dot(&t5) + mean(&t7)
+    let mut t1 = (p2 - p3).dot(&p3.t());
+    let t2 = p3;
+    let mut t3 = &(sum_axis(&(p3 / &(square(p3) + 1.0)), Axis(0))) + t2;
+    if sum(&p1) > 0.4629 {
+        t3 *= t2;
+    } else {
+        t1 -= 0.75;
+    }
+    let t3 = &t1;
+    t1.sum() + t2.sum() + mean(t3) + p0
 }
 
 #[test]
 fn f0314_gradcheck() {
-    let mut s = 181195241u64;
+    let mut s = 84916866u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let p2 = scalar(&mut s);
@@ -8054,38 +8429,46 @@ fn f0314_gradcheck() {
     gradcheck(&(p1.clone(), p2), |(p1, p2)| f0314_backward(p0, p1.clone(), *p2, &p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0315(p0: ArrayView2<f64>, labels: &[usize]) -> f64 {
-    let t1 = &p0;
-    let t2 = &p0;
-    let mut t3 = &((sum(t2)) * &p0) + ((t2.dot(&t2.t())).hypot(-1.5 * -1.5 + 0.5));
-    let t4 = &t3 - &t3;
-    t3 = (mean(&p0)) / (square(&(t2 / &(&t3 * &t3 + 1.0))) + 0.5);
-    let t5 = sum(&t3);
-    let t6 = softmax_cross_entropy(&t3, labels);
-    t5 + t6
+fn f0315(out: ArrayView2<f64>) -> f64 {
+    let d_d_x = &out;
+    let x = &out;
+    let d_x = &out / (square(x) + 1.0);
+    let mut out_1 = {
+        let t4 = x / &(square(&d_x) + 2.0);
+        d_x.dot(&t4.t())
+    };
+    let mut x_from_out = {
+        let t6 = &d_x * x;
+        sigmoid(&out_1)
+    };
+    x_from_out += &(d_x.column(1));
+    out_1 -= &x_from_out;
+    d_d_x[[0, 0]] + sum(x) + sum(&d_x) + out_1[[0, 0]] + mean(&x_from_out)
 }
 
 #[test]
 fn f0315_gradcheck() {
-    let mut s = 957427338u64;
-    let p0: Array2<f64> = random((1, 3), &mut s);
-    let labels: &[usize] = &[1];
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0315_backward(p0.view(), labels, 1.0);
-    assert_eq!(value, f0315(p0.view(), labels));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0315_backward(p0.view(), labels, 1.0)).unwrap();
+    let mut s = 2052740691u64;
+    let out: Array2<f64> = random((1, 3), &mut s);
+    let (out,) = std::hint::black_box((out,));
+    let (value, grads) = f0315_backward(out.view(), 1.0);
+    assert_eq!(value, f0315(out.view()));
+    assert_eq!(grads.out.shape(), out.shape());
+    gradcheck(&(out.clone(),), |(out,)| f0315_backward(out.view(), 1.0)).unwrap();
 }
 #[differentiable]
 fn f0316(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
-    let t1 = f0293(p0, p3);
-    let t2 = t1;
-    t1 + t2 + p0
+    let t1 = abs(&(p3 / (p3 * p3 + 0.5)));
+    let t3 = {
+        let t2 = &(t1.to_shape(2).unwrap()) * &t1;
+        t2
+    };
+    t1.mean().unwrap() + t3[[1, 0]]
 }
 
 #[test]
 fn f0316_gradcheck() {
-    let mut s = 1170880943u64;
+    let mut s = 1012222107u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -8099,64 +8482,72 @@ fn f0316_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0316_backward(*p0, p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0317(d_t1: &Array1<f64>, out: &Array2<f64>, d_p0: ArrayView1<f64>, grad: ArrayView2<f64>) -> f64 {
-    let d_out_1 = -((sum(out)) / &(square(d_t1) + 1.0));
-    let unused = &d_out_1 * out;
-    sum(&d_out_1) + mean(&unused)
+fn f0317(p0: &Array1<f64>, p1: &Array2<f64>, p2: ArrayView1<f64>, p3: ArrayView2<f64>) -> f64 {
+    let t1 = square(&p2);
+    let t3 = array![[0.0_f64], [0.5]];
+    let t4 = {
+        let t2 = square(&t1);
+        (&(sigmoid(&(ln(&(&p3 * &p3 + 0.5))))) * 0.1 + &t3).std(0.0)
+    };
+    t1.mean().unwrap() + t4
 }
 
 #[test]
 fn f0317_gradcheck() {
-    let mut s = 1177276390u64;
-    let d_t1: Array1<f64> = random(2, &mut s);
-    let out: Array2<f64> = random((3, 2), &mut s);
-    let d_p0: Array1<f64> = random(3, &mut s);
-    let grad: Array2<f64> = random((2, 1), &mut s);
-    let (d_t1, out, d_p0, grad,) = std::hint::black_box((d_t1, out, d_p0, grad,));
-    let (value, grads) = f0317_backward(&d_t1, &out, d_p0.view(), grad.view(), 1.0);
-    assert_eq!(value, f0317(&d_t1, &out, d_p0.view(), grad.view()));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(d_t1.clone(), out.clone(), d_p0.clone(), grad.clone()), |(d_t1, out, d_p0, grad)| f0317_backward(d_t1, out, d_p0.view(), grad.view(), 1.0)).unwrap();
+    let mut s = 1840885940u64;
+    let p0: Array1<f64> = random(2, &mut s);
+    let p1: Array2<f64> = random((3, 2), &mut s);
+    let p2: Array1<f64> = random(3, &mut s);
+    let p3: Array2<f64> = random((2, 1), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0317_backward(&p0, &p1, p2.view(), p3.view(), 1.0);
+    assert_eq!(value, f0317(&p0, &p1, p2.view(), p3.view()));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0317_backward(p0, p1, p2.view(), p3.view(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0318(p0: &Array2<f64>, p1: &Array1<f64>) -> f64 {
-    let mut t1 = ln(&(square(&(log_softmax(p0))) + 1.0));
-    for i in 0..1 {
-        t1 -= &(p0.row(i));
-        t1 += p0.row(i).dot(&p0.row(i));
-    }
-    let t2 = &(p1 + 0.5) + &((sin(p1)).dot(&(tanh(&t1))));
-    t1[[0, 0]] + logsumexp(&t2) + sum(&t1)
+fn f0318(p0: &Array2<f64>, p1: &Array1<f64>) -> Array1<f64> {
+    let t1 = (p1 + 0.75).hypot(0.5 * 0.5 + 0.5);
+    let t1 = p1.dot(p1);
+    let t1 = t1;
+    sin(p1)
 }
 
 #[test]
 fn f0318_gradcheck() {
-    let mut s = 636644412u64;
+    let mut s = 1627563979u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0318_backward(&p0, &p1, 1.0);
+    let up: Array1<f64> = random(3, &mut s);
+    let (value, grads) = f0318_backward(&p0, &p1, &up);
     assert_eq!(value, f0318(&p0, &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0318_backward(p0, p1, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0318_backward(p0, p1, &up))
+        .unwrap();
 }
 #[differentiable(wrt(p1, p2))]
 fn f0319(p0: &Array1<f64>, p1: Array2<f64>, p2: f64) -> f64 {
-    let t2 = {
-        let t1 = p0 + p0;
-        square(p0)
+    let mut t2 = {
+        let t1 = concatenate(Axis(0), &[p0.view(), p0.view()]).unwrap();
+        t1
     };
-    let t3 = square(&(&t2 - p2));
-    logsumexp(&t2) + sum(&t3) + p1.sum()
+    for i in 0..1 {
+        t2 += logsumexp(&t2);
+        t2 += f0284(p0, p2);
+    }
+    t2.iter().sum::<f64>()
 }
 
 #[test]
 fn f0319_gradcheck() {
-    let mut s = 2000128270u64;
+    let mut s = 622144412u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2 = scalar(&mut s);
@@ -8168,17 +8559,19 @@ fn f0319_gradcheck() {
 }
 #[differentiable]
 fn f0320(p0: f64) -> f64 {
-    let mut t1 = p0 + ((square(p0.exp()) + 1.0).sqrt());
-    if p0 > 0.0371 {
-        t1 -= t1 / (square(p0) + 0.5);
-    }
-    let t1 = (t1 + p0) / (t1.powi(2) + 0.5);
-    t1
+    let t1 = round(p0);
+    let t2 = if p0 >= 0.4629 {
+        (1.5 + (backprop::ops::sigmoid((square(t1) + 0.5).ln()))).powf(0.25)
+    } else {
+        t1
+    };
+    let t3 = f64::tanh(t1);
+    t1 + t2 + t3
 }
 
 #[test]
 fn f0320_gradcheck() {
-    let mut s = 211208492u64;
+    let mut s = 2095065914u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0320_backward(p0, 1.0);
@@ -8187,18 +8580,21 @@ fn f0320_gradcheck() {
 }
 #[differentiable]
 fn f0321(p0: ArrayView2<f32>, p1: &Array2<f32>, p2: f32) -> f32 {
-    let t1 = if mean(p1) <= 0.4629 || p2 > 0.0 {
-        p2
+    let (n1, m1) = p1.dim();
+    let (n2, m2) = p0.dim();
+    let t1 = Array2::<f32>::ones((m1, n2));
+    let t2 = if p1.iter().sum::<f32>() < 0.4629 {
+        square(p2)
     } else {
-        (to_radians(p2)).max(p2)
+        sum(&(tanh(p1)))
     };
-    let t2 = &(t1 / &(square(&p0) + 2.0)) * p2;
-    t1 + sum(&t2)
+    let t3 = p2 - &p0;
+    t2 + t3.mean().unwrap() + sum(&t3)
 }
 
 #[test]
 fn f0321_gradcheck() {
-    let mut s = 780109701u64;
+    let mut s = 1977457067u64;
     let p0: Array2<f32> = random32((1, 3), &mut s);
     let p1: Array2<f32> = random32((3, 3), &mut s);
     let p2 = scalar32(&mut s);
@@ -8215,20 +8611,18 @@ fn f0321_gradcheck() {
 }
 #[differentiable]
 fn f0322(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
-    let _t1 = &(sqrt(&(square(&(p2.dot(p1))) + 1.0))) * p2;
-    let _t2 = &(ln(&(square(&(p1 + p0)) + 0.5))) * 0.25;
-    let mut t4 = {
-        let t3 = p2 - p2;
-        tan(&(tanh(&t3)))
-    };
-    t4 += &(p2 * &t4);
-    t4 = powi(&t4, 1);
-    t4[[2, 0]]
+    let _t1 = (relu(mean(p2))) / &(square(p1) + 1.0);
+    let c1: f64 = 0.75;
+    let t2 = (&(p2.map(|&e| e)) + p2).iter().sum::<f64>();
+    let t3 = p1.broadcast((2, 3)).unwrap();
+    let t4 = (p1 * t2) + p0;
+    let t5 = (&t3 / &(square(&t3) + 0.5)).slice(s![1..2, ..-1]).sum();
+    t4.sum() + t5 + t5
 }
 
 #[test]
 fn f0322_gradcheck() {
-    let mut s = 2019906756u64;
+    let mut s = 1753081544u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -8240,46 +8634,49 @@ fn f0322_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0322_backward(*p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0323(x: f32, d_t1: ArrayView2<f32>, labels: &[usize]) -> f32 {
-    let d_out = (abs(x)) * &d_t1;
-    let grad_1 = &d_out / &(square(&(ln(&(square(&d_out) + 0.5)))) + 0.5);
-    let x_from_out = {
-        let d_out_1 = &d_t1 - (softmax_cross_entropy(&grad_1, labels));
-        x.min(0.1)
-    };
-    mean(&grad_1) + x_from_out
+fn f0323(p0: f32, p1: ArrayView2<f32>) -> Array2<f32> {
+    let t1 = (p1.view().permuted_axes([1, 0])).mapv(|z| (f0176(p0)) - z);
+    let t2 = &t1;
+    let t3 = mse(&p1, &p1);
+    sin(t2)
 }
 
 #[test]
 fn f0323_gradcheck() {
-    let mut s = 1260604416u64;
-    let x = scalar32(&mut s);
-    let d_t1: Array2<f32> = random32((1, 2), &mut s);
-    let labels: &[usize] = &[0];
-    let (x, d_t1,) = std::hint::black_box((x, d_t1,));
-    let (value, grads) = f0323_backward(x, d_t1.view(), labels, 1.0);
-    assert_eq!(value, f0323(x, d_t1.view(), labels));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    let mut s = 976898028u64;
+    let p0 = scalar32(&mut s);
+    let p1: Array2<f32> = random32((1, 2), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let up: Array2<f32> = random32((2, 1), &mut s);
+    let (value, grads) = f0323_backward(p0, p1.view(), &up);
+    assert_eq!(value, f0323(p0, p1.view()));
+    assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(x, d_t1.clone()), |(x, d_t1)| f0323_backward(*x, d_t1.view(), labels, 1.0))
+        .upstream(&up)
+        .check(&(p0, p1.clone()), |(p0, p1)| f0323_backward(*p0, p1.view(), &up))
         .unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
 fn f0324(p0: &Array2<f64>, p1: f64, p2: ArrayView1<f64>, p3: &Array2<f64>, c0: &Array1<f64>) -> f64 {
     let t1 = p3;
-    let t2 = t1 / (square(&p2) + 0.5);
-    let t3 = p3;
-    let t4 = 1.5 - p3;
-    let t5 = &(3.0 * &(p2.dot(p3))) + p3;
-    let t6 = &(p3.sum_axis(Axis(0))) - (p1.max(1.5));
-    t1[[0, 0]] + t2.sum() + sum(t3) + t4.sum() + t5[[1, 0]] + t6.sum()
+    let t3 = {
+        let t2 = t1 * t1;
+        t2.mapv(|e| e - e)
+    };
+    let mut t4 = t3.clone();
+    t4 = t1 + &t3;
+    let t6 = {
+        let t5 = t4.iter().sum::<f64>();
+        relu(p3)
+    };
+    sum(t1) + t3[[0, 0]] + t4[[1, 0]] + sum(&t6)
 }
 
 #[test]
 fn f0324_gradcheck() {
-    let mut s = 1196557337u64;
+    let mut s = 59417568u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array1<f64> = random(2, &mut s);
@@ -8293,77 +8690,83 @@ fn f0324_gradcheck() {
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0324_backward(p0, *p1, p2.view(), p3, &c0, 1.0)).unwrap();
 }
-#[differentiable(wrt(x))]
-fn f0325(d_x: Array2<f64>, x: &Array2<f64>, y_1: &Array2<f64>) -> f64 {
-    let mut unused = {
-        let d_d_x = ((x / &(square(&d_x) + 0.5)) - 1.5) * 3.0;
-        sum_axis(&d_d_x, Axis(1))
-    };
-    let mut out_1 = x + (mse(&(y_1 * 0.75), y_1));
-    unused -= &(clamp(&unused, -0.5, 3.0));
-    out_1 -= x;
-    sum(&unused) + out_1.sum()
+#[differentiable(wrt(p1))]
+fn f0325(p0: Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
+    let t1 = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
+    let t2 = p2 * &(p1.dot(&p1.t()));
+    let t3 = p2;
+    let mut t3 = t2.clone();
+    let t4 = array![[0.0_f64, 0.5, 1.0]];
+    t3 *= &(((sigmoid(&(backprop::ops::log_sigmoid(p2)))) * 0.1 + &t4).var_axis(Axis(1), 1.0));
+    let _t5 = sqrt(&(square(&t3) + 1.0));
+    t2.mean().unwrap() + t3[[1, 2]] + p2[[0, 2]]
 }
 
 #[test]
 fn f0325_gradcheck() {
-    let mut s = 1299895092u64;
-    let d_x: Array2<f64> = random((3, 2), &mut s);
-    let x: Array2<f64> = random((3, 2), &mut s);
-    let y_1: Array2<f64> = random((1, 3), &mut s);
-    let (d_x, x, y_1,) = std::hint::black_box((d_x, x, y_1,));
-    let (value, grads) = f0325_backward(d_x.clone(), &x, &y_1, 1.0);
-    assert_eq!(value, f0325(d_x.clone(), &x, &y_1));
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(x.clone(),), |(x,)| f0325_backward(d_x.clone(), x, &y_1, 1.0)).unwrap();
+    let mut s = 176575300u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let p1: Array2<f64> = random((3, 2), &mut s);
+    let p2: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0325_backward(p0.clone(), &p1, &p2, 1.0);
+    assert_eq!(value, f0325(p0.clone(), &p1, &p2));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p1.clone(),), |(p1,)| f0325_backward(p0.clone(), p1, &p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0326(p0: &Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>, labels: &[usize]) -> f64 {
-    let mut t1 = logsumexp(p3);
-    t1 *= p1;
-    let t1 = (ln(&(square(p0) + 0.5))).dot(&p0.t());
-    let t2 = t1.clone();
-    let t3 = softmax_cross_entropy(&(&(-p3) - (0.25 * p2)), labels);
-    let t4 = sigmoid(t3);
-    t3 + t4
+fn f0326(w: &Array2<f64>, p1: f64, y_1: f64, d_p0: &Array2<f64>) -> f64 {
+    let (n1, m1) = d_p0.dim();
+    let d_x = Array::from_elem((1, m1), 0.5_f64);
+    let mut grad_1 = &d_x - d_p0;
+    grad_1 += log_sigmoid(y_1);
+    let _t3 = grad_1.sum_axis(Axis(0));
+    let grad_1 = (grad_1.iter().sum::<f64>()) - &grad_1;
+    let out = p1;
+    let unused = {
+        let t5 = d_p0.dot(&w.t());
+        t5.iter().map(|e| {
+        if out > 0.0371 {
+            atan(out)
+        } else {
+            out - (*e)
+        }
+    }).sum::<f64>()
+    };
+    out + unused
 }
 
 #[test]
 fn f0326_gradcheck() {
-    let mut s = 1130159475u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
+    let mut s = 792028157u64;
+    let w: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
-    let p2 = scalar(&mut s);
-    let p3: Array2<f64> = random((3, 2), &mut s);
-    let labels: &[usize] = &[1, 0, 0];
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0326_backward(&p0, p1, p2, &p3, labels, 1.0);
-    assert_eq!(value, f0326(&p0, p1, p2, &p3, labels));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0326_backward(p0, *p1, *p2, p3, labels, 1.0)).unwrap();
+    let y_1 = scalar(&mut s);
+    let d_p0: Array2<f64> = random((3, 2), &mut s);
+    let (w, p1, y_1, d_p0,) = std::hint::black_box((w, p1, y_1, d_p0,));
+    let (value, grads) = f0326_backward(&w, p1, y_1, &d_p0, 1.0);
+    assert_eq!(value, f0326(&w, p1, y_1, &d_p0));
+    assert_eq!(grads.w.shape(), w.shape());
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    gradcheck(&(w.clone(), p1, y_1, d_p0.clone()), |(w, p1, y_1, d_p0)| f0326_backward(w, *p1, *y_1, d_p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0327(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
-    let mut t1 = &(&(p3 / &(square(p3) + 1.0)) + &(p3 * 3.0)) / (square(&((tan(&(tanh(p1)))).hypot(0.5 * 0.5 + 0.5))) + 2.0);
-    let t2 = (sum(&(sqrt(&(square(p2) + 0.5))))).sin();
-    let mut t3 = sum(p2);
-    t1 *= p0;
-    for i in 0..3 {
-        t1 -= 0.25;
-        t3 += square(p0);
-    }
-    let t4 = if mean(p1) > 0.0371 {
-        t2 * t2
-    } else {
-        sum(p1)
+    let mut t1 = p2 - (sum(&(sqrt(&(square(p1) + 1.0)))));
+    let t2 = p3.dot(&p2.t());
+    t1 -= &(&(tanh(&t1)) + &t1);
+    let t4 = {
+        let t3 = tanh(&t1);
+        p3.mapv(f64::sin)
     };
-    mean(&t1) + t2 + t3 + t4 + p0
+    t1 = cos(p2);
+    let t5 = &(p3.t()) * p0;
+    t4[[1, 0]] + t5[[0, 1]]
 }
 
 #[test]
 fn f0327_gradcheck() {
-    let mut s = 874204933u64;
+    let mut s = 114506562u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -8377,139 +8780,156 @@ fn f0327_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0327_backward(*p0, p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0328(p0: ArrayView2<f32>, p1: &Array2<f32>, p2: &Array1<f32>, p3: &Array1<f32>) -> f32 {
-    let t1 = if p3.dot(p3) > -0.5183 {
-        p2.dot(p2)
+fn f0328(grad: ArrayView2<f32>, d_t1: &Array2<f32>, d_x: &Array1<f32>, d_p0: &Array1<f32>) -> Array2<f32> {
+    let c1 = 1.25_f32;
+    let mut d_out_1 = if d_p0.dot(d_p0) >= -0.5183 {
+        softmax(d_p0)
     } else {
-        logsumexp(p3)
+        d_p0 / 1.25
     };
-    let t2 = p2;
-    let _t3 = &((square(t1)) * t2) - p1;
-    let _t4 = sum(p2);
-    let t1 = (sum(&(concat(Axis(0), &[p2, p2])))) - (softplus(p3.sum()));
-    sum(t2) + t1 + sum(p1)
+    d_out_1 = sqrt(&(square(d_p0) + 0.5));
+    d_out_1 *= d_p0;
+    let d_out_1 = d_p0[0];
+    let c2: f32 = 0.75;
+    let x_from_out = d_p0.map(|&u| {
+        if u <= 0.0371 {
+            (c2.tanh()).tan()
+        } else {
+            0.5 + u
+        }
+    });
+    exp(&grad)
 }
 
 #[test]
 fn f0328_gradcheck() {
-    let mut s = 579340224u64;
-    let p0: Array2<f32> = random32((2, 2), &mut s);
-    let p1: Array2<f32> = random32((2, 1), &mut s);
-    let p2: Array1<f32> = random32(3, &mut s);
-    let p3: Array1<f32> = random32(2, &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0328_backward(p0.view(), &p1, &p2, &p3, 1.0);
-    assert_eq!(value, f0328(p0.view(), &p1, &p2, &p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
+    let mut s = 2132050389u64;
+    let grad: Array2<f32> = random32((2, 2), &mut s);
+    let d_t1: Array2<f32> = random32((2, 1), &mut s);
+    let d_x: Array1<f32> = random32(3, &mut s);
+    let d_p0: Array1<f32> = random32(2, &mut s);
+    let (grad, d_t1, d_x, d_p0,) = std::hint::black_box((grad, d_t1, d_x, d_p0,));
+    let up: Array2<f32> = random32((2, 2), &mut s);
+    let (value, grads) = f0328_backward(grad.view(), &d_t1, &d_x, &d_p0, &up);
+    assert_eq!(value, f0328(grad.view(), &d_t1, &d_x, &d_p0));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0328_backward(p0.view(), p1, p2, p3, 1.0))
+        .upstream(&up)
+        .check(&(grad.clone(), d_t1.clone(), d_x.clone(), d_p0.clone()), |(grad, d_t1, d_x, d_p0)| f0328_backward(grad.view(), d_t1, d_x, d_p0, &up))
         .unwrap();
 }
 #[differentiable]
-fn f0329(p0: &Array2<f64>, labels: &[usize]) -> f64 {
-    let _t1 = (p0 * p0) - &(p0 + p0);
-    p0[[1, 0]]
+fn f0329(p0: &Array2<f64>) -> f64 {
+    let _t1 = (p0 * p0).t().dot(p0);
+    p0.iter().sum::<f64>()
 }
 
 #[test]
 fn f0329_gradcheck() {
-    let mut s = 1716687168u64;
+    let mut s = 998650738u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
-    let labels: &[usize] = &[1, 0, 0];
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0329_backward(&p0, labels, 1.0);
-    assert_eq!(value, f0329(&p0, labels));
+    let (value, grads) = f0329_backward(&p0, 1.0);
+    assert_eq!(value, f0329(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0329_backward(p0, labels, 1.0)).unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0329_backward(p0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1, p2, p3))]
-fn f0330(p0: f64, p1: &Array1<f64>, p2: f64, p3: &Array2<f64>) -> Array2<f64> {
-    let mut t1 = p1 / (square(p2) + 1.0);
-    let _t2 = p2;
-    let t3 = &t1 / (square(p2) + 2.0);
-    let mut t4 = &(p2 + &t1) * p2;
-    let t5 = (1.5 + (sigmoid(t1.dot(&t4)))).powf(cos(p2));
-    for i in 0..3 {
-        t1 += &t4;
-        t4 += p3[[i, 2]];
-    }
-    let t6 = (p3 - t5) + ((mean(&t3)) + 0.75);
-    exp(p3)
+fn f0330(p0: f64, p1: &Array1<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
+    let mut t1 = concat(Axis(1), &[&((-p2) - &((p3 * p3 + 0.5).log(square(p2) + 1.5))), p3]);
+    let t2 = (-p0) * (p3.to_owned().mapv_into(|z| relu(p0)));
+    let t3 = p3;
+    let n1 = p1.len() - 1;
+    let t4 = (sigmoid(f0290(p2))) * (p1[n1]);
+    let t6 = {
+        let t5 = mean_axis(&(t2.map(|&u| u.mul_add(p0, 0.25))), Axis(0));
+        mean(&(&t5 - t3))
+    };
+    let t8 = {
+        let t7 = p3;
+        softmax(p3)
+    };
+    t1 -= 2.0;
+    let t10 = {
+        let t9 = sin(&t8);
+        t9
+    };
+    t1.mean().unwrap() + t2.iter().sum::<f64>() + t3[[1, 2]] + t4 + t6 + t8.sum() + t10.sum() + p1.dot(p1)
 }
 
 #[test]
 fn f0330_gradcheck() {
-    let mut s = 1947991253u64;
+    let mut s = 1745812501u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((3, 3), &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up: Array2<f64> = random((3, 3), &mut s);
-    let (value, grads) = f0330_backward(p0, &p1, p2, &p3, &up);
+    let (value, grads) = f0330_backward(p0, &p1, p2, &p3, 1.0);
     assert_eq!(value, f0330(p0, &p1, p2, &p3));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p1.clone(), p2, p3.clone()), |(p1, p2, p3)| f0330_backward(p0, p1, *p2, p3, &up))
-        .unwrap();
+    gradcheck(&(p1.clone(), p2, p3.clone()), |(p1, p2, p3)| f0330_backward(p0, p1, *p2, p3, 1.0)).unwrap();
 }
-#[differentiable(wrt(out, d_p0, x))]
-fn f0331(out: &Array2<f64>, d_p0: &Array2<f64>, x: &Array2<f64>, y_1: &Array1<f64>) -> f64 {
-    let t1_from_t2 = {
-        let x_from_out = x.dot(&x.t());
-        cos(d_p0)
-    };
-    let mut t4 = {
-        let t3 = sum(x);
-        d_p0[[0, 0]]
-    };
-    let t5 = f0280(y_1, &t1_from_t2);
-    let d_out_1 = x * t4;
-    let t7 = &d_out_1;
-    t4 = y_1[0];
-    let d_out = tan(tanh(t4));
-    t7.sum() + d_out + mean(t7)
+#[differentiable(wrt(p0, p1, p2))]
+fn f0331(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, c0: &Array1<f64>) -> f64 {
+    let t1 = concat(Axis(1), &[p2, p1, p1]);
+    let t2 = p2;
+    let _t3 = t2;
+    let mut t4 = (t2 + p2) - 2.0;
+    for i in 0..3 {
+        t4 += &((p1 * c0).dot(t2));
+    }
+    let t5 = cos(&((&t1 - &t1) + &t1));
+    let t6 = tan(&(tanh(p1)));
+    let t7 = t4.clone();
+    t1.iter().sum::<f64>() + t2[[1, 0]] + sum(&t4) + mean(&t5) + t6[[0, 0]] + t7.mean().unwrap() + p1[[0, 1]]
 }
 
 #[test]
 fn f0331_gradcheck() {
-    let mut s = 2072152879u64;
-    let out: Array2<f64> = random((2, 1), &mut s);
-    let d_p0: Array2<f64> = random((2, 2), &mut s);
-    let x: Array2<f64> = random((2, 3), &mut s);
-    let y_1: Array1<f64> = random(2, &mut s);
-    let (out, d_p0, x, y_1,) = std::hint::black_box((out, d_p0, x, y_1,));
-    let (value, grads) = f0331_backward(&out, &d_p0, &x, &y_1, 1.0);
-    assert_eq!(value, f0331(&out, &d_p0, &x, &y_1));
-    assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(out.clone(), d_p0.clone(), x.clone()), |(out, d_p0, x)| f0331_backward(out, d_p0, x, &y_1, 1.0)).unwrap();
+    let mut s = 2128034012u64;
+    let p0: Array2<f64> = random((2, 1), &mut s);
+    let p1: Array2<f64> = random((2, 2), &mut s);
+    let p2: Array2<f64> = random((2, 3), &mut s);
+    let c0: Array1<f64> = random(2, &mut s);
+    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
+    let (value, grads) = f0331_backward(&p0, &p1, &p2, &c0, 1.0);
+    assert_eq!(value, f0331(&p0, &p1, &p2, &c0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0331_backward(p0, p1, p2, &c0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0332(p0: ArrayView1<f64>, p1: &Array2<f64>, p2: Array2<f64>, p3: f64) -> f64 {
     let mut t2 = {
-        let t1 = tanh(&(concat(Axis(0), &[&p2, &p2, &p2])));
-        sqrt(&(square(&(&p0 / (square(&t1) + 0.5))) + 0.5))
+        let t1 = (square((f0295(&p2)) / (square(p3.cos()) + 2.0)) + 0.5).ln();
+        tanh(&p0)
     };
-    let t3 = &p0;
-    let t4 = &p0;
-    t2 /= &(square(t4) + 0.5);
-    let t3 = tan(&(tanh(t4)));
-    let _t5 = p3;
-    t4.dot(t4) + mean(&t3) + sum(p1)
+    for i in 0..2 {
+        t2 += &(&t2 + 3.0);
+    }
+    let t3 = array![0.0_f64, 0.5, 1.0];
+    let t4 = (&(sin(&(p2.dot(&p0)))) * 0.1 + &t3).std(1.0);
+    let c1 = 1.5_f64;
+    let t6 = {
+        let t5 = (mean_axis(p1, Axis(0))).iter().zip((square(&(tanh(&t2)))).iter()).map(|(&l, &r)| (square(l - 0.1) + 1.0).recip()).sum::<f64>();
+        backprop::ops::recip(&(square(&(powi(&p2, 3))) + 1.0))
+    };
+    let t7 = (sigmoid(f0279(p3, p1))) * &t6;
+    let t8 = &p0;
+    t7[[2, 1]] + t8.dot(t8)
 }
 
 #[test]
 fn f0332_gradcheck() {
-    let mut s = 567289986u64;
+    let mut s = 1242046251u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -8524,13 +8944,13 @@ fn f0332_gradcheck() {
 }
 #[differentiable(wrt(p0, p1))]
 fn f0333(p0: ArrayView1<f64>, p1: f64, c0: &Array2<f64>) -> f64 {
-    let t1 = tan(&(tanh(&((c0 * c0 + 1.0).log(0.5)))));
-    t1.sum() + c0[[2, 1]]
+    let t1 = (square(&(concat(Axis(0), &[c0, c0, c0]))) + 0.5).log(2.0);
+    t1.sum()
 }
 
 #[test]
 fn f0333_gradcheck() {
-    let mut s = 114489615u64;
+    let mut s = 1739690163u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1 = scalar(&mut s);
     let c0: Array2<f64> = random((3, 2), &mut s);
@@ -8545,17 +8965,17 @@ fn f0334(p0: f64) -> f64 {
     let t1 = p0;
     let _t2 = p0;
     let t3 = if p0 >= -0.5183 {
-        p0 / (square(p0) + 1.0)
+        t1 * t1
     } else {
-        (square(p0) + 0.5).sqrt()
+        p0.tanh()
     };
-    let t4 = abs(0.25 / (square(t3) + 1.0));
-    t3 + t4 + t1
+    let t4 = t1 * t3;
+    t1 + t3 + t4
 }
 
 #[test]
 fn f0334_gradcheck() {
-    let mut s = 457415627u64;
+    let mut s = 394869864u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0334_backward(p0, 1.0);
@@ -8564,24 +8984,30 @@ fn f0334_gradcheck() {
 }
 #[differentiable]
 fn f0335(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
-    let mut t2 = {
-        let t1 = cos(&p2.t());
-        square(mean(&(t1.dot(p2))))
+    let c1: f64 = 1.5;
+    let t2 = {
+        let t1 = p1 + &((p2.dot(&p2.t())).mapv(|z| {
+        if z < -0.5183 {
+            floor(c1)
+        } else {
+            f0208(z, sin(c1 - z))
+        }
+    }));
+        p0
     };
-    t2 += p1;
-    let t3 = if t2 >= 0.0371 {
-        relu(&(softmax(p2)))
-    } else {
-        ln(&(p2 * p2 + 0.5))
+    let mut t3 = relu(t2);
+    let t5 = {
+        let t4 = t3;
+        f0304(p0)
     };
-    let t3 = abs(&(t3.clamp(-2.0, 3.0)));
-    let t4 = tan(t2.tanh());
-    mean(&t3) + t4
+    t3 /= square((t2.exp()) + (t2 - t5)) + 1.0;
+    let t6 = (abs(t5 * t5)).hypot(square(t5) + 0.5);
+    t5 + t6
 }
 
 #[test]
 fn f0335_gradcheck() {
-    let mut s = 1316333536u64;
+    let mut s = 1992114547u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
@@ -8593,25 +9019,28 @@ fn f0335_gradcheck() {
 }
 #[differentiable]
 fn f0336(p0: &Array2<f64>) -> f64 {
-    let mut t2 = {
-        let t1 = (-p0) + 1.5;
-        1.25 / (square(&(&t1 - p0)) + 1.0)
+    let t1 = (p0 * p0).dot(&p0.t());
+    let t2 = p0;
+    let t3 = &t1 / &(square(t2) + 2.0);
+    let n1 = p0.nrows();
+    let m1 = p0.ncols();
+    let t4 = Array2::<f64>::from_shape_vec((n1, n1), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0]).unwrap();
+    let t6 = {
+        let t5 = (t1.t()).mapv(softplus);
+        &t5 / 0.25
     };
-    if t2.sum() < 0.0371 {
-        t2 /= square((&t2 + p0).sum()) + 1.0;
-    } else {
-        t2 -= &(&t2 - &t2);
-    }
-    let t3 = t2.clone();
-    let t4 = (mse(&(tanh(&t2)), &(tanh(&t3)))).sin();
-    let t5 = t4;
-    let t6 = t4;
-    mean(&t2) + mean(&t3) + t4 + t5 + t6
+    let t7 = &t1;
+    let t9 = {
+        let t8 = (softplus(t7)) / &(square(t2) + 1.0);
+        &t3 + (t7[[0, 2]])
+    };
+    let t10 = t7 / &(square(&t3) + 1.0);
+    mean(&t1) + t2[[1, 0]] + t3.sum() + t6[[1, 0]] + mean(t7) + t9[[2, 2]] + t10.mean().unwrap()
 }
 
 #[test]
 fn f0336_gradcheck() {
-    let mut s = 1447941042u64;
+    let mut s = 1058077746u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0336_backward(&p0, 1.0);
@@ -8621,13 +9050,13 @@ fn f0336_gradcheck() {
 }
 #[differentiable]
 fn f0337(p0: &Array2<f32>, p1: &Array2<f32>, p2: &Array1<f32>) -> f32 {
-    let t1 = backprop::ops::recip(&(p1 * p1 + 1.0));
-    mean(&t1)
+    let t1 = cos(p2);
+    mean(&t1) + p1.mean().unwrap()
 }
 
 #[test]
 fn f0337_gradcheck() {
-    let mut s = 259899747u64;
+    let mut s = 1889932973u64;
     let p0: Array2<f32> = random32((2, 2), &mut s);
     let p1: Array2<f32> = random32((3, 2), &mut s);
     let p2: Array1<f32> = random32(2, &mut s);
@@ -8645,25 +9074,29 @@ fn f0337_gradcheck() {
 }
 #[differentiable]
 fn f0338(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
-    let mut t1 = p3;
-    let t2 = p3 * p2;
-    let t3 = 0.5 - (abs(&t2));
-    t1 += 0.25;
-    let t5 = {
-        let t4 = t1;
-        ((square(square(tanh(t4))) + 1.0).recip()) + &(concat(Axis(0), &[&(p1 * 1.25), p1, p1]))
+    let t1 = p3;
+    let t2 = 1.5 + ((t1.cos()) - (log_sigmoid(p3)));
+    let t3 = p2 + p2;
+    let mut t4 = t2;
+    let t6 = {
+        let t5 = f64::exp(sigmoid(t2));
+        (&t3 - 0.25).mapv(|z| {
+        if t5 <= 0.4629 {
+            (square(z)).abs()
+        } else {
+            t2 * 1.25
+        }
+    })
     };
-    let t7 = {
-        let t6 = t2.clamp(-1.0, 3.0);
-        tan(&(tanh(&t5)))
-    };
-    let t8 = t3.clone();
-    mean(&t7) + sum(&t8)
+    let c1: f64 = 1.5;
+    t4 /= (log_sigmoid(t2)).powi(2) + 1.0;
+    let t4 = t2;
+    t6[[1, 0]] + t4
 }
 
 #[test]
 fn f0338_gradcheck() {
-    let mut s = 957326561u64;
+    let mut s = 556649614u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
@@ -8676,39 +9109,41 @@ fn f0338_gradcheck() {
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0338_backward(p0, p1, p2, *p3, 1.0)).unwrap();
 }
-#[differentiable(wrt(w))]
-fn f0339(w: &Array2<f64>, grad: &Array2<f64>, out: &Array2<f64>) -> f64 {
-    let d_out = sigmoid(f0279(tanh(f0263(out)), w));
-    d_out
+#[differentiable(wrt(p0))]
+fn f0339(p0: &Array2<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
+    let t1 = p1 * p1;
+    t1[[0, 0]]
 }
 
 #[test]
 fn f0339_gradcheck() {
-    let mut s = 801047194u64;
-    let w: Array2<f64> = random((1, 3), &mut s);
-    let grad: Array2<f64> = random((3, 3), &mut s);
-    let out: Array2<f64> = random((2, 1), &mut s);
-    let (w, grad, out,) = std::hint::black_box((w, grad, out,));
-    let (value, grads) = f0339_backward(&w, &grad, &out, 1.0);
-    assert_eq!(value, f0339(&w, &grad, &out));
-    assert_eq!(grads.w.shape(), w.shape());
-    gradcheck(&(w.clone(),), |(w,)| f0339_backward(w, &grad, &out, 1.0)).unwrap();
+    let mut s = 478951038u64;
+    let p0: Array2<f64> = random((1, 3), &mut s);
+    let p1: Array2<f64> = random((3, 3), &mut s);
+    let c0: Array2<f64> = random((2, 1), &mut s);
+    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
+    let (value, grads) = f0339_backward(&p0, &p1, &c0, 1.0);
+    assert_eq!(value, f0339(&p0, &p1, &c0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0339_backward(p0, &p1, &c0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0340(p0: &Array1<f64>, p1: &Array1<f64>) -> f64 {
-    let t1 = if mean(p0) >= 0.0371 {
-        tanh(&(p1 + p1))
+    let n1 = p1.len();
+    let t1 = Array1::<f64>::zeros(n1);
+    let t2 = if logsumexp(p0) > -0.5183 {
+        mean(&(backprop::ops::recip(&(p1 * p1 + 1.0))))
     } else {
-        p1.to_owned()
+        f64::sqrt(square((p1.slice(s![..1])).mean().expect("not empty")) + 1.0)
     };
-    let t2 = (&t1 * &t1 + 1.0).log(2.0);
-    let t3 = 1.5 - &t1;
-    logsumexp(&t1) + logsumexp(&t2) + mean(&t3) + p0.sum()
+    let t3 = softmax(&(p1 * 0.5));
+    let _t4 = p1.dot(&t3);
+    t2 + logsumexp(&t3)
 }
 
 #[test]
 fn f0340_gradcheck() {
-    let mut s = 1455541172u64;
+    let mut s = 1880931668u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -8719,37 +9154,45 @@ fn f0340_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0340_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0341(p0: &Array2<f64>, p1: f64) -> f64 {
-    let t1 = (p1.sin()).cos();
-    t1
+fn f0341(y_1: &Array2<f64>, d_p0: f64) -> f64 {
+    let out_1 = mean(&(y_1.view().permuted_axes([1, 0])).row(1));
+    out_1 + out_1
 }
 
 #[test]
 fn f0341_gradcheck() {
-    let mut s = 174875855u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
-    let p1 = scalar(&mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0341_backward(&p0, p1, 1.0);
-    assert_eq!(value, f0341(&p0, p1));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0341_backward(p0, *p1, 1.0)).unwrap();
+    let mut s = 449854630u64;
+    let y_1: Array2<f64> = random((3, 2), &mut s);
+    let d_p0 = scalar(&mut s);
+    let (y_1, d_p0,) = std::hint::black_box((y_1, d_p0,));
+    let (value, grads) = f0341_backward(&y_1, d_p0, 1.0);
+    assert_eq!(value, f0341(&y_1, d_p0));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    gradcheck(&(y_1.clone(), d_p0), |(y_1, d_p0)| f0341_backward(y_1, *d_p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0342(p0: &Array2<f32>, p1: &Array1<f32>, p2: &Array2<f32>) -> f32 {
-    let t1 = tanh(&p2.t());
-    let t2 = p1;
-    let t2 = &(t2 * t2) - 0.1;
-    let t3 = f0032(&t1);
-    let t2 = concat(Axis(0), &[&t2, p1]);
-    let t4 = t2.clone();
-    let t1 = t3 + 0.1;
-    t4.dot(&t4) + t1
+    let t2 = {
+        let t1 = concat(Axis(0), &[p1, p1, p1]);
+        p2.mean().unwrap()
+    };
+    let mut t3 = &(p2 * &(f0085(p2.to_owned(), t2))) / 1.5;
+    t3 -= 0.1;
+    let t4 = 0.25 - (exp2(&(p2.broadcast((3, 2)).unwrap())));
+    t3 *= &(backprop::ops::tan(&(tanh(&(t2 - p2)))));
+    let n1 = p2.nrows();
+    let m1 = p2.ncols();
+    let t5 = Array::from_elem((1, n1), 0.5_f32);
+    let t7 = {
+        let t6 = &(t4.slice_axis(Axis(1), Slice::from(1..2))) * &t5;
+        ((sigmoid(&t3)).mapv_into(|e| t2 - t2)).to_owned().permuted_axes([1, 0])
+    };
+    t4.sum() + t7.sum()
 }
 
 #[test]
 fn f0342_gradcheck() {
-    let mut s = 1914872482u64;
+    let mut s = 67711492u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let p1: Array1<f32> = random32(3, &mut s);
     let p2: Array2<f32> = random32((1, 2), &mut s);
@@ -8765,47 +9208,49 @@ fn f0342_gradcheck() {
         .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0342_backward(p0, p1, p2, 1.0))
         .unwrap();
 }
-#[differentiable(wrt(d_p0))]
-fn f0343(d_out: &Array2<f32>, d_p0: f32) -> f32 {
-    let mut out = {
-        let x_from_out = d_out + 0.25;
-        (square(&(&x_from_out * d_p0)) + 1.0).log(0.5)
+#[differentiable(wrt(p1))]
+fn f0343(p0: &Array2<f32>, p1: f32, labels: &[usize]) -> f32 {
+    let t2 = {
+        let t1 = p0 * p1;
+        t1
     };
-    let unused = 0.1 * (f0010(d_p0));
-    for i in 0..3 {
-        out += d_p0;
-    }
-    let t1_from_t2 = log_sigmoid(d_p0);
-    let t1_from_t2 = 1.5 + (exp(&(sigmoid(&out))));
-    mean(&out) + unused + sum(&t1_from_t2)
+    let t3 = log_sigmoid(softmax_cross_entropy(&t2, labels));
+    let t4 = 2.0 / (t3.powi(2) + 1.0);
+    let t5 = p0 / &(square(&t2) + 2.0);
+    let t6 = array![[0.0_f32, 0.5, 1.0], [1.5, 2.0, 2.5], [3.0, 3.5, 4.0]];
+    let t7 = (&t2 * 0.1 + &t6).std_axis(Axis(1), 0.0);
+    t5[[1, 1]] + logsumexp(&t7)
 }
 
 #[test]
 fn f0343_gradcheck() {
-    let mut s = 582355221u64;
-    let d_out: Array2<f32> = random32((3, 3), &mut s);
-    let d_p0 = scalar32(&mut s);
-    let (d_out, d_p0,) = std::hint::black_box((d_out, d_p0,));
-    let (value, grads) = f0343_backward(&d_out, d_p0, 1.0);
-    assert_eq!(value, f0343(&d_out, d_p0));
+    let mut s = 1695501193u64;
+    let p0: Array2<f32> = random32((3, 3), &mut s);
+    let p1 = scalar32(&mut s);
+    let labels: &[usize] = &[2, 0, 0];
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0343_backward(&p0, p1, labels, 1.0);
+    assert_eq!(value, f0343(&p0, p1, labels));
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(d_p0,), |(d_p0,)| f0343_backward(&d_out, *d_p0, 1.0))
+        .check(&(p1,), |(p1,)| f0343_backward(&p0, *p1, labels, 1.0))
         .unwrap();
 }
 #[differentiable]
 fn f0344(p0: ArrayView2<f32>, p1: f32, p2: &Array2<f32>, p3: &Array2<f32>) -> f32 {
-    let t1 = cos(&(p3 - p3));
-    let t2 = p3;
-    let t3 = &(p2.dot(t2)) + p2;
-    let _t4 = &t3 - 0.5;
-    t1[[0, 0]] + mean(t2) + t3[[0, 1]] + t2.sum()
+    let mut t1 = exp(&(p2.dot(&p0)));
+    if sum(p3) < -0.5183 {
+        t1 -= &(sin(&t1));
+    }
+    t1 += p1;
+    let t1 = ((tanh(&(&t1 / &(square(&t1) + 0.5)).t())).dot(&(tanh(&t1)))).sum_axis(Axis(0));
+    logsumexp(&t1)
 }
 
 #[test]
 fn f0344_gradcheck() {
-    let mut s = 1949646402u64;
+    let mut s = 1897374288u64;
     let p0: Array2<f32> = random32((1, 2), &mut s);
     let p1 = scalar32(&mut s);
     let p2: Array2<f32> = random32((2, 1), &mut s);
@@ -8823,59 +9268,61 @@ fn f0344_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0345(p0: ArrayView2<f64>, p1: &Array1<f64>) -> f64 {
-    let t1 = p1;
-    let t2 = p1;
-    let _t3 = p0.column(0);
-    logsumexp(t1) + t2.dot(t2) + logsumexp(p1)
+fn f0345(w: ArrayView2<f64>, d_x: &Array1<f64>) -> f64 {
+    let t1 = d_x;
+    let d_out = d_x;
+    let _t3 = d_out.mean().unwrap();
+    t1.dot(t1) + d_out.iter().sum::<f64>()
 }
 
 #[test]
 fn f0345_gradcheck() {
-    let mut s = 1052671840u64;
-    let p0: Array2<f64> = random((3, 3), &mut s);
-    let p1: Array1<f64> = random(3, &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0345_backward(p0.view(), &p1, 1.0);
-    assert_eq!(value, f0345(p0.view(), &p1));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0345_backward(p0.view(), p1, 1.0)).unwrap();
+    let mut s = 711645554u64;
+    let w: Array2<f64> = random((3, 3), &mut s);
+    let d_x: Array1<f64> = random(3, &mut s);
+    let (w, d_x,) = std::hint::black_box((w, d_x,));
+    let (value, grads) = f0345_backward(w.view(), &d_x, 1.0);
+    assert_eq!(value, f0345(w.view(), &d_x));
+    assert_eq!(grads.w.shape(), w.shape());
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    gradcheck(&(w.clone(), d_x.clone()), |(w, d_x)| f0345_backward(w.view(), d_x, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0346(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
-    let _t1 = p2;
-    let t2 = p1;
+fn f0346(d_x: &Array2<f64>, d_p0: &Array2<f64>, out: f64) -> f64 {
+    let _t1 = out;
+    let t2 = d_p0;
     let t3 = t2;
-    let t2 = t2 / &(square(p1) + 1.0);
-    let t4 = (&(mean_axis(t3, Axis(0))) - &t2).round();
-    t2[[0, 0]] + t4.sum() + sum(t3)
+    let (n1, m1) = d_p0.dim();
+    let t4 = Array2::<f64>::from_shape_vec((1, m1), vec![0.0, 0.5]).unwrap();
+    let t2 = (&(d_p0.slice(s![1..2;-1, ..])) * 0.1 + &t4).std_axis(Axis(1), 0.0);
+    let x_from_out = (f0277(out, t3.to_owned())) / &(square(&(mean_axis(t3, Axis(0)))) + 2.0);
+    t2.mean().unwrap() + x_from_out.sum() + x_from_out.dot(&x_from_out)
 }
 
 #[test]
 fn f0346_gradcheck() {
-    let mut s = 1619173697u64;
-    let p0: Array2<f64> = random((1, 3), &mut s);
-    let p1: Array2<f64> = random((3, 2), &mut s);
-    let p2 = scalar(&mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0346_backward(&p0, &p1, p2, 1.0);
-    assert_eq!(value, f0346(&p0, &p1, p2));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0346_backward(p0, p1, *p2, 1.0)).unwrap();
+    let mut s = 850037311u64;
+    let d_x: Array2<f64> = random((1, 3), &mut s);
+    let d_p0: Array2<f64> = random((3, 2), &mut s);
+    let out = scalar(&mut s);
+    let (d_x, d_p0, out,) = std::hint::black_box((d_x, d_p0, out,));
+    let (value, grads) = f0346_backward(&d_x, &d_p0, out, 1.0);
+    assert_eq!(value, f0346(&d_x, &d_p0, out));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    gradcheck(&(d_x.clone(), d_p0.clone(), out), |(d_x, d_p0, out)| f0346_backward(d_x, d_p0, *out, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1))]
 fn f0347(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
     let t1 = p0;
-    let t2 = mean(p0);
-    let t3 = (f64::mul_add(sum(p1), 0.5, t2)) * t1;
-    t2 + mean(&t3)
+    let t2 = t1 - t1;
+    let t3 = exp(&(mean_axis(p1, Axis(1))));
+    t2.iter().sum::<f64>() + logsumexp(&t3) + t3.dot(&t3)
 }
 
 #[test]
 fn f0347_gradcheck() {
-    let mut s = 404524882u64;
+    let mut s = 1717657970u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -8886,17 +9333,23 @@ fn f0347_gradcheck() {
 }
 #[differentiable]
 fn f0348(p0: ArrayView2<f64>) -> f64 {
-    let mut t1 = &p0 + &p0;
-    let t2 = &t1 + &t1;
-    t1 += &t2;
-    let t3 = &t1;
-    let t4 = &(mean_axis(&(relu(t3)), Axis(1))) - (0.5);
-    t1.sum() + sum(&t2) + mean(t3) + logsumexp(&t4)
+    let (n1, m1) = p0.dim();
+    let t1 = Array2::<f64>::zeros((3, n1));
+    let t2 = &(p0.dot(&p0.t())) + &t1;
+    let t3 = &t2;
+    let t4 = &(((sigmoid(&t2)).dot(&(sin(&t2)))) - &((sigmoid(t3)).dot(&(sin(t3))))) + t3;
+    let t5 = if mean(&t4) <= 0.4629 {
+        (tanh(&(&(square(&t2)) + &t4))).mapv_into(|e| (((f0169(e)).tanh()) - e).hypot(square(e) + 0.5))
+    } else {
+        &(relu(&t4)) - t3
+    };
+    let t6 = t3;
+    t5[[0, 0]] + sum(t6)
 }
 
 #[test]
 fn f0348_gradcheck() {
-    let mut s = 1319358600u64;
+    let mut s = 1708422720u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0348_backward(p0.view(), 1.0);
@@ -8905,37 +9358,40 @@ fn f0348_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0348_backward(p0.view(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0349(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
-    let _t1 = p0.dot(&p1.t());
-    sum(p2)
+fn f0349(d_x: ArrayView2<f64>, out: &Array2<f64>, x: &Array2<f64>, d_out: f64) -> f64 {
+    let n1 = x.nrows();
+    let m1 = x.ncols();
+    let t1 = Array2::<f64>::eye(m1);
+    let _t2 = x - &t1;
+    sum(x)
 }
 
 #[test]
 fn f0349_gradcheck() {
-    let mut s = 1802959042u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
-    let p1: Array2<f64> = random((3, 2), &mut s);
-    let p2: Array2<f64> = random((3, 1), &mut s);
-    let p3 = scalar(&mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0349_backward(p0.view(), &p1, &p2, p3, 1.0);
-    assert_eq!(value, f0349(p0.view(), &p1, &p2, p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0349_backward(p0.view(), p1, p2, *p3, 1.0)).unwrap();
+    let mut s = 643612564u64;
+    let d_x: Array2<f64> = random((3, 2), &mut s);
+    let out: Array2<f64> = random((3, 2), &mut s);
+    let x: Array2<f64> = random((3, 1), &mut s);
+    let d_out = scalar(&mut s);
+    let (d_x, out, x, d_out,) = std::hint::black_box((d_x, out, x, d_out,));
+    let (value, grads) = f0349_backward(d_x.view(), &out, &x, d_out, 1.0);
+    assert_eq!(value, f0349(d_x.view(), &out, &x, d_out));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(d_x.clone(), out.clone(), x.clone(), d_out), |(d_x, out, x, d_out)| f0349_backward(d_x.view(), out, x, *d_out, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0350(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
-    let t1 = -p0;
-    let t2 = exp(&(p0.dot(p2)));
-    let _t3 = backprop::ops::recip(&(square(&t2) + 1.0));
-    sum(&t1) + sum(&t2)
+    let t1 = -p3;
+    let t2 = &(&(tanh(&t1)) * &t1) / &(square(&(0.5 / (square(&t1) + 1.0))) + 0.5);
+    let t3 = t1.clone();
+    t2[[2, 0]] + sum(&t3)
 }
 
 #[test]
 fn f0350_gradcheck() {
-    let mut s = 1060893298u64;
+    let mut s = 1392564730u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array2<f64> = random((1, 2), &mut s);
@@ -8949,158 +9405,168 @@ fn f0350_gradcheck() {
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0350_backward(p0, p1, p2, p3, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2))]
-fn f0351(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, c0: &Array1<f64>) -> f64 {
-    let t1 = p1;
-    let t3 = {
-        let t2 = t1.dot(t1);
-        p1 - t1
+#[differentiable(wrt(d_x, out, d_p0))]
+fn f0351(d_x: &Array2<f64>, out: &Array2<f64>, d_p0: &Array2<f64>, y_1: &Array1<f64>) -> f64 {
+    let t1 = out;
+    let (n1, m1) = d_p0.dim();
+    let mut t3 = {
+        let t2 = cos(&d_p0.t());
+        d_p0[[n1 - 1, m1 - 1]]
     };
-    let t4 = t1 - t1;
-    let t5 = t4.row(1);
-    let t7 = {
-        let t6 = sin(&t3);
-        t6
-    };
-    let t5 = &t3;
-    let t8 = &t3;
-    sum(t1) + mean(&t3) + t4[[0, 1]] + sum(&t7) + mean(t5) + mean(t8)
+    let _t4 = d_p0.iter().map(|v| (*v).max(t3)).sum::<f64>();
+    if d_p0[[0, 0]] >= 0.0371 {
+        t3 += (t1.select(Axis(0), &[1])).iter().map(|z| (*z) + (*z)).sum::<f64>();
+    } else {
+        t3 += 0.1;
+    }
+    for i in 0..3 {
+        t3 -= 0.1;
+    }
+    let t5 = 1.25 + t3;
+    let t6 = t1.dot(d_x);
+    t1.mean().unwrap() + t3 + t5 + t6[[2, 2]]
 }
 
 #[test]
 fn f0351_gradcheck() {
-    let mut s = 794037416u64;
-    let p0: Array2<f64> = random((3, 3), &mut s);
-    let p1: Array2<f64> = random((3, 3), &mut s);
-    let p2: Array2<f64> = random((1, 2), &mut s);
-    let c0: Array1<f64> = random(2, &mut s);
-    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0351_backward(&p0, &p1, &p2, &c0, 1.0);
-    assert_eq!(value, f0351(&p0, &p1, &p2, &c0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0351_backward(p0, p1, p2, &c0, 1.0)).unwrap();
+    let mut s = 1555943127u64;
+    let d_x: Array2<f64> = random((3, 3), &mut s);
+    let out: Array2<f64> = random((3, 3), &mut s);
+    let d_p0: Array2<f64> = random((1, 2), &mut s);
+    let y_1: Array1<f64> = random(2, &mut s);
+    let (d_x, out, d_p0, y_1,) = std::hint::black_box((d_x, out, d_p0, y_1,));
+    let (value, grads) = f0351_backward(&d_x, &out, &d_p0, &y_1, 1.0);
+    assert_eq!(value, f0351(&d_x, &out, &d_p0, &y_1));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    gradcheck(&(d_x.clone(), out.clone(), d_p0.clone()), |(d_x, out, d_p0)| f0351_backward(d_x, out, d_p0, &y_1, 1.0)).unwrap();
 }
-#[differentiable(wrt(out))]
-fn f0352(out: &Array2<f64>, x: &Array2<f64>) -> f64 {
-    let d_out = tanh(&(&(out.t()) / &(x * x + 2.0)));
-    mean(&d_out)
+#[differentiable(wrt(p0))]
+fn f0352(p0: &Array2<f64>, c0: &Array2<f64>) -> f64 {
+    let t1 = p0.clamp(-0.5, 1.0);
+    mean(&t1)
 }
 
 #[test]
 fn f0352_gradcheck() {
-    let mut s = 1065491558u64;
-    let out: Array2<f64> = random((2, 3), &mut s);
-    let x: Array2<f64> = random((3, 2), &mut s);
-    let (out, x,) = std::hint::black_box((out, x,));
-    let (value, grads) = f0352_backward(&out, &x, 1.0);
-    assert_eq!(value, f0352(&out, &x));
-    assert_eq!(grads.out.shape(), out.shape());
-    gradcheck(&(out.clone(),), |(out,)| f0352_backward(out, &x, 1.0)).unwrap();
+    let mut s = 1554826767u64;
+    let p0: Array2<f64> = random((2, 3), &mut s);
+    let c0: Array2<f64> = random((3, 2), &mut s);
+    let (p0, c0,) = std::hint::black_box((p0, c0,));
+    let (value, grads) = f0352_backward(&p0, &c0, 1.0);
+    assert_eq!(value, f0352(&p0, &c0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0352_backward(p0, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0353(p0: ArrayView2<f64>) -> f64 {
-    let t1 = p0.row(2);
-    let t2 = &p0;
-    let t3 = mean(&(sin(&(ln(&(square(t2) + 0.5))))));
-    let t5 = {
-        let t4 = t3.abs();
-        t2 - t3
-    };
-    let t6 = tanh(t2);
-    sum(&t5) + t6[[2, 0]] + mean(&t1)
+fn f0353(w: ArrayView2<f64>) -> f64 {
+    let out_1 = w.column(0);
+    let t2 = Array1::<f64>::linspace(0.0, 1.0, 3);
+    let d_out_1 = -&out_1;
+    let t4 = &d_out_1;
+    let mut d_x = softplus(&out_1);
+    d_x -= t4.dot(&out_1);
+    out_1.mean().unwrap() + logsumexp(&d_out_1) + logsumexp(t4) + mean(&d_x) + sum(&d_x)
 }
 
 #[test]
 fn f0353_gradcheck() {
-    let mut s = 137919866u64;
-    let p0: Array2<f64> = random((3, 1), &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0353_backward(p0.view(), 1.0);
-    assert_eq!(value, f0353(p0.view()));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0353_backward(p0.view(), 1.0)).unwrap();
+    let mut s = 319821537u64;
+    let w: Array2<f64> = random((3, 1), &mut s);
+    let (w,) = std::hint::black_box((w,));
+    let (value, grads) = f0353_backward(w.view(), 1.0);
+    assert_eq!(value, f0353(w.view()));
+    assert_eq!(grads.w.shape(), w.shape());
+    gradcheck(&(w.clone(),), |(w,)| f0353_backward(w.view(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0354(y_1: &Array2<f64>, d_x: &Array2<f64>, out: f64, x: &Array2<f64>) -> f64 {
-    let t1_from_t2 = &((exp(x)).dot(y_1)) / 3.0;
-    let t2 = x;
-    let grad_1 = t2;
-    sum(t2) + grad_1.sum() + d_x[[1, 2]]
+fn f0354(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: &Array2<f64>) -> Array2<f64> {
+    let mut t2 = {
+        let t1 = (sum(p3)) + p2;
+        p2
+    };
+    t2 += p2;
+    tanh(p1)
 }
 
 #[test]
 fn f0354_gradcheck() {
-    let mut s = 914368664u64;
-    let y_1: Array2<f64> = random((2, 1), &mut s);
-    let d_x: Array2<f64> = random((2, 3), &mut s);
-    let out = scalar(&mut s);
-    let x: Array2<f64> = random((2, 2), &mut s);
-    let (y_1, d_x, out, x,) = std::hint::black_box((y_1, d_x, out, x,));
-    let (value, grads) = f0354_backward(&y_1, &d_x, out, &x, 1.0);
-    assert_eq!(value, f0354(&y_1, &d_x, out, &x));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(y_1.clone(), d_x.clone(), out, x.clone()), |(y_1, d_x, out, x)| f0354_backward(y_1, d_x, *out, x, 1.0)).unwrap();
+    let mut s = 5608853u64;
+    let p0: Array2<f64> = random((2, 1), &mut s);
+    let p1: Array2<f64> = random((2, 3), &mut s);
+    let p2 = scalar(&mut s);
+    let p3: Array2<f64> = random((2, 2), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let up: Array2<f64> = random((2, 3), &mut s);
+    let (value, grads) = f0354_backward(&p0, &p1, p2, &p3, &up);
+    assert_eq!(value, f0354(&p0, &p1, p2, &p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0354_backward(p0, p1, *p2, p3, &up))
+        .unwrap();
 }
 #[differentiable(wrt(p1))]
-fn f0355(p0: f64, p1: Array2<f64>) -> f64 {
-    let t1 = log_sigmoid(&((p0 - &p1) - p0));
-    let t3 = {
-        let t2 = &p1 * &(exp(&(sigmoid(&t1))));
-        backprop::ops::fract(&(&t1 - &t1))
-    };
-    let t4 = if mean(&t3) <= -0.5183 {
-        (sum(&t3)) * p0
+fn f0355(p0: f64, p1: Array2<f64>, labels: &[usize]) -> f64 {
+    let t1 = log_softmax(&p1);
+    let t2 = (0.1 / (square(p0) + 1.0)) - &(&p1 / &(square(&t1) + 1.0));
+    let t3 = array![[0.0_f64], [0.5], [1.0]];
+    let t4 = (&(sigmoid(&t2)) * 0.1 + &t3).var(1.0);
+    let t5 = &t1;
+    let t6 = array![[-0.75_f64], [1.5], [0.5]];
+    let t7 = if t2.sum() >= -0.5183 {
+        &(&(&t6 + &t1) / &(square(&(t5.view().reversed_axes().to_owned())) + 0.5)) + t4
     } else {
-        (f0311(p0, &t3, p1[[0, 0]], &t3)) / (square(p0) + 1.0)
+        tanh(&(&(&(&t6 + &t1) / &(square(&(t5.view().reversed_axes().to_owned())) + 0.5)) + t4))
     };
-    let t5 = &(t4 / &(square(&t3) + 1.0)) * &p1;
-    let t7 = {
-        let t6 = &t3 / (t4.powi(2) + 1.0);
-        &t5 + &(backprop::ops::abs(&t5))
+    let t2 = &t1 - 1.5;
+    let t9 = {
+        let t8 = exp(&(sigmoid(&t7)));
+        sigmoid(&t8.t())
     };
-    let t8 = exp(((square(t4) + 0.5).powf(t4.cos())).tanh());
-    let t9 = if t7.sum() >= 0.0371 && t8 > 0.0 {
-        t5.to_owned()
-    } else {
-        &(&t5 - p0) - (&t1 * t8)
-    };
-    t8 + sum(&t9) + mean(&p1)
+    t2[[2, 0]] + mean(&t9) + p1[[2, 0]]
 }
 
 #[test]
 fn f0355_gradcheck() {
-    let mut s = 1188416700u64;
+    let mut s = 1715163547u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
+    let labels: &[usize] = &[0, 0, 0];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0355_backward(p0, p1.clone(), 1.0);
-    assert_eq!(value, f0355(p0, p1.clone()));
+    let (value, grads) = f0355_backward(p0, p1.clone(), labels, 1.0);
+    assert_eq!(value, f0355(p0, p1.clone(), labels));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p1.clone(),), |(p1,)| f0355_backward(p0, p1.clone(), 1.0)).unwrap();
+    gradcheck(&(p1.clone(),), |(p1,)| f0355_backward(p0, p1.clone(), labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0356(p0: f64, p1: f64, p2: &Array1<f64>) -> f64 {
-    let mut t1 = ceil((tan(p1.tanh())).min(p1));
-    let t2 = log_sigmoid(p2);
-    let t3 = if p1 >= 0.0371 {
-        (t1.min(p1)) / (square(p1) + 2.0)
-    } else {
-        t1
+    let mut t1 = -&((p1 / &(square(p2) + 2.0)) * &(p1 / &(p2 * p2 + 2.0)));
+    let mut t3 = {
+        let t2 = &(exp_m1(&(sigmoid(&t1)))) - p2;
+        (square(p1)) / &(square(&(p2 * p2)) + 2.0)
     };
-    let t2 = sin(&t2);
-    let t4 = t2.clone();
-    let _t5 = p1;
-    t1 -= t3;
-    t1 + t3 + logsumexp(&t2) + t4.sum()
+    let t4 = p2;
+    t3 *= &(&t3 - (log_sigmoid((tanh(&t1)).product())));
+    let mut t6 = {
+        let t5 = stack(Axis(1), &[(t4 / &(square(&t3) + 2.0)).view(), t3.view()]).unwrap();
+        t5
+    };
+    if logsumexp(&t3) > -0.5183 {
+        t6 -= 1.25;
+    }
+    for i in 0..2 {
+        t1 += t4;
+    }
+    logsumexp(&t1) + t3.dot(&t3) + sum(t4) + sum(&t6)
 }
 
 #[test]
 fn f0356_gradcheck() {
-    let mut s = 844640523u64;
+    let mut s = 582659025u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array1<f64> = random(3, &mut s);
@@ -9112,14 +9578,14 @@ fn f0356_gradcheck() {
 }
 #[differentiable(wrt(p0))]
 fn f0357(p0: f64, c0: &Array2<f64>) -> f64 {
-    let t1 = p0 + c0;
-    let t1 = sqrt(square(p0) + 1.0);
-    t1 + t1
+    let t1 = c0.product();
+    let t2 = t1;
+    t1 + t2
 }
 
 #[test]
 fn f0357_gradcheck() {
-    let mut s = 2078948203u64;
+    let mut s = 436829984u64;
     let p0 = scalar(&mut s);
     let c0: Array2<f64> = random((1, 2), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -9129,13 +9595,13 @@ fn f0357_gradcheck() {
 }
 #[differentiable]
 fn f0358(p0: f64, p1: Array2<f64>, p2: &Array2<f64>) -> f64 {
-    let _t1 = p2 * p2;
-    sum(&p1)
+    let _t1 = p2 / &(square(p2) + 0.5);
+    p2.sum()
 }
 
 #[test]
 fn f0358_gradcheck() {
-    let mut s = 1582474210u64;
+    let mut s = 1637869106u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
@@ -9147,57 +9613,63 @@ fn f0358_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0358_backward(*p0, p1.clone(), p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0359(p0: &Array2<f64>, p1: Array2<f64>, p2: &Array2<f64>, labels: &[usize]) -> f64 {
-    let _t1 = relu(p0);
-    let t2 = p0;
-    let mut t3 = mean(&(exp(p0)).row(1));
-    let mut t4 = t2 * t2;
-    if t4[[1, 2]] <= 0.4629 {
-        t4 -= &(square(&(abs(p0))));
-    } else if t4[[1, 2]] < 0.0371 {
-        t3 *= sigmoid(f0290(t3.tanh()));
-    }
-    let t2 = softmax_cross_entropy(&(exp(t2)), labels);
-    let t5 = &t4 - t3;
-    t2 + mean(&t5)
+fn f0359(p0: &Array2<f64>, p1: Array2<f64>, p2: &Array2<f64>) -> Array1<f64> {
+    let _t1 = Zip::from(p2).and(p2).map_collect(|&u, &v| u * v);
+    let t2 = array![[0.0_f64], [0.5], [1.0]];
+    let mut t3 = (sin(&(p1.column(0)))).mapv(|u| sigmoid(u - (u - u)));
+    let t4 = p1.clone();
+    t3 += sum(&p1);
+    let t5 = (square(&(t4.view().remove_axis(Axis(1)))) + 0.5).log(3.0 * 3.0 + 1.5);
+    let t7 = {
+        let t6 = &(p2.dot(&p1.t())) / (square((sigmoid(&t5)).dot(&(sigmoid(&t5)))) + 1.0);
+        logsumexp(&(&t6 * &t6))
+    };
+    let t8 = t5.dot(&p1);
+    t8
 }
 
 #[test]
 fn f0359_gradcheck() {
-    let mut s = 944007115u64;
+    let mut s = 524806448u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
-    let labels: &[usize] = &[2, 0];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0359_backward(&p0, p1.clone(), &p2, labels, 1.0);
-    assert_eq!(value, f0359(&p0, p1.clone(), &p2, labels));
+    let up: Array1<f64> = random(1, &mut s);
+    let (value, grads) = f0359_backward(&p0, p1.clone(), &p2, &up);
+    assert_eq!(value, f0359(&p0, p1.clone(), &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0359_backward(p0, p1.clone(), p2, labels, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0359_backward(p0, p1.clone(), p2, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0360(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
     let t2 = {
-        let t1 = p2 * 0.1;
-        backprop::ops::sin(&t1)
+        let t1 = p0 * p2;
+        p1
     };
-    let t4 = {
-        let t3 = tanh(&t2);
-        ((p1 * p2) * &t3).dot(&t3.t())
+    let t3 = p1;
+    let t4 = -&((sin(t3)) / &(p2 * p2 + 1.0));
+    let t5 = square(&(sigmoid(&((square(&(concatenate(Axis(1), &[p2.view(), t4.view(), t4.view()]).unwrap())) + 0.5).log10()))));
+    let t7 = {
+        let t6 = backprop::ops::floor(&t5);
+        (&t4 + 3.0).broadcast((3, 3)).unwrap().to_owned()
     };
-    let mut t2 = &t2 * &t2;
-    t2 *= sum(&(p2 - &t2).column(0));
-    let _t5 = t2[[1, 0]];
-    let t6 = backprop::ops::floor(&t2);
-    let t7 = (&t6 / &(square(&t2) + 0.5)) / (square(&(abs(&t4))) + 1.0);
-    mean(&t6) + mean(&t7)
+    let t8 = t3 + &t5;
+    let (n1, m1) = p2.dim();
+    let t9 = Array::from_elem((n1, 1), 2.0_f64);
+    let t10 = array![[-0.75_f64], [1.5], [2.0]];
+    let _t11 = &(&t9 + p2) + &t10;
+    t7.iter().sum::<f64>() + t8.iter().sum::<f64>() + mean(p2)
 }
 
 #[test]
 fn f0360_gradcheck() {
-    let mut s = 1787079867u64;
+    let mut s = 2085186072u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
@@ -9209,13 +9681,13 @@ fn f0360_gradcheck() {
 }
 #[differentiable]
 fn f0361(p0: f32, p1: &Array2<f32>) -> f32 {
-    let t1 = sin(&(p1 * p0));
+    let t1 = log_sigmoid(p1);
     mean(&t1)
 }
 
 #[test]
 fn f0361_gradcheck() {
-    let mut s = 645442469u64;
+    let mut s = 775979013u64;
     let p0 = scalar32(&mut s);
     let p1: Array2<f32> = random32((1, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -9232,22 +9704,24 @@ fn f0361_gradcheck() {
 fn f0362(p0: f64) -> f64 {
     let mut t2 = {
         let t1 = p0 - p0;
-        exp(t1)
+        t1.max(p0)
     };
-    let mut t3 = t2;
-    let t4 = t3 - t3;
-    let _t5 = t4;
-    t2 += t4;
-    let t6 = t3;
-    for i in 0..2 {
-        t3 += t4;
+    if p0 < -0.5183 {
+        t2 -= (square(cos(t2)) + 1.0).recip();
+    } else {
+        t2 += (t2.hypot(t2.powi(2) + 0.5)).atan2(square(t2) + 0.5);
     }
-    t4 + t6 + t4
+    let t3 = p0;
+    let _t4 = square(sigmoid(t2 - 3.0));
+    let _t5 = square(t3);
+    let t6 = trunc(t3);
+    let t7 = ((tan(tanh(t3))) / (square(f64::atan2(t3, 1.0 * 1.0 + 0.5)) + 0.5)) / 0.75;
+    t6 + t7
 }
 
 #[test]
 fn f0362_gradcheck() {
-    let mut s = 143681956u64;
+    let mut s = 528888247u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0362_backward(p0, 1.0);
@@ -9255,34 +9729,37 @@ fn f0362_gradcheck() {
     gradcheck(&(p0,), |(p0,)| f0362_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0363(w: f64) -> f64 {
-    let unused = w;
-    let _t2 = w * w;
-    let _t3 = (square(unused.abs()) + 0.5).sqrt();
-    let unused = (softplus(unused)).atan2(square(w) + 0.5);
-    let unused = f64::log((unused / (square(unused) + 1.0)).powi(2) + 0.5, 3.0 * 3.0 + 1.5);
-    let t4 = f64::tanh((unused - unused) + w);
-    unused + t4 + t4
+fn f0363(p0: f64) -> f64 {
+    let t1 = p0;
+    let _t2 = t1 * 0.5;
+    let t3 = p0 / (square(p0) + 0.5);
+    let mut t4 = (t3.sin()).abs();
+    let mut t5 = (t4.powi(2) + 1.0).recip();
+    for i in 0..2 {
+        t5 = t4.powi(1);
+        t4 += (t1 * t5).powi(2);
+    }
+    t4 + t5
 }
 
 #[test]
 fn f0363_gradcheck() {
-    let mut s = 806707608u64;
-    let w = scalar(&mut s);
-    let (w,) = std::hint::black_box((w,));
-    let (value, grads) = f0363_backward(w, 1.0);
-    assert_eq!(value, f0363(w));
-    gradcheck(&(w,), |(w,)| f0363_backward(*w, 1.0)).unwrap();
+    let mut s = 629121231u64;
+    let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0363_backward(p0, 1.0);
+    assert_eq!(value, f0363(p0));
+    gradcheck(&(p0,), |(p0,)| f0363_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1))]
 fn f0364(p0: f64, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let _t1 = c0 + c0;
-    sum(p1)
+    let _t1 = c0.index_axis(Axis(0), 1);
+    c0.sum()
 }
 
 #[test]
 fn f0364_gradcheck() {
-    let mut s = 1615009014u64;
+    let mut s = 1465629273u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let c0: Array2<f64> = random((2, 1), &mut s);
@@ -9295,22 +9772,18 @@ fn f0364_gradcheck() {
 #[differentiable]
 fn f0365(p0: &Array2<f64>, p1: f64) -> f64 {
     let mut t2 = {
-        let t1 = &(p0.sum_axis(Axis(1))) * 0.1;
+        let t1 = (mse(p0, p0)) / (square(p1) + 2.0);
         t1
     };
-    t2 += (square(&(softplus(&t2)))).dot(&t2);
-    t2 += &((f0304(p1)) + &t2);
-    let t3 = if t2.dot(&t2) < -0.5183 {
-        f0296(p0.to_owned())
-    } else {
-        p1
-    };
-    t2.dot(&t2) + t3
+    let t3 = p0;
+    t2 /= square(p1) + 0.5;
+    let t4 = (-t2).clamp(-1.0, 0.5);
+    t2 + t3.mean().unwrap() + t4
 }
 
 #[test]
 fn f0365_gradcheck() {
-    let mut s = 63005175u64;
+    let mut s = 2019835268u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -9320,104 +9793,108 @@ fn f0365_gradcheck() {
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0365_backward(p0, *p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0366(d_x: f32, y_1: &Array2<f32>, d_out: &Array1<f32>, grad: &Array2<f32>) -> f32 {
-    let mut grad_1 = concat(Axis(1), &[&(square(&(relu(grad)))), grad, grad]);
-    let t2 = grad.dot(&grad.t());
-    for i in 0..2 {
-        grad_1 -= grad;
-        grad_1 += &(grad.ceil());
-    }
-    let out_1 = &((grad.t()).clamp(-2.0, 3.0)) + &t2;
-    let t4 = d_out.dot(&t2);
-    grad_1 /= &(&t4 * &t4 + 0.5);
-    out_1[[1, 1]] + t4.sum()
+fn f0366(p0: f32, p1: &Array2<f32>, p2: &Array1<f32>, p3: &Array2<f32>) -> f32 {
+    let t1 = (cbrt(&(square(&(p3.to_owned().mapv_into(|z| {
+        if z > -0.5183 {
+            z / (p0.powi(2) + 0.5)
+        } else {
+            p0.atan2(-2.0 * -2.0 + 0.5)
+        }
+    }))) + 1.0))).dot(&p3.t());
+    let t2 = (clamp(&t1, -1.0, 1.0)).dot(&t1);
+    let t3 = softmax(&(tan(&(tanh(&(&t2 - p2))))));
+    let t2 = 3.0 + &((softmax(&t2)).mapv(f0010));
+    let t3 = t2.clone();
+    let t1 = p2;
+    sum(&t3) + logsumexp(t1)
 }
 
 #[test]
 fn f0366_gradcheck() {
-    let mut s = 127506000u64;
-    let d_x = scalar32(&mut s);
-    let y_1: Array2<f32> = random32((2, 2), &mut s);
-    let d_out: Array1<f32> = random32(3, &mut s);
-    let grad: Array2<f32> = random32((3, 1), &mut s);
-    let (d_x, y_1, d_out, grad,) = std::hint::black_box((d_x, y_1, d_out, grad,));
-    let (value, grads) = f0366_backward(d_x, &y_1, &d_out, &grad, 1.0);
-    assert_eq!(value, f0366(d_x, &y_1, &d_out, &grad));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.grad.shape(), grad.shape());
+    let mut s = 905591081u64;
+    let p0 = scalar32(&mut s);
+    let p1: Array2<f32> = random32((2, 2), &mut s);
+    let p2: Array1<f32> = random32(3, &mut s);
+    let p3: Array2<f32> = random32((3, 1), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0366_backward(p0, &p1, &p2, &p3, 1.0);
+    assert_eq!(value, f0366(p0, &p1, &p2, &p3));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(d_x, y_1.clone(), d_out.clone(), grad.clone()), |(d_x, y_1, d_out, grad)| f0366_backward(*d_x, y_1, d_out, grad, 1.0))
+        .check(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0366_backward(*p0, p1, p2, p3, 1.0))
         .unwrap();
 }
-#[differentiable(wrt(x, d_out, d_t1, d_p0))]
-fn f0367(x: f64, d_out: &Array1<f64>, d_t1: f64, d_p0: f64, y_1: &Array2<f64>) -> Array2<f64> {
-    let unused = log_softmax(&((d_p0 * d_t1) * y_1));
-    sigmoid(y_1)
+#[differentiable(wrt(p0, p1, p2, p3))]
+fn f0367(p0: f64, p1: &Array1<f64>, p2: f64, p3: f64, c0: &Array2<f64>) -> f64 {
+    let (n1, m1) = c0.dim();
+    let t1 = Array2::<f64>::from_shape_vec((m1, 2), vec![0.0, 0.5]).unwrap();
+    let t2 = square(&((&(p1.to_shape((1, 2)).unwrap()) * 0.1 + &t1).std_axis(Axis(1), 0.0)));
+    logsumexp(&t2)
 }
 
 #[test]
 fn f0367_gradcheck() {
-    let mut s = 1760954904u64;
-    let x = scalar(&mut s);
-    let d_out: Array1<f64> = random(2, &mut s);
-    let d_t1 = scalar(&mut s);
-    let d_p0 = scalar(&mut s);
-    let y_1: Array2<f64> = random((2, 1), &mut s);
-    let (x, d_out, d_t1, d_p0, y_1,) = std::hint::black_box((x, d_out, d_t1, d_p0, y_1,));
-    let up: Array2<f64> = random((2, 1), &mut s);
-    let (value, grads) = f0367_backward(x, &d_out, d_t1, d_p0, &y_1, &up);
-    assert_eq!(value, f0367(x, &d_out, d_t1, d_p0, &y_1));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(x, d_out.clone(), d_t1, d_p0), |(x, d_out, d_t1, d_p0)| f0367_backward(*x, d_out, *d_t1, *d_p0, &y_1, &up))
-        .unwrap();
+    let mut s = 1188990173u64;
+    let p0 = scalar(&mut s);
+    let p1: Array1<f64> = random(2, &mut s);
+    let p2 = scalar(&mut s);
+    let p3 = scalar(&mut s);
+    let c0: Array2<f64> = random((2, 1), &mut s);
+    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
+    let (value, grads) = f0367_backward(p0, &p1, p2, p3, &c0, 1.0);
+    assert_eq!(value, f0367(p0, &p1, p2, p3, &c0));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0, p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0367_backward(*p0, p1, *p2, *p3, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0368(d_p0: &Array2<f64>, d_x: f64) -> f64 {
-    let mut grad_1 = backprop::ops::recip(&(square(d_p0) + 1.0));
-    if d_x >= -0.5183 {
-        grad_1 = atan(&grad_1);
-    } else {
-        grad_1 += d_p0;
+fn f0368(p0: &Array2<f64>, p1: f64) -> f64 {
+    let mut t1 = f64::clamp(p1, -2.0, 1.0);
+    for i in 0..3 {
+        t1 -= atan(t1);
+        t1 += square(sigmoid(t1));
     }
-    grad_1[[0, 1]]
+    t1
 }
 
 #[test]
 fn f0368_gradcheck() {
-    let mut s = 366549156u64;
-    let d_p0: Array2<f64> = random((1, 2), &mut s);
-    let d_x = scalar(&mut s);
-    let (d_p0, d_x,) = std::hint::black_box((d_p0, d_x,));
-    let (value, grads) = f0368_backward(&d_p0, d_x, 1.0);
-    assert_eq!(value, f0368(&d_p0, d_x));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    gradcheck(&(d_p0.clone(), d_x), |(d_p0, d_x)| f0368_backward(d_p0, *d_x, 1.0)).unwrap();
+    let mut s = 259423787u64;
+    let p0: Array2<f64> = random((1, 2), &mut s);
+    let p1 = scalar(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0368_backward(&p0, p1, 1.0);
+    assert_eq!(value, f0368(&p0, p1));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0368_backward(p0, *p1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0369(p0: &Array2<f64>, p1: f64) -> f64 {
     let mut t2 = {
-        let t1 = f0334(p1);
-        &(log_sigmoid(p0)) * (t1 * p1)
+        let t1 = &(p0.row(1)) / &(square(&(p0 * p1)) + 1.0);
+        &(p0.t()) - 3.0
     };
-    let t3 = (tanh(&(p1 + &t2).t())).dot(&(sigmoid(&t2)));
-    let t4 = t2[[1, 1]];
-    let t5 = p1;
-    let t7 = {
-        let t6 = mean_axis(&(tanh(&t3)), Axis(1));
-        t5
+    t2 -= p1;
+    let _t3 = t2.clone();
+    let t4 = if p1 <= -0.5183 {
+        p0.iter().map(|v| (*v) / (square(*v) + 0.5)).sum::<f64>()
+    } else {
+        p1
     };
-    t2 /= square(t7 * t5) + 0.5;
-    t5 + t7 + p1
+    let t5 = mean(&(&t2 + t4));
+    for i in 0..1 {
+        t2 += 1.5;
+        t2 -= 1.5;
+    }
+    t2[[0, 1]] + t4 + t5 + p1
 }
 
 #[test]
 fn f0369_gradcheck() {
-    let mut s = 980681582u64;
+    let mut s = 1954539027u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -9429,21 +9906,28 @@ fn f0369_gradcheck() {
 #[differentiable]
 fn f0370(p0: f64) -> f64 {
     let _t1 = log_sigmoid(p0 * p0);
-    let mut t3 = {
-        let t2 = p0 - p0;
-        t2.exp()
+    let t3 = {
+        let t2 = p0 / (p0.powi(2) + 0.5);
+        t2
     };
-    t3 = t3 - (t3 - t3);
-    t3 = tanh(t3);
-    let mut t4 = p0;
-    t4 += cos(t4);
-    let t5 = t4.hypot(square(t4) + 0.5);
-    t4 + t5 + p0
+    let t3 = p0;
+    let t4 = if t3 < -0.5183 {
+        (cos(t3.max(p0))) * t3
+    } else {
+        1.5 + (t3 - p0)
+    };
+    let t5 = (f0362(tanh(t4))) + (relu(t3));
+    let t7 = {
+        let t6 = ((square(t4) + 1.0).recip()).abs();
+        (t6 * t4).hypot(t4.powi(2) + 0.5)
+    };
+    let _t8 = (t3.powi(2) + 0.5).sqrt();
+    t5 + t7
 }
 
 #[test]
 fn f0370_gradcheck() {
-    let mut s = 391793804u64;
+    let mut s = 1388297021u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0370_backward(p0, 1.0);
@@ -9451,48 +9935,47 @@ fn f0370_gradcheck() {
     gradcheck(&(p0,), |(p0,)| f0370_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0371(w: &Array2<f64>, out: &Array2<f64>) -> f64 {
-    let mut grad_1 = sigmoid(w);
-    if mean(out) <= 0.4629 {
-        grad_1 -= w;
-    }
-    let grad_1 = &(sigmoid(&grad_1)) * &grad_1;
-    mean(&grad_1)
+fn f0371(y_1: &Array2<f64>, grad: &Array2<f64>) -> f64 {
+    let d_out_1 = array![[-0.75_f64]];
+    let grad_1 = &d_out_1 - grad;
+    let out = y_1.dot(&y_1.t());
+    let grad_1 = softmax(&out);
+    sum(&out) + grad_1[[0, 0]] + y_1[[0, 0]]
 }
 
 #[test]
 fn f0371_gradcheck() {
-    let mut s = 451156261u64;
-    let w: Array2<f64> = random((1, 3), &mut s);
-    let out: Array2<f64> = random((1, 2), &mut s);
-    let (w, out,) = std::hint::black_box((w, out,));
-    let (value, grads) = f0371_backward(&w, &out, 1.0);
-    assert_eq!(value, f0371(&w, &out));
-    assert_eq!(grads.w.shape(), w.shape());
-    assert_eq!(grads.out.shape(), out.shape());
-    gradcheck(&(w.clone(), out.clone()), |(w, out)| f0371_backward(w, out, 1.0)).unwrap();
+    let mut s = 244524742u64;
+    let y_1: Array2<f64> = random((1, 3), &mut s);
+    let grad: Array2<f64> = random((1, 2), &mut s);
+    let (y_1, grad,) = std::hint::black_box((y_1, grad,));
+    let (value, grads) = f0371_backward(&y_1, &grad, 1.0);
+    assert_eq!(value, f0371(&y_1, &grad));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.grad.shape(), grad.shape());
+    gradcheck(&(y_1.clone(), grad.clone()), |(y_1, grad)| f0371_backward(y_1, grad, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0372(p0: f64) -> f64 {
-    let mut t1 = square(p0);
-    let mut t2 = t1.exp();
-    let _t3 = t1 / (t1.powi(2) + 0.5);
-    t1 = p0;
-    if t2 > -0.5183 {
-        t2 += t2 / ((f64::hypot(p0, square(t1) + 0.5)).powi(2) + 1.0);
-    } else {
-        t1 -= (1.5 + ((2.0 + t2).tanh())).powf(sin(t2));
-    }
-    let t5 = {
-        let t4 = t2;
-        (sigmoid(t4)).exp()
+    let mut t1 = p0.abs();
+    let mut t2 = f64::round(t1 - p0);
+    t2 /= square(t1) + 1.0;
+    t1 += t2;
+    let t4 = {
+        let t3 = (p0 + 0.5) / 1.5;
+        0.25 / (square(t1) + 1.0)
     };
-    t2 + t5 + t1
+    let t5 = if t2 < 0.0371 {
+        t2.fract()
+    } else {
+        f64::abs(t4)
+    };
+    t4 + t5 + t2
 }
 
 #[test]
 fn f0372_gradcheck() {
-    let mut s = 2042527108u64;
+    let mut s = 1167760922u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0372_backward(p0, 1.0);
@@ -9501,23 +9984,17 @@ fn f0372_gradcheck() {
 }
 #[differentiable]
 fn f0373(p0: f32) -> f32 {
-    let t1 = ((p0.tanh()) * 0.75).acos();
-    let mut t1 = f32::atan2(t1 + p0, square(t1) + 0.5);
-    t1 += (t1.tanh()).tan();
-    for i in 0..1 {
-        t1 += ln(square(p0 / (square(t1) + 1.0)) + 0.5);
-        t1 += backprop::ops::recip(square(t1 * 2.0) + 1.0);
-    }
-    let t3 = {
-        let t2 = t1 - t1;
-        f32::cos(t1)
-    };
-    t1 + t3
+    let t1 = p0.cos();
+    let _t2 = abs(t1);
+    let t1 = backprop::ops::recip(square(p0) + 1.0);
+    let _t3 = (t1 - (p0 / 0.75)) * (t1 * 2.0);
+    let t1 = t1;
+    t1
 }
 
 #[test]
 fn f0373_gradcheck() {
-    let mut s = 23745865u64;
+    let mut s = 1744571608u64;
     let p0 = scalar32(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0373_backward(p0, 1.0);
@@ -9529,48 +10006,49 @@ fn f0373_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0374(d_out: &Array1<f32>, d_p0: f32, x: &Array2<f32>, d_t1: f32) -> f32 {
-    let grad_1 = x.clamp(-1.0, 3.0);
-    let t2 = d_t1;
-    mean(&grad_1) + t2
+fn f0374(p0: &Array1<f32>, p1: f32, p2: &Array2<f32>, p3: f32) -> f32 {
+    let mut t1 = &(p2.to_degrees()) * 0.01;
+    for i in 0..2 {
+        t1 -= &(sigmoid(&t1));
+        t1 -= p2[[i, 0]];
+    }
+    t1.sum() + p1
 }
 
 #[test]
 fn f0374_gradcheck() {
-    let mut s = 729697704u64;
-    let d_out: Array1<f32> = random32(3, &mut s);
-    let d_p0 = scalar32(&mut s);
-    let x: Array2<f32> = random32((3, 3), &mut s);
-    let d_t1 = scalar32(&mut s);
-    let (d_out, d_p0, x, d_t1,) = std::hint::black_box((d_out, d_p0, x, d_t1,));
-    let (value, grads) = f0374_backward(&d_out, d_p0, &x, d_t1, 1.0);
-    assert_eq!(value, f0374(&d_out, d_p0, &x, d_t1));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.x.shape(), x.shape());
+    let mut s = 1509081306u64;
+    let p0: Array1<f32> = random32(3, &mut s);
+    let p1 = scalar32(&mut s);
+    let p2: Array2<f32> = random32((3, 3), &mut s);
+    let p3 = scalar32(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0374_backward(&p0, p1, &p2, p3, 1.0);
+    assert_eq!(value, f0374(&p0, p1, &p2, p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(d_out.clone(), d_p0, x.clone(), d_t1), |(d_out, d_p0, x, d_t1)| f0374_backward(d_out, *d_p0, x, *d_t1, 1.0))
+        .check(&(p0.clone(), p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0374_backward(p0, *p1, p2, *p3, 1.0))
         .unwrap();
 }
 #[differentiable(wrt(p0, p1))]
 fn f0375(p0: f64, p1: &Array2<f64>, c0: &Array1<f64>) -> f64 {
-    let t2 = {
-        let t1 = logsumexp(p1);
-        p1.sum_axis(Axis(0))
+    let mut t2 = {
+        let t1 = mean(p1);
+        0.75 * p1
     };
-    let mut t3 = (sum(p1)) - p0;
-    t3 -= logsumexp(&(softmax(c0)));
-    let t5 = {
-        let t4 = sin(&p1.t());
-        exp(&t2)
-    };
-    t2.sum() + t3 + mean(&t5) + p1[[0, 0]]
+    let c1 = 0.75_f64;
+    let t3 = p1.mapv(|z: f64| ((f64::atan2(c1, -2.0 * -2.0 + 0.5)) * (clamp(p0, -0.5, 3.0))) - c1);
+    let t4 = tan(&(tanh(&t2)));
+    t2 += p0;
+    t3.iter().sum::<f64>() + mean(&t4) + sum(p1)
 }
 
 #[test]
 fn f0375_gradcheck() {
-    let mut s = 2024880568u64;
+    let mut s = 1364804498u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let c0: Array1<f64> = random(2, &mut s);
@@ -9582,19 +10060,22 @@ fn f0375_gradcheck() {
 }
 #[differentiable]
 fn f0376(p0: &Array2<f64>) -> f64 {
-    let t1 = if mean(p0) >= 0.0371 {
-        mean(&(&(p0 * 3.0) * p0))
+    let mut t1 = if p0.mean().unwrap() > 0.4629 {
+        concat(Axis(0), &[&((p0 * p0).sum_axis(Axis(1)))])
     } else {
-        sum(&((p0.clamp(-2.0, 3.0)) + p0))
+        cos(&(concat(Axis(0), &[&((p0 * p0).sum_axis(Axis(1)))])))
     };
-    let t2 = (sum(p0)) - t1;
-    let t3 = t2 - p0;
-    t2 + sum(&t3) + t1
+    let (n1, m1) = p0.dim();
+    if logsumexp(&t1) >= -0.5183 {
+        t1 -= 0.25;
+    }
+    let _t2 = t1[0];
+    logsumexp(&t1)
 }
 
 #[test]
 fn f0376_gradcheck() {
-    let mut s = 1907113930u64;
+    let mut s = 511827896u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0376_backward(&p0, 1.0);
@@ -9604,13 +10085,13 @@ fn f0376_gradcheck() {
 }
 #[differentiable]
 fn f0377(p0: &Array2<f64>) -> f64 {
-    let _t1 = p0 - 0.5;
+    let _t1 = 3.0 + &((p0.column(1)).slice_axis(Axis(0), Slice::from(0..2)).to_owned());
     sum(p0)
 }
 
 #[test]
 fn f0377_gradcheck() {
-    let mut s = 1433350484u64;
+    let mut s = 1841922784u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0377_backward(&p0, 1.0);
@@ -9621,12 +10102,12 @@ fn f0377_gradcheck() {
 #[differentiable]
 fn f0378(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
     let t1 = p1;
-    t1.sum()
+    t1[[0, 1]]
 }
 
 #[test]
 fn f0378_gradcheck() {
-    let mut s = 865333205u64;
+    let mut s = 873652593u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -9639,16 +10120,16 @@ fn f0378_gradcheck() {
 #[differentiable]
 fn f0379(p0: &Array2<f32>, p1: f32, p2: &Array2<f32>, p3: &Array1<f32>) -> f32 {
     let t2 = {
-        let t1 = logsumexp(&(sum_axis(p0, Axis(0))));
-        sum_axis(&(t1 / &(square(p2) + 1.0)), Axis(0))
+        let t1 = sum_axis(&(p1 / &(p2 * p2 + 2.0)), Axis(1));
+        mean(&(relu(p2)).column(0))
     };
-    let _t3 = mean_axis(&(p2 / 0.1), Axis(1));
-    t2.dot(&t2) + p1
+    let t3 = &(sum_axis(p0, Axis(1))) + 1.5;
+    t2 + t3.iter().sum::<f32>()
 }
 
 #[test]
 fn f0379_gradcheck() {
-    let mut s = 669166608u64;
+    let mut s = 1815992866u64;
     let p0: Array2<f32> = random32((1, 3), &mut s);
     let p1 = scalar32(&mut s);
     let p2: Array2<f32> = random32((2, 2), &mut s);
@@ -9667,13 +10148,13 @@ fn f0379_gradcheck() {
 }
 #[differentiable]
 fn f0380(p0: Array2<f64>, p1: ArrayView2<f64>, p2: &Array2<f64>) -> f64 {
-    let t1 = sqrt(&(p2 * p2 + 1.0));
-    sum(&t1) + mean(&p1)
+    let t1 = softmax(p2);
+    sum(&t1) + sum(&p0)
 }
 
 #[test]
 fn f0380_gradcheck() {
-    let mut s = 9493865u64;
+    let mut s = 813208756u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
@@ -9686,53 +10167,54 @@ fn f0380_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0380_backward(p0.clone(), p1.view(), p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0381(p0: &Array2<f64>) -> f64 {
-    let t1 = mse(p0, p0);
-    let _t2 = sum(&(3.0 / (square(&(p0.t())) + 1.0)).column(0));
-    let t4 = {
-        let t3 = (f0334(t1.tanh())) - t1;
-        trunc(&(p0 - t3))
-    };
-    let t5 = if sum(&t4) >= 0.4629 {
-        p0 / (square(&t4) + 1.0)
+fn f0381(w: &Array2<f64>, labels: &[usize]) -> f64 {
+    let x = softmax_cross_entropy(w, labels);
+    let _t2 = sum_axis(w, Axis(0));
+    let out_1 = if w.iter().sum::<f64>() >= -0.5183 {
+        (x + x) + (w * x)
     } else {
-        t4.to_owned()
+        ((x.tanh()).exp()) * &(x * w)
     };
-    let t6 = relu(&(p0 + &t5));
-    let t7 = &t6;
-    let _t8 = clamp(t7, -0.5, 0.5);
-    t6.sum() + t7[[0, 1]]
+    let out_1 = out_1.sum();
+    let t4 = out_1;
+    let t6 = {
+        let t5 = mse(&(tanh(&((t4 / (square(t4) + 2.0)) - (w * 0.75)))), &(sigmoid(w)));
+        abs((f0372(f64::tanh(t5))) - (relu(t5)))
+    };
+    let t8 = {
+        let t7 = x;
+        t7
+    };
+    t6 + t8 + out_1
 }
 
 #[test]
 fn f0381_gradcheck() {
-    let mut s = 268385624u64;
-    let p0: Array2<f64> = random((1, 2), &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0381_backward(&p0, 1.0);
-    assert_eq!(value, f0381(&p0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0381_backward(p0, 1.0)).unwrap();
+    let mut s = 692852621u64;
+    let w: Array2<f64> = random((1, 2), &mut s);
+    let labels: &[usize] = &[0];
+    let (w,) = std::hint::black_box((w,));
+    let (value, grads) = f0381_backward(&w, labels, 1.0);
+    assert_eq!(value, f0381(&w, labels));
+    assert_eq!(grads.w.shape(), w.shape());
+    gradcheck(&(w.clone(),), |(w,)| f0381_backward(w, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0382(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
-    let _t1 = ((p0 + p0).sin()) * ((p2 + p2) * p2);
-    let mut t3 = {
-        let t2 = &((p1 / (square(p2) + 1.0)).t().dot(p1)) + &(sum_axis(p1, Axis(0)));
-        1.25 + &t2
+    let _t1 = ((p0 * p0) - (p1[[1, 0]])) * p2;
+    let t3 = {
+        let t2 = ((abs(p1)).t().dot(p1)).slice(s![..;-1, ..]).to_owned();
+        Zip::from(&t2).and(&t2).map_collect(|&a, &b| b)
     };
-    let t5 = {
-        let t4 = p1;
-        tanh(&p1.column(0))
-    };
-    t3 -= p2;
-    let t6 = &(&t5 * &t5) * &t3;
-    mean(&t3) + t5.sum() + sum(&t6)
+    let t3 = p1;
+    let t4 = ln(p2.powi(2) + 1.0);
+    let t3 = t3;
+    t4 + t3[[0, 0]] + t3.iter().sum::<f64>()
 }
 
 #[test]
 fn f0382_gradcheck() {
-    let mut s = 1546368770u64;
+    let mut s = 761345491u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2 = scalar(&mut s);
@@ -9745,14 +10227,14 @@ fn f0382_gradcheck() {
 #[differentiable]
 fn f0383(p0: f64, p1: &Array2<f64>, p2: ArrayView2<f64>, p3: &Array1<f64>) -> f64 {
     let t1 = p3;
-    let t2 = mse(p1, p1);
-    let t3 = p3 / &(square(p3) + 1.0);
-    t2 + t3.dot(&t3)
+    let t2 = t1.slice_axis(Axis(0), Slice::from(1..));
+    let t3 = t1 / (square(t1) + 2.0);
+    logsumexp(t1) + mean(&t2) + t3.mean().unwrap() + p2[[0, 1]]
 }
 
 #[test]
 fn f0383_gradcheck() {
-    let mut s = 1761006278u64;
+    let mut s = 1344658484u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -9768,23 +10250,18 @@ fn f0383_gradcheck() {
 #[differentiable]
 fn f0384(p0: Array2<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
     let t1 = &p0;
-    let t1 = 0.5 * (sum(t1));
-    let t2 = p0.clone();
-    let mut t4 = {
-        let t3 = tanh(&p2.t());
-        t1
-    };
-    let t2 = p1.max(t4);
-    t4 += t1;
-    for i in 0..3 {
-        t4 += t2;
-    }
-    t1 + t4 + t2
+    let mut t1 = (sum(&p0)) - &(p1 - p2);
+    let _t2 = p1;
+    let mut t3 = p0.clamp(-1.0, 1.0);
+    t3 += &(&t3 + 0.75);
+    let t4 = p2;
+    t1 -= p1;
+    t1[[2, 1]] + t3.sum() + t4.mean().unwrap()
 }
 
 #[test]
 fn f0384_gradcheck() {
-    let mut s = 1992360709u64;
+    let mut s = 1186110837u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -9798,15 +10275,15 @@ fn f0384_gradcheck() {
 #[differentiable]
 fn f0385(p0: f64, p1: &Array2<f64>, p2: ArrayView1<f64>) -> f64 {
     let t1 = &p2;
-    let _t2 = t1[1];
-    let t3 = ((&p2 * t1).dot(t1)) / 1.5;
-    let t1 = t1;
-    t3 + sum(t1)
+    let _t2 = logsumexp(t1);
+    let t3 = (logsumexp(&(t1.hypot(0.5 * 0.5 + 0.5)))) - t1;
+    let t3 = sin(&(backprop::ops::recip(&(square(&(t3.broadcast((3, 3)).unwrap())) + 1.0))));
+    t1.mean().unwrap() + t3.sum()
 }
 
 #[test]
 fn f0385_gradcheck() {
-    let mut s = 1220642252u64;
+    let mut s = 1332796515u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let p2: Array1<f64> = random(3, &mut s);
@@ -9820,17 +10297,32 @@ fn f0385_gradcheck() {
 #[differentiable]
 fn f0386(p0: f64, p1: &Array2<f64>) -> f64 {
     let t1 = p1;
-    let t2 = if p1[[0, 0]] < -0.5183 {
-        t1 * t1
+    let c1 = 0.25_f64;
+    let t2 = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
+    let c2: f64 = 0.5;
+    let t3 = if p1[[2, 0]] < -0.5183 {
+        (tan(&(tanh(&(t1.to_owned().mapv_into(|e| {
+        if e < 0.4629 {
+            f0320(e)
+        } else {
+            c1.clamp(-2.0, 3.0)
+        }
+    })))))).select(Axis(0), &[1, 1])
     } else {
-        t1.to_owned()
+        sigmoid(&((tan(&(tanh(&(t1.to_owned().mapv_into(|e| {
+        if e < 0.4629 {
+            f0320(e)
+        } else {
+            c1.clamp(-2.0, 3.0)
+        }
+    })))))).select(Axis(0), &[1, 1])))
     };
-    sum(t1) + t2.sum() + sum(t1)
+    t1[[0, 0]] + sum(&t3) + t3.iter().sum::<f64>()
 }
 
 #[test]
 fn f0386_gradcheck() {
-    let mut s = 571421650u64;
+    let mut s = 1609382881u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -9843,14 +10335,14 @@ fn f0386_gradcheck() {
 fn f0387(p0: &Array2<f32>, c0: &Array2<f32>) -> f32 {
     let t1 = c0;
     let _t2 = f0072(t1.to_owned());
-    let t3 = sigmoid(&((square(&(cos(t1))) + 0.5).log(3.0 * 3.0 + 1.5)));
-    let t4 = p0 * 0.1;
-    t3[[2, 0]] + sum(&t4)
+    let t3 = (square(&(t1.t())) + 0.5).log(3.0 * 3.0 + 1.5);
+    let _t4 = c0;
+    sum(t1) + sum(&t3) + t3.sum()
 }
 
 #[test]
 fn f0387_gradcheck() {
-    let mut s = 2003940104u64;
+    let mut s = 194243648u64;
     let p0: Array2<f32> = random32((2, 3), &mut s);
     let c0: Array2<f32> = random32((3, 1), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -9865,18 +10357,15 @@ fn f0387_gradcheck() {
 }
 #[differentiable]
 fn f0388(p0: &Array2<f64>, p1: &Array1<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
-    let mut t1 = p2 / (square(p3) + 2.0);
-    for i in 0..2 {
-        t1 += p3;
-        t1 += p2;
-    }
-    let t2 = (square(&(&(p3.hypot(p2.powi(2) + 0.5)) - p2)) + 1.0).log10();
-    t1.sum() + t2[[2, 1]] + logsumexp(p1)
+    let mut t1 = p2 * p3;
+    let t2 = p2;
+    t1 /= square(t2) + 0.5;
+    t1.sum() + t2
 }
 
 #[test]
 fn f0388_gradcheck() {
-    let mut s = 2009244336u64;
+    let mut s = 1838772132u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2 = scalar(&mut s);
@@ -9890,166 +10379,159 @@ fn f0388_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0388_backward(p0, p1, *p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0389(p0: ArrayView2<f64>, p1: &Array2<f64>) -> Array2<f64> {
-    let t1 = concat(Axis(0), &[p1, p1, p1]);
-    let t1 = p0.t();
-    let t1 = p1;
-    let mut t2 = t1 * t1;
-    t2 += 0.5;
-    for i in 0..1 {
-        t2 += &(t1 - t1);
-        t2 += &(square(&(sigmoid(&t2))));
+fn f0389(p0: ArrayView2<f64>, p1: &Array2<f64>) -> f64 {
+    let t1 = p1.t();
+    let _t2 = p1;
+    let c1: f64 = 0.25;
+    let mut t3 = t1.iter().map(|&v| v * c1).sum::<f64>();
+    let t4 = t3 / 1.5;
+    let (n2, m2) = p1.dim();
+    let t5 = Array2::<f64>::ones((3, n2));
+    for i in 0..2 {
+        t3 += 1.5;
     }
-    let t2 = sum(&(&t2 * p1));
-    sin(t1)
+    let t6 = t1.dot(p1);
+    let t4 = abs(&(3.0 - (logsumexp(&t1))));
+    t6[[0, 2]] + t4.iter().sum::<f64>()
 }
 
 #[test]
 fn f0389_gradcheck() {
-    let mut s = 1002904951u64;
+    let mut s = 1523785966u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up: Array2<f64> = random((1, 3), &mut s);
-    let (value, grads) = f0389_backward(p0.view(), &p1, &up);
+    let (value, grads) = f0389_backward(p0.view(), &p1, 1.0);
     assert_eq!(value, f0389(p0.view(), &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0389_backward(p0.view(), p1, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0389_backward(p0.view(), p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0390(p0: f64, p1: &Array2<f64>, p2: f64) -> Array2<f64> {
+fn f0390(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
     let t1 = p0;
     let _t2 = t1;
-    let mut t3 = t1;
-    let _t4 = (t1.min(p0)) / (square(t3) + 2.0);
-    let t5 = if t1 > 0.0371 {
-        ((t3 / (square(p2) + 0.5)) - (t1 - t3)) * t3
-    } else {
-        square((p2 - t1) * 0.5)
-    };
-    t3 += t1;
-    let t6 = t1 * t3;
-    sigmoid(p1)
+    let t3 = t1;
+    let _t4 = &(p1 + t3) * t3;
+    let t5 = p2 - t3;
+    let t3 = p1;
+    let t1 = relu(&(t5 * t3));
+    t5 + t3[[1, 1]] + t1.iter().sum::<f64>()
 }
 
 #[test]
 fn f0390_gradcheck() {
-    let mut s = 1308056859u64;
+    let mut s = 371435377u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0390_backward(p0, &p1, p2, &up);
+    let (value, grads) = f0390_backward(p0, &p1, p2, 1.0);
     assert_eq!(value, f0390(p0, &p1, p2));
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0390_backward(*p0, p1, *p2, &up))
-        .unwrap();
+    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0390_backward(*p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0391(p0: &Array2<f64>) -> f64 {
-    let mut t2 = {
-        let t1 = ((tanh(&(exp(p0)))) * 0.75).asin();
-        &(log_sigmoid(&(log_sigmoid(p0)))) * &t1
+fn f0391(p0: &Array2<f64>) -> Array2<f64> {
+    let c1: f64 = 0.1;
+    let t2 = {
+        let t1 = log_sigmoid(&((p0 / (p0 * p0 + 0.5)).mapv(|v| (v + 3.0).sin())));
+        (logsumexp(&(t1.row(1)))) / &(p0 * p0 + 1.0)
     };
-    if mean(&t2) > 0.0371 {
-        t2 += p0;
+    let mut t2 = p0 * p0;
+    t2 += sum(&(mean_axis(&(cos(p0)), Axis(1))));
+    t2 /= &(square(&(square(&t2))) + 0.5);
+    let _t3 = t2.clone();
+    let t4 = if sum(p0) <= -0.5183 {
+        sigmoid(&t2)
     } else {
-        t2 = softplus(p0);
-    }
-    let mut t3 = if t2[[0, 1]] > 0.4629 {
-        round(&t2)
-    } else {
-        &t2 / &(square(&t2) + 0.5)
+        p0.fract()
     };
-    for i in 0..2 {
-        t3 += p0;
-    }
-    let t2 = (&t3 + &t3).sum();
-    let t4 = 0.25 / (square(t2) + 1.0);
-    t2 + t4
+    t4
 }
 
 #[test]
 fn f0391_gradcheck() {
-    let mut s = 1302014332u64;
+    let mut s = 1595766667u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0391_backward(&p0, 1.0);
+    let up: Array2<f64> = random((2, 3), &mut s);
+    let (value, grads) = f0391_backward(&p0, &up);
     assert_eq!(value, f0391(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0391_backward(p0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(),), |(p0,)| f0391_backward(p0, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0392(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
-    let mut t1 = mean(p2);
-    t1 += f0334((f0363(t1)).tanh());
-    let t2 = p2;
-    t1 += 1.25;
-    let t3 = (square(p2)).dot(&t2.t());
-    let t4 = &t3;
-    t1 + sum(t2) + sum(&t3) + t4.sum() + mean(p2)
+fn f0392(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, labels: &[usize]) -> f64 {
+    let t1 = mean_axis(p0, Axis(0));
+    let (n1, m1) = p0.dim();
+    let t2 = Array::from_elem(m1, 2.0_f64);
+    let mut t3 = &t1 * &t2;
+    let t4 = p2;
+    let _t5 = &t3 + (&(log_softmax(&t3)) - (softmax_cross_entropy(p2, labels)));
+    let c2 = 3.0_f64;
+    let (n3, m3) = p2.dim();
+    let (n4, m4) = p1.dim();
+    t3 /= (sum(p1)).powi(2) + 1.0;
+    let (n5, m5) = p2.dim();
+    let t7 = {
+        let t6 = t1.mapv(softplus);
+        (p2[[0, m5 - 1]]) * &t6
+    };
+    mean(t4) + logsumexp(&t7)
 }
 
 #[test]
 fn f0392_gradcheck() {
-    let mut s = 1914704937u64;
+    let mut s = 856526050u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
+    let labels: &[usize] = &[0, 0, 0];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0392_backward(&p0, &p1, &p2, 1.0);
-    assert_eq!(value, f0392(&p0, &p1, &p2));
+    let (value, grads) = f0392_backward(&p0, &p1, &p2, labels, 1.0);
+    assert_eq!(value, f0392(&p0, &p1, &p2, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0392_backward(p0, p1, p2, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0392_backward(p0, p1, p2, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0393(d_out: &Array2<f64>, x: f64, d_t1: f64) -> Array2<f64> {
-    let mut x_from_out = d_out[[0, 1]];
-    let mut out = d_t1 / (square(x_from_out) + 1.0);
-    out += d_t1 * d_t1;
-    x_from_out /= d_t1.powi(2) + 0.5;
-    sin(d_out)
+fn f0393(p0: &Array2<f64>, p1: f64, p2: f64) -> f64 {
+    let (n1, m1) = p0.dim();
+    let t1 = Array2::<f64>::from_shape_vec((1, m1), vec![0.0, 0.5]).unwrap();
+    let t2 = (p0 * 0.1 + &t1).var(0.0);
+    let t3 = square(log_sigmoid(p1 / (p1.powi(2) + 0.5)));
+    let _t4 = log_sigmoid(relu(t3));
+    let t2 = square(p0);
+    t3 + t2[[0, 1]]
 }
 
 #[test]
 fn f0393_gradcheck() {
-    let mut s = 1912138437u64;
-    let d_out: Array2<f64> = random((1, 2), &mut s);
-    let x = scalar(&mut s);
-    let d_t1 = scalar(&mut s);
-    let (d_out, x, d_t1,) = std::hint::black_box((d_out, x, d_t1,));
-    let up: Array2<f64> = random((1, 2), &mut s);
-    let (value, grads) = f0393_backward(&d_out, x, d_t1, &up);
-    assert_eq!(value, f0393(&d_out, x, d_t1));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(d_out.clone(), x, d_t1), |(d_out, x, d_t1)| f0393_backward(d_out, *x, *d_t1, &up))
-        .unwrap();
+    let mut s = 2115525128u64;
+    let p0: Array2<f64> = random((1, 2), &mut s);
+    let p1 = scalar(&mut s);
+    let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0393_backward(&p0, p1, p2, 1.0);
+    assert_eq!(value, f0393(&p0, p1, p2));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(), p1, p2), |(p0, p1, p2)| f0393_backward(p0, *p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0394(p0: &Array1<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
-    let mut t1 = &(relu(&(p1 * p3))) * p3;
-    if p1[[0, 0]] >= 0.4629 {
-        t1 += 0.75 / (square(p3) + 1.0);
-    } else {
-        t1 += p3;
-    }
-    t1[[1, 0]] + sum(p1)
+    let t1 = &(sqrt(&(square(p1) + 1.0))) * p1;
+    let t2 = p1.t();
+    t1.mean().unwrap() + t2[[0, 0]]
 }
 
 #[test]
 fn f0394_gradcheck() {
-    let mut s = 2022191136u64;
+    let mut s = 1477840616u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -10063,119 +10545,119 @@ fn f0394_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0394_backward(p0, p1, p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0395(grad: &Array2<f64>, d_out: &Array2<f64>) -> f64 {
-    let t2 = {
-        let t1 = concat(Axis(1), &[grad, grad, grad]);
-        softmax(d_out)
+fn f0395(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
+    let (n1, m1) = p1.dim();
+    let t1 = Array2::<f64>::from_shape_vec((2, n1), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
+    let t3 = {
+        let t2 = (p0 * 0.1 + &t1).std(0.0);
+        0.5 / (p1 * p1 + 1.0)
     };
-    let d_out_1 = d_out + d_out;
-    let mut grad_1 = if t2[[1, 0]] < 0.4629 {
-        &t2 + 1.5
-    } else {
-        sin(&(sinh(&d_out_1)))
+    let t5 = {
+        let t4 = mse(&((p1 + p1).clamp(-2.0, 0.5)), &t3);
+        p1 - p1
     };
-    let mut d_x = &t2 - &(&d_out_1 * &grad_1);
-    for i in 0..3 {
-        d_x = backprop::ops::recip(&(&d_out_1 * &d_out_1 + 1.0));
-        grad_1 -= &d_x;
-    }
-    grad_1[[0, 0]] + d_x[[0, 0]] + d_out.sum()
+    let t7 = {
+        let t6 = mse(&(softplus(&t5)), &t5);
+        (&t5 * p1).t().dot(&t5)
+    };
+    let t8 = &(t7.ceil()) / 1.25;
+    let t9 = t3.clone();
+    mean(&t8) + mean(&t9)
 }
 
 #[test]
 fn f0395_gradcheck() {
-    let mut s = 120186090u64;
-    let grad: Array2<f64> = random((2, 3), &mut s);
-    let d_out: Array2<f64> = random((3, 1), &mut s);
-    let (grad, d_out,) = std::hint::black_box((grad, d_out,));
-    let (value, grads) = f0395_backward(&grad, &d_out, 1.0);
-    assert_eq!(value, f0395(&grad, &d_out));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    gradcheck(&(grad.clone(), d_out.clone()), |(grad, d_out)| f0395_backward(grad, d_out, 1.0)).unwrap();
+    let mut s = 1141947156u64;
+    let p0: Array2<f64> = random((2, 3), &mut s);
+    let p1: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0395_backward(&p0, &p1, 1.0);
+    assert_eq!(value, f0395(&p0, &p1));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0395_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
-fn f0396(p0: &Array2<f32>, p1: f32, p2: &Array1<f32>, c0: &Array2<f32>, labels: &[usize]) -> Array2<f32> {
-    let t1 = exp(p1);
-    let t2 = sqrt(&(c0 * c0 + 0.5));
-    let mut t2 = t1;
-    let mut t3 = -p1;
-    let t4 = c0;
-    for i in 0..3 {
-        t2 = t3;
-        t3 -= softmax_cross_entropy(c0, labels);
+fn f0396(p0: &Array2<f32>, p1: f32, p2: &Array1<f32>, c0: &Array2<f32>) -> f32 {
+    let mut t1 = backprop::ops::recip(&(square(c0) + 1.0));
+    let mut t2 = p1.cos();
+    let t3 = p2;
+    if mean(&t1) > -0.5183 {
+        t2 *= f0373(t2);
+    } else {
+        t1 /= &(square(&(sigmoid(&(cos(&t1))))) + 1.0);
     }
-    exp(t4)
+    let t5 = {
+        let t4 = t3.mapv(|u| u * p1);
+        &t4 / &(square(&t4) + 0.5)
+    };
+    let t6 = p1;
+    t5.sum() + t6
 }
 
 #[test]
 fn f0396_gradcheck() {
-    let mut s = 1460857939u64;
+    let mut s = 990134547u64;
     let p0: Array2<f32> = random32((1, 3), &mut s);
     let p1 = scalar32(&mut s);
     let p2: Array1<f32> = random32(2, &mut s);
     let c0: Array2<f32> = random32((3, 1), &mut s);
-    let labels: &[usize] = &[0, 0, 0];
     let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let up: Array2<f32> = random32((3, 1), &mut s);
-    let (value, grads) = f0396_backward(&p0, p1, &p2, &c0, labels, &up);
-    assert_eq!(value, f0396(&p0, p1, &p2, &c0, labels));
+    let (value, grads) = f0396_backward(&p0, p1, &p2, &c0, 1.0);
+    assert_eq!(value, f0396(&p0, p1, &p2, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .upstream(&up)
-        .check(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0396_backward(p0, *p1, p2, &c0, labels, &up))
+        .check(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0396_backward(p0, *p1, p2, &c0, 1.0))
         .unwrap();
 }
-#[differentiable(wrt(p0, p1, p2, p3))]
-fn f0397(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array1<f64>, p3: ArrayView2<f64>, c0: &Array2<f64>) -> f64 {
-    let mut t1 = logsumexp(&(p2 - p2));
-    let mut t2 = if mean(p1) <= 0.4629 || t1 > 0.0 {
-        (f0363(sigmoid(t1))).tanh()
-    } else {
-        t1.abs()
-    };
+#[differentiable(wrt(grad, d_p0, d_x, out))]
+fn f0397(grad: &Array2<f64>, d_p0: &Array2<f64>, d_x: &Array1<f64>, out: ArrayView2<f64>, w: &Array2<f64>) -> f64 {
+    let t1 = logsumexp(&out);
+    let t2 = d_x[2];
+    let mut d_out = (concatenate(Axis(0), &[(grad / 0.5).view(), w.view()]).unwrap()).hypot(square(t2) + 0.5);
     for i in 0..2 {
-        t1 -= p1[[i, 1]];
-        t2 -= t1;
+        d_out += t2.exp();
     }
-    t2 = (f0377(p0)).max(t1);
-    let t3 = p0 / &(square(p1) + 2.0);
-    let t2 = p1;
-    t1 + t3.sum() + t2[[0, 1]] + mean(&p3)
+    let t1_from_t2 = &(mean_axis(&d_out, Axis(1))) * t2;
+    let d_out = d_p0.dot(w);
+    t1_from_t2.mean().unwrap() + d_out[[0, 0]] + d_p0.sum()
 }
 
 #[test]
 fn f0397_gradcheck() {
-    let mut s = 1200763492u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
-    let p1: Array2<f64> = random((3, 2), &mut s);
-    let p2: Array1<f64> = random(3, &mut s);
-    let p3: Array2<f64> = random((2, 2), &mut s);
-    let c0: Array2<f64> = random((2, 2), &mut s);
-    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let (value, grads) = f0397_backward(&p0, &p1, &p2, p3.view(), &c0, 1.0);
-    assert_eq!(value, f0397(&p0, &p1, &p2, p3.view(), &c0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0397_backward(p0, p1, p2, p3.view(), &c0, 1.0)).unwrap();
+    let mut s = 950725595u64;
+    let grad: Array2<f64> = random((3, 2), &mut s);
+    let d_p0: Array2<f64> = random((3, 2), &mut s);
+    let d_x: Array1<f64> = random(3, &mut s);
+    let out: Array2<f64> = random((2, 2), &mut s);
+    let w: Array2<f64> = random((2, 2), &mut s);
+    let (grad, d_p0, d_x, out, w,) = std::hint::black_box((grad, d_p0, d_x, out, w,));
+    let (value, grads) = f0397_backward(&grad, &d_p0, &d_x, out.view(), &w, 1.0);
+    assert_eq!(value, f0397(&grad, &d_p0, &d_x, out.view(), &w));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    gradcheck(&(grad.clone(), d_p0.clone(), d_x.clone(), out.clone()), |(grad, d_p0, d_x, out)| f0397_backward(grad, d_p0, d_x, out.view(), &w, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1))]
 fn f0398(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
-    let t2 = {
-        let t1 = backprop::ops::ceil(&(p1.t()));
-        (&(t1.to_degrees()) * 0.01).sum_axis(Axis(1))
+    let (n1, m1) = p1.dim();
+    let t1 = Array2::<f64>::eye(m1);
+    let c2 = 1.25_f64;
+    let t3 = {
+        let t2 = square(&(&t1 * p1));
+        t2.map(|&e| f0208(c2.tanh(), e))
     };
-    mean(&t2) + mean(p0)
+    mean(&t3)
 }
 
 #[test]
 fn f0398_gradcheck() {
-    let mut s = 959707309u64;
+    let mut s = 1962939041u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -10186,16 +10668,16 @@ fn f0398_gradcheck() {
 }
 #[differentiable]
 fn f0399(p0: &Array2<f64>) -> f64 {
-    let t1 = &(p0 * 0.5) * p0;
-    let _t2 = p0;
-    let t1 = cos(p0);
-    let t3 = sin(&((-&t1) * &(tanh(p0))));
-    sum(&t1) + sum(&t3)
+    let t1 = 0.1 - p0;
+    let t2 = t1.column(0);
+    let t2 = t2.dot(&t2);
+    let t3 = p0;
+    t2 + t3.mean().unwrap() + t2
 }
 
 #[test]
 fn f0399_gradcheck() {
-    let mut s = 1447842253u64;
+    let mut s = 807510421u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0399_backward(&p0, 1.0);
@@ -10206,27 +10688,18 @@ fn f0399_gradcheck() {
 #[differentiable]
 fn f0400(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: &Array1<f64>) -> f64 {
     let mut t1 = p2;
-    let _t2 = (square(t1 + 0.75) + 0.5).sqrt();
-    for i in 0..3 {
-        t1 -= p3[0];
-    }
-    let t3 = p1;
-    let t4 = p3;
-    for i in 0..1 {
-        t1 += t1 / 0.75;
-        t1 += (p1[[i, 1]]) * (p1[[i, 1]]);
-    }
-    let t5 = t3.dot(t4);
-    let t7 = {
-        let t6 = log_sigmoid(&((softmax(&t5)).dot(t3)));
-        &(logsumexp(&(concat(Axis(0), &[p1, p1, p1])))) / 0.75
-    };
-    t1 + t3.sum() + t4.sum() + t5.sum() + t7.sum() + t3.sum()
+    let _t2 = p2.cos();
+    t1 += (square(t1) + 0.5).powf(t1.cos());
+    t1 /= square(1.5 - (0.5 / (square(p2) + 1.0))) + 1.0;
+    let t3 = (logsumexp(p3)) - t1;
+    let t3 = (p3.dot(p3)) * &(softmax(&(square(p3))));
+    let t4 = p2.atan2(square(p2) + 0.5);
+    logsumexp(&t3) + t4
 }
 
 #[test]
 fn f0400_gradcheck() {
-    let mut s = 938140204u64;
+    let mut s = 527948840u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2 = scalar(&mut s);
@@ -10243,12 +10716,12 @@ fn f0400_gradcheck() {
 fn f0401(p0: &Array2<f32>, p1: ArrayView2<f32>, p2: f32) -> f32 {
     let t1 = p2;
     let t2 = &p1;
-    t1 + t2.sum()
+    t1 + t2[[1, 2]]
 }
 
 #[test]
 fn f0401_gradcheck() {
-    let mut s = 1118322995u64;
+    let mut s = 774289089u64;
     let p0: Array2<f32> = random32((2, 1), &mut s);
     let p1: Array2<f32> = random32((2, 3), &mut s);
     let p2 = scalar32(&mut s);
@@ -10299,38 +10772,34 @@ fn f0403_gradcheck() {
     gradcheck(&(p0, p1, p2), |(p0, p1, p2)| f0403_backward(*p0, *p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0404(p0: &Array1<f64>) -> Array1<f64> {
-    let t1 = p0;
-    let _t2 = softplus(p0);
-    let t3 = relu(t1);
-    let t4 = sigmoid(t1);
-    t4
+fn f0404(d_out: &Array1<f64>) -> f64 {
+    let t1 = d_out;
+    let _t2 = t1.product();
+    let out = ln(&(square(&(t1 * d_out)) + 1.0));
+    let out_1 = d_out;
+    out.dot(&out) + out_1.sum() + out.sum()
 }
 
 #[test]
 fn f0404_gradcheck() {
-    let mut s = 766734775u64;
-    let p0: Array1<f64> = random(3, &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let up: Array1<f64> = random(3, &mut s);
-    let (value, grads) = f0404_backward(&p0, &up);
-    assert_eq!(value, f0404(&p0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(),), |(p0,)| f0404_backward(p0, &up))
-        .unwrap();
+    let mut s = 837109357u64;
+    let d_out: Array1<f64> = random(3, &mut s);
+    let (d_out,) = std::hint::black_box((d_out,));
+    let (value, grads) = f0404_backward(&d_out, 1.0);
+    assert_eq!(value, f0404(&d_out));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    gradcheck(&(d_out.clone(),), |(d_out,)| f0404_backward(d_out, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0405(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
     let t1 = p1;
-    let t2 = 1.25 - t1;
-    t1.sum() + t2.sum()
+    let t2 = p1.mean().unwrap();
+    t1.sum() + t2
 }
 
 #[test]
 fn f0405_gradcheck() {
-    let mut s = 2114849517u64;
+    let mut s = 271205083u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -10344,16 +10813,23 @@ fn f0405_gradcheck() {
 fn f0406(p0: &Array2<f32>, p1: &Array1<f32>) -> f32 {
     let _t1 = p1;
     let t2 = p1;
-    let t3 = -t2;
-    let _t4 = t3.dot(t2);
-    let t5 = softplus(&t3);
-    let t6 = floor(&(&t5 * t2));
-    t5.dot(&t5) + t6.dot(&t6)
+    let t3 = abs(p1);
+    let t4 = t3.clone();
+    let t6 = {
+        let t5 = signum(&t3);
+        logsumexp(t2)
+    };
+    let t7 = if t6 <= 0.0371 {
+        tan(&(tanh(&t4)))
+    } else {
+        t3.to_owned()
+    };
+    t6 + t7.iter().sum::<f32>()
 }
 
 #[test]
 fn f0406_gradcheck() {
-    let mut s = 1574914397u64;
+    let mut s = 648472106u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let p1: Array1<f32> = random32(2, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -10368,41 +10844,41 @@ fn f0406_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0407(y_1: f64, grad: &Array1<f64>) -> f64 {
-    let mut d_out = grad / (square(grad) + 1.0);
-    d_out = asin(&(&(tanh(&(clamp(grad, -2.0, 3.0)))) * 0.75));
-    let d_out = grad;
-    let t2 = d_out;
-    let mut d_d_x = grad.dot(d_out);
-    if d_d_x <= 0.0371 {
-        d_d_x = y_1;
-    } else {
-        d_d_x /= square(d_d_x.max(y_1)) + 0.5;
-    }
-    let _t4 = d_out;
-    mean(t2) + d_d_x
+fn f0407(p0: f64, p1: &Array1<f64>) -> f64 {
+    let t1 = p0 - p1;
+    let t2 = p1 * &t1;
+    let _t3 = &t1 + &t1;
+    let t4 = t2.clone();
+    let t6 = {
+        let t5 = &(t4.broadcast((1, 3)).unwrap()) * &t4;
+        f0372(p0)
+    };
+    let t7 = t4.clone();
+    let t1 = &t4;
+    t2.dot(&t2) + logsumexp(&t4) + t6 + logsumexp(&t7) + mean(t1)
 }
 
 #[test]
 fn f0407_gradcheck() {
-    let mut s = 408199220u64;
-    let y_1 = scalar(&mut s);
-    let grad: Array1<f64> = random(3, &mut s);
-    let (y_1, grad,) = std::hint::black_box((y_1, grad,));
-    let (value, grads) = f0407_backward(y_1, &grad, 1.0);
-    assert_eq!(value, f0407(y_1, &grad));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(y_1, grad.clone()), |(y_1, grad)| f0407_backward(*y_1, grad, 1.0)).unwrap();
+    let mut s = 661956753u64;
+    let p0 = scalar(&mut s);
+    let p1: Array1<f64> = random(3, &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0407_backward(p0, &p1, 1.0);
+    assert_eq!(value, f0407(p0, &p1));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0407_backward(*p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0408(p0: ArrayView2<f64>, p1: &Array2<f64>) -> f64 {
-    let t1 = &p0 * &p0;
-    t1.sum() + p0[[2, 0]]
+    let t1 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5]];
+    let t2 = (p1 * 0.1 + &t1).std(0.0);
+    t2
 }
 
 #[test]
 fn f0408_gradcheck() {
-    let mut s = 1551109029u64;
+    let mut s = 289554328u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -10412,65 +10888,70 @@ fn f0408_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0408_backward(p0.view(), p1, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2, p3))]
-fn f0409(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64, c0: &Array1<f64>) -> f64 {
-    let t1 = mse(c0, c0);
-    let t2 = t1;
-    let t3 = sum(c0);
-    let t3 = ((f64::tanh(t2)) * t3) - &(log_sigmoid(&(c0 + t2)));
-    t1 + t2 + t3.sum() + mean(&t3)
+#[differentiable(wrt(out, d_t1, x, d_p0))]
+fn f0409(out: &Array2<f64>, d_t1: &Array2<f64>, x: &Array2<f64>, d_p0: f64, grad: &Array1<f64>) -> f64 {
+    let out_1 = (x.row(0)).sum();
+    let unused = out_1 * x;
+    let t3 = (x.floor()).broadcast((3, 2)).unwrap().sum();
+    let x_from_out = sigmoid(out_1);
+    t3 + x_from_out
 }
 
 #[test]
 fn f0409_gradcheck() {
-    let mut s = 1678962445u64;
-    let p0: Array2<f64> = random((3, 3), &mut s);
-    let p1: Array2<f64> = random((2, 3), &mut s);
-    let p2: Array2<f64> = random((1, 2), &mut s);
-    let p3 = scalar(&mut s);
-    let c0: Array1<f64> = random(3, &mut s);
-    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let (value, grads) = f0409_backward(&p0, &p1, &p2, p3, &c0, 1.0);
-    assert_eq!(value, f0409(&p0, &p1, &p2, p3, &c0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0409_backward(p0, p1, p2, *p3, &c0, 1.0)).unwrap();
+    let mut s = 1515134894u64;
+    let out: Array2<f64> = random((3, 3), &mut s);
+    let d_t1: Array2<f64> = random((2, 3), &mut s);
+    let x: Array2<f64> = random((1, 2), &mut s);
+    let d_p0 = scalar(&mut s);
+    let grad: Array1<f64> = random(3, &mut s);
+    let (out, d_t1, x, d_p0, grad,) = std::hint::black_box((out, d_t1, x, d_p0, grad,));
+    let (value, grads) = f0409_backward(&out, &d_t1, &x, d_p0, &grad, 1.0);
+    assert_eq!(value, f0409(&out, &d_t1, &x, d_p0, &grad));
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(out.clone(), d_t1.clone(), x.clone(), d_p0), |(out, d_t1, x, d_p0)| f0409_backward(out, d_t1, x, *d_p0, &grad, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0410(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
-    let t2 = {
-        let t1 = &(p0.dot(p2)) - &(p1 + &p0);
-        concat(Axis(1), &[&(softmax(&t1)), &t1])
+fn f0410(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> Array2<f64> {
+    let t1 = (mse(p1, &p0)) * p2;
+    let t2 = p2;
+    let t3 = (softplus(t2)) / (square(&(t2 + p2)) + 2.0);
+    let t5 = {
+        let t4 = exp(t2);
+        p2 * 2.0
     };
-    let t3 = (p1 * 0.25) / &(p1 * p1 + 0.5);
-    let t4 = exp(&((mean(&t2)) * &t3));
-    mean(&t3) + sum(&t4)
+    exp(&p0)
 }
 
 #[test]
 fn f0410_gradcheck() {
-    let mut s = 1215779603u64;
+    let mut s = 656617586u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2: Array2<f64> = random((1, 2), &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0410_backward(p0.view(), &p1, &p2, 1.0);
+    let up: Array2<f64> = random((2, 1), &mut s);
+    let (value, grads) = f0410_backward(p0.view(), &p1, &p2, &up);
     assert_eq!(value, f0410(p0.view(), &p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0410_backward(p0.view(), p1, p2, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0410_backward(p0.view(), p1, p2, &up))
+        .unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
 fn f0411(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: f64, c0: &Array2<f64>) -> f64 {
-    let t1 = softmax(p2);
-    t1[[1, 0]]
+    let t1 = c0.clamp(-1.0, 3.0);
+    mean(&t1) + p3
 }
 
 #[test]
 fn f0411_gradcheck() {
-    let mut s = 860632914u64;
+    let mut s = 34770701u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 3), &mut s);
@@ -10484,50 +10965,59 @@ fn f0411_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0411_backward(p0, *p1, p2, *p3, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0412(d_p0: f32, y_1: &Array1<f32>, w: &Array1<f32>, grad: f32) -> f32 {
-    let grad_1 = sum(&(&(y_1 - 0.75) - (grad - d_p0)));
-    let grad_1 = ((square(w) + 1.5).acosh()) + grad;
-    let x = softmax(&(trunc(&grad_1)));
-    grad_1.sum() + x.dot(&x) + sum(w)
+fn f0412(p0: f32, p1: &Array1<f32>, p2: &Array1<f32>, p3: f32) -> f32 {
+    let mut t1 = ((p1 + p0).clamp(-2.0, 1.0)).dot(p1);
+    let mut t3 = {
+        let t2 = log_sigmoid(&((Zip::from(p1).and(p1).map_collect(|&l, &r| t1 - t1)) - t1));
+        1.25 * (tan((t1.max(p3)).tanh()))
+    };
+    for i in 0..2 {
+        t3 -= mean(&(softmax(p2)));
+        t1 = (t3 - t3).hypot(square(p0) + 0.5);
+    }
+    t1 + t3
 }
 
 #[test]
 fn f0412_gradcheck() {
-    let mut s = 899210737u64;
-    let d_p0 = scalar32(&mut s);
-    let y_1: Array1<f32> = random32(3, &mut s);
-    let w: Array1<f32> = random32(2, &mut s);
-    let grad = scalar32(&mut s);
-    let (d_p0, y_1, w, grad,) = std::hint::black_box((d_p0, y_1, w, grad,));
-    let (value, grads) = f0412_backward(d_p0, &y_1, &w, grad, 1.0);
-    assert_eq!(value, f0412(d_p0, &y_1, &w, grad));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.w.shape(), w.shape());
+    let mut s = 72526944u64;
+    let p0 = scalar32(&mut s);
+    let p1: Array1<f32> = random32(3, &mut s);
+    let p2: Array1<f32> = random32(2, &mut s);
+    let p3 = scalar32(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0412_backward(p0, &p1, &p2, p3, 1.0);
+    assert_eq!(value, f0412(p0, &p1, &p2, p3));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(d_p0, y_1.clone(), w.clone(), grad), |(d_p0, y_1, w, grad)| f0412_backward(*d_p0, y_1, w, *grad, 1.0))
+        .check(&(p0, p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0412_backward(*p0, p1, p2, *p3, 1.0))
         .unwrap();
 }
 #[differentiable]
 fn f0413(p0: f64, p1: f64) -> f64 {
-    let t1 = if p1 > 0.4629 {
-        (signum(p1)).max(p0)
+    let mut t1 = if p1 > 0.4629 {
+        (sin(p1)).min(p0)
     } else {
-        p0
+        (p1.hypot(p1.powi(2) + 0.5)).exp()
     };
-    let t2 = (t1 - p1) - t1;
-    let t3 = (sigmoid(t2)) / (square(p1) + 2.0);
-    let t4 = t2;
-    let mut t1 = t3;
-    let t5 = cbrt((tan(t3.tanh())).powi(2) + 0.5);
-    t1 -= t2;
-    t2 + t3 + t4 + t1 + t5 + t1
+    let t2 = 1.5 + (t1.min(p1));
+    let t2 = clamp(t1, -2.0, 0.5);
+    let t3 = t1 - p0;
+    let t5 = {
+        let t4 = t2 - 1.5;
+        (p1.powi(2) + 0.5).sqrt()
+    };
+    let t6 = t2;
+    t1 += sigmoid(t3 - (backprop::ops::abs(t1)));
+    t1 + t2 + t3 + t5 + t6
 }
 
 #[test]
 fn f0413_gradcheck() {
-    let mut s = 2146982195u64;
+    let mut s = 1585290313u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -10537,13 +11027,13 @@ fn f0413_gradcheck() {
 }
 #[differentiable(wrt(p1, p2))]
 fn f0414(p0: Array2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
-    let t1 = p0.dot(&p0.t());
-    t1.sum()
+    let t1 = p1.slice(s![..-1, ..2]);
+    sum(&t1)
 }
 
 #[test]
 fn f0414_gradcheck() {
-    let mut s = 1893852436u64;
+    let mut s = 1252835045u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
@@ -10555,10 +11045,9 @@ fn f0414_gradcheck() {
 }
 #[differentiable]
 fn f0415(p0: &Array1<f64>) -> f64 {
-    let t1 = p0 + p0;
-    let t2 = tanh(&t1);
-    let t3 = p0;
-    t2.dot(&t2) + sum(t3)
+    let t1 = p0 - p0;
+    let t2 = t1.clone();
+    t1.dot(&t1) + sum(&t2)
 }
 
 #[test]
@@ -10572,124 +11061,150 @@ fn f0415_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0415_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0416(p0: &Array2<f64>) -> Array2<f64> {
-    let mut t1 = square(sigmoid(p0.sum()));
-    t1 = t1.abs();
-    t1 -= 0.25;
-    let t3 = {
-        let t2 = (t1.max(1.5)) * 0.25;
-        square(backprop::ops::tanh(t1 - t2))
+fn f0416(p0: &Array2<f64>, labels: &[usize]) -> f64 {
+    let (n1, m1) = p0.dim();
+    let t1 = Array2::<f64>::from_shape_vec((n1, m1), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
+    let t2 = ((p0 * 0.1 + &t1).var(1.0)).max(0.75);
+    let _t3 = t2;
+    let t4 = t2;
+    let t6 = {
+        let t5 = t4 + t4;
+        (softmax_cross_entropy(p0, labels)).sin()
     };
-    exp(p0)
+    t4 + t6 + mean(p0)
 }
 
 #[test]
 fn f0416_gradcheck() {
-    let mut s = 1974850608u64;
+    let mut s = 208352236u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
+    let labels: &[usize] = &[1, 2];
     let (p0,) = std::hint::black_box((p0,));
-    let up: Array2<f64> = random((2, 3), &mut s);
-    let (value, grads) = f0416_backward(&p0, &up);
-    assert_eq!(value, f0416(&p0));
+    let (value, grads) = f0416_backward(&p0, labels, 1.0);
+    assert_eq!(value, f0416(&p0, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(),), |(p0,)| f0416_backward(p0, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0416_backward(p0, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0417(out: &Array2<f64>) -> f64 {
+fn f0417(p0: &Array2<f64>) -> f64 {
     let mut t2 = {
-        let t1 = out;
-        &(mean_axis(t1, Axis(0))) - out
+        let t1 = p0;
+        (sigmoid(t1)) - &(t1 / 0.75)
     };
-    t2 -= &(cosh(&(&(log_sigmoid(out)) * (out * out))));
-    let t2 = t2.t();
-    let d_out = square(&(sigmoid(&t2)));
-    t2.sum() + d_out[[0, 0]]
+    let t4 = {
+        let t3 = &(p0.column(0)) / &(p0 * p0 + 0.5);
+        t3
+    };
+    let t5 = if mean(&t4) >= 0.4629 {
+        round(&(abs(&t4)))
+    } else {
+        t4.to_owned()
+    };
+    for i in 0..1 {
+        t2 += &(-&t5);
+    }
+    t2[[0, 1]] + mean(&t4) + sum(&t5)
 }
 
 #[test]
 fn f0417_gradcheck() {
-    let mut s = 529027161u64;
-    let out: Array2<f64> = random((1, 2), &mut s);
-    let (out,) = std::hint::black_box((out,));
-    let (value, grads) = f0417_backward(&out, 1.0);
-    assert_eq!(value, f0417(&out));
-    assert_eq!(grads.out.shape(), out.shape());
-    gradcheck(&(out.clone(),), |(out,)| f0417_backward(out, 1.0)).unwrap();
+    let mut s = 855631761u64;
+    let p0: Array2<f64> = random((1, 2), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0417_backward(&p0, 1.0);
+    assert_eq!(value, f0417(&p0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0417_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0418(p0: &Array2<f32>, p1: f32, p2: &Array1<f32>, labels: &[usize]) -> f32 {
-    let mut t1 = &(p2 / (square(p1) + 2.0)) / (p0 * p0 + 2.0);
-    t1 *= p2;
-    let mut t2 = tanh(p0);
-    let mut t3 = &(softmax(&t1)) * &(t2.t());
-    if sum(p2) > -0.5183 {
-        t3 /= &(square(&(sin(&(&t3 * p2)))) + 0.5);
+fn f0418(p0: &Array2<f32>, p1: f32, p2: &Array1<f32>) -> f32 {
+    let t1 = p0.dot(p2);
+    let n1 = p2.len() - 1;
+    let t2 = array![0.25_f32, 0.25];
+    let t3 = if logsumexp(&t1) <= 0.4629 {
+        (&(p2 * &t1) + &t2).sum()
     } else {
-        t2 = &((square(&t1) + 1.5).acosh()) + 3.0;
-    }
-    sum(&t2) + t3.sum() + mean(p2)
+        mean(&t1)
+    };
+    let c2: f32 = 3.0;
+    let t4 = p2.iter().zip(t1.iter()).map(|(&a, &b)| abs((tanh(b / (square(b) + 2.0))).powi(2))).sum::<f32>();
+    let t6 = {
+        let t5 = sqrt(square(log_sigmoid(t3)) + 0.5);
+        sin(&((square(p0) + 0.5).log(square(t4) + 1.5)))
+    };
+    let t8 = {
+        let t7 = ((mean_axis(&t6, Axis(0))).sum()) * &(t6.slice(s![..;2, ..]));
+        mean(&((t7.dot(p2)).slice(s![..;-1]).to_owned()))
+    };
+    t1.sum() + t3 + t4 + t6.mean().unwrap() + t8
 }
 
 #[test]
 fn f0418_gradcheck() {
-    let mut s = 1086126901u64;
+    let mut s = 1727671582u64;
     let p0: Array2<f32> = random32((1, 2), &mut s);
     let p1 = scalar32(&mut s);
     let p2: Array1<f32> = random32(2, &mut s);
-    let labels: &[usize] = &[0];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0418_backward(&p0, p1, &p2, labels, 1.0);
-    assert_eq!(value, f0418(&p0, p1, &p2, labels));
+    let (value, grads) = f0418_backward(&p0, p1, &p2, 1.0);
+    assert_eq!(value, f0418(&p0, p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0418_backward(p0, *p1, p2, labels, 1.0))
+        .check(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0418_backward(p0, *p1, p2, 1.0))
         .unwrap();
 }
 #[differentiable]
-fn f0419(p0: f64, p1: &Array2<f64>) -> f64 {
-    let t1 = softplus(&(p1 - p1));
-    let t2 = p1;
-    let t3 = (p0 + 3.0) / &(square(&(&t1 + t2)) + 0.5);
-    let mut t4 = t2 - t2;
-    let mut t5 = log_softmax(&t1);
-    if mean(p1) <= -0.5183 {
-        t5 += &t3;
-    } else {
-        t4 /= &(square(&(((&t4 * &t4 + 0.5).log(0.5)) - &t5)) + 1.0);
-    }
-    let t3 = 0.25 / (square(&((sigmoid(&t4)).dot(&(tanh(&t5.t()))))) + 1.0);
-    sum(&t5) + t3.sum()
+fn f0419(d_x: f64, w: &Array2<f64>) -> f64 {
+    let unused = {
+        let t1 = backprop::ops::sin(w);
+        (ln(&(square(&(concatenate(Axis(0), &[t1.view(), w.view(), t1.view()]).unwrap())) + 0.5))).mapv_into(|u| {
+        if u > 0.4629 {
+            u
+        } else {
+            d_x.abs()
+        }
+    })
+    };
+    let unused = (abs(&(powi(w, 3)))).mean_axis(Axis(0)).unwrap();
+    let mut t4 = {
+        let t3 = f0404(&unused);
+        (((square(&unused) + 1.0).ln_1p()).dot(&unused)).hypot(d_x.powi(2) + 0.5)
+    };
+    t4 += f0363(t4.tanh());
+    let t5 = w;
+    let t7 = {
+        let d_out = relu(mse(&(logsumexp(w)), &(&(logsumexp(w)) * 0.5)));
+        ((tan(tanh(t4))) - d_out) + &((Zip::from(&unused).and(&unused).map_collect(|&l, &r| (l.powi(2) + 0.5).powf(1.5))).slice_axis(Axis(0), Slice::from(1..3)).to_owned())
+    };
+    unused.dot(&unused) + t4 + sum(t5) + t7.dot(&t7)
 }
 
 #[test]
 fn f0419_gradcheck() {
-    let mut s = 1056997724u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((1, 3), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0419_backward(p0, &p1, 1.0);
-    assert_eq!(value, f0419(p0, &p1));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0419_backward(*p0, p1, 1.0)).unwrap();
+    let mut s = 578209885u64;
+    let d_x = scalar(&mut s);
+    let w: Array2<f64> = random((1, 3), &mut s);
+    let (d_x, w,) = std::hint::black_box((d_x, w,));
+    let (value, grads) = f0419_backward(d_x, &w, 1.0);
+    assert_eq!(value, f0419(d_x, &w));
+    assert_eq!(grads.w.shape(), w.shape());
+    gradcheck(&(d_x, w.clone()), |(d_x, w)| f0419_backward(*d_x, w, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0420(p0: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let _t1 = log_sigmoid(c0);
-    let t2 = cos(&(&(c0.t()) * (2.0)));
-    let t3 = &t2 - &t2;
-    let _t4 = &t2 - (mean(&(c0 * c0)));
-    mean(&t2) + sum(&t3)
+    let _t1 = backprop::ops::recip(&(square(c0) + 1.0));
+    let t2 = sum(&(p0.dot(&p0.t())));
+    let t3 = (f0368(p0, sigmoid(t2))).max(t2);
+    let t3 = ln(square(t2) + 0.5);
+    t2 + t3
 }
 
 #[test]
 fn f0420_gradcheck() {
-    let mut s = 36054736u64;
+    let mut s = 1966149116u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let c0: Array2<f64> = random((3, 2), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -10698,112 +11213,118 @@ fn f0420_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0420_backward(p0, &c0, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2))]
-fn f0421(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, c0: &Array1<f64>) -> f64 {
-    let t1 = p1;
-    let mut t2 = sigmoid(&(softmax(t1)));
-    t2 += mse(c0, c0);
-    let mut t3 = if t1.sum() < -0.5183 {
-        (t1.dot(p2)) - ((2.0 * c0).dot(t1))
+#[differentiable(wrt(grad, p1, p2))]
+fn f0421(grad: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, d_out: &Array1<f64>) -> f64 {
+    let x_from_out = p1;
+    let mut t2 = cos(f0376(p2));
+    let c1: f64 = 0.5;
+    let c2 = 1.5_f64;
+    t2 /= square(p2.iter().map(|e| ((powi(c2.sin(), 3)).powi(2) + 1.0).recip()).sum::<f64>()) + 1.0;
+    let mut t3 = if t2 >= -0.5183 {
+        t2
     } else {
-        sigmoid(&((t1.dot(p2)) - ((2.0 * c0).dot(t1))))
+        0.25 / (square(f0399(p1)) + 1.0)
     };
-    let t4 = tanh(&t2);
-    let t5 = t1;
-    t3 += t1;
-    let t3 = &(p2.t().dot(p2)) * 1.5;
-    t5.sum() + t3[[1, 0]]
+    t3 = (((t2 * t2) + (((t3.tanh()) * 0.75).atanh())).tanh()).powi(2);
+    let d_d_x = t2;
+    let unused = d_d_x;
+    d_d_x + unused
 }
 
 #[test]
 fn f0421_gradcheck() {
-    let mut s = 1339038334u64;
-    let p0: Array2<f64> = random((2, 3), &mut s);
+    let mut s = 611154846u64;
+    let grad: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2: Array2<f64> = random((1, 2), &mut s);
-    let c0: Array1<f64> = random(2, &mut s);
-    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0421_backward(&p0, &p1, &p2, &c0, 1.0);
-    assert_eq!(value, f0421(&p0, &p1, &p2, &c0));
-    assert_eq!(grads.p0.shape(), p0.shape());
+    let d_out: Array1<f64> = random(2, &mut s);
+    let (grad, p1, p2, d_out,) = std::hint::black_box((grad, p1, p2, d_out,));
+    let (value, grads) = f0421_backward(&grad, &p1, &p2, &d_out, 1.0);
+    assert_eq!(value, f0421(&grad, &p1, &p2, &d_out));
+    assert_eq!(grads.grad.shape(), grad.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0421_backward(p0, p1, p2, &c0, 1.0)).unwrap();
+    gradcheck(&(grad.clone(), p1.clone(), p2.clone()), |(grad, p1, p2)| f0421_backward(grad, p1, p2, &d_out, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0422(w: f64, x: f64, d_out: &Array2<f64>, out: f64) -> f64 {
-    let mut x_from_out = x;
-    x_from_out += x;
-    let grad_1 = sigmoid(d_out);
-    let t1_from_t2 = d_out;
-    let t4 = grad_1.clone();
-    let d_x = out * x_from_out;
-    t4.sum() + d_x
+fn f0422(p0: f64, p1: f64, p2: &Array2<f64>, p3: f64) -> f64 {
+    let mut t1 = p1;
+    t1 += p1;
+    let t2 = -&(p2 * p2);
+    let t3 = p2;
+    let t4 = (p2 * &t2).mapv_into(|v| p3);
+    t1 *= p1;
+    t1 + t2.iter().sum::<f64>() + t3.sum() + t4[[0, 2]] + mean(t3)
 }
 
 #[test]
 fn f0422_gradcheck() {
-    let mut s = 277416244u64;
-    let w = scalar(&mut s);
-    let x = scalar(&mut s);
-    let d_out: Array2<f64> = random((3, 3), &mut s);
-    let out = scalar(&mut s);
-    let (w, x, d_out, out,) = std::hint::black_box((w, x, d_out, out,));
-    let (value, grads) = f0422_backward(w, x, &d_out, out, 1.0);
-    assert_eq!(value, f0422(w, x, &d_out, out));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    gradcheck(&(w, x, d_out.clone(), out), |(w, x, d_out, out)| f0422_backward(*w, *x, d_out, *out, 1.0)).unwrap();
+    let mut s = 620366410u64;
+    let p0 = scalar(&mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array2<f64> = random((3, 3), &mut s);
+    let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0422_backward(p0, p1, &p2, p3, 1.0);
+    assert_eq!(value, f0422(p0, p1, &p2, p3));
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0, p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0422_backward(*p0, *p1, p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0423(p0: &Array2<f64>) -> f64 {
+fn f0423(p0: &Array2<f64>, labels: &[usize]) -> f64 {
     let t1 = p0;
-    let _t2 = t1.fract();
-    let t3 = sqrt(&(square(&(t1 + t1)) + 0.5));
-    mean(t1) + mean(&t3)
+    let _t2 = square(t1);
+    let _t3 = (sum_axis(&(t1 * t1), Axis(0))) * (softmax_cross_entropy(&(log_sigmoid(t1)), labels));
+    mean(t1)
 }
 
 #[test]
 fn f0423_gradcheck() {
-    let mut s = 2144761226u64;
+    let mut s = 1443988007u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
+    let labels: &[usize] = &[1];
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0423_backward(&p0, 1.0);
-    assert_eq!(value, f0423(&p0));
+    let (value, grads) = f0423_backward(&p0, labels, 1.0);
+    assert_eq!(value, f0423(&p0, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0423_backward(p0, 1.0)).unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0423_backward(p0, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0424(p0: f64) -> f64 {
-    let t1 = sigmoid(p0);
-    let t2 = ((0.1 * (t1.abs())).powi(2) + 0.5).log(3.0 * 3.0 + 1.5);
-    let t4 = {
-        let t3 = t1;
-        t2 * t3
+fn f0424(d_p0: f64) -> f64 {
+    let x = f64::exp(d_p0);
+    let unused = d_p0;
+    let t1_from_t2 = if x > -0.5183 {
+        x + ((x.max(unused)) / (d_p0.powi(2) + 1.0))
+    } else {
+        sqrt((unused * 3.0).powi(2) + 0.5)
     };
-    let t2 = t4 - t1;
-    let t5 = t4.max(t1);
-    t2 + t5
+    let out_1 = {
+        let x_from_out = unused;
+        t1_from_t2.max(unused)
+    };
+    let grad_1 = (out_1.tanh()).abs();
+    out_1 + grad_1
 }
 
 #[test]
 fn f0424_gradcheck() {
-    let mut s = 2005767814u64;
-    let p0 = scalar(&mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0424_backward(p0, 1.0);
-    assert_eq!(value, f0424(p0));
-    gradcheck(&(p0,), |(p0,)| f0424_backward(*p0, 1.0)).unwrap();
+    let mut s = 1447767087u64;
+    let d_p0 = scalar(&mut s);
+    let (d_p0,) = std::hint::black_box((d_p0,));
+    let (value, grads) = f0424_backward(d_p0, 1.0);
+    assert_eq!(value, f0424(d_p0));
+    gradcheck(&(d_p0,), |(d_p0,)| f0424_backward(*d_p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0425(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
     let t1 = p2;
-    let t1 = p2.t();
-    t1.sum()
+    let t1 = p2 * p2;
+    t1.iter().sum::<f64>()
 }
 
 #[test]
 fn f0425_gradcheck() {
-    let mut s = 474359480u64;
+    let mut s = 15078218u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 2), &mut s);
@@ -10814,55 +11335,53 @@ fn f0425_gradcheck() {
     gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0425_backward(*p0, *p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0426(y_1: f64, out: f64) -> f64 {
-    let mut d_out_1 = {
-        let grad_1 = sigmoid(f64::hypot(out, square(out) + 0.5));
-        (out.powi(1)).max(grad_1)
+fn f0426(p0: f64, p1: f64) -> f64 {
+    let t2 = {
+        let t1 = (p1 + 0.1).sin();
+        t1.powi(1)
     };
-    let d_x = tanh(sigmoid(d_out_1));
-    let t5 = {
-        let t4 = d_out_1;
-        softplus(d_x)
+    let mut t3 = t2 / (square(t2 * t2) + 0.5);
+    let mut t5 = {
+        let t4 = f64::sinh(t2);
+        -(t4.sin())
     };
-    let mut t6 = sigmoid(t5);
-    if out >= 0.4629 {
-        t6 = log_sigmoid(t5);
-    } else if d_out_1 < 0.0371 || d_out_1 > 0.0 {
-        d_out_1 /= square(t5.max(d_out_1)) + 0.5;
+    if t5 < 0.0371 {
+        t3 -= t5 + t2;
     }
-    let t1_from_t2 = (y_1.min(out)) * 0.5;
-    let t8 = sin(d_x * d_x);
-    t1_from_t2 + t8
+    let _t6 = t2;
+    let t7 = 0.5 + (exp(t2));
+    let t8 = (sigmoid(0.25 - ((t7.tanh()).exp()))).powi(3);
+    t7 + t8
 }
 
 #[test]
 fn f0426_gradcheck() {
-    let mut s = 179652120u64;
-    let y_1 = scalar(&mut s);
-    let out = scalar(&mut s);
-    let (y_1, out,) = std::hint::black_box((y_1, out,));
-    let (value, grads) = f0426_backward(y_1, out, 1.0);
-    assert_eq!(value, f0426(y_1, out));
-    gradcheck(&(y_1, out), |(y_1, out)| f0426_backward(*y_1, *out, 1.0)).unwrap();
+    let mut s = 2010779214u64;
+    let p0 = scalar(&mut s);
+    let p1 = scalar(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0426_backward(p0, p1, 1.0);
+    assert_eq!(value, f0426(p0, p1));
+    gradcheck(&(p0, p1), |(p0, p1)| f0426_backward(*p0, *p1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0427(p0: f64) -> f64 {
-    let t2 = {
+    let mut t2 = {
         let t1 = p0;
-        (t1 * t1) / (p0.powi(2) + 1.0)
+        (fract(t1)) * (p0 * t1)
     };
-    let t4 = {
-        let t3 = t2;
-        t3
+    let t3 = (t2 + t2) * t2;
+    t2 *= t3;
+    let t5 = {
+        let t4 = t3;
+        p0 * t3
     };
-    let t5 = t4;
-    let t6 = round(t2);
-    t5 + t6
+    t3 + t5
 }
 
 #[test]
 fn f0427_gradcheck() {
-    let mut s = 1575434604u64;
+    let mut s = 706883368u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0427_backward(p0, 1.0);
@@ -10872,25 +11391,22 @@ fn f0427_gradcheck() {
 #[differentiable]
 fn f0428(p0: f64, p1: f64, p2: f64) -> f64 {
     let t2 = {
-        let t1 = p0.mul_add(p2, p0);
-        0.1 - t1
+        let t1 = f64::hypot(p1, p1.powi(2) + 0.5);
+        3.0 * p2
     };
-    let t2 = (p2.clamp(-0.5, 1.0)) / (((f64::abs(t2)).sin()).powi(2) + 1.0);
-    let t4 = {
-        let t3 = t2;
-        t3 * t3
+    let _t3 = f0403(tanh(t2), p1, backprop::ops::sigmoid(t2));
+    let mut t5 = {
+        let t4 = square(p2);
+        backprop::ops::atan(exp2(t4))
     };
-    let t6 = {
-        let t5 = square(cos(p0));
-        p2
-    };
-    let _t7 = tanh(t2);
-    t2 + t4 + t6
+    let t6 = p1;
+    t5 += t5.min(p2);
+    t5 + t6 + p2
 }
 
 #[test]
 fn f0428_gradcheck() {
-    let mut s = 1622600689u64;
+    let mut s = 115711005u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -10900,39 +11416,38 @@ fn f0428_gradcheck() {
     gradcheck(&(p0, p1, p2), |(p0, p1, p2)| f0428_backward(*p0, *p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0429(p0: &Array2<f64>, labels: &[usize]) -> Array2<f64> {
-    let t1 = sigmoid(&(backprop::ops::ln(&(square(&((softmax_cross_entropy(p0, labels)) / &(square(p0) + 2.0))) + 1.0))));
-    t1
+fn f0429(p0: &Array2<f64>) -> f64 {
+    let t1 = ceil(p0);
+    t1[[1, 1]]
 }
 
 #[test]
 fn f0429_gradcheck() {
-    let mut s = 185288706u64;
+    let mut s = 1182408521u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
-    let labels: &[usize] = &[0, 1, 1];
     let (p0,) = std::hint::black_box((p0,));
-    let up: Array2<f64> = random((3, 3), &mut s);
-    let (value, grads) = f0429_backward(&p0, labels, &up);
-    assert_eq!(value, f0429(&p0, labels));
+    let (value, grads) = f0429_backward(&p0, 1.0);
+    assert_eq!(value, f0429(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(),), |(p0,)| f0429_backward(p0, labels, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0429_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0430(p0: &Array1<f64>) -> f64 {
-    let mut t1 = p0 + p0;
-    let _t2 = (t1.dot(p0)) - &(2.0 / (square(&(&t1 / 1.5)) + 1.0));
+    let t1 = p0;
+    let mut t2 = if logsumexp(t1) < 0.4629 {
+        log_softmax(&((mean(t1)) * t1))
+    } else {
+        0.75 / (t1 * t1 + 1.0)
+    };
     for i in 0..2 {
-        t1 += &(powi(&(&t1 - p0), 2));
+        t2 += t1;
     }
-    sum(&t1)
+    t1.sum() + t2.dot(&t2) + mean(t1)
 }
 
 #[test]
 fn f0430_gradcheck() {
-    let mut s = 1302130904u64;
+    let mut s = 663652088u64;
     let p0: Array1<f64> = random(3, &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0430_backward(&p0, 1.0);
@@ -10941,34 +11456,34 @@ fn f0430_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0430_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0431(p0: &Array1<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
-    let t1 = p2 * p2;
-    t1.sum()
+fn f0431(d_t1: &Array1<f64>, d_x: &Array2<f64>, grad: &Array2<f64>) -> f64 {
+    let d_out_1 = (3.0 / (square(grad) + 1.0)).to_shape(6).unwrap().to_owned();
+    d_out_1.iter().sum::<f64>()
 }
 
 #[test]
 fn f0431_gradcheck() {
-    let mut s = 1016731909u64;
-    let p0: Array1<f64> = random(2, &mut s);
-    let p1: Array2<f64> = random((2, 2), &mut s);
-    let p2: Array2<f64> = random((2, 3), &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0431_backward(&p0, &p1, &p2, 1.0);
-    assert_eq!(value, f0431(&p0, &p1, &p2));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0431_backward(p0, p1, p2, 1.0)).unwrap();
+    let mut s = 165274125u64;
+    let d_t1: Array1<f64> = random(2, &mut s);
+    let d_x: Array2<f64> = random((2, 2), &mut s);
+    let grad: Array2<f64> = random((2, 3), &mut s);
+    let (d_t1, d_x, grad,) = std::hint::black_box((d_t1, d_x, grad,));
+    let (value, grads) = f0431_backward(&d_t1, &d_x, &grad, 1.0);
+    assert_eq!(value, f0431(&d_t1, &d_x, &grad));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    assert_eq!(grads.grad.shape(), grad.shape());
+    gradcheck(&(d_t1.clone(), d_x.clone(), grad.clone()), |(d_t1, d_x, grad)| f0431_backward(d_t1, d_x, grad, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0432(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array1<f64>) -> f64 {
-    let t1 = p1 * p3;
-    logsumexp(&t1) + p2.sum()
+    let t1 = stack(Axis(1), &[p3.view(), p3.view()]).unwrap();
+    t1.sum() + mean(p2)
 }
 
 #[test]
 fn f0432_gradcheck() {
-    let mut s = 1690287365u64;
+    let mut s = 1954050257u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
@@ -10983,25 +11498,23 @@ fn f0432_gradcheck() {
 }
 #[differentiable]
 fn f0433(p0: f64, p1: &Array2<f64>) -> f64 {
-    let t1 = p1;
-    let t2 = p0 * t1;
-    let t3 = if mean(&t2) < -0.5183 {
-        t2.to_owned()
-    } else {
-        t1.to_owned()
+    let mut t1 = p1.iter().map(|z| (*z) + ((*z) - 0.5)).sum::<f64>();
+    let t3 = {
+        let t2 = ((relu(p1)).iter().map(|&e| (t1 / (square(p0) + 1.0)) + t1).sum::<f64>()) + (tan(&(tanh(&(powi(p1, 2))))));
+        &((tanh(&(t1 - p1))).mapv(f64::tanh)) + &((&t2 + p0).to_radians())
     };
-    let t4 = t3.clone();
-    let t5 = t3.t();
-    let t7 = {
-        let t6 = sin(&t3);
-        square(&t3)
-    };
-    t5[[2, 0]] + t7[[0, 2]]
+    for i in 0..3 {
+        t1 += softplus(p0);
+    }
+    let mut t3 = (sigmoid(&(t3.mapv(|u: f64| u - t1)))).dot(&(tanh(&p1.t())));
+    t3 += f0424(sigmoid(t1));
+    let t4 = &(logsumexp(&(tanh(&t3)))) * &((tanh(&t3)).dot(&(tanh(&t3))));
+    t3[[0, 0]] + t4[[0, 0]]
 }
 
 #[test]
 fn f0433_gradcheck() {
-    let mut s = 211048064u64;
+    let mut s = 760109380u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -11028,23 +11541,22 @@ fn f0434_gradcheck() {
 }
 #[differentiable]
 fn f0435(p0: f64, p1: f64, p2: f64) -> f64 {
-    let t2 = {
+    let mut t2 = {
         let t1 = p2;
-        fract(t1)
+        (square(p2) + 0.5).powf(p1.tanh())
     };
-    let t2 = (1.25 + t2) + 0.25;
-    let t4 = {
-        let t3 = p0 + t2;
-        t2 - t2
-    };
-    let mut t4 = t2.exp();
-    t4 += ((t2 - 0.1) + p1).cos();
-    t2 + t4
+    for i in 0..2 {
+        t2 += (square(t2) + 1.0).sqrt();
+    }
+    let t3 = square(p0);
+    let _t4 = p2;
+    let t5 = (p2.powi(3)) - t2;
+    t3 + t5
 }
 
 #[test]
 fn f0435_gradcheck() {
-    let mut s = 10227959u64;
+    let mut s = 523400786u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -11054,54 +11566,57 @@ fn f0435_gradcheck() {
     gradcheck(&(p0, p1, p2), |(p0, p1, p2)| f0435_backward(*p0, *p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0436(p0: &Array2<f64>) -> f64 {
-    let t1 = &((square(&(p0 * p0)) + 1.0).log(3.0 * 3.0 + 1.5)) / &(square(p0) + 0.5);
-    t1.sum()
+fn f0436(p0: &Array2<f64>) -> Array2<f64> {
+    let t1 = (&(to_radians(p0)) + p0) * p0;
+    sigmoid(p0)
 }
 
 #[test]
 fn f0436_gradcheck() {
-    let mut s = 1465053688u64;
+    let mut s = 507878257u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0436_backward(&p0, 1.0);
+    let up: Array2<f64> = random((3, 2), &mut s);
+    let (value, grads) = f0436_backward(&p0, &up);
     assert_eq!(value, f0436(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0436_backward(p0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(),), |(p0,)| f0436_backward(p0, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0437(d_out: f64) -> f64 {
-    let mut t1 = tanh(log_sigmoid(clamp(d_out, -0.5, 1.0)));
+fn f0437(p0: f64) -> f64 {
+    let mut t1 = log_sigmoid((relu(p0)).sin());
+    let t2 = relu((p0 * t1).clamp(-0.5, 3.0));
     for i in 0..1 {
-        t1 -= d_out * t1;
-        t1 += ln(t1.powi(2) + 1.0);
+        t1 += backprop::ops::recip(square(t2) + 1.0);
     }
-    let t2 = (d_out / (t1.powi(2) + 0.5)) / ((d_out.max(t1)).powi(2) + 2.0);
     t1 + t2
 }
 
 #[test]
 fn f0437_gradcheck() {
-    let mut s = 511194500u64;
-    let d_out = scalar(&mut s);
-    let (d_out,) = std::hint::black_box((d_out,));
-    let (value, grads) = f0437_backward(d_out, 1.0);
-    assert_eq!(value, f0437(d_out));
-    gradcheck(&(d_out,), |(d_out,)| f0437_backward(*d_out, 1.0)).unwrap();
+    let mut s = 1865789252u64;
+    let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0437_backward(p0, 1.0);
+    assert_eq!(value, f0437(p0));
+    gradcheck(&(p0,), |(p0,)| f0437_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0438(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
-    let mut t2 = {
-        let t1 = (p2 * p0) / &(p2 * p2 + 0.5);
-        (abs(p3)) * &(&t1 * &t1)
+    let t2 = {
+        let t1 = p1 + p3;
+        &(softmax(p1)) + &t1
     };
-    t2 += &((softmax(&(softmax(&t2)))).dot(&t2));
-    sum(&t2)
+    let t3 = p3;
+    t2[[0, 1]] + t3
 }
 
 #[test]
 fn f0438_gradcheck() {
-    let mut s = 1553200672u64;
+    let mut s = 1730824186u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -11114,35 +11629,30 @@ fn f0438_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0438_backward(*p0, p1, p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0439(p0: Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
-    let mut t1 = p1;
-    let mut t2 = backprop::ops::recip(&(square(&(p3 / (square(p2) + 0.5))) + 1.0));
-    if mean(&t2) <= 0.4629 && t1 > 0.0 {
-        t2 += &(softmax(p3));
-    } else {
-        t1 += p2;
+fn f0439(d_t1: Array2<f64>, grad: f64, d_p0: f64, d_x: &Array2<f64>) -> f64 {
+    let d_d_x = grad;
+    let mut grad_1 = (softplus(d_p0)).atan();
+    let t3 = backprop::ops::exp(&(d_x * (d_d_x.abs())));
+    for i in 0..1 {
+        grad_1 += d_x[[i, 2]];
     }
-    let t4 = {
-        let t3 = -&(0.5 - p3);
-        &t2 / &(&t2 * &t2 + 0.5)
-    };
-    let t5 = p2;
-    t1 + t2[[0, 1]] + t4.sum() + t5 + p1
+    let _t4 = &t3 + (exp(grad_1));
+    grad_1 + t3.iter().sum::<f64>()
 }
 
 #[test]
 fn f0439_gradcheck() {
-    let mut s = 1516895435u64;
-    let p0: Array2<f64> = random((2, 1), &mut s);
-    let p1 = scalar(&mut s);
-    let p2 = scalar(&mut s);
-    let p3: Array2<f64> = random((2, 3), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0439_backward(p0.clone(), p1, p2, &p3, 1.0);
-    assert_eq!(value, f0439(p0.clone(), p1, p2, &p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0439_backward(p0.clone(), *p1, *p2, p3, 1.0)).unwrap();
+    let mut s = 1322254301u64;
+    let d_t1: Array2<f64> = random((2, 1), &mut s);
+    let grad = scalar(&mut s);
+    let d_p0 = scalar(&mut s);
+    let d_x: Array2<f64> = random((2, 3), &mut s);
+    let (d_t1, grad, d_p0, d_x,) = std::hint::black_box((d_t1, grad, d_p0, d_x,));
+    let (value, grads) = f0439_backward(d_t1.clone(), grad, d_p0, &d_x, 1.0);
+    assert_eq!(value, f0439(d_t1.clone(), grad, d_p0, &d_x));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    gradcheck(&(d_t1.clone(), grad, d_p0, d_x.clone()), |(d_t1, grad, d_p0, d_x)| f0439_backward(d_t1.clone(), *grad, *d_p0, d_x, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0440(p0: &Array2<f64>) -> f64 {
@@ -11152,7 +11662,7 @@ fn f0440(p0: &Array2<f64>) -> f64 {
 
 #[test]
 fn f0440_gradcheck() {
-    let mut s = 358902120u64;
+    let mut s = 240449683u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0440_backward(&p0, 1.0);
@@ -11161,84 +11671,78 @@ fn f0440_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0440_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0441(p0: &Array1<f32>) -> f32 {
-    let _t1 = logsumexp(&(signum(p0)));
-    mean(p0)
+fn f0441(d_out: &Array1<f32>) -> f32 {
+    let _t1 = sum(&(&(to_degrees(d_out)) * 0.01));
+    sum(d_out)
 }
 
 #[test]
 fn f0441_gradcheck() {
-    let mut s = 356185774u64;
-    let p0: Array1<f32> = random32(2, &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0441_backward(&p0, 1.0);
-    assert_eq!(value, f0441(&p0));
-    assert_eq!(grads.p0.shape(), p0.shape());
+    let mut s = 997806262u64;
+    let d_out: Array1<f32> = random32(2, &mut s);
+    let (d_out,) = std::hint::black_box((d_out,));
+    let (value, grads) = f0441_backward(&d_out, 1.0);
+    assert_eq!(value, f0441(&d_out));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(),), |(p0,)| f0441_backward(p0, 1.0))
+        .check(&(d_out.clone(),), |(d_out,)| f0441_backward(d_out, 1.0))
         .unwrap();
 }
 #[differentiable]
-fn f0442(p0: f64, p1: &Array1<f64>, p2: f64) -> f64 {
-    let t1 = p1;
-    let t2 = t1;
-    mean(t1) + sum(t2)
+fn f0442(d_p0: f64, x: &Array1<f64>, out: f64) -> f64 {
+    let t1 = x;
+    let unused = t1;
+    t1.dot(t1) + unused.dot(unused)
 }
 
 #[test]
 fn f0442_gradcheck() {
-    let mut s = 549795958u64;
-    let p0 = scalar(&mut s);
-    let p1: Array1<f64> = random(3, &mut s);
-    let p2 = scalar(&mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0442_backward(p0, &p1, p2, 1.0);
-    assert_eq!(value, f0442(p0, &p1, p2));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0442_backward(*p0, p1, *p2, 1.0)).unwrap();
+    let mut s = 1606588466u64;
+    let d_p0 = scalar(&mut s);
+    let x: Array1<f64> = random(3, &mut s);
+    let out = scalar(&mut s);
+    let (d_p0, x, out,) = std::hint::black_box((d_p0, x, out,));
+    let (value, grads) = f0442_backward(d_p0, &x, out, 1.0);
+    assert_eq!(value, f0442(d_p0, &x, out));
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(d_p0, x.clone(), out), |(d_p0, x, out)| f0442_backward(*d_p0, x, *out, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0443(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
-    let mut t1 = (square(p0 - p0) + 0.5).powf(1.5);
-    for i in 0..3 {
-        t1 = f64::hypot(f0427(p1), 0.5 * 0.5 + 0.5);
-    }
-    let t2 = (f64::atan2(t1 / (square(p1) + 2.0), 1.0 * 1.0 + 0.5)).exp();
-    let t1 = ((f0424(sigmoid(t2))) + &(softplus(p2))) + t2;
-    t2 + mean(&t1)
+fn f0443(grad: f64, d_p0: f64, d_x: &Array2<f64>) -> f64 {
+    let t1 = exp(d_x);
+    let x_from_out = t1.clamp(-1.0, 0.5);
+    let t3 = ((relu(d_p0)) / &(square(&(0.5 * &t1)) + 0.5)).mapv_into(|u| (sigmoid(u)).exp());
+    let t3 = logsumexp(&(logsumexp(&t3)));
+    mean(&x_from_out) + t3
 }
 
 #[test]
 fn f0443_gradcheck() {
-    let mut s = 205306973u64;
-    let p0 = scalar(&mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array2<f64> = random((3, 1), &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0443_backward(p0, p1, &p2, 1.0);
-    assert_eq!(value, f0443(p0, p1, &p2));
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0443_backward(*p0, *p1, p2, 1.0)).unwrap();
+    let mut s = 1127906115u64;
+    let grad = scalar(&mut s);
+    let d_p0 = scalar(&mut s);
+    let d_x: Array2<f64> = random((3, 1), &mut s);
+    let (grad, d_p0, d_x,) = std::hint::black_box((grad, d_p0, d_x,));
+    let (value, grads) = f0443_backward(grad, d_p0, &d_x, 1.0);
+    assert_eq!(value, f0443(grad, d_p0, &d_x));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    gradcheck(&(grad, d_p0, d_x.clone()), |(grad, d_p0, d_x)| f0443_backward(*grad, *d_p0, d_x, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0444(p0: f64) -> f64 {
     let t1 = p0;
-    let mut t2 = (square(softplus(p0)) + 1.0).log(square(p0) + 1.5);
-    let t3 = if t2 >= -0.5183 || t1 > 0.0 {
-        softplus(t1)
-    } else {
-        t2 / (square(p0) + 1.0)
-    };
-    let t4 = t1;
-    t2 += t3;
-    t3 + t4
+    let t2 = softplus(p0);
+    let t3 = (t1.max(p0)).powi(2);
+    let t2 = t3 + t3;
+    let _t4 = t2;
+    t3 + t2 + t1
 }
 
 #[test]
 fn f0444_gradcheck() {
-    let mut s = 905261891u64;
+    let mut s = 189965376u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0444_backward(p0, 1.0);
@@ -11246,38 +11750,40 @@ fn f0444_gradcheck() {
     gradcheck(&(p0,), |(p0,)| f0444_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0445(grad: &Array2<f64>) -> f64 {
-    let t1 = grad;
-    let d_out = sigmoid(&t1.t());
-    let t3 = grad;
-    let _t4 = &(&(grad.dot(t3)) * t3) - &d_out;
-    sum(t1) + mean(&d_out) + t3[[2, 1]]
+fn f0445(p0: &Array2<f64>) -> f64 {
+    let t1 = p0;
+    let mut t3 = {
+        let t2 = tanh(&p0.t());
+        p0.mean().unwrap()
+    };
+    for i in 0..3 {
+        t3 += p0[[i, 1]];
+        t3 += p0[[i, 1]];
+    }
+    t1[[2, 2]] + t3
 }
 
 #[test]
 fn f0445_gradcheck() {
-    let mut s = 524617132u64;
-    let grad: Array2<f64> = random((3, 3), &mut s);
-    let (grad,) = std::hint::black_box((grad,));
-    let (value, grads) = f0445_backward(&grad, 1.0);
-    assert_eq!(value, f0445(&grad));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(grad.clone(),), |(grad,)| f0445_backward(grad, 1.0)).unwrap();
+    let mut s = 745956664u64;
+    let p0: Array2<f64> = random((3, 3), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0445_backward(&p0, 1.0);
+    assert_eq!(value, f0445(&p0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0445_backward(p0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1))]
 fn f0446(p0: f64, p1: f64, c0: &Array2<f64>) -> f64 {
-    let t1 = p1 - c0;
-    let t3 = {
-        let t2 = (atan(c0)).sum_axis(Axis(1));
-        sum_axis(&((3.0 - c0).clamp(-0.5, 1.0)), Axis(1))
-    };
-    let t4 = t1.clone();
-    t3.dot(&t3) + mean(&t4)
+    let mut t1 = f0424(p1);
+    t1 += t1 / (p0.powi(2) + 1.0);
+    let t1 = (mean_axis(&(c0.map(|&u| u * u)), Axis(1))) + &((softplus(c0)).t().dot(c0));
+    t1[[0, 1]]
 }
 
 #[test]
 fn f0446_gradcheck() {
-    let mut s = 1217938990u64;
+    let mut s = 82989019u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let c0: Array2<f64> = random((3, 3), &mut s);
@@ -11287,58 +11793,74 @@ fn f0446_gradcheck() {
     gradcheck(&(p0, p1), |(p0, p1)| f0446_backward(*p0, *p1, &c0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1))]
-fn f0447(p0: f64, p1: &Array2<f64>, c0: &Array1<f64>) -> f64 {
-    let t2 = {
-        let t1 = mse(c0, c0);
-        (sigmoid(t1 - 3.0)).exp()
+fn f0447(p0: f64, p1: &Array2<f64>, c0: &Array1<f64>) -> Array2<f64> {
+    let (n1, m1) = p1.dim();
+    let t1 = Array2::<f64>::ones((n1, m1));
+    let t3 = {
+        let t2 = &(p1 * p1) + &t1;
+        sin(&t2.column(0))
     };
-    t2
+    sigmoid(p1)
 }
 
 #[test]
 fn f0447_gradcheck() {
-    let mut s = 790251953u64;
+    let mut s = 709623698u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let c0: Array1<f64> = random(2, &mut s);
     let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
-    let (value, grads) = f0447_backward(p0, &p1, &c0, 1.0);
+    let up: Array2<f64> = random((2, 1), &mut s);
+    let (value, grads) = f0447_backward(p0, &p1, &c0, &up);
     assert_eq!(value, f0447(p0, &p1, &c0));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0447_backward(*p0, p1, &c0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0, p1.clone()), |(p0, p1)| f0447_backward(*p0, p1, &c0, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0448(w: &Array2<f64>, d_p0: &Array2<f64>, y_1: Array2<f64>) -> f64 {
-    let mut d_out = d_p0 * d_p0;
-    d_out /= square(mean(&y_1)) + 0.5;
-    sum(&d_out)
+fn f0448(p0: &Array2<f64>, p1: &Array2<f64>, p2: Array2<f64>) -> f64 {
+    let t1 = Zip::from(p1).and(p1).map_collect(|&l, &r| {
+        if r >= 0.0371 {
+            f64::signum(r)
+        } else {
+            l * l
+        }
+    });
+    let c1: f64 = 1.5;
+    let t3 = {
+        let t2 = (&p2 / &(square(&p2) + 0.5)).mean().expect("not empty");
+        &(t1.map(|&u| u)) / &(square(&t1) + 0.5)
+    };
+    t1.iter().sum::<f64>() + t3[[0, 0]]
 }
 
 #[test]
 fn f0448_gradcheck() {
-    let mut s = 1697194478u64;
-    let w: Array2<f64> = random((2, 3), &mut s);
-    let d_p0: Array2<f64> = random((2, 1), &mut s);
-    let y_1: Array2<f64> = random((3, 2), &mut s);
-    let (w, d_p0, y_1,) = std::hint::black_box((w, d_p0, y_1,));
-    let (value, grads) = f0448_backward(&w, &d_p0, y_1.clone(), 1.0);
-    assert_eq!(value, f0448(&w, &d_p0, y_1.clone()));
-    assert_eq!(grads.w.shape(), w.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    gradcheck(&(w.clone(), d_p0.clone(), y_1.clone()), |(w, d_p0, y_1)| f0448_backward(w, d_p0, y_1.clone(), 1.0)).unwrap();
+    let mut s = 739102116u64;
+    let p0: Array2<f64> = random((2, 3), &mut s);
+    let p1: Array2<f64> = random((2, 1), &mut s);
+    let p2: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0448_backward(&p0, &p1, p2.clone(), 1.0);
+    assert_eq!(value, f0448(&p0, &p1, p2.clone()));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0448_backward(p0, p1, p2.clone(), 1.0)).unwrap();
 }
 #[differentiable]
 fn f0449(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
-    let _t1 = p3 + p3;
-    let t2 = p3;
-    let t3 = mean_axis(p1, Axis(1));
-    t2.sum() + logsumexp(&t3)
+    let _t1 = p2 * p2;
+    let t2 = &(&(square(p2)) * p1) / 0.25;
+    let _t3 = p3;
+    sum(&t2)
 }
 
 #[test]
 fn f0449_gradcheck() {
-    let mut s = 476216671u64;
+    let mut s = 1377662585u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2: Array2<f64> = random((2, 3), &mut s);
@@ -11352,62 +11874,71 @@ fn f0449_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0449_backward(*p0, p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0450(p0: f64) -> f64 {
-    let t1 = p0;
-    let t2 = t1.min(p0);
-    t1 + t2
+fn f0450(d_x: f64) -> f64 {
+    let t1 = d_x;
+    let out = backprop::ops::tan(tanh(t1));
+    t1 + out
 }
 
 #[test]
 fn f0450_gradcheck() {
-    let mut s = 1658172109u64;
-    let p0 = scalar(&mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0450_backward(p0, 1.0);
-    assert_eq!(value, f0450(p0));
-    gradcheck(&(p0,), |(p0,)| f0450_backward(*p0, 1.0)).unwrap();
+    let mut s = 483808121u64;
+    let d_x = scalar(&mut s);
+    let (d_x,) = std::hint::black_box((d_x,));
+    let (value, grads) = f0450_backward(d_x, 1.0);
+    assert_eq!(value, f0450(d_x));
+    gradcheck(&(d_x,), |(d_x,)| f0450_backward(*d_x, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0451(d_p0: f64, d_t1: f64, x: f64, grad: &Array2<f64>) -> f64 {
-    let t1 = if grad[[0, 0]] < 0.4629 && d_p0 > 0.0 {
-        d_p0.min(x)
+fn f0451(p0: f64, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
+    let (n1, m1) = p3.dim();
+    let t1 = Array2::<f64>::from_shape_vec((n1, m1), vec![0.0, 0.5]).unwrap();
+    let t2 = if sum(p3) >= 0.0371 {
+        p3.to_owned()
     } else {
-        (mean(grad)) + (sum(&(mean_axis(grad, Axis(0)))))
+        &((relu(p1)) * p3) * p1
     };
-    let _t2 = grad.column(0);
-    let t1 = sqrt((d_p0 * 2.0).powi(2) + 1.0);
-    let d_d_x = (square(t1) + 1.0).log(3.0 * 3.0 + 1.5);
-    let _t4 = grad;
-    t1 + d_d_x
+    let t3 = p1;
+    let t4 = p2 * p1;
+    let t5 = (p2 - p0).powi(2);
+    let t6 = sigmoid(&t2);
+    t5 + t6[[0, 0]] + t6.iter().sum::<f64>()
 }
 
 #[test]
 fn f0451_gradcheck() {
-    let mut s = 1730548061u64;
-    let d_p0 = scalar(&mut s);
-    let d_t1 = scalar(&mut s);
-    let x = scalar(&mut s);
-    let grad: Array2<f64> = random((2, 1), &mut s);
-    let (d_p0, d_t1, x, grad,) = std::hint::black_box((d_p0, d_t1, x, grad,));
-    let (value, grads) = f0451_backward(d_p0, d_t1, x, &grad, 1.0);
-    assert_eq!(value, f0451(d_p0, d_t1, x, &grad));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(d_p0, d_t1, x, grad.clone()), |(d_p0, d_t1, x, grad)| f0451_backward(*d_p0, *d_t1, *x, grad, 1.0)).unwrap();
+    let mut s = 1161427520u64;
+    let p0 = scalar(&mut s);
+    let p1 = scalar(&mut s);
+    let p2 = scalar(&mut s);
+    let p3: Array2<f64> = random((2, 1), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0451_backward(p0, p1, p2, &p3, 1.0);
+    assert_eq!(value, f0451(p0, p1, p2, &p3));
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0, p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0451_backward(*p0, *p1, *p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0452(p0: f64, p1: &Array1<f64>) -> f64 {
     let t1 = p1;
-    let t2 = p1 + p1;
-    let t1 = &t2;
-    let _t3 = tan(&(tanh(&t2)));
-    let t4 = softplus(&t2);
-    let t5 = t1;
-    logsumexp(&t2) + mean(t1) + t4.dot(&t4) + logsumexp(t5)
+    let mut t2 = p1 * p0;
+    let t3 = &t2 + t1;
+    let mut t5 = {
+        let t4 = &t3 / (t1 * t1 + 2.0);
+        sigmoid(&t2)
+    };
+    let t6 = &t3;
+    let n1 = p1.len() - 1;
+    for i in 0..n1 {
+        t5 += p1;
+        t2 -= t1;
+    }
+    t1.iter().sum::<f64>() + logsumexp(&t2) + mean(&t3) + sum(&t5) + t6.mean().unwrap() + t2.dot(&t2)
 }
 
 #[test]
 fn f0452_gradcheck() {
-    let mut s = 30518070u64;
+    let mut s = 1265895178u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -11416,62 +11947,54 @@ fn f0452_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0, p1.clone()), |(p0, p1)| f0452_backward(*p0, p1, 1.0)).unwrap();
 }
-#[differentiable(wrt(w))]
-fn f0453(w: &Array1<f64>, x: &Array2<f64>) -> Array1<f64> {
-    let _t1 = x;
-    let t1_from_t2 = x;
-    let d_out = {
-        let d_x = exp(t1_from_t2);
-        softmax(&(powi(&(cos(&d_x)), 3)))
+#[differentiable(wrt(y_1))]
+fn f0453(y_1: &Array1<f64>, out: &Array2<f64>) -> f64 {
+    let _t1 = out;
+    let out_1 = out;
+    let mut x = {
+        let unused = (out_1 + out_1).hypot(-1.5 * -1.5 + 0.5);
+        sigmoid(&(out * &unused))
     };
-    let t5 = &d_out * x;
-    let t6 = backprop::ops::recip(&(square(&(-&t5)) + 1.0));
-    let t8 = {
-        let t7 = x + &t6;
-        t5.dot(w)
-    };
-    t8
+    x *= (square(y_1)).dot(y_1);
+    for i in 0..1 {
+        x += out;
+    }
+    let _t5 = &(out_1 / &(square(out) + 0.5)) * &x;
+    out_1[[1, 1]] + x.mean().unwrap() + out[[1, 1]]
 }
 
 #[test]
 fn f0453_gradcheck() {
-    let mut s = 423328877u64;
-    let w: Array1<f64> = random(2, &mut s);
-    let x: Array2<f64> = random((3, 2), &mut s);
-    let (w, x,) = std::hint::black_box((w, x,));
-    let up: Array1<f64> = random(3, &mut s);
-    let (value, grads) = f0453_backward(&w, &x, &up);
-    assert_eq!(value, f0453(&w, &x));
-    assert_eq!(grads.w.shape(), w.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(w.clone(),), |(w,)| f0453_backward(w, &x, &up))
-        .unwrap();
+    let mut s = 1374746821u64;
+    let y_1: Array1<f64> = random(2, &mut s);
+    let out: Array2<f64> = random((3, 2), &mut s);
+    let (y_1, out,) = std::hint::black_box((y_1, out,));
+    let (value, grads) = f0453_backward(&y_1, &out, 1.0);
+    assert_eq!(value, f0453(&y_1, &out));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    gradcheck(&(y_1.clone(),), |(y_1,)| f0453_backward(y_1, &out, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0454(p0: f32) -> f32 {
     let mut t1 = if p0 > -0.5183 {
-        (p0.mul_add(0.5, p0)).hypot(p0.powi(2) + 0.5)
+        -((p0 + p0) / (square(p0 - 0.75) + 2.0))
     } else {
-        ((sigmoid(p0.min(0.5))).powi(2) + 1.0).recip()
+        (((square(p0) + 1.0).ln()).max(p0)) - 0.5
     };
-    let mut t3 = {
-        let t2 = t1 - t1;
-        t2
-    };
-    let mut t4 = t3;
+    let mut t2 = p0;
     for i in 0..3 {
-        t1 -= ((tanh(t3)).tan()).max(t4);
-        t3 -= t4;
+        t2 += t1;
+        t1 += t2 * 0.25;
     }
-    let t3 = softplus(t3);
-    t4 += -(relu(t4));
-    t4 + t3 + t3
+    let t3 = (ceil(t2 + t2)).max(p0);
+    let t1 = ((1.5 + (sigmoid(t3))).powf(1.5)) / (((square(t2) + 0.5).cbrt()).powi(2) + 2.0);
+    let t4 = sigmoid(-(t3 / (square(t2) + 1.0)));
+    t1 + t4
 }
 
 #[test]
 fn f0454_gradcheck() {
-    let mut s = 1055387295u64;
+    let mut s = 196968075u64;
     let p0 = scalar32(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0454_backward(p0, 1.0);
@@ -11484,14 +12007,14 @@ fn f0454_gradcheck() {
 }
 #[differentiable]
 fn f0455(p0: &Array2<f32>) -> f32 {
-    let t1 = &(relu(p0)) * &(p0 / &(square(p0) + 1.0));
-    let t2 = &(log_softmax(&t1)) * &t1;
-    t1.sum() + mean(&t2)
+    let t1 = &(logsumexp(p0)) + (sum(p0));
+    let t2 = softmax(&(log_sigmoid(&t1)));
+    t1.sum() + t2.dot(&t2)
 }
 
 #[test]
 fn f0455_gradcheck() {
-    let mut s = 1356650876u64;
+    let mut s = 2106746125u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0455_backward(&p0, 1.0);
@@ -11504,41 +12027,45 @@ fn f0455_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0456(out: f64) -> f64 {
-    let mut t1_from_t2 = sqrt((out / (out.powi(2) + 1.0)).powi(2) + 1.0);
-    t1_from_t2 /= square(f0450(t1_from_t2.tanh())) + 0.5;
-    let mut out_1 = {
-        let t2 = t1_from_t2;
-        t2 + t1_from_t2
+fn f0456(p0: f64) -> f64 {
+    let mut t1 = (softplus(p0)).abs();
+    t1 *= p0;
+    let t3 = {
+        let t2 = (t1 * 1.25) + t1;
+        softplus((t2.tanh()).tan())
     };
-    let t4 = out_1;
-    let x_from_out = (relu(out_1)) / ((t4 + out_1).powi(2) + 2.0);
-    out_1 -= (t4 + 0.1).max(t4);
-    t4 + x_from_out
+    let t3 = ((t3.min(t1)).powi(2) + 0.5).powf(tanh(t1));
+    let t5 = {
+        let t4 = t1.max(p0);
+        t3 + 0.75
+    };
+    let t6 = (t1 / (p0.powi(2) + 2.0)) / ((t5 + t1).powi(2) + 2.0);
+    t5 + t6
 }
 
 #[test]
 fn f0456_gradcheck() {
-    let mut s = 846707727u64;
-    let out = scalar(&mut s);
-    let (out,) = std::hint::black_box((out,));
-    let (value, grads) = f0456_backward(out, 1.0);
-    assert_eq!(value, f0456(out));
-    gradcheck(&(out,), |(out,)| f0456_backward(*out, 1.0)).unwrap();
+    let mut s = 851361952u64;
+    let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0456_backward(p0, 1.0);
+    assert_eq!(value, f0456(p0));
+    gradcheck(&(p0,), |(p0,)| f0456_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0457(p0: &Array2<f64>, p1: &Array1<f64>) -> f64 {
-    let t1 = if sum(p1) <= 0.4629 {
-        &(relu(&(p1 * 3.0))) * 0.25
+    let t1 = array![0.0_f64, 0.5];
+    let t2 = if p1.sum() <= 0.0371 {
+        p0.to_owned()
     } else {
-        (0.1 - (mse(p1, p1))) * p1
+        ((signum(p0)).select(Axis(0), &[1])) - p0
     };
-    t1.dot(&t1) + sum(&t1)
+    t2.mean().unwrap()
 }
 
 #[test]
 fn f0457_gradcheck() {
-    let mut s = 2083378080u64;
+    let mut s = 2129929447u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -11550,21 +12077,20 @@ fn f0457_gradcheck() {
 }
 #[differentiable(wrt(p3))]
 fn f0458(p0: ArrayView1<f64>, p1: ArrayView2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
-    let t2 = {
-        let t1 = concat(Axis(1), &[p2, p2, p2]);
-        p3 * p2
+    let mut t2 = {
+        let t1 = sin(&p2.t());
+        sqrt(&(&t1 * &t1 + 1.0))
     };
-    let t4 = {
-        let t3 = cos(&p1);
-        &(&p1 * &t3) / (square(p3.mul_add(p3, -1.0)) + 1.0)
-    };
-    let t5 = sum(&(clamp(&t2, -0.5, 1.0)).row(0));
-    t4[[2, 0]] + t5 + p0.dot(&p0)
+    if t2[[0, 0]] >= 0.0371 {
+        t2 *= &(signum(&(p3 * &t2)));
+    }
+    t2 += &(0.25 - &p1);
+    t2.sum() + t2[[2, 0]]
 }
 
 #[test]
 fn f0458_gradcheck() {
-    let mut s = 1752746711u64;
+    let mut s = 1425260139u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
@@ -11576,22 +12102,26 @@ fn f0458_gradcheck() {
 }
 #[differentiable]
 fn f0459(p0: f64, p1: f64) -> f64 {
-    let t1 = ((p1 - p1) / (p1.powi(2) + 0.5)) * (p1 + p1);
-    let mut t1 = (f64::atan2(p1, square(t1) + 0.5)) * p1;
-    t1 *= p1;
-    let t3 = {
-        let t2 = p1 * p1;
-        (t1.powi(2) + 1.0).recip()
+    let t1 = p1 * p0;
+    let t2 = if t1 < 0.0371 {
+        ((-t1).powi(3)) - p0
+    } else {
+        (p1 + p1).to_radians()
     };
-    t1 = -p0;
-    let t4 = f64::exp(t1);
-    let t5 = (t3 + (p0 * t4)) / (square((t3.clamp(-1.0, 3.0)) - (abs(p1))) + 2.0);
-    t4 + t5
+    let t4 = {
+        let t3 = p1 / (square(((relu(t2)).tanh()).tan()) + 1.0);
+        (softplus(t1 - t2)) + t3
+    };
+    let t5 = f64::sqrt(square(t2) + 1.0);
+    let t6 = tanh(t4);
+    let t7 = ((0.75 / (square(t2) + 1.0)) * (p0.min(t6))).sin();
+    let t8 = t6;
+    t1 + t2 + t4 + t5 + t6 + t7 + t8
 }
 
 #[test]
 fn f0459_gradcheck() {
-    let mut s = 348704891u64;
+    let mut s = 143035976u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -11600,43 +12130,41 @@ fn f0459_gradcheck() {
     gradcheck(&(p0, p1), |(p0, p1)| f0459_backward(*p0, *p1, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
-fn f0460(p0: &Array2<f32>, c0: &Array2<f32>) -> Array2<f32> {
-    let t1 = &(c0 / &(c0 * c0 + 1.0)) / &(square(&(abs(c0))) + 2.0);
-    let _t2 = p0;
-    let t1 = p0 * p0;
-    t1
+fn f0460(p0: &Array2<f32>, c0: &Array2<f32>) -> f32 {
+    let t1 = (c0 / &(square(c0) + 2.0)) - c0;
+    let t2 = ln(&(square(&(0.25 / (p0 * p0 + 1.0))) + 1.0));
+    let t3 = t2.slice(s![-1.., ..]);
+    t1.mean().unwrap() + t2[[2, 0]] + t3[[0, 1]]
 }
 
 #[test]
 fn f0460_gradcheck() {
-    let mut s = 1159351919u64;
+    let mut s = 302001355u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let c0: Array2<f32> = random32((2, 1), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let up: Array2<f32> = random32((3, 2), &mut s);
-    let (value, grads) = f0460_backward(&p0, &c0, &up);
+    let (value, grads) = f0460_backward(&p0, &c0, 1.0);
     assert_eq!(value, f0460(&p0, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .upstream(&up)
-        .check(&(p0.clone(),), |(p0,)| f0460_backward(p0, &c0, &up))
+        .check(&(p0.clone(),), |(p0,)| f0460_backward(p0, &c0, 1.0))
         .unwrap();
 }
 #[differentiable(wrt(p0, p1))]
 fn f0461(p0: &Array2<f64>, p1: &Array1<f64>, c0: &Array2<f64>) -> f64 {
     let t2 = {
-        let t1 = p1 / &(square(p1) + 1.0);
-        sum(&(c0.dot(&t1)))
+        let t1 = (c0.row(2)).mapv(|u| u + (u + u));
+        log_sigmoid(&(&t1 + c0))
     };
-    let t3 = t2;
-    t2 + t3
+    let t3 = c0;
+    t2[[2, 2]] + sum(t3) + t3[[2, 0]]
 }
 
 #[test]
 fn f0461_gradcheck() {
-    let mut s = 1275137560u64;
+    let mut s = 1525014539u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let c0: Array2<f64> = random((3, 3), &mut s);
@@ -11649,16 +12177,17 @@ fn f0461_gradcheck() {
 }
 #[differentiable]
 fn f0462(p0: &Array2<f64>) -> f64 {
+    let c1 = 2.0_f64;
     let t2 = {
         let t1 = p0;
-        sum(p0)
+        t1.iter().map(|v| c1).sum::<f64>()
     };
     t2
 }
 
 #[test]
 fn f0462_gradcheck() {
-    let mut s = 1824046529u64;
+    let mut s = 1912340956u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0462_backward(&p0, 1.0);
@@ -11667,94 +12196,108 @@ fn f0462_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0462_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0463(p0: &Array2<f64>, p1: f64, p2: &Array1<f64>, p3: &Array2<f64>, labels: &[usize]) -> f64 {
-    let mut t1 = 3.0 + (p2.dot(p2));
-    let _t2 = t1;
-    let t3 = f0404(p2);
-    let t4 = p3;
-    t1 /= square(softmax_cross_entropy(&(&(softplus(p0)) / &(square(&(t4.dot(&t3))) + 0.5)), labels)) + 0.5;
-    t1 + logsumexp(&t3) + t4[[1, 1]]
+fn f0463(d_out: &Array2<f64>, p1: f64, x: &Array1<f64>, d_t1: &Array2<f64>) -> f64 {
+    let c1: f64 = 0.75;
+    let mut t1_from_t2 = (x.to_owned().mapv_into(|z| {
+        if c1 >= 0.0371 {
+            c1
+        } else {
+            (p1.powi(2) + 1.0).recip()
+        }
+    })).dot(d_out);
+    if d_t1.sum() > 0.4629 || p1 > 0.0 {
+        t1_from_t2 *= mse(d_t1, d_t1);
+    } else {
+        t1_from_t2 *= p1;
+    }
+    let t2 = d_t1 * x;
+    let _t3 = sqrt(&(square(d_t1) + 0.5));
+    t1_from_t2.sum() + t2[[0, 2]] + logsumexp(&t1_from_t2)
 }
 
 #[test]
 fn f0463_gradcheck() {
-    let mut s = 1537464622u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
+    let mut s = 858628377u64;
+    let d_out: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
-    let p2: Array1<f64> = random(3, &mut s);
-    let p3: Array2<f64> = random((2, 3), &mut s);
-    let labels: &[usize] = &[1, 0, 1];
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0463_backward(&p0, p1, &p2, &p3, labels, 1.0);
-    assert_eq!(value, f0463(&p0, p1, &p2, &p3, labels));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0463_backward(p0, *p1, p2, p3, labels, 1.0)).unwrap();
+    let x: Array1<f64> = random(3, &mut s);
+    let d_t1: Array2<f64> = random((2, 3), &mut s);
+    let (d_out, p1, x, d_t1,) = std::hint::black_box((d_out, p1, x, d_t1,));
+    let (value, grads) = f0463_backward(&d_out, p1, &x, &d_t1, 1.0);
+    assert_eq!(value, f0463(&d_out, p1, &x, &d_t1));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    gradcheck(&(d_out.clone(), p1, x.clone(), d_t1.clone()), |(d_out, p1, x, d_t1)| f0463_backward(d_out, *p1, x, d_t1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0464(p0: &Array2<f64>) -> f64 {
-    let t2 = {
-        let t1 = relu(p0);
-        &t1 * &t1
+fn f0464(d_x: &Array2<f64>, labels: &[usize]) -> Array2<f64> {
+    let mut out_1 = {
+        let x = relu(d_x);
+        x
     };
-    let t3 = log_softmax(&(concat(Axis(0), &[&(mean_axis(&t2, Axis(1)))])));
-    let t5 = {
-        let t4 = logsumexp(&t3);
-        t4
-    };
-    t2[[0, 0]] + t3.sum() + t5
+    out_1 += softmax_cross_entropy(&(&out_1 * 1.25), labels);
+    out_1 /= &(square(d_x) + 1.0);
+    sigmoid(d_x)
 }
 
 #[test]
 fn f0464_gradcheck() {
-    let mut s = 996265777u64;
-    let p0: Array2<f64> = random((1, 3), &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0464_backward(&p0, 1.0);
-    assert_eq!(value, f0464(&p0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0464_backward(p0, 1.0)).unwrap();
+    let mut s = 486695528u64;
+    let d_x: Array2<f64> = random((1, 3), &mut s);
+    let labels: &[usize] = &[1];
+    let (d_x,) = std::hint::black_box((d_x,));
+    let up: Array2<f64> = random((1, 3), &mut s);
+    let (value, grads) = f0464_backward(&d_x, labels, &up);
+    assert_eq!(value, f0464(&d_x, labels));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(d_x.clone(),), |(d_x,)| f0464_backward(d_x, labels, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0465(d_x: Array1<f64>, d_out: Array2<f64>) -> f64 {
-    let t1 = ((mse(&d_x, &d_x)).min(0.1)) * &d_out;
-    let t2 = d_out.clone();
-    let t3 = &d_out;
-    sum(&t2) + t3.sum()
+fn f0465(p0: Array1<f64>, p1: Array2<f64>) -> f64 {
+    let mut t1 = (relu(&(&p1 / &(square(&p1) + 0.5)))) - &p1;
+    t1 -= 2.0;
+    t1 = ceil(&t1);
+    sum(&t1)
 }
 
 #[test]
 fn f0465_gradcheck() {
-    let mut s = 1018819140u64;
-    let d_x: Array1<f64> = random(2, &mut s);
-    let d_out: Array2<f64> = random((2, 1), &mut s);
-    let (d_x, d_out,) = std::hint::black_box((d_x, d_out,));
-    let (value, grads) = f0465_backward(d_x.clone(), d_out.clone(), 1.0);
-    assert_eq!(value, f0465(d_x.clone(), d_out.clone()));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    gradcheck(&(d_x.clone(), d_out.clone()), |(d_x, d_out)| f0465_backward(d_x.clone(), d_out.clone(), 1.0)).unwrap();
+    let mut s = 51228347u64;
+    let p0: Array1<f64> = random(2, &mut s);
+    let p1: Array2<f64> = random((2, 1), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0465_backward(p0.clone(), p1.clone(), 1.0);
+    assert_eq!(value, f0465(p0.clone(), p1.clone()));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0465_backward(p0.clone(), p1.clone(), 1.0)).unwrap();
 }
 #[differentiable]
 fn f0466(p0: f64, p1: f64, p2: &Array1<f64>, p3: f64) -> f64 {
     let t1 = p2;
     let mut t2 = if p3 <= -0.5183 {
-        log_softmax(&((f64::ceil(p1)) - &(p3 + p2)))
+        ln_1p(p1.powi(2) + 1.0)
     } else {
-        powi(&(ln(&(square(&(p2 * t1)) + 0.5))), 2)
+        backprop::ops::recip(square(p0) + 1.0)
     };
-    t2 -= logsumexp(t1);
-    let t3 = p2;
-    t2 -= sum(&((t1 / &(&t2 * &t2 + 0.5)) * t1));
-    let t4 = t1;
-    let t1 = t4;
-    mean(&t2) + mean(t3) + logsumexp(t4) + logsumexp(t1)
+    let t3 = t1.product();
+    let mut t4 = (backprop::ops::recip(square(t3) + 1.0)) + (p3.min(p0));
+    let _t5 = (tanh((to_degrees(t3)) * 0.01)).tan();
+    for i in 0..1 {
+        t2 -= t3;
+        t4 -= p0;
+    }
+    let t6 = t1;
+    t4 + t6.iter().sum::<f64>() + t3
 }
 
 #[test]
 fn f0466_gradcheck() {
-    let mut s = 1253921262u64;
+    let mut s = 987596031u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array1<f64> = random(2, &mut s);
@@ -11766,39 +12309,36 @@ fn f0466_gradcheck() {
     gradcheck(&(p0, p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0466_backward(*p0, *p1, p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0467(d_x: f64) -> f64 {
-    let x = {
-        let grad_1 = d_x;
-        grad_1 - grad_1
+fn f0467(p0: f64) -> f64 {
+    let mut t2 = {
+        let t1 = p0;
+        t1 * p0
     };
-    let x = 3.0 * (backprop::ops::sigmoid(f0456(d_x)));
-    let x_from_out = x.exp();
-    let out = (((1.5 + (sigmoid(x_from_out))).powf(sin(x_from_out))) - ((tanh(x_from_out)).exp())) / (square(x) + 1.0);
-    x + x_from_out + out + d_x
+    t2 += softplus(powi(p0, 1));
+    let mut t2 = t2 / 3.0;
+    t2 *= p0;
+    t2
 }
 
 #[test]
 fn f0467_gradcheck() {
-    let mut s = 2071852875u64;
-    let d_x = scalar(&mut s);
-    let (d_x,) = std::hint::black_box((d_x,));
-    let (value, grads) = f0467_backward(d_x, 1.0);
-    assert_eq!(value, f0467(d_x));
-    gradcheck(&(d_x,), |(d_x,)| f0467_backward(*d_x, 1.0)).unwrap();
+    let mut s = 600017184u64;
+    let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0467_backward(p0, 1.0);
+    assert_eq!(value, f0467(p0));
+    gradcheck(&(p0,), |(p0,)| f0467_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0468(p0: Array2<f64>, p1: &Array2<f64>) -> f64 {
-    let t1 = sum(&(softplus(&p0)).row(2));
-    let t3 = {
-        let t2 = t1;
-        t2 + t1
-    };
-    t1 + t3
+    let t1 = sum(&(&p0 - &p0).row(0));
+    let t1 = p0.clone();
+    sum(&t1)
 }
 
 #[test]
 fn f0468_gradcheck() {
-    let mut s = 2145046429u64;
+    let mut s = 489673551u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -11810,11 +12350,11 @@ fn f0468_gradcheck() {
 }
 #[differentiable]
 fn f0469(d_x: &Array2<f64>, w: f64, d_out: &Array2<f64>) -> f64 {
-    let t1 = d_out / (square(w) + 2.0);
-    let t1_from_t2 = (&t1 * &t1).dot(&t1.t());
-    let t1_from_t2 = d_out * d_out;
+    let t1 = (&(w + d_out) * 0.25).dot(&d_out.t());
+    let _t2 = (&t1 * &t1) + &t1;
+    let t1_from_t2 = &t1;
     let t1 = &t1;
-    t1_from_t2.sum() + mean(t1)
+    t1_from_t2[[1, 1]] + mean(t1)
 }
 
 #[test]
@@ -11831,81 +12371,86 @@ fn f0469_gradcheck() {
     gradcheck(&(d_x.clone(), w, d_out.clone()), |(d_x, w, d_out)| f0469_backward(d_x, *w, d_out, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
-fn f0470(p0: f64, p1: &Array2<f64>) -> f64 {
+fn f0470(p0: f64, p1: &Array2<f64>) -> Array2<f64> {
     let t2 = {
-        let t1 = cos(p1);
-        t1
+        let t1 = p0.powi(1);
+        p0 * t1
     };
-    let _t3 = 0.5 * &t2;
-    let mut t4 = if sum(&t2) < 0.0371 {
-        exp(&(&t2 * &t2))
-    } else {
-        t2.to_owned()
-    };
-    t4 -= &t2;
-    t2[[0, 1]] + t4[[0, 0]] + t4[[0, 1]]
+    let (n1, m1) = p1.dim();
+    let t3 = Array2::<f64>::from_shape_vec((3, m1), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0]).unwrap();
+    let t2 = ((softmax(p1)) * 0.1 + &t3).std(0.0);
+    let t4 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5], [3.0, 3.5, 4.0], [4.5, 5.0, 5.5], [6.0, 6.5, 7.0], [7.5, 8.0, 8.5]];
+    let t5 = Array2::<f64>::from_shape_vec((n1, 3), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0]).unwrap();
+    let t6 = p1;
+    let t7 = sqrt(&(t6 * t6 + 1.0));
+    t7
 }
 
 #[test]
 fn f0470_gradcheck() {
-    let mut s = 9320697u64;
+    let mut s = 1481342690u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0470_backward(p0, &p1, 1.0);
+    let up: Array2<f64> = random((3, 3), &mut s);
+    let (value, grads) = f0470_backward(p0, &p1, &up);
     assert_eq!(value, f0470(p0, &p1));
-    gradcheck(&(p0,), |(p0,)| f0470_backward(*p0, &p1, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0,), |(p0,)| f0470_backward(*p0, &p1, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0471(p0: &Array2<f64>, p1: f64, p2: f64) -> f64 {
-    let t1 = p1 * p0;
-    let t2 = if p2 > 0.0371 {
-        p2 - p1
-    } else {
-        ((0.75 + p2).tanh()) - p2
+fn f0471(d_out: &Array2<f64>, out: f64, y_1: f64) -> f64 {
+    let mut t1 = y_1 * 2.0;
+    let out_1 = out * out;
+    let t4 = {
+        let unused = out_1;
+        out_1
     };
-    let t3 = (relu(p1)).abs();
-    let t4 = backprop::ops::square(&t1);
-    let t5 = if t3 > 0.0371 {
-        exp(&t4)
-    } else {
-        tanh(&t1)
+    let (n1, m1) = d_out.dim();
+    let d_d_x = Array2::<f64>::from_shape_vec((n1, 3), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
+    let t7 = {
+        let x_from_out = -out;
+        (d_out * 0.1 + &d_d_x).var(1.0)
     };
-    let t6 = &t4 + t3;
-    t1[[1, 1]] + t2 + t3 + sum(&t4) + t5.sum() + sum(&t6)
+    let d_out_1 = t7 - t7;
+    let x = Array2::<f64>::ones((1, m1));
+    let t10 = Array2::<f64>::from_shape_vec((n1, m1), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
+    let c2 = 0.5_f64;
+    t1 += (d_out.iter().sum::<f64>()) - d_out_1;
+    t7 + d_out_1
 }
 
 #[test]
 fn f0471_gradcheck() {
-    let mut s = 2016806641u64;
-    let p0: Array2<f64> = random((2, 3), &mut s);
-    let p1 = scalar(&mut s);
-    let p2 = scalar(&mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0471_backward(&p0, p1, p2, 1.0);
-    assert_eq!(value, f0471(&p0, p1, p2));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(), p1, p2), |(p0, p1, p2)| f0471_backward(p0, *p1, *p2, 1.0)).unwrap();
+    let mut s = 1525757311u64;
+    let d_out: Array2<f64> = random((2, 3), &mut s);
+    let out = scalar(&mut s);
+    let y_1 = scalar(&mut s);
+    let (d_out, out, y_1,) = std::hint::black_box((d_out, out, y_1,));
+    let (value, grads) = f0471_backward(&d_out, out, y_1, 1.0);
+    assert_eq!(value, f0471(&d_out, out, y_1));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    gradcheck(&(d_out.clone(), out, y_1), |(d_out, out, y_1)| f0471_backward(d_out, *out, *y_1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0472(p0: &Array1<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
     let mut t1 = p1;
+    let c1: f64 = 0.25;
+    let c2 = 3.0_f64;
     for i in 0..1 {
-        t1 += tanh(f0467(p1));
-        t1 -= f0428(p1, t1.cos(), t1.sin());
+        t1 += f0429(p2);
+        t1 -= 3.0;
     }
-    let t2 = if p1 <= -0.5183 {
-        &(log_sigmoid(p2)) + p2
-    } else {
-        log_softmax(&(p2 + p0))
-    };
-    let t3 = sin(p3);
-    t1 + t2[[0, 1]] + t3[[0, 0]]
+    let t2 = sqrt(&(square(&(p0.select(Axis(0), &[1]))) + 0.5));
+    let t3 = &t2;
+    logsumexp(&t2) + t3.mean().unwrap()
 }
 
 #[test]
 fn f0472_gradcheck() {
-    let mut s = 1945066349u64;
+    let mut s = 614218572u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -11920,18 +12465,29 @@ fn f0472_gradcheck() {
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
 fn f0473(p0: f32, p1: &Array2<f32>, p2: &Array2<f32>, p3: &Array2<f32>, c0: &Array2<f32>) -> f32 {
-    let mut t2 = {
+    let t2 = {
         let t1 = p1;
-        c0 / (square(c0) + 2.0)
+        c0 + c0
     };
-    t2 *= &(square(&t2));
-    let t2 = &((mse(p2, p3)) - &(&t2 + &t2)) + (tan(&(tanh(&t2))));
-    sum(&t2)
+    let c1 = 0.5_f32;
+    let t3 = if mean(&t2) < 0.4629 {
+        (p1.view().into_shape_with_order(2).unwrap()).iter().map(|&e| (p0.min(c1)) * e).sum::<f32>()
+    } else {
+        p0
+    };
+    let t4 = sqrt(&(square(&((-p3).mapv(|e| {
+        if e >= -0.5183 {
+            abs(e)
+        } else {
+            (e / (e.powi(2) + 0.5)) / (e.powi(2) + 1.0)
+        }
+    }))) + 0.5));
+    t3 + t4[[1, 1]]
 }
 
 #[test]
 fn f0473_gradcheck() {
-    let mut s = 786386460u64;
+    let mut s = 305352726u64;
     let p0 = scalar32(&mut s);
     let p1: Array2<f32> = random32((1, 2), &mut s);
     let p2: Array2<f32> = random32((2, 2), &mut s);
@@ -11950,49 +12506,57 @@ fn f0473_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0474(p0: &Array2<f64>) -> Array2<f64> {
-    let t1 = (p0 * p0).dot(p0);
-    let t2 = (p0.dot(&t1)).dot(&t1);
-    let _t3 = tanh(&t2);
-    sigmoid(p0)
+fn f0474(p0: &Array2<f64>) -> f64 {
+    let t1 = p0.dot(p0);
+    let t2 = (backprop::ops::recip(&(&t1 * &t1 + 1.0))).sum();
+    let t3 = t2;
+    t2 + t3 + t2
 }
 
 #[test]
 fn f0474_gradcheck() {
-    let mut s = 373317863u64;
+    let mut s = 1811825494u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let up: Array2<f64> = random((2, 2), &mut s);
-    let (value, grads) = f0474_backward(&p0, &up);
+    let (value, grads) = f0474_backward(&p0, 1.0);
     assert_eq!(value, f0474(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(),), |(p0,)| f0474_backward(p0, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0474_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0475(p0: &Array2<f64>, p1: ArrayView2<f64>) -> f64 {
-    let mut t1 = log_sigmoid(mse(&p1, &p1));
-    let t2 = (logsumexp(&(-p0))) * &p1;
-    let t3 = if p1[[1, 1]] > 0.4629 {
-        t2.to_owned()
+    let t1 = (p1.row(0)).clamp(-1.0, 3.0);
+    let t1 = p0.dot(&t1);
+    let _t2 = t1.clone();
+    let c1 = 1.5_f64;
+    let mut t4 = {
+        let t3 = softmax(&t1);
+        (tanh(&((t1[0]) / &(square(&(t3.mapv(|u: f64| c1 / (u.powi(2) + 1.0)))) + 1.0)))).iter().map(|u| {
+        if u.tanh() < 0.0371 {
+            ((sigmoid((*u).min(1.5))).powi(3)).exp_m1()
+        } else {
+            *u
+        }
+    }).sum::<f64>()
+    };
+    let mut t5 = t1.clone();
+    let c2 = 0.75_f64;
+    if t1.sum() >= 0.4629 {
+        t5 += &(relu(&t5));
     } else {
-        p1.to_owned()
+        t4 += 1.5;
+    }
+    let c3 = 0.5_f64;
+    let t7 = {
+        let t6 = square(sigmoid(0.25 + (log_sigmoid(t4))));
+        softplus(&((t5.clamp(-1.0, 0.5)).mapv(|v| v)))
     };
-    t1 -= sum(&p1);
-    let t4 = &t3 * &p1;
-    let t6 = {
-        let t5 = cos(&t4);
-        log2(square(t1) + 0.5)
-    };
-    let t7 = concat(Axis(0), &[&t2, &t4]);
-    t1 + t2.sum() + mean(&t3) + sum(&t4) + t6 + t7.sum()
+    sum(&t1) + t4 + sum(&t5) + t7.dot(&t7) + t5.dot(&t5)
 }
 
 #[test]
 fn f0475_gradcheck() {
-    let mut s = 2033184675u64;
+    let mut s = 1281181105u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -12004,17 +12568,17 @@ fn f0475_gradcheck() {
 }
 #[differentiable]
 fn f0476(p0: Array2<f64>) -> f64 {
-    let t1 = if p0.sum() >= 0.0371 {
-        (tan(&(tanh(&(&p0 + &p0))))) + 0.75
-    } else {
+    let t1 = if p0[[1, 2]] > -0.5183 {
         p0.to_owned()
+    } else {
+        (-(backprop::ops::softplus(&p0))) * &p0
     };
-    sum(&t1)
+    t1.sum()
 }
 
 #[test]
 fn f0476_gradcheck() {
-    let mut s = 111005215u64;
+    let mut s = 247140723u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0476_backward(p0.clone(), 1.0);
@@ -12023,58 +12587,53 @@ fn f0476_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0476_backward(p0.clone(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0477(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
-    let _t1 = abs(p1);
-    let t2 = p2;
-    let t4 = {
-        let t3 = p2 - p2;
-        t3 - t3
-    };
-    let t5 = f64::clamp(t4, -1.0, 1.0);
-    let t6 = relu(sin(t4));
-    t2 + t4 + t5 + t6
+fn f0477(out: &Array2<f64>, d_p0: &Array2<f64>, y_1: f64) -> f64 {
+    let _t1 = d_p0.sum();
+    let unused = y_1;
+    let mut t3 = y_1 * y_1;
+    t3 += unused;
+    let d_out_1 = out.mean_axis(Axis(1)).unwrap();
+    unused + t3 + d_out_1.dot(&d_out_1) + t3
 }
 
 #[test]
 fn f0477_gradcheck() {
-    let mut s = 1132744487u64;
-    let p0: Array2<f64> = random((3, 3), &mut s);
-    let p1: Array2<f64> = random((3, 2), &mut s);
-    let p2 = scalar(&mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0477_backward(&p0, &p1, p2, 1.0);
-    assert_eq!(value, f0477(&p0, &p1, p2));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0477_backward(p0, p1, *p2, 1.0)).unwrap();
+    let mut s = 959689667u64;
+    let out: Array2<f64> = random((3, 3), &mut s);
+    let d_p0: Array2<f64> = random((3, 2), &mut s);
+    let y_1 = scalar(&mut s);
+    let (out, d_p0, y_1,) = std::hint::black_box((out, d_p0, y_1,));
+    let (value, grads) = f0477_backward(&out, &d_p0, y_1, 1.0);
+    assert_eq!(value, f0477(&out, &d_p0, y_1));
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    gradcheck(&(out.clone(), d_p0.clone(), y_1), |(out, d_p0, y_1)| f0477_backward(out, d_p0, *y_1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0478(d_p0: f32, grad: &Array2<f32>, w: &Array2<f32>, d_x: &Array2<f32>) -> Array2<f32> {
-    let t1 = &(w * w) * (sum(&(-w)));
-    let mut x_from_out = backprop::ops::tanh(&(t1.dot(grad)));
-    x_from_out /= &(square(&(0.5 / (square(&x_from_out) + 1.0))) + 1.0);
-    sigmoid(d_x)
+fn f0478(p0: f32, p1: &Array2<f32>, p2: &Array2<f32>, p3: &Array2<f32>) -> f32 {
+    let mut t1 = p3 + 0.25;
+    let t2 = -(tanh(p3));
+    t1 *= p0;
+    mean(&t1) + t2.sum()
 }
 
 #[test]
 fn f0478_gradcheck() {
-    let mut s = 244583912u64;
-    let d_p0 = scalar32(&mut s);
-    let grad: Array2<f32> = random32((2, 1), &mut s);
-    let w: Array2<f32> = random32((3, 2), &mut s);
-    let d_x: Array2<f32> = random32((2, 3), &mut s);
-    let (d_p0, grad, w, d_x,) = std::hint::black_box((d_p0, grad, w, d_x,));
-    let up: Array2<f32> = random32((2, 3), &mut s);
-    let (value, grads) = f0478_backward(d_p0, &grad, &w, &d_x, &up);
-    assert_eq!(value, f0478(d_p0, &grad, &w, &d_x));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    assert_eq!(grads.w.shape(), w.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
+    let mut s = 1864400761u64;
+    let p0 = scalar32(&mut s);
+    let p1: Array2<f32> = random32((2, 1), &mut s);
+    let p2: Array2<f32> = random32((3, 2), &mut s);
+    let p3: Array2<f32> = random32((2, 3), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0478_backward(p0, &p1, &p2, &p3, 1.0);
+    assert_eq!(value, f0478(p0, &p1, &p2, &p3));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .upstream(&up)
-        .check(&(d_p0, grad.clone(), w.clone(), d_x.clone()), |(d_p0, grad, w, d_x)| f0478_backward(*d_p0, grad, w, d_x, &up))
+        .check(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0478_backward(*p0, p1, p2, p3, 1.0))
         .unwrap();
 }
 #[differentiable]
@@ -12102,70 +12661,62 @@ fn f0479_gradcheck() {
 }
 #[differentiable]
 fn f0480(p0: f64) -> f64 {
-    let mut t1 = (f64::ln((log_sigmoid(p0)).powi(2) + 0.5)).min(p0);
-    for i in 0..3 {
-        t1 += signum(t1);
-    }
-    if p0 >= 0.4629 && p0 > 0.0 {
-        t1 /= square(tanh(t1)) + 1.0;
-    } else {
-        t1 += t1 / (t1.powi(2) + 1.0);
-    }
+    let t1 = exp((square(p0)) * (ceil(p0)));
+    let _t2 = t1 - t1;
+    let t1 = t1 + t1;
     t1
 }
 
 #[test]
 fn f0480_gradcheck() {
-    let mut s = 1227999353u64;
+    let mut s = 563971888u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0480_backward(p0, 1.0);
     assert_eq!(value, f0480(p0));
     gradcheck(&(p0,), |(p0,)| f0480_backward(*p0, 1.0)).unwrap();
 }
-#[differentiable(wrt(d_x, x, grad))]
-fn f0481(d_x: f64, x: f64, grad: &Array2<f64>, w: &Array2<f64>) -> f64 {
-    let t1 = (sin(w)).dot(&w.t());
-    let t1_from_t2 = sum_axis(&(x + w), Axis(1));
-    let _t3 = grad;
-    let t4 = f0468(w.to_owned(), &(cos(&t1)));
-    sum(&t1) + sum(&t1_from_t2) + t4
+#[differentiable(wrt(p0, p1, p2))]
+fn f0481(p0: f64, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
+    let t1 = &(sqrt(&(square(p2) + 0.5))) * (p2 * p2);
+    let t2 = &t1;
+    let mut t3 = -t2;
+    for i in 0..2 {
+        t3 += &(p2.mapv(sigmoid));
+        t3 += &(&t1 / (p1.powi(2) + 0.5));
+    }
+    t1.sum() + mean(t2) + t3.iter().sum::<f64>()
 }
 
 #[test]
 fn f0481_gradcheck() {
-    let mut s = 2024349395u64;
-    let d_x = scalar(&mut s);
-    let x = scalar(&mut s);
-    let grad: Array2<f64> = random((1, 3), &mut s);
-    let w: Array2<f64> = random((3, 2), &mut s);
-    let (d_x, x, grad, w,) = std::hint::black_box((d_x, x, grad, w,));
-    let (value, grads) = f0481_backward(d_x, x, &grad, &w, 1.0);
-    assert_eq!(value, f0481(d_x, x, &grad, &w));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(d_x, x, grad.clone()), |(d_x, x, grad)| f0481_backward(*d_x, *x, grad, &w, 1.0)).unwrap();
+    let mut s = 725206677u64;
+    let p0 = scalar(&mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array2<f64> = random((1, 3), &mut s);
+    let c0: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
+    let (value, grads) = f0481_backward(p0, p1, &p2, &c0, 1.0);
+    assert_eq!(value, f0481(p0, p1, &p2, &c0));
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0481_backward(*p0, *p1, p2, &c0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0482(p0: &Array1<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
-    let mut t1 = f0450(p1);
+    let t1 = f0450(p1);
     let mut t2 = p1;
-    t2 *= sum(&(p3.dot(p3)).row(1));
-    t2 += t1 * 0.1;
-    let t3 = if sum(p3) <= 0.4629 {
-        p0 - t1
-    } else {
-        cos(&(p0 - t1))
-    };
-    for i in 0..2 {
-        t1 += t2.max(p2);
-        t2 += (tanh(&t3)).dot(&(tanh(&t3)));
-    }
-    t2 + logsumexp(&t3)
+    let (n1, m1) = p3.dim();
+    t2 *= backprop::ops::recip((p3[[n1 - 1, m1 - 1]]).powi(2) + 1.0);
+    let t3 = p3 + 0.75;
+    let t4 = array![0.0_f64, 0.5, 1.0];
+    let mut t5 = Zip::from(&t3).and(&t3).map_collect(|&a, &b| sigmoid(f0169(p1)));
+    t5 *= t2;
+    t3[[0, 1]] + sum(&t5) + t2
 }
 
 #[test]
 fn f0482_gradcheck() {
-    let mut s = 1406369522u64;
+    let mut s = 2013121319u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -12178,153 +12729,160 @@ fn f0482_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0482_backward(p0, *p1, *p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0483(d_out: &Array1<f64>, grad: f64) -> f64 {
-    let mut unused = grad;
-    if grad > 0.0371 {
-        unused /= square(grad) + 0.5;
+fn f0483(p0: &Array1<f64>, p1: f64) -> f64 {
+    let mut t1 = p1;
+    if p1 > 0.0371 {
+        t1 /= square(p1) + 0.5;
     } else {
-        unused += (unused * 0.75).tanh();
+        t1 += sqrt(square(p1 - p1) + 0.5);
     }
-    let t1_from_t2 = concat(Axis(0), &[&(d_out * grad), d_out, d_out]);
-    let out = grad.clamp(-1.0, 3.0);
-    for i in 0..1 {
-        unused -= t1_from_t2.sum();
-    }
-    let t5 = {
-        let d_x = tanh(&t1_from_t2);
-        tanh(&t1_from_t2)
-    };
-    let d_out_1 = if d_out.dot(d_out) <= 0.4629 || unused > 0.0 {
-        grad / (out.powi(2) + 2.0)
+    let mut t2 = (square(1.25 / (t1.powi(2) + 1.0))).tanh();
+    t2 *= f0437(t2);
+    let t3 = ((t1 - t1) + t2) - t2;
+    let c1: f64 = 0.25;
+    let t4 = if t1 <= 0.4629 {
+        (sigmoid(p1 - t2)) + t3
     } else {
-        t1_from_t2.dot(&t5)
+        (Zip::from(p0).and(p0).map_collect(|&a, &b| {
+        if c1 <= -0.5183 {
+            relu(b + a)
+        } else {
+            (softplus(b)).max(a)
+        }
+    })).sum()
     };
-    unused + t1_from_t2.sum() + out + logsumexp(&t5) + d_out_1
+    let t5 = p0.iter().sum::<f64>();
+    t4 + t5
 }
 
 #[test]
 fn f0483_gradcheck() {
-    let mut s = 1383482047u64;
-    let d_out: Array1<f64> = random(3, &mut s);
-    let grad = scalar(&mut s);
-    let (d_out, grad,) = std::hint::black_box((d_out, grad,));
-    let (value, grads) = f0483_backward(&d_out, grad, 1.0);
-    assert_eq!(value, f0483(&d_out, grad));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    gradcheck(&(d_out.clone(), grad), |(d_out, grad)| f0483_backward(d_out, *grad, 1.0)).unwrap();
+    let mut s = 1434582905u64;
+    let p0: Array1<f64> = random(3, &mut s);
+    let p1 = scalar(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0483_backward(&p0, p1, 1.0);
+    assert_eq!(value, f0483(&p0, p1));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0483_backward(p0, *p1, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2, p3))]
-fn f0484(p0: f64, p1: f64, p2: &Array2<f64>, p3: &Array1<f64>, c0: &Array2<f64>) -> f64 {
-    let t1 = softmax(&(c0 + p3));
-    let t1 = mse(c0, c0);
-    let mut t2 = t1;
-    t2 += (sigmoid(f0467(t1.tanh()))).cos();
-    let t3 = t2;
-    t1 + t2 + t3
+#[differentiable(wrt(d_p0, grad, y_1, d_out))]
+fn f0484(d_p0: f64, grad: f64, y_1: &Array2<f64>, d_out: &Array1<f64>, out: &Array2<f64>, labels: &[usize]) -> f64 {
+    let t1 = softmax_cross_entropy(&(abs(y_1)), labels);
+    let mut t1 = 0.1 + &(softmax(out));
+    let d_out_1 = Array1::<f64>::ones(2);
+    t1 += grad;
+    let t1_from_t2 = sum(out);
+    let t4 = d_out - &t1;
+    t1[[2, 0]] + t1_from_t2 + sum(&t4)
 }
 
 #[test]
 fn f0484_gradcheck() {
-    let mut s = 1877588637u64;
-    let p0 = scalar(&mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array2<f64> = random((3, 2), &mut s);
-    let p3: Array1<f64> = random(3, &mut s);
-    let c0: Array2<f64> = random((3, 1), &mut s);
-    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let (value, grads) = f0484_backward(p0, p1, &p2, &p3, &c0, 1.0);
-    assert_eq!(value, f0484(p0, p1, &p2, &p3, &c0));
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0, p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0484_backward(*p0, *p1, p2, p3, &c0, 1.0)).unwrap();
+    let mut s = 651169140u64;
+    let d_p0 = scalar(&mut s);
+    let grad = scalar(&mut s);
+    let y_1: Array2<f64> = random((3, 2), &mut s);
+    let d_out: Array1<f64> = random(3, &mut s);
+    let out: Array2<f64> = random((3, 1), &mut s);
+    let labels: &[usize] = &[1, 1, 0];
+    let (d_p0, grad, y_1, d_out, out,) = std::hint::black_box((d_p0, grad, y_1, d_out, out,));
+    let (value, grads) = f0484_backward(d_p0, grad, &y_1, &d_out, &out, labels, 1.0);
+    assert_eq!(value, f0484(d_p0, grad, &y_1, &d_out, &out, labels));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    gradcheck(&(d_p0, grad, y_1.clone(), d_out.clone()), |(d_p0, grad, y_1, d_out)| f0484_backward(*d_p0, *grad, y_1, d_out, &out, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0485(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, labels: &[usize]) -> f64 {
-    let t1 = log_sigmoid(p1);
-    let t2 = if t1 <= -0.5183 {
-        (&(t1 * p2) - p2) * p2
-    } else {
-        p2.to_owned()
-    };
-    t1 + mean(&t2)
+fn f0485(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
+    let t1 = relu(p1);
+    let t2 = (softmax(p0)).dot(&p0.t());
+    t1 + sum(&t2)
 }
 
 #[test]
 fn f0485_gradcheck() {
-    let mut s = 1406558282u64;
+    let mut s = 1581349910u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
-    let labels: &[usize] = &[1, 0, 1];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0485_backward(&p0, p1, &p2, labels, 1.0);
-    assert_eq!(value, f0485(&p0, p1, &p2, labels));
+    let (value, grads) = f0485_backward(&p0, p1, &p2, 1.0);
+    assert_eq!(value, f0485(&p0, p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0485_backward(p0, *p1, p2, labels, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0485_backward(p0, *p1, p2, 1.0)).unwrap();
 }
-#[differentiable(wrt(d_t1))]
-fn f0486(d_t1: &Array2<f64>, x: ArrayView2<f64>) -> f64 {
-    let t1 = &x;
+#[differentiable(wrt(p0))]
+fn f0486(p0: &Array2<f64>, p1: ArrayView2<f64>) -> f64 {
+    let t1 = &p1;
     let _t2 = t1;
-    let t3 = sum(&x);
-    t1.sum() + t3 + x.sum()
+    let t3 = p1.to_owned().mapv_into(|v| (backprop::ops::sigmoid(v.min(0.75))) - v);
+    sum(t1) + t3.sum()
 }
 
 #[test]
 fn f0486_gradcheck() {
-    let mut s = 771806828u64;
-    let d_t1: Array2<f64> = random((2, 2), &mut s);
-    let x: Array2<f64> = random((3, 1), &mut s);
-    let (d_t1, x,) = std::hint::black_box((d_t1, x,));
-    let (value, grads) = f0486_backward(&d_t1, x.view(), 1.0);
-    assert_eq!(value, f0486(&d_t1, x.view()));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    gradcheck(&(d_t1.clone(),), |(d_t1,)| f0486_backward(d_t1, x.view(), 1.0)).unwrap();
+    let mut s = 255833069u64;
+    let p0: Array2<f64> = random((2, 2), &mut s);
+    let p1: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0486_backward(&p0, p1.view(), 1.0);
+    assert_eq!(value, f0486(&p0, p1.view()));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0486_backward(p0, p1.view(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0487(p0: &Array2<f64>) -> f64 {
-    let mut t1 = (softplus(p0)) * (backprop::ops::recip(&(square(p0) + 1.0)));
-    let t2 = &(relu(&(1.25 + &t1))) - 0.1;
-    for i in 0..1 {
-        t1 += &t2;
-    }
-    let t3 = &t2;
-    let t4 = mean(&(exp(&(sigmoid(t3)))));
-    let t5 = if t4 > 0.0371 || t4 > 0.0 {
-        (softmax(t3)).sum()
-    } else {
-        t4
+fn f0487(p0: &Array2<f64>) -> Array2<f64> {
+    let t1 = &(p0.sum_axis(Axis(0))) * p0;
+    let t2 = &(&t1 * p0) + 0.1;
+    let t3 = array![-0.75_f64, 2.0, 0.25];
+    let t5 = {
+        let t4 = mean(&((p0.dot(&t2.t())) + &t3));
+        abs(f0469(&(sigmoid(&t2)), tanh(t4), &(sigmoid(&t2))))
     };
-    t1[[0, 0]] + mean(&t2) + sum(t3) + t4 + t5
+    let t6 = t2.clone();
+    let t7 = abs(&t6);
+    let t8 = &t6;
+    tanh(t8)
 }
 
 #[test]
 fn f0487_gradcheck() {
-    let mut s = 2029908368u64;
+    let mut s = 2000526607u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0487_backward(&p0, 1.0);
+    let up: Array2<f64> = random((3, 2), &mut s);
+    let (value, grads) = f0487_backward(&p0, &up);
     assert_eq!(value, f0487(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0487_backward(p0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(),), |(p0,)| f0487_backward(p0, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0488(p0: &Array2<f64>, p1: f64) -> f64 {
-    let mut t1 = relu(&(&(p0 - p0) + &(ln(&(square(p0) + 1.0)))));
-    t1 /= &(square(&(&(log_sigmoid(&(0.25 * &t1))) - &t1)) + 1.0);
-    let _t2 = (p0 * p0 + 0.5).log(3.0 * 3.0 + 1.5);
-    let t3 = tan(&(tanh(&(&t1 - &(&t1 + &t1)))));
-    let t4 = p0;
-    let t4 = p1;
-    let t5 = t4;
-    let t6 = t1.trunc();
-    t5 + mean(&t6) + t4
+    let t1 = (1.25 + &(p0 * p1)).signum();
+    let t3 = {
+        let t2 = p1 * &t1;
+        cos(&t1)
+    };
+    let t4 = mean(&(t3.t()));
+    let t3 = 1.5 / (square(&(&t1 * p1)) + 1.0);
+    let t5 = backprop::ops::tanh(p1);
+    let t6 = if p1 <= -0.5183 {
+        f0444(t5)
+    } else {
+        t5
+    };
+    let t7 = t6;
+    t6 + t7
 }
 
 #[test]
 fn f0488_gradcheck() {
-    let mut s = 651568474u64;
+    let mut s = 1122610160u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -12334,47 +12892,61 @@ fn f0488_gradcheck() {
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0488_backward(p0, *p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0489(d_x: &Array2<f64>, d_p0: f64, d_out: ArrayView2<f64>) -> f64 {
-    let mut t2 = {
-        let t1_from_t2 = log_sigmoid(&d_out);
-        &(d_x.dot(&d_x.t())) * &d_out
+fn f0489(p0: &Array2<f64>, p1: f64, p2: ArrayView2<f64>) -> Array2<f64> {
+    let t1 = array![[0.25_f64, -0.75, -0.75]];
+    let c1 = 2.0_f64;
+    let t3 = {
+        let t2 = &t1 - &p2;
+        (sigmoid(&(&t2 / &(square(&p2) + 1.0)))).map(|&u| (p1 * p1) * u)
     };
-    t2 = (fract(&d_out)) * &t2;
-    let d_d_x = (f0436(d_x)).tanh();
-    let t4 = (d_d_x * d_d_x) * d_d_x;
-    let t5 = d_p0.hypot(square(d_d_x) + 0.5);
-    let t6 = &(&(abs(&d_out)) - t5) + 1.5;
-    let t7 = t4;
-    t2[[2, 0]] + d_d_x + t4 + t5 + t6.sum() + t7
+    let mut t4 = sin((square(p1) + 1.0).recip());
+    let t5 = array![[2.0_f64, 0.5]];
+    let _t6 = (sigmoid(&((p0 * &t5).dot(&p0.t())))).mapv(|z| (z.clamp(-2.0, 0.5)) * z);
+    let n2 = p0.nrows();
+    let m2 = p0.ncols();
+    let t7 = Array2::<f64>::from_shape_vec((3, n2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0]).unwrap();
+    let t8 = if t4 <= 0.0371 {
+        (p0 * t4).clamp(-2.0, 1.0)
+    } else {
+        cos(&((p0 * t4).clamp(-2.0, 1.0)))
+    };
+    let t9 = 0.25 + ((f0450(t4)) / 0.5);
+    let t10 = ((0.1 * &p2).dot(&t8)) - 1.25;
+    t4 -= (square(mean(&t8)) + 1.0).recip();
+    t10
 }
 
 #[test]
 fn f0489_gradcheck() {
-    let mut s = 703019660u64;
-    let d_x: Array2<f64> = random((3, 2), &mut s);
-    let d_p0 = scalar(&mut s);
-    let d_out: Array2<f64> = random((3, 3), &mut s);
-    let (d_x, d_p0, d_out,) = std::hint::black_box((d_x, d_p0, d_out,));
-    let (value, grads) = f0489_backward(&d_x, d_p0, d_out.view(), 1.0);
-    assert_eq!(value, f0489(&d_x, d_p0, d_out.view()));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    gradcheck(&(d_x.clone(), d_p0, d_out.clone()), |(d_x, d_p0, d_out)| f0489_backward(d_x, *d_p0, d_out.view(), 1.0)).unwrap();
+    let mut s = 456279145u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array2<f64> = random((3, 3), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let up: Array2<f64> = random((3, 2), &mut s);
+    let (value, grads) = f0489_backward(&p0, p1, p2.view(), &up);
+    assert_eq!(value, f0489(&p0, p1, p2.view()));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0489_backward(p0, *p1, p2.view(), &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0490(p0: f64, p1: f64) -> f64 {
     let t1 = p1;
     let mut t1 = t1;
     for i in 0..2 {
-        t1 -= (t1 / 1.25).atan2(-2.0 * -2.0 + 0.5);
+        t1 -= t1.ceil();
     }
-    let t2 = t1;
+    let t2 = trunc(t1);
     t1 + t2
 }
 
 #[test]
 fn f0490_gradcheck() {
-    let mut s = 722989624u64;
+    let mut s = 113406126u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -12382,44 +12954,41 @@ fn f0490_gradcheck() {
     assert_eq!(value, f0490(p0, p1));
     gradcheck(&(p0, p1), |(p0, p1)| f0490_backward(*p0, *p1, 1.0)).unwrap();
 }
-#[differentiable(wrt(d_p0, d_t1))]
-fn f0491(d_p0: &Array2<f64>, d_t1: f64, grad: &Array2<f64>) -> Array2<f64> {
-    let t1 = if mean(d_p0) > 0.0371 {
-        sum(&(grad.dot(grad)))
+#[differentiable(wrt(p0, p1))]
+fn f0491(p0: &Array2<f64>, p1: f64, c0: &Array2<f64>) -> f64 {
+    let t1 = if p0[[1, 0]] > 0.0371 {
+        sum_axis(&(c0 / (square(p1) + 2.0)), Axis(1))
     } else {
-        f0437(d_t1)
+        c0.sum_axis(Axis(1))
     };
-    let out_1 = (grad * grad).sum();
-    sin(d_p0)
+    let _t2 = t1.clone();
+    t1.iter().sum::<f64>() + mean(p0)
 }
 
 #[test]
 fn f0491_gradcheck() {
-    let mut s = 1096809550u64;
-    let d_p0: Array2<f64> = random((3, 2), &mut s);
-    let d_t1 = scalar(&mut s);
-    let grad: Array2<f64> = random((3, 3), &mut s);
-    let (d_p0, d_t1, grad,) = std::hint::black_box((d_p0, d_t1, grad,));
-    let up: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0491_backward(&d_p0, d_t1, &grad, &up);
-    assert_eq!(value, f0491(&d_p0, d_t1, &grad));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(d_p0.clone(), d_t1), |(d_p0, d_t1)| f0491_backward(d_p0, *d_t1, &grad, &up))
-        .unwrap();
+    let mut s = 587470312u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let p1 = scalar(&mut s);
+    let c0: Array2<f64> = random((3, 3), &mut s);
+    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
+    let (value, grads) = f0491_backward(&p0, p1, &c0, 1.0);
+    assert_eq!(value, f0491(&p0, p1, &c0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0491_backward(p0, *p1, &c0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0492(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: &Array1<f64>) -> f64 {
-    let t1 = mse(&(logsumexp(&(powi(&p1, 2)))), p2);
-    let t1 = p2;
-    let _t2 = p1.dot(&p1.t());
-    mean(t1)
+    let t1 = sum(&(p1.dot(&p1.t())));
+    let mut t2 = (atan(t1)) + ((signum(p2)).mapv(|e| e));
+    let t3 = array![0.0_f64, 0.5, 1.0];
+    t2 = p2 * p2;
+    t1 + mean(&t2)
 }
 
 #[test]
 fn f0492_gradcheck() {
-    let mut s = 966352586u64;
+    let mut s = 1012759440u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array1<f64> = random(3, &mut s);
@@ -12433,7 +13002,7 @@ fn f0492_gradcheck() {
 }
 #[differentiable]
 fn f0493(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> Array2<f64> {
-    let t1 = ln(&(square(&(p2.dot(p1))) + 1.0));
+    let t1 = exp(&(sin(p1)));
     t1
 }
 
@@ -12459,18 +13028,14 @@ fn f0493_gradcheck() {
 fn f0494(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
     let t1 = p1;
     let _t2 = p3;
-    let mut t1 = sum_axis(p1, Axis(0));
-    if t1.dot(&t1) > -0.5183 {
-        t1 -= p3;
-    } else {
-        t1 += (square(p3) + 0.5).powf(0.5);
-    }
-    sum(&t1) + mean(&t1)
+    let mut t1 = p0.to_owned().mapv_into(|z| p3 + z);
+    t1 *= &(&t1 * (f0467(p3)));
+    t1.sum()
 }
 
 #[test]
 fn f0494_gradcheck() {
-    let mut s = 949224822u64;
+    let mut s = 732121828u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -12485,19 +13050,27 @@ fn f0494_gradcheck() {
 }
 #[differentiable]
 fn f0495(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
-    let mut t1 = 2.0 / (square(&(1.5 - p1)) + 1.0);
-    t1 /= p2.powi(2) + 0.5;
-    let t1 = 0.75 / (square(&(cos(&(&t1 * p2)))) + 1.0);
-    let t2 = t1.clone();
-    let t3 = t1.t();
-    let t1 = &t2 * &t3;
-    let t1 = t2.row(0);
-    t2.sum() + sum(&t3) + t1.dot(&t1) + sum(&t2)
+    let t1 = 0.75 / (square(sum(&(p1 + p1))) + 1.0);
+    let (n1, m1) = p1.dim();
+    let t2 = Array2::<f64>::from_shape_vec((n1, m1), vec![0.0, 0.5, 1.0]).unwrap();
+    let t3 = Array1::<f64>::zeros(6);
+    let mut t4 = &t3 * &(concatenate(Axis(1), &[(t1 * p1).view(), p1.view()]).unwrap());
+    let t5 = p2 / 1.5;
+    for i in 0..1 {
+        t4 += &((asin(&((backprop::ops::tanh(&t4)) * 0.75))) * 3.0);
+    }
+    let t6 = p2.max(t5);
+    let t7 = ((square(t6) + 1.0).sqrt()) + p2;
+    let t9 = {
+        let t8 = backprop::ops::ln(t1.powi(2) + 0.5);
+        &t4 + t6
+    };
+    t1 + t4.mean().unwrap() + t5 + t6 + t7 + t9[[0, 5]]
 }
 
 #[test]
 fn f0495_gradcheck() {
-    let mut s = 1360065311u64;
+    let mut s = 724985791u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2 = scalar(&mut s);
@@ -12509,20 +13082,24 @@ fn f0495_gradcheck() {
 }
 #[differentiable(wrt(p1))]
 fn f0496(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
-    let t1 = p0.dot(&p2.t());
-    let mut t2 = sqrt(&(square(&(&(p1 * p2) / 3.0)) + 0.5));
-    t2 += p2;
-    t2 += &(log_sigmoid(&(&(to_degrees(p2)) * 0.01)));
-    let mut t3 = (p1 * p2).dot(&p2.t());
+    let t1 = p2.dot(&p2.t());
+    let mut t2 = (tan(&(tanh(&(p2 * p0))))).mean().unwrap();
     for i in 0..1 {
-        t3 += (p0[[i, 2]]).min(0.1);
+        t2 -= 0.25;
     }
-    mean(&t1) + t2.sum() + mean(&t3)
+    let t3 = if t2 <= -0.5183 {
+        t1.map(|&z| (softplus(z)) / (square(z) + 2.0))
+    } else {
+        t1.to_owned()
+    };
+    let t2 = t2;
+    let t4 = ((tanh(&t3)).mapv(f64::sin)) - 0.75;
+    t2 + t4[[0, 0]]
 }
 
 #[test]
 fn f0496_gradcheck() {
-    let mut s = 183384578u64;
+    let mut s = 513629935u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
@@ -12532,46 +13109,54 @@ fn f0496_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p1.clone(),), |(p1,)| f0496_backward(&p0, p1, &p2, 1.0)).unwrap();
 }
-#[differentiable(wrt(d_t1, d_out, out))]
-fn f0497(d_t1: ArrayView2<f32>, d_out: &Array2<f32>, out: ArrayView2<f32>, d_p0: &Array2<f32>) -> f32 {
-    let t1 = (square(mean(&(&out * &out).column(0))) + 1.0).recip();
-    let mut t1 = f0180(t1);
+#[differentiable(wrt(p0, p1, p2))]
+fn f0497(p0: ArrayView2<f32>, p1: &Array2<f32>, p2: ArrayView2<f32>, c0: &Array2<f32>) -> Array2<f32> {
+    let mut t1 = powi(sum(&(p2.to_owned().mapv_into(|e| f32::exp2(e))).column(0)), 1);
     for i in 0..2 {
-        t1 += sum(&(backprop::ops::exp(d_p0)));
+        t1 += sigmoid(p0.mean().expect("not empty"));
     }
-    t1 = -t1;
-    t1 += powi(((square(t1) + 1.0).recip()).clamp(-1.0, 3.0), 2);
-    t1 + d_out[[2, 0]]
+    let t2 = c0.column(0);
+    t1 /= square((&t2 - c0).iter().map(|&e| sigmoid((square(f0180(sigmoid(e))) + 0.5).ln())).sum::<f32>()) + 0.5;
+    let t3 = &p2;
+    tanh(&p2)
 }
 
 #[test]
 fn f0497_gradcheck() {
-    let mut s = 539588372u64;
-    let d_t1: Array2<f32> = random32((2, 2), &mut s);
-    let d_out: Array2<f32> = random32((3, 2), &mut s);
-    let out: Array2<f32> = random32((2, 3), &mut s);
-    let d_p0: Array2<f32> = random32((3, 1), &mut s);
-    let (d_t1, d_out, out, d_p0,) = std::hint::black_box((d_t1, d_out, out, d_p0,));
-    let (value, grads) = f0497_backward(d_t1.view(), &d_out, out.view(), &d_p0, 1.0);
-    assert_eq!(value, f0497(d_t1.view(), &d_out, out.view(), &d_p0));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.out.shape(), out.shape());
+    let mut s = 1021610463u64;
+    let p0: Array2<f32> = random32((2, 2), &mut s);
+    let p1: Array2<f32> = random32((3, 2), &mut s);
+    let p2: Array2<f32> = random32((2, 3), &mut s);
+    let c0: Array2<f32> = random32((3, 1), &mut s);
+    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
+    let up: Array2<f32> = random32((2, 3), &mut s);
+    let (value, grads) = f0497_backward(p0.view(), &p1, p2.view(), &c0, &up);
+    assert_eq!(value, f0497(p0.view(), &p1, p2.view(), &c0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(d_t1.clone(), d_out.clone(), out.clone()), |(d_t1, d_out, out)| f0497_backward(d_t1.view(), d_out, out.view(), &d_p0, 1.0))
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0497_backward(p0.view(), p1, p2.view(), &c0, &up))
         .unwrap();
 }
 #[differentiable]
-fn f0498(p0: Array2<f64>, p1: f64, labels: &[usize]) -> f64 {
-    let _t1 = &(ln(&(square(&(p0.row(0))) + 1.0))) / (square(&(sigmoid(&(p0.dot(&p0.t()))))) + 2.0);
-    let _t2 = p1.min(0.25);
-    let t3 = (p1 / &(square(&(p0.dot(&p0.t()))) + 1.0)) + p1;
-    let mut t4 = p0.clone();
-    t4 -= 2.0;
-    let t5 = p1;
-    t4.sum() + t5
+fn f0498(p0: Array2<f64>, p1: f64) -> f64 {
+    let _t1 = &(&p0 + p1) / (square(powi(p1 / (p1.powi(2) + 0.5), 2)) + 2.0);
+    let _t2 = p0.clone();
+    let n1 = p0.nrows();
+    let m1 = p0.ncols();
+    let t3 = Array2::<f64>::from_shape_vec((n1, m1), vec![0.0, 0.5, 1.0]).unwrap();
+    let mut t4 = (ln(p1.powi(2) + 0.5)).exp();
+    for i in 0..1 {
+        t4 -= p1;
+        t4 = exp(sigmoid(t4));
+    }
+    let _t5 = p1;
+    t4 = p1;
+    t4
 }
 
 #[test]
@@ -12579,31 +13164,33 @@ fn f0498_gradcheck() {
     let mut s = 1175995573u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1 = scalar(&mut s);
-    let labels: &[usize] = &[1];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0498_backward(p0.clone(), p1, labels, 1.0);
-    assert_eq!(value, f0498(p0.clone(), p1, labels));
+    let (value, grads) = f0498_backward(p0.clone(), p1, 1.0);
+    assert_eq!(value, f0498(p0.clone(), p1));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0498_backward(p0.clone(), *p1, labels, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0498_backward(p0.clone(), *p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0499(out: f64) -> f64 {
-    let t2 = {
-        let d_x = out;
-        (d_x - 1.25).exp()
+fn f0499(y_1: f64) -> f64 {
+    let mut x_from_out = {
+        let t1 = y_1;
+        sin(f0480(t1))
     };
-    let mut t2 = out;
-    t2 += f0490(out, t2);
-    t2
+    x_from_out += sigmoid(f0456(x_from_out));
+    let out_1 = {
+        let t1_from_t2 = (square(x_from_out) + 0.5).sqrt();
+        backprop::ops::recip(square(t1_from_t2) + 1.0)
+    };
+    x_from_out + out_1
 }
 
 #[test]
 fn f0499_gradcheck() {
-    let mut s = 114314342u64;
-    let out = scalar(&mut s);
-    let (out,) = std::hint::black_box((out,));
-    let (value, grads) = f0499_backward(out, 1.0);
-    assert_eq!(value, f0499(out));
-    gradcheck(&(out,), |(out,)| f0499_backward(*out, 1.0)).unwrap();
+    let mut s = 498955450u64;
+    let y_1 = scalar(&mut s);
+    let (y_1,) = std::hint::black_box((y_1,));
+    let (value, grads) = f0499_backward(y_1, 1.0);
+    assert_eq!(value, f0499(y_1));
+    gradcheck(&(y_1,), |(y_1,)| f0499_backward(*y_1, 1.0)).unwrap();
 }
 }

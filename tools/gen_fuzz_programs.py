@@ -8,8 +8,25 @@ reads, rows and columns, concat, broadcasting operands, values used several
 times, shadowing, blocks, dead lets, `let mut` with `= += -= *= /=`, `for`
 loops carrying values, `if`/`else if`/`else` as statements and expressions,
 calls of earlier generated functions, `wrt` subsets and constant parameters,
-f32 programs, names the generated code uses itself: `d_out`, `grad`, ...),
-each with a test that
+f32 programs, names the generated code uses itself: `d_out`, `grad`, ...;
+closures mapped over elements: `a.mapv(|v| ..)`, `a.map(|&v| ..)`,
+`a.mapv_into(..)` on a temporary, `a.mapv(f64::tanh)` and other paths (ops
+and scalar functions of the file), `Zip::from(&a).and(&b).map_collect(|&x,
+&y| ..)`, `a.iter().map(|x| ..).sum::<f64>()` and
+`a.iter().zip(b.iter()).map(|(x, y)| ..).sum::<f64>()`, their bodies scalar
+expressions over the elements with `if`/`else`, capturing float constants
+(`let c1 = 0.5;`) and differentiable scalars of the program; ndarray's
+reductions `mean().unwrap()`, `mean_axis(..).unwrap()`, `var`, `std`,
+`var_axis`, `std_axis`, `product`, `iter().sum::<f64>()`; views and gathers
+`slice(s![..])` (ranges, steps, negative ends and steps, single indices),
+`slice_axis`, `index_axis`, `select` (indices sometimes repeated),
+`to_shape`, `into_shape_with_order`, `permuted_axes`, `reversed_axes`,
+`broadcast`, `remove_axis`, `concatenate`, `stack`; constants as Rust:
+integer arithmetic on shape queries as indices and loop bounds
+(`let n1 = p0.len() - 1;`, `p0[n1]`, `for i in 0..n1`), `let (n1, m1) =
+p0.dim();`, `nrows`/`ncols`, and constant arrays made in the body (`zeros`,
+`ones`, `from_elem`, `eye`, `linspace`, `from_shape_vec`, `array![..]`)
+mixed into differentiable arithmetic), each with a test that
 
   * compares the forward value of `NAME_backward` with the original function's
     (bit for bit: the design says they are equal),
@@ -21,7 +38,15 @@ Domains are kept safe by construction: `ln`, `sqrt`, `recip`, `powf`,
 `square(x) + c` with `c > 0` (`c ≥ 1.5` for `acosh`); `asin`, `acos` and
 `atanh` see `0.75 · tanh(x)`; the second operand of `hypot` and `atan2` is
 at least 0.5 (away from the origin) and a base of `log` a literal or at
-least 1.5; `clamp` has literal bounds; and a rough bound on every
+least 1.5; `clamp` has literal bounds; `var` and `std` (and their `_axis`
+forms) see `0.1 · x + spread` with `|x| ≤ 1` and a constant `spread` that
+increases by 0.5 along every axis (every lane has two or more elements and
+is far from zero variance, the kink of `std`); `product` sees at most four
+elements of magnitude at most 1; slices, `select` indices and reshapes are
+within the shape; views of temporaries are made owned or reduced in their
+statement (and not written in loops and branches, see REGION_BUGS); a
+closure's elements are squashed to magnitude 3 at most and its body is
+built like any scalar expression (with the same guards); and a rough bound on every
 value's magnitude decides which ops may be applied (no `exp` of something
 large, no `powi` of something big), so that central differences stay accurate.
 
@@ -191,6 +216,15 @@ class Program:
         self.region = 0
         # Arrays assigned in an `if` without `else` (see REGION_BUGS).
         self.if_no_else = set()
+        # Inside the body of a closure (only scalars in `env`).
+        self.in_closure = 0
+        # Names of the shape queries of parameters (`let (n1, m1) = p0.dim();`).
+        self.dim_names = {}
+        self.int_counter = 0
+        # Locals the macro does not know the type of (results of calls,
+        # constant arrays, views whose number of axes it does not work
+        # out): a closure may not capture them (a documented limitation).
+        self.unknown_ty = set()
 
     # ---------- choices
 
@@ -222,6 +256,8 @@ class Program:
             c = self.call(depth)
             if c is not None:
                 return c
+        if not self.in_closure and rng.random() < 0.18:
+            return self.extended(depth)
         if choice < 0.35:
             return self.binary(depth)
         if choice < 0.65:
@@ -535,6 +571,490 @@ class Program:
             return V("%s::mul_add(%s, %s, %s)" % (self.ty, a.code, b.code, c.code), (), bound)
         return V("%s.mul_add(%s, %s)" % (a.atom(), b.code, c.code), (), bound)
 
+    # ---------- closures, ndarray's reductions and views, constants
+
+    def extended(self, depth):
+        """One of the newer spellings: a closure mapped over elements, one of
+        ndarray's reductions, a view or gather, or a constant made in the
+        body (shape queries, constant arrays)."""
+        r = self.rng.random()
+        if r < 0.4:
+            return self.closure(depth)
+        if r < 0.62:
+            return self.nd_reduction(depth)
+        if r < 0.88:
+            return self.nd_view(depth)
+        return self.constant_mix(depth)
+
+    def array_operand(self, depth, pred=lambda v: True):
+        """An array expression (or an array leaf) for which `pred` holds."""
+        for _ in range(3):
+            a = self.expr(depth - 1)
+            if not a.scalar and pred(a):
+                return a
+        return self.leaf(lambda v: not v.scalar and pred(v))
+
+    def closure_body(self, elems, depth):
+        """A scalar expression over the closure's elements `elems` (V's) and
+        the differentiable scalars of the program it may capture (plain
+        names), or float constants bound before it (`let c1 = 0.5;`)."""
+        import re
+        rng = self.rng
+        caps = [v for v in self.env if v.scalar and re.fullmatch(r"[A-Za-z_]\w*", v.code)
+                and v.code not in self.unknown_ty]
+        caps = caps[-3:]
+        if rng.random() < 0.3:
+            self.int_counter += 1
+            c = "c%d" % self.int_counter
+            val = lit(rng)
+            # Typed: a float literal used only as a receiver (`c1.cos()`)
+            # would have no type in Rust.
+            if rng.random() < 0.5:
+                self.stmts.append("let %s: %s = %s;" % (c, self.ty, val))
+            else:
+                self.stmts.append("let %s = %s;" % (c, self.float_lit(val)))
+            caps.append(V(c, (), float(val)))
+        saved = (self.env, self.callees)
+        self.env = caps + list(elems)
+        # Scalar functions of the program only: the body is a scalar function.
+        self.callees = [c for c in self.callees if all(p[1] == () for p in c.params)]
+        self.in_closure += 1
+        if rng.random() < 0.2:
+            # `if`/`else` on a comparison of an element (or a capture).
+            x = rng.choice(list(elems) + caps[-1:])
+            thr = rng.choice(["0.0371", "0.4629", "-0.5183"])
+            a = self.expr(depth)
+            b = self.expr(depth)
+            if a.bound > LIMIT * 2:
+                a = self.squash(a)
+            if b.bound > LIMIT * 2:
+                b = self.squash(b)
+            lhs = x.atom()
+            if x.code.startswith("*"):
+                # `*u < c` in a condition does not compile through the macro
+                # (tools/regressions/deref_in_closure_condition.rs): a
+                # method of the element (auto-deref) instead.
+                lhs = "%s.tanh()" % x.code[1:]
+            cond = "%s %s %s" % (lhs, rng.choice(["<", ">", "<=", ">="]), thr)
+            body = V("{\n        if %s {\n            %s\n        } else {\n            %s\n        }\n    }"
+                     % (cond, a.code, b.code), (), max(a.bound, b.bound))
+        else:
+            body = self.expr(depth)
+            if is_literal(body.code):
+                body = V("%s * %s" % (elems[0].atom(), body.code), (), elems[0].bound * float(body.code))
+            if body.bound > LIMIT * 2:
+                body = self.squash(body)
+        self.in_closure -= 1
+        self.env, self.callees = saved
+        return body
+
+    def elem_names(self, k):
+        return self.rng.choice([["v"], ["u"], ["e"], ["z"]] if k == 1 else [["a", "b"], ["u", "v"], ["l", "r"]])
+
+    def closure(self, depth):
+        """A closure mapped over elements, in one of the spellings of
+        ndarray and iterators."""
+        rng = self.rng
+        ty = self.ty
+        a = self.array_operand(depth)
+        if a is None:
+            return self.unary(depth)
+        if a.bound > 3.0:
+            a = self.squash_array(a)
+        n = size(a.shape)
+        kinds = ["mapv", "mapv", "map", "mapv_into", "path", "zip", "iter_sum"]
+        if len(a.shape) == 1:
+            kinds += ["iter_zip", "iter_zip"]
+        kind = rng.choice(kinds)
+        if kind == "path":
+            fs = ["%s::tanh" % ty, "%s::sin" % ty, "%s::cos" % ty, "sigmoid", "relu", "softplus"]
+            if a.bound <= EXP_LIMIT:
+                fs.append("%s::exp" % ty)
+            # A scalar differentiable function of the program, by path.
+            fs += [c.name for c in self.callees[-40:]
+                   if len(c.params) == 1 and c.params[0][1] == () and c.out_shape == ()][:2]
+            f = rng.choice(fs)
+            callee = [c for c in self.callees if c.name == f]
+            bound = a.bound if f in ("relu", "softplus") else 1.0
+            if f.endswith("exp"):
+                bound = 2.718281828 ** a.bound
+            if f == "softplus":
+                bound = a.bound + 1.0
+            if callee:
+                if a.bound > 1.0:
+                    a = self.squash_array(a)
+                bound = callee[0].out_bound
+            v = V("%s.mapv(%s)" % (a.recv(), f), a.shape, bound)
+            if bound > LIMIT * 2:
+                v = self.squash_array(v)
+            return v
+        if kind in ("zip", "iter_zip"):
+            same = (lambda v: v.shape == a.shape) if kind == "zip" else (lambda v: len(v.shape) == 1)
+            b = self.leaf(lambda v: not v.scalar and same(v))
+            if b is None or rng.random() < 0.3:
+                b2 = self.array_operand(depth, same)
+                b = b2 if b2 is not None else b
+            if b is None:
+                kind = "mapv"
+            else:
+                if b.bound > 3.0:
+                    b = self.squash_array(b)
+                na, nb = self.elem_names(2)
+                if kind == "zip":
+                    body = self.closure_body([V(na, (), a.bound), V(nb, (), b.bound)], depth)
+                    code = "Zip::from(%s).and(%s).map_collect(|&%s, &%s| %s)" % (a.as_ref(), b.as_ref(), na, nb, body.code)
+                    return V(code, a.shape, body.bound)
+                m = min(a.shape[0], b.shape[0])
+                if rng.random() < 0.5:
+                    pat = "(&%s, &%s)" % (na, nb)
+                    ea, eb = V(na, (), a.bound), V(nb, (), b.bound)
+                else:
+                    # `x` is a `&f64`: `*x` in the body.
+                    pat = "(%s, %s)" % (na, nb)
+                    ea, eb = V("*" + na, (), a.bound), V("*" + nb, (), b.bound)
+                body = self.closure_body([ea, eb], depth)
+                other = "%s.iter()" % b.recv() if rng.random() < 0.7 else b.as_ref()
+                code = "%s.iter().zip(%s).map(|%s| %s).sum::<%s>()" % (a.recv(), other, pat, body.code, ty)
+                return V(code, (), body.bound * m)
+        (name,) = self.elem_names(1)
+        if kind == "iter_sum":
+            if rng.random() < 0.5:
+                pat, e = "&" + name, V(name, (), a.bound)
+            else:
+                pat, e = name, V("*" + name, (), a.bound)
+            body = self.closure_body([e], depth)
+            return V("%s.iter().map(|%s| %s).sum::<%s>()" % (a.recv(), pat, body.code, ty), (), body.bound * n)
+        body = self.closure_body([V(name, (), a.bound)], depth)
+        if kind == "map":
+            return V("%s.map(|&%s| %s)" % (a.recv(), name, body.code), a.shape, body.bound)
+        if kind == "mapv_into":
+            # On a temporary (it consumes its array).
+            recv = a.atom() if self.owned(a) and a.form == "expr" else "%s.to_owned()" % a.recv()
+            return V("%s.mapv_into(|%s| %s)" % (recv, name, body.code), a.shape, body.bound)
+        pat = name if rng.random() < 0.8 else "%s: %s" % (name, ty)
+        return V("%s.mapv(|%s| %s)" % (a.recv(), pat, body.code), a.shape, body.bound)
+
+    def float_lit(self, x):
+        """A float literal typed as the program's float (for `array![..]`
+        and `from_elem`, whose element type Rust infers)."""
+        return "%s_%s" % (x, self.ty)
+
+    def dim(self, d):
+        """The length `d` as code: a literal, or now and then a shape query of
+        a parameter with that length (`let (n1, m1) = p0.dim();`)."""
+        rng = self.rng
+        cands = [(p[0], k) for p in self.params for k, dd in enumerate(p[1]) if dd == d]
+        if not cands or rng.random() < 0.35:
+            return str(d)
+        pname, k = rng.choice(cands)
+        shape = [p for p in self.params if p[0] == pname][0][1]
+        if pname not in self.dim_names:
+            self.int_counter += 1
+            if len(shape) == 2:
+                names = ("n%d" % self.int_counter, "m%d" % self.int_counter)
+                if rng.random() < 0.7:
+                    self.stmts.append("let (%s, %s) = %s.dim();" % (names + (pname,)))
+                else:
+                    self.stmts.append("let %s = %s.nrows();" % (names[0], pname))
+                    self.stmts.append("let %s = %s.ncols();" % (names[1], pname))
+            else:
+                names = ("n%d" % self.int_counter,)
+                self.stmts.append("let %s = %s.len();" % (names[0], pname))
+            self.dim_names[pname] = names
+        return self.dim_names[pname][k]
+
+    def shape_code(self, shape):
+        if len(shape) == 1:
+            return self.dim(shape[0])
+        return "(%s, %s)" % (self.dim(shape[0]), self.dim(shape[1]))
+
+    def const_array(self, shape, spread=False):
+        """`let tK = <constant array>;` made in the body, and its name.
+        `spread`: its values increase along every axis by at least 0.5."""
+        rng = self.rng
+        ty = self.ty
+        nd = len(shape)
+        n = size(shape)
+        if spread:
+            vals = [0.5 * k for k in range(n)]
+            bound = 0.5 * n
+            kind = rng.choice(["array", "vec"] + (["linspace"] if nd == 1 else []))
+        else:
+            kinds = ["zeros", "ones", "from_elem", "array", "array"]
+            if nd == 2 and shape[0] == shape[1]:
+                kinds += ["eye", "eye"]
+            if nd == 1:
+                kinds.append("linspace")
+            kind = rng.choice(kinds)
+            vals = [rng.choice([0.5, -1.0, 1.5, 0.25, -0.75, 2.0]) for _ in range(n)]
+            bound = 2.0
+        if kind == "linspace":
+            lo, hi = (0.0, 0.5 * (n - 1)) if spread else (-1.0, 1.0)
+            code = "Array1::<%s>::linspace(%s, %s, %s)" % (ty, lo, hi, self.dim(shape[0]))
+            bound = max(abs(lo), abs(hi))
+        elif kind in ("zeros", "ones"):
+            code = "%s::<%s>::%s(%s)" % ("Array1" if nd == 1 else "Array2", ty, kind, self.shape_code(shape))
+            bound = 1.0
+        elif kind == "eye":
+            code = "Array2::<%s>::eye(%s)" % (ty, self.dim(shape[0]))
+            bound = 1.0
+        elif kind == "from_elem":
+            c = rng.choice(["0.5", "-1.5", "2.0"])
+            code = "Array::from_elem(%s, %s)" % (self.shape_code(shape), self.float_lit(c))
+            bound = abs(float(c))
+        elif kind == "vec":
+            code = "%s::<%s>::from_shape_vec(%s, vec![%s]).unwrap()" % (
+                "Array1" if nd == 1 else "Array2", ty, self.shape_code(shape), ", ".join("%s" % x for x in vals))
+        else:
+            lits = ["%s" % x for x in vals]
+            lits[0] = self.float_lit(lits[0])
+            if nd == 1:
+                code = "array![%s]" % ", ".join(lits)
+            else:
+                rows = ["[%s]" % ", ".join(lits[i * shape[1]:(i + 1) * shape[1]]) for i in range(shape[0])]
+                code = "array![%s]" % ", ".join(rows)
+        name = self.fresh()
+        self.stmts.append("let %s = %s;" % (name, code))
+        self.unknown_ty.add(name)
+        return V(name, shape, bound, form="name")
+
+    def nd_reduction(self, depth):
+        """One of ndarray's reductions: `mean().unwrap()`, `mean_axis`,
+        `var`, `std`, `var_axis`, `std_axis`, `product`, `iter().sum()`."""
+        rng = self.rng
+        a = self.array_operand(depth)
+        if a is None:
+            return self.unary(depth)
+        nd = len(a.shape)
+        n = size(a.shape)
+        ops = ["mean", "mean", "iter_sum"]
+        if n >= 2:
+            ops += ["var", "std"]
+        if n <= 4:
+            ops += ["product", "product"]
+        if nd == 2:
+            ops += ["mean_axis"]
+            ops += ["var_axis", "std_axis"] if max(a.shape) >= 2 else []
+        op = rng.choice(ops)
+        if op == "mean":
+            return V("%s.mean().%s" % (a.recv(), rng.choice(["unwrap()", 'expect("not empty")'])), (), a.bound)
+        if op == "iter_sum":
+            return V("%s.iter().sum::<%s>()" % (a.recv(), self.ty), (), a.bound * n)
+        if op == "product":
+            if a.bound > 1.0:
+                a = self.squash_array(a)
+            return V("%s.product()" % a.recv(), (), 1.0)
+        if op == "mean_axis":
+            k = rng.choice([0, 1])
+            shape = (a.shape[1 - k],)
+            return V("%s.mean_axis(Axis(%d)).unwrap()" % (a.recv(), k), shape, a.bound)
+        # var and std: of the values plus a spread constant (every lane has at
+        # least two elements that differ by 0.3 or more: away from the kink
+        # of `std` at zero variance).
+        if a.bound > 1.0:
+            a = self.squash_array(a)
+        c = self.const_array(a.shape, spread=True)
+        spread = "(%s * 0.1 + &%s)" % (self.operand(a), c.code)
+        ddof = rng.choice(["0.0", "1.0"])
+        if op in ("var", "std"):
+            bound = (c.bound + 0.1) ** 2
+            return V("%s.%s(%s)" % (spread, op, ddof), (), bound if op == "var" else bound ** 0.5)
+        k = rng.choice([i for i in (0, 1) if a.shape[i] >= 2])
+        shape = (a.shape[1 - k],)
+        bound = (c.bound + 0.1) ** 2
+        return V("%s.%s(Axis(%d), %s)" % (spread, op, k, ddof), shape, bound if op == "var_axis" else bound ** 0.5)
+
+    def slice_spec(self, shape):
+        """An `s![..]` for `shape` and the shape of the slice (at least one
+        axis kept)."""
+        rng = self.rng
+        for _ in range(10):
+            parts, out = [], []
+            for d in shape:
+                opts = [("..", d), ("..;-1", d), ("..;2", (d + 1) // 2)]
+                a = rng.randrange(d)
+                b = rng.randrange(a + 1, d + 1)
+                opts.append(("%d..%d" % (a, b), b - a))
+                opts.append(("%d.." % a, d - a))
+                opts.append(("..%d" % b, b))
+                k = rng.randint(1, d)
+                opts.append(("-%d.." % k, k))
+                if d >= 2:
+                    opts += [("..-1", d - 1), ("1..;2", d // 2), ("%d..%d;-1" % (a, b), b - a)]
+                opts.append(("INDEX", None))
+                spec, m = rng.choice(opts)
+                if spec == "INDEX":
+                    # Typed: with an integer literal of no type, the number of
+                    # axes of the slice is unknown when a method is resolved.
+                    i = rng.randrange(d)
+                    parts.append("%d_usize" % i if rng.random() < 0.7 else "%d_isize" % (i - d))
+                else:
+                    parts.append(spec)
+                    out.append(m)
+            if out:
+                return "s![%s]" % ", ".join(parts), tuple(out)
+        return "s![%s]" % ", ".join([".."] * len(shape)), tuple(shape)
+
+    def reshapes(self, shape):
+        n = size(shape)
+        cands = [(n,), (1, n), (n, 1)] + [(r, n // r) for r in range(2, n) if n % r == 0]
+        return [c for c in cands if c != shape] or cands
+
+    def nd_view(self, depth):
+        """A view or a gather in ndarray's spelling: `slice(s![..])`,
+        `slice_axis`, `index_axis`, `select`, `to_shape`,
+        `into_shape_with_order`, `permuted_axes`, `reversed_axes`,
+        `broadcast`, `remove_axis`, `concatenate`, `stack`. A view of a name
+        is a view; a view of a temporary is made owned (`.to_owned()`) or
+        reduced in the same statement."""
+        rng = self.rng
+        a = self.array_operand(depth)
+        if a is None:
+            return self.unary(depth)
+        nd = len(a.shape)
+        named = a.form in ("ref", "name")
+        param = named and a.code in [p[0] for p in self.params]
+        in_region = self.region and not REGION_BUGS
+        if in_region and not named:
+            # Views of temporaries in loops and branches: a known bug
+            # (tools/regressions/view_of_temporary_in_region.rs).
+            ops = ["select", "select"]
+        else:
+            ops = ["slice", "slice", "slice_axis", "select", "select", "to_shape", "permuted",
+                   "concatenate"]
+            if nd == 2:
+                ops += ["index_axis", "reversed"]
+            if param:
+                ops += ["into_shape", "into_shape"]
+            if nd == 1 or 1 in a.shape:
+                ops += ["broadcast", "broadcast"]
+            if nd == 2 and 1 in a.shape:
+                ops += ["remove_axis", "remove_axis"]
+            if nd == 1:
+                ops += ["stack", "stack"]
+            if in_region:
+                ops = [o for o in ops if o not in ("concatenate", "stack")]
+        op = rng.choice(ops)
+
+        def view(code, shape):
+            if named and not (in_region and op in ("permuted", "reversed", "remove_axis")):
+                return V(code, shape, a.bound, form="view")
+            if in_region:
+                return V("%s.to_owned()" % code, shape, a.bound)
+            if rng.random() < 0.7:
+                return V("%s.to_owned()" % code, shape, a.bound)
+            return V("%s.sum()" % code, (), a.bound * size(shape))
+
+        recv = a.code if named else a.atom()
+        if op == "slice":
+            spec, shape = self.slice_spec(a.shape)
+            return view("%s.slice(%s)" % (recv, spec), shape)
+        if op == "slice_axis":
+            k = rng.randrange(nd)
+            d = a.shape[k]
+            lo = rng.randrange(d)
+            hi = rng.randrange(lo + 1, d + 1)
+            rs = rng.choice(["%d..%d" % (lo, hi), "%d.." % lo])
+            m = (hi - lo) if ".." in rs and not rs.endswith("..") else d - lo
+            shape = tuple(m if i == k else x for i, x in enumerate(a.shape))
+            return view("%s.slice_axis(Axis(%d), Slice::from(%s))" % (recv, k, rs), shape)
+        if op == "index_axis":
+            k = rng.randrange(2)
+            i = rng.randrange(a.shape[k])
+            return view("%s.index_axis(Axis(%d), %d)" % (recv, k, i), (a.shape[1 - k],))
+        if op == "select":
+            k = rng.randrange(nd)
+            d = a.shape[k]
+            ids = [rng.randrange(d) for _ in range(rng.randint(1, 4))]
+            if len(ids) >= 2 and rng.random() < 0.5:
+                ids[-1] = ids[0]  # a repeated index: its gradients add
+            shape = tuple(len(ids) if i == k else x for i, x in enumerate(a.shape))
+            return V("%s.select(Axis(%d), &[%s])" % (a.recv(), k, ", ".join(map(str, ids))), shape, a.bound)
+        if op in ("to_shape", "into_shape"):
+            shape = rng.choice(self.reshapes(a.shape))
+            sh = str(shape[0]) if len(shape) == 1 else "(%d, %d)" % shape
+            if op == "into_shape":
+                return view("%s.view().into_shape_with_order(%s).unwrap()" % (recv, sh), shape)
+            return view("%s.to_shape(%s).unwrap()" % (recv, sh), shape)
+        if op == "permuted":
+            axes = [1, 0] if nd == 2 else [0]
+            shape = tuple(a.shape[i] for i in axes)
+            if named:
+                return view("%s.view().permuted_axes([%s])" % (recv, ", ".join(map(str, axes))), shape)
+            return V("%s.to_owned().permuted_axes([%s])" % (recv, ", ".join(map(str, axes))), shape, a.bound)
+        if op == "reversed":
+            shape = (a.shape[1], a.shape[0])
+            if named:
+                return view("%s.view().reversed_axes()" % recv, shape)
+            return V("%s.to_owned().reversed_axes()" % recv, shape, a.bound)
+        if op == "remove_axis":
+            k = a.shape.index(1)
+            shape = (a.shape[1 - k],)
+            if named:
+                return view("%s.view().remove_axis(Axis(%d))" % (recv, k), shape)
+            return V("%s.to_owned().remove_axis(Axis(%d))" % (recv, k), shape, a.bound)
+        if op == "broadcast":
+            if nd == 1:
+                shape = (rng.choice([1, 2, 3]), a.shape[0])
+            elif a.shape[0] == 1:
+                shape = (rng.choice([2, 3]), a.shape[1])
+            else:
+                shape = (a.shape[0], rng.choice([2, 3]))
+            return view("%s.broadcast((%d, %d)).unwrap()" % (recv, shape[0], shape[1]), shape)
+        if op == "concatenate":
+            k = rng.randrange(nd)
+            pieces = [a]
+            for _ in range(rng.choice([1, 1, 2])):
+                b = self.leaf(lambda v: len(v.shape) == nd
+                              and all(v.shape[i] == a.shape[i] for i in range(nd) if i != k))
+                if b is None:
+                    break
+                pieces.append(b)
+            shape = list(a.shape)
+            shape[k] = sum(p.shape[k] for p in pieces)
+            code = "concatenate(Axis(%d), &[%s]).unwrap()" % (k, ", ".join("%s.view()" % p.recv() for p in pieces))
+            return V(code, tuple(shape), max(p.bound for p in pieces))
+        if op == "stack":
+            b = self.leaf(lambda v: v.shape == a.shape) or a
+            k = rng.randrange(2)
+            shape = (2, a.shape[0]) if k == 0 else (a.shape[0], 2)
+            code = "stack(Axis(%d), &[%s.view(), %s.view()]).unwrap()" % (k, a.recv(), b.recv())
+            return V(code, shape, max(a.bound, b.bound))
+        raise AssertionError(op)
+
+    def constant_mix(self, depth):
+        """Constants made in the body and mixed into differentiable
+        arithmetic: integer arithmetic on a shape query as an index
+        (`let n1 = p0.len() - 1;` then `p0[n1]`), or a constant array."""
+        rng = self.rng
+        idx = [p for p in self.params if p[1] != () and size(p[1]) >= 2 and p[2] != "view"]
+        if idx and rng.random() < 0.35:
+            pname, shape = rng.choice(idx)[:2]
+            self.int_counter += 1
+            n = "n%d" % self.int_counter
+            if len(shape) == 1:
+                self.stmts.append("let %s = %s.len() - 1;" % (n, pname))
+                return V("%s[%s]" % (pname, n), (), 1.0)
+            m = "m%d" % self.int_counter
+            self.stmts.append("let (%s, %s) = %s.dim();" % (n, m, pname))
+            i = rng.choice(["%s - 1" % n, "0"] if shape[0] >= 1 else ["0"])
+            j = rng.choice(["%s - 1" % m, "%s / 2" % m])
+            return V("%s[[%s, %s]]" % (pname, i, j), (), 1.0)
+        a = self.array_operand(depth)
+        if a is None:
+            return self.unary(depth)
+        shapes = [a.shape]
+        if len(a.shape) == 2:
+            shapes += [(a.shape[1],), (1, a.shape[1]), (a.shape[0], 1)]
+        c = self.const_array(rng.choice(shapes))
+        op = rng.choice(["+", "-", "*"])
+        if op == "*" and a.bound * c.bound > LIMIT:
+            op = "+"
+        bound = a.bound * c.bound if op == "*" else a.bound + c.bound
+        if rng.random() < 0.5:
+            return V("%s %s %s" % (self.operand(a), op, c.as_ref()), broadcast(a.shape, c.shape), bound)
+        return V("%s %s %s" % (c.as_ref(), op, self.operand(a)), broadcast(a.shape, c.shape), bound)
+
     def reduce_or_structure(self, depth):
         rng = self.rng
         a = self.expr(depth - 1)
@@ -671,8 +1191,29 @@ class Program:
 
     # ---------- statements and functions
 
+    UNKNOWN_TY = None
+
+    def known_ty(self, code):
+        """Whether the macro knows the type of a value computed by `code`
+        (conservatively)."""
+        import re
+        if Program.UNKNOWN_TY is None:
+            Program.UNKNOWN_TY = re.compile(
+                r"\bf\d{4}\b|\.(slice|slice_axis|index_axis|select|to_shape|into_shape_with_order|permuted_axes"
+                r"|reversed_axes|broadcast|remove_axis)\(|\b(concatenate|stack)\(|Array[12]?::|array!")
+        if Program.UNKNOWN_TY.search(code):
+            return False
+        return not any(n in self.unknown_ty for n in re.findall(r"\b[tn]\d+\b", code))
+
+    def mark_ty(self, name, code):
+        if self.known_ty(code):
+            self.unknown_ty.discard(name)
+        else:
+            self.unknown_ty.add(name)
+
     def let(self, name, code, v=None):
         """Appends `let name = code;`, recording where `name` is bound."""
+        self.mark_ty(name, code)
         self.stmts.append("let %s = %s;" % (name, code))
         self.let_index[name] = len(self.stmts) - 1
         self.pinned.discard(name)
@@ -734,6 +1275,8 @@ class Program:
         if bound > LIMIT * 4:
             return None
         code = rhs.code if rhs.scalar or op == "=" else rhs.as_ref()
+        if not self.known_ty(code):
+            self.unknown_ty.add(t.code)
         stmt = "%s %s %s;" % (t.code, op, code)
         k = self.let_index[t.code]
         prefix = "let %s = " % t.code
@@ -751,7 +1294,19 @@ class Program:
         extra = []
         rows = [v for v in self.env if v.form == "ref" and len(v.shape) == 2 and v.shape[0] >= k
                 and v.code.startswith("p")]
-        if rows and rng.random() < 0.7:
+        vecs = [v for v in self.env if v.form == "ref" and len(v.shape) == 1 and v.shape[0] >= 2
+                and v.code.startswith("p")]
+        bound = str(k)
+        if vecs and rng.random() < 0.25:
+            # Integer arithmetic on a shape query as the loop's bound, and
+            # as an index (`x[i + 1] - x[i]`).
+            x = rng.choice(vecs)
+            k = x.shape[0] - 1
+            self.int_counter += 1
+            bound = "n%d" % self.int_counter
+            self.stmts.append("let %s = %s.len() - 1;" % (bound, x.code))
+            extra.append(V("%s[i + 1] - %s[i]" % (x.code, x.code), (), 2.0))
+        elif rows and rng.random() < 0.7:
             m = rng.choice(rows)
             if rng.random() < 0.5:
                 extra.append(V("%s[[i, %d]]" % (m.code, rng.randrange(m.shape[1])), (), m.bound))
@@ -769,7 +1324,7 @@ class Program:
             self.env.remove(v)
         if not body:
             return False
-        self.stmts.append("for i in 0..%d {\n%s\n    }" % (k, "\n".join("        " + b for b in body)))
+        self.stmts.append("for i in 0..%s {\n%s\n    }" % (bound, "\n".join("        " + b for b in body)))
         return True
 
     def condition(self):
@@ -910,6 +1465,7 @@ class Program:
                 if inner.form in ("name", "view", "tview") and not inner.scalar:
                     inner = self.squash_array(inner)
                 iname, iv = self.bind(inner, self.fresh())
+                self.mark_ty(iname, inner.code)
                 self.env.append(iv)
                 e = self.expr(depth)
                 self.env.remove(iv)
@@ -970,6 +1526,9 @@ class Program:
         n = size(v.shape)
         opts = [("sum(%s)" % v.as_ref(), v.bound * n), ("mean(%s)" % v.as_ref(), v.bound),
                 ("%s.sum()" % v.recv(), v.bound * n)]
+        if rng.random() < 0.3:
+            opts = [("%s.mean().unwrap()" % v.recv(), v.bound),
+                    ("%s.iter().sum::<%s>()" % (v.recv(), self.ty), v.bound * n)]
         if nd == 1:
             opts.append(("%s.dot(%s)" % (v.recv(), v.as_ref()), v.bound * v.bound * n))
             opts.append(("logsumexp(%s)" % v.as_ref(), v.bound + 2.0))
@@ -1072,6 +1631,19 @@ class Program:
         for name, new in zip(locals_, lpool):
             if rng.random() < 0.7:
                 mapping[name] = new
+        if re.search(r"\.(mapv|map|mapv_into|map_collect)\(", text):
+            # A closure capturing `out` beside a parameter `d_out` gets a
+            # wrong gradient (tests/fuzz_regressions.rs,
+            # `closure_capturing_out_beside_d_out`): no names `x` and `d_x`
+            # together in functions with closures.
+            while True:
+                names = set(mapping.values()) | (set(params + locals_) - set(mapping))
+                clash = [k for k, n in mapping.items() if "d_" + n in names or (n.startswith("d_") and n[2:] in names)]
+                if not clash:
+                    break
+                del mapping[clash[0]]
+            if not mapping:
+                return text
         pattern = re.compile(r"\b(%s)\b" % "|".join(re.escape(n) for n in mapping))
         return pattern.sub(lambda m: mapping[m.group(1)], text)
 
