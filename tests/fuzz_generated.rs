@@ -22,12 +22,12 @@ mod generated {
 use backprop::prelude::*;
 use backprop_testkit::{random, random32, scalar, scalar32};
 
-#[differentiable(wrt(p0, d_out, p2))]
-fn f0000(p0: f64, d_out: &Array2<f64>, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let d_d_x = p2;
-    let d_d_x = (p2.index_axis(Axis(1), 1).dot(d_d_x)).iter().map(|&u| p0).sum::<f64>();
-    let grad_1 = if c0[[1, 0]] >= 0.0371 {
-        d_out + c0
+#[differentiable(wrt(out, d_out, x))]
+fn f0000(out: f64, d_out: &Array2<f64>, x: &Array2<f64>, d_x: &Array2<f64>) -> f64 {
+    let d_d_x = x;
+    let d_d_x = (x.index_axis(Axis(1), 1).dot(d_d_x)).iter().map(|&u| out).sum::<f64>();
+    let grad_1 = if d_x[[1, 0]] >= 0.0371 {
+        d_out + d_x
     } else {
         d_out.to_owned()
     };
@@ -40,16 +40,16 @@ fn f0000(p0: f64, d_out: &Array2<f64>, p2: &Array2<f64>, c0: &Array2<f64>) -> f6
 #[test]
 fn f0000_gradcheck() {
     let mut s = 986805276u64;
-    let p0 = scalar(&mut s);
+    let out = scalar(&mut s);
     let d_out: Array2<f64> = random((3, 2), &mut s);
-    let p2: Array2<f64> = random((2, 2), &mut s);
-    let c0: Array2<f64> = random((3, 1), &mut s);
-    let (p0, d_out, p2, c0,) = std::hint::black_box((p0, d_out, p2, c0,));
-    let (value, grads) = f0000_backward(p0, &d_out, &p2, &c0, 1.0);
-    assert_eq!(value, f0000(p0, &d_out, &p2, &c0));
+    let x: Array2<f64> = random((2, 2), &mut s);
+    let d_x: Array2<f64> = random((3, 1), &mut s);
+    let (out, d_out, x, d_x,) = std::hint::black_box((out, d_out, x, d_x,));
+    let (value, grads) = f0000_backward(out, &d_out, &x, &d_x, 1.0);
+    assert_eq!(value, f0000(out, &d_out, &x, &d_x));
     assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, d_out.clone(), p2.clone()), |(p0, d_out, p2)| f0000_backward(*p0, d_out, p2, &c0, 1.0)).unwrap();
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(out, d_out.clone(), x.clone()), |(out, d_out, x)| f0000_backward(*out, d_out, x, &d_x, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0001(grad: &Array2<f64>, d_out: f64, y_1: &Array2<f64>, d_x: &Array2<f64>) -> f64 {
@@ -498,33 +498,33 @@ fn f0017_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0018(p0: &Array2<f64>) -> Array2<f64> {
-    let d_d_x = softmax(&(p0 - p0));
-    let mut d_out = (mean_axis(&(p0.map(|&v| 2.0 * v)), Axis(1))).mapv(f64::exp);
-    let t3 = mean(&d_out);
+fn f0018(out: &Array2<f64>) -> Array2<f64> {
+    let d_d_x = softmax(&(out - out));
+    let mut d_out = (mean_axis(&(out.map(|&v| 2.0 * v)), Axis(1))).mapv(f64::exp);
+    let out_1 = mean(&d_out);
     let c1: f64 = 0.75;
-    let x_from_out = (p0.iter().map(|&v| c1 + c1).sum::<f64>()) / (square(&(d_d_x.clamp(-2.0, 0.5))) + 1.0);
+    let x_from_out = (out.iter().map(|&v| c1 + c1).sum::<f64>()) / (square(&(d_d_x.clamp(-2.0, 0.5))) + 1.0);
     let grad_1 = {
         let unused = sigmoid(&x_from_out);
         powi(&(tanh(&x_from_out)), 2)
     };
     let d_out_1 = x_from_out.to_shape((6, 1)).unwrap();
-    d_out -= (square(t3) + 1.0).sqrt();
+    d_out -= (square(out_1) + 1.0).sqrt();
     grad_1
 }
 
 #[test]
 fn f0018_gradcheck() {
     let mut s = 38468180u64;
-    let p0: Array2<f64> = random((2, 3), &mut s);
-    let (p0,) = std::hint::black_box((p0,));
+    let out: Array2<f64> = random((2, 3), &mut s);
+    let (out,) = std::hint::black_box((out,));
     let up: Array2<f64> = random((2, 3), &mut s);
-    let (value, grads) = f0018_backward(&p0, &up);
-    assert_eq!(value, f0018(&p0));
-    assert_eq!(grads.p0.shape(), p0.shape());
+    let (value, grads) = f0018_backward(&out, &up);
+    assert_eq!(value, f0018(&out));
+    assert_eq!(grads.out.shape(), out.shape());
     GradCheck::new()
         .upstream(&up)
-        .check(&(p0.clone(),), |(p0,)| f0018_backward(p0, &up))
+        .check(&(out.clone(),), |(out,)| f0018_backward(out, &up))
         .unwrap();
 }
 #[differentiable(wrt(p0, p1))]
@@ -638,8 +638,8 @@ fn f0023_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0023_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0024(grad: f64, y_1: f64, p2: &Array2<f64>, p3: ArrayView2<f64>) -> f64 {
-    let t1 = (sigmoid(&((p3.iter().map(|e| y_1 + (*e)).sum::<f64>()) / &(square(&(p2 + y_1)) + 2.0)))).map(|&u| {
+fn f0024(grad: f64, y_1: f64, out: &Array2<f64>, d_x: ArrayView2<f64>) -> f64 {
+    let t1 = (sigmoid(&((d_x.iter().map(|e| y_1 + (*e)).sum::<f64>()) / &(square(&(out + y_1)) + 2.0)))).map(|&u| {
         if y_1 >= 0.4629 {
             y_1
         } else {
@@ -647,7 +647,7 @@ fn f0024(grad: f64, y_1: f64, p2: &Array2<f64>, p3: ArrayView2<f64>) -> f64 {
         }
     });
     let d_out = &t1;
-    let x = &(p2 - p2) * &t1;
+    let x = &(out - out) * &t1;
     t1[[0, 0]] + d_out.sum() + x.sum()
 }
 
@@ -656,14 +656,14 @@ fn f0024_gradcheck() {
     let mut s = 864124696u64;
     let grad = scalar(&mut s);
     let y_1 = scalar(&mut s);
-    let p2: Array2<f64> = random((3, 2), &mut s);
-    let p3: Array2<f64> = random((2, 2), &mut s);
-    let (grad, y_1, p2, p3,) = std::hint::black_box((grad, y_1, p2, p3,));
-    let (value, grads) = f0024_backward(grad, y_1, &p2, p3.view(), 1.0);
-    assert_eq!(value, f0024(grad, y_1, &p2, p3.view()));
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(grad, y_1, p2.clone(), p3.clone()), |(grad, y_1, p2, p3)| f0024_backward(*grad, *y_1, p2, p3.view(), 1.0)).unwrap();
+    let out: Array2<f64> = random((3, 2), &mut s);
+    let d_x: Array2<f64> = random((2, 2), &mut s);
+    let (grad, y_1, out, d_x,) = std::hint::black_box((grad, y_1, out, d_x,));
+    let (value, grads) = f0024_backward(grad, y_1, &out, d_x.view(), 1.0);
+    assert_eq!(value, f0024(grad, y_1, &out, d_x.view()));
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    gradcheck(&(grad, y_1, out.clone(), d_x.clone()), |(grad, y_1, out, d_x)| f0024_backward(*grad, *y_1, out, d_x.view(), 1.0)).unwrap();
 }
 #[differentiable]
 fn f0025(p0: &Array1<f64>) -> f64 {
@@ -1414,16 +1414,16 @@ fn f0055_gradcheck() {
 }
 #[differentiable]
 fn f0056(d_out: Array2<f64>, y_1: &Array2<f64>) -> Array2<f64> {
-    let mut t1 = if d_out[[1, 0]] < -0.5183 {
+    let mut d_x = if d_out[[1, 0]] < -0.5183 {
         y_1 / (y_1 * y_1 + 2.0)
     } else {
         y_1.dot(y_1)
     };
-    let out_1 = sqrt(&(square(&(exp(&t1))) + 1.0));
-    t1 += &out_1;
+    let out_1 = sqrt(&(square(&(exp(&d_x))) + 1.0));
+    d_x += &out_1;
     let c1 = 2.0_f64;
     let x_from_out = {
-        let grad_1 = tanh(&t1);
+        let grad_1 = tanh(&d_x);
         (tanh(&(&out_1 / (square(&out_1) + 0.5)))).mapv(|e| (c1 - c1).clamp(-1.0, 1.0))
     };
     let t6 = {
@@ -2337,15 +2337,15 @@ fn f0089_gradcheck() {
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p2.clone(), p3.clone()), |(p2, p3)| f0089_backward(&p0, p1, p2, p3, 1.0)).unwrap();
 }
-#[differentiable(wrt(d_t1, y_1, grad, p3))]
-fn f0090(d_t1: &Array2<f64>, y_1: &Array1<f64>, grad: Array2<f64>, p3: &Array2<f64>, x: &Array1<f64>) -> f64 {
+#[differentiable(wrt(d_t1, y_1, grad, d_x))]
+fn f0090(d_t1: &Array2<f64>, y_1: &Array1<f64>, grad: Array2<f64>, d_x: &Array2<f64>, x: &Array1<f64>) -> f64 {
     let d_out = x;
-    let t1_from_t2 = p3.mapv(|v| (v.cos()) * (v + v));
+    let t1_from_t2 = d_x.mapv(|v| (v.cos()) * (v + v));
     let d_out_1 = array![[0.0_f64, 0.5]];
     let grad_1 = ((&(sigmoid(&t1_from_t2)) * 0.1 + &d_out_1).var(1.0)) - x;
     let t5 = square(&(concat(Axis(0), &[y_1, x])));
     let unused = Array2::<f64>::from_shape_vec((1, 2), vec![0.0, 0.5]).unwrap();
-    let t7 = ((&(cos(&(1.25 - p3))) * 0.1 + &unused).var_axis(Axis(1), 1.0)) + &grad;
+    let t7 = ((&(cos(&(1.25 - d_x))) * 0.1 + &unused).var_axis(Axis(1), 1.0)) + &grad;
     let t8 = array![-0.75_f64, 0.25, 2.0];
     let t9 = (&t8 * &grad_1).iter().sum::<f64>();
     let t11 = {
@@ -2361,16 +2361,16 @@ fn f0090_gradcheck() {
     let d_t1: Array2<f64> = random((2, 3), &mut s);
     let y_1: Array1<f64> = random(2, &mut s);
     let grad: Array2<f64> = random((3, 2), &mut s);
-    let p3: Array2<f64> = random((1, 2), &mut s);
+    let d_x: Array2<f64> = random((1, 2), &mut s);
     let x: Array1<f64> = random(3, &mut s);
-    let (d_t1, y_1, grad, p3, x,) = std::hint::black_box((d_t1, y_1, grad, p3, x,));
-    let (value, grads) = f0090_backward(&d_t1, &y_1, grad.clone(), &p3, &x, 1.0);
-    assert_eq!(value, f0090(&d_t1, &y_1, grad.clone(), &p3, &x));
+    let (d_t1, y_1, grad, d_x, x,) = std::hint::black_box((d_t1, y_1, grad, d_x, x,));
+    let (value, grads) = f0090_backward(&d_t1, &y_1, grad.clone(), &d_x, &x, 1.0);
+    assert_eq!(value, f0090(&d_t1, &y_1, grad.clone(), &d_x, &x));
     assert_eq!(grads.d_t1.shape(), d_t1.shape());
     assert_eq!(grads.y_1.shape(), y_1.shape());
     assert_eq!(grads.grad.shape(), grad.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(d_t1.clone(), y_1.clone(), grad.clone(), p3.clone()), |(d_t1, y_1, grad, p3)| f0090_backward(d_t1, y_1, grad.clone(), p3, &x, 1.0)).unwrap();
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    gradcheck(&(d_t1.clone(), y_1.clone(), grad.clone(), d_x.clone()), |(d_t1, y_1, grad, d_x)| f0090_backward(d_t1, y_1, grad.clone(), d_x, &x, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0091(p0: f64, p1: f64) -> f64 {
@@ -3549,9 +3549,9 @@ fn f0133_gradcheck() {
     assert_eq!(grads.d_out.shape(), d_out.shape());
     gradcheck(&(out.clone(), w.clone(), x.clone(), d_out.clone()), |(out, w, x, d_out)| f0133_backward(out.view(), w, x, d_out, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0, w, d_out, p3))]
-fn f0134(p0: f64, w: f64, d_out: f64, p3: ArrayView2<f64>, grad: &Array2<f64>) -> f64 {
-    let t1 = p3.t();
+#[differentiable(wrt(d_x, w, d_out, d_p0))]
+fn f0134(d_x: f64, w: f64, d_out: f64, d_p0: ArrayView2<f64>, grad: &Array2<f64>) -> f64 {
+    let t1 = d_p0.t();
     let mut out_1 = d_out;
     out_1 += f0096(out_1, w);
     out_1 -= grad.iter().map(|&u| u).sum::<f64>();
@@ -3564,16 +3564,16 @@ fn f0134(p0: f64, w: f64, d_out: f64, p3: ArrayView2<f64>, grad: &Array2<f64>) -
 #[test]
 fn f0134_gradcheck() {
     let mut s = 1918448396u64;
-    let p0 = scalar(&mut s);
+    let d_x = scalar(&mut s);
     let w = scalar(&mut s);
     let d_out = scalar(&mut s);
-    let p3: Array2<f64> = random((2, 1), &mut s);
+    let d_p0: Array2<f64> = random((2, 1), &mut s);
     let grad: Array2<f64> = random((2, 2), &mut s);
-    let (p0, w, d_out, p3, grad,) = std::hint::black_box((p0, w, d_out, p3, grad,));
-    let (value, grads) = f0134_backward(p0, w, d_out, p3.view(), &grad, 1.0);
-    assert_eq!(value, f0134(p0, w, d_out, p3.view(), &grad));
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0, w, d_out, p3.clone()), |(p0, w, d_out, p3)| f0134_backward(*p0, *w, *d_out, p3.view(), &grad, 1.0)).unwrap();
+    let (d_x, w, d_out, d_p0, grad,) = std::hint::black_box((d_x, w, d_out, d_p0, grad,));
+    let (value, grads) = f0134_backward(d_x, w, d_out, d_p0.view(), &grad, 1.0);
+    assert_eq!(value, f0134(d_x, w, d_out, d_p0.view(), &grad));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    gradcheck(&(d_x, w, d_out, d_p0.clone()), |(d_x, w, d_out, d_p0)| f0134_backward(*d_x, *w, *d_out, d_p0.view(), &grad, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0135(p0: &Array2<f64>) -> f64 {
@@ -5716,16 +5716,16 @@ fn f0214_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0215(y_1: f64, d_x: &Array1<f64>, p2: &Array2<f64>, d_t1: &Array2<f64>) -> f64 {
+fn f0215(y_1: f64, d_x: &Array1<f64>, d_out: &Array2<f64>, d_t1: &Array2<f64>) -> f64 {
     let _t1 = d_t1;
-    let mut out = (mse(&(p2.to_owned().mapv_into(|e| {
+    let mut out = (mse(&(d_out.to_owned().mapv_into(|e| {
         if y_1 >= 0.4629 {
             y_1
         } else {
             e
         }
-    })), p2)) + 1.5;
-    let (n1, m1) = p2.dim();
+    })), d_out)) + 1.5;
+    let (n1, m1) = d_out.dim();
     let unused = Array::from_elem(m1, -1.5_f64);
     out *= y_1;
     let t4 = (d_t1.mean_axis(Axis(0)).unwrap()).iter().zip(d_x).map(|(l, r)| (relu(*r)).min(*l)).sum::<f64>();
@@ -5737,15 +5737,15 @@ fn f0215_gradcheck() {
     let mut s = 167942400u64;
     let y_1 = scalar(&mut s);
     let d_x: Array1<f64> = random(3, &mut s);
-    let p2: Array2<f64> = random((2, 2), &mut s);
+    let d_out: Array2<f64> = random((2, 2), &mut s);
     let d_t1: Array2<f64> = random((1, 2), &mut s);
-    let (y_1, d_x, p2, d_t1,) = std::hint::black_box((y_1, d_x, p2, d_t1,));
-    let (value, grads) = f0215_backward(y_1, &d_x, &p2, &d_t1, 1.0);
-    assert_eq!(value, f0215(y_1, &d_x, &p2, &d_t1));
+    let (y_1, d_x, d_out, d_t1,) = std::hint::black_box((y_1, d_x, d_out, d_t1,));
+    let (value, grads) = f0215_backward(y_1, &d_x, &d_out, &d_t1, 1.0);
+    assert_eq!(value, f0215(y_1, &d_x, &d_out, &d_t1));
     assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
     assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    gradcheck(&(y_1, d_x.clone(), p2.clone(), d_t1.clone()), |(y_1, d_x, p2, d_t1)| f0215_backward(*y_1, d_x, p2, d_t1, 1.0)).unwrap();
+    gradcheck(&(y_1, d_x.clone(), d_out.clone(), d_t1.clone()), |(y_1, d_x, d_out, d_t1)| f0215_backward(*y_1, d_x, d_out, d_t1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0216(p0: &Array1<f64>) -> f64 {
@@ -5919,13 +5919,13 @@ fn f0221_gradcheck() {
 fn f0222(d_t1: &Array1<f64>, y_1: f64, grad: &Array2<f64>) -> f64 {
     let t1_from_t2 = grad.slice_axis(Axis(1), Slice::from(0..1));
     let _t2 = -grad;
-    let t3 = grad;
-    let out = (sum(&t1_from_t2)) * t3;
+    let out_1 = grad;
+    let out = (sum(&t1_from_t2)) * out_1;
     let x_from_out = &((square(&out) + 0.5).log2()) * (&t1_from_t2 * y_1);
     let c1 = 1.5_f64;
     let d_out_1 = (0.5 + &(square(&t1_from_t2))).mapv_into(|u| ln(square(f0029(sin(u))) + 0.5));
     let _t7 = mean(&(logsumexp(&t1_from_t2)));
-    t1_from_t2[[2, 0]] + t3[[1, 0]] + out[[2, 1]] + x_from_out.sum() + sum(&d_out_1)
+    t1_from_t2[[2, 0]] + out_1[[1, 0]] + out[[2, 1]] + x_from_out.sum() + sum(&d_out_1)
 }
 
 #[test]
@@ -6079,32 +6079,32 @@ fn f0227_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0227_backward(p0, p1.view(), *p2, *p3, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0228(p0: f64, p1: &Array2<f64>, d_t1: f64) -> Array2<f64> {
-    let _t1 = &(softplus(p1)) - (powi(p1, 2));
-    let t2 = &(2.0 + &(tanh(p1))) * 3.0;
+fn f0228(out: f64, d_p0: &Array2<f64>, d_t1: f64) -> Array2<f64> {
+    let _t1 = &(softplus(d_p0)) - (powi(d_p0, 2));
+    let t2 = &(2.0 + &(tanh(d_p0))) * 3.0;
     let out_1 = {
-        let t3 = backprop::ops::recip(&(square(&(((sigmoid(&t2)).iter().map(|&u| p0 / (square(u) + 0.5)).sum::<f64>()) * &(0.1 / (&t2 * &t2 + 1.0)))) + 1.0));
+        let t3 = backprop::ops::recip(&(square(&(((sigmoid(&t2)).iter().map(|&u| out / (square(u) + 0.5)).sum::<f64>()) * &(0.1 / (&t2 * &t2 + 1.0)))) + 1.0));
         t3
     };
     let d_out = exp(&out_1);
-    let d_x = p1;
+    let d_x = d_p0;
     d_out
 }
 
 #[test]
 fn f0228_gradcheck() {
     let mut s = 1481977346u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((2, 3), &mut s);
+    let out = scalar(&mut s);
+    let d_p0: Array2<f64> = random((2, 3), &mut s);
     let d_t1 = scalar(&mut s);
-    let (p0, p1, d_t1,) = std::hint::black_box((p0, p1, d_t1,));
+    let (out, d_p0, d_t1,) = std::hint::black_box((out, d_p0, d_t1,));
     let up: Array2<f64> = random((2, 3), &mut s);
-    let (value, grads) = f0228_backward(p0, &p1, d_t1, &up);
-    assert_eq!(value, f0228(p0, &p1, d_t1));
-    assert_eq!(grads.p1.shape(), p1.shape());
+    let (value, grads) = f0228_backward(out, &d_p0, d_t1, &up);
+    assert_eq!(value, f0228(out, &d_p0, d_t1));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
     GradCheck::new()
         .upstream(&up)
-        .check(&(p0, p1.clone(), d_t1), |(p0, p1, d_t1)| f0228_backward(*p0, p1, *d_t1, &up))
+        .check(&(out, d_p0.clone(), d_t1), |(out, d_p0, d_t1)| f0228_backward(*out, d_p0, *d_t1, &up))
         .unwrap();
 }
 #[differentiable]
@@ -6157,8 +6157,8 @@ fn f0230_gradcheck() {
     gradcheck(&(out.clone(), d_t1.clone()), |(out, d_t1)| f0230_backward(out, d_t1.clone(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0231(p0: f64, out: &Array2<f64>) -> f64 {
-    let _t1 = out.to_owned().mapv_into(|z| p0);
+fn f0231(d_x: f64, out: &Array2<f64>) -> f64 {
+    let _t1 = out.to_owned().mapv_into(|z| d_x);
     let mut d_d_x = softplus(out);
     let mut grad_1 = &(mean_axis(&(d_d_x.dot(&d_d_x)), Axis(1))) - (mse(&(out / &(&d_d_x * &d_d_x + 1.0)), &d_d_x));
     d_d_x *= (tanh(&((tan(&(tanh(out)))).sum_axis(Axis(1))))).dot(&(sigmoid(&grad_1)));
@@ -6172,13 +6172,13 @@ fn f0231(p0: f64, out: &Array2<f64>) -> f64 {
 #[test]
 fn f0231_gradcheck() {
     let mut s = 1557863368u64;
-    let p0 = scalar(&mut s);
+    let d_x = scalar(&mut s);
     let out: Array2<f64> = random((2, 2), &mut s);
-    let (p0, out,) = std::hint::black_box((p0, out,));
-    let (value, grads) = f0231_backward(p0, &out, 1.0);
-    assert_eq!(value, f0231(p0, &out));
+    let (d_x, out,) = std::hint::black_box((d_x, out,));
+    let (value, grads) = f0231_backward(d_x, &out, 1.0);
+    assert_eq!(value, f0231(d_x, &out));
     assert_eq!(grads.out.shape(), out.shape());
-    gradcheck(&(p0, out.clone()), |(p0, out)| f0231_backward(*p0, out, 1.0)).unwrap();
+    gradcheck(&(d_x, out.clone()), |(d_x, out)| f0231_backward(*d_x, out, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0232(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
@@ -6538,32 +6538,32 @@ fn f0245_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0245_backward(p0.clone(), 1.0)).unwrap();
 }
-#[differentiable(wrt(d_p0, y_1, p2, grad))]
-fn f0246(d_p0: f64, y_1: &Array2<f64>, p2: &Array1<f64>, grad: &Array2<f64>, c0: &Array1<f64>) -> f64 {
+#[differentiable(wrt(d_p0, y_1, d_t1, grad))]
+fn f0246(d_p0: f64, y_1: &Array2<f64>, d_t1: &Array1<f64>, grad: &Array2<f64>, x: &Array1<f64>) -> f64 {
     let t1 = Array::from_elem(3, -1.5_f64);
-    let t2 = (Zip::from(c0).and(c0).map_collect(|&u, &v| {
+    let t2 = (Zip::from(x).and(x).map_collect(|&u, &v| {
         if v > -0.5183 {
             log_sigmoid(v)
         } else {
             v
         }
     })) + &t1;
-    let t2 = (p2 + &t2) - &t2;
+    let t2 = (d_t1 + &t2) - &t2;
     let c1 = 0.25_f64;
-    let grad_1 = sigmoid(&(concat(Axis(0), &[&(p2.to_owned().mapv_into(|v| {
+    let grad_1 = sigmoid(&(concat(Axis(0), &[&(d_t1.to_owned().mapv_into(|v| {
         if v > -0.5183 {
             c1 + d_p0
         } else {
             c1
         }
-    })), c0, &t2])));
-    let t2 = c0;
+    })), x, &t2])));
+    let t2 = x;
     let d_out = {
         let unused = grad.column(1)[1];
-        (3.0 - c0).broadcast((1, 3)).unwrap().to_owned()
+        (3.0 - x).broadcast((1, 3)).unwrap().to_owned()
     };
     let d_out = grad;
-    let d_x = (t2 * 1.5) - c0;
+    let d_x = (t2 * 1.5) - x;
     sum(d_out) + d_x.sum()
 }
 
@@ -6572,16 +6572,16 @@ fn f0246_gradcheck() {
     let mut s = 32609592u64;
     let d_p0 = scalar(&mut s);
     let y_1: Array2<f64> = random((2, 2), &mut s);
-    let p2: Array1<f64> = random(3, &mut s);
+    let d_t1: Array1<f64> = random(3, &mut s);
     let grad: Array2<f64> = random((3, 2), &mut s);
-    let c0: Array1<f64> = random(3, &mut s);
-    let (d_p0, y_1, p2, grad, c0,) = std::hint::black_box((d_p0, y_1, p2, grad, c0,));
-    let (value, grads) = f0246_backward(d_p0, &y_1, &p2, &grad, &c0, 1.0);
-    assert_eq!(value, f0246(d_p0, &y_1, &p2, &grad, &c0));
+    let x: Array1<f64> = random(3, &mut s);
+    let (d_p0, y_1, d_t1, grad, x,) = std::hint::black_box((d_p0, y_1, d_t1, grad, x,));
+    let (value, grads) = f0246_backward(d_p0, &y_1, &d_t1, &grad, &x, 1.0);
+    assert_eq!(value, f0246(d_p0, &y_1, &d_t1, &grad, &x));
     assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
     assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(d_p0, y_1.clone(), p2.clone(), grad.clone()), |(d_p0, y_1, p2, grad)| f0246_backward(*d_p0, y_1, p2, grad, &c0, 1.0)).unwrap();
+    gradcheck(&(d_p0, y_1.clone(), d_t1.clone(), grad.clone()), |(d_p0, y_1, d_t1, grad)| f0246_backward(*d_p0, y_1, d_t1, grad, &x, 1.0)).unwrap();
 }
 #[differentiable(wrt(d_x))]
 fn f0247(d_x: &Array1<f32>, d_out: &Array2<f32>) -> f32 {
@@ -6848,43 +6848,43 @@ fn f0255_gradcheck() {
         .check(&(p0, p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0255_backward(*p0, p1.view(), p2, *p3, 1.0))
         .unwrap();
 }
-#[differentiable(wrt(p0, grad, d_t1))]
-fn f0256(p0: &Array2<f32>, w: &Array2<f32>, grad: &Array2<f32>, d_t1: &Array2<f32>) -> f32 {
+#[differentiable(wrt(x, grad, d_t1))]
+fn f0256(x: &Array2<f32>, w: &Array2<f32>, grad: &Array2<f32>, d_t1: &Array2<f32>) -> f32 {
     let out_1 = d_t1 - grad;
-    let t2 = (sigmoid(&((abs(p0)).dot(&out_1)))).map(|&e| e);
+    let d_d_x = (sigmoid(&((abs(x)).dot(&out_1)))).map(|&e| e);
     let d_x = array![[-1.0_f32], [0.5]];
     let d_out = if w.sum() >= 0.0371 {
         &(d_t1 * d_t1) - &d_x
     } else {
         sigmoid(&(&(d_t1 * d_t1) - &d_x))
     };
-    let t5 = log_softmax(&(cos(&(&t2 - &t2))));
+    let t5 = log_softmax(&(cos(&(&d_d_x - &d_d_x))));
     let t6 = &d_out;
     let t7 = if sum(&d_out) < 0.0371 {
         (softplus(t6)).select(Axis(1), &[0])
     } else {
         d_out.to_owned()
     };
-    out_1.sum() + sum(&t2) + mean(&d_out) + t5[[2, 2]] + t6[[1, 0]] + t7[[0, 0]]
+    out_1.sum() + sum(&d_d_x) + mean(&d_out) + t5[[2, 2]] + t6[[1, 0]] + t7[[0, 0]]
 }
 
 #[test]
 fn f0256_gradcheck() {
     let mut s = 559747204u64;
-    let p0: Array2<f32> = random32((3, 2), &mut s);
+    let x: Array2<f32> = random32((3, 2), &mut s);
     let w: Array2<f32> = random32((3, 1), &mut s);
     let grad: Array2<f32> = random32((2, 3), &mut s);
     let d_t1: Array2<f32> = random32((2, 1), &mut s);
-    let (p0, w, grad, d_t1,) = std::hint::black_box((p0, w, grad, d_t1,));
-    let (value, grads) = f0256_backward(&p0, &w, &grad, &d_t1, 1.0);
-    assert_eq!(value, f0256(&p0, &w, &grad, &d_t1));
-    assert_eq!(grads.p0.shape(), p0.shape());
+    let (x, w, grad, d_t1,) = std::hint::black_box((x, w, grad, d_t1,));
+    let (value, grads) = f0256_backward(&x, &w, &grad, &d_t1, 1.0);
+    assert_eq!(value, f0256(&x, &w, &grad, &d_t1));
+    assert_eq!(grads.x.shape(), x.shape());
     assert_eq!(grads.grad.shape(), grad.shape());
     assert_eq!(grads.d_t1.shape(), d_t1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), grad.clone(), d_t1.clone()), |(p0, grad, d_t1)| f0256_backward(p0, &w, grad, d_t1, 1.0))
+        .check(&(x.clone(), grad.clone(), d_t1.clone()), |(x, grad, d_t1)| f0256_backward(x, &w, grad, d_t1, 1.0))
         .unwrap();
 }
 #[differentiable]
@@ -7899,17 +7899,17 @@ fn f0293_gradcheck() {
     gradcheck(&(d_p0, grad.clone()), |(d_p0, grad)| f0293_backward(*d_p0, grad, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0294(grad: &Array2<f64>, w: &Array2<f64>, p2: &Array2<f64>, x: Array1<f64>) -> f64 {
+fn f0294(grad: &Array2<f64>, w: &Array2<f64>, d_x: &Array2<f64>, x: Array1<f64>) -> f64 {
     let (n1, m1) = w.dim();
     let t1 = w[[0, m1 - 1]];
     let t1 = relu((-t1).abs());
     let t1 = (exp(t1 / (square(t1) + 0.5))) - t1;
     let unused = if sum(&x) <= 0.4629 {
-        p2.mapv(|u: f64| u)
+        d_x.mapv(|u: f64| u)
     } else {
-        sin(&(p2.mapv(|u: f64| u)))
+        sin(&(d_x.mapv(|u: f64| u)))
     };
-    t1 + unused[[0, 0]] + p2.mean().unwrap()
+    t1 + unused[[0, 0]] + d_x.mean().unwrap()
 }
 
 #[test]
@@ -7917,16 +7917,16 @@ fn f0294_gradcheck() {
     let mut s = 1389022103u64;
     let grad: Array2<f64> = random((3, 2), &mut s);
     let w: Array2<f64> = random((3, 3), &mut s);
-    let p2: Array2<f64> = random((1, 2), &mut s);
+    let d_x: Array2<f64> = random((1, 2), &mut s);
     let x: Array1<f64> = random(3, &mut s);
-    let (grad, w, p2, x,) = std::hint::black_box((grad, w, p2, x,));
-    let (value, grads) = f0294_backward(&grad, &w, &p2, x.clone(), 1.0);
-    assert_eq!(value, f0294(&grad, &w, &p2, x.clone()));
+    let (grad, w, d_x, x,) = std::hint::black_box((grad, w, d_x, x,));
+    let (value, grads) = f0294_backward(&grad, &w, &d_x, x.clone(), 1.0);
+    assert_eq!(value, f0294(&grad, &w, &d_x, x.clone()));
     assert_eq!(grads.grad.shape(), grad.shape());
     assert_eq!(grads.w.shape(), w.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.d_x.shape(), d_x.shape());
     assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(grad.clone(), w.clone(), p2.clone(), x.clone()), |(grad, w, p2, x)| f0294_backward(grad, w, p2, x.clone(), 1.0)).unwrap();
+    gradcheck(&(grad.clone(), w.clone(), d_x.clone(), x.clone()), |(grad, w, d_x, x)| f0294_backward(grad, w, d_x, x.clone(), 1.0)).unwrap();
 }
 #[differentiable]
 fn f0295(p0: &Array2<f64>) -> f64 {
@@ -8715,14 +8715,14 @@ fn f0325_gradcheck() {
     gradcheck(&(p1.clone(),), |(p1,)| f0325_backward(p0.clone(), p1, &p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0326(w: &Array2<f64>, p1: f64, y_1: f64, d_p0: &Array2<f64>) -> f64 {
+fn f0326(w: &Array2<f64>, d_out: f64, y_1: f64, d_p0: &Array2<f64>) -> f64 {
     let (n1, m1) = d_p0.dim();
     let d_x = Array::from_elem((1, m1), 0.5_f64);
     let mut grad_1 = &d_x - d_p0;
     grad_1 += log_sigmoid(y_1);
     let _t3 = grad_1.sum_axis(Axis(0));
     let grad_1 = (grad_1.iter().sum::<f64>()) - &grad_1;
-    let out = p1;
+    let out = d_out;
     let unused = {
         let t5 = d_p0.dot(&w.t());
         t5.iter().map(|e| {
@@ -8740,15 +8740,15 @@ fn f0326(w: &Array2<f64>, p1: f64, y_1: f64, d_p0: &Array2<f64>) -> f64 {
 fn f0326_gradcheck() {
     let mut s = 792028157u64;
     let w: Array2<f64> = random((3, 2), &mut s);
-    let p1 = scalar(&mut s);
+    let d_out = scalar(&mut s);
     let y_1 = scalar(&mut s);
     let d_p0: Array2<f64> = random((3, 2), &mut s);
-    let (w, p1, y_1, d_p0,) = std::hint::black_box((w, p1, y_1, d_p0,));
-    let (value, grads) = f0326_backward(&w, p1, y_1, &d_p0, 1.0);
-    assert_eq!(value, f0326(&w, p1, y_1, &d_p0));
+    let (w, d_out, y_1, d_p0,) = std::hint::black_box((w, d_out, y_1, d_p0,));
+    let (value, grads) = f0326_backward(&w, d_out, y_1, &d_p0, 1.0);
+    assert_eq!(value, f0326(&w, d_out, y_1, &d_p0));
     assert_eq!(grads.w.shape(), w.shape());
     assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    gradcheck(&(w.clone(), p1, y_1, d_p0.clone()), |(w, p1, y_1, d_p0)| f0326_backward(w, *p1, *y_1, d_p0, 1.0)).unwrap();
+    gradcheck(&(w.clone(), d_out, y_1, d_p0.clone()), |(w, d_out, y_1, d_p0)| f0326_backward(w, *d_out, *y_1, d_p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0327(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
@@ -11174,12 +11174,12 @@ fn f0419(d_x: f64, w: &Array2<f64>) -> f64 {
         (((square(&unused) + 1.0).ln_1p()).dot(&unused)).hypot(d_x.powi(2) + 0.5)
     };
     t4 += f0363(t4.tanh());
-    let t5 = w;
+    let out = w;
     let t7 = {
         let d_out = relu(mse(&(logsumexp(w)), &(&(logsumexp(w)) * 0.5)));
         ((tan(tanh(t4))) - d_out) + &((Zip::from(&unused).and(&unused).map_collect(|&l, &r| (l.powi(2) + 0.5).powf(1.5))).slice_axis(Axis(0), Slice::from(1..3)).to_owned())
     };
-    unused.dot(&unused) + t4 + sum(t5) + t7.dot(&t7)
+    unused.dot(&unused) + t4 + sum(out) + t7.dot(&t7)
 }
 
 #[test]
@@ -11213,19 +11213,19 @@ fn f0420_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0420_backward(p0, &c0, 1.0)).unwrap();
 }
-#[differentiable(wrt(grad, p1, p2))]
-fn f0421(grad: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, d_out: &Array1<f64>) -> f64 {
-    let x_from_out = p1;
-    let mut t2 = cos(f0376(p2));
+#[differentiable(wrt(grad, x, out))]
+fn f0421(grad: &Array2<f64>, x: &Array2<f64>, out: &Array2<f64>, d_out: &Array1<f64>) -> f64 {
+    let x_from_out = x;
+    let mut t2 = cos(f0376(out));
     let c1: f64 = 0.5;
     let c2 = 1.5_f64;
-    t2 /= square(p2.iter().map(|e| ((powi(c2.sin(), 3)).powi(2) + 1.0).recip()).sum::<f64>()) + 1.0;
-    let mut t3 = if t2 >= -0.5183 {
+    t2 /= square(out.iter().map(|e| ((powi(c2.sin(), 3)).powi(2) + 1.0).recip()).sum::<f64>()) + 1.0;
+    let mut d_x = if t2 >= -0.5183 {
         t2
     } else {
-        0.25 / (square(f0399(p1)) + 1.0)
+        0.25 / (square(f0399(x)) + 1.0)
     };
-    t3 = (((t2 * t2) + (((t3.tanh()) * 0.75).atanh())).tanh()).powi(2);
+    d_x = (((t2 * t2) + (((d_x.tanh()) * 0.75).atanh())).tanh()).powi(2);
     let d_d_x = t2;
     let unused = d_d_x;
     d_d_x + unused
@@ -11235,16 +11235,16 @@ fn f0421(grad: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, d_out: &Array1<
 fn f0421_gradcheck() {
     let mut s = 611154846u64;
     let grad: Array2<f64> = random((2, 3), &mut s);
-    let p1: Array2<f64> = random((2, 1), &mut s);
-    let p2: Array2<f64> = random((1, 2), &mut s);
+    let x: Array2<f64> = random((2, 1), &mut s);
+    let out: Array2<f64> = random((1, 2), &mut s);
     let d_out: Array1<f64> = random(2, &mut s);
-    let (grad, p1, p2, d_out,) = std::hint::black_box((grad, p1, p2, d_out,));
-    let (value, grads) = f0421_backward(&grad, &p1, &p2, &d_out, 1.0);
-    assert_eq!(value, f0421(&grad, &p1, &p2, &d_out));
+    let (grad, x, out, d_out,) = std::hint::black_box((grad, x, out, d_out,));
+    let (value, grads) = f0421_backward(&grad, &x, &out, &d_out, 1.0);
+    assert_eq!(value, f0421(&grad, &x, &out, &d_out));
     assert_eq!(grads.grad.shape(), grad.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(grad.clone(), p1.clone(), p2.clone()), |(grad, p1, p2)| f0421_backward(grad, p1, p2, &d_out, 1.0)).unwrap();
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    gradcheck(&(grad.clone(), x.clone(), out.clone()), |(grad, x, out)| f0421_backward(grad, x, out, &d_out, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0422(p0: f64, p1: f64, p2: &Array2<f64>, p3: f64) -> f64 {
@@ -12196,19 +12196,19 @@ fn f0462_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0462_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0463(d_out: &Array2<f64>, p1: f64, x: &Array1<f64>, d_t1: &Array2<f64>) -> f64 {
+fn f0463(d_out: &Array2<f64>, d_x: f64, x: &Array1<f64>, d_t1: &Array2<f64>) -> f64 {
     let c1: f64 = 0.75;
     let mut t1_from_t2 = (x.to_owned().mapv_into(|z| {
         if c1 >= 0.0371 {
             c1
         } else {
-            (p1.powi(2) + 1.0).recip()
+            (d_x.powi(2) + 1.0).recip()
         }
     })).dot(d_out);
-    if d_t1.sum() > 0.4629 || p1 > 0.0 {
+    if d_t1.sum() > 0.4629 || d_x > 0.0 {
         t1_from_t2 *= mse(d_t1, d_t1);
     } else {
-        t1_from_t2 *= p1;
+        t1_from_t2 *= d_x;
     }
     let t2 = d_t1 * x;
     let _t3 = sqrt(&(square(d_t1) + 0.5));
@@ -12219,16 +12219,16 @@ fn f0463(d_out: &Array2<f64>, p1: f64, x: &Array1<f64>, d_t1: &Array2<f64>) -> f
 fn f0463_gradcheck() {
     let mut s = 858628377u64;
     let d_out: Array2<f64> = random((3, 2), &mut s);
-    let p1 = scalar(&mut s);
+    let d_x = scalar(&mut s);
     let x: Array1<f64> = random(3, &mut s);
     let d_t1: Array2<f64> = random((2, 3), &mut s);
-    let (d_out, p1, x, d_t1,) = std::hint::black_box((d_out, p1, x, d_t1,));
-    let (value, grads) = f0463_backward(&d_out, p1, &x, &d_t1, 1.0);
-    assert_eq!(value, f0463(&d_out, p1, &x, &d_t1));
+    let (d_out, d_x, x, d_t1,) = std::hint::black_box((d_out, d_x, x, d_t1,));
+    let (value, grads) = f0463_backward(&d_out, d_x, &x, &d_t1, 1.0);
+    assert_eq!(value, f0463(&d_out, d_x, &x, &d_t1));
     assert_eq!(grads.d_out.shape(), d_out.shape());
     assert_eq!(grads.x.shape(), x.shape());
     assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    gradcheck(&(d_out.clone(), p1, x.clone(), d_t1.clone()), |(d_out, p1, x, d_t1)| f0463_backward(d_out, *p1, x, d_t1, 1.0)).unwrap();
+    gradcheck(&(d_out.clone(), d_x, x.clone(), d_t1.clone()), |(d_out, d_x, x, d_t1)| f0463_backward(d_out, *d_x, x, d_t1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0464(d_x: &Array2<f64>, labels: &[usize]) -> Array2<f64> {
@@ -12532,7 +12532,7 @@ fn f0475(p0: &Array2<f64>, p1: ArrayView2<f64>) -> f64 {
     let mut t4 = {
         let t3 = softmax(&t1);
         (tanh(&((t1[0]) / &(square(&(t3.mapv(|u: f64| c1 / (u.powi(2) + 1.0)))) + 1.0)))).iter().map(|u| {
-        if u.tanh() < 0.0371 {
+        if (*u) < 0.0371 {
             ((sigmoid((*u).min(1.5))).powi(3)).exp_m1()
         } else {
             *u

@@ -113,9 +113,9 @@ fn call_with_a_borrowed_alias() {
 
 /// Found by tools/gen_fuzz_programs.py (closures, program f0475 of the
 /// default seed before the generator avoided it): `*u` in the condition of
-/// an `if` in an iterator closure `|u|` does not compile through the macro.
+/// an `if` in an iterator closure `|u|` did not compile through the macro
+/// (fixed: `*u` of an element is the float itself).
 #[test]
-#[ignore = "bug: `*u` in an `if` condition of an iterator closure: error[E0614] `f64` cannot be dereferenced"]
 fn deref_in_a_closure_condition() {
     trybuild::TestCases::new().pass("tools/regressions/deref_in_closure_condition.rs");
 }
@@ -125,7 +125,8 @@ fn deref_in_a_closure_condition() {
 /// that captures `out`, an alias of a parameter named `d_out`. The gradient
 /// of the mapped array is 0 (it is -1 per element here: the `else` arm is
 /// taken); with other names (`s` and `d_s`), without the alias
-/// (`let out = d_out * 1.0;`), or without the `if`, it is right.
+/// (`let out = d_out * 1.0;`), or without the `if`, it was right. Fixed by
+/// binding the captures before the rule's own `d_out` (3e1776c).
 #[differentiable]
 fn closure_capturing_out(w: &Array1<f64>, d_out: f64) -> f64 {
     let out = d_out;
@@ -133,7 +134,6 @@ fn closure_capturing_out(w: &Array1<f64>, d_out: f64) -> f64 {
 }
 
 #[test]
-#[ignore = "bug: a closure capturing `out` (an alias of the parameter `d_out`) in an `if` gives the mapped array a zero gradient"]
 fn closure_capturing_out_beside_d_out() {
     let w = Array1::from(vec![0.5, -0.3, 0.2]);
     let (v, g) = closure_capturing_out_backward(&w, -0.5, 1.0);

@@ -630,11 +630,6 @@ class Program:
             if b.bound > LIMIT * 2:
                 b = self.squash(b)
             lhs = x.atom()
-            if x.code.startswith("*"):
-                # `*u < c` in a condition does not compile through the macro
-                # (tools/regressions/deref_in_closure_condition.rs): a
-                # method of the element (auto-deref) instead.
-                lhs = "%s.tanh()" % x.code[1:]
             cond = "%s %s %s" % (lhs, rng.choice(["<", ">", "<=", ">="]), thr)
             body = V("{\n        if %s {\n            %s\n        } else {\n            %s\n        }\n    }"
                      % (cond, a.code, b.code), (), max(a.bound, b.bound))
@@ -1631,19 +1626,8 @@ class Program:
         for name, new in zip(locals_, lpool):
             if rng.random() < 0.7:
                 mapping[name] = new
-        if re.search(r"\.(mapv|map|mapv_into|map_collect)\(", text):
-            # A closure capturing `out` beside a parameter `d_out` gets a
-            # wrong gradient (tests/fuzz_regressions.rs,
-            # `closure_capturing_out_beside_d_out`): no names `x` and `d_x`
-            # together in functions with closures.
-            while True:
-                names = set(mapping.values()) | (set(params + locals_) - set(mapping))
-                clash = [k for k, n in mapping.items() if "d_" + n in names or (n.startswith("d_") and n[2:] in names)]
-                if not clash:
-                    break
-                del mapping[clash[0]]
-            if not mapping:
-                return text
+        if not mapping:
+            return text
         pattern = re.compile(r"\b(%s)\b" % "|".join(re.escape(n) for n in mapping))
         return pattern.sub(lambda m: mapping[m.group(1)], text)
 

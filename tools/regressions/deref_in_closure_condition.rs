@@ -1,6 +1,6 @@
 //! Regression (found by tools/gen_fuzz_programs.py, closures): in an
 //! iterator closure `|u|` (`u: &f64`), a dereference `*u` in the condition
-//! of an `if` in the body does not compile through the macro: error[E0614]
+//! of an `if` in the body did not compile through the macro: error[E0614]
 //! "type `f64` cannot be dereferenced" (the closure's reverse binds `u` as an
 //! `f64` and passes the condition through as written). `*u` in the arms, or
 //! a method of `u` in the condition (`u.sin() < 0.0371`), compiles.
