@@ -361,3 +361,27 @@ fn slices_of_a_local_in_a_loop_and_a_branch() {
         .unwrap();
     }
 }
+
+/// ndarray's macro forms of `concatenate` and `stack`.
+#[differentiable]
+fn joined_by_macros(a: &Array2<f64>, b: &Array2<f64>) -> f64 {
+    let (x, y) = (a * 1.0, b * 2.0);
+    let c = ndarray::concatenate![Axis(0), x, y];
+    let s = ndarray::stack![Axis(1), a.row(0), b.row(1)];
+    (&c * &c).sum() + s.sum() * 3.0
+}
+
+#[test]
+fn concatenate_and_stack_as_macros() {
+    let a = array![[1.0, 2.0], [3.0, 4.0]];
+    let b = array![[0.5, -1.0], [2.0, 0.25]];
+    let (v, g) = joined_by_macros_backward(&a, &b, 1.0);
+    assert_eq!(v, joined_by_macros(&a, &b));
+    // Σ c² over [a; 2b]: 2a and 8b; the stack adds 3 to a's row 0 and b's row 1.
+    assert_eq!(g.a, &a * 2.0 + &array![[3.0, 3.0], [0.0, 0.0]]);
+    assert_eq!(g.b, &b * 8.0 + &array![[0.0, 0.0], [3.0, 3.0]]);
+    gradcheck(&(a.clone(), b.clone()), |(a, b)| {
+        joined_by_macros_backward(a, b, 1.0)
+    })
+    .unwrap();
+}

@@ -323,3 +323,31 @@ fn the_methods_on_arrays() {
     assert_close!(g.s, ds, "∂s");
     gradcheck(&(z.clone(), s), |(z, s)| on_arrays_backward(z, *s, 1.0)).unwrap();
 }
+
+/// Softplus as people write it, `ln(1 + eˣ)` with `ln_1p`, on a scalar and
+/// mapped over an array: the gradient is the logistic function.
+#[differentiable]
+fn softplus_by_hand(x: &Array1<f64>, s: f64) -> f64 {
+    x.mapv(|v| v.exp().ln_1p()).sum() + f64::ln_1p(s.exp())
+}
+
+#[test]
+fn softplus_with_ln_1p() {
+    let x = array![-2.0, 0.0, 1.5];
+    let s = 0.7;
+    let (v, g) = softplus_by_hand_backward(&x, s, 1.0);
+    assert_eq!(v, softplus_by_hand(&x, s));
+    let sigmoid = |t: f64| 1.0 / (1.0 + (-t).exp());
+    assert!(
+        g.x.iter()
+            .zip(&x)
+            .all(|(d, &t)| (d - sigmoid(t)).abs() < 1e-15),
+        "{}",
+        g.x
+    );
+    assert!((g.s - sigmoid(s)).abs() < 1e-15);
+    gradcheck(&(x.clone(), s), |(x, s)| {
+        softplus_by_hand_backward(x, *s, 1.0)
+    })
+    .unwrap();
+}

@@ -150,9 +150,11 @@ impl Lowerer<'_> {
                     // `k += 1` on an integer: Rust's `k + 1`.
                     let symbol = op.def().name;
                     let text = quote::ToTokens::to_token_stream(value);
+                    // The right side first, as `x op= e` evaluates it before
+                    // it takes `x` (`e` may read `x`).
                     let sum = match strip_paren(value) {
                         Expr::Lit(_) | Expr::Path(_) => format!("{name} {symbol} {text}"),
-                        _ => format!("{name} {symbol} ({text})"),
+                        _ => format!("{{ let __rhs = {text}; {name} {symbol} __rhs }}"),
                     };
                     match syn::parse_str::<Expr>(&sum) {
                         Ok(e) => self.constant(&e, ""),

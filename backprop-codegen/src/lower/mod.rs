@@ -694,7 +694,10 @@ impl Lowerer<'_> {
             Expr::Continue(c) => self.cx_error(expr, c.continue_token.span(), "#[differentiable] does not support `continue`: put the rest of the body in an `if` instead"),
             Expr::Closure(_) => self.whole_error(expr, "closures are not supported in a differentiable function; write the computation with the vocabulary (`relu`, `exp`, `sum`, ...)"),
             // `array![..]`, `vec![..]`: a constant when it mentions no differentiable value.
-            Expr::Macro(_) => self.constant(expr, ""),
+            Expr::Macro(m) => match self.macro_form(&m.mac) {
+                Some(id) => id,
+                None => self.constant(expr, ""),
+            },
             Expr::Assign(a) => self.assign(&a.left, None, &a.right, expr),
             Expr::Try(t) => self.cx_error(expr, t.question_token.span(), "the `?` operator is not supported in a differentiable function; compute fallible values outside the function and pass them in"),
             Expr::Async(_) | Expr::Await(_) => self.whole_error(expr, "`async`/`.await` is not supported in a differentiable function; await the values outside and pass them in"),

@@ -4,7 +4,8 @@
 use super::{strip, strip_paren, Form, Lowerer};
 use crate::graph::{Call, CallArg, NodeId};
 use crate::vocab::{
-    method_hint, Arg, Op, FLOATS_ONLY, TRANSPARENT_METHODS, UNWRAP_HINT, UNWRAP_METHODS,
+    method_hint, Arg, Op, FLOATS_ONLY, MACRO_FORMS, TRANSPARENT_METHODS, UNWRAP_HINT,
+    UNWRAP_METHODS,
 };
 use proc_macro2::Span;
 use syn::spanned::Spanned;
@@ -269,6 +270,37 @@ impl Lowerer<'_> {
         }
         let args: Vec<&Expr> = c.args.iter().collect();
         self.apply(op, Vec::new(), spec, &args, span)
+    }
+
+    /// `concatenate![Axis(k), a, b]`, `stack![..]` of differentiable arrays:
+    /// the op of the table, as its function form unwrapped.
+    pub(super) fn macro_form(&mut self, mac: &syn::Macro) -> Option<NodeId> {
+        let name = mac.path.segments.last()?.ident.to_string();
+        let (_, op) = MACRO_FORMS.iter().find(|(n, _)| *n == name)?;
+        let whole = Expr::Macro(syn::ExprMacro {
+            attrs: Vec::new(),
+            mac: mac.clone(),
+        });
+        if !self.mentions_varying(&whole) {
+            return None;
+        }
+        let span = mac.path.span();
+        let parsed = mac
+            .parse_body_with(syn::punctuated::Punctuated::<Expr, syn::Token![,]>::parse_terminated);
+        let args: Vec<Expr> = match parsed {
+            Ok(args) if args.len() >= 2 => args.into_iter().collect(),
+            _ => {
+                self.cx.error_at(
+                    mac,
+                    format!("`{name}!` takes an axis and the arrays: `{name}![Axis(k), a, b]`"),
+                );
+                return Some(self.error_node(span));
+            }
+        };
+        let (axis, arrays) = args.split_first().expect("at least two");
+        let list: Expr = syn::parse_quote!([#(#arrays),*]);
+        let spec = op.def().function.unwrap_or(&[]);
+        Some(self.apply(*op, Vec::new(), spec, &[axis, &list], span))
     }
 
     /// `op` applied to `operands` (a method's receiver) and then to `args` as

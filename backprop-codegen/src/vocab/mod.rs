@@ -182,6 +182,8 @@ pub enum Axes {
     Fewer,
     /// One more (`insert_axis`).
     More,
+    /// One fewer, a float from a vector or a float (row-wise `logsumexp`).
+    Reduced,
     /// A product's: a float of two vectors, a vector of a matrix and a
     /// vector, a matrix of two matrices.
     Product,
@@ -328,8 +330,8 @@ macro_rules! vocabulary {
 mod table;
 
 pub use table::{
-    method_hint, Op, SHAPE_METHODS, SLICE_MACROS, TRANSPARENT_METHODS, UNWRAP_HINT, UNWRAP_METHODS,
-    WRITE_VIEWS,
+    method_hint, Op, MACRO_FORMS, SHAPE_METHODS, SLICE_MACROS, TRANSPARENT_METHODS, UNWRAP_HINT,
+    UNWRAP_METHODS, WRITE_VIEWS,
 };
 
 impl Op {
@@ -443,6 +445,7 @@ impl Op {
         }
         let first = match inputs.first().copied().flatten() {
             Some(Array(n)) => n,
+            Some(Float) if self.def().axes == Axes::Reduced => return Some(Float),
             _ => return None,
         };
         match self.def().axes {
@@ -450,6 +453,8 @@ impl Op {
             Axes::Same => Some(Array(first)),
             Axes::Fewer => first.checked_sub(1).map(Array),
             Axes::More => Some(Array(first + 1)),
+            Axes::Reduced if first <= 1 => Some(Float),
+            Axes::Reduced => Some(Array(first - 1)),
             Axes::Product => match (first, inputs.get(1).copied().flatten()?) {
                 (1, Array(1)) => Some(Float),
                 (2, Array(1)) | (1, Array(2)) => Some(Array(1)),

@@ -971,6 +971,7 @@ vocabulary! {
         forward: "logsumexp",
         rules: Rules::One("logsumexp_vjp"),
         example: "sum(&logsumexp(x)) + logsumexp(v)",
+        axes: Axes::Reduced,
         ..ROW
     },
     /// The mean softmax cross-entropy of rows of logits against labels.
@@ -1030,6 +1031,10 @@ pub const TRANSPARENT_METHODS: &[&str] = &["view"];
 /// Methods that unwrap the `Option` or `Result` of an op's ndarray
 /// spelling (`a.mean().unwrap()`).
 pub const UNWRAP_METHODS: &[&str] = &["unwrap", "expect"];
+
+/// ndarray's macro forms of ops of the table (`concatenate![Axis(0), a, b]`
+/// is `concatenate(Axis(0), &[a.view(), b.view()]).unwrap()`).
+pub const MACRO_FORMS: &[(&str, Op)] = &[("concatenate", Op::Concatenate), ("stack", Op::Stack)];
 
 /// The macro a constant may be: ndarray's `s![..]`, the slice of `slice`.
 pub const SLICE_MACROS: &[&str] = &["s"];
