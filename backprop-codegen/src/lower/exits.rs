@@ -9,11 +9,10 @@
 //! After: `{ let mut going = true; for i in 0..n { if going { a;
 //! if c { going = false; } if going { b; } } } }`
 
-use super::Lowerer;
+use super::{Fresh, Lowerer};
 use crate::graph::NodeId;
 use proc_macro2::Span;
-use quote::{format_ident, quote};
-use std::collections::HashSet;
+use quote::quote;
 use syn::spanned::Spanned;
 use syn::visit::Visit;
 use syn::{Block, Expr, Stmt};
@@ -102,21 +101,10 @@ impl Lowerer<'_> {
         if !find.breaks && !find.continues {
             return None;
         }
-        let mut used = HashSet::new();
-        let item = &self.func.item;
-        crate::emit::idents(quote!(#item), &mut used);
-        let fresh = |base: &str| {
-            let mut name = base.to_owned();
-            let mut k = 1;
-            while used.contains(&name) {
-                name = format!("{base}_{k}");
-                k += 1;
-            }
-            format_ident!("{}", name)
-        };
+        let mut fresh = Fresh::of(&self.func.item);
         Some(Flags {
-            going: fresh("going"),
-            skip: fresh("skip"),
+            going: fresh.name("going"),
+            skip: fresh.name("skip"),
             breaks: find.breaks,
             continues: find.continues,
         })

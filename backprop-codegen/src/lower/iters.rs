@@ -11,11 +11,10 @@
 //! After: `{ let items = labels.iter().collect::<Vec<_>>();
 //! for k in 0..items.len() { let (i, &label) = (k, items[k].clone()); .. } }`
 
-use super::Lowerer;
+use super::{Fresh, Lowerer};
 use crate::graph::NodeId;
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
-use std::collections::HashSet;
+use quote::quote;
 use syn::spanned::Spanned;
 use syn::{Expr, ExprForLoop};
 
@@ -88,10 +87,7 @@ impl Lowerer<'_> {
     /// `None` when `iter` is not one (the caller reports it).
     pub(super) fn iter_loop(&mut self, f: &ExprForLoop) -> Option<NodeId> {
         let span = f.for_token.span();
-        let mut used = HashSet::new();
-        let item = &self.func.item;
-        crate::emit::idents(quote!(#item), &mut used);
-        let mut fresh = Fresh { used, next: 0 };
+        let mut fresh = Fresh::of(&self.func.item);
         let k = fresh.name("k");
         let walk = match self.walk(&f.expr, &k, &mut fresh) {
             Ok(w) => w?,
@@ -216,27 +212,5 @@ fn view(x: &Expr, len: TokenStream, item: TokenStream, fresh: &mut Fresh) -> Wal
         setup: vec![quote!(let #source = #x;)],
         len: quote!(#source.#len),
         item: Item::Value(quote!(#source.#item)),
-    }
-}
-
-/// Names that collide with nothing in the function.
-struct Fresh {
-    used: HashSet<String>,
-    next: usize,
-}
-
-impl Fresh {
-    fn name(&mut self, base: &str) -> syn::Ident {
-        loop {
-            let name = match self.next {
-                0 => base.to_owned(),
-                n => format!("{base}_{n}"),
-            };
-            self.next += 1;
-            if self.used.insert(name.clone()) {
-                self.next = 0;
-                return format_ident!("{}", name);
-            }
-        }
     }
 }

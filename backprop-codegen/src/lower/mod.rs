@@ -32,6 +32,31 @@ use syn::{BinOp, Block, Expr, Lit, LitFloat, Pat, Stmt, UnOp};
 /// How deep an expression may nest (a method call counts 3).
 const MAX_DEPTH: usize = 3_000;
 
+/// Names for what a rewriting of the body adds (a loop's flags, an early
+/// return's result), colliding with nothing in the function nor with each
+/// other: `going`, else `going_1`, ...
+struct Fresh {
+    used: std::collections::HashSet<String>,
+}
+
+impl Fresh {
+    fn of(item: &syn::ItemFn) -> Fresh {
+        let mut used = std::collections::HashSet::new();
+        crate::emit::idents(quote!(#item), &mut used);
+        Fresh { used }
+    }
+
+    fn name(&mut self, base: &str) -> syn::Ident {
+        let mut name = base.to_owned();
+        let mut k = 1;
+        while !self.used.insert(name.clone()) {
+            name = format!("{base}_{k}");
+            k += 1;
+        }
+        quote::format_ident!("{}", name)
+    }
+}
+
 /// The lowered body.
 pub struct Lowered {
     pub graph: Graph,

@@ -11,8 +11,7 @@
 //! if done { result } else { d * (r.abs() - 0.5 * d) } }`
 
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote};
-use std::collections::HashSet;
+use quote::quote;
 use syn::spanned::Spanned;
 use syn::visit::Visit;
 use syn::{Block, Expr, Stmt};
@@ -40,20 +39,10 @@ pub fn rewrite_returns(item: &syn::ItemFn) -> Result<Block, (Span, &'static str)
             "an early `return` in a function that returns a tuple is not supported yet; make the tuple the final expression",
         ));
     }
-    let mut used = HashSet::new();
-    crate::emit::idents(quote!(#item), &mut used);
-    let fresh = |base: &str| {
-        let mut name = base.to_owned();
-        let mut k = 1;
-        while used.contains(&name) {
-            name = format!("{base}_{k}");
-            k += 1;
-        }
-        format_ident!("{}", name)
-    };
+    let mut fresh = super::Fresh::of(item);
     let names = Names {
-        result: fresh("result"),
-        done: fresh("done"),
+        result: fresh.name("result"),
+        done: fresh.name("done"),
     };
     let (stmts, tail) = split_tail(&body.stmts);
     let stmts = rewrite(stmts, &names, false)?;

@@ -7,7 +7,7 @@
 
 use crate::unbroadcast::SumTo;
 use crate::value::{Cot, ElemOf, Float, Operand, OwnedOf, Tensor, Value};
-use ndarray::{Array1, Array2, Ix2, NdIndex};
+use ndarray::{Array1, Array2, Axis, Ix2, NdIndex};
 use num_traits::Zero;
 
 /// `y[index] = e`: `y` with one element set, in `y`'s buffer when it is
@@ -76,12 +76,7 @@ where
     X::Value: Value<Dim = Ix2, Owned = Array2<ElemOf<X>>>,
     V: Value<Elem = ElemOf<X>>,
 {
-    let mut a = match y.owned() {
-        Ok(owned) => owned,
-        Err(y) => y.value().to_owned_value(),
-    };
-    a.row_mut(i).assign(&v.view());
-    a
+    set_lane(y, v, Axis(0), i)
 }
 
 /// Adjoint of [`set_row`] for `y`: `g` with row `i` zero.
@@ -92,9 +87,7 @@ pub fn set_row_vjp_lhs<F: Float, V: Value<Elem = F>>(
     _v: &V,
     i: usize,
 ) -> Array2<F> {
-    let mut a = g.into_owned();
-    a.row_mut(i).fill(F::zero());
-    a
+    lane_cleared(g, Axis(0), i)
 }
 
 /// Adjoint of [`set_row`] for `v`: row `i` of `g`, summed to `v`'s shape.
@@ -108,7 +101,7 @@ pub fn set_row_vjp_rhs<F: Float, V: Value<Elem = F>>(
 where
     Array1<F>: SumTo<V>,
 {
-    <Array1<F> as SumTo<V>>::sum_to(g.get().row(i).to_owned(), v)
+    lane_summed(g, v, Axis(0), i)
 }
 
 /// The column form of [`set_row`]: `y.column_mut(j).assign(&v)`.
@@ -125,12 +118,7 @@ where
     X::Value: Value<Dim = Ix2, Owned = Array2<ElemOf<X>>>,
     V: Value<Elem = ElemOf<X>>,
 {
-    let mut a = match y.owned() {
-        Ok(owned) => owned,
-        Err(y) => y.value().to_owned_value(),
-    };
-    a.column_mut(j).assign(&v.view());
-    a
+    set_lane(y, v, Axis(1), j)
 }
 
 /// Adjoint of [`set_column`] for `y`: `g` with column `j` zero.
@@ -141,9 +129,7 @@ pub fn set_column_vjp_lhs<F: Float, V: Value<Elem = F>>(
     _v: &V,
     j: usize,
 ) -> Array2<F> {
-    let mut a = g.into_owned();
-    a.column_mut(j).fill(F::zero());
-    a
+    lane_cleared(g, Axis(1), j)
 }
 
 /// Adjoint of [`set_column`] for `v`: column `j` of `g`, summed to `v`'s shape.
@@ -157,5 +143,43 @@ pub fn set_column_vjp_rhs<F: Float, V: Value<Elem = F>>(
 where
     Array1<F>: SumTo<V>,
 {
-    <Array1<F> as SumTo<V>>::sum_to(g.get().column(j).to_owned(), v)
+    lane_summed(g, v, Axis(1), j)
+}
+
+/// `y` with lane `i` along `axis` set to `v`.
+#[inline]
+fn set_lane<X, V>(y: X, v: &V, axis: Axis, i: usize) -> Array2<ElemOf<X>>
+where
+    X: Operand,
+    X::Value: Value<Dim = Ix2, Owned = Array2<ElemOf<X>>>,
+    V: Value<Elem = ElemOf<X>>,
+{
+    let mut a = match y.owned() {
+        Ok(owned) => owned,
+        Err(y) => y.value().to_owned_value(),
+    };
+    a.index_axis_mut(axis, i).assign(&v.view());
+    a
+}
+
+/// `g` with lane `i` along `axis` zero.
+#[inline]
+fn lane_cleared<F: Float>(g: impl Cot<Array2<F>>, axis: Axis, i: usize) -> Array2<F> {
+    let mut a = g.into_owned();
+    a.index_axis_mut(axis, i).fill(F::zero());
+    a
+}
+
+/// Lane `i` along `axis` of `g`, summed to `v`'s shape.
+#[inline]
+fn lane_summed<F: Float, V: Value<Elem = F>>(
+    g: impl Cot<Array2<F>>,
+    v: &V,
+    axis: Axis,
+    i: usize,
+) -> V::Owned
+where
+    Array1<F>: SumTo<V>,
+{
+    <Array1<F> as SumTo<V>>::sum_to(g.get().index_axis(axis, i).to_owned(), v)
 }
