@@ -170,3 +170,39 @@ fn names_bound_by_a_match_on_a_constant() {
             .unwrap_or_else(|e| panic!("{penalty:?}: {e}"));
     }
 }
+
+/// The README's second example, as written there.
+#[derive(Clone, Copy, Debug)]
+pub enum Reg {
+    None,
+    L2(f64),
+}
+
+#[differentiable(wrt(w))]
+fn poisson_nll(x: &Array2<f64>, y: &Array1<f64>, w: &Array1<f64>, reg: Reg) -> f64 {
+    let rate = x.dot(w).mapv(f64::exp);
+    let mut nll = 0.0;
+    for (i, &yi) in y.iter().enumerate() {
+        nll += rate[i] - yi * rate[i].ln();
+    }
+    match reg {
+        Reg::None => nll,
+        Reg::L2(l) => nll + l * w.mapv(|v| v * v).sum(),
+    }
+}
+
+#[test]
+fn the_readme_example() {
+    let mut seed = 2;
+    let x = random((5, 3), &mut seed);
+    let y = array![0.0, 1.0, 2.0, 1.0, 3.0];
+    let w = random(3, &mut seed);
+    for reg in [Reg::None, Reg::L2(0.1)] {
+        let (v, g) = poisson_nll_backward(&x, &y, &w, reg, 1.0);
+        assert_eq!(v, poisson_nll(&x, &y, &w, reg));
+        let l = if let Reg::L2(l) = reg { l } else { 0.0 };
+        let exact = x.t().dot(&(x.dot(&w).mapv(f64::exp) - &y)) + &w * (2.0 * l);
+        assert!((&g.w - &exact).iter().all(|e| e.abs() < 1e-12), "{} {exact}", g.w);
+        gradcheck(&(w.clone(),), |(w,)| poisson_nll_backward(&x, &y, w, reg, 1.0)).unwrap();
+    }
+}
