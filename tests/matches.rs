@@ -202,7 +202,14 @@ fn the_readme_example() {
         assert_eq!(v, poisson_nll(&x, &y, &w, reg));
         let l = if let Reg::L2(l) = reg { l } else { 0.0 };
         let exact = x.t().dot(&(x.dot(&w).mapv(f64::exp) - &y)) + &w * (2.0 * l);
-        assert!((&g.w - &exact).iter().all(|e| e.abs() < 1e-12), "{} {exact}", g.w);
-        gradcheck(&(w.clone(),), |(w,)| poisson_nll_backward(&x, &y, w, reg, 1.0)).unwrap();
+        assert!(
+            (&g.w - &exact).iter().all(|e| e.abs() < 1e-12),
+            "{} {exact}",
+            g.w
+        );
+        gradcheck(&(w.clone(),), |(w,)| {
+            poisson_nll_backward(&x, &y, w, reg, 1.0)
+        })
+        .unwrap();
     }
 }

@@ -127,3 +127,29 @@ fn a_write_over_a_value_the_reverse_reads() {
     })
     .unwrap();
 }
+
+/// Slices written: the first half of a buffer from one vector, every other
+/// element of the second half from another.
+#[differentiable]
+fn slices_written(a: &Array1<f64>, b: &Array1<f64>) -> f64 {
+    let n = a.len();
+    let mut y = Array1::<f64>::zeros(2 * n);
+    y.slice_mut(s![..n]).assign(&(a * 2.0));
+    y.slice_mut(s![n..;2]).assign(&b.slice(s![..;2]));
+    (&y * &y).sum()
+}
+
+#[test]
+fn slices_of_a_buffer_written() {
+    let a = array![1.0, -2.0, 0.5, 3.0];
+    let b = array![0.25, 4.0, -1.0, 2.0];
+    let (v, g) = slices_written_backward(&a, &b, 1.0);
+    assert_eq!(v, slices_written(&a, &b));
+    // y = [2a, b0, 0, b2, 0]: ∂a = 8a, ∂b = 2b on the even elements, 0 else.
+    assert_eq!(g.a, &a * 8.0);
+    assert_eq!(g.b, array![0.5, 0.0, -2.0, 0.0]);
+    gradcheck(&(a.clone(), b.clone()), |(a, b)| {
+        slices_written_backward(a, b, 1.0)
+    })
+    .unwrap();
+}

@@ -205,7 +205,10 @@ impl Lowerer<'_> {
         let outer = std::mem::replace(&mut self.base, name.clone());
         let before = self.graph.len();
         let old = self.scopes[scope].names[&name];
-        let at = self.const_arg(arg, "the row or column written to");
+        let at = match op.def().method_args {
+            [crate::vocab::Arg::SliceInfo(what)] => self.slice_arg(arg, what),
+            _ => self.const_arg(arg, "the row or column written to"),
+        };
         let v = self.expr(&m.args[0]);
         let id = self.op(op, vec![old, v], vec![at], m.method.span());
         Some(self.rebind(scope, name, outer, before, id, &whole))

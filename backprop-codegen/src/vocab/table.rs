@@ -787,6 +787,19 @@ vocabulary! {
         axes: Axes::Same,
         ..ROW
     },
+    /// `y.slice_mut(s![..]).assign(&v)`, into an array the body made.
+    SetSlice => OpDef {
+        name: "set_slice",
+        method_args: &[SliceInfo("the slice of `slice_mut`")],
+        forward: "set_slice",
+        rules: Rules::Two("set_slice_vjp_lhs", "set_slice_vjp_rhs"),
+        reads_out: false,
+        in_place: InPlace::Always,
+        flags: RULES_SKIP_FIRST,
+        example: "let mut y = x * 1.0; y.slice_mut(s![1.., ..]).assign(&(v * s)); let mut u = v * 2.0; u.slice_mut(s![..1]).assign(&x.row(0).slice(s![1..])); sum(&(&y * &y)) + sum(&u)",
+        axes: Axes::Same,
+        ..ROW
+    },
     /// `a.insert_axis(Axis(k))`.
     InsertAxis => OpDef {
         name: "insert_axis",
@@ -1017,7 +1030,11 @@ vocabulary! {
 
 /// The views a body writes through, `y.row_mut(i).assign(&v)`, and the op
 /// each write is.
-pub const WRITE_VIEWS: &[(&str, Op)] = &[("row_mut", Op::SetRow), ("column_mut", Op::SetColumn)];
+pub const WRITE_VIEWS: &[(&str, Op)] = &[
+    ("row_mut", Op::SetRow),
+    ("column_mut", Op::SetColumn),
+    ("slice_mut", Op::SetSlice),
+];
 
 /// Methods that only read an array's shape: constants even on a
 /// differentiable value.
@@ -1052,7 +1069,7 @@ pub fn method_hint(name: &str) -> &'static str {
         }
         "slice_mut" | "slice_move" | "slice_collapse" | "slice_each_axis" | "slice_axis_mut"
         | "index_axis_mut" | "index_axis_move" | "row_mut" | "column_mut" => {
-            "writes into arrays are not supported yet; read with `a.slice(s![..])`, `a.slice_axis(Axis(k), Slice::from(a..b))`, `a.index_axis(Axis(k), i)`, `row(i)` or `column(j)`, and build new arrays with `concatenate` or `stack`"
+            "an array the body made is written as `y[i] = e`, `y.row_mut(i).assign(&v)`, `y.column_mut(j).assign(&v)` or `y.slice_mut(s![..]).assign(&v)` (a statement on a binding of the body); other writes, and writes into parameters, are not supported"
         }
         "into_shape" | "into_shape_clone" | "reshape" => {
             "use `a.to_shape(shape).unwrap()` or `a.into_shape_with_order(shape).unwrap()`"

@@ -7,7 +7,7 @@
 
 use crate::unbroadcast::SumTo;
 use crate::value::{Cot, ElemOf, Float, Operand, OwnedOf, Tensor, Value};
-use ndarray::{Array1, Array2, Axis, Ix2, NdIndex};
+use ndarray::{Array, Array1, Array2, Axis, Ix2, NdIndex, SliceArg};
 use num_traits::Zero;
 
 /// `y[index] = e`: `y` with one element set, in `y`'s buffer when it is
@@ -182,4 +182,58 @@ where
     Array1<F>: SumTo<V>,
 {
     <Array1<F> as SumTo<V>>::sum_to(g.get().index_axis(axis, i).to_owned(), v)
+}
+
+/// `y.slice_mut(s![..]).assign(&v)`: `y` with the slice set to `v`
+/// (broadcast as `assign` broadcasts), in `y`'s buffer when it is passed by
+/// value.
+///
+/// Adjoint: `∂y = g` with the slice zero; `∂v = g`'s slice, summed back
+/// to `v`'s shape.
+///
+/// ```
+/// use backprop_runtime::ops::set_slice;
+/// use ndarray::{array, s};
+/// assert_eq!(set_slice(array![1.0, 2.0, 3.0], &array![7.0, 8.0], s![1..]), array![1.0, 7.0, 8.0]);
+/// ```
+#[inline]
+pub fn set_slice<X, V, I>(y: X, v: &V, info: I) -> OwnedOf<X>
+where
+    X: Operand,
+    V: Value<Elem = ElemOf<X>>,
+    I: SliceArg<<X::Value as Value>::Dim>,
+{
+    let mut a = match y.owned() {
+        Ok(owned) => owned.into_array(),
+        Err(y) => y.value().to_owned_value().into_array(),
+    };
+    a.slice_mut(info).assign(&v.view());
+    Tensor::from_array(a)
+}
+
+/// Adjoint of [`set_slice`] for `y`: `g` with the slice zero.
+#[inline]
+#[doc(hidden)]
+pub fn set_slice_vjp_lhs<T: Tensor, V: Value<Elem = T::Elem>, I: SliceArg<T::Dim>>(
+    g: impl Cot<T>,
+    _v: &V,
+    info: I,
+) -> T {
+    let mut a = g.into_owned().into_array();
+    a.slice_mut(info).fill(T::Elem::zero());
+    T::from_array(a)
+}
+
+/// Adjoint of [`set_slice`] for `v`: `g`'s slice, summed to `v`'s shape.
+#[inline]
+#[doc(hidden)]
+pub fn set_slice_vjp_rhs<T: Tensor, V: Value<Elem = T::Elem>, I: SliceArg<T::Dim>>(
+    g: impl Cot<T>,
+    v: &V,
+    info: I,
+) -> V::Owned
+where
+    Array<T::Elem, I::OutDim>: SumTo<V>,
+{
+    <Array<T::Elem, I::OutDim> as SumTo<V>>::sum_to(g.get().view().slice(info).to_owned(), v)
 }
