@@ -153,3 +153,23 @@ fn slices_of_a_buffer_written() {
     })
     .unwrap();
 }
+
+/// `fill` through a row and a slice, with differentiable scalars.
+#[differentiable]
+fn filled(x: &Array2<f64>, s: f64) -> f64 {
+    let mut y = x * 1.0;
+    y.row_mut(0).fill(s * 2.0);
+    y.slice_mut(s![1.., 1]).fill(s);
+    (&y * x).sum()
+}
+
+#[test]
+fn rows_and_slices_filled() {
+    let x = array![[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]];
+    let (v, g) = filled_backward(&x, 0.5, 1.0);
+    assert_eq!(v, filled(&x, 0.5));
+    // y = [[2s, 2s], [x10, s], [x20, s]]: ∂s = 2 (x00 + x01) + x11 + x21.
+    assert_eq!(g.s, 2.0 * 3.0 + 4.0 + 6.0);
+    assert_eq!(g.x, array![[1.0, 1.0], [6.0, 0.5], [10.0, 0.5]]);
+    gradcheck(&(x.clone(), 0.5), |(x, s)| filled_backward(x, *s, 1.0)).unwrap();
+}

@@ -55,10 +55,10 @@ fn written(place: &Expr) -> Option<&Ident> {
     }
 }
 
-/// `y.row_mut(i).assign(&v)`: the binding, the op of the view written
-/// through, and the view's argument.
+/// `y.row_mut(i).assign(&v)` (or `.fill(e)`): the binding, the op of the
+/// view written through, and the view's argument.
 pub(super) fn view_write(m: &syn::ExprMethodCall) -> Option<(&Ident, Op, &Expr)> {
-    if m.method != "assign" || m.args.len() != 1 {
+    if !(m.method == "assign" || m.method == "fill") || m.args.len() != 1 {
         return None;
     }
     let Expr::MethodCall(view) = strip_paren(&m.receiver) else {
