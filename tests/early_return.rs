@@ -88,3 +88,34 @@ fn returns_from_match_arms_with_an_array_value() {
             .unwrap();
     }
 }
+
+/// Names bound after a statement that returns, at the top and after a loop.
+#[differentiable]
+fn bound_after_return(p0: f64, x: &Array1<f64>) -> f64 {
+    if p0 < 0.0371 {
+        return p0 * 2.0;
+    }
+    let t3 = p0 - 0.5;
+    let mut acc = 0.0;
+    for i in 0..2 {
+        acc += x[i] * t3;
+        if acc > 0.4629 {
+            return acc;
+        }
+    }
+    let y = acc * 2.0;
+    y + t3
+}
+
+#[test]
+fn names_bound_after_a_return() {
+    let x = array![1.0, 2.0];
+    for p0 in [0.01, 0.7, 0.6] {
+        let (v, _) = bound_after_return_backward(p0, &x, 1.0);
+        assert_eq!(v, bound_after_return(p0, &x));
+        gradcheck(&(p0, x.clone()), |(p, x)| {
+            bound_after_return_backward(*p, x, 1.0)
+        })
+        .unwrap();
+    }
+}

@@ -110,3 +110,34 @@ fn a_loop_until_break() {
         gradcheck(&(a,), |(a,)| halving_backward(*a, 1.0)).unwrap();
     }
 }
+
+/// A `loop` carrying an array and a scalar that reads it (found by fuzzing:
+/// an arm's result moved by an op of the arm that read it).
+#[differentiable]
+fn carried_through_a_loop(p0: &Array1<f64>, p3: f64) -> f64 {
+    let mut t1 = p0 * 2.0;
+    let mut t3 = p3;
+    let mut n1 = 0;
+    loop {
+        t1 -= t3;
+        t3 += t1.sum();
+        n1 += 1;
+        if n1 >= 2 {
+            break;
+        }
+    }
+    t3
+}
+
+#[test]
+fn an_array_and_a_scalar_carried_through_a_loop() {
+    let p0 = array![0.5, -0.25];
+    let (v, g) = carried_through_a_loop_backward(&p0, 0.3, 1.0);
+    assert_eq!(v, carried_through_a_loop(&p0, 0.3));
+    assert_eq!(g.p0, array![0.0, 0.0]);
+    assert_eq!(g.p3, -1.0);
+    gradcheck(&(p0.clone(), 0.3), |(p, s)| {
+        carried_through_a_loop_backward(p, *s, 1.0)
+    })
+    .unwrap();
+}

@@ -86,7 +86,9 @@ pub fn reverse(r: &Region, cx: &Cx, id: NodeId, _b: &Branch) -> Vec<TokenStream>
         .collect();
     let mut arm_code = Vec::new();
     for (a, arm) in bp.arms.iter().enumerate() {
+        arm.reversing.set(true);
         let body = arm_reverse(arm, cx);
+        arm.reversing.set(false);
         let results = bp.results[a].iter().zip(&zeros).map(|(d, zero)| match d {
             Some(d) => d.to_token_stream(),
             None => zero.clone(),

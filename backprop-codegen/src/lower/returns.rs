@@ -44,26 +44,26 @@ pub fn rewrite_returns(item: &syn::ItemFn) -> Result<Block, (Span, &'static str)
         result: fresh.name("result"),
         done: fresh.name("done"),
     };
-    let (stmts, tail) = split_tail(&body.stmts);
-    let stmts = rewrite(stmts, &names, false)?;
+    // The value is the result's last assignment, guarded with the
+    // statements before it, so that the names bound after a return are in
+    // scope where it is computed.
     let (result, done) = (&names.result, &names.done);
-    let value = match tail {
-        Some(Expr::Return(r)) => r.expr.as_deref().cloned().map(|e| quote!(#e)),
-        Some(e) if has_return(&Stmt::Expr(e.clone(), None)) => {
+    let (stmts, tail) = split_tail(&body.stmts);
+    let mut all = stmts.to_vec();
+    match tail {
+        Some(e) if has_return(&Stmt::Expr(e.clone(), None)) && !matches!(e, Expr::Return(_)) => {
             return Err((e.span(), VALUE_HINT));
         }
-        Some(e) => Some(quote!(#e)),
-        None => None,
-    };
-    let value = match value {
-        Some(v) => quote!(if #done { #result } else { #v }),
-        None => quote!(#result),
-    };
+        Some(Expr::Return(r)) => all.push(syn::parse_quote!(#r;)),
+        Some(e) => all.push(syn::parse_quote_spanned!(e.span()=> #result = #e;)),
+        None => {}
+    }
+    let stmts = rewrite(&all, &names, false)?;
     Ok(syn::parse_quote_spanned! {body.span()=> {
         let mut #result = <#ty as ::core::default::Default>::default();
         let mut #done = false;
         #(#stmts)*
-        #value
+        #result
     }})
 }
 

@@ -91,7 +91,7 @@ fn keep_read(
         let o = arm.results[k];
         let scalar = arm.scalar[o.index()];
         if !scalar {
-            arm.by_ref.insert(o);
+            arm.borrowed_results.insert(o);
         }
         borrowed.push((local.clone(), *result, scalar));
     }

@@ -341,6 +341,12 @@ pub struct Region<'g> {
     /// The values a local holds by reference (a branch arm's result, in its
     /// reverse sweep).
     pub by_ref: HashSet<NodeId>,
+    /// A branch arm's results that its reverse sweep reads borrowed from
+    /// the branch's result (`let t = &t_1;`): references there only, the
+    /// arm's forward has them as values.
+    pub borrowed_results: HashSet<NodeId>,
+    /// Whether the reverse sweep is being written (see `borrowed_results`).
+    pub reversing: std::cell::Cell<bool>,
     /// A product computed into a loop's spare buffer, by the spare's name.
     pub spares: HashMap<NodeId, Ident>,
     /// The decisions of the reverse sweep, in order.
@@ -418,6 +424,8 @@ impl<'g> Region<'g> {
             dot_adds: HashMap::new(),
             plain: HashSet::new(),
             by_ref,
+            borrowed_results: HashSet::new(),
+            reversing: std::cell::Cell::new(false),
             spares: HashMap::new(),
             reverse: Vec::new(),
             acc_into: HashMap::new(),
@@ -510,7 +518,9 @@ impl<'g> Region<'g> {
     /// a value whose buffer was given away by its kept shape, everything
     /// else borrowed.
     pub fn operand(&self, params: &[crate::ast::Param], id: NodeId) -> Operand {
-        if self.by_ref.contains(&id) {
+        if self.by_ref.contains(&id)
+            || (self.reversing.get() && self.borrowed_results.contains(&id))
+        {
             return Operand::Ref(self.name(id).clone());
         }
         if self.given.contains_key(&id) {
@@ -536,7 +546,10 @@ impl<'g> Region<'g> {
     pub fn holds_ref(&self, id: NodeId) -> bool {
         match self.node(id) {
             Node::Input(j) => matches!(self.inputs[*j].operand, Operand::Ref(_)),
-            _ => self.by_ref.contains(&id),
+            _ => {
+                self.by_ref.contains(&id)
+                    || (self.reversing.get() && self.borrowed_results.contains(&id))
+            }
         }
     }
 
