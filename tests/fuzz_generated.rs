@@ -1553,43 +1553,34 @@ fn f0055_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0056(p0: Array2<f64>, p1: &Array2<f64>) -> Array2<f64> {
+fn f0056(p0: Array2<f64>, p1: &Array2<f64>, labels: &[usize]) -> f64 {
     let mut t1 = if p0[[1, 0]] < -0.5183 {
         p1 / (p1 * p1 + 2.0)
     } else {
         p1.dot(p1)
     };
-    let t2 = array![[0.25_f64], [-0.75]];
-    let mut t3 = ((&t2 - &t1).iter().sum::<f64>()).tanh();
-    for r in p1.columns() {
-        t3 += (t1.iter().sum::<f64>());
+    let mut t2 = sum(&(&p0 / &(square(&p0) + 0.5)));
+    for (i, &l) in labels.iter().enumerate() {
+        t2 += (logsumexp(&(0.75 - &(p1.row(i)))));
     }
-    let (n1, m1) = p0.dim();
-    t1 = (p0[[0, m1 / 2]]) * (&t1 / &(&t1 * &t1 + 2.0));
-    let t5 = {
-        let t4 = relu(t3);
-        tanh(&t1.view().permuted_axes([1, 0]))
-    };
-    let t6 = exp2(&t5);
-    let t7 = p1;
-    t5
+    let t3 = sigmoid(&(&(t1.row(0)) + ((square(t2) + 0.5).log(square(t2) + 1.5))));
+    let t4 = (p1.index_axis(Axis(0), 0)).map(|&u| u / 0.1);
+    t1 *= &((sigmoid(&(&t4 + t2))).mapv(|z| (abs(z)).sin()));
+    logsumexp(&t3) + t4.mean().unwrap()
 }
 
 #[test]
 fn f0056_gradcheck() {
-    let mut s = 1234938529u64;
+    let mut s = 1544232980u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
+    let labels: &[usize] = &[1, 1];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up: Array2<f64> = random((2, 2), &mut s);
-    let (value, grads) = f0056_backward(p0.clone(), &p1, &up);
-    assert_eq!(value, f0056(p0.clone(), &p1));
+    let (value, grads) = f0056_backward(p0.clone(), &p1, labels, 1.0);
+    assert_eq!(value, f0056(p0.clone(), &p1, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0056_backward(p0.clone(), p1, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0056_backward(p0.clone(), p1, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0057(grad: &Array2<f32>, d_p0: &Array1<f32>, d_t1: &Array2<f32>, y_1: &Array1<f32>) -> (f32, f32) {
@@ -1981,26 +1972,34 @@ fn f0070_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0071(p0: ArrayView1<f64>) -> f64 {
-    let t1 = &(p0.hypot(-1.5 * -1.5 + 0.5)) - &p0;
-    let t1 = &p0;
-    let t3 = {
-        let t2 = tanh(&p0);
-        t1.dot(&t2)
+fn f0071(x: ArrayView1<f64>) -> Array1<f64> {
+    let d_x = &(x.hypot(-1.5 * -1.5 + 0.5)) - &x;
+    let d_x = &x;
+    let out_1 = {
+        let t2 = tanh(&x);
+        (&t2 / 0.25).dot(&t2)
     };
-    let t4 = t3.min(1.25);
-    t3 + t4
+    let t4 = if mean(&x) >= 0.0371 {
+        abs(d_x)
+    } else {
+        d_x.mapv(|e| e / (square(e) + 2.0))
+    };
+    t4
 }
 
 #[test]
 fn f0071_gradcheck() {
-    let mut s = 1181580694u64;
-    let p0: Array1<f64> = random(2, &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0071_backward(p0.view(), 1.0);
-    assert_eq!(value, f0071(p0.view()));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0071_backward(p0.view(), 1.0)).unwrap();
+    let mut s = 1256962356u64;
+    let x: Array1<f64> = random(2, &mut s);
+    let (x,) = std::hint::black_box((x,));
+    let up: Array1<f64> = random(2, &mut s);
+    let (value, grads) = f0071_backward(x.view(), &up);
+    assert_eq!(value, f0071(x.view()));
+    assert_eq!(grads.x.shape(), x.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(x.clone(),), |(x,)| f0071_backward(x.view(), &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0072(p0: Array2<f32>) -> f32 {
@@ -2183,14 +2182,14 @@ fn f0079(p0: f64, p1: Array2<f64>, p2: &Array2<f64>, p3: &Array1<f64>) -> f64 {
     for i in 0..n1 {
         t1 += &t2;
     }
-    let _t3 = &p1 + &p1;
-    let t4 = t1.clone();
-    sum(&t2) + t4[[1, 2]]
+    let _t3 = f0033(p0);
+    t1 += &t2;
+    t1.sum() + t2[[0, 2]]
 }
 
 #[test]
 fn f0079_gradcheck() {
-    let mut s = 1671702712u64;
+    let mut s = 1831534218u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((2, 3), &mut s);
@@ -2226,33 +2225,25 @@ fn f0080_gradcheck() {
     gradcheck(&(y_1.clone(), grad.clone(), d_p0.clone()), |(y_1, grad, d_p0)| f0080_backward(y_1, grad, d_p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0081(p0: &Array2<f64>) -> Array2<f64> {
+fn f0081(p0: &Array2<f64>) -> f64 {
     let t1 = p0;
-    let mut t2 = concat(Axis(1), &[t1, p0, t1]);
-    let t3 = &((t1.dot(&t1.t())) * p0) + t1;
-    let mut t4 = t3.clone();
-    let t5 = t3.slice_axis(Axis(1), Slice::from(0..));
-    if t1.mean().unwrap() < 0.4629 {
-        t2 += 1.25;
-    } else {
-        t4 += p0;
-    }
-    sin(p0)
+    let t2 = concat(Axis(1), &[t1, p0, t1]);
+    let t3 = &(&(exp(t1)) * t1) + t1;
+    let t4 = backprop::ops::relu(&t2);
+    let t3 = t3.clone();
+    let t5 = t4.slice_axis(Axis(1), Slice::from(2..));
+    t1[[0, 0]] + mean(&t2) + t4[[0, 4]] + t3.iter().sum::<f64>() + t5.mean().unwrap() + t2[[0, 8]]
 }
 
 #[test]
 fn f0081_gradcheck() {
-    let mut s = 1951390923u64;
+    let mut s = 134066500u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let up: Array2<f64> = random((1, 3), &mut s);
-    let (value, grads) = f0081_backward(&p0, &up);
+    let (value, grads) = f0081_backward(&p0, 1.0);
     assert_eq!(value, f0081(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(),), |(p0,)| f0081_backward(p0, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0081_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0082(p0: ArrayView2<f32>, p1: &Array2<f32>, p2: &Array2<f32>) -> f32 {
@@ -2386,35 +2377,34 @@ fn f0085_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0086(p0: &Array2<f64>, p1: f64) -> (f64, f64) {
-    let t1 = p0;
-    let t2 = t1;
-    let mut t3 = t1.mean().unwrap();
+fn f0086(d_p0: &Array2<f64>, d_x: f64) -> f64 {
+    let out_1 = d_p0;
+    let out = out_1;
+    let mut x = out_1.mean().unwrap();
     for i in 0..2 {
-        t3 = (-&(p0.row(i))).dot(&p0.row(i));
+        x = (-&(d_p0.row(i))).dot(&d_p0.row(i));
     }
-    let (n1, m1) = p0.dim();
+    let (n1, m1) = d_p0.dim();
     let t5 = {
-        let t4 = p0[[0, m1 / 2]];
-        -t4
+        let d_out_1 = d_p0[[0, m1 / 2]];
+        d_out_1 * d_out_1
     };
-    let _t6 = (p0.select(Axis(0), &[0, 0, 0, 0])).select(Axis(0), &[0, 3, 2, 3]);
-    (t3, mean(t2))
+    let t6 = array![[0.0_f64], [0.5], [1.0]];
+    let d_d_x = array![[0.5_f64]];
+    x += d_x;
+    x + t5
 }
 
 #[test]
 fn f0086_gradcheck() {
-    let mut s = 1703181613u64;
-    let p0: Array2<f64> = random((3, 1), &mut s);
-    let p1 = scalar(&mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0086_backward(&p0, p1, (1.0, 0.5));
-    assert_eq!(value, f0086(&p0, p1));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(), p1), |(p0, p1)| f0086_backward(p0, *p1, (1.0, 0.5)))
-        .unwrap();
+    let mut s = 910641829u64;
+    let d_p0: Array2<f64> = random((3, 1), &mut s);
+    let d_x = scalar(&mut s);
+    let (d_p0, d_x,) = std::hint::black_box((d_p0, d_x,));
+    let (value, grads) = f0086_backward(&d_p0, d_x, 1.0);
+    assert_eq!(value, f0086(&d_p0, d_x));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    gradcheck(&(d_p0.clone(), d_x), |(d_p0, d_x)| f0086_backward(d_p0, *d_x, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
 fn f0087(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: &Array2<f64>, p3: &Array2<f64>, c0: &Array2<f64>) -> f64 {
@@ -2422,19 +2412,18 @@ fn f0087(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: &Array2<f64>, p3: &Array2<f6
     let t2 = c0;
     let t3 = (abs(&(0.25 / (square(p2) + 1.0)))).select(Axis(0), &[1, 0, 0, 1]);
     let _t4 = (logsumexp(&t3)).dot(&t3);
-    let (n1, m1) = p1.dim();
-    let t5 = Array2::<f64>::from_shape_vec((m1, n1), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
-    let t6 = if mean(c0) <= -0.5183 {
-        sum(&(square(&(t2.to_shape((1, 6)).unwrap()))))
+    let c1: f64 = 0.5;
+    let t5 = if mean(c0) <= -0.5183 {
+        mean_axis(&((square(&t3)).dot(p3)), Axis(1))
     } else {
-        t1
+        tanh(&(mean_axis(&((square(&t3)).dot(p3)), Axis(1))))
     };
-    t1 + t2[[1, 2]] + t3.iter().sum::<f64>() + t6
+    t1 + mean(t2) + mean(&t3) + t5.sum()
 }
 
 #[test]
 fn f0087_gradcheck() {
-    let mut s = 1461683776u64;
+    let mut s = 634138500u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -2681,42 +2670,36 @@ fn f0095_gradcheck() {
 }
 #[differentiable]
 fn f0096(p0: f64, p1: f64) -> f64 {
-    let mut t1 = if p1 < -0.5183 || p1 > 0.0 {
+    let t1 = if p1 < -0.5183 || p1 > 0.0 {
         p0
     } else {
-        ((p0.cos()) + p0) / (square(p1) + 1.0)
+        (p0 / (square(f64::ceil(p0)) + 1.0)) + p0
     };
-    let mut t2 = if t1 >= 0.0371 && p1 > 0.0 {
-        p1
+    let mut t1 = p1;
+    let t3 = {
+        let t2 = log_sigmoid(t1);
+        t2
+    };
+    let mut t4 = if p0 < 0.4629 {
+        ((t1 - 2.0) + t1) - t3
     } else {
-        t1
+        p0
     };
-    let t4 = {
-        let t3 = t1 - ((t2 - p1) / (square(t2 * p0) + 1.0));
-        square(sigmoid(t2 - t2))
-    };
-    let t5 = f0028(p0);
-    let mut t6 = sigmoid(t5);
-    for i in 0..1 {
-        t2 += t1;
-        t2 = t6;
-        match i % 3 {
-            0 => t6 += t5,
-            1 | 2 => {
-                t1 += t5 + t2;
-            }
-            _ => {}
-        }
-    }
+    let mut t5 = t1 + t3;
     for i in 0..2 {
-        t2 += (log_sigmoid(t1)).tanh();
+        if t4 >= 0.0371 && p1 > 0.0 {
+            break;
+        }
+        t1 += (tanh(t5)).tan();
+        t5 += t4.sin();
     }
-    t1 + t2 + t4 + t5 + t6
+    t4 /= t1.powi(2) + 1.0;
+    t4 + t5
 }
 
 #[test]
 fn f0096_gradcheck() {
-    let mut s = 208563645u64;
+    let mut s = 1723918537u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -2805,30 +2788,30 @@ fn f0099_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0099_backward(p0.clone(), p1, *p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0100(p0: &Array2<f64>, p1: &Array1<f64>) -> f64 {
-    let t1 = p1;
-    let mut t2 = sum(&(concat(Axis(0), &[&(t1 + t1), t1])));
-    for r in p0.rows() {
-        t2 += (((r.dot(p0)).dot(&(r.dot(p0)))).tanh());
+fn f0100(grad: &Array2<f64>, x: &Array1<f64>, labels: &[usize]) -> f64 {
+    let t1_from_t2 = x;
+    let mut t2 = mean(x);
+    for (i, &l) in labels.iter().enumerate() {
+        t2 += (((square((l as f64)) + 1.0).recip()));
     }
-    let c1 = 0.1_f64;
-    let t3 = t1.iter().zip(p1.iter()).map(|(u, v)| (square(*v) + 1.0).recip()).sum::<f64>();
-    let t4 = t3;
-    let t1 = t3;
-    t4 + t1
+    let d_d_x = (square(t2) + 1.0).ln();
+    let _t4 = grad;
+    t2 += (sigmoid(d_d_x)).hypot(-1.5 * -1.5 + 0.5);
+    t1_from_t2.mean().unwrap() + t2 + d_d_x
 }
 
 #[test]
 fn f0100_gradcheck() {
-    let mut s = 700387675u64;
-    let p0: Array2<f64> = random((3, 3), &mut s);
-    let p1: Array1<f64> = random(2, &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0100_backward(&p0, &p1, 1.0);
-    assert_eq!(value, f0100(&p0, &p1));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0100_backward(p0, p1, 1.0)).unwrap();
+    let mut s = 261111168u64;
+    let grad: Array2<f64> = random((3, 3), &mut s);
+    let x: Array1<f64> = random(2, &mut s);
+    let labels: &[usize] = &[0, 0, 2];
+    let (grad, x,) = std::hint::black_box((grad, x,));
+    let (value, grads) = f0100_backward(&grad, &x, labels, 1.0);
+    assert_eq!(value, f0100(&grad, &x, labels));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(grad.clone(), x.clone()), |(grad, x)| f0100_backward(grad, x, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0101(d_t1: &Array2<f64>) -> f64 {
@@ -2879,7 +2862,7 @@ fn f0102_gradcheck() {
 fn f0103(p0: Array1<f64>, p1: f64, p2: Array2<f64>) -> f64 {
     let mut t1 = p1;
     let _t2 = sqrt(&(&p2 * &p2 + 1.0));
-    t1 -= relu(f0033(p1));
+    t1 -= relu(f0028(p1));
     t1 + t1
 }
 
@@ -2900,15 +2883,18 @@ fn f0103_gradcheck() {
 fn f0104(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
     let t2 = {
         let t1 = tan(&(tanh(p1)));
-        &t1 * &(t1.row(1))
+        &(t1.t()) * &t1
     };
-    let t2 = (p1.dot(&t2.t())).select(Axis(1), &[0, 1, 0]);
-    mean(&t2)
+    let t4 = {
+        let t3 = cos(&t2);
+        backprop::ops::recip(&(square(&(t3.slice_axis(Axis(1), Slice::from(1..2)))) + 1.0))
+    };
+    t2[[1, 1]] + sum(&t4)
 }
 
 #[test]
 fn f0104_gradcheck() {
-    let mut s = 1552944690u64;
+    let mut s = 990712261u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -2944,7 +2930,7 @@ fn f0106(p0: &Array2<f64>) -> f64 {
     let t1 = t1.dot(&p0.t());
     let t3 = {
         let t2 = &t1 * p0;
-        ((sigmoid(&t1)).mapv(relu)).dot(p0)
+        (0.25 * &t1).dot(p0)
     };
     sum(&t1) + t3.iter().sum::<f64>()
 }
@@ -3075,7 +3061,7 @@ fn f0110(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
     let t5 = Array1::<f64>::linspace(0.0, 1.0, 3);
     let t6 = array![0.0_f64, 0.5, 1.0];
     for i in 0..3 {
-        t1 -= &(log_softmax(p2));
+        t1 -= t4;
         t4 -= (&t2 * 0.1 + &t5).std(1.0);
         match i % 3 {
             0 => t4 += (&t2 * 0.1 + &t6).std(0.0),
@@ -3106,19 +3092,18 @@ fn f0110_gradcheck() {
 }
 #[differentiable]
 fn f0111(p0: Array2<f64>, p1: &Array2<f64>, p2: Array2<f64>, p3: f64) -> f64 {
-    let t1 = p3 - &p2;
-    let c1: f64 = 2.0;
-    let t2 = match () {
-        _ if p3 > 0.4629 => p3,
-        _ if mean(&p0) >= 0.4629 => mean(&t1),
-        _ => p3,
+    let t1 = p1.to_owned().mapv_into(|u| p3);
+    let t2 = if p3 >= 0.0371 {
+        p1.to_owned()
+    } else {
+        &t1 * p3
     };
-    sum(&t1) + t2
+    sum(&t1) + t2[[0, 0]] + t1.sum()
 }
 
 #[test]
 fn f0111_gradcheck() {
-    let mut s = 1980542652u64;
+    let mut s = 848642736u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
@@ -3163,31 +3148,44 @@ fn f0112_gradcheck() {
         .unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
-fn f0113(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>, c0: &Array2<f64>, labels: &[usize]) -> f64 {
+fn f0113(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     let t1 = p2.hypot(0.5 * 0.5 + 0.5);
     let c1 = 1.5_f64;
     let t1 = powi(&(softmax(&(t1.map(|&v| relu(v))))), 3);
-    let t2 = &(p0.sum_axis(Axis(1))) - &(c0.view().permuted_axes([1, 0]));
-    let mut t3 = f0044(c0);
-    t3 = (1.5 + (f64::tanh(softmax_cross_entropy(&t2, labels)))).powf(t3.sin());
-    t1.sum() + t2.mean().unwrap() + t3
+    let c2: f64 = 1.25;
+    let t2 = &(t1.view().permuted_axes([1, 0])) / (0.5 * 0.5 + 2.0);
+    let (n3, m3) = p0.dim();
+    let t3 = if mean(p2) < 0.0371 {
+        ln(&(square(&((t1.sum()) * c0)) + 1.0))
+    } else {
+        c0 / (square(c0) + 0.5)
+    };
+    let mut t4 = sigmoid((mse(&(t2.to_shape(6).unwrap()), &(&(t2.to_shape(6).unwrap()) * 0.5))));
+    let mut n4 = 0;
+    loop {
+        t4 = t4 * 0.5 + (((tanh(&t3)).dot(&(sin(&t1)))).mean().unwrap());
+        n4 += 1;
+        if n4 >= 2 || t4.abs() < 0.5183 {
+            break;
+        }
+    }
+    sum(&t1) + mean(&t2) + t3.sum() + t4 + mean(c0)
 }
 
 #[test]
 fn f0113_gradcheck() {
-    let mut s = 2070416555u64;
+    let mut s = 1193433129u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let c0: Array2<f64> = random((3, 3), &mut s);
-    let labels: &[usize] = &[0, 2, 2];
     let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0113_backward(&p0, &p1, &p2, &c0, labels, 1.0);
-    assert_eq!(value, f0113(&p0, &p1, &p2, &c0, labels));
+    let (value, grads) = f0113_backward(&p0, &p1, &p2, &c0, 1.0);
+    assert_eq!(value, f0113(&p0, &p1, &p2, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0113_backward(p0, p1, p2, &c0, labels, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0113_backward(p0, p1, p2, &c0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0114(p0: Array2<f64>, p1: &Array2<f64>) -> (f64, f64) {
@@ -3210,43 +3208,48 @@ fn f0114_gradcheck() {
         .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0114_backward(p0.clone(), p1, (1.0, 0.5)))
         .unwrap();
 }
-#[differentiable(wrt(p0, p1))]
-fn f0115(p0: &Array1<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let mut t1 = (sin(p1)).mean().expect("not empty");
-    let t2 = array![[0.0_f64, 0.5, 1.0]];
+#[differentiable(wrt(w, d_t1))]
+fn f0115(w: &Array1<f64>, d_t1: &Array2<f64>, d_x: &Array2<f64>) -> f64 {
+    let mut x_from_out = (sin(d_t1)).mean().expect("not empty");
+    let d_out = array![[0.0_f64, 0.5, 1.0]];
     for i in 0..3 {
-        t1 += t1 * t1;
+        x_from_out += x_from_out * x_from_out;
     }
-    let mut t3 = sum(&(softmax(&((cos(p1)).select(Axis(0), &[0])))));
+    let mut out = sum(&(softmax(&((cos(d_t1)).select(Axis(0), &[0])))));
     let mut n1 = 0;
     loop {
-        t3 -= (((square((f0096(sigmoid(t1), t1.tanh())).tanh()) + 0.5).ln()));
-        t1 += (-p0).dot(p0);
+        x_from_out += out;
+        out += (mean(&(tanh(&(d_t1 - w)))));
         n1 += 1;
-        if n1 >= 3 {
+        if n1 >= 3 || out.abs() > 0.0371 {
             break;
         }
     }
-    let _t4 = (t1 + t1) + 0.25;
-    let t3 = (tanh(t1)).tan();
-    let t5 = array![[0.0_f64, 0.5, 1.0]];
-    let _t6 = backprop::ops::abs(&(p0 * (t1.min(t3))));
-    let t7 = t3;
-    t3 + t7
+    let x_from_out = ((concat(Axis(0), &[d_x, d_x])).mapv_into(|v| powi((f0034(v)).tanh(), 3))).mapv(|v: f64| {
+        if v > 0.0371 {
+            f0045(square(v * v))
+        } else {
+            (square(v - v) + 0.5).ln()
+        }
+    });
+    let grad_1 = x_from_out.dot(&d_x.t());
+    let grad_1 = &x_from_out * d_x;
+    let t5 = softmax(&(d_x.index_axis(Axis(0), 0)));
+    grad_1[[0, 2]] + t5.dot(&t5)
 }
 
 #[test]
 fn f0115_gradcheck() {
-    let mut s = 2030075353u64;
-    let p0: Array1<f64> = random(2, &mut s);
-    let p1: Array2<f64> = random((1, 2), &mut s);
-    let c0: Array2<f64> = random((1, 3), &mut s);
-    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
-    let (value, grads) = f0115_backward(&p0, &p1, &c0, 1.0);
-    assert_eq!(value, f0115(&p0, &p1, &c0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0115_backward(p0, p1, &c0, 1.0)).unwrap();
+    let mut s = 1202577535u64;
+    let w: Array1<f64> = random(2, &mut s);
+    let d_t1: Array2<f64> = random((1, 2), &mut s);
+    let d_x: Array2<f64> = random((1, 3), &mut s);
+    let (w, d_t1, d_x,) = std::hint::black_box((w, d_t1, d_x,));
+    let (value, grads) = f0115_backward(&w, &d_t1, &d_x, 1.0);
+    assert_eq!(value, f0115(&w, &d_t1, &d_x));
+    assert_eq!(grads.w.shape(), w.shape());
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    gradcheck(&(w.clone(), d_t1.clone()), |(w, d_t1)| f0115_backward(w, d_t1, &d_x, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0116(p0: ArrayView2<f64>, ws: &[f64]) -> f64 {
@@ -3355,38 +3358,39 @@ fn f0119_gradcheck() {
     gradcheck(&(p0, p1.clone()), |(p0, p1)| f0119_backward(*p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0120(d_x: f64, d_t1: &Array2<f64>, w: &Array2<f64>, y_1: &Array2<f64>) -> f64 {
-    let c1 = 0.75_f64;
-    let (n2, m2) = d_t1.dim();
-    let x = Array2::<f64>::eye(n2);
+fn f0120(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
+    let (n1, m1) = p1.dim();
+    let t1 = Array2::<f64>::from_shape_vec((1, m1), vec![0.0, 0.5, 1.0]).unwrap();
     let t2 = match () {
-        _ if d_x <= -0.5183 || d_x > 0.0 => ((d_t1 + d_t1).dot(y_1)).dot(w),
-        _ if w.mean().unwrap() <= -0.5183 || d_x > 0.0 => d_t1.to_owned(),
-        _ => -(d_t1 * &x),
+        _ if mean(p3) < 0.0371 && p0 > 0.0 => f0096(p0, p0),
+        _ if p2.mean().unwrap() < 0.0371 => f0086(p3, p0),
+        _ => (f0096(p0, p0)).tanh(),
     };
-    let grad_1 = {
-        let x_from_out = ln(&(square(&t2) + 1.0));
-        &x_from_out + w
+    let mut t3 = match p2.len() % 3 {
+        0 => p2 - p2,
+        1 | 2 => p1 + p2,
+        _ => p1.to_owned(),
     };
-    let grad_1 = w - &t2;
-    let d_out_1 = &grad_1 - &grad_1;
-    t2.sum() + grad_1[[0, 2]] + d_out_1.iter().sum::<f64>() + mean(&t2)
+    t3 += 0.1;
+    let c2 = 1.5_f64;
+    let _t4 = (concatenate(Axis(1), &[p2.view(), p2.view()]).unwrap()).map(|&e| e);
+    t2 + t3.iter().sum::<f64>()
 }
 
 #[test]
 fn f0120_gradcheck() {
-    let mut s = 2126834607u64;
-    let d_x = scalar(&mut s);
-    let d_t1: Array2<f64> = random((1, 3), &mut s);
-    let w: Array2<f64> = random((1, 3), &mut s);
-    let y_1: Array2<f64> = random((3, 1), &mut s);
-    let (d_x, d_t1, w, y_1,) = std::hint::black_box((d_x, d_t1, w, y_1,));
-    let (value, grads) = f0120_backward(d_x, &d_t1, &w, &y_1, 1.0);
-    assert_eq!(value, f0120(d_x, &d_t1, &w, &y_1));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.w.shape(), w.shape());
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    gradcheck(&(d_x, d_t1.clone(), w.clone(), y_1.clone()), |(d_x, d_t1, w, y_1)| f0120_backward(*d_x, d_t1, w, y_1, 1.0)).unwrap();
+    let mut s = 1666096701u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((1, 3), &mut s);
+    let p2: Array2<f64> = random((1, 3), &mut s);
+    let p3: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0120_backward(p0, &p1, &p2, &p3, 1.0);
+    assert_eq!(value, f0120(p0, &p1, &p2, &p3));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0120_backward(*p0, p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable(wrt(d_p0, d_x, d_t1, out))]
 fn f0121(d_p0: &Array2<f64>, d_x: f64, d_t1: f64, out: &Array2<f64>, grad: &Array2<f64>) -> f64 {
@@ -3784,27 +3788,28 @@ fn f0134_gradcheck() {
     gradcheck(&(p0, p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0134_backward(*p0, *p1, *p2, p3.view(), &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0135(out: &Array2<f64>) -> f64 {
-    let _t1 = logsumexp(out);
-    let grad_1 = {
-        let t2 = cos(&out.slice(s![0..1;-1, 1..2;-1]));
+fn f0135(p0: &Array2<f64>) -> f64 {
+    let _t1 = logsumexp(p0);
+    let t3 = {
+        let t2 = cos(&p0.slice(s![0..1;-1, 1..2;-1]));
         0.1 / (square(&(&t2 / 2.0)) + 1.0)
     };
-    let grad_1 = -(mean(&(grad_1.broadcast((2, 1)).unwrap()).column(0)));
-    let d_out = grad_1;
-    let t5 = (grad_1 * (grad_1 - out)).mapv(|u| 1.25 - u);
-    grad_1 + d_out + mean(&t5) + sum(out)
+    let t3 = -(mean(&(t3.broadcast((2, 1)).unwrap()).column(0)));
+    let t4 = t3;
+    let c1: f64 = 0.1;
+    let t5 = (sigmoid(&((f0096(t3, t4)) - p0))).map(|&e| (sigmoid(e + e)) - 0.5);
+    t4 + t5.iter().sum::<f64>()
 }
 
 #[test]
 fn f0135_gradcheck() {
-    let mut s = 1035674967u64;
-    let out: Array2<f64> = random((2, 2), &mut s);
-    let (out,) = std::hint::black_box((out,));
-    let (value, grads) = f0135_backward(&out, 1.0);
-    assert_eq!(value, f0135(&out));
-    assert_eq!(grads.out.shape(), out.shape());
-    gradcheck(&(out.clone(),), |(out,)| f0135_backward(out, 1.0)).unwrap();
+    let mut s = 279362597u64;
+    let p0: Array2<f64> = random((2, 2), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0135_backward(&p0, 1.0);
+    assert_eq!(value, f0135(&p0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0135_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0136(p0: &Array1<f64>) -> f64 {
@@ -4265,34 +4270,33 @@ fn f0151_gradcheck() {
     gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0151_backward(*p0, *p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0152(grad: &Array2<f64>, out: &Array2<f64>) -> f64 {
-    let mut t2 = {
-        let t1 = ((softmax(out)).mapv_into(|e| (e.hypot(e.powi(2) + 0.5)) / (square(e) + 0.5))).dot(&out.t());
-        &(out + &(out - out)) - grad
+fn f0152(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
+    let t2 = {
+        let t1 = concat(Axis(0), &[&((p1.column(0)).mapv(f64::tanh))]);
+        log_sigmoid(logsumexp(&t1))
     };
-    let _t3 = &t2;
-    t2 -= grad;
-    let t2 = out.slice(s![0..2, -1..]);
-    let t4 = grad;
-    let t1_from_t2 = if t2[[1, 0]] <= -0.5183 {
-        cos(&(cos(&(tan(&(backprop::ops::tanh(out)))))))
-    } else {
-        grad.dot(&t2)
-    };
-    t2[[1, 0]] + t4.mean().unwrap() + mean(&t1_from_t2)
+    let t3 = f64::log(square(log_sigmoid(t2)) + 1.0, t2.powi(2) + 1.5);
+    let t4 = p0;
+    let c1 = 3.0_f64;
+    let t5 = (f64::ceil(t4.iter().map(|v| (log_sigmoid(c1)) + ((square(c1) + 0.5).ln())).sum::<f64>())).tanh();
+    let t2 = t5;
+    let t6 = array![[0.0_f64], [0.5], [1.0]];
+    let t7 = powi(&(p1 / 3.0), 3);
+    let t8 = &t7 + &(&t7 / (t5.powi(2) + 2.0));
+    t3 + t4.mean().unwrap() + t5 + t2 + sum(&t7) + mean(&t8) + t5
 }
 
 #[test]
 fn f0152_gradcheck() {
-    let mut s = 877316023u64;
-    let grad: Array2<f64> = random((3, 2), &mut s);
-    let out: Array2<f64> = random((3, 1), &mut s);
-    let (grad, out,) = std::hint::black_box((grad, out,));
-    let (value, grads) = f0152_backward(&grad, &out, 1.0);
-    assert_eq!(value, f0152(&grad, &out));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    assert_eq!(grads.out.shape(), out.shape());
-    gradcheck(&(grad.clone(), out.clone()), |(grad, out)| f0152_backward(grad, out, 1.0)).unwrap();
+    let mut s = 874944789u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let p1: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0152_backward(&p0, &p1, 1.0);
+    assert_eq!(value, f0152(&p0, &p1));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0152_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0153(p0: Array2<f32>, p1: &Array2<f32>, p2: &Array2<f32>, p3: ArrayView2<f32>) -> f32 {
@@ -4427,34 +4431,28 @@ fn f0157_gradcheck() {
     gradcheck(&(p0, p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0157_backward(*p0, *p1, p2.view(), *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0158(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array1<f64>, labels: &[usize]) -> f64 {
-    let mut t1 = &(f0081(p1)) - (p1 / 1.5);
-    let t2 = if mean(p1) >= -0.5183 {
-        f0081(&(cos(&t1)))
-    } else {
-        (&(relu(&t1)) + p1).mapv(f64::sin)
-    };
-    let t3 = array![[0.25_f64, 0.25, 1.5]];
-    t1 -= &(&t3 - &((softmax_cross_entropy(&t1, labels)) - &t1));
-    let _t4 = p1;
-    let t5 = p2;
-    t1[[0, 0]] + t2.iter().sum::<f64>() + t5.iter().sum::<f64>()
+fn f0158(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array1<f64>) -> f64 {
+    let t1 = (f0081(p1)) - p2;
+    let t2 = mse(&(sigmoid(p2)), &(sigmoid(&t1)));
+    if t2 >= -0.5183 && t2 > 0.0 {
+        return (t1.dot(&t1)).tanh();
+    }
+    sum(&t1) + t2 + t2
 }
 
 #[test]
 fn f0158_gradcheck() {
-    let mut s = 874224463u64;
+    let mut s = 1143395606u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array1<f64> = random(2, &mut s);
-    let labels: &[usize] = &[1];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0158_backward(&p0, &p1, &p2, labels, 1.0);
-    assert_eq!(value, f0158(&p0, &p1, &p2, labels));
+    let (value, grads) = f0158_backward(&p0, &p1, &p2, 1.0);
+    assert_eq!(value, f0158(&p0, &p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0158_backward(p0, p1, p2, labels, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0158_backward(p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0159(out: f64, d_p0: &Array1<f64>) -> f64 {
@@ -4510,43 +4508,37 @@ fn f0160_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0161(d_out: f64) -> f64 {
-    let mut x_from_out = ((sigmoid(f0123(d_out))) * d_out) * (f64::asinh(d_out * d_out));
-    let mut t3 = {
-        let x = sigmoid(x_from_out);
-        softplus((softplus(x)) * (1.25 * x))
-    };
+fn f0161(grad: f64) -> (f64, f64) {
+    let mut unused = ((f0122(grad, grad, grad)) - grad) * (sin(grad * grad));
     for i in 0..3 {
-        t3 += (x_from_out - x_from_out) * t3;
-        t3 = x_from_out;
+        unused -= sigmoid(f0123(backprop::ops::sigmoid(unused + unused)));
     }
-    for i in (0..1).rev() {
-        if t3 <= 0.4629 {
-            return sigmoid(t3);
-        }
-        x_from_out += d_out;
-    }
-    x_from_out + t3
+    unused *= backprop::ops::recip(square(unused) + 1.0);
+    let t2 = (softplus(unused - unused)) - ((unused - unused) * 1.5);
+    (t2, grad)
 }
 
 #[test]
 fn f0161_gradcheck() {
-    let mut s = 1632044292u64;
-    let d_out = scalar(&mut s);
-    let (d_out,) = std::hint::black_box((d_out,));
-    let (value, grads) = f0161_backward(d_out, 1.0);
-    assert_eq!(value, f0161(d_out));
-    gradcheck(&(d_out,), |(d_out,)| f0161_backward(*d_out, 1.0)).unwrap();
+    let mut s = 181051676u64;
+    let grad = scalar(&mut s);
+    let (grad,) = std::hint::black_box((grad,));
+    let (value, grads) = f0161_backward(grad, (1.0, 0.5));
+    assert_eq!(value, f0161(grad));
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(grad,), |(grad,)| f0161_backward(*grad, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
 fn f0162(p0: f64, p1: f64, p2: f64, p3: &Array2<f64>) -> Array2<f64> {
     let mut t1 = (exp(mean(&(p2 - p3))));
     let mut n1 = 0;
     loop {
-        t1 += (sigmoid(&(2.0 / (square(p3) + 1.0)))).product();
-        t1 -= (sigmoid(((p3 / (p3 * p3 + 1.0)).dot(p3)).sum()));
+        t1 += f0122(f64::tanh(t1), p1, sigmoid(t1));
+        t1 = t1 * 0.5 + (sigmoid(((p3 / (p3 * p3 + 1.0)).dot(p3)).sum()));
         n1 += 1;
-        if n1 >= 2 || t1.abs() < 0.0371 {
+        if n1 >= 2 {
             break;
         }
     }
@@ -4555,7 +4547,7 @@ fn f0162(p0: f64, p1: f64, p2: f64, p3: &Array2<f64>) -> Array2<f64> {
 
 #[test]
 fn f0162_gradcheck() {
-    let mut s = 1677984733u64;
+    let mut s = 2031225529u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -4643,23 +4635,16 @@ fn f0165(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, labels: &[usiz
     let t1 = p2;
     let mut t2 = (sin(&(p1 + p1))).product();
     t2 = sum(&(t2 * t1).row(0));
-    t2 /= (((t2.abs()) * 1.25).hypot(square(t2) + 0.5)).powi(2) + 1.0;
-    let t4 = {
-        let t3 = cos(t2);
-        t1 / (p2 * p2 + 0.5)
-    };
-    let t4 = -((t1 + &t4).dot(&p2.t()));
-    let t5 = if p2.mean().unwrap() <= 0.4629 {
-        p2 * &t4
-    } else {
-        softmax(t1)
-    };
-    t1.sum() + t2 + t4.mean().unwrap() + t5[[0, 1]]
+    t2 /= square(0.75 - (f0081(p2))) + 1.0;
+    t2 += mean(&(ln(&(t1 * t1 + 0.5))));
+    let _t3 = exp(t1.sum());
+    let t4 = (t1 / (t2.powi(2) + 0.5)).slice(s![-1.., ..;-1]).to_owned();
+    t2 + t4.iter().sum::<f64>()
 }
 
 #[test]
 fn f0165_gradcheck() {
-    let mut s = 1395163687u64;
+    let mut s = 2006358067u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
@@ -4673,36 +4658,31 @@ fn f0165_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0165_backward(p0.view(), p1, p2, labels, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
-fn f0166(p0: f64, c0: &Array2<f64>) -> Array2<f64> {
+fn f0166(p0: f64, c0: &Array2<f64>) -> f64 {
     let t2 = {
         let t1 = (c0 - (c0.mean().expect("not empty"))).dot(c0);
         &(&(c0.row(2)) + &(t1.t())) / &(square(&((tanh(&((square(&t1) + 1.0).log(3.0 * 3.0 + 1.5)))).dot(&(sigmoid(c0))))) + 0.5)
     };
-    let t3 = sigmoid((&(c0 / (p0.powi(2) + 0.5)) + &t2).sum());
-    let t4 = &(((sigmoid(&t2)).mapv(|v| {
-        if v > -0.5183 {
-            tanh(t3)
-        } else {
-            v
-        }
-    })) + &t2) - &(logsumexp(c0));
-    let t5 = tanh(t3);
-    t2
+    let (n1, m1) = c0.dim();
+    let t3 = Array::from_elem((n1, 1), -1.5_f64);
+    let t4 = sum(&(&(c0 + &t3) / (square(p0) + 1.0)).row(2));
+    let t6 = {
+        let t5 = sigmoid(&c0.row(1));
+        t4
+    };
+    let t7 = sum(c0);
+    sum(&t2) + t4 + t6 + t7
 }
 
 #[test]
 fn f0166_gradcheck() {
-    let mut s = 1957206057u64;
+    let mut s = 1133175823u64;
     let p0 = scalar(&mut s);
     let c0: Array2<f64> = random((3, 3), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let up: Array2<f64> = random((3, 3), &mut s);
-    let (value, grads) = f0166_backward(p0, &c0, &up);
+    let (value, grads) = f0166_backward(p0, &c0, 1.0);
     assert_eq!(value, f0166(p0, &c0));
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0,), |(p0,)| f0166_backward(*p0, &c0, &up))
-        .unwrap();
+    gradcheck(&(p0,), |(p0,)| f0166_backward(*p0, &c0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0167(p0: &Array1<f64>, p1: &Array2<f64>, p2: f64) -> (f64, f64) {
@@ -4784,20 +4764,24 @@ fn f0169_gradcheck() {
 #[differentiable]
 fn f0170(p0: &Array1<f64>, p1: f64, p2: Array2<f64>, p3: &Array2<f64>) -> f64 {
     let c1 = 0.25_f64;
-    let c2: f64 = 0.1;
-    let t1 = Zip::from(p0).and(p0).map_collect(|&u, &v| f0033(tanh(f0123(tanh(c2 - v)))));
-    let t2 = p3;
-    let t3 = &p2 * ((tanh(&t1)).dot(&(sigmoid(&t1))));
-    let t5 = {
-        let t4 = sigmoid(&t1);
-        sigmoid(&((sigmoid(&((square(&(&t3 * p1)) + 1.0).log(2.0)))).mapv(f0123)))
+    let t2 = {
+        let t1 = Zip::from(p0).and(p0).map_collect(|&a, &b| {
+        if b > 0.4629 {
+            f0033(p1)
+        } else {
+            -b
+        }
+    });
+        &(&(&t1 * p0) + &t1) - p3
     };
-    t3.iter().sum::<f64>() + t5[[0, 0]]
+    let t2 = &t2;
+    let t3 = f0136(p0);
+    t2.sum() + t3 + p3.mean().unwrap()
 }
 
 #[test]
 fn f0170_gradcheck() {
-    let mut s = 80577406u64;
+    let mut s = 444225876u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((1, 2), &mut s);
@@ -4920,45 +4904,42 @@ fn f0173_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0173_backward(p0, *p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0174(grad: Array2<f64>, d_t1: &Array1<f64>, out: &Array2<f64>, y_1: f64, labels: &[usize]) -> f64 {
-    let mut grad_1 = y_1;
-    let (n1, m1) = out.dim();
-    let d_x = match () {
-        _ if grad_1 < 0.0371 && grad_1 > 0.0 => out.to_owned(),
-        _ if out[[0, 0]] >= 0.4629 || grad_1 > 0.0 => ((grad_1 * y_1) + (out * y_1)).mapv(|v| (f64::log(square(y_1.atan2(-2.0 * -2.0 + 0.5)) + 1.0, square(v) + 1.5)) / (square(v) + 2.0)),
-        _ => tanh(out),
+fn f0174(p0: Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
+    let t1 = p3;
+    let (n1, m1) = p2.dim();
+    let t2 = match () {
+        _ if t1 < 0.0371 && t1 > 0.0 => p2.to_owned(),
+        _ if p2[[0, 0]] >= 0.4629 || t1 > 0.0 => ((t1 * p3) + (p2 * p3)).mapv(|v| (f64::log(square(p3.atan2(-2.0 * -2.0 + 0.5)) + 1.0, square(v) + 1.5)) / (square(v) + 2.0)),
+        _ => tanh(p2),
     };
-    let t3 = softplus(&(clamp(d_t1, -0.5, 3.0)));
-    let mut t4 = ((out.mapv(|e| ((3.0 / (square(grad_1) + 1.0)).powi(2) + 1.0).recip())).sum_axis(Axis(0))).sum();
+    let t3 = softplus(&(clamp(p1, -0.5, 3.0)));
+    let mut t4 = ((p2.mapv(|e| ((3.0 / (square(t1) + 1.0)).powi(2) + 1.0).recip())).sum_axis(Axis(0))).sum();
+    let t5 = array![0.25_f64];
     let mut n2 = 0;
-    while n2 < 1 && t4.abs() > 0.5183 {
-        t4 += softmax_cross_entropy(&d_x, labels);
-        t4 -= ((t3.to_shape((2, 1)).unwrap()).mean().unwrap());
+    while n2 < 1 && t4.abs() < 0.0371 {
+        t4 = t4 * 0.5 + ((t3.to_shape((2, 1)).unwrap()).mean().unwrap());
+        t4 += sum(&t2);
         n2 += 1;
     }
-    let t5 = array![2.0_f64, 1.5];
-    let t6 = &t5 * d_t1;
-    let n3 = d_t1.len();
-    let out_1 = Array1::<f64>::zeros(n3);
-    grad_1 /= y_1.powi(2) + 0.5;
-    grad_1 + d_x[[1, 0]] + sum(&t3) + t4 + mean(&t6) + grad.mean().unwrap()
+    let mut t3 = 0.1 - (sqrt(square((t1.tanh()).tan()) + 0.5));
+    t3 += p3;
+    t4 + t3
 }
 
 #[test]
 fn f0174_gradcheck() {
-    let mut s = 878149765u64;
-    let grad: Array2<f64> = random((3, 2), &mut s);
-    let d_t1: Array1<f64> = random(2, &mut s);
-    let out: Array2<f64> = random((2, 1), &mut s);
-    let y_1 = scalar(&mut s);
-    let labels: &[usize] = &[0, 0];
-    let (grad, d_t1, out, y_1,) = std::hint::black_box((grad, d_t1, out, y_1,));
-    let (value, grads) = f0174_backward(grad.clone(), &d_t1, &out, y_1, labels, 1.0);
-    assert_eq!(value, f0174(grad.clone(), &d_t1, &out, y_1, labels));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.out.shape(), out.shape());
-    gradcheck(&(grad.clone(), d_t1.clone(), out.clone(), y_1), |(grad, d_t1, out, y_1)| f0174_backward(grad.clone(), d_t1, out, *y_1, labels, 1.0)).unwrap();
+    let mut s = 1721650707u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let p1: Array1<f64> = random(2, &mut s);
+    let p2: Array2<f64> = random((2, 1), &mut s);
+    let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0174_backward(p0.clone(), &p1, &p2, p3, 1.0);
+    assert_eq!(value, f0174(p0.clone(), &p1, &p2, p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0174_backward(p0.clone(), p1, p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0175(p0: f64, p1: &Array2<f64>) -> (f64, f64) {
@@ -5003,37 +4984,37 @@ fn f0176_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0177(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>) -> (f64, f64) {
-    let t1 = (square(p2.sum()) + 1.0).recip();
-    let t3 = {
-        let t2 = sigmoid(f0123(t1));
-        t2
+fn f0177(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
+    let mut t1 = (square(p2.sum()) + 1.0).recip();
+    let t2 = sigmoid(f0124(t1, t1, p2));
+    let t3 = p2;
+    let (n1, m1) = p2.dim();
+    let t4 = Array2::<f64>::from_shape_vec((n1, n1), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0]).unwrap();
+    t1 -= 2.0;
+    let t1 = &((t2.max(p0)) / &(t3 * t3 + 2.0)) / &(square(t3) + 1.0);
+    let t5 = &(exp(&(tanh(&t1)))) - 1.25;
+    let t7 = {
+        let t6 = t2;
+        f0096(t2, t6)
     };
-    let _t4 = p2;
-    let t1 = t3 / &(square(p2) + 2.0);
-    let t5 = p0;
-    let t5 = t5;
-    (p0, t1.mean().unwrap())
+    t5.sum() + t7 + mean(p1)
 }
 
 #[test]
 fn f0177_gradcheck() {
-    let mut s = 527304234u64;
+    let mut s = 2073538207u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0177_backward(p0, &p1, &p2, (1.0, 0.5));
+    let (value, grads) = f0177_backward(p0, &p1, &p2, 1.0);
     assert_eq!(value, f0177(p0, &p1, &p2));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0177_backward(*p0, p1, p2, (1.0, 0.5)))
-        .unwrap();
+    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0177_backward(*p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
-fn f0178(p0: f64, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
+fn f0178(p0: f64, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>, k0: usize) -> f64 {
     let t1 = c0;
     let t2 = c0.iter().map(|e| {
         if p1 > -0.5183 {
@@ -5042,37 +5023,38 @@ fn f0178(p0: f64, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
             p1 + p1
         }
     }).sum::<f64>();
-    let mut t3 = match p2.len() % 3 {
+    let t3 = match k0 {
         0 => p1.powi(1),
         1 | 2 => (1.5 + (tanh(t2))).powf(t2.tanh()),
-        _ => mse(p2, p2),
+        _ => (p1.powi(1)).cos(),
     };
-    let mut t4 = t1.to_owned();
-    for i in 0..2 {
-        t4.row_mut(i).assign(&(tanh(&t1.row(i))));
-    }
-    let c1 = 0.75_f64;
-    if c0.mean().unwrap() >= 0.0371 {
-        t3 -= 1.25;
-    } else {
-        t4 *= (square(t3) + 0.5).sqrt();
-    }
-    t4 += &(&(c0.mapv(softplus)) / &(square(&(t1 / &(t1 * t1 + 1.0))) + 0.5));
-    t3 + t4.sum() + t4.sum()
+    let (n1, m1) = c0.dim();
+    let t4 = tan(tanh(clamp(t3 - t3, -2.0, 0.5)));
+    let t5 = match k0 {
+        0 => (square(sigmoid(t2))) - t2,
+        1 | 2 => t3,
+        _ => t2,
+    };
+    let t7 = {
+        let t6 = &(sum_axis(t1, Axis(0))) + t2;
+        (tanh(&(c0 / (square(t4) + 0.5)))).product()
+    };
+    mean(t1) + t2 + t3 + t4 + t5 + t7
 }
 
 #[test]
 fn f0178_gradcheck() {
-    let mut s = 844351633u64;
+    let mut s = 1572650638u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let c0: Array2<f64> = random((2, 1), &mut s);
+    let k0: usize = 0;
     let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0178_backward(p0, p1, &p2, &c0, 1.0);
-    assert_eq!(value, f0178(p0, p1, &p2, &c0));
+    let (value, grads) = f0178_backward(p0, p1, &p2, &c0, k0, 1.0);
+    assert_eq!(value, f0178(p0, p1, &p2, &c0, k0));
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0178_backward(*p0, *p1, p2, &c0, 1.0)).unwrap();
+    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0178_backward(*p0, *p1, p2, &c0, k0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0179(p0: f64) -> (f64, f64) {
@@ -5167,29 +5149,26 @@ fn f0182_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0182_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0183(p0: &Array1<f64>, p1: &Array1<f64>) -> (f64, f64) {
-    let t1 = p1.iter().sum::<f64>();
-    let n1 = p1.len();
+fn f0183(y_1: &Array1<f64>, d_out: &Array1<f64>) -> f64 {
+    let t1_from_t2 = d_out.iter().sum::<f64>();
+    let n1 = d_out.len();
     let t2 = Array::from_elem(n1, -1.5_f64);
-    let mut t3 = tan(&(tanh(&(&t2 + p1))));
-    t3 += f0136(p0);
-    (mean(&t3), t3.dot(&t3))
+    let mut unused = tan(&(tanh(&(&t2 + d_out))));
+    unused += d_out;
+    t1_from_t2 + mean(&unused) + sum(y_1)
 }
 
 #[test]
 fn f0183_gradcheck() {
-    let mut s = 1200541641u64;
-    let p0: Array1<f64> = random(3, &mut s);
-    let p1: Array1<f64> = random(2, &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0183_backward(&p0, &p1, (1.0, 0.5));
-    assert_eq!(value, f0183(&p0, &p1));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0183_backward(p0, p1, (1.0, 0.5)))
-        .unwrap();
+    let mut s = 748662174u64;
+    let y_1: Array1<f64> = random(3, &mut s);
+    let d_out: Array1<f64> = random(2, &mut s);
+    let (y_1, d_out,) = std::hint::black_box((y_1, d_out,));
+    let (value, grads) = f0183_backward(&y_1, &d_out, 1.0);
+    assert_eq!(value, f0183(&y_1, &d_out));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    gradcheck(&(y_1.clone(), d_out.clone()), |(y_1, d_out)| f0183_backward(y_1, d_out, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
 fn f0184(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: f64, c0: &Array2<f64>) -> f64 {
@@ -5234,53 +5213,32 @@ fn f0184_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0184_backward(p0, p1.view(), *p2, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0185(p0: &Array1<f64>) -> Array2<f64> {
+fn f0185(p0: &Array1<f64>) -> f64 {
     let mut t2 = {
-        let t1 = 0.5 * (logsumexp(p0));
-        softplus(0.75 - t1)
+        let t1 = (sum(p0)) / (square(mse(p0, p0)) + 1.0);
+        t1
     };
+    let t3 = p0.mean().expect("not empty");
+    let t4 = t3;
     let n1 = p0.len() - 1;
-    for i in 0..n1 {
-        if t2 > 0.0371 {
-            break;
-        }
-        t2 += (p0[i + 1] - p0[i]) * 1.5;
-    }
-    let mut t3 = logsumexp(p0);
-    let mut n2 = 0;
-    while n2 < 4 {
-        t3 -= (logsumexp(p0));
-        n2 += 1;
-    }
-    let _t4 = t3;
-    let mut t5 = (f0122(sigmoid(t3), sigmoid(t3), sigmoid(t3)));
-    let mut n3 = 0;
-    loop {
-        t5 = t5 * 0.5 + ((p0.iter().sum::<f64>()));
-        t3 += t5.cos();
-        n3 += 1;
-        if n3 >= 1 {
-            break;
-        }
-    }
-    let t2 = p0.view().into_shape_with_order((1, 2)).unwrap();
-    let t5 = &t2;
-    sigmoid(t5)
+    let t4 = round((t4 * p0).slice_axis(Axis(0), Slice::from(0..)).sum());
+    let t5 = Array1::<f64>::linspace(0.0, 0.5, 2);
+    let t6 = array![1.5_f64, -1.0];
+    t2 += t3;
+    let mut t7 = p0.mapv(|u| t3 * 0.25);
+    t7 /= (backprop::ops::log_sigmoid(t3 * t4)).powi(2) + 1.0;
+    t2 + t3 + t4 + mean(&t7) + t3
 }
 
 #[test]
 fn f0185_gradcheck() {
-    let mut s = 476033578u64;
+    let mut s = 245097906u64;
     let p0: Array1<f64> = random(2, &mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let up: Array2<f64> = random((1, 2), &mut s);
-    let (value, grads) = f0185_backward(&p0, &up);
+    let (value, grads) = f0185_backward(&p0, 1.0);
     assert_eq!(value, f0185(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(),), |(p0,)| f0185_backward(p0, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0185_backward(p0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1))]
 fn f0186(p0: f64, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
@@ -5297,18 +5255,22 @@ fn f0186(p0: f64, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
             break;
         }
     }
-    t1 += mse(&(exp(&(p1 / 0.75))), p1);
-    let t4 = {
-        let t3 = backprop::ops::sigmoid(f0150(p1));
-        c0 * t3
+    t1 *= sigmoid(f0123(tanh(t1)));
+    let t3 = if t1 < -0.5183 {
+        p1.to_owned()
+    } else {
+        tanh(p1)
     };
-    let t5 = &(c0 / (square(t1) + 1.0)) - (tanh(t1));
-    sum(&t4) + t5[[2, 0]]
+    let t5 = {
+        let t4 = sum(&((relu(&t3)) / (&t3 * &t3 + 2.0)).row(1));
+        mse(&t3, p1)
+    };
+    t3.iter().sum::<f64>() + t5
 }
 
 #[test]
 fn f0186_gradcheck() {
-    let mut s = 1920046117u64;
+    let mut s = 106433828u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let c0: Array2<f64> = random((3, 1), &mut s);
@@ -5350,13 +5312,14 @@ fn f0188(p0: f64, p1: &Array2<f64>, p2: f64, c0: &Array2<f64>) -> f64 {
         let t2 = c0.map(|&u| u + u);
         t2
     };
-    let t3 = (f0101(c0)) * p0;
-    t3
+    let c1: f64 = 1.25;
+    let t3 = (tanh(&(t3.mapv(|u| (f0034(sigmoid(u))).tanh())))) * c0;
+    sum(&t3)
 }
 
 #[test]
 fn f0188_gradcheck() {
-    let mut s = 501900549u64;
+    let mut s = 997645516u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let p2 = scalar(&mut s);
@@ -5368,57 +5331,63 @@ fn f0188_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0188_backward(*p0, p1, *p2, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0189(p0: Array2<f64>) -> Array1<f64> {
+fn f0189(p0: Array2<f64>) -> (f64, f64) {
     let _t1 = sin(&p0);
-    let mut t2 = if p0.mean().unwrap() > 0.4629 {
+    let t2 = if p0.mean().unwrap() > 0.4629 {
         log_sigmoid(&((p0.sum_axis(Axis(1))).dot(&p0)))
     } else {
         tanh(&(log_sigmoid(&((p0.sum_axis(Axis(1))).dot(&p0)))))
     };
-    let _t3 = Zip::from(&p0).and(&p0).map_collect(|&l, &r| abs((square(l) + 1.0).log(2.0)));
+    let _t3 = &p0 - (t2.dot(&t2));
     let (n1, m1) = p0.dim();
-    t2 *= p0[[0, m1 / 2]];
-    let _t4 = mean(&p0);
-    t2
+    let t4 = if sum(&t2) >= 0.0371 {
+        p0.to_owned()
+    } else {
+        (&t2 * &p0) - &t2
+    };
+    let t5 = backprop::ops::exp(&(sigmoid(&t2)));
+    (t5.dot(&t5), p0[[0, 0]])
 }
 
 #[test]
 fn f0189_gradcheck() {
-    let mut s = 2003545513u64;
+    let mut s = 1801177081u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let up: Array1<f64> = random(1, &mut s);
-    let (value, grads) = f0189_backward(p0.clone(), &up);
+    let (value, grads) = f0189_backward(p0.clone(), (1.0, 0.5));
     assert_eq!(value, f0189(p0.clone()));
     assert_eq!(grads.p0.shape(), p0.shape());
     GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(),), |(p0,)| f0189_backward(p0.clone(), &up))
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(),), |(p0,)| f0189_backward(p0.clone(), (1.0, 0.5)))
         .unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0190(p0: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     let mut t2 = {
         let t1 = c0.dot(&c0.t());
-        backprop::ops::log_sigmoid(c0)
+        sigmoid(f0150(p0))
     };
-    let mut t3 = t2.mapv(|e| {
-        if e >= 0.0371 {
-            e / (square(e) + 2.0)
+    let c1: f64 = 0.75;
+    let t3 = c0.to_owned().mapv_into(|e| {
+        if c1 > -0.5183 {
+            e
         } else {
-            (e + 0.1) * e
+            ((e - c1).tanh()) * 0.5
         }
     });
-    t2 *= c0;
-    let _t4 = ln(&(square(c0) + 1.0));
-    t3 += &((c0.dot(&t3.t())).asinh());
-    let t3 = mean(&t3);
-    sum(&t2) + t3 + sum(p0)
+    let t4 = c0;
+    t2 -= 0.5;
+    let (n2, m2) = c0.dim();
+    t2 += c0[[0, m2 - 1]];
+    let t5 = tanh(&t3);
+    let t6 = t3.dot(&t4.t());
+    t2 + t3.mean().unwrap() + t4.mean().unwrap() + t5.sum() + t6[[0, 0]]
 }
 
 #[test]
 fn f0190_gradcheck() {
-    let mut s = 1286082368u64;
+    let mut s = 622228847u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let c0: Array2<f64> = random((1, 2), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -5454,17 +5423,17 @@ fn f0192(p0: &Array2<f64>, p1: Array2<f64>) -> f64 {
         cos(&p1)
     };
     let (n1, m1) = p0.dim();
-    let t3 = p0[[0, m1 / 2]];
-    let t2 = ((f0126(&t2, t3, &t2)).tanh()) * t3;
-    let t3 = t2;
-    let t4 = t3 * t3;
-    let t5 = t3;
-    t4 + t5 + t5
+    let mut t3 = p0[[0, m1 / 2]];
+    let t2 = (p0.mapv(|e| t3)) + t3;
+    let t4 = t2.clone();
+    let t5 = t4.column(0);
+    t3 += 1.5;
+    mean(&t4) + logsumexp(&t5) + sum(p0)
 }
 
 #[test]
 fn f0192_gradcheck() {
-    let mut s = 1259314848u64;
+    let mut s = 1236953215u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -5648,42 +5617,36 @@ fn f0198_gradcheck() {
     gradcheck(&(p0,), |(p0,)| f0198_backward(*p0, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0199(p0: Array1<f64>, p1: f64, p2: &Array1<f64>, k0: usize) -> f64 {
-    let mut t1 = (&p0 * 1.5) - 0.5;
-    if mean(&p0) >= -0.5183 {
-        t1 += f64::tanh(p1);
-    } else {
-        t1 += f0136(&p0);
+fn f0199(x: Array1<f64>, grad: f64, w: &Array1<f64>) -> f64 {
+    let mut t1 = (&x * 1.5) - 0.5;
+    if mean(&x) >= -0.5183 {
+        t1 += f64::tanh(grad);
+    } else if w.iter().sum::<f64>() <= 0.0371 {
+        t1 += f0183(&(sigmoid(&t1)), w);
     }
-    let t2 = &t1;
-    let mut t3 = match p2.len() {
-        0 => &p0 + &t1,
-        1 | 2 => softmax(t2),
-        _ => t1.to_owned(),
-    };
-    let t4 = if logsumexp(&t3) > 0.4629 {
-        (p2 * p2).select(Axis(0), &[0, 0, 1, 0])
-    } else {
-        sigmoid(&((p2 * p2).select(Axis(0), &[0, 0, 1, 0])))
-    };
-    t3 -= mse(&(sigmoid(&(t1.slice(s![1..;2])))), &(sigmoid(&(&(t1.slice(s![1..;2])) * 0.5))));
-    t3 += sum(&(((sigmoid(&t1)).dot(&(tanh(&t3)))) - &(p0.mapv(|z| z * p1))));
-    t3.dot(&t3) + logsumexp(&t4)
+    let t1_from_t2 = t1.clone();
+    t1 += w.mean().unwrap();
+    t1 /= &(square(&(&t1_from_t2 + 1.25)) + 1.0);
+    let n1 = w.len() - 1;
+    if x.sum() <= 0.4629 {
+        t1 -= w[n1];
+    }
+    let t1 = 1.25 + w;
+    t1_from_t2.sum() + mean(&t1) + logsumexp(&t1)
 }
 
 #[test]
 fn f0199_gradcheck() {
-    let mut s = 224703867u64;
-    let p0: Array1<f64> = random(3, &mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array1<f64> = random(2, &mut s);
-    let k0: usize = 1;
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0199_backward(p0.clone(), p1, &p2, k0, 1.0);
-    assert_eq!(value, f0199(p0.clone(), p1, &p2, k0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0199_backward(p0.clone(), *p1, p2, k0, 1.0)).unwrap();
+    let mut s = 1468271524u64;
+    let x: Array1<f64> = random(3, &mut s);
+    let grad = scalar(&mut s);
+    let w: Array1<f64> = random(2, &mut s);
+    let (x, grad, w,) = std::hint::black_box((x, grad, w,));
+    let (value, grads) = f0199_backward(x.clone(), grad, &w, 1.0);
+    assert_eq!(value, f0199(x.clone(), grad, &w));
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.w.shape(), w.shape());
+    gradcheck(&(x.clone(), grad, w.clone()), |(x, grad, w)| f0199_backward(x.clone(), *grad, w, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0200(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
@@ -5734,7 +5697,7 @@ fn f0201_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0201_backward(p0.clone(), p1, p2, *p3, &c0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1, p2))]
-fn f0202(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64, labels: &[usize]) -> f64 {
+fn f0202(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
     let t1 = log_sigmoid(p2 + p2);
     let mut t2 = p1 / (square(p2) + 2.0);
     let (n1, m1) = p1.dim();
@@ -5745,26 +5708,26 @@ fn f0202(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64, labels: &[usize]) -> f6
     };
     if t1 <= 0.0371 && t1 > 0.0 {
         t5 -= 0.1;
-    } else if t5.dot(&t5) < -0.5183 {
-        t2 += softmax_cross_entropy(&p0, labels);
     }
-    let _t6 = &t5 / &(square(&(&t5 * p2)) + 0.5);
-    let t7 = t1;
-    t5.dot(&t5) + t7
+    let t6 = (t5.dot(p1)).dot(&p0);
+    let t8 = {
+        let t7 = sigmoid(&t6);
+        (sigmoid(&(&(&t5 * p2) + &(ln(&(square(&t2) + 0.5)))))).mapv_into(|u| (square(u) + 0.5).powf(u.cos()))
+    };
+    t6.iter().sum::<f64>() + t8[[0, 0]]
 }
 
 #[test]
 fn f0202_gradcheck() {
-    let mut s = 2055533708u64;
+    let mut s = 1350403265u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2 = scalar(&mut s);
-    let labels: &[usize] = &[0, 0, 0];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0202_backward(p0.view(), &p1, p2, labels, 1.0);
-    assert_eq!(value, f0202(p0.view(), &p1, p2, labels));
+    let (value, grads) = f0202_backward(p0.view(), &p1, p2, 1.0);
+    assert_eq!(value, f0202(p0.view(), &p1, p2));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p1.clone(), p2), |(p1, p2)| f0202_backward(p0.view(), p1, *p2, labels, 1.0)).unwrap();
+    gradcheck(&(p1.clone(), p2), |(p1, p2)| f0202_backward(p0.view(), p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0203(p0: f64, p1: &Array1<f64>, p2: f64) -> f64 {
@@ -5773,18 +5736,20 @@ fn f0203(p0: f64, p1: &Array1<f64>, p2: f64) -> f64 {
     let t1 = p2;
     let t3 = p1 + 1.5;
     let n1 = p1.len() - 1;
-    for i in 0..n1 {
-        if t1 > 0.0371 {
-            return ((mse(&t3, &t3))).tanh();
+    let n2 = p1.len();
+    let t4 = Array::from_elem(n2, 2.0_f64);
+    for i in (0..n1).step_by(2) {
+        if (p1[i + 1] - p1[i]) <= -0.5183 && t1 > 0.0 {
+            return mean(&(p1 + &t4));
         }
         t2 += t2 - t2;
     }
-    t2 + t1 + logsumexp(&t3) + t2
+    t1 + t3.dot(&t3)
 }
 
 #[test]
 fn f0203_gradcheck() {
-    let mut s = 595026831u64;
+    let mut s = 519951716u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2 = scalar(&mut s);
@@ -5795,33 +5760,47 @@ fn f0203_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0203_backward(*p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0204(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
-    let (n1, m1) = p1.dim();
-    let t1 = Array1::<f64>::zeros(m1);
-    let mut t2 = &t1 + &((p1 / (square(p2) + 0.5)).index_axis(Axis(0), 0).to_owned());
-    t2 += p2;
-    let c2 = 0.5_f64;
-    let t3 = Zip::from(&(tanh(&(softplus(&(log_softmax(&t2))))))).and(&(tanh(&t2))).map_collect(|&a, &b| b.min(a));
-    let t4 = (powi(p2, 3)) * &t3;
-    let t6 = {
-        let t5 = &(&(relu(&t3)) * &(t3.slice_axis(Axis(0), Slice::from(0..1)))) - &t4;
-        softmax(&t2)
-    };
-    t2 = t6.fract();
-    sum(&t4) + logsumexp(&t6)
+fn f0204(x: f64, d_t1: &Array2<f64>, d_x: f64) -> (f64, f64) {
+    let n1 = d_t1.nrows();
+    let m1 = d_t1.ncols();
+    let t1 = Array2::<f64>::eye(n1);
+    let mut t2 = &t1 * &((softmax(d_t1)).select(Axis(1), &[2, 2, 2]));
+    t2 *= x.clamp(-0.5, 0.5);
+    for i in 0..1 {
+        t2 = log_softmax(&(&(d_t1.row(i)) * &t2));
+        t2 += d_x;
+        match i % 3 {
+            0 => t2 -= &(d_t1.row(i)),
+            1 | 2 => {
+                t2 += &(d_t1.row(i));
+            }
+            _ => {}
+        }
+    }
+    let _t3 = &t2;
+    t2 += d_x;
+    if t2.sum() >= 0.4629 {
+        t2 += x;
+    } else {
+        t2 *= x;
+    }
+    (d_x, d_t1.sum())
 }
 
 #[test]
 fn f0204_gradcheck() {
-    let mut s = 2137932354u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((3, 3), &mut s);
-    let p2 = scalar(&mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0204_backward(p0, &p1, p2, 1.0);
-    assert_eq!(value, f0204(p0, &p1, p2));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0204_backward(*p0, p1, *p2, 1.0)).unwrap();
+    let mut s = 1753223047u64;
+    let x = scalar(&mut s);
+    let d_t1: Array2<f64> = random((3, 3), &mut s);
+    let d_x = scalar(&mut s);
+    let (x, d_t1, d_x,) = std::hint::black_box((x, d_t1, d_x,));
+    let (value, grads) = f0204_backward(x, &d_t1, d_x, (1.0, 0.5));
+    assert_eq!(value, f0204(x, &d_t1, d_x));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(x, d_t1.clone(), d_x), |(x, d_t1, d_x)| f0204_backward(*x, d_t1, *d_x, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
 fn f0205(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array1<f64>) -> f64 {
@@ -5910,64 +5889,69 @@ fn f0207_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0207_backward(p0.view(), p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0208(d_out: f64, d_p0: f64, ws: &[f64]) -> f64 {
-    let x_from_out = d_p0;
-    let out_1 = -d_out;
-    let mut d_out_1 = x_from_out;
-    let mut grad_1 = log_sigmoid(sqrt(square(d_out_1) + 1.0));
+fn f0208(p0: f64, p1: f64, ws: &[f64]) -> f64 {
+    let t1 = p1;
+    let t2 = -p0;
+    let mut t3 = t1;
+    let mut t4 = log_sigmoid(sqrt(square(t3) + 1.0));
     for i in (0..1).rev() {
-        grad_1 -= out_1;
-        d_out_1 += -grad_1;
+        t4 -= t2;
+        t3 += -t4;
     }
-    let mut t5 = (tanh(-out_1));
+    let mut t5 = ((f64::log(square(p1) + 0.5, t2.powi(2) + 1.5)).tanh());
     for (i, &c) in ws.iter().enumerate() {
-        t5 -= ((square(tanh(d_out_1))));
+        t5 -= t3;
     }
-    x_from_out + out_1 + d_out_1 + grad_1 + t5
+    t4 + t5 + p0
 }
 
 #[test]
 fn f0208_gradcheck() {
-    let mut s = 1752224022u64;
-    let d_out = scalar(&mut s);
-    let d_p0 = scalar(&mut s);
+    let mut s = 1737697276u64;
+    let p0 = scalar(&mut s);
+    let p1 = scalar(&mut s);
     let ws: &[f64] = &[0.5];
-    let (d_out, d_p0,) = std::hint::black_box((d_out, d_p0,));
-    let (value, grads) = f0208_backward(d_out, d_p0, ws, 1.0);
-    assert_eq!(value, f0208(d_out, d_p0, ws));
-    gradcheck(&(d_out, d_p0), |(d_out, d_p0)| f0208_backward(*d_out, *d_p0, ws, 1.0)).unwrap();
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0208_backward(p0, p1, ws, 1.0);
+    assert_eq!(value, f0208(p0, p1, ws));
+    gradcheck(&(p0, p1), |(p0, p1)| f0208_backward(*p0, *p1, ws, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0209(w: Array2<f64>, grad: f64) -> Array2<f64> {
-    let mut d_d_x = sum(&(tanh(&((Zip::from(&w).and(&w).map_collect(|&l, &r| softplus(grad))).sum_axis(Axis(0))))));
+fn f0209(p0: Array2<f64>, p1: f64) -> f64 {
+    let mut t1 = sum(&(tanh(&((Zip::from(&p0).and(&p0).map_collect(|&l, &r| softplus(p1))).sum_axis(Axis(0))))));
     let mut n1 = 0;
-    while n1 < 1 && d_d_x.abs() > 0.4629 {
-        d_d_x += ((&(w.ceil()) * (grad.powi(1))).sum());
-        d_d_x -= 1.25 * (backprop::ops::recip(square(grad) + 1.0));
+    while n1 < 1 && t1.abs() < 0.4629 {
+        t1 -= p1;
+        t1 -= ((&(p0.ceil()) * (p1.powi(1))).sum());
         n1 += 1;
     }
-    let t1_from_t2 = d_d_x;
-    let mut x_from_out = t1_from_t2;
-    let _t4 = x_from_out;
-    x_from_out += grad;
-    let d_out_1 = ((d_d_x.max(x_from_out)) / 1.25).clamp(-0.5, 3.0);
-    exp(&w)
+    let t3 = {
+        let t2 = t1;
+        relu(t2 + t2)
+    };
+    let _t4 = (t1 - &p0).to_owned().permuted_axes([1, 0]);
+    let t6 = {
+        let t5 = (t3 / (square(t1) + 0.5)).floor();
+        tan((f0197(sigmoid(t5), p0.to_owned(), p1)).tanh())
+    };
+    let mut t7 = p0.to_owned();
+    for i in 0..t7.nrows() {
+        t7[[i, 1]] += tanh(((p0[[i, 1]]) - t3));
+    }
+    let t8 = t7.clone();
+    sum(&t7) + t8[[0, 1]]
 }
 
 #[test]
 fn f0209_gradcheck() {
-    let mut s = 485386151u64;
-    let w: Array2<f64> = random((3, 2), &mut s);
-    let grad = scalar(&mut s);
-    let (w, grad,) = std::hint::black_box((w, grad,));
-    let up: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0209_backward(w.clone(), grad, &up);
-    assert_eq!(value, f0209(w.clone(), grad));
-    assert_eq!(grads.w.shape(), w.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(w.clone(), grad), |(w, grad)| f0209_backward(w.clone(), *grad, &up))
-        .unwrap();
+    let mut s = 27164996u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let p1 = scalar(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0209_backward(p0.clone(), p1, 1.0);
+    assert_eq!(value, f0209(p0.clone(), p1));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0209_backward(p0.clone(), *p1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0210(d_p0: Array2<f64>, y_1: &Array2<f64>) -> f64 {
@@ -6033,26 +6017,26 @@ fn f0212_gradcheck() {
         .check(&(out, x.clone()), |(out, x)| f0212_backward(*out, x, 1.0))
         .unwrap();
 }
-#[differentiable(wrt(p0, p1, p2))]
-fn f0213(p0: f64, p1: ArrayView2<f64>, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let t1 = (tanh(f0150(p2))).ceil();
-    let t2 = c0.slice(s![0_usize, 0..]);
-    t1 + logsumexp(&t2)
+#[differentiable(wrt(d_t1, d_out, d_p0))]
+fn f0213(d_t1: f64, d_out: ArrayView2<f64>, d_p0: &Array2<f64>, y_1: &Array2<f64>) -> f64 {
+    let mut d_d_x = tanh(&(y_1.dot(d_p0)));
+    d_d_x -= 0.25;
+    d_d_x.sum()
 }
 
 #[test]
 fn f0213_gradcheck() {
-    let mut s = 996397982u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((1, 3), &mut s);
-    let p2: Array2<f64> = random((3, 2), &mut s);
-    let c0: Array2<f64> = random((2, 3), &mut s);
-    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0213_backward(p0, p1.view(), &p2, &c0, 1.0);
-    assert_eq!(value, f0213(p0, p1.view(), &p2, &c0));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0213_backward(*p0, p1.view(), p2, &c0, 1.0)).unwrap();
+    let mut s = 146407887u64;
+    let d_t1 = scalar(&mut s);
+    let d_out: Array2<f64> = random((1, 3), &mut s);
+    let d_p0: Array2<f64> = random((3, 2), &mut s);
+    let y_1: Array2<f64> = random((2, 3), &mut s);
+    let (d_t1, d_out, d_p0, y_1,) = std::hint::black_box((d_t1, d_out, d_p0, y_1,));
+    let (value, grads) = f0213_backward(d_t1, d_out.view(), &d_p0, &y_1, 1.0);
+    assert_eq!(value, f0213(d_t1, d_out.view(), &d_p0, &y_1));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    gradcheck(&(d_t1, d_out.clone(), d_p0.clone()), |(d_t1, d_out, d_p0)| f0213_backward(*d_t1, d_out.view(), d_p0, &y_1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0214(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
@@ -6124,41 +6108,45 @@ fn f0216_gradcheck() {
     gradcheck(&(x.clone(),), |(x,)| f0216_backward(x, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0217(d_p0: &Array1<f64>, out: f64, d_x: f64, grad: &Array2<f64>) -> f64 {
+fn f0217(p0: &Array1<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> Array2<f64> {
     let mut t2 = {
-        let t1_from_t2 = d_x;
-        out
+        let t1 = p2;
+        p1
     };
-    let (n1, m1) = grad.dim();
-    t2 = grad[[n1 - 1, m1 / 2]];
+    let (n1, m1) = p3.dim();
+    t2 = p3[[n1 - 1, m1 / 2]];
     let _t3 = t2;
-    let _t4 = softmax(&(softmax(d_p0)));
+    let _t4 = softmax(&(softmax(p0)));
     for i in (0..2).step_by(2) {
         t2 -= cos(t2);
     }
     let t6 = {
-        let d_out = (square(ln(square(sum(grad)) + 1.0)) + 0.5).ln();
-        ((tan(d_x.tanh())) * t2) + out
+        let t5 = (square(ln(square(sum(p3)) + 1.0)) + 0.5).ln();
+        &((tan(p1.tanh())) / (square(p3) + 2.0)) * p2
     };
-    t2 + t6 + out
+    t6
 }
 
 #[test]
 fn f0217_gradcheck() {
-    let mut s = 569369893u64;
-    let d_p0: Array1<f64> = random(2, &mut s);
-    let out = scalar(&mut s);
-    let d_x = scalar(&mut s);
-    let grad: Array2<f64> = random((1, 3), &mut s);
-    let (d_p0, out, d_x, grad,) = std::hint::black_box((d_p0, out, d_x, grad,));
-    let (value, grads) = f0217_backward(&d_p0, out, d_x, &grad, 1.0);
-    assert_eq!(value, f0217(&d_p0, out, d_x, &grad));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(d_p0.clone(), out, d_x, grad.clone()), |(d_p0, out, d_x, grad)| f0217_backward(d_p0, *out, *d_x, grad, 1.0)).unwrap();
+    let mut s = 246223784u64;
+    let p0: Array1<f64> = random(2, &mut s);
+    let p1 = scalar(&mut s);
+    let p2 = scalar(&mut s);
+    let p3: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let up: Array2<f64> = random((1, 3), &mut s);
+    let (value, grads) = f0217_backward(&p0, p1, p2, &p3, &up);
+    assert_eq!(value, f0217(&p0, p1, p2, &p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0217_backward(p0, *p1, *p2, p3, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0218(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array1<f64>, labels: &[usize]) -> f64 {
+fn f0218(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array1<f64>) -> f64 {
     let mut t1 = p2.to_owned();
     for i in 0..3 {
         t1.column_mut(i).assign(&(&(sin(p3)) * ((p2 * p1).sum())));
@@ -6175,28 +6163,27 @@ fn f0218(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array1<f64>, labels: 
         tanh(&t3)
     };
     let t6 = match () {
-        _ if t3[[2, 1]] < -0.5183 => t5.to_owned(),
-        _ if sum(&t3) <= -0.5183 => exp(&t5),
-        _ => sin(&t5),
+        _ if t1.iter().sum::<f64>() >= 0.0371 => t5.to_owned(),
+        _ if t5.mean().unwrap() < 0.4629 => exp(&t5),
+        _ => backprop::ops::recip(&(square(&(&t5 - p1)) + 1.0)),
     };
-    t5.sum() + t6[[0, 0]]
+    t1.mean().unwrap() + t2.iter().sum::<f64>() + t3.sum() + t5.sum() + t6.sum() + t6[[1, 2]]
 }
 
 #[test]
 fn f0218_gradcheck() {
-    let mut s = 1009280750u64;
+    let mut s = 1034734611u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 3), &mut s);
     let p3: Array1<f64> = random(2, &mut s);
-    let labels: &[usize] = &[1, 1];
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0218_backward(&p0, p1, &p2, &p3, labels, 1.0);
-    assert_eq!(value, f0218(&p0, p1, &p2, &p3, labels));
+    let (value, grads) = f0218_backward(&p0, p1, &p2, &p3, 1.0);
+    assert_eq!(value, f0218(&p0, p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0218_backward(p0, *p1, p2, p3, labels, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0218_backward(p0, *p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0219(p0: f64, p1: f64) -> f64 {
@@ -6230,16 +6217,14 @@ fn f0219_gradcheck() {
 fn f0220(p0: &Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
     let t1 = p3 + p3;
     let t2 = p0;
-    let mut t3 = f0209(sin(&t1), p2);
-    if t3.sum() >= 0.0371 {
-        t3 -= &(softmax(&t3));
-    }
-    mean(t2) + mean(&t3)
+    let t3 = f0197(p2, tanh(&t1), p2);
+    let t1 = (t2.product()) * t2;
+    t2[[0, 0]] + t3 + t1[[0, 1]]
 }
 
 #[test]
 fn f0220_gradcheck() {
-    let mut s = 1292419504u64;
+    let mut s = 680982604u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -6252,7 +6237,7 @@ fn f0220_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0220_backward(p0, *p1, *p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0221(p0: f64, p1: Array2<f64>, p2: &Array1<f64>) -> Array2<f64> {
+fn f0221(p0: f64, p1: Array2<f64>, p2: &Array1<f64>) -> f64 {
     let t1 = p2;
     let t2 = t1;
     let c1 = 0.1_f64;
@@ -6264,27 +6249,25 @@ fn f0221(p0: f64, p1: Array2<f64>, p2: &Array1<f64>) -> Array2<f64> {
         }
     });
     let t4 = 0.75 / (square(&p1) + 1.0);
-    let t5 = f0169(p0);
-    let t3 = logsumexp(p2);
-    t4
+    let t5 = (p1.view().reversed_axes()).to_owned().mapv_into(|v| v);
+    if t1.dot(t1) > 0.4629 {
+        return (&t4 + t2).sum();
+    }
+    t4.mean().unwrap() + t5[[0, 0]]
 }
 
 #[test]
 fn f0221_gradcheck() {
-    let mut s = 1211691926u64;
+    let mut s = 350590788u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array1<f64> = random(2, &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array2<f64> = random((3, 1), &mut s);
-    let (value, grads) = f0221_backward(p0, p1.clone(), &p2, &up);
+    let (value, grads) = f0221_backward(p0, p1.clone(), &p2, 1.0);
     assert_eq!(value, f0221(p0, p1.clone(), &p2));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0221_backward(*p0, p1.clone(), p2, &up))
-        .unwrap();
+    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0221_backward(*p0, p1.clone(), p2, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0222(p0: &Array1<f64>, p1: f64, c0: &Array2<f64>) -> f64 {
@@ -6321,33 +6304,33 @@ fn f0222_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0222_backward(p0, p1, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0223(p0: &Array1<f64>, p1: &Array2<f64>, p2: f64, p3: f64, ws: &[f64]) -> f64 {
+fn f0223(p0: &Array1<f64>, p1: &Array2<f64>, p2: f64, p3: f64) -> f64 {
     let t2 = {
         let t1 = 3.0 - ((square(p2) + 0.5).powf(tanh(p2)));
-        abs(square(p3))
+        (square(f0216(p0)) + 0.5).powf(t1.tanh())
     };
-    let mut t3 = ((0.5 * t2) - p2);
-    for (i, &c) in ws.iter().enumerate() {
-        t3 -= c;
-    }
-    let t4 = t3;
-    t2 + t3 + t4 + p0.dot(p0)
+    let t3 = if t2 <= 0.4629 && p3 > 0.0 {
+        p3
+    } else {
+        softplus(p2)
+    };
+    let _t4 = p3;
+    t2 + t3 + p3
 }
 
 #[test]
 fn f0223_gradcheck() {
-    let mut s = 741881479u64;
+    let mut s = 743481735u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2 = scalar(&mut s);
     let p3 = scalar(&mut s);
-    let ws: &[f64] = &[2.0, 0.5, 0.75];
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0223_backward(&p0, &p1, p2, p3, ws, 1.0);
-    assert_eq!(value, f0223(&p0, &p1, p2, p3, ws));
+    let (value, grads) = f0223_backward(&p0, &p1, p2, p3, 1.0);
+    assert_eq!(value, f0223(&p0, &p1, p2, p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0223_backward(p0, p1, *p2, *p3, ws, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0223_backward(p0, p1, *p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0224(d_t1: Array1<f32>, d_x: f32, out: &Array2<f32>) -> f32 {
@@ -6439,15 +6422,15 @@ fn f0226_gradcheck() {
 fn f0227(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: f64, p3: f64, c0: &Array1<f64>) -> f64 {
     let t2 = {
         let t1 = p0;
-        sigmoid(p3.min(p2))
+        tanh(sin(p3))
     };
-    let t3 = mse(&(softmax(&(c0 - c0))), c0);
-    t2 + t3
+    let _t3 = square(c0);
+    t2
 }
 
 #[test]
 fn f0227_gradcheck() {
-    let mut s = 1698329382u64;
+    let mut s = 1871698126u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let p2 = scalar(&mut s);
@@ -6461,26 +6444,30 @@ fn f0227_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0227_backward(p0, p1.view(), *p2, *p3, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0228(p0: f64, p1: &Array2<f64>, p2: f64) -> Array2<f64> {
+fn f0228(p0: f64, p1: &Array2<f64>, p2: f64) -> Array1<f64> {
     let _t1 = &(softplus(p1)) - (powi(p1, 2));
-    let mut t2 = ((sigmoid(f0161(p2))) + p0) * p2;
-    let mut t3 = t2;
-    let t4 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5]];
-    t3 = ((p2 * t2) * (p2.tanh())) * t2;
-    for i in 0..2 {
-        t2 += fract(t2);
-    }
-    sin(p1)
+    let t2 = 1.5 / (((f0169(p2)) - p2).powi(2) + 1.0);
+    let t4 = {
+        let t3 = (t2 / 0.25) - p1;
+        (sum_axis(&t3, Axis(1))) / (t2.powi(2) + 1.0)
+    };
+    let t5 = if t4.sum() < 0.4629 {
+        t4.view().permuted_axes([0]).to_owned()
+    } else {
+        t4.to_owned()
+    };
+    let t6 = p1 * ((sigmoid(&(&t4 + &t5))).dot(&(sigmoid(&t4))));
+    t4
 }
 
 #[test]
 fn f0228_gradcheck() {
-    let mut s = 412791578u64;
+    let mut s = 699962347u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2 = scalar(&mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array2<f64> = random((2, 3), &mut s);
+    let up: Array1<f64> = random(2, &mut s);
     let (value, grads) = f0228_backward(p0, &p1, p2, &up);
     assert_eq!(value, f0228(p0, &p1, p2));
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -6490,40 +6477,34 @@ fn f0228_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0229(d_out: &Array2<f64>, w: &Array2<f64>, y_1: f64) -> f64 {
+fn f0229(x: &Array2<f64>, d_out: &Array2<f64>, y_1: f64) -> f64 {
     let d_d_x = (sigmoid(y_1)) * (sigmoid(y_1));
-    let mut t2 = sin(d_out);
-    t2 *= &(t2.floor());
-    let t3 = t2.clone();
-    let grad_1 = {
-        let t4 = (((square(d_d_x) + 0.5).powf(d_d_x.tanh())) - &(d_out - &t3)).t().dot(&t3);
-        sum_axis(&((t2.mapv(|v| ln(d_d_x.powi(2) + 0.5))) / (&t3 * &t3 + 1.0)), Axis(1))
+    let mut unused = sin(x);
+    unused *= &(unused.floor());
+    let out_1 = unused.clone();
+    let (n1, m1) = x.dim();
+    let x_from_out = Array2::<f64>::from_shape_vec((2, n1), vec![0.0, 0.5, 1.0, 1.5]).unwrap();
+    let t6 = {
+        let t5 = (tanh(&(((square(d_d_x) + 0.5).powf(d_d_x.tanh())) + &(((sin(&unused)) * 0.1 + &x_from_out).var_axis(Axis(1), 0.0))))).dot(&(cos(&out_1)));
+        ((&out_1 * &out_1).mean().unwrap()).sin()
     };
-    let t1_from_t2 = 0.5 / (square(d_out) + 1.0);
-    let mut d_out_1 = mean(&t3);
-    let mut n1 = 0;
-    loop {
-        d_out_1 = d_out_1 * 0.5 + y_1;
-        n1 += 1;
-        if n1 >= 3 || d_out_1.abs() > 0.5183 {
-            break;
-        }
-    }
-    sum(&t1_from_t2) + d_out_1
+    let d_d_x = t6;
+    let grad_1 = sin(&out_1);
+    d_d_x + mean(&grad_1)
 }
 
 #[test]
 fn f0229_gradcheck() {
-    let mut s = 2050577231u64;
-    let d_out: Array2<f64> = random((2, 2), &mut s);
-    let w: Array2<f64> = random((3, 1), &mut s);
+    let mut s = 1955125457u64;
+    let x: Array2<f64> = random((2, 2), &mut s);
+    let d_out: Array2<f64> = random((3, 1), &mut s);
     let y_1 = scalar(&mut s);
-    let (d_out, w, y_1,) = std::hint::black_box((d_out, w, y_1,));
-    let (value, grads) = f0229_backward(&d_out, &w, y_1, 1.0);
-    assert_eq!(value, f0229(&d_out, &w, y_1));
+    let (x, d_out, y_1,) = std::hint::black_box((x, d_out, y_1,));
+    let (value, grads) = f0229_backward(&x, &d_out, y_1, 1.0);
+    assert_eq!(value, f0229(&x, &d_out, y_1));
+    assert_eq!(grads.x.shape(), x.shape());
     assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.w.shape(), w.shape());
-    gradcheck(&(d_out.clone(), w.clone(), y_1), |(d_out, w, y_1)| f0229_backward(d_out, w, *y_1, 1.0)).unwrap();
+    gradcheck(&(x.clone(), d_out.clone(), y_1), |(x, d_out, y_1)| f0229_backward(x, d_out, *y_1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0230(p0: &Array2<f64>, p1: Array2<f64>) -> f64 {
@@ -6553,18 +6534,18 @@ fn f0231(p0: f64, p1: &Array2<f64>) -> f64 {
     let mut t2 = softplus(p1);
     let mut t3 = &(mean_axis(&(t2.dot(&t2)), Axis(1))) - (mse(&(p1 / &(&t2 * &t2 + 1.0)), &t2));
     t2 *= (tanh(&((tan(&(tanh(p1)))).sum_axis(Axis(1))))).dot(&(sigmoid(&t3)));
-    for i in 0..2 {
+    for i in (0..2).rev() {
         t3 -= p1[[i, 1]];
-        if (p1[[i, 1]]) < 0.4629 {
-            return sum(&(powi(&(tanh(&t2)), 2)));
+        if t2[[0, 0]] < 0.0371 {
+            return (softplus(p0));
         }
     }
-    t2[[1, 1]] + logsumexp(&t3) + mean(&t2)
+    t2[[0, 1]] + logsumexp(&t3)
 }
 
 #[test]
 fn f0231_gradcheck() {
-    let mut s = 447362617u64;
+    let mut s = 369074922u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -6593,66 +6574,56 @@ fn f0232_gradcheck() {
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0232_backward(p0, p1, p2, 1.0)).unwrap();
 }
-#[differentiable(wrt(x))]
-fn f0233(x: &Array2<f64>, d_x: &Array1<f64>, grad: &Array2<f64>, labels: &[usize]) -> f64 {
-    let mut t1_from_t2 = ln(&(square(grad) + 1.0));
-    let out_1 = array![[0.0_f64, 0.5, 1.0]];
-    let _t3 = ((&(cos(&t1_from_t2)) * 0.1 + &out_1).std_axis(Axis(1), 1.0)).select(Axis(0), &[0, 0, 0, 0]);
-    if t1_from_t2[[0, 0]] <= -0.5183 {
-        t1_from_t2 *= grad;
-    } else {
-        t1_from_t2 = relu(&t1_from_t2);
-    }
+#[differentiable(wrt(p0))]
+fn f0233(p0: &Array2<f64>, p1: &Array1<f64>, c0: &Array2<f64>) -> Array1<f64> {
+    let mut t1 = ln(&(square(c0) + 1.0));
+    let _t2 = (c0.iter().sum::<f64>()).mul_add(-1.5, 0.25);
     for i in 0..1 {
-        t1_from_t2 += d_x;
-        t1_from_t2 += &(cos(&t1_from_t2));
-        match i % 3 {
-            0 => t1_from_t2 -= grad,
-            1 | 2 => {
-                t1_from_t2 += &(x.row(i));
-            }
-            _ => {}
-        }
+        t1 += p1;
     }
-    let t4 = &(square(&(x - grad))) + (softmax_cross_entropy(&(abs(&t1_from_t2)), labels));
-    sum(&t1_from_t2) + t4[[1, 2]]
+    if sum(&t1) > -0.5183 {
+        t1 /= &(square(p1) + 1.0);
+    } else {
+        t1 -= &(c0.dot(p1));
+    }
+    t1 -= c0;
+    exp(p1)
 }
 
 #[test]
 fn f0233_gradcheck() {
-    let mut s = 51222420u64;
-    let x: Array2<f64> = random((2, 1), &mut s);
-    let d_x: Array1<f64> = random(3, &mut s);
-    let grad: Array2<f64> = random((1, 3), &mut s);
-    let labels: &[usize] = &[1];
-    let (x, d_x, grad,) = std::hint::black_box((x, d_x, grad,));
-    let (value, grads) = f0233_backward(&x, &d_x, &grad, labels, 1.0);
-    assert_eq!(value, f0233(&x, &d_x, &grad, labels));
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(x.clone(),), |(x,)| f0233_backward(x, &d_x, &grad, labels, 1.0)).unwrap();
+    let mut s = 785944079u64;
+    let p0: Array2<f64> = random((2, 1), &mut s);
+    let p1: Array1<f64> = random(3, &mut s);
+    let c0: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
+    let up: Array1<f64> = random(3, &mut s);
+    let (value, grads) = f0233_backward(&p0, &p1, &c0, &up);
+    assert_eq!(value, f0233(&p0, &p1, &c0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(),), |(p0,)| f0233_backward(p0, &p1, &c0, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0234(d_t1: &Array1<f64>, d_out: &Array2<f64>, d_x: f64) -> Array2<f64> {
-    let t1 = f0185(d_t1);
-    sigmoid(d_out)
+fn f0234(p0: &Array1<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
+    let t1 = f0182(p1);
+    t1
 }
 
 #[test]
 fn f0234_gradcheck() {
-    let mut s = 40036059u64;
-    let d_t1: Array1<f64> = random(2, &mut s);
-    let d_out: Array2<f64> = random((3, 3), &mut s);
-    let d_x = scalar(&mut s);
-    let (d_t1, d_out, d_x,) = std::hint::black_box((d_t1, d_out, d_x,));
-    let up: Array2<f64> = random((3, 3), &mut s);
-    let (value, grads) = f0234_backward(&d_t1, &d_out, d_x, &up);
-    assert_eq!(value, f0234(&d_t1, &d_out, d_x));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(d_t1.clone(), d_out.clone(), d_x), |(d_t1, d_out, d_x)| f0234_backward(d_t1, d_out, *d_x, &up))
-        .unwrap();
+    let mut s = 1262727437u64;
+    let p0: Array1<f64> = random(2, &mut s);
+    let p1: Array2<f64> = random((3, 3), &mut s);
+    let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0234_backward(&p0, &p1, p2, 1.0);
+    assert_eq!(value, f0234(&p0, &p1, p2));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0234_backward(p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0235(p0: f64, c0: &Array2<f64>) -> f64 {
@@ -6663,19 +6634,18 @@ fn f0235(p0: f64, c0: &Array2<f64>) -> f64 {
     let t2 = t2.clone();
     let t2 = c0.dot(&t2);
     let t4 = {
-        let t3 = (square(mean(&(Zip::from(&(tanh(&t2))).and(c0).map_collect(|&a, &b| backprop::ops::recip(square(b) + 1.0))).column(2))) + 0.5).powf(0.25);
-        &((c0.mapv(f64::tanh)).map(|&z| (relu(z)).tanh())) / &(square(c0) + 2.0)
+        let t3 = p0.hypot(0.5 * 0.5 + 0.5);
+        (softmax(&(c0.sum_axis(Axis(1))))).mean().unwrap()
     };
-    let t5 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5], [3.0, 3.5, 4.0]];
-    let t6 = (&(cos(&((sigmoid(&(c0 - &t2))).mapv_into(|e| (e * p0) - (e * e))))) * 0.1 + &t5).var_axis(Axis(0), 0.0);
-    let t7 = log_sigmoid(&(p0 + &t6));
-    let t7 = mse(&(sigmoid(&t7)), &(sigmoid(&t6)));
-    logsumexp(&t6) + t7
+    let t5 = &(softplus(&t2)) / (square(&((exp(&(tanh(&t2)))).dot(c0))) + 1.0);
+    let t6 = t4;
+    let t6 = &t5 - &t2;
+    t5.mean().unwrap() + mean(&t6)
 }
 
 #[test]
 fn f0235_gradcheck() {
-    let mut s = 1572874838u64;
+    let mut s = 495045663u64;
     let p0 = scalar(&mut s);
     let c0: Array2<f64> = random((3, 3), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -6693,13 +6663,13 @@ fn f0236(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>, c0: &Arr
         t1 += &((sum(t3)) + &(p3 * p1));
     }
     let c1 = 3.0_f64;
-    t1 = t1.trunc();
-    t2.mean().unwrap() + sum(t3)
+    t1 = (&(exp(p3)) * &(t3.t())) + &((t2.clamp(-0.5, 3.0)).mapv_into(|u| p1));
+    t2[[1, 0]] + t3.iter().sum::<f64>()
 }
 
 #[test]
 fn f0236_gradcheck() {
-    let mut s = 433335730u64;
+    let mut s = 1590329832u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -6743,51 +6713,50 @@ fn f0237_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0237_backward(*p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0238(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>) -> (f64, f64) {
-    let mut t1 = if p2[[0, 0]] >= -0.5183 {
-        p1
+fn f0238(w: &Array2<f64>, d_out: f64, out: &Array2<f64>) -> f64 {
+    let mut t1 = if out[[0, 0]] >= -0.5183 {
+        d_out
     } else {
-        p1
+        d_out
     };
-    let n1 = p0.nrows();
-    let m1 = p0.ncols();
-    let (n2, m2) = p2.dim();
-    let t2 = Array2::<f64>::ones((n1, m2));
-    let t3 = Array2::<f64>::from_shape_vec((n2, m2), vec![0.0, 0.5]).unwrap();
-    for i in (0..3).rev() {
-        t1 += p1;
+    for i in 0..3 {
+        t1 += d_out;
+        match i % 3 {
+            0 => t1 += (out.product()) * (f0219(d_out, d_out)),
+            1 | 2 => {
+                t1 -= 0.75;
+            }
+            _ => {}
+        }
     }
-    (mean(p2), p2[[0, 0]])
+    t1 + w.iter().sum::<f64>()
 }
 
 #[test]
 fn f0238_gradcheck() {
-    let mut s = 1766188465u64;
-    let p0: Array2<f64> = random((2, 1), &mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array2<f64> = random((2, 1), &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0238_backward(&p0, p1, &p2, (1.0, 0.5));
-    assert_eq!(value, f0238(&p0, p1, &p2));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0238_backward(p0, *p1, p2, (1.0, 0.5)))
-        .unwrap();
+    let mut s = 1266282190u64;
+    let w: Array2<f64> = random((2, 1), &mut s);
+    let d_out = scalar(&mut s);
+    let out: Array2<f64> = random((2, 1), &mut s);
+    let (w, d_out, out,) = std::hint::black_box((w, d_out, out,));
+    let (value, grads) = f0238_backward(&w, d_out, &out, 1.0);
+    assert_eq!(value, f0238(&w, d_out, &out));
+    assert_eq!(grads.w.shape(), w.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    gradcheck(&(w.clone(), d_out, out.clone()), |(w, d_out, out)| f0238_backward(w, *d_out, out, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0239(p0: ArrayView2<f64>, c0: &Array2<f64>) -> f64 {
     let t1 = c0.sum_axis(Axis(0));
     let t1 = &t1;
     let t2 = tan(&(tanh(&((t1 - &p0).map(|&u| u / ((u / 0.75).powi(2) + 1.0))))));
-    let t1 = &(&(t1 - c0) * t1) / (square(t1.sum()) + 2.0);
-    t2[[2, 0]] + t1[[1, 0]] + sum(&p0)
+    let t1 = &((f0182(&(sin(&t2)))) * &(backprop::ops::recip(&(&t2 * &t2 + 1.0)))) / (square(t1.sum()) + 2.0);
+    t2[[2, 0]] + t1.sum() + p0[[0, 0]]
 }
 
 #[test]
 fn f0239_gradcheck() {
-    let mut s = 831759420u64;
+    let mut s = 259839268u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let c0: Array2<f64> = random((2, 1), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -6850,40 +6819,40 @@ fn f0241_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0241_backward(p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0242(y_1: f64, grad: &Array2<f64>, w: f64) -> f64 {
-    let x_from_out = array![[1.5_f64]];
-    let t1_from_t2 = {
-        let t1 = (3.0 / (square(grad) + 1.0)).dot(&grad.t());
-        &(&x_from_out * &(exp(grad))) + ((tanh(&t1)).mapv(f64::tanh))
+fn f0242(p0: f64, p1: &Array2<f64>, p2: f64, ws: &[f64]) -> f64 {
+    let t2 = array![[1.5_f64]];
+    let t3 = {
+        let t1 = (3.0 / (square(p1) + 1.0)).dot(&p1.t());
+        &(&t2 * &(exp(p1))) + ((tanh(&t1)).mapv(f64::tanh))
     };
-    let t1_from_t2 = (square(w) + 1.0).sqrt();
-    let mut x = {
-        let out_1 = ((square(t1_from_t2) + 1.0).sqrt()) * t1_from_t2;
-        (w.ceil()) - out_1
+    let t3 = (square(p2) + 1.0).sqrt();
+    let mut t5 = {
+        let t4 = ((square(t3) + 1.0).sqrt()) * t3;
+        (p2.ceil()) - t4
     };
     let c1: f64 = 0.25;
-    x *= y_1;
-    let t6 = grad;
-    x -= -t1_from_t2;
-    let unused = if x < -0.5183 {
-        t6.to_owned()
-    } else {
-        softplus(&(t6 * t1_from_t2))
-    };
-    t1_from_t2 + x + t6.iter().sum::<f64>() + unused[[0, 2]] + x
+    t5 *= t3.clamp(-1.0, 1.0);
+    let t5 = t5;
+    let mut t6 = sum(&(p1.dot(&p1.t())));
+    for (i, &c) in ws.iter().enumerate() {
+        t6 -= ((f64::fract(t5)));
+    }
+    let t5 = (t6 / ((relu(t3)).powi(2) + 1.0)) * p2;
+    t3 + t6 + t5 + t3
 }
 
 #[test]
 fn f0242_gradcheck() {
-    let mut s = 1985302509u64;
-    let y_1 = scalar(&mut s);
-    let grad: Array2<f64> = random((1, 3), &mut s);
-    let w = scalar(&mut s);
-    let (y_1, grad, w,) = std::hint::black_box((y_1, grad, w,));
-    let (value, grads) = f0242_backward(y_1, &grad, w, 1.0);
-    assert_eq!(value, f0242(y_1, &grad, w));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(y_1, grad.clone(), w), |(y_1, grad, w)| f0242_backward(*y_1, grad, *w, 1.0)).unwrap();
+    let mut s = 84208717u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((1, 3), &mut s);
+    let p2 = scalar(&mut s);
+    let ws: &[f64] = &[0.75];
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0242_backward(p0, &p1, p2, ws, 1.0);
+    assert_eq!(value, f0242(p0, &p1, p2, ws));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0242_backward(*p0, p1, *p2, ws, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0243(p0: &Array2<f64>, p1: f64) -> f64 {
@@ -6942,16 +6911,16 @@ fn f0244_gradcheck() {
 #[differentiable]
 fn f0245(p0: Array2<f64>) -> f64 {
     let t1 = match () {
-        _ if sum(&p0) < 0.0371 => (p0.mapv(f64::sin)).select(Axis(0), &[0, 0, 0, 1]),
-        _ if sum(&p0) >= -0.5183 => sigmoid(&((p0.mapv(f64::sin)).select(Axis(0), &[0, 0, 0, 1]))),
-        _ => sin(&((p0.mapv(f64::sin)).select(Axis(0), &[0, 0, 0, 1]))),
+        _ if sum(&p0) < 0.0371 => (p0.mapv(relu)).select(Axis(1), &[1]),
+        _ if sum(&p0) >= -0.5183 => sigmoid(&((p0.mapv(relu)).select(Axis(1), &[1]))),
+        _ => sin(&((p0.mapv(relu)).select(Axis(1), &[1]))),
     };
     let mut t2 = square(&p0);
     for i in (0..2).rev() {
         t2 -= &(&p0 + &t2);
         t2 = sin(&(&t2 - &t2));
     }
-    let _t3 = t1.dot(&t2);
+    let _t3 = t1.dot(&t1.t());
     let t5 = {
         let t4 = t2.sum();
         t4
@@ -6970,7 +6939,7 @@ fn f0245_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0245_backward(p0.clone(), 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
-fn f0246(p0: f64, p1: &Array2<f64>, p2: &Array1<f64>, p3: &Array2<f64>, c0: &Array1<f64>) -> f64 {
+fn f0246(p0: f64, p1: &Array2<f64>, p2: &Array1<f64>, p3: &Array2<f64>, c0: &Array1<f64>) -> Array2<f64> {
     let t1 = Array::from_elem(3, -1.5_f64);
     let t2 = (Zip::from(c0).and(c0).map_collect(|&u, &v| {
         if v > -0.5183 {
@@ -6979,36 +6948,50 @@ fn f0246(p0: f64, p1: &Array2<f64>, p2: &Array1<f64>, p3: &Array2<f64>, c0: &Arr
             v
         }
     })) + &t1;
-    let c1 = 0.25_f64;
-    let n2 = c0.len() - 1;
-    let mut t2 = (p3 * p3) - (c0[n2]);
-    if sum(p3) >= 0.0371 {
-        t2 = p0 * p3;
-    } else if t2.iter().sum::<f64>() >= -0.5183 || p0 > 0.0 {
-        t2 -= &(log_sigmoid(&t2));
-    }
-    let t2 = &t2;
-    let t3 = p2;
-    let t4 = p3;
-    let t5 = acosh(&(square(t4) + 1.5));
-    t4.sum() + sum(&t5)
+    let t2 = &(3.0 - &t2) / &(square(c0) + 2.0);
+    let t3 = Zip::from(&(tanh(&t2))).and(&(tanh(&t2))).map_collect(|&a, &b| {
+        if b >= 0.0371 {
+            b + b
+        } else {
+            (b.powi(2) + 0.5).powf(a.tanh())
+        }
+    });
+    let t4 = t3.sum();
+    let (n1, m1) = p3.dim();
+    let _t5 = (sigmoid(&((c0 + &t2) - (log_sigmoid(t4))))).mapv(|z| {
+        if p0 > 0.0371 {
+            (((square(z) + 0.5).powf(0.25)) * z) * z
+        } else {
+            powi(p0, 1)
+        }
+    });
+    let t6 = t2.mean().expect("not empty");
+    let t8 = {
+        let t7 = t4;
+        t4
+    };
+    tanh(p1)
 }
 
 #[test]
 fn f0246_gradcheck() {
-    let mut s = 303017943u64;
+    let mut s = 2023221022u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let p2: Array1<f64> = random(3, &mut s);
     let p3: Array2<f64> = random((3, 2), &mut s);
     let c0: Array1<f64> = random(3, &mut s);
     let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let (value, grads) = f0246_backward(p0, &p1, &p2, &p3, &c0, 1.0);
+    let up: Array2<f64> = random((2, 2), &mut s);
+    let (value, grads) = f0246_backward(p0, &p1, &p2, &p3, &c0, &up);
     assert_eq!(value, f0246(p0, &p1, &p2, &p3, &c0));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0246_backward(*p0, p1, p2, p3, &c0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0246_backward(*p0, p1, p2, p3, &c0, &up))
+        .unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0247(p0: &Array1<f32>, c0: &Array2<f32>, ws: &[f32]) -> f32 {
@@ -7129,17 +7112,20 @@ fn f0250_gradcheck() {
 fn f0251(p0: &Array2<f64>, p1: f64, p2: f64) -> f64 {
     let t1 = 2.0 - ((p1 - 2.0) / (square(p1) + 1.0));
     let t2 = p0.product();
-    let t3 = p0.iter().sum::<f64>();
-    let t4 = t2;
-    let _t5 = ((square(t4) + 0.5).powf(sin(t4))) * 0.1;
-    let t6 = t2.max(t3);
-    let t7 = t6;
-    t1 + t2 + t3 + t4 + t6 + t7
+    let mut t3 = t1.sin();
+    let t4 = ((sqrt(square((square(t2) + 0.5).log(3.0 * 3.0 + 1.5)) + 0.5)).powi(2) + 1.0).sqrt();
+    t3 += t4;
+    let t5 = 3.0 * (t4 + t4);
+    let t7 = {
+        let t6 = powi((p0.product()) + t2, 3);
+        backprop::ops::recip(t5.powi(2) + 1.0)
+    };
+    t5 + t7 + t7
 }
 
 #[test]
 fn f0251_gradcheck() {
-    let mut s = 1308579034u64;
+    let mut s = 737915034u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -7200,41 +7186,45 @@ fn f0253_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0253_backward(p0, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2))]
-fn f0254(p0: Array1<f64>, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>, labels: &[usize]) -> f64 {
+#[differentiable(wrt(d_t1, grad, y_1))]
+fn f0254(d_t1: Array1<f64>, grad: f64, y_1: &Array2<f64>, w: &Array2<f64>, labels: &[usize]) -> Array2<f64> {
     let t2 = {
-        let t1 = p1;
-        logsumexp(&(sin(p2)))
+        let t1 = grad;
+        logsumexp(&(sin(y_1)))
     };
-    let c1 = 2.0_f64;
-    let t3 = ((f0219(p1, p1)) * &(c0.t())).mapv(|z| (p1.powi(2) + 0.5).powf(cos(p1)));
-    let mut t3 = p2.dot(&t3);
-    let mut t4 = mean(&t3);
-    let mut n2 = 0;
-    while n2 < 1 {
-        t3 -= &t2;
-        t4 = t4 * 0.5 + (sigmoid((c0 + c0).sum()));
-        n2 += 1;
+    let mut d_out_1 = (sigmoid(&((f0234(&d_t1, w, grad)) + &t2))).iter().zip((tanh(&(y_1.dot(&t2)))).iter()).map(|(&a, &b)| ((square(grad * b) + 0.5).ln()) / (square(b) + 2.0)).sum::<f64>();
+    let d_out = {
+        let t4 = cos(&t2);
+        exp(&t2)
+    };
+    let c1 = 3.0_f64;
+    let mut out = Zip::from(&(tanh(&d_out))).and(&(sigmoid(&d_out))).map_collect(|&u, &v| v * c1);
+    let n2 = d_t1.len() - 1;
+    d_out_1 = cos(d_out_1);
+    if t2.dot(&t2) <= -0.5183 {
+        out += &(&out + &out);
     }
-    let _t5 = (sin(&(tan(&(tanh(c0)))))).dot(&(sigmoid(&t3)));
-    let t6 = (&t3 + &t3) / &(c0 * c0 + 2.0);
-    logsumexp(&t2) + mean(&t3) + t4 + t6.sum()
+    sigmoid(y_1)
 }
 
 #[test]
 fn f0254_gradcheck() {
-    let mut s = 1467833172u64;
-    let p0: Array1<f64> = random(2, &mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array2<f64> = random((3, 3), &mut s);
-    let c0: Array2<f64> = random((3, 3), &mut s);
-    let labels: &[usize] = &[0, 1, 2];
-    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0254_backward(p0.clone(), p1, &p2, &c0, labels, 1.0);
-    assert_eq!(value, f0254(p0.clone(), p1, &p2, &c0, labels));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0254_backward(p0.clone(), *p1, p2, &c0, labels, 1.0)).unwrap();
+    let mut s = 560205770u64;
+    let d_t1: Array1<f64> = random(2, &mut s);
+    let grad = scalar(&mut s);
+    let y_1: Array2<f64> = random((3, 3), &mut s);
+    let w: Array2<f64> = random((3, 3), &mut s);
+    let labels: &[usize] = &[0, 1, 1];
+    let (d_t1, grad, y_1, w,) = std::hint::black_box((d_t1, grad, y_1, w,));
+    let up: Array2<f64> = random((3, 3), &mut s);
+    let (value, grads) = f0254_backward(d_t1.clone(), grad, &y_1, &w, labels, &up);
+    assert_eq!(value, f0254(d_t1.clone(), grad, &y_1, &w, labels));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(d_t1.clone(), grad, y_1.clone()), |(d_t1, grad, y_1)| f0254_backward(d_t1.clone(), *grad, y_1, &w, labels, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0255(grad: f32, x: ArrayView1<f32>, out: &Array1<f32>, d_out: f32) -> Array1<f32> {
@@ -7377,14 +7367,14 @@ fn f0258(p0: f64, c0: &Array2<f64>) -> f64 {
         t2 += t1 / (square(t1) + 1.0);
     }
     let t3 = ln(&(square(&(Zip::from(c0).and(c0).map_collect(|&u, &v| v * v))) + 1.0));
-    let t4 = t2 - t2;
-    let t2 = t3.clone();
-    t4 + t2.sum()
+    let t4 = f0219(t1, p0);
+    let t5 = t3.clone();
+    t2 + t1 + sum(&t3) + t4 + sum(&t5)
 }
 
 #[test]
 fn f0258_gradcheck() {
-    let mut s = 779285525u64;
+    let mut s = 1061256393u64;
     let p0 = scalar(&mut s);
     let c0: Array2<f64> = random((3, 3), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -7414,35 +7404,35 @@ fn f0259_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0260(p0: Array1<f64>, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
+fn f0260(p0: Array1<f64>, p1: &Array1<f64>, p2: &Array2<f64>, ws: &[f64]) -> f64 {
     let n1 = p1.len() - 1;
     let mut t1 = &(sum_axis(p2, Axis(0))) * &(p2 - p2);
-    t1 += (f64::ceil(t1.mean().expect("not empty"))) * 3.0;
+    t1 += &(&(p2.dot(p2)) - &(&(-p2) + 0.75));
     let t3 = {
-        let t2 = (backprop::ops::recip(&(square(&(&t1 - p2)) + 1.0))).dot(p2);
-        p2 - 0.75
+        let t2 = p1 + &p0;
+        &t1 - 0.1
     };
-    let t4 = if p2.iter().sum::<f64>() <= 0.4629 {
-        t3.to_owned()
-    } else {
-        &t3 + &t1
-    };
-    mean(&t3) + sum(&t4)
+    let mut t4 = (Zip::from(p2).and(p2).map_collect(|&a, &b| softplus(a))).mean().unwrap();
+    for (i, &c) in ws.iter().enumerate() {
+        t4 -= (p2[[0, 0]]);
+    }
+    t3.sum() + t4
 }
 
 #[test]
 fn f0260_gradcheck() {
-    let mut s = 1464658453u64;
+    let mut s = 1490295936u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
+    let ws: &[f64] = &[1.5, -1.25, 0.75];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0260_backward(p0.clone(), &p1, &p2, 1.0);
-    assert_eq!(value, f0260(p0.clone(), &p1, &p2));
+    let (value, grads) = f0260_backward(p0.clone(), &p1, &p2, ws, 1.0);
+    assert_eq!(value, f0260(p0.clone(), &p1, &p2, ws));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0260_backward(p0.clone(), p1, p2, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0260_backward(p0.clone(), p1, p2, ws, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0261(grad: &Array1<f64>, d_p0: &Array1<f64>, x: &Array2<f64>, w: &Array2<f64>) -> Array1<f64> {
@@ -7503,26 +7493,44 @@ fn f0262_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0262_backward(p0, p1, p2.view(), p3.clone(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0263(p0: &Array2<f64>, labels: &[usize]) -> f64 {
-    let t1 = tanh(&((concat(Axis(1), &[p0, p0, p0])).mapv(|z: f64| (z.clamp(-2.0, 3.0)).max(z))));
-    let t2 = t1.clone();
-    let mut t2 = ((sum_axis(&t2, Axis(1))).mean().expect("not empty")) / &(&t2 * &t2 + 2.0);
-    t2 += &(sqrt(&(square(&(cosh(&(sigmoid(&t2))))) + 0.5)));
-    let _t3 = t2.clone();
-    let t4 = p0;
-    t2.mean().unwrap() + t4.mean().unwrap()
+fn f0263(p0: &Array2<f64>) -> f64 {
+    let n1 = p0.nrows();
+    let m1 = p0.ncols();
+    let t1 = Array2::<f64>::eye(m1);
+    let mut t2 = tanh(&(p0 + 3.0));
+    t2 += t2.iter().map(|&e| {
+        if e < -0.5183 {
+            f64::tanh((e * e).max(e))
+        } else {
+            sigmoid((square(((e.tanh()).powi(2) + 1.0).sqrt()) + 0.5).powf(2.0))
+        }
+    }).sum::<f64>();
+    let t3 = array![[0.0_f64], [0.5]];
+    let t4 = (&(tanh(&((mse(p0, p0)) * &t2))) * 0.1 + &t3).std_axis(Axis(0), 1.0);
+    let mut t5 = (t2.map(|&u| -u)).mean().unwrap();
+    let mut n2 = 0;
+    while n2 < 1 && t5.abs() < 0.4629 {
+        t5 += (t4.sum());
+        n2 += 1;
+    }
+    let t6 = if t5 < -0.5183 {
+        (t5 / (square(t5) + 2.0)).min(t5)
+    } else {
+        t5
+    };
+    let t4 = t5;
+    t6 + t4 + sum(p0)
 }
 
 #[test]
 fn f0263_gradcheck() {
-    let mut s = 1837216221u64;
+    let mut s = 841655496u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
-    let labels: &[usize] = &[0, 0];
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0263_backward(&p0, labels, 1.0);
-    assert_eq!(value, f0263(&p0, labels));
+    let (value, grads) = f0263_backward(&p0, 1.0);
+    assert_eq!(value, f0263(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0263_backward(p0, labels, 1.0)).unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0263_backward(p0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0264(p0: &Array2<f64>, p1: f64, p2: f64) -> (f64, f64) {
@@ -7534,7 +7542,7 @@ fn f0264(p0: &Array2<f64>, p1: f64, p2: f64) -> (f64, f64) {
         t2 = t2 * 0.5 + p1;
         n1 += 1;
     }
-    let mut t3 = ((p0.product()).max(t2));
+    let mut t3 = (-((p2.powi(2) + 0.5).powf(f64::cos(p1))));
     let mut n2 = 0;
     while n2 < 2 && t3.abs() > 0.4629 {
         t3 += ((0.1 + t2));
@@ -7601,43 +7609,41 @@ fn f0265_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0265_backward(p0, p1, *p2, *p3, &c0, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0266(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: &Array2<f64>, labels: &[usize]) -> (f64, f64) {
-    let t2 = {
+fn f0266(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
+    let mut t2 = {
         let t1 = &(p1.t()) / &(p0 * p0 + 1.0);
         sin(&(sin(&t1)))
     };
     let t4 = {
-        let t3 = &(p1.column(2)) + p3;
-        (t3.sum_axis(Axis(0))) / &(p3 * p3 + 1.0)
+        let t3 = (f0245(p3.to_owned())).tanh();
+        0.75 - &(t2.dot(&t2.t()))
     };
-    let t5 = p3;
-    let mut t7 = {
-        let t6 = p0;
-        0.5 + t6
+    let c1 = 3.0_f64;
+    t2 += 0.25;
+    let t5 = if p0.mean().unwrap() > -0.5183 && p2 > 0.0 {
+        &t4 + 0.25
+    } else {
+        p3 + p3
     };
-    t7 += 0.25;
-    t7 += (sigmoid(&(concat(Axis(1), &[&(&t7 / &(square(&t7) + 0.5)), p1])))).iter().map(|v| (*v).exp()).sum::<f64>();
-    (p3.mean().unwrap(), p1[[0, 0]])
+    let t6 = log_sigmoid(&t5);
+    let t7 = trunc(&t5);
+    t6.sum() + t7.mean().unwrap()
 }
 
 #[test]
 fn f0266_gradcheck() {
-    let mut s = 1999652032u64;
+    let mut s = 960327663u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((3, 3), &mut s);
-    let labels: &[usize] = &[1, 1, 0];
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0266_backward(&p0, &p1, p2, &p3, labels, (1.0, 0.5));
-    assert_eq!(value, f0266(&p0, &p1, p2, &p3, labels));
+    let (value, grads) = f0266_backward(&p0, &p1, p2, &p3, 1.0);
+    assert_eq!(value, f0266(&p0, &p1, p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(), p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0266_backward(p0, p1, *p2, p3, labels, (1.0, 0.5)))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0266_backward(p0, p1, *p2, p3, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0267(p0: f64, c0: &Array2<f64>) -> f64 {
@@ -7714,15 +7720,15 @@ fn f0269(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array1<f64>)
     }
     let t2 = p3;
     let _t3 = t1.mean().unwrap();
-    let c2: f64 = 2.0;
-    let t4 = ((t1.map(|&v| (v.tanh()).tan())).hypot(0.5 * 0.5 + 0.5)).hypot(-1.5 * -1.5 + 0.5);
-    let t5 = t2.iter().map(|&e| 2.0 * e).sum::<f64>();
-    t4.iter().sum::<f64>() + t5 + p1[[1, 0]]
+    let t4 = ((0.75 * p3).iter().zip(t2).map(|(&a, &b)| b).sum::<f64>()).tanh();
+    let t5 = array![[0.0_f64, 0.5]];
+    let _t6 = (p2 * 0.1 + &t5).std(0.0);
+    t2.mean().unwrap() + t4 + mean(p1)
 }
 
 #[test]
 fn f0269_gradcheck() {
-    let mut s = 753491076u64;
+    let mut s = 1069484674u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array2<f64> = random((1, 2), &mut s);
@@ -7852,46 +7858,58 @@ fn f0273_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0273_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0274(p0: f64, p1: f64) -> f64 {
-    let t2 = {
-        let t1 = square(p1);
-        p1
+fn f0274(d_x: f64, x: f64) -> f64 {
+    let out_1 = {
+        let t1 = square(x);
+        x
     };
-    let t4 = {
-        let t3 = ((p1.tanh()).tan()) - t2;
-        p1
+    let out = {
+        let d_out = (out_1 + x) * d_x;
+        x.ceil()
     };
-    let t5 = t2;
-    t4 + t5
+    let d_out_1 = square((f64::tanh(x)).tan());
+    out + d_out_1
 }
 
 #[test]
 fn f0274_gradcheck() {
-    let mut s = 1210867425u64;
-    let p0 = scalar(&mut s);
-    let p1 = scalar(&mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0274_backward(p0, p1, 1.0);
-    assert_eq!(value, f0274(p0, p1));
-    gradcheck(&(p0, p1), |(p0, p1)| f0274_backward(*p0, *p1, 1.0)).unwrap();
+    let mut s = 878110906u64;
+    let d_x = scalar(&mut s);
+    let x = scalar(&mut s);
+    let (d_x, x,) = std::hint::black_box((d_x, x,));
+    let (value, grads) = f0274_backward(d_x, x, 1.0);
+    assert_eq!(value, f0274(d_x, x));
+    gradcheck(&(d_x, x), |(d_x, x)| f0274_backward(*d_x, *x, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0275(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
     let _t1 = p2;
+    let c1: f64 = 1.5;
     let mut t3 = {
-        let t2 = (square(p0)).dot(p0);
-        &(p2 * p1) - (0.75 + &t2)
+        let t2 = p2 - &((p0.map(|&v| v - c1)).mapv(|z| {
+        if z >= 0.4629 {
+            (softplus(z)) / (z.powi(2) + 1.0)
+        } else {
+            (square(z)) + z
+        }
+    }));
+        mean(&(p2 * 3.0).column(0))
     };
-    let t4 = p2 / &(square(&t3) + 2.0);
-    t3 -= &(&(p1 - 0.25) - ((mean(&t4)) + &t3));
-    let _t5 = exp(&(p2 - &t4));
-    let t6 = p1;
-    mean(&t4) + sum(t6) + sum(&t3)
+    let (n2, m2) = p2.dim();
+    let t4 = Array1::<f64>::zeros(n2);
+    let t5 = p1 - &t4;
+    let t7 = {
+        let t6 = p0;
+        &(t6.clamp(-0.5, 3.0)) * t6
+    };
+    let t8 = p0.sum();
+    t3 -= t8;
+    t7[[1, 1]] + t8
 }
 
 #[test]
 fn f0275_gradcheck() {
-    let mut s = 2008077651u64;
+    let mut s = 1258546229u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
@@ -7929,11 +7947,12 @@ fn f0276_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0276_backward(p0.view(), p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0277(p0: f64, p1: Array2<f64>) -> Array2<f64> {
-    let t2 = {
+fn f0277(p0: f64, p1: Array2<f64>) -> f64 {
+    let mut t2 = {
         let t1 = (&p1 - p0).slice_axis(Axis(0), Slice::from(0..)).sum();
-        (backprop::ops::recip(square(t1) + 1.0)).cos()
+        ((t1.powi(2) + 1.0).ln()).atan2(t1.powi(2) + 0.5)
     };
+    t2 = p0;
     let t3 = (-&p1).dot(&p1.t());
     let t4 = &t3;
     let mut t5 = (log_sigmoid(p0));
@@ -7942,24 +7961,19 @@ fn f0277(p0: f64, p1: Array2<f64>) -> Array2<f64> {
         t5 += (sigmoid((t2 + t4).sum()));
         n1 += 1;
     }
-    let t6 = 0.5 - ((sin(t4)).to_owned().reversed_axes());
-    sin(&p1)
+    t2 + t3.iter().sum::<f64>() + t4.sum() + t5 + t2
 }
 
 #[test]
 fn f0277_gradcheck() {
-    let mut s = 397618322u64;
+    let mut s = 1046378038u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0277_backward(p0, p1.clone(), &up);
+    let (value, grads) = f0277_backward(p0, p1.clone(), 1.0);
     assert_eq!(value, f0277(p0, p1.clone()));
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0, p1.clone()), |(p0, p1)| f0277_backward(*p0, p1.clone(), &up))
-        .unwrap();
+    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0277_backward(*p0, p1.clone(), 1.0)).unwrap();
 }
 #[differentiable]
 fn f0278(p0: &Array2<f32>, p1: f32) -> f32 {
@@ -8253,17 +8267,19 @@ fn f0288(p0: f64, p1: f64, c0: &Array2<f64>) -> f64 {
         t1 /= square(p0) + 0.5;
     }
     let t2 = array![0.0_f64, 0.5];
-    let t4 = {
-        let t3 = f0219((p0 + p1).sin(), p1);
-        (t3 - &t1) / (square(&t1) + 1.0)
+    let (n1, m1) = c0.dim();
+    let t4 = Array2::<f64>::from_shape_vec((n1, m1), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
+    let t5 = {
+        let t3 = mean_axis(&((p1 * c0) * (p0 / (square(p1) + 2.0))), Axis(1));
+        (c0 * 0.1 + &t4).std_axis(Axis(1), 1.0)
     };
-    let t4 = t4.clone();
-    t1.iter().sum::<f64>() + logsumexp(&t4) + p0
+    let t6 = clamp(&(softmax(&t5)), -1.0, 3.0);
+    mean(&t5) + logsumexp(&t6)
 }
 
 #[test]
 fn f0288_gradcheck() {
-    let mut s = 2059164731u64;
+    let mut s = 1839929024u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let c0: Array2<f64> = random((2, 3), &mut s);
@@ -8313,28 +8329,18 @@ fn f0289_gradcheck() {
 #[differentiable]
 fn f0290(p0: f64) -> f64 {
     let mut t1 = p0 * p0;
-    t1 -= relu(f0274(t1, t1));
-    let mut t3 = {
-        let t2 = p0 + p0;
-        ((t2 / (p0.powi(2) + 1.0)) * t2) + t1
-    };
-    let mut t4 = t1.cos();
-    let t6 = {
-        let t5 = t4 + t3;
-        t4 / 2.0
-    };
-    if t6 < -0.5183 {
-        t1 += t4;
-    } else if t6 < 0.0371 && t1 > 0.0 {
-        t4 += t6.exp();
-    }
-    t3 = abs(relu(t4));
-    t1 + t3 + t4 + t6 + t4
+    t1 -= floor(p0.hypot(0.5 * 0.5 + 0.5));
+    let t2 = (1.5 + (sigmoid(t1 * p0))).powf(tanh(p0));
+    t1 += t2;
+    let t3 = p0.tanh();
+    let t4 = t1 - t2;
+    t1 /= square(clamp((2.0 / (square(t4) + 1.0)) + 0.75, -2.0, 0.5)) + 0.5;
+    t3 + t4 + p0
 }
 
 #[test]
 fn f0290_gradcheck() {
-    let mut s = 584647464u64;
+    let mut s = 1005943397u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0290_backward(p0, 1.0);
@@ -8346,7 +8352,7 @@ fn f0291(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
     let c1 = 0.25_f64;
     let t1 = &((p2.mapv(|u| {
         if u < 0.4629 {
-            f0219(p1, u)
+            f0274(p1, u)
         } else {
             u - p1
         }
@@ -8489,14 +8495,14 @@ fn f0296_gradcheck() {
 fn f0297(p0: f64, p1: &Array2<f64>) -> f64 {
     let t2 = {
         let t1 = p0.clamp(-1.0, 1.0);
-        sin(p1)
+        fract(p1)
     };
-    mean(&t2)
+    t2[[0, 2]]
 }
 
 #[test]
 fn f0297_gradcheck() {
-    let mut s = 828950132u64;
+    let mut s = 1751967459u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -8623,37 +8629,41 @@ fn f0301_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0301_backward(p0, p1, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0))]
-fn f0302(p0: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let mut t1 = sigmoid((&(p0 / &(square(c0) + 2.0)) - &(relu(&(p0 * c0)))).sum());
+#[differentiable(wrt(grad))]
+fn f0302(grad: &Array2<f64>, y_1: &Array2<f64>) -> (f64, f64) {
+    let mut d_out = ((&(sin(y_1)) / &(square(y_1) + 2.0)) / &(square(&(log_sigmoid(y_1))) + 0.5)).mean().unwrap();
     let mut n1 = 0;
-    while n1 < 4 && t1.abs() < 0.5183 {
-        t1 += 0.75;
-        t1 -= (c0[[0, 0]]);
+    while n1 < 4 && d_out.abs() < 0.5183 {
+        d_out = d_out * 0.5 + ((tanh(y_1)).mean().unwrap());
+        d_out -= (y_1.product()) * d_out;
         n1 += 1;
     }
-    let t2 = c0;
-    let t3 = concat(Axis(1), &[&(c0.dot(&t2.t())), t2]);
-    let (n2, m2) = p0.dim();
-    let mut t4 = (t3.mapv(|e| e)).mapv(f64::exp);
-    let t6 = {
-        let t5 = p0;
-        relu(&((sigmoid(&t4)).mapv_into(|u| backprop::ops::sigmoid(u))))
-    };
-    t4 += &t6;
-    t1 + sum(t2) + t3.sum() + t4.sum() + t6[[0, 1]] + mean(&t4)
+    let c2: f64 = 0.1;
+    d_out -= 0.25;
+    let x = y_1;
+    let (n3, m3) = y_1.dim();
+    let n4 = grad.nrows();
+    let m4 = grad.ncols();
+    let d_x = Array2::<f64>::zeros((n3, m4));
+    let d_out = &(&d_x * &(x.mapv(f64::exp))) - d_out;
+    let d_d_x = &d_out;
+    let t1_from_t2 = d_d_x;
+    (mean(t1_from_t2), d_d_x.sum())
 }
 
 #[test]
 fn f0302_gradcheck() {
-    let mut s = 533787752u64;
-    let p0: Array2<f64> = random((3, 1), &mut s);
-    let c0: Array2<f64> = random((1, 2), &mut s);
-    let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let (value, grads) = f0302_backward(&p0, &c0, 1.0);
-    assert_eq!(value, f0302(&p0, &c0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0302_backward(p0, &c0, 1.0)).unwrap();
+    let mut s = 1730988105u64;
+    let grad: Array2<f64> = random((3, 1), &mut s);
+    let y_1: Array2<f64> = random((1, 2), &mut s);
+    let (grad, y_1,) = std::hint::black_box((grad, y_1,));
+    let (value, grads) = f0302_backward(&grad, &y_1, (1.0, 0.5));
+    assert_eq!(value, f0302(&grad, &y_1));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(grad.clone(),), |(grad,)| f0302_backward(grad, &y_1, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
 fn f0303(p0: ArrayView2<f64>, p1: &Array2<f64>, labels: &[usize]) -> f64 {
@@ -8707,42 +8717,48 @@ fn f0304_gradcheck() {
     gradcheck(&(out,), |(out,)| f0304_backward(*out, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0305(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64, labels: &[usize]) -> f64 {
-    let (n1, m1) = p1.dim();
-    let t1 = if p2 >= -0.5183 {
+fn f0305(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64, labels: &[usize]) -> Array2<f64> {
+    let t1 = array![[0.0_f64, 0.5]];
+    let t2 = Array2::<f64>::from_shape_vec((3, 2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
+    let mut t3 = if p2 >= -0.5183 {
         sin(&(sigmoid(&(p1.mapv(|z| p2)))))
     } else {
-        cos(&(sin(&(sigmoid(&(p1.mapv(|z| p2)))))))
+        tanh(&(sin(&(sigmoid(&(p1.mapv(|z| p2)))))))
     };
-    let mut t2 = 1.5 + p2;
-    let mut t3 = (abs(&(relu(&t1)))).iter().sum::<f64>();
-    let mut n2 = 0;
-    loop {
-        t3 -= (sum(&(p1.mapv(f64::tanh))));
-        t2 += p2;
-        n2 += 1;
-        if n2 >= 2 || t3.abs() < 0.5183 {
-            break;
-        }
-    }
-    let t4 = (sigmoid(t3)).powi(2);
-    let t3 = (tan(&(tanh(p1)))).mean().expect("not empty");
-    sum(&t1) + t2 + t4 + t3 + p1.sum()
+    t3 /= &(p1 * p1 + 0.5);
+    let t3 = p2;
+    let n1 = p0.nrows();
+    let m1 = p0.ncols();
+    let t4 = Array2::<f64>::from_shape_vec((n1, m1), vec![0.0, 0.5]).unwrap();
+    let t5 = if sum(p1) <= -0.5183 {
+        p1.to_owned()
+    } else {
+        &(log_sigmoid(p1)) * t3
+    };
+    let n2 = p1.nrows();
+    let m2 = p1.ncols();
+    let t6 = Array2::<f64>::from_shape_vec((n2, m2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
+    let _t7 = (&(sin(&t5)) * 0.1 + &t6).var_axis(Axis(0), 1.0);
+    tanh(&p0)
 }
 
 #[test]
 fn f0305_gradcheck() {
-    let mut s = 1390649526u64;
+    let mut s = 1047676099u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
-    let labels: &[usize] = &[1, 1, 1];
+    let labels: &[usize] = &[0, 1, 1];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0305_backward(p0.view(), &p1, p2, labels, 1.0);
+    let up: Array2<f64> = random((1, 2), &mut s);
+    let (value, grads) = f0305_backward(p0.view(), &p1, p2, labels, &up);
     assert_eq!(value, f0305(p0.view(), &p1, p2, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0305_backward(p0.view(), p1, *p2, labels, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0305_backward(p0.view(), p1, *p2, labels, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0306(d_x: &Array1<f64>, d_out: &Array2<f64>, out: f64, d_t1: &Array2<f64>) -> f64 {
@@ -8808,60 +8824,73 @@ fn f0308_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0308_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0309(p0: &Array2<f64>, p1: Array2<f64>, p2: Array2<f64>, p3: f64) -> f64 {
-    let t1 = &p2;
-    let t2 = if p2.mean().unwrap() > -0.5183 {
-        &(p2.hypot(square(p3) + 0.5)) + p3
+fn f0309(d_x: &Array2<f64>, out: Array2<f64>, d_t1: Array2<f64>, y_1: f64) -> f64 {
+    let d_d_x = &d_t1;
+    let t2 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5], [3.0, 3.5, 4.0]];
+    let grad_1 = if d_t1.mean().unwrap() > -0.5183 {
+        &(d_t1.hypot(square(y_1) + 0.5)) + y_1
     } else {
-        &(t1.dot(t1)) + p3
+        tanh(d_d_x)
     };
-    mean(t1) + t2[[0, 2]]
+    mean(d_d_x) + grad_1[[1, 1]]
 }
 
 #[test]
 fn f0309_gradcheck() {
-    let mut s = 909625681u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
-    let p1: Array2<f64> = random((2, 3), &mut s);
-    let p2: Array2<f64> = random((3, 3), &mut s);
-    let p3 = scalar(&mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0309_backward(&p0, p1.clone(), p2.clone(), p3, 1.0);
-    assert_eq!(value, f0309(&p0, p1.clone(), p2.clone(), p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0309_backward(p0, p1.clone(), p2.clone(), *p3, 1.0)).unwrap();
+    let mut s = 1413347161u64;
+    let d_x: Array2<f64> = random((3, 2), &mut s);
+    let out: Array2<f64> = random((2, 3), &mut s);
+    let d_t1: Array2<f64> = random((3, 3), &mut s);
+    let y_1 = scalar(&mut s);
+    let (d_x, out, d_t1, y_1,) = std::hint::black_box((d_x, out, d_t1, y_1,));
+    let (value, grads) = f0309_backward(&d_x, out.clone(), d_t1.clone(), y_1, 1.0);
+    assert_eq!(value, f0309(&d_x, out.clone(), d_t1.clone(), y_1));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    gradcheck(&(d_x.clone(), out.clone(), d_t1.clone(), y_1), |(d_x, out, d_t1, y_1)| f0309_backward(d_x, out.clone(), d_t1.clone(), *y_1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0310(p0: &Array1<f64>, p1: ArrayView2<f64>) -> f64 {
-    let mut t1 = (ln(&(square(p0) + 1.0))).sum();
-    let c2: f64 = 1.5;
+fn f0310(y_1: &Array1<f64>, w: ArrayView2<f64>) -> Array2<f64> {
+    let mut t1 = (ln(&(square(y_1) + 1.0))).sum();
     let mut n1 = 0;
-    while n1 < 3 && t1.abs() < 0.0371 {
-        t1 = t1 * 0.5 + (mean(&((p0.dot(&p1)).mapv(|e| (e + e) + e))));
+    while n1 < 3 {
+        t1 = t1 * 0.5 + (((y_1.dot(&w)).map(|&e| ((tanh(e)).powi(2) + 1.0).recip())).sum());
         n1 += 1;
     }
-    let mut t1 = p0 * p0;
-    if logsumexp(&t1) >= 0.0371 {
-        t1 += (clamp(&t1, -0.5, 0.5)).iter().zip(p0.iter()).map(|(l, r)| (*l) * (log_sigmoid(*l))).sum::<f64>();
-    }
-    let t1 = &t1;
-    let _t2 = sum(t1);
-    t1.sum() + logsumexp(t1)
+    let t1 = &w - &w;
+    let _t2 = &w;
+    let n2 = y_1.len() - 1;
+    let t3 = match () {
+        _ if mean(&t1) < 0.4629 => w.to_owned(),
+        _ if sum(y_1) >= 0.0371 => 0.5 + &w,
+        _ => log_softmax(&(&(-&w) / 0.25)),
+    };
+    let n3 = y_1.len() - 1;
+    let t4 = array![[0.0_f64], [0.5], [1.0]];
+    let x_from_out = if t1.sum() <= 0.0371 {
+        y_1.to_owned()
+    } else {
+        softplus(&(powi(&(sin(y_1)), 1)))
+    };
+    t1
 }
 
 #[test]
 fn f0310_gradcheck() {
-    let mut s = 977041331u64;
-    let p0: Array1<f64> = random(3, &mut s);
-    let p1: Array2<f64> = random((3, 1), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0310_backward(&p0, p1.view(), 1.0);
-    assert_eq!(value, f0310(&p0, p1.view()));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0310_backward(p0, p1.view(), 1.0)).unwrap();
+    let mut s = 864433317u64;
+    let y_1: Array1<f64> = random(3, &mut s);
+    let w: Array2<f64> = random((3, 1), &mut s);
+    let (y_1, w,) = std::hint::black_box((y_1, w,));
+    let up: Array2<f64> = random((3, 1), &mut s);
+    let (value, grads) = f0310_backward(&y_1, w.view(), &up);
+    assert_eq!(value, f0310(&y_1, w.view()));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.w.shape(), w.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(y_1.clone(), w.clone()), |(y_1, w)| f0310_backward(y_1, w.view(), &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0311(grad: f64, w: &Array2<f64>, d_out: f64, d_p0: &Array2<f64>) -> f64 {
@@ -8885,7 +8914,7 @@ fn f0311_gradcheck() {
 }
 #[differentiable(wrt(p0, p1))]
 fn f0312(p0: f64, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let mut t1 = (sum(p1)) / 3.0;
+    let t1 = (sum(p1)) / 3.0;
     let (n1, m1) = p1.dim();
     let t2 = Array2::<f64>::from_shape_vec((2, m1), vec![0.0, 0.5]).unwrap();
     let mut t3 = if mean(c0) <= -0.5183 {
@@ -8895,27 +8924,15 @@ fn f0312(p0: f64, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     };
     t3 = softplus(&((p0 * &t3).floor()));
     let t4 = c0;
-    let _t5 = t1 / &(square(&(t4.mapv(|e: f64| {
-        if t1 < 0.4629 {
-            f0219(e, e)
-        } else {
-            e.sin()
-        }
-    }))) + 0.5);
-    for i in 0..2 {
-        t1 += 0.5;
-        t1 += 0.1;
-    }
-    let t7 = {
-        let t6 = (t1 / (t1.powi(2) + 1.0)) / &(c0 * c0 + 0.5);
-        &(powi(&(sigmoid(&t6)), 2)) * c0
-    };
-    t1 + logsumexp(&t3) + t4[[0, 2]] + t7.sum()
+    let _t5 = t1 - (f0238(p1, t1, p1));
+    let t1 = c0;
+    let t6 = sum(t1);
+    t1.sum() + t6
 }
 
 #[test]
 fn f0312_gradcheck() {
-    let mut s = 924625839u64;
+    let mut s = 1090667332u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let c0: Array2<f64> = random((1, 3), &mut s);
@@ -9019,18 +9036,17 @@ fn f0315_gradcheck() {
 }
 #[differentiable]
 fn f0316(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
-    let t1 = f0251(p1, p0, p3.mean().unwrap());
-    let t2 = if p1.mean().unwrap() >= 0.0371 && p0 > 0.0 {
-        mse(&(p2.mapv(|e| sigmoid(f0161(p0)))), p2)
-    } else {
-        t1
+    let t1 = abs(&(p3 / (p3 * p3 + 0.5)));
+    let t3 = {
+        let t2 = &(t1.to_shape(2).unwrap()) * &t1;
+        t2
     };
-    t1 + t2
+    mean(&t1) + t3[[1, 0]] + mean(p2)
 }
 
 #[test]
 fn f0316_gradcheck() {
-    let mut s = 1764093623u64;
+    let mut s = 256120223u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -9071,24 +9087,27 @@ fn f0317_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0317_backward(p0, p1, p2.view(), p3.view(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0318(p0: &Array2<f64>, p1: &Array1<f64>) -> f64 {
-    let mut t1 = softplus(&(p0.to_owned().mapv_into(|u| u)));
-    let t2 = sqrt(square(sum(&t1)) + 0.5);
-    t1 += p0;
-    t1[[0, 0]] + t2
+fn f0318(p0: &Array2<f64>, p1: &Array1<f64>) -> (f64, f64) {
+    let t1 = (p1 + 0.75).hypot(0.5 * 0.5 + 0.5);
+    let t1 = p1.dot(p1);
+    let t1 = t1;
+    (mean(p1), t1)
 }
 
 #[test]
 fn f0318_gradcheck() {
-    let mut s = 1330743118u64;
+    let mut s = 1416864852u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0318_backward(&p0, &p1, 1.0);
+    let (value, grads) = f0318_backward(&p0, &p1, (1.0, 0.5));
     assert_eq!(value, f0318(&p0, &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0318_backward(p0, p1, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0318_backward(p0, p1, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable(wrt(p1, p2))]
 fn f0319(p0: &Array1<f64>, p1: Array2<f64>, p2: f64) -> f64 {
@@ -9098,14 +9117,21 @@ fn f0319(p0: &Array1<f64>, p1: Array2<f64>, p2: f64) -> f64 {
     };
     for i in 0..1 {
         t2 += logsumexp(&t2);
-        t2 += f0284(p0, p2);
+        t2 += &(sigmoid(&t2));
+        match i % 3 {
+            0 => t2 += p2,
+            1 | 2 => {
+                t2 -= &(&t2 * p2);
+            }
+            _ => {}
+        }
     }
     logsumexp(&t2)
 }
 
 #[test]
 fn f0319_gradcheck() {
-    let mut s = 881512553u64;
+    let mut s = 1997208097u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2 = scalar(&mut s);
@@ -9118,18 +9144,18 @@ fn f0319_gradcheck() {
 #[differentiable]
 fn f0320(p0: f64) -> f64 {
     let t1 = round(p0);
-    let mut t2 = if p0 >= 0.4629 {
-        f0274(0.5 / (square(f0274(t1.sin(), tanh(t1))) + 1.0), backprop::ops::sigmoid(p0.hypot(-1.5 * -1.5 + 0.5)))
+    let t2 = if p0 >= 0.4629 {
+        ((t1 - t1) * 0.25).max(p0)
     } else {
-        t1 + (exp(sigmoid(t1 + t1)))
+        (sqrt(square(cbrt(p0.powi(2) + 1.0)) + 0.5)) + (abs((square(t1) + 0.5).powf(tanh(t1))))
     };
-    t2 += (t1.min(p0)) * t2;
-    t1 + t2
+    let t1 = exp(sigmoid((t2.powi(2) + 1.0).sqrt()));
+    t2 + t1
 }
 
 #[test]
 fn f0320_gradcheck() {
-    let mut s = 1367337332u64;
+    let mut s = 1066644815u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0320_backward(p0, 1.0);
@@ -9212,39 +9238,34 @@ fn f0323_gradcheck() {
         .check(&(p0, p1.clone()), |(p0, p1)| f0323_backward(*p0, p1.view(), (1.0, 0.5)))
         .unwrap();
 }
-#[differentiable(wrt(p0, p1, p2, p3))]
-fn f0324(p0: &Array2<f64>, p1: f64, p2: ArrayView1<f64>, p3: &Array2<f64>, c0: &Array1<f64>, labels: &[usize]) -> f64 {
-    let t1 = p3;
-    let t3 = {
-        let t2 = t1 * t1;
-        f0293(p1, t1)
+#[differentiable(wrt(out, y_1, d_t1, d_x))]
+fn f0324(out: &Array2<f64>, y_1: f64, d_t1: ArrayView1<f64>, d_x: &Array2<f64>, d_out: &Array1<f64>) -> f64 {
+    let unused = d_x;
+    let grad_1 = {
+        let t2 = unused * unused;
+        t2.mapv(|e| e - e)
     };
-    let t1 = softmax_cross_entropy(&(softplus(t1)), labels);
-    let t4 = &p2;
-    let t6 = array![[1.5_f64]];
-    let t7 = {
-        let t5 = (t4 * p1) * (c0.iter().sum::<f64>());
-        &(1.5 * p3) - &t6
-    };
-    t3 + t1 + t4.iter().sum::<f64>() + t7[[0, 0]]
+    let mut d_d_x = grad_1.clone();
+    d_d_x = &grad_1 / &(square(&d_d_x) + 2.0);
+    let t5 = d_out.iter().sum::<f64>();
+    sum(unused) + grad_1[[0, 0]] + d_d_x[[1, 0]] + t5
 }
 
 #[test]
 fn f0324_gradcheck() {
-    let mut s = 1596311064u64;
-    let p0: Array2<f64> = random((2, 1), &mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array1<f64> = random(2, &mut s);
-    let p3: Array2<f64> = random((2, 1), &mut s);
-    let c0: Array1<f64> = random(3, &mut s);
-    let labels: &[usize] = &[0, 0];
-    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let (value, grads) = f0324_backward(&p0, p1, p2.view(), &p3, &c0, labels, 1.0);
-    assert_eq!(value, f0324(&p0, p1, p2.view(), &p3, &c0, labels));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0324_backward(p0, *p1, p2.view(), p3, &c0, labels, 1.0)).unwrap();
+    let mut s = 1563535617u64;
+    let out: Array2<f64> = random((2, 1), &mut s);
+    let y_1 = scalar(&mut s);
+    let d_t1: Array1<f64> = random(2, &mut s);
+    let d_x: Array2<f64> = random((2, 1), &mut s);
+    let d_out: Array1<f64> = random(3, &mut s);
+    let (out, y_1, d_t1, d_x, d_out,) = std::hint::black_box((out, y_1, d_t1, d_x, d_out,));
+    let (value, grads) = f0324_backward(&out, y_1, d_t1.view(), &d_x, &d_out, 1.0);
+    assert_eq!(value, f0324(&out, y_1, d_t1.view(), &d_x, &d_out));
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    gradcheck(&(out.clone(), y_1, d_t1.clone(), d_x.clone()), |(out, y_1, d_t1, d_x)| f0324_backward(out, *y_1, d_t1.view(), d_x, &d_out, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1))]
 fn f0325(p0: Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
@@ -9294,28 +9315,26 @@ fn f0326_gradcheck() {
 }
 #[differentiable]
 fn f0327(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
-    let t1 = p2 * &(p2.sum_axis(Axis(0)));
-    let t2 = softmax(&(p0 + p2));
-    let t3 = if t1.iter().sum::<f64>() > 0.0371 || p0 > 0.0 {
-        &(&t2 * &t2) + 0.1
-    } else {
-        p3.to_owned()
-    };
-    let t5 = {
-        let t4 = sigmoid(&t3);
-        t4
-    };
-    let t7 = {
-        let t6 = sum(p2);
-        -&t3
-    };
-    let t8 = p2.mapv(softplus);
-    t7[[2, 0]] + t8[[1, 0]] + mean(&t7)
+    let t1 = p2 * (mean(&(p1.hypot(square(p0) + 0.5)).column(0)));
+    let t2 = tanh(&((square(&t1) + 0.5).ln_1p()));
+    let t3 = p2 - p3;
+    let t4 = &(p2.dot(&t3.t())) / (p0.powi(2) + 2.0);
+    let mut t5 = mean(&(abs(&t1)));
+    let mut n1 = 0;
+    loop {
+        t5 -= (t3[[0, 1]]);
+        n1 += 1;
+        if n1 >= 1 || t5.abs() > 0.0371 {
+            break;
+        }
+    }
+    let t6 = p2.view().reversed_axes();
+    t1.sum() + t2[[0, 0]] + mean(&t3) + t4[[1, 1]] + t5 + mean(&t6)
 }
 
 #[test]
 fn f0327_gradcheck() {
-    let mut s = 8359381u64;
+    let mut s = 1031258463u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -9388,120 +9407,103 @@ fn f0329_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0329_backward(p0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1, p2, p3))]
-fn f0330(p0: f64, p1: &Array1<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
+fn f0330(p0: f64, p1: &Array1<f64>, p2: f64, p3: &Array2<f64>, labels: &[usize]) -> f64 {
     let t1 = concat(Axis(1), &[&((-p2) - &((p3 * p3 + 0.5).log(square(p2) + 1.5))), p3]);
     let t2 = (-p0) * (p3.to_owned().mapv_into(|z| relu(p0)));
     let t3 = p3;
-    let t4 = (f0290(p2)) - &t1;
-    let t6 = {
-        let t5 = p2 * t3;
-        tanh(&(&t4 + 0.5))
+    let t4 = (f0290(p2)) - &t2;
+    let n1 = p1.len() - 1;
+    let t5 = if t3.mean().unwrap() < -0.5183 || p2 > 0.0 {
+        (&(t3.to_shape(9).unwrap()) - 3.0).select(Axis(0), &[4, 4])
+    } else {
+        sigmoid(&((&(t3.to_shape(9).unwrap()) - 3.0).select(Axis(0), &[4, 4])))
     };
-    let mut t7 = mean(&t1);
-    let mut n1 = 0;
-    loop {
-        t7 -= ((t2[[1, 1]]));
-        n1 += 1;
-        if n1 >= 3 || t7.abs() < 0.4629 {
-            break;
-        }
-    }
-    let t8 = t4.clone();
-    let t9 = p3;
-    t8[[0, 0]] + mean(t9)
+    let t1 = t4.clone();
+    let t7 = {
+        let t6 = mse(&(ln(&(square(&(&t2 * &t2)) + 0.5))), t3);
+        &(atanh(&(&(tanh(&(t6 + t3))) * 0.75))) + &t4
+    };
+    let t8 = sigmoid(&(&(&(ln(&(square(&t4) + 0.5))) - p0) - &t2));
+    t7.sum() + sum(&t8)
 }
 
 #[test]
 fn f0330_gradcheck() {
-    let mut s = 1233427138u64;
+    let mut s = 465294172u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((3, 3), &mut s);
+    let labels: &[usize] = &[2, 1, 0];
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0330_backward(p0, &p1, p2, &p3, 1.0);
-    assert_eq!(value, f0330(p0, &p1, p2, &p3));
+    let (value, grads) = f0330_backward(p0, &p1, p2, &p3, labels, 1.0);
+    assert_eq!(value, f0330(p0, &p1, p2, &p3, labels));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p1.clone(), p2, p3.clone()), |(p1, p2, p3)| f0330_backward(p0, p1, *p2, p3, 1.0)).unwrap();
+    gradcheck(&(p1.clone(), p2, p3.clone()), |(p1, p2, p3)| f0330_backward(p0, p1, *p2, p3, labels, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2))]
-fn f0331(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, c0: &Array1<f64>) -> f64 {
-    let mut t1 = concat(Axis(1), &[p2, p1, p1]);
-    let t2 = p2;
+#[differentiable(wrt(w, out, d_t1))]
+fn f0331(w: &Array2<f64>, out: &Array2<f64>, d_t1: &Array2<f64>, d_x: &Array1<f64>) -> f64 {
+    let mut t1_from_t2 = concat(Axis(1), &[d_t1, out, out]);
+    let t2 = d_t1;
     let _t3 = t2;
-    let mut t4 = (t2 + p2) - 2.0;
+    let mut t4 = (t2 + d_t1) - 2.0;
     for i in 0..3 {
-        t4 += &((p1 * c0).dot(t2));
+        t4 += &((out * d_x).dot(t2));
     }
     let t5 = ((tanh(&t4)).dot(&(sigmoid(&t4.t())))).mapv(|v: f64| sigmoid(v + ((square(v) + 0.5).log(3.0 * 3.0 + 1.5))));
-    let t6 = &t5 * c0;
-    t1 += mse(&t6, &t6);
-    t5.sum() + t6.sum() + p1.sum()
+    let d_out_1 = &t5 * d_x;
+    t1_from_t2 += f0280(d_x, out);
+    t5.sum() + d_out_1[[1, 0]]
 }
 
 #[test]
 fn f0331_gradcheck() {
-    let mut s = 18432601u64;
-    let p0: Array2<f64> = random((2, 1), &mut s);
-    let p1: Array2<f64> = random((2, 2), &mut s);
-    let p2: Array2<f64> = random((2, 3), &mut s);
-    let c0: Array1<f64> = random(2, &mut s);
-    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0331_backward(&p0, &p1, &p2, &c0, 1.0);
-    assert_eq!(value, f0331(&p0, &p1, &p2, &c0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0331_backward(p0, p1, p2, &c0, 1.0)).unwrap();
+    let mut s = 1803615626u64;
+    let w: Array2<f64> = random((2, 1), &mut s);
+    let out: Array2<f64> = random((2, 2), &mut s);
+    let d_t1: Array2<f64> = random((2, 3), &mut s);
+    let d_x: Array1<f64> = random(2, &mut s);
+    let (w, out, d_t1, d_x,) = std::hint::black_box((w, out, d_t1, d_x,));
+    let (value, grads) = f0331_backward(&w, &out, &d_t1, &d_x, 1.0);
+    assert_eq!(value, f0331(&w, &out, &d_t1, &d_x));
+    assert_eq!(grads.w.shape(), w.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    gradcheck(&(w.clone(), out.clone(), d_t1.clone()), |(w, out, d_t1)| f0331_backward(w, out, d_t1, &d_x, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0332(p0: ArrayView1<f64>, p1: &Array2<f64>, p2: Array2<f64>, p3: f64) -> Array1<f64> {
-    let mut t2 = {
-        let t1 = (square((f0295(&p2)) / (square(p3.cos()) + 2.0)) + 0.5).ln();
-        tanh(&p0)
+fn f0332(p0: ArrayView1<f64>, p1: &Array2<f64>, p2: Array2<f64>, p3: f64) -> f64 {
+    let t2 = {
+        let t1 = sigmoid(&(((f0279(p3, p1)).tanh()) / &(square(p1) + 2.0)));
+        t1
     };
-    for i in 0..2 {
-        t2 += &(&t2 + 3.0);
-    }
-    let t3 = (mse(&(sigmoid(&t2)), &(sigmoid(&t2)))) * &p0;
-    let t5 = {
-        let t4 = p1;
-        &t3 + 0.1
+    let t2 = clamp(&t2, -1.0, 0.5);
+    let t3 = &t2;
+    let t4 = match () {
+        _ if p1.sum() <= -0.5183 && p3 > 0.0 => p3 * t3,
+        _ if p3 >= -0.5183 => t3 + t3,
+        _ => softmax(t3),
     };
-    let t6 = (tanh(&t2)).iter().zip(&p0).map(|(l, r)| log_sigmoid(p3)).sum::<f64>();
-    let c1: f64 = 0.1;
-    let t8 = {
-        let t7 = (sigmoid(&t5)).product();
-        Zip::from(&(sigmoid(&t5))).and(&(sigmoid(&t5))).map_collect(|&l, &r| {
-        if l <= 0.0371 {
-            r + 0.75
-        } else {
-            c1 + 1.5
-        }
-    })
-    };
-    t2
+    let mut t5 = &((t3 * &t4).dot(&p2)) * &p0;
+    t5 += &(Zip::from(&(tanh(&t5))).and(&(sigmoid(&t5))).map_collect(|&a, &b| a * a));
+    t4.sum() + sum(&t5)
 }
 
 #[test]
 fn f0332_gradcheck() {
-    let mut s = 1242046251u64;
+    let mut s = 1825402448u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let p3 = scalar(&mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up: Array1<f64> = random(2, &mut s);
-    let (value, grads) = f0332_backward(p0.view(), &p1, p2.clone(), p3, &up);
+    let (value, grads) = f0332_backward(p0.view(), &p1, p2.clone(), p3, 1.0);
     assert_eq!(value, f0332(p0.view(), &p1, p2.clone(), p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0332_backward(p0.view(), p1, p2.clone(), *p3, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0332_backward(p0.view(), p1, p2.clone(), *p3, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1))]
 fn f0333(p0: ArrayView1<f64>, p1: f64, c0: &Array2<f64>) -> f64 {
@@ -9544,42 +9546,32 @@ fn f0334_gradcheck() {
     gradcheck(&(p0,), |(p0,)| f0334_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0335(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
-    let c1: f64 = 1.5;
-    let mut t2 = {
-        let t1 = p1 * &((p2.dot(&p2.t())).mapv(|z| {
-        if z >= -0.5183 {
-            floor(c1)
-        } else {
-            f0122(z, sin(c1 - z), (p0.min(c1)).sin())
-        }
-    }));
-        p1
-    };
-    let t3 = match p2.len() {
-        0 => f0304(p0),
-        1 | 2 => -p1,
-        _ => (t2.max(p1)).atan2(square(t2) + 0.5),
-    };
-    let _t4 = acos(&((tanh(p2)) * 0.75));
-    let t5 = array![0.5_f64];
-    let t6 = concat(Axis(1), &[&(p2 + &t5), p2]);
-    let t7 = Array1::<f64>::zeros(2);
-    t2 -= t3;
-    t2 + t3 + t6.sum()
+fn f0335(d_x: f64, d_t1: f64, x: &Array2<f64>, labels: &[usize]) -> Array2<f64> {
+    let mut unused = (powi(&(Zip::from(x).and(x).map_collect(|&a, &b| d_x.exp_m1())), 2)).dot(&x.t());
+    let t1_from_t2 = x;
+    let d_out = (sigmoid(&(relu(&(unused.sum_axis(Axis(1))))))).mapv(relu);
+    let mut d_out = softmax_cross_entropy(&unused, labels);
+    d_out -= 0.5;
+    unused += f64::clamp(d_out, -2.0, 3.0);
+    exp(t1_from_t2)
 }
 
 #[test]
 fn f0335_gradcheck() {
-    let mut s = 1963874470u64;
-    let p0 = scalar(&mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array2<f64> = random((3, 1), &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0335_backward(p0, p1, &p2, 1.0);
-    assert_eq!(value, f0335(p0, p1, &p2));
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0335_backward(*p0, *p1, p2, 1.0)).unwrap();
+    let mut s = 1336579159u64;
+    let d_x = scalar(&mut s);
+    let d_t1 = scalar(&mut s);
+    let x: Array2<f64> = random((3, 1), &mut s);
+    let labels: &[usize] = &[1, 1, 2];
+    let (d_x, d_t1, x,) = std::hint::black_box((d_x, d_t1, x,));
+    let up: Array2<f64> = random((3, 1), &mut s);
+    let (value, grads) = f0335_backward(d_x, d_t1, &x, labels, &up);
+    assert_eq!(value, f0335(d_x, d_t1, &x, labels));
+    assert_eq!(grads.x.shape(), x.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(d_x, d_t1, x.clone()), |(d_x, d_t1, x)| f0335_backward(*d_x, *d_t1, x, labels, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0336(p0: &Array2<f64>, ws: &[f64]) -> f64 {
@@ -9632,60 +9624,61 @@ fn f0337_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0338(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
-    let mut t1 = p3;
-    let t2 = 1.5 + ((t1.cos()) - (log_sigmoid(p3)));
+fn f0338(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> Array2<f64> {
+    let t1 = p3;
+    let mut t2 = 1.5 + ((t1.cos()) - (log_sigmoid(p3)));
     let t3 = array![0.5_f64, -0.75, -1.0];
     let (n1, m1) = p0.dim();
     let t4 = Array2::<f64>::eye(m1);
-    let t5 = match p0.len() {
+    let mut t5 = match p0.len() % 3 {
         0 => ((tanh(t2)).exp()) - ((p3 + p2).mean_axis(Axis(0)).unwrap()),
         1 | 2 => tanh(&(((tanh(t2)).exp()) - ((p3 + p2).mean_axis(Axis(0)).unwrap()))),
-        _ => sum_axis(&(((square(p3) + 0.5).powf(t2.tanh())) - p2), Axis(0)),
+        _ => sigmoid(&(((tanh(t2)).exp()) - ((p3 + p2).mean_axis(Axis(0)).unwrap()))),
     };
-    let t6 = p1.column(1);
-    let t7 = mean(&(abs(&t6)));
-    let mut t8 = (square(t1) + 0.5).log10();
-    if t5.sum() > 0.0371 {
-        t1 += mse(&t6, &t6);
-    } else {
-        t8 -= f0290(sigmoid(t2));
-    }
-    t1 + t2 + t5.dot(&t5) + logsumexp(&t6) + t7 + t8
+    let t6 = (p2 * t1).slice(s![1..2, ..1]).sum();
+    t5 = (tanh(&t5)).map(|&z| t2 * t1);
+    t2 = t1;
+    let c2 = 3.0_f64;
+    let t7 = (sigmoid(&(&t5 - p2))).mapv(|e| log_sigmoid((square(e) + 1.0).ln()));
+    sigmoid(p1)
 }
 
 #[test]
 fn f0338_gradcheck() {
-    let mut s = 2112967299u64;
+    let mut s = 1241920109u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
     let p3 = scalar(&mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0338_backward(&p0, &p1, &p2, p3, 1.0);
+    let up: Array2<f64> = random((3, 2), &mut s);
+    let (value, grads) = f0338_backward(&p0, &p1, &p2, p3, &up);
     assert_eq!(value, f0338(&p0, &p1, &p2, p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0338_backward(p0, p1, p2, *p3, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0338_backward(p0, p1, p2, *p3, &up))
+        .unwrap();
 }
-#[differentiable(wrt(p0))]
-fn f0339(p0: &Array2<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let t1 = tanh(f0245(p1.to_owned()));
-    t1
+#[differentiable(wrt(grad))]
+fn f0339(grad: &Array2<f64>, y_1: &Array2<f64>, d_out: &Array2<f64>) -> f64 {
+    let out_1 = &(d_out / 1.25) - 3.0;
+    mean(&out_1) + mean(y_1)
 }
 
 #[test]
 fn f0339_gradcheck() {
-    let mut s = 2031909939u64;
-    let p0: Array2<f64> = random((1, 3), &mut s);
-    let p1: Array2<f64> = random((3, 3), &mut s);
-    let c0: Array2<f64> = random((2, 1), &mut s);
-    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
-    let (value, grads) = f0339_backward(&p0, &p1, &c0, 1.0);
-    assert_eq!(value, f0339(&p0, &p1, &c0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0339_backward(p0, &p1, &c0, 1.0)).unwrap();
+    let mut s = 1503956884u64;
+    let grad: Array2<f64> = random((1, 3), &mut s);
+    let y_1: Array2<f64> = random((3, 3), &mut s);
+    let d_out: Array2<f64> = random((2, 1), &mut s);
+    let (grad, y_1, d_out,) = std::hint::black_box((grad, y_1, d_out,));
+    let (value, grads) = f0339_backward(&grad, &y_1, &d_out, 1.0);
+    assert_eq!(value, f0339(&grad, &y_1, &d_out));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    gradcheck(&(grad.clone(),), |(grad,)| f0339_backward(grad, &y_1, &d_out, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0340(p0: &Array1<f64>, p1: &Array1<f64>, ws: &[f64]) -> f64 {
@@ -9859,13 +9852,13 @@ fn f0346(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
     let (n1, m1) = p1.dim();
     let t4 = Array2::<f64>::from_shape_vec((1, m1), vec![0.0, 0.5]).unwrap();
     let t2 = (&(p1.slice(s![1..2;-1, ..])) * 0.1 + &t4).std_axis(Axis(1), 0.0);
-    let t5 = (f0292(p0)) - p2;
-    mean(&t2) + t5
+    let t5 = &(p2 - t3) * 1.25;
+    t3.iter().sum::<f64>() + mean(&t2) + sum(&t5)
 }
 
 #[test]
 fn f0346_gradcheck() {
-    let mut s = 537474505u64;
+    let mut s = 872381765u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
@@ -9901,7 +9894,7 @@ fn f0347_gradcheck() {
 }
 #[differentiable]
 fn f0348(p0: ArrayView2<f64>) -> f64 {
-    let mut t1 = (p0.slice_axis(Axis(1), Slice::from(0..1))).product();
+    let mut t1 = (f0277((mse(&p0, &p0)).tanh(), p0.to_owned())).tanh();
     let c1 = 1.5_f64;
     let t2 = p0.map(|&v| v);
     let mut t2 = t1;
@@ -10103,22 +10096,19 @@ fn f0355(p0: f64, p1: Array2<f64>) -> f64 {
         t2 -= &(&p1 / (square(&p1) + 0.5));
     }
     let t3 = log_sigmoid(&p1);
-    let c1 = 0.75_f64;
-    let n2 = p1.nrows();
-    let m2 = p1.ncols();
-    let t4 = Array2::<f64>::from_shape_vec((3, n2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0]).unwrap();
-    let t5 = (&(tanh(&((t1.dot(&t1.t())) + &((tanh(&t2)).map(|&e| p0 - e))))) * 0.1 + &t4).var_axis(Axis(0), 0.0);
-    let t1 = t1.clone();
-    let t7 = {
-        let t6 = (sigmoid(&(&(exp(&(sigmoid(&t5)))) * &t1))).dot(&(tanh(&t1)));
-        tanh(&t2)
-    };
-    t2[[0, 0]] + t3.sum() + t5.sum() + t1.mean().unwrap() + t7.mean().unwrap()
+    let mut t4 = ((t3.mapv(|e| p0 / (square(p0) + 1.0))) - &(&t1 / (square(&t1) + 0.5))).mean().expect("not empty");
+    let mut t5 = t1.trunc();
+    if mean(&t5) <= 0.0371 {
+        t5 /= &(square(&(cos(&p1))) + 1.0);
+    } else {
+        t4 /= square(p0) + 0.5;
+    }
+    t4 + mean(&t5)
 }
 
 #[test]
 fn f0355_gradcheck() {
-    let mut s = 433532870u64;
+    let mut s = 2050255273u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -10128,31 +10118,35 @@ fn f0355_gradcheck() {
     gradcheck(&(p1.clone(),), |(p1,)| f0355_backward(p0, p1.clone(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0356(out: f64, w: f64, grad: &Array1<f64>) -> f64 {
-    let d_out_1 = -&((w / &(square(grad) + 2.0)) * &(w / &(grad * grad + 2.0)));
-    let mut d_x = {
-        let d_d_x = &(exp_m1(&(sigmoid(&d_out_1)))) - grad;
-        (square(w)) / &(square(&(grad * grad)) + 2.0)
+fn f0356(out: f64, x: f64, d_p0: &Array1<f64>) -> f64 {
+    let d_x = -&((x / &(square(d_p0) + 2.0)) * &(x / &(d_p0 * d_p0 + 2.0)));
+    let mut unused = {
+        let d_d_x = &(exp_m1(&(sigmoid(&d_x)))) - d_p0;
+        (square(x)) / &(square(&(d_p0 * d_p0)) + 2.0)
     };
-    let grad_1 = grad;
-    d_x *= &(&d_x * (logsumexp(&(cos(grad)))));
-    let x = out;
-    d_x -= x / 0.75;
-    let t6 = ((tanh(&d_x)).cosh()).mean().expect("not empty");
-    d_out_1.dot(&d_out_1) + d_x.mean().unwrap() + mean(grad_1) + x + t6
+    let d_out = d_p0;
+    unused *= &(&unused + (relu(&(&unused + &unused))));
+    let d_out_1 = d_out;
+    let _t6 = (sigmoid(&((out.sin()) - &d_x))).product();
+    if d_out.dot(d_out) > 0.0371 {
+        unused += &(&(log_sigmoid(d_out_1)) * (d_out_1 / &(square(&d_x) + 0.5)));
+    } else {
+        unused /= square(logsumexp(&(d_out_1 / &(d_out_1 * d_out_1 + 1.0)))) + 0.5;
+    }
+    d_out.iter().sum::<f64>() + d_out_1.dot(d_out_1) + x
 }
 
 #[test]
 fn f0356_gradcheck() {
-    let mut s = 2021646706u64;
+    let mut s = 1723295992u64;
     let out = scalar(&mut s);
-    let w = scalar(&mut s);
-    let grad: Array1<f64> = random(3, &mut s);
-    let (out, w, grad,) = std::hint::black_box((out, w, grad,));
-    let (value, grads) = f0356_backward(out, w, &grad, 1.0);
-    assert_eq!(value, f0356(out, w, &grad));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(out, w, grad.clone()), |(out, w, grad)| f0356_backward(*out, *w, grad, 1.0)).unwrap();
+    let x = scalar(&mut s);
+    let d_p0: Array1<f64> = random(3, &mut s);
+    let (out, x, d_p0,) = std::hint::black_box((out, x, d_p0,));
+    let (value, grads) = f0356_backward(out, x, &d_p0, 1.0);
+    assert_eq!(value, f0356(out, x, &d_p0));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    gradcheck(&(out, x, d_p0.clone()), |(out, x, d_p0)| f0356_backward(*out, *x, d_p0, 1.0)).unwrap();
 }
 #[differentiable(wrt(out))]
 fn f0357(out: f64, d_out: &Array2<f64>) -> f64 {
@@ -10193,29 +10187,29 @@ fn f0358_gradcheck() {
 #[differentiable]
 fn f0359(p0: &Array2<f64>, p1: Array2<f64>, p2: &Array2<f64>) -> f64 {
     let _t1 = Zip::from(p2).and(p2).map_collect(|&u, &v| u * v);
-    let c1: f64 = 1.5;
-    let t2 = (sin(&(p1.column(0)))).mapv(|z| {
-        if c1 >= 0.4629 {
-            ln((f64::clamp(c1, -0.5, 1.0)).powi(2) + 0.5)
-        } else {
-            z
+    let t2 = (sin(&(p1.column(0)))).mapv(|u| u);
+    let t3 = logsumexp(&t2);
+    let mut t4 = ((concat(Axis(0), &[p2, p2])).mapv(|z| t3 / (t3.powi(2) + 1.0))).mean().unwrap();
+    let mut n1 = 0;
+    loop {
+        t4 = t4 * 0.5 + (mean(&((square(p0) + 1.0).log(10.0))));
+        n1 += 1;
+        if n1 >= 4 || t4.abs() < 0.5183 {
+            break;
         }
-    });
-    let t3 = array![[0.5_f64], [-1.0], [-0.75]];
-    let t4 = &t3 - p2;
-    let t6 = {
-        let t5 = sin(&p1.t());
-        mean(&t5)
+    }
+    let t5 = t3;
+    let t6 = log_sigmoid(2.0 / ((t2.dot(&t2)).powi(2) + 1.0));
+    let t8 = {
+        let t7 = (tanh(t6 * t6)).tan();
+        t6
     };
-    let _t7 = t6 * &t2;
-    let t8 = (tan(&(tanh(&t4)))).slice_axis(Axis(1), Slice::from(0..)).to_owned();
-    let t9 = t6;
-    logsumexp(&t2) + t4.iter().sum::<f64>() + t6 + mean(&t8) + t9
+    logsumexp(&t2) + t3 + t4 + t5 + t6 + t8
 }
 
 #[test]
 fn f0359_gradcheck() {
-    let mut s = 136118696u64;
+    let mut s = 524806448u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
@@ -10318,27 +10312,26 @@ fn f0362_gradcheck() {
     gradcheck(&(p0,), |(p0,)| f0362_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0363(grad: f64) -> f64 {
-    let d_out = grad;
-    let _t2 = d_out * 0.5;
-    let out_1 = cbrt(square(grad) + 0.5);
-    let mut d_d_x = (out_1.sin()).abs();
-    let mut t1_from_t2 = (d_d_x.powi(2) + 1.0).recip();
+fn f0363(p0: f64) -> f64 {
+    let mut t1 = p0;
+    let _t2 = t1 * 0.5;
+    let t3 = cbrt(square(p0) + 0.5);
+    let t4 = tanh(t3);
+    let t5 = (f64::acos(((t4 + t4).tanh()) * 0.75)) + t4;
     for i in 0..2 {
-        t1_from_t2 = d_d_x.powi(1);
-        d_d_x += (d_out * t1_from_t2).powi(2);
+        t1 += (square(t1) + 1.0).sqrt();
     }
-    d_out + out_1 + d_d_x + t1_from_t2 + out_1
+    t4 + t5 + t5
 }
 
 #[test]
 fn f0363_gradcheck() {
-    let mut s = 2077983217u64;
-    let grad = scalar(&mut s);
-    let (grad,) = std::hint::black_box((grad,));
-    let (value, grads) = f0363_backward(grad, 1.0);
-    assert_eq!(value, f0363(grad));
-    gradcheck(&(grad,), |(grad,)| f0363_backward(*grad, 1.0)).unwrap();
+    let mut s = 1081519530u64;
+    let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0363_backward(p0, 1.0);
+    assert_eq!(value, f0363(p0));
+    gradcheck(&(p0,), |(p0,)| f0363_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1))]
 fn f0364(p0: f64, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
@@ -10471,64 +10464,77 @@ fn f0368_gradcheck() {
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0368_backward(p0, *p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0369(p0: &Array2<f64>, p1: f64) -> f64 {
-    let t2 = {
-        let t1 = &(p1 * p0) * (0.1 / (square(p1) + 1.0));
-        mean_axis(&(&t1 * &t1), Axis(1))
+fn f0369(p0: &Array2<f64>, p1: f64, labels: &[usize]) -> f64 {
+    let n1 = p0.nrows();
+    let m1 = p0.ncols();
+    let t1 = Array2::<f64>::from_shape_vec((n1, 3), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
+    let t3 = {
+        let t2 = (tanh(p1)) / &(square(&((p0 * 0.1 + &t1).var_axis(Axis(0), 0.0))) + 2.0);
+        (p0.dot(&t2)).slice(s![0..]).sum()
     };
-    let t3 = match p0.len() {
-        0 => p1,
-        1 | 2 => mse(&t2, &t2),
-        _ => f0284(&t2, p1),
-    };
-    let t4 = &(p1 / &(&t2 * &t2 + 0.5)) + 2.0;
-    let t5 = ((backprop::ops::recip(&(square(&t4) + 1.0))).mean().unwrap()) * &t4;
-    let t6 = softmax(&(log_sigmoid(&t2)));
-    let _t7 = (tanh(&(abs(&t4)))).dot(&(tanh(&t4)));
-    t5.dot(&t5) + t6.dot(&t6)
+    let t4 = -&(abs(p0));
+    let t5 = sigmoid(&t4);
+    let t6 = array![[2.0_f64, 0.25, 1.5]];
+    let t7 = &(t4.map(|&v| (ln(square(v) + 0.5)) * (v / 0.25))) * &t6;
+    let c2: f64 = 0.75;
+    let t8 = t4.to_owned().mapv_into(|v| v);
+    let t9 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5]];
+    let t10 = Array::from_elem((1, 3), -1.5_f64);
+    let t11 = t3;
+    t8[[1, 2]] + t11
 }
 
 #[test]
 fn f0369_gradcheck() {
-    let mut s = 516337881u64;
+    let mut s = 1033549899u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1 = scalar(&mut s);
+    let labels: &[usize] = &[0, 1];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0369_backward(&p0, p1, 1.0);
-    assert_eq!(value, f0369(&p0, p1));
+    let (value, grads) = f0369_backward(&p0, p1, labels, 1.0);
+    assert_eq!(value, f0369(&p0, p1, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0369_backward(p0, *p1, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0369_backward(p0, *p1, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0370(p0: f64) -> f64 {
-    let _t1 = log_sigmoid(p0 * p0);
+fn f0370(d_t1: f64) -> f64 {
+    let _t1 = log_sigmoid(d_t1 * d_t1);
     let t3 = {
-        let t2 = p0 / (p0.powi(2) + 0.5);
-        t2
+        let out_1 = d_t1 / (d_t1.powi(2) + 0.5);
+        out_1
     };
-    let t3 = p0;
-    let t4 = if t3 < -0.5183 {
-        (cos(t3.max(p0))) * t3
+    let t3 = d_t1;
+    let d_x = if t3 < -0.5183 {
+        (cos(t3.max(d_t1))) * t3
     } else {
-        1.5 + (t3 - p0)
+        1.5 + (t3 - d_t1)
     };
-    let t5 = (f0362(tanh(t4))) + (relu(t3));
-    let t7 = {
-        let t6 = ((square(t4) + 1.0).recip()).abs();
-        (t6 * t4).hypot(t4.powi(2) + 0.5)
+    let d_out = (f0290(t3)) - t3;
+    let mut out = (0.75 / (square(d_t1) + 1.0));
+    let mut n1 = 0;
+    loop {
+        out = out * 0.5 + (((d_out / (square(d_out) + 2.0))).tanh());
+        n1 += 1;
+        if n1 >= 3 {
+            break;
+        }
+    }
+    let unused = if d_out <= -0.5183 {
+        sqrt((sigmoid(d_out)).powi(2) + 0.5)
+    } else {
+        f0362(tanh(d_x))
     };
-    let _t8 = (t3.powi(2) + 0.5).sqrt();
-    t5 + t7
+    out + unused + unused
 }
 
 #[test]
 fn f0370_gradcheck() {
-    let mut s = 1368725476u64;
-    let p0 = scalar(&mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0370_backward(p0, 1.0);
-    assert_eq!(value, f0370(p0));
-    gradcheck(&(p0,), |(p0,)| f0370_backward(*p0, 1.0)).unwrap();
+    let mut s = 183087717u64;
+    let d_t1 = scalar(&mut s);
+    let (d_t1,) = std::hint::black_box((d_t1,));
+    let (value, grads) = f0370_backward(d_t1, 1.0);
+    assert_eq!(value, f0370(d_t1));
+    gradcheck(&(d_t1,), |(d_t1,)| f0370_backward(*d_t1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0371(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
@@ -10656,39 +10662,45 @@ fn f0375_gradcheck() {
     gradcheck(&(p0, p1.clone()), |(p0, p1)| f0375_backward(*p0, p1, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0376(p0: &Array2<f64>) -> f64 {
-    let (n1, m1) = p0.dim();
-    let t1 = Array2::<f64>::from_shape_vec((n1, m1), vec![0.0, 0.5]).unwrap();
-    let mut t2 = if p0.mean().unwrap() > 0.4629 {
+fn f0376(p0: &Array2<f64>) -> (f64, f64) {
+    let mut t1 = if p0.mean().unwrap() > 0.4629 {
         concat(Axis(0), &[&((p0 * p0).sum_axis(Axis(1)))])
     } else {
-        (square(&(((p0 * 0.1 + &t1).std_axis(Axis(1), 1.0)).mapv(f64::tanh))) + 1.0).log(3.0 * 3.0 + 1.5)
+        tanh(&(concat(Axis(0), &[&((p0 * p0).sum_axis(Axis(1)))])))
     };
-    t2 += t2.sum();
-    let t3 = t2.clone();
-    t2.iter().sum::<f64>() + sum(&t3) + t2.iter().sum::<f64>()
+    let t2 = t1.iter().zip(t1.iter()).map(|(a, b)| {
+        if (*b) < 0.0371 {
+            (1.5 + (tanh((*b) / (square(*b) + 0.5)))).powf(sin(*b))
+        } else {
+            (((*a).max(*b)) * ((*b) * (*b))).cos()
+        }
+    }).sum::<f64>();
+    t1 -= 1.5;
+    (p0[[0, 0]], t1.mean().unwrap())
 }
 
 #[test]
 fn f0376_gradcheck() {
-    let mut s = 2008219088u64;
+    let mut s = 1308065759u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0376_backward(&p0, 1.0);
+    let (value, grads) = f0376_backward(&p0, (1.0, 0.5));
     assert_eq!(value, f0376(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0376_backward(p0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(),), |(p0,)| f0376_backward(p0, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
 fn f0377(p0: &Array2<f64>) -> f64 {
-    let t1 = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
-    let _t2 = (concatenate(Axis(0), &[((p0 * 0.1 + &t1).var_axis(Axis(0), 0.0)).view()]).unwrap()) + p0;
-    sum(p0)
+    let _t1 = ((p0 - p0).slice(s![1..;2, ..;-1]).sum()) + p0;
+    p0.sum()
 }
 
 #[test]
 fn f0377_gradcheck() {
-    let mut s = 1841922784u64;
+    let mut s = 1616216444u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0377_backward(&p0, 1.0);
@@ -10767,34 +10779,37 @@ fn f0380_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0380_backward(p0.clone(), p1.view(), p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0381(d_t1: &Array2<f64>, labels: &[usize]) -> f64 {
-    let t1 = softmax_cross_entropy(d_t1, labels);
-    let _t2 = sum_axis(d_t1, Axis(0));
-    let t3 = if d_t1.iter().sum::<f64>() >= -0.5183 {
-        (t1 + t1) + (d_t1 * t1)
+fn f0381(p0: &Array2<f64>, labels: &[usize]) -> f64 {
+    let t1 = softmax_cross_entropy(p0, labels);
+    let _t2 = sum_axis(p0, Axis(0));
+    let t3 = if p0.iter().sum::<f64>() >= -0.5183 {
+        (t1 + t1) + (p0 * t1)
     } else {
-        ((t1.tanh()).exp()) * &(t1 * d_t1)
+        ((t1.tanh()).exp()) * &(t1 * p0)
     };
     let t3 = t3.sum();
     let t4 = t3;
-    let x = {
-        let t5 = mse(&(tanh(&((t4 / (square(t4) + 2.0)) - (d_t1 * 0.75)))), &(sigmoid(d_t1)));
-        ((f0320(sigmoid(t5))) - t4).max(t5)
+    let t6 = {
+        let t5 = mse(&(tanh(&((t4 / (square(t4) + 2.0)) - (p0 * 0.75)))), &(sigmoid(p0)));
+        f64::log(square((t4 / (square(t4) + 0.5)) - (relu(t5))) + 1.0, 0.5)
     };
-    let unused = ((mse(d_t1, d_t1)) / ((t1 - 1.5).powi(2) + 1.0)) - t4;
-    x + unused
+    let t8 = {
+        let t7 = t1 + t6;
+        t7.atan2(1.0 * 1.0 + 0.5)
+    };
+    t1 + t3 + t4 + t6 + t8 + t8
 }
 
 #[test]
 fn f0381_gradcheck() {
-    let mut s = 52571953u64;
-    let d_t1: Array2<f64> = random((1, 2), &mut s);
+    let mut s = 667234211u64;
+    let p0: Array2<f64> = random((1, 2), &mut s);
     let labels: &[usize] = &[1];
-    let (d_t1,) = std::hint::black_box((d_t1,));
-    let (value, grads) = f0381_backward(&d_t1, labels, 1.0);
-    assert_eq!(value, f0381(&d_t1, labels));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    gradcheck(&(d_t1.clone(),), |(d_t1,)| f0381_backward(d_t1, labels, 1.0)).unwrap();
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0381_backward(&p0, labels, 1.0);
+    assert_eq!(value, f0381(&p0, labels));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0381_backward(p0, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0382(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
@@ -10874,13 +10889,13 @@ fn f0385(p0: f64, p1: &Array2<f64>, p2: ArrayView1<f64>) -> f64 {
     let t1 = &p2;
     let _t2 = logsumexp(t1);
     let t3 = (logsumexp(&(t1.hypot(0.5 * 0.5 + 0.5)))) - t1;
-    let t3 = (1.5 + (sigmoid((f0320(p0)).max(p0)))).powf(p0.tanh());
-    sum(t1) + t3 + p2.dot(&p2)
+    let t3 = square((f0370(p0)).tanh());
+    t1.dot(t1) + t3
 }
 
 #[test]
 fn f0385_gradcheck() {
-    let mut s = 1545958078u64;
+    let mut s = 1332796515u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let p2: Array1<f64> = random(3, &mut s);
@@ -10900,7 +10915,7 @@ fn f0386(grad: f64, d_p0: &Array2<f64>) -> f64 {
     let t1_from_t2 = if d_p0[[2, 0]] < -0.5183 {
         (tan(&(tanh(&(t1.to_owned().mapv_into(|e| {
         if e < 0.4629 {
-            f0363(e)
+            f0370(e)
         } else {
             c1.clamp(-2.0, 3.0)
         }
@@ -10908,7 +10923,7 @@ fn f0386(grad: f64, d_p0: &Array2<f64>) -> f64 {
     } else {
         sigmoid(&((tan(&(tanh(&(t1.to_owned().mapv_into(|e| {
         if e < 0.4629 {
-            f0363(e)
+            f0370(e)
         } else {
             c1.clamp(-2.0, 3.0)
         }
@@ -10999,38 +11014,33 @@ fn f0389(p0: ArrayView2<f64>, p1: &Array2<f64>, ws: &[f64]) -> f64 {
     for (i, &c) in ws.iter().enumerate() {
         t4 += ((((p1 * 0.1 + &t5).var_axis(Axis(1), 0.0)).iter().map(|&e| (e * t3).sin()).sum::<f64>()));
     }
-    let mut t6 = ((f0304(sigmoid(t4))) * t3);
+    let mut t6 = ((f0334(sigmoid(t4))) + &t1).iter().sum::<f64>();
+    let t7 = array![1.5_f64, 0.25, 0.5];
     let mut n4 = 0;
     loop {
-        t6 = t6 * 0.5 + (backprop::ops::tanh((&(t1.to_owned().mapv_into(|u| {
-        if t4 < 0.4629 {
-            3.0 / (u.powi(2) + 1.0)
-        } else {
-            t4
-        }
-    })) / (square(t1[[0, 0]]) + 2.0)).iter().sum::<f64>()));
+        t4 -= t4.cos();
+        t6 = t6 * 0.5 + (sum(&((sum(&t1)) + &t1)));
         n4 += 1;
-        if n4 >= 2 || t6.abs() > 0.4629 {
+        if n4 >= 3 || t6.abs() > 0.5183 {
             break;
         }
     }
-    let t7 = (concatenate(Axis(1), &[t1.view(), t1.view()]).unwrap()).to_owned().permuted_axes([1, 0]);
-    let (n5, m5) = p1.dim();
-    let (n6, m6) = p0.dim();
-    let t8 = Array2::<f64>::from_shape_vec((m5, m6), vec![0.0, 0.5, 1.0]).unwrap();
-    let t9 = Array2::<f64>::ones((n5, m5));
-    let c7 = 0.5_f64;
-    let t10 = match () {
-        _ if mean(&t1) < 0.0371 || t6 > 0.0 => sum(&t7),
-        _ if t4 < -0.5183 => t6.min(t4),
-        _ => (sum(&t7)).tanh(),
-    };
-    t7[[1, 0]] + t10
+    t4 += t6;
+    let mut t8 = (((t3.hypot(square(t6) + 0.5)) - t3)).tanh();
+    let mut n5 = 0;
+    loop {
+        t8 -= ((t1.dot(p1)).mean().unwrap());
+        n5 += 1;
+        if n5 >= 1 {
+            break;
+        }
+    }
+    sum(&t1) + t3 + t4 + t6 + t8
 }
 
 #[test]
 fn f0389_gradcheck() {
-    let mut s = 839418950u64;
+    let mut s = 1699801979u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let ws: &[f64] = &[0.5, 1.5, 0.75];
@@ -11299,7 +11309,7 @@ fn f0398(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
     let c2 = 1.25_f64;
     let t3 = {
         let t2 = square(&(&t1 * p1));
-        t2.map(|&e| f0290(c2.tanh()))
+        t2.map(|&e| f0304(c2.tanh()))
     };
     mean(&t3)
 }
@@ -11335,31 +11345,44 @@ fn f0399_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0399_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0400(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: &Array1<f64>) -> f64 {
+fn f0400(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: &Array1<f64>) -> (f64, f64) {
     let mut t1 = p2;
     let _t2 = p2.cos();
     t1 += (square(t1) + 0.5).powf(t1.cos());
     t1 /= square(1.5 - (0.5 / (square(p2) + 1.0))) + 1.0;
     let t3 = (logsumexp(p3)) - t1;
-    let t3 = (p3.dot(p3)) * &(softmax(&(square(p3))));
-    let t4 = p2.atan2(square(p2) + 0.5);
-    t3.sum() + t4 + t1
+    let t3 = (p3.dot(p3)) * (relu(&(p0.clamp(-1.0, 1.0))));
+    let t4 = match p0.len() % 3 {
+        0 => &(&t3 + &t3) / 0.5,
+        1 | 2 => tan(&(tanh(p0))),
+        _ => tanh(&(p0.mapv(|e| {
+        if t1 < 0.4629 {
+            p2.mul_add(e, e)
+        } else {
+            e.max(t1)
+        }
+    }))),
+    };
+    (sum(&t4), p2)
 }
 
 #[test]
 fn f0400_gradcheck() {
-    let mut s = 940508141u64;
+    let mut s = 1031592852u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2 = scalar(&mut s);
     let p3: Array1<f64> = random(3, &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0400_backward(&p0, &p1, p2, &p3, 1.0);
+    let (value, grads) = f0400_backward(&p0, &p1, p2, &p3, (1.0, 0.5));
     assert_eq!(value, f0400(&p0, &p1, p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0400_backward(p0, p1, *p2, p3, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(), p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0400_backward(p0, p1, *p2, p3, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
 fn f0401(p0: &Array2<f32>, p1: ArrayView2<f32>, p2: f32) -> f32 {
@@ -11507,23 +11530,26 @@ fn f0407(p0: f64, p1: &Array1<f64>) -> f64 {
     let t1 = p0 - p1;
     let t2 = p1 * &t1;
     let _t3 = &t1 + &t1;
-    let t4 = t2.clone();
+    let mut t4 = t2.clone();
     let t6 = {
         let t5 = &(t4.broadcast((1, 3)).unwrap()) * &t4;
-        f0334(p0)
+        f0370(p0)
     };
-    let t7 = if p1.dot(p1) > 0.0371 {
-        t1.to_owned()
-    } else {
-        (f0334(t6.tanh())) * &t4
-    };
-    let t8 = f0404(&(sin(&t1)));
-    mean(&t7) + t8
+    let mut t7 = (&t1 * &t4).sum();
+    let mut n1 = 0;
+    while n1 < 4 && t7.abs() > 0.4629 {
+        t7 -= ((p1.select(Axis(0), &[2, 0, 2, 2])).dot(&(p1.select(Axis(0), &[2, 0, 2, 2]))));
+        n1 += 1;
+    }
+    let n2 = p1.len();
+    let t8 = Array1::<f64>::linspace(0.0, 1.0, n2);
+    t4 += (&(sigmoid(&(&t2 - p1))) * 0.1 + &t8).var(0.0);
+    sum(&t1) + logsumexp(&t2) + t4.sum() + t6 + t7 + t6
 }
 
 #[test]
 fn f0407_gradcheck() {
-    let mut s = 2068392381u64;
+    let mut s = 1378925452u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -11660,7 +11686,7 @@ fn f0412_gradcheck() {
 }
 #[differentiable]
 fn f0413(p0: f64, p1: f64, ws: &[f64]) -> f64 {
-    let mut t1 = if p1 > 0.4629 {
+    let t1 = if p1 > 0.4629 {
         (sin(p1)).min(p0)
     } else {
         (p1.hypot(p1.powi(2) + 0.5)).exp()
@@ -11669,20 +11695,24 @@ fn f0413(p0: f64, p1: f64, ws: &[f64]) -> f64 {
     for (i, &c) in ws.iter().enumerate() {
         t2 -= p1;
     }
-    let t3 = f0370(sin(floor((square(t1) + 1.0).recip())));
-    let t4 = backprop::ops::cos(t3);
-    let t4 = (softplus(t1)) + ((t4 - t2) * (tanh(t3)));
-    t1 += (log_sigmoid(t3)) - p1;
-    let t6 = {
-        let t5 = (t3 - t4) / (square(t3 - t2) + 1.0);
-        t5
-    };
-    t4 + t6
+    let mut t3 = ((p1 + t1) + p1) - t1;
+    for i in 0..3 {
+        t3 -= p1;
+        if p1 >= 0.0371 {
+            break;
+        }
+    }
+    let t4 = (backprop::ops::relu(t3)) - 1.5;
+    let t5 = t3;
+    if t1 <= -0.5183 {
+        return (f0370(tanh(t4)));
+    }
+    t1 + t2 + t3 + t4 + t5
 }
 
 #[test]
 fn f0413_gradcheck() {
-    let mut s = 775029488u64;
+    let mut s = 1803643191u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let ws: &[f64] = &[0.5, 0.75, -0.5];
@@ -11691,27 +11721,31 @@ fn f0413_gradcheck() {
     assert_eq!(value, f0413(p0, p1, ws));
     gradcheck(&(p0, p1), |(p0, p1)| f0413_backward(*p0, *p1, ws, 1.0)).unwrap();
 }
-#[differentiable(wrt(d_x, d_t1))]
-fn f0414(x: Array2<f64>, d_x: &Array2<f64>, d_t1: f64) -> f64 {
-    let unused = match () {
-        _ if d_t1 > 0.0371 => f0386(d_t1, d_x),
-        _ if d_t1 >= -0.5183 => f0372(d_t1),
-        _ => d_t1 * d_t1,
+#[differentiable(wrt(d_p0, d_x))]
+fn f0414(d_out: Array2<f64>, d_p0: &Array2<f64>, d_x: f64) -> (f64, f64) {
+    let (n1, m1) = d_p0.dim();
+    let t1 = match () {
+        _ if d_p0.sum() >= -0.5183 => sigmoid(f0390(d_x, d_p0, d_x)),
+        _ if d_p0.iter().sum::<f64>() < -0.5183 => d_p0[[0, m1 - 1]],
+        _ => relu(d_x),
     };
-    unused + d_t1
+    (d_x, d_out.sum())
 }
 
 #[test]
 fn f0414_gradcheck() {
-    let mut s = 1146561717u64;
-    let x: Array2<f64> = random((2, 1), &mut s);
-    let d_x: Array2<f64> = random((3, 2), &mut s);
-    let d_t1 = scalar(&mut s);
-    let (x, d_x, d_t1,) = std::hint::black_box((x, d_x, d_t1,));
-    let (value, grads) = f0414_backward(x.clone(), &d_x, d_t1, 1.0);
-    assert_eq!(value, f0414(x.clone(), &d_x, d_t1));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(d_x.clone(), d_t1), |(d_x, d_t1)| f0414_backward(x.clone(), d_x, *d_t1, 1.0)).unwrap();
+    let mut s = 1294883350u64;
+    let d_out: Array2<f64> = random((2, 1), &mut s);
+    let d_p0: Array2<f64> = random((3, 2), &mut s);
+    let d_x = scalar(&mut s);
+    let (d_out, d_p0, d_x,) = std::hint::black_box((d_out, d_p0, d_x,));
+    let (value, grads) = f0414_backward(d_out.clone(), &d_p0, d_x, (1.0, 0.5));
+    assert_eq!(value, f0414(d_out.clone(), &d_p0, d_x));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(d_p0.clone(), d_x), |(d_p0, d_x)| f0414_backward(d_out.clone(), d_p0, *d_x, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
 fn f0415(p0: &Array1<f64>) -> f64 {
@@ -11731,28 +11765,23 @@ fn f0415_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0415_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0416(p0: &Array2<f64>, ws: &[f64]) -> f64 {
-    let (n1, m1) = p0.dim();
-    let t1 = fract(&(&(p0.t()) * (p0[[0, m1 - 1]])));
-    let _t2 = t1.to_shape((1, 6)).unwrap();
-    let t3 = t1.view().reversed_axes();
-    let mut t4 = sum(p0);
-    for (i, &c) in ws.iter().enumerate() {
-        t4 += (t1[[2, 1]]);
-    }
-    t1[[2, 1]] + t3.iter().sum::<f64>() + t4
+fn f0416(p0: &Array2<f64>) -> f64 {
+    let mut t1 = log_sigmoid(&(&(p0.sum_axis(Axis(0))) * p0));
+    t1 -= p0;
+    let t2 = t1.clone();
+    let t3 = &t2 - &t2;
+    t2.sum() + sum(&t3) + mean(p0)
 }
 
 #[test]
 fn f0416_gradcheck() {
-    let mut s = 272487985u64;
+    let mut s = 244398893u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
-    let ws: &[f64] = &[1.5];
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0416_backward(&p0, ws, 1.0);
-    assert_eq!(value, f0416(&p0, ws));
+    let (value, grads) = f0416_backward(&p0, 1.0);
+    assert_eq!(value, f0416(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0416_backward(p0, ws, 1.0)).unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0416_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0417(p0: &Array2<f64>) -> f64 {
@@ -11844,25 +11873,20 @@ fn f0419(p0: f64, p1: &Array2<f64>) -> f64 {
         }
     })
     };
-    let mut t2 = (abs(&(powi(p1, 3)))).mean_axis(Axis(0)).unwrap();
-    let t4 = {
-        let t3 = f0370(p0);
-        log_softmax(&(concatenate(Axis(0), &[(p1.t()).view()]).unwrap()))
+    let t2 = (abs(&(powi(p1, 3)))).mean_axis(Axis(0)).unwrap();
+    let mut t4 = {
+        let t3 = f0362(p0);
+        (((square(&t2) + 1.0).ln_1p()).dot(&t2)).hypot(p0.powi(2) + 0.5)
     };
-    t2 -= (concat(Axis(0), &[&t4, &t4, &t4])).sum();
-    for i in 0..1 {
-        if (p1.row(i)).sum() >= -0.5183 && p0 > 0.0 {
-            continue;
-        }
-        t2 -= &(p1.row(i));
-    }
-    let t5 = t4.dot(p1);
-    logsumexp(&t2) + t4[[0, 0]] + t5[[2, 2]]
+    t4 += f0404(&t2);
+    let t5 = (sigmoid(&(p1.slice(s![.., 1..;2])))) * 0.25;
+    let t6 = t5.clone();
+    sum(&t5) + t6.sum()
 }
 
 #[test]
 fn f0419_gradcheck() {
-    let mut s = 795478039u64;
+    let mut s = 910433001u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -11872,100 +11896,70 @@ fn f0419_gradcheck() {
     gradcheck(&(p0, p1.clone()), |(p0, p1)| f0419_backward(*p0, p1, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
-fn f0420(p0: &Array2<f64>, c0: &Array2<f64>) -> (f64, f64) {
+fn f0420(p0: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     let _t1 = backprop::ops::recip(&(square(c0) + 1.0));
     let t2 = sum(&(p0.dot(&p0.t())));
-    let t3 = tan(&(tanh(&((c0 * t2).select(Axis(1), &[0])))));
-    let t3 = t3.dot(p0);
-    (sum(p0), sum(c0))
+    let mut t3 = sin(&(exp(&(c0 - c0))));
+    t3 = log_softmax(&t3);
+    t2 + t3.mean().unwrap()
 }
 
 #[test]
 fn f0420_gradcheck() {
-    let mut s = 567696573u64;
+    let mut s = 1755527701u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let c0: Array2<f64> = random((3, 2), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let (value, grads) = f0420_backward(&p0, &c0, (1.0, 0.5));
+    let (value, grads) = f0420_backward(&p0, &c0, 1.0);
     assert_eq!(value, f0420(&p0, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(),), |(p0,)| f0420_backward(p0, &c0, (1.0, 0.5)))
-        .unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0420_backward(p0, &c0, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2))]
-fn f0421(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, c0: &Array1<f64>, k0: usize) -> f64 {
-    let t1 = p1;
-    let t2 = (sigmoid(&(((square(c0) + 1.0).log(3.0 * 3.0 + 1.5)).dot(p1)))).hypot(-1.5 * -1.5 + 0.5);
-    let t3 = Array1::<f64>::linspace(-1.0, 1.0, 2);
-    let c1: f64 = 0.25;
-    let t4 = match k0 {
-        0 => sigmoid(&(exp(p0))),
-        1 | 2 => cos(&(sigmoid(&(exp(p0))))),
-        _ => cos(&(sigmoid(&(exp(p0))))),
-    };
-    let t6 = {
-        let t5 = (square(&(backprop::ops::log_sigmoid(c0))) + 1.0).log(3.0 * 3.0 + 1.5);
-        ln(&(&t5 * &t5 + 0.5))
-    };
-    let mut t7 = sigmoid((t2.dot(&t2)));
-    let mut n2 = 0;
-    loop {
-        t7 -= (cos(c0)).dot(&(sigmoid(&t6)));
-        t7 = t7 * 0.5 + ((t2[0]));
-        n2 += 1;
-        if n2 >= 4 {
-            break;
-        }
-    }
-    let t9 = {
-        let t8 = c0 - 0.1;
-        &t8 * &t2
-    };
-    let t6 = t9[1];
-    t9.sum() + t6 + t6
+#[differentiable(wrt(d_t1, out, d_x))]
+fn f0421(d_t1: &Array2<f64>, out: &Array2<f64>, d_x: &Array2<f64>, w: &Array1<f64>, labels: &[usize]) -> f64 {
+    let d_out = out;
+    let x_from_out = sigmoid(f0415(w));
+    let x_from_out = softmax_cross_entropy(&(backprop::ops::recip(&(square(&(out.t())) + 1.0))), labels);
+    let c1 = 1.5_f64;
+    let x_from_out = (concat(Axis(0), &[d_out, out, out])).iter().map(|e| -(f64::hypot(c1, square(*e) + 0.5))).sum::<f64>();
+    let x = sinh(sum(d_out));
+    let d_out_1 = x_from_out;
+    let unused = (log_sigmoid(3.0 * d_out_1)).tanh();
+    d_out.sum() + x_from_out + x + d_out_1 + unused
 }
 
 #[test]
 fn f0421_gradcheck() {
-    let mut s = 1775428606u64;
-    let p0: Array2<f64> = random((2, 3), &mut s);
-    let p1: Array2<f64> = random((2, 1), &mut s);
-    let p2: Array2<f64> = random((1, 2), &mut s);
-    let c0: Array1<f64> = random(2, &mut s);
-    let k0: usize = 3;
-    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0421_backward(&p0, &p1, &p2, &c0, k0, 1.0);
-    assert_eq!(value, f0421(&p0, &p1, &p2, &c0, k0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0421_backward(p0, p1, p2, &c0, k0, 1.0)).unwrap();
+    let mut s = 895664121u64;
+    let d_t1: Array2<f64> = random((2, 3), &mut s);
+    let out: Array2<f64> = random((2, 1), &mut s);
+    let d_x: Array2<f64> = random((1, 2), &mut s);
+    let w: Array1<f64> = random(2, &mut s);
+    let labels: &[usize] = &[0];
+    let (d_t1, out, d_x, w,) = std::hint::black_box((d_t1, out, d_x, w,));
+    let (value, grads) = f0421_backward(&d_t1, &out, &d_x, &w, labels, 1.0);
+    assert_eq!(value, f0421(&d_t1, &out, &d_x, &w, labels));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    gradcheck(&(d_t1.clone(), out.clone(), d_x.clone()), |(d_t1, out, d_x)| f0421_backward(d_t1, out, d_x, &w, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0422(p0: f64, p1: f64, p2: &Array2<f64>, p3: f64) -> f64 {
     let mut t1 = p1;
     t1 += p1;
     let mut t3 = {
-        let t2 = relu(f0362(sigmoid(t1)));
-        (log_sigmoid(p0)) / (square(p0 + 3.0) + 0.5)
+        let t2 = (t1 * 3.0).sin();
+        backprop::ops::recip(square(t2) + 1.0)
     };
-    let mut t5 = {
-        let t4 = sigmoid(&(p2.view().into_shape_with_order((1, 9)).unwrap()));
-        t1
-    };
-    if t3 > 0.0371 {
-        t3 += t1.max(p0);
-    } else {
-        t5 -= f0365(p2, p3);
-    }
-    t3 + t5 + t3
+    t3 += (p3 * t3) - p1;
+    let _t4 = p2 - p0;
+    t1 + t3 + p1
 }
 
 #[test]
 fn f0422_gradcheck() {
-    let mut s = 942092382u64;
+    let mut s = 693102717u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -11996,30 +11990,30 @@ fn f0423_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0423_backward(p0, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0424(p0: f64) -> f64 {
-    let t1 = f64::exp(p0);
-    let t2 = p0;
-    let t3 = if t1 > -0.5183 {
-        t1 + ((t1.max(t2)) / (p0.powi(2) + 1.0))
+fn f0424(x: f64) -> f64 {
+    let x_from_out = f64::exp(x);
+    let t2 = x;
+    let out = if x_from_out > -0.5183 {
+        x_from_out + ((x_from_out.max(t2)) / (x.powi(2) + 1.0))
     } else {
         sqrt((t2 * 3.0).powi(2) + 0.5)
     };
-    let t5 = {
-        let t4 = t2;
-        t3.max(t2)
+    let out_1 = {
+        let t1_from_t2 = t2;
+        out.max(t2)
     };
-    let t6 = backprop::ops::square(tanh(t3));
-    t1 + t2 + t3 + t5 + t6
+    let d_d_x = ((out + x_from_out) - (x_from_out - x_from_out)).cos();
+    x_from_out + t2 + out + out_1 + d_d_x
 }
 
 #[test]
 fn f0424_gradcheck() {
-    let mut s = 1142835194u64;
-    let p0 = scalar(&mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0424_backward(p0, 1.0);
-    assert_eq!(value, f0424(p0));
-    gradcheck(&(p0,), |(p0,)| f0424_backward(*p0, 1.0)).unwrap();
+    let mut s = 135716168u64;
+    let x = scalar(&mut s);
+    let (x,) = std::hint::black_box((x,));
+    let (value, grads) = f0424_backward(x, 1.0);
+    assert_eq!(value, f0424(x));
+    gradcheck(&(x,), |(x,)| f0424_backward(*x, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0425(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
@@ -12095,24 +12089,20 @@ fn f0427_gradcheck() {
 }
 #[differentiable]
 fn f0428(p0: f64, p1: f64, p2: f64) -> f64 {
-    let t2 = {
+    let mut t2 = {
         let t1 = f64::hypot(p1, p1.powi(2) + 0.5);
         3.0 * p2
     };
-    let _t3 = f0424(p1);
-    let t4 = t2 + t2;
-    let t5 = f64::hypot(p1 / (square(p1) + 2.0), square(t4) + 0.5);
-    let t6 = if p2 >= 0.4629 {
-        t2
-    } else {
-        -p2
-    };
-    t2 + t4 + t5 + t6 + p1
+    let _t3 = f0427(sigmoid((square(p0) + 1.0).sqrt()));
+    let t4 = p2;
+    t2 -= t4;
+    let t5 = (square(tanh(t2))).exp();
+    t4 + t5
 }
 
 #[test]
 fn f0428_gradcheck() {
-    let mut s = 1219947499u64;
+    let mut s = 559545603u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -12209,20 +12199,20 @@ fn f0432_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0432_backward(p0, *p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0433(p0: f64, p1: &Array2<f64>) -> f64 {
-    let mut t1 = (p1.select(Axis(0), &[0, 0, 0])).map(|&u| u + u);
-    if p0 < 0.0371 {
-        t1 = p0 + &t1;
-    } else if t1.sum() <= 0.4629 {
-        t1 = t1.mapv(f64::cos);
+fn f0433(d_out: f64, d_x: &Array2<f64>) -> f64 {
+    let mut out = (d_x.select(Axis(0), &[0, 0, 0])).map(|&u| u + u);
+    if d_out < 0.0371 {
+        out = d_out + &out;
+    } else if out.sum() <= 0.4629 {
+        out = out.mapv(f64::cos);
     }
-    t1 -= &((tanh(&(sqrt(&(square(&(sqrt(&(square(&t1) + 0.5)))) + 1.0))).t())).dot(&(cos(&t1))));
-    let t1 = p0;
-    let t2 = t1;
-    let mut t3 = (f0403(t2, p0, t1));
+    out -= &((tanh(&(sqrt(&(square(&(sqrt(&(square(&out) + 0.5)))) + 1.0))).t())).dot(&(cos(&out))));
+    let out = d_out;
+    let t2 = out;
+    let mut t3 = (f64::sqrt(square(out) + 0.5));
     let mut n1 = 0;
-    while n1 < 1 && t3.abs() < 0.5183 {
-        t3 = t3 * 0.5 + (sum(p1));
+    while n1 < 1 && t3.abs() > 0.4629 {
+        t3 = t3 * 0.5 + ((d_x.product()));
         n1 += 1;
     }
     t2 + t3
@@ -12230,14 +12220,14 @@ fn f0433(p0: f64, p1: &Array2<f64>) -> f64 {
 
 #[test]
 fn f0433_gradcheck() {
-    let mut s = 1186753533u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((1, 3), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0433_backward(p0, &p1, 1.0);
-    assert_eq!(value, f0433(p0, &p1));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0433_backward(*p0, p1, 1.0)).unwrap();
+    let mut s = 600787304u64;
+    let d_out = scalar(&mut s);
+    let d_x: Array2<f64> = random((1, 3), &mut s);
+    let (d_out, d_x,) = std::hint::black_box((d_out, d_x,));
+    let (value, grads) = f0433_backward(d_out, &d_x, 1.0);
+    assert_eq!(value, f0433(d_out, &d_x));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    gradcheck(&(d_out, d_x.clone()), |(d_out, d_x)| f0433_backward(*d_out, d_x, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0434(d_out: f64, out: f64) -> f64 {
@@ -12347,42 +12337,40 @@ fn f0438_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0439(p0: Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
-    let mut t1 = ((backprop::ops::recip(&(p3 * p3 + 1.0))).sum());
+fn f0439(d_p0: Array2<f64>, d_out: f64, w: f64, x: &Array2<f64>) -> f64 {
+    let mut out = ((backprop::ops::recip(&(x * x + 1.0))).sum());
     let mut n1 = 0;
     loop {
-        t1 = t1 * 0.5 + ((sin(p2)));
+        out = out * 0.5 + ((sin(w)));
         n1 += 1;
-        if n1 >= 3 || t1.abs() > 0.0371 {
+        if n1 >= 3 || out.abs() > 0.0371 {
             break;
         }
     }
-    let t2 = (sqrt(&(square(p3) + 1.0))).t().dot(&p0);
-    let t4 = {
-        let t3 = (p1.min(t1)) + 3.0;
-        t3
+    let t1_from_t2 = (sqrt(&(square(x) + 1.0))).t().dot(&d_p0);
+    let t4 = array![[0.0_f64], [0.5]];
+    let unused = {
+        let grad_1 = f0405(&d_p0, &d_p0);
+        (&(-&d_p0) * 0.1 + &t4).std_axis(Axis(0), 0.0)
     };
-    t1 += t4;
-    let mut t5 = p3.to_owned();
-    for i in 0..t5.nrows() {
-        t5[[i, 2]] = (tan(&(tanh(p3)))).mean().unwrap();
-    }
-    t1 + sum(&t2) + t4 + t5.iter().sum::<f64>()
+    let _t6 = unused.clone();
+    let out = ((f0437(d_out)).tanh()).tan();
+    logsumexp(&unused) + out
 }
 
 #[test]
 fn f0439_gradcheck() {
-    let mut s = 562717909u64;
-    let p0: Array2<f64> = random((2, 1), &mut s);
-    let p1 = scalar(&mut s);
-    let p2 = scalar(&mut s);
-    let p3: Array2<f64> = random((2, 3), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0439_backward(p0.clone(), p1, p2, &p3, 1.0);
-    assert_eq!(value, f0439(p0.clone(), p1, p2, &p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0439_backward(p0.clone(), *p1, *p2, p3, 1.0)).unwrap();
+    let mut s = 657670591u64;
+    let d_p0: Array2<f64> = random((2, 1), &mut s);
+    let d_out = scalar(&mut s);
+    let w = scalar(&mut s);
+    let x: Array2<f64> = random((2, 3), &mut s);
+    let (d_p0, d_out, w, x,) = std::hint::black_box((d_p0, d_out, w, x,));
+    let (value, grads) = f0439_backward(d_p0.clone(), d_out, w, &x, 1.0);
+    assert_eq!(value, f0439(d_p0.clone(), d_out, w, &x));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(d_p0.clone(), d_out, w, x.clone()), |(d_p0, d_out, w, x)| f0439_backward(d_p0.clone(), *d_out, *w, x, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0440(out: &Array2<f64>) -> f64 {
@@ -12510,16 +12498,28 @@ fn f0445_gradcheck() {
 }
 #[differentiable(wrt(p0, p1))]
 fn f0446(p0: f64, p1: f64, c0: &Array2<f64>) -> f64 {
-    let mut t1 = p1 * p1;
+    let mut t1 = f0403(p1, p0, p1);
     let (n1, m1) = c0.dim();
-    t1 -= c0[[0, m1 / 2]];
-    let t2 = c0 / &(c0 * c0 + 2.0);
-    t1 + t2.mean().unwrap()
+    for i in 0..1 {
+        t1 -= (c0[[n1 - 1, m1 / 2]]) * (t1 / 1.25);
+        match i % 3 {
+            0 => t1 -= p1,
+            1 | 2 => {
+                t1 += (t1 + p1).tanh();
+            }
+            _ => {}
+        }
+    }
+    let t3 = {
+        let t2 = mse(&(sigmoid(&(ln_1p(&(square(&(c0 + t1)) + 0.5))))), &(sin(c0)));
+        (c0.mean().unwrap()) * t1
+    };
+    t1 + t3
 }
 
 #[test]
 fn f0446_gradcheck() {
-    let mut s = 1466777224u64;
+    let mut s = 117078671u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let c0: Array2<f64> = random((3, 3), &mut s);
@@ -12835,13 +12835,13 @@ fn f0458_gradcheck() {
 }
 #[differentiable]
 fn f0459(p0: f64, p1: f64, ws: &[f64]) -> f64 {
-    let t1 = p1 * p0;
+    let mut t1 = p1 * p0;
     let t2 = if t1 < 0.0371 {
         ((-t1).powi(3)) - p0
     } else {
         (p1 + p1).to_radians()
     };
-    let mut t4 = {
+    let t4 = {
         let t3 = p1 / (square(((relu(t2)).tanh()).tan()) + 1.0);
         (softplus(t1 - t2)) + t3
     };
@@ -12850,14 +12850,14 @@ fn f0459(p0: f64, p1: f64, ws: &[f64]) -> f64 {
     for (i, &c) in ws.iter().enumerate() {
         t6 += ((square(p0)));
     }
-    let t7 = -(f0434(tanh(floor(t6)), sigmoid(t4)));
-    t4 = (t1 - t5) + (backprop::ops::abs(t5));
+    let t7 = (f0403(t5.tanh(), tanh(t6 - p0), sigmoid(t5))).cos();
+    t1 /= square(t7) + 0.5;
     t6 + t7
 }
 
 #[test]
 fn f0459_gradcheck() {
-    let mut s = 316434694u64;
+    let mut s = 1263530001u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let ws: &[f64] = &[-0.5, 0.5, 1.5];
@@ -13496,7 +13496,7 @@ fn f0482_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0482_backward(p0, *p1, *p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0483(p0: &Array1<f64>, p1: f64) -> Array1<f64> {
+fn f0483(p0: &Array1<f64>, p1: f64) -> f64 {
     let mut t1 = p1;
     if p1 > 0.0371 {
         t1 /= square(p1) + 0.5;
@@ -13504,27 +13504,24 @@ fn f0483(p0: &Array1<f64>, p1: f64) -> Array1<f64> {
         t1 += sqrt(square(p1 - p1) + 0.5);
     }
     let mut t2 = (square(1.25 / (t1.powi(2) + 1.0))).tanh();
-    t2 *= tanh(f0428(p1, (-p1).abs(), t2));
-    t2 /= square(t1 * t2) + 1.0;
-    let t3 = t2;
-    let t4 = (((t3.tanh()).tan()) + (p0.iter().zip(p0.iter()).map(|(a, b)| *a).sum::<f64>())).clamp(-0.5, 3.0);
-    sigmoid(p0)
+    t2 *= f0428(p1, (-p1).abs(), t2);
+    let t3 = p1 + t1;
+    t2 += (t1 - t2) - t3;
+    let c1 = 0.5_f64;
+    let t2 = (sum(&(p0.mapv(|e| c1 * e)))).atan2(square(t3) + 0.5);
+    t3 + t2
 }
 
 #[test]
 fn f0483_gradcheck() {
-    let mut s = 1346029431u64;
+    let mut s = 439436246u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up: Array1<f64> = random(3, &mut s);
-    let (value, grads) = f0483_backward(&p0, p1, &up);
+    let (value, grads) = f0483_backward(&p0, p1, 1.0);
     assert_eq!(value, f0483(&p0, p1));
     assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1), |(p0, p1)| f0483_backward(p0, *p1, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0483_backward(p0, *p1, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
 fn f0484(p0: f64, p1: f64, p2: &Array2<f64>, p3: &Array1<f64>, c0: &Array2<f64>, labels: &[usize]) -> f64 {
@@ -13604,37 +13601,37 @@ fn f0486_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0486_backward(p0, p1.view(), ws, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0487(p0: &Array2<f64>) -> f64 {
-    let mut t1 = &(p0.sum_axis(Axis(0))) * p0;
-    let t2 = &(&t1 * p0) + 0.1;
+fn f0487(w: &Array2<f64>) -> f64 {
+    let mut t1 = &(w.sum_axis(Axis(0))) * w;
+    let out_1 = &(&t1 * w) + 0.1;
     let t3 = array![-0.75_f64, 2.0, 0.25];
     let t5 = {
-        let t4 = mean(&((p0.dot(&t2.t())) + &t3));
-        f64::log(square(f0440(&(sigmoid(&t2)))) + 1.0, 3.0 * 3.0 + 1.5)
+        let d_out_1 = mean(&((w.dot(&out_1.t())) + &t3));
+        f64::log(square(f0440(&(sigmoid(&out_1)))) + 1.0, 3.0 * 3.0 + 1.5)
     };
-    let t6 = (1.5 + ((2.0 - t5).tanh())).powf(sin(t5));
+    let d_x = (1.5 + ((2.0 - t5).tanh())).powf(sin(t5));
     for i in (0..3).rev() {
-        t1 += t6;
-        if t6 >= -0.5183 {
+        t1 += d_x;
+        if d_x >= -0.5183 {
             break;
         }
     }
     let t8 = {
-        let t7 = (clamp(t6, -1.0, 0.5)).abs();
-        &t1 + 0.75
+        let t7 = tanh(&((square(&(d_x - &t1)) + 0.5).log10()));
+        log_softmax(&(sigmoid(&((mean(&out_1)) / &(square(&t7) + 0.5)))))
     };
-    t6 + sum(&t8)
+    d_x + sum(&t8) + d_x
 }
 
 #[test]
 fn f0487_gradcheck() {
-    let mut s = 1010100838u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0487_backward(&p0, 1.0);
-    assert_eq!(value, f0487(&p0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0487_backward(p0, 1.0)).unwrap();
+    let mut s = 2106055159u64;
+    let w: Array2<f64> = random((3, 2), &mut s);
+    let (w,) = std::hint::black_box((w,));
+    let (value, grads) = f0487_backward(&w, 1.0);
+    assert_eq!(value, f0487(&w));
+    assert_eq!(grads.w.shape(), w.shape());
+    gradcheck(&(w.clone(),), |(w,)| f0487_backward(w, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0488(p0: &Array2<f64>, p1: f64) -> f64 {
@@ -13744,32 +13741,36 @@ fn f0491_gradcheck() {
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0491_backward(p0, *p1, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0492(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: &Array1<f64>, labels: &[usize], ws: &[f64]) -> f64 {
+fn f0492(d_out: &Array2<f64>, d_x: ArrayView2<f64>, x: &Array1<f64>, ws: &[f64]) -> f64 {
     let c1 = 0.75_f64;
-    let mut t1 = (Zip::from(&(clamp(&(relu(&p1)), -0.5, 3.0))).and(&p1).map_collect(|&a, &b| (clamp(f0028(a.cos()), -0.5, 1.0)) * c1)).mean().unwrap();
+    let mut d_out_1 = sum(&(Zip::from(&(clamp(&(relu(&d_x)), -0.5, 3.0))).and(&d_x).map_collect(|&a, &b| 1.5 * ((square(f0372(b)) + 1.0).recip()))));
     for (i, &c) in ws.iter().enumerate() {
-        t1 += c;
+        d_out_1 += (mean(x));
     }
-    let mut t2 = (softmax_cross_entropy(&(sqrt(&(square(p0) + 1.0))), labels)) + &(&(&p1 * p2) - t1);
-    t2 += 2.0;
-    t1 + t2[[0, 0]] + t2.mean().unwrap()
+    let out = {
+        let out_1 = d_out_1;
+        x.mean().expect("not empty")
+    };
+    if out > 0.4629 {
+        return ((d_out_1 - out).cos());
+    }
+    d_out_1 + out
 }
 
 #[test]
 fn f0492_gradcheck() {
-    let mut s = 2095451075u64;
-    let p0: Array2<f64> = random((2, 3), &mut s);
-    let p1: Array2<f64> = random((3, 1), &mut s);
-    let p2: Array1<f64> = random(3, &mut s);
-    let labels: &[usize] = &[1, 1];
+    let mut s = 2049795881u64;
+    let d_out: Array2<f64> = random((2, 3), &mut s);
+    let d_x: Array2<f64> = random((3, 1), &mut s);
+    let x: Array1<f64> = random(3, &mut s);
     let ws: &[f64] = &[0.5, 1.5, 1.5];
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0492_backward(&p0, p1.view(), &p2, labels, ws, 1.0);
-    assert_eq!(value, f0492(&p0, p1.view(), &p2, labels, ws));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0492_backward(p0, p1.view(), p2, labels, ws, 1.0)).unwrap();
+    let (d_out, d_x, x,) = std::hint::black_box((d_out, d_x, x,));
+    let (value, grads) = f0492_backward(&d_out, d_x.view(), &x, ws, 1.0);
+    assert_eq!(value, f0492(&d_out, d_x.view(), &x, ws));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(d_out.clone(), d_x.clone(), x.clone()), |(d_out, d_x, x)| f0492_backward(d_out, d_x.view(), x, ws, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0493(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
@@ -13854,23 +13855,19 @@ fn f0496(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
         _ => (f64::atan2(f0462(p1), 1.0 * 1.0 + 0.5)).max(1.25),
     };
     t1 += 0.25;
-    let t2 = f64::abs(p1.iter().map(|&u| f0490(u, u)).sum::<f64>());
-    let t3 = t2;
-    let t5 = {
-        let t4 = f64::sqrt(t2.powi(2) + 1.0);
-        t3 + t1
+    let t2 = sigmoid(f64::ln((p1.iter().map(|&u| f0363(u)).sum::<f64>()).powi(2) + 0.5));
+    let t4 = {
+        let t3 = f64::sqrt(t1.powi(2) + 1.0);
+        t2 * p2
     };
-    let t6 = if t3 < 0.0371 {
-        t2
-    } else {
-        t3
-    };
-    t5 + t6 + t1
+    let t5 = t4.mean().unwrap();
+    let t6 = t2;
+    t5 + t6
 }
 
 #[test]
 fn f0496_gradcheck() {
-    let mut s = 2131085375u64;
+    let mut s = 1907537157u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);

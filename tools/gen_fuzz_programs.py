@@ -38,7 +38,8 @@ with guards on differentiable values; arrays written after the body made
 them (`let mut y = x.to_owned();` or `Array1::<f64>::zeros(n)`, then
 `y[i] = e`, `y[i] += e`, `y[[i, j]] = e`, `y.row_mut(i).assign(&v)`,
 `y.column_mut(j).assign(&v)` in a loop); loops over `x.rows()`,
-`x.columns()`, `ws.iter().enumerate()` of a constant `ws: &[f64]` parameter
+`x.columns()`, `ws.iter().enumerate()` of a constant `ws: &[f64]` parameter,
+`labels.iter().enumerate()` (`x[[i, l]]`, `l as f64`)
 and `x.rows().into_iter().zip(ws.iter())`; and tuple outputs `-> (f64,
 f64)` (checked with the upstream `(1.0, 0.5)`). Each program comes with a
 test that
@@ -1607,7 +1608,17 @@ class Program:
         vecs = [v for v in self.env if v.form == "ref" and len(v.shape) == 1 and v.code.startswith("p")]
         r = rng.random()
         extra = []
-        if mats and r < 0.5:
+        fits = [m for m in mats if self.uses_labels in (None, m.shape)]
+        if fits and r < 0.15:
+            # The labels as indices: `x[[i, l]]` is the entry of the label.
+            m = rng.choice(fits)
+            self.uses_labels = m.shape
+            head = "for (i, &l) in labels.iter().enumerate()"
+            extra.append(V("%s[[i, l]]" % m.code, (), m.bound))
+            extra.append(V("%s.row(i)" % m.code, (m.shape[1],), m.bound, form="view", is_view=True))
+            extra.append(V("(l as %s)" % self.ty, (), float(m.shape[1])))
+            kind = "labels"
+        elif mats and r < 0.5:
             m = rng.choice(mats)
             if rng.random() < 0.5:
                 head = "for r in %s.rows()" % m.code
