@@ -22,80 +22,126 @@ mod generated {
 use backprop::prelude::*;
 use backprop_testkit::{random, random32, scalar, scalar32};
 
-#[differentiable(wrt(out, d_out, x))]
-fn f0000(out: f64, d_out: &Array2<f64>, x: &Array2<f64>, d_x: &Array2<f64>) -> f64 {
-    let d_d_x = x;
-    let d_d_x = (x.index_axis(Axis(1), 1).dot(d_d_x)).iter().map(|&u| out).sum::<f64>();
-    let grad_1 = if d_x[[1, 0]] >= 0.0371 {
-        d_out + d_x
+#[differentiable(wrt(p0, p1, p2))]
+fn f0000(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, c0: &Array2<f64>, labels: &[usize]) -> Array2<f64> {
+    let mut t1 = (sum(&(&(p1.t()) - (p2.sum())))).tanh();
+    let n2 = p1.nrows();
+    let m2 = p1.ncols();
+    let t2 = Array2::<f64>::ones((n2, 1));
+    let mut n1 = 0;
+    loop {
+        t1 += (sum(&(&t2 * p1)));
+        n1 += 1;
+        if n1 >= 3 || t1.abs() < 0.4629 {
+            break;
+        }
+    }
+    let t3 = Array::from_elem((1, 2), -1.5_f64);
+    let t4 = array![[0.0_f64], [0.5], [1.0]];
+    let t5 = if c0.mean().unwrap() <= 0.0371 {
+        -&(&(&t3 - p2) * p2)
     } else {
-        d_out.to_owned()
+        p2 + 1.5
     };
-    let t3 = concatenate(Axis(0), &[(logsumexp(&grad_1)).view()]).unwrap();
-    let _t4 = d_d_x;
-    let t5 = grad_1.clone();
-    d_d_x + sum(&grad_1) + logsumexp(&t3) + t5.mean().unwrap() + d_d_x
+    let t6 = if p1[[2, 0]] >= 0.4629 && t1 > 0.0 {
+        &(log_softmax(&(c0 * c0))) / (square(p1) + 0.5)
+    } else {
+        tanh(&(&(log_softmax(&(c0 * c0))) / (square(p1) + 0.5)))
+    };
+    let (n3, m3) = p2.dim();
+    let t5 = (p2[[n3 - 1, m3 - 1]]) - &(exp(c0));
+    let t8 = {
+        let t7 = &(t1 + p2) + t1;
+        sin(&(&t6 - t1))
+    };
+    let t9 = &(powi(&(tanh(&t6)), 3)) - 0.25;
+    sin(p1)
 }
 
 #[test]
 fn f0000_gradcheck() {
-    let mut s = 986805276u64;
-    let out = scalar(&mut s);
-    let d_out: Array2<f64> = random((3, 2), &mut s);
-    let x: Array2<f64> = random((2, 2), &mut s);
-    let d_x: Array2<f64> = random((3, 1), &mut s);
-    let (out, d_out, x, d_x,) = std::hint::black_box((out, d_out, x, d_x,));
-    let (value, grads) = f0000_backward(out, &d_out, &x, &d_x, 1.0);
-    assert_eq!(value, f0000(out, &d_out, &x, &d_x));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(out, d_out.clone(), x.clone()), |(out, d_out, x)| f0000_backward(*out, d_out, x, &d_x, 1.0)).unwrap();
+    let mut s = 1540516207u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((3, 2), &mut s);
+    let p2: Array2<f64> = random((2, 2), &mut s);
+    let c0: Array2<f64> = random((3, 1), &mut s);
+    let labels: &[usize] = &[0, 0, 0];
+    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
+    let up: Array2<f64> = random((3, 2), &mut s);
+    let (value, grads) = f0000_backward(p0, &p1, &p2, &c0, labels, &up);
+    assert_eq!(value, f0000(p0, &p1, &p2, &c0, labels));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0000_backward(*p0, p1, p2, &c0, labels, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0001(grad: &Array2<f64>, d_out: f64, y_1: &Array2<f64>, d_x: &Array2<f64>) -> f64 {
-    let _t1 = mean_axis(&((ln(&(y_1 * y_1 + 0.5))).dot(y_1)), Axis(0));
-    let unused = (sum_axis(grad, Axis(0))).dot(d_x);
-    let t1_from_t2 = d_out;
-    let x = if t1_from_t2 >= 0.0371 {
-        relu(t1_from_t2)
+fn f0001(d_x: &Array2<f64>, d_t1: f64, d_p0: &Array2<f64>, w: &Array2<f64>, ws: &[f64]) -> f64 {
+    let _t1 = mean_axis(&((ln(&(d_p0 * d_p0 + 0.5))).dot(d_p0)), Axis(0));
+    let d_out = (sum_axis(d_x, Axis(0))).dot(w);
+    let grad_1 = d_t1;
+    let t1_from_t2 = if grad_1 >= 0.0371 {
+        relu(grad_1)
     } else {
-        (f64::log2(t1_from_t2.powi(2) + 0.5)) - 0.75
+        (f64::log2(grad_1.powi(2) + 0.5)) - 0.75
     };
-    let t5 = d_x + d_x;
-    x + t5[[1, 0]] + d_out
+    let mut out_1 = sum(w);
+    for (r, &c) in d_x.rows().into_iter().zip(ws.iter()) {
+        out_1 -= ((sum(d_x)) + r.sum());
+    }
+    t1_from_t2 + out_1
 }
 
 #[test]
 fn f0001_gradcheck() {
-    let mut s = 830477039u64;
-    let grad: Array2<f64> = random((3, 2), &mut s);
-    let d_out = scalar(&mut s);
-    let y_1: Array2<f64> = random((2, 2), &mut s);
-    let d_x: Array2<f64> = random((2, 1), &mut s);
-    let (grad, d_out, y_1, d_x,) = std::hint::black_box((grad, d_out, y_1, d_x,));
-    let (value, grads) = f0001_backward(&grad, d_out, &y_1, &d_x, 1.0);
-    assert_eq!(value, f0001(&grad, d_out, &y_1, &d_x));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    assert_eq!(grads.y_1.shape(), y_1.shape());
+    let mut s = 1080295634u64;
+    let d_x: Array2<f64> = random((3, 2), &mut s);
+    let d_t1 = scalar(&mut s);
+    let d_p0: Array2<f64> = random((2, 2), &mut s);
+    let w: Array2<f64> = random((2, 1), &mut s);
+    let ws: &[f64] = &[1.5, -0.5];
+    let (d_x, d_t1, d_p0, w,) = std::hint::black_box((d_x, d_t1, d_p0, w,));
+    let (value, grads) = f0001_backward(&d_x, d_t1, &d_p0, &w, ws, 1.0);
+    assert_eq!(value, f0001(&d_x, d_t1, &d_p0, &w, ws));
     assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(grad.clone(), d_out, y_1.clone(), d_x.clone()), |(grad, d_out, y_1, d_x)| f0001_backward(grad, *d_out, y_1, d_x, 1.0)).unwrap();
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    assert_eq!(grads.w.shape(), w.shape());
+    gradcheck(&(d_x.clone(), d_t1, d_p0.clone(), w.clone()), |(d_x, d_t1, d_p0, w)| f0001_backward(d_x, *d_t1, d_p0, w, ws, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0002(p0: f32, p1: Array1<f32>) -> f32 {
-    let mut t1 = (backprop::ops::recip(&(square(&p1) + 1.0))).sum();
-    if t1 >= 0.0371 {
-        t1 += 3.0;
-    }
-    let t2 = abs(&((p1[2]) + &p1));
-    t1 += p1.iter().sum::<f32>();
+    let t1 = match () {
+        _ if p0 > 0.4629 && p0 > 0.0 => -(p1.sum()),
+        _ if logsumexp(&p1) >= -0.5183 => (&p1 * &p1).iter().map(|&e| e).sum::<f32>(),
+        _ => logsumexp(&(p0 + &p1)),
+    };
+    let t1 = tan(&(tanh(&(&p1 * t1))));
+    let mut t3 = {
+        let t2 = tanh(&t1);
+        softmax(&(&t1 + &t2))
+    };
     let n1 = p1.len() - 1;
-    t1 /= square(((tanh(&t2)).product()) / ((p1[n1]).powi(2) + 2.0)) + 1.0;
-    t1 + sum(&t2)
+    let mut t4 = (((p1[n1]) + &(&t3 * 1.25)).dot(&((p1[n1]) + &(&t3 * 1.25)))).tanh();
+    let mut n2 = 0;
+    loop {
+        t4 = t4 * 0.5 + (mean(&(p0 * &p1)));
+        n2 += 1;
+        if n2 >= 3 || t4.abs() > 0.4629 {
+            break;
+        }
+    }
+    let n3 = p1.len() - 1;
+    if t4 < 0.0371 || t4 > 0.0 {
+        t3 /= t4.powi(2) + 0.5;
+    }
+    t1.sum() + t3.iter().sum::<f32>() + t4 + p0
 }
 
 #[test]
 fn f0002_gradcheck() {
-    let mut s = 824324695u64;
+    let mut s = 1744543146u64;
     let p0 = scalar32(&mut s);
     let p1: Array1<f32> = random32(3, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -108,45 +154,52 @@ fn f0002_gradcheck() {
         .check(&(p0, p1.clone()), |(p0, p1)| f0002_backward(*p0, p1.clone(), 1.0))
         .unwrap();
 }
-#[differentiable(wrt(p0))]
-fn f0003(p0: Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let t1 = c0[[0, 0]];
-    let t2 = &((t1.clamp(-2.0, 3.0)) * c0) + t1;
-    let mut t3 = (0.5 * &(t1 - &t2)).select(Axis(0), &[0, 0]);
-    for i in 0..1 {
-        t3 += c0;
-        t3 = ((&t3 * &t3 + 0.5).log(3.0 * 3.0 + 1.5)) - &(&t3 / (t1.powi(2) + 1.0));
-    }
-    t2[[0, 0]] + t3[[0, 0]] + mean(c0)
+#[differentiable(wrt(grad))]
+fn f0003(grad: Array2<f64>, out: &Array2<f64>) -> f64 {
+    let mut unused = (&(out.dot(&out.t())) - &(out.row(0))).sum();
+    unused /= square(clamp(unused, -2.0, 3.0)) + 1.0;
+    let c1: f64 = 0.25;
+    let out_1 = match () {
+        _ if out[[0, 0]] < 0.0371 => cos(&(out.map(|&v| v / (v.powi(2) + 0.5)))),
+        _ if grad[[2, 1]] > -0.5183 => out.to_owned(),
+        _ => out.to_owned(),
+    };
+    let _t3 = out_1.clone();
+    unused + out_1.sum()
 }
 
 #[test]
 fn f0003_gradcheck() {
-    let mut s = 498503985u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
-    let c0: Array2<f64> = random((1, 2), &mut s);
-    let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let (value, grads) = f0003_backward(p0.clone(), &c0, 1.0);
-    assert_eq!(value, f0003(p0.clone(), &c0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0003_backward(p0.clone(), &c0, 1.0)).unwrap();
+    let mut s = 1981862089u64;
+    let grad: Array2<f64> = random((3, 2), &mut s);
+    let out: Array2<f64> = random((1, 2), &mut s);
+    let (grad, out,) = std::hint::black_box((grad, out,));
+    let (value, grads) = f0003_backward(grad.clone(), &out, 1.0);
+    assert_eq!(value, f0003(grad.clone(), &out));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    gradcheck(&(grad.clone(),), |(grad,)| f0003_backward(grad.clone(), &out, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0004(d_p0: &Array2<f64>) -> f64 {
-    let out = d_p0;
-    let t2 = out;
-    let t3 = &(out - out) * 3.0;
-    let d_x = &t3;
-    let n1 = d_p0.nrows();
-    let m1 = d_p0.ncols();
-    let grad_1 = Array2::<f64>::from_shape_vec((1, m1), vec![0.0, 0.5]).unwrap();
-    let t6 = (&(-out) * 0.1 + &grad_1).var_axis(Axis(1), 1.0);
-    d_x.mean().unwrap() + t6.mean().unwrap() + mean(out)
+    let t1 = d_p0;
+    let mut x = (backprop::ops::recip(&(square(&((backprop::ops::recip(&(square(t1) + 1.0))).to_owned().reversed_axes())) + 1.0))).sum();
+    let mut n1 = 0;
+    loop {
+        x += (mean(d_p0));
+        n1 += 1;
+        if n1 >= 2 {
+            break;
+        }
+    }
+    if x < -0.5183 {
+        return (log_sigmoid(x));
+    }
+    t1[[0, 1]] + x + t1.sum()
 }
 
 #[test]
 fn f0004_gradcheck() {
-    let mut s = 1765785277u64;
+    let mut s = 1548016676u64;
     let d_p0: Array2<f64> = random((1, 2), &mut s);
     let (d_p0,) = std::hint::black_box((d_p0,));
     let (value, grads) = f0004_backward(&d_p0, 1.0);
@@ -170,12 +223,12 @@ fn f0005(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
     } else {
         t1 *= mse(&t3, &t3);
     }
-    t1.sum() + t3.iter().sum::<f64>() + sum(&t4)
+    logsumexp(&t3) + t4[[1, 2]]
 }
 
 #[test]
 fn f0005_gradcheck() {
-    let mut s = 1078235427u64;
+    let mut s = 1197437112u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
@@ -197,15 +250,13 @@ fn f0006(p0: ArrayView2<f64>, p1: f64) -> f64 {
         let t4 = t3 * t3;
         t4.sin()
     };
-    let (n1, m1) = p0.dim();
-    let t6 = Array1::<f64>::from_shape_vec(m1, vec![0.0, 0.5]).unwrap();
-    let t7 = (((tanh(&(&t1 - t3))) * 0.1 + &t6).var(1.0)).max(t5);
-    t5 + t7
+    let t6 = tanh(t1.iter().sum::<f64>());
+    t5 + t6
 }
 
 #[test]
 fn f0006_gradcheck() {
-    let mut s = 1279813403u64;
+    let mut s = 320596583u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -215,56 +266,53 @@ fn f0006_gradcheck() {
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0006_backward(p0.view(), *p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0007(d_p0: &Array1<f64>, y_1: &Array2<f64>) -> f64 {
-    let t1 = y_1 - &((d_p0 * d_p0).dot(y_1));
+fn f0007(p0: &Array1<f64>, p1: &Array2<f64>) -> f64 {
+    let t1 = p1 - &((p0 * p0).dot(p1));
     let t1 = sum(&(t1.slice(s![0..2, ..;2])).t());
-    let t1_from_t2 = {
-        let t2 = (d_p0.product()) / (square(t1 - 1.25) + 2.0);
-        &(sin(y_1)) / (((tanh(t1)).tan()).powi(2) + 0.5)
+    let t3 = {
+        let t2 = (p0.product()) / (square(t1 - 1.25) + 2.0);
+        &(sin(p0)) * t2
     };
-    let grad_1 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5], [3.0, 3.5, 4.0]];
-    let n1 = d_p0.len();
-    let d_out = Array::from_elem((n1, n1), 0.5_f64);
-    let t7 = {
-        let t6 = &((&(sigmoid(&(t1_from_t2.dot(&y_1.t())))) * 0.1 + &grad_1).std_axis(Axis(0), 1.0)) * &(&d_out * (t1_from_t2.dot(&y_1.t())));
-        (mean(&t1_from_t2)).powi(2)
-    };
-    t1_from_t2.sum() + t7
+    let t1 = t3.mapv(|u| u.abs());
+    t3.sum() + t1.dot(&t1) + mean(p1)
 }
 
 #[test]
 fn f0007_gradcheck() {
-    let mut s = 29988016u64;
-    let d_p0: Array1<f64> = random(3, &mut s);
-    let y_1: Array2<f64> = random((3, 2), &mut s);
-    let (d_p0, y_1,) = std::hint::black_box((d_p0, y_1,));
-    let (value, grads) = f0007_backward(&d_p0, &y_1, 1.0);
-    assert_eq!(value, f0007(&d_p0, &y_1));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    gradcheck(&(d_p0.clone(), y_1.clone()), |(d_p0, y_1)| f0007_backward(d_p0, y_1, 1.0)).unwrap();
+    let mut s = 578477018u64;
+    let p0: Array1<f64> = random(3, &mut s);
+    let p1: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0007_backward(&p0, &p1, 1.0);
+    assert_eq!(value, f0007(&p0, &p1));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0007_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0008(p0: &Array1<f64>) -> f64 {
-    let _t1 = (cos(p0)).select(Axis(0), &[1, 0, 1]);
-    let _t2 = (powi(p0, 2)).slice_axis(Axis(0), Slice::from(0..)).to_owned();
-    let c1 = 0.25_f64;
-    let t4 = {
-        let t3 = (p0.mapv(f64::sin)).hypot(-1.5 * -1.5 + 0.5);
-        (((sigmoid(&t3)).dot(&(sigmoid(&t3)))) * &(concatenate(Axis(0), &[t3.view(), p0.view(), t3.view()]).unwrap())) / (0.25 * 0.25 + 0.5)
-    };
-    t4.iter().sum::<f64>() + sum(&t4)
+fn f0008(d_p0: &Array1<f64>) -> f64 {
+    let n1 = d_p0.len();
+    let out = Array1::<f64>::linspace(-1.0, 1.0, n1);
+    let _t2 = concatenate(Axis(0), &[(exp(&(d_p0 - &out))).view(), d_p0.view()]).unwrap();
+    let t1_from_t2 = d_p0;
+    let mut t4 = (relu((concat(Axis(0), &[d_p0, d_p0, t1_from_t2])).slice(s![..6]).sum()));
+    let mut n2 = 0;
+    while n2 < 2 {
+        t4 += (logsumexp(&((t1_from_t2 / &(square(t1_from_t2) + 2.0)).select(Axis(0), &[0, 0, 1, 1]))));
+        n2 += 1;
+    }
+    mean(t1_from_t2) + t4
 }
 
 #[test]
 fn f0008_gradcheck() {
-    let mut s = 2030975830u64;
-    let p0: Array1<f64> = random(2, &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0008_backward(&p0, 1.0);
-    assert_eq!(value, f0008(&p0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0008_backward(p0, 1.0)).unwrap();
+    let mut s = 1319662040u64;
+    let d_p0: Array1<f64> = random(2, &mut s);
+    let (d_p0,) = std::hint::black_box((d_p0,));
+    let (value, grads) = f0008_backward(&d_p0, 1.0);
+    assert_eq!(value, f0008(&d_p0));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    gradcheck(&(d_p0.clone(),), |(d_p0,)| f0008_backward(d_p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0009(p0: f64, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
@@ -277,13 +325,20 @@ fn f0009(p0: f64, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
     };
     for i in 0..1 {
         t4 -= &(&(&t4 * t1) / 2.0);
+        match i % 3 {
+            0 => t4 += &((&t4 * t2).clamp(-0.5, 1.0)),
+            1 | 2 => {
+                t4 += t1;
+            }
+            _ => {}
+        }
     }
-    t2 + mean(&t4)
+    t2 + t4.sum() + p2
 }
 
 #[test]
 fn f0009_gradcheck() {
-    let mut s = 1054604474u64;
+    let mut s = 1706279711u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -297,12 +352,12 @@ fn f0009_gradcheck() {
 #[differentiable]
 fn f0010(p0: f32) -> f32 {
     let t1 = exp(p0);
-    t1 + t1
+    t1
 }
 
 #[test]
 fn f0010_gradcheck() {
-    let mut s = 1534475462u64;
+    let mut s = 1468845048u64;
     let p0 = scalar32(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0010_backward(p0, 1.0);
@@ -314,44 +369,47 @@ fn f0010_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0011(grad: &Array2<f64>, x: &Array2<f64>, d_out: f64) -> f64 {
-    let grad_1 = cos(&(mean_axis(x, Axis(0))));
-    let mut t3 = {
-        let t1_from_t2 = cos(&grad_1);
-        d_out
+fn f0011(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
+    let t1 = cos(&(mean_axis(p1, Axis(0))));
+    let t3 = {
+        let t2 = cos(&t1);
+        p2
     };
-    let out = t3.tanh();
-    t3 /= square(d_out) + 1.0;
-    let out = powi(t3.max(d_out), 2);
-    t3 + out
+    let mut t4 = t1.to_owned();
+    for i in 0..t4.len() {
+        t4[i] += p2;
+    }
+    let _t5 = &(&t4 * t3) - p1;
+    let t6 = (cos(t3)) + p2;
+    sum(&t1) + t3 + t4.sum() + t6
 }
 
 #[test]
 fn f0011_gradcheck() {
-    let mut s = 1816308008u64;
-    let grad: Array2<f64> = random((3, 1), &mut s);
-    let x: Array2<f64> = random((2, 2), &mut s);
-    let d_out = scalar(&mut s);
-    let (grad, x, d_out,) = std::hint::black_box((grad, x, d_out,));
-    let (value, grads) = f0011_backward(&grad, &x, d_out, 1.0);
-    assert_eq!(value, f0011(&grad, &x, d_out));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(grad.clone(), x.clone(), d_out), |(grad, x, d_out)| f0011_backward(grad, x, *d_out, 1.0)).unwrap();
+    let mut s = 2106267924u64;
+    let p0: Array2<f64> = random((3, 1), &mut s);
+    let p1: Array2<f64> = random((2, 2), &mut s);
+    let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0011_backward(&p0, &p1, p2, 1.0);
+    assert_eq!(value, f0011(&p0, &p1, p2));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0011_backward(p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0012(p0: &Array2<f64>) -> f64 {
     let t1 = &(sin(p0)) * p0;
     let t2 = &t1;
-    let t3 = concat(Axis(0), &[&(abs(&(logsumexp(t2))))]);
-    let t4 = relu(&(&(&t3 / 1.25) / &(square(&(backprop::ops::sqrt(&(t2 * t2 + 1.0)))) + 2.0)));
-    let t2 = sigmoid(t4[[0, 0]]);
-    sum(&t4) + t2 + t2
+    if t1[[2, 0]] <= -0.5183 {
+        return t2.iter().sum::<f64>();
+    }
+    t1[[0, 0]] + t2[[0, 0]]
 }
 
 #[test]
 fn f0012_gradcheck() {
-    let mut s = 106727657u64;
+    let mut s = 1196774608u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0012_backward(&p0, 1.0);
@@ -367,27 +425,27 @@ fn f0013(p0: ArrayView2<f64>, p1: f64) -> f64 {
     for i in 0..2 {
         t2 -= &(powi(&(abs(&t1)), 2));
         t2 += &(&(softmax(&t1)) + p1);
-    }
-    let c1 = 2.0_f64;
-    let t4 = {
-        let t3 = tanh(&t1);
-        sum(&(t3.map(|&v| {
-        if c1 < 0.4629 {
-            sqrt(square(c1) + 0.5)
-        } else {
-            v - c1
+        if sum(&t1) < 0.0371 {
+            continue;
         }
-    })).row(1))
+    }
+    let t4 = {
+        let t3 = sigmoid(&t2);
+        sum(&(&t2 - &t2))
     };
-    let t4 = t1.clone();
-    let t5 = array![[-0.75_f64], [2.0]];
-    let t6 = &t4 + &t5;
-    sum(&t4) + t6[[1, 0]]
+    if p1 >= -0.5183 {
+        t1 = t2.ceil();
+    }
+    let t6 = {
+        let t5 = sigmoid(&((square(&p0)).select(Axis(1), &[0, 0, 0])));
+        &(&(&t1 / (square(t4) + 2.0)) - &(t5.row(0))) - &t1
+    };
+    t4 + t6.mean().unwrap()
 }
 
 #[test]
 fn f0013_gradcheck() {
-    let mut s = 539052796u64;
+    let mut s = 1162169173u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -398,19 +456,19 @@ fn f0013_gradcheck() {
 }
 #[differentiable(wrt(p0, p1))]
 fn f0014(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64, c0: &Array2<f64>) -> f64 {
-    let (n1, m1) = p1.dim();
-    let t1 = Array2::<f64>::from_shape_vec((n1, 3), vec![0.0, 0.5, 1.0]).unwrap();
-    let mut t2 = ((p1.clamp(-1.0, 0.5)) * 0.1 + &t1).std_axis(Axis(1), 1.0);
-    t2 += p2;
-    if t2.sum() >= -0.5183 {
-        t2 /= (t2.dot(&t2)).powi(2) + 1.0;
-    }
-    mean(&t2) + t2.dot(&t2)
+    let t1 = (mean(c0)) * c0;
+    let t2 = if t1[[0, 1]] <= 0.0371 {
+        p1.to_owned()
+    } else {
+        p0.to_owned()
+    };
+    let t1 = t1.clone();
+    t2.sum() + mean(&t1)
 }
 
 #[test]
 fn f0014_gradcheck() {
-    let mut s = 398510809u64;
+    let mut s = 721835894u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2 = scalar(&mut s);
@@ -425,12 +483,12 @@ fn f0014_gradcheck() {
 #[differentiable(wrt(p0, p1, p2))]
 fn f0015(p0: f64, p1: ArrayView2<f64>, p2: f64, c0: &Array2<f64>) -> f64 {
     let t1 = c0;
-    t1[[1, 1]] + sum(c0)
+    t1[[1, 1]]
 }
 
 #[test]
 fn f0015_gradcheck() {
-    let mut s = 824881401u64;
+    let mut s = 1506142077u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
@@ -445,19 +503,19 @@ fn f0015_gradcheck() {
 fn f0016(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
     let _t1 = p0 - 0.75;
     let t2 = p2 / &(p2 * p2 + 0.5);
-    let t3 = if mean(p2) >= 0.0371 {
-        log_softmax(p2)
+    let mut t3 = if mean(p2) >= 0.0371 {
+        f0012(p1)
     } else {
-        &t2 + &t2
+        mean(&t2)
     };
-    let t4 = &t3;
-    let t5 = sigmoid(&(1.5 - ((sigmoid(t4)).dot(&(sigmoid(&t3.t()))))));
-    t2.mean().unwrap() + sum(&t3) + sum(t4) + t5[[2, 2]]
+    let t4 = p2;
+    t3 += 0.1;
+    t3 + t4.mean().unwrap()
 }
 
 #[test]
 fn f0016_gradcheck() {
-    let mut s = 1123846521u64;
+    let mut s = 2010729540u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -469,74 +527,82 @@ fn f0016_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0016_backward(*p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0017(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>) -> Array2<f64> {
+fn f0017(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
     let t1 = p2;
-    let c1: f64 = 0.5;
-    let mut t1 = ln(&(square(&(&(t1 * p1) * p0)) + 1.0));
-    let t2 = p2.mapv(f64::sin);
-    let mut t3 = t2.select(Axis(1), &[0, 2]);
-    t1 += &(((3.0 * &t1) + &(0.1 / (square(&t2) + 1.0))).sum_axis(Axis(1)));
-    t3 += (t1[[1, 2]]).abs();
-    t2
+    let t1 = f0012(p1);
+    let t1 = square(p0);
+    let c1 = 3.0_f64;
+    let t2 = (p2.view().remove_axis(Axis(0))).mapv(|u| {
+        if c1 > -0.5183 {
+            relu(abs(c1))
+        } else {
+            c1
+        }
+    });
+    let t3 = Zip::from(&t2).and(&t2).map_collect(|&l, &r| (square(p0) + 0.5).powf(cos(t1)));
+    let _t4 = logsumexp(&(tanh(&(exp(&t2)))));
+    logsumexp(&t2) + logsumexp(&t3)
 }
 
 #[test]
 fn f0017_gradcheck() {
-    let mut s = 14862185u64;
+    let mut s = 1745025733u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array2<f64> = random((1, 3), &mut s);
-    let (value, grads) = f0017_backward(p0, &p1, &p2, &up);
+    let (value, grads) = f0017_backward(p0, &p1, &p2, 1.0);
     assert_eq!(value, f0017(p0, &p1, &p2));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0017_backward(*p0, p1, p2, &up))
-        .unwrap();
+    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0017_backward(*p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0018(out: &Array2<f64>) -> Array2<f64> {
-    let d_d_x = softmax(&(out - out));
-    let mut d_out = (mean_axis(&(out.map(|&v| 2.0 * v)), Axis(1))).mapv(f64::exp);
-    let out_1 = mean(&d_out);
+fn f0018(p0: &Array2<f64>, k0: usize) -> Array2<f64> {
+    let t1 = softmax(&(p0 - p0));
+    let t2 = (mean_axis(&(p0.map(|&v| 2.0 * v)), Axis(1))).mapv(f64::exp);
+    let t3 = mean(&t2);
     let c1: f64 = 0.75;
-    let x_from_out = (out.iter().map(|&v| c1 + c1).sum::<f64>()) / (square(&(d_d_x.clamp(-2.0, 0.5))) + 1.0);
-    let grad_1 = {
-        let unused = sigmoid(&x_from_out);
-        powi(&(tanh(&x_from_out)), 2)
+    let t4 = (p0.iter().map(|&v| c1 + c1).sum::<f64>()) / (square(&(t1.clamp(-2.0, 0.5))) + 1.0);
+    let t6 = {
+        let t5 = sigmoid(&t4);
+        powi(&(tanh(&t4)), 2)
     };
-    let d_out_1 = x_from_out.to_shape((6, 1)).unwrap();
-    d_out -= (square(out_1) + 1.0).sqrt();
-    grad_1
+    let c2: f64 = 0.5;
+    let t7 = match k0 % 3 {
+        0 => clamp(&(sqrt(&(square(&t2) + 1.0))), -0.5, 0.5),
+        1 | 2 => cos(&(logsumexp(&(tanh(&t4))))),
+        _ => 0.5 / (square(&(backprop::ops::recip(&(square(&t2) + 1.0)))) + 1.0),
+    };
+    let t8 = &t2;
+    t6
 }
 
 #[test]
 fn f0018_gradcheck() {
-    let mut s = 38468180u64;
-    let out: Array2<f64> = random((2, 3), &mut s);
-    let (out,) = std::hint::black_box((out,));
+    let mut s = 1577166877u64;
+    let p0: Array2<f64> = random((2, 3), &mut s);
+    let k0: usize = 1;
+    let (p0,) = std::hint::black_box((p0,));
     let up: Array2<f64> = random((2, 3), &mut s);
-    let (value, grads) = f0018_backward(&out, &up);
-    assert_eq!(value, f0018(&out));
-    assert_eq!(grads.out.shape(), out.shape());
+    let (value, grads) = f0018_backward(&p0, k0, &up);
+    assert_eq!(value, f0018(&p0, k0));
+    assert_eq!(grads.p0.shape(), p0.shape());
     GradCheck::new()
         .upstream(&up)
-        .check(&(out.clone(),), |(out,)| f0018_backward(out, &up))
+        .check(&(p0.clone(),), |(p0,)| f0018_backward(p0, k0, &up))
         .unwrap();
 }
 #[differentiable(wrt(p0, p1))]
 fn f0019(p0: &Array2<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     let t1 = c0;
     let t2 = p1;
-    t1.mean().unwrap() + t2[[0, 0]] + sum(c0)
+    t1.mean().unwrap() + t2[[0, 0]]
 }
 
 #[test]
 fn f0019_gradcheck() {
-    let mut s = 1984089783u64;
+    let mut s = 1853767108u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let c0: Array2<f64> = random((1, 2), &mut s);
@@ -548,70 +614,83 @@ fn f0019_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0019_backward(p0, p1, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0020(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
+fn f0020(p0: &Array2<f64>, p1: &Array2<f64>) -> (f64, f64) {
     let mut t1 = &(powi(p1, 2)) * p1;
     t1 += 0.5;
     if sum(p1) >= 0.4629 {
         t1 /= &(square(p1) + 0.5);
     }
-    let t2 = (tanh(&((sum(&t1)) / &(square(&(softmax(&t1))) + 2.0)))).hypot(-1.5 * -1.5 + 0.5);
-    let mut t3 = (t2.sum()) + &(p1.column(0));
-    t3 += &(1.5 - &t3);
-    t1.sum() + sum(&t2) + t3.mean().unwrap() + p0.mean().unwrap()
+    let c1 = 2.0_f64;
+    let (n2, m2) = p0.dim();
+    let t2 = Array2::<f64>::from_shape_vec((3, m2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
+    let c3: f64 = 0.75;
+    let c4 = 1.5_f64;
+    let mut t3 = t1.clone();
+    t3 = p1 + 1.5;
+    for i in 0..2 {
+        t1 -= 1.25;
+    }
+    (p1.mean().unwrap(), sum(&t3))
 }
 
 #[test]
 fn f0020_gradcheck() {
-    let mut s = 925431198u64;
+    let mut s = 179733687u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0020_backward(&p0, &p1, 1.0);
+    let (value, grads) = f0020_backward(&p0, &p1, (1.0, 0.5));
     assert_eq!(value, f0020(&p0, &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0020_backward(p0, p1, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0020_backward(p0, p1, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
-fn f0021(p0: ArrayView2<f64>) -> Array2<f64> {
-    let t1 = &p0;
-    let t1 = p0[[0, 0]];
-    let c1 = 0.75_f64;
-    let t2 = (concatenate(Axis(0), &[p0.view(), p0.view(), p0.view()]).unwrap()).map(|&e| c1 * t1);
-    exp(&p0)
+fn f0021(d_x: ArrayView2<f64>) -> Array2<f64> {
+    let t1 = &d_x;
+    let t1 = d_x[[0, 0]];
+    let t2 = softplus(t1 / (square(t1) + 1.0));
+    tanh(&d_x)
 }
 
 #[test]
 fn f0021_gradcheck() {
-    let mut s = 1365991793u64;
-    let p0: Array2<f64> = random((2, 1), &mut s);
-    let (p0,) = std::hint::black_box((p0,));
+    let mut s = 67224079u64;
+    let d_x: Array2<f64> = random((2, 1), &mut s);
+    let (d_x,) = std::hint::black_box((d_x,));
     let up: Array2<f64> = random((2, 1), &mut s);
-    let (value, grads) = f0021_backward(p0.view(), &up);
-    assert_eq!(value, f0021(p0.view()));
-    assert_eq!(grads.p0.shape(), p0.shape());
+    let (value, grads) = f0021_backward(d_x.view(), &up);
+    assert_eq!(value, f0021(d_x.view()));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
     GradCheck::new()
         .upstream(&up)
-        .check(&(p0.clone(),), |(p0,)| f0021_backward(p0.view(), &up))
+        .check(&(d_x.clone(),), |(d_x,)| f0021_backward(d_x.view(), &up))
         .unwrap();
 }
 #[differentiable]
-fn f0022(p0: &Array2<f64>, p1: ArrayView1<f64>) -> f64 {
+fn f0022(p0: &Array2<f64>, p1: ArrayView1<f64>) -> Array2<f64> {
     let t1 = 0.75 - &p1;
-    t1.dot(&t1) + p1.dot(&p1)
+    exp(p0)
 }
 
 #[test]
 fn f0022_gradcheck() {
-    let mut s = 1115525384u64;
+    let mut s = 672088820u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0022_backward(&p0, p1.view(), 1.0);
+    let up: Array2<f64> = random((3, 1), &mut s);
+    let (value, grads) = f0022_backward(&p0, p1.view(), &up);
     assert_eq!(value, f0022(&p0, p1.view()));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0022_backward(p0, p1.view(), 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0022_backward(p0, p1.view(), &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0023(p0: &Array1<f64>, p1: &Array1<f64>) -> f64 {
@@ -627,7 +706,7 @@ fn f0023(p0: &Array1<f64>, p1: &Array1<f64>) -> f64 {
 
 #[test]
 fn f0023_gradcheck() {
-    let mut s = 1314560414u64;
+    let mut s = 468398142u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -638,51 +717,46 @@ fn f0023_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0023_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0024(grad: f64, y_1: f64, out: &Array2<f64>, d_x: ArrayView2<f64>) -> f64 {
-    let t1 = (sigmoid(&((d_x.iter().map(|e| y_1 + (*e)).sum::<f64>()) / &(square(&(out + y_1)) + 2.0)))).map(|&u| {
-        if y_1 >= 0.4629 {
-            y_1
-        } else {
-            ((0.5 / (square(y_1) + 1.0)) - y_1).tanh()
-        }
-    });
-    let d_out = &t1;
-    let x = &(out - out) * &t1;
-    t1[[0, 0]] + d_out.sum() + x.sum()
+fn f0024(p0: f64, p1: f64, p2: &Array2<f64>, p3: ArrayView2<f64>, ws: &[f64]) -> f64 {
+    let (n1, m1) = p2.dim();
+    let mut t1 = (p2[[n1 - 1, m1 / 2]]);
+    for (r, &c) in p2.rows().into_iter().zip(ws.iter()) {
+        t1 += (((0.25 - (3.0 - c))) + r.sum());
+    }
+    let t2 = t1;
+    let _t3 = &p3 + t2;
+    t1 + t2
 }
 
 #[test]
 fn f0024_gradcheck() {
-    let mut s = 864124696u64;
-    let grad = scalar(&mut s);
-    let y_1 = scalar(&mut s);
-    let out: Array2<f64> = random((3, 2), &mut s);
-    let d_x: Array2<f64> = random((2, 2), &mut s);
-    let (grad, y_1, out, d_x,) = std::hint::black_box((grad, y_1, out, d_x,));
-    let (value, grads) = f0024_backward(grad, y_1, &out, d_x.view(), 1.0);
-    assert_eq!(value, f0024(grad, y_1, &out, d_x.view()));
-    assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(grad, y_1, out.clone(), d_x.clone()), |(grad, y_1, out, d_x)| f0024_backward(*grad, *y_1, out, d_x.view(), 1.0)).unwrap();
+    let mut s = 1034798577u64;
+    let p0 = scalar(&mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array2<f64> = random((3, 2), &mut s);
+    let p3: Array2<f64> = random((2, 2), &mut s);
+    let ws: &[f64] = &[1.5, -1.25, 1.5];
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0024_backward(p0, p1, &p2, p3.view(), ws, 1.0);
+    assert_eq!(value, f0024(p0, p1, &p2, p3.view(), ws));
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0, p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0024_backward(*p0, *p1, p2, p3.view(), ws, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0025(p0: &Array1<f64>) -> f64 {
     let t1 = p0;
-    let mut t2 = p0 - t1;
+    let t2 = p0 - t1;
     let t1 = (t2.fract()).sum();
     let _t3 = t1;
-    let t4 = sigmoid(((square(t1.min(0.25)) + 0.5).powf(1.5)) + 0.5);
-    if t4 > 0.4629 {
-        t2 += t4;
-    } else {
-        t2 += sigmoid(t1);
-    }
-    mean(&t2) + t1 + t4
+    let t4 = (mean(&(clamp(p0, -1.0, 0.5)))) - &t2;
+    let t5 = &(t1 * &t2) * &t4;
+    t4.mean().unwrap() + t5.sum()
 }
 
 #[test]
 fn f0025_gradcheck() {
-    let mut s = 846947560u64;
+    let mut s = 461232317u64;
     let p0: Array1<f64> = random(2, &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0025_backward(&p0, 1.0);
@@ -691,41 +765,41 @@ fn f0025_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0025_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0026(d_p0: f64, d_x: &Array2<f64>, d_out: &Array2<f64>) -> f64 {
+fn f0026(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
     let t2 = {
-        let t1 = d_out.product();
-        0.75 + d_out
+        let t1 = p2.product();
+        0.75 + p2
     };
-    let x = mean(d_out);
-    let _t4 = x * d_x;
-    let d_d_x = signum(&t2);
-    let x_from_out = (d_out.sum_axis(Axis(0))).mean().expect("not empty");
-    d_d_x.iter().sum::<f64>() + x_from_out + d_x[[0, 1]]
+    let t3 = mean(p2);
+    let _t4 = t3 * p1;
+    let t5 = signum(&t2);
+    let t6 = (p2.sum_axis(Axis(0))).mean().expect("not empty");
+    t2.iter().sum::<f64>() + t3 + t5.mean().unwrap() + t6 + sum(p2)
 }
 
 #[test]
 fn f0026_gradcheck() {
-    let mut s = 1909349973u64;
-    let d_p0 = scalar(&mut s);
-    let d_x: Array2<f64> = random((3, 2), &mut s);
-    let d_out: Array2<f64> = random((2, 1), &mut s);
-    let (d_p0, d_x, d_out,) = std::hint::black_box((d_p0, d_x, d_out,));
-    let (value, grads) = f0026_backward(d_p0, &d_x, &d_out, 1.0);
-    assert_eq!(value, f0026(d_p0, &d_x, &d_out));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    gradcheck(&(d_p0, d_x.clone(), d_out.clone()), |(d_p0, d_x, d_out)| f0026_backward(*d_p0, d_x, d_out, 1.0)).unwrap();
+    let mut s = 2143150457u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((3, 2), &mut s);
+    let p2: Array2<f64> = random((2, 1), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0026_backward(p0, &p1, &p2, 1.0);
+    assert_eq!(value, f0026(p0, &p1, &p2));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0026_backward(*p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0027(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
     let t1 = 0.75 + p3;
     let t2 = (p2 / &(p2 * p2 + 2.0)).iter().map(|&v| cos(v)).sum::<f64>();
-    t1.mean().unwrap() + t2
+    sum(&t1) + t2 + p0.sum()
 }
 
 #[test]
 fn f0027_gradcheck() {
-    let mut s = 143916266u64;
+    let mut s = 755582646u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
@@ -748,12 +822,12 @@ fn f0028(p0: f64) -> f64 {
         p0
     };
     t2 -= t1;
-    t1 + t2 + p0
+    t1 + t2 + t2
 }
 
 #[test]
 fn f0028_gradcheck() {
-    let mut s = 1489036096u64;
+    let mut s = 1140242278u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0028_backward(p0, 1.0);
@@ -761,71 +835,88 @@ fn f0028_gradcheck() {
     gradcheck(&(p0,), |(p0,)| f0028_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0029(p0: f64) -> f64 {
+fn f0029(p0: f64) -> (f64, f64) {
     let mut t2 = {
-        let t1 = 0.5 * (sqrt(square(p0 - p0) + 1.0));
-        (square(((square(t1) + 0.5).log(2.0)).tanh()) + 0.5).sqrt()
+        let t1 = (backprop::ops::recip((3.0 * p0).powi(2) + 1.0)) + (tan((p0.cos()).tanh()));
+        (square(p0 + (t1 - t1)) + 0.5).sqrt()
     };
     let _t3 = p0 * t2;
-    t2 = p0 * t2;
-    t2
+    t2 = ((t2.tanh()).exp()) + p0;
+    (p0, t2)
 }
 
 #[test]
 fn f0029_gradcheck() {
-    let mut s = 1921096186u64;
+    let mut s = 1269732284u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0029_backward(p0, 1.0);
+    let (value, grads) = f0029_backward(p0, (1.0, 0.5));
     assert_eq!(value, f0029(p0));
-    gradcheck(&(p0,), |(p0,)| f0029_backward(*p0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0,), |(p0,)| f0029_backward(*p0, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable(wrt(p1))]
-fn f0030(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
+fn f0030(p0: &Array2<f64>, p1: &Array2<f64>) -> Array2<f64> {
     let t1 = concat(Axis(1), &[p1, p1]);
-    let t2 = softplus(&(p1.dot(p0)));
-    let t3 = &t2;
-    sum(&t1) + t2[[2, 2]] + mean(t3)
+    let mut t2 = p1.to_owned();
+    for i in 0..3 {
+        t2.row_mut(i).assign(&(&(cos(&p1.row(i))) * (sigmoid((p1.to_owned().mapv_into(|u| f0028(u))).iter().sum::<f64>()))));
+    }
+    let t3 = (tanh(&(&(sqrt(&(square(&t2) + 0.5))) / &(square(p1) + 0.5)))).map(|&e| abs(acos((e.tanh()) * 0.75)));
+    t2
 }
 
 #[test]
 fn f0030_gradcheck() {
-    let mut s = 1471056441u64;
+    let mut s = 538675380u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0030_backward(&p0, &p1, 1.0);
+    let up: Array2<f64> = random((3, 2), &mut s);
+    let (value, grads) = f0030_backward(&p0, &p1, &up);
     assert_eq!(value, f0030(&p0, &p1));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p1.clone(),), |(p1,)| f0030_backward(&p0, p1, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p1.clone(),), |(p1,)| f0030_backward(&p0, p1, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0031(d_out: f32, y_1: &Array2<f32>, out: f32) -> f32 {
-    let t1 = out;
-    let t1 = out;
-    let mut unused = backprop::ops::tan(tanh(t1));
-    unused = t1;
-    let t1_from_t2 = {
-        let grad_1 = (1.5 + (sigmoid(y_1.iter().sum::<f32>()))).powf(f32::sin(unused));
-        (clamp(unused, -0.5, 0.5)) - 0.5
+fn f0031(p0: f32, p1: &Array2<f32>, p2: f32) -> (f32, f32) {
+    let c1: f32 = 0.1;
+    let mut t1 = (ceil(&(Zip::from(p1).and(p1).map_collect(|&l, &r| sin(l))))).mean().unwrap();
+    let mut n2 = 0;
+    while n2 < 3 && t1.abs() > 0.0371 {
+        t1 = t1 * 0.5 + p2;
+        n2 += 1;
+    }
+    let t2 = (square(t1) + 1.0).log(0.5);
+    let t3 = p1.view().into_shape_with_order((6, 1)).unwrap();
+    let _t4 = t2;
+    let t6 = {
+        let t5 = p1 - p0;
+        (&t3 - t2) / (square(p2) + 0.5)
     };
-    t1 + unused + t1_from_t2
+    (p0, p0)
 }
 
 #[test]
 fn f0031_gradcheck() {
-    let mut s = 1208294961u64;
-    let d_out = scalar32(&mut s);
-    let y_1: Array2<f32> = random32((2, 3), &mut s);
-    let out = scalar32(&mut s);
-    let (d_out, y_1, out,) = std::hint::black_box((d_out, y_1, out,));
-    let (value, grads) = f0031_backward(d_out, &y_1, out, 1.0);
-    assert_eq!(value, f0031(d_out, &y_1, out));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
+    let mut s = 696523907u64;
+    let p0 = scalar32(&mut s);
+    let p1: Array2<f32> = random32((2, 3), &mut s);
+    let p2 = scalar32(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0031_backward(p0, &p1, p2, (1.0, 0.5));
+    assert_eq!(value, f0031(p0, &p1, p2));
+    assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(d_out, y_1.clone(), out), |(d_out, y_1, out)| f0031_backward(*d_out, y_1, *out, 1.0))
+        .upstream(&(1.0, 0.5))
+        .check(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0031_backward(*p0, p1, *p2, (1.0, 0.5)))
         .unwrap();
 }
 #[differentiable]
@@ -850,22 +941,25 @@ fn f0032_gradcheck() {
 }
 #[differentiable]
 fn f0033(p0: f64) -> f64 {
-    let t1 = p0 * p0;
-    let mut t2 = -(p0.clamp(-1.0, 3.0));
-    let t3 = t1;
-    t2 -= 1.5 / (square(t2) + 1.0);
-    for i in 0..2 {
-        t2 = t3;
-        t2 += 0.25 - t3;
+    let mut t1 = p0 * p0;
+    let mut t2 = (t1.abs()) + p0;
+    let mut t3 = sigmoid(f64::log(square(t1) + 1.0, 10.0));
+    for i in (0..1).rev() {
+        t1 += t3;
+        t2 += ln(square(p0) + 0.5);
     }
-    let _t4 = 0.1 + (t2 + t3);
-    let t5 = p0;
-    t1 + t2 + t3 + t5
+    for i in 0..2 {
+        t3 += t1;
+        t2 += p0;
+    }
+    t1 += (sigmoid(p0)) / (square(t2) + 1.0);
+    let t4 = softplus(cos(t2));
+    t3 + t4
 }
 
 #[test]
 fn f0033_gradcheck() {
-    let mut s = 2321425u64;
+    let mut s = 924986358u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0033_backward(p0, 1.0);
@@ -873,44 +967,56 @@ fn f0033_gradcheck() {
     gradcheck(&(p0,), |(p0,)| f0033_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0034(p0: f64) -> f64 {
-    let _t1 = (p0 / (square(p0) + 1.0)).abs();
-    let mut t2 = if p0 < -0.5183 {
-        2.0 + (p0 + p0)
+fn f0034(d_p0: f64) -> f64 {
+    let _t1 = (d_p0 / (square(d_p0) + 1.0)).abs();
+    let mut x = if d_p0 < -0.5183 {
+        2.0 + (d_p0 + d_p0)
     } else {
-        square(p0 - 2.0)
+        square(d_p0 - 2.0)
     };
-    let mut t3 = -(p0 + p0);
-    let _t4 = t2 + p0;
-    let t5 = backprop::ops::tanh(t3 - 3.0);
-    t2 -= t5;
-    t3 += (t2 - p0) / (square(t5) + 2.0);
-    t2 + t3 + t5 + p0
+    let mut out = -(d_p0 + d_p0);
+    let _t4 = x + d_p0;
+    let t1_from_t2 = backprop::ops::tanh(out - 3.0);
+    x -= t1_from_t2;
+    out += (x - d_p0) / (square(t1_from_t2) + 2.0);
+    x + out + t1_from_t2
 }
 
 #[test]
 fn f0034_gradcheck() {
-    let mut s = 220058665u64;
-    let p0 = scalar(&mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0034_backward(p0, 1.0);
-    assert_eq!(value, f0034(p0));
-    gradcheck(&(p0,), |(p0,)| f0034_backward(*p0, 1.0)).unwrap();
+    let mut s = 239885517u64;
+    let d_p0 = scalar(&mut s);
+    let (d_p0,) = std::hint::black_box((d_p0,));
+    let (value, grads) = f0034_backward(d_p0, 1.0);
+    assert_eq!(value, f0034(d_p0));
+    gradcheck(&(d_p0,), |(d_p0,)| f0034_backward(*d_p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0035(p0: &Array2<f64>, p1: Array2<f64>) -> f64 {
-    let mut t2 = {
-        let t1 = &p1 / &(&p1 * &p1 + 2.0);
-        softplus(&p1)
+    let t2 = {
+        let t1 = &p1 * &p1;
+        t1.dot(&p1)
     };
-    t2 = &((mean_axis(&p1, Axis(0))).dot(&t2)) * &t2;
-    t2 += &(&p1 * &t2);
-    t2.sum() + p0.sum()
+    let t4 = {
+        let t3 = sin(&p1);
+        &t3 + &t2
+    };
+    let mut t5 = mean(&(&t4 * 0.25));
+    let mut n1 = 0;
+    loop {
+        t5 += sum(&(Zip::from(&t2).and(&t2).map_collect(|&l, &r| t5.min(r))));
+        t5 += (p1[[0, 1]]);
+        n1 += 1;
+        if n1 >= 3 || t5.abs() > 0.5183 {
+            break;
+        }
+    }
+    t4.sum() + t5
 }
 
 #[test]
 fn f0035_gradcheck() {
-    let mut s = 237571241u64;
+    let mut s = 1066899048u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -926,12 +1032,12 @@ fn f0036(p0: Array2<f64>) -> f64 {
     let mut t2 = abs(&(&t1 * &t1));
     t2 *= &(&(t1.mapv(softplus)) + (powi(&t2, 2)));
     let _t3 = (mean(&(ln_1p(&(&p0 * &p0 + 0.5))))).hypot(-1.5 * -1.5 + 0.5);
-    t1.sum() + t2.mean().unwrap()
+    t1.mean().unwrap() + mean(&t2)
 }
 
 #[test]
 fn f0036_gradcheck() {
-    let mut s = 1445840917u64;
+    let mut s = 634301981u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0036_backward(p0.clone(), 1.0);
@@ -941,27 +1047,37 @@ fn f0036_gradcheck() {
 }
 #[differentiable]
 fn f0037(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
-    let t1 = f0028(p1);
-    let mut t1 = mean_axis(p2, Axis(0));
-    t1 += mean(&(cos(&t1)));
-    let t2 = sum(&(t1.select(Axis(0), &[1, 1])));
-    let c1 = 2.0_f64;
-    let t4 = {
-        let t3 = ((&t1 * p0).mapv(f64::sin)).mean_axis(Axis(0)).unwrap();
-        (square(&((mean(&t1)) * p2)) + 1.0).log(0.5)
+    let (n1, m1) = p0.dim();
+    let t1 = Array2::<f64>::from_shape_vec((n1, m1), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
+    let t2 = match p2.len() {
+        0 => (p0 * 0.1 + &t1).std_axis(Axis(1), 1.0),
+        1 | 2 => sigmoid(&((p0 * 0.1 + &t1).std_axis(Axis(1), 1.0))),
+        _ => logsumexp(p2),
     };
-    let t5 = tanh(&t4);
-    let t6 = if t5.mean().unwrap() >= -0.5183 {
-        mean_axis(&(&t5 - p0), Axis(0))
-    } else {
-        t1.to_owned()
+    let t2 = &t2 * &t2;
+    let mut t3 = Array1::<f64>::zeros(t2.len());
+    for i in 0..t3.len() {
+        t3[i] = sigmoid(sum(&((p2 * p0).hypot(square(p1) + 0.5))));
+    }
+    let t4 = sum_axis(p2, Axis(0));
+    let mut t5 = Array1::<f64>::zeros(t4.len());
+    for i in 0..t5.len() {
+        t5[i] = (softmax(&((tanh(&t2)).mapv(sigmoid)))).dot(&(softmax(&((tanh(&t2)).mapv(sigmoid)))));
+    }
+    let t7 = {
+        let t6 = log_sigmoid(&(t5.hypot(square(p1) + 0.5)));
+        (sigmoid(&t5)).dot(&t6)
     };
-    t5[[1, 1]] + sum(&t6) + p0.iter().sum::<f64>()
+    let t9 = {
+        let t8 = softplus(&((relu(&t5)).mapv(|u| sigmoid(cbrt((u + u).powi(2) + 0.5)))));
+        t2.select(Axis(0), &[1])
+    };
+    logsumexp(&t2) + mean(&t3) + sum(&t4) + logsumexp(&t5) + t7 + t9.mean().unwrap() + sum(&t9)
 }
 
 #[test]
 fn f0037_gradcheck() {
-    let mut s = 58435464u64;
+    let mut s = 1344576402u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -976,12 +1092,12 @@ fn f0037_gradcheck() {
 fn f0038(p0: f64, p1: &Array2<f64>) -> f64 {
     let t1 = ((p1 * p1).dot(p1)).dot(p1);
     let t2 = &t1;
-    t1[[2, 1]] + sum(t2)
+    mean(&t1) + t2.sum()
 }
 
 #[test]
 fn f0038_gradcheck() {
-    let mut s = 1403556713u64;
+    let mut s = 896367u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -1002,12 +1118,12 @@ fn f0039(p0: &Array2<f64>, p1: &Array1<f64>, p2: f64) -> f64 {
         let t2 = ((sigmoid(t1)).mul_add(0.5, t1)) * p2;
         p1 - (tanh(-t1))
     };
-    t1 + t3.dot(&t3) + sum(&t3)
+    t1 + t3.dot(&t3)
 }
 
 #[test]
 fn f0039_gradcheck() {
-    let mut s = 2105714687u64;
+    let mut s = 402637237u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2 = scalar(&mut s);
@@ -1019,111 +1135,113 @@ fn f0039_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0039_backward(p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0040(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
-    let mut t1 = p2 * p2;
+fn f0040(x: f64, grad: &Array2<f64>, y_1: f64) -> f64 {
+    let mut out = y_1 * y_1;
     let mut t3 = {
-        let t2 = (log_sigmoid(p0)) / (square(t1) + 2.0);
-        cos(f64::round(t2))
+        let grad_1 = (log_sigmoid(x)) / (square(out) + 2.0);
+        cos(f64::round(grad_1))
     };
     for i in 0..1 {
-        t1 += square(t3);
-        t3 = t1;
+        if (grad.row(i)).iter().sum::<f64>() > 0.0371 {
+            break;
+        }
+        out += square(t3);
+        t3 = out;
     }
-    let mut t1 = p1.mean_axis(Axis(1)).unwrap();
-    if t1.dot(&t1) > 0.4629 {
-        t3 -= (softplus(t3)).mul_add(t3, p0);
-    } else if p2 >= -0.5183 {
-        t1 += mean(p1);
-    }
-    t3 + logsumexp(&t1)
+    let t4 = x;
+    let x_from_out = (out.powi(2)) / ((y_1 + out).powi(2) + 2.0);
+    out + t3 + t4 + x_from_out
 }
 
 #[test]
 fn f0040_gradcheck() {
-    let mut s = 503947855u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((1, 3), &mut s);
-    let p2 = scalar(&mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0040_backward(p0, &p1, p2, 1.0);
-    assert_eq!(value, f0040(p0, &p1, p2));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0040_backward(*p0, p1, *p2, 1.0)).unwrap();
+    let mut s = 1775535539u64;
+    let x = scalar(&mut s);
+    let grad: Array2<f64> = random((1, 3), &mut s);
+    let y_1 = scalar(&mut s);
+    let (x, grad, y_1,) = std::hint::black_box((x, grad, y_1,));
+    let (value, grads) = f0040_backward(x, &grad, y_1, 1.0);
+    assert_eq!(value, f0040(x, &grad, y_1));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    gradcheck(&(x, grad.clone(), y_1), |(x, grad, y_1)| f0040_backward(*x, grad, *y_1, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0, p1))]
-fn f0041(p0: f32, p1: &Array2<f32>, c0: &Array2<f32>) -> f32 {
-    let t1 = c0;
-    let n1 = c0.nrows();
-    let m1 = c0.ncols();
-    let (n2, m2) = p1.dim();
-    let t2 = Array2::<f32>::from_shape_vec((n1, n2), vec![0.0, 0.5, 1.0]).unwrap();
-    let mut t3 = ((t1 * 0.1 + &t2).std(0.0)) / &(square(&(t1 + 2.0)) + 1.0);
+#[differentiable(wrt(out, grad))]
+fn f0041(out: f32, grad: &Array2<f32>, y_1: &Array2<f32>) -> f32 {
+    let unused = y_1;
+    let n1 = y_1.nrows();
+    let m1 = y_1.ncols();
+    let (n2, m2) = grad.dim();
+    let d_out_1 = Array2::<f32>::from_shape_vec((n1, n2), vec![0.0, 0.5, 1.0]).unwrap();
+    let mut t3 = ((unused * 0.1 + &d_out_1).std(0.0)) / &(square(&(unused + 2.0)) + 1.0);
     let t4 = Array2::<f32>::from_shape_vec((m1, 2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
     if t3.sum() >= -0.5183 {
-        t3 += mse(&(t1 / &(square(&t3) + 1.0)), t1);
+        t3 += mse(&(unused / &(square(&t3) + 1.0)), unused);
     } else {
-        t3 += relu((p1 * 0.1 + &t4).std(0.0));
+        t3 += relu((grad * 0.1 + &t4).std(0.0));
     }
-    t1[[0, 1]] + mean(&t3)
+    mean(unused) + t3[[0, 1]] + grad.sum()
 }
 
 #[test]
 fn f0041_gradcheck() {
-    let mut s = 264226880u64;
-    let p0 = scalar32(&mut s);
-    let p1: Array2<f32> = random32((3, 2), &mut s);
-    let c0: Array2<f32> = random32((1, 3), &mut s);
-    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
-    let (value, grads) = f0041_backward(p0, &p1, &c0, 1.0);
-    assert_eq!(value, f0041(p0, &p1, &c0));
-    assert_eq!(grads.p1.shape(), p1.shape());
+    let mut s = 1900010492u64;
+    let out = scalar32(&mut s);
+    let grad: Array2<f32> = random32((3, 2), &mut s);
+    let y_1: Array2<f32> = random32((1, 3), &mut s);
+    let (out, grad, y_1,) = std::hint::black_box((out, grad, y_1,));
+    let (value, grads) = f0041_backward(out, &grad, &y_1, 1.0);
+    assert_eq!(value, f0041(out, &grad, &y_1));
+    assert_eq!(grads.grad.shape(), grad.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0, p1.clone()), |(p0, p1)| f0041_backward(*p0, p1, &c0, 1.0))
+        .check(&(out, grad.clone()), |(out, grad)| f0041_backward(*out, grad, &y_1, 1.0))
         .unwrap();
 }
-#[differentiable(wrt(w, d_t1))]
-fn f0042(w: ArrayView1<f64>, d_t1: f64, d_x: &Array1<f64>) -> f64 {
-    let x_from_out = (square(d_t1) + 0.5).powf(2.0);
-    x_from_out
+#[differentiable(wrt(p0, p1))]
+fn f0042(p0: ArrayView1<f64>, p1: f64, c0: &Array1<f64>) -> f64 {
+    let t1 = (square(p1) + 0.5).powf(2.0);
+    t1
 }
 
 #[test]
 fn f0042_gradcheck() {
-    let mut s = 1595229888u64;
-    let w: Array1<f64> = random(3, &mut s);
-    let d_t1 = scalar(&mut s);
-    let d_x: Array1<f64> = random(2, &mut s);
-    let (w, d_t1, d_x,) = std::hint::black_box((w, d_t1, d_x,));
-    let (value, grads) = f0042_backward(w.view(), d_t1, &d_x, 1.0);
-    assert_eq!(value, f0042(w.view(), d_t1, &d_x));
-    assert_eq!(grads.w.shape(), w.shape());
-    gradcheck(&(w.clone(), d_t1), |(w, d_t1)| f0042_backward(w.view(), *d_t1, &d_x, 1.0)).unwrap();
+    let mut s = 2078915002u64;
+    let p0: Array1<f64> = random(3, &mut s);
+    let p1 = scalar(&mut s);
+    let c0: Array1<f64> = random(2, &mut s);
+    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
+    let (value, grads) = f0042_backward(p0.view(), p1, &c0, 1.0);
+    assert_eq!(value, f0042(p0.view(), p1, &c0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0042_backward(p0.view(), *p1, &c0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
-fn f0043(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
+fn f0043(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>, c0: &Array2<f64>) -> (f64, f64) {
     let mut t1 = sum(&((-c0) + 0.75).column(0));
     for i in 0..3 {
         t1 -= 1.5;
     }
-    t1 + t1
+    (t1, p0.iter().sum::<f64>())
 }
 
 #[test]
 fn f0043_gradcheck() {
-    let mut s = 252510616u64;
+    let mut s = 2015532167u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let c0: Array2<f64> = random((1, 2), &mut s);
     let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0043_backward(&p0, &p1, &p2, &c0, 1.0);
+    let (value, grads) = f0043_backward(&p0, &p1, &p2, &c0, (1.0, 0.5));
     assert_eq!(value, f0043(&p0, &p1, &p2, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0043_backward(p0, p1, p2, &c0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0043_backward(p0, p1, p2, &c0, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
 fn f0044(p0: &Array2<f64>) -> f64 {
@@ -1142,78 +1260,91 @@ fn f0044_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0044_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0045(d_out: f64) -> f64 {
-    let mut t1 = f64::atan2(d_out, square(d_out) + 0.5);
-    t1 += (square(t1) + 1.0).ln_1p();
-    t1
+fn f0045(x: f64) -> f64 {
+    let mut x_from_out = f64::atan2(x, square(x) + 0.5);
+    x_from_out += (square(x_from_out) + 1.0).ln_1p();
+    x_from_out
 }
 
 #[test]
 fn f0045_gradcheck() {
-    let mut s = 758152991u64;
-    let d_out = scalar(&mut s);
-    let (d_out,) = std::hint::black_box((d_out,));
-    let (value, grads) = f0045_backward(d_out, 1.0);
-    assert_eq!(value, f0045(d_out));
-    gradcheck(&(d_out,), |(d_out,)| f0045_backward(*d_out, 1.0)).unwrap();
+    let mut s = 1753457131u64;
+    let x = scalar(&mut s);
+    let (x,) = std::hint::black_box((x,));
+    let (value, grads) = f0045_backward(x, 1.0);
+    assert_eq!(value, f0045(x));
+    gradcheck(&(x,), |(x,)| f0045_backward(*x, 1.0)).unwrap();
 }
-#[differentiable(wrt(p1))]
-fn f0046(p0: &Array2<f64>, p1: &Array2<f64>, p2: ArrayView2<f64>) -> f64 {
+#[differentiable(wrt(w))]
+fn f0046(y_1: &Array2<f64>, w: &Array2<f64>, grad: ArrayView2<f64>) -> f64 {
     let c1: f64 = 0.25;
-    let t1 = p2.iter().map(|z| sqrt(square((tanh(*z)).tan()) + 0.5)).sum::<f64>();
-    let t2 = t1;
-    let mut t3 = (p1.to_owned().mapv_into(|v| {
-        if t2 <= 0.4629 {
-            v
-        } else {
-            f0033(sigmoid(t1))
+    let t1 = grad.iter().map(|z| sqrt(square((tanh(*z)).tan()) + 0.5)).sum::<f64>();
+    let mut t2 = f64::tanh((grad.dot(&grad.t())).iter().sum::<f64>());
+    let mut n2 = 0;
+    loop {
+        t2 -= t1;
+        t2 = t2 * 0.5 + (tanh(t1));
+        n2 += 1;
+        if n2 >= 2 || t2.abs() > 0.4629 {
+            break;
         }
-    })).index_axis(Axis(0), 0).to_owned();
-    let mut t4 = (1.5 + (sigmoid(t1 + t2))).powf(0.5);
-    t4 /= square(t1) + 1.0;
-    t3 = logsumexp(&p2);
-    t3.mean().unwrap() + t4
+    }
+    let x = {
+        let d_out = cosh(&(w - w));
+        abs(&d_out)
+    };
+    let _t5 = x.clone();
+    let _t6 = relu(&(Zip::from(&(sigmoid(&x))).and(&(sigmoid(&x))).map_collect(|&a, &b| {
+        if t2 > -0.5183 {
+            b
+        } else {
+            3.0 / ((t2 / (square(b) + 2.0)).powi(2) + 1.0)
+        }
+    })));
+    let _t7 = (tanh(t1)).tan();
+    t2 + x.mean().unwrap()
 }
 
 #[test]
 fn f0046_gradcheck() {
-    let mut s = 2098332396u64;
-    let p0: Array2<f64> = random((3, 3), &mut s);
-    let p1: Array2<f64> = random((1, 3), &mut s);
-    let p2: Array2<f64> = random((3, 2), &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0046_backward(&p0, &p1, p2.view(), 1.0);
-    assert_eq!(value, f0046(&p0, &p1, p2.view()));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p1.clone(),), |(p1,)| f0046_backward(&p0, p1, p2.view(), 1.0)).unwrap();
+    let mut s = 1257862899u64;
+    let y_1: Array2<f64> = random((3, 3), &mut s);
+    let w: Array2<f64> = random((1, 3), &mut s);
+    let grad: Array2<f64> = random((3, 2), &mut s);
+    let (y_1, w, grad,) = std::hint::black_box((y_1, w, grad,));
+    let (value, grads) = f0046_backward(&y_1, &w, grad.view(), 1.0);
+    assert_eq!(value, f0046(&y_1, &w, grad.view()));
+    assert_eq!(grads.w.shape(), w.shape());
+    gradcheck(&(w.clone(),), |(w,)| f0046_backward(&y_1, w, grad.view(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0047(p0: Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> Array2<f64> {
+fn f0047(p0: Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
     let t1 = (cos(&(mean_axis(p1, Axis(1))))) + (0.1);
-    let t2 = p1;
-    let _t3 = t2;
-    let t2 = -t2;
-    let t4 = &t1 + &t1;
-    sigmoid(p2)
+    let mut t2 = logsumexp(&(&t1 * 1.5));
+    let mut n1 = 0;
+    while n1 < 3 && t2.abs() < 0.5183 {
+        t2 -= (((tanh(&p0)).product()));
+        n1 += 1;
+    }
+    let mut t3 = &((t2 * 0.25) * &(square(&p0))) - &p0;
+    let t1 = p2;
+    t3 -= &(backprop::ops::recip(&(&p0 * &p0 + 1.0)));
+    t2 + t3.sum() + t1[[0, 0]]
 }
 
 #[test]
 fn f0047_gradcheck() {
-    let mut s = 1193059602u64;
+    let mut s = 1465582946u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array2<f64> = random((2, 2), &mut s);
-    let (value, grads) = f0047_backward(p0.clone(), &p1, &p2, &up);
+    let (value, grads) = f0047_backward(p0.clone(), &p1, &p2, 1.0);
     assert_eq!(value, f0047(p0.clone(), &p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0047_backward(p0.clone(), p1, p2, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0047_backward(p0.clone(), p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0048(p0: &Array1<f64>, p1: ArrayView2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
@@ -1239,42 +1370,49 @@ fn f0048_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0048_backward(p0, p1.view(), p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0049(p0: &Array2<f64>) -> Array2<f64> {
+fn f0049(p0: &Array2<f64>) -> f64 {
     let t1 = (&(p0.dot(&p0.t())) + 1.5) / 1.5;
-    let t2 = &(&(p0 / &(square(p0) + 2.0)) * p0) / &(p0 * p0 + 0.5);
-    let t3 = sum(&t2);
-    let t4 = t3;
-    let t3 = (&t2 * 1.25).mean_axis(Axis(0)).unwrap();
-    t2
+    let mut t2 = &(&(p0 / &(square(p0) + 2.0)) * p0) / &(square(&((p0 + p0).map(|&z| {
+        if z <= 0.0371 {
+            z
+        } else {
+            z.powi(2)
+        }
+    }))) + 2.0);
+    t2 += &((&t2 - &t2).mean_axis(Axis(0)).unwrap());
+    let t4 = {
+        let t3 = sqrt(&(square(&(relu(&t1))) + 1.0));
+        (tanh(&(log_softmax(&(tanh(&t2)))).t())).dot(&(tanh(&t3)))
+    };
+    let t5 = &(relu(&(t4.index_axis(Axis(1), 2)))) * &(powi(p0, 2));
+    sum(&t4) + t5.sum()
 }
 
 #[test]
 fn f0049_gradcheck() {
-    let mut s = 1899695253u64;
+    let mut s = 6736775u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let up: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0049_backward(&p0, &up);
+    let (value, grads) = f0049_backward(&p0, 1.0);
     assert_eq!(value, f0049(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(),), |(p0,)| f0049_backward(p0, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0049_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0050(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array1<f64>, p3: &Array1<f64>) -> f64 {
     let mut t2 = {
         let t1 = mean(p3);
-        (concat(Axis(0), &[p0, p0])).sum_axis(Axis(0))
+        f0028(t1)
     };
-    t2 += (p3 - 0.75).iter().zip(p2.iter()).map(|(u, v)| ((f0029(*v)).cos()) - (*u)).sum::<f64>();
-    logsumexp(&t2)
+    for i in (0..3).step_by(2) {
+        t2 -= 0.1;
+    }
+    t2
 }
 
 #[test]
 fn f0050_gradcheck() {
-    let mut s = 1413709797u64;
+    let mut s = 2134048412u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2: Array1<f64> = random(3, &mut s);
@@ -1313,52 +1451,55 @@ fn f0051_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0051_backward(p0.clone(), p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0052(d_t1: &Array2<f64>, d_x: &Array2<f64>, d_out: &Array2<f64>) -> f64 {
-    let mut t1 = 0.75 / (square(d_out) + 1.0);
-    t1 += &(tanh(d_out));
-    t1.sum()
+fn f0052(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
+    let mut t1 = 0.75 / (square(p2) + 1.0);
+    t1 += &(tanh(p2));
+    t1.mean().unwrap()
 }
 
 #[test]
 fn f0052_gradcheck() {
-    let mut s = 535104589u64;
-    let d_t1: Array2<f64> = random((1, 3), &mut s);
-    let d_x: Array2<f64> = random((3, 2), &mut s);
-    let d_out: Array2<f64> = random((1, 3), &mut s);
-    let (d_t1, d_x, d_out,) = std::hint::black_box((d_t1, d_x, d_out,));
-    let (value, grads) = f0052_backward(&d_t1, &d_x, &d_out, 1.0);
-    assert_eq!(value, f0052(&d_t1, &d_x, &d_out));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    gradcheck(&(d_t1.clone(), d_x.clone(), d_out.clone()), |(d_t1, d_x, d_out)| f0052_backward(d_t1, d_x, d_out, 1.0)).unwrap();
+    let mut s = 313827114u64;
+    let p0: Array2<f64> = random((1, 3), &mut s);
+    let p1: Array2<f64> = random((3, 2), &mut s);
+    let p2: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0052_backward(&p0, &p1, &p2, 1.0);
+    assert_eq!(value, f0052(&p0, &p1, &p2));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0052_backward(p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1))]
-fn f0053(p0: Array2<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
+fn f0053(p0: Array2<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> (f64, f64) {
     let t1 = c0;
     let t2 = c0;
-    let mut t1 = mean_axis(&((t1 - &p0) + 1.25), Axis(1));
-    let t3 = sigmoid(&t1);
-    t1 -= 0.75;
-    let t5 = {
-        let t4 = cos(&t3);
-        sin(&t3)
+    let mut t1 = sum_axis(&(&(t2 / &(square(t2) + 2.0)) / &(t2 * t2 + 0.5)), Axis(1));
+    t1 = tan(&(tanh(&t1)));
+    let t4 = {
+        let t3 = abs(c0);
+        log_softmax(&(p1 / &(p1 * p1 + 0.5)))
     };
-    logsumexp(&t3) + t5.dot(&t5)
+    let t5 = t1.clone();
+    (sum(&t4), logsumexp(&t5))
 }
 
 #[test]
 fn f0053_gradcheck() {
-    let mut s = 1458509396u64;
+    let mut s = 2094357765u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let c0: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
-    let (value, grads) = f0053_backward(p0.clone(), &p1, &c0, 1.0);
+    let (value, grads) = f0053_backward(p0.clone(), &p1, &c0, (1.0, 0.5));
     assert_eq!(value, f0053(p0.clone(), &p1, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0053_backward(p0.clone(), p1, &c0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0053_backward(p0.clone(), p1, &c0, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
 fn f0054(p0: &Array1<f64>, p1: &Array1<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
@@ -1372,7 +1513,7 @@ fn f0054(p0: &Array1<f64>, p1: &Array1<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
 
 #[test]
 fn f0054_gradcheck() {
-    let mut s = 1421822969u64;
+    let mut s = 1605503745u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2 = scalar(&mut s);
@@ -1386,100 +1527,98 @@ fn f0054_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0054_backward(p0, p1, *p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0055(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> Array2<f64> {
+fn f0055(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> (f64, f64) {
     let c1 = 0.5_f64;
     let t1 = p0.map(|&e| (square(e) + 0.5).sqrt());
     let t2 = sigmoid(mean(&(p2 * p2).column(0)));
-    sin(p0)
+    (sum(p0), t1.sum())
 }
 
 #[test]
 fn f0055_gradcheck() {
-    let mut s = 1589505158u64;
+    let mut s = 977535645u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let p3: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up: Array2<f64> = random((2, 1), &mut s);
-    let (value, grads) = f0055_backward(&p0, p1, &p2, &p3, &up);
+    let (value, grads) = f0055_backward(&p0, p1, &p2, &p3, (1.0, 0.5));
     assert_eq!(value, f0055(&p0, p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
     GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0055_backward(p0, *p1, p2, p3, &up))
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0055_backward(p0, *p1, p2, p3, (1.0, 0.5)))
         .unwrap();
 }
 #[differentiable]
-fn f0056(d_out: Array2<f64>, y_1: &Array2<f64>) -> Array2<f64> {
-    let mut d_x = if d_out[[1, 0]] < -0.5183 {
-        y_1 / (y_1 * y_1 + 2.0)
+fn f0056(p0: Array2<f64>, p1: &Array2<f64>, labels: &[usize]) -> f64 {
+    let mut t1 = if p0[[1, 0]] < -0.5183 {
+        p1 / (p1 * p1 + 2.0)
     } else {
-        y_1.dot(y_1)
+        p1.dot(p1)
     };
-    let out_1 = sqrt(&(square(&(exp(&d_x))) + 1.0));
-    d_x += &out_1;
-    let c1 = 2.0_f64;
-    let x_from_out = {
-        let grad_1 = tanh(&d_x);
-        (tanh(&(&out_1 / (square(&out_1) + 0.5)))).mapv(|e| (c1 - c1).clamp(-1.0, 1.0))
-    };
-    let t6 = {
-        let x = relu(&x_from_out);
-        square(&x)
-    };
-    x_from_out
+    let mut t2 = sum(&(&p0 / &(square(&p0) + 0.5)));
+    for (i, &l) in labels.iter().enumerate() {
+        t2 += (logsumexp(&(0.75 - &(p1.row(i)))));
+    }
+    let t3 = sigmoid(&(&(t1.row(0)) + ((square(t2) + 0.5).log(square(t2) + 1.5))));
+    let t4 = (p1.index_axis(Axis(0), 0)).map(|&u| u / 0.1);
+    t1 *= &((sigmoid(&(&t4 + t2))).mapv(|z| (abs(z)).sin()));
+    logsumexp(&t3) + t4.mean().unwrap()
 }
 
 #[test]
 fn f0056_gradcheck() {
-    let mut s = 67995131u64;
-    let d_out: Array2<f64> = random((3, 1), &mut s);
-    let y_1: Array2<f64> = random((2, 2), &mut s);
-    let (d_out, y_1,) = std::hint::black_box((d_out, y_1,));
-    let up: Array2<f64> = random((2, 2), &mut s);
-    let (value, grads) = f0056_backward(d_out.clone(), &y_1, &up);
-    assert_eq!(value, f0056(d_out.clone(), &y_1));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(d_out.clone(), y_1.clone()), |(d_out, y_1)| f0056_backward(d_out.clone(), y_1, &up))
-        .unwrap();
+    let mut s = 1544232980u64;
+    let p0: Array2<f64> = random((3, 1), &mut s);
+    let p1: Array2<f64> = random((2, 2), &mut s);
+    let labels: &[usize] = &[1, 1];
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0056_backward(p0.clone(), &p1, labels, 1.0);
+    assert_eq!(value, f0056(p0.clone(), &p1, labels));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0056_backward(p0.clone(), p1, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0057(p0: &Array2<f32>, p1: &Array1<f32>, p2: &Array2<f32>, p3: &Array1<f32>) -> Array2<f32> {
-    let mut t1 = p2 - p2;
-    t1 += 3.0;
-    t1 = &(p2 * p1) + &(&t1 / &(square(p1) + 0.5));
-    for i in 0..2 {
-        t1 += p1;
-    }
-    t1
+fn f0057(grad: &Array2<f32>, d_p0: &Array1<f32>, d_t1: &Array2<f32>, y_1: &Array1<f32>) -> (f32, f32) {
+    let mut out = d_t1 - d_t1;
+    out = &out * d_t1;
+    let d_x = d_t1;
+    let x_from_out = {
+        let grad_1 = d_t1;
+        ((y_1 + y_1).mapv(|z| {
+        if z > 0.0371 {
+            ((z.powi(2) + 1.0).sqrt()) + (z * z)
+        } else {
+            z
+        }
+    })).dot(y_1)
+    };
+    (d_p0.sum(), out[[0, 0]])
 }
 
 #[test]
 fn f0057_gradcheck() {
-    let mut s = 1779792363u64;
-    let p0: Array2<f32> = random32((3, 2), &mut s);
-    let p1: Array1<f32> = random32(3, &mut s);
-    let p2: Array2<f32> = random32((1, 3), &mut s);
-    let p3: Array1<f32> = random32(2, &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up: Array2<f32> = random32((1, 3), &mut s);
-    let (value, grads) = f0057_backward(&p0, &p1, &p2, &p3, &up);
-    assert_eq!(value, f0057(&p0, &p1, &p2, &p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
+    let mut s = 1636353485u64;
+    let grad: Array2<f32> = random32((3, 2), &mut s);
+    let d_p0: Array1<f32> = random32(3, &mut s);
+    let d_t1: Array2<f32> = random32((1, 3), &mut s);
+    let y_1: Array1<f32> = random32(2, &mut s);
+    let (grad, d_p0, d_t1, y_1,) = std::hint::black_box((grad, d_p0, d_t1, y_1,));
+    let (value, grads) = f0057_backward(&grad, &d_p0, &d_t1, &y_1, (1.0, 0.5));
+    assert_eq!(value, f0057(&grad, &d_p0, &d_t1, &y_1));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    assert_eq!(grads.y_1.shape(), y_1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0057_backward(p0, p1, p2, p3, &up))
+        .upstream(&(1.0, 0.5))
+        .check(&(grad.clone(), d_p0.clone(), d_t1.clone(), y_1.clone()), |(grad, d_p0, d_t1, y_1)| f0057_backward(grad, d_p0, d_t1, y_1, (1.0, 0.5)))
         .unwrap();
 }
 #[differentiable(wrt(p0))]
@@ -1490,12 +1629,12 @@ fn f0058(p0: &Array2<f64>, p1: f64) -> f64 {
     };
     t2 += mean(&(&((square(p0) + 0.5).log(10.0)) + (powi(t2, 2))));
     let t3 = p1;
-    t2 + t3 + p1
+    t2 + t3 + t3
 }
 
 #[test]
 fn f0058_gradcheck() {
-    let mut s = 1665104448u64;
+    let mut s = 571560399u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -1505,123 +1644,125 @@ fn f0058_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0058_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0059(p0: Array2<f64>, p1: &Array1<f64>) -> f64 {
-    let t1 = &(backprop::ops::recip(&(p1 * p1 + 1.0))) + 3.0;
-    let t3 = {
-        let t2 = &t1 + p1;
-        (sigmoid(&t2)).dot(&(tanh(&t2)))
-    };
-    let t4 = &t1;
-    let n1 = p1.len();
-    let t5 = Array1::<f64>::from_shape_vec(n1, vec![0.0, 0.5, 1.0]).unwrap();
-    let t6 = relu(((sigmoid(t4)) * 0.1 + &t5).std(1.0));
-    let t7 = t3 / (square(t6) + 0.5);
-    let t8 = t7;
-    t7 + t8
+fn f0059(d_t1: Array2<f64>, x: &Array1<f64>) -> f64 {
+    if logsumexp(x) >= -0.5183 {
+        return (mse(x, x));
+    }
+    sum(&d_t1)
 }
 
 #[test]
 fn f0059_gradcheck() {
-    let mut s = 1307598503u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
-    let p1: Array1<f64> = random(3, &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0059_backward(p0.clone(), &p1, 1.0);
-    assert_eq!(value, f0059(p0.clone(), &p1));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0059_backward(p0.clone(), p1, 1.0)).unwrap();
+    let mut s = 1532701758u64;
+    let d_t1: Array2<f64> = random((3, 2), &mut s);
+    let x: Array1<f64> = random(3, &mut s);
+    let (d_t1, x,) = std::hint::black_box((d_t1, x,));
+    let (value, grads) = f0059_backward(d_t1.clone(), &x, 1.0);
+    assert_eq!(value, f0059(d_t1.clone(), &x));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(d_t1.clone(), x.clone()), |(d_t1, x)| f0059_backward(d_t1.clone(), x, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0060(w: &Array2<f64>, d_out: &Array2<f64>, out: &Array2<f64>, grad: f64) -> f64 {
-    let t1_from_t2 = out * out;
-    let mut d_out_1 = w + grad;
-    d_out_1 += grad;
-    sum(&t1_from_t2) + d_out_1.mean().unwrap()
+fn f0060(w: &Array2<f64>, x: &Array2<f64>, grad: &Array2<f64>, d_x: f64) -> f64 {
+    let unused = match w.len() % 3 {
+        0 => backprop::ops::sin(x),
+        1 | 2 => sin(&(backprop::ops::sin(x))),
+        _ => x.to_owned(),
+    };
+    let out = unused.t();
+    let t1_from_t2 = (grad + &unused).mean_axis(Axis(1)).unwrap();
+    out[[0, 2]] + t1_from_t2.mean().unwrap()
 }
 
 #[test]
 fn f0060_gradcheck() {
-    let mut s = 405325485u64;
+    let mut s = 547971436u64;
     let w: Array2<f64> = random((3, 3), &mut s);
-    let d_out: Array2<f64> = random((3, 2), &mut s);
-    let out: Array2<f64> = random((1, 2), &mut s);
-    let grad = scalar(&mut s);
-    let (w, d_out, out, grad,) = std::hint::black_box((w, d_out, out, grad,));
-    let (value, grads) = f0060_backward(&w, &d_out, &out, grad, 1.0);
-    assert_eq!(value, f0060(&w, &d_out, &out, grad));
+    let x: Array2<f64> = random((3, 2), &mut s);
+    let grad: Array2<f64> = random((1, 2), &mut s);
+    let d_x = scalar(&mut s);
+    let (w, x, grad, d_x,) = std::hint::black_box((w, x, grad, d_x,));
+    let (value, grads) = f0060_backward(&w, &x, &grad, d_x, 1.0);
+    assert_eq!(value, f0060(&w, &x, &grad, d_x));
     assert_eq!(grads.w.shape(), w.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.out.shape(), out.shape());
-    gradcheck(&(w.clone(), d_out.clone(), out.clone(), grad), |(w, d_out, out, grad)| f0060_backward(w, d_out, out, *grad, 1.0)).unwrap();
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.grad.shape(), grad.shape());
+    gradcheck(&(w.clone(), x.clone(), grad.clone(), d_x), |(w, x, grad, d_x)| f0060_backward(w, x, grad, *d_x, 1.0)).unwrap();
 }
-#[differentiable(wrt(x, grad, d_out))]
-fn f0061(w: Array2<f32>, x: &Array1<f32>, grad: &Array2<f32>, d_out: &Array2<f32>) -> f32 {
-    let d_x = {
-        let t1 = f0032(d_out);
-        &((softmax(d_out)).dot(grad)) * d_out
+#[differentiable(wrt(p1, p2, p3))]
+fn f0061(p0: Array2<f32>, p1: &Array1<f32>, p2: &Array2<f32>, p3: &Array2<f32>) -> f32 {
+    let mut t2 = {
+        let t1 = f0032(p3);
+        p1 / 0.75
     };
-    let t3 = &w;
-    let d_out_1 = {
-        let d_d_x = d_x.sum();
-        ceil(x)
+    let t3 = match () {
+        _ if t2.sum() < -0.5183 => mean_axis(&((f0032(p3)) * &(ceil(p3))), Axis(0)),
+        _ if p1.dot(p1) > 0.4629 => (tanh(&(p1 / (square(&t2) + 1.0)))).select(Axis(0), &[0]),
+        _ => softmax(&(log_sigmoid(&(p2.dot(&t2))))),
     };
-    let t1_from_t2 = {
-        let t6 = clamp(&d_x, -1.0, 3.0);
-        sigmoid(&t3.to_shape(6).unwrap())
+    let t4 = &(p3 * 0.1) + &t2;
+    for i in (0..3).rev() {
+        t2 += &t3;
+        if p3.iter().sum::<f32>() > -0.5183 {
+            break;
+        }
+    }
+    let t6 = {
+        let t5 = p1.dot(&t4);
+        backprop::ops::relu(p1)
     };
-    let t9 = {
-        let grad_1 = d_out;
-        sigmoid(&t1_from_t2)
-    };
-    d_x.sum() + t3[[2, 1]] + logsumexp(&d_out_1) + logsumexp(&t1_from_t2) + t9.sum()
+    t4.iter().sum::<f32>() + t6.dot(&t6)
 }
 
 #[test]
 fn f0061_gradcheck() {
-    let mut s = 1541772200u64;
-    let w: Array2<f32> = random32((3, 2), &mut s);
-    let x: Array1<f32> = random32(2, &mut s);
-    let grad: Array2<f32> = random32((1, 2), &mut s);
-    let d_out: Array2<f32> = random32((2, 1), &mut s);
-    let (w, x, grad, d_out,) = std::hint::black_box((w, x, grad, d_out,));
-    let (value, grads) = f0061_backward(w.clone(), &x, &grad, &d_out, 1.0);
-    assert_eq!(value, f0061(w.clone(), &x, &grad, &d_out));
-    assert_eq!(grads.x.shape(), x.shape());
-    assert_eq!(grads.grad.shape(), grad.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
+    let mut s = 1076689314u64;
+    let p0: Array2<f32> = random32((3, 2), &mut s);
+    let p1: Array1<f32> = random32(2, &mut s);
+    let p2: Array2<f32> = random32((1, 2), &mut s);
+    let p3: Array2<f32> = random32((2, 1), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0061_backward(p0.clone(), &p1, &p2, &p3, 1.0);
+    assert_eq!(value, f0061(p0.clone(), &p1, &p2, &p3));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(x.clone(), grad.clone(), d_out.clone()), |(x, grad, d_out)| f0061_backward(w.clone(), x, grad, d_out, 1.0))
+        .check(&(p1.clone(), p2.clone(), p3.clone()), |(p1, p2, p3)| f0061_backward(p0.clone(), p1, p2, p3, 1.0))
         .unwrap();
 }
 #[differentiable]
-fn f0062(d_p0: ArrayView1<f64>) -> f64 {
-    let out = &d_p0;
-    let x = &d_p0;
-    let d_x = {
-        let d_d_x = abs(x);
-        out.hypot(0.5 * 0.5 + 0.5)
-    };
-    x.sum() + d_x.sum()
+fn f0062(p0: ArrayView1<f64>) -> f64 {
+    let mut t1 = mean(&p0);
+    let mut n1 = 0;
+    while n1 < 2 && t1.abs() < 0.5183 {
+        t1 = t1 * 0.5 + (logsumexp(&(ln(&(&p0 * &p0 + 1.0)))));
+        n1 += 1;
+    }
+    let c2: f64 = 3.0;
+    let mut t1 = ln_1p(&(&p0 * &p0 + 0.5));
+    t1 -= sqrt(square(p0.product()) + 1.0);
+    t1.dot(&t1)
 }
 
 #[test]
 fn f0062_gradcheck() {
-    let mut s = 1160808105u64;
-    let d_p0: Array1<f64> = random(2, &mut s);
-    let (d_p0,) = std::hint::black_box((d_p0,));
-    let (value, grads) = f0062_backward(d_p0.view(), 1.0);
-    assert_eq!(value, f0062(d_p0.view()));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    gradcheck(&(d_p0.clone(),), |(d_p0,)| f0062_backward(d_p0.view(), 1.0)).unwrap();
+    let mut s = 1222164686u64;
+    let p0: Array1<f64> = random(2, &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0062_backward(p0.view(), 1.0);
+    assert_eq!(value, f0062(p0.view()));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0062_backward(p0.view(), 1.0)).unwrap();
 }
 #[differentiable]
 fn f0063(p0: &Array1<f64>) -> f64 {
     let t1 = p0;
     let t1 = (ln(&(square(&(t1 - t1)) + 0.5))).sum();
-    t1 + t1
+    t1
 }
 
 #[test]
@@ -1635,73 +1776,84 @@ fn f0063_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0063_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0064(p0: &Array2<f64>) -> f64 {
-    let t1 = softmax(&(p0 - p0));
-    let mut t1 = sigmoid(&(p0.dot(&t1.t())));
-    t1 -= &(ln(&(p0 * p0 + 0.5)));
-    t1.sum()
+fn f0064(w: &Array2<f64>) -> Array2<f64> {
+    let d_d_x = softmax(&(w - w));
+    let mut d_d_x = sigmoid(&(w.dot(&d_d_x.t())));
+    d_d_x -= &(ln(&(w * w + 0.5)));
+    d_d_x
 }
 
 #[test]
 fn f0064_gradcheck() {
-    let mut s = 620298600u64;
-    let p0: Array2<f64> = random((3, 1), &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0064_backward(&p0, 1.0);
-    assert_eq!(value, f0064(&p0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0064_backward(p0, 1.0)).unwrap();
+    let mut s = 1878108285u64;
+    let w: Array2<f64> = random((3, 1), &mut s);
+    let (w,) = std::hint::black_box((w,));
+    let up: Array2<f64> = random((3, 3), &mut s);
+    let (value, grads) = f0064_backward(&w, &up);
+    assert_eq!(value, f0064(&w));
+    assert_eq!(grads.w.shape(), w.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(w.clone(),), |(w,)| f0064_backward(w, &up))
+        .unwrap();
 }
-#[differentiable(wrt(grad, d_out, x))]
-fn f0065(grad: &Array2<f64>, d_out: f64, x: &Array2<f64>, d_p0: &Array2<f64>, labels: &[usize]) -> Array2<f64> {
-    let t1_from_t2 = ((square(d_out) + 1.0).log(d_out.powi(2) + 1.5)) + (&((&(tanh(d_p0)) * 0.75).acos()) + &(d_out + d_p0));
-    let mut x_from_out = mse(&(sigmoid(&t1_from_t2)), &(sigmoid(d_p0)));
-    let t3 = softmax_cross_entropy(x, labels);
+#[differentiable(wrt(p0, p1, p2))]
+fn f0065(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>, labels: &[usize]) -> f64 {
+    let mut t1 = ((square(p1) + 1.0).log(p1.powi(2) + 1.5)) + (&((&(tanh(c0)) * 0.75).acos()) + &(p1 + c0));
+    let mut t2 = mse(&(sigmoid(&t1)), &(sigmoid(c0)));
+    let t3 = softmax_cross_entropy(p2, labels);
+    let n1 = p2.nrows();
+    let m1 = p2.ncols();
+    let t4 = Array::from_elem((3, m1), 2.0_f64);
     for i in 0..3 {
-        x_from_out = t3;
+        t2 = t3;
+        match i % 3 {
+            0 => t1 += &(&(tan(&(tanh(c0)))) / (square((sigmoid(&t1)).product()) + 1.0)),
+            1 | 2 => {
+                t2 += (softplus(t3)) - t3;
+            }
+            _ => {}
+        }
     }
-    tanh(x)
+    t1.mean().unwrap() + t2 + t3
 }
 
 #[test]
 fn f0065_gradcheck() {
-    let mut s = 177324671u64;
-    let grad: Array2<f64> = random((2, 3), &mut s);
-    let d_out = scalar(&mut s);
-    let x: Array2<f64> = random((2, 1), &mut s);
-    let d_p0: Array2<f64> = random((3, 1), &mut s);
+    let mut s = 608293265u64;
+    let p0: Array2<f64> = random((2, 3), &mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array2<f64> = random((2, 1), &mut s);
+    let c0: Array2<f64> = random((3, 1), &mut s);
     let labels: &[usize] = &[0, 0];
-    let (grad, d_out, x, d_p0,) = std::hint::black_box((grad, d_out, x, d_p0,));
-    let up: Array2<f64> = random((2, 1), &mut s);
-    let (value, grads) = f0065_backward(&grad, d_out, &x, &d_p0, labels, &up);
-    assert_eq!(value, f0065(&grad, d_out, &x, &d_p0, labels));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(grad.clone(), d_out, x.clone()), |(grad, d_out, x)| f0065_backward(grad, *d_out, x, &d_p0, labels, &up))
-        .unwrap();
+    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
+    let (value, grads) = f0065_backward(&p0, p1, &p2, &c0, labels, 1.0);
+    assert_eq!(value, f0065(&p0, p1, &p2, &c0, labels));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0065_backward(p0, *p1, p2, &c0, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0066(p0: &Array1<f64>) -> f64 {
-    let c1: f64 = 2.0;
-    let mut t1 = (Zip::from(&(p0.mapv(f0029))).and(p0).map_collect(|&a, &b| (log10(a.powi(2) + 0.5)) + c1)).mean().unwrap();
-    if mean(p0) < 0.4629 {
-        t1 += t1 - 0.25;
-    }
-    let _t2 = asin((tanh(t1)) * 0.75);
-    t1
+fn f0066(grad: &Array1<f64>) -> f64 {
+    let mut t1 = grad.product();
+    t1 -= (mean(&(grad.mapv(sigmoid)))) / (square(t1) + 0.5);
+    let t2 = if t1 > -0.5183 {
+        t1
+    } else {
+        sigmoid(f0034(sin(t1)))
+    };
+    t1 + t2
 }
 
 #[test]
 fn f0066_gradcheck() {
-    let mut s = 336269167u64;
-    let p0: Array1<f64> = random(2, &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0066_backward(&p0, 1.0);
-    assert_eq!(value, f0066(&p0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0066_backward(p0, 1.0)).unwrap();
+    let mut s = 766179500u64;
+    let grad: Array1<f64> = random(2, &mut s);
+    let (grad,) = std::hint::black_box((grad,));
+    let (value, grads) = f0066_backward(&grad, 1.0);
+    assert_eq!(value, f0066(&grad));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    gradcheck(&(grad.clone(),), |(grad,)| f0066_backward(grad, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0067(p0: f64, p1: &Array2<f64>) -> f64 {
@@ -1713,12 +1865,12 @@ fn f0067(p0: f64, p1: &Array2<f64>) -> f64 {
     };
     let _t5 = &(&(square(p1)) / &(square(&(tan(&(tanh(p1))))) + 0.5)) / (square(&(log_sigmoid(&(p1 * t2)))) + 1.0);
     let t6 = concatenate(Axis(0), &[(p1 + t2).view(), t1.view()]).unwrap();
-    t1[[1, 1]] + t2 + t4 + mean(&t6)
+    t4 + t6[[3, 1]]
 }
 
 #[test]
 fn f0067_gradcheck() {
-    let mut s = 1676948855u64;
+    let mut s = 1167812613u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -1729,34 +1881,19 @@ fn f0067_gradcheck() {
 }
 #[differentiable]
 fn f0068(p0: &Array2<f64>) -> f64 {
-    let mut t2 = {
+    let t2 = {
         let t1 = p0;
         p0.sum_axis(Axis(1))
     };
-    let mut t3 = concat(Axis(0), &[&(&t2 / (square(&t2) + 2.0)), &t2]);
-    for i in 0..2 {
-        t2 += &(softmax(&t2));
+    if t2.dot(&t2) < 0.4629 {
+        return (t2.dot(&t2));
     }
-    let t4 = Array1::<f64>::linspace(-1.0, 1.0, 2);
-    let t6 = {
-        let t5 = &t4 + (log_softmax(&(tanh(&(&t2 + &t3)))));
-        &(&(sin(p0)) * &t2) - &t5
-    };
-    let t7 = if logsumexp(&t3) <= -0.5183 {
-        t6.sum()
-    } else {
-        sigmoid(t6.sum())
-    };
-    if t7 < 0.4629 {
-        t3 -= &(t7 - &t2);
-    }
-    let t8 = t3.clone();
-    t7 + t8.dot(&t8)
+    t2.sum()
 }
 
 #[test]
 fn f0068_gradcheck() {
-    let mut s = 515027126u64;
+    let mut s = 21992265u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0068_backward(&p0, 1.0);
@@ -1765,104 +1902,125 @@ fn f0068_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0068_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0069(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: f64) -> f64 {
-    let t1 = softplus(&(tanh(p2)));
-    let t2 = p2.iter().sum::<f64>();
-    let t3 = p1;
-    let n1 = p2.nrows();
-    let m1 = p2.ncols();
-    let t4 = Array2::<f64>::ones((m1, 1));
-    let t6 = {
-        let t5 = abs(&((&t1 * &t4).t().dot(&t1)));
-        mse(&(signum(&(t5.select(Axis(1), &[0, 0])))), &t1)
+fn f0069(y_1: &Array2<f64>, d_x: f64, w: &Array2<f64>, d_p0: f64, ws: &[f64]) -> f64 {
+    let mut t1 = sum(&(softmax(&(logsumexp(w)))));
+    let c1 = 0.5_f64;
+    for (i, &c) in ws.iter().enumerate() {
+        t1 -= ((w.mapv(|e: f64| {
+        if c1 >= 0.4629 {
+            c1 * c1
+        } else {
+            e
+        }
+    })).sum());
+    }
+    let mut unused = match y_1.len() {
+        0 => y_1.dot(y_1),
+        1 | 2 => t1 - w,
+        _ => signum(w),
     };
-    let t7 = exp(&t1);
-    mean(&t1) + t2 + t3 + t6 + t7.mean().unwrap()
+    unused /= &(w * w + 1.0);
+    let x = w - &(d_p0 - &unused);
+    let t1_from_t2 = (t1.powi(2) + 1.0).recip();
+    t1 + sum(&unused) + x[[0, 0]] + t1_from_t2
 }
 
 #[test]
 fn f0069_gradcheck() {
-    let mut s = 1543345223u64;
-    let p0: Array2<f64> = random((2, 2), &mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array2<f64> = random((2, 2), &mut s);
-    let p3 = scalar(&mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0069_backward(&p0, p1, &p2, p3, 1.0);
-    assert_eq!(value, f0069(&p0, p1, &p2, p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0069_backward(p0, *p1, p2, *p3, 1.0)).unwrap();
+    let mut s = 1084717500u64;
+    let y_1: Array2<f64> = random((2, 2), &mut s);
+    let d_x = scalar(&mut s);
+    let w: Array2<f64> = random((2, 2), &mut s);
+    let d_p0 = scalar(&mut s);
+    let ws: &[f64] = &[2.0];
+    let (y_1, d_x, w, d_p0,) = std::hint::black_box((y_1, d_x, w, d_p0,));
+    let (value, grads) = f0069_backward(&y_1, d_x, &w, d_p0, ws, 1.0);
+    assert_eq!(value, f0069(&y_1, d_x, &w, d_p0, ws));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.w.shape(), w.shape());
+    gradcheck(&(y_1.clone(), d_x, w.clone(), d_p0), |(y_1, d_x, w, d_p0)| f0069_backward(y_1, *d_x, w, *d_p0, ws, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0070(d_x: f64, out: f64, grad: &Array1<f64>) -> f64 {
-    let t1_from_t2 = grad;
-    let _t2 = powi(t1_from_t2, 2);
-    let x = {
-        let t3 = out + out;
+fn f0070(p0: f64, p1: f64, p2: &Array1<f64>) -> Array1<f64> {
+    let t1 = p2;
+    let _t2 = powi(t1, 2);
+    let t4 = {
+        let t3 = p1 + p1;
         relu(t3)
     };
-    let x_from_out = {
-        let d_d_x = 0.75 / (square(&(t1_from_t2 * x)) + 1.0);
-        d_d_x
+    let t6 = {
+        let t5 = 0.75 / (square(&(t1 * t4)) + 1.0);
+        t5
     };
-    t1_from_t2.dot(t1_from_t2) + x + x_from_out.dot(&x_from_out)
+    t6
 }
 
 #[test]
 fn f0070_gradcheck() {
-    let mut s = 1931299071u64;
-    let d_x = scalar(&mut s);
-    let out = scalar(&mut s);
-    let grad: Array1<f64> = random(2, &mut s);
-    let (d_x, out, grad,) = std::hint::black_box((d_x, out, grad,));
-    let (value, grads) = f0070_backward(d_x, out, &grad, 1.0);
-    assert_eq!(value, f0070(d_x, out, &grad));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(d_x, out, grad.clone()), |(d_x, out, grad)| f0070_backward(*d_x, *out, grad, 1.0)).unwrap();
+    let mut s = 1781862279u64;
+    let p0 = scalar(&mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array1<f64> = random(2, &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let up: Array1<f64> = random(2, &mut s);
+    let (value, grads) = f0070_backward(p0, p1, &p2, &up);
+    assert_eq!(value, f0070(p0, p1, &p2));
+    assert_eq!(grads.p2.shape(), p2.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0070_backward(*p0, *p1, p2, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0071(grad: ArrayView1<f64>) -> f64 {
-    let out = &(grad.hypot(-1.5 * -1.5 + 0.5)) - &grad;
-    let out = &grad;
-    let x = {
-        let out_1 = tanh(&grad);
-        (abs(&grad)).iter().zip(&out_1).map(|(a, b)| ((*a) * (*a)).abs()).sum::<f64>()
+fn f0071(x: ArrayView1<f64>) -> Array1<f64> {
+    let d_x = &(x.hypot(-1.5 * -1.5 + 0.5)) - &x;
+    let d_x = &x;
+    let out_1 = {
+        let t2 = tanh(&x);
+        (&t2 / 0.25).dot(&t2)
     };
-    let t4 = x;
-    x + t4
+    let t4 = if mean(&x) >= 0.0371 {
+        abs(d_x)
+    } else {
+        d_x.mapv(|e| e / (square(e) + 2.0))
+    };
+    t4
 }
 
 #[test]
 fn f0071_gradcheck() {
-    let mut s = 1294004437u64;
-    let grad: Array1<f64> = random(2, &mut s);
-    let (grad,) = std::hint::black_box((grad,));
-    let (value, grads) = f0071_backward(grad.view(), 1.0);
-    assert_eq!(value, f0071(grad.view()));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(grad.clone(),), |(grad,)| f0071_backward(grad.view(), 1.0)).unwrap();
+    let mut s = 1256962356u64;
+    let x: Array1<f64> = random(2, &mut s);
+    let (x,) = std::hint::black_box((x,));
+    let up: Array1<f64> = random(2, &mut s);
+    let (value, grads) = f0071_backward(x.view(), &up);
+    assert_eq!(value, f0071(x.view()));
+    assert_eq!(grads.x.shape(), x.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(x.clone(),), |(x,)| f0071_backward(x.view(), &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0072(d_t1: Array2<f32>) -> f32 {
-    let _t1 = &d_t1 + &(logsumexp(&d_t1));
-    let _t2 = &(d_t1.dot(&d_t1.t())) / &(square(&(softmax(&d_t1))) + 1.0);
-    let out_1 = d_t1.clone();
-    mean(&out_1)
+fn f0072(p0: Array2<f32>) -> f32 {
+    let _t1 = &p0 + &(logsumexp(&p0));
+    let _t2 = &(p0.dot(&p0.t())) / &(square(&(softmax(&p0))) + 1.0);
+    let t3 = p0.clone();
+    t3.mean().unwrap()
 }
 
 #[test]
 fn f0072_gradcheck() {
-    let mut s = 1618604245u64;
-    let d_t1: Array2<f32> = random32((3, 1), &mut s);
-    let (d_t1,) = std::hint::black_box((d_t1,));
-    let (value, grads) = f0072_backward(d_t1.clone(), 1.0);
-    assert_eq!(value, f0072(d_t1.clone()));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    let mut s = 945834781u64;
+    let p0: Array2<f32> = random32((3, 1), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0072_backward(p0.clone(), 1.0);
+    assert_eq!(value, f0072(p0.clone()));
+    assert_eq!(grads.p0.shape(), p0.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(d_t1.clone(),), |(d_t1,)| f0072_backward(d_t1.clone(), 1.0))
+        .check(&(p0.clone(),), |(p0,)| f0072_backward(p0.clone(), 1.0))
         .unwrap();
 }
 #[differentiable]
@@ -1875,12 +2033,12 @@ fn f0073(p0: ArrayView2<f64>, p1: Array1<f64>, p2: f64, p3: f64) -> f64 {
     let t2 = sum(&(p1.select(Axis(0), &[2, 1, 0, 2])));
     let _t3 = t2 / (t1.powi(2) + 0.5);
     let _t4 = &p1;
-    t1 + t2 + p0.sum()
+    t1 + t2 + t2
 }
 
 #[test]
 fn f0073_gradcheck() {
-    let mut s = 1931898154u64;
+    let mut s = 1438529236u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2 = scalar(&mut s);
@@ -1899,12 +2057,12 @@ fn f0074(p0: &Array1<f64>, labels: &[usize]) -> f64 {
         t1 += 1.25;
         t1 -= 1.25;
     }
-    t1.iter().sum::<f64>()
+    t1.sum()
 }
 
 #[test]
 fn f0074_gradcheck() {
-    let mut s = 1145784439u64;
+    let mut s = 1461785439u64;
     let p0: Array1<f64> = random(2, &mut s);
     let labels: &[usize] = &[0, 0];
     let (p0,) = std::hint::black_box((p0,));
@@ -1924,7 +2082,7 @@ fn f0075(p0: f64, p1: &Array2<f64>, p2: &Array1<f64>, labels: &[usize]) -> f64 {
 
 #[test]
 fn f0075_gradcheck() {
-    let mut s = 1377863226u64;
+    let mut s = 1908119596u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array1<f64> = random(2, &mut s);
@@ -1937,7 +2095,7 @@ fn f0075_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0075_backward(*p0, p1, p2, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0076(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
+fn f0076(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> Array2<f64> {
     let t1 = p3;
     let c1: f64 = 2.0;
     let t2 = if t1 <= 0.4629 {
@@ -1945,40 +2103,44 @@ fn f0076(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
     } else {
         tanh(log_sigmoid(t1.clamp(-1.0, 3.0)))
     };
-    t1 + t2
+    tanh(p2)
 }
 
 #[test]
 fn f0076_gradcheck() {
-    let mut s = 112015404u64;
+    let mut s = 834391065u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
     let p3 = scalar(&mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0076_backward(&p0, &p1, &p2, p3, 1.0);
+    let up: Array2<f64> = random((1, 3), &mut s);
+    let (value, grads) = f0076_backward(&p0, &p1, &p2, p3, &up);
     assert_eq!(value, f0076(&p0, &p1, &p2, p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0076_backward(p0, p1, p2, *p3, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0076_backward(p0, p1, p2, *p3, &up))
+        .unwrap();
 }
-#[differentiable(wrt(p0))]
-fn f0077(p0: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let t1 = (c0 - c0).map(|&e| e);
-    t1[[0, 2]] + c0[[0, 0]]
+#[differentiable(wrt(w))]
+fn f0077(w: &Array2<f64>, d_x: &Array2<f64>) -> f64 {
+    let out = (d_x - d_x).map(|&e| e);
+    out[[0, 2]]
 }
 
 #[test]
 fn f0077_gradcheck() {
-    let mut s = 918821436u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
-    let c0: Array2<f64> = random((1, 3), &mut s);
-    let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let (value, grads) = f0077_backward(&p0, &c0, 1.0);
-    assert_eq!(value, f0077(&p0, &c0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0077_backward(p0, &c0, 1.0)).unwrap();
+    let mut s = 244212461u64;
+    let w: Array2<f64> = random((3, 2), &mut s);
+    let d_x: Array2<f64> = random((1, 3), &mut s);
+    let (w, d_x,) = std::hint::black_box((w, d_x,));
+    let (value, grads) = f0077_backward(&w, &d_x, 1.0);
+    assert_eq!(value, f0077(&w, &d_x));
+    assert_eq!(grads.w.shape(), w.shape());
+    gradcheck(&(w.clone(),), |(w,)| f0077_backward(w, &d_x, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0078(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
@@ -1995,12 +2157,12 @@ fn f0078(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
     };
     let t2 = p1;
     t6 *= p3;
-    t6.iter().sum::<f64>() + t2[[2, 0]]
+    sum(&t6) + mean(t2) + t2.iter().sum::<f64>()
 }
 
 #[test]
 fn f0078_gradcheck() {
-    let mut s = 1294946763u64;
+    let mut s = 1775739665u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
@@ -2013,84 +2175,75 @@ fn f0078_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0078_backward(*p0, p1, p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0079(p0: f64, p1: Array2<f64>, p2: &Array2<f64>, p3: &Array1<f64>) -> Array1<f64> {
+fn f0079(p0: f64, p1: Array2<f64>, p2: &Array2<f64>, p3: &Array1<f64>) -> f64 {
     let mut t1 = relu(&(exp(p2)));
     let t2 = p1.t();
     let n1 = p3.len() - 1;
     for i in 0..n1 {
         t1 += &t2;
     }
-    let t3 = &t2;
-    let _t4 = t3 + &t2;
-    sin(p3)
+    let _t3 = f0033(p0);
+    t1 += &t2;
+    t1.sum() + t2[[0, 2]]
 }
 
 #[test]
 fn f0079_gradcheck() {
-    let mut s = 2020694173u64;
+    let mut s = 1831534218u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((2, 3), &mut s);
     let p3: Array1<f64> = random(2, &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up: Array1<f64> = random(2, &mut s);
-    let (value, grads) = f0079_backward(p0, p1.clone(), &p2, &p3, &up);
+    let (value, grads) = f0079_backward(p0, p1.clone(), &p2, &p3, 1.0);
     assert_eq!(value, f0079(p0, p1.clone(), &p2, &p3));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0079_backward(*p0, p1.clone(), p2, p3, &up))
-        .unwrap();
+    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0079_backward(*p0, p1.clone(), p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0080(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
-    let _t1 = (p0 * p0 + 0.5).log(2.0);
-    let t2 = sigmoid(p1);
-    let t3 = softmax(p2);
-    t2.iter().sum::<f64>() + t3[[1, 0]] + sum(p0)
+fn f0080(y_1: &Array2<f64>, grad: &Array2<f64>, d_p0: &Array2<f64>) -> f64 {
+    let _t1 = (y_1 * y_1 + 0.5).log(2.0);
+    let x_from_out = sigmoid(grad);
+    let t3 = softmax(d_p0);
+    x_from_out.sum() + t3[[2, 0]] + mean(&t3)
 }
 
 #[test]
 fn f0080_gradcheck() {
-    let mut s = 1970780515u64;
-    let p0: Array2<f64> = random((2, 3), &mut s);
-    let p1: Array2<f64> = random((2, 3), &mut s);
-    let p2: Array2<f64> = random((3, 1), &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0080_backward(&p0, &p1, &p2, 1.0);
-    assert_eq!(value, f0080(&p0, &p1, &p2));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0080_backward(p0, p1, p2, 1.0)).unwrap();
+    let mut s = 1562307569u64;
+    let y_1: Array2<f64> = random((2, 3), &mut s);
+    let grad: Array2<f64> = random((2, 3), &mut s);
+    let d_p0: Array2<f64> = random((3, 1), &mut s);
+    let (y_1, grad, d_p0,) = std::hint::black_box((y_1, grad, d_p0,));
+    let (value, grads) = f0080_backward(&y_1, &grad, &d_p0, 1.0);
+    assert_eq!(value, f0080(&y_1, &grad, &d_p0));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.grad.shape(), grad.shape());
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    gradcheck(&(y_1.clone(), grad.clone(), d_p0.clone()), |(y_1, grad, d_p0)| f0080_backward(y_1, grad, d_p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0081(p0: &Array2<f64>, labels: &[usize]) -> f64 {
+fn f0081(p0: &Array2<f64>) -> f64 {
     let t1 = p0;
-    let mut t2 = concat(Axis(1), &[t1, p0, t1]);
-    let c1 = 3.0_f64;
-    let t3 = &(&(t2.mapv(|e| f0028(sigmoid(c1)))) - (t1.dot(&t1.t()))) - &(t2.mapv(softplus));
-    let mut t5 = {
-        let t4 = tanh(&t3.column(6));
-        t1 / &(t1 * t1 + 1.0)
-    };
-    t2 += &t3;
-    t5 += &(fract(&t5));
-    t3.iter().sum::<f64>() + t5.mean().unwrap()
+    let t2 = concat(Axis(1), &[t1, p0, t1]);
+    let t3 = &(&(exp(t1)) * t1) + t1;
+    let t4 = backprop::ops::relu(&t2);
+    let t3 = t3.clone();
+    let t5 = t4.slice_axis(Axis(1), Slice::from(2..));
+    t1[[0, 0]] + mean(&t2) + t4[[0, 4]] + t3.iter().sum::<f64>() + t5.mean().unwrap() + t2[[0, 8]]
 }
 
 #[test]
 fn f0081_gradcheck() {
-    let mut s = 1491347645u64;
+    let mut s = 134066500u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
-    let labels: &[usize] = &[1];
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0081_backward(&p0, labels, 1.0);
-    assert_eq!(value, f0081(&p0, labels));
+    let (value, grads) = f0081_backward(&p0, 1.0);
+    assert_eq!(value, f0081(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0081_backward(p0, labels, 1.0)).unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0081_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0082(p0: ArrayView2<f32>, p1: &Array2<f32>, p2: &Array2<f32>) -> f32 {
@@ -2099,12 +2252,12 @@ fn f0082(p0: ArrayView2<f32>, p1: &Array2<f32>, p2: &Array2<f32>) -> f32 {
         let t2 = tanh(&t1);
         (-&t2).slice(s![-1.., ..2]).to_owned()
     };
-    mean(&t1) + sum(&t3) + p2.sum()
+    t1[[0, 0]] + t3[[0, 1]]
 }
 
 #[test]
 fn f0082_gradcheck() {
-    let mut s = 1191147715u64;
+    let mut s = 1582187041u64;
     let p0: Array2<f32> = random32((2, 1), &mut s);
     let p1: Array2<f32> = random32((2, 1), &mut s);
     let p2: Array2<f32> = random32((1, 3), &mut s);
@@ -2120,131 +2273,138 @@ fn f0082_gradcheck() {
         .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0082_backward(p0.view(), p1, p2, 1.0))
         .unwrap();
 }
-#[differentiable(wrt(x, d_t1, out))]
-fn f0083(x: &Array2<f32>, d_t1: Array2<f32>, out: &Array1<f32>, y_1: &Array2<f32>) -> f32 {
-    let (n1, m1) = y_1.dim();
-    let x_from_out = Array2::<f32>::ones((m1, 3));
-    let t2 = if out.sum() < 0.4629 {
-        x - &x_from_out
+#[differentiable(wrt(y_1, w, x))]
+fn f0083(y_1: &Array2<f32>, w: Array2<f32>, x: &Array1<f32>, d_t1: &Array2<f32>, labels: &[usize]) -> Array2<f32> {
+    let (n1, m1) = d_t1.dim();
+    let grad_1 = Array2::<f32>::ones((m1, 3));
+    let t2 = if x.sum() < 0.4629 {
+        y_1 - &grad_1
     } else {
-        cos(&(x - &x_from_out))
+        cos(&(y_1 - &grad_1))
     };
-    let d_out_1 = (sigmoid(&d_t1)) * y_1;
-    let _t4 = tanh(&d_out_1);
-    let (n2, m2) = y_1.dim();
-    let _t5 = &(&(x.dot(&t2)) + &(&t2 / &(x * x + 0.5))) - (softplus(mse(&d_out_1, &d_out_1)));
-    t2.sum() + mean(&d_out_1)
+    let mut d_d_x = f0032(d_t1);
+    let n2 = x.len() - 1;
+    for i in (0..n2).step_by(2) {
+        d_d_x += softmax_cross_entropy(&(cos(d_t1)), labels);
+    }
+    let t4 = softmax(&t2);
+    exp(&w)
 }
 
 #[test]
 fn f0083_gradcheck() {
-    let mut s = 388924926u64;
-    let x: Array2<f32> = random32((3, 3), &mut s);
-    let d_t1: Array2<f32> = random32((2, 2), &mut s);
-    let out: Array1<f32> = random32(3, &mut s);
-    let y_1: Array2<f32> = random32((2, 1), &mut s);
-    let (x, d_t1, out, y_1,) = std::hint::black_box((x, d_t1, out, y_1,));
-    let (value, grads) = f0083_backward(&x, d_t1.clone(), &out, &y_1, 1.0);
-    assert_eq!(value, f0083(&x, d_t1.clone(), &out, &y_1));
+    let mut s = 1544268157u64;
+    let y_1: Array2<f32> = random32((3, 3), &mut s);
+    let w: Array2<f32> = random32((2, 2), &mut s);
+    let x: Array1<f32> = random32(3, &mut s);
+    let d_t1: Array2<f32> = random32((2, 1), &mut s);
+    let labels: &[usize] = &[0, 0];
+    let (y_1, w, x, d_t1,) = std::hint::black_box((y_1, w, x, d_t1,));
+    let up: Array2<f32> = random32((2, 2), &mut s);
+    let (value, grads) = f0083_backward(&y_1, w.clone(), &x, &d_t1, labels, &up);
+    assert_eq!(value, f0083(&y_1, w.clone(), &x, &d_t1, labels));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.w.shape(), w.shape());
     assert_eq!(grads.x.shape(), x.shape());
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.out.shape(), out.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(x.clone(), d_t1.clone(), out.clone()), |(x, d_t1, out)| f0083_backward(x, d_t1.clone(), out, &y_1, 1.0))
+        .upstream(&up)
+        .check(&(y_1.clone(), w.clone(), x.clone()), |(y_1, w, x)| f0083_backward(y_1, w.clone(), x, &d_t1, labels, &up))
         .unwrap();
 }
 #[differentiable]
-fn f0084(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: f64) -> f64 {
-    let mut t2 = {
-        let t1 = p2.map(|&u| {
+fn f0084(y_1: &Array2<f64>, d_out: f64, x: &Array2<f64>, out: f64) -> f64 {
+    let mut unused = {
+        let d_d_x = x.map(|&u| {
         if u >= 0.0371 {
-            p3 * p3
+            out * out
         } else {
             relu(u)
         }
     });
-        p2 + 3.0
+        x + 3.0
     };
-    if p3 > 0.4629 {
-        t2 *= &((tanh(&t2)).mapv(|e| p3 + 1.5));
+    if out > 0.4629 {
+        unused *= &((tanh(&unused)).mapv(|e| out + 1.5));
     }
-    t2 += p3 + 2.0;
-    let t3 = p3 + &t2;
-    let _t4 = (sigmoid(&(log_softmax(&(sigmoid(&t2)))))).mapv(|u| square(u));
-    let t3 = p2;
-    let t3 = &(&t2 + p2) + 2.0;
-    sum(&t2) + t3.sum() + t3[[0, 1]]
+    unused += out + 2.0;
+    let out_1 = out + &unused;
+    let _t4 = (sigmoid(&(log_softmax(&(sigmoid(&unused)))))).mapv(|u| square(u));
+    let out_1 = x;
+    let out_1 = &(&unused + x) + 2.0;
+    sum(&unused) + out_1.sum()
 }
 
 #[test]
 fn f0084_gradcheck() {
-    let mut s = 470475571u64;
-    let p0: Array2<f64> = random((1, 3), &mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array2<f64> = random((3, 2), &mut s);
-    let p3 = scalar(&mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0084_backward(&p0, p1, &p2, p3, 1.0);
-    assert_eq!(value, f0084(&p0, p1, &p2, p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0084_backward(p0, *p1, p2, *p3, 1.0)).unwrap();
+    let mut s = 1325615420u64;
+    let y_1: Array2<f64> = random((1, 3), &mut s);
+    let d_out = scalar(&mut s);
+    let x: Array2<f64> = random((3, 2), &mut s);
+    let out = scalar(&mut s);
+    let (y_1, d_out, x, out,) = std::hint::black_box((y_1, d_out, x, out,));
+    let (value, grads) = f0084_backward(&y_1, d_out, &x, out, 1.0);
+    assert_eq!(value, f0084(&y_1, d_out, &x, out));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(y_1.clone(), d_out, x.clone(), out), |(y_1, d_out, x, out)| f0084_backward(y_1, *d_out, x, *out, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0085(p0: Array2<f32>, p1: f32) -> Array2<f32> {
+fn f0085(p0: Array2<f32>, p1: f32) -> (f32, f32) {
     let t2 = {
-        let t1 = &p0 - &p0;
-        softplus(p1)
+        let t1 = f0010(p1);
+        t1
     };
-    let t4 = {
-        let t3 = (t2 + p1) * &(p0.hypot(p1.powi(2) + 0.5));
-        (sigmoid(&t3)) - (sin(&t3))
-    };
-    sigmoid(&p0)
+    let t3 = backprop::ops::signum(&(cos(&(p0.hypot(square(t2) + 0.5)))));
+    (p1, sum(&t3))
 }
 
 #[test]
 fn f0085_gradcheck() {
-    let mut s = 804691944u64;
+    let mut s = 110682227u64;
     let p0: Array2<f32> = random32((1, 2), &mut s);
     let p1 = scalar32(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up: Array2<f32> = random32((1, 2), &mut s);
-    let (value, grads) = f0085_backward(p0.clone(), p1, &up);
+    let (value, grads) = f0085_backward(p0.clone(), p1, (1.0, 0.5));
     assert_eq!(value, f0085(p0.clone(), p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .upstream(&up)
-        .check(&(p0.clone(), p1), |(p0, p1)| f0085_backward(p0.clone(), *p1, &up))
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(), p1), |(p0, p1)| f0085_backward(p0.clone(), *p1, (1.0, 0.5)))
         .unwrap();
 }
 #[differentiable]
-fn f0086(p0: &Array2<f64>, p1: f64) -> f64 {
-    let t1 = p0;
-    let t2 = t1;
-    let mut t3 = t1.mean().unwrap();
+fn f0086(d_p0: &Array2<f64>, d_x: f64) -> f64 {
+    let out_1 = d_p0;
+    let out = out_1;
+    let mut x = out_1.mean().unwrap();
     for i in 0..2 {
-        t3 = (-&(p0.row(i))).dot(&p0.row(i));
+        x = (-&(d_p0.row(i))).dot(&d_p0.row(i));
     }
-    let t4 = t3;
-    let t5 = softplus(t4);
-    t4 + t5
+    let (n1, m1) = d_p0.dim();
+    let t5 = {
+        let d_out_1 = d_p0[[0, m1 / 2]];
+        d_out_1 * d_out_1
+    };
+    let t6 = array![[0.0_f64], [0.5], [1.0]];
+    let d_d_x = array![[0.5_f64]];
+    x += d_x;
+    x + t5
 }
 
 #[test]
 fn f0086_gradcheck() {
-    let mut s = 1227184944u64;
-    let p0: Array2<f64> = random((3, 1), &mut s);
-    let p1 = scalar(&mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0086_backward(&p0, p1, 1.0);
-    assert_eq!(value, f0086(&p0, p1));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0086_backward(p0, *p1, 1.0)).unwrap();
+    let mut s = 910641829u64;
+    let d_p0: Array2<f64> = random((3, 1), &mut s);
+    let d_x = scalar(&mut s);
+    let (d_p0, d_x,) = std::hint::black_box((d_p0, d_x,));
+    let (value, grads) = f0086_backward(&d_p0, d_x, 1.0);
+    assert_eq!(value, f0086(&d_p0, d_x));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    gradcheck(&(d_p0.clone(), d_x), |(d_p0, d_x)| f0086_backward(d_p0, *d_x, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
 fn f0087(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: &Array2<f64>, p3: &Array2<f64>, c0: &Array2<f64>) -> f64 {
@@ -2252,17 +2412,18 @@ fn f0087(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: &Array2<f64>, p3: &Array2<f6
     let t2 = c0;
     let t3 = (abs(&(0.25 / (square(p2) + 1.0)))).select(Axis(0), &[1, 0, 0, 1]);
     let _t4 = (logsumexp(&t3)).dot(&t3);
+    let c1: f64 = 0.5;
     let t5 = if mean(c0) <= -0.5183 {
-        f0044(p2)
+        mean_axis(&((square(&t3)).dot(p3)), Axis(1))
     } else {
-        sigmoid(f0044(p2))
+        tanh(&(mean_axis(&((square(&t3)).dot(p3)), Axis(1))))
     };
-    sum(&t3) + t5
+    t1 + mean(t2) + mean(&t3) + t5.sum()
 }
 
 #[test]
 fn f0087_gradcheck() {
-    let mut s = 790174570u64;
+    let mut s = 634138500u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -2278,38 +2439,32 @@ fn f0087_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0087_backward(p0, p1.view(), p2, p3, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0088(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> Array2<f64> {
+fn f0088(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
     let _t1 = &(cos(p2)) * &(p0 / &(square(p2) + 2.0));
-    let t2 = p2 - 1.25;
-    let t3 = p3;
-    let mut t4 = t3 * t3;
-    let t5 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5]];
-    if t4[[1, 2]] >= 0.4629 {
-        t4 /= &(square(t3) + 0.5);
-    } else {
-        t4 *= t3;
+    let mut t2 = (tanh(p3)).sum();
+    for r in p3.rows() {
+        t2 += ((mean(p3)) + r.sum());
     }
-    exp(p0)
+    if p2.mean().unwrap() < 0.4629 {
+        return t2;
+    }
+    t2
 }
 
 #[test]
 fn f0088_gradcheck() {
-    let mut s = 1185107742u64;
+    let mut s = 1763426655u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let p3: Array2<f64> = random((2, 3), &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up: Array2<f64> = random((1, 2), &mut s);
-    let (value, grads) = f0088_backward(&p0, p1, &p2, &p3, &up);
+    let (value, grads) = f0088_backward(&p0, p1, &p2, &p3, 1.0);
     assert_eq!(value, f0088(&p0, p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0088_backward(p0, *p1, p2, p3, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0088_backward(p0, *p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable(wrt(p2, p3))]
 fn f0089(p0: &Array1<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
@@ -2320,12 +2475,12 @@ fn f0089(p0: &Array1<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
         t3 += &(p3.row(i));
         t3 += p1.fract();
     }
-    t2[[0, 0]] + t3.mean().unwrap() + p2[[1, 0]]
+    mean(t2) + t3[[1, 0]] + p2.iter().sum::<f64>()
 }
 
 #[test]
 fn f0089_gradcheck() {
-    let mut s = 445475598u64;
+    let mut s = 1687960659u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 3), &mut s);
@@ -2337,40 +2492,40 @@ fn f0089_gradcheck() {
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p2.clone(), p3.clone()), |(p2, p3)| f0089_backward(&p0, p1, p2, p3, 1.0)).unwrap();
 }
-#[differentiable(wrt(d_t1, y_1, grad, d_x))]
-fn f0090(d_t1: &Array2<f64>, y_1: &Array1<f64>, grad: Array2<f64>, d_x: &Array2<f64>, x: &Array1<f64>) -> f64 {
-    let d_out = x;
-    let t1_from_t2 = d_x.mapv(|v| (v.cos()) * (v + v));
-    let d_out_1 = array![[0.0_f64, 0.5]];
-    let grad_1 = ((&(sigmoid(&t1_from_t2)) * 0.1 + &d_out_1).var(1.0)) - x;
-    let t5 = square(&(concat(Axis(0), &[y_1, x])));
-    let unused = Array2::<f64>::from_shape_vec((1, 2), vec![0.0, 0.5]).unwrap();
-    let t7 = ((&(cos(&(1.25 - d_x))) * 0.1 + &unused).var_axis(Axis(1), 1.0)) + &grad;
-    let t8 = array![-0.75_f64, 0.25, 2.0];
-    let t9 = (&t8 * &grad_1).iter().sum::<f64>();
+#[differentiable(wrt(d_t1, y_1, out, w))]
+fn f0090(d_t1: &Array2<f64>, y_1: &Array1<f64>, out: Array2<f64>, w: &Array2<f64>, grad: &Array1<f64>) -> f64 {
+    let out_1 = grad;
+    let t2 = w.mapv(|v| (v.cos()) * (v + v));
+    let d_d_x = array![[0.0_f64, 0.5]];
+    let t4 = ((&(sigmoid(&t2)) * 0.1 + &d_d_x).var(1.0)) - grad;
+    let t5 = square(&(concat(Axis(0), &[y_1, grad])));
+    let grad_1 = Array2::<f64>::from_shape_vec((1, 2), vec![0.0, 0.5]).unwrap();
+    let d_out_1 = ((&(cos(&(1.25 - w))) * 0.1 + &grad_1).var_axis(Axis(1), 1.0)) + &out;
+    let d_out = array![-0.75_f64, 0.25, 2.0];
+    let d_x = (&d_out * &t4).iter().sum::<f64>();
     let t11 = {
-        let t10 = cos(&t1_from_t2);
-        sqrt(&(square(&((concat(Axis(1), &[&t7, &t7])).t().dot(d_out))) + 1.0))
+        let x = cos(&t2);
+        sqrt(&(square(&((concat(Axis(1), &[&d_out_1, &d_out_1])).t().dot(out_1))) + 1.0))
     };
-    d_out.dot(d_out) + t1_from_t2.sum() + sum(&grad_1) + mean(&t5) + t7[[2, 0]] + t9 + sum(&t11)
+    d_x + logsumexp(&t11) + d_x
 }
 
 #[test]
 fn f0090_gradcheck() {
-    let mut s = 287219378u64;
+    let mut s = 318092635u64;
     let d_t1: Array2<f64> = random((2, 3), &mut s);
     let y_1: Array1<f64> = random(2, &mut s);
-    let grad: Array2<f64> = random((3, 2), &mut s);
-    let d_x: Array2<f64> = random((1, 2), &mut s);
-    let x: Array1<f64> = random(3, &mut s);
-    let (d_t1, y_1, grad, d_x, x,) = std::hint::black_box((d_t1, y_1, grad, d_x, x,));
-    let (value, grads) = f0090_backward(&d_t1, &y_1, grad.clone(), &d_x, &x, 1.0);
-    assert_eq!(value, f0090(&d_t1, &y_1, grad.clone(), &d_x, &x));
+    let out: Array2<f64> = random((3, 2), &mut s);
+    let w: Array2<f64> = random((1, 2), &mut s);
+    let grad: Array1<f64> = random(3, &mut s);
+    let (d_t1, y_1, out, w, grad,) = std::hint::black_box((d_t1, y_1, out, w, grad,));
+    let (value, grads) = f0090_backward(&d_t1, &y_1, out.clone(), &w, &grad, 1.0);
+    assert_eq!(value, f0090(&d_t1, &y_1, out.clone(), &w, &grad));
     assert_eq!(grads.d_t1.shape(), d_t1.shape());
     assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.grad.shape(), grad.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(d_t1.clone(), y_1.clone(), grad.clone(), d_x.clone()), |(d_t1, y_1, grad, d_x)| f0090_backward(d_t1, y_1, grad.clone(), d_x, &x, 1.0)).unwrap();
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.w.shape(), w.shape());
+    gradcheck(&(d_t1.clone(), y_1.clone(), out.clone(), w.clone()), |(d_t1, y_1, out, w)| f0090_backward(d_t1, y_1, out.clone(), w, &grad, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0091(p0: f64, p1: f64) -> f64 {
@@ -2379,12 +2534,12 @@ fn f0091(p0: f64, p1: f64) -> f64 {
     } else {
         tan(p1.tanh())
     };
-    t1 + p0
+    t1 + t1
 }
 
 #[test]
 fn f0091_gradcheck() {
-    let mut s = 811653532u64;
+    let mut s = 19024329u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -2414,99 +2569,95 @@ fn f0092_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0092_backward(*p0, p1, p2.view(), p3, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1))]
-fn f0093(p0: &Array2<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> Array2<f64> {
+fn f0093(p0: &Array2<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> (f64, f64) {
     let t1 = p1;
     let t2 = (&(p0 * c0) - p0).t().dot(c0);
-    sin(p0)
+    (p0.sum(), sum(p0))
 }
 
 #[test]
 fn f0093_gradcheck() {
-    let mut s = 359699410u64;
+    let mut s = 1357619072u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let c0: Array2<f64> = random((3, 1), &mut s);
     let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
-    let up: Array2<f64> = random((1, 2), &mut s);
-    let (value, grads) = f0093_backward(&p0, &p1, &c0, &up);
+    let (value, grads) = f0093_backward(&p0, &p1, &c0, (1.0, 0.5));
     assert_eq!(value, f0093(&p0, &p1, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0093_backward(p0, p1, &c0, &up))
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0093_backward(p0, p1, &c0, (1.0, 0.5)))
         .unwrap();
 }
 #[differentiable]
-fn f0094(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: Array2<f64>) -> f64 {
-    let mut t1 = ((&p3 * p0).dot(p2)) * p2;
-    let t2 = t1.dot(&t1.t());
-    let t2 = &(sum_axis(p2, Axis(1))) + &t2;
-    let t3 = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
-    let mut t4 = if p2.iter().sum::<f64>() < -0.5183 {
-        Zip::from(&((tanh(&(&t2 - p0))).dot(&(sigmoid(&t2))))).and(&(sigmoid(&t2))).map_collect(|&l, &r| (r / ((l - r).powi(2) + 1.0)).signum())
+fn f0094(out: &Array2<f64>, d_t1: &Array2<f64>, d_out: &Array2<f64>, grad: Array2<f64>) -> f64 {
+    let mut out_1 = ((&grad * out).dot(d_out)) * d_out;
+    let t1_from_t2 = out_1.dot(&out_1.t());
+    let mut t1_from_t2 = &(sum_axis(d_out, Axis(1))) + &t1_from_t2;
+    let grad_1 = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
+    let mut unused = if d_out.iter().sum::<f64>() < -0.5183 {
+        Zip::from(&((tanh(&(&t1_from_t2 - out))).dot(&(sigmoid(&t1_from_t2))))).and(&(sigmoid(&t1_from_t2))).map_collect(|&l, &r| (r / ((l - r).powi(2) + 1.0)).signum())
     } else {
-        p0.to_owned()
+        out.to_owned()
     };
     let c1: f64 = 0.5;
-    for i in 0..2 {
-        t1 -= &(Zip::from(&t1).and(&t1).map_collect(|&l, &r| {
-        if l > 0.0371 {
-            f0033(sin(l))
+    for i in (0..2).rev() {
+        out_1 -= &(Zip::from(&out_1).and(&out_1).map_collect(|&l, &r| {
+        if l <= 0.0371 {
+            sigmoid(f0034(sin(l)))
         } else {
-            sigmoid((l.powi(2) + 0.5).powf(0.25))
+            c1.exp()
         }
     }));
-        t4 -= p1;
+        t1_from_t2 += &unused;
     }
-    let t5 = sigmoid(&((square(&t2) + 0.5).log(3.0 * 3.0 + 1.5)));
-    let t6 = square(&t5);
-    t1.sum() + sum(&t2) + sum(&t4) + t5[[1, 1]] + t6.mean().unwrap()
+    let t1_from_t2 = d_out;
+    unused += 2.0;
+    unused.mean().unwrap() + t1_from_t2.iter().sum::<f64>() + sum(&unused)
 }
 
 #[test]
 fn f0094_gradcheck() {
-    let mut s = 176090284u64;
-    let p0: Array2<f64> = random((3, 3), &mut s);
-    let p1: Array2<f64> = random((1, 3), &mut s);
-    let p2: Array2<f64> = random((3, 2), &mut s);
-    let p3: Array2<f64> = random((1, 3), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0094_backward(&p0, &p1, &p2, p3.clone(), 1.0);
-    assert_eq!(value, f0094(&p0, &p1, &p2, p3.clone()));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0094_backward(p0, p1, p2, p3.clone(), 1.0)).unwrap();
+    let mut s = 1191780506u64;
+    let out: Array2<f64> = random((3, 3), &mut s);
+    let d_t1: Array2<f64> = random((1, 3), &mut s);
+    let d_out: Array2<f64> = random((3, 2), &mut s);
+    let grad: Array2<f64> = random((1, 3), &mut s);
+    let (out, d_t1, d_out, grad,) = std::hint::black_box((out, d_t1, d_out, grad,));
+    let (value, grads) = f0094_backward(&out, &d_t1, &d_out, grad.clone(), 1.0);
+    assert_eq!(value, f0094(&out, &d_t1, &d_out, grad.clone()));
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    assert_eq!(grads.grad.shape(), grad.shape());
+    gradcheck(&(out.clone(), d_t1.clone(), d_out.clone(), grad.clone()), |(out, d_t1, d_out, grad)| f0094_backward(out, d_t1, d_out, grad.clone(), 1.0)).unwrap();
 }
 #[differentiable]
 fn f0095(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
-    let c1: f64 = 1.5;
-    let t2 = {
-        let t1 = &((sigmoid(p2)) * (Zip::from(p0).and(p0).map_collect(|&u, &v| v))) / (square(p2) + 0.5);
-        (-&(&t1 * 0.75)).dot(p1)
+    let mut t2 = {
+        let t1 = 1.5 / (square(f0036(p1.to_owned())) + 1.0);
+        ((p0.view().permuted_axes([1, 0])).iter().map(|&v| (v.ceil()) * v).sum::<f64>()) * p2
     };
-    let t3 = (f0064(p1)) - p2;
-    let mut t2 = f0045(tanh(t3));
-    let c2 = 0.5_f64;
-    let mut t4 = if t3 < 0.0371 {
-        (p1 * p1).mapv(|e| c2 * e)
-    } else {
-        p1.mapv(|z| z - 3.0)
+    let mut t3 = t2;
+    let mut t5 = {
+        let t4 = p1;
+        mean(&((f64::hypot(t3, 0.5 * 0.5 + 0.5)) * t4).column(0))
     };
     for i in 0..1 {
-        t2 += p2.abs();
-        t4 -= backprop::ops::recip(t2.powi(2) + 1.0);
+        t3 += square(p2);
+        t5 = p2 * p2;
     }
-    let _t5 = softmax(&(backprop::ops::recip(&(square(&(&t4 - t2)) + 1.0))));
-    t4 += p2;
-    t2 + t4.sum()
+    let t6 = p2.atan2(square(t3) + 0.5);
+    let t5 = t5 - t3;
+    t2 += t6 - p2;
+    t2 + t3 + t6 + t5 + t3
 }
 
 #[test]
 fn f0095_gradcheck() {
-    let mut s = 1951804512u64;
+    let mut s = 775145128u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2 = scalar(&mut s);
@@ -2519,34 +2670,36 @@ fn f0095_gradcheck() {
 }
 #[differentiable]
 fn f0096(p0: f64, p1: f64) -> f64 {
-    let mut t1 = if p1 < -0.5183 || p1 > 0.0 {
+    let t1 = if p1 < -0.5183 || p1 > 0.0 {
         p0
     } else {
-        ((p0.cos()) + p0) / (square(p1) + 1.0)
+        (p0 / (square(f64::ceil(p0)) + 1.0)) + p0
     };
-    let t2 = if t1 >= 0.0371 && p1 > 0.0 {
-        p1
+    let mut t1 = p1;
+    let t3 = {
+        let t2 = log_sigmoid(t1);
+        t2
+    };
+    let mut t4 = if p0 < 0.4629 {
+        ((t1 - 2.0) + t1) - t3
     } else {
-        t1
+        p0
     };
-    let mut t4 = {
-        let t3 = t1 - ((t2 - p1) - (f0029(tanh(t1))));
-        t1
-    };
-    let mut t5 = t4;
-    for i in 0..3 {
-        t5 += t2;
+    let mut t5 = t1 + t3;
+    for i in 0..2 {
+        if t4 >= 0.0371 && p1 > 0.0 {
+            break;
+        }
+        t1 += (tanh(t5)).tan();
+        t5 += t4.sin();
     }
-    if t2 > -0.5183 {
-        t4 /= t5.powi(2) + 1.0;
-    }
-    let t6 = square(((t5.powi(2) + 0.5).sqrt()).tanh());
-    t5 + t6
+    t4 /= t1.powi(2) + 1.0;
+    t4 + t5
 }
 
 #[test]
 fn f0096_gradcheck() {
-    let mut s = 1883304737u64;
+    let mut s = 1723918537u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -2555,28 +2708,29 @@ fn f0096_gradcheck() {
     gradcheck(&(p0, p1), |(p0, p1)| f0096_backward(*p0, *p1, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1))]
-fn f0097(p0: &Array2<f64>, p1: &Array2<f64>) -> Array2<f64> {
-    let t1 = (softmax(&(-p1))).sum();
-    sin(p0)
+fn f0097(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
+    let t1 = array![[0.0_f64, 0.5]];
+    let t2 = match () {
+        _ if p0.sum() <= 0.4629 => sqrt(&(square(&(0.25 - &(p1 * p1))) + 1.0)),
+        _ if p0.sum() <= 0.4629 => p1.to_owned(),
+        _ => ((p1 * 0.1 + &t1).var(1.0)) / &(p1 * p1 + 1.0),
+    };
+    t2.mean().unwrap()
 }
 
 #[test]
 fn f0097_gradcheck() {
-    let mut s = 590755475u64;
+    let mut s = 1886870433u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up: Array2<f64> = random((1, 3), &mut s);
-    let (value, grads) = f0097_backward(&p0, &p1, &up);
+    let (value, grads) = f0097_backward(&p0, &p1, 1.0);
     assert_eq!(value, f0097(&p0, &p1));
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p1.clone(),), |(p1,)| f0097_backward(&p0, p1, &up))
-        .unwrap();
+    gradcheck(&(p1.clone(),), |(p1,)| f0097_backward(&p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0098(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
+fn f0098(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>, labels: &[usize]) -> f64 {
     let mut t2 = {
         let t1 = softmax(&((square(p1)).dot(p2)));
         t1.mapv(|e| {
@@ -2587,89 +2741,77 @@ fn f0098(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
         }
     })
     };
-    let mut t3 = (p2.dot(&t2)) / 3.0;
+    let t3 = (p2.dot(&t2)) / 3.0;
     let t4 = p2;
-    t2 += f0045(p0);
-    if logsumexp(p1) > 0.0371 {
-        t3 = (p1.hypot(square(p0) + 0.5)).mapv_into(|u| (((f0029(sigmoid(u))).powi(2) + 0.5).powf(0.5)).tanh());
-    } else {
-        t3 += (square(&(tanh(&t2)))).sum();
-    }
-    let t3 = &t3 + &(log_sigmoid(&(&t3 - p1)));
-    t4[[0, 1]] + sum(&t3) + p0
+    t2 -= 2.0;
+    let mut t3 = 0.5 + (softmax_cross_entropy(t4, labels));
+    t3 /= square(-(sum(&t2))) + 0.5;
+    logsumexp(&t2) + t4.mean().unwrap() + t3
 }
 
 #[test]
 fn f0098_gradcheck() {
-    let mut s = 677466767u64;
+    let mut s = 1982092593u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
+    let labels: &[usize] = &[1, 1, 0];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0098_backward(p0, &p1, &p2, 1.0);
-    assert_eq!(value, f0098(p0, &p1, &p2));
+    let (value, grads) = f0098_backward(p0, &p1, &p2, labels, 1.0);
+    assert_eq!(value, f0098(p0, &p1, &p2, labels));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0098_backward(*p0, p1, p2, 1.0)).unwrap();
+    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0098_backward(*p0, p1, p2, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0099(p0: Array2<f64>, p1: &Array1<f64>, p2: f64, p3: &Array1<f64>) -> Array1<f64> {
+fn f0099(p0: Array2<f64>, p1: &Array1<f64>, p2: f64, p3: &Array1<f64>) -> f64 {
     let t2 = {
         let t1 = p3;
         sum(&(concat(Axis(0), &[&(square(t1)), t1])))
     };
-    tanh(p1)
+    t2
 }
 
 #[test]
 fn f0099_gradcheck() {
-    let mut s = 1589573680u64;
+    let mut s = 1168076350u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let p2 = scalar(&mut s);
     let p3: Array1<f64> = random(2, &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up: Array1<f64> = random(2, &mut s);
-    let (value, grads) = f0099_backward(p0.clone(), &p1, p2, &p3, &up);
+    let (value, grads) = f0099_backward(p0.clone(), &p1, p2, &p3, 1.0);
     assert_eq!(value, f0099(p0.clone(), &p1, p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0099_backward(p0.clone(), p1, *p2, p3, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0099_backward(p0.clone(), p1, *p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0100(p0: &Array2<f64>, p1: &Array1<f64>) -> Array2<f64> {
-    let t1 = p1;
-    let (n1, m1) = p0.dim();
-    let mut t2 = (mse(p1, t1)) - (p0[[0, m1 / 2]]);
-    t2 += t2 * 3.0;
-    if t2 <= -0.5183 {
-        t2 += sum(p0);
-    } else {
-        t2 += (tanh(&(p0 + t2))).iter().map(|&e| (softplus(e)).atan2(square(e) + 0.5)).sum::<f64>();
+fn f0100(grad: &Array2<f64>, x: &Array1<f64>, labels: &[usize]) -> f64 {
+    let t1_from_t2 = x;
+    let mut t2 = mean(x);
+    for (i, &l) in labels.iter().enumerate() {
+        t2 += (((square((l as f64)) + 1.0).recip()));
     }
-    let t3 = sin(p1);
-    exp(p0)
+    let d_d_x = (square(t2) + 1.0).ln();
+    let _t4 = grad;
+    t2 += (sigmoid(d_d_x)).hypot(-1.5 * -1.5 + 0.5);
+    t1_from_t2.mean().unwrap() + t2 + d_d_x
 }
 
 #[test]
 fn f0100_gradcheck() {
-    let mut s = 1135123077u64;
-    let p0: Array2<f64> = random((3, 3), &mut s);
-    let p1: Array1<f64> = random(2, &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up: Array2<f64> = random((3, 3), &mut s);
-    let (value, grads) = f0100_backward(&p0, &p1, &up);
-    assert_eq!(value, f0100(&p0, &p1));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0100_backward(p0, p1, &up))
-        .unwrap();
+    let mut s = 261111168u64;
+    let grad: Array2<f64> = random((3, 3), &mut s);
+    let x: Array1<f64> = random(2, &mut s);
+    let labels: &[usize] = &[0, 0, 2];
+    let (grad, x,) = std::hint::black_box((grad, x,));
+    let (value, grads) = f0100_backward(&grad, &x, labels, 1.0);
+    assert_eq!(value, f0100(&grad, &x, labels));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(grad.clone(), x.clone()), |(grad, x)| f0100_backward(grad, x, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0101(d_t1: &Array2<f64>) -> f64 {
@@ -2690,76 +2832,77 @@ fn f0101_gradcheck() {
     gradcheck(&(d_t1.clone(),), |(d_t1,)| f0101_backward(d_t1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0102(grad: f64, d_t1: Array2<f64>, w: ArrayView1<f64>, d_p0: Array2<f64>) -> f64 {
-    let mut x = &d_p0 + &d_p0;
-    x += &(&((w.dot(&w)) - &(&d_p0 - &w)) + &((&w * &d_t1).sum_axis(Axis(0))));
-    let t1_from_t2 = &(-&d_p0) - (w.dot(&w));
-    let d_d_x = d_p0.select(Axis(1), &[2]);
-    t1_from_t2.sum() + sum(&d_d_x) + x[[0, 1]]
+fn f0102(p0: f64, p1: Array2<f64>, p2: ArrayView1<f64>, p3: Array2<f64>) -> f64 {
+    let mut t1 = Array2::<f64>::zeros((p1.nrows(), p1.ncols()));
+    for i in 0..2 {
+        t1.row_mut(i).assign(&(sin(&p1.row(i))));
+    }
+    let t2 = square(&p2);
+    let _t3 = p0;
+    let t4 = (t1.dot(&t2)) * 1.25;
+    sum(&t1) + mean(&t2) + t4.mean().unwrap()
 }
 
 #[test]
 fn f0102_gradcheck() {
-    let mut s = 315100507u64;
-    let grad = scalar(&mut s);
-    let d_t1: Array2<f64> = random((2, 3), &mut s);
-    let w: Array1<f64> = random(3, &mut s);
-    let d_p0: Array2<f64> = random((1, 3), &mut s);
-    let (grad, d_t1, w, d_p0,) = std::hint::black_box((grad, d_t1, w, d_p0,));
-    let (value, grads) = f0102_backward(grad, d_t1.clone(), w.view(), d_p0.clone(), 1.0);
-    assert_eq!(value, f0102(grad, d_t1.clone(), w.view(), d_p0.clone()));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.w.shape(), w.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    gradcheck(&(grad, d_t1.clone(), w.clone(), d_p0.clone()), |(grad, d_t1, w, d_p0)| f0102_backward(*grad, d_t1.clone(), w.view(), d_p0.clone(), 1.0)).unwrap();
+    let mut s = 1518656520u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((2, 3), &mut s);
+    let p2: Array1<f64> = random(3, &mut s);
+    let p3: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0102_backward(p0, p1.clone(), p2.view(), p3.clone(), 1.0);
+    assert_eq!(value, f0102(p0, p1.clone(), p2.view(), p3.clone()));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0102_backward(*p0, p1.clone(), p2.view(), p3.clone(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0103(p0: Array1<f64>, p1: f64, p2: Array2<f64>) -> Array2<f64> {
+fn f0103(p0: Array1<f64>, p1: f64, p2: Array2<f64>) -> f64 {
     let mut t1 = p1;
     let _t2 = sqrt(&(&p2 * &p2 + 1.0));
-    t1 -= ln(square(0.1 + t1) + 1.0);
-    sin(&p2)
+    t1 -= relu(f0028(p1));
+    t1 + t1
 }
 
 #[test]
 fn f0103_gradcheck() {
-    let mut s = 1265111974u64;
+    let mut s = 1512887998u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array2<f64> = random((2, 2), &mut s);
-    let (value, grads) = f0103_backward(p0.clone(), p1, p2.clone(), &up);
+    let (value, grads) = f0103_backward(p0.clone(), p1, p2.clone(), 1.0);
     assert_eq!(value, f0103(p0.clone(), p1, p2.clone()));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0103_backward(p0.clone(), *p1, p2.clone(), &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0103_backward(p0.clone(), *p1, p2.clone(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0104(p0: &Array2<f64>, p1: &Array2<f64>, labels: &[usize]) -> f64 {
+fn f0104(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
     let t2 = {
         let t1 = tan(&(tanh(p1)));
-        ((t1.dot(&t1.t())).clamp(-1.0, 1.0)).t().dot(&t1)
+        &(t1.t()) * &t1
     };
-    let t3 = &t2 - p0;
-    mean(&t2) + sum(&t3)
+    let t4 = {
+        let t3 = cos(&t2);
+        backprop::ops::recip(&(square(&(t3.slice_axis(Axis(1), Slice::from(1..2)))) + 1.0))
+    };
+    t2[[1, 1]] + sum(&t4)
 }
 
 #[test]
 fn f0104_gradcheck() {
-    let mut s = 1514959949u64;
+    let mut s = 990712261u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
-    let labels: &[usize] = &[0, 0];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0104_backward(&p0, &p1, labels, 1.0);
-    assert_eq!(value, f0104(&p0, &p1, labels));
+    let (value, grads) = f0104_backward(&p0, &p1, 1.0);
+    assert_eq!(value, f0104(&p0, &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0104_backward(p0, p1, labels, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0104_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0105(p0: &Array2<f64>, p1: f64) -> f64 {
@@ -2767,12 +2910,12 @@ fn f0105(p0: &Array2<f64>, p1: f64) -> f64 {
         let t1 = 1.5 + &(&(sin(p0)) + p1);
         t1
     };
-    mean(&t2)
+    t2[[2, 0]]
 }
 
 #[test]
 fn f0105_gradcheck() {
-    let mut s = 1238917268u64;
+    let mut s = 1389587741u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -2787,7 +2930,7 @@ fn f0106(p0: &Array2<f64>) -> f64 {
     let t1 = t1.dot(&p0.t());
     let t3 = {
         let t2 = &t1 * p0;
-        ((sigmoid(&t1)).mapv(relu)).dot(p0)
+        (0.25 * &t1).dot(p0)
     };
     sum(&t1) + t3.iter().sum::<f64>()
 }
@@ -2802,50 +2945,49 @@ fn f0106_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0106_backward(p0, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0, p1))]
-fn f0107(p0: &Array1<f32>, p1: ArrayView1<f32>, c0: &Array2<f32>) -> Array1<f32> {
-    let t1 = c0 - (sqrt((sum(p0)).powi(2) + 1.0));
-    let mut t3 = {
-        let t2 = (p1.sum()) + &t1;
-        (c0 - &p1) + (&t2 / &(square(&t2) + 2.0))
+#[differentiable(wrt(d_x, x))]
+fn f0107(d_x: &Array1<f32>, x: ArrayView1<f32>, w: &Array2<f32>) -> (f32, f32) {
+    let out = w - (sqrt((sum(d_x)).powi(2) + 1.0));
+    let mut d_d_x = {
+        let d_out_1 = (x.sum()) + &out;
+        (w - &x) + (&d_out_1 / &(square(&d_out_1) + 2.0))
     };
-    let t1 = &(p1.dot(c0)) / &(&t1 * &t1 + 0.5);
-    let t4 = 0.1 * &(&t1 * 3.0);
-    let mut t6 = {
-        let t5 = &(powi(&t4, 3)) + (2.0 - p0);
-        mean_axis(&(&t5 - &t5), Axis(1))
+    let out = &(x.dot(w)) / &(&out * &out + 0.5);
+    let t4 = 0.1 * &(&out * 3.0);
+    let mut d_out = {
+        let unused = &(powi(&t4, 3)) + (2.0 - d_x);
+        mean_axis(&(&unused - &unused), Axis(1))
     };
     let t8 = {
-        let t7 = tanh(&t6);
-        exp2(&t7)
+        let out_1 = tanh(&d_out);
+        exp2(&out_1)
     };
     if logsumexp(&t8) > 0.4629 {
-        t6 -= &t8;
+        d_out -= &t8;
     }
-    tanh(p0)
+    (logsumexp(d_x), sum(&x))
 }
 
 #[test]
 fn f0107_gradcheck() {
-    let mut s = 1388259568u64;
-    let p0: Array1<f32> = random32(2, &mut s);
-    let p1: Array1<f32> = random32(3, &mut s);
-    let c0: Array2<f32> = random32((3, 1), &mut s);
-    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
-    let up: Array1<f32> = random32(2, &mut s);
-    let (value, grads) = f0107_backward(&p0, p1.view(), &c0, &up);
-    assert_eq!(value, f0107(&p0, p1.view(), &c0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
+    let mut s = 1645434715u64;
+    let d_x: Array1<f32> = random32(2, &mut s);
+    let x: Array1<f32> = random32(3, &mut s);
+    let w: Array2<f32> = random32((3, 1), &mut s);
+    let (d_x, x, w,) = std::hint::black_box((d_x, x, w,));
+    let (value, grads) = f0107_backward(&d_x, x.view(), &w, (1.0, 0.5));
+    assert_eq!(value, f0107(&d_x, x.view(), &w));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    assert_eq!(grads.x.shape(), x.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0107_backward(p0, p1.view(), &c0, &up))
+        .upstream(&(1.0, 0.5))
+        .check(&(d_x.clone(), x.clone()), |(d_x, x)| f0107_backward(d_x, x.view(), &w, (1.0, 0.5)))
         .unwrap();
 }
 #[differentiable]
-fn f0108(p0: f64, p1: ArrayView2<f64>, p2: f64, p3: f64) -> f64 {
+fn f0108(p0: f64, p1: ArrayView2<f64>, p2: f64, p3: f64) -> (f64, f64) {
     let c1: f64 = 0.5;
     let mut t1 = (mean_axis(&p1, Axis(0))).mapv(|z| c1);
     t1 *= &(tanh(&(Zip::from(&t1).and(&t1).map_collect(|&l, &r| (r / (square(r) + 2.0)) * l))));
@@ -2853,78 +2995,91 @@ fn f0108(p0: f64, p1: ArrayView2<f64>, p2: f64, p3: f64) -> f64 {
         t1 -= p3;
         t1 -= &(p3 / (square(&t1) + 2.0));
     }
-    let n2 = p1.nrows();
-    let m2 = p1.ncols();
-    let t2 = Array::from_elem((1, m2), -1.5_f64);
-    let t3 = Array::from_elem((n2, 1), 2.0_f64);
-    if p3 <= -0.5183 {
-        t1 *= p3;
+    t1 -= p3;
+    let t2 = if t1.sum() <= -0.5183 {
+        t1.to_owned()
+    } else {
+        t1.to_owned()
+    };
+    let mut t3 = Array1::<f64>::zeros(t1.len());
+    for i in 0..t3.len() {
+        t3[i] = (f64::hypot(p3, square(p0) + 0.5));
     }
-    let _t4 = (3.0 - (p2 / (square(p3) + 0.5))).trunc();
-    let _t5 = t1.clone();
-    t1.dot(&t1)
+    (t1.mean().unwrap(), mean(&p1))
 }
 
 #[test]
 fn f0108_gradcheck() {
-    let mut s = 1858564389u64;
+    let mut s = 1171195732u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
     let p3 = scalar(&mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0108_backward(p0, p1.view(), p2, p3, 1.0);
+    let (value, grads) = f0108_backward(p0, p1.view(), p2, p3, (1.0, 0.5));
     assert_eq!(value, f0108(p0, p1.view(), p2, p3));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0108_backward(*p0, p1.view(), *p2, *p3, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0, p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0108_backward(*p0, p1.view(), *p2, *p3, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
-fn f0109(p0: f32, p1: &Array2<f32>) -> f32 {
-    let mut t1 = p1 + p1;
-    for i in 0..3 {
-        t1 += p1;
+fn f0109(p0: f32, p1: &Array2<f32>, ws: &[f32]) -> f32 {
+    let mut t1 = (p1 - p0).iter().sum::<f32>();
+    for (i, &c) in ws.iter().enumerate() {
+        t1 += p0;
     }
-    t1.sum()
+    let t2 = (t1 - (t1 - t1)) + &(tan(&(tanh(&(p0 / &(p1 * p1 + 1.0))))));
+    t1 + t2[[1, 2]]
 }
 
 #[test]
 fn f0109_gradcheck() {
-    let mut s = 1479733410u64;
+    let mut s = 298133389u64;
     let p0 = scalar32(&mut s);
     let p1: Array2<f32> = random32((2, 3), &mut s);
+    let ws: &[f32] = &[0.5, 2.0, 0.75];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0109_backward(p0, &p1, 1.0);
-    assert_eq!(value, f0109(p0, &p1));
+    let (value, grads) = f0109_backward(p0, &p1, ws, 1.0);
+    assert_eq!(value, f0109(p0, &p1, ws));
     assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0, p1.clone()), |(p0, p1)| f0109_backward(*p0, p1, 1.0))
+        .check(&(p0, p1.clone()), |(p0, p1)| f0109_backward(*p0, p1, ws, 1.0))
         .unwrap();
 }
 #[differentiable]
 fn f0110(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
     let mut t1 = log_softmax(&(clamp(p2, -2.0, 3.0)));
-    let t2 = tanh(&(relu(p1)));
+    let mut t2 = tanh(&(relu(p1)));
     let mut t4 = {
         let t3 = t2.iter().sum::<f64>();
         sum(&t2)
     };
     let t5 = Array1::<f64>::linspace(0.0, 1.0, 3);
+    let t6 = array![0.0_f64, 0.5, 1.0];
     for i in 0..3 {
-        t1 -= &(log_softmax(p2));
+        t1 -= t4;
         t4 -= (&t2 * 0.1 + &t5).std(1.0);
+        match i % 3 {
+            0 => t4 += (&t2 * 0.1 + &t6).std(0.0),
+            1 | 2 => {
+                t2 += p1;
+            }
+            _ => {}
+        }
     }
-    let t6 = Array1::<f64>::from_shape_vec(3, vec![0.0, 0.5, 1.0]).unwrap();
-    t4 += (&(sin(&(t2.clamp(-1.0, 3.0)))) * 0.1 + &t6).var(1.0);
-    let t7 = &t2 / (square(t2.iter().sum::<f64>()) + 2.0);
-    let t2 = p2;
-    mean(&t7) + t2[[0, 0]]
+    let t7 = (&t2 - &t2) - &((square(p1) + 0.5).log(t4.powi(2) + 1.5));
+    let t8 = t1.clone();
+    t2 += 0.75;
+    t1.iter().sum::<f64>() + logsumexp(&t2) + t4 + t7.mean().unwrap() + sum(&t8)
 }
 
 #[test]
 fn f0110_gradcheck() {
-    let mut s = 1525938887u64;
+    let mut s = 2128633711u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2: Array2<f64> = random((2, 2), &mut s);
@@ -2937,14 +3092,18 @@ fn f0110_gradcheck() {
 }
 #[differentiable]
 fn f0111(p0: Array2<f64>, p1: &Array2<f64>, p2: Array2<f64>, p3: f64) -> f64 {
-    let t1 = p3 - &p2;
-    let t2 = mean_axis(&p2, Axis(1));
-    t1.sum() + t2.dot(&t2)
+    let t1 = p1.to_owned().mapv_into(|u| p3);
+    let t2 = if p3 >= 0.0371 {
+        p1.to_owned()
+    } else {
+        &t1 * p3
+    };
+    sum(&t1) + t2[[0, 0]] + t1.sum()
 }
 
 #[test]
 fn f0111_gradcheck() {
-    let mut s = 118403345u64;
+    let mut s = 848642736u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
@@ -2958,45 +3117,64 @@ fn f0111_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0111_backward(p0.clone(), p1, p2.clone(), *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0112(p0: &Array2<f64>) -> f64 {
+fn f0112(p0: &Array2<f64>, labels: &[usize]) -> (f64, f64) {
     let _t1 = p0 + p0;
     let t2 = p0;
     let mut t3 = (t2 * p0).t().dot(t2);
     for i in 0..1 {
         t3 += 0.5 / ((p0[[i, 2]]).powi(2) + 1.0);
     }
-    let t4 = (t2 * p0).dot(&t3);
-    let _t5 = (tanh(&t4)).dot(&(sigmoid(&t3)));
-    t3.iter().sum::<f64>() + t4[[0, 2]]
+    if t2.iter().sum::<f64>() >= -0.5183 {
+        t3 /= (softmax_cross_entropy(&t3, labels)).powi(2) + 1.0;
+    } else {
+        t3 += &(square(&(sigmoid(&t3))));
+    }
+    let t4 = tanh(sum(&(&(0.75 * &t3) - &t3)));
+    (t4, t4)
 }
 
 #[test]
 fn f0112_gradcheck() {
-    let mut s = 213710505u64;
+    let mut s = 1611807139u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
+    let labels: &[usize] = &[0, 1, 1];
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0112_backward(&p0, 1.0);
-    assert_eq!(value, f0112(&p0));
+    let (value, grads) = f0112_backward(&p0, labels, (1.0, 0.5));
+    assert_eq!(value, f0112(&p0, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0112_backward(p0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(),), |(p0,)| f0112_backward(p0, labels, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
 fn f0113(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     let t1 = p2.hypot(0.5 * 0.5 + 0.5);
     let c1 = 1.5_f64;
-    let mut t1 = powi(&(softmax(&(t1.map(|&v| relu(v))))), 3);
-    let t2 = (p2.dot(p1)) * 0.5;
-    for i in 0..1 {
-        t1 += p2;
-        t1 = p1 - &t1;
+    let t1 = powi(&(softmax(&(t1.map(|&v| relu(v))))), 3);
+    let c2: f64 = 1.25;
+    let t2 = &(t1.view().permuted_axes([1, 0])) / (0.5 * 0.5 + 2.0);
+    let (n3, m3) = p0.dim();
+    let t3 = if mean(p2) < 0.0371 {
+        ln(&(square(&((t1.sum()) * c0)) + 1.0))
+    } else {
+        c0 / (square(c0) + 0.5)
+    };
+    let mut t4 = sigmoid((mse(&(t2.to_shape(6).unwrap()), &(&(t2.to_shape(6).unwrap()) * 0.5))));
+    let mut n4 = 0;
+    loop {
+        t4 = t4 * 0.5 + (((tanh(&t3)).dot(&(sin(&t1)))).mean().unwrap());
+        n4 += 1;
+        if n4 >= 2 || t4.abs() < 0.5183 {
+            break;
+        }
     }
-    let t3 = &t2 - c0;
-    logsumexp(&t2) + t3[[2, 0]]
+    sum(&t1) + mean(&t2) + t3.sum() + t4 + mean(c0)
 }
 
 #[test]
 fn f0113_gradcheck() {
-    let mut s = 1510885982u64;
+    let mut s = 1193433129u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -3010,109 +3188,121 @@ fn f0113_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0113_backward(p0, p1, p2, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0114(y_1: Array2<f64>, w: &Array2<f64>) -> Array2<f64> {
-    let t1 = concat(Axis(1), &[&y_1, &y_1, &y_1]);
-    t1
+fn f0114(p0: Array2<f64>, p1: &Array2<f64>) -> (f64, f64) {
+    let t1 = concat(Axis(1), &[&p0, &p0, &p0]);
+    (t1.sum(), p0[[1, 0]])
 }
 
 #[test]
 fn f0114_gradcheck() {
-    let mut s = 2057362685u64;
-    let y_1: Array2<f64> = random((2, 1), &mut s);
-    let w: Array2<f64> = random((1, 2), &mut s);
-    let (y_1, w,) = std::hint::black_box((y_1, w,));
-    let up: Array2<f64> = random((2, 3), &mut s);
-    let (value, grads) = f0114_backward(y_1.clone(), &w, &up);
-    assert_eq!(value, f0114(y_1.clone(), &w));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.w.shape(), w.shape());
+    let mut s = 1543201590u64;
+    let p0: Array2<f64> = random((2, 1), &mut s);
+    let p1: Array2<f64> = random((1, 2), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0114_backward(p0.clone(), &p1, (1.0, 0.5));
+    assert_eq!(value, f0114(p0.clone(), &p1));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
-        .upstream(&up)
-        .check(&(y_1.clone(), w.clone()), |(y_1, w)| f0114_backward(y_1.clone(), w, &up))
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0114_backward(p0.clone(), p1, (1.0, 0.5)))
         .unwrap();
 }
-#[differentiable(wrt(p0, p1))]
-fn f0115(p0: &Array1<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let mut t1 = (sin(p1)).mean().expect("not empty");
-    let t2 = array![[0.0_f64, 0.5, 1.0]];
+#[differentiable(wrt(w, d_t1))]
+fn f0115(w: &Array1<f64>, d_t1: &Array2<f64>, d_x: &Array2<f64>) -> f64 {
+    let mut x_from_out = (sin(d_t1)).mean().expect("not empty");
+    let d_out = array![[0.0_f64, 0.5, 1.0]];
     for i in 0..3 {
-        t1 += t1 * t1;
+        x_from_out += x_from_out * x_from_out;
     }
-    let t3 = p1;
-    let mut t4 = tanh(f0068(t3));
-    if t3.iter().sum::<f64>() <= 0.4629 {
-        t4 += 0.5;
-    } else {
-        t1 += t4;
+    let mut out = sum(&(softmax(&((cos(d_t1)).select(Axis(0), &[0])))));
+    let mut n1 = 0;
+    loop {
+        x_from_out += out;
+        out += (mean(&(tanh(&(d_t1 - w)))));
+        n1 += 1;
+        if n1 >= 3 || out.abs() > 0.0371 {
+            break;
+        }
     }
-    for i in 0..2 {
-        t4 += 0.25;
-    }
-    for i in 0..1 {
-        t4 += t4 + t1;
-        t4 += 0.1;
-    }
-    mean(t3) + t4
+    let x_from_out = ((concat(Axis(0), &[d_x, d_x])).mapv_into(|v| powi((f0034(v)).tanh(), 3))).mapv(|v: f64| {
+        if v > 0.0371 {
+            f0045(square(v * v))
+        } else {
+            (square(v - v) + 0.5).ln()
+        }
+    });
+    let grad_1 = x_from_out.dot(&d_x.t());
+    let grad_1 = &x_from_out * d_x;
+    let t5 = softmax(&(d_x.index_axis(Axis(0), 0)));
+    grad_1[[0, 2]] + t5.dot(&t5)
 }
 
 #[test]
 fn f0115_gradcheck() {
-    let mut s = 1539937191u64;
-    let p0: Array1<f64> = random(2, &mut s);
-    let p1: Array2<f64> = random((1, 2), &mut s);
-    let c0: Array2<f64> = random((1, 3), &mut s);
-    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
-    let (value, grads) = f0115_backward(&p0, &p1, &c0, 1.0);
-    assert_eq!(value, f0115(&p0, &p1, &c0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0115_backward(p0, p1, &c0, 1.0)).unwrap();
+    let mut s = 1202577535u64;
+    let w: Array1<f64> = random(2, &mut s);
+    let d_t1: Array2<f64> = random((1, 2), &mut s);
+    let d_x: Array2<f64> = random((1, 3), &mut s);
+    let (w, d_t1, d_x,) = std::hint::black_box((w, d_t1, d_x,));
+    let (value, grads) = f0115_backward(&w, &d_t1, &d_x, 1.0);
+    assert_eq!(value, f0115(&w, &d_t1, &d_x));
+    assert_eq!(grads.w.shape(), w.shape());
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    gradcheck(&(w.clone(), d_t1.clone()), |(w, d_t1)| f0115_backward(w, d_t1, &d_x, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0116(p0: ArrayView2<f64>) -> f64 {
+fn f0116(p0: ArrayView2<f64>, ws: &[f64]) -> f64 {
     let t1 = &p0 / (square(&p0) + 1.0);
     let t1 = ln(&(square(&(t1.sum_axis(Axis(0)))) + 0.5));
-    let t2 = (sigmoid(&(2.0 - &t1))).dot(&(tanh(&t1)));
-    let (n1, m1) = p0.dim();
-    let t3 = Array1::<f64>::linspace(-1.0, 1.0, m1);
-    let mut t4 = &t3 + &(t2 - &t1);
-    for i in 0..1 {
-        t4 += &(softmax(&t4));
+    let mut t2 = logsumexp(&(((sigmoid(&t1)).dot(&(tanh(&t1)))) / &(square(&t1) + 2.0)));
+    for (i, &c) in ws.iter().enumerate() {
+        t2 -= (sigmoid(t1.dot(&t1)));
     }
-    t2 + sum(&t4)
+    let mut t3 = t2;
+    for (i, &c) in ws.iter().enumerate() {
+        t3 -= (((c.clamp(-2.0, 3.0)).powi(2)));
+    }
+    if t3 > -0.5183 {
+        return sigmoid(((t3 - t2).abs()));
+    }
+    t2 + t3
 }
 
 #[test]
 fn f0116_gradcheck() {
-    let mut s = 614802591u64;
+    let mut s = 1030710319u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
+    let ws: &[f64] = &[0.75];
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0116_backward(p0.view(), 1.0);
-    assert_eq!(value, f0116(p0.view()));
+    let (value, grads) = f0116_backward(p0.view(), ws, 1.0);
+    assert_eq!(value, f0116(p0.view(), ws));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0116_backward(p0.view(), 1.0)).unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0116_backward(p0.view(), ws, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
 fn f0117(p0: &Array1<f32>, p1: &Array1<f32>, p2: &Array2<f32>, p3: &Array2<f32>, c0: &Array2<f32>) -> f32 {
-    let mut t1 = p0 + c0;
-    let mut t2 = c0 / &(square(&t1) + 2.0);
-    if t2.mean().unwrap() < 0.4629 {
-        t2 += &t1;
-    } else {
-        t1 -= &t2;
-    }
-    let t2 = t2.dot(p1);
-    t1 /= square(mean(c0)) + 0.5;
-    let t4 = {
-        let t3 = concat(Axis(1), &[&(ln(&(square(&t1) + 0.5))), &t1, c0]);
-        sqrt(&(&t1 * &t1 + 0.5))
+    let t1 = match () {
+        _ if c0.sum() <= 0.4629 => c0.dot(p1),
+        _ if p2[[0, 1]] < 0.0371 => cos(&(c0.dot(p1))),
+        _ => c0.dot(p1),
     };
-    t2.dot(&t2) + sum(&t4) + p3.sum()
+    let mut t1 = 0.75 + &(0.75 + &(p0 / 0.25));
+    let n1 = p0.len();
+    let t2 = Array1::<f32>::linspace(0.0, 0.5, n1);
+    t1 += (&(sigmoid(&t1)) * 0.1 + &t2).std(1.0);
+    let t1 = (sigmoid(&t1)).product();
+    let mut t3 = p1.to_owned();
+    for i in 0..t3.len() {
+        t3[i] += logsumexp(p1);
+    }
+    let t3 = &(powi(p3, 3)) / (square(t1) + 0.5);
+    t1 + t3[[1, 2]] + sum(p0)
 }
 
 #[test]
 fn f0117_gradcheck() {
-    let mut s = 1525968447u64;
+    let mut s = 790315857u64;
     let p0: Array1<f32> = random32(2, &mut s);
     let p1: Array1<f32> = random32(2, &mut s);
     let p2: Array2<f32> = random32((1, 3), &mut s);
@@ -3134,12 +3324,12 @@ fn f0117_gradcheck() {
 #[differentiable]
 fn f0118(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
     let t1 = Zip::from(p1).and(p1).map_collect(|&u, &v| u + v);
-    t1.mean().unwrap()
+    t1.iter().sum::<f64>() + p1[[1, 0]]
 }
 
 #[test]
 fn f0118_gradcheck() {
-    let mut s = 1149722165u64;
+    let mut s = 1370799705u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
@@ -3169,24 +3359,27 @@ fn f0119_gradcheck() {
 }
 #[differentiable]
 fn f0120(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
-    let mut t1 = concatenate(Axis(0), &[(sum_axis(p1, Axis(0))).view()]).unwrap();
-    let t2 = if t1.dot(&t1) >= 0.4629 {
-        p3 - p0
-    } else {
-        p2.view().permuted_axes([1, 0]).to_owned()
+    let (n1, m1) = p1.dim();
+    let t1 = Array2::<f64>::from_shape_vec((1, m1), vec![0.0, 0.5, 1.0]).unwrap();
+    let t2 = match () {
+        _ if mean(p3) < 0.0371 && p0 > 0.0 => f0096(p0, p0),
+        _ if p2.mean().unwrap() < 0.0371 => f0086(p3, p0),
+        _ => (f0096(p0, p0)).tanh(),
     };
-    let t3 = p2;
-    if t3.sum() < 0.0371 {
-        t1 /= square(mean(t3)) + 1.0;
-    } else {
-        t1 /= &(square(&(Zip::from(&t1).and(&t1).map_collect(|&l, &r| r / (r.powi(2) + 1.0)))) + 0.5);
-    }
-    t2.iter().sum::<f64>() + mean(t3)
+    let mut t3 = match p2.len() % 3 {
+        0 => p2 - p2,
+        1 | 2 => p1 + p2,
+        _ => p1.to_owned(),
+    };
+    t3 += 0.1;
+    let c2 = 1.5_f64;
+    let _t4 = (concatenate(Axis(1), &[p2.view(), p2.view()]).unwrap()).map(|&e| e);
+    t2 + t3.iter().sum::<f64>()
 }
 
 #[test]
 fn f0120_gradcheck() {
-    let mut s = 155206341u64;
+    let mut s = 1666096701u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
@@ -3199,26 +3392,26 @@ fn f0120_gradcheck() {
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0120_backward(*p0, p1, p2, p3, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2, p3))]
-fn f0121(p0: &Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let t1 = logsumexp(p0);
-    t1.dot(&t1)
+#[differentiable(wrt(d_p0, d_x, d_t1, out))]
+fn f0121(d_p0: &Array2<f64>, d_x: f64, d_t1: f64, out: &Array2<f64>, grad: &Array2<f64>) -> f64 {
+    let t1 = logsumexp(d_p0);
+    logsumexp(&t1)
 }
 
 #[test]
 fn f0121_gradcheck() {
-    let mut s = 1921202702u64;
-    let p0: Array2<f64> = random((2, 2), &mut s);
-    let p1 = scalar(&mut s);
-    let p2 = scalar(&mut s);
-    let p3: Array2<f64> = random((2, 2), &mut s);
-    let c0: Array2<f64> = random((3, 1), &mut s);
-    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let (value, grads) = f0121_backward(&p0, p1, p2, &p3, &c0, 1.0);
-    assert_eq!(value, f0121(&p0, p1, p2, &p3, &c0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0121_backward(p0, *p1, *p2, p3, &c0, 1.0)).unwrap();
+    let mut s = 778971285u64;
+    let d_p0: Array2<f64> = random((2, 2), &mut s);
+    let d_x = scalar(&mut s);
+    let d_t1 = scalar(&mut s);
+    let out: Array2<f64> = random((2, 2), &mut s);
+    let grad: Array2<f64> = random((3, 1), &mut s);
+    let (d_p0, d_x, d_t1, out, grad,) = std::hint::black_box((d_p0, d_x, d_t1, out, grad,));
+    let (value, grads) = f0121_backward(&d_p0, d_x, d_t1, &out, &grad, 1.0);
+    assert_eq!(value, f0121(&d_p0, d_x, d_t1, &out, &grad));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    gradcheck(&(d_p0.clone(), d_x, d_t1, out.clone()), |(d_p0, d_x, d_t1, out)| f0121_backward(d_p0, *d_x, *d_t1, out, &grad, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0122(p0: f64, p1: f64, p2: f64) -> f64 {
@@ -3229,7 +3422,7 @@ fn f0122(p0: f64, p1: f64, p2: f64) -> f64 {
 
 #[test]
 fn f0122_gradcheck() {
-    let mut s = 1487492667u64;
+    let mut s = 2123851399u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -3240,22 +3433,30 @@ fn f0122_gradcheck() {
 }
 #[differentiable]
 fn f0123(p0: f64) -> f64 {
-    let t2 = {
+    let mut t2 = {
         let t1 = p0 / (square(p0) + 0.5);
         t1
     };
-    let t3 = ((p0 - t2) * 0.75).exp();
-    let t4 = t3 - t3;
-    let t5 = 0.75 * (f64::asinh(t4));
-    let t6 = t4;
-    let t7 = t3 + t6;
-    let _t8 = t4 / (square(t6) + 2.0);
-    t2 + t3 + t4 + t5 + t6 + t7 + t6
+    let t3 = (square(((t2.powi(2) + 1.0).recip()) * (t2 * t2)) + 1.0).log(square(t2) + 1.5);
+    let t4 = if p0 > 0.0371 {
+        softplus(p0 + p0)
+    } else {
+        t3
+    };
+    let t5 = t4.min(t3);
+    let _t6 = (sigmoid(t3)) - ((powi(tanh(t4), 3)) + (t5 + t4));
+    for i in 0..3 {
+        t2 = t3;
+    }
+    if p0 >= 0.4629 {
+        t2 += t4.atan2(square(t4) + 0.5);
+    }
+    t4 + t5
 }
 
 #[test]
 fn f0123_gradcheck() {
-    let mut s = 494882567u64;
+    let mut s = 1618915289u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0123_backward(p0, 1.0);
@@ -3296,30 +3497,32 @@ fn f0124_gradcheck() {
 }
 #[differentiable(wrt(p0, p1, p2))]
 fn f0125(p0: f64, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>, labels: &[usize]) -> f64 {
-    let mut t2 = {
+    let t2 = {
         let t1 = 1.5 - p0;
         powi(p2, 1)
     };
     let mut t3 = c0.atan();
-    for i in 0..1 {
+    for i in (0..1).rev() {
         t3 -= p1;
+        if t3[[0, 1]] > 0.0371 {
+            break;
+        }
         t3 -= softmax_cross_entropy(&t3, labels);
     }
-    if mean(&t2) <= -0.5183 {
-        t2 += p1;
-    }
-    let t4 = p1 - &t3;
-    sum(&t3) + t4.mean().unwrap() + p2[[0, 0]]
+    let t2 = t2.clone();
+    let (n1, m1) = c0.dim();
+    t3 = square(&(sigmoid(&t3)));
+    t3.sum() + t2[[1, 0]] + p2.sum()
 }
 
 #[test]
 fn f0125_gradcheck() {
-    let mut s = 1122795759u64;
+    let mut s = 1271217861u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
     let c0: Array2<f64> = random((2, 2), &mut s);
-    let labels: &[usize] = &[1, 0];
+    let labels: &[usize] = &[0, 0];
     let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
     let (value, grads) = f0125_backward(p0, p1, &p2, &c0, labels, 1.0);
     assert_eq!(value, f0125(p0, p1, &p2, &c0, labels));
@@ -3333,19 +3536,15 @@ fn f0126(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
         let t2 = p2.mean().expect("not empty");
         ln(&(square(p2) + 0.5))
     };
-    let t4 = Array2::<f64>::from_shape_vec((3, 3), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0]).unwrap();
-    let mut t3 = powi(&(sigmoid(&(&((p2 * 0.1 + &t4).std_axis(Axis(1), 1.0)) * t1))), 2);
-    let c1: f64 = 1.5;
-    t3 -= 3.0;
-    if p1 >= 0.4629 && p1 > 0.0 {
-        t3 += (sigmoid(&t3)).iter().map(|u| f64::atan2(*u, 1.0 * 1.0 + 0.5)).sum::<f64>();
-    }
-    t1 + mean(&t3)
+    let t3 = square(&(&(cos(&t3)) * &t3));
+    let t4 = log_sigmoid(t1);
+    let t5 = &(t1 * &t3) / (p2 * p2 + 0.5);
+    t1 + t3.sum() + t4 + t5[[0, 2]]
 }
 
 #[test]
 fn f0126_gradcheck() {
-    let mut s = 609390532u64;
+    let mut s = 1631130927u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -3370,7 +3569,7 @@ fn f0127(p0: Array2<f64>) -> f64 {
 
 #[test]
 fn f0127_gradcheck() {
-    let mut s = 214638104u64;
+    let mut s = 846963885u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0127_backward(p0.clone(), 1.0);
@@ -3380,23 +3579,21 @@ fn f0127_gradcheck() {
 }
 #[differentiable(wrt(p1))]
 fn f0128(p0: &Array2<f64>, p1: Array2<f64>) -> f64 {
-    let t1 = 0.1 * &p1;
-    let t2 = logsumexp(&(p0 + p0));
-    let t4 = {
-        let t3 = ((relu(&t1)) - &t2) / (square(&(&(&t2 - &t2) - &t1)) + 2.0);
-        logsumexp(&p1)
+    let t1 = match p1.len() % 3 {
+        0 => p0.dot(&p1),
+        1 | 2 => p0.dot(&p1),
+        _ => cos(&(p0.dot(&p1))),
     };
-    let t6 = {
-        let t5 = sigmoid(&t1);
-        &p1 / &(square(&t5) + 2.0)
-    };
-    let t7 = backprop::ops::relu(&(backprop::ops::recip(&(square(&(&p1 * &t6)) + 1.0))));
-    t6[[2, 1]] + mean(&t7)
+    let _t2 = &(&p1 / 2.0) * &(p1.map(|&u| (u.powi(3)) + u));
+    let t3 = p0;
+    let t4 = (backprop::ops::signum(&p1)) * &(cos(&(relu(&t1))));
+    let t5 = p0.mapv(f64::cos);
+    t4.iter().sum::<f64>() + sum(&t5)
 }
 
 #[test]
 fn f0128_gradcheck() {
-    let mut s = 11793840u64;
+    let mut s = 136185543u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -3406,7 +3603,7 @@ fn f0128_gradcheck() {
     gradcheck(&(p1.clone(),), |(p1,)| f0128_backward(&p0, p1.clone(), 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
-fn f0129(p0: &Array1<f64>, c0: &Array2<f64>) -> f64 {
+fn f0129(p0: &Array1<f64>, c0: &Array2<f64>) -> (f64, f64) {
     let n1 = p0.len() - 1;
     let t1 = c0;
     let mut t2 = if c0[[0, 0]] >= 0.0371 {
@@ -3424,33 +3621,40 @@ fn f0129(p0: &Array1<f64>, c0: &Array2<f64>) -> f64 {
     let t3 = (t2.slice(s![..;-1, 1..])).mapv(|v| sqrt(square((c2.powi(3)) + v) + 1.0));
     let n3 = p0.len() - 1;
     for i in 0..n3 {
+        if (p0[i + 1] - p0[i]) < -0.5183 || (p0[i + 1] - p0[i]) > 0.0 {
+            continue;
+        }
         t2 += p0;
     }
-    t2 += t1;
-    sum(t1) + t2[[0, 0]] + t3.mean().unwrap()
+    let c4 = 3.0_f64;
+    let t4 = f64::tanh(t1.iter().map(|v| (*v) * 2.0).sum::<f64>());
+    (t1[[1, 0]], t2.sum())
 }
 
 #[test]
 fn f0129_gradcheck() {
-    let mut s = 1454533080u64;
+    let mut s = 770333348u64;
     let p0: Array1<f64> = random(2, &mut s);
     let c0: Array2<f64> = random((2, 2), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let (value, grads) = f0129_backward(&p0, &c0, 1.0);
+    let (value, grads) = f0129_backward(&p0, &c0, (1.0, 0.5));
     assert_eq!(value, f0129(&p0, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0129_backward(p0, &c0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(),), |(p0,)| f0129_backward(p0, &c0, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
 fn f0130(p0: &Array1<f64>, p1: &Array2<f64>) -> f64 {
     let n1 = p0.len() - 1;
     let t1 = p1;
-    t1.sum() + sum(p1)
+    t1[[0, 1]] + t1.iter().sum::<f64>()
 }
 
 #[test]
 fn f0130_gradcheck() {
-    let mut s = 589732958u64;
+    let mut s = 988574742u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -3463,20 +3667,24 @@ fn f0130_gradcheck() {
 #[differentiable]
 fn f0131(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: f64) -> f64 {
     let t1 = p3 / 0.1;
-    let mut t2 = t1;
+    let t2 = t1;
     let mut t1 = (sigmoid(p3.max(t2))).mul_add(2.0, t2);
     let mut t3 = atanh((t2.tanh()) * 0.75);
     for i in 0..2 {
         t3 += softplus(t1);
         t1 -= p2;
     }
-    t2 *= p2;
-    t2 + t1 + t3
+    if p1.iter().sum::<f64>() <= 0.0371 {
+        t3 += softplus(t2);
+    } else {
+        t1 -= p3;
+    }
+    t1 + t3 + p1[[1, 2]]
 }
 
 #[test]
 fn f0131_gradcheck() {
-    let mut s = 1895911775u64;
+    let mut s = 1204728558u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2 = scalar(&mut s);
@@ -3489,33 +3697,32 @@ fn f0131_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0131_backward(p0, p1, *p2, *p3, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
-fn f0132(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let t1 = (p0 + c0).dot(&c0.t());
-    let c1: f64 = 0.75;
-    let (n2, m2) = p1.dim();
-    let (n3, m3) = c0.dim();
-    let t2 = Array2::<f64>::zeros((n2, m3));
-    let t3 = if t1[[0, 1]] >= 0.0371 || p0 > 0.0 {
-        c0.to_owned()
-    } else {
-        sigmoid(c0)
+fn f0132(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, c0: &Array2<f64>, ws: &[f64]) -> f64 {
+    let mut t1 = backprop::ops::tanh((f0118(p2, p2, p0)));
+    for (i, &c) in ws.iter().enumerate() {
+        t1 -= (mean(&(c0 + (p2[[i, 1]]))));
+    }
+    let t3 = {
+        let t2 = ((p2 / &(square(p2) + 2.0)).mean_axis(Axis(0)).unwrap()).mapv(sigmoid);
+        sqrt(&(square(&(concat(Axis(0), &[&t2, &t2]))) + 0.5))
     };
-    t1[[1, 0]] + mean(&t3)
+    t1 + logsumexp(&t3)
 }
 
 #[test]
 fn f0132_gradcheck() {
-    let mut s = 1471168380u64;
+    let mut s = 1209127194u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let c0: Array2<f64> = random((2, 1), &mut s);
+    let ws: &[f64] = &[0.75, 2.0, 0.5];
     let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0132_backward(p0, &p1, &p2, &c0, 1.0);
-    assert_eq!(value, f0132(p0, &p1, &p2, &c0));
+    let (value, grads) = f0132_backward(p0, &p1, &p2, &c0, ws, 1.0);
+    assert_eq!(value, f0132(p0, &p1, &p2, &c0, ws));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0132_backward(*p0, p1, p2, &c0, 1.0)).unwrap();
+    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0132_backward(*p0, p1, p2, &c0, ws, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0133(out: ArrayView2<f64>, w: &Array2<f64>, x: &Array2<f64>, d_out: &Array1<f64>) -> f64 {
@@ -3530,7 +3737,7 @@ fn f0133(out: ArrayView2<f64>, w: &Array2<f64>, x: &Array2<f64>, d_out: &Array1<
         t3.dot(&t3)
     };
     let out_1 = t3.clone();
-    mean(&unused) + out_1[[0, 1]]
+    unused[[1, 0]] + out_1[[0, 1]]
 }
 
 #[test]
@@ -3549,61 +3756,54 @@ fn f0133_gradcheck() {
     assert_eq!(grads.d_out.shape(), d_out.shape());
     gradcheck(&(out.clone(), w.clone(), x.clone(), d_out.clone()), |(out, w, x, d_out)| f0133_backward(out.view(), w, x, d_out, 1.0)).unwrap();
 }
-#[differentiable(wrt(d_x, w, d_out, d_p0))]
-fn f0134(d_x: f64, w: f64, d_out: f64, d_p0: ArrayView2<f64>, grad: &Array2<f64>) -> f64 {
-    let t1 = d_p0.t();
-    let mut out_1 = d_out;
-    out_1 += f0096(out_1, w);
-    out_1 -= grad.iter().map(|&u| u).sum::<f64>();
-    let x_from_out = square(grad);
-    let x = x_from_out.sum();
-    let t1 = x_from_out.t();
-    out_1 + x_from_out.iter().sum::<f64>() + x + t1.iter().sum::<f64>()
+#[differentiable(wrt(p0, p1, p2, p3))]
+fn f0134(p0: f64, p1: f64, p2: f64, p3: ArrayView2<f64>, c0: &Array2<f64>) -> f64 {
+    let t1 = p3.t();
+    let mut t2 = mean(&(p0 + &t1));
+    let mut n1 = 0;
+    while n1 < 4 && t2.abs() > 0.0371 {
+        t2 = t2 * 0.5 + ((p2.tanh()));
+        n1 += 1;
+    }
+    t2 /= (f64::round(p2)).powi(2) + 1.0;
+    let t3 = ln(&(square(c0) + 1.0));
+    let t3 = ((square(&t3) + 0.5).log2()).dot(&t3);
+    let _t4 = (powi(&(c0 / (square(&t1) + 1.0)), 3)) / (square(c0) + 1.0);
+    let t1 = p1 - &p3;
+    sum(&t3) + mean(&t1)
 }
 
 #[test]
 fn f0134_gradcheck() {
-    let mut s = 1918448396u64;
-    let d_x = scalar(&mut s);
-    let w = scalar(&mut s);
-    let d_out = scalar(&mut s);
-    let d_p0: Array2<f64> = random((2, 1), &mut s);
-    let grad: Array2<f64> = random((2, 2), &mut s);
-    let (d_x, w, d_out, d_p0, grad,) = std::hint::black_box((d_x, w, d_out, d_p0, grad,));
-    let (value, grads) = f0134_backward(d_x, w, d_out, d_p0.view(), &grad, 1.0);
-    assert_eq!(value, f0134(d_x, w, d_out, d_p0.view(), &grad));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    gradcheck(&(d_x, w, d_out, d_p0.clone()), |(d_x, w, d_out, d_p0)| f0134_backward(*d_x, *w, *d_out, d_p0.view(), &grad, 1.0)).unwrap();
+    let mut s = 1385707506u64;
+    let p0 = scalar(&mut s);
+    let p1 = scalar(&mut s);
+    let p2 = scalar(&mut s);
+    let p3: Array2<f64> = random((2, 1), &mut s);
+    let c0: Array2<f64> = random((2, 2), &mut s);
+    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
+    let (value, grads) = f0134_backward(p0, p1, p2, p3.view(), &c0, 1.0);
+    assert_eq!(value, f0134(p0, p1, p2, p3.view(), &c0));
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0, p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0134_backward(*p0, *p1, *p2, p3.view(), &c0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0135(p0: &Array2<f64>) -> f64 {
     let _t1 = logsumexp(p0);
     let t3 = {
         let t2 = cos(&p0.slice(s![0..1;-1, 1..2;-1]));
-        (0.1 / (&t2 * &t2 + 1.0)) * (sigmoid(&t2))
+        0.1 / (square(&(&t2 / 2.0)) + 1.0)
     };
-    let t4 = if t3.sum() <= -0.5183 {
-        log_softmax(&t3)
-    } else {
-        t3.to_owned().mapv_into(|e| {
-        if e <= 0.4629 {
-            e
-        } else {
-            (e.powi(2) + 0.5).powf(cos(e))
-        }
-    })
-    };
-    let t5 = ln(&(square(&(&t3 * &(t4.t()))) + 0.5));
-    let t7 = {
-        let t6 = (cos(&t4)).product();
-        &t3 / (t6.powi(2) + 2.0)
-    };
-    t3[[0, 0]] + mean(&t4) + sum(&t5) + t7[[0, 0]]
+    let t3 = -(mean(&(t3.broadcast((2, 1)).unwrap()).column(0)));
+    let t4 = t3;
+    let c1: f64 = 0.1;
+    let t5 = (sigmoid(&((f0096(t3, t4)) - p0))).map(|&e| (sigmoid(e + e)) - 0.5);
+    t4 + t5.iter().sum::<f64>()
 }
 
 #[test]
 fn f0135_gradcheck() {
-    let mut s = 1662864648u64;
+    let mut s = 279362597u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0135_backward(&p0, 1.0);
@@ -3615,12 +3815,12 @@ fn f0135_gradcheck() {
 fn f0136(p0: &Array1<f64>) -> f64 {
     let t1 = p0;
     let t2 = p0 * t1;
-    t1.iter().sum::<f64>() + t2.sum() + t1.sum()
+    logsumexp(t1) + logsumexp(&t2)
 }
 
 #[test]
 fn f0136_gradcheck() {
-    let mut s = 1617212291u64;
+    let mut s = 98379177u64;
     let p0: Array1<f64> = random(3, &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0136_backward(&p0, 1.0);
@@ -3628,30 +3828,37 @@ fn f0136_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0136_backward(p0, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2))]
-fn f0137(p0: &Array1<f64>, p1: &Array2<f64>, p2: &Array1<f64>, c0: &Array1<f64>) -> f64 {
+#[differentiable(wrt(out, w, y_1))]
+fn f0137(out: &Array1<f64>, w: &Array2<f64>, y_1: &Array1<f64>, x: &Array1<f64>) -> f64 {
     let t2 = {
-        let t1 = ((p2.select(Axis(0), &[1, 2, 1])) + (c0.dot(c0))).hypot(0.5 * 0.5 + 0.5);
-        mse(&(c0 * (c0.dot(c0))), c0)
+        let t1 = ((y_1.select(Axis(0), &[1, 2, 1])) + (x.dot(x))).hypot(0.5 * 0.5 + 0.5);
+        mse(&(x * (x.dot(x))), x)
     };
-    let t3 = mean(&(p1 * t2).row(0));
-    t2 + t3
+    let n1 = x.len();
+    let t3 = Array1::<f64>::zeros(n1);
+    let t1_from_t2 = array![0.0_f64, 0.5];
+    let t5 = match out.len() % 3 {
+        0 => t2 + (y_1.dot(y_1)),
+        1 | 2 => t2,
+        _ => ((sigmoid(&(&t3 - x))) * 0.1 + &t1_from_t2).std(1.0),
+    };
+    t2 + t5
 }
 
 #[test]
 fn f0137_gradcheck() {
-    let mut s = 221117826u64;
-    let p0: Array1<f64> = random(3, &mut s);
-    let p1: Array2<f64> = random((3, 1), &mut s);
-    let p2: Array1<f64> = random(3, &mut s);
-    let c0: Array1<f64> = random(2, &mut s);
-    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0137_backward(&p0, &p1, &p2, &c0, 1.0);
-    assert_eq!(value, f0137(&p0, &p1, &p2, &c0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0137_backward(p0, p1, p2, &c0, 1.0)).unwrap();
+    let mut s = 1556637359u64;
+    let out: Array1<f64> = random(3, &mut s);
+    let w: Array2<f64> = random((3, 1), &mut s);
+    let y_1: Array1<f64> = random(3, &mut s);
+    let x: Array1<f64> = random(2, &mut s);
+    let (out, w, y_1, x,) = std::hint::black_box((out, w, y_1, x,));
+    let (value, grads) = f0137_backward(&out, &w, &y_1, &x, 1.0);
+    assert_eq!(value, f0137(&out, &w, &y_1, &x));
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.w.shape(), w.shape());
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    gradcheck(&(out.clone(), w.clone(), y_1.clone()), |(out, w, y_1)| f0137_backward(out, w, y_1, &x, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1))]
 fn f0138(p0: &Array2<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
@@ -3663,12 +3870,12 @@ fn f0138(p0: &Array2<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
         let t4 = &(t1.row(0)) + 0.75;
         t2 * &t1
     };
-    sum(&t1) + t5.iter().sum::<f64>()
+    mean(&t1) + mean(&t5)
 }
 
 #[test]
 fn f0138_gradcheck() {
-    let mut s = 2104125799u64;
+    let mut s = 646201062u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let c0: Array2<f64> = random((2, 2), &mut s);
@@ -3682,12 +3889,12 @@ fn f0138_gradcheck() {
 #[differentiable]
 fn f0139(p0: ArrayView2<f64>, p1: &Array2<f64>) -> f64 {
     let t1 = ((p0.iter().map(|z| (square(*z) + 0.5).log(2.0)).sum::<f64>()).cos()).clamp(-2.0, 3.0);
-    t1
+    t1 + mean(p1)
 }
 
 #[test]
 fn f0139_gradcheck() {
-    let mut s = 300767238u64;
+    let mut s = 402671617u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -3698,34 +3905,38 @@ fn f0139_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0139_backward(p0.view(), p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0140(w: &Array2<f64>, y_1: f64, x: f64, d_t1: &Array2<f64>) -> f64 {
-    let d_d_x = y_1;
-    let t1_from_t2 = square(mean(w));
-    let out = Array2::<f64>::from_shape_vec((2, 1), vec![0.0, 0.5]).unwrap();
-    let d_out_1 = if t1_from_t2 <= 0.4629 {
-        (&(d_t1.view().remove_axis(Axis(0)).to_owned()) + 1.25).hypot(square(t1_from_t2) + 0.5)
-    } else {
-        sigmoid(&((&(d_t1.view().remove_axis(Axis(0)).to_owned()) + 1.25).hypot(square(t1_from_t2) + 0.5)))
-    };
-    let out_1 = (sigmoid(&d_out_1)).product();
-    let x_from_out = t1_from_t2 * 0.1;
-    let out_1 = &(&d_out_1 * d_d_x) - y_1;
-    x_from_out + out_1.mean().unwrap() + w.iter().sum::<f64>()
+fn f0140(p0: &Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
+    let mut t1 = (sum(&(log_softmax(p3)).row(0)));
+    let mut n1 = 0;
+    loop {
+        t1 = t1 * 0.5 + p1;
+        t1 += p1 / (square(t1) + 1.0);
+        n1 += 1;
+        if n1 >= 1 || t1.abs() < 0.5183 {
+            break;
+        }
+    }
+    let t2 = p3;
+    let t3 = t2;
+    t1 = sum(&(t2 + 1.25));
+    let t2 = t3;
+    let t4 = t3;
+    t2.sum() + t4[[0, 1]]
 }
 
 #[test]
 fn f0140_gradcheck() {
-    let mut s = 598942367u64;
-    let w: Array2<f64> = random((3, 3), &mut s);
-    let y_1 = scalar(&mut s);
-    let x = scalar(&mut s);
-    let d_t1: Array2<f64> = random((1, 2), &mut s);
-    let (w, y_1, x, d_t1,) = std::hint::black_box((w, y_1, x, d_t1,));
-    let (value, grads) = f0140_backward(&w, y_1, x, &d_t1, 1.0);
-    assert_eq!(value, f0140(&w, y_1, x, &d_t1));
-    assert_eq!(grads.w.shape(), w.shape());
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    gradcheck(&(w.clone(), y_1, x, d_t1.clone()), |(w, y_1, x, d_t1)| f0140_backward(w, *y_1, *x, d_t1, 1.0)).unwrap();
+    let mut s = 100692754u64;
+    let p0: Array2<f64> = random((3, 3), &mut s);
+    let p1 = scalar(&mut s);
+    let p2 = scalar(&mut s);
+    let p3: Array2<f64> = random((1, 2), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0140_backward(&p0, p1, p2, &p3, 1.0);
+    assert_eq!(value, f0140(&p0, p1, p2, &p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0140_backward(p0, *p1, *p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0141(p0: &Array2<f64>, p1: Array2<f64>, p2: f64) -> f64 {
@@ -3744,17 +3955,22 @@ fn f0141(p0: &Array2<f64>, p1: Array2<f64>, p2: f64) -> f64 {
         p1.to_owned()
     };
     t4 += &(&(&t3 + &t3) * &(tanh(&t4)));
-    let t5 = t4.clone();
+    let mut t5 = sum(&(logsumexp(p0)));
+    let mut n1 = 0;
+    while n1 < 2 && t5.abs() < 0.4629 {
+        t5 -= ((sum(&t2)).tanh());
+        n1 += 1;
+    }
     let t7 = {
-        let t6 = (sigmoid(&t3)).iter().map(|z| p2).sum::<f64>();
-        0.25 * &t3
+        let t6 = tanh(&t2);
+        sin(&t6.column(1))
     };
-    t5.mean().unwrap() + t7.iter().sum::<f64>()
+    t5 + t7.dot(&t7)
 }
 
 #[test]
 fn f0141_gradcheck() {
-    let mut s = 1140009776u64;
+    let mut s = 1094593946u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
@@ -3783,12 +3999,12 @@ fn f0142(p0: &Array2<f64>, p1: f64) -> f64 {
     let _t2 = (&(atanh(&(&(tanh(&t1)) * 0.75))) * (p0[[n2 - 1, m2 / 2]])).mean().unwrap();
     let t1 = tan(&(tanh(&t1)));
     let t3 = sin(&(p0.dot(&p0.t())));
-    sum(&t1) + mean(&t3)
+    t1[[0, 0]] + mean(&t3)
 }
 
 #[test]
 fn f0142_gradcheck() {
-    let mut s = 1196519760u64;
+    let mut s = 2105862734u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -3806,12 +4022,12 @@ fn f0143(p0: f32, p1: f32, p2: &Array2<f32>, c0: &Array1<f32>) -> f32 {
         let t4 = mse(&t3, t2);
         t2.mapv(|e| p0 - e)
     };
-    t2.sum() + t3.sum() + t5.dot(&t5) + t3.dot(&t3)
+    t2.sum() + t3.sum() + t5.dot(&t5)
 }
 
 #[test]
 fn f0143_gradcheck() {
-    let mut s = 1035143399u64;
+    let mut s = 1511817638u64;
     let p0 = scalar32(&mut s);
     let p1 = scalar32(&mut s);
     let p2: Array2<f32> = random32((2, 1), &mut s);
@@ -3827,72 +4043,84 @@ fn f0143_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0144(d_out: &Array2<f64>, x: &Array2<f64>) -> f64 {
-    let mut d_out_1 = 2.0 / (square(&(tanh(x))) + 1.0);
-    let grad_1 = x.t();
-    let mut t3 = &d_out_1 + &d_out_1;
-    let d_d_x = array![[0.0_f64], [0.5], [1.0]];
-    t3 /= &(square(&((&(cos(&d_out_1)) * 0.1 + &d_d_x).std_axis(Axis(0), 0.0))) + 1.0);
-    for i in 0..1 {
-        t3 = &(x.row(i)) / &(square(&t3) + 1.0);
+fn f0144(p0: &Array2<f64>, p1: &Array2<f64>, ws: &[f64]) -> Array2<f64> {
+    let t1 = 2.0 / (square(&(tanh(p1))) + 1.0);
+    let t2 = p1.t();
+    let mut t3 = &t1 + &t1;
+    let t4 = array![[0.0_f64], [0.5], [1.0]];
+    t3 /= &(square(&((&(cos(&t1)) * 0.1 + &t4).std_axis(Axis(0), 0.0))) + 1.0);
+    for i in (0..1).step_by(2) {
+        t3 = &(p1.row(i)) / &(square(&t3) + 1.0);
     }
-    let unused = &grad_1 - 0.75;
-    for i in 0..3 {
-        t3 = (tanh(&t3)).mapv(|u| u * u);
-        d_out_1 -= &(&(x.row(i)) / 0.75);
+    let c1: f64 = 0.5;
+    let t6 = {
+        let t5 = (p1.view().remove_axis(Axis(1))).slice(s![-2..]).to_owned();
+        ((&t5 / 0.75).mapv(relu)).mapv(|e| e)
+    };
+    let mut t7 = t6.iter().sum::<f64>();
+    for (r, &c) in p0.rows().into_iter().zip(ws.iter()) {
+        t7 -= ((sum(&((concat(Axis(0), &[&t6, &t6])).clamp(-2.0, 0.5)))) + r.sum());
     }
-    d_out_1[[0, 0]] + sum(&grad_1) + t3.sum() + unused[[0, 0]] + d_out_1.iter().sum::<f64>()
+    exp(p1)
 }
 
 #[test]
 fn f0144_gradcheck() {
-    let mut s = 1838509200u64;
-    let d_out: Array2<f64> = random((3, 2), &mut s);
-    let x: Array2<f64> = random((3, 1), &mut s);
-    let (d_out, x,) = std::hint::black_box((d_out, x,));
-    let (value, grads) = f0144_backward(&d_out, &x, 1.0);
-    assert_eq!(value, f0144(&d_out, &x));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(d_out.clone(), x.clone()), |(d_out, x)| f0144_backward(d_out, x, 1.0)).unwrap();
+    let mut s = 1729388367u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let p1: Array2<f64> = random((3, 1), &mut s);
+    let ws: &[f64] = &[0.5, 0.75, 1.5];
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let up: Array2<f64> = random((3, 1), &mut s);
+    let (value, grads) = f0144_backward(&p0, &p1, ws, &up);
+    assert_eq!(value, f0144(&p0, &p1, ws));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0144_backward(p0, p1, ws, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0145(d_out: &Array1<f64>) -> f64 {
-    let mut d_x = softmax(&(d_out.mapv(|z| z * z)));
-    let n1 = d_out.len();
-    let t2 = Array1::<f64>::ones(n1);
-    let mut t3 = backprop::ops::recip(&(square(&(&(&d_x * &t2) - &d_x)) + 1.0));
-    let t4 = d_out;
-    t3 = powi(&(t4 - 0.5), 1);
-    let _t5 = t4;
-    let t6 = array![0.5_f64, 0.25, 0.5];
-    if logsumexp(&d_x) > 0.4629 {
-        d_x += &(&t6 + t4);
-    } else {
-        d_x -= &t3;
+fn f0145(p0: &Array1<f64>) -> f64 {
+    let t1 = softmax(&(p0.mapv(|z| z * z)));
+    let mut t2 = p0.to_owned();
+    for i in 0..t2.len() {
+        t2[i] = (&(p0.view().into_shape_with_order((1, 3)).unwrap()) + &(powi(&t1, 1))).iter().sum::<f64>();
     }
-    t3.dot(&t3) + t4.iter().sum::<f64>()
+    let t4 = {
+        let t3 = f0063(&(sigmoid(&t2)));
+        softplus(p0)
+    };
+    let t6 = {
+        let t5 = sigmoid(&t2);
+        t5
+    };
+    if mean(&t6) < 0.0371 {
+        return (t6.dot(&t4));
+    }
+    mean(&t1) + logsumexp(&t2) + sum(&t4) + logsumexp(&t6)
 }
 
 #[test]
 fn f0145_gradcheck() {
-    let mut s = 4475036u64;
-    let d_out: Array1<f64> = random(3, &mut s);
-    let (d_out,) = std::hint::black_box((d_out,));
-    let (value, grads) = f0145_backward(&d_out, 1.0);
-    assert_eq!(value, f0145(&d_out));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    gradcheck(&(d_out.clone(),), |(d_out,)| f0145_backward(d_out, 1.0)).unwrap();
+    let mut s = 1183542688u64;
+    let p0: Array1<f64> = random(3, &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0145_backward(&p0, 1.0);
+    assert_eq!(value, f0145(&p0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0145_backward(p0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0146(p0: f64, c0: &Array2<f64>) -> f64 {
     let t1 = &(1.5 - c0) / 0.1;
-    mean(&t1)
+    t1[[1, 0]]
 }
 
 #[test]
 fn f0146_gradcheck() {
-    let mut s = 1975333934u64;
+    let mut s = 963871495u64;
     let p0 = scalar(&mut s);
     let c0: Array2<f64> = random((2, 1), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -3901,14 +4129,22 @@ fn f0146_gradcheck() {
     gradcheck(&(p0,), |(p0,)| f0146_backward(*p0, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0147(p0: &Array1<f64>, p1: f64, p2: &Array2<f64>, p3: f64) -> f64 {
+fn f0147(p0: &Array1<f64>, p1: f64, p2: &Array2<f64>, p3: f64, labels: &[usize]) -> Array2<f64> {
     let mut t2 = {
         let t1 = p3;
         p2.mapv(|e| p1)
     };
+    let mut t3 = (mean(p2));
+    let mut n1 = 0;
+    loop {
+        t3 = t3 * 0.5 + ((softmax_cross_entropy(&t2, labels)));
+        n1 += 1;
+        if n1 >= 2 || t3.abs() < 0.4629 {
+            break;
+        }
+    }
     let t3 = t2.clone();
-    t2 += mean(&(relu(p2)).row(1));
-    mean(&t2) + t3.iter().sum::<f64>()
+    t3
 }
 
 #[test]
@@ -3918,24 +4154,40 @@ fn f0147_gradcheck() {
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
     let p3 = scalar(&mut s);
+    let labels: &[usize] = &[2, 2, 1];
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0147_backward(&p0, p1, &p2, p3, 1.0);
-    assert_eq!(value, f0147(&p0, p1, &p2, p3));
+    let up: Array2<f64> = random((3, 3), &mut s);
+    let (value, grads) = f0147_backward(&p0, p1, &p2, p3, labels, &up);
+    assert_eq!(value, f0147(&p0, p1, &p2, p3, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0147_backward(p0, *p1, p2, *p3, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0147_backward(p0, *p1, p2, *p3, labels, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0148(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
     let t1 = p3;
-    let t2 = p1;
-    let t3 = t1;
-    t2.mean().unwrap() + t3[[1, 1]]
+    let mut t2 = mean(&(p3 + p3));
+    let mut n1 = 0;
+    while n1 < 1 && t2.abs() > 0.0371 {
+        t2 = t2 * 0.5 + ((mse(t1, t1)));
+        n1 += 1;
+    }
+    let mut t3 = (sum(p2));
+    let mut n2 = 0;
+    while n2 < 1 && t3.abs() > 0.0371 {
+        t2 += f0118(t1, p1, tanh(t2));
+        t3 += (mean(&(softmax(p1))));
+        n2 += 1;
+    }
+    t1[[0, 1]] + t2 + t3 + t3
 }
 
 #[test]
 fn f0148_gradcheck() {
-    let mut s = 2078766575u64;
+    let mut s = 839675401u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((2, 3), &mut s);
@@ -3950,17 +4202,18 @@ fn f0148_gradcheck() {
 }
 #[differentiable]
 fn f0149(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
-    let mut t1 = 2.0 - p1;
-    for i in 0..1 {
-        t1 += (p2[[i, 0]]) * p1;
-        t1 -= fract(t1);
-    }
-    t1
+    let t1 = match () {
+        _ if p1 <= 0.4629 => p2 / (p1.powi(2) + 0.5),
+        _ if sum(p2) >= 0.0371 => p2.mapv(|v| p1.max(v)),
+        _ => (p2.slice_axis(Axis(0), Slice::from(0..))).to_owned(),
+    };
+    let t2 = p1;
+    t1[[0, 0]] + t2
 }
 
 #[test]
 fn f0149_gradcheck() {
-    let mut s = 252484u64;
+    let mut s = 293040011u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
@@ -3978,26 +4231,18 @@ fn f0150(p0: &Array2<f64>) -> f64 {
         let t2 = Zip::from(p0).and(t1).map_collect(|&a, &b| a / (square(a) + 0.5));
         powi(t1, 2)
     };
-    for i in 0..3 {
+    for i in (0..3).rev() {
         t3 -= &((tanh(p0)) / &(square(t1) + 2.0));
+        if t3.sum() <= 0.4629 {
+            return (softmax(&(t1.select(Axis(1), &[0, 0, 0])))).iter().sum::<f64>();
+        }
     }
-    for i in 0..3 {
-        t3 -= &((t1 * t1) * t1);
-        t3 += t1;
-    }
-    let mut t4 = t3.clone();
-    let t5 = softmax(p0);
-    if t3.iter().sum::<f64>() <= 0.0371 {
-        t4 -= &(-t1);
-    } else {
-        t4 /= &(square(p0) + 0.5);
-    }
-    mean(&t4) + t5[[0, 1]]
+    t1.iter().sum::<f64>() + t3.sum() + t1[[2, 0]]
 }
 
 #[test]
 fn f0150_gradcheck() {
-    let mut s = 930165407u64;
+    let mut s = 173506823u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0150_backward(&p0, 1.0);
@@ -4009,12 +4254,12 @@ fn f0150_gradcheck() {
 fn f0151(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
     let t1 = p0 + 0.75;
     let t2 = p1 - t1;
-    t1 + t2
+    t1 + t2 + t1
 }
 
 #[test]
 fn f0151_gradcheck() {
-    let mut s = 151570522u64;
+    let mut s = 166205258u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -4025,114 +4270,103 @@ fn f0151_gradcheck() {
     gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0151_backward(*p0, *p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0152(p0: &Array2<f64>, p1: &Array2<f64>) -> Array2<f64> {
-    let c1 = 1.25_f64;
+fn f0152(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
     let t2 = {
-        let t1 = ((sigmoid(&(p1.hypot(-1.5 * -1.5 + 0.5)))).mapv_into(|v| (c1 * c1) * (log_sigmoid(v)))).dot(&p1.t());
-        ((tanh(&(0.1 + &t1))).dot(&(tanh(&t1)))).dot(p0)
+        let t1 = concat(Axis(0), &[&((p1.column(0)).mapv(f64::tanh))]);
+        log_sigmoid(logsumexp(&t1))
     };
-    let t3 = p0;
-    let _t4 = p1 * t3;
-    let t5 = p0 / 0.25;
-    let t6 = &((sigmoid(&(&t5 * t3))).dot(&(sigmoid(&t5.t())))) + &((tanh(&(0.1 - &t2))).dot(&(tanh(&t2.t()))));
-    let _t7 = sum_axis(&((sigmoid(&t6)).mapv(|z| {
-        if z > -0.5183 {
-            log_sigmoid(z)
-        } else {
-            z
-        }
-    })), Axis(1));
-    t2
+    let t3 = f64::log(square(log_sigmoid(t2)) + 1.0, t2.powi(2) + 1.5);
+    let t4 = p0;
+    let c1 = 3.0_f64;
+    let t5 = (f64::ceil(t4.iter().map(|v| (log_sigmoid(c1)) + ((square(c1) + 0.5).ln())).sum::<f64>())).tanh();
+    let t2 = t5;
+    let t6 = array![[0.0_f64], [0.5], [1.0]];
+    let t7 = powi(&(p1 / 3.0), 3);
+    let t8 = &t7 + &(&t7 / (t5.powi(2) + 2.0));
+    t3 + t4.mean().unwrap() + t5 + t2 + sum(&t7) + mean(&t8) + t5
 }
 
 #[test]
 fn f0152_gradcheck() {
-    let mut s = 476015082u64;
+    let mut s = 874944789u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0152_backward(&p0, &p1, &up);
+    let (value, grads) = f0152_backward(&p0, &p1, 1.0);
     assert_eq!(value, f0152(&p0, &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0152_backward(p0, p1, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0152_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0153(d_t1: Array2<f32>, d_out: &Array2<f32>, w: &Array2<f32>, out: ArrayView2<f32>) -> f32 {
-    let t1_from_t2 = out.t();
-    let d_d_x = relu(&out);
-    let x = if d_out.sum() <= -0.5183 {
-        concat(Axis(0), &[&(w.dot(&out)), &d_d_x])
+fn f0153(p0: Array2<f32>, p1: &Array2<f32>, p2: &Array2<f32>, p3: ArrayView2<f32>) -> f32 {
+    let t1 = p3.t();
+    let t2 = relu(&p3);
+    let t3 = if p1.sum() <= -0.5183 {
+        concat(Axis(0), &[&(p2.dot(&p3)), &t2])
     } else {
-        sigmoid(&(concat(Axis(0), &[&(w.dot(&out)), &d_d_x])))
+        sigmoid(&(concat(Axis(0), &[&(p2.dot(&p3)), &t2])))
     };
-    d_d_x.mean().unwrap() + x.mean().unwrap()
+    mean(&t2) + t3.mean().unwrap() + t1[[1, 0]]
 }
 
 #[test]
 fn f0153_gradcheck() {
-    let mut s = 1898126249u64;
-    let d_t1: Array2<f32> = random32((1, 3), &mut s);
-    let d_out: Array2<f32> = random32((1, 2), &mut s);
-    let w: Array2<f32> = random32((3, 1), &mut s);
-    let out: Array2<f32> = random32((1, 2), &mut s);
-    let (d_t1, d_out, w, out,) = std::hint::black_box((d_t1, d_out, w, out,));
-    let (value, grads) = f0153_backward(d_t1.clone(), &d_out, &w, out.view(), 1.0);
-    assert_eq!(value, f0153(d_t1.clone(), &d_out, &w, out.view()));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.w.shape(), w.shape());
-    assert_eq!(grads.out.shape(), out.shape());
+    let mut s = 1716011454u64;
+    let p0: Array2<f32> = random32((1, 3), &mut s);
+    let p1: Array2<f32> = random32((1, 2), &mut s);
+    let p2: Array2<f32> = random32((3, 1), &mut s);
+    let p3: Array2<f32> = random32((1, 2), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0153_backward(p0.clone(), &p1, &p2, p3.view(), 1.0);
+    assert_eq!(value, f0153(p0.clone(), &p1, &p2, p3.view()));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(d_t1.clone(), d_out.clone(), w.clone(), out.clone()), |(d_t1, d_out, w, out)| f0153_backward(d_t1.clone(), d_out, w, out.view(), 1.0))
+        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0153_backward(p0.clone(), p1, p2, p3.view(), 1.0))
         .unwrap();
 }
-#[differentiable(wrt(d_t1, w, x, d_out))]
-fn f0154(d_t1: f64, w: f64, x: &Array2<f64>, d_out: &Array1<f64>, y_1: &Array2<f64>) -> f64 {
-    let out = w;
-    out
+#[differentiable(wrt(p0, p1, p2, p3))]
+fn f0154(p0: f64, p1: f64, p2: &Array2<f64>, p3: &Array1<f64>, c0: &Array2<f64>) -> f64 {
+    let t1 = p1;
+    t1 + p1
 }
 
 #[test]
 fn f0154_gradcheck() {
-    let mut s = 186347080u64;
-    let d_t1 = scalar(&mut s);
-    let w = scalar(&mut s);
-    let x: Array2<f64> = random((3, 1), &mut s);
-    let d_out: Array1<f64> = random(2, &mut s);
-    let y_1: Array2<f64> = random((2, 3), &mut s);
-    let (d_t1, w, x, d_out, y_1,) = std::hint::black_box((d_t1, w, x, d_out, y_1,));
-    let (value, grads) = f0154_backward(d_t1, w, &x, &d_out, &y_1, 1.0);
-    assert_eq!(value, f0154(d_t1, w, &x, &d_out, &y_1));
-    assert_eq!(grads.x.shape(), x.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    gradcheck(&(d_t1, w, x.clone(), d_out.clone()), |(d_t1, w, x, d_out)| f0154_backward(*d_t1, *w, x, d_out, &y_1, 1.0)).unwrap();
+    let mut s = 348637823u64;
+    let p0 = scalar(&mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array2<f64> = random((3, 1), &mut s);
+    let p3: Array1<f64> = random(2, &mut s);
+    let c0: Array2<f64> = random((2, 3), &mut s);
+    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
+    let (value, grads) = f0154_backward(p0, p1, &p2, &p3, &c0, 1.0);
+    assert_eq!(value, f0154(p0, p1, &p2, &p3, &c0));
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0, p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0154_backward(*p0, *p1, p2, p3, &c0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0155(p0: &Array2<f32>, p1: f32) -> f32 {
-    let t2 = {
+    let mut t2 = {
         let t1 = (cos(&(&(p0 - p0) * (p1.powi(3))))).mapv(f0010);
-        p1 + p1
+        f0010(p1)
     };
-    let t3 = t2;
-    let t5 = {
-        let t4 = ln(square(t3) + 1.0);
-        p1
-    };
-    let t3 = ((t3 / 1.5).atan2(square(t5) + 0.5)).sin();
-    let _t6 = t2 * t2;
-    t2 + t5 + t3
+    t2 *= (backprop::ops::recip(&(square(p0) + 1.0))).mean().unwrap();
+    let _t3 = mean(&(sin(&(backprop::ops::ln(&(p0 * p0 + 1.0))))));
+    let t4 = t2.min(p1);
+    let t5 = t2.sin();
+    t4 + t5
 }
 
 #[test]
 fn f0155_gradcheck() {
-    let mut s = 291934697u64;
+    let mut s = 1981758760u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let p1 = scalar32(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -4148,13 +4382,16 @@ fn f0155_gradcheck() {
 #[differentiable]
 fn f0156(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: f64) -> f64 {
     let t1 = p2.hypot(-1.5 * -1.5 + 0.5);
-    let t2 = abs(&(concatenate(Axis(0), &[p0.view(), p0.view()]).unwrap()));
-    t1 + sum(&t2) + t2.sum()
+    let (n1, m1) = p0.dim();
+    if p2 <= -0.5183 {
+        return (p1.view().into_shape_with_order((1, 2)).unwrap()).sum();
+    }
+    t1
 }
 
 #[test]
 fn f0156_gradcheck() {
-    let mut s = 1586712440u64;
+    let mut s = 299707785u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2 = scalar(&mut s);
@@ -4175,19 +4412,14 @@ fn f0157(p0: f64, p1: f64, p2: ArrayView2<f64>, p3: f64) -> f64 {
         let t3 = ((p2.mean_axis(Axis(0)).unwrap()) - p1).iter().map(|v| ((c1 * c1) - c1) + ((*v) * 0.75)).sum::<f64>();
         p3
     };
-    let c2: f64 = 1.5;
-    let t5 = (p2.map(|&z| c2 * z)) * t4;
-    let t6 = Array2::<f64>::from_shape_vec((2, 1), vec![0.0, 0.5]).unwrap();
-    let t8 = {
-        let t7 = (((sigmoid(&t5)) * 0.1 + &t6).var(1.0)).cos();
-        t4
-    };
-    t5[[1, 0]] + t8
+    let t5 = &(p2.mean_axis(Axis(0)).unwrap()) * (t2 * t4);
+    let t6 = &p2;
+    t2 + t4 + t5.iter().sum::<f64>() + t6.iter().sum::<f64>()
 }
 
 #[test]
 fn f0157_gradcheck() {
-    let mut s = 2109529161u64;
+    let mut s = 1727655518u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
@@ -4199,61 +4431,50 @@ fn f0157_gradcheck() {
     gradcheck(&(p0, p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0157_backward(*p0, *p1, p2.view(), *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0158(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array1<f64>) -> Array2<f64> {
-    let mut t1 = &(p1 * p1) + p1;
-    let t3 = Array1::<f64>::zeros(3);
-    let t4 = {
-        let t2 = p2;
-        &t1 - &t3
-    };
-    let mut t5 = (sigmoid(&(p1 * &t4))).dot(&(sin(&t4.t())));
-    for i in 0..1 {
-        t5 += &(p2.slice_axis(Axis(0), Slice::from(1..)));
-        t1 += &(p1 + &t4);
+fn f0158(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array1<f64>) -> f64 {
+    let t1 = (f0081(p1)) - p2;
+    let t2 = mse(&(sigmoid(p2)), &(sigmoid(&t1)));
+    if t2 >= -0.5183 && t2 > 0.0 {
+        return (t1.dot(&t1)).tanh();
     }
-    let t6 = p2 * &t5;
-    t1
+    sum(&t1) + t2 + t2
 }
 
 #[test]
 fn f0158_gradcheck() {
-    let mut s = 998530930u64;
+    let mut s = 1143395606u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array1<f64> = random(2, &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array2<f64> = random((1, 3), &mut s);
-    let (value, grads) = f0158_backward(&p0, &p1, &p2, &up);
+    let (value, grads) = f0158_backward(&p0, &p1, &p2, 1.0);
     assert_eq!(value, f0158(&p0, &p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0158_backward(p0, p1, p2, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0158_backward(p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0159(p0: f64, p1: &Array1<f64>) -> f64 {
-    let mut t2 = {
-        let t1 = p0;
-        &(t1 + p1) - t1
+fn f0159(out: f64, d_p0: &Array1<f64>) -> f64 {
+    let mut unused = {
+        let t1 = out;
+        &(t1 + d_p0) - t1
     };
-    let _t3 = p1 + p1;
-    t2 += mean(&t2);
-    t2.dot(&t2)
+    let _t3 = d_p0 + d_p0;
+    unused += mean(&unused);
+    unused.iter().sum::<f64>() + mean(&unused)
 }
 
 #[test]
 fn f0159_gradcheck() {
-    let mut s = 1222986786u64;
-    let p0 = scalar(&mut s);
-    let p1: Array1<f64> = random(3, &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0159_backward(p0, &p1, 1.0);
-    assert_eq!(value, f0159(p0, &p1));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0159_backward(*p0, p1, 1.0)).unwrap();
+    let mut s = 851188963u64;
+    let out = scalar(&mut s);
+    let d_p0: Array1<f64> = random(3, &mut s);
+    let (out, d_p0,) = std::hint::black_box((out, d_p0,));
+    let (value, grads) = f0159_backward(out, &d_p0, 1.0);
+    assert_eq!(value, f0159(out, &d_p0));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    gradcheck(&(out, d_p0.clone()), |(out, d_p0)| f0159_backward(*out, d_p0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1))]
 fn f0160(p0: &Array2<f32>, p1: &Array2<f32>, c0: &Array2<f32>) -> f32 {
@@ -4263,15 +4484,15 @@ fn f0160(p0: &Array2<f32>, p1: &Array2<f32>, c0: &Array2<f32>) -> f32 {
     let mut t4 = c0 / &(t1 * t1 + 1.0);
     t4 += &(p0.dot(&p0.t()));
     let t6 = {
-        let t5 = sum(&((&t3 - &t3) - 3.0));
-        f32::log(square(mean(&(cos(&t4)).column(0))) + 0.5, 0.5)
+        let t5 = mean_axis(&((powi(&(tanh(&t3)), 3)) * &t4), Axis(0));
+        sin(&(0.75 - (2.0 / (&t4 * &t4 + 1.0))))
     };
-    mean(t1) + mean(&t3) + t4.sum() + t6
+    t4.sum() + t6.sum()
 }
 
 #[test]
 fn f0160_gradcheck() {
-    let mut s = 1162989124u64;
+    let mut s = 2113540715u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let p1: Array2<f32> = random32((3, 3), &mut s);
     let c0: Array2<f32> = random32((1, 3), &mut s);
@@ -4287,47 +4508,59 @@ fn f0160_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0161(p0: f64) -> f64 {
-    let mut t1 = ((p0 * p0) / ((1.5 / (square(p0) + 1.0)).powi(2) + 1.0)) * (f64::asinh(p0 * p0));
-    let mut t3 = {
-        let t2 = sigmoid(t1);
-        softplus((softplus(t2)) * (1.25 * t2))
-    };
+fn f0161(grad: f64) -> (f64, f64) {
+    let mut unused = ((f0122(grad, grad, grad)) - grad) * (sin(grad * grad));
     for i in 0..3 {
-        t3 += p0 + t3;
-        t1 += (square(t3.cos()) + 1.0).sqrt();
+        unused -= sigmoid(f0123(backprop::ops::sigmoid(unused + unused)));
     }
-    t1 = tanh(t3);
-    t1 + t3
+    unused *= backprop::ops::recip(square(unused) + 1.0);
+    let t2 = (softplus(unused - unused)) - ((unused - unused) * 1.5);
+    (t2, grad)
 }
 
 #[test]
 fn f0161_gradcheck() {
-    let mut s = 1902641309u64;
-    let p0 = scalar(&mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0161_backward(p0, 1.0);
-    assert_eq!(value, f0161(p0));
-    gradcheck(&(p0,), |(p0,)| f0161_backward(*p0, 1.0)).unwrap();
+    let mut s = 181051676u64;
+    let grad = scalar(&mut s);
+    let (grad,) = std::hint::black_box((grad,));
+    let (value, grads) = f0161_backward(grad, (1.0, 0.5));
+    assert_eq!(value, f0161(grad));
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(grad,), |(grad,)| f0161_backward(*grad, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
-fn f0162(p0: f64, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
-    let t1 = p3;
-    t1.sum()
+fn f0162(p0: f64, p1: f64, p2: f64, p3: &Array2<f64>) -> Array2<f64> {
+    let mut t1 = (exp(mean(&(p2 - p3))));
+    let mut n1 = 0;
+    loop {
+        t1 += f0122(f64::tanh(t1), p1, sigmoid(t1));
+        t1 = t1 * 0.5 + (sigmoid(((p3 / (p3 * p3 + 1.0)).dot(p3)).sum()));
+        n1 += 1;
+        if n1 >= 2 {
+            break;
+        }
+    }
+    exp(p3)
 }
 
 #[test]
 fn f0162_gradcheck() {
-    let mut s = 1743981403u64;
+    let mut s = 2031225529u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0162_backward(p0, p1, p2, &p3, 1.0);
+    let up: Array2<f64> = random((2, 2), &mut s);
+    let (value, grads) = f0162_backward(p0, p1, p2, &p3, &up);
     assert_eq!(value, f0162(p0, p1, p2, &p3));
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0, p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0162_backward(*p0, *p1, *p2, p3, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0, p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0162_backward(*p0, *p1, *p2, p3, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0163(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: ArrayView2<f64>, p3: f64) -> f64 {
@@ -4335,14 +4568,19 @@ fn f0163(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: ArrayView2<f64>, p3: f64) ->
         let t1 = p3;
         (tanh(p3)).tan()
     };
-    let t2 = sigmoid(&((sigmoid(&(&(square(&p2)) + (exp(p3))))).mapv(f0123)));
-    let _t3 = t2.slice(s![-2.., ..2]);
-    sum(&t2)
+    let t2 = ((sigmoid(f0123(cos(t2)))) * p1).mapv(|e| p3);
+    let (n1, m1) = p1.dim();
+    let t3 = match p0.len() % 3 {
+        0 => backprop::ops::recip(&(square(&(0.1 + &p2)) + 1.0)),
+        1 | 2 => ((to_degrees(p1[[n1 - 1, m1 - 1]])) * 0.01) - &t2,
+        _ => round(&p2),
+    };
+    t2.sum() + t3.iter().sum::<f64>() + t3[[2, 1]]
 }
 
 #[test]
 fn f0163_gradcheck() {
-    let mut s = 1773550564u64;
+    let mut s = 2005335557u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -4367,14 +4605,14 @@ fn f0164(p0: &Array2<f32>, p1: ArrayView2<f32>, p2: ArrayView2<f32>, p3: f32, la
         mse(&(tanh(&((p1.to_owned().mapv_into(|v| v - t1)).dot(p0)))), &(sigmoid(&(&((p1.to_owned().mapv_into(|v| v - t1)).dot(p0)) * 0.5))))
     };
     let t4 = 0.25 * &p2;
-    let t3 = (&p2 + t3).to_shape((1, 6)).unwrap().to_owned();
+    let t3 = (softplus(&(&p1 + 1.25))).to_shape((1, 6)).unwrap().to_owned();
     let t5 = &((sigmoid(&t3)).mapv(|z| tan(tanh(p3)))) + &t3;
-    t3.sum() + t5.iter().sum::<f32>()
+    t3[[0, 2]] + sum(&t5)
 }
 
 #[test]
 fn f0164_gradcheck() {
-    let mut s = 1001836852u64;
+    let mut s = 455239598u64;
     let p0: Array2<f32> = random32((2, 3), &mut s);
     let p1: Array2<f32> = random32((3, 2), &mut s);
     let p2: Array2<f32> = random32((3, 2), &mut s);
@@ -4397,23 +4635,20 @@ fn f0165(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, labels: &[usiz
     let t1 = p2;
     let mut t2 = (sin(&(p1 + p1))).product();
     t2 = sum(&(t2 * t1).row(0));
-    t2 /= square(1.5 * ((t1 * t1).iter().map(|&z| powi((z.powi(2) + 0.5).powf(2.0), 1)).sum::<f64>())) + 0.5;
-    let t3 = p1;
-    let t5 = {
-        let t4 = t2;
-        t4
-    };
-    let t6 = t2;
-    t1.iter().sum::<f64>() + t2 + t3[[0, 0]] + t5 + t6
+    t2 /= square(0.75 - (f0081(p2))) + 1.0;
+    t2 += mean(&(ln(&(t1 * t1 + 0.5))));
+    let _t3 = exp(t1.sum());
+    let t4 = (t1 / (t2.powi(2) + 0.5)).slice(s![-1.., ..;-1]).to_owned();
+    t2 + t4.iter().sum::<f64>()
 }
 
 #[test]
 fn f0165_gradcheck() {
-    let mut s = 1284524138u64;
+    let mut s = 2006358067u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
-    let labels: &[usize] = &[2];
+    let labels: &[usize] = &[0];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0165_backward(p0.view(), &p1, &p2, labels, 1.0);
     assert_eq!(value, f0165(p0.view(), &p1, &p2, labels));
@@ -4422,98 +4657,104 @@ fn f0165_gradcheck() {
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0165_backward(p0.view(), p1, p2, labels, 1.0)).unwrap();
 }
-#[differentiable(wrt(d_t1))]
-fn f0166(d_t1: f64, d_out: &Array2<f64>, labels: &[usize]) -> f64 {
-    let d_x = {
-        let grad_1 = (d_out / &(square(&(d_out.t())) + 1.0)).t().dot(d_out);
-        softmax(&(square(&(tanh(&(d_out * &grad_1))))))
+#[differentiable(wrt(p0))]
+fn f0166(p0: f64, c0: &Array2<f64>) -> f64 {
+    let t2 = {
+        let t1 = (c0 - (c0.mean().expect("not empty"))).dot(c0);
+        &(&(c0.row(2)) + &(t1.t())) / &(square(&((tanh(&((square(&t1) + 1.0).log(3.0 * 3.0 + 1.5)))).dot(&(sigmoid(c0))))) + 0.5)
     };
-    let out = (&d_x / (&d_x * &d_x + 2.0)).dot(&d_x);
-    let d_d_x = &(sigmoid(&d_x)) / 3.0;
-    let out_1 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5], [3.0, 3.5, 4.0]];
-    let x_from_out = array![[-0.75_f64], [0.25], [0.25]];
-    let unused = &x_from_out + &(&(&out / &(&out * &out + 1.0)) + d_t1);
-    sum(&d_d_x) + unused.sum()
+    let (n1, m1) = c0.dim();
+    let t3 = Array::from_elem((n1, 1), -1.5_f64);
+    let t4 = sum(&(&(c0 + &t3) / (square(p0) + 1.0)).row(2));
+    let t6 = {
+        let t5 = sigmoid(&c0.row(1));
+        t4
+    };
+    let t7 = sum(c0);
+    sum(&t2) + t4 + t6 + t7
 }
 
 #[test]
 fn f0166_gradcheck() {
-    let mut s = 1860331191u64;
-    let d_t1 = scalar(&mut s);
-    let d_out: Array2<f64> = random((3, 3), &mut s);
-    let labels: &[usize] = &[1, 0, 1];
-    let (d_t1, d_out,) = std::hint::black_box((d_t1, d_out,));
-    let (value, grads) = f0166_backward(d_t1, &d_out, labels, 1.0);
-    assert_eq!(value, f0166(d_t1, &d_out, labels));
-    gradcheck(&(d_t1,), |(d_t1,)| f0166_backward(*d_t1, &d_out, labels, 1.0)).unwrap();
+    let mut s = 1133175823u64;
+    let p0 = scalar(&mut s);
+    let c0: Array2<f64> = random((3, 3), &mut s);
+    let (p0, c0,) = std::hint::black_box((p0, c0,));
+    let (value, grads) = f0166_backward(p0, &c0, 1.0);
+    assert_eq!(value, f0166(p0, &c0));
+    gradcheck(&(p0,), |(p0,)| f0166_backward(*p0, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0167(p0: &Array1<f64>, p1: &Array2<f64>, p2: f64) -> Array1<f64> {
+fn f0167(p0: &Array1<f64>, p1: &Array2<f64>, p2: f64) -> (f64, f64) {
     let t1 = 1.25 + p2;
     let _t2 = t1;
-    sin(p0)
+    (p0.dot(p0), p0.sum())
 }
 
 #[test]
 fn f0167_gradcheck() {
-    let mut s = 138733117u64;
+    let mut s = 477948505u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2 = scalar(&mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array1<f64> = random(2, &mut s);
-    let (value, grads) = f0167_backward(&p0, &p1, p2, &up);
+    let (value, grads) = f0167_backward(&p0, &p1, p2, (1.0, 0.5));
     assert_eq!(value, f0167(&p0, &p1, p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0167_backward(p0, p1, *p2, &up))
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0167_backward(p0, p1, *p2, (1.0, 0.5)))
         .unwrap();
 }
 #[differentiable]
-fn f0168(d_t1: &Array1<f64>, grad: &Array2<f64>, x: &Array2<f64>) -> f64 {
-    let t1 = x.dot(d_t1);
-    let out = Array1::<f64>::ones(3);
-    let d_d_x = if t1.sum() > 0.4629 {
-        x * x
+fn f0168(p0: &Array1<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
+    let t1 = p2.dot(p0);
+    let t2 = Array1::<f64>::ones(3);
+    let t3 = if t1.sum() > 0.4629 {
+        p2 * p2
     } else {
-        x - x
+        p2 - p2
     };
-    let t4 = &t1;
-    let _t5 = &(t4 - t4) - t4;
-    let t6 = (t1.to_shape((1, 1)).unwrap()).mean_axis(Axis(0)).unwrap();
-    let d_d_x = (f0106(&(cos(&d_d_x)))) - t4;
-    let t1_from_t2 = square(&t6);
-    logsumexp(&d_d_x) + t1_from_t2.dot(&t1_from_t2) + t1.iter().sum::<f64>()
+    let mut t4 = p1[[0, 0]];
+    let mut n1 = 0;
+    while n1 < 3 && t4.abs() > 0.0371 {
+        t4 = t4 * 0.5 + ((mean(&t1)));
+        n1 += 1;
+    }
+    let t5 = sum(&(2.0 - &(t3.sum_axis(Axis(0)))));
+    let t4 = t5 + t5;
+    let t6 = p0.slice(s![1..;2]);
+    let t7 = &t6 + &t6;
+    mean(&t6) + logsumexp(&t7)
 }
 
 #[test]
 fn f0168_gradcheck() {
-    let mut s = 1540344445u64;
-    let d_t1: Array1<f64> = random(3, &mut s);
-    let grad: Array2<f64> = random((1, 2), &mut s);
-    let x: Array2<f64> = random((1, 3), &mut s);
-    let (d_t1, grad, x,) = std::hint::black_box((d_t1, grad, x,));
-    let (value, grads) = f0168_backward(&d_t1, &grad, &x, 1.0);
-    assert_eq!(value, f0168(&d_t1, &grad, &x));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.grad.shape(), grad.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(d_t1.clone(), grad.clone(), x.clone()), |(d_t1, grad, x)| f0168_backward(d_t1, grad, x, 1.0)).unwrap();
+    let mut s = 1740921807u64;
+    let p0: Array1<f64> = random(3, &mut s);
+    let p1: Array2<f64> = random((1, 2), &mut s);
+    let p2: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0168_backward(&p0, &p1, &p2, 1.0);
+    assert_eq!(value, f0168(&p0, &p1, &p2));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0168_backward(p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0169(p0: f64) -> f64 {
     let mut t1 = p0;
-    t1 = asin(((tan(t1.tanh())).tanh()) * 0.75);
-    t1 += (square(p0 / (square(p0) + 1.0)) + 1.0).log(square(t1) + 1.5);
-    let t2 = t1 + t1;
-    t1 + t2 + t1
+    t1 = (tanh(p0)).powi(2);
+    let t2 = (t1.powi(2)) + t1;
+    let t3 = t2;
+    t2 + t3
 }
 
 #[test]
 fn f0169_gradcheck() {
-    let mut s = 1825421351u64;
+    let mut s = 169548755u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0169_backward(p0, 1.0);
@@ -4523,27 +4764,24 @@ fn f0169_gradcheck() {
 #[differentiable]
 fn f0170(p0: &Array1<f64>, p1: f64, p2: Array2<f64>, p3: &Array2<f64>) -> f64 {
     let c1 = 0.25_f64;
-    let (n2, m2) = p3.dim();
-    let t2 = Array::from_elem(m2, -1.5_f64);
-    let t3 = {
-        let t1 = Zip::from(p0).and(p0).map_collect(|&l, &r| r);
-        f64::clamp((&t2 + &t1).dot(&t1), -2.0, 0.5)
-    };
-    let c3 = 1.5_f64;
-    let t4 = mean_axis(&((p2.to_owned().mapv_into(|e| {
-        if e >= 0.0371 {
-            (square(p1) + 0.5).powf(1.5)
+    let t2 = {
+        let t1 = Zip::from(p0).and(p0).map_collect(|&a, &b| {
+        if b > 0.4629 {
+            f0033(p1)
         } else {
-            e
+            -b
         }
-    })).map(|&z| f64::abs(powi(z, 2)))), Axis(1));
-    let _t5 = t4.clone();
-    t3 + t4.sum()
+    });
+        &(&(&t1 * p0) + &t1) - p3
+    };
+    let t2 = &t2;
+    let t3 = f0136(p0);
+    t2.sum() + t3 + p3.mean().unwrap()
 }
 
 #[test]
 fn f0170_gradcheck() {
-    let mut s = 804583007u64;
+    let mut s = 444225876u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((1, 2), &mut s);
@@ -4557,32 +4795,42 @@ fn f0170_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0170_backward(p0, *p1, p2.clone(), p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0171(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>, labels: &[usize]) -> f64 {
+fn f0171(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> Array2<f64> {
     let mut t1 = (p1 - 0.25).t().dot(p1);
-    let t2 = p3.view().into_shape_with_order(3).unwrap();
-    let c1 = 0.25_f64;
-    let _t3 = &((p1 * p1).mapv(|v| (square(v) + 1.0).recip())) * &t1;
-    t1 -= &(sin(&(p1.slice(s![..;2, -1..]))));
-    let t4 = array![[0.5_f64], [-1.0]];
-    let _t5 = &(f0103(t2.to_owned(), p0, sin(&t1))) + &t4;
-    t1[[1, 1]] + mean(&t2)
+    let t2 = array![[0.0_f64, 0.5]];
+    let mut t3 = match () {
+        _ if p2.sum() >= 0.0371 || p0 > 0.0 => f0135(&(sigmoid(&t1))),
+        _ if t1[[1, 1]] <= 0.4629 => (p1 * 0.1 + &t2).var(1.0),
+        _ => p0,
+    };
+    let t4 = t3 + &t1;
+    if mean(p3) >= 0.0371 {
+        t1 /= &(square(&t4) + 1.0);
+    } else {
+        t3 -= 2.0;
+    }
+    let t5 = t4.t();
+    tanh(&t5)
 }
 
 #[test]
 fn f0171_gradcheck() {
-    let mut s = 1602322779u64;
+    let mut s = 1812992572u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
     let p3: Array2<f64> = random((3, 1), &mut s);
-    let labels: &[usize] = &[1];
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0171_backward(p0, &p1, &p2, &p3, labels, 1.0);
-    assert_eq!(value, f0171(p0, &p1, &p2, &p3, labels));
+    let up: Array2<f64> = random((2, 2), &mut s);
+    let (value, grads) = f0171_backward(p0, &p1, &p2, &p3, &up);
+    assert_eq!(value, f0171(p0, &p1, &p2, &p3));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0171_backward(*p0, p1, p2, p3, labels, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0171_backward(*p0, p1, p2, p3, &up))
+        .unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0172(p0: &Array2<f64>, c0: &Array2<f64>) -> f64 {
@@ -4596,17 +4844,22 @@ fn f0172(p0: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     } else {
         t1 /= &(c0 * c0 + 0.5);
     }
-    let mut t2 = t1.clone();
-    if mean(&t1) > 0.4629 {
-        t1 *= (tanh(&t1)).product();
+    let t2 = array![[0.0_f64], [0.5]];
+    let mut t3 = (((sigmoid(&(c0 - &t1))) * 0.1 + &t2).var(1.0));
+    let mut n1 = 0;
+    while n1 < 1 && t3.abs() > 0.0371 {
+        t3 = t3 * 0.5 + ((c0 / &(square(c0) + 1.0)).sum());
+        t1 += &(c0.mapv(|u| u + u));
+        n1 += 1;
     }
-    let t3 = &t2 + &t2;
-    sum(&t1) + sum(&t2) + t3.sum() + t1.sum()
+    let t1 = t3;
+    let t1 = powi(&(tanh(&(c0 + t3))), 2);
+    t3 + sum(&t1)
 }
 
 #[test]
 fn f0172_gradcheck() {
-    let mut s = 2016980639u64;
+    let mut s = 1586813504u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let c0: Array2<f64> = random((2, 1), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -4616,57 +4869,66 @@ fn f0172_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0172_backward(p0, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0173(d_out: &Array2<f64>, d_t1: f64, x: &Array2<f64>, grad: &Array2<f64>) -> f64 {
-    let d_x = (d_out.row(1)).to_shape((1, 2)).unwrap().sum();
-    let t3 = array![[-0.75_f64]];
-    let mut d_d_x = {
-        let unused = &(d_t1 - d_out) - 0.1;
-        softmax(&(log_softmax(&(grad - &t3))))
+fn f0173(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
+    let n1 = p3.nrows();
+    let m1 = p3.ncols();
+    let t1 = Array2::<f64>::ones((n1, 2));
+    let mut t2 = match p2.len() {
+        0 => p2 / &(p3 * p3 + 2.0),
+        1 | 2 => (&t1 * p0).dot(p2),
+        _ => &(ln(&(square(p2) + 0.5))) / (p1.powi(2) + 2.0),
     };
-    let _t5 = grad - &d_d_x;
-    let t6 = x;
-    if t6.mean().unwrap() >= -0.5183 {
-        d_d_x *= &(log_softmax(grad));
-    } else if d_d_x.sum() <= -0.5183 {
-        d_d_x += &(softplus(grad));
+    for i in 0..1 {
+        t2 += p1;
+        t2 += p1;
     }
-    d_x + d_d_x[[1, 0]] + sum(t6) + d_out[[1, 0]]
+    if mean(p3) >= 0.4629 {
+        return (p2.slice_axis(Axis(0), Slice::from(0..))).iter().sum::<f64>();
+    }
+    t2.sum() + p3[[0, 0]]
 }
 
 #[test]
 fn f0173_gradcheck() {
-    let mut s = 1118697592u64;
-    let d_out: Array2<f64> = random((2, 2), &mut s);
-    let d_t1 = scalar(&mut s);
-    let x: Array2<f64> = random((2, 3), &mut s);
-    let grad: Array2<f64> = random((2, 1), &mut s);
-    let (d_out, d_t1, x, grad,) = std::hint::black_box((d_out, d_t1, x, grad,));
-    let (value, grads) = f0173_backward(&d_out, d_t1, &x, &grad, 1.0);
-    assert_eq!(value, f0173(&d_out, d_t1, &x, &grad));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(d_out.clone(), d_t1, x.clone(), grad.clone()), |(d_out, d_t1, x, grad)| f0173_backward(d_out, *d_t1, x, grad, 1.0)).unwrap();
+    let mut s = 206109235u64;
+    let p0: Array2<f64> = random((2, 2), &mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array2<f64> = random((2, 3), &mut s);
+    let p3: Array2<f64> = random((2, 1), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0173_backward(&p0, p1, &p2, &p3, 1.0);
+    assert_eq!(value, f0173(&p0, p1, &p2, &p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0173_backward(p0, *p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0174(p0: Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
-    let mut t1 = p3;
-    let mut t2 = p1.mean().expect("not empty");
+    let t1 = p3;
     let (n1, m1) = p2.dim();
-    let mut t3 = p2[[n1 - 1, m1 / 2]];
-    if t3 <= -0.5183 {
-        t2 /= square(p3) + 1.0;
-    } else {
-        t3 = t1;
+    let t2 = match () {
+        _ if t1 < 0.0371 && t1 > 0.0 => p2.to_owned(),
+        _ if p2[[0, 0]] >= 0.4629 || t1 > 0.0 => ((t1 * p3) + (p2 * p3)).mapv(|v| (f64::log(square(p3.atan2(-2.0 * -2.0 + 0.5)) + 1.0, square(v) + 1.5)) / (square(v) + 2.0)),
+        _ => tanh(p2),
+    };
+    let t3 = softplus(&(clamp(p1, -0.5, 3.0)));
+    let mut t4 = ((p2.mapv(|e| ((3.0 / (square(t1) + 1.0)).powi(2) + 1.0).recip())).sum_axis(Axis(0))).sum();
+    let t5 = array![0.25_f64];
+    let mut n2 = 0;
+    while n2 < 1 && t4.abs() < 0.0371 {
+        t4 = t4 * 0.5 + ((t3.to_shape((2, 1)).unwrap()).mean().unwrap());
+        t4 += sum(&t2);
+        n2 += 1;
     }
-    let t4 = t3 + t2;
-    t1 /= square((sigmoid(&(t4 + &(t4 * p1)))).iter().zip(p1.iter()).map(|(&u, &v)| (v.min(u)) / (square((abs(u)).max(t2)) + 1.0)).sum::<f64>()) + 0.5;
-    t3 + t4
+    let mut t3 = 0.1 - (sqrt(square((t1.tanh()).tan()) + 0.5));
+    t3 += p3;
+    t4 + t3
 }
 
 #[test]
 fn f0174_gradcheck() {
-    let mut s = 1637922838u64;
+    let mut s = 1721650707u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
@@ -4680,143 +4942,155 @@ fn f0174_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0174_backward(p0.clone(), p1, p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0175(p0: f64, p1: &Array2<f64>) -> Array2<f64> {
+fn f0175(p0: f64, p1: &Array2<f64>) -> (f64, f64) {
     let _t1 = p1;
     let mut t2 = (p1.slice(s![..;-1, 1..;2])).trunc();
     t2 /= &(square(&(exp(&t2))) + 0.5);
-    t2
+    (p1.mean().unwrap(), sum(p1))
 }
 
 #[test]
 fn f0175_gradcheck() {
-    let mut s = 373010496u64;
+    let mut s = 12781480u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up: Array2<f64> = random((3, 1), &mut s);
-    let (value, grads) = f0175_backward(p0, &p1, &up);
+    let (value, grads) = f0175_backward(p0, &p1, (1.0, 0.5));
     assert_eq!(value, f0175(p0, &p1));
     assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
-        .upstream(&up)
-        .check(&(p0, p1.clone()), |(p0, p1)| f0175_backward(*p0, p1, &up))
+        .upstream(&(1.0, 0.5))
+        .check(&(p0, p1.clone()), |(p0, p1)| f0175_backward(*p0, p1, (1.0, 0.5)))
         .unwrap();
 }
 #[differentiable]
-fn f0176(p0: f32) -> f32 {
-    let t1 = p0;
-    let t1 = p0 + 0.5;
-    t1
+fn f0176(d_out: f32) -> f32 {
+    let unused = d_out;
+    let unused = d_out + 0.5;
+    unused
 }
 
 #[test]
 fn f0176_gradcheck() {
-    let mut s = 2105914256u64;
-    let p0 = scalar32(&mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0176_backward(p0, 1.0);
-    assert_eq!(value, f0176(p0));
+    let mut s = 1368839782u64;
+    let d_out = scalar32(&mut s);
+    let (d_out,) = std::hint::black_box((d_out,));
+    let (value, grads) = f0176_backward(d_out, 1.0);
+    assert_eq!(value, f0176(d_out));
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0,), |(p0,)| f0176_backward(*p0, 1.0))
+        .check(&(d_out,), |(d_out,)| f0176_backward(*d_out, 1.0))
         .unwrap();
 }
 #[differentiable]
-fn f0177(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>) -> Array1<f64> {
-    let t1 = (square(p2.sum()) + 1.0).recip();
-    let t3 = {
-        let t2 = sigmoid(f0161(t1));
-        t2
+fn f0177(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
+    let mut t1 = (square(p2.sum()) + 1.0).recip();
+    let t2 = sigmoid(f0124(t1, t1, p2));
+    let t3 = p2;
+    let (n1, m1) = p2.dim();
+    let t4 = Array2::<f64>::from_shape_vec((n1, n1), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0]).unwrap();
+    t1 -= 2.0;
+    let t1 = &((t2.max(p0)) / &(t3 * t3 + 2.0)) / &(square(t3) + 1.0);
+    let t5 = &(exp(&(tanh(&t1)))) - 1.25;
+    let t7 = {
+        let t6 = t2;
+        f0096(t2, t6)
     };
-    let _t4 = p2;
-    let t1 = t3 / &(square(p2) + 2.0);
-    let t5 = p0;
-    let t5 = t5;
-    tanh(p1)
+    t5.sum() + t7 + mean(p1)
 }
 
 #[test]
 fn f0177_gradcheck() {
-    let mut s = 697543929u64;
+    let mut s = 2073538207u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array1<f64> = random(3, &mut s);
-    let (value, grads) = f0177_backward(p0, &p1, &p2, &up);
+    let (value, grads) = f0177_backward(p0, &p1, &p2, 1.0);
     assert_eq!(value, f0177(p0, &p1, &p2));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0177_backward(*p0, p1, p2, &up))
-        .unwrap();
+    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0177_backward(*p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
-fn f0178(p0: f64, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>, labels: &[usize]) -> f64 {
+fn f0178(p0: f64, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>, k0: usize) -> f64 {
     let t1 = c0;
-    let mut t2 = c0.iter().map(|e| {
+    let t2 = c0.iter().map(|e| {
         if p1 > -0.5183 {
             p0.cos()
         } else {
             p1 + p1
         }
     }).sum::<f64>();
-    let mut t3 = softmax(t1);
-    t2 += 0.1;
-    let (n1, m1) = p2.dim();
-    let t4 = Array2::<f64>::from_shape_vec((n1, m1), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
-    t3 -= p1;
-    for i in 0..1 {
-        t3 += softplus(t2.max(p2[[i, 0]]));
-    }
-    t2 + mean(&t3)
+    let t3 = match k0 {
+        0 => p1.powi(1),
+        1 | 2 => (1.5 + (tanh(t2))).powf(t2.tanh()),
+        _ => (p1.powi(1)).cos(),
+    };
+    let (n1, m1) = c0.dim();
+    let t4 = tan(tanh(clamp(t3 - t3, -2.0, 0.5)));
+    let t5 = match k0 {
+        0 => (square(sigmoid(t2))) - t2,
+        1 | 2 => t3,
+        _ => t2,
+    };
+    let t7 = {
+        let t6 = &(sum_axis(t1, Axis(0))) + t2;
+        (tanh(&(c0 / (square(t4) + 0.5)))).product()
+    };
+    mean(t1) + t2 + t3 + t4 + t5 + t7
 }
 
 #[test]
 fn f0178_gradcheck() {
-    let mut s = 2089358526u64;
+    let mut s = 1572650638u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let c0: Array2<f64> = random((2, 1), &mut s);
-    let labels: &[usize] = &[0, 0];
+    let k0: usize = 0;
     let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0178_backward(p0, p1, &p2, &c0, labels, 1.0);
-    assert_eq!(value, f0178(p0, p1, &p2, &c0, labels));
+    let (value, grads) = f0178_backward(p0, p1, &p2, &c0, k0, 1.0);
+    assert_eq!(value, f0178(p0, p1, &p2, &c0, k0));
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0178_backward(*p0, *p1, p2, &c0, labels, 1.0)).unwrap();
+    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0178_backward(*p0, *p1, p2, &c0, k0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0179(p0: f64) -> f64 {
+fn f0179(p0: f64) -> (f64, f64) {
     let t1 = (exp(p0)) + ((p0.powi(2) + 0.5).sqrt());
     let _t2 = t1;
-    t1
+    (t1, t1)
 }
 
 #[test]
 fn f0179_gradcheck() {
-    let mut s = 964766318u64;
+    let mut s = 821360531u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0179_backward(p0, 1.0);
+    let (value, grads) = f0179_backward(p0, (1.0, 0.5));
     assert_eq!(value, f0179(p0));
-    gradcheck(&(p0,), |(p0,)| f0179_backward(*p0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0,), |(p0,)| f0179_backward(*p0, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
 fn f0180(p0: f32) -> f32 {
-    let t1 = p0;
-    let t3 = {
-        let t2 = (relu(p0)).tanh();
-        (t2 / (square(t2) + 2.0)) / (t1.powi(2) + 0.5)
-    };
-    t1 + t3 + p0
+    let mut t1 = (((f0010(p0)) * p0) * p0);
+    let mut n1 = 0;
+    while n1 < 1 && t1.abs() > 0.4629 {
+        t1 = t1 * 0.5 + p0;
+        t1 += f32::atan2(t1.max(p0), square(t1) + 0.5);
+        n1 += 1;
+    }
+    let t1 = (t1.cos()).tanh();
+    t1
 }
 
 #[test]
 fn f0180_gradcheck() {
-    let mut s = 919974667u64;
+    let mut s = 475422295u64;
     let p0 = scalar32(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0180_backward(p0, 1.0);
@@ -4836,12 +5110,12 @@ fn f0181(d_p0: &Array2<f32>, d_t1: &Array2<f32>) -> f32 {
     let t3 = cos(&(d_p0 / &(&t2 * &t2 + 1.0)));
     let grad_1 = &(&t3 / (&t3 * &t3 + 0.5)) * &t3;
     let _t5 = 0.25 * &t3;
-    t2.dot(&t2) + sum(&t3) + grad_1.sum()
+    mean(&t3) + mean(&grad_1)
 }
 
 #[test]
 fn f0181_gradcheck() {
-    let mut s = 34526146u64;
+    let mut s = 725698482u64;
     let d_p0: Array2<f32> = random32((1, 2), &mut s);
     let d_t1: Array2<f32> = random32((1, 3), &mut s);
     let (d_p0, d_t1,) = std::hint::black_box((d_p0, d_t1,));
@@ -4861,12 +5135,12 @@ fn f0182(p0: &Array2<f64>) -> f64 {
     let t1 = t1;
     let _t2 = t1;
     let _t3 = p0;
-    sum(t1) + t1[[1, 1]]
+    t1.mean().unwrap()
 }
 
 #[test]
 fn f0182_gradcheck() {
-    let mut s = 1144289437u64;
+    let mut s = 292277449u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0182_backward(&p0, 1.0);
@@ -4875,26 +5149,26 @@ fn f0182_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0182_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0183(p0: &Array1<f64>, p1: &Array1<f64>) -> f64 {
-    let t1 = p1.iter().sum::<f64>();
-    let n1 = p1.len();
+fn f0183(y_1: &Array1<f64>, d_out: &Array1<f64>) -> f64 {
+    let t1_from_t2 = d_out.iter().sum::<f64>();
+    let n1 = d_out.len();
     let t2 = Array::from_elem(n1, -1.5_f64);
-    let mut t3 = tan(&(tanh(&(&t2 + p1))));
-    t3 += sigmoid(f0159(t1.tanh(), p0));
-    t1 + t3.sum()
+    let mut unused = tan(&(tanh(&(&t2 + d_out))));
+    unused += d_out;
+    t1_from_t2 + mean(&unused) + sum(y_1)
 }
 
 #[test]
 fn f0183_gradcheck() {
-    let mut s = 1917605031u64;
-    let p0: Array1<f64> = random(3, &mut s);
-    let p1: Array1<f64> = random(2, &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0183_backward(&p0, &p1, 1.0);
-    assert_eq!(value, f0183(&p0, &p1));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0183_backward(p0, p1, 1.0)).unwrap();
+    let mut s = 748662174u64;
+    let y_1: Array1<f64> = random(3, &mut s);
+    let d_out: Array1<f64> = random(2, &mut s);
+    let (y_1, d_out,) = std::hint::black_box((y_1, d_out,));
+    let (value, grads) = f0183_backward(&y_1, &d_out, 1.0);
+    assert_eq!(value, f0183(&y_1, &d_out));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    gradcheck(&(y_1.clone(), d_out.clone()), |(y_1, d_out)| f0183_backward(y_1, d_out, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
 fn f0184(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: f64, c0: &Array2<f64>) -> f64 {
@@ -4911,18 +5185,22 @@ fn f0184(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: f64, c0: &Array2<f64>) -> f6
         cos(&(&(&t1 + p0) + p2))
     };
     for i in 0..1 {
+        if t2.iter().sum::<f64>() > 0.4629 {
+            continue;
+        }
         t2 = sigmoid(&t2);
     }
+    let c6 = 1.5_f64;
     let t4 = {
-        let t3 = sigmoid(&t2);
-        tanh(&t2)
+        let t3 = softmax(&(p1.mapv(|u| sigmoid(u + p2))));
+        sigmoid(square(powi(p2, 1)))
     };
-    t2[[2, 0]] + t4[[0, 0]] + p2
+    t2.mean().unwrap() + t4
 }
 
 #[test]
 fn f0184_gradcheck() {
-    let mut s = 1659300961u64;
+    let mut s = 814938165u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2 = scalar(&mut s);
@@ -4937,30 +5215,24 @@ fn f0184_gradcheck() {
 #[differentiable]
 fn f0185(p0: &Array1<f64>) -> f64 {
     let mut t2 = {
-        let t1 = (p0.sum()) + p0;
-        softmax(&t1)
+        let t1 = (sum(p0)) / (square(mse(p0, p0)) + 1.0);
+        t1
     };
-    let t3 = t2.clone();
+    let t3 = p0.mean().expect("not empty");
+    let t4 = t3;
     let n1 = p0.len() - 1;
-    let n2 = p0.len();
-    let t4 = Array1::<f64>::ones(n2);
-    for i in 0..n1 {
-        t2 += &(&t3 * &t4);
-        t2 -= p0[i + 1] - p0[i];
-    }
-    let t5 = mean(&(p0 + 2.0));
-    let t6 = &t3 * &t3;
-    let t7 = t6[1];
-    let t9 = {
-        let t8 = ((exp(&t6)).dot(&t3)) / 1.5;
-        t7
-    };
-    t7 + t9
+    let t4 = round((t4 * p0).slice_axis(Axis(0), Slice::from(0..)).sum());
+    let t5 = Array1::<f64>::linspace(0.0, 0.5, 2);
+    let t6 = array![1.5_f64, -1.0];
+    t2 += t3;
+    let mut t7 = p0.mapv(|u| t3 * 0.25);
+    t7 /= (backprop::ops::log_sigmoid(t3 * t4)).powi(2) + 1.0;
+    t2 + t3 + t4 + mean(&t7) + t3
 }
 
 #[test]
 fn f0185_gradcheck() {
-    let mut s = 152091259u64;
+    let mut s = 245097906u64;
     let p0: Array1<f64> = random(2, &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0185_backward(&p0, 1.0);
@@ -4970,20 +5242,35 @@ fn f0185_gradcheck() {
 }
 #[differentiable(wrt(p0, p1))]
 fn f0186(p0: f64, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let mut t1 = p0;
-    let t2 = p1;
-    t1 += (c0 + p1).sum();
-    if sum(p1) <= 0.4629 {
-        t1 += 2.0;
-    } else {
-        t1 -= 1.5;
+    let mut t1 = mean(&(p0 * p1));
+    let n2 = p1.nrows();
+    let m2 = p1.ncols();
+    let t2 = Array2::<f64>::from_shape_vec((n2, 1), vec![0.0, 0.5, 1.0]).unwrap();
+    let mut n1 = 0;
+    loop {
+        t1 -= (c0 * 0.1 + &t2).var(0.0);
+        t1 = t1 * 0.5 + (p1[[2, 1]]);
+        n1 += 1;
+        if n1 >= 1 || t1.abs() > 0.0371 {
+            break;
+        }
     }
-    t1 + t2.mean().unwrap()
+    t1 *= sigmoid(f0123(tanh(t1)));
+    let t3 = if t1 < -0.5183 {
+        p1.to_owned()
+    } else {
+        tanh(p1)
+    };
+    let t5 = {
+        let t4 = sum(&((relu(&t3)) / (&t3 * &t3 + 2.0)).row(1));
+        mse(&t3, p1)
+    };
+    t3.iter().sum::<f64>() + t5
 }
 
 #[test]
 fn f0186_gradcheck() {
-    let mut s = 868014989u64;
+    let mut s = 106433828u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let c0: Array2<f64> = random((3, 1), &mut s);
@@ -4997,12 +5284,12 @@ fn f0186_gradcheck() {
 fn f0187(p0: &Array1<f32>, p1: &Array1<f32>, p2: &Array2<f32>) -> f32 {
     let t1 = p1 / &(square(p1) + 0.5);
     let _t2 = cos(&(logsumexp(p2)));
-    t1.iter().sum::<f32>()
+    logsumexp(&t1) + p1.sum()
 }
 
 #[test]
 fn f0187_gradcheck() {
-    let mut s = 1712437656u64;
+    let mut s = 2030660506u64;
     let p0: Array1<f32> = random32(2, &mut s);
     let p1: Array1<f32> = random32(3, &mut s);
     let p2: Array2<f32> = random32((2, 3), &mut s);
@@ -5025,13 +5312,14 @@ fn f0188(p0: f64, p1: &Array2<f64>, p2: f64, c0: &Array2<f64>) -> f64 {
         let t2 = c0.map(|&u| u + u);
         t2
     };
-    let t3 = ((f0169(p2)).tanh()) * p0;
-    t3
+    let c1: f64 = 1.25;
+    let t3 = (tanh(&(t3.mapv(|u| (f0034(sigmoid(u))).tanh())))) * c0;
+    sum(&t3)
 }
 
 #[test]
 fn f0188_gradcheck() {
-    let mut s = 670591017u64;
+    let mut s = 997645516u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let p2 = scalar(&mut s);
@@ -5043,80 +5331,90 @@ fn f0188_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0188_backward(*p0, p1, *p2, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0189(p0: Array2<f64>) -> f64 {
+fn f0189(p0: Array2<f64>) -> (f64, f64) {
     let _t1 = sin(&p0);
     let t2 = if p0.mean().unwrap() > 0.4629 {
         log_sigmoid(&((p0.sum_axis(Axis(1))).dot(&p0)))
     } else {
         tanh(&(log_sigmoid(&((p0.sum_axis(Axis(1))).dot(&p0)))))
     };
-    let _t3 = &(&t2 + &t2) + &t2;
-    let _t4 = (clamp(&p0, -2.0, 0.5)).mapv(|v: f64| relu((v * 0.5) * v));
-    let _t5 = &p0;
-    sum(&t2)
+    let _t3 = &p0 - (t2.dot(&t2));
+    let (n1, m1) = p0.dim();
+    let t4 = if sum(&t2) >= 0.0371 {
+        p0.to_owned()
+    } else {
+        (&t2 * &p0) - &t2
+    };
+    let t5 = backprop::ops::exp(&(sigmoid(&t2)));
+    (t5.dot(&t5), p0[[0, 0]])
 }
 
 #[test]
 fn f0189_gradcheck() {
-    let mut s = 1302461134u64;
+    let mut s = 1801177081u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0189_backward(p0.clone(), 1.0);
+    let (value, grads) = f0189_backward(p0.clone(), (1.0, 0.5));
     assert_eq!(value, f0189(p0.clone()));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0189_backward(p0.clone(), 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(),), |(p0,)| f0189_backward(p0.clone(), (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable(wrt(p0))]
-fn f0190(p0: &Array2<f64>, c0: &Array2<f64>, labels: &[usize]) -> f64 {
-    let t2 = {
+fn f0190(p0: &Array2<f64>, c0: &Array2<f64>) -> f64 {
+    let mut t2 = {
         let t1 = c0.dot(&c0.t());
-        log_sigmoid(&t1)
+        sigmoid(f0150(p0))
     };
-    let t2 = (softmax_cross_entropy(&(Zip::from(&t2).and(&t2).map_collect(|&a, &b| b)), labels)) / &(square(&(c0.clamp(-1.0, 1.0))) + 2.0);
-    let _t3 = p0.row(1);
-    let c1: f64 = 1.25;
-    let t2 = concat(Axis(0), &[&((tanh(&t2)).mapv(|u: f64| (square(u) + 0.5).powf(u.tanh()))), &t2]);
-    let t4 = (abs(p0)).mapv_into(|u| (u.cos()) * u);
-    let t5 = c0;
-    let t6 = t4.clone();
-    t2.iter().sum::<f64>() + mean(&t4) + sum(t5) + t6.sum()
+    let c1: f64 = 0.75;
+    let t3 = c0.to_owned().mapv_into(|e| {
+        if c1 > -0.5183 {
+            e
+        } else {
+            ((e - c1).tanh()) * 0.5
+        }
+    });
+    let t4 = c0;
+    t2 -= 0.5;
+    let (n2, m2) = c0.dim();
+    t2 += c0[[0, m2 - 1]];
+    let t5 = tanh(&t3);
+    let t6 = t3.dot(&t4.t());
+    t2 + t3.mean().unwrap() + t4.mean().unwrap() + t5.sum() + t6[[0, 0]]
 }
 
 #[test]
 fn f0190_gradcheck() {
-    let mut s = 1560391834u64;
+    let mut s = 622228847u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let c0: Array2<f64> = random((1, 2), &mut s);
-    let labels: &[usize] = &[0];
     let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let (value, grads) = f0190_backward(&p0, &c0, labels, 1.0);
-    assert_eq!(value, f0190(&p0, &c0, labels));
+    let (value, grads) = f0190_backward(&p0, &c0, 1.0);
+    assert_eq!(value, f0190(&p0, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0190_backward(p0, &c0, labels, 1.0)).unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0190_backward(p0, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0191(p0: &Array2<f64>, p1: f64, p2: f64, p3: ArrayView1<f64>) -> Array1<f64> {
+fn f0191(p0: &Array2<f64>, p1: f64, p2: f64, p3: ArrayView1<f64>) -> f64 {
     let t1 = &p3;
-    sigmoid(t1)
+    t1.dot(t1)
 }
 
 #[test]
 fn f0191_gradcheck() {
-    let mut s = 2043623035u64;
+    let mut s = 2065466934u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
     let p3: Array1<f64> = random(2, &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up: Array1<f64> = random(2, &mut s);
-    let (value, grads) = f0191_backward(&p0, p1, p2, p3.view(), &up);
+    let (value, grads) = f0191_backward(&p0, p1, p2, p3.view(), 1.0);
     assert_eq!(value, f0191(&p0, p1, p2, p3.view()));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0191_backward(p0, *p1, *p2, p3.view(), &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0191_backward(p0, *p1, *p2, p3.view(), 1.0)).unwrap();
 }
 #[differentiable]
 fn f0192(p0: &Array2<f64>, p1: Array2<f64>) -> f64 {
@@ -5125,17 +5423,17 @@ fn f0192(p0: &Array2<f64>, p1: Array2<f64>) -> f64 {
         cos(&p1)
     };
     let (n1, m1) = p0.dim();
-    let t3 = p0[[0, m1 / 2]];
-    let t2 = (tanh(f0124(t3, t3, &t2))) * &p1;
-    let t4 = &t2 * &t2;
-    let t5 = &t2;
-    let t6 = t5;
-    t5.sum() + t6.sum() + t5[[1, 2]]
+    let mut t3 = p0[[0, m1 / 2]];
+    let t2 = (p0.mapv(|e| t3)) + t3;
+    let t4 = t2.clone();
+    let t5 = t4.column(0);
+    t3 += 1.5;
+    mean(&t4) + logsumexp(&t5) + sum(p0)
 }
 
 #[test]
 fn f0192_gradcheck() {
-    let mut s = 1150476528u64;
+    let mut s = 1236953215u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -5146,80 +5444,90 @@ fn f0192_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0192_backward(p0, p1.clone(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0193(p0: f64, p1: &Array2<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
-    let t1 = p1;
-    let t2 = p0;
+fn f0193(d_t1: f64, x: &Array2<f64>, d_out: f64, y_1: &Array2<f64>) -> f64 {
+    let t1 = x;
+    let out = d_t1;
     let t4 = {
-        let t3 = t2;
+        let grad_1 = out;
         tanh(t1)
     };
-    t2 + t4[[0, 0]]
+    out + t4[[1, 0]]
 }
 
 #[test]
 fn f0193_gradcheck() {
-    let mut s = 1270289060u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((3, 1), &mut s);
-    let p2 = scalar(&mut s);
-    let p3: Array2<f64> = random((2, 1), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0193_backward(p0, &p1, p2, &p3, 1.0);
-    assert_eq!(value, f0193(p0, &p1, p2, &p3));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0, p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0193_backward(*p0, p1, *p2, p3, 1.0)).unwrap();
+    let mut s = 421964946u64;
+    let d_t1 = scalar(&mut s);
+    let x: Array2<f64> = random((3, 1), &mut s);
+    let d_out = scalar(&mut s);
+    let y_1: Array2<f64> = random((2, 1), &mut s);
+    let (d_t1, x, d_out, y_1,) = std::hint::black_box((d_t1, x, d_out, y_1,));
+    let (value, grads) = f0193_backward(d_t1, &x, d_out, &y_1, 1.0);
+    assert_eq!(value, f0193(d_t1, &x, d_out, &y_1));
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    gradcheck(&(d_t1, x.clone(), d_out, y_1.clone()), |(d_t1, x, d_out, y_1)| f0193_backward(*d_t1, x, *d_out, y_1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0194(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
-    let _t1 = Zip::from(p1).and(p1).map_collect(|&l, &r| l);
-    let t3 = {
-        let t2 = p1 - p1;
+fn f0194(x: &Array2<f64>, d_out: &Array2<f64>) -> f64 {
+    let _t1 = Zip::from(d_out).and(d_out).map_collect(|&l, &r| l);
+    let out_1 = {
+        let t2 = d_out - d_out;
         acosh(&(square(&t2) + 1.5))
     };
-    let t4 = powi(p1, 1);
-    let t5 = array![[1.5_f64, 1.5, 0.5]];
-    let t6 = if p0.mean().unwrap() <= 0.4629 {
-        &(backprop::ops::recip(&(square(&(t3.to_shape((1, 3)).unwrap())) + 1.0))) + &t5
+    let out = powi(d_out, 1);
+    let t1_from_t2 = array![[1.5_f64, 1.5, 0.5]];
+    let x_from_out = if x.mean().unwrap() <= 0.4629 {
+        &(backprop::ops::recip(&(square(&(out_1.to_shape((1, 3)).unwrap())) + 1.0))) + &t1_from_t2
     } else {
-        tanh(&(&(backprop::ops::recip(&(square(&(t3.to_shape((1, 3)).unwrap())) + 1.0))) + &t5))
+        tanh(&(&(backprop::ops::recip(&(square(&(out_1.to_shape((1, 3)).unwrap())) + 1.0))) + &t1_from_t2))
     };
-    t4[[0, 0]] + sum(&t6) + t6[[0, 1]]
+    out_1[[0, 0]] + sum(&out) + x_from_out.iter().sum::<f64>()
 }
 
 #[test]
 fn f0194_gradcheck() {
-    let mut s = 184727512u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
-    let p1: Array2<f64> = random((3, 1), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0194_backward(&p0, &p1, 1.0);
-    assert_eq!(value, f0194(&p0, &p1));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0194_backward(p0, p1, 1.0)).unwrap();
+    let mut s = 1067939600u64;
+    let x: Array2<f64> = random((3, 2), &mut s);
+    let d_out: Array2<f64> = random((3, 1), &mut s);
+    let (x, d_out,) = std::hint::black_box((x, d_out,));
+    let (value, grads) = f0194_backward(&x, &d_out, 1.0);
+    assert_eq!(value, f0194(&x, &d_out));
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    gradcheck(&(x.clone(), d_out.clone()), |(x, d_out)| f0194_backward(x, d_out, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0195(d_x: &Array2<f64>, d_p0: f64, d_t1: f64, x: &Array2<f64>) -> f64 {
-    let d_d_x = (d_x * d_p0).dot(x);
-    let x_from_out = exp(&(x.dot(&x.t())));
-    let d_d_x = &(sqrt(&(&x_from_out * &x_from_out + 1.0))) + &x_from_out;
-    x_from_out[[0, 0]] + sum(&d_d_x)
+fn f0195(d_x: &Array2<f64>, out: f64, d_t1: f64, d_out: &Array2<f64>) -> f64 {
+    let out_1 = (d_x * out).dot(d_out);
+    let mut x = sum(&((d_out * d_x) - 0.1));
+    for r in d_x.rows() {
+        x += ((softmax(&r)).dot(&(softmax(&r))));
+    }
+    let c1 = 0.5_f64;
+    let unused = mean(&((out_1.mean_axis(Axis(1)).unwrap()).mapv(|v| {
+        if v >= 0.4629 {
+            v + v
+        } else {
+            (out + x).max(x)
+        }
+    })));
+    x + unused
 }
 
 #[test]
 fn f0195_gradcheck() {
-    let mut s = 25490352u64;
+    let mut s = 52271975u64;
     let d_x: Array2<f64> = random((2, 1), &mut s);
-    let d_p0 = scalar(&mut s);
+    let out = scalar(&mut s);
     let d_t1 = scalar(&mut s);
-    let x: Array2<f64> = random((1, 3), &mut s);
-    let (d_x, d_p0, d_t1, x,) = std::hint::black_box((d_x, d_p0, d_t1, x,));
-    let (value, grads) = f0195_backward(&d_x, d_p0, d_t1, &x, 1.0);
-    assert_eq!(value, f0195(&d_x, d_p0, d_t1, &x));
+    let d_out: Array2<f64> = random((1, 3), &mut s);
+    let (d_x, out, d_t1, d_out,) = std::hint::black_box((d_x, out, d_t1, d_out,));
+    let (value, grads) = f0195_backward(&d_x, out, d_t1, &d_out, 1.0);
+    assert_eq!(value, f0195(&d_x, out, d_t1, &d_out));
     assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(d_x.clone(), d_p0, d_t1, x.clone()), |(d_x, d_p0, d_t1, x)| f0195_backward(d_x, *d_p0, *d_t1, x, 1.0)).unwrap();
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    gradcheck(&(d_x.clone(), out, d_t1, d_out.clone()), |(d_x, out, d_t1, d_out)| f0195_backward(d_x, *out, *d_t1, d_out, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
 fn f0196(p0: ArrayView2<f64>, p1: f64, p2: &Array2<f64>, c0: &Array1<f64>) -> f64 {
@@ -5232,7 +5540,7 @@ fn f0196(p0: ArrayView2<f64>, p1: f64, p2: &Array2<f64>, c0: &Array1<f64>) -> f6
         let t6 = mean_axis(&t4, Axis(1));
         mean(&t1)
     };
-    t4[[2, 0]] + t7
+    t4[[0, 2]] + t7
 }
 
 #[test]
@@ -5268,7 +5576,7 @@ fn f0197(p0: f64, p1: Array2<f64>, p2: f64) -> f64 {
 
 #[test]
 fn f0197_gradcheck() {
-    let mut s = 1680835691u64;
+    let mut s = 1033691778u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
@@ -5278,64 +5586,67 @@ fn f0197_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0197_backward(*p0, p1.clone(), *p2, 1.0)).unwrap();
 }
-#[differentiable(wrt(d_p0))]
-fn f0198(d_p0: f64, grad: &Array2<f64>) -> f64 {
-    let _t1 = (grad.t().dot(grad)).dot(&grad.t());
+#[differentiable(wrt(p0))]
+fn f0198(p0: f64, c0: &Array2<f64>) -> f64 {
+    let _t1 = (c0.t().dot(c0)).dot(&c0.t());
     let mut t3 = {
-        let out = d_p0 / (d_p0.powi(2) + 0.5);
-        d_p0 - grad
+        let t2 = p0 / (p0.powi(2) + 0.5);
+        p0 - c0
     };
-    let unused = (tanh(&(&(powi(grad, 2)) * (logsumexp(grad))))).product();
-    let t1_from_t2 = &t3 * grad;
+    let t4 = (tanh(&(&(powi(c0, 2)) * (logsumexp(c0))))).product();
+    let mut t5 = &t3 * c0;
     for i in 0..3 {
         t3 -= &(-&t3);
     }
-    let t6 = sum(&(powi(&t1_from_t2, 1)).row(0));
-    let d_x = {
-        let d_out_1 = grad - 3.0;
-        t6.max(d_p0)
-    };
-    t3[[0, 1]] + unused + sum(&t1_from_t2) + t6 + d_x
+    let t6 = mean_axis(&(concat(Axis(1), &[&(&t5 + &t3), &t5])), Axis(1));
+    let t7 = array![[0.0_f64, 0.5]];
+    if mean(&t5) <= -0.5183 {
+        t5 /= &(square(&(&t6 - &t6)) + 0.5);
+    }
+    mean(&t3) + t4 + sum(&t5) + logsumexp(&t6)
 }
 
 #[test]
 fn f0198_gradcheck() {
-    let mut s = 1813616343u64;
-    let d_p0 = scalar(&mut s);
-    let grad: Array2<f64> = random((1, 2), &mut s);
-    let (d_p0, grad,) = std::hint::black_box((d_p0, grad,));
-    let (value, grads) = f0198_backward(d_p0, &grad, 1.0);
-    assert_eq!(value, f0198(d_p0, &grad));
-    gradcheck(&(d_p0,), |(d_p0,)| f0198_backward(*d_p0, &grad, 1.0)).unwrap();
+    let mut s = 1666845900u64;
+    let p0 = scalar(&mut s);
+    let c0: Array2<f64> = random((1, 2), &mut s);
+    let (p0, c0,) = std::hint::black_box((p0, c0,));
+    let (value, grads) = f0198_backward(p0, &c0, 1.0);
+    assert_eq!(value, f0198(p0, &c0));
+    gradcheck(&(p0,), |(p0,)| f0198_backward(*p0, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0199(p0: Array1<f64>, p1: f64, p2: &Array1<f64>) -> f64 {
-    let mut t1 = (&p0 * 1.5) - 0.5;
-    if mean(&p0) >= -0.5183 {
-        t1 += f64::tanh(p1);
-    } else {
-        t1 += f0185(p2);
+fn f0199(x: Array1<f64>, grad: f64, w: &Array1<f64>) -> f64 {
+    let mut t1 = (&x * 1.5) - 0.5;
+    if mean(&x) >= -0.5183 {
+        t1 += f64::tanh(grad);
+    } else if w.iter().sum::<f64>() <= 0.0371 {
+        t1 += f0183(&(sigmoid(&t1)), w);
     }
-    let t2 = &t1 + &t1;
-    let t3 = (mean(p2)) * ((tanh(&t2)).dot(&(sigmoid(&t2))));
-    t1 += t3;
-    let t4 = t2.clone();
-    let t5 = (f0159(sigmoid(t3), &(tanh(&t4)))).tanh();
-    t4.sum() + t5 + logsumexp(&t2)
+    let t1_from_t2 = t1.clone();
+    t1 += w.mean().unwrap();
+    t1 /= &(square(&(&t1_from_t2 + 1.25)) + 1.0);
+    let n1 = w.len() - 1;
+    if x.sum() <= 0.4629 {
+        t1 -= w[n1];
+    }
+    let t1 = 1.25 + w;
+    t1_from_t2.sum() + mean(&t1) + logsumexp(&t1)
 }
 
 #[test]
 fn f0199_gradcheck() {
-    let mut s = 1791177373u64;
-    let p0: Array1<f64> = random(3, &mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array1<f64> = random(2, &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0199_backward(p0.clone(), p1, &p2, 1.0);
-    assert_eq!(value, f0199(p0.clone(), p1, &p2));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0199_backward(p0.clone(), *p1, p2, 1.0)).unwrap();
+    let mut s = 1468271524u64;
+    let x: Array1<f64> = random(3, &mut s);
+    let grad = scalar(&mut s);
+    let w: Array1<f64> = random(2, &mut s);
+    let (x, grad, w,) = std::hint::black_box((x, grad, w,));
+    let (value, grads) = f0199_backward(x.clone(), grad, &w, 1.0);
+    assert_eq!(value, f0199(x.clone(), grad, &w));
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.w.shape(), w.shape());
+    gradcheck(&(x.clone(), grad, w.clone()), |(x, grad, w)| f0199_backward(x.clone(), *grad, w, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0200(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
@@ -5345,12 +5656,12 @@ fn f0200(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
         0.25 / (square(&(p2 / &(square(p2) + 1.0))) + 1.0)
     };
     let t2 = &t1;
-    t1[[0, 1]] + mean(t2)
+    sum(&t1) + t2.sum() + p0[[0, 2]]
 }
 
 #[test]
 fn f0200_gradcheck() {
-    let mut s = 131028517u64;
+    let mut s = 1837918972u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -5371,7 +5682,7 @@ fn f0201(p0: Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64, c0: &Arra
 
 #[test]
 fn f0201_gradcheck() {
-    let mut s = 1168599908u64;
+    let mut s = 1222991229u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
@@ -5386,7 +5697,7 @@ fn f0201_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0201_backward(p0.clone(), p1, p2, *p3, &c0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1, p2))]
-fn f0202(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64, labels: &[usize]) -> f64 {
+fn f0202(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
     let t1 = log_sigmoid(p2 + p2);
     let mut t2 = p1 / (square(p2) + 2.0);
     let (n1, m1) = p1.dim();
@@ -5397,98 +5708,118 @@ fn f0202(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64, labels: &[usize]) -> f6
     };
     if t1 <= 0.0371 && t1 > 0.0 {
         t5 -= 0.1;
-    } else if t5.dot(&t5) < -0.5183 {
-        t2 += softmax_cross_entropy(&p0, labels);
     }
-    let _t6 = &t5 / &(square(&(&t5 * p2)) + 0.5);
-    let t7 = backprop::ops::softplus(&(&t5 / (square(p2.powi(2)) + 0.5)));
-    logsumexp(&t5) + logsumexp(&t7)
+    let t6 = (t5.dot(p1)).dot(&p0);
+    let t8 = {
+        let t7 = sigmoid(&t6);
+        (sigmoid(&(&(&t5 * p2) + &(ln(&(square(&t2) + 0.5)))))).mapv_into(|u| (square(u) + 0.5).powf(u.cos()))
+    };
+    t6.iter().sum::<f64>() + t8[[0, 0]]
 }
 
 #[test]
 fn f0202_gradcheck() {
-    let mut s = 1999842189u64;
+    let mut s = 1350403265u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2 = scalar(&mut s);
-    let labels: &[usize] = &[0, 0, 0];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0202_backward(p0.view(), &p1, p2, labels, 1.0);
-    assert_eq!(value, f0202(p0.view(), &p1, p2, labels));
+    let (value, grads) = f0202_backward(p0.view(), &p1, p2, 1.0);
+    assert_eq!(value, f0202(p0.view(), &p1, p2));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p1.clone(), p2), |(p1, p2)| f0202_backward(p0.view(), p1, *p2, labels, 1.0)).unwrap();
+    gradcheck(&(p1.clone(), p2), |(p1, p2)| f0202_backward(p0.view(), p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0203(d_t1: f64, d_x: &Array1<f64>, d_p0: f64) -> f64 {
-    let x_from_out = d_p0 * 0.5;
-    let mut unused = (d_x - (d_x * x_from_out)).dot(d_x);
-    let x_from_out = d_p0;
-    let mut out = d_x + 1.5;
-    let n1 = d_x.len() - 1;
-    for i in 0..n1 {
-        unused += unused - unused;
+fn f0203(p0: f64, p1: &Array1<f64>, p2: f64) -> f64 {
+    let t1 = p2 * 0.5;
+    let mut t2 = (p1 - (p1 * t1)).dot(p1);
+    let t1 = p2;
+    let t3 = p1 + 1.5;
+    let n1 = p1.len() - 1;
+    let n2 = p1.len();
+    let t4 = Array::from_elem(n2, 2.0_f64);
+    for i in (0..n1).step_by(2) {
+        if (p1[i + 1] - p1[i]) <= -0.5183 && t1 > 0.0 {
+            return mean(&(p1 + &t4));
+        }
+        t2 += t2 - t2;
     }
-    out += (unused - d_p0) - 1.25;
-    x_from_out + logsumexp(&out) + d_x.dot(d_x)
+    t1 + t3.dot(&t3)
 }
 
 #[test]
 fn f0203_gradcheck() {
-    let mut s = 993600560u64;
-    let d_t1 = scalar(&mut s);
-    let d_x: Array1<f64> = random(3, &mut s);
-    let d_p0 = scalar(&mut s);
-    let (d_t1, d_x, d_p0,) = std::hint::black_box((d_t1, d_x, d_p0,));
-    let (value, grads) = f0203_backward(d_t1, &d_x, d_p0, 1.0);
-    assert_eq!(value, f0203(d_t1, &d_x, d_p0));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(d_t1, d_x.clone(), d_p0), |(d_t1, d_x, d_p0)| f0203_backward(*d_t1, d_x, *d_p0, 1.0)).unwrap();
+    let mut s = 519951716u64;
+    let p0 = scalar(&mut s);
+    let p1: Array1<f64> = random(3, &mut s);
+    let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0203_backward(p0, &p1, p2, 1.0);
+    assert_eq!(value, f0203(p0, &p1, p2));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0203_backward(*p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0204(p0: f64, p1: &Array2<f64>, p2: f64, labels: &[usize]) -> Array2<f64> {
-    let t1 = Array2::<f64>::zeros((1, 2));
-    let t2 = &((p1.map(|&e| square(p0))).select(Axis(1), &[2, 2])) - &t1;
-    let t3 = (softmax_cross_entropy(p1, labels)) * p1;
-    let t4 = &t3;
-    let mut t4 = (tan(&(tanh(t4)))).select(Axis(1), &[0, 0, 0]);
-    let t3 = p2 * 0.1;
-    t4 += p1;
-    t4
+fn f0204(x: f64, d_t1: &Array2<f64>, d_x: f64) -> (f64, f64) {
+    let n1 = d_t1.nrows();
+    let m1 = d_t1.ncols();
+    let t1 = Array2::<f64>::eye(n1);
+    let mut t2 = &t1 * &((softmax(d_t1)).select(Axis(1), &[2, 2, 2]));
+    t2 *= x.clamp(-0.5, 0.5);
+    for i in 0..1 {
+        t2 = log_softmax(&(&(d_t1.row(i)) * &t2));
+        t2 += d_x;
+        match i % 3 {
+            0 => t2 -= &(d_t1.row(i)),
+            1 | 2 => {
+                t2 += &(d_t1.row(i));
+            }
+            _ => {}
+        }
+    }
+    let _t3 = &t2;
+    t2 += d_x;
+    if t2.sum() >= 0.4629 {
+        t2 += x;
+    } else {
+        t2 *= x;
+    }
+    (d_x, d_t1.sum())
 }
 
 #[test]
 fn f0204_gradcheck() {
-    let mut s = 522417086u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((3, 3), &mut s);
-    let p2 = scalar(&mut s);
-    let labels: &[usize] = &[0, 2, 1];
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array2<f64> = random((3, 3), &mut s);
-    let (value, grads) = f0204_backward(p0, &p1, p2, labels, &up);
-    assert_eq!(value, f0204(p0, &p1, p2, labels));
-    assert_eq!(grads.p1.shape(), p1.shape());
+    let mut s = 1753223047u64;
+    let x = scalar(&mut s);
+    let d_t1: Array2<f64> = random((3, 3), &mut s);
+    let d_x = scalar(&mut s);
+    let (x, d_t1, d_x,) = std::hint::black_box((x, d_t1, d_x,));
+    let (value, grads) = f0204_backward(x, &d_t1, d_x, (1.0, 0.5));
+    assert_eq!(value, f0204(x, &d_t1, d_x));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
     GradCheck::new()
-        .upstream(&up)
-        .check(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0204_backward(*p0, p1, *p2, labels, &up))
+        .upstream(&(1.0, 0.5))
+        .check(&(x, d_t1.clone(), d_x), |(x, d_t1, d_x)| f0204_backward(*x, d_t1, *d_x, (1.0, 0.5)))
         .unwrap();
 }
 #[differentiable]
 fn f0205(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array1<f64>) -> f64 {
     let t1 = (p1.dot(p1)) - (p2 - p2);
-    let t2 = softplus(p2);
-    let t4 = {
-        let t3 = p2;
-        p2 - p2
+    let mut t2 = p1.to_owned();
+    for i in 0..t2.len() {
+        t2[i] = (logsumexp(p1));
+    }
+    let _t3 = p2 - 1.25;
+    let t5 = {
+        let t4 = mean(&(tanh(&((tanh(&(&t2 * &t2))).mapv(f0123)))));
+        tanh(&t2)
     };
-    let n1 = p2.len() - 1;
-    let t5 = (square(p2[n1]) + 0.5).powf(2.0);
-    t4.dot(&t4) + t5
+    t2.iter().sum::<f64>() + t5.mean().unwrap() + p2.iter().sum::<f64>()
 }
 
 #[test]
 fn f0205_gradcheck() {
-    let mut s = 1268266916u64;
+    let mut s = 1814485954u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2: Array1<f64> = random(2, &mut s);
@@ -5501,31 +5832,35 @@ fn f0205_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0205_backward(p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0206(d_x: f64, w: ArrayView1<f64>, d_p0: &Array2<f64>, d_t1: f64) -> f64 {
-    let t1 = d_t1 * d_t1;
+fn f0206(p0: f64, p1: ArrayView1<f64>, p2: &Array2<f64>, p3: f64) -> Array1<f64> {
+    let t1 = p3 * p3;
     let t2 = (t1.powi(2) + 1.0).log(0.5);
-    let mut x_from_out = powi(&(&(d_p0.row(1)) - 0.1), 1);
-    x_from_out += &(&(tanh(&(backprop::ops::fract(&x_from_out)))) - d_t1);
-    let d_d_x = ((f64::mul_add(sigmoid(t2), t2.tanh(), t2)).tanh()).tan();
-    let t2 = ((sigmoid(&x_from_out)).dot(&(sigmoid(&x_from_out)))) + (1.5 - d_p0);
+    let mut t3 = powi(&(&(p2.row(1)) - 0.1), 1);
+    t3 += &(&(tanh(&(backprop::ops::fract(&t3)))) - p3);
+    let t4 = ((f64::mul_add(sigmoid(t2), t2.tanh(), t2)).tanh()).tan();
+    let t2 = ((sigmoid(&t3)).dot(&(sigmoid(&t3)))) + (1.5 - p2);
     let t5 = array![0.5_f64, 0.25, 0.5];
-    let d_d_x = logsumexp(&(&(-&x_from_out) + &t5));
-    t1 + sum(&x_from_out) + t2.sum() + d_d_x + d_x
+    let t4 = logsumexp(&(&(-&t3) + &t5));
+    t3
 }
 
 #[test]
 fn f0206_gradcheck() {
-    let mut s = 534562579u64;
-    let d_x = scalar(&mut s);
-    let w: Array1<f64> = random(3, &mut s);
-    let d_p0: Array2<f64> = random((2, 3), &mut s);
-    let d_t1 = scalar(&mut s);
-    let (d_x, w, d_p0, d_t1,) = std::hint::black_box((d_x, w, d_p0, d_t1,));
-    let (value, grads) = f0206_backward(d_x, w.view(), &d_p0, d_t1, 1.0);
-    assert_eq!(value, f0206(d_x, w.view(), &d_p0, d_t1));
-    assert_eq!(grads.w.shape(), w.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    gradcheck(&(d_x, w.clone(), d_p0.clone(), d_t1), |(d_x, w, d_p0, d_t1)| f0206_backward(*d_x, w.view(), d_p0, *d_t1, 1.0)).unwrap();
+    let mut s = 161139731u64;
+    let p0 = scalar(&mut s);
+    let p1: Array1<f64> = random(3, &mut s);
+    let p2: Array2<f64> = random((2, 3), &mut s);
+    let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let up: Array1<f64> = random(3, &mut s);
+    let (value, grads) = f0206_backward(p0, p1.view(), &p2, p3, &up);
+    assert_eq!(value, f0206(p0, p1.view(), &p2, p3));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0, p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0206_backward(*p0, p1.view(), p2, *p3, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0207(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
@@ -5534,13 +5869,15 @@ fn f0207(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
         t1
     };
     let t2 = p1.select(Axis(1), &[2, 1, 2, 0]);
-    let t3 = relu(&(p1.dot(&p0)));
-    mean(&t2) + mean(&t3)
+    if t2[[1, 2]] >= -0.5183 {
+        return mean(&(p1 * p2));
+    }
+    mean(&t2)
 }
 
 #[test]
 fn f0207_gradcheck() {
-    let mut s = 671051762u64;
+    let mut s = 705416536u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2 = scalar(&mut s);
@@ -5552,51 +5889,62 @@ fn f0207_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0207_backward(p0.view(), p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0208(p0: f64, p1: f64) -> f64 {
+fn f0208(p0: f64, p1: f64, ws: &[f64]) -> f64 {
     let t1 = p1;
     let t2 = -p0;
     let mut t3 = t1;
     let mut t4 = log_sigmoid(sqrt(square(t3) + 1.0));
-    for i in 0..1 {
+    for i in (0..1).rev() {
         t4 -= t2;
         t3 += -t4;
     }
-    let t5 = softplus(p0);
-    t1 + t2 + t3 + t4 + t5
+    let mut t5 = ((f64::log(square(p1) + 0.5, t2.powi(2) + 1.5)).tanh());
+    for (i, &c) in ws.iter().enumerate() {
+        t5 -= t3;
+    }
+    t4 + t5 + p0
 }
 
 #[test]
 fn f0208_gradcheck() {
-    let mut s = 1592368056u64;
+    let mut s = 1737697276u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
+    let ws: &[f64] = &[0.5];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0208_backward(p0, p1, 1.0);
-    assert_eq!(value, f0208(p0, p1));
-    gradcheck(&(p0, p1), |(p0, p1)| f0208_backward(*p0, *p1, 1.0)).unwrap();
+    let (value, grads) = f0208_backward(p0, p1, ws, 1.0);
+    assert_eq!(value, f0208(p0, p1, ws));
+    gradcheck(&(p0, p1), |(p0, p1)| f0208_backward(*p0, *p1, ws, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0209(p0: Array2<f64>, p1: f64) -> f64 {
-    let mut t1 = p0.clone();
-    t1 /= &(square(&(-&t1)) + 1.0);
-    let mut t2 = if sum(&t1) >= -0.5183 {
-        t1.mapv(|u| u)
-    } else {
-        (&p0 - 0.25).select(Axis(1), &[0, 0])
-    };
-    t2 /= &(square(&t1) + 1.0);
-    t2 += f0179(p1);
-    if t2.sum() <= -0.5183 {
-        t2 -= &t1;
-    } else {
-        t1 += &t2;
+    let mut t1 = sum(&(tanh(&((Zip::from(&p0).and(&p0).map_collect(|&l, &r| softplus(p1))).sum_axis(Axis(0))))));
+    let mut n1 = 0;
+    while n1 < 1 && t1.abs() < 0.4629 {
+        t1 -= p1;
+        t1 -= ((&(p0.ceil()) * (p1.powi(1))).sum());
+        n1 += 1;
     }
-    t1.mean().unwrap() + mean(&t2)
+    let t3 = {
+        let t2 = t1;
+        relu(t2 + t2)
+    };
+    let _t4 = (t1 - &p0).to_owned().permuted_axes([1, 0]);
+    let t6 = {
+        let t5 = (t3 / (square(t1) + 0.5)).floor();
+        tan((f0197(sigmoid(t5), p0.to_owned(), p1)).tanh())
+    };
+    let mut t7 = p0.to_owned();
+    for i in 0..t7.nrows() {
+        t7[[i, 1]] += tanh(((p0[[i, 1]]) - t3));
+    }
+    let t8 = t7.clone();
+    sum(&t7) + t8[[0, 1]]
 }
 
 #[test]
 fn f0209_gradcheck() {
-    let mut s = 817036761u64;
+    let mut s = 27164996u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -5606,22 +5954,22 @@ fn f0209_gradcheck() {
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0209_backward(p0.clone(), *p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0210(p0: Array2<f64>, p1: &Array2<f64>) -> f64 {
-    let t1 = sum(&(p1.row(0)));
-    t1 + p1[[1, 2]]
+fn f0210(d_p0: Array2<f64>, y_1: &Array2<f64>) -> f64 {
+    let t1_from_t2 = sum(&(y_1.row(0)));
+    t1_from_t2 + mean(&d_p0)
 }
 
 #[test]
 fn f0210_gradcheck() {
-    let mut s = 644077554u64;
-    let p0: Array2<f64> = random((2, 1), &mut s);
-    let p1: Array2<f64> = random((2, 3), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0210_backward(p0.clone(), &p1, 1.0);
-    assert_eq!(value, f0210(p0.clone(), &p1));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0210_backward(p0.clone(), p1, 1.0)).unwrap();
+    let mut s = 1424937962u64;
+    let d_p0: Array2<f64> = random((2, 1), &mut s);
+    let y_1: Array2<f64> = random((2, 3), &mut s);
+    let (d_p0, y_1,) = std::hint::black_box((d_p0, y_1,));
+    let (value, grads) = f0210_backward(d_p0.clone(), &y_1, 1.0);
+    assert_eq!(value, f0210(d_p0.clone(), &y_1));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    gradcheck(&(d_p0.clone(), y_1.clone()), |(d_p0, y_1)| f0210_backward(d_p0.clone(), y_1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0211(p0: f64, p1: &Array2<f64>) -> f64 {
@@ -5631,12 +5979,12 @@ fn f0211(p0: f64, p1: &Array2<f64>) -> f64 {
         mse(&(t1 + p1), p1)
     };
     let _t3 = p1;
-    t2 + mean(p1)
+    t2
 }
 
 #[test]
 fn f0211_gradcheck() {
-    let mut s = 197742648u64;
+    let mut s = 1328653440u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -5651,7 +5999,7 @@ fn f0212(out: f32, x: &Array2<f32>) -> f32 {
     let t1_from_t2 = d_out_1.view().permuted_axes([1, 0]);
     let d_out = x.view().into_shape_with_order((2, 3)).unwrap();
     let d_x = ln(&(x * x + 0.5));
-    d_out[[0, 1]] + d_x[[1, 0]]
+    d_out[[1, 2]] + d_x[[1, 0]]
 }
 
 #[test]
@@ -5669,102 +6017,98 @@ fn f0212_gradcheck() {
         .check(&(out, x.clone()), |(out, x)| f0212_backward(*out, x, 1.0))
         .unwrap();
 }
-#[differentiable(wrt(y_1, grad, d_p0))]
-fn f0213(y_1: f64, grad: ArrayView2<f64>, d_p0: &Array2<f64>, out: &Array2<f64>) -> f64 {
-    let x = sin(&(out.dot(d_p0)));
-    let d_out = out.slice(s![0_usize, 0..]);
-    x.sum() + d_out.dot(&d_out)
+#[differentiable(wrt(d_t1, d_out, d_p0))]
+fn f0213(d_t1: f64, d_out: ArrayView2<f64>, d_p0: &Array2<f64>, y_1: &Array2<f64>) -> f64 {
+    let mut d_d_x = tanh(&(y_1.dot(d_p0)));
+    d_d_x -= 0.25;
+    d_d_x.sum()
 }
 
 #[test]
 fn f0213_gradcheck() {
-    let mut s = 597108977u64;
-    let y_1 = scalar(&mut s);
-    let grad: Array2<f64> = random((1, 3), &mut s);
+    let mut s = 146407887u64;
+    let d_t1 = scalar(&mut s);
+    let d_out: Array2<f64> = random((1, 3), &mut s);
     let d_p0: Array2<f64> = random((3, 2), &mut s);
-    let out: Array2<f64> = random((2, 3), &mut s);
-    let (y_1, grad, d_p0, out,) = std::hint::black_box((y_1, grad, d_p0, out,));
-    let (value, grads) = f0213_backward(y_1, grad.view(), &d_p0, &out, 1.0);
-    assert_eq!(value, f0213(y_1, grad.view(), &d_p0, &out));
-    assert_eq!(grads.grad.shape(), grad.shape());
+    let y_1: Array2<f64> = random((2, 3), &mut s);
+    let (d_t1, d_out, d_p0, y_1,) = std::hint::black_box((d_t1, d_out, d_p0, y_1,));
+    let (value, grads) = f0213_backward(d_t1, d_out.view(), &d_p0, &y_1, 1.0);
+    assert_eq!(value, f0213(d_t1, d_out.view(), &d_p0, &y_1));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
     assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    gradcheck(&(y_1, grad.clone(), d_p0.clone()), |(y_1, grad, d_p0)| f0213_backward(*y_1, grad.view(), d_p0, &out, 1.0)).unwrap();
+    gradcheck(&(d_t1, d_out.clone(), d_p0.clone()), |(d_t1, d_out, d_p0)| f0213_backward(*d_t1, d_out.view(), d_p0, &y_1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0214(p0: &Array2<f64>, p1: &Array2<f64>) -> Array2<f64> {
+fn f0214(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
     let t1 = concat(Axis(1), &[p0, p0]);
     let t2 = t1.column(0);
     let t3 = p1;
     let t4 = p0;
-    sigmoid(t4)
+    t3.iter().sum::<f64>() + t4.iter().sum::<f64>()
 }
 
 #[test]
 fn f0214_gradcheck() {
-    let mut s = 1931727464u64;
+    let mut s = 989934882u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up: Array2<f64> = random((3, 1), &mut s);
-    let (value, grads) = f0214_backward(&p0, &p1, &up);
+    let (value, grads) = f0214_backward(&p0, &p1, 1.0);
     assert_eq!(value, f0214(&p0, &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0214_backward(p0, p1, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0214_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0215(y_1: f64, d_x: &Array1<f64>, d_out: &Array2<f64>, d_t1: &Array2<f64>) -> f64 {
-    let _t1 = d_t1;
-    let mut out = (mse(&(d_out.to_owned().mapv_into(|e| {
-        if y_1 >= 0.4629 {
-            y_1
+fn f0215(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
+    let _t1 = p3;
+    let mut t2 = (mse(&(p2.to_owned().mapv_into(|e| {
+        if p0 >= 0.4629 {
+            p0
         } else {
             e
         }
-    })), d_out)) + 1.5;
-    let (n1, m1) = d_out.dim();
-    let unused = Array::from_elem(m1, -1.5_f64);
-    out *= y_1;
-    let t4 = (d_t1.mean_axis(Axis(0)).unwrap()).iter().zip(d_x).map(|(l, r)| (relu(*r)).min(*l)).sum::<f64>();
-    out + t4 + d_x.dot(d_x)
+    })), p2)) + 1.5;
+    let (n1, m1) = p2.dim();
+    let t3 = Array::from_elem(m1, -1.5_f64);
+    t2 *= p0;
+    let t4 = (p3.mean_axis(Axis(0)).unwrap()).iter().zip(p1).map(|(l, r)| (relu(*r)).min(*l)).sum::<f64>();
+    t2 + t4
 }
 
 #[test]
 fn f0215_gradcheck() {
-    let mut s = 167942400u64;
-    let y_1 = scalar(&mut s);
-    let d_x: Array1<f64> = random(3, &mut s);
-    let d_out: Array2<f64> = random((2, 2), &mut s);
-    let d_t1: Array2<f64> = random((1, 2), &mut s);
-    let (y_1, d_x, d_out, d_t1,) = std::hint::black_box((y_1, d_x, d_out, d_t1,));
-    let (value, grads) = f0215_backward(y_1, &d_x, &d_out, &d_t1, 1.0);
-    assert_eq!(value, f0215(y_1, &d_x, &d_out, &d_t1));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    gradcheck(&(y_1, d_x.clone(), d_out.clone(), d_t1.clone()), |(y_1, d_x, d_out, d_t1)| f0215_backward(*y_1, d_x, d_out, d_t1, 1.0)).unwrap();
+    let mut s = 1454671055u64;
+    let p0 = scalar(&mut s);
+    let p1: Array1<f64> = random(3, &mut s);
+    let p2: Array2<f64> = random((2, 2), &mut s);
+    let p3: Array2<f64> = random((1, 2), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0215_backward(p0, &p1, &p2, &p3, 1.0);
+    assert_eq!(value, f0215(p0, &p1, &p2, &p3));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0215_backward(*p0, p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0216(p0: &Array1<f64>) -> f64 {
-    let t1 = (sigmoid(&((p0 * p0 + 1.0).log(3.0 * 3.0 + 1.5)))).mapv(|e| e);
-    t1.dot(&t1)
+fn f0216(x: &Array1<f64>) -> f64 {
+    let d_d_x = (sigmoid(&((x * x + 1.0).log(3.0 * 3.0 + 1.5)))).mapv(|e| e);
+    d_d_x.mean().unwrap() + d_d_x.dot(&d_d_x)
 }
 
 #[test]
 fn f0216_gradcheck() {
-    let mut s = 363553976u64;
-    let p0: Array1<f64> = random(2, &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0216_backward(&p0, 1.0);
-    assert_eq!(value, f0216(&p0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0216_backward(p0, 1.0)).unwrap();
+    let mut s = 1976631786u64;
+    let x: Array1<f64> = random(2, &mut s);
+    let (x,) = std::hint::black_box((x,));
+    let (value, grads) = f0216_backward(&x, 1.0);
+    assert_eq!(value, f0216(&x));
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(x.clone(),), |(x,)| f0216_backward(x, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0217(p0: &Array1<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
+fn f0217(p0: &Array1<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> Array2<f64> {
     let mut t2 = {
         let t1 = p2;
         p1
@@ -5773,59 +6117,73 @@ fn f0217(p0: &Array1<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
     t2 = p3[[n1 - 1, m1 / 2]];
     let _t3 = t2;
     let _t4 = softmax(&(softmax(p0)));
-    for i in 0..2 {
+    for i in (0..2).step_by(2) {
         t2 -= cos(t2);
     }
-    let t5 = softplus(t2);
-    t2 + t5
+    let t6 = {
+        let t5 = (square(ln(square(sum(p3)) + 1.0)) + 0.5).ln();
+        &((tan(p1.tanh())) / (square(p3) + 2.0)) * p2
+    };
+    t6
 }
 
 #[test]
 fn f0217_gradcheck() {
-    let mut s = 205564241u64;
+    let mut s = 246223784u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0217_backward(&p0, p1, p2, &p3, 1.0);
+    let up: Array2<f64> = random((1, 3), &mut s);
+    let (value, grads) = f0217_backward(&p0, p1, p2, &p3, &up);
     assert_eq!(value, f0217(&p0, p1, p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0217_backward(p0, *p1, *p2, p3, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0217_backward(p0, *p1, *p2, p3, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0218(grad: &Array2<f64>, d_t1: f64, d_p0: &Array2<f64>, x: &Array1<f64>) -> f64 {
-    let mut t1 = &(mean_axis(&(d_p0 * d_t1), Axis(1))) * (f64::hypot(d_p0.mean().unwrap(), d_t1.powi(2) + 0.5));
-    let mut t1_from_t2 = {
-        let d_d_x = (&(tanh(x)) * 0.75).atanh();
-        softmax(&t1)
-    };
-    t1 /= &(square(&((t1_from_t2.dot(x)) / &(square(&t1_from_t2) + 1.0))) + 0.5);
-    if grad.sum() >= 0.0371 {
-        t1_from_t2 += &((x / (square(x) + 1.0)) + d_t1);
-    } else {
-        t1 /= &(square(&(exp(&(sigmoid(&t1_from_t2))))) + 1.0);
+fn f0218(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array1<f64>) -> f64 {
+    let mut t1 = p2.to_owned();
+    for i in 0..3 {
+        t1.column_mut(i).assign(&(&(sin(p3)) * ((p2 * p1).sum())));
     }
-    t1 += &(&t1_from_t2 * &(square(&(tanh(&t1)))));
-    let t1_from_t2 = f0179(d_t1);
-    logsumexp(&t1) + t1_from_t2 + sum(&t1)
+    t1 = ((sum(p3)) + p1) - p2;
+    let t2 = log_sigmoid(&t1);
+    let t3 = if p3.dot(p3) >= 0.0371 {
+        p1 + p0
+    } else {
+        cos(&(p1 + p0))
+    };
+    let t5 = {
+        let t4 = &(softmax(&(&t3 * 2.0))) * p1;
+        tanh(&t3)
+    };
+    let t6 = match () {
+        _ if t1.iter().sum::<f64>() >= 0.0371 => t5.to_owned(),
+        _ if t5.mean().unwrap() < 0.4629 => exp(&t5),
+        _ => backprop::ops::recip(&(square(&(&t5 - p1)) + 1.0)),
+    };
+    t1.mean().unwrap() + t2.iter().sum::<f64>() + t3.sum() + t5.sum() + t6.sum() + t6[[1, 2]]
 }
 
 #[test]
 fn f0218_gradcheck() {
-    let mut s = 1798491902u64;
-    let grad: Array2<f64> = random((3, 3), &mut s);
-    let d_t1 = scalar(&mut s);
-    let d_p0: Array2<f64> = random((2, 3), &mut s);
-    let x: Array1<f64> = random(2, &mut s);
-    let (grad, d_t1, d_p0, x,) = std::hint::black_box((grad, d_t1, d_p0, x,));
-    let (value, grads) = f0218_backward(&grad, d_t1, &d_p0, &x, 1.0);
-    assert_eq!(value, f0218(&grad, d_t1, &d_p0, &x));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(grad.clone(), d_t1, d_p0.clone(), x.clone()), |(grad, d_t1, d_p0, x)| f0218_backward(grad, *d_t1, d_p0, x, 1.0)).unwrap();
+    let mut s = 1034734611u64;
+    let p0: Array2<f64> = random((3, 3), &mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array2<f64> = random((2, 3), &mut s);
+    let p3: Array1<f64> = random(2, &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0218_backward(&p0, p1, &p2, &p3, 1.0);
+    assert_eq!(value, f0218(&p0, p1, &p2, &p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0218_backward(p0, *p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0219(p0: f64, p1: f64) -> f64 {
@@ -5842,12 +6200,12 @@ fn f0219(p0: f64, p1: f64) -> f64 {
     } else {
         t2.powi(3)
     };
-    t1 + t3 + t5 + t2 + t6
+    t2 + t6
 }
 
 #[test]
 fn f0219_gradcheck() {
-    let mut s = 905463255u64;
+    let mut s = 121906785u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -5856,30 +6214,30 @@ fn f0219_gradcheck() {
     gradcheck(&(p0, p1), |(p0, p1)| f0219_backward(*p0, *p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0220(x: &Array2<f64>, w: f64, out: f64, y_1: &Array2<f64>) -> f64 {
-    let t1 = y_1 + y_1;
-    let unused = x;
-    let d_d_x = t1.slice_axis(Axis(0), Slice::from(0..)).dot(&unused.t());
-    let t4 = out;
-    mean(&d_d_x) + t4
+fn f0220(p0: &Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
+    let t1 = p3 + p3;
+    let t2 = p0;
+    let t3 = f0197(p2, tanh(&t1), p2);
+    let t1 = (t2.product()) * t2;
+    t2[[0, 0]] + t3 + t1[[0, 1]]
 }
 
 #[test]
 fn f0220_gradcheck() {
-    let mut s = 1214281070u64;
-    let x: Array2<f64> = random((1, 2), &mut s);
-    let w = scalar(&mut s);
-    let out = scalar(&mut s);
-    let y_1: Array2<f64> = random((3, 2), &mut s);
-    let (x, w, out, y_1,) = std::hint::black_box((x, w, out, y_1,));
-    let (value, grads) = f0220_backward(&x, w, out, &y_1, 1.0);
-    assert_eq!(value, f0220(&x, w, out, &y_1));
-    assert_eq!(grads.x.shape(), x.shape());
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    gradcheck(&(x.clone(), w, out, y_1.clone()), |(x, w, out, y_1)| f0220_backward(x, *w, *out, y_1, 1.0)).unwrap();
+    let mut s = 680982604u64;
+    let p0: Array2<f64> = random((1, 2), &mut s);
+    let p1 = scalar(&mut s);
+    let p2 = scalar(&mut s);
+    let p3: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0220_backward(&p0, p1, p2, &p3, 1.0);
+    assert_eq!(value, f0220(&p0, p1, p2, &p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0220_backward(p0, *p1, *p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0221(p0: f64, p1: Array2<f64>, p2: &Array1<f64>) -> Array1<f64> {
+fn f0221(p0: f64, p1: Array2<f64>, p2: &Array1<f64>) -> f64 {
     let t1 = p2;
     let t2 = t1;
     let c1 = 0.1_f64;
@@ -5891,93 +6249,93 @@ fn f0221(p0: f64, p1: Array2<f64>, p2: &Array1<f64>) -> Array1<f64> {
         }
     });
     let t4 = 0.75 / (square(&p1) + 1.0);
-    let mut t5 = f0179(p0);
-    for i in 0..2 {
-        t5 += t4[[2, 0]];
+    let t5 = (p1.view().reversed_axes()).to_owned().mapv_into(|v| v);
+    if t1.dot(t1) > 0.4629 {
+        return (&t4 + t2).sum();
     }
-    exp(t1)
+    t4.mean().unwrap() + t5[[0, 0]]
 }
 
 #[test]
 fn f0221_gradcheck() {
-    let mut s = 407878749u64;
+    let mut s = 350590788u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array1<f64> = random(2, &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array1<f64> = random(2, &mut s);
-    let (value, grads) = f0221_backward(p0, p1.clone(), &p2, &up);
+    let (value, grads) = f0221_backward(p0, p1.clone(), &p2, 1.0);
     assert_eq!(value, f0221(p0, p1.clone(), &p2));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0221_backward(*p0, p1.clone(), p2, &up))
-        .unwrap();
+    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0221_backward(*p0, p1.clone(), p2, 1.0)).unwrap();
 }
-#[differentiable(wrt(d_t1))]
-fn f0222(d_t1: &Array1<f64>, y_1: f64, grad: &Array2<f64>) -> f64 {
-    let t1_from_t2 = grad.slice_axis(Axis(1), Slice::from(0..1));
-    let _t2 = -grad;
-    let out_1 = grad;
-    let out = (sum(&t1_from_t2)) * out_1;
-    let x_from_out = &((square(&out) + 0.5).log2()) * (&t1_from_t2 * y_1);
+#[differentiable(wrt(p0))]
+fn f0222(p0: &Array1<f64>, p1: f64, c0: &Array2<f64>) -> f64 {
+    let t1 = c0.slice_axis(Axis(1), Slice::from(0..1));
+    let _t2 = -c0;
+    let t3 = c0;
+    let t4 = (sum(&t1)) * t3;
+    let t5 = &((square(&t4) + 0.5).log2()) * (&t1 * p1);
     let c1 = 1.5_f64;
-    let d_out_1 = (0.5 + &(square(&t1_from_t2))).mapv_into(|u| ln(square(f0029(sin(u))) + 0.5));
-    let _t7 = mean(&(logsumexp(&t1_from_t2)));
-    t1_from_t2[[2, 0]] + out_1[[1, 0]] + out[[2, 1]] + x_from_out.sum() + sum(&d_out_1)
+    let mut t6 = (0.5 + &(square(&t1))).mapv_into(|u| (ln(square(f0033(sin(u))) + 0.5)).tanh());
+    let mut t7 = (sum_axis(t3, Axis(0))).sum();
+    let c3 = 0.1_f64;
+    let mut n2 = 0;
+    loop {
+        t7 = t7 * 0.5 + (mean(&(Zip::from(&(&t6 * t3)).and(&(sigmoid(&t5))).map_collect(|&u, &v| u))));
+        n2 += 1;
+        if n2 >= 1 || t7.abs() > 0.0371 {
+            break;
+        }
+    }
+    sum(&t1) + t3.sum() + t4[[0, 1]] + t5[[0, 1]] + t6.iter().sum::<f64>() + t7 + p0.dot(p0)
 }
 
 #[test]
 fn f0222_gradcheck() {
-    let mut s = 2021851621u64;
-    let d_t1: Array1<f64> = random(3, &mut s);
-    let y_1 = scalar(&mut s);
-    let grad: Array2<f64> = random((3, 2), &mut s);
-    let (d_t1, y_1, grad,) = std::hint::black_box((d_t1, y_1, grad,));
-    let (value, grads) = f0222_backward(&d_t1, y_1, &grad, 1.0);
-    assert_eq!(value, f0222(&d_t1, y_1, &grad));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    gradcheck(&(d_t1.clone(),), |(d_t1,)| f0222_backward(d_t1, y_1, &grad, 1.0)).unwrap();
+    let mut s = 718541854u64;
+    let p0: Array1<f64> = random(3, &mut s);
+    let p1 = scalar(&mut s);
+    let c0: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
+    let (value, grads) = f0222_backward(&p0, p1, &c0, 1.0);
+    assert_eq!(value, f0222(&p0, p1, &c0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0222_backward(p0, p1, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0223(p0: &Array1<f64>, p1: &Array2<f64>, p2: f64, p3: f64) -> Array1<f64> {
+fn f0223(p0: &Array1<f64>, p1: &Array2<f64>, p2: f64, p3: f64) -> f64 {
     let t2 = {
         let t1 = 3.0 - ((square(p2) + 0.5).powf(tanh(p2)));
         (square(f0216(p0)) + 0.5).powf(t1.tanh())
     };
-    let t3 = array![-1.0_f64];
-    let t4 = if t2 <= 0.4629 && p3 > 0.0 {
+    let t3 = if t2 <= 0.4629 && p3 > 0.0 {
         p3
     } else {
-        square(p3)
+        softplus(p2)
     };
-    let t5 = p2 * t4;
-    sigmoid(p0)
+    let _t4 = p3;
+    t2 + t3 + p3
 }
 
 #[test]
 fn f0223_gradcheck() {
-    let mut s = 1974143923u64;
+    let mut s = 743481735u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2 = scalar(&mut s);
     let p3 = scalar(&mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up: Array1<f64> = random(2, &mut s);
-    let (value, grads) = f0223_backward(&p0, &p1, p2, p3, &up);
+    let (value, grads) = f0223_backward(&p0, &p1, p2, p3, 1.0);
     assert_eq!(value, f0223(&p0, &p1, p2, p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0223_backward(p0, p1, *p2, *p3, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0223_backward(p0, p1, *p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0224(d_t1: Array1<f32>, d_x: f32, out: &Array2<f32>) -> f32 {
     let t1 = out;
-    sum(t1) + d_x
+    sum(t1)
 }
 
 #[test]
@@ -6009,13 +6367,20 @@ fn f0225(p0: &Array1<f64>, p1: &Array1<f64>, p2: f64) -> f64 {
     });
     for i in 0..2 {
         t1 += t1.product();
+        match i % 3 {
+            0 => t1 += p1,
+            1 | 2 => {
+                t1 += p1;
+            }
+            _ => {}
+        }
     }
-    t1.mean().unwrap() + p1.sum()
+    sum(&t1)
 }
 
 #[test]
 fn f0225_gradcheck() {
-    let mut s = 445069439u64;
+    let mut s = 717344089u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2 = scalar(&mut s);
@@ -6035,12 +6400,12 @@ fn f0226(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array1<f64>) -> f64 {
         let t4 = (&t1 * &t1 + 0.5).log10();
         clamp(&t4, -0.5, 1.0)
     };
-    mean(&t3) + mean(&t5)
+    t1.sum() + t2 + t3[[2, 0]] + t5.sum()
 }
 
 #[test]
 fn f0226_gradcheck() {
-    let mut s = 1495406637u64;
+    let mut s = 194678185u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
@@ -6057,15 +6422,15 @@ fn f0226_gradcheck() {
 fn f0227(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: f64, p3: f64, c0: &Array1<f64>) -> f64 {
     let t2 = {
         let t1 = p0;
-        sigmoid(p3.min(p2))
+        tanh(sin(p3))
     };
-    let t3 = mse(&(softmax(&(c0 - c0))), c0);
-    t2 + t3
+    let _t3 = square(c0);
+    t2
 }
 
 #[test]
 fn f0227_gradcheck() {
-    let mut s = 682622306u64;
+    let mut s = 1871698126u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let p2 = scalar(&mut s);
@@ -6079,116 +6444,125 @@ fn f0227_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0227_backward(p0, p1.view(), *p2, *p3, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0228(out: f64, d_p0: &Array2<f64>, d_t1: f64) -> Array2<f64> {
-    let _t1 = &(softplus(d_p0)) - (powi(d_p0, 2));
-    let t2 = &(2.0 + &(tanh(d_p0))) * 3.0;
-    let out_1 = {
-        let t3 = backprop::ops::recip(&(square(&(((sigmoid(&t2)).iter().map(|&u| out / (square(u) + 0.5)).sum::<f64>()) * &(0.1 / (&t2 * &t2 + 1.0)))) + 1.0));
-        t3
+fn f0228(p0: f64, p1: &Array2<f64>, p2: f64) -> Array1<f64> {
+    let _t1 = &(softplus(p1)) - (powi(p1, 2));
+    let t2 = 1.5 / (((f0169(p2)) - p2).powi(2) + 1.0);
+    let t4 = {
+        let t3 = (t2 / 0.25) - p1;
+        (sum_axis(&t3, Axis(1))) / (t2.powi(2) + 1.0)
     };
-    let d_out = exp(&out_1);
-    let d_x = d_p0;
-    d_out
+    let t5 = if t4.sum() < 0.4629 {
+        t4.view().permuted_axes([0]).to_owned()
+    } else {
+        t4.to_owned()
+    };
+    let t6 = p1 * ((sigmoid(&(&t4 + &t5))).dot(&(sigmoid(&t4))));
+    t4
 }
 
 #[test]
 fn f0228_gradcheck() {
-    let mut s = 1481977346u64;
-    let out = scalar(&mut s);
-    let d_p0: Array2<f64> = random((2, 3), &mut s);
-    let d_t1 = scalar(&mut s);
-    let (out, d_p0, d_t1,) = std::hint::black_box((out, d_p0, d_t1,));
-    let up: Array2<f64> = random((2, 3), &mut s);
-    let (value, grads) = f0228_backward(out, &d_p0, d_t1, &up);
-    assert_eq!(value, f0228(out, &d_p0, d_t1));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    let mut s = 699962347u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((2, 3), &mut s);
+    let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let up: Array1<f64> = random(2, &mut s);
+    let (value, grads) = f0228_backward(p0, &p1, p2, &up);
+    assert_eq!(value, f0228(p0, &p1, p2));
+    assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
         .upstream(&up)
-        .check(&(out, d_p0.clone(), d_t1), |(out, d_p0, d_t1)| f0228_backward(*out, d_p0, *d_t1, &up))
+        .check(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0228_backward(*p0, p1, *p2, &up))
         .unwrap();
 }
 #[differentiable]
-fn f0229(y_1: &Array2<f64>, out: &Array2<f64>, x: f64) -> f64 {
-    let d_out = (sigmoid(x)) * (sigmoid(x));
-    let mut t2 = sin(y_1);
-    t2 *= &(t2.floor());
-    let t3 = t2.clone();
-    let x_from_out = {
-        let out_1 = (sigmoid(&(((square(d_out) + 0.5).powf(d_out.tanh())) * &(1.25 + &t3)).t())).dot(&(tanh(&t3)));
-        out_1
+fn f0229(x: &Array2<f64>, d_out: &Array2<f64>, y_1: f64) -> f64 {
+    let d_d_x = (sigmoid(y_1)) * (sigmoid(y_1));
+    let mut unused = sin(x);
+    unused *= &(unused.floor());
+    let out_1 = unused.clone();
+    let (n1, m1) = x.dim();
+    let x_from_out = Array2::<f64>::from_shape_vec((2, n1), vec![0.0, 0.5, 1.0, 1.5]).unwrap();
+    let t6 = {
+        let t5 = (tanh(&(((square(d_d_x) + 0.5).powf(d_d_x.tanh())) + &(((sin(&unused)) * 0.1 + &x_from_out).var_axis(Axis(1), 0.0))))).dot(&(cos(&out_1)));
+        ((&out_1 * &out_1).mean().unwrap()).sin()
     };
-    let (n1, m1) = y_1.dim();
-    let d_out_1 = Array2::<f64>::from_shape_vec((m1, 2), vec![0.0, 0.5, 1.0, 1.5]).unwrap();
-    t2 -= (&(sin(&t2)) * 0.1 + &d_out_1).var(1.0);
-    let d_d_x = tanh(&t2);
-    sum(&x_from_out) + d_d_x[[1, 0]] + x
+    let d_d_x = t6;
+    let grad_1 = sin(&out_1);
+    d_d_x + mean(&grad_1)
 }
 
 #[test]
 fn f0229_gradcheck() {
-    let mut s = 29008146u64;
-    let y_1: Array2<f64> = random((2, 2), &mut s);
-    let out: Array2<f64> = random((3, 1), &mut s);
-    let x = scalar(&mut s);
-    let (y_1, out, x,) = std::hint::black_box((y_1, out, x,));
-    let (value, grads) = f0229_backward(&y_1, &out, x, 1.0);
-    assert_eq!(value, f0229(&y_1, &out, x));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.out.shape(), out.shape());
-    gradcheck(&(y_1.clone(), out.clone(), x), |(y_1, out, x)| f0229_backward(y_1, out, *x, 1.0)).unwrap();
+    let mut s = 1955125457u64;
+    let x: Array2<f64> = random((2, 2), &mut s);
+    let d_out: Array2<f64> = random((3, 1), &mut s);
+    let y_1 = scalar(&mut s);
+    let (x, d_out, y_1,) = std::hint::black_box((x, d_out, y_1,));
+    let (value, grads) = f0229_backward(&x, &d_out, y_1, 1.0);
+    assert_eq!(value, f0229(&x, &d_out, y_1));
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    gradcheck(&(x.clone(), d_out.clone(), y_1), |(x, d_out, y_1)| f0229_backward(x, d_out, *y_1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0230(out: &Array2<f64>, d_t1: Array2<f64>) -> f64 {
-    let d_x = d_t1.dot(&d_t1.t());
-    let d_out = sigmoid(&(&(d_t1.slice_axis(Axis(0), Slice::from(1..))) * (0.25)));
-    d_x[[1, 0]] + d_out.sum() + out.iter().sum::<f64>()
+fn f0230(p0: &Array2<f64>, p1: Array2<f64>) -> f64 {
+    let t1 = p1.dot(&p1.t());
+    let mut t2 = t1.to_owned();
+    for i in 0..3 {
+        t2.column_mut(i).assign(&(&(sin(&t1.column(i))) * (sum(&(Zip::from(p0).and(p0).map_collect(|&u, &v| abs(v)))))));
+    }
+    t1.sum() + t2[[0, 0]]
 }
 
 #[test]
 fn f0230_gradcheck() {
-    let mut s = 359366095u64;
-    let out: Array2<f64> = random((3, 2), &mut s);
-    let d_t1: Array2<f64> = random((3, 1), &mut s);
-    let (out, d_t1,) = std::hint::black_box((out, d_t1,));
-    let (value, grads) = f0230_backward(&out, d_t1.clone(), 1.0);
-    assert_eq!(value, f0230(&out, d_t1.clone()));
-    assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    gradcheck(&(out.clone(), d_t1.clone()), |(out, d_t1)| f0230_backward(out, d_t1.clone(), 1.0)).unwrap();
+    let mut s = 1902320338u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let p1: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0230_backward(&p0, p1.clone(), 1.0);
+    assert_eq!(value, f0230(&p0, p1.clone()));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0230_backward(p0, p1.clone(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0231(d_x: f64, out: &Array2<f64>) -> f64 {
-    let _t1 = out.to_owned().mapv_into(|z| d_x);
-    let mut d_d_x = softplus(out);
-    let mut grad_1 = &(mean_axis(&(d_d_x.dot(&d_d_x)), Axis(1))) - (mse(&(out / &(&d_d_x * &d_d_x + 1.0)), &d_d_x));
-    d_d_x *= (tanh(&((tan(&(tanh(out)))).sum_axis(Axis(1))))).dot(&(sigmoid(&grad_1)));
-    for i in 0..2 {
-        grad_1 -= out[[i, 1]];
+fn f0231(p0: f64, p1: &Array2<f64>) -> f64 {
+    let _t1 = p1.to_owned().mapv_into(|z| p0);
+    let mut t2 = softplus(p1);
+    let mut t3 = &(mean_axis(&(t2.dot(&t2)), Axis(1))) - (mse(&(p1 / &(&t2 * &t2 + 1.0)), &t2));
+    t2 *= (tanh(&((tan(&(tanh(p1)))).sum_axis(Axis(1))))).dot(&(sigmoid(&t3)));
+    for i in (0..2).rev() {
+        t3 -= p1[[i, 1]];
+        if t2[[0, 0]] < 0.0371 {
+            return (softplus(p0));
+        }
     }
-    let _t4 = (square((sum(&grad_1)).clamp(-1.0, 3.0)) + 1.0).recip();
-    d_d_x.sum() + grad_1.dot(&grad_1) + d_d_x[[1, 1]]
+    t2[[0, 1]] + logsumexp(&t3)
 }
 
 #[test]
 fn f0231_gradcheck() {
-    let mut s = 1557863368u64;
-    let d_x = scalar(&mut s);
-    let out: Array2<f64> = random((2, 2), &mut s);
-    let (d_x, out,) = std::hint::black_box((d_x, out,));
-    let (value, grads) = f0231_backward(d_x, &out, 1.0);
-    assert_eq!(value, f0231(d_x, &out));
-    assert_eq!(grads.out.shape(), out.shape());
-    gradcheck(&(d_x, out.clone()), |(d_x, out)| f0231_backward(*d_x, out, 1.0)).unwrap();
+    let mut s = 369074922u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((2, 2), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0231_backward(p0, &p1, 1.0);
+    assert_eq!(value, f0231(p0, &p1));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0231_backward(*p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0232(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
     let t1 = p2;
-    t1[[2, 1]]
+    sum(t1)
 }
 
 #[test]
 fn f0232_gradcheck() {
-    let mut s = 43316458u64;
+    let mut s = 400336433u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -6201,41 +6575,46 @@ fn f0232_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0232_backward(p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
-fn f0233(p0: &Array2<f64>, p1: &Array1<f64>, c0: &Array2<f64>) -> f64 {
+fn f0233(p0: &Array2<f64>, p1: &Array1<f64>, c0: &Array2<f64>) -> Array1<f64> {
     let mut t1 = ln(&(square(c0) + 1.0));
-    let _t2 = (t1.t()).iter().sum::<f64>();
-    for i in 0..3 {
-        t1 = p1 * &t1;
+    let _t2 = (c0.iter().sum::<f64>()).mul_add(-1.5, 0.25);
+    for i in 0..1 {
+        t1 += p1;
     }
-    let t4 = {
-        let t3 = &t1 + p0;
-        tanh(&t1)
-    };
-    let t5 = &(0.75 / (square(p1) + 1.0)) - &(softmax(&t4));
-    t4[[0, 1]] + t5[[0, 2]]
+    if sum(&t1) > -0.5183 {
+        t1 /= &(square(p1) + 1.0);
+    } else {
+        t1 -= &(c0.dot(p1));
+    }
+    t1 -= c0;
+    exp(p1)
 }
 
 #[test]
 fn f0233_gradcheck() {
-    let mut s = 1578148374u64;
+    let mut s = 785944079u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let c0: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
-    let (value, grads) = f0233_backward(&p0, &p1, &c0, 1.0);
+    let up: Array1<f64> = random(3, &mut s);
+    let (value, grads) = f0233_backward(&p0, &p1, &c0, &up);
     assert_eq!(value, f0233(&p0, &p1, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0233_backward(p0, &p1, &c0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(),), |(p0,)| f0233_backward(p0, &p1, &c0, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0234(p0: &Array1<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
-    let t1 = f0175(tanh(p1.iter().map(|u| 0.5 + (*u)).sum::<f64>()), p1);
-    sum(&t1)
+    let t1 = f0182(p1);
+    t1
 }
 
 #[test]
 fn f0234_gradcheck() {
-    let mut s = 193382374u64;
+    let mut s = 1262727437u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let p2 = scalar(&mut s);
@@ -6246,57 +6625,57 @@ fn f0234_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0234_backward(p0, p1, *p2, 1.0)).unwrap();
 }
-#[differentiable(wrt(w))]
-fn f0235(w: f64, out: &Array2<f64>) -> f64 {
-    let unused = {
-        let t1 = w;
-        ((square(t1) + 0.5).powf(2.0)) * &(out + t1)
+#[differentiable(wrt(p0))]
+fn f0235(p0: f64, c0: &Array2<f64>) -> f64 {
+    let t2 = {
+        let t1 = p0;
+        ((square(t1) + 0.5).powf(2.0)) * &(c0 + t1)
     };
-    let unused = unused.clone();
-    let mut unused = out.dot(&unused);
-    let d_out = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5], [3.0, 3.5, 4.0]];
-    let mut grad_1 = {
-        let t4 = square(&((logsumexp(&(tanh(&unused)))).slice(s![2..3;-1]).to_owned()));
-        (tanh(&(&unused + out))).sum_axis(Axis(0))
+    let t2 = t2.clone();
+    let t2 = c0.dot(&t2);
+    let t4 = {
+        let t3 = p0.hypot(0.5 * 0.5 + 0.5);
+        (softmax(&(c0.sum_axis(Axis(1))))).mean().unwrap()
     };
-    grad_1 -= 0.5;
-    unused += mse(&(backprop::ops::tanh(&grad_1)), &(sigmoid(&grad_1)));
-    let _t6 = grad_1.sum();
-    sum(&unused) + grad_1.iter().sum::<f64>() + out.sum()
+    let t5 = &(softplus(&t2)) / (square(&((exp(&(tanh(&t2)))).dot(c0))) + 1.0);
+    let t6 = t4;
+    let t6 = &t5 - &t2;
+    t5.mean().unwrap() + mean(&t6)
 }
 
 #[test]
 fn f0235_gradcheck() {
-    let mut s = 903229483u64;
-    let w = scalar(&mut s);
-    let out: Array2<f64> = random((3, 3), &mut s);
-    let (w, out,) = std::hint::black_box((w, out,));
-    let (value, grads) = f0235_backward(w, &out, 1.0);
-    assert_eq!(value, f0235(w, &out));
-    gradcheck(&(w,), |(w,)| f0235_backward(*w, &out, 1.0)).unwrap();
+    let mut s = 495045663u64;
+    let p0 = scalar(&mut s);
+    let c0: Array2<f64> = random((3, 3), &mut s);
+    let (p0, c0,) = std::hint::black_box((p0, c0,));
+    let (value, grads) = f0235_backward(p0, &c0, 1.0);
+    assert_eq!(value, f0235(p0, &c0));
+    gradcheck(&(p0,), |(p0,)| f0235_backward(*p0, &c0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
 fn f0236(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>, c0: &Array2<f64>, labels: &[usize]) -> f64 {
     let mut t1 = concat(Axis(1), &[&((p3 * p2).t().dot(p0))]);
     let t2 = (&(p2.slice(s![..;2, ..1])) + 1.25) + (softmax_cross_entropy(&t1, labels));
     let t3 = p3;
-    for i in 0..1 {
+    for i in (0..1).step_by(2) {
         t1 = (t1.dot(&t1)) + (p0[[i, 1]]);
         t1 += &((sum(t3)) + &(p3 * p1));
     }
-    let t4 = p3;
-    t3.sum() + t4.iter().sum::<f64>()
+    let c1 = 3.0_f64;
+    t1 = (&(exp(p3)) * &(t3.t())) + &((t2.clamp(-0.5, 3.0)).mapv_into(|u| p1));
+    t2[[1, 0]] + t3.iter().sum::<f64>()
 }
 
 #[test]
 fn f0236_gradcheck() {
-    let mut s = 405449744u64;
+    let mut s = 1590329832u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let p3: Array2<f64> = random((1, 2), &mut s);
     let c0: Array2<f64> = random((1, 3), &mut s);
-    let labels: &[usize] = &[1, 0];
+    let labels: &[usize] = &[0, 0];
     let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
     let (value, grads) = f0236_backward(&p0, p1, &p2, &p3, &c0, labels, 1.0);
     assert_eq!(value, f0236(&p0, p1, &p2, &p3, &c0, labels));
@@ -6318,12 +6697,12 @@ fn f0237(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
     }
     t3 /= &(square(&(sqrt(&(square(&(&t1 * &t4)) + 0.5)))) + 1.0);
     let t5 = &t2;
-    t4.dot(&t4) + mean(t5)
+    t4.sum() + t5[[0, 0]] + sum(&t2)
 }
 
 #[test]
 fn f0237_gradcheck() {
-    let mut s = 1646573831u64;
+    let mut s = 534023775u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
@@ -6334,43 +6713,50 @@ fn f0237_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0237_backward(*p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0238(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
-    let mut t1 = if p2[[0, 0]] >= -0.5183 {
-        p1
+fn f0238(w: &Array2<f64>, d_out: f64, out: &Array2<f64>) -> f64 {
+    let mut t1 = if out[[0, 0]] >= -0.5183 {
+        d_out
     } else {
-        p1
+        d_out
     };
     for i in 0..3 {
-        t1 += p1;
+        t1 += d_out;
+        match i % 3 {
+            0 => t1 += (out.product()) * (f0219(d_out, d_out)),
+            1 | 2 => {
+                t1 -= 0.75;
+            }
+            _ => {}
+        }
     }
-    t1
+    t1 + w.iter().sum::<f64>()
 }
 
 #[test]
 fn f0238_gradcheck() {
-    let mut s = 1050584217u64;
-    let p0: Array2<f64> = random((2, 1), &mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array2<f64> = random((2, 1), &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0238_backward(&p0, p1, &p2, 1.0);
-    assert_eq!(value, f0238(&p0, p1, &p2));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0238_backward(p0, *p1, p2, 1.0)).unwrap();
+    let mut s = 1266282190u64;
+    let w: Array2<f64> = random((2, 1), &mut s);
+    let d_out = scalar(&mut s);
+    let out: Array2<f64> = random((2, 1), &mut s);
+    let (w, d_out, out,) = std::hint::black_box((w, d_out, out,));
+    let (value, grads) = f0238_backward(&w, d_out, &out, 1.0);
+    assert_eq!(value, f0238(&w, d_out, &out));
+    assert_eq!(grads.w.shape(), w.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    gradcheck(&(w.clone(), d_out, out.clone()), |(w, d_out, out)| f0238_backward(w, *d_out, out, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0239(p0: ArrayView2<f64>, c0: &Array2<f64>) -> f64 {
     let t1 = c0.sum_axis(Axis(0));
     let t1 = &t1;
     let t2 = tan(&(tanh(&((t1 - &p0).map(|&u| u / ((u / 0.75).powi(2) + 1.0))))));
-    let t1 = &(&(t1 - c0) * t1) / (square(t1.sum()) + 2.0);
-    t2.iter().sum::<f64>() + t1.sum()
+    let t1 = &((f0182(&(sin(&t2)))) * &(backprop::ops::recip(&(&t2 * &t2 + 1.0)))) / (square(t1.sum()) + 2.0);
+    t2[[2, 0]] + t1.sum() + p0[[0, 0]]
 }
 
 #[test]
 fn f0239_gradcheck() {
-    let mut s = 1165651881u64;
+    let mut s = 259839268u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let c0: Array2<f64> = random((2, 1), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -6380,29 +6766,36 @@ fn f0239_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0239_backward(p0.view(), &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0240(p0: &Array2<f64>, p1: ArrayView1<f64>, p2: &Array2<f64>) -> Array2<f64> {
+fn f0240(p0: &Array2<f64>, p1: ArrayView1<f64>, p2: &Array2<f64>) -> (f64, f64) {
     let t1 = (Zip::from(&(softmax(&p1))).and(&p1).map_collect(|&u, &v| (v.mul_add(-1.5, -1.0)) - u)) + &(concat(Axis(0), &[p2, p2, p2]));
-    let t2 = exp(&(1.5 / (square(&p1) + 1.0)));
-    let t3 = t2.clone();
-    sin(p2)
+    let mut t2 = exp(&(1.5 / (square(&p1) + 1.0)));
+    let mut t3 = tanh((sum(&((square(&t1) + 1.0).log(10.0)))));
+    let mut n1 = 0;
+    loop {
+        t3 = t3 * 0.5 + (sigmoid(t2.iter().sum::<f64>()));
+        n1 += 1;
+        if n1 >= 2 || t3.abs() < 0.5183 {
+            break;
+        }
+    }
+    (logsumexp(&t2), sum(&t2))
 }
 
 #[test]
 fn f0240_gradcheck() {
-    let mut s = 1121871545u64;
+    let mut s = 862842803u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array2<f64> = random((1, 3), &mut s);
-    let (value, grads) = f0240_backward(&p0, p1.view(), &p2, &up);
+    let (value, grads) = f0240_backward(&p0, p1.view(), &p2, (1.0, 0.5));
     assert_eq!(value, f0240(&p0, p1.view(), &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0240_backward(p0, p1.view(), p2, &up))
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0240_backward(p0, p1.view(), p2, (1.0, 0.5)))
         .unwrap();
 }
 #[differentiable]
@@ -6413,7 +6806,7 @@ fn f0241(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
 
 #[test]
 fn f0241_gradcheck() {
-    let mut s = 1870741631u64;
+    let mut s = 789979438u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
@@ -6426,7 +6819,7 @@ fn f0241_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0241_backward(p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0242(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
+fn f0242(p0: f64, p1: &Array2<f64>, p2: f64, ws: &[f64]) -> f64 {
     let t2 = array![[1.5_f64]];
     let t3 = {
         let t1 = (3.0 / (square(p1) + 1.0)).dot(&p1.t());
@@ -6438,27 +6831,28 @@ fn f0242(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
         (p2.ceil()) - t4
     };
     let c1: f64 = 0.25;
-    t5 += exp((p1.mapv(|u: f64| tanh(t5 / 0.1))).sum());
-    t5 = (t3.mul_add(t3, t5)).min(t3);
-    let _t6 = t3;
-    let t8 = {
-        let t7 = relu(p0);
-        t7 / (square(t7) + 2.0)
-    };
-    t3 + t5 + t8
+    t5 *= t3.clamp(-1.0, 1.0);
+    let t5 = t5;
+    let mut t6 = sum(&(p1.dot(&p1.t())));
+    for (i, &c) in ws.iter().enumerate() {
+        t6 -= ((f64::fract(t5)));
+    }
+    let t5 = (t6 / ((relu(t3)).powi(2) + 1.0)) * p2;
+    t3 + t6 + t5 + t3
 }
 
 #[test]
 fn f0242_gradcheck() {
-    let mut s = 1505530588u64;
+    let mut s = 84208717u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2 = scalar(&mut s);
+    let ws: &[f64] = &[0.75];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0242_backward(p0, &p1, p2, 1.0);
-    assert_eq!(value, f0242(p0, &p1, p2));
+    let (value, grads) = f0242_backward(p0, &p1, p2, ws, 1.0);
+    assert_eq!(value, f0242(p0, &p1, p2, ws));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0242_backward(*p0, p1, *p2, 1.0)).unwrap();
+    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0242_backward(*p0, p1, *p2, ws, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0243(p0: &Array2<f64>, p1: f64) -> f64 {
@@ -6470,7 +6864,7 @@ fn f0243(p0: &Array2<f64>, p1: f64) -> f64 {
 
 #[test]
 fn f0243_gradcheck() {
-    let mut s = 694573609u64;
+    let mut s = 1052279606u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -6496,12 +6890,12 @@ fn f0244(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>, p3: ArrayView2<f64>) -> f6
             e
         }
     });
-    t4[[0, 1]] + sum(&t5) + t4.sum()
+    t2 + sum(&t4) + t5.sum()
 }
 
 #[test]
 fn f0244_gradcheck() {
-    let mut s = 952170524u64;
+    let mut s = 229495366u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -6516,21 +6910,27 @@ fn f0244_gradcheck() {
 }
 #[differentiable]
 fn f0245(p0: Array2<f64>) -> f64 {
-    let t1 = powi(&p0, 3);
-    let t2 = &t1;
-    let t3 = if t1[[0, 0]] > 0.0371 {
-        t1.to_owned()
-    } else {
-        t1.dot(&t1)
+    let t1 = match () {
+        _ if sum(&p0) < 0.0371 => (p0.mapv(relu)).select(Axis(1), &[1]),
+        _ if sum(&p0) >= -0.5183 => sigmoid(&((p0.mapv(relu)).select(Axis(1), &[1]))),
+        _ => sin(&((p0.mapv(relu)).select(Axis(1), &[1]))),
     };
-    let t4 = t3.clone();
-    let t5 = &t4;
-    mean(&t1) + t2[[2, 1]] + sum(&t3) + t4[[1, 1]] + t5.sum() + t1.sum()
+    let mut t2 = square(&p0);
+    for i in (0..2).rev() {
+        t2 -= &(&p0 + &t2);
+        t2 = sin(&(&t2 - &t2));
+    }
+    let _t3 = t1.dot(&t1.t());
+    let t5 = {
+        let t4 = t2.sum();
+        t4
+    };
+    sum(&t2) + t5
 }
 
 #[test]
 fn f0245_gradcheck() {
-    let mut s = 1237249249u64;
+    let mut s = 2114897526u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0245_backward(p0.clone(), 1.0);
@@ -6538,194 +6938,194 @@ fn f0245_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0245_backward(p0.clone(), 1.0)).unwrap();
 }
-#[differentiable(wrt(d_p0, y_1, d_t1, grad))]
-fn f0246(d_p0: f64, y_1: &Array2<f64>, d_t1: &Array1<f64>, grad: &Array2<f64>, x: &Array1<f64>) -> f64 {
+#[differentiable(wrt(p0, p1, p2, p3))]
+fn f0246(p0: f64, p1: &Array2<f64>, p2: &Array1<f64>, p3: &Array2<f64>, c0: &Array1<f64>) -> Array2<f64> {
     let t1 = Array::from_elem(3, -1.5_f64);
-    let t2 = (Zip::from(x).and(x).map_collect(|&u, &v| {
+    let t2 = (Zip::from(c0).and(c0).map_collect(|&u, &v| {
         if v > -0.5183 {
             log_sigmoid(v)
         } else {
             v
         }
     })) + &t1;
-    let t2 = (d_t1 + &t2) - &t2;
-    let c1 = 0.25_f64;
-    let grad_1 = sigmoid(&(concat(Axis(0), &[&(d_t1.to_owned().mapv_into(|v| {
-        if v > -0.5183 {
-            c1 + d_p0
+    let t2 = &(3.0 - &t2) / &(square(c0) + 2.0);
+    let t3 = Zip::from(&(tanh(&t2))).and(&(tanh(&t2))).map_collect(|&a, &b| {
+        if b >= 0.0371 {
+            b + b
         } else {
-            c1
+            (b.powi(2) + 0.5).powf(a.tanh())
         }
-    })), x, &t2])));
-    let t2 = x;
-    let d_out = {
-        let unused = grad.column(1)[1];
-        (3.0 - x).broadcast((1, 3)).unwrap().to_owned()
+    });
+    let t4 = t3.sum();
+    let (n1, m1) = p3.dim();
+    let _t5 = (sigmoid(&((c0 + &t2) - (log_sigmoid(t4))))).mapv(|z| {
+        if p0 > 0.0371 {
+            (((square(z) + 0.5).powf(0.25)) * z) * z
+        } else {
+            powi(p0, 1)
+        }
+    });
+    let t6 = t2.mean().expect("not empty");
+    let t8 = {
+        let t7 = t4;
+        t4
     };
-    let d_out = grad;
-    let d_x = (t2 * 1.5) - x;
-    sum(d_out) + d_x.sum()
+    tanh(p1)
 }
 
 #[test]
 fn f0246_gradcheck() {
-    let mut s = 32609592u64;
-    let d_p0 = scalar(&mut s);
-    let y_1: Array2<f64> = random((2, 2), &mut s);
-    let d_t1: Array1<f64> = random(3, &mut s);
-    let grad: Array2<f64> = random((3, 2), &mut s);
-    let x: Array1<f64> = random(3, &mut s);
-    let (d_p0, y_1, d_t1, grad, x,) = std::hint::black_box((d_p0, y_1, d_t1, grad, x,));
-    let (value, grads) = f0246_backward(d_p0, &y_1, &d_t1, &grad, &x, 1.0);
-    assert_eq!(value, f0246(d_p0, &y_1, &d_t1, &grad, &x));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(d_p0, y_1.clone(), d_t1.clone(), grad.clone()), |(d_p0, y_1, d_t1, grad)| f0246_backward(*d_p0, y_1, d_t1, grad, &x, 1.0)).unwrap();
-}
-#[differentiable(wrt(d_x))]
-fn f0247(d_x: &Array1<f32>, d_out: &Array2<f32>) -> f32 {
-    let t1_from_t2 = array![[0.5_f32], [0.25], [2.0]];
-    let unused = square(&(d_out * &t1_from_t2));
-    let t3 = sum_axis(&unused, Axis(0));
-    unused.sum() + t3.dot(&t3) + sum(d_x)
-}
-
-#[test]
-fn f0247_gradcheck() {
-    let mut s = 1098283284u64;
-    let d_x: Array1<f32> = random32(2, &mut s);
-    let d_out: Array2<f32> = random32((3, 3), &mut s);
-    let (d_x, d_out,) = std::hint::black_box((d_x, d_out,));
-    let (value, grads) = f0247_backward(&d_x, &d_out, 1.0);
-    assert_eq!(value, f0247(&d_x, &d_out));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    GradCheck::new()
-        .rtol(0.1)
-        .atol(1e-2)
-        .check(&(d_x.clone(),), |(d_x,)| f0247_backward(d_x, &d_out, 1.0))
-        .unwrap();
-}
-#[differentiable(wrt(p0, p1, p2, p3))]
-fn f0248(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>, c0: &Array2<f64>) -> Array2<f64> {
-    let _t1 = p3;
-    let t2 = p2;
-    let t2 = c0.dot(c0);
-    let _t3 = concat(Axis(0), &[&(0.75 - &t2), &t2]);
-    exp(p3)
-}
-
-#[test]
-fn f0248_gradcheck() {
-    let mut s = 2127259430u64;
+    let mut s = 2023221022u64;
     let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((1, 3), &mut s);
-    let p2: Array2<f64> = random((3, 3), &mut s);
-    let p3: Array2<f64> = random((2, 1), &mut s);
-    let c0: Array2<f64> = random((2, 2), &mut s);
+    let p1: Array2<f64> = random((2, 2), &mut s);
+    let p2: Array1<f64> = random(3, &mut s);
+    let p3: Array2<f64> = random((3, 2), &mut s);
+    let c0: Array1<f64> = random(3, &mut s);
     let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let up: Array2<f64> = random((2, 1), &mut s);
-    let (value, grads) = f0248_backward(p0, &p1, &p2, &p3, &c0, &up);
-    assert_eq!(value, f0248(p0, &p1, &p2, &p3, &c0));
+    let up: Array2<f64> = random((2, 2), &mut s);
+    let (value, grads) = f0246_backward(p0, &p1, &p2, &p3, &c0, &up);
+    assert_eq!(value, f0246(p0, &p1, &p2, &p3, &c0));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
     GradCheck::new()
         .upstream(&up)
-        .check(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0248_backward(*p0, p1, p2, p3, &c0, &up))
+        .check(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0246_backward(*p0, p1, p2, p3, &c0, &up))
         .unwrap();
 }
-#[differentiable(wrt(d_p0))]
-fn f0249(d_t1: &Array2<f32>, d_p0: &Array1<f32>) -> f32 {
-    let (n1, m1) = d_t1.dim();
-    let d_out = if d_t1.sum() < -0.5183 {
-        &(-d_p0) * 1.5
+#[differentiable(wrt(p0))]
+fn f0247(p0: &Array1<f32>, c0: &Array2<f32>, ws: &[f32]) -> f32 {
+    let mut t1 = ((tanh(&(&(concat(Axis(0), &[p0, p0])) + (3.0)))).iter().zip(p0).map(|(a, b)| (sigmoid(-(*b))) * (backprop::ops::recip((*a).powi(2) + 1.0))).sum::<f32>());
+    for (i, &c) in ws.iter().enumerate() {
+        t1 -= ((3.0 / ((square(p0[i])).powi(2) + 1.0)));
+    }
+    let t3 = {
+        let t2 = sum(&((c0 - 0.25).clamp(-1.0, 1.0)).column(0));
+        t1
+    };
+    t1 + t3 + t1
+}
+
+#[test]
+fn f0247_gradcheck() {
+    let mut s = 1793479134u64;
+    let p0: Array1<f32> = random32(2, &mut s);
+    let c0: Array2<f32> = random32((3, 3), &mut s);
+    let ws: &[f32] = &[2.0];
+    let (p0, c0,) = std::hint::black_box((p0, c0,));
+    let (value, grads) = f0247_backward(&p0, &c0, ws, 1.0);
+    assert_eq!(value, f0247(&p0, &c0, ws));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    GradCheck::new()
+        .rtol(0.1)
+        .atol(1e-2)
+        .check(&(p0.clone(),), |(p0,)| f0247_backward(p0, &c0, ws, 1.0))
+        .unwrap();
+}
+#[differentiable(wrt(x, w, grad, d_t1))]
+fn f0248(x: f64, w: &Array2<f64>, grad: &Array2<f64>, d_t1: &Array2<f64>, y_1: &Array2<f64>) -> (f64, f64) {
+    let _t1 = d_t1;
+    let d_x = grad;
+    let d_x = y_1.dot(y_1);
+    let _t3 = concat(Axis(0), &[&(0.75 - &d_x), &d_x]);
+    (mean(grad), d_x.sum())
+}
+
+#[test]
+fn f0248_gradcheck() {
+    let mut s = 1307717988u64;
+    let x = scalar(&mut s);
+    let w: Array2<f64> = random((1, 3), &mut s);
+    let grad: Array2<f64> = random((3, 3), &mut s);
+    let d_t1: Array2<f64> = random((2, 1), &mut s);
+    let y_1: Array2<f64> = random((2, 2), &mut s);
+    let (x, w, grad, d_t1, y_1,) = std::hint::black_box((x, w, grad, d_t1, y_1,));
+    let (value, grads) = f0248_backward(x, &w, &grad, &d_t1, &y_1, (1.0, 0.5));
+    assert_eq!(value, f0248(x, &w, &grad, &d_t1, &y_1));
+    assert_eq!(grads.w.shape(), w.shape());
+    assert_eq!(grads.grad.shape(), grad.shape());
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(x, w.clone(), grad.clone(), d_t1.clone()), |(x, w, grad, d_t1)| f0248_backward(*x, w, grad, d_t1, &y_1, (1.0, 0.5)))
+        .unwrap();
+}
+#[differentiable(wrt(p1))]
+fn f0249(p0: &Array2<f32>, p1: &Array1<f32>) -> f32 {
+    let t1 = if p0.sum() < -0.5183 {
+        &(-p1) * 1.5
     } else {
-        d_p0.to_owned()
+        (backprop::ops::tan(&(backprop::ops::tanh(p1)))) - &(exp(p1))
     };
-    let out_1 = {
-        let x = d_t1[[1, 0]];
-        x.tanh()
-    };
-    let c2 = 0.75_f32;
-    let t4 = (tanh(&(exp(&d_out)))).mapv(|v| {
-        if c2 <= 0.0371 {
-            v
-        } else {
-            out_1
-        }
-    });
-    let t5 = f0176(out_1);
-    let t6 = ((out_1 * &t4).slice(s![..]).to_owned()).mean().expect("not empty");
-    let c3 = 0.1_f32;
-    let _t7 = Zip::from(d_t1).and(d_t1).map_collect(|&a, &b| {
-        if b < -0.5183 {
-            c3 / 1.5
-        } else {
-            b
-        }
-    });
-    let grad_1 = if t5 <= 0.4629 && t6 > 0.0 {
-        t6
+    let t2 = (softmax(p0)).sum();
+    let t2 = mse(&t1, p1);
+    let t3 = if t2 > 0.4629 {
+        p0.to_owned()
     } else {
-        (sum(&(square(&t4)))) * t6
+        tanh(p0)
     };
-    t6 + grad_1 + t5
+    let t5 = {
+        let t4 = (log_softmax(&t3)) + t2;
+        &(square(&t3)) * p1
+    };
+    let t6 = (t3.slice(s![..;-1, ..;-1])).t().dot(p0);
+    let t6 = t1.clone();
+    t5[[0, 0]] + logsumexp(&t6)
 }
 
 #[test]
 fn f0249_gradcheck() {
-    let mut s = 794406604u64;
-    let d_t1: Array2<f32> = random32((3, 2), &mut s);
-    let d_p0: Array1<f32> = random32(2, &mut s);
-    let (d_t1, d_p0,) = std::hint::black_box((d_t1, d_p0,));
-    let (value, grads) = f0249_backward(&d_t1, &d_p0, 1.0);
-    assert_eq!(value, f0249(&d_t1, &d_p0));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    let mut s = 1529083855u64;
+    let p0: Array2<f32> = random32((3, 2), &mut s);
+    let p1: Array1<f32> = random32(2, &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0249_backward(&p0, &p1, 1.0);
+    assert_eq!(value, f0249(&p0, &p1));
+    assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(d_p0.clone(),), |(d_p0,)| f0249_backward(&d_t1, d_p0, 1.0))
+        .check(&(p1.clone(),), |(p1,)| f0249_backward(&p0, p1, 1.0))
         .unwrap();
 }
 #[differentiable]
-fn f0250(d_x: ArrayView2<f64>) -> f64 {
-    let d_out = &d_x;
-    let grad_1 = {
-        let d_d_x = tanh(&d_out.slice_axis(Axis(0), Slice::from(2..3)));
-        d_d_x
+fn f0250(p0: ArrayView2<f64>) -> f64 {
+    let t1 = &p0;
+    let t3 = {
+        let t2 = tanh(&t1.slice_axis(Axis(0), Slice::from(2..3)));
+        t2
     };
-    sum(d_out) + grad_1.sum() + mean(&grad_1)
+    sum(t1) + t3.sum()
 }
 
 #[test]
 fn f0250_gradcheck() {
-    let mut s = 800669735u64;
-    let d_x: Array2<f64> = random((3, 2), &mut s);
-    let (d_x,) = std::hint::black_box((d_x,));
-    let (value, grads) = f0250_backward(d_x.view(), 1.0);
-    assert_eq!(value, f0250(d_x.view()));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(d_x.clone(),), |(d_x,)| f0250_backward(d_x.view(), 1.0)).unwrap();
+    let mut s = 1679064159u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0250_backward(p0.view(), 1.0);
+    assert_eq!(value, f0250(p0.view()));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0250_backward(p0.view(), 1.0)).unwrap();
 }
 #[differentiable]
 fn f0251(p0: &Array2<f64>, p1: f64, p2: f64) -> f64 {
     let t1 = 2.0 - ((p1 - 2.0) / (square(p1) + 1.0));
     let t2 = p0.product();
-    let mut t3 = softplus(t2);
-    let t4 = array![[0.0_f64, 0.5], [1.0, 1.5]];
-    t3 = (p0 * 0.1 + &t4).std(1.0);
-    let _t5 = relu(t3);
-    if t1 < -0.5183 {
-        t3 += t2 - t2;
-    }
-    let _t6 = (square(sigmoid(t3)) + 0.5).powf(t1.cos());
-    t1 + t2 + t3
+    let mut t3 = t1.sin();
+    let t4 = ((sqrt(square((square(t2) + 0.5).log(3.0 * 3.0 + 1.5)) + 0.5)).powi(2) + 1.0).sqrt();
+    t3 += t4;
+    let t5 = 3.0 * (t4 + t4);
+    let t7 = {
+        let t6 = powi((p0.product()) + t2, 3);
+        backprop::ops::recip(t5.powi(2) + 1.0)
+    };
+    t5 + t7 + t7
 }
 
 #[test]
 fn f0251_gradcheck() {
-    let mut s = 280323719u64;
+    let mut s = 737915034u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -6736,25 +7136,25 @@ fn f0251_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2), |(p0, p1, p2)| f0251_backward(p0, *p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0252(p0: &Array2<f32>) -> f32 {
-    let t1 = p0;
-    let t2 = p0.column(0);
-    let t3 = p0 * t1;
-    logsumexp(&t2) + sum(&t3)
+fn f0252(out: &Array2<f32>) -> f32 {
+    let d_x = out;
+    let t1_from_t2 = out.column(0);
+    let x_from_out = out * d_x;
+    logsumexp(&t1_from_t2) + x_from_out.sum() + x_from_out[[0, 1]]
 }
 
 #[test]
 fn f0252_gradcheck() {
-    let mut s = 639778573u64;
-    let p0: Array2<f32> = random32((1, 2), &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0252_backward(&p0, 1.0);
-    assert_eq!(value, f0252(&p0));
-    assert_eq!(grads.p0.shape(), p0.shape());
+    let mut s = 932025540u64;
+    let out: Array2<f32> = random32((1, 2), &mut s);
+    let (out,) = std::hint::black_box((out,));
+    let (value, grads) = f0252_backward(&out, 1.0);
+    assert_eq!(value, f0252(&out));
+    assert_eq!(grads.out.shape(), out.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(),), |(p0,)| f0252_backward(p0, 1.0))
+        .check(&(out.clone(),), |(out,)| f0252_backward(out, 1.0))
         .unwrap();
 }
 #[differentiable]
@@ -6766,11 +7166,14 @@ fn f0253(p0: &Array1<f64>) -> f64 {
     };
     let t2 = backprop::ops::softplus(&(&t1 / &(&t1 * &t1 + 2.0)));
     let t3 = (&(t2.broadcast((3, 2)).unwrap()) - &t1).dot(&t2);
-    for i in 0..2 {
+    for i in (0..2).rev() {
+        if mean(p0) <= 0.4629 {
+            break;
+        }
         t1 -= p0;
     }
-    let t3 = &t2 - &t1;
-    t2.dot(&t2) + t3.sum()
+    let t4 = mean(&t2);
+    t3.sum() + t4
 }
 
 #[test]
@@ -6783,169 +7186,195 @@ fn f0253_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0253_backward(p0, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2))]
-fn f0254(p0: Array1<f64>, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let mut t2 = {
-        let t1 = p1;
-        logsumexp(&(sin(p2)))
+#[differentiable(wrt(d_t1, grad, y_1))]
+fn f0254(d_t1: Array1<f64>, grad: f64, y_1: &Array2<f64>, w: &Array2<f64>, labels: &[usize]) -> Array2<f64> {
+    let t2 = {
+        let t1 = grad;
+        logsumexp(&(sin(y_1)))
     };
-    let mut t3 = p2.mapv(f64::tanh);
-    t2 = mean_axis(&(backprop::ops::softplus(&t3)), Axis(0));
-    let t4 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5], [3.0, 3.5, 4.0]];
-    let t5 = if sum(&t3) < -0.5183 {
-        (&(sigmoid(&(&t3 / &(square(c0) + 1.0)))) * 0.1 + &t4).std_axis(Axis(1), 0.0)
-    } else {
-        t2.to_owned()
+    let mut d_out_1 = (sigmoid(&((f0234(&d_t1, w, grad)) + &t2))).iter().zip((tanh(&(y_1.dot(&t2)))).iter()).map(|(&a, &b)| ((square(grad * b) + 0.5).ln()) / (square(b) + 2.0)).sum::<f64>();
+    let d_out = {
+        let t4 = cos(&t2);
+        exp(&t2)
     };
-    let t6 = array![0.0_f64, 0.5, 1.0];
-    for i in 0..2 {
-        t2 += &(t2.hypot(square(p1) + 0.5));
-        t3 -= 0.1;
+    let c1 = 3.0_f64;
+    let mut out = Zip::from(&(tanh(&d_out))).and(&(sigmoid(&d_out))).map_collect(|&u, &v| v * c1);
+    let n2 = d_t1.len() - 1;
+    d_out_1 = cos(d_out_1);
+    if t2.dot(&t2) <= -0.5183 {
+        out += &(&out + &out);
     }
-    let t7 = ((tanh(&t3)).mapv_into(|e| e * e)).select(Axis(1), &[1, 2]);
-    mean(&t2) + t3[[0, 0]] + t5.mean().unwrap() + t7.mean().unwrap()
+    sigmoid(y_1)
 }
 
 #[test]
 fn f0254_gradcheck() {
-    let mut s = 1611982179u64;
-    let p0: Array1<f64> = random(2, &mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array2<f64> = random((3, 3), &mut s);
-    let c0: Array2<f64> = random((3, 3), &mut s);
-    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0254_backward(p0.clone(), p1, &p2, &c0, 1.0);
-    assert_eq!(value, f0254(p0.clone(), p1, &p2, &c0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0254_backward(p0.clone(), *p1, p2, &c0, 1.0)).unwrap();
+    let mut s = 560205770u64;
+    let d_t1: Array1<f64> = random(2, &mut s);
+    let grad = scalar(&mut s);
+    let y_1: Array2<f64> = random((3, 3), &mut s);
+    let w: Array2<f64> = random((3, 3), &mut s);
+    let labels: &[usize] = &[0, 1, 1];
+    let (d_t1, grad, y_1, w,) = std::hint::black_box((d_t1, grad, y_1, w,));
+    let up: Array2<f64> = random((3, 3), &mut s);
+    let (value, grads) = f0254_backward(d_t1.clone(), grad, &y_1, &w, labels, &up);
+    assert_eq!(value, f0254(d_t1.clone(), grad, &y_1, &w, labels));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(d_t1.clone(), grad, y_1.clone()), |(d_t1, grad, y_1)| f0254_backward(d_t1.clone(), *grad, y_1, &w, labels, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0255(p0: f32, p1: ArrayView1<f32>, p2: &Array1<f32>, p3: f32) -> f32 {
-    let t1 = ((square(p0) + 0.5).ln()) + p2;
-    let t2 = p3;
-    let t1 = mse(&(t1.clamp(-1.0, 0.5)), &t1);
-    let t3 = t1 / &(square(&(p2 * p2)) + 0.5);
-    let t1 = stack(Axis(1), &[p2.view(), t3.view()]).unwrap();
-    t3.sum() + t1.sum()
+fn f0255(grad: f32, x: ArrayView1<f32>, out: &Array1<f32>, d_out: f32) -> Array1<f32> {
+    let mut out_1 = ((square(grad) + 0.5).ln()) + out;
+    let mut d_out_1 = (out_1.select(Axis(0), &[0, 2, 1, 1])).iter().sum::<f32>();
+    let mut n1 = 0;
+    loop {
+        d_out_1 += (mean(&(&out_1 - &out_1)));
+        n1 += 1;
+        if n1 >= 4 || d_out_1.abs() > 0.5183 {
+            break;
+        }
+    }
+    let t1_from_t2 = Array1::<f32>::linspace(0.0, 1.0, 3);
+    let d_d_x = {
+        let t4 = ((cos(&(out / (square(d_out) + 1.0)))) * 0.1 + &t1_from_t2).var(1.0);
+        (&x * t4).select(Axis(0), &[0, 0, 0])
+    };
+    if mean(&d_d_x) >= -0.5183 || d_out_1 > 0.0 {
+        out_1 += &d_d_x;
+    }
+    let t7 = {
+        let x_from_out = out_1.dot(out);
+        out_1.sum()
+    };
+    tanh(out)
 }
 
 #[test]
 fn f0255_gradcheck() {
-    let mut s = 2038844537u64;
-    let p0 = scalar32(&mut s);
-    let p1: Array1<f32> = random32(3, &mut s);
-    let p2: Array1<f32> = random32(3, &mut s);
-    let p3 = scalar32(&mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0255_backward(p0, p1.view(), &p2, p3, 1.0);
-    assert_eq!(value, f0255(p0, p1.view(), &p2, p3));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
+    let mut s = 318083723u64;
+    let grad = scalar32(&mut s);
+    let x: Array1<f32> = random32(3, &mut s);
+    let out: Array1<f32> = random32(3, &mut s);
+    let d_out = scalar32(&mut s);
+    let (grad, x, out, d_out,) = std::hint::black_box((grad, x, out, d_out,));
+    let up: Array1<f32> = random32(3, &mut s);
+    let (value, grads) = f0255_backward(grad, x.view(), &out, d_out, &up);
+    assert_eq!(value, f0255(grad, x.view(), &out, d_out));
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.out.shape(), out.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0, p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0255_backward(*p0, p1.view(), p2, *p3, 1.0))
+        .upstream(&up)
+        .check(&(grad, x.clone(), out.clone(), d_out), |(grad, x, out, d_out)| f0255_backward(*grad, x.view(), out, *d_out, &up))
         .unwrap();
 }
-#[differentiable(wrt(x, grad, d_t1))]
-fn f0256(x: &Array2<f32>, w: &Array2<f32>, grad: &Array2<f32>, d_t1: &Array2<f32>) -> f32 {
-    let out_1 = d_t1 - grad;
-    let d_d_x = (sigmoid(&((abs(x)).dot(&out_1)))).map(|&e| e);
-    let d_x = array![[-1.0_f32], [0.5]];
-    let d_out = if w.sum() >= 0.0371 {
-        &(d_t1 * d_t1) - &d_x
+#[differentiable(wrt(p0, p2, p3))]
+fn f0256(p0: &Array2<f32>, p1: &Array2<f32>, p2: &Array2<f32>, p3: &Array2<f32>) -> f32 {
+    let t1 = p3 - p2;
+    let t2 = (sigmoid(&((abs(p0)).dot(&t1)))).map(|&e| e);
+    let t3 = array![[-1.0_f32], [0.5]];
+    let t4 = if p1.sum() >= 0.0371 {
+        &(p3 * p3) - &t3
     } else {
-        sigmoid(&(&(d_t1 * d_t1) - &d_x))
+        sigmoid(&(&(p3 * p3) - &t3))
     };
-    let t5 = log_softmax(&(cos(&(&d_d_x - &d_d_x))));
-    let t6 = &d_out;
-    let t7 = if sum(&d_out) < 0.0371 {
+    let t5 = log_softmax(&(cos(&(&t2 - &t2))));
+    let t6 = &t4;
+    let t7 = if sum(&t4) < 0.0371 {
         (softplus(t6)).select(Axis(1), &[0])
     } else {
-        d_out.to_owned()
+        t4.to_owned()
     };
-    out_1.sum() + sum(&d_d_x) + mean(&d_out) + t5[[2, 2]] + t6[[1, 0]] + t7[[0, 0]]
+    t6[[1, 0]] + t7.sum()
 }
 
 #[test]
 fn f0256_gradcheck() {
-    let mut s = 559747204u64;
-    let x: Array2<f32> = random32((3, 2), &mut s);
-    let w: Array2<f32> = random32((3, 1), &mut s);
-    let grad: Array2<f32> = random32((2, 3), &mut s);
-    let d_t1: Array2<f32> = random32((2, 1), &mut s);
-    let (x, w, grad, d_t1,) = std::hint::black_box((x, w, grad, d_t1,));
-    let (value, grads) = f0256_backward(&x, &w, &grad, &d_t1, 1.0);
-    assert_eq!(value, f0256(&x, &w, &grad, &d_t1));
-    assert_eq!(grads.x.shape(), x.shape());
-    assert_eq!(grads.grad.shape(), grad.shape());
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    let mut s = 179529593u64;
+    let p0: Array2<f32> = random32((3, 2), &mut s);
+    let p1: Array2<f32> = random32((3, 1), &mut s);
+    let p2: Array2<f32> = random32((2, 3), &mut s);
+    let p3: Array2<f32> = random32((2, 1), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0256_backward(&p0, &p1, &p2, &p3, 1.0);
+    assert_eq!(value, f0256(&p0, &p1, &p2, &p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(x.clone(), grad.clone(), d_t1.clone()), |(x, grad, d_t1)| f0256_backward(x, &w, grad, d_t1, 1.0))
+        .check(&(p0.clone(), p2.clone(), p3.clone()), |(p0, p2, p3)| f0256_backward(p0, &p1, p2, p3, 1.0))
         .unwrap();
 }
 #[differentiable]
-fn f0257(x: &Array2<f64>, y_1: &Array2<f64>, d_t1: ArrayView1<f64>, labels: &[usize]) -> Array1<f64> {
-    let d_out = &(&(to_degrees(y_1)) * 0.01) + 0.1;
-    let t2 = if d_out[[0, 1]] >= -0.5183 {
-        (cos(&(log_softmax(&d_out)))) - &((mse(y_1, &d_out)) * (d_out.hypot(0.5 * 0.5 + 0.5)))
+fn f0257(d_t1: &Array2<f64>, y_1: &Array2<f64>, d_p0: ArrayView1<f64>, labels: &[usize]) -> f64 {
+    let t1 = &(&(to_degrees(y_1)) * 0.01) + 0.1;
+    let grad_1 = if t1[[0, 1]] >= -0.5183 {
+        (cos(&(log_softmax(&t1)))) - &((mse(y_1, &t1)) * (t1.hypot(0.5 * 0.5 + 0.5)))
     } else {
-        (mean(&(3.0 - &d_t1))) / (square(&(softmax(&(y_1 / &(square(y_1) + 0.5))))) + 1.0)
+        (mean(&(3.0 - &d_p0))) / (square(&(softmax(&(y_1 / &(square(y_1) + 0.5))))) + 1.0)
     };
-    let grad_1 = &t2;
-    let mut unused = {
-        let d_out_1 = backprop::ops::square(&(sigmoid(grad_1)));
-        sum_axis(&(grad_1 + &d_out_1), Axis(1))
+    let t3 = &grad_1;
+    let mut d_out_1 = {
+        let d_out = backprop::ops::square(&(sigmoid(t3)));
+        sum_axis(&(t3 + &d_out), Axis(1))
     };
-    let out_1 = unused.clone();
-    unused -= &(&d_t1 - &(unused.slice(s![..3])));
-    let x_from_out = if d_out.mean().unwrap() < -0.5183 {
-        ((tanh(&out_1)).dot(&(sin(&d_out)))).clamp(-1.0, 3.0)
+    let d_d_x = d_out_1.clone();
+    d_out_1 -= &(&d_p0 - &(d_out_1.slice(s![..3])));
+    let t7 = if t1.mean().unwrap() < -0.5183 {
+        ((tanh(&d_d_x)).dot(&(sin(&t1)))).clamp(-1.0, 3.0)
     } else {
-        sigmoid(&(((tanh(&out_1)).dot(&(sin(&d_out)))).clamp(-1.0, 3.0)))
+        sigmoid(&(((tanh(&d_d_x)).dot(&(sin(&t1)))).clamp(-1.0, 3.0)))
     };
-    unused
+    mean(&d_d_x) + t7.dot(&t7)
 }
 
 #[test]
 fn f0257_gradcheck() {
-    let mut s = 1300993356u64;
-    let x: Array2<f64> = random((2, 1), &mut s);
+    let mut s = 821576447u64;
+    let d_t1: Array2<f64> = random((2, 1), &mut s);
     let y_1: Array2<f64> = random((3, 2), &mut s);
-    let d_t1: Array1<f64> = random(3, &mut s);
+    let d_p0: Array1<f64> = random(3, &mut s);
     let labels: &[usize] = &[0, 0];
-    let (x, y_1, d_t1,) = std::hint::black_box((x, y_1, d_t1,));
-    let up: Array1<f64> = random(3, &mut s);
-    let (value, grads) = f0257_backward(&x, &y_1, d_t1.view(), labels, &up);
-    assert_eq!(value, f0257(&x, &y_1, d_t1.view(), labels));
-    assert_eq!(grads.x.shape(), x.shape());
-    assert_eq!(grads.y_1.shape(), y_1.shape());
+    let (d_t1, y_1, d_p0,) = std::hint::black_box((d_t1, y_1, d_p0,));
+    let (value, grads) = f0257_backward(&d_t1, &y_1, d_p0.view(), labels, 1.0);
+    assert_eq!(value, f0257(&d_t1, &y_1, d_p0.view(), labels));
     assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(x.clone(), y_1.clone(), d_t1.clone()), |(x, y_1, d_t1)| f0257_backward(x, y_1, d_t1.view(), labels, &up))
-        .unwrap();
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    gradcheck(&(d_t1.clone(), y_1.clone(), d_p0.clone()), |(d_t1, y_1, d_p0)| f0257_backward(d_t1, y_1, d_p0.view(), labels, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0258(p0: f64, c0: &Array2<f64>) -> f64 {
     let t1 = c0[[2, 1]];
-    let mut t2 = t1 + t1;
-    let _t3 = t2;
-    let t4 = t1;
-    let _t5 = 2.0 - c0;
-    for i in 0..3 {
-        t2 += t4;
+    let mut t2 = tanh((sum_axis(c0, Axis(0))).dot(&(sum_axis(c0, Axis(0)))));
+    let mut n1 = 0;
+    loop {
+        t2 -= ((c0.mapv(f64::exp)).mean().unwrap());
+        n1 += 1;
+        if n1 >= 1 {
+            break;
+        }
     }
-    let t6 = t2;
-    t4 + t6
+    let t1 = t2.cos();
+    if mean(c0) > -0.5183 {
+        t2 += t1 / (square(t1) + 1.0);
+    }
+    let t3 = ln(&(square(&(Zip::from(c0).and(c0).map_collect(|&u, &v| v * v))) + 1.0));
+    let t4 = f0219(t1, p0);
+    let t5 = t3.clone();
+    t2 + t1 + sum(&t3) + t4 + sum(&t5)
 }
 
 #[test]
 fn f0258_gradcheck() {
-    let mut s = 1464140159u64;
+    let mut s = 1061256393u64;
     let p0 = scalar(&mut s);
     let c0: Array2<f64> = random((3, 3), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -6954,76 +7383,82 @@ fn f0258_gradcheck() {
     gradcheck(&(p0,), |(p0,)| f0258_backward(*p0, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0259(grad: &Array1<f64>, d_p0: Array2<f64>) -> Array2<f64> {
-    let t1 = 0.1 - (d_p0.dot(&d_p0.t()));
-    sin(&d_p0)
+fn f0259(p0: &Array1<f64>, p1: Array2<f64>) -> (f64, f64) {
+    let t1 = 0.1 - (p1.dot(&p1.t()));
+    (p1.sum(), t1[[0, 1]])
 }
 
 #[test]
 fn f0259_gradcheck() {
-    let mut s = 1998444926u64;
-    let grad: Array1<f64> = random(2, &mut s);
-    let d_p0: Array2<f64> = random((3, 1), &mut s);
-    let (grad, d_p0,) = std::hint::black_box((grad, d_p0,));
-    let up: Array2<f64> = random((3, 1), &mut s);
-    let (value, grads) = f0259_backward(&grad, d_p0.clone(), &up);
-    assert_eq!(value, f0259(&grad, d_p0.clone()));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    let mut s = 2052123843u64;
+    let p0: Array1<f64> = random(2, &mut s);
+    let p1: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0259_backward(&p0, p1.clone(), (1.0, 0.5));
+    assert_eq!(value, f0259(&p0, p1.clone()));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
-        .upstream(&up)
-        .check(&(grad.clone(), d_p0.clone()), |(grad, d_p0)| f0259_backward(grad, d_p0.clone(), &up))
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0259_backward(p0, p1.clone(), (1.0, 0.5)))
         .unwrap();
 }
 #[differentiable]
-fn f0260(p0: Array1<f64>, p1: &Array1<f64>, p2: &Array2<f64>) -> Array1<f64> {
+fn f0260(p0: Array1<f64>, p1: &Array1<f64>, p2: &Array2<f64>, ws: &[f64]) -> f64 {
     let n1 = p1.len() - 1;
     let mut t1 = &(sum_axis(p2, Axis(0))) * &(p2 - p2);
-    t1 += &(0.5 * &t1);
-    let t2 = p2 / 0.1;
-    t1 -= 0.25;
-    sin(&p0)
+    t1 += &(&(p2.dot(p2)) - &(&(-p2) + 0.75));
+    let t3 = {
+        let t2 = p1 + &p0;
+        &t1 - 0.1
+    };
+    let mut t4 = (Zip::from(p2).and(p2).map_collect(|&a, &b| softplus(a))).mean().unwrap();
+    for (i, &c) in ws.iter().enumerate() {
+        t4 -= (p2[[0, 0]]);
+    }
+    t3.sum() + t4
 }
 
 #[test]
 fn f0260_gradcheck() {
-    let mut s = 704329944u64;
+    let mut s = 1490295936u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
+    let ws: &[f64] = &[1.5, -1.25, 0.75];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array1<f64> = random(2, &mut s);
-    let (value, grads) = f0260_backward(p0.clone(), &p1, &p2, &up);
-    assert_eq!(value, f0260(p0.clone(), &p1, &p2));
+    let (value, grads) = f0260_backward(p0.clone(), &p1, &p2, ws, 1.0);
+    assert_eq!(value, f0260(p0.clone(), &p1, &p2, ws));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0260_backward(p0.clone(), p1, p2, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0260_backward(p0.clone(), p1, p2, ws, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0261(p0: &Array1<f64>, p1: &Array1<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
-    let t1 = log_sigmoid(p3);
-    t1[[0, 0]]
+fn f0261(grad: &Array1<f64>, d_p0: &Array1<f64>, x: &Array2<f64>, w: &Array2<f64>) -> Array1<f64> {
+    let d_out = log_sigmoid(w);
+    sin(d_p0)
 }
 
 #[test]
 fn f0261_gradcheck() {
-    let mut s = 165525710u64;
-    let p0: Array1<f64> = random(2, &mut s);
-    let p1: Array1<f64> = random(2, &mut s);
-    let p2: Array2<f64> = random((2, 2), &mut s);
-    let p3: Array2<f64> = random((3, 2), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0261_backward(&p0, &p1, &p2, &p3, 1.0);
-    assert_eq!(value, f0261(&p0, &p1, &p2, &p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0261_backward(p0, p1, p2, p3, 1.0)).unwrap();
+    let mut s = 913406622u64;
+    let grad: Array1<f64> = random(2, &mut s);
+    let d_p0: Array1<f64> = random(2, &mut s);
+    let x: Array2<f64> = random((2, 2), &mut s);
+    let w: Array2<f64> = random((3, 2), &mut s);
+    let (grad, d_p0, x, w,) = std::hint::black_box((grad, d_p0, x, w,));
+    let up: Array1<f64> = random(2, &mut s);
+    let (value, grads) = f0261_backward(&grad, &d_p0, &x, &w, &up);
+    assert_eq!(value, f0261(&grad, &d_p0, &x, &w));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.w.shape(), w.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(grad.clone(), d_p0.clone(), x.clone(), w.clone()), |(grad, d_p0, x, w)| f0261_backward(grad, d_p0, x, w, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0262(p0: &Array2<f64>, p1: &Array2<f64>, p2: ArrayView1<f64>, p3: Array2<f64>) -> f64 {
@@ -7038,12 +7473,12 @@ fn f0262(p0: &Array2<f64>, p1: &Array2<f64>, p2: ArrayView1<f64>, p3: Array2<f64
     }
     let t4 = (sum(&p2)).atan2(1.0 * 1.0 + 0.5);
     let t5 = softmax(&(&t1 * 0.75));
-    sum(&t3) + t1[[0, 0]] + t4 + mean(&t5)
+    t3.mean().unwrap() + sum(&t1) + t4 + t5.mean().unwrap()
 }
 
 #[test]
 fn f0262_gradcheck() {
-    let mut s = 2253141u64;
+    let mut s = 1575580878u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array1<f64> = random(3, &mut s);
@@ -7058,149 +7493,181 @@ fn f0262_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0262_backward(p0, p1, p2.view(), p3.clone(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0263(grad: &Array2<f64>, labels: &[usize]) -> f64 {
-    let d_d_x = tanh(&((concat(Axis(1), &[grad, grad, grad])).mapv(|z: f64| (z.clamp(-2.0, 3.0)).max(z))));
-    let out = d_d_x.clone();
-    let mut out = ((sum_axis(&out, Axis(1))).mean().expect("not empty")) / &(&out * &out + 2.0);
-    out += &(sqrt(&(square(&(cosh(&(sigmoid(&out))))) + 0.5)));
-    let _t3 = out.clone();
-    let out_1 = grad;
-    d_d_x.sum() + sum(&out) + sum(out_1)
+fn f0263(p0: &Array2<f64>) -> f64 {
+    let n1 = p0.nrows();
+    let m1 = p0.ncols();
+    let t1 = Array2::<f64>::eye(m1);
+    let mut t2 = tanh(&(p0 + 3.0));
+    t2 += t2.iter().map(|&e| {
+        if e < -0.5183 {
+            f64::tanh((e * e).max(e))
+        } else {
+            sigmoid((square(((e.tanh()).powi(2) + 1.0).sqrt()) + 0.5).powf(2.0))
+        }
+    }).sum::<f64>();
+    let t3 = array![[0.0_f64], [0.5]];
+    let t4 = (&(tanh(&((mse(p0, p0)) * &t2))) * 0.1 + &t3).std_axis(Axis(0), 1.0);
+    let mut t5 = (t2.map(|&u| -u)).mean().unwrap();
+    let mut n2 = 0;
+    while n2 < 1 && t5.abs() < 0.4629 {
+        t5 += (t4.sum());
+        n2 += 1;
+    }
+    let t6 = if t5 < -0.5183 {
+        (t5 / (square(t5) + 2.0)).min(t5)
+    } else {
+        t5
+    };
+    let t4 = t5;
+    t6 + t4 + sum(p0)
 }
 
 #[test]
 fn f0263_gradcheck() {
-    let mut s = 322987178u64;
-    let grad: Array2<f64> = random((2, 1), &mut s);
-    let labels: &[usize] = &[0, 0];
-    let (grad,) = std::hint::black_box((grad,));
-    let (value, grads) = f0263_backward(&grad, labels, 1.0);
-    assert_eq!(value, f0263(&grad, labels));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(grad.clone(),), |(grad,)| f0263_backward(grad, labels, 1.0)).unwrap();
+    let mut s = 841655496u64;
+    let p0: Array2<f64> = random((2, 1), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0263_backward(&p0, 1.0);
+    assert_eq!(value, f0263(&p0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0263_backward(p0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
-fn f0264(p0: &Array2<f64>, p1: f64, p2: f64) -> f64 {
-    let t1 = p1 * p2;
-    let t2 = p2;
-    let (n1, m1) = p0.dim();
-    let t3 = if p2 > 0.0371 {
-        clamp(p1, -2.0, 0.5)
-    } else {
-        p0[[0, m1 - 1]]
-    };
-    t1 + t2 + t3 + p0.mean().unwrap()
+fn f0264(p0: &Array2<f64>, p1: f64, p2: f64) -> (f64, f64) {
+    let mut t1 = p1 * p2;
+    let mut t2 = ((p1 * t1) - (p0 / (square(p1) + 2.0))).mean().unwrap();
+    let mut n1 = 0;
+    while n1 < 1 && t2.abs() < 0.0371 {
+        t1 += t2 * t1;
+        t2 = t2 * 0.5 + p1;
+        n1 += 1;
+    }
+    let mut t3 = (-((p2.powi(2) + 0.5).powf(f64::cos(p1))));
+    let mut n2 = 0;
+    while n2 < 2 && t3.abs() > 0.4629 {
+        t3 += ((0.1 + t2));
+        t1 -= p1 - 1.5;
+        n2 += 1;
+    }
+    (t3, p1)
 }
 
 #[test]
 fn f0264_gradcheck() {
-    let mut s = 224665723u64;
+    let mut s = 1365872438u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0264_backward(&p0, p1, p2, 1.0);
+    let (value, grads) = f0264_backward(&p0, p1, p2, (1.0, 0.5));
     assert_eq!(value, f0264(&p0, p1, p2));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0264_backward(p0, p1, p2, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(),), |(p0,)| f0264_backward(p0, p1, p2, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
-fn f0265(p0: &Array1<f64>, p1: &Array2<f64>, p2: f64, p3: f64, c0: &Array2<f64>) -> f64 {
+fn f0265(p0: &Array1<f64>, p1: &Array2<f64>, p2: f64, p3: f64, c0: &Array2<f64>, labels: &[usize]) -> f64 {
     let t1 = p1;
     let t2 = p3 + &(t1.slice(s![-3.., ..]));
-    let t3 = t1;
-    let t4 = mean_axis(t3, Axis(1));
-    let t5 = if sum(t3) <= 0.4629 {
-        (t3 - 0.5).iter().map(|v| powi(-p2, 2)).sum::<f64>()
-    } else {
-        (exp(&t4)).dot(&t4)
+    let mut t3 = (mean(t1));
+    let mut n1 = 0;
+    while n1 < 2 && t3.abs() < 0.0371 {
+        t3 = t3 * 0.5 + (sum(&(p3 + c0)));
+        n1 += 1;
+    }
+    let mut t5 = {
+        let t4 = softmax_cross_entropy(&(&t2 + 3.0), labels);
+        -((tanh(t3)).mul_add(t3.tanh(), p2))
     };
-    let t5 = t5;
-    let _t6 = (t5 + p2).tanh();
-    logsumexp(&t4) + t5 + p3
+    t3 -= t5;
+    let t7 = {
+        let t6 = sigmoid(softmax_cross_entropy(&t2, labels));
+        &(&t2 - t6) - p3
+    };
+    for i in 0..3 {
+        t5 += 0.75;
+    }
+    t5 + t7.sum()
 }
 
 #[test]
 fn f0265_gradcheck() {
-    let mut s = 1333047094u64;
+    let mut s = 1489485907u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
     let p3 = scalar(&mut s);
     let c0: Array2<f64> = random((1, 2), &mut s);
+    let labels: &[usize] = &[1, 1, 1];
     let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let (value, grads) = f0265_backward(&p0, &p1, p2, p3, &c0, 1.0);
-    assert_eq!(value, f0265(&p0, &p1, p2, p3, &c0));
+    let (value, grads) = f0265_backward(&p0, &p1, p2, p3, &c0, labels, 1.0);
+    assert_eq!(value, f0265(&p0, &p1, p2, p3, &c0, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0265_backward(p0, p1, *p2, *p3, &c0, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0265_backward(p0, p1, *p2, *p3, &c0, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0266(x: &Array2<f64>, d_out: &Array2<f64>, d_p0: f64, y_1: &Array2<f64>) -> f64 {
-    let mut grad_1 = {
-        let unused = &(d_out.t()) / &(x * x + 1.0);
-        sin(&(sin(&unused)))
+fn f0266(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
+    let mut t2 = {
+        let t1 = &(p1.t()) / &(p0 * p0 + 1.0);
+        sin(&(sin(&t1)))
     };
-    let d_out_1 = {
-        let t1_from_t2 = f0220(x, d_p0, d_p0, &grad_1);
-        exp(&(grad_1.slice(s![..3, ..-1])))
+    let t4 = {
+        let t3 = (f0245(p3.to_owned())).tanh();
+        0.75 - &(t2.dot(&t2.t()))
     };
-    let t5 = (y_1.mapv(|z| z)).iter().map(|v| (d_p0 + (*v)) * (d_p0 - (*v))).sum::<f64>();
-    if sum(&d_out_1) < 0.4629 {
-        grad_1 = &grad_1 + &grad_1;
+    let c1 = 3.0_f64;
+    t2 += 0.25;
+    let t5 = if p0.mean().unwrap() > -0.5183 && p2 > 0.0 {
+        &t4 + 0.25
     } else {
-        grad_1 -= d_p0;
-    }
-    let t6 = ((sigmoid(&(x.dot(&grad_1.t())))).dot(&(tanh(&d_out_1)))).clamp(-0.5, 1.0);
-    let x_from_out = &d_out_1;
-    mean(&t6) + x_from_out.mean().unwrap() + y_1[[2, 0]]
+        p3 + p3
+    };
+    let t6 = log_sigmoid(&t5);
+    let t7 = trunc(&t5);
+    t6.sum() + t7.mean().unwrap()
 }
 
 #[test]
 fn f0266_gradcheck() {
-    let mut s = 1921348518u64;
-    let x: Array2<f64> = random((1, 2), &mut s);
-    let d_out: Array2<f64> = random((1, 3), &mut s);
-    let d_p0 = scalar(&mut s);
-    let y_1: Array2<f64> = random((3, 3), &mut s);
-    let (x, d_out, d_p0, y_1,) = std::hint::black_box((x, d_out, d_p0, y_1,));
-    let (value, grads) = f0266_backward(&x, &d_out, d_p0, &y_1, 1.0);
-    assert_eq!(value, f0266(&x, &d_out, d_p0, &y_1));
-    assert_eq!(grads.x.shape(), x.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    gradcheck(&(x.clone(), d_out.clone(), d_p0, y_1.clone()), |(x, d_out, d_p0, y_1)| f0266_backward(x, d_out, *d_p0, y_1, 1.0)).unwrap();
+    let mut s = 960327663u64;
+    let p0: Array2<f64> = random((1, 2), &mut s);
+    let p1: Array2<f64> = random((1, 3), &mut s);
+    let p2 = scalar(&mut s);
+    let p3: Array2<f64> = random((3, 3), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0266_backward(&p0, &p1, p2, &p3, 1.0);
+    assert_eq!(value, f0266(&p0, &p1, p2, &p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0266_backward(p0, p1, *p2, p3, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0267(p0: f64, c0: &Array2<f64>) -> f64 {
     let (n1, m1) = c0.dim();
     let t1 = Array2::<f64>::from_shape_vec((n1, 2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
-    let t2 = (&(tanh(&(tan(&(tanh(c0)))))) * 0.1 + &t1).var(0.0);
+    let mut t2 = (&(tanh(&(tan(&(tanh(c0)))))) * 0.1 + &t1).var(0.0);
     let mut t3 = p0;
-    let c2 = 3.0_f64;
-    let c3 = 3.0_f64;
-    let t5 = {
-        let t4 = (sin(c0)).map(|&z| (abs(p0)).mul_add(-1.5, t3));
-        (t4.to_owned().mapv_into(|u| t3 * c2)).iter().map(|u| t3).sum::<f64>()
+    let mut t5 = {
+        let t4 = (sin(c0)).map(|&z| f64::atan2(z - p0, -2.0 * -2.0 + 0.5));
+        t4
     };
-    let _t6 = ((c0.mapv(|v| {
-        if v <= -0.5183 {
-            v
-        } else {
-            v
-        }
-    })).mean().expect("not empty")) + (t2 * (sin(t5)));
-    let t8 = {
-        let t7 = tanh(t3);
-        concatenate(Axis(1), &[c0.view(), c0.view(), c0.view()]).unwrap()
-    };
-    t3 = (tanh(t5 + p0)).tan();
-    t5 + mean(&t8)
+    t3 = p0.powi(1);
+    let _t6 = t5.clone();
+    if p0 > -0.5183 {
+        t2 = sigmoid(t3);
+    } else {
+        t5 *= c0;
+    }
+    t3 + t5[[0, 1]] + c0.sum()
 }
 
 #[test]
 fn f0267_gradcheck() {
-    let mut s = 571887642u64;
+    let mut s = 138257639u64;
     let p0 = scalar(&mut s);
     let c0: Array2<f64> = random((3, 2), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -7219,13 +7686,13 @@ fn f0268(p0: &Array2<f32>, p1: &Array2<f32>) -> f32 {
     } else {
         sin(&(&(p1.dot(p0)) * (p1[[n1 - 1, m1 - 1]])))
     };
-    let t2 = f0072(t1.to_owned());
-    mean(&t4) + t2
+    let t2 = f0072(t2.to_owned());
+    t1.iter().sum::<f32>() + sum(&t4) + t2 + p1.mean().unwrap()
 }
 
 #[test]
 fn f0268_gradcheck() {
-    let mut s = 271403733u64;
+    let mut s = 1918610292u64;
     let p0: Array2<f32> = random32((3, 1), &mut s);
     let p1: Array2<f32> = random32((2, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -7239,67 +7706,67 @@ fn f0268_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0269(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array1<f64>) -> Array2<f64> {
+fn f0269(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array1<f64>) -> f64 {
     let t1 = p1;
+    let mut t2 = (softmax(&(sigmoid(p3)))).sum();
+    let mut n1 = 0;
+    loop {
+        t2 -= (t1.iter().sum::<f64>());
+        t2 += t2 - t2;
+        n1 += 1;
+        if n1 >= 1 || t2.abs() > 0.4629 {
+            break;
+        }
+    }
     let t2 = p3;
-    let t4 = {
-        let t3 = p1[[1, 0]];
-        softmax(&(&(t2 * p1) * t2))
-    };
-    let t6 = {
-        let t5 = p3;
-        &t4 / &(square(t2) + 1.0)
-    };
-    let mut t6 = 2.0 - &((sigmoid(p3)) * p2);
-    t6 -= sum(&t4);
-    t6
+    let _t3 = t1.mean().unwrap();
+    let t4 = ((0.75 * p3).iter().zip(t2).map(|(&a, &b)| b).sum::<f64>()).tanh();
+    let t5 = array![[0.0_f64, 0.5]];
+    let _t6 = (p2 * 0.1 + &t5).std(0.0);
+    t2.mean().unwrap() + t4 + mean(p1)
 }
 
 #[test]
 fn f0269_gradcheck() {
-    let mut s = 101283303u64;
+    let mut s = 1069484674u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array2<f64> = random((1, 2), &mut s);
     let p3: Array1<f64> = random(2, &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up: Array2<f64> = random((1, 2), &mut s);
-    let (value, grads) = f0269_backward(&p0, &p1, &p2, &p3, &up);
+    let (value, grads) = f0269_backward(&p0, &p1, &p2, &p3, 1.0);
     assert_eq!(value, f0269(&p0, &p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0269_backward(p0, p1, p2, p3, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0269_backward(p0, p1, p2, p3, 1.0)).unwrap();
 }
-#[differentiable(wrt(x, out, d_x))]
-fn f0270(x: &Array2<f64>, out: f64, d_x: ArrayView1<f64>, w: &Array2<f64>) -> f64 {
-    let t1 = w;
-    let d_out_1 = &d_x;
-    let out_1 = w;
-    let t4 = w.index_axis(Axis(1), 2);
-    out_1[[0, 0]] + sum(&t4) + t4.dot(&t4)
+#[differentiable(wrt(x, w, d_p0))]
+fn f0270(x: &Array2<f64>, w: f64, d_p0: ArrayView1<f64>, out: &Array2<f64>) -> f64 {
+    let d_x = out;
+    let grad_1 = &d_p0;
+    let d_out = out;
+    let t4 = out.index_axis(Axis(1), 2);
+    d_x[[0, 0]] + sum(grad_1) + mean(d_out) + mean(&t4)
 }
 
 #[test]
 fn f0270_gradcheck() {
-    let mut s = 909584936u64;
+    let mut s = 132407890u64;
     let x: Array2<f64> = random((3, 2), &mut s);
-    let out = scalar(&mut s);
-    let d_x: Array1<f64> = random(3, &mut s);
-    let w: Array2<f64> = random((1, 3), &mut s);
-    let (x, out, d_x, w,) = std::hint::black_box((x, out, d_x, w,));
-    let (value, grads) = f0270_backward(&x, out, d_x.view(), &w, 1.0);
-    assert_eq!(value, f0270(&x, out, d_x.view(), &w));
+    let w = scalar(&mut s);
+    let d_p0: Array1<f64> = random(3, &mut s);
+    let out: Array2<f64> = random((1, 3), &mut s);
+    let (x, w, d_p0, out,) = std::hint::black_box((x, w, d_p0, out,));
+    let (value, grads) = f0270_backward(&x, w, d_p0.view(), &out, 1.0);
+    assert_eq!(value, f0270(&x, w, d_p0.view(), &out));
     assert_eq!(grads.x.shape(), x.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(x.clone(), out, d_x.clone()), |(x, out, d_x)| f0270_backward(x, *out, d_x.view(), &w, 1.0)).unwrap();
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    gradcheck(&(x.clone(), w, d_p0.clone()), |(x, w, d_p0)| f0270_backward(x, *w, d_p0.view(), &out, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0271(p0: &Array2<f32>, p1: &Array2<f32>, p2: f32) -> Array2<f32> {
+fn f0271(p0: &Array2<f32>, p1: &Array2<f32>, p2: f32) -> f32 {
     let mut t2 = {
         let t1 = p2;
         softplus(p0)
@@ -7308,31 +7775,38 @@ fn f0271(p0: &Array2<f32>, p1: &Array2<f32>, p2: f32) -> Array2<f32> {
     let t3 = array![[0.0_f32, 0.5, 1.0], [1.5, 2.0, 2.5]];
     t2 += (&(tanh(&(p0 + &(p1 / 0.25)))) * 0.1 + &t3).var(1.0);
     t2 += p2;
-    let t4 = &t2 * 0.1;
-    sigmoid(p1)
+    let mut t4 = sum(&(p1.row(1)));
+    let mut n2 = 0;
+    loop {
+        t4 = t4 * 0.5 + (p0[[0, 0]]);
+        t4 += p2.mul_add(p2, 0.25);
+        n2 += 1;
+        if n2 >= 4 || t4.abs() < 0.5183 {
+            break;
+        }
+    }
+    t2[[0, 1]] + t4
 }
 
 #[test]
 fn f0271_gradcheck() {
-    let mut s = 112240882u64;
+    let mut s = 90318501u64;
     let p0: Array2<f32> = random32((1, 3), &mut s);
     let p1: Array2<f32> = random32((2, 3), &mut s);
     let p2 = scalar32(&mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array2<f32> = random32((2, 3), &mut s);
-    let (value, grads) = f0271_backward(&p0, &p1, p2, &up);
+    let (value, grads) = f0271_backward(&p0, &p1, p2, 1.0);
     assert_eq!(value, f0271(&p0, &p1, p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0271_backward(p0, p1, *p2, &up))
+        .check(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0271_backward(p0, p1, *p2, 1.0))
         .unwrap();
 }
 #[differentiable]
-fn f0272(p0: &Array1<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
+fn f0272(p0: &Array1<f64>, p1: f64, p2: &Array2<f64>) -> Array2<f64> {
     let t2 = {
         let t1 = tanh(&p2.column(0));
         sqrt(&(square(p2) + 1.0))
@@ -7341,21 +7815,25 @@ fn f0272(p0: &Array1<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
         let t3 = t2.map(|&z| p1 * z);
         mean_axis(&t3, Axis(1))
     };
-    t2.iter().sum::<f64>() + logsumexp(&t4)
+    sin(p2)
 }
 
 #[test]
 fn f0272_gradcheck() {
-    let mut s = 485415154u64;
+    let mut s = 1704871854u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0272_backward(&p0, p1, &p2, 1.0);
+    let up: Array2<f64> = random((2, 2), &mut s);
+    let (value, grads) = f0272_backward(&p0, p1, &p2, &up);
     assert_eq!(value, f0272(&p0, p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0272_backward(p0, *p1, p2, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0272_backward(p0, *p1, p2, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0273(p0: &Array1<f64>) -> f64 {
@@ -7366,12 +7844,12 @@ fn f0273(p0: &Array1<f64>) -> f64 {
     let c1 = 1.5_f64;
     let _t5 = Zip::from(&t2).and(&t2).map_collect(|&u, &v| v);
     t1 += &(&t2 - &t2);
-    sum(&t1) + t2.dot(&t2) + logsumexp(&t4)
+    logsumexp(&t2) + t4.sum()
 }
 
 #[test]
 fn f0273_gradcheck() {
-    let mut s = 1855783593u64;
+    let mut s = 1220666813u64;
     let p0: Array1<f64> = random(3, &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0273_backward(&p0, 1.0);
@@ -7380,52 +7858,58 @@ fn f0273_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0273_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0274(p0: f64, p1: f64) -> f64 {
-    let t2 = {
-        let t1 = square(p1);
-        p1
+fn f0274(d_x: f64, x: f64) -> f64 {
+    let out_1 = {
+        let t1 = square(x);
+        x
     };
-    let t4 = {
-        let t3 = ((p1.tanh()).tan()) - t2;
-        p1
+    let out = {
+        let d_out = (out_1 + x) * d_x;
+        x.ceil()
     };
-    let t5 = t2;
-    t4 + t5
+    let d_out_1 = square((f64::tanh(x)).tan());
+    out + d_out_1
 }
 
 #[test]
 fn f0274_gradcheck() {
-    let mut s = 2078828439u64;
-    let p0 = scalar(&mut s);
-    let p1 = scalar(&mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0274_backward(p0, p1, 1.0);
-    assert_eq!(value, f0274(p0, p1));
-    gradcheck(&(p0, p1), |(p0, p1)| f0274_backward(*p0, *p1, 1.0)).unwrap();
+    let mut s = 878110906u64;
+    let d_x = scalar(&mut s);
+    let x = scalar(&mut s);
+    let (d_x, x,) = std::hint::black_box((d_x, x,));
+    let (value, grads) = f0274_backward(d_x, x, 1.0);
+    assert_eq!(value, f0274(d_x, x));
+    gradcheck(&(d_x, x), |(d_x, x)| f0274_backward(*d_x, *x, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0275(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
     let _t1 = p2;
+    let c1: f64 = 1.5;
     let mut t3 = {
-        let t2 = (sqrt(&(square(&(p1 + 3.0)) + 0.5))).dot(p2);
-        ((0.25 - p2).t().dot(p1)).broadcast((1, 1)).unwrap().to_owned()
+        let t2 = p2 - &((p0.map(|&v| v - c1)).mapv(|z| {
+        if z >= 0.4629 {
+            (softplus(z)) / (z.powi(2) + 1.0)
+        } else {
+            (square(z)) + z
+        }
+    }));
+        mean(&(p2 * 3.0).column(0))
     };
-    let t4 = if mean(p1) >= 0.4629 {
-        p1.to_owned()
-    } else {
-        sqrt(&(square(p1) + 1.0))
+    let (n2, m2) = p2.dim();
+    let t4 = Array1::<f64>::zeros(n2);
+    let t5 = p1 - &t4;
+    let t7 = {
+        let t6 = p0;
+        &(t6.clamp(-0.5, 3.0)) * t6
     };
-    for i in 0..2 {
-        t3 += &(t3.view().remove_axis(Axis(0)).to_owned());
-    }
-    let t5 = abs(&t4);
-    let t5 = p2 * p2;
-    mean(&t3) + sum(&t4) + t5.iter().sum::<f64>()
+    let t8 = p0.sum();
+    t3 -= t8;
+    t7[[1, 1]] + t8
 }
 
 #[test]
 fn f0275_gradcheck() {
-    let mut s = 385240619u64;
+    let mut s = 1258546229u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
@@ -7443,12 +7927,12 @@ fn f0276(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f6
         let t1 = square(&((Zip::from(p2).and(p2).map_collect(|&a, &b| b.hypot(0.5 * 0.5 + 0.5))).dot(&p0)));
         abs(&(logsumexp(&(p2.t()))))
     };
-    mean(&t2) + p0.mean().unwrap()
+    mean(&t2) + logsumexp(&t2)
 }
 
 #[test]
 fn f0276_gradcheck() {
-    let mut s = 1541554340u64;
+    let mut s = 1780012020u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
@@ -7463,61 +7947,61 @@ fn f0276_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0276_backward(p0.view(), p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0277(w: f64, x: Array2<f64>) -> f64 {
-    let t2 = {
-        let x_from_out = (&x - w).slice_axis(Axis(0), Slice::from(0..)).sum();
-        (1.5 + (sigmoid(x_from_out))).powf(f64::cos(w))
+fn f0277(p0: f64, p1: Array2<f64>) -> f64 {
+    let mut t2 = {
+        let t1 = (&p1 - p0).slice_axis(Axis(0), Slice::from(0..)).sum();
+        ((t1.powi(2) + 1.0).ln()).atan2(t1.powi(2) + 0.5)
     };
-    let t2 = clamp(&(x.mapv(|e: f64| e.cos())), -1.0, 3.0);
-    let t3 = &t2;
-    let t1_from_t2 = &t2;
-    let c1: f64 = 2.0;
-    let d_out_1 = if x[[1, 0]] < 0.0371 || w > 0.0 {
-        (tanh(t1_from_t2)).sum_axis(Axis(1))
-    } else {
-        cos(&((tanh(t1_from_t2)).sum_axis(Axis(1))))
-    };
-    t1_from_t2[[0, 1]] + d_out_1.dot(&d_out_1)
+    t2 = p0;
+    let t3 = (-&p1).dot(&p1.t());
+    let t4 = &t3;
+    let mut t5 = (log_sigmoid(p0));
+    let mut n1 = 0;
+    while n1 < 1 && t5.abs() > 0.4629 {
+        t5 += (sigmoid((t2 + t4).sum()));
+        n1 += 1;
+    }
+    t2 + t3.iter().sum::<f64>() + t4.sum() + t5 + t2
 }
 
 #[test]
 fn f0277_gradcheck() {
-    let mut s = 106225935u64;
-    let w = scalar(&mut s);
-    let x: Array2<f64> = random((3, 2), &mut s);
-    let (w, x,) = std::hint::black_box((w, x,));
-    let (value, grads) = f0277_backward(w, x.clone(), 1.0);
-    assert_eq!(value, f0277(w, x.clone()));
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(w, x.clone()), |(w, x)| f0277_backward(*w, x.clone(), 1.0)).unwrap();
+    let mut s = 1046378038u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0277_backward(p0, p1.clone(), 1.0);
+    assert_eq!(value, f0277(p0, p1.clone()));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0277_backward(*p0, p1.clone(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0278(d_out: &Array2<f32>, grad: f32) -> f32 {
-    let mut t1 = d_out.dot(&d_out.t());
+fn f0278(p0: &Array2<f32>, p1: f32) -> f32 {
+    let mut t1 = p0.dot(&p0.t());
     let c1 = 2.0_f32;
-    let mut unused = ((tanh(&(t1.map(|&z| z + z)))).map(|&e| 3.0 / (square(c1.min(grad)) + 1.0))).dot(&t1);
-    t1 -= &unused;
-    if grad >= 0.4629 {
-        unused += &t1;
+    let mut t2 = ((tanh(&(t1.map(|&z| z + z)))).map(|&e| 3.0 / (square(c1.min(p1)) + 1.0))).dot(&t1);
+    t1 -= &t2;
+    if p1 >= 0.4629 {
+        t2 += &t1;
     }
-    let d_d_x = &t1 - &unused;
-    t1 = 0.25 / (&d_d_x * &d_d_x + 1.0);
-    unused[[0, 0]] + d_d_x.mean().unwrap()
+    let t3 = &t1 - &t2;
+    t1 = 0.25 / (&t3 * &t3 + 1.0);
+    t2.mean().unwrap() + t3.iter().sum::<f32>()
 }
 
 #[test]
 fn f0278_gradcheck() {
-    let mut s = 1120436450u64;
-    let d_out: Array2<f32> = random32((1, 2), &mut s);
-    let grad = scalar32(&mut s);
-    let (d_out, grad,) = std::hint::black_box((d_out, grad,));
-    let (value, grads) = f0278_backward(&d_out, grad, 1.0);
-    assert_eq!(value, f0278(&d_out, grad));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
+    let mut s = 1766901199u64;
+    let p0: Array2<f32> = random32((1, 2), &mut s);
+    let p1 = scalar32(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0278_backward(&p0, p1, 1.0);
+    assert_eq!(value, f0278(&p0, p1));
+    assert_eq!(grads.p0.shape(), p0.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(d_out.clone(), grad), |(d_out, grad)| f0278_backward(d_out, *grad, 1.0))
+        .check(&(p0.clone(), p1), |(p0, p1)| f0278_backward(p0, *p1, 1.0))
         .unwrap();
 }
 #[differentiable]
@@ -7541,12 +8025,12 @@ fn f0279(p0: f64, p1: &Array2<f64>) -> f64 {
         t1 -= sum(&t3);
     }
     t1 += 1.5;
-    t1 + sum(&t3)
+    t1 + t3.mean().unwrap()
 }
 
 #[test]
 fn f0279_gradcheck() {
-    let mut s = 131810726u64;
+    let mut s = 1839185748u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -7574,7 +8058,7 @@ fn f0280_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0280_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0281(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
+fn f0281(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> (f64, f64) {
     let mut t1 = softplus(p2);
     let t2 = (p1 / (square(p1) + 2.0)).to_shape((1, 4)).unwrap().sum();
     let (n1, m1) = p2.dim();
@@ -7584,22 +8068,25 @@ fn f0281(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
     for i in 0..1 {
         t1 = abs(&t4);
     }
-    t2 + sum(&t4) + t2
+    (t2, t4.iter().sum::<f64>())
 }
 
 #[test]
 fn f0281_gradcheck() {
-    let mut s = 1716811890u64;
+    let mut s = 237540809u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0281_backward(&p0, &p1, &p2, 1.0);
+    let (value, grads) = f0281_backward(&p0, &p1, &p2, (1.0, 0.5));
     assert_eq!(value, f0281(&p0, &p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0281_backward(p0, p1, p2, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0281_backward(p0, p1, p2, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
 fn f0282(p0: f64, p1: &Array2<f64>, p2: ArrayView2<f64>) -> f64 {
@@ -7612,23 +8099,29 @@ fn f0282(p0: f64, p1: &Array2<f64>, p2: ArrayView2<f64>) -> f64 {
     } else {
         t2 *= p1;
     }
-    let t3 = &p2;
-    t2 *= p0;
-    t2 -= p0;
-    let mut t4 = if p1.sum() < -0.5183 {
-        atanh(&(&(tanh(p1)) * 0.75))
-    } else {
-        sqrt(&(&t2 * &t2 + 1.0))
-    };
-    if p2.sum() <= -0.5183 {
-        t2 -= &(-&(p1 + p0));
+    let mut t3 = tanh(sum(&(&(&t2 / &(p1 * p1 + 0.5)) / (square(p1) + 1.0))));
+    let n2 = p1.nrows();
+    let m2 = p1.ncols();
+    let t4 = Array2::<f64>::from_shape_vec((3, m2), vec![0.0, 0.5, 1.0]).unwrap();
+    let mut n1 = 0;
+    while n1 < 2 {
+        t3 -= ((p1 + &p2).sum());
+        t2 += &((p1 * 0.1 + &t4).var_axis(Axis(0), 0.0));
+        n1 += 1;
     }
-    mean(t3) + t4.sum() + p0
+    let t5 = exp(sigmoid(t3));
+    let t7 = {
+        let t6 = logsumexp(&(p2.mapv(|v| p0.min(v))));
+        t3 / (square(t5) + 0.5)
+    };
+    t2 += t5;
+    let t8 = (sigmoid(&t2)).mapv_into(|z| z.cos());
+    t2.iter().sum::<f64>() + t3 + t5 + t7 + t8.mean().unwrap()
 }
 
 #[test]
 fn f0282_gradcheck() {
-    let mut s = 1010247115u64;
+    let mut s = 1901762482u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -7640,34 +8133,34 @@ fn f0282_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0282_backward(*p0, p1, p2.view(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0283(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
-    let t1 = &(3.0 / (square(p1) + 1.0)) / &(p1 * p1 + 2.0);
-    let t2 = sum(p1);
-    t1.mean().unwrap() + t2
+fn f0283(grad: &Array2<f64>, y_1: &Array2<f64>) -> f64 {
+    let out = &(3.0 / (square(y_1) + 1.0)) / &(y_1 * y_1 + 2.0);
+    let unused = sum(y_1);
+    out[[2, 1]] + unused + unused
 }
 
 #[test]
 fn f0283_gradcheck() {
-    let mut s = 1073814650u64;
-    let p0: Array2<f64> = random((2, 1), &mut s);
-    let p1: Array2<f64> = random((3, 2), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0283_backward(&p0, &p1, 1.0);
-    assert_eq!(value, f0283(&p0, &p1));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0283_backward(p0, p1, 1.0)).unwrap();
+    let mut s = 1633298277u64;
+    let grad: Array2<f64> = random((2, 1), &mut s);
+    let y_1: Array2<f64> = random((3, 2), &mut s);
+    let (grad, y_1,) = std::hint::black_box((grad, y_1,));
+    let (value, grads) = f0283_backward(&grad, &y_1, 1.0);
+    assert_eq!(value, f0283(&grad, &y_1));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    gradcheck(&(grad.clone(), y_1.clone()), |(grad, y_1)| f0283_backward(grad, y_1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0284(p0: &Array1<f64>, p1: f64) -> f64 {
     let t1 = backprop::ops::recip(square(((p0 * p0 + 1.5).acosh()).iter().zip((p0.floor()).iter()).map(|(&u, &v)| u).sum::<f64>()) + 1.0);
     let t2 = concatenate(Axis(0), &[p0.view(), p0.view()]).unwrap();
-    t1 + t2.dot(&t2)
+    t1 + logsumexp(&t2)
 }
 
 #[test]
 fn f0284_gradcheck() {
-    let mut s = 504851974u64;
+    let mut s = 673325680u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -7676,33 +8169,34 @@ fn f0284_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0284_backward(p0, *p1, 1.0)).unwrap();
 }
-#[differentiable(wrt(d_t1))]
-fn f0285(d_t1: Array2<f64>, d_out: &Array2<f64>) -> f64 {
-    let mut x = {
-        let t1 = &(d_out.to_shape(9).unwrap()) * (1.5);
-        (d_out.clamp(-1.0, 3.0)) * d_out
+#[differentiable(wrt(p0))]
+fn f0285(p0: Array2<f64>, c0: &Array2<f64>, labels: &[usize]) -> f64 {
+    let mut t2 = {
+        let t1 = &(c0.to_shape(9).unwrap()) * (1.5);
+        (c0.clamp(-1.0, 3.0)) * c0
     };
-    let _t3 = logsumexp(d_out);
-    let out_1 = d_t1.t();
-    for i in 0..1 {
-        x -= &(sum_axis(d_out, Axis(0)));
-        x += &(&x + &x);
-    }
-    let out_1 = out_1.floor();
-    x = &x + &x;
-    sum(&x) + out_1[[0, 1]]
+    let _t3 = softmax_cross_entropy(&t2, labels);
+    t2 /= &(square(c0) + 1.0);
+    let t2 = c0;
+    let t4 = relu(t2);
+    let t6 = {
+        let t5 = t2;
+        softplus(c0)
+    };
+    mean(t2) + t4[[2, 1]] + t6[[2, 0]]
 }
 
 #[test]
 fn f0285_gradcheck() {
-    let mut s = 1328291758u64;
-    let d_t1: Array2<f64> = random((2, 3), &mut s);
-    let d_out: Array2<f64> = random((3, 3), &mut s);
-    let (d_t1, d_out,) = std::hint::black_box((d_t1, d_out,));
-    let (value, grads) = f0285_backward(d_t1.clone(), &d_out, 1.0);
-    assert_eq!(value, f0285(d_t1.clone(), &d_out));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    gradcheck(&(d_t1.clone(),), |(d_t1,)| f0285_backward(d_t1.clone(), &d_out, 1.0)).unwrap();
+    let mut s = 864885717u64;
+    let p0: Array2<f64> = random((2, 3), &mut s);
+    let c0: Array2<f64> = random((3, 3), &mut s);
+    let labels: &[usize] = &[1, 1, 1];
+    let (p0, c0,) = std::hint::black_box((p0, c0,));
+    let (value, grads) = f0285_backward(p0.clone(), &c0, labels, 1.0);
+    assert_eq!(value, f0285(p0.clone(), &c0, labels));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0285_backward(p0.clone(), &c0, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0286(p0: ArrayView1<f64>) -> f64 {
@@ -7713,7 +8207,7 @@ fn f0286(p0: ArrayView1<f64>) -> f64 {
         t1 += t1.dot(&p0);
     }
     let t2 = sqrt(&(square(&(softmax(&t1))) + 0.5));
-    sum(&t1) + t2.dot(&t2) + logsumexp(&p0)
+    t1.dot(&t1) + mean(&t2) + logsumexp(&t2)
 }
 
 #[test]
@@ -7727,108 +8221,126 @@ fn f0286_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0286_backward(p0.view(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0287(p0: &Array1<f64>, p1: ArrayView2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
-    let t1 = concat(Axis(0), &[&(ln(&(square(&(p2.dot(p0))) + 1.0))), p0]);
+fn f0287(p0: &Array1<f64>, p1: ArrayView2<f64>, p2: &Array2<f64>, p3: f64, k0: usize) -> f64 {
+    let mut t1 = concat(Axis(0), &[&(ln(&(square(&(p2.dot(p0))) + 1.0))), p0]);
     let t2 = ((softplus(p3)) - (p3.mul_add(0.5, p3))) / (&t1 * &t1 + 0.5);
-    let t3 = p2;
-    let t4 = softmax(&(0.1 + &(sum_axis(t3, Axis(0)))));
-    let t5 = p2;
-    let _t6 = t2.clone();
-    sum(&t4) + mean(t5) + t4.mean().unwrap()
+    let mut t3 = sigmoid(logsumexp(&(&t1 + &t2)));
+    let mut n1 = 0;
+    loop {
+        t3 += (logsumexp(&t1));
+        n1 += 1;
+        if n1 >= 2 || t3.abs() > 0.0371 {
+            break;
+        }
+    }
+    let t4 = p1.dot(&p1.t());
+    let t5 = match p1.len() % 3 {
+        0 => p3 - t3,
+        1 | 2 => t1.mean().expect("not empty"),
+        _ => (sigmoid(&t1)).dot(&(tanh(&t1))),
+    };
+    t4.iter().sum::<f64>() + t5 + p1[[1, 1]]
 }
 
 #[test]
 fn f0287_gradcheck() {
-    let mut s = 1953552041u64;
+    let mut s = 1518009090u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
     let p3 = scalar(&mut s);
+    let k0: usize = 4;
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0287_backward(&p0, p1.view(), &p2, p3, 1.0);
-    assert_eq!(value, f0287(&p0, p1.view(), &p2, p3));
+    let (value, grads) = f0287_backward(&p0, p1.view(), &p2, p3, k0, 1.0);
+    assert_eq!(value, f0287(&p0, p1.view(), &p2, p3, k0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0287_backward(p0, p1.view(), p2, *p3, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0287_backward(p0, p1.view(), p2, *p3, k0, 1.0)).unwrap();
 }
-#[differentiable(wrt(d_out, d_t1))]
-fn f0288(d_out: f64, d_t1: f64, y_1: &Array2<f64>) -> f64 {
-    let mut t1 = tanh(&(softmax(&(y_1.index_axis(Axis(1), 2)))));
-    if y_1[[0, 2]] > 0.0371 {
+#[differentiable(wrt(p0, p1))]
+fn f0288(p0: f64, p1: f64, c0: &Array2<f64>) -> f64 {
+    let mut t1 = tanh(&(softmax(&(c0.index_axis(Axis(1), 2)))));
+    if c0[[0, 2]] > 0.0371 {
         t1 *= &(&t1 - &t1);
     } else {
-        t1 /= square(d_out) + 0.5;
+        t1 /= square(p0) + 0.5;
     }
-    let t3 = {
-        let grad_1 = t1.iter().sum::<f64>();
-        grad_1
+    let t2 = array![0.0_f64, 0.5];
+    let (n1, m1) = c0.dim();
+    let t4 = Array2::<f64>::from_shape_vec((n1, m1), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
+    let t5 = {
+        let t3 = mean_axis(&((p1 * c0) * (p0 / (square(p1) + 2.0))), Axis(1));
+        (c0 * 0.1 + &t4).std_axis(Axis(1), 1.0)
     };
-    let x_from_out = (sigmoid(&(&(concatenate(Axis(1), &[y_1.view(), y_1.view()]).unwrap()) * t3).t())).dot(&(tanh(&t1)));
-    t3 + x_from_out.dot(&x_from_out)
+    let t6 = clamp(&(softmax(&t5)), -1.0, 3.0);
+    mean(&t5) + logsumexp(&t6)
 }
 
 #[test]
 fn f0288_gradcheck() {
-    let mut s = 1877376449u64;
-    let d_out = scalar(&mut s);
-    let d_t1 = scalar(&mut s);
-    let y_1: Array2<f64> = random((2, 3), &mut s);
-    let (d_out, d_t1, y_1,) = std::hint::black_box((d_out, d_t1, y_1,));
-    let (value, grads) = f0288_backward(d_out, d_t1, &y_1, 1.0);
-    assert_eq!(value, f0288(d_out, d_t1, &y_1));
-    gradcheck(&(d_out, d_t1), |(d_out, d_t1)| f0288_backward(*d_out, *d_t1, &y_1, 1.0)).unwrap();
+    let mut s = 1839929024u64;
+    let p0 = scalar(&mut s);
+    let p1 = scalar(&mut s);
+    let c0: Array2<f64> = random((2, 3), &mut s);
+    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
+    let (value, grads) = f0288_backward(p0, p1, &c0, 1.0);
+    assert_eq!(value, f0288(p0, p1, &c0));
+    gradcheck(&(p0, p1), |(p0, p1)| f0288_backward(*p0, *p1, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0289(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
+fn f0289(p0: &Array2<f64>, p1: &Array2<f64>) -> Array2<f64> {
     let t1 = p1;
     let t2 = p1.row(0);
-    let t3 = t1;
-    let mut t4 = (&(t2.dot(t1)) * t1).dot(t3);
-    t4 += t1;
-    t1.sum() + t2.sum() + sum(t3) + t4[[1, 0]]
+    let mut t3 = sum(&(&(p0.clamp(-0.5, 1.0)) + (sum(&t2))));
+    let mut n1 = 0;
+    while n1 < 2 {
+        t3 = t3 * 0.5 + (logsumexp(&(0.25 * &t2)));
+        t3 -= 0.5;
+        n1 += 1;
+    }
+    let t5 = {
+        let t4 = p1 * &t2;
+        t4.dot(p1)
+    };
+    let t7 = {
+        let t6 = t2.iter().map(|u| t3).sum::<f64>();
+        t3 - &t5
+    };
+    t5
 }
 
 #[test]
 fn f0289_gradcheck() {
-    let mut s = 1563097596u64;
+    let mut s = 982634210u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0289_backward(&p0, &p1, 1.0);
+    let up: Array2<f64> = random((2, 2), &mut s);
+    let (value, grads) = f0289_backward(&p0, &p1, &up);
     assert_eq!(value, f0289(&p0, &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0289_backward(p0, p1, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0289_backward(p0, p1, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0290(p0: f64) -> f64 {
     let mut t1 = p0 * p0;
-    t1 -= (f0219(t1, p0)).abs();
-    if t1 > 0.4629 {
-        t1 -= 0.1 + p0;
-    } else {
-        t1 += abs(p0);
-    }
-    let mut t3 = {
-        let t2 = backprop::ops::log_sigmoid(((square(t1.tanh())).powi(2) + 0.5).log(0.5));
-        f64::log(square(p0) + 0.5, 10.0)
-    };
-    let t4 = if t3 >= 0.4629 {
-        (t3 + t1) + t3
-    } else {
-        (f64::tanh(t3)).exp()
-    };
-    for i in 0..3 {
-        t3 += exp(sigmoid(t4));
-    }
-    let t5 = t3;
-    t4 + t5
+    t1 -= floor(p0.hypot(0.5 * 0.5 + 0.5));
+    let t2 = (1.5 + (sigmoid(t1 * p0))).powf(tanh(p0));
+    t1 += t2;
+    let t3 = p0.tanh();
+    let t4 = t1 - t2;
+    t1 /= square(clamp((2.0 / (square(t4) + 1.0)) + 0.75, -2.0, 0.5)) + 0.5;
+    t3 + t4 + p0
 }
 
 #[test]
 fn f0290_gradcheck() {
-    let mut s = 647986820u64;
+    let mut s = 1005943397u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0290_backward(p0, 1.0);
@@ -7838,19 +8350,19 @@ fn f0290_gradcheck() {
 #[differentiable(wrt(p1, p2))]
 fn f0291(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
     let c1 = 0.25_f64;
-    let t1 = ((p2.mapv(|u| {
-        if u > 0.4629 {
-            (f0169(p1)).tanh()
+    let t1 = &((p2.mapv(|u| {
+        if u < 0.4629 {
+            f0274(p1, u)
         } else {
-            1.5 / (square(u) + 1.0)
+            u - p1
         }
-    })).select(Axis(0), &[0, 0])) - p1;
-    t1.sum()
+    })).to_owned().reversed_axes()) + 0.25;
+    mean(&t1)
 }
 
 #[test]
 fn f0291_gradcheck() {
-    let mut s = 559072695u64;
+    let mut s = 1836839520u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -7873,7 +8385,7 @@ fn f0292(p0: &Array2<f64>) -> f64 {
 
 #[test]
 fn f0292_gradcheck() {
-    let mut s = 2057861759u64;
+    let mut s = 1387355239u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0292_backward(&p0, 1.0);
@@ -7882,51 +8394,51 @@ fn f0292_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0292_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0293(d_p0: f64, grad: &Array2<f64>) -> f64 {
-    let t1_from_t2 = floor(&((powi(grad, 3)).sum_axis(Axis(1))));
-    t1_from_t2.mean().unwrap()
+fn f0293(p0: f64, p1: &Array2<f64>) -> f64 {
+    let t1 = floor(&((powi(p1, 3)).sum_axis(Axis(1))));
+    t1.dot(&t1) + p0
 }
 
 #[test]
 fn f0293_gradcheck() {
-    let mut s = 505918367u64;
-    let d_p0 = scalar(&mut s);
-    let grad: Array2<f64> = random((2, 1), &mut s);
-    let (d_p0, grad,) = std::hint::black_box((d_p0, grad,));
-    let (value, grads) = f0293_backward(d_p0, &grad, 1.0);
-    assert_eq!(value, f0293(d_p0, &grad));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(d_p0, grad.clone()), |(d_p0, grad)| f0293_backward(*d_p0, grad, 1.0)).unwrap();
+    let mut s = 565940560u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((2, 1), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0293_backward(p0, &p1, 1.0);
+    assert_eq!(value, f0293(p0, &p1));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0293_backward(*p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0294(grad: &Array2<f64>, w: &Array2<f64>, d_x: &Array2<f64>, x: Array1<f64>) -> f64 {
-    let (n1, m1) = w.dim();
-    let t1 = w[[0, m1 - 1]];
+fn f0294(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: Array1<f64>) -> f64 {
+    let (n1, m1) = p1.dim();
+    let t1 = p1[[0, m1 - 1]];
     let t1 = relu((-t1).abs());
     let t1 = (exp(t1 / (square(t1) + 0.5))) - t1;
-    let unused = if sum(&x) <= 0.4629 {
-        d_x.mapv(|u: f64| u)
+    let t2 = if sum(&p3) <= 0.4629 {
+        p2.mapv(|u: f64| u)
     } else {
-        sin(&(d_x.mapv(|u: f64| u)))
+        sin(&(p2.mapv(|u: f64| u)))
     };
-    t1 + unused[[0, 0]] + d_x.mean().unwrap()
+    t1 + t2[[0, 0]]
 }
 
 #[test]
 fn f0294_gradcheck() {
-    let mut s = 1389022103u64;
-    let grad: Array2<f64> = random((3, 2), &mut s);
-    let w: Array2<f64> = random((3, 3), &mut s);
-    let d_x: Array2<f64> = random((1, 2), &mut s);
-    let x: Array1<f64> = random(3, &mut s);
-    let (grad, w, d_x, x,) = std::hint::black_box((grad, w, d_x, x,));
-    let (value, grads) = f0294_backward(&grad, &w, &d_x, x.clone(), 1.0);
-    assert_eq!(value, f0294(&grad, &w, &d_x, x.clone()));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    assert_eq!(grads.w.shape(), w.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(grad.clone(), w.clone(), d_x.clone(), x.clone()), |(grad, w, d_x, x)| f0294_backward(grad, w, d_x, x.clone(), 1.0)).unwrap();
+    let mut s = 93551780u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let p1: Array2<f64> = random((3, 3), &mut s);
+    let p2: Array2<f64> = random((1, 2), &mut s);
+    let p3: Array1<f64> = random(3, &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0294_backward(&p0, &p1, &p2, p3.clone(), 1.0);
+    assert_eq!(value, f0294(&p0, &p1, &p2, p3.clone()));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0294_backward(p0, p1, p2, p3.clone(), 1.0)).unwrap();
 }
 #[differentiable]
 fn f0295(p0: &Array2<f64>) -> f64 {
@@ -7938,12 +8450,12 @@ fn f0295(p0: &Array2<f64>) -> f64 {
         (mean(&(logsumexp(p0)))) - (tan(&(tanh(&(t1.dot(&t3.t()))))))
     };
     t5 += 0.5;
-    sum(t3) + t5[[0, 2]]
+    t1.mean().unwrap() + t2[[0, 1]] + t3.sum() + t5[[1, 2]]
 }
 
 #[test]
 fn f0295_gradcheck() {
-    let mut s = 675269255u64;
+    let mut s = 1638835745u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0295_backward(&p0, 1.0);
@@ -7952,41 +8464,45 @@ fn f0295_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0295_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0296(y_1: Array2<f64>, labels: &[usize]) -> f64 {
-    let grad_1 = y_1.clone();
+fn f0296(out: Array2<f64>, labels: &[usize]) -> Array2<f64> {
+    let t1 = out.clone();
     let c1: f64 = 2.0;
-    let t2 = &(logsumexp(&(y_1.map(|&z| c1 + c1)))) / &(square(&grad_1) + 2.0);
-    let d_x = {
-        let d_out = sigmoid(&(&y_1 + &t2));
-        tanh(&t2)
+    let d_out = &(logsumexp(&(out.map(|&z| c1 + c1)))) / &(square(&t1) + 2.0);
+    let grad_1 = {
+        let unused = sigmoid(&(&out + &d_out));
+        tanh(&d_out)
     };
-    let grad_1 = square(&(sigmoid(&((softmax_cross_entropy(&d_x, labels)) - &t2))));
-    t2[[1, 0]] + mean(&d_x) + sum(&grad_1) + mean(&d_x)
+    let t1 = square(&(sigmoid(&((softmax_cross_entropy(&grad_1, labels)) - &d_out))));
+    tanh(&out)
 }
 
 #[test]
 fn f0296_gradcheck() {
-    let mut s = 660085485u64;
-    let y_1: Array2<f64> = random((3, 3), &mut s);
-    let labels: &[usize] = &[0, 1, 0];
-    let (y_1,) = std::hint::black_box((y_1,));
-    let (value, grads) = f0296_backward(y_1.clone(), labels, 1.0);
-    assert_eq!(value, f0296(y_1.clone(), labels));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    gradcheck(&(y_1.clone(),), |(y_1,)| f0296_backward(y_1.clone(), labels, 1.0)).unwrap();
+    let mut s = 1433775529u64;
+    let out: Array2<f64> = random((3, 3), &mut s);
+    let labels: &[usize] = &[1, 2, 1];
+    let (out,) = std::hint::black_box((out,));
+    let up: Array2<f64> = random((3, 3), &mut s);
+    let (value, grads) = f0296_backward(out.clone(), labels, &up);
+    assert_eq!(value, f0296(out.clone(), labels));
+    assert_eq!(grads.out.shape(), out.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(out.clone(),), |(out,)| f0296_backward(out.clone(), labels, &up))
+        .unwrap();
 }
 #[differentiable(wrt(p1))]
 fn f0297(p0: f64, p1: &Array2<f64>) -> f64 {
     let t2 = {
         let t1 = p0.clamp(-1.0, 1.0);
-        -p1
+        fract(p1)
     };
-    mean(&t2)
+    t2[[0, 2]]
 }
 
 #[test]
 fn f0297_gradcheck() {
-    let mut s = 333706371u64;
+    let mut s = 1751967459u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -7996,56 +8512,68 @@ fn f0297_gradcheck() {
     gradcheck(&(p1.clone(),), |(p1,)| f0297_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0298(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
+fn f0298(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> Array2<f64> {
     let t1 = p2;
     let t2 = &(p3 / &(square(p3) + 0.5)) + &p0;
     let t3 = (p2.sum_axis(Axis(0))).mapv(|e| e + e);
     let t4 = p1;
-    mean(t1) + t2[[2, 1]] + sum(&t3) + t4[[1, 0]]
+    sin(t4)
 }
 
 #[test]
 fn f0298_gradcheck() {
-    let mut s = 369234377u64;
+    let mut s = 1601981512u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((2, 2), &mut s);
     let p3: Array2<f64> = random((3, 1), &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0298_backward(p0.view(), &p1, &p2, &p3, 1.0);
+    let up: Array2<f64> = random((3, 2), &mut s);
+    let (value, grads) = f0298_backward(p0.view(), &p1, &p2, &p3, &up);
     assert_eq!(value, f0298(p0.view(), &p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0298_backward(p0.view(), p1, p2, p3, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0298_backward(p0.view(), p1, p2, p3, &up))
+        .unwrap();
 }
-#[differentiable(wrt(grad, out, d_x, d_t1))]
-fn f0299(grad: &Array1<f64>, out: Array2<f64>, d_x: &Array2<f64>, d_t1: &Array1<f64>, d_p0: &Array2<f64>) -> f64 {
-    let d_out = d_p0 + d_p0;
-    let (n1, m1) = d_x.dim();
-    let x_from_out = Array2::<f64>::from_shape_vec((1, m1), vec![0.0, 0.5]).unwrap();
-    let t3 = (d_x * 0.1 + &x_from_out).std(0.0);
-    let d_out = out.clone();
-    t3 + sum(&d_out)
+#[differentiable(wrt(p0, p1, p2, p3))]
+fn f0299(p0: &Array1<f64>, p1: Array2<f64>, p2: &Array2<f64>, p3: &Array1<f64>, c0: &Array2<f64>, k0: usize) -> (f64, f64) {
+    let t1 = array![[0.0_f64, 0.5, 1.0]];
+    let mut t2 = match k0 {
+        0 => (&p1 * 0.1 + &t1).std_axis(Axis(1), 0.0),
+        1 | 2 => sigmoid(&((&p1 * 0.1 + &t1).std_axis(Axis(1), 0.0))),
+        _ => sum_axis(&p1, Axis(1)),
+    };
+    let t3 = array![[0.25_f64, 0.5]];
+    t2 -= 2.0;
+    let t4 = t2.clone();
+    (p1[[0, 0]], t4.sum())
 }
 
 #[test]
 fn f0299_gradcheck() {
-    let mut s = 166062873u64;
-    let grad: Array1<f64> = random(3, &mut s);
-    let out: Array2<f64> = random((1, 3), &mut s);
-    let d_x: Array2<f64> = random((1, 2), &mut s);
-    let d_t1: Array1<f64> = random(2, &mut s);
-    let d_p0: Array2<f64> = random((3, 1), &mut s);
-    let (grad, out, d_x, d_t1, d_p0,) = std::hint::black_box((grad, out, d_x, d_t1, d_p0,));
-    let (value, grads) = f0299_backward(&grad, out.clone(), &d_x, &d_t1, &d_p0, 1.0);
-    assert_eq!(value, f0299(&grad, out.clone(), &d_x, &d_t1, &d_p0));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    gradcheck(&(grad.clone(), out.clone(), d_x.clone(), d_t1.clone()), |(grad, out, d_x, d_t1)| f0299_backward(grad, out.clone(), d_x, d_t1, &d_p0, 1.0)).unwrap();
+    let mut s = 275511317u64;
+    let p0: Array1<f64> = random(3, &mut s);
+    let p1: Array2<f64> = random((1, 3), &mut s);
+    let p2: Array2<f64> = random((1, 2), &mut s);
+    let p3: Array1<f64> = random(2, &mut s);
+    let c0: Array2<f64> = random((3, 1), &mut s);
+    let k0: usize = 2;
+    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
+    let (value, grads) = f0299_backward(&p0, p1.clone(), &p2, &p3, &c0, k0, (1.0, 0.5));
+    assert_eq!(value, f0299(&p0, p1.clone(), &p2, &p3, &c0, k0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0299_backward(p0, p1.clone(), p2, p3, &c0, k0, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
 fn f0300(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
@@ -8073,19 +8601,25 @@ fn f0301(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
     let t2 = backprop::ops::recip(&(square(&(t1.dot(&t1.t()))) + 1.0));
     let t3 = t1;
     let t2 = ((t2.iter().map(|u| softplus(*u)).sum::<f64>()) * p1).dot(&t2);
-    let t4 = &t2;
-    let t5 = &t2;
-    let t6 = array![0.5_f64, -0.75, -0.75];
-    let t8 = {
-        let t7 = t1 * &t6;
-        t7
-    };
-    t1.iter().sum::<f64>() + t3.iter().sum::<f64>() + t2.sum() + t4.mean().unwrap() + sum(t5) + sum(&t8)
+    let mut t4 = (p1 + p1).iter().sum::<f64>();
+    let mut n1 = 0;
+    loop {
+        t4 = t4 * 0.5 + ((sum(&t2)).tanh());
+        n1 += 1;
+        if n1 >= 2 || t4.abs() > 0.0371 {
+            break;
+        }
+    }
+    t4 -= t4.clamp(-0.5, 3.0);
+    if sum(p1) > -0.5183 {
+        t4 += mean(p0);
+    }
+    t2.sum() + t4
 }
 
 #[test]
 fn f0301_gradcheck() {
-    let mut s = 629654309u64;
+    let mut s = 111658973u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -8095,142 +8629,171 @@ fn f0301_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0301_backward(p0, p1, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0))]
-fn f0302(p0: &Array2<f64>, c0: &Array2<f64>, labels: &[usize]) -> f64 {
-    let t1 = c0;
-    let t2 = (sin(&(tanh(c0)))).product();
-    let t3 = (t2 / 3.0) * c0;
-    let t4 = sigmoid(&(&t3 - t1));
-    let t1 = t3.clone();
-    let t6 = {
-        let t5 = tan(&(tanh(&t1)));
-        t5.mapv(|v| ((v - v).to_radians()).powi(2))
-    };
-    sum(&t1) + sum(&t6)
+#[differentiable(wrt(grad))]
+fn f0302(grad: &Array2<f64>, y_1: &Array2<f64>) -> (f64, f64) {
+    let mut d_out = ((&(sin(y_1)) / &(square(y_1) + 2.0)) / &(square(&(log_sigmoid(y_1))) + 0.5)).mean().unwrap();
+    let mut n1 = 0;
+    while n1 < 4 && d_out.abs() < 0.5183 {
+        d_out = d_out * 0.5 + ((tanh(y_1)).mean().unwrap());
+        d_out -= (y_1.product()) * d_out;
+        n1 += 1;
+    }
+    let c2: f64 = 0.1;
+    d_out -= 0.25;
+    let x = y_1;
+    let (n3, m3) = y_1.dim();
+    let n4 = grad.nrows();
+    let m4 = grad.ncols();
+    let d_x = Array2::<f64>::zeros((n3, m4));
+    let d_out = &(&d_x * &(x.mapv(f64::exp))) - d_out;
+    let d_d_x = &d_out;
+    let t1_from_t2 = d_d_x;
+    (mean(t1_from_t2), d_d_x.sum())
 }
 
 #[test]
 fn f0302_gradcheck() {
-    let mut s = 711919296u64;
-    let p0: Array2<f64> = random((3, 1), &mut s);
-    let c0: Array2<f64> = random((1, 2), &mut s);
-    let labels: &[usize] = &[1];
-    let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let (value, grads) = f0302_backward(&p0, &c0, labels, 1.0);
-    assert_eq!(value, f0302(&p0, &c0, labels));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0302_backward(p0, &c0, labels, 1.0)).unwrap();
+    let mut s = 1730988105u64;
+    let grad: Array2<f64> = random((3, 1), &mut s);
+    let y_1: Array2<f64> = random((1, 2), &mut s);
+    let (grad, y_1,) = std::hint::black_box((grad, y_1,));
+    let (value, grads) = f0302_backward(&grad, &y_1, (1.0, 0.5));
+    assert_eq!(value, f0302(&grad, &y_1));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(grad.clone(),), |(grad,)| f0302_backward(grad, &y_1, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
-fn f0303(p0: ArrayView2<f64>, p1: &Array2<f64>) -> f64 {
+fn f0303(p0: ArrayView2<f64>, p1: &Array2<f64>, labels: &[usize]) -> f64 {
     let t1 = &(relu(p1)) - (mse(p1, p1));
-    let t2 = t1.clone();
-    let t1 = t1[[0, 0]];
-    let t4 = {
-        let t3 = p0.mapv(|u: f64| (square(u) + 1.0).sqrt());
-        -&p0
-    };
-    let t5 = sigmoid((t4.mean().unwrap()) / (square(f0274(sigmoid(t1), t1.tanh())) + 2.0));
-    let _t6 = t5;
-    let t7 = (sin(&(-&t4))).sum();
-    t5 + t7
+    let mut t2 = sum(&(t1.view().remove_axis(Axis(0))));
+    let t3 = array![[1.5_f64, 0.5]];
+    let mut n1 = 0;
+    while n1 < 2 && t2.abs() > 0.4629 {
+        t2 += 1.25;
+        t2 += (sum(&t1));
+        n1 += 1;
+    }
+    let t4 = tanh(&((square(&(&(3.0 - p1) / (t2.powi(2) + 0.5))) + 0.5).log(square(t2) + 1.5)));
+    let t5 = softmax_cross_entropy(&t1, labels);
+    let mut t6 = t4.dot(&p0);
+    let _t7 = &t6 * &t6;
+    let t8 = Array2::<f64>::eye(1);
+    t6 *= &(&t8 * &(t6.dot(&p0)));
+    mean(&t1) + t2 + t4.sum() + t5 + t6.mean().unwrap()
 }
 
 #[test]
 fn f0303_gradcheck() {
-    let mut s = 1135734745u64;
+    let mut s = 28747220u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
+    let labels: &[usize] = &[1];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0303_backward(p0.view(), &p1, 1.0);
-    assert_eq!(value, f0303(p0.view(), &p1));
+    let (value, grads) = f0303_backward(p0.view(), &p1, labels, 1.0);
+    assert_eq!(value, f0303(p0.view(), &p1, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0303_backward(p0.view(), p1, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0303_backward(p0.view(), p1, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0304(p0: f64) -> f64 {
-    let t1 = (0.5 + (sin(p0))).tanh();
-    let _t2 = f64::log(square(sigmoid(p0.hypot(t1.powi(2) + 0.5))) + 1.0, 10.0);
-    let t3 = t1;
-    let t4 = t1 - t3;
-    t3 + t4
+fn f0304(out: f64) -> f64 {
+    let d_x = (0.5 + (sin(out))).tanh();
+    let _t2 = f64::log(square(sigmoid(out.hypot(d_x.powi(2) + 0.5))) + 1.0, 10.0);
+    let grad_1 = d_x;
+    let t4 = d_x - grad_1;
+    d_x + grad_1 + t4 + out
 }
 
 #[test]
 fn f0304_gradcheck() {
-    let mut s = 281267458u64;
-    let p0 = scalar(&mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0304_backward(p0, 1.0);
-    assert_eq!(value, f0304(p0));
-    gradcheck(&(p0,), |(p0,)| f0304_backward(*p0, 1.0)).unwrap();
+    let mut s = 857636248u64;
+    let out = scalar(&mut s);
+    let (out,) = std::hint::black_box((out,));
+    let (value, grads) = f0304_backward(out, 1.0);
+    assert_eq!(value, f0304(out));
+    gradcheck(&(out,), |(out,)| f0304_backward(*out, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0305(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
-    let t1 = if p2 >= -0.5183 {
+fn f0305(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64, labels: &[usize]) -> Array2<f64> {
+    let t1 = array![[0.0_f64, 0.5]];
+    let t2 = Array2::<f64>::from_shape_vec((3, 2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
+    let mut t3 = if p2 >= -0.5183 {
         sin(&(sigmoid(&(p1.mapv(|z| p2)))))
     } else {
-        p1.to_owned()
+        tanh(&(sin(&(sigmoid(&(p1.mapv(|z| p2)))))))
     };
-    let t2 = p1 + p1;
-    let t3 = (t1.column(0)).to_owned().permuted_axes([0]);
-    let mut t4 = t2.mean().expect("not empty");
-    if p2 <= 0.0371 {
-        t4 -= f0295(&(tanh(&t2)));
+    t3 /= &(p1 * p1 + 0.5);
+    let t3 = p2;
+    let n1 = p0.nrows();
+    let m1 = p0.ncols();
+    let t4 = Array2::<f64>::from_shape_vec((n1, m1), vec![0.0, 0.5]).unwrap();
+    let t5 = if sum(p1) <= -0.5183 {
+        p1.to_owned()
     } else {
-        t4 += p2;
-    }
-    sum(&t3) + t4
+        &(log_sigmoid(p1)) * t3
+    };
+    let n2 = p1.nrows();
+    let m2 = p1.ncols();
+    let t6 = Array2::<f64>::from_shape_vec((n2, m2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
+    let _t7 = (&(sin(&t5)) * 0.1 + &t6).var_axis(Axis(0), 1.0);
+    tanh(&p0)
 }
 
 #[test]
 fn f0305_gradcheck() {
-    let mut s = 274789454u64;
+    let mut s = 1047676099u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
+    let labels: &[usize] = &[0, 1, 1];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0305_backward(p0.view(), &p1, p2, 1.0);
-    assert_eq!(value, f0305(p0.view(), &p1, p2));
+    let up: Array2<f64> = random((1, 2), &mut s);
+    let (value, grads) = f0305_backward(p0.view(), &p1, p2, labels, &up);
+    assert_eq!(value, f0305(p0.view(), &p1, p2, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0305_backward(p0.view(), p1, *p2, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0305_backward(p0.view(), p1, *p2, labels, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0306(p0: &Array1<f64>, p1: &Array2<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
-    let t2 = {
-        let t1 = exp_m1(p2);
-        sigmoid(&p3.to_shape(2).unwrap())
+fn f0306(d_x: &Array1<f64>, d_out: &Array2<f64>, out: f64, d_t1: &Array2<f64>) -> f64 {
+    let d_d_x = {
+        let x_from_out = exp_m1(out);
+        sigmoid(&d_t1.to_shape(2).unwrap())
     };
-    t2.dot(&t2) + t2.mean().unwrap()
+    sum(&d_d_x)
 }
 
 #[test]
 fn f0306_gradcheck() {
-    let mut s = 1575971024u64;
-    let p0: Array1<f64> = random(3, &mut s);
-    let p1: Array2<f64> = random((2, 1), &mut s);
-    let p2 = scalar(&mut s);
-    let p3: Array2<f64> = random((2, 1), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0306_backward(&p0, &p1, p2, &p3, 1.0);
-    assert_eq!(value, f0306(&p0, &p1, p2, &p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0306_backward(p0, p1, *p2, p3, 1.0)).unwrap();
+    let mut s = 797414682u64;
+    let d_x: Array1<f64> = random(3, &mut s);
+    let d_out: Array2<f64> = random((2, 1), &mut s);
+    let out = scalar(&mut s);
+    let d_t1: Array2<f64> = random((2, 1), &mut s);
+    let (d_x, d_out, out, d_t1,) = std::hint::black_box((d_x, d_out, out, d_t1,));
+    let (value, grads) = f0306_backward(&d_x, &d_out, out, &d_t1, 1.0);
+    assert_eq!(value, f0306(&d_x, &d_out, out, &d_t1));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    gradcheck(&(d_x.clone(), d_out.clone(), out, d_t1.clone()), |(d_x, d_out, out, d_t1)| f0306_backward(d_x, d_out, *out, d_t1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0307(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array1<f64>, p3: &Array2<f64>) -> f64 {
     let t1 = mean(&(-p3).column(0));
     let _t2 = p2 * p2;
-    t1
+    t1 + p0[[2, 0]]
 }
 
 #[test]
 fn f0307_gradcheck() {
-    let mut s = 240913518u64;
+    let mut s = 956324568u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array1<f64> = random(3, &mut s);
@@ -8247,12 +8810,12 @@ fn f0307_gradcheck() {
 #[differentiable]
 fn f0308(p0: &Array2<f64>) -> f64 {
     let t1 = p0;
-    t1[[1, 0]]
+    mean(t1)
 }
 
 #[test]
 fn f0308_gradcheck() {
-    let mut s = 463470453u64;
+    let mut s = 1911407307u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0308_backward(&p0, 1.0);
@@ -8261,62 +8824,73 @@ fn f0308_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0308_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0309(p0: &Array2<f64>, p1: Array2<f64>, p2: Array2<f64>, p3: f64) -> f64 {
-    let t1 = &p2;
-    let t2 = if p2.mean().unwrap() > -0.5183 {
-        &(p2.hypot(square(p3) + 0.5)) + p3
+fn f0309(d_x: &Array2<f64>, out: Array2<f64>, d_t1: Array2<f64>, y_1: f64) -> f64 {
+    let d_d_x = &d_t1;
+    let t2 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5], [3.0, 3.5, 4.0]];
+    let grad_1 = if d_t1.mean().unwrap() > -0.5183 {
+        &(d_t1.hypot(square(y_1) + 0.5)) + y_1
     } else {
-        &(&(ln(&(square(&p2) + 0.5))) * p3) / &(square(t1) + 0.5)
+        tanh(d_d_x)
     };
-    t1.sum() + t2.iter().sum::<f64>()
+    mean(d_d_x) + grad_1[[1, 1]]
 }
 
 #[test]
 fn f0309_gradcheck() {
-    let mut s = 1356884087u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
-    let p1: Array2<f64> = random((2, 3), &mut s);
-    let p2: Array2<f64> = random((3, 3), &mut s);
-    let p3 = scalar(&mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0309_backward(&p0, p1.clone(), p2.clone(), p3, 1.0);
-    assert_eq!(value, f0309(&p0, p1.clone(), p2.clone(), p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0309_backward(p0, p1.clone(), p2.clone(), *p3, 1.0)).unwrap();
+    let mut s = 1413347161u64;
+    let d_x: Array2<f64> = random((3, 2), &mut s);
+    let out: Array2<f64> = random((2, 3), &mut s);
+    let d_t1: Array2<f64> = random((3, 3), &mut s);
+    let y_1 = scalar(&mut s);
+    let (d_x, out, d_t1, y_1,) = std::hint::black_box((d_x, out, d_t1, y_1,));
+    let (value, grads) = f0309_backward(&d_x, out.clone(), d_t1.clone(), y_1, 1.0);
+    assert_eq!(value, f0309(&d_x, out.clone(), d_t1.clone(), y_1));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    gradcheck(&(d_x.clone(), out.clone(), d_t1.clone(), y_1), |(d_x, out, d_t1, y_1)| f0309_backward(d_x, out.clone(), d_t1.clone(), *y_1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0310(p0: &Array1<f64>, p1: ArrayView2<f64>) -> f64 {
-    let t1 = p0;
-    let n1 = p0.len();
-    let t2 = Array1::<f64>::linspace(0.0, 1.0, n1);
-    let c2: f64 = 2.0;
-    let t3 = if t1.iter().sum::<f64>() < 0.0371 {
-        t1.dot(t1)
+fn f0310(y_1: &Array1<f64>, w: ArrayView2<f64>) -> Array2<f64> {
+    let mut t1 = (ln(&(square(y_1) + 1.0))).sum();
+    let mut n1 = 0;
+    while n1 < 3 {
+        t1 = t1 * 0.5 + (((y_1.dot(&w)).map(|&e| ((tanh(e)).powi(2) + 1.0).recip())).sum());
+        n1 += 1;
+    }
+    let t1 = &w - &w;
+    let _t2 = &w;
+    let n2 = y_1.len() - 1;
+    let t3 = match () {
+        _ if mean(&t1) < 0.4629 => w.to_owned(),
+        _ if sum(y_1) >= 0.0371 => 0.5 + &w,
+        _ => log_softmax(&(&(-&w) / 0.25)),
+    };
+    let n3 = y_1.len() - 1;
+    let t4 = array![[0.0_f64], [0.5], [1.0]];
+    let x_from_out = if t1.sum() <= 0.0371 {
+        y_1.to_owned()
     } else {
-        mse(&((logsumexp(t1)) * &(Zip::from(t1).and(t1).map_collect(|&l, &r| l))), t1)
+        softplus(&(powi(&(sin(y_1)), 1)))
     };
-    let t4 = (trunc(&(relu(&p1)))).map(|&u| log_sigmoid(u));
-    let t5 = ((t3.cos()).min(t3)) + t1;
-    let t7 = {
-        let t6 = t1.hypot(square(t3) + 0.5);
-        (tanh(&t6)).iter().zip((sigmoid(&t6)).iter()).map(|(u, v)| (*u) / (square(*v) + 1.0)).sum::<f64>()
-    };
-    sum(&t5) + t7
+    t1
 }
 
 #[test]
 fn f0310_gradcheck() {
-    let mut s = 818576264u64;
-    let p0: Array1<f64> = random(3, &mut s);
-    let p1: Array2<f64> = random((3, 1), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0310_backward(&p0, p1.view(), 1.0);
-    assert_eq!(value, f0310(&p0, p1.view()));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0310_backward(p0, p1.view(), 1.0)).unwrap();
+    let mut s = 864433317u64;
+    let y_1: Array1<f64> = random(3, &mut s);
+    let w: Array2<f64> = random((3, 1), &mut s);
+    let (y_1, w,) = std::hint::black_box((y_1, w,));
+    let up: Array2<f64> = random((3, 1), &mut s);
+    let (value, grads) = f0310_backward(&y_1, w.view(), &up);
+    assert_eq!(value, f0310(&y_1, w.view()));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.w.shape(), w.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(y_1.clone(), w.clone()), |(y_1, w)| f0310_backward(y_1, w.view(), &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0311(grad: f64, w: &Array2<f64>, d_out: f64, d_p0: &Array2<f64>) -> f64 {
@@ -8350,17 +8924,15 @@ fn f0312(p0: f64, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     };
     t3 = softplus(&((p0 * &t3).floor()));
     let t4 = c0;
-    let c2: f64 = 1.5;
-    let _t5 = t1 * &(c0.mapv(|v| v));
-    let t3 = atan(&(&(t4 - t1) / (square(p0.clamp(-1.0, 3.0)) + 2.0)));
-    let c3 = 1.5_f64;
-    let t6 = (t4.t()).mapv(|e| (1.25 / (square(e) + 1.0)) - (c3 * e));
-    t1 + t4[[0, 2]] + t3.mean().unwrap() + t6[[2, 0]]
+    let _t5 = t1 - (f0238(p1, t1, p1));
+    let t1 = c0;
+    let t6 = sum(t1);
+    t1.sum() + t6
 }
 
 #[test]
 fn f0312_gradcheck() {
-    let mut s = 1318437004u64;
+    let mut s = 1090667332u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let c0: Array2<f64> = random((1, 3), &mut s);
@@ -8376,12 +8948,12 @@ fn f0313(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array1<f64>, p3: &Array2<f64>)
     let t1 = (&(tanh(&(1.5 / (square(&(softmax(p1))) + 1.0)))) * 0.75).acos();
     let _t2 = (p2 * 0.5).dot(p0);
     let _t3 = (t1.mean_axis(Axis(0)).unwrap()).dot(p3);
-    t1.sum() + t1[[0, 0]]
+    t1.iter().sum::<f64>()
 }
 
 #[test]
 fn f0313_gradcheck() {
-    let mut s = 1410432938u64;
+    let mut s = 1586287626u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let p2: Array1<f64> = random(3, &mut s);
@@ -8396,7 +8968,7 @@ fn f0313_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0313_backward(p0, p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1, p2))]
-fn f0314(p0: f64, p1: Array2<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
+fn f0314(p0: f64, p1: Array2<f64>, p2: f64, p3: &Array2<f64>, ws: &[f64]) -> f64 {
     let mut t1 = (p2 - 1.25).clamp(-0.5, 1.0);
     if t1 > 0.4629 {
         t1 *= p2;
@@ -8408,53 +8980,59 @@ fn f0314(p0: f64, p1: Array2<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
     let mut t3 = &(sum_axis(&(p3 / &(square(p3) + 1.0)), Axis(0))) + t2;
     if sum(&p1) > 0.4629 {
         t3 *= t2;
-    } else {
-        t1 -= 0.75;
     }
-    let t3 = &t1;
-    t1.sum() + t2.sum() + mean(t3) + p0
+    let mut t4 = ((concatenate(Axis(0), &[p1.view(), p1.view(), t1.view()]).unwrap()).sum()).tanh();
+    for (i, &c) in ws.iter().enumerate() {
+        t4 -= ((mean_axis(t2, Axis(1))).sum());
+    }
+    t3[[0, 0]] + t4 + t2[[0, 2]]
 }
 
 #[test]
 fn f0314_gradcheck() {
-    let mut s = 84916866u64;
+    let mut s = 1130494733u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((2, 3), &mut s);
+    let ws: &[f64] = &[-0.5];
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0314_backward(p0, p1.clone(), p2, &p3, 1.0);
-    assert_eq!(value, f0314(p0, p1.clone(), p2, &p3));
+    let (value, grads) = f0314_backward(p0, p1.clone(), p2, &p3, ws, 1.0);
+    assert_eq!(value, f0314(p0, p1.clone(), p2, &p3, ws));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p1.clone(), p2), |(p1, p2)| f0314_backward(p0, p1.clone(), *p2, &p3, 1.0)).unwrap();
+    gradcheck(&(p1.clone(), p2), |(p1, p2)| f0314_backward(p0, p1.clone(), *p2, &p3, ws, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0315(out: ArrayView2<f64>) -> f64 {
-    let d_d_x = &out;
-    let x = &out;
-    let d_x = &out / (square(x) + 1.0);
-    let mut out_1 = {
-        let t4 = x / &(square(&d_x) + 2.0);
-        d_x.dot(&t4.t())
+fn f0315(p0: ArrayView2<f64>) -> Array2<f64> {
+    let t1 = &p0;
+    let t2 = &p0;
+    let t3 = &p0 / (square(t2) + 1.0);
+    let mut t5 = {
+        let t4 = t2 / &(square(&t3) + 2.0);
+        t3.dot(&t4.t())
     };
-    let mut x_from_out = {
-        let t6 = &d_x * x;
-        sigmoid(&out_1)
+    let mut t7 = {
+        let t6 = &t3 * t2;
+        sigmoid(&t5)
     };
-    x_from_out += &(d_x.column(1));
-    out_1 -= &x_from_out;
-    d_d_x[[0, 0]] + sum(x) + sum(&d_x) + out_1[[0, 0]] + mean(&x_from_out)
+    t7 += &(t3.column(1));
+    t5 -= &t7;
+    t3
 }
 
 #[test]
 fn f0315_gradcheck() {
-    let mut s = 2052740691u64;
-    let out: Array2<f64> = random((1, 3), &mut s);
-    let (out,) = std::hint::black_box((out,));
-    let (value, grads) = f0315_backward(out.view(), 1.0);
-    assert_eq!(value, f0315(out.view()));
-    assert_eq!(grads.out.shape(), out.shape());
-    gradcheck(&(out.clone(),), |(out,)| f0315_backward(out.view(), 1.0)).unwrap();
+    let mut s = 461948213u64;
+    let p0: Array2<f64> = random((1, 3), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let up: Array2<f64> = random((1, 3), &mut s);
+    let (value, grads) = f0315_backward(p0.view(), &up);
+    assert_eq!(value, f0315(p0.view()));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(),), |(p0,)| f0315_backward(p0.view(), &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0316(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
@@ -8463,12 +9041,12 @@ fn f0316(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
         let t2 = &(t1.to_shape(2).unwrap()) * &t1;
         t2
     };
-    t1.mean().unwrap() + t3[[1, 0]]
+    mean(&t1) + t3[[1, 0]] + mean(p2)
 }
 
 #[test]
 fn f0316_gradcheck() {
-    let mut s = 1012222107u64;
+    let mut s = 256120223u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -8489,12 +9067,12 @@ fn f0317(p0: &Array1<f64>, p1: &Array2<f64>, p2: ArrayView1<f64>, p3: ArrayView2
         let t2 = square(&t1);
         (&(sigmoid(&(ln(&(&p3 * &p3 + 0.5))))) * 0.1 + &t3).std(0.0)
     };
-    t1.mean().unwrap() + t4
+    logsumexp(&t1) + t4 + logsumexp(p0)
 }
 
 #[test]
 fn f0317_gradcheck() {
-    let mut s = 1840885940u64;
+    let mut s = 19370828u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array1<f64> = random(3, &mut s);
@@ -8509,27 +9087,26 @@ fn f0317_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0317_backward(p0, p1, p2.view(), p3.view(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0318(p0: &Array2<f64>, p1: &Array1<f64>) -> Array1<f64> {
+fn f0318(p0: &Array2<f64>, p1: &Array1<f64>) -> (f64, f64) {
     let t1 = (p1 + 0.75).hypot(0.5 * 0.5 + 0.5);
     let t1 = p1.dot(p1);
     let t1 = t1;
-    sin(p1)
+    (mean(p1), t1)
 }
 
 #[test]
 fn f0318_gradcheck() {
-    let mut s = 1627563979u64;
+    let mut s = 1416864852u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up: Array1<f64> = random(3, &mut s);
-    let (value, grads) = f0318_backward(&p0, &p1, &up);
+    let (value, grads) = f0318_backward(&p0, &p1, (1.0, 0.5));
     assert_eq!(value, f0318(&p0, &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0318_backward(p0, p1, &up))
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0318_backward(p0, p1, (1.0, 0.5)))
         .unwrap();
 }
 #[differentiable(wrt(p1, p2))]
@@ -8540,14 +9117,21 @@ fn f0319(p0: &Array1<f64>, p1: Array2<f64>, p2: f64) -> f64 {
     };
     for i in 0..1 {
         t2 += logsumexp(&t2);
-        t2 += f0284(p0, p2);
+        t2 += &(sigmoid(&t2));
+        match i % 3 {
+            0 => t2 += p2,
+            1 | 2 => {
+                t2 -= &(&t2 * p2);
+            }
+            _ => {}
+        }
     }
-    t2.iter().sum::<f64>()
+    logsumexp(&t2)
 }
 
 #[test]
 fn f0319_gradcheck() {
-    let mut s = 622144412u64;
+    let mut s = 1997208097u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2 = scalar(&mut s);
@@ -8561,17 +9145,17 @@ fn f0319_gradcheck() {
 fn f0320(p0: f64) -> f64 {
     let t1 = round(p0);
     let t2 = if p0 >= 0.4629 {
-        (1.5 + (backprop::ops::sigmoid((square(t1) + 0.5).ln()))).powf(0.25)
+        ((t1 - t1) * 0.25).max(p0)
     } else {
-        t1
+        (sqrt(square(cbrt(p0.powi(2) + 1.0)) + 0.5)) + (abs((square(t1) + 0.5).powf(tanh(t1))))
     };
-    let t3 = f64::tanh(t1);
-    t1 + t2 + t3
+    let t1 = exp(sigmoid((t2.powi(2) + 1.0).sqrt()));
+    t2 + t1
 }
 
 #[test]
 fn f0320_gradcheck() {
-    let mut s = 2095065914u64;
+    let mut s = 1066644815u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0320_backward(p0, 1.0);
@@ -8580,21 +9164,18 @@ fn f0320_gradcheck() {
 }
 #[differentiable]
 fn f0321(p0: ArrayView2<f32>, p1: &Array2<f32>, p2: f32) -> f32 {
-    let (n1, m1) = p1.dim();
-    let (n2, m2) = p0.dim();
-    let t1 = Array2::<f32>::ones((m1, n2));
-    let t2 = if p1.iter().sum::<f32>() < 0.4629 {
+    let t1 = if p1.iter().sum::<f32>() < 0.4629 {
         square(p2)
     } else {
-        sum(&(tanh(p1)))
+        (exp(p2)).min(p2)
     };
-    let t3 = p2 - &p0;
-    t2 + t3.mean().unwrap() + sum(&t3)
+    let t1 = (t1.powi(2) + 1.0).recip();
+    t1
 }
 
 #[test]
 fn f0321_gradcheck() {
-    let mut s = 1977457067u64;
+    let mut s = 1839043212u64;
     let p0: Array2<f32> = random32((1, 3), &mut s);
     let p1: Array2<f32> = random32((3, 3), &mut s);
     let p2 = scalar32(&mut s);
@@ -8617,12 +9198,12 @@ fn f0322(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
     let t3 = p1.broadcast((2, 3)).unwrap();
     let t4 = (p1 * t2) + p0;
     let t5 = (&t3 / &(square(&t3) + 0.5)).slice(s![1..2, ..-1]).sum();
-    t4.sum() + t5 + t5
+    t2 + t3.sum() + t4[[1, 0]] + t5
 }
 
 #[test]
 fn f0322_gradcheck() {
-    let mut s = 1753081544u64;
+    let mut s = 1030014987u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -8634,61 +9215,57 @@ fn f0322_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0322_backward(*p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0323(p0: f32, p1: ArrayView2<f32>) -> Array2<f32> {
+fn f0323(p0: f32, p1: ArrayView2<f32>) -> (f32, f32) {
     let t1 = (p1.view().permuted_axes([1, 0])).mapv(|z| (f0176(p0)) - z);
     let t2 = &t1;
     let t3 = mse(&p1, &p1);
-    sin(t2)
+    (sum(t2), sum(&p1))
 }
 
 #[test]
 fn f0323_gradcheck() {
-    let mut s = 976898028u64;
+    let mut s = 1694816486u64;
     let p0 = scalar32(&mut s);
     let p1: Array2<f32> = random32((1, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up: Array2<f32> = random32((2, 1), &mut s);
-    let (value, grads) = f0323_backward(p0, p1.view(), &up);
+    let (value, grads) = f0323_backward(p0, p1.view(), (1.0, 0.5));
     assert_eq!(value, f0323(p0, p1.view()));
     assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .upstream(&up)
-        .check(&(p0, p1.clone()), |(p0, p1)| f0323_backward(*p0, p1.view(), &up))
+        .upstream(&(1.0, 0.5))
+        .check(&(p0, p1.clone()), |(p0, p1)| f0323_backward(*p0, p1.view(), (1.0, 0.5)))
         .unwrap();
 }
-#[differentiable(wrt(p0, p1, p2, p3))]
-fn f0324(p0: &Array2<f64>, p1: f64, p2: ArrayView1<f64>, p3: &Array2<f64>, c0: &Array1<f64>) -> f64 {
-    let t1 = p3;
-    let t3 = {
-        let t2 = t1 * t1;
+#[differentiable(wrt(out, y_1, d_t1, d_x))]
+fn f0324(out: &Array2<f64>, y_1: f64, d_t1: ArrayView1<f64>, d_x: &Array2<f64>, d_out: &Array1<f64>) -> f64 {
+    let unused = d_x;
+    let grad_1 = {
+        let t2 = unused * unused;
         t2.mapv(|e| e - e)
     };
-    let mut t4 = t3.clone();
-    t4 = t1 + &t3;
-    let t6 = {
-        let t5 = t4.iter().sum::<f64>();
-        relu(p3)
-    };
-    sum(t1) + t3[[0, 0]] + t4[[1, 0]] + sum(&t6)
+    let mut d_d_x = grad_1.clone();
+    d_d_x = &grad_1 / &(square(&d_d_x) + 2.0);
+    let t5 = d_out.iter().sum::<f64>();
+    sum(unused) + grad_1[[0, 0]] + d_d_x[[1, 0]] + t5
 }
 
 #[test]
 fn f0324_gradcheck() {
-    let mut s = 59417568u64;
-    let p0: Array2<f64> = random((2, 1), &mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array1<f64> = random(2, &mut s);
-    let p3: Array2<f64> = random((2, 1), &mut s);
-    let c0: Array1<f64> = random(3, &mut s);
-    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let (value, grads) = f0324_backward(&p0, p1, p2.view(), &p3, &c0, 1.0);
-    assert_eq!(value, f0324(&p0, p1, p2.view(), &p3, &c0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0324_backward(p0, *p1, p2.view(), p3, &c0, 1.0)).unwrap();
+    let mut s = 1563535617u64;
+    let out: Array2<f64> = random((2, 1), &mut s);
+    let y_1 = scalar(&mut s);
+    let d_t1: Array1<f64> = random(2, &mut s);
+    let d_x: Array2<f64> = random((2, 1), &mut s);
+    let d_out: Array1<f64> = random(3, &mut s);
+    let (out, y_1, d_t1, d_x, d_out,) = std::hint::black_box((out, y_1, d_t1, d_x, d_out,));
+    let (value, grads) = f0324_backward(&out, y_1, d_t1.view(), &d_x, &d_out, 1.0);
+    assert_eq!(value, f0324(&out, y_1, d_t1.view(), &d_x, &d_out));
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    gradcheck(&(out.clone(), y_1, d_t1.clone(), d_x.clone()), |(out, y_1, d_t1, d_x)| f0324_backward(out, *y_1, d_t1.view(), d_x, &d_out, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1))]
 fn f0325(p0: Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
@@ -8699,12 +9276,12 @@ fn f0325(p0: Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
     let t4 = array![[0.0_f64, 0.5, 1.0]];
     t3 *= &(((sigmoid(&(backprop::ops::log_sigmoid(p2)))) * 0.1 + &t4).var_axis(Axis(1), 1.0));
     let _t5 = sqrt(&(square(&t3) + 1.0));
-    t2.mean().unwrap() + t3[[1, 2]] + p2[[0, 2]]
+    t2.sum() + t3.mean().unwrap()
 }
 
 #[test]
 fn f0325_gradcheck() {
-    let mut s = 176575300u64;
+    let mut s = 325213590u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
@@ -8715,58 +9292,49 @@ fn f0325_gradcheck() {
     gradcheck(&(p1.clone(),), |(p1,)| f0325_backward(p0.clone(), p1, &p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0326(w: &Array2<f64>, d_out: f64, y_1: f64, d_p0: &Array2<f64>) -> f64 {
-    let (n1, m1) = d_p0.dim();
-    let d_x = Array::from_elem((1, m1), 0.5_f64);
-    let mut grad_1 = &d_x - d_p0;
-    grad_1 += log_sigmoid(y_1);
-    let _t3 = grad_1.sum_axis(Axis(0));
-    let grad_1 = (grad_1.iter().sum::<f64>()) - &grad_1;
-    let out = d_out;
-    let unused = {
-        let t5 = d_p0.dot(&w.t());
-        t5.iter().map(|e| {
-        if out > 0.0371 {
-            atan(out)
-        } else {
-            out - (*e)
-        }
-    }).sum::<f64>()
-    };
-    out + unused
+fn f0326(p0: &Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
+    if p3[[0, 0]] >= 0.0371 {
+        return (ln(square(p2) + 0.5));
+    }
+    p2
 }
 
 #[test]
 fn f0326_gradcheck() {
-    let mut s = 792028157u64;
-    let w: Array2<f64> = random((3, 2), &mut s);
-    let d_out = scalar(&mut s);
-    let y_1 = scalar(&mut s);
-    let d_p0: Array2<f64> = random((3, 2), &mut s);
-    let (w, d_out, y_1, d_p0,) = std::hint::black_box((w, d_out, y_1, d_p0,));
-    let (value, grads) = f0326_backward(&w, d_out, y_1, &d_p0, 1.0);
-    assert_eq!(value, f0326(&w, d_out, y_1, &d_p0));
-    assert_eq!(grads.w.shape(), w.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    gradcheck(&(w.clone(), d_out, y_1, d_p0.clone()), |(w, d_out, y_1, d_p0)| f0326_backward(w, *d_out, *y_1, d_p0, 1.0)).unwrap();
+    let mut s = 85990296u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let p1 = scalar(&mut s);
+    let p2 = scalar(&mut s);
+    let p3: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0326_backward(&p0, p1, p2, &p3, 1.0);
+    assert_eq!(value, f0326(&p0, p1, p2, &p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0326_backward(p0, *p1, *p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0327(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
-    let mut t1 = p2 - (sum(&(sqrt(&(square(p1) + 1.0)))));
-    let t2 = p3.dot(&p2.t());
-    t1 -= &(&(tanh(&t1)) + &t1);
-    let t4 = {
-        let t3 = tanh(&t1);
-        p3.mapv(f64::sin)
-    };
-    t1 = cos(p2);
-    let t5 = &(p3.t()) * p0;
-    t4[[1, 0]] + t5[[0, 1]]
+    let t1 = p2 * (mean(&(p1.hypot(square(p0) + 0.5)).column(0)));
+    let t2 = tanh(&((square(&t1) + 0.5).ln_1p()));
+    let t3 = p2 - p3;
+    let t4 = &(p2.dot(&t3.t())) / (p0.powi(2) + 2.0);
+    let mut t5 = mean(&(abs(&t1)));
+    let mut n1 = 0;
+    loop {
+        t5 -= (t3[[0, 1]]);
+        n1 += 1;
+        if n1 >= 1 || t5.abs() > 0.0371 {
+            break;
+        }
+    }
+    let t6 = p2.view().reversed_axes();
+    t1.sum() + t2[[0, 0]] + mean(&t3) + t4[[1, 1]] + t5 + mean(&t6)
 }
 
 #[test]
 fn f0327_gradcheck() {
-    let mut s = 114506562u64;
+    let mut s = 1031258463u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -8780,58 +9348,57 @@ fn f0327_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0327_backward(*p0, p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0328(grad: ArrayView2<f32>, d_t1: &Array2<f32>, d_x: &Array1<f32>, d_p0: &Array1<f32>) -> Array2<f32> {
+fn f0328(p0: ArrayView2<f32>, p1: &Array2<f32>, p2: &Array1<f32>, p3: &Array1<f32>) -> (f32, f32) {
     let c1 = 1.25_f32;
-    let mut d_out_1 = if d_p0.dot(d_p0) >= -0.5183 {
-        softmax(d_p0)
+    let mut t1 = if p3.dot(p3) >= -0.5183 {
+        softmax(p3)
     } else {
-        d_p0 / 1.25
+        p3 / 1.25
     };
-    d_out_1 = sqrt(&(square(d_p0) + 0.5));
-    d_out_1 *= d_p0;
-    let d_out_1 = d_p0[0];
+    t1 = sqrt(&(square(p3) + 0.5));
+    t1 *= p3;
+    let t1 = p3[0];
     let c2: f32 = 0.75;
-    let x_from_out = d_p0.map(|&u| {
+    let t2 = p3.map(|&u| {
         if u <= 0.0371 {
             (c2.tanh()).tan()
         } else {
             0.5 + u
         }
     });
-    exp(&grad)
+    (p0.sum(), p2.sum())
 }
 
 #[test]
 fn f0328_gradcheck() {
-    let mut s = 2132050389u64;
-    let grad: Array2<f32> = random32((2, 2), &mut s);
-    let d_t1: Array2<f32> = random32((2, 1), &mut s);
-    let d_x: Array1<f32> = random32(3, &mut s);
-    let d_p0: Array1<f32> = random32(2, &mut s);
-    let (grad, d_t1, d_x, d_p0,) = std::hint::black_box((grad, d_t1, d_x, d_p0,));
-    let up: Array2<f32> = random32((2, 2), &mut s);
-    let (value, grads) = f0328_backward(grad.view(), &d_t1, &d_x, &d_p0, &up);
-    assert_eq!(value, f0328(grad.view(), &d_t1, &d_x, &d_p0));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    let mut s = 413884290u64;
+    let p0: Array2<f32> = random32((2, 2), &mut s);
+    let p1: Array2<f32> = random32((2, 1), &mut s);
+    let p2: Array1<f32> = random32(3, &mut s);
+    let p3: Array1<f32> = random32(2, &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0328_backward(p0.view(), &p1, &p2, &p3, (1.0, 0.5));
+    assert_eq!(value, f0328(p0.view(), &p1, &p2, &p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .upstream(&up)
-        .check(&(grad.clone(), d_t1.clone(), d_x.clone(), d_p0.clone()), |(grad, d_t1, d_x, d_p0)| f0328_backward(grad.view(), d_t1, d_x, d_p0, &up))
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0328_backward(p0.view(), p1, p2, p3, (1.0, 0.5)))
         .unwrap();
 }
 #[differentiable]
 fn f0329(p0: &Array2<f64>) -> f64 {
     let _t1 = (p0 * p0).t().dot(p0);
-    p0.iter().sum::<f64>()
+    p0[[1, 1]]
 }
 
 #[test]
 fn f0329_gradcheck() {
-    let mut s = 998650738u64;
+    let mut s = 1852943643u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0329_backward(&p0, 1.0);
@@ -8840,96 +9407,92 @@ fn f0329_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0329_backward(p0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1, p2, p3))]
-fn f0330(p0: f64, p1: &Array1<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
-    let mut t1 = concat(Axis(1), &[&((-p2) - &((p3 * p3 + 0.5).log(square(p2) + 1.5))), p3]);
+fn f0330(p0: f64, p1: &Array1<f64>, p2: f64, p3: &Array2<f64>, labels: &[usize]) -> f64 {
+    let t1 = concat(Axis(1), &[&((-p2) - &((p3 * p3 + 0.5).log(square(p2) + 1.5))), p3]);
     let t2 = (-p0) * (p3.to_owned().mapv_into(|z| relu(p0)));
     let t3 = p3;
+    let t4 = (f0290(p2)) - &t2;
     let n1 = p1.len() - 1;
-    let t4 = (sigmoid(f0290(p2))) * (p1[n1]);
-    let t6 = {
-        let t5 = mean_axis(&(t2.map(|&u| u.mul_add(p0, 0.25))), Axis(0));
-        mean(&(&t5 - t3))
+    let t5 = if t3.mean().unwrap() < -0.5183 || p2 > 0.0 {
+        (&(t3.to_shape(9).unwrap()) - 3.0).select(Axis(0), &[4, 4])
+    } else {
+        sigmoid(&((&(t3.to_shape(9).unwrap()) - 3.0).select(Axis(0), &[4, 4])))
     };
-    let t8 = {
-        let t7 = p3;
-        softmax(p3)
+    let t1 = t4.clone();
+    let t7 = {
+        let t6 = mse(&(ln(&(square(&(&t2 * &t2)) + 0.5))), t3);
+        &(atanh(&(&(tanh(&(t6 + t3))) * 0.75))) + &t4
     };
-    t1 -= 2.0;
-    let t10 = {
-        let t9 = sin(&t8);
-        t9
-    };
-    t1.mean().unwrap() + t2.iter().sum::<f64>() + t3[[1, 2]] + t4 + t6 + t8.sum() + t10.sum() + p1.dot(p1)
+    let t8 = sigmoid(&(&(&(ln(&(square(&t4) + 0.5))) - p0) - &t2));
+    t7.sum() + sum(&t8)
 }
 
 #[test]
 fn f0330_gradcheck() {
-    let mut s = 1745812501u64;
+    let mut s = 465294172u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((3, 3), &mut s);
+    let labels: &[usize] = &[2, 1, 0];
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0330_backward(p0, &p1, p2, &p3, 1.0);
-    assert_eq!(value, f0330(p0, &p1, p2, &p3));
+    let (value, grads) = f0330_backward(p0, &p1, p2, &p3, labels, 1.0);
+    assert_eq!(value, f0330(p0, &p1, p2, &p3, labels));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p1.clone(), p2, p3.clone()), |(p1, p2, p3)| f0330_backward(p0, p1, *p2, p3, 1.0)).unwrap();
+    gradcheck(&(p1.clone(), p2, p3.clone()), |(p1, p2, p3)| f0330_backward(p0, p1, *p2, p3, labels, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2))]
-fn f0331(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, c0: &Array1<f64>) -> f64 {
-    let t1 = concat(Axis(1), &[p2, p1, p1]);
-    let t2 = p2;
+#[differentiable(wrt(w, out, d_t1))]
+fn f0331(w: &Array2<f64>, out: &Array2<f64>, d_t1: &Array2<f64>, d_x: &Array1<f64>) -> f64 {
+    let mut t1_from_t2 = concat(Axis(1), &[d_t1, out, out]);
+    let t2 = d_t1;
     let _t3 = t2;
-    let mut t4 = (t2 + p2) - 2.0;
+    let mut t4 = (t2 + d_t1) - 2.0;
     for i in 0..3 {
-        t4 += &((p1 * c0).dot(t2));
+        t4 += &((out * d_x).dot(t2));
     }
-    let t5 = cos(&((&t1 - &t1) + &t1));
-    let t6 = tan(&(tanh(p1)));
-    let t7 = t4.clone();
-    t1.iter().sum::<f64>() + t2[[1, 0]] + sum(&t4) + mean(&t5) + t6[[0, 0]] + t7.mean().unwrap() + p1[[0, 1]]
+    let t5 = ((tanh(&t4)).dot(&(sigmoid(&t4.t())))).mapv(|v: f64| sigmoid(v + ((square(v) + 0.5).log(3.0 * 3.0 + 1.5))));
+    let d_out_1 = &t5 * d_x;
+    t1_from_t2 += f0280(d_x, out);
+    t5.sum() + d_out_1[[1, 0]]
 }
 
 #[test]
 fn f0331_gradcheck() {
-    let mut s = 2128034012u64;
-    let p0: Array2<f64> = random((2, 1), &mut s);
-    let p1: Array2<f64> = random((2, 2), &mut s);
-    let p2: Array2<f64> = random((2, 3), &mut s);
-    let c0: Array1<f64> = random(2, &mut s);
-    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0331_backward(&p0, &p1, &p2, &c0, 1.0);
-    assert_eq!(value, f0331(&p0, &p1, &p2, &c0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0331_backward(p0, p1, p2, &c0, 1.0)).unwrap();
+    let mut s = 1803615626u64;
+    let w: Array2<f64> = random((2, 1), &mut s);
+    let out: Array2<f64> = random((2, 2), &mut s);
+    let d_t1: Array2<f64> = random((2, 3), &mut s);
+    let d_x: Array1<f64> = random(2, &mut s);
+    let (w, out, d_t1, d_x,) = std::hint::black_box((w, out, d_t1, d_x,));
+    let (value, grads) = f0331_backward(&w, &out, &d_t1, &d_x, 1.0);
+    assert_eq!(value, f0331(&w, &out, &d_t1, &d_x));
+    assert_eq!(grads.w.shape(), w.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    gradcheck(&(w.clone(), out.clone(), d_t1.clone()), |(w, out, d_t1)| f0331_backward(w, out, d_t1, &d_x, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0332(p0: ArrayView1<f64>, p1: &Array2<f64>, p2: Array2<f64>, p3: f64) -> f64 {
-    let mut t2 = {
-        let t1 = (square((f0295(&p2)) / (square(p3.cos()) + 2.0)) + 0.5).ln();
-        tanh(&p0)
+    let t2 = {
+        let t1 = sigmoid(&(((f0279(p3, p1)).tanh()) / &(square(p1) + 2.0)));
+        t1
     };
-    for i in 0..2 {
-        t2 += &(&t2 + 3.0);
-    }
-    let t3 = array![0.0_f64, 0.5, 1.0];
-    let t4 = (&(sin(&(p2.dot(&p0)))) * 0.1 + &t3).std(1.0);
-    let c1 = 1.5_f64;
-    let t6 = {
-        let t5 = (mean_axis(p1, Axis(0))).iter().zip((square(&(tanh(&t2)))).iter()).map(|(&l, &r)| (square(l - 0.1) + 1.0).recip()).sum::<f64>();
-        backprop::ops::recip(&(square(&(powi(&p2, 3))) + 1.0))
+    let t2 = clamp(&t2, -1.0, 0.5);
+    let t3 = &t2;
+    let t4 = match () {
+        _ if p1.sum() <= -0.5183 && p3 > 0.0 => p3 * t3,
+        _ if p3 >= -0.5183 => t3 + t3,
+        _ => softmax(t3),
     };
-    let t7 = (sigmoid(f0279(p3, p1))) * &t6;
-    let t8 = &p0;
-    t7[[2, 1]] + t8.dot(t8)
+    let mut t5 = &((t3 * &t4).dot(&p2)) * &p0;
+    t5 += &(Zip::from(&(tanh(&t5))).and(&(sigmoid(&t5))).map_collect(|&a, &b| a * a));
+    t4.sum() + sum(&t5)
 }
 
 #[test]
 fn f0332_gradcheck() {
-    let mut s = 1242046251u64;
+    let mut s = 1825402448u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -8945,12 +9508,12 @@ fn f0332_gradcheck() {
 #[differentiable(wrt(p0, p1))]
 fn f0333(p0: ArrayView1<f64>, p1: f64, c0: &Array2<f64>) -> f64 {
     let t1 = (square(&(concat(Axis(0), &[c0, c0, c0]))) + 0.5).log(2.0);
-    t1.sum()
+    t1[[5, 1]]
 }
 
 #[test]
 fn f0333_gradcheck() {
-    let mut s = 1739690163u64;
+    let mut s = 114489615u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1 = scalar(&mut s);
     let c0: Array2<f64> = random((3, 2), &mut s);
@@ -8970,12 +9533,12 @@ fn f0334(p0: f64) -> f64 {
         p0.tanh()
     };
     let t4 = t1 * t3;
-    t1 + t3 + t4
+    t3 + t4 + p0
 }
 
 #[test]
 fn f0334_gradcheck() {
-    let mut s = 394869864u64;
+    let mut s = 1809875057u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0334_backward(p0, 1.0);
@@ -8983,80 +9546,68 @@ fn f0334_gradcheck() {
     gradcheck(&(p0,), |(p0,)| f0334_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0335(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
-    let c1: f64 = 1.5;
-    let t2 = {
-        let t1 = p1 + &((p2.dot(&p2.t())).mapv(|z| {
-        if z < -0.5183 {
-            floor(c1)
-        } else {
-            f0208(z, sin(c1 - z))
-        }
-    }));
-        p0
-    };
-    let mut t3 = relu(t2);
-    let t5 = {
-        let t4 = t3;
-        f0304(p0)
-    };
-    t3 /= square((t2.exp()) + (t2 - t5)) + 1.0;
-    let t6 = (abs(t5 * t5)).hypot(square(t5) + 0.5);
-    t5 + t6
+fn f0335(d_x: f64, d_t1: f64, x: &Array2<f64>, labels: &[usize]) -> Array2<f64> {
+    let mut unused = (powi(&(Zip::from(x).and(x).map_collect(|&a, &b| d_x.exp_m1())), 2)).dot(&x.t());
+    let t1_from_t2 = x;
+    let d_out = (sigmoid(&(relu(&(unused.sum_axis(Axis(1))))))).mapv(relu);
+    let mut d_out = softmax_cross_entropy(&unused, labels);
+    d_out -= 0.5;
+    unused += f64::clamp(d_out, -2.0, 3.0);
+    exp(t1_from_t2)
 }
 
 #[test]
 fn f0335_gradcheck() {
-    let mut s = 1992114547u64;
-    let p0 = scalar(&mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array2<f64> = random((3, 1), &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0335_backward(p0, p1, &p2, 1.0);
-    assert_eq!(value, f0335(p0, p1, &p2));
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0335_backward(*p0, *p1, p2, 1.0)).unwrap();
+    let mut s = 1336579159u64;
+    let d_x = scalar(&mut s);
+    let d_t1 = scalar(&mut s);
+    let x: Array2<f64> = random((3, 1), &mut s);
+    let labels: &[usize] = &[1, 1, 2];
+    let (d_x, d_t1, x,) = std::hint::black_box((d_x, d_t1, x,));
+    let up: Array2<f64> = random((3, 1), &mut s);
+    let (value, grads) = f0335_backward(d_x, d_t1, &x, labels, &up);
+    assert_eq!(value, f0335(d_x, d_t1, &x, labels));
+    assert_eq!(grads.x.shape(), x.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(d_x, d_t1, x.clone()), |(d_x, d_t1, x)| f0335_backward(*d_x, *d_t1, x, labels, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0336(p0: &Array2<f64>) -> f64 {
-    let t1 = (p0 * p0).dot(&p0.t());
+fn f0336(p0: &Array2<f64>, ws: &[f64]) -> f64 {
+    let mut t1 = (p0 * p0).dot(&p0.t());
     let t2 = p0;
-    let t3 = &t1 / &(square(t2) + 2.0);
-    let n1 = p0.nrows();
-    let m1 = p0.ncols();
-    let t4 = Array2::<f64>::from_shape_vec((n1, n1), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0]).unwrap();
-    let t6 = {
-        let t5 = (t1.t()).mapv(softplus);
-        &t5 / 0.25
-    };
-    let t7 = &t1;
-    let t9 = {
-        let t8 = (softplus(t7)) / &(square(t2) + 1.0);
-        &t3 + (t7[[0, 2]])
-    };
-    let t10 = t7 / &(square(&t3) + 1.0);
-    mean(&t1) + t2[[1, 0]] + t3.sum() + t6[[1, 0]] + mean(t7) + t9[[2, 2]] + t10.mean().unwrap()
+    let mut t3 = mean(&(&t1 * p0));
+    for (i, &c) in ws.iter().enumerate() {
+        t3 -= c;
+    }
+    let t4 = concatenate(Axis(0), &[(softplus(&(t2.slice_axis(Axis(0), Slice::from(0..))))).view(), t2.view(), p0.view()]).unwrap();
+    t1 = exp(&t1);
+    let t5 = t2 / &(square(&t1) + 2.0);
+    let t6 = t5.clone();
+    t5.iter().sum::<f64>() + t6[[2, 2]]
 }
 
 #[test]
 fn f0336_gradcheck() {
-    let mut s = 1058077746u64;
+    let mut s = 725564919u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
+    let ws: &[f64] = &[-1.25, -1.25];
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0336_backward(&p0, 1.0);
-    assert_eq!(value, f0336(&p0));
+    let (value, grads) = f0336_backward(&p0, ws, 1.0);
+    assert_eq!(value, f0336(&p0, ws));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0336_backward(p0, 1.0)).unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0336_backward(p0, ws, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0337(p0: &Array2<f32>, p1: &Array2<f32>, p2: &Array1<f32>) -> f32 {
     let t1 = cos(p2);
-    mean(&t1) + p1.mean().unwrap()
+    logsumexp(&t1) + mean(p1)
 }
 
 #[test]
 fn f0337_gradcheck() {
-    let mut s = 1889932973u64;
+    let mut s = 2035953152u64;
     let p0: Array2<f32> = random32((2, 2), &mut s);
     let p1: Array2<f32> = random32((3, 2), &mut s);
     let p2: Array1<f32> = random32(2, &mut s);
@@ -9073,62 +9624,64 @@ fn f0337_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0338(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
+fn f0338(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> Array2<f64> {
     let t1 = p3;
-    let t2 = 1.5 + ((t1.cos()) - (log_sigmoid(p3)));
-    let t3 = p2 + p2;
-    let mut t4 = t2;
-    let t6 = {
-        let t5 = f64::exp(sigmoid(t2));
-        (&t3 - 0.25).mapv(|z| {
-        if t5 <= 0.4629 {
-            (square(z)).abs()
-        } else {
-            t2 * 1.25
-        }
-    })
+    let mut t2 = 1.5 + ((t1.cos()) - (log_sigmoid(p3)));
+    let t3 = array![0.5_f64, -0.75, -1.0];
+    let (n1, m1) = p0.dim();
+    let t4 = Array2::<f64>::eye(m1);
+    let mut t5 = match p0.len() % 3 {
+        0 => ((tanh(t2)).exp()) - ((p3 + p2).mean_axis(Axis(0)).unwrap()),
+        1 | 2 => tanh(&(((tanh(t2)).exp()) - ((p3 + p2).mean_axis(Axis(0)).unwrap()))),
+        _ => sigmoid(&(((tanh(t2)).exp()) - ((p3 + p2).mean_axis(Axis(0)).unwrap()))),
     };
-    let c1: f64 = 1.5;
-    t4 /= (log_sigmoid(t2)).powi(2) + 1.0;
-    let t4 = t2;
-    t6[[1, 0]] + t4
+    let t6 = (p2 * t1).slice(s![1..2, ..1]).sum();
+    t5 = (tanh(&t5)).map(|&z| t2 * t1);
+    t2 = t1;
+    let c2 = 3.0_f64;
+    let t7 = (sigmoid(&(&t5 - p2))).mapv(|e| log_sigmoid((square(e) + 1.0).ln()));
+    sigmoid(p1)
 }
 
 #[test]
 fn f0338_gradcheck() {
-    let mut s = 556649614u64;
+    let mut s = 1241920109u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
     let p3 = scalar(&mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0338_backward(&p0, &p1, &p2, p3, 1.0);
+    let up: Array2<f64> = random((3, 2), &mut s);
+    let (value, grads) = f0338_backward(&p0, &p1, &p2, p3, &up);
     assert_eq!(value, f0338(&p0, &p1, &p2, p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0338_backward(p0, p1, p2, *p3, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0338_backward(p0, p1, p2, *p3, &up))
+        .unwrap();
 }
-#[differentiable(wrt(p0))]
-fn f0339(p0: &Array2<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let t1 = p1 * p1;
-    t1[[0, 0]]
+#[differentiable(wrt(grad))]
+fn f0339(grad: &Array2<f64>, y_1: &Array2<f64>, d_out: &Array2<f64>) -> f64 {
+    let out_1 = &(d_out / 1.25) - 3.0;
+    mean(&out_1) + mean(y_1)
 }
 
 #[test]
 fn f0339_gradcheck() {
-    let mut s = 478951038u64;
-    let p0: Array2<f64> = random((1, 3), &mut s);
-    let p1: Array2<f64> = random((3, 3), &mut s);
-    let c0: Array2<f64> = random((2, 1), &mut s);
-    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
-    let (value, grads) = f0339_backward(&p0, &p1, &c0, 1.0);
-    assert_eq!(value, f0339(&p0, &p1, &c0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0339_backward(p0, &p1, &c0, 1.0)).unwrap();
+    let mut s = 1503956884u64;
+    let grad: Array2<f64> = random((1, 3), &mut s);
+    let y_1: Array2<f64> = random((3, 3), &mut s);
+    let d_out: Array2<f64> = random((2, 1), &mut s);
+    let (grad, y_1, d_out,) = std::hint::black_box((grad, y_1, d_out,));
+    let (value, grads) = f0339_backward(&grad, &y_1, &d_out, 1.0);
+    assert_eq!(value, f0339(&grad, &y_1, &d_out));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    gradcheck(&(grad.clone(),), |(grad,)| f0339_backward(grad, &y_1, &d_out, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0340(p0: &Array1<f64>, p1: &Array1<f64>) -> f64 {
+fn f0340(p0: &Array1<f64>, p1: &Array1<f64>, ws: &[f64]) -> f64 {
     let n1 = p1.len();
     let t1 = Array1::<f64>::zeros(n1);
     let t2 = if logsumexp(p0) > -0.5183 {
@@ -9136,39 +9689,43 @@ fn f0340(p0: &Array1<f64>, p1: &Array1<f64>) -> f64 {
     } else {
         f64::sqrt(square((p1.slice(s![..1])).mean().expect("not empty")) + 1.0)
     };
-    let t3 = softmax(&(p1 * 0.5));
-    let _t4 = p1.dot(&t3);
-    t2 + logsumexp(&t3)
+    let mut t3 = sigmoid((t2 + p1).dot(&(t2 + p1)));
+    for (i, &c) in ws.iter().enumerate() {
+        t3 -= ((p0[i]));
+    }
+    let t3 = (mse(p0, p0)) + t3;
+    t2 + t3
 }
 
 #[test]
 fn f0340_gradcheck() {
-    let mut s = 1880931668u64;
+    let mut s = 131901773u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array1<f64> = random(2, &mut s);
+    let ws: &[f64] = &[1.5, -1.25, 1.5];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0340_backward(&p0, &p1, 1.0);
-    assert_eq!(value, f0340(&p0, &p1));
+    let (value, grads) = f0340_backward(&p0, &p1, ws, 1.0);
+    assert_eq!(value, f0340(&p0, &p1, ws));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0340_backward(p0, p1, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0340_backward(p0, p1, ws, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0341(y_1: &Array2<f64>, d_p0: f64) -> f64 {
-    let out_1 = mean(&(y_1.view().permuted_axes([1, 0])).row(1));
-    out_1 + out_1
+fn f0341(p0: &Array2<f64>, p1: f64) -> f64 {
+    let t1 = mean(&(p0.view().permuted_axes([1, 0])).row(1));
+    t1
 }
 
 #[test]
 fn f0341_gradcheck() {
-    let mut s = 449854630u64;
-    let y_1: Array2<f64> = random((3, 2), &mut s);
-    let d_p0 = scalar(&mut s);
-    let (y_1, d_p0,) = std::hint::black_box((y_1, d_p0,));
-    let (value, grads) = f0341_backward(&y_1, d_p0, 1.0);
-    assert_eq!(value, f0341(&y_1, d_p0));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    gradcheck(&(y_1.clone(), d_p0), |(y_1, d_p0)| f0341_backward(y_1, *d_p0, 1.0)).unwrap();
+    let mut s = 24057242u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let p1 = scalar(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0341_backward(&p0, p1, 1.0);
+    assert_eq!(value, f0341(&p0, p1));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0341_backward(p0, *p1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0342(p0: &Array2<f32>, p1: &Array1<f32>, p2: &Array2<f32>) -> f32 {
@@ -9176,23 +9733,19 @@ fn f0342(p0: &Array2<f32>, p1: &Array1<f32>, p2: &Array2<f32>) -> f32 {
         let t1 = concat(Axis(0), &[p1, p1, p1]);
         p2.mean().unwrap()
     };
-    let mut t3 = &(p2 * &(f0085(p2.to_owned(), t2))) / 1.5;
-    t3 -= 0.1;
-    let t4 = 0.25 - (exp2(&(p2.broadcast((3, 2)).unwrap())));
-    t3 *= &(backprop::ops::tan(&(tanh(&(t2 - p2)))));
-    let n1 = p2.nrows();
-    let m1 = p2.ncols();
-    let t5 = Array::from_elem((1, n1), 0.5_f32);
-    let t7 = {
-        let t6 = &(t4.slice_axis(Axis(1), Slice::from(1..2))) * &t5;
-        ((sigmoid(&t3)).mapv_into(|e| t2 - t2)).to_owned().permuted_axes([1, 0])
-    };
-    t4.sum() + t7.sum()
+    let mut t3 = &(p2 + (f0002(t2, p1.to_owned()))) / 1.5;
+    t3 = t3.clamp(-2.0, 0.5);
+    let t4 = cos(&((p1 + p1) - (t2.clamp(-0.5, 0.5))));
+    let t3 = p2;
+    if t2 <= 0.0371 {
+        return (sum(p2));
+    }
+    t4.iter().sum::<f32>() + t3[[0, 0]]
 }
 
 #[test]
 fn f0342_gradcheck() {
-    let mut s = 67711492u64;
+    let mut s = 2081056231u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let p1: Array1<f32> = random32(3, &mut s);
     let p2: Array2<f32> = random32((1, 2), &mut s);
@@ -9208,148 +9761,159 @@ fn f0342_gradcheck() {
         .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0342_backward(p0, p1, p2, 1.0))
         .unwrap();
 }
-#[differentiable(wrt(p1))]
-fn f0343(p0: &Array2<f32>, p1: f32, labels: &[usize]) -> f32 {
-    let t2 = {
-        let t1 = p0 * p1;
+#[differentiable(wrt(d_p0))]
+fn f0343(y_1: &Array2<f32>, d_p0: f32) -> f32 {
+    let t1_from_t2 = {
+        let t1 = y_1 * d_p0;
         t1
     };
-    let t3 = log_sigmoid(softmax_cross_entropy(&t2, labels));
-    let t4 = 2.0 / (t3.powi(2) + 1.0);
-    let t5 = p0 / &(square(&t2) + 2.0);
-    let t6 = array![[0.0_f32, 0.5, 1.0], [1.5, 2.0, 2.5], [3.0, 3.5, 4.0]];
-    let t7 = (&t2 * 0.1 + &t6).std_axis(Axis(1), 0.0);
-    t5[[1, 1]] + logsumexp(&t7)
+    let t3 = f0176(d_p0);
+    let t4 = softmax(&(y_1.slice(s![..-1, ..])));
+    let n1 = y_1.nrows();
+    let m1 = y_1.ncols();
+    let grad_1 = Array2::<f32>::from_shape_vec((2, m1), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
+    let t7 = {
+        let d_d_x = (&t4 * 0.1 + &grad_1).var(0.0);
+        t3 - t3
+    };
+    let t3 = softplus(t7);
+    t7 + t3 + d_p0
 }
 
 #[test]
 fn f0343_gradcheck() {
-    let mut s = 1695501193u64;
-    let p0: Array2<f32> = random32((3, 3), &mut s);
-    let p1 = scalar32(&mut s);
-    let labels: &[usize] = &[2, 0, 0];
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0343_backward(&p0, p1, labels, 1.0);
-    assert_eq!(value, f0343(&p0, p1, labels));
+    let mut s = 1355080518u64;
+    let y_1: Array2<f32> = random32((3, 3), &mut s);
+    let d_p0 = scalar32(&mut s);
+    let (y_1, d_p0,) = std::hint::black_box((y_1, d_p0,));
+    let (value, grads) = f0343_backward(&y_1, d_p0, 1.0);
+    assert_eq!(value, f0343(&y_1, d_p0));
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p1,), |(p1,)| f0343_backward(&p0, *p1, labels, 1.0))
+        .check(&(d_p0,), |(d_p0,)| f0343_backward(&y_1, *d_p0, 1.0))
         .unwrap();
 }
 #[differentiable]
-fn f0344(p0: ArrayView2<f32>, p1: f32, p2: &Array2<f32>, p3: &Array2<f32>) -> f32 {
-    let mut t1 = exp(&(p2.dot(&p0)));
-    if sum(p3) < -0.5183 {
+fn f0344(d_x: ArrayView2<f32>, w: f32, out: &Array2<f32>, d_out: &Array2<f32>) -> f32 {
+    let mut t1 = exp(&(out.dot(&d_x)));
+    if sum(d_out) < -0.5183 {
         t1 -= &(sin(&t1));
     }
-    t1 += p1;
+    t1 += w;
     let t1 = ((tanh(&(&t1 / &(square(&t1) + 0.5)).t())).dot(&(tanh(&t1)))).sum_axis(Axis(0));
     logsumexp(&t1)
 }
 
 #[test]
 fn f0344_gradcheck() {
-    let mut s = 1897374288u64;
-    let p0: Array2<f32> = random32((1, 2), &mut s);
-    let p1 = scalar32(&mut s);
-    let p2: Array2<f32> = random32((2, 1), &mut s);
-    let p3: Array2<f32> = random32((1, 2), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0344_backward(p0.view(), p1, &p2, &p3, 1.0);
-    assert_eq!(value, f0344(p0.view(), p1, &p2, &p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
+    let mut s = 1672191113u64;
+    let d_x: Array2<f32> = random32((1, 2), &mut s);
+    let w = scalar32(&mut s);
+    let out: Array2<f32> = random32((2, 1), &mut s);
+    let d_out: Array2<f32> = random32((1, 2), &mut s);
+    let (d_x, w, out, d_out,) = std::hint::black_box((d_x, w, out, d_out,));
+    let (value, grads) = f0344_backward(d_x.view(), w, &out, &d_out, 1.0);
+    assert_eq!(value, f0344(d_x.view(), w, &out, &d_out));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0344_backward(p0.view(), *p1, p2, p3, 1.0))
+        .check(&(d_x.clone(), w, out.clone(), d_out.clone()), |(d_x, w, out, d_out)| f0344_backward(d_x.view(), *w, out, d_out, 1.0))
         .unwrap();
 }
 #[differentiable]
-fn f0345(w: ArrayView2<f64>, d_x: &Array1<f64>) -> f64 {
-    let t1 = d_x;
-    let d_out = d_x;
-    let _t3 = d_out.mean().unwrap();
-    t1.dot(t1) + d_out.iter().sum::<f64>()
+fn f0345(p0: ArrayView2<f64>, p1: &Array1<f64>) -> f64 {
+    let t1 = p1;
+    let t2 = p1;
+    let _t3 = t2.mean().unwrap();
+    logsumexp(t1) + t2.sum()
 }
 
 #[test]
 fn f0345_gradcheck() {
-    let mut s = 711645554u64;
-    let w: Array2<f64> = random((3, 3), &mut s);
-    let d_x: Array1<f64> = random(3, &mut s);
-    let (w, d_x,) = std::hint::black_box((w, d_x,));
-    let (value, grads) = f0345_backward(w.view(), &d_x, 1.0);
-    assert_eq!(value, f0345(w.view(), &d_x));
-    assert_eq!(grads.w.shape(), w.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(w.clone(), d_x.clone()), |(w, d_x)| f0345_backward(w.view(), d_x, 1.0)).unwrap();
+    let mut s = 263876042u64;
+    let p0: Array2<f64> = random((3, 3), &mut s);
+    let p1: Array1<f64> = random(3, &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0345_backward(p0.view(), &p1, 1.0);
+    assert_eq!(value, f0345(p0.view(), &p1));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0345_backward(p0.view(), p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0346(d_x: &Array2<f64>, d_p0: &Array2<f64>, out: f64) -> f64 {
-    let _t1 = out;
-    let t2 = d_p0;
+fn f0346(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
+    let _t1 = p2;
+    let t2 = p1;
     let t3 = t2;
-    let (n1, m1) = d_p0.dim();
+    let (n1, m1) = p1.dim();
     let t4 = Array2::<f64>::from_shape_vec((1, m1), vec![0.0, 0.5]).unwrap();
-    let t2 = (&(d_p0.slice(s![1..2;-1, ..])) * 0.1 + &t4).std_axis(Axis(1), 0.0);
-    let x_from_out = (f0277(out, t3.to_owned())) / &(square(&(mean_axis(t3, Axis(0)))) + 2.0);
-    t2.mean().unwrap() + x_from_out.sum() + x_from_out.dot(&x_from_out)
+    let t2 = (&(p1.slice(s![1..2;-1, ..])) * 0.1 + &t4).std_axis(Axis(1), 0.0);
+    let t5 = &(p2 - t3) * 1.25;
+    t3.iter().sum::<f64>() + mean(&t2) + sum(&t5)
 }
 
 #[test]
 fn f0346_gradcheck() {
-    let mut s = 850037311u64;
-    let d_x: Array2<f64> = random((1, 3), &mut s);
-    let d_p0: Array2<f64> = random((3, 2), &mut s);
-    let out = scalar(&mut s);
-    let (d_x, d_p0, out,) = std::hint::black_box((d_x, d_p0, out,));
-    let (value, grads) = f0346_backward(&d_x, &d_p0, out, 1.0);
-    assert_eq!(value, f0346(&d_x, &d_p0, out));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    gradcheck(&(d_x.clone(), d_p0.clone(), out), |(d_x, d_p0, out)| f0346_backward(d_x, d_p0, *out, 1.0)).unwrap();
+    let mut s = 872381765u64;
+    let p0: Array2<f64> = random((1, 3), &mut s);
+    let p1: Array2<f64> = random((3, 2), &mut s);
+    let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0346_backward(&p0, &p1, p2, 1.0);
+    assert_eq!(value, f0346(&p0, &p1, p2));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0346_backward(p0, p1, *p2, 1.0)).unwrap();
 }
-#[differentiable(wrt(p1))]
-fn f0347(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
-    let t1 = p0;
-    let t2 = t1 - t1;
-    let t3 = exp(&(mean_axis(p1, Axis(1))));
-    t2.iter().sum::<f64>() + logsumexp(&t3) + t3.dot(&t3)
+#[differentiable(wrt(y_1))]
+fn f0347(grad: &Array2<f64>, y_1: &Array2<f64>, ws: &[f64]) -> f64 {
+    let out_1 = grad;
+    let d_out = out_1 - out_1;
+    let mut t3 = sigmoid((&d_out + (out_1 / 0.1)).sum());
+    for (i, &c) in ws.iter().enumerate() {
+        t3 += (((mean(&d_out)).exp_m1()));
+    }
+    out_1[[0, 0]] + d_out.iter().sum::<f64>() + t3
 }
 
 #[test]
 fn f0347_gradcheck() {
-    let mut s = 1717657970u64;
-    let p0: Array2<f64> = random((3, 1), &mut s);
-    let p1: Array2<f64> = random((2, 1), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0347_backward(&p0, &p1, 1.0);
-    assert_eq!(value, f0347(&p0, &p1));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p1.clone(),), |(p1,)| f0347_backward(&p0, p1, 1.0)).unwrap();
+    let mut s = 42161234u64;
+    let grad: Array2<f64> = random((3, 1), &mut s);
+    let y_1: Array2<f64> = random((2, 1), &mut s);
+    let ws: &[f64] = &[-0.5, 2.0, 0.5];
+    let (grad, y_1,) = std::hint::black_box((grad, y_1,));
+    let (value, grads) = f0347_backward(&grad, &y_1, ws, 1.0);
+    assert_eq!(value, f0347(&grad, &y_1, ws));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    gradcheck(&(y_1.clone(),), |(y_1,)| f0347_backward(&grad, y_1, ws, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0348(p0: ArrayView2<f64>) -> f64 {
-    let (n1, m1) = p0.dim();
-    let t1 = Array2::<f64>::zeros((3, n1));
-    let t2 = &(p0.dot(&p0.t())) + &t1;
-    let t3 = &t2;
-    let t4 = &(((sigmoid(&t2)).dot(&(sin(&t2)))) - &((sigmoid(t3)).dot(&(sin(t3))))) + t3;
-    let t5 = if mean(&t4) <= 0.4629 {
-        (tanh(&(&(square(&t2)) + &t4))).mapv_into(|e| (((f0169(e)).tanh()) - e).hypot(square(e) + 0.5))
-    } else {
-        &(relu(&t4)) - t3
-    };
-    let t6 = t3;
-    t5[[0, 0]] + sum(t6)
+    let mut t1 = (f0277((mse(&p0, &p0)).tanh(), p0.to_owned())).tanh();
+    let c1 = 1.5_f64;
+    let t2 = p0.map(|&v| v);
+    let mut t2 = t1;
+    let n2 = p0.nrows();
+    let m2 = p0.ncols();
+    let t3 = Array2::<f64>::zeros((n2, 1));
+    for i in 0..2 {
+        if t2 >= -0.5183 {
+            return (sqrt(t2.powi(2) + 0.5));
+        }
+        t1 = t2 * t1;
+        t2 += 2.0;
+    }
+    t1 + t2
 }
 
 #[test]
 fn f0348_gradcheck() {
-    let mut s = 1708422720u64;
+    let mut s = 786982938u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0348_backward(p0.view(), 1.0);
@@ -9358,40 +9922,48 @@ fn f0348_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0348_backward(p0.view(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0349(d_x: ArrayView2<f64>, out: &Array2<f64>, x: &Array2<f64>, d_out: f64) -> f64 {
-    let n1 = x.nrows();
-    let m1 = x.ncols();
+fn f0349(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
+    let n1 = p2.nrows();
+    let m1 = p2.ncols();
     let t1 = Array2::<f64>::eye(m1);
-    let _t2 = x - &t1;
-    sum(x)
+    let _t2 = p2 - &t1;
+    p3
 }
 
 #[test]
 fn f0349_gradcheck() {
-    let mut s = 643612564u64;
-    let d_x: Array2<f64> = random((3, 2), &mut s);
-    let out: Array2<f64> = random((3, 2), &mut s);
-    let x: Array2<f64> = random((3, 1), &mut s);
-    let d_out = scalar(&mut s);
-    let (d_x, out, x, d_out,) = std::hint::black_box((d_x, out, x, d_out,));
-    let (value, grads) = f0349_backward(d_x.view(), &out, &x, d_out, 1.0);
-    assert_eq!(value, f0349(d_x.view(), &out, &x, d_out));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(d_x.clone(), out.clone(), x.clone(), d_out), |(d_x, out, x, d_out)| f0349_backward(d_x.view(), out, x, *d_out, 1.0)).unwrap();
+    let mut s = 1996775188u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let p1: Array2<f64> = random((3, 2), &mut s);
+    let p2: Array2<f64> = random((3, 1), &mut s);
+    let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0349_backward(p0.view(), &p1, &p2, p3, 1.0);
+    assert_eq!(value, f0349(p0.view(), &p1, &p2, p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0349_backward(p0.view(), p1, p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0350(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
     let t1 = -p3;
     let t2 = &(&(tanh(&t1)) * &t1) / &(square(&(0.5 / (square(&t1) + 1.0))) + 0.5);
-    let t3 = t1.clone();
-    t2[[2, 0]] + sum(&t3)
+    let mut t3 = p2[[0, 0]];
+    let mut n1 = 0;
+    loop {
+        t3 = t3 * 0.5 + ((&t2 / &(square(p3) + 2.0)).mean().unwrap());
+        n1 += 1;
+        if n1 >= 4 {
+            break;
+        }
+    }
+    sum(&t1) + mean(&t2) + t3
 }
 
 #[test]
 fn f0350_gradcheck() {
-    let mut s = 1392564730u64;
+    let mut s = 993255714u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array2<f64> = random((1, 2), &mut s);
@@ -9405,203 +9977,203 @@ fn f0350_gradcheck() {
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0350_backward(p0, p1, p2, p3, 1.0)).unwrap();
 }
-#[differentiable(wrt(d_x, out, d_p0))]
-fn f0351(d_x: &Array2<f64>, out: &Array2<f64>, d_p0: &Array2<f64>, y_1: &Array1<f64>) -> f64 {
-    let t1 = out;
-    let (n1, m1) = d_p0.dim();
+#[differentiable(wrt(p0, p1, p2))]
+fn f0351(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, c0: &Array1<f64>) -> f64 {
+    let t1 = p1;
+    let (n1, m1) = p2.dim();
     let mut t3 = {
-        let t2 = cos(&d_p0.t());
-        d_p0[[n1 - 1, m1 - 1]]
+        let t2 = cos(&p2.t());
+        p2[[n1 - 1, m1 - 1]]
     };
-    let _t4 = d_p0.iter().map(|v| (*v).max(t3)).sum::<f64>();
-    if d_p0[[0, 0]] >= 0.0371 {
+    let _t4 = p2.iter().map(|v| (*v).max(t3)).sum::<f64>();
+    if p2[[0, 0]] >= 0.0371 {
         t3 += (t1.select(Axis(0), &[1])).iter().map(|z| (*z) + (*z)).sum::<f64>();
     } else {
         t3 += 0.1;
     }
-    for i in 0..3 {
+    for i in (0..3).rev() {
         t3 -= 0.1;
     }
-    let t5 = 1.25 + t3;
-    let t6 = t1.dot(d_x);
-    t1.mean().unwrap() + t3 + t5 + t6[[2, 2]]
+    t3 = t3 / 1.25;
+    let t1 = t3;
+    t3 + t1
 }
 
 #[test]
 fn f0351_gradcheck() {
-    let mut s = 1555943127u64;
-    let d_x: Array2<f64> = random((3, 3), &mut s);
-    let out: Array2<f64> = random((3, 3), &mut s);
-    let d_p0: Array2<f64> = random((1, 2), &mut s);
-    let y_1: Array1<f64> = random(2, &mut s);
-    let (d_x, out, d_p0, y_1,) = std::hint::black_box((d_x, out, d_p0, y_1,));
-    let (value, grads) = f0351_backward(&d_x, &out, &d_p0, &y_1, 1.0);
-    assert_eq!(value, f0351(&d_x, &out, &d_p0, &y_1));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    gradcheck(&(d_x.clone(), out.clone(), d_p0.clone()), |(d_x, out, d_p0)| f0351_backward(d_x, out, d_p0, &y_1, 1.0)).unwrap();
+    let mut s = 1468890641u64;
+    let p0: Array2<f64> = random((3, 3), &mut s);
+    let p1: Array2<f64> = random((3, 3), &mut s);
+    let p2: Array2<f64> = random((1, 2), &mut s);
+    let c0: Array1<f64> = random(2, &mut s);
+    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
+    let (value, grads) = f0351_backward(&p0, &p1, &p2, &c0, 1.0);
+    assert_eq!(value, f0351(&p0, &p1, &p2, &c0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0351_backward(p0, p1, p2, &c0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
-fn f0352(p0: &Array2<f64>, c0: &Array2<f64>) -> f64 {
+fn f0352(p0: &Array2<f64>, c0: &Array2<f64>) -> Array2<f64> {
     let t1 = p0.clamp(-0.5, 1.0);
-    mean(&t1)
+    t1
 }
 
 #[test]
 fn f0352_gradcheck() {
-    let mut s = 1554826767u64;
+    let mut s = 789192300u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let c0: Array2<f64> = random((3, 2), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let (value, grads) = f0352_backward(&p0, &c0, 1.0);
+    let up: Array2<f64> = random((2, 3), &mut s);
+    let (value, grads) = f0352_backward(&p0, &c0, &up);
     assert_eq!(value, f0352(&p0, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0352_backward(p0, &c0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(),), |(p0,)| f0352_backward(p0, &c0, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0353(w: ArrayView2<f64>) -> f64 {
-    let out_1 = w.column(0);
-    let t2 = Array1::<f64>::linspace(0.0, 1.0, 3);
-    let d_out_1 = -&out_1;
-    let t4 = &d_out_1;
-    let mut d_x = softplus(&out_1);
-    d_x -= t4.dot(&out_1);
-    out_1.mean().unwrap() + logsumexp(&d_out_1) + logsumexp(t4) + mean(&d_x) + sum(&d_x)
+fn f0353(p0: ArrayView2<f64>) -> f64 {
+    let t1 = p0.column(0);
+    let t2 = match p0.len() % 3 {
+        0 => &(concat(Axis(0), &[&(softplus(&p0))])) + &p0,
+        1 | 2 => p0.to_owned(),
+        _ => tan(&(tanh(&p0))),
+    };
+    let t3 = tanh(&p0);
+    let t4 = &t1;
+    let t1 = &((square(t4) + 0.5).ln_1p()) * (abs(&p0));
+    t4.mean().unwrap() + sum(&t1) + mean(&t2)
 }
 
 #[test]
 fn f0353_gradcheck() {
-    let mut s = 319821537u64;
-    let w: Array2<f64> = random((3, 1), &mut s);
-    let (w,) = std::hint::black_box((w,));
-    let (value, grads) = f0353_backward(w.view(), 1.0);
-    assert_eq!(value, f0353(w.view()));
-    assert_eq!(grads.w.shape(), w.shape());
-    gradcheck(&(w.clone(),), |(w,)| f0353_backward(w.view(), 1.0)).unwrap();
+    let mut s = 297751118u64;
+    let p0: Array2<f64> = random((3, 1), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0353_backward(p0.view(), 1.0);
+    assert_eq!(value, f0353(p0.view()));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0353_backward(p0.view(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0354(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: &Array2<f64>) -> Array2<f64> {
-    let mut t2 = {
-        let t1 = (sum(p3)) + p2;
-        p2
+fn f0354(out: &Array2<f64>, d_x: &Array2<f64>, grad: f64, d_p0: &Array2<f64>) -> f64 {
+    let mut d_d_x = {
+        let t1 = (sum(d_p0)) + grad;
+        grad
     };
-    t2 += p2;
-    tanh(p1)
+    d_d_x += grad;
+    d_d_x
 }
 
 #[test]
 fn f0354_gradcheck() {
-    let mut s = 5608853u64;
-    let p0: Array2<f64> = random((2, 1), &mut s);
-    let p1: Array2<f64> = random((2, 3), &mut s);
-    let p2 = scalar(&mut s);
-    let p3: Array2<f64> = random((2, 2), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up: Array2<f64> = random((2, 3), &mut s);
-    let (value, grads) = f0354_backward(&p0, &p1, p2, &p3, &up);
-    assert_eq!(value, f0354(&p0, &p1, p2, &p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0354_backward(p0, p1, *p2, p3, &up))
-        .unwrap();
+    let mut s = 1850085258u64;
+    let out: Array2<f64> = random((2, 1), &mut s);
+    let d_x: Array2<f64> = random((2, 3), &mut s);
+    let grad = scalar(&mut s);
+    let d_p0: Array2<f64> = random((2, 2), &mut s);
+    let (out, d_x, grad, d_p0,) = std::hint::black_box((out, d_x, grad, d_p0,));
+    let (value, grads) = f0354_backward(&out, &d_x, grad, &d_p0, 1.0);
+    assert_eq!(value, f0354(&out, &d_x, grad, &d_p0));
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    gradcheck(&(out.clone(), d_x.clone(), grad, d_p0.clone()), |(out, d_x, grad, d_p0)| f0354_backward(out, d_x, *grad, d_p0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1))]
-fn f0355(p0: f64, p1: Array2<f64>, labels: &[usize]) -> f64 {
+fn f0355(p0: f64, p1: Array2<f64>) -> f64 {
     let t1 = log_softmax(&p1);
-    let t2 = (0.1 / (square(p0) + 1.0)) - &(&p1 / &(square(&t1) + 1.0));
-    let t3 = array![[0.0_f64], [0.5], [1.0]];
-    let t4 = (&(sigmoid(&t2)) * 0.1 + &t3).var(1.0);
-    let t5 = &t1;
-    let t6 = array![[-0.75_f64], [1.5], [0.5]];
-    let t7 = if t2.sum() >= -0.5183 {
-        &(&(&t6 + &t1) / &(square(&(t5.view().reversed_axes().to_owned())) + 0.5)) + t4
+    let mut t2 = match p1.len() {
+        0 => backprop::ops::recip(&(square(&(sin(&t1))) + 1.0)),
+        1 | 2 => (p1.mapv(f0290)) + &t1,
+        _ => &t1 + &p1,
+    };
+    if mean(&t1) < -0.5183 {
+        t2 -= &(&p1 / (square(&p1) + 0.5));
+    }
+    let t3 = log_sigmoid(&p1);
+    let mut t4 = ((t3.mapv(|e| p0 / (square(p0) + 1.0))) - &(&t1 / (square(&t1) + 0.5))).mean().expect("not empty");
+    let mut t5 = t1.trunc();
+    if mean(&t5) <= 0.0371 {
+        t5 /= &(square(&(cos(&p1))) + 1.0);
     } else {
-        tanh(&(&(&(&t6 + &t1) / &(square(&(t5.view().reversed_axes().to_owned())) + 0.5)) + t4))
-    };
-    let t2 = &t1 - 1.5;
-    let t9 = {
-        let t8 = exp(&(sigmoid(&t7)));
-        sigmoid(&t8.t())
-    };
-    t2[[2, 0]] + mean(&t9) + p1[[2, 0]]
+        t4 /= square(p0) + 0.5;
+    }
+    t4 + mean(&t5)
 }
 
 #[test]
 fn f0355_gradcheck() {
-    let mut s = 1715163547u64;
+    let mut s = 2050255273u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
-    let labels: &[usize] = &[0, 0, 0];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0355_backward(p0, p1.clone(), labels, 1.0);
-    assert_eq!(value, f0355(p0, p1.clone(), labels));
+    let (value, grads) = f0355_backward(p0, p1.clone(), 1.0);
+    assert_eq!(value, f0355(p0, p1.clone()));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p1.clone(),), |(p1,)| f0355_backward(p0, p1.clone(), labels, 1.0)).unwrap();
+    gradcheck(&(p1.clone(),), |(p1,)| f0355_backward(p0, p1.clone(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0356(p0: f64, p1: f64, p2: &Array1<f64>) -> f64 {
-    let mut t1 = -&((p1 / &(square(p2) + 2.0)) * &(p1 / &(p2 * p2 + 2.0)));
-    let mut t3 = {
-        let t2 = &(exp_m1(&(sigmoid(&t1)))) - p2;
-        (square(p1)) / &(square(&(p2 * p2)) + 2.0)
+fn f0356(out: f64, x: f64, d_p0: &Array1<f64>) -> f64 {
+    let d_x = -&((x / &(square(d_p0) + 2.0)) * &(x / &(d_p0 * d_p0 + 2.0)));
+    let mut unused = {
+        let d_d_x = &(exp_m1(&(sigmoid(&d_x)))) - d_p0;
+        (square(x)) / &(square(&(d_p0 * d_p0)) + 2.0)
     };
-    let t4 = p2;
-    t3 *= &(&t3 - (log_sigmoid((tanh(&t1)).product())));
-    let mut t6 = {
-        let t5 = stack(Axis(1), &[(t4 / &(square(&t3) + 2.0)).view(), t3.view()]).unwrap();
-        t5
-    };
-    if logsumexp(&t3) > -0.5183 {
-        t6 -= 1.25;
+    let d_out = d_p0;
+    unused *= &(&unused + (relu(&(&unused + &unused))));
+    let d_out_1 = d_out;
+    let _t6 = (sigmoid(&((out.sin()) - &d_x))).product();
+    if d_out.dot(d_out) > 0.0371 {
+        unused += &(&(log_sigmoid(d_out_1)) * (d_out_1 / &(square(&d_x) + 0.5)));
+    } else {
+        unused /= square(logsumexp(&(d_out_1 / &(d_out_1 * d_out_1 + 1.0)))) + 0.5;
     }
-    for i in 0..2 {
-        t1 += t4;
-    }
-    logsumexp(&t1) + t3.dot(&t3) + sum(t4) + sum(&t6)
+    d_out.iter().sum::<f64>() + d_out_1.dot(d_out_1) + x
 }
 
 #[test]
 fn f0356_gradcheck() {
-    let mut s = 582659025u64;
-    let p0 = scalar(&mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array1<f64> = random(3, &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0356_backward(p0, p1, &p2, 1.0);
-    assert_eq!(value, f0356(p0, p1, &p2));
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0356_backward(*p0, *p1, p2, 1.0)).unwrap();
+    let mut s = 1723295992u64;
+    let out = scalar(&mut s);
+    let x = scalar(&mut s);
+    let d_p0: Array1<f64> = random(3, &mut s);
+    let (out, x, d_p0,) = std::hint::black_box((out, x, d_p0,));
+    let (value, grads) = f0356_backward(out, x, &d_p0, 1.0);
+    assert_eq!(value, f0356(out, x, &d_p0));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    gradcheck(&(out, x, d_p0.clone()), |(out, x, d_p0)| f0356_backward(*out, *x, d_p0, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0))]
-fn f0357(p0: f64, c0: &Array2<f64>) -> f64 {
-    let t1 = c0.product();
-    let t2 = t1;
-    t1 + t2
+#[differentiable(wrt(out))]
+fn f0357(out: f64, d_out: &Array2<f64>) -> f64 {
+    let unused = d_out.product();
+    let t2 = unused;
+    unused + t2 + out
 }
 
 #[test]
 fn f0357_gradcheck() {
-    let mut s = 436829984u64;
-    let p0 = scalar(&mut s);
-    let c0: Array2<f64> = random((1, 2), &mut s);
-    let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let (value, grads) = f0357_backward(p0, &c0, 1.0);
-    assert_eq!(value, f0357(p0, &c0));
-    gradcheck(&(p0,), |(p0,)| f0357_backward(*p0, &c0, 1.0)).unwrap();
+    let mut s = 932631034u64;
+    let out = scalar(&mut s);
+    let d_out: Array2<f64> = random((1, 2), &mut s);
+    let (out, d_out,) = std::hint::black_box((out, d_out,));
+    let (value, grads) = f0357_backward(out, &d_out, 1.0);
+    assert_eq!(value, f0357(out, &d_out));
+    gradcheck(&(out,), |(out,)| f0357_backward(*out, &d_out, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0358(p0: f64, p1: Array2<f64>, p2: &Array2<f64>) -> f64 {
     let _t1 = p2 / &(square(p2) + 0.5);
-    p2.sum()
+    p1[[0, 1]]
 }
 
 #[test]
 fn f0358_gradcheck() {
-    let mut s = 1637869106u64;
+    let mut s = 782766690u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
@@ -9613,19 +10185,26 @@ fn f0358_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0358_backward(*p0, p1.clone(), p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0359(p0: &Array2<f64>, p1: Array2<f64>, p2: &Array2<f64>) -> Array1<f64> {
+fn f0359(p0: &Array2<f64>, p1: Array2<f64>, p2: &Array2<f64>) -> f64 {
     let _t1 = Zip::from(p2).and(p2).map_collect(|&u, &v| u * v);
-    let t2 = array![[0.0_f64], [0.5], [1.0]];
-    let mut t3 = (sin(&(p1.column(0)))).mapv(|u| sigmoid(u - (u - u)));
-    let t4 = p1.clone();
-    t3 += sum(&p1);
-    let t5 = (square(&(t4.view().remove_axis(Axis(1)))) + 0.5).log(3.0 * 3.0 + 1.5);
-    let t7 = {
-        let t6 = &(p2.dot(&p1.t())) / (square((sigmoid(&t5)).dot(&(sigmoid(&t5)))) + 1.0);
-        logsumexp(&(&t6 * &t6))
+    let t2 = (sin(&(p1.column(0)))).mapv(|u| u);
+    let t3 = logsumexp(&t2);
+    let mut t4 = ((concat(Axis(0), &[p2, p2])).mapv(|z| t3 / (t3.powi(2) + 1.0))).mean().unwrap();
+    let mut n1 = 0;
+    loop {
+        t4 = t4 * 0.5 + (mean(&((square(p0) + 1.0).log(10.0))));
+        n1 += 1;
+        if n1 >= 4 || t4.abs() < 0.5183 {
+            break;
+        }
+    }
+    let t5 = t3;
+    let t6 = log_sigmoid(2.0 / ((t2.dot(&t2)).powi(2) + 1.0));
+    let t8 = {
+        let t7 = (tanh(t6 * t6)).tan();
+        t6
     };
-    let t8 = t5.dot(&p1);
-    t8
+    logsumexp(&t2) + t3 + t4 + t5 + t6 + t8
 }
 
 #[test]
@@ -9635,49 +10214,49 @@ fn f0359_gradcheck() {
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array1<f64> = random(1, &mut s);
-    let (value, grads) = f0359_backward(&p0, p1.clone(), &p2, &up);
+    let (value, grads) = f0359_backward(&p0, p1.clone(), &p2, 1.0);
     assert_eq!(value, f0359(&p0, p1.clone(), &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0359_backward(p0, p1.clone(), p2, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0359_backward(p0, p1.clone(), p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0360(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
-    let t2 = {
+fn f0360(p0: f64, p1: f64, p2: &Array2<f64>) -> Array2<f64> {
+    let mut t2 = {
         let t1 = p0 * p2;
         p1
     };
-    let t3 = p1;
-    let t4 = -&((sin(t3)) / &(p2 * p2 + 1.0));
-    let t5 = square(&(sigmoid(&((square(&(concatenate(Axis(1), &[p2.view(), t4.view(), t4.view()]).unwrap())) + 0.5).log10()))));
-    let t7 = {
-        let t6 = backprop::ops::floor(&t5);
-        (&t4 + 3.0).broadcast((3, 3)).unwrap().to_owned()
-    };
-    let t8 = t3 + &t5;
-    let (n1, m1) = p2.dim();
-    let t9 = Array::from_elem((n1, 1), 2.0_f64);
-    let t10 = array![[-0.75_f64], [1.5], [2.0]];
-    let _t11 = &(&t9 + p2) + &t10;
-    t7.iter().sum::<f64>() + t8.iter().sum::<f64>() + mean(p2)
+    let mut t3 = t2;
+    let mut n1 = 0;
+    while n1 < 2 && t3.abs() < 0.4629 {
+        t3 = t3 * 0.5 + ((0.1 + t2));
+        t2 += t3;
+        n1 += 1;
+    }
+    let t4 = t2;
+    let t5 = t3;
+    t2 += t2 - t4;
+    let t6 = sigmoid(t3);
+    let t7 = t5 + t6;
+    tanh(p2)
 }
 
 #[test]
 fn f0360_gradcheck() {
-    let mut s = 2085186072u64;
+    let mut s = 1678757022u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0360_backward(p0, p1, &p2, 1.0);
+    let up: Array2<f64> = random((3, 1), &mut s);
+    let (value, grads) = f0360_backward(p0, p1, &p2, &up);
     assert_eq!(value, f0360(p0, p1, &p2));
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0360_backward(*p0, *p1, p2, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0360_backward(*p0, *p1, p2, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0361(p0: f32, p1: &Array2<f32>) -> f32 {
@@ -9714,14 +10293,18 @@ fn f0362(p0: f64) -> f64 {
     let t3 = p0;
     let _t4 = square(sigmoid(t2 - 3.0));
     let _t5 = square(t3);
-    let t6 = trunc(t3);
-    let t7 = ((tan(tanh(t3))) / (square(f64::atan2(t3, 1.0 * 1.0 + 0.5)) + 0.5)) / 0.75;
-    t6 + t7
+    let mut t6 = match () {
+        _ if t3 < -0.5183 => t2 * t3,
+        _ if t3 > 0.0371 => backprop::ops::recip(square(p0) + 1.0),
+        _ => t3 * p0,
+    };
+    t6 += t3;
+    t3 + t6
 }
 
 #[test]
 fn f0362_gradcheck() {
-    let mut s = 528888247u64;
+    let mut s = 432904933u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0362_backward(p0, 1.0);
@@ -9730,21 +10313,20 @@ fn f0362_gradcheck() {
 }
 #[differentiable]
 fn f0363(p0: f64) -> f64 {
-    let t1 = p0;
+    let mut t1 = p0;
     let _t2 = t1 * 0.5;
-    let t3 = p0 / (square(p0) + 0.5);
-    let mut t4 = (t3.sin()).abs();
-    let mut t5 = (t4.powi(2) + 1.0).recip();
+    let t3 = cbrt(square(p0) + 0.5);
+    let t4 = tanh(t3);
+    let t5 = (f64::acos(((t4 + t4).tanh()) * 0.75)) + t4;
     for i in 0..2 {
-        t5 = t4.powi(1);
-        t4 += (t1 * t5).powi(2);
+        t1 += (square(t1) + 1.0).sqrt();
     }
-    t4 + t5
+    t4 + t5 + t5
 }
 
 #[test]
 fn f0363_gradcheck() {
-    let mut s = 629121231u64;
+    let mut s = 1081519530u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0363_backward(p0, 1.0);
@@ -9754,12 +10336,12 @@ fn f0363_gradcheck() {
 #[differentiable(wrt(p0, p1))]
 fn f0364(p0: f64, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     let _t1 = c0.index_axis(Axis(0), 1);
-    c0.sum()
+    p0
 }
 
 #[test]
 fn f0364_gradcheck() {
-    let mut s = 1465629273u64;
+    let mut s = 1615009014u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let c0: Array2<f64> = random((2, 1), &mut s);
@@ -9778,12 +10360,12 @@ fn f0365(p0: &Array2<f64>, p1: f64) -> f64 {
     let t3 = p0;
     t2 /= square(p1) + 0.5;
     let t4 = (-t2).clamp(-1.0, 0.5);
-    t2 + t3.mean().unwrap() + t4
+    t3[[2, 1]] + t4 + sum(p0)
 }
 
 #[test]
 fn f0365_gradcheck() {
-    let mut s = 2019835268u64;
+    let mut s = 1193301916u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -9793,52 +10375,55 @@ fn f0365_gradcheck() {
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0365_backward(p0, *p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0366(p0: f32, p1: &Array2<f32>, p2: &Array1<f32>, p3: &Array2<f32>) -> f32 {
-    let t1 = (cbrt(&(square(&(p3.to_owned().mapv_into(|z| {
-        if z > -0.5183 {
-            z / (p0.powi(2) + 0.5)
-        } else {
-            p0.atan2(-2.0 * -2.0 + 0.5)
-        }
-    }))) + 1.0))).dot(&p3.t());
-    let t2 = (clamp(&t1, -1.0, 1.0)).dot(&t1);
-    let t3 = softmax(&(tan(&(tanh(&(&t2 - p2))))));
-    let t2 = 3.0 + &((softmax(&t2)).mapv(f0010));
-    let t3 = t2.clone();
-    let t1 = p2;
-    sum(&t3) + logsumexp(t1)
+fn f0366(p0: f32, p1: &Array2<f32>, p2: &Array1<f32>, p3: &Array2<f32>, ws: &[f32]) -> f32 {
+    let (n1, m1) = p3.dim();
+    let t1 = Array2::<f32>::eye(n1);
+    let mut t2 = sigmoid((abs(&(&t1 + &(p2 * p3)))).sum());
+    for (i, &c) in ws.iter().enumerate() {
+        t2 -= ((clamp(p2[i], -0.5, 1.0)));
+    }
+    t2 += sum(&(p3 / (t2.powi(2) + 2.0)));
+    let t3 = array![[0.0_f32], [0.5], [1.0]];
+    let t4 = Array1::<f32>::linspace(-1.0, 1.0, 3);
+    t2 -= 1.25;
+    let t5 = array![0.0_f32, 0.5, 1.0];
+    t2 -= 1.25;
+    t2 += 3.0;
+    let t6 = backprop::ops::recip(&(square(&(p3.sum_axis(Axis(0)))) + 1.0));
+    t2 + t6.sum()
 }
 
 #[test]
 fn f0366_gradcheck() {
-    let mut s = 905591081u64;
+    let mut s = 280248071u64;
     let p0 = scalar32(&mut s);
     let p1: Array2<f32> = random32((2, 2), &mut s);
     let p2: Array1<f32> = random32(3, &mut s);
     let p3: Array2<f32> = random32((3, 1), &mut s);
+    let ws: &[f32] = &[1.5, 0.75, -0.5];
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0366_backward(p0, &p1, &p2, &p3, 1.0);
-    assert_eq!(value, f0366(p0, &p1, &p2, &p3));
+    let (value, grads) = f0366_backward(p0, &p1, &p2, &p3, ws, 1.0);
+    assert_eq!(value, f0366(p0, &p1, &p2, &p3, ws));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0366_backward(*p0, p1, p2, p3, 1.0))
+        .check(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0366_backward(*p0, p1, p2, p3, ws, 1.0))
         .unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
 fn f0367(p0: f64, p1: &Array1<f64>, p2: f64, p3: f64, c0: &Array2<f64>) -> f64 {
-    let (n1, m1) = c0.dim();
-    let t1 = Array2::<f64>::from_shape_vec((m1, 2), vec![0.0, 0.5]).unwrap();
-    let t2 = square(&((&(p1.to_shape((1, 2)).unwrap()) * 0.1 + &t1).std_axis(Axis(1), 0.0)));
-    logsumexp(&t2)
+    if p3 <= -0.5183 {
+        return logsumexp(&(log_softmax(&(c0.sum_axis(Axis(0))))));
+    }
+    p0
 }
 
 #[test]
 fn f0367_gradcheck() {
-    let mut s = 1188990173u64;
+    let mut s = 567394903u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let p2 = scalar(&mut s);
@@ -9853,16 +10438,23 @@ fn f0367_gradcheck() {
 #[differentiable]
 fn f0368(p0: &Array2<f64>, p1: f64) -> f64 {
     let mut t1 = f64::clamp(p1, -2.0, 1.0);
-    for i in 0..3 {
+    for i in (0..3).rev() {
         t1 -= atan(t1);
         t1 += square(sigmoid(t1));
+        match i % 3 {
+            0 => t1 += sum(p0),
+            1 | 2 => {
+                t1 += sigmoid(t1);
+            }
+            _ => {}
+        }
     }
     t1
 }
 
 #[test]
 fn f0368_gradcheck() {
-    let mut s = 259423787u64;
+    let mut s = 88882041u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -9872,88 +10464,98 @@ fn f0368_gradcheck() {
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0368_backward(p0, *p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0369(p0: &Array2<f64>, p1: f64) -> f64 {
-    let mut t2 = {
-        let t1 = &(p0.row(1)) / &(square(&(p0 * p1)) + 1.0);
-        &(p0.t()) - 3.0
+fn f0369(p0: &Array2<f64>, p1: f64, labels: &[usize]) -> f64 {
+    let n1 = p0.nrows();
+    let m1 = p0.ncols();
+    let t1 = Array2::<f64>::from_shape_vec((n1, 3), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
+    let t3 = {
+        let t2 = (tanh(p1)) / &(square(&((p0 * 0.1 + &t1).var_axis(Axis(0), 0.0))) + 2.0);
+        (p0.dot(&t2)).slice(s![0..]).sum()
     };
-    t2 -= p1;
-    let _t3 = t2.clone();
-    let t4 = if p1 <= -0.5183 {
-        p0.iter().map(|v| (*v) / (square(*v) + 0.5)).sum::<f64>()
-    } else {
-        p1
-    };
-    let t5 = mean(&(&t2 + t4));
-    for i in 0..1 {
-        t2 += 1.5;
-        t2 -= 1.5;
-    }
-    t2[[0, 1]] + t4 + t5 + p1
+    let t4 = -&(abs(p0));
+    let t5 = sigmoid(&t4);
+    let t6 = array![[2.0_f64, 0.25, 1.5]];
+    let t7 = &(t4.map(|&v| (ln(square(v) + 0.5)) * (v / 0.25))) * &t6;
+    let c2: f64 = 0.75;
+    let t8 = t4.to_owned().mapv_into(|v| v);
+    let t9 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5]];
+    let t10 = Array::from_elem((1, 3), -1.5_f64);
+    let t11 = t3;
+    t8[[1, 2]] + t11
 }
 
 #[test]
 fn f0369_gradcheck() {
-    let mut s = 1954539027u64;
+    let mut s = 1033549899u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1 = scalar(&mut s);
+    let labels: &[usize] = &[0, 1];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0369_backward(&p0, p1, 1.0);
-    assert_eq!(value, f0369(&p0, p1));
+    let (value, grads) = f0369_backward(&p0, p1, labels, 1.0);
+    assert_eq!(value, f0369(&p0, p1, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0369_backward(p0, *p1, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0369_backward(p0, *p1, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0370(p0: f64) -> f64 {
-    let _t1 = log_sigmoid(p0 * p0);
+fn f0370(d_t1: f64) -> f64 {
+    let _t1 = log_sigmoid(d_t1 * d_t1);
     let t3 = {
-        let t2 = p0 / (p0.powi(2) + 0.5);
-        t2
+        let out_1 = d_t1 / (d_t1.powi(2) + 0.5);
+        out_1
     };
-    let t3 = p0;
-    let t4 = if t3 < -0.5183 {
-        (cos(t3.max(p0))) * t3
+    let t3 = d_t1;
+    let d_x = if t3 < -0.5183 {
+        (cos(t3.max(d_t1))) * t3
     } else {
-        1.5 + (t3 - p0)
+        1.5 + (t3 - d_t1)
     };
-    let t5 = (f0362(tanh(t4))) + (relu(t3));
-    let t7 = {
-        let t6 = ((square(t4) + 1.0).recip()).abs();
-        (t6 * t4).hypot(t4.powi(2) + 0.5)
+    let d_out = (f0290(t3)) - t3;
+    let mut out = (0.75 / (square(d_t1) + 1.0));
+    let mut n1 = 0;
+    loop {
+        out = out * 0.5 + (((d_out / (square(d_out) + 2.0))).tanh());
+        n1 += 1;
+        if n1 >= 3 {
+            break;
+        }
+    }
+    let unused = if d_out <= -0.5183 {
+        sqrt((sigmoid(d_out)).powi(2) + 0.5)
+    } else {
+        f0362(tanh(d_x))
     };
-    let _t8 = (t3.powi(2) + 0.5).sqrt();
-    t5 + t7
+    out + unused + unused
 }
 
 #[test]
 fn f0370_gradcheck() {
-    let mut s = 1388297021u64;
-    let p0 = scalar(&mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0370_backward(p0, 1.0);
-    assert_eq!(value, f0370(p0));
-    gradcheck(&(p0,), |(p0,)| f0370_backward(*p0, 1.0)).unwrap();
+    let mut s = 183087717u64;
+    let d_t1 = scalar(&mut s);
+    let (d_t1,) = std::hint::black_box((d_t1,));
+    let (value, grads) = f0370_backward(d_t1, 1.0);
+    assert_eq!(value, f0370(d_t1));
+    gradcheck(&(d_t1,), |(d_t1,)| f0370_backward(*d_t1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0371(y_1: &Array2<f64>, grad: &Array2<f64>) -> f64 {
-    let d_out_1 = array![[-0.75_f64]];
-    let grad_1 = &d_out_1 - grad;
-    let out = y_1.dot(&y_1.t());
-    let grad_1 = softmax(&out);
-    sum(&out) + grad_1[[0, 0]] + y_1[[0, 0]]
+fn f0371(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
+    let t1 = array![[-0.75_f64]];
+    let t2 = &t1 - p1;
+    let t3 = p0.dot(&p0.t());
+    let t2 = softmax(&t3);
+    mean(&t3) + t2.sum()
 }
 
 #[test]
 fn f0371_gradcheck() {
-    let mut s = 244524742u64;
-    let y_1: Array2<f64> = random((1, 3), &mut s);
-    let grad: Array2<f64> = random((1, 2), &mut s);
-    let (y_1, grad,) = std::hint::black_box((y_1, grad,));
-    let (value, grads) = f0371_backward(&y_1, &grad, 1.0);
-    assert_eq!(value, f0371(&y_1, &grad));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(y_1.clone(), grad.clone()), |(y_1, grad)| f0371_backward(y_1, grad, 1.0)).unwrap();
+    let mut s = 652131528u64;
+    let p0: Array2<f64> = random((1, 3), &mut s);
+    let p1: Array2<f64> = random((1, 2), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0371_backward(&p0, &p1, 1.0);
+    assert_eq!(value, f0371(&p0, &p1));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0371_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0372(p0: f64) -> f64 {
@@ -9970,12 +10572,12 @@ fn f0372(p0: f64) -> f64 {
     } else {
         f64::abs(t4)
     };
-    t4 + t5 + t2
+    t1 + t2 + t4 + t5 + t5
 }
 
 #[test]
 fn f0372_gradcheck() {
-    let mut s = 1167760922u64;
+    let mut s = 1229986478u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0372_backward(p0, 1.0);
@@ -9994,7 +10596,7 @@ fn f0373(p0: f32) -> f32 {
 
 #[test]
 fn f0373_gradcheck() {
-    let mut s = 1744571608u64;
+    let mut s = 1505215036u64;
     let p0 = scalar32(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0373_backward(p0, 1.0);
@@ -10006,31 +10608,32 @@ fn f0373_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0374(p0: &Array1<f32>, p1: f32, p2: &Array2<f32>, p3: f32) -> f32 {
-    let mut t1 = &(p2.to_degrees()) * 0.01;
-    for i in 0..2 {
-        t1 -= &(sigmoid(&t1));
-        t1 -= p2[[i, 0]];
-    }
-    t1.sum() + p1
+fn f0374(d_x: &Array1<f32>, grad: f32, d_out: &Array2<f32>, w: f32) -> f32 {
+    let d_out_1 = match () {
+        _ if w >= 0.0371 => grad,
+        _ if d_out[[2, 2]] < -0.5183 => f0180(w),
+        _ => w,
+    };
+    let t2 = (w / 0.75) + d_out_1;
+    d_out_1 + t2 + t2
 }
 
 #[test]
 fn f0374_gradcheck() {
-    let mut s = 1509081306u64;
-    let p0: Array1<f32> = random32(3, &mut s);
-    let p1 = scalar32(&mut s);
-    let p2: Array2<f32> = random32((3, 3), &mut s);
-    let p3 = scalar32(&mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0374_backward(&p0, p1, &p2, p3, 1.0);
-    assert_eq!(value, f0374(&p0, p1, &p2, p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
+    let mut s = 1282659594u64;
+    let d_x: Array1<f32> = random32(3, &mut s);
+    let grad = scalar32(&mut s);
+    let d_out: Array2<f32> = random32((3, 3), &mut s);
+    let w = scalar32(&mut s);
+    let (d_x, grad, d_out, w,) = std::hint::black_box((d_x, grad, d_out, w,));
+    let (value, grads) = f0374_backward(&d_x, grad, &d_out, w, 1.0);
+    assert_eq!(value, f0374(&d_x, grad, &d_out, w));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0374_backward(p0, *p1, p2, *p3, 1.0))
+        .check(&(d_x.clone(), grad, d_out.clone(), w), |(d_x, grad, d_out, w)| f0374_backward(d_x, *grad, d_out, *w, 1.0))
         .unwrap();
 }
 #[differentiable(wrt(p0, p1))]
@@ -10043,12 +10646,12 @@ fn f0375(p0: f64, p1: &Array2<f64>, c0: &Array1<f64>) -> f64 {
     let t3 = p1.mapv(|z: f64| ((f64::atan2(c1, -2.0 * -2.0 + 0.5)) * (clamp(p0, -0.5, 3.0))) - c1);
     let t4 = tan(&(tanh(&t2)));
     t2 += p0;
-    t3.iter().sum::<f64>() + mean(&t4) + sum(p1)
+    t2[[0, 0]] + sum(&t3) + t4[[0, 1]] + c0.dot(c0)
 }
 
 #[test]
 fn f0375_gradcheck() {
-    let mut s = 1364804498u64;
+    let mut s = 1227510628u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let c0: Array1<f64> = random(2, &mut s);
@@ -10059,39 +10662,45 @@ fn f0375_gradcheck() {
     gradcheck(&(p0, p1.clone()), |(p0, p1)| f0375_backward(*p0, p1, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0376(p0: &Array2<f64>) -> f64 {
+fn f0376(p0: &Array2<f64>) -> (f64, f64) {
     let mut t1 = if p0.mean().unwrap() > 0.4629 {
         concat(Axis(0), &[&((p0 * p0).sum_axis(Axis(1)))])
     } else {
-        cos(&(concat(Axis(0), &[&((p0 * p0).sum_axis(Axis(1)))])))
+        tanh(&(concat(Axis(0), &[&((p0 * p0).sum_axis(Axis(1)))])))
     };
-    let (n1, m1) = p0.dim();
-    if logsumexp(&t1) >= -0.5183 {
-        t1 -= 0.25;
-    }
-    let _t2 = t1[0];
-    logsumexp(&t1)
+    let t2 = t1.iter().zip(t1.iter()).map(|(a, b)| {
+        if (*b) < 0.0371 {
+            (1.5 + (tanh((*b) / (square(*b) + 0.5)))).powf(sin(*b))
+        } else {
+            (((*a).max(*b)) * ((*b) * (*b))).cos()
+        }
+    }).sum::<f64>();
+    t1 -= 1.5;
+    (p0[[0, 0]], t1.mean().unwrap())
 }
 
 #[test]
 fn f0376_gradcheck() {
-    let mut s = 511827896u64;
+    let mut s = 1308065759u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0376_backward(&p0, 1.0);
+    let (value, grads) = f0376_backward(&p0, (1.0, 0.5));
     assert_eq!(value, f0376(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0376_backward(p0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(),), |(p0,)| f0376_backward(p0, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
 fn f0377(p0: &Array2<f64>) -> f64 {
-    let _t1 = 3.0 + &((p0.column(1)).slice_axis(Axis(0), Slice::from(0..2)).to_owned());
-    sum(p0)
+    let _t1 = ((p0 - p0).slice(s![1..;2, ..;-1]).sum()) + p0;
+    p0.sum()
 }
 
 #[test]
 fn f0377_gradcheck() {
-    let mut s = 1841922784u64;
+    let mut s = 1616216444u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0377_backward(&p0, 1.0);
@@ -10107,7 +10716,7 @@ fn f0378(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
 
 #[test]
 fn f0378_gradcheck() {
-    let mut s = 873652593u64;
+    let mut s = 1723972356u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -10120,16 +10729,19 @@ fn f0378_gradcheck() {
 #[differentiable]
 fn f0379(p0: &Array2<f32>, p1: f32, p2: &Array2<f32>, p3: &Array1<f32>) -> f32 {
     let t2 = {
-        let t1 = sum_axis(&(p1 / &(p2 * p2 + 2.0)), Axis(1));
-        mean(&(relu(p2)).column(0))
+        let t1 = relu(&(sigmoid(p2)));
+        log_sigmoid(&(&t1 * p1))
     };
-    let t3 = &(sum_axis(p0, Axis(1))) + 1.5;
-    t2 + t3.iter().sum::<f32>()
+    let t4 = {
+        let t3 = ceil(&(relu(p2)));
+        f0373(p1)
+    };
+    t2.sum() + t4
 }
 
 #[test]
 fn f0379_gradcheck() {
-    let mut s = 1815992866u64;
+    let mut s = 1291811411u64;
     let p0: Array2<f32> = random32((1, 3), &mut s);
     let p1 = scalar32(&mut s);
     let p2: Array2<f32> = random32((2, 2), &mut s);
@@ -10149,12 +10761,12 @@ fn f0379_gradcheck() {
 #[differentiable]
 fn f0380(p0: Array2<f64>, p1: ArrayView2<f64>, p2: &Array2<f64>) -> f64 {
     let t1 = softmax(p2);
-    sum(&t1) + sum(&p0)
+    sum(&t1)
 }
 
 #[test]
 fn f0380_gradcheck() {
-    let mut s = 813208756u64;
+    let mut s = 1993850129u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
@@ -10167,37 +10779,37 @@ fn f0380_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0380_backward(p0.clone(), p1.view(), p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0381(w: &Array2<f64>, labels: &[usize]) -> f64 {
-    let x = softmax_cross_entropy(w, labels);
-    let _t2 = sum_axis(w, Axis(0));
-    let out_1 = if w.iter().sum::<f64>() >= -0.5183 {
-        (x + x) + (w * x)
+fn f0381(p0: &Array2<f64>, labels: &[usize]) -> f64 {
+    let t1 = softmax_cross_entropy(p0, labels);
+    let _t2 = sum_axis(p0, Axis(0));
+    let t3 = if p0.iter().sum::<f64>() >= -0.5183 {
+        (t1 + t1) + (p0 * t1)
     } else {
-        ((x.tanh()).exp()) * &(x * w)
+        ((t1.tanh()).exp()) * &(t1 * p0)
     };
-    let out_1 = out_1.sum();
-    let t4 = out_1;
+    let t3 = t3.sum();
+    let t4 = t3;
     let t6 = {
-        let t5 = mse(&(tanh(&((t4 / (square(t4) + 2.0)) - (w * 0.75)))), &(sigmoid(w)));
-        abs((f0372(f64::tanh(t5))) - (relu(t5)))
+        let t5 = mse(&(tanh(&((t4 / (square(t4) + 2.0)) - (p0 * 0.75)))), &(sigmoid(p0)));
+        f64::log(square((t4 / (square(t4) + 0.5)) - (relu(t5))) + 1.0, 0.5)
     };
     let t8 = {
-        let t7 = x;
-        t7
+        let t7 = t1 + t6;
+        t7.atan2(1.0 * 1.0 + 0.5)
     };
-    t6 + t8 + out_1
+    t1 + t3 + t4 + t6 + t8 + t8
 }
 
 #[test]
 fn f0381_gradcheck() {
-    let mut s = 692852621u64;
-    let w: Array2<f64> = random((1, 2), &mut s);
-    let labels: &[usize] = &[0];
-    let (w,) = std::hint::black_box((w,));
-    let (value, grads) = f0381_backward(&w, labels, 1.0);
-    assert_eq!(value, f0381(&w, labels));
-    assert_eq!(grads.w.shape(), w.shape());
-    gradcheck(&(w.clone(),), |(w,)| f0381_backward(w, labels, 1.0)).unwrap();
+    let mut s = 667234211u64;
+    let p0: Array2<f64> = random((1, 2), &mut s);
+    let labels: &[usize] = &[1];
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0381_backward(&p0, labels, 1.0);
+    assert_eq!(value, f0381(&p0, labels));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0381_backward(p0, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0382(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
@@ -10209,12 +10821,12 @@ fn f0382(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
     let t3 = p1;
     let t4 = ln(p2.powi(2) + 1.0);
     let t3 = t3;
-    t4 + t3[[0, 0]] + t3.iter().sum::<f64>()
+    t4 + t3.iter().sum::<f64>()
 }
 
 #[test]
 fn f0382_gradcheck() {
-    let mut s = 761345491u64;
+    let mut s = 1794475568u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2 = scalar(&mut s);
@@ -10229,12 +10841,12 @@ fn f0383(p0: f64, p1: &Array2<f64>, p2: ArrayView2<f64>, p3: &Array1<f64>) -> f6
     let t1 = p3;
     let t2 = t1.slice_axis(Axis(0), Slice::from(1..));
     let t3 = t1 / (square(t1) + 2.0);
-    logsumexp(t1) + mean(&t2) + t3.mean().unwrap() + p2[[0, 1]]
+    t1.dot(t1) + t2.iter().sum::<f64>() + t3.mean().unwrap()
 }
 
 #[test]
 fn f0383_gradcheck() {
-    let mut s = 1344658484u64;
+    let mut s = 1252215113u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -10256,12 +10868,12 @@ fn f0384(p0: Array2<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
     t3 += &(&t3 + 0.75);
     let t4 = p2;
     t1 -= p1;
-    t1[[2, 1]] + t3.sum() + t4.mean().unwrap()
+    t3[[1, 2]] + t4.sum()
 }
 
 #[test]
 fn f0384_gradcheck() {
-    let mut s = 1186110837u64;
+    let mut s = 1487547810u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -10277,8 +10889,8 @@ fn f0385(p0: f64, p1: &Array2<f64>, p2: ArrayView1<f64>) -> f64 {
     let t1 = &p2;
     let _t2 = logsumexp(t1);
     let t3 = (logsumexp(&(t1.hypot(0.5 * 0.5 + 0.5)))) - t1;
-    let t3 = sin(&(backprop::ops::recip(&(square(&(t3.broadcast((3, 3)).unwrap())) + 1.0))));
-    t1.mean().unwrap() + t3.sum()
+    let t3 = square((f0370(p0)).tanh());
+    t1.dot(t1) + t3
 }
 
 #[test]
@@ -10295,15 +10907,15 @@ fn f0385_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0385_backward(*p0, p1, p2.view(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0386(p0: f64, p1: &Array2<f64>) -> f64 {
-    let t1 = p1;
+fn f0386(grad: f64, d_p0: &Array2<f64>) -> f64 {
+    let t1 = d_p0;
     let c1 = 0.25_f64;
-    let t2 = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
+    let d_d_x = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
     let c2: f64 = 0.5;
-    let t3 = if p1[[2, 0]] < -0.5183 {
+    let t1_from_t2 = if d_p0[[2, 0]] < -0.5183 {
         (tan(&(tanh(&(t1.to_owned().mapv_into(|e| {
         if e < 0.4629 {
-            f0320(e)
+            f0370(e)
         } else {
             c1.clamp(-2.0, 3.0)
         }
@@ -10311,38 +10923,41 @@ fn f0386(p0: f64, p1: &Array2<f64>) -> f64 {
     } else {
         sigmoid(&((tan(&(tanh(&(t1.to_owned().mapv_into(|e| {
         if e < 0.4629 {
-            f0320(e)
+            f0370(e)
         } else {
             c1.clamp(-2.0, 3.0)
         }
     })))))).select(Axis(0), &[1, 1])))
     };
-    t1[[0, 0]] + sum(&t3) + t3.iter().sum::<f64>()
+    sum(t1) + t1_from_t2.mean().unwrap()
 }
 
 #[test]
 fn f0386_gradcheck() {
-    let mut s = 1609382881u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((3, 2), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0386_backward(p0, &p1, 1.0);
-    assert_eq!(value, f0386(p0, &p1));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0386_backward(*p0, p1, 1.0)).unwrap();
+    let mut s = 1700715541u64;
+    let grad = scalar(&mut s);
+    let d_p0: Array2<f64> = random((3, 2), &mut s);
+    let (grad, d_p0,) = std::hint::black_box((grad, d_p0,));
+    let (value, grads) = f0386_backward(grad, &d_p0, 1.0);
+    assert_eq!(value, f0386(grad, &d_p0));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    gradcheck(&(grad, d_p0.clone()), |(grad, d_p0)| f0386_backward(*grad, d_p0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0387(p0: &Array2<f32>, c0: &Array2<f32>) -> f32 {
     let t1 = c0;
-    let _t2 = f0072(t1.to_owned());
-    let t3 = (square(&(t1.t())) + 0.5).log(3.0 * 3.0 + 1.5);
-    let _t4 = c0;
-    sum(t1) + sum(&t3) + t3.sum()
+    let _t2 = &(t1.t()) - 0.25;
+    let t3 = p0;
+    let t5 = {
+        let t4 = t3;
+        t4[[0, 1]]
+    };
+    t1.sum() + t3.iter().sum::<f32>() + t5 + t5
 }
 
 #[test]
 fn f0387_gradcheck() {
-    let mut s = 194243648u64;
+    let mut s = 363191780u64;
     let p0: Array2<f32> = random32((2, 3), &mut s);
     let c0: Array2<f32> = random32((3, 1), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -10357,15 +10972,23 @@ fn f0387_gradcheck() {
 }
 #[differentiable]
 fn f0388(p0: &Array2<f64>, p1: &Array1<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
-    let mut t1 = p2 * p3;
-    let t2 = p2;
-    t1 /= square(t2) + 0.5;
-    t1.sum() + t2
+    let t1 = p2 * p3;
+    let mut t2 = sigmoid((tan(&(tanh(p3)))).sum());
+    let mut n1 = 0;
+    loop {
+        t2 = t2 * 0.5 + ((mse(p3, p3)));
+        n1 += 1;
+        if n1 >= 3 {
+            break;
+        }
+    }
+    let _t3 = concatenate(Axis(1), &[t1.view(), t1.view(), t1.view()]).unwrap();
+    sum(&t1) + t2 + p2
 }
 
 #[test]
 fn f0388_gradcheck() {
-    let mut s = 1838772132u64;
+    let mut s = 655441131u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2 = scalar(&mut s);
@@ -10379,49 +11002,85 @@ fn f0388_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0388_backward(p0, p1, *p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0389(p0: ArrayView2<f64>, p1: &Array2<f64>) -> f64 {
+fn f0389(p0: ArrayView2<f64>, p1: &Array2<f64>, ws: &[f64]) -> f64 {
     let t1 = p1.t();
     let _t2 = p1;
     let c1: f64 = 0.25;
-    let mut t3 = t1.iter().map(|&v| v * c1).sum::<f64>();
-    let t4 = t3 / 1.5;
-    let (n2, m2) = p1.dim();
-    let t5 = Array2::<f64>::ones((3, n2));
-    for i in 0..2 {
-        t3 += 1.5;
+    let t3 = t1.iter().map(|&v| v * c1).sum::<f64>();
+    let c2: f64 = 2.0;
+    let c3: f64 = 0.1;
+    let mut t4 = mean(&((&(p1.map(|&u| c2.to_radians())) + (sin(t3))).mapv_into(|v| t3)));
+    let t5 = array![[0.0_f64, 0.5, 1.0]];
+    for (i, &c) in ws.iter().enumerate() {
+        t4 += ((((p1 * 0.1 + &t5).var_axis(Axis(1), 0.0)).iter().map(|&e| (e * t3).sin()).sum::<f64>()));
     }
-    let t6 = t1.dot(p1);
-    let t4 = abs(&(3.0 - (logsumexp(&t1))));
-    t6[[0, 2]] + t4.iter().sum::<f64>()
+    let mut t6 = ((f0334(sigmoid(t4))) + &t1).iter().sum::<f64>();
+    let t7 = array![1.5_f64, 0.25, 0.5];
+    let mut n4 = 0;
+    loop {
+        t4 -= t4.cos();
+        t6 = t6 * 0.5 + (sum(&((sum(&t1)) + &t1)));
+        n4 += 1;
+        if n4 >= 3 || t6.abs() > 0.5183 {
+            break;
+        }
+    }
+    t4 += t6;
+    let mut t8 = (((t3.hypot(square(t6) + 0.5)) - t3)).tanh();
+    let mut n5 = 0;
+    loop {
+        t8 -= ((t1.dot(p1)).mean().unwrap());
+        n5 += 1;
+        if n5 >= 1 {
+            break;
+        }
+    }
+    sum(&t1) + t3 + t4 + t6 + t8
 }
 
 #[test]
 fn f0389_gradcheck() {
-    let mut s = 1523785966u64;
+    let mut s = 1699801979u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
+    let ws: &[f64] = &[0.5, 1.5, 0.75];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0389_backward(p0.view(), &p1, 1.0);
-    assert_eq!(value, f0389(p0.view(), &p1));
+    let (value, grads) = f0389_backward(p0.view(), &p1, ws, 1.0);
+    assert_eq!(value, f0389(p0.view(), &p1, ws));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0389_backward(p0.view(), p1, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0389_backward(p0.view(), p1, ws, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0390(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
-    let t1 = p0;
-    let _t2 = t1;
-    let t3 = t1;
-    let _t4 = &(p1 + t3) * t3;
-    let t5 = p2 - t3;
-    let t3 = p1;
-    let t1 = relu(&(t5 * t3));
-    t5 + t3[[1, 1]] + t1.iter().sum::<f64>()
+    let mut t1 = ((p1 / (square(p2) + 1.0)).slice(s![..;2, ..]).to_owned()).sum();
+    let mut n1 = 0;
+    loop {
+        t1 = t1 * 0.5 + ((p0 * p1).sum());
+        t1 -= p0;
+        n1 += 1;
+        if n1 >= 2 {
+            break;
+        }
+    }
+    let mut t1 = t1;
+    t1 += p2.max(t1);
+    t1 = t1 + p0;
+    t1 += p2;
+    let t2 = (t1 / (t1.powi(2) + 1.0)).tanh();
+    let t2 = (Zip::from(p1).and(p1).map_collect(|&u, &v| {
+        if p2 < 0.4629 {
+            powi(v, 1)
+        } else {
+            v.powi(2)
+        }
+    })).clamp(-2.0, 3.0);
+    t1 + t2[[2, 1]] + p0
 }
 
 #[test]
 fn f0390_gradcheck() {
-    let mut s = 371435377u64;
+    let mut s = 2054487449u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
@@ -10432,7 +11091,7 @@ fn f0390_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0390_backward(*p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0391(p0: &Array2<f64>) -> Array2<f64> {
+fn f0391(p0: &Array2<f64>) -> (f64, f64) {
     let c1: f64 = 0.1;
     let t2 = {
         let t1 = log_sigmoid(&((p0 / (p0 * p0 + 0.5)).mapv(|v| (v + 3.0).sin())));
@@ -10447,57 +11106,60 @@ fn f0391(p0: &Array2<f64>) -> Array2<f64> {
     } else {
         p0.fract()
     };
-    t4
+    (mean(&t4), t4[[1, 0]])
 }
 
 #[test]
 fn f0391_gradcheck() {
-    let mut s = 1595766667u64;
+    let mut s = 1159361883u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let up: Array2<f64> = random((2, 3), &mut s);
-    let (value, grads) = f0391_backward(&p0, &up);
+    let (value, grads) = f0391_backward(&p0, (1.0, 0.5));
     assert_eq!(value, f0391(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
     GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(),), |(p0,)| f0391_backward(p0, &up))
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(),), |(p0,)| f0391_backward(p0, (1.0, 0.5)))
         .unwrap();
 }
 #[differentiable]
-fn f0392(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, labels: &[usize]) -> f64 {
-    let t1 = mean_axis(p0, Axis(0));
+fn f0392(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
+    let mut t1 = mean_axis(p0, Axis(0));
     let (n1, m1) = p0.dim();
     let t2 = Array::from_elem(m1, 2.0_f64);
     let mut t3 = &t1 * &t2;
-    let t4 = p2;
-    let _t5 = &t3 + (&(log_softmax(&t3)) - (softmax_cross_entropy(p2, labels)));
-    let c2 = 3.0_f64;
-    let (n3, m3) = p2.dim();
-    let (n4, m4) = p1.dim();
-    t3 /= (sum(p1)).powi(2) + 1.0;
-    let (n5, m5) = p2.dim();
-    let t7 = {
-        let t6 = t1.mapv(softplus);
-        (p2[[0, m5 - 1]]) * &t6
-    };
-    mean(t4) + logsumexp(&t7)
+    let mut t4 = t1.dot(&t1);
+    let mut n2 = 0;
+    loop {
+        t4 += (p2.sum());
+        n2 += 1;
+        if n2 >= 2 {
+            break;
+        }
+    }
+    let t5 = (sigmoid(&(&(&t3 - t4) - t4))).product();
+    let t6 = mse(&(sin(&t1)), &(sigmoid(&t3)));
+    if t6 > -0.5183 && t6 > 0.0 {
+        t3 -= t6;
+    } else {
+        t1 *= t5;
+    }
+    t5 + t6
 }
 
 #[test]
 fn f0392_gradcheck() {
-    let mut s = 856526050u64;
+    let mut s = 1419248861u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
-    let labels: &[usize] = &[0, 0, 0];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0392_backward(&p0, &p1, &p2, labels, 1.0);
-    assert_eq!(value, f0392(&p0, &p1, &p2, labels));
+    let (value, grads) = f0392_backward(&p0, &p1, &p2, 1.0);
+    assert_eq!(value, f0392(&p0, &p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0392_backward(p0, p1, p2, labels, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0392_backward(p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0393(p0: &Array2<f64>, p1: f64, p2: f64) -> f64 {
@@ -10507,12 +11169,12 @@ fn f0393(p0: &Array2<f64>, p1: f64, p2: f64) -> f64 {
     let t3 = square(log_sigmoid(p1 / (p1.powi(2) + 0.5)));
     let _t4 = log_sigmoid(relu(t3));
     let t2 = square(p0);
-    t3 + t2[[0, 1]]
+    t3 + t2[[0, 1]] + p1
 }
 
 #[test]
 fn f0393_gradcheck() {
-    let mut s = 2115525128u64;
+    let mut s = 1214690623u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -10526,12 +11188,12 @@ fn f0393_gradcheck() {
 fn f0394(p0: &Array1<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
     let t1 = &(sqrt(&(square(p1) + 1.0))) * p1;
     let t2 = p1.t();
-    t1.mean().unwrap() + t2[[0, 0]]
+    t1[[0, 0]] + t2[[0, 1]] + sum(&t2)
 }
 
 #[test]
 fn f0394_gradcheck() {
-    let mut s = 1477840616u64;
+    let mut s = 212737030u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -10583,21 +11245,18 @@ fn f0396(p0: &Array2<f32>, p1: f32, p2: &Array1<f32>, c0: &Array2<f32>) -> f32 {
     let mut t2 = p1.cos();
     let t3 = p2;
     if mean(&t1) > -0.5183 {
-        t2 *= f0373(t2);
+        t2 -= 1.25;
     } else {
-        t1 /= &(square(&(sigmoid(&(cos(&t1))))) + 1.0);
+        t1 /= &(square(&(cos(&(square(c0))))) + 0.5);
     }
-    let t5 = {
-        let t4 = t3.mapv(|u| u * p1);
-        &t4 / &(square(&t4) + 0.5)
-    };
-    let t6 = p1;
-    t5.sum() + t6
+    let t4 = t3;
+    let t4 = (c0.view().into_shape_with_order((1, 3)).unwrap()).t().dot(p0);
+    sum(&t1) + t2 + t3.sum() + mean(&t4) + mean(c0)
 }
 
 #[test]
 fn f0396_gradcheck() {
-    let mut s = 990134547u64;
+    let mut s = 1048172794u64;
     let p0: Array2<f32> = random32((1, 3), &mut s);
     let p1 = scalar32(&mut s);
     let p2: Array1<f32> = random32(2, &mut s);
@@ -10613,35 +11272,35 @@ fn f0396_gradcheck() {
         .check(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0396_backward(p0, *p1, p2, &c0, 1.0))
         .unwrap();
 }
-#[differentiable(wrt(grad, d_p0, d_x, out))]
-fn f0397(grad: &Array2<f64>, d_p0: &Array2<f64>, d_x: &Array1<f64>, out: ArrayView2<f64>, w: &Array2<f64>) -> f64 {
-    let t1 = logsumexp(&out);
-    let t2 = d_x[2];
-    let mut d_out = (concatenate(Axis(0), &[(grad / 0.5).view(), w.view()]).unwrap()).hypot(square(t2) + 0.5);
+#[differentiable(wrt(p0, p1, p2, p3))]
+fn f0397(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array1<f64>, p3: ArrayView2<f64>, c0: &Array2<f64>) -> f64 {
+    let t1 = logsumexp(&p3);
+    let t2 = p2[2];
+    let mut t3 = (concatenate(Axis(0), &[(p0 / 0.5).view(), c0.view()]).unwrap()).hypot(square(t2) + 0.5);
     for i in 0..2 {
-        d_out += t2.exp();
+        t3 += t2.exp();
     }
-    let t1_from_t2 = &(mean_axis(&d_out, Axis(1))) * t2;
-    let d_out = d_p0.dot(w);
-    t1_from_t2.mean().unwrap() + d_out[[0, 0]] + d_p0.sum()
+    let t4 = t1.dot(&t1);
+    let t5 = tanh(&(((c0 - &t1) + &t1).hypot(square(t4) + 0.5)));
+    sum(&t1) + t2 + t3.sum() + t4 + t5.sum()
 }
 
 #[test]
 fn f0397_gradcheck() {
-    let mut s = 950725595u64;
-    let grad: Array2<f64> = random((3, 2), &mut s);
-    let d_p0: Array2<f64> = random((3, 2), &mut s);
-    let d_x: Array1<f64> = random(3, &mut s);
-    let out: Array2<f64> = random((2, 2), &mut s);
-    let w: Array2<f64> = random((2, 2), &mut s);
-    let (grad, d_p0, d_x, out, w,) = std::hint::black_box((grad, d_p0, d_x, out, w,));
-    let (value, grads) = f0397_backward(&grad, &d_p0, &d_x, out.view(), &w, 1.0);
-    assert_eq!(value, f0397(&grad, &d_p0, &d_x, out.view(), &w));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.out.shape(), out.shape());
-    gradcheck(&(grad.clone(), d_p0.clone(), d_x.clone(), out.clone()), |(grad, d_p0, d_x, out)| f0397_backward(grad, d_p0, d_x, out.view(), &w, 1.0)).unwrap();
+    let mut s = 1436714746u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let p1: Array2<f64> = random((3, 2), &mut s);
+    let p2: Array1<f64> = random(3, &mut s);
+    let p3: Array2<f64> = random((2, 2), &mut s);
+    let c0: Array2<f64> = random((2, 2), &mut s);
+    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
+    let (value, grads) = f0397_backward(&p0, &p1, &p2, p3.view(), &c0, 1.0);
+    assert_eq!(value, f0397(&p0, &p1, &p2, p3.view(), &c0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0397_backward(p0, p1, p2, p3.view(), &c0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1))]
 fn f0398(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
@@ -10650,7 +11309,7 @@ fn f0398(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
     let c2 = 1.25_f64;
     let t3 = {
         let t2 = square(&(&t1 * p1));
-        t2.map(|&e| f0208(c2.tanh(), e))
+        t2.map(|&e| f0304(c2.tanh()))
     };
     mean(&t3)
 }
@@ -10672,12 +11331,12 @@ fn f0399(p0: &Array2<f64>) -> f64 {
     let t2 = t1.column(0);
     let t2 = t2.dot(&t2);
     let t3 = p0;
-    t2 + t3.mean().unwrap() + t2
+    t1.mean().unwrap() + t2 + t3.sum()
 }
 
 #[test]
 fn f0399_gradcheck() {
-    let mut s = 807510421u64;
+    let mut s = 874416355u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0399_backward(&p0, 1.0);
@@ -10686,42 +11345,55 @@ fn f0399_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0399_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0400(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: &Array1<f64>) -> f64 {
+fn f0400(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: &Array1<f64>) -> (f64, f64) {
     let mut t1 = p2;
     let _t2 = p2.cos();
     t1 += (square(t1) + 0.5).powf(t1.cos());
     t1 /= square(1.5 - (0.5 / (square(p2) + 1.0))) + 1.0;
     let t3 = (logsumexp(p3)) - t1;
-    let t3 = (p3.dot(p3)) * &(softmax(&(square(p3))));
-    let t4 = p2.atan2(square(p2) + 0.5);
-    logsumexp(&t3) + t4
+    let t3 = (p3.dot(p3)) * (relu(&(p0.clamp(-1.0, 1.0))));
+    let t4 = match p0.len() % 3 {
+        0 => &(&t3 + &t3) / 0.5,
+        1 | 2 => tan(&(tanh(p0))),
+        _ => tanh(&(p0.mapv(|e| {
+        if t1 < 0.4629 {
+            p2.mul_add(e, e)
+        } else {
+            e.max(t1)
+        }
+    }))),
+    };
+    (sum(&t4), p2)
 }
 
 #[test]
 fn f0400_gradcheck() {
-    let mut s = 527948840u64;
+    let mut s = 1031592852u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2 = scalar(&mut s);
     let p3: Array1<f64> = random(3, &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0400_backward(&p0, &p1, p2, &p3, 1.0);
+    let (value, grads) = f0400_backward(&p0, &p1, p2, &p3, (1.0, 0.5));
     assert_eq!(value, f0400(&p0, &p1, p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0400_backward(p0, p1, *p2, p3, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(), p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0400_backward(p0, p1, *p2, p3, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
 fn f0401(p0: &Array2<f32>, p1: ArrayView2<f32>, p2: f32) -> f32 {
     let t1 = p2;
     let t2 = &p1;
-    t1 + t2[[1, 2]]
+    t1 + t2[[1, 2]] + p2
 }
 
 #[test]
 fn f0401_gradcheck() {
-    let mut s = 774289089u64;
+    let mut s = 1825305358u64;
     let p0: Array2<f32> = random32((2, 1), &mut s);
     let p1: Array2<f32> = random32((2, 3), &mut s);
     let p2 = scalar32(&mut s);
@@ -10738,13 +11410,16 @@ fn f0401_gradcheck() {
 }
 #[differentiable]
 fn f0402(p0: Array2<f64>, p1: &Array1<f64>) -> f64 {
-    let t1 = p0.sum();
-    t1
+    let mut t1 = Array1::<f64>::zeros(p1.len());
+    for i in 0..t1.len() {
+        t1[i] = ((p1[i]) * (p1[i]));
+    }
+    mean(&t1) + mean(&t1)
 }
 
 #[test]
 fn f0402_gradcheck() {
-    let mut s = 813362882u64;
+    let mut s = 1551939497u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -10756,13 +11431,21 @@ fn f0402_gradcheck() {
 }
 #[differentiable]
 fn f0403(p0: f64, p1: f64, p2: f64) -> f64 {
-    let t1 = p2;
-    t1 + t1
+    let mut t1 = (p1.powi(2));
+    let mut n1 = 0;
+    loop {
+        t1 = t1 * 0.5 + ((p1 * p2));
+        n1 += 1;
+        if n1 >= 3 {
+            break;
+        }
+    }
+    t1 + p2
 }
 
 #[test]
 fn f0403_gradcheck() {
-    let mut s = 213891721u64;
+    let mut s = 413040571u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -10777,7 +11460,7 @@ fn f0404(d_out: &Array1<f64>) -> f64 {
     let _t2 = t1.product();
     let out = ln(&(square(&(t1 * d_out)) + 1.0));
     let out_1 = d_out;
-    out.dot(&out) + out_1.sum() + out.sum()
+    logsumexp(t1) + out.sum() + out_1.sum()
 }
 
 #[test]
@@ -10817,19 +11500,18 @@ fn f0406(p0: &Array2<f32>, p1: &Array1<f32>) -> f32 {
     let t4 = t3.clone();
     let t6 = {
         let t5 = signum(&t3);
-        logsumexp(t2)
+        logsumexp(&t5)
     };
-    let t7 = if t6 <= 0.0371 {
-        tan(&(tanh(&t4)))
-    } else {
-        t3.to_owned()
-    };
-    t6 + t7.iter().sum::<f32>()
+    let mut t7 = Array1::<f32>::zeros(t3.len());
+    for i in 0..t7.len() {
+        t7[i] += (&t3 / (square(p1) + 0.5)).sum();
+    }
+    t6 + mean(&t7)
 }
 
 #[test]
 fn f0406_gradcheck() {
-    let mut s = 648472106u64;
+    let mut s = 2143451149u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let p1: Array1<f32> = random32(2, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -10848,19 +11530,26 @@ fn f0407(p0: f64, p1: &Array1<f64>) -> f64 {
     let t1 = p0 - p1;
     let t2 = p1 * &t1;
     let _t3 = &t1 + &t1;
-    let t4 = t2.clone();
+    let mut t4 = t2.clone();
     let t6 = {
         let t5 = &(t4.broadcast((1, 3)).unwrap()) * &t4;
-        f0372(p0)
+        f0370(p0)
     };
-    let t7 = t4.clone();
-    let t1 = &t4;
-    t2.dot(&t2) + logsumexp(&t4) + t6 + logsumexp(&t7) + mean(t1)
+    let mut t7 = (&t1 * &t4).sum();
+    let mut n1 = 0;
+    while n1 < 4 && t7.abs() > 0.4629 {
+        t7 -= ((p1.select(Axis(0), &[2, 0, 2, 2])).dot(&(p1.select(Axis(0), &[2, 0, 2, 2]))));
+        n1 += 1;
+    }
+    let n2 = p1.len();
+    let t8 = Array1::<f64>::linspace(0.0, 1.0, n2);
+    t4 += (&(sigmoid(&(&t2 - p1))) * 0.1 + &t8).var(0.0);
+    sum(&t1) + logsumexp(&t2) + t4.sum() + t6 + t7 + t6
 }
 
 #[test]
 fn f0407_gradcheck() {
-    let mut s = 661956753u64;
+    let mut s = 1378925452u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -10873,12 +11562,12 @@ fn f0407_gradcheck() {
 fn f0408(p0: ArrayView2<f64>, p1: &Array2<f64>) -> f64 {
     let t1 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5]];
     let t2 = (p1 * 0.1 + &t1).std(0.0);
-    t2
+    t2 + mean(&p0)
 }
 
 #[test]
 fn f0408_gradcheck() {
-    let mut s = 289554328u64;
+    let mut s = 1416911847u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -10888,33 +11577,33 @@ fn f0408_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0408_backward(p0.view(), p1, 1.0)).unwrap();
 }
-#[differentiable(wrt(out, d_t1, x, d_p0))]
-fn f0409(out: &Array2<f64>, d_t1: &Array2<f64>, x: &Array2<f64>, d_p0: f64, grad: &Array1<f64>) -> f64 {
-    let out_1 = (x.row(0)).sum();
-    let unused = out_1 * x;
-    let t3 = (x.floor()).broadcast((3, 2)).unwrap().sum();
-    let x_from_out = sigmoid(out_1);
-    t3 + x_from_out
+#[differentiable(wrt(p0, p1, p2, p3))]
+fn f0409(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64, c0: &Array1<f64>) -> f64 {
+    let t1 = (p2.row(0)).sum();
+    let t2 = t1 * p2;
+    let t3 = (p2.floor()).broadcast((3, 2)).unwrap().sum();
+    let t4 = sigmoid(t1);
+    t3 + t4
 }
 
 #[test]
 fn f0409_gradcheck() {
-    let mut s = 1515134894u64;
-    let out: Array2<f64> = random((3, 3), &mut s);
-    let d_t1: Array2<f64> = random((2, 3), &mut s);
-    let x: Array2<f64> = random((1, 2), &mut s);
-    let d_p0 = scalar(&mut s);
-    let grad: Array1<f64> = random(3, &mut s);
-    let (out, d_t1, x, d_p0, grad,) = std::hint::black_box((out, d_t1, x, d_p0, grad,));
-    let (value, grads) = f0409_backward(&out, &d_t1, &x, d_p0, &grad, 1.0);
-    assert_eq!(value, f0409(&out, &d_t1, &x, d_p0, &grad));
-    assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(out.clone(), d_t1.clone(), x.clone(), d_p0), |(out, d_t1, x, d_p0)| f0409_backward(out, d_t1, x, *d_p0, &grad, 1.0)).unwrap();
+    let mut s = 512241293u64;
+    let p0: Array2<f64> = random((3, 3), &mut s);
+    let p1: Array2<f64> = random((2, 3), &mut s);
+    let p2: Array2<f64> = random((1, 2), &mut s);
+    let p3 = scalar(&mut s);
+    let c0: Array1<f64> = random(3, &mut s);
+    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
+    let (value, grads) = f0409_backward(&p0, &p1, &p2, p3, &c0, 1.0);
+    assert_eq!(value, f0409(&p0, &p1, &p2, p3, &c0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0409_backward(p0, p1, p2, *p3, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0410(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> Array2<f64> {
+fn f0410(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> (f64, f64) {
     let t1 = (mse(p1, &p0)) * p2;
     let t2 = p2;
     let t3 = (softplus(t2)) / (square(&(t2 + p2)) + 2.0);
@@ -10922,31 +11611,30 @@ fn f0410(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> Array2<f64>
         let t4 = exp(t2);
         p2 * 2.0
     };
-    exp(&p0)
+    (sum(&p0), t3[[0, 0]])
 }
 
 #[test]
 fn f0410_gradcheck() {
-    let mut s = 656617586u64;
+    let mut s = 1564379273u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2: Array2<f64> = random((1, 2), &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array2<f64> = random((2, 1), &mut s);
-    let (value, grads) = f0410_backward(p0.view(), &p1, &p2, &up);
+    let (value, grads) = f0410_backward(p0.view(), &p1, &p2, (1.0, 0.5));
     assert_eq!(value, f0410(p0.view(), &p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0410_backward(p0.view(), p1, p2, &up))
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0410_backward(p0.view(), p1, p2, (1.0, 0.5)))
         .unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
 fn f0411(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: f64, c0: &Array2<f64>) -> f64 {
     let t1 = c0.clamp(-1.0, 3.0);
-    mean(&t1) + p3
+    mean(&t1)
 }
 
 #[test]
@@ -10965,83 +11653,99 @@ fn f0411_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0411_backward(p0, *p1, p2, *p3, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0412(p0: f32, p1: &Array1<f32>, p2: &Array1<f32>, p3: f32) -> f32 {
-    let mut t1 = ((p1 + p0).clamp(-2.0, 1.0)).dot(p1);
-    let mut t3 = {
-        let t2 = log_sigmoid(&((Zip::from(p1).and(p1).map_collect(|&l, &r| t1 - t1)) - t1));
-        1.25 * (tan((t1.max(p3)).tanh()))
+fn f0412(p0: f32, p1: &Array1<f32>, p2: &Array1<f32>, p3: f32, k0: usize) -> f32 {
+    let t1 = array![0.0_f32, 0.5];
+    let mut t2 = match k0 % 3 {
+        0 => p3,
+        1 | 2 => (Zip::from(p2).and(p2).map_collect(|&l, &r| 3.0 * r)).sum(),
+        _ => p2.iter().map(|u| p3).sum::<f32>(),
     };
-    for i in 0..2 {
-        t3 -= mean(&(softmax(p2)));
-        t1 = (t3 - t3).hypot(square(p0) + 0.5);
-    }
-    t1 + t3
+    t2 /= square(p3) + 1.0;
+    let t3 = f0010(p3);
+    t2 + t3
 }
 
 #[test]
 fn f0412_gradcheck() {
-    let mut s = 72526944u64;
+    let mut s = 919738155u64;
     let p0 = scalar32(&mut s);
     let p1: Array1<f32> = random32(3, &mut s);
     let p2: Array1<f32> = random32(2, &mut s);
     let p3 = scalar32(&mut s);
+    let k0: usize = 1;
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0412_backward(p0, &p1, &p2, p3, 1.0);
-    assert_eq!(value, f0412(p0, &p1, &p2, p3));
+    let (value, grads) = f0412_backward(p0, &p1, &p2, p3, k0, 1.0);
+    assert_eq!(value, f0412(p0, &p1, &p2, p3, k0));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0, p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0412_backward(*p0, p1, p2, *p3, 1.0))
+        .check(&(p0, p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0412_backward(*p0, p1, p2, *p3, k0, 1.0))
         .unwrap();
 }
 #[differentiable]
-fn f0413(p0: f64, p1: f64) -> f64 {
-    let mut t1 = if p1 > 0.4629 {
+fn f0413(p0: f64, p1: f64, ws: &[f64]) -> f64 {
+    let t1 = if p1 > 0.4629 {
         (sin(p1)).min(p0)
     } else {
         (p1.hypot(p1.powi(2) + 0.5)).exp()
     };
-    let t2 = 1.5 + (t1.min(p1));
-    let t2 = clamp(t1, -2.0, 0.5);
-    let t3 = t1 - p0;
-    let t5 = {
-        let t4 = t2 - 1.5;
-        (p1.powi(2) + 0.5).sqrt()
-    };
-    let t6 = t2;
-    t1 += sigmoid(t3 - (backprop::ops::abs(t1)));
-    t1 + t2 + t3 + t5 + t6
+    let mut t2 = p1;
+    for (i, &c) in ws.iter().enumerate() {
+        t2 -= p1;
+    }
+    let mut t3 = ((p1 + t1) + p1) - t1;
+    for i in 0..3 {
+        t3 -= p1;
+        if p1 >= 0.0371 {
+            break;
+        }
+    }
+    let t4 = (backprop::ops::relu(t3)) - 1.5;
+    let t5 = t3;
+    if t1 <= -0.5183 {
+        return (f0370(tanh(t4)));
+    }
+    t1 + t2 + t3 + t4 + t5
 }
 
 #[test]
 fn f0413_gradcheck() {
-    let mut s = 1585290313u64;
+    let mut s = 1803643191u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
+    let ws: &[f64] = &[0.5, 0.75, -0.5];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0413_backward(p0, p1, 1.0);
-    assert_eq!(value, f0413(p0, p1));
-    gradcheck(&(p0, p1), |(p0, p1)| f0413_backward(*p0, *p1, 1.0)).unwrap();
+    let (value, grads) = f0413_backward(p0, p1, ws, 1.0);
+    assert_eq!(value, f0413(p0, p1, ws));
+    gradcheck(&(p0, p1), |(p0, p1)| f0413_backward(*p0, *p1, ws, 1.0)).unwrap();
 }
-#[differentiable(wrt(p1, p2))]
-fn f0414(p0: Array2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
-    let t1 = p1.slice(s![..-1, ..2]);
-    sum(&t1)
+#[differentiable(wrt(d_p0, d_x))]
+fn f0414(d_out: Array2<f64>, d_p0: &Array2<f64>, d_x: f64) -> (f64, f64) {
+    let (n1, m1) = d_p0.dim();
+    let t1 = match () {
+        _ if d_p0.sum() >= -0.5183 => sigmoid(f0390(d_x, d_p0, d_x)),
+        _ if d_p0.iter().sum::<f64>() < -0.5183 => d_p0[[0, m1 - 1]],
+        _ => relu(d_x),
+    };
+    (d_x, d_out.sum())
 }
 
 #[test]
 fn f0414_gradcheck() {
-    let mut s = 1252835045u64;
-    let p0: Array2<f64> = random((2, 1), &mut s);
-    let p1: Array2<f64> = random((3, 2), &mut s);
-    let p2 = scalar(&mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0414_backward(p0.clone(), &p1, p2, 1.0);
-    assert_eq!(value, f0414(p0.clone(), &p1, p2));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p1.clone(), p2), |(p1, p2)| f0414_backward(p0.clone(), p1, *p2, 1.0)).unwrap();
+    let mut s = 1294883350u64;
+    let d_out: Array2<f64> = random((2, 1), &mut s);
+    let d_p0: Array2<f64> = random((3, 2), &mut s);
+    let d_x = scalar(&mut s);
+    let (d_out, d_p0, d_x,) = std::hint::black_box((d_out, d_p0, d_x,));
+    let (value, grads) = f0414_backward(d_out.clone(), &d_p0, d_x, (1.0, 0.5));
+    assert_eq!(value, f0414(d_out.clone(), &d_p0, d_x));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(d_p0.clone(), d_x), |(d_p0, d_x)| f0414_backward(d_out.clone(), d_p0, *d_x, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
 fn f0415(p0: &Array1<f64>) -> f64 {
@@ -11061,29 +11765,23 @@ fn f0415_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0415_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0416(p0: &Array2<f64>, labels: &[usize]) -> f64 {
-    let (n1, m1) = p0.dim();
-    let t1 = Array2::<f64>::from_shape_vec((n1, m1), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
-    let t2 = ((p0 * 0.1 + &t1).var(1.0)).max(0.75);
-    let _t3 = t2;
-    let t4 = t2;
-    let t6 = {
-        let t5 = t4 + t4;
-        (softmax_cross_entropy(p0, labels)).sin()
-    };
-    t4 + t6 + mean(p0)
+fn f0416(p0: &Array2<f64>) -> f64 {
+    let mut t1 = log_sigmoid(&(&(p0.sum_axis(Axis(0))) * p0));
+    t1 -= p0;
+    let t2 = t1.clone();
+    let t3 = &t2 - &t2;
+    t2.sum() + sum(&t3) + mean(p0)
 }
 
 #[test]
 fn f0416_gradcheck() {
-    let mut s = 208352236u64;
+    let mut s = 244398893u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
-    let labels: &[usize] = &[1, 2];
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0416_backward(&p0, labels, 1.0);
-    assert_eq!(value, f0416(&p0, labels));
+    let (value, grads) = f0416_backward(&p0, 1.0);
+    assert_eq!(value, f0416(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0416_backward(p0, labels, 1.0)).unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0416_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0417(p0: &Array2<f64>) -> f64 {
@@ -11101,14 +11799,17 @@ fn f0417(p0: &Array2<f64>) -> f64 {
         t4.to_owned()
     };
     for i in 0..1 {
+        if t5.iter().sum::<f64>() >= 0.0371 {
+            break;
+        }
         t2 += &(-&t5);
     }
-    t2[[0, 1]] + mean(&t4) + sum(&t5)
+    t4.mean().unwrap() + sum(&t5)
 }
 
 #[test]
 fn f0417_gradcheck() {
-    let mut s = 855631761u64;
+    let mut s = 1244121936u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0417_backward(&p0, 1.0);
@@ -11119,29 +11820,33 @@ fn f0417_gradcheck() {
 #[differentiable]
 fn f0418(p0: &Array2<f32>, p1: f32, p2: &Array1<f32>) -> f32 {
     let t1 = p0.dot(p2);
-    let n1 = p2.len() - 1;
-    let t2 = array![0.25_f32, 0.25];
+    let t2 = array![0.25_f32, 0.5];
     let t3 = if logsumexp(&t1) <= 0.4629 {
-        (&(p2 * &t1) + &t2).sum()
+        mse(&(p2 - &t2), p2)
     } else {
-        mean(&t1)
+        ((t1[0]) + 0.25) - 1.5
     };
-    let c2: f32 = 3.0;
-    let t4 = p2.iter().zip(t1.iter()).map(|(&a, &b)| abs((tanh(b / (square(b) + 2.0))).powi(2))).sum::<f32>();
-    let t6 = {
-        let t5 = sqrt(square(log_sigmoid(t3)) + 0.5);
-        sin(&((square(p0) + 0.5).log(square(t4) + 1.5)))
+    let n1 = p0.nrows();
+    let m1 = p0.ncols();
+    let t5 = Array::from_elem(n1, 0.5_f32);
+    let mut t6 = {
+        let t4 = ((t1.to_shape((1, 1)).unwrap()).mapv(|e| e)) - t3;
+        (&(Zip::from(&(tanh(&t4))).and(&(tanh(&t4))).map_collect(|&l, &r| f32::atan2(l, square(r) + 0.5))) * (softmax(p0))) - (&(&t5 + &t1) / (square(t3) + 0.5))
     };
-    let t8 = {
-        let t7 = ((mean_axis(&t6, Axis(0))).sum()) * &(t6.slice(s![..;2, ..]));
-        mean(&((t7.dot(p2)).slice(s![..;-1]).to_owned()))
-    };
-    t1.sum() + t3 + t4 + t6.mean().unwrap() + t8
+    let t7 = f0180(sigmoid(t3));
+    for i in 0..2 {
+        t6 -= f0361(t7, p0);
+        t6 += mean(&t1);
+        if t6.mean().unwrap() <= -0.5183 {
+            continue;
+        }
+    }
+    sum(&t1) + t3 + sum(&t6) + t7
 }
 
 #[test]
 fn f0418_gradcheck() {
-    let mut s = 1727671582u64;
+    let mut s = 912117211u64;
     let p0: Array2<f32> = random32((1, 2), &mut s);
     let p1 = scalar32(&mut s);
     let p2: Array1<f32> = random32(2, &mut s);
@@ -11157,54 +11862,51 @@ fn f0418_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0419(d_x: f64, w: &Array2<f64>) -> f64 {
-    let unused = {
-        let t1 = backprop::ops::sin(w);
-        (ln(&(square(&(concatenate(Axis(0), &[t1.view(), w.view(), t1.view()]).unwrap())) + 0.5))).mapv_into(|u| {
+fn f0419(p0: f64, p1: &Array2<f64>) -> f64 {
+    let t2 = {
+        let t1 = backprop::ops::sin(p1);
+        (ln(&(square(&(concatenate(Axis(0), &[t1.view(), p1.view(), t1.view()]).unwrap())) + 0.5))).mapv_into(|u| {
         if u > 0.4629 {
             u
         } else {
-            d_x.abs()
+            p0.abs()
         }
     })
     };
-    let unused = (abs(&(powi(w, 3)))).mean_axis(Axis(0)).unwrap();
+    let t2 = (abs(&(powi(p1, 3)))).mean_axis(Axis(0)).unwrap();
     let mut t4 = {
-        let t3 = f0404(&unused);
-        (((square(&unused) + 1.0).ln_1p()).dot(&unused)).hypot(d_x.powi(2) + 0.5)
+        let t3 = f0362(p0);
+        (((square(&t2) + 1.0).ln_1p()).dot(&t2)).hypot(p0.powi(2) + 0.5)
     };
-    t4 += f0363(t4.tanh());
-    let out = w;
-    let t7 = {
-        let d_out = relu(mse(&(logsumexp(w)), &(&(logsumexp(w)) * 0.5)));
-        ((tan(tanh(t4))) - d_out) + &((Zip::from(&unused).and(&unused).map_collect(|&l, &r| (l.powi(2) + 0.5).powf(1.5))).slice_axis(Axis(0), Slice::from(1..3)).to_owned())
-    };
-    unused.dot(&unused) + t4 + sum(out) + t7.dot(&t7)
+    t4 += f0404(&t2);
+    let t5 = (sigmoid(&(p1.slice(s![.., 1..;2])))) * 0.25;
+    let t6 = t5.clone();
+    sum(&t5) + t6.sum()
 }
 
 #[test]
 fn f0419_gradcheck() {
-    let mut s = 578209885u64;
-    let d_x = scalar(&mut s);
-    let w: Array2<f64> = random((1, 3), &mut s);
-    let (d_x, w,) = std::hint::black_box((d_x, w,));
-    let (value, grads) = f0419_backward(d_x, &w, 1.0);
-    assert_eq!(value, f0419(d_x, &w));
-    assert_eq!(grads.w.shape(), w.shape());
-    gradcheck(&(d_x, w.clone()), |(d_x, w)| f0419_backward(*d_x, w, 1.0)).unwrap();
+    let mut s = 910433001u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0419_backward(p0, &p1, 1.0);
+    assert_eq!(value, f0419(p0, &p1));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0419_backward(*p0, p1, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0420(p0: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     let _t1 = backprop::ops::recip(&(square(c0) + 1.0));
     let t2 = sum(&(p0.dot(&p0.t())));
-    let t3 = (f0368(p0, sigmoid(t2))).max(t2);
-    let t3 = ln(square(t2) + 0.5);
-    t2 + t3
+    let mut t3 = sin(&(exp(&(c0 - c0))));
+    t3 = log_softmax(&t3);
+    t2 + t3.mean().unwrap()
 }
 
 #[test]
 fn f0420_gradcheck() {
-    let mut s = 1966149116u64;
+    let mut s = 1755527701u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let c0: Array2<f64> = random((3, 2), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -11213,53 +11915,51 @@ fn f0420_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0420_backward(p0, &c0, 1.0)).unwrap();
 }
-#[differentiable(wrt(grad, x, out))]
-fn f0421(grad: &Array2<f64>, x: &Array2<f64>, out: &Array2<f64>, d_out: &Array1<f64>) -> f64 {
-    let x_from_out = x;
-    let mut t2 = cos(f0376(out));
-    let c1: f64 = 0.5;
-    let c2 = 1.5_f64;
-    t2 /= square(out.iter().map(|e| ((powi(c2.sin(), 3)).powi(2) + 1.0).recip()).sum::<f64>()) + 1.0;
-    let mut d_x = if t2 >= -0.5183 {
-        t2
-    } else {
-        0.25 / (square(f0399(x)) + 1.0)
-    };
-    d_x = (((t2 * t2) + (((d_x.tanh()) * 0.75).atanh())).tanh()).powi(2);
-    let d_d_x = t2;
-    let unused = d_d_x;
-    d_d_x + unused
+#[differentiable(wrt(d_t1, out, d_x))]
+fn f0421(d_t1: &Array2<f64>, out: &Array2<f64>, d_x: &Array2<f64>, w: &Array1<f64>, labels: &[usize]) -> f64 {
+    let d_out = out;
+    let x_from_out = sigmoid(f0415(w));
+    let x_from_out = softmax_cross_entropy(&(backprop::ops::recip(&(square(&(out.t())) + 1.0))), labels);
+    let c1 = 1.5_f64;
+    let x_from_out = (concat(Axis(0), &[d_out, out, out])).iter().map(|e| -(f64::hypot(c1, square(*e) + 0.5))).sum::<f64>();
+    let x = sinh(sum(d_out));
+    let d_out_1 = x_from_out;
+    let unused = (log_sigmoid(3.0 * d_out_1)).tanh();
+    d_out.sum() + x_from_out + x + d_out_1 + unused
 }
 
 #[test]
 fn f0421_gradcheck() {
-    let mut s = 611154846u64;
-    let grad: Array2<f64> = random((2, 3), &mut s);
-    let x: Array2<f64> = random((2, 1), &mut s);
-    let out: Array2<f64> = random((1, 2), &mut s);
-    let d_out: Array1<f64> = random(2, &mut s);
-    let (grad, x, out, d_out,) = std::hint::black_box((grad, x, out, d_out,));
-    let (value, grads) = f0421_backward(&grad, &x, &out, &d_out, 1.0);
-    assert_eq!(value, f0421(&grad, &x, &out, &d_out));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    assert_eq!(grads.x.shape(), x.shape());
+    let mut s = 895664121u64;
+    let d_t1: Array2<f64> = random((2, 3), &mut s);
+    let out: Array2<f64> = random((2, 1), &mut s);
+    let d_x: Array2<f64> = random((1, 2), &mut s);
+    let w: Array1<f64> = random(2, &mut s);
+    let labels: &[usize] = &[0];
+    let (d_t1, out, d_x, w,) = std::hint::black_box((d_t1, out, d_x, w,));
+    let (value, grads) = f0421_backward(&d_t1, &out, &d_x, &w, labels, 1.0);
+    assert_eq!(value, f0421(&d_t1, &out, &d_x, &w, labels));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
     assert_eq!(grads.out.shape(), out.shape());
-    gradcheck(&(grad.clone(), x.clone(), out.clone()), |(grad, x, out)| f0421_backward(grad, x, out, &d_out, 1.0)).unwrap();
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    gradcheck(&(d_t1.clone(), out.clone(), d_x.clone()), |(d_t1, out, d_x)| f0421_backward(d_t1, out, d_x, &w, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0422(p0: f64, p1: f64, p2: &Array2<f64>, p3: f64) -> f64 {
     let mut t1 = p1;
     t1 += p1;
-    let t2 = -&(p2 * p2);
-    let t3 = p2;
-    let t4 = (p2 * &t2).mapv_into(|v| p3);
-    t1 *= p1;
-    t1 + t2.iter().sum::<f64>() + t3.sum() + t4[[0, 2]] + mean(t3)
+    let mut t3 = {
+        let t2 = (t1 * 3.0).sin();
+        backprop::ops::recip(square(t2) + 1.0)
+    };
+    t3 += (p3 * t3) - p1;
+    let _t4 = p2 - p0;
+    t1 + t3 + p1
 }
 
 #[test]
 fn f0422_gradcheck() {
-    let mut s = 620366410u64;
+    let mut s = 693102717u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -11290,41 +11990,41 @@ fn f0423_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0423_backward(p0, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0424(d_p0: f64) -> f64 {
-    let x = f64::exp(d_p0);
-    let unused = d_p0;
-    let t1_from_t2 = if x > -0.5183 {
-        x + ((x.max(unused)) / (d_p0.powi(2) + 1.0))
+fn f0424(x: f64) -> f64 {
+    let x_from_out = f64::exp(x);
+    let t2 = x;
+    let out = if x_from_out > -0.5183 {
+        x_from_out + ((x_from_out.max(t2)) / (x.powi(2) + 1.0))
     } else {
-        sqrt((unused * 3.0).powi(2) + 0.5)
+        sqrt((t2 * 3.0).powi(2) + 0.5)
     };
     let out_1 = {
-        let x_from_out = unused;
-        t1_from_t2.max(unused)
+        let t1_from_t2 = t2;
+        out.max(t2)
     };
-    let grad_1 = (out_1.tanh()).abs();
-    out_1 + grad_1
+    let d_d_x = ((out + x_from_out) - (x_from_out - x_from_out)).cos();
+    x_from_out + t2 + out + out_1 + d_d_x
 }
 
 #[test]
 fn f0424_gradcheck() {
-    let mut s = 1447767087u64;
-    let d_p0 = scalar(&mut s);
-    let (d_p0,) = std::hint::black_box((d_p0,));
-    let (value, grads) = f0424_backward(d_p0, 1.0);
-    assert_eq!(value, f0424(d_p0));
-    gradcheck(&(d_p0,), |(d_p0,)| f0424_backward(*d_p0, 1.0)).unwrap();
+    let mut s = 135716168u64;
+    let x = scalar(&mut s);
+    let (x,) = std::hint::black_box((x,));
+    let (value, grads) = f0424_backward(x, 1.0);
+    assert_eq!(value, f0424(x));
+    gradcheck(&(x,), |(x,)| f0424_backward(*x, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0425(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
     let t1 = p2;
     let t1 = p2 * p2;
-    t1.iter().sum::<f64>()
+    mean(&t1) + p1
 }
 
 #[test]
 fn f0425_gradcheck() {
-    let mut s = 15078218u64;
+    let mut s = 1658816254u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 2), &mut s);
@@ -11335,34 +12035,33 @@ fn f0425_gradcheck() {
     gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0425_backward(*p0, *p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0426(p0: f64, p1: f64) -> f64 {
-    let t2 = {
-        let t1 = (p1 + 0.1).sin();
-        t1.powi(1)
+fn f0426(d_t1: f64, d_x: f64) -> f64 {
+    let d_out_1 = {
+        let unused = (d_x + 0.1).sin();
+        unused.powi(1)
     };
-    let mut t3 = t2 / (square(t2 * t2) + 0.5);
-    let mut t5 = {
-        let t4 = f64::sinh(t2);
-        -(t4.sin())
+    let out = (d_t1 / (square(d_out_1) + 0.5)) + (d_x * d_out_1);
+    let mut t4 = d_x;
+    let t5 = -t4;
+    let d_d_x = if out < 0.4629 {
+        (t5 - 0.75).max(t4)
+    } else {
+        abs(0.25 - out)
     };
-    if t5 < 0.0371 {
-        t3 -= t5 + t2;
-    }
-    let _t6 = t2;
-    let t7 = 0.5 + (exp(t2));
-    let t8 = (sigmoid(0.25 - ((t7.tanh()).exp()))).powi(3);
-    t7 + t8
+    t4 /= d_d_x.powi(2) + 1.0;
+    let t7 = exp(out);
+    d_out_1 + out + t4 + t5 + d_d_x + t7 + d_t1
 }
 
 #[test]
 fn f0426_gradcheck() {
-    let mut s = 2010779214u64;
-    let p0 = scalar(&mut s);
-    let p1 = scalar(&mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0426_backward(p0, p1, 1.0);
-    assert_eq!(value, f0426(p0, p1));
-    gradcheck(&(p0, p1), |(p0, p1)| f0426_backward(*p0, *p1, 1.0)).unwrap();
+    let mut s = 1599847639u64;
+    let d_t1 = scalar(&mut s);
+    let d_x = scalar(&mut s);
+    let (d_t1, d_x,) = std::hint::black_box((d_t1, d_x,));
+    let (value, grads) = f0426_backward(d_t1, d_x, 1.0);
+    assert_eq!(value, f0426(d_t1, d_x));
+    gradcheck(&(d_t1, d_x), |(d_t1, d_x)| f0426_backward(*d_t1, *d_x, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0427(p0: f64) -> f64 {
@@ -11381,7 +12080,7 @@ fn f0427(p0: f64) -> f64 {
 
 #[test]
 fn f0427_gradcheck() {
-    let mut s = 706883368u64;
+    let mut s = 1649423606u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0427_backward(p0, 1.0);
@@ -11390,23 +12089,20 @@ fn f0427_gradcheck() {
 }
 #[differentiable]
 fn f0428(p0: f64, p1: f64, p2: f64) -> f64 {
-    let t2 = {
+    let mut t2 = {
         let t1 = f64::hypot(p1, p1.powi(2) + 0.5);
         3.0 * p2
     };
-    let _t3 = f0403(tanh(t2), p1, backprop::ops::sigmoid(t2));
-    let mut t5 = {
-        let t4 = square(p2);
-        backprop::ops::atan(exp2(t4))
-    };
-    let t6 = p1;
-    t5 += t5.min(p2);
-    t5 + t6 + p2
+    let _t3 = f0427(sigmoid((square(p0) + 1.0).sqrt()));
+    let t4 = p2;
+    t2 -= t4;
+    let t5 = (square(tanh(t2))).exp();
+    t4 + t5
 }
 
 #[test]
 fn f0428_gradcheck() {
-    let mut s = 115711005u64;
+    let mut s = 559545603u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -11418,12 +12114,12 @@ fn f0428_gradcheck() {
 #[differentiable]
 fn f0429(p0: &Array2<f64>) -> f64 {
     let t1 = ceil(p0);
-    t1[[1, 1]]
+    t1.iter().sum::<f64>()
 }
 
 #[test]
 fn f0429_gradcheck() {
-    let mut s = 1182408521u64;
+    let mut s = 942711994u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0429_backward(&p0, 1.0);
@@ -11432,7 +12128,7 @@ fn f0429_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0429_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0430(p0: &Array1<f64>) -> f64 {
+fn f0430(p0: &Array1<f64>) -> (f64, f64) {
     let t1 = p0;
     let mut t2 = if logsumexp(t1) < 0.4629 {
         log_softmax(&((mean(t1)) * t1))
@@ -11440,45 +12136,51 @@ fn f0430(p0: &Array1<f64>) -> f64 {
         0.75 / (t1 * t1 + 1.0)
     };
     for i in 0..2 {
+        if t1.sum() >= 0.4629 {
+            continue;
+        }
         t2 += t1;
     }
-    t1.sum() + t2.dot(&t2) + mean(t1)
+    (t1.sum(), p0.dot(p0))
 }
 
 #[test]
 fn f0430_gradcheck() {
-    let mut s = 663652088u64;
+    let mut s = 735679186u64;
     let p0: Array1<f64> = random(3, &mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0430_backward(&p0, 1.0);
+    let (value, grads) = f0430_backward(&p0, (1.0, 0.5));
     assert_eq!(value, f0430(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0430_backward(p0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(),), |(p0,)| f0430_backward(p0, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
-fn f0431(d_t1: &Array1<f64>, d_x: &Array2<f64>, grad: &Array2<f64>) -> f64 {
-    let d_out_1 = (3.0 / (square(grad) + 1.0)).to_shape(6).unwrap().to_owned();
-    d_out_1.iter().sum::<f64>()
+fn f0431(p0: &Array1<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
+    let t1 = (3.0 / (square(p2) + 1.0)).to_shape(6).unwrap().to_owned();
+    t1.iter().sum::<f64>() + p1.mean().unwrap()
 }
 
 #[test]
 fn f0431_gradcheck() {
-    let mut s = 165274125u64;
-    let d_t1: Array1<f64> = random(2, &mut s);
-    let d_x: Array2<f64> = random((2, 2), &mut s);
-    let grad: Array2<f64> = random((2, 3), &mut s);
-    let (d_t1, d_x, grad,) = std::hint::black_box((d_t1, d_x, grad,));
-    let (value, grads) = f0431_backward(&d_t1, &d_x, &grad, 1.0);
-    assert_eq!(value, f0431(&d_t1, &d_x, &grad));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(d_t1.clone(), d_x.clone(), grad.clone()), |(d_t1, d_x, grad)| f0431_backward(d_t1, d_x, grad, 1.0)).unwrap();
+    let mut s = 1264372457u64;
+    let p0: Array1<f64> = random(2, &mut s);
+    let p1: Array2<f64> = random((2, 2), &mut s);
+    let p2: Array2<f64> = random((2, 3), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0431_backward(&p0, &p1, &p2, 1.0);
+    assert_eq!(value, f0431(&p0, &p1, &p2));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0431_backward(p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0432(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array1<f64>) -> f64 {
     let t1 = stack(Axis(1), &[p3.view(), p3.view()]).unwrap();
-    t1.sum() + mean(p2)
+    t1.sum() + mean(&t1)
 }
 
 #[test]
@@ -11497,47 +12199,51 @@ fn f0432_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0432_backward(p0, *p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0433(p0: f64, p1: &Array2<f64>) -> f64 {
-    let mut t1 = p1.iter().map(|z| (*z) + ((*z) - 0.5)).sum::<f64>();
-    let t3 = {
-        let t2 = ((relu(p1)).iter().map(|&e| (t1 / (square(p0) + 1.0)) + t1).sum::<f64>()) + (tan(&(tanh(&(powi(p1, 2))))));
-        &((tanh(&(t1 - p1))).mapv(f64::tanh)) + &((&t2 + p0).to_radians())
-    };
-    for i in 0..3 {
-        t1 += softplus(p0);
+fn f0433(d_out: f64, d_x: &Array2<f64>) -> f64 {
+    let mut out = (d_x.select(Axis(0), &[0, 0, 0])).map(|&u| u + u);
+    if d_out < 0.0371 {
+        out = d_out + &out;
+    } else if out.sum() <= 0.4629 {
+        out = out.mapv(f64::cos);
     }
-    let mut t3 = (sigmoid(&(t3.mapv(|u: f64| u - t1)))).dot(&(tanh(&p1.t())));
-    t3 += f0424(sigmoid(t1));
-    let t4 = &(logsumexp(&(tanh(&t3)))) * &((tanh(&t3)).dot(&(tanh(&t3))));
-    t3[[0, 0]] + t4[[0, 0]]
+    out -= &((tanh(&(sqrt(&(square(&(sqrt(&(square(&out) + 0.5)))) + 1.0))).t())).dot(&(cos(&out))));
+    let out = d_out;
+    let t2 = out;
+    let mut t3 = (f64::sqrt(square(out) + 0.5));
+    let mut n1 = 0;
+    while n1 < 1 && t3.abs() > 0.4629 {
+        t3 = t3 * 0.5 + ((d_x.product()));
+        n1 += 1;
+    }
+    t2 + t3
 }
 
 #[test]
 fn f0433_gradcheck() {
-    let mut s = 760109380u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((1, 3), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0433_backward(p0, &p1, 1.0);
-    assert_eq!(value, f0433(p0, &p1));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0433_backward(*p0, p1, 1.0)).unwrap();
+    let mut s = 600787304u64;
+    let d_out = scalar(&mut s);
+    let d_x: Array2<f64> = random((1, 3), &mut s);
+    let (d_out, d_x,) = std::hint::black_box((d_out, d_x,));
+    let (value, grads) = f0433_backward(d_out, &d_x, 1.0);
+    assert_eq!(value, f0433(d_out, &d_x));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    gradcheck(&(d_out, d_x.clone()), |(d_out, d_x)| f0433_backward(*d_out, d_x, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0434(w: f64, y_1: f64) -> f64 {
-    let d_x = w;
-    d_x
+fn f0434(d_out: f64, out: f64) -> f64 {
+    let t1 = d_out;
+    t1
 }
 
 #[test]
 fn f0434_gradcheck() {
-    let mut s = 883816182u64;
-    let w = scalar(&mut s);
-    let y_1 = scalar(&mut s);
-    let (w, y_1,) = std::hint::black_box((w, y_1,));
-    let (value, grads) = f0434_backward(w, y_1, 1.0);
-    assert_eq!(value, f0434(w, y_1));
-    gradcheck(&(w, y_1), |(w, y_1)| f0434_backward(*w, *y_1, 1.0)).unwrap();
+    let mut s = 1290863220u64;
+    let d_out = scalar(&mut s);
+    let out = scalar(&mut s);
+    let (d_out, out,) = std::hint::black_box((d_out, out,));
+    let (value, grads) = f0434_backward(d_out, out, 1.0);
+    assert_eq!(value, f0434(d_out, out));
+    gradcheck(&(d_out, out), |(d_out, out)| f0434_backward(*d_out, *out, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0435(p0: f64, p1: f64, p2: f64) -> f64 {
@@ -11545,18 +12251,20 @@ fn f0435(p0: f64, p1: f64, p2: f64) -> f64 {
         let t1 = p2;
         (square(p2) + 0.5).powf(p1.tanh())
     };
-    for i in 0..2 {
+    for i in (0..2).rev() {
         t2 += (square(t2) + 1.0).sqrt();
     }
-    let t3 = square(p0);
-    let _t4 = p2;
-    let t5 = (p2.powi(3)) - t2;
-    t3 + t5
+    let t3 = t2;
+    let t3 = t2.min(p1);
+    if p2 <= -0.5183 {
+        return (t3 / (square(t3) + 1.0));
+    }
+    t2 + t3 + t2
 }
 
 #[test]
 fn f0435_gradcheck() {
-    let mut s = 523400786u64;
+    let mut s = 1401869075u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -11566,188 +12274,203 @@ fn f0435_gradcheck() {
     gradcheck(&(p0, p1, p2), |(p0, p1, p2)| f0435_backward(*p0, *p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0436(p0: &Array2<f64>) -> Array2<f64> {
+fn f0436(p0: &Array2<f64>) -> f64 {
     let t1 = (&(to_radians(p0)) + p0) * p0;
-    sigmoid(p0)
+    sum(&t1)
 }
 
 #[test]
 fn f0436_gradcheck() {
-    let mut s = 507878257u64;
+    let mut s = 1860460249u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let up: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0436_backward(&p0, &up);
+    let (value, grads) = f0436_backward(&p0, 1.0);
     assert_eq!(value, f0436(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(),), |(p0,)| f0436_backward(p0, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0436_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0437(p0: f64) -> f64 {
-    let mut t1 = log_sigmoid((relu(p0)).sin());
-    let t2 = relu((p0 * t1).clamp(-0.5, 3.0));
-    for i in 0..1 {
-        t1 += backprop::ops::recip(square(t2) + 1.0);
+fn f0437(out: f64) -> f64 {
+    let mut t1 = log_sigmoid((relu(out)).sin());
+    let d_out_1 = relu((out * t1).clamp(-0.5, 3.0));
+    for i in (0..1).rev() {
+        t1 += backprop::ops::recip(square(d_out_1) + 1.0);
     }
-    t1 + t2
+    t1 + d_out_1
 }
 
 #[test]
 fn f0437_gradcheck() {
-    let mut s = 1865789252u64;
-    let p0 = scalar(&mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0437_backward(p0, 1.0);
-    assert_eq!(value, f0437(p0));
-    gradcheck(&(p0,), |(p0,)| f0437_backward(*p0, 1.0)).unwrap();
+    let mut s = 849458817u64;
+    let out = scalar(&mut s);
+    let (out,) = std::hint::black_box((out,));
+    let (value, grads) = f0437_backward(out, 1.0);
+    assert_eq!(value, f0437(out));
+    gradcheck(&(out,), |(out,)| f0437_backward(*out, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0438(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
+fn f0438(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> Array2<f64> {
     let t2 = {
         let t1 = p1 + p3;
         &(softmax(p1)) + &t1
     };
     let t3 = p3;
-    t2[[0, 1]] + t3
+    tanh(p2)
 }
 
 #[test]
 fn f0438_gradcheck() {
-    let mut s = 1730824186u64;
+    let mut s = 1644535467u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
     let p3 = scalar(&mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0438_backward(p0, &p1, &p2, p3, 1.0);
+    let up: Array2<f64> = random((3, 3), &mut s);
+    let (value, grads) = f0438_backward(p0, &p1, &p2, p3, &up);
     assert_eq!(value, f0438(p0, &p1, &p2, p3));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0438_backward(*p0, p1, p2, *p3, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0, p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0438_backward(*p0, p1, p2, *p3, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0439(d_t1: Array2<f64>, grad: f64, d_p0: f64, d_x: &Array2<f64>) -> f64 {
-    let d_d_x = grad;
-    let mut grad_1 = (softplus(d_p0)).atan();
-    let t3 = backprop::ops::exp(&(d_x * (d_d_x.abs())));
-    for i in 0..1 {
-        grad_1 += d_x[[i, 2]];
+fn f0439(d_p0: Array2<f64>, d_out: f64, w: f64, x: &Array2<f64>) -> f64 {
+    let mut out = ((backprop::ops::recip(&(x * x + 1.0))).sum());
+    let mut n1 = 0;
+    loop {
+        out = out * 0.5 + ((sin(w)));
+        n1 += 1;
+        if n1 >= 3 || out.abs() > 0.0371 {
+            break;
+        }
     }
-    let _t4 = &t3 + (exp(grad_1));
-    grad_1 + t3.iter().sum::<f64>()
+    let t1_from_t2 = (sqrt(&(square(x) + 1.0))).t().dot(&d_p0);
+    let t4 = array![[0.0_f64], [0.5]];
+    let unused = {
+        let grad_1 = f0405(&d_p0, &d_p0);
+        (&(-&d_p0) * 0.1 + &t4).std_axis(Axis(0), 0.0)
+    };
+    let _t6 = unused.clone();
+    let out = ((f0437(d_out)).tanh()).tan();
+    logsumexp(&unused) + out
 }
 
 #[test]
 fn f0439_gradcheck() {
-    let mut s = 1322254301u64;
-    let d_t1: Array2<f64> = random((2, 1), &mut s);
-    let grad = scalar(&mut s);
-    let d_p0 = scalar(&mut s);
-    let d_x: Array2<f64> = random((2, 3), &mut s);
-    let (d_t1, grad, d_p0, d_x,) = std::hint::black_box((d_t1, grad, d_p0, d_x,));
-    let (value, grads) = f0439_backward(d_t1.clone(), grad, d_p0, &d_x, 1.0);
-    assert_eq!(value, f0439(d_t1.clone(), grad, d_p0, &d_x));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(d_t1.clone(), grad, d_p0, d_x.clone()), |(d_t1, grad, d_p0, d_x)| f0439_backward(d_t1.clone(), *grad, *d_p0, d_x, 1.0)).unwrap();
+    let mut s = 657670591u64;
+    let d_p0: Array2<f64> = random((2, 1), &mut s);
+    let d_out = scalar(&mut s);
+    let w = scalar(&mut s);
+    let x: Array2<f64> = random((2, 3), &mut s);
+    let (d_p0, d_out, w, x,) = std::hint::black_box((d_p0, d_out, w, x,));
+    let (value, grads) = f0439_backward(d_p0.clone(), d_out, w, &x, 1.0);
+    assert_eq!(value, f0439(d_p0.clone(), d_out, w, &x));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(d_p0.clone(), d_out, w, x.clone()), |(d_p0, d_out, w, x)| f0439_backward(d_p0.clone(), *d_out, *w, x, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0440(p0: &Array2<f64>) -> f64 {
-    let t1 = p0;
-    sum(t1)
+fn f0440(out: &Array2<f64>) -> f64 {
+    let d_x = out;
+    d_x.mean().unwrap()
 }
 
 #[test]
 fn f0440_gradcheck() {
-    let mut s = 240449683u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0440_backward(&p0, 1.0);
-    assert_eq!(value, f0440(&p0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0440_backward(p0, 1.0)).unwrap();
+    let mut s = 1116634297u64;
+    let out: Array2<f64> = random((3, 2), &mut s);
+    let (out,) = std::hint::black_box((out,));
+    let (value, grads) = f0440_backward(&out, 1.0);
+    assert_eq!(value, f0440(&out));
+    assert_eq!(grads.out.shape(), out.shape());
+    gradcheck(&(out.clone(),), |(out,)| f0440_backward(out, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0441(d_out: &Array1<f32>) -> f32 {
-    let _t1 = sum(&(&(to_degrees(d_out)) * 0.01));
-    sum(d_out)
+fn f0441(p0: &Array1<f32>) -> f32 {
+    let _t1 = sum(&(&(to_degrees(p0)) * 0.01));
+    p0.mean().unwrap()
 }
 
 #[test]
 fn f0441_gradcheck() {
-    let mut s = 997806262u64;
-    let d_out: Array1<f32> = random32(2, &mut s);
-    let (d_out,) = std::hint::black_box((d_out,));
-    let (value, grads) = f0441_backward(&d_out, 1.0);
-    assert_eq!(value, f0441(&d_out));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
+    let mut s = 340559218u64;
+    let p0: Array1<f32> = random32(2, &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0441_backward(&p0, 1.0);
+    assert_eq!(value, f0441(&p0));
+    assert_eq!(grads.p0.shape(), p0.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(d_out.clone(),), |(d_out,)| f0441_backward(d_out, 1.0))
+        .check(&(p0.clone(),), |(p0,)| f0441_backward(p0, 1.0))
         .unwrap();
 }
 #[differentiable]
-fn f0442(d_p0: f64, x: &Array1<f64>, out: f64) -> f64 {
-    let t1 = x;
-    let unused = t1;
-    t1.dot(t1) + unused.dot(unused)
+fn f0442(p0: f64, p1: &Array1<f64>, p2: f64) -> f64 {
+    let t1 = p1;
+    let t2 = t1;
+    t1.dot(t1) + sum(t2) + p2
 }
 
 #[test]
 fn f0442_gradcheck() {
-    let mut s = 1606588466u64;
-    let d_p0 = scalar(&mut s);
-    let x: Array1<f64> = random(3, &mut s);
-    let out = scalar(&mut s);
-    let (d_p0, x, out,) = std::hint::black_box((d_p0, x, out,));
-    let (value, grads) = f0442_backward(d_p0, &x, out, 1.0);
-    assert_eq!(value, f0442(d_p0, &x, out));
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(d_p0, x.clone(), out), |(d_p0, x, out)| f0442_backward(*d_p0, x, *out, 1.0)).unwrap();
+    let mut s = 122059203u64;
+    let p0 = scalar(&mut s);
+    let p1: Array1<f64> = random(3, &mut s);
+    let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0442_backward(p0, &p1, p2, 1.0);
+    assert_eq!(value, f0442(p0, &p1, p2));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0442_backward(*p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0443(grad: f64, d_p0: f64, d_x: &Array2<f64>) -> f64 {
-    let t1 = exp(d_x);
-    let x_from_out = t1.clamp(-1.0, 0.5);
-    let t3 = ((relu(d_p0)) / &(square(&(0.5 * &t1)) + 0.5)).mapv_into(|u| (sigmoid(u)).exp());
+fn f0443(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
+    let t1 = exp(p2);
+    let t2 = t1.clamp(-1.0, 0.5);
+    let t3 = ((relu(p1)) / &(square(&(0.5 * &t1)) + 0.5)).mapv_into(|u| (sigmoid(u)).exp());
     let t3 = logsumexp(&(logsumexp(&t3)));
-    mean(&x_from_out) + t3
+    mean(&t2) + t3
 }
 
 #[test]
 fn f0443_gradcheck() {
-    let mut s = 1127906115u64;
-    let grad = scalar(&mut s);
-    let d_p0 = scalar(&mut s);
-    let d_x: Array2<f64> = random((3, 1), &mut s);
-    let (grad, d_p0, d_x,) = std::hint::black_box((grad, d_p0, d_x,));
-    let (value, grads) = f0443_backward(grad, d_p0, &d_x, 1.0);
-    assert_eq!(value, f0443(grad, d_p0, &d_x));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(grad, d_p0, d_x.clone()), |(grad, d_p0, d_x)| f0443_backward(*grad, *d_p0, d_x, 1.0)).unwrap();
+    let mut s = 325088621u64;
+    let p0 = scalar(&mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0443_backward(p0, p1, &p2, 1.0);
+    assert_eq!(value, f0443(p0, p1, &p2));
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0443_backward(*p0, *p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0444(p0: f64) -> f64 {
-    let t1 = p0;
+fn f0444(p0: f64, k0: usize) -> f64 {
+    let mut t1 = p0;
     let t2 = softplus(p0);
-    let t3 = (t1.max(p0)).powi(2);
-    let t2 = t3 + t3;
-    let _t4 = t2;
-    t3 + t2 + t1
+    let t3 = match k0 % 3 {
+        0 => t1 - t2,
+        1 | 2 => ((square(p0) + 0.5).powf(f64::sin(t2))) * (t2.tanh()),
+        _ => t2,
+    };
+    t1 -= relu(t1);
+    let t4 = (backprop::ops::recip(square(p0) + 1.0)).tanh();
+    t1 + t2 + t3 + t4 + t2
 }
 
 #[test]
 fn f0444_gradcheck() {
-    let mut s = 189965376u64;
+    let mut s = 925466800u64;
     let p0 = scalar(&mut s);
+    let k0: usize = 4;
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0444_backward(p0, 1.0);
-    assert_eq!(value, f0444(p0));
-    gradcheck(&(p0,), |(p0,)| f0444_backward(*p0, 1.0)).unwrap();
+    let (value, grads) = f0444_backward(p0, k0, 1.0);
+    assert_eq!(value, f0444(p0, k0));
+    gradcheck(&(p0,), |(p0,)| f0444_backward(*p0, k0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0445(p0: &Array2<f64>) -> f64 {
@@ -11760,12 +12483,12 @@ fn f0445(p0: &Array2<f64>) -> f64 {
         t3 += p0[[i, 1]];
         t3 += p0[[i, 1]];
     }
-    t1[[2, 2]] + t3
+    t1.sum() + t3
 }
 
 #[test]
 fn f0445_gradcheck() {
-    let mut s = 745956664u64;
+    let mut s = 1957999565u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0445_backward(&p0, 1.0);
@@ -11775,15 +12498,28 @@ fn f0445_gradcheck() {
 }
 #[differentiable(wrt(p0, p1))]
 fn f0446(p0: f64, p1: f64, c0: &Array2<f64>) -> f64 {
-    let mut t1 = f0424(p1);
-    t1 += t1 / (p0.powi(2) + 1.0);
-    let t1 = (mean_axis(&(c0.map(|&u| u * u)), Axis(1))) + &((softplus(c0)).t().dot(c0));
-    t1[[0, 1]]
+    let mut t1 = f0403(p1, p0, p1);
+    let (n1, m1) = c0.dim();
+    for i in 0..1 {
+        t1 -= (c0[[n1 - 1, m1 / 2]]) * (t1 / 1.25);
+        match i % 3 {
+            0 => t1 -= p1,
+            1 | 2 => {
+                t1 += (t1 + p1).tanh();
+            }
+            _ => {}
+        }
+    }
+    let t3 = {
+        let t2 = mse(&(sigmoid(&(ln_1p(&(square(&(c0 + t1)) + 0.5))))), &(sin(c0)));
+        (c0.mean().unwrap()) * t1
+    };
+    t1 + t3
 }
 
 #[test]
 fn f0446_gradcheck() {
-    let mut s = 82989019u64;
+    let mut s = 117078671u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let c0: Array2<f64> = random((3, 3), &mut s);
@@ -11793,101 +12529,93 @@ fn f0446_gradcheck() {
     gradcheck(&(p0, p1), |(p0, p1)| f0446_backward(*p0, *p1, &c0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1))]
-fn f0447(p0: f64, p1: &Array2<f64>, c0: &Array1<f64>) -> Array2<f64> {
+fn f0447(p0: f64, p1: &Array2<f64>, c0: &Array1<f64>) -> f64 {
     let (n1, m1) = p1.dim();
     let t1 = Array2::<f64>::ones((n1, m1));
     let t3 = {
         let t2 = &(p1 * p1) + &t1;
         sin(&t2.column(0))
     };
-    sigmoid(p1)
+    t3.dot(&t3) + logsumexp(c0)
 }
 
 #[test]
 fn f0447_gradcheck() {
-    let mut s = 709623698u64;
+    let mut s = 164095657u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let c0: Array1<f64> = random(2, &mut s);
     let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
-    let up: Array2<f64> = random((2, 1), &mut s);
-    let (value, grads) = f0447_backward(p0, &p1, &c0, &up);
+    let (value, grads) = f0447_backward(p0, &p1, &c0, 1.0);
     assert_eq!(value, f0447(p0, &p1, &c0));
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0, p1.clone()), |(p0, p1)| f0447_backward(*p0, p1, &c0, &up))
-        .unwrap();
+    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0447_backward(*p0, p1, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0448(p0: &Array2<f64>, p1: &Array2<f64>, p2: Array2<f64>) -> f64 {
-    let t1 = Zip::from(p1).and(p1).map_collect(|&l, &r| {
-        if r >= 0.0371 {
-            f64::signum(r)
-        } else {
-            l * l
-        }
-    });
-    let c1: f64 = 1.5;
-    let t3 = {
-        let t2 = (&p2 / &(square(&p2) + 0.5)).mean().expect("not empty");
-        &(t1.map(|&u| u)) / &(square(&t1) + 0.5)
-    };
-    t1.iter().sum::<f64>() + t3[[0, 0]]
+fn f0448(p0: &Array2<f64>, p1: &Array2<f64>, p2: Array2<f64>) -> Array2<f64> {
+    let mut t1 = f0440(&p2);
+    t1 += ((&p2 + t1).iter().map(|&z| square(((square(z) + 0.5).log(square(z) + 1.5)).tanh())).sum::<f64>()).atan2(square(t1) + 0.5);
+    sigmoid(&p2)
 }
 
 #[test]
 fn f0448_gradcheck() {
-    let mut s = 739102116u64;
+    let mut s = 1898250981u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0448_backward(&p0, &p1, p2.clone(), 1.0);
+    let up: Array2<f64> = random((3, 2), &mut s);
+    let (value, grads) = f0448_backward(&p0, &p1, p2.clone(), &up);
     assert_eq!(value, f0448(&p0, &p1, p2.clone()));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0448_backward(p0, p1, p2.clone(), 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0448_backward(p0, p1, p2.clone(), &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0449(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
-    let _t1 = p2 * p2;
-    let t2 = &(&(square(p2)) * p1) / 0.25;
-    let _t3 = p3;
-    sum(&t2)
+fn f0449(y_1: f64, d_t1: &Array2<f64>, out: &Array2<f64>, d_p0: &Array2<f64>) -> f64 {
+    let _t1 = out * out;
+    let t2 = &(&(square(out)) * d_t1) / 0.25;
+    let _t3 = d_p0;
+    t2[[1, 0]]
 }
 
 #[test]
 fn f0449_gradcheck() {
-    let mut s = 1377662585u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((2, 1), &mut s);
-    let p2: Array2<f64> = random((2, 3), &mut s);
-    let p3: Array2<f64> = random((3, 1), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0449_backward(p0, &p1, &p2, &p3, 1.0);
-    assert_eq!(value, f0449(p0, &p1, &p2, &p3));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0449_backward(*p0, p1, p2, p3, 1.0)).unwrap();
+    let mut s = 259131764u64;
+    let y_1 = scalar(&mut s);
+    let d_t1: Array2<f64> = random((2, 1), &mut s);
+    let out: Array2<f64> = random((2, 3), &mut s);
+    let d_p0: Array2<f64> = random((3, 1), &mut s);
+    let (y_1, d_t1, out, d_p0,) = std::hint::black_box((y_1, d_t1, out, d_p0,));
+    let (value, grads) = f0449_backward(y_1, &d_t1, &out, &d_p0, 1.0);
+    assert_eq!(value, f0449(y_1, &d_t1, &out, &d_p0));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    gradcheck(&(y_1, d_t1.clone(), out.clone(), d_p0.clone()), |(y_1, d_t1, out, d_p0)| f0449_backward(*y_1, d_t1, out, d_p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0450(d_x: f64) -> f64 {
-    let t1 = d_x;
-    let out = backprop::ops::tan(tanh(t1));
-    t1 + out
+fn f0450(p0: f64) -> f64 {
+    let t1 = p0;
+    if t1 <= -0.5183 {
+        return ((square(t1) + 0.5).powf(backprop::ops::sin(t1)));
+    }
+    t1
 }
 
 #[test]
 fn f0450_gradcheck() {
-    let mut s = 483808121u64;
-    let d_x = scalar(&mut s);
-    let (d_x,) = std::hint::black_box((d_x,));
-    let (value, grads) = f0450_backward(d_x, 1.0);
-    assert_eq!(value, f0450(d_x));
-    gradcheck(&(d_x,), |(d_x,)| f0450_backward(*d_x, 1.0)).unwrap();
+    let mut s = 1588401801u64;
+    let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0450_backward(p0, 1.0);
+    assert_eq!(value, f0450(p0));
+    gradcheck(&(p0,), |(p0,)| f0450_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0451(p0: f64, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
@@ -11902,12 +12630,12 @@ fn f0451(p0: f64, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
     let t4 = p2 * p1;
     let t5 = (p2 - p0).powi(2);
     let t6 = sigmoid(&t2);
-    t5 + t6[[0, 0]] + t6.iter().sum::<f64>()
+    t2.sum() + t3 + t4 + t5 + sum(&t6)
 }
 
 #[test]
 fn f0451_gradcheck() {
-    let mut s = 1161427520u64;
+    let mut s = 204249401u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -11919,82 +12647,87 @@ fn f0451_gradcheck() {
     gradcheck(&(p0, p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0451_backward(*p0, *p1, *p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0452(p0: f64, p1: &Array1<f64>) -> f64 {
+fn f0452(p0: f64, p1: &Array1<f64>, k0: usize) -> f64 {
     let t1 = p1;
-    let mut t2 = p1 * p0;
-    let t3 = &t2 + t1;
-    let mut t5 = {
-        let t4 = &t3 / (t1 * t1 + 2.0);
-        sigmoid(&t2)
-    };
-    let t6 = &t3;
-    let n1 = p1.len() - 1;
-    for i in 0..n1 {
-        t5 += p1;
-        t2 -= t1;
+    let t2 = p1 * p0;
+    let mut t3 = t2.to_owned();
+    for i in 0..t3.len() {
+        t3[i] += (((t1.iter().sum::<f64>()) / &(square(&(p1 * p1)) + 0.5)).dot(&((t1.iter().sum::<f64>()) / &(square(&(p1 * p1)) + 0.5)))).tanh();
     }
-    t1.iter().sum::<f64>() + logsumexp(&t2) + mean(&t3) + sum(&t5) + t6.mean().unwrap() + t2.dot(&t2)
+    let t4 = (&t2 * p0).mean().unwrap();
+    let t5 = match k0 % 3 {
+        0 => t2.to_owned(),
+        1 | 2 => p1.to_owned(),
+        _ => &t2 - 0.5,
+    };
+    let t6 = &t5 + &t5;
+    mean(&t5) + sum(&t6)
 }
 
 #[test]
 fn f0452_gradcheck() {
-    let mut s = 1265895178u64;
+    let mut s = 1622553630u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
+    let k0: usize = 3;
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0452_backward(p0, &p1, 1.0);
-    assert_eq!(value, f0452(p0, &p1));
+    let (value, grads) = f0452_backward(p0, &p1, k0, 1.0);
+    assert_eq!(value, f0452(p0, &p1, k0));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0452_backward(*p0, p1, 1.0)).unwrap();
+    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0452_backward(*p0, p1, k0, 1.0)).unwrap();
 }
-#[differentiable(wrt(y_1))]
-fn f0453(y_1: &Array1<f64>, out: &Array2<f64>) -> f64 {
-    let _t1 = out;
-    let out_1 = out;
-    let mut x = {
-        let unused = (out_1 + out_1).hypot(-1.5 * -1.5 + 0.5);
-        sigmoid(&(out * &unused))
-    };
-    x *= (square(y_1)).dot(y_1);
-    for i in 0..1 {
-        x += out;
+#[differentiable(wrt(p0))]
+fn f0453(p0: &Array1<f64>, c0: &Array2<f64>) -> f64 {
+    let _t1 = c0;
+    let mut t2 = (softmax(&(c0.t()))).iter().sum::<f64>();
+    let mut n1 = 0;
+    while n1 < 4 && t2.abs() < 0.5183 {
+        t2 += (logsumexp(p0));
+        n1 += 1;
     }
-    let _t5 = &(out_1 / &(square(out) + 0.5)) * &x;
-    out_1[[1, 1]] + x.mean().unwrap() + out[[1, 1]]
+    let n2 = p0.len() - 1;
+    for i in 0..n2 {
+        t2 += (square(t2) + 1.0).recip();
+        t2 -= p0[i + 1] - p0[i];
+    }
+    let c3 = 0.1_f64;
+    let mut t3 = c0.mapv(|u| u * u);
+    t3 /= t2.powi(2) + 0.5;
+    let t4 = concat(Axis(0), &[&((c0.mapv(f0424)) + &(sigmoid(&t3))), c0, &t3]);
+    mean(&t3) + t4[[2, 0]]
 }
 
 #[test]
 fn f0453_gradcheck() {
-    let mut s = 1374746821u64;
-    let y_1: Array1<f64> = random(2, &mut s);
-    let out: Array2<f64> = random((3, 2), &mut s);
-    let (y_1, out,) = std::hint::black_box((y_1, out,));
-    let (value, grads) = f0453_backward(&y_1, &out, 1.0);
-    assert_eq!(value, f0453(&y_1, &out));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    gradcheck(&(y_1.clone(),), |(y_1,)| f0453_backward(y_1, &out, 1.0)).unwrap();
+    let mut s = 1749028941u64;
+    let p0: Array1<f64> = random(2, &mut s);
+    let c0: Array2<f64> = random((3, 2), &mut s);
+    let (p0, c0,) = std::hint::black_box((p0, c0,));
+    let (value, grads) = f0453_backward(&p0, &c0, 1.0);
+    assert_eq!(value, f0453(&p0, &c0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0453_backward(p0, &c0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0454(p0: f32) -> f32 {
     let mut t1 = if p0 > -0.5183 {
-        -((p0 + p0) / (square(p0 - 0.75) + 2.0))
+        f32::mul_add((p0 + p0) * (f0180(p0)), p0, p0)
     } else {
-        (((square(p0) + 1.0).ln()).max(p0)) - 0.5
+        powi(((p0.min(0.5)) * (p0 * p0)).cos(), 3)
     };
-    let mut t2 = p0;
+    let mut t2 = t1;
     for i in 0..3 {
-        t2 += t1;
-        t1 += t2 * 0.25;
+        t1 -= (sqrt(square(t1) + 1.0)).hypot(square(p0) + 0.5);
     }
-    let t3 = (ceil(t2 + t2)).max(p0);
-    let t1 = ((1.5 + (sigmoid(t3))).powf(1.5)) / (((square(t2) + 0.5).cbrt()).powi(2) + 2.0);
-    let t4 = sigmoid(-(t3 / (square(t2) + 1.0)));
-    t1 + t4
+    t2 /= square(3.0 + ((square(t1) + 1.0).recip())) + 0.5;
+    let _t3 = f32::ln((0.75 / (square(t1) + 1.0)).powi(2) + 0.5);
+    let t4 = (powi(t1.tanh(), 2)) * t2;
+    t1 + t2 + t4 + t2
 }
 
 #[test]
 fn f0454_gradcheck() {
-    let mut s = 196968075u64;
+    let mut s = 1112801702u64;
     let p0 = scalar32(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0454_backward(p0, 1.0);
@@ -12009,12 +12742,12 @@ fn f0454_gradcheck() {
 fn f0455(p0: &Array2<f32>) -> f32 {
     let t1 = &(logsumexp(p0)) + (sum(p0));
     let t2 = softmax(&(log_sigmoid(&t1)));
-    t1.sum() + t2.dot(&t2)
+    t1.sum() + mean(&t2)
 }
 
 #[test]
 fn f0455_gradcheck() {
-    let mut s = 2106746125u64;
+    let mut s = 368272878u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0455_backward(&p0, 1.0);
@@ -12045,7 +12778,7 @@ fn f0456(p0: f64) -> f64 {
 
 #[test]
 fn f0456_gradcheck() {
-    let mut s = 851361952u64;
+    let mut s = 549873556u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0456_backward(p0, 1.0);
@@ -12053,27 +12786,27 @@ fn f0456_gradcheck() {
     gradcheck(&(p0,), |(p0,)| f0456_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0457(p0: &Array2<f64>, p1: &Array1<f64>) -> f64 {
-    let t1 = array![0.0_f64, 0.5];
-    let t2 = if p1.sum() <= 0.0371 {
-        p0.to_owned()
+fn f0457(y_1: &Array2<f64>, d_t1: &Array1<f64>) -> f64 {
+    let out = array![0.0_f64, 0.5];
+    let d_out = if d_t1.sum() <= 0.0371 {
+        y_1.to_owned()
     } else {
-        ((signum(p0)).select(Axis(0), &[1])) - p0
+        ((signum(y_1)).select(Axis(0), &[1])) - y_1
     };
-    t2.mean().unwrap()
+    d_out.sum() + y_1.sum()
 }
 
 #[test]
 fn f0457_gradcheck() {
-    let mut s = 2129929447u64;
-    let p0: Array2<f64> = random((3, 3), &mut s);
-    let p1: Array1<f64> = random(2, &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0457_backward(&p0, &p1, 1.0);
-    assert_eq!(value, f0457(&p0, &p1));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0457_backward(p0, p1, 1.0)).unwrap();
+    let mut s = 973785095u64;
+    let y_1: Array2<f64> = random((3, 3), &mut s);
+    let d_t1: Array1<f64> = random(2, &mut s);
+    let (y_1, d_t1,) = std::hint::black_box((y_1, d_t1,));
+    let (value, grads) = f0457_backward(&y_1, &d_t1, 1.0);
+    assert_eq!(value, f0457(&y_1, &d_t1));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    gradcheck(&(y_1.clone(), d_t1.clone()), |(y_1, d_t1)| f0457_backward(y_1, d_t1, 1.0)).unwrap();
 }
 #[differentiable(wrt(p3))]
 fn f0458(p0: ArrayView1<f64>, p1: ArrayView2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
@@ -12085,12 +12818,12 @@ fn f0458(p0: ArrayView1<f64>, p1: ArrayView2<f64>, p2: &Array2<f64>, p3: f64) ->
         t2 *= &(signum(&(p3 * &t2)));
     }
     t2 += &(0.25 - &p1);
-    t2.sum() + t2[[2, 0]]
+    t2[[2, 0]]
 }
 
 #[test]
 fn f0458_gradcheck() {
-    let mut s = 1425260139u64;
+    let mut s = 320054899u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
@@ -12101,8 +12834,8 @@ fn f0458_gradcheck() {
     gradcheck(&(p3,), |(p3,)| f0458_backward(p0.view(), p1.view(), &p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0459(p0: f64, p1: f64) -> f64 {
-    let t1 = p1 * p0;
+fn f0459(p0: f64, p1: f64, ws: &[f64]) -> f64 {
+    let mut t1 = p1 * p0;
     let t2 = if t1 < 0.0371 {
         ((-t1).powi(3)) - p0
     } else {
@@ -12113,33 +12846,46 @@ fn f0459(p0: f64, p1: f64) -> f64 {
         (softplus(t1 - t2)) + t3
     };
     let t5 = f64::sqrt(square(t2) + 1.0);
-    let t6 = tanh(t4);
-    let t7 = ((0.75 / (square(t2) + 1.0)) * (p0.min(t6))).sin();
-    let t8 = t6;
-    t1 + t2 + t4 + t5 + t6 + t7 + t8
+    let mut t6 = (t4 + t5);
+    for (i, &c) in ws.iter().enumerate() {
+        t6 += ((square(p0)));
+    }
+    let t7 = (f0403(t5.tanh(), tanh(t6 - p0), sigmoid(t5))).cos();
+    t1 /= square(t7) + 0.5;
+    t6 + t7
 }
 
 #[test]
 fn f0459_gradcheck() {
-    let mut s = 143035976u64;
+    let mut s = 1263530001u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
+    let ws: &[f64] = &[-0.5, 0.5, 1.5];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0459_backward(p0, p1, 1.0);
-    assert_eq!(value, f0459(p0, p1));
-    gradcheck(&(p0, p1), |(p0, p1)| f0459_backward(*p0, *p1, 1.0)).unwrap();
+    let (value, grads) = f0459_backward(p0, p1, ws, 1.0);
+    assert_eq!(value, f0459(p0, p1, ws));
+    gradcheck(&(p0, p1), |(p0, p1)| f0459_backward(*p0, *p1, ws, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0460(p0: &Array2<f32>, c0: &Array2<f32>) -> f32 {
     let t1 = (c0 / &(square(c0) + 2.0)) - c0;
-    let t2 = ln(&(square(&(0.25 / (p0 * p0 + 1.0))) + 1.0));
-    let t3 = t2.slice(s![-1.., ..]);
-    t1.mean().unwrap() + t2[[2, 0]] + t3[[0, 1]]
+    let mut t2 = sum(&(backprop::ops::recip(&(square(&(0.75 + &(c0.mapv(f0176)))) + 1.0))));
+    let mut n1 = 0;
+    loop {
+        t2 -= (p0[[2, 0]]);
+        t2 += c0[[1, 0]];
+        n1 += 1;
+        if n1 >= 3 || t2.abs() > 0.5183 {
+            break;
+        }
+    }
+    let t3 = powi(&t1, 2);
+    t2 + t3.iter().sum::<f32>()
 }
 
 #[test]
 fn f0460_gradcheck() {
-    let mut s = 302001355u64;
+    let mut s = 425675806u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let c0: Array2<f32> = random32((2, 1), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -12159,12 +12905,12 @@ fn f0461(p0: &Array2<f64>, p1: &Array1<f64>, c0: &Array2<f64>) -> f64 {
         log_sigmoid(&(&t1 + c0))
     };
     let t3 = c0;
-    t2[[2, 2]] + sum(t3) + t3[[2, 0]]
+    t2[[2, 2]] + sum(t3)
 }
 
 #[test]
 fn f0461_gradcheck() {
-    let mut s = 1525014539u64;
+    let mut s = 553054430u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let c0: Array2<f64> = random((3, 3), &mut s);
@@ -12187,7 +12933,7 @@ fn f0462(p0: &Array2<f64>) -> f64 {
 
 #[test]
 fn f0462_gradcheck() {
-    let mut s = 1912340956u64;
+    let mut s = 275953179u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0462_backward(&p0, 1.0);
@@ -12196,85 +12942,92 @@ fn f0462_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0462_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0463(d_out: &Array2<f64>, d_x: f64, x: &Array1<f64>, d_t1: &Array2<f64>) -> f64 {
+fn f0463(p0: &Array2<f64>, p1: f64, p2: &Array1<f64>, p3: &Array2<f64>) -> Array2<f64> {
     let c1: f64 = 0.75;
-    let mut t1_from_t2 = (x.to_owned().mapv_into(|z| {
+    let mut t1 = (p2.to_owned().mapv_into(|z| {
         if c1 >= 0.0371 {
             c1
         } else {
-            (d_x.powi(2) + 1.0).recip()
+            (p1.powi(2) + 1.0).recip()
         }
-    })).dot(d_out);
-    if d_t1.sum() > 0.4629 || d_x > 0.0 {
-        t1_from_t2 *= mse(d_t1, d_t1);
+    })).dot(p0);
+    if p3.sum() > 0.4629 || p1 > 0.0 {
+        t1 *= mse(p3, p3);
     } else {
-        t1_from_t2 *= d_x;
+        t1 *= p1;
     }
-    let t2 = d_t1 * x;
-    let _t3 = sqrt(&(square(d_t1) + 0.5));
-    t1_from_t2.sum() + t2[[0, 2]] + logsumexp(&t1_from_t2)
+    let t2 = p3 * p2;
+    let _t3 = sqrt(&(square(p3) + 0.5));
+    tanh(p3)
 }
 
 #[test]
 fn f0463_gradcheck() {
-    let mut s = 858628377u64;
-    let d_out: Array2<f64> = random((3, 2), &mut s);
-    let d_x = scalar(&mut s);
-    let x: Array1<f64> = random(3, &mut s);
-    let d_t1: Array2<f64> = random((2, 3), &mut s);
-    let (d_out, d_x, x, d_t1,) = std::hint::black_box((d_out, d_x, x, d_t1,));
-    let (value, grads) = f0463_backward(&d_out, d_x, &x, &d_t1, 1.0);
-    assert_eq!(value, f0463(&d_out, d_x, &x, &d_t1));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    gradcheck(&(d_out.clone(), d_x, x.clone(), d_t1.clone()), |(d_out, d_x, x, d_t1)| f0463_backward(d_out, *d_x, x, d_t1, 1.0)).unwrap();
+    let mut s = 1325342080u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array1<f64> = random(3, &mut s);
+    let p3: Array2<f64> = random((2, 3), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let up: Array2<f64> = random((2, 3), &mut s);
+    let (value, grads) = f0463_backward(&p0, p1, &p2, &p3, &up);
+    assert_eq!(value, f0463(&p0, p1, &p2, &p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0463_backward(p0, *p1, p2, p3, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0464(d_x: &Array2<f64>, labels: &[usize]) -> Array2<f64> {
-    let mut out_1 = {
-        let x = relu(d_x);
-        x
+fn f0464(p0: &Array2<f64>, labels: &[usize]) -> (f64, f64) {
+    let mut t2 = {
+        let t1 = relu(p0);
+        t1
     };
-    out_1 += softmax_cross_entropy(&(&out_1 * 1.25), labels);
-    out_1 /= &(square(d_x) + 1.0);
-    sigmoid(d_x)
+    t2 += softmax_cross_entropy(&(&t2 * 1.25), labels);
+    t2 /= &(square(p0) + 1.0);
+    (p0.mean().unwrap(), t2[[0, 2]])
 }
 
 #[test]
 fn f0464_gradcheck() {
-    let mut s = 486695528u64;
-    let d_x: Array2<f64> = random((1, 3), &mut s);
+    let mut s = 760734528u64;
+    let p0: Array2<f64> = random((1, 3), &mut s);
     let labels: &[usize] = &[1];
-    let (d_x,) = std::hint::black_box((d_x,));
-    let up: Array2<f64> = random((1, 3), &mut s);
-    let (value, grads) = f0464_backward(&d_x, labels, &up);
-    assert_eq!(value, f0464(&d_x, labels));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0464_backward(&p0, labels, (1.0, 0.5));
+    assert_eq!(value, f0464(&p0, labels));
+    assert_eq!(grads.p0.shape(), p0.shape());
     GradCheck::new()
-        .upstream(&up)
-        .check(&(d_x.clone(),), |(d_x,)| f0464_backward(d_x, labels, &up))
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(),), |(p0,)| f0464_backward(p0, labels, (1.0, 0.5)))
         .unwrap();
 }
 #[differentiable]
-fn f0465(p0: Array1<f64>, p1: Array2<f64>) -> f64 {
-    let mut t1 = (relu(&(&p1 / &(square(&p1) + 0.5)))) - &p1;
-    t1 -= 2.0;
-    t1 = ceil(&t1);
-    sum(&t1)
+fn f0465(x: Array1<f64>, d_x: Array2<f64>) -> Array1<f64> {
+    let mut t1_from_t2 = (relu(&(&d_x / &(square(&d_x) + 0.5)))) - &d_x;
+    t1_from_t2 -= 2.0;
+    t1_from_t2 = ceil(&t1_from_t2);
+    sin(&x)
 }
 
 #[test]
 fn f0465_gradcheck() {
-    let mut s = 51228347u64;
-    let p0: Array1<f64> = random(2, &mut s);
-    let p1: Array2<f64> = random((2, 1), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0465_backward(p0.clone(), p1.clone(), 1.0);
-    assert_eq!(value, f0465(p0.clone(), p1.clone()));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0465_backward(p0.clone(), p1.clone(), 1.0)).unwrap();
+    let mut s = 538016177u64;
+    let x: Array1<f64> = random(2, &mut s);
+    let d_x: Array2<f64> = random((2, 1), &mut s);
+    let (x, d_x,) = std::hint::black_box((x, d_x,));
+    let up: Array1<f64> = random(2, &mut s);
+    let (value, grads) = f0465_backward(x.clone(), d_x.clone(), &up);
+    assert_eq!(value, f0465(x.clone(), d_x.clone()));
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(x.clone(), d_x.clone()), |(x, d_x)| f0465_backward(x.clone(), d_x.clone(), &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0466(p0: f64, p1: f64, p2: &Array1<f64>, p3: f64) -> f64 {
@@ -12284,20 +13037,19 @@ fn f0466(p0: f64, p1: f64, p2: &Array1<f64>, p3: f64) -> f64 {
     } else {
         backprop::ops::recip(square(p0) + 1.0)
     };
-    let t3 = t1.product();
-    let mut t4 = (backprop::ops::recip(square(t3) + 1.0)) + (p3.min(p0));
-    let _t5 = (tanh((to_degrees(t3)) * 0.01)).tan();
-    for i in 0..1 {
-        t2 -= t3;
-        t4 -= p0;
+    let mut t3 = t1.product();
+    let t4 = (sigmoid(f0435(p0, sin(t2), t3))) * t2;
+    let mut t5 = t3;
+    t2 = (t1[1]).max(t5);
+    if logsumexp(t1) < 0.0371 || t4 > 0.0 {
+        t3 /= square(t5 / (square(t3) + 2.0)) + 0.5;
     }
-    let t6 = t1;
-    t4 + t6.iter().sum::<f64>() + t3
+    t4 + t5
 }
 
 #[test]
 fn f0466_gradcheck() {
-    let mut s = 987596031u64;
+    let mut s = 1772395539u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array1<f64> = random(2, &mut s);
@@ -12317,12 +13069,12 @@ fn f0467(p0: f64) -> f64 {
     t2 += softplus(powi(p0, 1));
     let mut t2 = t2 / 3.0;
     t2 *= p0;
-    t2
+    t2 + p0
 }
 
 #[test]
 fn f0467_gradcheck() {
-    let mut s = 600017184u64;
+    let mut s = 1155967083u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0467_backward(p0, 1.0);
@@ -12349,29 +13101,36 @@ fn f0468_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0468_backward(p0.clone(), p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0469(d_x: &Array2<f64>, w: f64, d_out: &Array2<f64>) -> f64 {
-    let t1 = (&(w + d_out) * 0.25).dot(&d_out.t());
+fn f0469(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
+    let t1 = (&(p1 + p2) * 0.25).dot(&p2.t());
     let _t2 = (&t1 * &t1) + &t1;
-    let t1_from_t2 = &t1;
-    let t1 = &t1;
-    t1_from_t2[[1, 1]] + mean(t1)
+    let mut t3 = sigmoid(sum(&(&t1 + 0.75)));
+    let mut n1 = 0;
+    while n1 < 3 && t3.abs() > 0.4629 {
+        t3 = t3 * 0.5 + (sum(&(cos(p2))));
+        n1 += 1;
+    }
+    if p1 < 0.4629 {
+        return sigmoid((t3 - t3));
+    }
+    mean(&t1) + t3
 }
 
 #[test]
 fn f0469_gradcheck() {
-    let mut s = 682627055u64;
-    let d_x: Array2<f64> = random((3, 2), &mut s);
-    let w = scalar(&mut s);
-    let d_out: Array2<f64> = random((3, 2), &mut s);
-    let (d_x, w, d_out,) = std::hint::black_box((d_x, w, d_out,));
-    let (value, grads) = f0469_backward(&d_x, w, &d_out, 1.0);
-    assert_eq!(value, f0469(&d_x, w, &d_out));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    gradcheck(&(d_x.clone(), w, d_out.clone()), |(d_x, w, d_out)| f0469_backward(d_x, *w, d_out, 1.0)).unwrap();
+    let mut s = 889672581u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0469_backward(&p0, p1, &p2, 1.0);
+    assert_eq!(value, f0469(&p0, p1, &p2));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0469_backward(p0, *p1, p2, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
-fn f0470(p0: f64, p1: &Array2<f64>) -> Array2<f64> {
+fn f0470(p0: f64, p1: &Array2<f64>) -> (f64, f64) {
     let t2 = {
         let t1 = p0.powi(1);
         p0 * t1
@@ -12383,74 +13142,80 @@ fn f0470(p0: f64, p1: &Array2<f64>) -> Array2<f64> {
     let t5 = Array2::<f64>::from_shape_vec((n1, 3), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0]).unwrap();
     let t6 = p1;
     let t7 = sqrt(&(t6 * t6 + 1.0));
-    t7
+    (sum(&t7), p0)
 }
 
 #[test]
 fn f0470_gradcheck() {
-    let mut s = 1481342690u64;
+    let mut s = 1412717627u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up: Array2<f64> = random((3, 3), &mut s);
-    let (value, grads) = f0470_backward(p0, &p1, &up);
+    let (value, grads) = f0470_backward(p0, &p1, (1.0, 0.5));
     assert_eq!(value, f0470(p0, &p1));
     GradCheck::new()
-        .upstream(&up)
-        .check(&(p0,), |(p0,)| f0470_backward(*p0, &p1, &up))
+        .upstream(&(1.0, 0.5))
+        .check(&(p0,), |(p0,)| f0470_backward(*p0, &p1, (1.0, 0.5)))
         .unwrap();
 }
 #[differentiable]
-fn f0471(d_out: &Array2<f64>, out: f64, y_1: f64) -> f64 {
-    let mut t1 = y_1 * 2.0;
-    let out_1 = out * out;
+fn f0471(p0: &Array2<f64>, p1: f64, p2: f64, ws: &[f64]) -> f64 {
+    let t1 = p2 * 2.0;
+    let t2 = p1 * p1;
     let t4 = {
-        let unused = out_1;
-        out_1
+        let t3 = t2;
+        t2
     };
-    let (n1, m1) = d_out.dim();
-    let d_d_x = Array2::<f64>::from_shape_vec((n1, 3), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
+    let (n1, m1) = p0.dim();
+    let t6 = Array2::<f64>::from_shape_vec((n1, 3), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
     let t7 = {
-        let x_from_out = -out;
-        (d_out * 0.1 + &d_d_x).var(1.0)
+        let t5 = -p1;
+        (p0 * 0.1 + &t6).var(1.0)
     };
-    let d_out_1 = t7 - t7;
-    let x = Array2::<f64>::ones((1, m1));
-    let t10 = Array2::<f64>::from_shape_vec((n1, m1), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
-    let c2 = 0.5_f64;
-    t1 += (d_out.iter().sum::<f64>()) - d_out_1;
-    t7 + d_out_1
+    let mut t8 = (f64::exp(sigmoid(t7)));
+    for (i, &c) in ws.iter().enumerate() {
+        t8 -= ((p2 / (t4.powi(2) + 1.0)));
+    }
+    let t9 = Array2::<f64>::from_shape_vec((2, m1), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
+    let _t10 = (sigmoid(&((p0 * 0.1 + &t9).std_axis(Axis(1), 1.0)))).mapv(|e| e);
+    t7 + t8
 }
 
 #[test]
 fn f0471_gradcheck() {
-    let mut s = 1525757311u64;
-    let d_out: Array2<f64> = random((2, 3), &mut s);
-    let out = scalar(&mut s);
-    let y_1 = scalar(&mut s);
-    let (d_out, out, y_1,) = std::hint::black_box((d_out, out, y_1,));
-    let (value, grads) = f0471_backward(&d_out, out, y_1, 1.0);
-    assert_eq!(value, f0471(&d_out, out, y_1));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    gradcheck(&(d_out.clone(), out, y_1), |(d_out, out, y_1)| f0471_backward(d_out, *out, *y_1, 1.0)).unwrap();
+    let mut s = 1724997645u64;
+    let p0: Array2<f64> = random((2, 3), &mut s);
+    let p1 = scalar(&mut s);
+    let p2 = scalar(&mut s);
+    let ws: &[f64] = &[2.0, -1.25];
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0471_backward(&p0, p1, p2, ws, 1.0);
+    assert_eq!(value, f0471(&p0, p1, p2, ws));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(), p1, p2), |(p0, p1, p2)| f0471_backward(p0, *p1, *p2, ws, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0472(p0: &Array1<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
     let mut t1 = p1;
     let c1: f64 = 0.25;
-    let c2 = 3.0_f64;
-    for i in 0..1 {
-        t1 += f0429(p2);
-        t1 -= 3.0;
+    for i in (0..1).step_by(2) {
+        t1 += f0424(p1);
+        t1 += sigmoid(p1);
+        if mean(p2) >= 0.0371 {
+            break;
+        }
     }
-    let t2 = sqrt(&(square(&(p0.select(Axis(0), &[1]))) + 0.5));
-    let t3 = &t2;
-    logsumexp(&t2) + t3.mean().unwrap()
+    let t2 = p2 + t1;
+    let n2 = p0.len() - 1;
+    for i in 0..n2 {
+        t1 = p1;
+    }
+    t1 + t2.mean().unwrap()
 }
 
 #[test]
 fn f0472_gradcheck() {
-    let mut s = 614218572u64;
+    let mut s = 674413269u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -12482,12 +13247,12 @@ fn f0473(p0: f32, p1: &Array2<f32>, p2: &Array2<f32>, p3: &Array2<f32>, c0: &Arr
             (e / (e.powi(2) + 0.5)) / (e.powi(2) + 1.0)
         }
     }))) + 0.5));
-    t3 + t4[[1, 1]]
+    t2[[1, 1]] + t3 + t4.iter().sum::<f32>()
 }
 
 #[test]
 fn f0473_gradcheck() {
-    let mut s = 305352726u64;
+    let mut s = 1685801696u64;
     let p0 = scalar32(&mut s);
     let p1: Array2<f32> = random32((1, 2), &mut s);
     let p2: Array2<f32> = random32((2, 2), &mut s);
@@ -12508,14 +13273,18 @@ fn f0473_gradcheck() {
 #[differentiable]
 fn f0474(p0: &Array2<f64>) -> f64 {
     let t1 = p0.dot(p0);
-    let t2 = (backprop::ops::recip(&(&t1 * &t1 + 1.0))).sum();
-    let t3 = t2;
-    t2 + t3 + t2
+    let t2 = match () {
+        _ if t1.iter().sum::<f64>() < 0.0371 => log_softmax(&(tanh(&(t1.dot(&t1))))),
+        _ if p0[[0, 1]] <= -0.5183 => (&t1 * p0).clamp(-0.5, 0.5),
+        _ => p0.to_owned(),
+    };
+    let t3 = t1[[1, 0]];
+    sum(&t2) + t3
 }
 
 #[test]
 fn f0474_gradcheck() {
-    let mut s = 1811825494u64;
+    let mut s = 1014004510u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0474_backward(&p0, 1.0);
@@ -12524,14 +13293,14 @@ fn f0474_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0474_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0475(p0: &Array2<f64>, p1: ArrayView2<f64>) -> f64 {
-    let t1 = (p1.row(0)).clamp(-1.0, 3.0);
-    let t1 = p0.dot(&t1);
-    let _t2 = t1.clone();
+fn f0475(d_x: &Array2<f64>, d_out: ArrayView2<f64>) -> f64 {
+    let t1_from_t2 = (d_out.row(0)).clamp(-1.0, 3.0);
+    let t1_from_t2 = d_x.dot(&t1_from_t2);
+    let _t2 = t1_from_t2.clone();
     let c1 = 1.5_f64;
-    let mut t4 = {
-        let t3 = softmax(&t1);
-        (tanh(&((t1[0]) / &(square(&(t3.mapv(|u: f64| c1 / (u.powi(2) + 1.0)))) + 1.0)))).iter().map(|u| {
+    let mut x = {
+        let grad_1 = softmax(&t1_from_t2);
+        (tanh(&((t1_from_t2[0]) / &(square(&(grad_1.mapv(|u: f64| c1 / (u.powi(2) + 1.0)))) + 1.0)))).iter().map(|u| {
         if (*u) < 0.0371 {
             ((sigmoid((*u).min(1.5))).powi(3)).exp_m1()
         } else {
@@ -12539,32 +13308,31 @@ fn f0475(p0: &Array2<f64>, p1: ArrayView2<f64>) -> f64 {
         }
     }).sum::<f64>()
     };
-    let mut t5 = t1.clone();
+    let mut out = t1_from_t2.clone();
     let c2 = 0.75_f64;
-    if t1.sum() >= 0.4629 {
-        t5 += &(relu(&t5));
+    if t1_from_t2.sum() >= 0.4629 {
+        out += &(relu(&out));
     } else {
-        t4 += 1.5;
+        x += 1.5;
     }
-    let c3 = 0.5_f64;
-    let t7 = {
-        let t6 = square(sigmoid(0.25 + (log_sigmoid(t4))));
-        softplus(&((t5.clamp(-1.0, 0.5)).mapv(|v| v)))
+    let out_1 = {
+        let unused = square(sigmoid(0.25 + (log_sigmoid(x))));
+        cos((unused + 1.5) - unused)
     };
-    sum(&t1) + t4 + sum(&t5) + t7.dot(&t7) + t5.dot(&t5)
+    sum(&t1_from_t2) + x + sum(&out) + out_1 + out.dot(&out)
 }
 
 #[test]
 fn f0475_gradcheck() {
-    let mut s = 1281181105u64;
-    let p0: Array2<f64> = random((2, 2), &mut s);
-    let p1: Array2<f64> = random((2, 2), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0475_backward(&p0, p1.view(), 1.0);
-    assert_eq!(value, f0475(&p0, p1.view()));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0475_backward(p0, p1.view(), 1.0)).unwrap();
+    let mut s = 2000117268u64;
+    let d_x: Array2<f64> = random((2, 2), &mut s);
+    let d_out: Array2<f64> = random((2, 2), &mut s);
+    let (d_x, d_out,) = std::hint::black_box((d_x, d_out,));
+    let (value, grads) = f0475_backward(&d_x, d_out.view(), 1.0);
+    assert_eq!(value, f0475(&d_x, d_out.view()));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    gradcheck(&(d_x.clone(), d_out.clone()), |(d_x, d_out)| f0475_backward(d_x, d_out.view(), 1.0)).unwrap();
 }
 #[differentiable]
 fn f0476(p0: Array2<f64>) -> f64 {
@@ -12573,12 +13341,12 @@ fn f0476(p0: Array2<f64>) -> f64 {
     } else {
         (-(backprop::ops::softplus(&p0))) * &p0
     };
-    t1.sum()
+    t1[[1, 0]]
 }
 
 #[test]
 fn f0476_gradcheck() {
-    let mut s = 247140723u64;
+    let mut s = 464901216u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0476_backward(p0.clone(), 1.0);
@@ -12587,27 +13355,27 @@ fn f0476_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0476_backward(p0.clone(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0477(out: &Array2<f64>, d_p0: &Array2<f64>, y_1: f64) -> f64 {
-    let _t1 = d_p0.sum();
-    let unused = y_1;
-    let mut t3 = y_1 * y_1;
-    t3 += unused;
-    let d_out_1 = out.mean_axis(Axis(1)).unwrap();
-    unused + t3 + d_out_1.dot(&d_out_1) + t3
+fn f0477(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
+    let _t1 = p1.sum();
+    let t2 = p2;
+    if p1.iter().sum::<f64>() <= -0.5183 {
+        return p2;
+    }
+    t2 + t2
 }
 
 #[test]
 fn f0477_gradcheck() {
-    let mut s = 959689667u64;
-    let out: Array2<f64> = random((3, 3), &mut s);
-    let d_p0: Array2<f64> = random((3, 2), &mut s);
-    let y_1 = scalar(&mut s);
-    let (out, d_p0, y_1,) = std::hint::black_box((out, d_p0, y_1,));
-    let (value, grads) = f0477_backward(&out, &d_p0, y_1, 1.0);
-    assert_eq!(value, f0477(&out, &d_p0, y_1));
-    assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    gradcheck(&(out.clone(), d_p0.clone(), y_1), |(out, d_p0, y_1)| f0477_backward(out, d_p0, *y_1, 1.0)).unwrap();
+    let mut s = 1481567134u64;
+    let p0: Array2<f64> = random((3, 3), &mut s);
+    let p1: Array2<f64> = random((3, 2), &mut s);
+    let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0477_backward(&p0, &p1, p2, 1.0);
+    assert_eq!(value, f0477(&p0, &p1, p2));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0477_backward(p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0478(p0: f32, p1: &Array2<f32>, p2: &Array2<f32>, p3: &Array2<f32>) -> f32 {
@@ -12637,60 +13405,60 @@ fn f0478_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0479(p0: &Array2<f64>, p1: Array2<f64>) -> Array2<f64> {
-    let t1 = p0;
-    let t2 = t1;
-    sin(t2)
+fn f0479(y_1: &Array2<f64>, out: Array2<f64>) -> f64 {
+    let mut d_x = out[[2, 0]];
+    let mut n1 = 0;
+    loop {
+        d_x += (sum(&(log_sigmoid(y_1))));
+        n1 += 1;
+        if n1 >= 1 {
+            break;
+        }
+    }
+    let _t2 = d_x / (square(d_x) + 2.0);
+    d_x + y_1.mean().unwrap()
 }
 
 #[test]
 fn f0479_gradcheck() {
-    let mut s = 2128436519u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
-    let p1: Array2<f64> = random((3, 1), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0479_backward(&p0, p1.clone(), &up);
-    assert_eq!(value, f0479(&p0, p1.clone()));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0479_backward(p0, p1.clone(), &up))
-        .unwrap();
+    let mut s = 127498434u64;
+    let y_1: Array2<f64> = random((3, 2), &mut s);
+    let out: Array2<f64> = random((3, 1), &mut s);
+    let (y_1, out,) = std::hint::black_box((y_1, out,));
+    let (value, grads) = f0479_backward(&y_1, out.clone(), 1.0);
+    assert_eq!(value, f0479(&y_1, out.clone()));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    gradcheck(&(y_1.clone(), out.clone()), |(y_1, out)| f0479_backward(y_1, out.clone(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0480(p0: f64) -> f64 {
-    let t1 = exp((square(p0)) * (ceil(p0)));
+fn f0480(w: f64) -> f64 {
+    let t1 = exp((square(w)) * (ceil(w)));
     let _t2 = t1 - t1;
     let t1 = t1 + t1;
-    t1
+    t1 + w
 }
 
 #[test]
 fn f0480_gradcheck() {
-    let mut s = 563971888u64;
-    let p0 = scalar(&mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0480_backward(p0, 1.0);
-    assert_eq!(value, f0480(p0));
-    gradcheck(&(p0,), |(p0,)| f0480_backward(*p0, 1.0)).unwrap();
+    let mut s = 656126451u64;
+    let w = scalar(&mut s);
+    let (w,) = std::hint::black_box((w,));
+    let (value, grads) = f0480_backward(w, 1.0);
+    assert_eq!(value, f0480(w));
+    gradcheck(&(w,), |(w,)| f0480_backward(*w, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
 fn f0481(p0: f64, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let t1 = &(sqrt(&(square(p2) + 0.5))) * (p2 * p2);
-    let t2 = &t1;
-    let mut t3 = -t2;
-    for i in 0..2 {
-        t3 += &(p2.mapv(sigmoid));
-        t3 += &(&t1 / (p1.powi(2) + 0.5));
+    if p0 >= -0.5183 {
+        return (p2 + p2).iter().sum::<f64>();
     }
-    t1.sum() + mean(t2) + t3.iter().sum::<f64>()
+    mean(p2)
 }
 
 #[test]
 fn f0481_gradcheck() {
-    let mut s = 725206677u64;
+    let mut s = 1746709426u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
@@ -12703,20 +13471,19 @@ fn f0481_gradcheck() {
 }
 #[differentiable]
 fn f0482(p0: &Array1<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
-    let t1 = f0450(p1);
-    let mut t2 = p1;
-    let (n1, m1) = p3.dim();
-    t2 *= backprop::ops::recip((p3[[n1 - 1, m1 - 1]]).powi(2) + 1.0);
-    let t3 = p3 + 0.75;
-    let t4 = array![0.0_f64, 0.5, 1.0];
-    let mut t5 = Zip::from(&t3).and(&t3).map_collect(|&a, &b| sigmoid(f0169(p1)));
-    t5 *= t2;
-    t3[[0, 1]] + sum(&t5) + t2
+    let t1 = f0467(p2);
+    let _t2 = powi(t1, 2);
+    let t3 = p3;
+    let t4 = p3 * t3;
+    if t3.iter().sum::<f64>() <= -0.5183 {
+        return t1;
+    }
+    t3.sum() + t4.iter().sum::<f64>()
 }
 
 #[test]
 fn f0482_gradcheck() {
-    let mut s = 2013121319u64;
+    let mut s = 636778208u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -12737,27 +13504,17 @@ fn f0483(p0: &Array1<f64>, p1: f64) -> f64 {
         t1 += sqrt(square(p1 - p1) + 0.5);
     }
     let mut t2 = (square(1.25 / (t1.powi(2) + 1.0))).tanh();
-    t2 *= f0437(t2);
-    let t3 = ((t1 - t1) + t2) - t2;
-    let c1: f64 = 0.25;
-    let t4 = if t1 <= 0.4629 {
-        (sigmoid(p1 - t2)) + t3
-    } else {
-        (Zip::from(p0).and(p0).map_collect(|&a, &b| {
-        if c1 <= -0.5183 {
-            relu(b + a)
-        } else {
-            (softplus(b)).max(a)
-        }
-    })).sum()
-    };
-    let t5 = p0.iter().sum::<f64>();
-    t4 + t5
+    t2 *= f0428(p1, (-p1).abs(), t2);
+    let t3 = p1 + t1;
+    t2 += (t1 - t2) - t3;
+    let c1 = 0.5_f64;
+    let t2 = (sum(&(p0.mapv(|e| c1 * e)))).atan2(square(t3) + 0.5);
+    t3 + t2
 }
 
 #[test]
 fn f0483_gradcheck() {
-    let mut s = 1434582905u64;
+    let mut s = 439436246u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -12766,59 +13523,69 @@ fn f0483_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0483_backward(p0, *p1, 1.0)).unwrap();
 }
-#[differentiable(wrt(d_p0, grad, y_1, d_out))]
-fn f0484(d_p0: f64, grad: f64, y_1: &Array2<f64>, d_out: &Array1<f64>, out: &Array2<f64>, labels: &[usize]) -> f64 {
-    let t1 = softmax_cross_entropy(&(abs(y_1)), labels);
-    let mut t1 = 0.1 + &(softmax(out));
-    let d_out_1 = Array1::<f64>::ones(2);
-    t1 += grad;
-    let t1_from_t2 = sum(out);
-    let t4 = d_out - &t1;
-    t1[[2, 0]] + t1_from_t2 + sum(&t4)
+#[differentiable(wrt(p0, p1, p2, p3))]
+fn f0484(p0: f64, p1: f64, p2: &Array2<f64>, p3: &Array1<f64>, c0: &Array2<f64>, labels: &[usize]) -> f64 {
+    let t1 = softmax_cross_entropy(&(abs(p2)), labels);
+    let mut t1 = 0.1 + &(softmax(c0));
+    let t2 = Array1::<f64>::ones(2);
+    t1 += p1;
+    let t3 = sum(c0);
+    let t4 = match () {
+        _ if c0[[2, 0]] > -0.5183 => t1.mapv(f64::cos),
+        _ if t1.sum() > 0.0371 => sigmoid(&(t1.mapv(f64::cos))),
+        _ => c0.to_owned(),
+    };
+    sum(&t1) + t3 + t4[[1, 0]] + t1.sum()
 }
 
 #[test]
 fn f0484_gradcheck() {
-    let mut s = 651169140u64;
-    let d_p0 = scalar(&mut s);
-    let grad = scalar(&mut s);
-    let y_1: Array2<f64> = random((3, 2), &mut s);
-    let d_out: Array1<f64> = random(3, &mut s);
-    let out: Array2<f64> = random((3, 1), &mut s);
-    let labels: &[usize] = &[1, 1, 0];
-    let (d_p0, grad, y_1, d_out, out,) = std::hint::black_box((d_p0, grad, y_1, d_out, out,));
-    let (value, grads) = f0484_backward(d_p0, grad, &y_1, &d_out, &out, labels, 1.0);
-    assert_eq!(value, f0484(d_p0, grad, &y_1, &d_out, &out, labels));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    gradcheck(&(d_p0, grad, y_1.clone(), d_out.clone()), |(d_p0, grad, y_1, d_out)| f0484_backward(*d_p0, *grad, y_1, d_out, &out, labels, 1.0)).unwrap();
+    let mut s = 153235671u64;
+    let p0 = scalar(&mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array2<f64> = random((3, 2), &mut s);
+    let p3: Array1<f64> = random(3, &mut s);
+    let c0: Array2<f64> = random((3, 1), &mut s);
+    let labels: &[usize] = &[1, 1, 1];
+    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
+    let (value, grads) = f0484_backward(p0, p1, &p2, &p3, &c0, labels, 1.0);
+    assert_eq!(value, f0484(p0, p1, &p2, &p3, &c0, labels));
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0, p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0484_backward(*p0, *p1, p2, p3, &c0, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0485(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
-    let t1 = relu(p1);
-    let t2 = (softmax(p0)).dot(&p0.t());
-    t1 + sum(&t2)
+fn f0485(x: &Array2<f64>, d_out: f64, d_t1: &Array2<f64>) -> f64 {
+    let x_from_out = relu(d_out);
+    let out = Array2::<f64>::eye(1);
+    if x_from_out >= -0.5183 {
+        return sum(&(&out - d_t1));
+    }
+    x_from_out
 }
 
 #[test]
 fn f0485_gradcheck() {
-    let mut s = 1581349910u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array2<f64> = random((1, 3), &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0485_backward(&p0, p1, &p2, 1.0);
-    assert_eq!(value, f0485(&p0, p1, &p2));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0485_backward(p0, *p1, p2, 1.0)).unwrap();
+    let mut s = 1747604517u64;
+    let x: Array2<f64> = random((3, 2), &mut s);
+    let d_out = scalar(&mut s);
+    let d_t1: Array2<f64> = random((1, 3), &mut s);
+    let (x, d_out, d_t1,) = std::hint::black_box((x, d_out, d_t1,));
+    let (value, grads) = f0485_backward(&x, d_out, &d_t1, 1.0);
+    assert_eq!(value, f0485(&x, d_out, &d_t1));
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    gradcheck(&(x.clone(), d_out, d_t1.clone()), |(x, d_out, d_t1)| f0485_backward(x, *d_out, d_t1, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
-fn f0486(p0: &Array2<f64>, p1: ArrayView2<f64>) -> f64 {
+fn f0486(p0: &Array2<f64>, p1: ArrayView2<f64>, ws: &[f64]) -> f64 {
     let t1 = &p1;
     let _t2 = t1;
-    let t3 = p1.to_owned().mapv_into(|v| (backprop::ops::sigmoid(v.min(0.75))) - v);
-    sum(t1) + t3.sum()
+    let mut t3 = sum(t1);
+    for (i, &c) in ws.iter().enumerate() {
+        t3 -= ((sin(sigmoid(f0456(p0[[i, 0]])))));
+    }
+    t1.sum() + t3
 }
 
 #[test]
@@ -12826,40 +13593,45 @@ fn f0486_gradcheck() {
     let mut s = 255833069u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
+    let ws: &[f64] = &[1.5];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0486_backward(&p0, p1.view(), 1.0);
-    assert_eq!(value, f0486(&p0, p1.view()));
+    let (value, grads) = f0486_backward(&p0, p1.view(), ws, 1.0);
+    assert_eq!(value, f0486(&p0, p1.view(), ws));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0486_backward(p0, p1.view(), 1.0)).unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0486_backward(p0, p1.view(), ws, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0487(p0: &Array2<f64>) -> Array2<f64> {
-    let t1 = &(p0.sum_axis(Axis(0))) * p0;
-    let t2 = &(&t1 * p0) + 0.1;
+fn f0487(w: &Array2<f64>) -> f64 {
+    let mut t1 = &(w.sum_axis(Axis(0))) * w;
+    let out_1 = &(&t1 * w) + 0.1;
     let t3 = array![-0.75_f64, 2.0, 0.25];
     let t5 = {
-        let t4 = mean(&((p0.dot(&t2.t())) + &t3));
-        abs(f0469(&(sigmoid(&t2)), tanh(t4), &(sigmoid(&t2))))
+        let d_out_1 = mean(&((w.dot(&out_1.t())) + &t3));
+        f64::log(square(f0440(&(sigmoid(&out_1)))) + 1.0, 3.0 * 3.0 + 1.5)
     };
-    let t6 = t2.clone();
-    let t7 = abs(&t6);
-    let t8 = &t6;
-    tanh(t8)
+    let d_x = (1.5 + ((2.0 - t5).tanh())).powf(sin(t5));
+    for i in (0..3).rev() {
+        t1 += d_x;
+        if d_x >= -0.5183 {
+            break;
+        }
+    }
+    let t8 = {
+        let t7 = tanh(&((square(&(d_x - &t1)) + 0.5).log10()));
+        log_softmax(&(sigmoid(&((mean(&out_1)) / &(square(&t7) + 0.5)))))
+    };
+    d_x + sum(&t8) + d_x
 }
 
 #[test]
 fn f0487_gradcheck() {
-    let mut s = 2000526607u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let up: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0487_backward(&p0, &up);
-    assert_eq!(value, f0487(&p0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(),), |(p0,)| f0487_backward(p0, &up))
-        .unwrap();
+    let mut s = 2106055159u64;
+    let w: Array2<f64> = random((3, 2), &mut s);
+    let (w,) = std::hint::black_box((w,));
+    let (value, grads) = f0487_backward(&w, 1.0);
+    assert_eq!(value, f0487(&w));
+    assert_eq!(grads.w.shape(), w.shape());
+    gradcheck(&(w.clone(),), |(w,)| f0487_backward(w, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0488(p0: &Array2<f64>, p1: f64) -> f64 {
@@ -12870,19 +13642,15 @@ fn f0488(p0: &Array2<f64>, p1: f64) -> f64 {
     };
     let t4 = mean(&(t3.t()));
     let t3 = 1.5 / (square(&(&t1 * p1)) + 1.0);
-    let t5 = backprop::ops::tanh(p1);
-    let t6 = if p1 <= -0.5183 {
-        f0444(t5)
-    } else {
-        t5
-    };
-    let t7 = t6;
-    t6 + t7
+    if mean(&t3) <= 0.4629 && t4 > 0.0 {
+        return t3.sum();
+    }
+    t1.sum() + t4 + sum(&t3) + p1
 }
 
 #[test]
 fn f0488_gradcheck() {
-    let mut s = 1122610160u64;
+    let mut s = 769695829u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -12892,46 +13660,41 @@ fn f0488_gradcheck() {
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0488_backward(p0, *p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0489(p0: &Array2<f64>, p1: f64, p2: ArrayView2<f64>) -> Array2<f64> {
-    let t1 = array![[0.25_f64, -0.75, -0.75]];
+fn f0489(w: &Array2<f64>, out: f64, x: ArrayView2<f64>) -> f64 {
+    let grad_1 = array![[0.25_f64, -0.75, -0.75]];
     let c1 = 2.0_f64;
-    let t3 = {
-        let t2 = &t1 - &p2;
-        (sigmoid(&(&t2 / &(square(&p2) + 1.0)))).map(|&u| (p1 * p1) * u)
+    let d_out_1 = {
+        let t2 = &grad_1 - &x;
+        (sigmoid(&(&t2 / &(square(&x) + 1.0)))).map(|&u| (out * out) * u)
     };
-    let mut t4 = sin((square(p1) + 1.0).recip());
-    let t5 = array![[2.0_f64, 0.5]];
-    let _t6 = (sigmoid(&((p0 * &t5).dot(&p0.t())))).mapv(|z| (z.clamp(-2.0, 0.5)) * z);
-    let n2 = p0.nrows();
-    let m2 = p0.ncols();
-    let t7 = Array2::<f64>::from_shape_vec((3, n2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0]).unwrap();
-    let t8 = if t4 <= 0.0371 {
-        (p0 * t4).clamp(-2.0, 1.0)
-    } else {
-        cos(&((p0 * t4).clamp(-2.0, 1.0)))
+    let mut t4 = match () {
+        _ if x[[2, 2]] >= 0.4629 => &d_out_1 / &(square(&(x.dot(&x))) + 2.0),
+        _ if mean(&d_out_1) < 0.0371 => x.to_owned(),
+        _ => x.to_owned(),
     };
-    let t9 = 0.25 + ((f0450(t4)) / 0.5);
-    let t10 = ((0.1 * &p2).dot(&t8)) - 1.25;
-    t4 -= (square(mean(&t8)) + 1.0).recip();
-    t10
+    t4 += f0469(w, f0440(w), w);
+    let mut t5 = w.to_owned();
+    for i in 0..2 {
+        t5.column_mut(i).assign(&(&(tanh(&w.column(i))) * (backprop::ops::sigmoid((sum(&t4))))));
+    }
+    let out_1 = softmax(&(&d_out_1 + &t4));
+    let out_1 = tanh(&(log_softmax(&(tanh(&t4)))));
+    let d_x = sigmoid(f0487(&t5));
+    out_1[[2, 1]] + d_x
 }
 
 #[test]
 fn f0489_gradcheck() {
-    let mut s = 456279145u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array2<f64> = random((3, 3), &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0489_backward(&p0, p1, p2.view(), &up);
-    assert_eq!(value, f0489(&p0, p1, p2.view()));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0489_backward(p0, *p1, p2.view(), &up))
-        .unwrap();
+    let mut s = 1844191018u64;
+    let w: Array2<f64> = random((3, 2), &mut s);
+    let out = scalar(&mut s);
+    let x: Array2<f64> = random((3, 3), &mut s);
+    let (w, out, x,) = std::hint::black_box((w, out, x,));
+    let (value, grads) = f0489_backward(&w, out, x.view(), 1.0);
+    assert_eq!(value, f0489(&w, out, x.view()));
+    assert_eq!(grads.w.shape(), w.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(w.clone(), out, x.clone()), |(w, out, x)| f0489_backward(w, *out, x.view(), 1.0)).unwrap();
 }
 #[differentiable]
 fn f0490(p0: f64, p1: f64) -> f64 {
@@ -12940,13 +13703,13 @@ fn f0490(p0: f64, p1: f64) -> f64 {
     for i in 0..2 {
         t1 -= t1.ceil();
     }
-    let t2 = trunc(t1);
-    t1 + t2
+    let t1 = f64::log(square(tanh(p1 / (square(p1) + 1.0))) + 1.0, 0.5);
+    t1
 }
 
 #[test]
 fn f0490_gradcheck() {
-    let mut s = 113406126u64;
+    let mut s = 1458965243u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -12962,7 +13725,7 @@ fn f0491(p0: &Array2<f64>, p1: f64, c0: &Array2<f64>) -> f64 {
         c0.sum_axis(Axis(1))
     };
     let _t2 = t1.clone();
-    t1.iter().sum::<f64>() + mean(p0)
+    t1.mean().unwrap() + mean(c0)
 }
 
 #[test]
@@ -12978,59 +13741,64 @@ fn f0491_gradcheck() {
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0491_backward(p0, *p1, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0492(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: &Array1<f64>) -> f64 {
-    let t1 = sum(&(p1.dot(&p1.t())));
-    let mut t2 = (atan(t1)) + ((signum(p2)).mapv(|e| e));
-    let t3 = array![0.0_f64, 0.5, 1.0];
-    t2 = p2 * p2;
-    t1 + mean(&t2)
+fn f0492(d_out: &Array2<f64>, d_x: ArrayView2<f64>, x: &Array1<f64>, ws: &[f64]) -> f64 {
+    let c1 = 0.75_f64;
+    let mut d_out_1 = sum(&(Zip::from(&(clamp(&(relu(&d_x)), -0.5, 3.0))).and(&d_x).map_collect(|&a, &b| 1.5 * ((square(f0372(b)) + 1.0).recip()))));
+    for (i, &c) in ws.iter().enumerate() {
+        d_out_1 += (mean(x));
+    }
+    let out = {
+        let out_1 = d_out_1;
+        x.mean().expect("not empty")
+    };
+    if out > 0.4629 {
+        return ((d_out_1 - out).cos());
+    }
+    d_out_1 + out
 }
 
 #[test]
 fn f0492_gradcheck() {
-    let mut s = 1012759440u64;
-    let p0: Array2<f64> = random((2, 3), &mut s);
-    let p1: Array2<f64> = random((3, 1), &mut s);
-    let p2: Array1<f64> = random(3, &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0492_backward(&p0, p1.view(), &p2, 1.0);
-    assert_eq!(value, f0492(&p0, p1.view(), &p2));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0492_backward(p0, p1.view(), p2, 1.0)).unwrap();
+    let mut s = 2049795881u64;
+    let d_out: Array2<f64> = random((2, 3), &mut s);
+    let d_x: Array2<f64> = random((3, 1), &mut s);
+    let x: Array1<f64> = random(3, &mut s);
+    let ws: &[f64] = &[0.5, 1.5, 1.5];
+    let (d_out, d_x, x,) = std::hint::black_box((d_out, d_x, x,));
+    let (value, grads) = f0492_backward(&d_out, d_x.view(), &x, ws, 1.0);
+    assert_eq!(value, f0492(&d_out, d_x.view(), &x, ws));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(d_out.clone(), d_x.clone(), x.clone()), |(d_out, d_x, x)| f0492_backward(d_out, d_x.view(), x, ws, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0493(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> Array2<f64> {
+fn f0493(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
     let t1 = exp(&(sin(p1)));
-    t1
+    t1.mean().unwrap() + p1.sum()
 }
 
 #[test]
 fn f0493_gradcheck() {
-    let mut s = 1877372721u64;
+    let mut s = 1085410465u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array2<f64> = random((2, 1), &mut s);
-    let (value, grads) = f0493_backward(&p0, &p1, &p2, &up);
+    let (value, grads) = f0493_backward(&p0, &p1, &p2, 1.0);
     assert_eq!(value, f0493(&p0, &p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0493_backward(p0, p1, p2, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0493_backward(p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0494(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
     let t1 = p1;
     let _t2 = p3;
     let mut t1 = p0.to_owned().mapv_into(|z| p3 + z);
-    t1 *= &(&t1 * (f0467(p3)));
-    t1.sum()
+    t1 += &(&t1 * (f0437(p3)));
+    t1.iter().sum::<f64>() + t1.sum()
 }
 
 #[test]
@@ -13049,57 +13817,57 @@ fn f0494_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0494_backward(p0, p1, p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0495(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
-    let t1 = 0.75 / (square(sum(&(p1 + p1))) + 1.0);
-    let (n1, m1) = p1.dim();
-    let t2 = Array2::<f64>::from_shape_vec((n1, m1), vec![0.0, 0.5, 1.0]).unwrap();
-    let t3 = Array1::<f64>::zeros(6);
-    let mut t4 = &t3 * &(concatenate(Axis(1), &[(t1 * p1).view(), p1.view()]).unwrap());
-    let t5 = p2 / 1.5;
-    for i in 0..1 {
-        t4 += &((asin(&((backprop::ops::tanh(&t4)) * 0.75))) * 3.0);
-    }
-    let t6 = p2.max(t5);
-    let t7 = ((square(t6) + 1.0).sqrt()) + p2;
-    let t9 = {
-        let t8 = backprop::ops::ln(t1.powi(2) + 0.5);
-        &t4 + t6
+fn f0495(d_t1: f64, x: &Array2<f64>, y_1: f64) -> f64 {
+    let t1_from_t2 = match () {
+        _ if mean(x) >= 0.0371 => x.product(),
+        _ if x[[0, 0]] > -0.5183 => y_1,
+        _ => y_1,
     };
-    t1 + t4.mean().unwrap() + t5 + t6 + t7 + t9[[0, 5]]
+    let t1_from_t2 = t1_from_t2 + x;
+    let d_out = x - &(x - &t1_from_t2);
+    let t4 = {
+        let x_from_out = y_1;
+        x.dot(&d_out.t())
+    };
+    if t4.sum() <= 0.4629 {
+        return (d_out.mean().expect("not empty"));
+    }
+    d_out.sum() + sum(&t4) + d_t1
 }
 
 #[test]
 fn f0495_gradcheck() {
-    let mut s = 724985791u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((1, 3), &mut s);
-    let p2 = scalar(&mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0495_backward(p0, &p1, p2, 1.0);
-    assert_eq!(value, f0495(p0, &p1, p2));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0495_backward(*p0, p1, *p2, 1.0)).unwrap();
+    let mut s = 1268996507u64;
+    let d_t1 = scalar(&mut s);
+    let x: Array2<f64> = random((1, 3), &mut s);
+    let y_1 = scalar(&mut s);
+    let (d_t1, x, y_1,) = std::hint::black_box((d_t1, x, y_1,));
+    let (value, grads) = f0495_backward(d_t1, &x, y_1, 1.0);
+    assert_eq!(value, f0495(d_t1, &x, y_1));
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(d_t1, x.clone(), y_1), |(d_t1, x, y_1)| f0495_backward(*d_t1, x, *y_1, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1))]
 fn f0496(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
-    let t1 = p2.dot(&p2.t());
-    let mut t2 = (tan(&(tanh(&(p2 * p0))))).mean().unwrap();
-    for i in 0..1 {
-        t2 -= 0.25;
-    }
-    let t3 = if t2 <= -0.5183 {
-        t1.map(|&z| (softplus(z)) / (square(z) + 2.0))
-    } else {
-        t1.to_owned()
+    let mut t1 = match () {
+        _ if p1.sum() >= 0.0371 => p1.product(),
+        _ if sum(p2) > -0.5183 => (ln(&(square(&(p2.sum_axis(Axis(1)))) + 0.5))).mean().expect("not empty"),
+        _ => (f64::atan2(f0462(p1), 1.0 * 1.0 + 0.5)).max(1.25),
     };
-    let t2 = t2;
-    let t4 = ((tanh(&t3)).mapv(f64::sin)) - 0.75;
-    t2 + t4[[0, 0]]
+    t1 += 0.25;
+    let t2 = sigmoid(f64::ln((p1.iter().map(|&u| f0363(u)).sum::<f64>()).powi(2) + 0.5));
+    let t4 = {
+        let t3 = f64::sqrt(t1.powi(2) + 1.0);
+        t2 * p2
+    };
+    let t5 = t4.mean().unwrap();
+    let t6 = t2;
+    t5 + t6
 }
 
 #[test]
 fn f0496_gradcheck() {
-    let mut s = 513629935u64;
+    let mut s = 1907537157u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
@@ -13110,27 +13878,29 @@ fn f0496_gradcheck() {
     gradcheck(&(p1.clone(),), |(p1,)| f0496_backward(&p0, p1, &p2, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
-fn f0497(p0: ArrayView2<f32>, p1: &Array2<f32>, p2: ArrayView2<f32>, c0: &Array2<f32>) -> Array2<f32> {
+fn f0497(p0: ArrayView2<f32>, p1: &Array2<f32>, p2: ArrayView2<f32>, c0: &Array2<f32>) -> f32 {
     let mut t1 = powi(sum(&(p2.to_owned().mapv_into(|e| f32::exp2(e))).column(0)), 1);
-    for i in 0..2 {
+    for i in (0..2).rev() {
         t1 += sigmoid(p0.mean().expect("not empty"));
     }
-    let t2 = c0.column(0);
-    t1 /= square((&t2 - c0).iter().map(|&e| sigmoid((square(f0180(sigmoid(e))) + 0.5).ln())).sum::<f32>()) + 0.5;
-    let t3 = &p2;
-    tanh(&p2)
+    let mut t2 = p1.sum();
+    t2 += (t1.max(t2)) - t2;
+    let t4 = {
+        let t3 = mean(c0);
+        t2 / (square(t2) + 0.5)
+    };
+    t2 + t4
 }
 
 #[test]
 fn f0497_gradcheck() {
-    let mut s = 1021610463u64;
+    let mut s = 298777774u64;
     let p0: Array2<f32> = random32((2, 2), &mut s);
     let p1: Array2<f32> = random32((3, 2), &mut s);
     let p2: Array2<f32> = random32((2, 3), &mut s);
     let c0: Array2<f32> = random32((3, 1), &mut s);
     let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let up: Array2<f32> = random32((2, 3), &mut s);
-    let (value, grads) = f0497_backward(p0.view(), &p1, p2.view(), &c0, &up);
+    let (value, grads) = f0497_backward(p0.view(), &p1, p2.view(), &c0, 1.0);
     assert_eq!(value, f0497(p0.view(), &p1, p2.view(), &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -13138,59 +13908,63 @@ fn f0497_gradcheck() {
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0497_backward(p0.view(), p1, p2.view(), &c0, &up))
+        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0497_backward(p0.view(), p1, p2.view(), &c0, 1.0))
         .unwrap();
 }
 #[differentiable]
-fn f0498(p0: Array2<f64>, p1: f64) -> f64 {
+fn f0498(p0: Array2<f64>, p1: f64, k0: usize) -> f64 {
     let _t1 = &(&p0 + p1) / (square(powi(p1 / (p1.powi(2) + 0.5), 2)) + 2.0);
     let _t2 = p0.clone();
-    let n1 = p0.nrows();
-    let m1 = p0.ncols();
-    let t3 = Array2::<f64>::from_shape_vec((n1, m1), vec![0.0, 0.5, 1.0]).unwrap();
-    let mut t4 = (ln(p1.powi(2) + 0.5)).exp();
-    for i in 0..1 {
-        t4 -= p1;
-        t4 = exp(sigmoid(t4));
+    let t3 = match k0 {
+        0 => (ln(p1.powi(2) + 1.0)).atan2(p1.powi(2) + 0.5),
+        1 | 2 => p1,
+        _ => (f0467(p1)) - p1,
+    };
+    let mut t4 = f0434(p1, tanh(t3));
+    let mut t6 = {
+        let t5 = p0.dot(&p0.t());
+        p1
+    };
+    if t6 < -0.5183 || t3 > 0.0 {
+        t6 += log_sigmoid(t6);
     }
-    let _t5 = p1;
-    t4 = p1;
-    t4
+    t3 + t4 + t6
 }
 
 #[test]
 fn f0498_gradcheck() {
-    let mut s = 1175995573u64;
+    let mut s = 1213764839u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1 = scalar(&mut s);
+    let k0: usize = 1;
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0498_backward(p0.clone(), p1, 1.0);
-    assert_eq!(value, f0498(p0.clone(), p1));
+    let (value, grads) = f0498_backward(p0.clone(), p1, k0, 1.0);
+    assert_eq!(value, f0498(p0.clone(), p1, k0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0498_backward(p0.clone(), *p1, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0498_backward(p0.clone(), *p1, k0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0499(y_1: f64) -> f64 {
-    let mut x_from_out = {
-        let t1 = y_1;
-        sin(f0480(t1))
+fn f0499(p0: f64) -> f64 {
+    let t2 = {
+        let t1 = p0;
+        (square(sin(t1)) + 0.5).log(0.5)
     };
-    x_from_out += sigmoid(f0456(x_from_out));
-    let out_1 = {
-        let t1_from_t2 = (square(x_from_out) + 0.5).sqrt();
-        backprop::ops::recip(square(t1_from_t2) + 1.0)
-    };
-    x_from_out + out_1
+    let mut t2 = (sigmoid(t2)).clamp(-0.5, 1.0);
+    if p0 >= 0.0371 && t2 > 0.0 {
+        t2 /= square(square(p0)) + 0.5;
+    } else {
+        t2 = p0 / (square(t2) + 1.0);
+    }
+    t2
 }
 
 #[test]
 fn f0499_gradcheck() {
-    let mut s = 498955450u64;
-    let y_1 = scalar(&mut s);
-    let (y_1,) = std::hint::black_box((y_1,));
-    let (value, grads) = f0499_backward(y_1, 1.0);
-    assert_eq!(value, f0499(y_1));
-    gradcheck(&(y_1,), |(y_1,)| f0499_backward(*y_1, 1.0)).unwrap();
+    let mut s = 26436725u64;
+    let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0499_backward(p0, 1.0);
+    assert_eq!(value, f0499(p0));
+    gradcheck(&(p0,), |(p0,)| f0499_backward(*p0, 1.0)).unwrap();
 }
 }

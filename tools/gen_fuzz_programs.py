@@ -26,7 +26,23 @@ integer arithmetic on shape queries as indices and loop bounds
 (`let n1 = p0.len() - 1;`, `p0[n1]`, `for i in 0..n1`), `let (n1, m1) =
 p0.dim();`, `nrows`/`ncols`, and constant arrays made in the body (`zeros`,
 `ones`, `from_elem`, `eye`, `linspace`, `from_shape_vec`, `array![..]`)
-mixed into differentiable arithmetic), each with a test that
+mixed into differentiable arithmetic); control flow: `while n < K && t.abs()
+> c { ..; n += 1; }` and `loop { ..; n += 1; if n >= K || .. { break; } }`
+(a carried counter bounds every loop), `for` ranges `(0..k).rev()` and
+`(0..k).step_by(2)`, `if c { break; }`, `if c { continue; }` and
+`if c { return e; }` inside `for` bodies and `if c { return e; }` at the top
+(scalar outputs then), `match i % 3 { 0 => .., 1 | 2 => { .. } _ => {} }` as
+a statement in loops, `match` as a value on a constant `k0: usize`
+parameter (or `k0 % 3`) or on `x.len() % 3`, `match () { _ if c => .., .. }`
+with guards on differentiable values; arrays written after the body made
+them (`let mut y = x.to_owned();` or `Array1::<f64>::zeros(n)`, then
+`y[i] = e`, `y[i] += e`, `y[[i, j]] = e`, `y.row_mut(i).assign(&v)`,
+`y.column_mut(j).assign(&v)` in a loop); loops over `x.rows()`,
+`x.columns()`, `ws.iter().enumerate()` of a constant `ws: &[f64]` parameter,
+`labels.iter().enumerate()` (`x[[i, l]]`, `l as f64`)
+and `x.rows().into_iter().zip(ws.iter())`; and tuple outputs `-> (f64,
+f64)` (checked with the upstream `(1.0, 0.5)`). Each program comes with a
+test that
 
   * compares the forward value of `NAME_backward` with the original function's
     (bit for bit: the design says they are equal),
@@ -53,6 +69,7 @@ large, no `powi` of something big), so that central differences stay accurate.
 Usage:
   python3 tools/gen_fuzz_programs.py                 # writes tests/fuzz_generated.rs
   python3 tools/gen_fuzz_programs.py --check         # fails if that file is stale
+  python3 tools/gen_fuzz_programs.py --stats         # also counts the control-flow constructs
   python3 tools/gen_fuzz_programs.py --seed 2 --count 3000 --out /tmp/x.rs
   python3 tools/gen_fuzz_programs.py --split 6 --seed 2 --count 3000 --out /tmp/dir/batch
       (writes /tmp/dir/batch_0.rs .. batch_5.rs)
@@ -62,6 +79,7 @@ dependence), so `--check` regenerates in memory and compares byte for byte.
 """
 
 import argparse
+import collections
 import os
 import random
 import sys
@@ -95,6 +113,16 @@ REGION_BUGS = False
 # `--alias-calls` turns them on.
 ALIAS_CALLS = False
 EXP_LIMIT = 3.0
+# Compiler bugs the fuzzer found in the control flow (avoided unless
+# `--region-bugs`; the minimal functions are in the report of the fuzz-control
+# branch): a `let` after a statement that holds a `return` (top level or in a
+# `for` body) is not in scope in the backward (E0425), so nothing follows such
+# a statement but the output; and `loop { a -= s; s += a.sum(); n += 1; if n
+# >= 2 { break; } }` (an array carried by a `loop` and read by a scalar
+# carried too) uses a moved value (E0382), so the body of a `loop` assigns
+# no array.
+# How often each control-flow construct was written (`--stats`).
+COUNTS = collections.Counter()
 
 # The f64 methods that are ops, spelled `x.name()` (on arrays too: ndarray has
 # them), `name(x)` and `f64::name(x)`; and the piecewise constant ones.
@@ -198,6 +226,7 @@ class Program:
         self.index = index
         # Earlier programs (in the same file) this one may call.
         self.callees = [c for c in callees if not c.uses_labels and not c.uses_constant
+                        and not c.uses_ws and c.uses_int is None and c.out_shape != "tuple"
                         and (VIEW_CALLS or all(p[2] != "view" for p in c.params))]
         self.out_bound = 1.0
         self.ty = "f64"
@@ -225,6 +254,15 @@ class Program:
         # constant arrays, views whose number of axes it does not work
         # out): a closure may not capture them (a documented limitation).
         self.unknown_ty = set()
+        # Control flow: an early `return` somewhere (the output is then a
+        # scalar), the bound of what it returns, a constant `ws: &[f64]`
+        # parameter (its values) and a constant `k0: usize` one (its value).
+        self.has_return = False
+        self.ret_bound = 0.0
+        self.uses_ws = None
+        self.uses_int = None
+        self.counts = COUNTS
+        self.pending_return = None
 
     # ---------- choices
 
@@ -1283,7 +1321,10 @@ class Program:
 
     def loop(self, depth):
         """`for i in 0..k { assignments }`: carried values; `i` indexes a
-        parameter's rows."""
+        parameter's rows. The range is sometimes `(0..k).rev()` or
+        `(0..k).step_by(2)`; the body may hold `if c { break; }`,
+        `if c { continue; }`, `if c { return e; }` (scalar outputs) and a
+        `match i % 3` statement."""
         rng = self.rng
         k = rng.randint(1, 3)
         extra = []
@@ -1314,13 +1355,314 @@ class Program:
             st = self.assign_stmt(max(1, depth - 1), ops=("+=", "-=", "=", "+="), times=k)
             if st is not None:
                 body.append(st)
+        if body and rng.random() < 0.5:
+            self.loop_extras(body, depth, k)
         self.region -= 1
         for v in extra:
             self.env.remove(v)
         if not body:
             return False
-        self.stmts.append("for i in 0..%s {\n%s\n    }" % (bound, "\n".join("        " + b for b in body)))
+        rng_code = "0..%s" % bound
+        r = rng.random()
+        if r < 0.15:
+            rng_code = "(0..%s).rev()" % bound
+        elif r < 0.25:
+            rng_code = "(0..%s).step_by(2)" % bound
+        self.stmts.append("for i in %s {\n%s\n    }" % (rng_code, "\n".join("        " + b for b in body)))
         return True
+
+    def loop_extras(self, body, depth, k):
+        """Adds an exit or a `match i % 3` to the body of a `for` loop."""
+        rng = self.rng
+        r = rng.random()
+        pos = rng.randint(0, len(body))
+        if r < 0.3:
+            body.insert(pos, "if %s {\n            break;\n        }" % self.condition())
+            self.counts["break"] += 1
+        elif r < 0.55:
+            body.insert(pos, "if %s {\n            continue;\n        }" % self.condition())
+            self.counts["continue"] += 1
+        elif r < 0.7 and self.out_shape_free():
+            e = self.ret_value(depth)
+            body.insert(pos, "if %s {\n            return %s;\n        }" % (self.condition(), e))
+            self.counts["return_in_loop"] += 1
+        else:
+            a = self.assign_stmt(max(1, depth - 1), ops=("+=", "-=", "+="), times=k)
+            b = self.assign_stmt(max(1, depth - 1), ops=("+=", "-=", "+="), times=k)
+            if a is None or b is None:
+                return
+            body.append("match i %% 3 {\n            0 => %s\n            1 | 2 => {\n                %s\n            }\n"
+                        "            _ => {}\n        }" % (a.rstrip(";") + ",", b))
+            self.counts["match_stmt"] += 1
+
+    def out_shape_free(self):
+        """Whether an early `return` (of a scalar) may be added: not after
+        the output was decided to be a tuple."""
+        return True
+
+    def ret_value(self, depth):
+        """A scalar to `return` early; the output becomes a scalar."""
+        e = self.expr(max(1, depth - 1))
+        code, bound = self.scalarize(e)
+        if bound > LIMIT * 2:
+            code = self.squash(V(code, (), bound)).code
+            bound = 1.0
+        self.has_return = True
+        self.ret_bound = max(self.ret_bound, bound)
+        return code
+
+    def int_name(self):
+        self.int_counter += 1
+        return "n%d" % self.int_counter
+
+    def scalar_of(self, depth, extra=()):
+        """A scalar expression (over `extra` too), bounded."""
+        self.env.extend(extra)
+        e = self.expr(depth)
+        for v in extra:
+            self.env.remove(v)
+        code, bound = self.scalarize(e)
+        if bound > LIMIT:
+            v = self.squash(V(code, (), bound))
+            code, bound = v.code, 1.0
+        return V(code, (), bound)
+
+    def accumulator(self, depth):
+        """`let mut tN = <scalar>;`, a carried scalar for a loop."""
+        e = self.scalar_of(depth)
+        name = self.fresh()
+        self.let(name, e.code)
+        self.stmts[-1] = "let mut " + self.stmts[-1][4:]
+        v = V(name, (), e.bound)
+        return v
+
+    def control(self, depth):
+        """One of the newer control-flow constructs."""
+        rng = self.rng
+        kinds = ["while", "loop", "match_value", "match_guard", "return", "write", "iter"]
+        kind = rng.choice(kinds)
+        if kind in ("while", "loop"):
+            acc = self.accumulator(depth)
+            k = rng.randint(1, 4)
+            n = self.int_name()
+            self.region += 1
+            e = self.scalar_of(max(1, depth - 1))
+            e2 = None
+            self.env.append(acc)
+            if rng.random() < 0.4:
+                e2 = self.assign_stmt(max(1, depth - 1), ops=("+=", "-=", "+="), times=k)
+            self.env.remove(acc)
+            self.region -= 1
+            if e2 and kind == "loop" and not REGION_BUGS and any(
+                    v.code == e2.split()[0] and not v.scalar for v in self.env):
+                # An array carried by a `loop` (not `while`) with a scalar
+                # that reads it: the backward uses a moved value
+                # (COMPILER_BUGS).
+                e2 = None
+            thr = rng.choice(["0.0371", "0.4629", "0.5183"])
+            if rng.random() < 0.5:
+                upd = "%s = %s * 0.5 + %s;" % (acc.code, acc.code, e.atom())
+                acc.bound = acc.bound + 2 * e.bound
+            else:
+                upd = "%s %s %s;" % (acc.code, rng.choice(["+=", "-="]), e.atom())
+                acc.bound = acc.bound + k * e.bound
+            body = [upd] + ([e2] if e2 else [])
+            rng.shuffle(body)
+            self.stmts.append("let mut %s = 0;" % n)
+            if kind == "while":
+                cond = "%s < %d" % (n, k)
+                if rng.random() < 0.7:
+                    cond += " && %s.abs() %s %s" % (acc.code, rng.choice([">", "<"]), thr)
+                body.append("%s += 1;" % n)
+                self.stmts.append("while %s {\n%s\n    }" % (cond, "\n".join("        " + b for b in body)))
+            else:
+                cond = "%s >= %d" % (n, k)
+                if rng.random() < 0.7:
+                    cond += " || %s.abs() %s %s" % (acc.code, rng.choice([">", "<"]), thr)
+                body.append("%s += 1;" % n)
+                body.append("if %s {\n            break;\n        }" % cond)
+                self.stmts.append("loop {\n%s\n    }" % "\n".join("        " + b for b in body))
+            self.env.append(acc)
+            self.counts[kind] += 1
+            return True
+        if kind in ("match_value", "match_guard"):
+            self.region += 1
+            arms = []
+            a = self.expr(depth)
+            arms.append(a)
+            for _ in range(2):
+                b = None
+                for _ in range(6):
+                    e = self.expr(depth)
+                    if e.shape == a.shape:
+                        b = e
+                        break
+                if b is None:
+                    b = self.squash(a) if a.scalar else self.squash_array(a)
+                arms.append(b)
+            self.region -= 1
+            bound = max(x.bound for x in arms)
+            if bound > LIMIT * 4:
+                return False
+            codes = [self.owned_arm(x) for x in arms]
+            if kind == "match_value":
+                if self.uses_int is None and rng.random() < 0.5:
+                    self.uses_int = rng.randrange(0, 5)
+                if self.uses_int is not None and rng.random() < 0.7:
+                    scrut = "k0 % 3" if rng.random() < 0.5 else "k0"
+                else:
+                    arrays = [v for v in self.env if v.code.startswith("p") and not v.scalar]
+                    if not arrays:
+                        return False
+                    x = rng.choice(arrays)
+                    scrut = "%s.len() %% 3" % x.recv() if rng.random() < 0.5 else "%s.len()" % x.recv()
+                code = "match %s {\n        0 => %s,\n        1 | 2 => %s,\n        _ => %s,\n    }" % (
+                    scrut, codes[0], codes[1], codes[2])
+            else:
+                code = "match () {\n        _ if %s => %s,\n        _ if %s => %s,\n        _ => %s,\n    }" % (
+                    self.condition(), codes[0], self.condition(), codes[1], codes[2])
+            v = V(code, a.shape, bound)
+            name, nv = self.bind(v)
+            self.let(name, code, nv)
+            self.env.append(nv)
+            self.counts[kind] += 1
+            return True
+        if kind == "return":
+            cond = self.condition()
+            self.region += 1
+            e = self.ret_value(depth)
+            self.region -= 1
+            # Only just before the output: a `let` after a top-level
+            # `return` is out of scope in the backward (COMPILER_BUGS).
+            self.pending_return = "if %s {\n        return %s;\n    }" % (cond, e)
+            self.counts["return"] += 1
+            return True
+        if kind == "write":
+            return self.write(depth)
+        return self.iter_loop(depth)
+
+    def write(self, depth):
+        """An array the body makes (`zeros` or `to_owned`), written in a
+        loop: `y[i] = e`, `y[i] += e`, `y[[i, j]] = e`, `y.row_mut(i).assign(&v)`,
+        `y.column_mut(j).assign(&v)`."""
+        rng = self.rng
+        arrays = [v for v in self.env if v.form in ("ref", "name") and not v.scalar and not v.is_view
+                  and v.code.startswith(("p", "t"))]
+        if not arrays:
+            return False
+        src = rng.choice(arrays)
+        shape = src.shape
+        name = self.fresh()
+        if rng.random() < 0.5:
+            init = "%s.to_owned()" % src.recv()
+            bound = src.bound
+        else:
+            dims = ", ".join("%s.%s" % (src.recv(), q) for q in (["len()"] if len(shape) == 1 else ["nrows()", "ncols()"]))
+            if len(shape) == 2:
+                dims = "(%s)" % dims
+            init = "Array%d::<%s>::zeros(%s)" % (len(shape), self.ty, dims)
+            bound = 0.0
+        self.let(name, init)
+        self.stmts[-1] = "let mut " + self.stmts[-1][4:]
+        self.region += 1
+        if len(shape) == 1:
+            extra = [V("%s[i]" % src.code, (), src.bound)] if src.code.startswith("p") else []
+            e = self.scalar_of(max(1, depth - 1), extra)
+            op = rng.choice(["=", "+=", "="])
+            body = "%s[i] %s %s;" % (name, op, e.code)
+            loop = "for i in 0..%s.len() {\n        %s\n    }" % (name, body)
+            self.counts["write_1d"] += 1
+        else:
+            r = rng.random()
+            if r < 0.4:
+                j = rng.randrange(shape[1])
+                e = self.scalar_of(max(1, depth - 1), [V("%s[[i, %d]]" % (src.code, j), (), src.bound)])
+                op = rng.choice(["=", "+="])
+                loop = "for i in 0..%s.nrows() {\n        %s[[i, %d]] %s %s;\n    }" % (name, name, j, op, e.code)
+                self.counts["write_2d"] += 1
+            else:
+                along = "row" if r < 0.7 else "column"
+                lane = (shape[1],) if along == "row" else (shape[0],)
+                count = shape[0] if along == "row" else shape[1]
+                v = self.leaf(lambda v: v.shape == lane)
+                if v is None or rng.random() < 0.3:
+                    v = V("%s.%s(i)" % (src.code, along), lane, src.bound, form="view", is_view=True)
+                v = self.squash_array(v)
+                if rng.random() < 0.5:
+                    s = self.scalar_of(1)
+                    v = V("%s * %s" % (v.as_ref(), s.atom()), lane, s.bound)
+                loop = "for i in 0..%d {\n        %s.%s_mut(i).assign(%s);\n    }" % (count, name, along, v.as_ref())
+                e = v
+                op = "="
+                self.counts["write_lane"] += 1
+        self.region -= 1
+        self.stmts.append(loop)
+        self.env.append(V(name, shape, max(bound, e.bound) + (bound if op == "+=" else 0.0), form="name"))
+        return True
+
+    def iter_loop(self, depth):
+        """`for r in x.rows()`, `x.columns()`, `ws.iter().enumerate()`,
+        `x.rows().into_iter().zip(ws.iter())`: a scalar accumulated."""
+        rng = self.rng
+        mats = [v for v in self.env if v.form == "ref" and len(v.shape) == 2 and v.code.startswith("p")]
+        vecs = [v for v in self.env if v.form == "ref" and len(v.shape) == 1 and v.code.startswith("p")]
+        r = rng.random()
+        extra = []
+        fits = [m for m in mats if self.uses_labels in (None, m.shape)]
+        if fits and r < 0.15:
+            # The labels as indices: `x[[i, l]]` is the entry of the label.
+            m = rng.choice(fits)
+            self.uses_labels = m.shape
+            head = "for (i, &l) in labels.iter().enumerate()"
+            extra.append(V("%s[[i, l]]" % m.code, (), m.bound))
+            extra.append(V("%s.row(i)" % m.code, (m.shape[1],), m.bound, form="view", is_view=True))
+            extra.append(V("(l as %s)" % self.ty, (), float(m.shape[1])))
+            kind = "labels"
+        elif mats and r < 0.5:
+            m = rng.choice(mats)
+            if rng.random() < 0.5:
+                head = "for r in %s.rows()" % m.code
+                extra.append(V("r", (m.shape[1],), m.bound, form="name", is_view=True))
+                kind = "rows"
+            elif rng.random() < 0.5:
+                head = "for r in %s.columns()" % m.code
+                extra.append(V("r", (m.shape[0],), m.bound, form="name", is_view=True))
+                kind = "columns"
+            else:
+                self.ensure_ws()
+                head = "for (r, &c) in %s.rows().into_iter().zip(ws.iter())" % m.code
+                extra.append(V("r", (m.shape[1],), m.bound, form="name", is_view=True))
+                extra.append(V("c", (), 2.0))
+                kind = "zip"
+        else:
+            self.ensure_ws()
+            head = "for (i, &c) in ws.iter().enumerate()"
+            extra.append(V("c", (), 2.0))
+            n = len(self.uses_ws)
+            for v in vecs:
+                if v.shape[0] >= n:
+                    extra.append(V("%s[i]" % v.code, (), v.bound))
+            for m in mats:
+                if m.shape[0] >= n:
+                    extra.append(V("%s[[i, %d]]" % (m.code, rng.randrange(m.shape[1])), (), m.bound))
+            kind = "enumerate"
+        acc = self.accumulator(depth)
+        self.region += 1
+        e = self.scalar_of(max(1, depth - 1), extra)
+        self.region -= 1
+        if "r" in [v.code for v in extra] and "r" not in e.code:
+            e = V("%s + %s.sum()" % (e.atom(), "r"), (), e.bound + 3 * extra[0].bound)
+        op = rng.choice(["+=", "-="])
+        self.stmts.append("%s {\n        %s %s %s;\n    }" % (head, acc.code, op, e.atom()))
+        acc.bound += 3 * e.bound
+        self.env.append(acc)
+        self.counts["iter_" + kind] += 1
+        return True
+
+    def ensure_ws(self):
+        if self.uses_ws is None:
+            n = self.rng.randint(1, 3)
+            self.uses_ws = [self.rng.choice([0.5, -1.25, 2.0, 0.75, -0.5, 1.5]) for _ in range(n)]
 
     def condition(self):
         """A comparison of differentiable values (the branch taken is a
@@ -1443,6 +1785,9 @@ class Program:
             self.env.append(V(name, shape, 1.0, form="ref"))
         nstmts = rng.randint(1, 7)
         for _ in range(nstmts):
+            if self.has_return and not REGION_BUGS:
+                # No `let` after a statement with a `return` (COMPILER_BUGS).
+                break
             r = rng.random()
             depth = rng.randint(1, 3)
             olds = [v for v in self.env if v.code.startswith("t")]
@@ -1482,6 +1827,8 @@ class Program:
                 continue
             if 0.48 <= r < 0.53 and self.branch_stmt(depth):
                 continue
+            if 0.58 <= r < 0.68 and self.control(depth):
+                continue
             if 0.53 <= r < 0.58:
                 e = self.branch_expr(depth)
                 if e.bound <= LIMIT * 4:
@@ -1511,6 +1858,8 @@ class Program:
             self.let(name, e.code, v)
             self.env.append(v)
         self.final = self.output()
+        if self.pending_return:
+            self.stmts.append(self.pending_return)
 
     def scalarize(self, v):
         """A scalar of `v`, and its bound."""
@@ -1534,7 +1883,15 @@ class Program:
     def output(self):
         rng = self.rng
         locals_ = [v for v in self.env if v.code.startswith("t")]
-        if rng.random() < 0.1:
+        if not self.has_return and rng.random() < 0.08:
+            # A tuple of two scalars: one upstream per component.
+            a, ba = self.scalarize(rng.choice(self.env))
+            b, bb = self.scalarize(rng.choice(self.env))
+            self.out_shape = "tuple"
+            self.out_bound = max(ba, bb)
+            self.counts["tuple_output"] += 1
+            return "(%s, %s)" % (a, b)
+        if not self.has_return and rng.random() < 0.1:
             # An array output: a VJP with an upstream gradient.
             cands = [v for v in self.env if not v.scalar and len(v.shape) <= 2]
             if cands:
@@ -1561,6 +1918,7 @@ class Program:
             code, bound = self.scalarize(v)
             terms.append(code)
             self.out_bound += bound
+        self.out_bound = max(self.out_bound, self.ret_bound)
         return " + ".join(terms)
 
     # ---------- rendering
@@ -1579,7 +1937,14 @@ class Program:
             ps.append("%s: %s" % (name, ty))
         if self.uses_labels:
             ps.append("labels: &[usize]")
-        ret = rust_array_type(self.out_shape, self.ty)
+        if self.uses_ws:
+            ps.append("ws: &[%s]" % self.ty)
+        if self.uses_int is not None:
+            ps.append("k0: usize")
+        if self.out_shape == "tuple":
+            ret = "(%s, %s)" % (self.ty, self.ty)
+        else:
+            ret = rust_array_type(self.out_shape, self.ty)
         return "fn %s(%s) -> %s" % (self.name, ", ".join(ps), ret)
 
     def render(self):
@@ -1589,7 +1954,8 @@ class Program:
         wrt = [p[0] for p in self.params if p[3]]
         if self.uses_constant:
             attr = "#[differentiable(wrt(%s))]" % ", ".join(wrt)
-        nargs = len(self.params) + (1 if self.uses_labels else 0) + 1
+        nargs = len(self.params) + (1 if self.uses_labels else 0) + 1 + (1 if self.uses_ws else 0) + (
+            1 if self.uses_int is not None else 0)
         if nargs > 7:
             out.append("#[allow(clippy::too_many_arguments)]")
         out.append(attr)
@@ -1647,6 +2013,10 @@ class Program:
             rows, classes = self.uses_labels
             labels = ", ".join(str(rng.randrange(classes)) for _ in range(rows))
             lines.append("    let labels: &[usize] = &[%s];" % labels)
+        if self.uses_ws:
+            lines.append("    let ws: &[%s] = &[%s];" % (self.ty, ", ".join("%r" % w for w in self.uses_ws)))
+        if self.uses_int is not None:
+            lines.append("    let k0: usize = %d;" % self.uses_int)
 
         def call_args(closure):
             args = []
@@ -1661,6 +2031,10 @@ class Program:
                     args.append("%s.view()" % name)
             if self.uses_labels:
                 args.append("labels")
+            if self.uses_ws:
+                args.append("ws")
+            if self.uses_int is not None:
+                args.append("k0")
             return args
 
         # The inputs are opaque to the optimizer: in a release build, LLVM
@@ -1670,7 +2044,9 @@ class Program:
         names = [p[0] for p in self.params]
         lines.append("    let (%s,) = std::hint::black_box((%s,));" % (", ".join(names), ", ".join(names)))
         plain = call_args(False)
-        if self.out_shape == ():
+        if self.out_shape == "tuple":
+            up = "(1.0, 0.5)"
+        elif self.out_shape == ():
             up = "1.0"
         else:
             if len(self.out_shape) == 1:
@@ -1691,7 +2067,15 @@ class Program:
             tup += ","
             pat += ","
         closure_args = call_args(True)
-        if self.out_shape == () and self.ty == "f64":
+        if self.out_shape == "tuple":
+            lines.append("    GradCheck::new()")
+            if self.ty == "f32":
+                lines.append("        .rtol(0.1)")
+                lines.append("        .atol(1e-2)")
+            lines.append("        .upstream(&(1.0, 0.5))")
+            lines.append("        .check(&(%s), |(%s)| %s_backward(%s, (1.0, 0.5)))" % (tup, pat, self.name, ", ".join(closure_args)))
+            lines.append("        .unwrap();")
+        elif self.out_shape == () and self.ty == "f64":
             lines.append("    gradcheck(&(%s), |(%s)| %s_backward(%s, 1.0)).unwrap();" % (tup, pat, self.name, ", ".join(closure_args)))
         elif self.out_shape == ():
             # Central differences in single precision (eps 1e-3) are only
@@ -1769,6 +2153,7 @@ def main():
     ap.add_argument("--view-calls", action="store_true", help="also call functions that take an ArrayView")
     ap.add_argument("--alias-calls", action="store_true", help="also pass borrowed aliases (let r = &t) to calls")
     ap.add_argument("--region-bugs", action="store_true", help="do not avoid the known bugs of loops and branches")
+    ap.add_argument("--stats", action="store_true", help="print how often each control-flow construct was written")
     a = ap.parse_args()
     global RAW_IDENTS, VIEW_CALLS, REGION_BUGS, ALIAS_CALLS
     ALIAS_CALLS = a.alias_calls
@@ -1783,6 +2168,9 @@ def main():
                 f.write(text)
         return 0
     text = render_range(a.seed, a.count, 0, a.count, "")
+    if a.stats:
+        for k, v in sorted(COUNTS.items()):
+            print("%-16s %d" % (k, v), file=sys.stderr)
     if a.check:
         try:
             with open(a.out) as f:
