@@ -119,3 +119,52 @@ fn names_bound_after_a_return() {
         .unwrap();
     }
 }
+
+/// Found by fuzzing (f0495 of the control-flow generator): after a return,
+/// a loop's array is read by the reverse and is also the guard's result
+/// that nothing reads; it was moved into the record and returned too.
+#[differentiable]
+fn dead_result_kept(p1: &Array2<f64>) -> f64 {
+    let mut t4 = p1 * 1.0;
+    if t4.sum() <= 0.4629 {
+        return t4.mean().unwrap();
+    }
+    for _ in (0..1).rev() {
+        t4 -= 0.75;
+    }
+    mean(&t4)
+}
+
+/// Found by fuzzing (f0231): a return inside a loop's branch, which reads
+/// an array the loop's reverse borrows from a branch's result.
+#[differentiable]
+fn return_reading_a_borrowed_result(out: &Array2<f64>) -> f64 {
+    let mut grad = out.sum_axis(Axis(0));
+    for i in 0..2 {
+        grad -= out[[i, 1]];
+        if out[[i, 1]] > 0.0371 {
+            return ln(&(square(&grad) + 0.5)).sum();
+        }
+    }
+    grad.sum()
+}
+
+#[test]
+fn returns_found_by_fuzzing() {
+    for p in [array![[0.1, 0.2]], array![[0.5, 0.9]]] {
+        let (v, _) = dead_result_kept_backward(&p, 1.0);
+        assert_eq!(v, dead_result_kept(&p));
+        gradcheck(&(p.clone(),), |(p,)| dead_result_kept_backward(p, 1.0)).unwrap();
+    }
+    for o in [
+        array![[0.3, -0.2], [0.1, 0.5]],
+        array![[0.3, -0.2], [0.1, -0.5]],
+    ] {
+        let (v, _) = return_reading_a_borrowed_result_backward(&o, 1.0);
+        assert_eq!(v, return_reading_a_borrowed_result(&o));
+        gradcheck(&(o.clone(),), |(o,)| {
+            return_reading_a_borrowed_result_backward(o, 1.0)
+        })
+        .unwrap();
+    }
+}

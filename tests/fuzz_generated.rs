@@ -180,32 +180,34 @@ fn f0003_gradcheck() {
     gradcheck(&(grad.clone(),), |(grad,)| f0003_backward(grad.clone(), &out, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0004(d_p0: &Array2<f64>) -> f64 {
-    let t1 = d_p0;
-    let mut x = (backprop::ops::recip(&(square(&((backprop::ops::recip(&(square(t1) + 1.0))).to_owned().reversed_axes())) + 1.0))).sum();
+fn f0004(p0: &Array2<f64>) -> f64 {
+    let t1 = p0;
+    let mut t2 = (backprop::ops::recip(&(square(&((backprop::ops::recip(&(square(t1) + 1.0))).to_owned().reversed_axes())) + 1.0))).sum();
     let mut n1 = 0;
     loop {
-        x += (mean(d_p0));
+        t2 += (mean(p0));
         n1 += 1;
         if n1 >= 2 {
             break;
         }
     }
-    if x < -0.5183 {
-        return (log_sigmoid(x));
+    if t2 < -0.5183 {
+        return (log_sigmoid(t2));
     }
-    t1[[0, 1]] + x + t1.sum()
+    let t2 = t2 - t2;
+    let t3 = p0 - 0.5;
+    t2 + t3.sum()
 }
 
 #[test]
 fn f0004_gradcheck() {
-    let mut s = 1548016676u64;
-    let d_p0: Array2<f64> = random((1, 2), &mut s);
-    let (d_p0,) = std::hint::black_box((d_p0,));
-    let (value, grads) = f0004_backward(&d_p0, 1.0);
-    assert_eq!(value, f0004(&d_p0));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    gradcheck(&(d_p0.clone(),), |(d_p0,)| f0004_backward(d_p0, 1.0)).unwrap();
+    let mut s = 1678999299u64;
+    let p0: Array2<f64> = random((1, 2), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0004_backward(&p0, 1.0);
+    assert_eq!(value, f0004(&p0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0004_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0005(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
@@ -404,12 +406,20 @@ fn f0012(p0: &Array2<f64>) -> f64 {
     if t1[[2, 0]] <= -0.5183 {
         return t2.iter().sum::<f64>();
     }
-    t1[[0, 0]] + t2[[0, 0]]
+    let n1 = p0.nrows();
+    let m1 = p0.ncols();
+    let t4 = Array2::<f64>::from_shape_vec((n1, m1), vec![0.0, 0.5, 1.0]).unwrap();
+    let t5 = {
+        let t3 = p0;
+        (t2 * 0.1 + &t4).std_axis(Axis(0), 1.0)
+    };
+    let t6 = &t5 * t2;
+    t1.sum() + t2.sum() + t5.iter().sum::<f64>() + sum(&t6)
 }
 
 #[test]
 fn f0012_gradcheck() {
-    let mut s = 1196774608u64;
+    let mut s = 17390374u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0012_backward(&p0, 1.0);
@@ -1644,24 +1654,29 @@ fn f0058_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0058_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0059(d_t1: Array2<f64>, x: &Array1<f64>) -> f64 {
-    if logsumexp(x) >= -0.5183 {
-        return (mse(x, x));
+fn f0059(p0: Array2<f64>, p1: &Array1<f64>) -> f64 {
+    if logsumexp(p1) >= -0.5183 {
+        return (mse(p1, p1));
     }
-    sum(&d_t1)
+    let mut t1 = sum(&p0);
+    t1 += (t1 / (square(t1) + 1.0)) / (square(relu(t1)) + 0.5);
+    let t2 = sigmoid(t1 + t1);
+    let t3 = (t1 / (square(t2) + 0.5)).tanh();
+    let t4 = t1 - t2;
+    t1 + t2 + t3 + t4
 }
 
 #[test]
 fn f0059_gradcheck() {
-    let mut s = 1532701758u64;
-    let d_t1: Array2<f64> = random((3, 2), &mut s);
-    let x: Array1<f64> = random(3, &mut s);
-    let (d_t1, x,) = std::hint::black_box((d_t1, x,));
-    let (value, grads) = f0059_backward(d_t1.clone(), &x, 1.0);
-    assert_eq!(value, f0059(d_t1.clone(), &x));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(d_t1.clone(), x.clone()), |(d_t1, x)| f0059_backward(d_t1.clone(), x, 1.0)).unwrap();
+    let mut s = 261221318u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let p1: Array1<f64> = random(3, &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0059_backward(p0.clone(), &p1, 1.0);
+    assert_eq!(value, f0059(p0.clone(), &p1));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0059_backward(p0.clone(), p1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0060(w: &Array2<f64>, x: &Array2<f64>, grad: &Array2<f64>, d_x: f64) -> f64 {
@@ -1881,19 +1896,35 @@ fn f0067_gradcheck() {
 }
 #[differentiable]
 fn f0068(p0: &Array2<f64>) -> f64 {
-    let t2 = {
+    let mut t2 = {
         let t1 = p0;
         p0.sum_axis(Axis(1))
     };
     if t2.dot(&t2) < 0.4629 {
         return (t2.dot(&t2));
     }
-    t2.sum()
+    let t3 = p0;
+    let t4 = backprop::ops::recip(&(square(t3) + 1.0));
+    let mut t5 = t3[[0, 0]];
+    let mut n1 = 0;
+    while n1 < 2 && t5.abs() > 0.5183 {
+        t2 += &(t3.sum_axis(Axis(1)));
+        t5 -= ((t3.product()));
+        n1 += 1;
+    }
+    let mut t7 = {
+        let t6 = t3;
+        t5 + t6
+    };
+    for i in 0..1 {
+        t7 -= &((softmax(&t7)) - 2.0);
+    }
+    t5 + t7.iter().sum::<f64>()
 }
 
 #[test]
 fn f0068_gradcheck() {
-    let mut s = 21992265u64;
+    let mut s = 1214978986u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0068_backward(&p0, 1.0);
@@ -2448,12 +2479,17 @@ fn f0088(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
     if p2.mean().unwrap() < 0.4629 {
         return t2;
     }
-    t2
+    let mut t3 = Array2::<f64>::zeros((p2.nrows(), p2.ncols()));
+    for i in 0..2 {
+        t3.column_mut(i).assign(&(sin(&p2.column(i))));
+    }
+    t2 += ln(square(mse(p3, p3)) + 0.5);
+    t2 + sum(&t3) + p3.iter().sum::<f64>()
 }
 
 #[test]
 fn f0088_gradcheck() {
-    let mut s = 1763426655u64;
+    let mut s = 206610308u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -4099,12 +4135,16 @@ fn f0145(p0: &Array1<f64>) -> f64 {
     if mean(&t6) < 0.0371 {
         return (t6.dot(&t4));
     }
-    mean(&t1) + logsumexp(&t2) + sum(&t4) + logsumexp(&t6)
+    let t8 = {
+        let t7 = (softmax(&(relu(&t6)))).clamp(-0.5, 1.0);
+        &t2 + (f0136(&t7))
+    };
+    logsumexp(&t1) + t2.dot(&t2) + logsumexp(&t4) + t6.dot(&t6) + t8.mean().unwrap() + sum(&t6)
 }
 
 #[test]
 fn f0145_gradcheck() {
-    let mut s = 1183542688u64;
+    let mut s = 523198032u64;
     let p0: Array1<f64> = random(3, &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0145_backward(&p0, 1.0);
@@ -4129,7 +4169,7 @@ fn f0146_gradcheck() {
     gradcheck(&(p0,), |(p0,)| f0146_backward(*p0, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0147(p0: &Array1<f64>, p1: f64, p2: &Array2<f64>, p3: f64, labels: &[usize]) -> Array2<f64> {
+fn f0147(p0: &Array1<f64>, p1: f64, p2: &Array2<f64>, p3: f64, labels: &[usize]) -> f64 {
     let mut t2 = {
         let t1 = p3;
         p2.mapv(|e| p1)
@@ -4138,33 +4178,30 @@ fn f0147(p0: &Array1<f64>, p1: f64, p2: &Array2<f64>, p3: f64, labels: &[usize])
     let mut n1 = 0;
     loop {
         t3 = t3 * 0.5 + ((softmax_cross_entropy(&t2, labels)));
+        t2 -= p2;
         n1 += 1;
-        if n1 >= 2 || t3.abs() < 0.4629 {
+        if n1 >= 2 || t3.abs() > 0.4629 {
             break;
         }
     }
-    let t3 = t2.clone();
-    t3
+    let t4 = t3 - t3;
+    t2.iter().sum::<f64>() + t3 + t4
 }
 
 #[test]
 fn f0147_gradcheck() {
-    let mut s = 1405891700u64;
+    let mut s = 1684309090u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
     let p3 = scalar(&mut s);
-    let labels: &[usize] = &[2, 2, 1];
+    let labels: &[usize] = &[0, 0, 2];
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up: Array2<f64> = random((3, 3), &mut s);
-    let (value, grads) = f0147_backward(&p0, p1, &p2, p3, labels, &up);
+    let (value, grads) = f0147_backward(&p0, p1, &p2, p3, labels, 1.0);
     assert_eq!(value, f0147(&p0, p1, &p2, p3, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0147_backward(p0, *p1, p2, *p3, labels, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0147_backward(p0, *p1, p2, *p3, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0148(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
@@ -4225,30 +4262,45 @@ fn f0149_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0149_backward(p0, *p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0150(p0: &Array2<f64>) -> f64 {
-    let t1 = p0;
-    let mut t3 = {
-        let t2 = Zip::from(p0).and(t1).map_collect(|&a, &b| a / (square(a) + 0.5));
-        powi(t1, 2)
+fn f0150(x: &Array2<f64>, k0: usize) -> f64 {
+    let out = x;
+    let mut x_from_out = {
+        let t2 = Zip::from(x).and(out).map_collect(|&a, &b| a / (square(a) + 0.5));
+        powi(out, 2)
     };
     for i in (0..3).rev() {
-        t3 -= &((tanh(p0)) / &(square(t1) + 2.0));
-        if t3.sum() <= 0.4629 {
-            return (softmax(&(t1.select(Axis(1), &[0, 0, 0])))).iter().sum::<f64>();
+        x_from_out -= &((tanh(x)) / &(square(out) + 2.0));
+        if x_from_out.sum() <= 0.4629 {
+            return (softmax(&(out.select(Axis(1), &[0, 0, 0])))).iter().sum::<f64>();
         }
     }
-    t1.iter().sum::<f64>() + t3.sum() + t1[[2, 0]]
+    x_from_out /= &(square(out) + 1.0);
+    let d_x = match x.len() % 3 {
+        0 => mse(out, out),
+        1 | 2 => tanh(mse(out, out)),
+        _ => out.iter().sum::<f64>(),
+    };
+    let t6 = {
+        let t5 = ((tanh(&x_from_out)).dot(&(sigmoid(&x_from_out.t())))).t().dot(x);
+        tan(f64::tanh(d_x))
+    };
+    let t8 = {
+        let t7 = sigmoid(&x_from_out);
+        (&t7 * out).dot(&t7.t())
+    };
+    t6 + t8[[1, 2]]
 }
 
 #[test]
 fn f0150_gradcheck() {
-    let mut s = 173506823u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0150_backward(&p0, 1.0);
-    assert_eq!(value, f0150(&p0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0150_backward(p0, 1.0)).unwrap();
+    let mut s = 616249309u64;
+    let x: Array2<f64> = random((3, 2), &mut s);
+    let k0: usize = 1;
+    let (x,) = std::hint::black_box((x,));
+    let (value, grads) = f0150_backward(&x, k0, 1.0);
+    assert_eq!(value, f0150(&x, k0));
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(x.clone(),), |(x,)| f0150_backward(x, k0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0151(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
@@ -4270,33 +4322,44 @@ fn f0151_gradcheck() {
     gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0151_backward(*p0, *p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0152(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
-    let t2 = {
-        let t1 = concat(Axis(0), &[&((p1.column(0)).mapv(f64::tanh))]);
-        log_sigmoid(logsumexp(&t1))
+fn f0152(d_out: &Array2<f64>, x: &Array2<f64>, k0: usize) -> f64 {
+    let c1 = 0.5_f64;
+    let t1_from_t2 = {
+        let grad_1 = concat(Axis(0), &[&((mean_axis(d_out, Axis(1))).mapv(|v| powi(sigmoid(c1), 2)))]);
+        log_sigmoid(&(x.column(0).dot(x)))
     };
-    let t3 = f64::log(square(log_sigmoid(t2)) + 1.0, t2.powi(2) + 1.5);
-    let t4 = p0;
-    let c1 = 3.0_f64;
-    let t5 = (f64::ceil(t4.iter().map(|v| (log_sigmoid(c1)) + ((square(c1) + 0.5).ln())).sum::<f64>())).tanh();
-    let t2 = t5;
-    let t6 = array![[0.0_f64], [0.5], [1.0]];
-    let t7 = powi(&(p1 / 3.0), 3);
-    let t8 = &t7 + &(&t7 / (t5.powi(2) + 2.0));
-    t3 + t4.mean().unwrap() + t5 + t2 + sum(&t7) + mean(&t8) + t5
+    let d_d_x = ln(&(square(&t1_from_t2) + 1.0));
+    let mut out = if d_d_x.sum() > -0.5183 {
+        abs(&(softmax(x)))
+    } else {
+        tanh(&(abs(&(softmax(x)))))
+    };
+    let mut t5 = match d_out.len() {
+        0 => x / 3.0,
+        1 | 2 => out.to_owned(),
+        _ => sin(&(x / 3.0)),
+    };
+    if t1_from_t2.dot(&t1_from_t2) >= -0.5183 {
+        t5 += &t1_from_t2;
+    } else {
+        t5 /= &(square(&t1_from_t2) + 0.5);
+    }
+    out += &t5;
+    t1_from_t2.dot(&t1_from_t2) + d_d_x.dot(&d_d_x) + out.sum() + t5.sum()
 }
 
 #[test]
 fn f0152_gradcheck() {
-    let mut s = 874944789u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
-    let p1: Array2<f64> = random((3, 1), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0152_backward(&p0, &p1, 1.0);
-    assert_eq!(value, f0152(&p0, &p1));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0152_backward(p0, p1, 1.0)).unwrap();
+    let mut s = 460996522u64;
+    let d_out: Array2<f64> = random((3, 2), &mut s);
+    let x: Array2<f64> = random((3, 1), &mut s);
+    let k0: usize = 2;
+    let (d_out, x,) = std::hint::black_box((d_out, x,));
+    let (value, grads) = f0152_backward(&d_out, &x, k0, 1.0);
+    assert_eq!(value, f0152(&d_out, &x, k0));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(d_out.clone(), x.clone()), |(d_out, x)| f0152_backward(d_out, x, k0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0153(p0: Array2<f32>, p1: &Array2<f32>, p2: &Array2<f32>, p3: ArrayView2<f32>) -> f32 {
@@ -4412,14 +4475,18 @@ fn f0157(p0: f64, p1: f64, p2: ArrayView2<f64>, p3: f64) -> f64 {
         let t3 = ((p2.mean_axis(Axis(0)).unwrap()) - p1).iter().map(|v| ((c1 * c1) - c1) + ((*v) * 0.75)).sum::<f64>();
         p3
     };
-    let t5 = &(p2.mean_axis(Axis(0)).unwrap()) * (t2 * t4);
-    let t6 = &p2;
-    t2 + t4 + t5.iter().sum::<f64>() + t6.iter().sum::<f64>()
+    let t5 = (sigmoid(t2)) * p3;
+    let t6 = if t5 >= 0.0371 {
+        t4
+    } else {
+        p3 - t5
+    };
+    t2 + t4 + t5 + t6
 }
 
 #[test]
 fn f0157_gradcheck() {
-    let mut s = 1727655518u64;
+    let mut s = 874355538u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
@@ -4432,17 +4499,21 @@ fn f0157_gradcheck() {
 }
 #[differentiable]
 fn f0158(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array1<f64>) -> f64 {
-    let t1 = (f0081(p1)) - p2;
-    let t2 = mse(&(sigmoid(p2)), &(sigmoid(&t1)));
-    if t2 >= -0.5183 && t2 > 0.0 {
-        return (t1.dot(&t1)).tanh();
-    }
-    sum(&t1) + t2 + t2
+    let mut t1 = &(p2 * 1.5) + (square(p2));
+    let _t2 = p1.hypot(0.5 * 0.5 + 0.5);
+    let t3 = &t1 / &(square(&t1) + 0.5);
+    let t4 = if sum(&t3) > -0.5183 {
+        sum(&(cos(p1)))
+    } else {
+        (mean(&t1)).cos()
+    };
+    t1 /= &(square(&(backprop::ops::recip(&(square(&t3) + 1.0)))) + 0.5);
+    sum(&t1) + t3.sum() + t4
 }
 
 #[test]
 fn f0158_gradcheck() {
-    let mut s = 1143395606u64;
+    let mut s = 879186261u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array1<f64> = random(2, &mut s);
@@ -4508,59 +4579,55 @@ fn f0160_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0161(grad: f64) -> (f64, f64) {
-    let mut unused = ((f0122(grad, grad, grad)) - grad) * (sin(grad * grad));
+fn f0161(p0: f64) -> (f64, f64) {
+    let mut t1 = 3.0 - ((f0122(p0, p0, p0)) / 3.0);
     for i in 0..3 {
-        unused -= sigmoid(f0123(backprop::ops::sigmoid(unused + unused)));
+        t1 += (square(sigmoid(p0)) + 1.0).recip();
     }
-    unused *= backprop::ops::recip(square(unused) + 1.0);
-    let t2 = (softplus(unused - unused)) - ((unused - unused) * 1.5);
-    (t2, grad)
+    t1 += p0;
+    t1 -= (t1 / (t1.powi(2) + 2.0)).cos();
+    (t1, p0)
 }
 
 #[test]
 fn f0161_gradcheck() {
-    let mut s = 181051676u64;
-    let grad = scalar(&mut s);
-    let (grad,) = std::hint::black_box((grad,));
-    let (value, grads) = f0161_backward(grad, (1.0, 0.5));
-    assert_eq!(value, f0161(grad));
+    let mut s = 268454641u64;
+    let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0161_backward(p0, (1.0, 0.5));
+    assert_eq!(value, f0161(p0));
     GradCheck::new()
         .upstream(&(1.0, 0.5))
-        .check(&(grad,), |(grad,)| f0161_backward(*grad, (1.0, 0.5)))
+        .check(&(p0,), |(p0,)| f0161_backward(*p0, (1.0, 0.5)))
         .unwrap();
 }
 #[differentiable]
-fn f0162(p0: f64, p1: f64, p2: f64, p3: &Array2<f64>) -> Array2<f64> {
+fn f0162(p0: f64, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
     let mut t1 = (exp(mean(&(p2 - p3))));
     let mut n1 = 0;
     loop {
-        t1 += f0122(f64::tanh(t1), p1, sigmoid(t1));
+        t1 += backprop::ops::recip(square(floor(t1)) + 1.0);
         t1 = t1 * 0.5 + (sigmoid(((p3 / (p3 * p3 + 1.0)).dot(p3)).sum()));
         n1 += 1;
-        if n1 >= 2 {
+        if n1 >= 2 || t1.abs() > 0.5183 {
             break;
         }
     }
-    exp(p3)
+    t1
 }
 
 #[test]
 fn f0162_gradcheck() {
-    let mut s = 2031225529u64;
+    let mut s = 656387248u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up: Array2<f64> = random((2, 2), &mut s);
-    let (value, grads) = f0162_backward(p0, p1, p2, &p3, &up);
+    let (value, grads) = f0162_backward(p0, p1, p2, &p3, 1.0);
     assert_eq!(value, f0162(p0, p1, p2, &p3));
     assert_eq!(grads.p3.shape(), p3.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0, p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0162_backward(*p0, *p1, *p2, p3, &up))
-        .unwrap();
+    gradcheck(&(p0, p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0162_backward(*p0, *p1, *p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0163(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: ArrayView2<f64>, p3: f64) -> f64 {
@@ -4568,19 +4635,14 @@ fn f0163(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: ArrayView2<f64>, p3: f64) ->
         let t1 = p3;
         (tanh(p3)).tan()
     };
-    let t2 = ((sigmoid(f0123(cos(t2)))) * p1).mapv(|e| p3);
-    let (n1, m1) = p1.dim();
-    let t3 = match p0.len() % 3 {
-        0 => backprop::ops::recip(&(square(&(0.1 + &p2)) + 1.0)),
-        1 | 2 => ((to_degrees(p1[[n1 - 1, m1 - 1]])) * 0.01) - &t2,
-        _ => round(&p2),
-    };
-    t2.sum() + t3.iter().sum::<f64>() + t3[[2, 1]]
+    let t2 = sigmoid(&((sigmoid(&(((square(t2) + 0.5).powf(1.5)) * &p0))).mapv(f0123)));
+    let _t3 = t2.slice(s![-2.., ..2]);
+    t2.sum()
 }
 
 #[test]
 fn f0163_gradcheck() {
-    let mut s = 2005335557u64;
+    let mut s = 542655122u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -4631,52 +4693,52 @@ fn f0164_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0165(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, labels: &[usize]) -> f64 {
-    let t1 = p2;
-    let mut t2 = (sin(&(p1 + p1))).product();
-    t2 = sum(&(t2 * t1).row(0));
-    t2 /= square(0.75 - (f0081(p2))) + 1.0;
-    t2 += mean(&(ln(&(t1 * t1 + 0.5))));
-    let _t3 = exp(t1.sum());
-    let t4 = (t1 / (t2.powi(2) + 0.5)).slice(s![-1.., ..;-1]).to_owned();
-    t2 + t4.iter().sum::<f64>()
+fn f0165(d_out: ArrayView2<f64>, y_1: &Array2<f64>, w: &Array2<f64>, labels: &[usize]) -> f64 {
+    let d_x = w;
+    let mut t2 = (sin(&(y_1 + y_1))).product();
+    t2 = sum(&(t2 * d_x).row(0));
+    t2 /= square(f0081(d_x)) + 0.5;
+    let unused = logsumexp(&(w.dot(&d_x.t())));
+    let d_out_1 = if unused.mean().unwrap() <= 0.0371 {
+        y_1.to_owned()
+    } else {
+        sigmoid(y_1)
+    };
+    let unused = (&(&unused - t2) + &d_out).dot(&d_out_1);
+    sum(d_x) + t2 + d_out_1[[0, 0]] + sum(&unused) + sum(&unused)
 }
 
 #[test]
 fn f0165_gradcheck() {
-    let mut s = 2006358067u64;
-    let p0: Array2<f64> = random((1, 2), &mut s);
-    let p1: Array2<f64> = random((2, 2), &mut s);
-    let p2: Array2<f64> = random((1, 3), &mut s);
-    let labels: &[usize] = &[0];
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0165_backward(p0.view(), &p1, &p2, labels, 1.0);
-    assert_eq!(value, f0165(p0.view(), &p1, &p2, labels));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0165_backward(p0.view(), p1, p2, labels, 1.0)).unwrap();
+    let mut s = 349456039u64;
+    let d_out: Array2<f64> = random((1, 2), &mut s);
+    let y_1: Array2<f64> = random((2, 2), &mut s);
+    let w: Array2<f64> = random((1, 3), &mut s);
+    let labels: &[usize] = &[1];
+    let (d_out, y_1, w,) = std::hint::black_box((d_out, y_1, w,));
+    let (value, grads) = f0165_backward(d_out.view(), &y_1, &w, labels, 1.0);
+    assert_eq!(value, f0165(d_out.view(), &y_1, &w, labels));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.w.shape(), w.shape());
+    gradcheck(&(d_out.clone(), y_1.clone(), w.clone()), |(d_out, y_1, w)| f0165_backward(d_out.view(), y_1, w, labels, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0166(p0: f64, c0: &Array2<f64>) -> f64 {
     let t2 = {
-        let t1 = (c0 - (c0.mean().expect("not empty"))).dot(c0);
-        &(&(c0.row(2)) + &(t1.t())) / &(square(&((tanh(&((square(&t1) + 1.0).log(3.0 * 3.0 + 1.5)))).dot(&(sigmoid(c0))))) + 0.5)
+        let t1 = (c0 - (3.0 / (square(p0) + 1.0))).t().dot(c0);
+        &(square(&(p0 * c0))) / &(square(&((tanh(&((square(&t1) + 1.0).log(3.0 * 3.0 + 1.5)))).dot(&(sigmoid(c0))))) + 0.5)
     };
+    let t3 = mean_axis(&(&(c0.dot(c0)) / (square(sum(c0)) + 0.5)), Axis(0));
     let (n1, m1) = c0.dim();
-    let t3 = Array::from_elem((n1, 1), -1.5_f64);
-    let t4 = sum(&(&(c0 + &t3) / (square(p0) + 1.0)).row(2));
-    let t6 = {
-        let t5 = sigmoid(&c0.row(1));
-        t4
-    };
-    let t7 = sum(c0);
-    sum(&t2) + t4 + t6 + t7
+    let t2 = (c0[[n1 - 1, m1 - 1]]) + (f0159(p0, &(tanh(&t3))));
+    let _t4 = sin(&t3);
+    sum(&t3) + t2
 }
 
 #[test]
 fn f0166_gradcheck() {
-    let mut s = 1133175823u64;
+    let mut s = 941692745u64;
     let p0 = scalar(&mut s);
     let c0: Array2<f64> = random((3, 3), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -4744,44 +4806,48 @@ fn f0168_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0168_backward(p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0169(p0: f64) -> f64 {
+fn f0169(p0: f64, k0: usize) -> f64 {
     let mut t1 = p0;
-    t1 = (tanh(p0)).powi(2);
-    let t2 = (t1.powi(2)) + t1;
-    let t3 = t2;
-    t2 + t3
+    t1 = (f0096(t1, t1)).min(t1);
+    let t2 = t1 - t1;
+    let t3 = 1.5 / (square((cos(t2)) + t2) + 1.0);
+    t1 + t2 + t3
 }
 
 #[test]
 fn f0169_gradcheck() {
-    let mut s = 169548755u64;
+    let mut s = 745168512u64;
     let p0 = scalar(&mut s);
+    let k0: usize = 4;
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0169_backward(p0, 1.0);
-    assert_eq!(value, f0169(p0));
-    gradcheck(&(p0,), |(p0,)| f0169_backward(*p0, 1.0)).unwrap();
+    let (value, grads) = f0169_backward(p0, k0, 1.0);
+    assert_eq!(value, f0169(p0, k0));
+    gradcheck(&(p0,), |(p0,)| f0169_backward(*p0, k0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0170(p0: &Array1<f64>, p1: f64, p2: Array2<f64>, p3: &Array2<f64>) -> f64 {
     let c1 = 0.25_f64;
-    let t2 = {
-        let t1 = Zip::from(p0).and(p0).map_collect(|&a, &b| {
-        if b > 0.4629 {
-            f0033(p1)
-        } else {
-            -b
-        }
-    });
-        &(&(&t1 * p0) + &t1) - p3
+    let (n2, m2) = p3.dim();
+    let t2 = Array::from_elem(m2, -1.5_f64);
+    let t3 = {
+        let t1 = Zip::from(p0).and(p0).map_collect(|&l, &r| r);
+        f64::clamp((&t2 + &t1).dot(&t1), -2.0, 0.5)
     };
-    let t2 = &t2;
-    let t3 = f0136(p0);
-    t2.sum() + t3 + p3.mean().unwrap()
+    let c3 = 1.5_f64;
+    let t4 = mean_axis(&((p2.to_owned().mapv_into(|e| {
+        if e >= 0.0371 {
+            (square(p1) + 0.5).powf(1.5)
+        } else {
+            e
+        }
+    })).map(|&z| f64::abs(powi(z, 2)))), Axis(1));
+    let _t5 = t4.clone();
+    t3 + t4.sum()
 }
 
 #[test]
 fn f0170_gradcheck() {
-    let mut s = 444225876u64;
+    let mut s = 1574754004u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((1, 2), &mut s);
@@ -4795,42 +4861,42 @@ fn f0170_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0170_backward(p0, *p1, p2.clone(), p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0171(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> Array2<f64> {
-    let mut t1 = (p1 - 0.25).t().dot(p1);
+fn f0171(d_p0: f64, d_x: &Array2<f64>, y_1: &Array2<f64>, out: &Array2<f64>) -> f64 {
+    let mut t1 = (d_x - 0.25).t().dot(d_x);
     let t2 = array![[0.0_f64, 0.5]];
-    let mut t3 = match () {
-        _ if p2.sum() >= 0.0371 || p0 > 0.0 => f0135(&(sigmoid(&t1))),
-        _ if t1[[1, 1]] <= 0.4629 => (p1 * 0.1 + &t2).var(1.0),
-        _ => p0,
+    let mut out_1 = match () {
+        _ if y_1.sum() >= 0.0371 || d_p0 > 0.0 => f0162(d_p0, d_p0, d_p0, &(sigmoid(&t1))),
+        _ if t1[[1, 1]] <= 0.4629 => (d_x * 0.1 + &t2).var(1.0),
+        _ => d_p0,
     };
-    let t4 = t3 + &t1;
-    if mean(p3) >= 0.0371 {
-        t1 /= &(square(&t4) + 1.0);
+    let d_out = out_1 + &t1;
+    if mean(out) >= 0.0371 {
+        t1 /= &(square(&d_out) + 1.0);
     } else {
-        t3 -= 2.0;
+        out_1 -= 1.25;
     }
-    let t5 = t4.t();
-    tanh(&t5)
+    let grad_1 = match () {
+        _ if t1[[0, 1]] >= 0.4629 => d_out.to_owned(),
+        _ if d_out[[1, 0]] <= -0.5183 => t1.to_owned(),
+        _ => out_1 / &(square(&d_out) + 0.5),
+    };
+    t1[[0, 1]] + out_1 + d_out[[1, 0]] + mean(&grad_1) + out_1
 }
 
 #[test]
 fn f0171_gradcheck() {
-    let mut s = 1812992572u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((1, 2), &mut s);
-    let p2: Array2<f64> = random((3, 3), &mut s);
-    let p3: Array2<f64> = random((3, 1), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up: Array2<f64> = random((2, 2), &mut s);
-    let (value, grads) = f0171_backward(p0, &p1, &p2, &p3, &up);
-    assert_eq!(value, f0171(p0, &p1, &p2, &p3));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0171_backward(*p0, p1, p2, p3, &up))
-        .unwrap();
+    let mut s = 1795215890u64;
+    let d_p0 = scalar(&mut s);
+    let d_x: Array2<f64> = random((1, 2), &mut s);
+    let y_1: Array2<f64> = random((3, 3), &mut s);
+    let out: Array2<f64> = random((3, 1), &mut s);
+    let (d_p0, d_x, y_1, out,) = std::hint::black_box((d_p0, d_x, y_1, out,));
+    let (value, grads) = f0171_backward(d_p0, &d_x, &y_1, &out, 1.0);
+    assert_eq!(value, f0171(d_p0, &d_x, &y_1, &out));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    gradcheck(&(d_p0, d_x.clone(), y_1.clone(), out.clone()), |(d_p0, d_x, y_1, out)| f0171_backward(*d_p0, d_x, y_1, out, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0172(p0: &Array2<f64>, c0: &Array2<f64>) -> f64 {
@@ -4883,14 +4949,18 @@ fn f0173(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
         t2 += p1;
     }
     if mean(p3) >= 0.4629 {
-        return (p2.slice_axis(Axis(0), Slice::from(0..))).iter().sum::<f64>();
+        return (f0104(p0, p3));
     }
-    t2.sum() + p3[[0, 0]]
+    let (n2, m2) = p2.dim();
+    let t2 = p2[[n2 - 1, m2 / 2]];
+    let t3 = Array1::<f64>::zeros(m1);
+    let t4 = mean_axis(&(p3 * &t3), Axis(0));
+    t2 + sum(&t4)
 }
 
 #[test]
 fn f0173_gradcheck() {
-    let mut s = 206109235u64;
+    let mut s = 1221584347u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 3), &mut s);
@@ -4904,42 +4974,43 @@ fn f0173_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0173_backward(p0, *p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0174(p0: Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
-    let t1 = p3;
-    let (n1, m1) = p2.dim();
-    let t2 = match () {
-        _ if t1 < 0.0371 && t1 > 0.0 => p2.to_owned(),
-        _ if p2[[0, 0]] >= 0.4629 || t1 > 0.0 => ((t1 * p3) + (p2 * p3)).mapv(|v| (f64::log(square(p3.atan2(-2.0 * -2.0 + 0.5)) + 1.0, square(v) + 1.5)) / (square(v) + 2.0)),
-        _ => tanh(p2),
+fn f0174(d_x: Array2<f64>, d_out: &Array1<f64>, d_p0: &Array2<f64>, d_t1: f64) -> f64 {
+    let mut x_from_out = d_t1;
+    let (n1, m1) = d_p0.dim();
+    let x = match () {
+        _ if d_t1 > 0.0371 || d_t1 > 0.0 => d_p0.to_owned(),
+        _ if x_from_out > -0.5183 => sin(d_p0),
+        _ => &(0.75 + &(d_p0 * 1.25)) + x_from_out,
     };
-    let t3 = softplus(&(clamp(p1, -0.5, 3.0)));
-    let mut t4 = ((p2.mapv(|e| ((3.0 / (square(t1) + 1.0)).powi(2) + 1.0).recip())).sum_axis(Axis(0))).sum();
-    let t5 = array![0.25_f64];
-    let mut n2 = 0;
-    while n2 < 1 && t4.abs() < 0.0371 {
-        t4 = t4 * 0.5 + ((t3.to_shape((2, 1)).unwrap()).mean().unwrap());
-        t4 += sum(&t2);
-        n2 += 1;
+    let mut unused = 3.0 * x_from_out;
+    if unused <= 0.4629 {
+        unused = x_from_out;
+    } else {
+        x_from_out += unused;
     }
-    let mut t3 = 0.1 - (sqrt(square((t1.tanh()).tan()) + 0.5));
-    t3 += p3;
-    t4 + t3
+    let mut out = match () {
+        _ if sum(&x) < 0.0371 && unused > 0.0 => (exp(&(tanh(&(sum_axis(&x, Axis(0))))))).sum(),
+        _ if d_t1 > 0.0371 => d_t1,
+        _ => x_from_out,
+    };
+    out *= clamp(d_t1 + ((square(out) + 1.0).sqrt()), -2.0, 1.0);
+    unused + out
 }
 
 #[test]
 fn f0174_gradcheck() {
-    let mut s = 1721650707u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
-    let p1: Array1<f64> = random(2, &mut s);
-    let p2: Array2<f64> = random((2, 1), &mut s);
-    let p3 = scalar(&mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0174_backward(p0.clone(), &p1, &p2, p3, 1.0);
-    assert_eq!(value, f0174(p0.clone(), &p1, &p2, p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0174_backward(p0.clone(), p1, p2, *p3, 1.0)).unwrap();
+    let mut s = 1625780017u64;
+    let d_x: Array2<f64> = random((3, 2), &mut s);
+    let d_out: Array1<f64> = random(2, &mut s);
+    let d_p0: Array2<f64> = random((2, 1), &mut s);
+    let d_t1 = scalar(&mut s);
+    let (d_x, d_out, d_p0, d_t1,) = std::hint::black_box((d_x, d_out, d_p0, d_t1,));
+    let (value, grads) = f0174_backward(d_x.clone(), &d_out, &d_p0, d_t1, 1.0);
+    assert_eq!(value, f0174(d_x.clone(), &d_out, &d_p0, d_t1));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    gradcheck(&(d_x.clone(), d_out.clone(), d_p0.clone(), d_t1), |(d_x, d_out, d_p0, d_t1)| f0174_backward(d_x.clone(), d_out, d_p0, *d_t1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0175(p0: f64, p1: &Array2<f64>) -> (f64, f64) {
@@ -4985,24 +5056,29 @@ fn f0176_gradcheck() {
 }
 #[differentiable]
 fn f0177(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
-    let mut t1 = (square(p2.sum()) + 1.0).recip();
-    let t2 = sigmoid(f0124(t1, t1, p2));
-    let t3 = p2;
-    let (n1, m1) = p2.dim();
-    let t4 = Array2::<f64>::from_shape_vec((n1, n1), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0]).unwrap();
-    t1 -= 2.0;
-    let t1 = &((t2.max(p0)) / &(t3 * t3 + 2.0)) / &(square(t3) + 1.0);
-    let t5 = &(exp(&(tanh(&t1)))) - 1.25;
-    let t7 = {
-        let t6 = t2;
-        f0096(t2, t6)
+    let t1 = (square(p2.sum()) + 1.0).recip();
+    let t3 = {
+        let t2 = backprop::ops::sigmoid(f0126(p2, p0, p2));
+        t2
     };
-    t5.sum() + t7 + mean(p1)
+    let t3 = t1;
+    let t4 = t3;
+    let mut t5 = mean(&(p2.hypot(0.5 * 0.5 + 0.5)));
+    let mut n1 = 0;
+    loop {
+        t5 = t5 * 0.5 + t1;
+        n1 += 1;
+        if n1 >= 3 {
+            break;
+        }
+    }
+    let t6 = t5;
+    t5 + t6
 }
 
 #[test]
 fn f0177_gradcheck() {
-    let mut s = 2073538207u64;
+    let mut s = 1131338843u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -5014,7 +5090,7 @@ fn f0177_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0177_backward(*p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
-fn f0178(p0: f64, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>, k0: usize) -> f64 {
+fn f0178(p0: f64, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     let t1 = c0;
     let t2 = c0.iter().map(|e| {
         if p1 > -0.5183 {
@@ -5023,38 +5099,37 @@ fn f0178(p0: f64, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>, k0: usize) -> f64
             p1 + p1
         }
     }).sum::<f64>();
-    let t3 = match k0 {
+    let mut t3 = match p2.len() % 3 {
         0 => p1.powi(1),
         1 | 2 => (1.5 + (tanh(t2))).powf(t2.tanh()),
-        _ => (p1.powi(1)).cos(),
+        _ => mse(p2, p2),
     };
-    let (n1, m1) = c0.dim();
-    let t4 = tan(tanh(clamp(t3 - t3, -2.0, 0.5)));
-    let t5 = match k0 {
-        0 => (square(sigmoid(t2))) - t2,
-        1 | 2 => t3,
-        _ => t2,
-    };
-    let t7 = {
-        let t6 = &(sum_axis(t1, Axis(0))) + t2;
-        (tanh(&(c0 / (square(t4) + 0.5)))).product()
-    };
-    mean(t1) + t2 + t3 + t4 + t5 + t7
+    let mut t4 = t1.to_owned();
+    for i in 0..2 {
+        t4.row_mut(i).assign(&(tanh(&t1.row(i))));
+    }
+    let c1 = 0.75_f64;
+    if c0.mean().unwrap() >= 0.0371 {
+        t3 -= 1.25;
+    } else {
+        t4 *= (square(t3) + 0.5).sqrt();
+    }
+    t4 += &(&(c0.mapv(softplus)) / &(square(&(t1 / &(t1 * t1 + 1.0))) + 0.5));
+    t3 + t4.sum() + t4.sum()
 }
 
 #[test]
 fn f0178_gradcheck() {
-    let mut s = 1572650638u64;
+    let mut s = 844351633u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let c0: Array2<f64> = random((2, 1), &mut s);
-    let k0: usize = 0;
     let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0178_backward(p0, p1, &p2, &c0, k0, 1.0);
-    assert_eq!(value, f0178(p0, p1, &p2, &c0, k0));
+    let (value, grads) = f0178_backward(p0, p1, &p2, &c0, 1.0);
+    assert_eq!(value, f0178(p0, p1, &p2, &c0));
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0178_backward(*p0, *p1, p2, &c0, k0, 1.0)).unwrap();
+    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0178_backward(*p0, *p1, p2, &c0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0179(p0: f64) -> (f64, f64) {
@@ -5149,26 +5224,26 @@ fn f0182_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0182_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0183(y_1: &Array1<f64>, d_out: &Array1<f64>) -> f64 {
-    let t1_from_t2 = d_out.iter().sum::<f64>();
-    let n1 = d_out.len();
+fn f0183(p0: &Array1<f64>, p1: &Array1<f64>) -> f64 {
+    let t1 = p1.iter().sum::<f64>();
+    let n1 = p1.len();
     let t2 = Array::from_elem(n1, -1.5_f64);
-    let mut unused = tan(&(tanh(&(&t2 + d_out))));
-    unused += d_out;
-    t1_from_t2 + mean(&unused) + sum(y_1)
+    let mut t3 = tan(&(tanh(&(&t2 + p1))));
+    t3 += &(0.5 * (log_softmax(&t3)));
+    t1 + t3.iter().sum::<f64>()
 }
 
 #[test]
 fn f0183_gradcheck() {
-    let mut s = 748662174u64;
-    let y_1: Array1<f64> = random(3, &mut s);
-    let d_out: Array1<f64> = random(2, &mut s);
-    let (y_1, d_out,) = std::hint::black_box((y_1, d_out,));
-    let (value, grads) = f0183_backward(&y_1, &d_out, 1.0);
-    assert_eq!(value, f0183(&y_1, &d_out));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    gradcheck(&(y_1.clone(), d_out.clone()), |(y_1, d_out)| f0183_backward(y_1, d_out, 1.0)).unwrap();
+    let mut s = 1779274620u64;
+    let p0: Array1<f64> = random(3, &mut s);
+    let p1: Array1<f64> = random(2, &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0183_backward(&p0, &p1, 1.0);
+    assert_eq!(value, f0183(&p0, &p1));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0183_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
 fn f0184(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: f64, c0: &Array2<f64>) -> f64 {
@@ -5255,22 +5330,23 @@ fn f0186(p0: f64, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
             break;
         }
     }
-    t1 *= sigmoid(f0123(tanh(t1)));
-    let t3 = if t1 < -0.5183 {
-        p1.to_owned()
-    } else {
-        tanh(p1)
-    };
-    let t5 = {
-        let t4 = sum(&((relu(&t3)) / (&t3 * &t3 + 2.0)).row(1));
-        mse(&t3, p1)
-    };
-    t3.iter().sum::<f64>() + t5
+    let c3: f64 = 0.5;
+    t1 += 0.5;
+    t1 += p0;
+    let c4: f64 = 0.75;
+    for i in 0..2 {
+        if (p1.row(i)).dot(&(p1.row(i))) > 0.4629 {
+            break;
+        }
+        t1 += p0;
+        t1 += logsumexp(&(p1.row(i)));
+    }
+    t1 + c0.sum()
 }
 
 #[test]
 fn f0186_gradcheck() {
-    let mut s = 106433828u64;
+    let mut s = 237272598u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let c0: Array2<f64> = random((3, 1), &mut s);
@@ -5312,14 +5388,14 @@ fn f0188(p0: f64, p1: &Array2<f64>, p2: f64, c0: &Array2<f64>) -> f64 {
         let t2 = c0.map(|&u| u + u);
         t2
     };
-    let c1: f64 = 1.25;
-    let t3 = (tanh(&(t3.mapv(|u| (f0034(sigmoid(u))).tanh())))) * c0;
-    sum(&t3)
+    let c1 = 2.0_f64;
+    let t3 = &(t3.map(|&e| p2)) + p2;
+    t3[[0, 0]]
 }
 
 #[test]
 fn f0188_gradcheck() {
-    let mut s = 997645516u64;
+    let mut s = 291245730u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let p2 = scalar(&mut s);
@@ -5331,63 +5407,56 @@ fn f0188_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0188_backward(*p0, p1, *p2, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0189(p0: Array2<f64>) -> (f64, f64) {
+fn f0189(p0: Array2<f64>) -> f64 {
     let _t1 = sin(&p0);
     let t2 = if p0.mean().unwrap() > 0.4629 {
         log_sigmoid(&((p0.sum_axis(Axis(1))).dot(&p0)))
     } else {
         tanh(&(log_sigmoid(&((p0.sum_axis(Axis(1))).dot(&p0)))))
     };
-    let _t3 = &p0 - (t2.dot(&t2));
-    let (n1, m1) = p0.dim();
-    let t4 = if sum(&t2) >= 0.0371 {
-        p0.to_owned()
+    let _t3 = &t2 * 2.0;
+    let t4 = (&p0 + &t2) / &(square(&t2) + 1.0);
+    let t5 = if mean(&p0) < 0.0371 {
+        clamp(&t2, -2.0, 0.5)
     } else {
-        (&t2 * &p0) - &t2
+        &t2 * &(backprop::ops::recip(&(square(&(&t2 - &t2)) + 1.0)))
     };
-    let t5 = backprop::ops::exp(&(sigmoid(&t2)));
-    (t5.dot(&t5), p0[[0, 0]])
+    t4[[1, 0]] + mean(&t5) + t2.dot(&t2)
 }
 
 #[test]
 fn f0189_gradcheck() {
-    let mut s = 1801177081u64;
+    let mut s = 53864265u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0189_backward(p0.clone(), (1.0, 0.5));
+    let (value, grads) = f0189_backward(p0.clone(), 1.0);
     assert_eq!(value, f0189(p0.clone()));
     assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(),), |(p0,)| f0189_backward(p0.clone(), (1.0, 0.5)))
-        .unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0189_backward(p0.clone(), 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0190(p0: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     let mut t2 = {
         let t1 = c0.dot(&c0.t());
-        sigmoid(f0150(p0))
+        backprop::ops::log_sigmoid(c0)
     };
-    let c1: f64 = 0.75;
-    let t3 = c0.to_owned().mapv_into(|e| {
-        if c1 > -0.5183 {
-            e
+    let mut t3 = t2.mapv(|e| {
+        if e >= 0.0371 {
+            e / (square(e) + 2.0)
         } else {
-            ((e - c1).tanh()) * 0.5
+            (e + 0.1) * e
         }
     });
-    let t4 = c0;
-    t2 -= 0.5;
-    let (n2, m2) = c0.dim();
-    t2 += c0[[0, m2 - 1]];
-    let t5 = tanh(&t3);
-    let t6 = t3.dot(&t4.t());
-    t2 + t3.mean().unwrap() + t4.mean().unwrap() + t5.sum() + t6[[0, 0]]
+    t2 *= c0;
+    let _t4 = ln(&(square(c0) + 1.0));
+    t3 += &((c0.dot(&t3.t())).asinh());
+    let t3 = mean(&t3);
+    sum(&t2) + t3 + sum(p0)
 }
 
 #[test]
 fn f0190_gradcheck() {
-    let mut s = 622228847u64;
+    let mut s = 1286082368u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let c0: Array2<f64> = random((1, 2), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -5423,17 +5492,17 @@ fn f0192(p0: &Array2<f64>, p1: Array2<f64>) -> f64 {
         cos(&p1)
     };
     let (n1, m1) = p0.dim();
-    let mut t3 = p0[[0, m1 / 2]];
-    let t2 = (p0.mapv(|e| t3)) + t3;
-    let t4 = t2.clone();
-    let t5 = t4.column(0);
-    t3 += 1.5;
-    mean(&t4) + logsumexp(&t5) + sum(p0)
+    let t3 = p0[[0, m1 / 2]];
+    let t2 = ((f0126(&t2, t3, &t2)).tanh()) * t3;
+    let t3 = t2;
+    let t4 = t3 * t3;
+    let t5 = t3;
+    t4 + t5 + t5
 }
 
 #[test]
 fn f0192_gradcheck() {
-    let mut s = 1236953215u64;
+    let mut s = 1259314848u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -5617,36 +5686,42 @@ fn f0198_gradcheck() {
     gradcheck(&(p0,), |(p0,)| f0198_backward(*p0, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0199(x: Array1<f64>, grad: f64, w: &Array1<f64>) -> f64 {
-    let mut t1 = (&x * 1.5) - 0.5;
-    if mean(&x) >= -0.5183 {
-        t1 += f64::tanh(grad);
-    } else if w.iter().sum::<f64>() <= 0.0371 {
-        t1 += f0183(&(sigmoid(&t1)), w);
+fn f0199(p0: Array1<f64>, p1: f64, p2: &Array1<f64>, k0: usize) -> f64 {
+    let mut t1 = (&p0 * 1.5) - 0.5;
+    if mean(&p0) >= -0.5183 {
+        t1 += f64::tanh(p1);
+    } else {
+        t1 += f0136(&p0);
     }
-    let t1_from_t2 = t1.clone();
-    t1 += w.mean().unwrap();
-    t1 /= &(square(&(&t1_from_t2 + 1.25)) + 1.0);
-    let n1 = w.len() - 1;
-    if x.sum() <= 0.4629 {
-        t1 -= w[n1];
-    }
-    let t1 = 1.25 + w;
-    t1_from_t2.sum() + mean(&t1) + logsumexp(&t1)
+    let t2 = &t1;
+    let mut t3 = match p2.len() {
+        0 => &p0 + &t1,
+        1 | 2 => softmax(t2),
+        _ => t1.to_owned(),
+    };
+    let t4 = if logsumexp(&t3) > 0.4629 {
+        (p2 * p2).select(Axis(0), &[0, 0, 1, 0])
+    } else {
+        sigmoid(&((p2 * p2).select(Axis(0), &[0, 0, 1, 0])))
+    };
+    t3 -= mse(&(sigmoid(&(t1.slice(s![1..;2])))), &(sigmoid(&(&(t1.slice(s![1..;2])) * 0.5))));
+    t3 += sum(&(((sigmoid(&t1)).dot(&(tanh(&t3)))) - &(p0.mapv(|z| z * p1))));
+    t3.dot(&t3) + logsumexp(&t4)
 }
 
 #[test]
 fn f0199_gradcheck() {
-    let mut s = 1468271524u64;
-    let x: Array1<f64> = random(3, &mut s);
-    let grad = scalar(&mut s);
-    let w: Array1<f64> = random(2, &mut s);
-    let (x, grad, w,) = std::hint::black_box((x, grad, w,));
-    let (value, grads) = f0199_backward(x.clone(), grad, &w, 1.0);
-    assert_eq!(value, f0199(x.clone(), grad, &w));
-    assert_eq!(grads.x.shape(), x.shape());
-    assert_eq!(grads.w.shape(), w.shape());
-    gradcheck(&(x.clone(), grad, w.clone()), |(x, grad, w)| f0199_backward(x.clone(), *grad, w, 1.0)).unwrap();
+    let mut s = 224703867u64;
+    let p0: Array1<f64> = random(3, &mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array1<f64> = random(2, &mut s);
+    let k0: usize = 1;
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0199_backward(p0.clone(), p1, &p2, k0, 1.0);
+    assert_eq!(value, f0199(p0.clone(), p1, &p2, k0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0199_backward(p0.clone(), *p1, p2, k0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0200(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
@@ -5697,7 +5772,7 @@ fn f0201_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0201_backward(p0.clone(), p1, p2, *p3, &c0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1, p2))]
-fn f0202(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
+fn f0202(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64, labels: &[usize]) -> f64 {
     let t1 = log_sigmoid(p2 + p2);
     let mut t2 = p1 / (square(p2) + 2.0);
     let (n1, m1) = p1.dim();
@@ -5708,56 +5783,58 @@ fn f0202(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
     };
     if t1 <= 0.0371 && t1 > 0.0 {
         t5 -= 0.1;
+    } else if t5.dot(&t5) < -0.5183 {
+        t2 += softmax_cross_entropy(&p0, labels);
     }
-    let t6 = (t5.dot(p1)).dot(&p0);
-    let t8 = {
-        let t7 = sigmoid(&t6);
-        (sigmoid(&(&(&t5 * p2) + &(ln(&(square(&t2) + 0.5)))))).mapv_into(|u| (square(u) + 0.5).powf(u.cos()))
-    };
-    t6.iter().sum::<f64>() + t8[[0, 0]]
+    let _t6 = &t5 / &(square(&(&t5 * p2)) + 0.5);
+    let t7 = t1;
+    t1 + mean(&t2) + sum(&t5) + t7 + t7
 }
 
 #[test]
 fn f0202_gradcheck() {
-    let mut s = 1350403265u64;
+    let mut s = 1188760864u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2 = scalar(&mut s);
+    let labels: &[usize] = &[0, 0, 0];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0202_backward(p0.view(), &p1, p2, 1.0);
-    assert_eq!(value, f0202(p0.view(), &p1, p2));
+    let (value, grads) = f0202_backward(p0.view(), &p1, p2, labels, 1.0);
+    assert_eq!(value, f0202(p0.view(), &p1, p2, labels));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p1.clone(), p2), |(p1, p2)| f0202_backward(p0.view(), p1, *p2, 1.0)).unwrap();
+    gradcheck(&(p1.clone(), p2), |(p1, p2)| f0202_backward(p0.view(), p1, *p2, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0203(p0: f64, p1: &Array1<f64>, p2: f64) -> f64 {
-    let t1 = p2 * 0.5;
-    let mut t2 = (p1 - (p1 * t1)).dot(p1);
-    let t1 = p2;
-    let t3 = p1 + 1.5;
-    let n1 = p1.len() - 1;
-    let n2 = p1.len();
-    let t4 = Array::from_elem(n2, 2.0_f64);
-    for i in (0..n1).step_by(2) {
-        if (p1[i + 1] - p1[i]) <= -0.5183 && t1 > 0.0 {
-            return mean(&(p1 + &t4));
+fn f0203(d_p0: f64, d_x: &Array1<f64>, d_out: f64) -> f64 {
+    let out_1 = d_out * 0.5;
+    let mut t1_from_t2 = (d_x - (d_x * out_1)).dot(d_x);
+    let out_1 = d_out;
+    let x_from_out = d_x + 1.5;
+    let n1 = d_x.len() - 1;
+    for i in 0..n1 {
+        if out_1 > 0.0371 {
+            return ((mse(&x_from_out, &x_from_out))).tanh();
         }
-        t2 += t2 - t2;
+        t1_from_t2 += t1_from_t2 - t1_from_t2;
     }
-    t1 + t3.dot(&t3)
+    let d_out_1 = {
+        let grad_1 = softplus(out_1);
+        2.0 - &x_from_out
+    };
+    x_from_out.dot(&x_from_out) + d_out_1.iter().sum::<f64>()
 }
 
 #[test]
 fn f0203_gradcheck() {
-    let mut s = 519951716u64;
-    let p0 = scalar(&mut s);
-    let p1: Array1<f64> = random(3, &mut s);
-    let p2 = scalar(&mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0203_backward(p0, &p1, p2, 1.0);
-    assert_eq!(value, f0203(p0, &p1, p2));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0203_backward(*p0, p1, *p2, 1.0)).unwrap();
+    let mut s = 721154804u64;
+    let d_p0 = scalar(&mut s);
+    let d_x: Array1<f64> = random(3, &mut s);
+    let d_out = scalar(&mut s);
+    let (d_p0, d_x, d_out,) = std::hint::black_box((d_p0, d_x, d_out,));
+    let (value, grads) = f0203_backward(d_p0, &d_x, d_out, 1.0);
+    assert_eq!(value, f0203(d_p0, &d_x, d_out));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    gradcheck(&(d_p0, d_x.clone(), d_out), |(d_p0, d_x, d_out)| f0203_backward(*d_p0, d_x, *d_out, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0204(x: f64, d_t1: &Array2<f64>, d_x: f64) -> (f64, f64) {
@@ -5898,9 +5975,9 @@ fn f0208(p0: f64, p1: f64, ws: &[f64]) -> f64 {
         t4 -= t2;
         t3 += -t4;
     }
-    let mut t5 = ((f64::log(square(p1) + 0.5, t2.powi(2) + 1.5)).tanh());
+    let mut t5 = (tanh(t4 + t3));
     for (i, &c) in ws.iter().enumerate() {
-        t5 -= t3;
+        t5 -= ((t1 * t4));
     }
     t4 + t5 + p0
 }
@@ -5917,41 +5994,46 @@ fn f0208_gradcheck() {
     gradcheck(&(p0, p1), |(p0, p1)| f0208_backward(*p0, *p1, ws, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0209(p0: Array2<f64>, p1: f64) -> f64 {
+fn f0209(p0: Array2<f64>, p1: f64) -> (f64, f64) {
     let mut t1 = sum(&(tanh(&((Zip::from(&p0).and(&p0).map_collect(|&l, &r| softplus(p1))).sum_axis(Axis(0))))));
     let mut n1 = 0;
-    while n1 < 1 && t1.abs() < 0.4629 {
-        t1 -= p1;
+    while n1 < 1 {
+        t1 -= p0.mean().expect("not empty");
         t1 -= ((&(p0.ceil()) * (p1.powi(1))).sum());
         n1 += 1;
     }
-    let t3 = {
-        let t2 = t1;
-        relu(t2 + t2)
-    };
-    let _t4 = (t1 - &p0).to_owned().permuted_axes([1, 0]);
-    let t6 = {
-        let t5 = (t3 / (square(t1) + 0.5)).floor();
-        tan((f0197(sigmoid(t5), p0.to_owned(), p1)).tanh())
-    };
-    let mut t7 = p0.to_owned();
-    for i in 0..t7.nrows() {
-        t7[[i, 1]] += tanh(((p0[[i, 1]]) - t3));
+    let (n2, m2) = p0.dim();
+    let t2 = Array2::<f64>::from_shape_vec((3, m2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
+    let t3 = Array2::<f64>::from_shape_vec((n2, m2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
+    for i in 0..2 {
+        if sum(&p0) >= -0.5183 {
+            continue;
+        }
+        t1 -= 3.0;
     }
-    let t8 = t7.clone();
-    sum(&t7) + t8[[0, 1]]
+    let mut t5 = {
+        let t4 = t1;
+        ((1.5 + (sigmoid(softplus(t4)))).powf(t4.tanh())) - p1
+    };
+    t1 += f0151(tanh(t1), p1, &p0);
+    t5 = fract(t5);
+    let t6 = (sigmoid(&((sum_axis(&p0, Axis(0))) + (t5 + t5)))).dot(&(tanh(&p0.t())));
+    (t6.sum(), p0.sum())
 }
 
 #[test]
 fn f0209_gradcheck() {
-    let mut s = 27164996u64;
+    let mut s = 325885199u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0209_backward(p0.clone(), p1, 1.0);
+    let (value, grads) = f0209_backward(p0.clone(), p1, (1.0, 0.5));
     assert_eq!(value, f0209(p0.clone(), p1));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0209_backward(p0.clone(), *p1, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(), p1), |(p0, p1)| f0209_backward(p0.clone(), *p1, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
 fn f0210(d_p0: Array2<f64>, y_1: &Array2<f64>) -> f64 {
@@ -6163,16 +6245,16 @@ fn f0218(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array1<f64>) -> f64 {
         tanh(&t3)
     };
     let t6 = match () {
-        _ if t1.iter().sum::<f64>() >= 0.0371 => t5.to_owned(),
-        _ if t5.mean().unwrap() < 0.4629 => exp(&t5),
-        _ => backprop::ops::recip(&(square(&(&t5 - p1)) + 1.0)),
+        _ if t3.sum() < 0.0371 && p1 > 0.0 => t5.to_owned(),
+        _ if mean(&t3) >= -0.5183 => exp(&t5),
+        _ => abs(&(&t5 + &t3)),
     };
-    t1.mean().unwrap() + t2.iter().sum::<f64>() + t3.sum() + t5.sum() + t6.sum() + t6[[1, 2]]
+    t1.mean().unwrap() + t2[[1, 1]] + t3.iter().sum::<f64>() + t5[[1, 2]] + t6[[2, 1]]
 }
 
 #[test]
 fn f0218_gradcheck() {
-    let mut s = 1034734611u64;
+    let mut s = 903701962u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 3), &mut s);
@@ -6214,27 +6296,35 @@ fn f0219_gradcheck() {
     gradcheck(&(p0, p1), |(p0, p1)| f0219_backward(*p0, *p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0220(p0: &Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
-    let t1 = p3 + p3;
+fn f0220(p0: &Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> Array2<f64> {
+    let mut t1 = p3 + p3;
     let t2 = p0;
-    let t3 = f0197(p2, tanh(&t1), p2);
-    let t1 = (t2.product()) * t2;
-    t2[[0, 0]] + t3 + t1[[0, 1]]
+    let t3 = concat(Axis(0), &[&t1, &t1]);
+    if sum(&t3) > -0.5183 {
+        t1 += t1.sum();
+    } else {
+        t1 /= &(square(&(sum_axis(&(sigmoid(&t3)), Axis(0)))) + 1.0);
+    }
+    tanh(p0)
 }
 
 #[test]
 fn f0220_gradcheck() {
-    let mut s = 680982604u64;
+    let mut s = 956909535u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0220_backward(&p0, p1, p2, &p3, 1.0);
+    let up: Array2<f64> = random((1, 2), &mut s);
+    let (value, grads) = f0220_backward(&p0, p1, p2, &p3, &up);
     assert_eq!(value, f0220(&p0, p1, p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0220_backward(p0, *p1, *p2, p3, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0220_backward(p0, *p1, *p2, p3, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0221(p0: f64, p1: Array2<f64>, p2: &Array1<f64>) -> f64 {
@@ -6249,16 +6339,15 @@ fn f0221(p0: f64, p1: Array2<f64>, p2: &Array1<f64>) -> f64 {
         }
     });
     let t4 = 0.75 / (square(&p1) + 1.0);
-    let t5 = (p1.view().reversed_axes()).to_owned().mapv_into(|v| v);
-    if t1.dot(t1) > 0.4629 {
-        return (&t4 + t2).sum();
-    }
-    t4.mean().unwrap() + t5[[0, 0]]
+    let t5 = t2.dot(&t3);
+    let c2 = 0.5_f64;
+    let t6 = (&t4 + t2).mapv(|e| (1.25 + (t5 * e)) / (square(p0) + 2.0));
+    t5 + t6[[1, 0]]
 }
 
 #[test]
 fn f0221_gradcheck() {
-    let mut s = 350590788u64;
+    let mut s = 474182943u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array1<f64> = random(2, &mut s);
@@ -6283,8 +6372,9 @@ fn f0222(p0: &Array1<f64>, p1: f64, c0: &Array2<f64>) -> f64 {
     let mut n2 = 0;
     loop {
         t7 = t7 * 0.5 + (mean(&(Zip::from(&(&t6 * t3)).and(&(sigmoid(&t5))).map_collect(|&u, &v| u))));
+        t6 += mse(&(sigmoid(&(t3.to_owned().mapv_into(|e| t7 + c3)))), &(sin(&t4)));
         n2 += 1;
-        if n2 >= 1 || t7.abs() > 0.0371 {
+        if n2 >= 1 {
             break;
         }
     }
@@ -6309,18 +6399,21 @@ fn f0223(p0: &Array1<f64>, p1: &Array2<f64>, p2: f64, p3: f64) -> f64 {
         let t1 = 3.0 - ((square(p2) + 0.5).powf(tanh(p2)));
         (square(f0216(p0)) + 0.5).powf(t1.tanh())
     };
-    let t3 = if t2 <= 0.4629 && p3 > 0.0 {
+    let t3 = array![-1.0_f64];
+    let mut t4 = if t2 <= 0.4629 && p3 > 0.0 {
         p3
     } else {
-        softplus(p2)
+        f64::tanh(f0189(p1.to_owned()))
     };
-    let _t4 = p3;
-    t2 + t3 + p3
+    for i in 0..1 {
+        t4 += t4 * t4;
+    }
+    t2 + t4
 }
 
 #[test]
 fn f0223_gradcheck() {
-    let mut s = 743481735u64;
+    let mut s = 133013240u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2 = scalar(&mut s);
@@ -6420,17 +6513,17 @@ fn f0226_gradcheck() {
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
 fn f0227(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: f64, p3: f64, c0: &Array1<f64>) -> f64 {
-    let t2 = {
+    let mut t2 = {
         let t1 = p0;
-        tanh(sin(p3))
+        tanh(&(sigmoid(t1)))
     };
-    let _t3 = square(c0);
-    t2
+    t2 -= -(p3 / 1.25);
+    t2[[2, 2]]
 }
 
 #[test]
 fn f0227_gradcheck() {
-    let mut s = 1871698126u64;
+    let mut s = 682622306u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let p2 = scalar(&mut s);
@@ -6444,67 +6537,73 @@ fn f0227_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0227_backward(p0, p1.view(), *p2, *p3, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0228(p0: f64, p1: &Array2<f64>, p2: f64) -> Array1<f64> {
+fn f0228(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
     let _t1 = &(softplus(p1)) - (powi(p1, 2));
-    let t2 = 1.5 / (((f0169(p2)) - p2).powi(2) + 1.0);
-    let t4 = {
-        let t3 = (t2 / 0.25) - p1;
-        (sum_axis(&t3, Axis(1))) / (t2.powi(2) + 1.0)
+    let t2 = &(&(mean_axis(p1, Axis(1))) * p0) * 3.0;
+    let mut t4 = {
+        let t3 = square(&(tanh(&((Zip::from(&t2).and(&t2).map_collect(|&l, &r| log_sigmoid(r))) / 0.1))));
+        1.5 / (square(&((t2.dot(p1)).dot(&p1.t()))) + 1.0)
     };
-    let t5 = if t4.sum() < 0.4629 {
-        t4.view().permuted_axes([0]).to_owned()
-    } else {
-        t4.to_owned()
+    for i in 0..2 {
+        t4 += t4.mean().expect("not empty");
+    }
+    let t5 = match p1.len() % 3 {
+        0 => sum(&t2),
+        1 | 2 => p2.powi(1),
+        _ => (sigmoid(&t4)).dot(&(sigmoid(&t4))),
     };
-    let t6 = p1 * ((sigmoid(&(&t4 + &t5))).dot(&(sigmoid(&t4))));
-    t4
+    mean(&t4) + t5
 }
 
 #[test]
 fn f0228_gradcheck() {
-    let mut s = 699962347u64;
+    let mut s = 896322348u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2 = scalar(&mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array1<f64> = random(2, &mut s);
-    let (value, grads) = f0228_backward(p0, &p1, p2, &up);
+    let (value, grads) = f0228_backward(p0, &p1, p2, 1.0);
     assert_eq!(value, f0228(p0, &p1, p2));
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0228_backward(*p0, p1, *p2, &up))
-        .unwrap();
+    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0228_backward(*p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0229(x: &Array2<f64>, d_out: &Array2<f64>, y_1: f64) -> f64 {
-    let d_d_x = (sigmoid(y_1)) * (sigmoid(y_1));
-    let mut unused = sin(x);
-    unused *= &(unused.floor());
-    let out_1 = unused.clone();
-    let (n1, m1) = x.dim();
-    let x_from_out = Array2::<f64>::from_shape_vec((2, n1), vec![0.0, 0.5, 1.0, 1.5]).unwrap();
-    let t6 = {
-        let t5 = (tanh(&(((square(d_d_x) + 0.5).powf(d_d_x.tanh())) + &(((sin(&unused)) * 0.1 + &x_from_out).var_axis(Axis(1), 0.0))))).dot(&(cos(&out_1)));
-        ((&out_1 * &out_1).mean().unwrap()).sin()
+fn f0229(d_t1: &Array2<f64>, w: &Array2<f64>, d_x: f64) -> f64 {
+    let mut t1 = (sigmoid(d_x)) * (sigmoid(d_x));
+    let mut d_out_1 = sin(d_t1);
+    d_out_1 *= &(d_out_1.floor());
+    let t1_from_t2 = d_out_1.clone();
+    let mut t5 = {
+        let d_out = (((square(t1) + 0.5).powf(t1.tanh())) / (square(&(w * d_x)) + 1.0)).dot(&w.t());
+        exp(&(&d_out_1 * 0.5))
     };
-    let d_d_x = t6;
-    let grad_1 = sin(&out_1);
-    d_d_x + mean(&grad_1)
+    let grad_1 = tanh(&d_out_1);
+    for i in 0..1 {
+        t1 += f0162(d_x, t1, t1, &(sin(&t1_from_t2)));
+        d_out_1 += &(logsumexp(&t1_from_t2));
+        match i % 3 {
+            0 => t5 += t1,
+            1 | 2 => {
+                t1 -= 1.25;
+            }
+            _ => {}
+        }
+    }
+    t5.iter().sum::<f64>() + grad_1[[0, 0]]
 }
 
 #[test]
 fn f0229_gradcheck() {
-    let mut s = 1955125457u64;
-    let x: Array2<f64> = random((2, 2), &mut s);
-    let d_out: Array2<f64> = random((3, 1), &mut s);
-    let y_1 = scalar(&mut s);
-    let (x, d_out, y_1,) = std::hint::black_box((x, d_out, y_1,));
-    let (value, grads) = f0229_backward(&x, &d_out, y_1, 1.0);
-    assert_eq!(value, f0229(&x, &d_out, y_1));
-    assert_eq!(grads.x.shape(), x.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    gradcheck(&(x.clone(), d_out.clone(), y_1), |(x, d_out, y_1)| f0229_backward(x, d_out, *y_1, 1.0)).unwrap();
+    let mut s = 367351385u64;
+    let d_t1: Array2<f64> = random((2, 2), &mut s);
+    let w: Array2<f64> = random((3, 1), &mut s);
+    let d_x = scalar(&mut s);
+    let (d_t1, w, d_x,) = std::hint::black_box((d_t1, w, d_x,));
+    let (value, grads) = f0229_backward(&d_t1, &w, d_x, 1.0);
+    assert_eq!(value, f0229(&d_t1, &w, d_x));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    assert_eq!(grads.w.shape(), w.shape());
+    gradcheck(&(d_t1.clone(), w.clone(), d_x), |(d_t1, w, d_x)| f0229_backward(d_t1, w, *d_x, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0230(p0: &Array2<f64>, p1: Array2<f64>) -> f64 {
@@ -6529,30 +6628,32 @@ fn f0230_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0230_backward(p0, p1.clone(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0231(p0: f64, p1: &Array2<f64>) -> f64 {
-    let _t1 = p1.to_owned().mapv_into(|z| p0);
-    let mut t2 = softplus(p1);
-    let mut t3 = &(mean_axis(&(t2.dot(&t2)), Axis(1))) - (mse(&(p1 / &(&t2 * &t2 + 1.0)), &t2));
-    t2 *= (tanh(&((tan(&(tanh(p1)))).sum_axis(Axis(1))))).dot(&(sigmoid(&t3)));
-    for i in (0..2).rev() {
-        t3 -= p1[[i, 1]];
-        if t2[[0, 0]] < 0.0371 {
-            return (softplus(p0));
+fn f0231(d_x: f64, out: &Array2<f64>) -> f64 {
+    let _t1 = out.to_owned().mapv_into(|z| d_x);
+    let mut d_d_x = softplus(out);
+    let mut grad_1 = &(mean_axis(&(d_d_x.dot(&d_d_x)), Axis(1))) - (mse(&(out / &(&d_d_x * &d_d_x + 1.0)), &d_d_x));
+    d_d_x *= (tanh(&((tan(&(tanh(out)))).sum_axis(Axis(1))))).dot(&(sigmoid(&grad_1)));
+    for i in 0..2 {
+        grad_1 -= out[[i, 1]];
+        if (out[[i, 1]]) > 0.0371 {
+            return ((ln(&(square(&grad_1) + 0.5))).dot(&(ln(&(square(&grad_1) + 0.5))))).tanh();
         }
     }
-    t2[[0, 1]] + logsumexp(&t3)
+    let t1_from_t2 = array![[1.5_f64, -0.75]];
+    let d_out_1 = mean_axis(&(out - &t1_from_t2), Axis(1));
+    grad_1.sum() + d_out_1.dot(&d_out_1)
 }
 
 #[test]
 fn f0231_gradcheck() {
-    let mut s = 369074922u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((2, 2), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0231_backward(p0, &p1, 1.0);
-    assert_eq!(value, f0231(p0, &p1));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0231_backward(*p0, p1, 1.0)).unwrap();
+    let mut s = 1557863368u64;
+    let d_x = scalar(&mut s);
+    let out: Array2<f64> = random((2, 2), &mut s);
+    let (d_x, out,) = std::hint::black_box((d_x, out,));
+    let (value, grads) = f0231_backward(d_x, &out, 1.0);
+    assert_eq!(value, f0231(d_x, &out));
+    assert_eq!(grads.out.shape(), out.shape());
+    gradcheck(&(d_x, out.clone()), |(d_x, out)| f0231_backward(*d_x, out, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0232(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
@@ -6575,55 +6676,55 @@ fn f0232_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0232_backward(p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
-fn f0233(p0: &Array2<f64>, p1: &Array1<f64>, c0: &Array2<f64>) -> Array1<f64> {
-    let mut t1 = ln(&(square(c0) + 1.0));
-    let _t2 = (c0.iter().sum::<f64>()).mul_add(-1.5, 0.25);
-    for i in 0..1 {
-        t1 += p1;
-    }
-    if sum(&t1) > -0.5183 {
-        t1 /= &(square(p1) + 1.0);
-    } else {
-        t1 -= &(c0.dot(p1));
-    }
-    t1 -= c0;
-    exp(p1)
+fn f0233(p0: &Array2<f64>, p1: &Array1<f64>, c0: &Array2<f64>) -> f64 {
+    let t1 = ln(&(square(c0) + 1.0));
+    let _t2 = sin(&(softmax(p1)));
+    let t3 = (c0.view().into_shape_with_order(3).unwrap()).sum();
+    let t5 = {
+        let t4 = t3 + p1;
+        t3
+    };
+    let t7 = {
+        let t6 = ((t5 * c0).mapv(|z| abs(powi(z, 2)))).select(Axis(1), &[0, 2, 0]);
+        mse(&(tanh(&(t1.dot(p1)))), &(sigmoid(&(&(t1.dot(p1)) * 0.5))))
+    };
+    t1[[0, 0]] + t3 + t5 + t7 + p1.iter().sum::<f64>()
 }
 
 #[test]
 fn f0233_gradcheck() {
-    let mut s = 785944079u64;
+    let mut s = 538804406u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let c0: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
-    let up: Array1<f64> = random(3, &mut s);
-    let (value, grads) = f0233_backward(&p0, &p1, &c0, &up);
+    let (value, grads) = f0233_backward(&p0, &p1, &c0, 1.0);
     assert_eq!(value, f0233(&p0, &p1, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(),), |(p0,)| f0233_backward(p0, &p1, &c0, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0233_backward(p0, &p1, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0234(p0: &Array1<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
-    let t1 = f0182(p1);
-    t1
+fn f0234(d_t1: &Array1<f64>, d_out: &Array2<f64>, d_x: f64) -> Array2<f64> {
+    let t1 = f0185(d_t1);
+    sigmoid(d_out)
 }
 
 #[test]
 fn f0234_gradcheck() {
-    let mut s = 1262727437u64;
-    let p0: Array1<f64> = random(2, &mut s);
-    let p1: Array2<f64> = random((3, 3), &mut s);
-    let p2 = scalar(&mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0234_backward(&p0, &p1, p2, 1.0);
-    assert_eq!(value, f0234(&p0, &p1, p2));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0234_backward(p0, p1, *p2, 1.0)).unwrap();
+    let mut s = 40036059u64;
+    let d_t1: Array1<f64> = random(2, &mut s);
+    let d_out: Array2<f64> = random((3, 3), &mut s);
+    let d_x = scalar(&mut s);
+    let (d_t1, d_out, d_x,) = std::hint::black_box((d_t1, d_out, d_x,));
+    let up: Array2<f64> = random((3, 3), &mut s);
+    let (value, grads) = f0234_backward(&d_t1, &d_out, d_x, &up);
+    assert_eq!(value, f0234(&d_t1, &d_out, d_x));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(d_t1.clone(), d_out.clone(), d_x), |(d_t1, d_out, d_x)| f0234_backward(d_t1, d_out, *d_x, &up))
+        .unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0235(p0: f64, c0: &Array2<f64>) -> f64 {
@@ -6632,20 +6733,21 @@ fn f0235(p0: f64, c0: &Array2<f64>) -> f64 {
         ((square(t1) + 0.5).powf(2.0)) * &(c0 + t1)
     };
     let t2 = t2.clone();
-    let t2 = c0.dot(&t2);
-    let t4 = {
-        let t3 = p0.hypot(0.5 * 0.5 + 0.5);
-        (softmax(&(c0.sum_axis(Axis(1))))).mean().unwrap()
+    let mut t2 = c0.dot(&t2);
+    let t3 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5], [3.0, 3.5, 4.0]];
+    let mut t5 = {
+        let t4 = square(&((logsumexp(&(tanh(&t2)))).slice(s![2..3;-1]).to_owned()));
+        (tanh(&(&t2 + c0))).sum_axis(Axis(0))
     };
-    let t5 = &(softplus(&t2)) / (square(&((exp(&(tanh(&t2)))).dot(c0))) + 1.0);
-    let t6 = t4;
-    let t6 = &t5 - &t2;
-    t5.mean().unwrap() + mean(&t6)
+    t5 -= 0.5;
+    t2 += mse(&(backprop::ops::tanh(&t5)), &(sigmoid(&t5)));
+    let _t6 = t5.sum();
+    t2.iter().sum::<f64>() + mean(&t5) + mean(&t5)
 }
 
 #[test]
 fn f0235_gradcheck() {
-    let mut s = 495045663u64;
+    let mut s = 678017430u64;
     let p0 = scalar(&mut s);
     let c0: Array2<f64> = random((3, 3), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -6654,7 +6756,7 @@ fn f0235_gradcheck() {
     gradcheck(&(p0,), |(p0,)| f0235_backward(*p0, &c0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
-fn f0236(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>, c0: &Array2<f64>, labels: &[usize]) -> f64 {
+fn f0236(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>, c0: &Array2<f64>, labels: &[usize]) -> (f64, f64) {
     let mut t1 = concat(Axis(1), &[&((p3 * p2).t().dot(p0))]);
     let t2 = (&(p2.slice(s![..;2, ..1])) + 1.25) + (softmax_cross_entropy(&t1, labels));
     let t3 = p3;
@@ -6663,26 +6765,29 @@ fn f0236(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>, c0: &Arr
         t1 += &((sum(t3)) + &(p3 * p1));
     }
     let c1 = 3.0_f64;
-    t1 = (&(exp(p3)) * &(t3.t())) + &((t2.clamp(-0.5, 3.0)).mapv_into(|u| p1));
-    t2[[1, 0]] + t3.iter().sum::<f64>()
+    t1 -= 1.25;
+    (p1, p1)
 }
 
 #[test]
 fn f0236_gradcheck() {
-    let mut s = 1590329832u64;
+    let mut s = 1726079978u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let p3: Array2<f64> = random((1, 2), &mut s);
     let c0: Array2<f64> = random((1, 3), &mut s);
-    let labels: &[usize] = &[0, 0];
+    let labels: &[usize] = &[0, 1];
     let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let (value, grads) = f0236_backward(&p0, p1, &p2, &p3, &c0, labels, 1.0);
+    let (value, grads) = f0236_backward(&p0, p1, &p2, &p3, &c0, labels, (1.0, 0.5));
     assert_eq!(value, f0236(&p0, p1, &p2, &p3, &c0, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0236_backward(p0, *p1, p2, p3, &c0, labels, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0236_backward(p0, *p1, p2, p3, &c0, labels, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
 fn f0237(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
@@ -6746,24 +6851,27 @@ fn f0238_gradcheck() {
     gradcheck(&(w.clone(), d_out, out.clone()), |(w, d_out, out)| f0238_backward(w, *d_out, out, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
-fn f0239(p0: ArrayView2<f64>, c0: &Array2<f64>) -> f64 {
+fn f0239(p0: ArrayView2<f64>, c0: &Array2<f64>) -> (f64, f64) {
     let t1 = c0.sum_axis(Axis(0));
     let t1 = &t1;
     let t2 = tan(&(tanh(&((t1 - &p0).map(|&u| u / ((u / 0.75).powi(2) + 1.0))))));
-    let t1 = &((f0182(&(sin(&t2)))) * &(backprop::ops::recip(&(&t2 * &t2 + 1.0)))) / (square(t1.sum()) + 2.0);
-    t2[[2, 0]] + t1.sum() + p0[[0, 0]]
+    let t1 = &(0.25 / (square(&(t1 * &t2)) + 1.0)) * t1;
+    (c0[[1, 0]], sum(&p0))
 }
 
 #[test]
 fn f0239_gradcheck() {
-    let mut s = 259839268u64;
+    let mut s = 239420231u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let c0: Array2<f64> = random((2, 1), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let (value, grads) = f0239_backward(p0.view(), &c0, 1.0);
+    let (value, grads) = f0239_backward(p0.view(), &c0, (1.0, 0.5));
     assert_eq!(value, f0239(p0.view(), &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0239_backward(p0.view(), &c0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(),), |(p0,)| f0239_backward(p0.view(), &c0, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
 fn f0240(p0: &Array2<f64>, p1: ArrayView1<f64>, p2: &Array2<f64>) -> (f64, f64) {
@@ -6773,8 +6881,9 @@ fn f0240(p0: &Array2<f64>, p1: ArrayView1<f64>, p2: &Array2<f64>) -> (f64, f64) 
     let mut n1 = 0;
     loop {
         t3 = t3 * 0.5 + (sigmoid(t2.iter().sum::<f64>()));
+        t2 += mean(&t2);
         n1 += 1;
-        if n1 >= 2 || t3.abs() < 0.5183 {
+        if n1 >= 2 {
             break;
         }
     }
@@ -6909,89 +7018,77 @@ fn f0244_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0244_backward(*p0, p1, p2, p3.view(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0245(p0: Array2<f64>) -> f64 {
-    let t1 = match () {
-        _ if sum(&p0) < 0.0371 => (p0.mapv(relu)).select(Axis(1), &[1]),
-        _ if sum(&p0) >= -0.5183 => sigmoid(&((p0.mapv(relu)).select(Axis(1), &[1]))),
-        _ => sin(&((p0.mapv(relu)).select(Axis(1), &[1]))),
+fn f0245(out: Array2<f64>) -> f64 {
+    let (n1, m1) = out.dim();
+    let out_1 = Array2::<f64>::eye(n1);
+    let d_x = match () {
+        _ if out.iter().sum::<f64>() >= 0.4629 => (out.mapv(relu)).select(Axis(1), &[1]),
+        _ if out[[1, 2]] > 0.4629 => sigmoid(&((out.mapv(relu)).select(Axis(1), &[1]))),
+        _ => cos(&((out.mapv(relu)).select(Axis(1), &[1]))),
     };
-    let mut t2 = square(&p0);
-    for i in (0..2).rev() {
-        t2 -= &(&p0 + &t2);
-        t2 = sin(&(&t2 - &t2));
-    }
-    let _t3 = t1.dot(&t1.t());
-    let t5 = {
-        let t4 = t2.sum();
-        t4
+    let unused = {
+        let d_out_1 = &(d_x.dot(&d_x.t())) * &(d_x.t());
+        d_out_1
     };
-    sum(&t2) + t5
+    let d_x = softmax(&(sin(&unused)));
+    let grad_1 = {
+        let d_d_x = concat(Axis(0), &[&out, &unused, &out]);
+        d_d_x
+    };
+    let t7 = signum(&(0.1 / (square(&(&out * &d_x)) + 1.0)));
+    sum(&grad_1) + mean(&t7) + d_x.sum()
 }
 
 #[test]
 fn f0245_gradcheck() {
-    let mut s = 2114897526u64;
-    let p0: Array2<f64> = random((3, 3), &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0245_backward(p0.clone(), 1.0);
-    assert_eq!(value, f0245(p0.clone()));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0245_backward(p0.clone(), 1.0)).unwrap();
+    let mut s = 712625492u64;
+    let out: Array2<f64> = random((3, 3), &mut s);
+    let (out,) = std::hint::black_box((out,));
+    let (value, grads) = f0245_backward(out.clone(), 1.0);
+    assert_eq!(value, f0245(out.clone()));
+    assert_eq!(grads.out.shape(), out.shape());
+    gradcheck(&(out.clone(),), |(out,)| f0245_backward(out.clone(), 1.0)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2, p3))]
-fn f0246(p0: f64, p1: &Array2<f64>, p2: &Array1<f64>, p3: &Array2<f64>, c0: &Array1<f64>) -> Array2<f64> {
+#[differentiable(wrt(d_p0, y_1, d_t1, grad))]
+fn f0246(d_p0: f64, y_1: &Array2<f64>, d_t1: &Array1<f64>, grad: &Array2<f64>, x: &Array1<f64>) -> f64 {
     let t1 = Array::from_elem(3, -1.5_f64);
-    let t2 = (Zip::from(c0).and(c0).map_collect(|&u, &v| {
+    let t2 = (Zip::from(x).and(x).map_collect(|&u, &v| {
         if v > -0.5183 {
             log_sigmoid(v)
         } else {
             v
         }
     })) + &t1;
-    let t2 = &(3.0 - &t2) / &(square(c0) + 2.0);
-    let t3 = Zip::from(&(tanh(&t2))).and(&(tanh(&t2))).map_collect(|&a, &b| {
-        if b >= 0.0371 {
-            b + b
-        } else {
-            (b.powi(2) + 0.5).powf(a.tanh())
-        }
-    });
-    let t4 = t3.sum();
-    let (n1, m1) = p3.dim();
-    let _t5 = (sigmoid(&((c0 + &t2) - (log_sigmoid(t4))))).mapv(|z| {
-        if p0 > 0.0371 {
-            (((square(z) + 0.5).powf(0.25)) * z) * z
-        } else {
-            powi(p0, 1)
-        }
-    });
-    let t6 = t2.mean().expect("not empty");
-    let t8 = {
-        let t7 = t4;
-        t4
-    };
-    tanh(p1)
+    let mut t2 = &(3.0 - &t2) / &(square(x) + 2.0);
+    let grad_1 = d_t1 - x;
+    if x.mean().unwrap() < 0.4629 {
+        t2 += &(softplus(x));
+    } else if grad_1.sum() >= -0.5183 {
+        t2 /= &(square(x) + 1.0);
+    }
+    let (n1, m1) = grad.dim();
+    let unused = Array1::<f64>::from_shape_vec(n1, vec![0.0, 0.5, 1.0]).unwrap();
+    let d_out = 0.1 + ((&(tanh(&t2)) * 0.1 + &unused).var(1.0));
+    let d_out = grad;
+    let d_x = (&grad_1 * 1.5) - x;
+    d_out.mean().unwrap() + d_x.sum()
 }
 
 #[test]
 fn f0246_gradcheck() {
-    let mut s = 2023221022u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((2, 2), &mut s);
-    let p2: Array1<f64> = random(3, &mut s);
-    let p3: Array2<f64> = random((3, 2), &mut s);
-    let c0: Array1<f64> = random(3, &mut s);
-    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let up: Array2<f64> = random((2, 2), &mut s);
-    let (value, grads) = f0246_backward(p0, &p1, &p2, &p3, &c0, &up);
-    assert_eq!(value, f0246(p0, &p1, &p2, &p3, &c0));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0246_backward(*p0, p1, p2, p3, &c0, &up))
-        .unwrap();
+    let mut s = 32609592u64;
+    let d_p0 = scalar(&mut s);
+    let y_1: Array2<f64> = random((2, 2), &mut s);
+    let d_t1: Array1<f64> = random(3, &mut s);
+    let grad: Array2<f64> = random((3, 2), &mut s);
+    let x: Array1<f64> = random(3, &mut s);
+    let (d_p0, y_1, d_t1, grad, x,) = std::hint::black_box((d_p0, y_1, d_t1, grad, x,));
+    let (value, grads) = f0246_backward(d_p0, &y_1, &d_t1, &grad, &x, 1.0);
+    assert_eq!(value, f0246(d_p0, &y_1, &d_t1, &grad, &x));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    assert_eq!(grads.grad.shape(), grad.shape());
+    gradcheck(&(d_p0, y_1.clone(), d_t1.clone(), grad.clone()), |(d_p0, y_1, d_t1, grad)| f0246_backward(*d_p0, y_1, d_t1, grad, &x, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0247(p0: &Array1<f32>, c0: &Array2<f32>, ws: &[f32]) -> f32 {
@@ -7112,20 +7209,17 @@ fn f0250_gradcheck() {
 fn f0251(p0: &Array2<f64>, p1: f64, p2: f64) -> f64 {
     let t1 = 2.0 - ((p1 - 2.0) / (square(p1) + 1.0));
     let t2 = p0.product();
-    let mut t3 = t1.sin();
-    let t4 = ((sqrt(square((square(t2) + 0.5).log(3.0 * 3.0 + 1.5)) + 0.5)).powi(2) + 1.0).sqrt();
-    t3 += t4;
-    let t5 = 3.0 * (t4 + t4);
-    let t7 = {
-        let t6 = powi((p0.product()) + t2, 3);
-        backprop::ops::recip(t5.powi(2) + 1.0)
-    };
-    t5 + t7 + t7
+    let t3 = p0.iter().sum::<f64>();
+    let t4 = t2;
+    let _t5 = ((square(t4) + 0.5).powf(sin(t4))) * 0.1;
+    let t6 = t2.max(t3);
+    let t7 = t6;
+    t1 + t2 + t3 + t4 + t6 + t7
 }
 
 #[test]
 fn f0251_gradcheck() {
-    let mut s = 737915034u64;
+    let mut s = 1308579034u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -7186,45 +7280,50 @@ fn f0253_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0253_backward(p0, 1.0)).unwrap();
 }
-#[differentiable(wrt(d_t1, grad, y_1))]
-fn f0254(d_t1: Array1<f64>, grad: f64, y_1: &Array2<f64>, w: &Array2<f64>, labels: &[usize]) -> Array2<f64> {
-    let t2 = {
-        let t1 = grad;
-        logsumexp(&(sin(y_1)))
+#[differentiable(wrt(p0, p1, p2))]
+fn f0254(p0: Array1<f64>, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>, labels: &[usize]) -> f64 {
+    let mut t2 = {
+        let t1 = p1;
+        logsumexp(&(sin(p2)))
     };
-    let mut d_out_1 = (sigmoid(&((f0234(&d_t1, w, grad)) + &t2))).iter().zip((tanh(&(y_1.dot(&t2)))).iter()).map(|(&a, &b)| ((square(grad * b) + 0.5).ln()) / (square(b) + 2.0)).sum::<f64>();
-    let d_out = {
-        let t4 = cos(&t2);
-        exp(&t2)
-    };
-    let c1 = 3.0_f64;
-    let mut out = Zip::from(&(tanh(&d_out))).and(&(sigmoid(&d_out))).map_collect(|&u, &v| v * c1);
-    let n2 = d_t1.len() - 1;
-    d_out_1 = cos(d_out_1);
-    if t2.dot(&t2) <= -0.5183 {
-        out += &(&out + &out);
+    let t3 = (sigmoid(&(&(f0234(&p0, c0, p1)) + &t2))).mapv(softplus);
+    let mut t4 = cos(&t2);
+    let t5 = p2;
+    if sum(&t3) < 0.0371 && p1 > 0.0 {
+        t4 /= &(square(&(logsumexp(&t3))) + 0.5);
+    } else {
+        t2 += &(&t4 * &t2);
     }
-    sigmoid(y_1)
+    if p2[[1, 2]] <= 0.4629 {
+        return (sigmoid(p1));
+    }
+    let t7 = {
+        let t6 = ceil(&((tanh(&t2)).mapv(|u: f64| {
+        if u >= 0.0371 {
+            p1
+        } else {
+            p1.max(u)
+        }
+    })));
+        &((sigmoid(&t2)).map(|&z| 1.25 + p1)) * (softmax_cross_entropy(c0, labels))
+    };
+    t5[[1, 0]] + mean(&t7)
 }
 
 #[test]
 fn f0254_gradcheck() {
-    let mut s = 560205770u64;
-    let d_t1: Array1<f64> = random(2, &mut s);
-    let grad = scalar(&mut s);
-    let y_1: Array2<f64> = random((3, 3), &mut s);
-    let w: Array2<f64> = random((3, 3), &mut s);
-    let labels: &[usize] = &[0, 1, 1];
-    let (d_t1, grad, y_1, w,) = std::hint::black_box((d_t1, grad, y_1, w,));
-    let up: Array2<f64> = random((3, 3), &mut s);
-    let (value, grads) = f0254_backward(d_t1.clone(), grad, &y_1, &w, labels, &up);
-    assert_eq!(value, f0254(d_t1.clone(), grad, &y_1, &w, labels));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(d_t1.clone(), grad, y_1.clone()), |(d_t1, grad, y_1)| f0254_backward(d_t1.clone(), *grad, y_1, &w, labels, &up))
-        .unwrap();
+    let mut s = 1681050500u64;
+    let p0: Array1<f64> = random(2, &mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array2<f64> = random((3, 3), &mut s);
+    let c0: Array2<f64> = random((3, 3), &mut s);
+    let labels: &[usize] = &[1, 0, 1];
+    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
+    let (value, grads) = f0254_backward(p0.clone(), p1, &p2, &c0, labels, 1.0);
+    assert_eq!(value, f0254(p0.clone(), p1, &p2, &c0, labels));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0254_backward(p0.clone(), *p1, p2, &c0, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0255(grad: f32, x: ArrayView1<f32>, out: &Array1<f32>, d_out: f32) -> Array1<f32> {
@@ -7494,37 +7593,31 @@ fn f0262_gradcheck() {
 }
 #[differentiable]
 fn f0263(p0: &Array2<f64>) -> f64 {
-    let n1 = p0.nrows();
-    let m1 = p0.ncols();
-    let t1 = Array2::<f64>::eye(m1);
-    let mut t2 = tanh(&(p0 + 3.0));
-    t2 += t2.iter().map(|&e| {
-        if e < -0.5183 {
-            f64::tanh((e * e).max(e))
-        } else {
-            sigmoid((square(((e.tanh()).powi(2) + 1.0).sqrt()) + 0.5).powf(2.0))
+    let mut t1 = logsumexp(&(p0.column(0)));
+    let mut t2 = (&(p0 * t1) * t1).mean().unwrap();
+    let mut n1 = 0;
+    loop {
+        t2 = t2 * 0.5 + ((t1 + t1));
+        t1 -= t2;
+        n1 += 1;
+        if n1 >= 1 {
+            break;
         }
-    }).sum::<f64>();
-    let t3 = array![[0.0_f64], [0.5]];
-    let t4 = (&(tanh(&((mse(p0, p0)) * &t2))) * 0.1 + &t3).std_axis(Axis(0), 1.0);
-    let mut t5 = (t2.map(|&u| -u)).mean().unwrap();
-    let mut n2 = 0;
-    while n2 < 1 && t5.abs() < 0.4629 {
-        t5 += (t4.sum());
-        n2 += 1;
     }
-    let t6 = if t5 < -0.5183 {
-        (t5 / (square(t5) + 2.0)).min(t5)
+    let t1 = ((1.5 + (sigmoid(t2 + t1))).powf(sin(t2))) * p0;
+    if t2 > 0.0371 {
+        t2 += sigmoid(t2);
     } else {
-        t5
-    };
-    let t4 = t5;
-    t6 + t4 + sum(p0)
+        t2 /= square(t2.clamp(-2.0, 1.0)) + 0.5;
+    }
+    let t3 = concat(Axis(1), &[&t1, p0, &t1]);
+    let t4 = &t3 + &t1;
+    sum(&t3) + t4[[1, 0]]
 }
 
 #[test]
 fn f0263_gradcheck() {
-    let mut s = 841655496u64;
+    let mut s = 631380980u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0263_backward(&p0, 1.0);
@@ -7542,7 +7635,7 @@ fn f0264(p0: &Array2<f64>, p1: f64, p2: f64) -> (f64, f64) {
         t2 = t2 * 0.5 + p1;
         n1 += 1;
     }
-    let mut t3 = (-((p2.powi(2) + 0.5).powf(f64::cos(p1))));
+    let mut t3 = ((p0.product()).max(t2));
     let mut n2 = 0;
     while n2 < 2 && t3.abs() > 0.4629 {
         t3 += ((0.1 + t2));
@@ -7610,29 +7703,24 @@ fn f0265_gradcheck() {
 }
 #[differentiable]
 fn f0266(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
-    let mut t2 = {
+    let t2 = {
         let t1 = &(p1.t()) / &(p0 * p0 + 1.0);
         sin(&(sin(&t1)))
     };
-    let t4 = {
-        let t3 = (f0245(p3.to_owned())).tanh();
-        0.75 - &(t2.dot(&t2.t()))
+    let mut t4 = {
+        let t3 = &(sum_axis(&t2, Axis(1))) + &(p2 * p1);
+        concat(Axis(1), &[&(p3 / &(&t3 * &t3 + 0.5)), &t2])
     };
-    let c1 = 3.0_f64;
-    t2 += 0.25;
-    let t5 = if p0.mean().unwrap() > -0.5183 && p2 > 0.0 {
-        &t4 + 0.25
-    } else {
-        p3 + p3
-    };
-    let t6 = log_sigmoid(&t5);
-    let t7 = trunc(&t5);
-    t6.sum() + t7.mean().unwrap()
+    let t5 = t2.clone();
+    let t5 = -&(signum(&t2));
+    let t2 = &(&t4 / (square(&t4) + 2.0)) - (&t4 / &(square(&t4) + 2.0));
+    t4 /= &(square(&(&((square(&t2) + 0.5).log(p2.powi(2) + 1.5)) + &t4)) + 1.0);
+    t5.mean().unwrap() + t2[[2, 0]] + mean(p1)
 }
 
 #[test]
 fn f0266_gradcheck() {
-    let mut s = 960327663u64;
+    let mut s = 958927585u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2 = scalar(&mut s);
@@ -7720,15 +7808,14 @@ fn f0269(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array1<f64>)
     }
     let t2 = p3;
     let _t3 = t1.mean().unwrap();
-    let t4 = ((0.75 * p3).iter().zip(t2).map(|(&a, &b)| b).sum::<f64>()).tanh();
-    let t5 = array![[0.0_f64, 0.5]];
-    let _t6 = (p2 * 0.1 + &t5).std(0.0);
-    t2.mean().unwrap() + t4 + mean(p1)
+    let t4 = f0185(t2);
+    let t5 = t2;
+    t4 + t5.dot(t5) + t5.dot(t5)
 }
 
 #[test]
 fn f0269_gradcheck() {
-    let mut s = 1069484674u64;
+    let mut s = 934559752u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array2<f64> = random((1, 2), &mut s);
@@ -7858,28 +7945,28 @@ fn f0273_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0273_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0274(d_x: f64, x: f64) -> f64 {
-    let out_1 = {
-        let t1 = square(x);
-        x
+fn f0274(p0: f64, p1: f64) -> f64 {
+    let mut t2 = {
+        let t1 = square(p1);
+        p1
     };
-    let out = {
-        let d_out = (out_1 + x) * d_x;
-        x.ceil()
+    let t4 = {
+        let t3 = (t2 / (square(p0) + 1.0)) + p1;
+        (to_degrees(t2 + t3)) * 0.01
     };
-    let d_out_1 = square((f64::tanh(x)).tan());
-    out + d_out_1
+    t2 += -(t4 * t4);
+    t2 + t4
 }
 
 #[test]
 fn f0274_gradcheck() {
-    let mut s = 878110906u64;
-    let d_x = scalar(&mut s);
-    let x = scalar(&mut s);
-    let (d_x, x,) = std::hint::black_box((d_x, x,));
-    let (value, grads) = f0274_backward(d_x, x, 1.0);
-    assert_eq!(value, f0274(d_x, x));
-    gradcheck(&(d_x, x), |(d_x, x)| f0274_backward(*d_x, *x, 1.0)).unwrap();
+    let mut s = 880782774u64;
+    let p0 = scalar(&mut s);
+    let p1 = scalar(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0274_backward(p0, p1, 1.0);
+    assert_eq!(value, f0274(p0, p1));
+    gradcheck(&(p0, p1), |(p0, p1)| f0274_backward(*p0, *p1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0275(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
@@ -8227,9 +8314,10 @@ fn f0287(p0: &Array1<f64>, p1: ArrayView2<f64>, p2: &Array2<f64>, p3: f64, k0: u
     let mut t3 = sigmoid(logsumexp(&(&t1 + &t2)));
     let mut n1 = 0;
     loop {
+        t1 -= t3 / (t3.powi(2) + 0.5);
         t3 += (logsumexp(&t1));
         n1 += 1;
-        if n1 >= 2 || t3.abs() > 0.0371 {
+        if n1 >= 2 {
             break;
         }
     }
@@ -8351,18 +8439,18 @@ fn f0290_gradcheck() {
 fn f0291(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
     let c1 = 0.25_f64;
     let t1 = &((p2.mapv(|u| {
-        if u < 0.4629 {
-            f0274(p1, u)
+        if u <= 0.4629 {
+            f0290(p1)
         } else {
-            u - p1
+            u
         }
-    })).to_owned().reversed_axes()) + 0.25;
-    mean(&t1)
+    })).to_shape(6).unwrap().to_owned()) / (square((f0277(p0, p2.to_owned())).tanh()) + 0.5);
+    t1.dot(&t1) + p0
 }
 
 #[test]
 fn f0291_gradcheck() {
-    let mut s = 1836839520u64;
+    let mut s = 1110825240u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -8824,31 +8912,30 @@ fn f0308_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0308_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0309(d_x: &Array2<f64>, out: Array2<f64>, d_t1: Array2<f64>, y_1: f64) -> f64 {
-    let d_d_x = &d_t1;
-    let t2 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5], [3.0, 3.5, 4.0]];
-    let grad_1 = if d_t1.mean().unwrap() > -0.5183 {
-        &(d_t1.hypot(square(y_1) + 0.5)) + y_1
+fn f0309(p0: &Array2<f64>, p1: Array2<f64>, p2: Array2<f64>, p3: f64) -> f64 {
+    let t1 = &p2;
+    let t2 = if p2.mean().unwrap() > -0.5183 {
+        &(p2.hypot(square(p3) + 0.5)) + p3
     } else {
-        tanh(d_d_x)
+        &(t1.dot(t1)) + p3
     };
-    mean(d_d_x) + grad_1[[1, 1]]
+    mean(t1) + t2[[0, 2]]
 }
 
 #[test]
 fn f0309_gradcheck() {
-    let mut s = 1413347161u64;
-    let d_x: Array2<f64> = random((3, 2), &mut s);
-    let out: Array2<f64> = random((2, 3), &mut s);
-    let d_t1: Array2<f64> = random((3, 3), &mut s);
-    let y_1 = scalar(&mut s);
-    let (d_x, out, d_t1, y_1,) = std::hint::black_box((d_x, out, d_t1, y_1,));
-    let (value, grads) = f0309_backward(&d_x, out.clone(), d_t1.clone(), y_1, 1.0);
-    assert_eq!(value, f0309(&d_x, out.clone(), d_t1.clone(), y_1));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    gradcheck(&(d_x.clone(), out.clone(), d_t1.clone(), y_1), |(d_x, out, d_t1, y_1)| f0309_backward(d_x, out.clone(), d_t1.clone(), *y_1, 1.0)).unwrap();
+    let mut s = 909625681u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let p1: Array2<f64> = random((2, 3), &mut s);
+    let p2: Array2<f64> = random((3, 3), &mut s);
+    let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0309_backward(&p0, p1.clone(), p2.clone(), p3, 1.0);
+    assert_eq!(value, f0309(&p0, p1.clone(), p2.clone(), p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0309_backward(p0, p1.clone(), p2.clone(), *p3, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0310(y_1: &Array1<f64>, w: ArrayView2<f64>) -> Array2<f64> {
@@ -9296,12 +9383,21 @@ fn f0326(p0: &Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
     if p3[[0, 0]] >= 0.0371 {
         return (ln(square(p2) + 0.5));
     }
-    p2
+    let (n1, m1) = p0.dim();
+    let t1 = &(p3.column(1)) - ((p0[[n1 - 1, m1 - 1]]).atan2(1.0 * 1.0 + 0.5));
+    let t2 = &(p3.sum_axis(Axis(0))) - p1;
+    let t3 = ln(&(square(p3) + 1.0));
+    let t4 = &t2;
+    let t6 = {
+        let t5 = (sum(&(tanh(t4)))) * &t2;
+        (3.0 * (mse(&t3, &t3))) / (&t2 * &t2 + 2.0)
+    };
+    t4.dot(t4) + logsumexp(&t6)
 }
 
 #[test]
 fn f0326_gradcheck() {
-    let mut s = 85990296u64;
+    let mut s = 666704727u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -9893,33 +9989,35 @@ fn f0347_gradcheck() {
     gradcheck(&(y_1.clone(),), |(y_1,)| f0347_backward(&grad, y_1, ws, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0348(p0: ArrayView2<f64>) -> f64 {
-    let mut t1 = (f0277((mse(&p0, &p0)).tanh(), p0.to_owned())).tanh();
+fn f0348(d_x: ArrayView2<f64>) -> f64 {
+    let mut t1 = (f0277((mse(&d_x, &d_x)).tanh(), d_x.to_owned())).tanh();
     let c1 = 1.5_f64;
-    let t2 = p0.map(|&v| v);
-    let mut t2 = t1;
-    let n2 = p0.nrows();
-    let m2 = p0.ncols();
+    let d_d_x = d_x.map(|&v| v);
+    let mut d_d_x = t1;
+    let n2 = d_x.nrows();
+    let m2 = d_x.ncols();
     let t3 = Array2::<f64>::zeros((n2, 1));
     for i in 0..2 {
-        if t2 >= -0.5183 {
-            return (sqrt(t2.powi(2) + 0.5));
+        if d_d_x >= -0.5183 {
+            return (sqrt(d_d_x.powi(2) + 0.5));
         }
-        t1 = t2 * t1;
-        t2 += 2.0;
+        t1 = d_d_x * t1;
+        d_d_x += 2.0;
     }
-    t1 + t2
+    let x_from_out = Array2::<f64>::zeros((1, 2));
+    let d_out = mean_axis(&(&d_x * &x_from_out), Axis(1));
+    d_d_x + logsumexp(&d_out) + t1
 }
 
 #[test]
 fn f0348_gradcheck() {
-    let mut s = 786982938u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0348_backward(p0.view(), 1.0);
-    assert_eq!(value, f0348(p0.view()));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0348_backward(p0.view(), 1.0)).unwrap();
+    let mut s = 1403075128u64;
+    let d_x: Array2<f64> = random((3, 2), &mut s);
+    let (d_x,) = std::hint::black_box((d_x,));
+    let (value, grads) = f0348_backward(d_x.view(), 1.0);
+    assert_eq!(value, f0348(d_x.view()));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    gradcheck(&(d_x.clone(),), |(d_x,)| f0348_backward(d_x.view(), 1.0)).unwrap();
 }
 #[differentiable]
 fn f0349(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
@@ -10480,16 +10578,16 @@ fn f0369(p0: &Array2<f64>, p1: f64, labels: &[usize]) -> f64 {
     let t8 = t4.to_owned().mapv_into(|v| v);
     let t9 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5]];
     let t10 = Array::from_elem((1, 3), -1.5_f64);
-    let t11 = t3;
-    t8[[1, 2]] + t11
+    let t11 = backprop::ops::cos(t3);
+    t3 + t4.sum() + t5.sum() + t7.sum() + t8[[0, 2]] + t11
 }
 
 #[test]
 fn f0369_gradcheck() {
-    let mut s = 1033549899u64;
+    let mut s = 1110950491u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1 = scalar(&mut s);
-    let labels: &[usize] = &[0, 1];
+    let labels: &[usize] = &[2, 2];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0369_backward(&p0, p1, labels, 1.0);
     assert_eq!(value, f0369(&p0, p1, labels));
@@ -10915,7 +11013,7 @@ fn f0386(grad: f64, d_p0: &Array2<f64>) -> f64 {
     let t1_from_t2 = if d_p0[[2, 0]] < -0.5183 {
         (tan(&(tanh(&(t1.to_owned().mapv_into(|e| {
         if e < 0.4629 {
-            f0370(e)
+            f0372(e)
         } else {
             c1.clamp(-2.0, 3.0)
         }
@@ -10923,7 +11021,7 @@ fn f0386(grad: f64, d_p0: &Array2<f64>) -> f64 {
     } else {
         sigmoid(&((tan(&(tanh(&(t1.to_owned().mapv_into(|e| {
         if e < 0.4629 {
-            f0370(e)
+            f0372(e)
         } else {
             c1.clamp(-2.0, 3.0)
         }
@@ -11123,43 +11221,44 @@ fn f0391_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0392(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
-    let mut t1 = mean_axis(p0, Axis(0));
+fn f0392(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> Array1<f64> {
+    let t1 = mean_axis(p0, Axis(0));
     let (n1, m1) = p0.dim();
     let t2 = Array::from_elem(m1, 2.0_f64);
     let mut t3 = &t1 * &t2;
     let mut t4 = t1.dot(&t1);
     let mut n2 = 0;
     loop {
+        t3 -= t4;
         t4 += (p2.sum());
         n2 += 1;
-        if n2 >= 2 {
+        if n2 >= 2 || t4.abs() < 0.4629 {
             break;
         }
     }
-    let t5 = (sigmoid(&(&(&t3 - t4) - t4))).product();
-    let t6 = mse(&(sin(&t1)), &(sigmoid(&t3)));
-    if t6 > -0.5183 && t6 > 0.0 {
-        t3 -= t6;
-    } else {
-        t1 *= t5;
-    }
-    t5 + t6
+    let mut t3 = &(&t3 - t4) - t4;
+    let t5 = powi(&t1, 2);
+    t3 -= t4;
+    t5
 }
 
 #[test]
 fn f0392_gradcheck() {
-    let mut s = 1419248861u64;
+    let mut s = 1315623290u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0392_backward(&p0, &p1, &p2, 1.0);
+    let up: Array1<f64> = random(2, &mut s);
+    let (value, grads) = f0392_backward(&p0, &p1, &p2, &up);
     assert_eq!(value, f0392(&p0, &p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0392_backward(p0, p1, p2, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0392_backward(p0, p1, p2, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0393(p0: &Array2<f64>, p1: f64, p2: f64) -> f64 {
@@ -11309,14 +11408,14 @@ fn f0398(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
     let c2 = 1.25_f64;
     let t3 = {
         let t2 = square(&(&t1 * p1));
-        t2.map(|&e| f0304(c2.tanh()))
+        t2.map(|&e| sigmoid(f0320(c2.tanh())))
     };
-    mean(&t3)
+    mean(&t3) + t3.sum()
 }
 
 #[test]
 fn f0398_gradcheck() {
-    let mut s = 1962939041u64;
+    let mut s = 1517894781u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -13355,27 +13454,36 @@ fn f0476_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0476_backward(p0.clone(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0477(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
-    let _t1 = p1.sum();
-    let t2 = p2;
-    if p1.iter().sum::<f64>() <= -0.5183 {
-        return p2;
+fn f0477(out: &Array2<f64>, d_out: &Array2<f64>, d_x: f64) -> f64 {
+    let _t1 = d_out.sum();
+    let t2 = d_x;
+    if d_out.iter().sum::<f64>() <= -0.5183 {
+        return d_x;
     }
-    t2 + t2
+    let t4 = {
+        let grad_1 = t2;
+        d_out.round()
+    };
+    let unused = if d_x <= 0.4629 && t2 > 0.0 {
+        concat(Axis(1), &[&(d_out.clamp(-0.5, 3.0)), &t4])
+    } else {
+        sigmoid(&(concat(Axis(1), &[&(d_out.clamp(-0.5, 3.0)), &t4])))
+    };
+    t4.mean().unwrap() + unused.sum() + unused.iter().sum::<f64>()
 }
 
 #[test]
 fn f0477_gradcheck() {
-    let mut s = 1481567134u64;
-    let p0: Array2<f64> = random((3, 3), &mut s);
-    let p1: Array2<f64> = random((3, 2), &mut s);
-    let p2 = scalar(&mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0477_backward(&p0, &p1, p2, 1.0);
-    assert_eq!(value, f0477(&p0, &p1, p2));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0477_backward(p0, p1, *p2, 1.0)).unwrap();
+    let mut s = 1467559505u64;
+    let out: Array2<f64> = random((3, 3), &mut s);
+    let d_out: Array2<f64> = random((3, 2), &mut s);
+    let d_x = scalar(&mut s);
+    let (out, d_out, d_x,) = std::hint::black_box((out, d_out, d_x,));
+    let (value, grads) = f0477_backward(&out, &d_out, d_x, 1.0);
+    assert_eq!(value, f0477(&out, &d_out, d_x));
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    gradcheck(&(out.clone(), d_out.clone(), d_x), |(out, d_out, d_x)| f0477_backward(out, d_out, *d_x, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0478(p0: f32, p1: &Array2<f32>, p2: &Array2<f32>, p3: &Array2<f32>) -> f32 {
@@ -13453,12 +13561,15 @@ fn f0481(p0: f64, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     if p0 >= -0.5183 {
         return (p2 + p2).iter().sum::<f64>();
     }
-    mean(p2)
+    let t1 = f0436(c0);
+    let _t2 = p2;
+    let t3 = (f0426(sigmoid(t1), ((backprop::ops::sigmoid(t1)).exp()).cos())).tanh();
+    t1 + t3
 }
 
 #[test]
 fn f0481_gradcheck() {
-    let mut s = 1746709426u64;
+    let mut s = 1231367135u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
@@ -13470,30 +13581,31 @@ fn f0481_gradcheck() {
     gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0481_backward(*p0, *p1, p2, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0482(p0: &Array1<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
-    let t1 = f0467(p2);
-    let _t2 = powi(t1, 2);
-    let t3 = p3;
-    let t4 = p3 * t3;
-    if t3.iter().sum::<f64>() <= -0.5183 {
-        return t1;
+fn f0482(x: &Array1<f64>, w: f64, out: f64, d_p0: &Array2<f64>) -> f64 {
+    let x_from_out = f0467(out);
+    let _t2 = powi(x_from_out, 2);
+    let unused = d_p0;
+    let t4 = d_p0 * unused;
+    if unused.iter().sum::<f64>() <= -0.5183 {
+        return x_from_out;
     }
-    t3.sum() + t4.iter().sum::<f64>()
+    let t5 = relu(&t4);
+    x_from_out + unused[[0, 0]] + mean(&t4) + t5.mean().unwrap()
 }
 
 #[test]
 fn f0482_gradcheck() {
-    let mut s = 636778208u64;
-    let p0: Array1<f64> = random(3, &mut s);
-    let p1 = scalar(&mut s);
-    let p2 = scalar(&mut s);
-    let p3: Array2<f64> = random((2, 2), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0482_backward(&p0, p1, p2, &p3, 1.0);
-    assert_eq!(value, f0482(&p0, p1, p2, &p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0482_backward(p0, *p1, *p2, p3, 1.0)).unwrap();
+    let mut s = 1190158661u64;
+    let x: Array1<f64> = random(3, &mut s);
+    let w = scalar(&mut s);
+    let out = scalar(&mut s);
+    let d_p0: Array2<f64> = random((2, 2), &mut s);
+    let (x, w, out, d_p0,) = std::hint::black_box((x, w, out, d_p0,));
+    let (value, grads) = f0482_backward(&x, w, out, &d_p0, 1.0);
+    assert_eq!(value, f0482(&x, w, out, &d_p0));
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    gradcheck(&(x.clone(), w, out, d_p0.clone()), |(x, w, out, d_p0)| f0482_backward(x, *w, *out, d_p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0483(p0: &Array1<f64>, p1: f64) -> f64 {
@@ -13634,30 +13746,35 @@ fn f0487_gradcheck() {
     gradcheck(&(w.clone(),), |(w,)| f0487_backward(w, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0488(p0: &Array2<f64>, p1: f64) -> f64 {
-    let t1 = (1.25 + &(p0 * p1)).signum();
-    let t3 = {
-        let t2 = p1 * &t1;
-        cos(&t1)
+fn f0488(d_out: &Array2<f64>, y_1: f64) -> f64 {
+    let out = (1.25 + &(d_out * y_1)).signum();
+    let out_1 = {
+        let x_from_out = y_1 * &out;
+        cos(&out)
     };
-    let t4 = mean(&(t3.t()));
-    let t3 = 1.5 / (square(&(&t1 * p1)) + 1.0);
-    if mean(&t3) <= 0.4629 && t4 > 0.0 {
-        return t3.sum();
+    let x = mean(&(out_1.t()));
+    let out_1 = 1.5 / (square(&(&out * y_1)) + 1.0);
+    if mean(&out_1) <= 0.4629 && x > 0.0 {
+        return out_1.sum();
     }
-    t1.sum() + t4 + sum(&t3) + p1
+    let t6 = {
+        let d_out_1 = x - &out_1;
+        tan(&(tanh(&out_1)))
+    };
+    let _t7 = &out_1 * &t6;
+    out_1[[0, 0]] + sum(&t6)
 }
 
 #[test]
 fn f0488_gradcheck() {
-    let mut s = 769695829u64;
-    let p0: Array2<f64> = random((2, 1), &mut s);
-    let p1 = scalar(&mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0488_backward(&p0, p1, 1.0);
-    assert_eq!(value, f0488(&p0, p1));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0488_backward(p0, *p1, 1.0)).unwrap();
+    let mut s = 409485619u64;
+    let d_out: Array2<f64> = random((2, 1), &mut s);
+    let y_1 = scalar(&mut s);
+    let (d_out, y_1,) = std::hint::black_box((d_out, y_1,));
+    let (value, grads) = f0488_backward(&d_out, y_1, 1.0);
+    assert_eq!(value, f0488(&d_out, y_1));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    gradcheck(&(d_out.clone(), y_1), |(d_out, y_1)| f0488_backward(d_out, *y_1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0489(w: &Array2<f64>, out: f64, x: ArrayView2<f64>) -> f64 {
@@ -13741,36 +13858,35 @@ fn f0491_gradcheck() {
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0491_backward(p0, *p1, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0492(d_out: &Array2<f64>, d_x: ArrayView2<f64>, x: &Array1<f64>, ws: &[f64]) -> f64 {
+fn f0492(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: &Array1<f64>, ws: &[f64]) -> f64 {
     let c1 = 0.75_f64;
-    let mut d_out_1 = sum(&(Zip::from(&(clamp(&(relu(&d_x)), -0.5, 3.0))).and(&d_x).map_collect(|&a, &b| 1.5 * ((square(f0372(b)) + 1.0).recip()))));
+    let mut t1 = (Zip::from(&(clamp(&(relu(&p1)), -0.5, 3.0))).and(&p1).map_collect(|&a, &b| ((f0403(b, sigmoid(a), b)).cos()) + b)).mean().unwrap();
     for (i, &c) in ws.iter().enumerate() {
-        d_out_1 += (mean(x));
+        t1 += ((p2[i]));
     }
-    let out = {
-        let out_1 = d_out_1;
-        x.mean().expect("not empty")
+    let t2 = t1;
+    let t3 = match p2.len() % 3 {
+        0 => (t1 - p2).mean().expect("not empty"),
+        1 | 2 => (p2.broadcast((2, 3)).unwrap()).mean().expect("not empty"),
+        _ => (exp(sigmoid(t1))) + 3.0,
     };
-    if out > 0.4629 {
-        return ((d_out_1 - out).cos());
-    }
-    d_out_1 + out
+    t2 + t3
 }
 
 #[test]
 fn f0492_gradcheck() {
-    let mut s = 2049795881u64;
-    let d_out: Array2<f64> = random((2, 3), &mut s);
-    let d_x: Array2<f64> = random((3, 1), &mut s);
-    let x: Array1<f64> = random(3, &mut s);
+    let mut s = 952786283u64;
+    let p0: Array2<f64> = random((2, 3), &mut s);
+    let p1: Array2<f64> = random((3, 1), &mut s);
+    let p2: Array1<f64> = random(3, &mut s);
     let ws: &[f64] = &[0.5, 1.5, 1.5];
-    let (d_out, d_x, x,) = std::hint::black_box((d_out, d_x, x,));
-    let (value, grads) = f0492_backward(&d_out, d_x.view(), &x, ws, 1.0);
-    assert_eq!(value, f0492(&d_out, d_x.view(), &x, ws));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(d_out.clone(), d_x.clone(), x.clone()), |(d_out, d_x, x)| f0492_backward(d_out, d_x.view(), x, ws, 1.0)).unwrap();
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0492_backward(&p0, p1.view(), &p2, ws, 1.0);
+    assert_eq!(value, f0492(&p0, p1.view(), &p2, ws));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0492_backward(p0, p1.view(), p2, ws, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0493(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
@@ -13817,35 +13933,39 @@ fn f0494_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0494_backward(p0, p1, p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0495(d_t1: f64, x: &Array2<f64>, y_1: f64) -> f64 {
-    let t1_from_t2 = match () {
-        _ if mean(x) >= 0.0371 => x.product(),
-        _ if x[[0, 0]] > -0.5183 => y_1,
-        _ => y_1,
+fn f0495(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
+    let t1 = match () {
+        _ if mean(p1) >= 0.0371 => p1.product(),
+        _ if p1[[0, 0]] > -0.5183 => p2,
+        _ => p2,
     };
-    let t1_from_t2 = t1_from_t2 + x;
-    let d_out = x - &(x - &t1_from_t2);
-    let t4 = {
-        let x_from_out = y_1;
-        x.dot(&d_out.t())
+    let t1 = t1 + p1;
+    let t2 = p1 - &(p1 - &t1);
+    let mut t4 = {
+        let t3 = p2;
+        p1.dot(&t2.t())
     };
     if t4.sum() <= 0.4629 {
-        return (d_out.mean().expect("not empty"));
+        return (t2.mean().expect("not empty"));
     }
-    d_out.sum() + sum(&t4) + d_t1
+    let t5 = &t1 / 1.5;
+    for i in (0..1).rev() {
+        t4 -= 0.75;
+    }
+    mean(&t4) + t5[[0, 2]]
 }
 
 #[test]
 fn f0495_gradcheck() {
-    let mut s = 1268996507u64;
-    let d_t1 = scalar(&mut s);
-    let x: Array2<f64> = random((1, 3), &mut s);
-    let y_1 = scalar(&mut s);
-    let (d_t1, x, y_1,) = std::hint::black_box((d_t1, x, y_1,));
-    let (value, grads) = f0495_backward(d_t1, &x, y_1, 1.0);
-    assert_eq!(value, f0495(d_t1, &x, y_1));
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(d_t1, x.clone(), y_1), |(d_t1, x, y_1)| f0495_backward(*d_t1, x, *y_1, 1.0)).unwrap();
+    let mut s = 58902126u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((1, 3), &mut s);
+    let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0495_backward(p0, &p1, p2, 1.0);
+    assert_eq!(value, f0495(p0, &p1, p2));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0495_backward(*p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1))]
 fn f0496(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
@@ -13855,7 +13975,7 @@ fn f0496(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
         _ => (f64::atan2(f0462(p1), 1.0 * 1.0 + 0.5)).max(1.25),
     };
     t1 += 0.25;
-    let t2 = sigmoid(f64::ln((p1.iter().map(|&u| f0363(u)).sum::<f64>()).powi(2) + 0.5));
+    let t2 = sigmoid(f64::ln((p1.iter().map(|&u| f0370(u)).sum::<f64>()).powi(2) + 0.5));
     let t4 = {
         let t3 = f64::sqrt(t1.powi(2) + 1.0);
         t2 * p2

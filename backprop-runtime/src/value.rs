@@ -103,6 +103,34 @@ pub trait Value: Sized {
     }
 }
 
+/// A value behind a reference is the value: the generated code may hold a
+/// local that borrows a branch's result and pass it on borrowed again.
+impl<T: Value> Value for &T {
+    type Elem = T::Elem;
+    type Dim = T::Dim;
+    type Owned = T::Owned;
+    #[inline]
+    fn view(&self) -> ArrayView<'_, Self::Elem, Self::Dim> {
+        (**self).view()
+    }
+    #[inline]
+    fn shape(&self) -> &[usize] {
+        (**self).shape()
+    }
+    #[inline]
+    fn map_elems(&self, f: impl FnMut(Self::Elem) -> Self::Elem) -> Self::Owned {
+        (**self).map_elems(f)
+    }
+    #[inline]
+    fn first_elem(&self) -> Self::Elem {
+        (**self).first_elem()
+    }
+    #[inline]
+    fn sum_elems(&self) -> Self::Elem {
+        (**self).sum_elems()
+    }
+}
+
 /// An owned value (`f32`, `f64` or `Array<F, D>`): what gradients are made of.
 pub trait Tensor: Value<Owned = Self> + Clone + Debug {
     /// Replaces every element `g` by `f(g, x, y)`, where `x` and `y` are the

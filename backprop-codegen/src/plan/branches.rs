@@ -102,7 +102,9 @@ fn keep_read(
         .cloned()
         .collect();
     views_first(kept, &arm.views);
-    *saves = keep(kept, &[], &arm.views);
+    // A local also returned as the arm's result (one the branch's code does
+    // not read after it) is cloned into the record.
+    *saves = keep(kept, next, &arm.views);
 }
 
 /// The locals a region keeps for its reverse sweep, moved, except those that
