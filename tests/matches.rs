@@ -213,3 +213,48 @@ fn the_readme_example() {
         .unwrap();
     }
 }
+
+/// Found by fuzzing (seed 601, f0382): a `match` of constants that assigns
+/// constants was passed through as one constant expression, so the
+/// assignments changed generated locals behind the macro's back and the
+/// backward's value differed from the function's.
+#[differentiable(wrt(x))]
+fn constant_match_assigning(x: &Array1<f64>, c: &Array1<f64>) -> f64 {
+    let mut a = c * 1.5;
+    let mut b = c.mapv(f64::exp);
+    for i in 0..3 {
+        a -= &b;
+        match i % 3 {
+            0 => a += &b,
+            1 | 2 => {
+                b += &a.mapv(|e| e * 0.5);
+            }
+            _ => {}
+        }
+    }
+    (x * &a).sum() + b.sum()
+}
+
+#[test]
+fn a_constant_match_that_assigns() {
+    let x = array![0.5, -1.0];
+    let c = array![0.2, 0.4];
+    let (v, g) = constant_match_assigning_backward(&x, &c, 1.0);
+    assert_eq!(v, constant_match_assigning(&x, &c));
+    gradcheck(&(x.clone(),), |(x,)| {
+        constant_match_assigning_backward(x, &c, 1.0)
+    })
+    .unwrap();
+    // ∂x = a, the constant the loop made.
+    let mut a = &c * 1.5;
+    let mut b = c.mapv(f64::exp);
+    for i in 0..3 {
+        a -= &b;
+        if i % 3 == 0 {
+            a += &b;
+        } else {
+            b += &a.mapv(|e| e * 0.5);
+        }
+    }
+    assert_eq!(g.x, a);
+}

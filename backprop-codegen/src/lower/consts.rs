@@ -221,6 +221,15 @@ impl Lowerer<'_> {
 
     /// An expression outside the vocabulary that is fine as a constant.
     pub(super) fn constant(&mut self, expr: &Expr, what: &str) -> NodeId {
+        if let Some(e) = super::control::side_effect(expr) {
+            // Passed through, it would change a local the macro does not
+            // know changed.
+            self.cx.error_at(
+                e,
+                "an assignment or a `&mut` inside an expression the macro passes through as a constant is not supported; assign in a statement of its own",
+            );
+            return self.error_node(expr.span());
+        }
         match self.const_tokens(expr, what) {
             Some(c) => {
                 let varying = false;

@@ -631,7 +631,7 @@ struct Header {
 }
 
 /// An assignment or a `&mut` in an expression, if there is one.
-fn side_effect(e: &Expr) -> Option<&Expr> {
+pub(super) fn side_effect(e: &Expr) -> Option<&Expr> {
     struct Find<'a>(Option<&'a Expr>);
     impl<'a> Visit<'a> for Find<'a> {
         fn visit_expr(&mut self, e: &'a Expr) {

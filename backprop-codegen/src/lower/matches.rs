@@ -20,8 +20,9 @@ impl Lowerer<'_> {
     pub(super) fn match_expr(&mut self, m: &ExprMatch, with_value: bool) -> NodeId {
         let span = m.match_token.span();
         let whole = Expr::Match(m.clone());
-        if !self.mentions_varying(&whole) {
-            // Of constants only: Rust's (also what binds an arm's names).
+        if !self.mentions_varying(&whole) && super::control::side_effect(&whole).is_none() {
+            // Of constants only, assigning nothing: Rust's (also what binds
+            // an arm's names).
             return self.constant(&whole, "");
         }
         if self.mentions_varying(&m.expr) {
