@@ -12,9 +12,9 @@
 //! compiler lists op names. Every runtime name here is checked by the test
 //! that expands one function per row and compiles it (`tests/vocab.rs`).
 //!
-//! This file says what a row is; the rows, and the other spellings a body
-//! may use (shape queries, methods that are rejected with a hint), are in
-//! [`table`].
+//! This file says what a row is; the rows are in [`table`], the other
+//! spellings a body may use (shape queries, views written through, macro
+//! forms, methods rejected with a hint) in [`spellings`].
 
 /// An argument of a spelling, after the receiver of a method.
 #[derive(Clone, Copy, Debug)]
@@ -327,6 +327,7 @@ macro_rules! vocabulary {
 }
 
 // After the macro, which the table invokes.
+mod spellings;
 mod table;
 
 pub use table::{

@@ -1,0 +1,153 @@
+//! `let` patterns (names, tuples, `&x`, a tuple of a constant bound field by
+//! field) and the fresh names the rewritings of the body add.
+
+use super::{form_of, strip, Lowerer};
+use crate::graph::{ConstArg, Form, Name, Node, NodeId};
+use quote::quote;
+use syn::spanned::Spanned;
+use syn::{Expr, Pat};
+
+/// Names for what a rewriting of the body adds (a loop's flags, an early
+/// return's result), colliding with nothing in the function nor with each
+/// other: `going`, else `going_1`, ...
+pub(super) struct Fresh {
+    used: std::collections::HashSet<String>,
+}
+
+impl Fresh {
+    pub(super) fn of(item: &syn::ItemFn) -> Fresh {
+        let mut used = std::collections::HashSet::new();
+        crate::emit::idents(quote!(#item), &mut used);
+        Fresh { used }
+    }
+
+    pub(super) fn name(&mut self, base: &str) -> syn::Ident {
+        let mut name = base.to_owned();
+        let mut k = 1;
+        while !self.used.insert(name.clone()) {
+            name = format!("{base}_{k}");
+            k += 1;
+        }
+        quote::format_ident!("{}", name)
+    }
+}
+
+impl Lowerer<'_> {
+    /// `let pat = expr;`
+    pub(super) fn bind(&mut self, pat: &Pat, expr: &Expr) {
+        match pat {
+            Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
+                let name = pi.ident.to_string();
+                let outer = std::mem::replace(&mut self.base, name.clone());
+                let before = self.graph.len();
+                let id = self.expr(expr);
+                self.base = outer;
+                // A node created for this `let` takes the user's name; an alias
+                // (`let y = x;`) refers to the existing node.
+                if id.index() >= before {
+                    self.graph.nodes[id.index()].name = Name::User(name.clone());
+                }
+                let form = form_of(expr);
+                self.scopes.last_mut().expect("a scope").bind(name, id, form);
+            }
+            Pat::Type(pt) => self.bind(&pt.pat, expr),
+            // `let &x = e;` is `let x = *e;`.
+            Pat::Reference(r) if r.mutability.is_none() => {
+                let deref: Expr = syn::parse_quote_spanned!(r.span()=> *(#expr));
+                self.bind(&r.pat, &deref)
+            }
+            Pat::Paren(pp) => self.bind(&pp.pat, expr),
+            Pat::Wild(_) => {
+                let outer = std::mem::replace(&mut self.base, "unused".to_owned());
+                self.expr(expr);
+                self.base = outer;
+            }
+            Pat::Tuple(pt) => match strip(expr) {
+                Expr::Tuple(t) if t.elems.len() == pt.elems.len() => {
+                    for (p, e) in pt.elems.iter().zip(&t.elems) {
+                        self.bind(p, e);
+                    }
+                }
+                other if !self.mentions_varying(other) => {
+                    let tuple = self.constant(expr, "");
+                    // Named after its fields: `let n_m = x.dim();`.
+                    let names: Vec<String> = pt
+                        .elems
+                        .iter()
+                        .map(|p| match p {
+                            Pat::Ident(pi) => pi.ident.to_string(),
+                            _ => "t".to_owned(),
+                        })
+                        .collect();
+                    self.graph.nodes[tuple.index()].name = Name::User(names.join("_"));
+                    self.bind_fields(pt, tuple);
+                }
+                Expr::Call(_) | Expr::MethodCall(_) => self.cx.error_at(
+                    expr,
+                    "a differentiable function returning a tuple cannot be called from another differentiable function yet (nor can any call that gives a tuple of differentiable values); call it outside, or write each component as its own function",
+                ),
+                _ => self.cx.error_at(
+                    pt,
+                    "a tuple pattern needs a tuple of the same length on the right: `let (a, b) = (x, y);`",
+                ),
+            },
+            other => self.cx.error_at(
+                other,
+                "this pattern is not supported in a differentiable function; bind a plain name (`let x = ...;`) or a tuple of names",
+            ),
+        }
+    }
+
+    /// `let (n, m) = x.dim();`: each name of the pattern bound to its field
+    /// of the constant tuple.
+    fn bind_fields(&mut self, pt: &syn::PatTuple, tuple: NodeId) {
+        let failed = matches!(self.graph.get(tuple).node, Node::Error);
+        let whole = quote::format_ident!("tuple");
+        for (k, p) in pt.elems.iter().enumerate() {
+            let index = syn::Index::from(k);
+            let field = ConstArg {
+                expr: syn::parse_quote!(#whole.#index),
+                refs: vec![(whole.to_string(), tuple, Form::Value)],
+                deps: vec![tuple],
+                place: false,
+            };
+            let span = p.span();
+            match p {
+                Pat::Wild(_) => {}
+                // Already reported: bound to the error, so uses report nothing more.
+                Pat::Ident(pi) if failed => {
+                    let id = self.error_node(span);
+                    self.scopes.last_mut().expect("a scope").bind(pi.ident.to_string(), id, Form::Value);
+                }
+                Pat::Tuple(inner) if failed => self.bind_fields(inner, tuple),
+                Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
+                    let name = pi.ident.to_string();
+                    let id = self.add(Node::Const(field), Name::User(name.clone()), span, false);
+                    self.scopes.last_mut().expect("a scope").bind(name, id, Form::Value);
+                }
+                Pat::Tuple(inner) => {
+                    let id = self.add(Node::Const(field), self.temp(), span, false);
+                    self.bind_fields(inner, id);
+                }
+                // `(i, &label)`: the field, dereferenced.
+                Pat::Reference(r) if matches!(&*r.pat, Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none()) => {
+                    let Pat::Ident(pi) = &*r.pat else {
+                        unreachable!("checked")
+                    };
+                    let index = syn::Index::from(k);
+                    let field = ConstArg {
+                        expr: syn::parse_quote!(*#whole.#index),
+                        ..field
+                    };
+                    let name = pi.ident.to_string();
+                    let id = self.add(Node::Const(field), Name::User(name.clone()), span, false);
+                    self.scopes.last_mut().expect("a scope").bind(name, id, Form::Value);
+                }
+                other => self.cx.error_at(
+                    other,
+                    "this pattern is not supported in a differentiable function; bind a plain name or a tuple of names",
+                ),
+            }
+        }
+    }
+}
