@@ -18,7 +18,7 @@
 //! and in the reverse:
 //! `let (d_x, [d_s]) = bp::map_rule(d_y, x, |v, d_out| { let s = s; .. (d_v, d_s) });`
 
-use super::Lowerer;
+use super::{strip, Lowerer};
 use crate::args::Args;
 use crate::ast::Function;
 use crate::ctxt::Ctxt;
@@ -294,14 +294,9 @@ pub(super) fn element_name(p: &Pat) -> Option<Ident> {
     }
 }
 
-/// The expression with parentheses and `&` removed.
-fn bare(e: &Expr) -> &Expr {
-    super::strip(e)
-}
-
 /// `a.iter()` (or `a.into_iter()` of a view) → `a`.
 fn iterated(e: &Expr) -> Option<&Expr> {
-    match bare(e) {
+    match strip(e) {
         Expr::MethodCall(m) if m.method == "iter" && m.args.is_empty() => Some(&m.receiver),
         _ => None,
     }
@@ -320,10 +315,10 @@ fn spelling(m: &syn::ExprMethodCall) -> Option<Spelling<'_>> {
     }
     if name == "map_collect" && m.args.len() == 1 {
         // Zip::from(a).and(b)
-        let Expr::MethodCall(and) = bare(&m.receiver) else {
+        let Expr::MethodCall(and) = strip(&m.receiver) else {
             return None;
         };
-        let Expr::Call(from) = bare(&and.receiver) else {
+        let Expr::Call(from) = strip(&and.receiver) else {
             return None;
         };
         let Expr::Path(zip_from) = &*from.func else {
@@ -350,7 +345,7 @@ fn spelling(m: &syn::ExprMethodCall) -> Option<Spelling<'_>> {
         });
     }
     if name == "sum" && m.args.is_empty() {
-        let Expr::MethodCall(map) = bare(&m.receiver) else {
+        let Expr::MethodCall(map) = strip(&m.receiver) else {
             return None;
         };
         if map.method != "map" || map.args.len() != 1 {
@@ -364,7 +359,7 @@ fn spelling(m: &syn::ExprMethodCall) -> Option<Spelling<'_>> {
                 walk: Walk::SumMap,
             });
         }
-        let Expr::MethodCall(zip) = bare(&map.receiver) else {
+        let Expr::MethodCall(zip) = strip(&map.receiver) else {
             return None;
         };
         if zip.method != "zip" || zip.args.len() != 1 {
@@ -389,7 +384,7 @@ impl syn::visit_mut::VisitMut for Underef<'_> {
     fn visit_expr_mut(&mut self, e: &mut Expr) {
         if let Expr::Unary(u) = e {
             if matches!(u.op, syn::UnOp::Deref(_)) {
-                if let Expr::Path(p) = bare(&u.expr) {
+                if let Expr::Path(p) = strip(&u.expr) {
                     if p.path.get_ident().is_some_and(|i| self.0.contains(i)) {
                         *e = Expr::Path(p.clone());
                         return;

@@ -193,7 +193,7 @@ fn rewrite_stmt(s: &Stmt, flags: &Flags) -> Result<Stmt, (Span, &'static str)> {
             rewrite_expr(e, flags)?,
             Some(Default::default()),
         )),
-        other => Err((exit_span(other), VALUE_HINT)),
+        other => Err((other.span(), VALUE_HINT)),
     }
 }
 
@@ -248,7 +248,7 @@ fn rewrite_expr(e: &Expr, flags: &Flags) -> Result<Expr, (Span, &'static str)> {
             return Err((b.span(), LABEL_HINT))
         }
         Expr::Continue(c) => return Err((c.span(), LABEL_HINT)),
-        other => return Err((exit_span(other), VALUE_HINT)),
+        other => return Err((other.span(), VALUE_HINT)),
     })
 }
 
@@ -259,9 +259,4 @@ const LABEL_HINT: &str = "a labelled `break`/`continue` and `break` with a value
 fn rewrite_block(b: &Block, flags: &Flags) -> Result<Block, (Span, &'static str)> {
     let stmts = rewrite(&b.stmts, flags)?;
     Ok(syn::parse_quote_spanned!(b.brace_token.span.join()=> { #(#stmts)* }))
-}
-
-/// Where the exit is in something that cannot be rewritten.
-fn exit_span(node: &impl Spanned) -> Span {
-    node.span()
 }
