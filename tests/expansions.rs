@@ -39,6 +39,7 @@ snapshot!(polar);
 snapshot!(rnn);
 snapshot!(shadowing);
 snapshot!(sigmoid_network);
+snapshot!(state_buffer);
 snapshot!(sum_of_squares);
 snapshot!(tuple_output);
 snapshot!(two_heads);
@@ -143,6 +144,19 @@ fn rnn() {
         e::rnn_backward(w, u, v, &h0, &xs, 1.0)
     })
     .unwrap();
+}
+
+#[test]
+fn state_buffer() {
+    use state_buffer::{expanded as e, source as s};
+    let mut seed = 5;
+    let w = random((4, 4), &mut seed) * 0.5;
+    let xs = random((6, 4), &mut seed);
+    same(
+        e::rnn_buffer_backward(&w, &xs, 1.0),
+        s::rnn_buffer_backward(&w, &xs, 1.0),
+    );
+    gradcheck(&(w,), |(w,)| e::rnn_buffer_backward(w, &xs, 1.0)).unwrap();
 }
 
 #[test]

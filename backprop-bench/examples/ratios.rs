@@ -16,10 +16,18 @@ fn main() {
         backprop_bench::interleave::print_closure_chain(&chain);
         return;
     }
+    // `ratios g`: only the state buffer.
+    if std::env::args().nth(1).as_deref() == Some("g") {
+        let g = backprop_bench::interleave::state_buffer();
+        backprop_bench::interleave::print_state_buffer(&g);
+        return;
+    }
     let ratios = backprop_bench::interleave::all_workloads();
     backprop_bench::interleave::print_interleaved(&ratios);
     let over_forward = backprop_bench::interleave::mlp_over_forward();
     backprop_bench::interleave::print_over_forward(&over_forward);
     let chain = backprop_bench::interleave::closure_chain();
     backprop_bench::interleave::print_closure_chain(&chain);
+    let g = backprop_bench::interleave::state_buffer();
+    backprop_bench::interleave::print_state_buffer(&g);
 }

@@ -91,7 +91,9 @@ pub fn verify() -> Result<(), String> {
         ("op by op", generated_op_by_op(&i), op_by_op(&i.x, i.a)),
     ] {
         if v != original {
-            return Err(format!("(f) {name}: the backward's value {v} is not the function's {original}"));
+            return Err(format!(
+                "(f) {name}: the backward's value {v} is not the function's {original}"
+            ));
         }
         let got = (v, vec![("x", x.to_vec()), ("a", vec![a])]);
         let want = (hv, vec![("x", hx.to_vec()), ("a", vec![ha])]);

@@ -7,7 +7,7 @@
 //! milliseconds of each other (in alternating order), so a slow phase slows
 //! both; the spread of the per-round ratios shows how steady the machine was.
 
-use crate::{bsub, closure_chain, mlp, rnn, scalar_net, two_heads};
+use crate::{bsub, closure_chain, mlp, rnn, scalar_net, state_buffer, two_heads};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -148,10 +148,43 @@ pub fn closure_chain() -> [(&'static str, Ratio); 3] {
     let fused = || closure_chain::generated(black_box(&i));
     let op_by_op = || closure_chain::generated_op_by_op(black_box(&i));
     [
-        ("closure (`x.mapv(|v| ..)`) / hand", ratio(&hand, &fused, rounds, batch)),
+        (
+            "closure (`x.mapv(|v| ..)`) / hand",
+            ratio(&hand, &fused, rounds, batch),
+        ),
         ("op by op / hand", ratio(&hand, &op_by_op, rounds, batch)),
-        ("closure / op by op", ratio(&op_by_op, &fused, rounds, batch)),
+        (
+            "closure / op by op",
+            ratio(&op_by_op, &fused, rounds, batch),
+        ),
     ]
+}
+
+/// (g): the RNN written into a state buffer against the same RNN with its
+/// state carried, at T = 20 and T = 200 (a cost that grew with the buffer
+/// would show as a larger ratio at 200).
+pub fn state_buffer() -> [(&'static str, Ratio); 2] {
+    let (rounds, batch) = (41, Duration::from_millis(2));
+    let short = state_buffer::Inputs::new(20);
+    let long = state_buffer::Inputs::new(200);
+    let ratio_at = |i: &state_buffer::Inputs| {
+        let carried = || state_buffer::carried(black_box(i));
+        let buffer = || state_buffer::buffer(black_box(i));
+        ratio(&carried, &buffer, rounds, batch)
+    };
+    [
+        ("buffer / carried, T = 20", ratio_at(&short)),
+        ("buffer / carried, T = 200", ratio_at(&long)),
+    ]
+}
+
+/// [`state_buffer`] as a markdown table.
+pub fn print_state_buffer(ratios: &[(&str, Ratio)]) {
+    print_ratios(
+        "(g) RNN, hidden 16: states written into a buffer / state carried, fwd+bwd, timed interleaved",
+        "steps",
+        ratios,
+    );
 }
 
 /// [`closure_chain`] as a markdown table.

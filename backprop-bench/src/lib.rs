@@ -32,6 +32,7 @@ pub mod networks;
 pub mod report;
 pub mod rnn;
 pub mod scalar_net;
+pub mod state_buffer;
 pub mod two_heads;
 
 /// The gradients of one call, field by field, flattened in row-major order.
@@ -45,5 +46,6 @@ pub fn verify_all() -> Result<(), String> {
     bsub::verify()?;
     rnn::verify()?;
     closure_chain::verify()?;
+    state_buffer::verify()?;
     Ok(())
 }

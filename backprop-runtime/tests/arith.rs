@@ -231,7 +231,7 @@ fn views_as_operands() {
         b.clone(),
         |x, y| div(x, &y.column(0)),
         |g, _o| zip_vjp_lhs(g, x, &y.column(0), Div).value(),
-        |g, _o| column_vjp(zip_vjp_rhs(g, x, &y.column(0), Div).value(), y, 0)
+        |g, _o| column_vjp(zip_vjp_rhs(g, x, &y.column(0), Div).value(), y, 0).value()
     );
 }
 

@@ -106,7 +106,7 @@ fn row_and_column() {
             F64,
             a.clone(),
             |x| row(x, i),
-            |g, _o| row_vjp(g, x, i)
+            |g, _o| row_vjp(g, x, i).value()
         );
     }
     for j in 0..4 {
@@ -115,7 +115,7 @@ fn row_and_column() {
             F64,
             a.clone(),
             |x| column(x, j),
-            |g, _o| column_vjp(g, x, j)
+            |g, _o| column_vjp(g, x, j).value()
         );
     }
     check_vjp!(
@@ -123,26 +123,36 @@ fn row_and_column() {
         F64,
         rand((3, 4).f(), 13, -1.0, 1.0),
         |x| row(x, 2),
-        |g, _o| row_vjp(g, x, 2)
+        |g, _o| row_vjp(g, x, 2).value()
     );
     check_vjp!(
         "row of a view",
         F64,
         a.clone(),
         |x| row(&x.t(), 1).to_owned(),
-        |g, _o| row_vjp(g, &x.t(), 1).reversed_axes()
+        |g, _o| row_vjp(g, &x.t(), 1).value().reversed_axes()
     );
     check_vjp!("row f32", F32, f32s(&a), |x| row(x, 0), |g, _o| row_vjp(
         g, x, 0
-    ));
+    )
+    .value());
     check_vjp!("column f32", F32, f32s(&a), |x| column(x, 3), |g, _o| {
-        column_vjp(g, x, 3)
+        column_vjp(g, x, 3).value()
     });
     // The adjoint puts `g` in its row, zeros elsewhere.
     let g = array![1.0, 2.0, 3.0, 4.0];
-    let d = row_vjp(&g, &a, 1);
+    let d = row_vjp(&g, &a, 1).value();
     assert_eq!(d.row(1), g);
     assert_eq!(d.row(0).sum(), 0.0);
+    // Added into a gradient, only the row changes; a column the same.
+    let mut acc = a.clone();
+    row_vjp(&g, &a, 1).add_to(&mut acc);
+    assert_eq!(acc.row(1), &a.row(1) + &g);
+    assert_eq!(acc.row(2), a.row(2));
+    let mut acc = a.clone();
+    column_vjp(array![1.0, 2.0, 3.0], &a, 2).add_to(&mut acc);
+    assert_eq!(acc.column(2), &a.column(2) + &array![1.0, 2.0, 3.0]);
+    assert_eq!(acc.column(1), a.column(1));
 }
 
 #[test]
@@ -153,38 +163,44 @@ fn index_reads_one_element() {
     assert_eq!(index(&m, [1, 0]), m[[1, 0]]);
     assert_eq!(index(&m, (2, 3)), m[(2, 3)]);
     check_vjp!("vector", F64, v.clone(), |x| index(x, 3), |g, _o| {
-        index_vjp(g, x, 3)
+        index_vjp(g, x, 3).value()
     });
     check_vjp!("matrix", F64, m.clone(), |x| index(x, [2, 1]), |g, _o| {
-        index_vjp(g, x, [2, 1])
+        index_vjp(g, x, [2, 1]).value()
     });
     check_vjp!(
         "matrix tuple",
         F64,
         m.clone(),
         |x| index(x, (0, 3)),
-        |g, _o| index_vjp(g, x, (0, 3))
+        |g, _o| index_vjp(g, x, (0, 3)).value()
     );
     check_vjp!(
         "view",
         F64,
         m.clone(),
         |x| index(&x.t(), [3, 0]),
-        |g, _o| index_vjp(g, &x.t(), [3, 0]).reversed_axes()
+        |g, _o| index_vjp(g, &x.t(), [3, 0]).value().reversed_axes()
     );
     check_vjp!(
         "3-d",
         F64,
         rand((2, 3, 2), 16, -1.0, 1.0),
         |x| index(x, [1, 2, 0]),
-        |g, _o| index_vjp(g, x, [1, 2, 0])
+        |g, _o| index_vjp(g, x, [1, 2, 0]).value()
     );
     check_vjp!("f32", F32, f32s(&m), |x| index(x, [1, 1]), |g, _o| {
-        index_vjp(g, x, [1, 1])
+        index_vjp(g, x, [1, 1]).value()
     });
-    let d = index_vjp(2.0, &m, [1, 2]);
+    let d = index_vjp(2.0, &m, [1, 2]).value();
     assert_eq!(d.sum(), 2.0);
     assert_eq!(d[[1, 2]], 2.0);
+    // Added into a gradient, only the element changes.
+    let mut acc = m.clone();
+    index_vjp(2.0, &m, [1, 2]).add_to(&mut acc);
+    assert_eq!(acc[[1, 2]], m[[1, 2]] + 2.0);
+    acc[[1, 2]] = m[[1, 2]];
+    assert_eq!(acc, m);
 }
 
 #[test]

@@ -99,8 +99,8 @@ fn op_step(r: &Region, cx: &Cx, id: NodeId, op: Op, span: Span) -> Vec<TokenStre
         .iter()
         .enumerate()
         .map(|(p, i)| match (takes, p) {
-            (true, 0) => r.name(*i).to_token_stream(),
-            _ => operand(cx, &r.operand(&cx.func.params, *i)),
+            (true, 0) => r.local(*i).to_token_stream(),
+            _ => operand(cx, &r.forward_operand(&cx.func.params, *i)),
         })
         .collect();
     let consts: Vec<TokenStream> = consts.iter().map(|c| subst(r, c)).collect();
@@ -109,7 +109,7 @@ fn op_step(r: &Region, cx: &Cx, id: NodeId, op: Op, span: Span) -> Vec<TokenStre
     if takes && !r.fused.contains_key(&id) {
         // The operand's buffer becomes the result; its shape is kept for
         // the rules.
-        out.extend(keep_shape(r, cx, inputs[0], r.name(inputs[0])));
+        out.extend(keep_shape(r, cx, inputs[0], r.local(inputs[0])));
     }
     if r.deferred.contains(&id) {
         // Computed by the op that reads it.
@@ -158,6 +158,10 @@ fn op_step(r: &Region, cx: &Cx, id: NodeId, op: Op, span: Span) -> Vec<TokenStre
     } else if let Some(spare) = r.spares.get(&id) {
         let f = Ident::new(fused::DOT_REUSE, span);
         quote_spanned!(span=> let #name = #bp::#f(&mut #spare, #(#args),*);)
+    } else if r.copied.contains(&id) {
+        // A view of a value written in place later: a copy of the part.
+        let f = Ident::new(def.forward, span);
+        quote_spanned!(span=> let #name = #bp::copy(&#bp::#f(#(#args),* #(, #consts)*));)
     } else {
         let f = Ident::new(def.forward, span);
         quote_spanned!(span=> let #name = #bp::#f(#(#args),* #(, #consts)*);)

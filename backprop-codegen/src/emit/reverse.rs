@@ -260,7 +260,11 @@ fn contribution(r: &Region, cx: &Cx, id: NodeId, pos: usize, borrow: bool) -> To
         }
         None => {
             let rule = Ident::new(rule_name(op, pos), span);
-            quote_spanned!(span=> #bp::#rule(#g, #(#args),*))
+            let Node::Op { consts, .. } = r.node(id) else {
+                unreachable!("an op")
+            };
+            let consts = consts.iter().map(|c| subst(r, c));
+            quote_spanned!(span=> #bp::#rule(#g, #(#args,)* #(#consts),*))
         }
     }
 }

@@ -45,7 +45,7 @@ pub fn plan(r: &mut Region, sh: &mut Shared) {
                 if let Some(saved) = r.saved[id.index()].clone() {
                     r.defined.push(saved);
                 }
-                if op.has(VIEW) && !of_param(r, sh, inputs[0]) {
+                if op.has(VIEW) && !of_param(r, sh, inputs[0]) && !r.copied.contains(&id) {
                     let name = r.name(id).clone();
                     r.views.insert(name);
                 }

@@ -16,7 +16,7 @@
 //! rule writing the residual over a prediction nothing else reads.
 
 use super::region::Region;
-use super::{dot_add, fuse, scalar, Shared};
+use super::{dot_add, fuse, scalar, writes, Shared};
 use crate::graph::{Node, NodeId};
 use crate::vocab::{Op, RULE_OVER_FIRST, VIEW};
 
@@ -78,4 +78,5 @@ pub fn plan(r: &mut Region, sh: &Shared) {
     }
     fuse::plan(r, sh);
     dot_add::plan(r, sh, &readers);
+    writes::plan(r, sh);
 }

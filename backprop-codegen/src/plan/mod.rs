@@ -25,6 +25,7 @@ mod routing;
 mod scalar;
 #[cfg(test)]
 mod tests;
+mod writes;
 
 pub use names::Namer;
 pub use region::{Init, Kept, Loop as LoopPlan, Next, Operand, Part, Raw, Region, RevStep};

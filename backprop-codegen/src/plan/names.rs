@@ -225,7 +225,7 @@ fn name_unmade(r: &mut Region, sh: &mut Shared) {
         .collect();
     kept.sort();
     for x in kept {
-        let name = sh.namer.fresh(&format!("{}_shape", r.name(x)));
+        let name = sh.namer.fresh(&format!("{}_shape", r.local(x)));
         r.shapes.insert(x, name);
     }
 }
@@ -271,13 +271,14 @@ fn new_loop<'g>(
         });
     }
     let la = &r.a.loops[&id];
-    let body = Region::new(
+    let mut body = Region::new(
         &lp.body.graph,
         &la.body,
         inputs,
         var,
         lp.body.outputs.clone(),
     );
+    body.owned_inputs = lp.carried;
     Loop {
         body,
         state,

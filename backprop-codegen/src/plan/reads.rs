@@ -103,9 +103,12 @@ impl Reads<'_, '_> {
         v.visit_expr(&c.expr);
     }
 
-    /// The operands, constants and output a rule of `id` is passed.
+    /// The operands and constants a rule of `id` is passed.
     fn rule_args(&mut self, id: NodeId) {
         let r = self.r;
+        if let Node::Op { consts, .. } = r.node(id) {
+            consts.iter().for_each(|c| self.constant(c));
+        }
         let rule_takes = r.rule_takes.contains(&id);
         let skip_first = r.op(id).has(crate::vocab::RULES_SKIP_FIRST);
         for (p, i) in r.inputs(id).iter().enumerate() {

@@ -318,6 +318,12 @@ pub struct Region<'g> {
     pub given: HashMap<NodeId, bool>,
     /// The name of each kept shape, by the value whose buffer was given.
     pub shapes: HashMap<NodeId, Ident>,
+    /// Views of a value written in place before they are last read: each
+    /// is an owned copy of the part it views (see `writes`).
+    pub copied: HashSet<NodeId>,
+    /// How many of the region's first inputs are locals it owns (a loop
+    /// body's carried variables).
+    pub owned_inputs: usize,
     /// An op whose rule is the last reader of its first operand, and takes
     /// it by value to write the gradient over it.
     pub rule_takes: HashSet<NodeId>,
@@ -416,6 +422,8 @@ impl<'g> Region<'g> {
             takes: HashSet::new(),
             given: HashMap::new(),
             shapes: HashMap::new(),
+            copied: HashSet::new(),
+            owned_inputs: 0,
             rule_takes: HashSet::new(),
             sum_squares: HashMap::new(),
             unmade: HashSet::new(),
@@ -567,6 +575,24 @@ impl<'g> Region<'g> {
     }
 
     /// A node by its plain name (a literal as itself).
+    /// The local a node's value is in: its own, or an input's.
+    pub fn local(&self, id: NodeId) -> &Ident {
+        match self.node(id) {
+            Node::Input(j) => self.inputs[*j].name.ident().expect("an input with a local"),
+            _ => self.name(id),
+        }
+    }
+
+    /// How the forward pass passes a node to an op: as `operand`, but a
+    /// value written in place later is still itself (its rules read it
+    /// by its kept shape).
+    pub fn forward_operand(&self, params: &[crate::ast::Param], id: NodeId) -> Operand {
+        if self.given.contains_key(&id) {
+            return Operand::Local(self.local(id).clone());
+        }
+        self.operand(params, id)
+    }
+
     pub fn raw(&self, id: NodeId) -> Raw {
         match self.node(id) {
             Node::Input(j) => self.inputs[*j].name.clone(),

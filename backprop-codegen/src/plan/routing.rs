@@ -22,7 +22,7 @@
 use super::region::{OuterTerm, Part, Region, RevStep};
 use super::{branches, loops, Shared};
 use crate::graph::{Node, NodeId};
-use crate::vocab::{Op, ACCUMULATES, LENDS};
+use crate::vocab::{Op, ACCUMULATES, LENDS, RULES_SKIP_FIRST};
 use proc_macro2::Ident;
 
 /// Plans the reverse sweep of a region.
@@ -109,6 +109,11 @@ fn rules(r: &mut Region, sh: &mut Shared, id: NodeId, op: Op, inputs: &[NodeId])
     };
     let mut active = active;
     active.sort_by_key(|&p| !accumulates(r, p));
+    if op.has(RULES_SKIP_FIRST) {
+        // A write's rules: the new value's reads the written part of the
+        // gradient, then the old value's takes the gradient and clears it.
+        active.sort_by_key(|&p| p == 0);
+    }
     let any_acc = active.iter().any(|&p| accumulates(r, p));
     if let (true, 2, false, Some(later)) = (
         def.flags & LENDS != 0,

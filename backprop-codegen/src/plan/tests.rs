@@ -363,3 +363,95 @@ fn a_branch_keeps_only_what_its_reverse_reads() {
         assert_eq!(kept(1), ["out_5"]);
     });
 }
+
+const CUMPROD: &str = "fn cumprod(x: &Array1<f64>) -> f64 {
+    let mut y = x.to_owned();
+    for i in 1..y.len() {
+        y[i] *= y[i - 1];
+    }
+    y.sum()
+}";
+
+const STATE_BUFFER: &str = "fn rnn(w: &Array2<f64>, xs: &Array2<f64>) -> f64 {
+    let (t_max, n) = xs.dim();
+    let mut h = Array2::<f64>::zeros((t_max + 1, n));
+    for t in 0..t_max {
+        let next = (w.dot(&h.row(t)) + xs.row(t)).tanh();
+        h.row_mut(t + 1).assign(&next);
+    }
+    h.slice(s![1.., ..]).sum()
+}";
+
+#[test]
+fn a_write_takes_its_buffer_where_only_parts_were_read_before_it() {
+    with_plan(CUMPROD, Options::default(), |p| {
+        let l = p.body.loops.values().next().expect("a loop");
+        let r = &l.body;
+        let write = ops(r, Op::SetIndex)[0];
+        let y_in = r.inputs(write)[0];
+        assert!(matches!(r.node(y_in), Node::Input(0)));
+        assert!(r.takes.contains(&write), "written in y's buffer");
+        // The two reads' rules run: they read the kept shape.
+        assert_eq!(r.given.get(&y_in), Some(&true));
+        assert_eq!(
+            r.shape(y_in).map(Ident::to_string).as_deref(),
+            Some("y_1_in_shape")
+        );
+        // Nothing of the array is kept: no rows, only the shape and scalars.
+        assert!(l.rows.is_empty());
+        let kept: Vec<String> = l.kept.iter().map(Ident::to_string).collect();
+        assert_eq!(kept, ["y_2", "y_3", "y_4", "y_1_in_shape"]);
+    });
+    with_plan(CUMPROD, Options::none(), |p| {
+        let l = p.body.loops.values().next().expect("a loop");
+        assert!(l.body.takes.is_empty());
+        assert!(l.kept.iter().any(|k| k == "y_1_in"), "the whole array kept");
+    });
+}
+
+#[test]
+fn a_view_read_before_a_write_in_place_is_a_copy() {
+    with_plan(STATE_BUFFER, Options::default(), |p| {
+        let l = p.body.loops.values().next().expect("a loop");
+        let r = &l.body;
+        let (row, write) = (ops(r, Op::Row)[0], ops(r, Op::SetRow)[0]);
+        assert!(r.takes.contains(&write));
+        assert!(r.copied.contains(&row));
+        // Moved into the iteration's record, not copied a second time.
+        assert!(!r.views.contains(r.name(row)));
+        assert!(l.rows.is_empty());
+    });
+}
+
+#[test]
+fn a_write_is_a_copy_where_its_array_is_read_otherwise() {
+    // `y · y` reads the values of `y` (its rule too): the write copies.
+    let dot = "fn f(x: &Array1<f64>) -> f64 {
+        let mut y = x * 2.0;
+        let s = y.dot(&y);
+        y[1] = s;
+        y.sum()
+    }";
+    // A read after the write reads the new value; the old one, read
+    // before it by `sum` (whose rule reads only its shape but is not a
+    // part), is copied too.
+    let after = "fn f(x: &Array1<f64>) -> f64 {
+        let mut y = x * 2.0;
+        let s = y.sum();
+        y[0] = s;
+        y[1] * y[0]
+    }";
+    // A parameter's buffer is not the body's.
+    let param = "fn f(x: Array1<f64>) -> f64 {
+        let mut y = x;
+        y[0] = 1.0;
+        y.sum()
+    }";
+    for source in [dot, after, param] {
+        with_plan(source, Options::default(), |p| {
+            let r = &p.body;
+            let write = ops(r, Op::SetIndex)[0];
+            assert!(!r.takes.contains(&write), "{source}");
+        });
+    }
+}

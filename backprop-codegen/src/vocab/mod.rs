@@ -227,6 +227,10 @@ pub const SLICE_OF_VIEWS: u16 = 2048;
 /// Its rules do not read its first operand (a write's old value: the
 /// new value's adjoint is all they need), so the forward may write over it.
 pub const RULES_SKIP_FIRST: u16 = 4096;
+/// It reads a part of its first operand (a row, an element, a slice): its
+/// rule reads only that operand's shape, and its contribution (the upstream
+/// gradient in that part) may be added into a gradient where the part is.
+pub const PART: u16 = 8192;
 
 /// The local derivative of an operator on scalars, times the upstream
 /// gradient `g`, as written in the generated code (`a`, `b`: the operands).

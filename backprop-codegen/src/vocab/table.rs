@@ -453,7 +453,7 @@ vocabulary! {
         forward: "row",
         rules: Rules::One("row_vjp"),
         reads_out: false,
-        flags: VIEW,
+        flags: VIEW | PART | CONTRIBUTES | ACCUMULATES,
         example: "sum(&(&x.row(1) * v)) + x.row(2).dot(v)",
         axes: Axes::Fewer,
         ..ROW
@@ -467,7 +467,7 @@ vocabulary! {
         forward: "column",
         rules: Rules::One("column_vjp"),
         reads_out: false,
-        flags: VIEW,
+        flags: VIEW | PART | CONTRIBUTES | ACCUMULATES,
         example: "sum(&x.column(0)) * 2.0 + x.column(1).dot(&x.column(0))",
         axes: Axes::Fewer,
         ..ROW
@@ -478,7 +478,7 @@ vocabulary! {
         forward: "index",
         rules: Rules::One("index_vjp"),
         reads_out: false,
-        flags: SCALAR_OUT,
+        flags: SCALAR_OUT | PART | CONTRIBUTES | ACCUMULATES,
         example: "x[[1, 0]] * v[1] + w[[0, 2]]",
         ..ROW
     },

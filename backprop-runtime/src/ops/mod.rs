@@ -25,6 +25,7 @@ pub mod arith;
 pub mod elementwise;
 pub mod linalg;
 pub mod nn;
+pub mod places;
 pub mod reduce;
 pub mod structure;
 pub mod writes;

@@ -7,10 +7,12 @@
 //! into the lanes it read, `reshape` and `permuted_axes` put it back in the
 //! operand's shape, `broadcast` sums it back, `copy` passes it through.
 
+use super::places::{AxisSlice, Lane, Placed, PlacedAt, Sliced};
+use crate::contrib::Contribution;
 use crate::unbroadcast::SumTo;
 use crate::value::{Cot, Float, Value};
 use ndarray::{
-    Array, Array1, Array2, ArrayBase, ArrayView, ArrayView1, Axis, CowArray, Data, Dimension,
+    Array, Array1, ArrayBase, ArrayView, ArrayView1, Axis, CowArray, Data, Dimension,
     IntoDimension, Ix2, NdIndex, Order, RemoveAxis, ShapeArg, Slice, SliceArg,
 };
 
@@ -78,16 +80,16 @@ pub fn row<F: Float, S: Data<Elem = F>>(a: &ArrayBase<S, Ix2>, i: usize) -> Arra
     a.row(i)
 }
 
-/// Adjoint of [`row`]: a zero of `a`'s shape with row `i` set to `g`.
+/// Adjoint of [`row`]: `g` in row `i` of a zero of `a`'s shape (only
+/// `a`'s shape is read).
+#[inline]
 #[doc(hidden)]
-pub fn row_vjp<F: Float, S: Data<Elem = F>>(
-    g: impl Cot<Array1<F>>,
+pub fn row_vjp<F: Float, S: Data<Elem = F>, G: Cot<Array1<F>>>(
+    g: G,
     a: &ArrayBase<S, Ix2>,
     i: usize,
-) -> Array2<F> {
-    let mut d = Array2::zeros(a.raw_dim());
-    d.row_mut(i).assign(g.get());
-    d
+) -> Contribution<Placed<G, Ix2, Lane>> {
+    placed(g, a, Lane { axis: Axis(0), i })
 }
 
 /// Column `j` of a matrix: ndarray's `column`, a view.
@@ -110,16 +112,22 @@ pub fn column<F: Float, S: Data<Elem = F>>(a: &ArrayBase<S, Ix2>, j: usize) -> A
     a.column(j)
 }
 
-/// Adjoint of [`column()`]: a zero of `a`'s shape with column `j` set to `g`.
+/// Adjoint of [`column()`]: `g` in column `j` of a zero of `a`'s shape.
+#[inline]
 #[doc(hidden)]
-pub fn column_vjp<F: Float, S: Data<Elem = F>>(
-    g: impl Cot<Array1<F>>,
+pub fn column_vjp<F: Float, S: Data<Elem = F>, G: Cot<Array1<F>>>(
+    g: G,
     a: &ArrayBase<S, Ix2>,
     j: usize,
-) -> Array2<F> {
-    let mut d = Array2::zeros(a.raw_dim());
-    d.column_mut(j).assign(g.get());
-    d
+) -> Contribution<Placed<G, Ix2, Lane>> {
+    placed(
+        g,
+        a,
+        Lane {
+            axis: Axis(1),
+            i: j,
+        },
+    )
 }
 
 /// One element, `a[idx]`: `index(&v, i)` is `v[i]`, `index(&m, [i, j])` is
@@ -148,16 +156,19 @@ pub fn index<F: Float, S: Data<Elem = F>, D: Dimension, I: NdIndex<D>>(
     a[idx]
 }
 
-/// Adjoint of [`index`]: a zero of `a`'s shape with `g` at `idx`.
+/// Adjoint of [`index`]: `g` at `idx` of a zero of `a`'s shape.
+#[inline]
 #[doc(hidden)]
-pub fn index_vjp<F: Float, S: Data<Elem = F>, D: Dimension, I: NdIndex<D>>(
-    g: impl Cot<F>,
+pub fn index_vjp<F: Float, S: Data<Elem = F>, D: Dimension, I: NdIndex<D>, G: Cot<F>>(
+    g: G,
     a: &ArrayBase<S, D>,
     idx: I,
-) -> Array<F, D> {
-    let mut d = Array::zeros(a.raw_dim());
-    d[idx] = *g.get();
-    d
+) -> Contribution<PlacedAt<G, D, I>> {
+    Contribution(PlacedAt {
+        g,
+        dim: a.raw_dim(),
+        idx,
+    })
 }
 
 /// An owned copy of a scalar or an array: what `.to_owned()` and `.clone()`
@@ -392,16 +403,22 @@ pub fn slice<F: Float, S: Data<Elem = F>, D: Dimension, I: SliceArg<D>>(
     a.slice(info)
 }
 
-/// Adjoint of [`slice()`]: a zero of `a`'s shape with the slice set to `g`.
+/// Adjoint of [`slice()`]: `g` in the slice of a zero of `a`'s shape.
+#[inline]
 #[doc(hidden)]
-pub fn slice_vjp<F: Float, S: Data<Elem = F>, D: Dimension, I: SliceArg<D>>(
-    g: impl Cot<Array<F, I::OutDim>>,
+pub fn slice_vjp<F, S, D, I, G>(
+    g: G,
     a: &ArrayBase<S, D>,
     info: I,
-) -> Array<F, D> {
-    let mut d = Array::zeros(a.raw_dim());
-    d.slice_mut(info).assign(g.get());
-    d
+) -> Contribution<Placed<G, D, Sliced<I>>>
+where
+    F: Float,
+    S: Data<Elem = F>,
+    D: Dimension,
+    I: SliceArg<D>,
+    G: Cot<Array<F, I::OutDim>>,
+{
+    placed(g, a, Sliced(info))
 }
 
 /// A slice of one axis: ndarray's `slice_axis(axis, slice)`, a view.
@@ -428,17 +445,16 @@ pub fn slice_axis<F: Float, S: Data<Elem = F>, D: Dimension>(
     a.slice_axis(axis, slice)
 }
 
-/// Adjoint of [`slice_axis()`]: a zero of `a`'s shape with the slice set to `g`.
+/// Adjoint of [`slice_axis()`]: `g` in the slice of a zero of `a`'s shape.
+#[inline]
 #[doc(hidden)]
-pub fn slice_axis_vjp<F: Float, S: Data<Elem = F>, D: Dimension>(
-    g: impl Cot<Array<F, D>>,
+pub fn slice_axis_vjp<F: Float, S: Data<Elem = F>, D: Dimension, G: Cot<Array<F, D>>>(
+    g: G,
     a: &ArrayBase<S, D>,
     axis: Axis,
     slice: Slice,
-) -> Array<F, D> {
-    let mut d = Array::zeros(a.raw_dim());
-    d.slice_axis_mut(axis, slice).assign(g.get());
-    d
+) -> Contribution<Placed<G, D, AxisSlice>> {
+    placed(g, a, AxisSlice { axis, slice })
 }
 
 /// The subview at index `i` of `axis`: ndarray's `index_axis`, with one
@@ -466,17 +482,16 @@ pub fn index_axis<F: Float, S: Data<Elem = F>, D: RemoveAxis>(
     a.index_axis(axis, i)
 }
 
-/// Adjoint of [`index_axis`]: a zero of `a`'s shape with index `i` of `axis` set to `g`.
+/// Adjoint of [`index_axis`]: `g` at index `i` of `axis` of a zero of `a`'s shape.
+#[inline]
 #[doc(hidden)]
-pub fn index_axis_vjp<F: Float, S: Data<Elem = F>, D: RemoveAxis>(
-    g: impl Cot<Array<F, D::Smaller>>,
+pub fn index_axis_vjp<F: Float, S: Data<Elem = F>, D: RemoveAxis, G: Cot<Array<F, D::Smaller>>>(
+    g: G,
     a: &ArrayBase<S, D>,
     axis: Axis,
     i: usize,
-) -> Array<F, D> {
-    let mut d = Array::zeros(a.raw_dim());
-    d.index_axis_mut(axis, i).assign(g.get());
-    d
+) -> Contribution<Placed<G, D, Lane>> {
+    placed(g, a, Lane { axis, i })
 }
 
 /// `axis` removed: ndarray's `remove_axis`, which is `index_axis(axis, 0)`
@@ -510,7 +525,7 @@ pub fn remove_axis_vjp<F: Float, S: Data<Elem = F>, D: RemoveAxis>(
     a: &ArrayBase<S, D>,
     axis: Axis,
 ) -> Array<F, D> {
-    index_axis_vjp(g, a, axis, 0)
+    index_axis_vjp(g, a, axis, 0).value()
 }
 
 /// The elements in a new shape, read and written in the order `shape`
@@ -635,4 +650,18 @@ pub fn broadcast_vjp<F: Float, S: Data<Elem = F>, D: Dimension, E: IntoDimension
 ) -> Array<F, D> {
     let _ = shape;
     <Array<F, E::Dim> as SumTo<ArrayBase<S, D>>>::sum_to(g, a)
+}
+
+/// The contribution of `g` at `place` of an array of `a`'s shape.
+#[inline]
+fn placed<G, S: ndarray::RawData, D: Dimension, P>(
+    g: G,
+    a: &ArrayBase<S, D>,
+    place: P,
+) -> Contribution<Placed<G, D, P>> {
+    Contribution(Placed {
+        g,
+        dim: a.raw_dim(),
+        place,
+    })
 }

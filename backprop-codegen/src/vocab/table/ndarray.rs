@@ -109,7 +109,7 @@ pub(super) const SLICE: OpDef = OpDef {
     forward: "slice",
     rules: Rules::One("slice_vjp"),
     reads_out: false,
-    flags: VIEW,
+    flags: VIEW | PART | CONTRIBUTES | ACCUMULATES,
     example: "sum(&x.slice(s![1.., ..])) + sum(&(&x.slice(s![..;2, 1]) * &x.slice(s![1.., 0]))) + sum(&(&w.slice(s![.., NewAxis, 1..3;-1]) * s)) + sum(&x.slice(s![..-1, ..]))",
     ..ROW
 };
@@ -122,7 +122,7 @@ pub(super) const SLICE_AXIS: OpDef = OpDef {
     forward: "slice_axis",
     rules: Rules::One("slice_axis_vjp"),
     reads_out: false,
-    flags: VIEW,
+    flags: VIEW | PART | CONTRIBUTES | ACCUMULATES,
     example: "sum(&x.slice_axis(Axis(0), Slice::from(1..))) + sum(&(&w.slice_axis(Axis(1), Slice::new(0, None, 2)) * s))",
     axes: Axes::Same,
     ..ROW
@@ -139,7 +139,7 @@ pub(super) const INDEX_AXIS: OpDef = OpDef {
     forward: "index_axis",
     rules: Rules::One("index_axis_vjp"),
     reads_out: false,
-    flags: VIEW,
+    flags: VIEW | PART | CONTRIBUTES | ACCUMULATES,
     example:
         "x.index_axis(Axis(1), 0).dot(&x.index_axis(Axis(1), 1)) + sum(&w.index_axis(Axis(0), 1))",
     axes: Axes::Fewer,
