@@ -173,3 +173,66 @@ fn rows_and_slices_filled() {
     assert_eq!(g.x, array![[1.0, 1.0], [6.0, 0.5], [10.0, 0.5]]);
     gradcheck(&(x.clone(), 0.5), |(x, s)| filled_backward(x, *s, 1.0)).unwrap();
 }
+
+/// The whole array written: `fill` with a differentiable scalar, `assign`
+/// of a row broadcast over the rows, `scaled_add` and `mapv_inplace`.
+#[differentiable]
+fn whole_arrays_written(x: &Array2<f64>, v: &Array1<f64>, s: f64) -> f64 {
+    let mut u = v * 2.0;
+    u.fill(s);
+    let mut z = x * 2.0;
+    z.assign(v);
+    z.scaled_add(s, x);
+    z.mapv_inplace(|a| a * a);
+    u.sum() * s + z.sum()
+}
+
+#[test]
+fn whole_arrays_filled_assigned_added_and_mapped() {
+    let x = array![[1.0, 2.0], [3.0, -1.0]];
+    let v = array![0.5, -2.0];
+    let s = 1.5;
+    let (value, g) = whole_arrays_written_backward(&x, &v, s, 1.0);
+    assert_eq!(value, whole_arrays_written(&x, &v, s));
+    // u = [s, s]: its sum times s is 2s², and `v * 2.0` is overwritten.
+    // z_ij = (v_j + s x_ij)²: ∂x_ij = 2 s z'_ij, ∂v_j = Σ_i 2 z'_ij,
+    // ∂s = 4s + Σ 2 z'_ij x_ij, with z'_ij = v_j + s x_ij.
+    let zp = &v + &(&x * s);
+    assert_eq!(g.x, &zp * (2.0 * s));
+    assert_eq!(g.v, (&zp * 2.0).sum_axis(Axis(0)));
+    assert_eq!(g.s, 4.0 * s + (&zp * &x * 2.0).sum());
+    gradcheck(&(x.clone(), v.clone(), s), |(x, v, s)| {
+        whole_arrays_written_backward(x, v, *s, 1.0)
+    })
+    .unwrap();
+}
+
+/// A row added to (`scaled_add`) and a column mapped in place, in a loop
+/// over the rows of a buffer made from a parameter.
+#[differentiable]
+fn parts_added_and_mapped(x: &Array2<f64>, v: &Array1<f64>, s: f64) -> f64 {
+    let mut y = x.to_owned();
+    for i in 0..y.nrows() {
+        y.row_mut(i).scaled_add(s * i as f64, v);
+    }
+    y.column_mut(0).mapv_inplace(|a| (a * s).tanh());
+    (&y * &y).sum()
+}
+
+#[test]
+fn rows_added_to_and_a_column_mapped() {
+    let x = array![[1.0, 2.0], [3.0, -1.0], [0.5, 0.25]];
+    let v = array![0.5, -2.0];
+    let s = 0.75;
+    let (value, g) = parts_added_and_mapped_backward(&x, &v, s, 1.0);
+    assert_eq!(value, parts_added_and_mapped(&x, &v, s));
+    // Column 1: y_i1 = x_i1 + s i v_1, its square's gradient 2 y_i1.
+    for i in 0..3 {
+        let y1 = x[[i, 1]] + s * i as f64 * v[1];
+        assert_eq!(g.x[[i, 1]], 2.0 * y1);
+    }
+    gradcheck(&(x.clone(), v.clone(), s), |(x, v, s)| {
+        parts_added_and_mapped_backward(x, v, *s, 1.0)
+    })
+    .unwrap();
+}

@@ -4,7 +4,7 @@
 
 use super::{strip_paren, ArmBody, Frame, Lowerer, Scope};
 use crate::graph::{Adapter, Branch, ConstArg, Form, Graph, Loop, Name, Node, NodeId, Region};
-use crate::vocab::{Op, WRITE_VIEWS};
+use crate::vocab::{Op, WRITE_METHODS, WRITE_VIEWS};
 use proc_macro2::{Ident, Span};
 use std::collections::HashMap;
 use syn::spanned::Spanned;
@@ -25,8 +25,8 @@ impl<'ast> Visit<'ast> for Assigned {
         syn::visit::visit_expr_assign(self, a);
     }
     fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
-        if let Some((name, _, _)) = view_write(m) {
-            self.names.push(name.to_string());
+        if let Some(w) = view_write(m) {
+            self.names.push(w.name.to_string());
         }
         syn::visit::visit_expr_method_call(self, m);
     }
@@ -55,21 +55,42 @@ fn written(place: &Expr) -> Option<&Ident> {
     }
 }
 
-/// `y.row_mut(i).assign(&v)` (or `.fill(e)`): the binding, the op of the
-/// view written through, and the view's argument.
-pub(super) fn view_write(m: &syn::ExprMethodCall) -> Option<(&Ident, Op, &Expr)> {
-    if !(m.method == "assign" || m.method == "fill") || m.args.len() != 1 {
+/// A write through a method: `y.row_mut(i).assign(&v)`, `y.fill(e)`,
+/// `y.slice_mut(s![..]).scaled_add(a, &v)`, `y.mapv_inplace(f)`.
+pub(super) struct MethodWrite<'a> {
+    /// The binding written.
+    pub name: &'a Ident,
+    /// The view written through: its op, its argument and the method that
+    /// reads the same part (`None`: the whole array).
+    pub view: Option<(Op, &'a Expr, &'static str)>,
+}
+
+/// The binding `e` names, if it is one.
+fn binding(e: &Expr) -> Option<&Ident> {
+    match strip_paren(e) {
+        Expr::Path(p) => p.path.get_ident(),
+        _ => None,
+    }
+}
+
+/// The method write `m` is, if it is one.
+pub(super) fn view_write(m: &syn::ExprMethodCall) -> Option<MethodWrite<'_>> {
+    let method = m.method.to_string();
+    if !WRITE_METHODS.contains(&(method.as_str(), m.args.len())) {
         return None;
+    }
+    if let Some(name) = binding(&m.receiver) {
+        return Some(MethodWrite { name, view: None });
     }
     let Expr::MethodCall(view) = strip_paren(&m.receiver) else {
         return None;
     };
-    let (_, op) = WRITE_VIEWS.iter().find(|(name, _)| view.method == name)?;
-    let Expr::Path(p) = strip_paren(&view.receiver) else {
-        return None;
-    };
-    match (p.path.get_ident(), view.args.first()) {
-        (Some(name), Some(arg)) if view.args.len() == 1 => Some((name, *op, arg)),
+    let (_, op, read) = WRITE_VIEWS.iter().find(|(name, ..)| view.method == name)?;
+    match (binding(&view.receiver), view.args.first()) {
+        (Some(name), Some(arg)) if view.args.len() == 1 => Some(MethodWrite {
+            name,
+            view: Some((*op, arg, read)),
+        }),
         _ => None,
     }
 }
@@ -186,11 +207,14 @@ impl Lowerer<'_> {
         self.error_node(whole.span())
     }
 
-    /// `y.row_mut(i).assign(&v)`: `y`'s new value, with the row set.
+    /// `y.row_mut(i).assign(&v)` and the other method writes: `y`'s new
+    /// value, the part set (`assign`, `fill`), added to (`scaled_add(a, &v)`
+    /// is the part plus `a * v`) or mapped (`mapv_inplace(f)` is the part's
+    /// `mapv(f)`); the whole array where there is no view.
     pub(super) fn write_view(&mut self, m: &syn::ExprMethodCall) -> Option<NodeId> {
-        let (name, op, arg) = view_write(m)?;
+        let w = view_write(m)?;
         let whole = Expr::MethodCall(m.clone());
-        let name = name.to_string();
+        let name = w.name.to_string();
         let Some(scope) = self
             .scopes
             .iter()
@@ -205,12 +229,38 @@ impl Lowerer<'_> {
         let outer = std::mem::replace(&mut self.base, name.clone());
         let before = self.graph.len();
         let old = self.scopes[scope].names[&name];
-        let at = match op.def().method_args {
-            [crate::vocab::Arg::SliceInfo(what)] => self.slice_arg(arg, what),
-            _ => self.const_arg(arg, "the row or column written to"),
+        // The part's value before the write, as the body would read it.
+        let binding = w.name;
+        let part: Expr = match w.view {
+            Some((_, arg, read)) => {
+                let read = Ident::new(read, m.method.span());
+                syn::parse_quote!(#binding.#read(#arg))
+            }
+            None => syn::parse_quote!(#binding),
         };
-        let v = self.expr(&m.args[0]);
-        let id = self.op(op, vec![old, v], vec![at], m.method.span());
+        let args: Vec<&Expr> = m.args.iter().collect();
+        let new: Expr = match (m.method.to_string().as_str(), &args[..]) {
+            ("scaled_add", [a, v]) => syn::parse_quote!(&#part + &(#a * #v)),
+            ("mapv_inplace", [f]) => syn::parse_quote!(#part.mapv(#f)),
+            (_, [v]) => (*v).clone(),
+            _ => unreachable!("checked by `view_write`"),
+        };
+        let set = matches!(m.method.to_string().as_str(), "assign" | "fill");
+        let id = match w.view {
+            Some((op, arg, _)) => {
+                let at = match op.def().method_args {
+                    [crate::vocab::Arg::SliceInfo(what)] => self.slice_arg(arg, what),
+                    _ => self.const_arg(arg, "the row or column written to"),
+                };
+                let v = self.expr(&new);
+                self.op(op, vec![old, v], vec![at], m.method.span())
+            }
+            None if set => {
+                let v = self.expr(&new);
+                self.op(Op::SetAll, vec![old, v], vec![], m.method.span())
+            }
+            None => self.expr(&new),
+        };
         Some(self.rebind(scope, name, outer, before, id, &whole))
     }
 

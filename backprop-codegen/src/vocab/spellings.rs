@@ -5,12 +5,22 @@
 
 use super::Op;
 
-/// The views a body writes through, `y.row_mut(i).assign(&v)`, and the op
-/// each write is.
-pub const WRITE_VIEWS: &[(&str, Op)] = &[
-    ("row_mut", Op::SetRow),
-    ("column_mut", Op::SetColumn),
-    ("slice_mut", Op::SetSlice),
+/// The views a body writes through, `y.row_mut(i).assign(&v)`: the op
+/// each write is, and the method that reads the same part.
+pub const WRITE_VIEWS: &[(&str, Op, &str)] = &[
+    ("row_mut", Op::SetRow, "row"),
+    ("column_mut", Op::SetColumn, "column"),
+    ("slice_mut", Op::SetSlice, "slice"),
+];
+
+/// The methods that write a whole array or a view of one:
+/// `assign(&v)`, `fill(e)` (set it), `scaled_add(a, &v)` (add `a·v` to it),
+/// `mapv_inplace(f)` (map it).
+pub const WRITE_METHODS: &[(&str, usize)] = &[
+    ("assign", 1),
+    ("fill", 1),
+    ("scaled_add", 2),
+    ("mapv_inplace", 1),
 ];
 
 /// Methods that only read an array's shape: constants even on a
@@ -40,13 +50,13 @@ pub fn method_hint(name: &str) -> &'static str {
         "fold_axis" | "map_axis" => {
             "a fold along an axis is differentiated when it is the maximum or the minimum of a differentiable array, from a constant initial value: `a.fold_axis(Axis(k), f64::NEG_INFINITY, |m, &v| m.max(v))` (`f64::INFINITY` and `min` for a minimum) or `a.map_axis(Axis(k), |r| r.fold(f64::NEG_INFINITY, |m, &v| m.max(v)))`; for other reductions use `sum_axis`, `mean_axis(Axis(k)).unwrap()`, `var_axis`, ..."
         }
-        "mapv" | "map" | "mapv_into" | "mapv_inplace" | "map_inplace" | "for_each" | "fold"
+        "mapv" | "map" | "mapv_into" | "map_inplace" | "for_each" | "fold"
         | "map_collect" => {
             "a closure is differentiated where it maps elements: `a.mapv(|v| ..)`, `a.map(|&v| ..)`, `a.mapv_into(..)`, `Zip::from(&a).and(&b).map_collect(|&x, &y| ..)`, `a.iter().map(|x| ..).sum::<f64>()`; otherwise use the elementwise ops and the reductions (`sum_axis`, `mean_axis(Axis(k)).unwrap()`, `var_axis`, ...)"
         }
         "slice_mut" | "slice_move" | "slice_collapse" | "slice_each_axis" | "slice_axis_mut"
         | "index_axis_mut" | "index_axis_move" | "row_mut" | "column_mut" => {
-            "an array the body made is written as `y[i] = e`, `y.row_mut(i).assign(&v)`, `y.column_mut(j).assign(&v)` or `y.slice_mut(s![..]).assign(&v)` (a statement on a binding of the body); other writes, and writes into parameters, are not supported"
+            "an array the body made is written as `y[i] = e` (also `+= -= *= /=`), or through `y.row_mut(i)`, `y.column_mut(j)` or `y.slice_mut(s![..])` with `.assign(&v)`, `.fill(e)`, `.scaled_add(a, &v)` or `.mapv_inplace(|v| ..)` (a statement on a binding of the body; the same four methods write the whole array); other writes are not supported"
         }
         "into_shape" | "into_shape_clone" | "reshape" => {
             "use `a.to_shape(shape).unwrap()` or `a.into_shape_with_order(shape).unwrap()`"

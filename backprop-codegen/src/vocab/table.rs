@@ -544,6 +544,19 @@ vocabulary! {
         axes: Axes::Same,
         ..ROW
     },
+    /// `y.assign(&v)`, `y.fill(e)`: every element set, into an array the
+    /// body made.
+    SetAll => OpDef {
+        name: "set_all",
+        forward: "set_all",
+        rules: Rules::Two("set_all_vjp_lhs", "set_all_vjp_rhs"),
+        reads_out: false,
+        in_place: InPlace::Always,
+        flags: RULES_SKIP_FIRST,
+        example: "let mut y = x * 1.0; y.fill(s); y.row_mut(0).assign(&v); let mut u = v * 2.0; u.assign(&(v * s)); sum(&(&y * x)) + sum(&(&u * v))",
+        axes: Axes::Same,
+        ..ROW
+    },
     /// `a.insert_axis(Axis(k))`.
     InsertAxis => OpDef {
         name: "insert_axis",

@@ -237,3 +237,51 @@ where
 {
     <Array<T::Elem, I::OutDim> as SumTo<V>>::sum_to(g.get().view().slice(info).to_owned(), v)
 }
+
+/// `y.assign(&v)` and `y.fill(e)`: every element of `y` set to `v`
+/// (broadcast as `assign` broadcasts), in `y`'s buffer when it is passed by
+/// value.
+///
+/// Adjoint: `∂y = 0` (every old value is overwritten); `∂v = g` summed back
+/// to `v`'s shape.
+///
+/// ```
+/// use backprop_runtime::ops::set_all;
+/// use ndarray::array;
+/// assert_eq!(set_all(array![[1.0, 2.0], [3.0, 4.0]], &array![7.0, 8.0]), array![[7.0, 8.0], [7.0, 8.0]]);
+/// assert_eq!(set_all(array![1.0, 2.0], &0.5), array![0.5, 0.5]);
+/// ```
+#[inline]
+pub fn set_all<X, V>(y: X, v: &V) -> OwnedOf<X>
+where
+    X: Operand,
+    V: Value<Elem = ElemOf<X>>,
+{
+    let mut a = match y.owned() {
+        Ok(owned) => owned.into_array(),
+        Err(y) => y.value().to_owned_value().into_array(),
+    };
+    a.assign(&v.view());
+    Tensor::from_array(a)
+}
+
+/// Adjoint of [`set_all`] for `y`: a zero of `g`'s shape (in `g`'s buffer
+/// when it is passed by value).
+#[inline]
+#[doc(hidden)]
+pub fn set_all_vjp_lhs<T: Tensor, V: Value<Elem = T::Elem>>(g: impl Cot<T>, _v: &V) -> T {
+    let mut a = g.into_owned().into_array();
+    a.fill(T::Elem::zero());
+    T::from_array(a)
+}
+
+/// Adjoint of [`set_all`] for `v`: `g` summed to `v`'s shape.
+#[inline]
+#[doc(hidden)]
+pub fn set_all_vjp_rhs<T, V>(g: impl Cot<T>, v: &V) -> V::Owned
+where
+    T: Tensor + SumTo<V>,
+    V: Value<Elem = T::Elem>,
+{
+    <T as SumTo<V>>::sum_to(g.into_owned(), v)
+}
