@@ -262,3 +262,50 @@ fn one_array_in_two_components() {
     assert_eq!(value, copies(&x));
     assert_eq!(g.x, (&d0 + &d1) * 2.0);
 }
+
+/// An early return of a tuple, from a branch and from a loop: a clipped
+/// running sum and the step it stopped at, with the array it summed.
+#[differentiable]
+fn clipped(x: &Array1<f64>, limit: f64) -> (f64, Array1<f64>) {
+    if limit <= 0.0 {
+        return (0.0, x * 0.0);
+    }
+    let mut total = 0.0;
+    for i in 0..x.len() {
+        total += x[i] * x[i];
+        if total > limit {
+            return (total, x * limit);
+        }
+    }
+    (total, x.to_owned())
+}
+
+#[test]
+fn early_returns_of_tuples() {
+    let x = array![1.0, 2.0, 3.0];
+    let d1 = array![0.5, -1.0, 0.25];
+    // Stops at i = 1 (1 + 4 > 4): (x0² + x1², limit · x).
+    let ((total, y), g) = clipped_backward(&x, 4.0, (2.0, &d1));
+    assert_eq!((total, y.clone()), clipped(&x, 4.0));
+    assert_eq!((total, y), (5.0, &x * 4.0));
+    // ∂x = 2·2 x (first two) + limit d1; ∂limit = <x, d1>.
+    assert_eq!(g.x, array![4.0 + 2.0, 8.0 - 4.0, 1.0]);
+    assert_eq!(g.limit, (&x * &d1).sum());
+    // Runs to the end: (Σ x², x).
+    let ((total, y), g) = clipped_backward(&x, 100.0, (2.0, &d1));
+    assert_eq!((total, y.clone()), (14.0, x.clone()));
+    assert_eq!(g.x, &x * 4.0 + &d1);
+    assert_eq!(g.limit, 0.0);
+    // The first return: nothing depends on x or the limit.
+    let (value, g) = clipped_backward(&x, -1.0, (2.0, &d1));
+    assert_eq!(value, clipped(&x, -1.0));
+    assert_eq!(g.x, array![0.0, 0.0, 0.0]);
+    for limit in [4.0, 100.0] {
+        GradCheck::new()
+            .upstream(&(2.0, &d1))
+            .check(&(x.clone(), limit), |(x, l)| {
+                clipped_backward(x, *l, (2.0, &d1))
+            })
+            .unwrap();
+    }
+}

@@ -16,10 +16,36 @@ use syn::spanned::Spanned;
 use syn::visit::Visit;
 use syn::{Block, Expr, Stmt};
 
-/// The names of the result and its flag.
+/// The names of the result (one per component of a tuple value) and its
+/// flag.
 struct Names {
-    result: syn::Ident,
+    results: Vec<syn::Ident>,
     done: syn::Ident,
+}
+
+impl Names {
+    /// `result = v;` (`result_0 = v.0; ..` for a tuple `v`, which must be
+    /// written out as one).
+    fn assign(&self, v: &Expr) -> Result<TokenStream, (Span, &'static str)> {
+        match (&self.results[..], strip(v)) {
+            ([result], _) => Ok(quote!(#result = #v;)),
+            (results, Expr::Tuple(t)) if t.elems.len() == results.len() => {
+                let elems = t.elems.iter();
+                Ok(quote!(#(#results = #elems;)*))
+            }
+            _ => Err((v.span(), TUPLE_HINT)),
+        }
+    }
+}
+
+const TUPLE_HINT: &str = "a function that returns a tuple returns one written out, with as many components: `return (a, b);`";
+
+fn strip(e: &Expr) -> &Expr {
+    match e {
+        Expr::Paren(p) => strip(&p.expr),
+        Expr::Group(g) => strip(&g.expr),
+        other => other,
+    }
 }
 
 /// The body with its early returns as a result and a flag; the body itself
@@ -33,21 +59,23 @@ pub fn rewrite_returns(item: &syn::ItemFn) -> Result<Block, (Span, &'static str)
     let syn::ReturnType::Type(_, ty) = &item.sig.output else {
         return Ok((**body).clone());
     };
-    if matches!(&**ty, syn::Type::Tuple(_)) {
-        return Err((
-            body.span(),
-            "an early `return` in a function that returns a tuple is not supported yet; make the tuple the final expression",
-        ));
-    }
+    // One result per component of a tuple value.
+    let types: Vec<&syn::Type> = match &**ty {
+        syn::Type::Tuple(t) => t.elems.iter().collect(),
+        other => vec![other],
+    };
     let mut fresh = super::Fresh::of(item);
     let names = Names {
-        result: fresh.name("result"),
+        results: match types.len() {
+            1 => vec![fresh.name("result")],
+            k => (0..k).map(|i| fresh.name(&format!("result_{i}"))).collect(),
+        },
         done: fresh.name("done"),
     };
     // The value is the result's last assignment, guarded with the
     // statements before it, so that the names bound after a return are in
     // scope where it is computed.
-    let (result, done) = (&names.result, &names.done);
+    let (results, done) = (&names.results, &names.done);
     let (stmts, tail) = split_tail(&body.stmts);
     let mut all = stmts.to_vec();
     match tail {
@@ -55,15 +83,22 @@ pub fn rewrite_returns(item: &syn::ItemFn) -> Result<Block, (Span, &'static str)
             return Err((e.span(), VALUE_HINT));
         }
         Some(Expr::Return(r)) => all.push(syn::parse_quote!(#r;)),
-        Some(e) => all.push(syn::parse_quote_spanned!(e.span()=> #result = #e;)),
+        Some(e) => {
+            let assign = names.assign(e)?;
+            all.push(syn::parse_quote_spanned!(e.span()=> { #assign }));
+        }
         None => {}
     }
     let stmts = rewrite(&all, &names, false)?;
+    let value = match &results[..] {
+        [result] => quote!(#result),
+        results => quote!((#(#results),*)),
+    };
     Ok(syn::parse_quote_spanned! {body.span()=> {
-        let mut #result = <#ty as ::core::default::Default>::default();
+        #(let mut #results = <#types as ::core::default::Default>::default();)*
         let mut #done = false;
         #(#stmts)*
-        #result
+        #value
     }})
 }
 
@@ -145,7 +180,7 @@ fn rewrite_stmt(s: &Stmt, n: &Names, in_loop: bool) -> Result<Stmt, (Span, &'sta
 }
 
 fn rewrite_expr(e: &Expr, n: &Names, in_loop: bool) -> Result<Expr, (Span, &'static str)> {
-    let (result, done) = (&n.result, &n.done);
+    let done = &n.done;
     Ok(match e {
         Expr::Return(r) => {
             let Some(v) = &r.expr else {
@@ -155,7 +190,8 @@ fn rewrite_expr(e: &Expr, n: &Names, in_loop: bool) -> Result<Expr, (Span, &'sta
                 ));
             };
             let stop: TokenStream = if in_loop { quote!(break;) } else { quote!() };
-            syn::parse_quote_spanned!(r.span()=> { #result = #v; #done = true; #stop })
+            let assign = n.assign(v)?;
+            syn::parse_quote_spanned!(r.span()=> { #assign #done = true; #stop })
         }
         Expr::If(i) => {
             let mut i = i.clone();
