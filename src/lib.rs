@@ -74,9 +74,55 @@ pub use backprop_macros::differentiable;
 /// gradcheck(&(2.0, 0.5), |&(x, y)| smooth_backward(x, y, 1.0)).unwrap();
 /// ```
 pub use backprop_macros::adjoint;
+
+/// Implements [`Differentiable`](trait@Differentiable) for a struct of float
+/// parameters: `f32`/`f64` fields, ndarray float arrays, nested models,
+/// `Vec`, `[T; N]`, `Box` and `Option` of them. Other fields are constants
+/// (cloned into a gradient, left alone by an update): integers, `bool`,
+/// strings, integer arrays, and any type that does not implement
+/// `Differentiable` (an `enum Activation { Relu, Tanh }` needs no
+/// annotation). The struct must also derive `Clone` and `Debug`.
+///
+/// `#[backprop(constant)]` on a field makes it a constant whatever its
+/// type; `#[backprop(crate = path)]` on the struct says where the
+/// `backprop` crate is when it is re-exported. With the `serde` feature,
+/// the struct is also `Serialize` and `Deserialize` (every field's type must
+/// be serde's too).
+///
+/// ```
+/// use backprop::prelude::*;
+/// use backprop::Float;
+///
+/// #[derive(Clone, Copy, Debug, PartialEq)]
+/// enum Activation { Relu, Tanh }
+///
+/// #[derive(Clone, Debug, Differentiable)]
+/// struct Dense<T: Float> {
+///     w: Array2<T>,
+///     b: Array1<T>,
+///     act: Activation,
+/// }
+///
+/// #[derive(Clone, Debug, Differentiable)]
+/// struct Mlp {
+///     layers: Vec<Dense<f64>>,
+///     #[backprop(constant)]
+///     scale: f64,
+/// }
+///
+/// let dense = |n, m, act| Dense { w: Array2::ones((n, m)), b: Array1::zeros(m), act };
+/// let mlp = Mlp { layers: vec![dense(2, 3, Activation::Relu), dense(3, 1, Activation::Tanh)], scale: 0.5 };
+/// assert_eq!(mlp.leaf_paths(), ["layers[0].w", "layers[0].b", "layers[1].w", "layers[1].b"]);
+/// assert_eq!(mlp.num_params(), 6 + 3 + 3 + 1);
+/// let zero = mlp.zeros_like();
+/// assert_eq!((zero.scale, zero.layers[1].act), (0.5, Activation::Tanh));
+/// ```
+pub use backprop_macros::Differentiable;
 pub use backprop_runtime::gradcheck::{
     self, gradcheck, GradCheck, GradcheckError, Gradient, Params,
 };
+pub use backprop_runtime::model::{self, optim, Differentiable};
+pub use backprop_runtime::parallel;
 pub use backprop_runtime::{unbroadcast, Float, Operand, Tensor, Value};
 pub use ndarray;
 
@@ -112,7 +158,7 @@ pub mod ops {
 pub mod prelude {
     pub use crate::gradcheck::{gradcheck, GradCheck};
     pub use crate::ops::*;
-    pub use crate::{adjoint, differentiable};
+    pub use crate::{adjoint, differentiable, Differentiable};
     pub use ndarray::{
         arr1, arr2, array, concatenate, s, stack, Array, Array0, Array1, Array2, Array3, ArrayD,
         ArrayView, ArrayView1, ArrayView2, Axis, Ix1, Ix2, NewAxis, Slice, Zip,
@@ -122,15 +168,21 @@ pub mod prelude {
 /// What the generated code calls. Not a public API: it may change in any release.
 #[doc(hidden)]
 pub mod __private {
+    pub use backprop_runtime::__impl_serde as impl_serde;
     pub use backprop_runtime::closures::{
         closure_map, closure_map_back, closure_sum_back, closure_sum_map, closure_sum_zip,
         closure_sum_zip_back, closure_zip, closure_zip_back,
     };
     pub use backprop_runtime::gradcheck::{flatten, Gradient};
     pub use backprop_runtime::kernels::{map_vjp, map_vjp_g, map_vjp_out, map_vjp_x, zip, zip_map};
+    pub use backprop_runtime::model::probe::{Probe, ViaConstant, ViaModel};
+    pub use backprop_runtime::model::{
+        visit_field, visit_field_mut, Differentiable, Path, Visitor, VisitorMut,
+    };
     pub use backprop_runtime::ops::*;
     pub use backprop_runtime::steps::{Rows, Spare};
     pub use backprop_runtime::value::{
         lent, shape_of, stand_in, zeros_in, zeros_like, Cot, NotDifferentiable, Plain,
     };
+    pub use backprop_runtime::Float;
 }

@@ -10,7 +10,7 @@
 //! the active values and their uses, `emit` writes the code, and `expand` runs
 //! them in order. This crate takes and returns `proc_macro2::TokenStream`, so
 //! tests, benches and fuzzers call it directly; `backprop-macros` is the
-//! three-line proc-macro entry point.
+//! three-line proc-macro entry point. `derive` is `#[derive(Differentiable)]`.
 #![warn(missing_docs)]
 
 mod adjoint;
@@ -18,6 +18,7 @@ mod args;
 mod ast;
 mod check;
 mod ctxt;
+mod derive;
 mod emit;
 mod expand;
 mod graph;
@@ -27,6 +28,7 @@ mod pretty;
 mod vocab;
 
 pub use adjoint::adjoint;
+pub use derive::derive;
 pub use expand::differentiable as expand;
 pub use pretty::{expand_source, pretty_backward};
 

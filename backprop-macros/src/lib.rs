@@ -1,4 +1,4 @@
-//! The `#[differentiable]` attribute macro of [backprop](https://docs.rs/backprop).
+//! The `#[differentiable]` attribute macro and `#[derive(Differentiable)]` of [backprop](https://docs.rs/backprop).
 //!
 //! A thin entry point: the compiler itself is `backprop-codegen`, which takes
 //! and returns `proc_macro2::TokenStream` so that ordinary tests, benches and
@@ -27,4 +27,15 @@ pub fn differentiable(args: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn adjoint(args: TokenStream, item: TokenStream) -> TokenStream {
     backprop_codegen::adjoint(args.into(), item.into()).into()
+}
+
+/// Implements `backprop::Differentiable` for a struct of float parameters.
+///
+/// Fields of type `f32`, `f64`, ndarray float arrays, other models, and
+/// `Vec`, `[T; N]`, `Box`, `Option` of them are visited; other fields are
+/// constants. `#[backprop(constant)]` on a field, `#[backprop(crate = path)]`
+/// on the struct. See the `backprop` crate for the full contract.
+#[proc_macro_derive(Differentiable, attributes(backprop))]
+pub fn derive_differentiable(input: TokenStream) -> TokenStream {
+    backprop_codegen::derive(input.into()).into()
 }

@@ -1,6 +1,7 @@
 //! The runtime of `backprop`: the op vocabulary (forward functions), their local
 //! adjoint rules (vector-Jacobian products), [`unbroadcast()`] and
-//! [`gradcheck`](gradcheck()).
+//! [`gradcheck`](gradcheck()); models as structs ([`Differentiable`], the
+//! [`optim`]isers) and data-parallel gradients ([`parallel`]).
 //!
 //! Users normally depend on the `backprop` facade, which re-exports this crate.
 #![warn(missing_docs)]
@@ -9,12 +10,20 @@ pub mod closures;
 pub mod contrib;
 pub mod gradcheck;
 pub mod kernels;
+pub mod model;
 pub mod ops;
 pub mod outers;
+pub mod parallel;
 pub mod steps;
 pub mod unbroadcast;
 pub mod value;
 
 pub use gradcheck::{gradcheck, GradCheck, GradcheckError, Gradient, Params};
+pub use model::{optim, Differentiable};
 pub use unbroadcast::{unbroadcast, SumTo};
 pub use value::{zeros_like, Cot, Float, Operand, Tensor, Value};
+
+/// serde, for the impls that `__impl_serde!` writes.
+#[cfg(feature = "serde")]
+#[doc(hidden)]
+pub use serde as __serde;

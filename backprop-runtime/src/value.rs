@@ -5,11 +5,12 @@
 //! trait system picks the right implementation, and each implementation is the
 //! loop a careful person would write for that case.
 
+use crate::model::{Leaf, LeafMut};
 use core::fmt::{Debug, Display};
 use core::iter::Sum;
 use ndarray::{
-    aview0, Array, ArrayBase, ArrayView, Axis, Data, Dimension, Ix0, LinalgScalar, ScalarOperand,
-    ShapeBuilder, Zip,
+    aview0, Array, ArrayBase, ArrayView, ArrayViewD, ArrayViewMutD, Axis, Data, Dimension, Ix0,
+    LinalgScalar, ScalarOperand, ShapeBuilder, Zip,
 };
 use num_traits::Zero as _;
 
@@ -43,6 +44,38 @@ pub trait Float:
     fn to_f64(self) -> f64;
     /// Converts from `f64`, rounding to the nearest representable value.
     fn from_f64(v: f64) -> Self;
+    /// A view of a model's float leaf, tagged with its precision (what
+    /// [`Differentiable::visit`](crate::model::Differentiable::visit) hands a visitor).
+    fn leaf(view: ArrayViewD<'_, Self>) -> Leaf<'_>;
+    /// A mutable view of a model's float leaf, tagged with its precision.
+    fn leaf_mut(view: ArrayViewMutD<'_, Self>) -> LeafMut<'_>;
+    /// The view of a leaf of this precision; `None` for the other one.
+    fn from_leaf(leaf: Leaf<'_>) -> Option<ArrayViewD<'_, Self>>;
+    /// The mutable view of a leaf of this precision; `None` for the other one.
+    fn from_leaf_mut(leaf: LeafMut<'_>) -> Option<ArrayViewMutD<'_, Self>>;
+}
+
+macro_rules! float_leaf {
+    ($f:ty, $variant:ident) => {
+        fn leaf(view: ArrayViewD<'_, $f>) -> Leaf<'_> {
+            Leaf::$variant(view)
+        }
+        fn leaf_mut(view: ArrayViewMutD<'_, $f>) -> LeafMut<'_> {
+            LeafMut::$variant(view)
+        }
+        fn from_leaf(leaf: Leaf<'_>) -> Option<ArrayViewD<'_, $f>> {
+            match leaf {
+                Leaf::$variant(view) => Some(view),
+                _ => None,
+            }
+        }
+        fn from_leaf_mut(leaf: LeafMut<'_>) -> Option<ArrayViewMutD<'_, $f>> {
+            match leaf {
+                LeafMut::$variant(view) => Some(view),
+                _ => None,
+            }
+        }
+    };
 }
 
 impl Float for f32 {
@@ -52,6 +85,7 @@ impl Float for f32 {
     fn from_f64(v: f64) -> Self {
         v as f32
     }
+    float_leaf!(f32, F32);
 }
 
 impl Float for f64 {
@@ -61,6 +95,7 @@ impl Float for f64 {
     fn from_f64(v: f64) -> Self {
         v
     }
+    float_leaf!(f64, F64);
 }
 
 /// A differentiable value: a float scalar (`f32`, `f64`) or an ndarray array of

@@ -58,7 +58,7 @@ pub fn grad_struct_name(f: &Ident) -> Ident {
     format_ident!("{}Grad", camel, span = f.span())
 }
 
-/// The gradient struct, the `Gradient` impl and the signature of
+/// The gradient struct, its `Differentiable` impl and the signature of
 /// `NAME_backward`, shared by the real expansion and the fallback.
 pub struct Frame {
     pub struct_name: Ident,
@@ -91,29 +91,19 @@ pub fn frame(func: &Function, krate: &TokenStream, namer: &mut Namer, real: bool
             quote!(#[doc = #doc] pub #ident: #ty)
         })
         .collect();
-    let field_names: Vec<&Ident> = func
-        .params
-        .iter()
-        .filter(|p| p.differentiable)
-        .map(|p| &p.ident)
-        .collect();
-    let field_strs: Vec<String> = field_names.iter().map(|i| i.to_string()).collect();
     let struct_doc = format!(
         " The gradient of [`{name}`] with respect to its differentiable parameters, one field each, written by `#[differentiable]`."
     );
-    let items = quote! {
+    let grad_struct = quote! {
         #[doc = #struct_doc]
         #[derive(Debug, Clone)]
         #vis struct #struct_name {
             #(#fields,)*
         }
-
-        impl #krate::__private::Gradient for #struct_name {
-            fn fields(&self) -> ::std::vec::Vec<(&'static str, ::std::vec::Vec<f64>)> {
-                ::std::vec![#((#field_strs, #krate::__private::flatten(&self.#field_names)),)*]
-            }
-        }
     };
+    // A gradient is a model: optimisers and `gradcheck` take it.
+    let differentiable = crate::derive::gradient_impl(grad_struct.clone(), krate);
+    let items = quote!(#grad_struct #differentiable);
     let d_out = namer.fresh("d_out");
     let ret = match &sig.output {
         syn::ReturnType::Type(_, ty) => ty.to_token_stream(),

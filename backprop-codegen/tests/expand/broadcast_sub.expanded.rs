@@ -10,12 +10,23 @@ pub struct BroadcastSubGrad {
     /// The gradient with respect to `b`.
     pub b: ::backprop::ndarray::Array2<f64>,
 }
-impl ::backprop::__private::Gradient for BroadcastSubGrad {
-    fn fields(&self) -> ::std::vec::Vec<(&'static str, ::std::vec::Vec<f64>)> {
-        ::std::vec![
-            ("a", ::backprop::__private::flatten(& self.a)), ("b",
-            ::backprop::__private::flatten(& self.b)),
-        ]
+#[automatically_derived]
+impl ::backprop::__private::Differentiable for BroadcastSubGrad {
+    fn visit<'__bp>(
+        &'__bp self,
+        path: &mut ::backprop::__private::Path,
+        visitor: &mut dyn ::backprop::__private::Visitor<'__bp>,
+    ) {
+        ::backprop::__private::visit_field(path, "a", &self.a, visitor);
+        ::backprop::__private::visit_field(path, "b", &self.b, visitor);
+    }
+    fn visit_mut<'__bp>(
+        &'__bp mut self,
+        path: &mut ::backprop::__private::Path,
+        visitor: &mut dyn ::backprop::__private::VisitorMut<'__bp>,
+    ) {
+        ::backprop::__private::visit_field_mut(path, "a", &mut self.a, visitor);
+        ::backprop::__private::visit_field_mut(path, "b", &mut self.b, visitor);
     }
 }
 /// The gradients of [`broadcast_sub`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `broadcast_sub`. Written by `#[differentiable]`.

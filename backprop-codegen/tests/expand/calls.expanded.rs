@@ -12,13 +12,25 @@ pub struct LinearGrad {
     /// The gradient with respect to `x`.
     pub x: ::backprop::ndarray::Array2<f64>,
 }
-impl ::backprop::__private::Gradient for LinearGrad {
-    fn fields(&self) -> ::std::vec::Vec<(&'static str, ::std::vec::Vec<f64>)> {
-        ::std::vec![
-            ("w", ::backprop::__private::flatten(& self.w)), ("b",
-            ::backprop::__private::flatten(& self.b)), ("x",
-            ::backprop::__private::flatten(& self.x)),
-        ]
+#[automatically_derived]
+impl ::backprop::__private::Differentiable for LinearGrad {
+    fn visit<'__bp>(
+        &'__bp self,
+        path: &mut ::backprop::__private::Path,
+        visitor: &mut dyn ::backprop::__private::Visitor<'__bp>,
+    ) {
+        ::backprop::__private::visit_field(path, "w", &self.w, visitor);
+        ::backprop::__private::visit_field(path, "b", &self.b, visitor);
+        ::backprop::__private::visit_field(path, "x", &self.x, visitor);
+    }
+    fn visit_mut<'__bp>(
+        &'__bp mut self,
+        path: &mut ::backprop::__private::Path,
+        visitor: &mut dyn ::backprop::__private::VisitorMut<'__bp>,
+    ) {
+        ::backprop::__private::visit_field_mut(path, "w", &mut self.w, visitor);
+        ::backprop::__private::visit_field_mut(path, "b", &mut self.b, visitor);
+        ::backprop::__private::visit_field_mut(path, "x", &mut self.x, visitor);
     }
 }
 /// The gradients of [`linear`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `linear`. Written by `#[differentiable]`.
@@ -90,14 +102,27 @@ pub struct TwoLayersGrad {
     /// The gradient with respect to `b2`.
     pub b2: ::backprop::ndarray::Array1<f64>,
 }
-impl ::backprop::__private::Gradient for TwoLayersGrad {
-    fn fields(&self) -> ::std::vec::Vec<(&'static str, ::std::vec::Vec<f64>)> {
-        ::std::vec![
-            ("w1", ::backprop::__private::flatten(& self.w1)), ("b1",
-            ::backprop::__private::flatten(& self.b1)), ("w2",
-            ::backprop::__private::flatten(& self.w2)), ("b2",
-            ::backprop::__private::flatten(& self.b2)),
-        ]
+#[automatically_derived]
+impl ::backprop::__private::Differentiable for TwoLayersGrad {
+    fn visit<'__bp>(
+        &'__bp self,
+        path: &mut ::backprop::__private::Path,
+        visitor: &mut dyn ::backprop::__private::Visitor<'__bp>,
+    ) {
+        ::backprop::__private::visit_field(path, "w1", &self.w1, visitor);
+        ::backprop::__private::visit_field(path, "b1", &self.b1, visitor);
+        ::backprop::__private::visit_field(path, "w2", &self.w2, visitor);
+        ::backprop::__private::visit_field(path, "b2", &self.b2, visitor);
+    }
+    fn visit_mut<'__bp>(
+        &'__bp mut self,
+        path: &mut ::backprop::__private::Path,
+        visitor: &mut dyn ::backprop::__private::VisitorMut<'__bp>,
+    ) {
+        ::backprop::__private::visit_field_mut(path, "w1", &mut self.w1, visitor);
+        ::backprop::__private::visit_field_mut(path, "b1", &mut self.b1, visitor);
+        ::backprop::__private::visit_field_mut(path, "w2", &mut self.w2, visitor);
+        ::backprop::__private::visit_field_mut(path, "b2", &mut self.b2, visitor);
     }
 }
 /// The gradients of [`two_layers`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `two_layers`. Written by `#[differentiable]`.

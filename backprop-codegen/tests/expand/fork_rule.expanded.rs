@@ -11,12 +11,23 @@ pub struct ForkGrad {
     /// The gradient with respect to `x`.
     pub x: f64,
 }
-impl ::backprop::__private::Gradient for ForkGrad {
-    fn fields(&self) -> ::std::vec::Vec<(&'static str, ::std::vec::Vec<f64>)> {
-        ::std::vec![
-            ("w", ::backprop::__private::flatten(& self.w)), ("x",
-            ::backprop::__private::flatten(& self.x)),
-        ]
+#[automatically_derived]
+impl ::backprop::__private::Differentiable for ForkGrad {
+    fn visit<'__bp>(
+        &'__bp self,
+        path: &mut ::backprop::__private::Path,
+        visitor: &mut dyn ::backprop::__private::Visitor<'__bp>,
+    ) {
+        ::backprop::__private::visit_field(path, "w", &self.w, visitor);
+        ::backprop::__private::visit_field(path, "x", &self.x, visitor);
+    }
+    fn visit_mut<'__bp>(
+        &'__bp mut self,
+        path: &mut ::backprop::__private::Path,
+        visitor: &mut dyn ::backprop::__private::VisitorMut<'__bp>,
+    ) {
+        ::backprop::__private::visit_field_mut(path, "w", &mut self.w, visitor);
+        ::backprop::__private::visit_field_mut(path, "x", &mut self.x, visitor);
     }
 }
 /// The gradients of [`fork`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `fork`. Written by `#[differentiable]`.

@@ -9,9 +9,21 @@ pub struct HuberGrad {
     /// The gradient with respect to `pred`.
     pub pred: f64,
 }
-impl ::backprop::__private::Gradient for HuberGrad {
-    fn fields(&self) -> ::std::vec::Vec<(&'static str, ::std::vec::Vec<f64>)> {
-        ::std::vec![("pred", ::backprop::__private::flatten(& self.pred)),]
+#[automatically_derived]
+impl ::backprop::__private::Differentiable for HuberGrad {
+    fn visit<'__bp>(
+        &'__bp self,
+        path: &mut ::backprop::__private::Path,
+        visitor: &mut dyn ::backprop::__private::Visitor<'__bp>,
+    ) {
+        ::backprop::__private::visit_field(path, "pred", &self.pred, visitor);
+    }
+    fn visit_mut<'__bp>(
+        &'__bp mut self,
+        path: &mut ::backprop::__private::Path,
+        visitor: &mut dyn ::backprop::__private::VisitorMut<'__bp>,
+    ) {
+        ::backprop::__private::visit_field_mut(path, "pred", &mut self.pred, visitor);
     }
 }
 /// The gradients of [`huber`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `huber`. Written by `#[differentiable]`.

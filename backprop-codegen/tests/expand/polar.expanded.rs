@@ -10,12 +10,23 @@ pub struct Cart2polarGrad {
     /// The gradient with respect to `y`.
     pub y: f64,
 }
-impl ::backprop::__private::Gradient for Cart2polarGrad {
-    fn fields(&self) -> ::std::vec::Vec<(&'static str, ::std::vec::Vec<f64>)> {
-        ::std::vec![
-            ("x", ::backprop::__private::flatten(& self.x)), ("y",
-            ::backprop::__private::flatten(& self.y)),
-        ]
+#[automatically_derived]
+impl ::backprop::__private::Differentiable for Cart2polarGrad {
+    fn visit<'__bp>(
+        &'__bp self,
+        path: &mut ::backprop::__private::Path,
+        visitor: &mut dyn ::backprop::__private::Visitor<'__bp>,
+    ) {
+        ::backprop::__private::visit_field(path, "x", &self.x, visitor);
+        ::backprop::__private::visit_field(path, "y", &self.y, visitor);
+    }
+    fn visit_mut<'__bp>(
+        &'__bp mut self,
+        path: &mut ::backprop::__private::Path,
+        visitor: &mut dyn ::backprop::__private::VisitorMut<'__bp>,
+    ) {
+        ::backprop::__private::visit_field_mut(path, "x", &mut self.x, visitor);
+        ::backprop::__private::visit_field_mut(path, "y", &mut self.y, visitor);
     }
 }
 /// Runs [`cart2polar`] and its reverse sweep: returns the value and the gradient of `Σ_k d_out.k · cart2polar(..).k` (one upstream gradient per component of the value) with respect to every differentiable parameter. Written by `#[differentiable]`.

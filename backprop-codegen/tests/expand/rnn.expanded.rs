@@ -25,13 +25,25 @@ pub struct RnnGrad {
     /// The gradient with respect to `v`.
     pub v: ::backprop::ndarray::Array1<f64>,
 }
-impl ::backprop::__private::Gradient for RnnGrad {
-    fn fields(&self) -> ::std::vec::Vec<(&'static str, ::std::vec::Vec<f64>)> {
-        ::std::vec![
-            ("w", ::backprop::__private::flatten(& self.w)), ("u",
-            ::backprop::__private::flatten(& self.u)), ("v",
-            ::backprop::__private::flatten(& self.v)),
-        ]
+#[automatically_derived]
+impl ::backprop::__private::Differentiable for RnnGrad {
+    fn visit<'__bp>(
+        &'__bp self,
+        path: &mut ::backprop::__private::Path,
+        visitor: &mut dyn ::backprop::__private::Visitor<'__bp>,
+    ) {
+        ::backprop::__private::visit_field(path, "w", &self.w, visitor);
+        ::backprop::__private::visit_field(path, "u", &self.u, visitor);
+        ::backprop::__private::visit_field(path, "v", &self.v, visitor);
+    }
+    fn visit_mut<'__bp>(
+        &'__bp mut self,
+        path: &mut ::backprop::__private::Path,
+        visitor: &mut dyn ::backprop::__private::VisitorMut<'__bp>,
+    ) {
+        ::backprop::__private::visit_field_mut(path, "w", &mut self.w, visitor);
+        ::backprop::__private::visit_field_mut(path, "u", &mut self.u, visitor);
+        ::backprop::__private::visit_field_mut(path, "v", &mut self.v, visitor);
     }
 }
 /// The gradients of [`rnn`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `rnn`. Written by `#[differentiable]`.

@@ -15,12 +15,28 @@ pub struct ShadowGrad {
     /// The gradient with respect to `_unused`.
     pub _unused: f64,
 }
-impl ::backprop::__private::Gradient for ShadowGrad {
-    fn fields(&self) -> ::std::vec::Vec<(&'static str, ::std::vec::Vec<f64>)> {
-        ::std::vec![
-            ("x", ::backprop::__private::flatten(& self.x)), ("_unused",
-            ::backprop::__private::flatten(& self._unused)),
-        ]
+#[automatically_derived]
+impl ::backprop::__private::Differentiable for ShadowGrad {
+    fn visit<'__bp>(
+        &'__bp self,
+        path: &mut ::backprop::__private::Path,
+        visitor: &mut dyn ::backprop::__private::Visitor<'__bp>,
+    ) {
+        ::backprop::__private::visit_field(path, "x", &self.x, visitor);
+        ::backprop::__private::visit_field(path, "_unused", &self._unused, visitor);
+    }
+    fn visit_mut<'__bp>(
+        &'__bp mut self,
+        path: &mut ::backprop::__private::Path,
+        visitor: &mut dyn ::backprop::__private::VisitorMut<'__bp>,
+    ) {
+        ::backprop::__private::visit_field_mut(path, "x", &mut self.x, visitor);
+        ::backprop::__private::visit_field_mut(
+            path,
+            "_unused",
+            &mut self._unused,
+            visitor,
+        );
     }
 }
 /// The gradients of [`shadow`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `shadow`. Written by `#[differentiable]`.

@@ -41,19 +41,37 @@ pub struct NetworkGrad {
     /// The gradient with respect to `c`.
     pub c: f64,
 }
-impl ::backprop::__private::Gradient for NetworkGrad {
-    fn fields(&self) -> ::std::vec::Vec<(&'static str, ::std::vec::Vec<f64>)> {
-        ::std::vec![
-            ("w11", ::backprop::__private::flatten(& self.w11)), ("w12",
-            ::backprop::__private::flatten(& self.w12)), ("b1",
-            ::backprop::__private::flatten(& self.b1)), ("w21",
-            ::backprop::__private::flatten(& self.w21)), ("w22",
-            ::backprop::__private::flatten(& self.w22)), ("b2",
-            ::backprop::__private::flatten(& self.b2)), ("v1",
-            ::backprop::__private::flatten(& self.v1)), ("v2",
-            ::backprop::__private::flatten(& self.v2)), ("c",
-            ::backprop::__private::flatten(& self.c)),
-        ]
+#[automatically_derived]
+impl ::backprop::__private::Differentiable for NetworkGrad {
+    fn visit<'__bp>(
+        &'__bp self,
+        path: &mut ::backprop::__private::Path,
+        visitor: &mut dyn ::backprop::__private::Visitor<'__bp>,
+    ) {
+        ::backprop::__private::visit_field(path, "w11", &self.w11, visitor);
+        ::backprop::__private::visit_field(path, "w12", &self.w12, visitor);
+        ::backprop::__private::visit_field(path, "b1", &self.b1, visitor);
+        ::backprop::__private::visit_field(path, "w21", &self.w21, visitor);
+        ::backprop::__private::visit_field(path, "w22", &self.w22, visitor);
+        ::backprop::__private::visit_field(path, "b2", &self.b2, visitor);
+        ::backprop::__private::visit_field(path, "v1", &self.v1, visitor);
+        ::backprop::__private::visit_field(path, "v2", &self.v2, visitor);
+        ::backprop::__private::visit_field(path, "c", &self.c, visitor);
+    }
+    fn visit_mut<'__bp>(
+        &'__bp mut self,
+        path: &mut ::backprop::__private::Path,
+        visitor: &mut dyn ::backprop::__private::VisitorMut<'__bp>,
+    ) {
+        ::backprop::__private::visit_field_mut(path, "w11", &mut self.w11, visitor);
+        ::backprop::__private::visit_field_mut(path, "w12", &mut self.w12, visitor);
+        ::backprop::__private::visit_field_mut(path, "b1", &mut self.b1, visitor);
+        ::backprop::__private::visit_field_mut(path, "w21", &mut self.w21, visitor);
+        ::backprop::__private::visit_field_mut(path, "w22", &mut self.w22, visitor);
+        ::backprop::__private::visit_field_mut(path, "b2", &mut self.b2, visitor);
+        ::backprop::__private::visit_field_mut(path, "v1", &mut self.v1, visitor);
+        ::backprop::__private::visit_field_mut(path, "v2", &mut self.v2, visitor);
+        ::backprop::__private::visit_field_mut(path, "c", &mut self.c, visitor);
     }
 }
 /// The gradients of [`network`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `network`. Written by `#[differentiable]`.

@@ -11,12 +11,23 @@ pub struct BroadcastSubSqGrad {
     /// The gradient with respect to `b`.
     pub b: ::backprop::ndarray::Array2<f64>,
 }
-impl ::backprop::__private::Gradient for BroadcastSubSqGrad {
-    fn fields(&self) -> ::std::vec::Vec<(&'static str, ::std::vec::Vec<f64>)> {
-        ::std::vec![
-            ("a", ::backprop::__private::flatten(& self.a)), ("b",
-            ::backprop::__private::flatten(& self.b)),
-        ]
+#[automatically_derived]
+impl ::backprop::__private::Differentiable for BroadcastSubSqGrad {
+    fn visit<'__bp>(
+        &'__bp self,
+        path: &mut ::backprop::__private::Path,
+        visitor: &mut dyn ::backprop::__private::Visitor<'__bp>,
+    ) {
+        ::backprop::__private::visit_field(path, "a", &self.a, visitor);
+        ::backprop::__private::visit_field(path, "b", &self.b, visitor);
+    }
+    fn visit_mut<'__bp>(
+        &'__bp mut self,
+        path: &mut ::backprop::__private::Path,
+        visitor: &mut dyn ::backprop::__private::VisitorMut<'__bp>,
+    ) {
+        ::backprop::__private::visit_field_mut(path, "a", &mut self.a, visitor);
+        ::backprop::__private::visit_field_mut(path, "b", &mut self.b, visitor);
     }
 }
 /// The gradients of [`broadcast_sub_sq`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `broadcast_sub_sq`. Written by `#[differentiable]`.
@@ -70,12 +81,23 @@ pub struct RegressionGrad {
     /// The gradient with respect to `b`.
     pub b: ::backprop::ndarray::Array1<f64>,
 }
-impl ::backprop::__private::Gradient for RegressionGrad {
-    fn fields(&self) -> ::std::vec::Vec<(&'static str, ::std::vec::Vec<f64>)> {
-        ::std::vec![
-            ("w", ::backprop::__private::flatten(& self.w)), ("b",
-            ::backprop::__private::flatten(& self.b)),
-        ]
+#[automatically_derived]
+impl ::backprop::__private::Differentiable for RegressionGrad {
+    fn visit<'__bp>(
+        &'__bp self,
+        path: &mut ::backprop::__private::Path,
+        visitor: &mut dyn ::backprop::__private::Visitor<'__bp>,
+    ) {
+        ::backprop::__private::visit_field(path, "w", &self.w, visitor);
+        ::backprop::__private::visit_field(path, "b", &self.b, visitor);
+    }
+    fn visit_mut<'__bp>(
+        &'__bp mut self,
+        path: &mut ::backprop::__private::Path,
+        visitor: &mut dyn ::backprop::__private::VisitorMut<'__bp>,
+    ) {
+        ::backprop::__private::visit_field_mut(path, "w", &mut self.w, visitor);
+        ::backprop::__private::visit_field_mut(path, "b", &mut self.b, visitor);
     }
 }
 /// The gradients of [`regression`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `regression`. Written by `#[differentiable]`.

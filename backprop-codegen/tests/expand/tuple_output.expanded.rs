@@ -11,12 +11,23 @@ pub struct ScaledGrad {
     /// The gradient with respect to `s`.
     pub s: f64,
 }
-impl ::backprop::__private::Gradient for ScaledGrad {
-    fn fields(&self) -> ::std::vec::Vec<(&'static str, ::std::vec::Vec<f64>)> {
-        ::std::vec![
-            ("x", ::backprop::__private::flatten(& self.x)), ("s",
-            ::backprop::__private::flatten(& self.s)),
-        ]
+#[automatically_derived]
+impl ::backprop::__private::Differentiable for ScaledGrad {
+    fn visit<'__bp>(
+        &'__bp self,
+        path: &mut ::backprop::__private::Path,
+        visitor: &mut dyn ::backprop::__private::Visitor<'__bp>,
+    ) {
+        ::backprop::__private::visit_field(path, "x", &self.x, visitor);
+        ::backprop::__private::visit_field(path, "s", &self.s, visitor);
+    }
+    fn visit_mut<'__bp>(
+        &'__bp mut self,
+        path: &mut ::backprop::__private::Path,
+        visitor: &mut dyn ::backprop::__private::VisitorMut<'__bp>,
+    ) {
+        ::backprop::__private::visit_field_mut(path, "x", &mut self.x, visitor);
+        ::backprop::__private::visit_field_mut(path, "s", &mut self.s, visitor);
     }
 }
 /// Runs [`scaled`] and its reverse sweep: returns the value and the gradient of `Σ_k d_out.k · scaled(..).k` (one upstream gradient per component of the value) with respect to every differentiable parameter. Written by `#[differentiable]`.

@@ -32,16 +32,31 @@ pub struct TwoHeadsGrad {
     /// The gradient with respect to `c`.
     pub c: ::backprop::ndarray::Array1<f64>,
 }
-impl ::backprop::__private::Gradient for TwoHeadsGrad {
-    fn fields(&self) -> ::std::vec::Vec<(&'static str, ::std::vec::Vec<f64>)> {
-        ::std::vec![
-            ("w1", ::backprop::__private::flatten(& self.w1)), ("b1",
-            ::backprop::__private::flatten(& self.b1)), ("w2",
-            ::backprop::__private::flatten(& self.w2)), ("b2",
-            ::backprop::__private::flatten(& self.b2)), ("v",
-            ::backprop::__private::flatten(& self.v)), ("c",
-            ::backprop::__private::flatten(& self.c)),
-        ]
+#[automatically_derived]
+impl ::backprop::__private::Differentiable for TwoHeadsGrad {
+    fn visit<'__bp>(
+        &'__bp self,
+        path: &mut ::backprop::__private::Path,
+        visitor: &mut dyn ::backprop::__private::Visitor<'__bp>,
+    ) {
+        ::backprop::__private::visit_field(path, "w1", &self.w1, visitor);
+        ::backprop::__private::visit_field(path, "b1", &self.b1, visitor);
+        ::backprop::__private::visit_field(path, "w2", &self.w2, visitor);
+        ::backprop::__private::visit_field(path, "b2", &self.b2, visitor);
+        ::backprop::__private::visit_field(path, "v", &self.v, visitor);
+        ::backprop::__private::visit_field(path, "c", &self.c, visitor);
+    }
+    fn visit_mut<'__bp>(
+        &'__bp mut self,
+        path: &mut ::backprop::__private::Path,
+        visitor: &mut dyn ::backprop::__private::VisitorMut<'__bp>,
+    ) {
+        ::backprop::__private::visit_field_mut(path, "w1", &mut self.w1, visitor);
+        ::backprop::__private::visit_field_mut(path, "b1", &mut self.b1, visitor);
+        ::backprop::__private::visit_field_mut(path, "w2", &mut self.w2, visitor);
+        ::backprop::__private::visit_field_mut(path, "b2", &mut self.b2, visitor);
+        ::backprop::__private::visit_field_mut(path, "v", &mut self.v, visitor);
+        ::backprop::__private::visit_field_mut(path, "c", &mut self.c, visitor);
     }
 }
 /// The gradients of [`two_heads`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `two_heads`. Written by `#[differentiable]`.

@@ -1,0 +1,9 @@
+use backprop::prelude::*;
+
+#[derive(Clone, Debug, Differentiable)]
+struct Layer<'a> {
+    w: &'a Array2<f64>,
+    b: Array1<f64>,
+}
+
+fn main() {}
