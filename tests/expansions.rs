@@ -35,6 +35,7 @@ snapshot!(broadcast_sub);
 snapshot!(calls);
 snapshot!(fork_rule);
 snapshot!(huber);
+snapshot!(model_method);
 snapshot!(polar);
 snapshot!(rnn);
 snapshot!(shadowing);
@@ -112,6 +113,47 @@ fn huber() {
         );
         gradcheck(&(pred,), |&(p,)| e::huber_backward(p, 0.5, 1.0, 1.0)).unwrap();
     }
+}
+
+#[test]
+fn model_method() {
+    use model_method::expanded::{Dense as EDense, Net as ENet};
+    use model_method::source::{Dense, Net};
+    let mut seed = 9;
+    let sizes = [3, 4, 2];
+    let dense: Vec<(Array2<f64>, Array1<f64>)> = (0..2)
+        .map(|k| {
+            let w = random((sizes[k], sizes[k + 1]), &mut seed);
+            (w, random(sizes[k + 1], &mut seed))
+        })
+        .collect();
+    let x = random((5, 3), &mut seed);
+    let labels = [0, 1, 1, 0, 1];
+    let net = Net {
+        layers: dense
+            .iter()
+            .map(|(w, b)| Dense {
+                w: w.clone(),
+                b: b.clone(),
+            })
+            .collect(),
+        scale: 0.8,
+    };
+    let e_net = ENet {
+        layers: dense
+            .iter()
+            .map(|(w, b)| EDense {
+                w: w.clone(),
+                b: b.clone(),
+            })
+            .collect(),
+        scale: 0.8,
+    };
+    let (v, g) = net.loss_backward(&x, &labels, 1.0);
+    let (ev, eg) = e_net.loss_backward(&x, &labels, 1.0);
+    assert_eq!(v.to_bits(), ev.to_bits());
+    assert_eq!(g.to_flat(), eg.to_flat(), "bit for bit");
+    gradcheck(&e_net, |n| n.loss_backward(&x, &labels, 1.0)).unwrap();
 }
 
 #[test]

@@ -19,6 +19,11 @@ fn every_row_of_the_op_table_compiles_and_gradchecks() {
     );
     let mut checks = String::new();
     for (name, example) in &rows {
+        if name == "Field" {
+            // A model's field: its function takes a model, which this
+            // program's signature has not; `tests/model_params.rs`.
+            continue;
+        }
         assert!(!example.is_empty(), "the row {name} has no example");
         let f = format!("row_{}", name.to_lowercase());
         writeln!(

@@ -54,14 +54,14 @@ pub fn adjoint(args: TokenStream, item: TokenStream) -> TokenStream {
             quote!(#e)
         }
         Kind::Array { owned, .. } => owned.clone(),
-        Kind::Constant => {
+        Kind::Model { .. } | Kind::Constant => {
             cx.error_at(&d_out_ty, "the last parameter of an adjoint rule is the upstream gradient `d_out`: an `f64`, `f32` or a float array");
             return with_errors(&cx, &rule);
         }
     };
     let differentiable: Vec<&(Ident, Type, Kind, bool)> = params
         .iter()
-        .filter(|p| !matches!(p.2, Kind::Constant))
+        .filter(|p| !matches!(p.2, Kind::Model { .. } | Kind::Constant))
         .collect();
     if differentiable.is_empty() {
         cx.error_at(
@@ -94,7 +94,7 @@ pub fn adjoint(args: TokenStream, item: TokenStream) -> TokenStream {
     let positional: Vec<TokenStream> = params
         .iter()
         .map(|p| match p.2 {
-            Kind::Constant => quote!(#krate::__private::NotDifferentiable),
+            Kind::Model { .. } | Kind::Constant => quote!(#krate::__private::NotDifferentiable),
             _ => {
                 let g = format_ident!("d_{}", p.0);
                 quote!(#g)
@@ -104,7 +104,7 @@ pub fn adjoint(args: TokenStream, item: TokenStream) -> TokenStream {
     let positional_types: Vec<TokenStream> = params
         .iter()
         .map(|p| match &p.2 {
-            Kind::Constant => quote!(#krate::__private::NotDifferentiable),
+            Kind::Model { .. } | Kind::Constant => quote!(#krate::__private::NotDifferentiable),
             Kind::Scalar(e) => {
                 let e = e.ident();
                 quote!(#e)

@@ -59,19 +59,23 @@ pub enum Kind {
         owned: TokenStream,
         axes: Option<u8>,
     },
+    /// A value of the user's type (a struct of parameters) that `wrt`
+    /// names, or `&self` of a method: differentiable through its fields,
+    /// its gradient a value of its own type (`owned`).
+    Model { owned: TokenStream },
     /// Anything else: not differentiable.
     Constant,
 }
 
 impl Kind {
     fn is_float(&self) -> bool {
-        !matches!(self, Kind::Constant)
+        matches!(self, Kind::Scalar(_) | Kind::Array { .. })
     }
 
     fn elem(&self) -> Option<Elem> {
         match self {
             Kind::Scalar(e) | Kind::Array { elem: e, .. } => Some(*e),
-            Kind::Constant => None,
+            Kind::Model { .. } | Kind::Constant => None,
         }
     }
 }
@@ -170,6 +174,12 @@ fn axes_of(name: &str, prefix: &str) -> Option<u8> {
 }
 
 impl Function {
+    /// Whether it is a method (`&self`): its backward returns `Self` as
+    /// the gradient.
+    pub fn is_method(&self) -> bool {
+        self.params.first().is_some_and(|p| p.ident == "self")
+    }
+
     /// Reads the signature; every problem goes into `cx`. Returns `None` when
     /// the signature is too broken to describe the generated functions.
     pub fn from_item(
@@ -184,6 +194,22 @@ impl Function {
         let (mut params, broken) = read_params(sig, krate, cx);
 
         mark_differentiable(&mut params, args, sig, cx);
+        if let Some(receiver) = params.first().filter(|p| p.ident == "self") {
+            // Inside an `impl`, the macro can write methods but no struct:
+            // the gradient is `Self`.
+            let others: Vec<&Param> = params[1..].iter().filter(|p| p.differentiable).collect();
+            if !receiver.differentiable {
+                cx.error(
+                    sig.ident.span(),
+                    "a differentiable method differentiates `self` (its gradient is a value of `Self`): name it in `wrt(self)`, or write a free function for the other parameters",
+                );
+            } else if let Some(p) = others.first() {
+                cx.error(
+                    p.ident.span(),
+                    format!("a differentiable method differentiates `self` only (its gradient is a value of `Self`); `{}` is differentiable too: give it to a free function with `#[differentiable(wrt(model, {}))]`, or name only `self` in `wrt(self)`", p.ident, p.ident),
+                );
+            }
+        }
         if !broken
             && args.wrt.as_ref().is_none_or(|w| w.is_empty())
             && !params.iter().any(|p| p.differentiable)
@@ -350,13 +376,31 @@ fn read_params(sig: &syn::Signature, krate: &TokenStream, cx: &mut Ctxt) -> (Vec
     let mut broken = false;
     for arg in &sig.inputs {
         match arg {
-            FnArg::Receiver(r) => {
-                cx.error_at(
-                    r,
-                    "#[differentiable] does not support methods (`self`); write a free function that takes the values as parameters",
-                );
-                broken = true;
-            }
+            FnArg::Receiver(r) => match &r.kind {
+                syn::ReceiverKind::Reference(_, _, None) => params.push(Param {
+                    ident: Ident::new("self", r.self_token.span()),
+                    ty: syn::parse_quote_spanned!(r.self_token.span()=> &Self),
+                    kind: Kind::Model {
+                        owned: quote!(Self),
+                    },
+                    by_ref: true,
+                    differentiable: false,
+                }),
+                syn::ReceiverKind::Reference(_, _, Some(_)) => {
+                    cx.error_at(
+                        r,
+                        "a differentiable method takes `&self`: it reads the model and returns its gradient, it does not change it; update the model with the gradient afterwards (an optimiser's `step`)",
+                    );
+                    broken = true;
+                }
+                _ => {
+                    cx.error_at(
+                        r,
+                        "a differentiable method takes `&self` (not `self` by value or a typed `self`)",
+                    );
+                    broken = true;
+                }
+            },
             FnArg::Typed(pt) => {
                 let ident = match &*pt.pat {
                     Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
@@ -395,13 +439,42 @@ fn read_params(sig: &syn::Signature, krate: &TokenStream, cx: &mut Ctxt) -> (Vec
     (params, broken)
 }
 
+/// The type of a model parameter's gradient: the parameter's type without
+/// its `&`, when it is a path that names no number, `bool`, `char`, string,
+/// slice or ndarray array.
+fn model_type(ty: &Type) -> Option<TokenStream> {
+    let inner = match strip_type(ty) {
+        Type::Reference(r) if r.mutability.is_none() => strip_type(&r.elem),
+        other => other,
+    };
+    let Type::Path(p) = inner else {
+        return None;
+    };
+    let last = p.path.segments.last()?.ident.to_string();
+    const NOT_MODELS: &[&str] = &[
+        "usize", "isize", "u8", "u16", "u32", "u64", "u128", "i8", "i16", "i32", "i64", "i128",
+        "bool", "char", "str", "String",
+    ];
+    if p.qself.is_some() || NOT_MODELS.contains(&last.as_str()) || last.starts_with("Array") {
+        return None;
+    }
+    Some(inner.to_token_stream())
+}
+
 /// Marks the differentiable parameters: every float one, or those `wrt` names.
 fn mark_differentiable(params: &mut [Param], args: &Args, sig: &syn::Signature, cx: &mut Ctxt) {
     // Which parameters are differentiable.
     match &args.wrt {
         None => {
+            // A method differentiates `&self`; a function every float
+            // parameter.
+            let method = params.first().is_some_and(|p| p.ident == "self");
             for p in params.iter_mut() {
-                p.differentiable = p.kind.is_float();
+                p.differentiable = if method {
+                    p.ident == "self"
+                } else {
+                    p.kind.is_float()
+                };
             }
         }
         Some(names) => {
@@ -411,13 +484,23 @@ fn mark_differentiable(params: &mut [Param], args: &Args, sig: &syn::Signature, 
                         name.span(),
                         format!("`{name}` in `wrt(...)` is not a parameter of `{}`", sig.ident),
                     ),
-                    Some(p) if !p.kind.is_float() => cx.error(
-                        name.span(),
-                        format!(
-                            "`{name}` cannot be differentiated: its type `{}` is not `f32`, `f64` or an ndarray float array",
-                            p.ty.to_token_stream()
+                    Some(p) if matches!(p.kind, Kind::Constant) => match model_type(&p.ty) {
+                        // A parameter of the user's type: a model.
+                        Some(owned) if !p.differentiable => {
+                            p.kind = Kind::Model { owned };
+                            p.differentiable = true;
+                        }
+                        _ if p.differentiable => {
+                            cx.error(name.span(), format!("`{name}` is named twice in `wrt(...)`"))
+                        }
+                        _ => cx.error(
+                            name.span(),
+                            format!(
+                                "`{name}` cannot be differentiated: its type `{}` is not `f32`, `f64`, an ndarray float array or a model (a struct that derives `backprop::Differentiable`, passed by value or by `&`)",
+                                p.ty.to_token_stream()
+                            ),
                         ),
-                    ),
+                    },
                     Some(p) if p.differentiable => {
                         cx.error(name.span(), format!("`{name}` is named twice in `wrt(...)`"))
                     }

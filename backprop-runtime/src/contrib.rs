@@ -22,14 +22,18 @@
 use crate::outers::Slot;
 use crate::value::Tensor;
 
-/// What one rule contributes to a gradient of type `T`, in each form.
-pub trait Kind<T: Tensor>: Sized {
+/// What one rule contributes to a gradient of type `T` (an array, a
+/// float, or a model, see `field_vjp`), in each form.
+pub trait Kind<T>: Sized {
     /// As a new value.
     fn value(self) -> T;
     /// Added into `acc`.
     fn add_to(self, acc: &mut T);
     /// Kept in `slot` where it is an outer product, else added into `acc`.
-    fn defer<const N: usize>(self, slot: Slot<'_, '_, T::Elem, N>, acc: &mut T) {
+    fn defer<const N: usize>(self, slot: Slot<'_, '_, T::Elem, N>, acc: &mut T)
+    where
+        T: Tensor,
+    {
         let _ = slot;
         self.add_to(acc)
     }
@@ -42,7 +46,7 @@ pub struct Contribution<C>(pub(crate) C);
 impl<C> Contribution<C> {
     /// As a new gradient.
     #[inline]
-    pub fn value<T: Tensor>(self) -> T
+    pub fn value<T>(self) -> T
     where
         C: Kind<T>,
     {
@@ -51,7 +55,7 @@ impl<C> Contribution<C> {
 
     /// Added into `acc`, in place.
     #[inline]
-    pub fn add_to<T: Tensor>(self, acc: &mut T)
+    pub fn add_to<T>(self, acc: &mut T)
     where
         C: Kind<T>,
     {
@@ -60,7 +64,7 @@ impl<C> Contribution<C> {
 
     /// `acc` plus the contribution, in `acc`'s buffer.
     #[inline]
-    pub fn added_to<T: Tensor>(self, mut acc: T) -> T
+    pub fn added_to<T>(self, mut acc: T) -> T
     where
         C: Kind<T>,
     {

@@ -74,14 +74,13 @@ pub fn forward(r: &Region, cx: &Cx, id: NodeId, b: &Branch) -> Vec<TokenStream> 
 ///         } else { ... };
 /// ```
 pub fn reverse(r: &Region, cx: &Cx, id: NodeId, _b: &Branch) -> Vec<TokenStream> {
-    let bpx = cx.bp;
     let bp = &r.branches[&id];
     let zeros: Vec<TokenStream> = bp
         .inputs
         .iter()
         .map(|p| {
             let operand = operand(cx, &r.operand(&cx.func.params, *p));
-            quote!(#bpx::zeros_like(#operand))
+            super::zeros_of(r, cx, *p, operand)
         })
         .collect();
     let mut arm_code = Vec::new();

@@ -132,7 +132,12 @@ fn op_step(r: &Region, cx: &Cx, id: NodeId, op: Op, span: Span) -> Vec<TokenStre
         out.extend(keep_shape(r, cx, x, name));
         return out;
     }
-    let stmt = if takes {
+    let stmt = if op == Op::Field {
+        // A place of the model, borrowed.
+        let root = operand(cx, &r.operand(&cx.func.params, inputs[0]));
+        let place = super::field_place(r, id, &root);
+        quote_spanned!(span=> let #name = &#place;)
+    } else if takes {
         // The same forward, with the operand moved in.
         let f = Ident::new(def.saves.map_or(def.forward, |s| s.1), span);
         match &r.saved[id.index()] {

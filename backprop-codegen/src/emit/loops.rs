@@ -241,7 +241,12 @@ fn starts(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream> {
         });
     }
     for (j, acc) in &l.accs {
-        let z = zeros(operand(cx, &r.operand(&cx.func.params, lp.inputs[*j])));
+        let x = operand(cx, &r.operand(&cx.func.params, lp.inputs[*j]));
+        let z = if super::is_model(r, cx, lp.inputs[*j]) {
+            super::zeros_of(r, cx, lp.inputs[*j], x)
+        } else {
+            zeros(x)
+        };
         out.push(quote!(let mut #acc = #z;));
     }
     out
@@ -286,6 +291,8 @@ fn tail(cx: &Cx, l: &crate::plan::LoopPlan, lp: &Loop) -> Vec<TokenStream> {
             let step = l.body.adj(input);
             if l.body.scalar[input.index()] {
                 tail.push(quote!(#acc += #step;));
+            } else if super::is_model(&l.body, cx, input) {
+                tail.push(quote!(#acc = #bp::sum_models([#acc, #step]);));
             } else {
                 tail.push(quote!(#acc = #acc + #step;));
             }

@@ -84,7 +84,7 @@ pub fn frame(func: &Function, krate: &TokenStream, namer: &mut Namer, real: bool
             let ident = &p.ident;
             let ty = match &p.kind {
                 Kind::Scalar(e) => e.ident().into_token_stream(),
-                Kind::Array { owned, .. } => owned.clone(),
+                Kind::Array { owned, .. } | Kind::Model { owned } => owned.clone(),
                 Kind::Constant => unreachable!("only float parameters are differentiable"),
             };
             let doc = format!(" The gradient with respect to `{ident}`.");
@@ -142,11 +142,17 @@ pub fn frame(func: &Function, krate: &TokenStream, namer: &mut Namer, real: bool
     let unused = (!real).then(|| {
         quote!(#[allow(unused_variables, reason = "this function cannot run: #[differentiable] reported an error")])
     });
+    // A method's gradient is `Self`, and it can write no struct.
+    let (grad_ty, items) = if func.is_method() {
+        (quote!(Self), TokenStream::new())
+    } else {
+        (struct_name.to_token_stream(), items)
+    };
     let signature = quote! {
         #[doc = #doc]
         #many
         #unused
-        #vis fn #backward_name #generics(#(#inputs,)* #d_out: #d_out_ty) -> (#ret, #struct_name)
+        #vis fn #backward_name #generics(#(#inputs,)* #d_out: #d_out_ty) -> (#ret, #grad_ty)
     };
     let vjp = vjp_item(func, krate, namer, &d_out, &ret, real);
     let items = quote!(#items #vjp);
@@ -206,7 +212,9 @@ fn vjp_item(
         .iter()
         .map(|p| {
             let ident = &p.ident;
-            if p.differentiable {
+            if p.differentiable && ident == "self" {
+                quote!(#grad)
+            } else if p.differentiable {
                 quote!(#grad.#ident)
             } else {
                 quote!(#krate::__private::NotDifferentiable)
@@ -218,7 +226,7 @@ fn vjp_item(
         .iter()
         .map(|p| match (&p.kind, p.differentiable) {
             (Kind::Scalar(e), true) => e.ident().into_token_stream(),
-            (Kind::Array { owned, .. }, true) => owned.clone(),
+            (Kind::Array { owned, .. } | Kind::Model { owned }, true) => owned.clone(),
             _ => quote!(#krate::__private::NotDifferentiable),
         })
         .collect();
@@ -228,6 +236,11 @@ fn vjp_item(
     let vjp_inputs = strip_mut(sig.inputs.iter());
     let vjp_inputs2 = strip_mut(sig.inputs.iter());
     let backward_name = format_ident!("{}_backward", name, span = name.span());
+    let backward_path = if func.is_method() {
+        quote!(Self::#backward_name)
+    } else {
+        backward_name.to_token_stream()
+    };
     let many = many_arguments(func);
     let vjp = quote! {
         #[doc = #vjp_doc]
@@ -235,7 +248,7 @@ fn vjp_item(
         #many
         #[allow(clippy::type_complexity, reason = "one gradient per parameter, by position")]
         #vis fn #vjp_name #generics(#(#vjp_inputs,)* #d_out: impl #krate::__private::Cot<#ret_owned>) -> (#(#positional_types,)*) {
-            let (_, #grad) = #backward_name(#(#arg_names,)* #d_arg);
+            let (_, #grad) = #backward_path(#(#arg_names,)* #d_arg);
             (#(#positional,)*)
         }
     };
@@ -329,6 +342,7 @@ pub fn emit(
         None => (result(&plan, &cx, l.outputs[0]), None),
     };
     let unread = unread_params(&plan, &cx);
+    let probes = constant_fields(l, &cx);
     let fields = grad_fields(&plan, &cx);
     let Plan { grad, .. } = &plan;
     let struct_name = &frame.struct_name;
@@ -336,6 +350,17 @@ pub fn emit(
     let signature = &frame.signature;
     let items = &frame.items;
     let name = &func.item.sig.ident;
+    let (original, gradient) = if func.is_method() {
+        // `self`'s gradient is the gradient.
+        let d_self = fields.iter().find(|(p, _)| p == "self").map(|(_, d)| d);
+        (quote!(Self::#name), quote!(#d_self))
+    } else {
+        let fields = fields.iter().map(|(p, d)| quote!(#p: #d));
+        (
+            name.to_token_stream(),
+            quote!(#struct_name { #(#fields,)* }),
+        )
+    };
     quote! {
         #item
 
@@ -345,12 +370,13 @@ pub fn emit(
             #[allow(unused_imports, reason = "plain arithmetic calls nothing of the runtime")]
             use #krate::__private as #bp;
             // The original function counts as used where only its backward is.
-            let _ = #name;
+            let _ = #original;
             #unpack
             #(#unread)*
+            #(#probes)*
             #(#forward)*
             #(#reverse)*
-            let #grad = #struct_name { #(#fields,)* };
+            let #grad = #gradient;
             (#value, #grad)
         }
     }
@@ -434,6 +460,56 @@ pub fn subst(r: &Region, c: &ConstArg) -> TokenStream {
             Form::Value => raw,
         }
     })
+}
+
+/// Whether a node of `r` is a model (a parameter of the user's type, or a
+/// region's input that is one): its zero is `bp::model_zeros`.
+pub fn is_model(r: &Region, cx: &Cx, id: NodeId) -> bool {
+    let param = match r.node(id) {
+        Node::Param(i) => Some(&cx.func.params[*i]),
+        Node::Input(j) => match &r.inputs[*j].operand {
+            Operand::Param { ident, .. } => cx.func.params.iter().find(|p| p.ident == *ident),
+            _ => None,
+        },
+        _ => None,
+    };
+    param.is_some_and(|p| matches!(p.kind, Kind::Model { .. }))
+}
+
+/// A zero of a node's shape (`x` its operand): `bp::zeros_like(x)`, or
+/// `bp::model_zeros(model)` for a model.
+pub fn zeros_of(r: &Region, cx: &Cx, id: NodeId, x: TokenStream) -> TokenStream {
+    let bp = cx.bp;
+    if is_model(r, cx, id) {
+        quote!(#bp::model_zeros(#x))
+    } else {
+        quote!(#bp::zeros_like(#x))
+    }
+}
+
+/// The place of a `Field` node with the model at its root: `model.layers[i].w`
+/// for `root` = `model`.
+pub fn field_place(r: &Region, id: NodeId, root: &TokenStream) -> TokenStream {
+    let Node::Op { consts, .. } = r.node(id) else {
+        unreachable!("a field")
+    };
+    fn put(tokens: TokenStream, root: &TokenStream) -> TokenStream {
+        tokens
+            .into_iter()
+            .flat_map(|t| match t {
+                TokenTree::Ident(i) if i == crate::lower::models::MODEL_ROOT => {
+                    root.clone().into_iter().collect::<Vec<_>>()
+                }
+                TokenTree::Group(g) => {
+                    let mut inner = proc_macro2::Group::new(g.delimiter(), put(g.stream(), root));
+                    inner.set_span(g.span());
+                    vec![TokenTree::Group(inner)]
+                }
+                other => vec![other],
+            })
+            .collect()
+    }
+    put(subst(r, &consts[0]), root)
 }
 
 /// The arguments of a call as the user passed them: borrowed values
@@ -548,11 +624,38 @@ fn unread_params(plan: &Plan, cx: &Cx) -> Vec<TokenStream> {
         .collect()
 }
 
-/// `w: d_w` for each differentiable parameter; a zero where the parameter
-/// does not reach the value.
-fn grad_fields(plan: &Plan, cx: &Cx) -> Vec<TokenStream> {
-    let r = &plan.body;
+/// For each field of a model read in a constant (`0..model.n_layers`), a
+/// check that it is no parameter of the model: a model's float read as a
+/// constant would get no gradient, so it is a type error, at the field.
+fn constant_fields(l: &Lowered, cx: &Cx) -> Vec<TokenStream> {
     let bp = cx.bp;
+    // Each model parameter's type is a model, checked where it is named.
+    let models = cx.func.params.iter().filter_map(|p| match &p.kind {
+        Kind::Model { owned } if p.differentiable && p.ident != "self" => {
+            let span = syn::spanned::Spanned::span(&p.ty);
+            Some(quote::quote_spanned!(span=> #bp::assert_model::<#owned>();))
+        }
+        _ => None,
+    });
+    models
+        .collect::<Vec<_>>()
+        .into_iter()
+        .chain(l.constant_fields.iter().map(|(field, span)| {
+            quote::quote_spanned! {*span=>
+                {
+                    #[allow(unused_imports, reason = "one of the two gives the method")]
+                    use #bp::{ReadsConstant as _, ReadsParameter as _};
+                    let _: #bp::ConstantRead = (&#bp::Probe::of(&#field)).constant_read();
+                }
+            }
+        }))
+        .collect()
+}
+
+/// `(w, d_w)` for each differentiable parameter; a zero where the
+/// parameter does not reach the value.
+fn grad_fields(plan: &Plan, cx: &Cx) -> Vec<(Ident, TokenStream)> {
+    let r = &plan.body;
     let mut out = Vec::new();
     for id in r.graph.ids() {
         let Node::Param(i) = r.node(id) else {
@@ -564,11 +667,10 @@ fn grad_fields(plan: &Plan, cx: &Cx) -> Vec<TokenStream> {
         }
         let ident = &p.ident;
         if r.active(id) {
-            let adj = r.adj(id);
-            out.push(quote!(#ident: #adj));
+            out.push((ident.clone(), r.adj(id).to_token_stream()));
         } else {
             let arg = operand(cx, &r.operand(&cx.func.params, id));
-            out.push(quote!(#ident: #bp::zeros_like(#arg)));
+            out.push((ident.clone(), zeros_of(r, cx, id, arg)));
         }
     }
     out

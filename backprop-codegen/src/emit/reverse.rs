@@ -23,9 +23,15 @@ fn step_tokens(r: &Region, cx: &Cx, step: &RevStep) -> Vec<TokenStream> {
     }
     let bp = cx.bp;
     match step {
-        RevStep::Sum { adj, parts } => {
+        RevStep::Sum { id, adj, parts } => {
             let parts = parts.iter().map(|p| part(cx, p));
-            vec![quote!(let #adj = #(#parts)+*;)]
+            if super::is_model(r, cx, *id) {
+                // A model's gradients, field by field.
+                let bp = cx.bp;
+                vec![quote!(let #adj = #bp::sum_models([#(#parts),*]);)]
+            } else {
+                vec![quote!(let #adj = #(#parts)+*;)]
+            }
         }
         RevStep::SumSquare {
             id,
@@ -245,6 +251,13 @@ fn contribution(r: &Region, cx: &Cx, id: NodeId, pos: usize, borrow: bool) -> To
     let span = span_of(r, id);
     let (g, args) = (upstream(r, id, borrow), args(r, cx, id));
     let op = r.op(id);
+    if op == Op::Field {
+        // Added into the place of the model's gradient.
+        let m = Ident::new("m", span);
+        let place = super::field_place(r, id, &quote!(#m));
+        let rule = Ident::new(rule_name(op, pos), span);
+        return quote_spanned!(span=> #bp::#rule(#g, #(#args,)* |#m| &mut #place));
+    }
     match op.binary_kernel() {
         Some(_) => {
             let rule = Ident::new(

@@ -25,6 +25,33 @@ struct Mentions {
     /// Whether `s![..]` may appear (the slice of `slice`): its expressions
     /// are looked into like any other.
     slice_macro: bool,
+    /// The roots of places (`model` of `model.layers[i].w`), with the place
+    /// and whether only its shape is read (`model.layers.len()`).
+    field_roots: Vec<(Ident, Expr, bool)>,
+}
+
+impl Mentions {
+    /// A place rooted at a name: the root recorded with the place, the
+    /// indices along it visited. False if `e` is no such place.
+    fn place(&mut self, e: &Expr, shape: bool) -> bool {
+        let Some(root) = super::models::place_root(e) else {
+            return false;
+        };
+        self.field_roots.push((root.clone(), e.clone(), shape));
+        let mut at = e;
+        loop {
+            match at {
+                Expr::Field(f) => at = &f.base,
+                Expr::Index(i) => {
+                    self.visit_expr(&i.index);
+                    at = &i.expr;
+                }
+                Expr::Paren(p) => at = &p.expr,
+                Expr::Group(g) => at = &g.expr,
+                _ => return true,
+            }
+        }
+    }
 }
 
 /// Every plain name an expression reads.
@@ -60,7 +87,20 @@ impl<'ast> Visit<'ast> for Mentions {
         }
         syn::visit::visit_expr_path(self, p);
     }
+    fn visit_expr_field(&mut self, f: &'ast syn::ExprField) {
+        if !self.place(&Expr::Field(f.clone()), false) {
+            syn::visit::visit_expr_field(self, f);
+        }
+    }
     fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
+        if SHAPE_METHODS.contains(&m.method.to_string().as_str())
+            && self.place(strip(&m.receiver), true)
+        {
+            for a in &m.args {
+                self.visit_expr(a);
+            }
+            return;
+        }
         if SHAPE_METHODS.contains(&m.method.to_string().as_str()) {
             if let Expr::Path(p) = strip(&m.receiver) {
                 if let Some(id) = p.path.get_ident() {
@@ -132,6 +172,21 @@ impl Lowerer<'_> {
             ..Mentions::default()
         };
         m.visit_expr(expr);
+        // A place rooted at a model is a constant read of its field (a
+        // shape query, or a field checked to be no parameter); any other
+        // place is read through its root, as a name.
+        for (root, place, shape) in std::mem::take(&mut m.field_roots) {
+            if self.is_model(&root.to_string()) {
+                if !shape && constant.is_some() {
+                    self.constant_field(&place, place.span());
+                }
+                m.shape_only.push(root);
+            } else if shape {
+                m.shape_only.push(root);
+            } else {
+                m.idents.push(root);
+            }
+        }
         let mut resolve = HashMap::new();
         for ident in m.idents.iter().chain(&m.shape_only).chain(&m.in_macros) {
             if let Some(id) = self.lookup(&ident.to_string()) {

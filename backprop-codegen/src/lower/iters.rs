@@ -35,12 +35,18 @@ enum Item {
     Constant(TokenStream),
     /// `(a, b)`: `.enumerate()`, `.zip(..)`.
     Pair(Box<Item>, Box<Item>),
+    /// An element of a model's `Vec` (`model.layers[k]`): the name bound
+    /// to it is that place wherever the body reads it, so that its fields
+    /// are the model's.
+    Place(TokenStream),
 }
 
 impl Item {
     fn tokens(&self) -> TokenStream {
         match self {
             Item::Value(t) | Item::Constant(t) => t.clone(),
+            // The name is the place itself (see `places`).
+            Item::Place(_) => quote!(0usize),
             Item::Pair(a, b) => {
                 let (a, b) = (a.tokens(), b.tokens());
                 quote!((#a, #b))
@@ -61,6 +67,63 @@ impl Item {
             _ => {}
         }
     }
+
+    /// The names `pat` binds to elements of a model's `Vec`, with the
+    /// place each stands for.
+    fn places(&self, pat: &syn::Pat, out: &mut Vec<(syn::Ident, TokenStream)>) {
+        match (self, pat) {
+            (_, syn::Pat::Type(t)) => self.places(&t.pat, out),
+            (_, syn::Pat::Paren(p)) => self.places(&p.pat, out),
+            (_, syn::Pat::Reference(r)) => self.places(&r.pat, out),
+            (Item::Pair(a, b), syn::Pat::Tuple(t)) if t.elems.len() == 2 => {
+                a.places(&t.elems[0], out);
+                b.places(&t.elems[1], out);
+            }
+            (Item::Place(place), syn::Pat::Ident(p)) => out.push((p.ident.clone(), place.clone())),
+            _ => {}
+        }
+    }
+}
+
+/// The body with each name of `places` replaced by its place; `Err` with
+/// the name where the body binds it again (it would stand for two things).
+fn put_places(
+    body: &[syn::Stmt],
+    places: &[(syn::Ident, TokenStream)],
+) -> Result<Vec<syn::Stmt>, syn::Ident> {
+    struct Rebinds<'a>(&'a [(syn::Ident, TokenStream)], Option<syn::Ident>);
+    impl<'ast> syn::visit::Visit<'ast> for Rebinds<'_> {
+        fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+            if self.0.iter().any(|(n, _)| *n == p.ident) {
+                self.1 = Some(p.ident.clone());
+            }
+        }
+    }
+    struct Put<'a>(&'a [(syn::Ident, TokenStream)]);
+    impl syn::visit_mut::VisitMut for Put<'_> {
+        fn visit_expr_mut(&mut self, e: &mut Expr) {
+            if let Expr::Path(p) = e {
+                if let Some((_, place)) = self.0.iter().find(|(n, _)| p.path.is_ident(n)) {
+                    // A place (field and index accesses) binds tightest.
+                    *e = syn::parse_quote_spanned!(p.span()=> #place);
+                    return;
+                }
+            }
+            syn::visit_mut::visit_expr_mut(self, e);
+        }
+    }
+    let mut rebinds = Rebinds(places, None);
+    for s in body {
+        syn::visit::Visit::visit_stmt(&mut rebinds, s);
+    }
+    if let Some(name) = rebinds.1 {
+        return Err(name);
+    }
+    let mut out = body.to_vec();
+    for s in &mut out {
+        syn::visit_mut::VisitMut::visit_stmt_mut(&mut Put(places), s);
+    }
+    Ok(out)
 }
 
 /// Every name a pattern binds.
@@ -95,7 +158,18 @@ impl Lowerer<'_> {
         };
         let Walk { setup, len, item } = walk;
         let pat = &f.pat;
-        let body = &f.body.stmts;
+        let mut places = Vec::new();
+        item.places(pat, &mut places);
+        let body = match put_places(&f.body.stmts, &places) {
+            Ok(body) => body,
+            Err(name) => {
+                self.cx.error(
+                    name.span(),
+                    format!("`{name}` is an element of a model's `Vec` in this loop, and the body binds the name again; use another name"),
+                );
+                return Some(self.error_node(span));
+            }
+        };
         let mut plain = Vec::new();
         item.constant_names(pat, &mut plain);
         let krate = &self.env.krate;
@@ -116,6 +190,28 @@ impl Lowerer<'_> {
     /// iterator of the kinds here, `Err` once an error is reported.
     fn walk(&mut self, e: &Expr, k: &syn::Ident, fresh: &mut Fresh) -> Result<Option<Walk>, ()> {
         let e = super::strip_paren(e);
+        // A `Vec` of a model (`&model.layers`, `model.layers.iter()`): its
+        // elements by index, as places of the model.
+        let of_model =
+            |x: &Expr| super::models::place_root(x).is_some_and(|r| self.is_model(&r.to_string()));
+        let vec = match e {
+            Expr::Reference(r) if r.mutability.is_none() && of_model(&r.expr) => Some(&*r.expr),
+            Expr::MethodCall(m)
+                if matches!(m.method.to_string().as_str(), "iter" | "into_iter")
+                    && m.args.is_empty()
+                    && of_model(&m.receiver) =>
+            {
+                Some(&*m.receiver)
+            }
+            _ => None,
+        };
+        if let Some(vec) = vec {
+            return Ok(Some(Walk {
+                setup: Vec::new(),
+                len: quote!(#vec.len()),
+                item: Item::Place(quote!(#vec[#k])),
+            }));
+        }
         if let Expr::MethodCall(m) = e {
             let recv = &m.receiver;
             match (m.method.to_string().as_str(), m.args.len()) {

@@ -17,6 +17,7 @@ mod exits;
 mod folds;
 mod iters;
 mod matches;
+pub mod models;
 mod ops;
 mod returns;
 
@@ -41,6 +42,9 @@ pub struct Lowered {
     /// The function's value: one node, or one per component of a tuple
     /// output (the same node may be several components).
     pub outputs: Vec<NodeId>,
+    /// The fields of models read in constants, each with its span: the
+    /// generated code checks that none is a parameter of the model.
+    pub constant_fields: Vec<(Expr, Span)>,
 }
 
 /// The graph being built for a loop body's enclosing code, set aside while
@@ -74,6 +78,8 @@ struct Lowerer<'a> {
     depth: usize,
     /// The components of a tuple output, once the final expression is lowered.
     components: Option<Vec<NodeId>>,
+    /// The fields of models read in constants (see `models`).
+    constant_fields: Vec<(Expr, Span)>,
 }
 
 /// What lowering a closure's body as a function of its own needs to know of
@@ -114,6 +120,7 @@ pub fn lower_with(func: &Function, cx: &mut Ctxt, env: &Env) -> Option<Lowered> 
         base: "out".to_owned(),
         depth: 0,
         components: None,
+        constant_fields: Vec::new(),
     };
     for (i, p) in func.params.iter().enumerate() {
         let id = l.add(
@@ -156,6 +163,7 @@ pub fn lower_with(func: &Function, cx: &mut Ctxt, env: &Env) -> Option<Lowered> 
     Some(Lowered {
         graph: l.graph,
         outputs,
+        constant_fields: l.constant_fields,
     })
 }
 
@@ -487,6 +495,9 @@ impl Lowerer<'_> {
             Expr::Path(p) => {
                 if p.qself.is_none() {
                     if let Some(ident) = p.path.get_ident() {
+                        if self.is_model(&ident.to_string()) {
+                            return self.whole_model(ident);
+                        }
                         if let Some(id) = self.lookup(&ident.to_string()) {
                             return id;
                         }
@@ -552,6 +563,9 @@ impl Lowerer<'_> {
             }
             Expr::MethodCall(m) => self.method(m),
             Expr::Call(c) => self.call(c),
+            Expr::Index(_) | Expr::Field(_) if models::place_root(expr).is_some_and(|r| self.is_model(&r.to_string())) => {
+                self.model_field(expr).unwrap_or_else(|| self.error_node(expr.span()))
+            }
             Expr::Index(i) => {
                 let base = self.expr(&i.expr);
                 if !self.is_float_value(base) {

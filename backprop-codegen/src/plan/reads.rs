@@ -166,7 +166,7 @@ impl Reads<'_, '_> {
                 self.scalar_rule(*id, 0);
                 self.scalar_rule(*id, 1);
             }
-            RevStep::Sum { adj, parts } => {
+            RevStep::Sum { adj, parts, .. } => {
                 self.add(adj);
                 parts.iter().for_each(|p| self.part(p));
             }

@@ -74,8 +74,12 @@ impl Part {
 
 /// One decision of a reverse sweep, in the order the sweep runs.
 pub enum RevStep {
-    /// `let adj = p1 + p2 + ...;` (or `let adj = seed;`).
-    Sum { adj: Ident, parts: Vec<Part> },
+    /// `let adj = p1 + p2 + ...;` (or `let adj = seed;`) of node `id`.
+    Sum {
+        id: NodeId,
+        adj: Ident,
+        parts: Vec<Part>,
+    },
     /// `let target = bp::sum_square_vjp(..)` of the sum node `id`; `over`:
     /// written over `x`.
     SumSquare {
@@ -395,10 +399,14 @@ impl<'g> Region<'g> {
         results: Vec<NodeId>,
     ) -> Self {
         let n = graph.len();
-        // A constant place's local borrows it.
+        // A constant place's local borrows it, as a model's field's does.
         let by_ref = graph
             .ids()
-            .filter(|id| matches!(&graph.get(*id).node, Node::Const(c) if c.place))
+            .filter(|id| match &graph.get(*id).node {
+                Node::Const(c) => c.place,
+                Node::Op { op, .. } => *op == Op::Field,
+                _ => false,
+            })
             .collect();
         Region {
             graph,

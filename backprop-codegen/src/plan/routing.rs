@@ -304,6 +304,7 @@ pub fn adjoint_sum(r: &Region, id: NodeId) -> Option<RevStep> {
     let adj = r.adj(id);
     let c = &r.contributions[id.index()];
     let sum = || RevStep::Sum {
+        id,
         adj: adj.clone(),
         parts: c.clone(),
     };

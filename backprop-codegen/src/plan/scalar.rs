@@ -31,7 +31,7 @@ pub fn types(g: &Graph, func: &Function, inputs: &[Option<Ty>]) -> Vec<Option<Ty
             Node::Param(i) => match &func.params[*i].kind {
                 Kind::Scalar(_) => Some(Ty::Float),
                 Kind::Array { axes, .. } => axes.map(Ty::Array),
-                Kind::Constant => None,
+                Kind::Model { .. } | Kind::Constant => None,
             },
             Node::Input(j) => inputs.get(*j).copied().flatten(),
             Node::Float(_) | Node::Int(_) => Some(Ty::Float),

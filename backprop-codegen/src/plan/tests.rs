@@ -289,7 +289,7 @@ fn routing_adds_a_second_contribution_into_the_first() {
             .reverse
             .iter()
             .filter_map(|s| match s {
-                RevStep::Sum { adj, parts } if adj == "d_a" => Some(parts.len()),
+                RevStep::Sum { adj, parts, .. } if adj == "d_a" => Some(parts.len()),
                 _ => None,
             })
             .collect();

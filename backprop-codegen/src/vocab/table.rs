@@ -482,6 +482,18 @@ vocabulary! {
         example: "x[[1, 0]] * v[1] + w[[0, 2]]",
         ..ROW
     },
+    /// `model.w`, `self.layers[i].b`, `model.weights[k]`: a place of a
+    /// model (a struct parameter `wrt` names, or `&self`), borrowed.
+    Field => OpDef {
+        name: "field",
+        forward: "field",
+        rules: Rules::One("field_vjp"),
+        reads_out: false,
+        flags: CONTRIBUTES | ACCUMULATES,
+        // A model is a parameter of the user's type: `tests/models.rs`.
+        example: "",
+        ..ROW
+    },
     /// `.to_owned()`, `.clone()`.
     Copy => OpDef {
         name: "to_owned",

@@ -15,9 +15,21 @@ pub struct RnnBufferGrad {
     /// The gradient with respect to `w`.
     pub w: ::backprop::ndarray::Array2<f64>,
 }
-impl ::backprop::__private::Gradient for RnnBufferGrad {
-    fn fields(&self) -> ::std::vec::Vec<(&'static str, ::std::vec::Vec<f64>)> {
-        ::std::vec![("w", ::backprop::__private::flatten(& self.w)),]
+#[automatically_derived]
+impl ::backprop::__private::Differentiable for RnnBufferGrad {
+    fn visit<'__bp>(
+        &'__bp self,
+        path: &mut ::backprop::__private::Path,
+        visitor: &mut dyn ::backprop::__private::Visitor<'__bp>,
+    ) {
+        ::backprop::__private::visit_field(path, "w", &self.w, visitor);
+    }
+    fn visit_mut<'__bp>(
+        &'__bp mut self,
+        path: &mut ::backprop::__private::Path,
+        visitor: &mut dyn ::backprop::__private::VisitorMut<'__bp>,
+    ) {
+        ::backprop::__private::visit_field_mut(path, "w", &mut self.w, visitor);
     }
 }
 /// The gradients of [`rnn_buffer`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `rnn_buffer`. Written by `#[differentiable]`.

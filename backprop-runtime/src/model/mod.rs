@@ -50,6 +50,7 @@
 //! assert_eq!(step.to_flat(), [2.0, 4.0, 1.0]);
 //! ```
 
+pub mod fields;
 mod impls;
 mod leaf;
 pub mod optim;

@@ -36,6 +36,14 @@ impl<T> Probe<T> {
     pub fn new() -> Self {
         Probe(PhantomData)
     }
+
+    /// The probe of a value's type: a field of a model that a
+    /// differentiable function reads as a constant (`0..model.n_layers`)
+    /// must be a [`ConstantField`], not a [`ModelField`] (whose gradient
+    /// would be lost).
+    pub fn of(_: &T) -> Self {
+        Probe(PhantomData)
+    }
 }
 
 /// Chosen when the field's type is a model.

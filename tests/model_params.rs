@@ -1,0 +1,329 @@
+//! Models as parameters of differentiable functions: a struct that
+//! `wrt(..)` names, and `&self` of a differentiable method. Its fields are
+//! read like any value (`model.w1`, `model.layers[i].w`, `self.head.b`),
+//! constant fields drive loops and `match`, and the gradient is a value of
+//! the model's own type. Each function is checked against central
+//! differences, and against the same function over loose arrays bit for
+//! bit where there is one.
+
+use backprop::prelude::*;
+use backprop_testkit::random;
+
+#[derive(Clone, Debug, PartialEq, Differentiable)]
+struct Mlp {
+    w1: Array2<f64>,
+    b1: Array1<f64>,
+    w2: Array2<f64>,
+    b2: Array1<f64>,
+}
+
+fn mlp(seed: &mut u64) -> Mlp {
+    Mlp {
+        w1: random((3, 4), seed),
+        b1: random(4, seed),
+        w2: random((4, 2), seed),
+        b2: random(2, seed),
+    }
+}
+
+#[differentiable(wrt(model))]
+fn mlp_loss(model: &Mlp, x: &Array2<f64>, labels: &[usize]) -> f64 {
+    let h = relu(&(x.dot(&model.w1) + &model.b1));
+    softmax_cross_entropy(&(h.dot(&model.w2) + &model.b2), labels)
+}
+
+#[differentiable(wrt(w1, b1, w2, b2))]
+fn mlp_loose(
+    w1: &Array2<f64>,
+    b1: &Array1<f64>,
+    w2: &Array2<f64>,
+    b2: &Array1<f64>,
+    x: &Array2<f64>,
+    labels: &[usize],
+) -> f64 {
+    let h = relu(&(x.dot(w1) + b1));
+    softmax_cross_entropy(&(h.dot(w2) + b2), labels)
+}
+
+#[test]
+fn the_mlp_as_a_struct_equals_the_mlp_with_loose_arrays() {
+    let mut seed = 7;
+    let model = mlp(&mut seed);
+    let x = random((5, 3), &mut seed);
+    let labels = [0, 1, 1, 0, 1];
+    let (v, g) = mlp_loss_backward(&model, &x, &labels, 1.0);
+    assert_eq!(v, mlp_loss(&model, &x, &labels));
+    let (v2, g2) = mlp_loose_backward(&model.w1, &model.b1, &model.w2, &model.b2, &x, &labels, 1.0);
+    assert_eq!(v.to_bits(), v2.to_bits());
+    let loose = Mlp {
+        w1: g2.w1,
+        b1: g2.b1,
+        w2: g2.w2,
+        b2: g2.b2,
+    };
+    assert_eq!(g.model, loose, "bit for bit");
+    gradcheck(&model, |m| {
+        let (v, g) = mlp_loss_backward(m, &x, &labels, 1.0);
+        (v, g.model)
+    })
+    .unwrap();
+}
+
+#[derive(Clone, Debug, Differentiable)]
+struct Dense {
+    w: Array2<f64>,
+    b: Array1<f64>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Act {
+    Tanh,
+    Relu,
+}
+
+#[derive(Clone, Debug, Differentiable)]
+struct Deep {
+    layers: Vec<Dense>,
+    act: Act,
+    scale: f64,
+}
+
+/// Three layers in a `Vec`, an activation chosen by a constant field, a
+/// scalar parameter.
+#[differentiable(wrt(net))]
+fn deep_loss(net: &Deep, x: &Array2<f64>) -> f64 {
+    let mut h = x.to_owned();
+    for i in 0..net.layers.len() {
+        let z = h.dot(&net.layers[i].w) + &net.layers[i].b;
+        h = match net.act {
+            Act::Tanh => z.tanh(),
+            Act::Relu => relu(&z),
+        };
+    }
+    (&h * &h).sum() * net.scale
+}
+
+fn deep(act: Act, seed: &mut u64) -> Deep {
+    let sizes = [3, 4, 4, 2];
+    Deep {
+        layers: (0..3)
+            .map(|k| Dense {
+                w: random((sizes[k], sizes[k + 1]), seed),
+                b: random(sizes[k + 1], seed),
+            })
+            .collect(),
+        act,
+        scale: 0.75,
+    }
+}
+
+#[test]
+fn a_vec_of_layers_with_a_constant_activation() {
+    let mut seed = 11;
+    let x = random((5, 3), &mut seed);
+    for act in [Act::Tanh, Act::Relu] {
+        let net = deep(act, &mut seed);
+        let (v, g) = deep_loss_backward(&net, &x, 1.0);
+        assert_eq!(v, deep_loss(&net, &x));
+        assert_eq!(g.net.layers.len(), 3);
+        assert_eq!(g.net.act, act, "a constant field is cloned");
+        // ∂scale = the loss over the scale.
+        assert!((g.net.scale - v / net.scale).abs() < 1e-12);
+        gradcheck(&net, |n| {
+            let (v, g) = deep_loss_backward(n, &x, 1.0);
+            (v, g.net)
+        })
+        .unwrap();
+    }
+}
+
+#[derive(Clone, Debug, Differentiable)]
+struct Encoder {
+    l1: Dense,
+    l2: Dense,
+}
+
+#[derive(Clone, Debug, Differentiable)]
+struct AutoEncoder {
+    body: Encoder,
+    head: Dense,
+    n_extra: usize,
+}
+
+impl AutoEncoder {
+    /// A method: `self`'s gradient is a value of `Self`.
+    #[differentiable]
+    fn loss(&self, x: &Array2<f64>) -> f64 {
+        let h = (x.dot(&self.body.l1.w) + &self.body.l1.b).tanh();
+        let h = (h.dot(&self.body.l2.w) + &self.body.l2.b).tanh();
+        let y = h.dot(&self.head.w) + &self.head.b;
+        let mut extra = 0.0;
+        for k in 0..self.n_extra {
+            // An element of a field: its gradient goes to that element.
+            extra += self.head.w[[k, 0]] * self.head.w[[k, 0]];
+        }
+        (&y - x).mapv(|e| e * e).sum() + extra
+    }
+}
+
+#[test]
+fn a_method_of_a_model_nested_two_levels_deep() {
+    let mut seed = 3;
+    let model = AutoEncoder {
+        body: Encoder {
+            l1: Dense {
+                w: random((3, 4), &mut seed),
+                b: random(4, &mut seed),
+            },
+            l2: Dense {
+                w: random((4, 2), &mut seed),
+                b: random(2, &mut seed),
+            },
+        },
+        head: Dense {
+            w: random((2, 3), &mut seed),
+            b: random(3, &mut seed),
+        },
+        n_extra: 2,
+    };
+    let x = random((4, 3), &mut seed);
+    let (v, g): (f64, AutoEncoder) = model.loss_backward(&x, 1.0);
+    assert_eq!(v, model.loss(&x));
+    assert_eq!(g.n_extra, 2);
+    gradcheck(&model, |m| m.loss_backward(&x, 1.0)).unwrap();
+}
+
+/// A physics model with scalar fields: a chain of springs, its energy
+/// under a displacement.
+#[derive(Clone, Debug, Differentiable)]
+struct Springs {
+    masses: Vec<f64>,
+    stiffness: Vec<f64>,
+    gravity: f64,
+}
+
+#[differentiable(wrt(s, x))]
+fn energy(s: &Springs, x: &Array1<f64>) -> f64 {
+    let mut e = 0.0;
+    for i in 0..s.stiffness.len() {
+        let stretch = x[i + 1] - x[i];
+        e += 0.5 * s.stiffness[i] * stretch * stretch;
+    }
+    for i in 0..s.masses.len() {
+        e += s.masses[i] * s.gravity * x[i];
+    }
+    e
+}
+
+#[test]
+fn scalar_fields_and_a_differentiable_array_beside_the_model() {
+    let s = Springs {
+        masses: vec![1.0, 2.0, 0.5],
+        stiffness: vec![4.0, 8.0],
+        gravity: 9.75,
+    };
+    let x = array![0.0, 0.25, 1.0];
+    let (v, g) = energy_backward(&s, &x, 1.0);
+    assert_eq!(v, energy(&s, &x));
+    // ∂k_i = stretch²/2; ∂m_i = g x_i; ∂g = Σ m_i x_i.
+    assert_eq!(g.s.stiffness, vec![0.5 * 0.0625, 0.5 * 0.5625]);
+    assert_eq!(g.s.masses, vec![0.0, 9.75 * 0.25, 9.75]);
+    assert_eq!(g.s.gravity, 0.5 + 0.5);
+    // ∂x_0 = -k_0 (x_1 - x_0) + m_0 g.
+    assert_eq!(g.x[0], -4.0 * 0.25 + 9.75);
+    gradcheck(&(s.clone(), x.clone()), |(s, x)| energy_backward(s, x, 1.0)).unwrap();
+}
+
+#[derive(Clone, Debug, Differentiable)]
+struct Tied {
+    w: Array2<f64>,
+    b1: Array1<f64>,
+    b2: Array1<f64>,
+}
+
+/// One weight read by two layers (the second through its transpose): its
+/// gradient is the sum of both (the fork rule over a field).
+#[differentiable(wrt(m))]
+fn tied(m: &Tied, x: &Array2<f64>) -> f64 {
+    let h = (x.dot(&m.w) + &m.b1).tanh();
+    let y = h.dot(&m.w.t()) + &m.b2;
+    (&y - x).mapv(|e| e * e).sum()
+}
+
+#[test]
+fn a_tied_weight_read_by_two_layers() {
+    let mut seed = 5;
+    let m = Tied {
+        w: random((3, 2), &mut seed),
+        b1: random(2, &mut seed),
+        b2: random(3, &mut seed),
+    };
+    let x = random((4, 3), &mut seed);
+    let (v, g) = tied_backward(&m, &x, 1.0);
+    assert_eq!(v, tied(&m, &x));
+    gradcheck(&m, |m| {
+        let (v, g) = tied_backward(m, &x, 1.0);
+        (v, g.m)
+    })
+    .unwrap();
+    assert_eq!(g.m.w.shape(), &[3, 2]);
+}
+
+#[derive(Clone, Debug, Differentiable)]
+struct Stack {
+    layers: Vec<Dense>,
+    gains: Vec<f64>,
+}
+
+impl Stack {
+    /// `for layer in &self.layers`: each layer a place of the model.
+    #[differentiable]
+    fn forward_sum(&self, x: &Array2<f64>) -> f64 {
+        let mut h = x.to_owned();
+        for layer in &self.layers {
+            h = (h.dot(&layer.w) + &layer.b).tanh();
+        }
+        let mut total = 0.0;
+        for (i, layer) in self.layers.iter().enumerate() {
+            total += layer.b.sum() * self.gains[i];
+        }
+        h.sum() + total
+    }
+
+    /// The same by index.
+    #[differentiable]
+    fn forward_sum_by_index(&self, x: &Array2<f64>) -> f64 {
+        let mut h = x.to_owned();
+        for i in 0..self.layers.len() {
+            h = (h.dot(&self.layers[i].w) + &self.layers[i].b).tanh();
+        }
+        let mut total = 0.0;
+        for i in 0..self.layers.len() {
+            total += self.layers[i].b.sum() * self.gains[i];
+        }
+        h.sum() + total
+    }
+}
+
+#[test]
+fn a_loop_over_the_layers_of_a_vec() {
+    let mut seed = 17;
+    let sizes = [3, 4, 4, 2];
+    let stack = Stack {
+        layers: (0..3)
+            .map(|k| Dense {
+                w: random((sizes[k], sizes[k + 1]), &mut seed),
+                b: random(sizes[k + 1], &mut seed),
+            })
+            .collect(),
+        gains: vec![0.5, -1.0, 2.0],
+    };
+    let x = random((5, 3), &mut seed);
+    let (v, g) = stack.forward_sum_backward(&x, 1.0);
+    assert_eq!(v, stack.forward_sum(&x));
+    let (v2, g2) = stack.forward_sum_by_index_backward(&x, 1.0);
+    assert_eq!(v.to_bits(), v2.to_bits());
+    assert_eq!(g.to_flat(), g2.to_flat(), "bit for bit");
+    assert_eq!(g.gains.len(), 3, "a Vec's gradient has the model's length");
+    gradcheck(&stack, |s| s.forward_sum_backward(&x, 1.0)).unwrap();
+}
