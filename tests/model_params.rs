@@ -327,3 +327,54 @@ fn a_loop_over_the_layers_of_a_vec() {
     assert_eq!(g.gains.len(), 3, "a Vec's gradient has the model's length");
     gradcheck(&stack, |s| s.forward_sum_backward(&x, 1.0)).unwrap();
 }
+
+#[derive(Clone, Debug, Differentiable)]
+struct Block {
+    inner: Dense,
+    outer: Dense,
+}
+
+impl Dense {
+    /// A layer's forward, differentiable: its gradient is a `Dense`.
+    #[differentiable]
+    fn apply_sum(&self, x: &Array2<f64>) -> f64 {
+        (x.dot(&self.w) + &self.b).tanh().sum()
+    }
+}
+
+impl Block {
+    /// Calls of its fields' differentiable methods, and of a free
+    /// function that takes a model.
+    #[differentiable]
+    fn loss(&self, x: &Array2<f64>) -> f64 {
+        let a = self.inner.apply_sum(x);
+        let b = dense_penalty(&self.outer, 0.5);
+        a * self.outer.b.sum() + b
+    }
+}
+
+#[differentiable(wrt(layer))]
+fn dense_penalty(layer: &Dense, lambda: f64) -> f64 {
+    (&layer.w * &layer.w).sum() * lambda + layer.b.sum()
+}
+
+#[test]
+fn methods_of_fields_and_functions_that_take_a_model() {
+    let mut seed = 23;
+    let block = Block {
+        inner: Dense {
+            w: random((3, 2), &mut seed),
+            b: random(2, &mut seed),
+        },
+        outer: Dense {
+            w: random((2, 2), &mut seed),
+            b: random(2, &mut seed),
+        },
+    };
+    let x = random((4, 3), &mut seed);
+    let (v, g) = block.loss_backward(&x, 1.0);
+    assert_eq!(v, block.loss(&x));
+    // ∂outer.w = 2 λ w exactly.
+    assert_eq!(g.outer.w, &block.outer.w * 1.0);
+    gradcheck(&block, |b| b.loss_backward(&x, 1.0)).unwrap();
+}

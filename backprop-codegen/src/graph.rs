@@ -33,6 +33,9 @@ pub struct Call {
     pub args: Vec<CallArg>,
     /// A closure mapped over arrays, whose forward and rule are not a path's.
     pub map: Option<Box<MapCall>>,
+    /// A method of a model: the first argument is the receiver
+    /// (`receiver.path(..)`, `receiver.vjp(.., d)`).
+    pub method: bool,
 }
 
 /// A closure mapped over arrays (see `lower::closures`): the call's inputs

@@ -485,6 +485,17 @@ pub enum Lent<'a, T> {
     Lent(&'a T),
 }
 
+/// The gradient, as a model's field read adds it (`field_vjp`).
+impl<T> core::borrow::Borrow<T> for Lent<'_, T> {
+    #[inline]
+    fn borrow(&self) -> &T {
+        match self {
+            Lent::Own(t) => t,
+            Lent::Lent(t) => t,
+        }
+    }
+}
+
 impl<T: Tensor> Cot<T> for Lent<'_, T> {
     #[inline]
     fn into_owned(self) -> T {

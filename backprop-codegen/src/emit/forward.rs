@@ -152,7 +152,12 @@ fn op_step(r: &Region, cx: &Cx, id: NodeId, op: Op, span: Span) -> Vec<TokenStre
         let call = &r.graph.calls[k as usize];
         let path = &call.path;
         let args = call_args(r, cx, call, inputs);
-        quote_spanned!(span=> let #name = #path(#(#args),*);)
+        if call.method {
+            let (receiver, args) = args.split_first().expect("a receiver");
+            quote_spanned!(span=> let #name = #receiver.#path(#(#args),*);)
+        } else {
+            quote_spanned!(span=> let #name = #path(#(#args),*);)
+        }
     } else if op.operands_in_slice() {
         let f = Ident::new(def.forward, span);
         let args = super::in_slice(cx, op, &args);

@@ -197,6 +197,10 @@ fn call(r: &Region, cx: &Cx, id: NodeId, targets: &[Option<Ident>]) -> TokenStre
     let vjp = &call.vjp;
     let args = call_args(r, cx, call, inputs);
     let adj = r.adj(id);
+    if call.method {
+        let (receiver, args) = args.split_first().expect("a receiver");
+        return quote_spanned!(span=> let (#(#targets,)*) = #receiver.#vjp(#(#args,)* #adj););
+    }
     quote_spanned!(span=> let (#(#targets,)*) = #vjp(#(#args,)* #adj);)
 }
 

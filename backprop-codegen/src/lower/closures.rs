@@ -178,6 +178,7 @@ impl Lowerer<'_> {
                 d_out,
                 rule,
             })),
+            method: false,
         });
         self.op(Op::Call(k), inputs, Vec::new(), span)
     }

@@ -83,6 +83,56 @@ impl Lowerer<'_> {
         Some(self.op(Op::Field, vec![model], vec![path], expr.span()))
     }
 
+    /// The node of a model named as a whole (`model`, `self`), as a call's
+    /// argument or receiver.
+    pub(super) fn model_name(&mut self, e: &Expr) -> Option<NodeId> {
+        let Expr::Path(p) = super::strip_paren(e) else {
+            return None;
+        };
+        let name = p.path.get_ident()?.to_string();
+        if !self.is_model(&name) {
+            return None;
+        }
+        self.lookup(&name)
+    }
+
+    /// Whether `e` is a model or a place of one (`model`, `&self.encoder`),
+    /// which a call's argument passes as a value.
+    pub(super) fn is_model_value(&self, e: &Expr) -> bool {
+        let e = match super::strip_paren(e) {
+            Expr::Reference(r) if r.mutability.is_none() => &*r.expr,
+            other => other,
+        };
+        let root = match super::strip_paren(e) {
+            Expr::Path(p) => p.path.get_ident(),
+            other => place_root(other),
+        };
+        root.is_some_and(|r| self.is_model(&r.to_string()))
+    }
+
+    /// `model.method(args)`, `self.encoder.forward(&x)`: a call of a
+    /// differentiable method of a model or of one of its fields, when the
+    /// method is none of the array ops.
+    pub(super) fn model_method(&mut self, m: &syn::ExprMethodCall) -> Option<NodeId> {
+        let name = m.method.to_string();
+        if Op::by_method(&name).is_some() || crate::vocab::SHAPE_METHODS.contains(&name.as_str()) {
+            return None;
+        }
+        let receiver = match self.model_name(&m.receiver) {
+            Some(model) => model,
+            None => {
+                let root = place_root(super::strip_paren(&m.receiver))?;
+                if !self.is_model(&root.to_string()) {
+                    return None;
+                }
+                self.model_field(&m.receiver)?
+            }
+        };
+        let path: syn::Path = m.method.clone().into();
+        let args: Vec<&Expr> = m.args.iter().collect();
+        Some(self.call_of(path, Some(receiver), &args, m.method.span()))
+    }
+
     /// A model parameter read as a whole value, which is not supported.
     pub(super) fn whole_model(&mut self, name: &Ident) -> NodeId {
         self.cx.error(

@@ -18,7 +18,8 @@ impl Lowerer<'_> {
     /// sweep calls.
     pub(super) fn user_call(&mut self, c: &syn::ExprCall) -> NodeId {
         let call = Expr::Call(c.clone());
-        if !self.mentions_varying(&call) {
+        let of_model = c.args.iter().any(|a| self.is_model_value(a));
+        if !of_model && !self.mentions_varying(&call) {
             return self.constant(&call, "");
         }
         let path = match &*c.func {
@@ -31,13 +32,37 @@ impl Lowerer<'_> {
                 return self.error_node(c.span());
             }
         };
+        let args: Vec<&Expr> = c.args.iter().collect();
+        self.call_of(path, None, &args, c.func.span())
+    }
+
+    /// A call of another differentiable function (`path`), or of a
+    /// differentiable method of a model (`receiver.path(args)`): its
+    /// `_vjp` beside it gives the arguments' gradients, the receiver's
+    /// first.
+    pub(super) fn call_of(
+        &mut self,
+        path: syn::Path,
+        receiver: Option<NodeId>,
+        call_args: &[&Expr],
+        span: Span,
+    ) -> NodeId {
         let mut vjp = path.clone();
         let last = vjp.segments.last_mut().expect("a segment");
         last.ident = quote::format_ident!("{}_vjp", last.ident, span = last.ident.span());
         last.arguments = syn::PathArguments::None;
         let mut inputs = Vec::new();
         let mut args = Vec::new();
-        for arg in &c.args {
+        if let Some(receiver) = receiver {
+            // Borrowed: a method of a model takes `&self`.
+            args.push(CallArg::Input {
+                input: 0,
+                by_ref: true,
+                view: false,
+            });
+            inputs.push(receiver);
+        }
+        for &arg in call_args {
             let (inner, mut by_ref) = match strip_paren(arg) {
                 Expr::Reference(r) if r.mutability.is_none() => (&*r.expr, true),
                 other => (other, false),
@@ -54,8 +79,12 @@ impl Lowerer<'_> {
                     }
                 }
             }
-            if self.mentions_varying(inner) {
-                let id = self.expr(inner);
+            if self.is_model_value(inner) || self.mentions_varying(inner) {
+                // A model passes as itself, to a function that takes one.
+                let id = match self.model_name(inner) {
+                    Some(model) => model,
+                    None => self.expr(inner),
+                };
                 args.push(CallArg::Input {
                     input: inputs.len(),
                     by_ref,
@@ -65,7 +94,7 @@ impl Lowerer<'_> {
             } else {
                 match self.const_tokens(arg, "") {
                     Some(k) => args.push(CallArg::Const(Box::new(k))),
-                    None => return self.error_node(c.span()),
+                    None => return self.error_node(span),
                 }
             }
         }
@@ -75,8 +104,9 @@ impl Lowerer<'_> {
             vjp,
             args,
             map: None,
+            method: receiver.is_some(),
         });
-        self.op(Op::Call(k), inputs, vec![], c.func.span())
+        self.op(Op::Call(k), inputs, vec![], span)
     }
 
     pub(super) fn check_arity(
@@ -126,6 +156,9 @@ impl Lowerer<'_> {
             if let Some(id) = self.unwrapped(m) {
                 return id;
             }
+        }
+        if let Some(id) = self.model_method(m) {
+            return id;
         }
         self.method_op(m, false)
     }

@@ -30,8 +30,7 @@
 
 use super::Differentiable;
 use crate::contrib::{Contribution, Kind};
-use crate::value::{Cot, Float};
-use ndarray::{Array, Dimension};
+use core::borrow::Borrow;
 
 /// Checks at compile time that a model parameter's type is a model: the
 /// generated code names it at the parameter, so that a type without
@@ -83,27 +82,18 @@ pub fn sum_models<M: Differentiable, const N: usize>(parts: [M; N]) -> M {
     sum
 }
 
-/// A place of a model that a gradient `G` is added into: a float or an
-/// array.
+/// A place of a model that a gradient `G` is added into: a float, an
+/// array, a nested model (the gradient of a call that takes it), given
+/// owned or borrowed.
 pub trait AddGrad<G> {
     /// `self += g`.
     fn add_grad(&mut self, g: G);
 }
 
-impl<F: Float, G: Cot<F>> AddGrad<G> for F {
+impl<L: Differentiable, G: Borrow<L>> AddGrad<G> for L {
     #[inline]
     fn add_grad(&mut self, g: G) {
-        *self += *g.get();
-    }
-}
-
-impl<F: Float, D: Dimension, G: Cot<Array<F, D>>> AddGrad<G> for Array<F, D>
-where
-    Array<F, D>: crate::value::Tensor,
-{
-    #[inline]
-    fn add_grad(&mut self, g: G) {
-        self.zip_mut_with(g.get(), |a, &b| *a += b);
+        self.add_assign(g.borrow());
     }
 }
 

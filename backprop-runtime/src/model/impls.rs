@@ -9,6 +9,12 @@ use ndarray::{aview0, aview_mut1, Array, Axis, Dimension};
 macro_rules! scalar_leaf {
     ($($f:ty),*) => {$(
         impl Differentiable for $f {
+            // Added directly, not through a visit: what a model's field
+            // read adds into its gradient, per iteration of a loop.
+            #[inline]
+            fn add_assign(&mut self, other: &Self) {
+                *self += *other;
+            }
             fn visit<'a>(&'a self, path: &mut Path, visitor: &mut dyn Visitor<'a>) {
                 visitor.leaf(path, <$f as Float>::leaf(aview0(self).into_dyn()));
             }
@@ -23,6 +29,18 @@ scalar_leaf!(f32, f64);
 
 /// An owned float array of any dimension is one leaf.
 impl<F: Float, D: Dimension> Differentiable for Array<F, D> {
+    /// Element by element (the shapes must be equal).
+    #[inline]
+    fn add_assign(&mut self, other: &Self) {
+        assert_eq!(
+            self.shape(),
+            other.shape(),
+            "add_assign: arrays of shapes {:?} and {:?}",
+            self.shape(),
+            other.shape()
+        );
+        self.zip_mut_with(other, |a, &b| *a += b);
+    }
     fn visit<'a>(&'a self, path: &mut Path, visitor: &mut dyn Visitor<'a>) {
         visitor.leaf(path, F::leaf(self.view().into_dyn()));
     }
