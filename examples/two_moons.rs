@@ -6,8 +6,10 @@
 //! ```
 //!
 //! The data set is generated in code (seeded), the network is `2 -> hidden -> 2`
-//! with ReLU and softmax cross-entropy, and training is plain full-batch
-//! gradient descent on the gradients of `loss_backward`, which the macro writes.
+//! with ReLU and softmax cross-entropy, kept in a struct that derives
+//! `Differentiable`. Its loss is a `#[differentiable]` method, whose
+//! `loss_backward` returns the gradient as a value of the same struct, and
+//! training is full-batch Adam from `backprop::optim` on that gradient.
 //! The picture (`two_moons.png` by default) shows the decision regions with the
 //! training and held-out points, and the loss curve.
 
@@ -15,6 +17,7 @@ use std::error::Error;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use backprop::optim::Adam;
 use backprop::prelude::*;
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -23,16 +26,16 @@ use plotters::style::FontStyle;
 
 /// Command-line flags.
 #[derive(Parser, Debug)]
-#[command(about = "Train an MLP on two moons with backprop's #[differentiable]")]
+#[command(about = "Train an MLP on two moons with backprop's #[differentiable] and Adam")]
 struct Args {
-    /// Full-batch gradient-descent steps.
-    #[arg(long, default_value_t = 3000)]
+    /// Full-batch Adam steps.
+    #[arg(long, default_value_t = 1000)]
     epochs: usize,
     /// Width of the hidden layer.
     #[arg(long, default_value_t = 32)]
     hidden: usize,
-    /// Learning rate.
-    #[arg(long, default_value_t = 0.5)]
+    /// Adam's learning rate.
+    #[arg(long, default_value_t = 0.02)]
     lr: f64,
     /// Seed of the data set and of the initial weights.
     #[arg(long, default_value_t = 7)]
@@ -45,24 +48,9 @@ struct Args {
     out: PathBuf,
 }
 
-/// The training loss: a two-layer MLP with ReLU, softmax cross-entropy averaged
-/// over the batch.
-#[differentiable(wrt(w1, b1, w2, b2))]
-fn loss(
-    w1: &Array2<f64>,
-    b1: &Array1<f64>,
-    w2: &Array2<f64>,
-    b2: &Array1<f64>,
-    x: &Array2<f64>,
-    labels: &[usize],
-) -> f64 {
-    let h = relu(&(x.dot(w1) + b1));
-    let logits = h.dot(w2) + b2;
-    softmax_cross_entropy(&logits, labels)
-}
-
-/// The network's parameters, in the order `loss` takes them.
-#[derive(Clone, Debug)]
+/// The network's parameters: a model, whose gradient is a value of the
+/// same type.
+#[derive(Clone, Debug, Differentiable)]
 struct Mlp {
     w1: Array2<f64>,
     b1: Array1<f64>,
@@ -84,18 +72,14 @@ impl Mlp {
         }
     }
 
-    fn loss_backward(&self, x: &Array2<f64>, labels: &[usize]) -> (f64, LossGrad) {
-        loss_backward(&self.w1, &self.b1, &self.w2, &self.b2, x, labels, 1.0)
-    }
-
-    /// One gradient-descent step; returns the loss before the step.
-    fn step(&mut self, x: &Array2<f64>, labels: &[usize], lr: f64) -> f64 {
-        let (value, g) = self.loss_backward(x, labels);
-        self.w1.scaled_add(-lr, &g.w1);
-        self.b1.scaled_add(-lr, &g.b1);
-        self.w2.scaled_add(-lr, &g.w2);
-        self.b2.scaled_add(-lr, &g.b2);
-        value
+    /// The training loss: ReLU, then softmax cross-entropy averaged over
+    /// the batch. `#[differentiable]` writes `loss_backward`, which returns
+    /// the value and the gradient, an `Mlp`.
+    #[differentiable]
+    fn loss(&self, x: &Array2<f64>, labels: &[usize]) -> f64 {
+        let h = relu(&(x.dot(&self.w1) + &self.b1));
+        let logits = h.dot(&self.w2) + &self.b2;
+        softmax_cross_entropy(&logits, labels)
     }
 
     /// The predicted class of every row of `x`.
@@ -162,15 +146,14 @@ fn two_moons(n: usize, noise: f64, rng: &mut Rng) -> (Array2<f64>, Vec<usize>) {
     (x, labels)
 }
 
-/// Checks `loss_backward` against central differences on a few points.
+/// Checks `loss_backward` against central differences on a few points
+/// (`gradcheck` takes the model and names a failing element by its path,
+/// `w1[[0, 2]]`).
 fn check_gradients(rng: &mut Rng) {
     let (x, labels) = two_moons(8, 0.1, rng);
     let m = Mlp::new(5, rng);
-    let params = (m.w1, m.b1, m.w2, m.b2);
-    gradcheck(&params, |(w1, b1, w2, b2)| {
-        loss_backward(w1, b1, w2, b2, &x, &labels, 1.0)
-    })
-    .expect("loss_backward agrees with central differences");
+    gradcheck(&m, |m| m.loss_backward(&x, &labels, 1.0))
+        .expect("loss_backward agrees with central differences");
 }
 
 fn main() -> Result<(), Box<dyn Error>> {
@@ -182,6 +165,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     let (x_train, y_train) = two_moons(400, args.noise, &mut rng);
     let (x_test, y_test) = two_moons(200, args.noise, &mut rng);
     let mut mlp = Mlp::new(args.hidden, &mut rng);
+    let mut adam = Adam::new(args.lr);
 
     let bar = ProgressBar::new(args.epochs as u64);
     bar.set_style(ProgressStyle::with_template(
@@ -189,14 +173,15 @@ fn main() -> Result<(), Box<dyn Error>> {
     )?);
     let mut losses = Vec::with_capacity(args.epochs);
     for epoch in 0..args.epochs {
-        let value = mlp.step(&x_train, &y_train, args.lr);
+        let (value, grad) = mlp.loss_backward(&x_train, &y_train, 1.0);
+        adam.step(&mut mlp, &grad);
         losses.push(value);
         if epoch % 10 == 0 {
             bar.set_message(format!("{value:.4}"));
         }
         bar.inc(1);
     }
-    let final_loss = loss(&mlp.w1, &mlp.b1, &mlp.w2, &mlp.b2, &x_train, &y_train);
+    let final_loss = mlp.loss(&x_train, &y_train);
     bar.finish_with_message(format!("{final_loss:.4}"));
 
     let picture = Picture {
