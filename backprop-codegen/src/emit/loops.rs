@@ -241,6 +241,11 @@ fn starts(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream> {
         });
     }
     for (j, acc) in &l.accs {
+        if let Some((_, prev)) = rev.acc_starts.iter().find(|(a, _)| a == acc) {
+            // The contribution written before the loop, added to in place.
+            out.push(quote!(let mut #acc = #prev;));
+            continue;
+        }
         let x = operand(cx, &r.operand(&cx.func.params, lp.inputs[*j]));
         let z = if super::is_model(r, cx, lp.inputs[*j]) {
             super::zeros_of(r, cx, lp.inputs[*j], x)

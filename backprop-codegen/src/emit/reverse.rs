@@ -25,7 +25,7 @@ fn step_tokens(r: &Region, cx: &Cx, step: &RevStep) -> Vec<TokenStream> {
     match step {
         RevStep::Sum { id, adj, parts } => {
             let parts = parts.iter().map(|p| part(cx, p));
-            if super::is_model(r, cx, *id) {
+            if super::is_model(r, cx, *id) && parts.len() > 1 {
                 // A model's gradients, field by field.
                 let bp = cx.bp;
                 vec![quote!(let #adj = #bp::sum_models([#(#parts),*]);)]

@@ -79,6 +79,9 @@ pub struct Reverse {
     pub terms: Vec<Term>,
     /// The contributions to the carried variables' initial values.
     pub targets: Vec<(Ident, Ident)>,
+    /// An accumulator that starts from a contribution the reverse sweep
+    /// wrote before the loop (instead of a zero, added at the end).
+    pub acc_starts: Vec<(Ident, Ident)>,
 }
 
 /// Plans a loop where it stands in the forward pass: its accumulators, its
@@ -432,8 +435,42 @@ pub fn plan_reverse<'g>(r: &mut Region<'g>, sh: &mut Shared, id: NodeId, lp: &'g
             }
         }
     }
+    // An accumulator starts from the latest contribution written before
+    // the loop's reverse sweep, which then is not summed again.
+    if sh.opts.accumulate {
+        let accs = r.loops[&id].accs.clone();
+        for (j, acc) in &accs {
+            let p = lp.inputs[*j];
+            let c = &r.contributions[p.index()];
+            let earlier = (r.seeds[p.index()]..c.len()).rev().find(|&k| {
+                matches!(&c[k], Part::Name(n) if !r.loop_accs.contains(n) && *n != *acc)
+                    && r.reverse.iter().any(|s| writes(s, c[k].ident()))
+            });
+            if let Some(k) = earlier {
+                let prev = r.contributions[p.index()].remove(k);
+                rev.acc_starts.push((acc.clone(), prev.ident().clone()));
+            }
+        }
+    }
     r.loops.get_mut(&id).expect("a loop plan").rev = rev;
     r.reverse.push(RevStep::Loop(id));
+}
+
+/// Whether a decision of a reverse sweep defines the local `name`.
+fn writes(step: &RevStep, name: &Ident) -> bool {
+    match step {
+        RevStep::Rule { target, .. }
+        | RevStep::AddInto { target, .. }
+        | RevStep::SumSquare { target, .. } => target == name,
+        RevStep::Call { targets, .. } => targets.iter().flatten().any(|t| t == name),
+        RevStep::Lend { lhs, rhs, .. } | RevStep::Both { lhs, rhs, .. } => {
+            lhs == name || rhs == name
+        }
+        RevStep::Sum { adj, .. } => adj == name,
+        RevStep::Acc { .. } | RevStep::Defer { .. } | RevStep::Loop(_) | RevStep::Branch(_) => {
+            false
+        }
+    }
 }
 
 /// Where the loop `id` keeps the values its body node `v` takes, one row

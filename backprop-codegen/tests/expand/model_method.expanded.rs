@@ -89,7 +89,7 @@ impl Net {
         let (d_h_1, d_out_1) = bp::zip_vjp_both(d_out_2, &h_1, out_1, bp::Mul);
         let d_self_from_out_1 = bp::field_vjp(d_out_1, self, |m| &mut m.scale).value();
         let mut d_h_1 = d_h_1;
-        let mut d_self_from_loop = bp::model_zeros(self);
+        let mut d_self_from_loop = d_self_from_out_1;
         for (k, (step, (h_2, h_4, h_3_shape))) in (k_start..k_end)
             .zip(steps.into_iter().enumerate())
             .rev()
@@ -113,7 +113,7 @@ impl Net {
                 .add_to(&mut d_self_from_loop);
             d_h_1 = d_h_1_in_step;
         }
-        let d_self = bp::sum_models([d_self_from_loop, d_self_from_out_1]);
+        let d_self = d_self_from_loop;
         let grad = d_self;
         (out, grad)
     }
