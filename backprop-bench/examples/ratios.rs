@@ -1,6 +1,7 @@
 //! generated / hand-written fwd+bwd for every workload, timed interleaved
 //! (see `backprop_bench::interleave`), and the MLP's fwd+bwd / forward,
-//! without criterion: about 7 seconds.
+//! and the data-parallel speed-up of the MLP at batch 8,192, without
+//! criterion: about 10 seconds (`ratios parallel`: the speed-up only).
 //!
 //! ```text
 //! cargo run --release --example ratios
@@ -22,6 +23,12 @@ fn main() {
         backprop_bench::interleave::print_state_buffer(&g);
         return;
     }
+    // `ratios parallel`: only the data-parallel speed-up.
+    if std::env::args().nth(1).as_deref() == Some("parallel") {
+        let speedup = backprop_bench::parallel::speedup();
+        backprop_bench::parallel::print_speedup(&speedup);
+        return;
+    }
     let ratios = backprop_bench::interleave::all_workloads();
     backprop_bench::interleave::print_interleaved(&ratios);
     let over_forward = backprop_bench::interleave::mlp_over_forward();
@@ -30,4 +37,6 @@ fn main() {
     backprop_bench::interleave::print_closure_chain(&chain);
     let g = backprop_bench::interleave::state_buffer();
     backprop_bench::interleave::print_state_buffer(&g);
+    let speedup = backprop_bench::parallel::speedup();
+    backprop_bench::parallel::print_speedup(&speedup);
 }

@@ -17,6 +17,9 @@ pub struct Ratio {
     pub median: f64,
     pub q1: f64,
     pub q3: f64,
+    /// The smallest and the largest per-round ratio.
+    pub min: f64,
+    pub max: f64,
     /// Rounds, and calls of each function per round.
     pub rounds: usize,
     pub reps: usize,
@@ -57,6 +60,8 @@ pub fn ratio<R, S>(a: &dyn Fn() -> R, b: &dyn Fn() -> S, rounds: usize, batch: D
         median: at(0.5),
         q1: at(0.25),
         q3: at(0.75),
+        min: ratios[0],
+        max: ratios[ratios.len() - 1],
         rounds,
         reps,
     }

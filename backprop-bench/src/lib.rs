@@ -29,6 +29,7 @@ pub mod mlp;
 /// 15 % (1.17 against 1.02) and the RNN 3 %.
 #[path = "../../backprop-testkit/src/networks.rs"]
 pub mod networks;
+pub mod parallel;
 pub mod report;
 pub mod rnn;
 pub mod scalar_net;
@@ -47,5 +48,6 @@ pub fn verify_all() -> Result<(), String> {
     rnn::verify()?;
     closure_chain::verify()?;
     state_buffer::verify()?;
+    parallel::verify()?;
     Ok(())
 }

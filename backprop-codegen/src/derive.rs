@@ -546,10 +546,11 @@ fn serde_impls(
         .as_ref()
         .map(|w| w.predicates.iter().map(ToTokens::to_token_stream).collect())
         .unwrap_or_default();
+    // Every field type, bounded in the impls (see the runtime's `impl_serde!`).
     let mut seen = HashSet::new();
     let bounds: Vec<&Type> = read
         .iter()
-        .filter(|f| f.generic && seen.insert(f.ty.to_token_stream().to_string()))
+        .filter(|f| seen.insert(f.ty.to_token_stream().to_string()))
         .map(|f| f.ty)
         .collect();
     let head = quote!(#name [#(#params,)*] [#(#args,)*] [#(#predicates,)*] [#(#bounds),*]);
