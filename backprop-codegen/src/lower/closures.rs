@@ -178,6 +178,7 @@ impl Lowerer<'_> {
                 d_out,
                 rule,
             })),
+            components: Vec::new(),
         });
         self.op(Op::Call(k), inputs, Vec::new(), span)
     }

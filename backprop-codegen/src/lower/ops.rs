@@ -75,6 +75,7 @@ impl Lowerer<'_> {
             vjp,
             args,
             map: None,
+            components: Vec::new(),
         });
         self.op(Op::Call(k), inputs, vec![], c.func.span())
     }
