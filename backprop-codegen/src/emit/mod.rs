@@ -399,6 +399,8 @@ pub fn call_args(r: &Region, cx: &Cx, call: &Call, inputs: &[NodeId]) -> Vec<Tok
                             quote!(::core::clone::Clone::clone(&#ident))
                         }
                     }
+                    // A float is copied.
+                    _ if r.scalar[id.index()] && !r.holds_ref(id) => raw(&r.raw(id)),
                     _ => {
                         let n = raw(&r.raw(id));
                         quote!(::core::clone::Clone::clone(&#n))

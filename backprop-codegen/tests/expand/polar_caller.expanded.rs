@@ -53,7 +53,7 @@ pub fn polar_backward(x: f64, y: f64, d_out: (f64, f64)) -> ((f64, f64), PolarGr
     ((out_0, out_1), grad)
 }
 pub fn radius_times_angle(x: f64, y: f64) -> f64 {
-    let (r, theta) = polar(x, y);
+    let (r, theta) = polar(2.0 * x, y);
     let (s, _) = polar(r, theta);
     r * theta + s
 }
@@ -97,7 +97,8 @@ pub fn radius_times_angle_backward(
     #[allow(unused_imports, reason = "plain arithmetic calls nothing of the runtime")]
     use ::backprop::__private as bp;
     let _ = radius_times_angle;
-    let (r, theta) = polar(x, y);
+    let r_theta_1 = 2.0_f64 * x;
+    let (r, theta) = polar(r_theta_1, y);
     let (s, polar_1) = polar(
         ::core::clone::Clone::clone(&r),
         ::core::clone::Clone::clone(&theta),
@@ -124,7 +125,8 @@ pub fn radius_times_angle_backward(
     );
     let d_r = d_r_from_out_1 + d_r_from_s;
     let d_theta = d_theta_from_out_1 + d_theta_from_s;
-    let (d_x, d_y) = polar_vjp(x, y, (d_r, d_theta));
+    let (d_r_theta_1, d_y) = polar_vjp(r_theta_1, y, (d_r, d_theta));
+    let d_x = d_r_theta_1 * 2.0_f64;
     let grad = RadiusTimesAngleGrad {
         x: d_x,
         y: d_y,
