@@ -37,6 +37,7 @@ snapshot!(fork_rule);
 snapshot!(huber);
 snapshot!(model_method);
 snapshot!(polar);
+snapshot!(polar_caller);
 snapshot!(rnn);
 snapshot!(shadowing);
 snapshot!(sigmoid_network);
@@ -168,6 +169,22 @@ fn polar() {
             .upstream(&(0.7, -1.3))
             .check(&(x, y), |&(x, y)| e::cart2polar_backward(x, y, (0.7, -1.3)))
             .unwrap();
+    }
+}
+
+#[test]
+fn polar_caller() {
+    use polar_caller::{expanded as e, source as s};
+    for (x, y) in [(3.0, 4.0), (-1.0, 0.5)] {
+        same(
+            e::radius_times_angle_backward(x, y, 1.0),
+            s::radius_times_angle_backward(x, y, 1.0),
+        );
+        gradcheck(&(x, y), |&(x, y)| e::radius_times_angle_backward(x, y, 1.0)).unwrap();
+        same(
+            e::polar_backward(x, y, (0.7, -1.3)),
+            s::polar_backward(x, y, (0.7, -1.3)),
+        );
     }
 }
 

@@ -624,38 +624,39 @@ fn f0019_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0019_backward(p0, p1, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0020(p0: &Array2<f64>, p1: &Array2<f64>) -> (f64, f64) {
-    let mut t1 = &(powi(p1, 2)) * p1;
+fn f0020(grad: &Array2<f64>, w: &Array2<f64>) -> (f64, Array2<f64>, f64) {
+    let mut t1 = &(powi(w, 2)) * w;
     t1 += 0.5;
-    if sum(p1) >= 0.4629 {
-        t1 /= &(square(p1) + 0.5);
+    if sum(w) >= 0.4629 {
+        t1 /= &(square(w) + 0.5);
     }
     let c1 = 2.0_f64;
-    let (n2, m2) = p0.dim();
-    let t2 = Array2::<f64>::from_shape_vec((3, m2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
+    let (n2, m2) = grad.dim();
+    let grad_1 = Array2::<f64>::from_shape_vec((3, m2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
     let c3: f64 = 0.75;
     let c4 = 1.5_f64;
-    let mut t3 = t1.clone();
-    t3 = p1 + 1.5;
+    let mut t1_from_t2 = t1.clone();
+    t1_from_t2 = w + 1.5;
     for i in 0..2 {
         t1 -= 1.25;
     }
-    (p1.mean().unwrap(), sum(&t3))
+    (sum(w), sigmoid(&t1_from_t2), mean(grad))
 }
 
 #[test]
 fn f0020_gradcheck() {
-    let mut s = 179733687u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
-    let p1: Array2<f64> = random((1, 3), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0020_backward(&p0, &p1, (1.0, 0.5));
-    assert_eq!(value, f0020(&p0, &p1));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
+    let mut s = 1711161527u64;
+    let grad: Array2<f64> = random((3, 2), &mut s);
+    let w: Array2<f64> = random((1, 3), &mut s);
+    let (grad, w,) = std::hint::black_box((grad, w,));
+    let up1: Array2<f64> = random((1, 3), &mut s);
+    let (value, grads) = f0020_backward(&grad, &w, (1.0, &up1, -0.75));
+    assert_eq!(value, f0020(&grad, &w));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    assert_eq!(grads.w.shape(), w.shape());
     GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0020_backward(p0, p1, (1.0, 0.5)))
+        .upstream(&(1.0, &up1, -0.75))
+        .check(&(grad.clone(), w.clone()), |(grad, w)| f0020_backward(grad, w, (1.0, &up1, -0.75)))
         .unwrap();
 }
 #[differentiable]
@@ -759,9 +760,12 @@ fn f0025(p0: &Array1<f64>) -> f64 {
     let t2 = p0 - t1;
     let t1 = (t2.fract()).sum();
     let _t3 = t1;
-    let t4 = (mean(&(clamp(p0, -1.0, 0.5)))) - &t2;
-    let t5 = &(t1 * &t2) * &t4;
-    t4.mean().unwrap() + t5.sum()
+    let t4 = t2.clone();
+    let t6 = {
+        let t5 = (logsumexp(&(&t4 * t1))).powi(1);
+        cosh(&t2)
+    };
+    t2.mean().unwrap() + t1 + t4.mean().unwrap() + t6.sum()
 }
 
 #[test]
@@ -852,12 +856,12 @@ fn f0029(p0: f64) -> (f64, f64) {
     };
     let _t3 = p0 * t2;
     t2 = ((t2.tanh()).exp()) + p0;
-    (p0, t2)
+    (t2, p0)
 }
 
 #[test]
 fn f0029_gradcheck() {
-    let mut s = 1269732284u64;
+    let mut s = 341084960u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0029_backward(p0, (1.0, 0.5));
@@ -909,12 +913,12 @@ fn f0031(p0: f32, p1: &Array2<f32>, p2: f32) -> (f32, f32) {
         let t5 = p1 - p0;
         (&t3 - t2) / (square(p2) + 0.5)
     };
-    (p0, p0)
+    (p0, p2)
 }
 
 #[test]
 fn f0031_gradcheck() {
-    let mut s = 696523907u64;
+    let mut s = 994980617u64;
     let p0 = scalar32(&mut s);
     let p1: Array2<f32> = random32((2, 3), &mut s);
     let p2 = scalar32(&mut s);
@@ -1069,25 +1073,21 @@ fn f0037(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
     for i in 0..t3.len() {
         t3[i] = sigmoid(sum(&((p2 * p0).hypot(square(p1) + 0.5))));
     }
-    let t4 = sum_axis(p2, Axis(0));
-    let mut t5 = Array1::<f64>::zeros(t4.len());
-    for i in 0..t5.len() {
-        t5[i] = (softmax(&((tanh(&t2)).mapv(sigmoid)))).dot(&(softmax(&((tanh(&t2)).mapv(sigmoid)))));
-    }
+    let t4 = clamp(p2, -0.5, 1.0);
+    let t5 = cos(&((log_sigmoid(&t4)).select(Axis(0), &[1, 2, 0, 1])));
     let t7 = {
-        let t6 = log_sigmoid(&(t5.hypot(square(p1) + 0.5)));
-        (sigmoid(&t5)).dot(&t6)
+        let t6 = log_sigmoid(&(sigmoid(&t5)));
+        &(&t3 + 2.0) + &t2
     };
-    let t9 = {
-        let t8 = softplus(&((relu(&t5)).mapv(|u| sigmoid(cbrt((u + u).powi(2) + 0.5)))));
-        t2.select(Axis(0), &[1])
-    };
-    logsumexp(&t2) + mean(&t3) + sum(&t4) + logsumexp(&t5) + t7 + t9.mean().unwrap() + sum(&t9)
+    if t7.dot(&t7) >= 0.0371 {
+        return (ln(&(&t4 * &t4 + 1.0))).iter().sum::<f64>();
+    }
+    t5[[3, 1]] + logsumexp(&t7) + p2.sum()
 }
 
 #[test]
 fn f0037_gradcheck() {
-    let mut s = 1344576402u64;
+    let mut s = 1286682533u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -1099,22 +1099,28 @@ fn f0037_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0037_backward(p0, *p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0038(p0: f64, p1: &Array2<f64>) -> f64 {
-    let t1 = ((p1 * p1).dot(p1)).dot(p1);
-    let t2 = &t1;
-    mean(&t1) + t2.sum()
+fn f0038(grad: f64, d_x: &Array2<f64>, labels: &[usize]) -> f64 {
+    let unused = ((d_x * d_x).dot(d_x)).dot(d_x);
+    let grad_1 = if !(d_x[[2, 1]] <= 0.0371) {
+        (softmax_cross_entropy(d_x, labels))
+    } else {
+        let (_, d_out_1) = f0029(grad);
+        tanh((unused.select(Axis(0), &[2, 2, 2, 0])).sum())
+    };
+    sum(&unused) + grad_1
 }
 
 #[test]
 fn f0038_gradcheck() {
-    let mut s = 896367u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((3, 3), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0038_backward(p0, &p1, 1.0);
-    assert_eq!(value, f0038(p0, &p1));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0038_backward(*p0, p1, 1.0)).unwrap();
+    let mut s = 1713611296u64;
+    let grad = scalar(&mut s);
+    let d_x: Array2<f64> = random((3, 3), &mut s);
+    let labels: &[usize] = &[1, 1, 1];
+    let (grad, d_x,) = std::hint::black_box((grad, d_x,));
+    let (value, grads) = f0038_backward(grad, &d_x, labels, 1.0);
+    assert_eq!(value, f0038(grad, &d_x, labels));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    gradcheck(&(grad, d_x.clone()), |(grad, d_x)| f0038_backward(*grad, d_x, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0039(p0: &Array2<f64>, p1: &Array1<f64>, p2: f64) -> f64 {
@@ -1145,35 +1151,31 @@ fn f0039_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0039_backward(p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0040(x: f64, grad: &Array2<f64>, y_1: f64) -> f64 {
-    let mut out = y_1 * y_1;
-    let mut t3 = {
-        let grad_1 = (log_sigmoid(x)) / (square(out) + 2.0);
-        cos(f64::round(grad_1))
+fn f0040(d_t1: f64, grad: &Array2<f64>, x: f64) -> f64 {
+    let t2 = if !(sum(grad) < 0.4629) {
+        d_t1
+    } else {
+        let (_, out) = f0029(x);
+        ((x.powi(2) + 0.5).ln())
     };
-    for i in 0..1 {
-        if (grad.row(i)).iter().sum::<f64>() > 0.0371 {
-            break;
-        }
-        out += square(t3);
-        t3 = out;
-    }
-    let t4 = x;
-    let x_from_out = (out.powi(2)) / ((y_1 + out).powi(2) + 2.0);
-    out + t3 + t4 + x_from_out
+    let _t3 = 3.0 / (square(x.max(t2)) + 1.0);
+    let grad_1 = log_sigmoid(x * d_t1);
+    let unused = relu(x);
+    let t1_from_t2 = d_t1;
+    t2 + grad_1 + unused + t1_from_t2 + mean(grad)
 }
 
 #[test]
 fn f0040_gradcheck() {
-    let mut s = 1775535539u64;
-    let x = scalar(&mut s);
+    let mut s = 1802983059u64;
+    let d_t1 = scalar(&mut s);
     let grad: Array2<f64> = random((1, 3), &mut s);
-    let y_1 = scalar(&mut s);
-    let (x, grad, y_1,) = std::hint::black_box((x, grad, y_1,));
-    let (value, grads) = f0040_backward(x, &grad, y_1, 1.0);
-    assert_eq!(value, f0040(x, &grad, y_1));
+    let x = scalar(&mut s);
+    let (d_t1, grad, x,) = std::hint::black_box((d_t1, grad, x,));
+    let (value, grads) = f0040_backward(d_t1, &grad, x, 1.0);
+    assert_eq!(value, f0040(d_t1, &grad, x));
     assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(x, grad.clone(), y_1), |(x, grad, y_1)| f0040_backward(*x, grad, *y_1, 1.0)).unwrap();
+    gradcheck(&(d_t1, grad.clone(), x), |(d_t1, grad, x)| f0040_backward(*d_t1, grad, *x, 1.0)).unwrap();
 }
 #[differentiable(wrt(out, grad))]
 fn f0041(out: f32, grad: &Array2<f32>, y_1: &Array2<f32>) -> f32 {
@@ -1227,30 +1229,30 @@ fn f0042_gradcheck() {
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0042_backward(p0.view(), *p1, &c0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
-fn f0043(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>, c0: &Array2<f64>) -> (f64, f64) {
+fn f0043(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>, c0: &Array2<f64>) -> (f64, f64, f64) {
     let mut t1 = sum(&((-c0) + 0.75).column(0));
     for i in 0..3 {
         t1 -= 1.5;
     }
-    (t1, p0.iter().sum::<f64>())
+    (p0.sum(), p0.sum(), p2.mean().unwrap())
 }
 
 #[test]
 fn f0043_gradcheck() {
-    let mut s = 2015532167u64;
+    let mut s = 1222242414u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let c0: Array2<f64> = random((1, 2), &mut s);
     let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0043_backward(&p0, &p1, &p2, &c0, (1.0, 0.5));
+    let (value, grads) = f0043_backward(&p0, &p1, &p2, &c0, (1.0, 0.5, -0.75));
     assert_eq!(value, f0043(&p0, &p1, &p2, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0043_backward(p0, p1, p2, &c0, (1.0, 0.5)))
+        .upstream(&(1.0, 0.5, -0.75))
+        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0043_backward(p0, p1, p2, &c0, (1.0, 0.5, -0.75)))
         .unwrap();
 }
 #[differentiable]
@@ -1285,11 +1287,11 @@ fn f0045_gradcheck() {
     assert_eq!(value, f0045(x));
     gradcheck(&(x,), |(x,)| f0045_backward(*x, 1.0)).unwrap();
 }
-#[differentiable(wrt(w))]
-fn f0046(y_1: &Array2<f64>, w: &Array2<f64>, grad: ArrayView2<f64>) -> f64 {
+#[differentiable(wrt(p1))]
+fn f0046(p0: &Array2<f64>, p1: &Array2<f64>, p2: ArrayView2<f64>, labels: &[usize]) -> f64 {
     let c1: f64 = 0.25;
-    let t1 = grad.iter().map(|z| sqrt(square((tanh(*z)).tan()) + 0.5)).sum::<f64>();
-    let mut t2 = f64::tanh((grad.dot(&grad.t())).iter().sum::<f64>());
+    let mut t1 = p2.iter().map(|z| sqrt(square((tanh(*z)).tan()) + 0.5)).sum::<f64>();
+    let mut t2 = f64::tanh((p2.dot(&p2.t())).iter().sum::<f64>());
     let mut n2 = 0;
     loop {
         t2 -= t1;
@@ -1299,33 +1301,28 @@ fn f0046(y_1: &Array2<f64>, w: &Array2<f64>, grad: ArrayView2<f64>) -> f64 {
             break;
         }
     }
-    let x = {
-        let d_out = cosh(&(w - w));
-        abs(&d_out)
+    let t4 = {
+        let t3 = cosh(&(p1 - p1));
+        abs(&t3)
     };
-    let _t5 = x.clone();
-    let _t6 = relu(&(Zip::from(&(sigmoid(&x))).and(&(sigmoid(&x))).map_collect(|&a, &b| {
-        if t2 > -0.5183 {
-            b
-        } else {
-            3.0 / ((t2 / (square(b) + 2.0)).powi(2) + 1.0)
-        }
-    })));
-    let _t7 = (tanh(t1)).tan();
-    t2 + x.mean().unwrap()
+    let _t5 = t4.clone();
+    let _t6 = cos(&((tanh(&t4)).mapv_into(|u| (signum(u)) * (u + u))));
+    t1 /= square(softmax_cross_entropy(&((tanh(&(log_sigmoid(&t4)))).dot(&(sigmoid(p0)))), labels)) + 1.0;
+    t2 + t4[[0, 1]] + mean(p0)
 }
 
 #[test]
 fn f0046_gradcheck() {
-    let mut s = 1257862899u64;
-    let y_1: Array2<f64> = random((3, 3), &mut s);
-    let w: Array2<f64> = random((1, 3), &mut s);
-    let grad: Array2<f64> = random((3, 2), &mut s);
-    let (y_1, w, grad,) = std::hint::black_box((y_1, w, grad,));
-    let (value, grads) = f0046_backward(&y_1, &w, grad.view(), 1.0);
-    assert_eq!(value, f0046(&y_1, &w, grad.view()));
-    assert_eq!(grads.w.shape(), w.shape());
-    gradcheck(&(w.clone(),), |(w,)| f0046_backward(&y_1, w, grad.view(), 1.0)).unwrap();
+    let mut s = 1410509651u64;
+    let p0: Array2<f64> = random((3, 3), &mut s);
+    let p1: Array2<f64> = random((1, 3), &mut s);
+    let p2: Array2<f64> = random((3, 2), &mut s);
+    let labels: &[usize] = &[2];
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0046_backward(&p0, &p1, p2.view(), labels, 1.0);
+    assert_eq!(value, f0046(&p0, &p1, p2.view(), labels));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p1.clone(),), |(p1,)| f0046_backward(&p0, p1, p2.view(), labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0047(p0: Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
@@ -1412,11 +1409,9 @@ fn f0049_gradcheck() {
 fn f0050(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array1<f64>, p3: &Array1<f64>) -> f64 {
     let mut t2 = {
         let t1 = mean(p3);
-        f0028(t1)
+        mean(&(p3 - 0.5))
     };
-    for i in (0..3).step_by(2) {
-        t2 -= 0.1;
-    }
+    t2 *= log_sigmoid(p3.sum());
     t2
 }
 
@@ -1482,89 +1477,97 @@ fn f0052_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0052_backward(p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1))]
-fn f0053(p0: Array2<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> (f64, f64) {
+fn f0053(p0: Array2<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     let t1 = c0;
     let t2 = c0;
-    let mut t1 = sum_axis(&(&(t2 / &(square(t2) + 2.0)) / &(t2 * t2 + 0.5)), Axis(1));
-    t1 = tan(&(tanh(&t1)));
+    let t1 = mse(c0, t2);
     let t4 = {
-        let t3 = abs(c0);
-        log_softmax(&(p1 / &(p1 * p1 + 0.5)))
+        let t3 = p1;
+        t1
     };
-    let t5 = t1.clone();
-    (sum(&t4), logsumexp(&t5))
+    let t6 = {
+        let t5 = c0.column(1).dot(c0);
+        sin(&t2.row(0))
+    };
+    let t7 = match p0.len() % 3 {
+        0 => t1,
+        1 | 2 => mean(&t6),
+        _ => t1 - 0.75,
+    };
+    mean(t2) + t1 + t4 + mean(&t6) + t7
 }
 
 #[test]
 fn f0053_gradcheck() {
-    let mut s = 2094357765u64;
+    let mut s = 1513351778u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let c0: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
-    let (value, grads) = f0053_backward(p0.clone(), &p1, &c0, (1.0, 0.5));
+    let (value, grads) = f0053_backward(p0.clone(), &p1, &c0, 1.0);
     assert_eq!(value, f0053(p0.clone(), &p1, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0053_backward(p0.clone(), p1, &c0, (1.0, 0.5)))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0053_backward(p0.clone(), p1, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0054(p0: &Array1<f64>, p1: &Array1<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
-    let t2 = {
-        let t1 = p0 / (square(p2) + 1.0);
-        t1.mean().expect("not empty")
+fn f0054(d_p0: &Array1<f64>, w: &Array1<f64>, y_1: f64, grad: &Array2<f64>) -> (f64, f64) {
+    let d_out_1 = {
+        let out_1 = d_p0 / (square(y_1) + 1.0);
+        out_1.mean().expect("not empty")
     };
-    let t3 = t2 / (square(p2) + 1.0);
-    t2 + t3
+    let (_, grad_1) = f0029(sin(d_out_1));
+    (grad.sum(), grad_1)
 }
 
 #[test]
 fn f0054_gradcheck() {
-    let mut s = 1605503745u64;
-    let p0: Array1<f64> = random(3, &mut s);
-    let p1: Array1<f64> = random(3, &mut s);
-    let p2 = scalar(&mut s);
-    let p3: Array2<f64> = random((1, 3), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0054_backward(&p0, &p1, p2, &p3, 1.0);
-    assert_eq!(value, f0054(&p0, &p1, p2, &p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0054_backward(p0, p1, *p2, p3, 1.0)).unwrap();
+    let mut s = 2045689591u64;
+    let d_p0: Array1<f64> = random(3, &mut s);
+    let w: Array1<f64> = random(3, &mut s);
+    let y_1 = scalar(&mut s);
+    let grad: Array2<f64> = random((1, 3), &mut s);
+    let (d_p0, w, y_1, grad,) = std::hint::black_box((d_p0, w, y_1, grad,));
+    let (value, grads) = f0054_backward(&d_p0, &w, y_1, &grad, (1.0, 0.5));
+    assert_eq!(value, f0054(&d_p0, &w, y_1, &grad));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    assert_eq!(grads.w.shape(), w.shape());
+    assert_eq!(grads.grad.shape(), grad.shape());
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(d_p0.clone(), w.clone(), y_1, grad.clone()), |(d_p0, w, y_1, grad)| f0054_backward(d_p0, w, *y_1, grad, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
-fn f0055(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> (f64, f64) {
-    let c1 = 0.5_f64;
-    let t1 = p0.map(|&e| (square(e) + 0.5).sqrt());
-    let t2 = sigmoid(mean(&(p2 * p2).column(0)));
-    (sum(p0), t1.sum())
+fn f0055(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
+    let t1 = sum(p0);
+    let t2 = array![[0.0_f64, 0.5, 1.0]];
+    let t3 = if p3.sum() < 0.0371 {
+        &(ln(&(square(&(p2 / &(square(p2) + 0.5))) + 0.5))) + p2
+    } else {
+        p2.to_owned()
+    };
+    t1 + sum(&t3) + t1
 }
 
 #[test]
 fn f0055_gradcheck() {
-    let mut s = 977535645u64;
+    let mut s = 668540497u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let p3: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0055_backward(&p0, p1, &p2, &p3, (1.0, 0.5));
+    let (value, grads) = f0055_backward(&p0, p1, &p2, &p3, 1.0);
     assert_eq!(value, f0055(&p0, p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0055_backward(p0, *p1, p2, p3, (1.0, 0.5)))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0055_backward(p0, *p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0056(p0: Array2<f64>, p1: &Array2<f64>, labels: &[usize]) -> f64 {
-    let mut t1 = if p0[[1, 0]] < -0.5183 {
+    let t1 = if p0[[1, 0]] < -0.5183 {
         p1 / (p1 * p1 + 2.0)
     } else {
         p1.dot(p1)
@@ -1573,18 +1576,27 @@ fn f0056(p0: Array2<f64>, p1: &Array2<f64>, labels: &[usize]) -> f64 {
     for (i, &l) in labels.iter().enumerate() {
         t2 += (logsumexp(&(0.75 - &(p1.row(i)))));
     }
-    let t3 = sigmoid(&(&(t1.row(0)) + ((square(t2) + 0.5).log(square(t2) + 1.5))));
-    let t4 = (p1.index_axis(Axis(0), 0)).map(|&u| u / 0.1);
-    t1 *= &((sigmoid(&(&t4 + t2))).mapv(|z| (abs(z)).sin()));
-    logsumexp(&t3) + t4.mean().unwrap()
+    let mut t3 = sigmoid(&(&(t1.row(0)) + ((square(t2) + 0.5).log(square(t2) + 1.5))));
+    let mut t5 = if !(t3.iter().sum::<f64>() <= -0.5183) {
+        mean(&(backprop::ops::relu(&(abs(&p0)))))
+    } else {
+        let (t4, _) = f0029(t2.tanh());
+        t3.iter().sum::<f64>()
+    };
+    if mean(&t1) > 0.4629 {
+        t5 /= (square(t5)).powi(2) + 1.0;
+    } else {
+        t3 += t5;
+    }
+    t1[[1, 1]] + t2 + t3.sum() + t5
 }
 
 #[test]
 fn f0056_gradcheck() {
-    let mut s = 1544232980u64;
+    let mut s = 1294026654u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
-    let labels: &[usize] = &[1, 1];
+    let labels: &[usize] = &[0, 1];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0056_backward(p0.clone(), &p1, labels, 1.0);
     assert_eq!(value, f0056(p0.clone(), &p1, labels));
@@ -1593,42 +1605,42 @@ fn f0056_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0056_backward(p0.clone(), p1, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0057(grad: &Array2<f32>, d_p0: &Array1<f32>, d_t1: &Array2<f32>, y_1: &Array1<f32>) -> (f32, f32) {
-    let mut out = d_t1 - d_t1;
-    out = &out * d_t1;
-    let d_x = d_t1;
-    let x_from_out = {
-        let grad_1 = d_t1;
-        ((y_1 + y_1).mapv(|z| {
-        if z > 0.0371 {
-            ((z.powi(2) + 1.0).sqrt()) + (z * z)
-        } else {
-            z
-        }
-    })).dot(y_1)
+fn f0057(p0: &Array2<f32>, p1: &Array1<f32>, p2: &Array2<f32>, p3: &Array1<f32>) -> (Array1<f32>, f32) {
+    let t1 = p3;
+    let mut t3 = {
+        let t2 = p3;
+        sqrt(&(square(t2) + 0.5))
     };
-    (d_p0.sum(), out[[0, 0]])
+    t3 += 0.5;
+    let t4 = Array2::<f32>::from_shape_vec((3, 2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
+    let t5 = match p0.len() % 3 {
+        0 => t1.sum(),
+        1 | 2 => sum(p0),
+        _ => cos(t1.sum()),
+    };
+    (sin(p3), sum(p1))
 }
 
 #[test]
 fn f0057_gradcheck() {
-    let mut s = 1636353485u64;
-    let grad: Array2<f32> = random32((3, 2), &mut s);
-    let d_p0: Array1<f32> = random32(3, &mut s);
-    let d_t1: Array2<f32> = random32((1, 3), &mut s);
-    let y_1: Array1<f32> = random32(2, &mut s);
-    let (grad, d_p0, d_t1, y_1,) = std::hint::black_box((grad, d_p0, d_t1, y_1,));
-    let (value, grads) = f0057_backward(&grad, &d_p0, &d_t1, &y_1, (1.0, 0.5));
-    assert_eq!(value, f0057(&grad, &d_p0, &d_t1, &y_1));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.y_1.shape(), y_1.shape());
+    let mut s = 952394234u64;
+    let p0: Array2<f32> = random32((3, 2), &mut s);
+    let p1: Array1<f32> = random32(3, &mut s);
+    let p2: Array2<f32> = random32((1, 3), &mut s);
+    let p3: Array1<f32> = random32(2, &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let up0: Array1<f32> = random32(2, &mut s);
+    let (value, grads) = f0057_backward(&p0, &p1, &p2, &p3, (&up0, 0.5));
+    assert_eq!(value, f0057(&p0, &p1, &p2, &p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .upstream(&(1.0, 0.5))
-        .check(&(grad.clone(), d_p0.clone(), d_t1.clone(), y_1.clone()), |(grad, d_p0, d_t1, y_1)| f0057_backward(grad, d_p0, d_t1, y_1, (1.0, 0.5)))
+        .upstream(&(&up0, 0.5))
+        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0057_backward(p0, p1, p2, p3, (&up0, 0.5)))
         .unwrap();
 }
 #[differentiable(wrt(p0))]
@@ -1660,15 +1672,18 @@ fn f0059(p0: Array2<f64>, p1: &Array1<f64>) -> f64 {
     }
     let mut t1 = sum(&p0);
     t1 += (t1 / (square(t1) + 1.0)) / (square(relu(t1)) + 0.5);
-    let t2 = sigmoid(t1 + t1);
-    let t3 = (t1 / (square(t2) + 0.5)).tanh();
-    let t4 = t1 - t2;
-    t1 + t2 + t3 + t4
+    let (t2, t3) = f0029(tanh(t1));
+    let t5 = {
+        let t4 = softplus(t2);
+        powi(p1, 3)
+    };
+    let t6 = (((t3 * t3).powi(2) + 0.5).powf(t1.tanh())) * &(3.0 * &(abs(&t5)));
+    t5.dot(&t5) + t6.mean().unwrap()
 }
 
 #[test]
 fn f0059_gradcheck() {
-    let mut s = 261221318u64;
+    let mut s = 87340515u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -1679,35 +1694,35 @@ fn f0059_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0059_backward(p0.clone(), p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0060(w: &Array2<f64>, x: &Array2<f64>, grad: &Array2<f64>, d_x: f64) -> f64 {
-    let unused = match w.len() % 3 {
-        0 => backprop::ops::sin(x),
-        1 | 2 => sin(&(backprop::ops::sin(x))),
-        _ => x.to_owned(),
+fn f0060(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
+    let t1 = match p0.len() % 3 {
+        0 => backprop::ops::sin(p1),
+        1 | 2 => sin(&(backprop::ops::sin(p1))),
+        _ => p1.to_owned(),
     };
-    let out = unused.t();
-    let t1_from_t2 = (grad + &unused).mean_axis(Axis(1)).unwrap();
-    out[[0, 2]] + t1_from_t2.mean().unwrap()
+    let (t2, _) = f0029(p3);
+    let t3 = p2.product();
+    mean(&t1) + t2 + t3
 }
 
 #[test]
 fn f0060_gradcheck() {
-    let mut s = 547971436u64;
-    let w: Array2<f64> = random((3, 3), &mut s);
-    let x: Array2<f64> = random((3, 2), &mut s);
-    let grad: Array2<f64> = random((1, 2), &mut s);
-    let d_x = scalar(&mut s);
-    let (w, x, grad, d_x,) = std::hint::black_box((w, x, grad, d_x,));
-    let (value, grads) = f0060_backward(&w, &x, &grad, d_x, 1.0);
-    assert_eq!(value, f0060(&w, &x, &grad, d_x));
-    assert_eq!(grads.w.shape(), w.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(w.clone(), x.clone(), grad.clone(), d_x), |(w, x, grad, d_x)| f0060_backward(w, x, grad, *d_x, 1.0)).unwrap();
+    let mut s = 1662097123u64;
+    let p0: Array2<f64> = random((3, 3), &mut s);
+    let p1: Array2<f64> = random((3, 2), &mut s);
+    let p2: Array2<f64> = random((1, 2), &mut s);
+    let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0060_backward(&p0, &p1, &p2, p3, 1.0);
+    assert_eq!(value, f0060(&p0, &p1, &p2, p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0060_backward(p0, p1, p2, *p3, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1, p2, p3))]
-fn f0061(p0: Array2<f32>, p1: &Array1<f32>, p2: &Array2<f32>, p3: &Array2<f32>) -> f32 {
-    let mut t2 = {
+fn f0061(p0: Array2<f32>, p1: &Array1<f32>, p2: &Array2<f32>, p3: &Array2<f32>) -> Array2<f32> {
+    let t2 = {
         let t1 = f0032(p3);
         p1 / 0.75
     };
@@ -1716,29 +1731,22 @@ fn f0061(p0: Array2<f32>, p1: &Array1<f32>, p2: &Array2<f32>, p3: &Array2<f32>) 
         _ if p1.dot(p1) > 0.4629 => (tanh(&(p1 / (square(&t2) + 1.0)))).select(Axis(0), &[0]),
         _ => softmax(&(log_sigmoid(&(p2.dot(&t2))))),
     };
-    let t4 = &(p3 * 0.1) + &t2;
-    for i in (0..3).rev() {
-        t2 += &t3;
-        if p3.iter().sum::<f32>() > -0.5183 {
-            break;
-        }
-    }
-    let t6 = {
-        let t5 = p1.dot(&t4);
-        backprop::ops::relu(p1)
-    };
-    t4.iter().sum::<f32>() + t6.dot(&t6)
+    let t4 = sum(&t2);
+    let t5 = p3;
+    let _t6 = softmax(&(&t3 - t5));
+    sigmoid(&p0)
 }
 
 #[test]
 fn f0061_gradcheck() {
-    let mut s = 1076689314u64;
+    let mut s = 708669722u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let p1: Array1<f32> = random32(2, &mut s);
     let p2: Array2<f32> = random32((1, 2), &mut s);
     let p3: Array2<f32> = random32((2, 1), &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0061_backward(p0.clone(), &p1, &p2, &p3, 1.0);
+    let up: Array2<f32> = random32((3, 2), &mut s);
+    let (value, grads) = f0061_backward(p0.clone(), &p1, &p2, &p3, &up);
     assert_eq!(value, f0061(p0.clone(), &p1, &p2, &p3));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
@@ -1746,7 +1754,8 @@ fn f0061_gradcheck() {
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p1.clone(), p2.clone(), p3.clone()), |(p1, p2, p3)| f0061_backward(p0.clone(), p1, p2, p3, 1.0))
+        .upstream(&up)
+        .check(&(p1.clone(), p2.clone(), p3.clone()), |(p1, p2, p3)| f0061_backward(p0.clone(), p1, p2, p3, &up))
         .unwrap();
 }
 #[differentiable]
@@ -1813,40 +1822,33 @@ fn f0064_gradcheck() {
         .unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
-fn f0065(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>, labels: &[usize]) -> f64 {
-    let mut t1 = ((square(p1) + 1.0).log(p1.powi(2) + 1.5)) + (&((&(tanh(c0)) * 0.75).acos()) + &(p1 + c0));
-    let mut t2 = mse(&(sigmoid(&t1)), &(sigmoid(c0)));
-    let t3 = softmax_cross_entropy(p2, labels);
-    let n1 = p2.nrows();
-    let m1 = p2.ncols();
-    let t4 = Array::from_elem((3, m1), 2.0_f64);
+fn f0065(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> Array2<f64> {
+    let t1 = ((square(p1) + 1.0).log(p1.powi(2) + 1.5)) + (&((&(tanh(c0)) * 0.75).acos()) + &(p1 + c0));
+    let t2 = &t1 - c0;
+    let mut t3 = sum_axis(c0, Axis(0));
     for i in 0..3 {
-        t2 = t3;
-        match i % 3 {
-            0 => t1 += &(&(tan(&(tanh(c0)))) / (square((sigmoid(&t1)).product()) + 1.0)),
-            1 | 2 => {
-                t2 += (softplus(t3)) - t3;
-            }
-            _ => {}
-        }
+        t3 -= p1;
     }
-    t1.mean().unwrap() + t2 + t3
+    exp(c0)
 }
 
 #[test]
 fn f0065_gradcheck() {
-    let mut s = 608293265u64;
+    let mut s = 913035069u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
     let c0: Array2<f64> = random((3, 1), &mut s);
-    let labels: &[usize] = &[0, 0];
     let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0065_backward(&p0, p1, &p2, &c0, labels, 1.0);
-    assert_eq!(value, f0065(&p0, p1, &p2, &c0, labels));
+    let up: Array2<f64> = random((3, 1), &mut s);
+    let (value, grads) = f0065_backward(&p0, p1, &p2, &c0, &up);
+    assert_eq!(value, f0065(&p0, p1, &p2, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0065_backward(p0, *p1, p2, &c0, labels, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0065_backward(p0, *p1, p2, &c0, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0066(grad: &Array1<f64>) -> f64 {
@@ -1872,20 +1874,36 @@ fn f0066_gradcheck() {
 }
 #[differentiable]
 fn f0067(p0: f64, p1: &Array2<f64>) -> f64 {
-    let t1 = &(p1 + p1) + (sigmoid(p0));
-    let t2 = p0 * 0.5;
-    let t4 = {
-        let t3 = log_sigmoid(p0);
-        t3
-    };
-    let _t5 = &(&(square(p1)) / &(square(&(tan(&(tanh(p1))))) + 0.5)) / (square(&(log_sigmoid(&(p1 * t2)))) + 1.0);
-    let t6 = concatenate(Axis(0), &[(p1 + t2).view(), t1.view()]).unwrap();
-    t4 + t6[[3, 1]]
+    let mut t1 = tanh(sum(&((tan(&(tanh(p1)))) / &(p1 * p1 + 0.5))));
+    let c1 = 0.1_f64;
+    for i in 0..1 {
+        let (t2, t3) = f0029(t1);
+        t1 = t1 * 0.5 + (mean(&(p1.to_owned().mapv_into(|v| {
+        if v <= 0.4629 {
+            p0 - 1.25
+        } else {
+            v
+        }
+    }))));
+    }
+    let _t4 = p1;
+    let t5 = &(p1.t()) + 0.25;
+    let t6 = t5.mapv(f64::exp);
+    let mut t7 = (&t5 - 0.75).mean().unwrap();
+    let mut n2 = 0;
+    loop {
+        t7 -= (sigmoid((t5.round()).iter().sum::<f64>()));
+        n2 += 1;
+        if n2 >= 2 || t7.abs() < 0.4629 {
+            break;
+        }
+    }
+    t6.sum() + t7 + t1
 }
 
 #[test]
 fn f0067_gradcheck() {
-    let mut s = 1167812613u64;
+    let mut s = 480710652u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -1903,28 +1921,23 @@ fn f0068(p0: &Array2<f64>) -> f64 {
     if t2.dot(&t2) < 0.4629 {
         return (t2.dot(&t2));
     }
-    let t3 = p0;
-    let t4 = backprop::ops::recip(&(square(t3) + 1.0));
-    let mut t5 = t3[[0, 0]];
-    let mut n1 = 0;
-    while n1 < 2 && t5.abs() > 0.5183 {
-        t2 += &(t3.sum_axis(Axis(1)));
-        t5 -= ((t3.product()));
-        n1 += 1;
-    }
-    let mut t7 = {
-        let t6 = t3;
-        t5 + t6
-    };
-    for i in 0..1 {
-        t7 -= &((softmax(&t7)) - 2.0);
-    }
-    t5 + t7.iter().sum::<f64>()
+    let t3 = &(t2.to_owned().mapv_into(|z| {
+        if z >= -0.5183 {
+            softplus(z)
+        } else {
+            f0028(z.tanh())
+        }
+    })) + &(t2.dot(p0));
+    let t4 = &t3;
+    let t5 = &t3;
+    t2 += 0.1;
+    let t5 = p0.row(0);
+    t2.sum() + sum(&t3) + t4.iter().sum::<f64>() + mean(&t5)
 }
 
 #[test]
 fn f0068_gradcheck() {
-    let mut s = 1214978986u64;
+    let mut s = 331413849u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0068_backward(&p0, 1.0);
@@ -1933,11 +1946,11 @@ fn f0068_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0068_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0069(y_1: &Array2<f64>, d_x: f64, w: &Array2<f64>, d_p0: f64, ws: &[f64]) -> f64 {
-    let mut t1 = sum(&(softmax(&(logsumexp(w)))));
+fn f0069(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: f64, ws: &[f64]) -> f64 {
+    let mut t1 = sum(&(softmax(&(logsumexp(p2)))));
     let c1 = 0.5_f64;
     for (i, &c) in ws.iter().enumerate() {
-        t1 -= ((w.mapv(|e: f64| {
+        t1 -= ((p2.mapv(|e: f64| {
         if c1 >= 0.4629 {
             c1 * c1
         } else {
@@ -1945,31 +1958,36 @@ fn f0069(y_1: &Array2<f64>, d_x: f64, w: &Array2<f64>, d_p0: f64, ws: &[f64]) ->
         }
     })).sum());
     }
-    let mut unused = match y_1.len() {
-        0 => y_1.dot(y_1),
-        1 | 2 => t1 - w,
-        _ => signum(w),
+    let mut t2 = match p0.len() {
+        0 => p0.dot(p0),
+        1 | 2 => t1 - p2,
+        _ => signum(p2),
     };
-    unused /= &(w * w + 1.0);
-    let x = w - &(d_p0 - &unused);
-    let t1_from_t2 = (t1.powi(2) + 1.0).recip();
-    t1 + sum(&unused) + x[[0, 0]] + t1_from_t2
+    t2 /= &(p2 * p2 + 1.0);
+    let t3 = p2 - &(p3 - &t2);
+    let t6 = if t1 < 0.0371 {
+        let (t4, t5) = f0029(t1.tanh());
+        t5
+    } else {
+        tanh(sum(&t2))
+    };
+    t1 + t2.mean().unwrap() + t3.sum() + t6 + p3
 }
 
 #[test]
 fn f0069_gradcheck() {
-    let mut s = 1084717500u64;
-    let y_1: Array2<f64> = random((2, 2), &mut s);
-    let d_x = scalar(&mut s);
-    let w: Array2<f64> = random((2, 2), &mut s);
-    let d_p0 = scalar(&mut s);
+    let mut s = 1235808190u64;
+    let p0: Array2<f64> = random((2, 2), &mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array2<f64> = random((2, 2), &mut s);
+    let p3 = scalar(&mut s);
     let ws: &[f64] = &[2.0];
-    let (y_1, d_x, w, d_p0,) = std::hint::black_box((y_1, d_x, w, d_p0,));
-    let (value, grads) = f0069_backward(&y_1, d_x, &w, d_p0, ws, 1.0);
-    assert_eq!(value, f0069(&y_1, d_x, &w, d_p0, ws));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.w.shape(), w.shape());
-    gradcheck(&(y_1.clone(), d_x, w.clone(), d_p0), |(y_1, d_x, w, d_p0)| f0069_backward(y_1, *d_x, w, *d_p0, ws, 1.0)).unwrap();
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0069_backward(&p0, p1, &p2, p3, ws, 1.0);
+    assert_eq!(value, f0069(&p0, p1, &p2, p3, ws));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0069_backward(p0, *p1, p2, *p3, ws, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0070(p0: f64, p1: f64, p2: &Array1<f64>) -> Array1<f64> {
@@ -2003,34 +2021,30 @@ fn f0070_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0071(x: ArrayView1<f64>) -> Array1<f64> {
-    let d_x = &(x.hypot(-1.5 * -1.5 + 0.5)) - &x;
-    let d_x = &x;
-    let out_1 = {
-        let t2 = tanh(&x);
-        (&t2 / 0.25).dot(&t2)
+fn f0071(p0: ArrayView1<f64>, ws: &[f64]) -> f64 {
+    let t1 = &(p0.hypot(-1.5 * -1.5 + 0.5)) - &p0;
+    let t1 = &p0;
+    let t3 = {
+        let t2 = tanh(&p0);
+        concat(Axis(0), &[&(&t2 * &p0), &t2, &t2])
     };
-    let t4 = if mean(&x) >= 0.0371 {
-        abs(d_x)
-    } else {
-        d_x.mapv(|e| e / (square(e) + 2.0))
-    };
-    t4
+    let mut t4 = (stack(Axis(1), &[t1.view(), t1.view()]).unwrap()).iter().sum::<f64>();
+    for (i, &c) in ws.iter().enumerate() {
+        t4 += c;
+    }
+    t1.sum() + t3.iter().sum::<f64>() + t4
 }
 
 #[test]
 fn f0071_gradcheck() {
-    let mut s = 1256962356u64;
-    let x: Array1<f64> = random(2, &mut s);
-    let (x,) = std::hint::black_box((x,));
-    let up: Array1<f64> = random(2, &mut s);
-    let (value, grads) = f0071_backward(x.view(), &up);
-    assert_eq!(value, f0071(x.view()));
-    assert_eq!(grads.x.shape(), x.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(x.clone(),), |(x,)| f0071_backward(x.view(), &up))
-        .unwrap();
+    let mut s = 1828828904u64;
+    let p0: Array1<f64> = random(2, &mut s);
+    let ws: &[f64] = &[-0.5];
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0071_backward(p0.view(), ws, 1.0);
+    assert_eq!(value, f0071(p0.view(), ws));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0071_backward(p0.view(), ws, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0072(p0: Array2<f32>) -> f32 {
@@ -2106,14 +2120,17 @@ fn f0074_gradcheck() {
 fn f0075(p0: f64, p1: &Array2<f64>, p2: &Array1<f64>, labels: &[usize]) -> f64 {
     let t1 = 1.25 / (p2 * p2 + 1.0);
     let t2 = ln(&(square(&(sigmoid(&(p1 * 3.0)))) + 1.0));
-    let t3 = mean(&t2);
-    let t4 = t3;
-    t3 + t4
+    let t3 = p1;
+    let t5 = {
+        let t4 = sin(&t3.t());
+        sin(&t1)
+    };
+    t3[[0, 0]] + t5.sum() + sum(&t1)
 }
 
 #[test]
 fn f0075_gradcheck() {
-    let mut s = 1908119596u64;
+    let mut s = 117755903u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array1<f64> = random(2, &mut s);
@@ -2180,20 +2197,26 @@ fn f0078(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
         tanh(&(p2.t()))
     };
     let t2 = t2.mean().expect("not empty");
-    let t3 = array![0.5_f64, 1.5];
-    let t4 = &(&t3 * p1) * t2;
-    let mut t6 = {
-        let t5 = (p2.mapv(|v| v.powi(2))).slice_axis(Axis(1), Slice::from(0..)).to_owned();
-        -&(softmax(&t4))
-    };
-    let t2 = p1;
-    t6 *= p3;
-    sum(&t6) + mean(t2) + t2.iter().sum::<f64>()
+    let (n1, m1) = p1.dim();
+    let t3 = Array1::<f64>::linspace(-1.0, 1.0, m1);
+    let t4 = &(p1.sum_axis(Axis(0))) - &t3;
+    let mut t5 = (softplus(p3));
+    let mut n2 = 0;
+    loop {
+        t5 += p0;
+        n2 += 1;
+        if n2 >= 3 || t5.abs() < 0.0371 {
+            break;
+        }
+    }
+    let t4 = (sigmoid(&t4)).product();
+    let _t6 = t5 + t2;
+    t2 + t5 + t4 + p0
 }
 
 #[test]
 fn f0078_gradcheck() {
-    let mut s = 1775739665u64;
+    let mut s = 716867027u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
@@ -2234,26 +2257,26 @@ fn f0079_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0079_backward(*p0, p1.clone(), p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0080(y_1: &Array2<f64>, grad: &Array2<f64>, d_p0: &Array2<f64>) -> f64 {
-    let _t1 = (y_1 * y_1 + 0.5).log(2.0);
-    let x_from_out = sigmoid(grad);
-    let t3 = softmax(d_p0);
-    x_from_out.sum() + t3[[2, 0]] + mean(&t3)
+fn f0080(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
+    let _t1 = (p0 * p0 + 0.5).log(2.0);
+    let t2 = sigmoid(p1);
+    let t3 = &t2 * p1;
+    sum(&t2) + t3.sum() + p0[[1, 0]]
 }
 
 #[test]
 fn f0080_gradcheck() {
-    let mut s = 1562307569u64;
-    let y_1: Array2<f64> = random((2, 3), &mut s);
-    let grad: Array2<f64> = random((2, 3), &mut s);
-    let d_p0: Array2<f64> = random((3, 1), &mut s);
-    let (y_1, grad, d_p0,) = std::hint::black_box((y_1, grad, d_p0,));
-    let (value, grads) = f0080_backward(&y_1, &grad, &d_p0, 1.0);
-    assert_eq!(value, f0080(&y_1, &grad, &d_p0));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.grad.shape(), grad.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    gradcheck(&(y_1.clone(), grad.clone(), d_p0.clone()), |(y_1, grad, d_p0)| f0080_backward(y_1, grad, d_p0, 1.0)).unwrap();
+    let mut s = 1171338608u64;
+    let p0: Array2<f64> = random((2, 3), &mut s);
+    let p1: Array2<f64> = random((2, 3), &mut s);
+    let p2: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0080_backward(&p0, &p1, &p2, 1.0);
+    assert_eq!(value, f0080(&p0, &p1, &p2));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0080_backward(p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0081(p0: &Array2<f64>) -> f64 {
@@ -2304,138 +2327,144 @@ fn f0082_gradcheck() {
         .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0082_backward(p0.view(), p1, p2, 1.0))
         .unwrap();
 }
-#[differentiable(wrt(y_1, w, x))]
-fn f0083(y_1: &Array2<f32>, w: Array2<f32>, x: &Array1<f32>, d_t1: &Array2<f32>, labels: &[usize]) -> Array2<f32> {
-    let (n1, m1) = d_t1.dim();
-    let grad_1 = Array2::<f32>::ones((m1, 3));
-    let t2 = if x.sum() < 0.4629 {
-        y_1 - &grad_1
+#[differentiable(wrt(p0, p1, p2))]
+fn f0083(p0: &Array2<f32>, p1: Array2<f32>, p2: &Array1<f32>, c0: &Array2<f32>) -> f32 {
+    let (n1, m1) = c0.dim();
+    let t1 = Array2::<f32>::ones((m1, 3));
+    let t2 = if p2.sum() < 0.4629 {
+        p0 - &t1
     } else {
-        cos(&(y_1 - &grad_1))
+        cos(&(p0 - &t1))
     };
-    let mut d_d_x = f0032(d_t1);
-    let n2 = x.len() - 1;
-    for i in (0..n2).step_by(2) {
-        d_d_x += softmax_cross_entropy(&(cos(d_t1)), labels);
-    }
-    let t4 = softmax(&t2);
-    exp(&w)
+    let t3 = p1.clone();
+    let t4 = &(abs(&t2)) * &(p2 + &t2);
+    let t5 = p2;
+    let (n2, m2) = p0.dim();
+    let t6 = Array2::<f32>::zeros((m1, m2));
+    let t7 = &t6 + (c0 + t5);
+    t5.dot(t5) + t7[[1, 2]]
 }
 
 #[test]
 fn f0083_gradcheck() {
-    let mut s = 1544268157u64;
-    let y_1: Array2<f32> = random32((3, 3), &mut s);
-    let w: Array2<f32> = random32((2, 2), &mut s);
-    let x: Array1<f32> = random32(3, &mut s);
-    let d_t1: Array2<f32> = random32((2, 1), &mut s);
-    let labels: &[usize] = &[0, 0];
-    let (y_1, w, x, d_t1,) = std::hint::black_box((y_1, w, x, d_t1,));
-    let up: Array2<f32> = random32((2, 2), &mut s);
-    let (value, grads) = f0083_backward(&y_1, w.clone(), &x, &d_t1, labels, &up);
-    assert_eq!(value, f0083(&y_1, w.clone(), &x, &d_t1, labels));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.w.shape(), w.shape());
-    assert_eq!(grads.x.shape(), x.shape());
+    let mut s = 1840691021u64;
+    let p0: Array2<f32> = random32((3, 3), &mut s);
+    let p1: Array2<f32> = random32((2, 2), &mut s);
+    let p2: Array1<f32> = random32(3, &mut s);
+    let c0: Array2<f32> = random32((2, 1), &mut s);
+    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
+    let (value, grads) = f0083_backward(&p0, p1.clone(), &p2, &c0, 1.0);
+    assert_eq!(value, f0083(&p0, p1.clone(), &p2, &c0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .upstream(&up)
-        .check(&(y_1.clone(), w.clone(), x.clone()), |(y_1, w, x)| f0083_backward(y_1, w.clone(), x, &d_t1, labels, &up))
+        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0083_backward(p0, p1.clone(), p2, &c0, 1.0))
         .unwrap();
 }
 #[differentiable]
-fn f0084(y_1: &Array2<f64>, d_out: f64, x: &Array2<f64>, out: f64) -> f64 {
-    let mut unused = {
-        let d_d_x = x.map(|&u| {
+fn f0084(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: f64) -> f64 {
+    let mut t2 = {
+        let t1 = p2.map(|&u| {
         if u >= 0.0371 {
-            out * out
+            p3 * p3
         } else {
             relu(u)
         }
     });
-        x + 3.0
+        p2 + 3.0
     };
-    if out > 0.4629 {
-        unused *= &((tanh(&unused)).mapv(|e| out + 1.5));
+    if p3 > 0.4629 {
+        t2 *= &((tanh(&t2)).mapv(|e| p3 + 1.5));
     }
-    unused += out + 2.0;
-    let out_1 = out + &unused;
-    let _t4 = (sigmoid(&(log_softmax(&(sigmoid(&unused)))))).mapv(|u| square(u));
-    let out_1 = x;
-    let out_1 = &(&unused + x) + 2.0;
-    sum(&unused) + out_1.sum()
+    t2 += p3 + 2.0;
+    let (t3, t4, t5) = f0020(&(tanh(&t2)), p0);
+    let _t6 = log_softmax(&(sigmoid(&t2)));
+    let (_, t7, _) = f0020(&(sigmoid(&t2)), &t4);
+    let t9 = {
+        let t8 = f0081(&t4);
+        ((sigmoid(f0081(&t4))).mul_add(t3, p3)) / &(square(p2) + 2.0)
+    };
+    t2[[2, 1]] + t3 + t4.mean().unwrap() + t5 + sum(&t7) + mean(&t9)
 }
 
 #[test]
 fn f0084_gradcheck() {
-    let mut s = 1325615420u64;
-    let y_1: Array2<f64> = random((1, 3), &mut s);
-    let d_out = scalar(&mut s);
-    let x: Array2<f64> = random((3, 2), &mut s);
-    let out = scalar(&mut s);
-    let (y_1, d_out, x, out,) = std::hint::black_box((y_1, d_out, x, out,));
-    let (value, grads) = f0084_backward(&y_1, d_out, &x, out, 1.0);
-    assert_eq!(value, f0084(&y_1, d_out, &x, out));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(y_1.clone(), d_out, x.clone(), out), |(y_1, d_out, x, out)| f0084_backward(y_1, *d_out, x, *out, 1.0)).unwrap();
+    let mut s = 406221875u64;
+    let p0: Array2<f64> = random((1, 3), &mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array2<f64> = random((3, 2), &mut s);
+    let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0084_backward(&p0, p1, &p2, p3, 1.0);
+    assert_eq!(value, f0084(&p0, p1, &p2, p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0084_backward(p0, *p1, p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0085(p0: Array2<f32>, p1: f32) -> (f32, f32) {
+fn f0085(p0: Array2<f32>, p1: f32) -> (Array2<f32>, Array2<f32>) {
     let t2 = {
         let t1 = f0010(p1);
         t1
     };
     let t3 = backprop::ops::signum(&(cos(&(p0.hypot(square(t2) + 0.5)))));
-    (p1, sum(&t3))
+    (tanh(&t3), t3)
 }
 
 #[test]
 fn f0085_gradcheck() {
-    let mut s = 110682227u64;
+    let mut s = 583238093u64;
     let p0: Array2<f32> = random32((1, 2), &mut s);
     let p1 = scalar32(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0085_backward(p0.clone(), p1, (1.0, 0.5));
+    let up0: Array2<f32> = random32((1, 2), &mut s);
+    let up1: Array2<f32> = random32((1, 2), &mut s);
+    let (value, grads) = f0085_backward(p0.clone(), p1, (&up0, &up1));
     assert_eq!(value, f0085(p0.clone(), p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(), p1), |(p0, p1)| f0085_backward(p0.clone(), *p1, (1.0, 0.5)))
+        .upstream(&(&up0, &up1))
+        .check(&(p0.clone(), p1), |(p0, p1)| f0085_backward(p0.clone(), *p1, (&up0, &up1)))
         .unwrap();
 }
 #[differentiable]
-fn f0086(d_p0: &Array2<f64>, d_x: f64) -> f64 {
-    let out_1 = d_p0;
-    let out = out_1;
-    let mut x = out_1.mean().unwrap();
-    for i in 0..2 {
-        x = (-&(d_p0.row(i))).dot(&d_p0.row(i));
+fn f0086(p0: &Array2<f64>, p1: f64) -> (f64, f64) {
+    let t1 = p0;
+    let t2 = t1;
+    let mut t3 = 2.0 / (square(p0) + 1.0);
+    let mut t4 = mean(&(f0064(&(sin(&t3)))));
+    let mut n1 = 0;
+    loop {
+        t4 = t4 * 0.5 + (mean(&(0.5 / (&t3 * &t3 + 1.0))));
+        t3 -= t2;
+        n1 += 1;
+        if n1 >= 3 || t4.abs() < 0.4629 {
+            break;
+        }
     }
-    let (n1, m1) = d_p0.dim();
-    let t5 = {
-        let d_out_1 = d_p0[[0, m1 / 2]];
-        d_out_1 * d_out_1
-    };
-    let t6 = array![[0.0_f64], [0.5], [1.0]];
-    let d_d_x = array![[0.5_f64]];
-    x += d_x;
-    x + t5
+    t4 += 0.75;
+    let t5 = softplus(t4);
+    (t2[[1, 0]], p0.sum())
 }
 
 #[test]
 fn f0086_gradcheck() {
-    let mut s = 910641829u64;
-    let d_p0: Array2<f64> = random((3, 1), &mut s);
-    let d_x = scalar(&mut s);
-    let (d_p0, d_x,) = std::hint::black_box((d_p0, d_x,));
-    let (value, grads) = f0086_backward(&d_p0, d_x, 1.0);
-    assert_eq!(value, f0086(&d_p0, d_x));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    gradcheck(&(d_p0.clone(), d_x), |(d_p0, d_x)| f0086_backward(d_p0, *d_x, 1.0)).unwrap();
+    let mut s = 1790681772u64;
+    let p0: Array2<f64> = random((3, 1), &mut s);
+    let p1 = scalar(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0086_backward(&p0, p1, (1.0, 0.5));
+    assert_eq!(value, f0086(&p0, p1));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(), p1), |(p0, p1)| f0086_backward(p0, *p1, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
 fn f0087(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: &Array2<f64>, p3: &Array2<f64>, c0: &Array2<f64>) -> f64 {
@@ -2443,18 +2472,17 @@ fn f0087(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: &Array2<f64>, p3: &Array2<f6
     let t2 = c0;
     let t3 = (abs(&(0.25 / (square(p2) + 1.0)))).select(Axis(0), &[1, 0, 0, 1]);
     let _t4 = (logsumexp(&t3)).dot(&t3);
-    let c1: f64 = 0.5;
     let t5 = if mean(c0) <= -0.5183 {
-        mean_axis(&((square(&t3)).dot(p3)), Axis(1))
+        f0037(p3, (mean(&(0.75 - p2))).sin(), p3)
     } else {
-        tanh(&(mean_axis(&((square(&t3)).dot(p3)), Axis(1))))
+        f0044(p2)
     };
-    t1 + mean(t2) + mean(&t3) + t5.sum()
+    t1 + mean(t2) + t3.sum() + t5
 }
 
 #[test]
 fn f0087_gradcheck() {
-    let mut s = 634138500u64;
+    let mut s = 590014430u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -2483,13 +2511,13 @@ fn f0088(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
     for i in 0..2 {
         t3.column_mut(i).assign(&(sin(&p2.column(i))));
     }
-    t2 += ln(square(mse(p3, p3)) + 0.5);
-    t2 + sum(&t3) + p3.iter().sum::<f64>()
+    t2 += 0.5;
+    t2 + mean(&t3) + p2.iter().sum::<f64>()
 }
 
 #[test]
 fn f0088_gradcheck() {
-    let mut s = 206610308u64;
+    let mut s = 1854324659u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -2528,40 +2556,42 @@ fn f0089_gradcheck() {
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p2.clone(), p3.clone()), |(p2, p3)| f0089_backward(&p0, p1, p2, p3, 1.0)).unwrap();
 }
-#[differentiable(wrt(d_t1, y_1, out, w))]
-fn f0090(d_t1: &Array2<f64>, y_1: &Array1<f64>, out: Array2<f64>, w: &Array2<f64>, grad: &Array1<f64>) -> f64 {
-    let out_1 = grad;
-    let t2 = w.mapv(|v| (v.cos()) * (v + v));
-    let d_d_x = array![[0.0_f64, 0.5]];
-    let t4 = ((&(sigmoid(&t2)) * 0.1 + &d_d_x).var(1.0)) - grad;
-    let t5 = square(&(concat(Axis(0), &[y_1, grad])));
-    let grad_1 = Array2::<f64>::from_shape_vec((1, 2), vec![0.0, 0.5]).unwrap();
-    let d_out_1 = ((&(cos(&(1.25 - w))) * 0.1 + &grad_1).var_axis(Axis(1), 1.0)) + &out;
-    let d_out = array![-0.75_f64, 0.25, 2.0];
-    let d_x = (&d_out * &t4).iter().sum::<f64>();
-    let t11 = {
-        let x = cos(&t2);
-        sqrt(&(square(&((concat(Axis(1), &[&d_out_1, &d_out_1])).t().dot(out_1))) + 1.0))
-    };
-    d_x + logsumexp(&t11) + d_x
+#[differentiable(wrt(p0, p1, p2, p3))]
+fn f0090(p0: &Array2<f64>, p1: &Array1<f64>, p2: Array2<f64>, p3: &Array2<f64>, c0: &Array1<f64>) -> f64 {
+    let t1 = c0;
+    let mut t2 = p3.mapv(|v| (v.cos()) * (v + v));
+    let t3 = t1 * t1;
+    t2 += p1;
+    let t4 = t2.clone();
+    let t5 = p2.clone();
+    let mut t6 = t2[[0, 1]];
+    let mut n1 = 0;
+    loop {
+        t6 += (t5[[2, 1]]);
+        n1 += 1;
+        if n1 >= 1 || t6.abs() < 0.0371 {
+            break;
+        }
+    }
+    t5.sum() + t6
 }
 
 #[test]
 fn f0090_gradcheck() {
-    let mut s = 318092635u64;
-    let d_t1: Array2<f64> = random((2, 3), &mut s);
-    let y_1: Array1<f64> = random(2, &mut s);
-    let out: Array2<f64> = random((3, 2), &mut s);
-    let w: Array2<f64> = random((1, 2), &mut s);
-    let grad: Array1<f64> = random(3, &mut s);
-    let (d_t1, y_1, out, w, grad,) = std::hint::black_box((d_t1, y_1, out, w, grad,));
-    let (value, grads) = f0090_backward(&d_t1, &y_1, out.clone(), &w, &grad, 1.0);
-    assert_eq!(value, f0090(&d_t1, &y_1, out.clone(), &w, &grad));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.w.shape(), w.shape());
-    gradcheck(&(d_t1.clone(), y_1.clone(), out.clone(), w.clone()), |(d_t1, y_1, out, w)| f0090_backward(d_t1, y_1, out.clone(), w, &grad, 1.0)).unwrap();
+    let mut s = 407353205u64;
+    let p0: Array2<f64> = random((2, 3), &mut s);
+    let p1: Array1<f64> = random(2, &mut s);
+    let p2: Array2<f64> = random((3, 2), &mut s);
+    let p3: Array2<f64> = random((1, 2), &mut s);
+    let c0: Array1<f64> = random(3, &mut s);
+    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
+    let (value, grads) = f0090_backward(&p0, &p1, p2.clone(), &p3, &c0, 1.0);
+    assert_eq!(value, f0090(&p0, &p1, p2.clone(), &p3, &c0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0090_backward(p0, p1, p2.clone(), p3, &c0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0091(p0: f64, p1: f64) -> f64 {
@@ -2605,137 +2635,152 @@ fn f0092_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0092_backward(*p0, p1, p2.view(), p3, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1))]
-fn f0093(p0: &Array2<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> (f64, f64) {
+fn f0093(p0: &Array2<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> (Array2<f64>, f64, Array2<f64>) {
     let t1 = p1;
     let t2 = (&(p0 * c0) - p0).t().dot(c0);
-    (p0.sum(), sum(p0))
+    (tanh(p0), c0[[2, 0]], sin(&t2))
 }
 
 #[test]
 fn f0093_gradcheck() {
-    let mut s = 1357619072u64;
+    let mut s = 1286986955u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let c0: Array2<f64> = random((3, 1), &mut s);
     let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
-    let (value, grads) = f0093_backward(&p0, &p1, &c0, (1.0, 0.5));
+    let up0: Array2<f64> = random((1, 2), &mut s);
+    let up2: Array2<f64> = random((2, 1), &mut s);
+    let (value, grads) = f0093_backward(&p0, &p1, &c0, (&up0, 0.5, &up2));
     assert_eq!(value, f0093(&p0, &p1, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0093_backward(p0, p1, &c0, (1.0, 0.5)))
+        .upstream(&(&up0, 0.5, &up2))
+        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0093_backward(p0, p1, &c0, (&up0, 0.5, &up2)))
         .unwrap();
 }
 #[differentiable]
-fn f0094(out: &Array2<f64>, d_t1: &Array2<f64>, d_out: &Array2<f64>, grad: Array2<f64>) -> f64 {
-    let mut out_1 = ((&grad * out).dot(d_out)) * d_out;
-    let t1_from_t2 = out_1.dot(&out_1.t());
-    let mut t1_from_t2 = &(sum_axis(d_out, Axis(1))) + &t1_from_t2;
-    let grad_1 = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
-    let mut unused = if d_out.iter().sum::<f64>() < -0.5183 {
-        Zip::from(&((tanh(&(&t1_from_t2 - out))).dot(&(sigmoid(&t1_from_t2))))).and(&(sigmoid(&t1_from_t2))).map_collect(|&l, &r| (r / ((l - r).powi(2) + 1.0)).signum())
+fn f0094(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: Array2<f64>) -> f64 {
+    let mut t1 = ((&p3 * p0).dot(p2)) * p2;
+    let t2 = t1.dot(&t1.t());
+    let mut t2 = &(sum_axis(p2, Axis(1))) + &t2;
+    let t3 = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
+    let mut t4 = if p2.iter().sum::<f64>() < -0.5183 {
+        Zip::from(&((tanh(&(&t2 - p0))).dot(&(sigmoid(&t2))))).and(&(sigmoid(&t2))).map_collect(|&l, &r| (r / ((l - r).powi(2) + 1.0)).signum())
     } else {
-        out.to_owned()
+        p0.to_owned()
     };
     let c1: f64 = 0.5;
     for i in (0..2).rev() {
-        out_1 -= &(Zip::from(&out_1).and(&out_1).map_collect(|&l, &r| {
+        t1 -= &(Zip::from(&t1).and(&t1).map_collect(|&l, &r| {
         if l <= 0.0371 {
             sigmoid(f0034(sin(l)))
         } else {
             c1.exp()
         }
     }));
-        t1_from_t2 += &unused;
+        t2 += &t4;
     }
-    let t1_from_t2 = d_out;
-    unused += 2.0;
-    unused.mean().unwrap() + t1_from_t2.iter().sum::<f64>() + sum(&unused)
+    let t2 = p2;
+    t4 += 0.1;
+    t4.sum() + mean(t2)
 }
 
 #[test]
 fn f0094_gradcheck() {
-    let mut s = 1191780506u64;
-    let out: Array2<f64> = random((3, 3), &mut s);
-    let d_t1: Array2<f64> = random((1, 3), &mut s);
-    let d_out: Array2<f64> = random((3, 2), &mut s);
-    let grad: Array2<f64> = random((1, 3), &mut s);
-    let (out, d_t1, d_out, grad,) = std::hint::black_box((out, d_t1, d_out, grad,));
-    let (value, grads) = f0094_backward(&out, &d_t1, &d_out, grad.clone(), 1.0);
-    assert_eq!(value, f0094(&out, &d_t1, &d_out, grad.clone()));
-    assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(out.clone(), d_t1.clone(), d_out.clone(), grad.clone()), |(out, d_t1, d_out, grad)| f0094_backward(out, d_t1, d_out, grad.clone(), 1.0)).unwrap();
+    let mut s = 951809329u64;
+    let p0: Array2<f64> = random((3, 3), &mut s);
+    let p1: Array2<f64> = random((1, 3), &mut s);
+    let p2: Array2<f64> = random((3, 2), &mut s);
+    let p3: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0094_backward(&p0, &p1, &p2, p3.clone(), 1.0);
+    assert_eq!(value, f0094(&p0, &p1, &p2, p3.clone()));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0094_backward(p0, p1, p2, p3.clone(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0095(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
+fn f0095(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, k0: usize) -> f64 {
     let mut t2 = {
-        let t1 = 1.5 / (square(f0036(p1.to_owned())) + 1.0);
-        ((p0.view().permuted_axes([1, 0])).iter().map(|&v| (v.ceil()) * v).sum::<f64>()) * p2
+        let t1 = (f0012(p1)) + p2;
+        t1
     };
-    let mut t3 = t2;
-    let mut t5 = {
-        let t4 = p1;
-        mean(&((f64::hypot(t3, 0.5 * 0.5 + 0.5)) * t4).column(0))
+    t2 += (t2 - 0.25) - (t2 * 0.75);
+    let (n1, m1) = p0.dim();
+    let mut t3 = match () {
+        _ if t2 < 0.0371 => p1.view().remove_axis(Axis(1)).to_owned(),
+        _ if p1.sum() >= 0.0371 => tanh(&(p1.view().remove_axis(Axis(1)).to_owned())),
+        _ => sin(&(p1.view().remove_axis(Axis(1)).to_owned())),
     };
-    for i in 0..1 {
-        t3 += square(p2);
-        t5 = p2 * p2;
+    let c2: f64 = 3.0;
+    let _t4 = (powi(&t3, 2)).iter().map(|v| (p2 * (*v)) + (*v)).sum::<f64>();
+    let (t5, t6) = f0054(&t3, &t3, t2.tanh(), p0);
+    let t7 = match k0 % 3 {
+        0 => (t3.slice_axis(Axis(0), Slice::from(0..))).to_owned(),
+        1 | 2 => &t3 - t2,
+        _ => tanh(&t3.slice_axis(Axis(0), Slice::from(0..))),
+    };
+    for i in 0..2 {
+        t3 -= t6;
+        t3 = (tanh(&t7)).mapv(|e: f64| f64::ln(e.powi(2) + 0.5));
+        if p2 < 0.0371 {
+            continue;
+        }
     }
-    let t6 = p2.atan2(square(t3) + 0.5);
-    let t5 = t5 - t3;
-    t2 += t6 - p2;
-    t2 + t3 + t6 + t5 + t3
+    t2 + t3.mean().unwrap() + t5 + t6 + sum(&t7)
 }
 
 #[test]
 fn f0095_gradcheck() {
-    let mut s = 775145128u64;
+    let mut s = 217589389u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2 = scalar(&mut s);
+    let k0: usize = 2;
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0095_backward(&p0, &p1, p2, 1.0);
-    assert_eq!(value, f0095(&p0, &p1, p2));
+    let (value, grads) = f0095_backward(&p0, &p1, p2, k0, 1.0);
+    assert_eq!(value, f0095(&p0, &p1, p2, k0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0095_backward(p0, p1, *p2, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0095_backward(p0, p1, *p2, k0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0096(p0: f64, p1: f64) -> f64 {
     let t1 = if p1 < -0.5183 || p1 > 0.0 {
         p0
     } else {
-        (p0 / (square(f64::ceil(p0)) + 1.0)) + p0
+        (f0028(p0)) + p1
     };
-    let mut t1 = p1;
     let t3 = {
-        let t2 = log_sigmoid(t1);
+        let t2 = ln(square(t1 - t1) + 1.0);
         t2
     };
-    let mut t4 = if p0 < 0.4629 {
-        ((t1 - 2.0) + t1) - t3
-    } else {
-        p0
-    };
-    let mut t5 = t1 + t3;
-    for i in 0..2 {
-        if t4 >= 0.0371 && p1 > 0.0 {
-            break;
-        }
-        t1 += (tanh(t5)).tan();
-        t5 += t4.sin();
+    let t4 = t1;
+    let mut t5 = (sigmoid((square(t3) + 0.5).cbrt()));
+    let mut n1 = 0;
+    while n1 < 1 {
+        t5 = t5 * 0.5 + (t3.tanh());
+        n1 += 1;
     }
-    t4 /= t1.powi(2) + 1.0;
-    t4 + t5
+    let t6 = t5;
+    let mut t7 = backprop::ops::sigmoid((((t3 - t4) + t6) - 3.0));
+    for i in 0..1 {
+        let (_, t8) = f0029(abs(t7));
+        t7 += (((square(t8) + 0.5).powf(1.5)));
+    }
+    let t10 = {
+        let t9 = t6 - t3;
+        0.75 * t6
+    };
+    t1 + t3 + t4 + t5 + t6 + t7 + t10
 }
 
 #[test]
 fn f0096_gradcheck() {
-    let mut s = 1723918537u64;
+    let mut s = 779060208u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -2766,7 +2811,7 @@ fn f0097_gradcheck() {
     gradcheck(&(p1.clone(),), |(p1,)| f0097_backward(&p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0098(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>, labels: &[usize]) -> f64 {
+fn f0098(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
     let mut t2 = {
         let t1 = softmax(&((square(p1)).dot(p2)));
         t1.mapv(|e| {
@@ -2779,49 +2824,54 @@ fn f0098(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>, labels: &[usize]) -> f64 {
     };
     let t3 = (p2.dot(&t2)) / 3.0;
     let t4 = p2;
-    t2 -= 2.0;
-    let mut t3 = 0.5 + (softmax_cross_entropy(t4, labels));
-    t3 /= square(-(sum(&t2))) + 0.5;
-    logsumexp(&t2) + t4.mean().unwrap() + t3
+    t2 += f0037(t4, p0, t4);
+    let t3 = t4;
+    if t4[[0, 1]] > -0.5183 || p0 > 0.0 {
+        return (backprop::ops::log_sigmoid(t4)).iter().sum::<f64>();
+    }
+    t4[[1, 1]] + t3.mean().unwrap() + sum(p2)
 }
 
 #[test]
 fn f0098_gradcheck() {
-    let mut s = 1982092593u64;
+    let mut s = 2005609571u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
-    let labels: &[usize] = &[1, 1, 0];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0098_backward(p0, &p1, &p2, labels, 1.0);
-    assert_eq!(value, f0098(p0, &p1, &p2, labels));
+    let (value, grads) = f0098_backward(p0, &p1, &p2, 1.0);
+    assert_eq!(value, f0098(p0, &p1, &p2));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0098_backward(*p0, p1, p2, labels, 1.0)).unwrap();
+    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0098_backward(*p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0099(p0: Array2<f64>, p1: &Array1<f64>, p2: f64, p3: &Array1<f64>) -> f64 {
+fn f0099(p0: Array2<f64>, p1: &Array1<f64>, p2: f64, p3: &Array1<f64>) -> (Array2<f64>, f64) {
     let t2 = {
         let t1 = p3;
         sum(&(concat(Axis(0), &[&(square(t1)), t1])))
     };
-    t2
+    (sigmoid(&p0), t2)
 }
 
 #[test]
 fn f0099_gradcheck() {
-    let mut s = 1168076350u64;
+    let mut s = 2084948701u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let p2 = scalar(&mut s);
     let p3: Array1<f64> = random(2, &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0099_backward(p0.clone(), &p1, p2, &p3, 1.0);
+    let up0: Array2<f64> = random((3, 1), &mut s);
+    let (value, grads) = f0099_backward(p0.clone(), &p1, p2, &p3, (&up0, 0.5));
     assert_eq!(value, f0099(p0.clone(), &p1, p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0099_backward(p0.clone(), p1, *p2, p3, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(&up0, 0.5))
+        .check(&(p0.clone(), p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0099_backward(p0.clone(), p1, *p2, p3, (&up0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
 fn f0100(grad: &Array2<f64>, x: &Array1<f64>, labels: &[usize]) -> f64 {
@@ -2896,15 +2946,16 @@ fn f0102_gradcheck() {
 }
 #[differentiable]
 fn f0103(p0: Array1<f64>, p1: f64, p2: Array2<f64>) -> f64 {
-    let mut t1 = p1;
+    let t1 = p1;
     let _t2 = sqrt(&(&p2 * &p2 + 1.0));
-    t1 -= relu(f0028(p1));
-    t1 + t1
+    let c1 = 1.5_f64;
+    let t3 = (p2.to_owned().mapv_into(|u| t1 / (square(u) + 0.5))).slice(s![1..2, 0..2]).to_owned();
+    t1 + t3.sum()
 }
 
 #[test]
 fn f0103_gradcheck() {
-    let mut s = 1512887998u64;
+    let mut s = 2070378098u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 2), &mut s);
@@ -2919,18 +2970,15 @@ fn f0103_gradcheck() {
 fn f0104(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
     let t2 = {
         let t1 = tan(&(tanh(p1)));
-        &(t1.t()) * &t1
+        (mean_axis(&(signum(&t1)), Axis(1))).dot(p1)
     };
-    let t4 = {
-        let t3 = cos(&t2);
-        backprop::ops::recip(&(square(&(t3.slice_axis(Axis(1), Slice::from(1..2)))) + 1.0))
-    };
-    t2[[1, 1]] + sum(&t4)
+    let t2 = &t2 / &(square(p1) + 2.0);
+    mean(&t2)
 }
 
 #[test]
 fn f0104_gradcheck() {
-    let mut s = 990712261u64;
+    let mut s = 2078152728u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -2961,69 +3009,71 @@ fn f0105_gradcheck() {
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0105_backward(p0, *p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0106(p0: &Array2<f64>) -> f64 {
-    let t1 = &(tan(&(tanh(p0)))) * (tanh(p0));
-    let t1 = t1.dot(&p0.t());
+fn f0106(w: &Array2<f64>) -> f64 {
+    let d_d_x = &(tan(&(tanh(w)))) * (tanh(w));
+    let d_d_x = d_d_x.dot(&w.t());
     let t3 = {
-        let t2 = &t1 * p0;
-        (0.25 * &t1).dot(p0)
+        let t1_from_t2 = &d_d_x * w;
+        concat(Axis(1), &[&(&t1_from_t2 - &t1_from_t2), &t1_from_t2])
     };
-    sum(&t1) + t3.iter().sum::<f64>()
+    sum(&d_d_x) + t3.sum() + d_d_x.mean().unwrap()
 }
 
 #[test]
 fn f0106_gradcheck() {
-    let mut s = 1378003700u64;
-    let p0: Array2<f64> = random((1, 3), &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0106_backward(&p0, 1.0);
-    assert_eq!(value, f0106(&p0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0106_backward(p0, 1.0)).unwrap();
+    let mut s = 1430928301u64;
+    let w: Array2<f64> = random((1, 3), &mut s);
+    let (w,) = std::hint::black_box((w,));
+    let (value, grads) = f0106_backward(&w, 1.0);
+    assert_eq!(value, f0106(&w));
+    assert_eq!(grads.w.shape(), w.shape());
+    gradcheck(&(w.clone(),), |(w,)| f0106_backward(w, 1.0)).unwrap();
 }
-#[differentiable(wrt(d_x, x))]
-fn f0107(d_x: &Array1<f32>, x: ArrayView1<f32>, w: &Array2<f32>) -> (f32, f32) {
-    let out = w - (sqrt((sum(d_x)).powi(2) + 1.0));
-    let mut d_d_x = {
-        let d_out_1 = (x.sum()) + &out;
-        (w - &x) + (&d_out_1 / &(square(&d_out_1) + 2.0))
+#[differentiable(wrt(p0, p1))]
+fn f0107(p0: &Array1<f32>, p1: ArrayView1<f32>, c0: &Array2<f32>) -> (Array1<f32>, Array2<f32>) {
+    let t1 = c0 - (sqrt((sum(p0)).powi(2) + 1.0));
+    let mut t3 = {
+        let t2 = (p1.sum()) + &t1;
+        (c0 - &p1) + (&t2 / &(square(&t2) + 2.0))
     };
-    let out = &(x.dot(w)) / &(&out * &out + 0.5);
-    let t4 = 0.1 * &(&out * 3.0);
-    let mut d_out = {
-        let unused = &(powi(&t4, 3)) + (2.0 - d_x);
-        mean_axis(&(&unused - &unused), Axis(1))
+    let t1 = &(p1.dot(c0)) / &(&t1 * &t1 + 0.5);
+    let t4 = 0.1 * &(&t1 * 3.0);
+    let mut t6 = {
+        let t5 = &(powi(&t4, 3)) + (2.0 - p0);
+        mean_axis(&(&t5 - &t5), Axis(1))
     };
     let t8 = {
-        let out_1 = tanh(&d_out);
-        exp2(&out_1)
+        let t7 = tanh(&t6);
+        exp2(&t7)
     };
     if logsumexp(&t8) > 0.4629 {
-        d_out -= &t8;
+        t6 -= &t8;
     }
-    (logsumexp(d_x), sum(&x))
+    (tanh(&p1), tanh(c0))
 }
 
 #[test]
 fn f0107_gradcheck() {
-    let mut s = 1645434715u64;
-    let d_x: Array1<f32> = random32(2, &mut s);
-    let x: Array1<f32> = random32(3, &mut s);
-    let w: Array2<f32> = random32((3, 1), &mut s);
-    let (d_x, x, w,) = std::hint::black_box((d_x, x, w,));
-    let (value, grads) = f0107_backward(&d_x, x.view(), &w, (1.0, 0.5));
-    assert_eq!(value, f0107(&d_x, x.view(), &w));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.x.shape(), x.shape());
+    let mut s = 234214797u64;
+    let p0: Array1<f32> = random32(2, &mut s);
+    let p1: Array1<f32> = random32(3, &mut s);
+    let c0: Array2<f32> = random32((3, 1), &mut s);
+    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
+    let up0: Array1<f32> = random32(3, &mut s);
+    let up1: Array2<f32> = random32((3, 1), &mut s);
+    let (value, grads) = f0107_backward(&p0, p1.view(), &c0, (&up0, &up1));
+    assert_eq!(value, f0107(&p0, p1.view(), &c0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .upstream(&(1.0, 0.5))
-        .check(&(d_x.clone(), x.clone()), |(d_x, x)| f0107_backward(d_x, x.view(), &w, (1.0, 0.5)))
+        .upstream(&(&up0, &up1))
+        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0107_backward(p0, p1.view(), &c0, (&up0, &up1)))
         .unwrap();
 }
 #[differentiable]
-fn f0108(p0: f64, p1: ArrayView2<f64>, p2: f64, p3: f64) -> (f64, f64) {
+fn f0108(p0: f64, p1: ArrayView2<f64>, p2: f64, p3: f64) -> (f64, Array2<f64>, f64) {
     let c1: f64 = 0.5;
     let mut t1 = (mean_axis(&p1, Axis(0))).mapv(|z| c1);
     t1 *= &(tanh(&(Zip::from(&t1).and(&t1).map_collect(|&l, &r| (r / (square(r) + 2.0)) * l))));
@@ -3041,23 +3091,24 @@ fn f0108(p0: f64, p1: ArrayView2<f64>, p2: f64, p3: f64) -> (f64, f64) {
     for i in 0..t3.len() {
         t3[i] = (f64::hypot(p3, square(p0) + 0.5));
     }
-    (t1.mean().unwrap(), mean(&p1))
+    (p0, sin(&p1), p0)
 }
 
 #[test]
 fn f0108_gradcheck() {
-    let mut s = 1171195732u64;
+    let mut s = 331587514u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
     let p3 = scalar(&mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0108_backward(p0, p1.view(), p2, p3, (1.0, 0.5));
+    let up1: Array2<f64> = random((3, 2), &mut s);
+    let (value, grads) = f0108_backward(p0, p1.view(), p2, p3, (1.0, &up1, -0.75));
     assert_eq!(value, f0108(p0, p1.view(), p2, p3));
     assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0, p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0108_backward(*p0, p1.view(), *p2, *p3, (1.0, 0.5)))
+        .upstream(&(1.0, &up1, -0.75))
+        .check(&(p0, p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0108_backward(*p0, p1.view(), *p2, *p3, (1.0, &up1, -0.75)))
         .unwrap();
 }
 #[differentiable]
@@ -3087,130 +3138,101 @@ fn f0109_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0110(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
-    let mut t1 = log_softmax(&(clamp(p2, -2.0, 3.0)));
-    let mut t2 = tanh(&(relu(p1)));
-    let mut t4 = {
-        let t3 = t2.iter().sum::<f64>();
-        sum(&t2)
+fn f0110(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>, labels: &[usize]) -> f64 {
+    let mut t1 = (p2.sum()) * &(softmax(p2));
+    let t2 = p1 * p1;
+    let t3 = tan(&(tanh(p2)));
+    let mut t5 = {
+        let t4 = (concat(Axis(1), &[&(relu(&t1)), &t3, p2])).index_axis(Axis(1), 2).to_owned();
+        t3.fract()
     };
-    let t5 = Array1::<f64>::linspace(0.0, 1.0, 3);
-    let t6 = array![0.0_f64, 0.5, 1.0];
-    for i in 0..3 {
-        t1 -= t4;
-        t4 -= (&t2 * 0.1 + &t5).std(1.0);
-        match i % 3 {
-            0 => t4 += (&t2 * 0.1 + &t6).std(0.0),
-            1 | 2 => {
-                t2 += p1;
-            }
-            _ => {}
-        }
-    }
-    let t7 = (&t2 - &t2) - &((square(p1) + 0.5).log(t4.powi(2) + 1.5));
-    let t8 = t1.clone();
-    t2 += 0.75;
-    t1.iter().sum::<f64>() + logsumexp(&t2) + t4 + t7.mean().unwrap() + sum(&t8)
+    let _t6 = &t3 / &(square(&t1) + 0.5);
+    t5 *= &t3;
+    t1 /= &(square(&(abs(&t5))) + 0.5);
+    t1.sum() + logsumexp(&t2) + t3[[0, 0]] + mean(&t5)
 }
 
 #[test]
 fn f0110_gradcheck() {
-    let mut s = 2128633711u64;
+    let mut s = 1089063950u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2: Array2<f64> = random((2, 2), &mut s);
+    let labels: &[usize] = &[0];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0110_backward(p0, &p1, &p2, 1.0);
-    assert_eq!(value, f0110(p0, &p1, &p2));
+    let (value, grads) = f0110_backward(p0, &p1, &p2, labels, 1.0);
+    assert_eq!(value, f0110(p0, &p1, &p2, labels));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0110_backward(*p0, p1, p2, 1.0)).unwrap();
+    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0110_backward(*p0, p1, p2, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0111(p0: Array2<f64>, p1: &Array2<f64>, p2: Array2<f64>, p3: f64) -> f64 {
-    let t1 = p1.to_owned().mapv_into(|u| p3);
-    let t2 = if p3 >= 0.0371 {
-        p1.to_owned()
-    } else {
-        &t1 * p3
-    };
-    sum(&t1) + t2[[0, 0]] + t1.sum()
+fn f0111(p0: Array2<f64>, p1: &Array2<f64>, p2: Array2<f64>, p3: f64) -> (f64, f64) {
+    let t1 = tanh(f0034(p3));
+    let t2 = array![[0.0_f64, 0.5], [1.0, 1.5]];
+    let t3 = logsumexp(&(((square(p1)) * 0.1 + &t2).var_axis(Axis(0), 1.0)));
+    (sum(p1), sum(&p0))
 }
 
 #[test]
 fn f0111_gradcheck() {
-    let mut s = 848642736u64;
+    let mut s = 1390574462u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
     let p3 = scalar(&mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0111_backward(p0.clone(), &p1, p2.clone(), p3, 1.0);
+    let (value, grads) = f0111_backward(p0.clone(), &p1, p2.clone(), p3, (1.0, 0.5));
     assert_eq!(value, f0111(p0.clone(), &p1, p2.clone(), p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0111_backward(p0.clone(), p1, p2.clone(), *p3, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0111_backward(p0.clone(), p1, p2.clone(), *p3, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
-fn f0112(p0: &Array2<f64>, labels: &[usize]) -> (f64, f64) {
+fn f0112(p0: &Array2<f64>) -> f64 {
     let _t1 = p0 + p0;
     let t2 = p0;
-    let mut t3 = (t2 * p0).t().dot(t2);
+    let mut t3 = (t2.slice_axis(Axis(1), Slice::from(1..))).t().dot(t2);
     for i in 0..1 {
         t3 += 0.5 / ((p0[[i, 2]]).powi(2) + 1.0);
     }
     if t2.iter().sum::<f64>() >= -0.5183 {
-        t3 /= (softmax_cross_entropy(&t3, labels)).powi(2) + 1.0;
-    } else {
-        t3 += &(square(&(sigmoid(&t3))));
+        t3 /= &(square(&(t2 - t2)) + 1.0);
+    } else if t3[[0, 2]] < 0.4629 {
+        t3 += &(ln(&(t2 * t2 + 0.5)));
     }
-    let t4 = tanh(sum(&(&(0.75 * &t3) - &t3)));
-    (t4, t4)
+    let _t4 = (tanh(&(t2 - p0).t())).dot(&(tanh(&t3)));
+    sum(t2) + mean(&t3)
 }
 
 #[test]
 fn f0112_gradcheck() {
-    let mut s = 1611807139u64;
+    let mut s = 1462134591u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
-    let labels: &[usize] = &[0, 1, 1];
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0112_backward(&p0, labels, (1.0, 0.5));
-    assert_eq!(value, f0112(&p0, labels));
+    let (value, grads) = f0112_backward(&p0, 1.0);
+    assert_eq!(value, f0112(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(),), |(p0,)| f0112_backward(p0, labels, (1.0, 0.5)))
-        .unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0112_backward(p0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
 fn f0113(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     let t1 = p2.hypot(0.5 * 0.5 + 0.5);
     let c1 = 1.5_f64;
     let t1 = powi(&(softmax(&(t1.map(|&v| relu(v))))), 3);
-    let c2: f64 = 1.25;
-    let t2 = &(t1.view().permuted_axes([1, 0])) / (0.5 * 0.5 + 2.0);
-    let (n3, m3) = p0.dim();
-    let t3 = if mean(p2) < 0.0371 {
-        ln(&(square(&((t1.sum()) * c0)) + 1.0))
-    } else {
-        c0 / (square(c0) + 0.5)
-    };
-    let mut t4 = sigmoid((mse(&(t2.to_shape(6).unwrap()), &(&(t2.to_shape(6).unwrap()) * 0.5))));
-    let mut n4 = 0;
-    loop {
-        t4 = t4 * 0.5 + (((tanh(&t3)).dot(&(sin(&t1)))).mean().unwrap());
-        n4 += 1;
-        if n4 >= 2 || t4.abs() < 0.5183 {
-            break;
-        }
-    }
-    sum(&t1) + mean(&t2) + t3.sum() + t4 + mean(c0)
+    let t2 = (exp(c0)) * &(c0 / (c0 * c0 + 2.0));
+    let _t3 = &(t1.t()) * (logsumexp(&t2));
+    let _t4 = (tanh(&(&t2 + &t2))).dot(&(tanh(c0)));
+    t1.mean().unwrap() + sum(&t2)
 }
 
 #[test]
 fn f0113_gradcheck() {
-    let mut s = 1193433129u64;
+    let mut s = 1759826134u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -3224,90 +3246,81 @@ fn f0113_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0113_backward(p0, p1, p2, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0114(p0: Array2<f64>, p1: &Array2<f64>) -> (f64, f64) {
+fn f0114(p0: Array2<f64>, p1: &Array2<f64>) -> (f64, f64, f64) {
     let t1 = concat(Axis(1), &[&p0, &p0, &p0]);
-    (t1.sum(), p0[[1, 0]])
+    (p0[[1, 0]], p0[[0, 0]], sum(&p0))
 }
 
 #[test]
 fn f0114_gradcheck() {
-    let mut s = 1543201590u64;
+    let mut s = 1934400080u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0114_backward(p0.clone(), &p1, (1.0, 0.5));
+    let (value, grads) = f0114_backward(p0.clone(), &p1, (1.0, 0.5, -0.75));
     assert_eq!(value, f0114(p0.clone(), &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0114_backward(p0.clone(), p1, (1.0, 0.5)))
+        .upstream(&(1.0, 0.5, -0.75))
+        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0114_backward(p0.clone(), p1, (1.0, 0.5, -0.75)))
         .unwrap();
 }
-#[differentiable(wrt(w, d_t1))]
-fn f0115(w: &Array1<f64>, d_t1: &Array2<f64>, d_x: &Array2<f64>) -> f64 {
-    let mut x_from_out = (sin(d_t1)).mean().expect("not empty");
-    let d_out = array![[0.0_f64, 0.5, 1.0]];
+#[differentiable(wrt(p0, p1))]
+fn f0115(p0: &Array1<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
+    let mut t1 = (sin(p1)).mean().expect("not empty");
+    let t2 = array![[0.0_f64, 0.5, 1.0]];
     for i in 0..3 {
-        x_from_out += x_from_out * x_from_out;
+        t1 += t1 * t1;
     }
-    let mut out = sum(&(softmax(&((cos(d_t1)).select(Axis(0), &[0])))));
+    let mut t3 = sum(&(softmax(&((cos(p1)).select(Axis(0), &[0])))));
     let mut n1 = 0;
     loop {
-        x_from_out += out;
-        out += (mean(&(tanh(&(d_t1 - w)))));
+        t3 = t3 * 0.5 + ((ln(&(square(&(p0 - p0)) + 1.0))).iter().sum::<f64>());
         n1 += 1;
-        if n1 >= 3 || out.abs() > 0.0371 {
+        if n1 >= 3 {
             break;
         }
     }
-    let x_from_out = ((concat(Axis(0), &[d_x, d_x])).mapv_into(|v| powi((f0034(v)).tanh(), 3))).mapv(|v: f64| {
-        if v > 0.0371 {
-            f0045(square(v * v))
-        } else {
-            (square(v - v) + 0.5).ln()
-        }
-    });
-    let grad_1 = x_from_out.dot(&d_x.t());
-    let grad_1 = &x_from_out * d_x;
-    let t5 = softmax(&(d_x.index_axis(Axis(0), 0)));
-    grad_1[[0, 2]] + t5.dot(&t5)
+    let t4 = f0070(sigmoid(t1), backprop::ops::sigmoid(t3), p0);
+    let t5 = t4.clone();
+    let _t6 = (p0.dot(&t5)) * p0;
+    let _t7 = cos(&((1.5 + t1) + (t3 - &t4)));
+    t1 + t3 + logsumexp(&t4) + t5.sum()
 }
 
 #[test]
 fn f0115_gradcheck() {
-    let mut s = 1202577535u64;
-    let w: Array1<f64> = random(2, &mut s);
-    let d_t1: Array2<f64> = random((1, 2), &mut s);
-    let d_x: Array2<f64> = random((1, 3), &mut s);
-    let (w, d_t1, d_x,) = std::hint::black_box((w, d_t1, d_x,));
-    let (value, grads) = f0115_backward(&w, &d_t1, &d_x, 1.0);
-    assert_eq!(value, f0115(&w, &d_t1, &d_x));
-    assert_eq!(grads.w.shape(), w.shape());
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    gradcheck(&(w.clone(), d_t1.clone()), |(w, d_t1)| f0115_backward(w, d_t1, &d_x, 1.0)).unwrap();
+    let mut s = 137667119u64;
+    let p0: Array1<f64> = random(2, &mut s);
+    let p1: Array2<f64> = random((1, 2), &mut s);
+    let c0: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
+    let (value, grads) = f0115_backward(&p0, &p1, &c0, 1.0);
+    assert_eq!(value, f0115(&p0, &p1, &c0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0115_backward(p0, p1, &c0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0116(p0: ArrayView2<f64>, ws: &[f64]) -> f64 {
     let t1 = &p0 / (square(&p0) + 1.0);
     let t1 = ln(&(square(&(t1.sum_axis(Axis(0)))) + 0.5));
-    let mut t2 = logsumexp(&(((sigmoid(&t1)).dot(&(tanh(&t1)))) / &(square(&t1) + 2.0)));
+    let mut t2 = (&(p0.view().reversed_axes()) + (1.25)).mean().unwrap();
     for (i, &c) in ws.iter().enumerate() {
-        t2 -= (sigmoid(t1.dot(&t1)));
+        t2 -= c;
     }
-    let mut t3 = t2;
-    for (i, &c) in ws.iter().enumerate() {
-        t3 -= (((c.clamp(-2.0, 3.0)).powi(2)));
-    }
-    if t3 > -0.5183 {
-        return sigmoid(((t3 - t2).abs()));
-    }
-    t2 + t3
+    let t3 = t2;
+    let t5 = {
+        let t4 = powi(&p0, 2);
+        floor(&t4)
+    };
+    t3 + mean(&t5)
 }
 
 #[test]
 fn f0116_gradcheck() {
-    let mut s = 1030710319u64;
+    let mut s = 91983277u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let ws: &[f64] = &[0.75];
     let (p0,) = std::hint::black_box((p0,));
@@ -3394,39 +3407,44 @@ fn f0119_gradcheck() {
     gradcheck(&(p0, p1.clone()), |(p0, p1)| f0119_backward(*p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0120(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
-    let (n1, m1) = p1.dim();
-    let t1 = Array2::<f64>::from_shape_vec((1, m1), vec![0.0, 0.5, 1.0]).unwrap();
-    let t2 = match () {
-        _ if mean(p3) < 0.0371 && p0 > 0.0 => f0096(p0, p0),
-        _ if p2.mean().unwrap() < 0.0371 => f0086(p3, p0),
-        _ => (f0096(p0, p0)).tanh(),
+fn f0120(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> (Array2<f64>, f64) {
+    let t1 = Array1::<f64>::zeros(3);
+    let t2 = Array::from_elem((1, 1), 0.5_f64);
+    let t3 = match () {
+        _ if sum(p1) >= -0.5183 => f0081(p1),
+        _ if sum(p1) > -0.5183 => sigmoid(f0081(p1)),
+        _ => (p2 + &t2).sum(),
     };
-    let mut t3 = match p2.len() % 3 {
-        0 => p2 - p2,
-        1 | 2 => p1 + p2,
-        _ => p1.to_owned(),
+    let t3 = t3;
+    let mut t4 = p1.to_owned();
+    for i in 0..t4.nrows() {
+        t4[[i, 0]] += (square(p3)).mean().unwrap();
+    }
+    let t6 = {
+        let t5 = sigmoid(&(p3.mapv(f0034)));
+        3.0 + p3
     };
-    t3 += 0.1;
-    let c2 = 1.5_f64;
-    let _t4 = (concatenate(Axis(1), &[p2.view(), p2.view()]).unwrap()).map(|&e| e);
-    t2 + t3.iter().sum::<f64>()
+    (t4.clone(), sum(p3))
 }
 
 #[test]
 fn f0120_gradcheck() {
-    let mut s = 1666096701u64;
+    let mut s = 459664715u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
     let p3: Array2<f64> = random((3, 1), &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0120_backward(p0, &p1, &p2, &p3, 1.0);
+    let up0: Array2<f64> = random((1, 3), &mut s);
+    let (value, grads) = f0120_backward(p0, &p1, &p2, &p3, (&up0, 0.5));
     assert_eq!(value, f0120(p0, &p1, &p2, &p3));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0120_backward(*p0, p1, p2, p3, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(&up0, 0.5))
+        .check(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0120_backward(*p0, p1, p2, p3, (&up0, 0.5)))
+        .unwrap();
 }
 #[differentiable(wrt(d_p0, d_x, d_t1, out))]
 fn f0121(d_p0: &Array2<f64>, d_x: f64, d_t1: f64, out: &Array2<f64>, grad: &Array2<f64>) -> f64 {
@@ -3468,36 +3486,31 @@ fn f0122_gradcheck() {
     gradcheck(&(p0, p1, p2), |(p0, p1, p2)| f0122_backward(*p0, *p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0123(p0: f64) -> f64 {
-    let mut t2 = {
+fn f0123(p0: f64) -> (f64, f64) {
+    let t2 = {
         let t1 = p0 / (square(p0) + 0.5);
         t1
     };
-    let t3 = (square(((t2.powi(2) + 1.0).recip()) * (t2 * t2)) + 1.0).log(square(t2) + 1.5);
-    let t4 = if p0 > 0.0371 {
-        softplus(p0 + p0)
-    } else {
-        t3
-    };
-    let t5 = t4.min(t3);
-    let _t6 = (sigmoid(t3)) - ((powi(tanh(t4), 3)) + (t5 + t4));
-    for i in 0..3 {
-        t2 = t3;
-    }
-    if p0 >= 0.4629 {
-        t2 += t4.atan2(square(t4) + 0.5);
-    }
-    t4 + t5
+    let t3 = t2;
+    let mut t2 = t2;
+    t2 += t3;
+    let t4 = ((ln(t3.powi(2) + 1.0)) + t3) + t2;
+    let t5 = exp(tanh(t2));
+    let _t6 = (1.5 + (sigmoid(t2))).powf(t3.cos());
+    (t4, t3)
 }
 
 #[test]
 fn f0123_gradcheck() {
-    let mut s = 1618915289u64;
+    let mut s = 508054769u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0123_backward(p0, 1.0);
+    let (value, grads) = f0123_backward(p0, (1.0, 0.5));
     assert_eq!(value, f0123(p0));
-    gradcheck(&(p0,), |(p0,)| f0123_backward(*p0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0,), |(p0,)| f0123_backward(*p0, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
 fn f0124(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
@@ -3514,14 +3527,14 @@ fn f0124(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
         let t6 = (t3 * 2.0) / 0.75;
         sigmoid(&t2)
     };
-    let t8 = p2;
-    let t8 = concat(Axis(0), &[&(&(p1 * t8) + p1), t8]);
-    mean(&t2) + t3 + sum(&t5) + mean(&t7) + t8.sum()
+    let t8 = log_sigmoid(((tanh(&t2)).dot(&(sin(&t7)))) + p1);
+    let t9 = (tanh(&(t5.mapv(softplus)))).dot(&(sigmoid(&t2)));
+    t8 + t9
 }
 
 #[test]
 fn f0124_gradcheck() {
-    let mut s = 589993061u64;
+    let mut s = 795455984u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -3567,20 +3580,36 @@ fn f0125_gradcheck() {
 }
 #[differentiable]
 fn f0126(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
-    let t1 = p1;
+    let mut t1 = p1;
     let t3 = {
         let t2 = p2.mean().expect("not empty");
         ln(&(square(p2) + 0.5))
     };
-    let t3 = square(&(&(cos(&t3)) * &t3));
-    let t4 = log_sigmoid(t1);
-    let t5 = &(t1 * &t3) / (p2 * p2 + 0.5);
-    t1 + t3.sum() + t4 + t5[[0, 2]]
+    let (n1, m1) = p2.dim();
+    let n2 = p0.nrows();
+    let m2 = p0.ncols();
+    let t4 = Array2::<f64>::from_shape_vec((n1, m2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0]).unwrap();
+    let mut t3 = sigmoid(f0096(t1, sigmoid(((&(cos(&t3)) * 0.1 + &t4).var(1.0)) * 3.0)));
+    let t5 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5], [3.0, 3.5, 4.0]];
+    for i in 0..2 {
+        t1 += (p2.row(i)).product();
+        t3 -= f0124(t3, t1.tanh(), p2);
+    }
+    let mut t6 = sum(&(logsumexp(&(sigmoid(&((relu(p2)) - t3))))));
+    let mut n3 = 0;
+    loop {
+        t6 = t6 * 0.5 + t1;
+        n3 += 1;
+        if n3 >= 2 {
+            break;
+        }
+    }
+    t1 + t3 + t6
 }
 
 #[test]
 fn f0126_gradcheck() {
-    let mut s = 1631130927u64;
+    let mut s = 1215353167u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -3593,19 +3622,24 @@ fn f0126_gradcheck() {
 }
 #[differentiable]
 fn f0127(p0: Array2<f64>) -> f64 {
-    let mut t1 = &p0 - &p0;
-    let mut t2 = mean_axis(&t1, Axis(0));
-    t2 += &(&(Zip::from(&t2).and(&t2).map_collect(|&l, &r| r)) / 1.5);
-    if sum(&t2) <= -0.5183 {
-        t2 -= mean(&(&p0 - &t1));
+    let t1 = &p0 - &p0;
+    let t2 = &(&p0 + &t1) / ((p0.iter().sum::<f64>()).powi(2) + 1.0);
+    let mut t3 = mean(&(&p0 + &t2));
+    let (n2, m2) = p0.dim();
+    let t4 = Array1::<f64>::ones(m2);
+    let mut n1 = 0;
+    while n1 < 2 && t3.abs() < 0.4629 {
+        t3 = t3 * 0.5 + (sigmoid((&t4 - &t2).iter().sum::<f64>()));
+        n1 += 1;
     }
-    let t3 = (mean(&(&t1 - &t1))).sin();
-    sum(&t2) + t3
+    let t5 = &(p0.mapv(|u| u.hypot(u.powi(2) + 0.5))) - &(&p0 + t3);
+    let t6 = t3;
+    mean(&t5) + t6
 }
 
 #[test]
 fn f0127_gradcheck() {
-    let mut s = 846963885u64;
+    let mut s = 685411940u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0127_backward(p0.clone(), 1.0);
@@ -3613,37 +3647,41 @@ fn f0127_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0127_backward(p0.clone(), 1.0)).unwrap();
 }
-#[differentiable(wrt(p1))]
-fn f0128(p0: &Array2<f64>, p1: Array2<f64>) -> f64 {
-    let t1 = match p1.len() % 3 {
-        0 => p0.dot(&p1),
-        1 | 2 => p0.dot(&p1),
-        _ => cos(&(p0.dot(&p1))),
+#[differentiable(wrt(y_1))]
+fn f0128(out: &Array2<f64>, y_1: Array2<f64>) -> f64 {
+    let x = match y_1.len() % 3 {
+        0 => out.dot(&y_1),
+        1 | 2 => out.dot(&y_1),
+        _ => cos(&(out.dot(&y_1))),
     };
-    let _t2 = &(&p1 / 2.0) * &(p1.map(|&u| (u.powi(3)) + u));
-    let t3 = p0;
-    let t4 = (backprop::ops::signum(&p1)) * &(cos(&(relu(&t1))));
-    let t5 = p0.mapv(f64::cos);
-    t4.iter().sum::<f64>() + sum(&t5)
+    let _t2 = &(&y_1 / 2.0) * &(y_1.map(|&u| (u.powi(3)) + u));
+    let (out_1, _, d_d_x) = f0020(&y_1, out);
+    let n1 = out.nrows();
+    let m1 = out.ncols();
+    let (n2, m2) = y_1.dim();
+    let d_out_1 = Array2::<f64>::ones((n1, m2));
+    let t6 = softmax(&((&x + &d_out_1) * &x));
+    let x = &t6;
+    t6.iter().sum::<f64>() + sum(x) + out_1
 }
 
 #[test]
 fn f0128_gradcheck() {
-    let mut s = 136185543u64;
-    let p0: Array2<f64> = random((1, 3), &mut s);
-    let p1: Array2<f64> = random((3, 2), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0128_backward(&p0, p1.clone(), 1.0);
-    assert_eq!(value, f0128(&p0, p1.clone()));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p1.clone(),), |(p1,)| f0128_backward(&p0, p1.clone(), 1.0)).unwrap();
+    let mut s = 784656209u64;
+    let out: Array2<f64> = random((1, 3), &mut s);
+    let y_1: Array2<f64> = random((3, 2), &mut s);
+    let (out, y_1,) = std::hint::black_box((out, y_1,));
+    let (value, grads) = f0128_backward(&out, y_1.clone(), 1.0);
+    assert_eq!(value, f0128(&out, y_1.clone()));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    gradcheck(&(y_1.clone(),), |(y_1,)| f0128_backward(&out, y_1.clone(), 1.0)).unwrap();
 }
-#[differentiable(wrt(p0))]
-fn f0129(p0: &Array1<f64>, c0: &Array2<f64>) -> (f64, f64) {
-    let n1 = p0.len() - 1;
-    let t1 = c0;
-    let mut t2 = if c0[[0, 0]] >= 0.0371 {
-        c0.mapv(|v: f64| {
+#[differentiable(wrt(out))]
+fn f0129(out: &Array1<f64>, y_1: &Array2<f64>) -> f64 {
+    let n1 = out.len() - 1;
+    let x_from_out = y_1;
+    let mut t2 = if y_1[[0, 0]] >= 0.0371 {
+        y_1.mapv(|v: f64| {
         if v > 0.0371 {
             (tanh(v)).tan()
         } else {
@@ -3651,35 +3689,31 @@ fn f0129(p0: &Array1<f64>, c0: &Array2<f64>) -> (f64, f64) {
         }
     })
     } else {
-        t1.to_owned()
+        x_from_out.to_owned()
     };
     let c2: f64 = 0.5;
     let t3 = (t2.slice(s![..;-1, 1..])).mapv(|v| sqrt(square((c2.powi(3)) + v) + 1.0));
-    let n3 = p0.len() - 1;
+    let n3 = out.len() - 1;
     for i in 0..n3 {
-        if (p0[i + 1] - p0[i]) < -0.5183 || (p0[i + 1] - p0[i]) > 0.0 {
+        if (out[i + 1] - out[i]) < -0.5183 || (out[i + 1] - out[i]) > 0.0 {
             continue;
         }
-        t2 += p0;
+        t2 += out;
     }
-    let c4 = 3.0_f64;
-    let t4 = f64::tanh(t1.iter().map(|v| (*v) * 2.0).sum::<f64>());
-    (t1[[1, 0]], t2.sum())
+    let d_out_1 = log_softmax(&(sigmoid(&((cos(&t2)).mapv(f0045)))));
+    mean(&t3) + d_out_1.iter().sum::<f64>() + sum(y_1)
 }
 
 #[test]
 fn f0129_gradcheck() {
-    let mut s = 770333348u64;
-    let p0: Array1<f64> = random(2, &mut s);
-    let c0: Array2<f64> = random((2, 2), &mut s);
-    let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let (value, grads) = f0129_backward(&p0, &c0, (1.0, 0.5));
-    assert_eq!(value, f0129(&p0, &c0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(),), |(p0,)| f0129_backward(p0, &c0, (1.0, 0.5)))
-        .unwrap();
+    let mut s = 323120393u64;
+    let out: Array1<f64> = random(2, &mut s);
+    let y_1: Array2<f64> = random((2, 2), &mut s);
+    let (out, y_1,) = std::hint::black_box((out, y_1,));
+    let (value, grads) = f0129_backward(&out, &y_1, 1.0);
+    assert_eq!(value, f0129(&out, &y_1));
+    assert_eq!(grads.out.shape(), out.shape());
+    gradcheck(&(out.clone(),), |(out,)| f0129_backward(out, &y_1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0130(p0: &Array1<f64>, p1: &Array2<f64>) -> f64 {
@@ -3701,64 +3735,65 @@ fn f0130_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0130_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0131(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: f64) -> f64 {
-    let t1 = p3 / 0.1;
-    let t2 = t1;
-    let mut t1 = (sigmoid(p3.max(t2))).mul_add(2.0, t2);
-    let mut t3 = atanh((t2.tanh()) * 0.75);
-    for i in 0..2 {
-        t3 += softplus(t1);
-        t1 -= p2;
+fn f0131(d_out: &Array2<f64>, w: &Array2<f64>, grad: f64, y_1: f64) -> Array2<f64> {
+    let mut out = y_1 / 0.1;
+    let mut out_1 = grad;
+    for i in 0..1 {
+        let (d_d_x, x) = f0029(sigmoid(out));
+        out_1 -= ((0.1 * x));
     }
-    if p1.iter().sum::<f64>() <= 0.0371 {
-        t3 += softplus(t2);
-    } else {
-        t1 -= p3;
+    for i in 0..3 {
+        out_1 += out;
+        out -= (y_1 / (square(out_1) + 0.5)).tanh();
     }
-    t1 + t3 + p1[[1, 2]]
+    out += out_1;
+    let t5 = sigmoid((log_sigmoid(y_1 - out_1)) + out);
+    let t6 = out_1.max(y_1);
+    sin(w)
 }
 
 #[test]
 fn f0131_gradcheck() {
-    let mut s = 1204728558u64;
-    let p0: Array2<f64> = random((1, 3), &mut s);
-    let p1: Array2<f64> = random((2, 3), &mut s);
-    let p2 = scalar(&mut s);
-    let p3 = scalar(&mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0131_backward(&p0, &p1, p2, p3, 1.0);
-    assert_eq!(value, f0131(&p0, &p1, p2, p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0131_backward(p0, p1, *p2, *p3, 1.0)).unwrap();
+    let mut s = 839328833u64;
+    let d_out: Array2<f64> = random((1, 3), &mut s);
+    let w: Array2<f64> = random((2, 3), &mut s);
+    let grad = scalar(&mut s);
+    let y_1 = scalar(&mut s);
+    let (d_out, w, grad, y_1,) = std::hint::black_box((d_out, w, grad, y_1,));
+    let up: Array2<f64> = random((2, 3), &mut s);
+    let (value, grads) = f0131_backward(&d_out, &w, grad, y_1, &up);
+    assert_eq!(value, f0131(&d_out, &w, grad, y_1));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    assert_eq!(grads.w.shape(), w.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(d_out.clone(), w.clone(), grad, y_1), |(d_out, w, grad, y_1)| f0131_backward(d_out, w, *grad, *y_1, &up))
+        .unwrap();
 }
-#[differentiable(wrt(p0, p1, p2))]
-fn f0132(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, c0: &Array2<f64>, ws: &[f64]) -> f64 {
-    let mut t1 = backprop::ops::tanh((f0118(p2, p2, p0)));
+#[differentiable(wrt(d_p0, x, d_t1))]
+fn f0132(d_p0: f64, x: &Array2<f64>, d_t1: &Array2<f64>, grad: &Array2<f64>, ws: &[f64]) -> f64 {
+    let mut out = (-(f0122(d_p0, d_p0, d_p0)));
     for (i, &c) in ws.iter().enumerate() {
-        t1 -= (mean(&(c0 + (p2[[i, 1]]))));
+        out += (grad.mean().unwrap());
     }
-    let t3 = {
-        let t2 = ((p2 / &(square(p2) + 2.0)).mean_axis(Axis(0)).unwrap()).mapv(sigmoid);
-        sqrt(&(square(&(concat(Axis(0), &[&t2, &t2]))) + 0.5))
-    };
-    t1 + logsumexp(&t3)
+    let d_out = 1.5 * &(d_t1.sum_axis(Axis(0)));
+    out + logsumexp(&d_out)
 }
 
 #[test]
 fn f0132_gradcheck() {
-    let mut s = 1209127194u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((2, 3), &mut s);
-    let p2: Array2<f64> = random((3, 2), &mut s);
-    let c0: Array2<f64> = random((2, 1), &mut s);
+    let mut s = 2036239273u64;
+    let d_p0 = scalar(&mut s);
+    let x: Array2<f64> = random((2, 3), &mut s);
+    let d_t1: Array2<f64> = random((3, 2), &mut s);
+    let grad: Array2<f64> = random((2, 1), &mut s);
     let ws: &[f64] = &[0.75, 2.0, 0.5];
-    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0132_backward(p0, &p1, &p2, &c0, ws, 1.0);
-    assert_eq!(value, f0132(p0, &p1, &p2, &c0, ws));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0132_backward(*p0, p1, p2, &c0, ws, 1.0)).unwrap();
+    let (d_p0, x, d_t1, grad,) = std::hint::black_box((d_p0, x, d_t1, grad,));
+    let (value, grads) = f0132_backward(d_p0, &x, &d_t1, &grad, ws, 1.0);
+    assert_eq!(value, f0132(d_p0, &x, &d_t1, &grad, ws));
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    gradcheck(&(d_p0, x.clone(), d_t1.clone()), |(d_p0, x, d_t1)| f0132_backward(*d_p0, x, d_t1, &grad, ws, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0133(out: ArrayView2<f64>, w: &Array2<f64>, x: &Array2<f64>, d_out: &Array1<f64>) -> f64 {
@@ -3793,7 +3828,7 @@ fn f0133_gradcheck() {
     gradcheck(&(out.clone(), w.clone(), x.clone(), d_out.clone()), |(out, w, x, d_out)| f0133_backward(out.view(), w, x, d_out, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
-fn f0134(p0: f64, p1: f64, p2: f64, p3: ArrayView2<f64>, c0: &Array2<f64>) -> f64 {
+fn f0134(p0: f64, p1: f64, p2: f64, p3: ArrayView2<f64>, c0: &Array2<f64>) -> Array2<f64> {
     let t1 = p3.t();
     let mut t2 = mean(&(p0 + &t1));
     let mut n1 = 0;
@@ -3805,47 +3840,54 @@ fn f0134(p0: f64, p1: f64, p2: f64, p3: ArrayView2<f64>, c0: &Array2<f64>) -> f6
     let t3 = ln(&(square(c0) + 1.0));
     let t3 = ((square(&t3) + 0.5).log2()).dot(&t3);
     let _t4 = (powi(&(c0 / (square(&t1) + 1.0)), 3)) / (square(c0) + 1.0);
-    let t1 = p1 - &p3;
-    sum(&t3) + mean(&t1)
+    let t1 = tanh(f0096(backprop::ops::sigmoid(t2), sigmoid(t2)));
+    sin(c0)
 }
 
 #[test]
 fn f0134_gradcheck() {
-    let mut s = 1385707506u64;
+    let mut s = 115186389u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((2, 1), &mut s);
     let c0: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let (value, grads) = f0134_backward(p0, p1, p2, p3.view(), &c0, 1.0);
+    let up: Array2<f64> = random((2, 2), &mut s);
+    let (value, grads) = f0134_backward(p0, p1, p2, p3.view(), &c0, &up);
     assert_eq!(value, f0134(p0, p1, p2, p3.view(), &c0));
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0, p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0134_backward(*p0, *p1, *p2, p3.view(), &c0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0, p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0134_backward(*p0, *p1, *p2, p3.view(), &c0, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0135(p0: &Array2<f64>) -> f64 {
+fn f0135(p0: &Array2<f64>) -> Array2<f64> {
     let _t1 = logsumexp(p0);
     let t3 = {
         let t2 = cos(&p0.slice(s![0..1;-1, 1..2;-1]));
-        0.1 / (square(&(&t2 / 2.0)) + 1.0)
+        (t2.iter().map(|z| *z).sum::<f64>()) * (sigmoid(&t2))
     };
-    let t3 = -(mean(&(t3.broadcast((2, 1)).unwrap()).column(0)));
-    let t4 = t3;
-    let c1: f64 = 0.1;
-    let t5 = (sigmoid(&((f0096(t3, t4)) - p0))).map(|&e| (sigmoid(e + e)) - 0.5);
-    t4 + t5.iter().sum::<f64>()
+    let _t4 = t3.sum_axis(Axis(1));
+    let t5 = &t3 * p0;
+    let t5 = sigmoid(t5[[1, 0]]);
+    exp(p0)
 }
 
 #[test]
 fn f0135_gradcheck() {
-    let mut s = 279362597u64;
+    let mut s = 1872616295u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0135_backward(&p0, 1.0);
+    let up: Array2<f64> = random((2, 2), &mut s);
+    let (value, grads) = f0135_backward(&p0, &up);
     assert_eq!(value, f0135(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0135_backward(p0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(),), |(p0,)| f0135_backward(p0, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0136(p0: &Array1<f64>) -> f64 {
@@ -3897,7 +3939,7 @@ fn f0137_gradcheck() {
     gradcheck(&(out.clone(), w.clone(), y_1.clone()), |(out, w, y_1)| f0137_backward(out, w, y_1, &x, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1))]
-fn f0138(p0: &Array2<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
+fn f0138(p0: &Array2<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> (f64, Array2<f64>, f64) {
     let t1 = c0.to_shape((1, 4)).unwrap();
     let t2 = &t1;
     let t1 = t2.t();
@@ -3906,21 +3948,25 @@ fn f0138(p0: &Array2<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
         let t4 = &(t1.row(0)) + 0.75;
         t2 * &t1
     };
-    mean(&t1) + mean(&t5)
+    (mean(t2), sin(p1), p1[[0, 1]])
 }
 
 #[test]
 fn f0138_gradcheck() {
-    let mut s = 646201062u64;
+    let mut s = 29574370u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let c0: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
-    let (value, grads) = f0138_backward(&p0, &p1, &c0, 1.0);
+    let up1: Array2<f64> = random((1, 2), &mut s);
+    let (value, grads) = f0138_backward(&p0, &p1, &c0, (1.0, &up1, -0.75));
     assert_eq!(value, f0138(&p0, &p1, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0138_backward(p0, p1, &c0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, &up1, -0.75))
+        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0138_backward(p0, p1, &c0, (1.0, &up1, -0.75)))
+        .unwrap();
 }
 #[differentiable]
 fn f0139(p0: ArrayView2<f64>, p1: &Array2<f64>) -> f64 {
@@ -3952,17 +3998,20 @@ fn f0140(p0: &Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
             break;
         }
     }
-    let t2 = p3;
-    let t3 = t2;
-    t1 = sum(&(t2 + 1.25));
-    let t2 = t3;
-    let t4 = t3;
-    t2.sum() + t4[[0, 1]]
+    let t2 = t1 + (sum(&(p3.broadcast((3, 2)).unwrap())));
+    let t3 = (tanh(t1)).exp();
+    let t5 = {
+        let t4 = t1 / (t2.powi(2) + 2.0);
+        -t1
+    };
+    let t1 = p3 / 3.0;
+    let t6 = t3 * 1.5;
+    sum(&t1) + t6
 }
 
 #[test]
 fn f0140_gradcheck() {
-    let mut s = 100692754u64;
+    let mut s = 886663488u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -4034,13 +4083,13 @@ fn f0142(p0: &Array2<f64>, p1: f64) -> f64 {
     let (n2, m2) = p0.dim();
     let _t2 = (&(atanh(&(&(tanh(&t1)) * 0.75))) * (p0[[n2 - 1, m2 / 2]])).mean().unwrap();
     let t1 = tan(&(tanh(&t1)));
-    let t3 = sin(&(p0.dot(&p0.t())));
-    t1[[0, 0]] + mean(&t3)
+    let t3 = (ln(&(square(&t1) + 0.5))).to_shape(1).unwrap().to_owned();
+    sum(&t1) + mean(&t3)
 }
 
 #[test]
 fn f0142_gradcheck() {
-    let mut s = 2105862734u64;
+    let mut s = 906165244u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -4079,8 +4128,8 @@ fn f0143_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0144(p0: &Array2<f64>, p1: &Array2<f64>, ws: &[f64]) -> Array2<f64> {
-    let t1 = 2.0 / (square(&(tanh(p1))) + 1.0);
+fn f0144(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
+    let mut t1 = 2.0 / (square(&(tanh(p1))) + 1.0);
     let t2 = p1.t();
     let mut t3 = &t1 + &t1;
     let t4 = array![[0.0_f64], [0.5], [1.0]];
@@ -4088,69 +4137,59 @@ fn f0144(p0: &Array2<f64>, p1: &Array2<f64>, ws: &[f64]) -> Array2<f64> {
     for i in (0..1).step_by(2) {
         t3 = &(p1.row(i)) / &(square(&t3) + 1.0);
     }
-    let c1: f64 = 0.5;
     let t6 = {
         let t5 = (p1.view().remove_axis(Axis(1))).slice(s![-2..]).to_owned();
-        ((&t5 / 0.75).mapv(relu)).mapv(|e| e)
+        ((&t5 / 0.75).mapv(relu)).mapv(f64::tanh)
     };
-    let mut t7 = t6.iter().sum::<f64>();
-    for (r, &c) in p0.rows().into_iter().zip(ws.iter()) {
-        t7 -= ((sum(&((concat(Axis(0), &[&t6, &t6])).clamp(-2.0, 0.5)))) + r.sum());
-    }
-    exp(p1)
+    t1 -= sum(&(t2.dot(p1)).column(0));
+    t1.mean().unwrap() + t2.mean().unwrap() + sum(&t3) + mean(&t6)
 }
 
 #[test]
 fn f0144_gradcheck() {
-    let mut s = 1729388367u64;
+    let mut s = 485142133u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
-    let ws: &[f64] = &[0.5, 0.75, 1.5];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up: Array2<f64> = random((3, 1), &mut s);
-    let (value, grads) = f0144_backward(&p0, &p1, ws, &up);
-    assert_eq!(value, f0144(&p0, &p1, ws));
+    let (value, grads) = f0144_backward(&p0, &p1, 1.0);
+    assert_eq!(value, f0144(&p0, &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0144_backward(p0, p1, ws, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0144_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0145(p0: &Array1<f64>) -> f64 {
-    let t1 = softmax(&(p0.mapv(|z| z * z)));
-    let mut t2 = p0.to_owned();
-    for i in 0..t2.len() {
-        t2[i] = (&(p0.view().into_shape_with_order((1, 3)).unwrap()) + &(powi(&t1, 1))).iter().sum::<f64>();
+fn f0145(grad: &Array1<f64>) -> f64 {
+    let t1_from_t2 = softmax(&(grad.mapv(|z| z * z)));
+    let mut unused = grad.to_owned();
+    for i in 0..unused.len() {
+        unused[i] = (&(grad.view().into_shape_with_order((1, 3)).unwrap()) + &(powi(&t1_from_t2, 1))).iter().sum::<f64>();
     }
-    let t4 = {
-        let t3 = f0063(&(sigmoid(&t2)));
-        softplus(p0)
+    let d_x = {
+        let x_from_out = &(ln(&(square(grad) + 0.5))) * &(cos(&t1_from_t2));
+        (square(&x_from_out)) * ((sigmoid(&x_from_out)).product())
     };
-    let t6 = {
-        let t5 = sigmoid(&t2);
-        t5
+    let d_d_x = if d_x.dot(&d_x) <= 0.4629 {
+        softmax(&(&(softmax(&unused)) * grad))
+    } else {
+        softplus(&(tan(&(tanh(&(softmax(&t1_from_t2)))))))
     };
-    if mean(&t6) < 0.0371 {
-        return (t6.dot(&t4));
-    }
-    let t8 = {
-        let t7 = (softmax(&(relu(&t6)))).clamp(-0.5, 1.0);
-        &t2 + (f0136(&t7))
+    let t6 = &d_x;
+    let x = {
+        let d_out = t6;
+        grad.dot(t6)
     };
-    logsumexp(&t1) + t2.dot(&t2) + logsumexp(&t4) + t6.dot(&t6) + t8.mean().unwrap() + sum(&t6)
+    sum(t6) + x + logsumexp(&t1_from_t2)
 }
 
 #[test]
 fn f0145_gradcheck() {
-    let mut s = 523198032u64;
-    let p0: Array1<f64> = random(3, &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0145_backward(&p0, 1.0);
-    assert_eq!(value, f0145(&p0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0145_backward(p0, 1.0)).unwrap();
+    let mut s = 1316413953u64;
+    let grad: Array1<f64> = random(3, &mut s);
+    let (grad,) = std::hint::black_box((grad,));
+    let (value, grads) = f0145_backward(&grad, 1.0);
+    assert_eq!(value, f0145(&grad));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    gradcheck(&(grad.clone(),), |(grad,)| f0145_backward(grad, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0146(p0: f64, c0: &Array2<f64>) -> f64 {
@@ -4205,26 +4244,15 @@ fn f0147_gradcheck() {
 }
 #[differentiable]
 fn f0148(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
-    let t1 = p3;
-    let mut t2 = mean(&(p3 + p3));
-    let mut n1 = 0;
-    while n1 < 1 && t2.abs() > 0.0371 {
-        t2 = t2 * 0.5 + ((mse(t1, t1)));
-        n1 += 1;
-    }
-    let mut t3 = (sum(p2));
-    let mut n2 = 0;
-    while n2 < 1 && t3.abs() > 0.0371 {
-        t2 += f0118(t1, p1, tanh(t2));
-        t3 += (mean(&(softmax(p1))));
-        n2 += 1;
-    }
-    t1[[0, 1]] + t2 + t3 + t3
+    let mut t1 = logsumexp(&((backprop::ops::ln(&(p2 * p2 + 0.5))).slice(s![..1, ..]).to_owned()));
+    t1 += sum(&(backprop::ops::relu(&t1)));
+    t1 += relu(p2[[0, 2]]);
+    t1.dot(&t1)
 }
 
 #[test]
 fn f0148_gradcheck() {
-    let mut s = 839675401u64;
+    let mut s = 938596757u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((2, 3), &mut s);
@@ -4244,13 +4272,13 @@ fn f0149(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
         _ if sum(p2) >= 0.0371 => p2.mapv(|v| p1.max(v)),
         _ => (p2.slice_axis(Axis(0), Slice::from(0..))).to_owned(),
     };
-    let t2 = p1;
-    t1[[0, 0]] + t2
+    let (t2, t3) = f0029(p1);
+    t2 + t3 + p1
 }
 
 #[test]
 fn f0149_gradcheck() {
-    let mut s = 293040011u64;
+    let mut s = 1943795577u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
@@ -4262,104 +4290,116 @@ fn f0149_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0149_backward(p0, *p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0150(x: &Array2<f64>, k0: usize) -> f64 {
-    let out = x;
-    let mut x_from_out = {
-        let t2 = Zip::from(x).and(out).map_collect(|&a, &b| a / (square(a) + 0.5));
-        powi(out, 2)
+fn f0150(p0: &Array2<f64>, k0: usize) -> f64 {
+    let t1 = p0;
+    let mut t3 = {
+        let t2 = Zip::from(p0).and(t1).map_collect(|&a, &b| a / (square(a) + 0.5));
+        powi(t1, 2)
     };
     for i in (0..3).rev() {
-        x_from_out -= &((tanh(x)) / &(square(out) + 2.0));
-        if x_from_out.sum() <= 0.4629 {
-            return (softmax(&(out.select(Axis(1), &[0, 0, 0])))).iter().sum::<f64>();
+        t3 -= &((tanh(p0)) / &(square(t1) + 2.0));
+        if t3.sum() <= 0.4629 {
+            return (softmax(&(t1.select(Axis(1), &[0, 0, 0])))).iter().sum::<f64>();
         }
     }
-    x_from_out /= &(square(out) + 1.0);
-    let d_x = match x.len() % 3 {
-        0 => mse(out, out),
-        1 | 2 => tanh(mse(out, out)),
-        _ => out.iter().sum::<f64>(),
+    t3 /= &(square(t1) + 1.0);
+    let t4 = match p0.len() % 3 {
+        0 => mse(t1, t1),
+        1 | 2 => tanh(mse(t1, t1)),
+        _ => t1.iter().sum::<f64>(),
     };
-    let t6 = {
-        let t5 = ((tanh(&x_from_out)).dot(&(sigmoid(&x_from_out.t())))).t().dot(x);
-        tan(f64::tanh(d_x))
+    let c1: f64 = 0.1;
+    let mut t6 = {
+        let t5 = (sigmoid(&(t4 / &(square(&t3) + 1.0)))).dot(&(tanh(&t3.t())));
+        (tanh(&(backprop::ops::ln(&(square(&t5) + 0.5))))).mapv(|v| abs(tan(tanh(t4))))
     };
-    let t8 = {
-        let t7 = sigmoid(&x_from_out);
-        (&t7 * out).dot(&t7.t())
-    };
-    t6 + t8[[1, 2]]
+    if t4 <= 0.0371 || t4 > 0.0 {
+        t3 += t1;
+    } else if t4 <= -0.5183 {
+        t6 -= 0.5;
+    }
+    t1.mean().unwrap() + t3.mean().unwrap() + t4 + t6.sum() + t4
 }
 
 #[test]
 fn f0150_gradcheck() {
-    let mut s = 616249309u64;
-    let x: Array2<f64> = random((3, 2), &mut s);
+    let mut s = 2129455775u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
     let k0: usize = 1;
-    let (x,) = std::hint::black_box((x,));
-    let (value, grads) = f0150_backward(&x, k0, 1.0);
-    assert_eq!(value, f0150(&x, k0));
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(x.clone(),), |(x,)| f0150_backward(x, k0, 1.0)).unwrap();
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0150_backward(&p0, k0, 1.0);
+    assert_eq!(value, f0150(&p0, k0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0150_backward(p0, k0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0151(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
-    let t1 = p0 + 0.75;
-    let t2 = p1 - t1;
-    t1 + t2 + t1
+fn f0151(p0: f64, p1: f64, p2: &Array2<f64>) -> Array2<f64> {
+    let (t1, t2) = f0029(p1);
+    let (_, t3) = f0029(cos(t2));
+    sin(p2)
 }
 
 #[test]
 fn f0151_gradcheck() {
-    let mut s = 166205258u64;
+    let mut s = 1081628461u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0151_backward(p0, p1, &p2, 1.0);
+    let up: Array2<f64> = random((3, 2), &mut s);
+    let (value, grads) = f0151_backward(p0, p1, &p2, &up);
     assert_eq!(value, f0151(p0, p1, &p2));
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0151_backward(*p0, *p1, p2, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0151_backward(*p0, *p1, p2, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0152(d_out: &Array2<f64>, x: &Array2<f64>, k0: usize) -> f64 {
-    let c1 = 0.5_f64;
-    let t1_from_t2 = {
-        let grad_1 = concat(Axis(0), &[&((mean_axis(d_out, Axis(1))).mapv(|v| powi(sigmoid(c1), 2)))]);
-        log_sigmoid(&(x.column(0).dot(x)))
+fn f0152(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
+    let c1 = 1.25_f64;
+    let mut t2 = {
+        let t1 = ((sigmoid(&(p1.hypot(-1.5 * -1.5 + 0.5)))).mapv_into(|v| (c1 * c1) * (log_sigmoid(v)))).dot(&p1.t());
+        ((tanh(&(0.1 + &t1))).dot(&(tanh(&t1)))).dot(p0)
     };
-    let d_d_x = ln(&(square(&t1_from_t2) + 1.0));
-    let mut out = if d_d_x.sum() > -0.5183 {
-        abs(&(softmax(x)))
-    } else {
-        tanh(&(abs(&(softmax(x)))))
-    };
-    let mut t5 = match d_out.len() {
-        0 => x / 3.0,
-        1 | 2 => out.to_owned(),
-        _ => sin(&(x / 3.0)),
-    };
-    if t1_from_t2.dot(&t1_from_t2) >= -0.5183 {
-        t5 += &t1_from_t2;
-    } else {
-        t5 /= &(square(&t1_from_t2) + 0.5);
+    let mut t3 = sum(p1);
+    let mut n2 = 0;
+    loop {
+        t3 += (((tanh(&t2)).map(|&e| e)).mean().unwrap());
+        n2 += 1;
+        if n2 >= 3 || t3.abs() < 0.4629 {
+            break;
+        }
     }
-    out += &t5;
-    t1_from_t2.dot(&t1_from_t2) + d_d_x.dot(&d_d_x) + out.sum() + t5.sum()
+    let mut t4 = p1.to_owned();
+    for i in 0..t4.nrows() {
+        t4[[i, 0]] += ((f0118(&(sigmoid(&t2)), p0, sigmoid(t3)))).tanh();
+    }
+    let _t5 = ln(square(t3) + 1.0);
+    if t3 <= 0.4629 {
+        t2 -= &t4;
+    } else if t4.iter().sum::<f64>() >= 0.4629 {
+        t2 += (tanh(&(&t4 - &t4))).iter().map(|z| t3.abs()).sum::<f64>();
+    }
+    let t6 = match () {
+        _ if p0[[0, 1]] < 0.0371 => p1.to_owned(),
+        _ if sum(&t4) <= -0.5183 => softmax(&t4),
+        _ => t4.mapv(f64::exp),
+    };
+    sum(&t4) + t6[[1, 0]]
 }
 
 #[test]
 fn f0152_gradcheck() {
-    let mut s = 460996522u64;
-    let d_out: Array2<f64> = random((3, 2), &mut s);
-    let x: Array2<f64> = random((3, 1), &mut s);
-    let k0: usize = 2;
-    let (d_out, x,) = std::hint::black_box((d_out, x,));
-    let (value, grads) = f0152_backward(&d_out, &x, k0, 1.0);
-    assert_eq!(value, f0152(&d_out, &x, k0));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(d_out.clone(), x.clone()), |(d_out, x)| f0152_backward(d_out, x, k0, 1.0)).unwrap();
+    let mut s = 1083780355u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let p1: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0152_backward(&p0, &p1, 1.0);
+    assert_eq!(value, f0152(&p0, &p1));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0152_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0153(p0: Array2<f32>, p1: &Array2<f32>, p2: &Array2<f32>, p3: ArrayView2<f32>) -> f32 {
@@ -4467,35 +4507,44 @@ fn f0156_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0156_backward(p0, p1, *p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0157(p0: f64, p1: f64, p2: ArrayView2<f64>, p3: f64) -> f64 {
+fn f0157(p0: f64, p1: f64, p2: ArrayView2<f64>, p3: f64) -> Array2<f64> {
     let _t1 = p1;
-    let t2 = p1;
-    let c1 = 0.75_f64;
-    let t4 = {
-        let t3 = ((p2.mean_axis(Axis(0)).unwrap()) - p1).iter().map(|v| ((c1 * c1) - c1) + ((*v) * 0.75)).sum::<f64>();
-        p3
-    };
-    let t5 = (sigmoid(t2)) * p3;
-    let t6 = if t5 >= 0.0371 {
-        t4
+    let (t2, t3) = f0029(p0);
+    let t4 = t2;
+    let mut t5 = ((p2.mapv(|e| 1.25 * p3)) * (t3.max(p3))).mean().unwrap();
+    let mut n1 = 0;
+    loop {
+        t5 += mean(&p2);
+        t5 -= ((sin(t2)));
+        n1 += 1;
+        if n1 >= 3 || t5.abs() > 0.0371 {
+            break;
+        }
+    }
+    let t6 = if t3 <= -0.5183 {
+        log_sigmoid(t3)
     } else {
-        p3 - t5
+        signum(t5)
     };
-    t2 + t4 + t5 + t6
+    exp(&p2)
 }
 
 #[test]
 fn f0157_gradcheck() {
-    let mut s = 874355538u64;
+    let mut s = 1129104570u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
     let p3 = scalar(&mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0157_backward(p0, p1, p2.view(), p3, 1.0);
+    let up: Array2<f64> = random((2, 1), &mut s);
+    let (value, grads) = f0157_backward(p0, p1, p2.view(), p3, &up);
     assert_eq!(value, f0157(p0, p1, p2.view(), p3));
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0157_backward(*p0, *p1, p2.view(), *p3, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0, p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0157_backward(*p0, *p1, p2.view(), *p3, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0158(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array1<f64>) -> f64 {
@@ -4579,37 +4628,41 @@ fn f0160_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0161(p0: f64) -> (f64, f64) {
-    let mut t1 = 3.0 - ((f0122(p0, p0, p0)) / 3.0);
-    for i in 0..3 {
-        t1 += (square(sigmoid(p0)) + 1.0).recip();
+fn f0161(p0: f64) -> f64 {
+    let mut t1 = (3.0 - (p0 / 3.0)) * p0;
+    let mut t3 = {
+        let t2 = backprop::ops::recip(t1.powi(2) + 1.0);
+        (t1.min(p0)) / 1.5
+    };
+    let t5 = {
+        let t4 = sigmoid(t3);
+        softplus((softplus(t4)) * (1.25 * t4))
+    };
+    for i in (0..3).rev() {
+        t3 += t5;
+        t1 -= ((sigmoid(t5)).exp_m1()) * (0.1 / (t1.powi(2) + 1.0));
     }
-    t1 += p0;
-    t1 -= (t1 / (t1.powi(2) + 2.0)).cos();
-    (t1, p0)
+    t3 + t5
 }
 
 #[test]
 fn f0161_gradcheck() {
-    let mut s = 268454641u64;
+    let mut s = 1538074771u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0161_backward(p0, (1.0, 0.5));
+    let (value, grads) = f0161_backward(p0, 1.0);
     assert_eq!(value, f0161(p0));
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0,), |(p0,)| f0161_backward(*p0, (1.0, 0.5)))
-        .unwrap();
+    gradcheck(&(p0,), |(p0,)| f0161_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0162(p0: f64, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
     let mut t1 = (exp(mean(&(p2 - p3))));
     let mut n1 = 0;
     loop {
-        t1 += backprop::ops::recip(square(floor(t1)) + 1.0);
-        t1 = t1 * 0.5 + (sigmoid(((p3 / (p3 * p3 + 1.0)).dot(p3)).sum()));
+        t1 += (sigmoid(((p3 / (p3 * p3 + 1.0)).dot(p3)).sum()));
+        t1 += (p0.powi(2) + 0.5).log(0.5);
         n1 += 1;
-        if n1 >= 2 || t1.abs() > 0.5183 {
+        if n1 >= 2 || t1.abs() > 0.4629 {
             break;
         }
     }
@@ -4618,7 +4671,7 @@ fn f0162(p0: f64, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
 
 #[test]
 fn f0162_gradcheck() {
-    let mut s = 656387248u64;
+    let mut s = 32525269u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -4635,14 +4688,26 @@ fn f0163(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: ArrayView2<f64>, p3: f64) ->
         let t1 = p3;
         (tanh(p3)).tan()
     };
-    let t2 = sigmoid(&((sigmoid(&(((square(t2) + 0.5).powf(1.5)) * &p0))).mapv(f0123)));
-    let _t3 = t2.slice(s![-2.., ..2]);
-    t2.sum()
+    let mut t2 = (&(p0.select(Axis(0), &[1, 0])) / (square(t2) + 1.0)).iter().map(|&v| {
+        if t2 < 0.4629 {
+            v.asinh()
+        } else {
+            v
+        }
+    }).sum::<f64>();
+    for i in 0..3 {
+        if p3 < 0.0371 {
+            break;
+        }
+        t2 = p3;
+        t2 += p3;
+    }
+    t2
 }
 
 #[test]
 fn f0163_gradcheck() {
-    let mut s = 542655122u64;
+    let mut s = 1412863644u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -4693,52 +4758,67 @@ fn f0164_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0165(d_out: ArrayView2<f64>, y_1: &Array2<f64>, w: &Array2<f64>, labels: &[usize]) -> f64 {
-    let d_x = w;
-    let mut t2 = (sin(&(y_1 + y_1))).product();
-    t2 = sum(&(t2 * d_x).row(0));
-    t2 /= square(f0081(d_x)) + 0.5;
-    let unused = logsumexp(&(w.dot(&d_x.t())));
-    let d_out_1 = if unused.mean().unwrap() <= 0.0371 {
-        y_1.to_owned()
+fn f0165(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, ws: &[f64]) -> f64 {
+    let t1 = p2;
+    let t2 = p2;
+    let t3 = &p0 * p1;
+    let t4 = if t1[[0, 2]] > 0.0371 {
+        (p0.dot(&t3)).dot(&t3)
     } else {
-        sigmoid(y_1)
+        sigmoid(&((p0.dot(&t3)).dot(&t3)))
     };
-    let unused = (&(&unused - t2) + &d_out).dot(&d_out_1);
-    sum(d_x) + t2 + d_out_1[[0, 0]] + sum(&unused) + sum(&unused)
+    let t1 = (t2.t()).mapv(softplus);
+    let t5 = match () {
+        _ if sum(t2) <= 0.4629 => ln(&(&t1 * &t1 + 0.5)),
+        _ if p0.sum() < 0.4629 => sigmoid(&(ln(&(&t1 * &t1 + 0.5)))),
+        _ => sigmoid(&(ln(&(&t1 * &t1 + 0.5)))),
+    };
+    let mut t6 = sum(&t3);
+    for (i, &c) in ws.iter().enumerate() {
+        t6 -= ((t2.slice(s![..;2, ..2])).mean().unwrap());
+    }
+    t5[[2, 0]] + t6 + t6
 }
 
 #[test]
 fn f0165_gradcheck() {
-    let mut s = 349456039u64;
-    let d_out: Array2<f64> = random((1, 2), &mut s);
-    let y_1: Array2<f64> = random((2, 2), &mut s);
-    let w: Array2<f64> = random((1, 3), &mut s);
-    let labels: &[usize] = &[1];
-    let (d_out, y_1, w,) = std::hint::black_box((d_out, y_1, w,));
-    let (value, grads) = f0165_backward(d_out.view(), &y_1, &w, labels, 1.0);
-    assert_eq!(value, f0165(d_out.view(), &y_1, &w, labels));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.w.shape(), w.shape());
-    gradcheck(&(d_out.clone(), y_1.clone(), w.clone()), |(d_out, y_1, w)| f0165_backward(d_out.view(), y_1, w, labels, 1.0)).unwrap();
+    let mut s = 1775386668u64;
+    let p0: Array2<f64> = random((1, 2), &mut s);
+    let p1: Array2<f64> = random((2, 2), &mut s);
+    let p2: Array2<f64> = random((1, 3), &mut s);
+    let ws: &[f64] = &[-0.5];
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0165_backward(p0.view(), &p1, &p2, ws, 1.0);
+    assert_eq!(value, f0165(p0.view(), &p1, &p2, ws));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0165_backward(p0.view(), p1, p2, ws, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0166(p0: f64, c0: &Array2<f64>) -> f64 {
     let t2 = {
-        let t1 = (c0 - (3.0 / (square(p0) + 1.0))).t().dot(c0);
-        &(square(&(p0 * c0))) / &(square(&((tanh(&((square(&t1) + 1.0).log(3.0 * 3.0 + 1.5)))).dot(&(sigmoid(c0))))) + 0.5)
+        let t1 = (c0 * (p0 - 2.0)).dot(c0);
+        sum(&((log_sigmoid(c0)).clamp(-1.0, 1.0)))
     };
-    let t3 = mean_axis(&(&(c0.dot(c0)) / (square(sum(c0)) + 0.5)), Axis(0));
-    let (n1, m1) = c0.dim();
-    let t2 = (c0[[n1 - 1, m1 - 1]]) + (f0159(p0, &(tanh(&t3))));
-    let _t4 = sin(&t3);
-    sum(&t3) + t2
+    let t2 = f64::log(square(relu(t2)) + 0.5, square(t2) + 1.5);
+    let mut t3 = (backprop::ops::recip(square(t2) + 1.0));
+    let mut n1 = 0;
+    while n1 < 2 && t3.abs() < 0.4629 {
+        t3 += t3 * 1.25;
+        t3 = t3 * 0.5 + (f64::tanh((concat(Axis(0), &[c0, c0])).iter().sum::<f64>()));
+        n1 += 1;
+    }
+    let n2 = c0.nrows();
+    let m2 = c0.ncols();
+    let t4 = Array2::<f64>::from_shape_vec((m2, n2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0]).unwrap();
+    t3 *= 2.0 / (t3.powi(2) + 1.0);
+    t2 + t3
 }
 
 #[test]
 fn f0166_gradcheck() {
-    let mut s = 941692745u64;
+    let mut s = 1748556192u64;
     let p0 = scalar(&mut s);
     let c0: Array2<f64> = random((3, 3), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -4750,7 +4830,7 @@ fn f0166_gradcheck() {
 fn f0167(p0: &Array1<f64>, p1: &Array2<f64>, p2: f64) -> (f64, f64) {
     let t1 = 1.25 + p2;
     let _t2 = t1;
-    (p0.dot(p0), p0.sum())
+    (t1, p0.sum())
 }
 
 #[test]
@@ -4787,13 +4867,18 @@ fn f0168(p0: &Array1<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
     let t5 = sum(&(2.0 - &(t3.sum_axis(Axis(0)))));
     let t4 = t5 + t5;
     let t6 = p0.slice(s![1..;2]);
-    let t7 = &t6 + &t6;
-    mean(&t6) + logsumexp(&t7)
+    let t8 = if !(sum(&t6) >= -0.5183) {
+        sum(&t3)
+    } else {
+        let (_, t7) = f0054(p0, p0, sigmoid(t4), &(sin(&t3)));
+        tanh(mean(&(t4 - &t3)))
+    };
+    sum(&t6) + t8
 }
 
 #[test]
 fn f0168_gradcheck() {
-    let mut s = 1740921807u64;
+    let mut s = 1771459737u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
@@ -4806,59 +4891,57 @@ fn f0168_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0168_backward(p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0169(p0: f64, k0: usize) -> f64 {
+fn f0169(p0: f64) -> f64 {
     let mut t1 = p0;
-    t1 = (f0096(t1, t1)).min(t1);
-    let t2 = t1 - t1;
-    let t3 = 1.5 / (square((cos(t2)) + t2) + 1.0);
-    t1 + t2 + t3
+    t1 = asin(((f64::tanh(f0096(t1, t1))).tanh()) * 0.75);
+    t1 += (square(p0 / (square(p0) + 1.0)) + 1.0).log(square(t1) + 1.5);
+    let (_, t2) = f0029(p0);
+    t1 + t2
 }
 
 #[test]
 fn f0169_gradcheck() {
-    let mut s = 745168512u64;
+    let mut s = 686666848u64;
     let p0 = scalar(&mut s);
-    let k0: usize = 4;
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0169_backward(p0, k0, 1.0);
-    assert_eq!(value, f0169(p0, k0));
-    gradcheck(&(p0,), |(p0,)| f0169_backward(*p0, k0, 1.0)).unwrap();
+    let (value, grads) = f0169_backward(p0, 1.0);
+    assert_eq!(value, f0169(p0));
+    gradcheck(&(p0,), |(p0,)| f0169_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0170(p0: &Array1<f64>, p1: f64, p2: Array2<f64>, p3: &Array2<f64>) -> f64 {
+fn f0170(p0: &Array1<f64>, p1: f64, p2: Array2<f64>, p3: &Array2<f64>) -> (f64, f64) {
     let c1 = 0.25_f64;
-    let (n2, m2) = p3.dim();
-    let t2 = Array::from_elem(m2, -1.5_f64);
-    let t3 = {
-        let t1 = Zip::from(p0).and(p0).map_collect(|&l, &r| r);
-        f64::clamp((&t2 + &t1).dot(&t1), -2.0, 0.5)
+    let c2: f64 = 1.25;
+    let mut t2 = {
+        let t1 = Zip::from(p0).and(p0).map_collect(|&u, &v| (sqrt(square(u * p1) + 0.5)) + 3.0);
+        ((t1.dot(p0)).abs()).min(p1)
     };
-    let c3 = 1.5_f64;
-    let t4 = mean_axis(&((p2.to_owned().mapv_into(|e| {
-        if e >= 0.0371 {
-            (square(p1) + 0.5).powf(1.5)
-        } else {
-            e
-        }
-    })).map(|&z| f64::abs(powi(z, 2)))), Axis(1));
-    let _t5 = t4.clone();
-    t3 + t4.sum()
+    let n3 = p0.len() - 1;
+    for i in 0..n3 {
+        t2 = p1;
+        t2 += p1;
+    }
+    let t3 = &p2;
+    (p2[[0, 1]], t2)
 }
 
 #[test]
 fn f0170_gradcheck() {
-    let mut s = 1574754004u64;
+    let mut s = 1691650496u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((1, 2), &mut s);
     let p3: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0170_backward(&p0, p1, p2.clone(), &p3, 1.0);
+    let (value, grads) = f0170_backward(&p0, p1, p2.clone(), &p3, (1.0, 0.5));
     assert_eq!(value, f0170(&p0, p1, p2.clone(), &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0170_backward(p0, *p1, p2.clone(), p3, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0170_backward(p0, *p1, p2.clone(), p3, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
 fn f0171(d_p0: f64, d_x: &Array2<f64>, y_1: &Array2<f64>, out: &Array2<f64>) -> f64 {
@@ -4949,13 +5032,16 @@ fn f0173(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
         t2 += p1;
     }
     if mean(p3) >= 0.4629 {
-        return (f0104(p0, p3));
+        return (f0112(p2));
     }
     let (n2, m2) = p2.dim();
-    let t2 = p2[[n2 - 1, m2 / 2]];
-    let t3 = Array1::<f64>::zeros(m1);
-    let t4 = mean_axis(&(p3 * &t3), Axis(0));
-    t2 + sum(&t4)
+    let t4 = {
+        let t3 = tanh(&t2);
+        p2[[n2 - 1, m2 / 2]]
+    };
+    let t5 = Array1::<f64>::zeros(m1);
+    let t6 = mean_axis(&(p3 * &t5), Axis(0));
+    t4 + sum(&t6)
 }
 
 #[test]
@@ -4974,64 +5060,62 @@ fn f0173_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0173_backward(p0, *p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0174(d_x: Array2<f64>, d_out: &Array1<f64>, d_p0: &Array2<f64>, d_t1: f64) -> f64 {
-    let mut x_from_out = d_t1;
-    let (n1, m1) = d_p0.dim();
-    let x = match () {
-        _ if d_t1 > 0.0371 || d_t1 > 0.0 => d_p0.to_owned(),
-        _ if x_from_out > -0.5183 => sin(d_p0),
-        _ => &(0.75 + &(d_p0 * 1.25)) + x_from_out,
+fn f0174(p0: Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
+    let t1 = p3;
+    let (n1, m1) = p2.dim();
+    let (n2, m2) = p2.dim();
+    let t2 = Array1::<f64>::ones(n2);
+    let t3 = match () {
+        _ if p0[[0, 1]] <= 0.4629 => p2.to_owned(),
+        _ if p3 > 0.4629 => backprop::ops::recip(&(square(&(&(p2.hypot(square(t1) + 0.5)) - p2)) + 1.0)),
+        _ => p2.to_owned(),
     };
-    let mut unused = 3.0 * x_from_out;
-    if unused <= 0.4629 {
-        unused = x_from_out;
-    } else {
-        x_from_out += unused;
-    }
-    let mut out = match () {
-        _ if sum(&x) < 0.0371 && unused > 0.0 => (exp(&(tanh(&(sum_axis(&x, Axis(0))))))).sum(),
-        _ if d_t1 > 0.0371 => d_t1,
-        _ => x_from_out,
+    let t4 = p1.view().into_shape_with_order((1, 2)).unwrap();
+    let t6 = {
+        let t5 = log_softmax(&((sqrt(&(p2 * p2 + 1.0))).dot(&t4)));
+        &(log_sigmoid(&(2.0 + &t5))) + (t5[[1, 1]])
     };
-    out *= clamp(d_t1 + ((square(out) + 1.0).sqrt()), -2.0, 1.0);
-    unused + out
+    let t7 = &(softplus(p2)) / (p3.powi(2) + 1.0);
+    let t6 = &t3;
+    t7[[1, 0]] + sum(t6)
 }
 
 #[test]
 fn f0174_gradcheck() {
-    let mut s = 1625780017u64;
-    let d_x: Array2<f64> = random((3, 2), &mut s);
-    let d_out: Array1<f64> = random(2, &mut s);
-    let d_p0: Array2<f64> = random((2, 1), &mut s);
-    let d_t1 = scalar(&mut s);
-    let (d_x, d_out, d_p0, d_t1,) = std::hint::black_box((d_x, d_out, d_p0, d_t1,));
-    let (value, grads) = f0174_backward(d_x.clone(), &d_out, &d_p0, d_t1, 1.0);
-    assert_eq!(value, f0174(d_x.clone(), &d_out, &d_p0, d_t1));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    gradcheck(&(d_x.clone(), d_out.clone(), d_p0.clone(), d_t1), |(d_x, d_out, d_p0, d_t1)| f0174_backward(d_x.clone(), d_out, d_p0, *d_t1, 1.0)).unwrap();
+    let mut s = 838020450u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let p1: Array1<f64> = random(2, &mut s);
+    let p2: Array2<f64> = random((2, 1), &mut s);
+    let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0174_backward(p0.clone(), &p1, &p2, p3, 1.0);
+    assert_eq!(value, f0174(p0.clone(), &p1, &p2, p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0174_backward(p0.clone(), p1, p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0175(p0: f64, p1: &Array2<f64>) -> (f64, f64) {
+fn f0175(p0: f64, p1: &Array2<f64>) -> (f64, Array2<f64>) {
     let _t1 = p1;
     let mut t2 = (p1.slice(s![..;-1, 1..;2])).trunc();
     t2 /= &(square(&(exp(&t2))) + 0.5);
-    (p1.mean().unwrap(), sum(p1))
+    (p0, t2.clone())
 }
 
 #[test]
 fn f0175_gradcheck() {
-    let mut s = 12781480u64;
+    let mut s = 1035934633u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0175_backward(p0, &p1, (1.0, 0.5));
+    let up1: Array2<f64> = random((3, 1), &mut s);
+    let (value, grads) = f0175_backward(p0, &p1, (1.0, &up1));
     assert_eq!(value, f0175(p0, &p1));
     assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0, p1.clone()), |(p0, p1)| f0175_backward(*p0, p1, (1.0, 0.5)))
+        .upstream(&(1.0, &up1))
+        .check(&(p0, p1.clone()), |(p0, p1)| f0175_backward(*p0, p1, (1.0, &up1)))
         .unwrap();
 }
 #[differentiable]
@@ -5055,42 +5139,40 @@ fn f0176_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0177(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
+fn f0177(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>, k0: usize) -> f64 {
     let t1 = (square(p2.sum()) + 1.0).recip();
     let t3 = {
-        let t2 = backprop::ops::sigmoid(f0126(p2, p0, p2));
-        t2
+        let t2 = f0124(t1, t1, p2);
+        p1 + t2
     };
-    let t3 = t1;
-    let t4 = t3;
-    let mut t5 = mean(&(p2.hypot(0.5 * 0.5 + 0.5)));
-    let mut n1 = 0;
-    loop {
-        t5 = t5 * 0.5 + t1;
-        n1 += 1;
-        if n1 >= 3 {
-            break;
-        }
-    }
-    let t6 = t5;
-    t5 + t6
+    let c1: f64 = 1.5;
+    let t4 = match k0 % 3 {
+        0 => t1,
+        1 | 2 => mean(&(0.5 - p2)),
+        _ => sinh(p1.iter().zip((tanh(&t3)).iter()).map(|(&l, &r)| square(r)).sum::<f64>()),
+    };
+    let t5 = ((3.0 + t1).tanh()).tan();
+    let t6 = p2;
+    let t7 = t5;
+    t6.iter().sum::<f64>() + t7
 }
 
 #[test]
 fn f0177_gradcheck() {
-    let mut s = 1131338843u64;
+    let mut s = 449283834u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
+    let k0: usize = 4;
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0177_backward(p0, &p1, &p2, 1.0);
-    assert_eq!(value, f0177(p0, &p1, &p2));
+    let (value, grads) = f0177_backward(p0, &p1, &p2, k0, 1.0);
+    assert_eq!(value, f0177(p0, &p1, &p2, k0));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0177_backward(*p0, p1, p2, 1.0)).unwrap();
+    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0177_backward(*p0, p1, p2, k0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
-fn f0178(p0: f64, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
+fn f0178(p0: f64, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> Array2<f64> {
     let t1 = c0;
     let t2 = c0.iter().map(|e| {
         if p1 > -0.5183 {
@@ -5099,56 +5181,62 @@ fn f0178(p0: f64, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
             p1 + p1
         }
     }).sum::<f64>();
-    let mut t3 = match p2.len() % 3 {
+    let t3 = array![[0.0_f64], [0.5]];
+    let t4 = match p2.len() % 3 {
         0 => p1.powi(1),
         1 | 2 => (1.5 + (tanh(t2))).powf(t2.tanh()),
-        _ => mse(p2, p2),
+        _ => tanh(p1.powi(1)),
     };
-    let mut t4 = t1.to_owned();
-    for i in 0..2 {
-        t4.row_mut(i).assign(&(tanh(&t1.row(i))));
+    let mut t5 = (sum(&((t1.t()).to_owned().mapv_into(|u| ln(square(u) + 0.5))).t()));
+    let mut n1 = 0;
+    while n1 < 4 {
+        t5 += t4;
+        t5 = t5 * 0.5 + p1;
+        n1 += 1;
     }
-    let c1 = 0.75_f64;
-    if c0.mean().unwrap() >= 0.0371 {
-        t3 -= 1.25;
-    } else {
-        t4 *= (square(t3) + 0.5).sqrt();
+    let n2 = p2.nrows();
+    let m2 = p2.ncols();
+    let t6 = Array2::<f64>::from_shape_vec((n2, 2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
+    let t7 = ((tanh(&(t2 - p2))) * 0.1 + &t6).var(0.0);
+    let mut t8 = Array2::<f64>::zeros((t1.nrows(), t1.ncols()));
+    for i in 0..t8.nrows() {
+        t8[[i, 0]] += ((t7 - t2)).tanh();
     }
-    t4 += &(&(c0.mapv(softplus)) / &(square(&(t1 / &(t1 * t1 + 1.0))) + 0.5));
-    t3 + t4.sum() + t4.sum()
+    tanh(p2)
 }
 
 #[test]
 fn f0178_gradcheck() {
-    let mut s = 844351633u64;
+    let mut s = 1228104870u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let c0: Array2<f64> = random((2, 1), &mut s);
     let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0178_backward(p0, p1, &p2, &c0, 1.0);
+    let up: Array2<f64> = random((3, 2), &mut s);
+    let (value, grads) = f0178_backward(p0, p1, &p2, &c0, &up);
     assert_eq!(value, f0178(p0, p1, &p2, &c0));
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0178_backward(*p0, *p1, p2, &c0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0178_backward(*p0, *p1, p2, &c0, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0179(p0: f64) -> (f64, f64) {
-    let t1 = (exp(p0)) + ((p0.powi(2) + 0.5).sqrt());
-    let _t2 = t1;
-    (t1, t1)
+fn f0179(d_p0: f64) -> f64 {
+    let d_out = d_p0;
+    let t2 = d_out * d_p0;
+    d_out + t2 + t2
 }
 
 #[test]
 fn f0179_gradcheck() {
-    let mut s = 821360531u64;
-    let p0 = scalar(&mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0179_backward(p0, (1.0, 0.5));
-    assert_eq!(value, f0179(p0));
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0,), |(p0,)| f0179_backward(*p0, (1.0, 0.5)))
-        .unwrap();
+    let mut s = 1982314046u64;
+    let d_p0 = scalar(&mut s);
+    let (d_p0,) = std::hint::black_box((d_p0,));
+    let (value, grads) = f0179_backward(d_p0, 1.0);
+    assert_eq!(value, f0179(d_p0));
+    gradcheck(&(d_p0,), |(d_p0,)| f0179_backward(*d_p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0180(p0: f32) -> f32 {
@@ -5330,23 +5418,15 @@ fn f0186(p0: f64, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
             break;
         }
     }
-    let c3: f64 = 0.5;
-    t1 += 0.5;
-    t1 += p0;
-    let c4: f64 = 0.75;
-    for i in 0..2 {
-        if (p1.row(i)).dot(&(p1.row(i))) > 0.4629 {
-            break;
-        }
-        t1 += p0;
-        t1 += logsumexp(&(p1.row(i)));
-    }
-    t1 + c0.sum()
+    t1 += f0122(tanh(t1), sigmoid(t1), p0);
+    let t3 = t1;
+    let _t4 = -(c0.product());
+    t1 + t3
 }
 
 #[test]
 fn f0186_gradcheck() {
-    let mut s = 237272598u64;
+    let mut s = 337227213u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let c0: Array2<f64> = random((3, 1), &mut s);
@@ -5407,56 +5487,52 @@ fn f0188_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0188_backward(*p0, p1, *p2, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0189(p0: Array2<f64>) -> f64 {
-    let _t1 = sin(&p0);
-    let t2 = if p0.mean().unwrap() > 0.4629 {
-        log_sigmoid(&((p0.sum_axis(Axis(1))).dot(&p0)))
+fn f0189(d_t1: Array2<f64>) -> f64 {
+    let _t1 = sin(&d_t1);
+    let t2 = if d_t1.mean().unwrap() > 0.4629 {
+        log_sigmoid(&((d_t1.sum_axis(Axis(1))).dot(&d_t1)))
     } else {
-        tanh(&(log_sigmoid(&((p0.sum_axis(Axis(1))).dot(&p0)))))
+        tanh(&(log_sigmoid(&((d_t1.sum_axis(Axis(1))).dot(&d_t1)))))
     };
-    let _t3 = &t2 * 2.0;
-    let t4 = (&p0 + &t2) / &(square(&t2) + 1.0);
-    let t5 = if mean(&p0) < 0.0371 {
-        clamp(&t2, -2.0, 0.5)
-    } else {
-        &t2 * &(backprop::ops::recip(&(square(&(&t2 - &t2)) + 1.0)))
-    };
-    t4[[1, 0]] + mean(&t5) + t2.dot(&t2)
+    let _t3 = concatenate(Axis(0), &[t2.view(), t2.view()]).unwrap();
+    let x = &t2;
+    let t5 = t2.clone();
+    t2.mean().unwrap() + x.mean().unwrap() + sum(&t5)
 }
 
 #[test]
 fn f0189_gradcheck() {
-    let mut s = 53864265u64;
-    let p0: Array2<f64> = random((3, 1), &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0189_backward(p0.clone(), 1.0);
-    assert_eq!(value, f0189(p0.clone()));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0189_backward(p0.clone(), 1.0)).unwrap();
+    let mut s = 1346842227u64;
+    let d_t1: Array2<f64> = random((3, 1), &mut s);
+    let (d_t1,) = std::hint::black_box((d_t1,));
+    let (value, grads) = f0189_backward(d_t1.clone(), 1.0);
+    assert_eq!(value, f0189(d_t1.clone()));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    gradcheck(&(d_t1.clone(),), |(d_t1,)| f0189_backward(d_t1.clone(), 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0190(p0: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     let mut t2 = {
         let t1 = c0.dot(&c0.t());
-        backprop::ops::log_sigmoid(c0)
+        c0.trunc()
     };
-    let mut t3 = t2.mapv(|e| {
+    t2 *= mse(p0, p0);
+    let _t3 = &t2;
+    t2 += p0.mean().unwrap();
+    let t2 = c0;
+    let t2 = p0.mapv(|e| {
         if e >= 0.0371 {
-            e / (square(e) + 2.0)
+            e
         } else {
-            (e + 0.1) * e
+            e.max(0.5)
         }
     });
-    t2 *= c0;
-    let _t4 = ln(&(square(c0) + 1.0));
-    t3 += &((c0.dot(&t3.t())).asinh());
-    let t3 = mean(&t3);
-    sum(&t2) + t3 + sum(p0)
+    t2.mean().unwrap()
 }
 
 #[test]
 fn f0190_gradcheck() {
-    let mut s = 1286082368u64;
+    let mut s = 2071488012u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let c0: Array2<f64> = random((1, 2), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -5466,51 +5542,57 @@ fn f0190_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0190_backward(p0, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0191(p0: &Array2<f64>, p1: f64, p2: f64, p3: ArrayView1<f64>) -> f64 {
+fn f0191(p0: &Array2<f64>, p1: f64, p2: f64, p3: ArrayView1<f64>) -> (f64, Array1<f64>, f64) {
     let t1 = &p3;
-    t1.dot(t1)
+    (p1, sin(&p3), p1)
 }
 
 #[test]
 fn f0191_gradcheck() {
-    let mut s = 2065466934u64;
+    let mut s = 1026518489u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
     let p3: Array1<f64> = random(2, &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0191_backward(&p0, p1, p2, p3.view(), 1.0);
+    let up1: Array1<f64> = random(2, &mut s);
+    let (value, grads) = f0191_backward(&p0, p1, p2, p3.view(), (1.0, &up1, -0.75));
     assert_eq!(value, f0191(&p0, p1, p2, p3.view()));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0191_backward(p0, *p1, *p2, p3.view(), 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, &up1, -0.75))
+        .check(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0191_backward(p0, *p1, *p2, p3.view(), (1.0, &up1, -0.75)))
+        .unwrap();
 }
 #[differentiable]
-fn f0192(p0: &Array2<f64>, p1: Array2<f64>) -> f64 {
-    let t2 = {
-        let t1 = tanh(&p1);
-        cos(&p1)
+fn f0192(x: &Array2<f64>, d_t1: Array2<f64>) -> f64 {
+    let d_out = {
+        let unused = tanh(&d_t1);
+        cos(&d_t1)
     };
-    let (n1, m1) = p0.dim();
-    let t3 = p0[[0, m1 / 2]];
-    let t2 = ((f0126(&t2, t3, &t2)).tanh()) * t3;
-    let t3 = t2;
-    let t4 = t3 * t3;
-    let t5 = t3;
-    t4 + t5 + t5
+    let d_out_1 = &d_out;
+    let t4 = d_out_1.select(Axis(1), &[2, 0, 2]);
+    let d_out_1 = &t4 + &t4;
+    let d_x = {
+        let x_from_out = sigmoid(&d_out_1);
+        &((d_out_1.dot(&x_from_out)) / &(square(&t4) + 0.5)) * &x_from_out
+    };
+    let out_1 = t4.clone();
+    mean(&d_out) + sum(&t4) + sum(&d_out_1) + d_x.iter().sum::<f64>() + sum(&out_1)
 }
 
 #[test]
 fn f0192_gradcheck() {
-    let mut s = 1259314848u64;
-    let p0: Array2<f64> = random((2, 3), &mut s);
-    let p1: Array2<f64> = random((3, 3), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0192_backward(&p0, p1.clone(), 1.0);
-    assert_eq!(value, f0192(&p0, p1.clone()));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0192_backward(p0, p1.clone(), 1.0)).unwrap();
+    let mut s = 1129657448u64;
+    let x: Array2<f64> = random((2, 3), &mut s);
+    let d_t1: Array2<f64> = random((3, 3), &mut s);
+    let (x, d_t1,) = std::hint::black_box((x, d_t1,));
+    let (value, grads) = f0192_backward(&x, d_t1.clone(), 1.0);
+    assert_eq!(value, f0192(&x, d_t1.clone()));
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    gradcheck(&(x.clone(), d_t1.clone()), |(x, d_t1)| f0192_backward(x, d_t1.clone(), 1.0)).unwrap();
 }
 #[differentiable]
 fn f0193(d_t1: f64, x: &Array2<f64>, d_out: f64, y_1: &Array2<f64>) -> f64 {
@@ -5628,24 +5710,20 @@ fn f0196_gradcheck() {
 }
 #[differentiable]
 fn f0197(p0: f64, p1: Array2<f64>, p2: f64) -> f64 {
-    let mut t1 = p2;
-    let mut t3 = {
+    let t1 = p2;
+    let t3 = {
         let t2 = sin(&p1.view().reversed_axes());
         p1.iter().map(|&u| 2.0 / (p0.powi(2) + 1.0)).sum::<f64>()
     };
-    let t4 = (square(p2) + 1.0).recip();
-    let _t5 = 0.1 / (square(t3.cos()) + 1.0);
-    if t3 > -0.5183 {
-        t1 = t1 * t3;
-    } else {
-        t3 += t4;
-    }
-    t3 + t4
+    let mut t4 = (p2 + t3).cos();
+    let t3 = square(relu((sigmoid(t3)).powi(3)));
+    t4 += t1;
+    t4 + t3
 }
 
 #[test]
 fn f0197_gradcheck() {
-    let mut s = 1033691778u64;
+    let mut s = 1656799514u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
@@ -5686,67 +5764,65 @@ fn f0198_gradcheck() {
     gradcheck(&(p0,), |(p0,)| f0198_backward(*p0, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0199(p0: Array1<f64>, p1: f64, p2: &Array1<f64>, k0: usize) -> f64 {
+fn f0199(p0: Array1<f64>, p1: f64, p2: &Array1<f64>) -> f64 {
     let mut t1 = (&p0 * 1.5) - 0.5;
     if mean(&p0) >= -0.5183 {
         t1 += f64::tanh(p1);
     } else {
-        t1 += f0136(&p0);
+        t1 += f0185(p2);
     }
-    let t2 = &t1;
-    let mut t3 = match p2.len() {
-        0 => &p0 + &t1,
-        1 | 2 => softmax(t2),
-        _ => t1.to_owned(),
-    };
-    let t4 = if logsumexp(&t3) > 0.4629 {
-        (p2 * p2).select(Axis(0), &[0, 0, 1, 0])
-    } else {
-        sigmoid(&((p2 * p2).select(Axis(0), &[0, 0, 1, 0])))
-    };
-    t3 -= mse(&(sigmoid(&(t1.slice(s![1..;2])))), &(sigmoid(&(&(t1.slice(s![1..;2])) * 0.5))));
-    t3 += sum(&(((sigmoid(&t1)).dot(&(tanh(&t3)))) - &(p0.mapv(|z| z * p1))));
-    t3.dot(&t3) + logsumexp(&t4)
+    let t2 = array![-1.0_f64, 0.5, 0.25];
+    if mean(p2) > 0.4629 {
+        return logsumexp(&(&t2 + &(&t1 + p1)));
+    }
+    let t3 = &t1;
+    let mut t4 = (sin(&((sigmoid(t3)).mapv(|v| (p1.powi(2) + 0.5).powf(1.5))))).dot(&(sigmoid(&t1)));
+    t4 /= square(t4 * 2.0) + 0.5;
+    t4 -= 2.0;
+    logsumexp(t3) + t4
 }
 
 #[test]
 fn f0199_gradcheck() {
-    let mut s = 224703867u64;
+    let mut s = 535884331u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
     let p2: Array1<f64> = random(2, &mut s);
-    let k0: usize = 1;
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0199_backward(p0.clone(), p1, &p2, k0, 1.0);
-    assert_eq!(value, f0199(p0.clone(), p1, &p2, k0));
+    let (value, grads) = f0199_backward(p0.clone(), p1, &p2, 1.0);
+    assert_eq!(value, f0199(p0.clone(), p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0199_backward(p0.clone(), *p1, p2, k0, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0199_backward(p0.clone(), *p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0200(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
+fn f0200(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> (Array2<f64>, f64) {
     let t1 = if p2.sum() < 0.4629 {
         p1 + p2
     } else {
         0.25 / (square(&(p2 / &(square(p2) + 1.0))) + 1.0)
     };
-    let t2 = &t1;
-    sum(&t1) + t2.sum() + p0[[0, 2]]
+    let t2 = t1.iter().sum::<f64>();
+    (sin(p1), t2)
 }
 
 #[test]
 fn f0200_gradcheck() {
-    let mut s = 1837918972u64;
+    let mut s = 941629016u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0200_backward(&p0, &p1, &p2, 1.0);
+    let up0: Array2<f64> = random((3, 3), &mut s);
+    let (value, grads) = f0200_backward(&p0, &p1, &p2, (&up0, 0.5));
     assert_eq!(value, f0200(&p0, &p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0200_backward(p0, p1, p2, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(&up0, 0.5))
+        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0200_backward(p0, p1, p2, (&up0, 0.5)))
+        .unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
 fn f0201(p0: Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64, c0: &Array2<f64>) -> f64 {
@@ -5772,112 +5848,98 @@ fn f0201_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0201_backward(p0.clone(), p1, p2, *p3, &c0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1, p2))]
-fn f0202(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64, labels: &[usize]) -> f64 {
-    let t1 = log_sigmoid(p2 + p2);
-    let mut t2 = p1 / (square(p2) + 2.0);
-    let (n1, m1) = p1.dim();
-    let t4 = Array2::<f64>::from_shape_vec((m1, 1), vec![0.0, 0.5, 1.0]).unwrap();
-    let mut t5 = {
-        let t3 = tan(&(tanh(p1)));
-        (&p0 * 0.1 + &t4).var_axis(Axis(0), 1.0)
+fn f0202(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
+    let t1 = powi(&(backprop::ops::sin(&(p1.dot(&p0)))), 3);
+    let mut t3 = if sum(&t1) >= 0.0371 {
+        let (t2, _) = f0123(p2);
+        p0[[0, 0]]
+    } else {
+        (sum(p1))
     };
-    if t1 <= 0.0371 && t1 > 0.0 {
-        t5 -= 0.1;
-    } else if t5.dot(&t5) < -0.5183 {
-        t2 += softmax_cross_entropy(&p0, labels);
+    let (n1, m1) = p0.dim();
+    let t4 = Array2::<f64>::zeros((1, m1));
+    if p2 <= 0.0371 && t3 > 0.0 {
+        t3 *= p2;
+    } else {
+        t3 -= 1.25;
     }
-    let _t6 = &t5 / &(square(&(&t5 * p2)) + 0.5);
-    let t7 = t1;
-    t1 + mean(&t2) + sum(&t5) + t7 + t7
+    let t5 = &t1 - 0.1;
+    t3 += 1.5;
+    let t6 = &t5;
+    t5.sum() + t6.mean().unwrap()
 }
 
 #[test]
 fn f0202_gradcheck() {
-    let mut s = 1188760864u64;
+    let mut s = 1218150737u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2 = scalar(&mut s);
-    let labels: &[usize] = &[0, 0, 0];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0202_backward(p0.view(), &p1, p2, labels, 1.0);
-    assert_eq!(value, f0202(p0.view(), &p1, p2, labels));
+    let (value, grads) = f0202_backward(p0.view(), &p1, p2, 1.0);
+    assert_eq!(value, f0202(p0.view(), &p1, p2));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p1.clone(), p2), |(p1, p2)| f0202_backward(p0.view(), p1, *p2, labels, 1.0)).unwrap();
+    gradcheck(&(p1.clone(), p2), |(p1, p2)| f0202_backward(p0.view(), p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0203(d_p0: f64, d_x: &Array1<f64>, d_out: f64) -> f64 {
-    let out_1 = d_out * 0.5;
-    let mut t1_from_t2 = (d_x - (d_x * out_1)).dot(d_x);
-    let out_1 = d_out;
-    let x_from_out = d_x + 1.5;
-    let n1 = d_x.len() - 1;
-    for i in 0..n1 {
-        if out_1 > 0.0371 {
-            return ((mse(&x_from_out, &x_from_out))).tanh();
-        }
-        t1_from_t2 += t1_from_t2 - t1_from_t2;
-    }
-    let d_out_1 = {
-        let grad_1 = softplus(out_1);
-        2.0 - &x_from_out
+fn f0203(d_p0: f64, x: &Array1<f64>, grad: f64, ws: &[f64]) -> f64 {
+    let d_d_x = d_p0 + grad;
+    let _t2 = x * d_d_x;
+    let unused = signum(&(grad * x));
+    let t5 = {
+        let d_out = &unused + 0.75;
+        d_d_x
     };
-    x_from_out.dot(&x_from_out) + d_out_1.iter().sum::<f64>()
+    let mut grad_1 = logsumexp(&(&unused * t5));
+    for (i, &c) in ws.iter().enumerate() {
+        grad_1 += ((unused.product()));
+    }
+    let n1 = x.len() - 1;
+    let _t7 = Zip::from(x).and(&(cos(&(&unused + grad)))).map_collect(|&l, &r| (r.powi(2) + 0.5).powf(0.5));
+    t5 + grad_1
 }
 
 #[test]
 fn f0203_gradcheck() {
-    let mut s = 721154804u64;
+    let mut s = 899470494u64;
     let d_p0 = scalar(&mut s);
-    let d_x: Array1<f64> = random(3, &mut s);
-    let d_out = scalar(&mut s);
-    let (d_p0, d_x, d_out,) = std::hint::black_box((d_p0, d_x, d_out,));
-    let (value, grads) = f0203_backward(d_p0, &d_x, d_out, 1.0);
-    assert_eq!(value, f0203(d_p0, &d_x, d_out));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(d_p0, d_x.clone(), d_out), |(d_p0, d_x, d_out)| f0203_backward(*d_p0, d_x, *d_out, 1.0)).unwrap();
+    let x: Array1<f64> = random(3, &mut s);
+    let grad = scalar(&mut s);
+    let ws: &[f64] = &[1.5, 0.75];
+    let (d_p0, x, grad,) = std::hint::black_box((d_p0, x, grad,));
+    let (value, grads) = f0203_backward(d_p0, &x, grad, ws, 1.0);
+    assert_eq!(value, f0203(d_p0, &x, grad, ws));
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(d_p0, x.clone(), grad), |(d_p0, x, grad)| f0203_backward(*d_p0, x, *grad, ws, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0204(x: f64, d_t1: &Array2<f64>, d_x: f64) -> (f64, f64) {
-    let n1 = d_t1.nrows();
-    let m1 = d_t1.ncols();
-    let t1 = Array2::<f64>::eye(n1);
-    let mut t2 = &t1 * &((softmax(d_t1)).select(Axis(1), &[2, 2, 2]));
-    t2 *= x.clamp(-0.5, 0.5);
-    for i in 0..1 {
-        t2 = log_softmax(&(&(d_t1.row(i)) * &t2));
-        t2 += d_x;
-        match i % 3 {
-            0 => t2 -= &(d_t1.row(i)),
-            1 | 2 => {
-                t2 += &(d_t1.row(i));
-            }
-            _ => {}
-        }
+fn f0204(w: f64, d_x: &Array2<f64>, d_p0: f64, labels: &[usize]) -> f64 {
+    let x_from_out = array![[0.5_f64, 0.5, 2.0]];
+    let out = &(d_x.view().permuted_axes([1, 0])) * &x_from_out;
+    let (d_out_1, d_out) = f0123(d_p0);
+    let mut t5 = &out + w;
+    t5 -= &out;
+    let d_out = (softmax_cross_entropy(&out, labels)) / (square(&(d_x.view().reversed_axes())) + 1.0);
+    let mut unused = (f0182(d_x));
+    for i in 0..3 {
+        let (t7, t8) = f0175(unused, &(cos(&out)));
+        unused = unused * 0.5 + (mean(&(d_out.to_shape((1, 9)).unwrap())));
     }
-    let _t3 = &t2;
-    t2 += d_x;
-    if t2.sum() >= 0.4629 {
-        t2 += x;
-    } else {
-        t2 *= x;
-    }
-    (d_x, d_t1.sum())
+    d_out.sum() + unused + d_p0
 }
 
 #[test]
 fn f0204_gradcheck() {
-    let mut s = 1753223047u64;
-    let x = scalar(&mut s);
-    let d_t1: Array2<f64> = random((3, 3), &mut s);
-    let d_x = scalar(&mut s);
-    let (x, d_t1, d_x,) = std::hint::black_box((x, d_t1, d_x,));
-    let (value, grads) = f0204_backward(x, &d_t1, d_x, (1.0, 0.5));
-    assert_eq!(value, f0204(x, &d_t1, d_x));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(x, d_t1.clone(), d_x), |(x, d_t1, d_x)| f0204_backward(*x, d_t1, *d_x, (1.0, 0.5)))
-        .unwrap();
+    let mut s = 789753200u64;
+    let w = scalar(&mut s);
+    let d_x: Array2<f64> = random((3, 3), &mut s);
+    let d_p0 = scalar(&mut s);
+    let labels: &[usize] = &[2, 0, 0];
+    let (w, d_x, d_p0,) = std::hint::black_box((w, d_x, d_p0,));
+    let (value, grads) = f0204_backward(w, &d_x, d_p0, labels, 1.0);
+    assert_eq!(value, f0204(w, &d_x, d_p0, labels));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    gradcheck(&(w, d_x.clone(), d_p0), |(w, d_x, d_p0)| f0204_backward(*w, d_x, *d_p0, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0205(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array1<f64>) -> f64 {
@@ -5887,16 +5949,14 @@ fn f0205(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array1<f64>) -> f64 {
         t2[i] = (logsumexp(p1));
     }
     let _t3 = p2 - 1.25;
-    let t5 = {
-        let t4 = mean(&(tanh(&((tanh(&(&t2 * &t2))).mapv(f0123)))));
-        tanh(&t2)
-    };
-    t2.iter().sum::<f64>() + t5.mean().unwrap() + p2.iter().sum::<f64>()
+    let t4 = mean(&((tanh(&(&t2 * &t2))).mapv(f0161)));
+    let t5 = p0;
+    t4 + t5.iter().sum::<f64>() + p1.iter().sum::<f64>()
 }
 
 #[test]
 fn f0205_gradcheck() {
-    let mut s = 1814485954u64;
+    let mut s = 350014226u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2: Array1<f64> = random(2, &mut s);
@@ -5909,35 +5969,42 @@ fn f0205_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0205_backward(p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0206(p0: f64, p1: ArrayView1<f64>, p2: &Array2<f64>, p3: f64) -> Array1<f64> {
+fn f0206(p0: f64, p1: ArrayView1<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
     let t1 = p3 * p3;
-    let t2 = (t1.powi(2) + 1.0).log(0.5);
-    let mut t3 = powi(&(&(p2.row(1)) - 0.1), 1);
-    t3 += &(&(tanh(&(backprop::ops::fract(&t3)))) - p3);
-    let t4 = ((f64::mul_add(sigmoid(t2), t2.tanh(), t2)).tanh()).tan();
-    let t2 = ((sigmoid(&t3)).dot(&(sigmoid(&t3)))) + (1.5 - p2);
-    let t5 = array![0.5_f64, 0.25, 0.5];
-    let t4 = logsumexp(&(&(-&t3) + &t5));
-    t3
+    let (_, t2) = f0029(t1);
+    let mut t3 = Array2::<f64>::zeros((p2.nrows(), p2.ncols()));
+    for i in 0..2 {
+        t3.row_mut(i).assign(&(&(cos(&p1)) * ((p1.view().into_shape_with_order((1, 3)).unwrap()).sum())));
+    }
+    let n1 = p2.nrows();
+    let m1 = p2.ncols();
+    let t5 = Array1::<f64>::from_shape_vec(n1, vec![0.0, 0.5]).unwrap();
+    let t6 = {
+        let t4 = &t3 / &(square(&(t1 + &(p2.row(1)))) + 1.0);
+        f0122(((&(tanh(&(t4.dot(&p1)))) * 0.1 + &t5).std(1.0)).sin(), t2, p3)
+    };
+    let t7 = &(abs(&t3)) * 0.75;
+    let mut t8 = p2.to_owned();
+    for i in 0..t8.nrows() {
+        t8[[i, 1]] += mean(&(powi(p2, 3)));
+    }
+    let t8 = log_softmax(&(softplus(&t7)));
+    t1 + t2 + t3.mean().unwrap() + t6 + sum(&t7) + sum(&t8)
 }
 
 #[test]
 fn f0206_gradcheck() {
-    let mut s = 161139731u64;
+    let mut s = 1020114972u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2: Array2<f64> = random((2, 3), &mut s);
     let p3 = scalar(&mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up: Array1<f64> = random(3, &mut s);
-    let (value, grads) = f0206_backward(p0, p1.view(), &p2, p3, &up);
+    let (value, grads) = f0206_backward(p0, p1.view(), &p2, p3, 1.0);
     assert_eq!(value, f0206(p0, p1.view(), &p2, p3));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0, p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0206_backward(*p0, p1.view(), p2, *p3, &up))
-        .unwrap();
+    gradcheck(&(p0, p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0206_backward(*p0, p1.view(), p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0207(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
@@ -5966,7 +6033,7 @@ fn f0207_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0207_backward(p0.view(), p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0208(p0: f64, p1: f64, ws: &[f64]) -> f64 {
+fn f0208(p0: f64, p1: f64, ws: &[f64]) -> (f64, f64, f64) {
     let t1 = p1;
     let t2 = -p0;
     let mut t3 = t1;
@@ -5975,65 +6042,59 @@ fn f0208(p0: f64, p1: f64, ws: &[f64]) -> f64 {
         t4 -= t2;
         t3 += -t4;
     }
-    let mut t5 = (tanh(t4 + t3));
+    let mut t5 = (softplus(t3 - t4));
     for (i, &c) in ws.iter().enumerate() {
-        t5 -= ((t1 * t4));
+        t5 -= ((sin(t3)));
     }
-    t4 + t5 + p0
+    (p1, p1, t1)
 }
 
 #[test]
 fn f0208_gradcheck() {
-    let mut s = 1737697276u64;
+    let mut s = 1305698382u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let ws: &[f64] = &[0.5];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0208_backward(p0, p1, ws, 1.0);
+    let (value, grads) = f0208_backward(p0, p1, ws, (1.0, 0.5, -0.75));
     assert_eq!(value, f0208(p0, p1, ws));
-    gradcheck(&(p0, p1), |(p0, p1)| f0208_backward(*p0, *p1, ws, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5, -0.75))
+        .check(&(p0, p1), |(p0, p1)| f0208_backward(*p0, *p1, ws, (1.0, 0.5, -0.75)))
+        .unwrap();
 }
 #[differentiable]
-fn f0209(p0: Array2<f64>, p1: f64) -> (f64, f64) {
+fn f0209(p0: Array2<f64>, p1: f64, labels: &[usize]) -> f64 {
     let mut t1 = sum(&(tanh(&((Zip::from(&p0).and(&p0).map_collect(|&l, &r| softplus(p1))).sum_axis(Axis(0))))));
+    let (n2, m2) = p0.dim();
+    let t2 = Array2::<f64>::from_shape_vec((n2, m2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
     let mut n1 = 0;
-    while n1 < 1 {
-        t1 -= p0.mean().expect("not empty");
-        t1 -= ((&(p0.ceil()) * (p1.powi(1))).sum());
+    while n1 < 1 && t1.abs() < 0.4629 {
+        t1 += ((&(p0.ceil()) * (p1.powi(1))).sum());
+        t1 -= (&p0 * 0.1 + &t2).var(0.0);
         n1 += 1;
     }
-    let (n2, m2) = p0.dim();
-    let t2 = Array2::<f64>::from_shape_vec((3, m2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
-    let t3 = Array2::<f64>::from_shape_vec((n2, m2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
-    for i in 0..2 {
-        if sum(&p0) >= -0.5183 {
-            continue;
-        }
-        t1 -= 3.0;
+    let t3 = p0.view().permuted_axes([1, 0]);
+    t1 += (f0179(p1)) - 1.25;
+    let t4 = p1 / &(square(&t3) + 1.0);
+    t1 -= (p0.index_axis(Axis(1), 1)).iter().sum::<f64>();
+    if p1 <= 0.4629 {
+        return (softmax_cross_entropy(&t4, labels));
     }
-    let mut t5 = {
-        let t4 = t1;
-        ((1.5 + (sigmoid(softplus(t4)))).powf(t4.tanh())) - p1
-    };
-    t1 += f0151(tanh(t1), p1, &p0);
-    t5 = fract(t5);
-    let t6 = (sigmoid(&((sum_axis(&p0, Axis(0))) + (t5 + t5)))).dot(&(tanh(&p0.t())));
-    (t6.sum(), p0.sum())
+    t3[[0, 1]] + sum(&t4)
 }
 
 #[test]
 fn f0209_gradcheck() {
-    let mut s = 325885199u64;
+    let mut s = 1177378667u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
+    let labels: &[usize] = &[1, 1];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0209_backward(p0.clone(), p1, (1.0, 0.5));
-    assert_eq!(value, f0209(p0.clone(), p1));
+    let (value, grads) = f0209_backward(p0.clone(), p1, labels, 1.0);
+    assert_eq!(value, f0209(p0.clone(), p1, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(), p1), |(p0, p1)| f0209_backward(p0.clone(), *p1, (1.0, 0.5)))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0209_backward(p0.clone(), *p1, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0210(d_p0: Array2<f64>, y_1: &Array2<f64>) -> f64 {
@@ -6076,57 +6137,62 @@ fn f0211_gradcheck() {
     gradcheck(&(p0, p1.clone()), |(p0, p1)| f0211_backward(*p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0212(out: f32, x: &Array2<f32>) -> f32 {
-    let d_out_1 = sigmoid(x);
-    let t1_from_t2 = d_out_1.view().permuted_axes([1, 0]);
-    let d_out = x.view().into_shape_with_order((2, 3)).unwrap();
-    let d_x = ln(&(x * x + 0.5));
-    d_out[[1, 2]] + d_x[[1, 0]]
+fn f0212(p0: f32, p1: &Array2<f32>) -> f32 {
+    let t1 = p1 / (p0.powi(2) + 1.0);
+    let mut t2 = &(p1 / &(square(&t1) + 2.0)) * &t1;
+    t2 /= square(p0) + 0.5;
+    let t3 = array![[0.0_f32, 0.5], [1.0, 1.5], [2.0, 2.5]];
+    let t4 = (p1 * 0.1 + &t3).std_axis(Axis(1), 1.0);
+    t1.sum() + t2.sum() + mean(&t4) + p0
 }
 
 #[test]
 fn f0212_gradcheck() {
-    let mut s = 735290776u64;
-    let out = scalar32(&mut s);
-    let x: Array2<f32> = random32((3, 2), &mut s);
-    let (out, x,) = std::hint::black_box((out, x,));
-    let (value, grads) = f0212_backward(out, &x, 1.0);
-    assert_eq!(value, f0212(out, &x));
-    assert_eq!(grads.x.shape(), x.shape());
+    let mut s = 987691035u64;
+    let p0 = scalar32(&mut s);
+    let p1: Array2<f32> = random32((3, 2), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0212_backward(p0, &p1, 1.0);
+    assert_eq!(value, f0212(p0, &p1));
+    assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(out, x.clone()), |(out, x)| f0212_backward(*out, x, 1.0))
+        .check(&(p0, p1.clone()), |(p0, p1)| f0212_backward(*p0, p1, 1.0))
         .unwrap();
 }
-#[differentiable(wrt(d_t1, d_out, d_p0))]
-fn f0213(d_t1: f64, d_out: ArrayView2<f64>, d_p0: &Array2<f64>, y_1: &Array2<f64>) -> f64 {
-    let mut d_d_x = tanh(&(y_1.dot(d_p0)));
-    d_d_x -= 0.25;
-    d_d_x.sum()
+#[differentiable(wrt(p0, p1, p2))]
+fn f0213(p0: f64, p1: ArrayView2<f64>, p2: &Array2<f64>, c0: &Array2<f64>) -> Array2<f64> {
+    let t1 = p2;
+    let t2 = t1.mapv(|v| v.sin());
+    sin(c0)
 }
 
 #[test]
 fn f0213_gradcheck() {
-    let mut s = 146407887u64;
-    let d_t1 = scalar(&mut s);
-    let d_out: Array2<f64> = random((1, 3), &mut s);
-    let d_p0: Array2<f64> = random((3, 2), &mut s);
-    let y_1: Array2<f64> = random((2, 3), &mut s);
-    let (d_t1, d_out, d_p0, y_1,) = std::hint::black_box((d_t1, d_out, d_p0, y_1,));
-    let (value, grads) = f0213_backward(d_t1, d_out.view(), &d_p0, &y_1, 1.0);
-    assert_eq!(value, f0213(d_t1, d_out.view(), &d_p0, &y_1));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    gradcheck(&(d_t1, d_out.clone(), d_p0.clone()), |(d_t1, d_out, d_p0)| f0213_backward(*d_t1, d_out.view(), d_p0, &y_1, 1.0)).unwrap();
+    let mut s = 1327575326u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((1, 3), &mut s);
+    let p2: Array2<f64> = random((3, 2), &mut s);
+    let c0: Array2<f64> = random((2, 3), &mut s);
+    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
+    let up: Array2<f64> = random((2, 3), &mut s);
+    let (value, grads) = f0213_backward(p0, p1.view(), &p2, &c0, &up);
+    assert_eq!(value, f0213(p0, p1.view(), &p2, &c0));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0213_backward(*p0, p1.view(), p2, &c0, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0214(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
+fn f0214(p0: &Array2<f64>, p1: &Array2<f64>) -> (Array2<f64>, Array2<f64>, f64) {
     let t1 = concat(Axis(1), &[p0, p0]);
     let t2 = t1.column(0);
     let t3 = p1;
     let t4 = p0;
-    t3.iter().sum::<f64>() + t4.iter().sum::<f64>()
+    (sigmoid(p1), sin(p0), p0.sum())
 }
 
 #[test]
@@ -6135,11 +6201,16 @@ fn f0214_gradcheck() {
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0214_backward(&p0, &p1, 1.0);
+    let up0: Array2<f64> = random((2, 2), &mut s);
+    let up1: Array2<f64> = random((3, 1), &mut s);
+    let (value, grads) = f0214_backward(&p0, &p1, (&up0, &up1, -0.75));
     assert_eq!(value, f0214(&p0, &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0214_backward(p0, p1, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(&up0, &up1, -0.75))
+        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0214_backward(p0, p1, (&up0, &up1, -0.75)))
+        .unwrap();
 }
 #[differentiable]
 fn f0215(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
@@ -6190,7 +6261,7 @@ fn f0216_gradcheck() {
     gradcheck(&(x.clone(),), |(x,)| f0216_backward(x, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0217(p0: &Array1<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> Array2<f64> {
+fn f0217(p0: &Array1<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
     let mut t2 = {
         let t1 = p2;
         p1
@@ -6204,73 +6275,66 @@ fn f0217(p0: &Array1<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> Array2<f64> {
     }
     let t6 = {
         let t5 = (square(ln(square(sum(p3)) + 1.0)) + 0.5).ln();
-        &((tan(p1.tanh())) / (square(p3) + 2.0)) * p2
+        (&(tan(&(tanh(p3)))) * p3) * 1.5
     };
-    t6
+    t2 + sum(&t6)
 }
 
 #[test]
 fn f0217_gradcheck() {
-    let mut s = 246223784u64;
+    let mut s = 1795576671u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up: Array2<f64> = random((1, 3), &mut s);
-    let (value, grads) = f0217_backward(&p0, p1, p2, &p3, &up);
+    let (value, grads) = f0217_backward(&p0, p1, p2, &p3, 1.0);
     assert_eq!(value, f0217(&p0, p1, p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0217_backward(p0, *p1, *p2, p3, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0217_backward(p0, *p1, *p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0218(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array1<f64>) -> f64 {
+fn f0218(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array1<f64>) -> (Array2<f64>, f64) {
     let mut t1 = p2.to_owned();
     for i in 0..3 {
         t1.column_mut(i).assign(&(&(sin(p3)) * ((p2 * p1).sum())));
     }
     t1 = ((sum(p3)) + p1) - p2;
-    let t2 = log_sigmoid(&t1);
-    let t3 = if p3.dot(p3) >= 0.0371 {
-        p1 + p0
+    let (t2, t3) = f0123(p1);
+    let mut t4 = if t1.iter().sum::<f64>() < -0.5183 && t2 > 0.0 {
+        t2
     } else {
-        cos(&(p1 + p0))
+        p1
     };
-    let t5 = {
-        let t4 = &(softmax(&(&t3 * 2.0))) * p1;
-        tanh(&t3)
-    };
-    let t6 = match () {
-        _ if t3.sum() < 0.0371 && p1 > 0.0 => t5.to_owned(),
-        _ if mean(&t3) >= -0.5183 => exp(&t5),
-        _ => abs(&(&t5 + &t3)),
-    };
-    t1.mean().unwrap() + t2[[1, 1]] + t3.iter().sum::<f64>() + t5[[1, 2]] + t6[[2, 1]]
+    t4 += logsumexp(&(tanh(&(t4 / &(square(&(sigmoid(p3))) + 1.0)))));
+    let t5 = tanh(&t1);
+    (sigmoid(&t5), t4)
 }
 
 #[test]
 fn f0218_gradcheck() {
-    let mut s = 903701962u64;
+    let mut s = 1893261705u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 3), &mut s);
     let p3: Array1<f64> = random(2, &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0218_backward(&p0, p1, &p2, &p3, 1.0);
+    let up0: Array2<f64> = random((2, 3), &mut s);
+    let (value, grads) = f0218_backward(&p0, p1, &p2, &p3, (&up0, 0.5));
     assert_eq!(value, f0218(&p0, p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0218_backward(p0, *p1, p2, p3, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(&up0, 0.5))
+        .check(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0218_backward(p0, *p1, p2, p3, (&up0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
 fn f0219(p0: f64, p1: f64) -> f64 {
     let t1 = p1 - p0;
-    let t2 = p0 * t1;
+    let t2 = t1;
     let t3 = (t2.min(p0)).cos();
     let t5 = {
         let t4 = exp(t3 / (square(t1) + 1.0));
@@ -6296,134 +6360,126 @@ fn f0219_gradcheck() {
     gradcheck(&(p0, p1), |(p0, p1)| f0219_backward(*p0, *p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0220(p0: &Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> Array2<f64> {
-    let mut t1 = p3 + p3;
+fn f0220(p0: &Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
+    let t1 = p3 + p3;
     let t2 = p0;
-    let t3 = concat(Axis(0), &[&t1, &t1]);
-    if sum(&t3) > -0.5183 {
-        t1 += t1.sum();
-    } else {
-        t1 /= &(square(&(sum_axis(&(sigmoid(&t3)), Axis(0)))) + 1.0);
-    }
-    tanh(p0)
+    let t3 = &t1;
+    let t4 = (Zip::from(p3).and(t3).map_collect(|&a, &b| (1.25 + b) - b)).clamp(-2.0, 1.0);
+    mean(t3) + mean(&t4) + mean(p3)
 }
 
 #[test]
 fn f0220_gradcheck() {
-    let mut s = 956909535u64;
+    let mut s = 365938410u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up: Array2<f64> = random((1, 2), &mut s);
-    let (value, grads) = f0220_backward(&p0, p1, p2, &p3, &up);
+    let (value, grads) = f0220_backward(&p0, p1, p2, &p3, 1.0);
     assert_eq!(value, f0220(&p0, p1, p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0220_backward(p0, *p1, *p2, p3, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0220_backward(p0, *p1, *p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0221(p0: f64, p1: Array2<f64>, p2: &Array1<f64>) -> f64 {
+fn f0221(p0: f64, p1: Array2<f64>, p2: &Array1<f64>) -> Array1<f64> {
     let t1 = p2;
     let t2 = t1;
-    let c1 = 0.1_f64;
-    let t3 = (abs(&(sigmoid(t1)))).map(|&v| {
-        if v <= -0.5183 {
-            v + c1
-        } else {
-            relu(((f64::floor(v)).powi(2) + 1.0).recip())
-        }
-    });
-    let t4 = 0.75 / (square(&p1) + 1.0);
-    let t5 = t2.dot(&t3);
-    let c2 = 0.5_f64;
-    let t6 = (&t4 + t2).mapv(|e| (1.25 + (t5 * e)) / (square(p0) + 2.0));
-    t5 + t6[[1, 0]]
+    let (t3, _) = f0123(tanh(log_sigmoid(p0)));
+    let t1 = &(t1.mapv(f64::tanh)) / (p2 * p2 + 0.5);
+    let t4 = if p2.dot(p2) < 0.4629 {
+        p0
+    } else {
+        mean(&t1)
+    };
+    let t5 = t4;
+    sin(t2)
 }
 
 #[test]
 fn f0221_gradcheck() {
-    let mut s = 474182943u64;
+    let mut s = 523840973u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array1<f64> = random(2, &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0221_backward(p0, p1.clone(), &p2, 1.0);
+    let up: Array1<f64> = random(2, &mut s);
+    let (value, grads) = f0221_backward(p0, p1.clone(), &p2, &up);
     assert_eq!(value, f0221(p0, p1.clone(), &p2));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0221_backward(*p0, p1.clone(), p2, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0221_backward(*p0, p1.clone(), p2, &up))
+        .unwrap();
 }
 #[differentiable(wrt(p0))]
-fn f0222(p0: &Array1<f64>, p1: f64, c0: &Array2<f64>) -> f64 {
-    let t1 = c0.slice_axis(Axis(1), Slice::from(0..1));
-    let _t2 = -c0;
-    let t3 = c0;
-    let t4 = (sum(&t1)) * t3;
-    let t5 = &((square(&t4) + 0.5).log2()) * (&t1 * p1);
-    let c1 = 1.5_f64;
-    let mut t6 = (0.5 + &(square(&t1))).mapv_into(|u| (ln(square(f0033(sin(u))) + 0.5)).tanh());
-    let mut t7 = (sum_axis(t3, Axis(0))).sum();
-    let c3 = 0.1_f64;
-    let mut n2 = 0;
-    loop {
-        t7 = t7 * 0.5 + (mean(&(Zip::from(&(&t6 * t3)).and(&(sigmoid(&t5))).map_collect(|&u, &v| u))));
-        t6 += mse(&(sigmoid(&(t3.to_owned().mapv_into(|e| t7 + c3)))), &(sin(&t4)));
-        n2 += 1;
-        if n2 >= 1 {
-            break;
-        }
+fn f0222(p0: &Array1<f64>, p1: f64, c0: &Array2<f64>, labels: &[usize]) -> f64 {
+    let mut t1 = (p0.dot(p0));
+    for i in 0..3 {
+        let (t2, t3) = f0123(cos(t1));
+        t1 = t1 * 0.5 + (tanh((t2 - t3)));
     }
-    sum(&t1) + t3.sum() + t4[[0, 1]] + t5[[0, 1]] + t6.iter().sum::<f64>() + t7 + p0.dot(p0)
+    let t4 = array![0.0_f64, 0.5, 1.0];
+    if c0[[0, 1]] > 0.0371 {
+        t1 += p1;
+    }
+    t1 = (p1.powi(2) + 1.0).sqrt();
+    let c1 = 0.75_f64;
+    let t1 = 2.0 / (square(&((log_sigmoid(c0)).map(|&u| c1))) + 1.0);
+    let t5 = softplus(&(tan(&(backprop::ops::tanh(c0)))));
+    let c2: f64 = 0.75;
+    let t6 = if t5.iter().sum::<f64>() <= -0.5183 {
+        sum(&((concat(Axis(0), &[c0, &t1])) * p1))
+    } else {
+        ln(square(sum(&(t1.slice_axis(Axis(1), Slice::from(1..))))) + 1.0)
+    };
+    let t7 = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
+    let t8 = (&(t1.map(|&z| (p1.powi(3)).fract())) * 0.1 + &t7).var_axis(Axis(1), 1.0);
+    t1.mean().unwrap() + t5[[1, 0]] + t6 + t8.dot(&t8)
 }
 
 #[test]
 fn f0222_gradcheck() {
-    let mut s = 718541854u64;
+    let mut s = 1158238371u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
     let c0: Array2<f64> = random((3, 2), &mut s);
+    let labels: &[usize] = &[0, 1, 0];
     let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
-    let (value, grads) = f0222_backward(&p0, p1, &c0, 1.0);
-    assert_eq!(value, f0222(&p0, p1, &c0));
+    let (value, grads) = f0222_backward(&p0, p1, &c0, labels, 1.0);
+    assert_eq!(value, f0222(&p0, p1, &c0, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0222_backward(p0, p1, &c0, 1.0)).unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0222_backward(p0, p1, &c0, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0223(p0: &Array1<f64>, p1: &Array2<f64>, p2: f64, p3: f64) -> f64 {
-    let t2 = {
-        let t1 = 3.0 - ((square(p2) + 0.5).powf(tanh(p2)));
-        (square(f0216(p0)) + 0.5).powf(t1.tanh())
+fn f0223(d_p0: &Array1<f64>, y_1: &Array2<f64>, d_x: f64, x: f64) -> f64 {
+    let d_out = {
+        let x_from_out = 3.0 - ((square(d_x) + 0.5).powf(tanh(d_x)));
+        (f0185(d_p0)).clamp(-1.0, 0.5)
     };
-    let t3 = array![-1.0_f64];
-    let mut t4 = if t2 <= 0.4629 && p3 > 0.0 {
-        p3
-    } else {
-        f64::tanh(f0189(p1.to_owned()))
+    let _t3 = square(x);
+    let t5 = {
+        let out = square(&(d_p0 + x));
+        x * &out
     };
-    for i in 0..1 {
-        t4 += t4 * t4;
-    }
-    t2 + t4
+    d_out + sum(&t5)
 }
 
 #[test]
 fn f0223_gradcheck() {
-    let mut s = 133013240u64;
-    let p0: Array1<f64> = random(2, &mut s);
-    let p1: Array2<f64> = random((3, 1), &mut s);
-    let p2 = scalar(&mut s);
-    let p3 = scalar(&mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0223_backward(&p0, &p1, p2, p3, 1.0);
-    assert_eq!(value, f0223(&p0, &p1, p2, p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0223_backward(p0, p1, *p2, *p3, 1.0)).unwrap();
+    let mut s = 746948880u64;
+    let d_p0: Array1<f64> = random(2, &mut s);
+    let y_1: Array2<f64> = random((3, 1), &mut s);
+    let d_x = scalar(&mut s);
+    let x = scalar(&mut s);
+    let (d_p0, y_1, d_x, x,) = std::hint::black_box((d_p0, y_1, d_x, x,));
+    let (value, grads) = f0223_backward(&d_p0, &y_1, d_x, x, 1.0);
+    assert_eq!(value, f0223(&d_p0, &y_1, d_x, x));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    gradcheck(&(d_p0.clone(), y_1.clone(), d_x, x), |(d_p0, y_1, d_x, x)| f0223_backward(d_p0, y_1, *d_x, *x, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0224(d_t1: Array1<f32>, d_x: f32, out: &Array2<f32>) -> f32 {
@@ -6449,40 +6505,29 @@ fn f0224_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0225(p0: &Array1<f64>, p1: &Array1<f64>, p2: f64) -> f64 {
-    let t1 = p1.product();
-    let mut t1 = p1.mapv(|z| {
-        if t1 < 0.4629 {
-            powi(t1, 2)
-        } else {
-            z.powi(3)
-        }
-    });
-    for i in 0..2 {
-        t1 += t1.product();
-        match i % 3 {
-            0 => t1 += p1,
-            1 | 2 => {
-                t1 += p1;
-            }
-            _ => {}
-        }
-    }
-    sum(&t1)
+fn f0225(p0: &Array1<f64>, p1: &Array1<f64>, p2: f64) -> (f64, Array1<f64>) {
+    let t1 = clamp(&(1.5 / (p1 * p1 + 1.0)), -2.0, 3.0);
+    let t1 = backprop::ops::sigmoid(&(&t1 * p2));
+    let t2 = f0159(p2, &t1);
+    (p2, tanh(p1))
 }
 
 #[test]
 fn f0225_gradcheck() {
-    let mut s = 717344089u64;
+    let mut s = 1682594036u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2 = scalar(&mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0225_backward(&p0, &p1, p2, 1.0);
+    let up1: Array1<f64> = random(3, &mut s);
+    let (value, grads) = f0225_backward(&p0, &p1, p2, (1.0, &up1));
     assert_eq!(value, f0225(&p0, &p1, p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0225_backward(p0, p1, *p2, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, &up1))
+        .check(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0225_backward(p0, p1, *p2, (1.0, &up1)))
+        .unwrap();
 }
 #[differentiable]
 fn f0226(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array1<f64>) -> f64 {
@@ -6511,99 +6556,82 @@ fn f0226_gradcheck() {
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0226_backward(p0, *p1, p2, p3, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2, p3))]
-fn f0227(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: f64, p3: f64, c0: &Array1<f64>) -> f64 {
-    let mut t2 = {
-        let t1 = p0;
-        tanh(&(sigmoid(t1)))
+#[differentiable(wrt(d_out, d_x, out, w))]
+fn f0227(d_out: &Array2<f64>, d_x: ArrayView2<f64>, out: f64, w: f64, d_t1: &Array1<f64>) -> f64 {
+    let t1_from_t2 = {
+        let d_out_1 = d_out;
+        log_softmax(&(softmax(d_out_1)))
     };
-    t2 -= -(p3 / 1.25);
-    t2[[2, 2]]
+    let t3 = &t1_from_t2;
+    mean(&t1_from_t2) + t3.sum() + sum(d_out)
 }
 
 #[test]
 fn f0227_gradcheck() {
-    let mut s = 682622306u64;
-    let p0: Array2<f64> = random((3, 3), &mut s);
-    let p1: Array2<f64> = random((2, 2), &mut s);
-    let p2 = scalar(&mut s);
-    let p3 = scalar(&mut s);
-    let c0: Array1<f64> = random(2, &mut s);
-    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let (value, grads) = f0227_backward(&p0, p1.view(), p2, p3, &c0, 1.0);
-    assert_eq!(value, f0227(&p0, p1.view(), p2, p3, &c0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0227_backward(p0, p1.view(), *p2, *p3, &c0, 1.0)).unwrap();
+    let mut s = 1742412265u64;
+    let d_out: Array2<f64> = random((3, 3), &mut s);
+    let d_x: Array2<f64> = random((2, 2), &mut s);
+    let out = scalar(&mut s);
+    let w = scalar(&mut s);
+    let d_t1: Array1<f64> = random(2, &mut s);
+    let (d_out, d_x, out, w, d_t1,) = std::hint::black_box((d_out, d_x, out, w, d_t1,));
+    let (value, grads) = f0227_backward(&d_out, d_x.view(), out, w, &d_t1, 1.0);
+    assert_eq!(value, f0227(&d_out, d_x.view(), out, w, &d_t1));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    gradcheck(&(d_out.clone(), d_x.clone(), out, w), |(d_out, d_x, out, w)| f0227_backward(d_out, d_x.view(), *out, *w, &d_t1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0228(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
+fn f0228(p0: f64, p1: &Array2<f64>, p2: f64, labels: &[usize]) -> f64 {
     let _t1 = &(softplus(p1)) - (powi(p1, 2));
-    let t2 = &(&(mean_axis(p1, Axis(1))) * p0) * 3.0;
-    let mut t4 = {
-        let t3 = square(&(tanh(&((Zip::from(&t2).and(&t2).map_collect(|&l, &r| log_sigmoid(r))) / 0.1))));
-        1.5 / (square(&((t2.dot(p1)).dot(&p1.t()))) + 1.0)
-    };
-    for i in 0..2 {
-        t4 += t4.mean().expect("not empty");
-    }
-    let t5 = match p1.len() % 3 {
-        0 => sum(&t2),
-        1 | 2 => p2.powi(1),
-        _ => (sigmoid(&t4)).dot(&(sigmoid(&t4))),
-    };
-    mean(&t4) + t5
+    let t2 = ((p2 / 0.25) - p1).to_shape((1, 6)).unwrap().to_owned();
+    let mut t3 = sigmoid(((tan(&(tanh(&t2)))).t().dot(&t2)).sum());
+    let t4 = array![[0.0_f64, 0.5, 1.0, 1.5, 2.0, 2.5]];
+    let _t5 = 0.1 / (square(0.1 / (square((&(tanh(&t2)) * 0.1 + &t4).std(1.0)) + 1.0)) + 1.0);
+    t3 = p0;
+    t2.sum() + t3
 }
 
 #[test]
 fn f0228_gradcheck() {
-    let mut s = 896322348u64;
+    let mut s = 87553098u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2 = scalar(&mut s);
+    let labels: &[usize] = &[1, 0];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0228_backward(p0, &p1, p2, 1.0);
-    assert_eq!(value, f0228(p0, &p1, p2));
+    let (value, grads) = f0228_backward(p0, &p1, p2, labels, 1.0);
+    assert_eq!(value, f0228(p0, &p1, p2, labels));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0228_backward(*p0, p1, *p2, 1.0)).unwrap();
+    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0228_backward(*p0, p1, *p2, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0229(d_t1: &Array2<f64>, w: &Array2<f64>, d_x: f64) -> f64 {
-    let mut t1 = (sigmoid(d_x)) * (sigmoid(d_x));
-    let mut d_out_1 = sin(d_t1);
-    d_out_1 *= &(d_out_1.floor());
-    let t1_from_t2 = d_out_1.clone();
-    let mut t5 = {
-        let d_out = (((square(t1) + 0.5).powf(t1.tanh())) / (square(&(w * d_x)) + 1.0)).dot(&w.t());
-        exp(&(&d_out_1 * 0.5))
-    };
-    let grad_1 = tanh(&d_out_1);
+fn f0229(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
+    let t1 = (sigmoid(p2)) * (sigmoid(p2));
+    let t2 = p1;
+    let t3 = log_sigmoid(t1);
+    let _t4 = p1.floor();
+    let t5 = t3;
+    let mut t6 = Array2::<f64>::zeros((t2.nrows(), t2.ncols()));
     for i in 0..1 {
-        t1 += f0162(d_x, t1, t1, &(sin(&t1_from_t2)));
-        d_out_1 += &(logsumexp(&t1_from_t2));
-        match i % 3 {
-            0 => t5 += t1,
-            1 | 2 => {
-                t1 -= 1.25;
-            }
-            _ => {}
-        }
+        t6.column_mut(i).assign(&(sin(&t2.column(i))));
     }
-    t5.iter().sum::<f64>() + grad_1[[0, 0]]
+    let _t7 = log_softmax(&(p0.t().dot(p0)));
+    t5 + t6.iter().sum::<f64>()
 }
 
 #[test]
 fn f0229_gradcheck() {
-    let mut s = 367351385u64;
-    let d_t1: Array2<f64> = random((2, 2), &mut s);
-    let w: Array2<f64> = random((3, 1), &mut s);
-    let d_x = scalar(&mut s);
-    let (d_t1, w, d_x,) = std::hint::black_box((d_t1, w, d_x,));
-    let (value, grads) = f0229_backward(&d_t1, &w, d_x, 1.0);
-    assert_eq!(value, f0229(&d_t1, &w, d_x));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.w.shape(), w.shape());
-    gradcheck(&(d_t1.clone(), w.clone(), d_x), |(d_t1, w, d_x)| f0229_backward(d_t1, w, *d_x, 1.0)).unwrap();
+    let mut s = 1947619832u64;
+    let p0: Array2<f64> = random((2, 2), &mut s);
+    let p1: Array2<f64> = random((3, 1), &mut s);
+    let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0229_backward(&p0, &p1, p2, 1.0);
+    assert_eq!(value, f0229(&p0, &p1, p2));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0229_backward(p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0230(p0: &Array2<f64>, p1: Array2<f64>) -> f64 {
@@ -6628,32 +6656,31 @@ fn f0230_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0230_backward(p0, p1.clone(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0231(d_x: f64, out: &Array2<f64>) -> f64 {
-    let _t1 = out.to_owned().mapv_into(|z| d_x);
-    let mut d_d_x = softplus(out);
-    let mut grad_1 = &(mean_axis(&(d_d_x.dot(&d_d_x)), Axis(1))) - (mse(&(out / &(&d_d_x * &d_d_x + 1.0)), &d_d_x));
-    d_d_x *= (tanh(&((tan(&(tanh(out)))).sum_axis(Axis(1))))).dot(&(sigmoid(&grad_1)));
+fn f0231(p0: f64, p1: &Array2<f64>) -> f64 {
+    let _t1 = p1.to_owned().mapv_into(|z| p0);
+    let mut t2 = softplus(p1);
+    let mut t3 = &(mean_axis(&(t2.dot(&t2)), Axis(1))) - (mse(&(p1 / &(&t2 * &t2 + 1.0)), &t2));
+    t2 *= (tanh(&((tan(&(tanh(p1)))).sum_axis(Axis(1))))).dot(&(sigmoid(&t3)));
     for i in 0..2 {
-        grad_1 -= out[[i, 1]];
-        if (out[[i, 1]]) > 0.0371 {
-            return ((ln(&(square(&grad_1) + 0.5))).dot(&(ln(&(square(&grad_1) + 0.5))))).tanh();
+        t3 -= p1[[i, 1]];
+        if t2.iter().sum::<f64>() >= 0.0371 {
+            return (f0179(p1[[i, 1]]));
         }
     }
-    let t1_from_t2 = array![[1.5_f64, -0.75]];
-    let d_out_1 = mean_axis(&(out - &t1_from_t2), Axis(1));
-    grad_1.sum() + d_out_1.dot(&d_out_1)
+    let t4 = t2.view().reversed_axes();
+    t2.iter().sum::<f64>() + mean(&t3) + mean(&t4)
 }
 
 #[test]
 fn f0231_gradcheck() {
-    let mut s = 1557863368u64;
-    let d_x = scalar(&mut s);
-    let out: Array2<f64> = random((2, 2), &mut s);
-    let (d_x, out,) = std::hint::black_box((d_x, out,));
-    let (value, grads) = f0231_backward(d_x, &out, 1.0);
-    assert_eq!(value, f0231(d_x, &out));
-    assert_eq!(grads.out.shape(), out.shape());
-    gradcheck(&(d_x, out.clone()), |(d_x, out)| f0231_backward(*d_x, out, 1.0)).unwrap();
+    let mut s = 447362617u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((2, 2), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0231_backward(p0, &p1, 1.0);
+    assert_eq!(value, f0231(p0, &p1));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0231_backward(*p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0232(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
@@ -6675,206 +6702,217 @@ fn f0232_gradcheck() {
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0232_backward(p0, p1, p2, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0))]
-fn f0233(p0: &Array2<f64>, p1: &Array1<f64>, c0: &Array2<f64>) -> f64 {
-    let t1 = ln(&(square(c0) + 1.0));
-    let _t2 = sin(&(softmax(p1)));
-    let t3 = (c0.view().into_shape_with_order(3).unwrap()).sum();
-    let t5 = {
-        let t4 = t3 + p1;
-        t3
-    };
-    let t7 = {
-        let t6 = ((t5 * c0).mapv(|z| abs(powi(z, 2)))).select(Axis(1), &[0, 2, 0]);
-        mse(&(tanh(&(t1.dot(p1)))), &(sigmoid(&(&(t1.dot(p1)) * 0.5))))
-    };
-    t1[[0, 0]] + t3 + t5 + t7 + p1.iter().sum::<f64>()
+#[differentiable(wrt(x))]
+fn f0233(x: &Array2<f64>, d_x: &Array1<f64>, grad: &Array2<f64>, labels: &[usize]) -> f64 {
+    let mut t1_from_t2 = ln(&(square(grad) + 1.0));
+    let _t2 = square(&(grad - &t1_from_t2));
+    if t1_from_t2[[0, 0]] <= -0.5183 {
+        t1_from_t2 *= grad;
+    } else {
+        t1_from_t2 = relu(&t1_from_t2);
+    }
+    for i in 0..1 {
+        t1_from_t2 += d_x;
+        t1_from_t2 += &(cos(&t1_from_t2));
+        match i % 3 {
+            0 => t1_from_t2 -= grad,
+            1 | 2 => {
+                t1_from_t2 += &(x.row(i));
+            }
+            _ => {}
+        }
+    }
+    let out_1 = &(square(&(x - grad))) + (softmax_cross_entropy(&(abs(&t1_from_t2)), labels));
+    sum(&t1_from_t2) + out_1[[1, 2]]
 }
 
 #[test]
 fn f0233_gradcheck() {
-    let mut s = 538804406u64;
-    let p0: Array2<f64> = random((2, 1), &mut s);
-    let p1: Array1<f64> = random(3, &mut s);
-    let c0: Array2<f64> = random((1, 3), &mut s);
-    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
-    let (value, grads) = f0233_backward(&p0, &p1, &c0, 1.0);
-    assert_eq!(value, f0233(&p0, &p1, &c0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0233_backward(p0, &p1, &c0, 1.0)).unwrap();
+    let mut s = 51222420u64;
+    let x: Array2<f64> = random((2, 1), &mut s);
+    let d_x: Array1<f64> = random(3, &mut s);
+    let grad: Array2<f64> = random((1, 3), &mut s);
+    let labels: &[usize] = &[1];
+    let (x, d_x, grad,) = std::hint::black_box((x, d_x, grad,));
+    let (value, grads) = f0233_backward(&x, &d_x, &grad, labels, 1.0);
+    assert_eq!(value, f0233(&x, &d_x, &grad, labels));
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(x.clone(),), |(x,)| f0233_backward(x, &d_x, &grad, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0234(d_t1: &Array1<f64>, d_out: &Array2<f64>, d_x: f64) -> Array2<f64> {
-    let t1 = f0185(d_t1);
-    sigmoid(d_out)
+fn f0234(d_x: &Array1<f64>, d_out: &Array2<f64>, y_1: f64) -> f64 {
+    let x_from_out = softmax(d_x);
+    logsumexp(&x_from_out)
 }
 
 #[test]
 fn f0234_gradcheck() {
-    let mut s = 40036059u64;
-    let d_t1: Array1<f64> = random(2, &mut s);
+    let mut s = 1640866588u64;
+    let d_x: Array1<f64> = random(2, &mut s);
     let d_out: Array2<f64> = random((3, 3), &mut s);
-    let d_x = scalar(&mut s);
-    let (d_t1, d_out, d_x,) = std::hint::black_box((d_t1, d_out, d_x,));
-    let up: Array2<f64> = random((3, 3), &mut s);
-    let (value, grads) = f0234_backward(&d_t1, &d_out, d_x, &up);
-    assert_eq!(value, f0234(&d_t1, &d_out, d_x));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    let y_1 = scalar(&mut s);
+    let (d_x, d_out, y_1,) = std::hint::black_box((d_x, d_out, y_1,));
+    let (value, grads) = f0234_backward(&d_x, &d_out, y_1, 1.0);
+    assert_eq!(value, f0234(&d_x, &d_out, y_1));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
     assert_eq!(grads.d_out.shape(), d_out.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(d_t1.clone(), d_out.clone(), d_x), |(d_t1, d_out, d_x)| f0234_backward(d_t1, d_out, *d_x, &up))
-        .unwrap();
+    gradcheck(&(d_x.clone(), d_out.clone(), y_1), |(d_x, d_out, y_1)| f0234_backward(d_x, d_out, *y_1, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0))]
-fn f0235(p0: f64, c0: &Array2<f64>) -> f64 {
-    let t2 = {
-        let t1 = p0;
-        ((square(t1) + 0.5).powf(2.0)) * &(c0 + t1)
+#[differentiable(wrt(y_1))]
+fn f0235(y_1: f64, w: &Array2<f64>, labels: &[usize], k0: usize) -> f64 {
+    let t1_from_t2 = {
+        let out = y_1;
+        ((square(out) + 0.5).powf(2.0)) * &(w + out)
     };
-    let t2 = t2.clone();
-    let mut t2 = c0.dot(&t2);
-    let t3 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5], [3.0, 3.5, 4.0]];
-    let mut t5 = {
-        let t4 = square(&((logsumexp(&(tanh(&t2)))).slice(s![2..3;-1]).to_owned()));
-        (tanh(&(&t2 + c0))).sum_axis(Axis(0))
+    let t1_from_t2 = t1_from_t2.clone();
+    let t1_from_t2 = w.dot(&t1_from_t2);
+    let mut x = {
+        let d_x = f0219(f64::cos(y_1.hypot(0.5 * 0.5 + 0.5)), y_1);
+        (exp(&(tanh(&(mean_axis(&t1_from_t2, Axis(1))))))).broadcast((2, 3)).unwrap().sum()
     };
-    t5 -= 0.5;
-    t2 += mse(&(backprop::ops::tanh(&t5)), &(sigmoid(&t5)));
-    let _t6 = t5.sum();
-    t2.iter().sum::<f64>() + mean(&t5) + mean(&t5)
+    for i in (0..2).step_by(2) {
+        x += y_1;
+    }
+    let t5 = match k0 % 3 {
+        0 => concat(Axis(1), &[&t1_from_t2, &t1_from_t2]),
+        1 | 2 => sigmoid(&(concat(Axis(1), &[&t1_from_t2, &t1_from_t2]))),
+        _ => sigmoid(&(concat(Axis(1), &[&t1_from_t2, &t1_from_t2]))),
+    };
+    let n1 = w.nrows();
+    let m1 = w.ncols();
+    let x_from_out = Array::from_elem((n1, 6), -1.5_f64);
+    let d_out = (sum(&(&x_from_out + &t5))).tanh();
+    sum(&t5) + d_out
 }
 
 #[test]
 fn f0235_gradcheck() {
-    let mut s = 678017430u64;
-    let p0 = scalar(&mut s);
-    let c0: Array2<f64> = random((3, 3), &mut s);
-    let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let (value, grads) = f0235_backward(p0, &c0, 1.0);
-    assert_eq!(value, f0235(p0, &c0));
-    gradcheck(&(p0,), |(p0,)| f0235_backward(*p0, &c0, 1.0)).unwrap();
+    let mut s = 1881894250u64;
+    let y_1 = scalar(&mut s);
+    let w: Array2<f64> = random((3, 3), &mut s);
+    let labels: &[usize] = &[0, 1, 0];
+    let k0: usize = 4;
+    let (y_1, w,) = std::hint::black_box((y_1, w,));
+    let (value, grads) = f0235_backward(y_1, &w, labels, k0, 1.0);
+    assert_eq!(value, f0235(y_1, &w, labels, k0));
+    gradcheck(&(y_1,), |(y_1,)| f0235_backward(*y_1, &w, labels, k0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
-fn f0236(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>, c0: &Array2<f64>, labels: &[usize]) -> (f64, f64) {
-    let mut t1 = concat(Axis(1), &[&((p3 * p2).t().dot(p0))]);
-    let t2 = (&(p2.slice(s![..;2, ..1])) + 1.25) + (softmax_cross_entropy(&t1, labels));
-    let t3 = p3;
-    for i in (0..1).step_by(2) {
-        t1 = (t1.dot(&t1)) + (p0[[i, 1]]);
-        t1 += &((sum(t3)) + &(p3 * p1));
-    }
-    let c1 = 3.0_f64;
-    t1 -= 1.25;
-    (p1, p1)
+fn f0236(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>, c0: &Array2<f64>) -> f64 {
+    let t1 = concat(Axis(1), &[&((p3 * p2).t().dot(p0))]);
+    let mut t2 = mean(&((-(c0.mapv(f64::tanh))) * c0));
+    let mut t4 = {
+        let t3 = p2;
+        t2 + t2
+    };
+    t4 -= sigmoid(p1);
+    let t5 = if t4 <= 0.4629 && t2 > 0.0 {
+        &t1 - t2
+    } else {
+        (t1.slice(s![-2.., ..])).to_owned()
+    };
+    t4 + t5.sum() + t2
 }
 
 #[test]
 fn f0236_gradcheck() {
-    let mut s = 1726079978u64;
+    let mut s = 1967842981u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let p3: Array2<f64> = random((1, 2), &mut s);
     let c0: Array2<f64> = random((1, 3), &mut s);
-    let labels: &[usize] = &[0, 1];
     let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let (value, grads) = f0236_backward(&p0, p1, &p2, &p3, &c0, labels, (1.0, 0.5));
-    assert_eq!(value, f0236(&p0, p1, &p2, &p3, &c0, labels));
+    let (value, grads) = f0236_backward(&p0, p1, &p2, &p3, &c0, 1.0);
+    assert_eq!(value, f0236(&p0, p1, &p2, &p3, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0236_backward(p0, *p1, p2, p3, &c0, labels, (1.0, 0.5)))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0236_backward(p0, *p1, p2, p3, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0237(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
-    let t1 = p1.map(|&u| u);
-    let mut t2 = p1 + p2;
-    let mut t3 = (0.5 - &(cos(&t1))).mapv(|u| p2);
-    let t4 = t1.row(1);
-    if p0 <= 0.0371 {
-        t2 *= p2;
-    } else {
-        t2 -= &t4;
+fn f0237(d_out: f64, out: &Array2<f64>, y_1: f64, ws: &[f64]) -> f64 {
+    let t1 = out.map(|&u| u);
+    let t1_from_t2 = &t1 + y_1;
+    let t1 = &t1_from_t2;
+    let _t3 = ((y_1.min(d_out)).tanh()).tan();
+    let t4 = out.select(Axis(0), &[0, 0]);
+    let mut out_1 = (cos(t1)).iter().sum::<f64>();
+    for (i, &c) in ws.iter().enumerate() {
+        out_1 -= ((&t4 / &(square(&t4) + 2.0)).mean().unwrap());
     }
-    t3 /= &(square(&(sqrt(&(square(&(&t1 * &t4)) + 0.5)))) + 1.0);
-    let t5 = &t2;
-    t4.sum() + t5[[0, 0]] + sum(&t2)
+    let x = softmax(&(&(out_1 / &(t1 * t1 + 2.0)) - t1));
+    out_1 + sum(&x)
 }
 
 #[test]
 fn f0237_gradcheck() {
-    let mut s = 534023775u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((3, 2), &mut s);
-    let p2 = scalar(&mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0237_backward(p0, &p1, p2, 1.0);
-    assert_eq!(value, f0237(p0, &p1, p2));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0237_backward(*p0, p1, *p2, 1.0)).unwrap();
+    let mut s = 2114397119u64;
+    let d_out = scalar(&mut s);
+    let out: Array2<f64> = random((3, 2), &mut s);
+    let y_1 = scalar(&mut s);
+    let ws: &[f64] = &[-0.5, 0.75];
+    let (d_out, out, y_1,) = std::hint::black_box((d_out, out, y_1,));
+    let (value, grads) = f0237_backward(d_out, &out, y_1, ws, 1.0);
+    assert_eq!(value, f0237(d_out, &out, y_1, ws));
+    assert_eq!(grads.out.shape(), out.shape());
+    gradcheck(&(d_out, out.clone(), y_1), |(d_out, out, y_1)| f0237_backward(*d_out, out, *y_1, ws, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0238(w: &Array2<f64>, d_out: f64, out: &Array2<f64>) -> f64 {
-    let mut t1 = if out[[0, 0]] >= -0.5183 {
-        d_out
+fn f0238(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
+    let mut t1 = if p2[[0, 0]] >= -0.5183 {
+        p1
     } else {
-        d_out
+        p1
     };
     for i in 0..3 {
-        t1 += d_out;
+        t1 += p1;
         match i % 3 {
-            0 => t1 += (out.product()) * (f0219(d_out, d_out)),
+            0 => t1 += (p2.product()) + (p1 - t1),
             1 | 2 => {
-                t1 -= 0.75;
+                t1 += 0.75 - ((square(p1) + 0.5).powf(tanh(t1)));
             }
             _ => {}
         }
     }
-    t1 + w.iter().sum::<f64>()
+    t1
 }
 
 #[test]
 fn f0238_gradcheck() {
-    let mut s = 1266282190u64;
-    let w: Array2<f64> = random((2, 1), &mut s);
-    let d_out = scalar(&mut s);
-    let out: Array2<f64> = random((2, 1), &mut s);
-    let (w, d_out, out,) = std::hint::black_box((w, d_out, out,));
-    let (value, grads) = f0238_backward(&w, d_out, &out, 1.0);
-    assert_eq!(value, f0238(&w, d_out, &out));
-    assert_eq!(grads.w.shape(), w.shape());
-    assert_eq!(grads.out.shape(), out.shape());
-    gradcheck(&(w.clone(), d_out, out.clone()), |(w, d_out, out)| f0238_backward(w, *d_out, out, 1.0)).unwrap();
+    let mut s = 766604936u64;
+    let p0: Array2<f64> = random((2, 1), &mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array2<f64> = random((2, 1), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0238_backward(&p0, p1, &p2, 1.0);
+    assert_eq!(value, f0238(&p0, p1, &p2));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0238_backward(p0, *p1, p2, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0))]
-fn f0239(p0: ArrayView2<f64>, c0: &Array2<f64>) -> (f64, f64) {
-    let t1 = c0.sum_axis(Axis(0));
+#[differentiable(wrt(d_out))]
+fn f0239(d_out: ArrayView2<f64>, x: &Array2<f64>) -> f64 {
+    let t1 = x.sum_axis(Axis(0));
     let t1 = &t1;
-    let t2 = tan(&(tanh(&((t1 - &p0).map(|&u| u / ((u / 0.75).powi(2) + 1.0))))));
-    let t1 = &(0.25 / (square(&(t1 * &t2)) + 1.0)) * t1;
-    (c0[[1, 0]], sum(&p0))
+    let mut t2 = sum(&(0.5 + &(d_out.mapv(softplus))));
+    t2 -= t2 + 2.0;
+    t1.dot(t1) + t2
 }
 
 #[test]
 fn f0239_gradcheck() {
-    let mut s = 239420231u64;
-    let p0: Array2<f64> = random((3, 3), &mut s);
-    let c0: Array2<f64> = random((2, 1), &mut s);
-    let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let (value, grads) = f0239_backward(p0.view(), &c0, (1.0, 0.5));
-    assert_eq!(value, f0239(p0.view(), &c0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(),), |(p0,)| f0239_backward(p0.view(), &c0, (1.0, 0.5)))
-        .unwrap();
+    let mut s = 685528475u64;
+    let d_out: Array2<f64> = random((3, 3), &mut s);
+    let x: Array2<f64> = random((2, 1), &mut s);
+    let (d_out, x,) = std::hint::black_box((d_out, x,));
+    let (value, grads) = f0239_backward(d_out.view(), &x, 1.0);
+    assert_eq!(value, f0239(d_out.view(), &x));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    gradcheck(&(d_out.clone(),), |(d_out,)| f0239_backward(d_out.view(), &x, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0240(p0: &Array2<f64>, p1: ArrayView1<f64>, p2: &Array2<f64>) -> (f64, f64) {
+fn f0240(p0: &Array2<f64>, p1: ArrayView1<f64>, p2: &Array2<f64>) -> (Array1<f64>, f64, Array1<f64>) {
     let t1 = (Zip::from(&(softmax(&p1))).and(&p1).map_collect(|&u, &v| (v.mul_add(-1.5, -1.0)) - u)) + &(concat(Axis(0), &[p2, p2, p2]));
     let mut t2 = exp(&(1.5 / (square(&p1) + 1.0)));
     let mut t3 = tanh((sum(&((square(&t1) + 1.0).log(10.0)))));
@@ -6887,24 +6925,26 @@ fn f0240(p0: &Array2<f64>, p1: ArrayView1<f64>, p2: &Array2<f64>) -> (f64, f64) 
             break;
         }
     }
-    (logsumexp(&t2), sum(&t2))
+    (tanh(&t2), mean(&t1), t2)
 }
 
 #[test]
 fn f0240_gradcheck() {
-    let mut s = 862842803u64;
+    let mut s = 1824624388u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0240_backward(&p0, p1.view(), &p2, (1.0, 0.5));
+    let up0: Array1<f64> = random(3, &mut s);
+    let up2: Array1<f64> = random(3, &mut s);
+    let (value, grads) = f0240_backward(&p0, p1.view(), &p2, (&up0, 0.5, &up2));
     assert_eq!(value, f0240(&p0, p1.view(), &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0240_backward(p0, p1.view(), p2, (1.0, 0.5)))
+        .upstream(&(&up0, 0.5, &up2))
+        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0240_backward(p0, p1.view(), p2, (&up0, 0.5, &up2)))
         .unwrap();
 }
 #[differentiable]
@@ -6928,7 +6968,7 @@ fn f0241_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0241_backward(p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0242(p0: f64, p1: &Array2<f64>, p2: f64, ws: &[f64]) -> f64 {
+fn f0242(p0: f64, p1: &Array2<f64>, p2: f64) -> (f64, f64, f64) {
     let t2 = array![[1.5_f64]];
     let t3 = {
         let t1 = (3.0 / (square(p1) + 1.0)).dot(&p1.t());
@@ -6940,28 +6980,30 @@ fn f0242(p0: f64, p1: &Array2<f64>, p2: f64, ws: &[f64]) -> f64 {
         (p2.ceil()) - t4
     };
     let c1: f64 = 0.25;
-    t5 *= t3.clamp(-1.0, 1.0);
-    let t5 = t5;
-    let mut t6 = sum(&(p1.dot(&p1.t())));
-    for (i, &c) in ws.iter().enumerate() {
-        t6 -= ((f64::fract(t5)));
-    }
-    let t5 = (t6 / ((relu(t3)).powi(2) + 1.0)) * p2;
-    t3 + t6 + t5 + t3
+    t5 *= p0;
+    let t6 = softplus((p1.iter().map(|v| t3 + t3).sum::<f64>()) - (clamp(t3, -2.0, 1.0)));
+    let t8 = {
+        let t7 = t6 / ((relu(t3)).powi(2) + 1.0);
+        (mean(p1)).abs()
+    };
+    let t9 = t5 - p2;
+    (t9, t5, t8)
 }
 
 #[test]
 fn f0242_gradcheck() {
-    let mut s = 84208717u64;
+    let mut s = 85050555u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2 = scalar(&mut s);
-    let ws: &[f64] = &[0.75];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0242_backward(p0, &p1, p2, ws, 1.0);
-    assert_eq!(value, f0242(p0, &p1, p2, ws));
+    let (value, grads) = f0242_backward(p0, &p1, p2, (1.0, 0.5, -0.75));
+    assert_eq!(value, f0242(p0, &p1, p2));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0242_backward(*p0, p1, *p2, ws, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5, -0.75))
+        .check(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0242_backward(*p0, p1, *p2, (1.0, 0.5, -0.75)))
+        .unwrap();
 }
 #[differentiable]
 fn f0243(p0: &Array2<f64>, p1: f64) -> f64 {
@@ -7018,77 +7060,77 @@ fn f0244_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0244_backward(*p0, p1, p2, p3.view(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0245(out: Array2<f64>) -> f64 {
-    let (n1, m1) = out.dim();
-    let out_1 = Array2::<f64>::eye(n1);
-    let d_x = match () {
-        _ if out.iter().sum::<f64>() >= 0.4629 => (out.mapv(relu)).select(Axis(1), &[1]),
-        _ if out[[1, 2]] > 0.4629 => sigmoid(&((out.mapv(relu)).select(Axis(1), &[1]))),
-        _ => cos(&((out.mapv(relu)).select(Axis(1), &[1]))),
+fn f0245(p0: Array2<f64>, labels: &[usize]) -> Array2<f64> {
+    let mut t1 = match () {
+        _ if sum(&p0) > 0.4629 => (p0.mapv(f64::sin)).select(Axis(0), &[0, 0, 0, 1]),
+        _ if p0.sum() < -0.5183 => sin(&((p0.mapv(f64::sin)).select(Axis(0), &[0, 0, 0, 1]))),
+        _ => tanh(&((p0.mapv(f64::sin)).select(Axis(0), &[0, 0, 0, 1]))),
     };
-    let unused = {
-        let d_out_1 = &(d_x.dot(&d_x.t())) * &(d_x.t());
-        d_out_1
-    };
-    let d_x = softmax(&(sin(&unused)));
-    let grad_1 = {
-        let d_d_x = concat(Axis(0), &[&out, &unused, &out]);
-        d_d_x
-    };
-    let t7 = signum(&(0.1 / (square(&(&out * &d_x)) + 1.0)));
-    sum(&grad_1) + mean(&t7) + d_x.sum()
+    let t2 = square(&t1);
+    let t3 = &p0;
+    t1 *= &(log_sigmoid(&t1));
+    let mut t4 = ((t3.map(|&z| z / (square(z) + 1.0))).mapv(f64::tanh)).mean().unwrap();
+    let mut n1 = 0;
+    while n1 < 2 {
+        t4 += ((t2.dot(t3)).mean().unwrap());
+        n1 += 1;
+    }
+    t1
 }
 
 #[test]
 fn f0245_gradcheck() {
-    let mut s = 712625492u64;
-    let out: Array2<f64> = random((3, 3), &mut s);
-    let (out,) = std::hint::black_box((out,));
-    let (value, grads) = f0245_backward(out.clone(), 1.0);
-    assert_eq!(value, f0245(out.clone()));
-    assert_eq!(grads.out.shape(), out.shape());
-    gradcheck(&(out.clone(),), |(out,)| f0245_backward(out.clone(), 1.0)).unwrap();
+    let mut s = 393893328u64;
+    let p0: Array2<f64> = random((3, 3), &mut s);
+    let labels: &[usize] = &[2, 0, 2];
+    let (p0,) = std::hint::black_box((p0,));
+    let up: Array2<f64> = random((4, 3), &mut s);
+    let (value, grads) = f0245_backward(p0.clone(), labels, &up);
+    assert_eq!(value, f0245(p0.clone(), labels));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(),), |(p0,)| f0245_backward(p0.clone(), labels, &up))
+        .unwrap();
 }
-#[differentiable(wrt(d_p0, y_1, d_t1, grad))]
-fn f0246(d_p0: f64, y_1: &Array2<f64>, d_t1: &Array1<f64>, grad: &Array2<f64>, x: &Array1<f64>) -> f64 {
+#[differentiable(wrt(p0, p1, p2, p3))]
+fn f0246(p0: f64, p1: &Array2<f64>, p2: &Array1<f64>, p3: &Array2<f64>, c0: &Array1<f64>) -> f64 {
     let t1 = Array::from_elem(3, -1.5_f64);
-    let t2 = (Zip::from(x).and(x).map_collect(|&u, &v| {
+    let t2 = (Zip::from(c0).and(c0).map_collect(|&u, &v| {
         if v > -0.5183 {
             log_sigmoid(v)
         } else {
             v
         }
     })) + &t1;
-    let mut t2 = &(3.0 - &t2) / &(square(x) + 2.0);
-    let grad_1 = d_t1 - x;
-    if x.mean().unwrap() < 0.4629 {
-        t2 += &(softplus(x));
-    } else if grad_1.sum() >= -0.5183 {
-        t2 /= &(square(x) + 1.0);
+    let mut t2 = &(3.0 - &t2) / &(square(c0) + 2.0);
+    let mut t3 = c0 * p2;
+    if c0.dot(c0) < -0.5183 {
+        t2 += c0;
+    } else {
+        t2 += p0;
     }
-    let (n1, m1) = grad.dim();
-    let unused = Array1::<f64>::from_shape_vec(n1, vec![0.0, 0.5, 1.0]).unwrap();
-    let d_out = 0.1 + ((&(tanh(&t2)) * 0.1 + &unused).var(1.0));
-    let d_out = grad;
-    let d_x = (&grad_1 * 1.5) - x;
-    d_out.mean().unwrap() + d_x.sum()
+    let t4 = t3.clone();
+    t3 /= square(t3[1]) + 0.5;
+    let t5 = t4.sum();
+    mean(&t4) + t5 + t3.dot(&t3)
 }
 
 #[test]
 fn f0246_gradcheck() {
-    let mut s = 32609592u64;
-    let d_p0 = scalar(&mut s);
-    let y_1: Array2<f64> = random((2, 2), &mut s);
-    let d_t1: Array1<f64> = random(3, &mut s);
-    let grad: Array2<f64> = random((3, 2), &mut s);
-    let x: Array1<f64> = random(3, &mut s);
-    let (d_p0, y_1, d_t1, grad, x,) = std::hint::black_box((d_p0, y_1, d_t1, grad, x,));
-    let (value, grads) = f0246_backward(d_p0, &y_1, &d_t1, &grad, &x, 1.0);
-    assert_eq!(value, f0246(d_p0, &y_1, &d_t1, &grad, &x));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(d_p0, y_1.clone(), d_t1.clone(), grad.clone()), |(d_p0, y_1, d_t1, grad)| f0246_backward(*d_p0, y_1, d_t1, grad, &x, 1.0)).unwrap();
+    let mut s = 68954519u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((2, 2), &mut s);
+    let p2: Array1<f64> = random(3, &mut s);
+    let p3: Array2<f64> = random((3, 2), &mut s);
+    let c0: Array1<f64> = random(3, &mut s);
+    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
+    let (value, grads) = f0246_backward(p0, &p1, &p2, &p3, &c0, 1.0);
+    assert_eq!(value, f0246(p0, &p1, &p2, &p3, &c0));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0246_backward(*p0, p1, p2, p3, &c0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0247(p0: &Array1<f32>, c0: &Array2<f32>, ws: &[f32]) -> f32 {
@@ -7120,12 +7162,12 @@ fn f0247_gradcheck() {
         .unwrap();
 }
 #[differentiable(wrt(x, w, grad, d_t1))]
-fn f0248(x: f64, w: &Array2<f64>, grad: &Array2<f64>, d_t1: &Array2<f64>, y_1: &Array2<f64>) -> (f64, f64) {
+fn f0248(x: f64, w: &Array2<f64>, grad: &Array2<f64>, d_t1: &Array2<f64>, y_1: &Array2<f64>) -> (f64, Array2<f64>) {
     let _t1 = d_t1;
     let d_x = grad;
     let d_x = y_1.dot(y_1);
     let _t3 = concat(Axis(0), &[&(0.75 - &d_x), &d_x]);
-    (mean(grad), d_x.sum())
+    (mean(y_1), sigmoid(grad))
 }
 
 #[test]
@@ -7137,52 +7179,50 @@ fn f0248_gradcheck() {
     let d_t1: Array2<f64> = random((2, 1), &mut s);
     let y_1: Array2<f64> = random((2, 2), &mut s);
     let (x, w, grad, d_t1, y_1,) = std::hint::black_box((x, w, grad, d_t1, y_1,));
-    let (value, grads) = f0248_backward(x, &w, &grad, &d_t1, &y_1, (1.0, 0.5));
+    let up1: Array2<f64> = random((3, 3), &mut s);
+    let (value, grads) = f0248_backward(x, &w, &grad, &d_t1, &y_1, (1.0, &up1));
     assert_eq!(value, f0248(x, &w, &grad, &d_t1, &y_1));
     assert_eq!(grads.w.shape(), w.shape());
     assert_eq!(grads.grad.shape(), grad.shape());
     assert_eq!(grads.d_t1.shape(), d_t1.shape());
     GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(x, w.clone(), grad.clone(), d_t1.clone()), |(x, w, grad, d_t1)| f0248_backward(*x, w, grad, d_t1, &y_1, (1.0, 0.5)))
+        .upstream(&(1.0, &up1))
+        .check(&(x, w.clone(), grad.clone(), d_t1.clone()), |(x, w, grad, d_t1)| f0248_backward(*x, w, grad, d_t1, &y_1, (1.0, &up1)))
         .unwrap();
 }
 #[differentiable(wrt(p1))]
-fn f0249(p0: &Array2<f32>, p1: &Array1<f32>) -> f32 {
-    let t1 = if p0.sum() < -0.5183 {
+fn f0249(p0: &Array2<f32>, p1: &Array1<f32>) -> (f32, f32) {
+    let mut t1 = if p0.sum() < -0.5183 {
         &(-p1) * 1.5
     } else {
         (backprop::ops::tan(&(backprop::ops::tanh(p1)))) - &(exp(p1))
     };
-    let t2 = (softmax(p0)).sum();
-    let t2 = mse(&t1, p1);
-    let t3 = if t2 > 0.4629 {
-        p0.to_owned()
-    } else {
-        tanh(p0)
-    };
-    let t5 = {
-        let t4 = (log_softmax(&t3)) + t2;
-        &(square(&t3)) * p1
-    };
-    let t6 = (t3.slice(s![..;-1, ..;-1])).t().dot(p0);
-    let t6 = t1.clone();
-    t5[[0, 0]] + logsumexp(&t6)
+    let t2 = p0;
+    let mut t3 = logsumexp(&t1);
+    let mut t4 = p1.to_owned();
+    for i in 0..t4.len() {
+        t4[i] = (p1[i]);
+    }
+    t3 += (Zip::from(&t4).and(&t4).map_collect(|&u, &v| u * u)).sum();
+    let t5 = mean(t2);
+    t1 -= &(backprop::ops::softplus(&t1));
+    (t1.sum(), sum(t2))
 }
 
 #[test]
 fn f0249_gradcheck() {
-    let mut s = 1529083855u64;
+    let mut s = 1624977722u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let p1: Array1<f32> = random32(2, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0249_backward(&p0, &p1, 1.0);
+    let (value, grads) = f0249_backward(&p0, &p1, (1.0, 0.5));
     assert_eq!(value, f0249(&p0, &p1));
     assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p1.clone(),), |(p1,)| f0249_backward(&p0, p1, 1.0))
+        .upstream(&(1.0, 0.5))
+        .check(&(p1.clone(),), |(p1,)| f0249_backward(&p0, p1, (1.0, 0.5)))
         .unwrap();
 }
 #[differentiable]
@@ -7207,19 +7247,23 @@ fn f0250_gradcheck() {
 }
 #[differentiable]
 fn f0251(p0: &Array2<f64>, p1: f64, p2: f64) -> f64 {
-    let t1 = 2.0 - ((p1 - 2.0) / (square(p1) + 1.0));
-    let t2 = p0.product();
-    let t3 = p0.iter().sum::<f64>();
-    let t4 = t2;
-    let _t5 = ((square(t4) + 0.5).powf(sin(t4))) * 0.1;
-    let t6 = t2.max(t3);
-    let t7 = t6;
-    t1 + t2 + t3 + t4 + t6 + t7
+    let mut t1 = 2.0 - ((p1 - 2.0) / (square(p1) + 1.0));
+    let (t2, t3) = f0123(p1);
+    t1 = p1 * t1;
+    let n1 = p0.nrows();
+    let m1 = p0.ncols();
+    let t4 = Array2::<f64>::eye(m1);
+    let t5 = Array2::<f64>::from_shape_vec((m1, n1), vec![0.0, 0.5, 1.0, 1.5]).unwrap();
+    let t2 = (&(tanh(&(p0 - &t4))) * 0.1 + &t5).var_axis(Axis(1), 0.0);
+    let t6 = p1 - &t2;
+    let t7 = &t2 * p0;
+    let t8 = clamp(&(ln_1p(&(square(&t7) + 0.5))), -1.0, 0.5);
+    t1 + t3 + sum(&t2) + sum(&t6) + t7.sum() + mean(&t8)
 }
 
 #[test]
 fn f0251_gradcheck() {
-    let mut s = 1308579034u64;
+    let mut s = 465901608u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -7266,13 +7310,13 @@ fn f0253(p0: &Array1<f64>) -> f64 {
         }
         t1 -= p0;
     }
-    let t4 = mean(&t2);
-    t3.sum() + t4
+    let t4 = (&t2 + p0).select(Axis(0), &[1]);
+    t3.dot(&t3) + t4.dot(&t4)
 }
 
 #[test]
 fn f0253_gradcheck() {
-    let mut s = 2126163235u64;
+    let mut s = 766011665u64;
     let p0: Array1<f64> = random(2, &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0253_backward(&p0, 1.0);
@@ -7281,49 +7325,42 @@ fn f0253_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0253_backward(p0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
-fn f0254(p0: Array1<f64>, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>, labels: &[usize]) -> f64 {
-    let mut t2 = {
+fn f0254(p0: Array1<f64>, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
+    let t2 = {
         let t1 = p1;
         logsumexp(&(sin(p2)))
     };
-    let t3 = (sigmoid(&(&(f0234(&p0, c0, p1)) + &t2))).mapv(softplus);
-    let mut t4 = cos(&t2);
-    let t5 = p2;
-    if sum(&t3) < 0.0371 && p1 > 0.0 {
-        t4 /= &(square(&(logsumexp(&t3))) + 0.5);
-    } else {
-        t2 += &(&t4 * &t2);
+    let t3 = p2.mapv(f64::sin);
+    let _t4 = &(c0 - p1) * &t2;
+    let t5 = c0 * &t2;
+    let mut t6 = mean(&t5);
+    let c2: f64 = 0.25;
+    let mut n1 = 0;
+    while n1 < 1 {
+        t6 -= ((f0216(&p0)));
+        t6 += (tanh(t6)).tan();
+        n1 += 1;
     }
-    if p2[[1, 2]] <= 0.4629 {
-        return (sigmoid(p1));
-    }
-    let t7 = {
-        let t6 = ceil(&((tanh(&t2)).mapv(|u: f64| {
-        if u >= 0.0371 {
-            p1
-        } else {
-            p1.max(u)
-        }
-    })));
-        &((sigmoid(&t2)).map(|&z| 1.25 + p1)) * (softmax_cross_entropy(c0, labels))
+    let t8 = {
+        let t7 = &(t5.row(1)) / &(&t5 * &t5 + 1.0);
+        (&t7 * &t3).dot(&t3)
     };
-    t5[[1, 0]] + mean(&t7)
+    t6 + t8.iter().sum::<f64>() + p1
 }
 
 #[test]
 fn f0254_gradcheck() {
-    let mut s = 1681050500u64;
+    let mut s = 1931188151u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
     let c0: Array2<f64> = random((3, 3), &mut s);
-    let labels: &[usize] = &[1, 0, 1];
     let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0254_backward(p0.clone(), p1, &p2, &c0, labels, 1.0);
-    assert_eq!(value, f0254(p0.clone(), p1, &p2, &c0, labels));
+    let (value, grads) = f0254_backward(p0.clone(), p1, &p2, &c0, 1.0);
+    assert_eq!(value, f0254(p0.clone(), p1, &p2, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0254_backward(p0.clone(), *p1, p2, &c0, labels, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0254_backward(p0.clone(), *p1, p2, &c0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0255(grad: f32, x: ArrayView1<f32>, out: &Array1<f32>, d_out: f32) -> Array1<f32> {
@@ -7373,7 +7410,7 @@ fn f0255_gradcheck() {
         .unwrap();
 }
 #[differentiable(wrt(p0, p2, p3))]
-fn f0256(p0: &Array2<f32>, p1: &Array2<f32>, p2: &Array2<f32>, p3: &Array2<f32>) -> f32 {
+fn f0256(p0: &Array2<f32>, p1: &Array2<f32>, p2: &Array2<f32>, p3: &Array2<f32>, labels: &[usize]) -> f32 {
     let t1 = p3 - p2;
     let t2 = (sigmoid(&((abs(p0)).dot(&t1)))).map(|&e| e);
     let t3 = array![[-1.0_f32], [0.5]];
@@ -7382,185 +7419,186 @@ fn f0256(p0: &Array2<f32>, p1: &Array2<f32>, p2: &Array2<f32>, p3: &Array2<f32>)
     } else {
         sigmoid(&(&(p3 * p3) - &t3))
     };
-    let t5 = log_softmax(&(cos(&(&t2 - &t2))));
-    let t6 = &t4;
-    let t7 = if sum(&t4) < 0.0371 {
-        (softplus(t6)).select(Axis(1), &[0])
-    } else {
-        t4.to_owned()
-    };
-    t6[[1, 0]] + t7.sum()
+    let t5 = softmax_cross_entropy(&t4, labels);
+    let t6 = softplus(&(t2.dot(&t2)));
+    let t1 = (square(t5) + 1.0).ln();
+    mean(&t2) + t4.mean().unwrap() + t5 + t6[[2, 1]] + t1
 }
 
 #[test]
 fn f0256_gradcheck() {
-    let mut s = 179529593u64;
+    let mut s = 1608702111u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let p1: Array2<f32> = random32((3, 1), &mut s);
     let p2: Array2<f32> = random32((2, 3), &mut s);
     let p3: Array2<f32> = random32((2, 1), &mut s);
+    let labels: &[usize] = &[0, 0];
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0256_backward(&p0, &p1, &p2, &p3, 1.0);
-    assert_eq!(value, f0256(&p0, &p1, &p2, &p3));
+    let (value, grads) = f0256_backward(&p0, &p1, &p2, &p3, labels, 1.0);
+    assert_eq!(value, f0256(&p0, &p1, &p2, &p3, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p2.clone(), p3.clone()), |(p0, p2, p3)| f0256_backward(p0, &p1, p2, p3, 1.0))
+        .check(&(p0.clone(), p2.clone(), p3.clone()), |(p0, p2, p3)| f0256_backward(p0, &p1, p2, p3, labels, 1.0))
         .unwrap();
 }
 #[differentiable]
-fn f0257(d_t1: &Array2<f64>, y_1: &Array2<f64>, d_p0: ArrayView1<f64>, labels: &[usize]) -> f64 {
-    let t1 = &(&(to_degrees(y_1)) * 0.01) + 0.1;
-    let grad_1 = if t1[[0, 1]] >= -0.5183 {
-        (cos(&(log_softmax(&t1)))) - &((mse(y_1, &t1)) * (t1.hypot(0.5 * 0.5 + 0.5)))
+fn f0257(p0: &Array2<f64>, p1: &Array2<f64>, p2: ArrayView1<f64>, labels: &[usize], k0: usize) -> f64 {
+    let t1 = &(&(to_degrees(p1)) * 0.01) + 0.1;
+    let t2 = if t1[[0, 1]] >= -0.5183 {
+        (cos(&(log_softmax(&t1)))) - &((mse(p1, &t1)) * (t1.hypot(0.5 * 0.5 + 0.5)))
     } else {
-        (mean(&(3.0 - &d_p0))) / (square(&(softmax(&(y_1 / &(square(y_1) + 0.5))))) + 1.0)
+        (mean(&(3.0 - &p2))) / (square(&(softmax(&(p1 / &(square(p1) + 0.5))))) + 1.0)
     };
-    let t3 = &grad_1;
-    let mut d_out_1 = {
-        let d_out = backprop::ops::square(&(sigmoid(t3)));
-        sum_axis(&(t3 + &d_out), Axis(1))
+    let t3 = &t2;
+    let t5 = {
+        let t4 = backprop::ops::square(&(sigmoid(t3)));
+        sum_axis(&(t3 + &t4), Axis(1))
     };
-    let d_d_x = d_out_1.clone();
-    d_out_1 -= &(&d_p0 - &(d_out_1.slice(s![..3])));
-    let t7 = if t1.mean().unwrap() < -0.5183 {
-        ((tanh(&d_d_x)).dot(&(sin(&t1)))).clamp(-1.0, 3.0)
-    } else {
-        sigmoid(&(((tanh(&d_d_x)).dot(&(sin(&t1)))).clamp(-1.0, 3.0)))
+    let t6 = &t2;
+    let t7 = concat(Axis(1), &[&(&(3.0 + &t1) - t3), p1]);
+    let t8 = match k0 {
+        0 => t3.to_owned(),
+        1 | 2 => t6.to_owned(),
+        _ => backprop::ops::relu(&(&(sin(&t1)) / &(square(t3) + 1.0))),
     };
-    mean(&d_d_x) + t7.dot(&t7)
+    mean(&t1) + t2.sum() + sum(t3) + t5.dot(&t5) + t6[[0, 1]] + t7[[1, 1]] + t8[[0, 1]] + t6.sum()
 }
 
 #[test]
 fn f0257_gradcheck() {
-    let mut s = 821576447u64;
-    let d_t1: Array2<f64> = random((2, 1), &mut s);
-    let y_1: Array2<f64> = random((3, 2), &mut s);
-    let d_p0: Array1<f64> = random(3, &mut s);
+    let mut s = 1429021295u64;
+    let p0: Array2<f64> = random((2, 1), &mut s);
+    let p1: Array2<f64> = random((3, 2), &mut s);
+    let p2: Array1<f64> = random(3, &mut s);
     let labels: &[usize] = &[0, 0];
-    let (d_t1, y_1, d_p0,) = std::hint::black_box((d_t1, y_1, d_p0,));
-    let (value, grads) = f0257_backward(&d_t1, &y_1, d_p0.view(), labels, 1.0);
-    assert_eq!(value, f0257(&d_t1, &y_1, d_p0.view(), labels));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    gradcheck(&(d_t1.clone(), y_1.clone(), d_p0.clone()), |(d_t1, y_1, d_p0)| f0257_backward(d_t1, y_1, d_p0.view(), labels, 1.0)).unwrap();
+    let k0: usize = 2;
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0257_backward(&p0, &p1, p2.view(), labels, k0, 1.0);
+    assert_eq!(value, f0257(&p0, &p1, p2.view(), labels, k0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0257_backward(p0, p1, p2.view(), labels, k0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
-fn f0258(p0: f64, c0: &Array2<f64>) -> f64 {
+fn f0258(p0: f64, c0: &Array2<f64>) -> (f64, f64) {
     let t1 = c0[[2, 1]];
     let mut t2 = tanh((sum_axis(c0, Axis(0))).dot(&(sum_axis(c0, Axis(0)))));
     let mut n1 = 0;
     loop {
-        t2 -= ((c0.mapv(f64::exp)).mean().unwrap());
+        t2 += (sum(&(c0.mapv(f64::cos))));
         n1 += 1;
-        if n1 >= 1 {
+        if n1 >= 1 || t2.abs() > 0.4629 {
             break;
         }
     }
-    let t1 = t2.cos();
-    if mean(c0) > -0.5183 {
-        t2 += t1 / (square(t1) + 1.0);
+    let t3 = (c0.mapv(|u| u / (square(u) + 2.0))).atan();
+    let t3 = (square(&(&((c0.dot(c0)).to_degrees()) * 0.01)) + 1.0).log(10.0);
+    let t4 = t1;
+    let t6 = {
+        let t5 = t4 / &(square(&((t3.slice(s![.., 0..2])).floor())) + 2.0);
+        t2
+    };
+    let mut t7 = (0.75 / (square(&(t3.sum_axis(Axis(0)))) + 1.0)).dot(&(0.75 / (square(&(t3.sum_axis(Axis(0)))) + 1.0)));
+    for i in 0..1 {
+        let (t8, t9) = f0123(tanh(t7));
+        t7 += ((t1 / (t1.powi(2) + 2.0)));
     }
-    let t3 = ln(&(square(&(Zip::from(c0).and(c0).map_collect(|&u, &v| v * v))) + 1.0));
-    let t4 = f0219(t1, p0);
-    let t5 = t3.clone();
-    t2 + t1 + sum(&t3) + t4 + sum(&t5)
+    (p0, t4)
 }
 
 #[test]
 fn f0258_gradcheck() {
-    let mut s = 1061256393u64;
+    let mut s = 534147489u64;
     let p0 = scalar(&mut s);
     let c0: Array2<f64> = random((3, 3), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let (value, grads) = f0258_backward(p0, &c0, 1.0);
+    let (value, grads) = f0258_backward(p0, &c0, (1.0, 0.5));
     assert_eq!(value, f0258(p0, &c0));
-    gradcheck(&(p0,), |(p0,)| f0258_backward(*p0, &c0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0,), |(p0,)| f0258_backward(*p0, &c0, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
-fn f0259(p0: &Array1<f64>, p1: Array2<f64>) -> (f64, f64) {
-    let t1 = 0.1 - (p1.dot(&p1.t()));
-    (p1.sum(), t1[[0, 1]])
+fn f0259(d_out: &Array1<f64>, w: Array2<f64>) -> f64 {
+    let unused = w.t();
+    unused.mean().unwrap()
 }
 
 #[test]
 fn f0259_gradcheck() {
-    let mut s = 2052123843u64;
-    let p0: Array1<f64> = random(2, &mut s);
-    let p1: Array2<f64> = random((3, 1), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0259_backward(&p0, p1.clone(), (1.0, 0.5));
-    assert_eq!(value, f0259(&p0, p1.clone()));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0259_backward(p0, p1.clone(), (1.0, 0.5)))
-        .unwrap();
+    let mut s = 2045549666u64;
+    let d_out: Array1<f64> = random(2, &mut s);
+    let w: Array2<f64> = random((3, 1), &mut s);
+    let (d_out, w,) = std::hint::black_box((d_out, w,));
+    let (value, grads) = f0259_backward(&d_out, w.clone(), 1.0);
+    assert_eq!(value, f0259(&d_out, w.clone()));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    assert_eq!(grads.w.shape(), w.shape());
+    gradcheck(&(d_out.clone(), w.clone()), |(d_out, w)| f0259_backward(d_out, w.clone(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0260(p0: Array1<f64>, p1: &Array1<f64>, p2: &Array2<f64>, ws: &[f64]) -> f64 {
-    let n1 = p1.len() - 1;
-    let mut t1 = &(sum_axis(p2, Axis(0))) * &(p2 - p2);
-    t1 += &(&(p2.dot(p2)) - &(&(-p2) + 0.75));
-    let t3 = {
-        let t2 = p1 + &p0;
-        &t1 - 0.1
-    };
-    let mut t4 = (Zip::from(p2).and(p2).map_collect(|&a, &b| softplus(a))).mean().unwrap();
-    for (i, &c) in ws.iter().enumerate() {
-        t4 -= (p2[[0, 0]]);
+fn f0260(d_x: Array1<f64>, x: &Array1<f64>, d_p0: &Array2<f64>) -> f64 {
+    let n1 = x.len() - 1;
+    let mut d_d_x = &(sum_axis(d_p0, Axis(0))) * &(d_p0 - d_p0);
+    d_d_x += &(&d_d_x - 0.75);
+    let mut t2 = sigmoid((sum(&d_d_x)));
+    let mut n2 = 0;
+    while n2 < 1 {
+        d_d_x -= d_d_x.mean().expect("not empty");
+        t2 -= ((fract(&d_d_x)).iter().sum::<f64>());
+        n2 += 1;
     }
-    t3.sum() + t4
+    let (x_from_out, d_out_1) = f0175(sigmoid(t2), d_p0);
+    d_d_x[[2, 0]] + t2 + x_from_out + d_out_1.mean().unwrap()
 }
 
 #[test]
 fn f0260_gradcheck() {
-    let mut s = 1490295936u64;
-    let p0: Array1<f64> = random(2, &mut s);
-    let p1: Array1<f64> = random(2, &mut s);
-    let p2: Array2<f64> = random((3, 3), &mut s);
-    let ws: &[f64] = &[1.5, -1.25, 0.75];
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0260_backward(p0.clone(), &p1, &p2, ws, 1.0);
-    assert_eq!(value, f0260(p0.clone(), &p1, &p2, ws));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0260_backward(p0.clone(), p1, p2, ws, 1.0)).unwrap();
+    let mut s = 1497728758u64;
+    let d_x: Array1<f64> = random(2, &mut s);
+    let x: Array1<f64> = random(2, &mut s);
+    let d_p0: Array2<f64> = random((3, 3), &mut s);
+    let (d_x, x, d_p0,) = std::hint::black_box((d_x, x, d_p0,));
+    let (value, grads) = f0260_backward(d_x.clone(), &x, &d_p0, 1.0);
+    assert_eq!(value, f0260(d_x.clone(), &x, &d_p0));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    gradcheck(&(d_x.clone(), x.clone(), d_p0.clone()), |(d_x, x, d_p0)| f0260_backward(d_x.clone(), x, d_p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0261(grad: &Array1<f64>, d_p0: &Array1<f64>, x: &Array2<f64>, w: &Array2<f64>) -> Array1<f64> {
-    let d_out = log_sigmoid(w);
-    sin(d_p0)
+fn f0261(p0: &Array1<f64>, p1: &Array1<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> (f64, f64) {
+    let t1 = p2;
+    (p3.iter().sum::<f64>(), p3.iter().sum::<f64>())
 }
 
 #[test]
 fn f0261_gradcheck() {
-    let mut s = 913406622u64;
-    let grad: Array1<f64> = random(2, &mut s);
-    let d_p0: Array1<f64> = random(2, &mut s);
-    let x: Array2<f64> = random((2, 2), &mut s);
-    let w: Array2<f64> = random((3, 2), &mut s);
-    let (grad, d_p0, x, w,) = std::hint::black_box((grad, d_p0, x, w,));
-    let up: Array1<f64> = random(2, &mut s);
-    let (value, grads) = f0261_backward(&grad, &d_p0, &x, &w, &up);
-    assert_eq!(value, f0261(&grad, &d_p0, &x, &w));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    assert_eq!(grads.w.shape(), w.shape());
+    let mut s = 1072353734u64;
+    let p0: Array1<f64> = random(2, &mut s);
+    let p1: Array1<f64> = random(2, &mut s);
+    let p2: Array2<f64> = random((2, 2), &mut s);
+    let p3: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0261_backward(&p0, &p1, &p2, &p3, (1.0, 0.5));
+    assert_eq!(value, f0261(&p0, &p1, &p2, &p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
     GradCheck::new()
-        .upstream(&up)
-        .check(&(grad.clone(), d_p0.clone(), x.clone(), w.clone()), |(grad, d_p0, x, w)| f0261_backward(grad, d_p0, x, w, &up))
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0261_backward(p0, p1, p2, p3, (1.0, 0.5)))
         .unwrap();
 }
 #[differentiable]
-fn f0262(p0: &Array2<f64>, p1: &Array2<f64>, p2: ArrayView1<f64>, p3: Array2<f64>) -> f64 {
+fn f0262(p0: &Array2<f64>, p1: &Array2<f64>, p2: ArrayView1<f64>, p3: Array2<f64>) -> (f64, Array2<f64>, f64) {
     let t1 = (1.25 * &(&p3 - &p3)) - (mse(&p2, &p2));
     let mut t3 = {
         let t2 = p1;
@@ -7570,95 +7608,87 @@ fn f0262(p0: &Array2<f64>, p1: &Array2<f64>, p2: ArrayView1<f64>, p3: Array2<f64
     if p2.dot(&p2) < -0.5183 {
         t3 += &(backprop::ops::log_sigmoid(&t3));
     }
-    let t4 = (sum(&p2)).atan2(1.0 * 1.0 + 0.5);
-    let t5 = softmax(&(&t1 * 0.75));
-    t3.mean().unwrap() + sum(&t1) + t4 + t5.mean().unwrap()
+    let t4 = mse(&(sigmoid(&t3)), &(cos(&p3)));
+    let t6 = {
+        let t5 = &t1 * 0.75;
+        p3.iter().map(|&u| t4).sum::<f64>()
+    };
+    (t6, tanh(&p3), mean(&t3))
 }
 
 #[test]
 fn f0262_gradcheck() {
-    let mut s = 1575580878u64;
+    let mut s = 500524141u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array1<f64> = random(3, &mut s);
     let p3: Array2<f64> = random((3, 1), &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0262_backward(&p0, &p1, p2.view(), p3.clone(), 1.0);
+    let up1: Array2<f64> = random((3, 1), &mut s);
+    let (value, grads) = f0262_backward(&p0, &p1, p2.view(), p3.clone(), (1.0, &up1, -0.75));
     assert_eq!(value, f0262(&p0, &p1, p2.view(), p3.clone()));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0262_backward(p0, p1, p2.view(), p3.clone(), 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, &up1, -0.75))
+        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0262_backward(p0, p1, p2.view(), p3.clone(), (1.0, &up1, -0.75)))
+        .unwrap();
 }
 #[differentiable]
-fn f0263(p0: &Array2<f64>) -> f64 {
-    let mut t1 = logsumexp(&(p0.column(0)));
-    let mut t2 = (&(p0 * t1) * t1).mean().unwrap();
-    let mut n1 = 0;
-    loop {
-        t2 = t2 * 0.5 + ((t1 + t1));
-        t1 -= t2;
-        n1 += 1;
-        if n1 >= 1 {
-            break;
-        }
-    }
-    let t1 = ((1.5 + (sigmoid(t2 + t1))).powf(sin(t2))) * p0;
-    if t2 > 0.0371 {
-        t2 += sigmoid(t2);
-    } else {
-        t2 /= square(t2.clamp(-2.0, 1.0)) + 0.5;
-    }
-    let t3 = concat(Axis(1), &[&t1, p0, &t1]);
-    let t4 = &t3 + &t1;
-    sum(&t3) + t4[[1, 0]]
+fn f0263(p0: &Array2<f64>, labels: &[usize]) -> f64 {
+    let t1 = softmax(&(&(round(p0)) - p0));
+    let t2 = &t1;
+    let mut t3 = ((t2 - t2).sum_axis(Axis(0))) / &(t2 * t2 + 2.0);
+    let (n1, m1) = p0.dim();
+    let t4 = Array::from_elem((m1, m1), 2.0_f64);
+    let _t5 = (&t4 * t2) + &(tanh(&t1));
+    t3 -= softplus(f64::cosh(t1[[1, 0]]));
+    let t6 = t2 + &t3;
+    t3.sum() + sum(&t6)
 }
 
 #[test]
 fn f0263_gradcheck() {
-    let mut s = 631380980u64;
+    let mut s = 831012859u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
+    let labels: &[usize] = &[0, 0];
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0263_backward(&p0, 1.0);
-    assert_eq!(value, f0263(&p0));
+    let (value, grads) = f0263_backward(&p0, labels, 1.0);
+    assert_eq!(value, f0263(&p0, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0263_backward(p0, 1.0)).unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0263_backward(p0, labels, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0))]
-fn f0264(p0: &Array2<f64>, p1: f64, p2: f64) -> (f64, f64) {
-    let mut t1 = p1 * p2;
-    let mut t2 = ((p1 * t1) - (p0 / (square(p1) + 2.0))).mean().unwrap();
+#[differentiable(wrt(grad))]
+fn f0264(grad: &Array2<f64>, d_t1: f64, d_x: f64) -> f64 {
+    let mut x = d_t1 * d_x;
+    let mut x_from_out = ((d_t1 * x) / ((f0219(x, x)).powi(2) + 1.0));
     let mut n1 = 0;
-    while n1 < 1 && t2.abs() < 0.0371 {
-        t1 += t2 * t1;
-        t2 = t2 * 0.5 + p1;
+    while n1 < 1 && x_from_out.abs() > 0.0371 {
+        x_from_out = x_from_out * 0.5 + ((d_t1.sin()));
         n1 += 1;
     }
-    let mut t3 = ((p0.product()).max(t2));
-    let mut n2 = 0;
-    while n2 < 2 && t3.abs() > 0.4629 {
-        t3 += ((0.1 + t2));
-        t1 -= p1 - 1.5;
-        n2 += 1;
+    let c2: f64 = 0.1;
+    if x_from_out >= 0.4629 {
+        x -= (d_x.tanh()).tan();
+    } else {
+        x += x_from_out;
     }
-    (t3, p1)
+    x + x_from_out + x
 }
 
 #[test]
 fn f0264_gradcheck() {
-    let mut s = 1365872438u64;
-    let p0: Array2<f64> = random((1, 3), &mut s);
-    let p1 = scalar(&mut s);
-    let p2 = scalar(&mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0264_backward(&p0, p1, p2, (1.0, 0.5));
-    assert_eq!(value, f0264(&p0, p1, p2));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(),), |(p0,)| f0264_backward(p0, p1, p2, (1.0, 0.5)))
-        .unwrap();
+    let mut s = 1018007444u64;
+    let grad: Array2<f64> = random((1, 3), &mut s);
+    let d_t1 = scalar(&mut s);
+    let d_x = scalar(&mut s);
+    let (grad, d_t1, d_x,) = std::hint::black_box((grad, d_t1, d_x,));
+    let (value, grads) = f0264_backward(&grad, d_t1, d_x, 1.0);
+    assert_eq!(value, f0264(&grad, d_t1, d_x));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    gradcheck(&(grad.clone(),), |(grad,)| f0264_backward(grad, d_t1, d_x, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
 fn f0265(p0: &Array1<f64>, p1: &Array2<f64>, p2: f64, p3: f64, c0: &Array2<f64>, labels: &[usize]) -> f64 {
@@ -7702,36 +7732,45 @@ fn f0265_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0265_backward(p0, p1, *p2, *p3, &c0, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0266(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
-    let t2 = {
-        let t1 = &(p1.t()) / &(p0 * p0 + 1.0);
-        sin(&(sin(&t1)))
+fn f0266(grad: &Array2<f64>, x: &Array2<f64>, d_p0: f64, d_out: &Array2<f64>) -> (Array2<f64>, f64) {
+    let d_out_1 = {
+        let out = &(x.t()) / &(grad * grad + 1.0);
+        sin(&(sin(&out)))
     };
-    let mut t4 = {
-        let t3 = &(sum_axis(&t2, Axis(1))) + &(p2 * p1);
-        concat(Axis(1), &[&(p3 / &(&t3 * &t3 + 0.5)), &t2])
+    let mut grad_1 = {
+        let d_x = f0243(d_out, d_p0);
+        &(d_out * x) - d_out
     };
-    let t5 = t2.clone();
-    let t5 = -&(signum(&t2));
-    let t2 = &(&t4 / (square(&t4) + 2.0)) - (&t4 / &(square(&t4) + 2.0));
-    t4 /= &(square(&(&((square(&t2) + 0.5).log(p2.powi(2) + 1.5)) + &t4)) + 1.0);
-    t5.mean().unwrap() + t2[[2, 0]] + mean(p1)
+    let mut d_out_1 = sum(&(x.dot(&grad_1)));
+    for i in 0..2 {
+        d_out_1 += -d_p0;
+        if grad_1.iter().sum::<f64>() < -0.5183 {
+            break;
+        }
+    }
+    d_out_1 += d_p0;
+    grad_1 /= (((square(d_out_1) + 0.5).log(d_out_1.powi(2) + 1.5)) - d_p0).powi(2) + 1.0;
+    (sigmoid(grad), sum(d_out))
 }
 
 #[test]
 fn f0266_gradcheck() {
-    let mut s = 958927585u64;
-    let p0: Array2<f64> = random((1, 2), &mut s);
-    let p1: Array2<f64> = random((1, 3), &mut s);
-    let p2 = scalar(&mut s);
-    let p3: Array2<f64> = random((3, 3), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0266_backward(&p0, &p1, p2, &p3, 1.0);
-    assert_eq!(value, f0266(&p0, &p1, p2, &p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0266_backward(p0, p1, *p2, p3, 1.0)).unwrap();
+    let mut s = 1503812328u64;
+    let grad: Array2<f64> = random((1, 2), &mut s);
+    let x: Array2<f64> = random((1, 3), &mut s);
+    let d_p0 = scalar(&mut s);
+    let d_out: Array2<f64> = random((3, 3), &mut s);
+    let (grad, x, d_p0, d_out,) = std::hint::black_box((grad, x, d_p0, d_out,));
+    let up0: Array2<f64> = random((1, 2), &mut s);
+    let (value, grads) = f0266_backward(&grad, &x, d_p0, &d_out, (&up0, 0.5));
+    assert_eq!(value, f0266(&grad, &x, d_p0, &d_out));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    GradCheck::new()
+        .upstream(&(&up0, 0.5))
+        .check(&(grad.clone(), x.clone(), d_p0, d_out.clone()), |(grad, x, d_p0, d_out)| f0266_backward(grad, x, *d_p0, d_out, (&up0, 0.5)))
+        .unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0267(p0: f64, c0: &Array2<f64>) -> f64 {
@@ -7808,14 +7847,24 @@ fn f0269(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array1<f64>)
     }
     let t2 = p3;
     let _t3 = t1.mean().unwrap();
-    let t4 = f0185(t2);
-    let t5 = t2;
-    t4 + t5.dot(t5) + t5.dot(t5)
+    let c2 = 0.1_f64;
+    let t4 = (Zip::from(&(softplus(p3))).and(t2).map_collect(|&u, &v| {
+        if v <= 0.4629 {
+            v
+        } else {
+            (u * u) - u
+        }
+    })).mean().unwrap();
+    let t6 = {
+        let t5 = t1 + t2;
+        t4
+    };
+    t4 + t6 + t1.iter().sum::<f64>()
 }
 
 #[test]
 fn f0269_gradcheck() {
-    let mut s = 934559752u64;
+    let mut s = 992694513u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array2<f64> = random((1, 2), &mut s);
@@ -7829,28 +7878,32 @@ fn f0269_gradcheck() {
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0269_backward(p0, p1, p2, p3, 1.0)).unwrap();
 }
-#[differentiable(wrt(x, w, d_p0))]
-fn f0270(x: &Array2<f64>, w: f64, d_p0: ArrayView1<f64>, out: &Array2<f64>) -> f64 {
-    let d_x = out;
-    let grad_1 = &d_p0;
-    let d_out = out;
-    let t4 = out.index_axis(Axis(1), 2);
-    d_x[[0, 0]] + sum(grad_1) + mean(d_out) + mean(&t4)
+#[differentiable(wrt(p0, p1, p2))]
+fn f0270(p0: &Array2<f64>, p1: f64, p2: ArrayView1<f64>, c0: &Array2<f64>) -> Array2<f64> {
+    let t1 = c0;
+    let t2 = &p2;
+    let t3 = c0;
+    let t4 = cos(p0);
+    sin(t3)
 }
 
 #[test]
 fn f0270_gradcheck() {
-    let mut s = 132407890u64;
-    let x: Array2<f64> = random((3, 2), &mut s);
-    let w = scalar(&mut s);
-    let d_p0: Array1<f64> = random(3, &mut s);
-    let out: Array2<f64> = random((1, 3), &mut s);
-    let (x, w, d_p0, out,) = std::hint::black_box((x, w, d_p0, out,));
-    let (value, grads) = f0270_backward(&x, w, d_p0.view(), &out, 1.0);
-    assert_eq!(value, f0270(&x, w, d_p0.view(), &out));
-    assert_eq!(grads.x.shape(), x.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    gradcheck(&(x.clone(), w, d_p0.clone()), |(x, w, d_p0)| f0270_backward(x, *w, d_p0.view(), &out, 1.0)).unwrap();
+    let mut s = 1500682373u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array1<f64> = random(3, &mut s);
+    let c0: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
+    let up: Array2<f64> = random((1, 3), &mut s);
+    let (value, grads) = f0270_backward(&p0, p1, p2.view(), &c0, &up);
+    assert_eq!(value, f0270(&p0, p1, p2.view(), &c0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0270_backward(p0, *p1, p2.view(), &c0, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0271(p0: &Array2<f32>, p1: &Array2<f32>, p2: f32) -> f32 {
@@ -7945,58 +7998,47 @@ fn f0273_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0273_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0274(p0: f64, p1: f64) -> f64 {
-    let mut t2 = {
-        let t1 = square(p1);
-        p1
+fn f0274(d_x: f64, x: f64) -> f64 {
+    let out_1 = {
+        let t1 = square(x);
+        x
     };
-    let t4 = {
-        let t3 = (t2 / (square(p0) + 1.0)) + p1;
-        (to_degrees(t2 + t3)) * 0.01
+    let out = {
+        let d_out = (out_1 + x) * d_x;
+        x.ceil()
     };
-    t2 += -(t4 * t4);
-    t2 + t4
+    let d_out_1 = square((f64::tanh(x)).tan());
+    out + d_out_1
 }
 
 #[test]
 fn f0274_gradcheck() {
-    let mut s = 880782774u64;
-    let p0 = scalar(&mut s);
-    let p1 = scalar(&mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0274_backward(p0, p1, 1.0);
-    assert_eq!(value, f0274(p0, p1));
-    gradcheck(&(p0, p1), |(p0, p1)| f0274_backward(*p0, *p1, 1.0)).unwrap();
+    let mut s = 878110906u64;
+    let d_x = scalar(&mut s);
+    let x = scalar(&mut s);
+    let (d_x, x,) = std::hint::black_box((d_x, x,));
+    let (value, grads) = f0274_backward(d_x, x, 1.0);
+    assert_eq!(value, f0274(d_x, x));
+    gradcheck(&(d_x, x), |(d_x, x)| f0274_backward(*d_x, *x, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0275(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
     let _t1 = p2;
-    let c1: f64 = 1.5;
     let mut t3 = {
-        let t2 = p2 - &((p0.map(|&v| v - c1)).mapv(|z| {
-        if z >= 0.4629 {
-            (softplus(z)) / (z.powi(2) + 1.0)
-        } else {
-            (square(z)) + z
-        }
-    }));
-        mean(&(p2 * 3.0).column(0))
+        let t2 = (square(p0)).dot(p0);
+        &(p2 * p1) - (0.75 + &t2)
     };
-    let (n2, m2) = p2.dim();
-    let t4 = Array1::<f64>::zeros(n2);
-    let t5 = p1 - &t4;
-    let t7 = {
-        let t6 = p0;
-        &(t6.clamp(-0.5, 3.0)) * t6
-    };
-    let t8 = p0.sum();
-    t3 -= t8;
-    t7[[1, 1]] + t8
+    let t4 = p2 / &(square(&t3) + 2.0);
+    t3 -= &(&(p1 - 0.25) - ((mean(&t4)) + &t3));
+    let _t5 = exp(&(p2 - &t4));
+    let c1: f64 = 0.25;
+    let t6 = t4.mapv(|v: f64| c1 * v);
+    t3.mean().unwrap() + t4.mean().unwrap() + t6[[0, 0]]
 }
 
 #[test]
 fn f0275_gradcheck() {
-    let mut s = 1258546229u64;
+    let mut s = 2057974574u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
@@ -8037,23 +8079,22 @@ fn f0276_gradcheck() {
 fn f0277(p0: f64, p1: Array2<f64>) -> f64 {
     let mut t2 = {
         let t1 = (&p1 - p0).slice_axis(Axis(0), Slice::from(0..)).sum();
-        ((t1.powi(2) + 1.0).ln()).atan2(t1.powi(2) + 0.5)
+        square(&(&p1 - &p1))
     };
-    t2 = p0;
-    let t3 = (-&p1).dot(&p1.t());
-    let t4 = &t3;
-    let mut t5 = (log_sigmoid(p0));
-    let mut n1 = 0;
-    while n1 < 1 && t5.abs() > 0.4629 {
-        t5 += (sigmoid((t2 + t4).sum()));
-        n1 += 1;
+    let (_, t3) = f0029(p0);
+    let mut t4 = (sum_axis(&(p1.view().reversed_axes()), Axis(0))).sum();
+    if t4 >= 0.4629 {
+        t2 /= &(square(&(&t2 - &t2)) + 1.0);
+    } else {
+        t4 += t3;
     }
-    t2 + t3.iter().sum::<f64>() + t4.sum() + t5 + t2
+    let _t5 = ((sigmoid(&t2.t())).mapv(|v: f64| p0 * (p0.abs()))).to_shape((6, 1)).unwrap().to_owned();
+    t2.iter().sum::<f64>() + t3 + t4
 }
 
 #[test]
 fn f0277_gradcheck() {
-    let mut s = 1046378038u64;
+    let mut s = 207188710u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -8064,21 +8105,18 @@ fn f0277_gradcheck() {
 }
 #[differentiable]
 fn f0278(p0: &Array2<f32>, p1: f32) -> f32 {
-    let mut t1 = p0.dot(&p0.t());
-    let c1 = 2.0_f32;
-    let mut t2 = ((tanh(&(t1.map(|&z| z + z)))).map(|&e| 3.0 / (square(c1.min(p1)) + 1.0))).dot(&t1);
-    t1 -= &t2;
-    if p1 >= 0.4629 {
-        t2 += &t1;
-    }
-    let t3 = &t1 - &t2;
-    t1 = 0.25 / (&t3 * &t3 + 1.0);
-    t2.mean().unwrap() + t3.iter().sum::<f32>()
+    let mut t1 = p1 * p0;
+    t1 *= &((t1.select(Axis(1), &[1, 1])).mapv(f0010));
+    t1 *= p1;
+    let mut t1 = t1.clone();
+    t1 *= p0;
+    let t2 = p0;
+    t1[[0, 1]] + sum(t2) + t2[[0, 0]]
 }
 
 #[test]
 fn f0278_gradcheck() {
-    let mut s = 1766901199u64;
+    let mut s = 819516188u64;
     let p0: Array2<f32> = random32((1, 2), &mut s);
     let p1 = scalar32(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -8104,20 +8142,27 @@ fn f0279(p0: f64, p1: &Array2<f64>) -> f64 {
     let t3 = if mean(p1) < 0.4629 {
         (p1.slice(s![0..1, ..])).to_owned()
     } else {
-        &(p1.mapv(f64::exp)) - p1
+        &(p1.mapv(f0179)) * p1
     };
-    if sum(p1) < 0.0371 || p0 > 0.0 {
-        t1 *= (square(t1) + 1.0).ln();
-    } else {
-        t1 -= sum(&t3);
+    let (n2, m2) = p1.dim();
+    for i in 0..2 {
+        if p0 <= -0.5183 && p0 > 0.0 {
+            break;
+        }
+        t1 += p1[[0, m2 / 2]];
     }
-    t1 += 1.5;
-    t1 + t3.mean().unwrap()
+    let t6 = if t3.iter().sum::<f64>() < 0.4629 {
+        let (t4, t5) = f0029(f64::tanh(t1));
+        sigmoid(sum(&(t3.broadcast((3, 3)).unwrap())))
+    } else {
+        t1
+    };
+    sum(&t3) + t6
 }
 
 #[test]
 fn f0279_gradcheck() {
-    let mut s = 1839185748u64;
+    let mut s = 1933944363u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -8145,34 +8190,36 @@ fn f0280_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0280_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0281(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> (f64, f64) {
-    let mut t1 = softplus(p2);
-    let t2 = (p1 / (square(p1) + 2.0)).to_shape((1, 4)).unwrap().sum();
-    let (n1, m1) = p2.dim();
-    let (n2, m2) = p0.dim();
-    let t3 = Array::from_elem((n1, m2), -1.5_f64);
-    let t4 = p2 * &t3;
+fn f0281(d_out: &Array2<f64>, d_x: &Array2<f64>, x: &Array2<f64>) -> (f64, Array2<f64>, Array2<f64>) {
+    let mut d_d_x = softplus(x);
+    let t1_from_t2 = (d_x / (square(d_x) + 2.0)).to_shape((1, 4)).unwrap().sum();
+    let (n1, m1) = x.dim();
+    let (n2, m2) = d_out.dim();
+    let out = Array::from_elem((n1, m2), -1.5_f64);
+    let out_1 = x * &out;
     for i in 0..1 {
-        t1 = abs(&t4);
+        d_d_x = abs(&out_1);
     }
-    (t2, t4.iter().sum::<f64>())
+    (sum(&out_1), out_1.clone(), sigmoid(x))
 }
 
 #[test]
 fn f0281_gradcheck() {
-    let mut s = 237540809u64;
-    let p0: Array2<f64> = random((2, 1), &mut s);
-    let p1: Array2<f64> = random((2, 2), &mut s);
-    let p2: Array2<f64> = random((3, 2), &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0281_backward(&p0, &p1, &p2, (1.0, 0.5));
-    assert_eq!(value, f0281(&p0, &p1, &p2));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
+    let mut s = 161328254u64;
+    let d_out: Array2<f64> = random((2, 1), &mut s);
+    let d_x: Array2<f64> = random((2, 2), &mut s);
+    let x: Array2<f64> = random((3, 2), &mut s);
+    let (d_out, d_x, x,) = std::hint::black_box((d_out, d_x, x,));
+    let up1: Array2<f64> = random((3, 2), &mut s);
+    let up2: Array2<f64> = random((3, 2), &mut s);
+    let (value, grads) = f0281_backward(&d_out, &d_x, &x, (1.0, &up1, &up2));
+    assert_eq!(value, f0281(&d_out, &d_x, &x));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    assert_eq!(grads.x.shape(), x.shape());
     GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0281_backward(p0, p1, p2, (1.0, 0.5)))
+        .upstream(&(1.0, &up1, &up2))
+        .check(&(d_out.clone(), d_x.clone(), x.clone()), |(d_out, d_x, x)| f0281_backward(d_out, d_x, x, (1.0, &up1, &up2)))
         .unwrap();
 }
 #[differentiable]
@@ -8220,23 +8267,23 @@ fn f0282_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0282_backward(*p0, p1, p2.view(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0283(grad: &Array2<f64>, y_1: &Array2<f64>) -> f64 {
-    let out = &(3.0 / (square(y_1) + 1.0)) / &(y_1 * y_1 + 2.0);
-    let unused = sum(y_1);
-    out[[2, 1]] + unused + unused
+fn f0283(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
+    let t1 = p0;
+    let t1 = &(t1 - t1) * p0;
+    t1.sum()
 }
 
 #[test]
 fn f0283_gradcheck() {
-    let mut s = 1633298277u64;
-    let grad: Array2<f64> = random((2, 1), &mut s);
-    let y_1: Array2<f64> = random((3, 2), &mut s);
-    let (grad, y_1,) = std::hint::black_box((grad, y_1,));
-    let (value, grads) = f0283_backward(&grad, &y_1, 1.0);
-    assert_eq!(value, f0283(&grad, &y_1));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    gradcheck(&(grad.clone(), y_1.clone()), |(grad, y_1)| f0283_backward(grad, y_1, 1.0)).unwrap();
+    let mut s = 1500109786u64;
+    let p0: Array2<f64> = random((2, 1), &mut s);
+    let p1: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0283_backward(&p0, &p1, 1.0);
+    assert_eq!(value, f0283(&p0, &p1));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0283_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0284(p0: &Array1<f64>, p1: f64) -> f64 {
@@ -8309,30 +8356,25 @@ fn f0286_gradcheck() {
 }
 #[differentiable]
 fn f0287(p0: &Array1<f64>, p1: ArrayView2<f64>, p2: &Array2<f64>, p3: f64, k0: usize) -> f64 {
-    let mut t1 = concat(Axis(0), &[&(ln(&(square(&(p2.dot(p0))) + 1.0))), p0]);
-    let t2 = ((softplus(p3)) - (p3.mul_add(0.5, p3))) / (&t1 * &t1 + 0.5);
-    let mut t3 = sigmoid(logsumexp(&(&t1 + &t2)));
-    let mut n1 = 0;
-    loop {
-        t1 -= t3 / (t3.powi(2) + 0.5);
-        t3 += (logsumexp(&t1));
-        n1 += 1;
-        if n1 >= 2 {
-            break;
-        }
+    let t1 = concat(Axis(0), &[&(ln(&(square(&(p2.dot(p0))) + 1.0))), p0]);
+    let mut t2 = mean(&(&(backprop::ops::atan(p2)) * p3));
+    for i in 0..3 {
+        let (t3, _) = f0123(p3);
+        t2 = t2 * 0.5 + (sigmoid((exp(&(sigmoid(&(p2 - t3))))).sum()));
     }
-    let t4 = p1.dot(&p1.t());
-    let t5 = match p1.len() % 3 {
-        0 => p3 - t3,
+    let t4 = (t2 + &t1).mean().unwrap();
+    let t5 = p1.dot(&p1.t());
+    let t6 = match p1.len() {
+        0 => p3 - t4,
         1 | 2 => t1.mean().expect("not empty"),
-        _ => (sigmoid(&t1)).dot(&(tanh(&t1))),
+        _ => softplus(t2),
     };
-    t4.iter().sum::<f64>() + t5 + p1[[1, 1]]
+    sum(&t1) + t2 + t4 + t5[[2, 2]] + t6
 }
 
 #[test]
 fn f0287_gradcheck() {
-    let mut s = 1518009090u64;
+    let mut s = 2116811546u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -8355,19 +8397,19 @@ fn f0288(p0: f64, p1: f64, c0: &Array2<f64>) -> f64 {
         t1 /= square(p0) + 0.5;
     }
     let t2 = array![0.0_f64, 0.5];
-    let (n1, m1) = c0.dim();
-    let t4 = Array2::<f64>::from_shape_vec((n1, m1), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
-    let t5 = {
-        let t3 = mean_axis(&((p1 * c0) * (p0 / (square(p1) + 2.0))), Axis(1));
-        (c0 * 0.1 + &t4).std_axis(Axis(1), 1.0)
+    let t4 = {
+        let t3 = logsumexp(&((&t1 - p1).dot(c0)));
+        (sigmoid(&((p1.mul_add(p1, t3)) + c0))).iter().map(|&z| p1).sum::<f64>()
     };
-    let t6 = clamp(&(softmax(&t5)), -1.0, 3.0);
-    mean(&t5) + logsumexp(&t6)
+    let (n1, m1) = c0.dim();
+    let t5 = Array1::<f64>::linspace(0.0, 0.5, n1);
+    let t6 = 1.25 / (((&(tanh(&t1)) * 0.1 + &t5).var(1.0)).powi(2) + 1.0);
+    t4 + t6
 }
 
 #[test]
 fn f0288_gradcheck() {
-    let mut s = 1839929024u64;
+    let mut s = 919903442u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let c0: Array2<f64> = random((2, 3), &mut s);
@@ -8377,80 +8419,76 @@ fn f0288_gradcheck() {
     gradcheck(&(p0, p1), |(p0, p1)| f0288_backward(*p0, *p1, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0289(p0: &Array2<f64>, p1: &Array2<f64>) -> Array2<f64> {
+fn f0289(p0: &Array2<f64>, p1: &Array2<f64>, labels: &[usize]) -> f64 {
     let t1 = p1;
-    let t2 = p1.row(0);
-    let mut t3 = sum(&(&(p0.clamp(-0.5, 1.0)) + (sum(&t2))));
-    let mut n1 = 0;
-    while n1 < 2 {
-        t3 = t3 * 0.5 + (logsumexp(&(0.25 * &t2)));
-        t3 -= 0.5;
-        n1 += 1;
+    let t2 = tanh(t1);
+    let mut t3 = p0.to_owned();
+    for i in 0..3 {
+        t3.column_mut(i).assign(&(&(tanh(&p0.column(i))) * ((&t2 * &t2).mean().unwrap())));
     }
-    let t5 = {
-        let t4 = p1 * &t2;
-        t4.dot(p1)
+    let _t4 = (&(0.25 * &t3) + &t3).t().dot(&t3);
+    let t5 = if t3[[0, 2]] >= 0.0371 {
+        (t2.iter().map(|u| (*u) * (*u)).sum::<f64>()).hypot(-1.5 * -1.5 + 0.5)
+    } else {
+        (&t2 + t1).mean().unwrap()
     };
-    let t7 = {
-        let t6 = t2.iter().map(|u| t3).sum::<f64>();
-        t3 - &t5
-    };
-    t5
+    sum(t1) + mean(&t2) + t3.iter().sum::<f64>() + t5
 }
 
 #[test]
 fn f0289_gradcheck() {
-    let mut s = 982634210u64;
+    let mut s = 25938530u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
+    let labels: &[usize] = &[1, 0];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up: Array2<f64> = random((2, 2), &mut s);
-    let (value, grads) = f0289_backward(&p0, &p1, &up);
-    assert_eq!(value, f0289(&p0, &p1));
+    let (value, grads) = f0289_backward(&p0, &p1, labels, 1.0);
+    assert_eq!(value, f0289(&p0, &p1, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0289_backward(p0, p1, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0289_backward(p0, p1, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0290(p0: f64) -> f64 {
+fn f0290(p0: f64, k0: usize) -> f64 {
     let mut t1 = p0 * p0;
-    t1 -= floor(p0.hypot(0.5 * 0.5 + 0.5));
-    let t2 = (1.5 + (sigmoid(t1 * p0))).powf(tanh(p0));
-    t1 += t2;
-    let t3 = p0.tanh();
-    let t4 = t1 - t2;
-    t1 /= square(clamp((2.0 / (square(t4) + 1.0)) + 0.75, -2.0, 0.5)) + 0.5;
-    t3 + t4 + p0
+    t1 -= tanh(tan(f64::tanh(p0)));
+    let t2 = clamp(t1, -1.0, 0.5);
+    let t3 = (t2.powi(2) + 0.5).powf(t1.cos());
+    let _t4 = t2;
+    let t5 = backprop::ops::log_sigmoid(t1 / (t3.powi(2) + 2.0));
+    let t7 = {
+        let t6 = ((-t5).abs()).max(t2);
+        t3
+    };
+    t1 + t2 + t3 + t5 + t7
 }
 
 #[test]
 fn f0290_gradcheck() {
-    let mut s = 1005943397u64;
+    let mut s = 1059584673u64;
     let p0 = scalar(&mut s);
+    let k0: usize = 3;
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0290_backward(p0, 1.0);
-    assert_eq!(value, f0290(p0));
-    gradcheck(&(p0,), |(p0,)| f0290_backward(*p0, 1.0)).unwrap();
+    let (value, grads) = f0290_backward(p0, k0, 1.0);
+    assert_eq!(value, f0290(p0, k0));
+    gradcheck(&(p0,), |(p0,)| f0290_backward(*p0, k0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1, p2))]
 fn f0291(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
     let c1 = 0.25_f64;
     let t1 = &((p2.mapv(|u| {
-        if u <= 0.4629 {
-            f0290(p1)
+        if u < 0.4629 {
+            f0219(p1, u)
         } else {
-            u
+            u - p1
         }
-    })).to_shape(6).unwrap().to_owned()) / (square((f0277(p0, p2.to_owned())).tanh()) + 0.5);
-    t1.dot(&t1) + p0
+    })).to_owned().reversed_axes()) + 0.25;
+    mean(&t1)
 }
 
 #[test]
 fn f0291_gradcheck() {
-    let mut s = 1110825240u64;
+    let mut s = 1836839520u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -8600,33 +8638,30 @@ fn f0297_gradcheck() {
     gradcheck(&(p1.clone(),), |(p1,)| f0297_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0298(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> Array2<f64> {
+fn f0298(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
     let t1 = p2;
     let t2 = &(p3 / &(square(p3) + 0.5)) + &p0;
-    let t3 = (p2.sum_axis(Axis(0))).mapv(|e| e + e);
-    let t4 = p1;
-    sin(t4)
+    let c1: f64 = 1.25;
+    let t3 = (sigmoid(&((p2 + t1) / (square(&(atan(p2))) + 2.0)))).mapv(|u| square((u * u) + 0.5));
+    let t4 = p3;
+    t3.mean().unwrap() + mean(t4) + sum(&t2)
 }
 
 #[test]
 fn f0298_gradcheck() {
-    let mut s = 1601981512u64;
+    let mut s = 1515015908u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((2, 2), &mut s);
     let p3: Array2<f64> = random((3, 1), &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0298_backward(p0.view(), &p1, &p2, &p3, &up);
+    let (value, grads) = f0298_backward(p0.view(), &p1, &p2, &p3, 1.0);
     assert_eq!(value, f0298(p0.view(), &p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0298_backward(p0.view(), p1, p2, p3, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0298_backward(p0.view(), p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
 fn f0299(p0: &Array1<f64>, p1: Array2<f64>, p2: &Array2<f64>, p3: &Array1<f64>, c0: &Array2<f64>, k0: usize) -> (f64, f64) {
@@ -8639,12 +8674,12 @@ fn f0299(p0: &Array1<f64>, p1: Array2<f64>, p2: &Array2<f64>, p3: &Array1<f64>, 
     let t3 = array![[0.25_f64, 0.5]];
     t2 -= 2.0;
     let t4 = t2.clone();
-    (p1[[0, 0]], t4.sum())
+    (p0.dot(p0), p1[[0, 2]])
 }
 
 #[test]
 fn f0299_gradcheck() {
-    let mut s = 275511317u64;
+    let mut s = 679354089u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array2<f64> = random((1, 2), &mut s);
@@ -8717,136 +8752,147 @@ fn f0301_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0301_backward(p0, p1, 1.0)).unwrap();
 }
-#[differentiable(wrt(grad))]
-fn f0302(grad: &Array2<f64>, y_1: &Array2<f64>) -> (f64, f64) {
-    let mut d_out = ((&(sin(y_1)) / &(square(y_1) + 2.0)) / &(square(&(log_sigmoid(y_1))) + 0.5)).mean().unwrap();
+#[differentiable(wrt(p0))]
+fn f0302(p0: &Array2<f64>, c0: &Array2<f64>, labels: &[usize]) -> f64 {
+    let mut t1 = mean(&(&(&(c0.to_owned().mapv_into(|e| e)) / &(square(&(c0.dot(&c0.t()))) + 0.5)) + c0));
     let mut n1 = 0;
-    while n1 < 4 && d_out.abs() < 0.5183 {
-        d_out = d_out * 0.5 + ((tanh(y_1)).mean().unwrap());
-        d_out -= (y_1.product()) * d_out;
+    while n1 < 4 {
+        t1 -= (mean(&((sum(c0)) - (concat(Axis(0), &[p0, p0])))));
         n1 += 1;
     }
-    let c2: f64 = 0.1;
-    d_out -= 0.25;
-    let x = y_1;
-    let (n3, m3) = y_1.dim();
-    let n4 = grad.nrows();
-    let m4 = grad.ncols();
-    let d_x = Array2::<f64>::zeros((n3, m4));
-    let d_out = &(&d_x * &(x.mapv(f64::exp))) - d_out;
-    let d_d_x = &d_out;
-    let t1_from_t2 = d_d_x;
-    (mean(t1_from_t2), d_d_x.sum())
+    let (n2, m2) = p0.dim();
+    let t2 = if sum(c0) > -0.5183 || t1 > 0.0 {
+        (0.1 - (c0 - p0)) + t1
+    } else {
+        sigmoid(&((0.1 - (c0 - p0)) + t1))
+    };
+    let c3 = 3.0_f64;
+    let t3 = softmax_cross_entropy(&(0.1 * &((tanh(&t2)).map(|&u| {
+        if c3 <= 0.0371 {
+            c3 * 0.1
+        } else {
+            t1.tanh()
+        }
+    }))), labels);
+    t1 -= 0.1;
+    let t4 = (acos(&(&(tanh(&t2)) * 0.75))).select(Axis(1), &[1, 1, 1]);
+    let t6 = {
+        let t5 = ln(&(square(&((sigmoid(&t2)).dot(&(sigmoid(&t2.t()))))) + 0.5));
+        t5
+    };
+    sum(&t4) + sum(&t6) + sum(p0)
 }
 
 #[test]
 fn f0302_gradcheck() {
-    let mut s = 1730988105u64;
-    let grad: Array2<f64> = random((3, 1), &mut s);
-    let y_1: Array2<f64> = random((1, 2), &mut s);
-    let (grad, y_1,) = std::hint::black_box((grad, y_1,));
-    let (value, grads) = f0302_backward(&grad, &y_1, (1.0, 0.5));
-    assert_eq!(value, f0302(&grad, &y_1));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(grad.clone(),), |(grad,)| f0302_backward(grad, &y_1, (1.0, 0.5)))
-        .unwrap();
+    let mut s = 1367203650u64;
+    let p0: Array2<f64> = random((3, 1), &mut s);
+    let c0: Array2<f64> = random((1, 2), &mut s);
+    let labels: &[usize] = &[0, 1, 0];
+    let (p0, c0,) = std::hint::black_box((p0, c0,));
+    let (value, grads) = f0302_backward(&p0, &c0, labels, 1.0);
+    assert_eq!(value, f0302(&p0, &c0, labels));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0302_backward(p0, &c0, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0303(p0: ArrayView2<f64>, p1: &Array2<f64>, labels: &[usize]) -> f64 {
-    let t1 = &(relu(p1)) - (mse(p1, p1));
-    let mut t2 = sum(&(t1.view().remove_axis(Axis(0))));
+fn f0303(y_1: ArrayView2<f64>, d_p0: &Array2<f64>) -> f64 {
+    let mut unused = &(relu(d_p0)) - (mse(d_p0, d_p0));
+    let mut t2 = sum(&(unused.view().remove_axis(Axis(0))));
     let t3 = array![[1.5_f64, 0.5]];
     let mut n1 = 0;
-    while n1 < 2 && t2.abs() > 0.4629 {
-        t2 += 1.25;
-        t2 += (sum(&t1));
+    while n1 < 2 && t2.abs() < 0.5183 {
+        t2 -= 2.0;
+        t2 = t2 * 0.5 + (sum(&unused));
         n1 += 1;
     }
-    let t4 = tanh(&((square(&(&(3.0 - p1) / (t2.powi(2) + 0.5))) + 0.5).log(square(t2) + 1.5)));
-    let t5 = softmax_cross_entropy(&t1, labels);
-    let mut t6 = t4.dot(&p0);
-    let _t7 = &t6 * &t6;
-    let t8 = Array2::<f64>::eye(1);
-    t6 *= &(&t8 * &(t6.dot(&p0)));
-    mean(&t1) + t2 + t4.sum() + t5 + t6.mean().unwrap()
+    let (n2, m2) = d_p0.dim();
+    let c3 = 1.5_f64;
+    for i in 0..1 {
+        unused = (unused.hypot(0.5 * 0.5 + 0.5)).dot(&y_1);
+        match i % 3 {
+            0 => unused += (d_p0[[0, m2 - 1]]) / 1.25,
+            1 | 2 => {
+                t2 -= logsumexp(&(d_p0.sum_axis(Axis(0))));
+            }
+            _ => {}
+        }
+    }
+    let d_out_1 = if !(y_1.iter().sum::<f64>() > 0.0371) {
+        ((sigmoid(&unused)).iter().map(|&z| z.abs()).sum::<f64>())
+    } else {
+        let (_, grad_1) = f0029(sigmoid(t2));
+        sigmoid(sum(&unused))
+    };
+    let t1_from_t2 = &y_1;
+    let _t7 = &((relu(t1_from_t2)).mapv_into(|v| v)) * 0.75;
+    let unused = &(tanh(t1_from_t2)) + &((square(&unused) + 0.5).log(square(d_out_1) + 1.5));
+    mean(t1_from_t2) + unused.sum()
 }
 
 #[test]
 fn f0303_gradcheck() {
-    let mut s = 28747220u64;
-    let p0: Array2<f64> = random((2, 2), &mut s);
-    let p1: Array2<f64> = random((1, 2), &mut s);
-    let labels: &[usize] = &[1];
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0303_backward(p0.view(), &p1, labels, 1.0);
-    assert_eq!(value, f0303(p0.view(), &p1, labels));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0303_backward(p0.view(), p1, labels, 1.0)).unwrap();
+    let mut s = 941976741u64;
+    let y_1: Array2<f64> = random((2, 2), &mut s);
+    let d_p0: Array2<f64> = random((1, 2), &mut s);
+    let (y_1, d_p0,) = std::hint::black_box((y_1, d_p0,));
+    let (value, grads) = f0303_backward(y_1.view(), &d_p0, 1.0);
+    assert_eq!(value, f0303(y_1.view(), &d_p0));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    gradcheck(&(y_1.clone(), d_p0.clone()), |(y_1, d_p0)| f0303_backward(y_1.view(), d_p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0304(out: f64) -> f64 {
-    let d_x = (0.5 + (sin(out))).tanh();
-    let _t2 = f64::log(square(sigmoid(out.hypot(d_x.powi(2) + 0.5))) + 1.0, 10.0);
-    let grad_1 = d_x;
-    let t4 = d_x - grad_1;
-    d_x + grad_1 + t4 + out
+fn f0304(p0: f64) -> f64 {
+    let t1 = (0.5 + (sin(p0))).tanh();
+    let _t2 = f64::log(square(sigmoid(p0.hypot(t1.powi(2) + 0.5))) + 1.0, 10.0);
+    let t3 = t1;
+    let t4 = (square(((square(t3) + 0.5).log(0.5)).sin()) + 0.5).log(3.0 * 3.0 + 1.5);
+    t3 + t4
 }
 
 #[test]
 fn f0304_gradcheck() {
-    let mut s = 857636248u64;
-    let out = scalar(&mut s);
-    let (out,) = std::hint::black_box((out,));
-    let (value, grads) = f0304_backward(out, 1.0);
-    assert_eq!(value, f0304(out));
-    gradcheck(&(out,), |(out,)| f0304_backward(*out, 1.0)).unwrap();
+    let mut s = 1956483310u64;
+    let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0304_backward(p0, 1.0);
+    assert_eq!(value, f0304(p0));
+    gradcheck(&(p0,), |(p0,)| f0304_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0305(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64, labels: &[usize]) -> Array2<f64> {
-    let t1 = array![[0.0_f64, 0.5]];
-    let t2 = Array2::<f64>::from_shape_vec((3, 2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
-    let mut t3 = if p2 >= -0.5183 {
+fn f0305(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
+    let t1 = array![[-0.75_f64, 2.0], [-0.75, 1.5], [2.0, -0.75]];
+    let t2 = if p2 >= -0.5183 {
         sin(&(sigmoid(&(p1.mapv(|z| p2)))))
     } else {
-        tanh(&(sin(&(sigmoid(&(p1.mapv(|z| p2)))))))
+        (p1 - &t1).select(Axis(1), &[1, 0])
     };
-    t3 /= &(p1 * p1 + 0.5);
-    let t3 = p2;
-    let n1 = p0.nrows();
-    let m1 = p0.ncols();
-    let t4 = Array2::<f64>::from_shape_vec((n1, m1), vec![0.0, 0.5]).unwrap();
-    let t5 = if sum(p1) <= -0.5183 {
-        p1.to_owned()
+    if t2[[0, 1]] >= 0.0371 {
+        return sum(&t2);
+    }
+    let mut t3 = t2.clone();
+    t3 -= (p2.powi(2) + 0.5).powf(f64::tanh(p2));
+    if p2 > -0.5183 {
+        t3 += &(cos(&t3));
     } else {
-        &(log_sigmoid(p1)) * t3
-    };
-    let n2 = p1.nrows();
-    let m2 = p1.ncols();
-    let t6 = Array2::<f64>::from_shape_vec((n2, m2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
-    let _t7 = (&(sin(&t5)) * 0.1 + &t6).var_axis(Axis(0), 1.0);
-    tanh(&p0)
+        t3 -= t2[[2, 1]];
+    }
+    t2.sum() + mean(&t3) + t2.sum()
 }
 
 #[test]
 fn f0305_gradcheck() {
-    let mut s = 1047676099u64;
+    let mut s = 1460394147u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
-    let labels: &[usize] = &[0, 1, 1];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array2<f64> = random((1, 2), &mut s);
-    let (value, grads) = f0305_backward(p0.view(), &p1, p2, labels, &up);
-    assert_eq!(value, f0305(p0.view(), &p1, p2, labels));
+    let (value, grads) = f0305_backward(p0.view(), &p1, p2, 1.0);
+    assert_eq!(value, f0305(p0.view(), &p1, p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0305_backward(p0.view(), p1, *p2, labels, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0305_backward(p0.view(), p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0306(d_x: &Array1<f64>, d_out: &Array2<f64>, out: f64, d_t1: &Array2<f64>) -> f64 {
@@ -8914,17 +8960,20 @@ fn f0308_gradcheck() {
 #[differentiable]
 fn f0309(p0: &Array2<f64>, p1: Array2<f64>, p2: Array2<f64>, p3: f64) -> f64 {
     let t1 = &p2;
-    let t2 = if p2.mean().unwrap() > -0.5183 {
+    let (n1, m1) = p1.dim();
+    let t2 = Array2::<f64>::from_shape_vec((3, 3), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0]).unwrap();
+    let (n2, m2) = p2.dim();
+    let t3 = if p2.mean().unwrap() > -0.5183 {
         &(p2.hypot(square(p3) + 0.5)) + p3
     } else {
-        &(t1.dot(t1)) + p3
+        &(&(tan(&(tanh(t1)))) * &(t1.dot(t1))) + (p2[[0, m2 - 1]])
     };
-    mean(t1) + t2[[0, 2]]
+    t1[[1, 2]] + t3.sum()
 }
 
 #[test]
 fn f0309_gradcheck() {
-    let mut s = 909625681u64;
+    let mut s = 1108694050u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -9011,15 +9060,16 @@ fn f0312(p0: f64, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     };
     t3 = softplus(&((p0 * &t3).floor()));
     let t4 = c0;
-    let _t5 = t1 - (f0238(p1, t1, p1));
-    let t1 = c0;
-    let t6 = sum(t1);
-    t1.sum() + t6
+    let c2: f64 = 1.5;
+    let _t5 = t1 * &(c0.mapv(|v| v));
+    let t3 = atan(&(&(t4 - t1) / (square(p0.clamp(-1.0, 3.0)) + 2.0)));
+    let t6 = t4.mapv(|v| t1);
+    t1 + t4[[0, 0]] + sum(&t3) + t6[[0, 0]]
 }
 
 #[test]
 fn f0312_gradcheck() {
-    let mut s = 1090667332u64;
+    let mut s = 1359896931u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let c0: Array2<f64> = random((1, 3), &mut s);
@@ -9055,39 +9105,41 @@ fn f0313_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0313_backward(p0, p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1, p2))]
-fn f0314(p0: f64, p1: Array2<f64>, p2: f64, p3: &Array2<f64>, ws: &[f64]) -> f64 {
-    let mut t1 = (p2 - 1.25).clamp(-0.5, 1.0);
-    if t1 > 0.4629 {
-        t1 *= p2;
-    } else if t1 <= 0.4629 {
-        t1 = abs(p2);
+fn f0314(p0: f64, p1: Array2<f64>, p2: f64, p3: &Array2<f64>) -> (Array2<f64>, Array2<f64>) {
+    let t1 = softplus(p3);
+    let t2 = &(&t1 * p2) + 2.0;
+    let t3 = p3.view().into_shape_with_order((1, 6)).unwrap();
+    let t4 = t2.view().reversed_axes();
+    let _t5 = &t3 * p2;
+    let mut t7 = {
+        let t6 = &t4 / 1.5;
+        t6
+    };
+    let c1 = 1.25_f64;
+    let t8 = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
+    for i in 0..2 {
+        t7 -= &((&(t7.mapv(|z| square(p0))) * 0.1 + &t8).var_axis(Axis(0), 1.0));
     }
-    let mut t1 = (p2 - p3).dot(&p3.t());
-    let t2 = p3;
-    let mut t3 = &(sum_axis(&(p3 / &(square(p3) + 1.0)), Axis(0))) + t2;
-    if sum(&p1) > 0.4629 {
-        t3 *= t2;
-    }
-    let mut t4 = ((concatenate(Axis(0), &[p1.view(), p1.view(), t1.view()]).unwrap()).sum()).tanh();
-    for (i, &c) in ws.iter().enumerate() {
-        t4 -= ((mean_axis(t2, Axis(1))).sum());
-    }
-    t3[[0, 0]] + t4 + t2[[0, 2]]
+    (t2.clone(), sin(&t4))
 }
 
 #[test]
 fn f0314_gradcheck() {
-    let mut s = 1130494733u64;
+    let mut s = 42814915u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((2, 3), &mut s);
-    let ws: &[f64] = &[-0.5];
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0314_backward(p0, p1.clone(), p2, &p3, ws, 1.0);
-    assert_eq!(value, f0314(p0, p1.clone(), p2, &p3, ws));
+    let up0: Array2<f64> = random((2, 3), &mut s);
+    let up1: Array2<f64> = random((3, 2), &mut s);
+    let (value, grads) = f0314_backward(p0, p1.clone(), p2, &p3, (&up0, &up1));
+    assert_eq!(value, f0314(p0, p1.clone(), p2, &p3));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p1.clone(), p2), |(p1, p2)| f0314_backward(p0, p1.clone(), *p2, &p3, ws, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(&up0, &up1))
+        .check(&(p1.clone(), p2), |(p1, p2)| f0314_backward(p0, p1.clone(), *p2, &p3, (&up0, &up1)))
+        .unwrap();
 }
 #[differentiable]
 fn f0315(p0: ArrayView2<f64>) -> Array2<f64> {
@@ -9122,29 +9174,26 @@ fn f0315_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0316(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
-    let t1 = abs(&(p3 / (p3 * p3 + 0.5)));
-    let t3 = {
-        let t2 = &(t1.to_shape(2).unwrap()) * &t1;
-        t2
-    };
-    mean(&t1) + t3[[1, 0]] + mean(p2)
+fn f0316(d_p0: f64, d_t1: &Array2<f64>, d_x: &Array2<f64>, y_1: &Array2<f64>) -> f64 {
+    let mut x = (d_x + d_p0).sum_axis(Axis(0));
+    x += (y_1 / (square(&x) + 1.0)).to_shape((3, 2)).unwrap().sum();
+    sum(&x)
 }
 
 #[test]
 fn f0316_gradcheck() {
-    let mut s = 256120223u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((2, 2), &mut s);
-    let p2: Array2<f64> = random((3, 3), &mut s);
-    let p3: Array2<f64> = random((2, 1), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0316_backward(p0, &p1, &p2, &p3, 1.0);
-    assert_eq!(value, f0316(p0, &p1, &p2, &p3));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0316_backward(*p0, p1, p2, p3, 1.0)).unwrap();
+    let mut s = 185993306u64;
+    let d_p0 = scalar(&mut s);
+    let d_t1: Array2<f64> = random((2, 2), &mut s);
+    let d_x: Array2<f64> = random((3, 3), &mut s);
+    let y_1: Array2<f64> = random((2, 1), &mut s);
+    let (d_p0, d_t1, d_x, y_1,) = std::hint::black_box((d_p0, d_t1, d_x, y_1,));
+    let (value, grads) = f0316_backward(d_p0, &d_t1, &d_x, &y_1, 1.0);
+    assert_eq!(value, f0316(d_p0, &d_t1, &d_x, &y_1));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    gradcheck(&(d_p0, d_t1.clone(), d_x.clone(), y_1.clone()), |(d_p0, d_t1, d_x, y_1)| f0316_backward(*d_p0, d_t1, d_x, y_1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0317(p0: &Array1<f64>, p1: &Array2<f64>, p2: ArrayView1<f64>, p3: ArrayView2<f64>) -> f64 {
@@ -9174,26 +9223,27 @@ fn f0317_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0317_backward(p0, p1, p2.view(), p3.view(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0318(p0: &Array2<f64>, p1: &Array1<f64>) -> (f64, f64) {
-    let t1 = (p1 + 0.75).hypot(0.5 * 0.5 + 0.5);
-    let t1 = p1.dot(p1);
-    let t1 = t1;
-    (mean(p1), t1)
+fn f0318(p0: &Array2<f64>, p1: &Array1<f64>) -> Array2<f64> {
+    let t1 = p1;
+    let t2 = &(log_softmax(p1)) * (t1.dot(t1));
+    let t1 = concat(Axis(0), &[&(ln(&(square(p1) + 0.5))), &t2, p1]);
+    exp(p0)
 }
 
 #[test]
 fn f0318_gradcheck() {
-    let mut s = 1416864852u64;
+    let mut s = 984056990u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0318_backward(&p0, &p1, (1.0, 0.5));
+    let up: Array2<f64> = random((3, 1), &mut s);
+    let (value, grads) = f0318_backward(&p0, &p1, &up);
     assert_eq!(value, f0318(&p0, &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0318_backward(p0, p1, (1.0, 0.5)))
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0318_backward(p0, p1, &up))
         .unwrap();
 }
 #[differentiable(wrt(p1, p2))]
@@ -9204,21 +9254,14 @@ fn f0319(p0: &Array1<f64>, p1: Array2<f64>, p2: f64) -> f64 {
     };
     for i in 0..1 {
         t2 += logsumexp(&t2);
-        t2 += &(sigmoid(&t2));
-        match i % 3 {
-            0 => t2 += p2,
-            1 | 2 => {
-                t2 -= &(&t2 * p2);
-            }
-            _ => {}
-        }
+        t2 += &(softmax(&t2));
     }
-    logsumexp(&t2)
+    t2.sum() + t2.sum()
 }
 
 #[test]
 fn f0319_gradcheck() {
-    let mut s = 1997208097u64;
+    let mut s = 1043399239u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2 = scalar(&mut s);
@@ -9232,17 +9275,17 @@ fn f0319_gradcheck() {
 fn f0320(p0: f64) -> f64 {
     let t1 = round(p0);
     let t2 = if p0 >= 0.4629 {
-        ((t1 - t1) * 0.25).max(p0)
+        (1.5 + (backprop::ops::sigmoid((square(t1) + 0.5).ln()))).powf(0.25)
     } else {
-        (sqrt(square(cbrt(p0.powi(2) + 1.0)) + 0.5)) + (abs((square(t1) + 0.5).powf(tanh(t1))))
+        t1
     };
-    let t1 = exp(sigmoid((t2.powi(2) + 1.0).sqrt()));
-    t2 + t1
+    let t3 = 1.25 - t2;
+    t2 + t3
 }
 
 #[test]
 fn f0320_gradcheck() {
-    let mut s = 1066644815u64;
+    let mut s = 720804877u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0320_backward(p0, 1.0);
@@ -9278,81 +9321,93 @@ fn f0321_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0322(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
+fn f0322(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, k0: usize) -> f64 {
     let _t1 = (relu(mean(p2))) / &(square(p1) + 1.0);
     let c1: f64 = 0.75;
     let t2 = (&(p2.map(|&e| e)) + p2).iter().sum::<f64>();
-    let t3 = p1.broadcast((2, 3)).unwrap();
-    let t4 = (p1 * t2) + p0;
-    let t5 = (&t3 / &(square(&t3) + 0.5)).slice(s![1..2, ..-1]).sum();
-    t2 + t3.sum() + t4[[1, 0]] + t5
+    let t3 = t2.clamp(-2.0, 3.0);
+    let t4 = match k0 {
+        0 => p1 - t3,
+        1 | 2 => tanh(&(p1 - t3)),
+        _ => tanh(&(p1 - t3)),
+    };
+    let t5 = match () {
+        _ if sum(p1) <= -0.5183 => (square(t3) + 0.5).log(2.0),
+        _ if p1[[1, 0]] > -0.5183 || t2 > 0.0 => mse(p2, p2),
+        _ => abs(t3),
+    };
+    t2 + t3 + t4.iter().sum::<f64>() + t5 + t2
 }
 
 #[test]
 fn f0322_gradcheck() {
-    let mut s = 1030014987u64;
+    let mut s = 1359687577u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
+    let k0: usize = 3;
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0322_backward(p0, &p1, &p2, 1.0);
-    assert_eq!(value, f0322(p0, &p1, &p2));
+    let (value, grads) = f0322_backward(p0, &p1, &p2, k0, 1.0);
+    assert_eq!(value, f0322(p0, &p1, &p2, k0));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0322_backward(*p0, p1, p2, 1.0)).unwrap();
+    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0322_backward(*p0, p1, p2, k0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0323(p0: f32, p1: ArrayView2<f32>) -> (f32, f32) {
-    let t1 = (p1.view().permuted_axes([1, 0])).mapv(|z| (f0176(p0)) - z);
-    let t2 = &t1;
-    let t3 = mse(&p1, &p1);
-    (sum(t2), sum(&p1))
+fn f0323(p0: f32, p1: ArrayView2<f32>) -> f32 {
+    let (t1, t2) = f0085(p1.to_owned(), p0);
+    let mut t3 = t2.clone();
+    t3 += f0180(p0);
+    t1[[0, 1]] + t2[[0, 0]] + t3.mean().unwrap()
 }
 
 #[test]
 fn f0323_gradcheck() {
-    let mut s = 1694816486u64;
+    let mut s = 700275128u64;
     let p0 = scalar32(&mut s);
     let p1: Array2<f32> = random32((1, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0323_backward(p0, p1.view(), (1.0, 0.5));
+    let (value, grads) = f0323_backward(p0, p1.view(), 1.0);
     assert_eq!(value, f0323(p0, p1.view()));
     assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .upstream(&(1.0, 0.5))
-        .check(&(p0, p1.clone()), |(p0, p1)| f0323_backward(*p0, p1.view(), (1.0, 0.5)))
+        .check(&(p0, p1.clone()), |(p0, p1)| f0323_backward(*p0, p1.view(), 1.0))
         .unwrap();
 }
-#[differentiable(wrt(out, y_1, d_t1, d_x))]
-fn f0324(out: &Array2<f64>, y_1: f64, d_t1: ArrayView1<f64>, d_x: &Array2<f64>, d_out: &Array1<f64>) -> f64 {
-    let unused = d_x;
-    let grad_1 = {
-        let t2 = unused * unused;
-        t2.mapv(|e| e - e)
+#[differentiable(wrt(p0, p1, p2, p3))]
+fn f0324(p0: &Array2<f64>, p1: f64, p2: ArrayView1<f64>, p3: &Array2<f64>, c0: &Array1<f64>) -> f64 {
+    let t1 = p3;
+    let mut t3 = {
+        let t2 = t1 * t1;
+        &t2 + t1
     };
-    let mut d_d_x = grad_1.clone();
-    d_d_x = &grad_1 / &(square(&d_d_x) + 2.0);
-    let t5 = d_out.iter().sum::<f64>();
-    sum(unused) + grad_1[[0, 0]] + d_d_x[[1, 0]] + t5
+    t3 += mean(c0);
+    let (n1, m1) = p3.dim();
+    let t4 = Array1::<f64>::zeros(m1);
+    for i in 0..1 {
+        t3 -= 0.1;
+    }
+    let (_, t5) = f0225(c0, c0, p1);
+    t3.sum() + sum(&t5)
 }
 
 #[test]
 fn f0324_gradcheck() {
-    let mut s = 1563535617u64;
-    let out: Array2<f64> = random((2, 1), &mut s);
-    let y_1 = scalar(&mut s);
-    let d_t1: Array1<f64> = random(2, &mut s);
-    let d_x: Array2<f64> = random((2, 1), &mut s);
-    let d_out: Array1<f64> = random(3, &mut s);
-    let (out, y_1, d_t1, d_x, d_out,) = std::hint::black_box((out, y_1, d_t1, d_x, d_out,));
-    let (value, grads) = f0324_backward(&out, y_1, d_t1.view(), &d_x, &d_out, 1.0);
-    assert_eq!(value, f0324(&out, y_1, d_t1.view(), &d_x, &d_out));
-    assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(out.clone(), y_1, d_t1.clone(), d_x.clone()), |(out, y_1, d_t1, d_x)| f0324_backward(out, *y_1, d_t1.view(), d_x, &d_out, 1.0)).unwrap();
+    let mut s = 1554915175u64;
+    let p0: Array2<f64> = random((2, 1), &mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array1<f64> = random(2, &mut s);
+    let p3: Array2<f64> = random((2, 1), &mut s);
+    let c0: Array1<f64> = random(3, &mut s);
+    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
+    let (value, grads) = f0324_backward(&p0, p1, p2.view(), &p3, &c0, 1.0);
+    assert_eq!(value, f0324(&p0, p1, p2.view(), &p3, &c0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0324_backward(p0, *p1, p2.view(), p3, &c0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1))]
 fn f0325(p0: Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
@@ -9388,16 +9443,13 @@ fn f0326(p0: &Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
     let t2 = &(p3.sum_axis(Axis(0))) - p1;
     let t3 = ln(&(square(p3) + 1.0));
     let t4 = &t2;
-    let t6 = {
-        let t5 = (sum(&(tanh(t4)))) * &t2;
-        (3.0 * (mse(&t3, &t3))) / (&t2 * &t2 + 2.0)
-    };
-    t4.dot(t4) + logsumexp(&t6)
+    let t5 = mean(t4);
+    sum(t4) + t5
 }
 
 #[test]
 fn f0326_gradcheck() {
-    let mut s = 666704727u64;
+    let mut s = 1713958832u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -9410,41 +9462,43 @@ fn f0326_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0326_backward(p0, *p1, *p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0327(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
-    let t1 = p2 * (mean(&(p1.hypot(square(p0) + 0.5)).column(0)));
-    let t2 = tanh(&((square(&t1) + 0.5).ln_1p()));
-    let t3 = p2 - p3;
-    let t4 = &(p2.dot(&t3.t())) / (p0.powi(2) + 2.0);
-    let mut t5 = mean(&(abs(&t1)));
-    let mut n1 = 0;
-    loop {
-        t5 -= (t3[[0, 1]]);
-        n1 += 1;
-        if n1 >= 1 || t5.abs() > 0.0371 {
-            break;
-        }
-    }
-    let t6 = p2.view().reversed_axes();
-    t1.sum() + t2[[0, 0]] + mean(&t3) + t4[[1, 1]] + t5 + mean(&t6)
+fn f0327(x: f64, out: &Array2<f64>, grad: &Array2<f64>, d_t1: &Array2<f64>) -> (Array2<f64>, f64) {
+    let t1 = grad / &(square(&(sum_axis(&(d_t1.clamp(-1.0, 3.0)), Axis(0)))) + 0.5);
+    let mut t1 = logsumexp(&(logsumexp(&(&t1 - &t1))));
+    t1 /= square(x) + 1.0;
+    let grad_1 = t1 + &(sin(&(abs(out))));
+    let unused = out.to_shape((1, 6)).unwrap();
+    let (n1, m1) = grad.dim();
+    let (n2, m2) = d_t1.dim();
+    let d_x = Array2::<f64>::from_shape_vec((n1, m2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
+    let d_out = {
+        let t5 = (&(sigmoid(&(-&grad_1))) * 0.1 + &d_x).var(0.0);
+        &grad_1 - (exp(sigmoid(t1)))
+    };
+    (sin(&unused), t1)
 }
 
 #[test]
 fn f0327_gradcheck() {
-    let mut s = 1031258463u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((3, 2), &mut s);
-    let p2: Array2<f64> = random((3, 2), &mut s);
-    let p3: Array2<f64> = random((3, 2), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0327_backward(p0, &p1, &p2, &p3, 1.0);
-    assert_eq!(value, f0327(p0, &p1, &p2, &p3));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0327_backward(*p0, p1, p2, p3, 1.0)).unwrap();
+    let mut s = 1684825049u64;
+    let x = scalar(&mut s);
+    let out: Array2<f64> = random((3, 2), &mut s);
+    let grad: Array2<f64> = random((3, 2), &mut s);
+    let d_t1: Array2<f64> = random((3, 2), &mut s);
+    let (x, out, grad, d_t1,) = std::hint::black_box((x, out, grad, d_t1,));
+    let up0: Array2<f64> = random((1, 6), &mut s);
+    let (value, grads) = f0327_backward(x, &out, &grad, &d_t1, (&up0, 0.5));
+    assert_eq!(value, f0327(x, &out, &grad, &d_t1));
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.grad.shape(), grad.shape());
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    GradCheck::new()
+        .upstream(&(&up0, 0.5))
+        .check(&(x, out.clone(), grad.clone(), d_t1.clone()), |(x, out, grad, d_t1)| f0327_backward(*x, out, grad, d_t1, (&up0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
-fn f0328(p0: ArrayView2<f32>, p1: &Array2<f32>, p2: &Array1<f32>, p3: &Array1<f32>) -> (f32, f32) {
+fn f0328(p0: ArrayView2<f32>, p1: &Array2<f32>, p2: &Array1<f32>, p3: &Array1<f32>) -> (Array1<f32>, f32) {
     let c1 = 1.25_f32;
     let mut t1 = if p3.dot(p3) >= -0.5183 {
         softmax(p3)
@@ -9462,18 +9516,19 @@ fn f0328(p0: ArrayView2<f32>, p1: &Array2<f32>, p2: &Array1<f32>, p3: &Array1<f3
             0.5 + u
         }
     });
-    (p0.sum(), p2.sum())
+    (sigmoid(p2), t1)
 }
 
 #[test]
 fn f0328_gradcheck() {
-    let mut s = 413884290u64;
+    let mut s = 769300689u64;
     let p0: Array2<f32> = random32((2, 2), &mut s);
     let p1: Array2<f32> = random32((2, 1), &mut s);
     let p2: Array1<f32> = random32(3, &mut s);
     let p3: Array1<f32> = random32(2, &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0328_backward(p0.view(), &p1, &p2, &p3, (1.0, 0.5));
+    let up0: Array1<f32> = random32(3, &mut s);
+    let (value, grads) = f0328_backward(p0.view(), &p1, &p2, &p3, (&up0, 0.5));
     assert_eq!(value, f0328(p0.view(), &p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -9482,8 +9537,8 @@ fn f0328_gradcheck() {
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0328_backward(p0.view(), p1, p2, p3, (1.0, 0.5)))
+        .upstream(&(&up0, 0.5))
+        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0328_backward(p0.view(), p1, p2, p3, (&up0, 0.5)))
         .unwrap();
 }
 #[differentiable]
@@ -9503,92 +9558,114 @@ fn f0329_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0329_backward(p0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1, p2, p3))]
-fn f0330(p0: f64, p1: &Array1<f64>, p2: f64, p3: &Array2<f64>, labels: &[usize]) -> f64 {
-    let t1 = concat(Axis(1), &[&((-p2) - &((p3 * p3 + 0.5).log(square(p2) + 1.5))), p3]);
-    let t2 = (-p0) * (p3.to_owned().mapv_into(|z| relu(p0)));
+fn f0330(p0: f64, p1: &Array1<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
+    let mut t1 = concat(Axis(1), &[&((-p2) - &((p3 * p3 + 0.5).log(square(p2) + 1.5))), p3]);
+    let mut t2 = (-p0) * (p3.to_owned().mapv_into(|z| relu(p0)));
     let t3 = p3;
-    let t4 = (f0290(p2)) - &t2;
-    let n1 = p1.len() - 1;
-    let t5 = if t3.mean().unwrap() < -0.5183 || p2 > 0.0 {
-        (&(t3.to_shape(9).unwrap()) - 3.0).select(Axis(0), &[4, 4])
-    } else {
-        sigmoid(&((&(t3.to_shape(9).unwrap()) - 3.0).select(Axis(0), &[4, 4])))
-    };
-    let t1 = t4.clone();
-    let t7 = {
-        let t6 = mse(&(ln(&(square(&(&t2 * &t2)) + 0.5))), t3);
-        &(atanh(&(&(tanh(&(t6 + t3))) * 0.75))) + &t4
-    };
-    let t8 = sigmoid(&(&(&(ln(&(square(&t4) + 0.5))) - p0) - &t2));
-    t7.sum() + sum(&t8)
+    let t4 = t3;
+    for i in (0..3).rev() {
+        t2 -= p0 * 1.25;
+        t1 += 2.0;
+        match i % 3 {
+            0 => t2 -= t3.mean().unwrap(),
+            1 | 2 => {
+                t2 -= p3;
+            }
+            _ => {}
+        }
+    }
+    let (n1, m1) = p3.dim();
+    t2 = relu(t4);
+    t2 += (square((square(p0) + 0.5).powf(p0.cos()))) / ((exp2(p2 * p2)).powi(2) + 0.5);
+    let mut t5 = sigmoid((sum(&((tanh(&(&t2 - p3).t())).dot(&(sin(t3)))))));
+    let t6 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5], [3.0, 3.5, 4.0]];
+    for i in 0..2 {
+        let (t7, _) = f0175(((p3 * 0.1 + &t6).var(0.0)).tanh(), t4);
+        t5 -= (mean(&((logsumexp(t3)) / (square(t4) + 2.0))));
+    }
+    t1.mean().unwrap() + t2.sum() + t3.mean().unwrap() + t4.sum() + t5
 }
 
 #[test]
 fn f0330_gradcheck() {
-    let mut s = 465294172u64;
+    let mut s = 115023063u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((3, 3), &mut s);
-    let labels: &[usize] = &[2, 1, 0];
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0330_backward(p0, &p1, p2, &p3, labels, 1.0);
-    assert_eq!(value, f0330(p0, &p1, p2, &p3, labels));
+    let (value, grads) = f0330_backward(p0, &p1, p2, &p3, 1.0);
+    assert_eq!(value, f0330(p0, &p1, p2, &p3));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p1.clone(), p2, p3.clone()), |(p1, p2, p3)| f0330_backward(p0, p1, *p2, p3, labels, 1.0)).unwrap();
+    gradcheck(&(p1.clone(), p2, p3.clone()), |(p1, p2, p3)| f0330_backward(p0, p1, *p2, p3, 1.0)).unwrap();
 }
-#[differentiable(wrt(w, out, d_t1))]
-fn f0331(w: &Array2<f64>, out: &Array2<f64>, d_t1: &Array2<f64>, d_x: &Array1<f64>) -> f64 {
-    let mut t1_from_t2 = concat(Axis(1), &[d_t1, out, out]);
-    let t2 = d_t1;
+#[differentiable(wrt(p0, p1, p2))]
+fn f0331(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, c0: &Array1<f64>) -> f64 {
+    let t1 = concat(Axis(1), &[p2, p1, p1]);
+    let t2 = p2;
     let _t3 = t2;
-    let mut t4 = (t2 + d_t1) - 2.0;
+    let mut t4 = (t2 + p2) - 2.0;
     for i in 0..3 {
-        t4 += &((out * d_x).dot(t2));
+        t4 += &((p1 * c0).dot(t2));
     }
     let t5 = ((tanh(&t4)).dot(&(sigmoid(&t4.t())))).mapv(|v: f64| sigmoid(v + ((square(v) + 0.5).log(3.0 * 3.0 + 1.5))));
-    let d_out_1 = &t5 * d_x;
-    t1_from_t2 += f0280(d_x, out);
-    t5.sum() + d_out_1[[1, 0]]
+    let mut t6 = p2.mapv(f64::exp);
+    let mut t7 = mean(&((tanh(f0301(t2, &t5))) * &t5));
+    let n2 = p1.nrows();
+    let m2 = p1.ncols();
+    let (n3, m3) = p2.dim();
+    let t8 = Array2::<f64>::from_shape_vec((n2, m3), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
+    let mut n1 = 0;
+    loop {
+        t7 += (backprop::ops::tanh((sum_axis(&t4, Axis(1))).dot(&(sum_axis(&t4, Axis(1))))));
+        t6 -= t7;
+        n1 += 1;
+        if n1 >= 4 || t7.abs() < 0.5183 {
+            break;
+        }
+    }
+    t1.sum() + t2[[0, 2]] + t4.sum() + t5[[1, 0]] + t6.iter().sum::<f64>() + t7
 }
 
 #[test]
 fn f0331_gradcheck() {
-    let mut s = 1803615626u64;
-    let w: Array2<f64> = random((2, 1), &mut s);
-    let out: Array2<f64> = random((2, 2), &mut s);
-    let d_t1: Array2<f64> = random((2, 3), &mut s);
-    let d_x: Array1<f64> = random(2, &mut s);
-    let (w, out, d_t1, d_x,) = std::hint::black_box((w, out, d_t1, d_x,));
-    let (value, grads) = f0331_backward(&w, &out, &d_t1, &d_x, 1.0);
-    assert_eq!(value, f0331(&w, &out, &d_t1, &d_x));
-    assert_eq!(grads.w.shape(), w.shape());
-    assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    gradcheck(&(w.clone(), out.clone(), d_t1.clone()), |(w, out, d_t1)| f0331_backward(w, out, d_t1, &d_x, 1.0)).unwrap();
+    let mut s = 1527844911u64;
+    let p0: Array2<f64> = random((2, 1), &mut s);
+    let p1: Array2<f64> = random((2, 2), &mut s);
+    let p2: Array2<f64> = random((2, 3), &mut s);
+    let c0: Array1<f64> = random(2, &mut s);
+    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
+    let (value, grads) = f0331_backward(&p0, &p1, &p2, &c0, 1.0);
+    assert_eq!(value, f0331(&p0, &p1, &p2, &c0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0331_backward(p0, p1, p2, &c0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0332(p0: ArrayView1<f64>, p1: &Array2<f64>, p2: Array2<f64>, p3: f64) -> f64 {
     let t2 = {
-        let t1 = sigmoid(&(((f0279(p3, p1)).tanh()) / &(square(p1) + 2.0)));
-        t1
+        let t1 = ((f0292(p1)) + p3).abs();
+        (&(p2.ceil()) + 0.75).mapv(|e| powi((tanh(e)).tan(), 1))
     };
-    let t2 = clamp(&t2, -1.0, 0.5);
-    let t3 = &t2;
-    let t4 = match () {
-        _ if p1.sum() <= -0.5183 && p3 > 0.0 => p3 * t3,
-        _ if p3 >= -0.5183 => t3 + t3,
-        _ => softmax(t3),
-    };
-    let mut t5 = &((t3 * &t4).dot(&p2)) * &p0;
-    t5 += &(Zip::from(&(tanh(&t5))).and(&(sigmoid(&t5))).map_collect(|&a, &b| a * a));
-    t4.sum() + sum(&t5)
+    let _t3 = p2.clone();
+    let t2 = &p2;
+    let t4 = t2.dot(&p0);
+    let mut t5 = t2[[0, 1]];
+    let mut n1 = 0;
+    while n1 < 3 && t5.abs() > 0.4629 {
+        t5 += ((sum(p1)));
+        t5 += t5.mul_add(0.5, p3);
+        n1 += 1;
+    }
+    let t6 = p2.clone();
+    t2[[1, 1]] + logsumexp(&t4) + t5 + t6.sum()
 }
 
 #[test]
 fn f0332_gradcheck() {
-    let mut s = 1825402448u64;
+    let mut s = 1941500435u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -9642,32 +9719,29 @@ fn f0334_gradcheck() {
     gradcheck(&(p0,), |(p0,)| f0334_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0335(d_x: f64, d_t1: f64, x: &Array2<f64>, labels: &[usize]) -> Array2<f64> {
-    let mut unused = (powi(&(Zip::from(x).and(x).map_collect(|&a, &b| d_x.exp_m1())), 2)).dot(&x.t());
-    let t1_from_t2 = x;
-    let d_out = (sigmoid(&(relu(&(unused.sum_axis(Axis(1))))))).mapv(relu);
-    let mut d_out = softmax_cross_entropy(&unused, labels);
-    d_out -= 0.5;
-    unused += f64::clamp(d_out, -2.0, 3.0);
-    exp(t1_from_t2)
+fn f0335(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
+    let mut t2 = {
+        let t1 = f0274(tanh((mse(p2, p2)) + 0.75), p1);
+        ((t1 - t1).min(p1)) / (square(t1) + 0.5)
+    };
+    let t3 = softplus(p2);
+    let t3 = (((p1.powi(2) + 0.5).powf(0.5)) / (square(tan(tanh(t2))) + 2.0)) * (&(p2.t()) / (p2 * p2 + 1.0));
+    t2 /= p1.powi(2) + 0.5;
+    let _t4 = -(p0 * p0);
+    t2 + t3[[2, 2]] + t3.mean().unwrap()
 }
 
 #[test]
 fn f0335_gradcheck() {
-    let mut s = 1336579159u64;
-    let d_x = scalar(&mut s);
-    let d_t1 = scalar(&mut s);
-    let x: Array2<f64> = random((3, 1), &mut s);
-    let labels: &[usize] = &[1, 1, 2];
-    let (d_x, d_t1, x,) = std::hint::black_box((d_x, d_t1, x,));
-    let up: Array2<f64> = random((3, 1), &mut s);
-    let (value, grads) = f0335_backward(d_x, d_t1, &x, labels, &up);
-    assert_eq!(value, f0335(d_x, d_t1, &x, labels));
-    assert_eq!(grads.x.shape(), x.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(d_x, d_t1, x.clone()), |(d_x, d_t1, x)| f0335_backward(*d_x, *d_t1, x, labels, &up))
-        .unwrap();
+    let mut s = 315507578u64;
+    let p0 = scalar(&mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0335_backward(p0, p1, &p2, 1.0);
+    assert_eq!(value, f0335(p0, p1, &p2));
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0335_backward(*p0, *p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0336(p0: &Array2<f64>, ws: &[f64]) -> f64 {
@@ -9677,16 +9751,31 @@ fn f0336(p0: &Array2<f64>, ws: &[f64]) -> f64 {
     for (i, &c) in ws.iter().enumerate() {
         t3 -= c;
     }
-    let t4 = concatenate(Axis(0), &[(softplus(&(t2.slice_axis(Axis(0), Slice::from(0..))))).view(), t2.view(), p0.view()]).unwrap();
-    t1 = exp(&t1);
-    let t5 = t2 / &(square(&t1) + 2.0);
-    let t6 = t5.clone();
-    t5.iter().sum::<f64>() + t6[[2, 2]]
+    let n1 = p0.nrows();
+    let m1 = p0.ncols();
+    let t4 = Array2::<f64>::eye(n1);
+    let mut t5 = &t4 - (t2 / &(square(&(tanh(&t1))) + 2.0));
+    let mut t6 = p0.select(Axis(0), &[1, 1, 0]);
+    for i in 0..3 {
+        t1 -= t2;
+    }
+    let c2 = 2.0_f64;
+    for i in 0..2 {
+        t6 -= t3 - 0.25;
+        match i % 3 {
+            0 => t5 -= sigmoid((sigmoid(&t6)).iter().map(|&v| t3).sum::<f64>()),
+            1 | 2 => {
+                t5 -= f0311(sigmoid(f0320(sigmoid(t3))), p0, tanh(t5[[2, 2]]), &(sigmoid(&t6)));
+            }
+            _ => {}
+        }
+    }
+    t5.iter().sum::<f64>() + mean(&t6)
 }
 
 #[test]
 fn f0336_gradcheck() {
-    let mut s = 725564919u64;
+    let mut s = 395845829u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let ws: &[f64] = &[-1.25, -1.25];
     let (p0,) = std::hint::black_box((p0,));
@@ -9720,61 +9809,60 @@ fn f0337_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0338(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> Array2<f64> {
+fn f0338(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
     let t1 = p3;
-    let mut t2 = 1.5 + ((t1.cos()) - (log_sigmoid(p3)));
-    let t3 = array![0.5_f64, -0.75, -1.0];
-    let (n1, m1) = p0.dim();
-    let t4 = Array2::<f64>::eye(m1);
-    let mut t5 = match p0.len() % 3 {
-        0 => ((tanh(t2)).exp()) - ((p3 + p2).mean_axis(Axis(0)).unwrap()),
-        1 | 2 => tanh(&(((tanh(t2)).exp()) - ((p3 + p2).mean_axis(Axis(0)).unwrap()))),
-        _ => sigmoid(&(((tanh(t2)).exp()) - ((p3 + p2).mean_axis(Axis(0)).unwrap()))),
+    let (t2, t3) = f0086(p2, p3);
+    let t4 = tanh(((t2.abs()).powi(2) + 0.5).sqrt());
+    let t5 = if t4 >= 0.0371 && t4 > 0.0 {
+        t3
+    } else {
+        t1
     };
-    let t6 = (p2 * t1).slice(s![1..2, ..1]).sum();
-    t5 = (tanh(&t5)).map(|&z| t2 * t1);
-    t2 = t1;
-    let c2 = 3.0_f64;
-    let t7 = (sigmoid(&(&t5 - p2))).mapv(|e| log_sigmoid((square(e) + 1.0).ln()));
-    sigmoid(p1)
+    let t6 = if p3 > -0.5183 {
+        sigmoid((f0335(t2, tanh(t5), p2)).tanh())
+    } else {
+        t4
+    };
+    let t8 = {
+        let t7 = ((abs(p3)) / (square((t3.powi(2) + 0.5).powf(1.5)) + 0.5)) - 0.75;
+        ((backprop::ops::recip(square(t7) + 1.0)) - t4) + p3
+    };
+    let t6 = f0283(p0, p1);
+    t1 + t2 + t3 + t4 + t5 + t8 + t6
 }
 
 #[test]
 fn f0338_gradcheck() {
-    let mut s = 1241920109u64;
+    let mut s = 1072577952u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
     let p3 = scalar(&mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0338_backward(&p0, &p1, &p2, p3, &up);
+    let (value, grads) = f0338_backward(&p0, &p1, &p2, p3, 1.0);
     assert_eq!(value, f0338(&p0, &p1, &p2, p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0338_backward(p0, p1, p2, *p3, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0338_backward(p0, p1, p2, *p3, 1.0)).unwrap();
 }
-#[differentiable(wrt(grad))]
-fn f0339(grad: &Array2<f64>, y_1: &Array2<f64>, d_out: &Array2<f64>) -> f64 {
-    let out_1 = &(d_out / 1.25) - 3.0;
-    mean(&out_1) + mean(y_1)
+#[differentiable(wrt(p0))]
+fn f0339(p0: &Array2<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
+    let t1 = (f0238(c0, (mse(c0, c0)).tanh(), c0)).tanh();
+    t1 + sum(p1)
 }
 
 #[test]
 fn f0339_gradcheck() {
-    let mut s = 1503956884u64;
-    let grad: Array2<f64> = random((1, 3), &mut s);
-    let y_1: Array2<f64> = random((3, 3), &mut s);
-    let d_out: Array2<f64> = random((2, 1), &mut s);
-    let (grad, y_1, d_out,) = std::hint::black_box((grad, y_1, d_out,));
-    let (value, grads) = f0339_backward(&grad, &y_1, &d_out, 1.0);
-    assert_eq!(value, f0339(&grad, &y_1, &d_out));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(grad.clone(),), |(grad,)| f0339_backward(grad, &y_1, &d_out, 1.0)).unwrap();
+    let mut s = 2054760564u64;
+    let p0: Array2<f64> = random((1, 3), &mut s);
+    let p1: Array2<f64> = random((3, 3), &mut s);
+    let c0: Array2<f64> = random((2, 1), &mut s);
+    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
+    let (value, grads) = f0339_backward(&p0, &p1, &c0, 1.0);
+    assert_eq!(value, f0339(&p0, &p1, &c0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0339_backward(p0, &p1, &c0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0340(p0: &Array1<f64>, p1: &Array1<f64>, ws: &[f64]) -> f64 {
@@ -9857,67 +9945,76 @@ fn f0342_gradcheck() {
         .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0342_backward(p0, p1, p2, 1.0))
         .unwrap();
 }
-#[differentiable(wrt(d_p0))]
-fn f0343(y_1: &Array2<f32>, d_p0: f32) -> f32 {
-    let t1_from_t2 = {
-        let t1 = y_1 * d_p0;
+#[differentiable(wrt(p1))]
+fn f0343(p0: &Array2<f32>, p1: f32, labels: &[usize]) -> f32 {
+    let t2 = {
+        let t1 = p0 * p1;
         t1
     };
-    let t3 = f0176(d_p0);
-    let t4 = softmax(&(y_1.slice(s![..-1, ..])));
-    let n1 = y_1.nrows();
-    let m1 = y_1.ncols();
-    let grad_1 = Array2::<f32>::from_shape_vec((2, m1), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
-    let t7 = {
-        let d_d_x = (&t4 * 0.1 + &grad_1).var(0.0);
-        t3 - t3
+    let t3 = abs(&(t2.dot(&t2)));
+    let t2 = p0.t();
+    let t5 = {
+        let t4 = &t2 + &t3;
+        f0180(p1)
     };
-    let t3 = softplus(t7);
-    t7 + t3 + d_p0
+    let (n1, m1) = p0.dim();
+    let t7 = {
+        let t6 = mean_axis(&(floor(&(&t3 - &t2))), Axis(0));
+        (p0[[n1 - 1, m1 / 2]]) * p1
+    };
+    t5 + t7
 }
 
 #[test]
 fn f0343_gradcheck() {
-    let mut s = 1355080518u64;
-    let y_1: Array2<f32> = random32((3, 3), &mut s);
-    let d_p0 = scalar32(&mut s);
-    let (y_1, d_p0,) = std::hint::black_box((y_1, d_p0,));
-    let (value, grads) = f0343_backward(&y_1, d_p0, 1.0);
-    assert_eq!(value, f0343(&y_1, d_p0));
+    let mut s = 1283183589u64;
+    let p0: Array2<f32> = random32((3, 3), &mut s);
+    let p1 = scalar32(&mut s);
+    let labels: &[usize] = &[2, 2, 2];
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0343_backward(&p0, p1, labels, 1.0);
+    assert_eq!(value, f0343(&p0, p1, labels));
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(d_p0,), |(d_p0,)| f0343_backward(&y_1, *d_p0, 1.0))
+        .check(&(p1,), |(p1,)| f0343_backward(&p0, *p1, labels, 1.0))
         .unwrap();
 }
 #[differentiable]
-fn f0344(d_x: ArrayView2<f32>, w: f32, out: &Array2<f32>, d_out: &Array2<f32>) -> f32 {
-    let mut t1 = exp(&(out.dot(&d_x)));
-    if sum(d_out) < -0.5183 {
-        t1 -= &(sin(&t1));
+fn f0344(p0: ArrayView2<f32>, p1: f32, p2: &Array2<f32>, p3: &Array2<f32>) -> f32 {
+    let mut t1 = (sum(&(powi(&p0, 2)).column(0)));
+    let (n1, m1) = p3.dim();
+    let t4 = Array2::<f32>::from_shape_vec((1, m1), vec![0.0, 0.5]).unwrap();
+    for i in 0..3 {
+        let (t2, t3) = f0085(p0.to_owned(), sigmoid(t1));
+        t1 = t1 * 0.5 + (mean(&((&t2 * 0.1 + &t4).var_axis(Axis(1), 0.0))));
     }
-    t1 += w;
-    let t1 = ((tanh(&(&t1 / &(square(&t1) + 0.5)).t())).dot(&(tanh(&t1)))).sum_axis(Axis(0));
-    logsumexp(&t1)
+    let t6 = {
+        let t5 = tanh(&p0);
+        p2 * &t5
+    };
+    t1 += f0010(backprop::ops::tanh(t1));
+    let t7 = -&(p2.slice_axis(Axis(0), Slice::from(1..)));
+    t1 + t6[[1, 1]] + t7.sum() + sum(&t7)
 }
 
 #[test]
 fn f0344_gradcheck() {
-    let mut s = 1672191113u64;
-    let d_x: Array2<f32> = random32((1, 2), &mut s);
-    let w = scalar32(&mut s);
-    let out: Array2<f32> = random32((2, 1), &mut s);
-    let d_out: Array2<f32> = random32((1, 2), &mut s);
-    let (d_x, w, out, d_out,) = std::hint::black_box((d_x, w, out, d_out,));
-    let (value, grads) = f0344_backward(d_x.view(), w, &out, &d_out, 1.0);
-    assert_eq!(value, f0344(d_x.view(), w, &out, &d_out));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
+    let mut s = 1033347487u64;
+    let p0: Array2<f32> = random32((1, 2), &mut s);
+    let p1 = scalar32(&mut s);
+    let p2: Array2<f32> = random32((2, 1), &mut s);
+    let p3: Array2<f32> = random32((1, 2), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0344_backward(p0.view(), p1, &p2, &p3, 1.0);
+    assert_eq!(value, f0344(p0.view(), p1, &p2, &p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(d_x.clone(), w, out.clone(), d_out.clone()), |(d_x, w, out, d_out)| f0344_backward(d_x.view(), *w, out, d_out, 1.0))
+        .check(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0344_backward(p0.view(), *p1, p2, p3, 1.0))
         .unwrap();
 }
 #[differentiable]
@@ -9965,59 +10062,60 @@ fn f0346_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0346_backward(p0, p1, *p2, 1.0)).unwrap();
 }
-#[differentiable(wrt(y_1))]
-fn f0347(grad: &Array2<f64>, y_1: &Array2<f64>, ws: &[f64]) -> f64 {
-    let out_1 = grad;
-    let d_out = out_1 - out_1;
-    let mut t3 = sigmoid((&d_out + (out_1 / 0.1)).sum());
+#[differentiable(wrt(d_p0))]
+fn f0347(x: &Array2<f64>, d_p0: &Array2<f64>, ws: &[f64]) -> (f64, f64) {
+    let unused = x;
+    let d_x = unused - unused;
+    let mut out = sigmoid((&d_x + (unused / 0.1)).sum());
     for (i, &c) in ws.iter().enumerate() {
-        t3 += (((mean(&d_out)).exp_m1()));
+        out += (((mean(&d_x)).exp_m1()));
     }
-    out_1[[0, 0]] + d_out.iter().sum::<f64>() + t3
+    (mean(x), out)
 }
 
 #[test]
 fn f0347_gradcheck() {
-    let mut s = 42161234u64;
-    let grad: Array2<f64> = random((3, 1), &mut s);
-    let y_1: Array2<f64> = random((2, 1), &mut s);
+    let mut s = 953570180u64;
+    let x: Array2<f64> = random((3, 1), &mut s);
+    let d_p0: Array2<f64> = random((2, 1), &mut s);
     let ws: &[f64] = &[-0.5, 2.0, 0.5];
-    let (grad, y_1,) = std::hint::black_box((grad, y_1,));
-    let (value, grads) = f0347_backward(&grad, &y_1, ws, 1.0);
-    assert_eq!(value, f0347(&grad, &y_1, ws));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    gradcheck(&(y_1.clone(),), |(y_1,)| f0347_backward(&grad, y_1, ws, 1.0)).unwrap();
+    let (x, d_p0,) = std::hint::black_box((x, d_p0,));
+    let (value, grads) = f0347_backward(&x, &d_p0, ws, (1.0, 0.5));
+    assert_eq!(value, f0347(&x, &d_p0, ws));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(d_p0.clone(),), |(d_p0,)| f0347_backward(&x, d_p0, ws, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
-fn f0348(d_x: ArrayView2<f64>) -> f64 {
-    let mut t1 = (f0277((mse(&d_x, &d_x)).tanh(), d_x.to_owned())).tanh();
-    let c1 = 1.5_f64;
-    let d_d_x = d_x.map(|&v| v);
-    let mut d_d_x = t1;
-    let n2 = d_x.nrows();
-    let m2 = d_x.ncols();
-    let t3 = Array2::<f64>::zeros((n2, 1));
-    for i in 0..2 {
-        if d_d_x >= -0.5183 {
-            return (sqrt(d_d_x.powi(2) + 0.5));
+fn f0348(p0: ArrayView2<f64>) -> f64 {
+    let mut t1 = (powi(&p0, 2)).iter().sum::<f64>();
+    let t2 = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
+    let mut t3 = ((&p0 * 0.1 + &t2).std(1.0));
+    let mut n1 = 0;
+    loop {
+        t3 = t3 * 0.5 + ((relu(t1)));
+        n1 += 1;
+        if n1 >= 4 {
+            break;
         }
-        t1 = d_d_x * t1;
-        d_d_x += 2.0;
     }
-    let x_from_out = Array2::<f64>::zeros((1, 2));
-    let d_out = mean_axis(&(&d_x * &x_from_out), Axis(1));
-    d_d_x + logsumexp(&d_out) + t1
+    t1 /= square(t3) + 0.5;
+    let _t4 = relu(t1);
+    t1 += t3;
+    t1 + t3
 }
 
 #[test]
 fn f0348_gradcheck() {
-    let mut s = 1403075128u64;
-    let d_x: Array2<f64> = random((3, 2), &mut s);
-    let (d_x,) = std::hint::black_box((d_x,));
-    let (value, grads) = f0348_backward(d_x.view(), 1.0);
-    assert_eq!(value, f0348(d_x.view()));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(d_x.clone(),), |(d_x,)| f0348_backward(d_x.view(), 1.0)).unwrap();
+    let mut s = 2015609741u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0348_backward(p0.view(), 1.0);
+    assert_eq!(value, f0348(p0.view()));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0348_backward(p0.view(), 1.0)).unwrap();
 }
 #[differentiable]
 fn f0349(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
@@ -10142,14 +10240,14 @@ fn f0353(p0: ArrayView2<f64>) -> f64 {
         _ => tan(&(tanh(&p0))),
     };
     let t3 = tanh(&p0);
-    let t4 = &t1;
-    let t1 = &((square(t4) + 0.5).ln_1p()) * (abs(&p0));
-    t4.mean().unwrap() + sum(&t1) + mean(&t2)
+    let t4 = exp(&t3);
+    let t5 = &(t1.dot(&t2)) + &t2;
+    mean(&t4) + t5.iter().sum::<f64>()
 }
 
 #[test]
 fn f0353_gradcheck() {
-    let mut s = 297751118u64;
+    let mut s = 1405176543u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0353_backward(p0.view(), 1.0);
@@ -10158,93 +10256,104 @@ fn f0353_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0353_backward(p0.view(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0354(out: &Array2<f64>, d_x: &Array2<f64>, grad: f64, d_p0: &Array2<f64>) -> f64 {
-    let mut d_d_x = {
-        let t1 = (sum(d_p0)) + grad;
-        grad
+fn f0354(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: &Array2<f64>) -> (f64, f64) {
+    let mut t2 = {
+        let t1 = (sum(p3)) + p2;
+        p2
     };
-    d_d_x += grad;
-    d_d_x
+    t2 += p2;
+    (p0.sum(), t2)
 }
 
 #[test]
 fn f0354_gradcheck() {
-    let mut s = 1850085258u64;
-    let out: Array2<f64> = random((2, 1), &mut s);
-    let d_x: Array2<f64> = random((2, 3), &mut s);
-    let grad = scalar(&mut s);
-    let d_p0: Array2<f64> = random((2, 2), &mut s);
-    let (out, d_x, grad, d_p0,) = std::hint::black_box((out, d_x, grad, d_p0,));
-    let (value, grads) = f0354_backward(&out, &d_x, grad, &d_p0, 1.0);
-    assert_eq!(value, f0354(&out, &d_x, grad, &d_p0));
-    assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    gradcheck(&(out.clone(), d_x.clone(), grad, d_p0.clone()), |(out, d_x, grad, d_p0)| f0354_backward(out, d_x, *grad, d_p0, 1.0)).unwrap();
+    let mut s = 450771678u64;
+    let p0: Array2<f64> = random((2, 1), &mut s);
+    let p1: Array2<f64> = random((2, 3), &mut s);
+    let p2 = scalar(&mut s);
+    let p3: Array2<f64> = random((2, 2), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0354_backward(&p0, &p1, p2, &p3, (1.0, 0.5));
+    assert_eq!(value, f0354(&p0, &p1, p2, &p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(), p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0354_backward(p0, p1, *p2, p3, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable(wrt(p1))]
-fn f0355(p0: f64, p1: Array2<f64>) -> f64 {
-    let t1 = log_softmax(&p1);
+fn f0355(p0: f64, p1: Array2<f64>) -> Array2<f64> {
+    let mut t1 = log_softmax(&p1);
     let mut t2 = match p1.len() {
         0 => backprop::ops::recip(&(square(&(sin(&t1))) + 1.0)),
-        1 | 2 => (p1.mapv(f0290)) + &t1,
+        1 | 2 => (p1.mapv(f0304)) + &t1,
         _ => &t1 + &p1,
     };
     if mean(&t1) < -0.5183 {
         t2 -= &(&p1 / (square(&p1) + 0.5));
+    } else {
+        t1 += &(&t2 + &t2);
     }
     let t3 = log_sigmoid(&p1);
-    let mut t4 = ((t3.mapv(|e| p0 / (square(p0) + 1.0))) - &(&t1 / (square(&t1) + 0.5))).mean().expect("not empty");
-    let mut t5 = t1.trunc();
-    if mean(&t5) <= 0.0371 {
-        t5 /= &(square(&(cos(&p1))) + 1.0);
-    } else {
-        t4 /= square(p0) + 0.5;
-    }
-    t4 + mean(&t5)
+    let t4 = ((f0304(p0)) + &t3).iter().sum::<f64>();
+    let t2 = -(relu(&t2));
+    let _t5 = p1[[2, 0]];
+    t3
 }
 
 #[test]
 fn f0355_gradcheck() {
-    let mut s = 2050255273u64;
+    let mut s = 388513240u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0355_backward(p0, p1.clone(), 1.0);
+    let up: Array2<f64> = random((3, 1), &mut s);
+    let (value, grads) = f0355_backward(p0, p1.clone(), &up);
     assert_eq!(value, f0355(p0, p1.clone()));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p1.clone(),), |(p1,)| f0355_backward(p0, p1.clone(), 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p1.clone(),), |(p1,)| f0355_backward(p0, p1.clone(), &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0356(out: f64, x: f64, d_p0: &Array1<f64>) -> f64 {
-    let d_x = -&((x / &(square(d_p0) + 2.0)) * &(x / &(d_p0 * d_p0 + 2.0)));
-    let mut unused = {
-        let d_d_x = &(exp_m1(&(sigmoid(&d_x)))) - d_p0;
-        (square(x)) / &(square(&(d_p0 * d_p0)) + 2.0)
+fn f0356(p0: f64, p1: f64, p2: &Array1<f64>) -> f64 {
+    let mut t1 = -&((p1 / &(square(p2) + 2.0)) * &(p1 / &(p2 * p2 + 2.0)));
+    let mut t3 = {
+        let t2 = &(exp_m1(&(sigmoid(&t1)))) - p2;
+        (square(p1)) / &(square(&(p2 * p2)) + 2.0)
     };
-    let d_out = d_p0;
-    unused *= &(&unused + (relu(&(&unused + &unused))));
-    let d_out_1 = d_out;
-    let _t6 = (sigmoid(&((out.sin()) - &d_x))).product();
-    if d_out.dot(d_out) > 0.0371 {
-        unused += &(&(log_sigmoid(d_out_1)) * (d_out_1 / &(square(&d_x) + 0.5)));
-    } else {
-        unused /= square(logsumexp(&(d_out_1 / &(d_out_1 * d_out_1 + 1.0)))) + 0.5;
+    let t4 = p2;
+    t3 *= &(&t3 / (((tanh(&t1)).sum()).powi(2) + 2.0));
+    let n1 = p2.len() - 1;
+    for i in 0..n1 {
+        if logsumexp(&t1) >= -0.5183 {
+            return (p2.sum());
+        }
+        t1 += &(((sigmoid(&t3)).product()) - &(t4.clamp(-2.0, 3.0)));
     }
-    d_out.iter().sum::<f64>() + d_out_1.dot(d_out_1) + x
+    let mut t6 = {
+        let t5 = t4.mean().expect("not empty");
+        t4 * 3.0
+    };
+    let t7 = Array1::<f64>::from_shape_vec(6, vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
+    t6 = softmax(&t6);
+    logsumexp(t4) + mean(&t6)
 }
 
 #[test]
 fn f0356_gradcheck() {
-    let mut s = 1723295992u64;
-    let out = scalar(&mut s);
-    let x = scalar(&mut s);
-    let d_p0: Array1<f64> = random(3, &mut s);
-    let (out, x, d_p0,) = std::hint::black_box((out, x, d_p0,));
-    let (value, grads) = f0356_backward(out, x, &d_p0, 1.0);
-    assert_eq!(value, f0356(out, x, &d_p0));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    gradcheck(&(out, x, d_p0.clone()), |(out, x, d_p0)| f0356_backward(*out, *x, d_p0, 1.0)).unwrap();
+    let mut s = 957957452u64;
+    let p0 = scalar(&mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array1<f64> = random(3, &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0356_backward(p0, p1, &p2, 1.0);
+    assert_eq!(value, f0356(p0, p1, &p2));
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0356_backward(*p0, *p1, p2, 1.0)).unwrap();
 }
 #[differentiable(wrt(out))]
 fn f0357(out: f64, d_out: &Array2<f64>) -> f64 {
@@ -10283,44 +10392,40 @@ fn f0358_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0358_backward(*p0, p1.clone(), p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0359(p0: &Array2<f64>, p1: Array2<f64>, p2: &Array2<f64>) -> f64 {
+fn f0359(p0: &Array2<f64>, p1: Array2<f64>, p2: &Array2<f64>, k0: usize) -> f64 {
     let _t1 = Zip::from(p2).and(p2).map_collect(|&u, &v| u * v);
-    let t2 = (sin(&(p1.column(0)))).mapv(|u| u);
-    let t3 = logsumexp(&t2);
-    let mut t4 = ((concat(Axis(0), &[p2, p2])).mapv(|z| t3 / (t3.powi(2) + 1.0))).mean().unwrap();
-    let mut n1 = 0;
-    loop {
-        t4 = t4 * 0.5 + (mean(&((square(p0) + 1.0).log(10.0))));
-        n1 += 1;
-        if n1 >= 4 || t4.abs() < 0.5183 {
-            break;
-        }
-    }
-    let t5 = t3;
-    let t6 = log_sigmoid(2.0 / ((t2.dot(&t2)).powi(2) + 1.0));
-    let t8 = {
-        let t7 = (tanh(t6 * t6)).tan();
-        t6
+    let t2 = array![[0.0_f64], [0.5], [1.0]];
+    let t3 = (sin(&(p1.column(0)))).mapv(|u| sigmoid(u - (u - u)));
+    let t4 = t3.clone();
+    let t5 = &t4;
+    let t6 = t3.mapv(f0320);
+    let mut t7 = match k0 {
+        0 => softplus(t5),
+        1 | 2 => powi(t5, 1),
+        _ => t3.to_owned(),
     };
-    logsumexp(&t2) + t3 + t4 + t5 + t6 + t8
+    let t8 = Array1::<f64>::zeros(2);
+    t7 -= &(&t7 - &t8);
+    sum(&t6) + mean(&t7) + t6.dot(&t6)
 }
 
 #[test]
 fn f0359_gradcheck() {
-    let mut s = 524806448u64;
+    let mut s = 949949559u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
+    let k0: usize = 1;
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0359_backward(&p0, p1.clone(), &p2, 1.0);
-    assert_eq!(value, f0359(&p0, p1.clone(), &p2));
+    let (value, grads) = f0359_backward(&p0, p1.clone(), &p2, k0, 1.0);
+    assert_eq!(value, f0359(&p0, p1.clone(), &p2, k0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0359_backward(p0, p1.clone(), p2, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0359_backward(p0, p1.clone(), p2, k0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0360(p0: f64, p1: f64, p2: &Array2<f64>) -> Array2<f64> {
+fn f0360(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
     let mut t2 = {
         let t1 = p0 * p2;
         p1
@@ -10333,28 +10438,28 @@ fn f0360(p0: f64, p1: f64, p2: &Array2<f64>) -> Array2<f64> {
         n1 += 1;
     }
     let t4 = t2;
-    let t5 = t3;
-    t2 += t2 - t4;
-    let t6 = sigmoid(t3);
-    let t7 = t5 + t6;
-    tanh(p2)
+    let (t5, _) = f0029(sigmoid(t2 - t3));
+    t2 += clamp(t5, -1.0, 3.0);
+    let t6 = logsumexp(&(backprop::ops::exp_m1(&(p2.slice(s![..3, ..;-1])))));
+    let t7 = match p2.len() {
+        0 => t6.to_owned(),
+        1 | 2 => tanh(&t6),
+        _ => sigmoid(&t6),
+    };
+    t2 + t3 + t4 + t5 + mean(&t6) + t7.sum() + mean(&t7)
 }
 
 #[test]
 fn f0360_gradcheck() {
-    let mut s = 1678757022u64;
+    let mut s = 122548126u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array2<f64> = random((3, 1), &mut s);
-    let (value, grads) = f0360_backward(p0, p1, &p2, &up);
+    let (value, grads) = f0360_backward(p0, p1, &p2, 1.0);
     assert_eq!(value, f0360(p0, p1, &p2));
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0360_backward(*p0, *p1, p2, &up))
-        .unwrap();
+    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0360_backward(*p0, *p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0361(p0: f32, p1: &Array2<f32>) -> f32 {
@@ -10410,26 +10515,28 @@ fn f0362_gradcheck() {
     gradcheck(&(p0,), |(p0,)| f0362_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0363(p0: f64) -> f64 {
-    let mut t1 = p0;
-    let _t2 = t1 * 0.5;
-    let t3 = cbrt(square(p0) + 0.5);
-    let t4 = tanh(t3);
-    let t5 = (f64::acos(((t4 + t4).tanh()) * 0.75)) + t4;
-    for i in 0..2 {
-        t1 += (square(t1) + 1.0).sqrt();
-    }
-    t4 + t5 + t5
+fn f0363(w: f64) -> f64 {
+    let mut unused = w;
+    let _t2 = unused * 0.5;
+    let t3 = cbrt(square(w) + 0.5);
+    let d_out_1 = square(t3.atan2(square(w) + 0.5));
+    unused = (sigmoid((backprop::ops::recip(d_out_1.powi(2) + 1.0)) - d_out_1)).exp();
+    let t1_from_t2 = match () {
+        _ if t3 < -0.5183 => (square(t3) + 1.0).recip(),
+        _ if w <= 0.0371 && d_out_1 > 0.0 => abs(d_out_1),
+        _ => d_out_1.min(w),
+    };
+    unused + t3 + d_out_1 + t1_from_t2
 }
 
 #[test]
 fn f0363_gradcheck() {
-    let mut s = 1081519530u64;
-    let p0 = scalar(&mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0363_backward(p0, 1.0);
-    assert_eq!(value, f0363(p0));
-    gradcheck(&(p0,), |(p0,)| f0363_backward(*p0, 1.0)).unwrap();
+    let mut s = 806707608u64;
+    let w = scalar(&mut s);
+    let (w,) = std::hint::black_box((w,));
+    let (value, grads) = f0363_backward(w, 1.0);
+    assert_eq!(value, f0363(w));
+    gradcheck(&(w,), |(w,)| f0363_backward(*w, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1))]
 fn f0364(p0: f64, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
@@ -10562,90 +10669,91 @@ fn f0368_gradcheck() {
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0368_backward(p0, *p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0369(p0: &Array2<f64>, p1: f64, labels: &[usize]) -> f64 {
-    let n1 = p0.nrows();
-    let m1 = p0.ncols();
-    let t1 = Array2::<f64>::from_shape_vec((n1, 3), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
-    let t3 = {
-        let t2 = (tanh(p1)) / &(square(&((p0 * 0.1 + &t1).var_axis(Axis(0), 0.0))) + 2.0);
-        (p0.dot(&t2)).slice(s![0..]).sum()
+fn f0369(d_p0: &Array2<f64>, out: f64) -> (f64, f64) {
+    let c1 = 1.25_f64;
+    let t2 = {
+        let t1 = f0363(0.1 / (square(out) + 1.0));
+        (sigmoid(&(t1 * d_p0))).map(|&e| out)
     };
-    let t4 = -&(abs(p0));
-    let t5 = sigmoid(&t4);
-    let t6 = array![[2.0_f64, 0.25, 1.5]];
-    let t7 = &(t4.map(|&v| (ln(square(v) + 0.5)) * (v / 0.25))) * &t6;
-    let c2: f64 = 0.75;
-    let t8 = t4.to_owned().mapv_into(|v| v);
-    let t9 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5]];
-    let t10 = Array::from_elem((1, 3), -1.5_f64);
-    let t11 = backprop::ops::cos(t3);
-    t3 + t4.sum() + t5.sum() + t7.sum() + t8[[0, 2]] + t11
+    let mut t2 = powi(out.floor(), 2);
+    let mut grad_1 = out - out;
+    t2 /= (t2 * 3.0).powi(2) + 1.0;
+    let _t4 = f0274(sin(grad_1), grad_1.sin());
+    for i in 0..2 {
+        if out >= -0.5183 {
+            continue;
+        }
+        grad_1 = f64::abs(grad_1);
+    }
+    (grad_1, t2)
 }
 
 #[test]
 fn f0369_gradcheck() {
-    let mut s = 1110950491u64;
-    let p0: Array2<f64> = random((2, 3), &mut s);
-    let p1 = scalar(&mut s);
-    let labels: &[usize] = &[2, 2];
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0369_backward(&p0, p1, labels, 1.0);
-    assert_eq!(value, f0369(&p0, p1, labels));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0369_backward(p0, *p1, labels, 1.0)).unwrap();
+    let mut s = 2118991404u64;
+    let d_p0: Array2<f64> = random((2, 3), &mut s);
+    let out = scalar(&mut s);
+    let (d_p0, out,) = std::hint::black_box((d_p0, out,));
+    let (value, grads) = f0369_backward(&d_p0, out, (1.0, 0.5));
+    assert_eq!(value, f0369(&d_p0, out));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(d_p0.clone(), out), |(d_p0, out)| f0369_backward(d_p0, *out, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
-fn f0370(d_t1: f64) -> f64 {
-    let _t1 = log_sigmoid(d_t1 * d_t1);
+fn f0370(p0: f64) -> f64 {
+    let _t1 = log_sigmoid(p0 * p0);
     let t3 = {
-        let out_1 = d_t1 / (d_t1.powi(2) + 0.5);
-        out_1
+        let t2 = p0 / (p0.powi(2) + 0.5);
+        t2
     };
-    let t3 = d_t1;
-    let d_x = if t3 < -0.5183 {
-        (cos(t3.max(d_t1))) * t3
+    let t3 = p0;
+    let mut t4 = if t3 < -0.5183 {
+        (cos(t3.max(p0))) * t3
     } else {
-        1.5 + (t3 - d_t1)
+        1.5 + (t3 - p0)
     };
-    let d_out = (f0290(t3)) - t3;
-    let mut out = (0.75 / (square(d_t1) + 1.0));
-    let mut n1 = 0;
-    loop {
-        out = out * 0.5 + (((d_out / (square(d_out) + 2.0))).tanh());
-        n1 += 1;
-        if n1 >= 3 {
-            break;
-        }
+    let mut t5 = (f0334(t3)) * ((square(p0) + 1.0).ln());
+    for i in (0..3).rev() {
+        t4 += t5.abs();
+        t5 -= (t3.powi(2) + 0.5).powf(1.5);
     }
-    let unused = if d_out <= -0.5183 {
-        sqrt((sigmoid(d_out)).powi(2) + 0.5)
-    } else {
-        f0362(tanh(d_x))
-    };
-    out + unused + unused
+    t4 /= square((cos(t4)) + t3) + 1.0;
+    t3 + t4 + t5 + p0
 }
 
 #[test]
 fn f0370_gradcheck() {
-    let mut s = 183087717u64;
-    let d_t1 = scalar(&mut s);
-    let (d_t1,) = std::hint::black_box((d_t1,));
-    let (value, grads) = f0370_backward(d_t1, 1.0);
-    assert_eq!(value, f0370(d_t1));
-    gradcheck(&(d_t1,), |(d_t1,)| f0370_backward(*d_t1, 1.0)).unwrap();
+    let mut s = 1758992725u64;
+    let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0370_backward(p0, 1.0);
+    assert_eq!(value, f0370(p0));
+    gradcheck(&(p0,), |(p0,)| f0370_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0371(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
     let t1 = array![[-0.75_f64]];
     let t2 = &t1 - p1;
-    let t3 = p0.dot(&p0.t());
-    let t2 = softmax(&t3);
-    mean(&t3) + t2.sum()
+    let mut t3 = p0 - 3.0;
+    let mut t4 = sigmoid((t3.index_axis(Axis(0), 0)).dot(&(t3.index_axis(Axis(0), 0))));
+    let mut n1 = 0;
+    loop {
+        t4 = t4 * 0.5 + (t2[[0, 1]]);
+        t3 += relu(t4);
+        n1 += 1;
+        if n1 >= 1 || t4.abs() < 0.4629 {
+            break;
+        }
+    }
+    mean(&t2) + t3[[0, 2]] + t4
 }
 
 #[test]
 fn f0371_gradcheck() {
-    let mut s = 652131528u64;
+    let mut s = 1236397130u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -10657,25 +10765,18 @@ fn f0371_gradcheck() {
 }
 #[differentiable]
 fn f0372(p0: f64) -> f64 {
-    let mut t1 = p0.abs();
-    let mut t2 = f64::round(t1 - p0);
-    t2 /= square(t1) + 1.0;
-    t1 += t2;
-    let t4 = {
-        let t3 = (p0 + 0.5) / 1.5;
-        0.25 / (square(t1) + 1.0)
-    };
-    let t5 = if t2 < 0.0371 {
-        t2.fract()
-    } else {
-        f64::abs(t4)
-    };
-    t1 + t2 + t4 + t5 + t5
+    let t1 = p0.abs();
+    let t2 = exp_m1((p0.powi(2) + 1.0).ln());
+    let t3 = t2;
+    let t4 = t3.max(t2);
+    let t3 = t1;
+    let t1 = t4.hypot(0.5 * 0.5 + 0.5);
+    t3 + t1
 }
 
 #[test]
 fn f0372_gradcheck() {
-    let mut s = 1229986478u64;
+    let mut s = 408987319u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0372_backward(p0, 1.0);
@@ -10706,32 +10807,32 @@ fn f0373_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0374(d_x: &Array1<f32>, grad: f32, d_out: &Array2<f32>, w: f32) -> f32 {
-    let d_out_1 = match () {
-        _ if w >= 0.0371 => grad,
-        _ if d_out[[2, 2]] < -0.5183 => f0180(w),
-        _ => w,
+fn f0374(p0: &Array1<f32>, p1: f32, p2: &Array2<f32>, p3: f32) -> f32 {
+    let t1 = match () {
+        _ if p3 >= 0.0371 => p1,
+        _ if p2[[2, 2]] < -0.5183 => f0180(p3),
+        _ => p3,
     };
-    let t2 = (w / 0.75) + d_out_1;
-    d_out_1 + t2 + t2
+    let t2 = exp(&(&(p2.view().reversed_axes()) * t1));
+    t1 + t2.iter().sum::<f32>()
 }
 
 #[test]
 fn f0374_gradcheck() {
-    let mut s = 1282659594u64;
-    let d_x: Array1<f32> = random32(3, &mut s);
-    let grad = scalar32(&mut s);
-    let d_out: Array2<f32> = random32((3, 3), &mut s);
-    let w = scalar32(&mut s);
-    let (d_x, grad, d_out, w,) = std::hint::black_box((d_x, grad, d_out, w,));
-    let (value, grads) = f0374_backward(&d_x, grad, &d_out, w, 1.0);
-    assert_eq!(value, f0374(&d_x, grad, &d_out, w));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
+    let mut s = 945382347u64;
+    let p0: Array1<f32> = random32(3, &mut s);
+    let p1 = scalar32(&mut s);
+    let p2: Array2<f32> = random32((3, 3), &mut s);
+    let p3 = scalar32(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0374_backward(&p0, p1, &p2, p3, 1.0);
+    assert_eq!(value, f0374(&p0, p1, &p2, p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(d_x.clone(), grad, d_out.clone(), w), |(d_x, grad, d_out, w)| f0374_backward(d_x, *grad, d_out, *w, 1.0))
+        .check(&(p0.clone(), p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0374_backward(p0, *p1, p2, *p3, 1.0))
         .unwrap();
 }
 #[differentiable(wrt(p0, p1))]
@@ -10760,35 +10861,28 @@ fn f0375_gradcheck() {
     gradcheck(&(p0, p1.clone()), |(p0, p1)| f0375_backward(*p0, p1, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0376(p0: &Array2<f64>) -> (f64, f64) {
-    let mut t1 = if p0.mean().unwrap() > 0.4629 {
+fn f0376(p0: &Array2<f64>) -> f64 {
+    let (n1, m1) = p0.dim();
+    let t1 = Array2::<f64>::from_shape_vec((n1, m1), vec![0.0, 0.5]).unwrap();
+    let mut t2 = if p0.mean().unwrap() > 0.4629 {
         concat(Axis(0), &[&((p0 * p0).sum_axis(Axis(1)))])
     } else {
-        tanh(&(concat(Axis(0), &[&((p0 * p0).sum_axis(Axis(1)))])))
+        (square(&(((p0 * 0.1 + &t1).std_axis(Axis(1), 1.0)).mapv(f64::tanh))) + 1.0).log(3.0 * 3.0 + 1.5)
     };
-    let t2 = t1.iter().zip(t1.iter()).map(|(a, b)| {
-        if (*b) < 0.0371 {
-            (1.5 + (tanh((*b) / (square(*b) + 0.5)))).powf(sin(*b))
-        } else {
-            (((*a).max(*b)) * ((*b) * (*b))).cos()
-        }
-    }).sum::<f64>();
-    t1 -= 1.5;
-    (p0[[0, 0]], t1.mean().unwrap())
+    t2 += t2.sum();
+    let t3 = t2.clone();
+    t2.iter().sum::<f64>() + sum(&t3) + t2.iter().sum::<f64>()
 }
 
 #[test]
 fn f0376_gradcheck() {
-    let mut s = 1308065759u64;
+    let mut s = 2008219088u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0376_backward(&p0, (1.0, 0.5));
+    let (value, grads) = f0376_backward(&p0, 1.0);
     assert_eq!(value, f0376(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(),), |(p0,)| f0376_backward(p0, (1.0, 0.5)))
-        .unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0376_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0377(p0: &Array2<f64>) -> f64 {
@@ -10808,13 +10902,13 @@ fn f0377_gradcheck() {
 }
 #[differentiable]
 fn f0378(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
-    let t1 = p1;
-    t1[[0, 1]]
+    let t1 = sum(p1);
+    t1
 }
 
 #[test]
 fn f0378_gradcheck() {
-    let mut s = 1723972356u64;
+    let mut s = 1971287244u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -10877,37 +10971,34 @@ fn f0380_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0380_backward(p0.clone(), p1.view(), p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0381(p0: &Array2<f64>, labels: &[usize]) -> f64 {
-    let t1 = softmax_cross_entropy(p0, labels);
-    let _t2 = sum_axis(p0, Axis(0));
-    let t3 = if p0.iter().sum::<f64>() >= -0.5183 {
-        (t1 + t1) + (p0 * t1)
+fn f0381(d_t1: &Array2<f64>, labels: &[usize]) -> f64 {
+    let t1 = softmax_cross_entropy(d_t1, labels);
+    let _t2 = sum_axis(d_t1, Axis(0));
+    let t3 = if d_t1.iter().sum::<f64>() >= -0.5183 {
+        (t1 + t1) + (d_t1 * t1)
     } else {
-        ((t1.tanh()).exp()) * &(t1 * p0)
+        ((t1.tanh()).exp()) * &(t1 * d_t1)
     };
     let t3 = t3.sum();
     let t4 = t3;
-    let t6 = {
-        let t5 = mse(&(tanh(&((t4 / (square(t4) + 2.0)) - (p0 * 0.75)))), &(sigmoid(p0)));
-        f64::log(square((t4 / (square(t4) + 0.5)) - (relu(t5))) + 1.0, 0.5)
+    let x = {
+        let t5 = mse(&(tanh(&((t4 / (square(t4) + 2.0)) - (d_t1 * 0.75)))), &(sigmoid(d_t1)));
+        backprop::ops::recip((1.25 * (tanh(f0370(sigmoid(t3))))).powi(2) + 1.0)
     };
-    let t8 = {
-        let t7 = t1 + t6;
-        t7.atan2(1.0 * 1.0 + 0.5)
-    };
-    t1 + t3 + t4 + t6 + t8 + t8
+    let unused = t1 + x;
+    x + unused + x
 }
 
 #[test]
 fn f0381_gradcheck() {
-    let mut s = 667234211u64;
-    let p0: Array2<f64> = random((1, 2), &mut s);
+    let mut s = 1979654551u64;
+    let d_t1: Array2<f64> = random((1, 2), &mut s);
     let labels: &[usize] = &[1];
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0381_backward(&p0, labels, 1.0);
-    assert_eq!(value, f0381(&p0, labels));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0381_backward(p0, labels, 1.0)).unwrap();
+    let (d_t1,) = std::hint::black_box((d_t1,));
+    let (value, grads) = f0381_backward(&d_t1, labels, 1.0);
+    assert_eq!(value, f0381(&d_t1, labels));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    gradcheck(&(d_t1.clone(),), |(d_t1,)| f0381_backward(d_t1, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0382(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
@@ -10917,14 +11008,21 @@ fn f0382(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
         Zip::from(&t2).and(&t2).map_collect(|&a, &b| b)
     };
     let t3 = p1;
-    let t4 = ln(p2.powi(2) + 1.0);
-    let t3 = t3;
-    t4 + t3.iter().sum::<f64>()
+    let c1 = 2.0_f64;
+    let t4 = (p1.to_owned().mapv_into(|v| v)).mapv(|u| (c1.min(u)) * c1);
+    let t5 = (sum_axis(&(softmax(t3)), Axis(0))).mapv(|e: f64| {
+        if e <= 0.0371 {
+            (sigmoid(e.cos())) / (e.powi(2) + 0.5)
+        } else {
+            tan(tanh((0.1 / (square(p0) + 1.0)) + e))
+        }
+    });
+    t4.iter().sum::<f64>() + logsumexp(&t5) + t5.sum()
 }
 
 #[test]
 fn f0382_gradcheck() {
-    let mut s = 1794475568u64;
+    let mut s = 1935361596u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2 = scalar(&mut s);
@@ -10935,65 +11033,76 @@ fn f0382_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0382_backward(*p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0383(p0: f64, p1: &Array2<f64>, p2: ArrayView2<f64>, p3: &Array1<f64>) -> f64 {
-    let t1 = p3;
-    let t2 = t1.slice_axis(Axis(0), Slice::from(1..));
-    let t3 = t1 / (square(t1) + 2.0);
-    t1.dot(t1) + t2.iter().sum::<f64>() + t3.mean().unwrap()
+fn f0383(grad: f64, y_1: &Array2<f64>, w: ArrayView2<f64>, d_out: &Array1<f64>) -> f64 {
+    let grad_1 = d_out;
+    let t2 = grad_1.slice_axis(Axis(0), Slice::from(1..));
+    let out = square(grad_1);
+    sum(&t2) + out.sum()
 }
 
 #[test]
 fn f0383_gradcheck() {
-    let mut s = 1252215113u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((3, 3), &mut s);
-    let p2: Array2<f64> = random((3, 2), &mut s);
-    let p3: Array1<f64> = random(3, &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0383_backward(p0, &p1, p2.view(), &p3, 1.0);
-    assert_eq!(value, f0383(p0, &p1, p2.view(), &p3));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0383_backward(*p0, p1, p2.view(), p3, 1.0)).unwrap();
+    let mut s = 236378881u64;
+    let grad = scalar(&mut s);
+    let y_1: Array2<f64> = random((3, 3), &mut s);
+    let w: Array2<f64> = random((3, 2), &mut s);
+    let d_out: Array1<f64> = random(3, &mut s);
+    let (grad, y_1, w, d_out,) = std::hint::black_box((grad, y_1, w, d_out,));
+    let (value, grads) = f0383_backward(grad, &y_1, w.view(), &d_out, 1.0);
+    assert_eq!(value, f0383(grad, &y_1, w.view(), &d_out));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.w.shape(), w.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    gradcheck(&(grad, y_1.clone(), w.clone(), d_out.clone()), |(grad, y_1, w, d_out)| f0383_backward(*grad, y_1, w.view(), d_out, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0384(p0: Array2<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
-    let t1 = &p0;
-    let mut t1 = (sum(&p0)) - &(p1 - p2);
-    let _t2 = p1;
-    let mut t3 = p0.clamp(-1.0, 1.0);
-    t3 += &(&t3 + 0.75);
-    let t4 = p2;
-    t1 -= p1;
-    t3[[1, 2]] + t4.sum()
+fn f0384(y_1: Array2<f64>, grad: f64, d_out: &Array2<f64>) -> (f64, Array2<f64>) {
+    let out_1 = square(d_out);
+    let _t2 = concat(Axis(0), &[&out_1, &out_1]);
+    let grad_1 = if mean(d_out) < -0.5183 {
+        d_out - &out_1
+    } else {
+        d_out.mapv(f64::sin)
+    };
+    let mut t4 = &out_1 - 0.75;
+    let d_x = &((out_1.map(|&v| grad * v)).slice_axis(Axis(0), Slice::from(2..3)).to_owned()) - &(2.0 * &(powi(&grad_1, 2)));
+    let t7 = {
+        let out = &(logsumexp(&(log_sigmoid(&t4)))) / (grad.powi(2) + 0.5);
+        (f0341(&(tanh(&d_x)), grad.tanh())).sin()
+    };
+    t4 *= d_out;
+    (grad, grad_1)
 }
 
 #[test]
 fn f0384_gradcheck() {
-    let mut s = 1487547810u64;
-    let p0: Array2<f64> = random((3, 3), &mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array2<f64> = random((3, 2), &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0384_backward(p0.clone(), p1, &p2, 1.0);
-    assert_eq!(value, f0384(p0.clone(), p1, &p2));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0384_backward(p0.clone(), *p1, p2, 1.0)).unwrap();
+    let mut s = 359315794u64;
+    let y_1: Array2<f64> = random((3, 3), &mut s);
+    let grad = scalar(&mut s);
+    let d_out: Array2<f64> = random((3, 2), &mut s);
+    let (y_1, grad, d_out,) = std::hint::black_box((y_1, grad, d_out,));
+    let up1: Array2<f64> = random((3, 2), &mut s);
+    let (value, grads) = f0384_backward(y_1.clone(), grad, &d_out, (1.0, &up1));
+    assert_eq!(value, f0384(y_1.clone(), grad, &d_out));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    GradCheck::new()
+        .upstream(&(1.0, &up1))
+        .check(&(y_1.clone(), grad, d_out.clone()), |(y_1, grad, d_out)| f0384_backward(y_1.clone(), *grad, d_out, (1.0, &up1)))
+        .unwrap();
 }
 #[differentiable]
 fn f0385(p0: f64, p1: &Array2<f64>, p2: ArrayView1<f64>) -> f64 {
     let t1 = &p2;
     let _t2 = logsumexp(t1);
     let t3 = (logsumexp(&(t1.hypot(0.5 * 0.5 + 0.5)))) - t1;
-    let t3 = square((f0370(p0)).tanh());
-    t1.dot(t1) + t3
+    let t3 = softmax(&(abs(&(t1.view().permuted_axes([0])))));
+    t1.mean().unwrap() + sum(&t3)
 }
 
 #[test]
 fn f0385_gradcheck() {
-    let mut s = 1332796515u64;
+    let mut s = 249587238u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let p2: Array1<f64> = random(3, &mut s);
@@ -11011,21 +11120,21 @@ fn f0386(grad: f64, d_p0: &Array2<f64>) -> f64 {
     let d_d_x = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
     let c2: f64 = 0.5;
     let t1_from_t2 = if d_p0[[2, 0]] < -0.5183 {
-        (tan(&(tanh(&(t1.to_owned().mapv_into(|e| {
-        if e < 0.4629 {
-            f0372(e)
+        (cos(&(t1.to_owned().mapv_into(|e| {
+        if e <= 0.4629 {
+            sigmoid(f0370(e))
         } else {
-            c1.clamp(-2.0, 3.0)
+            e / (c1.powi(2) + 2.0)
         }
-    })))))).select(Axis(0), &[1, 1])
+    })))).select(Axis(0), &[2])
     } else {
-        sigmoid(&((tan(&(tanh(&(t1.to_owned().mapv_into(|e| {
-        if e < 0.4629 {
-            f0372(e)
+        sigmoid(&((cos(&(t1.to_owned().mapv_into(|e| {
+        if e <= 0.4629 {
+            sigmoid(f0370(e))
         } else {
-            c1.clamp(-2.0, 3.0)
+            e / (c1.powi(2) + 2.0)
         }
-    })))))).select(Axis(0), &[1, 1])))
+    })))).select(Axis(0), &[2])))
     };
     sum(t1) + t1_from_t2.mean().unwrap()
 }
@@ -11112,33 +11221,34 @@ fn f0389(p0: ArrayView2<f64>, p1: &Array2<f64>, ws: &[f64]) -> f64 {
     for (i, &c) in ws.iter().enumerate() {
         t4 += ((((p1 * 0.1 + &t5).var_axis(Axis(1), 0.0)).iter().map(|&e| (e * t3).sin()).sum::<f64>()));
     }
-    let mut t6 = ((f0334(sigmoid(t4))) + &t1).iter().sum::<f64>();
-    let t7 = array![1.5_f64, 0.25, 0.5];
+    let mut t6 = tanh(((f0292(p1)) - (log_softmax(&(t1.to_owned().mapv_into(|u| {
+        if t4 < 0.4629 {
+            3.0 / (u.powi(2) + 1.0)
+        } else {
+            t4
+        }
+    }))))).sum());
     let mut n4 = 0;
     loop {
-        t4 -= t4.cos();
-        t6 = t6 * 0.5 + (sum(&((sum(&t1)) + &t1)));
+        t6 = t6 * 0.5 + ((f0304((square(t4) + 1.0).recip())));
+        t4 += (Zip::from(&p0).and(&p0).map_collect(|&u, &v| u - t4)).sum();
         n4 += 1;
-        if n4 >= 3 || t6.abs() > 0.5183 {
+        if n4 >= 1 || t6.abs() < 0.5183 {
             break;
         }
     }
-    t4 += t6;
-    let mut t8 = (((t3.hypot(square(t6) + 0.5)) - t3)).tanh();
-    let mut n5 = 0;
-    loop {
-        t8 -= ((t1.dot(p1)).mean().unwrap());
-        n5 += 1;
-        if n5 >= 1 {
-            break;
-        }
-    }
-    sum(&t1) + t3 + t4 + t6 + t8
+    let mut t7 = match () {
+        _ if t3 > 0.0371 => (t4.powi(2) + 1.0).sqrt(),
+        _ if t3 >= 0.0371 || t3 > 0.0 => (tanh(t4)).exp(),
+        _ => t4,
+    };
+    t7 = t4;
+    t6 + t7
 }
 
 #[test]
 fn f0389_gradcheck() {
-    let mut s = 1699801979u64;
+    let mut s = 495221722u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let ws: &[f64] = &[0.5, 1.5, 0.75];
@@ -11189,7 +11299,7 @@ fn f0390_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0390_backward(*p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0391(p0: &Array2<f64>) -> (f64, f64) {
+fn f0391(p0: &Array2<f64>) -> (Array2<f64>, f64, Array2<f64>) {
     let c1: f64 = 0.1;
     let t2 = {
         let t1 = log_sigmoid(&((p0 / (p0 * p0 + 0.5)).mapv(|v| (v + 3.0).sin())));
@@ -11204,61 +11314,63 @@ fn f0391(p0: &Array2<f64>) -> (f64, f64) {
     } else {
         p0.fract()
     };
-    (mean(&t4), t4[[1, 0]])
+    (t4.clone(), t4[[1, 0]], t4)
 }
 
 #[test]
 fn f0391_gradcheck() {
-    let mut s = 1159361883u64;
+    let mut s = 1866691238u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0391_backward(&p0, (1.0, 0.5));
+    let up0: Array2<f64> = random((2, 3), &mut s);
+    let up2: Array2<f64> = random((2, 3), &mut s);
+    let (value, grads) = f0391_backward(&p0, (&up0, 0.5, &up2));
     assert_eq!(value, f0391(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
     GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(),), |(p0,)| f0391_backward(p0, (1.0, 0.5)))
+        .upstream(&(&up0, 0.5, &up2))
+        .check(&(p0.clone(),), |(p0,)| f0391_backward(p0, (&up0, 0.5, &up2)))
         .unwrap();
 }
 #[differentiable]
-fn f0392(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> Array1<f64> {
-    let t1 = mean_axis(p0, Axis(0));
-    let (n1, m1) = p0.dim();
-    let t2 = Array::from_elem(m1, 2.0_f64);
-    let mut t3 = &t1 * &t2;
-    let mut t4 = t1.dot(&t1);
-    let mut n2 = 0;
-    loop {
-        t3 -= t4;
-        t4 += (p2.sum());
-        n2 += 1;
-        if n2 >= 2 || t4.abs() < 0.4629 {
-            break;
-        }
+fn f0392(y_1: &Array2<f64>, d_t1: &Array2<f64>, grad: &Array2<f64>, labels: &[usize]) -> f64 {
+    let out_1 = mean_axis(y_1, Axis(0));
+    let mut t2 = out_1.clone();
+    let _t3 = &out_1;
+    let n1 = d_t1.nrows();
+    let m1 = d_t1.ncols();
+    let t4 = Array::from_elem(m1, 2.0_f64);
+    let c2 = 0.5_f64;
+    let mut grad_1 = if mean(grad) >= 0.4629 {
+        (&(d_t1 + grad) - &(grad.view().reversed_axes().to_owned())) + (sum(&t2))
+    } else {
+        sigmoid(&((&(d_t1 + grad) - &(grad.view().reversed_axes().to_owned())) + (sum(&t2))))
+    };
+    let mut t6 = sigmoid(((tanh(&(grad + &grad_1).t())).dot(&(sigmoid(&grad_1)))).iter().sum::<f64>());
+    let mut n3 = 0;
+    while n3 < 3 && t6.abs() > 0.4629 {
+        t6 -= ((grad_1[[2, 2]]));
+        grad_1 -= t6;
+        n3 += 1;
     }
-    let mut t3 = &(&t3 - t4) - t4;
-    let t5 = powi(&t1, 2);
-    t3 -= t4;
-    t5
+    t2 += t6;
+    out_1.sum() + logsumexp(&t2) + grad_1[[0, 2]] + t6 + t6
 }
 
 #[test]
 fn f0392_gradcheck() {
-    let mut s = 1315623290u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
-    let p1: Array2<f64> = random((3, 3), &mut s);
-    let p2: Array2<f64> = random((3, 1), &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array1<f64> = random(2, &mut s);
-    let (value, grads) = f0392_backward(&p0, &p1, &p2, &up);
-    assert_eq!(value, f0392(&p0, &p1, &p2));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0392_backward(p0, p1, p2, &up))
-        .unwrap();
+    let mut s = 112788216u64;
+    let y_1: Array2<f64> = random((3, 2), &mut s);
+    let d_t1: Array2<f64> = random((3, 3), &mut s);
+    let grad: Array2<f64> = random((3, 1), &mut s);
+    let labels: &[usize] = &[1, 2, 1];
+    let (y_1, d_t1, grad,) = std::hint::black_box((y_1, d_t1, grad,));
+    let (value, grads) = f0392_backward(&y_1, &d_t1, &grad, labels, 1.0);
+    assert_eq!(value, f0392(&y_1, &d_t1, &grad, labels));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    assert_eq!(grads.grad.shape(), grad.shape());
+    gradcheck(&(y_1.clone(), d_t1.clone(), grad.clone()), |(y_1, d_t1, grad)| f0392_backward(y_1, d_t1, grad, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0393(p0: &Array2<f64>, p1: f64, p2: f64) -> f64 {
@@ -11338,55 +11450,68 @@ fn f0395_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0395_backward(p0, p1, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2))]
-fn f0396(p0: &Array2<f32>, p1: f32, p2: &Array1<f32>, c0: &Array2<f32>) -> f32 {
-    let mut t1 = backprop::ops::recip(&(square(c0) + 1.0));
-    let mut t2 = p1.cos();
-    let t3 = p2;
-    if mean(&t1) > -0.5183 {
-        t2 -= 1.25;
-    } else {
-        t1 /= &(square(&(cos(&(square(c0))))) + 0.5);
+#[differentiable(wrt(grad, w, d_t1))]
+fn f0396(grad: &Array2<f32>, w: f32, d_t1: &Array1<f32>, out: &Array2<f32>, ws: &[f32]) -> f32 {
+    let d_out_1 = backprop::ops::recip(&(square(out) + 1.0));
+    let mut grad_1 = grad - 0.25;
+    let (n1, m1) = grad.dim();
+    let t1_from_t2 = grad[[0, m1 / 2]];
+    let (n2, m2) = grad.dim();
+    let t4 = Array2::<f32>::from_shape_vec((m2, n2), vec![0.0, 0.5, 1.0]).unwrap();
+    grad_1 /= square((1.5 + (((mse(&d_out_1, &d_out_1)) - ((&d_out_1 * 0.1 + &t4).std(1.0))).tanh())).powf(2.0)) + 0.5;
+    let mut t5 = (d_out_1.broadcast((3, 2)).unwrap()).mean().unwrap();
+    for (i, &c) in ws.iter().enumerate() {
+        t5 += (logsumexp(&(concat(Axis(0), &[d_t1, d_t1]))));
     }
-    let t4 = t3;
-    let t4 = (c0.view().into_shape_with_order((1, 3)).unwrap()).t().dot(p0);
-    sum(&t1) + t2 + t3.sum() + mean(&t4) + mean(c0)
+    let mut out_1 = Array2::<f32>::zeros((grad.nrows(), grad.ncols()));
+    for i in 0..1 {
+        out_1.row_mut(i).assign(&(sigmoid(&grad.row(i))));
+    }
+    t5 + out_1.iter().sum::<f32>() + d_t1.iter().sum::<f32>()
 }
 
 #[test]
 fn f0396_gradcheck() {
-    let mut s = 1048172794u64;
-    let p0: Array2<f32> = random32((1, 3), &mut s);
-    let p1 = scalar32(&mut s);
-    let p2: Array1<f32> = random32(2, &mut s);
-    let c0: Array2<f32> = random32((3, 1), &mut s);
-    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0396_backward(&p0, p1, &p2, &c0, 1.0);
-    assert_eq!(value, f0396(&p0, p1, &p2, &c0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
+    let mut s = 573137939u64;
+    let grad: Array2<f32> = random32((1, 3), &mut s);
+    let w = scalar32(&mut s);
+    let d_t1: Array1<f32> = random32(2, &mut s);
+    let out: Array2<f32> = random32((3, 1), &mut s);
+    let ws: &[f32] = &[-1.25, -0.5];
+    let (grad, w, d_t1, out,) = std::hint::black_box((grad, w, d_t1, out,));
+    let (value, grads) = f0396_backward(&grad, w, &d_t1, &out, ws, 1.0);
+    assert_eq!(value, f0396(&grad, w, &d_t1, &out, ws));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0396_backward(p0, *p1, p2, &c0, 1.0))
+        .check(&(grad.clone(), w, d_t1.clone()), |(grad, w, d_t1)| f0396_backward(grad, *w, d_t1, &out, ws, 1.0))
         .unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
 fn f0397(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array1<f64>, p3: ArrayView2<f64>, c0: &Array2<f64>) -> f64 {
-    let t1 = logsumexp(&p3);
-    let t2 = p2[2];
-    let mut t3 = (concatenate(Axis(0), &[(p0 / 0.5).view(), c0.view()]).unwrap()).hypot(square(t2) + 0.5);
-    for i in 0..2 {
-        t3 += t2.exp();
+    let mut t1 = logsumexp(&p3);
+    let (t2, t3) = f0261(&(sigmoid(&t1)), &(sigmoid(&t1)), c0, p1);
+    let t4 = f0320(sigmoid(t2));
+    let mut t5 = if t1.sum() < 0.0371 {
+        logsumexp(&(relu(&t1)))
+    } else {
+        t2
+    };
+    let _t6 = 1.25 / (c0 * c0 + 1.0);
+    let (n1, m1) = p1.dim();
+    if t3 <= -0.5183 || t3 > 0.0 {
+        t5 /= square(p1[[n1 - 1, m1 - 1]]) + 0.5;
+    } else {
+        t1 /= t4.powi(2) + 1.0;
     }
-    let t4 = t1.dot(&t1);
-    let t5 = tanh(&(((c0 - &t1) + &t1).hypot(square(t4) + 0.5)));
-    sum(&t1) + t2 + t3.sum() + t4 + t5.sum()
+    logsumexp(&t1) + t2 + t3 + t4 + t5
 }
 
 #[test]
 fn f0397_gradcheck() {
-    let mut s = 1436714746u64;
+    let mut s = 1093870173u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array1<f64> = random(3, &mut s);
@@ -11408,14 +11533,14 @@ fn f0398(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
     let c2 = 1.25_f64;
     let t3 = {
         let t2 = square(&(&t1 * p1));
-        t2.map(|&e| sigmoid(f0320(c2.tanh())))
+        t2.map(|&e| f0304(c2.tanh()))
     };
-    mean(&t3) + t3.sum()
+    mean(&t3)
 }
 
 #[test]
 fn f0398_gradcheck() {
-    let mut s = 1517894781u64;
+    let mut s = 1962939041u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -11425,63 +11550,61 @@ fn f0398_gradcheck() {
     gradcheck(&(p1.clone(),), |(p1,)| f0398_backward(&p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0399(p0: &Array2<f64>) -> f64 {
-    let t1 = 0.1 - p0;
-    let t2 = t1.column(0);
-    let t2 = t2.dot(&t2);
-    let t3 = p0;
-    t1.mean().unwrap() + t2 + t3.sum()
+fn f0399(p0: &Array2<f64>, labels: &[usize]) -> f64 {
+    let t1 = mse(&(&(p0.column(0)) * 0.5), &(&(&(p0.column(0)) * 0.5) * 0.5));
+    let t3 = {
+        let t2 = 0.25 * &(powi(p0, 3));
+        square(sigmoid(softmax_cross_entropy(p0, labels)))
+    };
+    let t4 = if t1 >= 0.0371 {
+        t3 - t1
+    } else {
+        sin(t1)
+    };
+    let t6 = {
+        let t5 = ((t4 + p0).t().dot(p0)).iter().sum::<f64>();
+        backprop::ops::recip(&(square(p0) + 1.0))
+    };
+    t1 + t3 + t4 + t6[[1, 0]] + mean(&t6)
 }
 
 #[test]
 fn f0399_gradcheck() {
-    let mut s = 874416355u64;
+    let mut s = 500565137u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
+    let labels: &[usize] = &[0, 0];
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0399_backward(&p0, 1.0);
-    assert_eq!(value, f0399(&p0));
+    let (value, grads) = f0399_backward(&p0, labels, 1.0);
+    assert_eq!(value, f0399(&p0, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0399_backward(p0, 1.0)).unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0399_backward(p0, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0400(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: &Array1<f64>) -> (f64, f64) {
+fn f0400(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: &Array1<f64>) -> f64 {
     let mut t1 = p2;
     let _t2 = p2.cos();
     t1 += (square(t1) + 0.5).powf(t1.cos());
     t1 /= square(1.5 - (0.5 / (square(p2) + 1.0))) + 1.0;
     let t3 = (logsumexp(p3)) - t1;
-    let t3 = (p3.dot(p3)) * (relu(&(p0.clamp(-1.0, 1.0))));
-    let t4 = match p0.len() % 3 {
-        0 => &(&t3 + &t3) / 0.5,
-        1 | 2 => tan(&(tanh(p0))),
-        _ => tanh(&(p0.mapv(|e| {
-        if t1 < 0.4629 {
-            p2.mul_add(e, e)
-        } else {
-            e.max(t1)
-        }
-    }))),
-    };
-    (sum(&t4), p2)
+    let t3 = (p3.dot(p3)) * &(square(&(p3 * p3)));
+    let t4 = p2.atan2(square(p2) + 0.5);
+    t3.sum() + t4 + t1
 }
 
 #[test]
 fn f0400_gradcheck() {
-    let mut s = 1031592852u64;
+    let mut s = 940508141u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2 = scalar(&mut s);
     let p3: Array1<f64> = random(3, &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0400_backward(&p0, &p1, p2, &p3, (1.0, 0.5));
+    let (value, grads) = f0400_backward(&p0, &p1, p2, &p3, 1.0);
     assert_eq!(value, f0400(&p0, &p1, p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(), p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0400_backward(p0, p1, *p2, p3, (1.0, 0.5)))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0400_backward(p0, p1, *p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0401(p0: &Array2<f32>, p1: ArrayView2<f32>, p2: f32) -> f32 {
@@ -11554,23 +11677,34 @@ fn f0403_gradcheck() {
     gradcheck(&(p0, p1, p2), |(p0, p1, p2)| f0403_backward(*p0, *p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0404(d_out: &Array1<f64>) -> f64 {
-    let t1 = d_out;
-    let _t2 = t1.product();
-    let out = ln(&(square(&(t1 * d_out)) + 1.0));
-    let out_1 = d_out;
-    logsumexp(t1) + out.sum() + out_1.sum()
+fn f0404(p0: &Array1<f64>) -> f64 {
+    let t1 = (p0[1]) - p0;
+    let t2 = Array1::<f64>::from_shape_vec(3, vec![0.0, 0.5, 1.0]).unwrap();
+    if t1.dot(&t1) < 0.0371 {
+        return ((p0.select(Axis(0), &[2, 0, 0])).select(Axis(0), &[1, 2, 2, 1])).dot(&((p0.select(Axis(0), &[2, 0, 0])).select(Axis(0), &[1, 2, 2, 1])));
+    }
+    let t3 = mean(&t1);
+    let mut t4 = ((Zip::from(p0).and(p0).map_collect(|&l, &r| l)).dot(p0));
+    let mut n1 = 0;
+    loop {
+        t4 -= (t1.dot(&t1));
+        n1 += 1;
+        if n1 >= 1 || t4.abs() < 0.5183 {
+            break;
+        }
+    }
+    mean(&t1) + t3 + t4
 }
 
 #[test]
 fn f0404_gradcheck() {
-    let mut s = 837109357u64;
-    let d_out: Array1<f64> = random(3, &mut s);
-    let (d_out,) = std::hint::black_box((d_out,));
-    let (value, grads) = f0404_backward(&d_out, 1.0);
-    assert_eq!(value, f0404(&d_out));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    gradcheck(&(d_out.clone(),), |(d_out,)| f0404_backward(d_out, 1.0)).unwrap();
+    let mut s = 1419938375u64;
+    let p0: Array1<f64> = random(3, &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0404_backward(&p0, 1.0);
+    assert_eq!(value, f0404(&p0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0404_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0405(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
@@ -11595,22 +11729,26 @@ fn f0405_gradcheck() {
 fn f0406(p0: &Array2<f32>, p1: &Array1<f32>) -> f32 {
     let _t1 = p1;
     let t2 = p1;
-    let t3 = abs(p1);
-    let t4 = t3.clone();
-    let t6 = {
-        let t5 = signum(&t3);
-        logsumexp(&t5)
+    let mut t3 = concat(Axis(0), &[t2, p1, p1]);
+    let c1: f32 = 0.5;
+    let mut t4 = if t2.dot(t2) >= -0.5183 {
+        t2.to_owned()
+    } else {
+        &(tanh(&(backprop::ops::recip(&(square(t2) + 1.0))))) * (mean(&(logsumexp(p0))))
     };
-    let mut t7 = Array1::<f32>::zeros(t3.len());
-    for i in 0..t7.len() {
-        t7[i] += (&t3 / (square(p1) + 0.5)).sum();
+    if logsumexp(&t3) > -0.5183 {
+        t4 += &((to_degrees(&t4)) * 0.01);
+    } else {
+        t3 /= (t4[0]).powi(2) + 1.0;
     }
-    t6 + mean(&t7)
+    let c2: f32 = 0.5;
+    let t5 = mean(&t3);
+    t2.sum() + t3.dot(&t3) + t4.dot(&t4) + t5 + sum(p0)
 }
 
 #[test]
 fn f0406_gradcheck() {
-    let mut s = 2143451149u64;
+    let mut s = 896644111u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let p1: Array1<f32> = random32(2, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -11626,29 +11764,31 @@ fn f0406_gradcheck() {
 }
 #[differentiable]
 fn f0407(p0: f64, p1: &Array1<f64>) -> f64 {
-    let t1 = p0 - p1;
-    let t2 = p1 * &t1;
+    let mut t1 = p0 - p1;
+    let mut t2 = p1 * &t1;
     let _t3 = &t1 + &t1;
-    let mut t4 = t2.clone();
+    let t4 = t2.clone();
     let t6 = {
         let t5 = &(t4.broadcast((1, 3)).unwrap()) * &t4;
-        f0370(p0)
+        logsumexp(&(backprop::ops::recip(&(&t1 * &t1 + 1.0))))
     };
-    let mut t7 = (&t1 * &t4).sum();
-    let mut n1 = 0;
-    while n1 < 4 && t7.abs() > 0.4629 {
-        t7 -= ((p1.select(Axis(0), &[2, 0, 2, 2])).dot(&(p1.select(Axis(0), &[2, 0, 2, 2]))));
-        n1 += 1;
+    let n1 = p1.len() - 1;
+    for i in (0..n1).rev() {
+        t2 = backprop::ops::recip(&(square(p1) + 1.0));
+        t1 -= cos(p0);
     }
-    let n2 = p1.len();
-    let t8 = Array1::<f64>::linspace(0.0, 1.0, n2);
-    t4 += (&(sigmoid(&(&t2 - p1))) * 0.1 + &t8).var(0.0);
-    sum(&t1) + logsumexp(&t2) + t4.sum() + t6 + t7 + t6
+    let mut t7 = ((tanh(&t1)).dot(&(sigmoid(&t1))));
+    let mut n2 = 0;
+    while n2 < 2 && t7.abs() < 0.4629 {
+        t7 += (mean(&(&t2 - p1)));
+        n2 += 1;
+    }
+    t6 + t7
 }
 
 #[test]
 fn f0407_gradcheck() {
-    let mut s = 1378925452u64;
+    let mut s = 193659966u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -11679,15 +11819,19 @@ fn f0408_gradcheck() {
 #[differentiable(wrt(p0, p1, p2, p3))]
 fn f0409(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64, c0: &Array1<f64>) -> f64 {
     let t1 = (p2.row(0)).sum();
-    let t2 = t1 * p2;
-    let t3 = (p2.floor()).broadcast((3, 2)).unwrap().sum();
-    let t4 = sigmoid(t1);
-    t3 + t4
+    let (t2, _, t3) = f0391(p1);
+    let t4 = stack(Axis(1), &[(mean_axis(p1, Axis(1))).view(), (mean_axis(p1, Axis(1))).view()]).unwrap();
+    let c1 = 0.1_f64;
+    let t6 = {
+        let t5 = &t4 + p3;
+        p2.to_owned().mapv_into(|e| c1)
+    };
+    sum(&t4) + sum(&t6)
 }
 
 #[test]
 fn f0409_gradcheck() {
-    let mut s = 512241293u64;
+    let mut s = 593734055u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2: Array2<f64> = random((1, 2), &mut s);
@@ -11702,32 +11846,29 @@ fn f0409_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0409_backward(p0, p1, p2, *p3, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0410(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> (f64, f64) {
-    let t1 = (mse(p1, &p0)) * p2;
-    let t2 = p2;
-    let t3 = (softplus(t2)) / (square(&(t2 + p2)) + 2.0);
-    let t5 = {
-        let t4 = exp(t2);
-        p2 * 2.0
-    };
-    (sum(&p0), t3[[0, 0]])
+fn f0410(y_1: ArrayView2<f64>, d_p0: &Array2<f64>, w: &Array2<f64>) -> (f64, f64) {
+    let x_from_out = (mse(d_p0, &y_1)) * w;
+    let grad_1 = w;
+    let d_x = x_from_out.row(0).dot(d_p0);
+    let d_out_1 = (tanh(&d_x)).mapv(f64::exp);
+    (mean(&x_from_out), sum(grad_1))
 }
 
 #[test]
 fn f0410_gradcheck() {
-    let mut s = 1564379273u64;
-    let p0: Array2<f64> = random((2, 1), &mut s);
-    let p1: Array2<f64> = random((2, 1), &mut s);
-    let p2: Array2<f64> = random((1, 2), &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0410_backward(p0.view(), &p1, &p2, (1.0, 0.5));
-    assert_eq!(value, f0410(p0.view(), &p1, &p2));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
+    let mut s = 543400085u64;
+    let y_1: Array2<f64> = random((2, 1), &mut s);
+    let d_p0: Array2<f64> = random((2, 1), &mut s);
+    let w: Array2<f64> = random((1, 2), &mut s);
+    let (y_1, d_p0, w,) = std::hint::black_box((y_1, d_p0, w,));
+    let (value, grads) = f0410_backward(y_1.view(), &d_p0, &w, (1.0, 0.5));
+    assert_eq!(value, f0410(y_1.view(), &d_p0, &w));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    assert_eq!(grads.w.shape(), w.shape());
     GradCheck::new()
         .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0410_backward(p0.view(), p1, p2, (1.0, 0.5)))
+        .check(&(y_1.clone(), d_p0.clone(), w.clone()), |(y_1, d_p0, w)| f0410_backward(y_1.view(), d_p0, w, (1.0, 0.5)))
         .unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
@@ -11794,24 +11935,21 @@ fn f0413(p0: f64, p1: f64, ws: &[f64]) -> f64 {
     for (i, &c) in ws.iter().enumerate() {
         t2 -= p1;
     }
-    let mut t3 = ((p1 + t1) + p1) - t1;
-    for i in 0..3 {
-        t3 -= p1;
-        if p1 >= 0.0371 {
-            break;
-        }
-    }
-    let t4 = (backprop::ops::relu(t3)) - 1.5;
-    let t5 = t3;
-    if t1 <= -0.5183 {
-        return (f0370(tanh(t4)));
-    }
-    t1 + t2 + t3 + t4 + t5
+    let t3 = 1.25 - (powi(t2, 1));
+    let t1 = ((log_sigmoid(p1)).tanh()) * (t3.max(p1));
+    let t4 = ((square(t1) + 0.5).ln()).floor();
+    let t5 = cos(t3 / (t3.powi(2) + 0.5));
+    let t6 = if t2 <= -0.5183 {
+        ceil(t3)
+    } else {
+        ((tanh(t5)).tan()) - 1.5
+    };
+    t5 + t6
 }
 
 #[test]
 fn f0413_gradcheck() {
-    let mut s = 1803643191u64;
+    let mut s = 1836746539u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let ws: &[f64] = &[0.5, 0.75, -0.5];
@@ -11820,31 +11958,29 @@ fn f0413_gradcheck() {
     assert_eq!(value, f0413(p0, p1, ws));
     gradcheck(&(p0, p1), |(p0, p1)| f0413_backward(*p0, *p1, ws, 1.0)).unwrap();
 }
-#[differentiable(wrt(d_p0, d_x))]
-fn f0414(d_out: Array2<f64>, d_p0: &Array2<f64>, d_x: f64) -> (f64, f64) {
-    let (n1, m1) = d_p0.dim();
-    let t1 = match () {
-        _ if d_p0.sum() >= -0.5183 => sigmoid(f0390(d_x, d_p0, d_x)),
-        _ if d_p0.iter().sum::<f64>() < -0.5183 => d_p0[[0, m1 - 1]],
-        _ => relu(d_x),
+#[differentiable(wrt(p1, p2))]
+fn f0414(p0: Array2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
+    let (n1, m1) = p0.dim();
+    let t1 = Array::from_elem(n1, -1.5_f64);
+    let t2 = match () {
+        _ if p1[[2, 1]] <= -0.5183 && p2 > 0.0 => f0329(p1),
+        _ if p1.mean().unwrap() < 0.4629 => p2 * p2,
+        _ => -p2,
     };
-    (d_x, d_out.sum())
+    t2 + p2
 }
 
 #[test]
 fn f0414_gradcheck() {
-    let mut s = 1294883350u64;
-    let d_out: Array2<f64> = random((2, 1), &mut s);
-    let d_p0: Array2<f64> = random((3, 2), &mut s);
-    let d_x = scalar(&mut s);
-    let (d_out, d_p0, d_x,) = std::hint::black_box((d_out, d_p0, d_x,));
-    let (value, grads) = f0414_backward(d_out.clone(), &d_p0, d_x, (1.0, 0.5));
-    assert_eq!(value, f0414(d_out.clone(), &d_p0, d_x));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(d_p0.clone(), d_x), |(d_p0, d_x)| f0414_backward(d_out.clone(), d_p0, *d_x, (1.0, 0.5)))
-        .unwrap();
+    let mut s = 597846144u64;
+    let p0: Array2<f64> = random((2, 1), &mut s);
+    let p1: Array2<f64> = random((3, 2), &mut s);
+    let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0414_backward(p0.clone(), &p1, p2, 1.0);
+    assert_eq!(value, f0414(p0.clone(), &p1, p2));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p1.clone(), p2), |(p1, p2)| f0414_backward(p0.clone(), p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0415(p0: &Array1<f64>) -> f64 {
@@ -11864,23 +12000,35 @@ fn f0415_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0415_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0416(p0: &Array2<f64>) -> f64 {
-    let mut t1 = log_sigmoid(&(&(p0.sum_axis(Axis(0))) * p0));
-    t1 -= p0;
-    let t2 = t1.clone();
-    let t3 = &t2 - &t2;
-    t2.sum() + sum(&t3) + mean(p0)
+fn f0416(p0: &Array2<f64>) -> Array2<f64> {
+    let mut t1 = exp(&(tanh(&(&(logsumexp(p0)) + &(p0.dot(&p0.t()))))));
+    if mean(&t1) > 0.0371 {
+        t1 += mean(&t1);
+    } else {
+        t1 += t1.mean().unwrap();
+    }
+    let mut t2 = (p0.row(0)).iter().sum::<f64>();
+    for i in 0..1 {
+        let (t3, t4, t5) = f0391(p0);
+        t2 = t2 * 0.5 + ((backprop::ops::abs(t4)));
+    }
+    t1 += 0.75 + t2;
+    t1
 }
 
 #[test]
 fn f0416_gradcheck() {
-    let mut s = 244398893u64;
+    let mut s = 1167457487u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0416_backward(&p0, 1.0);
+    let up: Array2<f64> = random((2, 2), &mut s);
+    let (value, grads) = f0416_backward(&p0, &up);
     assert_eq!(value, f0416(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0416_backward(p0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(),), |(p0,)| f0416_backward(p0, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0417(p0: &Array2<f64>) -> f64 {
@@ -11974,18 +12122,22 @@ fn f0419(p0: f64, p1: &Array2<f64>) -> f64 {
     };
     let t2 = (abs(&(powi(p1, 3)))).mean_axis(Axis(0)).unwrap();
     let mut t4 = {
-        let t3 = f0362(p0);
-        (((square(&t2) + 1.0).ln_1p()).dot(&t2)).hypot(p0.powi(2) + 0.5)
+        let t3 = tanh(f0370(p0));
+        (square(f0362(t3)) + 1.0).ln_1p()
     };
-    t4 += f0404(&t2);
-    let t5 = (sigmoid(&(p1.slice(s![.., 1..;2])))) * 0.25;
-    let t6 = t5.clone();
-    sum(&t5) + t6.sum()
+    t4 -= 0.25;
+    let (n1, m1) = p1.dim();
+    let t6 = {
+        let t5 = t2.iter().map(|z| (exp(*z)) * (*z)).sum::<f64>();
+        (t2.select(Axis(0), &[0, 2])).slice(s![0..1;-1]).sum()
+    };
+    let t7 = sigmoid(p1);
+    sum(&t2) + t4 + t6 + t7[[0, 0]]
 }
 
 #[test]
 fn f0419_gradcheck() {
-    let mut s = 910433001u64;
+    let mut s = 342182450u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -11998,14 +12150,22 @@ fn f0419_gradcheck() {
 fn f0420(p0: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     let _t1 = backprop::ops::recip(&(square(c0) + 1.0));
     let t2 = sum(&(p0.dot(&p0.t())));
-    let mut t3 = sin(&(exp(&(c0 - c0))));
-    t3 = log_softmax(&t3);
-    t2 + t3.mean().unwrap()
+    let t3 = clamp(sigmoid(f0376(p0)), -2.0, 0.5);
+    let (n1, m1) = c0.dim();
+    let n2 = p0.nrows();
+    let m2 = p0.ncols();
+    let t4 = Array2::<f64>::from_shape_vec((n1, m2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
+    let t5 = match () {
+        _ if c0.iter().sum::<f64>() > 0.0371 || t3 > 0.0 => t2 * 0.75,
+        _ if c0.sum() > 0.0371 => t2,
+        _ => mean(&((c0 * 0.1 + &t4).var_axis(Axis(1), 1.0))),
+    };
+    t3 + t5
 }
 
 #[test]
 fn f0420_gradcheck() {
-    let mut s = 1755527701u64;
+    let mut s = 90058746u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let c0: Array2<f64> = random((3, 2), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -12014,51 +12174,53 @@ fn f0420_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0420_backward(p0, &c0, 1.0)).unwrap();
 }
-#[differentiable(wrt(d_t1, out, d_x))]
-fn f0421(d_t1: &Array2<f64>, out: &Array2<f64>, d_x: &Array2<f64>, w: &Array1<f64>, labels: &[usize]) -> f64 {
-    let d_out = out;
-    let x_from_out = sigmoid(f0415(w));
-    let x_from_out = softmax_cross_entropy(&(backprop::ops::recip(&(square(&(out.t())) + 1.0))), labels);
+#[differentiable(wrt(d_t1, d_out, y_1))]
+fn f0421(d_t1: &Array2<f64>, d_out: &Array2<f64>, y_1: &Array2<f64>, d_p0: &Array1<f64>, labels: &[usize]) -> f64 {
+    let unused = d_out;
+    let t2 = sigmoid(f0415(d_p0));
+    let t2 = softmax_cross_entropy(&(backprop::ops::recip(&(square(&(d_out.t())) + 1.0))), labels);
     let c1 = 1.5_f64;
-    let x_from_out = (concat(Axis(0), &[d_out, out, out])).iter().map(|e| -(f64::hypot(c1, square(*e) + 0.5))).sum::<f64>();
-    let x = sinh(sum(d_out));
-    let d_out_1 = x_from_out;
-    let unused = (log_sigmoid(3.0 * d_out_1)).tanh();
-    d_out.sum() + x_from_out + x + d_out_1 + unused
+    let t2 = (concat(Axis(0), &[unused, d_out, d_out])).iter().map(|e| -(f64::hypot(c1, square(*e) + 0.5))).sum::<f64>();
+    let d_d_x = sinh(sum(unused));
+    let t4 = t2;
+    let t1_from_t2 = relu(&(ln(&(unused * unused + 1.0))));
+    sum(unused) + t2 + d_d_x + t4 + mean(&t1_from_t2) + unused[[0, 0]]
 }
 
 #[test]
 fn f0421_gradcheck() {
-    let mut s = 895664121u64;
+    let mut s = 996399176u64;
     let d_t1: Array2<f64> = random((2, 3), &mut s);
-    let out: Array2<f64> = random((2, 1), &mut s);
-    let d_x: Array2<f64> = random((1, 2), &mut s);
-    let w: Array1<f64> = random(2, &mut s);
+    let d_out: Array2<f64> = random((2, 1), &mut s);
+    let y_1: Array2<f64> = random((1, 2), &mut s);
+    let d_p0: Array1<f64> = random(2, &mut s);
     let labels: &[usize] = &[0];
-    let (d_t1, out, d_x, w,) = std::hint::black_box((d_t1, out, d_x, w,));
-    let (value, grads) = f0421_backward(&d_t1, &out, &d_x, &w, labels, 1.0);
-    assert_eq!(value, f0421(&d_t1, &out, &d_x, &w, labels));
+    let (d_t1, d_out, y_1, d_p0,) = std::hint::black_box((d_t1, d_out, y_1, d_p0,));
+    let (value, grads) = f0421_backward(&d_t1, &d_out, &y_1, &d_p0, labels, 1.0);
+    assert_eq!(value, f0421(&d_t1, &d_out, &y_1, &d_p0, labels));
     assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(d_t1.clone(), out.clone(), d_x.clone()), |(d_t1, out, d_x)| f0421_backward(d_t1, out, d_x, &w, labels, 1.0)).unwrap();
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    gradcheck(&(d_t1.clone(), d_out.clone(), y_1.clone()), |(d_t1, d_out, y_1)| f0421_backward(d_t1, d_out, y_1, &d_p0, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0422(p0: f64, p1: f64, p2: &Array2<f64>, p3: f64) -> f64 {
     let mut t1 = p1;
     t1 += p1;
-    let mut t3 = {
-        let t2 = (t1 * 3.0).sin();
-        backprop::ops::recip(square(t2) + 1.0)
+    let t3 = {
+        let t2 = (t1 * t1).abs();
+        square((square(p0) + 1.0).sqrt())
     };
-    t3 += (p3 * t3) - p1;
-    let _t4 = p2 - p0;
-    t1 + t3 + p1
+    if t3 >= -0.5183 {
+        return ((p3.tanh()).tan());
+    }
+    let t3 = t1;
+    t1 + t3 + t1
 }
 
 #[test]
 fn f0422_gradcheck() {
-    let mut s = 693102717u64;
+    let mut s = 1101339971u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -12134,81 +12296,108 @@ fn f0425_gradcheck() {
     gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0425_backward(*p0, *p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0426(d_t1: f64, d_x: f64) -> f64 {
-    let d_out_1 = {
-        let unused = (d_x + 0.1).sin();
-        unused.powi(1)
+fn f0426(p0: f64, p1: f64) -> f64 {
+    let mut t2 = {
+        let t1 = (p1 + 0.1).sin();
+        t1.powi(1)
     };
-    let out = (d_t1 / (square(d_out_1) + 0.5)) + (d_x * d_out_1);
-    let mut t4 = d_x;
-    let t5 = -t4;
-    let d_d_x = if out < 0.4629 {
-        (t5 - 0.75).max(t4)
+    let t3 = (p0 / (square(t2) + 0.5)) + (p1 * t2);
+    let t4 = (powi(-t3, 2)) + t3;
+    let mut t6 = {
+        let t5 = (square(t3) + 1.0).ln();
+        t2.powi(2)
+    };
+    if t4 < -0.5183 {
+        t2 += powi(t2 / (square(t3) + 1.0), 2);
     } else {
-        abs(0.25 - out)
-    };
-    t4 /= d_d_x.powi(2) + 1.0;
-    let t7 = exp(out);
-    d_out_1 + out + t4 + t5 + d_d_x + t7 + d_t1
+        t6 += t3;
+    }
+    let t7 = f64::atan2(sin(t3 - t2), -2.0 * -2.0 + 0.5);
+    let t8 = t4 + t4;
+    t7 + t8
 }
 
 #[test]
 fn f0426_gradcheck() {
-    let mut s = 1599847639u64;
-    let d_t1 = scalar(&mut s);
-    let d_x = scalar(&mut s);
-    let (d_t1, d_x,) = std::hint::black_box((d_t1, d_x,));
-    let (value, grads) = f0426_backward(d_t1, d_x, 1.0);
-    assert_eq!(value, f0426(d_t1, d_x));
-    gradcheck(&(d_t1, d_x), |(d_t1, d_x)| f0426_backward(*d_t1, *d_x, 1.0)).unwrap();
+    let mut s = 1390721301u64;
+    let p0 = scalar(&mut s);
+    let p1 = scalar(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0426_backward(p0, p1, 1.0);
+    assert_eq!(value, f0426(p0, p1));
+    gradcheck(&(p0, p1), |(p0, p1)| f0426_backward(*p0, *p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0427(p0: f64) -> f64 {
-    let mut t2 = {
+fn f0427(p0: f64, k0: usize) -> f64 {
+    let t2 = {
         let t1 = p0;
         (fract(t1)) * (p0 * t1)
     };
-    let t3 = (t2 + t2) * t2;
-    t2 *= t3;
-    let t5 = {
-        let t4 = t3;
-        p0 * t3
+    let mut t3 = (0.5 - (-t2));
+    for i in 0..1 {
+        let (t4, t5) = f0123(t3.sin());
+        t3 -= t2;
+    }
+    let mut t6 = match k0 {
+        0 => sigmoid(p0.ceil()),
+        1 | 2 => t2 + t3,
+        _ => sigmoid(tan(tanh(t3 - 0.5))),
     };
-    t3 + t5
+    for i in 0..1 {
+        t3 = powi((t3 * t2).tanh(), 3);
+        t6 += t3;
+        if t6 >= 0.0371 {
+            return (f64::abs(t6 - t3));
+        }
+    }
+    t2 + t3 + t6 + t2
 }
 
 #[test]
 fn f0427_gradcheck() {
-    let mut s = 1649423606u64;
+    let mut s = 636085358u64;
     let p0 = scalar(&mut s);
+    let k0: usize = 3;
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0427_backward(p0, 1.0);
-    assert_eq!(value, f0427(p0));
-    gradcheck(&(p0,), |(p0,)| f0427_backward(*p0, 1.0)).unwrap();
+    let (value, grads) = f0427_backward(p0, k0, 1.0);
+    assert_eq!(value, f0427(p0, k0));
+    gradcheck(&(p0,), |(p0,)| f0427_backward(*p0, k0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0428(p0: f64, p1: f64, p2: f64) -> f64 {
-    let mut t2 = {
+fn f0428(p0: f64, p1: f64, p2: f64, k0: usize) -> (f64, f64) {
+    let t2 = {
         let t1 = f64::hypot(p1, p1.powi(2) + 0.5);
         3.0 * p2
     };
-    let _t3 = f0427(sigmoid((square(p0) + 1.0).sqrt()));
-    let t4 = p2;
-    t2 -= t4;
-    let t5 = (square(tanh(t2))).exp();
-    t4 + t5
+    let _t3 = f0372(sigmoid((square(t2) + 0.5).sqrt()));
+    let t4 = ((sigmoid(p0 + t2)).powi(2)) - p1;
+    let mut t5 = (f64::floor(p2));
+    let mut n1 = 0;
+    loop {
+        t5 += ((p0.clamp(-2.0, 0.5)));
+        n1 += 1;
+        if n1 >= 3 || t5.abs() < 0.0371 {
+            break;
+        }
+    }
+    let t6 = tan(tanh(t4));
+    (t4, t4)
 }
 
 #[test]
 fn f0428_gradcheck() {
-    let mut s = 559545603u64;
+    let mut s = 976112695u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
+    let k0: usize = 2;
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0428_backward(p0, p1, p2, 1.0);
-    assert_eq!(value, f0428(p0, p1, p2));
-    gradcheck(&(p0, p1, p2), |(p0, p1, p2)| f0428_backward(*p0, *p1, *p2, 1.0)).unwrap();
+    let (value, grads) = f0428_backward(p0, p1, p2, k0, (1.0, 0.5));
+    assert_eq!(value, f0428(p0, p1, p2, k0));
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0, p1, p2), |(p0, p1, p2)| f0428_backward(*p0, *p1, *p2, k0, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
 fn f0429(p0: &Array2<f64>) -> f64 {
@@ -12240,12 +12429,12 @@ fn f0430(p0: &Array1<f64>) -> (f64, f64) {
         }
         t2 += t1;
     }
-    (t1.sum(), p0.dot(p0))
+    (t1.sum(), mean(t1))
 }
 
 #[test]
 fn f0430_gradcheck() {
-    let mut s = 735679186u64;
+    let mut s = 2040310048u64;
     let p0: Array1<f64> = random(3, &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0430_backward(&p0, (1.0, 0.5));
@@ -12298,20 +12487,21 @@ fn f0432_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0432_backward(p0, *p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0433(d_out: f64, d_x: &Array2<f64>) -> f64 {
-    let mut out = (d_x.select(Axis(0), &[0, 0, 0])).map(|&u| u + u);
-    if d_out < 0.0371 {
-        out = d_out + &out;
-    } else if out.sum() <= 0.4629 {
-        out = out.mapv(f64::cos);
+fn f0433(p0: f64, p1: &Array2<f64>) -> f64 {
+    let mut t1 = (p1.select(Axis(0), &[0, 0, 0])).map(|&u| u + u);
+    if p0 < 0.0371 {
+        t1 = p0 + &t1;
+    } else if t1.sum() <= 0.4629 {
+        t1 = t1.mapv(f64::cos);
     }
-    out -= &((tanh(&(sqrt(&(square(&(sqrt(&(square(&out) + 0.5)))) + 1.0))).t())).dot(&(cos(&out))));
-    let out = d_out;
-    let t2 = out;
-    let mut t3 = (f64::sqrt(square(out) + 0.5));
+    t1 -= &((tanh(&(sqrt(&(square(&(sqrt(&(square(&t1) + 0.5)))) + 1.0))).t())).dot(&(cos(&t1))));
+    let t1 = p0;
+    let t2 = t1;
+    let mut t3 = (f0403(t2, t2, t1));
     let mut n1 = 0;
-    while n1 < 1 && t3.abs() > 0.4629 {
-        t3 = t3 * 0.5 + ((d_x.product()));
+    while n1 < 3 {
+        t3 -= ((t1.exp()));
+        t3 -= t3.max(t1);
         n1 += 1;
     }
     t2 + t3
@@ -12319,14 +12509,14 @@ fn f0433(d_out: f64, d_x: &Array2<f64>) -> f64 {
 
 #[test]
 fn f0433_gradcheck() {
-    let mut s = 600787304u64;
-    let d_out = scalar(&mut s);
-    let d_x: Array2<f64> = random((1, 3), &mut s);
-    let (d_out, d_x,) = std::hint::black_box((d_out, d_x,));
-    let (value, grads) = f0433_backward(d_out, &d_x, 1.0);
-    assert_eq!(value, f0433(d_out, &d_x));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(d_out, d_x.clone()), |(d_out, d_x)| f0433_backward(*d_out, d_x, 1.0)).unwrap();
+    let mut s = 1333184899u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0433_backward(p0, &p1, 1.0);
+    assert_eq!(value, f0433(p0, &p1));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0433_backward(*p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0434(d_out: f64, out: f64) -> f64 {
@@ -12374,13 +12564,13 @@ fn f0435_gradcheck() {
 }
 #[differentiable]
 fn f0436(p0: &Array2<f64>) -> f64 {
-    let t1 = (&(to_radians(p0)) + p0) * p0;
-    sum(&t1)
+    let t1 = p0;
+    t1.sum()
 }
 
 #[test]
 fn f0436_gradcheck() {
-    let mut s = 1860460249u64;
+    let mut s = 1601520134u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0436_backward(&p0, 1.0);
@@ -12389,87 +12579,82 @@ fn f0436_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0436_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0437(out: f64) -> f64 {
-    let mut t1 = log_sigmoid((relu(out)).sin());
-    let d_out_1 = relu((out * t1).clamp(-0.5, 3.0));
-    for i in (0..1).rev() {
-        t1 += backprop::ops::recip(square(d_out_1) + 1.0);
-    }
-    t1 + d_out_1
+fn f0437(p0: f64) -> f64 {
+    let t1 = cos((sigmoid(p0)) * p0);
+    let t2 = square(t1 * p0);
+    let t3 = f64::abs(t2 / (square(t1) + 0.5));
+    t2 + t3 + t2
 }
 
 #[test]
 fn f0437_gradcheck() {
-    let mut s = 849458817u64;
-    let out = scalar(&mut s);
-    let (out,) = std::hint::black_box((out,));
-    let (value, grads) = f0437_backward(out, 1.0);
-    assert_eq!(value, f0437(out));
-    gradcheck(&(out,), |(out,)| f0437_backward(*out, 1.0)).unwrap();
+    let mut s = 568959954u64;
+    let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0437_backward(p0, 1.0);
+    assert_eq!(value, f0437(p0));
+    gradcheck(&(p0,), |(p0,)| f0437_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0438(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> Array2<f64> {
-    let t2 = {
-        let t1 = p1 + p3;
-        &(softmax(p1)) + &t1
+fn f0438(d_out: f64, w: &Array2<f64>, d_t1: &Array2<f64>, grad: f64) -> f64 {
+    let out_1 = {
+        let t1 = w + grad;
+        &(softmax(w)) + &t1
     };
-    let t3 = p3;
-    tanh(p2)
+    let t1_from_t2 = d_t1;
+    out_1.sum() + t1_from_t2[[0, 1]]
 }
 
 #[test]
 fn f0438_gradcheck() {
-    let mut s = 1644535467u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((2, 3), &mut s);
-    let p2: Array2<f64> = random((3, 3), &mut s);
-    let p3 = scalar(&mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up: Array2<f64> = random((3, 3), &mut s);
-    let (value, grads) = f0438_backward(p0, &p1, &p2, p3, &up);
-    assert_eq!(value, f0438(p0, &p1, &p2, p3));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0, p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0438_backward(*p0, p1, p2, *p3, &up))
-        .unwrap();
+    let mut s = 1764440975u64;
+    let d_out = scalar(&mut s);
+    let w: Array2<f64> = random((2, 3), &mut s);
+    let d_t1: Array2<f64> = random((3, 3), &mut s);
+    let grad = scalar(&mut s);
+    let (d_out, w, d_t1, grad,) = std::hint::black_box((d_out, w, d_t1, grad,));
+    let (value, grads) = f0438_backward(d_out, &w, &d_t1, grad, 1.0);
+    assert_eq!(value, f0438(d_out, &w, &d_t1, grad));
+    assert_eq!(grads.w.shape(), w.shape());
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    gradcheck(&(d_out, w.clone(), d_t1.clone(), grad), |(d_out, w, d_t1, grad)| f0438_backward(*d_out, w, d_t1, *grad, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0439(d_p0: Array2<f64>, d_out: f64, w: f64, x: &Array2<f64>) -> f64 {
-    let mut out = ((backprop::ops::recip(&(x * x + 1.0))).sum());
+fn f0439(p0: Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
+    let mut t1 = mean(&(tanh(p3)));
     let mut n1 = 0;
     loop {
-        out = out * 0.5 + ((sin(w)));
+        t1 = t1 * 0.5 + (mean(&(p3 * p3)));
+        t1 += (f0426(t1, p2)).tanh();
         n1 += 1;
-        if n1 >= 3 || out.abs() > 0.0371 {
+        if n1 >= 1 {
             break;
         }
     }
-    let t1_from_t2 = (sqrt(&(square(x) + 1.0))).t().dot(&d_p0);
-    let t4 = array![[0.0_f64], [0.5]];
-    let unused = {
-        let grad_1 = f0405(&d_p0, &d_p0);
-        (&(-&d_p0) * 0.1 + &t4).std_axis(Axis(0), 0.0)
+    let c2 = 1.5_f64;
+    let mut t3 = {
+        let t2 = exp(p3);
+        p3.row(1).dot(&p3.t())
     };
-    let _t6 = unused.clone();
-    let out = ((f0437(d_out)).tanh()).tan();
-    logsumexp(&unused) + out
+    let t4 = ((powi(p3, 2)).dot(&p3.t())).iter().map(|&u| log_sigmoid(p1)).sum::<f64>();
+    t3 /= square(mse(&(concat(Axis(1), &[p3, &p0])), &(&(concat(Axis(1), &[p3, &p0])) * 0.5))) + 0.5;
+    let t5 = ((p2 / (square(t1) + 0.5)).powi(2) + 0.5).ln();
+    t1 + t3.mean().unwrap() + t4 + t5 + t1
 }
 
 #[test]
 fn f0439_gradcheck() {
-    let mut s = 657670591u64;
-    let d_p0: Array2<f64> = random((2, 1), &mut s);
-    let d_out = scalar(&mut s);
-    let w = scalar(&mut s);
-    let x: Array2<f64> = random((2, 3), &mut s);
-    let (d_p0, d_out, w, x,) = std::hint::black_box((d_p0, d_out, w, x,));
-    let (value, grads) = f0439_backward(d_p0.clone(), d_out, w, &x, 1.0);
-    assert_eq!(value, f0439(d_p0.clone(), d_out, w, &x));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(d_p0.clone(), d_out, w, x.clone()), |(d_p0, d_out, w, x)| f0439_backward(d_p0.clone(), *d_out, *w, x, 1.0)).unwrap();
+    let mut s = 1880821198u64;
+    let p0: Array2<f64> = random((2, 1), &mut s);
+    let p1 = scalar(&mut s);
+    let p2 = scalar(&mut s);
+    let p3: Array2<f64> = random((2, 3), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0439_backward(p0.clone(), p1, p2, &p3, 1.0);
+    assert_eq!(value, f0439(p0.clone(), p1, p2, &p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0439_backward(p0.clone(), *p1, *p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0440(out: &Array2<f64>) -> f64 {
@@ -12509,14 +12694,23 @@ fn f0441_gradcheck() {
 }
 #[differentiable]
 fn f0442(p0: f64, p1: &Array1<f64>, p2: f64) -> f64 {
-    let t1 = p1;
-    let t2 = t1;
-    t1.dot(t1) + sum(t2) + p2
+    let c1 = 3.0_f64;
+    let mut t1 = logsumexp(&(p1.to_owned().mapv_into(|u| (tanh((c1 - p2) - p2)).mul_add(0.5, u))));
+    let c2: f64 = 0.1;
+    for i in 0..2 {
+        let (t2, _) = f0225(p1, p1, p2);
+        t1 += ((p1.map(|&z| (0.25 / (square(p0) + 1.0)).min(z))).dot(&(p1.map(|&z| (0.25 / (square(p0) + 1.0)).min(z)))));
+    }
+    let mut t3 = Array1::<f64>::zeros(p1.len());
+    for i in 0..t3.len() {
+        t3[i] = p2;
+    }
+    t1 + logsumexp(&t3)
 }
 
 #[test]
 fn f0442_gradcheck() {
-    let mut s = 122059203u64;
+    let mut s = 1954637540u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2 = scalar(&mut s);
@@ -12557,13 +12751,18 @@ fn f0444(p0: f64, k0: usize) -> f64 {
         _ => t2,
     };
     t1 -= relu(t1);
-    let t4 = (backprop::ops::recip(square(p0) + 1.0)).tanh();
-    t1 + t2 + t3 + t4 + t2
+    let t6 = if !(t3 > -0.5183) {
+        (f64::signum(t3))
+    } else {
+        let (t4, t5) = f0123(sigmoid(t2));
+        t1
+    };
+    t1 + t2 + t3 + t6
 }
 
 #[test]
 fn f0444_gradcheck() {
-    let mut s = 925466800u64;
+    let mut s = 887877684u64;
     let p0 = scalar(&mut s);
     let k0: usize = 4;
     let (p0,) = std::hint::black_box((p0,));
@@ -12573,21 +12772,15 @@ fn f0444_gradcheck() {
 }
 #[differentiable]
 fn f0445(p0: &Array2<f64>) -> f64 {
-    let t1 = p0;
-    let mut t3 = {
-        let t2 = tanh(&p0.t());
-        p0.mean().unwrap()
-    };
-    for i in 0..3 {
-        t3 += p0[[i, 1]];
-        t3 += p0[[i, 1]];
-    }
-    t1.sum() + t3
+    let t1 = p0.dot(p0);
+    let t2 = sqrt(&(p0 * p0 + 1.0));
+    let t1 = t1.clone();
+    t2.mean().unwrap() + t1.mean().unwrap()
 }
 
 #[test]
 fn f0445_gradcheck() {
-    let mut s = 1957999565u64;
+    let mut s = 1586537628u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0445_backward(&p0, 1.0);
@@ -12597,28 +12790,15 @@ fn f0445_gradcheck() {
 }
 #[differentiable(wrt(p0, p1))]
 fn f0446(p0: f64, p1: f64, c0: &Array2<f64>) -> f64 {
-    let mut t1 = f0403(p1, p0, p1);
-    let (n1, m1) = c0.dim();
-    for i in 0..1 {
-        t1 -= (c0[[n1 - 1, m1 / 2]]) * (t1 / 1.25);
-        match i % 3 {
-            0 => t1 -= p1,
-            1 | 2 => {
-                t1 += (t1 + p1).tanh();
-            }
-            _ => {}
-        }
-    }
-    let t3 = {
-        let t2 = mse(&(sigmoid(&(ln_1p(&(square(&(c0 + t1)) + 0.5))))), &(sin(c0)));
-        (c0.mean().unwrap()) * t1
-    };
-    t1 + t3
+    let mut t1 = sigmoid(f0426(p0, p1));
+    let t2 = ((-p0) + p1) - t1;
+    t1 *= t2;
+    t1 + t2
 }
 
 #[test]
 fn f0446_gradcheck() {
-    let mut s = 117078671u64;
+    let mut s = 294956120u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let c0: Array2<f64> = random((3, 3), &mut s);
@@ -12627,28 +12807,31 @@ fn f0446_gradcheck() {
     assert_eq!(value, f0446(p0, p1, &c0));
     gradcheck(&(p0, p1), |(p0, p1)| f0446_backward(*p0, *p1, &c0, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0, p1))]
-fn f0447(p0: f64, p1: &Array2<f64>, c0: &Array1<f64>) -> f64 {
-    let (n1, m1) = p1.dim();
-    let t1 = Array2::<f64>::ones((n1, m1));
-    let t3 = {
-        let t2 = &(p1 * p1) + &t1;
-        sin(&t2.column(0))
+#[differentiable(wrt(y_1, d_x))]
+fn f0447(y_1: f64, d_x: &Array2<f64>, x: &Array1<f64>) -> (f64, f64) {
+    let (n1, m1) = d_x.dim();
+    let d_out_1 = Array2::<f64>::ones((n1, m1));
+    let grad_1 = {
+        let x_from_out = &(d_x * d_x) + &d_out_1;
+        sin(&x_from_out.column(0))
     };
-    t3.dot(&t3) + logsumexp(c0)
+    (d_x.iter().sum::<f64>(), y_1)
 }
 
 #[test]
 fn f0447_gradcheck() {
-    let mut s = 164095657u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((2, 1), &mut s);
-    let c0: Array1<f64> = random(2, &mut s);
-    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
-    let (value, grads) = f0447_backward(p0, &p1, &c0, 1.0);
-    assert_eq!(value, f0447(p0, &p1, &c0));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0447_backward(*p0, p1, &c0, 1.0)).unwrap();
+    let mut s = 1323503092u64;
+    let y_1 = scalar(&mut s);
+    let d_x: Array2<f64> = random((2, 1), &mut s);
+    let x: Array1<f64> = random(2, &mut s);
+    let (y_1, d_x, x,) = std::hint::black_box((y_1, d_x, x,));
+    let (value, grads) = f0447_backward(y_1, &d_x, &x, (1.0, 0.5));
+    assert_eq!(value, f0447(y_1, &d_x, &x));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(y_1, d_x.clone()), |(y_1, d_x)| f0447_backward(*y_1, d_x, &x, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
 fn f0448(p0: &Array2<f64>, p1: &Array2<f64>, p2: Array2<f64>) -> Array2<f64> {
@@ -12676,27 +12859,30 @@ fn f0448_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0449(y_1: f64, d_t1: &Array2<f64>, out: &Array2<f64>, d_p0: &Array2<f64>) -> f64 {
-    let _t1 = out * out;
-    let t2 = &(&(square(out)) * d_t1) / 0.25;
-    let _t3 = d_p0;
-    t2[[1, 0]]
+fn f0449(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
+    let _t1 = p2 * p2;
+    let n1 = p2.nrows();
+    let m1 = p2.ncols();
+    let t2 = Array2::<f64>::from_shape_vec((n1, 1), vec![0.0, 0.5]).unwrap();
+    let t3 = (square((p1 * 0.1 + &t2).var(1.0))).min(p0);
+    let _t4 = p3.t();
+    t3 + sum(p1)
 }
 
 #[test]
 fn f0449_gradcheck() {
-    let mut s = 259131764u64;
-    let y_1 = scalar(&mut s);
-    let d_t1: Array2<f64> = random((2, 1), &mut s);
-    let out: Array2<f64> = random((2, 3), &mut s);
-    let d_p0: Array2<f64> = random((3, 1), &mut s);
-    let (y_1, d_t1, out, d_p0,) = std::hint::black_box((y_1, d_t1, out, d_p0,));
-    let (value, grads) = f0449_backward(y_1, &d_t1, &out, &d_p0, 1.0);
-    assert_eq!(value, f0449(y_1, &d_t1, &out, &d_p0));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    gradcheck(&(y_1, d_t1.clone(), out.clone(), d_p0.clone()), |(y_1, d_t1, out, d_p0)| f0449_backward(*y_1, d_t1, out, d_p0, 1.0)).unwrap();
+    let mut s = 498246586u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((2, 1), &mut s);
+    let p2: Array2<f64> = random((2, 3), &mut s);
+    let p3: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0449_backward(p0, &p1, &p2, &p3, 1.0);
+    assert_eq!(value, f0449(p0, &p1, &p2, &p3));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0449_backward(*p0, p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0450(p0: f64) -> f64 {
@@ -12746,34 +12932,29 @@ fn f0451_gradcheck() {
     gradcheck(&(p0, p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0451_backward(*p0, *p1, *p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0452(p0: f64, p1: &Array1<f64>, k0: usize) -> f64 {
-    let t1 = p1;
-    let t2 = p1 * p0;
-    let mut t3 = t2.to_owned();
-    for i in 0..t3.len() {
-        t3[i] += (((t1.iter().sum::<f64>()) / &(square(&(p1 * p1)) + 0.5)).dot(&((t1.iter().sum::<f64>()) / &(square(&(p1 * p1)) + 0.5)))).tanh();
+fn f0452(y_1: f64, w: &Array1<f64>) -> f64 {
+    let t1 = w;
+    let grad_1 = w * y_1;
+    let mut out_1 = grad_1.to_owned();
+    for i in 0..out_1.len() {
+        out_1[i] += (((t1.iter().sum::<f64>()) / &(square(&(w * w)) + 0.5)).dot(&((t1.iter().sum::<f64>()) / &(square(&(w * w)) + 0.5)))).tanh();
     }
-    let t4 = (&t2 * p0).mean().unwrap();
-    let t5 = match k0 % 3 {
-        0 => t2.to_owned(),
-        1 | 2 => p1.to_owned(),
-        _ => &t2 - 0.5,
-    };
-    let t6 = &t5 + &t5;
-    mean(&t5) + sum(&t6)
+    let d_out = grad_1.clone();
+    let _t5 = w.atan();
+    let x_from_out = &grad_1;
+    t1.dot(t1) + grad_1.mean().unwrap() + out_1.mean().unwrap() + d_out.dot(&d_out) + x_from_out.dot(x_from_out) + mean(x_from_out)
 }
 
 #[test]
 fn f0452_gradcheck() {
-    let mut s = 1622553630u64;
-    let p0 = scalar(&mut s);
-    let p1: Array1<f64> = random(3, &mut s);
-    let k0: usize = 3;
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0452_backward(p0, &p1, k0, 1.0);
-    assert_eq!(value, f0452(p0, &p1, k0));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0452_backward(*p0, p1, k0, 1.0)).unwrap();
+    let mut s = 757538770u64;
+    let y_1 = scalar(&mut s);
+    let w: Array1<f64> = random(3, &mut s);
+    let (y_1, w,) = std::hint::black_box((y_1, w,));
+    let (value, grads) = f0452_backward(y_1, &w, 1.0);
+    assert_eq!(value, f0452(y_1, &w));
+    assert_eq!(grads.w.shape(), w.shape());
+    gradcheck(&(y_1, w.clone()), |(y_1, w)| f0452_backward(*y_1, w, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0453(p0: &Array1<f64>, c0: &Array2<f64>) -> f64 {
@@ -12820,13 +13001,13 @@ fn f0454(p0: f32) -> f32 {
     }
     t2 /= square(3.0 + ((square(t1) + 1.0).recip())) + 0.5;
     let _t3 = f32::ln((0.75 / (square(t1) + 1.0)).powi(2) + 0.5);
-    let t4 = (powi(t1.tanh(), 2)) * t2;
-    t1 + t2 + t4 + t2
+    let t4 = relu(t2 + 3.0);
+    t1 + t2 + t4 + p0
 }
 
 #[test]
 fn f0454_gradcheck() {
-    let mut s = 1112801702u64;
+    let mut s = 641191728u64;
     let p0 = scalar32(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0454_backward(p0, 1.0);
@@ -12860,24 +13041,25 @@ fn f0455_gradcheck() {
 }
 #[differentiable]
 fn f0456(p0: f64) -> f64 {
-    let mut t1 = (softplus(p0)).abs();
-    t1 *= p0;
-    let t3 = {
-        let t2 = (t1 * 1.25) + t1;
-        softplus((t2.tanh()).tan())
+    let mut t1 = p0;
+    t1 /= square(p0) + 1.0;
+    let t2 = match () {
+        _ if t1 <= -0.5183 && t1 > 0.0 => (square(p0) + 1.0).ln(),
+        _ if t1 >= 0.0371 => f0450(t1.tanh()),
+        _ => t1 * 1.25,
     };
-    let t3 = ((t3.min(t1)).powi(2) + 0.5).powf(tanh(t1));
-    let t5 = {
-        let t4 = t1.max(p0);
-        t3 + 0.75
+    let t3 = t2 / (t2.powi(2) + 0.5);
+    let t4 = (1.5 + (tanh((t2 + t3) + t3))).powf(0.5);
+    let t6 = {
+        let t5 = ((t3.clamp(-2.0, 1.0)).cos()) / (square(ln(square(t1) + 0.5)) + 1.0);
+        sigmoid(f0426(sigmoid(t3), sigmoid(t4)))
     };
-    let t6 = (t1 / (p0.powi(2) + 2.0)) / ((t5 + t1).powi(2) + 2.0);
-    t5 + t6
+    t1 + t2 + t3 + t4 + t6
 }
 
 #[test]
 fn f0456_gradcheck() {
-    let mut s = 549873556u64;
+    let mut s = 1789298084u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0456_backward(p0, 1.0);
@@ -12933,7 +13115,7 @@ fn f0458_gradcheck() {
     gradcheck(&(p3,), |(p3,)| f0458_backward(p0.view(), p1.view(), &p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0459(p0: f64, p1: f64, ws: &[f64]) -> f64 {
+fn f0459(p0: f64, p1: f64, ws: &[f64]) -> (f64, f64, f64) {
     let mut t1 = p1 * p0;
     let t2 = if t1 < 0.0371 {
         ((-t1).powi(3)) - p0
@@ -12949,21 +13131,24 @@ fn f0459(p0: f64, p1: f64, ws: &[f64]) -> f64 {
     for (i, &c) in ws.iter().enumerate() {
         t6 += ((square(p0)));
     }
-    let t7 = (f0403(t5.tanh(), tanh(t6 - p0), sigmoid(t5))).cos();
+    let t7 = (sigmoid(f0435(t4.tanh(), sigmoid(t4), t1))).cos();
     t1 /= square(t7) + 0.5;
-    t6 + t7
+    (p0, p1, t2)
 }
 
 #[test]
 fn f0459_gradcheck() {
-    let mut s = 1263530001u64;
+    let mut s = 292461113u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let ws: &[f64] = &[-0.5, 0.5, 1.5];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0459_backward(p0, p1, ws, 1.0);
+    let (value, grads) = f0459_backward(p0, p1, ws, (1.0, 0.5, -0.75));
     assert_eq!(value, f0459(p0, p1, ws));
-    gradcheck(&(p0, p1), |(p0, p1)| f0459_backward(*p0, *p1, ws, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5, -0.75))
+        .check(&(p0, p1), |(p0, p1)| f0459_backward(*p0, *p1, ws, (1.0, 0.5, -0.75)))
+        .unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0460(p0: &Array2<f32>, c0: &Array2<f32>) -> f32 {
@@ -12978,13 +13163,13 @@ fn f0460(p0: &Array2<f32>, c0: &Array2<f32>) -> f32 {
             break;
         }
     }
-    let t3 = powi(&t1, 2);
-    t2 + t3.iter().sum::<f32>()
+    let t3 = t2;
+    t1[[1, 0]] + t2 + t3
 }
 
 #[test]
 fn f0460_gradcheck() {
-    let mut s = 425675806u64;
+    let mut s = 1826361468u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let c0: Array2<f32> = random32((2, 1), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -13080,75 +13265,86 @@ fn f0463_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0464(p0: &Array2<f64>, labels: &[usize]) -> (f64, f64) {
+fn f0464(p0: &Array2<f64>, labels: &[usize]) -> (f64, Array2<f64>, f64) {
     let mut t2 = {
         let t1 = relu(p0);
         t1
     };
     t2 += softmax_cross_entropy(&(&t2 * 1.25), labels);
     t2 /= &(square(p0) + 1.0);
-    (p0.mean().unwrap(), t2[[0, 2]])
+    (p0.sum(), sin(&t2), sum(&t2))
 }
 
 #[test]
 fn f0464_gradcheck() {
-    let mut s = 760734528u64;
+    let mut s = 1105538835u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let labels: &[usize] = &[1];
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0464_backward(&p0, labels, (1.0, 0.5));
+    let up1: Array2<f64> = random((1, 3), &mut s);
+    let (value, grads) = f0464_backward(&p0, labels, (1.0, &up1, -0.75));
     assert_eq!(value, f0464(&p0, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
     GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(),), |(p0,)| f0464_backward(p0, labels, (1.0, 0.5)))
+        .upstream(&(1.0, &up1, -0.75))
+        .check(&(p0.clone(),), |(p0,)| f0464_backward(p0, labels, (1.0, &up1, -0.75)))
         .unwrap();
 }
 #[differentiable]
-fn f0465(x: Array1<f64>, d_x: Array2<f64>) -> Array1<f64> {
-    let mut t1_from_t2 = (relu(&(&d_x / &(square(&d_x) + 0.5)))) - &d_x;
-    t1_from_t2 -= 2.0;
-    t1_from_t2 = ceil(&t1_from_t2);
-    sin(&x)
+fn f0465(p0: Array1<f64>, p1: Array2<f64>) -> f64 {
+    let t1 = ((p1.dot(&p1.t())).dot(&p0)).dot(&p1);
+    let mut t2 = (&(floor(&t1)) + &p1).sum();
+    let mut n1 = 0;
+    loop {
+        t2 = t2 * 0.5 + ((t1.dot(&t1)).tanh());
+        n1 += 1;
+        if n1 >= 3 {
+            break;
+        }
+    }
+    let t3 = p1.dot(&t1);
+    t2 + logsumexp(&t3)
 }
 
 #[test]
 fn f0465_gradcheck() {
-    let mut s = 538016177u64;
-    let x: Array1<f64> = random(2, &mut s);
-    let d_x: Array2<f64> = random((2, 1), &mut s);
-    let (x, d_x,) = std::hint::black_box((x, d_x,));
-    let up: Array1<f64> = random(2, &mut s);
-    let (value, grads) = f0465_backward(x.clone(), d_x.clone(), &up);
-    assert_eq!(value, f0465(x.clone(), d_x.clone()));
-    assert_eq!(grads.x.shape(), x.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(x.clone(), d_x.clone()), |(x, d_x)| f0465_backward(x.clone(), d_x.clone(), &up))
-        .unwrap();
+    let mut s = 1619652198u64;
+    let p0: Array1<f64> = random(2, &mut s);
+    let p1: Array2<f64> = random((2, 1), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0465_backward(p0.clone(), p1.clone(), 1.0);
+    assert_eq!(value, f0465(p0.clone(), p1.clone()));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0465_backward(p0.clone(), p1.clone(), 1.0)).unwrap();
 }
 #[differentiable]
 fn f0466(p0: f64, p1: f64, p2: &Array1<f64>, p3: f64) -> f64 {
     let t1 = p2;
-    let mut t2 = if p3 <= -0.5183 {
+    let t2 = if p3 <= -0.5183 {
         ln_1p(p1.powi(2) + 1.0)
     } else {
         backprop::ops::recip(square(p0) + 1.0)
     };
-    let mut t3 = t1.product();
-    let t4 = (sigmoid(f0435(p0, sin(t2), t3))) * t2;
-    let mut t5 = t3;
-    t2 = (t1[1]).max(t5);
-    if logsumexp(t1) < 0.0371 || t4 > 0.0 {
-        t3 /= square(t5 / (square(t3) + 2.0)) + 0.5;
+    let t3 = t1.product();
+    let t4 = (f0403(t3, t3, t3)) / (square(t3) + 0.5);
+    let mut t5 = t1.to_owned();
+    for i in 0..t5.len() {
+        t5[i] = (t3.clamp(-0.5, 0.5));
     }
-    t4 + t5
+    let t3 = t1.iter().map(|&u| t3 * 0.1).sum::<f64>();
+    let t8 = if t4 >= -0.5183 {
+        let (t6, t7) = f0123(t2.tanh());
+        t3
+    } else {
+        logsumexp(&t5)
+    };
+    t3 + t8
 }
 
 #[test]
 fn f0466_gradcheck() {
-    let mut s = 1772395539u64;
+    let mut s = 1408979367u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array1<f64> = random(2, &mut s);
@@ -13228,73 +13424,67 @@ fn f0469_gradcheck() {
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0469_backward(p0, *p1, p2, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0))]
-fn f0470(p0: f64, p1: &Array2<f64>) -> (f64, f64) {
+#[differentiable(wrt(w))]
+fn f0470(w: f64, d_x: &Array2<f64>) -> (Array2<f64>, f64, f64) {
     let t2 = {
-        let t1 = p0.powi(1);
-        p0 * t1
+        let d_d_x = w.powi(1);
+        w * d_d_x
     };
-    let (n1, m1) = p1.dim();
+    let (n1, m1) = d_x.dim();
     let t3 = Array2::<f64>::from_shape_vec((3, m1), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0]).unwrap();
-    let t2 = ((softmax(p1)) * 0.1 + &t3).std(0.0);
-    let t4 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5], [3.0, 3.5, 4.0], [4.5, 5.0, 5.5], [6.0, 6.5, 7.0], [7.5, 8.0, 8.5]];
-    let t5 = Array2::<f64>::from_shape_vec((n1, 3), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0]).unwrap();
-    let t6 = p1;
-    let t7 = sqrt(&(t6 * t6 + 1.0));
-    (sum(&t7), p0)
+    let t2 = ((softmax(d_x)) * 0.1 + &t3).std(0.0);
+    let d_out_1 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5], [3.0, 3.5, 4.0], [4.5, 5.0, 5.5], [6.0, 6.5, 7.0], [7.5, 8.0, 8.5]];
+    let unused = Array2::<f64>::from_shape_vec((n1, 3), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0]).unwrap();
+    let x = d_x;
+    let x_from_out = sqrt(&(x * x + 1.0));
+    (sin(x), w, t2)
 }
 
 #[test]
 fn f0470_gradcheck() {
-    let mut s = 1412717627u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((3, 3), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0470_backward(p0, &p1, (1.0, 0.5));
-    assert_eq!(value, f0470(p0, &p1));
+    let mut s = 475730137u64;
+    let w = scalar(&mut s);
+    let d_x: Array2<f64> = random((3, 3), &mut s);
+    let (w, d_x,) = std::hint::black_box((w, d_x,));
+    let up0: Array2<f64> = random((3, 3), &mut s);
+    let (value, grads) = f0470_backward(w, &d_x, (&up0, 0.5, -0.75));
+    assert_eq!(value, f0470(w, &d_x));
     GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0,), |(p0,)| f0470_backward(*p0, &p1, (1.0, 0.5)))
+        .upstream(&(&up0, 0.5, -0.75))
+        .check(&(w,), |(w,)| f0470_backward(*w, &d_x, (&up0, 0.5, -0.75)))
         .unwrap();
 }
 #[differentiable]
-fn f0471(p0: &Array2<f64>, p1: f64, p2: f64, ws: &[f64]) -> f64 {
-    let t1 = p2 * 2.0;
-    let t2 = p1 * p1;
-    let t4 = {
-        let t3 = t2;
-        t2
+fn f0471(p0: &Array2<f64>, p1: f64, p2: f64) -> f64 {
+    let c1: f64 = 0.75;
+    let mut t1 = Zip::from(p0).and(p0).map_collect(|&a, &b| c1 * b);
+    t1 *= &((&t1 + p1) / &(square(&(p1 * &t1)) + 2.0));
+    let mut t3 = {
+        let t2 = (sigmoid(&(f0416(&(cos(&t1)))))).product();
+        (mean(&(concat(Axis(1), &[&t1, &t1, &t1])).row(1))) / (p2.powi(2) + 0.5)
     };
-    let (n1, m1) = p0.dim();
-    let t6 = Array2::<f64>::from_shape_vec((n1, 3), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
-    let t7 = {
-        let t5 = -p1;
-        (p0 * 0.1 + &t6).var(1.0)
-    };
-    let mut t8 = (f64::exp(sigmoid(t7)));
-    for (i, &c) in ws.iter().enumerate() {
-        t8 -= ((p2 / (t4.powi(2) + 1.0)));
-    }
-    let t9 = Array2::<f64>::from_shape_vec((2, m1), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
-    let _t10 = (sigmoid(&((p0 * 0.1 + &t9).std_axis(Axis(1), 1.0)))).mapv(|e| e);
-    t7 + t8
+    t3 += t3 + t3;
+    let (n2, m2) = p0.dim();
+    let t4 = Array2::<f64>::from_shape_vec((n2, m2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
+    let t5 = t3;
+    let t6 = p0;
+    sum(&t1) + t3 + t5 + t6.sum() + t3
 }
 
 #[test]
 fn f0471_gradcheck() {
-    let mut s = 1724997645u64;
+    let mut s = 359765163u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
-    let ws: &[f64] = &[2.0, -1.25];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0471_backward(&p0, p1, p2, ws, 1.0);
-    assert_eq!(value, f0471(&p0, p1, p2, ws));
+    let (value, grads) = f0471_backward(&p0, p1, p2, 1.0);
+    assert_eq!(value, f0471(&p0, p1, p2));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(), p1, p2), |(p0, p1, p2)| f0471_backward(p0, *p1, *p2, ws, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1, p2), |(p0, p1, p2)| f0471_backward(p0, *p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0472(p0: &Array1<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
+fn f0472(p0: &Array1<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> Array2<f64> {
     let mut t1 = p1;
     let c1: f64 = 0.25;
     for i in (0..1).step_by(2) {
@@ -13307,25 +13497,32 @@ fn f0472(p0: &Array1<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
     let t2 = p2 + t1;
     let n2 = p0.len() - 1;
     for i in 0..n2 {
-        t1 = p1;
+        if t1 >= 0.0371 {
+            break;
+        }
+        t1 = p0[i + 1] - p0[i];
     }
-    t1 + t2.mean().unwrap()
+    exp(p3)
 }
 
 #[test]
 fn f0472_gradcheck() {
-    let mut s = 674413269u64;
+    let mut s = 79632416u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
     let p3: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0472_backward(&p0, p1, &p2, &p3, 1.0);
+    let up: Array2<f64> = random((2, 2), &mut s);
+    let (value, grads) = f0472_backward(&p0, p1, &p2, &p3, &up);
     assert_eq!(value, f0472(&p0, p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0472_backward(p0, *p1, p2, p3, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0472_backward(p0, *p1, p2, p3, &up))
+        .unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
 fn f0473(p0: f32, p1: &Array2<f32>, p2: &Array2<f32>, p3: &Array2<f32>, c0: &Array2<f32>) -> f32 {
@@ -13371,19 +13568,15 @@ fn f0473_gradcheck() {
 }
 #[differentiable]
 fn f0474(p0: &Array2<f64>) -> f64 {
-    let t1 = p0.dot(p0);
-    let t2 = match () {
-        _ if t1.iter().sum::<f64>() < 0.0371 => log_softmax(&(tanh(&(t1.dot(&t1))))),
-        _ if p0[[0, 1]] <= -0.5183 => (&t1 * p0).clamp(-0.5, 0.5),
-        _ => p0.to_owned(),
-    };
-    let t3 = t1[[1, 0]];
-    sum(&t2) + t3
+    let mut t1 = (exp2(p0)).slice(s![-2_isize, 1..2]).to_owned();
+    t1 += (&t1 / &(square(&t1) + 2.0)).mean().unwrap();
+    let t1 = p0.map(|&e| e);
+    t1.sum()
 }
 
 #[test]
 fn f0474_gradcheck() {
-    let mut s = 1014004510u64;
+    let mut s = 1292630121u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0474_backward(&p0, 1.0);
@@ -13392,14 +13585,14 @@ fn f0474_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0474_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0475(d_x: &Array2<f64>, d_out: ArrayView2<f64>) -> f64 {
-    let t1_from_t2 = (d_out.row(0)).clamp(-1.0, 3.0);
-    let t1_from_t2 = d_x.dot(&t1_from_t2);
-    let _t2 = t1_from_t2.clone();
+fn f0475(p0: &Array2<f64>, p1: ArrayView2<f64>) -> f64 {
+    let t1 = (p1.row(0)).clamp(-1.0, 3.0);
+    let t1 = p0.dot(&t1);
+    let _t2 = t1.clone();
     let c1 = 1.5_f64;
-    let mut x = {
-        let grad_1 = softmax(&t1_from_t2);
-        (tanh(&((t1_from_t2[0]) / &(square(&(grad_1.mapv(|u: f64| c1 / (u.powi(2) + 1.0)))) + 1.0)))).iter().map(|u| {
+    let mut t4 = {
+        let t3 = softmax(&t1);
+        (tanh(&((t1[0]) / &(square(&(t3.mapv(|u: f64| c1 / (u.powi(2) + 1.0)))) + 1.0)))).iter().map(|u| {
         if (*u) < 0.0371 {
             ((sigmoid((*u).min(1.5))).powi(3)).exp_m1()
         } else {
@@ -13407,31 +13600,31 @@ fn f0475(d_x: &Array2<f64>, d_out: ArrayView2<f64>) -> f64 {
         }
     }).sum::<f64>()
     };
-    let mut out = t1_from_t2.clone();
+    let mut t5 = t1.clone();
     let c2 = 0.75_f64;
-    if t1_from_t2.sum() >= 0.4629 {
-        out += &(relu(&out));
+    if t1.sum() >= 0.4629 {
+        t5 += &(relu(&t5));
     } else {
-        x += 1.5;
+        t4 += 1.5;
     }
-    let out_1 = {
-        let unused = square(sigmoid(0.25 + (log_sigmoid(x))));
-        cos((unused + 1.5) - unused)
+    let t7 = {
+        let t6 = square(sigmoid(0.25 + (log_sigmoid(t4))));
+        (3.0 * t4).cos()
     };
-    sum(&t1_from_t2) + x + sum(&out) + out_1 + out.dot(&out)
+    t1.iter().sum::<f64>() + t4 + logsumexp(&t5) + t7 + p0[[1, 0]]
 }
 
 #[test]
 fn f0475_gradcheck() {
-    let mut s = 2000117268u64;
-    let d_x: Array2<f64> = random((2, 2), &mut s);
-    let d_out: Array2<f64> = random((2, 2), &mut s);
-    let (d_x, d_out,) = std::hint::black_box((d_x, d_out,));
-    let (value, grads) = f0475_backward(&d_x, d_out.view(), 1.0);
-    assert_eq!(value, f0475(&d_x, d_out.view()));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    gradcheck(&(d_x.clone(), d_out.clone()), |(d_x, d_out)| f0475_backward(d_x, d_out.view(), 1.0)).unwrap();
+    let mut s = 308772356u64;
+    let p0: Array2<f64> = random((2, 2), &mut s);
+    let p1: Array2<f64> = random((2, 2), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0475_backward(&p0, p1.view(), 1.0);
+    assert_eq!(value, f0475(&p0, p1.view()));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0475_backward(p0, p1.view(), 1.0)).unwrap();
 }
 #[differentiable]
 fn f0476(p0: Array2<f64>) -> f64 {
@@ -13454,48 +13647,48 @@ fn f0476_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0476_backward(p0.clone(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0477(out: &Array2<f64>, d_out: &Array2<f64>, d_x: f64) -> f64 {
-    let _t1 = d_out.sum();
-    let t2 = d_x;
-    if d_out.iter().sum::<f64>() <= -0.5183 {
-        return d_x;
+fn f0477(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
+    let _t1 = p1.sum();
+    let t2 = p2;
+    if p1.iter().sum::<f64>() <= -0.5183 {
+        return p2;
     }
     let t4 = {
-        let grad_1 = t2;
-        d_out.round()
+        let t3 = t2;
+        p1.round()
     };
-    let unused = if d_x <= 0.4629 && t2 > 0.0 {
-        concat(Axis(1), &[&(d_out.clamp(-0.5, 3.0)), &t4])
+    let t5 = if p2 <= 0.4629 && t2 > 0.0 {
+        concat(Axis(1), &[&(p1.clamp(-0.5, 3.0)), &t4])
     } else {
-        sigmoid(&(concat(Axis(1), &[&(d_out.clamp(-0.5, 3.0)), &t4])))
+        cos(&(concat(Axis(1), &[&(p1.clamp(-0.5, 3.0)), &t4])))
     };
-    t4.mean().unwrap() + unused.sum() + unused.iter().sum::<f64>()
+    t4.mean().unwrap() + t5[[1, 2]] + p0.mean().unwrap()
 }
 
 #[test]
 fn f0477_gradcheck() {
-    let mut s = 1467559505u64;
-    let out: Array2<f64> = random((3, 3), &mut s);
-    let d_out: Array2<f64> = random((3, 2), &mut s);
-    let d_x = scalar(&mut s);
-    let (out, d_out, d_x,) = std::hint::black_box((out, d_out, d_x,));
-    let (value, grads) = f0477_backward(&out, &d_out, d_x, 1.0);
-    assert_eq!(value, f0477(&out, &d_out, d_x));
-    assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    gradcheck(&(out.clone(), d_out.clone(), d_x), |(out, d_out, d_x)| f0477_backward(out, d_out, *d_x, 1.0)).unwrap();
+    let mut s = 2089304341u64;
+    let p0: Array2<f64> = random((3, 3), &mut s);
+    let p1: Array2<f64> = random((3, 2), &mut s);
+    let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0477_backward(&p0, &p1, p2, 1.0);
+    assert_eq!(value, f0477(&p0, &p1, p2));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0477_backward(p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0478(p0: f32, p1: &Array2<f32>, p2: &Array2<f32>, p3: &Array2<f32>) -> f32 {
-    let mut t1 = p3 + 0.25;
-    let t2 = -(tanh(p3));
-    t1 *= p0;
-    mean(&t1) + t2.sum()
+    let t1 = p3 + 0.25;
+    let t2 = sin(&(abs(&t1)));
+    let t3 = &t2 / (square(p0) + 2.0);
+    t1.mean().unwrap() + t2.mean().unwrap() + t3.iter().sum::<f32>()
 }
 
 #[test]
 fn f0478_gradcheck() {
-    let mut s = 1864400761u64;
+    let mut s = 638009071u64;
     let p0 = scalar32(&mut s);
     let p1: Array2<f32> = random32((2, 1), &mut s);
     let p2: Array2<f32> = random32((3, 2), &mut s);
@@ -13561,15 +13754,22 @@ fn f0481(p0: f64, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     if p0 >= -0.5183 {
         return (p2 + p2).iter().sum::<f64>();
     }
-    let t1 = f0436(c0);
-    let _t2 = p2;
-    let t3 = (f0426(sigmoid(t1), ((backprop::ops::sigmoid(t1)).exp()).cos())).tanh();
-    t1 + t3
+    let t1 = sigmoid(f0433(p1, p2));
+    let t3 = {
+        let t2 = log_sigmoid(exp2(t1));
+        t2
+    };
+    let mut t4 = (sum(p2));
+    let (n1, m1) = c0.dim();
+    for r in p2.rows() {
+        t4 += (((c0[[0, m1 - 1]])) + r.sum());
+    }
+    t1 + t3 + t4
 }
 
 #[test]
 fn f0481_gradcheck() {
-    let mut s = 1231367135u64;
+    let mut s = 1959034531u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
@@ -13581,34 +13781,46 @@ fn f0481_gradcheck() {
     gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0481_backward(*p0, *p1, p2, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0482(x: &Array1<f64>, w: f64, out: f64, d_p0: &Array2<f64>) -> f64 {
-    let x_from_out = f0467(out);
-    let _t2 = powi(x_from_out, 2);
-    let unused = d_p0;
-    let t4 = d_p0 * unused;
-    if unused.iter().sum::<f64>() <= -0.5183 {
-        return x_from_out;
+fn f0482(p0: &Array1<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> (f64, f64) {
+    let t1 = f0452(p1, p0);
+    let mut t2 = backprop::ops::recip(&(square(&(p3 + p3)) + 1.0));
+    let c1: f64 = 1.5;
+    let mut t4 = {
+        let t3 = ((0.1 / (p3 * p3 + 1.0)).select(Axis(0), &[0])).dot(&t2);
+        t3
+    };
+    if t4[[0, 1]] > -0.5183 {
+        t4 /= &(square(&(logsumexp(&t2))) + 1.0);
+    } else if t1 <= 0.4629 {
+        t2 /= &(square(&(p1 * &t4)) + 0.5);
     }
-    let t5 = relu(&t4);
-    x_from_out + unused[[0, 0]] + mean(&t4) + t5.mean().unwrap()
+    let mut t6 = {
+        let t5 = tanh(softplus(t1));
+        (backprop::ops::recip(&(&t4 * &t4 + 1.0))).select(Axis(0), &[0, 0])
+    };
+    t6 += ((t6[[0, 1]]) * 2.0).atan2(square(t1) + 0.5);
+    (t6.sum(), mean(&t2))
 }
 
 #[test]
 fn f0482_gradcheck() {
-    let mut s = 1190158661u64;
-    let x: Array1<f64> = random(3, &mut s);
-    let w = scalar(&mut s);
-    let out = scalar(&mut s);
-    let d_p0: Array2<f64> = random((2, 2), &mut s);
-    let (x, w, out, d_p0,) = std::hint::black_box((x, w, out, d_p0,));
-    let (value, grads) = f0482_backward(&x, w, out, &d_p0, 1.0);
-    assert_eq!(value, f0482(&x, w, out, &d_p0));
-    assert_eq!(grads.x.shape(), x.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    gradcheck(&(x.clone(), w, out, d_p0.clone()), |(x, w, out, d_p0)| f0482_backward(x, *w, *out, d_p0, 1.0)).unwrap();
+    let mut s = 206631656u64;
+    let p0: Array1<f64> = random(3, &mut s);
+    let p1 = scalar(&mut s);
+    let p2 = scalar(&mut s);
+    let p3: Array2<f64> = random((2, 2), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0482_backward(&p0, p1, p2, &p3, (1.0, 0.5));
+    assert_eq!(value, f0482(&p0, p1, p2, &p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0482_backward(p0, *p1, *p2, p3, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
-fn f0483(p0: &Array1<f64>, p1: f64) -> f64 {
+fn f0483(p0: &Array1<f64>, p1: f64) -> Array1<f64> {
     let mut t1 = p1;
     if p1 > 0.0371 {
         t1 /= square(p1) + 0.5;
@@ -13616,27 +13828,37 @@ fn f0483(p0: &Array1<f64>, p1: f64) -> f64 {
         t1 += sqrt(square(p1 - p1) + 0.5);
     }
     let mut t2 = (square(1.25 / (t1.powi(2) + 1.0))).tanh();
-    t2 *= f0428(p1, (-p1).abs(), t2);
-    let t3 = p1 + t1;
-    t2 += (t1 - t2) - t3;
-    let c1 = 0.5_f64;
-    let t2 = (sum(&(p0.mapv(|e| c1 * e)))).atan2(square(t3) + 0.5);
-    t3 + t2
+    t2 *= t2 - 1.25;
+    let n1 = p0.len();
+    let t3 = Array::from_elem(n1, -1.5_f64);
+    for i in 0..2 {
+        if t1 > 0.4629 || t2 > 0.0 {
+            break;
+        }
+        t2 -= t2 * p1;
+    }
+    let _t4 = softplus(t2);
+    let _t5 = cos(&(-p0));
+    exp(p0)
 }
 
 #[test]
 fn f0483_gradcheck() {
-    let mut s = 439436246u64;
+    let mut s = 959126587u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0483_backward(&p0, p1, 1.0);
+    let up: Array1<f64> = random(3, &mut s);
+    let (value, grads) = f0483_backward(&p0, p1, &up);
     assert_eq!(value, f0483(&p0, p1));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0483_backward(p0, *p1, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1), |(p0, p1)| f0483_backward(p0, *p1, &up))
+        .unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
-fn f0484(p0: f64, p1: f64, p2: &Array2<f64>, p3: &Array1<f64>, c0: &Array2<f64>, labels: &[usize]) -> f64 {
+fn f0484(p0: f64, p1: f64, p2: &Array2<f64>, p3: &Array1<f64>, c0: &Array2<f64>, labels: &[usize]) -> (f64, Array1<f64>) {
     let t1 = softmax_cross_entropy(&(abs(p2)), labels);
     let mut t1 = 0.1 + &(softmax(c0));
     let t2 = Array1::<f64>::ones(2);
@@ -13647,24 +13869,28 @@ fn f0484(p0: f64, p1: f64, p2: &Array2<f64>, p3: &Array1<f64>, c0: &Array2<f64>,
         _ if t1.sum() > 0.0371 => sigmoid(&(t1.mapv(f64::cos))),
         _ => c0.to_owned(),
     };
-    sum(&t1) + t3 + t4[[1, 0]] + t1.sum()
+    (p2[[1, 0]], tanh(p3))
 }
 
 #[test]
 fn f0484_gradcheck() {
-    let mut s = 153235671u64;
+    let mut s = 855488149u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let p3: Array1<f64> = random(3, &mut s);
     let c0: Array2<f64> = random((3, 1), &mut s);
-    let labels: &[usize] = &[1, 1, 1];
+    let labels: &[usize] = &[1, 1, 0];
     let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let (value, grads) = f0484_backward(p0, p1, &p2, &p3, &c0, labels, 1.0);
+    let up1: Array1<f64> = random(3, &mut s);
+    let (value, grads) = f0484_backward(p0, p1, &p2, &p3, &c0, labels, (1.0, &up1));
     assert_eq!(value, f0484(p0, p1, &p2, &p3, &c0, labels));
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0, p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0484_backward(*p0, *p1, p2, p3, &c0, labels, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, &up1))
+        .check(&(p0, p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0484_backward(*p0, *p1, p2, p3, &c0, labels, (1.0, &up1)))
+        .unwrap();
 }
 #[differentiable]
 fn f0485(x: &Array2<f64>, d_out: f64, d_t1: &Array2<f64>) -> f64 {
@@ -13695,7 +13921,7 @@ fn f0486(p0: &Array2<f64>, p1: ArrayView2<f64>, ws: &[f64]) -> f64 {
     let _t2 = t1;
     let mut t3 = sum(t1);
     for (i, &c) in ws.iter().enumerate() {
-        t3 -= ((sin(sigmoid(f0456(p0[[i, 0]])))));
+        t3 -= (tanh((relu(f0456(p0[[i, 0]])))));
     }
     t1.sum() + t3
 }
@@ -13713,37 +13939,29 @@ fn f0486_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0486_backward(p0, p1.view(), ws, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0487(w: &Array2<f64>) -> f64 {
-    let mut t1 = &(w.sum_axis(Axis(0))) * w;
-    let out_1 = &(&t1 * w) + 0.1;
-    let t3 = array![-0.75_f64, 2.0, 0.25];
-    let t5 = {
-        let d_out_1 = mean(&((w.dot(&out_1.t())) + &t3));
-        f64::log(square(f0440(&(sigmoid(&out_1)))) + 1.0, 3.0 * 3.0 + 1.5)
-    };
-    let d_x = (1.5 + ((2.0 - t5).tanh())).powf(sin(t5));
-    for i in (0..3).rev() {
-        t1 += d_x;
-        if d_x >= -0.5183 {
-            break;
-        }
+fn f0487(p0: &Array2<f64>) -> f64 {
+    let t1 = &(p0.sum_axis(Axis(0))) * p0;
+    let t2 = (t1.mean().expect("not empty")) + p0;
+    let t3 = p0;
+    let t4 = t3;
+    let t5 = p0;
+    let mut t6 = tanh(((t4 / (t5 * t5 + 1.0)).iter().map(|v| ((*v) - (*v)) - (clamp(*v, -2.0, 0.5))).sum::<f64>()));
+    let (n1, m1) = p0.dim();
+    for r in p0.rows() {
+        t6 -= (((p0[[n1 - 1, m1 - 1]])) + r.sum());
     }
-    let t8 = {
-        let t7 = tanh(&((square(&(d_x - &t1)) + 0.5).log10()));
-        log_softmax(&(sigmoid(&((mean(&out_1)) / &(square(&t7) + 0.5)))))
-    };
-    d_x + sum(&t8) + d_x
+    t1.sum() + t2[[1, 1]] + t3.sum() + t4[[2, 1]] + t5[[0, 0]] + t6 + t1.mean().unwrap()
 }
 
 #[test]
 fn f0487_gradcheck() {
-    let mut s = 2106055159u64;
-    let w: Array2<f64> = random((3, 2), &mut s);
-    let (w,) = std::hint::black_box((w,));
-    let (value, grads) = f0487_backward(&w, 1.0);
-    assert_eq!(value, f0487(&w));
-    assert_eq!(grads.w.shape(), w.shape());
-    gradcheck(&(w.clone(),), |(w,)| f0487_backward(w, 1.0)).unwrap();
+    let mut s = 187217975u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0487_backward(&p0, 1.0);
+    assert_eq!(value, f0487(&p0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0487_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0488(d_out: &Array2<f64>, y_1: f64) -> f64 {
@@ -13777,56 +13995,59 @@ fn f0488_gradcheck() {
     gradcheck(&(d_out.clone(), y_1), |(d_out, y_1)| f0488_backward(d_out, *y_1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0489(w: &Array2<f64>, out: f64, x: ArrayView2<f64>) -> f64 {
-    let grad_1 = array![[0.25_f64, -0.75, -0.75]];
+fn f0489(d_out: &Array2<f64>, out: f64, x: ArrayView2<f64>) -> f64 {
+    let t1 = array![[0.25_f64, -0.75, -0.75]];
     let c1 = 2.0_f64;
-    let d_out_1 = {
-        let t2 = &grad_1 - &x;
-        (sigmoid(&(&t2 / &(square(&x) + 1.0)))).map(|&u| (out * out) * u)
+    let mut t3 = {
+        let out_1 = &t1 - &x;
+        (sigmoid(&(&out_1 / &(square(&x) + 1.0)))).map(|&u| (out * out) * u)
     };
     let mut t4 = match () {
-        _ if x[[2, 2]] >= 0.4629 => &d_out_1 / &(square(&(x.dot(&x))) + 2.0),
-        _ if mean(&d_out_1) < 0.0371 => x.to_owned(),
+        _ if x[[2, 2]] >= 0.4629 => &t3 / &(square(&(x.dot(&x))) + 2.0),
+        _ if mean(&t3) < 0.0371 => x.to_owned(),
         _ => x.to_owned(),
     };
-    t4 += f0469(w, f0440(w), w);
-    let mut t5 = w.to_owned();
-    for i in 0..2 {
-        t5.column_mut(i).assign(&(&(tanh(&w.column(i))) * (backprop::ops::sigmoid((sum(&t4))))));
+    t4 += f0469(d_out, sigmoid(f0487(d_out)), d_out);
+    let mut d_d_x = if t3.sum() <= -0.5183 {
+        d_out.to_owned()
+    } else {
+        sin(d_out)
+    };
+    if mean(&t4) <= 0.0371 {
+        d_d_x = &d_d_x - 1.25;
+    } else {
+        t3 /= square(out) + 0.5;
     }
-    let out_1 = softmax(&(&d_out_1 + &t4));
-    let out_1 = tanh(&(log_softmax(&(tanh(&t4)))));
-    let d_x = sigmoid(f0487(&t5));
-    out_1[[2, 1]] + d_x
+    t4 -= &t3;
+    let t4 = softmax(&x);
+    t3[[0, 1]] + d_d_x[[0, 0]] + t4.mean().unwrap()
 }
 
 #[test]
 fn f0489_gradcheck() {
-    let mut s = 1844191018u64;
-    let w: Array2<f64> = random((3, 2), &mut s);
+    let mut s = 1282507473u64;
+    let d_out: Array2<f64> = random((3, 2), &mut s);
     let out = scalar(&mut s);
     let x: Array2<f64> = random((3, 3), &mut s);
-    let (w, out, x,) = std::hint::black_box((w, out, x,));
-    let (value, grads) = f0489_backward(&w, out, x.view(), 1.0);
-    assert_eq!(value, f0489(&w, out, x.view()));
-    assert_eq!(grads.w.shape(), w.shape());
+    let (d_out, out, x,) = std::hint::black_box((d_out, out, x,));
+    let (value, grads) = f0489_backward(&d_out, out, x.view(), 1.0);
+    assert_eq!(value, f0489(&d_out, out, x.view()));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
     assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(w.clone(), out, x.clone()), |(w, out, x)| f0489_backward(w, *out, x.view(), 1.0)).unwrap();
+    gradcheck(&(d_out.clone(), out, x.clone()), |(d_out, out, x)| f0489_backward(d_out, *out, x.view(), 1.0)).unwrap();
 }
 #[differentiable]
 fn f0490(p0: f64, p1: f64) -> f64 {
-    let t1 = p1;
-    let mut t1 = t1;
-    for i in 0..2 {
-        t1 -= t1.ceil();
-    }
-    let t1 = f64::log(square(tanh(p1 / (square(p1) + 1.0))) + 1.0, 0.5);
-    t1
+    let mut t1 = p0.trunc();
+    t1 /= square((t1.powi(2) + 1.0).log(t1.powi(2) + 1.5)) + 1.0;
+    let t2 = f0456(sigmoid(t1));
+    let t3 = (to_radians(p0)).exp();
+    t2 + t3
 }
 
 #[test]
 fn f0490_gradcheck() {
-    let mut s = 1458965243u64;
+    let mut s = 601781998u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -13859,23 +14080,31 @@ fn f0491_gradcheck() {
 }
 #[differentiable]
 fn f0492(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: &Array1<f64>, ws: &[f64]) -> f64 {
-    let c1 = 0.75_f64;
-    let mut t1 = (Zip::from(&(clamp(&(relu(&p1)), -0.5, 3.0))).and(&p1).map_collect(|&a, &b| ((f0403(b, sigmoid(a), b)).cos()) + b)).mean().unwrap();
+    let mut t1 = (((clamp(&(relu(p2)), -0.5, 3.0)).map(|&z| {
+        if z >= 0.0371 {
+            backprop::ops::softplus(square(((z.powi(2) + 0.5).powf(1.5)).tanh()))
+        } else {
+            relu((z - z) + z)
+        }
+    })).dot(&((clamp(&(relu(p2)), -0.5, 3.0)).map(|&z| {
+        if z >= 0.0371 {
+            backprop::ops::softplus(square(((z.powi(2) + 0.5).powf(1.5)).tanh()))
+        } else {
+            relu((z - z) + z)
+        }
+    })))).tanh();
     for (i, &c) in ws.iter().enumerate() {
-        t1 += ((p2[i]));
+        t1 += (sum(&(sqrt(&(square(&(backprop::ops::sin(p2))) + 1.0)))));
     }
-    let t2 = t1;
-    let t3 = match p2.len() % 3 {
-        0 => (t1 - p2).mean().expect("not empty"),
-        1 | 2 => (p2.broadcast((2, 3)).unwrap()).mean().expect("not empty"),
-        _ => (exp(sigmoid(t1))) + 3.0,
-    };
-    t2 + t3
+    let c1: f64 = 0.1;
+    let t2 = ((tanh(t1)).tan()).hypot(0.5 * 0.5 + 0.5);
+    let t3 = (p2.map(|&e| t1)) + t1;
+    t2 + t3.iter().sum::<f64>()
 }
 
 #[test]
 fn f0492_gradcheck() {
-    let mut s = 952786283u64;
+    let mut s = 2072708858u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array1<f64> = random(3, &mut s);
@@ -13889,48 +14118,53 @@ fn f0492_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0492_backward(p0, p1.view(), p2, ws, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0493(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
+fn f0493(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> (Array2<f64>, f64, Array2<f64>) {
     let t1 = exp(&(sin(p1)));
-    t1.mean().unwrap() + p1.sum()
+    (t1.clone(), p1.sum(), sin(p2))
 }
 
 #[test]
 fn f0493_gradcheck() {
-    let mut s = 1085410465u64;
+    let mut s = 1581088808u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0493_backward(&p0, &p1, &p2, 1.0);
+    let up0: Array2<f64> = random((2, 1), &mut s);
+    let up2: Array2<f64> = random((2, 2), &mut s);
+    let (value, grads) = f0493_backward(&p0, &p1, &p2, (&up0, 0.5, &up2));
     assert_eq!(value, f0493(&p0, &p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0493_backward(p0, p1, p2, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(&up0, 0.5, &up2))
+        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0493_backward(p0, p1, p2, (&up0, 0.5, &up2)))
+        .unwrap();
 }
 #[differentiable]
-fn f0494(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
-    let t1 = p1;
-    let _t2 = p3;
-    let mut t1 = p0.to_owned().mapv_into(|z| p3 + z);
-    t1 += &(&t1 * (f0437(p3)));
-    t1.iter().sum::<f64>() + t1.sum()
+fn f0494(d_p0: &Array2<f64>, out: &Array2<f64>, d_out: &Array2<f64>, x: f64) -> f64 {
+    let t1 = out;
+    let _t2 = x;
+    let mut t1 = d_p0.to_owned().mapv_into(|z| x + z);
+    t1 *= &(&t1 * (sigmoid(f0435(x, x, x))));
+    t1[[1, 0]]
 }
 
 #[test]
 fn f0494_gradcheck() {
-    let mut s = 732121828u64;
-    let p0: Array2<f64> = random((3, 1), &mut s);
-    let p1: Array2<f64> = random((1, 2), &mut s);
-    let p2: Array2<f64> = random((3, 3), &mut s);
-    let p3 = scalar(&mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0494_backward(&p0, &p1, &p2, p3, 1.0);
-    assert_eq!(value, f0494(&p0, &p1, &p2, p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0494_backward(p0, p1, p2, *p3, 1.0)).unwrap();
+    let mut s = 1091139062u64;
+    let d_p0: Array2<f64> = random((3, 1), &mut s);
+    let out: Array2<f64> = random((1, 2), &mut s);
+    let d_out: Array2<f64> = random((3, 3), &mut s);
+    let x = scalar(&mut s);
+    let (d_p0, out, d_out, x,) = std::hint::black_box((d_p0, out, d_out, x,));
+    let (value, grads) = f0494_backward(&d_p0, &out, &d_out, x, 1.0);
+    assert_eq!(value, f0494(&d_p0, &out, &d_out, x));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    gradcheck(&(d_p0.clone(), out.clone(), d_out.clone(), x), |(d_p0, out, d_out, x)| f0494_backward(d_p0, out, d_out, *x, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0495(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
@@ -13941,23 +14175,21 @@ fn f0495(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
     };
     let t1 = t1 + p1;
     let t2 = p1 - &(p1 - &t1);
-    let mut t4 = {
+    let t4 = {
         let t3 = p2;
         p1.dot(&t2.t())
     };
     if t4.sum() <= 0.4629 {
         return (t2.mean().expect("not empty"));
     }
-    let t5 = &t1 / 1.5;
-    for i in (0..1).rev() {
-        t4 -= 0.75;
-    }
-    mean(&t4) + t5[[0, 2]]
+    let t5 = t4.clone();
+    let t6 = p2;
+    mean(&t5) + t6
 }
 
 #[test]
 fn f0495_gradcheck() {
-    let mut s = 58902126u64;
+    let mut s = 827447381u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2 = scalar(&mut s);
@@ -13970,24 +14202,33 @@ fn f0495_gradcheck() {
 #[differentiable(wrt(p1))]
 fn f0496(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
     let mut t1 = match () {
-        _ if p1.sum() >= 0.0371 => p1.product(),
-        _ if sum(p2) > -0.5183 => (ln(&(square(&(p2.sum_axis(Axis(1)))) + 0.5))).mean().expect("not empty"),
-        _ => (f64::atan2(f0462(p1), 1.0 * 1.0 + 0.5)).max(1.25),
+        _ if p1.mean().unwrap() <= 0.0371 => p1.product(),
+        _ if sum(p1) >= -0.5183 => (ln(&(square(&(p2.sum_axis(Axis(1)))) + 0.5))).mean().expect("not empty"),
+        _ => ((mean(p2)).mul_add(0.5, 0.25)).cos(),
     };
-    t1 += 0.25;
-    let t2 = sigmoid(f64::ln((p1.iter().map(|&u| f0370(u)).sum::<f64>()).powi(2) + 0.5));
-    let t4 = {
-        let t3 = f64::sqrt(t1.powi(2) + 1.0);
-        t2 * p2
+    let t3 = {
+        let t2 = (p1 / (square(t1) + 2.0)).dot(&p0.t());
+        (p2[[0, 1]]).min(t1)
     };
-    let t5 = t4.mean().unwrap();
-    let t6 = t2;
-    t5 + t6
+    let c1 = 0.25_f64;
+    t1 /= (f0495(tanh(t1), p2, p2.mean().expect("not empty"))).powi(2) + 1.0;
+    let t4 = t3 + t1;
+    let c2: f64 = 0.5;
+    let t5 = if p0.mean().unwrap() < 0.0371 || t4 > 0.0 {
+        t4
+    } else {
+        t3
+    };
+    let t7 = {
+        let t6 = t1 - t5;
+        (ln(&(square(p1) + 0.5))).mean_axis(Axis(0)).unwrap()
+    };
+    t5 + sum(&t7) + t3
 }
 
 #[test]
 fn f0496_gradcheck() {
-    let mut s = 1907537157u64;
+    let mut s = 1321732741u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
@@ -14003,18 +14244,15 @@ fn f0497(p0: ArrayView2<f32>, p1: &Array2<f32>, p2: ArrayView2<f32>, c0: &Array2
     for i in (0..2).rev() {
         t1 += sigmoid(p0.mean().expect("not empty"));
     }
-    let mut t2 = p1.sum();
-    t2 += (t1.max(t2)) - t2;
-    let t4 = {
-        let t3 = mean(c0);
-        t2 / (square(t2) + 0.5)
-    };
-    t2 + t4
+    let t2 = (sigmoid(p1.iter().map(|e| 3.0 * (*e)).sum::<f32>())).mul_add(backprop::ops::tanh(t1), t1);
+    let _t3 = log_sigmoid(&(sin(&p2)));
+    let t4 = log_softmax(&p2);
+    t1 + t2 + t4[[1, 0]]
 }
 
 #[test]
 fn f0497_gradcheck() {
-    let mut s = 298777774u64;
+    let mut s = 467973096u64;
     let p0: Array2<f32> = random32((2, 2), &mut s);
     let p1: Array2<f32> = random32((3, 2), &mut s);
     let p2: Array2<f32> = random32((2, 3), &mut s);
@@ -14032,36 +14270,35 @@ fn f0497_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0498(p0: Array2<f64>, p1: f64, k0: usize) -> f64 {
-    let _t1 = &(&p0 + p1) / (square(powi(p1 / (p1.powi(2) + 0.5), 2)) + 2.0);
-    let _t2 = p0.clone();
-    let t3 = match k0 {
-        0 => (ln(p1.powi(2) + 1.0)).atan2(p1.powi(2) + 0.5),
-        1 | 2 => p1,
-        _ => (f0467(p1)) - p1,
+fn f0498(d_t1: Array2<f64>, grad: f64, k0: usize) -> (Array2<f64>, f64) {
+    let _t1 = &(&d_t1 + grad) / (square(powi(grad / (grad.powi(2) + 0.5), 2)) + 2.0);
+    let _t2 = d_t1.clone();
+    let mut out_1 = match k0 % 3 {
+        0 => (ln(grad.powi(2) + 1.0)).atan2(grad.powi(2) + 0.5),
+        1 | 2 => grad,
+        _ => (d_t1.mean().expect("not empty")) - (grad.exp()),
     };
-    let mut t4 = f0434(p1, tanh(t3));
-    let mut t6 = {
-        let t5 = p0.dot(&p0.t());
-        p1
-    };
-    if t6 < -0.5183 || t3 > 0.0 {
-        t6 += log_sigmoid(t6);
-    }
-    t3 + t4 + t6
+    let grad_1 = f64::exp_m1(grad);
+    let x = out_1 / 1.5;
+    out_1 -= (x.powi(2) + 0.5).powf(0.25);
+    (sigmoid(&d_t1), x)
 }
 
 #[test]
 fn f0498_gradcheck() {
-    let mut s = 1213764839u64;
-    let p0: Array2<f64> = random((1, 3), &mut s);
-    let p1 = scalar(&mut s);
-    let k0: usize = 1;
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0498_backward(p0.clone(), p1, k0, 1.0);
-    assert_eq!(value, f0498(p0.clone(), p1, k0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0498_backward(p0.clone(), *p1, k0, 1.0)).unwrap();
+    let mut s = 599666319u64;
+    let d_t1: Array2<f64> = random((1, 3), &mut s);
+    let grad = scalar(&mut s);
+    let k0: usize = 0;
+    let (d_t1, grad,) = std::hint::black_box((d_t1, grad,));
+    let up0: Array2<f64> = random((1, 3), &mut s);
+    let (value, grads) = f0498_backward(d_t1.clone(), grad, k0, (&up0, 0.5));
+    assert_eq!(value, f0498(d_t1.clone(), grad, k0));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    GradCheck::new()
+        .upstream(&(&up0, 0.5))
+        .check(&(d_t1.clone(), grad), |(d_t1, grad)| f0498_backward(d_t1.clone(), *grad, k0, (&up0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
 fn f0499(p0: f64) -> f64 {

@@ -40,9 +40,16 @@ them (`let mut y = x.to_owned();` or `Array1::<f64>::zeros(n)`, then
 `y.column_mut(j).assign(&v)` in a loop); loops over `x.rows()`,
 `x.columns()`, `ws.iter().enumerate()` of a constant `ws: &[f64]` parameter,
 `labels.iter().enumerate()` (`x[[i, l]]`, `l as f64`)
-and `x.rows().into_iter().zip(ws.iter())`; and tuple outputs `-> (f64,
-f64)` (checked with the upstream `(1.0, 0.5)`). Each program comes with a
-test that
+and `x.rows().into_iter().zip(ws.iter())`; tuple outputs of two or three
+components, scalars and arrays (`-> (f64, Array2<f64>, f64)`, the array a
+function of a value, a clone of a local, or a local moved in the last
+place; checked with one upstream per component: `1.0`, `0.5`, `-0.75` for
+a scalar, a random array for an array); and calls of earlier functions that
+return a tuple, bound by a tuple pattern with some components `_`
+(`let (t3, _) = f0029(t1);`): where they stand, in a `for` loop that
+accumulates a scalar of the components (and may pass the accumulator to
+the call), and in one arm of an `if` whose value is a scalar of them.
+Each program comes with a test that
 
   * compares the forward value of `NAME_backward` with the original function's
     (bit for bit: the design says they are equal),
@@ -221,11 +228,18 @@ class Program:
     def __init__(self, rng, index, callees=()):
         self.rng = rng
         self.index = index
-        # Earlier programs (in the same file) this one may call.
-        self.callees = [c for c in callees if not c.uses_labels and not c.uses_constant
-                        and not c.uses_ws and c.uses_int is None and c.out_shape != "tuple"
-                        and (VIEW_CALLS or all(p[2] != "view" for p in c.params))]
+        # Earlier programs (in the same file) this one may call: in an
+        # expression, or (those that return a tuple) as `let (a, b) = f(..);`.
+        callable = [c for c in callees if not c.uses_labels and not c.uses_constant
+                    and not c.uses_ws and c.uses_int is None
+                    and (VIEW_CALLS or all(p[2] != "view" for p in c.params))]
+        self.callees = [c for c in callable if c.out_shape != "tuple"]
+        self.tuple_callees = [c for c in callable if c.out_shape == "tuple"
+                              and max(c.out_bounds) <= LIMIT * 2]
         self.out_bound = 1.0
+        # A tuple output: the shape and the bound of each component.
+        self.out_components = None
+        self.out_bounds = None
         self.ty = "f64"
         self.name = "f%04d" % index
         self.params = []  # (name, shape, style, differentiable)
@@ -307,36 +321,135 @@ class Program:
         rng = self.rng
         for _ in range(4):
             callee = rng.choice(self.callees[-40:])
-            args = []
-            # The callee was generated for parameters in [-1, 1]: larger
-            # arguments are squashed first.
-            for name, shape, style, _ in callee.params:
-                if shape == ():
-                    v = self.expr(depth - 1) if rng.random() < 0.4 else self.leaf(lambda v: v.scalar)
-                    if v is None or not v.scalar:
-                        break
-                    if v.bound > 1.0:
-                        v = self.squash(v)
-                    args.append(v.code)
-                    continue
-                v = self.leaf(lambda v: v.shape == shape and (ALIAS_CALLS or not v.borrowed))
-                if v is not None and v.bound > 1.0:
-                    v = self.squash_array(v)
-                if v is None or (style == "ref" and not self.owned(v)):
-                    break
-                if style == "ref":
-                    args.append(v.as_ref())
-                elif style == "owned":
-                    args.append("%s.to_owned()" % v.recv() if v.form != "expr" or v.is_view else v.code)
-                else:
-                    args.append("%s.view()" % v.recv())
-            else:
+            args = self.call_args(callee, depth)
+            if args is not None:
                 bound = callee.out_bound
                 v = V("%s(%s)" % (callee.name, ", ".join(args)), callee.out_shape, bound)
                 if bound > LIMIT * 2:
                     v = self.squash(v) if v.scalar else self.squash_array(v)
                 return v
         return None
+
+    def call_args(self, callee, depth):
+        """Arguments of the parameters' shapes and spellings of `callee`
+        (None if some cannot be found)."""
+        rng = self.rng
+        args = []
+        # The callee was generated for parameters in [-1, 1]: larger
+        # arguments are squashed first.
+        for name, shape, style, _ in callee.params:
+            if shape == ():
+                v = self.expr(depth - 1) if rng.random() < 0.4 else self.leaf(lambda v: v.scalar)
+                if v is None or not v.scalar:
+                    return None
+                if v.bound > 1.0:
+                    v = self.squash(v)
+                args.append(v.code)
+                continue
+            v = self.leaf(lambda v: v.shape == shape and (ALIAS_CALLS or not v.borrowed))
+            if v is not None and v.bound > 1.0:
+                v = self.squash_array(v)
+            if v is None or (style == "ref" and not self.owned(v)):
+                return None
+            if style == "ref":
+                args.append(v.as_ref())
+            elif style == "owned":
+                args.append("%s.to_owned()" % v.recv() if v.form != "expr" or v.is_view else v.code)
+            else:
+                args.append("%s.view()" % v.recv())
+        return args
+
+    def tuple_pattern(self, callee, depth):
+        """`let (tA, _, tB) = fNNNN(args);` of a callee that returns a tuple:
+        the statement and the values it binds (None if no arguments fit).
+        Some components are `_`, never all."""
+        rng = self.rng
+        args = self.call_args(callee, depth)
+        if args is None:
+            return None
+        names, values = [], []
+        for shape, bound in zip(callee.out_components, callee.out_bounds):
+            if rng.random() < 0.3:
+                names.append("_")
+                continue
+            name = self.fresh()
+            names.append(name)
+            self.unknown_ty.add(name)
+            values.append(V(name, shape, bound, form="expr" if shape == () else "name"))
+        if not values:
+            return None
+        stmt = "let (%s) = %s(%s);" % (", ".join(names), callee.name, ", ".join(args))
+        return stmt, values
+
+    def tuple_call(self, depth):
+        """A call of a function that returns a tuple, bound by a tuple
+        pattern: where it stands (its components join the operands), in a
+        `for` loop that accumulates a scalar of them (and may pass the
+        accumulator to the call), or in one arm of an `if` whose value is a
+        scalar of them."""
+        rng = self.rng
+        # A callee whose arguments can be found (in the enclosing code).
+        for _ in range(4):
+            callee = rng.choice(self.tuple_callees[-40:])
+            if self.call_args(callee, 0) is not None:
+                break
+        else:
+            return False
+        where = rng.choice(["here", "here", "loop", "branch"])
+        if where == "here":
+            bound = self.tuple_pattern(callee, depth)
+            if bound is None:
+                return False
+            stmt, values = bound
+            self.stmts.append(stmt)
+            self.env.extend(values)
+            self.counts["tuple_call"] += 1
+            return True
+        if where == "loop":
+            acc = self.accumulator(depth)
+            k = rng.randint(1, 3)
+            self.region += 1
+            self.env.append(acc)
+            bound = self.tuple_pattern(callee, max(1, depth - 1))
+            self.env.remove(acc)
+            if bound is None:
+                self.region -= 1
+                self.env.append(acc)
+                return True
+            stmt, values = bound
+            e = self.scalar_of(max(1, depth - 1), values)
+            self.region -= 1
+            op = rng.choice(["+=", "-="])
+            if rng.random() < 0.5:
+                upd = "%s = %s * 0.5 + %s;" % (acc.code, acc.code, e.atom())
+                acc.bound = acc.bound + 2 * e.bound
+            else:
+                upd = "%s %s %s;" % (acc.code, op, e.atom())
+                acc.bound = acc.bound + k * e.bound
+            self.stmts.append("for i in 0..%d {\n        %s\n        %s\n    }" % (k, stmt, upd))
+            self.env.append(acc)
+            self.counts["tuple_call_in_loop"] += 1
+            return True
+        cond = self.condition()
+        self.region += 1
+        bound = self.tuple_pattern(callee, max(1, depth - 1))
+        if bound is None:
+            self.region -= 1
+            return False
+        stmt, values = bound
+        a = self.scalar_of(max(1, depth - 1), values)
+        b = self.scalar_of(max(1, depth - 1))
+        self.region -= 1
+        arms = ["{\n        %s\n        %s\n    }" % (stmt, a.code), "{\n        %s\n    }" % b.code]
+        if rng.random() < 0.5:
+            arms.reverse()
+            cond = "!(%s)" % cond
+        name = self.fresh()
+        self.let(name, "if %s %s else %s" % (cond, arms[0], arms[1]))
+        self.unknown_ty.add(name)
+        self.env.append(V(name, (), max(a.bound, b.bound)))
+        self.counts["tuple_call_in_branch"] += 1
+        return True
 
     def binary(self, depth):
         rng = self.rng
@@ -1747,6 +1860,7 @@ class Program:
         if rng.random() < 0.1:
             self.ty = "f32"
         self.callees = [c for c in self.callees if c.ty == self.ty]
+        self.tuple_callees = [c for c in self.tuple_callees if c.ty == self.ty]
         nparams = rng.randint(1, 4)
         for i in range(nparams):
             if rng.random() < 0.3:
@@ -1815,6 +1929,8 @@ class Program:
                 continue
             if 0.58 <= r < 0.68 and self.control(depth):
                 continue
+            if 0.68 <= r < 0.78 and self.tuple_callees and self.tuple_call(depth):
+                continue
             if 0.53 <= r < 0.58:
                 e = self.branch_expr(depth)
                 if e.bound <= LIMIT * 4:
@@ -1869,14 +1985,10 @@ class Program:
     def output(self):
         rng = self.rng
         locals_ = [v for v in self.env if v.code.startswith("t")]
-        if not self.has_return and rng.random() < 0.08:
-            # A tuple of two scalars: one upstream per component.
-            a, ba = self.scalarize(rng.choice(self.env))
-            b, bb = self.scalarize(rng.choice(self.env))
-            self.out_shape = "tuple"
-            self.out_bound = max(ba, bb)
-            self.counts["tuple_output"] += 1
-            return "(%s, %s)" % (a, b)
+        if not self.has_return and rng.random() < 0.12:
+            # A tuple of two or three components, scalars and arrays: one
+            # upstream per component.
+            return self.tuple_output()
         if not self.has_return and rng.random() < 0.1:
             # An array output: a VJP with an upstream gradient.
             cands = [v for v in self.env if not v.scalar and len(v.shape) <= 2]
@@ -1907,6 +2019,41 @@ class Program:
         self.out_bound = max(self.out_bound, self.ret_bound)
         return " + ".join(terms)
 
+    def tuple_output(self):
+        """`(a, b)` or `(a, b, c)`: each component a scalar of a value, or
+        an array (an elementwise function of one, a clone of a local, or a
+        local itself in the last place, where nothing reads it after it is
+        moved)."""
+        rng = self.rng
+        n = rng.choice([2, 2, 3])
+        codes, shapes, bounds = [], [], []
+        for k in range(n):
+            v = rng.choice(self.env)
+            if v.scalar or len(v.shape) > 2 or rng.random() < 0.5:
+                code, bound = self.scalarize(v)
+                codes.append(code)
+                shapes.append(())
+                bounds.append(bound)
+                continue
+            named = v.form == "name" and v.code.startswith("t") and not v.is_view and (
+                REGION_BUGS or v.code not in self.if_no_else)
+            if named and k == n - 1 and rng.random() < 0.5:
+                code, bound = v.code, v.bound
+            elif named and rng.random() < 0.3:
+                code, bound = "%s.clone()" % v.code, v.bound
+            else:
+                f = rng.choice(["tanh", "sigmoid", "sin"])
+                code, bound = "%s(%s)" % (f, v.as_ref()), 1.0
+            codes.append(code)
+            shapes.append(v.shape)
+            bounds.append(bound)
+        self.out_shape = "tuple"
+        self.out_components = shapes
+        self.out_bounds = bounds
+        self.out_bound = max(bounds)
+        self.counts["tuple_output"] += 1
+        return "(%s)" % ", ".join(codes)
+
     # ---------- rendering
 
     def signature(self):
@@ -1928,7 +2075,7 @@ class Program:
         if self.uses_int is not None:
             ps.append("k0: usize")
         if self.out_shape == "tuple":
-            ret = "(%s, %s)" % (self.ty, self.ty)
+            ret = "(%s)" % ", ".join(rust_array_type(c, self.ty) for c in self.out_components)
         else:
             ret = rust_array_type(self.out_shape, self.ty)
         return "fn %s(%s) -> %s" % (self.name, ", ".join(ps), ret)
@@ -2031,7 +2178,16 @@ class Program:
         lines.append("    let (%s,) = std::hint::black_box((%s,));" % (", ".join(names), ", ".join(names)))
         plain = call_args(False)
         if self.out_shape == "tuple":
-            up = "(1.0, 0.5)"
+            # One upstream per component: distinct scalars, random arrays.
+            ups = []
+            for k, shape in enumerate(self.out_components):
+                if shape == ():
+                    ups.append(["1.0", "0.5", "-0.75"][k])
+                    continue
+                dims = "%d" % shape[0] if len(shape) == 1 else "(%d, %d)" % shape
+                lines.append("    let up%d: %s = random%s(%s, &mut s);" % (k, rust_array_type(shape, self.ty), sfx, dims))
+                ups.append("&up%d" % k)
+            up = "(%s)" % ", ".join(ups)
         elif self.out_shape == ():
             up = "1.0"
         else:
@@ -2058,8 +2214,8 @@ class Program:
             if self.ty == "f32":
                 lines.append("        .rtol(0.1)")
                 lines.append("        .atol(1e-2)")
-            lines.append("        .upstream(&(1.0, 0.5))")
-            lines.append("        .check(&(%s), |(%s)| %s_backward(%s, (1.0, 0.5)))" % (tup, pat, self.name, ", ".join(closure_args)))
+            lines.append("        .upstream(&%s)" % up)
+            lines.append("        .check(&(%s), |(%s)| %s_backward(%s, %s))" % (tup, pat, self.name, ", ".join(closure_args), up))
             lines.append("        .unwrap();")
         elif self.out_shape == () and self.ty == "f64":
             lines.append("    gradcheck(&(%s), |(%s)| %s_backward(%s, 1.0)).unwrap();" % (tup, pat, self.name, ", ".join(closure_args)))

@@ -70,7 +70,8 @@ fn varying_pass(
                 loop_out.insert(id, out);
                 false
             }
-            Node::Out { of, k } => loop_out[of][*k],
+            // A component of a call varies with the call.
+            Node::Out { of, k } => loop_out.get(of).map_or(varying[of.index()], |out| out[*k]),
             Node::Float(_) | Node::Int(_) | Node::Const(_) | Node::Error | Node::LoopVar => false,
         };
     }
@@ -195,6 +196,16 @@ fn analyse_graph(
         }
     }
     let active: Vec<bool> = (0..n).map(|i| useful[i] && varying[i]).collect();
+    // A call whose value is a tuple is passed one upstream gradient per
+    // component: a component that gets none is bound all the same, since
+    // its zero is made from its value.
+    for id in g.ids() {
+        if let Some(components) = g.tuple_call(id).filter(|_| active[id.index()]) {
+            for o in components {
+                live[o.index()] = true;
+            }
+        }
+    }
     let uses = uses_of(g, &active, &loops, &branches);
     Analysis {
         live,

@@ -36,6 +36,10 @@ pub struct Call {
     /// A method of a model: the first argument is the receiver
     /// (`receiver.path(..)`, `receiver.vjp(.., d)`).
     pub method: bool,
+    /// A call whose value is a tuple, bound by a tuple pattern
+    /// (`let (r, theta) = polar(x, y);`): the `Out` node of each component,
+    /// in order. Empty for a call whose value is one value.
+    pub components: Vec<NodeId>,
 }
 
 /// A closure mapped over arrays (see `lower::closures`): the call's inputs
@@ -306,8 +310,9 @@ pub enum Node {
     Loop(Box<Loop>),
     /// `if cond { .. } else { .. }`.
     Branch(Box<Branch>),
-    /// The `k`-th result of a loop (its carried variables) or of a branch
-    /// (the variables it assigns, then its value).
+    /// The `k`-th result of a loop (its carried variables), of a branch
+    /// (the variables it assigns, then its value) or of a call whose value
+    /// is a tuple (its `k`-th component).
     Out { of: NodeId, k: usize },
 }
 
@@ -412,6 +417,25 @@ impl Graph {
 
     pub fn len(&self) -> usize {
         self.nodes.len()
+    }
+
+    /// The call a node is, if it is one.
+    pub fn call(&self, id: NodeId) -> Option<&Call> {
+        match &self.get(id).node {
+            Node::Op {
+                op: Op::Call(k), ..
+            } => Some(&self.calls[*k as usize]),
+            _ => None,
+        }
+    }
+
+    /// The components of a call whose value is a tuple (its `Out` nodes),
+    /// if the node is one: such a call has no adjoint of its own, each
+    /// component has one.
+    pub fn tuple_call(&self, id: NodeId) -> Option<&[NodeId]> {
+        self.call(id)
+            .map(|c| c.components.as_slice())
+            .filter(|c| !c.is_empty())
     }
 
     /// The ids in forward order.

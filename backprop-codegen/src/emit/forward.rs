@@ -29,6 +29,9 @@ pub fn forward(r: &Region, cx: &Cx) -> Vec<TokenStream> {
                     out.push(quote_spanned!(span=> let #name = #tokens;));
                 }
             }
+            Node::Op { .. } if r.graph.tuple_call(id).is_some() => {
+                out.push(tuple_call(r, cx, id, span))
+            }
             Node::Op { .. } if r.dot_adds.contains_key(&id) => out.extend(dot_add(r, cx, id, span)),
             Node::Op { op, .. } if r.plain.contains(&id) => {
                 out.push(scalar::forward(r, cx, id, *op, span))
@@ -46,6 +49,19 @@ pub fn forward(r: &Region, cx: &Cx) -> Vec<TokenStream> {
         }
     }
     out
+}
+
+/// `let (r, theta) = polar(x, y);`: a call whose value is a tuple, each
+/// component bound to its local (`_` where nothing reads it).
+fn tuple_call(r: &Region, cx: &Cx, id: NodeId, span: Span) -> TokenStream {
+    let call = r.graph.call(id).expect("a call");
+    let names = r.bound(&call.components).into_iter().map(|n| match n {
+        Some(n) => n.to_token_stream(),
+        None => quote!(_),
+    });
+    let path = &call.path;
+    let args = call_args(r, cx, call, r.inputs(id));
+    quote_spanned!(span=> let (#(#names,)*) = #path(#(#args),*);)
 }
 
 /// `let s = Σ x²;` in one reduction.

@@ -12,6 +12,7 @@ mod forward;
 mod loops;
 mod reverse;
 mod scalar;
+mod vjp;
 
 use crate::ast::{Function, Kind};
 use crate::graph::{Call, CallArg, ConstArg, Form, Node, NodeId};
@@ -154,7 +155,7 @@ pub fn frame(func: &Function, krate: &TokenStream, namer: &mut Namer, real: bool
         #unused
         #vis fn #backward_name #generics(#(#inputs,)* #d_out: #d_out_ty) -> (#ret, #grad_ty)
     };
-    let vjp = vjp_item(func, krate, namer, &d_out, &ret, real);
+    let vjp = vjp::item(func, krate, namer, &d_out, &ret, real);
     let items = quote!(#items #vjp);
     Frame {
         struct_name,
@@ -166,7 +167,7 @@ pub fn frame(func: &Function, krate: &TokenStream, namer: &mut Namer, real: bool
 }
 
 /// The component types of a tuple type (`(f64, Array1<f64>)`).
-fn components(ty: &syn::Type) -> Vec<&syn::Type> {
+pub fn components(ty: &syn::Type) -> Vec<&syn::Type> {
     match ty {
         syn::Type::Tuple(t) => t.elems.iter().collect(),
         syn::Type::Group(g) => components(&g.elem),
@@ -175,101 +176,9 @@ fn components(ty: &syn::Type) -> Vec<&syn::Type> {
     }
 }
 
-/// `NAME_vjp`: the gradients by position, for the differentiable functions
-/// that call this one (`real` false: the fallback, which cannot run). A
-/// function that returns a tuple has none: a differentiable caller cannot
-/// destructure its value yet (`lower` rejects that call).
-fn vjp_item(
-    func: &Function,
-    krate: &TokenStream,
-    namer: &Namer,
-    d_out: &Ident,
-    ret: &TokenStream,
-    real: bool,
-) -> TokenStream {
-    if func.tuple.is_some() {
-        return TokenStream::new();
-    }
-    let sig = &func.item.sig;
-    let vis = &func.item.vis;
-    let name = &sig.ident;
-    let generics = &sig.generics;
-    let vjp_name = format_ident!("{}_vjp", name, span = name.span());
-    let ret_owned = if func.array_output {
-        ret.clone()
-    } else {
-        func.elem.ident().into_token_stream()
-    };
-    let d_arg = if func.array_output {
-        quote!(#krate::__private::Cot::get(&#d_out))
-    } else {
-        quote!(*#krate::__private::Cot::get(&#d_out))
-    };
-    let arg_names: Vec<&Ident> = func.params.iter().map(|p| &p.ident).collect();
-    let grad = namer.fresh_for_user().fresh("grad");
-    let positional: Vec<TokenStream> = func
-        .params
-        .iter()
-        .map(|p| {
-            let ident = &p.ident;
-            if p.differentiable && ident == "self" {
-                quote!(#grad)
-            } else if p.differentiable {
-                quote!(#grad.#ident)
-            } else {
-                quote!(#krate::__private::NotDifferentiable)
-            }
-        })
-        .collect();
-    let positional_types: Vec<TokenStream> = func
-        .params
-        .iter()
-        .map(|p| match (&p.kind, p.differentiable) {
-            (Kind::Scalar(e), true) => e.ident().into_token_stream(),
-            (Kind::Array { owned, .. } | Kind::Model { owned }, true) => owned.clone(),
-            _ => quote!(#krate::__private::NotDifferentiable),
-        })
-        .collect();
-    let vjp_doc = format!(
-        " The gradients of [`{name}`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `{name}`. Written by `#[differentiable]`."
-    );
-    let vjp_inputs = strip_mut(sig.inputs.iter());
-    let vjp_inputs2 = strip_mut(sig.inputs.iter());
-    let backward_name = format_ident!("{}_backward", name, span = name.span());
-    let backward_path = if func.is_method() {
-        quote!(Self::#backward_name)
-    } else {
-        backward_name.to_token_stream()
-    };
-    let many = many_arguments(func);
-    let vjp = quote! {
-        #[doc = #vjp_doc]
-        #[doc(hidden)]
-        #many
-        #[allow(clippy::type_complexity, reason = "one gradient per parameter, by position")]
-        #vis fn #vjp_name #generics(#(#vjp_inputs,)* #d_out: impl #krate::__private::Cot<#ret_owned>) -> (#(#positional_types,)*) {
-            let (_, #grad) = #backward_path(#(#arg_names,)* #d_arg);
-            (#(#positional,)*)
-        }
-    };
-    let vjp = if real {
-        vjp
-    } else {
-        quote! {
-            #[doc(hidden)]
-            #many
-            #[allow(unused_variables, reason = "this function cannot run: #[differentiable] reported an error")]
-            #vis fn #vjp_name #generics(#(#vjp_inputs2,)* #d_out: impl #krate::__private::Cot<#ret_owned>) -> (#(#positional_types,)*) {
-                ::core::unreachable!("#[differentiable] reported an error for this function")
-            }
-        }
-    };
-    vjp
-}
-
 /// Clippy's `too_many_arguments` allowed where the generated functions have
 /// more than seven parameters: the user's, and `d_out`.
-fn many_arguments(func: &Function) -> Option<TokenStream> {
+pub fn many_arguments(func: &Function) -> Option<TokenStream> {
     (func.params.len() + 1 > 7).then(|| {
         quote!(#[allow(clippy::too_many_arguments, reason = "the function's parameters and `d_out`")])
     })
@@ -297,7 +206,7 @@ pub fn original_item(func: &Function) -> TokenStream {
 }
 
 /// The parameters without `mut`: that is for the user's body, not ours.
-fn strip_mut<'a>(
+pub fn strip_mut<'a>(
     inputs: impl Iterator<Item = &'a syn::FnArg> + 'a,
 ) -> impl Iterator<Item = syn::FnArg> + 'a {
     inputs.cloned().map(|mut arg| {
@@ -549,6 +458,8 @@ pub fn call_args(r: &Region, cx: &Cx, call: &Call, inputs: &[NodeId]) -> Vec<Tok
                             quote!(::core::clone::Clone::clone(&#ident))
                         }
                     }
+                    // A float is copied.
+                    _ if r.scalar[id.index()] && !r.holds_ref(id) => raw(&r.raw(id)),
                     _ => {
                         let n = raw(&r.raw(id));
                         quote!(::core::clone::Clone::clone(&#n))

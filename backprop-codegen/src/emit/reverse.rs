@@ -2,7 +2,7 @@
 
 use super::{branches, call_args, loops, operand, part, scalar, subst, Cx};
 use crate::graph::{Node, NodeId};
-use crate::plan::{Region, RevStep};
+use crate::plan::{Region, RevStep, Upstream};
 use crate::vocab::{fused, Op, Reads, Rules};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{quote, quote_spanned, ToTokens};
@@ -39,7 +39,11 @@ fn step_tokens(r: &Region, cx: &Cx, step: &RevStep) -> Vec<TokenStream> {
             target,
             over,
         } => vec![sum_square(r, cx, *id, *x, target, *over)],
-        RevStep::Call { id, targets } => vec![call(r, cx, *id, targets)],
+        RevStep::Call {
+            id,
+            targets,
+            upstreams,
+        } => vec![call(r, cx, *id, targets, upstreams)],
         RevStep::Lend {
             id,
             rhs_borrows,
@@ -176,7 +180,17 @@ fn sum_square(
 }
 
 /// `let (t, _, ..) = f_vjp(args.., adj);`: a call's contributions.
-fn call(r: &Region, cx: &Cx, id: NodeId, targets: &[Option<Ident>]) -> TokenStream {
+///
+/// Before: `let (r, theta) = polar(x, y);` where only `r` reaches the value;
+/// after: `let (d_x_from_r_theta, d_y_from_r_theta) = polar_vjp(x, y,
+/// (d_r, bp::zeros_like(&theta)));`, one upstream gradient per component.
+fn call(
+    r: &Region,
+    cx: &Cx,
+    id: NodeId,
+    targets: &[Option<Ident>],
+    upstreams: &[Upstream],
+) -> TokenStream {
     let span = span_of(r, id);
     let Node::Op {
         op: Op::Call(k),
@@ -196,12 +210,24 @@ fn call(r: &Region, cx: &Cx, id: NodeId, targets: &[Option<Ident>]) -> TokenStre
     });
     let vjp = &call.vjp;
     let args = call_args(r, cx, call, inputs);
-    let adj = r.adj(id);
+    let bp = cx.bp;
+    let upstreams = upstreams.iter().map(|u| match u {
+        Upstream::Adj(adj) => adj.to_token_stream(),
+        Upstream::Zero(o) => {
+            let value = operand(cx, &r.operand(&cx.func.params, *o));
+            quote!(#bp::zeros_like(#value))
+        }
+    });
+    let upstream = if call.components.is_empty() {
+        quote!(#(#upstreams)*)
+    } else {
+        quote!((#(#upstreams,)*))
+    };
     if call.method {
         let (receiver, args) = args.split_first().expect("a receiver");
-        return quote_spanned!(span=> let (#(#targets,)*) = #receiver.#vjp(#(#args,)* #adj););
+        return quote_spanned!(span=> let (#(#targets,)*) = #receiver.#vjp(#(#args,)* #upstream););
     }
-    quote_spanned!(span=> let (#(#targets,)*) = #vjp(#(#args,)* #adj);)
+    quote_spanned!(span=> let (#(#targets,)*) = #vjp(#(#args,)* #upstream);)
 }
 
 /// The upstream gradient as a rule takes it: moved into the last rule

@@ -3,6 +3,7 @@
 
 use super::{form_of, strip, Lowerer};
 use crate::graph::{ConstArg, Form, Name, Node, NodeId};
+use crate::vocab::Op;
 use quote::quote;
 use syn::spanned::Spanned;
 use syn::{Expr, Pat};
@@ -82,13 +83,14 @@ impl Lowerer<'_> {
                     self.graph.nodes[tuple.index()].name = Name::User(names.join("_"));
                     self.bind_fields(pt, tuple);
                 }
+                Expr::Call(c) if !is_op(c) => self.bind_call(pt, c),
                 Expr::Call(_) | Expr::MethodCall(_) => self.cx.error_at(
                     expr,
-                    "a differentiable function returning a tuple cannot be called from another differentiable function yet (nor can any call that gives a tuple of differentiable values); call it outside, or write each component as its own function",
+                    "this call gives one value, not a tuple: a tuple pattern binds the value of a `#[differentiable]` function that returns a tuple (`let (r, theta) = polar(x, y);`)",
                 ),
                 _ => self.cx.error_at(
                     pt,
-                    "a tuple pattern needs a tuple of the same length on the right: `let (a, b) = (x, y);`",
+                    "a tuple pattern needs a tuple of the same length on the right (`let (a, b) = (x, y);`) or a call of a `#[differentiable]` function that returns a tuple (`let (r, theta) = polar(x, y);`)",
                 ),
             },
             other => self.cx.error_at(
@@ -96,6 +98,81 @@ impl Lowerer<'_> {
                 "this pattern is not supported in a differentiable function; bind a plain name (`let x = ...;`) or a tuple of names",
             ),
         }
+    }
+
+    /// `let (r, theta) = polar(x, y);` of a `#[differentiable]` function
+    /// that returns a tuple: one call, and one `Out` node per component,
+    /// each bound to its name (a `_` still has one: a component that gets
+    /// no gradient is passed to the callee's `_vjp` as a zero of its value).
+    /// The call is named after the names it binds (`r_theta`), a `_`
+    /// component after the callee and its position (`polar_1`).
+    fn bind_call(&mut self, pt: &syn::PatTuple, c: &syn::ExprCall) {
+        let mut names: Vec<Option<String>> = Vec::new();
+        let mut failed = false;
+        for p in &pt.elems {
+            match p {
+                Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
+                    names.push(Some(pi.ident.to_string()));
+                }
+                Pat::Wild(_) => names.push(None),
+                other => {
+                    self.cx.error_at(
+                        other,
+                        "the value of a call is bound by a tuple of plain names or `_`, one per component: `let (r, _) = polar(x, y);`",
+                    );
+                    failed = true;
+                }
+            }
+        }
+        let callee = match &*c.func {
+            Expr::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+            _ => None,
+        }
+        .unwrap_or_else(|| "call".to_owned());
+        let bound: Vec<&str> = names.iter().flatten().map(String::as_str).collect();
+        let base = if bound.is_empty() {
+            callee.clone()
+        } else {
+            bound.join("_")
+        };
+        let outer = std::mem::replace(&mut self.base, base.clone());
+        let id = if failed {
+            self.error_node(c.span())
+        } else {
+            self.user_call(c)
+        };
+        self.base = outer;
+        let Some(k) = call_index(&self.graph.get(id).node) else {
+            // Already reported: each name bound to the error, so that its
+            // uses report nothing more.
+            for name in names.into_iter().flatten() {
+                self.scopes
+                    .last_mut()
+                    .expect("a scope")
+                    .bind(name, id, Form::Value);
+            }
+            return;
+        };
+        self.graph.nodes[id.index()].name = Name::User(base);
+        let varying = self.varying[id.index()];
+        let mut components = Vec::with_capacity(names.len());
+        for (k, (p, name)) in pt.elems.iter().zip(names).enumerate() {
+            let label = name.clone().unwrap_or_else(|| format!("{callee}_{k}"));
+            let o = self.add(
+                Node::Out { of: id, k },
+                Name::User(label),
+                p.span(),
+                varying,
+            );
+            components.push(o);
+            if let Some(name) = name {
+                self.scopes
+                    .last_mut()
+                    .expect("a scope")
+                    .bind(name, o, Form::Value);
+            }
+        }
+        self.graph.calls[k].components = components;
     }
 
     /// `let (n, m) = x.dim();`: each name of the pattern bound to its field
@@ -149,5 +226,21 @@ impl Lowerer<'_> {
                 ),
             }
         }
+    }
+}
+
+/// Whether a call is of an op of the vocabulary (whose value is never a
+/// tuple), rather than of a user's function.
+fn is_op(c: &syn::ExprCall) -> bool {
+    matches!(&*c.func, Expr::Path(p) if p.qself.is_none() && Op::by_path(&p.path).is_some())
+}
+
+/// The index of the call a node is, if it is one.
+fn call_index(node: &Node) -> Option<usize> {
+    match node {
+        Node::Op {
+            op: Op::Call(k), ..
+        } => Some(*k as usize),
+        _ => None,
     }
 }

@@ -179,6 +179,7 @@ impl Lowerer<'_> {
                 rule,
             })),
             method: false,
+            components: Vec::new(),
         });
         self.op(Op::Call(k), inputs, Vec::new(), span)
     }

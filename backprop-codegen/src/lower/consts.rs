@@ -6,6 +6,7 @@ use super::{shorten, strip, Lowerer};
 use crate::graph::{ConstArg, Node, NodeId, SliceElems};
 use crate::vocab::SHAPE_METHODS;
 use proc_macro2::Ident;
+use quote::ToTokens;
 use std::collections::HashMap;
 use syn::spanned::Spanned;
 use syn::visit::Visit;
@@ -304,6 +305,22 @@ impl Lowerer<'_> {
             }
             None => self.error_node(expr.span()),
         }
+    }
+
+    /// `data.x`, a constant place; `p.0` of a tuple of differentiable
+    /// values (a call's) is an error: its components are bound by a tuple
+    /// pattern.
+    pub(super) fn field(&mut self, expr: &Expr, f: &syn::ExprField) -> NodeId {
+        if matches!(f.member, syn::Member::Unnamed(_)) && self.mentions_varying(&f.base) {
+            let message = format!(
+                "a component of a tuple of differentiable values cannot be read with `.{}`; bind the tuple with a tuple pattern, one name or `_` per component, and use the names: `let (a, b) = {};`",
+                f.member.to_token_stream(),
+                shorten(&f.base)
+            );
+            self.cx.error_at(expr, message);
+            return self.error_node(expr.span());
+        }
+        self.place(expr, "field access is only supported on constants")
     }
 
     /// Every name an expression mentions (also inside macros), in order.

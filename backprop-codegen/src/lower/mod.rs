@@ -435,7 +435,7 @@ impl Lowerer<'_> {
             _ => {
                 return self.whole_error(
                     e,
-                    "a differentiable function that returns a tuple must end with a tuple expression, one component each: `(r, theta)`; a tuple bound to a name, made by a block or returned by a call is not supported there",
+                    "a differentiable function that returns a tuple must end with a tuple expression, one component each: `(r, theta)`; a tuple bound to a name, made by a block or returned by a call is not supported there (bind a call's value with a tuple pattern first: `let (r, theta) = polar(x, y); (r, theta)`)",
                 );
             }
         };
@@ -582,7 +582,7 @@ impl Lowerer<'_> {
             }
             Expr::Unsafe(u) => self.cx_error(expr, u.unsafe_token.span(), "`unsafe` blocks are not supported in a differentiable function; the vocabulary needs none: remove `unsafe`"),
             Expr::Cast(_) => self.constant(expr, "`as` casts are only supported on constants (such as `labels.len() as f64`); a differentiable value keeps its float type"),
-            Expr::Field(_) => self.place(expr, "field access is only supported on constants"),
+            Expr::Field(f) => self.field(expr, f),
             Expr::While(w) => self.while_loop(w),
             Expr::Loop(l) => self.loop_until_break(l),
             Expr::ForLoop(f) => self.for_loop(f),

@@ -105,6 +105,7 @@ impl Lowerer<'_> {
             args,
             map: None,
             method: receiver.is_some(),
+            components: Vec::new(),
         });
         self.op(Op::Call(k), inputs, vec![], span)
     }

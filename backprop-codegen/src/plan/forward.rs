@@ -18,6 +18,12 @@ pub fn plan(r: &mut Region, sh: &mut Shared) {
             r.defined.push(name);
             continue;
         }
+        if let Some(components) = r.graph.tuple_call(id) {
+            // `let (r, theta) = polar(x, y);` defines its components.
+            let bound: Vec<_> = r.bound(components).into_iter().flatten().cloned().collect();
+            r.defined.extend(bound);
+            continue;
+        }
         match r.node(id) {
             Node::Const(_) => {
                 let name = r.name(id).clone();

@@ -28,7 +28,9 @@ mod tests;
 mod writes;
 
 pub use names::Namer;
-pub use region::{Init, Kept, Loop as LoopPlan, Next, Operand, Part, Raw, Region, RevStep};
+pub use region::{
+    Init, Kept, Loop as LoopPlan, Next, Operand, Part, Raw, Region, RevStep, Upstream,
+};
 pub use scalar::types;
 
 use crate::ast::Function;

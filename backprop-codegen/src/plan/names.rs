@@ -129,6 +129,8 @@ pub fn assign<'g>(r: &mut Region<'g>, sh: &mut Shared, outputs: &[(NodeId, Ident
                 branch_ids.push(id);
                 None
             }
+            // `let (r, theta) = polar(x, y);` binds its components, not itself.
+            (Node::Op { .. }, _) if r.graph.tuple_call(id).is_some() => None,
             (Node::Out { of, k }, _) if r.loops.contains_key(of) => {
                 Some(r.loops[of].state[*k].clone())
             }
@@ -162,8 +164,9 @@ pub fn assign<'g>(r: &mut Region<'g>, sh: &mut Shared, outputs: &[(NodeId, Ident
         let top_output = outputs.iter().find(|(o, _)| {
             *o == id && matches!(r.graph.get(id).name, Name::Output | Name::Component(_))
         });
-        // A square summed at once has no adjoint: its sum's rule skips it.
-        let adj = if !r.active(id) || r.unmade.contains(&id) {
+        // A square summed at once has no adjoint: its sum's rule skips it;
+        // nor has a call whose value is a tuple: its components have.
+        let adj = if !r.active(id) || r.unmade.contains(&id) || r.graph.tuple_call(id).is_some() {
             None
         } else if let Some((_, d_out)) = top_output {
             Some(d_out.clone())

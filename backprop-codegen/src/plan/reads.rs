@@ -3,7 +3,7 @@
 //! the locals of its body that its body's reverse sweep reads.
 
 use super::loops::{DStart, Rows};
-use super::region::{Operand, Part, Raw, Region, RevStep};
+use super::region::{Operand, Part, Raw, Region, RevStep, Upstream};
 use super::Shared;
 use crate::graph::{CallArg, ConstArg, Node, NodeId, SliceElems};
 use crate::vocab::{self, ScalarRule, CONTRIBUTES, OPERATOR};
@@ -184,8 +184,19 @@ impl Reads<'_, '_> {
                     self.node_operand(*x);
                 }
             }
-            RevStep::Call { id, targets } => {
+            RevStep::Call {
+                id,
+                targets,
+                upstreams,
+            } => {
                 targets.iter().flatten().for_each(|t| self.add(t));
+                for u in upstreams {
+                    match u {
+                        Upstream::Adj(adj) => self.add(adj),
+                        // The zero is made from the component's value.
+                        Upstream::Zero(o) => self.node_operand(*o),
+                    }
+                }
                 self.call(*id);
             }
             RevStep::Lend {
@@ -262,7 +273,8 @@ impl Reads<'_, '_> {
         }
     }
 
-    /// A call's adjoint: its arguments as the user passed them.
+    /// A call's rule: its arguments as the user passed them (its upstream
+    /// gradients are the step's).
     fn call(&mut self, id: NodeId) {
         let r = self.r;
         let Node::Op {
@@ -273,7 +285,6 @@ impl Reads<'_, '_> {
         else {
             unreachable!("a call")
         };
-        self.add(r.adj(id));
         let call = &r.graph.calls[*k as usize];
         if call.map.is_some() {
             // A mapped closure's reverse reads the local derivatives it kept.

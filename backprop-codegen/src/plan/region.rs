@@ -88,10 +88,13 @@ pub enum RevStep {
         target: Ident,
         over: bool,
     },
-    /// `let (t, _, ..) = f_vjp(args.., adj);` for a call.
+    /// `let (t, _, ..) = f_vjp(args.., adj);` for a call, or
+    /// `f_vjp(args.., (u0, u1, ..))` with one upstream gradient per
+    /// component for a call whose value is a tuple.
     Call {
         id: NodeId,
         targets: Vec<Option<Ident>>,
+        upstreams: Vec<Upstream>,
     },
     /// `let (lhs, rhs) = bp::add_vjp_lend(adj, a, b, borrower);
     /// let lent = bp::lent(lent, &own);`: the right operand borrows where
@@ -143,6 +146,16 @@ pub enum RevStep {
     Loop(NodeId),
     /// A branch's reverse sweep.
     Branch(NodeId),
+}
+
+/// The upstream gradient a call's rule is passed for its value, or for
+/// one component of a value that is a tuple.
+pub enum Upstream {
+    /// The adjoint of the value (of the component).
+    Adj(Ident),
+    /// A zero of the component's value, which gets no gradient (it is not
+    /// used, or does not reach the function's value): `bp::zeros_like(&c)`.
+    Zero(NodeId),
 }
 
 /// How a loop's carried variable starts.
@@ -516,6 +529,15 @@ impl<'g> Region<'g> {
                 Node::Out { of, k } if *of == id => Some((*k, o)),
                 _ => None,
             })
+            .collect()
+    }
+
+    /// The locals a call whose value is a tuple binds, one per component
+    /// (`None`: `_`, a component no one reads).
+    pub fn bound(&self, components: &[NodeId]) -> Vec<Option<&Ident>> {
+        components
+            .iter()
+            .map(|o| self.names[o.index()].as_ref())
             .collect()
     }
 

@@ -19,7 +19,7 @@
 //! value into the carried adjoint. The two operands of a sum of arrays that
 //! were not broadcast share one gradient (`Options::lend`).
 
-use super::region::{OuterTerm, Part, Region, RevStep};
+use super::region::{OuterTerm, Part, Region, RevStep, Upstream};
 use super::{branches, loops, Shared};
 use crate::graph::{Node, NodeId};
 use crate::vocab::{Op, ACCUMULATES, LENDS, RULES_SKIP_FIRST};
@@ -51,6 +51,17 @@ pub fn plan<'g>(r: &mut Region<'g>, sh: &mut Shared) {
             // never made has none (its sum's rule skips it).
             continue;
         }
+        if let Some(components) = r.graph.tuple_call(id) {
+            // Each component's adjoint is complete here: its readers come
+            // after it, and it after the call.
+            let upstreams = components
+                .iter()
+                .map(|&o| component_upstream(r, o))
+                .collect();
+            let inputs = r.inputs(id);
+            call(r, sh, id, inputs, upstreams);
+            continue;
+        }
         if let Some(sum) = adjoint_sum(r, id) {
             r.reverse.push(sum);
         }
@@ -68,15 +79,29 @@ pub fn plan<'g>(r: &mut Region<'g>, sh: &mut Shared) {
             continue;
         };
         if let Op::Call(_) = op {
-            call(r, sh, id, inputs);
+            let upstream = Upstream::Adj(r.adj(id).clone());
+            call(r, sh, id, inputs, vec![upstream]);
             continue;
         }
         rules(r, sh, id, *op, inputs);
     }
 }
 
+/// The upstream gradient a call whose value is a tuple is passed for its
+/// component `o`: the component's adjoint, the sum of its contributions
+/// (the fork rule), or a zero of its value where it has none.
+fn component_upstream(r: &mut Region, o: NodeId) -> Upstream {
+    if !r.active(o) {
+        return Upstream::Zero(o);
+    }
+    if let Some(sum) = adjoint_sum(r, o) {
+        r.reverse.push(sum);
+    }
+    Upstream::Adj(r.adj(o).clone())
+}
+
 /// A call's contributions: one per argument that has an adjoint.
-fn call(r: &mut Region, sh: &mut Shared, id: NodeId, inputs: &[NodeId]) {
+fn call(r: &mut Region, sh: &mut Shared, id: NodeId, inputs: &[NodeId], upstreams: Vec<Upstream>) {
     let Node::Op {
         op: Op::Call(k), ..
     } = r.node(id)
@@ -93,7 +118,11 @@ fn call(r: &mut Region, sh: &mut Shared, id: NodeId, inputs: &[NodeId]) {
             _ => targets.push(None),
         }
     }
-    r.reverse.push(RevStep::Call { id, targets });
+    r.reverse.push(RevStep::Call {
+        id,
+        targets,
+        upstreams,
+    });
 }
 
 /// An op's contributions to its operands.
@@ -328,12 +357,15 @@ pub fn contribution_target(
     if r.parts(input) == 1 {
         return r.adj(input).clone();
     }
-    let consumer_name = match r.names[consumer.index()].as_ref() {
-        Some(n) => n.to_string(),
-        None => match r.node(consumer) {
-            Node::Branch(_) => "branch".to_owned(),
-            _ => "loop".to_owned(),
+    let consumer_name = match (r.names[consumer.index()].as_ref(), r.node(consumer)) {
+        (Some(n), _) => n.to_string(),
+        (None, Node::Branch(_)) => "branch".to_owned(),
+        // A call whose value is a tuple, by the names it binds (`r_theta`).
+        (None, Node::Op { .. }) => match &r.graph.get(consumer).name {
+            crate::graph::Name::User(n) | crate::graph::Name::Temp(n) => n.clone(),
+            _ => "call".to_owned(),
         },
+        (None, _) => "loop".to_owned(),
     };
     let want = format!("{}_from_{}", r.adj(input), consumer_name);
     let c = sh.namer.fresh(&want);

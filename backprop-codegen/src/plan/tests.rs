@@ -2,7 +2,7 @@
 //! planned, and the test reads the decisions the pass made (by node, in the
 //! plan), with the pass on and off.
 
-use super::{plan, Options, Plan, Region, RevStep, Shared};
+use super::{plan, Options, Plan, Region, RevStep, Shared, Upstream};
 use crate::args::Args;
 use crate::ast::Function;
 use crate::ctxt::Ctxt;
@@ -454,4 +454,75 @@ fn a_write_is_a_copy_where_its_array_is_read_otherwise() {
             assert!(!r.takes.contains(&write), "{source}");
         });
     }
+}
+
+/// The upstream gradients of each call's rule, in the order of the
+/// reverse sweep: an adjoint by name, or `zero of c`.
+fn call_upstreams(r: &Region) -> Vec<Vec<String>> {
+    r.reverse
+        .iter()
+        .filter_map(|s| match s {
+            RevStep::Call { upstreams, .. } => Some(
+                upstreams
+                    .iter()
+                    .map(|u| match u {
+                        Upstream::Adj(d) => d.to_string(),
+                        Upstream::Zero(o) => format!("zero of {}", name(r, *o)),
+                    })
+                    .collect(),
+            ),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_tuple_call_passes_one_upstream_per_component() {
+    // In a loop: where the angle gets no gradient, its value is kept for
+    // the zero each iteration passes.
+    let source = |tail: &str| {
+        format!(
+            "fn radii(x: f64, y: f64, n: usize) -> f64 {{
+                let mut a = x;
+                for _ in 0..n {{
+                    let (r, theta) = polar(a, y);
+                    a = {tail};
+                }}
+                a
+            }}"
+        )
+    };
+    let looped = |tail: &str, want: &[&str], keeps_theta: bool| {
+        with_plan(&source(tail), Options::default(), |p| {
+            let l = p.body.loops.values().next().expect("a loop");
+            // One call of `polar_vjp`, not one per component.
+            assert_eq!(call_upstreams(&l.body), [want]);
+            let kept: Vec<String> = l.kept.iter().map(Ident::to_string).collect();
+            assert_eq!(kept.contains(&"theta".to_owned()), keeps_theta, "{kept:?}");
+        });
+    };
+    looped("r.exp()", &["d_r", "zero of theta"], true);
+    // `exp`'s rule reads its output: nothing reads the angle.
+    looped("r.exp() + theta.exp()", &["d_r", "d_theta"], false);
+    // A `_` is bound where its zero needs its value.
+    let unused = "fn f(x: f64, y: f64) -> f64 {
+        let (r, _) = polar(x, y);
+        let (_, t) = polar(y, x);
+        r * t
+    }";
+    with_plan(unused, Options::default(), |p| {
+        assert_eq!(
+            call_upstreams(&p.body),
+            [["zero of polar_0", "d_t"], ["d_r", "zero of polar_1"]]
+        );
+    });
+    // A call of constants is a constant: no call, no rule.
+    let constant = "fn f(x: f64, n: usize) -> f64 {
+        let (r, _) = polar(n as f64, 1.0);
+        x * r
+    }";
+    with_plan(constant, Options::default(), |p| {
+        assert!(p.body.graph.calls.is_empty());
+        assert!(call_upstreams(&p.body).is_empty());
+    });
 }

@@ -29,6 +29,25 @@ impl ::backprop::__private::Differentiable for Cart2polarGrad {
         ::backprop::__private::visit_field_mut(path, "y", &mut self.y, visitor);
     }
 }
+/// The gradients of [`cart2polar`] by parameter position (`NotDifferentiable` for a constant), given one upstream gradient per component of its value, for differentiable functions that call `cart2polar`. Written by `#[differentiable]`.
+#[doc(hidden)]
+#[allow(clippy::type_complexity, reason = "one gradient per parameter, by position")]
+pub fn cart2polar_vjp(
+    x: f64,
+    y: f64,
+    d_out: (impl ::backprop::__private::Cot<f64>, impl ::backprop::__private::Cot<f64>),
+) -> (f64, f64) {
+    let (d_out_0, d_out_1) = d_out;
+    let (_, grad) = cart2polar_backward(
+        x,
+        y,
+        (
+            *::backprop::__private::Cot::get(&d_out_0),
+            *::backprop::__private::Cot::get(&d_out_1),
+        ),
+    );
+    (grad.x, grad.y)
+}
 /// Runs [`cart2polar`] and its reverse sweep: returns the value and the gradient of `Σ_k d_out.k · cart2polar(..).k` (one upstream gradient per component of the value) with respect to every differentiable parameter. Written by `#[differentiable]`.
 pub fn cart2polar_backward(
     x: f64,

@@ -30,6 +30,28 @@ impl ::backprop::__private::Differentiable for ScaledGrad {
         ::backprop::__private::visit_field_mut(path, "s", &mut self.s, visitor);
     }
 }
+/// The gradients of [`scaled`] by parameter position (`NotDifferentiable` for a constant), given one upstream gradient per component of its value, for differentiable functions that call `scaled`. Written by `#[differentiable]`.
+#[doc(hidden)]
+#[allow(clippy::type_complexity, reason = "one gradient per parameter, by position")]
+pub fn scaled_vjp(
+    x: &Array1<f64>,
+    s: f64,
+    d_out: (
+        impl ::backprop::__private::Cot<f64>,
+        impl ::backprop::__private::Cot<Array1<f64>>,
+    ),
+) -> (::backprop::ndarray::Array1<f64>, f64) {
+    let (d_out_0, d_out_1) = d_out;
+    let (_, grad) = scaled_backward(
+        x,
+        s,
+        (
+            *::backprop::__private::Cot::get(&d_out_0),
+            ::backprop::__private::Cot::get(&d_out_1),
+        ),
+    );
+    (grad.x, grad.s)
+}
 /// Runs [`scaled`] and its reverse sweep: returns the value and the gradient of `Σ_k d_out.k · scaled(..).k` (one upstream gradient per component of the value) with respect to every differentiable parameter. Written by `#[differentiable]`.
 pub fn scaled_backward(
     x: &Array1<f64>,

@@ -6,9 +6,8 @@ fn polar(x: f64, y: f64) -> (f64, f64) {
 }
 
 #[differentiable]
-fn radius_plus_angle(x: f64, y: f64) -> f64 {
-    let (r, theta) = polar(x, y);
-    r + theta
+fn radius(x: f64, y: f64) -> f64 {
+    polar(x, y).0
 }
 
 fn main() {}
