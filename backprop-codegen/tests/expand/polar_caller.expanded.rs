@@ -10,12 +10,23 @@ pub struct PolarGrad {
     /// The gradient with respect to `y`.
     pub y: f64,
 }
-impl ::backprop::__private::Gradient for PolarGrad {
-    fn fields(&self) -> ::std::vec::Vec<(&'static str, ::std::vec::Vec<f64>)> {
-        ::std::vec![
-            ("x", ::backprop::__private::flatten(& self.x)), ("y",
-            ::backprop::__private::flatten(& self.y)),
-        ]
+#[automatically_derived]
+impl ::backprop::__private::Differentiable for PolarGrad {
+    fn visit<'__bp>(
+        &'__bp self,
+        path: &mut ::backprop::__private::Path,
+        visitor: &mut dyn ::backprop::__private::Visitor<'__bp>,
+    ) {
+        ::backprop::__private::visit_field(path, "x", &self.x, visitor);
+        ::backprop::__private::visit_field(path, "y", &self.y, visitor);
+    }
+    fn visit_mut<'__bp>(
+        &'__bp mut self,
+        path: &mut ::backprop::__private::Path,
+        visitor: &mut dyn ::backprop::__private::VisitorMut<'__bp>,
+    ) {
+        ::backprop::__private::visit_field_mut(path, "x", &mut self.x, visitor);
+        ::backprop::__private::visit_field_mut(path, "y", &mut self.y, visitor);
     }
 }
 /// The gradients of [`polar`] by parameter position (`NotDifferentiable` for a constant), given one upstream gradient per component of its value, for differentiable functions that call `polar`. Written by `#[differentiable]`.
@@ -65,12 +76,23 @@ pub struct RadiusTimesAngleGrad {
     /// The gradient with respect to `y`.
     pub y: f64,
 }
-impl ::backprop::__private::Gradient for RadiusTimesAngleGrad {
-    fn fields(&self) -> ::std::vec::Vec<(&'static str, ::std::vec::Vec<f64>)> {
-        ::std::vec![
-            ("x", ::backprop::__private::flatten(& self.x)), ("y",
-            ::backprop::__private::flatten(& self.y)),
-        ]
+#[automatically_derived]
+impl ::backprop::__private::Differentiable for RadiusTimesAngleGrad {
+    fn visit<'__bp>(
+        &'__bp self,
+        path: &mut ::backprop::__private::Path,
+        visitor: &mut dyn ::backprop::__private::Visitor<'__bp>,
+    ) {
+        ::backprop::__private::visit_field(path, "x", &self.x, visitor);
+        ::backprop::__private::visit_field(path, "y", &self.y, visitor);
+    }
+    fn visit_mut<'__bp>(
+        &'__bp mut self,
+        path: &mut ::backprop::__private::Path,
+        visitor: &mut dyn ::backprop::__private::VisitorMut<'__bp>,
+    ) {
+        ::backprop::__private::visit_field_mut(path, "x", &mut self.x, visitor);
+        ::backprop::__private::visit_field_mut(path, "y", &mut self.y, visitor);
     }
 }
 /// The gradients of [`radius_times_angle`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `radius_times_angle`. Written by `#[differentiable]`.
