@@ -106,3 +106,14 @@ fn inspect_shows_the_sum_at_the_fork() {
     assert_eq!(fork.matches("d_a1_from").count(), 1, "{fork}");
     assert!(stdout.contains("loss 3.563"), "{stdout}");
 }
+
+#[test]
+fn generic_model_trains_in_f32_and_f64() {
+    let stdout = run_example("generic_model", &[]);
+    let last64 = number(&stdout, "f64: loss", "->");
+    let last32 = number(&stdout, "f32: loss", "->");
+    assert!(last64 < 1e-3, "f64 loss {last64}:\n{stdout}");
+    assert!(last32 < 1e-3, "f32 loss {last32}:\n{stdout}");
+    let gap = number(&stdout, "largest difference", "weights:");
+    assert!(gap < 1e-3, "the two precisions differ by {gap}:\n{stdout}");
+}

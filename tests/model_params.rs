@@ -378,3 +378,81 @@ fn methods_of_fields_and_functions_that_take_a_model() {
     assert_eq!(g.outer.w, &block.outer.w * 1.0);
     gradcheck(&block, |b| b.loss_backward(&x, 1.0)).unwrap();
 }
+
+/// A function generic over its float type.
+#[differentiable]
+fn generic_dot<T: backprop::Float>(x: T, w: &Array1<T>, v: &Array1<T>) -> T {
+    (w * x).dot(v).tanh() + w.sum() * x
+}
+
+/// The same, bounded by `num_traits::Float` and a `where` clause.
+#[differentiable]
+fn generic_square<T>(x: T, w: &Array1<T>) -> T
+where
+    T: num_traits::Float + backprop::Float,
+{
+    let s = w.mapv(|a| a * x).sum();
+    s * s
+}
+
+#[test]
+fn generic_functions_serve_both_precisions() {
+    let w = array![0.5, -1.0, 2.0];
+    let v = array![1.0, 0.25, -0.5];
+    let (value, g) = generic_dot_backward(0.75, &w, &v, 1.0);
+    assert_eq!(value, generic_dot(0.75, &w, &v));
+    gradcheck(&(0.75, w.clone(), v.clone()), |(x, w, v)| {
+        generic_dot_backward(*x, w, v, 1.0)
+    })
+    .unwrap();
+    let w32 = w.mapv(|a| a as f32);
+    let v32 = v.mapv(|a| a as f32);
+    let (value32, g32) = generic_dot_backward(0.75_f32, &w32, &v32, 1.0);
+    assert_eq!(value32, generic_dot(0.75_f32, &w32, &v32));
+    assert!((g32.x as f64 - g.x).abs() < 1e-5);
+    let (s, gs) = generic_square_backward(2.0_f32, &w32, 1.0);
+    assert_eq!(s, generic_square(2.0_f32, &w32));
+    // s = x Σw: ∂x = 2 s Σw.
+    assert_eq!(gs.x, 2.0 * 3.0 * 1.5);
+}
+
+#[derive(Clone, Debug, Differentiable)]
+struct Linear<T: backprop::Float> {
+    w: Array2<T>,
+    b: Array1<T>,
+}
+
+#[differentiable(wrt(model))]
+fn linear_loss<T: backprop::Float + num_traits::FromPrimitive>(
+    model: &Linear<T>,
+    x: &Array2<T>,
+    y: &Array2<T>,
+) -> T {
+    let e = x.dot(&model.w) + &model.b - y;
+    (&e * &e).mean().unwrap()
+}
+
+#[test]
+fn a_model_generic_over_its_float_type() {
+    let mut seed = 29;
+    let model = Linear {
+        w: random((3, 2), &mut seed),
+        b: random(2, &mut seed),
+    };
+    let (x, y) = (random((5, 3), &mut seed), random((5, 2), &mut seed));
+    let (v, g) = linear_loss_backward(&model, &x, &y, 1.0);
+    assert_eq!(v, linear_loss(&model, &x, &y));
+    gradcheck(&model, |m| {
+        let (v, g) = linear_loss_backward(m, &x, &y, 1.0);
+        (v, g.model)
+    })
+    .unwrap();
+    let model32 = Linear {
+        w: model.w.mapv(|a| a as f32),
+        b: model.b.mapv(|a| a as f32),
+    };
+    let (x32, y32) = (x.mapv(|a| a as f32), y.mapv(|a| a as f32));
+    let (v32, g32) = linear_loss_backward(&model32, &x32, &y32, 1.0);
+    assert!((v32 as f64 - v).abs() < 1e-5);
+    assert!((g32.model.w[[0, 0]] as f64 - g.model.w[[0, 0]]).abs() < 1e-5);
+}

@@ -11,10 +11,19 @@ use syn::{
 };
 
 /// The float element type of a value.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Elem {
     F32,
     F64,
+    /// A type parameter of the function bounded by a float trait
+    /// (`T: num_traits::Float`): `f32` or `f64` where it is called.
+    Generic(Ident),
+}
+
+thread_local! {
+    /// The type parameter of the function being read that is a float (see
+    /// [`Elem::Generic`]), while its signature is read.
+    static FLOAT_PARAM: std::cell::RefCell<Option<Ident>> = const { std::cell::RefCell::new(None) };
 }
 
 impl Elem {
@@ -26,7 +35,11 @@ impl Elem {
                 } else if p.path.is_ident("f32") {
                     Some(Elem::F32)
                 } else {
-                    None
+                    let ident = p.path.get_ident()?;
+                    FLOAT_PARAM
+                        .with(|f| f.borrow().clone())
+                        .filter(|t| t == ident)
+                        .map(Elem::Generic)
                 }
             }
             Type::Group(g) => Elem::from_type(&g.elem),
@@ -36,14 +49,25 @@ impl Elem {
     }
 
     /// The type's name, for literal suffixes and signatures.
-    pub fn ident(self) -> Ident {
-        Ident::new(
-            match self {
-                Elem::F32 => "f32",
-                Elem::F64 => "f64",
-            },
-            Span::call_site(),
-        )
+    pub fn ident(&self) -> Ident {
+        match self {
+            Elem::F32 => Ident::new("f32", Span::call_site()),
+            Elem::F64 => Ident::new("f64", Span::call_site()),
+            Elem::Generic(t) => t.clone(),
+        }
+    }
+
+    /// A float literal of this type: `1.0_f64`, or `T::from_f64(1.0)` for a
+    /// type parameter (`float` the path of the runtime's `Float`). `digits`
+    /// has a decimal point.
+    pub fn literal(&self, digits: &str, span: Span, float: &TokenStream) -> TokenStream {
+        match self {
+            Elem::Generic(t) => {
+                let lit = syn::LitFloat::new(&format!("{digits}_f64"), span);
+                quote!(<#t as #float>::from_f64(#lit))
+            }
+            e => syn::LitFloat::new(&format!("{digits}_{}", e.ident()), span).into_token_stream(),
+        }
     }
 }
 
@@ -74,7 +98,7 @@ impl Kind {
 
     fn elem(&self) -> Option<Elem> {
         match self {
-            Kind::Scalar(e) | Kind::Array { elem: e, .. } => Some(*e),
+            Kind::Scalar(e) | Kind::Array { elem: e, .. } => Some(e.clone()),
             Kind::Model { .. } | Kind::Constant => None,
         }
     }
@@ -102,6 +126,8 @@ pub struct Function {
     /// A tuple value (`-> (f64, Array1<f64>)`): whether each component is
     /// an array. `None` for a single value.
     pub tuple: Option<Vec<bool>>,
+    /// The type parameter that is the float type (`fn f<T: Float>`).
+    pub float_param: Option<Ident>,
 }
 
 /// Classifies a parameter or return type; `by_ref` tells whether it was behind `&`.
@@ -189,8 +215,22 @@ impl Function {
         cx: &mut Ctxt,
     ) -> Option<Function> {
         let sig = &item.sig;
-        check_qualifiers(sig, cx);
+        let float_param = check_qualifiers(sig, cx);
+        // Types naming it are floats while the signature is read.
+        FLOAT_PARAM.with(|f| *f.borrow_mut() = float_param.clone());
+        let function = Self::read(item, args, krate, cx, float_param);
+        FLOAT_PARAM.with(|f| *f.borrow_mut() = None);
+        function
+    }
 
+    fn read(
+        item: ItemFn,
+        args: &Args,
+        krate: &TokenStream,
+        cx: &mut Ctxt,
+        float_param: Option<Ident>,
+    ) -> Option<Function> {
+        let sig = &item.sig;
         let (mut params, broken) = read_params(sig, krate, cx);
 
         mark_differentiable(&mut params, args, sig, cx);
@@ -257,6 +297,7 @@ impl Function {
             elem,
             array_output,
             tuple,
+            float_param,
         })
     }
 }
@@ -292,8 +333,8 @@ fn tuple_output(
             }
             (_, (kind, false)) if kind.is_float() => {
                 let e = kind.elem()?;
-                match elem {
-                    Some(first) if first != e => {
+                match &elem {
+                    Some(first) if *first != e => {
                         cx.error_at(
                             ty,
                             format!(
@@ -323,8 +364,10 @@ fn tuple_output(
     }
 }
 
-/// Reports the qualifiers and generics `#[differentiable]` does not support.
-fn check_qualifiers(sig: &syn::Signature, cx: &mut Ctxt) {
+/// Reports the qualifiers and generics `#[differentiable]` does not
+/// support; returns the type parameter bounded by a float trait
+/// (`T: num_traits::Float`, `T: backprop::Float`), if there is one.
+fn check_qualifiers(sig: &syn::Signature, cx: &mut Ctxt) -> Option<Ident> {
     if let Some(t) = &sig.constness {
         cx.error(
             t.span(),
@@ -349,12 +392,16 @@ fn check_qualifiers(sig: &syn::Signature, cx: &mut Ctxt) {
             "#[differentiable] does not support variadic functions",
         );
     }
+    let mut float = None;
     for g in &sig.generics.params {
         match g {
             GenericParam::Lifetime(_) => {}
+            GenericParam::Type(t) if float.is_none() && is_float_bound(t, sig) => {
+                float = Some(t.ident.clone());
+            }
             GenericParam::Type(t) => cx.error_at(
                 t,
-                "#[differentiable] does not support generic type parameters; write the function for `f64` (or `f32`) and concrete ndarray types",
+                "#[differentiable] supports one type parameter, the float type (`fn f<T: backprop::Float>(x: T, w: &Array1<T>) -> T`, also bounded by `num_traits::Float`); write the function for concrete types otherwise",
             ),
             GenericParam::Const(c) => cx.error_at(
                 c,
@@ -363,11 +410,34 @@ fn check_qualifiers(sig: &syn::Signature, cx: &mut Ctxt) {
         }
     }
     if let Some(w) = &sig.generics.where_clause {
-        cx.error_at(
-            w,
-            "#[differentiable] does not support `where` clauses; write the function for concrete types and remove it",
-        );
+        if float.is_none() {
+            cx.error_at(
+                w,
+                "#[differentiable] does not support `where` clauses; write the function for concrete types and remove it",
+            );
+        }
     }
+    float
+}
+
+/// Whether a type parameter is bounded by a float trait: a bound (or a
+/// `where` predicate on it) whose path ends in `Float`.
+fn is_float_bound(t: &syn::TypeParam, sig: &syn::Signature) -> bool {
+    let float = |b: &syn::TypeParamBound| {
+        matches!(b, syn::TypeParamBound::Trait(tb)
+            if tb.path.segments.last().is_some_and(|s| s.ident == "Float"))
+    };
+    let in_where = sig
+        .generics
+        .where_clause
+        .iter()
+        .flat_map(|w| &w.predicates)
+        .any(|p| {
+            matches!(p, syn::WherePredicate::Type(pt)
+            if matches!(&pt.bounded_ty, Type::Path(tp) if tp.path.is_ident(&t.ident))
+                && pt.bounds.iter().any(float))
+        });
+    t.bounds.iter().any(float) || in_where
 }
 
 /// The parameters, and whether one was too broken to describe.

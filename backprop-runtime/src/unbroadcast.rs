@@ -16,24 +16,19 @@ pub trait SumTo<T: Value>: Tensor {
     fn sum_to(g: impl Cot<Self>, target: &T) -> T::Owned;
 }
 
-macro_rules! scalar_sum_to {
-    ($($f:ty),*) => {$(
-        impl SumTo<$f> for $f {
-            #[inline]
-            fn sum_to(g: impl Cot<$f>, _: &$f) -> $f {
-                g.into_owned()
-            }
-        }
-
-        impl<E: Dimension> SumTo<$f> for Array<$f, E> {
-            #[inline]
-            fn sum_to(g: impl Cot<Self>, _: &$f) -> $f {
-                g.get().sum()
-            }
-        }
-    )*};
+impl<F: Float> SumTo<F> for F {
+    #[inline]
+    fn sum_to(g: impl Cot<F>, _: &F) -> F {
+        g.into_owned()
+    }
 }
-scalar_sum_to!(f32, f64);
+
+impl<F: Float, E: Dimension> SumTo<F> for Array<F, E> {
+    #[inline]
+    fn sum_to(g: impl Cot<Self>, _: &F) -> F {
+        g.get().sum()
+    }
+}
 
 impl<F: Float, S: Data<Elem = F>, D: Dimension, E: Dimension> SumTo<ArrayBase<S, D>>
     for Array<F, E>

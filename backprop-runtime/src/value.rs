@@ -24,6 +24,7 @@ mod sealed {
 pub trait Float:
     num_traits::Float
     + num_traits::FloatConst
+    + Operand<Value = Self>
     + ScalarOperand
     + LinalgScalar
     + Debug

@@ -36,7 +36,9 @@ pub fn rule(
     let reverse = super::reverse::reverse(&plan.body, &cx);
     let value = super::result(&plan, &cx, l.outputs[0]);
     let r = &plan.body;
-    let zero = syn::LitFloat::new(&format!("0.0_{}", func.elem.ident()), Span::call_site());
+    let zero = func
+        .elem
+        .literal("0.0", Span::call_site(), &quote!(#krate::__private::Float));
     let grads: Vec<TokenStream> = r
         .graph
         .ids()
@@ -114,7 +116,10 @@ pub fn forward(r: &Region, cx: &Cx, id: NodeId, inputs: &[NodeId], m: &MapCall) 
         .collect();
     let (array_grads, scalar_grads) = grads.split_at(n);
     let value = format_ident!("value", span = Span::mixed_site());
-    let one = syn::LitFloat::new(&format!("1.0_{}", cx.func.elem.ident()), span);
+    let one = cx.func.elem.literal("1.0", span, &{
+        let bp = cx.bp;
+        quote!(#bp::Float)
+    });
     let d_out = &m.d_out;
     let rule = &m.rule;
     quote_spanned! {span=>

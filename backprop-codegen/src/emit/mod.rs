@@ -95,10 +95,14 @@ pub fn frame(func: &Function, krate: &TokenStream, namer: &mut Namer, real: bool
     let struct_doc = format!(
         " The gradient of [`{name}`] with respect to its differentiable parameters, one field each, written by `#[differentiable]`."
     );
+    let (struct_params, struct_args) = match &func.float_param {
+        Some(t) => (quote!(<#t: #krate::__private::Float>), quote!(<#t>)),
+        None => (TokenStream::new(), TokenStream::new()),
+    };
     let grad_struct = quote! {
         #[doc = #struct_doc]
         #[derive(Debug, Clone)]
-        #vis struct #struct_name {
+        #vis struct #struct_name #struct_params {
             #(#fields,)*
         }
     };
@@ -147,13 +151,18 @@ pub fn frame(func: &Function, krate: &TokenStream, namer: &mut Namer, real: bool
     let (grad_ty, items) = if func.is_method() {
         (quote!(Self), TokenStream::new())
     } else {
-        (struct_name.to_token_stream(), items)
+        (quote!(#struct_name #struct_args), items)
     };
+    let where_clause = where_clause(func, krate);
+    let bounds = func.float_param.as_ref().map(|_| {
+        quote!(#[allow(clippy::multiple_bound_locations, reason = "the user's bounds, and the runtime's float trait")])
+    });
     let signature = quote! {
         #[doc = #doc]
         #many
         #unused
-        #vis fn #backward_name #generics(#(#inputs,)* #d_out: #d_out_ty) -> (#ret, #grad_ty)
+        #bounds
+        #vis fn #backward_name #generics(#(#inputs,)* #d_out: #d_out_ty) -> (#ret, #grad_ty) #where_clause
     };
     let vjp = vjp::item(func, krate, namer, &d_out, &ret, real);
     let items = quote!(#items #vjp);
@@ -173,6 +182,23 @@ pub fn components(ty: &syn::Type) -> Vec<&syn::Type> {
         syn::Type::Group(g) => components(&g.elem),
         syn::Type::Paren(p) => components(&p.elem),
         other => vec![other],
+    }
+}
+
+/// The `where` clause of the generated functions: the user's, and the
+/// runtime's float trait on the float type parameter (a user's
+/// `T: num_traits::Float` is `f32` or `f64` where the backward is called).
+pub(super) fn where_clause(func: &Function, krate: &TokenStream) -> TokenStream {
+    let user = func
+        .item
+        .sig
+        .generics
+        .where_clause
+        .iter()
+        .flat_map(|w| w.predicates.iter());
+    match &func.float_param {
+        Some(t) => quote!(where #(#user,)* #t: #krate::__private::Float),
+        None => TokenStream::new(),
     }
 }
 
@@ -265,10 +291,12 @@ pub fn emit(
         (quote!(Self::#name), quote!(#d_self))
     } else {
         let fields = fields.iter().map(|(p, d)| quote!(#p: #d));
-        (
-            name.to_token_stream(),
-            quote!(#struct_name { #(#fields,)* }),
-        )
+        // A generic function is named with its float type.
+        let original = match &func.float_param {
+            Some(t) => quote!(#name::<#t>),
+            None => name.to_token_stream(),
+        };
+        (original, quote!(#struct_name { #(#fields,)* }))
     };
     quote! {
         #item

@@ -74,8 +74,13 @@ pub fn item(
     let inputs = strip_mut(sig.inputs.iter());
     let many = many_arguments(func);
     let Upstream { ty, unpack, arg } = upstream;
+    let where_clause = super::where_clause(func, krate);
+    let bounds = func.float_param.as_ref().map(|_| {
+        quote!(#[allow(clippy::multiple_bound_locations, reason = "the user's bounds, and the runtime's float trait")])
+    });
     let signature = quote! {
-        #vis fn #vjp_name #generics(#(#inputs,)* #d_out: #ty) -> (#(#positional_types,)*)
+        #bounds
+        #vis fn #vjp_name #generics(#(#inputs,)* #d_out: #ty) -> (#(#positional_types,)*) #where_clause
     };
     if !real {
         return quote! {

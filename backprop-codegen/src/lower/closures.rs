@@ -253,7 +253,13 @@ impl Lowerer<'_> {
         syn::visit_mut::VisitMut::visit_block_mut(&mut Underef(params), &mut body);
         let name = format_ident!("closure", span = c.span());
         let all = params.iter().chain(floats);
-        let item: syn::ItemFn = syn::parse_quote!(fn #name(#(#all: #elem),*) -> #elem #body);
+        // Generic over the function's float type where it is.
+        let generics = self.func.float_param.as_ref().map(|t| {
+            let krate = &self.env.krate;
+            quote::quote!(<#t: #krate::__private::Float>)
+        });
+        let item: syn::ItemFn =
+            syn::parse_quote!(fn #name #generics(#(#all: #elem),*) -> #elem #body);
         let mut used = HashSet::new();
         emit::idents(quote!(#item), &mut used);
         let mut cx = Ctxt::default();

@@ -29,7 +29,7 @@ use proc_macro2::Span;
 use quote::{quote, ToTokens};
 use std::collections::HashMap;
 use syn::spanned::Spanned;
-use syn::{BinOp, Block, Expr, Lit, LitFloat, Pat, Stmt, UnOp};
+use syn::{BinOp, Block, Expr, Lit, Pat, Stmt, UnOp};
 
 /// How deep an expression may nest (a method call counts 3).
 const MAX_DEPTH: usize = 3_000;
@@ -629,8 +629,9 @@ impl Lowerer<'_> {
                     } else if digits.ends_with('.') {
                         digits.push('0');
                     }
-                    let typed = format!("{digits}_{}", self.func.elem.ident());
-                    LitFloat::new(&typed, f.span()).into_token_stream()
+                    let krate = &self.env.krate;
+                    let float = quote!(#krate::__private::Float);
+                    self.func.elem.literal(&digits, f.span(), &float)
                 } else {
                     f.into_token_stream()
                 };

@@ -40,56 +40,96 @@ pub trait Arith<B: Value>: Value {
         Self: Sized;
 }
 
-macro_rules! scalar_arith {
-    ($($f:ty),*) => {$(
-        impl Arith<$f> for $f {
-            type Output = $f;
-            #[inline] fn add(&self, b: &$f) -> $f { *self + *b }
-            #[inline] fn sub(&self, b: &$f) -> $f { *self - *b }
-            #[inline] fn mul(&self, b: &$f) -> $f { *self * *b }
-            #[inline] fn div(&self, b: &$f) -> $f { *self / *b }
-            #[inline] fn zip_map(&self, b: &$f, mut f: impl FnMut($f, $f) -> $f) -> $f { f(*self, *b) }
-            #[inline] fn into_output(self, _: &$f) -> Result<$f, $f> { Ok(self) }
-        }
-
-        impl<S: Data<Elem = $f>, D: Dimension> Arith<ArrayBase<S, D>> for $f {
-            type Output = Array<$f, D>;
-            #[inline] fn add(&self, b: &ArrayBase<S, D>) -> Array<$f, D> { *self + b }
-            #[inline] fn sub(&self, b: &ArrayBase<S, D>) -> Array<$f, D> { *self - b }
-            #[inline] fn mul(&self, b: &ArrayBase<S, D>) -> Array<$f, D> { *self * b }
-            #[inline] fn div(&self, b: &ArrayBase<S, D>) -> Array<$f, D> { *self / b }
-            #[inline]
-            fn zip_map(&self, b: &ArrayBase<S, D>, mut f: impl FnMut($f, $f) -> $f) -> Array<$f, D> {
-                b.map(|&y| f(*self, y))
-            }
-            #[inline]
-            fn into_output(self, _: &ArrayBase<S, D>) -> Result<Array<$f, D>, $f> {
-                Err(self)
-            }
-        }
-
-        impl<S: Data<Elem = $f>, D: Dimension> Arith<$f> for ArrayBase<S, D> {
-            type Output = Array<$f, D>;
-            #[inline] fn add(&self, b: &$f) -> Array<$f, D> { self + *b }
-            #[inline] fn sub(&self, b: &$f) -> Array<$f, D> { self - *b }
-            #[inline] fn mul(&self, b: &$f) -> Array<$f, D> { self * *b }
-            #[inline] fn div(&self, b: &$f) -> Array<$f, D> { self / *b }
-            #[inline]
-            fn zip_map(&self, b: &$f, mut f: impl FnMut($f, $f) -> $f) -> Array<$f, D> {
-                self.map(|&x| f(x, *b))
-            }
-            #[inline]
-            fn into_output(self, _: &$f) -> Result<Array<$f, D>, Self> {
-                if self.is_standard_layout() {
-                    Ok(self.into_owned())
-                } else {
-                    Err(self)
-                }
-            }
-        }
-    )*};
+// Written once over `F: Float`, so that a function generic over its float
+// type is differentiated too (ndarray's `f64 + &array` is per type: the
+// arrays' side is a map here).
+impl<F: Float> Arith<F> for F {
+    type Output = F;
+    #[inline]
+    fn add(&self, b: &F) -> F {
+        *self + *b
+    }
+    #[inline]
+    fn sub(&self, b: &F) -> F {
+        *self - *b
+    }
+    #[inline]
+    fn mul(&self, b: &F) -> F {
+        *self * *b
+    }
+    #[inline]
+    fn div(&self, b: &F) -> F {
+        *self / *b
+    }
+    #[inline]
+    fn zip_map(&self, b: &F, mut f: impl FnMut(F, F) -> F) -> F {
+        f(*self, *b)
+    }
+    #[inline]
+    fn into_output(self, _: &F) -> Result<F, F> {
+        Ok(self)
+    }
 }
-scalar_arith!(f32, f64);
+
+impl<F: Float, S: Data<Elem = F>, D: Dimension> Arith<ArrayBase<S, D>> for F {
+    type Output = Array<F, D>;
+    #[inline]
+    fn add(&self, b: &ArrayBase<S, D>) -> Array<F, D> {
+        b.mapv(|y| *self + y)
+    }
+    #[inline]
+    fn sub(&self, b: &ArrayBase<S, D>) -> Array<F, D> {
+        b.mapv(|y| *self - y)
+    }
+    #[inline]
+    fn mul(&self, b: &ArrayBase<S, D>) -> Array<F, D> {
+        b.mapv(|y| *self * y)
+    }
+    #[inline]
+    fn div(&self, b: &ArrayBase<S, D>) -> Array<F, D> {
+        b.mapv(|y| *self / y)
+    }
+    #[inline]
+    fn zip_map(&self, b: &ArrayBase<S, D>, mut f: impl FnMut(F, F) -> F) -> Array<F, D> {
+        b.map(|&y| f(*self, y))
+    }
+    #[inline]
+    fn into_output(self, _: &ArrayBase<S, D>) -> Result<Array<F, D>, F> {
+        Err(self)
+    }
+}
+
+impl<F: Float, S: Data<Elem = F>, D: Dimension> Arith<F> for ArrayBase<S, D> {
+    type Output = Array<F, D>;
+    #[inline]
+    fn add(&self, b: &F) -> Array<F, D> {
+        self.mapv(|x| x + *b)
+    }
+    #[inline]
+    fn sub(&self, b: &F) -> Array<F, D> {
+        self.mapv(|x| x - *b)
+    }
+    #[inline]
+    fn mul(&self, b: &F) -> Array<F, D> {
+        self.mapv(|x| x * *b)
+    }
+    #[inline]
+    fn div(&self, b: &F) -> Array<F, D> {
+        self.mapv(|x| x / *b)
+    }
+    #[inline]
+    fn zip_map(&self, b: &F, mut f: impl FnMut(F, F) -> F) -> Array<F, D> {
+        self.map(|&x| f(x, *b))
+    }
+    #[inline]
+    fn into_output(self, _: &F) -> Result<Array<F, D>, Self> {
+        if self.is_standard_layout() {
+            Ok(self.into_owned())
+        } else {
+            Err(self)
+        }
+    }
+}
 
 /// The broadcast shape of two dimensions, as ndarray computes it for `&a + &b`.
 fn co_broadcast<D: Dimension + DimMax<E>, E: Dimension>(a: &D, b: &E) -> <D as DimMax<E>>::Output {
