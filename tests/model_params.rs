@@ -456,3 +456,58 @@ fn a_model_generic_over_its_float_type() {
     assert!((v32 as f64 - v).abs() < 1e-5);
     assert!((g32.model.w[[0, 0]] as f64 - g.model.w[[0, 0]]).abs() < 1e-5);
 }
+
+#[derive(Clone, Debug, Differentiable)]
+struct Affine {
+    w: Array2<f64>,
+    b: Array1<f64>,
+}
+
+/// `#[differentiable]` on the `impl` block: a method may differentiate its
+/// other parameters beside `self`, its gradient a struct written beside the
+/// block (fields `self_` and `x`).
+#[differentiable]
+impl Affine {
+    #[differentiable(wrt(self, x))]
+    fn energy(&self, x: &Array2<f64>, scale: f64) -> f64 {
+        let y = x.dot(&self.w) + &self.b;
+        (&y * &y).sum() * scale
+    }
+
+    /// Self only, as without the block's attribute.
+    #[differentiable]
+    fn bias_norm(&self) -> f64 {
+        (&self.b * &self.b).sum()
+    }
+
+    /// Not differentiable: left as it is.
+    fn size(&self) -> usize {
+        self.w.len()
+    }
+}
+
+#[test]
+fn a_method_that_differentiates_self_and_an_input() {
+    let mut seed = 31;
+    let m = Affine {
+        w: random((3, 2), &mut seed),
+        b: random(2, &mut seed),
+    };
+    let x = random((4, 3), &mut seed);
+    let (v, g) = m.energy_backward(&x, 0.5, 1.0);
+    assert_eq!(v, m.energy(&x, 0.5));
+    let g: AffineEnergyGrad = g;
+    assert_eq!(g.x.shape(), &[4, 3]);
+    assert_eq!(g.self_.w.shape(), &[3, 2]);
+    // ∂b = 2 scale Σ_rows y.
+    let y = x.dot(&m.w) + &m.b;
+    assert_eq!(g.self_.b, y.sum_axis(Axis(0)) * 1.0);
+    gradcheck(&(m.clone(), x.clone()), |(m, x)| {
+        m.energy_backward(x, 0.5, 1.0)
+    })
+    .unwrap();
+    let (n, gb): (f64, Affine) = m.bias_norm_backward(1.0);
+    assert_eq!(n, m.bias_norm());
+    assert_eq!(gb.b, &m.b * 2.0);
+    assert_eq!(m.size(), 6);
+}

@@ -8,6 +8,17 @@
 //! ```
 
 fn main() {
+    // `ratios parallel-solo FORM`: one form of the data-parallel entry
+    // alone in this process (`one`, `sharded`, `in-turn`), its median time
+    // per call; no check first (`ratios parallel` checks).
+    if std::env::args().nth(1).as_deref() == Some("parallel-solo") {
+        let form = std::env::args().nth(2).unwrap_or_default();
+        match backprop_bench::parallel::solo(&form) {
+            Some(t) => println!("{form}: {:.3} ms per call", t.as_secs_f64() * 1e3),
+            None => eprintln!("parallel-solo takes one, sharded or in-turn"),
+        }
+        return;
+    }
     if let Err(e) = backprop_bench::verify_all() {
         panic!("the implementations disagree, nothing is timed: {e}");
     }

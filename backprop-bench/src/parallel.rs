@@ -132,3 +132,40 @@ pub fn print_speedup(ratios: &[(String, Ratio)]) {
 fn rayon_threads() -> usize {
     Shards::per_thread().count()
 }
+
+/// The median time of one call of a form alone in this process (`one`,
+/// `sharded` with one shard per thread, or `in-turn`), over 41 rounds of
+/// about 50 ms: run each form in a process of its own, so that rayon's
+/// idle workers (which spin a while after each parallel call) do not slow
+/// the one-thread forms timed beside them. `None` for an unknown form.
+pub fn solo(form: &str) -> Option<Duration> {
+    let i = mlp::Inputs::new(BATCH);
+    let threads = Shards::per_thread();
+    let run: Box<dyn Fn()> = match form {
+        "one" => Box::new(|| {
+            black_box(one_call(black_box(&i)));
+        }),
+        "sharded" => Box::new(move || {
+            black_box(sharded(black_box(&i), threads));
+        }),
+        "in-turn" => Box::new(move || {
+            black_box(in_turn(black_box(&i), threads));
+        }),
+        _ => return None,
+    };
+    let time = |reps: u32| {
+        let start = std::time::Instant::now();
+        for _ in 0..reps {
+            run();
+        }
+        start.elapsed()
+    };
+    time(3);
+    let mut reps = 1;
+    while time(reps) < Duration::from_millis(50) && reps < 1 << 20 {
+        reps *= 2;
+    }
+    let mut per_call: Vec<Duration> = (0..41).map(|_| time(reps) / reps).collect();
+    per_call.sort();
+    Some(per_call[per_call.len() / 2])
+}

@@ -17,6 +17,10 @@ pub struct Args {
     /// them all off or `without(fuse, ..)` some (for tests that compare the
     /// plain expansion with the optimised one; not documented for users).
     pub opts: crate::plan::Options,
+    /// Set by `#[differentiable]` on an `impl` block for its methods: the
+    /// type the block implements, which a method's gradient struct (written
+    /// beside the block) names for `self`'s field.
+    pub self_ty: Option<syn::Type>,
 }
 
 /// Parses the attribute's arguments; an empty list is the default.

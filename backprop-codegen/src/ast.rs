@@ -128,6 +128,8 @@ pub struct Function {
     pub tuple: Option<Vec<bool>>,
     /// The type parameter that is the float type (`fn f<T: Float>`).
     pub float_param: Option<Ident>,
+    /// For a method expanded from its `impl` block: the block's type.
+    pub self_ty: Option<Type>,
 }
 
 /// Classifies a parameter or return type; `by_ref` tells whether it was behind `&`.
@@ -201,9 +203,16 @@ fn axes_of(name: &str, prefix: &str) -> Option<u8> {
 
 impl Function {
     /// Whether it is a method (`&self`): its backward returns `Self` as
-    /// the gradient.
+    /// the gradient, or a gradient struct (see [`Self::method_struct`]).
     pub fn is_method(&self) -> bool {
         self.params.first().is_some_and(|p| p.ident == "self")
+    }
+
+    /// Whether it is a method that differentiates parameters beside
+    /// `self`: its gradient is a struct with the field `self_`, written
+    /// beside its `impl` block.
+    pub fn method_struct(&self) -> bool {
+        self.is_method() && self.params[1..].iter().any(|p| p.differentiable)
     }
 
     /// Reads the signature; every problem goes into `cx`. Returns `None` when
@@ -243,10 +252,10 @@ impl Function {
                     sig.ident.span(),
                     "a differentiable method differentiates `self` (its gradient is a value of `Self`): name it in `wrt(self)`, or write a free function for the other parameters",
                 );
-            } else if let Some(p) = others.first() {
+            } else if let (Some(p), None) = (others.first(), &args.self_ty) {
                 cx.error(
                     p.ident.span(),
-                    format!("a differentiable method differentiates `self` only (its gradient is a value of `Self`); `{}` is differentiable too: give it to a free function with `#[differentiable(wrt(model, {}))]`, or name only `self` in `wrt(self)`", p.ident, p.ident),
+                    format!("a method that differentiates `{}` beside `self` has a gradient struct (fields `self_` and `{}`), which only `#[differentiable]` on the `impl` block can write beside the block: add it there, or name only `self` in `wrt(self)`", p.ident, p.ident),
                 );
             }
         }
@@ -298,6 +307,7 @@ impl Function {
             array_output,
             tuple,
             float_param,
+            self_ty: args.self_ty.clone(),
         })
     }
 }

@@ -14,7 +14,9 @@ use std::collections::HashSet;
 use syn::spanned::Spanned;
 use syn::{Item, ItemFn};
 
-/// Expands `#[differentiable(args)] item`.
+/// Expands `#[differentiable(args)] item`: a function, or an `impl` block
+/// whose `#[differentiable]` methods it expands (writing their gradient
+/// structs beside the block).
 pub fn differentiable(args: TokenStream, item: TokenStream) -> TokenStream {
     // syn's parser recurses once per nested group: stop before it would
     // overflow the compiler's stack, and let the compiler parse the item.
@@ -27,39 +29,143 @@ pub fn differentiable(args: TokenStream, item: TokenStream) -> TokenStream {
         out.extend(item);
         return out;
     }
-    let mut cx = Ctxt::default();
-    let item_fn: ItemFn = match syn::parse2::<Item>(item.clone()) {
-        Ok(Item::Fn(f)) => f,
+    let mut used = HashSet::new();
+    emit::idents(item.clone(), &mut used);
+    match syn::parse2::<Item>(item.clone()) {
+        Ok(Item::Fn(f)) => {
+            let (inside, outside) = function(args, f, used);
+            quote!(#inside #outside)
+        }
+        Ok(Item::Impl(i)) if i.trait_.is_none() => impl_block(args, i, used),
         Ok(other) => {
             let e = syn::Error::new(
                 item_keyword_span(&other),
-                "#[differentiable] applies to a free function (`fn`); put it on the function that computes the value",
+                "#[differentiable] applies to a function (`fn`) or to an `impl` block of differentiable methods; put it on the function that computes the value",
             );
             let mut out = e.to_compile_error();
             out.extend(item);
-            return out;
+            out
         }
         Err(e) => {
             let mut out = e.to_compile_error();
             out.extend(item);
-            return out;
+            out
+        }
+    }
+}
+
+/// `#[differentiable] impl Model { #[differentiable(..)] fn loss(&self, ..) }`:
+/// each marked method expanded in the block (with the block's `crate =` if
+/// it has one), and the gradient structs of the methods that differentiate
+/// parameters beside `self` written after the block.
+fn impl_block(args: TokenStream, mut block: syn::ItemImpl, used: HashSet<String>) -> TokenStream {
+    let outer = match args::parse(args) {
+        Ok(a) => a,
+        Err(e) => {
+            let e = e.to_compile_error();
+            return quote!(#e #block);
         }
     };
-    let args = args::parse(args).unwrap_or_else(|e| {
-        cx.push(e);
-        Args::default()
-    });
+    let mut inside = TokenStream::new();
+    let mut outside = TokenStream::new();
+    for item in std::mem::take(&mut block.items) {
+        let syn::ImplItem::Fn(f) = item else {
+            inside.extend(quote!(#item));
+            continue;
+        };
+        let syn::ImplItemFn {
+            mut attrs,
+            vis,
+            modifiers,
+            sig,
+            block: body,
+        } = f;
+        let Some(pos) = attrs
+            .iter()
+            .position(|a| a.path().is_ident("differentiable"))
+        else {
+            let f = syn::ImplItemFn {
+                attrs,
+                vis,
+                modifiers,
+                sig,
+                block: body,
+            };
+            inside.extend(quote!(#f));
+            continue;
+        };
+        let attr = attrs.remove(pos);
+        let tokens = match attr.meta {
+            syn::Meta::List(l) => l.tokens,
+            _ => TokenStream::new(),
+        };
+        let item_fn = ItemFn {
+            attrs,
+            vis,
+            modifiers,
+            sig,
+            block: Box::new(body),
+        };
+        let mut args = match args::parse(tokens) {
+            Ok(a) => a,
+            Err(e) => {
+                inside.extend(e.to_compile_error());
+                inside.extend(quote!(#item_fn));
+                continue;
+            }
+        };
+        if args.krate.is_none() {
+            args.krate = outer.krate.clone();
+        }
+        args.self_ty = Some((*block.self_ty).clone());
+        let (i, o) = function_with(args, item_fn, used.clone());
+        inside.extend(i);
+        outside.extend(o);
+    }
+    let attrs = &block.attrs;
+    let (impl_generics, self_ty) = (&block.generics, &block.self_ty);
+    let where_clause = &block.generics.where_clause;
+    quote! {
+        #(#attrs)* impl #impl_generics #self_ty #where_clause { #inside }
+        #outside
+    }
+}
+
+/// A function's expansion: what stands where it was, and what goes beside
+/// its `impl` block (a method's gradient struct).
+fn function(
+    args: TokenStream,
+    item_fn: ItemFn,
+    used: HashSet<String>,
+) -> (TokenStream, TokenStream) {
+    match args::parse(args) {
+        Ok(args) => function_with(args, item_fn, used),
+        Err(e) => {
+            let mut cx = Ctxt::default();
+            cx.push(e);
+            function_with_errors(Args::default(), item_fn, used, cx)
+        }
+    }
+}
+
+fn function_with(args: Args, item_fn: ItemFn, used: HashSet<String>) -> (TokenStream, TokenStream) {
+    function_with_errors(args, item_fn, used, Ctxt::default())
+}
+
+fn function_with_errors(
+    args: Args,
+    item_fn: ItemFn,
+    used: HashSet<String>,
+    mut cx: Ctxt,
+) -> (TokenStream, TokenStream) {
     let krate = match &args.krate {
         Some(path) => quote!(#path),
         None => quote!(::backprop),
     };
-    let mut used = HashSet::new();
-    emit::idents(item, &mut used);
-
     let original = item_fn.clone();
     let Some(func) = Function::from_item(item_fn, &args, &krate, &mut cx) else {
         let errors = cx.to_compile_errors();
-        return quote!(#errors #original);
+        return (quote!(#errors #original), TokenStream::new());
     };
     let lowered = if cx.has_errors() {
         None
@@ -82,21 +188,27 @@ pub fn differentiable(args: TokenStream, item: TokenStream) -> TokenStream {
 
 /// The original function, the gradient struct and a `NAME_backward` that
 /// cannot run, beside the errors.
-fn fallback(func: &Function, krate: &TokenStream, cx: &Ctxt, used: HashSet<String>) -> TokenStream {
+fn fallback(
+    func: &Function,
+    krate: &TokenStream,
+    cx: &Ctxt,
+    used: HashSet<String>,
+) -> (TokenStream, TokenStream) {
     let mut namer = Namer::new(used);
     let frame = emit::frame(func, krate, &mut namer, false);
     let errors = cx.to_compile_errors();
     let item = emit::original_item(func);
     let items = &frame.items;
     let signature = &frame.signature;
-    quote! {
+    let inside = quote! {
         #errors
         #item
         #items
         #signature {
             ::core::unreachable!("#[differentiable] reported an error for this function")
         }
-    }
+    };
+    (inside, frame.outside)
 }
 
 /// Where to point when the attribute is on something that is not a function.

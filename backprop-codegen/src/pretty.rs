@@ -16,6 +16,22 @@ pub fn expand_source(source: &str) -> Result<String, syn::Error> {
         match item {
             syn::Item::Fn(f) => out.extend(expand_fn(f)),
             // A differentiable method expands into methods of its `impl`.
+            // `#[differentiable]` on the block: the block as the macro expands it.
+            syn::Item::Impl(mut i)
+                if i.attrs.iter().any(|a| a.path().is_ident("differentiable")) =>
+            {
+                let pos = i
+                    .attrs
+                    .iter()
+                    .position(|a| a.path().is_ident("differentiable"))
+                    .expect("checked");
+                let attr = i.attrs.remove(pos);
+                let args = match attr.meta {
+                    syn::Meta::List(l) => l.tokens,
+                    _ => TokenStream::new(),
+                };
+                out.extend(crate::expand::differentiable(args, quote!(#i)));
+            }
             syn::Item::Impl(mut i) if i.trait_.is_none() => {
                 let items = std::mem::take(&mut i.items);
                 let mut methods = TokenStream::new();

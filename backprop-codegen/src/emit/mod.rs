@@ -67,7 +67,28 @@ pub struct Frame {
     /// For a tuple output, the name of each component of `d_out`.
     pub d_outs: Vec<Ident>,
     pub items: TokenStream,
+    /// What goes beside a method's `impl` block: its gradient struct.
+    pub outside: TokenStream,
     pub signature: TokenStream,
+}
+
+/// The name of the type a method's `impl` block implements (`Affine` of
+/// `impl Affine`, `Mlp` of `impl<T> Mlp<T>`).
+fn self_type_name(func: &Function) -> Option<Ident> {
+    match func.self_ty.as_ref()? {
+        syn::Type::Path(p) => p.path.segments.last().map(|s| s.ident.clone()),
+        _ => None,
+    }
+}
+
+/// The field of the gradient struct for a parameter: its name, `self_` for
+/// `self`.
+pub fn grad_field(p: &crate::ast::Param) -> Ident {
+    if p.ident == "self" {
+        format_ident!("self_", span = p.ident.span())
+    } else {
+        p.ident.clone()
+    }
 }
 
 /// `real` is false for the fallback expansion, whose functions cannot run.
@@ -75,20 +96,31 @@ pub fn frame(func: &Function, krate: &TokenStream, namer: &mut Namer, real: bool
     let sig = &func.item.sig;
     let vis = &func.item.vis;
     let name = &sig.ident;
-    let struct_name = grad_struct_name(name);
+    let struct_name = match self_type_name(func) {
+        // A method's struct is named after its type too (`AffineEnergyGrad`),
+        // since two types may have methods of one name.
+        Some(ty) if func.method_struct() => {
+            format_ident!("{}{}", ty, grad_struct_name(name), span = name.span())
+        }
+        _ => grad_struct_name(name),
+    };
     let backward_name = format_ident!("{}_backward", name, span = name.span());
     let fields: Vec<TokenStream> = func
         .params
         .iter()
         .filter(|p| p.differentiable)
         .map(|p| {
-            let ident = &p.ident;
-            let ty = match &p.kind {
-                Kind::Scalar(e) => e.ident().into_token_stream(),
-                Kind::Array { owned, .. } | Kind::Model { owned } => owned.clone(),
-                Kind::Constant => unreachable!("only float parameters are differentiable"),
+            let ident = grad_field(p);
+            let ty = match (&p.kind, &func.self_ty) {
+                (Kind::Scalar(e), _) => e.ident().into_token_stream(),
+                // Beside the `impl` block `Self` is the block's type.
+                (Kind::Model { .. }, Some(self_ty)) if p.ident == "self" => {
+                    self_ty.to_token_stream()
+                }
+                (Kind::Array { owned, .. } | Kind::Model { owned }, _) => owned.clone(),
+                (Kind::Constant, _) => unreachable!("only float parameters are differentiable"),
             };
-            let doc = format!(" The gradient with respect to `{ident}`.");
+            let doc = format!(" The gradient with respect to `{}`.", p.ident);
             quote!(#[doc = #doc] pub #ident: #ty)
         })
         .collect();
@@ -147,11 +179,13 @@ pub fn frame(func: &Function, krate: &TokenStream, namer: &mut Namer, real: bool
     let unused = (!real).then(|| {
         quote!(#[allow(unused_variables, reason = "this function cannot run: #[differentiable] reported an error")])
     });
-    // A method's gradient is `Self`, and it can write no struct.
-    let (grad_ty, items) = if func.is_method() {
-        (quote!(Self), TokenStream::new())
+    // A method's gradient is `Self`, or a struct beside its `impl` block.
+    let (grad_ty, items, outside) = if func.method_struct() && func.self_ty.is_some() {
+        (quote!(#struct_name), TokenStream::new(), items)
+    } else if func.is_method() {
+        (quote!(Self), TokenStream::new(), TokenStream::new())
     } else {
-        (quote!(#struct_name #struct_args), items)
+        (quote!(#struct_name #struct_args), items, TokenStream::new())
     };
     let where_clause = where_clause(func, krate);
     let bounds = func.float_param.as_ref().map(|_| {
@@ -171,6 +205,7 @@ pub fn frame(func: &Function, krate: &TokenStream, namer: &mut Namer, real: bool
         d_out,
         d_outs,
         items,
+        outside,
         signature,
     }
 }
@@ -253,7 +288,7 @@ pub fn emit(
     krate: &TokenStream,
     mut namer: Namer,
     opts: plan::Options,
-) -> TokenStream {
+) -> (TokenStream, TokenStream) {
     let frame = frame(func, krate, &mut namer, true);
     let bp = namer.fresh("bp");
     let mut sh = Shared { func, namer, opts };
@@ -285,7 +320,17 @@ pub fn emit(
     let signature = &frame.signature;
     let items = &frame.items;
     let name = &func.item.sig.ident;
-    let (original, gradient) = if func.is_method() {
+    let (original, gradient) = if func.method_struct() {
+        let fields = fields.iter().map(|(p, d)| {
+            let field = if p == "self" {
+                format_ident!("self_")
+            } else {
+                p.clone()
+            };
+            quote!(#field: #d)
+        });
+        (quote!(Self::#name), quote!(#struct_name { #(#fields,)* }))
+    } else if func.is_method() {
         // `self`'s gradient is the gradient.
         let d_self = fields.iter().find(|(p, _)| p == "self").map(|(_, d)| d);
         (quote!(Self::#name), quote!(#d_self))
@@ -298,7 +343,7 @@ pub fn emit(
         };
         (original, quote!(#struct_name { #(#fields,)* }))
     };
-    quote! {
+    let inside = quote! {
         #item
 
         #items
@@ -316,7 +361,8 @@ pub fn emit(
             let #grad = #gradient;
             (#value, #grad)
         }
-    }
+    };
+    (inside, frame.outside)
 }
 
 /// How an op receives a value.

@@ -44,7 +44,9 @@ pub fn item(
         .iter()
         .map(|p| {
             let ident = &p.ident;
-            if p.differentiable && ident == "self" {
+            if p.differentiable && ident == "self" && func.method_struct() {
+                quote!(#grad.self_)
+            } else if p.differentiable && ident == "self" {
                 // A method's gradient is `Self`.
                 quote!(#grad)
             } else if p.differentiable {
