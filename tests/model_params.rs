@@ -511,3 +511,69 @@ fn a_method_that_differentiates_self_and_an_input() {
     assert_eq!(gb.b, &m.b * 2.0);
     assert_eq!(m.size(), 6);
 }
+
+#[derive(Clone, Debug, Differentiable)]
+struct Layer {
+    w: Array2<f64>,
+    b: Array1<f64>,
+}
+
+impl Layer {
+    /// An array-valued method: its backward takes the upstream gradient
+    /// by reference and returns `(Array2<f64>, Self)`.
+    #[differentiable]
+    fn forward(&self, x: &Array2<f64>) -> Array2<f64> {
+        (x.dot(&self.w) + &self.b).tanh()
+    }
+
+    /// Calls a differentiable method of `self`, twice (the fork rule over
+    /// `self`).
+    #[differentiable]
+    fn twice(&self, x: &Array2<f64>) -> f64 {
+        let h = self.forward(x);
+        self.forward(x).sum() + (&h * &h).sum()
+    }
+}
+
+#[test]
+fn an_array_valued_method_and_calls_of_methods_of_self() {
+    let mut seed = 37;
+    let layer = Layer {
+        w: random((3, 2), &mut seed),
+        b: random(2, &mut seed),
+    };
+    let x = random((4, 3), &mut seed);
+    let d = random((4, 2), &mut seed);
+    let (y, g): (Array2<f64>, Layer) = layer.forward_backward(&x, &d);
+    assert_eq!(y, layer.forward(&x));
+    GradCheck::new()
+        .upstream(&d)
+        .check(&layer, |l| l.forward_backward(&x, &d))
+        .unwrap();
+    // ∂b = Σ_rows d ⊙ (1 - y²).
+    let db = (&d * &y.mapv(|v| 1.0 - v * v)).sum_axis(Axis(0));
+    assert!(g.b.iter().zip(&db).all(|(a, b)| (a - b).abs() < 1e-15));
+    let (v, _) = layer.twice_backward(&x, 1.0);
+    assert_eq!(v, layer.twice(&x));
+    gradcheck(&layer, |l| l.twice_backward(&x, 1.0)).unwrap();
+}
+
+/// Bounded by `num_traits::Float` alone: the generated items add
+/// `T: backprop::Float`, so they serve `f32` and `f64`.
+#[differentiable]
+fn weighted_sum<T: num_traits::Float>(x: T, w: &Array1<T>) -> T {
+    w.mapv(|a| a * x + a).sum()
+}
+
+#[test]
+fn a_function_bounded_by_num_traits_float_alone() {
+    let w = array![0.5, -1.0, 2.0];
+    let (v, g) = weighted_sum_backward(2.0, &w, 1.0);
+    assert_eq!(v, weighted_sum(2.0, &w));
+    assert_eq!(g.x, 1.5);
+    assert_eq!(g.w, array![3.0, 3.0, 3.0]);
+    let w32 = w.mapv(|a| a as f32);
+    let (v32, g32) = weighted_sum_backward(2.0_f32, &w32, 1.0);
+    assert_eq!(v32, weighted_sum(2.0_f32, &w32));
+    assert_eq!(g32.x, 1.5);
+}
