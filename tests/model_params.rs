@@ -577,3 +577,48 @@ fn a_function_bounded_by_num_traits_float_alone() {
     assert_eq!(v32, weighted_sum(2.0_f32, &w32));
     assert_eq!(g32.x, 1.5);
 }
+
+#[derive(Clone, Debug, Differentiable)]
+struct Scaler<T: backprop::Float> {
+    w: Array1<T>,
+    gain: T,
+}
+
+/// Methods of a generic `impl`: with `#[differentiable]` on the block, the
+/// block's float type parameter is theirs.
+#[differentiable]
+impl<T: backprop::Float> Scaler<T> {
+    #[differentiable]
+    fn loss(&self, x: &Array1<T>) -> T {
+        (&self.w * x).sum() * self.gain
+    }
+
+    #[differentiable(wrt(self, x))]
+    fn both(&self, x: &Array1<T>) -> T {
+        (&self.w * x).mapv(|v| v * v).sum() * self.gain
+    }
+}
+
+#[test]
+fn methods_of_a_generic_impl() {
+    let s = Scaler {
+        w: array![0.5, -1.0],
+        gain: 2.0,
+    };
+    let x = array![1.0, 3.0];
+    let (v, g) = s.loss_backward(&x, 1.0);
+    assert_eq!(v, s.loss(&x));
+    assert_eq!(g.w, array![2.0, 6.0]);
+    assert_eq!(g.gain, -2.5);
+    let s32 = Scaler {
+        w: array![0.5_f32, -1.0],
+        gain: 2.0_f32,
+    };
+    let (v32, g32) = s32.loss_backward(&array![1.0_f32, 3.0], 1.0);
+    assert_eq!(v32, -5.0);
+    assert_eq!(g32.gain, -2.5);
+    let (b, gb): (f64, ScalerBothGrad<f64>) = s.both_backward(&x, 1.0);
+    assert_eq!(b, s.both(&x));
+    gradcheck(&(s.clone(), x.clone()), |(s, x)| s.both_backward(x, 1.0)).unwrap();
+    assert_eq!(gb.x.len(), 2);
+}

@@ -21,6 +21,9 @@ pub struct Args {
     /// type the block implements, which a method's gradient struct (written
     /// beside the block) names for `self`'s field.
     pub self_ty: Option<syn::Type>,
+    /// Set with `self_ty`: the block's type parameter bounded by `Float`,
+    /// the float type of its methods.
+    pub impl_float: Option<syn::Ident>,
 }
 
 /// Parses the attribute's arguments; an empty list is the default.

@@ -224,7 +224,8 @@ impl Function {
         cx: &mut Ctxt,
     ) -> Option<Function> {
         let sig = &item.sig;
-        let float_param = check_qualifiers(sig, cx);
+        // The method's own float parameter, or its `impl` block's.
+        let float_param = check_qualifiers(sig, cx).or_else(|| args.impl_float.clone());
         // Types naming it are floats while the signature is read.
         FLOAT_PARAM.with(|f| *f.borrow_mut() = float_param.clone());
         let function = Self::read(item, args, krate, cx, float_param);
@@ -430,15 +431,27 @@ fn check_qualifiers(sig: &syn::Signature, cx: &mut Ctxt) -> Option<Ident> {
     float
 }
 
+/// The type parameter of `generics` bounded by a float trait, if there is
+/// one (an `impl` block's, for its methods).
+pub fn float_param_of(generics: &syn::Generics) -> Option<Ident> {
+    generics.params.iter().find_map(|g| match g {
+        GenericParam::Type(t) if is_float_bound_in(t, generics) => Some(t.ident.clone()),
+        _ => None,
+    })
+}
+
 /// Whether a type parameter is bounded by a float trait: a bound (or a
 /// `where` predicate on it) whose path ends in `Float`.
 fn is_float_bound(t: &syn::TypeParam, sig: &syn::Signature) -> bool {
+    is_float_bound_in(t, &sig.generics)
+}
+
+fn is_float_bound_in(t: &syn::TypeParam, generics: &syn::Generics) -> bool {
     let float = |b: &syn::TypeParamBound| {
         matches!(b, syn::TypeParamBound::Trait(tb)
             if tb.path.segments.last().is_some_and(|s| s.ident == "Float"))
     };
-    let in_where = sig
-        .generics
+    let in_where = generics
         .where_clause
         .iter()
         .flat_map(|w| &w.predicates)

@@ -118,6 +118,7 @@ fn impl_block(args: TokenStream, mut block: syn::ItemImpl, used: HashSet<String>
             args.krate = outer.krate.clone();
         }
         args.self_ty = Some((*block.self_ty).clone());
+        args.impl_float = crate::ast::float_param_of(&block.generics);
         let (i, o) = function_with(args, item_fn, used.clone());
         inside.extend(i);
         outside.extend(o);

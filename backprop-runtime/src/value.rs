@@ -25,6 +25,7 @@ pub trait Float:
     num_traits::Float
     + num_traits::FloatConst
     + Operand<Value = Self>
+    + crate::model::Differentiable
     + ScalarOperand
     + LinalgScalar
     + Debug

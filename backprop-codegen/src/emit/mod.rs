@@ -181,7 +181,7 @@ pub fn frame(func: &Function, krate: &TokenStream, namer: &mut Namer, real: bool
     });
     // A method's gradient is `Self`, or a struct beside its `impl` block.
     let (grad_ty, items, outside) = if func.method_struct() && func.self_ty.is_some() {
-        (quote!(#struct_name), TokenStream::new(), items)
+        (quote!(#struct_name #struct_args), TokenStream::new(), items)
     } else if func.is_method() {
         (quote!(Self), TokenStream::new(), TokenStream::new())
     } else {
@@ -616,7 +616,8 @@ fn constant_fields(l: &Lowered, cx: &Cx) -> Vec<TokenStream> {
     let bp = cx.bp;
     // Each model parameter's type is a model, checked where it is named.
     let models = cx.func.params.iter().filter_map(|p| match &p.kind {
-        Kind::Model { owned } if p.differentiable && p.ident != "self" => {
+        Kind::Model { owned } if p.differentiable => {
+            // At the type, or at `self` (whose type is the `impl`'s).
             let span = syn::spanned::Spanned::span(&p.ty);
             Some(quote::quote_spanned!(span=> #bp::assert_model::<#owned>();))
         }

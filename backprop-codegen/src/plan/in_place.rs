@@ -38,7 +38,7 @@ pub fn plan(r: &mut Region, sh: &Shared) {
                     !made_by.rule_reads_out()
                         && !made_by.has(VIEW)
                         && made_by.def().saves.is_none()
-                        && !matches!(made_by, Op::Call(_))
+                        && !matches!(made_by, Op::Call(_) | Op::Field)
                 }
                 _ => false,
             };

@@ -68,7 +68,7 @@ fn owned(r: &Region, x: NodeId) -> bool {
             !op.has(VIEW)
                 && !op.rule_reads_out()
                 && op.def().saves.is_none()
-                && !matches!(op, crate::vocab::Op::Call(_))
+                && !matches!(op, crate::vocab::Op::Call(_) | crate::vocab::Op::Field)
         }
         _ => false,
     }

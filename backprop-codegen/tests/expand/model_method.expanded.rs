@@ -56,6 +56,7 @@ impl Net {
         )]
         use ::backprop::__private as bp;
         let _ = Self::loss;
+        bp::assert_model::<Self>();
         let h = bp::copy(x);
         let k_start = 0;
         let k_end = self.layers.len();
