@@ -622,3 +622,34 @@ fn methods_of_a_generic_impl() {
     gradcheck(&(s.clone(), x.clone()), |(s, x)| s.both_backward(x, 1.0)).unwrap();
     assert_eq!(gb.x.len(), 2);
 }
+
+#[derive(Clone, Debug, Differentiable)]
+struct Gain {
+    g: f64,
+    v: Array1<f64>,
+}
+
+impl Gain {
+    /// A field as the first operand of arithmetic (`self.g * x`,
+    /// `&self.v * x`): borrowed, never written over.
+    #[differentiable]
+    fn apply(&self, x: f64, y: &Array1<f64>) -> f64 {
+        self.g * x + (&self.v * y).sum() + self.g * self.g
+    }
+}
+
+#[test]
+fn a_field_as_the_first_operand_is_not_written_over() {
+    let m = Gain {
+        g: 1.5,
+        v: array![0.5, -2.0],
+    };
+    let y = array![2.0, 1.0];
+    let (v, g) = m.apply_backward(3.0, &y, 1.0);
+    assert_eq!(v, m.apply(3.0, &y));
+    assert_eq!(v, 4.5 - 1.0 + 2.25);
+    assert_eq!(g.g, 3.0 + 3.0);
+    assert_eq!(g.v, y);
+    assert_eq!(m.v, array![0.5, -2.0], "the model is unchanged");
+    gradcheck(&m, |m| m.apply_backward(3.0, &y, 1.0)).unwrap();
+}
