@@ -653,3 +653,55 @@ fn a_field_as_the_first_operand_is_not_written_over() {
     assert_eq!(m.v, array![0.5, -2.0], "the model is unchanged");
     gradcheck(&m, |m| m.apply_backward(3.0, &y, 1.0)).unwrap();
 }
+
+#[derive(Clone, Debug, Differentiable)]
+struct Knobs {
+    g: f64,
+    w: Array1<f64>,
+    n: usize,
+}
+
+impl Knobs {
+    /// A field in a branch condition and arms, and in a `while` loop whose
+    /// bound is a constant field.
+    #[differentiable]
+    fn branchy(&self, x: &Array1<f64>) -> f64 {
+        let s = (&self.w * x).sum();
+        let t = if s > 0.0 { s * self.g } else { s - self.g };
+        let mut k = 0;
+        let mut acc = 0.0;
+        while k < self.n {
+            acc += self.w[k] * self.g;
+            k += 1;
+        }
+        t + acc
+    }
+
+    /// A scalar field bound with its type (`let g: f64`), which a closure
+    /// may then capture, and a closure mapped over an array field.
+    #[differentiable]
+    fn closures(&self, x: &Array1<f64>) -> f64 {
+        let g: f64 = self.g;
+        x.mapv(|v| (v * g).tanh()).sum() + self.w.mapv(|v| v * v).sum() * g
+    }
+}
+
+#[test]
+fn fields_in_branches_while_loops_and_closures() {
+    let m = Knobs {
+        g: 0.7,
+        w: array![0.5, -1.0, 2.0],
+        n: 2,
+    };
+    for x in [array![1.0, 0.5, 0.25], array![-1.0, 0.5, -0.25]] {
+        let (v, _) = m.branchy_backward(&x, 1.0);
+        assert_eq!(v, m.branchy(&x));
+        gradcheck(&m, |m| m.branchy_backward(&x, 1.0)).unwrap();
+        let (v, _) = m.closures_backward(&x, 1.0);
+        assert_eq!(v, m.closures(&x));
+        gradcheck(&m, |m| m.closures_backward(&x, 1.0)).unwrap();
+    }
+    // s = 0.5 > 0: ∂g = s + (w0 + w1) = 0.5 - 0.5.
+    let (_, g) = m.branchy_backward(&array![1.0, 0.5, 0.25], 1.0);
+    assert_eq!(g.g, 0.0);
+}

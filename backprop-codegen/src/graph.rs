@@ -398,6 +398,9 @@ pub struct Graph {
     pub nodes: Vec<NodeData>,
     /// The calls of [`Op::Call`] nodes.
     pub calls: Vec<Call>,
+    /// The fields of models a `let` with a float type binds
+    /// (`let g: f64 = self.g;`): floats, read by value.
+    pub float_fields: std::collections::HashSet<NodeId>,
 }
 
 impl Graph {

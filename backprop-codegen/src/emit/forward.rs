@@ -152,7 +152,12 @@ fn op_step(r: &Region, cx: &Cx, id: NodeId, op: Op, span: Span) -> Vec<TokenStre
         // A place of the model, borrowed.
         let root = operand(cx, &r.operand(&cx.func.params, inputs[0]));
         let place = super::field_place(r, id, &root);
-        quote_spanned!(span=> let #name = &#place;)
+        if r.graph.float_fields.contains(&id) {
+            // A float, by value.
+            quote_spanned!(span=> let #name = #place;)
+        } else {
+            quote_spanned!(span=> let #name = &#place;)
+        }
     } else if takes {
         // The same forward, with the operand moved in.
         let f = Ident::new(def.saves.map_or(def.forward, |s| s.1), span);

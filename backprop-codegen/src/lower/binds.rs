@@ -51,7 +51,19 @@ impl Lowerer<'_> {
                 let form = form_of(expr);
                 self.scopes.last_mut().expect("a scope").bind(name, id, form);
             }
-            Pat::Type(pt) => self.bind(&pt.pat, expr),
+            Pat::Type(pt) => {
+                // `let g: f64 = self.g;`: a field of a model that is a float,
+                // read by value (a closure may capture it).
+                if let (Pat::Ident(pi), true) = (&*pt.pat, self.is_float_type(&pt.ty)) {
+                    if let Some(id) = self.float_field(expr) {
+                        let name = pi.ident.to_string();
+                        self.graph.nodes[id.index()].name = Name::User(name.clone());
+                        self.scopes.last_mut().expect("a scope").bind(name, id, Form::Value);
+                        return;
+                    }
+                }
+                self.bind(&pt.pat, expr)
+            }
             // `let &x = e;` is `let x = *e;`.
             Pat::Reference(r) if r.mutability.is_none() => {
                 let deref: Expr = syn::parse_quote_spanned!(r.span()=> *(#expr));

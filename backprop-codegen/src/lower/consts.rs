@@ -334,14 +334,20 @@ impl Lowerer<'_> {
             .collect()
     }
 
-    /// Whether an expression mentions a value that depends on a differentiable parameter.
+    /// Whether an expression mentions a value that depends on a differentiable parameter
+    /// (a field of a model read as a value counts: `self.w.mapv(..)`).
     pub(super) fn mentions_varying(&mut self, expr: &Expr) -> bool {
         let mut m = Mentions::default();
         m.visit_expr(expr);
-        m.idents.iter().chain(&m.in_macros).any(|i| {
-            self.lookup(&i.to_string())
-                .is_some_and(|id| self.varying[id.index()])
-        })
+        let model_value = m
+            .field_roots
+            .iter()
+            .any(|(root, _, shape)| !shape && self.is_model(&root.to_string()));
+        model_value
+            || m.idents.iter().chain(&m.in_macros).any(|i| {
+                self.lookup(&i.to_string())
+                    .is_some_and(|id| self.varying[id.index()])
+            })
     }
 
     /// The condition of an `if`: any expression; it may compare differentiable

@@ -133,6 +133,37 @@ impl Lowerer<'_> {
         Some(self.call_of(path, Some(receiver), &args, m.method.span()))
     }
 
+    /// A field of a model read as a float (its `let` says so): the `Field`
+    /// node, marked as a float.
+    pub(super) fn float_field(&mut self, expr: &Expr) -> Option<NodeId> {
+        let root = place_root(super::strip_paren(expr))?;
+        if !self.is_model(&root.to_string()) {
+            return None;
+        }
+        let id = self.model_field(super::strip_paren(expr))?;
+        self.graph.float_fields.insert(id);
+        Some(id)
+    }
+
+    /// Whether a type is the function's float type (`f64`, `f32`, its float
+    /// type parameter).
+    pub(super) fn is_float_type(&self, ty: &syn::Type) -> bool {
+        match ty {
+            syn::Type::Path(p) if p.qself.is_none() => {
+                p.path.is_ident("f64")
+                    || p.path.is_ident("f32")
+                    || self
+                        .func
+                        .float_param
+                        .as_ref()
+                        .is_some_and(|t| p.path.is_ident(t))
+            }
+            syn::Type::Paren(p) => self.is_float_type(&p.elem),
+            syn::Type::Group(g) => self.is_float_type(&g.elem),
+            _ => false,
+        }
+    }
+
     /// A model parameter read as a whole value, which is not supported.
     pub(super) fn whole_model(&mut self, name: &Ident) -> NodeId {
         self.cx.error(

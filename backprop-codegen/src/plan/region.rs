@@ -417,7 +417,7 @@ impl<'g> Region<'g> {
             .ids()
             .filter(|id| match &graph.get(*id).node {
                 Node::Const(c) => c.place,
-                Node::Op { op, .. } => *op == Op::Field,
+                Node::Op { op, .. } => *op == Op::Field && !graph.float_fields.contains(id),
                 _ => false,
             })
             .collect();

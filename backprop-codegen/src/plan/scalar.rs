@@ -45,6 +45,8 @@ pub fn types(g: &Graph, func: &Function, inputs: &[Option<Ty>]) -> Vec<Option<Ty
                 Some(_) => ty[inputs[0].index()],
                 None => None,
             },
+            // A field its `let` says is a float.
+            Node::Op { .. } if g.float_fields.contains(&id) => Some(Ty::Float),
             Node::Op { op, inputs, .. } => {
                 let of: Vec<Option<Ty>> = inputs.iter().map(|i| ty[i.index()]).collect();
                 op.value_ty(&of)
