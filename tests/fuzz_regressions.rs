@@ -141,3 +141,8 @@ fn closure_capturing_out_beside_d_out() {
     assert_eq!(g.d_out, 3.0);
     assert_eq!(g.w, Array1::from(vec![-1.0, -1.0, -1.0]));
 }
+
+#[test]
+fn a_nested_arm_reads_a_result_its_enclosing_arm_borrows() {
+    trybuild::TestCases::new().pass("tools/regressions/nested_arm_reads_a_borrowed_result.rs");
+}

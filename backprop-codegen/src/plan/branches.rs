@@ -95,6 +95,30 @@ fn keep_read(
         }
         borrowed.push((local.clone(), *result, scalar));
     }
+    // A nested branch's arms read those results as the enclosing reverse
+    // holds them: by reference.
+    for id in arm.graph.ids() {
+        let Node::Branch(b) = arm.node(id) else {
+            continue;
+        };
+        let borrowed_inputs: Vec<Vec<bool>> = b
+            .arm_inputs
+            .iter()
+            .map(|inputs| {
+                inputs
+                    .iter()
+                    .map(|p| arm.borrowed_results.contains(p))
+                    .collect()
+            })
+            .collect();
+        if let Some(inner) = arm.branches.get_mut(&id) {
+            for (region, flags) in inner.arms.iter_mut().zip(&borrowed_inputs) {
+                for (form, &flag) in region.inputs.iter_mut().zip(flags) {
+                    form.borrowed_in_reverse |= flag;
+                }
+            }
+        }
+    }
     *kept = arm
         .defined
         .iter()

@@ -265,12 +265,14 @@ fn new_loop<'g>(
         .map(|i| InputForm {
             operand: Operand::Local(i.clone()),
             name: Raw::Local(i.clone()),
+            borrowed_in_reverse: false,
         })
         .collect();
     for p in &lp.inputs[lp.carried..] {
         inputs.push(InputForm {
             operand: r.operand(&sh.func.params, *p),
             name: r.raw(*p),
+            borrowed_in_reverse: false,
         });
     }
     let la = &r.a.loops[&id];
@@ -318,6 +320,7 @@ fn new_branch<'g>(
             .map(|p| InputForm {
                 operand: r.operand(&sh.func.params, *p),
                 name: r.raw(*p),
+                borrowed_in_reverse: false,
             })
             .collect();
         Region::new(

@@ -13,6 +13,10 @@ use std::collections::{HashMap, HashSet};
 pub struct InputForm {
     pub operand: Operand,
     pub name: Raw,
+    /// An arm's input that the enclosing arm's reverse sweep holds by
+    /// reference (a result it borrows, see `borrowed_results`): passed as
+    /// it is there.
+    pub borrowed_in_reverse: bool,
 }
 
 /// How an op receives a value.
@@ -574,6 +578,12 @@ impl<'g> Region<'g> {
                     by_ref: p.by_ref,
                 }
             }
+            Node::Input(j) if self.reversing.get() && self.inputs[*j].borrowed_in_reverse => {
+                match &self.inputs[*j].operand {
+                    Operand::Local(name) => Operand::Ref(name.clone()),
+                    other => other.clone(),
+                }
+            }
             Node::Input(j) => self.inputs[*j].operand.clone(),
             Node::Float(t) | Node::Int(t) => Operand::Literal(t.clone()),
             _ => Operand::Local(self.name(id).clone()),
@@ -583,7 +593,10 @@ impl<'g> Region<'g> {
     /// Whether the node's local holds a reference to its value.
     pub fn holds_ref(&self, id: NodeId) -> bool {
         match self.node(id) {
-            Node::Input(j) => matches!(self.inputs[*j].operand, Operand::Ref(_)),
+            Node::Input(j) => {
+                matches!(self.inputs[*j].operand, Operand::Ref(_))
+                    || (self.reversing.get() && self.inputs[*j].borrowed_in_reverse)
+            }
             _ => {
                 self.by_ref.contains(&id)
                     || (self.reversing.get() && self.borrowed_results.contains(&id))
