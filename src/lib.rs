@@ -176,8 +176,7 @@ pub mod __private {
     pub use backprop_runtime::gradcheck::{flatten, Gradient};
     pub use backprop_runtime::kernels::{map_vjp, map_vjp_g, map_vjp_out, map_vjp_x, zip, zip_map};
     pub use backprop_runtime::model::fields::{
-        assert_model, field_vjp, model_zeros, sum_models, ConstantRead, ReadsConstant,
-        ReadsParameter,
+        assert_model, field_vjp, model_zeros, sum_models, ConstantRead,
     };
     pub use backprop_runtime::model::probe::{ConstantField, Probe, ViaConstant, ViaModel};
     pub use backprop_runtime::model::{

@@ -27,7 +27,16 @@ thread_local! {
 }
 
 impl Elem {
+    /// The float type `ty` names, the signature's float type parameter
+    /// being the one being read.
     fn from_type(ty: &Type) -> Option<Elem> {
+        let float = FLOAT_PARAM.with(|f| f.borrow().clone());
+        Elem::of(ty, float.as_ref())
+    }
+
+    /// The float type `ty` names: `f64`, `f32`, or `float`, the function's
+    /// float type parameter.
+    pub fn of(ty: &Type, float: Option<&Ident>) -> Option<Elem> {
         match ty {
             Type::Path(p) if p.qself.is_none() => {
                 if p.path.is_ident("f64") {
@@ -36,14 +45,11 @@ impl Elem {
                     Some(Elem::F32)
                 } else {
                     let ident = p.path.get_ident()?;
-                    FLOAT_PARAM
-                        .with(|f| f.borrow().clone())
-                        .filter(|t| t == ident)
-                        .map(Elem::Generic)
+                    float.filter(|t| *t == ident).cloned().map(Elem::Generic)
                 }
             }
-            Type::Group(g) => Elem::from_type(&g.elem),
-            Type::Paren(p) => Elem::from_type(&p.elem),
+            Type::Group(g) => Elem::of(&g.elem, float),
+            Type::Paren(p) => Elem::of(&p.elem, float),
             _ => None,
         }
     }

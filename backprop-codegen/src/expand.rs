@@ -33,7 +33,7 @@ pub fn differentiable(args: TokenStream, item: TokenStream) -> TokenStream {
     emit::idents(item.clone(), &mut used);
     match syn::parse2::<Item>(item.clone()) {
         Ok(Item::Fn(f)) => {
-            let (inside, outside) = function(args, f, used);
+            let (inside, outside) = function(args::parse(args), f, used);
             quote!(#inside #outside)
         }
         Ok(Item::Impl(i)) if i.trait_.is_none() => impl_block(args, i, used),
@@ -73,38 +73,10 @@ fn impl_block(args: TokenStream, mut block: syn::ItemImpl, used: HashSet<String>
             inside.extend(quote!(#item));
             continue;
         };
-        let syn::ImplItemFn {
-            mut attrs,
-            vis,
-            modifiers,
-            sig,
-            block: body,
-        } = f;
-        let Some(pos) = attrs
-            .iter()
-            .position(|a| a.path().is_ident("differentiable"))
-        else {
-            let f = syn::ImplItemFn {
-                attrs,
-                vis,
-                modifiers,
-                sig,
-                block: body,
-            };
-            inside.extend(quote!(#f));
+        let mut item_fn = method_as_fn(f);
+        let Some(tokens) = take_attribute(&mut item_fn.attrs) else {
+            inside.extend(quote!(#item_fn));
             continue;
-        };
-        let attr = attrs.remove(pos);
-        let tokens = match attr.meta {
-            syn::Meta::List(l) => l.tokens,
-            _ => TokenStream::new(),
-        };
-        let item_fn = ItemFn {
-            attrs,
-            vis,
-            modifiers,
-            sig,
-            block: Box::new(body),
         };
         let mut args = match args::parse(tokens) {
             Ok(a) => a,
@@ -119,7 +91,7 @@ fn impl_block(args: TokenStream, mut block: syn::ItemImpl, used: HashSet<String>
         }
         args.self_ty = Some((*block.self_ty).clone());
         args.impl_float = crate::ast::float_param_of(&block.generics);
-        let (i, o) = function_with(args, item_fn, used.clone());
+        let (i, o) = function(Ok(args), item_fn, used.clone());
         inside.extend(i);
         outside.extend(o);
     }
@@ -132,33 +104,50 @@ fn impl_block(args: TokenStream, mut block: syn::ItemImpl, used: HashSet<String>
     }
 }
 
-/// A function's expansion: what stands where it was, and what goes beside
-/// its `impl` block (a method's gradient struct).
-fn function(
-    args: TokenStream,
-    item_fn: ItemFn,
-    used: HashSet<String>,
-) -> (TokenStream, TokenStream) {
-    match args::parse(args) {
-        Ok(args) => function_with(args, item_fn, used),
-        Err(e) => {
-            let mut cx = Ctxt::default();
-            cx.push(e);
-            function_with_errors(Args::default(), item_fn, used, cx)
-        }
+/// The arguments of a `#[differentiable(..)]` among `attrs`, which it
+/// removes; `None` if there is none.
+pub(crate) fn take_attribute(attrs: &mut Vec<syn::Attribute>) -> Option<TokenStream> {
+    let pos = attrs
+        .iter()
+        .position(|a| a.path().is_ident("differentiable"))?;
+    Some(match attrs.remove(pos).meta {
+        syn::Meta::List(l) => l.tokens,
+        _ => TokenStream::new(),
+    })
+}
+
+/// A method of an `impl` block as the function the pipeline reads (a
+/// signature with `&self`); its tokens are the method's.
+pub(crate) fn method_as_fn(f: syn::ImplItemFn) -> ItemFn {
+    let syn::ImplItemFn {
+        attrs,
+        vis,
+        modifiers,
+        sig,
+        block,
+    } = f;
+    ItemFn {
+        attrs,
+        vis,
+        modifiers,
+        sig,
+        block: Box::new(block),
     }
 }
 
-fn function_with(args: Args, item_fn: ItemFn, used: HashSet<String>) -> (TokenStream, TokenStream) {
-    function_with_errors(args, item_fn, used, Ctxt::default())
-}
-
-fn function_with_errors(
-    args: Args,
+/// A function's expansion: what stands where it was, and what goes beside
+/// its `impl` block (a method's gradient struct). Arguments that do not
+/// parse are reported beside the fallback expansion.
+fn function(
+    args: syn::Result<Args>,
     item_fn: ItemFn,
     used: HashSet<String>,
-    mut cx: Ctxt,
 ) -> (TokenStream, TokenStream) {
+    let mut cx = Ctxt::default();
+    let args = args.unwrap_or_else(|e| {
+        cx.push(e);
+        Args::default()
+    });
     let krate = match &args.krate {
         Some(path) => quote!(#path),
         None => quote!(::backprop),

@@ -15,51 +15,22 @@ pub fn expand_source(source: &str) -> Result<String, syn::Error> {
     for item in file.items {
         match item {
             syn::Item::Fn(f) => out.extend(expand_fn(f)),
-            // A differentiable method expands into methods of its `impl`.
             // `#[differentiable]` on the block: the block as the macro expands it.
-            syn::Item::Impl(mut i)
-                if i.attrs.iter().any(|a| a.path().is_ident("differentiable")) =>
-            {
-                let pos = i
-                    .attrs
-                    .iter()
-                    .position(|a| a.path().is_ident("differentiable"))
-                    .expect("checked");
-                let attr = i.attrs.remove(pos);
-                let args = match attr.meta {
-                    syn::Meta::List(l) => l.tokens,
-                    _ => TokenStream::new(),
-                };
-                out.extend(crate::expand::differentiable(args, quote!(#i)));
-            }
-            syn::Item::Impl(mut i) if i.trait_.is_none() => {
-                let items = std::mem::take(&mut i.items);
-                let mut methods = TokenStream::new();
-                for it in items {
-                    match it {
-                        syn::ImplItem::Fn(f) => {
-                            let syn::ImplItemFn {
-                                attrs,
-                                vis,
-                                modifiers,
-                                sig,
-                                block,
-                            } = f;
-                            methods.extend(expand_fn(syn::ItemFn {
-                                attrs,
-                                vis,
-                                modifiers,
-                                sig,
-                                block: Box::new(block),
-                            }));
-                        }
-                        other => methods.extend(quote!(#other)),
-                    }
+            syn::Item::Impl(mut i) => match crate::expand::take_attribute(&mut i.attrs) {
+                Some(args) => out.extend(crate::expand::differentiable(args, quote!(#i))),
+                // Else each differentiable method expands on its own, in the
+                // block, as the compiler expands it.
+                None if i.trait_.is_none() => {
+                    let methods = std::mem::take(&mut i.items).into_iter().map(|it| match it {
+                        syn::ImplItem::Fn(f) => expand_fn(crate::expand::method_as_fn(f)),
+                        other => quote!(#other),
+                    });
+                    let attrs = &i.attrs;
+                    let (generics, self_ty) = (&i.generics, &i.self_ty);
+                    out.extend(quote!(#(#attrs)* impl #generics #self_ty { #(#methods)* }));
                 }
-                let attrs = &i.attrs;
-                let (generics, self_ty) = (&i.generics, &i.self_ty);
-                out.extend(quote!(#(#attrs)* impl #generics #self_ty { #methods }));
-            }
+                None => out.extend(quote!(#i)),
+            },
             other => out.extend(quote!(#other)),
         }
     }
@@ -69,19 +40,10 @@ pub fn expand_source(source: &str) -> Result<String, syn::Error> {
 
 /// A function, expanded if it is `#[differentiable]`.
 fn expand_fn(mut f: syn::ItemFn) -> TokenStream {
-    let Some(pos) = f
-        .attrs
-        .iter()
-        .position(|a| a.path().is_ident("differentiable"))
-    else {
-        return quote!(#f);
-    };
-    let attr = f.attrs.remove(pos);
-    let args = match attr.meta {
-        syn::Meta::List(l) => l.tokens,
-        _ => TokenStream::new(),
-    };
-    crate::expand::differentiable(args, quote!(#f))
+    match crate::expand::take_attribute(&mut f.attrs) {
+        Some(args) => crate::expand::differentiable(args, quote!(#f)),
+        None => quote!(#f),
+    }
 }
 
 /// Only the generated `NAME_backward` functions of [`expand_source`], for a reader.

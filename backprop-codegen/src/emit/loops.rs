@@ -217,9 +217,11 @@ fn starts(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream> {
     let l = &r.loops[&id];
     let rev = &l.rev;
     let mut out = Vec::new();
-    let zeros = |x: TokenStream| match &rev.spare {
-        Some(spare) => quote!(#spare.zeros_like(#x)),
-        None => quote!(#bp::zeros_like(#x)),
+    // A zero of node `id`'s shape (`x` its operand): the spare buffer
+    // serves an array, a model's zero is its own.
+    let zeros = |id: NodeId, x: TokenStream| match &rev.spare {
+        Some(spare) if !super::is_model(r, cx, id) => quote!(#spare.zeros_like(#x)),
+        _ => super::zeros_of(r, cx, id, x),
     };
     for (k, d, start) in &rev.d_start {
         let s = &l.state[*k];
@@ -235,7 +237,8 @@ fn starts(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream> {
             DStart::Same => quote!(let mut #d = #d;),
             DStart::ZerosIn => quote!(let mut #d = #bp::zeros_in(#s);),
             DStart::Zeros => {
-                let z = zeros(quote!(&#s));
+                // The carried variable's initial value: never a model.
+                let z = zeros(lp.inputs[*k], quote!(&#s));
                 quote!(let mut #d = #z;)
             }
         });
@@ -246,12 +249,8 @@ fn starts(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream> {
             out.push(quote!(let mut #acc = #prev;));
             continue;
         }
-        let x = operand(cx, &r.operand(&cx.func.params, lp.inputs[*j]));
-        let z = if super::is_model(r, cx, lp.inputs[*j]) {
-            super::zeros_of(r, cx, lp.inputs[*j], x)
-        } else {
-            zeros(x)
-        };
+        let input = lp.inputs[*j];
+        let z = zeros(input, operand(cx, &r.operand(&cx.func.params, input)));
         out.push(quote!(let mut #acc = #z;));
     }
     out

@@ -320,28 +320,20 @@ pub fn emit(
     let signature = &frame.signature;
     let items = &frame.items;
     let name = &func.item.sig.ident;
-    let (original, gradient) = if func.method_struct() {
-        let fields = fields.iter().map(|(p, d)| {
-            let field = if p == "self" {
-                format_ident!("self_")
-            } else {
-                p.clone()
-            };
-            quote!(#field: #d)
-        });
-        (quote!(Self::#name), quote!(#struct_name { #(#fields,)* }))
-    } else if func.is_method() {
-        // `self`'s gradient is the gradient.
-        let d_self = fields.iter().find(|(p, _)| p == "self").map(|(_, d)| d);
-        (quote!(Self::#name), quote!(#d_self))
+    // The original counts as used where only its backward is: a method
+    // by `Self::`, a generic function with its float type.
+    let original = match (func.is_method(), &func.float_param) {
+        (true, _) => quote!(Self::#name),
+        (false, Some(t)) => quote!(#name::<#t>),
+        (false, None) => name.to_token_stream(),
+    };
+    let gradient = if func.is_method() && !func.method_struct() {
+        // `self`'s gradient (the only one) is the gradient.
+        let (_, d_self) = &fields[0];
+        d_self.clone()
     } else {
-        let fields = fields.iter().map(|(p, d)| quote!(#p: #d));
-        // A generic function is named with its float type.
-        let original = match &func.float_param {
-            Some(t) => quote!(#name::<#t>),
-            None => name.to_token_stream(),
-        };
-        (original, quote!(#struct_name { #(#fields,)* }))
+        let fields = fields.iter().map(|(f, d)| quote!(#f: #d));
+        quote!(#struct_name { #(#fields,)* })
     };
     let inside = quote! {
         #item
@@ -630,16 +622,18 @@ fn constant_fields(l: &Lowered, cx: &Cx) -> Vec<TokenStream> {
             quote::quote_spanned! {*span=>
                 {
                     #[allow(unused_imports, reason = "one of the two gives the method")]
-                    use #bp::{ReadsConstant as _, ReadsParameter as _};
-                    let _: #bp::ConstantRead = (&#bp::Probe::of(&#field)).constant_read();
+                    use #bp::{ViaConstant as _, ViaModel as _};
+                    let _: #bp::ConstantRead =
+                        (&#bp::Probe::of(&#field)).backprop_field().constant_read();
                 }
             }
         }))
         .collect()
 }
 
-/// `(w, d_w)` for each differentiable parameter; a zero where the
-/// parameter does not reach the value.
+/// `(w, d_w)` for each differentiable parameter, by its field in the
+/// gradient struct (`self_` for `self`, see [`grad_field`]); a zero where
+/// the parameter does not reach the value.
 fn grad_fields(plan: &Plan, cx: &Cx) -> Vec<(Ident, TokenStream)> {
     let r = &plan.body;
     let mut out = Vec::new();
@@ -651,12 +645,12 @@ fn grad_fields(plan: &Plan, cx: &Cx) -> Vec<(Ident, TokenStream)> {
         if !p.differentiable {
             continue;
         }
-        let ident = &p.ident;
+        let field = grad_field(p);
         if r.active(id) {
-            out.push((ident.clone(), r.adj(id).to_token_stream()));
+            out.push((field, r.adj(id).to_token_stream()));
         } else {
             let arg = operand(cx, &r.operand(&cx.func.params, id));
-            out.push((ident.clone(), zeros_of(r, cx, id, arg)));
+            out.push((field, zeros_of(r, cx, id, arg)));
         }
     }
     out

@@ -43,22 +43,15 @@ impl Lowerer<'_> {
                 let before = self.graph.len();
                 let id = self.expr(expr);
                 self.base = outer;
-                // A node created for this `let` takes the user's name; an alias
-                // (`let y = x;`) refers to the existing node.
-                if id.index() >= before {
-                    self.graph.nodes[id.index()].name = Name::User(name.clone());
-                }
-                let form = form_of(expr);
-                self.scopes.last_mut().expect("a scope").bind(name, id, form);
+                self.bind_name(name, id, before, form_of(expr));
             }
             Pat::Type(pt) => {
                 // `let g: f64 = self.g;`: a field of a model that is a float,
                 // read by value (a closure may capture it).
                 if let (Pat::Ident(pi), true) = (&*pt.pat, self.is_float_type(&pt.ty)) {
+                    let before = self.graph.len();
                     if let Some(id) = self.float_field(expr) {
-                        let name = pi.ident.to_string();
-                        self.graph.nodes[id.index()].name = Name::User(name.clone());
-                        self.scopes.last_mut().expect("a scope").bind(name, id, Form::Value);
+                        self.bind_name(pi.ident.to_string(), id, before, Form::Value);
                         return;
                     }
                 }
@@ -110,6 +103,19 @@ impl Lowerer<'_> {
                 "this pattern is not supported in a differentiable function; bind a plain name (`let x = ...;`) or a tuple of names",
             ),
         }
+    }
+
+    /// `name` bound to `id`; a node created for this `let` (from `before`
+    /// on) takes the user's name, an alias (`let y = x;`) refers to the
+    /// existing node.
+    fn bind_name(&mut self, name: String, id: NodeId, before: usize, form: Form) {
+        if id.index() >= before {
+            self.graph.nodes[id.index()].name = Name::User(name.clone());
+        }
+        self.scopes
+            .last_mut()
+            .expect("a scope")
+            .bind(name, id, form);
     }
 
     /// `let (r, theta) = polar(x, y);` of a `#[differentiable]` function

@@ -239,13 +239,14 @@ impl Lowerer<'_> {
             None => syn::parse_quote!(#binding),
         };
         let args: Vec<&Expr> = m.args.iter().collect();
-        let new: Expr = match (m.method.to_string().as_str(), &args[..]) {
+        let method = m.method.to_string();
+        let new: Expr = match (method.as_str(), &args[..]) {
             ("scaled_add", [a, v]) => syn::parse_quote!(&#part + &(#a * #v)),
             ("mapv_inplace", [f]) => syn::parse_quote!(#part.mapv(#f)),
             (_, [v]) => (*v).clone(),
             _ => unreachable!("checked by `view_write`"),
         };
-        let set = matches!(m.method.to_string().as_str(), "assign" | "fill");
+        let set = matches!(method.as_str(), "assign" | "fill");
         let id = match w.view {
             Some((op, arg, _)) => {
                 let at = match op.def().method_args {

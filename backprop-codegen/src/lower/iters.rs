@@ -54,34 +54,39 @@ impl Item {
         }
     }
 
+    /// Each single item with the part of `pat` that destructures it
+    /// (through type ascriptions, parentheses, `&` and the pairs of
+    /// `.enumerate()` and `.zip(..)`).
+    fn leaves<'p>(&self, pat: &'p syn::Pat, f: &mut impl FnMut(&Item, &'p syn::Pat)) {
+        match (self, pat) {
+            (_, syn::Pat::Type(t)) => self.leaves(&t.pat, f),
+            (_, syn::Pat::Paren(p)) => self.leaves(&p.pat, f),
+            (_, syn::Pat::Reference(r)) => self.leaves(&r.pat, f),
+            (Item::Pair(a, b), syn::Pat::Tuple(t)) if t.elems.len() == 2 => {
+                a.leaves(&t.elems[0], f);
+                b.leaves(&t.elems[1], f);
+            }
+            (item, p) => f(item, p),
+        }
+    }
+
     /// The names `pat` binds to items of constant iterables.
     fn constant_names(&self, pat: &syn::Pat, out: &mut Vec<syn::Ident>) {
-        match (self, pat) {
-            (_, syn::Pat::Type(t)) => self.constant_names(&t.pat, out),
-            (_, syn::Pat::Paren(p)) => self.constant_names(&p.pat, out),
-            (Item::Pair(a, b), syn::Pat::Tuple(t)) if t.elems.len() == 2 => {
-                a.constant_names(&t.elems[0], out);
-                b.constant_names(&t.elems[1], out);
+        self.leaves(pat, &mut |item, p| {
+            if let Item::Constant(_) = item {
+                names_in(p, out);
             }
-            (Item::Constant(_), p) => names_in(p, out),
-            _ => {}
-        }
+        });
     }
 
     /// The names `pat` binds to elements of a model's `Vec`, with the
     /// place each stands for.
     fn places(&self, pat: &syn::Pat, out: &mut Vec<(syn::Ident, TokenStream)>) {
-        match (self, pat) {
-            (_, syn::Pat::Type(t)) => self.places(&t.pat, out),
-            (_, syn::Pat::Paren(p)) => self.places(&p.pat, out),
-            (_, syn::Pat::Reference(r)) => self.places(&r.pat, out),
-            (Item::Pair(a, b), syn::Pat::Tuple(t)) if t.elems.len() == 2 => {
-                a.places(&t.elems[0], out);
-                b.places(&t.elems[1], out);
+        self.leaves(pat, &mut |item, p| {
+            if let (Item::Place(place), syn::Pat::Ident(p)) = (item, p) {
+                out.push((p.ident.clone(), place.clone()));
             }
-            (Item::Place(place), syn::Pat::Ident(p)) => out.push((p.ident.clone(), place.clone())),
-            _ => {}
-        }
+        });
     }
 }
 
@@ -192,8 +197,7 @@ impl Lowerer<'_> {
         let e = super::strip_paren(e);
         // A `Vec` of a model (`&model.layers`, `model.layers.iter()`): its
         // elements by index, as places of the model.
-        let of_model =
-            |x: &Expr| super::models::place_root(x).is_some_and(|r| self.is_model(&r.to_string()));
+        let of_model = |x: &Expr| self.model_root(x).is_some();
         let vec = match e {
             Expr::Reference(r) if r.mutability.is_none() && of_model(&r.expr) => Some(&*r.expr),
             Expr::MethodCall(m)

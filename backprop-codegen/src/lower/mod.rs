@@ -563,7 +563,7 @@ impl Lowerer<'_> {
             }
             Expr::MethodCall(m) => self.method(m),
             Expr::Call(c) => self.call(c),
-            Expr::Index(_) | Expr::Field(_) if models::place_root(expr).is_some_and(|r| self.is_model(&r.to_string())) => {
+            Expr::Index(_) | Expr::Field(_) if self.model_root(expr).is_some() => {
                 self.model_field(expr).unwrap_or_else(|| self.error_node(expr.span()))
             }
             Expr::Index(i) => {

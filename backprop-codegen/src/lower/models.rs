@@ -70,12 +70,15 @@ impl Lowerer<'_> {
             })
     }
 
+    /// The model at the root of a place (`self` of `self.layers[i].w`),
+    /// if the expression is a place of a model.
+    pub(super) fn model_root<'e>(&self, expr: &'e Expr) -> Option<&'e Ident> {
+        place_root(expr).filter(|r| self.is_model(&r.to_string()))
+    }
+
     /// A field read of a model in a value: its `Field` node.
     pub(super) fn model_field(&mut self, expr: &Expr) -> Option<NodeId> {
-        let root = place_root(expr)?;
-        if !self.is_model(&root.to_string()) {
-            return None;
-        }
+        let root = self.model_root(expr)?;
         let model = self.lookup(&root.to_string())?;
         let mut path = expr.clone();
         Reroot.visit_expr_mut(&mut path);
@@ -103,11 +106,13 @@ impl Lowerer<'_> {
             Expr::Reference(r) if r.mutability.is_none() => &*r.expr,
             other => other,
         };
-        let root = match super::strip_paren(e) {
-            Expr::Path(p) => p.path.get_ident(),
-            other => place_root(other),
-        };
-        root.is_some_and(|r| self.is_model(&r.to_string()))
+        match super::strip_paren(e) {
+            Expr::Path(p) => p
+                .path
+                .get_ident()
+                .is_some_and(|r| self.is_model(&r.to_string())),
+            other => self.model_root(other).is_some(),
+        }
     }
 
     /// `model.method(args)`, `self.encoder.forward(&x)`: a call of a
@@ -120,13 +125,7 @@ impl Lowerer<'_> {
         }
         let receiver = match self.model_name(&m.receiver) {
             Some(model) => model,
-            None => {
-                let root = place_root(super::strip_paren(&m.receiver))?;
-                if !self.is_model(&root.to_string()) {
-                    return None;
-                }
-                self.model_field(&m.receiver)?
-            }
+            None => self.model_field(&m.receiver)?,
         };
         let path: syn::Path = m.method.clone().into();
         let args: Vec<&Expr> = m.args.iter().collect();
@@ -136,11 +135,7 @@ impl Lowerer<'_> {
     /// A field of a model read as a float (its `let` says so): the `Field`
     /// node, marked as a float.
     pub(super) fn float_field(&mut self, expr: &Expr) -> Option<NodeId> {
-        let root = place_root(super::strip_paren(expr))?;
-        if !self.is_model(&root.to_string()) {
-            return None;
-        }
-        let id = self.model_field(super::strip_paren(expr))?;
+        let id = self.model_field(expr)?;
         self.graph.float_fields.insert(id);
         Some(id)
     }
@@ -148,20 +143,7 @@ impl Lowerer<'_> {
     /// Whether a type is the function's float type (`f64`, `f32`, its float
     /// type parameter).
     pub(super) fn is_float_type(&self, ty: &syn::Type) -> bool {
-        match ty {
-            syn::Type::Path(p) if p.qself.is_none() => {
-                p.path.is_ident("f64")
-                    || p.path.is_ident("f32")
-                    || self
-                        .func
-                        .float_param
-                        .as_ref()
-                        .is_some_and(|t| p.path.is_ident(t))
-            }
-            syn::Type::Paren(p) => self.is_float_type(&p.elem),
-            syn::Type::Group(g) => self.is_float_type(&g.elem),
-            _ => false,
-        }
+        crate::ast::Elem::of(ty, self.func.float_param.as_ref()).is_some()
     }
 
     /// A model parameter read as a whole value, which is not supported.

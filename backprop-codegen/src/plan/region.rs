@@ -578,13 +578,7 @@ impl<'g> Region<'g> {
                     by_ref: p.by_ref,
                 }
             }
-            Node::Input(j) if self.reversing.get() && self.inputs[*j].borrowed_in_reverse => {
-                match &self.inputs[*j].operand {
-                    Operand::Local(name) => Operand::Ref(name.clone()),
-                    other => other.clone(),
-                }
-            }
-            Node::Input(j) => self.inputs[*j].operand.clone(),
+            Node::Input(j) => self.input_operand(*j),
             Node::Float(t) | Node::Int(t) => Operand::Literal(t.clone()),
             _ => Operand::Local(self.name(id).clone()),
         }
@@ -593,10 +587,7 @@ impl<'g> Region<'g> {
     /// Whether the node's local holds a reference to its value.
     pub fn holds_ref(&self, id: NodeId) -> bool {
         match self.node(id) {
-            Node::Input(j) => {
-                matches!(self.inputs[*j].operand, Operand::Ref(_))
-                    || (self.reversing.get() && self.inputs[*j].borrowed_in_reverse)
-            }
+            Node::Input(j) => matches!(self.input_operand(*j), Operand::Ref(_)),
             _ => {
                 self.by_ref.contains(&id)
                     || (self.reversing.get() && self.borrowed_results.contains(&id))
@@ -618,6 +609,19 @@ impl<'g> Region<'g> {
     }
 
     /// A node by its plain name (a literal as itself).
+    /// How an op receives the region's input `j`: by its form, but by
+    /// reference in the reverse sweep where the enclosing arm's reverse
+    /// holds it so.
+    fn input_operand(&self, j: usize) -> Operand {
+        let form = &self.inputs[j];
+        match &form.operand {
+            Operand::Local(name) if self.reversing.get() && form.borrowed_in_reverse => {
+                Operand::Ref(name.clone())
+            }
+            other => other.clone(),
+        }
+    }
+
     /// The local a node's value is in: its own, or an input's.
     pub fn local(&self, id: NodeId) -> &Ident {
         match self.node(id) {

@@ -39,32 +39,15 @@ use core::borrow::Borrow;
 pub fn assert_model<M: Differentiable>() {}
 
 /// What a field of a model that a differentiable function reads as a
-/// constant (`0..model.n_layers`, `model.k as f64`) must be.
+/// constant (`0..model.n_layers`, `model.k as f64`) must be: the
+/// [`Probe`](super::probe::Probe) of a constant field gives it
+/// (`ConstantField::constant_read`).
 pub struct ConstantRead;
 
-/// What such a field is when it is a parameter of the model (a float, an
-/// array, a nested model): a type error, since its gradient would be lost.
+/// What such a field gives when it is a parameter of the model (a float,
+/// an array, a nested model; `ModelField::constant_read`): a type error,
+/// since its gradient would be lost.
 pub struct ParameterOfTheModelReadAsAConstant;
-
-/// Chosen for a parameter of a model (see [`Probe`](super::probe::Probe)).
-pub trait ReadsParameter {
-    /// Says: a parameter.
-    fn constant_read(&self) -> ParameterOfTheModelReadAsAConstant {
-        ParameterOfTheModelReadAsAConstant
-    }
-}
-
-impl<T: Differentiable> ReadsParameter for super::probe::Probe<T> {}
-
-/// Chosen otherwise.
-pub trait ReadsConstant {
-    /// Says: a constant.
-    fn constant_read(&self) -> ConstantRead {
-        ConstantRead
-    }
-}
-
-impl<T> ReadsConstant for &super::probe::Probe<T> {}
 
 /// A zero of the model's shape: every float zero, constants cloned.
 #[inline]

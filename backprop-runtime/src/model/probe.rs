@@ -70,6 +70,12 @@ impl<T> ViaConstant for &Probe<T> {}
 pub struct ModelField;
 
 impl ModelField {
+    /// A parameter read as a constant: the type error of
+    /// [`ParameterOfTheModelReadAsAConstant`](super::fields::ParameterOfTheModelReadAsAConstant).
+    pub fn constant_read(self) -> super::fields::ParameterOfTheModelReadAsAConstant {
+        super::fields::ParameterOfTheModelReadAsAConstant
+    }
+
     /// Visits the field (see [`visit_field`]).
     pub fn visit<'a, T: Differentiable>(
         self,
@@ -97,6 +103,12 @@ impl ModelField {
 pub struct ConstantField;
 
 impl ConstantField {
+    /// A constant read as a constant: as it should be (see
+    /// [`ConstantRead`](super::fields::ConstantRead)).
+    pub fn constant_read(self) -> super::fields::ConstantRead {
+        super::fields::ConstantRead
+    }
+
     /// Does nothing.
     pub fn visit<T>(self, _: &mut Path, _: &'static str, _: &T, _: &mut dyn Visitor<'_>) {}
 
