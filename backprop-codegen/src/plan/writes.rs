@@ -37,12 +37,26 @@ pub fn plan(r: &mut Region, sh: &Shared) {
         .filter(|id| r.live(*id) && !r.takes.contains(id))
         .filter(|id| matches!(r.node(*id), Node::Op { op, .. } if op.has(RULES_SKIP_FIRST)))
         .collect();
+    if writes.is_empty() {
+        return;
+    }
+    // Each value's live readers, once for all the writes: (reader, how
+    // many times it reads the value).
+    let mut readers: Vec<Vec<(NodeId, usize)>> = vec![Vec::new(); r.graph.len()];
+    for c in r.graph.ids().filter(|c| r.live(*c)) {
+        for d in r.graph.deps(c) {
+            match readers[d.index()].last_mut() {
+                Some((last, n)) if *last == c => *n += 1,
+                _ => readers[d.index()].push((c, 1)),
+            }
+        }
+    }
     for w in writes {
         let x = r.inputs(w)[0];
         if r.given.contains_key(&x) || !owned(r, x) || r.results.contains(&x) {
             continue;
         }
-        let Some(parts) = parts_read_before(r, x, w) else {
+        let Some(parts) = parts_read_before(r, &readers[x.index()], x, w) else {
             continue;
         };
         let kept = parts.iter().any(|c| r.active(*c));
@@ -74,17 +88,18 @@ fn owned(r: &Region, x: NodeId) -> bool {
     }
 }
 
-/// The other readers of `x` when each is an op before the write `w` that
-/// reads a part of `x` as its first operand only (or a constant made before
-/// `w`), and `w` reads `x` only as the array it writes; else `None`.
-fn parts_read_before(r: &Region, x: NodeId, w: NodeId) -> Option<Vec<NodeId>> {
+/// The other readers of `x` (`readers`: each live reader, and how many
+/// times it reads `x`) when each is an op before the write `w` that reads a
+/// part of `x` as its first operand only (or a constant made before `w`),
+/// and `w` reads `x` only as the array it writes; else `None`.
+fn parts_read_before(
+    r: &Region,
+    readers: &[(NodeId, usize)],
+    x: NodeId,
+    w: NodeId,
+) -> Option<Vec<NodeId>> {
     let mut parts = Vec::new();
-    for c in r.graph.ids().filter(|c| r.live(*c)) {
-        let deps = r.graph.deps(c);
-        let reads = deps.iter().filter(|d| **d == x).count();
-        if reads == 0 {
-            continue;
-        }
+    for &(c, reads) in readers {
         if c == w {
             if reads > 1 {
                 return None;
