@@ -30,7 +30,8 @@ pub fn plan(r: &mut Region, sh: &Shared) {
             continue;
         };
         let active: Vec<bool> = inputs.iter().map(|i| r.active(*i)).collect();
-        // Only this op reads `x`, an owned array (not a view) made by an op
+        // Only this op reads `x`, an owned array (not a view, nor a local
+        // that holds a reference, such as a model's field) made by an op
         // whose rule does not read its own output.
         let sole = |x: NodeId| {
             let made_owned = match r.node(x) {
@@ -38,7 +39,8 @@ pub fn plan(r: &mut Region, sh: &Shared) {
                     !made_by.rule_reads_out()
                         && !made_by.has(VIEW)
                         && made_by.def().saves.is_none()
-                        && !matches!(made_by, Op::Call(_) | Op::Field)
+                        && !matches!(made_by, Op::Call(_))
+                        && !r.by_ref.contains(&x)
                 }
                 _ => false,
             };

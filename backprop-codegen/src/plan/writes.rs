@@ -71,9 +71,10 @@ pub fn plan(r: &mut Region, sh: &Shared) {
 }
 
 /// Whether `x`'s buffer is the region's to write over: an array an op made
-/// whose rule does not read it, or a loop body's carried variable.
+/// whose rule does not read it (and whose local is no reference, as a
+/// model's field's is), or a loop body's carried variable.
 fn owned(r: &Region, x: NodeId) -> bool {
-    if r.scalar[x.index()] {
+    if r.scalar[x.index()] || r.by_ref.contains(&x) {
         return false;
     }
     match r.node(x) {
@@ -82,7 +83,7 @@ fn owned(r: &Region, x: NodeId) -> bool {
             !op.has(VIEW)
                 && !op.rule_reads_out()
                 && op.def().saves.is_none()
-                && !matches!(op, crate::vocab::Op::Call(_) | crate::vocab::Op::Field)
+                && !matches!(op, crate::vocab::Op::Call(_))
         }
         _ => false,
     }
