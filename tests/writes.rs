@@ -6,6 +6,7 @@
 //! central differences and by its closed-form gradient.
 
 use backprop::prelude::*;
+use backprop_testkit::networks::{rnn_buffer, rnn_buffer_backward, rnn_carried_backward};
 use backprop_testkit::random;
 
 /// Element-by-element copy into a zero buffer, reversed.
@@ -53,32 +54,9 @@ fn a_cumulative_product_in_place() {
     gradcheck(&(x.clone(),), |(x,)| cumprod_backward(x, 1.0)).unwrap();
 }
 
-/// An RNN whose states are the rows of one zero-initialised buffer:
-/// `h[t + 1] = tanh(W h[t] + x_t)`, the loss the sum of the rows after the first.
-#[differentiable(wrt(w))]
-fn rnn_buffer(w: &Array2<f64>, xs: &Array2<f64>) -> f64 {
-    let (t_max, n) = xs.dim();
-    let mut h = Array2::<f64>::zeros((t_max + 1, n));
-    for t in 0..t_max {
-        let next = (w.dot(&h.row(t)) + xs.row(t)).tanh();
-        h.row_mut(t + 1).assign(&next);
-    }
-    h.slice(s![1.., ..]).sum()
-}
-
-/// The same RNN with the state carried.
-#[differentiable(wrt(w))]
-fn rnn_carried(w: &Array2<f64>, xs: &Array2<f64>) -> f64 {
-    let n = xs.ncols();
-    let mut state = Array1::<f64>::zeros(n);
-    let mut total = 0.0;
-    for t in 0..xs.nrows() {
-        state = (w.dot(&state) + xs.row(t)).tanh();
-        total += state.sum();
-    }
-    total
-}
-
+/// `backprop_testkit::networks::rnn_buffer` (an RNN whose states are the
+/// rows of one zero buffer) against `rnn_carried` (the same RNN with its
+/// state carried).
 #[test]
 fn an_rnn_writing_rows_of_a_state_buffer() {
     let mut seed = 21;

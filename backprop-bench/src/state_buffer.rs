@@ -2,11 +2,15 @@
 //! the sum of the states, written two ways that do the same work: each
 //! state written into row `t + 1` of one zero `(T + 1, n)` buffer
 //! (`h.row_mut(t + 1).assign(..)`, the loss the sum of the slice `h[1..]`),
-//! and the state carried from one iteration to the next. Issue 16 asks the
-//! written form to cost at most 1.1× the carried one.
+//! and the state carried from one iteration to the next
+//! (`backprop_testkit::networks::{rnn_buffer, rnn_carried}`). Issue 16 asks
+//! the written form to cost at most 1.1× the carried one.
 
 use crate::check::same;
 use backprop::prelude::*;
+use backprop_testkit::networks::{
+    rnn_buffer, rnn_buffer_backward, rnn_carried, rnn_carried_backward,
+};
 use backprop_testkit::random;
 
 /// The hidden size.
@@ -29,31 +33,6 @@ impl Inputs {
             xs: random((t, N), &mut s),
         }
     }
-}
-
-/// The states written into rows of one buffer.
-#[differentiable(wrt(w))]
-pub fn rnn_buffer(w: &Array2<f64>, xs: &Array2<f64>) -> f64 {
-    let (t_max, n) = xs.dim();
-    let mut h = Array2::<f64>::zeros((t_max + 1, n));
-    for t in 0..t_max {
-        let next = (w.dot(&h.row(t)) + xs.row(t)).tanh();
-        h.row_mut(t + 1).assign(&next);
-    }
-    h.slice(s![1.., ..]).sum()
-}
-
-/// The state carried.
-#[differentiable(wrt(w))]
-pub fn rnn_carried(w: &Array2<f64>, xs: &Array2<f64>) -> f64 {
-    let n = xs.ncols();
-    let mut state = Array1::<f64>::zeros(n);
-    let mut total = 0.0;
-    for t in 0..xs.nrows() {
-        state = (w.dot(&state) + xs.row(t)).tanh();
-        total += state.sum();
-    }
-    total
 }
 
 /// The buffer form's `_backward`.

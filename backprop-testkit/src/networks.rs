@@ -1,7 +1,9 @@
 //! The standard networks: the nine-parameter sigmoid network of the
 //! backprop-by-hand lesson, the two-head network of the fork-rule lesson,
 //! an MLP and an Elman RNN (the benchmarks' workloads (a), (b), (c), (e)),
-//! and a recurrence whose step is a call of another differentiable function.
+//! a recurrence whose step is a call of another differentiable function,
+//! and an RNN written into a state buffer beside the same RNN with its
+//! state carried (workload (g)).
 
 use backprop::prelude::*;
 
@@ -106,4 +108,33 @@ pub fn rnn_of_calls(w: &Array2<f64>, h0: &Array1<f64>, xs: &Array2<f64>) -> f64 
         loss += sum(&(&h * &h));
     }
     loss
+}
+
+/// An RNN whose states are the rows of one zero-initialised buffer:
+/// `h[t + 1] = tanh(W h[t] + x_t)`, written with `h.row_mut(t + 1)`, the
+/// loss the sum of the rows after the first (`tests/writes.rs`, and the
+/// bench's workload (g)).
+#[differentiable(wrt(w))]
+pub fn rnn_buffer(w: &Array2<f64>, xs: &Array2<f64>) -> f64 {
+    let (t_max, n) = xs.dim();
+    let mut h = Array2::<f64>::zeros((t_max + 1, n));
+    for t in 0..t_max {
+        let next = (w.dot(&h.row(t)) + xs.row(t)).tanh();
+        h.row_mut(t + 1).assign(&next);
+    }
+    h.slice(s![1.., ..]).sum()
+}
+
+/// [`rnn_buffer`] with the state carried from one step to the next: the
+/// same work.
+#[differentiable(wrt(w))]
+pub fn rnn_carried(w: &Array2<f64>, xs: &Array2<f64>) -> f64 {
+    let n = xs.ncols();
+    let mut state = Array1::<f64>::zeros(n);
+    let mut total = 0.0;
+    for t in 0..xs.nrows() {
+        state = (w.dot(&state) + xs.row(t)).tanh();
+        total += state.sum();
+    }
+    total
 }
