@@ -118,8 +118,9 @@ pub use backprop_macros::adjoint;
 /// assert_eq!((zero.scale, zero.layers[1].act), (0.5, Activation::Tanh));
 /// ```
 pub use backprop_macros::Differentiable;
+pub use backprop_runtime::dual::{self, Dual};
 pub use backprop_runtime::gradcheck::{
-    self, gradcheck, GradCheck, GradcheckError, Gradient, Params,
+    self, gradcheck, hvpcheck, GradCheck, GradcheckError, Gradient, Params,
 };
 pub use backprop_runtime::model::{self, optim, Differentiable};
 pub use backprop_runtime::parallel;
@@ -156,7 +157,7 @@ pub mod ops {
 /// Everything a differentiable function usually needs: the macro, the ops of
 /// the vocabulary and the common ndarray types.
 pub mod prelude {
-    pub use crate::gradcheck::{gradcheck, GradCheck};
+    pub use crate::gradcheck::{gradcheck, hvpcheck, GradCheck};
     pub use crate::ops::*;
     pub use crate::{adjoint, differentiable, Differentiable};
     pub use ndarray::{
@@ -168,6 +169,7 @@ pub mod prelude {
 /// What the generated code calls. Not a public API: it may change in any release.
 #[doc(hidden)]
 pub mod __private {
+    pub use backprop_runtime::__FromPrimitive as FromPrimitive;
     pub use backprop_runtime::__impl_serde as impl_serde;
     pub use backprop_runtime::closures::{
         closure_map, closure_map_back, closure_sum_back, closure_sum_map, closure_sum_zip,

@@ -24,6 +24,11 @@ pub struct Args {
     /// Set with `self_ty`: the block's type parameter bounded by `Float`,
     /// the float type of its methods.
     pub impl_float: Option<syn::Ident>,
+    /// `jvp`, `hvp`: the second-order functions to write (see `dual`).
+    pub second: crate::dual::SecondOrder,
+    /// Set on the copy of a function over duals that `jvp`/`hvp` expand:
+    /// its calls of differentiable functions call their copies.
+    pub dual_copy: bool,
 }
 
 /// Parses the attribute's arguments; an empty list is the default.
@@ -60,6 +65,12 @@ pub fn parse(tokens: TokenStream) -> syn::Result<Args> {
             }
             args.wrt = Some(idents);
             Ok(())
+        } else if meta.path.is_ident("jvp") {
+            args.second.jvp = true;
+            Ok(())
+        } else if meta.path.is_ident("hvp") {
+            args.second.hvp = true;
+            Ok(())
         } else if meta.path.is_ident("unoptimized") {
             args.opts = crate::plan::Options::none();
             Ok(())
@@ -85,7 +96,7 @@ pub fn parse(tokens: TokenStream) -> syn::Result<Args> {
             Ok(())
         } else {
             Err(meta.error(
-                "unknown argument of #[differentiable]; expected `wrt(a, b)` or `crate = path`",
+                "unknown argument of #[differentiable]; expected `wrt(a, b)`, `jvp`, `hvp` or `crate = path`",
             ))
         }
     });

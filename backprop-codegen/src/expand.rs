@@ -7,7 +7,7 @@ use crate::ast::Function;
 use crate::ctxt::Ctxt;
 use crate::emit;
 use crate::plan::Namer;
-use crate::{check, lower};
+use crate::{check, dual, lower};
 use proc_macro2::TokenStream;
 use quote::quote;
 use std::collections::HashSet;
@@ -153,24 +153,61 @@ fn function(
         None => quote!(::backprop),
     };
     let original = item_fn.clone();
-    let Some(func) = Function::from_item(item_fn, &args, &krate, &mut cx) else {
+    let Some(mut func) = Function::from_item(item_fn, &args, &krate, &mut cx) else {
         let errors = cx.to_compile_errors();
         return (quote!(#errors #original), TokenStream::new());
     };
+    if args.second.any() {
+        dual::check(&func, args.second, &mut cx);
+    }
     let lowered = if cx.has_errors() {
         None
     } else {
         let env = lower::Env {
             krate: krate.clone(),
             opts: args.opts,
+            dual: args.dual_copy,
         };
         lower::lower_with(&func, &mut cx, &env)
     };
     match lowered {
-        Some(l) if !cx.has_errors() => {
+        Some(mut l) if !cx.has_errors() => {
+            // A second-order function's copy over duals, from the user's item.
+            let copy = args.second.any().then(|| dual::copy(&func, &krate));
+            if let Some((mut body, sites)) = l.dual_body.take() {
+                let literals = func.float_param.as_ref().is_some_and(|t| t == dual::FLOAT);
+                if dual::finish_body(&mut body, &sites, &krate, literals) != sites.len() {
+                    cx.error(
+                        func.item.sig.ident.span(),
+                        "a call of a differentiable function in this body could not be carried over to dual numbers for `jvp`/`hvp`; bind its value with `let` first, and please report the function",
+                    );
+                    return fallback(&func, &krate, &cx, used);
+                }
+                *func.item.block = body;
+            }
             let params: Vec<bool> = func.params.iter().map(|p| p.differentiable).collect();
             let analysis = check::analyse(&l, &params);
-            emit::emit(&func, &l, &analysis, &krate, Namer::new(used), args.opts)
+            let (mut inside, outside) = emit::emit(
+                &func,
+                &l,
+                &analysis,
+                &krate,
+                Namer::new(used.clone()),
+                args.opts,
+            );
+            if let Some(copy) = copy {
+                let copy_args = Args {
+                    wrt: args.wrt.clone(),
+                    krate: args.krate.clone(),
+                    opts: args.opts,
+                    dual_copy: true,
+                    ..Args::default()
+                };
+                let (copied, _) = function(Ok(copy_args), copy, used);
+                inside.extend(dual::hidden(copied));
+                inside.extend(dual::wrappers(&func, args.second, &krate));
+            }
+            (inside, outside)
         }
         _ => fallback(&func, &krate, &cx, used),
     }

@@ -19,6 +19,7 @@ mod ast;
 mod check;
 mod ctxt;
 mod derive;
+mod dual;
 mod emit;
 mod expand;
 mod graph;

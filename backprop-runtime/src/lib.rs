@@ -8,6 +8,7 @@
 
 pub mod closures;
 pub mod contrib;
+pub mod dual;
 pub mod gradcheck;
 pub mod kernels;
 pub mod model;
@@ -18,10 +19,15 @@ pub mod steps;
 pub mod unbroadcast;
 pub mod value;
 
-pub use gradcheck::{gradcheck, GradCheck, GradcheckError, Gradient, Params};
+pub use gradcheck::{gradcheck, hvpcheck, GradCheck, GradcheckError, Gradient, Params};
 pub use model::{optim, Differentiable};
 pub use unbroadcast::{unbroadcast, SumTo};
 pub use value::{zeros_like, Cot, Float, Operand, Tensor, Value};
+
+/// num-traits' `FromPrimitive`, which the copies over duals of
+/// `#[differentiable(jvp)]` functions bound their float type with.
+#[doc(hidden)]
+pub use num_traits::FromPrimitive as __FromPrimitive;
 
 /// serde, for the impls that `__impl_serde!` writes.
 #[cfg(feature = "serde")]

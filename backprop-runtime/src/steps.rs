@@ -44,7 +44,7 @@ macro_rules! keep_scalar {
         }
     )*};
 }
-keep_scalar!(f32, f64);
+keep_scalar!(f32, f64, crate::dual::Dual<f32>, crate::dual::Dual<f64>);
 
 impl<F: Float, D: Dimension> Keep for Array<F, D> {
     type Row<'a>

@@ -5,6 +5,7 @@
 //! trait system picks the right implementation, and each implementation is the
 //! loop a careful person would write for that case.
 
+use crate::dual::Dual;
 use crate::model::{Leaf, LeafMut};
 use core::fmt::{Debug, Display};
 use core::iter::Sum;
@@ -18,6 +19,8 @@ mod sealed {
     pub trait Sealed {}
     impl Sealed for f32 {}
     impl Sealed for f64 {}
+    impl Sealed for crate::dual::Dual<f32> {}
+    impl Sealed for crate::dual::Dual<f64> {}
 }
 
 /// A float element type: `f32` or `f64`.
@@ -32,6 +35,7 @@ pub trait Float:
     + Display
     + Default
     + Sum
+    + for<'a> Sum<&'a Self>
     + core::ops::AddAssign
     + core::ops::SubAssign
     + core::ops::MulAssign
@@ -99,6 +103,34 @@ impl Float for f64 {
     }
     float_leaf!(f64, F64);
 }
+
+/// A dual is a float whose tangent rides along (see [`crate::dual`]). A
+/// visitor of a model of duals sees the values.
+macro_rules! dual_float {
+    ($($f:ty),*) => {$(
+        impl Float for Dual<$f> {
+            fn to_f64(self) -> f64 {
+                self.value.to_f64()
+            }
+            fn from_f64(v: f64) -> Self {
+                Dual::constant(<$f as Float>::from_f64(v))
+            }
+            fn leaf(view: ArrayViewD<'_, Self>) -> Leaf<'_> {
+                <$f as Float>::leaf(crate::dual::values_of_view(view))
+            }
+            fn leaf_mut(view: ArrayViewMutD<'_, Self>) -> LeafMut<'_> {
+                <$f as Float>::leaf_mut(crate::dual::values_of_view_mut(view))
+            }
+            fn from_leaf(_: Leaf<'_>) -> Option<ArrayViewD<'_, Self>> {
+                None
+            }
+            fn from_leaf_mut(_: LeafMut<'_>) -> Option<ArrayViewMutD<'_, Self>> {
+                None
+            }
+        }
+    )*};
+}
+dual_float!(f32, f64);
 
 /// A differentiable value: a float scalar (`f32`, `f64`) or an ndarray array of
 /// floats of any storage (`Array`, `ArrayView`, ...) and any dimension.
@@ -287,7 +319,7 @@ macro_rules! scalar_value {
         }
     )*};
 }
-scalar_value!(f32, f64);
+scalar_value!(f32, f64, Dual<f32>, Dual<f64>);
 
 impl<F: Float, S: Data<Elem = F>, D: Dimension> Value for ArrayBase<S, D> {
     type Elem = F;
@@ -582,7 +614,7 @@ macro_rules! scalar_operand {
         }
     )*};
 }
-scalar_operand!(f32, f64);
+scalar_operand!(f32, f64, Dual<f32>, Dual<f64>);
 
 impl<T: Value> Operand for &T {
     type Value = T;
@@ -676,7 +708,7 @@ macro_rules! scalar_reusable {
         }
     )*};
 }
-scalar_reusable!(f32, f64);
+scalar_reusable!(f32, f64, Dual<f32>, Dual<f64>);
 
 /// The shape of an array whose buffer was reused (see [`Reusable`]).
 #[derive(Debug, Clone)]
@@ -769,7 +801,23 @@ macro_rules! plain_numbers {
         }
     )*};
 }
-plain_numbers!(f32, f64, usize, isize, u8, u16, u32, u64, i8, i16, i32, i64, bool);
+plain_numbers!(
+    f32,
+    f64,
+    Dual<f32>,
+    Dual<f64>,
+    usize,
+    isize,
+    u8,
+    u16,
+    u32,
+    u64,
+    i8,
+    i16,
+    i32,
+    i64,
+    bool
+);
 
 impl<S: ndarray::RawData, D> Plain for ArrayBase<S, D> {
     type Out = Self;

@@ -247,8 +247,18 @@ impl Lowerer<'_> {
             .map(|(name, (id, form))| (name, id, form))
             .collect();
         refs.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut expr = expr.clone();
+        if self.env.dual
+            && self
+                .func
+                .float_param
+                .as_ref()
+                .is_some_and(|t| t == crate::dual::FLOAT)
+        {
+            crate::dual::generic_constant(&mut expr, &self.env.krate);
+        }
         Some(ConstArg {
-            expr: expr.clone(),
+            expr,
             refs,
             deps,
             place: false,

@@ -45,6 +45,10 @@ pub struct Lowered {
     /// The fields of models read in constants, each with its span: the
     /// generated code checks that none is a parameter of the model.
     pub constant_fields: Vec<(Expr, Span)>,
+    /// For the copy over duals: the body lowered (the function's, with its
+    /// early returns rewritten), and the addresses in it of the calls of
+    /// differentiable functions, which its item renames (`crate::dual`).
+    pub dual_body: Option<(syn::Block, Vec<usize>)>,
 }
 
 /// The graph being built for a loop body's enclosing code, set aside while
@@ -80,6 +84,9 @@ struct Lowerer<'a> {
     components: Option<Vec<NodeId>>,
     /// The fields of models read in constants (see `models`).
     constant_fields: Vec<(Expr, Span)>,
+    /// In the copy over duals, the addresses of the calls of
+    /// differentiable functions in the body lowered (see [`Env::dual`]).
+    dual_sites: Vec<usize>,
 }
 
 /// What lowering a closure's body as a function of its own needs to know of
@@ -87,6 +94,10 @@ struct Lowerer<'a> {
 pub struct Env {
     pub krate: proc_macro2::TokenStream,
     pub opts: crate::plan::Options,
+    /// Lowering the copy over duals of a `jvp`/`hvp` function: a call of a
+    /// differentiable function calls its copy (`NAME_dual`), and the body
+    /// lowered is kept (see [`Lowered::dual_body`]).
+    pub dual: bool,
 }
 
 impl Default for Env {
@@ -94,6 +105,7 @@ impl Default for Env {
         Env {
             krate: quote!(::backprop),
             opts: crate::plan::Options::default(),
+            dual: false,
         }
     }
 }
@@ -121,6 +133,7 @@ pub fn lower_with(func: &Function, cx: &mut Ctxt, env: &Env) -> Option<Lowered> 
         depth: 0,
         components: None,
         constant_fields: Vec::new(),
+        dual_sites: Vec::new(),
     };
     for (i, p) in func.params.iter().enumerate() {
         let id = l.add(
@@ -132,8 +145,13 @@ pub fn lower_with(func: &Function, cx: &mut Ctxt, env: &Env) -> Option<Lowered> 
         l.scopes[0].names.insert(p.ident.to_string(), id);
     }
     let before = l.graph.len();
+    let mut lowered_body = None;
     let value = match returns::rewrite_returns(&func.item) {
-        Ok(body) => l.block_value(&body, true),
+        Ok(body) => {
+            let value = l.block_value(&body, true);
+            lowered_body = Some(body);
+            value
+        }
         Err((span, message)) => {
             l.cx.error(span, message);
             l.error_node(span)
@@ -164,6 +182,9 @@ pub fn lower_with(func: &Function, cx: &mut Ctxt, env: &Env) -> Option<Lowered> 
         graph: l.graph,
         outputs,
         constant_fields: l.constant_fields,
+        dual_body: lowered_body
+            .filter(|_| env.dual)
+            .map(|body| (body, l.dual_sites)),
     })
 }
 

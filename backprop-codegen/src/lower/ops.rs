@@ -33,6 +33,9 @@ impl Lowerer<'_> {
             }
         };
         let args: Vec<&Expr> = c.args.iter().collect();
+        if self.env.dual {
+            self.dual_sites.push(c as *const syn::ExprCall as usize);
+        }
         self.call_of(path, None, &args, c.func.span())
     }
 
@@ -47,6 +50,12 @@ impl Lowerer<'_> {
         call_args: &[&Expr],
         span: Span,
     ) -> NodeId {
+        let mut path = path;
+        if self.env.dual && receiver.is_none() {
+            // The copy over duals calls the callee's copy.
+            let last = path.segments.last_mut().expect("a segment");
+            last.ident = crate::dual::dual_name(&last.ident);
+        }
         let mut vjp = path.clone();
         let last = vjp.segments.last_mut().expect("a segment");
         last.ident = quote::format_ident!("{}_vjp", last.ident, span = last.ident.span());

@@ -292,6 +292,86 @@ impl GradCheck {
     }
 }
 
+impl GradCheck {
+    /// Checks a Hessian-vector product: `f(params, direction)` returns the
+    /// value, the gradient and `H·direction` (as `NAME_hvp` does); the
+    /// product is compared with central differences of the gradient along
+    /// the direction, `(∇f(x + ε·d) − ∇f(x − ε·d)) / 2ε`, field by field.
+    /// `direction` has the type of `params`.
+    ///
+    /// # Errors
+    ///
+    /// A [`GradcheckError`] naming the first field and element where the
+    /// product and the differences disagree.
+    pub fn check_hvp<P: Params, V, G: Gradient>(
+        &self,
+        params: &P,
+        direction: &P,
+        f: impl Fn(&P, &P) -> (V, G, G),
+    ) -> Result<Report, GradcheckError> {
+        let single = params.single_precision();
+        let (eps, rtol, atol) = if single {
+            (1e-3, 1e-2, 1e-3)
+        } else {
+            (1e-6, 1e-5, 1e-7)
+        };
+        let tol = Tolerance {
+            eps: self.eps.unwrap_or(eps),
+            rtol: self.rtol.unwrap_or(rtol),
+            atol: self.atol.unwrap_or(atol),
+        };
+        let (_, _, hv) = f(params, direction);
+        let fields = hv.fields();
+        fit(params, &fields)?;
+        // The gradient at `x + h·d`.
+        let gradient_at = |h: f64| {
+            let mut moved = params.clone();
+            for (i, group) in params.groups().iter().enumerate() {
+                for k in 0..group.len {
+                    moved.set(i, k, params.get(i, k) + h * direction.get(i, k));
+                }
+            }
+            f(&moved, direction).1.fields()
+        };
+        let plus = gradient_at(tol.eps);
+        let minus = gradient_at(-tol.eps);
+        let mut reports = Vec::with_capacity(fields.len());
+        for (i, (name, analytic)) in fields.iter().enumerate() {
+            let numeric = |k: usize| Ok((plus[i].1[k] - minus[i].1[k]) / (2.0 * tol.eps));
+            let (report, failure) = compare(name, analytic, numeric, &tol)?;
+            if let Some(failure) = failure {
+                let element = params.element(i, failure.index);
+                let path = match params.groups()[i].name {
+                    Some(_) => element.path,
+                    None => join(fields[i].0, &element.path),
+                };
+                return Err(GradcheckError::Mismatch {
+                    field: fields[i].0,
+                    index: failure.index,
+                    position: element.position,
+                    path,
+                    analytic: failure.analytic,
+                    numeric: failure.numeric,
+                    error: failure.error,
+                    tolerance: failure.tolerance,
+                    atol: tol.atol,
+                    rtol: tol.rtol,
+                    failures: failure.failures,
+                    len: fields[i].1.len(),
+                    total_failures: failure.failures,
+                });
+            }
+            reports.push(report);
+        }
+        Ok(Report {
+            fields: reports,
+            eps: tol.eps,
+            rtol: tol.rtol,
+            atol: tol.atol,
+        })
+    }
+}
+
 /// The settings of a check.
 struct Tolerance {
     eps: f64,
@@ -459,4 +539,40 @@ pub fn gradcheck<P: Params, V: Output, G: Gradient>(
     f: impl Fn(&P) -> (V, G),
 ) -> Result<Report, GradcheckError> {
     GradCheck::new().check(params, f)
+}
+
+/// Checks the Hessian-vector product that `f` returns (`NAME_hvp`'s third
+/// value) against central differences of its gradient (the second) along
+/// `direction`, with the default settings (see [`GradCheck::check_hvp`]).
+///
+/// ```
+/// use backprop_runtime::gradcheck::{flatten, hvpcheck, Gradient};
+///
+/// struct Grad { x: f64, y: f64 }
+/// impl Gradient for Grad {
+///     fn fields(&self) -> Vec<(&'static str, Vec<f64>)> {
+///         vec![("x", flatten(&self.x)), ("y", flatten(&self.y))]
+///     }
+/// }
+/// // f(x, y) = x²y: ∇f = (2xy, x²), H = [[2y, 2x], [2x, 0]].
+/// let f_hvp = |&(x, y): &(f64, f64), &(dx, dy): &(f64, f64)| {
+///     let g = Grad { x: 2.0 * x * y, y: x * x };
+///     let hv = Grad { x: 2.0 * y * dx + 2.0 * x * dy, y: 2.0 * x * dx };
+///     (x * x * y, g, hv)
+/// };
+/// hvpcheck(&(1.5, -0.5), &(0.25, 1.0), f_hvp).unwrap();
+/// // A wrong product is named.
+/// let wrong = |p: &(f64, f64), d: &(f64, f64)| {
+///     let (v, g, hv) = f_hvp(p, d);
+///     (v, g, Grad { x: hv.x, y: hv.y + 1.0 })
+/// };
+/// let err = hvpcheck(&(1.5, -0.5), &(0.25, 1.0), wrong).unwrap_err();
+/// assert!(err.to_string().contains("`y`"), "{err}");
+/// ```
+pub fn hvpcheck<P: Params, V, G: Gradient>(
+    params: &P,
+    direction: &P,
+    f: impl Fn(&P, &P) -> (V, G, G),
+) -> Result<Report, GradcheckError> {
+    GradCheck::new().check_hvp(params, direction, f)
 }

@@ -25,7 +25,7 @@ macro_rules! scalar_leaf {
         }
     )*};
 }
-scalar_leaf!(f32, f64);
+scalar_leaf!(f32, f64, crate::dual::Dual<f32>, crate::dual::Dual<f64>);
 
 /// An owned float array of any dimension is one leaf.
 impl<F: Float, D: Dimension> Differentiable for Array<F, D> {

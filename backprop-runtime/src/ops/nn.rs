@@ -185,7 +185,7 @@ macro_rules! scalar_logsumexp {
         }
     )*};
 }
-scalar_logsumexp!(f32, f64);
+scalar_logsumexp!(f32, f64, crate::dual::Dual<f32>, crate::dual::Dual<f64>);
 
 impl<F: Float, S: Data<Elem = F>> LogSumExp for ArrayBase<S, Ix1> {
     type Output = F;

@@ -1,0 +1,493 @@
+//! Second order: `#[differentiable(jvp)]` and `#[differentiable(hvp)]`.
+//!
+//! Forward mode over the generated reverse sweep. The function is copied,
+//! generic over its float type, as `NAME_dual<__F>` (its `f64`s become
+//! `__F`, its calls of other differentiable functions call their copies), and
+//! the copy is expanded like any function, so that `NAME_dual_backward`
+//! exists. The runtime's `Dual<f64>` is a float whose tangent rides along:
+//!
+//! - `NAME_jvp(.., t_x, ..)` runs `NAME_dual` on the point with the tangent
+//!   `t_x`: the value and the directional derivative;
+//! - `NAME_hvp(.., t_x, ..)` runs `NAME_dual_backward` on the same duals
+//!   with `d_out = 1`: the values of its gradient are the gradient, their
+//!   tangents the derivative of the gradient along `t`, which is `H·t`.
+//!
+//! A callee must be marked `jvp` or `hvp` too (its copy is what the copy
+//! calls); a function with a user `#[adjoint]` rule gets its copy from
+//! `#[adjoint(f, hvp)]` on a rule generic over the float type.
+
+use crate::ast::{Function, Kind};
+use crate::ctxt::Ctxt;
+use crate::emit::{grad_field, grad_struct_name, strip_mut};
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
+use syn::spanned::Spanned;
+use syn::visit_mut::VisitMut;
+use syn::{Expr, ItemFn, Type};
+
+/// What second order the attribute asks for.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub struct SecondOrder {
+    /// `jvp`: `NAME_jvp`.
+    pub jvp: bool,
+    /// `hvp`: `NAME_jvp` and `NAME_hvp`.
+    pub hvp: bool,
+}
+
+impl SecondOrder {
+    pub fn any(self) -> bool {
+        self.jvp || self.hvp
+    }
+}
+
+/// The float type parameter of the copies.
+pub const FLOAT: &str = "__F";
+
+/// The name of `name`'s copy over duals.
+pub fn dual_name(name: &syn::Ident) -> syn::Ident {
+    format_ident!("{}_dual", name, span = name.span())
+}
+
+/// Checks that `func` can be carried over to duals; each reason it cannot
+/// is an error in `cx`.
+pub fn check(func: &Function, order: SecondOrder, cx: &mut Ctxt) {
+    let what = if order.hvp { "hvp" } else { "jvp" };
+    let mut elems = Vec::new();
+    for p in &func.params {
+        match &p.kind {
+            Kind::Model { .. } => cx.error(
+                p.ident.span(),
+                format!("`{what}` does not take a model (`{}`) yet; pass its arrays as parameters", p.ident),
+            ),
+            Kind::Scalar(e) | Kind::Array { elem: e, .. } => elems.push(e.clone()),
+            Kind::Constant if mentions_float(&p.ty) => cx.error_at(
+                &p.ty,
+                format!("`{what}` carries every float of the function to dual numbers, and cannot carry a constant of this type; pass `{}` as an `f64` or an ndarray array (it stays a constant when `wrt(..)` does not name it)", p.ident),
+            ),
+            Kind::Constant => {}
+        }
+    }
+    elems.dedup();
+    if elems.len() > 1 {
+        cx.error(
+            func.item.sig.ident.span(),
+            format!("`{what}` needs one float type in the whole function; this one mixes `f32` and `f64`"),
+        );
+    }
+    if func.tuple.is_some() {
+        cx.error_at(
+            &func.item.sig.output,
+            format!("`{what}` does not take a function whose value is a tuple yet"),
+        );
+    }
+    if order.hvp && func.array_output {
+        cx.error_at(
+            &func.item.sig.output,
+            "`hvp` needs a float value (a Hessian is of a scalar function); for an array value ask for `#[differentiable(jvp)]`, whose `NAME_jvp` gives its derivative along a direction",
+        );
+    }
+}
+
+/// Whether a type mentions `f32` or `f64`.
+fn mentions_float(ty: &Type) -> bool {
+    fn any(tokens: TokenStream) -> bool {
+        tokens.into_iter().any(|t| match t {
+            proc_macro2::TokenTree::Ident(i) => i == "f64" || i == "f32",
+            proc_macro2::TokenTree::Group(g) => any(g.stream()),
+            _ => false,
+        })
+    }
+    any(ty.to_token_stream())
+}
+
+/// The copy of the function over a generic float: renamed `NAME_dual`,
+/// with a float type parameter `__F` where it has none (every `f64` and
+/// `f32` of its signature and body becomes `__F`, `f64::consts::PI` becomes
+/// `__F::PI()`, `n as f64` becomes `__F::from_f64(n as f64)`).
+pub fn copy(func: &Function, krate: &TokenStream) -> ItemFn {
+    let mut item = func.item.clone();
+    item.sig.ident = dual_name(&item.sig.ident);
+    item.attrs.retain(|a| a.path().is_ident("allow"));
+    if func.float_param.is_none() {
+        let t = syn::Ident::new(FLOAT, Span::call_site());
+        // `FromPrimitive` for ndarray's `mean` and `var`, which the
+        // item calls (the macro's own code calls the runtime's).
+        item.sig
+            .generics
+            .params
+            .push(syn::parse_quote!(#t: #krate::Float + #krate::__private::FromPrimitive));
+        let mut to_generic = ToGeneric { krate };
+        to_generic.visit_signature_mut(&mut item.sig);
+        to_generic.visit_block_mut(&mut item.block);
+    }
+    item
+}
+
+/// Rewrites a body over `f64`/`f32` to one over `__F` (see [`copy`]).
+struct ToGeneric<'a> {
+    krate: &'a TokenStream,
+}
+
+fn is_float_ident(i: &syn::Ident) -> bool {
+    i == "f64" || i == "f32"
+}
+
+impl VisitMut for ToGeneric<'_> {
+    fn visit_type_mut(&mut self, ty: &mut Type) {
+        if let Type::Path(p) = ty {
+            if p.qself.is_none() && p.path.get_ident().is_some_and(is_float_ident) {
+                let span = p.span();
+                let t = syn::Ident::new(FLOAT, span);
+                *ty = syn::parse_quote_spanned!(span=> #t);
+                return;
+            }
+        }
+        syn::visit_mut::visit_type_mut(self, ty);
+    }
+
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        let krate = self.krate;
+        let t = syn::Ident::new(FLOAT, e.span());
+        match e {
+            Expr::Lit(l) => {
+                if let syn::Lit::Float(f) = &l.lit {
+                    if !f.suffix().is_empty() {
+                        // The macro writes an unsuffixed literal in the
+                        // float type of the function.
+                        let digits = syn::LitFloat::new(f.base10_digits(), f.span());
+                        l.lit = syn::Lit::Float(digits);
+                    }
+                }
+                return;
+            }
+            Expr::Cast(c) => {
+                self.visit_expr_mut(&mut c.expr);
+                if let Type::Path(p) = &*c.ty {
+                    if p.path.get_ident().is_some_and(is_float_ident) {
+                        let inner = &c.expr;
+                        *e = syn::parse_quote_spanned!(c.span()=> <#t as #krate::Float>::from_f64((#inner) as f64));
+                    }
+                }
+                return;
+            }
+            Expr::Path(p) if p.qself.is_none() => {
+                // Constants now; functions (`f64::max`) are ops the lowering
+                // knows by that path, renamed in the item (`finish_body`).
+                if let Some(new) = float_path(&p.path, &t).filter(|_| !is_function_path(&p.path)) {
+                    *e = new;
+                    return;
+                }
+            }
+            Expr::Call(c) => {
+                // `f64::from(n)`: a conversion, not the float's `NumCast::from`.
+                if let Expr::Path(p) = &*c.func {
+                    let segs: Vec<String> = p
+                        .path
+                        .segments
+                        .iter()
+                        .map(|s| s.ident.to_string())
+                        .collect();
+                    if segs.len() == 2
+                        && (segs[0] == "f64" || segs[0] == "f32")
+                        && segs[1] == "from"
+                    {
+                        for a in c.args.iter_mut() {
+                            self.visit_expr_mut(a);
+                        }
+                        let args = &c.args;
+                        *e = syn::parse_quote_spanned!(c.span()=> <#t as #krate::Float>::from_f64(f64::from(#args)));
+                        return;
+                    }
+                }
+            }
+            _ => {}
+        }
+        syn::visit_mut::visit_expr_mut(self, e);
+    }
+}
+
+/// Whether a path is a function of the float type (`f64::max`), not one of
+/// its constants (`f64::INFINITY`, `f64::consts::PI`).
+fn is_function_path(path: &syn::Path) -> bool {
+    let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    match segs.iter().position(|s| s == "f64" || s == "f32") {
+        Some(k) if k + 2 == segs.len() => {
+            let name = &segs[k + 1];
+            name.chars().next().is_some_and(|c| c.is_lowercase())
+        }
+        _ => false,
+    }
+}
+
+/// `f64::NAME` and `std::f64::consts::NAME` as expressions over `t`:
+/// constants become the float traits' functions, functions (`f64::exp`)
+/// `t`'s.
+fn float_path(path: &syn::Path, t: &syn::Ident) -> Option<Expr> {
+    let segs: Vec<&syn::Ident> = path.segments.iter().map(|s| &s.ident).collect();
+    let start = segs.iter().position(|s| is_float_ident(s))?;
+    if start > 1 || (start == 1 && segs[0] != "std" && segs[0] != "core") {
+        return None;
+    }
+    let rest = &segs[start + 1..];
+    let span = path.span();
+    match rest {
+        [consts, name] if *consts == "consts" => {
+            let name = syn::Ident::new(&name.to_string(), span);
+            Some(syn::parse_quote_spanned!(span=> #t::#name()))
+        }
+        [name] => {
+            let f = match name.to_string().as_str() {
+                "INFINITY" => "infinity",
+                "NEG_INFINITY" => "neg_infinity",
+                "NAN" => "nan",
+                "EPSILON" => "epsilon",
+                "MAX" => "max_value",
+                "MIN" => "min_value",
+                "MIN_POSITIVE" => "min_positive_value",
+                _ => {
+                    // A function of the float type: `f64::exp`, `f64::max`.
+                    let name = (*name).clone();
+                    return Some(syn::parse_quote_spanned!(span=> #t::#name));
+                }
+            };
+            let f = syn::Ident::new(f, span);
+            Some(syn::parse_quote_spanned!(span=> #t::#f()))
+        }
+        _ => None,
+    }
+}
+
+/// The body the copy was lowered from, made its item: the calls that the
+/// lowering took for calls of differentiable functions (`sites`, the
+/// addresses of their `syn::ExprCall`s in `body`) call the copies, and its
+/// float literals are `__F`'s. Returns how many sites it found.
+pub fn finish_body(
+    body: &mut syn::Block,
+    sites: &[usize],
+    krate: &TokenStream,
+    literals: bool,
+) -> usize {
+    struct Finish<'a> {
+        sites: &'a [usize],
+        found: usize,
+        krate: &'a TokenStream,
+        literals: bool,
+    }
+    impl VisitMut for Finish<'_> {
+        fn visit_expr_call_mut(&mut self, c: &mut syn::ExprCall) {
+            let address = c as *const syn::ExprCall as usize;
+            if self.sites.contains(&address) {
+                if let Expr::Path(p) = &mut *c.func {
+                    if let Some(last) = p.path.segments.last_mut() {
+                        last.ident = dual_name(&last.ident);
+                        self.found += 1;
+                    }
+                }
+            }
+            syn::visit_mut::visit_expr_call_mut(self, c);
+        }
+        fn visit_expr_mut(&mut self, e: &mut Expr) {
+            // `y[i] += y[j] * s`: Rust computes the right side first for
+            // a primitive float, but borrows `y[i]` first for another
+            // type; the right side is bound before, as for a float.
+            if let Expr::Binary(b) = e {
+                if is_compound_assign(&b.op) && matches!(&*b.left, Expr::Index(_)) {
+                    syn::visit_mut::visit_expr_binary_mut(self, b);
+                    let (left, op, right) = (&b.left, &b.op, &b.right);
+                    let rhs = syn::Ident::new("__rhs", Span::call_site());
+                    *e = syn::parse_quote!({ let #rhs = #right; #left #op #rhs; });
+                    return;
+                }
+            }
+            if let (Expr::Path(p), true) = (&*e, self.literals) {
+                if p.qself.is_none() && is_function_path(&p.path) {
+                    let t = syn::Ident::new(FLOAT, p.span());
+                    if let Some(new) = float_path(&p.path, &t) {
+                        *e = new;
+                        return;
+                    }
+                }
+            }
+            if let (Expr::Lit(l), true) = (&*e, self.literals) {
+                if let syn::Lit::Float(f) = &l.lit {
+                    let t = syn::Ident::new(FLOAT, f.span());
+                    let krate = self.krate;
+                    let lit = syn::LitFloat::new(&format!("{}_f64", f.base10_digits()), f.span());
+                    *e =
+                        syn::parse_quote_spanned!(f.span()=> <#t as #krate::Float>::from_f64(#lit));
+                    return;
+                }
+            }
+            syn::visit_mut::visit_expr_mut(self, e);
+        }
+    }
+    let mut f = Finish {
+        sites,
+        found: 0,
+        krate,
+        literals,
+    };
+    f.visit_block_mut(body);
+    f.found
+}
+
+/// A constant of the copy's body as the copy's code writes it: its float
+/// literals and functions (`f64::max`) of the float type `__F`.
+pub fn generic_constant(e: &mut Expr, krate: &TokenStream) {
+    let mut b = syn::Block {
+        brace_token: Default::default(),
+        stmts: vec![syn::Stmt::Expr(e.clone(), None)],
+    };
+    finish_body(&mut b, &[], krate, true);
+    if let Some(syn::Stmt::Expr(done, None)) = b.stmts.pop() {
+        *e = done;
+    }
+}
+
+/// `NAME_jvp` and, for `hvp`, `NAME_hvp`: the copy run on duals.
+pub fn wrappers(func: &Function, order: SecondOrder, krate: &TokenStream) -> TokenStream {
+    let sig = &func.item.sig;
+    let vis = &func.item.vis;
+    let name = &sig.ident;
+    let copy = dual_name(name);
+    let elem = func.elem.ident();
+    let inputs: Vec<syn::FnArg> = strip_mut(sig.inputs.iter()).collect();
+    let ret = match &sig.output {
+        syn::ReturnType::Type(_, ty) => ty.to_token_stream(),
+        syn::ReturnType::Default => quote!(()),
+    };
+    let dual = quote!(#krate::dual);
+    let mut tangents = Vec::new();
+    let mut args = Vec::new();
+    let mut named = Vec::new();
+    for p in &func.params {
+        let x = &p.ident;
+        let t = format_ident!("t_{}", x, span = x.span());
+        let arg = match (&p.kind, p.differentiable) {
+            (Kind::Constant, _) => quote!(#x),
+            (kind, differentiable) => {
+                let owned = matches!(kind, Kind::Array { .. }) && is_view(&p.ty);
+                let (xr, tr) = match (p.by_ref, owned) {
+                    (_, true) => (quote!(&#x.to_owned()), quote!(&#t.to_owned())),
+                    (true, false) => (quote!(#x), quote!(#t)),
+                    (false, false) => (quote!(&#x), quote!(&#t)),
+                };
+                let made = if differentiable {
+                    quote!(#dual::with_tangent(#xr, #tr))
+                } else {
+                    quote!(#dual::constant(#xr))
+                };
+                match (p.by_ref, owned) {
+                    (_, true) => quote!(#made.view()),
+                    (true, false) => quote!(&#made),
+                    (false, false) => made,
+                }
+            }
+        };
+        if p.differentiable {
+            let ty = &p.ty;
+            tangents.push(quote!(#t: #ty));
+            named.push(format!("`{t}`"));
+        }
+        args.push(arg);
+    }
+    let dual_float = quote!(#dual::Dual<#elem>);
+    let jvp_name = format_ident!("{}_jvp", name, span = name.span());
+    let jvp_doc = format!(
+        " Runs [`{name}`] forward with a tangent for each differentiable parameter ({}): returns the value and its derivative along those tangents. Written by `#[differentiable(jvp)]`.",
+        named.join(", ")
+    );
+    let many = (func.params.len() + tangents.len() > 7).then(|| {
+        quote!(#[allow(clippy::too_many_arguments, reason = "the function's parameters and a tangent for each differentiable one")])
+    });
+    let jvp = quote! {
+        #[doc = #jvp_doc]
+        #many
+        #vis fn #jvp_name(#(#inputs,)* #(#tangents,)*) -> (#ret, #ret) {
+            let out = #copy::<#dual_float>(#(#args),*);
+            #dual::split::<#ret>(&out)
+        }
+    };
+    if !order.hvp {
+        return jvp;
+    }
+    let hvp_name = format_ident!("{}_hvp", name, span = name.span());
+    let backward = format_ident!("{}_backward", copy);
+    let grad = grad_struct_name(name);
+    let fields: Vec<_> = func
+        .params
+        .iter()
+        .filter(|p| p.differentiable)
+        .map(grad_field)
+        .collect();
+    let hvp_doc = format!(
+        " Runs [`{name}`] and its reverse sweep forward with a direction for each differentiable parameter ({}): returns the value, the gradient (of `d_out = 1`), and the Hessian-vector product, the derivative of the gradient along the direction, one field per parameter. Written by `#[differentiable(hvp)]`.",
+        named.join(", ")
+    );
+    let one = quote_spanned!(name.span()=> #dual::Dual::<#elem>::constant(1.0));
+    quote! {
+        #jvp
+        #[doc = #hvp_doc]
+        #many
+        #vis fn #hvp_name(#(#inputs,)* #(#tangents,)*) -> (#ret, #grad, #grad) {
+            let (out, grad) = #backward::<#dual_float>(#(#args,)* #one);
+            (
+                out.value,
+                #grad { #(#fields: #dual::Dualize::value_of(&grad.#fields),)* },
+                #grad { #(#fields: #dual::Dualize::tangent_of(&grad.#fields),)* },
+            )
+        }
+    }
+}
+
+/// Whether a parameter's type is an ndarray view (`ArrayView1<f64>`).
+fn is_view(ty: &Type) -> bool {
+    match ty {
+        Type::Path(p) => p
+            .path
+            .segments
+            .last()
+            .is_some_and(|s| s.ident.to_string().starts_with("ArrayView")),
+        Type::Reference(r) => is_view(&r.elem),
+        _ => false,
+    }
+}
+
+/// The items of the copy, hidden from the documentation.
+pub fn hidden(items: TokenStream) -> TokenStream {
+    match syn::parse2::<syn::File>(items.clone()) {
+        Ok(file) => file
+            .items
+            .into_iter()
+            .map(|mut item| {
+                let attr: syn::Attribute = syn::parse_quote!(#[doc(hidden)]);
+                match &mut item {
+                    syn::Item::Fn(f) => f.attrs.push(attr),
+                    syn::Item::Struct(s) => s.attrs.push(attr),
+                    syn::Item::Impl(i) => i.attrs.push(attr),
+                    _ => {}
+                }
+                item.into_token_stream()
+            })
+            .collect(),
+        Err(_) => items,
+    }
+}
+
+/// `+=`, `-=`, ...
+fn is_compound_assign(op: &syn::BinOp) -> bool {
+    use syn::BinOp::*;
+    matches!(
+        op,
+        AddAssign(_)
+            | SubAssign(_)
+            | MulAssign(_)
+            | DivAssign(_)
+            | RemAssign(_)
+            | BitXorAssign(_)
+            | BitAndAssign(_)
+            | BitOrAssign(_)
+            | ShlAssign(_)
+            | ShrAssign(_)
+    )
+}

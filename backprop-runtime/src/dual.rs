@@ -1,0 +1,695 @@
+//! Dual numbers: forward mode, and through it second order.
+//!
+//! A [`Dual`] is a value and its tangent, `x + ε·ẋ` with `ε² = 0`: every
+//! operation on duals computes its value as on floats and its tangent by the
+//! chain rule. `Dual<f64>` and `Dual<f32>` are [`Float`]s, so a function
+//! generic over its float type runs on duals unchanged. Run on duals, a
+//! function gives its directional derivative (`NAME_jvp`); its generated
+//! reverse sweep, run on duals, gives the gradient and the derivative of the
+//! gradient along the direction, the Hessian-vector product (`NAME_hvp`):
+//! forward mode over the generated reverse sweep.
+//!
+//! Comparisons read the values only: a branch, a `max` or a `relu` takes the
+//! path the values take, and that path is a constant of the derivative, as
+//! in the reverse sweep.
+//!
+//! ```
+//! use backprop_runtime::dual::Dual;
+//! use num_traits::Float;
+//! let x = Dual::new(2.0_f64, 1.0);
+//! let y = x * x.exp();
+//! // d/dx (x eˣ) = (1 + x) eˣ
+//! assert_eq!(y.value, 2.0 * 2.0_f64.exp());
+//! assert!((y.tangent - 3.0 * 2.0_f64.exp()).abs() < 1e-12);
+//! ```
+
+use crate::value::Float;
+use core::cmp::Ordering;
+use core::fmt;
+use core::iter::{Product, Sum};
+use core::num::FpCategory;
+use core::ops::SubAssign;
+use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Rem, RemAssign, Sub};
+use ndarray::{
+    Array, ArrayBase, ArrayView, ArrayViewMut, Axis, Data, Dimension, ScalarOperand, ShapeBuilder,
+    Zip,
+};
+use num_traits::{FloatConst, Num, NumCast, One, ToPrimitive, Zero};
+
+/// A value and its tangent (the derivative along one direction).
+#[derive(Clone, Copy, Default)]
+#[repr(C)]
+pub struct Dual<F> {
+    /// The value.
+    pub value: F,
+    /// The derivative of the value along the direction.
+    pub tangent: F,
+}
+
+impl<F: num_traits::Float> Dual<F> {
+    /// `value + ε·tangent`.
+    #[inline]
+    pub fn new(value: F, tangent: F) -> Self {
+        Dual { value, tangent }
+    }
+
+    /// A constant: its tangent is zero.
+    #[inline]
+    pub fn constant(value: F) -> Self {
+        Dual {
+            value,
+            tangent: F::zero(),
+        }
+    }
+
+    /// The dual of `f(x)` whose derivative at `x` is `df`.
+    #[inline]
+    fn chain(self, value: F, df: F) -> Self {
+        Dual {
+            value,
+            tangent: df * self.tangent,
+        }
+    }
+}
+
+impl<F: fmt::Debug> fmt::Debug for Dual<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Dual({:?} + ε{:?})", self.value, self.tangent)
+    }
+}
+
+impl<F: fmt::Display> fmt::Display for Dual<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} + ε{}", self.value, self.tangent)
+    }
+}
+
+/// Equal values: the tangents are not compared (see the module's docs).
+impl<F: PartialEq> PartialEq for Dual<F> {
+    #[inline]
+    fn eq(&self, other: &Self) -> bool {
+        self.value == other.value
+    }
+}
+
+impl<F: PartialOrd> PartialOrd for Dual<F> {
+    #[inline]
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        self.value.partial_cmp(&other.value)
+    }
+}
+
+impl<F: num_traits::Float> Add for Dual<F> {
+    type Output = Self;
+    #[inline]
+    fn add(self, o: Self) -> Self {
+        Dual::new(self.value + o.value, self.tangent + o.tangent)
+    }
+}
+
+impl<F: num_traits::Float> Sub for Dual<F> {
+    type Output = Self;
+    #[inline]
+    fn sub(self, o: Self) -> Self {
+        Dual::new(self.value - o.value, self.tangent - o.tangent)
+    }
+}
+
+impl<F: num_traits::Float> Mul for Dual<F> {
+    type Output = Self;
+    #[inline]
+    fn mul(self, o: Self) -> Self {
+        Dual::new(
+            self.value * o.value,
+            self.tangent * o.value + self.value * o.tangent,
+        )
+    }
+}
+
+impl<F: num_traits::Float> Div for Dual<F> {
+    type Output = Self;
+    #[inline]
+    fn div(self, o: Self) -> Self {
+        let q = self.value / o.value;
+        Dual::new(q, (self.tangent - q * o.tangent) / o.value)
+    }
+}
+
+/// `x % y = x - trunc(x / y)·y`: the quotient is a constant of the derivative.
+impl<F: num_traits::Float> Rem for Dual<F> {
+    type Output = Self;
+    #[inline]
+    fn rem(self, o: Self) -> Self {
+        let k = (self.value / o.value).trunc();
+        Dual::new(self.value % o.value, self.tangent - k * o.tangent)
+    }
+}
+
+impl<F: num_traits::Float> Neg for Dual<F> {
+    type Output = Self;
+    #[inline]
+    fn neg(self) -> Self {
+        Dual::new(-self.value, -self.tangent)
+    }
+}
+
+macro_rules! assign_ops {
+    ($($trait:ident $method:ident $op:tt;)*) => {$(
+        impl<F: num_traits::Float> $trait for Dual<F> {
+            #[inline]
+            fn $method(&mut self, o: Self) {
+                *self = *self $op o;
+            }
+        }
+    )*};
+}
+assign_ops! {
+    AddAssign add_assign +;
+    SubAssign sub_assign -;
+    MulAssign mul_assign *;
+    DivAssign div_assign /;
+    RemAssign rem_assign %;
+}
+
+impl<F: num_traits::Float> Sum for Dual<F> {
+    fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
+        iter.fold(Self::zero(), |a, b| a + b)
+    }
+}
+
+impl<'a, F: num_traits::Float> Sum<&'a Dual<F>> for Dual<F> {
+    fn sum<I: Iterator<Item = &'a Self>>(iter: I) -> Self {
+        iter.fold(Self::zero(), |a, b| a + *b)
+    }
+}
+
+impl<F: num_traits::Float> Product for Dual<F> {
+    fn product<I: Iterator<Item = Self>>(iter: I) -> Self {
+        iter.fold(Self::one(), |a, b| a * b)
+    }
+}
+
+impl<F: num_traits::Float> Zero for Dual<F> {
+    #[inline]
+    fn zero() -> Self {
+        Dual::constant(F::zero())
+    }
+    #[inline]
+    fn is_zero(&self) -> bool {
+        self.value.is_zero() && self.tangent.is_zero()
+    }
+}
+
+impl<F: num_traits::Float> One for Dual<F> {
+    #[inline]
+    fn one() -> Self {
+        Dual::constant(F::one())
+    }
+}
+
+impl<F: num_traits::Float> Num for Dual<F> {
+    type FromStrRadixErr = F::FromStrRadixErr;
+    fn from_str_radix(s: &str, radix: u32) -> Result<Self, Self::FromStrRadixErr> {
+        F::from_str_radix(s, radix).map(Dual::constant)
+    }
+}
+
+impl<F: num_traits::Float> ToPrimitive for Dual<F> {
+    fn to_i64(&self) -> Option<i64> {
+        self.value.to_i64()
+    }
+    fn to_u64(&self) -> Option<u64> {
+        self.value.to_u64()
+    }
+    fn to_f64(&self) -> Option<f64> {
+        self.value.to_f64()
+    }
+    fn to_f32(&self) -> Option<f32> {
+        self.value.to_f32()
+    }
+}
+
+impl<F: num_traits::Float + num_traits::FromPrimitive> num_traits::FromPrimitive for Dual<F> {
+    fn from_i64(n: i64) -> Option<Self> {
+        F::from_i64(n).map(Dual::constant)
+    }
+    fn from_u64(n: u64) -> Option<Self> {
+        F::from_u64(n).map(Dual::constant)
+    }
+    fn from_f64(n: f64) -> Option<Self> {
+        F::from_f64(n).map(Dual::constant)
+    }
+}
+
+impl<F: num_traits::Float> NumCast for Dual<F> {
+    fn from<T: ToPrimitive>(n: T) -> Option<Self> {
+        F::from(n).map(Dual::constant)
+    }
+}
+
+impl<F: ScalarOperand> ScalarOperand for Dual<F> {}
+
+macro_rules! constants {
+    ($($name:ident)*) => {$(
+        #[inline]
+        fn $name() -> Self {
+            Dual::constant(F::$name())
+        }
+    )*};
+}
+
+macro_rules! piecewise_constant {
+    ($($name:ident)*) => {$(
+        /// Piecewise constant: its derivative is zero.
+        #[inline]
+        fn $name(self) -> Self {
+            Dual::constant(self.value.$name())
+        }
+    )*};
+}
+
+macro_rules! value_tests {
+    ($($name:ident)*) => {$(
+        #[inline]
+        fn $name(self) -> bool {
+            self.value.$name()
+        }
+    )*};
+}
+
+impl<F: num_traits::Float + FloatConst> num_traits::Float for Dual<F> {
+    constants!(nan infinity neg_infinity neg_zero min_value min_positive_value max_value epsilon);
+    piecewise_constant!(floor ceil round trunc signum);
+    value_tests!(is_nan is_infinite is_finite is_normal is_sign_positive is_sign_negative);
+
+    fn classify(self) -> FpCategory {
+        self.value.classify()
+    }
+    fn integer_decode(self) -> (u64, i16, i8) {
+        self.value.integer_decode()
+    }
+    #[inline]
+    fn fract(self) -> Self {
+        Dual::new(self.value.fract(), self.tangent)
+    }
+    /// `|x|`, whose derivative is 0 at the kink (as the reverse sweep's).
+    #[inline]
+    fn abs(self) -> Self {
+        let s = if self.value > F::zero() {
+            F::one()
+        } else if self.value < F::zero() {
+            -F::one()
+        } else {
+            F::zero()
+        };
+        self.chain(self.value.abs(), s)
+    }
+    #[inline]
+    fn mul_add(self, a: Self, b: Self) -> Self {
+        self * a + b
+    }
+    #[inline]
+    fn recip(self) -> Self {
+        let r = self.value.recip();
+        self.chain(r, -r * r)
+    }
+    #[inline]
+    fn powi(self, n: i32) -> Self {
+        let d = if n == 0 {
+            F::zero()
+        } else {
+            F::from(n).expect("an i32 is a float") * self.value.powi(n - 1)
+        };
+        self.chain(self.value.powi(n), d)
+    }
+    /// `xʸ`: `y·xʸ⁻¹·ẋ + ln x·xʸ·ẏ`, the second term only where `ẏ ≠ 0`
+    /// (so a constant exponent of a negative base stays finite).
+    #[inline]
+    fn powf(self, y: Self) -> Self {
+        let p = self.value.powf(y.value);
+        let dx = if y.value.is_zero() {
+            F::zero()
+        } else {
+            y.value * self.value.powf(y.value - F::one())
+        };
+        let mut tangent = dx * self.tangent;
+        if !y.tangent.is_zero() {
+            tangent = tangent + self.value.ln() * p * y.tangent;
+        }
+        Dual::new(p, tangent)
+    }
+    #[inline]
+    fn sqrt(self) -> Self {
+        let s = self.value.sqrt();
+        self.chain(s, (s + s).recip())
+    }
+    #[inline]
+    fn cbrt(self) -> Self {
+        let c = self.value.cbrt();
+        self.chain(c, (F::from(3.0).expect("3") * c * c).recip())
+    }
+    #[inline]
+    fn exp(self) -> Self {
+        let e = self.value.exp();
+        self.chain(e, e)
+    }
+    #[inline]
+    fn exp2(self) -> Self {
+        let e = self.value.exp2();
+        self.chain(e, e * F::LN_2())
+    }
+    #[inline]
+    fn exp_m1(self) -> Self {
+        self.chain(self.value.exp_m1(), self.value.exp())
+    }
+    #[inline]
+    fn ln(self) -> Self {
+        self.chain(self.value.ln(), self.value.recip())
+    }
+    #[inline]
+    fn ln_1p(self) -> Self {
+        self.chain(self.value.ln_1p(), (F::one() + self.value).recip())
+    }
+    #[inline]
+    fn log(self, base: Self) -> Self {
+        self.ln() / base.ln()
+    }
+    #[inline]
+    fn log2(self) -> Self {
+        self.chain(self.value.log2(), (self.value * F::LN_2()).recip())
+    }
+    #[inline]
+    fn log10(self) -> Self {
+        self.chain(self.value.log10(), (self.value * F::LN_10()).recip())
+    }
+    #[inline]
+    fn to_degrees(self) -> Self {
+        let k = F::from(180.0).expect("180") / F::PI();
+        self.chain(self.value.to_degrees(), k)
+    }
+    #[inline]
+    fn to_radians(self) -> Self {
+        let k = F::PI() / F::from(180.0).expect("180");
+        self.chain(self.value.to_radians(), k)
+    }
+    /// The larger, `self` on a tie (as the reverse sweep's `max`).
+    #[inline]
+    fn max(self, o: Self) -> Self {
+        if self.value >= o.value || o.value.is_nan() {
+            self
+        } else {
+            o
+        }
+    }
+    /// The smaller, `self` on a tie (as the reverse sweep's `min`).
+    #[inline]
+    fn min(self, o: Self) -> Self {
+        if self.value <= o.value || o.value.is_nan() {
+            self
+        } else {
+            o
+        }
+    }
+    #[inline]
+    fn clamp(self, lo: Self, hi: Self) -> Self {
+        if self.value < lo.value {
+            lo
+        } else if self.value > hi.value {
+            hi
+        } else {
+            self
+        }
+    }
+    #[allow(deprecated, reason = "num_traits::Float requires it")]
+    fn abs_sub(self, o: Self) -> Self {
+        if self.value > o.value {
+            self - o
+        } else {
+            Self::zero()
+        }
+    }
+    #[inline]
+    fn hypot(self, o: Self) -> Self {
+        let h = self.value.hypot(o.value);
+        let tangent = if h.is_zero() {
+            F::zero()
+        } else {
+            (self.value * self.tangent + o.value * o.tangent) / h
+        };
+        Dual::new(h, tangent)
+    }
+    #[inline]
+    fn sin(self) -> Self {
+        self.chain(self.value.sin(), self.value.cos())
+    }
+    #[inline]
+    fn cos(self) -> Self {
+        self.chain(self.value.cos(), -self.value.sin())
+    }
+    #[inline]
+    fn tan(self) -> Self {
+        let t = self.value.tan();
+        self.chain(t, F::one() + t * t)
+    }
+    #[inline]
+    fn asin(self) -> Self {
+        let d = (F::one() - self.value * self.value).sqrt().recip();
+        self.chain(self.value.asin(), d)
+    }
+    #[inline]
+    fn acos(self) -> Self {
+        let d = -(F::one() - self.value * self.value).sqrt().recip();
+        self.chain(self.value.acos(), d)
+    }
+    #[inline]
+    fn atan(self) -> Self {
+        self.chain(
+            self.value.atan(),
+            (F::one() + self.value * self.value).recip(),
+        )
+    }
+    /// `atan2(y, x)` of `self = y`: `(x·ẏ − y·ẋ) / (x² + y²)`.
+    #[inline]
+    fn atan2(self, x: Self) -> Self {
+        let r2 = self.value * self.value + x.value * x.value;
+        Dual::new(
+            self.value.atan2(x.value),
+            (x.value * self.tangent - self.value * x.tangent) / r2,
+        )
+    }
+    #[inline]
+    fn sin_cos(self) -> (Self, Self) {
+        (self.sin(), self.cos())
+    }
+    #[inline]
+    fn sinh(self) -> Self {
+        self.chain(self.value.sinh(), self.value.cosh())
+    }
+    #[inline]
+    fn cosh(self) -> Self {
+        self.chain(self.value.cosh(), self.value.sinh())
+    }
+    #[inline]
+    fn tanh(self) -> Self {
+        let t = self.value.tanh();
+        self.chain(t, F::one() - t * t)
+    }
+    #[inline]
+    fn asinh(self) -> Self {
+        let d = (self.value * self.value + F::one()).sqrt().recip();
+        self.chain(self.value.asinh(), d)
+    }
+    #[inline]
+    fn acosh(self) -> Self {
+        let d = (self.value * self.value - F::one()).sqrt().recip();
+        self.chain(self.value.acosh(), d)
+    }
+    #[inline]
+    fn atanh(self) -> Self {
+        let d = (F::one() - self.value * self.value).recip();
+        self.chain(self.value.atanh(), d)
+    }
+    #[inline]
+    fn copysign(self, sign: Self) -> Self {
+        if self.value.is_sign_negative() == sign.value.is_sign_negative() {
+            self
+        } else {
+            -self
+        }
+    }
+}
+
+macro_rules! float_constants {
+    ($($name:ident)*) => {
+        impl<F: num_traits::Float + FloatConst> FloatConst for Dual<F> {
+            $(
+                #[inline]
+                fn $name() -> Self {
+                    Dual::constant(F::$name())
+                }
+            )*
+        }
+    };
+}
+float_constants!(E FRAC_1_PI FRAC_1_SQRT_2 FRAC_2_PI FRAC_2_SQRT_PI FRAC_PI_2 FRAC_PI_3
+    FRAC_PI_4 FRAC_PI_6 FRAC_PI_8 LN_10 LN_2 LOG10_E LOG2_E PI SQRT_2 TAU LOG10_2 LOG2_10);
+
+/// Values with tangents, and their parts: what `NAME_jvp` and `NAME_hvp`
+/// build from a point and a direction and take apart again.
+pub trait Dualize: Sized {
+    /// The same value made of duals.
+    type Dual;
+    /// The value whose tangent is `direction`.
+    fn with_tangent(&self, direction: &Self) -> Self::Dual;
+    /// The value as a constant (every tangent zero).
+    fn constant(&self) -> Self::Dual;
+    /// The values of `d`.
+    fn value_of(d: &Self::Dual) -> Self;
+    /// The tangents of `d`.
+    fn tangent_of(d: &Self::Dual) -> Self;
+}
+
+macro_rules! dualize_float {
+    ($($f:ty),*) => {$(
+        impl Dualize for $f {
+            type Dual = Dual<$f>;
+            #[inline]
+            fn with_tangent(&self, direction: &$f) -> Dual<$f> {
+                Dual::new(*self, *direction)
+            }
+            #[inline]
+            fn constant(&self) -> Dual<$f> {
+                Dual::constant(*self)
+            }
+            #[inline]
+            fn value_of(d: &Dual<$f>) -> $f {
+                d.value
+            }
+            #[inline]
+            fn tangent_of(d: &Dual<$f>) -> $f {
+                d.tangent
+            }
+        }
+    )*};
+}
+dualize_float!(f32, f64);
+
+impl<F: Float + Dualize<Dual = Dual<F>>, D: Dimension> Dualize for Array<F, D> {
+    type Dual = Array<Dual<F>, D>;
+    fn with_tangent(&self, direction: &Self) -> Array<Dual<F>, D> {
+        assert_eq!(
+            self.shape(),
+            direction.shape(),
+            "a direction of shape {:?} for a parameter of shape {:?}",
+            direction.shape(),
+            self.shape()
+        );
+        Zip::from(self).and(direction).map_collect(|&v, &t| Dual {
+            value: v,
+            tangent: t,
+        })
+    }
+    fn constant(&self) -> Array<Dual<F>, D> {
+        self.mapv(Dual::constant)
+    }
+    fn value_of(d: &Array<Dual<F>, D>) -> Self {
+        d.mapv(|x| x.value)
+    }
+    fn tangent_of(d: &Array<Dual<F>, D>) -> Self {
+        d.mapv(|x| x.tangent)
+    }
+}
+
+/// `x` with tangent `direction`: a float or an array, by value or borrowed.
+#[inline]
+pub fn with_tangent<T: Dualize>(x: &T, direction: &T) -> T::Dual {
+    x.with_tangent(direction)
+}
+
+/// `x` as a constant of the derivative.
+#[inline]
+pub fn constant<T: Dualize>(x: &T) -> T::Dual {
+    x.constant()
+}
+
+/// The value and the tangent of a dual float or array.
+#[inline]
+pub fn split<T: Dualize>(d: &T::Dual) -> (T, T) {
+    (T::value_of(d), T::tangent_of(d))
+}
+
+/// A view of the values of an array of duals, without a copy.
+pub fn values<F, S: Data<Elem = Dual<F>>, D: Dimension>(
+    a: &ArrayBase<S, D>,
+) -> ArrayView<'_, F, D> {
+    values_of_view(a.view())
+}
+
+/// A view of the tangents of an array of duals, without a copy.
+pub fn tangents<F, S: Data<Elem = Dual<F>>, D: Dimension>(
+    a: &ArrayBase<S, D>,
+) -> ArrayView<'_, F, D> {
+    let (ptr, dim, reversed) = parts(a.view());
+    // SAFETY: see `parts`; offset 1 is each dual's `tangent`.
+    let out = unsafe { ArrayView::from_shape_ptr(dim, (ptr as *const F).add(1)) };
+    restore(out, &reversed)
+}
+
+/// The values of a view of duals, as a view of floats of the same lifetime.
+pub fn values_of_view<F, D: Dimension>(a: ArrayView<'_, Dual<F>, D>) -> ArrayView<'_, F, D> {
+    let (ptr, dim, reversed) = parts(a);
+    // SAFETY: see `parts`; offset 0 is each dual's `value`.
+    let out = unsafe { ArrayView::from_shape_ptr(dim, ptr as *const F) };
+    restore(out, &reversed)
+}
+
+/// The values of a mutable view of duals, as a mutable view of floats.
+pub fn values_of_view_mut<F, D: Dimension>(
+    mut a: ArrayViewMut<'_, Dual<F>, D>,
+) -> ArrayViewMut<'_, F, D> {
+    let ptr = a.as_mut_ptr();
+    let (_, dim, reversed) = parts(a.view());
+    // The first element after the turned-around axes, from the mutable
+    // pointer: the offset is the same as in the shared view.
+    let first = parts(a.view()).0;
+    // SAFETY: as in `values_of_view`; `a` is borrowed mutably for the
+    // view's lifetime, and the values are disjoint from the tangents.
+    let offset = unsafe { first.offset_from(ptr as *const Dual<F>) };
+    let base = unsafe { ptr.offset(offset) } as *mut F;
+    let out = unsafe { ArrayViewMut::from_shape_ptr(dim, base) };
+    let mut out = out;
+    for &k in &reversed {
+        out.invert_axis(Axis(k));
+    }
+    out
+}
+
+/// The pointer to the first dual in memory, the shape with strides in units
+/// of `F` (twice those in duals: `Dual<F>` is `repr(C)` with two fields of
+/// type `F`, `value` and `tangent` at offsets 0 and 1), and the axes turned
+/// around on the way (every stride is made non-negative, so that the
+/// pointer is the element of lowest address).
+fn parts<F, D: Dimension>(
+    mut v: ArrayView<'_, Dual<F>, D>,
+) -> (*const Dual<F>, ndarray::StrideShape<D>, Vec<usize>) {
+    let reversed: Vec<usize> = (0..v.ndim()).filter(|&k| v.strides()[k] < 0).collect();
+    for &k in &reversed {
+        v.invert_axis(Axis(k));
+    }
+    let mut strides = v.raw_dim();
+    for (s, &t) in strides.slice_mut().iter_mut().zip(v.strides()) {
+        *s = 2 * t as usize;
+    }
+    (v.as_ptr(), v.raw_dim().strides(strides), reversed)
+}
+
+/// Turns back the axes that [`parts`] turned around.
+fn restore<'a, F, D: Dimension>(
+    mut out: ArrayView<'a, F, D>,
+    reversed: &[usize],
+) -> ArrayView<'a, F, D> {
+    for &k in reversed {
+        out.invert_axis(Axis(k));
+    }
+    out
+}
