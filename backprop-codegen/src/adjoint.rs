@@ -24,7 +24,7 @@ pub fn adjoint(args: TokenStream, item: TokenStream) -> TokenStream {
             return out;
         }
     };
-    let (target, krate) = match parse_args(args) {
+    let (target, krate, hvp) = match parse_args(args) {
         Ok(a) => a,
         Err(e) => {
             let mut out = e.to_compile_error();
@@ -34,11 +34,27 @@ pub fn adjoint(args: TokenStream, item: TokenStream) -> TokenStream {
     };
     let krate = krate.map(|p| quote!(#p)).unwrap_or(quote!(::backprop));
     let sig = &rule.sig;
-    let mut params = rule_params(sig, &krate, &mut cx);
-    if !sig.generics.params.is_empty() {
+    // A rule generic over its float type (`T: backprop::Float`) serves
+    // every precision, and duals: its derivative is its second order.
+    let float = crate::ast::float_param_of(&sig.generics);
+    let mut params =
+        crate::ast::with_float_param(float.clone(), || rule_params(sig, &krate, &mut cx));
+    let others = sig
+        .generics
+        .params
+        .iter()
+        .filter(|g| !matches!(g, syn::GenericParam::Type(t) if Some(&t.ident) == float.as_ref()))
+        .count();
+    if others > 0 {
         cx.error_at(
             &sig.generics,
-            "an adjoint rule cannot be generic; write it for concrete types",
+            "an adjoint rule may be generic only over its float type (`T: backprop::Float`); write it for concrete types otherwise",
+        );
+    }
+    if hvp && float.is_none() {
+        cx.error_at(
+            &sig.ident,
+            "`#[adjoint(.., hvp)]` takes the rule's derivative by forward mode, which runs it on dual numbers: write the rule, and the function it is the adjoint of, generic over their float type (`fn rule<T: backprop::Float>(x: T, d_out: T) -> T`)",
         );
     }
     let Some((d_out, d_out_ty, d_out_kind, d_out_by_ref)) = params.pop() else {
@@ -120,16 +136,40 @@ pub fn adjoint(args: TokenStream, item: TokenStream) -> TokenStream {
     let many = (params.len() + 1 > 7).then(|| {
         quote!(#[allow(clippy::too_many_arguments, reason = "the function's parameters and `d_out`")])
     });
+    let generics = &sig.generics;
+    let where_clause = &generics.where_clause;
+    // For `hvp`: the copies over duals that `#[differentiable(jvp)]` and
+    // `(hvp)` functions call, which are the function and this rule (see
+    // `crate::dual`).
+    let second = hvp.then(|| {
+        let name = &target.segments.last().expect("a path").ident;
+        let copy = crate::dual::dual_name(name);
+        let copy_vjp = format_ident!("{}_vjp", copy);
+        let t = float.as_ref().expect("checked");
+        quote! {
+            #[doc(hidden)]
+            #many
+            #vis fn #copy #generics(#(#names: #types,)*) -> #d_out_ty #where_clause {
+                #target::<#t>(#(#names,)*)
+            }
+            #[doc(hidden)]
+            #many
+            #vis fn #copy_vjp #generics(#(#names: #types,)* #d_out: impl #krate::__private::Cot<#d_owned>) -> (#(#positional_types,)*) #where_clause {
+                #vjp::<#t>(#(#names,)* #d_out)
+            }
+        }
+    });
     quote! {
         #rule
 
         #[doc = #doc]
         #[doc(hidden)]
         #many
-        #vis fn #vjp(#(#names: #types,)* #d_out: impl #krate::__private::Cot<#d_owned>) -> (#(#positional_types,)*) {
+        #vis fn #vjp #generics(#(#names: #types,)* #d_out: impl #krate::__private::Cot<#d_owned>) -> (#(#positional_types,)*) #where_clause {
             let #bind = #rule_name(#(#names,)* #d_arg);
             (#(#positional,)*)
         }
+        #second
     }
 }
 
@@ -165,14 +205,18 @@ fn with_errors(cx: &Ctxt, rule: &ItemFn) -> TokenStream {
     quote!(#errors #rule)
 }
 
-/// `name` or `name, crate = path`.
-fn parse_args(args: TokenStream) -> syn::Result<(Path, Option<Path>)> {
+/// `name`, then `hvp` and `crate = path` if given.
+fn parse_args(args: TokenStream) -> syn::Result<(Path, Option<Path>, bool)> {
     let mut target: Option<Path> = None;
     let mut krate = None;
+    let mut hvp = false;
     let span = proc_macro2::Span::call_site();
     let parser = syn::meta::parser(|meta| {
         if meta.path.is_ident("crate") {
             krate = Some(meta.value()?.parse()?);
+            Ok(())
+        } else if target.is_some() && meta.path.is_ident("hvp") {
+            hvp = true;
             Ok(())
         } else if target.is_none() && (meta.input.is_empty() || meta.input.peek(syn::Token![,])) {
             target = Some(meta.path.clone());
@@ -183,7 +227,7 @@ fn parse_args(args: TokenStream) -> syn::Result<(Path, Option<Path>)> {
     });
     parser.parse2(args)?;
     match target {
-        Some(t) => Ok((t, krate)),
+        Some(t) => Ok((t, krate, hvp)),
         None => Err(syn::Error::new(
             span,
             "name the function this rule is the adjoint of, as in `#[adjoint(logcosh)]`",

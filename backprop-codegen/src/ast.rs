@@ -439,6 +439,15 @@ fn check_qualifiers(sig: &syn::Signature, cx: &mut Ctxt) -> Option<Ident> {
 
 /// The type parameter of `generics` bounded by a float trait, if there is
 /// one (an `impl` block's, for its methods).
+/// Runs `f` with `float` as the float type parameter that types name
+/// (see [`Elem::Generic`]).
+pub fn with_float_param<R>(float: Option<Ident>, f: impl FnOnce() -> R) -> R {
+    FLOAT_PARAM.with(|p| *p.borrow_mut() = float);
+    let r = f();
+    FLOAT_PARAM.with(|p| *p.borrow_mut() = None);
+    r
+}
+
 pub fn float_param_of(generics: &syn::Generics) -> Option<Ident> {
     generics.params.iter().find_map(|g| match g {
         GenericParam::Type(t) if is_float_bound_in(t, generics) => Some(t.ident.clone()),

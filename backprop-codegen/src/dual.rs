@@ -404,6 +404,8 @@ pub fn wrappers(func: &Function, order: SecondOrder, krate: &TokenStream) -> Tok
         #[doc = #jvp_doc]
         #many
         #vis fn #jvp_name(#(#inputs,)* #(#tangents,)*) -> (#ret, #ret) {
+            // The original counts as used where only this is.
+            let _ = #name;
             let out = #copy::<#dual_float>(#(#args),*);
             #dual::split::<#ret>(&out)
         }
@@ -430,6 +432,7 @@ pub fn wrappers(func: &Function, order: SecondOrder, krate: &TokenStream) -> Tok
         #[doc = #hvp_doc]
         #many
         #vis fn #hvp_name(#(#inputs,)* #(#tangents,)*) -> (#ret, #grad, #grad) {
+            let _ = #name;
             let (out, grad) = #backward::<#dual_float>(#(#args,)* #one);
             (
                 out.value,

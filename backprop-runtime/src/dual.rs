@@ -23,7 +23,6 @@
 //! assert!((y.tangent - 3.0 * 2.0_f64.exp()).abs() < 1e-12);
 //! ```
 
-use crate::value::Float;
 use core::cmp::Ordering;
 use core::fmt;
 use core::iter::{Product, Sum};
@@ -31,8 +30,8 @@ use core::num::FpCategory;
 use core::ops::SubAssign;
 use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Rem, RemAssign, Sub};
 use ndarray::{
-    Array, ArrayBase, ArrayView, ArrayViewMut, Axis, Data, Dimension, ScalarOperand, ShapeBuilder,
-    Zip,
+    Array, Array2, ArrayBase, ArrayView, ArrayView2, ArrayViewMut, Axis, Data, Dimension,
+    ScalarOperand, ShapeBuilder, Zip,
 };
 use num_traits::{FloatConst, Num, NumCast, One, ToPrimitive, Zero};
 
@@ -574,7 +573,7 @@ macro_rules! dualize_float {
 }
 dualize_float!(f32, f64);
 
-impl<F: Float + Dualize<Dual = Dual<F>>, D: Dimension> Dualize for Array<F, D> {
+impl<F: crate::Float + Dualize<Dual = Dual<F>>, D: Dimension> Dualize for Array<F, D> {
     type Dual = Array<Dual<F>, D>;
     fn with_tangent(&self, direction: &Self) -> Array<Dual<F>, D> {
         assert_eq!(
@@ -616,6 +615,107 @@ pub fn constant<T: Dualize>(x: &T) -> T::Dual {
 #[inline]
 pub fn split<T: Dualize>(d: &T::Dual) -> (T, T) {
     (T::value_of(d), T::tangent_of(d))
+}
+
+/// The matrix product of duals by products of floats (ndarray's):
+/// `(A + εȦ)(B + εḂ) = AB + ε(ȦB + AḂ)`.
+///
+/// Where the rows of `a` are contiguous, its memory is an `m × 2k` matrix
+/// of floats whose columns alternate values and tangents, and so is the
+/// product's `m × 2n`: one product of floats, `[A Ȧ] · W`, with
+/// `W = [[B, Ḃ], [0, B]]` interleaved the same way, writes the product of
+/// duals in place. Where the rows of `b` are contiguous, two products
+/// `A · [B Ḃ]` and `Ȧ · [B Ḃ]` give every block. Otherwise three products of the
+/// values and tangents, read in place.
+pub fn matmul<F: crate::Float>(
+    a: &ArrayView2<'_, Dual<F>>,
+    b: &ArrayView2<'_, Dual<F>>,
+) -> Array2<Dual<F>> {
+    let ((m, k), (k2, n)) = (a.dim(), b.dim());
+    if k != k2 {
+        // ndarray's panic message.
+        return a.dot(b);
+    }
+    if let Some(a_raw) = raw_rows(a) {
+        let mut w = Array2::<F>::zeros((2 * k, 2 * n));
+        for ((l, j), d) in b.indexed_iter() {
+            w[[2 * l, 2 * j]] = d.value;
+            w[[2 * l, 2 * j + 1]] = d.tangent;
+            w[[2 * l + 1, 2 * j + 1]] = d.value;
+        }
+        let mut out = Array2::<Dual<F>>::zeros((m, n));
+        let mut out_raw = raw_rows_mut(&mut out);
+        F::gemm(F::one(), &a_raw, &w.view(), F::zero(), &mut out_raw);
+        return out;
+    }
+    if let Some(b_raw) = raw_rows(b) {
+        // `A·[B Ḃ]` and `Ȧ·[B Ḃ]`, interleaved; `Ȧ·Ḃ` is not read.
+        let p = F::matmul(&values(a), &b_raw);
+        let q = F::matmul(&tangents(a), &b_raw);
+        let step = ndarray::s![.., ..;2];
+        let odd = ndarray::s![.., 1..;2];
+        return Zip::from(p.slice(step))
+            .and(p.slice(odd))
+            .and(q.slice(step))
+            .map_collect(|&v, &at_b, &a_bt| Dual {
+                value: v,
+                tangent: at_b + a_bt,
+            });
+    }
+    let (av, at) = (values(a), tangents(a));
+    let (bv, bt) = (values(b), tangents(b));
+    let value = F::matmul(&av, &bv);
+    let mut tangent = F::matmul(&at, &bv);
+    F::gemm(F::one(), &av, &bt, F::one(), &mut tangent.view_mut());
+    Zip::from(&value).and(&tangent).map_collect(|&v, &t| Dual {
+        value: v,
+        tangent: t,
+    })
+}
+
+/// The memory of a matrix of duals whose rows are contiguous (each row's
+/// duals next to each other, rows at a non-negative stride), as a matrix
+/// of floats twice as wide: columns `2l` and `2l + 1` are the value and
+/// the tangent of column `l`.
+fn raw_rows<'a, F>(a: &ArrayView2<'a, Dual<F>>) -> Option<ArrayView2<'a, F>> {
+    let (m, k) = a.dim();
+    let (rs, cs) = (a.strides()[0], a.strides()[1]);
+    if !(cs == 1 || k <= 1) || rs < 0 || m == 0 || k == 0 {
+        return None;
+    }
+    let rs = if m == 1 { k as isize } else { rs };
+    // SAFETY: each dual is two `F`s (`repr(C)`); the elements of row `i`
+    // are at `i·rs` duals from the first, next to each other, so float
+    // `(i, c)` of the view is at `2·i·rs + c` floats, inside `a`'s
+    // elements, which the view's lifetime `'a` keeps alive and unchanged.
+    let shape = (m, 2 * k).strides((2 * rs as usize, 1));
+    Some(unsafe { ArrayView2::from_shape_ptr(shape, a.as_ptr() as *const F) })
+}
+
+/// [`raw_rows`] of a new matrix in the standard layout, for writing.
+fn raw_rows_mut<F>(a: &mut Array2<Dual<F>>) -> ndarray::ArrayViewMut2<'_, F> {
+    let (m, k) = a.dim();
+    assert!(
+        a.is_standard_layout(),
+        "a new matrix is in the standard layout"
+    );
+    // SAFETY: a standard-layout `m × k` matrix of duals is `2·m·k`
+    // consecutive `F`s (`repr(C)`), borrowed mutably for the view's life.
+    unsafe { ndarray::ArrayViewMut2::from_shape_ptr((m, 2 * k), a.as_mut_ptr() as *mut F) }
+}
+
+/// `c = α·a·b + β·c` over duals, by products of floats (see [`matmul`]).
+pub fn gemm<F: crate::Float>(
+    alpha: Dual<F>,
+    a: &ArrayView2<'_, Dual<F>>,
+    b: &ArrayView2<'_, Dual<F>>,
+    beta: Dual<F>,
+    c: &mut ndarray::ArrayViewMut2<'_, Dual<F>>,
+) {
+    let ab = matmul(a, b);
+    Zip::from(c)
+        .and(&ab)
+        .for_each(|c, &p| *c = alpha * p + beta * *c);
 }
 
 /// A view of the values of an array of duals, without a copy.

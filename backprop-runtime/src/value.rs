@@ -10,8 +10,8 @@ use crate::model::{Leaf, LeafMut};
 use core::fmt::{Debug, Display};
 use core::iter::Sum;
 use ndarray::{
-    aview0, Array, ArrayBase, ArrayView, ArrayViewD, ArrayViewMutD, Axis, Data, Dimension, Ix0,
-    LinalgScalar, ScalarOperand, ShapeBuilder, Zip,
+    aview0, Array, Array2, ArrayBase, ArrayView, ArrayView2, ArrayViewD, ArrayViewMut2,
+    ArrayViewMutD, Axis, Data, Dimension, Ix0, LinalgScalar, ScalarOperand, ShapeBuilder, Zip,
 };
 use num_traits::Zero as _;
 
@@ -44,6 +44,8 @@ pub trait Float:
     + Sync
     + sealed::Sealed
     + Tensor<Elem = Self, Dim = Ix0>
+    + Reusable<Shape = Self>
+    + for<'a> StandIn<View<'a> = Self>
     + 'static
 {
     /// Converts to `f64` (used by `gradcheck` to compare in one precision).
@@ -59,6 +61,24 @@ pub trait Float:
     fn from_leaf(leaf: Leaf<'_>) -> Option<ArrayViewD<'_, Self>>;
     /// The mutable view of a leaf of this precision; `None` for the other one.
     fn from_leaf_mut(leaf: LeafMut<'_>) -> Option<ArrayViewMutD<'_, Self>>;
+    /// The matrix product `a · b` (ndarray's `dot`); duals override it
+    /// with products of floats.
+    #[inline]
+    fn matmul(a: &ArrayView2<'_, Self>, b: &ArrayView2<'_, Self>) -> Array2<Self> {
+        a.dot(b)
+    }
+    /// `c = α·a·b + β·c` (ndarray's `general_mat_mul`); duals override it
+    /// with products of floats.
+    #[inline]
+    fn gemm(
+        alpha: Self,
+        a: &ArrayView2<'_, Self>,
+        b: &ArrayView2<'_, Self>,
+        beta: Self,
+        c: &mut ArrayViewMut2<'_, Self>,
+    ) {
+        ndarray::linalg::general_mat_mul(alpha, a, b, beta, c);
+    }
 }
 
 macro_rules! float_leaf {
@@ -126,6 +146,18 @@ macro_rules! dual_float {
             }
             fn from_leaf_mut(_: LeafMut<'_>) -> Option<ArrayViewMutD<'_, Self>> {
                 None
+            }
+            fn matmul(a: &ArrayView2<'_, Self>, b: &ArrayView2<'_, Self>) -> Array2<Self> {
+                crate::dual::matmul(a, b)
+            }
+            fn gemm(
+                alpha: Self,
+                a: &ArrayView2<'_, Self>,
+                b: &ArrayView2<'_, Self>,
+                beta: Self,
+                c: &mut ArrayViewMut2<'_, Self>,
+            ) {
+                crate::dual::gemm(alpha, a, b, beta, c)
             }
         }
     )*};

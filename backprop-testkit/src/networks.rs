@@ -9,7 +9,7 @@ use backprop::prelude::*;
 
 /// The lesson's network: `L = ½ (σ(v1 h1 + v2 h2 + c) − y)²` with
 /// `h_i = σ(w_i1 x1 + w_i2 x2 + b_i)`.
-#[differentiable(wrt(w11, w12, b1, w21, w22, b2, v1, v2, c))]
+#[differentiable(hvp, wrt(w11, w12, b1, w21, w22, b2, v1, v2, c))]
 #[allow(clippy::too_many_arguments)] // the lesson's twelve numbers, as written
 pub fn network(
     w11: f64,
@@ -33,7 +33,7 @@ pub fn network(
 
 /// The fork-rule lesson's network: the trunk `a1` feeds both heads, a
 /// softmax classifier and a regression.
-#[differentiable(wrt(w1, b1, w2, b2, v, c))]
+#[differentiable(hvp, wrt(w1, b1, w2, b2, v, c))]
 #[allow(clippy::too_many_arguments)] // the network's parameters and data, as written
 pub fn two_heads(
     w1: &Array2<f64>,
@@ -53,7 +53,7 @@ pub fn two_heads(
 }
 
 /// A one-hidden-layer classifier: ReLU, then softmax cross-entropy.
-#[differentiable(wrt(w1, b1, w2, b2))]
+#[differentiable(hvp, wrt(w1, b1, w2, b2))]
 pub fn mlp(
     w1: &Array2<f64>,
     b1: &Array1<f64>,

@@ -11,7 +11,7 @@ pub use crate::outers::{add_outers, outer_term, rows_in, Outers};
 use crate::steps::Spare;
 use crate::value::{Cot, Float, Reusable, Tensor, Value};
 use core::marker::PhantomData;
-use ndarray::linalg::{general_mat_mul, general_mat_vec_mul};
+use ndarray::linalg::general_mat_vec_mul;
 use ndarray::{
     Array, Array1, Array2, ArrayBase, ArrayView, ArrayView1, ArrayView2, Axis, Data, DataMut,
     Dimension, Ix1, Ix2,
@@ -255,7 +255,7 @@ impl<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>> Dot2<ArrayBase<S2, Ix2>>
     type Output = Array2<F>;
     #[inline]
     fn dot2(&self, b: &ArrayBase<S2, Ix2>) -> Array2<F> {
-        self.dot(b)
+        F::matmul(&self.view(), &b.view())
     }
     /// `∂A = G · Bᵀ`.
     #[inline]
@@ -305,7 +305,7 @@ fn add_product<F: Float>(acc: &mut Array2<F>, x: &ArrayView2<'_, F>, y: &ArrayVi
         }
         return;
     }
-    general_mat_mul(F::one(), x, y, F::one(), acc);
+    F::gemm(F::one(), x, y, F::one(), &mut acc.view_mut());
 }
 
 /// `x · y` as a new array: [`add_product`] into zeros when it is small,
@@ -317,7 +317,7 @@ fn product<F: Float>(x: &ArrayView2<'_, F>, y: &ArrayView2<'_, F>) -> Array2<F> 
         add_product(&mut out, x, y);
         return out;
     }
-    x.dot(y)
+    F::matmul(x, y)
 }
 
 impl<F: Float, S: Data<Elem = F>, S2: Data<Elem = F>> Dot2<ArrayBase<S2, Ix1>>
