@@ -17,11 +17,13 @@ pub fn det_of_minor(a: &Array2<f64>, row: usize, cols: u64) -> f64 {
     }
     let mut det = 0.0;
     let mut sign = 1.0;
-    for j in 0..a.ncols() {
-        if cols & (1 << j) != 0 {
-            det += sign * a[[row, j]] * det_of_minor(a, row + 1, cols & !(1 << j));
-            sign = -sign;
-        }
+    // The minor's columns: the set bits of `cols`, lowest first.
+    let mut rest = cols;
+    for _ in row..a.nrows() {
+        let j = rest.trailing_zeros() as usize;
+        rest = rest & (rest - 1);
+        det += sign * a[[row, j]] * det_of_minor(a, row + 1, cols & !(1 << j));
+        sign = -sign;
     }
     det
 }

@@ -24,10 +24,10 @@ pub fn ode(x: &Array1<f64>, s: usize) -> Array1<f64> {
     let mut y = Array1::<f64>::zeros(x.len());
     for _step in 0..s {
         let k1 = rhs(x, &y);
-        let k2 = rhs(x, &(&y + &(h * &k1 / 2.0)));
-        let k3 = rhs(x, &(&y + &(h * &k2 / 2.0)));
-        let k4 = rhs(x, &(&y + &(h * &k3)));
-        y = &y + &(h * (k1 + 2.0 * k2 + 2.0 * k3 + k4) / 6.0);
+        let k2 = rhs(x, &(h / 2.0 * &k1 + &y));
+        let k3 = rhs(x, &(h / 2.0 * &k2 + &y));
+        let k4 = rhs(x, &(h * &k3 + &y));
+        y = (k1 + 2.0 * k2 + 2.0 * k3 + k4) * (h / 6.0) + &y;
     }
     y
 }
