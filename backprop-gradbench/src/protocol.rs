@@ -4,7 +4,7 @@
 //!
 //! - `start`: the response names the tool.
 //! - `define`: `"success": true` for a module of [`crate::evals::MODULES`],
-//!   `false` (with an `"error"`) for any other.
+//!   `false` (with an `"error"` that says why) for any other.
 //! - `evaluate`: the module parses the input (untimed, reported as a
 //!   `"prepare"` timing), then the function runs at least `min_runs` times
 //!   and until the runs add up to `min_seconds` (one run when the input has
@@ -150,10 +150,10 @@ pub fn respond(line: &str) -> Value {
     match message.get("kind").and_then(Value::as_str) {
         Some("start") => json!({ "id": id, "tool": TOOL }),
         Some("define") => match message.get("module").and_then(Value::as_str) {
-            Some(module) if evals::MODULES.contains(&module) => {
-                json!({ "id": id, "success": true })
-            }
-            Some(module) => failure(id, format!("backprop has no module `{module}`")),
+            Some(module) => match evals::define(module) {
+                Ok(()) => json!({ "id": id, "success": true }),
+                Err(e) => failure(id, e),
+            },
             None => failure(id, "a `define` message needs a string `module`"),
         },
         Some("evaluate") => evaluate(id, &message),

@@ -13,7 +13,7 @@
 //! `Σ_{i in cluster j} 2 (c_j - p_i)`.
 
 use backprop::prelude::*;
-use backprop_gradbench::evals::{det, hello, kmeans, llsq, lse, ode};
+use backprop_gradbench::evals::{det, hello, kmeans, llsq, lse, ode, particle, saddle};
 
 fn assert_close(got: &[f64], want: &[f64], tol: f64) {
     assert_eq!(
@@ -231,4 +231,41 @@ fn kmeans_cost_against_numpy_and_the_cluster_sums() {
     let grad: Vec<f64> = grad.centroids.iter().copied().collect();
     assert_close(&grad, &[-1.8, -1.2, 3.0, 0.0], 1e-14);
     gradcheck(&(centroids,), |(c,)| kmeans::cost_backward(&points, c, 1.0)).unwrap();
+}
+
+#[test]
+fn saddle_inner_ascent_from_the_generated_gradient() {
+    gradcheck(&(0.5, -1.5, 2.0, 0.25), |&(a, b, c, d)| {
+        saddle::objective_backward(a, b, c, d, 1.0)
+    })
+    .unwrap();
+    let (_, g) = saddle::objective_backward(0.5, -1.5, 2.0, 0.25, 1.0);
+    assert_eq!((g.x1, g.y1, g.x2, g.y2), (1.0, -3.0, -4.0, -0.5));
+    // max over p2 of -|p2|² is at p2 = 0, whatever p1.
+    let p2 = saddle::argmax_p2([0.5, -0.25], [1.0, 1.0]);
+    assert!(p2[0].hypot(p2[1]) < 1e-4, "{p2:?}");
+    assert!(p2[0] > 0.0 && p2[1] > 0.0, "{p2:?}");
+}
+
+#[test]
+fn particle_forces_from_the_generated_gradient() {
+    let (x, y, w) = (3.0, 4.5, 0.25);
+    gradcheck(&(x, y), |&(x, y)| {
+        particle::potential_backward(x, y, w, 1.0)
+    })
+    .unwrap();
+    // ∇(1/|p - c|) = -(p - c) / |p - c|³ for each charge c.
+    let (_, g) = particle::potential_backward(x, y, w, 1.0);
+    let mut want = (0.0, 0.0);
+    for (cx, cy) in [(10.0, 10.0 - w), (10.0, 0.0)] {
+        let r2: f64 = (x - cx) * (x - cx) + (y - cy) * (y - cy);
+        want.0 -= (x - cx) / r2.powf(1.5);
+        want.1 -= (y - cy) / r2.powf(1.5);
+    }
+    assert_close(&[g.x, g.y], &[want.0, want.1], 1e-14);
+    // GradBench's answer, w = 0.2071918746486116, brings the particle down
+    // at the origin (up to the eval's 1e-4 on w); w = 0 does not.
+    let hit = particle::miss(0.2071918746486116);
+    assert!(hit < 1e-6, "{hit}");
+    assert!(particle::miss(0.0) > 100.0 * hit);
 }

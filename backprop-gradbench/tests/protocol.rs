@@ -51,6 +51,10 @@ fn start_define_and_other_kinds() {
     let unknown = ask(json!({ "id": 3, "kind": "define", "module": "nonesuch" }));
     assert_eq!(unknown["id"], 3);
     assert!(error_of(&unknown).contains("nonesuch"));
+    for module in ["particle", "saddle"] {
+        let nested = ask(json!({ "id": 5, "kind": "define", "module": module }));
+        assert!(error_of(&nested).contains("nested derivatives"), "{nested}");
+    }
     assert_eq!(
         ask(json!({ "id": 4, "kind": "analysis", "of": 2, "valid": false, "error": "x" })),
         json!({ "id": 4 })

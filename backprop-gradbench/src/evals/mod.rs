@@ -16,6 +16,7 @@ use serde_json::Value;
 pub mod input;
 
 pub mod det;
+pub mod gd;
 pub mod hello;
 pub mod kmeans;
 pub mod llsq;
@@ -34,6 +35,15 @@ pub type Prepared = Box<dyn FnMut() -> Value>;
 
 /// The modules `define` accepts.
 pub const MODULES: &[&str] = &["det", "hello", "kmeans", "llsq", "lse", "ode"];
+
+/// Whether `define` succeeds for `module`, and why not.
+pub fn define(module: &str) -> Result<(), String> {
+    match module {
+        _ if MODULES.contains(&module) => Ok(()),
+        "particle" | "saddle" => Err(format!("`{module}`: {}", saddle::NESTED)),
+        _ => Err(format!("backprop has no module `{module}`")),
+    }
+}
 
 /// Prepares `function` of `module` on `input`.
 pub fn prepare(module: &str, function: &str, input: &Value) -> Result<Prepared, String> {
