@@ -8,14 +8,16 @@ use super::input::{field, matrix_of};
 use super::{unknown_function, Prepared};
 
 /// `Σ_i min_j |c_j - p_i|²`, the squared distances of all pairs at once as
-/// `|p_i|² + |c_j|² - 2 p_i·c_j`.
+/// `|c_j|² + |p_i|² - 2 c_j·p_i`, a row per centroid.
 #[differentiable(wrt(centroids))]
 pub fn cost(points: &Array2<f64>, centroids: &Array2<f64>) -> f64 {
-    let p2 = (points * points).sum_axis(Axis(1)).insert_axis(Axis(1));
-    let c2 = (centroids * centroids).sum_axis(Axis(1));
-    let dists = p2 + c2 - 2.0 * points.dot(&centroids.t());
+    let p2 = (points * points).sum_axis(Axis(1));
+    let c2 = (centroids * centroids)
+        .sum_axis(Axis(1))
+        .insert_axis(Axis(1));
+    let dists = -2.0 * centroids.dot(&points.t()) + c2 + p2;
     dists
-        .fold_axis(Axis(1), f64::INFINITY, |m, &v| m.min(v))
+        .fold_axis(Axis(0), f64::INFINITY, |m, &v| m.min(v))
         .sum()
 }
 
