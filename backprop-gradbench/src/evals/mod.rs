@@ -24,7 +24,8 @@ pub mod lse;
 pub mod ode;
 pub mod particle;
 pub mod saddle;
-// The ADBench evals (gmm, lstm, ba, ht) go here:
+// The ADBench evals (gmm, lstm, ba, ht) go here; each also needs its name in
+// `MODULES` (which `define` accepts) and its arm in `prepare`:
 // pub mod ba;
 // pub mod gmm;
 // pub mod ht;
