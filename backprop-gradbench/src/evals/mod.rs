@@ -1,0 +1,71 @@
+//! One module per GradBench eval. Each has the same entry point:
+//!
+//! ```ignore
+//! pub fn prepare(function: &str, input: &serde_json::Value)
+//!     -> Result<Box<dyn FnMut() -> serde_json::Value>, String>;
+//! ```
+//!
+//! `prepare` reads the input (untimed) and returns a closure that evaluates
+//! the function once (timed by [`crate::protocol`], run as often as the
+//! input's `min_runs` and `min_seconds` say) and returns its output in the
+//! layout of GradBench's reference `manual` tool. An input it cannot read,
+//! or a function the module does not have, is an `Err` with a message.
+
+use serde_json::Value;
+
+pub mod input;
+
+pub mod det;
+pub mod gd;
+pub mod hello;
+pub mod kmeans;
+pub mod llsq;
+pub mod lse;
+pub mod ode;
+pub mod particle;
+pub mod saddle;
+// The ADBench evals (gmm, lstm, ba, ht) go here; each also needs its name in
+// `MODULES` (which `define` accepts) and its arm in `prepare`:
+// pub mod ba;
+// pub mod gmm;
+// pub mod ht;
+// pub mod lstm;
+
+/// A prepared evaluation: one call, one run of the function.
+pub type Prepared = Box<dyn FnMut() -> Value>;
+
+/// The modules `define` accepts.
+pub const MODULES: &[&str] = &["det", "hello", "kmeans", "llsq", "lse", "ode"];
+
+/// Whether `define` succeeds for `module`, and why not.
+pub fn define(module: &str) -> Result<(), String> {
+    match module {
+        _ if MODULES.contains(&module) => Ok(()),
+        "particle" | "saddle" => Err(format!("`{module}`: {}", saddle::NESTED)),
+        _ => Err(format!("backprop has no module `{module}`")),
+    }
+}
+
+/// Prepares `function` of `module` on `input`.
+pub fn prepare(module: &str, function: &str, input: &Value) -> Result<Prepared, String> {
+    match module {
+        "det" => det::prepare(function, input),
+        "hello" => hello::prepare(function, input),
+        "kmeans" => kmeans::prepare(function, input),
+        "llsq" => llsq::prepare(function, input),
+        "lse" => lse::prepare(function, input),
+        "ode" => ode::prepare(function, input),
+        "particle" => particle::prepare(function, input),
+        "saddle" => saddle::prepare(function, input),
+        // "ba" => ba::prepare(function, input),
+        // "gmm" => gmm::prepare(function, input),
+        // "ht" => ht::prepare(function, input),
+        // "lstm" => lstm::prepare(function, input),
+        _ => Err(format!("backprop has no module `{module}`")),
+    }
+}
+
+/// The error for a function a module does not have.
+pub(crate) fn unknown_function(module: &str, function: &str) -> String {
+    format!("the `{module}` module has no function `{function}`")
+}
