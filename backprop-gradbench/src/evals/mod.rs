@@ -24,18 +24,19 @@ pub mod lse;
 pub mod ode;
 pub mod particle;
 pub mod saddle;
-// The ADBench evals (gmm, lstm, ba, ht) go here; each also needs its name in
-// `MODULES` (which `define` accepts) and its arm in `prepare`:
-// pub mod ba;
-// pub mod gmm;
-// pub mod ht;
-// pub mod lstm;
+// The ADBench evals.
+pub mod ba;
+pub mod gmm;
+pub mod ht;
+pub mod lstm;
 
 /// A prepared evaluation: one call, one run of the function.
 pub type Prepared = Box<dyn FnMut() -> Value>;
 
 /// The modules `define` accepts.
-pub const MODULES: &[&str] = &["det", "hello", "kmeans", "llsq", "lse", "ode"];
+pub const MODULES: &[&str] = &[
+    "ba", "det", "gmm", "hello", "ht", "kmeans", "llsq", "lse", "lstm", "ode",
+];
 
 /// Whether `define` succeeds for `module`, and why not.
 pub fn define(module: &str) -> Result<(), String> {
@@ -57,10 +58,10 @@ pub fn prepare(module: &str, function: &str, input: &Value) -> Result<Prepared, 
         "ode" => ode::prepare(function, input),
         "particle" => particle::prepare(function, input),
         "saddle" => saddle::prepare(function, input),
-        // "ba" => ba::prepare(function, input),
-        // "gmm" => gmm::prepare(function, input),
-        // "ht" => ht::prepare(function, input),
-        // "lstm" => lstm::prepare(function, input),
+        "ba" => ba::prepare(function, input),
+        "gmm" => gmm::prepare(function, input),
+        "ht" => ht::prepare(function, input),
+        "lstm" => lstm::prepare(function, input),
         _ => Err(format!("backprop has no module `{module}`")),
     }
 }
