@@ -86,6 +86,24 @@ fn rosenbrock_lbfgs_finds_the_minimum() {
         accuracy > 0.8,
         "logistic regression accuracy {accuracy}:\n{stdout}"
     );
+    // Newton-CG on `_hvp` reaches the same minima in fewer iterations.
+    let x = number(&stdout, "rosenbrock: Newton-CG minimum at", "x =");
+    let y = number(&stdout, "rosenbrock: Newton-CG minimum at", "y =");
+    assert!(
+        (x - 1.0).abs() <= 1e-6 && (y - 1.0).abs() <= 1e-6,
+        "{stdout}"
+    );
+    let newton = number(&stdout, "rosenbrock: Newton-CG from", "stopped after");
+    assert!(
+        newton < iterations,
+        "{newton} against {iterations}:\n{stdout}"
+    );
+    let lbfgs = number(&stdout, "logistic: L-BFGS", "stopped after");
+    let newton = number(&stdout, "logistic: Newton-CG", "stopped after");
+    assert!(newton < lbfgs, "{newton} against {lbfgs}:\n{stdout}");
+    let cost = number(&stdout, "logistic: L-BFGS", "final cost");
+    let newton_cost = number(&stdout, "logistic: Newton-CG", "final cost");
+    assert!((cost - newton_cost).abs() < 1e-6, "{stdout}");
 }
 
 #[test]

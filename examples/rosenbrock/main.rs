@@ -1,4 +1,6 @@
-//! argmin's L-BFGS with gradients from `#[differentiable]`.
+//! argmin's L-BFGS with gradients from `#[differentiable]`, beside Newton's
+//! method with conjugate-gradient steps on Hessian-vector products from
+//! `#[differentiable(hvp)]`.
 //!
 //! ```text
 //! cargo run --release --example rosenbrock
@@ -9,8 +11,11 @@
 //! classic start (-1.2, 1), and the negative log-likelihood of a logistic
 //! regression on a generated data set. argmin works on the parameter type of
 //! the problem; here that is [`Vector`], an `Array1<f64>` with argmin-math's
-//! traits (`vector.rs`).
+//! traits (`vector.rs`). The same two problems are then solved by
+//! `newton.rs`'s Newton-CG, whose only second-order information is
+//! `NAME_hvp`; the iteration counts are printed side by side.
 
+mod newton;
 mod vector;
 
 use argmin::core::{CostFunction, Error, Executor, Gradient, State, TerminationStatus};
@@ -20,7 +25,7 @@ use backprop::prelude::*;
 use vector::Vector;
 
 /// The Rosenbrock function; its minimum is 0 at (1, 1).
-#[differentiable]
+#[differentiable(hvp)]
 fn rosenbrock(x: f64, y: f64) -> f64 {
     (1.0 - x).powi(2) + 100.0 * (y - x * x).powi(2)
 }
@@ -28,7 +33,7 @@ fn rosenbrock(x: f64, y: f64) -> f64 {
 /// The mean negative log-likelihood of a logistic regression with weights `w`
 /// and bias `b` (labels `y` in {0, 1}), plus a small ridge penalty:
 /// `mean(ln(1 + e^z) − y·z) + λ/2 |w|²` with `z = x w + b`.
-#[differentiable(wrt(w, b))]
+#[differentiable(hvp, wrt(w, b))]
 fn logistic_nll(w: &Array1<f64>, b: f64, x: &Array2<f64>, y: &Array1<f64>, lambda: f64) -> f64 {
     let z = x.dot(w) + b;
     let nll = mean(&(ln(&(exp(&z) + 1.0)) - y * &z));
@@ -134,6 +139,34 @@ fn check_gradients(data: &Logistic) {
         logistic_nll_backward(w, *b, &data.x, &data.y, data.lambda, 1.0)
     })
     .expect("logistic_nll_backward agrees with central differences");
+    hvpcheck(&(-1.2, 1.0), &(0.6, -0.8), |&(x, y), &(dx, dy)| {
+        rosenbrock_hvp(x, y, dx, dy)
+    })
+    .expect("rosenbrock_hvp agrees with central differences of the gradient");
+    hvpcheck(
+        &(array![0.3, -0.2, 0.1], 0.05),
+        &(array![1.0, 0.5, -0.5], 0.25),
+        |(w, b), (dw, db)| logistic_nll_hvp(w, *b, &data.x, &data.y, data.lambda, dw, *db),
+    )
+    .expect("logistic_nll_hvp agrees with central differences of the gradient");
+}
+
+/// Rosenbrock's value, gradient and Hessian-vector product on `[x, y]`.
+fn rosenbrock_newton(p: &Array1<f64>, v: &Array1<f64>) -> (f64, Array1<f64>, Array1<f64>) {
+    let (value, g, hv) = rosenbrock_hvp(p[0], p[1], v[0], v[1]);
+    (value, array![g.x, g.y], array![hv.x, hv.y])
+}
+
+impl Logistic {
+    /// The same on `[w_0, .., w_{d-1}, b]`.
+    fn newton(&self, p: &Array1<f64>, v: &Array1<f64>) -> (f64, Array1<f64>, Array1<f64>) {
+        let d = p.len() - 1;
+        let (w, b) = (p.slice(ndarray::s![..d]).to_owned(), p[d]);
+        let dw = v.slice(ndarray::s![..d]).to_owned();
+        let (value, g, hv) = logistic_nll_hvp(&w, b, &self.x, &self.y, self.lambda, &dw, v[d]);
+        let join = |w: Array1<f64>, b: f64| ndarray::concatenate![Axis(0), w, array![b]];
+        (value, join(g.w, g.b), join(hv.w, hv.b))
+    }
 }
 
 fn main() -> Result<(), Error> {
@@ -142,6 +175,11 @@ fn main() -> Result<(), Error> {
     let b_true = -0.25;
     let data = logistic_data(2000, &w_true, b_true, &mut rng);
     check_gradients(&data);
+    let newton_data = Logistic {
+        x: data.x.clone(),
+        y: data.y.clone(),
+        lambda: data.lambda,
+    };
 
     let solver = LBFGS::new(MoreThuenteLineSearch::new(), 7)
         .with_tolerance_grad(1e-12)?
@@ -151,6 +189,7 @@ fn main() -> Result<(), Error> {
         .run()?;
     let state = result.state();
     let best = state.get_best_param().expect("L-BFGS keeps its best point");
+    let lbfgs_rosenbrock = state.get_iter();
     println!(
         "rosenbrock: L-BFGS from (-1.2, 1) stopped after {} iterations ({})",
         state.get_iter(),
@@ -175,6 +214,7 @@ fn main() -> Result<(), Error> {
         .problem
         .as_ref()
         .expect("the problem is kept");
+    let lbfgs_logistic = state.get_iter();
     println!(
         "logistic: L-BFGS stopped after {} iterations ({}), final cost {:.6}",
         state.get_iter(),
@@ -187,6 +227,37 @@ fn main() -> Result<(), Error> {
         w
     );
     println!("logistic: training accuracy {:.3}", data.accuracy(best));
+
+    let rosen = newton::newton_cg(rosenbrock_newton, array![-1.2, 1.0], 1e-10, 200);
+    println!(
+        "rosenbrock: Newton-CG from (-1.2, 1) stopped after {} iterations ({} Hessian-vector products{})",
+        rosen.iterations,
+        rosen.hvps,
+        if rosen.converged { "" } else { ", not converged" }
+    );
+    println!(
+        "rosenbrock: Newton-CG minimum at x = {:.12}, y = {:.12}, cost {:e}",
+        rosen.x[0], rosen.x[1], rosen.cost
+    );
+    let start = Array1::zeros(w_true.len() + 1);
+    let logit = newton::newton_cg(|p, v| newton_data.newton(p, v), start, 1e-10, 200);
+    println!(
+        "logistic: Newton-CG stopped after {} iterations ({} Hessian-vector products{}), final cost {:.6}",
+        logit.iterations,
+        logit.hvps,
+        if logit.converged { "" } else { ", not converged" },
+        logit.cost
+    );
+    println!();
+    println!("iterations      L-BFGS   Newton-CG");
+    println!(
+        "rosenbrock    {lbfgs_rosenbrock:>8}  {:>10}",
+        rosen.iterations
+    );
+    println!(
+        "logistic      {lbfgs_logistic:>8}  {:>10}",
+        logit.iterations
+    );
     Ok(())
 }
 
