@@ -367,3 +367,58 @@ fn the_two_head_network_has_a_symmetric_hessian() {
     });
     assert_symmetric(&h, 1e-12);
 }
+
+/// Models as structs: a struct generic over its float type, taken as
+/// `&Mlp<f64>`; its directions and its HVP are values of its own type.
+#[derive(Clone, Debug, Differentiable)]
+struct Dense<T: backprop::Float> {
+    w: Array2<T>,
+    b: Array1<T>,
+}
+
+#[derive(Clone, Debug, Differentiable)]
+struct Mlp<T: backprop::Float> {
+    layers: Vec<Dense<T>>,
+    scale: T,
+    depth: usize,
+}
+
+#[differentiable(hvp, wrt(model))]
+fn mlp_loss(model: &Mlp<f64>, x: &Array2<f64>, y: &Array2<f64>) -> f64 {
+    let mut h = x.to_owned();
+    for layer in &model.layers {
+        h = (h.dot(&layer.w) + &layer.b).mapv(|v| v.tanh());
+    }
+    mse(&(h * model.scale), y)
+}
+
+#[test]
+fn a_model_struct_has_an_hvp_of_its_own_type() {
+    let mut seed = 23;
+    let dense = |i, o, seed: &mut u64| Dense {
+        w: random((i, o), seed),
+        b: random(o, seed),
+    };
+    let model = Mlp {
+        layers: vec![dense(3, 4, &mut seed), dense(4, 2, &mut seed)],
+        scale: 1.5,
+        depth: 2,
+    };
+    let direction = Mlp {
+        layers: vec![dense(3, 4, &mut seed), dense(4, 2, &mut seed)],
+        scale: -0.5,
+        depth: 2,
+    };
+    let x: Array2<f64> = random((5, 3), &mut seed);
+    let y: Array2<f64> = random((5, 2), &mut seed);
+    let (value, g, hv) = mlp_loss_hvp(&model, &x, &y, &direction);
+    let (v0, g0) = mlp_loss_backward(&model, &x, &y, 1.0);
+    assert!((value - v0).abs() <= 1e-15 * v0.abs());
+    assert!((g.model.scale - g0.model.scale).abs() <= 1e-14);
+    assert_eq!(hv.model.depth, 2);
+    hvpcheck(&model, &direction, |m, d| {
+        let (v, g, hv) = mlp_loss_hvp(m, &x, &y, d);
+        (v, g.model, hv.model)
+    })
+    .unwrap();
+}

@@ -158,12 +158,126 @@ pub(crate) fn expand(
         return Err(e);
     }
     let visits = visits(input, &read, &krate);
+    // A model generic over its float type is also a value of duals, for
+    // `#[differentiable(jvp)]` and `(hvp)` (not the gradient structs the
+    // macro writes, which `serde` being false tells apart).
+    let dualize = if serde {
+        dualize_impl(input, &read, &krate)
+    } else {
+        TokenStream::new()
+    };
     let serde = if serde {
         serde_impls(input, fields, &read, &krate)
     } else {
         TokenStream::new()
     };
-    Ok(quote!(#visits #serde))
+    Ok(quote!(#visits #dualize #serde))
+}
+
+/// `Dualize` for a struct generic over its float type `T` alone (besides
+/// lifetimes and constants): the same struct over `Dual<T>`, each field
+/// that names `T` through its own `Dualize`, the others cloned.
+fn dualize_impl(input: &ItemStruct, fields: &[Field<'_>], krate: &TokenStream) -> TokenStream {
+    let Some(t) = crate::ast::float_param_of(&input.generics) else {
+        return TokenStream::new();
+    };
+    if input.generics.type_params().count() != 1 {
+        return TokenStream::new();
+    }
+    let bp = quote!(#krate::__private);
+    let name = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let dual_t = quote!(#bp::Dual<#t>);
+    // The struct's type over duals: its generic arguments with `T` replaced.
+    let dual_args: Vec<TokenStream> = input
+        .generics
+        .params
+        .iter()
+        .map(|g| match g {
+            syn::GenericParam::Type(p) if p.ident == t => dual_t.clone(),
+            syn::GenericParam::Type(p) => p.ident.to_token_stream(),
+            syn::GenericParam::Const(c) => c.ident.to_token_stream(),
+            syn::GenericParam::Lifetime(l) => l.lifetime.to_token_stream(),
+        })
+        .collect();
+    let dual_ty = quote!(#name<#(#dual_args),*>);
+    let mut predicates: Vec<TokenStream> = where_clause
+        .map(|w| w.predicates.iter().map(ToTokens::to_token_stream).collect())
+        .unwrap_or_default();
+    predicates.push(quote!(#t: #bp::Dualize<Dual = #dual_t>));
+    predicates.push(quote!(#dual_t: #bp::Float));
+    let mut bounded = HashSet::new();
+    let (mut with, mut constant, mut value, mut tangent) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for field in fields {
+        let (member, ty) = (&field.member, field.ty);
+        if field.generic {
+            if bounded.insert(ty.to_token_stream().to_string()) {
+                let over_duals = replace_ident(ty.to_token_stream(), &t, &dual_t);
+                predicates.push(quote!(#ty: #bp::Dualize<Dual = #over_duals>));
+            }
+            let (v, d) = if field.class == Class::Constant {
+                (
+                    quote!(#bp::Dualize::constant(&self.#member)),
+                    quote!(#bp::Dualize::value_of(&d.#member)),
+                )
+            } else {
+                (
+                    quote!(#bp::Dualize::with_tangent(&self.#member, &direction.#member)),
+                    quote!(#bp::Dualize::tangent_of(&d.#member)),
+                )
+            };
+            with.push(quote!(#member: #v));
+            constant.push(quote!(#member: #bp::Dualize::constant(&self.#member)));
+            value.push(quote!(#member: #bp::Dualize::value_of(&d.#member)));
+            tangent.push(quote!(#member: #d));
+        } else {
+            let clone = quote!(#member: ::core::clone::Clone::clone(&self.#member));
+            let from_d = quote!(#member: ::core::clone::Clone::clone(&d.#member));
+            with.push(clone.clone());
+            constant.push(clone);
+            value.push(from_d.clone());
+            tangent.push(from_d);
+        }
+    }
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #bp::Dualize for #name #ty_generics where #(#predicates,)* {
+            type Dual = #dual_ty;
+            fn with_tangent(&self, direction: &Self) -> #dual_ty {
+                let _ = direction;
+                #name { #(#with,)* }
+            }
+            fn constant(&self) -> #dual_ty {
+                #name { #(#constant,)* }
+            }
+            fn value_of(d: &#dual_ty) -> Self {
+                #name { #(#value,)* }
+            }
+            fn tangent_of(d: &#dual_ty) -> Self {
+                #name { #(#tangent,)* }
+            }
+        }
+    }
+}
+
+/// `tokens` with every `ident` replaced by `with`.
+fn replace_ident(tokens: TokenStream, ident: &syn::Ident, with: &TokenStream) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|t| match t {
+            proc_macro2::TokenTree::Ident(i) if i == *ident => proc_macro2::TokenTree::Group(
+                proc_macro2::Group::new(proc_macro2::Delimiter::None, with.clone()),
+            ),
+            proc_macro2::TokenTree::Group(g) => {
+                let mut inner =
+                    proc_macro2::Group::new(g.delimiter(), replace_ident(g.stream(), ident, with));
+                inner.set_span(g.span());
+                proc_macro2::TokenTree::Group(inner)
+            }
+            other => other,
+        })
+        .collect()
 }
 
 /// The error for a field the derive cannot handle.

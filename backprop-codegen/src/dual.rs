@@ -55,10 +55,15 @@ pub fn check(func: &Function, order: SecondOrder, cx: &mut Ctxt) {
     let mut elems = Vec::new();
     for p in &func.params {
         match &p.kind {
-            Kind::Model { .. } => cx.error(
+            Kind::Model { .. } if p.ident == "self" => cx.error(
                 p.ident.span(),
-                format!("`{what}` does not take a model (`{}`) yet; pass its arrays as parameters", p.ident),
+                format!("`{what}` does not take a method yet; write a free function that takes the model (`fn loss(model: &Mlp<f64>, ..)`)"),
             ),
+            Kind::Model { .. } if !mentions_float(&p.ty) => cx.error_at(
+                &p.ty,
+                format!("`{what}` runs the model on dual numbers, so its struct must be generic over its float type: `#[derive(Differentiable)] struct Model<T: backprop::Float> {{ .. }}`, taken here as `&Model<f64>`"),
+            ),
+            Kind::Model { .. } => {}
             Kind::Scalar(e) | Kind::Array { elem: e, .. } => elems.push(e.clone()),
             Kind::Constant if mentions_float(&p.ty) => cx.error_at(
                 &p.ty,

@@ -599,6 +599,65 @@ impl<F: crate::Float + Dualize<Dual = Dual<F>>, D: Dimension> Dualize for Array<
     }
 }
 
+/// A sequence of values, each with its tangent (a model's `Vec` of layers).
+impl<M: Dualize> Dualize for Vec<M> {
+    type Dual = Vec<M::Dual>;
+    fn with_tangent(&self, direction: &Self) -> Vec<M::Dual> {
+        assert_eq!(
+            self.len(),
+            direction.len(),
+            "a direction of {} elements for a sequence of {}",
+            direction.len(),
+            self.len()
+        );
+        self.iter()
+            .zip(direction)
+            .map(|(x, d)| x.with_tangent(d))
+            .collect()
+    }
+    fn constant(&self) -> Vec<M::Dual> {
+        self.iter().map(Dualize::constant).collect()
+    }
+    fn value_of(d: &Vec<M::Dual>) -> Self {
+        d.iter().map(M::value_of).collect()
+    }
+    fn tangent_of(d: &Vec<M::Dual>) -> Self {
+        d.iter().map(M::tangent_of).collect()
+    }
+}
+
+impl<M: Dualize, const N: usize> Dualize for [M; N] {
+    type Dual = [M::Dual; N];
+    fn with_tangent(&self, direction: &Self) -> [M::Dual; N] {
+        core::array::from_fn(|i| self[i].with_tangent(&direction[i]))
+    }
+    fn constant(&self) -> [M::Dual; N] {
+        core::array::from_fn(|i| self[i].constant())
+    }
+    fn value_of(d: &[M::Dual; N]) -> Self {
+        core::array::from_fn(|i| M::value_of(&d[i]))
+    }
+    fn tangent_of(d: &[M::Dual; N]) -> Self {
+        core::array::from_fn(|i| M::tangent_of(&d[i]))
+    }
+}
+
+impl<M: Dualize> Dualize for Box<M> {
+    type Dual = Box<M::Dual>;
+    fn with_tangent(&self, direction: &Self) -> Box<M::Dual> {
+        Box::new((**self).with_tangent(direction))
+    }
+    fn constant(&self) -> Box<M::Dual> {
+        Box::new((**self).constant())
+    }
+    fn value_of(d: &Box<M::Dual>) -> Self {
+        Box::new(M::value_of(d))
+    }
+    fn tangent_of(d: &Box<M::Dual>) -> Self {
+        Box::new(M::tangent_of(d))
+    }
+}
+
 /// `x` with tangent `direction`: a float or an array, by value or borrowed.
 #[inline]
 pub fn with_tangent<T: Dualize>(x: &T, direction: &T) -> T::Dual {
@@ -722,46 +781,58 @@ pub fn gemm<F: crate::Float>(
 pub fn values<F, S: Data<Elem = Dual<F>>, D: Dimension>(
     a: &ArrayBase<S, D>,
 ) -> ArrayView<'_, F, D> {
-    values_of_view(a.view())
+    parts_of_view(a.view()).0
 }
 
 /// A view of the tangents of an array of duals, without a copy.
 pub fn tangents<F, S: Data<Elem = Dual<F>>, D: Dimension>(
     a: &ArrayBase<S, D>,
 ) -> ArrayView<'_, F, D> {
-    let (ptr, dim, reversed) = parts(a.view());
-    // SAFETY: see `parts`; offset 1 is each dual's `tangent`.
-    let out = unsafe { ArrayView::from_shape_ptr(dim, (ptr as *const F).add(1)) };
-    restore(out, &reversed)
+    parts_of_view(a.view()).1
 }
 
-/// The values of a view of duals, as a view of floats of the same lifetime.
-pub fn values_of_view<F, D: Dimension>(a: ArrayView<'_, Dual<F>, D>) -> ArrayView<'_, F, D> {
+/// The values and the tangents of a view of duals, as views of floats of
+/// the same lifetime.
+pub fn parts_of_view<F, D: Dimension>(
+    a: ArrayView<'_, Dual<F>, D>,
+) -> (ArrayView<'_, F, D>, ArrayView<'_, F, D>) {
     let (ptr, dim, reversed) = parts(a);
-    // SAFETY: see `parts`; offset 0 is each dual's `value`.
-    let out = unsafe { ArrayView::from_shape_ptr(dim, ptr as *const F) };
-    restore(out, &reversed)
+    let dim2 = dim.clone();
+    // SAFETY: see `parts`; offsets 0 and 1 are each dual's `value` and
+    // `tangent`, read only.
+    let (values, tangents) = unsafe {
+        (
+            ArrayView::from_shape_ptr(dim, ptr as *const F),
+            ArrayView::from_shape_ptr(dim2, (ptr as *const F).add(1)),
+        )
+    };
+    (restore(values, &reversed), restore(tangents, &reversed))
 }
 
-/// The values of a mutable view of duals, as a mutable view of floats.
-pub fn values_of_view_mut<F, D: Dimension>(
+/// The values and the tangents of a mutable view of duals, as two mutable
+/// views of floats (disjoint: every float is one dual's value or its
+/// tangent).
+pub fn parts_of_view_mut<F, D: Dimension>(
     mut a: ArrayViewMut<'_, Dual<F>, D>,
-) -> ArrayViewMut<'_, F, D> {
-    let ptr = a.as_mut_ptr();
-    let (_, dim, reversed) = parts(a.view());
-    // The first element after the turned-around axes, from the mutable
-    // pointer: the offset is the same as in the shared view.
-    let first = parts(a.view()).0;
-    // SAFETY: as in `values_of_view`; `a` is borrowed mutably for the
-    // view's lifetime, and the values are disjoint from the tangents.
-    let offset = unsafe { first.offset_from(ptr as *const Dual<F>) };
-    let base = unsafe { ptr.offset(offset) } as *mut F;
-    let out = unsafe { ArrayViewMut::from_shape_ptr(dim, base) };
-    let mut out = out;
+) -> (ArrayViewMut<'_, F, D>, ArrayViewMut<'_, F, D>) {
+    let base = a.as_mut_ptr();
+    let (first, dim, reversed) = parts(a.view());
+    let dim2 = dim.clone();
+    // SAFETY: as in `parts_of_view`, from the pointer of the mutable
+    // borrow, which lasts as long as the views; the two views never share
+    // a float (`value` at offset 0, `tangent` at 1 of each dual).
+    let (mut values, mut tangents) = unsafe {
+        let first = base.offset(first.offset_from(base as *const Dual<F>)) as *mut F;
+        (
+            ArrayViewMut::from_shape_ptr(dim, first),
+            ArrayViewMut::from_shape_ptr(dim2, first.add(1)),
+        )
+    };
     for &k in &reversed {
-        out.invert_axis(Axis(k));
+        values.invert_axis(Axis(k));
+        tangents.invert_axis(Axis(k));
     }
-    out
+    (values, tangents)
 }
 
 /// The pointer to the first dual in memory, the shape with strides in units

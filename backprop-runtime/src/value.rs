@@ -61,6 +61,25 @@ pub trait Float:
     fn from_leaf(leaf: Leaf<'_>) -> Option<ArrayViewD<'_, Self>>;
     /// The mutable view of a leaf of this precision; `None` for the other one.
     fn from_leaf_mut(leaf: LeafMut<'_>) -> Option<ArrayViewMutD<'_, Self>>;
+    /// Hands `visitor` the leaves of a view of this type: the view, tagged
+    /// with its precision ([`Float::leaf`]); for duals, the values and then
+    /// the tangents, so that a visit that writes (a zeroing, a scaling)
+    /// writes both.
+    fn visit_leaves<'a>(
+        view: ArrayViewD<'a, Self>,
+        path: &crate::model::Path,
+        visitor: &mut dyn crate::model::Visitor<'a>,
+    ) {
+        visitor.leaf(path, Self::leaf(view));
+    }
+    /// [`Float::visit_leaves`], for writing.
+    fn visit_leaves_mut<'a>(
+        view: ArrayViewMutD<'a, Self>,
+        path: &crate::model::Path,
+        visitor: &mut dyn crate::model::VisitorMut<'a>,
+    ) {
+        visitor.leaf(path, Self::leaf_mut(view));
+    }
     /// The matrix product `a · b` (ndarray's `dot`); duals override it
     /// with products of floats.
     #[inline]
@@ -136,13 +155,31 @@ macro_rules! dual_float {
                 Dual::constant(<$f as Float>::from_f64(v))
             }
             fn leaf(view: ArrayViewD<'_, Self>) -> Leaf<'_> {
-                <$f as Float>::leaf(crate::dual::values_of_view(view))
+                <$f as Float>::leaf(crate::dual::parts_of_view(view).0)
             }
             fn leaf_mut(view: ArrayViewMutD<'_, Self>) -> LeafMut<'_> {
-                <$f as Float>::leaf_mut(crate::dual::values_of_view_mut(view))
+                <$f as Float>::leaf_mut(crate::dual::parts_of_view_mut(view).0)
             }
             fn from_leaf(_: Leaf<'_>) -> Option<ArrayViewD<'_, Self>> {
                 None
+            }
+            fn visit_leaves<'a>(
+                view: ArrayViewD<'a, Self>,
+                path: &crate::model::Path,
+                visitor: &mut dyn crate::model::Visitor<'a>,
+            ) {
+                let (values, tangents) = crate::dual::parts_of_view(view);
+                visitor.leaf(path, <$f as Float>::leaf(values));
+                visitor.leaf(path, <$f as Float>::leaf(tangents));
+            }
+            fn visit_leaves_mut<'a>(
+                view: ArrayViewMutD<'a, Self>,
+                path: &crate::model::Path,
+                visitor: &mut dyn crate::model::VisitorMut<'a>,
+            ) {
+                let (values, tangents) = crate::dual::parts_of_view_mut(view);
+                visitor.leaf(path, <$f as Float>::leaf_mut(values));
+                visitor.leaf(path, <$f as Float>::leaf_mut(tangents));
             }
             fn from_leaf_mut(_: LeafMut<'_>) -> Option<ArrayViewMutD<'_, Self>> {
                 None

@@ -16,11 +16,11 @@ macro_rules! scalar_leaf {
                 *self += *other;
             }
             fn visit<'a>(&'a self, path: &mut Path, visitor: &mut dyn Visitor<'a>) {
-                visitor.leaf(path, <$f as Float>::leaf(aview0(self).into_dyn()));
+                <$f as Float>::visit_leaves(aview0(self).into_dyn(), path, visitor);
             }
             fn visit_mut<'a>(&'a mut self, path: &mut Path, visitor: &mut dyn VisitorMut<'a>) {
                 let view = aview_mut1(core::slice::from_mut(self)).index_axis_move(Axis(0), 0);
-                visitor.leaf(path, <$f as Float>::leaf_mut(view.into_dyn()));
+                <$f as Float>::visit_leaves_mut(view.into_dyn(), path, visitor);
             }
         }
     )*};
@@ -42,10 +42,10 @@ impl<F: Float, D: Dimension> Differentiable for Array<F, D> {
         self.zip_mut_with(other, |a, &b| *a += b);
     }
     fn visit<'a>(&'a self, path: &mut Path, visitor: &mut dyn Visitor<'a>) {
-        visitor.leaf(path, F::leaf(self.view().into_dyn()));
+        F::visit_leaves(self.view().into_dyn(), path, visitor);
     }
     fn visit_mut<'a>(&'a mut self, path: &mut Path, visitor: &mut dyn VisitorMut<'a>) {
-        visitor.leaf(path, F::leaf_mut(self.view_mut().into_dyn()));
+        F::visit_leaves_mut(self.view_mut().into_dyn(), path, visitor);
     }
 }
 
