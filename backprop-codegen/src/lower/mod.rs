@@ -682,6 +682,11 @@ impl Lowerer<'_> {
     /// Whether a node holds a float or a float array (rather than some
     /// constant of another type, such as a `&[f64]` or a `usize`).
     fn is_float_value(&self, id: NodeId) -> bool {
+        if self.varying[id.index()] {
+            // A differentiable value is the macro's, whatever it started
+            // as: a carried `Array1::zeros(n)` that the loop writes into.
+            return true;
+        }
         match self.origin(id) {
             Node::Param(i) => !matches!(self.func.params[*i].kind, Kind::Constant),
             Node::Op { .. } | Node::Float(_) | Node::Error | Node::Out { .. } => true,
