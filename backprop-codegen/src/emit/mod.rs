@@ -563,6 +563,12 @@ fn result(plan: &Plan, cx: &Cx, id: NodeId) -> TokenStream {
             }
         }
         Node::Float(t) | Node::Int(t) => t.clone(),
+        // `(p * 2.0).remove_axis(Axis(1))` is owned where the user wrote
+        // it, a view of the runtime's form here.
+        Node::Op { op, .. } if op.has(VIEW) => {
+            let name = r.name(id);
+            quote!((#name).to_owned())
+        }
         _ => r.name(id).to_token_stream(),
     }
 }
