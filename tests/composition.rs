@@ -184,3 +184,42 @@ fn calls_with_scalars_and_constants() {
     gradcheck(&(0.9,), |&(x,)| calls_by_value_backward(x, 1.0)).unwrap();
     assert_eq!(square_plus_backward(2.0, 1.0, 1.0).1.a, 4.0);
 }
+
+/// A function over row views, `Σ q l + q·q`.
+#[differentiable]
+fn precision_factor(q: ArrayView1<f64>, l: ArrayView1<f64>) -> f64 {
+    (&q * &l).sum() + q.dot(&q)
+}
+
+/// Rows passed straight to a function that takes views, in a loop (whose
+/// reverse keeps a row of a local as an owned copy) and after it.
+#[differentiable]
+fn rows_as_views(q: &Array2<f64>, l: &Array2<f64>) -> f64 {
+    let qdiag = q * 2.0;
+    let mut total = 0.0;
+    for c in 0..qdiag.nrows() {
+        total += precision_factor(qdiag.row(c), l.row(c));
+    }
+    total + precision_factor(qdiag.row(0), l.row(1))
+}
+
+#[test]
+fn rows_passed_as_views() {
+    let q = array![[0.5, -1.0], [2.0, 0.25]];
+    let l = array![[1.0, 2.0], [-0.5, 0.75]];
+    let (v, g) = rows_as_views_backward(&q, &l, 1.0);
+    assert_eq!(v, rows_as_views(&q, &l));
+    // With d = 2q: Σ_c (d_c·l_c + d_c·d_c) + d_0·l_1 + d_0·d_0.
+    let d = &q * 2.0;
+    let mut dq = (&l + &(&d * 2.0)) * 2.0;
+    let extra = (&l.row(1) + &(&d.row(0) * 2.0)) * 2.0;
+    dq.row_mut(0).scaled_add(1.0, &extra);
+    let mut dl = d.clone();
+    dl.row_mut(1).scaled_add(1.0, &d.row(0));
+    assert_eq!(g.q, dq);
+    assert_eq!(g.l, dl);
+    gradcheck(&(q.clone(), l.clone()), |(q, l)| {
+        rows_as_views_backward(q, l, 1.0)
+    })
+    .unwrap();
+}

@@ -138,6 +138,51 @@ fn fields_of_a_borrowed_struct() {
     gradcheck(&(w2.clone(),), |(w,)| classify_backward(&data, w, 1.0)).unwrap();
 }
 
+/// A model kept by the user: arrays and floats in `Vec` fields.
+pub struct Relatives {
+    pub base_relatives: Vec<Array2<f64>>,
+    pub scales: Vec<f64>,
+}
+
+/// An element of a `Vec` field of a constant struct read in a loop, as a
+/// receiver, through a reference binding and as a float.
+#[differentiable(wrt(w))]
+fn relatives(model: &Relatives, w: &Array1<f64>) -> f64 {
+    let mut total = 0.0;
+    for b in 0..model.base_relatives.len() {
+        let tr = w * model.scales[b];
+        total += model.base_relatives[b].dot(&tr).sum();
+        let r = &model.base_relatives[b];
+        total += r.dot(w).dot(w) * 0.5;
+    }
+    total
+}
+
+#[test]
+fn elements_of_vec_fields() {
+    let model = Relatives {
+        base_relatives: vec![
+            array![[1.0, 2.0], [3.0, 4.0]],
+            array![[0.5, 0.0], [1.0, -1.0]],
+        ],
+        scales: vec![2.0, -0.5],
+    };
+    let w = array![0.5, -1.0];
+    let (v, g) = relatives_backward(&model, &w, 1.0);
+    assert_eq!(v, relatives(&model, &w));
+    // Σ_b s_b 1ᵀ M_b w + ½ wᵀ M_b w: ∂w = Σ_b s_b M_bᵀ 1 + ½ (M_b + M_bᵀ) w.
+    let mut exact = Array1::<f64>::zeros(2);
+    for (m, s) in model.base_relatives.iter().zip(&model.scales) {
+        exact = exact + m.t().dot(&Array1::ones(2)) * *s + (m + &m.t()).dot(&w) * 0.5;
+    }
+    assert!(
+        (&g.w - &exact).iter().all(|e| e.abs() < 1e-14),
+        "{} {exact}",
+        g.w
+    );
+    gradcheck(&(w.clone(),), |(w,)| relatives_backward(&model, w, 1.0)).unwrap();
+}
+
 /// Constant arrays made in the body with ndarray's own constructors and
 /// macros, mixed with the differentiable `x` (3 × 2).
 #[differentiable]

@@ -533,3 +533,87 @@ fn deferred_outer_products_of_a_weight_read_twice() {
         .unwrap();
     }
 }
+
+/// A tuple-valued `if` bound by a tuple pattern, swapping the names it
+/// binds in one arm.
+#[differentiable]
+fn tuple_if_swap(a: f64, b: f64) -> f64 {
+    let (a, b) = if a > b { (b, a) } else { (a * 2.0, b) };
+    a * b.sin() + a
+}
+
+/// Three components of two kinds, an `else if`, locals in an arm.
+#[differentiable]
+fn tuple_if_three(x: &Array1<f64>, c: f64) -> f64 {
+    let (y0, y1, y2) = if c > 0.0 {
+        let s = x * c;
+        (s.sum(), x.dot(x), tanh(&s))
+    } else if c > -1.0 {
+        (c, x.sum(), x * 2.0)
+    } else {
+        (0.5, c * c, x.to_owned())
+    };
+    y0 * y1 + y2.sum()
+}
+
+/// A tuple-valued `match`, a component bound to `_`.
+#[differentiable]
+fn tuple_match(x: &Array1<f64>, k: usize) -> f64 {
+    let (p, _, q) = match k % 3 {
+        0 => (x.sum(), 1.0, x * 3.0),
+        1 => {
+            let t = x * x;
+            (t.sum(), 2.0, t)
+        }
+        _ => (1.0, 3.0, x.to_owned()),
+    };
+    p * q.sum()
+}
+
+#[test]
+fn tuple_valued_if_and_match() {
+    // Swapped: a' = b, b' = a, value b sin(a) + b.
+    let (v, g) = tuple_if_swap_backward(1.0, 0.5, 1.0);
+    assert_eq!(v, tuple_if_swap(1.0, 0.5));
+    assert_eq!((g.a, g.b), (0.5 * 1.0_f64.cos(), 1.0_f64.sin() + 1.0));
+    // Not swapped: 2a sin(b) + 2a.
+    let (v, g) = tuple_if_swap_backward(0.25, 2.0, 1.0);
+    assert_eq!(v, tuple_if_swap(0.25, 2.0));
+    assert_eq!((g.a, g.b), (2.0 * 2.0_f64.sin() + 2.0, 0.5 * 2.0_f64.cos()));
+    for (a, b) in [(1.0, 0.5), (0.25, 2.0)] {
+        gradcheck(&(a, b), |&(a, b)| tuple_if_swap_backward(a, b, 1.0)).unwrap();
+    }
+
+    let x = array![0.5, -1.0, 2.0];
+    // c = -0.5: c Σx + 2 Σx: ∂x = c + 2, ∂c = Σx.
+    let (v, g) = tuple_if_three_backward(&x, -0.5, 1.0);
+    assert_eq!(v, tuple_if_three(&x, -0.5));
+    assert_eq!((g.x.clone(), g.c), (Array1::from_elem(3, 1.5), 1.5));
+    // c = -2: 0.5 c² + Σx: ∂x = 1, ∂c = c.
+    let (v, g) = tuple_if_three_backward(&x, -2.0, 1.0);
+    assert_eq!(v, tuple_if_three(&x, -2.0));
+    assert_eq!((g.x.clone(), g.c), (Array1::ones(3), -2.0));
+    for c in [1.5, -0.5, -2.0] {
+        let (v, _) = tuple_if_three_backward(&x, c, 1.0);
+        assert_eq!(v, tuple_if_three(&x, c));
+        gradcheck(&(x.clone(), c), |(x, c)| {
+            tuple_if_three_backward(x, *c, 1.0)
+        })
+        .unwrap();
+    }
+
+    // k = 0: 3 (Σx)²: ∂x = 6 Σx; k = 1: (Σx²)²: ∂x = 4 Σx² x; k = 2: Σx.
+    let s: f64 = x.sum();
+    let s2: f64 = x.dot(&x);
+    let exact = [
+        Array1::from_elem(3, 6.0 * s),
+        &x * (4.0 * s2),
+        Array1::ones(3),
+    ];
+    for (k, exact) in exact.iter().enumerate() {
+        let (v, g) = tuple_match_backward(&x, k, 1.0);
+        assert_eq!(v, tuple_match(&x, k));
+        assert_eq!(&g.x, exact, "k = {k}");
+        gradcheck(&(x.clone(),), |(x,)| tuple_match_backward(x, k, 1.0)).unwrap();
+    }
+}

@@ -22,215 +22,205 @@ mod generated {
 use backprop::prelude::*;
 use backprop_testkit::{random, random32, scalar, scalar32};
 
-#[differentiable(wrt(p0, p1, p2))]
-fn f0000(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, c0: &Array2<f64>, labels: &[usize]) -> Array2<f64> {
-    let mut t1 = (sum(&(&(p1.t()) - (p2.sum())))).tanh();
-    let n2 = p1.nrows();
-    let m2 = p1.ncols();
-    let t2 = Array2::<f64>::ones((n2, 1));
-    let mut n1 = 0;
-    loop {
-        t1 += (sum(&(&t2 * p1)));
-        n1 += 1;
-        if n1 >= 3 || t1.abs() < 0.4629 {
-            break;
-        }
-    }
-    let t3 = Array::from_elem((1, 2), -1.5_f64);
-    let t4 = array![[0.0_f64], [0.5], [1.0]];
-    let t5 = if c0.mean().unwrap() <= 0.0371 {
-        -&(&(&t3 - p2) * p2)
-    } else {
-        p2 + 1.5
+#[differentiable(wrt(d_x, w, y_1))]
+fn f0000(d_x: f64, w: &Array2<f64>, y_1: &Array2<f64>, grad: &Array2<f64>) -> f64 {
+    let n1 = w.nrows();
+    let m1 = w.ncols();
+    let t1 = Array2::<f64>::ones((n1, 1));
+    let out_1 = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
+    let (n2, m2) = grad.dim();
+    let t3 = Array2::<f64>::from_shape_vec((3, m2), vec![0.0, 0.5, 1.0]).unwrap();
+    let grad_1 = match w.len() % 3 {
+        0 => &(w.dot(y_1)) - (y_1.sum()),
+        1 | 2 => w.to_owned(),
+        _ => sigmoid(&(&(w.dot(y_1)) - (y_1.sum()))),
     };
-    let t6 = if p1[[2, 0]] >= 0.4629 && t1 > 0.0 {
-        &(log_softmax(&(c0 * c0))) / (square(p1) + 0.5)
-    } else {
-        tanh(&(&(log_softmax(&(c0 * c0))) / (square(p1) + 0.5)))
+    let out = d_x;
+    let mut d_out = concat(Axis(0), &[y_1, &grad_1]);
+    let t7 = backprop::ops::recip(&(&grad_1 * &grad_1 + 1.0));
+    let d_d_x = {
+        let t8 = softmax(&(&grad_1 / (square(out) + 2.0)));
+        tanh(&(&grad_1 + 0.25))
     };
-    let (n3, m3) = p2.dim();
-    let t5 = (p2[[n3 - 1, m3 - 1]]) - &(exp(c0));
-    let t8 = {
-        let t7 = &(t1 + p2) + t1;
-        sin(&(&t6 - t1))
-    };
-    let t9 = &(powi(&(tanh(&t6)), 3)) - 0.25;
-    sin(p1)
+    d_out += out;
+    sum(&grad_1) + out + d_out[[3, 0]] + t7.sum() + sum(&d_d_x) + sum(grad)
 }
 
 #[test]
 fn f0000_gradcheck() {
-    let mut s = 1540516207u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((3, 2), &mut s);
-    let p2: Array2<f64> = random((2, 2), &mut s);
-    let c0: Array2<f64> = random((3, 1), &mut s);
-    let labels: &[usize] = &[0, 0, 0];
-    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let up: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0000_backward(p0, &p1, &p2, &c0, labels, &up);
-    assert_eq!(value, f0000(p0, &p1, &p2, &c0, labels));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0000_backward(*p0, p1, p2, &c0, labels, &up))
-        .unwrap();
+    let mut s = 658640611u64;
+    let d_x = scalar(&mut s);
+    let w: Array2<f64> = random((3, 2), &mut s);
+    let y_1: Array2<f64> = random((2, 2), &mut s);
+    let grad: Array2<f64> = random((3, 1), &mut s);
+    let (d_x, w, y_1, grad,) = std::hint::black_box((d_x, w, y_1, grad,));
+    let (value, grads) = f0000_backward(d_x, &w, &y_1, &grad, 1.0);
+    assert_eq!(value, f0000(d_x, &w, &y_1, &grad));
+    assert_eq!(grads.w.shape(), w.shape());
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    gradcheck(&(d_x, w.clone(), y_1.clone()), |(d_x, w, y_1)| f0000_backward(*d_x, w, y_1, &grad, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0001(d_x: &Array2<f64>, d_t1: f64, d_p0: &Array2<f64>, w: &Array2<f64>, ws: &[f64]) -> f64 {
-    let _t1 = mean_axis(&((ln(&(d_p0 * d_p0 + 0.5))).dot(d_p0)), Axis(0));
-    let d_out = (sum_axis(d_x, Axis(0))).dot(w);
-    let grad_1 = d_t1;
-    let t1_from_t2 = if grad_1 >= 0.0371 {
-        relu(grad_1)
+fn f0001(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> (f64, f64) {
+    let _t1 = mean_axis(&((ln(&(p2 * p2 + 0.5))).dot(p2)), Axis(0));
+    let t2 = (sum_axis(p0, Axis(0))).dot(p3);
+    let t3 = p1;
+    let t4 = if t3 >= 0.0371 {
+        relu(t3)
     } else {
-        (f64::log2(grad_1.powi(2) + 0.5)) - 0.75
+        (f64::log2(t3.powi(2) + 0.5)) - 0.75
     };
-    let mut out_1 = sum(w);
-    for (r, &c) in d_x.rows().into_iter().zip(ws.iter()) {
-        out_1 -= ((sum(d_x)) + r.sum());
+    let mut t5 = Array2::<f64>::zeros((p2.nrows(), p2.ncols()));
+    let mut t6 = logsumexp(&((tanh(&t2)).mapv(|v| relu(p1))));
+    let mut n1 = 0;
+    while n1 < 1 {
+        for i in 0..t5.nrows() {
+            t5.row_mut(i).assign(&(sin(&p2.row(i))));
+        }
+        for i in 0..t5.nrows() {
+            t6 += (t5.row(i).sum());
+        }
+        for i in 0..t5.nrows() {
+            let row = &t5.row(i) * 0.5 + &(&(sigmoid(&p2.row(i))) * (mean(&(t3 / &(p3 * p3 + 0.5)))));
+            t5.row_mut(i).assign(&row);
+        }
+        for i in 0..t5.nrows() {
+            t6 += (t5.row(i).sum());
+        }
+        n1 += 1;
     }
-    t1_from_t2 + out_1
+    (t3, p3[[1, 0]])
 }
 
 #[test]
 fn f0001_gradcheck() {
-    let mut s = 1080295634u64;
-    let d_x: Array2<f64> = random((3, 2), &mut s);
-    let d_t1 = scalar(&mut s);
-    let d_p0: Array2<f64> = random((2, 2), &mut s);
-    let w: Array2<f64> = random((2, 1), &mut s);
-    let ws: &[f64] = &[1.5, -0.5];
-    let (d_x, d_t1, d_p0, w,) = std::hint::black_box((d_x, d_t1, d_p0, w,));
-    let (value, grads) = f0001_backward(&d_x, d_t1, &d_p0, &w, ws, 1.0);
-    assert_eq!(value, f0001(&d_x, d_t1, &d_p0, &w, ws));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.w.shape(), w.shape());
-    gradcheck(&(d_x.clone(), d_t1, d_p0.clone(), w.clone()), |(d_x, d_t1, d_p0, w)| f0001_backward(d_x, *d_t1, d_p0, w, ws, 1.0)).unwrap();
+    let mut s = 2049418340u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array2<f64> = random((2, 2), &mut s);
+    let p3: Array2<f64> = random((2, 1), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0001_backward(&p0, p1, &p2, &p3, (1.0, 0.5));
+    assert_eq!(value, f0001(&p0, p1, &p2, &p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0001_backward(p0, *p1, p2, p3, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
-fn f0002(p0: f32, p1: Array1<f32>) -> f32 {
-    let t1 = match () {
-        _ if p0 > 0.4629 && p0 > 0.0 => -(p1.sum()),
-        _ if logsumexp(&p1) >= -0.5183 => (&p1 * &p1).iter().map(|&e| e).sum::<f32>(),
-        _ => logsumexp(&(p0 + &p1)),
-    };
-    let t1 = tan(&(tanh(&(&p1 * t1))));
-    let mut t3 = {
-        let t2 = tanh(&t1);
-        softmax(&(&t1 + &t2))
-    };
-    let n1 = p1.len() - 1;
-    let mut t4 = (((p1[n1]) + &(&t3 * 1.25)).dot(&((p1[n1]) + &(&t3 * 1.25)))).tanh();
-    let mut n2 = 0;
-    loop {
-        t4 = t4 * 0.5 + (mean(&(p0 * &p1)));
-        n2 += 1;
-        if n2 >= 3 || t4.abs() > 0.4629 {
-            break;
-        }
+fn f0002(d_p0: f32, d_x: Array1<f32>, ws: &[f32]) -> f32 {
+    let mut d_out_1 = (tan(&(tanh(&(d_x.select(Axis(0), &[2])))))).sum();
+    for (i, &c) in ws.iter().enumerate() {
+        d_out_1 -= ((mse(&d_x, &d_x)));
     }
-    let n3 = p1.len() - 1;
-    if t4 < 0.0371 || t4 > 0.0 {
-        t3 /= t4.powi(2) + 0.5;
-    }
-    t1.sum() + t3.iter().sum::<f32>() + t4 + p0
+    d_out_1 = mse(&d_x, &d_x);
+    let d_out_1 = square(d_out_1.tanh());
+    let d_d_x = {
+        let x = d_x.map(|&e| e + e);
+        d_p0
+    };
+    let t4 = ((softmax(&d_x)).mean().expect("not empty")) + (d_out_1 - 1.5);
+    d_d_x + t4
 }
 
 #[test]
 fn f0002_gradcheck() {
-    let mut s = 1744543146u64;
-    let p0 = scalar32(&mut s);
-    let p1: Array1<f32> = random32(3, &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0002_backward(p0, p1.clone(), 1.0);
-    assert_eq!(value, f0002(p0, p1.clone()));
-    assert_eq!(grads.p1.shape(), p1.shape());
+    let mut s = 80012957u64;
+    let d_p0 = scalar32(&mut s);
+    let d_x: Array1<f32> = random32(3, &mut s);
+    let ws: &[f32] = &[0.75, 1.5];
+    let (d_p0, d_x,) = std::hint::black_box((d_p0, d_x,));
+    let (value, grads) = f0002_backward(d_p0, d_x.clone(), ws, 1.0);
+    assert_eq!(value, f0002(d_p0, d_x.clone(), ws));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0, p1.clone()), |(p0, p1)| f0002_backward(*p0, p1.clone(), 1.0))
+        .check(&(d_p0, d_x.clone()), |(d_p0, d_x)| f0002_backward(*d_p0, d_x.clone(), ws, 1.0))
         .unwrap();
 }
-#[differentiable(wrt(grad))]
-fn f0003(grad: Array2<f64>, out: &Array2<f64>) -> f64 {
-    let mut unused = (&(out.dot(&out.t())) - &(out.row(0))).sum();
-    unused /= square(clamp(unused, -2.0, 3.0)) + 1.0;
-    let c1: f64 = 0.25;
-    let out_1 = match () {
-        _ if out[[0, 0]] < 0.0371 => cos(&(out.map(|&v| v / (v.powi(2) + 0.5)))),
-        _ if grad[[2, 1]] > -0.5183 => out.to_owned(),
-        _ => out.to_owned(),
-    };
-    let _t3 = out_1.clone();
-    unused + out_1.sum()
+#[differentiable(wrt(p0))]
+fn f0003(p0: Array2<f64>, c0: &Array2<f64>) -> f64 {
+    let mut t1 = relu((c0.mean().unwrap()) + (c0[[0, 1]]));
+    if t1 > -0.5183 {
+        return p0.mean().unwrap();
+    }
+    t1 = t1.cos();
+    let t1 = &p0 / (square(&p0) + 2.0);
+    t1.mean().unwrap()
 }
 
 #[test]
 fn f0003_gradcheck() {
-    let mut s = 1981862089u64;
-    let grad: Array2<f64> = random((3, 2), &mut s);
-    let out: Array2<f64> = random((1, 2), &mut s);
-    let (grad, out,) = std::hint::black_box((grad, out,));
-    let (value, grads) = f0003_backward(grad.clone(), &out, 1.0);
-    assert_eq!(value, f0003(grad.clone(), &out));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(grad.clone(),), |(grad,)| f0003_backward(grad.clone(), &out, 1.0)).unwrap();
+    let mut s = 260411282u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let c0: Array2<f64> = random((1, 2), &mut s);
+    let (p0, c0,) = std::hint::black_box((p0, c0,));
+    let (value, grads) = f0003_backward(p0.clone(), &c0, 1.0);
+    assert_eq!(value, f0003(p0.clone(), &c0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0003_backward(p0.clone(), &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0004(p0: &Array2<f64>) -> f64 {
-    let t1 = p0;
-    let mut t2 = (backprop::ops::recip(&(square(&((backprop::ops::recip(&(square(t1) + 1.0))).to_owned().reversed_axes())) + 1.0))).sum();
-    let mut n1 = 0;
-    loop {
-        t2 += (mean(p0));
-        n1 += 1;
-        if n1 >= 2 {
-            break;
-        }
+fn f0004(d_out: &Array2<f64>, labels: &[usize]) -> f64 {
+    let unused = d_out;
+    let x_from_out = array![0.0_f64, 0.5, 1.0];
+    let mut t1_from_t2 = match d_out.len() {
+        0 => backprop::ops::abs(&((backprop::ops::recip(&(square(unused) + 1.0))).select(Axis(1), &[1, 1]))),
+        1 | 2 => &(exp(&(softmax(unused)))) * unused,
+        _ => unused.to_owned(),
+    };
+    let c1: f64 = 1.5;
+    t1_from_t2 += t1_from_t2.iter().map(|e| softplus(*e)).sum::<f64>();
+    if t1_from_t2[[0, 1]] >= 0.4629 {
+        t1_from_t2 += sum(&t1_from_t2);
+    } else if t1_from_t2[[0, 1]] > -0.5183 {
+        t1_from_t2 -= d_out;
     }
-    if t2 < -0.5183 {
-        return (log_sigmoid(t2));
+    for i in 0..3 {
+        t1_from_t2 -= unused;
     }
-    let t2 = t2 - t2;
-    let t3 = p0 - 0.5;
-    t2 + t3.sum()
+    unused[[0, 0]] + t1_from_t2[[0, 0]]
 }
 
 #[test]
 fn f0004_gradcheck() {
-    let mut s = 1678999299u64;
-    let p0: Array2<f64> = random((1, 2), &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0004_backward(&p0, 1.0);
-    assert_eq!(value, f0004(&p0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0004_backward(p0, 1.0)).unwrap();
+    let mut s = 455855211u64;
+    let d_out: Array2<f64> = random((1, 2), &mut s);
+    let labels: &[usize] = &[0];
+    let (d_out,) = std::hint::black_box((d_out,));
+    let (value, grads) = f0004_backward(&d_out, labels, 1.0);
+    assert_eq!(value, f0004(&d_out, labels));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    gradcheck(&(d_out.clone(),), |(d_out,)| f0004_backward(d_out, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0005(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
-    let c1 = 0.1_f64;
-    let mut t1 = if p1.mean().unwrap() > -0.5183 {
+    let (n1, m1) = p2.dim();
+    let t1 = Array2::<f64>::from_shape_vec((1, n1), vec![0.0, 0.5, 1.0]).unwrap();
+    let mut t2 = if p1.mean().unwrap() > -0.5183 {
         p2.to_owned()
     } else {
-        p2.to_owned()
+        ((p2 + p2) * &(ln(&(square(p2) + 1.0)))) + p2
     };
-    let _t2 = &(sum_axis(&(p2 / &(square(p1) + 0.5)), Axis(1))) * &t1;
-    let t3 = (t1.dot(p1)).to_shape(9).unwrap().to_owned();
-    let mut t4 = concat(Axis(1), &[&t1, &t1, p2]);
-    if t1.mean().unwrap() <= -0.5183 {
-        t4 *= &(&(p1.view().remove_axis(Axis(0)).to_owned()) * p2);
-    } else {
-        t1 *= mse(&t3, &t3);
+    t2 -= &(softmax(&(p2 - &t2)));
+    for i in 0..3 {
+        t2 += &(p2.row(i));
     }
-    logsumexp(&t3) + t4[[1, 2]]
+    let t3 = concat(Axis(0), &[&((&t2 * p2) - (t2.dot(p1))), p1, p1]);
+    let mut t4 = Array2::<f64>::zeros((t3.nrows(), t3.ncols()));
+    for i in 0..t4.nrows() {
+        t4[[i, 0]] = sigmoid(sum(&t2));
+    }
+    t2.sum() + t3[[4, 2]] + mean(&t4)
 }
 
 #[test]
 fn f0005_gradcheck() {
-    let mut s = 1197437112u64;
+    let mut s = 1065043300u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
@@ -292,74 +282,60 @@ fn f0007_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0007_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0008(d_p0: &Array1<f64>) -> f64 {
-    let n1 = d_p0.len();
-    let out = Array1::<f64>::linspace(-1.0, 1.0, n1);
-    let _t2 = concatenate(Axis(0), &[(exp(&(d_p0 - &out))).view(), d_p0.view()]).unwrap();
-    let t1_from_t2 = d_p0;
-    let mut t4 = (relu((concat(Axis(0), &[d_p0, d_p0, t1_from_t2])).slice(s![..6]).sum()));
-    let mut n2 = 0;
-    while n2 < 2 {
-        t4 += (logsumexp(&((t1_from_t2 / &(square(t1_from_t2) + 2.0)).select(Axis(0), &[0, 0, 1, 1]))));
-        n2 += 1;
-    }
-    mean(t1_from_t2) + t4
+fn f0008(p0: &Array1<f64>) -> f64 {
+    let _t1 = (cos(p0)).select(Axis(0), &[1, 0, 1]);
+    let _t2 = (powi(p0, 2)).slice_axis(Axis(0), Slice::from(0..)).to_owned();
+    let c1 = 0.25_f64;
+    let t4 = {
+        let t3 = (p0.mapv(f64::sin)).hypot(-1.5 * -1.5 + 0.5);
+        (((sigmoid(&t3)).dot(&(sigmoid(&t3)))) * &(concatenate(Axis(0), &[t3.view(), p0.view(), t3.view()]).unwrap())) / (0.25 * 0.25 + 0.5)
+    };
+    t4.dot(&t4) + mean(p0)
 }
 
 #[test]
 fn f0008_gradcheck() {
-    let mut s = 1319662040u64;
-    let d_p0: Array1<f64> = random(2, &mut s);
-    let (d_p0,) = std::hint::black_box((d_p0,));
-    let (value, grads) = f0008_backward(&d_p0, 1.0);
-    assert_eq!(value, f0008(&d_p0));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    gradcheck(&(d_p0.clone(),), |(d_p0,)| f0008_backward(d_p0, 1.0)).unwrap();
+    let mut s = 381542253u64;
+    let p0: Array1<f64> = random(2, &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0008_backward(&p0, 1.0);
+    assert_eq!(value, f0008(&p0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0008_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0009(p0: f64, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
-    let t1 = exp(p1);
-    let mut t2 = p1;
-    t2 *= t1 - t2;
-    let mut t4 = {
-        let t3 = (p1 - p2).cos();
-        (sigmoid(p3)) * p3
-    };
-    for i in 0..1 {
-        t4 -= &(&(&t4 * t1) / 2.0);
-        match i % 3 {
-            0 => t4 += &((&t4 * t2).clamp(-0.5, 1.0)),
-            1 | 2 => {
-                t4 += t1;
-            }
-            _ => {}
-        }
-    }
-    t2 + t4.sum() + p2
+fn f0009(d_p0: f64, grad: f64, d_out: f64, w: &Array2<f64>) -> f64 {
+    let mut x_from_out = exp(grad);
+    let d_d_x = array![[0.0_f64], [0.5], [1.0]];
+    let mut out = 0.25 + ((w * 0.1 + &d_d_x).var(0.0));
+    x_from_out -= sum(&((square(out)) * w));
+    out = out / 2.0;
+    out += (clamp(out, -1.0, 0.5)) + 0.5;
+    x_from_out + out
 }
 
 #[test]
 fn f0009_gradcheck() {
-    let mut s = 1706279711u64;
-    let p0 = scalar(&mut s);
-    let p1 = scalar(&mut s);
-    let p2 = scalar(&mut s);
-    let p3: Array2<f64> = random((3, 1), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0009_backward(p0, p1, p2, &p3, 1.0);
-    assert_eq!(value, f0009(p0, p1, p2, &p3));
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0, p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0009_backward(*p0, *p1, *p2, p3, 1.0)).unwrap();
+    let mut s = 1354725420u64;
+    let d_p0 = scalar(&mut s);
+    let grad = scalar(&mut s);
+    let d_out = scalar(&mut s);
+    let w: Array2<f64> = random((3, 1), &mut s);
+    let (d_p0, grad, d_out, w,) = std::hint::black_box((d_p0, grad, d_out, w,));
+    let (value, grads) = f0009_backward(d_p0, grad, d_out, &w, 1.0);
+    assert_eq!(value, f0009(d_p0, grad, d_out, &w));
+    assert_eq!(grads.w.shape(), w.shape());
+    gradcheck(&(d_p0, grad, d_out, w.clone()), |(d_p0, grad, d_out, w)| f0009_backward(*d_p0, *grad, *d_out, w, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0010(p0: f32) -> f32 {
-    let t1 = exp(p0);
+    let t1 = softplus(p0);
     t1
 }
 
 #[test]
 fn f0010_gradcheck() {
-    let mut s = 1468845048u64;
+    let mut s = 466538130u64;
     let p0 = scalar32(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0010_backward(p0, 1.0);
@@ -371,55 +347,63 @@ fn f0010_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0011(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
-    let t1 = cos(&(mean_axis(p1, Axis(0))));
-    let t3 = {
-        let t2 = cos(&t1);
-        p2
-    };
-    let mut t4 = t1.to_owned();
-    for i in 0..t4.len() {
-        t4[i] += p2;
-    }
-    let _t5 = &(&t4 * t3) - p1;
-    let t6 = (cos(t3)) + p2;
-    sum(&t1) + t3 + t4.sum() + t6
+fn f0011(d_p0: &Array2<f64>, x: &Array2<f64>, d_t1: f64) -> f64 {
+    let t1 = (sum(&(x * x).row(0))).tanh();
+    let _t2 = (t1 * d_t1) - x;
+    let d_out = (x[[0, 1]]) * t1;
+    let t4 = square(d_t1);
+    let out = t1 / 1.25;
+    t1 + d_out + t4 + out
 }
 
 #[test]
 fn f0011_gradcheck() {
-    let mut s = 2106267924u64;
-    let p0: Array2<f64> = random((3, 1), &mut s);
-    let p1: Array2<f64> = random((2, 2), &mut s);
-    let p2 = scalar(&mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0011_backward(&p0, &p1, p2, 1.0);
-    assert_eq!(value, f0011(&p0, &p1, p2));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0011_backward(p0, p1, *p2, 1.0)).unwrap();
+    let mut s = 1725122564u64;
+    let d_p0: Array2<f64> = random((3, 1), &mut s);
+    let x: Array2<f64> = random((2, 2), &mut s);
+    let d_t1 = scalar(&mut s);
+    let (d_p0, x, d_t1,) = std::hint::black_box((d_p0, x, d_t1,));
+    let (value, grads) = f0011_backward(&d_p0, &x, d_t1, 1.0);
+    assert_eq!(value, f0011(&d_p0, &x, d_t1));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(d_p0.clone(), x.clone(), d_t1), |(d_p0, x, d_t1)| f0011_backward(d_p0, x, *d_t1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0012(p0: &Array2<f64>) -> f64 {
     let t1 = &(sin(p0)) * p0;
     let t2 = &t1;
-    if t1[[2, 0]] <= -0.5183 {
-        return t2.iter().sum::<f64>();
+    let mut t3 = Array2::<f64>::zeros((t1.nrows(), t1.ncols()));
+    let mut t4 = (softmax(t2)).sum();
+    let (n1, m1) = p0.dim();
+    let t5 = Array::from_elem((m1, 1), 0.5_f64);
+    for o in 0..1 {
+        for i in 0..t3.nrows() {
+            let row = &t3.row(i) * 0.5 + &(sin(&t1.row(i)));
+            t3.row_mut(i).assign(&row);
+        }
+        for i in 0..t3.nrows() {
+            t4 -= (t3.row(i).sum());
+        }
+        for i in 0..t3.nrows() {
+            for j in 0..t3.ncols() {
+                t3[[i, j]] = t3[[i, j]] * 0.5 + ((mean(&(&(t2.signum()) + &t5))) + t1[[i, j]]);
+            }
+        }
+        if mean(p0) >= 0.4629 {
+            for i in 0..t3.nrows() {
+                t4 -= (t3.row(i).sum());
+            }
+        }
     }
-    let n1 = p0.nrows();
-    let m1 = p0.ncols();
-    let t4 = Array2::<f64>::from_shape_vec((n1, m1), vec![0.0, 0.5, 1.0]).unwrap();
-    let t5 = {
-        let t3 = p0;
-        (t2 * 0.1 + &t4).std_axis(Axis(0), 1.0)
-    };
-    let t6 = &t5 * t2;
-    t1.sum() + t2.sum() + t5.iter().sum::<f64>() + sum(&t6)
+    let t6 = &t3 * &t1;
+    t4 -= 3.0;
+    mean(&t1) + t2.sum() + t3.iter().sum::<f64>() + t4 + t6.iter().sum::<f64>() + p0[[0, 0]]
 }
 
 #[test]
 fn f0012_gradcheck() {
-    let mut s = 17390374u64;
+    let mut s = 1565033022u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0012_backward(&p0, 1.0);
@@ -429,33 +413,30 @@ fn f0012_gradcheck() {
 }
 #[differentiable]
 fn f0013(p0: ArrayView2<f64>, p1: f64) -> f64 {
-    let mut t1 = acosh(&(square(&p0) + 1.5));
-    let mut t2 = ln(&(square(&p0) + 0.5));
-    t1 = &t1 * 1.25;
+    let t1 = acosh(&(square(&p0) + 1.5));
+    let t2 = (square(p1) + 0.5).sqrt();
+    let mut t4 = {
+        let t3 = fract(p1 / (square(t2) + 2.0));
+        t3
+    };
+    let c1: f64 = 1.5;
     for i in 0..2 {
-        t2 -= &(powi(&(abs(&t1)), 2));
-        t2 += &(&(softmax(&t1)) + p1);
-        if sum(&t1) < 0.0371 {
+        t4 = t2;
+        if t2 < 0.0371 {
             continue;
         }
     }
-    let t4 = {
-        let t3 = sigmoid(&t2);
-        sum(&(&t2 - &t2))
-    };
-    if p1 >= -0.5183 {
-        t1 = t2.ceil();
-    }
-    let t6 = {
-        let t5 = sigmoid(&((square(&p0)).select(Axis(1), &[0, 0, 0])));
-        &(&(&t1 / (square(t4) + 2.0)) - &(t5.row(0))) - &t1
-    };
-    t4 + t6.mean().unwrap()
+    let t5 = array![2.0_f64];
+    let c2: f64 = 1.25;
+    t4 += 1.25;
+    let _t6 = t4 - 0.5;
+    let _t7 = t4;
+    sum(&t1) + t2 + t4
 }
 
 #[test]
 fn f0013_gradcheck() {
-    let mut s = 1162169173u64;
+    let mut s = 1698910984u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -466,19 +447,29 @@ fn f0013_gradcheck() {
 }
 #[differentiable(wrt(p0, p1))]
 fn f0014(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64, c0: &Array2<f64>) -> f64 {
-    let t1 = (mean(c0)) * c0;
-    let t2 = if t1[[0, 1]] <= 0.0371 {
-        p1.to_owned()
-    } else {
-        p0.to_owned()
+    let t1 = 0.5 - ((square(p2) + 0.5).powf(sin(p2)));
+    let t3 = {
+        let t2 = p1 * t1;
+        backprop::ops::recip(square(p2) + 1.0)
     };
-    let t1 = t1.clone();
-    t2.sum() + mean(&t1)
+    let c1: f64 = 0.25;
+    let t4 = if t1 <= 0.0371 {
+        0.75 + (p0.map(|&u| tan(tanh(relu(t3)))))
+    } else {
+        (&(softmax(&p0)) - (abs(&p0))).mapv(|z: f64| {
+        if t3 >= -0.5183 {
+            t3
+        } else {
+            ((t3 * t3) / (square(log_sigmoid(t1)) + 2.0)) * (log_sigmoid(atanh((tanh(z)) * 0.75)))
+        }
+    })
+    };
+    t1 + t3 + sum(&t4)
 }
 
 #[test]
 fn f0014_gradcheck() {
-    let mut s = 721835894u64;
+    let mut s = 573154980u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2 = scalar(&mut s);
@@ -510,98 +501,104 @@ fn f0015_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0015_backward(*p0, p1.view(), *p2, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0016(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
+fn f0016(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>) -> (Array2<f64>, f64, f64) {
     let _t1 = p0 - 0.75;
-    let t2 = p2 / &(p2 * p2 + 0.5);
-    let mut t3 = if mean(p2) >= 0.0371 {
-        f0012(p1)
+    let mut t2 = p2 / &(p2 * p2 + 0.5);
+    let t3 = array![0.5_f64, 2.0];
+    let (n1, m1) = p1.dim();
+    let t4 = if mean(p2) >= 0.0371 {
+        sigmoid(f0009(p0, p0, p0, p1))
     } else {
-        mean(&t2)
+        p1[[0, m1 / 2]]
     };
-    let t4 = p2;
-    t3 += 0.1;
-    t3 + t4.mean().unwrap()
+    if p1.mean().unwrap() >= 0.4629 && t4 > 0.0 {
+        t2 += &(exp(p2));
+    } else if sum(p1) < -0.5183 {
+        t2 -= &(&t2 + t4);
+    }
+    let t2 = &((tanh(&(-&t2))).mapv(|z: f64| z)) + 1.25;
+    (sin(&t2), mean(p1), p0)
 }
 
 #[test]
 fn f0016_gradcheck() {
-    let mut s = 2010729540u64;
+    let mut s = 1108652747u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0016_backward(p0, &p1, &p2, 1.0);
+    let up0: Array2<f64> = random((3, 2), &mut s);
+    let (value, grads) = f0016_backward(p0, &p1, &p2, (&up0, 0.5, -0.75));
     assert_eq!(value, f0016(p0, &p1, &p2));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0016_backward(*p0, p1, p2, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(&up0, 0.5, -0.75))
+        .check(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0016_backward(*p0, p1, p2, (&up0, 0.5, -0.75)))
+        .unwrap();
 }
 #[differentiable]
-fn f0017(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
-    let t1 = p2;
-    let t1 = f0012(p1);
-    let t1 = square(p0);
-    let c1 = 3.0_f64;
-    let t2 = (p2.view().remove_axis(Axis(0))).mapv(|u| {
-        if c1 > -0.5183 {
-            relu(abs(c1))
-        } else {
-            c1
+fn f0017(out: f64, y_1: &Array2<f64>, d_p0: &Array2<f64>) -> f64 {
+    let t1_from_t2 = d_p0;
+    let mut t1_from_t2 = ((ln(&(square(t1_from_t2) + 1.0))).dot(y_1)).slice_axis(Axis(0), Slice::from(0..1)).sum();
+    t1_from_t2 += d_p0.iter().sum::<f64>();
+    let t3 = {
+        let out_1 = clamp(sigmoid(f0012(y_1)), -2.0, 1.0);
+        mean_axis(d_p0, Axis(0))
+    };
+    let mut x = Array2::<f64>::zeros((d_p0.nrows(), d_p0.ncols()));
+    let mut grad_1 = mean(&(&(backprop::ops::recip(&(d_p0 * d_p0 + 1.0))) * 0.75));
+    for o in 0..2 {
+        for i in 0..x.nrows() {
+            x.row_mut(i).assign(&(&(cos(&t3)) * (logsumexp(&(&t3 * out)))));
         }
-    });
-    let t3 = Zip::from(&t2).and(&t2).map_collect(|&l, &r| (square(p0) + 0.5).powf(cos(t1)));
-    let _t4 = logsumexp(&(tanh(&(exp(&t2)))));
-    logsumexp(&t2) + logsumexp(&t3)
+        for i in 0..x.nrows() {
+            grad_1 += (x.row(i).dot(&t3));
+        }
+    }
+    let x = y_1;
+    t1_from_t2 + mean(&t3) + grad_1 + mean(x) + t3.dot(&t3)
 }
 
 #[test]
 fn f0017_gradcheck() {
-    let mut s = 1745025733u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((3, 1), &mut s);
-    let p2: Array2<f64> = random((1, 3), &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0017_backward(p0, &p1, &p2, 1.0);
-    assert_eq!(value, f0017(p0, &p1, &p2));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0017_backward(*p0, p1, p2, 1.0)).unwrap();
+    let mut s = 1935896575u64;
+    let out = scalar(&mut s);
+    let y_1: Array2<f64> = random((3, 1), &mut s);
+    let d_p0: Array2<f64> = random((1, 3), &mut s);
+    let (out, y_1, d_p0,) = std::hint::black_box((out, y_1, d_p0,));
+    let (value, grads) = f0017_backward(out, &y_1, &d_p0, 1.0);
+    assert_eq!(value, f0017(out, &y_1, &d_p0));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    gradcheck(&(out, y_1.clone(), d_p0.clone()), |(out, y_1, d_p0)| f0017_backward(*out, y_1, d_p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0018(p0: &Array2<f64>, k0: usize) -> Array2<f64> {
-    let t1 = softmax(&(p0 - p0));
+fn f0018(p0: &Array2<f64>) -> f64 {
+    let mut t1 = softmax(&(p0 - p0));
     let t2 = (mean_axis(&(p0.map(|&v| 2.0 * v)), Axis(1))).mapv(f64::exp);
     let t3 = mean(&t2);
-    let c1: f64 = 0.75;
-    let t4 = (p0.iter().map(|&v| c1 + c1).sum::<f64>()) / (square(&(t1.clamp(-2.0, 0.5))) + 1.0);
-    let t6 = {
-        let t5 = sigmoid(&t4);
-        powi(&(tanh(&t4)), 2)
-    };
-    let c2: f64 = 0.5;
-    let t7 = match k0 % 3 {
-        0 => clamp(&(sqrt(&(square(&t2) + 1.0))), -0.5, 0.5),
-        1 | 2 => cos(&(logsumexp(&(tanh(&t4))))),
-        _ => 0.5 / (square(&(backprop::ops::recip(&(square(&t2) + 1.0)))) + 1.0),
-    };
-    let t8 = &t2;
-    t6
+    let t4 = (&t2 - t3).select(Axis(0), &[1]);
+    let t5 = sqrt(&(square(&((&t1 * t3) / &(square(&(&t1 + 3.0)) + 1.0))) + 0.5));
+    for i in 0..2 {
+        if t4.dot(&t4) < 0.4629 || t3 > 0.0 {
+            return t3;
+        }
+        t1 += p0[[i, 0]];
+    }
+    let t6 = &t4;
+    mean(&t1) + sum(&t2) + t3 + t4.mean().unwrap() + t5.iter().sum::<f64>() + logsumexp(t6)
 }
 
 #[test]
 fn f0018_gradcheck() {
-    let mut s = 1577166877u64;
+    let mut s = 1676976775u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
-    let k0: usize = 1;
     let (p0,) = std::hint::black_box((p0,));
-    let up: Array2<f64> = random((2, 3), &mut s);
-    let (value, grads) = f0018_backward(&p0, k0, &up);
-    assert_eq!(value, f0018(&p0, k0));
+    let (value, grads) = f0018_backward(&p0, 1.0);
+    assert_eq!(value, f0018(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(),), |(p0,)| f0018_backward(p0, k0, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0018_backward(p0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1))]
 fn f0019(p0: &Array2<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
@@ -624,62 +621,47 @@ fn f0019_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0019_backward(p0, p1, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0020(grad: &Array2<f64>, w: &Array2<f64>) -> (f64, Array2<f64>, f64) {
-    let mut t1 = &(powi(w, 2)) * w;
+fn f0020(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
+    let mut t1 = &(powi(p1, 2)) * p1;
     t1 += 0.5;
-    if sum(w) >= 0.4629 {
-        t1 /= &(square(w) + 0.5);
+    if sum(p1) >= 0.4629 {
+        t1 /= &(square(p1) + 0.5);
     }
-    let c1 = 2.0_f64;
-    let (n2, m2) = grad.dim();
-    let grad_1 = Array2::<f64>::from_shape_vec((3, m2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
-    let c3: f64 = 0.75;
-    let c4 = 1.5_f64;
-    let mut t1_from_t2 = t1.clone();
-    t1_from_t2 = w + 1.5;
-    for i in 0..2 {
-        t1 -= 1.25;
-    }
-    (sum(w), sigmoid(&t1_from_t2), mean(grad))
+    let t2 = p1;
+    let t3 = t2 - &t1;
+    let t4 = t2.iter().map(|z| (*z) + 2.0).sum::<f64>();
+    mean(&t3) + t4
 }
 
 #[test]
 fn f0020_gradcheck() {
-    let mut s = 1711161527u64;
-    let grad: Array2<f64> = random((3, 2), &mut s);
-    let w: Array2<f64> = random((1, 3), &mut s);
-    let (grad, w,) = std::hint::black_box((grad, w,));
-    let up1: Array2<f64> = random((1, 3), &mut s);
-    let (value, grads) = f0020_backward(&grad, &w, (1.0, &up1, -0.75));
-    assert_eq!(value, f0020(&grad, &w));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    assert_eq!(grads.w.shape(), w.shape());
-    GradCheck::new()
-        .upstream(&(1.0, &up1, -0.75))
-        .check(&(grad.clone(), w.clone()), |(grad, w)| f0020_backward(grad, w, (1.0, &up1, -0.75)))
-        .unwrap();
+    let mut s = 1867213766u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let p1: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0020_backward(&p0, &p1, 1.0);
+    assert_eq!(value, f0020(&p0, &p1));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0020_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0021(d_x: ArrayView2<f64>) -> Array2<f64> {
-    let t1 = &d_x;
-    let t1 = d_x[[0, 0]];
-    let t2 = softplus(t1 / (square(t1) + 1.0));
-    tanh(&d_x)
+fn f0021(p0: ArrayView2<f64>) -> f64 {
+    let t1 = &p0;
+    let t1 = p0[[0, 0]];
+    let t2 = ln(&(square(&(ln(&(&p0 * &p0 + 1.0)))) + 1.0));
+    t1 + t2.sum() + t1
 }
 
 #[test]
 fn f0021_gradcheck() {
-    let mut s = 67224079u64;
-    let d_x: Array2<f64> = random((2, 1), &mut s);
-    let (d_x,) = std::hint::black_box((d_x,));
-    let up: Array2<f64> = random((2, 1), &mut s);
-    let (value, grads) = f0021_backward(d_x.view(), &up);
-    assert_eq!(value, f0021(d_x.view()));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(d_x.clone(),), |(d_x,)| f0021_backward(d_x.view(), &up))
-        .unwrap();
+    let mut s = 669435609u64;
+    let p0: Array2<f64> = random((2, 1), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0021_backward(p0.view(), 1.0);
+    assert_eq!(value, f0021(p0.view()));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0021_backward(p0.view(), 1.0)).unwrap();
 }
 #[differentiable]
 fn f0022(p0: &Array2<f64>, p1: ArrayView1<f64>) -> Array2<f64> {
@@ -728,31 +710,38 @@ fn f0023_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0023_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0024(p0: f64, p1: f64, p2: &Array2<f64>, p3: ArrayView2<f64>, ws: &[f64]) -> f64 {
-    let (n1, m1) = p2.dim();
-    let mut t1 = (p2[[n1 - 1, m1 / 2]]);
-    for (r, &c) in p2.rows().into_iter().zip(ws.iter()) {
-        t1 += (((0.25 - (3.0 - c))) + r.sum());
-    }
-    let t2 = t1;
-    let _t3 = &p3 + t2;
-    t1 + t2
+fn f0024(p0: f64, p1: f64, p2: &Array2<f64>, p3: ArrayView2<f64>) -> (Array2<f64>, f64) {
+    let t1 = match () {
+        _ if mean(p2) <= 0.4629 => &p3 - 0.75,
+        _ if sum(p2) > 0.0371 && p1 > 0.0 => p3.to_owned(),
+        _ => tan(&(tanh(&(0.5 - &(sigmoid(&p3)))))),
+    };
+    let t2 = &p3;
+    let t4 = array![[0.0_f64, 0.5], [1.0, 1.5]];
+    let t5 = {
+        let t3 = tan(&(tanh(&(square(t2)))));
+        (&(sin(&(abs(&(&p3 - &t1))))) * 0.1 + &t4).std(0.0)
+    };
+    (sin(p2), p1)
 }
 
 #[test]
 fn f0024_gradcheck() {
-    let mut s = 1034798577u64;
+    let mut s = 960260765u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let p3: Array2<f64> = random((2, 2), &mut s);
-    let ws: &[f64] = &[1.5, -1.25, 1.5];
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0024_backward(p0, p1, &p2, p3.view(), ws, 1.0);
-    assert_eq!(value, f0024(p0, p1, &p2, p3.view(), ws));
+    let up0: Array2<f64> = random((3, 2), &mut s);
+    let (value, grads) = f0024_backward(p0, p1, &p2, p3.view(), (&up0, 0.5));
+    assert_eq!(value, f0024(p0, p1, &p2, p3.view()));
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0, p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0024_backward(*p0, *p1, p2, p3.view(), ws, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(&up0, 0.5))
+        .check(&(p0, p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0024_backward(*p0, *p1, p2, p3.view(), (&up0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
 fn f0025(p0: &Array1<f64>) -> f64 {
@@ -760,17 +749,31 @@ fn f0025(p0: &Array1<f64>) -> f64 {
     let t2 = p0 - t1;
     let t1 = (t2.fract()).sum();
     let _t3 = t1;
-    let t4 = t2.clone();
-    let t6 = {
-        let t5 = (logsumexp(&(&t4 * t1))).powi(1);
-        cosh(&t2)
-    };
-    t2.mean().unwrap() + t1 + t4.mean().unwrap() + t6.sum()
+    let t4 = sin(&t2);
+    let mut t5 = Array1::<f64>::zeros(t2.len());
+    let mut t6 = (&t4 + &t4).iter().sum::<f64>();
+    let mut n1 = 0;
+    while n1 < 3 {
+        for j in 0..t5.len() {
+            t5[j] = (t2[j]);
+        }
+        for j in 0..t5.len() {
+            t6 -= (t5[j] * (logsumexp(&t4)));
+        }
+        for j in 0..t5.len() {
+            t5[j] += (((t2.to_shape((1, 2)).unwrap()).mean().unwrap()) + t2[j]);
+        }
+        for j in 0..t5.len() {
+            t6 += (sigmoid(t5[j] * (mean(&t2))));
+        }
+        n1 += 1;
+    }
+    t5.dot(&t5) + t6
 }
 
 #[test]
 fn f0025_gradcheck() {
-    let mut s = 461232317u64;
+    let mut s = 830341528u64;
     let p0: Array1<f64> = random(2, &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0025_backward(&p0, 1.0);
@@ -849,62 +852,78 @@ fn f0028_gradcheck() {
     gradcheck(&(p0,), |(p0,)| f0028_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0029(p0: f64) -> (f64, f64) {
-    let mut t2 = {
-        let t1 = (backprop::ops::recip((3.0 * p0).powi(2) + 1.0)) + (tan((p0.cos()).tanh()));
-        (square(p0 + (t1 - t1)) + 0.5).sqrt()
+fn f0029(p0: f64) -> f64 {
+    let t2 = {
+        let t1 = (((p0.powi(2) + 1.0).recip()).min(p0)) - (1.25 + (cos(p0)));
+        ((backprop::ops::sigmoid(t1)).exp()) / (square(t1) + 0.5)
     };
-    let _t3 = p0 * t2;
-    t2 = ((t2.tanh()).exp()) + p0;
-    (t2, p0)
+    let t3 = sigmoid(t2);
+    let t4 = if t2 >= 0.4629 {
+        (square((square(t3) + 0.5).log10())).min(t3)
+    } else {
+        p0
+    };
+    t2 + t3 + t4
 }
 
 #[test]
 fn f0029_gradcheck() {
-    let mut s = 341084960u64;
+    let mut s = 137960033u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0029_backward(p0, (1.0, 0.5));
+    let (value, grads) = f0029_backward(p0, 1.0);
     assert_eq!(value, f0029(p0));
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0,), |(p0,)| f0029_backward(*p0, (1.0, 0.5)))
-        .unwrap();
+    gradcheck(&(p0,), |(p0,)| f0029_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1))]
-fn f0030(p0: &Array2<f64>, p1: &Array2<f64>) -> Array2<f64> {
+fn f0030(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
     let t1 = concat(Axis(1), &[p1, p1]);
-    let mut t2 = p1.to_owned();
-    for i in 0..3 {
-        t2.row_mut(i).assign(&(&(cos(&p1.row(i))) * (sigmoid((p1.to_owned().mapv_into(|u| f0028(u))).iter().sum::<f64>()))));
+    let mut t2 = Array2::<f64>::zeros((p0.nrows(), p0.ncols()));
+    let mut t3 = sum(&(0.1 * &(&(p0 - p0) - p0)));
+    let mut n1 = 0;
+    while n1 < 2 {
+        if p1[[1, 0]] < -0.5183 {
+            for i in 0..t2.nrows() {
+                for j in 0..t2.ncols() {
+                    t2[[i, j]] = t2[[i, j]] * 0.5 + (backprop::ops::sigmoid((sum(&((p0[[i, j]]) - &t1)))));
+                }
+            }
+        }
+        for i in 0..t2.nrows() {
+            t3 -= (t2.row(i).sum());
+        }
+        n1 += 1;
     }
-    let t3 = (tanh(&(&(sqrt(&(square(&t2) + 0.5))) / &(square(p1) + 0.5)))).map(|&e| abs(acos((e.tanh()) * 0.75)));
-    t2
+    let c2 = 1.5_f64;
+    let t5 = {
+        let t4 = t1.iter().map(|u| (((square(c2) + 1.0).ln()) / (square(c2) + 2.0)) + 1.25).sum::<f64>();
+        sigmoid(&t1)
+    };
+    t3 + t5.sum() + t2.sum()
 }
 
 #[test]
 fn f0030_gradcheck() {
-    let mut s = 538675380u64;
+    let mut s = 2097385581u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0030_backward(&p0, &p1, &up);
+    let (value, grads) = f0030_backward(&p0, &p1, 1.0);
     assert_eq!(value, f0030(&p0, &p1));
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p1.clone(),), |(p1,)| f0030_backward(&p0, p1, &up))
-        .unwrap();
+    gradcheck(&(p1.clone(),), |(p1,)| f0030_backward(&p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0031(p0: f32, p1: &Array2<f32>, p2: f32) -> (f32, f32) {
     let c1: f32 = 0.1;
     let mut t1 = (ceil(&(Zip::from(p1).and(p1).map_collect(|&l, &r| sin(l))))).mean().unwrap();
     let mut n2 = 0;
-    while n2 < 3 && t1.abs() > 0.0371 {
+    loop {
         t1 = t1 * 0.5 + p2;
         n2 += 1;
+        if n2 >= 3 || t1.abs() > 0.0371 {
+            break;
+        }
     }
     let t2 = (square(t1) + 1.0).log(0.5);
     let t3 = p1.view().into_shape_with_order((6, 1)).unwrap();
@@ -955,25 +974,43 @@ fn f0032_gradcheck() {
 }
 #[differentiable]
 fn f0033(p0: f64) -> f64 {
-    let mut t1 = p0 * p0;
-    let mut t2 = (t1.abs()) + p0;
-    let mut t3 = sigmoid(f64::log(square(t1) + 1.0, 10.0));
-    for i in (0..1).rev() {
-        t1 += t3;
-        t2 += ln(square(p0) + 0.5);
+    let t1 = p0 * p0;
+    let mut t2 = (t1 - p0).sin();
+    let t3 = t1 / (t2.powi(2) + 0.5);
+    let t4 = if t2 < 0.4629 {
+        3.0 + (f64::log2(square(t3) + 1.0))
+    } else {
+        (t1 - 3.0) - 3.0
+    };
+    let t6 = {
+        let t5 = t2;
+        (t1.tanh()).tan()
+    };
+    let mut t7 = sigmoid((((f64::log(square(t4) + 0.5, square(t4) + 1.5)) + t4) - p0));
+    let mut n1 = 0;
+    loop {
+        t7 += t4;
+        t2 += t6;
+        n1 += 1;
+        if n1 >= 4 {
+            break;
+        }
     }
-    for i in 0..2 {
-        t3 += t1;
-        t2 += p0;
+    let mut t8 = (t6 / (square(t4) + 2.0));
+    let mut n2 = 0;
+    loop {
+        t8 -= t4;
+        n2 += 1;
+        if n2 >= 3 || t8.abs() < 0.0371 {
+            break;
+        }
     }
-    t1 += (sigmoid(p0)) / (square(t2) + 1.0);
-    let t4 = softplus(cos(t2));
-    t3 + t4
+    t7 + t8
 }
 
 #[test]
 fn f0033_gradcheck() {
-    let mut s = 924986358u64;
+    let mut s = 1844032871u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0033_backward(p0, 1.0);
@@ -1006,39 +1043,31 @@ fn f0034_gradcheck() {
     gradcheck(&(d_p0,), |(d_p0,)| f0034_backward(*d_p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0035(p0: &Array2<f64>, p1: Array2<f64>) -> f64 {
-    let t2 = {
-        let t1 = &p1 * &p1;
-        t1.dot(&p1)
+fn f0035(p0: &Array2<f64>, p1: Array2<f64>) -> Array2<f64> {
+    let mut t2 = {
+        let t1 = p0 - p0;
+        softplus(&p1)
     };
-    let t4 = {
-        let t3 = sin(&p1);
-        &t3 + &t2
-    };
-    let mut t5 = mean(&(&t4 * 0.25));
-    let mut n1 = 0;
-    loop {
-        t5 += sum(&(Zip::from(&t2).and(&t2).map_collect(|&l, &r| t5.min(r))));
-        t5 += (p1[[0, 1]]);
-        n1 += 1;
-        if n1 >= 3 || t5.abs() > 0.5183 {
-            break;
-        }
-    }
-    t4.sum() + t5
+    t2 = &((mean_axis(&p1, Axis(0))).dot(&t2)) * &t2;
+    t2 += &(&p1 * &t2);
+    tanh(&p1)
 }
 
 #[test]
 fn f0035_gradcheck() {
-    let mut s = 1066899048u64;
+    let mut s = 904135696u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0035_backward(&p0, p1.clone(), 1.0);
+    let up: Array2<f64> = random((2, 2), &mut s);
+    let (value, grads) = f0035_backward(&p0, p1.clone(), &up);
     assert_eq!(value, f0035(&p0, p1.clone()));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0035_backward(p0, p1.clone(), 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0035_backward(p0, p1.clone(), &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0036(p0: Array2<f64>) -> f64 {
@@ -1060,67 +1089,66 @@ fn f0036_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0036_backward(p0.clone(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0037(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
-    let (n1, m1) = p0.dim();
-    let t1 = Array2::<f64>::from_shape_vec((n1, m1), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
-    let t2 = match p2.len() {
-        0 => (p0 * 0.1 + &t1).std_axis(Axis(1), 1.0),
-        1 | 2 => sigmoid(&((p0 * 0.1 + &t1).std_axis(Axis(1), 1.0))),
-        _ => logsumexp(p2),
-    };
-    let t2 = &t2 * &t2;
-    let mut t3 = Array1::<f64>::zeros(t2.len());
-    for i in 0..t3.len() {
-        t3[i] = sigmoid(sum(&((p2 * p0).hypot(square(p1) + 0.5))));
+fn f0037(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, labels: &[usize]) -> f64 {
+    let mut t1 = Array2::<f64>::zeros((p2.nrows(), p2.ncols()));
+    for i in 0..t1.nrows() {
+        t1[[i, 1]] = p2.mean().unwrap();
     }
-    let t4 = clamp(p2, -0.5, 1.0);
-    let t5 = cos(&((log_sigmoid(&t4)).select(Axis(0), &[1, 2, 0, 1])));
-    let t7 = {
-        let t6 = log_sigmoid(&(sigmoid(&t5)));
-        &(&t3 + 2.0) + &t2
-    };
-    if t7.dot(&t7) >= 0.0371 {
-        return (ln(&(&t4 * &t4 + 1.0))).iter().sum::<f64>();
+    let mut t1 = sqrt(square(sin(p1)) + 1.0);
+    for i in 0..2 {
+        t1 -= (p1.powi(2) + 0.5).powf(tanh(t1));
+        t1 += 0.25;
     }
-    t5[[3, 1]] + logsumexp(&t7) + p2.sum()
+    let mut t2 = (sigmoid(&(((square(p2) + 1.0).log(square(t1) + 1.5)).dot(&p0.t())))).mapv(|u: f64| {
+        if t1 > -0.5183 {
+            (square((fract(u)).max(u)) + 1.0).recip()
+        } else {
+            backprop::ops::recip(((backprop::ops::sigmoid(t1)) / (square(sigmoid(f0033(p1))) + 2.0)).powi(2) + 1.0)
+        }
+    });
+    for i in 0..1 {
+        if (p0[[i, 0]]) >= 0.4629 {
+            break;
+        }
+        t2 -= acosh(square(softmax_cross_entropy(&t2, labels)) + 1.5);
+        t1 = (relu(p1)).clamp(-0.5, 0.5);
+    }
+    t1 -= p1;
+    let t3 = &(&((sigmoid(&t2)).mapv(|z| t1)) / (t1.powi(2) + 2.0)) - t1;
+    t1 + t2[[2, 2]] + t3[[2, 0]] + t2.mean().unwrap()
 }
 
 #[test]
 fn f0037_gradcheck() {
-    let mut s = 1286682533u64;
+    let mut s = 414752811u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
+    let labels: &[usize] = &[0, 2, 2];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0037_backward(&p0, p1, &p2, 1.0);
-    assert_eq!(value, f0037(&p0, p1, &p2));
+    let (value, grads) = f0037_backward(&p0, p1, &p2, labels, 1.0);
+    assert_eq!(value, f0037(&p0, p1, &p2, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0037_backward(p0, *p1, p2, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0037_backward(p0, *p1, p2, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0038(grad: f64, d_x: &Array2<f64>, labels: &[usize]) -> f64 {
-    let unused = ((d_x * d_x).dot(d_x)).dot(d_x);
-    let grad_1 = if !(d_x[[2, 1]] <= 0.0371) {
-        (softmax_cross_entropy(d_x, labels))
-    } else {
-        let (_, d_out_1) = f0029(grad);
-        tanh((unused.select(Axis(0), &[2, 2, 2, 0])).sum())
-    };
-    sum(&unused) + grad_1
+fn f0038(p0: f64, p1: &Array2<f64>) -> f64 {
+    let t1 = ((p1 * p1).dot(p1)).dot(p1);
+    let t2 = p0;
+    t1.mean().unwrap() + t2
 }
 
 #[test]
 fn f0038_gradcheck() {
-    let mut s = 1713611296u64;
-    let grad = scalar(&mut s);
-    let d_x: Array2<f64> = random((3, 3), &mut s);
-    let labels: &[usize] = &[1, 1, 1];
-    let (grad, d_x,) = std::hint::black_box((grad, d_x,));
-    let (value, grads) = f0038_backward(grad, &d_x, labels, 1.0);
-    assert_eq!(value, f0038(grad, &d_x, labels));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(grad, d_x.clone()), |(grad, d_x)| f0038_backward(*grad, d_x, labels, 1.0)).unwrap();
+    let mut s = 130246139u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((3, 3), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0038_backward(p0, &p1, 1.0);
+    assert_eq!(value, f0038(p0, &p1));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0038_backward(*p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0039(p0: &Array2<f64>, p1: &Array1<f64>, p2: f64) -> f64 {
@@ -1151,31 +1179,31 @@ fn f0039_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0039_backward(p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0040(d_t1: f64, grad: &Array2<f64>, x: f64) -> f64 {
-    let t2 = if !(sum(grad) < 0.4629) {
-        d_t1
-    } else {
-        let (_, out) = f0029(x);
-        ((x.powi(2) + 0.5).ln())
+fn f0040(p0: f64, p1: &Array2<f64>, p2: f64, k0: usize) -> f64 {
+    let t1 = p1 + p1;
+    let mut t2 = match k0 {
+        0 => p2,
+        1 | 2 => p2.tanh(),
+        _ => -p2,
     };
-    let _t3 = 3.0 / (square(x.max(t2)) + 1.0);
-    let grad_1 = log_sigmoid(x * d_t1);
-    let unused = relu(x);
-    let t1_from_t2 = d_t1;
-    t2 + grad_1 + unused + t1_from_t2 + mean(grad)
+    t2 += p0;
+    let t1 = sum_axis(&(relu(&t1)), Axis(1));
+    let t3 = t2;
+    t1.dot(&t1) + t3
 }
 
 #[test]
 fn f0040_gradcheck() {
-    let mut s = 1802983059u64;
-    let d_t1 = scalar(&mut s);
-    let grad: Array2<f64> = random((1, 3), &mut s);
-    let x = scalar(&mut s);
-    let (d_t1, grad, x,) = std::hint::black_box((d_t1, grad, x,));
-    let (value, grads) = f0040_backward(d_t1, &grad, x, 1.0);
-    assert_eq!(value, f0040(d_t1, &grad, x));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(d_t1, grad.clone(), x), |(d_t1, grad, x)| f0040_backward(*d_t1, grad, *x, 1.0)).unwrap();
+    let mut s = 824963182u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((1, 3), &mut s);
+    let p2 = scalar(&mut s);
+    let k0: usize = 4;
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0040_backward(p0, &p1, p2, k0, 1.0);
+    assert_eq!(value, f0040(p0, &p1, p2, k0));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0040_backward(*p0, p1, *p2, k0, 1.0)).unwrap();
 }
 #[differentiable(wrt(out, grad))]
 fn f0041(out: f32, grad: &Array2<f32>, y_1: &Array2<f32>) -> f32 {
@@ -1288,41 +1316,42 @@ fn f0045_gradcheck() {
     gradcheck(&(x,), |(x,)| f0045_backward(*x, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1))]
-fn f0046(p0: &Array2<f64>, p1: &Array2<f64>, p2: ArrayView2<f64>, labels: &[usize]) -> f64 {
+fn f0046(p0: &Array2<f64>, p1: &Array2<f64>, p2: ArrayView2<f64>, k0: usize) -> f64 {
     let c1: f64 = 0.25;
-    let mut t1 = p2.iter().map(|z| sqrt(square((tanh(*z)).tan()) + 0.5)).sum::<f64>();
-    let mut t2 = f64::tanh((p2.dot(&p2.t())).iter().sum::<f64>());
-    let mut n2 = 0;
-    loop {
-        t2 -= t1;
-        t2 = t2 * 0.5 + (tanh(t1));
-        n2 += 1;
-        if n2 >= 2 || t2.abs() > 0.4629 {
-            break;
-        }
-    }
-    let t4 = {
-        let t3 = cosh(&(p1 - p1));
-        abs(&t3)
+    let t1 = p2.iter().map(|z| sqrt(square((tanh(*z)).tan()) + 0.5)).sum::<f64>();
+    let t2 = match k0 {
+        0 => sum(p0),
+        1 | 2 => (sum(p0)).tanh(),
+        _ => sigmoid(sum(p0)),
     };
-    let _t5 = t4.clone();
-    let _t6 = cos(&((tanh(&t4)).mapv_into(|u| (signum(u)) * (u + u))));
-    t1 /= square(softmax_cross_entropy(&((tanh(&(log_sigmoid(&t4)))).dot(&(sigmoid(p0)))), labels)) + 1.0;
-    t2 + t4[[0, 1]] + mean(p0)
+    let c2: f64 = 0.75;
+    let (n3, m3) = p1.dim();
+    let t3 = sum(&(stack(Axis(1), &[(p1.view().into_shape_with_order(3).unwrap()).view(), (p1.view().into_shape_with_order(3).unwrap()).view()]).unwrap()).column(0));
+    let t5 = {
+        let t4 = t2.min(t3);
+        p2.iter().sum::<f64>()
+    };
+    let t6 = &p2;
+    let t7 = if t5 > 0.4629 {
+        (clamp(t5, -2.0, 1.0)) + t1
+    } else {
+        t5
+    };
+    t6[[0, 0]] + t7
 }
 
 #[test]
 fn f0046_gradcheck() {
-    let mut s = 1410509651u64;
+    let mut s = 1382243447u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
-    let labels: &[usize] = &[2];
+    let k0: usize = 4;
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0046_backward(&p0, &p1, p2.view(), labels, 1.0);
-    assert_eq!(value, f0046(&p0, &p1, p2.view(), labels));
+    let (value, grads) = f0046_backward(&p0, &p1, p2.view(), k0, 1.0);
+    assert_eq!(value, f0046(&p0, &p1, p2.view(), k0));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p1.clone(),), |(p1,)| f0046_backward(&p0, p1, p2.view(), labels, 1.0)).unwrap();
+    gradcheck(&(p1.clone(),), |(p1,)| f0046_backward(&p0, p1, p2.view(), k0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0047(p0: Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
@@ -1391,13 +1420,13 @@ fn f0049(p0: &Array2<f64>) -> f64 {
         let t3 = sqrt(&(square(&(relu(&t1))) + 1.0));
         (tanh(&(log_softmax(&(tanh(&t2)))).t())).dot(&(tanh(&t3)))
     };
-    let t5 = &(relu(&(t4.index_axis(Axis(1), 2)))) * &(powi(p0, 2));
-    sum(&t4) + t5.sum()
+    let t5 = &(relu(&(t4.index_axis(Axis(1), 2)))) - &t2;
+    mean(&t4) + mean(&t5)
 }
 
 #[test]
 fn f0049_gradcheck() {
-    let mut s = 6736775u64;
+    let mut s = 1849194371u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0049_backward(&p0, 1.0);
@@ -1480,26 +1509,16 @@ fn f0052_gradcheck() {
 fn f0053(p0: Array2<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     let t1 = c0;
     let t2 = c0;
-    let t1 = mse(c0, t2);
-    let t4 = {
-        let t3 = p1;
-        t1
-    };
-    let t6 = {
-        let t5 = c0.column(1).dot(c0);
-        sin(&t2.row(0))
-    };
-    let t7 = match p0.len() % 3 {
-        0 => t1,
-        1 | 2 => mean(&t6),
-        _ => t1 - 0.75,
-    };
-    mean(t2) + t1 + t4 + mean(&t6) + t7
+    let t1 = sum(&p0);
+    let t3 = t2.view().remove_axis(Axis(0));
+    let t4 = c0;
+    let t5 = mse(p1, p1);
+    mean(t4) + t5
 }
 
 #[test]
 fn f0053_gradcheck() {
-    let mut s = 1513351778u64;
+    let mut s = 94802291u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let c0: Array2<f64> = random((1, 3), &mut s);
@@ -1511,48 +1530,40 @@ fn f0053_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0053_backward(p0.clone(), p1, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0054(d_p0: &Array1<f64>, w: &Array1<f64>, y_1: f64, grad: &Array2<f64>) -> (f64, f64) {
-    let d_out_1 = {
-        let out_1 = d_p0 / (square(y_1) + 1.0);
-        out_1.mean().expect("not empty")
+fn f0054(p0: &Array1<f64>, p1: &Array1<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
+    let t2 = {
+        let t1 = p0 / (square(p2) + 1.0);
+        t1.mean().expect("not empty")
     };
-    let (_, grad_1) = f0029(sin(d_out_1));
-    (grad.sum(), grad_1)
+    let t3 = sigmoid(t2);
+    t2 + t3
 }
 
 #[test]
 fn f0054_gradcheck() {
-    let mut s = 2045689591u64;
-    let d_p0: Array1<f64> = random(3, &mut s);
-    let w: Array1<f64> = random(3, &mut s);
-    let y_1 = scalar(&mut s);
-    let grad: Array2<f64> = random((1, 3), &mut s);
-    let (d_p0, w, y_1, grad,) = std::hint::black_box((d_p0, w, y_1, grad,));
-    let (value, grads) = f0054_backward(&d_p0, &w, y_1, &grad, (1.0, 0.5));
-    assert_eq!(value, f0054(&d_p0, &w, y_1, &grad));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.w.shape(), w.shape());
-    assert_eq!(grads.grad.shape(), grad.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(d_p0.clone(), w.clone(), y_1, grad.clone()), |(d_p0, w, y_1, grad)| f0054_backward(d_p0, w, *y_1, grad, (1.0, 0.5)))
-        .unwrap();
+    let mut s = 220192873u64;
+    let p0: Array1<f64> = random(3, &mut s);
+    let p1: Array1<f64> = random(3, &mut s);
+    let p2 = scalar(&mut s);
+    let p3: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0054_backward(&p0, &p1, p2, &p3, 1.0);
+    assert_eq!(value, f0054(&p0, &p1, p2, &p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0054_backward(p0, p1, *p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0055(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
-    let t1 = sum(p0);
-    let t2 = array![[0.0_f64, 0.5, 1.0]];
-    let t3 = if p3.sum() < 0.0371 {
-        &(ln(&(square(&(p2 / &(square(p2) + 0.5))) + 0.5))) + p2
-    } else {
-        p2.to_owned()
-    };
-    t1 + sum(&t3) + t1
+    let mut t1 = powi(p0, 2);
+    t1 += mse(p2, p2);
+    t1[[1, 0]]
 }
 
 #[test]
 fn f0055_gradcheck() {
-    let mut s = 668540497u64;
+    let mut s = 617050926u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -1566,71 +1577,66 @@ fn f0055_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0055_backward(p0, *p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0056(p0: Array2<f64>, p1: &Array2<f64>, labels: &[usize]) -> f64 {
+fn f0056(p0: Array2<f64>, p1: &Array2<f64>) -> (Array1<f64>, f64) {
     let t1 = if p0[[1, 0]] < -0.5183 {
         p1 / (p1 * p1 + 2.0)
     } else {
         p1.dot(p1)
     };
-    let mut t2 = sum(&(&p0 / &(square(&p0) + 0.5)));
-    for (i, &l) in labels.iter().enumerate() {
-        t2 += (logsumexp(&(0.75 - &(p1.row(i)))));
+    let mut t2 = (softmax(&(concatenate(Axis(1), &[t1.view(), t1.view()]).unwrap()))).iter().sum::<f64>();
+    let mut n1 = 0;
+    loop {
+        t2 = t2 * 0.5 + (mean(&p0));
+        n1 += 1;
+        if n1 >= 2 || t2.abs() > 0.0371 {
+            break;
+        }
     }
-    let mut t3 = sigmoid(&(&(t1.row(0)) + ((square(t2) + 0.5).log(square(t2) + 1.5))));
-    let mut t5 = if !(t3.iter().sum::<f64>() <= -0.5183) {
-        mean(&(backprop::ops::relu(&(abs(&p0)))))
-    } else {
-        let (t4, _) = f0029(t2.tanh());
-        t3.iter().sum::<f64>()
-    };
-    if mean(&t1) > 0.4629 {
-        t5 /= (square(t5)).powi(2) + 1.0;
-    } else {
-        t3 += t5;
-    }
-    t1[[1, 1]] + t2 + t3.sum() + t5
+    let t3 = sigmoid(&(&(t1.row(0)) + ((square(t2) + 0.5).log(square(t2) + 1.5))));
+    let t4 = t3.iter().sum::<f64>();
+    let _t5 = &(sin(&(sigmoid(&t3)))) - t2;
+    (sigmoid(&t3), t4)
 }
 
 #[test]
 fn f0056_gradcheck() {
-    let mut s = 1294026654u64;
+    let mut s = 949993698u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
-    let labels: &[usize] = &[0, 1];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0056_backward(p0.clone(), &p1, labels, 1.0);
-    assert_eq!(value, f0056(p0.clone(), &p1, labels));
+    let up0: Array1<f64> = random(2, &mut s);
+    let (value, grads) = f0056_backward(p0.clone(), &p1, (&up0, 0.5));
+    assert_eq!(value, f0056(p0.clone(), &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0056_backward(p0.clone(), p1, labels, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(&up0, 0.5))
+        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0056_backward(p0.clone(), p1, (&up0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
-fn f0057(p0: &Array2<f32>, p1: &Array1<f32>, p2: &Array2<f32>, p3: &Array1<f32>) -> (Array1<f32>, f32) {
+fn f0057(p0: &Array2<f32>, p1: &Array1<f32>, p2: &Array2<f32>, p3: &Array1<f32>) -> f32 {
     let t1 = p3;
     let mut t3 = {
         let t2 = p3;
         sqrt(&(square(t2) + 0.5))
     };
     t3 += 0.5;
-    let t4 = Array2::<f32>::from_shape_vec((3, 2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
-    let t5 = match p0.len() % 3 {
-        0 => t1.sum(),
-        1 | 2 => sum(p0),
-        _ => cos(t1.sum()),
-    };
-    (sin(p3), sum(p1))
+    if sum(t1) > 0.0371 {
+        return (p1.view().into_shape_with_order((1, 3)).unwrap()).sum();
+    }
+    t1.sum() + t3.mean().unwrap() + sum(p0)
 }
 
 #[test]
 fn f0057_gradcheck() {
-    let mut s = 952394234u64;
+    let mut s = 1993463816u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let p1: Array1<f32> = random32(3, &mut s);
     let p2: Array2<f32> = random32((1, 3), &mut s);
     let p3: Array1<f32> = random32(2, &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up0: Array1<f32> = random32(2, &mut s);
-    let (value, grads) = f0057_backward(&p0, &p1, &p2, &p3, (&up0, 0.5));
+    let (value, grads) = f0057_backward(&p0, &p1, &p2, &p3, 1.0);
     assert_eq!(value, f0057(&p0, &p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -1639,8 +1645,7 @@ fn f0057_gradcheck() {
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .upstream(&(&up0, 0.5))
-        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0057_backward(p0, p1, p2, p3, (&up0, 0.5)))
+        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0057_backward(p0, p1, p2, p3, 1.0))
         .unwrap();
 }
 #[differentiable(wrt(p0))]
@@ -1667,23 +1672,45 @@ fn f0058_gradcheck() {
 }
 #[differentiable]
 fn f0059(p0: Array2<f64>, p1: &Array1<f64>) -> f64 {
-    if logsumexp(p1) >= -0.5183 {
-        return (mse(p1, p1));
+    let mut t1 = Array1::<f64>::zeros(p1.len());
+    let mut t2 = sum(&(concat(Axis(0), &[&(log_sigmoid(p1)), p1])));
+    let mut n1 = 0;
+    while n1 < 3 {
+        for j in 0..t1.len() {
+            t1[j] = (sum(&(square(&p0)))) + p1[j];
+        }
+        for j in 0..t1.len() {
+            t2 += ((((t1[j]).tanh()).tan()));
+        }
+        n1 += 1;
     }
-    let mut t1 = sum(&p0);
-    t1 += (t1 / (square(t1) + 1.0)) / (square(relu(t1)) + 0.5);
-    let (t2, t3) = f0029(tanh(t1));
-    let t5 = {
-        let t4 = softplus(t2);
-        powi(p1, 3)
+    let mut t3 = match () {
+        _ if t2 <= -0.5183 && t2 > 0.0 => Zip::from(&(ln_1p(&(square(p1) + 1.0)))).and(&(sigmoid(&t1))).map_collect(|&l, &r| {
+        if r <= 0.4629 {
+            l / (square(f64::log(square(r) + 1.0, 2.0)) + 2.0)
+        } else {
+            square(r)
+        }
+    }),
+        _ if t1.dot(&t1) < -0.5183 => t1.to_owned(),
+        _ => p1.to_owned(),
     };
-    let t6 = (((t3 * t3).powi(2) + 0.5).powf(t1.tanh())) * &(3.0 * &(abs(&t5)));
-    t5.dot(&t5) + t6.mean().unwrap()
+    let mut t4 = relu(&(log_softmax(&((sigmoid(&t3)).mapv(f64::exp)))));
+    t4 /= (f64::sin((log_softmax(p1)).sum())).powi(2) + 0.5;
+    let n2 = p1.len() - 1;
+    for i in (0..n2).rev() {
+        if t3.iter().sum::<f64>() > 0.0371 {
+            return mean(&(&p0 - (p1[i + 1] - p1[i])));
+        }
+        t3 += (tanh(t2)).exp();
+    }
+    let t5 = relu(&t3);
+    mean(&t4) + sum(&t5)
 }
 
 #[test]
 fn f0059_gradcheck() {
-    let mut s = 87340515u64;
+    let mut s = 611314115u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -1694,59 +1721,62 @@ fn f0059_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0059_backward(p0.clone(), p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0060(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
-    let t1 = match p0.len() % 3 {
-        0 => backprop::ops::sin(p1),
-        1 | 2 => sin(&(backprop::ops::sin(p1))),
-        _ => p1.to_owned(),
+fn f0060(w: &Array2<f64>, d_out: &Array2<f64>, out: &Array2<f64>, grad: f64) -> f64 {
+    let mut t1_from_t2 = w.to_owned();
+    for i in 0..3 {
+        t1_from_t2.column_mut(i).assign(&(sigmoid(&w.column(i))));
+    }
+    let t1_from_t2 = w.sum_axis(Axis(0));
+    let unused = {
+        let d_out_1 = grad;
+        powi(d_out, 3)
     };
-    let (t2, _) = f0029(p3);
-    let t3 = p2.product();
-    mean(&t1) + t2 + t3
+    sum(&t1_from_t2) + sum(&unused) + unused.mean().unwrap()
 }
 
 #[test]
 fn f0060_gradcheck() {
-    let mut s = 1662097123u64;
-    let p0: Array2<f64> = random((3, 3), &mut s);
-    let p1: Array2<f64> = random((3, 2), &mut s);
-    let p2: Array2<f64> = random((1, 2), &mut s);
-    let p3 = scalar(&mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0060_backward(&p0, &p1, &p2, p3, 1.0);
-    assert_eq!(value, f0060(&p0, &p1, &p2, p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0060_backward(p0, p1, p2, *p3, 1.0)).unwrap();
+    let mut s = 405325485u64;
+    let w: Array2<f64> = random((3, 3), &mut s);
+    let d_out: Array2<f64> = random((3, 2), &mut s);
+    let out: Array2<f64> = random((1, 2), &mut s);
+    let grad = scalar(&mut s);
+    let (w, d_out, out, grad,) = std::hint::black_box((w, d_out, out, grad,));
+    let (value, grads) = f0060_backward(&w, &d_out, &out, grad, 1.0);
+    assert_eq!(value, f0060(&w, &d_out, &out, grad));
+    assert_eq!(grads.w.shape(), w.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    gradcheck(&(w.clone(), d_out.clone(), out.clone(), grad), |(w, d_out, out, grad)| f0060_backward(w, d_out, out, *grad, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1, p2, p3))]
-fn f0061(p0: Array2<f32>, p1: &Array1<f32>, p2: &Array2<f32>, p3: &Array2<f32>) -> Array2<f32> {
-    let t2 = {
+fn f0061(p0: Array2<f32>, p1: &Array1<f32>, p2: &Array2<f32>, p3: &Array2<f32>) -> f32 {
+    let mut t2 = {
         let t1 = f0032(p3);
-        p1 / 0.75
+        concat(Axis(0), &[p3, p3])
     };
-    let t3 = match () {
-        _ if t2.sum() < -0.5183 => mean_axis(&((f0032(p3)) * &(ceil(p3))), Axis(0)),
-        _ if p1.dot(p1) > 0.4629 => (tanh(&(p1 / (square(&t2) + 1.0)))).select(Axis(0), &[0]),
-        _ => softmax(&(log_sigmoid(&(p2.dot(&t2))))),
+    t2 /= &(square(&(acos(&(&(tanh(&t2)) * 0.75)))) + 0.5);
+    for i in 0..2 {
+        t2 = (tanh(&(&t2 * &t2))).map(|&u| (u * u) * u);
+    }
+    let t3 = tanh(&(p1 / (square(&t2) + 1.0)));
+    let (n1, m1) = p0.dim();
+    let t5 = {
+        let t4 = p0[[0, m1 / 2]];
+        t4
     };
-    let t4 = sum(&t2);
-    let t5 = p3;
-    let _t6 = softmax(&(&t3 - t5));
-    sigmoid(&p0)
+    mean(&t3) + t5
 }
 
 #[test]
 fn f0061_gradcheck() {
-    let mut s = 708669722u64;
+    let mut s = 1196730122u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let p1: Array1<f32> = random32(2, &mut s);
     let p2: Array2<f32> = random32((1, 2), &mut s);
     let p3: Array2<f32> = random32((2, 1), &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up: Array2<f32> = random32((3, 2), &mut s);
-    let (value, grads) = f0061_backward(p0.clone(), &p1, &p2, &p3, &up);
+    let (value, grads) = f0061_backward(p0.clone(), &p1, &p2, &p3, 1.0);
     assert_eq!(value, f0061(p0.clone(), &p1, &p2, &p3));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
@@ -1754,8 +1784,7 @@ fn f0061_gradcheck() {
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .upstream(&up)
-        .check(&(p1.clone(), p2.clone(), p3.clone()), |(p1, p2, p3)| f0061_backward(p0.clone(), p1, p2, p3, &up))
+        .check(&(p1.clone(), p2.clone(), p3.clone()), |(p1, p2, p3)| f0061_backward(p0.clone(), p1, p2, p3, 1.0))
         .unwrap();
 }
 #[differentiable]
@@ -1822,172 +1851,198 @@ fn f0064_gradcheck() {
         .unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
-fn f0065(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> Array2<f64> {
+fn f0065(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     let t1 = ((square(p1) + 1.0).log(p1.powi(2) + 1.5)) + (&((&(tanh(c0)) * 0.75).acos()) + &(p1 + c0));
-    let t2 = &t1 - c0;
-    let mut t3 = sum_axis(c0, Axis(0));
-    for i in 0..3 {
-        t3 -= p1;
-    }
-    exp(c0)
+    let t2 = p2;
+    let _t3 = &(sigmoid(t2)) + t2;
+    let t4 = sigmoid(&t1);
+    let t5 = c0;
+    sum(&t4) + t5[[0, 0]]
 }
 
 #[test]
 fn f0065_gradcheck() {
-    let mut s = 913035069u64;
+    let mut s = 904970511u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
     let c0: Array2<f64> = random((3, 1), &mut s);
     let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let up: Array2<f64> = random((3, 1), &mut s);
-    let (value, grads) = f0065_backward(&p0, p1, &p2, &c0, &up);
+    let (value, grads) = f0065_backward(&p0, p1, &p2, &c0, 1.0);
     assert_eq!(value, f0065(&p0, p1, &p2, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0065_backward(p0, *p1, p2, &c0, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0065_backward(p0, *p1, p2, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0066(grad: &Array1<f64>) -> f64 {
-    let mut t1 = grad.product();
-    t1 -= (mean(&(grad.mapv(sigmoid)))) / (square(t1) + 0.5);
-    let t2 = if t1 > -0.5183 {
-        t1
+fn f0066(p0: &Array1<f64>) -> f64 {
+    let mut t1 = p0.product();
+    t1 -= t1 * (((square(t1) + 1.0).recip()).tanh());
+    if t1 < 0.0371 {
+        t1 += t1 * t1;
     } else {
-        sigmoid(f0034(sin(t1)))
-    };
-    t1 + t2
+        t1 -= p0.dot(p0);
+    }
+    t1
 }
 
 #[test]
 fn f0066_gradcheck() {
-    let mut s = 766179500u64;
-    let grad: Array1<f64> = random(2, &mut s);
-    let (grad,) = std::hint::black_box((grad,));
-    let (value, grads) = f0066_backward(&grad, 1.0);
-    assert_eq!(value, f0066(&grad));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(grad.clone(),), |(grad,)| f0066_backward(grad, 1.0)).unwrap();
+    let mut s = 1109909591u64;
+    let p0: Array1<f64> = random(2, &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0066_backward(&p0, 1.0);
+    assert_eq!(value, f0066(&p0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0066_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0067(p0: f64, p1: &Array2<f64>) -> f64 {
-    let mut t1 = tanh(sum(&((tan(&(tanh(p1)))) / &(p1 * p1 + 0.5))));
-    let c1 = 0.1_f64;
-    for i in 0..1 {
-        let (t2, t3) = f0029(t1);
-        t1 = t1 * 0.5 + (mean(&(p1.to_owned().mapv_into(|v| {
-        if v <= 0.4629 {
-            p0 - 1.25
+fn f0067(p0: f64, p1: &Array2<f64>) -> (Array2<f64>, Array2<f64>, f64) {
+    let t1 = sigmoid(&(p1.hypot(square(p0) + 0.5)));
+    let _t2 = &t1;
+    let mut t3 = (p1 + &t1).mapv(|z| {
+        if z < 0.4629 {
+            p0 - (ln(square(z - p0) + 0.5))
         } else {
-            v
+            sin(f64::atan2(relu(z), square(z) + 0.5))
         }
-    }))));
-    }
-    let _t4 = p1;
-    let t5 = &(p1.t()) + 0.25;
-    let t6 = t5.mapv(f64::exp);
-    let mut t7 = (&t5 - 0.75).mean().unwrap();
-    let mut n2 = 0;
-    loop {
-        t7 -= (sigmoid((t5.round()).iter().sum::<f64>()));
-        n2 += 1;
-        if n2 >= 2 || t7.abs() < 0.4629 {
-            break;
-        }
-    }
-    t6.sum() + t7 + t1
+    });
+    let t5 = {
+        let t4 = p1;
+        (mean(&t3)) - &(t4.dot(&t3.t()))
+    };
+    t3 = &t3 - &t1;
+    (sin(&t1), sigmoid(p1), p0)
 }
 
 #[test]
 fn f0067_gradcheck() {
-    let mut s = 480710652u64;
+    let mut s = 1802225999u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0067_backward(p0, &p1, 1.0);
+    let up0: Array2<f64> = random((3, 2), &mut s);
+    let up1: Array2<f64> = random((3, 2), &mut s);
+    let (value, grads) = f0067_backward(p0, &p1, (&up0, &up1, -0.75));
     assert_eq!(value, f0067(p0, &p1));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0067_backward(*p0, p1, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(&up0, &up1, -0.75))
+        .check(&(p0, p1.clone()), |(p0, p1)| f0067_backward(*p0, p1, (&up0, &up1, -0.75)))
+        .unwrap();
 }
 #[differentiable]
-fn f0068(p0: &Array2<f64>) -> f64 {
-    let mut t2 = {
+fn f0068(p0: &Array2<f64>) -> Array2<f64> {
+    let t2 = {
         let t1 = p0;
         p0.sum_axis(Axis(1))
     };
-    if t2.dot(&t2) < 0.4629 {
-        return (t2.dot(&t2));
-    }
-    let t3 = &(t2.to_owned().mapv_into(|z| {
-        if z >= -0.5183 {
-            softplus(z)
-        } else {
-            f0028(z.tanh())
+    let mut t3 = t2.to_owned();
+    let mut t4 = ((logsumexp(&t2)) + (t2.dot(&t2)));
+    for o in 0..2 {
+        for j in 0..t3.len() {
+            t3[j] += ((sum(p0)) + t2[j]);
         }
-    })) + &(t2.dot(p0));
-    let t4 = &t3;
-    let t5 = &t3;
-    t2 += 0.1;
-    let t5 = p0.row(0);
-    t2.sum() + sum(&t3) + t4.iter().sum::<f64>() + mean(&t5)
+        if p0[[0, 0]] < -0.5183 {
+            for j in 0..t3.len() {
+                t4 -= ((t3[j] * ((p0 * &t2).mean().unwrap())).tanh());
+            }
+        }
+        for j in 0..t3.len() {
+            t3[j] += ((t2[j]));
+        }
+        for j in 0..t3.len() {
+            t4 += (sigmoid((((t3[j]).tanh()).mul_add(sigmoid(t3[j]), t3[j]))));
+        }
+    }
+    let mut t5 = Array1::<f64>::zeros(t3.len());
+    let mut t6 = p0.mean().unwrap();
+    for o in 0..3 {
+        for j in 0..t5.len() {
+            t6 += (mean(&((t5[j]) - &t2)));
+        }
+        if t4 <= -0.5183 {
+            for j in 0..t5.len() {
+                t5[j] = t5[j] * 0.5 + ((((t6.tanh()).sin())) + t3[j]);
+            }
+        }
+    }
+    let t7 = Zip::from(p0).and(p0).map_collect(|&u, &v| v.max(t6));
+    t4 = t6;
+    for i in 0..3 {
+        t4 += t6;
+        if t4 > -0.5183 {
+            break;
+        }
+    }
+    let _t8 = t4 - t6;
+    t7
 }
 
 #[test]
 fn f0068_gradcheck() {
-    let mut s = 331413849u64;
+    let mut s = 1468999225u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0068_backward(&p0, 1.0);
+    let up: Array2<f64> = random((1, 2), &mut s);
+    let (value, grads) = f0068_backward(&p0, &up);
     assert_eq!(value, f0068(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0068_backward(p0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(),), |(p0,)| f0068_backward(p0, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0069(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: f64, ws: &[f64]) -> f64 {
-    let mut t1 = sum(&(softmax(&(logsumexp(p2)))));
-    let c1 = 0.5_f64;
-    for (i, &c) in ws.iter().enumerate() {
-        t1 -= ((p2.mapv(|e: f64| {
-        if c1 >= 0.4629 {
-            c1 * c1
-        } else {
-            e
+fn f0069(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: f64) -> (f64, Array2<f64>, f64) {
+    let mut t1 = p0.to_owned();
+    let mut t2 = ((p0 - p3).slice(s![.., ..]).sum());
+    let (n2, m2) = p2.dim();
+    let t3 = Array::from_elem((m2, n2), -1.5_f64);
+    let mut n1 = 0;
+    while n1 < 3 {
+        for i in 0..t1.nrows() {
+            for j in 0..t1.ncols() {
+                t1[[i, j]] = t1[[i, j]] * 0.5 + (((&t3 * p2).sum()) + p0[[i, j]]);
+            }
         }
-    })).sum());
+        for i in 0..t1.nrows() {
+            t2 += ((t1.row(i).sum()).tanh());
+        }
+        if mean(p2) >= 0.4629 {
+            for i in 0..t1.nrows() {
+                t1.row_mut(i).assign(&(sin(&p0.row(i))));
+            }
+        }
+        for i in 0..t1.nrows() {
+            t2 -= (t1.row(i).sum());
+        }
+        n1 += 1;
     }
-    let mut t2 = match p0.len() {
-        0 => p0.dot(p0),
-        1 | 2 => t1 - p2,
-        _ => signum(p2),
-    };
-    t2 /= &(p2 * p2 + 1.0);
-    let t3 = p2 - &(p3 - &t2);
-    let t6 = if t1 < 0.0371 {
-        let (t4, t5) = f0029(t1.tanh());
-        t5
-    } else {
-        tanh(sum(&t2))
-    };
-    t1 + t2.mean().unwrap() + t3.sum() + t6 + p3
+    let t4 = cosh(&(softmax(&t1)));
+    t2 += (1.5 + (f64::tanh(t2))).powf(backprop::ops::sin(t2));
+    let t1 = p3;
+    let _t5 = &t4 - t1;
+    (t1, sigmoid(p0), p1)
 }
 
 #[test]
 fn f0069_gradcheck() {
-    let mut s = 1235808190u64;
+    let mut s = 74752689u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 2), &mut s);
     let p3 = scalar(&mut s);
-    let ws: &[f64] = &[2.0];
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0069_backward(&p0, p1, &p2, p3, ws, 1.0);
-    assert_eq!(value, f0069(&p0, p1, &p2, p3, ws));
+    let up1: Array2<f64> = random((2, 2), &mut s);
+    let (value, grads) = f0069_backward(&p0, p1, &p2, p3, (1.0, &up1, -0.75));
+    assert_eq!(value, f0069(&p0, p1, &p2, p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0069_backward(p0, *p1, p2, *p3, ws, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, &up1, -0.75))
+        .check(&(p0.clone(), p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0069_backward(p0, *p1, p2, *p3, (1.0, &up1, -0.75)))
+        .unwrap();
 }
 #[differentiable]
 fn f0070(p0: f64, p1: f64, p2: &Array1<f64>) -> Array1<f64> {
@@ -2021,30 +2076,26 @@ fn f0070_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0071(p0: ArrayView1<f64>, ws: &[f64]) -> f64 {
+fn f0071(p0: ArrayView1<f64>) -> f64 {
     let t1 = &(p0.hypot(-1.5 * -1.5 + 0.5)) - &p0;
     let t1 = &p0;
-    let t3 = {
+    let mut t3 = {
         let t2 = tanh(&p0);
-        concat(Axis(0), &[&(&t2 * &p0), &t2, &t2])
+        (f0025(&t2)).tanh()
     };
-    let mut t4 = (stack(Axis(1), &[t1.view(), t1.view()]).unwrap()).iter().sum::<f64>();
-    for (i, &c) in ws.iter().enumerate() {
-        t4 += c;
-    }
-    t1.sum() + t3.iter().sum::<f64>() + t4
+    t3 -= p0.mean().expect("not empty");
+    mean(t1) + t3 + t1.dot(t1)
 }
 
 #[test]
 fn f0071_gradcheck() {
-    let mut s = 1828828904u64;
+    let mut s = 677551585u64;
     let p0: Array1<f64> = random(2, &mut s);
-    let ws: &[f64] = &[-0.5];
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0071_backward(p0.view(), ws, 1.0);
-    assert_eq!(value, f0071(p0.view(), ws));
+    let (value, grads) = f0071_backward(p0.view(), 1.0);
+    assert_eq!(value, f0071(p0.view()));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0071_backward(p0.view(), ws, 1.0)).unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0071_backward(p0.view(), 1.0)).unwrap();
 }
 #[differentiable]
 fn f0072(p0: Array2<f32>) -> f32 {
@@ -2118,19 +2169,18 @@ fn f0074_gradcheck() {
 }
 #[differentiable]
 fn f0075(p0: f64, p1: &Array2<f64>, p2: &Array1<f64>, labels: &[usize]) -> f64 {
-    let t1 = 1.25 / (p2 * p2 + 1.0);
+    let mut t1 = 1.25 / (p2 * p2 + 1.0);
     let t2 = ln(&(square(&(sigmoid(&(p1 * 3.0)))) + 1.0));
-    let t3 = p1;
-    let t5 = {
-        let t4 = sin(&t3.t());
-        sin(&t1)
-    };
-    t3[[0, 0]] + t5.sum() + sum(&t1)
+    let t3 = t2.t();
+    for i in 0..1 {
+        t1 -= &(p1.row(i));
+    }
+    mean(&t1) + sum(&t2) + t3[[0, 2]] + logsumexp(p2)
 }
 
 #[test]
 fn f0075_gradcheck() {
-    let mut s = 117755903u64;
+    let mut s = 1371963517u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array1<f64> = random(2, &mut s);
@@ -2197,26 +2247,22 @@ fn f0078(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
         tanh(&(p2.t()))
     };
     let t2 = t2.mean().expect("not empty");
-    let (n1, m1) = p1.dim();
-    let t3 = Array1::<f64>::linspace(-1.0, 1.0, m1);
-    let t4 = &(p1.sum_axis(Axis(0))) - &t3;
-    let mut t5 = (softplus(p3));
-    let mut n2 = 0;
-    loop {
-        t5 += p0;
-        n2 += 1;
-        if n2 >= 3 || t5.abs() < 0.0371 {
-            break;
-        }
-    }
-    let t4 = (sigmoid(&t4)).product();
-    let _t6 = t5 + t2;
-    t2 + t5 + t4 + p0
+    let t3 = p2;
+    let t5 = {
+        let t4 = f0064(t3);
+        clamp(&(t3.select(Axis(0), &[1, 0, 1])), -1.0, 1.0)
+    };
+    let t2 = (p3 / &(t3 * t3 + 2.0)) + &t5;
+    let t7 = {
+        let t6 = p3;
+        &t2 / (t6.powi(2) + 0.5)
+    };
+    mean(&t2) + t7[[1, 0]]
 }
 
 #[test]
 fn f0078_gradcheck() {
-    let mut s = 716867027u64;
+    let mut s = 716346467u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
@@ -2236,7 +2282,7 @@ fn f0079(p0: f64, p1: Array2<f64>, p2: &Array2<f64>, p3: &Array1<f64>) -> f64 {
     for i in 0..n1 {
         t1 += &t2;
     }
-    let _t3 = f0033(p0);
+    let _t3 = f0029(p0);
     t1 += &t2;
     t1.sum() + t2[[0, 2]]
 }
@@ -2279,25 +2325,31 @@ fn f0080_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0080_backward(p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0081(p0: &Array2<f64>) -> f64 {
+fn f0081(p0: &Array2<f64>, labels: &[usize]) -> f64 {
     let t1 = p0;
     let t2 = concat(Axis(1), &[t1, p0, t1]);
-    let t3 = &(&(exp(t1)) * t1) + t1;
-    let t4 = backprop::ops::relu(&t2);
-    let t3 = t3.clone();
-    let t5 = t4.slice_axis(Axis(1), Slice::from(2..));
-    t1[[0, 0]] + mean(&t2) + t4[[0, 4]] + t3.iter().sum::<f64>() + t5.mean().unwrap() + t2[[0, 8]]
+    let c1 = 3.0_f64;
+    let t3 = (&(t2.mapv(|e| f0028(sigmoid(c1)))) - (t1.dot(&t1.t()))) + &(Zip::from(&(t2.mapv(f64::cos))).and(&t2).map_collect(|&u, &v| relu(v + 1.5)));
+    let c2: f64 = 0.25;
+    let t5 = {
+        let t4 = &(&t2 * 0.75) * &((sigmoid(&t3)).mapv(|v| v));
+        sin(&(sum_axis(&t3, Axis(0))))
+    };
+    let t6 = mean_axis(&t2, Axis(1));
+    let t5 = sigmoid(&((softmax(&t6)).select(Axis(0), &[0, 0, 0, 0])));
+    t6.dot(&t6) + t5.dot(&t5)
 }
 
 #[test]
 fn f0081_gradcheck() {
-    let mut s = 134066500u64;
+    let mut s = 2066332232u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
+    let labels: &[usize] = &[1];
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0081_backward(&p0, 1.0);
-    assert_eq!(value, f0081(&p0));
+    let (value, grads) = f0081_backward(&p0, labels, 1.0);
+    assert_eq!(value, f0081(&p0, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0081_backward(p0, 1.0)).unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0081_backward(p0, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0082(p0: ArrayView2<f32>, p1: &Array2<f32>, p2: &Array2<f32>) -> f32 {
@@ -2336,18 +2388,17 @@ fn f0083(p0: &Array2<f32>, p1: Array2<f32>, p2: &Array1<f32>, c0: &Array2<f32>) 
     } else {
         cos(&(p0 - &t1))
     };
-    let t3 = p1.clone();
-    let t4 = &(abs(&t2)) * &(p2 + &t2);
-    let t5 = p2;
-    let (n2, m2) = p0.dim();
-    let t6 = Array2::<f32>::zeros((m1, m2));
-    let t7 = &t6 + (c0 + t5);
-    t5.dot(t5) + t7[[1, 2]]
+    let t3 = &t2;
+    let mut t4 = sum(&t2);
+    if logsumexp(p2) <= 0.0371 {
+        t4 += (tanh(t4)).tan();
+    }
+    sum(&t2) + t3[[0, 1]] + t4
 }
 
 #[test]
 fn f0083_gradcheck() {
-    let mut s = 1840691021u64;
+    let mut s = 1090282937u64;
     let p0: Array2<f32> = random32((3, 3), &mut s);
     let p1: Array2<f32> = random32((2, 2), &mut s);
     let p2: Array1<f32> = random32(3, &mut s);
@@ -2365,119 +2416,128 @@ fn f0083_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0084(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: f64) -> f64 {
+fn f0084(d_out: &Array2<f64>, d_x: f64, out: &Array2<f64>, d_t1: f64) -> f64 {
     let mut t2 = {
-        let t1 = p2.map(|&u| {
+        let x = out.map(|&u| {
         if u >= 0.0371 {
-            p3 * p3
+            d_t1 * d_t1
         } else {
             relu(u)
         }
     });
-        p2 + 3.0
+        out + 3.0
     };
-    if p3 > 0.4629 {
-        t2 *= &((tanh(&t2)).mapv(|e| p3 + 1.5));
+    if d_t1 > 0.4629 {
+        t2 *= &((tanh(&t2)).mapv(|e| d_t1 + 1.5));
     }
-    t2 += p3 + 2.0;
-    let (t3, t4, t5) = f0020(&(tanh(&t2)), p0);
-    let _t6 = log_softmax(&(sigmoid(&t2)));
-    let (_, t7, _) = f0020(&(sigmoid(&t2)), &t4);
-    let t9 = {
-        let t8 = f0081(&t4);
-        ((sigmoid(f0081(&t4))).mul_add(t3, p3)) / &(square(p2) + 2.0)
+    t2 += d_t1 + 2.0;
+    let x_from_out = (cos(&((cos(d_t1)) - out))).dot(&(tanh(&t2.t())));
+    let unused = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5], [3.0, 3.5, 4.0]];
+    let t6 = {
+        let t4 = (tanh(&(x_from_out.mapv(|z| {
+        if z < -0.5183 {
+            3.0 - z
+        } else {
+            (square(d_t1) + 0.5).powf(d_t1.cos())
+        }
+    })))).dot(&(cos(&x_from_out)));
+        exp(&(tanh(&((&(sigmoid(&t4)) * 0.1 + &unused).std_axis(Axis(0), 0.0)))))
     };
-    t2[[2, 1]] + t3 + t4.mean().unwrap() + t5 + sum(&t7) + mean(&t9)
+    let out_1 = Array1::<f64>::from_shape_vec(3, vec![0.0, 0.5, 1.0]).unwrap();
+    let t1_from_t2 = if mean(&x_from_out) <= -0.5183 {
+        d_t1
+    } else {
+        (&(sigmoid(&t6)) * 0.1 + &out_1).var(1.0)
+    };
+    let x_from_out = x_from_out.slice(s![0..3;-1, 2..]);
+    mean(&t2) + t6.sum() + t1_from_t2 + x_from_out.sum() + t6.dot(&t6)
 }
 
 #[test]
 fn f0084_gradcheck() {
-    let mut s = 406221875u64;
-    let p0: Array2<f64> = random((1, 3), &mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array2<f64> = random((3, 2), &mut s);
-    let p3 = scalar(&mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0084_backward(&p0, p1, &p2, p3, 1.0);
-    assert_eq!(value, f0084(&p0, p1, &p2, p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0084_backward(p0, *p1, p2, *p3, 1.0)).unwrap();
+    let mut s = 190019540u64;
+    let d_out: Array2<f64> = random((1, 3), &mut s);
+    let d_x = scalar(&mut s);
+    let out: Array2<f64> = random((3, 2), &mut s);
+    let d_t1 = scalar(&mut s);
+    let (d_out, d_x, out, d_t1,) = std::hint::black_box((d_out, d_x, out, d_t1,));
+    let (value, grads) = f0084_backward(&d_out, d_x, &out, d_t1, 1.0);
+    assert_eq!(value, f0084(&d_out, d_x, &out, d_t1));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    gradcheck(&(d_out.clone(), d_x, out.clone(), d_t1), |(d_out, d_x, out, d_t1)| f0084_backward(d_out, *d_x, out, *d_t1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0085(p0: Array2<f32>, p1: f32) -> (Array2<f32>, Array2<f32>) {
+fn f0085(d_t1: Array2<f32>, grad: f32) -> f32 {
     let t2 = {
-        let t1 = f0010(p1);
-        t1
+        let unused = f0010(grad);
+        sin(&d_t1)
     };
-    let t3 = backprop::ops::signum(&(cos(&(p0.hypot(square(t2) + 0.5)))));
-    (tanh(&t3), t3)
+    let d_out = {
+        let d_out_1 = cos(&(sigmoid(&(mean_axis(&t2, Axis(0))))));
+        f0010(((&d_out_1 * &d_out_1).iter().sum::<f32>()).tanh())
+    };
+    mean(&t2) + d_out + grad
 }
 
 #[test]
 fn f0085_gradcheck() {
-    let mut s = 583238093u64;
-    let p0: Array2<f32> = random32((1, 2), &mut s);
-    let p1 = scalar32(&mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up0: Array2<f32> = random32((1, 2), &mut s);
-    let up1: Array2<f32> = random32((1, 2), &mut s);
-    let (value, grads) = f0085_backward(p0.clone(), p1, (&up0, &up1));
-    assert_eq!(value, f0085(p0.clone(), p1));
-    assert_eq!(grads.p0.shape(), p0.shape());
+    let mut s = 1338445556u64;
+    let d_t1: Array2<f32> = random32((1, 2), &mut s);
+    let grad = scalar32(&mut s);
+    let (d_t1, grad,) = std::hint::black_box((d_t1, grad,));
+    let (value, grads) = f0085_backward(d_t1.clone(), grad, 1.0);
+    assert_eq!(value, f0085(d_t1.clone(), grad));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .upstream(&(&up0, &up1))
-        .check(&(p0.clone(), p1), |(p0, p1)| f0085_backward(p0.clone(), *p1, (&up0, &up1)))
+        .check(&(d_t1.clone(), grad), |(d_t1, grad)| f0085_backward(d_t1.clone(), *grad, 1.0))
         .unwrap();
 }
 #[differentiable]
-fn f0086(p0: &Array2<f64>, p1: f64) -> (f64, f64) {
+fn f0086(p0: &Array2<f64>, p1: f64) -> f64 {
     let t1 = p0;
     let t2 = t1;
-    let mut t3 = 2.0 / (square(p0) + 1.0);
-    let mut t4 = mean(&(f0064(&(sin(&t3)))));
-    let mut n1 = 0;
-    loop {
-        t4 = t4 * 0.5 + (mean(&(0.5 / (&t3 * &t3 + 1.0))));
-        t3 -= t2;
-        n1 += 1;
-        if n1 >= 3 || t4.abs() < 0.4629 {
-            break;
+    let t3 = p1;
+    let mut t4 = mse(&(p0.to_owned().mapv_into(|u| {
+        if t3 < 0.0371 {
+            (square(u) + 1.0).recip()
+        } else {
+            t3 * u
         }
-    }
-    t4 += 0.75;
-    let t5 = softplus(t4);
-    (t2[[1, 0]], p0.sum())
+    })), p0);
+    t4 = t4.clamp(-1.0, 0.5);
+    let t6 = {
+        let t5 = t1.mapv(|u| t3 / (square(u) + 0.5));
+        t4
+    };
+    t4 + t6 + t3
 }
 
 #[test]
 fn f0086_gradcheck() {
-    let mut s = 1790681772u64;
+    let mut s = 1953911923u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0086_backward(&p0, p1, (1.0, 0.5));
+    let (value, grads) = f0086_backward(&p0, p1, 1.0);
     assert_eq!(value, f0086(&p0, p1));
     assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(), p1), |(p0, p1)| f0086_backward(p0, *p1, (1.0, 0.5)))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0086_backward(p0, *p1, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
-fn f0087(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: &Array2<f64>, p3: &Array2<f64>, c0: &Array2<f64>) -> f64 {
+fn f0087(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: &Array2<f64>, p3: &Array2<f64>, c0: &Array2<f64>) -> Array2<f64> {
     let t1 = (((c0 * c0).iter().sum::<f64>()).tanh()).powi(3);
     let t2 = c0;
     let t3 = (abs(&(0.25 / (square(p2) + 1.0)))).select(Axis(0), &[1, 0, 0, 1]);
     let _t4 = (logsumexp(&t3)).dot(&t3);
     let t5 = if mean(c0) <= -0.5183 {
-        f0037(p3, (mean(&(0.75 - p2))).sin(), p3)
+        f0036(p0.to_owned())
     } else {
-        f0044(p2)
+        ((square(t1) + 0.5).powf(tanh(t1))) / 0.1
     };
-    t1 + mean(t2) + t3.sum() + t5
+    exp(p0)
 }
 
 #[test]
@@ -2489,46 +2549,65 @@ fn f0087_gradcheck() {
     let p3: Array2<f64> = random((3, 2), &mut s);
     let c0: Array2<f64> = random((2, 3), &mut s);
     let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let (value, grads) = f0087_backward(&p0, p1.view(), &p2, &p3, &c0, 1.0);
+    let up: Array2<f64> = random((3, 1), &mut s);
+    let (value, grads) = f0087_backward(&p0, p1.view(), &p2, &p3, &c0, &up);
     assert_eq!(value, f0087(&p0, p1.view(), &p2, &p3, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0087_backward(p0, p1.view(), p2, p3, &c0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0087_backward(p0, p1.view(), p2, p3, &c0, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0088(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
-    let _t1 = &(cos(p2)) * &(p0 / &(square(p2) + 2.0));
-    let mut t2 = (tanh(p3)).sum();
-    for r in p3.rows() {
-        t2 += ((mean(p3)) + r.sum());
-    }
-    if p2.mean().unwrap() < 0.4629 {
-        return t2;
-    }
-    let mut t3 = Array2::<f64>::zeros((p2.nrows(), p2.ncols()));
-    for i in 0..2 {
-        t3.column_mut(i).assign(&(sin(&p2.column(i))));
-    }
-    t2 += 0.5;
-    t2 + mean(&t3) + p2.iter().sum::<f64>()
+fn f0088(y_1: &Array2<f64>, grad: f64, w: &Array2<f64>, d_x: &Array2<f64>) -> Array2<f64> {
+    let _t1 = &(cos(w)) * &(y_1 / &(square(w) + 2.0));
+    let t1_from_t2 = Array::from_elem((3, 1), 2.0_f64);
+    let t3 = match y_1.len() % 3 {
+        0 => y_1 * grad,
+        1 | 2 => tanh(&(y_1 * grad)),
+        _ => backprop::ops::recip(&(square(y_1) + 1.0)),
+    };
+    let t5 = {
+        let out = cos(&t3);
+        mean(&(w.select(Axis(1), &[1, 1])))
+    };
+    let t7 = {
+        let t6 = t5;
+        (d_x * t5).t().dot(d_x)
+    };
+    let c1 = 0.5_f64;
+    let (n2, m2) = w.dim();
+    let (n3, m3) = y_1.dim();
+    let d_out = Array2::<f64>::zeros((n2, n3));
+    let t9 = match () {
+        _ if t7.iter().sum::<f64>() >= 0.0371 => t7.to_owned(),
+        _ if t7[[0, 0]] <= 0.0371 => &(&t7 - &d_out) + t5,
+        _ => t7.to_owned(),
+    };
+    t7
 }
 
 #[test]
 fn f0088_gradcheck() {
-    let mut s = 1854324659u64;
-    let p0: Array2<f64> = random((1, 2), &mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array2<f64> = random((3, 2), &mut s);
-    let p3: Array2<f64> = random((2, 3), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0088_backward(&p0, p1, &p2, &p3, 1.0);
-    assert_eq!(value, f0088(&p0, p1, &p2, &p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0088_backward(p0, *p1, p2, p3, 1.0)).unwrap();
+    let mut s = 327866451u64;
+    let y_1: Array2<f64> = random((1, 2), &mut s);
+    let grad = scalar(&mut s);
+    let w: Array2<f64> = random((3, 2), &mut s);
+    let d_x: Array2<f64> = random((2, 3), &mut s);
+    let (y_1, grad, w, d_x,) = std::hint::black_box((y_1, grad, w, d_x,));
+    let up: Array2<f64> = random((3, 3), &mut s);
+    let (value, grads) = f0088_backward(&y_1, grad, &w, &d_x, &up);
+    assert_eq!(value, f0088(&y_1, grad, &w, &d_x));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.w.shape(), w.shape());
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(y_1.clone(), grad, w.clone(), d_x.clone()), |(y_1, grad, w, d_x)| f0088_backward(y_1, *grad, w, d_x, &up))
+        .unwrap();
 }
 #[differentiable(wrt(p2, p3))]
 fn f0089(p0: &Array1<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
@@ -2559,26 +2638,28 @@ fn f0089_gradcheck() {
 #[differentiable(wrt(p0, p1, p2, p3))]
 fn f0090(p0: &Array2<f64>, p1: &Array1<f64>, p2: Array2<f64>, p3: &Array2<f64>, c0: &Array1<f64>) -> f64 {
     let t1 = c0;
-    let mut t2 = p3.mapv(|v| (v.cos()) * (v + v));
-    let t3 = t1 * t1;
-    t2 += p1;
-    let t4 = t2.clone();
-    let t5 = p2.clone();
-    let mut t6 = t2[[0, 1]];
-    let mut n1 = 0;
-    loop {
-        t6 += (t5[[2, 1]]);
-        n1 += 1;
-        if n1 >= 1 || t6.abs() < 0.0371 {
-            break;
+    let t2 = p3.mapv(|v| (v.cos()) * (v + v));
+    let t3 = sigmoid(f0059(p2.to_owned(), c0));
+    let mut t4 = backprop::ops::recip(&(square(&(1.25 - c0)) + 1.0));
+    t4 -= 0.75;
+    let c1: f64 = 3.0;
+    let t6 = {
+        let t5 = c0;
+        backprop::ops::recip(&(square(&(p3.mapv(|v| {
+        if c1 > 0.0371 {
+            (v + v) / (square(v - 3.0) + 1.0)
+        } else {
+            (v * c1) - v
         }
-    }
-    t5.sum() + t6
+    }))) + 1.0))
+    };
+    let (_, _, t7) = f0067(t3, &p2);
+    t6[[0, 1]] + t7 + mean(p0)
 }
 
 #[test]
 fn f0090_gradcheck() {
-    let mut s = 407353205u64;
+    let mut s = 1644732922u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -2660,127 +2741,114 @@ fn f0093_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0094(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: Array2<f64>) -> f64 {
-    let mut t1 = ((&p3 * p0).dot(p2)) * p2;
-    let t2 = t1.dot(&t1.t());
-    let mut t2 = &(sum_axis(p2, Axis(1))) + &t2;
-    let t3 = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
-    let mut t4 = if p2.iter().sum::<f64>() < -0.5183 {
-        Zip::from(&((tanh(&(&t2 - p0))).dot(&(sigmoid(&t2))))).and(&(sigmoid(&t2))).map_collect(|&l, &r| (r / ((l - r).powi(2) + 1.0)).signum())
+fn f0094(out: &Array2<f64>, d_out: &Array2<f64>, x: &Array2<f64>, d_p0: Array2<f64>) -> f64 {
+    let mut grad_1 = ((&d_p0 * out).dot(x)) * x;
+    let out_1 = grad_1.dot(&grad_1.t());
+    let mut out_1 = &(sum_axis(x, Axis(1))) + &out_1;
+    let d_x = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
+    let mut t1_from_t2 = if x.iter().sum::<f64>() < -0.5183 {
+        Zip::from(&((tanh(&(&out_1 - out))).dot(&(sigmoid(&out_1))))).and(&(sigmoid(&out_1))).map_collect(|&l, &r| (r / ((l - r).powi(2) + 1.0)).signum())
     } else {
-        p0.to_owned()
+        out.to_owned()
     };
     let c1: f64 = 0.5;
     for i in (0..2).rev() {
-        t1 -= &(Zip::from(&t1).and(&t1).map_collect(|&l, &r| {
+        grad_1 -= &(Zip::from(&grad_1).and(&grad_1).map_collect(|&l, &r| {
         if l <= 0.0371 {
-            sigmoid(f0034(sin(l)))
+            sigmoid(f0033(sin(l)))
         } else {
             c1.exp()
         }
     }));
-        t2 += &t4;
+        out_1 += &t1_from_t2;
     }
-    let t2 = p2;
-    t4 += 0.1;
-    t4.sum() + mean(t2)
+    let out_1 = x;
+    t1_from_t2 -= 3.0;
+    sum(&t1_from_t2) + out_1[[1, 1]]
 }
 
 #[test]
 fn f0094_gradcheck() {
-    let mut s = 951809329u64;
-    let p0: Array2<f64> = random((3, 3), &mut s);
-    let p1: Array2<f64> = random((1, 3), &mut s);
-    let p2: Array2<f64> = random((3, 2), &mut s);
-    let p3: Array2<f64> = random((1, 3), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0094_backward(&p0, &p1, &p2, p3.clone(), 1.0);
-    assert_eq!(value, f0094(&p0, &p1, &p2, p3.clone()));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0094_backward(p0, p1, p2, p3.clone(), 1.0)).unwrap();
+    let mut s = 135839058u64;
+    let out: Array2<f64> = random((3, 3), &mut s);
+    let d_out: Array2<f64> = random((1, 3), &mut s);
+    let x: Array2<f64> = random((3, 2), &mut s);
+    let d_p0: Array2<f64> = random((1, 3), &mut s);
+    let (out, d_out, x, d_p0,) = std::hint::black_box((out, d_out, x, d_p0,));
+    let (value, grads) = f0094_backward(&out, &d_out, &x, d_p0.clone(), 1.0);
+    assert_eq!(value, f0094(&out, &d_out, &x, d_p0.clone()));
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    gradcheck(&(out.clone(), d_out.clone(), x.clone(), d_p0.clone()), |(out, d_out, x, d_p0)| f0094_backward(out, d_out, x, d_p0.clone(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0095(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, k0: usize) -> f64 {
+fn f0095(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
+    let c1: f64 = 1.5;
     let mut t2 = {
-        let t1 = (f0012(p1)) + p2;
-        t1
+        let t1 = &((sigmoid(p2)) * (Zip::from(p0).and(p0).map_collect(|&u, &v| v))) / (square(p2) + 0.5);
+        (-&(&t1 * 0.75)).dot(p1)
     };
-    t2 += (t2 - 0.25) - (t2 * 0.75);
-    let (n1, m1) = p0.dim();
-    let mut t3 = match () {
-        _ if t2 < 0.0371 => p1.view().remove_axis(Axis(1)).to_owned(),
-        _ if p1.sum() >= 0.0371 => tanh(&(p1.view().remove_axis(Axis(1)).to_owned())),
-        _ => sin(&(p1.view().remove_axis(Axis(1)).to_owned())),
-    };
-    let c2: f64 = 3.0;
-    let _t4 = (powi(&t3, 2)).iter().map(|v| (p2 * (*v)) + (*v)).sum::<f64>();
-    let (t5, t6) = f0054(&t3, &t3, t2.tanh(), p0);
-    let t7 = match k0 % 3 {
-        0 => (t3.slice_axis(Axis(0), Slice::from(0..))).to_owned(),
-        1 | 2 => &t3 - t2,
-        _ => tanh(&t3.slice_axis(Axis(0), Slice::from(0..))),
-    };
-    for i in 0..2 {
-        t3 -= t6;
-        t3 = (tanh(&t7)).mapv(|e: f64| f64::ln(e.powi(2) + 0.5));
-        if p2 < 0.0371 {
-            continue;
-        }
+    let mut t3 = (backprop::ops::relu(&t2)).to_shape(1).unwrap().sum();
+    let _t4 = t3;
+    if p2 >= -0.5183 {
+        t2 += f0036(p1.to_owned());
     }
-    t2 + t3.mean().unwrap() + t5 + t6 + sum(&t7)
+    t3 -= t3 / 1.25;
+    let (n2, m2) = p1.dim();
+    let t6 = {
+        let t5 = ((f0034(f64::tanh(f0045(p2)))).tanh()) - (t2.mean_axis(Axis(1)).unwrap());
+        ((sigmoid(&t2)).dot(&(tanh(&t2)))).product()
+    };
+    let t7 = t6 + t3;
+    t6 + t7
 }
 
 #[test]
 fn f0095_gradcheck() {
-    let mut s = 217589389u64;
+    let mut s = 742069160u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2 = scalar(&mut s);
-    let k0: usize = 2;
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0095_backward(&p0, &p1, p2, k0, 1.0);
-    assert_eq!(value, f0095(&p0, &p1, p2, k0));
+    let (value, grads) = f0095_backward(&p0, &p1, p2, 1.0);
+    assert_eq!(value, f0095(&p0, &p1, p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0095_backward(p0, p1, *p2, k0, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0095_backward(p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0096(p0: f64, p1: f64) -> f64 {
-    let t1 = if p1 < -0.5183 || p1 > 0.0 {
+    let mut t1 = if p1 < -0.5183 || p1 > 0.0 {
         p0
     } else {
-        (f0028(p0)) + p1
+        (f0029(p0)) + p1
     };
-    let t3 = {
-        let t2 = ln(square(t1 - t1) + 1.0);
-        t2
+    let mut t3 = {
+        let t2 = (((sigmoid(p0)).powi(2) + 0.5).ln()).sin();
+        cos((powi(p1, 1)) * (t1.clamp(-1.0, 0.5)))
     };
-    let t4 = t1;
-    let mut t5 = (sigmoid((square(t3) + 0.5).cbrt()));
-    let mut n1 = 0;
-    while n1 < 1 {
-        t5 = t5 * 0.5 + (t3.tanh());
-        n1 += 1;
+    for i in 0..3 {
+        t1 = t3.atan2(p0.powi(2) + 0.5);
+        match i % 3 {
+            0 => t3 -= sigmoid(t3),
+            1 | 2 => {
+                t1 += t3.abs();
+            }
+            _ => {}
+        }
     }
-    let t6 = t5;
-    let mut t7 = backprop::ops::sigmoid((((t3 - t4) + t6) - 3.0));
-    for i in 0..1 {
-        let (_, t8) = f0029(abs(t7));
-        t7 += (((square(t8) + 0.5).powf(1.5)));
-    }
-    let t10 = {
-        let t9 = t6 - t3;
-        0.75 * t6
-    };
-    t1 + t3 + t4 + t5 + t6 + t7 + t10
+    let t4 = (t3.max(p1)).max(t1);
+    let _t5 = t1;
+    let t3 = p1 / (square(t1) + 1.0);
+    let t3 = (t1 - t3).max(t4);
+    t4 + t3
 }
 
 #[test]
 fn f0096_gradcheck() {
-    let mut s = 779060208u64;
+    let mut s = 1244250595u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -2790,18 +2858,35 @@ fn f0096_gradcheck() {
 }
 #[differentiable(wrt(p1))]
 fn f0097(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
-    let t1 = array![[0.0_f64, 0.5]];
-    let t2 = match () {
-        _ if p0.sum() <= 0.4629 => sqrt(&(square(&(0.25 - &(p1 * p1))) + 1.0)),
-        _ if p0.sum() <= 0.4629 => p1.to_owned(),
-        _ => ((p1 * 0.1 + &t1).var(1.0)) / &(p1 * p1 + 1.0),
-    };
-    t2.mean().unwrap()
+    let mut t1 = Array2::<f64>::zeros((p1.nrows(), p1.ncols()));
+    let mut t2 = (sqrt(square(p1[[0, 0]]) + 0.5));
+    let (n2, m2) = p1.dim();
+    let mut n1 = 0;
+    while n1 < 3 {
+        for i in 0..t1.nrows() {
+            t1.row_mut(i).assign(&(sigmoid(&p1.row(i))));
+        }
+        for i in 0..t1.nrows() {
+            for j in 0..t1.ncols() {
+                t2 += (mean(&(abs(&(p1 / (square(t1[[i, j]]) + 2.0))))));
+            }
+        }
+        for i in 0..t1.nrows() {
+            for j in 0..t1.ncols() {
+                t1[[i, j]] = t1[[i, j]] * 0.5 + (((p1[[0, m2 - 1]])) + p1[[i, j]]);
+            }
+        }
+        for i in 0..t1.nrows() {
+            t2 -= (t1.row(i).sum());
+        }
+        n1 += 1;
+    }
+    t1[[0, 1]] + t2
 }
 
 #[test]
 fn f0097_gradcheck() {
-    let mut s = 1886870433u64;
+    let mut s = 887578955u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -2811,7 +2896,7 @@ fn f0097_gradcheck() {
     gradcheck(&(p1.clone(),), |(p1,)| f0097_backward(&p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0098(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
+fn f0098(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>, labels: &[usize]) -> f64 {
     let mut t2 = {
         let t1 = softmax(&((square(p1)).dot(p2)));
         t1.mapv(|e| {
@@ -2824,26 +2909,25 @@ fn f0098(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
     };
     let t3 = (p2.dot(&t2)) / 3.0;
     let t4 = p2;
-    t2 += f0037(t4, p0, t4);
-    let t3 = t4;
-    if t4[[0, 1]] > -0.5183 || p0 > 0.0 {
-        return (backprop::ops::log_sigmoid(t4)).iter().sum::<f64>();
-    }
-    t4[[1, 1]] + t3.mean().unwrap() + sum(p2)
+    t2 -= 2.0;
+    let mut t3 = 0.5 + (softmax_cross_entropy(t4, labels));
+    t3 /= square(-(sum(&t2))) + 0.5;
+    logsumexp(&t2) + t4.mean().unwrap() + t3
 }
 
 #[test]
 fn f0098_gradcheck() {
-    let mut s = 2005609571u64;
+    let mut s = 1982092593u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
+    let labels: &[usize] = &[1, 1, 0];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0098_backward(p0, &p1, &p2, 1.0);
-    assert_eq!(value, f0098(p0, &p1, &p2));
+    let (value, grads) = f0098_backward(p0, &p1, &p2, labels, 1.0);
+    assert_eq!(value, f0098(p0, &p1, &p2, labels));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0098_backward(*p0, p1, p2, 1.0)).unwrap();
+    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0098_backward(*p0, p1, p2, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0099(p0: Array2<f64>, p1: &Array1<f64>, p2: f64, p3: &Array1<f64>) -> (Array2<f64>, f64) {
@@ -2874,30 +2958,45 @@ fn f0099_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0100(grad: &Array2<f64>, x: &Array1<f64>, labels: &[usize]) -> f64 {
-    let t1_from_t2 = x;
-    let mut t2 = mean(x);
-    for (i, &l) in labels.iter().enumerate() {
-        t2 += (((square((l as f64)) + 1.0).recip()));
+fn f0100(p0: &Array2<f64>, p1: &Array1<f64>, ws: &[f64]) -> f64 {
+    let t1 = p1;
+    let mut t2 = (backprop::ops::recip(&(square(&(square(t1))) + 1.0))).dot(&(backprop::ops::recip(&(square(&(square(t1))) + 1.0))));
+    let mut n1 = 0;
+    loop {
+        t2 = t2 * 0.5 + ((t1 - 0.5).sum());
+        n1 += 1;
+        if n1 >= 2 || t2.abs() < 0.0371 {
+            break;
+        }
     }
-    let d_d_x = (square(t2) + 1.0).ln();
-    let _t4 = grad;
-    t2 += (sigmoid(d_d_x)).hypot(-1.5 * -1.5 + 0.5);
-    t1_from_t2.mean().unwrap() + t2 + d_d_x
+    let _t3 = p1 * t2;
+    let mut t4 = mean(&(&(p1.to_shape((2, 1)).unwrap()) / &(square(&(f0070(sigmoid(t2), tanh((square(t2) + 1.0).ln()), p1))) + 0.5)));
+    for (i, &c) in ws.iter().enumerate() {
+        t4 -= (((sigmoid(t2)).ceil()));
+    }
+    let c2 = 2.0_f64;
+    let t5 = &(t1.mapv(|u| {
+        if u < 0.4629 {
+            backprop::ops::tan(tanh(u))
+        } else {
+            c2.atan2(-2.0 * -2.0 + 0.5)
+        }
+    })) - t4;
+    t1.sum() + t2 + t4 + sum(&t5)
 }
 
 #[test]
 fn f0100_gradcheck() {
-    let mut s = 261111168u64;
-    let grad: Array2<f64> = random((3, 3), &mut s);
-    let x: Array1<f64> = random(2, &mut s);
-    let labels: &[usize] = &[0, 0, 2];
-    let (grad, x,) = std::hint::black_box((grad, x,));
-    let (value, grads) = f0100_backward(&grad, &x, labels, 1.0);
-    assert_eq!(value, f0100(&grad, &x, labels));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(grad.clone(), x.clone()), |(grad, x)| f0100_backward(grad, x, labels, 1.0)).unwrap();
+    let mut s = 823079556u64;
+    let p0: Array2<f64> = random((3, 3), &mut s);
+    let p1: Array1<f64> = random(2, &mut s);
+    let ws: &[f64] = &[-1.25, 0.75, 1.5];
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0100_backward(&p0, &p1, ws, 1.0);
+    assert_eq!(value, f0100(&p0, &p1, ws));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0100_backward(p0, p1, ws, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0101(d_t1: &Array2<f64>) -> f64 {
@@ -2919,19 +3018,24 @@ fn f0101_gradcheck() {
 }
 #[differentiable]
 fn f0102(p0: f64, p1: Array2<f64>, p2: ArrayView1<f64>, p3: Array2<f64>) -> f64 {
-    let mut t1 = Array2::<f64>::zeros((p1.nrows(), p1.ncols()));
-    for i in 0..2 {
-        t1.row_mut(i).assign(&(sin(&p1.row(i))));
+    let mut t1 = sum(&(sigmoid(&p3)));
+    let mut n1 = 0;
+    loop {
+        t1 -= (sum(&(softplus(&p2))));
+        n1 += 1;
+        if n1 >= 4 {
+            break;
+        }
     }
-    let t2 = square(&p2);
-    let _t3 = p0;
-    let t4 = (t1.dot(&t2)) * 1.25;
-    sum(&t1) + mean(&t2) + t4.mean().unwrap()
+    t1 -= f0045(sigmoid((tanh(p0)).tan()));
+    t1 = p2.dot(&p2);
+    let t1 = (&p3 * &p1).select(Axis(1), &[2, 1, 2]);
+    t1.mean().unwrap()
 }
 
 #[test]
 fn f0102_gradcheck() {
-    let mut s = 1518656520u64;
+    let mut s = 2035352415u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2: Array1<f64> = random(3, &mut s);
@@ -3073,7 +3177,7 @@ fn f0107_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0108(p0: f64, p1: ArrayView2<f64>, p2: f64, p3: f64) -> (f64, Array2<f64>, f64) {
+fn f0108(p0: f64, p1: ArrayView2<f64>, p2: f64, p3: f64) -> f64 {
     let c1: f64 = 0.5;
     let mut t1 = (mean_axis(&p1, Axis(0))).mapv(|z| c1);
     t1 *= &(tanh(&(Zip::from(&t1).and(&t1).map_collect(|&l, &r| (r / (square(r) + 2.0)) * l))));
@@ -3087,78 +3191,77 @@ fn f0108(p0: f64, p1: ArrayView2<f64>, p2: f64, p3: f64) -> (f64, Array2<f64>, f
     } else {
         t1.to_owned()
     };
-    let mut t3 = Array1::<f64>::zeros(t1.len());
-    for i in 0..t3.len() {
-        t3[i] = (f64::hypot(p3, square(p0) + 0.5));
+    let mut t3 = f64::tanh((logsumexp(&t2)));
+    let t4 = array![[-1.0_f64], [-0.75], [-0.75]];
+    let mut n2 = 0;
+    while n2 < 2 && t3.abs() > 0.5183 {
+        t3 -= (mean(&(&t4 - &p1)));
+        n2 += 1;
     }
-    (p0, sin(&p1), p0)
+    t2.mean().unwrap() + t3
 }
 
 #[test]
 fn f0108_gradcheck() {
-    let mut s = 331587514u64;
+    let mut s = 1871231321u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
     let p3 = scalar(&mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up1: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0108_backward(p0, p1.view(), p2, p3, (1.0, &up1, -0.75));
+    let (value, grads) = f0108_backward(p0, p1.view(), p2, p3, 1.0);
     assert_eq!(value, f0108(p0, p1.view(), p2, p3));
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&(1.0, &up1, -0.75))
-        .check(&(p0, p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0108_backward(*p0, p1.view(), *p2, *p3, (1.0, &up1, -0.75)))
-        .unwrap();
+    gradcheck(&(p0, p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0108_backward(*p0, p1.view(), *p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0109(p0: f32, p1: &Array2<f32>, ws: &[f32]) -> f32 {
-    let mut t1 = (p1 - p0).iter().sum::<f32>();
-    for (i, &c) in ws.iter().enumerate() {
-        t1 += p0;
+fn f0109(p0: f32, p1: &Array2<f32>) -> f32 {
+    if p1.iter().sum::<f32>() > 0.4629 {
+        return (p1.mapv(|v| relu(v))).sum();
     }
-    let t2 = (t1 - (t1 - t1)) + &(tan(&(tanh(&(p0 / &(p1 * p1 + 1.0))))));
-    t1 + t2[[1, 2]]
+    let t1 = relu(p1[[0, 2]]);
+    t1
 }
 
 #[test]
 fn f0109_gradcheck() {
-    let mut s = 298133389u64;
+    let mut s = 1422932192u64;
     let p0 = scalar32(&mut s);
     let p1: Array2<f32> = random32((2, 3), &mut s);
-    let ws: &[f32] = &[0.5, 2.0, 0.75];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0109_backward(p0, &p1, ws, 1.0);
-    assert_eq!(value, f0109(p0, &p1, ws));
+    let (value, grads) = f0109_backward(p0, &p1, 1.0);
+    assert_eq!(value, f0109(p0, &p1));
     assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0, p1.clone()), |(p0, p1)| f0109_backward(*p0, p1, ws, 1.0))
+        .check(&(p0, p1.clone()), |(p0, p1)| f0109_backward(*p0, p1, 1.0))
         .unwrap();
 }
 #[differentiable]
 fn f0110(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>, labels: &[usize]) -> f64 {
-    let mut t1 = (p2.sum()) * &(softmax(p2));
-    let t2 = p1 * p1;
-    let t3 = tan(&(tanh(p2)));
-    let mut t5 = {
-        let t4 = (concat(Axis(1), &[&(relu(&t1)), &t3, p2])).index_axis(Axis(1), 2).to_owned();
-        t3.fract()
-    };
-    let _t6 = &t3 / &(square(&t1) + 0.5);
-    t5 *= &t3;
-    t1 /= &(square(&(abs(&t5))) + 0.5);
-    t1.sum() + logsumexp(&t2) + t3[[0, 0]] + mean(&t5)
+    let (t1, t2, t3) = f0069(p2, p0, p2, p0);
+    let (t4, t5, _) = f0069(p2, t3, &t2, t1);
+    let mut t6 = (t4 * &t5).index_axis(Axis(0), 1).sum();
+    for i in 0..1 {
+        t6 += softmax_cross_entropy(&t5, labels);
+        if sum(&t5) <= -0.5183 {
+            break;
+        }
+    }
+    let t7 = (t4 * 0.25) * (f0063(p1));
+    let t8 = (abs(&(p2 + &t5))).dot(p2);
+    let t9 = t1 + t7;
+    mean(&t8) + t9
 }
 
 #[test]
 fn f0110_gradcheck() {
-    let mut s = 1089063950u64;
+    let mut s = 686344586u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2: Array2<f64> = random((2, 2), &mut s);
-    let labels: &[usize] = &[0];
+    let labels: &[usize] = &[1, 0];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
     let (value, grads) = f0110_backward(p0, &p1, &p2, labels, 1.0);
     assert_eq!(value, f0110(p0, &p1, &p2, labels));
@@ -3168,7 +3271,7 @@ fn f0110_gradcheck() {
 }
 #[differentiable]
 fn f0111(p0: Array2<f64>, p1: &Array2<f64>, p2: Array2<f64>, p3: f64) -> (f64, f64) {
-    let t1 = tanh(f0034(p3));
+    let t1 = tanh(f0033(p3));
     let t2 = array![[0.0_f64, 0.5], [1.0, 1.5]];
     let t3 = logsumexp(&(((square(p1)) * 0.1 + &t2).var_axis(Axis(0), 1.0)));
     (sum(p1), sum(&p0))
@@ -3193,31 +3296,30 @@ fn f0111_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0112(p0: &Array2<f64>) -> f64 {
-    let _t1 = p0 + p0;
-    let t2 = p0;
-    let mut t3 = (t2.slice_axis(Axis(1), Slice::from(1..))).t().dot(t2);
-    for i in 0..1 {
-        t3 += 0.5 / ((p0[[i, 2]]).powi(2) + 1.0);
+fn f0112(d_out: &Array2<f64>) -> f64 {
+    let _t1 = d_out + d_out;
+    let grad_1 = d_out;
+    let mut d_x = (grad_1 * grad_1).dot(&grad_1.t());
+    let mut t5 = {
+        let t4 = cos(&d_x);
+        cos(&t4.view().permuted_axes([1, 0]))
+    };
+    if d_x.iter().sum::<f64>() <= 0.4629 {
+        d_x += &t5;
     }
-    if t2.iter().sum::<f64>() >= -0.5183 {
-        t3 /= &(square(&(t2 - t2)) + 1.0);
-    } else if t3[[0, 2]] < 0.4629 {
-        t3 += &(ln(&(t2 * t2 + 0.5)));
-    }
-    let _t4 = (tanh(&(t2 - p0).t())).dot(&(tanh(&t3)));
-    sum(t2) + mean(&t3)
+    let t1_from_t2 = &d_x;
+    t5.sum() + t1_from_t2.iter().sum::<f64>() + mean(&t5)
 }
 
 #[test]
 fn f0112_gradcheck() {
-    let mut s = 1462134591u64;
-    let p0: Array2<f64> = random((2, 3), &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0112_backward(&p0, 1.0);
-    assert_eq!(value, f0112(&p0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0112_backward(p0, 1.0)).unwrap();
+    let mut s = 327335542u64;
+    let d_out: Array2<f64> = random((2, 3), &mut s);
+    let (d_out,) = std::hint::black_box((d_out,));
+    let (value, grads) = f0112_backward(&d_out, 1.0);
+    assert_eq!(value, f0112(&d_out));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    gradcheck(&(d_out.clone(),), |(d_out,)| f0112_backward(d_out, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
 fn f0113(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
@@ -3273,25 +3375,24 @@ fn f0115(p0: &Array1<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     for i in 0..3 {
         t1 += t1 * t1;
     }
-    let mut t3 = sum(&(softmax(&((cos(p1)).select(Axis(0), &[0])))));
-    let mut n1 = 0;
-    loop {
-        t3 = t3 * 0.5 + ((ln(&(square(&(p0 - p0)) + 1.0))).iter().sum::<f64>());
-        n1 += 1;
-        if n1 >= 3 {
-            break;
-        }
-    }
-    let t4 = f0070(sigmoid(t1), backprop::ops::sigmoid(t3), p0);
-    let t5 = t4.clone();
-    let _t6 = (p0.dot(&t5)) * p0;
-    let _t7 = cos(&((1.5 + t1) + (t3 - &t4)));
-    t1 + t3 + logsumexp(&t4) + t5.sum()
+    let c1 = 3.0_f64;
+    let mut t3 = match p1.len() % 3 {
+        0 => softmax(&((cos(p1)).select(Axis(0), &[0]))),
+        1 | 2 => sigmoid(&(softmax(&((cos(p1)).select(Axis(0), &[0]))))),
+        _ => exp(&(tanh(&(&(p1 + t1) + &(p0 - t1))))),
+    };
+    let t4 = tan(&(tanh(&(t3.select(Axis(0), &[0])))));
+    let (n2, m2) = c0.dim();
+    let t5 = Array2::<f64>::from_shape_vec((n2, 2), vec![0.0, 0.5]).unwrap();
+    let mut t6 = ((&(tanh(&t4)) * &(-p1)) * 0.1 + &t5).var(1.0);
+    t3 -= 0.25;
+    t6 += t1;
+    mean(&t4) + t6
 }
 
 #[test]
 fn f0115_gradcheck() {
-    let mut s = 137667119u64;
+    let mut s = 1035977885u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let c0: Array2<f64> = random((1, 3), &mut s);
@@ -3303,71 +3404,79 @@ fn f0115_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0115_backward(p0, p1, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0116(p0: ArrayView2<f64>, ws: &[f64]) -> f64 {
+fn f0116(p0: ArrayView2<f64>) -> f64 {
     let t1 = &p0 / (square(&p0) + 1.0);
     let t1 = ln(&(square(&(t1.sum_axis(Axis(0)))) + 0.5));
-    let mut t2 = (&(p0.view().reversed_axes()) + (1.25)).mean().unwrap();
-    for (i, &c) in ws.iter().enumerate() {
-        t2 -= c;
+    let t2 = mean(&p0);
+    let t3 = &p0;
+    if t1.sum() <= -0.5183 {
+        return sum(&(backprop::ops::recip(&(&t1 * &t1 + 1.0))));
     }
-    let t3 = t2;
-    let t5 = {
-        let t4 = powi(&p0, 2);
-        floor(&t4)
-    };
-    t3 + mean(&t5)
+    sum(&t1) + t2 + mean(t3)
 }
 
 #[test]
 fn f0116_gradcheck() {
-    let mut s = 91983277u64;
+    let mut s = 1647167918u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
-    let ws: &[f64] = &[0.75];
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0116_backward(p0.view(), ws, 1.0);
-    assert_eq!(value, f0116(p0.view(), ws));
+    let (value, grads) = f0116_backward(p0.view(), 1.0);
+    assert_eq!(value, f0116(p0.view()));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0116_backward(p0.view(), ws, 1.0)).unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0116_backward(p0.view(), 1.0)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2, p3))]
-fn f0117(p0: &Array1<f32>, p1: &Array1<f32>, p2: &Array2<f32>, p3: &Array2<f32>, c0: &Array2<f32>) -> f32 {
-    let t1 = match () {
-        _ if c0.sum() <= 0.4629 => c0.dot(p1),
-        _ if p2[[0, 1]] < 0.0371 => cos(&(c0.dot(p1))),
-        _ => c0.dot(p1),
-    };
-    let mut t1 = 0.75 + &(0.75 + &(p0 / 0.25));
-    let n1 = p0.len();
-    let t2 = Array1::<f32>::linspace(0.0, 0.5, n1);
-    t1 += (&(sigmoid(&t1)) * 0.1 + &t2).std(1.0);
-    let t1 = (sigmoid(&t1)).product();
-    let mut t3 = p1.to_owned();
-    for i in 0..t3.len() {
-        t3[i] += logsumexp(p1);
+#[differentiable(wrt(grad, d_p0, d_x, d_t1))]
+fn f0117(grad: &Array1<f32>, d_p0: &Array1<f32>, d_x: &Array2<f32>, d_t1: &Array2<f32>, x: &Array2<f32>) -> f32 {
+    let mut d_out = Array1::<f32>::zeros(grad.len());
+    let mut grad_1 = (sum(d_x));
+    for o in 0..2 {
+        for j in 0..d_out.len() {
+            d_out[j] += ((x[[0, 0]]) + grad[j]);
+        }
+        for j in 0..d_out.len() {
+            grad_1 += ((d_out[j] * ((d_p0.iter().zip(d_p0.iter()).map(|(a, b)| *b).sum::<f32>()))).tanh());
+        }
     }
-    let t3 = &(powi(p3, 3)) / (square(t1) + 0.5);
-    t1 + t3[[1, 2]] + sum(p0)
+    let mut unused = d_p0.to_owned();
+    let mut t1_from_t2 = (d_t1 / &(square(d_t1) + 1.0)).mean().unwrap();
+    for o in 0..1 {
+        for j in 0..unused.len() {
+            unused[j] = unused[j] * 0.5 + ((tanh((d_out.to_shape((1, 2)).unwrap()).iter().sum::<f32>())) + d_p0[j]);
+        }
+        if x[[2, 0]] <= -0.5183 {
+            for j in 0..unused.len() {
+                t1_from_t2 += (unused[j] * ((d_x.product())));
+            }
+        }
+    }
+    if x.sum() >= 0.4629 {
+        d_out *= grad;
+    }
+    let mut d_d_x = mean(x);
+    let t1_from_t2 = d_t1.mean().unwrap();
+    let out_1 = concat(Axis(0), &[&unused, d_p0, d_p0]);
+    t1_from_t2 + sum(&out_1)
 }
 
 #[test]
 fn f0117_gradcheck() {
-    let mut s = 790315857u64;
-    let p0: Array1<f32> = random32(2, &mut s);
-    let p1: Array1<f32> = random32(2, &mut s);
-    let p2: Array2<f32> = random32((1, 3), &mut s);
-    let p3: Array2<f32> = random32((2, 3), &mut s);
-    let c0: Array2<f32> = random32((3, 2), &mut s);
-    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let (value, grads) = f0117_backward(&p0, &p1, &p2, &p3, &c0, 1.0);
-    assert_eq!(value, f0117(&p0, &p1, &p2, &p3, &c0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
+    let mut s = 165113412u64;
+    let grad: Array1<f32> = random32(2, &mut s);
+    let d_p0: Array1<f32> = random32(2, &mut s);
+    let d_x: Array2<f32> = random32((1, 3), &mut s);
+    let d_t1: Array2<f32> = random32((2, 3), &mut s);
+    let x: Array2<f32> = random32((3, 2), &mut s);
+    let (grad, d_p0, d_x, d_t1, x,) = std::hint::black_box((grad, d_p0, d_x, d_t1, x,));
+    let (value, grads) = f0117_backward(&grad, &d_p0, &d_x, &d_t1, &x, 1.0);
+    assert_eq!(value, f0117(&grad, &d_p0, &d_x, &d_t1, &x));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0117_backward(p0, p1, p2, p3, &c0, 1.0))
+        .check(&(grad.clone(), d_p0.clone(), d_x.clone(), d_t1.clone()), |(grad, d_p0, d_x, d_t1)| f0117_backward(grad, d_p0, d_x, d_t1, &x, 1.0))
         .unwrap();
 }
 #[differentiable]
@@ -3407,44 +3516,43 @@ fn f0119_gradcheck() {
     gradcheck(&(p0, p1.clone()), |(p0, p1)| f0119_backward(*p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0120(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> (Array2<f64>, f64) {
-    let t1 = Array1::<f64>::zeros(3);
-    let t2 = Array::from_elem((1, 1), 0.5_f64);
-    let t3 = match () {
-        _ if sum(p1) >= -0.5183 => f0081(p1),
-        _ if sum(p1) > -0.5183 => sigmoid(f0081(p1)),
-        _ => (p2 + &t2).sum(),
-    };
-    let t3 = t3;
-    let mut t4 = p1.to_owned();
-    for i in 0..t4.nrows() {
-        t4[[i, 0]] += (square(p3)).mean().unwrap();
+fn f0120(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
+    let mut t1 = p3.to_owned();
+    let mut t2 = p2[[0, 0]];
+    let mut n1 = 0;
+    while n1 < 3 {
+        for i in 0..t1.nrows() {
+            t1.row_mut(i).assign(&(tanh(&p3.row(i))));
+        }
+        if p1.sum() <= 0.0371 {
+            for i in 0..t1.nrows() {
+                t2 += (t1.row(i).sum());
+            }
+        }
+        n1 += 1;
     }
-    let t6 = {
-        let t5 = sigmoid(&(p3.mapv(f0034)));
-        3.0 + p3
-    };
-    (t4.clone(), sum(p3))
+    let _t3 = backprop::ops::recip(&(square(&(p3.view().into_shape_with_order(3).unwrap())) + 1.0));
+    for i in 0..3 {
+        t1 += 0.1;
+    }
+    let t4 = p2;
+    t2 + t4[[0, 2]] + p0
 }
 
 #[test]
 fn f0120_gradcheck() {
-    let mut s = 459664715u64;
+    let mut s = 519903296u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
     let p3: Array2<f64> = random((3, 1), &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up0: Array2<f64> = random((1, 3), &mut s);
-    let (value, grads) = f0120_backward(p0, &p1, &p2, &p3, (&up0, 0.5));
+    let (value, grads) = f0120_backward(p0, &p1, &p2, &p3, 1.0);
     assert_eq!(value, f0120(p0, &p1, &p2, &p3));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    GradCheck::new()
-        .upstream(&(&up0, 0.5))
-        .check(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0120_backward(*p0, p1, p2, p3, (&up0, 0.5)))
-        .unwrap();
+    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0120_backward(*p0, p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable(wrt(d_p0, d_x, d_t1, out))]
 fn f0121(d_p0: &Array2<f64>, d_x: f64, d_t1: f64, out: &Array2<f64>, grad: &Array2<f64>) -> f64 {
@@ -3486,31 +3594,36 @@ fn f0122_gradcheck() {
     gradcheck(&(p0, p1, p2), |(p0, p1, p2)| f0122_backward(*p0, *p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0123(p0: f64) -> (f64, f64) {
+fn f0123(p0: f64) -> f64 {
     let t2 = {
         let t1 = p0 / (square(p0) + 0.5);
         t1
     };
-    let t3 = t2;
-    let mut t2 = t2;
-    t2 += t3;
-    let t4 = ((ln(t3.powi(2) + 1.0)) + t3) + t2;
-    let t5 = exp(tanh(t2));
-    let _t6 = (1.5 + (sigmoid(t2))).powf(t3.cos());
-    (t4, t3)
+    let t3 = (p0 + (-p0)) * t2;
+    let _t4 = (square(t2) + 0.5).powf(t2.sin());
+    if t3 >= 0.4629 {
+        return ((1.5 + ((t3.min(t2)).tanh())).powf(t3.tanh()));
+    }
+    let mut t6 = {
+        let t5 = (log_sigmoid(asin((t3.tanh()) * 0.75))) * 1.5;
+        (sigmoid(t5)).exp()
+    };
+    t6 *= p0;
+    let t8 = {
+        let t7 = t2;
+        ln(square(t6) + 1.0)
+    };
+    t6 + t8
 }
 
 #[test]
 fn f0123_gradcheck() {
-    let mut s = 508054769u64;
+    let mut s = 1709598620u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0123_backward(p0, (1.0, 0.5));
+    let (value, grads) = f0123_backward(p0, 1.0);
     assert_eq!(value, f0123(p0));
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0,), |(p0,)| f0123_backward(*p0, (1.0, 0.5)))
-        .unwrap();
+    gradcheck(&(p0,), |(p0,)| f0123_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0124(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
@@ -3527,14 +3640,16 @@ fn f0124(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
         let t6 = (t3 * 2.0) / 0.75;
         sigmoid(&t2)
     };
-    let t8 = log_sigmoid(((tanh(&t2)).dot(&(sin(&t7)))) + p1);
-    let t9 = (tanh(&(t5.mapv(softplus)))).dot(&(sigmoid(&t2)));
-    t8 + t9
+    let t8 = f0044(p2);
+    if logsumexp(&t5) < 0.4629 {
+        return t8;
+    }
+    sum(&t7) + t8
 }
 
 #[test]
 fn f0124_gradcheck() {
-    let mut s = 795455984u64;
+    let mut s = 939442664u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -3580,36 +3695,31 @@ fn f0125_gradcheck() {
 }
 #[differentiable]
 fn f0126(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
-    let mut t1 = p1;
+    let t1 = p1;
     let t3 = {
         let t2 = p2.mean().expect("not empty");
         ln(&(square(p2) + 0.5))
     };
-    let (n1, m1) = p2.dim();
-    let n2 = p0.nrows();
-    let m2 = p0.ncols();
-    let t4 = Array2::<f64>::from_shape_vec((n1, m2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0]).unwrap();
-    let mut t3 = sigmoid(f0096(t1, sigmoid(((&(cos(&t3)) * 0.1 + &t4).var(1.0)) * 3.0)));
-    let t5 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5], [3.0, 3.5, 4.0]];
-    for i in 0..2 {
-        t1 += (p2.row(i)).product();
-        t3 -= f0124(t3, t1.tanh(), p2);
-    }
-    let mut t6 = sum(&(logsumexp(&(sigmoid(&((relu(p2)) - t3))))));
-    let mut n3 = 0;
-    loop {
-        t6 = t6 * 0.5 + t1;
-        n3 += 1;
-        if n3 >= 2 {
-            break;
+    let t3 = softplus(&(log_softmax(&(t3.clamp(-1.0, 0.5)))));
+    let mut t4 = Array2::<f64>::zeros((p2.nrows(), p2.ncols()));
+    let mut t5 = sigmoid(sum(&(t1 - p2)));
+    let mut n1 = 0;
+    while n1 < 2 {
+        for i in 0..t4.nrows() {
+            t5 -= (t4.row(i).sum());
         }
+        for i in 0..t4.nrows() {
+            t4.row_mut(i).assign(&(tanh(&p2.row(i))));
+        }
+        n1 += 1;
     }
-    t1 + t3 + t6
+    let _t6 = (sigmoid(&t3)).dot(&(tanh(&t3)));
+    t1 + t3[[1, 2]] + t4[[2, 1]] + t5
 }
 
 #[test]
 fn f0126_gradcheck() {
-    let mut s = 1215353167u64;
+    let mut s = 1038311136u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -3621,67 +3731,63 @@ fn f0126_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0126_backward(p0, *p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0127(p0: Array2<f64>) -> f64 {
-    let t1 = &p0 - &p0;
-    let t2 = &(&p0 + &t1) / ((p0.iter().sum::<f64>()).powi(2) + 1.0);
-    let mut t3 = mean(&(&p0 + &t2));
-    let (n2, m2) = p0.dim();
-    let t4 = Array1::<f64>::ones(m2);
-    let mut n1 = 0;
-    while n1 < 2 && t3.abs() < 0.4629 {
-        t3 = t3 * 0.5 + (sigmoid((&t4 - &t2).iter().sum::<f64>()));
-        n1 += 1;
+fn f0127(grad: Array2<f64>) -> Array2<f64> {
+    let t1 = &grad - &grad;
+    let t2 = &(&t1 * &t1) - &grad;
+    let out = (mean(&(&grad - &t1))) + &t2;
+    let mut t1_from_t2 = &(&(grad.dot(&out.t())) - &out) - 0.25;
+    for i in 0..3 {
+        t1_from_t2 -= 0.1;
+        if grad.mean().unwrap() < 0.4629 {
+            break;
+        }
     }
-    let t5 = &(p0.mapv(|u| u.hypot(u.powi(2) + 0.5))) - &(&p0 + t3);
-    let t6 = t3;
-    mean(&t5) + t6
+    t1
 }
 
 #[test]
 fn f0127_gradcheck() {
-    let mut s = 685411940u64;
-    let p0: Array2<f64> = random((3, 1), &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0127_backward(p0.clone(), 1.0);
-    assert_eq!(value, f0127(p0.clone()));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0127_backward(p0.clone(), 1.0)).unwrap();
+    let mut s = 775777040u64;
+    let grad: Array2<f64> = random((3, 1), &mut s);
+    let (grad,) = std::hint::black_box((grad,));
+    let up: Array2<f64> = random((3, 1), &mut s);
+    let (value, grads) = f0127_backward(grad.clone(), &up);
+    assert_eq!(value, f0127(grad.clone()));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(grad.clone(),), |(grad,)| f0127_backward(grad.clone(), &up))
+        .unwrap();
 }
-#[differentiable(wrt(y_1))]
-fn f0128(out: &Array2<f64>, y_1: Array2<f64>) -> f64 {
-    let x = match y_1.len() % 3 {
-        0 => out.dot(&y_1),
-        1 | 2 => out.dot(&y_1),
-        _ => cos(&(out.dot(&y_1))),
-    };
-    let _t2 = &(&y_1 / 2.0) * &(y_1.map(|&u| (u.powi(3)) + u));
-    let (out_1, _, d_d_x) = f0020(&y_1, out);
-    let n1 = out.nrows();
-    let m1 = out.ncols();
-    let (n2, m2) = y_1.dim();
-    let d_out_1 = Array2::<f64>::ones((n1, m2));
-    let t6 = softmax(&((&x + &d_out_1) * &x));
-    let x = &t6;
-    t6.iter().sum::<f64>() + sum(x) + out_1
+#[differentiable(wrt(p1))]
+fn f0128(p0: &Array2<f64>, p1: Array2<f64>) -> f64 {
+    if mean(p0) < 0.0371 {
+        return (&p1 / (square(&p1) + 1.0)).mean().unwrap();
+    }
+    let mut t1 = p0.sum();
+    t1 -= 0.5;
+    let t2 = t1;
+    let t2 = 1.5 + (exp_m1(sigmoid(sum(&p1))));
+    t1 + t2 + t1
 }
 
 #[test]
 fn f0128_gradcheck() {
-    let mut s = 784656209u64;
-    let out: Array2<f64> = random((1, 3), &mut s);
-    let y_1: Array2<f64> = random((3, 2), &mut s);
-    let (out, y_1,) = std::hint::black_box((out, y_1,));
-    let (value, grads) = f0128_backward(&out, y_1.clone(), 1.0);
-    assert_eq!(value, f0128(&out, y_1.clone()));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    gradcheck(&(y_1.clone(),), |(y_1,)| f0128_backward(&out, y_1.clone(), 1.0)).unwrap();
+    let mut s = 334782039u64;
+    let p0: Array2<f64> = random((1, 3), &mut s);
+    let p1: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0128_backward(&p0, p1.clone(), 1.0);
+    assert_eq!(value, f0128(&p0, p1.clone()));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p1.clone(),), |(p1,)| f0128_backward(&p0, p1.clone(), 1.0)).unwrap();
 }
-#[differentiable(wrt(out))]
-fn f0129(out: &Array1<f64>, y_1: &Array2<f64>) -> f64 {
-    let n1 = out.len() - 1;
-    let x_from_out = y_1;
-    let mut t2 = if y_1[[0, 0]] >= 0.0371 {
-        y_1.mapv(|v: f64| {
+#[differentiable(wrt(p0))]
+fn f0129(p0: &Array1<f64>, c0: &Array2<f64>) -> f64 {
+    let n1 = p0.len() - 1;
+    let t1 = c0;
+    let mut t2 = if c0[[0, 0]] >= 0.0371 {
+        c0.mapv(|v: f64| {
         if v > 0.0371 {
             (tanh(v)).tan()
         } else {
@@ -3689,31 +3795,31 @@ fn f0129(out: &Array1<f64>, y_1: &Array2<f64>) -> f64 {
         }
     })
     } else {
-        x_from_out.to_owned()
+        t1.to_owned()
     };
     let c2: f64 = 0.5;
     let t3 = (t2.slice(s![..;-1, 1..])).mapv(|v| sqrt(square((c2.powi(3)) + v) + 1.0));
-    let n3 = out.len() - 1;
+    let n3 = p0.len() - 1;
     for i in 0..n3 {
-        if (out[i + 1] - out[i]) < -0.5183 || (out[i + 1] - out[i]) > 0.0 {
+        if (p0[i + 1] - p0[i]) < -0.5183 || (p0[i + 1] - p0[i]) > 0.0 {
             continue;
         }
-        t2 += out;
+        t2 += p0;
     }
-    let d_out_1 = log_softmax(&(sigmoid(&((cos(&t2)).mapv(f0045)))));
-    mean(&t3) + d_out_1.iter().sum::<f64>() + sum(y_1)
+    let t4 = ln(&(square(&(cos(&t2))) + 1.0));
+    sum(&t3) + t4.mean().unwrap()
 }
 
 #[test]
 fn f0129_gradcheck() {
-    let mut s = 323120393u64;
-    let out: Array1<f64> = random(2, &mut s);
-    let y_1: Array2<f64> = random((2, 2), &mut s);
-    let (out, y_1,) = std::hint::black_box((out, y_1,));
-    let (value, grads) = f0129_backward(&out, &y_1, 1.0);
-    assert_eq!(value, f0129(&out, &y_1));
-    assert_eq!(grads.out.shape(), out.shape());
-    gradcheck(&(out.clone(),), |(out,)| f0129_backward(out, &y_1, 1.0)).unwrap();
+    let mut s = 2024684920u64;
+    let p0: Array1<f64> = random(2, &mut s);
+    let c0: Array2<f64> = random((2, 2), &mut s);
+    let (p0, c0,) = std::hint::black_box((p0, c0,));
+    let (value, grads) = f0129_backward(&p0, &c0, 1.0);
+    assert_eq!(value, f0129(&p0, &c0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0129_backward(p0, &c0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0130(p0: &Array1<f64>, p1: &Array2<f64>) -> f64 {
@@ -3735,65 +3841,76 @@ fn f0130_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0130_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0131(d_out: &Array2<f64>, w: &Array2<f64>, grad: f64, y_1: f64) -> Array2<f64> {
-    let mut out = y_1 / 0.1;
-    let mut out_1 = grad;
-    for i in 0..1 {
-        let (d_d_x, x) = f0029(sigmoid(out));
-        out_1 -= ((0.1 * x));
-    }
-    for i in 0..3 {
-        out_1 += out;
-        out -= (y_1 / (square(out_1) + 0.5)).tanh();
-    }
-    out += out_1;
-    let t5 = sigmoid((log_sigmoid(y_1 - out_1)) + out);
-    let t6 = out_1.max(y_1);
-    sin(w)
+fn f0131(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: f64) -> f64 {
+    let t1 = p3 / 0.1;
+    let mut t2 = p2;
+    let t4 = {
+        let t3 = softplus(&(powi(&(log_sigmoid(p0)), 3)));
+        mse(&(log_sigmoid(&(t2 * p1))), p1)
+    };
+    t2 /= square(p3) + 0.5;
+    let t6 = {
+        let t5 = (((t4 / (square(t1) + 0.5)).powi(2) + 1.0).ln()).ceil();
+        (round(t2 + t4)) / (square(t1) + 0.5)
+    };
+    let t8 = {
+        let t7 = p3;
+        1.25 * p3
+    };
+    t1 + t2 + t4 + t6 + t8
 }
 
 #[test]
 fn f0131_gradcheck() {
-    let mut s = 839328833u64;
-    let d_out: Array2<f64> = random((1, 3), &mut s);
-    let w: Array2<f64> = random((2, 3), &mut s);
-    let grad = scalar(&mut s);
-    let y_1 = scalar(&mut s);
-    let (d_out, w, grad, y_1,) = std::hint::black_box((d_out, w, grad, y_1,));
-    let up: Array2<f64> = random((2, 3), &mut s);
-    let (value, grads) = f0131_backward(&d_out, &w, grad, y_1, &up);
-    assert_eq!(value, f0131(&d_out, &w, grad, y_1));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.w.shape(), w.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(d_out.clone(), w.clone(), grad, y_1), |(d_out, w, grad, y_1)| f0131_backward(d_out, w, *grad, *y_1, &up))
-        .unwrap();
+    let mut s = 1553145275u64;
+    let p0: Array2<f64> = random((1, 3), &mut s);
+    let p1: Array2<f64> = random((2, 3), &mut s);
+    let p2 = scalar(&mut s);
+    let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0131_backward(&p0, &p1, p2, p3, 1.0);
+    assert_eq!(value, f0131(&p0, &p1, p2, p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0131_backward(p0, p1, *p2, *p3, 1.0)).unwrap();
 }
-#[differentiable(wrt(d_p0, x, d_t1))]
-fn f0132(d_p0: f64, x: &Array2<f64>, d_t1: &Array2<f64>, grad: &Array2<f64>, ws: &[f64]) -> f64 {
-    let mut out = (-(f0122(d_p0, d_p0, d_p0)));
-    for (i, &c) in ws.iter().enumerate() {
-        out += (grad.mean().unwrap());
+#[differentiable(wrt(p0, p1, p2))]
+fn f0132(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
+    let mut t1 = p2.to_owned();
+    let mut t2 = c0.sum();
+    for o in 0..3 {
+        for i in 0..t1.nrows() {
+            for j in 0..t1.ncols() {
+                t1[[i, j]] = (mean(&(0.1 / (square(c0) + 1.0)))) + p2[[i, j]];
+            }
+        }
+        if p2[[0, 1]] >= 0.0371 {
+            for i in 0..t1.nrows() {
+                t2 -= (t1.row(i).sum());
+            }
+        }
     }
-    let d_out = 1.5 * &(d_t1.sum_axis(Axis(0)));
-    out + logsumexp(&d_out)
+    if mean(p2) <= 0.0371 || p0 > 0.0 {
+        t1 += t2 + 1.25;
+    } else if mean(p2) >= 0.4629 {
+        t1 += sum(p1);
+    }
+    t1.iter().sum::<f64>() + t2
 }
 
 #[test]
 fn f0132_gradcheck() {
-    let mut s = 2036239273u64;
-    let d_p0 = scalar(&mut s);
-    let x: Array2<f64> = random((2, 3), &mut s);
-    let d_t1: Array2<f64> = random((3, 2), &mut s);
-    let grad: Array2<f64> = random((2, 1), &mut s);
-    let ws: &[f64] = &[0.75, 2.0, 0.5];
-    let (d_p0, x, d_t1, grad,) = std::hint::black_box((d_p0, x, d_t1, grad,));
-    let (value, grads) = f0132_backward(d_p0, &x, &d_t1, &grad, ws, 1.0);
-    assert_eq!(value, f0132(d_p0, &x, &d_t1, &grad, ws));
-    assert_eq!(grads.x.shape(), x.shape());
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    gradcheck(&(d_p0, x.clone(), d_t1.clone()), |(d_p0, x, d_t1)| f0132_backward(*d_p0, x, d_t1, &grad, ws, 1.0)).unwrap();
+    let mut s = 2127303041u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((2, 3), &mut s);
+    let p2: Array2<f64> = random((3, 2), &mut s);
+    let c0: Array2<f64> = random((2, 1), &mut s);
+    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
+    let (value, grads) = f0132_backward(p0, &p1, &p2, &c0, 1.0);
+    assert_eq!(value, f0132(p0, &p1, &p2, &c0));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0132_backward(*p0, p1, p2, &c0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0133(out: ArrayView2<f64>, w: &Array2<f64>, x: &Array2<f64>, d_out: &Array1<f64>) -> f64 {
@@ -3828,66 +3945,61 @@ fn f0133_gradcheck() {
     gradcheck(&(out.clone(), w.clone(), x.clone(), d_out.clone()), |(out, w, x, d_out)| f0133_backward(out.view(), w, x, d_out, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
-fn f0134(p0: f64, p1: f64, p2: f64, p3: ArrayView2<f64>, c0: &Array2<f64>) -> Array2<f64> {
+fn f0134(p0: f64, p1: f64, p2: f64, p3: ArrayView2<f64>, c0: &Array2<f64>) -> f64 {
     let t1 = p3.t();
     let mut t2 = mean(&(p0 + &t1));
     let mut n1 = 0;
-    while n1 < 4 && t2.abs() > 0.0371 {
+    loop {
         t2 = t2 * 0.5 + ((p2.tanh()));
         n1 += 1;
+        if n1 >= 4 || t2.abs() > 0.0371 {
+            break;
+        }
     }
     t2 /= (f64::round(p2)).powi(2) + 1.0;
     let t3 = ln(&(square(c0) + 1.0));
     let t3 = ((square(&t3) + 0.5).log2()).dot(&t3);
     let _t4 = (powi(&(c0 / (square(&t1) + 1.0)), 3)) / (square(c0) + 1.0);
-    let t1 = tanh(f0096(backprop::ops::sigmoid(t2), sigmoid(t2)));
-    sin(c0)
+    let t1 = &p3 * t2;
+    t2 + t3.mean().unwrap() + t1.sum()
 }
 
 #[test]
 fn f0134_gradcheck() {
-    let mut s = 115186389u64;
+    let mut s = 1087389542u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((2, 1), &mut s);
     let c0: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let up: Array2<f64> = random((2, 2), &mut s);
-    let (value, grads) = f0134_backward(p0, p1, p2, p3.view(), &c0, &up);
+    let (value, grads) = f0134_backward(p0, p1, p2, p3.view(), &c0, 1.0);
     assert_eq!(value, f0134(p0, p1, p2, p3.view(), &c0));
     assert_eq!(grads.p3.shape(), p3.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0, p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0134_backward(*p0, *p1, *p2, p3.view(), &c0, &up))
-        .unwrap();
+    gradcheck(&(p0, p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0134_backward(*p0, *p1, *p2, p3.view(), &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0135(p0: &Array2<f64>) -> Array2<f64> {
-    let _t1 = logsumexp(p0);
+fn f0135(w: &Array2<f64>) -> f64 {
+    let _t1 = logsumexp(w);
     let t3 = {
-        let t2 = cos(&p0.slice(s![0..1;-1, 1..2;-1]));
-        (t2.iter().map(|z| *z).sum::<f64>()) * (sigmoid(&t2))
+        let out = cos(&w.slice(s![0..1;-1, 1..2;-1]));
+        0.1 / (square(&(&out / 2.0)) + 1.0)
     };
-    let _t4 = t3.sum_axis(Axis(1));
-    let t5 = &t3 * p0;
-    let t5 = sigmoid(t5[[1, 0]]);
-    exp(p0)
+    let mut t3 = -(mean(&(t3.broadcast((2, 1)).unwrap()).column(0)));
+    let t4 = t3 + w;
+    t3 /= square((tan(tanh(t3 * 0.5))) / 0.1) + 1.0;
+    t3 + t4.sum()
 }
 
 #[test]
 fn f0135_gradcheck() {
-    let mut s = 1872616295u64;
-    let p0: Array2<f64> = random((2, 2), &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let up: Array2<f64> = random((2, 2), &mut s);
-    let (value, grads) = f0135_backward(&p0, &up);
-    assert_eq!(value, f0135(&p0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(),), |(p0,)| f0135_backward(p0, &up))
-        .unwrap();
+    let mut s = 1457157320u64;
+    let w: Array2<f64> = random((2, 2), &mut s);
+    let (w,) = std::hint::black_box((w,));
+    let (value, grads) = f0135_backward(&w, 1.0);
+    assert_eq!(value, f0135(&w));
+    assert_eq!(grads.w.shape(), w.shape());
+    gradcheck(&(w.clone(),), |(w,)| f0135_backward(w, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0136(p0: &Array1<f64>) -> f64 {
@@ -3906,37 +4018,33 @@ fn f0136_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0136_backward(p0, 1.0)).unwrap();
 }
-#[differentiable(wrt(out, w, y_1))]
-fn f0137(out: &Array1<f64>, w: &Array2<f64>, y_1: &Array1<f64>, x: &Array1<f64>) -> f64 {
+#[differentiable(wrt(d_t1, w, grad))]
+fn f0137(d_t1: &Array1<f64>, w: &Array2<f64>, grad: &Array1<f64>, d_p0: &Array1<f64>) -> f64 {
     let t2 = {
-        let t1 = ((y_1.select(Axis(0), &[1, 2, 1])) + (x.dot(x))).hypot(0.5 * 0.5 + 0.5);
-        mse(&(x * (x.dot(x))), x)
+        let out = ((grad.select(Axis(0), &[1, 2, 1])) + (d_p0.dot(d_p0))).hypot(0.5 * 0.5 + 0.5);
+        mse(&(d_p0 * (d_p0.dot(d_p0))), d_p0)
     };
-    let n1 = x.len();
-    let t3 = Array1::<f64>::zeros(n1);
-    let t1_from_t2 = array![0.0_f64, 0.5];
-    let t5 = match out.len() % 3 {
-        0 => t2 + (y_1.dot(y_1)),
-        1 | 2 => t2,
-        _ => ((sigmoid(&(&t3 - x))) * 0.1 + &t1_from_t2).std(1.0),
-    };
-    t2 + t5
+    let mut d_x = d_t1.to_owned();
+    for i in 0..d_x.len() {
+        d_x[i] = (mean(d_p0));
+    }
+    t2 + d_x.dot(&d_x) + w.sum()
 }
 
 #[test]
 fn f0137_gradcheck() {
-    let mut s = 1556637359u64;
-    let out: Array1<f64> = random(3, &mut s);
+    let mut s = 1763589331u64;
+    let d_t1: Array1<f64> = random(3, &mut s);
     let w: Array2<f64> = random((3, 1), &mut s);
-    let y_1: Array1<f64> = random(3, &mut s);
-    let x: Array1<f64> = random(2, &mut s);
-    let (out, w, y_1, x,) = std::hint::black_box((out, w, y_1, x,));
-    let (value, grads) = f0137_backward(&out, &w, &y_1, &x, 1.0);
-    assert_eq!(value, f0137(&out, &w, &y_1, &x));
-    assert_eq!(grads.out.shape(), out.shape());
+    let grad: Array1<f64> = random(3, &mut s);
+    let d_p0: Array1<f64> = random(2, &mut s);
+    let (d_t1, w, grad, d_p0,) = std::hint::black_box((d_t1, w, grad, d_p0,));
+    let (value, grads) = f0137_backward(&d_t1, &w, &grad, &d_p0, 1.0);
+    assert_eq!(value, f0137(&d_t1, &w, &grad, &d_p0));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
     assert_eq!(grads.w.shape(), w.shape());
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    gradcheck(&(out.clone(), w.clone(), y_1.clone()), |(out, w, y_1)| f0137_backward(out, w, y_1, &x, 1.0)).unwrap();
+    assert_eq!(grads.grad.shape(), grad.shape());
+    gradcheck(&(d_t1.clone(), w.clone(), grad.clone()), |(d_t1, w, grad)| f0137_backward(d_t1, w, grad, &d_p0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1))]
 fn f0138(p0: &Array2<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> (f64, Array2<f64>, f64) {
@@ -3987,41 +4095,41 @@ fn f0139_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0139_backward(p0.view(), p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0140(p0: &Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
-    let mut t1 = (sum(&(log_softmax(p3)).row(0)));
-    let mut n1 = 0;
-    loop {
-        t1 = t1 * 0.5 + p1;
-        t1 += p1 / (square(t1) + 1.0);
-        n1 += 1;
-        if n1 >= 1 || t1.abs() < 0.5183 {
-            break;
-        }
-    }
-    let t2 = t1 + (sum(&(p3.broadcast((3, 2)).unwrap())));
-    let t3 = (tanh(t1)).exp();
-    let t5 = {
-        let t4 = t1 / (t2.powi(2) + 2.0);
-        -t1
+fn f0140(y_1: &Array2<f64>, out: f64, d_t1: f64, d_out: &Array2<f64>) -> (f64, f64, f64) {
+    let (n1, m1) = d_out.dim();
+    let unused = Array2::<f64>::zeros((n1, m1));
+    let d_out_1 = match () {
+        _ if d_out.iter().sum::<f64>() >= -0.5183 && d_t1 > 0.0 => sum(&(log_softmax(d_out))),
+        _ if out <= 0.4629 => d_t1,
+        _ => tanh(sum(&(log_softmax(d_out)))),
     };
-    let t1 = p3 / 3.0;
-    let t6 = t3 * 1.5;
-    sum(&t1) + t6
+    let c2 = 0.25_f64;
+    let mut t3 = ((d_out.mapv(|v| d_out_1 - c2)) + d_out_1).select(Axis(0), &[0]);
+    let t4 = (tanh(&t3)).map(|&z| tanh(f0033(d_t1)));
+    if mean(&t3) <= 0.0371 {
+        t3 += d_t1;
+    }
+    let t1_from_t2 = t4.sum();
+    let grad_1 = t4.clone();
+    (t1_from_t2, d_t1, out)
 }
 
 #[test]
 fn f0140_gradcheck() {
-    let mut s = 886663488u64;
-    let p0: Array2<f64> = random((3, 3), &mut s);
-    let p1 = scalar(&mut s);
-    let p2 = scalar(&mut s);
-    let p3: Array2<f64> = random((1, 2), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0140_backward(&p0, p1, p2, &p3, 1.0);
-    assert_eq!(value, f0140(&p0, p1, p2, &p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0140_backward(p0, *p1, *p2, p3, 1.0)).unwrap();
+    let mut s = 514385203u64;
+    let y_1: Array2<f64> = random((3, 3), &mut s);
+    let out = scalar(&mut s);
+    let d_t1 = scalar(&mut s);
+    let d_out: Array2<f64> = random((1, 2), &mut s);
+    let (y_1, out, d_t1, d_out,) = std::hint::black_box((y_1, out, d_t1, d_out,));
+    let (value, grads) = f0140_backward(&y_1, out, d_t1, &d_out, (1.0, 0.5, -0.75));
+    assert_eq!(value, f0140(&y_1, out, d_t1, &d_out));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    GradCheck::new()
+        .upstream(&(1.0, 0.5, -0.75))
+        .check(&(y_1.clone(), out, d_t1, d_out.clone()), |(y_1, out, d_t1, d_out)| f0140_backward(y_1, *out, *d_t1, d_out, (1.0, 0.5, -0.75)))
+        .unwrap();
 }
 #[differentiable]
 fn f0141(p0: &Array2<f64>, p1: Array2<f64>, p2: f64) -> f64 {
@@ -4042,9 +4150,12 @@ fn f0141(p0: &Array2<f64>, p1: Array2<f64>, p2: f64) -> f64 {
     t4 += &(&(&t3 + &t3) * &(tanh(&t4)));
     let mut t5 = sum(&(logsumexp(p0)));
     let mut n1 = 0;
-    while n1 < 2 && t5.abs() < 0.4629 {
+    loop {
         t5 -= ((sum(&t2)).tanh());
         n1 += 1;
+        if n1 >= 2 || t5.abs() < 0.4629 {
+            break;
+        }
     }
     let t7 = {
         let t6 = tanh(&t2);
@@ -4083,13 +4194,13 @@ fn f0142(p0: &Array2<f64>, p1: f64) -> f64 {
     let (n2, m2) = p0.dim();
     let _t2 = (&(atanh(&(&(tanh(&t1)) * 0.75))) * (p0[[n2 - 1, m2 / 2]])).mean().unwrap();
     let t1 = tan(&(tanh(&t1)));
-    let t3 = (ln(&(square(&t1) + 0.5))).to_shape(1).unwrap().to_owned();
+    let t3 = &(&t1 - p0) + &(t1.view().remove_axis(Axis(0)));
     sum(&t1) + mean(&t3)
 }
 
 #[test]
 fn f0142_gradcheck() {
-    let mut s = 906165244u64;
+    let mut s = 1267975432u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -4129,7 +4240,7 @@ fn f0143_gradcheck() {
 }
 #[differentiable]
 fn f0144(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
-    let mut t1 = 2.0 / (square(&(tanh(p1))) + 1.0);
+    let t1 = 2.0 / (square(&(tanh(p1))) + 1.0);
     let t2 = p1.t();
     let mut t3 = &t1 + &t1;
     let t4 = array![[0.0_f64], [0.5], [1.0]];
@@ -4137,17 +4248,21 @@ fn f0144(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
     for i in (0..1).step_by(2) {
         t3 = &(p1.row(i)) / &(square(&t3) + 1.0);
     }
+    let c1: f64 = 0.5;
     let t6 = {
         let t5 = (p1.view().remove_axis(Axis(1))).slice(s![-2..]).to_owned();
-        ((&t5 / 0.75).mapv(relu)).mapv(f64::tanh)
+        ((&t5 / 0.75).mapv(relu)).mapv(|e| e)
     };
-    t1 -= sum(&(t2.dot(p1)).column(0));
-    t1.mean().unwrap() + t2.mean().unwrap() + sum(&t3) + mean(&t6)
+    let mut t7 = t1.to_owned();
+    for i in 0..t7.nrows() {
+        t7[[i, 0]] += (softmax(&t6)).iter().sum::<f64>();
+    }
+    t6.iter().sum::<f64>() + t7.mean().unwrap()
 }
 
 #[test]
 fn f0144_gradcheck() {
-    let mut s = 485142133u64;
+    let mut s = 1258437954u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -4158,38 +4273,36 @@ fn f0144_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0144_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0145(grad: &Array1<f64>) -> f64 {
-    let t1_from_t2 = softmax(&(grad.mapv(|z| z * z)));
-    let mut unused = grad.to_owned();
-    for i in 0..unused.len() {
-        unused[i] = (&(grad.view().into_shape_with_order((1, 3)).unwrap()) + &(powi(&t1_from_t2, 1))).iter().sum::<f64>();
+fn f0145(p0: &Array1<f64>) -> f64 {
+    let t1 = softmax(&(p0.mapv(|z| z * z)));
+    let mut t2 = (atanh(&(&(tanh(&(backprop::ops::exp(&t1)))) * 0.75))).sum();
+    let mut n1 = 0;
+    while n1 < 3 {
+        t2 = t2 * 0.5 + (((&t1 * &t1) / &(&t1 * &t1 + 0.5)).dot(&((&t1 * &t1) / &(&t1 * &t1 + 0.5))));
+        t2 += 0.1;
+        n1 += 1;
     }
-    let d_x = {
-        let x_from_out = &(ln(&(square(grad) + 0.5))) * &(cos(&t1_from_t2));
-        (square(&x_from_out)) * ((sigmoid(&x_from_out)).product())
+    let t3 = array![0.0_f64, 0.5, 1.0];
+    let mut t4 = match p0.len() % 3 {
+        0 => (&(cos(p0)) * 0.1 + &t3).std(0.0),
+        1 | 2 => (sigmoid(&(t2 - &t1))).dot(&(tanh(p0))),
+        _ => tan(tanh(t2)),
     };
-    let d_d_x = if d_x.dot(&d_x) <= 0.4629 {
-        softmax(&(&(softmax(&unused)) * grad))
-    } else {
-        softplus(&(tan(&(tanh(&(softmax(&t1_from_t2)))))))
-    };
-    let t6 = &d_x;
-    let x = {
-        let d_out = t6;
-        grad.dot(t6)
-    };
-    sum(t6) + x + logsumexp(&t1_from_t2)
+    t4 += t2;
+    let _t5 = t1.clone();
+    let t6 = &t1 * 0.1;
+    t4 + t6.dot(&t6) + t1.sum()
 }
 
 #[test]
 fn f0145_gradcheck() {
-    let mut s = 1316413953u64;
-    let grad: Array1<f64> = random(3, &mut s);
-    let (grad,) = std::hint::black_box((grad,));
-    let (value, grads) = f0145_backward(&grad, 1.0);
-    assert_eq!(value, f0145(&grad));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(grad.clone(),), |(grad,)| f0145_backward(grad, 1.0)).unwrap();
+    let mut s = 1366894415u64;
+    let p0: Array1<f64> = random(3, &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0145_backward(&p0, 1.0);
+    assert_eq!(value, f0145(&p0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0145_backward(p0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0146(p0: f64, c0: &Array2<f64>) -> f64 {
@@ -4208,51 +4321,53 @@ fn f0146_gradcheck() {
     gradcheck(&(p0,), |(p0,)| f0146_backward(*p0, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0147(p0: &Array1<f64>, p1: f64, p2: &Array2<f64>, p3: f64, labels: &[usize]) -> f64 {
-    let mut t2 = {
+fn f0147(p0: &Array1<f64>, p1: f64, p2: &Array2<f64>, p3: f64, labels: &[usize]) -> (f64, f64) {
+    let t2 = {
         let t1 = p3;
         p2.mapv(|e| p1)
     };
-    let mut t3 = (mean(p2));
-    let mut n1 = 0;
-    loop {
-        t3 = t3 * 0.5 + ((softmax_cross_entropy(&t2, labels)));
-        t2 -= p2;
-        n1 += 1;
-        if n1 >= 2 || t3.abs() > 0.4629 {
-            break;
-        }
-    }
-    let t4 = t3 - t3;
-    t2.iter().sum::<f64>() + t3 + t4
+    let t3 = match () {
+        _ if t2.mean().unwrap() > 0.4629 => mean(p2),
+        _ if t2.sum() < 0.4629 => softmax_cross_entropy(p2, labels),
+        _ => f64::sin(mean(p2)),
+    };
+    let t4 = match () {
+        _ if sum(&t2) > 0.4629 => tan(p3.tanh()),
+        _ if t2.sum() <= 0.4629 => t3 * p3,
+        _ => t3 - t3,
+    };
+    (p3, t4)
 }
 
 #[test]
 fn f0147_gradcheck() {
-    let mut s = 1684309090u64;
+    let mut s = 1256916507u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
     let p3 = scalar(&mut s);
-    let labels: &[usize] = &[0, 0, 2];
+    let labels: &[usize] = &[0, 1, 1];
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0147_backward(&p0, p1, &p2, p3, labels, 1.0);
+    let (value, grads) = f0147_backward(&p0, p1, &p2, p3, labels, (1.0, 0.5));
     assert_eq!(value, f0147(&p0, p1, &p2, p3, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0147_backward(p0, *p1, p2, *p3, labels, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(), p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0147_backward(p0, *p1, p2, *p3, labels, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
 fn f0148(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
-    let mut t1 = logsumexp(&((backprop::ops::ln(&(p2 * p2 + 0.5))).slice(s![..1, ..]).to_owned()));
-    t1 += sum(&(backprop::ops::relu(&t1)));
-    t1 += relu(p2[[0, 2]]);
-    t1.dot(&t1)
+    let t1 = 0.75 * (p2.column(0)[0]);
+    let t1 = p2.slice(s![..-1, 2..3;-1]);
+    let t1 = &t1;
+    t1[[0, 0]] + t1.mean().unwrap()
 }
 
 #[test]
 fn f0148_gradcheck() {
-    let mut s = 938596757u64;
+    let mut s = 1917103649u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((2, 3), &mut s);
@@ -4266,31 +4381,47 @@ fn f0148_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0148_backward(*p0, p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0149(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
-    let t1 = match () {
-        _ if p1 <= 0.4629 => p2 / (p1.powi(2) + 0.5),
-        _ if sum(p2) >= 0.0371 => p2.mapv(|v| p1.max(v)),
-        _ => (p2.slice_axis(Axis(0), Slice::from(0..))).to_owned(),
-    };
-    let (t2, t3) = f0029(p1);
-    t2 + t3 + p1
+fn f0149(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>) -> (Array2<f64>, f64) {
+    let mut t1 = (p2.to_shape(2).unwrap()).sum();
+    for r in p0.rows() {
+        t1 -= ((sum(&(p0.sum_axis(Axis(0))))) + r.sum());
+    }
+    let mut t2 = Array2::<f64>::zeros((p2.nrows(), p2.ncols()));
+    let mut t3 = (softmax(p0)).sum();
+    for o in 0..3 {
+        for i in 0..t2.nrows() {
+            for j in 0..t2.ncols() {
+                t2[[i, j]] = (tanh(mean(&(p2 - t1)))) + p2[[i, j]];
+            }
+        }
+        for i in 0..t2.nrows() {
+            for j in 0..t2.ncols() {
+                t3 += (((t2[[i, j]]).sin()));
+            }
+        }
+    }
+    (sigmoid(p2), sum(&t2))
 }
 
 #[test]
 fn f0149_gradcheck() {
-    let mut s = 1943795577u64;
+    let mut s = 164406738u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0149_backward(&p0, p1, &p2, 1.0);
+    let up0: Array2<f64> = random((2, 1), &mut s);
+    let (value, grads) = f0149_backward(&p0, p1, &p2, (&up0, 0.5));
     assert_eq!(value, f0149(&p0, p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0149_backward(p0, *p1, p2, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(&up0, 0.5))
+        .check(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0149_backward(p0, *p1, p2, (&up0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
-fn f0150(p0: &Array2<f64>, k0: usize) -> f64 {
+fn f0150(p0: &Array2<f64>) -> f64 {
     let t1 = p0;
     let mut t3 = {
         let t2 = Zip::from(p0).and(t1).map_collect(|&a, &b| a / (square(a) + 0.5));
@@ -4303,95 +4434,69 @@ fn f0150(p0: &Array2<f64>, k0: usize) -> f64 {
         }
     }
     t3 /= &(square(t1) + 1.0);
-    let t4 = match p0.len() % 3 {
-        0 => mse(t1, t1),
-        1 | 2 => tanh(mse(t1, t1)),
-        _ => t1.iter().sum::<f64>(),
-    };
-    let c1: f64 = 0.1;
-    let mut t6 = {
-        let t5 = (sigmoid(&(t4 / &(square(&t3) + 1.0)))).dot(&(tanh(&t3.t())));
-        (tanh(&(backprop::ops::ln(&(square(&t5) + 0.5))))).mapv(|v| abs(tan(tanh(t4))))
-    };
-    if t4 <= 0.0371 || t4 > 0.0 {
-        t3 += t1;
-    } else if t4 <= -0.5183 {
-        t6 -= 0.5;
+    let mut t4 = Array2::<f64>::zeros((t3.nrows(), t3.ncols()));
+    for i in 0..3 {
+        t4.row_mut(i).assign(&(&(tanh(&t3.row(i))) * (logsumexp(&(logsumexp(t1))))));
     }
-    t1.mean().unwrap() + t3.mean().unwrap() + t4 + t6.sum() + t4
+    let _t5 = sigmoid(&t3);
+    let t6 = &t4 / &(square(&t4) + 2.0);
+    t1.iter().sum::<f64>() + mean(&t3) + mean(&t4) + t6[[0, 0]] + t3.iter().sum::<f64>()
 }
 
 #[test]
 fn f0150_gradcheck() {
-    let mut s = 2129455775u64;
+    let mut s = 419317157u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
-    let k0: usize = 1;
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0150_backward(&p0, k0, 1.0);
-    assert_eq!(value, f0150(&p0, k0));
+    let (value, grads) = f0150_backward(&p0, 1.0);
+    assert_eq!(value, f0150(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0150_backward(p0, k0, 1.0)).unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0150_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0151(p0: f64, p1: f64, p2: &Array2<f64>) -> Array2<f64> {
-    let (t1, t2) = f0029(p1);
-    let (_, t3) = f0029(cos(t2));
-    sin(p2)
+fn f0151(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
+    let t1 = p0;
+    let t3 = {
+        let t2 = (softplus(&(p2 * t1))).mean_axis(Axis(0)).unwrap();
+        &(&(0.5 + &t2) + (sigmoid(p1))) - &(p2 - &t2)
+    };
+    t1 + t3[[1, 1]]
 }
 
 #[test]
 fn f0151_gradcheck() {
-    let mut s = 1081628461u64;
+    let mut s = 205664681u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0151_backward(p0, p1, &p2, &up);
+    let (value, grads) = f0151_backward(p0, p1, &p2, 1.0);
     assert_eq!(value, f0151(p0, p1, &p2));
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0151_backward(*p0, *p1, p2, &up))
-        .unwrap();
+    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0151_backward(*p0, *p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0152(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
-    let c1 = 1.25_f64;
-    let mut t2 = {
-        let t1 = ((sigmoid(&(p1.hypot(-1.5 * -1.5 + 0.5)))).mapv_into(|v| (c1 * c1) * (log_sigmoid(v)))).dot(&p1.t());
-        ((tanh(&(0.1 + &t1))).dot(&(tanh(&t1)))).dot(p0)
+    let t1 = Array2::<f64>::from_shape_vec((3, 2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
+    let t3 = {
+        let t2 = ((p0 * 0.1 + &t1).std(1.0)) * (tanh(&(p1.t())));
+        powi(&((p1 + p1).sum_axis(Axis(1))), 3)
     };
-    let mut t3 = sum(p1);
-    let mut n2 = 0;
-    loop {
-        t3 += (((tanh(&t2)).map(|&e| e)).mean().unwrap());
-        n2 += 1;
-        if n2 >= 3 || t3.abs() < 0.4629 {
-            break;
-        }
+    let t4 = p0;
+    let t5 = p0;
+    let t6 = p0 / 0.25;
+    let mut t7 = &((sigmoid(&(&t6 * t5))).dot(&(sigmoid(&t6.t())))) * &((0.1 - t4).dot(&t4.t()));
+    let mut t6 = logsumexp(&t6);
+    for i in (0..1).rev() {
+        t7 += sum(&t3);
+        t6 -= &((p1.row(i)).atan());
     }
-    let mut t4 = p1.to_owned();
-    for i in 0..t4.nrows() {
-        t4[[i, 0]] += ((f0118(&(sigmoid(&t2)), p0, sigmoid(t3)))).tanh();
-    }
-    let _t5 = ln(square(t3) + 1.0);
-    if t3 <= 0.4629 {
-        t2 -= &t4;
-    } else if t4.iter().sum::<f64>() >= 0.4629 {
-        t2 += (tanh(&(&t4 - &t4))).iter().map(|z| t3.abs()).sum::<f64>();
-    }
-    let t6 = match () {
-        _ if p0[[0, 1]] < 0.0371 => p1.to_owned(),
-        _ if sum(&t4) <= -0.5183 => softmax(&t4),
-        _ => t4.mapv(f64::exp),
-    };
-    sum(&t4) + t6[[1, 0]]
+    t7[[2, 0]] + logsumexp(&t6) + t3.mean().unwrap()
 }
 
 #[test]
 fn f0152_gradcheck() {
-    let mut s = 1083780355u64;
+    let mut s = 1845380609u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -4455,46 +4560,56 @@ fn f0154_gradcheck() {
     gradcheck(&(p0, p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0154_backward(*p0, *p1, p2, p3, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0155(p0: &Array2<f32>, p1: f32) -> f32 {
-    let mut t2 = {
+fn f0155(p0: &Array2<f32>, p1: f32) -> Array2<f32> {
+    let t2 = {
         let t1 = (cos(&(&(p0 - p0) * (p1.powi(3))))).mapv(f0010);
-        f0010(p1)
+        (&(&t1 / (square(p1) + 2.0)) / 3.0).select(Axis(0), &[1])
     };
-    t2 *= (backprop::ops::recip(&(square(p0) + 1.0))).mean().unwrap();
-    let _t3 = mean(&(sin(&(backprop::ops::ln(&(p0 * p0 + 1.0))))));
-    let t4 = t2.min(p1);
-    let t5 = t2.sin();
-    t4 + t5
+    let t3 = p0;
+    let t4 = softmax(&t2);
+    let _t5 = softplus(mean(t3));
+    let t6 = &(t3 * &(cos(&t4))) + t3;
+    exp(t3)
 }
 
 #[test]
 fn f0155_gradcheck() {
-    let mut s = 1981758760u64;
+    let mut s = 604394657u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let p1 = scalar32(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0155_backward(&p0, p1, 1.0);
+    let up: Array2<f32> = random32((3, 2), &mut s);
+    let (value, grads) = f0155_backward(&p0, p1, &up);
     assert_eq!(value, f0155(&p0, p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p1), |(p0, p1)| f0155_backward(p0, *p1, 1.0))
+        .upstream(&up)
+        .check(&(p0.clone(), p1), |(p0, p1)| f0155_backward(p0, *p1, &up))
         .unwrap();
 }
 #[differentiable]
 fn f0156(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: f64) -> f64 {
     let t1 = p2.hypot(-1.5 * -1.5 + 0.5);
-    let (n1, m1) = p0.dim();
-    if p2 <= -0.5183 {
-        return (p1.view().into_shape_with_order((1, 2)).unwrap()).sum();
+    let mut t2 = Array2::<f64>::zeros((p1.nrows(), p1.ncols()));
+    let mut t3 = (((1.5 + (t1.tanh())).powf(cos(p2))) - t1);
+    for o in 0..1 {
+        for i in 0..t2.nrows() {
+            t3 -= (t2.row(i).sum());
+        }
+        for i in 0..t2.nrows() {
+            for j in 0..t2.ncols() {
+                t2[[i, j]] = t2[[i, j]] * 0.5 + ((((p1[[i, j]]).powi(2)).atan2(square(t1) + 0.5)));
+            }
+        }
     }
-    t1
+    t1 + sum(&t2) + t3 + t1
 }
 
 #[test]
 fn f0156_gradcheck() {
-    let mut s = 299707785u64;
+    let mut s = 2144023269u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2 = scalar(&mut s);
@@ -4507,72 +4622,69 @@ fn f0156_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0156_backward(p0, p1, *p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0157(p0: f64, p1: f64, p2: ArrayView2<f64>, p3: f64) -> Array2<f64> {
+fn f0157(p0: f64, p1: f64, p2: ArrayView2<f64>, p3: f64) -> f64 {
     let _t1 = p1;
-    let (t2, t3) = f0029(p0);
-    let t4 = t2;
-    let mut t5 = ((p2.mapv(|e| 1.25 * p3)) * (t3.max(p3))).mean().unwrap();
-    let mut n1 = 0;
-    loop {
-        t5 += mean(&p2);
-        t5 -= ((sin(t2)));
-        n1 += 1;
-        if n1 >= 3 || t5.abs() > 0.0371 {
-            break;
-        }
-    }
-    let t6 = if t3 <= -0.5183 {
-        log_sigmoid(t3)
+    let t2 = Zip::from(&p2).and(&p2).map_collect(|&a, &b| b * 0.75);
+    let t2 = p2.mapv(|v| (f64::round(v)) + p3);
+    let t3 = Array2::<f64>::from_shape_vec((2, 1), vec![0.0, 0.5]).unwrap();
+    let t4 = if p3 >= 0.0371 {
+        p3
     } else {
-        signum(t5)
+        ((sigmoid(&t2)) * 0.1 + &t3).var(1.0)
     };
-    exp(&p2)
+    let _t5 = &t2;
+    t2[[0, 0]] + t4
 }
 
 #[test]
 fn f0157_gradcheck() {
-    let mut s = 1129104570u64;
+    let mut s = 1827310816u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
     let p3 = scalar(&mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up: Array2<f64> = random((2, 1), &mut s);
-    let (value, grads) = f0157_backward(p0, p1, p2.view(), p3, &up);
+    let (value, grads) = f0157_backward(p0, p1, p2.view(), p3, 1.0);
     assert_eq!(value, f0157(p0, p1, p2.view(), p3));
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0, p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0157_backward(*p0, *p1, p2.view(), *p3, &up))
-        .unwrap();
+    gradcheck(&(p0, p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0157_backward(*p0, *p1, p2.view(), *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0158(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array1<f64>) -> f64 {
-    let mut t1 = &(p2 * 1.5) + (square(p2));
-    let _t2 = p1.hypot(0.5 * 0.5 + 0.5);
-    let t3 = &t1 / &(square(&t1) + 0.5);
-    let t4 = if sum(&t3) > -0.5183 {
-        sum(&(cos(p1)))
+fn f0158(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array1<f64>, labels: &[usize]) -> f64 {
+    let mut t1 = 3.0 - (sigmoid(f0106(p1)));
+    t1 += 0.25;
+    let (n1, m1) = p0.dim();
+    let t2 = Array::from_elem(n1, 0.5_f64);
+    let (n2, m2) = p1.dim();
+    let mut t3 = if sum(p1) > -0.5183 {
+        2.0 - &(p1.map(|&e| e * e))
     } else {
-        (mean(&t1)).cos()
+        sigmoid(&(2.0 - &(p1.map(|&e| e * e))))
     };
-    t1 /= &(square(&(backprop::ops::recip(&(square(&t3) + 1.0)))) + 0.5);
-    sum(&t1) + t3.sum() + t4
+    let c3 = 0.25_f64;
+    let t4 = if p1[[0, 1]] < 0.4629 {
+        (p2.iter().zip(p2).map(|(u, v)| *u).sum::<f64>()) + 1.25
+    } else {
+        backprop::ops::recip(t1.powi(2) + 1.0)
+    };
+    t3 += &(-&t3);
+    t1 + mean(&t3) + t4
 }
 
 #[test]
 fn f0158_gradcheck() {
-    let mut s = 879186261u64;
+    let mut s = 1076712522u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array1<f64> = random(2, &mut s);
+    let labels: &[usize] = &[1, 1];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0158_backward(&p0, &p1, &p2, 1.0);
-    assert_eq!(value, f0158(&p0, &p1, &p2));
+    let (value, grads) = f0158_backward(&p0, &p1, &p2, labels, 1.0);
+    assert_eq!(value, f0158(&p0, &p1, &p2, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0158_backward(p0, p1, p2, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0158_backward(p0, p1, p2, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0159(out: f64, d_p0: &Array1<f64>) -> f64 {
@@ -4604,15 +4716,15 @@ fn f0160(p0: &Array2<f32>, p1: &Array2<f32>, c0: &Array2<f32>) -> f32 {
     let mut t4 = c0 / &(t1 * t1 + 1.0);
     t4 += &(p0.dot(&p0.t()));
     let t6 = {
-        let t5 = mean_axis(&((powi(&(tanh(&t3)), 3)) * &t4), Axis(0));
-        sin(&(0.75 - (2.0 / (&t4 * &t4 + 1.0))))
+        let t5 = mse(&(sigmoid(&((2.0 / (&t4 * &t4 + 1.0)) * &t4))), &(tanh(t1)));
+        powi(&(tanh(&(&(cos(&t4)) - &t4))), 3)
     };
-    t4.sum() + t6.sum()
+    mean(&t4) + t6.sum()
 }
 
 #[test]
 fn f0160_gradcheck() {
-    let mut s = 2113540715u64;
+    let mut s = 1162989124u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let p1: Array2<f32> = random32((3, 3), &mut s);
     let c0: Array2<f32> = random32((1, 3), &mut s);
@@ -4628,50 +4740,42 @@ fn f0160_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0161(p0: f64) -> f64 {
-    let mut t1 = (3.0 - (p0 / 3.0)) * p0;
-    let mut t3 = {
-        let t2 = backprop::ops::recip(t1.powi(2) + 1.0);
-        (t1.min(p0)) / 1.5
-    };
-    let t5 = {
-        let t4 = sigmoid(t3);
-        softplus((softplus(t4)) * (1.25 * t4))
-    };
-    for i in (0..3).rev() {
-        t3 += t5;
-        t1 -= ((sigmoid(t5)).exp_m1()) * (0.1 / (t1.powi(2) + 1.0));
+fn f0161(p0: f64) -> (f64, f64, f64) {
+    let mut t1 = 3.0 - ((f0122(p0, p0, p0)) / 3.0);
+    for i in 0..3 {
+        t1 += (square(sigmoid(p0)) + 1.0).recip();
     }
-    t3 + t5
+    t1 += p0;
+    t1 -= (t1 / (t1.powi(2) + 2.0)).cos();
+    (t1, p0, p0)
 }
 
 #[test]
 fn f0161_gradcheck() {
-    let mut s = 1538074771u64;
+    let mut s = 1410740884u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0161_backward(p0, 1.0);
+    let (value, grads) = f0161_backward(p0, (1.0, 0.5, -0.75));
     assert_eq!(value, f0161(p0));
-    gradcheck(&(p0,), |(p0,)| f0161_backward(*p0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5, -0.75))
+        .check(&(p0,), |(p0,)| f0161_backward(*p0, (1.0, 0.5, -0.75)))
+        .unwrap();
 }
 #[differentiable]
 fn f0162(p0: f64, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
-    let mut t1 = (exp(mean(&(p2 - p3))));
-    let mut n1 = 0;
-    loop {
-        t1 += (sigmoid(((p3 / (p3 * p3 + 1.0)).dot(p3)).sum()));
-        t1 += (p0.powi(2) + 0.5).log(0.5);
-        n1 += 1;
-        if n1 >= 2 || t1.abs() > 0.4629 {
-            break;
-        }
-    }
+    let c1: f64 = 3.0;
+    let t1 = match p3.len() {
+        0 => exp(mean(&(p2 - p3))),
+        1 | 2 => ((p3.iter().map(|&v| sigmoid(v)).sum::<f64>()).min(p2)) * p0,
+        _ => p1,
+    };
     t1
 }
 
 #[test]
 fn f0162_gradcheck() {
-    let mut s = 32525269u64;
+    let mut s = 1242427689u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -4688,26 +4792,20 @@ fn f0163(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: ArrayView2<f64>, p3: f64) ->
         let t1 = p3;
         (tanh(p3)).tan()
     };
-    let mut t2 = (&(p0.select(Axis(0), &[1, 0])) / (square(t2) + 1.0)).iter().map(|&v| {
-        if t2 < 0.4629 {
-            v.asinh()
-        } else {
-            v
-        }
-    }).sum::<f64>();
-    for i in 0..3 {
-        if p3 < 0.0371 {
-            break;
-        }
-        t2 = p3;
-        t2 += p3;
-    }
-    t2
+    let t2 = (sigmoid(&(((square(t2) + 0.5).powf(1.5)) * &p0))).mapv(f0123);
+    let (n1, m1) = p1.dim();
+    let t3 = Array2::<f64>::from_shape_vec((2, m1), vec![0.0, 0.5, 1.0, 1.5]).unwrap();
+    let t4 = if p2.iter().sum::<f64>() >= 0.0371 {
+        (&(tanh(&(log_sigmoid(&(ln(&(&t2 * &t2 + 0.5))))))) * 0.1 + &t3).std(1.0)
+    } else {
+        ((abs(p1)).iter().sum::<f64>()) / 0.5
+    };
+    t2[[1, 1]] + t4
 }
 
 #[test]
 fn f0163_gradcheck() {
-    let mut s = 1412863644u64;
+    let mut s = 1448451644u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -4732,14 +4830,14 @@ fn f0164(p0: &Array2<f32>, p1: ArrayView2<f32>, p2: ArrayView2<f32>, p3: f32, la
         mse(&(tanh(&((p1.to_owned().mapv_into(|v| v - t1)).dot(p0)))), &(sigmoid(&(&((p1.to_owned().mapv_into(|v| v - t1)).dot(p0)) * 0.5))))
     };
     let t4 = 0.25 * &p2;
-    let t3 = (softplus(&(&p1 + 1.25))).to_shape((1, 6)).unwrap().to_owned();
-    let t5 = &((sigmoid(&t3)).mapv(|z| tan(tanh(p3)))) + &t3;
-    t3[[0, 2]] + sum(&t5)
+    let t3 = t4.slice(s![0..2;-1, ..;-1]);
+    let t5 = &p2;
+    sum(&t3) + t5[[2, 0]]
 }
 
 #[test]
 fn f0164_gradcheck() {
-    let mut s = 455239598u64;
+    let mut s = 1951920169u64;
     let p0: Array2<f32> = random32((2, 3), &mut s);
     let p1: Array2<f32> = random32((3, 2), &mut s);
     let p2: Array2<f32> = random32((3, 2), &mut s);
@@ -4758,67 +4856,57 @@ fn f0164_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0165(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, ws: &[f64]) -> f64 {
+fn f0165(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
     let t1 = p2;
-    let t2 = p2;
-    let t3 = &p0 * p1;
-    let t4 = if t1[[0, 2]] > 0.0371 {
-        (p0.dot(&t3)).dot(&t3)
-    } else {
-        sigmoid(&((p0.dot(&t3)).dot(&t3)))
+    let t2 = f0135(p1);
+    let t4 = {
+        let t3 = t2 / &(p2 * p2 + 1.0);
+        mse(&(backprop::ops::tanh(t1)), &(tanh(&t3)))
     };
-    let t1 = (t2.t()).mapv(softplus);
-    let t5 = match () {
-        _ if sum(t2) <= 0.4629 => ln(&(&t1 * &t1 + 0.5)),
-        _ if p0.sum() < 0.4629 => sigmoid(&(ln(&(&t1 * &t1 + 0.5)))),
-        _ => sigmoid(&(ln(&(&t1 * &t1 + 0.5)))),
-    };
-    let mut t6 = sum(&t3);
-    for (i, &c) in ws.iter().enumerate() {
-        t6 -= ((t2.slice(s![..;2, ..2])).mean().unwrap());
-    }
-    t5[[2, 0]] + t6 + t6
+    let mut t5 = mean(&(backprop::ops::tan(&(tanh(&(t1.row(0)))))));
+    t5 += backprop::ops::recip(square(backprop::ops::recip(square(t2) + 1.0)) + 1.0);
+    let t4 = Zip::from(p2).and(p2).map_collect(|&u, &v| (square(u) + 1.0).recip());
+    let t4 = tanh(p2);
+    t5 + t4.iter().sum::<f64>()
 }
 
 #[test]
 fn f0165_gradcheck() {
-    let mut s = 1775386668u64;
+    let mut s = 1339433298u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
-    let ws: &[f64] = &[-0.5];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0165_backward(p0.view(), &p1, &p2, ws, 1.0);
-    assert_eq!(value, f0165(p0.view(), &p1, &p2, ws));
+    let (value, grads) = f0165_backward(p0.view(), &p1, &p2, 1.0);
+    assert_eq!(value, f0165(p0.view(), &p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0165_backward(p0.view(), p1, p2, ws, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0165_backward(p0.view(), p1, p2, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0166(p0: f64, c0: &Array2<f64>) -> f64 {
-    let t2 = {
-        let t1 = (c0 * (p0 - 2.0)).dot(c0);
-        sum(&((log_sigmoid(c0)).clamp(-1.0, 1.0)))
+    let c1 = 0.25_f64;
+    let mut t2 = {
+        let t1 = (c0 / &(square(&(c0.mapv(|u: f64| p0.clamp(-1.0, 0.5)))) + 2.0)).dot(c0);
+        &(mean_axis(&(c0.t()), Axis(1))) + &t1
     };
-    let t2 = f64::log(square(relu(t2)) + 0.5, square(t2) + 1.5);
-    let mut t3 = (backprop::ops::recip(square(t2) + 1.0));
-    let mut n1 = 0;
-    while n1 < 2 && t3.abs() < 0.4629 {
-        t3 += t3 * 1.25;
-        t3 = t3 * 0.5 + (f64::tanh((concat(Axis(0), &[c0, c0])).iter().sum::<f64>()));
-        n1 += 1;
+    let mut t3 = c0 * 1.25;
+    if t3[[2, 0]] > -0.5183 {
+        t3 += c0;
+    } else {
+        t2 += c0;
     }
-    let n2 = c0.nrows();
-    let m2 = c0.ncols();
-    let t4 = Array2::<f64>::from_shape_vec((m2, n2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0]).unwrap();
-    t3 *= 2.0 / (t3.powi(2) + 1.0);
-    t2 + t3
+    let c2: f64 = 2.0;
+    for i in 0..3 {
+        t2 += &(&(t3.to_owned().mapv_into(|e| p0 - e)) - 0.5);
+    }
+    t2[[0, 0]] + sum(&t3)
 }
 
 #[test]
 fn f0166_gradcheck() {
-    let mut s = 1748556192u64;
+    let mut s = 303184923u64;
     let p0 = scalar(&mut s);
     let c0: Array2<f64> = random((3, 3), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -4860,25 +4948,23 @@ fn f0168(p0: &Array1<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
     };
     let mut t4 = p1[[0, 0]];
     let mut n1 = 0;
-    while n1 < 3 && t4.abs() > 0.0371 {
+    loop {
         t4 = t4 * 0.5 + ((mean(&t1)));
         n1 += 1;
+        if n1 >= 3 || t4.abs() > 0.0371 {
+            break;
+        }
     }
     let t5 = sum(&(2.0 - &(t3.sum_axis(Axis(0)))));
     let t4 = t5 + t5;
     let t6 = p0.slice(s![1..;2]);
-    let t8 = if !(sum(&t6) >= -0.5183) {
-        sum(&t3)
-    } else {
-        let (_, t7) = f0054(p0, p0, sigmoid(t4), &(sin(&t3)));
-        tanh(mean(&(t4 - &t3)))
-    };
-    sum(&t6) + t8
+    let t7 = exp(&t6);
+    t6.iter().sum::<f64>() + logsumexp(&t7)
 }
 
 #[test]
 fn f0168_gradcheck() {
-    let mut s = 1771459737u64;
+    let mut s = 908076066u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
@@ -4893,15 +4979,18 @@ fn f0168_gradcheck() {
 #[differentiable]
 fn f0169(p0: f64) -> f64 {
     let mut t1 = p0;
-    t1 = asin(((f64::tanh(f0096(t1, t1))).tanh()) * 0.75);
-    t1 += (square(p0 / (square(p0) + 1.0)) + 1.0).log(square(t1) + 1.5);
-    let (_, t2) = f0029(p0);
-    t1 + t2
+    t1 = (tanh(p0.cos())).tan();
+    let t2 = (t1.powi(2)).sin();
+    let t4 = {
+        let t3 = ((powi(t2, 1)).powi(2)) * (sinh(t1.tanh()));
+        t1
+    };
+    t2 + t4
 }
 
 #[test]
 fn f0169_gradcheck() {
-    let mut s = 686666848u64;
+    let mut s = 1230740517u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0169_backward(p0, 1.0);
@@ -4909,77 +4998,68 @@ fn f0169_gradcheck() {
     gradcheck(&(p0,), |(p0,)| f0169_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0170(p0: &Array1<f64>, p1: f64, p2: Array2<f64>, p3: &Array2<f64>) -> (f64, f64) {
+fn f0170(p0: &Array1<f64>, p1: f64, p2: Array2<f64>, p3: &Array2<f64>) -> f64 {
     let c1 = 0.25_f64;
-    let c2: f64 = 1.25;
-    let mut t2 = {
-        let t1 = Zip::from(p0).and(p0).map_collect(|&u, &v| (sqrt(square(u * p1) + 0.5)) + 3.0);
-        ((t1.dot(p0)).abs()).min(p1)
+    let c2: f64 = 0.5;
+    let t2 = {
+        let t1 = Zip::from(p0).and(p0).map_collect(|&a, &b| sigmoid(f0029((f0122(b, a, c2)).tanh())));
+        t1
     };
-    let n3 = p0.len() - 1;
-    for i in 0..n3 {
-        t2 = p1;
-        t2 += p1;
-    }
-    let t3 = &p2;
-    (p2[[0, 1]], t2)
+    let t3 = mse(p0, &t2);
+    let t3 = p2.clone();
+    logsumexp(&t2) + mean(&t3) + logsumexp(&t2)
 }
 
 #[test]
 fn f0170_gradcheck() {
-    let mut s = 1691650496u64;
+    let mut s = 774655455u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((1, 2), &mut s);
     let p3: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0170_backward(&p0, p1, p2.clone(), &p3, (1.0, 0.5));
+    let (value, grads) = f0170_backward(&p0, p1, p2.clone(), &p3, 1.0);
     assert_eq!(value, f0170(&p0, p1, p2.clone(), &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0170_backward(p0, *p1, p2.clone(), p3, (1.0, 0.5)))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0170_backward(p0, *p1, p2.clone(), p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0171(d_p0: f64, d_x: &Array2<f64>, y_1: &Array2<f64>, out: &Array2<f64>) -> f64 {
-    let mut t1 = (d_x - 0.25).t().dot(d_x);
-    let t2 = array![[0.0_f64, 0.5]];
-    let mut out_1 = match () {
-        _ if y_1.sum() >= 0.0371 || d_p0 > 0.0 => f0162(d_p0, d_p0, d_p0, &(sigmoid(&t1))),
-        _ if t1[[1, 1]] <= 0.4629 => (d_x * 0.1 + &t2).var(1.0),
-        _ => d_p0,
-    };
-    let d_out = out_1 + &t1;
-    if mean(out) >= 0.0371 {
-        t1 /= &(square(&d_out) + 1.0);
-    } else {
-        out_1 -= 1.25;
+fn f0171(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>, ws: &[f64]) -> f64 {
+    let mut t1 = (p1 - 0.25).t().dot(p1);
+    let mut t2 = mean(&(p2.dot(p3)));
+    for (i, &c) in ws.iter().enumerate() {
+        t2 += ((p3[[i, 0]]));
     }
-    let grad_1 = match () {
-        _ if t1[[0, 1]] >= 0.4629 => d_out.to_owned(),
-        _ if d_out[[1, 0]] <= -0.5183 => t1.to_owned(),
-        _ => out_1 / &(square(&d_out) + 0.5),
+    if t2 > 0.4629 && t2 > 0.0 {
+        t1 = t1.view().permuted_axes([1, 0]).to_owned();
+    } else if sum(p3) <= 0.4629 {
+        t1 -= t1.mean().expect("not empty");
+    }
+    let t4 = {
+        let t3 = p2;
+        concat(Axis(0), &[&(log_softmax(p3)), p3, p3])
     };
-    t1[[0, 1]] + out_1 + d_out[[1, 0]] + mean(&grad_1) + out_1
+    let t5 = p1.mean_axis(Axis(1)).unwrap();
+    t1[[1, 0]] + t2 + sum(&t4) + t5.sum()
 }
 
 #[test]
 fn f0171_gradcheck() {
-    let mut s = 1795215890u64;
-    let d_p0 = scalar(&mut s);
-    let d_x: Array2<f64> = random((1, 2), &mut s);
-    let y_1: Array2<f64> = random((3, 3), &mut s);
-    let out: Array2<f64> = random((3, 1), &mut s);
-    let (d_p0, d_x, y_1, out,) = std::hint::black_box((d_p0, d_x, y_1, out,));
-    let (value, grads) = f0171_backward(d_p0, &d_x, &y_1, &out, 1.0);
-    assert_eq!(value, f0171(d_p0, &d_x, &y_1, &out));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.out.shape(), out.shape());
-    gradcheck(&(d_p0, d_x.clone(), y_1.clone(), out.clone()), |(d_p0, d_x, y_1, out)| f0171_backward(*d_p0, d_x, y_1, out, 1.0)).unwrap();
+    let mut s = 2078076774u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((1, 2), &mut s);
+    let p2: Array2<f64> = random((3, 3), &mut s);
+    let p3: Array2<f64> = random((3, 1), &mut s);
+    let ws: &[f64] = &[1.5, 0.5];
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0171_backward(p0, &p1, &p2, &p3, ws, 1.0);
+    assert_eq!(value, f0171(p0, &p1, &p2, &p3, ws));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0171_backward(*p0, p1, p2, p3, ws, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0172(p0: &Array2<f64>, c0: &Array2<f64>) -> f64 {
@@ -5019,34 +5099,34 @@ fn f0172_gradcheck() {
 }
 #[differentiable]
 fn f0173(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
-    let n1 = p3.nrows();
-    let m1 = p3.ncols();
-    let t1 = Array2::<f64>::ones((n1, 2));
-    let mut t2 = match p2.len() {
-        0 => p2 / &(p3 * p3 + 2.0),
-        1 | 2 => (&t1 * p0).dot(p2),
-        _ => &(ln(&(square(p2) + 0.5))) / (p1.powi(2) + 2.0),
-    };
-    for i in 0..1 {
-        t2 += p1;
-        t2 += p1;
+    let mut t1 = p2.to_owned();
+    for i in 0..3 {
+        t1.column_mut(i).assign(&(tanh(&p2.column(i))));
     }
-    if mean(p3) >= 0.4629 {
-        return (f0112(p2));
+    let mut t2 = Array2::<f64>::zeros((p0.nrows(), p0.ncols()));
+    let mut t3 = (sqrt(&(square(p3) + 1.0))).sum();
+    let mut n1 = 0;
+    while n1 < 1 {
+        for i in 0..t2.nrows() {
+            let row = &t2.row(i) * 0.5 + &(&(tanh(&p0.row(i))) * ((p3.mapv(relu)).mean().unwrap()));
+            t2.row_mut(i).assign(&row);
+        }
+        for i in 0..t2.nrows() {
+            t3 += (t2.row(i).sum());
+        }
+        n1 += 1;
     }
-    let (n2, m2) = p2.dim();
-    let t4 = {
-        let t3 = tanh(&t2);
-        p2[[n2 - 1, m2 / 2]]
-    };
-    let t5 = Array1::<f64>::zeros(m1);
-    let t6 = mean_axis(&(p3 * &t5), Axis(0));
-    t4 + sum(&t6)
+    let _t4 = sqrt(&(square(&t1) + 0.5));
+    if t3 < -0.5183 {
+        t3 -= 0.25;
+    }
+    let t2 = (p3.view().remove_axis(Axis(1))).iter().map(|z| (3.0 / ((t3 + t3).powi(2) + 1.0)).cos()).sum::<f64>();
+    t1.sum() + t3 + t2
 }
 
 #[test]
 fn f0173_gradcheck() {
-    let mut s = 1221584347u64;
+    let mut s = 953616840u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 3), &mut s);
@@ -5060,40 +5140,54 @@ fn f0173_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0173_backward(p0, *p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0174(p0: Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
+fn f0174(p0: Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>, p3: f64) -> Array1<f64> {
     let t1 = p3;
-    let (n1, m1) = p2.dim();
-    let (n2, m2) = p2.dim();
-    let t2 = Array1::<f64>::ones(n2);
-    let t3 = match () {
-        _ if p0[[0, 1]] <= 0.4629 => p2.to_owned(),
-        _ if p3 > 0.4629 => backprop::ops::recip(&(square(&(&(p2.hypot(square(t1) + 0.5)) - p2)) + 1.0)),
-        _ => p2.to_owned(),
+    let mut t2 = p3;
+    for r in p2.rows() {
+        t2 -= (p2.mean().unwrap());
+    }
+    let t4 = {
+        let t3 = sin(&(signum(&(p1.clamp(-2.0, 0.5)))));
+        square(backprop::ops::sigmoid(t2))
     };
-    let t4 = p1.view().into_shape_with_order((1, 2)).unwrap();
-    let t6 = {
-        let t5 = log_softmax(&((sqrt(&(p2 * p2 + 1.0))).dot(&t4)));
-        &(log_sigmoid(&(2.0 + &t5))) + (t5[[1, 1]])
+    let mut t5 = p1.to_owned();
+    let mut t6 = t4;
+    for o in 0..1 {
+        for j in 0..t5.len() {
+            t5[j] += (((p2.mean().expect("not empty"))) + p1[j]);
+        }
+        for j in 0..t5.len() {
+            t6 -= (sigmoid(t5[j] * (sum(&(p2.select(Axis(1), &[0, 0]))))));
+        }
+    }
+    let t8 = if !(t4 < 0.0371 && t6 > 0.0) {
+        ((t1.powi(2) + 0.5).powf(sin(t4)))
+    } else {
+        let (_, _, t7) = f0161(t1);
+        (f0122(t7, t4, sin(t6)))
     };
-    let t7 = &(softplus(p2)) / (p3.powi(2) + 1.0);
-    let t6 = &t3;
-    t7[[1, 0]] + sum(t6)
+    let t9 = t1;
+    sigmoid(p1)
 }
 
 #[test]
 fn f0174_gradcheck() {
-    let mut s = 838020450u64;
+    let mut s = 1192261360u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
     let p3 = scalar(&mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0174_backward(p0.clone(), &p1, &p2, p3, 1.0);
+    let up: Array1<f64> = random(2, &mut s);
+    let (value, grads) = f0174_backward(p0.clone(), &p1, &p2, p3, &up);
     assert_eq!(value, f0174(p0.clone(), &p1, &p2, p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0174_backward(p0.clone(), p1, p2, *p3, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0174_backward(p0.clone(), p1, p2, *p3, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0175(p0: f64, p1: &Array2<f64>) -> (f64, Array2<f64>) {
@@ -5139,121 +5233,105 @@ fn f0176_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0177(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>, k0: usize) -> f64 {
+fn f0177(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
     let t1 = (square(p2.sum()) + 1.0).recip();
     let t3 = {
-        let t2 = f0124(t1, t1, p2);
-        p1 + t2
+        let t2 = f0126(p2, p0, p2);
+        ((tanh(p1)) + &(p2 * p2)).slice_axis(Axis(1), Slice::from(2..3)).to_owned()
     };
-    let c1: f64 = 1.5;
-    let t4 = match k0 % 3 {
-        0 => t1,
-        1 | 2 => mean(&(0.5 - p2)),
-        _ => sinh(p1.iter().zip((tanh(&t3)).iter()).map(|(&l, &r)| square(r)).sum::<f64>()),
+    let t4 = if t3.iter().sum::<f64>() <= -0.5183 {
+        square(&(p2 + 0.75))
+    } else {
+        &(sin(p2)) * &(&t3 * p2)
     };
-    let t5 = ((3.0 + t1).tanh()).tan();
-    let t6 = p2;
-    let t7 = t5;
-    t6.iter().sum::<f64>() + t7
+    let (_, t5) = f0175(t1, p2);
+    let t6 = p0;
+    let mut t7 = t4.to_owned();
+    for i in 0..3 {
+        t7.column_mut(i).assign(&(&(sigmoid(p1)) * ((1.5 + t6))));
+    }
+    t6 + t7[[1, 1]]
 }
 
 #[test]
 fn f0177_gradcheck() {
-    let mut s = 449283834u64;
+    let mut s = 1038815502u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
-    let k0: usize = 4;
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0177_backward(p0, &p1, &p2, k0, 1.0);
-    assert_eq!(value, f0177(p0, &p1, &p2, k0));
+    let (value, grads) = f0177_backward(p0, &p1, &p2, 1.0);
+    assert_eq!(value, f0177(p0, &p1, &p2));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0177_backward(*p0, p1, p2, k0, 1.0)).unwrap();
+    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0177_backward(*p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
-fn f0178(p0: f64, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> Array2<f64> {
+fn f0178(p0: f64, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     let t1 = c0;
-    let t2 = c0.iter().map(|e| {
+    let mut t2 = c0.iter().map(|e| {
         if p1 > -0.5183 {
             p0.cos()
         } else {
             p1 + p1
         }
     }).sum::<f64>();
-    let t3 = array![[0.0_f64], [0.5]];
-    let t4 = match p2.len() % 3 {
-        0 => p1.powi(1),
-        1 | 2 => (1.5 + (tanh(t2))).powf(t2.tanh()),
-        _ => tanh(p1.powi(1)),
-    };
-    let mut t5 = (sum(&((t1.t()).to_owned().mapv_into(|u| ln(square(u) + 0.5))).t()));
-    let mut n1 = 0;
-    while n1 < 4 {
-        t5 += t4;
-        t5 = t5 * 0.5 + p1;
-        n1 += 1;
+    let mut t3 = t1.to_owned();
+    for i in 0..1 {
+        t3.column_mut(i).assign(&(tanh(&t1.column(i))));
     }
-    let n2 = p2.nrows();
-    let m2 = p2.ncols();
-    let t6 = Array2::<f64>::from_shape_vec((n2, 2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
-    let t7 = ((tanh(&(t2 - p2))) * 0.1 + &t6).var(0.0);
-    let mut t8 = Array2::<f64>::zeros((t1.nrows(), t1.ncols()));
-    for i in 0..t8.nrows() {
-        t8[[i, 0]] += ((t7 - t2)).tanh();
+    if mean(t1) < -0.5183 {
+        return p2.sum();
     }
-    tanh(p2)
+    t2 += 1.5;
+    let t4 = t1 / (square(t2) + 1.0);
+    mean(&t3) + t4[[0, 0]] + t4.sum()
 }
 
 #[test]
 fn f0178_gradcheck() {
-    let mut s = 1228104870u64;
+    let mut s = 1267417833u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let c0: Array2<f64> = random((2, 1), &mut s);
     let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let up: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0178_backward(p0, p1, &p2, &c0, &up);
+    let (value, grads) = f0178_backward(p0, p1, &p2, &c0, 1.0);
     assert_eq!(value, f0178(p0, p1, &p2, &c0));
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0178_backward(*p0, *p1, p2, &c0, &up))
-        .unwrap();
+    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0178_backward(*p0, *p1, p2, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0179(d_p0: f64) -> f64 {
-    let d_out = d_p0;
-    let t2 = d_out * d_p0;
-    d_out + t2 + t2
+fn f0179(p0: f64) -> f64 {
+    let t1 = p0;
+    let t2 = t1.max(p0);
+    t1 + t2 + p0
 }
 
 #[test]
 fn f0179_gradcheck() {
-    let mut s = 1982314046u64;
-    let d_p0 = scalar(&mut s);
-    let (d_p0,) = std::hint::black_box((d_p0,));
-    let (value, grads) = f0179_backward(d_p0, 1.0);
-    assert_eq!(value, f0179(d_p0));
-    gradcheck(&(d_p0,), |(d_p0,)| f0179_backward(*d_p0, 1.0)).unwrap();
+    let mut s = 645929733u64;
+    let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0179_backward(p0, 1.0);
+    assert_eq!(value, f0179(p0));
+    gradcheck(&(p0,), |(p0,)| f0179_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0180(p0: f32) -> f32 {
-    let mut t1 = (((f0010(p0)) * p0) * p0);
+    let mut t1 = (((f0010(p0)) * (p0.abs())) / (square(p0) + 2.0));
     let mut n1 = 0;
-    while n1 < 1 && t1.abs() > 0.4629 {
-        t1 = t1 * 0.5 + p0;
-        t1 += f32::atan2(t1.max(p0), square(t1) + 0.5);
+    while n1 < 3 && t1.abs() < 0.0371 {
+        t1 = t1 * 0.5 + ((2.0 + (sqrt(square(p0) + 1.0))));
         n1 += 1;
     }
-    let t1 = (t1.cos()).tanh();
+    let t1 = t1 - t1;
     t1
 }
 
 #[test]
 fn f0180_gradcheck() {
-    let mut s = 475422295u64;
+    let mut s = 389886583u64;
     let p0 = scalar32(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0180_backward(p0, 1.0);
@@ -5317,13 +5395,13 @@ fn f0183(p0: &Array1<f64>, p1: &Array1<f64>) -> f64 {
     let n1 = p1.len();
     let t2 = Array::from_elem(n1, -1.5_f64);
     let mut t3 = tan(&(tanh(&(&t2 + p1))));
-    t3 += &(0.5 * (log_softmax(&t3)));
-    t1 + t3.iter().sum::<f64>()
+    t3 += f0159(sin(t1), p0);
+    t1 + logsumexp(&t3)
 }
 
 #[test]
 fn f0183_gradcheck() {
-    let mut s = 1779274620u64;
+    let mut s = 1036071850u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -5376,65 +5454,80 @@ fn f0184_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0184_backward(p0, p1.view(), *p2, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0185(p0: &Array1<f64>) -> f64 {
-    let mut t2 = {
-        let t1 = (sum(p0)) / (square(mse(p0, p0)) + 1.0);
-        t1
+fn f0185(y_1: &Array1<f64>, k0: usize) -> (f64, f64) {
+    let mut d_d_x = {
+        let out = 0.5 * (logsumexp(y_1));
+        softplus(0.75 - out)
     };
-    let t3 = p0.mean().expect("not empty");
-    let t4 = t3;
-    let n1 = p0.len() - 1;
-    let t4 = round((t4 * p0).slice_axis(Axis(0), Slice::from(0..)).sum());
-    let t5 = Array1::<f64>::linspace(0.0, 0.5, 2);
-    let t6 = array![1.5_f64, -1.0];
-    t2 += t3;
-    let mut t7 = p0.mapv(|u| t3 * 0.25);
-    t7 /= (backprop::ops::log_sigmoid(t3 * t4)).powi(2) + 1.0;
-    t2 + t3 + t4 + mean(&t7) + t3
+    let n1 = y_1.len() - 1;
+    for i in 0..n1 {
+        if d_d_x > 0.0371 {
+            break;
+        }
+        d_d_x += (y_1[i + 1] - y_1[i]) * 1.5;
+    }
+    let mut grad_1 = logsumexp(y_1);
+    let mut n2 = 0;
+    while n2 < 4 {
+        grad_1 -= (logsumexp(y_1));
+        n2 += 1;
+    }
+    let _t4 = grad_1;
+    let c3 = 1.25_f64;
+    let t5 = match y_1.len() {
+        0 => (y_1.to_owned().mapv_into(|v| {
+        if v > 0.4629 {
+            f0123(cos(c3))
+        } else {
+            c3 + v
+        }
+    })).dot(y_1),
+        1 | 2 => (y_1.sum()) + 0.5,
+        _ => d_d_x,
+    };
+    let t5 = t5 + (d_d_x + grad_1);
+    let grad_1 = softplus((tanh(t5 + grad_1)).mul_add(2.0, t5));
+    (t5, d_d_x)
 }
 
 #[test]
 fn f0185_gradcheck() {
-    let mut s = 245097906u64;
-    let p0: Array1<f64> = random(2, &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0185_backward(&p0, 1.0);
-    assert_eq!(value, f0185(&p0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0185_backward(p0, 1.0)).unwrap();
+    let mut s = 1015968194u64;
+    let y_1: Array1<f64> = random(2, &mut s);
+    let k0: usize = 4;
+    let (y_1,) = std::hint::black_box((y_1,));
+    let (value, grads) = f0185_backward(&y_1, k0, (1.0, 0.5));
+    assert_eq!(value, f0185(&y_1, k0));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(y_1.clone(),), |(y_1,)| f0185_backward(y_1, k0, (1.0, 0.5)))
+        .unwrap();
 }
-#[differentiable(wrt(p0, p1))]
-fn f0186(p0: f64, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let mut t1 = mean(&(p0 * p1));
-    let n2 = p1.nrows();
-    let m2 = p1.ncols();
-    let t2 = Array2::<f64>::from_shape_vec((n2, 1), vec![0.0, 0.5, 1.0]).unwrap();
-    let mut n1 = 0;
-    loop {
-        t1 -= (c0 * 0.1 + &t2).var(0.0);
-        t1 = t1 * 0.5 + (p1[[2, 1]]);
-        n1 += 1;
-        if n1 >= 1 || t1.abs() > 0.0371 {
-            break;
-        }
-    }
-    t1 += f0122(tanh(t1), sigmoid(t1), p0);
-    let t3 = t1;
-    let _t4 = -(c0.product());
-    t1 + t3
+#[differentiable(wrt(d_x, out))]
+fn f0186(d_x: f64, out: &Array2<f64>, y_1: &Array2<f64>) -> f64 {
+    let d_out = match out.len() % 3 {
+        0 => d_x * out,
+        1 | 2 => (out * out + 1.0).log(10.0),
+        _ => 0.1 + out,
+    };
+    let t2 = out * y_1;
+    let d_out_1 = y_1;
+    let x_from_out = backprop::ops::recip(&(square(&(&(tan(&(tanh(d_out_1)))) / 0.5)) + 1.0));
+    d_out_1.sum() + x_from_out.mean().unwrap() + x_from_out.sum()
 }
 
 #[test]
 fn f0186_gradcheck() {
-    let mut s = 337227213u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((3, 2), &mut s);
-    let c0: Array2<f64> = random((3, 1), &mut s);
-    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
-    let (value, grads) = f0186_backward(p0, &p1, &c0, 1.0);
-    assert_eq!(value, f0186(p0, &p1, &c0));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0186_backward(*p0, p1, &c0, 1.0)).unwrap();
+    let mut s = 709558774u64;
+    let d_x = scalar(&mut s);
+    let out: Array2<f64> = random((3, 2), &mut s);
+    let y_1: Array2<f64> = random((3, 1), &mut s);
+    let (d_x, out, y_1,) = std::hint::black_box((d_x, out, y_1,));
+    let (value, grads) = f0186_backward(d_x, &out, &y_1, 1.0);
+    assert_eq!(value, f0186(d_x, &out, &y_1));
+    assert_eq!(grads.out.shape(), out.shape());
+    gradcheck(&(d_x, out.clone()), |(d_x, out)| f0186_backward(*d_x, out, &y_1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0187(p0: &Array1<f32>, p1: &Array1<f32>, p2: &Array2<f32>) -> f32 {
@@ -5487,52 +5580,55 @@ fn f0188_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0188_backward(*p0, p1, *p2, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0189(d_t1: Array2<f64>) -> f64 {
-    let _t1 = sin(&d_t1);
-    let t2 = if d_t1.mean().unwrap() > 0.4629 {
-        log_sigmoid(&((d_t1.sum_axis(Axis(1))).dot(&d_t1)))
+fn f0189(p0: Array2<f64>) -> f64 {
+    let _t1 = sin(&p0);
+    let t2 = if p0.mean().unwrap() > 0.4629 {
+        log_sigmoid(&((p0.sum_axis(Axis(1))).dot(&p0)))
     } else {
-        tanh(&(log_sigmoid(&((d_t1.sum_axis(Axis(1))).dot(&d_t1)))))
+        tanh(&(log_sigmoid(&((p0.sum_axis(Axis(1))).dot(&p0)))))
     };
-    let _t3 = concatenate(Axis(0), &[t2.view(), t2.view()]).unwrap();
-    let x = &t2;
-    let t5 = t2.clone();
-    t2.mean().unwrap() + x.mean().unwrap() + sum(&t5)
+    let _t3 = &p0 * &t2;
+    let t4 = &t2;
+    let t6 = {
+        let t5 = mean(&(&(&t2 - t4) + t4));
+        cos(&t2)
+    };
+    logsumexp(&t2) + t4.dot(t4) + logsumexp(&t6)
 }
 
 #[test]
 fn f0189_gradcheck() {
-    let mut s = 1346842227u64;
-    let d_t1: Array2<f64> = random((3, 1), &mut s);
-    let (d_t1,) = std::hint::black_box((d_t1,));
-    let (value, grads) = f0189_backward(d_t1.clone(), 1.0);
-    assert_eq!(value, f0189(d_t1.clone()));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    gradcheck(&(d_t1.clone(),), |(d_t1,)| f0189_backward(d_t1.clone(), 1.0)).unwrap();
+    let mut s = 698122060u64;
+    let p0: Array2<f64> = random((3, 1), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0189_backward(p0.clone(), 1.0);
+    assert_eq!(value, f0189(p0.clone()));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0189_backward(p0.clone(), 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0190(p0: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     let mut t2 = {
         let t1 = c0.dot(&c0.t());
-        c0.trunc()
+        backprop::ops::log_sigmoid(c0)
     };
-    t2 *= mse(p0, p0);
-    let _t3 = &t2;
-    t2 += p0.mean().unwrap();
-    let t2 = c0;
-    let t2 = p0.mapv(|e| {
+    let mut t3 = t2.mapv(|e| {
         if e >= 0.0371 {
-            e
+            e / (square(e) + 2.0)
         } else {
-            e.max(0.5)
+            (e + 0.1) * e
         }
     });
-    t2.mean().unwrap()
+    t2 *= c0;
+    let _t4 = ln(&(square(c0) + 1.0));
+    t3 += &((c0.dot(&t3.t())).asinh());
+    let t3 = mean(&t3);
+    sum(&t2) + t3 + sum(p0)
 }
 
 #[test]
 fn f0190_gradcheck() {
-    let mut s = 2071488012u64;
+    let mut s = 1286082368u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let c0: Array2<f64> = random((1, 2), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -5566,33 +5662,50 @@ fn f0191_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0192(x: &Array2<f64>, d_t1: Array2<f64>) -> f64 {
-    let d_out = {
-        let unused = tanh(&d_t1);
-        cos(&d_t1)
+fn f0192(p0: &Array2<f64>, p1: Array2<f64>) -> (f64, f64, f64) {
+    let mut t2 = {
+        let t1 = tanh(&p1);
+        cos(&p1)
     };
-    let d_out_1 = &d_out;
-    let t4 = d_out_1.select(Axis(1), &[2, 0, 2]);
-    let d_out_1 = &t4 + &t4;
-    let d_x = {
-        let x_from_out = sigmoid(&d_out_1);
-        &((d_out_1.dot(&x_from_out)) / &(square(&t4) + 0.5)) * &x_from_out
-    };
-    let out_1 = t4.clone();
-    mean(&d_out) + sum(&t4) + sum(&d_out_1) + d_x.iter().sum::<f64>() + sum(&out_1)
+    let mut t3 = &t2 + &t2;
+    let t4 = relu(&t3);
+    t2 -= 3.0;
+    let mut t5 = Array2::<f64>::zeros((t2.nrows(), t2.ncols()));
+    let mut t6 = (relu(&(t4.t()))).mean().unwrap();
+    let mut n1 = 0;
+    while n1 < 3 {
+        if p1.sum() >= -0.5183 {
+            for i in 0..t5.nrows() {
+                t5.row_mut(i).assign(&(tanh(&t2.row(i))));
+            }
+        }
+        for i in 0..t5.nrows() {
+            t6 -= (t5[[i, 0]]);
+        }
+        n1 += 1;
+    }
+    if t5.iter().sum::<f64>() > 0.4629 && t6 > 0.0 {
+        t2 -= &(&t5 * 3.0);
+    } else {
+        t3 = &t2 + t6;
+    }
+    (t6, mean(&t4), mean(&t3))
 }
 
 #[test]
 fn f0192_gradcheck() {
-    let mut s = 1129657448u64;
-    let x: Array2<f64> = random((2, 3), &mut s);
-    let d_t1: Array2<f64> = random((3, 3), &mut s);
-    let (x, d_t1,) = std::hint::black_box((x, d_t1,));
-    let (value, grads) = f0192_backward(&x, d_t1.clone(), 1.0);
-    assert_eq!(value, f0192(&x, d_t1.clone()));
-    assert_eq!(grads.x.shape(), x.shape());
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    gradcheck(&(x.clone(), d_t1.clone()), |(x, d_t1)| f0192_backward(x, d_t1.clone(), 1.0)).unwrap();
+    let mut s = 80480124u64;
+    let p0: Array2<f64> = random((2, 3), &mut s);
+    let p1: Array2<f64> = random((3, 3), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0192_backward(&p0, p1.clone(), (1.0, 0.5, -0.75));
+    assert_eq!(value, f0192(&p0, p1.clone()));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    GradCheck::new()
+        .upstream(&(1.0, 0.5, -0.75))
+        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0192_backward(p0, p1.clone(), (1.0, 0.5, -0.75)))
+        .unwrap();
 }
 #[differentiable]
 fn f0193(d_t1: f64, x: &Array2<f64>, d_out: f64, y_1: &Array2<f64>) -> f64 {
@@ -5649,36 +5762,31 @@ fn f0194_gradcheck() {
     gradcheck(&(x.clone(), d_out.clone()), |(x, d_out)| f0194_backward(x, d_out, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0195(d_x: &Array2<f64>, out: f64, d_t1: f64, d_out: &Array2<f64>) -> f64 {
-    let out_1 = (d_x * out).dot(d_out);
-    let mut x = sum(&((d_out * d_x) - 0.1));
-    for r in d_x.rows() {
-        x += ((softmax(&r)).dot(&(softmax(&r))));
-    }
-    let c1 = 0.5_f64;
-    let unused = mean(&((out_1.mean_axis(Axis(1)).unwrap()).mapv(|v| {
-        if v >= 0.4629 {
-            v + v
-        } else {
-            (out + x).max(x)
-        }
-    })));
-    x + unused
+fn f0195(p0: &Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
+    let t1 = (p0 * p1).dot(p3);
+    let t2 = array![[0.25_f64]];
+    let t3 = match () {
+        _ if p1 < 0.4629 => p3 / (square(f64::exp(p2)) + 2.0),
+        _ if mean(p3) <= 0.0371 => p3.to_owned(),
+        _ => tanh(&(p3 / (square(f64::exp(p2)) + 2.0))),
+    };
+    let t4 = (p2 / 1.25).min(p2);
+    mean(&t3) + t4
 }
 
 #[test]
 fn f0195_gradcheck() {
-    let mut s = 52271975u64;
-    let d_x: Array2<f64> = random((2, 1), &mut s);
-    let out = scalar(&mut s);
-    let d_t1 = scalar(&mut s);
-    let d_out: Array2<f64> = random((1, 3), &mut s);
-    let (d_x, out, d_t1, d_out,) = std::hint::black_box((d_x, out, d_t1, d_out,));
-    let (value, grads) = f0195_backward(&d_x, out, d_t1, &d_out, 1.0);
-    assert_eq!(value, f0195(&d_x, out, d_t1, &d_out));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    gradcheck(&(d_x.clone(), out, d_t1, d_out.clone()), |(d_x, out, d_t1, d_out)| f0195_backward(d_x, *out, *d_t1, d_out, 1.0)).unwrap();
+    let mut s = 1694531588u64;
+    let p0: Array2<f64> = random((2, 1), &mut s);
+    let p1 = scalar(&mut s);
+    let p2 = scalar(&mut s);
+    let p3: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0195_backward(&p0, p1, p2, &p3, 1.0);
+    assert_eq!(value, f0195(&p0, p1, p2, &p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0195_backward(p0, *p1, *p2, p3, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
 fn f0196(p0: ArrayView2<f64>, p1: f64, p2: &Array2<f64>, c0: &Array1<f64>) -> f64 {
@@ -5709,29 +5817,43 @@ fn f0196_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0196_backward(p0.view(), *p1, p2, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0197(p0: f64, p1: Array2<f64>, p2: f64) -> f64 {
+fn f0197(p0: f64, p1: Array2<f64>, p2: f64) -> Array2<f64> {
     let t1 = p2;
     let t3 = {
         let t2 = sin(&p1.view().reversed_axes());
         p1.iter().map(|&u| 2.0 / (p0.powi(2) + 1.0)).sum::<f64>()
     };
-    let mut t4 = (p2 + t3).cos();
-    let t3 = square(relu((sigmoid(t3)).powi(3)));
-    t4 += t1;
-    t4 + t3
+    let mut t4 = (0.1 / (square(t1.cos()) + 1.0));
+    for i in 0..2 {
+        let (_, t5, t6) = f0161(tanh(t3));
+        t4 = t4 * 0.5 + ((tan(tanh(t6))));
+    }
+    let t7 = t1;
+    let t4 = p1.iter().map(|&v| {
+        if t7 <= 0.0371 {
+            v
+        } else {
+            t7
+        }
+    }).sum::<f64>();
+    sigmoid(&p1)
 }
 
 #[test]
 fn f0197_gradcheck() {
-    let mut s = 1656799514u64;
+    let mut s = 501599887u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0197_backward(p0, p1.clone(), p2, 1.0);
+    let up: Array2<f64> = random((3, 2), &mut s);
+    let (value, grads) = f0197_backward(p0, p1.clone(), p2, &up);
     assert_eq!(value, f0197(p0, p1.clone(), p2));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0197_backward(*p0, p1.clone(), *p2, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0197_backward(*p0, p1.clone(), *p2, &up))
+        .unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0198(p0: f64, c0: &Array2<f64>) -> f64 {
@@ -5764,64 +5886,66 @@ fn f0198_gradcheck() {
     gradcheck(&(p0,), |(p0,)| f0198_backward(*p0, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0199(p0: Array1<f64>, p1: f64, p2: &Array1<f64>) -> f64 {
+fn f0199(p0: Array1<f64>, p1: f64, p2: &Array1<f64>) -> Array1<f64> {
     let mut t1 = (&p0 * 1.5) - 0.5;
     if mean(&p0) >= -0.5183 {
         t1 += f64::tanh(p1);
-    } else {
-        t1 += f0185(p2);
+    } else if sum(&t1) <= 0.4629 {
+        t1 += mean(p2);
     }
-    let t2 = array![-1.0_f64, 0.5, 0.25];
-    if mean(p2) > 0.4629 {
-        return logsumexp(&(&t2 + &(&t1 + p1)));
-    }
-    let t3 = &t1;
-    let mut t4 = (sin(&((sigmoid(t3)).mapv(|v| (p1.powi(2) + 0.5).powf(1.5))))).dot(&(sigmoid(&t1)));
-    t4 /= square(t4 * 2.0) + 0.5;
-    t4 -= 2.0;
-    logsumexp(t3) + t4
+    let mut t1 = sigmoid(&(stack(Axis(0), &[p2.view(), p2.view()]).unwrap()));
+    t1 *= backprop::ops::sin(p1);
+    let n1 = p2.len() - 1;
+    let t2 = -&(p1 * &t1);
+    let t1 = 1.25 + p2;
+    let t3 = p1;
+    sigmoid(&p0)
 }
 
 #[test]
 fn f0199_gradcheck() {
-    let mut s = 535884331u64;
+    let mut s = 1711017674u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
     let p2: Array1<f64> = random(2, &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0199_backward(p0.clone(), p1, &p2, 1.0);
+    let up: Array1<f64> = random(3, &mut s);
+    let (value, grads) = f0199_backward(p0.clone(), p1, &p2, &up);
     assert_eq!(value, f0199(p0.clone(), p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0199_backward(p0.clone(), *p1, p2, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0199_backward(p0.clone(), *p1, p2, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0200(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> (Array2<f64>, f64) {
+fn f0200(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> Array2<f64> {
     let t1 = if p2.sum() < 0.4629 {
         p1 + p2
     } else {
         0.25 / (square(&(p2 / &(square(p2) + 1.0))) + 1.0)
     };
-    let t2 = t1.iter().sum::<f64>();
-    (sin(p1), t2)
+    let t2 = p1;
+    sigmoid(p0)
 }
 
 #[test]
 fn f0200_gradcheck() {
-    let mut s = 941629016u64;
+    let mut s = 131028517u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up0: Array2<f64> = random((3, 3), &mut s);
-    let (value, grads) = f0200_backward(&p0, &p1, &p2, (&up0, 0.5));
+    let up: Array2<f64> = random((1, 3), &mut s);
+    let (value, grads) = f0200_backward(&p0, &p1, &p2, &up);
     assert_eq!(value, f0200(&p0, &p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     GradCheck::new()
-        .upstream(&(&up0, 0.5))
-        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0200_backward(p0, p1, p2, (&up0, 0.5)))
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0200_backward(p0, p1, p2, &up))
         .unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
@@ -5849,29 +5973,22 @@ fn f0201_gradcheck() {
 }
 #[differentiable(wrt(p1, p2))]
 fn f0202(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
-    let t1 = powi(&(backprop::ops::sin(&(p1.dot(&p0)))), 3);
-    let mut t3 = if sum(&t1) >= 0.0371 {
-        let (t2, _) = f0123(p2);
-        p0[[0, 0]]
+    let t1 = p2;
+    let mut t1 = t1 * t1;
+    t1 += t1 + p2;
+    if p2 <= 0.0371 && t1 > 0.0 {
+        t1 *= t1 + p2;
     } else {
-        (sum(p1))
-    };
-    let (n1, m1) = p0.dim();
-    let t4 = Array2::<f64>::zeros((1, m1));
-    if p2 <= 0.0371 && t3 > 0.0 {
-        t3 *= p2;
-    } else {
-        t3 -= 1.25;
+        t1 -= p2 * p2;
     }
-    let t5 = &t1 - 0.1;
-    t3 += 1.5;
-    let t6 = &t5;
-    t5.sum() + t6.mean().unwrap()
+    let t2 = tanh(p1);
+    let t3 = tan(&(tanh(&(cos(&(tanh(&t2)))))));
+    t2.iter().sum::<f64>() + t3[[0, 1]]
 }
 
 #[test]
 fn f0202_gradcheck() {
-    let mut s = 1218150737u64;
+    let mut s = 84021519u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2 = scalar(&mut s);
@@ -5882,129 +5999,144 @@ fn f0202_gradcheck() {
     gradcheck(&(p1.clone(), p2), |(p1, p2)| f0202_backward(p0.view(), p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0203(d_p0: f64, x: &Array1<f64>, grad: f64, ws: &[f64]) -> f64 {
-    let d_d_x = d_p0 + grad;
-    let _t2 = x * d_d_x;
-    let unused = signum(&(grad * x));
-    let t5 = {
-        let d_out = &unused + 0.75;
-        d_d_x
+fn f0203(p0: f64, p1: &Array1<f64>, p2: f64, labels: &[usize], ws: &[f64]) -> (Array1<f64>, Array1<f64>, f64) {
+    let (_, t1, t2) = f0161(p0);
+    let t3 = if p1.sum() < 0.0371 {
+        1.25 + (p1[2])
+    } else {
+        (square(p1)).dot(p1)
     };
-    let mut grad_1 = logsumexp(&(&unused * t5));
+    let t4 = stack(Axis(1), &[p1.view(), p1.view()]).unwrap();
+    let mut t5 = ((softmax_cross_entropy(&t4, labels)) - (square(p2)));
     for (i, &c) in ws.iter().enumerate() {
-        grad_1 += ((unused.product()));
+        t5 -= ((t1.max(c)));
     }
-    let n1 = x.len() - 1;
-    let _t7 = Zip::from(x).and(&(cos(&(&unused + grad)))).map_collect(|&l, &r| (r.powi(2) + 0.5).powf(0.5));
-    t5 + grad_1
+    let t7 = {
+        let t6 = concat(Axis(0), &[&(t5 - &(t1 / &(square(p1) + 2.0))), p1]);
+        ln((((mse(&(tanh(&t6)), &(sigmoid(&t6)))).tanh()).tan()).powi(2) + 0.5)
+    };
+    let c1 = 0.5_f64;
+    let t8 = t4.mapv(|u| u);
+    (tanh(p1), tanh(p1), p2)
 }
 
 #[test]
 fn f0203_gradcheck() {
-    let mut s = 899470494u64;
-    let d_p0 = scalar(&mut s);
-    let x: Array1<f64> = random(3, &mut s);
-    let grad = scalar(&mut s);
-    let ws: &[f64] = &[1.5, 0.75];
-    let (d_p0, x, grad,) = std::hint::black_box((d_p0, x, grad,));
-    let (value, grads) = f0203_backward(d_p0, &x, grad, ws, 1.0);
-    assert_eq!(value, f0203(d_p0, &x, grad, ws));
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(d_p0, x.clone(), grad), |(d_p0, x, grad)| f0203_backward(*d_p0, x, *grad, ws, 1.0)).unwrap();
+    let mut s = 1335826891u64;
+    let p0 = scalar(&mut s);
+    let p1: Array1<f64> = random(3, &mut s);
+    let p2 = scalar(&mut s);
+    let labels: &[usize] = &[0, 0, 0];
+    let ws: &[f64] = &[1.5, 2.0];
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let up0: Array1<f64> = random(3, &mut s);
+    let up1: Array1<f64> = random(3, &mut s);
+    let (value, grads) = f0203_backward(p0, &p1, p2, labels, ws, (&up0, &up1, -0.75));
+    assert_eq!(value, f0203(p0, &p1, p2, labels, ws));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    GradCheck::new()
+        .upstream(&(&up0, &up1, -0.75))
+        .check(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0203_backward(*p0, p1, *p2, labels, ws, (&up0, &up1, -0.75)))
+        .unwrap();
 }
 #[differentiable]
-fn f0204(w: f64, d_x: &Array2<f64>, d_p0: f64, labels: &[usize]) -> f64 {
-    let x_from_out = array![[0.5_f64, 0.5, 2.0]];
-    let out = &(d_x.view().permuted_axes([1, 0])) * &x_from_out;
-    let (d_out_1, d_out) = f0123(d_p0);
-    let mut t5 = &out + w;
-    t5 -= &out;
-    let d_out = (softmax_cross_entropy(&out, labels)) / (square(&(d_x.view().reversed_axes())) + 1.0);
-    let mut unused = (f0182(d_x));
-    for i in 0..3 {
-        let (t7, t8) = f0175(unused, &(cos(&out)));
-        unused = unused * 0.5 + (mean(&(d_out.to_shape((1, 9)).unwrap())));
-    }
-    d_out.sum() + unused + d_p0
+fn f0204(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
+    let t1 = Array2::<f64>::zeros((1, 2));
+    let t2 = &(p1.select(Axis(1), &[2, 2])) - &t1;
+    let t6 = if p0 <= 0.0371 {
+        let (t3, t4, t5) = f0161(p2);
+        t4
+    } else {
+        p2
+    };
+    let n1 = p1.nrows();
+    let m1 = p1.ncols();
+    let t7 = Array::from_elem((1, m1), 2.0_f64);
+    let t8 = if p0 < -0.5183 || p0 > 0.0 {
+        p1 + &t7
+    } else {
+        3.0 + p1
+    };
+    let t10 = {
+        let t9 = 2.0 - ((relu(t6)) + t6);
+        ((sigmoid(p1)).select(Axis(0), &[0, 2, 2, 0])).map(|&e| (-e) / (square(e - (f64::ln(square(p0) + 1.0))) + 0.5))
+    };
+    let t11 = relu(&t10);
+    let t6 = p0 - p1;
+    sum(&t11) + sum(&t6) + p2
 }
 
 #[test]
 fn f0204_gradcheck() {
-    let mut s = 789753200u64;
-    let w = scalar(&mut s);
-    let d_x: Array2<f64> = random((3, 3), &mut s);
-    let d_p0 = scalar(&mut s);
-    let labels: &[usize] = &[2, 0, 0];
-    let (w, d_x, d_p0,) = std::hint::black_box((w, d_x, d_p0,));
-    let (value, grads) = f0204_backward(w, &d_x, d_p0, labels, 1.0);
-    assert_eq!(value, f0204(w, &d_x, d_p0, labels));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(w, d_x.clone(), d_p0), |(w, d_x, d_p0)| f0204_backward(*w, d_x, *d_p0, labels, 1.0)).unwrap();
+    let mut s = 1483619343u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((3, 3), &mut s);
+    let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0204_backward(p0, &p1, p2, 1.0);
+    assert_eq!(value, f0204(p0, &p1, p2));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0204_backward(*p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0205(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array1<f64>) -> f64 {
-    let t1 = (p1.dot(p1)) - (p2 - p2);
-    let mut t2 = p1.to_owned();
-    for i in 0..t2.len() {
-        t2[i] = (logsumexp(p1));
-    }
-    let _t3 = p2 - 1.25;
-    let t4 = mean(&((tanh(&(&t2 * &t2))).mapv(f0161)));
-    let t5 = p0;
-    t4 + t5.iter().sum::<f64>() + p1.iter().sum::<f64>()
+fn f0205(y_1: &Array2<f64>, w: &Array1<f64>, d_t1: &Array1<f64>, k0: usize) -> f64 {
+    let x = (w.dot(w)) - (d_t1 - d_t1);
+    let d_out = Array2::<f64>::from_shape_vec((1, 3), vec![0.0, 0.5, 1.0]).unwrap();
+    let mut d_x = match k0 % 3 {
+        0 => d_t1.to_owned(),
+        1 | 2 => &(d_t1 - d_t1) * d_t1,
+        _ => x.to_owned(),
+    };
+    d_x -= &(relu(&((sigmoid(&x)).mapv(|e| e - e))));
+    let t1_from_t2 = (mse(&(sigmoid(&x)), &(tanh(&d_x)))) / &(square(&x) + 0.5);
+    d_x.sum() + t1_from_t2.dot(&t1_from_t2) + t1_from_t2.mean().unwrap()
 }
 
 #[test]
 fn f0205_gradcheck() {
-    let mut s = 350014226u64;
-    let p0: Array2<f64> = random((1, 3), &mut s);
-    let p1: Array1<f64> = random(3, &mut s);
-    let p2: Array1<f64> = random(2, &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0205_backward(&p0, &p1, &p2, 1.0);
-    assert_eq!(value, f0205(&p0, &p1, &p2));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0205_backward(p0, p1, p2, 1.0)).unwrap();
+    let mut s = 1037100557u64;
+    let y_1: Array2<f64> = random((1, 3), &mut s);
+    let w: Array1<f64> = random(3, &mut s);
+    let d_t1: Array1<f64> = random(2, &mut s);
+    let k0: usize = 2;
+    let (y_1, w, d_t1,) = std::hint::black_box((y_1, w, d_t1,));
+    let (value, grads) = f0205_backward(&y_1, &w, &d_t1, k0, 1.0);
+    assert_eq!(value, f0205(&y_1, &w, &d_t1, k0));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.w.shape(), w.shape());
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    gradcheck(&(y_1.clone(), w.clone(), d_t1.clone()), |(y_1, w, d_t1)| f0205_backward(y_1, w, d_t1, k0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0206(p0: f64, p1: ArrayView1<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
-    let t1 = p3 * p3;
-    let (_, t2) = f0029(t1);
-    let mut t3 = Array2::<f64>::zeros((p2.nrows(), p2.ncols()));
-    for i in 0..2 {
-        t3.row_mut(i).assign(&(&(cos(&p1)) * ((p1.view().into_shape_with_order((1, 3)).unwrap()).sum())));
-    }
-    let n1 = p2.nrows();
-    let m1 = p2.ncols();
-    let t5 = Array1::<f64>::from_shape_vec(n1, vec![0.0, 0.5]).unwrap();
-    let t6 = {
-        let t4 = &t3 / &(square(&(t1 + &(p2.row(1)))) + 1.0);
-        f0122(((&(tanh(&(t4.dot(&p1)))) * 0.1 + &t5).std(1.0)).sin(), t2, p3)
+fn f0206(w: f64, d_x: ArrayView1<f64>, out: &Array2<f64>, x: f64) -> f64 {
+    let t1 = x * x;
+    let t1_from_t2 = out.slice(s![..2, 1..;2]);
+    let d_out_1 = &t1_from_t2;
+    let grad_1 = sigmoid(&t1_from_t2);
+    let d_d_x = out - (d_x.mean().expect("not empty"));
+    let d_out = Array1::<f64>::zeros(2);
+    let x_from_out = if sum(&d_d_x) <= 0.0371 {
+        &((&d_d_x + &grad_1).dot(&d_x)) - &grad_1
+    } else {
+        sigmoid(&(&((&d_d_x + &grad_1).dot(&d_x)) - &grad_1))
     };
-    let t7 = &(abs(&t3)) * 0.75;
-    let mut t8 = p2.to_owned();
-    for i in 0..t8.nrows() {
-        t8[[i, 1]] += mean(&(powi(p2, 3)));
-    }
-    let t8 = log_softmax(&(softplus(&t7)));
-    t1 + t2 + t3.mean().unwrap() + t6 + sum(&t7) + sum(&t8)
+    let t8 = (&d_d_x + 3.0).hypot(t1.powi(2) + 0.5);
+    t1 + t1_from_t2[[1, 0]] + d_out_1[[0, 0]] + sum(&grad_1) + d_d_x[[1, 0]] + sum(&x_from_out) + sum(&t8)
 }
 
 #[test]
 fn f0206_gradcheck() {
-    let mut s = 1020114972u64;
-    let p0 = scalar(&mut s);
-    let p1: Array1<f64> = random(3, &mut s);
-    let p2: Array2<f64> = random((2, 3), &mut s);
-    let p3 = scalar(&mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0206_backward(p0, p1.view(), &p2, p3, 1.0);
-    assert_eq!(value, f0206(p0, p1.view(), &p2, p3));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0206_backward(*p0, p1.view(), p2, *p3, 1.0)).unwrap();
+    let mut s = 1264681914u64;
+    let w = scalar(&mut s);
+    let d_x: Array1<f64> = random(3, &mut s);
+    let out: Array2<f64> = random((2, 3), &mut s);
+    let x = scalar(&mut s);
+    let (w, d_x, out, x,) = std::hint::black_box((w, d_x, out, x,));
+    let (value, grads) = f0206_backward(w, d_x.view(), &out, x, 1.0);
+    assert_eq!(value, f0206(w, d_x.view(), &out, x));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    gradcheck(&(w, d_x.clone(), out.clone(), x), |(w, d_x, out, x)| f0206_backward(*w, d_x.view(), out, *x, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0207(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
@@ -6013,15 +6145,22 @@ fn f0207(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
         t1
     };
     let t2 = p1.select(Axis(1), &[2, 1, 2, 0]);
-    if t2[[1, 2]] >= -0.5183 {
-        return mean(&(p1 * p2));
+    let mut t3 = t2.to_owned();
+    let mut t4 = mean(&(logsumexp(&(sqrt(&(p1 * p1 + 1.0))))));
+    for o in 0..3 {
+        for i in 0..t3.nrows() {
+            t4 -= (t3.row(i).sum());
+        }
+        for i in 0..t3.nrows() {
+            t3.row_mut(i).assign(&(sin(&t2.row(i))));
+        }
     }
-    mean(&t2)
+    t3[[1, 2]] + t4 + mean(&t2)
 }
 
 #[test]
 fn f0207_gradcheck() {
-    let mut s = 705416536u64;
+    let mut s = 1387406938u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2 = scalar(&mut s);
@@ -6033,7 +6172,7 @@ fn f0207_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0207_backward(p0.view(), p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0208(p0: f64, p1: f64, ws: &[f64]) -> (f64, f64, f64) {
+fn f0208(p0: f64, p1: f64) -> f64 {
     let t1 = p1;
     let t2 = -p0;
     let mut t3 = t1;
@@ -6042,54 +6181,63 @@ fn f0208(p0: f64, p1: f64, ws: &[f64]) -> (f64, f64, f64) {
         t4 -= t2;
         t3 += -t4;
     }
-    let mut t5 = (softplus(t3 - t4));
-    for (i, &c) in ws.iter().enumerate() {
-        t5 -= ((sin(t3)));
-    }
-    (p1, p1, t1)
+    let t5 = match () {
+        _ if t1 > -0.5183 => t1,
+        _ if t4 > 0.0371 => tanh(-t2),
+        _ => square(t1 / (square(t2) + 2.0)),
+    };
+    t1 + t2 + t3 + t4 + t5 + p0
 }
 
 #[test]
 fn f0208_gradcheck() {
-    let mut s = 1305698382u64;
+    let mut s = 1230788803u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
-    let ws: &[f64] = &[0.5];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0208_backward(p0, p1, ws, (1.0, 0.5, -0.75));
-    assert_eq!(value, f0208(p0, p1, ws));
-    GradCheck::new()
-        .upstream(&(1.0, 0.5, -0.75))
-        .check(&(p0, p1), |(p0, p1)| f0208_backward(*p0, *p1, ws, (1.0, 0.5, -0.75)))
-        .unwrap();
+    let (value, grads) = f0208_backward(p0, p1, 1.0);
+    assert_eq!(value, f0208(p0, p1));
+    gradcheck(&(p0, p1), |(p0, p1)| f0208_backward(*p0, *p1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0209(p0: Array2<f64>, p1: f64, labels: &[usize]) -> f64 {
     let mut t1 = sum(&(tanh(&((Zip::from(&p0).and(&p0).map_collect(|&l, &r| softplus(p1))).sum_axis(Axis(0))))));
     let (n2, m2) = p0.dim();
-    let t2 = Array2::<f64>::from_shape_vec((n2, m2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
+    let t2 = Array2::<f64>::ones((n2, 1));
+    let t3 = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
     let mut n1 = 0;
-    while n1 < 1 && t1.abs() < 0.4629 {
-        t1 += ((&(p0.ceil()) * (p1.powi(1))).sum());
-        t1 -= (&p0 * 0.1 + &t2).var(0.0);
+    loop {
+        t1 -= (&(cos(&(&t2 + &p0))) * 0.1 + &t3).std(1.0);
+        t1 -= ((&(p0.ceil()) * (p1.powi(1))).sum());
         n1 += 1;
+        if n1 >= 1 || t1.abs() > 0.4629 {
+            break;
+        }
     }
-    let t3 = p0.view().permuted_axes([1, 0]);
-    t1 += (f0179(p1)) - 1.25;
-    let t4 = p1 / &(square(&t3) + 1.0);
-    t1 -= (p0.index_axis(Axis(1), 1)).iter().sum::<f64>();
-    if p1 <= 0.4629 {
-        return (softmax_cross_entropy(&t4, labels));
+    let t4 = (p1 * &p0).to_shape((2, 3)).unwrap().to_owned();
+    let t5 = t4.row(0);
+    let t7 = {
+        let t6 = t1;
+        (sqrt(&(square(&(&t4 + t6)) + 0.5))) - &t4
+    };
+    let t8 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5]];
+    for i in 0..2 {
+        t1 -= 0.5;
+        t1 = softmax_cross_entropy(&t4, labels);
+        if mean(&t7) <= -0.5183 {
+            continue;
+        }
     }
-    t3[[0, 1]] + sum(&t4)
+    let _t9 = p1 + &t7;
+    t1 + t4[[0, 0]] + logsumexp(&t5) + t7.sum()
 }
 
 #[test]
 fn f0209_gradcheck() {
-    let mut s = 1177378667u64;
+    let mut s = 1543200140u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
-    let labels: &[usize] = &[1, 1];
+    let labels: &[usize] = &[0, 0];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0209_backward(p0.clone(), p1, labels, 1.0);
     assert_eq!(value, f0209(p0.clone(), p1, labels));
@@ -6137,54 +6285,65 @@ fn f0211_gradcheck() {
     gradcheck(&(p0, p1.clone()), |(p0, p1)| f0211_backward(*p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0212(p0: f32, p1: &Array2<f32>) -> f32 {
-    let t1 = p1 / (p0.powi(2) + 1.0);
-    let mut t2 = &(p1 / &(square(&t1) + 2.0)) * &t1;
-    t2 /= square(p0) + 0.5;
-    let t3 = array![[0.0_f32, 0.5], [1.0, 1.5], [2.0, 2.5]];
-    let t4 = (p1 * 0.1 + &t3).std_axis(Axis(1), 1.0);
-    t1.sum() + t2.sum() + mean(&t4) + p0
+fn f0212(w: f32, x: &Array2<f32>) -> f32 {
+    let d_out = x;
+    let _t2 = log_sigmoid(&((x.dot(&x.t())).to_owned().reversed_axes()));
+    let t3 = ln(&(square(&(x.dot(&d_out.t()))) + 1.0));
+    let mut grad_1 = Array2::<f32>::zeros((t3.nrows(), t3.ncols()));
+    let d_out_1 = array![[0.0_f32, 0.5], [1.0, 1.5], [2.0, 2.5]];
+    let (n1, m1) = x.dim();
+    let t1_from_t2 = Array2::<f32>::ones((n1, 1));
+    let mut x_from_out = mean(&(((d_out + 0.75) + &t1_from_t2).select(Axis(1), &[1, 1, 0, 1])));
+    for o in 0..3 {
+        if t3[[2, 2]] > -0.5183 {
+            for i in 0..grad_1.nrows() {
+                for j in 0..grad_1.ncols() {
+                    grad_1[[i, j]] = grad_1[[i, j]] * 0.5 + (((sum(&(softplus(d_out))))) + t3[[i, j]]);
+                }
+            }
+        }
+        for i in 0..grad_1.nrows() {
+            x_from_out += ((grad_1.row(i).sum()).tanh());
+        }
+    }
+    d_out[[0, 1]] + t3[[1, 1]] + mean(&grad_1) + x_from_out + x.sum()
 }
 
 #[test]
 fn f0212_gradcheck() {
-    let mut s = 987691035u64;
-    let p0 = scalar32(&mut s);
-    let p1: Array2<f32> = random32((3, 2), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0212_backward(p0, &p1, 1.0);
-    assert_eq!(value, f0212(p0, &p1));
-    assert_eq!(grads.p1.shape(), p1.shape());
+    let mut s = 1924143833u64;
+    let w = scalar32(&mut s);
+    let x: Array2<f32> = random32((3, 2), &mut s);
+    let (w, x,) = std::hint::black_box((w, x,));
+    let (value, grads) = f0212_backward(w, &x, 1.0);
+    assert_eq!(value, f0212(w, &x));
+    assert_eq!(grads.x.shape(), x.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0, p1.clone()), |(p0, p1)| f0212_backward(*p0, p1, 1.0))
+        .check(&(w, x.clone()), |(w, x)| f0212_backward(*w, x, 1.0))
         .unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
-fn f0213(p0: f64, p1: ArrayView2<f64>, p2: &Array2<f64>, c0: &Array2<f64>) -> Array2<f64> {
-    let t1 = p2;
-    let t2 = t1.mapv(|v| v.sin());
-    sin(c0)
+fn f0213(p0: f64, p1: ArrayView2<f64>, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
+    let t1 = &(tan(&(tanh(p2)))) * 0.5;
+    let t2 = &(t1.dot(c0)) + p0;
+    mean(&t1) + sum(&t2)
 }
 
 #[test]
 fn f0213_gradcheck() {
-    let mut s = 1327575326u64;
+    let mut s = 1752799884u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let c0: Array2<f64> = random((2, 3), &mut s);
     let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let up: Array2<f64> = random((2, 3), &mut s);
-    let (value, grads) = f0213_backward(p0, p1.view(), &p2, &c0, &up);
+    let (value, grads) = f0213_backward(p0, p1.view(), &p2, &c0, 1.0);
     assert_eq!(value, f0213(p0, p1.view(), &p2, &c0));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0213_backward(*p0, p1.view(), p2, &c0, &up))
-        .unwrap();
+    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0213_backward(*p0, p1.view(), p2, &c0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0214(p0: &Array2<f64>, p1: &Array2<f64>) -> (Array2<f64>, Array2<f64>, f64) {
@@ -6261,97 +6420,102 @@ fn f0216_gradcheck() {
     gradcheck(&(x.clone(),), |(x,)| f0216_backward(x, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0217(p0: &Array1<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
+fn f0217(d_p0: &Array1<f64>, out: f64, d_x: f64, grad: &Array2<f64>) -> (f64, f64) {
     let mut t2 = {
-        let t1 = p2;
-        p1
+        let t1_from_t2 = d_x;
+        out
     };
-    let (n1, m1) = p3.dim();
-    t2 = p3[[n1 - 1, m1 / 2]];
+    let (n1, m1) = grad.dim();
+    t2 = grad[[n1 - 1, m1 / 2]];
     let _t3 = t2;
-    let _t4 = softmax(&(softmax(p0)));
+    let _t4 = softmax(&(softmax(d_p0)));
     for i in (0..2).step_by(2) {
         t2 -= cos(t2);
     }
     let t6 = {
-        let t5 = (square(ln(square(sum(p3)) + 1.0)) + 0.5).ln();
-        (&(tan(&(tanh(p3)))) * p3) * 1.5
+        let d_out = (square(ln(square(sum(grad)) + 1.0)) + 0.5).ln();
+        ((backprop::ops::log_sigmoid(out)) + (t2.clamp(-0.5, 1.0))) * 1.5
     };
-    t2 + sum(&t6)
+    (out, out)
 }
 
 #[test]
 fn f0217_gradcheck() {
-    let mut s = 1795576671u64;
-    let p0: Array1<f64> = random(2, &mut s);
-    let p1 = scalar(&mut s);
-    let p2 = scalar(&mut s);
-    let p3: Array2<f64> = random((1, 3), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0217_backward(&p0, p1, p2, &p3, 1.0);
-    assert_eq!(value, f0217(&p0, p1, p2, &p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0217_backward(p0, *p1, *p2, p3, 1.0)).unwrap();
+    let mut s = 569369893u64;
+    let d_p0: Array1<f64> = random(2, &mut s);
+    let out = scalar(&mut s);
+    let d_x = scalar(&mut s);
+    let grad: Array2<f64> = random((1, 3), &mut s);
+    let (d_p0, out, d_x, grad,) = std::hint::black_box((d_p0, out, d_x, grad,));
+    let (value, grads) = f0217_backward(&d_p0, out, d_x, &grad, (1.0, 0.5));
+    assert_eq!(value, f0217(&d_p0, out, d_x, &grad));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    assert_eq!(grads.grad.shape(), grad.shape());
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(d_p0.clone(), out, d_x, grad.clone()), |(d_p0, out, d_x, grad)| f0217_backward(d_p0, *out, *d_x, grad, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
-fn f0218(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array1<f64>) -> (Array2<f64>, f64) {
-    let mut t1 = p2.to_owned();
-    for i in 0..3 {
-        t1.column_mut(i).assign(&(&(sin(p3)) * ((p2 * p1).sum())));
+fn f0218(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array1<f64>) -> f64 {
+    let mut t1 = p3.to_owned();
+    let mut t2 = (mean(p3));
+    let (n1, m1) = p2.dim();
+    let t3 = Array::from_elem(n1, 2.0_f64);
+    for o in 0..2 {
+        for j in 0..t1.len() {
+            t1[j] = (mean(&(&t3 * (p3 + (p2[[o, j]]))))) + p3[j];
+        }
+        for j in 0..t1.len() {
+            t2 -= (t1[j] * (sum(p3)));
+        }
     }
-    t1 = ((sum(p3)) + p1) - p2;
-    let (t2, t3) = f0123(p1);
-    let mut t4 = if t1.iter().sum::<f64>() < -0.5183 && t2 > 0.0 {
-        t2
+    let t2 = logsumexp(&(p2.map(|&u| u / (square(u) + 1.0))));
+    let t4 = f64::atan2(sum(p0), 1.0 * 1.0 + 0.5);
+    let t4 = backprop::ops::recip(t4.powi(2) + 1.0);
+    let t5 = if p2[[1, 1]] >= 0.0371 {
+        t2.to_owned()
     } else {
-        p1
+        sigmoid(&t2)
     };
-    t4 += logsumexp(&(tanh(&(t4 / &(square(&(sigmoid(p3))) + 1.0)))));
-    let t5 = tanh(&t1);
-    (sigmoid(&t5), t4)
+    let _t6 = t5.clone();
+    t4 + sum(&t5)
 }
 
 #[test]
 fn f0218_gradcheck() {
-    let mut s = 1893261705u64;
+    let mut s = 708162223u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 3), &mut s);
     let p3: Array1<f64> = random(2, &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up0: Array2<f64> = random((2, 3), &mut s);
-    let (value, grads) = f0218_backward(&p0, p1, &p2, &p3, (&up0, 0.5));
+    let (value, grads) = f0218_backward(&p0, p1, &p2, &p3, 1.0);
     assert_eq!(value, f0218(&p0, p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    GradCheck::new()
-        .upstream(&(&up0, 0.5))
-        .check(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0218_backward(p0, *p1, p2, p3, (&up0, 0.5)))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0218_backward(p0, *p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0219(p0: f64, p1: f64) -> f64 {
     let t1 = p1 - p0;
-    let t2 = t1;
-    let t3 = (t2.min(p0)).cos();
-    let t5 = {
-        let t4 = exp(t3 / (square(t1) + 1.0));
-        t4
+    let t2 = cos(p1);
+    let mut t4 = {
+        let t3 = backprop::ops::recip(square((t2 * t1) - (ln(t2.powi(2) + 1.0))) + 1.0);
+        t1
     };
-    let t2 = f64::clamp(p1, -0.5, 1.0);
-    let t6 = if p1 > 0.0371 || t1 > 0.0 {
-        t3
-    } else {
-        t2.powi(3)
-    };
-    t2 + t6
+    for i in 0..3 {
+        t4 += (softplus(p0)) * t4;
+    }
+    let mut t5 = t1;
+    t5 *= (t5 * (3.0 / (square(t2) + 1.0))).abs();
+    t4 + t5
 }
 
 #[test]
 fn f0219_gradcheck() {
-    let mut s = 121906785u64;
+    let mut s = 1101154807u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -6363,14 +6527,18 @@ fn f0219_gradcheck() {
 fn f0220(p0: &Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
     let t1 = p3 + p3;
     let t2 = p0;
-    let t3 = &t1;
-    let t4 = (Zip::from(p3).and(t3).map_collect(|&a, &b| (1.25 + b) - b)).clamp(-2.0, 1.0);
-    mean(t3) + mean(&t4) + mean(p3)
+    let t3 = 1.25 / (&t1 * &t1 + 1.0);
+    let mut t4 = (square(&((t2.product()) * t2))).sum();
+    for i in 0..3 {
+        let (t5, t6, t7) = f0067(sin(t4), &(sigmoid(&t1)));
+        t4 -= ((&t3 + 0.5).sum());
+    }
+    t3.iter().sum::<f64>() + t4 + p0.sum()
 }
 
 #[test]
 fn f0220_gradcheck() {
-    let mut s = 365938410u64;
+    let mut s = 592417007u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -6383,103 +6551,102 @@ fn f0220_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0220_backward(p0, *p1, *p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0221(p0: f64, p1: Array2<f64>, p2: &Array1<f64>) -> Array1<f64> {
-    let t1 = p2;
-    let t2 = t1;
-    let (t3, _) = f0123(tanh(log_sigmoid(p0)));
-    let t1 = &(t1.mapv(f64::tanh)) / (p2 * p2 + 0.5);
-    let t4 = if p2.dot(p2) < 0.4629 {
-        p0
+fn f0221(d_out: f64, x: Array2<f64>, d_p0: &Array1<f64>) -> f64 {
+    let out = d_p0;
+    let d_d_x = out;
+    let t4 = if out.dot(out) < 0.0371 {
+        let (_, d_out_1) = f0099(x.to_owned(), d_p0, d_out, d_p0);
+        (((out.mean().expect("not empty")) + (softplus(d_d_x))).dot(&((out.mean().expect("not empty")) + (softplus(d_d_x))))).tanh()
     } else {
-        mean(&t1)
+        ((out * d_d_x).sum())
     };
-    let t5 = t4;
-    sin(t2)
+    let mut t4 = t4;
+    t4 -= 0.25;
+    let t5 = array![1.5_f64, 0.25];
+    t4 += 1.5;
+    d_d_x.mean().unwrap() + t4 + out.dot(out)
 }
 
 #[test]
 fn f0221_gradcheck() {
-    let mut s = 523840973u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((3, 1), &mut s);
-    let p2: Array1<f64> = random(2, &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array1<f64> = random(2, &mut s);
-    let (value, grads) = f0221_backward(p0, p1.clone(), &p2, &up);
-    assert_eq!(value, f0221(p0, p1.clone(), &p2));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0221_backward(*p0, p1.clone(), p2, &up))
-        .unwrap();
+    let mut s = 1785465803u64;
+    let d_out = scalar(&mut s);
+    let x: Array2<f64> = random((3, 1), &mut s);
+    let d_p0: Array1<f64> = random(2, &mut s);
+    let (d_out, x, d_p0,) = std::hint::black_box((d_out, x, d_p0,));
+    let (value, grads) = f0221_backward(d_out, x.clone(), &d_p0, 1.0);
+    assert_eq!(value, f0221(d_out, x.clone(), &d_p0));
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    gradcheck(&(d_out, x.clone(), d_p0.clone()), |(d_out, x, d_p0)| f0221_backward(*d_out, x.clone(), d_p0, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0))]
-fn f0222(p0: &Array1<f64>, p1: f64, c0: &Array2<f64>, labels: &[usize]) -> f64 {
-    let mut t1 = (p0.dot(p0));
+#[differentiable(wrt(d_x))]
+fn f0222(d_x: &Array1<f64>, d_p0: f64, out: &Array2<f64>) -> f64 {
+    let grad_1 = d_x;
+    let mut t1_from_t2 = -out;
+    let x = out;
     for i in 0..3 {
-        let (t2, t3) = f0123(cos(t1));
-        t1 = t1 * 0.5 + (tanh((t2 - t3)));
+        t1_from_t2 = x * x;
+        if d_p0 <= 0.4629 {
+            break;
+        }
     }
-    let t4 = array![0.0_f64, 0.5, 1.0];
-    if c0[[0, 1]] > 0.0371 {
-        t1 += p1;
-    }
-    t1 = (p1.powi(2) + 1.0).sqrt();
-    let c1 = 0.75_f64;
-    let t1 = 2.0 / (square(&((log_sigmoid(c0)).map(|&u| c1))) + 1.0);
-    let t5 = softplus(&(tan(&(backprop::ops::tanh(c0)))));
-    let c2: f64 = 0.75;
-    let t6 = if t5.iter().sum::<f64>() <= -0.5183 {
-        sum(&((concat(Axis(0), &[c0, &t1])) * p1))
+    let mut x_from_out = t1_from_t2.clone();
+    if logsumexp(grad_1) < -0.5183 {
+        x_from_out -= x;
     } else {
-        ln(square(sum(&(t1.slice_axis(Axis(1), Slice::from(1..))))) + 1.0)
-    };
-    let t7 = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
-    let t8 = (&(t1.map(|&z| (p1.powi(3)).fract())) * 0.1 + &t7).var_axis(Axis(1), 1.0);
-    t1.mean().unwrap() + t5[[1, 0]] + t6 + t8.dot(&t8)
+        t1_from_t2 += &(cos(x));
+    }
+    let n1 = d_x.len() - 1;
+    for i in 0..n1 {
+        t1_from_t2 += square(d_p0);
+        if mean(x) > 0.4629 {
+            return ((d_x[i + 1] - d_x[i]) * x).sum();
+        }
+    }
+    mean(x) + x_from_out.mean().unwrap()
 }
 
 #[test]
 fn f0222_gradcheck() {
-    let mut s = 1158238371u64;
-    let p0: Array1<f64> = random(3, &mut s);
-    let p1 = scalar(&mut s);
-    let c0: Array2<f64> = random((3, 2), &mut s);
-    let labels: &[usize] = &[0, 1, 0];
-    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
-    let (value, grads) = f0222_backward(&p0, p1, &c0, labels, 1.0);
-    assert_eq!(value, f0222(&p0, p1, &c0, labels));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0222_backward(p0, p1, &c0, labels, 1.0)).unwrap();
+    let mut s = 938434120u64;
+    let d_x: Array1<f64> = random(3, &mut s);
+    let d_p0 = scalar(&mut s);
+    let out: Array2<f64> = random((3, 2), &mut s);
+    let (d_x, d_p0, out,) = std::hint::black_box((d_x, d_p0, out,));
+    let (value, grads) = f0222_backward(&d_x, d_p0, &out, 1.0);
+    assert_eq!(value, f0222(&d_x, d_p0, &out));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    gradcheck(&(d_x.clone(),), |(d_x,)| f0222_backward(d_x, d_p0, &out, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0223(d_p0: &Array1<f64>, y_1: &Array2<f64>, d_x: f64, x: f64) -> f64 {
-    let d_out = {
-        let x_from_out = 3.0 - ((square(d_x) + 0.5).powf(tanh(d_x)));
-        (f0185(d_p0)).clamp(-1.0, 0.5)
+fn f0223(p0: &Array1<f64>, p1: &Array2<f64>, p2: f64, p3: f64) -> Array1<f64> {
+    let mut t2 = {
+        let t1 = 3.0 - ((square(p2) + 0.5).powf(tanh(p2)));
+        (sigmoid(f0189(p1.to_owned()))).exp2()
     };
-    let _t3 = square(x);
-    let t5 = {
-        let out = square(&(d_p0 + x));
-        x * &out
-    };
-    d_out + sum(&t5)
+    let t3 = p1;
+    t2 /= square(p3) + 0.5;
+    tanh(p0)
 }
 
 #[test]
 fn f0223_gradcheck() {
-    let mut s = 746948880u64;
-    let d_p0: Array1<f64> = random(2, &mut s);
-    let y_1: Array2<f64> = random((3, 1), &mut s);
-    let d_x = scalar(&mut s);
-    let x = scalar(&mut s);
-    let (d_p0, y_1, d_x, x,) = std::hint::black_box((d_p0, y_1, d_x, x,));
-    let (value, grads) = f0223_backward(&d_p0, &y_1, d_x, x, 1.0);
-    assert_eq!(value, f0223(&d_p0, &y_1, d_x, x));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    gradcheck(&(d_p0.clone(), y_1.clone(), d_x, x), |(d_p0, y_1, d_x, x)| f0223_backward(d_p0, y_1, *d_x, *x, 1.0)).unwrap();
+    let mut s = 1977536662u64;
+    let p0: Array1<f64> = random(2, &mut s);
+    let p1: Array2<f64> = random((3, 1), &mut s);
+    let p2 = scalar(&mut s);
+    let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let up: Array1<f64> = random(2, &mut s);
+    let (value, grads) = f0223_backward(&p0, &p1, p2, p3, &up);
+    assert_eq!(value, f0223(&p0, &p1, p2, p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0223_backward(p0, p1, *p2, *p3, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0224(d_t1: Array1<f32>, d_x: f32, out: &Array2<f32>) -> f32 {
@@ -6505,29 +6672,33 @@ fn f0224_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0225(p0: &Array1<f64>, p1: &Array1<f64>, p2: f64) -> (f64, Array1<f64>) {
-    let t1 = clamp(&(1.5 / (p1 * p1 + 1.0)), -2.0, 3.0);
-    let t1 = backprop::ops::sigmoid(&(&t1 * p2));
-    let t2 = f0159(p2, &t1);
-    (p2, tanh(p1))
+fn f0225(p0: &Array1<f64>, p1: &Array1<f64>, p2: f64) -> f64 {
+    let mut t3 = if !(p2 >= 0.4629) {
+        (sin(p0)).dot(&(sin(p0)))
+    } else {
+        let (t1, _, t2) = f0161(p2);
+        p2
+    };
+    let t4 = p1;
+    let n1 = p1.len();
+    let t5 = Array1::<f64>::from_shape_vec(n1, vec![0.0, 0.5, 1.0]).unwrap();
+    let t6 = Array1::<f64>::ones(n1);
+    t3 += 0.5;
+    t3 + sum(t4)
 }
 
 #[test]
 fn f0225_gradcheck() {
-    let mut s = 1682594036u64;
+    let mut s = 681033207u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2 = scalar(&mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up1: Array1<f64> = random(3, &mut s);
-    let (value, grads) = f0225_backward(&p0, &p1, p2, (1.0, &up1));
+    let (value, grads) = f0225_backward(&p0, &p1, p2, 1.0);
     assert_eq!(value, f0225(&p0, &p1, p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&(1.0, &up1))
-        .check(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0225_backward(p0, p1, *p2, (1.0, &up1)))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0225_backward(p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0226(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array1<f64>) -> f64 {
@@ -6556,73 +6727,105 @@ fn f0226_gradcheck() {
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0226_backward(p0, *p1, p2, p3, 1.0)).unwrap();
 }
-#[differentiable(wrt(d_out, d_x, out, w))]
-fn f0227(d_out: &Array2<f64>, d_x: ArrayView2<f64>, out: f64, w: f64, d_t1: &Array1<f64>) -> f64 {
-    let t1_from_t2 = {
-        let d_out_1 = d_out;
-        log_softmax(&(softmax(d_out_1)))
+#[differentiable(wrt(p0, p1, p2, p3))]
+fn f0227(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: f64, p3: f64, c0: &Array1<f64>) -> f64 {
+    let t2 = {
+        let t1 = p0;
+        ln(&(square(&(powi(c0, 3))) + 0.5))
     };
-    let t3 = &t1_from_t2;
-    mean(&t1_from_t2) + t3.sum() + sum(d_out)
+    let t3 = -(&(square(c0)) / (square(c0) + 2.0));
+    logsumexp(&t2) + t3.sum()
 }
 
 #[test]
 fn f0227_gradcheck() {
-    let mut s = 1742412265u64;
-    let d_out: Array2<f64> = random((3, 3), &mut s);
-    let d_x: Array2<f64> = random((2, 2), &mut s);
-    let out = scalar(&mut s);
-    let w = scalar(&mut s);
-    let d_t1: Array1<f64> = random(2, &mut s);
-    let (d_out, d_x, out, w, d_t1,) = std::hint::black_box((d_out, d_x, out, w, d_t1,));
-    let (value, grads) = f0227_backward(&d_out, d_x.view(), out, w, &d_t1, 1.0);
-    assert_eq!(value, f0227(&d_out, d_x.view(), out, w, &d_t1));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(d_out.clone(), d_x.clone(), out, w), |(d_out, d_x, out, w)| f0227_backward(d_out, d_x.view(), *out, *w, &d_t1, 1.0)).unwrap();
+    let mut s = 703094026u64;
+    let p0: Array2<f64> = random((3, 3), &mut s);
+    let p1: Array2<f64> = random((2, 2), &mut s);
+    let p2 = scalar(&mut s);
+    let p3 = scalar(&mut s);
+    let c0: Array1<f64> = random(2, &mut s);
+    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
+    let (value, grads) = f0227_backward(&p0, p1.view(), p2, p3, &c0, 1.0);
+    assert_eq!(value, f0227(&p0, p1.view(), p2, p3, &c0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0227_backward(p0, p1.view(), *p2, *p3, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0228(p0: f64, p1: &Array2<f64>, p2: f64, labels: &[usize]) -> f64 {
+fn f0228(p0: f64, p1: &Array2<f64>, p2: f64, labels: &[usize]) -> (f64, f64) {
     let _t1 = &(softplus(p1)) - (powi(p1, 2));
-    let t2 = ((p2 / 0.25) - p1).to_shape((1, 6)).unwrap().to_owned();
-    let mut t3 = sigmoid(((tan(&(tanh(&t2)))).t().dot(&t2)).sum());
-    let t4 = array![[0.0_f64, 0.5, 1.0, 1.5, 2.0, 2.5]];
-    let _t5 = 0.1 / (square(0.1 / (square((&(tanh(&t2)) * 0.1 + &t4).std(1.0)) + 1.0)) + 1.0);
-    t3 = p0;
-    t2.sum() + t3
+    let n1 = p1.nrows();
+    let m1 = p1.ncols();
+    let t2 = Array1::<f64>::linspace(-1.0, 1.0, m1);
+    let t3 = p1.view().into_shape_with_order((1, 6)).unwrap();
+    let t4 = (t3.mean().expect("not empty")) - 0.25;
+    let t6 = {
+        let t5 = cos(&t3);
+        (&t5 - p0).to_shape((2, 3)).unwrap().to_owned()
+    };
+    let mut t7 = sigmoid((((t4 + &t6).dot(&t6.t())).select(Axis(1), &[1, 1])).mean().unwrap());
+    let mut n2 = 0;
+    loop {
+        t7 = t7 * 0.5 + t4;
+        n2 += 1;
+        if n2 >= 4 {
+            break;
+        }
+    }
+    (t4, t7)
 }
 
 #[test]
 fn f0228_gradcheck() {
-    let mut s = 87553098u64;
+    let mut s = 1768094453u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2 = scalar(&mut s);
-    let labels: &[usize] = &[1, 0];
+    let labels: &[usize] = &[2, 2];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0228_backward(p0, &p1, p2, labels, 1.0);
+    let (value, grads) = f0228_backward(p0, &p1, p2, labels, (1.0, 0.5));
     assert_eq!(value, f0228(p0, &p1, p2, labels));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0228_backward(*p0, p1, *p2, labels, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0228_backward(*p0, p1, *p2, labels, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
 fn f0229(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
-    let t1 = (sigmoid(p2)) * (sigmoid(p2));
-    let t2 = p1;
-    let t3 = log_sigmoid(t1);
-    let _t4 = p1.floor();
-    let t5 = t3;
-    let mut t6 = Array2::<f64>::zeros((t2.nrows(), t2.ncols()));
-    for i in 0..1 {
-        t6.column_mut(i).assign(&(sin(&t2.column(i))));
-    }
-    let _t7 = log_softmax(&(p0.t().dot(p0)));
-    t5 + t6.iter().sum::<f64>()
+    let mut t1 = (sigmoid(p2)) * (sigmoid(p2));
+    let t5 = if p2 < 0.0371 {
+        let (t2, t3, t4) = f0161(p2);
+        t3
+    } else {
+        (sum(p1))
+    };
+    let t6 = p1.iter().map(|&u| {
+        if t1 < -0.5183 {
+            u + p2
+        } else {
+            1.25 * t1
+        }
+    }).sum::<f64>();
+    let t5 = p1.product();
+    let t6 = p1.mapv(sigmoid);
+    let (n1, m1) = p1.dim();
+    let t7 = Array2::<f64>::zeros((n1, m1));
+    t1 -= 3.0;
+    let (n2, m2) = p1.dim();
+    let t8 = Array2::<f64>::from_shape_vec((n1, m1), vec![0.0, 0.5, 1.0]).unwrap();
+    let t9 = if p1[[1, 0]] < -0.5183 {
+        p2.sin()
+    } else {
+        t5 + p2
+    };
+    sum(&t6) + t9
 }
 
 #[test]
 fn f0229_gradcheck() {
-    let mut s = 1947619832u64;
+    let mut s = 1761442080u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2 = scalar(&mut s);
@@ -6636,16 +6839,24 @@ fn f0229_gradcheck() {
 #[differentiable]
 fn f0230(p0: &Array2<f64>, p1: Array2<f64>) -> f64 {
     let t1 = p1.dot(&p1.t());
-    let mut t2 = t1.to_owned();
-    for i in 0..3 {
-        t2.column_mut(i).assign(&(&(sin(&t1.column(i))) * (sum(&(Zip::from(p0).and(p0).map_collect(|&u, &v| abs(v)))))));
+    let mut t2 = Array2::<f64>::zeros((p0.nrows(), p0.ncols()));
+    let mut t3 = (t1.t()).mean().unwrap();
+    for o in 0..3 {
+        for i in 0..t2.nrows() {
+            t2.row_mut(i).assign(&(&(sigmoid(&p0.row(i))) * (sum(&(&p1 - 1.5)))));
+        }
+        for i in 0..t2.nrows() {
+            for j in 0..t2.ncols() {
+                t3 += (sigmoid(t2[[i, j]] * ((&(softmax(&p1)) + p0).sum())));
+            }
+        }
     }
-    t1.sum() + t2[[0, 0]]
+    t1.iter().sum::<f64>() + t2.sum() + t3
 }
 
 #[test]
 fn f0230_gradcheck() {
-    let mut s = 1902320338u64;
+    let mut s = 921635272u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -6661,19 +6872,19 @@ fn f0231(p0: f64, p1: &Array2<f64>) -> f64 {
     let mut t2 = softplus(p1);
     let mut t3 = &(mean_axis(&(t2.dot(&t2)), Axis(1))) - (mse(&(p1 / &(&t2 * &t2 + 1.0)), &t2));
     t2 *= (tanh(&((tan(&(tanh(p1)))).sum_axis(Axis(1))))).dot(&(sigmoid(&t3)));
-    for i in 0..2 {
+    for i in (0..2).rev() {
         t3 -= p1[[i, 1]];
-        if t2.iter().sum::<f64>() >= 0.0371 {
-            return (f0179(p1[[i, 1]]));
+        if (p1[[i, 1]]) > 0.0371 {
+            return (((p1[[i, 1]]).powi(2) + 1.0).recip());
         }
     }
-    let t4 = t2.view().reversed_axes();
-    t2.iter().sum::<f64>() + mean(&t3) + mean(&t4)
+    let t4 = sigmoid(sum(&t3));
+    mean(&t2) + t3.dot(&t3) + t4
 }
 
 #[test]
 fn f0231_gradcheck() {
-    let mut s = 447362617u64;
+    let mut s = 1253542030u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -6703,99 +6914,95 @@ fn f0232_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0232_backward(p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable(wrt(x))]
-fn f0233(x: &Array2<f64>, d_x: &Array1<f64>, grad: &Array2<f64>, labels: &[usize]) -> f64 {
-    let mut t1_from_t2 = ln(&(square(grad) + 1.0));
-    let _t2 = square(&(grad - &t1_from_t2));
-    if t1_from_t2[[0, 0]] <= -0.5183 {
-        t1_from_t2 *= grad;
-    } else {
-        t1_from_t2 = relu(&t1_from_t2);
-    }
-    for i in 0..1 {
-        t1_from_t2 += d_x;
-        t1_from_t2 += &(cos(&t1_from_t2));
-        match i % 3 {
-            0 => t1_from_t2 -= grad,
-            1 | 2 => {
-                t1_from_t2 += &(x.row(i));
-            }
-            _ => {}
+fn f0233(x: &Array2<f64>, d_t1: &Array1<f64>, grad: &Array2<f64>) -> f64 {
+    let mut d_out = ln(&(square(grad) + 1.0));
+    let _t2 = (d_out.t()).iter().sum::<f64>();
+    for i in 0..3 {
+        if d_out.sum() < 0.0371 {
+            break;
         }
+        d_out = d_t1 * &d_out;
     }
-    let out_1 = &(square(&(x - grad))) + (softmax_cross_entropy(&(abs(&t1_from_t2)), labels));
-    sum(&t1_from_t2) + out_1[[1, 2]]
+    let (n1, m1) = grad.dim();
+    let out = Array1::<f64>::ones(n1);
+    let t5 = {
+        let t3 = (log_softmax(&d_out)).to_owned().permuted_axes([1, 0]);
+        &(&t3 + &(grad.dot(d_t1))) - &out
+    };
+    let t7 = {
+        let t6 = t5.sum_axis(Axis(1));
+        mean(&(tan(&(tanh(&t5)))))
+    };
+    d_out.sum() + t5.sum() + t7
 }
 
 #[test]
 fn f0233_gradcheck() {
-    let mut s = 51222420u64;
+    let mut s = 1205804502u64;
     let x: Array2<f64> = random((2, 1), &mut s);
-    let d_x: Array1<f64> = random(3, &mut s);
+    let d_t1: Array1<f64> = random(3, &mut s);
     let grad: Array2<f64> = random((1, 3), &mut s);
-    let labels: &[usize] = &[1];
-    let (x, d_x, grad,) = std::hint::black_box((x, d_x, grad,));
-    let (value, grads) = f0233_backward(&x, &d_x, &grad, labels, 1.0);
-    assert_eq!(value, f0233(&x, &d_x, &grad, labels));
+    let (x, d_t1, grad,) = std::hint::black_box((x, d_t1, grad,));
+    let (value, grads) = f0233_backward(&x, &d_t1, &grad, 1.0);
+    assert_eq!(value, f0233(&x, &d_t1, &grad));
     assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(x.clone(),), |(x,)| f0233_backward(x, &d_x, &grad, labels, 1.0)).unwrap();
+    gradcheck(&(x.clone(),), |(x,)| f0233_backward(x, &d_t1, &grad, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0234(d_x: &Array1<f64>, d_out: &Array2<f64>, y_1: f64) -> f64 {
-    let x_from_out = softmax(d_x);
-    logsumexp(&x_from_out)
+fn f0234(d_x: &Array1<f64>, x: &Array2<f64>, d_p0: f64) -> f64 {
+    let d_out_1 = powi(d_p0 + d_p0, 2);
+    d_out_1
 }
 
 #[test]
 fn f0234_gradcheck() {
-    let mut s = 1640866588u64;
+    let mut s = 2036207598u64;
     let d_x: Array1<f64> = random(2, &mut s);
-    let d_out: Array2<f64> = random((3, 3), &mut s);
-    let y_1 = scalar(&mut s);
-    let (d_x, d_out, y_1,) = std::hint::black_box((d_x, d_out, y_1,));
-    let (value, grads) = f0234_backward(&d_x, &d_out, y_1, 1.0);
-    assert_eq!(value, f0234(&d_x, &d_out, y_1));
+    let x: Array2<f64> = random((3, 3), &mut s);
+    let d_p0 = scalar(&mut s);
+    let (d_x, x, d_p0,) = std::hint::black_box((d_x, x, d_p0,));
+    let (value, grads) = f0234_backward(&d_x, &x, d_p0, 1.0);
+    assert_eq!(value, f0234(&d_x, &x, d_p0));
     assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    gradcheck(&(d_x.clone(), d_out.clone(), y_1), |(d_x, d_out, y_1)| f0234_backward(d_x, d_out, *y_1, 1.0)).unwrap();
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(d_x.clone(), x.clone(), d_p0), |(d_x, x, d_p0)| f0234_backward(d_x, x, *d_p0, 1.0)).unwrap();
 }
-#[differentiable(wrt(y_1))]
-fn f0235(y_1: f64, w: &Array2<f64>, labels: &[usize], k0: usize) -> f64 {
-    let t1_from_t2 = {
-        let out = y_1;
-        ((square(out) + 0.5).powf(2.0)) * &(w + out)
+#[differentiable(wrt(x))]
+fn f0235(x: f64, grad: &Array2<f64>) -> (f64, f64, Array2<f64>) {
+    let d_x = {
+        let t1 = x;
+        ((square(t1) + 0.5).powf(2.0)) * &(grad + t1)
     };
-    let t1_from_t2 = t1_from_t2.clone();
-    let t1_from_t2 = w.dot(&t1_from_t2);
-    let mut x = {
-        let d_x = f0219(f64::cos(y_1.hypot(0.5 * 0.5 + 0.5)), y_1);
-        (exp(&(tanh(&(mean_axis(&t1_from_t2, Axis(1))))))).broadcast((2, 3)).unwrap().sum()
+    let d_x = d_x.clone();
+    let d_x = grad.dot(&d_x);
+    let t4 = {
+        let d_out_1 = f0208(x, x);
+        d_x.select(Axis(0), &[0, 2, 2, 0])
     };
-    for i in (0..2).step_by(2) {
-        x += y_1;
+    let mut out = tanh(mean(&t4));
+    let mut n1 = 0;
+    while n1 < 3 {
+        out = out * 0.5 + ((mse(&(tanh(&t4)), &(sigmoid(&t4)))));
+        n1 += 1;
     }
-    let t5 = match k0 % 3 {
-        0 => concat(Axis(1), &[&t1_from_t2, &t1_from_t2]),
-        1 | 2 => sigmoid(&(concat(Axis(1), &[&t1_from_t2, &t1_from_t2]))),
-        _ => sigmoid(&(concat(Axis(1), &[&t1_from_t2, &t1_from_t2]))),
-    };
-    let n1 = w.nrows();
-    let m1 = w.ncols();
-    let x_from_out = Array::from_elem((n1, 6), -1.5_f64);
-    let d_out = (sum(&(&x_from_out + &t5))).tanh();
-    sum(&t5) + d_out
+    out += 2.0;
+    let _t6 = trunc(&d_x);
+    (out, x, sin(grad))
 }
 
 #[test]
 fn f0235_gradcheck() {
-    let mut s = 1881894250u64;
-    let y_1 = scalar(&mut s);
-    let w: Array2<f64> = random((3, 3), &mut s);
-    let labels: &[usize] = &[0, 1, 0];
-    let k0: usize = 4;
-    let (y_1, w,) = std::hint::black_box((y_1, w,));
-    let (value, grads) = f0235_backward(y_1, &w, labels, k0, 1.0);
-    assert_eq!(value, f0235(y_1, &w, labels, k0));
-    gradcheck(&(y_1,), |(y_1,)| f0235_backward(*y_1, &w, labels, k0, 1.0)).unwrap();
+    let mut s = 1049301165u64;
+    let x = scalar(&mut s);
+    let grad: Array2<f64> = random((3, 3), &mut s);
+    let (x, grad,) = std::hint::black_box((x, grad,));
+    let up2: Array2<f64> = random((3, 3), &mut s);
+    let (value, grads) = f0235_backward(x, &grad, (1.0, 0.5, &up2));
+    assert_eq!(value, f0235(x, &grad));
+    GradCheck::new()
+        .upstream(&(1.0, 0.5, &up2))
+        .check(&(x,), |(x,)| f0235_backward(*x, &grad, (1.0, 0.5, &up2)))
+        .unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
 fn f0236(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>, c0: &Array2<f64>) -> f64 {
@@ -6831,32 +7038,48 @@ fn f0236_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0236_backward(p0, *p1, p2, p3, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0237(d_out: f64, out: &Array2<f64>, y_1: f64, ws: &[f64]) -> f64 {
-    let t1 = out.map(|&u| u);
-    let t1_from_t2 = &t1 + y_1;
-    let t1 = &t1_from_t2;
-    let _t3 = ((y_1.min(d_out)).tanh()).tan();
-    let t4 = out.select(Axis(0), &[0, 0]);
-    let mut out_1 = (cos(t1)).iter().sum::<f64>();
-    for (i, &c) in ws.iter().enumerate() {
-        out_1 -= ((&t4 / &(square(&t4) + 2.0)).mean().unwrap());
+fn f0237(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
+    let t1 = p1.map(|&u| u);
+    let mut t2 = p2 - p2;
+    let _t3 = ((p2.min(t2)).tanh()).tan();
+    if sum(p1) <= 0.4629 {
+        t2 /= square(p0) + 1.0;
+    } else if t2 >= 0.4629 {
+        t2 += log_sigmoid(t2);
     }
-    let x = softmax(&(&(out_1 / &(t1 * t1 + 2.0)) - t1));
-    out_1 + sum(&x)
+    let _t4 = t2 / &(square(&t1) + 2.0);
+    let mut t5 = p1.to_owned();
+    let n1 = p1.nrows();
+    let m1 = p1.ncols();
+    let t6 = Array2::<f64>::from_shape_vec((n1, 2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
+    let mut t7 = logsumexp(&((&t1 * 0.1 + &t6).var_axis(Axis(1), 0.0)));
+    for o in 0..3 {
+        for i in 0..t5.nrows() {
+            for j in 0..t5.ncols() {
+                t5[[i, j]] = (mean(&(acosh(&(square(&(Zip::from(&t1).and(p1).map_collect(|&u, &v| u))) + 1.5))))) + p1[[i, j]];
+            }
+        }
+        for i in 0..t5.nrows() {
+            for j in 0..t5.ncols() {
+                t7 -= (t5[[i, j]] * (mean(&(p0 * &t1))));
+            }
+        }
+    }
+    let t8 = backprop::ops::sin(&t5);
+    t7 + mean(&t8)
 }
 
 #[test]
 fn f0237_gradcheck() {
-    let mut s = 2114397119u64;
-    let d_out = scalar(&mut s);
-    let out: Array2<f64> = random((3, 2), &mut s);
-    let y_1 = scalar(&mut s);
-    let ws: &[f64] = &[-0.5, 0.75];
-    let (d_out, out, y_1,) = std::hint::black_box((d_out, out, y_1,));
-    let (value, grads) = f0237_backward(d_out, &out, y_1, ws, 1.0);
-    assert_eq!(value, f0237(d_out, &out, y_1, ws));
-    assert_eq!(grads.out.shape(), out.shape());
-    gradcheck(&(d_out, out.clone(), y_1), |(d_out, out, y_1)| f0237_backward(*d_out, out, *y_1, ws, 1.0)).unwrap();
+    let mut s = 287443938u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((3, 2), &mut s);
+    let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0237_backward(p0, &p1, p2, 1.0);
+    assert_eq!(value, f0237(p0, &p1, p2));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0237_backward(*p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0238(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
@@ -6867,20 +7090,13 @@ fn f0238(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
     };
     for i in 0..3 {
         t1 += p1;
-        match i % 3 {
-            0 => t1 += (p2.product()) + (p1 - t1),
-            1 | 2 => {
-                t1 += 0.75 - ((square(p1) + 0.5).powf(tanh(t1)));
-            }
-            _ => {}
-        }
     }
     t1
 }
 
 #[test]
 fn f0238_gradcheck() {
-    let mut s = 766604936u64;
+    let mut s = 1232154641u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
@@ -6891,60 +7107,55 @@ fn f0238_gradcheck() {
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0238_backward(p0, *p1, p2, 1.0)).unwrap();
 }
-#[differentiable(wrt(d_out))]
-fn f0239(d_out: ArrayView2<f64>, x: &Array2<f64>) -> f64 {
-    let t1 = x.sum_axis(Axis(0));
+#[differentiable(wrt(p0))]
+fn f0239(p0: ArrayView2<f64>, c0: &Array2<f64>) -> (Array2<f64>, f64) {
+    let t1 = c0.sum_axis(Axis(0));
     let t1 = &t1;
-    let mut t2 = sum(&(0.5 + &(d_out.mapv(softplus))));
-    t2 -= t2 + 2.0;
-    t1.dot(t1) + t2
+    let t2 = t1 / (square(&(sin(&(t1.mapv(|e| e))))) + 2.0);
+    let _t3 = t1;
+    (sin(&p0), c0.iter().sum::<f64>())
 }
 
 #[test]
 fn f0239_gradcheck() {
-    let mut s = 685528475u64;
-    let d_out: Array2<f64> = random((3, 3), &mut s);
-    let x: Array2<f64> = random((2, 1), &mut s);
-    let (d_out, x,) = std::hint::black_box((d_out, x,));
-    let (value, grads) = f0239_backward(d_out.view(), &x, 1.0);
-    assert_eq!(value, f0239(d_out.view(), &x));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    gradcheck(&(d_out.clone(),), |(d_out,)| f0239_backward(d_out.view(), &x, 1.0)).unwrap();
+    let mut s = 705324683u64;
+    let p0: Array2<f64> = random((3, 3), &mut s);
+    let c0: Array2<f64> = random((2, 1), &mut s);
+    let (p0, c0,) = std::hint::black_box((p0, c0,));
+    let up0: Array2<f64> = random((3, 3), &mut s);
+    let (value, grads) = f0239_backward(p0.view(), &c0, (&up0, 0.5));
+    assert_eq!(value, f0239(p0.view(), &c0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    GradCheck::new()
+        .upstream(&(&up0, 0.5))
+        .check(&(p0.clone(),), |(p0,)| f0239_backward(p0.view(), &c0, (&up0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
-fn f0240(p0: &Array2<f64>, p1: ArrayView1<f64>, p2: &Array2<f64>) -> (Array1<f64>, f64, Array1<f64>) {
+fn f0240(p0: &Array2<f64>, p1: ArrayView1<f64>, p2: &Array2<f64>) -> Array1<f64> {
     let t1 = (Zip::from(&(softmax(&p1))).and(&p1).map_collect(|&u, &v| (v.mul_add(-1.5, -1.0)) - u)) + &(concat(Axis(0), &[p2, p2, p2]));
-    let mut t2 = exp(&(1.5 / (square(&p1) + 1.0)));
-    let mut t3 = tanh((sum(&((square(&t1) + 1.0).log(10.0)))));
-    let mut n1 = 0;
-    loop {
-        t3 = t3 * 0.5 + (sigmoid(t2.iter().sum::<f64>()));
-        t2 += mean(&t2);
-        n1 += 1;
-        if n1 >= 2 {
-            break;
-        }
-    }
-    (tanh(&t2), mean(&t1), t2)
+    let t2 = exp(&(1.5 / (square(&p1) + 1.0)));
+    let t3 = array![0.25_f64, 1.5, -0.75];
+    let t4 = &(&t1 * 1.5) - (&p1 / &(square(&t2) + 1.0));
+    sin(&p1)
 }
 
 #[test]
 fn f0240_gradcheck() {
-    let mut s = 1824624388u64;
+    let mut s = 49399299u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up0: Array1<f64> = random(3, &mut s);
-    let up2: Array1<f64> = random(3, &mut s);
-    let (value, grads) = f0240_backward(&p0, p1.view(), &p2, (&up0, 0.5, &up2));
+    let up: Array1<f64> = random(3, &mut s);
+    let (value, grads) = f0240_backward(&p0, p1.view(), &p2, &up);
     assert_eq!(value, f0240(&p0, p1.view(), &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     GradCheck::new()
-        .upstream(&(&up0, 0.5, &up2))
-        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0240_backward(p0, p1.view(), p2, (&up0, 0.5, &up2)))
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0240_backward(p0, p1.view(), p2, &up))
         .unwrap();
 }
 #[differentiable]
@@ -6968,7 +7179,7 @@ fn f0241_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0241_backward(p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0242(p0: f64, p1: &Array2<f64>, p2: f64) -> (f64, f64, f64) {
+fn f0242(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
     let t2 = array![[1.5_f64]];
     let t3 = {
         let t1 = (3.0 / (square(p1) + 1.0)).dot(&p1.t());
@@ -6981,29 +7192,23 @@ fn f0242(p0: f64, p1: &Array2<f64>, p2: f64) -> (f64, f64, f64) {
     };
     let c1: f64 = 0.25;
     t5 *= p0;
-    let t6 = softplus((p1.iter().map(|v| t3 + t3).sum::<f64>()) - (clamp(t3, -2.0, 1.0)));
-    let t8 = {
-        let t7 = t6 / ((relu(t3)).powi(2) + 1.0);
-        (mean(p1)).abs()
-    };
-    let t9 = t5 - p2;
-    (t9, t5, t8)
+    let t6 = (f0208(cos(t3), tanh(t5))) - ((t5 * p2) / (t5.powi(2) + 1.0));
+    let mut t7 = f64::sin(t3 - t3);
+    t7 -= t6;
+    t6 + t7
 }
 
 #[test]
 fn f0242_gradcheck() {
-    let mut s = 85050555u64;
+    let mut s = 436718060u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2 = scalar(&mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0242_backward(p0, &p1, p2, (1.0, 0.5, -0.75));
+    let (value, grads) = f0242_backward(p0, &p1, p2, 1.0);
     assert_eq!(value, f0242(p0, &p1, p2));
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5, -0.75))
-        .check(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0242_backward(*p0, p1, *p2, (1.0, 0.5, -0.75)))
-        .unwrap();
+    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0242_backward(*p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0243(p0: &Array2<f64>, p1: f64) -> f64 {
@@ -7060,105 +7265,111 @@ fn f0244_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0244_backward(*p0, p1, p2, p3.view(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0245(p0: Array2<f64>, labels: &[usize]) -> Array2<f64> {
-    let mut t1 = match () {
-        _ if sum(&p0) > 0.4629 => (p0.mapv(f64::sin)).select(Axis(0), &[0, 0, 0, 1]),
-        _ if p0.sum() < -0.5183 => sin(&((p0.mapv(f64::sin)).select(Axis(0), &[0, 0, 0, 1]))),
-        _ => tanh(&((p0.mapv(f64::sin)).select(Axis(0), &[0, 0, 0, 1]))),
-    };
-    let t2 = square(&t1);
-    let t3 = &p0;
-    t1 *= &(log_sigmoid(&t1));
-    let mut t4 = ((t3.map(|&z| z / (square(z) + 1.0))).mapv(f64::tanh)).mean().unwrap();
+fn f0245(p0: Array2<f64>, labels: &[usize]) -> f64 {
+    let mut t1 = Array2::<f64>::zeros((p0.nrows(), p0.ncols()));
+    let mut t2 = mean(&(&(p0.mapv(|z| z)) / &(square(&(sin(&p0))) + 1.0)));
     let mut n1 = 0;
-    while n1 < 2 {
-        t4 += ((t2.dot(t3)).mean().unwrap());
+    while n1 < 1 {
+        if mean(&p0) > -0.5183 {
+            for i in 0..t1.nrows() {
+                t1.row_mut(i).assign(&(tanh(&p0.row(i))));
+            }
+        }
+        for i in 0..t1.nrows() {
+            t2 += (t1.row(i).sum());
+        }
         n1 += 1;
     }
-    t1
+    t1 /= t2.powi(2) + 1.0;
+    let mut t3 = Array2::<f64>::zeros((p0.nrows(), p0.ncols()));
+    for i in 0..3 {
+        t3.column_mut(i).assign(&(sigmoid(&p0.column(i))));
+    }
+    t1 = powi(&t3, 1);
+    let mut t4 = (softmax_cross_entropy(&t3, labels));
+    t1.sum() + t2 + t3[[2, 0]] + t4
 }
 
 #[test]
 fn f0245_gradcheck() {
-    let mut s = 393893328u64;
+    let mut s = 1317023497u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
-    let labels: &[usize] = &[2, 0, 2];
+    let labels: &[usize] = &[2, 1, 1];
     let (p0,) = std::hint::black_box((p0,));
-    let up: Array2<f64> = random((4, 3), &mut s);
-    let (value, grads) = f0245_backward(p0.clone(), labels, &up);
+    let (value, grads) = f0245_backward(p0.clone(), labels, 1.0);
     assert_eq!(value, f0245(p0.clone(), labels));
     assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(),), |(p0,)| f0245_backward(p0.clone(), labels, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0245_backward(p0.clone(), labels, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2, p3))]
-fn f0246(p0: f64, p1: &Array2<f64>, p2: &Array1<f64>, p3: &Array2<f64>, c0: &Array1<f64>) -> f64 {
+#[differentiable(wrt(grad, w, out, d_t1))]
+fn f0246(grad: f64, w: &Array2<f64>, out: &Array1<f64>, d_t1: &Array2<f64>, d_p0: &Array1<f64>) -> f64 {
     let t1 = Array::from_elem(3, -1.5_f64);
-    let t2 = (Zip::from(c0).and(c0).map_collect(|&u, &v| {
+    let t2 = (Zip::from(d_p0).and(d_p0).map_collect(|&u, &v| {
         if v > -0.5183 {
             log_sigmoid(v)
         } else {
             v
         }
     })) + &t1;
-    let mut t2 = &(3.0 - &t2) / &(square(c0) + 2.0);
-    let mut t3 = c0 * p2;
-    if c0.dot(c0) < -0.5183 {
-        t2 += c0;
-    } else {
-        t2 += p0;
-    }
-    let t4 = t3.clone();
-    t3 /= square(t3[1]) + 0.5;
-    let t5 = t4.sum();
-    mean(&t4) + t5 + t3.dot(&t3)
+    let t2 = (f0208(grad, grad)) + d_p0;
+    let c1 = 0.25_f64;
+    let mut t2 = exp(sigmoid(sum(&(d_p0.to_owned().mapv_into(|v| {
+        if v > -0.5183 {
+            c1 + grad
+        } else {
+            c1
+        }
+    })))));
+    t2 -= 0.1;
+    let t2 = w;
+    let d_x = t2;
+    let d_x = d_x.product();
+    sum(t2) + d_x + d_t1.sum()
 }
 
 #[test]
 fn f0246_gradcheck() {
-    let mut s = 68954519u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((2, 2), &mut s);
-    let p2: Array1<f64> = random(3, &mut s);
-    let p3: Array2<f64> = random((3, 2), &mut s);
-    let c0: Array1<f64> = random(3, &mut s);
-    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let (value, grads) = f0246_backward(p0, &p1, &p2, &p3, &c0, 1.0);
-    assert_eq!(value, f0246(p0, &p1, &p2, &p3, &c0));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0246_backward(*p0, p1, p2, p3, &c0, 1.0)).unwrap();
+    let mut s = 693996614u64;
+    let grad = scalar(&mut s);
+    let w: Array2<f64> = random((2, 2), &mut s);
+    let out: Array1<f64> = random(3, &mut s);
+    let d_t1: Array2<f64> = random((3, 2), &mut s);
+    let d_p0: Array1<f64> = random(3, &mut s);
+    let (grad, w, out, d_t1, d_p0,) = std::hint::black_box((grad, w, out, d_t1, d_p0,));
+    let (value, grads) = f0246_backward(grad, &w, &out, &d_t1, &d_p0, 1.0);
+    assert_eq!(value, f0246(grad, &w, &out, &d_t1, &d_p0));
+    assert_eq!(grads.w.shape(), w.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    gradcheck(&(grad, w.clone(), out.clone(), d_t1.clone()), |(grad, w, out, d_t1)| f0246_backward(*grad, w, out, d_t1, &d_p0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
-fn f0247(p0: &Array1<f32>, c0: &Array2<f32>, ws: &[f32]) -> f32 {
-    let mut t1 = ((tanh(&(&(concat(Axis(0), &[p0, p0])) + (3.0)))).iter().zip(p0).map(|(a, b)| (sigmoid(-(*b))) * (backprop::ops::recip((*a).powi(2) + 1.0))).sum::<f32>());
-    for (i, &c) in ws.iter().enumerate() {
-        t1 -= ((3.0 / ((square(p0[i])).powi(2) + 1.0)));
-    }
-    let t3 = {
-        let t2 = sum(&((c0 - 0.25).clamp(-1.0, 1.0)).column(0));
-        t1
+fn f0247(p0: &Array1<f32>, c0: &Array2<f32>) -> (f32, f32) {
+    let mut t1 = match () {
+        _ if mean(c0) < 0.4629 => sin(&(tanh(&(c0 * c0)))),
+        _ if c0[[2, 1]] > -0.5183 => (softmax(&(c0 - c0))) * c0,
+        _ => ((c0 * c0).dot(c0)).dot(c0),
     };
-    t1 + t3 + t1
+    for i in (0..2).step_by(2) {
+        t1 += &(&t1 - &t1);
+    }
+    (p0.sum(), c0[[0, 2]])
 }
 
 #[test]
 fn f0247_gradcheck() {
-    let mut s = 1793479134u64;
+    let mut s = 297476643u64;
     let p0: Array1<f32> = random32(2, &mut s);
     let c0: Array2<f32> = random32((3, 3), &mut s);
-    let ws: &[f32] = &[2.0];
     let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let (value, grads) = f0247_backward(&p0, &c0, ws, 1.0);
-    assert_eq!(value, f0247(&p0, &c0, ws));
+    let (value, grads) = f0247_backward(&p0, &c0, (1.0, 0.5));
+    assert_eq!(value, f0247(&p0, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(),), |(p0,)| f0247_backward(p0, &c0, ws, 1.0))
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(),), |(p0,)| f0247_backward(p0, &c0, (1.0, 0.5)))
         .unwrap();
 }
 #[differentiable(wrt(x, w, grad, d_t1))]
@@ -7191,38 +7402,81 @@ fn f0248_gradcheck() {
         .unwrap();
 }
 #[differentiable(wrt(p1))]
-fn f0249(p0: &Array2<f32>, p1: &Array1<f32>) -> (f32, f32) {
-    let mut t1 = if p0.sum() < -0.5183 {
+fn f0249(p0: &Array2<f32>, p1: &Array1<f32>, ws: &[f32]) -> f32 {
+    let t1 = if p0.sum() < -0.5183 {
         &(-p1) * 1.5
     } else {
-        (backprop::ops::tan(&(backprop::ops::tanh(p1)))) - &(exp(p1))
+        p1.to_owned()
     };
-    let t2 = p0;
-    let mut t3 = logsumexp(&t1);
-    let mut t4 = p1.to_owned();
-    for i in 0..t4.len() {
-        t4[i] = (p1[i]);
+    let t2 = t1.dot(p1);
+    let mut t3 = ((round(t2)).min(t2));
+    for (i, &c) in ws.iter().enumerate() {
+        t3 -= (sigmoid((t2.exp())));
     }
-    t3 += (Zip::from(&t4).and(&t4).map_collect(|&u, &v| u * u)).sum();
-    let t5 = mean(t2);
-    t1 -= &(backprop::ops::softplus(&t1));
-    (t1.sum(), sum(t2))
+    let mut t4 = Array1::<f32>::zeros(p1.len());
+    let c1: f32 = 3.0;
+    let mut t5 = (0.1 + &(Zip::from(p1).and(p1).map_collect(|&a, &b| a))).dot(&(0.1 + &(Zip::from(p1).and(p1).map_collect(|&a, &b| a))));
+    let mut n2 = 0;
+    while n2 < 2 {
+        for j in 0..t4.len() {
+            t4[j] = t4[j] * 0.5 + ((logsumexp(p1)) + p1[j]);
+        }
+        for j in 0..t4.len() {
+            t5 += (sigmoid(t4[j] * ((t2 * 1.5))));
+        }
+        for j in 0..t4.len() {
+            t4[j] = (((t3 / &(square(p1) + 1.0)).mean().unwrap()).tanh()) + p1[j];
+        }
+        for j in 0..t4.len() {
+            t5 += (t4[j] * ((p0.slice(s![2_usize, -1..])).mean().unwrap()));
+        }
+        n2 += 1;
+    }
+    let mut t6 = tanh(t5);
+    let mut n3 = 0;
+    loop {
+        t6 += ((p1.select(Axis(0), &[1, 1, 1, 1])).dot(&(p1.select(Axis(0), &[1, 1, 1, 1]))));
+        n3 += 1;
+        if n3 >= 3 {
+            break;
+        }
+    }
+    let (n4, m4) = p0.dim();
+    t4 += (p0[[n4 - 1, m4 - 1]]) * 1.5;
+    let mut t7 = Array1::<f32>::zeros(t4.len());
+    let mut t8 = tanh((0.5 + t5));
+    let c5 = 2.0_f32;
+    for o in 0..2 {
+        for j in 0..t7.len() {
+            t7[j] = t7[j] * 0.5 + ((mean(&t1)) + t4[j]);
+        }
+        for j in 0..t7.len() {
+            t8 -= (sigmoid(t7[j] * ((t1.iter().map(|e| tanh(t6 / (square(t3) + 1.0))).sum::<f32>()))));
+        }
+        for j in 0..t7.len() {
+            t7[j] = t3 + t4[j];
+        }
+        for j in 0..t7.len() {
+            t8 += (t7[j] * (sigmoid(sum(&(t5 + &t1)))));
+        }
+    }
+    mean(&t7) + t8
 }
 
 #[test]
 fn f0249_gradcheck() {
-    let mut s = 1624977722u64;
+    let mut s = 217506493u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let p1: Array1<f32> = random32(2, &mut s);
+    let ws: &[f32] = &[-0.5, -1.25, -0.5];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0249_backward(&p0, &p1, (1.0, 0.5));
-    assert_eq!(value, f0249(&p0, &p1));
+    let (value, grads) = f0249_backward(&p0, &p1, ws, 1.0);
+    assert_eq!(value, f0249(&p0, &p1, ws));
     assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .upstream(&(1.0, 0.5))
-        .check(&(p1.clone(),), |(p1,)| f0249_backward(&p0, p1, (1.0, 0.5)))
+        .check(&(p1.clone(),), |(p1,)| f0249_backward(&p0, p1, ws, 1.0))
         .unwrap();
 }
 #[differentiable]
@@ -7248,22 +7502,27 @@ fn f0250_gradcheck() {
 #[differentiable]
 fn f0251(p0: &Array2<f64>, p1: f64, p2: f64) -> f64 {
     let mut t1 = 2.0 - ((p1 - 2.0) / (square(p1) + 1.0));
-    let (t2, t3) = f0123(p1);
-    t1 = p1 * t1;
-    let n1 = p0.nrows();
-    let m1 = p0.ncols();
-    let t4 = Array2::<f64>::eye(m1);
-    let t5 = Array2::<f64>::from_shape_vec((m1, n1), vec![0.0, 0.5, 1.0, 1.5]).unwrap();
-    let t2 = (&(tanh(&(p0 - &t4))) * 0.1 + &t5).var_axis(Axis(1), 0.0);
-    let t6 = p1 - &t2;
-    let t7 = &t2 * p0;
-    let t8 = clamp(&(ln_1p(&(square(&t7) + 0.5))), -1.0, 0.5);
-    t1 + t3 + sum(&t2) + sum(&t6) + t7.sum() + mean(&t8)
+    let mut t2 = t1 + t1;
+    t1 += p2.sin();
+    if p0.sum() < 0.0371 {
+        t1 -= t2 / (square(powi(sigmoid(t2), 1)) + 1.0);
+    } else {
+        t1 += (sigmoid(t1)).powi(1);
+    }
+    let t3 = array![[-1.0_f64, 2.0]];
+    if p1 >= -0.5183 {
+        t1 += atanh((p1.tanh()) * 0.75);
+    } else {
+        t2 -= p2;
+    }
+    let t4 = ((t2 + p1) + t1).tanh();
+    let _t5 = t2 - p0;
+    t2 + t4
 }
 
 #[test]
 fn f0251_gradcheck() {
-    let mut s = 465901608u64;
+    let mut s = 95142889u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -7296,7 +7555,7 @@ fn f0252_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0253(p0: &Array1<f64>) -> f64 {
+fn f0253(p0: &Array1<f64>) -> (f64, f64) {
     let mut t1 = if sum(p0) < 0.0371 {
         p0.to_owned()
     } else {
@@ -7310,47 +7569,45 @@ fn f0253(p0: &Array1<f64>) -> f64 {
         }
         t1 -= p0;
     }
-    let t4 = (&t2 + p0).select(Axis(0), &[1]);
-    t3.dot(&t3) + t4.dot(&t4)
+    let t4 = abs(&((sigmoid(&t3)).map(|&v| v)));
+    (t1.dot(&t1), sum(&t2))
 }
 
 #[test]
 fn f0253_gradcheck() {
-    let mut s = 766011665u64;
+    let mut s = 818374538u64;
     let p0: Array1<f64> = random(2, &mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0253_backward(&p0, 1.0);
+    let (value, grads) = f0253_backward(&p0, (1.0, 0.5));
     assert_eq!(value, f0253(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0253_backward(p0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(),), |(p0,)| f0253_backward(p0, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
 fn f0254(p0: Array1<f64>, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let t2 = {
+    let mut t2 = {
         let t1 = p1;
         logsumexp(&(sin(p2)))
     };
-    let t3 = p2.mapv(f64::sin);
-    let _t4 = &(c0 - p1) * &t2;
-    let t5 = c0 * &t2;
-    let mut t6 = mean(&t5);
-    let c2: f64 = 0.25;
-    let mut n1 = 0;
-    while n1 < 1 {
-        t6 -= ((f0216(&p0)));
-        t6 += (tanh(t6)).tan();
-        n1 += 1;
+    let c1 = 0.1_f64;
+    let mut t3 = (powi(c0, 1)).iter().map(|&z| c1.min(z)).sum::<f64>();
+    if t3 <= -0.5183 {
+        t3 += p1;
+    } else {
+        t2 += (p1.powi(2) + 1.0).recip();
     }
-    let t8 = {
-        let t7 = &(t5.row(1)) / &(&t5 * &t5 + 1.0);
-        (&t7 * &t3).dot(&t3)
-    };
-    t6 + t8.iter().sum::<f64>() + p1
+    let _t4 = c0;
+    let t3 = (sigmoid(&(softplus(&t2)))).dot(&(tanh(&t2)));
+    let t5 = p1;
+    t2.dot(&t2) + t3 + t5
 }
 
 #[test]
 fn f0254_gradcheck() {
-    let mut s = 1931188151u64;
+    let mut s = 1754181955u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -7363,54 +7620,39 @@ fn f0254_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0254_backward(p0.clone(), *p1, p2, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0255(grad: f32, x: ArrayView1<f32>, out: &Array1<f32>, d_out: f32) -> Array1<f32> {
-    let mut out_1 = ((square(grad) + 0.5).ln()) + out;
-    let mut d_out_1 = (out_1.select(Axis(0), &[0, 2, 1, 1])).iter().sum::<f32>();
-    let mut n1 = 0;
-    loop {
-        d_out_1 += (mean(&(&out_1 - &out_1)));
-        n1 += 1;
-        if n1 >= 4 || d_out_1.abs() > 0.5183 {
-            break;
-        }
-    }
-    let t1_from_t2 = Array1::<f32>::linspace(0.0, 1.0, 3);
-    let d_d_x = {
-        let t4 = ((cos(&(out / (square(d_out) + 1.0)))) * 0.1 + &t1_from_t2).var(1.0);
-        (&x * t4).select(Axis(0), &[0, 0, 0])
+fn f0255(p0: f32, p1: ArrayView1<f32>, p2: &Array1<f32>, p3: f32) -> f32 {
+    let t1 = ((square(p0) + 0.5).ln()) + p2;
+    let t2 = match () {
+        _ if mean(p2) <= -0.5183 => t1.select(Axis(0), &[0, 2, 1, 1]),
+        _ if p3 < 0.4629 => sigmoid(&(t1.select(Axis(0), &[0, 2, 1, 1]))),
+        _ => tanh(&(t1.select(Axis(0), &[0, 2, 1, 1]))),
     };
-    if mean(&d_d_x) >= -0.5183 || d_out_1 > 0.0 {
-        out_1 += &d_d_x;
-    }
-    let t7 = {
-        let x_from_out = out_1.dot(out);
-        out_1.sum()
-    };
-    tanh(out)
+    let _t3 = (exp(&(tanh(&(ln(&(square(&t1) + 0.5))))))).dot(p2);
+    let t4 = softmax(&(concat(Axis(0), &[&t1, &t1])));
+    let t5 = mse(&t1, p2);
+    t4.dot(&t4) + t5
 }
 
 #[test]
 fn f0255_gradcheck() {
-    let mut s = 318083723u64;
-    let grad = scalar32(&mut s);
-    let x: Array1<f32> = random32(3, &mut s);
-    let out: Array1<f32> = random32(3, &mut s);
-    let d_out = scalar32(&mut s);
-    let (grad, x, out, d_out,) = std::hint::black_box((grad, x, out, d_out,));
-    let up: Array1<f32> = random32(3, &mut s);
-    let (value, grads) = f0255_backward(grad, x.view(), &out, d_out, &up);
-    assert_eq!(value, f0255(grad, x.view(), &out, d_out));
-    assert_eq!(grads.x.shape(), x.shape());
-    assert_eq!(grads.out.shape(), out.shape());
+    let mut s = 1519252263u64;
+    let p0 = scalar32(&mut s);
+    let p1: Array1<f32> = random32(3, &mut s);
+    let p2: Array1<f32> = random32(3, &mut s);
+    let p3 = scalar32(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0255_backward(p0, p1.view(), &p2, p3, 1.0);
+    assert_eq!(value, f0255(p0, p1.view(), &p2, p3));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .upstream(&up)
-        .check(&(grad, x.clone(), out.clone(), d_out), |(grad, x, out, d_out)| f0255_backward(*grad, x.view(), out, *d_out, &up))
+        .check(&(p0, p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0255_backward(*p0, p1.view(), p2, *p3, 1.0))
         .unwrap();
 }
 #[differentiable(wrt(p0, p2, p3))]
-fn f0256(p0: &Array2<f32>, p1: &Array2<f32>, p2: &Array2<f32>, p3: &Array2<f32>, labels: &[usize]) -> f32 {
+fn f0256(p0: &Array2<f32>, p1: &Array2<f32>, p2: &Array2<f32>, p3: &Array2<f32>) -> f32 {
     let t1 = p3 - p2;
     let t2 = (sigmoid(&((abs(p0)).dot(&t1)))).map(|&e| e);
     let t3 = array![[-1.0_f32], [0.5]];
@@ -7419,34 +7661,41 @@ fn f0256(p0: &Array2<f32>, p1: &Array2<f32>, p2: &Array2<f32>, p3: &Array2<f32>,
     } else {
         sigmoid(&(&(p3 * p3) - &t3))
     };
-    let t5 = softmax_cross_entropy(&t4, labels);
-    let t6 = softplus(&(t2.dot(&t2)));
-    let t1 = (square(t5) + 1.0).ln();
-    mean(&t2) + t4.mean().unwrap() + t5 + t6[[2, 1]] + t1
+    let t5 = ((&t2 * &t2).dot(p1)).to_shape(3).unwrap().to_owned();
+    let t6 = p1.dot(&t4.t());
+    let mut t7 = mean(&(tanh(&t4)));
+    let mut n1 = 0;
+    loop {
+        t7 -= (mean(&((sum(&t4)) * &t2)));
+        n1 += 1;
+        if n1 >= 3 || t7.abs() < 0.4629 {
+            break;
+        }
+    }
+    t6.mean().unwrap() + t7 + p3.sum()
 }
 
 #[test]
 fn f0256_gradcheck() {
-    let mut s = 1608702111u64;
+    let mut s = 1759796465u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let p1: Array2<f32> = random32((3, 1), &mut s);
     let p2: Array2<f32> = random32((2, 3), &mut s);
     let p3: Array2<f32> = random32((2, 1), &mut s);
-    let labels: &[usize] = &[0, 0];
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0256_backward(&p0, &p1, &p2, &p3, labels, 1.0);
-    assert_eq!(value, f0256(&p0, &p1, &p2, &p3, labels));
+    let (value, grads) = f0256_backward(&p0, &p1, &p2, &p3, 1.0);
+    assert_eq!(value, f0256(&p0, &p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p2.clone(), p3.clone()), |(p0, p2, p3)| f0256_backward(p0, &p1, p2, p3, labels, 1.0))
+        .check(&(p0.clone(), p2.clone(), p3.clone()), |(p0, p2, p3)| f0256_backward(p0, &p1, p2, p3, 1.0))
         .unwrap();
 }
 #[differentiable]
-fn f0257(p0: &Array2<f64>, p1: &Array2<f64>, p2: ArrayView1<f64>, labels: &[usize], k0: usize) -> f64 {
+fn f0257(p0: &Array2<f64>, p1: &Array2<f64>, p2: ArrayView1<f64>, labels: &[usize]) -> f64 {
     let t1 = &(&(to_degrees(p1)) * 0.01) + 0.1;
     let t2 = if t1[[0, 1]] >= -0.5183 {
         (cos(&(log_softmax(&t1)))) - &((mse(p1, &t1)) * (t1.hypot(0.5 * 0.5 + 0.5)))
@@ -7458,147 +7707,141 @@ fn f0257(p0: &Array2<f64>, p1: &Array2<f64>, p2: ArrayView1<f64>, labels: &[usiz
         let t4 = backprop::ops::square(&(sigmoid(t3)));
         sum_axis(&(t3 + &t4), Axis(1))
     };
-    let t6 = &t2;
-    let t7 = concat(Axis(1), &[&(&(3.0 + &t1) - t3), p1]);
-    let t8 = match k0 {
-        0 => t3.to_owned(),
-        1 | 2 => t6.to_owned(),
-        _ => backprop::ops::relu(&(&(sin(&t1)) / &(square(t3) + 1.0))),
+    let t6 = softmax_cross_entropy(t3, labels);
+    let mut t7 = ((sigmoid(&t5)).dot(&(tanh(&t2)))).mean().unwrap();
+    let t9 = Array2::<f64>::from_shape_vec((3, 2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
+    for i in 0..3 {
+        let (_, _, t8) = f0161(sin(t7));
+        t7 = t7 * 0.5 + (sigmoid(((&(tanh(t3)) * 0.1 + &t9).var_axis(Axis(1), 0.0)).dot(&((&(tanh(t3)) * 0.1 + &t9).var_axis(Axis(1), 0.0)))));
+    }
+    let t12 = if !(t6 > 0.4629) {
+        t7
+    } else {
+        let (t10, t11, _) = f0067(t7.tanh(), &(tanh(&t2)));
+        (&t11 + &t2).mean().unwrap()
     };
-    mean(&t1) + t2.sum() + sum(t3) + t5.dot(&t5) + t6[[0, 1]] + t7[[1, 1]] + t8[[0, 1]] + t6.sum()
+    t1.iter().sum::<f64>() + t2.sum() + t3.sum() + logsumexp(&t5) + t6 + t7 + t12
 }
 
 #[test]
 fn f0257_gradcheck() {
-    let mut s = 1429021295u64;
+    let mut s = 1411875098u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array1<f64> = random(3, &mut s);
-    let labels: &[usize] = &[0, 0];
-    let k0: usize = 2;
+    let labels: &[usize] = &[0, 0, 0];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0257_backward(&p0, &p1, p2.view(), labels, k0, 1.0);
-    assert_eq!(value, f0257(&p0, &p1, p2.view(), labels, k0));
+    let (value, grads) = f0257_backward(&p0, &p1, p2.view(), labels, 1.0);
+    assert_eq!(value, f0257(&p0, &p1, p2.view(), labels));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0257_backward(p0, p1, p2.view(), labels, k0, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0257_backward(p0, p1, p2.view(), labels, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
-fn f0258(p0: f64, c0: &Array2<f64>) -> (f64, f64) {
-    let t1 = c0[[2, 1]];
-    let mut t2 = tanh((sum_axis(c0, Axis(0))).dot(&(sum_axis(c0, Axis(0)))));
-    let mut n1 = 0;
-    loop {
-        t2 += (sum(&(c0.mapv(f64::cos))));
-        n1 += 1;
-        if n1 >= 1 || t2.abs() > 0.4629 {
-            break;
-        }
-    }
-    let t3 = (c0.mapv(|u| u / (square(u) + 2.0))).atan();
-    let t3 = (square(&(&((c0.dot(c0)).to_degrees()) * 0.01)) + 1.0).log(10.0);
-    let t4 = t1;
-    let t6 = {
-        let t5 = t4 / &(square(&((t3.slice(s![.., 0..2])).floor())) + 2.0);
-        t2
+fn f0258(p0: f64, c0: &Array2<f64>, k0: usize) -> f64 {
+    let mut t1 = c0[[2, 1]];
+    let mut t2 = match k0 % 3 {
+        0 => sum_axis(c0, Axis(0)),
+        1 | 2 => sigmoid(&(sum_axis(c0, Axis(0)))),
+        _ => sin(&(sum_axis(c0, Axis(0)))),
     };
-    let mut t7 = (0.75 / (square(&(t3.sum_axis(Axis(0)))) + 1.0)).dot(&(0.75 / (square(&(t3.sum_axis(Axis(0)))) + 1.0)));
-    for i in 0..1 {
-        let (t8, t9) = f0123(tanh(t7));
-        t7 += ((t1 / (t1.powi(2) + 2.0)));
+    let t3 = clamp(&(floor(&t2)), -0.5, 1.0);
+    t1 = p0;
+    t2 += &((&t2 * &t3).dot(c0));
+    let t4 = 3.0 * ((sigmoid(&t2)).dot(&(sigmoid(&t2))));
+    if mean(c0) < -0.5183 {
+        t1 *= t4;
+    } else {
+        t1 = t4;
     }
-    (p0, t4)
+    t3.mean().unwrap() + t4
 }
 
 #[test]
 fn f0258_gradcheck() {
-    let mut s = 534147489u64;
+    let mut s = 605443354u64;
     let p0 = scalar(&mut s);
     let c0: Array2<f64> = random((3, 3), &mut s);
+    let k0: usize = 0;
     let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let (value, grads) = f0258_backward(p0, &c0, (1.0, 0.5));
-    assert_eq!(value, f0258(p0, &c0));
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0,), |(p0,)| f0258_backward(*p0, &c0, (1.0, 0.5)))
-        .unwrap();
+    let (value, grads) = f0258_backward(p0, &c0, k0, 1.0);
+    assert_eq!(value, f0258(p0, &c0, k0));
+    gradcheck(&(p0,), |(p0,)| f0258_backward(*p0, &c0, k0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0259(d_out: &Array1<f64>, w: Array2<f64>) -> f64 {
-    let unused = w.t();
-    unused.mean().unwrap()
+fn f0259(p0: &Array1<f64>, p1: Array2<f64>) -> f64 {
+    let t1 = mse(&p1, &p1);
+    t1
 }
 
 #[test]
 fn f0259_gradcheck() {
-    let mut s = 2045549666u64;
-    let d_out: Array1<f64> = random(2, &mut s);
-    let w: Array2<f64> = random((3, 1), &mut s);
-    let (d_out, w,) = std::hint::black_box((d_out, w,));
-    let (value, grads) = f0259_backward(&d_out, w.clone(), 1.0);
-    assert_eq!(value, f0259(&d_out, w.clone()));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.w.shape(), w.shape());
-    gradcheck(&(d_out.clone(), w.clone()), |(d_out, w)| f0259_backward(d_out, w.clone(), 1.0)).unwrap();
+    let mut s = 848311969u64;
+    let p0: Array1<f64> = random(2, &mut s);
+    let p1: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0259_backward(&p0, p1.clone(), 1.0);
+    assert_eq!(value, f0259(&p0, p1.clone()));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0259_backward(p0, p1.clone(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0260(d_x: Array1<f64>, x: &Array1<f64>, d_p0: &Array2<f64>) -> f64 {
-    let n1 = x.len() - 1;
-    let mut d_d_x = &(sum_axis(d_p0, Axis(0))) * &(d_p0 - d_p0);
-    d_d_x += &(&d_d_x - 0.75);
-    let mut t2 = sigmoid((sum(&d_d_x)));
-    let mut n2 = 0;
-    while n2 < 1 {
-        d_d_x -= d_d_x.mean().expect("not empty");
-        t2 -= ((fract(&d_d_x)).iter().sum::<f64>());
-        n2 += 1;
-    }
-    let (x_from_out, d_out_1) = f0175(sigmoid(t2), d_p0);
-    d_d_x[[2, 0]] + t2 + x_from_out + d_out_1.mean().unwrap()
+fn f0260(out: Array1<f64>, d_p0: &Array1<f64>, y_1: &Array2<f64>) -> f64 {
+    let n1 = d_p0.len() - 1;
+    let mut unused = &(sum_axis(y_1, Axis(0))) * &(y_1 - y_1);
+    let c2 = 0.25_f64;
+    unused += ((exp(y_1)).index_axis(Axis(1), 0).to_owned()).iter().zip(d_p0.iter()).map(|(&a, &b)| b).sum::<f64>();
+    unused += d_p0.iter().zip(d_p0.iter()).map(|(u, v)| {
+        if (*v) < 0.0371 {
+            (*u).min(*v)
+        } else {
+            *u
+        }
+    }).sum::<f64>();
+    let _t2 = ((sigmoid(&(unused.select(Axis(1), &[2, 2])).t())).dot(&(tanh(&unused)))).mean().expect("not empty");
+    unused.sum() + mean(&out)
 }
 
 #[test]
 fn f0260_gradcheck() {
-    let mut s = 1497728758u64;
-    let d_x: Array1<f64> = random(2, &mut s);
-    let x: Array1<f64> = random(2, &mut s);
-    let d_p0: Array2<f64> = random((3, 3), &mut s);
-    let (d_x, x, d_p0,) = std::hint::black_box((d_x, x, d_p0,));
-    let (value, grads) = f0260_backward(d_x.clone(), &x, &d_p0, 1.0);
-    assert_eq!(value, f0260(d_x.clone(), &x, &d_p0));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.x.shape(), x.shape());
+    let mut s = 659181949u64;
+    let out: Array1<f64> = random(2, &mut s);
+    let d_p0: Array1<f64> = random(2, &mut s);
+    let y_1: Array2<f64> = random((3, 3), &mut s);
+    let (out, d_p0, y_1,) = std::hint::black_box((out, d_p0, y_1,));
+    let (value, grads) = f0260_backward(out.clone(), &d_p0, &y_1, 1.0);
+    assert_eq!(value, f0260(out.clone(), &d_p0, &y_1));
+    assert_eq!(grads.out.shape(), out.shape());
     assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    gradcheck(&(d_x.clone(), x.clone(), d_p0.clone()), |(d_x, x, d_p0)| f0260_backward(d_x.clone(), x, d_p0, 1.0)).unwrap();
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    gradcheck(&(out.clone(), d_p0.clone(), y_1.clone()), |(out, d_p0, y_1)| f0260_backward(out.clone(), d_p0, y_1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0261(p0: &Array1<f64>, p1: &Array1<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> (f64, f64) {
-    let t1 = p2;
-    (p3.iter().sum::<f64>(), p3.iter().sum::<f64>())
+fn f0261(p0: &Array1<f64>, p1: &Array1<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
+    let t1 = softmax(&((powi(p0, 3)) + (logsumexp(p1))));
+    logsumexp(&t1) + p0.dot(p0)
 }
 
 #[test]
 fn f0261_gradcheck() {
-    let mut s = 1072353734u64;
+    let mut s = 61585388u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let p2: Array2<f64> = random((2, 2), &mut s);
     let p3: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0261_backward(&p0, &p1, &p2, &p3, (1.0, 0.5));
+    let (value, grads) = f0261_backward(&p0, &p1, &p2, &p3, 1.0);
     assert_eq!(value, f0261(&p0, &p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0261_backward(p0, p1, p2, p3, (1.0, 0.5)))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0261_backward(p0, p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0262(p0: &Array2<f64>, p1: &Array2<f64>, p2: ArrayView1<f64>, p3: Array2<f64>) -> (f64, Array2<f64>, f64) {
+fn f0262(p0: &Array2<f64>, p1: &Array2<f64>, p2: ArrayView1<f64>, p3: Array2<f64>) -> f64 {
     let t1 = (1.25 * &(&p3 - &p3)) - (mse(&p2, &p2));
     let mut t3 = {
         let t2 = p1;
@@ -7608,87 +7851,95 @@ fn f0262(p0: &Array2<f64>, p1: &Array2<f64>, p2: ArrayView1<f64>, p3: Array2<f64
     if p2.dot(&p2) < -0.5183 {
         t3 += &(backprop::ops::log_sigmoid(&t3));
     }
-    let t4 = mse(&(sigmoid(&t3)), &(cos(&p3)));
-    let t6 = {
-        let t5 = &t1 * 0.75;
-        p3.iter().map(|&u| t4).sum::<f64>()
-    };
-    (t6, tanh(&p3), mean(&t3))
+    let t4 = p1.row(0);
+    let t5 = &t4;
+    t4.iter().sum::<f64>() + sum(t5)
 }
 
 #[test]
 fn f0262_gradcheck() {
-    let mut s = 500524141u64;
+    let mut s = 1155640626u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array1<f64> = random(3, &mut s);
     let p3: Array2<f64> = random((3, 1), &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up1: Array2<f64> = random((3, 1), &mut s);
-    let (value, grads) = f0262_backward(&p0, &p1, p2.view(), p3.clone(), (1.0, &up1, -0.75));
+    let (value, grads) = f0262_backward(&p0, &p1, p2.view(), p3.clone(), 1.0);
     assert_eq!(value, f0262(&p0, &p1, p2.view(), p3.clone()));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    GradCheck::new()
-        .upstream(&(1.0, &up1, -0.75))
-        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0262_backward(p0, p1, p2.view(), p3.clone(), (1.0, &up1, -0.75)))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0262_backward(p0, p1, p2.view(), p3.clone(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0263(p0: &Array2<f64>, labels: &[usize]) -> f64 {
-    let t1 = softmax(&(&(round(p0)) - p0));
-    let t2 = &t1;
-    let mut t3 = ((t2 - t2).sum_axis(Axis(0))) / &(t2 * t2 + 2.0);
-    let (n1, m1) = p0.dim();
-    let t4 = Array::from_elem((m1, m1), 2.0_f64);
-    let _t5 = (&t4 * t2) + &(tanh(&t1));
-    t3 -= softplus(f64::cosh(t1[[1, 0]]));
-    let t6 = t2 + &t3;
-    t3.sum() + sum(&t6)
+fn f0263(p0: &Array2<f64>) -> f64 {
+    let t1 = mean(p0);
+    let mut t2 = t1;
+    t2 -= t2.min(t1);
+    let t4 = {
+        let t3 = relu(t2);
+        t2 - t3
+    };
+    let t5 = backprop::ops::tanh(t4.min(t2));
+    let mut t6 = Array2::<f64>::zeros((p0.nrows(), p0.ncols()));
+    let mut t7 = t2;
+    let t8 = array![[0.0_f64], [0.5]];
+    let (n2, m2) = p0.dim();
+    let c3 = 3.0_f64;
+    let mut n1 = 0;
+    while n1 < 1 {
+        for i in 0..t6.nrows() {
+            for j in 0..t6.ncols() {
+                t6[[i, j]] = t6[[i, j]] * 0.5 + (((((p0.view().remove_axis(Axis(1)).to_owned()).mapv(|e| (t4 * t5) - (c3 / (e.powi(2) + 2.0)))).iter().sum::<f64>()).tanh()) + p0[[i, j]]);
+            }
+        }
+        for i in 0..t6.nrows() {
+            t7 += (t6.row(i).sum());
+        }
+        n1 += 1;
+    }
+    t1 + t2 + t4 + t5 + t6.mean().unwrap() + t7 + t1
 }
 
 #[test]
 fn f0263_gradcheck() {
-    let mut s = 831012859u64;
+    let mut s = 728835558u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
-    let labels: &[usize] = &[0, 0];
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0263_backward(&p0, labels, 1.0);
-    assert_eq!(value, f0263(&p0, labels));
+    let (value, grads) = f0263_backward(&p0, 1.0);
+    assert_eq!(value, f0263(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0263_backward(p0, labels, 1.0)).unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0263_backward(p0, 1.0)).unwrap();
 }
-#[differentiable(wrt(grad))]
-fn f0264(grad: &Array2<f64>, d_t1: f64, d_x: f64) -> f64 {
-    let mut x = d_t1 * d_x;
-    let mut x_from_out = ((d_t1 * x) / ((f0219(x, x)).powi(2) + 1.0));
+#[differentiable(wrt(d_x))]
+fn f0264(d_x: &Array2<f64>, d_out: f64, out: f64) -> f64 {
+    let mut grad_1 = d_out * out;
+    let mut unused = ((d_out * grad_1) / (square(tanh(f0219(out, grad_1))) + 2.0));
     let mut n1 = 0;
-    while n1 < 1 && x_from_out.abs() > 0.0371 {
-        x_from_out = x_from_out * 0.5 + ((d_t1.sin()));
+    loop {
+        unused = unused * 0.5 + d_out;
+        grad_1 += d_out;
         n1 += 1;
+        if n1 >= 2 || unused.abs() > 0.0371 {
+            break;
+        }
     }
-    let c2: f64 = 0.1;
-    if x_from_out >= 0.4629 {
-        x -= (d_x.tanh()).tan();
-    } else {
-        x += x_from_out;
-    }
-    x + x_from_out + x
+    let _t3 = logsumexp(&(exp(&(d_x.view().into_shape_with_order((3, 1)).unwrap()))));
+    grad_1 + unused
 }
 
 #[test]
 fn f0264_gradcheck() {
-    let mut s = 1018007444u64;
-    let grad: Array2<f64> = random((1, 3), &mut s);
-    let d_t1 = scalar(&mut s);
-    let d_x = scalar(&mut s);
-    let (grad, d_t1, d_x,) = std::hint::black_box((grad, d_t1, d_x,));
-    let (value, grads) = f0264_backward(&grad, d_t1, d_x, 1.0);
-    assert_eq!(value, f0264(&grad, d_t1, d_x));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(grad.clone(),), |(grad,)| f0264_backward(grad, d_t1, d_x, 1.0)).unwrap();
+    let mut s = 1858719436u64;
+    let d_x: Array2<f64> = random((1, 3), &mut s);
+    let d_out = scalar(&mut s);
+    let out = scalar(&mut s);
+    let (d_x, d_out, out,) = std::hint::black_box((d_x, d_out, out,));
+    let (value, grads) = f0264_backward(&d_x, d_out, out, 1.0);
+    assert_eq!(value, f0264(&d_x, d_out, out));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    gradcheck(&(d_x.clone(),), |(d_x,)| f0264_backward(d_x, d_out, out, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
 fn f0265(p0: &Array1<f64>, p1: &Array2<f64>, p2: f64, p3: f64, c0: &Array2<f64>, labels: &[usize]) -> f64 {
@@ -7696,9 +7947,12 @@ fn f0265(p0: &Array1<f64>, p1: &Array2<f64>, p2: f64, p3: f64, c0: &Array2<f64>,
     let t2 = p3 + &(t1.slice(s![-3.., ..]));
     let mut t3 = (mean(t1));
     let mut n1 = 0;
-    while n1 < 2 && t3.abs() < 0.0371 {
+    loop {
         t3 = t3 * 0.5 + (sum(&(p3 + c0)));
         n1 += 1;
+        if n1 >= 2 || t3.abs() < 0.0371 {
+            break;
+        }
     }
     let mut t5 = {
         let t4 = softmax_cross_entropy(&(&t2 + 3.0), labels);
@@ -7710,20 +7964,20 @@ fn f0265(p0: &Array1<f64>, p1: &Array2<f64>, p2: f64, p3: f64, c0: &Array2<f64>,
         &(&t2 - t6) - p3
     };
     for i in 0..3 {
-        t5 += 0.75;
+        t5 -= 3.0;
     }
-    t5 + t7.sum()
+    t1[[1, 0]] + t2[[2, 1]] + t3 + t5 + t7[[1, 1]] + p1.iter().sum::<f64>()
 }
 
 #[test]
 fn f0265_gradcheck() {
-    let mut s = 1489485907u64;
+    let mut s = 1251771660u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
     let p3 = scalar(&mut s);
     let c0: Array2<f64> = random((1, 2), &mut s);
-    let labels: &[usize] = &[1, 1, 1];
+    let labels: &[usize] = &[1, 0, 0];
     let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
     let (value, grads) = f0265_backward(&p0, &p1, p2, p3, &c0, labels, 1.0);
     assert_eq!(value, f0265(&p0, &p1, p2, p3, &c0, labels));
@@ -7732,69 +7986,86 @@ fn f0265_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0265_backward(p0, p1, *p2, *p3, &c0, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0266(grad: &Array2<f64>, x: &Array2<f64>, d_p0: f64, d_out: &Array2<f64>) -> (Array2<f64>, f64) {
-    let d_out_1 = {
-        let out = &(x.t()) / &(grad * grad + 1.0);
-        sin(&(sin(&out)))
+fn f0266(d_t1: &Array2<f64>, y_1: &Array2<f64>, d_x: f64, w: &Array2<f64>, labels: &[usize]) -> f64 {
+    let t1_from_t2 = {
+        let d_d_x = &(y_1.t()) / &(d_t1 * d_t1 + 1.0);
+        sin(&(sin(&d_d_x)))
     };
-    let mut grad_1 = {
-        let d_x = f0243(d_out, d_p0);
-        &(d_out * x) - d_out
+    let t4 = {
+        let t3 = (softmax_cross_entropy(&t1_from_t2, labels)) * y_1;
+        (&t3 * 1.5) + &(sin(w))
     };
-    let mut d_out_1 = sum(&(x.dot(&grad_1)));
-    for i in 0..2 {
-        d_out_1 += -d_p0;
-        if grad_1.iter().sum::<f64>() < -0.5183 {
-            break;
-        }
-    }
-    d_out_1 += d_p0;
-    grad_1 /= (((square(d_out_1) + 0.5).log(d_out_1.powi(2) + 1.5)) - d_p0).powi(2) + 1.0;
-    (sigmoid(grad), sum(d_out))
+    let t1_from_t2 = w * y_1;
+    let unused = &t1_from_t2;
+    let t6 = if d_t1.sum() >= -0.5183 {
+        abs(&(y_1 / &(square(w) + 2.0)))
+    } else {
+        &(t4.dot(&t1_from_t2)) + &t1_from_t2
+    };
+    let grad_1 = array![[-0.75_f64], [0.5], [2.0]];
+    let t9 = {
+        let out = (tanh(&t4)).iter().map(|z| d_x * (*z)).sum::<f64>();
+        &t1_from_t2 * &grad_1
+    };
+    t4[[2, 0]] + mean(&t1_from_t2) + mean(unused) + t6.mean().unwrap() + t9[[2, 0]]
 }
 
 #[test]
 fn f0266_gradcheck() {
-    let mut s = 1503812328u64;
-    let grad: Array2<f64> = random((1, 2), &mut s);
-    let x: Array2<f64> = random((1, 3), &mut s);
-    let d_p0 = scalar(&mut s);
-    let d_out: Array2<f64> = random((3, 3), &mut s);
-    let (grad, x, d_p0, d_out,) = std::hint::black_box((grad, x, d_p0, d_out,));
-    let up0: Array2<f64> = random((1, 2), &mut s);
-    let (value, grads) = f0266_backward(&grad, &x, d_p0, &d_out, (&up0, 0.5));
-    assert_eq!(value, f0266(&grad, &x, d_p0, &d_out));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    GradCheck::new()
-        .upstream(&(&up0, 0.5))
-        .check(&(grad.clone(), x.clone(), d_p0, d_out.clone()), |(grad, x, d_p0, d_out)| f0266_backward(grad, x, *d_p0, d_out, (&up0, 0.5)))
-        .unwrap();
+    let mut s = 1921348518u64;
+    let d_t1: Array2<f64> = random((1, 2), &mut s);
+    let y_1: Array2<f64> = random((1, 3), &mut s);
+    let d_x = scalar(&mut s);
+    let w: Array2<f64> = random((3, 3), &mut s);
+    let labels: &[usize] = &[0, 0, 0];
+    let (d_t1, y_1, d_x, w,) = std::hint::black_box((d_t1, y_1, d_x, w,));
+    let (value, grads) = f0266_backward(&d_t1, &y_1, d_x, &w, labels, 1.0);
+    assert_eq!(value, f0266(&d_t1, &y_1, d_x, &w, labels));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.w.shape(), w.shape());
+    gradcheck(&(d_t1.clone(), y_1.clone(), d_x, w.clone()), |(d_t1, y_1, d_x, w)| f0266_backward(d_t1, y_1, *d_x, w, labels, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0267(p0: f64, c0: &Array2<f64>) -> f64 {
     let (n1, m1) = c0.dim();
     let t1 = Array2::<f64>::from_shape_vec((n1, 2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
-    let mut t2 = (&(tanh(&(tan(&(tanh(c0)))))) * 0.1 + &t1).var(0.0);
+    let t2 = (&(tanh(&(tan(&(tanh(c0)))))) * 0.1 + &t1).var(0.0);
     let mut t3 = p0;
-    let mut t5 = {
-        let t4 = (sin(c0)).map(|&z| f64::atan2(z - p0, -2.0 * -2.0 + 0.5));
-        t4
+    let c2 = 3.0_f64;
+    let c3 = 3.0_f64;
+    let t5 = {
+        let t4 = (sin(c0)).map(|&z| (abs(p0)).mul_add(-1.5, t3));
+        (t4.to_owned().mapv_into(|u| t3 * c2)).iter().map(|u| t3).sum::<f64>()
     };
-    t3 = p0.powi(1);
-    let _t6 = t5.clone();
-    if p0 > -0.5183 {
-        t2 = sigmoid(t3);
-    } else {
-        t5 *= c0;
+    let t6 = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
+    let _t7 = (((tanh(&(c0.map(|&z| {
+        if t5 < 0.0371 {
+            t5 + t5
+        } else {
+            softplus(z)
+        }
+    })))) * 0.1 + &t6).std(0.0)) - t2;
+    for i in 0..1 {
+        t3 += (f0179(t3)).powi(2);
+        match i % 3 {
+            0 => t3 -= (t3 / (square(t2) + 2.0)).abs(),
+            1 | 2 => {
+                t3 += t5;
+            }
+            _ => {}
+        }
     }
-    t3 + t5[[0, 1]] + c0.sum()
+    let t9 = {
+        let t8 = clamp(t3, -0.5, 3.0);
+        t5
+    };
+    t5 + t9
 }
 
 #[test]
 fn f0267_gradcheck() {
-    let mut s = 138257639u64;
+    let mut s = 277281378u64;
     let p0 = scalar(&mut s);
     let c0: Array2<f64> = random((3, 2), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -7802,69 +8073,70 @@ fn f0267_gradcheck() {
     assert_eq!(value, f0267(p0, &c0));
     gradcheck(&(p0,), |(p0,)| f0267_backward(*p0, &c0, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0))]
-fn f0268(p0: &Array2<f32>, p1: &Array2<f32>) -> f32 {
-    let t1 = p0;
-    let t2 = p0 * t1;
-    let (n1, m1) = p1.dim();
-    let t3 = array![[-0.75_f32], [-1.0]];
+#[differentiable(wrt(out))]
+fn f0268(out: &Array2<f32>, d_t1: &Array2<f32>) -> f32 {
+    let x = out;
+    let t2 = out * x;
+    let (n1, m1) = d_t1.dim();
+    let out_1 = array![[-0.75_f32], [-1.0]];
     let t4 = if t2.sum() > -0.5183 {
-        &(p1.dot(p0)) * (p1[[n1 - 1, m1 - 1]])
+        &(d_t1.dot(out)) * (d_t1[[n1 - 1, m1 - 1]])
     } else {
-        sin(&(&(p1.dot(p0)) * (p1[[n1 - 1, m1 - 1]])))
+        sin(&(&(d_t1.dot(out)) * (d_t1[[n1 - 1, m1 - 1]])))
     };
-    let t2 = f0072(t2.to_owned());
-    t1.iter().sum::<f32>() + sum(&t4) + t2 + p1.mean().unwrap()
+    let n2 = d_t1.nrows();
+    let m2 = d_t1.ncols();
+    let d_x = Array2::<f32>::from_shape_vec((m2, 1), vec![0.0, 0.5, 1.0]).unwrap();
+    let t2 = f0072(x.to_owned());
+    t4.mean().unwrap() + t2
 }
 
 #[test]
 fn f0268_gradcheck() {
-    let mut s = 1918610292u64;
-    let p0: Array2<f32> = random32((3, 1), &mut s);
-    let p1: Array2<f32> = random32((2, 3), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0268_backward(&p0, &p1, 1.0);
-    assert_eq!(value, f0268(&p0, &p1));
-    assert_eq!(grads.p0.shape(), p0.shape());
+    let mut s = 285836786u64;
+    let out: Array2<f32> = random32((3, 1), &mut s);
+    let d_t1: Array2<f32> = random32((2, 3), &mut s);
+    let (out, d_t1,) = std::hint::black_box((out, d_t1,));
+    let (value, grads) = f0268_backward(&out, &d_t1, 1.0);
+    assert_eq!(value, f0268(&out, &d_t1));
+    assert_eq!(grads.out.shape(), out.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(),), |(p0,)| f0268_backward(p0, &p1, 1.0))
+        .check(&(out.clone(),), |(out,)| f0268_backward(out, &d_t1, 1.0))
         .unwrap();
 }
 #[differentiable]
 fn f0269(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array1<f64>) -> f64 {
     let t1 = p1;
-    let mut t2 = (softmax(&(sigmoid(p3)))).sum();
-    let mut n1 = 0;
-    loop {
-        t2 -= (t1.iter().sum::<f64>());
-        t2 += t2 - t2;
-        n1 += 1;
-        if n1 >= 1 || t2.abs() > 0.4629 {
-            break;
-        }
-    }
-    let t2 = p3;
-    let _t3 = t1.mean().unwrap();
-    let c2 = 0.1_f64;
-    let t4 = (Zip::from(&(softplus(p3))).and(t2).map_collect(|&u, &v| {
+    let c1 = 0.1_f64;
+    let mut t2 = match () {
+        _ if p1[[0, 0]] > 0.4629 => softmax(&(sigmoid(p3))),
+        _ if mean(p2) < 0.0371 => p3.to_owned(),
+        _ => Zip::from(&(softplus(p3))).and(p3).map_collect(|&u, &v| {
         if v <= 0.4629 {
             v
         } else {
             (u * u) - u
         }
-    })).mean().unwrap();
-    let t6 = {
-        let t5 = t1 + t2;
-        t4
+    }),
     };
-    t4 + t6 + t1.iter().sum::<f64>()
+    t2 += tan(((t2.dot(p3)) - (logsumexp(&t2))).tanh());
+    let c2: f64 = 0.25;
+    let t3 = (sigmoid(&t2)).iter().zip((tanh(&t2)).iter()).map(|(a, b)| (square(to_radians(*a))) + (((*a) + 1.25) + (*a))).sum::<f64>();
+    let t4 = if sum(p2) >= 0.0371 {
+        p1.product()
+    } else {
+        (f0219(t3.tanh(), sigmoid(t3))).tanh()
+    };
+    let t5 = 0.75 + t3;
+    let t6 = t1;
+    t5 + t6[[0, 0]]
 }
 
 #[test]
 fn f0269_gradcheck() {
-    let mut s = 992694513u64;
+    let mut s = 1114476197u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array2<f64> = random((1, 2), &mut s);
@@ -7879,30 +8151,36 @@ fn f0269_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0269_backward(p0, p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
-fn f0270(p0: &Array2<f64>, p1: f64, p2: ArrayView1<f64>, c0: &Array2<f64>) -> Array2<f64> {
+fn f0270(p0: &Array2<f64>, p1: f64, p2: ArrayView1<f64>, c0: &Array2<f64>) -> (Array1<f64>, Array2<f64>, Array1<f64>) {
     let t1 = c0;
     let t2 = &p2;
     let t3 = c0;
-    let t4 = cos(p0);
-    sin(t3)
+    let mut t4 = (log_sigmoid(t1)).iter().sum::<f64>();
+    for i in 0..3 {
+        let (_, _, t5) = f0067(sigmoid(t4), p0);
+        t4 -= (t2.sum());
+    }
+    (sigmoid(t2), tanh(p0), tanh(&p2))
 }
 
 #[test]
 fn f0270_gradcheck() {
-    let mut s = 1500682373u64;
+    let mut s = 708771614u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array1<f64> = random(3, &mut s);
     let c0: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let up: Array2<f64> = random((1, 3), &mut s);
-    let (value, grads) = f0270_backward(&p0, p1, p2.view(), &c0, &up);
+    let up0: Array1<f64> = random(3, &mut s);
+    let up1: Array2<f64> = random((3, 2), &mut s);
+    let up2: Array1<f64> = random(3, &mut s);
+    let (value, grads) = f0270_backward(&p0, p1, p2.view(), &c0, (&up0, &up1, &up2));
     assert_eq!(value, f0270(&p0, p1, p2.view(), &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0270_backward(p0, *p1, p2.view(), &c0, &up))
+        .upstream(&(&up0, &up1, &up2))
+        .check(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0270_backward(p0, *p1, p2.view(), &c0, (&up0, &up1, &up2)))
         .unwrap();
 }
 #[differentiable]
@@ -7915,22 +8193,18 @@ fn f0271(p0: &Array2<f32>, p1: &Array2<f32>, p2: f32) -> f32 {
     let t3 = array![[0.0_f32, 0.5, 1.0], [1.5, 2.0, 2.5]];
     t2 += (&(tanh(&(p0 + &(p1 / 0.25)))) * 0.1 + &t3).var(1.0);
     t2 += p2;
-    let mut t4 = sum(&(p1.row(1)));
-    let mut n2 = 0;
-    loop {
-        t4 = t4 * 0.5 + (p0[[0, 0]]);
-        t4 += p2.mul_add(p2, 0.25);
-        n2 += 1;
-        if n2 >= 4 || t4.abs() < 0.5183 {
-            break;
-        }
-    }
-    t2[[0, 1]] + t4
+    let t4 = array![[1.5_f32], [2.0]];
+    let t5 = match p0.len() {
+        0 => sum(p1),
+        1 | 2 => p2 - p2,
+        _ => t2.sum(),
+    };
+    t2[[0, 1]] + t5
 }
 
 #[test]
 fn f0271_gradcheck() {
-    let mut s = 90318501u64;
+    let mut s = 1471950782u64;
     let p0: Array2<f32> = random32((1, 3), &mut s);
     let p1: Array2<f32> = random32((2, 3), &mut s);
     let p2 = scalar32(&mut s);
@@ -7998,47 +8272,53 @@ fn f0273_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0273_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0274(d_x: f64, x: f64) -> f64 {
-    let out_1 = {
-        let t1 = square(x);
-        x
+fn f0274(p0: f64, p1: f64) -> f64 {
+    let t2 = {
+        let t1 = square(p1);
+        p1
     };
-    let out = {
-        let d_out = (out_1 + x) * d_x;
-        x.ceil()
+    let t4 = {
+        let t3 = (t2 + t2) - t2;
+        p1
     };
-    let d_out_1 = square((f64::tanh(x)).tan());
-    out + d_out_1
+    let t5 = t2;
+    t4 + t5
 }
 
 #[test]
 fn f0274_gradcheck() {
-    let mut s = 878110906u64;
-    let d_x = scalar(&mut s);
-    let x = scalar(&mut s);
-    let (d_x, x,) = std::hint::black_box((d_x, x,));
-    let (value, grads) = f0274_backward(d_x, x, 1.0);
-    assert_eq!(value, f0274(d_x, x));
-    gradcheck(&(d_x, x), |(d_x, x)| f0274_backward(*d_x, *x, 1.0)).unwrap();
+    let mut s = 1210867425u64;
+    let p0 = scalar(&mut s);
+    let p1 = scalar(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0274_backward(p0, p1, 1.0);
+    assert_eq!(value, f0274(p0, p1));
+    gradcheck(&(p0, p1), |(p0, p1)| f0274_backward(*p0, *p1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0275(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
     let _t1 = p2;
-    let mut t3 = {
-        let t2 = (square(p0)).dot(p0);
-        &(p2 * p1) - (0.75 + &t2)
-    };
-    let t4 = p2 / &(square(&t3) + 2.0);
-    t3 -= &(&(p1 - 0.25) - ((mean(&t4)) + &t3));
-    let _t5 = exp(&(p2 - &t4));
-    let c1: f64 = 0.25;
-    let t6 = t4.mapv(|v: f64| c1 * v);
-    t3.mean().unwrap() + t4.mean().unwrap() + t6[[0, 0]]
+    let mut t2 = (sum(&(p1 - 0.1))) + p2;
+    let t3 = p2;
+    let t3 = p1;
+    let mut t3 = f0216(p1);
+    for i in 0..1 {
+        t2 -= 0.5;
+        match i % 3 {
+            0 => t3 += (p2[[i, 0]]).clamp(-0.5, 3.0),
+            1 | 2 => {
+                t3 += p2[[i, 0]];
+            }
+            _ => {}
+        }
+    }
+    let t4 = concat(Axis(0), &[p1, p1]);
+    t3 + logsumexp(&t4)
 }
 
 #[test]
 fn f0275_gradcheck() {
-    let mut s = 2057974574u64;
+    let mut s = 560450954u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
@@ -8079,22 +8359,22 @@ fn f0276_gradcheck() {
 fn f0277(p0: f64, p1: Array2<f64>) -> f64 {
     let mut t2 = {
         let t1 = (&p1 - p0).slice_axis(Axis(0), Slice::from(0..)).sum();
-        square(&(&p1 - &p1))
+        (backprop::ops::recip(square(t1) + 1.0)).cos()
     };
-    let (_, t3) = f0029(p0);
-    let mut t4 = (sum_axis(&(p1.view().reversed_axes()), Axis(0))).sum();
-    if t4 >= 0.4629 {
-        t2 /= &(square(&(&t2 - &t2)) + 1.0);
-    } else {
-        t4 += t3;
-    }
-    let _t5 = ((sigmoid(&t2.t())).mapv(|v: f64| p0 * (p0.abs()))).to_shape((6, 1)).unwrap().to_owned();
-    t2.iter().sum::<f64>() + t3 + t4
+    let t3 = &p1;
+    t2 -= 1.25;
+    let t5 = {
+        let t4 = t3;
+        &p1 * t4
+    };
+    let c1 = 2.0_f64;
+    let t6 = mse(&(p1.mapv(|v| sigmoid(v))), &p1);
+    t2 + t3[[2, 1]] + t5[[0, 1]] + t6
 }
 
 #[test]
 fn f0277_gradcheck() {
-    let mut s = 207188710u64;
+    let mut s = 1067327262u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -8104,29 +8384,34 @@ fn f0277_gradcheck() {
     gradcheck(&(p0, p1.clone()), |(p0, p1)| f0277_backward(*p0, p1.clone(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0278(p0: &Array2<f32>, p1: f32) -> f32 {
-    let mut t1 = p1 * p0;
-    t1 *= &((t1.select(Axis(1), &[1, 1])).mapv(f0010));
-    t1 *= p1;
-    let mut t1 = t1.clone();
-    t1 *= p0;
-    let t2 = p0;
-    t1[[0, 1]] + sum(t2) + t2[[0, 0]]
+fn f0278(p0: &Array2<f32>, p1: f32) -> (f32, f32, Array2<f32>) {
+    let t1 = p1 / (square(p1) + 0.5);
+    let t3 = {
+        let t2 = sum_axis(p0, Axis(1));
+        backprop::ops::sin(&t2)
+    };
+    let t3 = p1;
+    let t4 = (t3.clamp(-1.0, 3.0)) / (square(p1.tanh()) + 2.0);
+    let _t5 = t3 + t4;
+    let t6 = softmax(&(p0.mapv(f32::sin)));
+    (p1, t3, tanh(p0))
 }
 
 #[test]
 fn f0278_gradcheck() {
-    let mut s = 819516188u64;
+    let mut s = 1249806965u64;
     let p0: Array2<f32> = random32((1, 2), &mut s);
     let p1 = scalar32(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0278_backward(&p0, p1, 1.0);
+    let up2: Array2<f32> = random32((1, 2), &mut s);
+    let (value, grads) = f0278_backward(&p0, p1, (1.0, 0.5, &up2));
     assert_eq!(value, f0278(&p0, p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p1), |(p0, p1)| f0278_backward(p0, *p1, 1.0))
+        .upstream(&(1.0, 0.5, &up2))
+        .check(&(p0.clone(), p1), |(p0, p1)| f0278_backward(p0, *p1, (1.0, 0.5, &up2)))
         .unwrap();
 }
 #[differentiable]
@@ -8142,27 +8427,20 @@ fn f0279(p0: f64, p1: &Array2<f64>) -> f64 {
     let t3 = if mean(p1) < 0.4629 {
         (p1.slice(s![0..1, ..])).to_owned()
     } else {
-        &(p1.mapv(f0179)) * p1
+        &(p1.mapv(f64::exp)) - p1
     };
-    let (n2, m2) = p1.dim();
-    for i in 0..2 {
-        if p0 <= -0.5183 && p0 > 0.0 {
-            break;
-        }
-        t1 += p1[[0, m2 / 2]];
-    }
-    let t6 = if t3.iter().sum::<f64>() < 0.4629 {
-        let (t4, t5) = f0029(f64::tanh(t1));
-        sigmoid(sum(&(t3.broadcast((3, 3)).unwrap())))
+    if sum(p1) < 0.0371 || p0 > 0.0 {
+        t1 *= (square(t1) + 1.0).ln();
     } else {
-        t1
-    };
-    sum(&t3) + t6
+        t1 -= sum(&t3);
+    }
+    t1 += 1.5;
+    t1 + t3.mean().unwrap()
 }
 
 #[test]
 fn f0279_gradcheck() {
-    let mut s = 1933944363u64;
+    let mut s = 1839185748u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -8238,10 +8516,13 @@ fn f0282(p0: f64, p1: &Array2<f64>, p2: ArrayView2<f64>) -> f64 {
     let m2 = p1.ncols();
     let t4 = Array2::<f64>::from_shape_vec((3, m2), vec![0.0, 0.5, 1.0]).unwrap();
     let mut n1 = 0;
-    while n1 < 2 {
+    loop {
         t3 -= ((p1 + &p2).sum());
         t2 += &((p1 * 0.1 + &t4).var_axis(Axis(0), 0.0));
         n1 += 1;
+        if n1 >= 2 {
+            break;
+        }
     }
     let t5 = exp(sigmoid(t3));
     let t7 = {
@@ -8268,14 +8549,14 @@ fn f0282_gradcheck() {
 }
 #[differentiable]
 fn f0283(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
-    let t1 = p0;
-    let t1 = &(t1 - t1) * p0;
-    t1.sum()
+    let t1 = mean_axis(p0, Axis(1));
+    let t2 = p1 * &(sqrt(&(square(&t1) + 0.5)));
+    t1.dot(&t1) + t2.sum()
 }
 
 #[test]
 fn f0283_gradcheck() {
-    let mut s = 1500109786u64;
+    let mut s = 2036129002u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -8355,38 +8636,42 @@ fn f0286_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0286_backward(p0.view(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0287(p0: &Array1<f64>, p1: ArrayView2<f64>, p2: &Array2<f64>, p3: f64, k0: usize) -> f64 {
-    let t1 = concat(Axis(0), &[&(ln(&(square(&(p2.dot(p0))) + 1.0))), p0]);
-    let mut t2 = mean(&(&(backprop::ops::atan(p2)) * p3));
-    for i in 0..3 {
-        let (t3, _) = f0123(p3);
-        t2 = t2 * 0.5 + (sigmoid((exp(&(sigmoid(&(p2 - t3))))).sum()));
-    }
-    let t4 = (t2 + &t1).mean().unwrap();
-    let t5 = p1.dot(&p1.t());
-    let t6 = match p1.len() {
-        0 => p3 - t4,
-        1 | 2 => t1.mean().expect("not empty"),
-        _ => softplus(t2),
+fn f0287(p0: &Array1<f64>, p1: ArrayView2<f64>, p2: &Array2<f64>, p3: f64) -> (f64, Array2<f64>, f64) {
+    let mut t1 = concat(Axis(0), &[&(ln(&(square(&(p2.dot(p0))) + 1.0))), p0]);
+    let mut t2 = backprop::ops::atan(p2);
+    t2 += p3;
+    let mut t3 = match () {
+        _ if p0.iter().sum::<f64>() < -0.5183 => sqrt(&(&t2 * &t2 + 0.5)),
+        _ if p2[[0, 0]] >= -0.5183 => exp(&t2),
+        _ => &t2 * &t2,
     };
-    sum(&t1) + t2 + t4 + t5[[2, 2]] + t6
+    let t4 = Array::from_elem(6, -1.5_f64);
+    if sum(&t3) < -0.5183 {
+        t3 = &t3 - &t3;
+    } else {
+        t1 += &(&t1 - &t4);
+    }
+    (t3.sum(), sigmoid(&p1), t2.sum())
 }
 
 #[test]
 fn f0287_gradcheck() {
-    let mut s = 2116811546u64;
+    let mut s = 161888136u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
     let p3 = scalar(&mut s);
-    let k0: usize = 4;
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0287_backward(&p0, p1.view(), &p2, p3, k0, 1.0);
-    assert_eq!(value, f0287(&p0, p1.view(), &p2, p3, k0));
+    let up1: Array2<f64> = random((3, 2), &mut s);
+    let (value, grads) = f0287_backward(&p0, p1.view(), &p2, p3, (1.0, &up1, -0.75));
+    assert_eq!(value, f0287(&p0, p1.view(), &p2, p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0287_backward(p0, p1.view(), p2, *p3, k0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, &up1, -0.75))
+        .check(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0287_backward(p0, p1.view(), p2, *p3, (1.0, &up1, -0.75)))
+        .unwrap();
 }
 #[differentiable(wrt(p0, p1))]
 fn f0288(p0: f64, p1: f64, c0: &Array2<f64>) -> f64 {
@@ -8396,20 +8681,19 @@ fn f0288(p0: f64, p1: f64, c0: &Array2<f64>) -> f64 {
     } else {
         t1 /= square(p0) + 0.5;
     }
-    let t2 = array![0.0_f64, 0.5];
-    let t4 = {
-        let t3 = logsumexp(&((&t1 - p1).dot(c0)));
-        (sigmoid(&((p1.mul_add(p1, t3)) + c0))).iter().map(|&z| p1).sum::<f64>()
-    };
     let (n1, m1) = c0.dim();
-    let t5 = Array1::<f64>::linspace(0.0, 0.5, n1);
-    let t6 = 1.25 / (((&(tanh(&t1)) * 0.1 + &t5).var(1.0)).powi(2) + 1.0);
-    t4 + t6
+    let t2 = Array1::<f64>::ones(n1);
+    let t4 = {
+        let t3 = (&t1 - p1).sum();
+        sigmoid(&t1)
+    };
+    let t4 = 0.1 + (c0.dot(&c0.t()));
+    t1.dot(&t1) + t4.sum() + p0
 }
 
 #[test]
 fn f0288_gradcheck() {
-    let mut s = 919903442u64;
+    let mut s = 952283098u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let c0: Array2<f64> = random((2, 3), &mut s);
@@ -8419,84 +8703,80 @@ fn f0288_gradcheck() {
     gradcheck(&(p0, p1), |(p0, p1)| f0288_backward(*p0, *p1, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0289(p0: &Array2<f64>, p1: &Array2<f64>, labels: &[usize]) -> f64 {
+fn f0289(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
     let t1 = p1;
     let t2 = tanh(t1);
-    let mut t3 = p0.to_owned();
-    for i in 0..3 {
-        t3.column_mut(i).assign(&(&(tanh(&p0.column(i))) * ((&t2 * &t2).mean().unwrap())));
+    let mut t3 = t2[[0, 1]];
+    let mut n1 = 0;
+    while n1 < 2 && t3.abs() > 0.4629 {
+        t3 -= (mean(&(t2.dot(t1))));
+        n1 += 1;
     }
-    let _t4 = (&(0.25 * &t3) + &t3).t().dot(&t3);
-    let t5 = if t3[[0, 2]] >= 0.0371 {
-        (t2.iter().map(|u| (*u) * (*u)).sum::<f64>()).hypot(-1.5 * -1.5 + 0.5)
-    } else {
-        (&t2 + t1).mean().unwrap()
-    };
-    sum(t1) + mean(&t2) + t3.iter().sum::<f64>() + t5
+    let t4 = t3;
+    let t5 = 0.25 * t4;
+    sum(t1) + sum(&t2) + t3 + t4 + t5
 }
 
 #[test]
 fn f0289_gradcheck() {
-    let mut s = 25938530u64;
+    let mut s = 2123347669u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
-    let labels: &[usize] = &[1, 0];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0289_backward(&p0, &p1, labels, 1.0);
-    assert_eq!(value, f0289(&p0, &p1, labels));
+    let (value, grads) = f0289_backward(&p0, &p1, 1.0);
+    assert_eq!(value, f0289(&p0, &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0289_backward(p0, p1, labels, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0289_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0290(p0: f64, k0: usize) -> f64 {
+fn f0290(p0: f64) -> (f64, f64) {
     let mut t1 = p0 * p0;
-    t1 -= tanh(tan(f64::tanh(p0)));
-    let t2 = clamp(t1, -1.0, 0.5);
-    let t3 = (t2.powi(2) + 0.5).powf(t1.cos());
-    let _t4 = t2;
-    let t5 = backprop::ops::log_sigmoid(t1 / (t3.powi(2) + 2.0));
-    let t7 = {
-        let t6 = ((-t5).abs()).max(t2);
-        t3
-    };
-    t1 + t2 + t3 + t5 + t7
+    t1 -= (sigmoid(f0219(t1, t1))).mul_add(p0, t1);
+    t1 = p0;
+    let t2 = t1 * p0;
+    let t3 = t1 / (t1.powi(2) + 0.5);
+    let t4 = ((t2.asinh()) + t3).sin();
+    let t5 = t4;
+    (t4, p0)
 }
 
 #[test]
 fn f0290_gradcheck() {
-    let mut s = 1059584673u64;
+    let mut s = 5293424u64;
     let p0 = scalar(&mut s);
-    let k0: usize = 3;
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0290_backward(p0, k0, 1.0);
-    assert_eq!(value, f0290(p0, k0));
-    gradcheck(&(p0,), |(p0,)| f0290_backward(*p0, k0, 1.0)).unwrap();
+    let (value, grads) = f0290_backward(p0, (1.0, 0.5));
+    assert_eq!(value, f0290(p0));
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0,), |(p0,)| f0290_backward(*p0, (1.0, 0.5)))
+        .unwrap();
 }
-#[differentiable(wrt(p1, p2))]
-fn f0291(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
+#[differentiable(wrt(d_p0, d_t1))]
+fn f0291(d_x: f64, d_p0: f64, d_t1: &Array2<f64>) -> f64 {
     let c1 = 0.25_f64;
-    let t1 = &((p2.mapv(|u| {
-        if u < 0.4629 {
-            f0219(p1, u)
+    let d_out_1 = &((d_t1.mapv(|u| {
+        if u <= 0.4629 {
+            f0179(d_p0)
         } else {
-            u - p1
+            u
         }
-    })).to_owned().reversed_axes()) + 0.25;
-    mean(&t1)
+    })).to_shape(6).unwrap().to_owned()) * d_p0;
+    logsumexp(&d_out_1)
 }
 
 #[test]
 fn f0291_gradcheck() {
-    let mut s = 1836839520u64;
-    let p0 = scalar(&mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array2<f64> = random((3, 2), &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0291_backward(p0, p1, &p2, 1.0);
-    assert_eq!(value, f0291(p0, p1, &p2));
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p1, p2.clone()), |(p1, p2)| f0291_backward(p0, *p1, p2, 1.0)).unwrap();
+    let mut s = 7180441u64;
+    let d_x = scalar(&mut s);
+    let d_p0 = scalar(&mut s);
+    let d_t1: Array2<f64> = random((3, 2), &mut s);
+    let (d_x, d_p0, d_t1,) = std::hint::black_box((d_x, d_p0, d_t1,));
+    let (value, grads) = f0291_backward(d_x, d_p0, &d_t1, 1.0);
+    assert_eq!(value, f0291(d_x, d_p0, &d_t1));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    gradcheck(&(d_p0, d_t1.clone()), |(d_p0, d_t1)| f0291_backward(d_x, *d_p0, d_t1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0292(p0: &Array2<f64>) -> f64 {
@@ -8621,14 +8901,14 @@ fn f0296_gradcheck() {
 fn f0297(p0: f64, p1: &Array2<f64>) -> f64 {
     let t2 = {
         let t1 = p0.clamp(-1.0, 1.0);
-        fract(p1)
+        backprop::ops::recip(&(p1 * p1 + 1.0))
     };
-    t2[[0, 2]]
+    t2[[0, 1]] + p0
 }
 
 #[test]
 fn f0297_gradcheck() {
-    let mut s = 1751967459u64;
+    let mut s = 1640311297u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -8641,15 +8921,14 @@ fn f0297_gradcheck() {
 fn f0298(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
     let t1 = p2;
     let t2 = &(p3 / &(square(p3) + 0.5)) + &p0;
-    let c1: f64 = 1.25;
-    let t3 = (sigmoid(&((p2 + t1) / (square(&(atan(p2))) + 2.0)))).mapv(|u| square((u * u) + 0.5));
-    let t4 = p3;
-    t3.mean().unwrap() + mean(t4) + sum(&t2)
+    let (t3, t4, t5) = f0214(p3, t1);
+    let t3 = (t1 + &t3) + &t3;
+    t1.sum() + sum(&t2) + mean(&t4) + t5 + t3.sum()
 }
 
 #[test]
 fn f0298_gradcheck() {
-    let mut s = 1515015908u64;
+    let mut s = 40428766u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((2, 2), &mut s);
@@ -8663,40 +8942,36 @@ fn f0298_gradcheck() {
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0298_backward(p0.view(), p1, p2, p3, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2, p3))]
-fn f0299(p0: &Array1<f64>, p1: Array2<f64>, p2: &Array2<f64>, p3: &Array1<f64>, c0: &Array2<f64>, k0: usize) -> (f64, f64) {
-    let t1 = array![[0.0_f64, 0.5, 1.0]];
-    let mut t2 = match k0 {
-        0 => (&p1 * 0.1 + &t1).std_axis(Axis(1), 0.0),
-        1 | 2 => sigmoid(&((&p1 * 0.1 + &t1).std_axis(Axis(1), 0.0))),
-        _ => sum_axis(&p1, Axis(1)),
+#[differentiable(wrt(d_p0, w, x, y_1))]
+fn f0299(d_p0: &Array1<f64>, w: Array2<f64>, x: &Array2<f64>, y_1: &Array1<f64>, out: &Array2<f64>) -> f64 {
+    let mut d_out_1 = d_p0.to_owned();
+    for i in 0..d_out_1.len() {
+        d_out_1[i] = sum(&w);
+    }
+    let t2 = out + out;
+    let d_d_x = {
+        let out_1 = &w * out;
+        logsumexp(&(tanh(&(&(d_p0.map(|&u| 1.25 + u)) / 0.1))))
     };
-    let t3 = array![[0.25_f64, 0.5]];
-    t2 -= 2.0;
-    let t4 = t2.clone();
-    (p0.dot(p0), p1[[0, 2]])
+    t2.mean().unwrap() + d_d_x
 }
 
 #[test]
 fn f0299_gradcheck() {
-    let mut s = 679354089u64;
-    let p0: Array1<f64> = random(3, &mut s);
-    let p1: Array2<f64> = random((1, 3), &mut s);
-    let p2: Array2<f64> = random((1, 2), &mut s);
-    let p3: Array1<f64> = random(2, &mut s);
-    let c0: Array2<f64> = random((3, 1), &mut s);
-    let k0: usize = 2;
-    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let (value, grads) = f0299_backward(&p0, p1.clone(), &p2, &p3, &c0, k0, (1.0, 0.5));
-    assert_eq!(value, f0299(&p0, p1.clone(), &p2, &p3, &c0, k0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0299_backward(p0, p1.clone(), p2, p3, &c0, k0, (1.0, 0.5)))
-        .unwrap();
+    let mut s = 1083991854u64;
+    let d_p0: Array1<f64> = random(3, &mut s);
+    let w: Array2<f64> = random((1, 3), &mut s);
+    let x: Array2<f64> = random((1, 2), &mut s);
+    let y_1: Array1<f64> = random(2, &mut s);
+    let out: Array2<f64> = random((3, 1), &mut s);
+    let (d_p0, w, x, y_1, out,) = std::hint::black_box((d_p0, w, x, y_1, out,));
+    let (value, grads) = f0299_backward(&d_p0, w.clone(), &x, &y_1, &out, 1.0);
+    assert_eq!(value, f0299(&d_p0, w.clone(), &x, &y_1, &out));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    assert_eq!(grads.w.shape(), w.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    gradcheck(&(d_p0.clone(), w.clone(), x.clone(), y_1.clone()), |(d_p0, w, x, y_1)| f0299_backward(d_p0, w.clone(), x, y_1, &out, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0300(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
@@ -8719,41 +8994,39 @@ fn f0300_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0300_backward(*p0, p1, p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0301(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
-    let t1 = p0;
-    let t2 = backprop::ops::recip(&(square(&(t1.dot(&t1.t()))) + 1.0));
-    let t3 = t1;
-    let t2 = ((t2.iter().map(|u| softplus(*u)).sum::<f64>()) * p1).dot(&t2);
-    let mut t4 = (p1 + p1).iter().sum::<f64>();
-    let mut n1 = 0;
-    loop {
-        t4 = t4 * 0.5 + ((sum(&t2)).tanh());
-        n1 += 1;
-        if n1 >= 2 || t4.abs() > 0.0371 {
-            break;
-        }
-    }
-    t4 -= t4.clamp(-0.5, 3.0);
-    if sum(p1) > -0.5183 {
-        t4 += mean(p0);
-    }
-    t2.sum() + t4
+fn f0301(d_out: &Array2<f64>, out: &Array2<f64>) -> f64 {
+    let x = d_out;
+    let out_1 = backprop::ops::recip(&(square(&(x.dot(&x.t()))) + 1.0));
+    let x_from_out = x;
+    let out_1 = ((out_1.iter().map(|u| softplus(*u)).sum::<f64>()) * out).dot(&out_1);
+    let unused = array![0.5_f64, -0.75, -0.75];
+    let d_out_1 = match d_out.len() % 3 {
+        0 => out + out,
+        1 | 2 => out_1.to_owned(),
+        _ => out.to_owned(),
+    };
+    let t7 = {
+        let t6 = log_sigmoid(&d_out_1);
+        out * out
+    };
+    let t8 = &(&t7 * ((tanh(&out_1)).dot(&(tanh(&t7))))) / &(square(&t7) + 2.0);
+    sum(&t7) + mean(&t8)
 }
 
 #[test]
 fn f0301_gradcheck() {
-    let mut s = 111658973u64;
-    let p0: Array2<f64> = random((2, 3), &mut s);
-    let p1: Array2<f64> = random((2, 2), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0301_backward(&p0, &p1, 1.0);
-    assert_eq!(value, f0301(&p0, &p1));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0301_backward(p0, p1, 1.0)).unwrap();
+    let mut s = 379826827u64;
+    let d_out: Array2<f64> = random((2, 3), &mut s);
+    let out: Array2<f64> = random((2, 2), &mut s);
+    let (d_out, out,) = std::hint::black_box((d_out, out,));
+    let (value, grads) = f0301_backward(&d_out, &out, 1.0);
+    assert_eq!(value, f0301(&d_out, &out));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    gradcheck(&(d_out.clone(), out.clone()), |(d_out, out)| f0301_backward(d_out, out, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
-fn f0302(p0: &Array2<f64>, c0: &Array2<f64>, labels: &[usize]) -> f64 {
+fn f0302(p0: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     let mut t1 = mean(&(&(&(c0.to_owned().mapv_into(|e| e)) / &(square(&(c0.dot(&c0.t()))) + 0.5)) + c0));
     let mut n1 = 0;
     while n1 < 4 {
@@ -8764,83 +9037,64 @@ fn f0302(p0: &Array2<f64>, c0: &Array2<f64>, labels: &[usize]) -> f64 {
     let t2 = if sum(c0) > -0.5183 || t1 > 0.0 {
         (0.1 - (c0 - p0)) + t1
     } else {
-        sigmoid(&((0.1 - (c0 - p0)) + t1))
+        tanh(&((0.1 - (c0 - p0)) + t1))
     };
-    let c3 = 3.0_f64;
-    let t3 = softmax_cross_entropy(&(0.1 * &((tanh(&t2)).map(|&u| {
-        if c3 <= 0.0371 {
-            c3 * 0.1
-        } else {
-            t1.tanh()
-        }
-    }))), labels);
-    t1 -= 0.1;
-    let t4 = (acos(&(&(tanh(&t2)) * 0.75))).select(Axis(1), &[1, 1, 1]);
+    let t2 = log_sigmoid(sum(&(&t2 - 0.25).column(0)));
+    let t3 = sigmoid(softplus(t2));
+    let _t4 = t1;
     let t6 = {
-        let t5 = ln(&(square(&((sigmoid(&t2)).dot(&(sigmoid(&t2.t()))))) + 0.5));
-        t5
+        let t5 = t2;
+        t3
     };
-    sum(&t4) + sum(&t6) + sum(p0)
+    t3 + t6 + t3
 }
 
 #[test]
 fn f0302_gradcheck() {
-    let mut s = 1367203650u64;
+    let mut s = 350054980u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let c0: Array2<f64> = random((1, 2), &mut s);
-    let labels: &[usize] = &[0, 1, 0];
     let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let (value, grads) = f0302_backward(&p0, &c0, labels, 1.0);
-    assert_eq!(value, f0302(&p0, &c0, labels));
+    let (value, grads) = f0302_backward(&p0, &c0, 1.0);
+    assert_eq!(value, f0302(&p0, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0302_backward(p0, &c0, labels, 1.0)).unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0302_backward(p0, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0303(y_1: ArrayView2<f64>, d_p0: &Array2<f64>) -> f64 {
-    let mut unused = &(relu(d_p0)) - (mse(d_p0, d_p0));
-    let mut t2 = sum(&(unused.view().remove_axis(Axis(0))));
+fn f0303(p0: ArrayView2<f64>, p1: &Array2<f64>) -> f64 {
+    let mut t1 = &(relu(p1)) - (mse(p1, p1));
+    let mut t2 = sum(&(t1.view().remove_axis(Axis(0))));
     let t3 = array![[1.5_f64, 0.5]];
     let mut n1 = 0;
     while n1 < 2 && t2.abs() < 0.5183 {
         t2 -= 2.0;
-        t2 = t2 * 0.5 + (sum(&unused));
+        t2 = t2 * 0.5 + (sum(&t1));
         n1 += 1;
     }
-    let (n2, m2) = d_p0.dim();
-    let c3 = 1.5_f64;
+    let (n2, m2) = p1.dim();
     for i in 0..1 {
-        unused = (unused.hypot(0.5 * 0.5 + 0.5)).dot(&y_1);
-        match i % 3 {
-            0 => unused += (d_p0[[0, m2 - 1]]) / 1.25,
-            1 | 2 => {
-                t2 -= logsumexp(&(d_p0.sum_axis(Axis(0))));
-            }
-            _ => {}
-        }
+        t1 = (t1.hypot(0.5 * 0.5 + 0.5)).dot(&p0);
     }
-    let d_out_1 = if !(y_1.iter().sum::<f64>() > 0.0371) {
-        ((sigmoid(&unused)).iter().map(|&z| z.abs()).sum::<f64>())
-    } else {
-        let (_, grad_1) = f0029(sigmoid(t2));
-        sigmoid(sum(&unused))
-    };
-    let t1_from_t2 = &y_1;
-    let _t7 = &((relu(t1_from_t2)).mapv_into(|v| v)) * 0.75;
-    let unused = &(tanh(t1_from_t2)) + &((square(&unused) + 0.5).log(square(d_out_1) + 1.5));
-    mean(t1_from_t2) + unused.sum()
+    let mut t4 = t2;
+    if t4 > -0.5183 {
+        t4 += sigmoid(t4);
+    }
+    let t5 = t2;
+    let t6 = t2;
+    t5 + t6
 }
 
 #[test]
 fn f0303_gradcheck() {
-    let mut s = 941976741u64;
-    let y_1: Array2<f64> = random((2, 2), &mut s);
-    let d_p0: Array2<f64> = random((1, 2), &mut s);
-    let (y_1, d_p0,) = std::hint::black_box((y_1, d_p0,));
-    let (value, grads) = f0303_backward(y_1.view(), &d_p0, 1.0);
-    assert_eq!(value, f0303(y_1.view(), &d_p0));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    gradcheck(&(y_1.clone(), d_p0.clone()), |(y_1, d_p0)| f0303_backward(y_1.view(), d_p0, 1.0)).unwrap();
+    let mut s = 174076533u64;
+    let p0: Array2<f64> = random((2, 2), &mut s);
+    let p1: Array2<f64> = random((1, 2), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0303_backward(p0.view(), &p1, 1.0);
+    assert_eq!(value, f0303(p0.view(), &p1));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0303_backward(p0.view(), p1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0304(p0: f64) -> f64 {
@@ -8861,38 +9115,60 @@ fn f0304_gradcheck() {
     gradcheck(&(p0,), |(p0,)| f0304_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0305(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
+fn f0305(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64, labels: &[usize]) -> (Array2<f64>, f64) {
     let t1 = array![[-0.75_f64, 2.0], [-0.75, 1.5], [2.0, -0.75]];
     let t2 = if p2 >= -0.5183 {
         sin(&(sigmoid(&(p1.mapv(|z| p2)))))
     } else {
         (p1 - &t1).select(Axis(1), &[1, 0])
     };
-    if t2[[0, 1]] >= 0.0371 {
-        return sum(&t2);
+    let mut t3 = Array2::<f64>::zeros((p1.nrows(), p1.ncols()));
+    let (n1, m1) = p1.dim();
+    let mut t4 = (concat(Axis(1), &[&((p2 + &t2).to_owned().permuted_axes([1, 0]))])).mean().unwrap();
+    for o in 0..3 {
+        for i in 0..t3.nrows() {
+            let row = &t3.row(i) * 0.5 + &(&(sin(&p1.row(i))) * (sum(&(sin(&t2)))));
+            t3.row_mut(i).assign(&row);
+        }
+        for i in 0..t3.nrows() {
+            for j in 0..t3.ncols() {
+                t4 += (t3[[i, j]] * (sigmoid((f64::floor(f0295(&(tanh(&t2))))))));
+            }
+        }
+        if p2 > 0.4629 {
+            for i in 0..t3.nrows() {
+                t3.row_mut(i).assign(&(&(cos(&p1.row(i))) * ((sin(&t2)).mean().unwrap())));
+            }
+        }
+        for i in 0..t3.nrows() {
+            t4 -= (t3.row(i).sum());
+        }
     }
-    let mut t3 = t2.clone();
-    t3 -= (p2.powi(2) + 0.5).powf(f64::tanh(p2));
-    if p2 > -0.5183 {
-        t3 += &(cos(&t3));
-    } else {
-        t3 -= t2[[2, 1]];
-    }
-    t2.sum() + mean(&t3) + t2.sum()
+    let t5 = backprop::ops::cos(p1);
+    let t6 = array![[0.0_f64, 0.5, 1.0, 1.5], [2.0, 2.5, 3.0, 3.5], [4.0, 4.5, 5.0, 5.5]];
+    let c2 = 0.25_f64;
+    let t7 = (sigmoid(&(t4 + &(t5.t())))).mapv(|z: f64| 0.25 / (square(((1.25 + z).powi(2) + 0.5).sqrt()) + 1.0));
+    let _t8 = logsumexp(&(tanh(&(&t7 + t4))));
+    (sigmoid(&t3), mean(&p0))
 }
 
 #[test]
 fn f0305_gradcheck() {
-    let mut s = 1460394147u64;
+    let mut s = 148548668u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
+    let labels: &[usize] = &[1, 0, 1];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0305_backward(p0.view(), &p1, p2, 1.0);
-    assert_eq!(value, f0305(p0.view(), &p1, p2));
+    let up0: Array2<f64> = random((3, 2), &mut s);
+    let (value, grads) = f0305_backward(p0.view(), &p1, p2, labels, (&up0, 0.5));
+    assert_eq!(value, f0305(p0.view(), &p1, p2, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0305_backward(p0.view(), p1, *p2, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(&up0, 0.5))
+        .check(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0305_backward(p0.view(), p1, *p2, labels, (&up0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
 fn f0306(d_x: &Array1<f64>, d_out: &Array2<f64>, out: f64, d_t1: &Array2<f64>) -> f64 {
@@ -8960,20 +9236,17 @@ fn f0308_gradcheck() {
 #[differentiable]
 fn f0309(p0: &Array2<f64>, p1: Array2<f64>, p2: Array2<f64>, p3: f64) -> f64 {
     let t1 = &p2;
-    let (n1, m1) = p1.dim();
-    let t2 = Array2::<f64>::from_shape_vec((3, 3), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0]).unwrap();
-    let (n2, m2) = p2.dim();
-    let t3 = if p2.mean().unwrap() > -0.5183 {
+    let t2 = if p2.mean().unwrap() > -0.5183 {
         &(p2.hypot(square(p3) + 0.5)) + p3
     } else {
-        &(&(tan(&(tanh(t1)))) * &(t1.dot(t1))) + (p2[[0, m2 - 1]])
+        &(&(ln(&(square(&p2) + 0.5))) * p3) / &(square(t1) + 0.5)
     };
-    t1[[1, 2]] + t3.sum()
+    t1.sum() + t2.iter().sum::<f64>()
 }
 
 #[test]
 fn f0309_gradcheck() {
-    let mut s = 1108694050u64;
+    let mut s = 1356884087u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -8987,46 +9260,37 @@ fn f0309_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0309_backward(p0, p1.clone(), p2.clone(), *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0310(y_1: &Array1<f64>, w: ArrayView2<f64>) -> Array2<f64> {
-    let mut t1 = (ln(&(square(y_1) + 1.0))).sum();
+fn f0310(p0: &Array1<f64>, p1: ArrayView2<f64>) -> f64 {
+    let mut t1 = (ln(&(square(p0) + 1.0))).sum();
+    let c2: f64 = 1.5;
     let mut n1 = 0;
-    while n1 < 3 {
-        t1 = t1 * 0.5 + (((y_1.dot(&w)).map(|&e| ((tanh(e)).powi(2) + 1.0).recip())).sum());
+    loop {
+        t1 = t1 * 0.5 + (mean(&((p0.dot(&p1)).mapv(|e| (e + e) + e))));
         n1 += 1;
+        if n1 >= 3 || t1.abs() < 0.0371 {
+            break;
+        }
     }
-    let t1 = &w - &w;
-    let _t2 = &w;
-    let n2 = y_1.len() - 1;
-    let t3 = match () {
-        _ if mean(&t1) < 0.4629 => w.to_owned(),
-        _ if sum(y_1) >= 0.0371 => 0.5 + &w,
-        _ => log_softmax(&(&(-&w) / 0.25)),
-    };
-    let n3 = y_1.len() - 1;
-    let t4 = array![[0.0_f64], [0.5], [1.0]];
-    let x_from_out = if t1.sum() <= 0.0371 {
-        y_1.to_owned()
-    } else {
-        softplus(&(powi(&(sin(y_1)), 1)))
-    };
-    t1
+    let mut t1 = p0 * p0;
+    if logsumexp(&t1) >= 0.0371 {
+        t1 += (clamp(&t1, -0.5, 0.5)).iter().zip(p0.iter()).map(|(l, r)| (*l) * (log_sigmoid(*l))).sum::<f64>();
+    }
+    let t1 = &t1;
+    let _t2 = sum(t1);
+    t1.sum() + logsumexp(t1)
 }
 
 #[test]
 fn f0310_gradcheck() {
-    let mut s = 864433317u64;
-    let y_1: Array1<f64> = random(3, &mut s);
-    let w: Array2<f64> = random((3, 1), &mut s);
-    let (y_1, w,) = std::hint::black_box((y_1, w,));
-    let up: Array2<f64> = random((3, 1), &mut s);
-    let (value, grads) = f0310_backward(&y_1, w.view(), &up);
-    assert_eq!(value, f0310(&y_1, w.view()));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.w.shape(), w.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(y_1.clone(), w.clone()), |(y_1, w)| f0310_backward(y_1, w.view(), &up))
-        .unwrap();
+    let mut s = 977041331u64;
+    let p0: Array1<f64> = random(3, &mut s);
+    let p1: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0310_backward(&p0, p1.view(), 1.0);
+    assert_eq!(value, f0310(&p0, p1.view()));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0310_backward(p0, p1.view(), 1.0)).unwrap();
 }
 #[differentiable]
 fn f0311(grad: f64, w: &Array2<f64>, d_out: f64, d_p0: &Array2<f64>) -> f64 {
@@ -9050,7 +9314,7 @@ fn f0311_gradcheck() {
 }
 #[differentiable(wrt(p0, p1))]
 fn f0312(p0: f64, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let t1 = (sum(p1)) / 3.0;
+    let mut t1 = (sum(p1)) / 3.0;
     let (n1, m1) = p1.dim();
     let t2 = Array2::<f64>::from_shape_vec((2, m1), vec![0.0, 0.5]).unwrap();
     let mut t3 = if mean(c0) <= -0.5183 {
@@ -9060,16 +9324,16 @@ fn f0312(p0: f64, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     };
     t3 = softplus(&((p0 * &t3).floor()));
     let t4 = c0;
-    let c2: f64 = 1.5;
-    let _t5 = t1 * &(c0.mapv(|v| v));
-    let t3 = atan(&(&(t4 - t1) / (square(p0.clamp(-1.0, 3.0)) + 2.0)));
-    let t6 = t4.mapv(|v| t1);
-    t1 + t4[[0, 0]] + sum(&t3) + t6[[0, 0]]
+    let _t5 = t1 + (f0273(&(tanh(&t3))));
+    let t6 = array![0.25_f64, 0.25, 0.25];
+    t1 -= 0.75;
+    t3 += &((t4 + 2.0).sum_axis(Axis(1)));
+    mean(&t3) + mean(t4)
 }
 
 #[test]
 fn f0312_gradcheck() {
-    let mut s = 1359896931u64;
+    let mut s = 1112331674u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let c0: Array2<f64> = random((1, 3), &mut s);
@@ -9105,41 +9369,42 @@ fn f0313_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0313_backward(p0, p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1, p2))]
-fn f0314(p0: f64, p1: Array2<f64>, p2: f64, p3: &Array2<f64>) -> (Array2<f64>, Array2<f64>) {
-    let t1 = softplus(p3);
-    let t2 = &(&t1 * p2) + 2.0;
-    let t3 = p3.view().into_shape_with_order((1, 6)).unwrap();
-    let t4 = t2.view().reversed_axes();
-    let _t5 = &t3 * p2;
-    let mut t7 = {
-        let t6 = &t4 / 1.5;
-        t6
+fn f0314(p0: f64, p1: Array2<f64>, p2: f64, p3: &Array2<f64>, labels: &[usize]) -> f64 {
+    let t3 = if !(p3.mean().unwrap() >= -0.5183) {
+        sum(&(p3 * p2))
+    } else {
+        let (_, t1, t2) = f0161(p2);
+        (t2 * t2)
     };
-    let c1 = 1.25_f64;
-    let t8 = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
-    for i in 0..2 {
-        t7 -= &((&(t7.mapv(|z| square(p0))) * 0.1 + &t8).var_axis(Axis(0), 1.0));
-    }
-    (t2.clone(), sin(&t4))
+    let t4 = p3;
+    let t5 = t4;
+    let t3 = p3;
+    let t7 = {
+        let t6 = t3 - t3;
+        cos(p3)
+    };
+    let t8 = if mean(t3) < 0.0371 {
+        tan(&(tanh(&((sin(t5)) - (softmax_cross_entropy(t4, labels))))))
+    } else {
+        softplus(&t7)
+    };
+    let t9 = (t3 - t3).t().dot(t3);
+    t8.mean().unwrap() + sum(&t9) + t8.mean().unwrap()
 }
 
 #[test]
 fn f0314_gradcheck() {
-    let mut s = 42814915u64;
+    let mut s = 704816583u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((2, 3), &mut s);
+    let labels: &[usize] = &[0, 1];
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up0: Array2<f64> = random((2, 3), &mut s);
-    let up1: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0314_backward(p0, p1.clone(), p2, &p3, (&up0, &up1));
-    assert_eq!(value, f0314(p0, p1.clone(), p2, &p3));
+    let (value, grads) = f0314_backward(p0, p1.clone(), p2, &p3, labels, 1.0);
+    assert_eq!(value, f0314(p0, p1.clone(), p2, &p3, labels));
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&(&up0, &up1))
-        .check(&(p1.clone(), p2), |(p1, p2)| f0314_backward(p0, p1.clone(), *p2, &p3, (&up0, &up1)))
-        .unwrap();
+    gradcheck(&(p1.clone(), p2), |(p1, p2)| f0314_backward(p0, p1.clone(), *p2, &p3, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0315(p0: ArrayView2<f64>) -> Array2<f64> {
@@ -9174,26 +9439,26 @@ fn f0315_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0316(d_p0: f64, d_t1: &Array2<f64>, d_x: &Array2<f64>, y_1: &Array2<f64>) -> f64 {
-    let mut x = (d_x + d_p0).sum_axis(Axis(0));
-    x += (y_1 / (square(&x) + 1.0)).to_shape((3, 2)).unwrap().sum();
-    sum(&x)
+fn f0316(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
+    let t1 = p3;
+    let t2 = t1;
+    sum(t1) + t2.mean().unwrap()
 }
 
 #[test]
 fn f0316_gradcheck() {
-    let mut s = 185993306u64;
-    let d_p0 = scalar(&mut s);
-    let d_t1: Array2<f64> = random((2, 2), &mut s);
-    let d_x: Array2<f64> = random((3, 3), &mut s);
-    let y_1: Array2<f64> = random((2, 1), &mut s);
-    let (d_p0, d_t1, d_x, y_1,) = std::hint::black_box((d_p0, d_t1, d_x, y_1,));
-    let (value, grads) = f0316_backward(d_p0, &d_t1, &d_x, &y_1, 1.0);
-    assert_eq!(value, f0316(d_p0, &d_t1, &d_x, &y_1));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    gradcheck(&(d_p0, d_t1.clone(), d_x.clone(), y_1.clone()), |(d_p0, d_t1, d_x, y_1)| f0316_backward(*d_p0, d_t1, d_x, y_1, 1.0)).unwrap();
+    let mut s = 693853053u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((2, 2), &mut s);
+    let p2: Array2<f64> = random((3, 3), &mut s);
+    let p3: Array2<f64> = random((2, 1), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0316_backward(p0, &p1, &p2, &p3, 1.0);
+    assert_eq!(value, f0316(p0, &p1, &p2, &p3));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0316_backward(*p0, p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0317(p0: &Array1<f64>, p1: &Array2<f64>, p2: ArrayView1<f64>, p3: ArrayView2<f64>) -> f64 {
@@ -9223,53 +9488,52 @@ fn f0317_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0317_backward(p0, p1, p2.view(), p3.view(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0318(p0: &Array2<f64>, p1: &Array1<f64>) -> Array2<f64> {
-    let t1 = p1;
-    let t2 = &(log_softmax(p1)) * (t1.dot(t1));
-    let t1 = concat(Axis(0), &[&(ln(&(square(p1) + 0.5))), &t2, p1]);
-    exp(p0)
+fn f0318(x: &Array2<f64>, d_t1: &Array1<f64>) -> f64 {
+    let d_out = d_t1;
+    let d_out = d_t1.mapv(|z| (square(z) + 1.0).recip());
+    let d_x = sqrt(&(square(&d_out) + 0.5));
+    d_out.dot(&d_out) + logsumexp(&d_x)
 }
 
 #[test]
 fn f0318_gradcheck() {
-    let mut s = 984056990u64;
-    let p0: Array2<f64> = random((3, 1), &mut s);
-    let p1: Array1<f64> = random(3, &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up: Array2<f64> = random((3, 1), &mut s);
-    let (value, grads) = f0318_backward(&p0, &p1, &up);
-    assert_eq!(value, f0318(&p0, &p1));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0318_backward(p0, p1, &up))
-        .unwrap();
+    let mut s = 43529820u64;
+    let x: Array2<f64> = random((3, 1), &mut s);
+    let d_t1: Array1<f64> = random(3, &mut s);
+    let (x, d_t1,) = std::hint::black_box((x, d_t1,));
+    let (value, grads) = f0318_backward(&x, &d_t1, 1.0);
+    assert_eq!(value, f0318(&x, &d_t1));
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    gradcheck(&(x.clone(), d_t1.clone()), |(x, d_t1)| f0318_backward(x, d_t1, 1.0)).unwrap();
 }
-#[differentiable(wrt(p1, p2))]
-fn f0319(p0: &Array1<f64>, p1: Array2<f64>, p2: f64) -> f64 {
-    let mut t2 = {
-        let t1 = concatenate(Axis(0), &[p0.view(), p0.view()]).unwrap();
-        t1
+#[differentiable(wrt(d_out, d_t1))]
+fn f0319(grad: &Array1<f64>, d_out: Array2<f64>, d_t1: f64) -> f64 {
+    let mut d_d_x = {
+        let out_1 = concatenate(Axis(0), &[grad.view(), grad.view()]).unwrap();
+        out_1
     };
     for i in 0..1 {
-        t2 += logsumexp(&t2);
-        t2 += &(softmax(&t2));
+        d_d_x += logsumexp(&d_d_x);
+        d_d_x += backprop::ops::recip(square(d_t1) + 1.0);
+        if d_out[[1, 1]] <= 0.4629 {
+            break;
+        }
     }
-    t2.sum() + t2.sum()
+    d_d_x.sum()
 }
 
 #[test]
 fn f0319_gradcheck() {
-    let mut s = 1043399239u64;
-    let p0: Array1<f64> = random(2, &mut s);
-    let p1: Array2<f64> = random((2, 3), &mut s);
-    let p2 = scalar(&mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0319_backward(&p0, p1.clone(), p2, 1.0);
-    assert_eq!(value, f0319(&p0, p1.clone(), p2));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p1.clone(), p2), |(p1, p2)| f0319_backward(&p0, p1.clone(), *p2, 1.0)).unwrap();
+    let mut s = 1804816055u64;
+    let grad: Array1<f64> = random(2, &mut s);
+    let d_out: Array2<f64> = random((2, 3), &mut s);
+    let d_t1 = scalar(&mut s);
+    let (grad, d_out, d_t1,) = std::hint::black_box((grad, d_out, d_t1,));
+    let (value, grads) = f0319_backward(&grad, d_out.clone(), d_t1, 1.0);
+    assert_eq!(value, f0319(&grad, d_out.clone(), d_t1));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    gradcheck(&(d_out.clone(), d_t1), |(d_out, d_t1)| f0319_backward(&grad, d_out.clone(), *d_t1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0320(p0: f64) -> f64 {
@@ -9279,13 +9543,13 @@ fn f0320(p0: f64) -> f64 {
     } else {
         t1
     };
-    let t3 = 1.25 - t2;
-    t2 + t3
+    let (t3, t4) = f0290(tanh(t1));
+    t1 + t2 + t3 + t4
 }
 
 #[test]
 fn f0320_gradcheck() {
-    let mut s = 720804877u64;
+    let mut s = 1924796007u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0320_backward(p0, 1.0);
@@ -9293,77 +9557,85 @@ fn f0320_gradcheck() {
     gradcheck(&(p0,), |(p0,)| f0320_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0321(p0: ArrayView2<f32>, p1: &Array2<f32>, p2: f32) -> f32 {
-    let t1 = if p1.iter().sum::<f32>() < 0.4629 {
-        square(p2)
+fn f0321(d_t1: ArrayView2<f32>, x: &Array2<f32>, w: f32) -> f32 {
+    let c1: f32 = 0.25;
+    let mut t1_from_t2 = if x.iter().sum::<f32>() < 0.4629 {
+        square(w)
     } else {
-        (exp(p2)).min(p2)
+        (sum(&d_t1)) + 2.0
     };
-    let t1 = (t1.powi(2) + 1.0).recip();
-    t1
+    if t1_from_t2 < 0.4629 {
+        t1_from_t2 += w;
+    } else {
+        t1_from_t2 /= ((tanh(f0180(f32::tanh(t1_from_t2)))).max(w)).powi(2) + 0.5;
+    }
+    t1_from_t2
 }
 
 #[test]
 fn f0321_gradcheck() {
-    let mut s = 1839043212u64;
-    let p0: Array2<f32> = random32((1, 3), &mut s);
-    let p1: Array2<f32> = random32((3, 3), &mut s);
-    let p2 = scalar32(&mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0321_backward(p0.view(), &p1, p2, 1.0);
-    assert_eq!(value, f0321(p0.view(), &p1, p2));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
+    let mut s = 1053717424u64;
+    let d_t1: Array2<f32> = random32((1, 3), &mut s);
+    let x: Array2<f32> = random32((3, 3), &mut s);
+    let w = scalar32(&mut s);
+    let (d_t1, x, w,) = std::hint::black_box((d_t1, x, w,));
+    let (value, grads) = f0321_backward(d_t1.view(), &x, w, 1.0);
+    assert_eq!(value, f0321(d_t1.view(), &x, w));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    assert_eq!(grads.x.shape(), x.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0321_backward(p0.view(), p1, *p2, 1.0))
+        .check(&(d_t1.clone(), x.clone(), w), |(d_t1, x, w)| f0321_backward(d_t1.view(), x, *w, 1.0))
         .unwrap();
 }
 #[differentiable]
-fn f0322(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, k0: usize) -> f64 {
+fn f0322(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, labels: &[usize]) -> Array2<f64> {
     let _t1 = (relu(mean(p2))) / &(square(p1) + 1.0);
     let c1: f64 = 0.75;
     let t2 = (&(p2.map(|&e| e)) + p2).iter().sum::<f64>();
-    let t3 = t2.clamp(-2.0, 3.0);
-    let t4 = match k0 {
-        0 => p1 - t3,
-        1 | 2 => tanh(&(p1 - t3)),
-        _ => tanh(&(p1 - t3)),
-    };
-    let t5 = match () {
-        _ if sum(p1) <= -0.5183 => (square(t3) + 0.5).log(2.0),
-        _ if p1[[1, 0]] > -0.5183 || t2 > 0.0 => mse(p2, p2),
-        _ => abs(t3),
-    };
-    t2 + t3 + t4.iter().sum::<f64>() + t5 + t2
+    let t3 = softplus(p2);
+    let mut t4 = (logsumexp(&t3)).mean().unwrap();
+    for (i, &l) in labels.iter().enumerate() {
+        t4 += (sum(&(mean_axis(&t3, Axis(0)))));
+    }
+    let _t5 = (tan(&(tanh(&(p1.column(0)))))).dot(p1);
+    exp(p1)
 }
 
 #[test]
 fn f0322_gradcheck() {
-    let mut s = 1359687577u64;
+    let mut s = 1264891181u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
-    let k0: usize = 3;
+    let labels: &[usize] = &[0, 0];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0322_backward(p0, &p1, &p2, k0, 1.0);
-    assert_eq!(value, f0322(p0, &p1, &p2, k0));
+    let up: Array2<f64> = random((2, 1), &mut s);
+    let (value, grads) = f0322_backward(p0, &p1, &p2, labels, &up);
+    assert_eq!(value, f0322(p0, &p1, &p2, labels));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0322_backward(*p0, p1, p2, k0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0322_backward(*p0, p1, p2, labels, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0323(p0: f32, p1: ArrayView2<f32>) -> f32 {
-    let (t1, t2) = f0085(p1.to_owned(), p0);
-    let mut t3 = t2.clone();
-    t3 += f0180(p0);
-    t1[[0, 1]] + t2[[0, 0]] + t3.mean().unwrap()
+    let t1 = tan(&(tanh(&(p0 + &p1))));
+    let t2 = if t1.iter().sum::<f32>() <= 0.4629 {
+        (&t1 - &t1) * (f0176(p0))
+    } else {
+        p1.to_owned()
+    };
+    let t3 = &t2;
+    sum(&t2) + t3[[0, 0]]
 }
 
 #[test]
 fn f0323_gradcheck() {
-    let mut s = 700275128u64;
+    let mut s = 464109334u64;
     let p0 = scalar32(&mut s);
     let p1: Array2<f32> = random32((1, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -9376,38 +9648,34 @@ fn f0323_gradcheck() {
         .check(&(p0, p1.clone()), |(p0, p1)| f0323_backward(*p0, p1.view(), 1.0))
         .unwrap();
 }
-#[differentiable(wrt(p0, p1, p2, p3))]
-fn f0324(p0: &Array2<f64>, p1: f64, p2: ArrayView1<f64>, p3: &Array2<f64>, c0: &Array1<f64>) -> f64 {
-    let t1 = p3;
-    let mut t3 = {
-        let t2 = t1 * t1;
-        &t2 + t1
+#[differentiable(wrt(y_1, d_p0, grad, d_out))]
+fn f0324(y_1: &Array2<f64>, d_p0: f64, grad: ArrayView1<f64>, d_out: &Array2<f64>, d_t1: &Array1<f64>) -> f64 {
+    let d_out_1 = d_out;
+    let d_x = {
+        let x_from_out = d_out_1 * d_out_1;
+        1.5 - &grad
     };
-    t3 += mean(c0);
-    let (n1, m1) = p3.dim();
-    let t4 = Array1::<f64>::zeros(m1);
-    for i in 0..1 {
-        t3 -= 0.1;
-    }
-    let (_, t5) = f0225(c0, c0, p1);
-    t3.sum() + sum(&t5)
+    let mut out = mse(&d_x, &d_x);
+    out += (f0273(d_t1)) * 2.0;
+    let (_, grad_1) = f0253(&(tanh(&d_x)));
+    d_out_1[[0, 0]] + mean(&d_x) + out + grad_1
 }
 
 #[test]
 fn f0324_gradcheck() {
-    let mut s = 1554915175u64;
-    let p0: Array2<f64> = random((2, 1), &mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array1<f64> = random(2, &mut s);
-    let p3: Array2<f64> = random((2, 1), &mut s);
-    let c0: Array1<f64> = random(3, &mut s);
-    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let (value, grads) = f0324_backward(&p0, p1, p2.view(), &p3, &c0, 1.0);
-    assert_eq!(value, f0324(&p0, p1, p2.view(), &p3, &c0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0324_backward(p0, *p1, p2.view(), p3, &c0, 1.0)).unwrap();
+    let mut s = 698178113u64;
+    let y_1: Array2<f64> = random((2, 1), &mut s);
+    let d_p0 = scalar(&mut s);
+    let grad: Array1<f64> = random(2, &mut s);
+    let d_out: Array2<f64> = random((2, 1), &mut s);
+    let d_t1: Array1<f64> = random(3, &mut s);
+    let (y_1, d_p0, grad, d_out, d_t1,) = std::hint::black_box((y_1, d_p0, grad, d_out, d_t1,));
+    let (value, grads) = f0324_backward(&y_1, d_p0, grad.view(), &d_out, &d_t1, 1.0);
+    assert_eq!(value, f0324(&y_1, d_p0, grad.view(), &d_out, &d_t1));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.grad.shape(), grad.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    gradcheck(&(y_1.clone(), d_p0, grad.clone(), d_out.clone()), |(y_1, d_p0, grad, d_out)| f0324_backward(y_1, *d_p0, grad.view(), d_out, &d_t1, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1))]
 fn f0325(p0: Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
@@ -9434,32 +9702,60 @@ fn f0325_gradcheck() {
     gradcheck(&(p1.clone(),), |(p1,)| f0325_backward(p0.clone(), p1, &p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0326(p0: &Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
-    if p3[[0, 0]] >= 0.0371 {
-        return (ln(square(p2) + 0.5));
+fn f0326(p0: &Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> Array2<f64> {
+    let mut t1 = p3.to_owned();
+    let mut t2 = (softplus(ln(square(p2) + 0.5)));
+    for o in 0..2 {
+        if p2 <= -0.5183 {
+            for i in 0..t1.nrows() {
+                for j in 0..t1.ncols() {
+                    t1[[i, j]] = (p3[[1, 0]]) + p3[[i, j]];
+                }
+            }
+        }
+        for i in 0..t1.nrows() {
+            t2 -= (t1.row(i).sum());
+        }
     }
-    let (n1, m1) = p0.dim();
-    let t1 = &(p3.column(1)) - ((p0[[n1 - 1, m1 - 1]]).atan2(1.0 * 1.0 + 0.5));
-    let t2 = &(p3.sum_axis(Axis(0))) - p1;
-    let t3 = ln(&(square(p3) + 1.0));
-    let t4 = &t2;
-    let t5 = mean(t4);
-    sum(t4) + t5
+    let t3 = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
+    let mut t2 = ((&(tanh(&t1)) * 0.1 + &t3).var(0.0)) + t2;
+    let t4 = &(p3.column(1)) * p1;
+    let t5 = array![0.0_f64, 0.5, 1.0];
+    let t7 = {
+        let t6 = ((&t4 * 0.1 + &t5).var(1.0)) - p3;
+        (p1 * p2).abs()
+    };
+    let t8 = t7 * t7;
+    let mut t9 = (&(p3.slice(s![..;-1, 0..2;-1])) * (powi(p3, 1))).sum();
+    let mut n1 = 0;
+    loop {
+        t2 -= exp(tanh(t9));
+        t9 -= ((ln(&(&t1 * &t1 + 1.0))).mean().unwrap());
+        n1 += 1;
+        if n1 >= 1 || t9.abs() > 0.5183 {
+            break;
+        }
+    }
+    sin(p0)
 }
 
 #[test]
 fn f0326_gradcheck() {
-    let mut s = 1713958832u64;
+    let mut s = 2035060181u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0326_backward(&p0, p1, p2, &p3, 1.0);
+    let up: Array2<f64> = random((3, 2), &mut s);
+    let (value, grads) = f0326_backward(&p0, p1, p2, &p3, &up);
     assert_eq!(value, f0326(&p0, p1, p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0326_backward(p0, *p1, *p2, p3, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0326_backward(p0, *p1, *p2, p3, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0327(x: f64, out: &Array2<f64>, grad: &Array2<f64>, d_t1: &Array2<f64>) -> (Array2<f64>, f64) {
@@ -9558,47 +9854,36 @@ fn f0329_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0329_backward(p0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1, p2, p3))]
-fn f0330(p0: f64, p1: &Array1<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
-    let mut t1 = concat(Axis(1), &[&((-p2) - &((p3 * p3 + 0.5).log(square(p2) + 1.5))), p3]);
-    let mut t2 = (-p0) * (p3.to_owned().mapv_into(|z| relu(p0)));
+fn f0330(p0: f64, p1: &Array1<f64>, p2: f64, p3: &Array2<f64>, labels: &[usize]) -> Array2<f64> {
+    let t1 = concat(Axis(1), &[&((-p2) - &((p3 * p3 + 0.5).log(square(p2) + 1.5))), p3]);
+    let t2 = (-p0) * (p3.to_owned().mapv_into(|z| relu(p0)));
     let t3 = p3;
-    let t4 = t3;
-    for i in (0..3).rev() {
-        t2 -= p0 * 1.25;
-        t1 += 2.0;
-        match i % 3 {
-            0 => t2 -= t3.mean().unwrap(),
-            1 | 2 => {
-                t2 -= p3;
-            }
-            _ => {}
-        }
-    }
-    let (n1, m1) = p3.dim();
-    t2 = relu(t4);
-    t2 += (square((square(p0) + 0.5).powf(p0.cos()))) / ((exp2(p2 * p2)).powi(2) + 0.5);
-    let mut t5 = sigmoid((sum(&((tanh(&(&t2 - p3).t())).dot(&(sin(t3)))))));
-    let t6 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5], [3.0, 3.5, 4.0]];
-    for i in 0..2 {
-        let (t7, _) = f0175(((p3 * 0.1 + &t6).var(0.0)).tanh(), t4);
-        t5 -= (mean(&((logsumexp(t3)) / (square(t4) + 2.0))));
-    }
-    t1.mean().unwrap() + t2.sum() + t3.mean().unwrap() + t4.sum() + t5
+    let mut t4 = 0.75 + (t1.clamp(-2.0, 3.0));
+    t4 -= 1.25;
+    let t5 = (tan(&(tanh(p3)))) - p3;
+    let t6 = softmax_cross_entropy(&(&t4 / &(square(&t4) + 2.0)), labels);
+    let t7 = sum(t3);
+    exp(t3)
 }
 
 #[test]
 fn f0330_gradcheck() {
-    let mut s = 115023063u64;
+    let mut s = 1954454275u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((3, 3), &mut s);
+    let labels: &[usize] = &[4, 3, 2];
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0330_backward(p0, &p1, p2, &p3, 1.0);
-    assert_eq!(value, f0330(p0, &p1, p2, &p3));
+    let up: Array2<f64> = random((3, 3), &mut s);
+    let (value, grads) = f0330_backward(p0, &p1, p2, &p3, labels, &up);
+    assert_eq!(value, f0330(p0, &p1, p2, &p3, labels));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p1.clone(), p2, p3.clone()), |(p1, p2, p3)| f0330_backward(p0, p1, *p2, p3, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p1.clone(), p2, p3.clone()), |(p1, p2, p3)| f0330_backward(p0, p1, *p2, p3, labels, &up))
+        .unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
 fn f0331(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, c0: &Array1<f64>) -> f64 {
@@ -9609,23 +9894,14 @@ fn f0331(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, c0: &Array1<f64>)
     for i in 0..3 {
         t4 += &((p1 * c0).dot(t2));
     }
-    let t5 = ((tanh(&t4)).dot(&(sigmoid(&t4.t())))).mapv(|v: f64| sigmoid(v + ((square(v) + 0.5).log(3.0 * 3.0 + 1.5))));
-    let mut t6 = p2.mapv(f64::exp);
-    let mut t7 = mean(&((tanh(f0301(t2, &t5))) * &t5));
-    let n2 = p1.nrows();
-    let m2 = p1.ncols();
-    let (n3, m3) = p2.dim();
-    let t8 = Array2::<f64>::from_shape_vec((n2, m3), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
-    let mut n1 = 0;
-    loop {
-        t7 += (backprop::ops::tanh((sum_axis(&t4, Axis(1))).dot(&(sum_axis(&t4, Axis(1))))));
-        t6 -= t7;
-        n1 += 1;
-        if n1 >= 4 || t7.abs() < 0.5183 {
-            break;
-        }
+    let mut t5 = ((tanh(&t4)).dot(&(sigmoid(&t4.t())))).mapv(|v: f64| sigmoid(v + ((square(v) + 0.5).log(3.0 * 3.0 + 1.5))));
+    let t6 = t2.mapv(relu);
+    let t7 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5]];
+    for i in 0..2 {
+        t5 += (&(tanh(&(t2 / &(square(&t6) + 0.5)))) * 0.1 + &t7).var(0.0);
+        t5 += &(p1.row(i));
     }
-    t1.sum() + t2[[0, 2]] + t4.sum() + t5[[1, 0]] + t6.iter().sum::<f64>() + t7
+    t1[[1, 0]] + t2.sum() + t4[[0, 2]] + t5.sum() + t6[[1, 0]] + t5.iter().sum::<f64>()
 }
 
 #[test]
@@ -9720,20 +9996,29 @@ fn f0334_gradcheck() {
 }
 #[differentiable]
 fn f0335(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
-    let mut t2 = {
-        let t1 = f0274(tanh((mse(p2, p2)) + 0.75), p1);
-        ((t1 - t1).min(p1)) / (square(t1) + 0.5)
+    let (n1, m1) = p2.dim();
+    let t2 = {
+        let t1 = p2[[0, m1 - 1]];
+        p0
     };
-    let t3 = softplus(p2);
-    let t3 = (((p1.powi(2) + 0.5).powf(0.5)) / (square(tan(tanh(t2))) + 2.0)) * (&(p2.t()) / (p2 * p2 + 1.0));
-    t2 /= p1.powi(2) + 0.5;
-    let _t4 = -(p0 * p0);
-    t2 + t3[[2, 2]] + t3.mean().unwrap()
+    let mut t3 = Array2::<f64>::zeros((p2.nrows(), p2.ncols()));
+    for i in 0..t3.nrows() {
+        t3[[i, 0]] += sigmoid(((p2.iter().sum::<f64>()).exp()));
+    }
+    let t4 = -&(t3.view().permuted_axes([1, 0]).dot(p2));
+    let (n2, m2) = p2.dim();
+    let t5 = p2[[n2 - 1, m2 / 2]];
+    let t6 = if p0 < -0.5183 {
+        t3.product()
+    } else {
+        p0
+    };
+    t2 + t3[[2, 0]] + t4[[0, 0]] + t5 + t6
 }
 
 #[test]
 fn f0335_gradcheck() {
-    let mut s = 315507578u64;
+    let mut s = 877043841u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
@@ -9744,45 +10029,45 @@ fn f0335_gradcheck() {
     gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0335_backward(*p0, *p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0336(p0: &Array2<f64>, ws: &[f64]) -> f64 {
-    let mut t1 = (p0 * p0).dot(&p0.t());
-    let t2 = p0;
-    let mut t3 = mean(&(&t1 * p0));
-    for (i, &c) in ws.iter().enumerate() {
-        t3 -= c;
+fn f0336(d_t1: &Array2<f64>) -> f64 {
+    let mut t1 = (d_t1 * d_t1).dot(&d_t1.t());
+    let t2 = d_t1;
+    let mut t3 = sigmoid(sum(&(&t1 - t2)));
+    let mut n1 = 0;
+    loop {
+        t3 += ((exp(d_t1)).sum());
+        t3 -= 0.25;
+        n1 += 1;
+        if n1 >= 1 || t3.abs() < 0.5183 {
+            break;
+        }
     }
-    let n1 = p0.nrows();
-    let m1 = p0.ncols();
-    let t4 = Array2::<f64>::eye(n1);
-    let mut t5 = &t4 - (t2 / &(square(&(tanh(&t1))) + 2.0));
-    let mut t6 = p0.select(Axis(0), &[1, 1, 0]);
+    let (n2, m2) = d_t1.dim();
+    if t3 <= -0.5183 && t3 > 0.0 {
+        t1 *= t2;
+    }
+    let n3 = d_t1.nrows();
+    let m3 = d_t1.ncols();
+    let t4 = Array2::<f64>::from_shape_vec((n3, 3), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0]).unwrap();
+    let out = d_t1.select(Axis(0), &[1, 1, 0]);
     for i in 0..3 {
         t1 -= t2;
     }
-    let c2 = 2.0_f64;
     for i in 0..2 {
-        t6 -= t3 - 0.25;
-        match i % 3 {
-            0 => t5 -= sigmoid((sigmoid(&t6)).iter().map(|&v| t3).sum::<f64>()),
-            1 | 2 => {
-                t5 -= f0311(sigmoid(f0320(sigmoid(t3))), p0, tanh(t5[[2, 2]]), &(sigmoid(&t6)));
-            }
-            _ => {}
-        }
+        t3 -= 1.25;
     }
-    t5.iter().sum::<f64>() + mean(&t6)
+    t3 + mean(&out) + out.sum()
 }
 
 #[test]
 fn f0336_gradcheck() {
-    let mut s = 395845829u64;
-    let p0: Array2<f64> = random((3, 1), &mut s);
-    let ws: &[f64] = &[-1.25, -1.25];
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0336_backward(&p0, ws, 1.0);
-    assert_eq!(value, f0336(&p0, ws));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0336_backward(p0, ws, 1.0)).unwrap();
+    let mut s = 692480484u64;
+    let d_t1: Array2<f64> = random((3, 1), &mut s);
+    let (d_t1,) = std::hint::black_box((d_t1,));
+    let (value, grads) = f0336_backward(&d_t1, 1.0);
+    assert_eq!(value, f0336(&d_t1));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    gradcheck(&(d_t1.clone(),), |(d_t1,)| f0336_backward(d_t1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0337(p0: &Array2<f32>, p1: &Array2<f32>, p2: &Array1<f32>) -> f32 {
@@ -9811,29 +10096,20 @@ fn f0337_gradcheck() {
 #[differentiable]
 fn f0338(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
     let t1 = p3;
-    let (t2, t3) = f0086(p2, p3);
-    let t4 = tanh(((t2.abs()).powi(2) + 0.5).sqrt());
-    let t5 = if t4 >= 0.0371 && t4 > 0.0 {
-        t3
-    } else {
-        t1
-    };
-    let t6 = if p3 > -0.5183 {
-        sigmoid((f0335(t2, tanh(t5), p2)).tanh())
-    } else {
-        t4
-    };
-    let t8 = {
-        let t7 = ((abs(p3)) / (square((t3.powi(2) + 0.5).powf(1.5)) + 0.5)) - 0.75;
-        ((backprop::ops::recip(square(t7) + 1.0)) - t4) + p3
-    };
-    let t6 = f0283(p0, p1);
-    t1 + t2 + t3 + t4 + t5 + t8 + t6
+    let c1 = 0.25_f64;
+    let mut t2 = (&((tanh(&(Zip::from(p1).and(p1).map_collect(|&a, &b| f0028(a))))).mapv_into(|z| z)) / 0.5).mean().unwrap();
+    let t3 = t2 / 1.5;
+    let (n2, m2) = p1.dim();
+    let mut t4 = sigmoid(p1[[0, m2 / 2]]);
+    let _t5 = -&(backprop::ops::recip(&(square(p1) + 1.0)));
+    t4 /= square(t3) + 1.0;
+    let t6 = t2;
+    t4 + t6
 }
 
 #[test]
 fn f0338_gradcheck() {
-    let mut s = 1072577952u64;
+    let mut s = 731546339u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
@@ -9848,13 +10124,13 @@ fn f0338_gradcheck() {
 }
 #[differentiable(wrt(p0))]
 fn f0339(p0: &Array2<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let t1 = (f0238(c0, (mse(c0, c0)).tanh(), c0)).tanh();
-    t1 + sum(p1)
+    let t1 = (p1.iter().sum::<f64>()) + p1;
+    t1[[0, 2]]
 }
 
 #[test]
 fn f0339_gradcheck() {
-    let mut s = 2054760564u64;
+    let mut s = 2029463575u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let c0: Array2<f64> = random((2, 1), &mut s);
@@ -9865,7 +10141,7 @@ fn f0339_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0339_backward(p0, &p1, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0340(p0: &Array1<f64>, p1: &Array1<f64>, ws: &[f64]) -> f64 {
+fn f0340(p0: &Array1<f64>, p1: &Array1<f64>) -> f64 {
     let n1 = p1.len();
     let t1 = Array1::<f64>::zeros(n1);
     let t2 = if logsumexp(p0) > -0.5183 {
@@ -9873,26 +10149,31 @@ fn f0340(p0: &Array1<f64>, p1: &Array1<f64>, ws: &[f64]) -> f64 {
     } else {
         f64::sqrt(square((p1.slice(s![..1])).mean().expect("not empty")) + 1.0)
     };
-    let mut t3 = sigmoid((t2 + p1).dot(&(t2 + p1)));
-    for (i, &c) in ws.iter().enumerate() {
-        t3 -= ((p0[i]));
+    let mut t3 = Array1::<f64>::zeros(p0.len());
+    let mut t4 = sigmoid((t2 + p1).dot(&(t2 + p1)));
+    for o in 0..1 {
+        for j in 0..t3.len() {
+            t4 -= ((t3[j]));
+        }
+        for j in 0..t3.len() {
+            t3[j] = (sum(&(p1.slice_axis(Axis(0), Slice::from(1..2))))) + p0[j];
+        }
     }
-    let t3 = (mse(p0, p0)) + t3;
-    t2 + t3
+    let t3 = p0.dot(&t3);
+    t4 + t3
 }
 
 #[test]
 fn f0340_gradcheck() {
-    let mut s = 131901773u64;
+    let mut s = 57388887u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array1<f64> = random(2, &mut s);
-    let ws: &[f64] = &[1.5, -1.25, 1.5];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0340_backward(&p0, &p1, ws, 1.0);
-    assert_eq!(value, f0340(&p0, &p1, ws));
+    let (value, grads) = f0340_backward(&p0, &p1, 1.0);
+    assert_eq!(value, f0340(&p0, &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0340_backward(p0, p1, ws, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0340_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0341(p0: &Array2<f64>, p1: f64) -> f64 {
@@ -9913,23 +10194,32 @@ fn f0341_gradcheck() {
 }
 #[differentiable]
 fn f0342(p0: &Array2<f32>, p1: &Array1<f32>, p2: &Array2<f32>) -> f32 {
-    let t2 = {
+    let mut t2 = {
         let t1 = concat(Axis(0), &[p1, p1, p1]);
         p2.mean().unwrap()
     };
-    let mut t3 = &(p2 + (f0002(t2, p1.to_owned()))) / 1.5;
-    t3 = t3.clamp(-2.0, 0.5);
-    let t4 = cos(&((p1 + p1) - (t2.clamp(-0.5, 0.5))));
-    let t3 = p2;
-    if t2 <= 0.0371 {
-        return (sum(p2));
+    let mut t3 = &(p2 * &(f0155(p0, t2))) / 1.5;
+    t3 -= 0.1;
+    let mut t4 = p2.to_owned();
+    for i in 0..1 {
+        t4.row_mut(i).assign(&(tanh(&p2.row(i))));
     }
-    t4.iter().sum::<f32>() + t3[[0, 0]]
+    let n1 = p2.nrows();
+    let m1 = p2.ncols();
+    let t5 = Array::from_elem((1, n1), 0.5_f32);
+    t4 -= 0.75;
+    let t6 = array![[0.0_f32, 0.5], [1.0, 1.5], [2.0, 2.5]];
+    if t4[[0, 1]] < -0.5183 {
+        t3 -= &(mean_axis(&t4, Axis(1)));
+    } else {
+        t2 += 0.25;
+    }
+    t3.sum() + mean(&t4)
 }
 
 #[test]
 fn f0342_gradcheck() {
-    let mut s = 2081056231u64;
+    let mut s = 2091542071u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let p1: Array1<f32> = random32(3, &mut s);
     let p2: Array2<f32> = random32((1, 2), &mut s);
@@ -9946,61 +10236,66 @@ fn f0342_gradcheck() {
         .unwrap();
 }
 #[differentiable(wrt(p1))]
-fn f0343(p0: &Array2<f32>, p1: f32, labels: &[usize]) -> f32 {
-    let t2 = {
+fn f0343(p0: &Array2<f32>, p1: f32) -> f32 {
+    let mut t2 = {
         let t1 = p0 * p1;
         t1
     };
-    let t3 = abs(&(t2.dot(&t2)));
-    let t2 = p0.t();
-    let t5 = {
-        let t4 = &t2 + &t3;
-        f0180(p1)
-    };
-    let (n1, m1) = p0.dim();
-    let t7 = {
-        let t6 = mean_axis(&(floor(&(&t3 - &t2))), Axis(0));
-        (p0[[n1 - 1, m1 / 2]]) * p1
-    };
-    t5 + t7
+    let mut t3 = t2.clone();
+    for i in 0..3 {
+        if sum(&t2) < 0.0371 {
+            return mean(&(t2.view().reversed_axes().to_owned()));
+        }
+        t2 += &(t3.mapv(|u| sigmoid(f0180(p1))));
+        t2 += &t3;
+    }
+    let _t4 = p0.slice_axis(Axis(0), Slice::from(1..));
+    if t2.iter().sum::<f32>() >= 0.0371 {
+        t3 -= &((log_softmax(&t3)) + &t2);
+    } else {
+        t2 /= square(square(tanh(sum(&t2)))) + 1.0;
+    }
+    t2[[0, 0]] + t3.mean().unwrap()
 }
 
 #[test]
 fn f0343_gradcheck() {
-    let mut s = 1283183589u64;
+    let mut s = 858580363u64;
     let p0: Array2<f32> = random32((3, 3), &mut s);
     let p1 = scalar32(&mut s);
-    let labels: &[usize] = &[2, 2, 2];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0343_backward(&p0, p1, labels, 1.0);
-    assert_eq!(value, f0343(&p0, p1, labels));
+    let (value, grads) = f0343_backward(&p0, p1, 1.0);
+    assert_eq!(value, f0343(&p0, p1));
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p1,), |(p1,)| f0343_backward(&p0, *p1, labels, 1.0))
+        .check(&(p1,), |(p1,)| f0343_backward(&p0, *p1, 1.0))
         .unwrap();
 }
 #[differentiable]
 fn f0344(p0: ArrayView2<f32>, p1: f32, p2: &Array2<f32>, p3: &Array2<f32>) -> f32 {
-    let mut t1 = (sum(&(powi(&p0, 2)).column(0)));
-    let (n1, m1) = p3.dim();
-    let t4 = Array2::<f32>::from_shape_vec((1, m1), vec![0.0, 0.5]).unwrap();
-    for i in 0..3 {
-        let (t2, t3) = f0085(p0.to_owned(), sigmoid(t1));
-        t1 = t1 * 0.5 + (mean(&((&t2 * 0.1 + &t4).var_axis(Axis(1), 0.0))));
+    let mut t1 = f32::tanh((&(p3.dot(p2)) / &(square(&(p3 / (p2 * p2 + 1.0))) + 1.0)).iter().sum::<f32>());
+    for i in 0..1 {
+        let (_, t2, t3) = f0278(p3, p1);
+        t1 -= (sum(&(p0.mapv(f0010))));
     }
-    let t6 = {
-        let t5 = tanh(&p0);
-        p2 * &t5
+    let t6 = if !(sum(&p0) < -0.5183) {
+        (logsumexp(&(-&p0))).sum()
+    } else {
+        let (_, t4, t5) = f0278(p3, t1.tanh());
+        p1
     };
-    t1 += f0010(backprop::ops::tanh(t1));
-    let t7 = -&(p2.slice_axis(Axis(0), Slice::from(1..)));
-    t1 + t6[[1, 1]] + t7.sum() + sum(&t7)
+    let t8 = {
+        let t7 = t1;
+        p3.hypot(square(t7) + 0.5)
+    };
+    let mut t9 = sum(&(&(p2 - 0.25) + p3));
+    mean(&t8) + t9
 }
 
 #[test]
 fn f0344_gradcheck() {
-    let mut s = 1033347487u64;
+    let mut s = 1970647366u64;
     let p0: Array2<f32> = random32((1, 2), &mut s);
     let p1 = scalar32(&mut s);
     let p2: Array2<f32> = random32((2, 1), &mut s);
@@ -10038,78 +10333,94 @@ fn f0345_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0345_backward(p0.view(), p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0346(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
+fn f0346(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64) -> (f64, f64) {
     let _t1 = p2;
     let t2 = p1;
     let t3 = t2;
     let (n1, m1) = p1.dim();
     let t4 = Array2::<f64>::from_shape_vec((1, m1), vec![0.0, 0.5]).unwrap();
     let t2 = (&(p1.slice(s![1..2;-1, ..])) * 0.1 + &t4).std_axis(Axis(1), 0.0);
-    let t5 = &(p2 - t3) * 1.25;
-    t3.iter().sum::<f64>() + mean(&t2) + sum(&t5)
+    let t5 = (f0292(p0)) - p2;
+    (p2, t5)
 }
 
 #[test]
 fn f0346_gradcheck() {
-    let mut s = 872381765u64;
+    let mut s = 2001364501u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0346_backward(&p0, &p1, p2, 1.0);
+    let (value, grads) = f0346_backward(&p0, &p1, p2, (1.0, 0.5));
     assert_eq!(value, f0346(&p0, &p1, p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0346_backward(p0, p1, *p2, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0346_backward(p0, p1, *p2, (1.0, 0.5)))
+        .unwrap();
 }
-#[differentiable(wrt(d_p0))]
-fn f0347(x: &Array2<f64>, d_p0: &Array2<f64>, ws: &[f64]) -> (f64, f64) {
-    let unused = x;
-    let d_x = unused - unused;
-    let mut out = sigmoid((&d_x + (unused / 0.1)).sum());
-    for (i, &c) in ws.iter().enumerate() {
-        out += (((mean(&d_x)).exp_m1()));
+#[differentiable(wrt(d_x))]
+fn f0347(y_1: &Array2<f64>, d_x: &Array2<f64>) -> f64 {
+    let out_1 = y_1;
+    let grad_1 = out_1 - out_1;
+    let mut d_out_1 = Array2::<f64>::zeros((out_1.nrows(), out_1.ncols()));
+    let mut t4 = (((y_1 / &(out_1 * out_1 + 0.5)).dot(&d_x.t())).mapv(f64::sin)).iter().sum::<f64>();
+    for o in 0..2 {
+        for i in 0..d_out_1.nrows() {
+            d_out_1.row_mut(i).assign(&(sin(&out_1.row(i))));
+        }
+        if d_x.mean().unwrap() < 0.0371 {
+            for i in 0..d_out_1.nrows() {
+                for j in 0..d_out_1.ncols() {
+                    t4 -= (d_out_1[[i, j]] * ((out_1.product())));
+                }
+            }
+        }
     }
-    (mean(x), out)
+    out_1.mean().unwrap() + mean(&grad_1) + mean(&d_out_1) + t4 + d_out_1[[0, 0]]
 }
 
 #[test]
 fn f0347_gradcheck() {
-    let mut s = 953570180u64;
-    let x: Array2<f64> = random((3, 1), &mut s);
-    let d_p0: Array2<f64> = random((2, 1), &mut s);
-    let ws: &[f64] = &[-0.5, 2.0, 0.5];
-    let (x, d_p0,) = std::hint::black_box((x, d_p0,));
-    let (value, grads) = f0347_backward(&x, &d_p0, ws, (1.0, 0.5));
-    assert_eq!(value, f0347(&x, &d_p0, ws));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(d_p0.clone(),), |(d_p0,)| f0347_backward(&x, d_p0, ws, (1.0, 0.5)))
-        .unwrap();
+    let mut s = 1732554611u64;
+    let y_1: Array2<f64> = random((3, 1), &mut s);
+    let d_x: Array2<f64> = random((2, 1), &mut s);
+    let (y_1, d_x,) = std::hint::black_box((y_1, d_x,));
+    let (value, grads) = f0347_backward(&y_1, &d_x, 1.0);
+    assert_eq!(value, f0347(&y_1, &d_x));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    gradcheck(&(d_x.clone(),), |(d_x,)| f0347_backward(&y_1, d_x, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0348(p0: ArrayView2<f64>) -> f64 {
-    let mut t1 = (powi(&p0, 2)).iter().sum::<f64>();
-    let t2 = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
-    let mut t3 = ((&p0 * 0.1 + &t2).std(1.0));
+    let t1 = f0277((mse(&p0, &p0)).tanh(), p0.to_owned());
+    let t1 = (p0.slice(s![1.., ..-1])).map(|&v| v - v);
+    let mut t2 = Array2::<f64>::zeros((t1.nrows(), t1.ncols()));
+    let mut t3 = mean(&(&t1 / &(square(&t1) + 1.0)));
     let mut n1 = 0;
-    loop {
-        t3 = t3 * 0.5 + ((relu(t1)));
-        n1 += 1;
-        if n1 >= 4 {
-            break;
+    while n1 < 3 {
+        for i in 0..t2.nrows() {
+            for j in 0..t2.ncols() {
+                t2[[i, j]] = (t1[[i, j]]);
+            }
         }
+        for i in 0..t2.nrows() {
+            t3 -= (t2[[i, 0]]);
+        }
+        n1 += 1;
     }
-    t1 /= square(t3) + 0.5;
-    let _t4 = relu(t1);
-    t1 += t3;
-    t1 + t3
+    let t4 = t2.clone();
+    let n2 = p0.nrows();
+    let m2 = p0.ncols();
+    let t5 = Array2::<f64>::from_shape_vec((m2, 1), vec![0.0, 0.5]).unwrap();
+    let t2 = (&(cos(&t2)) * 0.1 + &t5).var(0.0);
+    mean(&t1) + t3 + t4.sum() + t2 + t2
 }
 
 #[test]
 fn f0348_gradcheck() {
-    let mut s = 2015609741u64;
+    let mut s = 872288785u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0348_backward(p0.view(), 1.0);
@@ -10142,36 +10453,33 @@ fn f0349_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0349_backward(p0.view(), p1, p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0350(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
+fn f0350(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>, labels: &[usize]) -> f64 {
     let t1 = -p3;
     let t2 = &(&(tanh(&t1)) * &t1) / &(square(&(0.5 / (square(&t1) + 1.0))) + 0.5);
-    let mut t3 = p2[[0, 0]];
-    let mut n1 = 0;
-    loop {
-        t3 = t3 * 0.5 + ((&t2 / &(square(p3) + 2.0)).mean().unwrap());
-        n1 += 1;
-        if n1 >= 4 {
-            break;
-        }
-    }
-    sum(&t1) + mean(&t2) + t3
+    let t3 = match p3.len() % 3 {
+        0 => p2.to_owned(),
+        1 | 2 => tanh(p2),
+        _ => sin(p2),
+    };
+    mean(&t1) + mean(&t2) + sum(&t3) + t2.sum()
 }
 
 #[test]
 fn f0350_gradcheck() {
-    let mut s = 993255714u64;
+    let mut s = 797930717u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array2<f64> = random((1, 2), &mut s);
     let p3: Array2<f64> = random((3, 1), &mut s);
+    let labels: &[usize] = &[0];
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0350_backward(&p0, &p1, &p2, &p3, 1.0);
-    assert_eq!(value, f0350(&p0, &p1, &p2, &p3));
+    let (value, grads) = f0350_backward(&p0, &p1, &p2, &p3, labels, 1.0);
+    assert_eq!(value, f0350(&p0, &p1, &p2, &p3, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0350_backward(p0, p1, p2, p3, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0350_backward(p0, p1, p2, p3, labels, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
 fn f0351(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, c0: &Array1<f64>) -> f64 {
@@ -10234,20 +10542,37 @@ fn f0352_gradcheck() {
 #[differentiable]
 fn f0353(p0: ArrayView2<f64>) -> f64 {
     let t1 = p0.column(0);
-    let t2 = match p0.len() % 3 {
-        0 => &(concat(Axis(0), &[&(softplus(&p0))])) + &p0,
-        1 | 2 => p0.to_owned(),
-        _ => tan(&(tanh(&p0))),
+    let (n1, m1) = p0.dim();
+    let t2 = Array2::<f64>::from_shape_vec((3, m1), vec![0.0, 0.5, 1.0]).unwrap();
+    if logsumexp(&t1) > 0.4629 {
+        return ((&(cos(&(1.5 * &p0))) * 0.1 + &t2).var_axis(Axis(0), 1.0)).dot(&((&(cos(&(1.5 * &p0))) * 0.1 + &t2).var_axis(Axis(0), 1.0)));
+    }
+    let t4 = {
+        let t3 = t1.dot(&p0);
+        0.25 - (t1.dot(&t1))
     };
-    let t3 = tanh(&p0);
-    let t4 = exp(&t3);
-    let t5 = &(t1.dot(&t2)) + &t2;
-    mean(&t4) + t5.iter().sum::<f64>()
+    let t6 = {
+        let t5 = t4 / (t4.powi(2) + 1.0);
+        t1.iter().zip(t1.iter()).map(|(a, b)| {
+        if (*b) < 0.4629 {
+            relu(*b)
+        } else {
+            tanh(f0033(tanh(t5)))
+        }
+    }).sum::<f64>()
+    };
+    let mut t7 = (t4 - ((t1.dot(&t1)) / ((t6.max(t4)).powi(2) + 0.5)));
+    let mut n2 = 0;
+    while n2 < 2 && t7.abs() > 0.0371 {
+        t7 = t7 * 0.5 + (logsumexp(&(sigmoid(&t1))));
+        n2 += 1;
+    }
+    t6 + t7 + t7
 }
 
 #[test]
 fn f0353_gradcheck() {
-    let mut s = 1405176543u64;
+    let mut s = 296236396u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0353_backward(p0.view(), 1.0);
@@ -10284,68 +10609,82 @@ fn f0354_gradcheck() {
         .unwrap();
 }
 #[differentiable(wrt(p1))]
-fn f0355(p0: f64, p1: Array2<f64>) -> Array2<f64> {
-    let mut t1 = log_softmax(&p1);
-    let mut t2 = match p1.len() {
-        0 => backprop::ops::recip(&(square(&(sin(&t1))) + 1.0)),
-        1 | 2 => (p1.mapv(f0304)) + &t1,
-        _ => &t1 + &p1,
-    };
-    if mean(&t1) < -0.5183 {
-        t2 -= &(&p1 / (square(&p1) + 0.5));
-    } else {
-        t1 += &(&t2 + &t2);
+fn f0355(p0: f64, p1: Array2<f64>) -> f64 {
+    let t1 = log_softmax(&p1);
+    let mut t2 = Array2::<f64>::zeros((p1.nrows(), p1.ncols()));
+    let (n1, m1) = p1.dim();
+    let t3 = Array2::<f64>::from_shape_vec((n1, 1), vec![0.0, 0.5, 1.0]).unwrap();
+    for i in 0..3 {
+        t2.row_mut(i).assign(&(&(sigmoid(&p1.row(i))) * (((&p1 * 0.1 + &t3).var(1.0)))));
     }
-    let t3 = log_sigmoid(&p1);
-    let t4 = ((f0304(p0)) + &t3).iter().sum::<f64>();
-    let t2 = -(relu(&t2));
-    let _t5 = p1[[2, 0]];
-    t3
+    let t1 = ln((mean(&(&t2 * p0).column(0))).powi(2) + 0.5);
+    let c2 = 0.75_f64;
+    let c3 = 0.75_f64;
+    let mut t4 = mean(&(((sigmoid(&(softplus(&t2)))).mapv(|v| {
+        if v < 0.4629 {
+            (c2 * v) - ((square(v) + 0.5).powf(2.0))
+        } else {
+            (softplus(c2)) * (v.min(c2))
+        }
+    })).map(|&z| ((p0 / (square(z) + 0.5)) + (z.min(c3))) - z)));
+    let mut n4 = 0;
+    while n4 < 4 && t4.abs() > 0.4629 {
+        t4 = t4 * 0.5 + ((t1.cos()));
+        n4 += 1;
+    }
+    let c5: f64 = 0.5;
+    t2 *= f0308(&(sigmoid(&t2)));
+    for i in 0..3 {
+        if p1.mean().unwrap() < -0.5183 {
+            break;
+        }
+        t4 = sum(&(clamp(&t2, -2.0, 1.0)));
+    }
+    let mut t5 = p1.to_owned();
+    for i in 0..t5.nrows() {
+        t5[[i, 0]] += (-(p1[[i, 0]]));
+    }
+    t4 + sum(&t5)
 }
 
 #[test]
 fn f0355_gradcheck() {
-    let mut s = 388513240u64;
+    let mut s = 631341620u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up: Array2<f64> = random((3, 1), &mut s);
-    let (value, grads) = f0355_backward(p0, p1.clone(), &up);
+    let (value, grads) = f0355_backward(p0, p1.clone(), 1.0);
     assert_eq!(value, f0355(p0, p1.clone()));
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p1.clone(),), |(p1,)| f0355_backward(p0, p1.clone(), &up))
-        .unwrap();
+    gradcheck(&(p1.clone(),), |(p1,)| f0355_backward(p0, p1.clone(), 1.0)).unwrap();
 }
 #[differentiable]
 fn f0356(p0: f64, p1: f64, p2: &Array1<f64>) -> f64 {
-    let mut t1 = -&((p1 / &(square(p2) + 2.0)) * &(p1 / &(p2 * p2 + 2.0)));
+    let t1 = -&((p1 / &(square(p2) + 2.0)) * &(p1 / &(p2 * p2 + 2.0)));
     let mut t3 = {
         let t2 = &(exp_m1(&(sigmoid(&t1)))) - p2;
         (square(p1)) / &(square(&(p2 * p2)) + 2.0)
     };
     let t4 = p2;
-    t3 *= &(&t3 / (((tanh(&t1)).sum()).powi(2) + 2.0));
-    let n1 = p2.len() - 1;
-    for i in 0..n1 {
-        if logsumexp(&t1) >= -0.5183 {
-            return (p2.sum());
+    t3 *= &(&t3 / (square(&(-&t3)) + 2.0));
+    let _t5 = t4;
+    let t6 = (sigmoid(&t3)).dot(&(sigmoid(&t1)));
+    let mut t7 = Array1::<f64>::zeros(t3.len());
+    let mut t8 = logsumexp(&(backprop::ops::recip(&(square(t4) + 1.0))));
+    for o in 0..2 {
+        for j in 0..t7.len() {
+            t7[j] += (((t3[j]) - 3.0));
         }
-        t1 += &(((sigmoid(&t3)).product()) - &(t4.clamp(-2.0, 3.0)));
+        for j in 0..t7.len() {
+            t8 -= (sigmoid(((t7[j]) + t4).dot(&((t7[j]) + t4))));
+        }
     }
-    let mut t6 = {
-        let t5 = t4.mean().expect("not empty");
-        t4 * 3.0
-    };
-    let t7 = Array1::<f64>::from_shape_vec(6, vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
-    t6 = softmax(&t6);
-    logsumexp(t4) + mean(&t6)
+    sum(&t7) + t8 + t6
 }
 
 #[test]
 fn f0356_gradcheck() {
-    let mut s = 957957452u64;
+    let mut s = 1101387954u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array1<f64> = random(3, &mut s);
@@ -10392,43 +10731,40 @@ fn f0358_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0358_backward(*p0, p1.clone(), p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0359(p0: &Array2<f64>, p1: Array2<f64>, p2: &Array2<f64>, k0: usize) -> f64 {
-    let _t1 = Zip::from(p2).and(p2).map_collect(|&u, &v| u * v);
-    let t2 = array![[0.0_f64], [0.5], [1.0]];
-    let t3 = (sin(&(p1.column(0)))).mapv(|u| sigmoid(u - (u - u)));
-    let t4 = t3.clone();
-    let t5 = &t4;
-    let t6 = t3.mapv(f0320);
-    let mut t7 = match k0 {
-        0 => softplus(t5),
-        1 | 2 => powi(t5, 1),
-        _ => t3.to_owned(),
+fn f0359(y_1: &Array2<f64>, d_out: Array2<f64>, grad: &Array2<f64>) -> f64 {
+    let _t1 = Zip::from(grad).and(grad).map_collect(|&u, &v| u * v);
+    let t2 = (sin(&(d_out.column(0)))).mapv(|u| softplus((u - 2.0) - u));
+    let x_from_out = grad.iter().map(|e| (f0219(*e, *e)).tanh()).sum::<f64>();
+    let c1 = 0.5_f64;
+    let t1_from_t2 = grad.map(|&v| c1 - c1);
+    let x_from_out = sum(&(d_out.dot(&t1_from_t2.t())));
+    let x = t1_from_t2.clone();
+    let out_1 = {
+        let d_d_x = sin(&grad.t());
+        mean(&d_d_x)
     };
-    let t8 = Array1::<f64>::zeros(2);
-    t7 -= &(&t7 - &t8);
-    sum(&t6) + mean(&t7) + t6.dot(&t6)
+    logsumexp(&t2) + t1_from_t2[[2, 0]] + x_from_out + x[[1, 0]] + out_1
 }
 
 #[test]
 fn f0359_gradcheck() {
-    let mut s = 949949559u64;
-    let p0: Array2<f64> = random((2, 3), &mut s);
-    let p1: Array2<f64> = random((2, 1), &mut s);
-    let p2: Array2<f64> = random((3, 1), &mut s);
-    let k0: usize = 1;
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0359_backward(&p0, p1.clone(), &p2, k0, 1.0);
-    assert_eq!(value, f0359(&p0, p1.clone(), &p2, k0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0359_backward(p0, p1.clone(), p2, k0, 1.0)).unwrap();
+    let mut s = 2143213232u64;
+    let y_1: Array2<f64> = random((2, 3), &mut s);
+    let d_out: Array2<f64> = random((2, 1), &mut s);
+    let grad: Array2<f64> = random((3, 1), &mut s);
+    let (y_1, d_out, grad,) = std::hint::black_box((y_1, d_out, grad,));
+    let (value, grads) = f0359_backward(&y_1, d_out.clone(), &grad, 1.0);
+    assert_eq!(value, f0359(&y_1, d_out.clone(), &grad));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    assert_eq!(grads.grad.shape(), grad.shape());
+    gradcheck(&(y_1.clone(), d_out.clone(), grad.clone()), |(y_1, d_out, grad)| f0359_backward(y_1, d_out.clone(), grad, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0360(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
+fn f0360(d_p0: f64, w: f64, d_t1: &Array2<f64>) -> f64 {
     let mut t2 = {
-        let t1 = p0 * p2;
-        p1
+        let t1 = d_p0 * d_t1;
+        w
     };
     let mut t3 = t2;
     let mut n1 = 0;
@@ -10437,29 +10773,36 @@ fn f0360(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
         t2 += t3;
         n1 += 1;
     }
-    let t4 = t2;
-    let (t5, _) = f0029(sigmoid(t2 - t3));
-    t2 += clamp(t5, -1.0, 3.0);
-    let t6 = logsumexp(&(backprop::ops::exp_m1(&(p2.slice(s![..3, ..;-1])))));
-    let t7 = match p2.len() {
-        0 => t6.to_owned(),
-        1 | 2 => tanh(&t6),
-        _ => sigmoid(&t6),
+    let x = t2;
+    let d_out_1 = if !(t2 <= 0.4629) {
+        (t3 * x)
+    } else {
+        let (t5, unused) = f0290(t3.tanh());
+        unused
     };
-    t2 + t3 + t4 + t5 + mean(&t6) + t7.sum() + mean(&t7)
+    let t9 = {
+        let t8 = tan(&(tanh(d_t1)));
+        x.abs()
+    };
+    t2 = ((1.5 + (d_out_1.tanh())).powf(cos(t9))) + (x * t9);
+    let (n2, m2) = d_t1.dim();
+    let x_from_out = Array::from_elem((n2, 1), 2.0_f64);
+    let d_x = array![[-0.75_f64], [1.5], [2.0]];
+    let _t12 = &(&x_from_out + d_t1) + &d_x;
+    t2 + t3 + x + d_out_1 + t9 + d_out_1
 }
 
 #[test]
 fn f0360_gradcheck() {
-    let mut s = 122548126u64;
-    let p0 = scalar(&mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array2<f64> = random((3, 1), &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0360_backward(p0, p1, &p2, 1.0);
-    assert_eq!(value, f0360(p0, p1, &p2));
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0360_backward(*p0, *p1, p2, 1.0)).unwrap();
+    let mut s = 472545299u64;
+    let d_p0 = scalar(&mut s);
+    let w = scalar(&mut s);
+    let d_t1: Array2<f64> = random((3, 1), &mut s);
+    let (d_p0, w, d_t1,) = std::hint::black_box((d_p0, w, d_t1,));
+    let (value, grads) = f0360_backward(d_p0, w, &d_t1, 1.0);
+    assert_eq!(value, f0360(d_p0, w, &d_t1));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    gradcheck(&(d_p0, w, d_t1.clone()), |(d_p0, w, d_t1)| f0360_backward(*d_p0, *w, d_t1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0361(p0: f32, p1: &Array2<f32>) -> f32 {
@@ -10483,7 +10826,7 @@ fn f0361_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0362(p0: f64) -> f64 {
+fn f0362(p0: f64, ws: &[f64]) -> f64 {
     let mut t2 = {
         let t1 = p0 - p0;
         t1.max(p0)
@@ -10496,47 +10839,53 @@ fn f0362(p0: f64) -> f64 {
     let t3 = p0;
     let _t4 = square(sigmoid(t2 - 3.0));
     let _t5 = square(t3);
-    let mut t6 = match () {
-        _ if t3 < -0.5183 => t2 * t3,
-        _ if t3 > 0.0371 => backprop::ops::recip(square(p0) + 1.0),
-        _ => t3 * p0,
-    };
-    t6 += t3;
-    t3 + t6
+    let mut t6 = (f64::hypot(t3, square(p0) + 0.5));
+    for (i, &c) in ws.iter().enumerate() {
+        t6 += ((c + c));
+    }
+    if p0 >= -0.5183 {
+        t2 /= square(t6 / 3.0) + 0.5;
+    } else {
+        t2 /= square(t3) + 1.0;
+    }
+    t2 + t3 + t6 + t3
 }
 
 #[test]
 fn f0362_gradcheck() {
-    let mut s = 432904933u64;
+    let mut s = 1879578236u64;
     let p0 = scalar(&mut s);
+    let ws: &[f64] = &[2.0, 1.5, 2.0];
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0362_backward(p0, 1.0);
-    assert_eq!(value, f0362(p0));
-    gradcheck(&(p0,), |(p0,)| f0362_backward(*p0, 1.0)).unwrap();
+    let (value, grads) = f0362_backward(p0, ws, 1.0);
+    assert_eq!(value, f0362(p0, ws));
+    gradcheck(&(p0,), |(p0,)| f0362_backward(*p0, ws, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0363(w: f64) -> f64 {
-    let mut unused = w;
-    let _t2 = unused * 0.5;
-    let t3 = cbrt(square(w) + 0.5);
-    let d_out_1 = square(t3.atan2(square(w) + 0.5));
-    unused = (sigmoid((backprop::ops::recip(d_out_1.powi(2) + 1.0)) - d_out_1)).exp();
-    let t1_from_t2 = match () {
-        _ if t3 < -0.5183 => (square(t3) + 1.0).recip(),
-        _ if w <= 0.0371 && d_out_1 > 0.0 => abs(d_out_1),
-        _ => d_out_1.min(w),
-    };
-    unused + t3 + d_out_1 + t1_from_t2
+fn f0363(p0: f64) -> f64 {
+    let t1 = p0;
+    let _t2 = t1 * 0.5;
+    let mut t3 = t1.abs();
+    for i in 0..1 {
+        if p0 <= 0.0371 && t3 > 0.0 {
+            continue;
+        }
+        t3 = t1;
+        t3 -= (backprop::ops::recip(t3.powi(2) + 1.0)).max(t1);
+    }
+    let t4 = t1;
+    let t3 = t4;
+    t4 + t3
 }
 
 #[test]
 fn f0363_gradcheck() {
-    let mut s = 806707608u64;
-    let w = scalar(&mut s);
-    let (w,) = std::hint::black_box((w,));
-    let (value, grads) = f0363_backward(w, 1.0);
-    assert_eq!(value, f0363(w));
-    gradcheck(&(w,), |(w,)| f0363_backward(*w, 1.0)).unwrap();
+    let mut s = 1835094719u64;
+    let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0363_backward(p0, 1.0);
+    assert_eq!(value, f0363(p0));
+    gradcheck(&(p0,), |(p0,)| f0363_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1))]
 fn f0364(p0: f64, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
@@ -10580,55 +10929,67 @@ fn f0365_gradcheck() {
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0365_backward(p0, *p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0366(p0: f32, p1: &Array2<f32>, p2: &Array1<f32>, p3: &Array2<f32>, ws: &[f32]) -> f32 {
-    let (n1, m1) = p3.dim();
-    let t1 = Array2::<f32>::eye(n1);
-    let mut t2 = sigmoid((abs(&(&t1 + &(p2 * p3)))).sum());
-    for (i, &c) in ws.iter().enumerate() {
-        t2 -= ((clamp(p2[i], -0.5, 1.0)));
+fn f0366(x: f32, grad: &Array2<f32>, d_out: &Array1<f32>, w: &Array2<f32>) -> f32 {
+    let mut out_1 = Array2::<f32>::zeros((w.nrows(), w.ncols()));
+    let grad_1 = array![-0.75_f32, -0.75];
+    let mut t3 = sigmoid(sum(&(mean_axis(&(sinh(&(&grad_1 + grad))), Axis(0)))));
+    for o in 0..3 {
+        for i in 0..out_1.nrows() {
+            out_1.row_mut(i).assign(&(&(sigmoid(&w.row(i))) * ((d_out.dot(w)).sum())));
+        }
+        for i in 0..out_1.nrows() {
+            t3 -= (out_1.row(i).sum());
+        }
     }
-    t2 += sum(&(p3 / (t2.powi(2) + 2.0)));
-    let t3 = array![[0.0_f32], [0.5], [1.0]];
-    let t4 = Array1::<f32>::linspace(-1.0, 1.0, 3);
-    t2 -= 1.25;
-    let t5 = array![0.0_f32, 0.5, 1.0];
-    t2 -= 1.25;
-    t2 += 3.0;
-    let t6 = backprop::ops::recip(&(square(&(p3.sum_axis(Axis(0)))) + 1.0));
-    t2 + t6.sum()
+    let mut d_d_x = out_1.clone();
+    if w.sum() < -0.5183 {
+        d_d_x = &d_d_x - t3;
+    } else if out_1.mean().unwrap() >= 0.4629 {
+        d_d_x += w;
+    }
+    let mut out = (sigmoid(&((tan(&(tanh(&d_d_x)))) - t3))).dot(&(tanh(&w.t())));
+    let out_1 = (sigmoid(&(&d_d_x + d_out))).dot(&(tanh(&out_1)));
+    out /= &(square(&(((t3 / &(square(&out) + 0.5)).slice_axis(Axis(0), Slice::from(2..3)).to_owned()).mean_axis(Axis(1)).unwrap())) + 1.0);
+    out.sum() + out_1.iter().sum::<f32>() + grad.mean().unwrap()
 }
 
 #[test]
 fn f0366_gradcheck() {
-    let mut s = 280248071u64;
-    let p0 = scalar32(&mut s);
-    let p1: Array2<f32> = random32((2, 2), &mut s);
-    let p2: Array1<f32> = random32(3, &mut s);
-    let p3: Array2<f32> = random32((3, 1), &mut s);
-    let ws: &[f32] = &[1.5, 0.75, -0.5];
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0366_backward(p0, &p1, &p2, &p3, ws, 1.0);
-    assert_eq!(value, f0366(p0, &p1, &p2, &p3, ws));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
+    let mut s = 72745184u64;
+    let x = scalar32(&mut s);
+    let grad: Array2<f32> = random32((2, 2), &mut s);
+    let d_out: Array1<f32> = random32(3, &mut s);
+    let w: Array2<f32> = random32((3, 1), &mut s);
+    let (x, grad, d_out, w,) = std::hint::black_box((x, grad, d_out, w,));
+    let (value, grads) = f0366_backward(x, &grad, &d_out, &w, 1.0);
+    assert_eq!(value, f0366(x, &grad, &d_out, &w));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    assert_eq!(grads.w.shape(), w.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0366_backward(*p0, p1, p2, p3, ws, 1.0))
+        .check(&(x, grad.clone(), d_out.clone(), w.clone()), |(x, grad, d_out, w)| f0366_backward(*x, grad, d_out, w, 1.0))
         .unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
 fn f0367(p0: f64, p1: &Array1<f64>, p2: f64, p3: f64, c0: &Array2<f64>) -> f64 {
-    if p3 <= -0.5183 {
-        return logsumexp(&(log_softmax(&(c0.sum_axis(Axis(0))))));
+    let mut t1 = Array1::<f64>::zeros(p1.len());
+    let mut t2 = ((sqrt(&(square(&(sigmoid(c0))) + 1.0))) * c0).sum();
+    for o in 0..2 {
+        for j in 0..t1.len() {
+            t1[j] = t1[j] * 0.5 + (p0 + p1[j]);
+        }
+        for j in 0..t1.len() {
+            t2 -= (t1[j] * ((sum_axis(&(p2 * c0), Axis(0))).sum()));
+        }
     }
-    p0
+    t1.dot(&t1) + t2 + logsumexp(p1)
 }
 
 #[test]
 fn f0367_gradcheck() {
-    let mut s = 567394903u64;
+    let mut s = 1959339354u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let p2 = scalar(&mut s);
@@ -10669,38 +11030,33 @@ fn f0368_gradcheck() {
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0368_backward(p0, *p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0369(d_p0: &Array2<f64>, out: f64) -> (f64, f64) {
-    let c1 = 1.25_f64;
+fn f0369(p0: &Array2<f64>, p1: f64) -> f64 {
     let t2 = {
-        let t1 = f0363(0.1 / (square(out) + 1.0));
-        (sigmoid(&(t1 * d_p0))).map(|&e| out)
+        let t1 = f0320(p1);
+        (abs(p0)).dot(&p0.t())
     };
-    let mut t2 = powi(out.floor(), 2);
-    let mut grad_1 = out - out;
-    t2 /= (t2 * 3.0).powi(2) + 1.0;
-    let _t4 = f0274(sin(grad_1), grad_1.sin());
-    for i in 0..2 {
-        if out >= -0.5183 {
-            continue;
-        }
-        grad_1 = f64::abs(grad_1);
+    let mut t2 = &(&t2 + &t2) * p1;
+    if sum(&t2) < 0.0371 {
+        t2 += &(tan(&(tanh(&t2))));
+    } else {
+        t2 += p1;
     }
-    (grad_1, t2)
+    t2 /= square(sin(p1)) + 1.0;
+    t2 += f0301(p0, &(sigmoid(&t2)));
+    let t3 = p0.slice_axis(Axis(0), Slice::from(0..)).dot(&p0.t());
+    mean(&t2) + t3.mean().unwrap()
 }
 
 #[test]
 fn f0369_gradcheck() {
-    let mut s = 2118991404u64;
-    let d_p0: Array2<f64> = random((2, 3), &mut s);
-    let out = scalar(&mut s);
-    let (d_p0, out,) = std::hint::black_box((d_p0, out,));
-    let (value, grads) = f0369_backward(&d_p0, out, (1.0, 0.5));
-    assert_eq!(value, f0369(&d_p0, out));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(d_p0.clone(), out), |(d_p0, out)| f0369_backward(d_p0, *out, (1.0, 0.5)))
-        .unwrap();
+    let mut s = 1729163862u64;
+    let p0: Array2<f64> = random((2, 3), &mut s);
+    let p1 = scalar(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0369_backward(&p0, p1, 1.0);
+    assert_eq!(value, f0369(&p0, p1));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0369_backward(p0, *p1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0370(p0: f64) -> f64 {
@@ -10709,24 +11065,26 @@ fn f0370(p0: f64) -> f64 {
         let t2 = p0 / (p0.powi(2) + 0.5);
         t2
     };
-    let t3 = p0;
+    let mut t3 = p0;
     let mut t4 = if t3 < -0.5183 {
         (cos(t3.max(p0))) * t3
     } else {
         1.5 + (t3 - p0)
     };
-    let mut t5 = (f0334(t3)) * ((square(p0) + 1.0).ln());
-    for i in (0..3).rev() {
-        t4 += t5.abs();
-        t5 -= (t3.powi(2) + 0.5).powf(1.5);
+    let t5 = (f0274(p0, sigmoid(t4))) - t3;
+    let t7 = {
+        let t6 = t3 + (clamp(backprop::ops::recip(square(t4) + 1.0), -1.0, 3.0));
+        log10((sqrt((0.75 * t4).powi(2) + 1.0)).powi(2) + 1.0)
+    };
+    if t5 > 0.4629 {
+        t3 += p0;
     }
-    t4 /= square((cos(t4)) + t3) + 1.0;
-    t3 + t4 + t5 + p0
+    t5 + t7
 }
 
 #[test]
 fn f0370_gradcheck() {
-    let mut s = 1758992725u64;
+    let mut s = 1329891837u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0370_backward(p0, 1.0);
@@ -10734,49 +11092,43 @@ fn f0370_gradcheck() {
     gradcheck(&(p0,), |(p0,)| f0370_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0371(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
+fn f0371(p0: &Array2<f64>, p1: &Array2<f64>) -> (f64, f64, f64) {
     let t1 = array![[-0.75_f64]];
-    let t2 = &t1 - p1;
-    let mut t3 = p0 - 3.0;
-    let mut t4 = sigmoid((t3.index_axis(Axis(0), 0)).dot(&(t3.index_axis(Axis(0), 0))));
-    let mut n1 = 0;
-    loop {
-        t4 = t4 * 0.5 + (t2[[0, 1]]);
-        t3 += relu(t4);
-        n1 += 1;
-        if n1 >= 1 || t4.abs() < 0.4629 {
-            break;
-        }
-    }
-    mean(&t2) + t3[[0, 2]] + t4
+    let mut t2 = &t1 - p1;
+    let t3 = p1.t();
+    t2 /= &(square(&(p1 / 1.5)) + 1.0);
+    (t2[[0, 0]], p0.mean().unwrap(), mean(p0))
 }
 
 #[test]
 fn f0371_gradcheck() {
-    let mut s = 1236397130u64;
+    let mut s = 314293960u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0371_backward(&p0, &p1, 1.0);
+    let (value, grads) = f0371_backward(&p0, &p1, (1.0, 0.5, -0.75));
     assert_eq!(value, f0371(&p0, &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0371_backward(p0, p1, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5, -0.75))
+        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0371_backward(p0, p1, (1.0, 0.5, -0.75)))
+        .unwrap();
 }
 #[differentiable]
 fn f0372(p0: f64) -> f64 {
     let t1 = p0.abs();
-    let t2 = exp_m1((p0.powi(2) + 1.0).ln());
-    let t3 = t2;
-    let t4 = t3.max(t2);
-    let t3 = t1;
-    let t1 = t4.hypot(0.5 * 0.5 + 0.5);
-    t3 + t1
+    let (t2, t3) = f0290(p0);
+    let t4 = (t1 / (t2.powi(2) + 0.5)) * (t3 / (square(t3) + 1.0));
+    let t5 = (log_sigmoid(t3)) * t1;
+    let t1 = (t1.tanh()).tan();
+    let t6 = t1;
+    t1 + t6
 }
 
 #[test]
 fn f0372_gradcheck() {
-    let mut s = 408987319u64;
+    let mut s = 1172533854u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0372_backward(p0, 1.0);
@@ -10807,32 +11159,33 @@ fn f0373_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0374(p0: &Array1<f32>, p1: f32, p2: &Array2<f32>, p3: f32) -> f32 {
-    let t1 = match () {
-        _ if p3 >= 0.0371 => p1,
-        _ if p2[[2, 2]] < -0.5183 => f0180(p3),
-        _ => p3,
-    };
-    let t2 = exp(&(&(p2.view().reversed_axes()) * t1));
-    t1 + t2.iter().sum::<f32>()
+fn f0374(w: &Array1<f32>, d_out: f32, y_1: &Array2<f32>, d_t1: f32) -> Array2<f32> {
+    let mut d_out_1 = (ln(square(d_t1) + 0.5));
+    for r in y_1.rows() {
+        d_out_1 -= (((d_t1.mul_add(d_out, d_t1))) + r.sum());
+    }
+    let d_out_1 = (d_t1 / &(square(y_1) + 0.5)).mapv(relu);
+    sigmoid(y_1)
 }
 
 #[test]
 fn f0374_gradcheck() {
-    let mut s = 945382347u64;
-    let p0: Array1<f32> = random32(3, &mut s);
-    let p1 = scalar32(&mut s);
-    let p2: Array2<f32> = random32((3, 3), &mut s);
-    let p3 = scalar32(&mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0374_backward(&p0, p1, &p2, p3, 1.0);
-    assert_eq!(value, f0374(&p0, p1, &p2, p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
+    let mut s = 1821134063u64;
+    let w: Array1<f32> = random32(3, &mut s);
+    let d_out = scalar32(&mut s);
+    let y_1: Array2<f32> = random32((3, 3), &mut s);
+    let d_t1 = scalar32(&mut s);
+    let (w, d_out, y_1, d_t1,) = std::hint::black_box((w, d_out, y_1, d_t1,));
+    let up: Array2<f32> = random32((3, 3), &mut s);
+    let (value, grads) = f0374_backward(&w, d_out, &y_1, d_t1, &up);
+    assert_eq!(value, f0374(&w, d_out, &y_1, d_t1));
+    assert_eq!(grads.w.shape(), w.shape());
+    assert_eq!(grads.y_1.shape(), y_1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0374_backward(p0, *p1, p2, *p3, 1.0))
+        .upstream(&up)
+        .check(&(w.clone(), d_out, y_1.clone(), d_t1), |(w, d_out, y_1, d_t1)| f0374_backward(w, *d_out, y_1, *d_t1, &up))
         .unwrap();
 }
 #[differentiable(wrt(p0, p1))]
@@ -10885,30 +11238,34 @@ fn f0376_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0376_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0377(p0: &Array2<f64>) -> f64 {
-    let _t1 = ((p0 - p0).slice(s![1..;2, ..;-1]).sum()) + p0;
-    p0.sum()
+fn f0377(p0: &Array2<f64>) -> Array2<f64> {
+    let _t1 = &((p0.row(1)).broadcast((2, 2)).unwrap().to_owned()) + 2.0;
+    sin(p0)
 }
 
 #[test]
 fn f0377_gradcheck() {
-    let mut s = 1616216444u64;
+    let mut s = 1094475085u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0377_backward(&p0, 1.0);
+    let up: Array2<f64> = random((3, 2), &mut s);
+    let (value, grads) = f0377_backward(&p0, &up);
     assert_eq!(value, f0377(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0377_backward(p0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(),), |(p0,)| f0377_backward(p0, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0378(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
-    let t1 = sum(p1);
+    let t1 = p1.mean().expect("not empty");
     t1
 }
 
 #[test]
 fn f0378_gradcheck() {
-    let mut s = 1971287244u64;
+    let mut s = 1561614746u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -10921,19 +11278,22 @@ fn f0378_gradcheck() {
 #[differentiable]
 fn f0379(p0: &Array2<f32>, p1: f32, p2: &Array2<f32>, p3: &Array1<f32>) -> f32 {
     let t2 = {
-        let t1 = relu(&(sigmoid(p2)));
-        log_sigmoid(&(&t1 * p1))
+        let t1 = log_softmax(&(p2 - p1));
+        tanh(&(cos(&t1)))
     };
-    let t4 = {
-        let t3 = ceil(&(relu(p2)));
-        f0373(p1)
+    let (n1, m1) = p2.dim();
+    let c2 = 0.5_f32;
+    let t3 = match () {
+        _ if mean(&t2) < 0.0371 => mean(p3),
+        _ if sum(p3) >= 0.4629 && p1 > 0.0 => backprop::ops::recip((cos(sum(p3))).powi(2) + 1.0),
+        _ => mean(&(backprop::ops::recip(&(square(&(t2.clamp(-0.5, 3.0))) + 1.0)))),
     };
-    t2.sum() + t4
+    mean(&t2) + t3
 }
 
 #[test]
 fn f0379_gradcheck() {
-    let mut s = 1291811411u64;
+    let mut s = 853681u64;
     let p0: Array2<f32> = random32((1, 3), &mut s);
     let p1 = scalar32(&mut s);
     let p2: Array2<f32> = random32((2, 2), &mut s);
@@ -10971,34 +11331,35 @@ fn f0380_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0380_backward(p0.clone(), p1.view(), p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0381(d_t1: &Array2<f64>, labels: &[usize]) -> f64 {
-    let t1 = softmax_cross_entropy(d_t1, labels);
-    let _t2 = sum_axis(d_t1, Axis(0));
-    let t3 = if d_t1.iter().sum::<f64>() >= -0.5183 {
-        (t1 + t1) + (d_t1 * t1)
+fn f0381(p0: &Array2<f64>, labels: &[usize]) -> f64 {
+    let t1 = softmax_cross_entropy(p0, labels);
+    let _t2 = sum_axis(p0, Axis(0));
+    let t3 = if p0.iter().sum::<f64>() >= -0.5183 {
+        (t1 + t1) + (p0 * t1)
     } else {
-        ((t1.tanh()).exp()) * &(t1 * d_t1)
+        ((t1.tanh()).exp()) * &(t1 * p0)
     };
     let t3 = t3.sum();
     let t4 = t3;
-    let x = {
-        let t5 = mse(&(tanh(&((t4 / (square(t4) + 2.0)) - (d_t1 * 0.75)))), &(sigmoid(d_t1)));
-        backprop::ops::recip((1.25 * (tanh(f0370(sigmoid(t3))))).powi(2) + 1.0)
+    let t6 = {
+        let t5 = mse(&(tanh(&((t4 / (square(t4) + 2.0)) - (p0 * 0.75)))), &(sigmoid(p0)));
+        f64::cbrt(square((t3 + t3) + t5) + 1.0)
     };
-    let unused = t1 + x;
-    x + unused + x
+    let t7 = Array2::<f64>::from_shape_vec((1, 2), vec![0.0, 0.5]).unwrap();
+    let t6 = 0.5 - &((p0 * 0.1 + &t7).std_axis(Axis(1), 0.0));
+    t1 + t3 + t4 + t6.sum()
 }
 
 #[test]
 fn f0381_gradcheck() {
-    let mut s = 1979654551u64;
-    let d_t1: Array2<f64> = random((1, 2), &mut s);
+    let mut s = 1697671720u64;
+    let p0: Array2<f64> = random((1, 2), &mut s);
     let labels: &[usize] = &[1];
-    let (d_t1,) = std::hint::black_box((d_t1,));
-    let (value, grads) = f0381_backward(&d_t1, labels, 1.0);
-    assert_eq!(value, f0381(&d_t1, labels));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    gradcheck(&(d_t1.clone(),), |(d_t1,)| f0381_backward(d_t1, labels, 1.0)).unwrap();
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0381_backward(&p0, labels, 1.0);
+    assert_eq!(value, f0381(&p0, labels));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0381_backward(p0, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0382(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
@@ -11033,85 +11394,95 @@ fn f0382_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0382_backward(*p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0383(grad: f64, y_1: &Array2<f64>, w: ArrayView2<f64>, d_out: &Array1<f64>) -> f64 {
-    let grad_1 = d_out;
-    let t2 = grad_1.slice_axis(Axis(0), Slice::from(1..));
-    let out = square(grad_1);
-    sum(&t2) + out.sum()
+fn f0383(p0: f64, p1: &Array2<f64>, p2: ArrayView2<f64>, p3: &Array1<f64>) -> f64 {
+    let t1 = p3;
+    let t2 = t1.slice_axis(Axis(0), Slice::from(1..));
+    let t4 = if !(p2[[1, 0]] >= -0.5183) {
+        (t2.sum())
+    } else {
+        let (_, t3) = f0290(p0);
+        (square(t1)).dot(&(square(t1)))
+    };
+    sum(&t2) + t4 + mean(p3)
 }
 
 #[test]
 fn f0383_gradcheck() {
-    let mut s = 236378881u64;
-    let grad = scalar(&mut s);
-    let y_1: Array2<f64> = random((3, 3), &mut s);
-    let w: Array2<f64> = random((3, 2), &mut s);
-    let d_out: Array1<f64> = random(3, &mut s);
-    let (grad, y_1, w, d_out,) = std::hint::black_box((grad, y_1, w, d_out,));
-    let (value, grads) = f0383_backward(grad, &y_1, w.view(), &d_out, 1.0);
-    assert_eq!(value, f0383(grad, &y_1, w.view(), &d_out));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.w.shape(), w.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    gradcheck(&(grad, y_1.clone(), w.clone(), d_out.clone()), |(grad, y_1, w, d_out)| f0383_backward(*grad, y_1, w.view(), d_out, 1.0)).unwrap();
+    let mut s = 507411595u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((3, 3), &mut s);
+    let p2: Array2<f64> = random((3, 2), &mut s);
+    let p3: Array1<f64> = random(3, &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0383_backward(p0, &p1, p2.view(), &p3, 1.0);
+    assert_eq!(value, f0383(p0, &p1, p2.view(), &p3));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0383_backward(*p0, p1, p2.view(), p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0384(y_1: Array2<f64>, grad: f64, d_out: &Array2<f64>) -> (f64, Array2<f64>) {
-    let out_1 = square(d_out);
-    let _t2 = concat(Axis(0), &[&out_1, &out_1]);
-    let grad_1 = if mean(d_out) < -0.5183 {
-        d_out - &out_1
+fn f0384(p0: Array2<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
+    let mut t2 = if !(sum(p2) < 0.4629) {
+        sum(&(concat(Axis(0), &[p2, p2])))
     } else {
-        d_out.mapv(f64::sin)
+        let (t1, _) = f0175(p1, &p0);
+        t1
     };
-    let mut t4 = &out_1 - 0.75;
-    let d_x = &((out_1.map(|&v| grad * v)).slice_axis(Axis(0), Slice::from(2..3)).to_owned()) - &(2.0 * &(powi(&grad_1, 2)));
-    let t7 = {
-        let out = &(logsumexp(&(log_sigmoid(&t4)))) / (grad.powi(2) + 0.5);
-        (f0341(&(tanh(&d_x)), grad.tanh())).sin()
+    let mut t3 = p1;
+    if p1 >= -0.5183 {
+        t3 = t2 + (t3 - t3);
+    } else {
+        t3 += t2;
+    }
+    let mut t4 = match () {
+        _ if sum(p2) > 0.0371 => p2 / (t3.powi(2) + 1.0),
+        _ if t3 > 0.4629 || t3 > 0.0 => p1 + p2,
+        _ => sigmoid(&(p2 / (t3.powi(2) + 1.0))),
     };
-    t4 *= d_out;
-    (grad, grad_1)
+    t2 -= p1;
+    let _t5 = p2 + t2;
+    t4 -= t3;
+    t3 + t4[[1, 0]]
 }
 
 #[test]
 fn f0384_gradcheck() {
-    let mut s = 359315794u64;
-    let y_1: Array2<f64> = random((3, 3), &mut s);
-    let grad = scalar(&mut s);
-    let d_out: Array2<f64> = random((3, 2), &mut s);
-    let (y_1, grad, d_out,) = std::hint::black_box((y_1, grad, d_out,));
-    let up1: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0384_backward(y_1.clone(), grad, &d_out, (1.0, &up1));
-    assert_eq!(value, f0384(y_1.clone(), grad, &d_out));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    GradCheck::new()
-        .upstream(&(1.0, &up1))
-        .check(&(y_1.clone(), grad, d_out.clone()), |(y_1, grad, d_out)| f0384_backward(y_1.clone(), *grad, d_out, (1.0, &up1)))
-        .unwrap();
+    let mut s = 1934322747u64;
+    let p0: Array2<f64> = random((3, 3), &mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0384_backward(p0.clone(), p1, &p2, 1.0);
+    assert_eq!(value, f0384(p0.clone(), p1, &p2));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0384_backward(p0.clone(), *p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0385(p0: f64, p1: &Array2<f64>, p2: ArrayView1<f64>) -> f64 {
+fn f0385(p0: f64, p1: &Array2<f64>, p2: ArrayView1<f64>) -> (f64, f64) {
     let t1 = &p2;
     let _t2 = logsumexp(t1);
     let t3 = (logsumexp(&(t1.hypot(0.5 * 0.5 + 0.5)))) - t1;
-    let t3 = softmax(&(abs(&(t1.view().permuted_axes([0])))));
-    t1.mean().unwrap() + sum(&t3)
+    let t3 = sigmoid(&(log_sigmoid(&(log10(&(&t3 * &t3 + 0.5))))));
+    (p0, p0)
 }
 
 #[test]
 fn f0385_gradcheck() {
-    let mut s = 249587238u64;
+    let mut s = 743247843u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let p2: Array1<f64> = random(3, &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0385_backward(p0, &p1, p2.view(), 1.0);
+    let (value, grads) = f0385_backward(p0, &p1, p2.view(), (1.0, 0.5));
     assert_eq!(value, f0385(p0, &p1, p2.view()));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0385_backward(*p0, p1, p2.view(), 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0385_backward(*p0, p1, p2.view(), (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
 fn f0386(grad: f64, d_p0: &Array2<f64>) -> f64 {
@@ -11120,21 +11491,21 @@ fn f0386(grad: f64, d_p0: &Array2<f64>) -> f64 {
     let d_d_x = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
     let c2: f64 = 0.5;
     let t1_from_t2 = if d_p0[[2, 0]] < -0.5183 {
-        (cos(&(t1.to_owned().mapv_into(|e| {
-        if e <= 0.4629 {
-            sigmoid(f0370(e))
+        (tan(&(tanh(&(t1.to_owned().mapv_into(|e| {
+        if e < 0.4629 {
+            f0363(e)
         } else {
-            e / (c1.powi(2) + 2.0)
+            c1.clamp(-2.0, 3.0)
         }
-    })))).select(Axis(0), &[2])
+    })))))).select(Axis(0), &[1, 1])
     } else {
-        sigmoid(&((cos(&(t1.to_owned().mapv_into(|e| {
-        if e <= 0.4629 {
-            sigmoid(f0370(e))
+        sigmoid(&((tan(&(tanh(&(t1.to_owned().mapv_into(|e| {
+        if e < 0.4629 {
+            f0363(e)
         } else {
-            e / (c1.powi(2) + 2.0)
+            c1.clamp(-2.0, 3.0)
         }
-    })))).select(Axis(0), &[2])))
+    })))))).select(Axis(0), &[1, 1])))
     };
     sum(t1) + t1_from_t2.mean().unwrap()
 }
@@ -11153,18 +11524,15 @@ fn f0386_gradcheck() {
 #[differentiable(wrt(p0))]
 fn f0387(p0: &Array2<f32>, c0: &Array2<f32>) -> f32 {
     let t1 = c0;
-    let _t2 = &(t1.t()) - 0.25;
-    let t3 = p0;
-    let t5 = {
-        let t4 = t3;
-        t4[[0, 1]]
-    };
-    t1.sum() + t3.iter().sum::<f32>() + t5 + t5
+    let _t2 = (t1.t()).to_owned().reversed_axes();
+    let t3 = c0;
+    let _t4 = c0;
+    sum(t1) + sum(t3)
 }
 
 #[test]
 fn f0387_gradcheck() {
-    let mut s = 363191780u64;
+    let mut s = 2003940104u64;
     let p0: Array2<f32> = random32((2, 3), &mut s);
     let c0: Array2<f32> = random32((3, 1), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -11180,22 +11548,18 @@ fn f0387_gradcheck() {
 #[differentiable]
 fn f0388(p0: &Array2<f64>, p1: &Array1<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
     let t1 = p2 * p3;
-    let mut t2 = sigmoid((tan(&(tanh(p3)))).sum());
-    let mut n1 = 0;
-    loop {
-        t2 = t2 * 0.5 + ((mse(p3, p3)));
-        n1 += 1;
-        if n1 >= 3 {
-            break;
-        }
-    }
-    let _t3 = concatenate(Axis(1), &[t1.view(), t1.view(), t1.view()]).unwrap();
-    sum(&t1) + t2 + p2
+    let t2 = match p0.len() {
+        0 => tan(&(tanh(p3))),
+        1 | 2 => p3 - &t1,
+        _ => &t1 + p3,
+    };
+    let t3 = &(p3 * &t2) + &(Zip::from(&t1).and(&t1).map_collect(|&a, &b| b * b));
+    t2.iter().sum::<f64>() + t3[[1, 2]]
 }
 
 #[test]
 fn f0388_gradcheck() {
-    let mut s = 655441131u64;
+    let mut s = 1484999595u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2 = scalar(&mut s);
@@ -11209,94 +11573,86 @@ fn f0388_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0388_backward(p0, p1, *p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0389(p0: ArrayView2<f64>, p1: &Array2<f64>, ws: &[f64]) -> f64 {
-    let t1 = p1.t();
-    let _t2 = p1;
+fn f0389(y_1: ArrayView2<f64>, d_p0: &Array2<f64>) -> Array2<f64> {
+    let d_x = d_p0.t();
+    let _t2 = d_p0;
     let c1: f64 = 0.25;
-    let t3 = t1.iter().map(|&v| v * c1).sum::<f64>();
-    let c2: f64 = 2.0;
-    let c3: f64 = 0.1;
-    let mut t4 = mean(&((&(p1.map(|&u| c2.to_radians())) + (sin(t3))).mapv_into(|v| t3)));
-    let t5 = array![[0.0_f64, 0.5, 1.0]];
-    for (i, &c) in ws.iter().enumerate() {
-        t4 += ((((p1 * 0.1 + &t5).var_axis(Axis(1), 0.0)).iter().map(|&e| (e * t3).sin()).sum::<f64>()));
-    }
-    let mut t6 = tanh(((f0292(p1)) - (log_softmax(&(t1.to_owned().mapv_into(|u| {
-        if t4 < 0.4629 {
-            3.0 / (u.powi(2) + 1.0)
-        } else {
-            t4
+    let out = d_x.iter().map(|&v| v * c1).sum::<f64>();
+    let mut t4 = Array2::<f64>::zeros((d_p0.nrows(), d_p0.ncols()));
+    let mut d_out_1 = ((&(&d_x - out) / 0.5).t().dot(&d_x)).iter().sum::<f64>();
+    for o in 0..1 {
+        for i in 0..t4.nrows() {
+            for j in 0..t4.ncols() {
+                t4[[i, j]] = (d_x.mean().unwrap()) + d_p0[[i, j]];
+            }
         }
-    }))))).sum());
-    let mut n4 = 0;
-    loop {
-        t6 = t6 * 0.5 + ((f0304((square(t4) + 1.0).recip())));
-        t4 += (Zip::from(&p0).and(&p0).map_collect(|&u, &v| u - t4)).sum();
-        n4 += 1;
-        if n4 >= 1 || t6.abs() < 0.5183 {
-            break;
+        for i in 0..t4.nrows() {
+            for j in 0..t4.ncols() {
+                d_out_1 -= ((sum(&((t4[[i, j]]) + &d_x))));
+            }
         }
     }
-    let mut t7 = match () {
-        _ if t3 > 0.0371 => (t4.powi(2) + 1.0).sqrt(),
-        _ if t3 >= 0.0371 || t3 > 0.0 => (tanh(t4)).exp(),
-        _ => t4,
-    };
-    t7 = t4;
-    t6 + t7
+    let d_out_1 = (d_out_1 / (square(d_out_1) + 0.5)) - out;
+    let mut x_from_out = (-(f0363(sigmoid(d_out_1))));
+    let mut n2 = 0;
+    while n2 < 2 && x_from_out.abs() > 0.5183 {
+        x_from_out += ((0.1 * out));
+        n2 += 1;
+    }
+    let _t7 = y_1.iter().map(|v| f0208(*v, sigmoid(d_out_1))).sum::<f64>();
+    exp(&y_1)
 }
 
 #[test]
 fn f0389_gradcheck() {
-    let mut s = 495221722u64;
-    let p0: Array2<f64> = random((2, 1), &mut s);
-    let p1: Array2<f64> = random((1, 3), &mut s);
-    let ws: &[f64] = &[0.5, 1.5, 0.75];
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0389_backward(p0.view(), &p1, ws, 1.0);
-    assert_eq!(value, f0389(p0.view(), &p1, ws));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0389_backward(p0.view(), p1, ws, 1.0)).unwrap();
+    let mut s = 1415085404u64;
+    let y_1: Array2<f64> = random((2, 1), &mut s);
+    let d_p0: Array2<f64> = random((1, 3), &mut s);
+    let (y_1, d_p0,) = std::hint::black_box((y_1, d_p0,));
+    let up: Array2<f64> = random((2, 1), &mut s);
+    let (value, grads) = f0389_backward(y_1.view(), &d_p0, &up);
+    assert_eq!(value, f0389(y_1.view(), &d_p0));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(y_1.clone(), d_p0.clone()), |(y_1, d_p0)| f0389_backward(y_1.view(), d_p0, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0390(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
-    let mut t1 = ((p1 / (square(p2) + 1.0)).slice(s![..;2, ..]).to_owned()).sum();
-    let mut n1 = 0;
-    loop {
-        t1 = t1 * 0.5 + ((p0 * p1).sum());
-        t1 -= p0;
-        n1 += 1;
-        if n1 >= 2 {
-            break;
-        }
+fn f0390(p0: f64, p1: &Array2<f64>, p2: f64, labels: &[usize]) -> f64 {
+    let t1 = match () {
+        _ if p2 >= -0.5183 => (p1 / (square(p2) + 1.0)).select(Axis(1), &[1, 0, 0, 0]),
+        _ if p2 < 0.4629 => sin(&((p1 / (square(p2) + 1.0)).select(Axis(1), &[1, 0, 0, 0]))),
+        _ => tanh(&((p1 / (square(p2) + 1.0)).select(Axis(1), &[1, 0, 0, 0]))),
+    };
+    let mut t2 = sum(&(abs(&(softplus(p1)))));
+    for i in 0..1 {
+        let (t3, t4) = f0327(sigmoid(t2), p1, p1, p1);
+        t2 = t2 * 0.5 + (sum(&(p1.to_owned().mapv_into(|u| u))));
     }
-    let mut t1 = t1;
-    t1 += p2.max(t1);
-    t1 = t1 + p0;
-    t1 += p2;
-    let t2 = (t1 / (t1.powi(2) + 1.0)).tanh();
-    let t2 = (Zip::from(p1).and(p1).map_collect(|&u, &v| {
-        if p2 < 0.4629 {
-            powi(v, 1)
-        } else {
-            v.powi(2)
-        }
-    })).clamp(-2.0, 3.0);
-    t1 + t2[[2, 1]] + p0
+    t2 += f64::atan2(t2, square(t2) + 0.5);
+    let t5 = tan(p2.tanh());
+    let (t6, t7, t8) = f0067(f64::cos(t5), p1);
+    t2 = t8;
+    if t1.mean().unwrap() > 0.4629 {
+        return mean(&(relu(&t6)));
+    }
+    mean(&t1) + t2 + t5 + t6[[1, 0]] + t7[[1, 0]] + t8
 }
 
 #[test]
 fn f0390_gradcheck() {
-    let mut s = 2054487449u64;
+    let mut s = 1612136410u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
+    let labels: &[usize] = &[0, 1, 0];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0390_backward(p0, &p1, p2, 1.0);
-    assert_eq!(value, f0390(p0, &p1, p2));
+    let (value, grads) = f0390_backward(p0, &p1, p2, labels, 1.0);
+    assert_eq!(value, f0390(p0, &p1, p2, labels));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0390_backward(*p0, p1, *p2, 1.0)).unwrap();
+    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0390_backward(*p0, p1, *p2, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0391(p0: &Array2<f64>) -> (Array2<f64>, f64, Array2<f64>) {
@@ -11333,44 +11689,31 @@ fn f0391_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0392(y_1: &Array2<f64>, d_t1: &Array2<f64>, grad: &Array2<f64>, labels: &[usize]) -> f64 {
-    let out_1 = mean_axis(y_1, Axis(0));
-    let mut t2 = out_1.clone();
-    let _t3 = &out_1;
-    let n1 = d_t1.nrows();
-    let m1 = d_t1.ncols();
-    let t4 = Array::from_elem(m1, 2.0_f64);
-    let c2 = 0.5_f64;
-    let mut grad_1 = if mean(grad) >= 0.4629 {
-        (&(d_t1 + grad) - &(grad.view().reversed_axes().to_owned())) + (sum(&t2))
-    } else {
-        sigmoid(&((&(d_t1 + grad) - &(grad.view().reversed_axes().to_owned())) + (sum(&t2))))
-    };
-    let mut t6 = sigmoid(((tanh(&(grad + &grad_1).t())).dot(&(sigmoid(&grad_1)))).iter().sum::<f64>());
-    let mut n3 = 0;
-    while n3 < 3 && t6.abs() > 0.4629 {
-        t6 -= ((grad_1[[2, 2]]));
-        grad_1 -= t6;
-        n3 += 1;
-    }
-    t2 += t6;
-    out_1.sum() + logsumexp(&t2) + grad_1[[0, 2]] + t6 + t6
+fn f0392(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
+    let mut t1 = mean_axis(p0, Axis(0));
+    let (t2, t3) = f0253(&t1);
+    t1 *= backprop::ops::recip(square(t1.mean().expect("not empty")) + 1.0);
+    t1 *= t3;
+    let c1: f64 = 1.5;
+    let (n2, m2) = p2.dim();
+    t1 -= 1.5;
+    let t4 = p2 + &t1;
+    t3 + t4.sum()
 }
 
 #[test]
 fn f0392_gradcheck() {
-    let mut s = 112788216u64;
-    let y_1: Array2<f64> = random((3, 2), &mut s);
-    let d_t1: Array2<f64> = random((3, 3), &mut s);
-    let grad: Array2<f64> = random((3, 1), &mut s);
-    let labels: &[usize] = &[1, 2, 1];
-    let (y_1, d_t1, grad,) = std::hint::black_box((y_1, d_t1, grad,));
-    let (value, grads) = f0392_backward(&y_1, &d_t1, &grad, labels, 1.0);
-    assert_eq!(value, f0392(&y_1, &d_t1, &grad, labels));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(y_1.clone(), d_t1.clone(), grad.clone()), |(y_1, d_t1, grad)| f0392_backward(y_1, d_t1, grad, labels, 1.0)).unwrap();
+    let mut s = 1815369111u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let p1: Array2<f64> = random((3, 3), &mut s);
+    let p2: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0392_backward(&p0, &p1, &p2, 1.0);
+    assert_eq!(value, f0392(&p0, &p1, &p2));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0392_backward(p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0393(p0: &Array2<f64>, p1: f64, p2: f64) -> f64 {
@@ -11450,81 +11793,70 @@ fn f0395_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0395_backward(p0, p1, 1.0)).unwrap();
 }
-#[differentiable(wrt(grad, w, d_t1))]
-fn f0396(grad: &Array2<f32>, w: f32, d_t1: &Array1<f32>, out: &Array2<f32>, ws: &[f32]) -> f32 {
-    let d_out_1 = backprop::ops::recip(&(square(out) + 1.0));
-    let mut grad_1 = grad - 0.25;
-    let (n1, m1) = grad.dim();
-    let t1_from_t2 = grad[[0, m1 / 2]];
-    let (n2, m2) = grad.dim();
-    let t4 = Array2::<f32>::from_shape_vec((m2, n2), vec![0.0, 0.5, 1.0]).unwrap();
-    grad_1 /= square((1.5 + (((mse(&d_out_1, &d_out_1)) - ((&d_out_1 * 0.1 + &t4).std(1.0))).tanh())).powf(2.0)) + 0.5;
-    let mut t5 = (d_out_1.broadcast((3, 2)).unwrap()).mean().unwrap();
-    for (i, &c) in ws.iter().enumerate() {
-        t5 += (logsumexp(&(concat(Axis(0), &[d_t1, d_t1]))));
-    }
-    let mut out_1 = Array2::<f32>::zeros((grad.nrows(), grad.ncols()));
-    for i in 0..1 {
-        out_1.row_mut(i).assign(&(sigmoid(&grad.row(i))));
-    }
-    t5 + out_1.iter().sum::<f32>() + d_t1.iter().sum::<f32>()
+#[differentiable(wrt(d_p0, y_1, w))]
+fn f0396(d_p0: &Array2<f32>, y_1: f32, w: &Array1<f32>, d_out: &Array2<f32>) -> f32 {
+    let mut x = backprop::ops::recip(&(square(d_out) + 1.0));
+    let out_1 = x.clone();
+    x += &(log_softmax(&out_1));
+    let d_out_1 = &x * w;
+    let c1 = 0.1_f32;
+    let d_d_x = w.iter().zip(w.iter()).map(|(u, v)| y_1 / (square(c1) + 0.5)).sum::<f32>();
+    let x_from_out = &out_1;
+    sum(&x) + sum(&out_1) + sum(&d_out_1) + d_d_x + sum(x_from_out) + d_p0.iter().sum::<f32>()
 }
 
 #[test]
 fn f0396_gradcheck() {
-    let mut s = 573137939u64;
-    let grad: Array2<f32> = random32((1, 3), &mut s);
-    let w = scalar32(&mut s);
-    let d_t1: Array1<f32> = random32(2, &mut s);
-    let out: Array2<f32> = random32((3, 1), &mut s);
-    let ws: &[f32] = &[-1.25, -0.5];
-    let (grad, w, d_t1, out,) = std::hint::black_box((grad, w, d_t1, out,));
-    let (value, grads) = f0396_backward(&grad, w, &d_t1, &out, ws, 1.0);
-    assert_eq!(value, f0396(&grad, w, &d_t1, &out, ws));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    let mut s = 305942322u64;
+    let d_p0: Array2<f32> = random32((1, 3), &mut s);
+    let y_1 = scalar32(&mut s);
+    let w: Array1<f32> = random32(2, &mut s);
+    let d_out: Array2<f32> = random32((3, 1), &mut s);
+    let (d_p0, y_1, w, d_out,) = std::hint::black_box((d_p0, y_1, w, d_out,));
+    let (value, grads) = f0396_backward(&d_p0, y_1, &w, &d_out, 1.0);
+    assert_eq!(value, f0396(&d_p0, y_1, &w, &d_out));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    assert_eq!(grads.w.shape(), w.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(grad.clone(), w, d_t1.clone()), |(grad, w, d_t1)| f0396_backward(grad, *w, d_t1, &out, ws, 1.0))
+        .check(&(d_p0.clone(), y_1, w.clone()), |(d_p0, y_1, w)| f0396_backward(d_p0, *y_1, w, &d_out, 1.0))
         .unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
-fn f0397(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array1<f64>, p3: ArrayView2<f64>, c0: &Array2<f64>) -> f64 {
+fn f0397(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array1<f64>, p3: ArrayView2<f64>, c0: &Array2<f64>) -> (Array2<f64>, f64) {
     let mut t1 = logsumexp(&p3);
-    let (t2, t3) = f0261(&(sigmoid(&t1)), &(sigmoid(&t1)), c0, p1);
-    let t4 = f0320(sigmoid(t2));
-    let mut t5 = if t1.sum() < 0.0371 {
-        logsumexp(&(relu(&t1)))
-    } else {
-        t2
+    let t2 = (square(&t1) + 0.5).log(2.0);
+    let t3 = &t1 / &(square(&(&p3 / &(square(&t1) + 1.0))) + 1.0);
+    let t3 = &t1 - 0.25;
+    let t5 = {
+        let t4 = &t1 / &(square(&t3) + 1.0);
+        (sigmoid(&(&t3 + &t2))).dot(&(tanh(&t4)))
     };
-    let _t6 = 1.25 / (c0 * c0 + 1.0);
-    let (n1, m1) = p1.dim();
-    if t3 <= -0.5183 || t3 > 0.0 {
-        t5 /= square(p1[[n1 - 1, m1 - 1]]) + 0.5;
-    } else {
-        t1 /= t4.powi(2) + 1.0;
-    }
-    logsumexp(&t1) + t2 + t3 + t4 + t5
+    t1 /= &(square(&(&t3 + 3.0)) + 0.5);
+    (sin(p0), sum(p1))
 }
 
 #[test]
 fn f0397_gradcheck() {
-    let mut s = 1093870173u64;
+    let mut s = 2005756662u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array1<f64> = random(3, &mut s);
     let p3: Array2<f64> = random((2, 2), &mut s);
     let c0: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let (value, grads) = f0397_backward(&p0, &p1, &p2, p3.view(), &c0, 1.0);
+    let up0: Array2<f64> = random((3, 2), &mut s);
+    let (value, grads) = f0397_backward(&p0, &p1, &p2, p3.view(), &c0, (&up0, 0.5));
     assert_eq!(value, f0397(&p0, &p1, &p2, p3.view(), &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0397_backward(p0, p1, p2, p3.view(), &c0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(&up0, 0.5))
+        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0397_backward(p0, p1, p2, p3.view(), &c0, (&up0, 0.5)))
+        .unwrap();
 }
 #[differentiable(wrt(p1))]
 fn f0398(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
@@ -11533,14 +11865,14 @@ fn f0398(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
     let c2 = 1.25_f64;
     let t3 = {
         let t2 = square(&(&t1 * p1));
-        t2.map(|&e| f0304(c2.tanh()))
+        t2.map(|&e| tanh(f0219(c2.tanh(), e)))
     };
-    mean(&t3)
+    t3.mean().unwrap()
 }
 
 #[test]
 fn f0398_gradcheck() {
-    let mut s = 1962939041u64;
+    let mut s = 1387607622u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -11550,34 +11882,35 @@ fn f0398_gradcheck() {
     gradcheck(&(p1.clone(),), |(p1,)| f0398_backward(&p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0399(p0: &Array2<f64>, labels: &[usize]) -> f64 {
-    let t1 = mse(&(&(p0.column(0)) * 0.5), &(&(&(p0.column(0)) * 0.5) * 0.5));
-    let t3 = {
-        let t2 = 0.25 * &(powi(p0, 3));
-        square(sigmoid(softmax_cross_entropy(p0, labels)))
-    };
-    let t4 = if t1 >= 0.0371 {
-        t3 - t1
+fn f0399(p0: &Array2<f64>) -> (Array2<f64>, f64, f64) {
+    let c1 = 0.25_f64;
+    let (n2, m2) = p0.dim();
+    let t1 = Array2::<f64>::from_shape_vec((2, n2), vec![0.0, 0.5, 1.0, 1.5]).unwrap();
+    let mut t2 = (&(tanh(&((p0.dot(&p0.t())).mapv_into(|v| log_sigmoid((square(v) + 0.5).powf(1.5)))))) * 0.1 + &t1).std(1.0);
+    t2 -= t2 + t2;
+    let t3 = array![0.5_f64];
+    let t4 = if t2 > 0.4629 {
+        t2.max(0.1)
     } else {
-        sin(t1)
+        (f0372(sigmoid(t2))).max(t2)
     };
-    let t6 = {
-        let t5 = ((t4 + p0).t().dot(p0)).iter().sum::<f64>();
-        backprop::ops::recip(&(square(p0) + 1.0))
-    };
-    t1 + t3 + t4 + t6[[1, 0]] + mean(&t6)
+    let t4 = p0.broadcast((2, 3)).unwrap();
+    (tanh(p0), t2, sum(&t4))
 }
 
 #[test]
 fn f0399_gradcheck() {
-    let mut s = 500565137u64;
+    let mut s = 966700692u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
-    let labels: &[usize] = &[0, 0];
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0399_backward(&p0, labels, 1.0);
-    assert_eq!(value, f0399(&p0, labels));
+    let up0: Array2<f64> = random((2, 1), &mut s);
+    let (value, grads) = f0399_backward(&p0, (&up0, 0.5, -0.75));
+    assert_eq!(value, f0399(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0399_backward(p0, labels, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(&up0, 0.5, -0.75))
+        .check(&(p0.clone(),), |(p0,)| f0399_backward(p0, (&up0, 0.5, -0.75)))
+        .unwrap();
 }
 #[differentiable]
 fn f0400(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: &Array1<f64>) -> f64 {
@@ -11586,14 +11919,21 @@ fn f0400(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: &Array1<f64>) -> f64 {
     t1 += (square(t1) + 0.5).powf(t1.cos());
     t1 /= square(1.5 - (0.5 / (square(p2) + 1.0))) + 1.0;
     let t3 = (logsumexp(p3)) - t1;
-    let t3 = (p3.dot(p3)) * &(square(&(p3 * p3)));
-    let t4 = p2.atan2(square(p2) + 0.5);
-    t3.sum() + t4 + t1
+    let n1 = p3.len() - 1;
+    let t3 = (p3.dot(p3)) * ((p3[n1]).exp_m1());
+    let n2 = p1.nrows();
+    let m2 = p1.ncols();
+    let t4 = Array1::<f64>::linspace(-1.0, 1.0, m2);
+    let t6 = {
+        let t5 = 3.0 / (square(&(&t4 - p3)) + 1.0);
+        ln(&(square(&(p1.view().into_shape_with_order((1, 6)).unwrap())) + 1.0))
+    };
+    t3 + t6[[0, 4]]
 }
 
 #[test]
 fn f0400_gradcheck() {
-    let mut s = 940508141u64;
+    let mut s = 1846747931u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2 = scalar(&mut s);
@@ -11631,43 +11971,46 @@ fn f0401_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0402(p0: Array2<f64>, p1: &Array1<f64>) -> f64 {
-    let mut t1 = Array1::<f64>::zeros(p1.len());
-    for i in 0..t1.len() {
-        t1[i] = ((p1[i]) * (p1[i]));
+fn f0402(d_p0: Array2<f64>, out: &Array1<f64>) -> f64 {
+    let mut t1 = out.to_owned();
+    let c1 = 2.0_f64;
+    let mut t2 = (out - (Zip::from(out).and(out).map_collect(|&u, &v| u * v))).sum();
+    for o in 0..1 {
+        for j in 0..t1.len() {
+            t1[j] += (((ln(&(square(out) + 0.5))).sum()) + out[j]);
+        }
+        for j in 0..t1.len() {
+            t2 -= ((t1[j] * ((backprop::ops::recip(&(&d_p0 * &d_p0 + 1.0))).sum())).tanh());
+        }
     }
-    mean(&t1) + mean(&t1)
+    logsumexp(&t1) + t2
 }
 
 #[test]
 fn f0402_gradcheck() {
-    let mut s = 1551939497u64;
-    let p0: Array2<f64> = random((1, 2), &mut s);
-    let p1: Array1<f64> = random(3, &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0402_backward(p0.clone(), &p1, 1.0);
-    assert_eq!(value, f0402(p0.clone(), &p1));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0402_backward(p0.clone(), p1, 1.0)).unwrap();
+    let mut s = 809451010u64;
+    let d_p0: Array2<f64> = random((1, 2), &mut s);
+    let out: Array1<f64> = random(3, &mut s);
+    let (d_p0, out,) = std::hint::black_box((d_p0, out,));
+    let (value, grads) = f0402_backward(d_p0.clone(), &out, 1.0);
+    assert_eq!(value, f0402(d_p0.clone(), &out));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    gradcheck(&(d_p0.clone(), out.clone()), |(d_p0, out)| f0402_backward(d_p0.clone(), out, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0403(p0: f64, p1: f64, p2: f64) -> f64 {
-    let mut t1 = (p1.powi(2));
-    let mut n1 = 0;
-    loop {
-        t1 = t1 * 0.5 + ((p1 * p2));
-        n1 += 1;
-        if n1 >= 3 {
-            break;
-        }
-    }
-    t1 + p2
+    let t1 = match () {
+        _ if p2 < 0.0371 => p1.powi(2),
+        _ if p1 <= 0.0371 => sqrt(square(p0) + 1.0),
+        _ => p1 - p2,
+    };
+    t1 + t1
 }
 
 #[test]
 fn f0403_gradcheck() {
-    let mut s = 413040571u64;
+    let mut s = 2055439356u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -11678,27 +12021,16 @@ fn f0403_gradcheck() {
 }
 #[differentiable]
 fn f0404(p0: &Array1<f64>) -> f64 {
-    let t1 = (p0[1]) - p0;
-    let t2 = Array1::<f64>::from_shape_vec(3, vec![0.0, 0.5, 1.0]).unwrap();
-    if t1.dot(&t1) < 0.0371 {
-        return ((p0.select(Axis(0), &[2, 0, 0])).select(Axis(0), &[1, 2, 2, 1])).dot(&((p0.select(Axis(0), &[2, 0, 0])).select(Axis(0), &[1, 2, 2, 1])));
-    }
-    let t3 = mean(&t1);
-    let mut t4 = ((Zip::from(p0).and(p0).map_collect(|&l, &r| l)).dot(p0));
-    let mut n1 = 0;
-    loop {
-        t4 -= (t1.dot(&t1));
-        n1 += 1;
-        if n1 >= 1 || t4.abs() < 0.5183 {
-            break;
-        }
-    }
-    mean(&t1) + t3 + t4
+    let t1 = p0.dot(p0);
+    let t2 = 3.0 - (softplus(floor(t1)));
+    let (t3, t4, t5) = f0161(sigmoid(t2));
+    let t6 = t1 / (t5.powi(2) + 0.5);
+    t5 + t6
 }
 
 #[test]
 fn f0404_gradcheck() {
-    let mut s = 1419938375u64;
+    let mut s = 1623832261u64;
     let p0: Array1<f64> = random(3, &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0404_backward(&p0, 1.0);
@@ -11729,26 +12061,21 @@ fn f0405_gradcheck() {
 fn f0406(p0: &Array2<f32>, p1: &Array1<f32>) -> f32 {
     let _t1 = p1;
     let t2 = p1;
-    let mut t3 = concat(Axis(0), &[t2, p1, p1]);
-    let c1: f32 = 0.5;
-    let mut t4 = if t2.dot(t2) >= -0.5183 {
-        t2.to_owned()
-    } else {
-        &(tanh(&(backprop::ops::recip(&(square(t2) + 1.0))))) * (mean(&(logsumexp(p0))))
-    };
-    if logsumexp(&t3) > -0.5183 {
-        t4 += &((to_degrees(&t4)) * 0.01);
-    } else {
-        t3 /= (t4[0]).powi(2) + 1.0;
+    let t3 = t2;
+    let t4 = log_sigmoid(t3);
+    let mut t5 = (&(relu(p0)) / &(square(t3) + 0.5)).iter().sum::<f32>();
+    let mut n1 = 0;
+    while n1 < 4 {
+        t5 = t5 * 0.5 + (sum(&(ln(&(square(t2) + 1.0)))));
+        n1 += 1;
     }
-    let c2: f32 = 0.5;
-    let t5 = mean(&t3);
-    t2.sum() + t3.dot(&t3) + t4.dot(&t4) + t5 + sum(p0)
+    let t6 = t4.slice(s![..;2]);
+    t5 + mean(&t6)
 }
 
 #[test]
 fn f0406_gradcheck() {
-    let mut s = 896644111u64;
+    let mut s = 648472106u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let p1: Array1<f32> = random32(2, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -11763,39 +12090,35 @@ fn f0406_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0407(p0: f64, p1: &Array1<f64>) -> f64 {
-    let mut t1 = p0 - p1;
-    let mut t2 = p1 * &t1;
+fn f0407(p0: f64, p1: &Array1<f64>) -> (Array1<f64>, Array1<f64>) {
+    let t1 = p0 - p1;
+    let t2 = p1 * &t1;
     let _t3 = &t1 + &t1;
     let t4 = t2.clone();
     let t6 = {
         let t5 = &(t4.broadcast((1, 3)).unwrap()) * &t4;
-        logsumexp(&(backprop::ops::recip(&(&t1 * &t1 + 1.0))))
+        (f0356(p0, p0, &(sigmoid(&t1)))).tanh()
     };
-    let n1 = p1.len() - 1;
-    for i in (0..n1).rev() {
-        t2 = backprop::ops::recip(&(square(p1) + 1.0));
-        t1 -= cos(p0);
-    }
-    let mut t7 = ((tanh(&t1)).dot(&(sigmoid(&t1))));
-    let mut n2 = 0;
-    while n2 < 2 && t7.abs() < 0.4629 {
-        t7 += (mean(&(&t2 - p1)));
-        n2 += 1;
-    }
-    t6 + t7
+    let t6 = &t1 * &t4;
+    let _t7 = &((t1.sum()) - &t4) / &(square(p1) + 2.0);
+    (tanh(&t4), t4.clone())
 }
 
 #[test]
 fn f0407_gradcheck() {
-    let mut s = 193659966u64;
+    let mut s = 452910237u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0407_backward(p0, &p1, 1.0);
+    let up0: Array1<f64> = random(3, &mut s);
+    let up1: Array1<f64> = random(3, &mut s);
+    let (value, grads) = f0407_backward(p0, &p1, (&up0, &up1));
     assert_eq!(value, f0407(p0, &p1));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0407_backward(*p0, p1, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(&up0, &up1))
+        .check(&(p0, p1.clone()), |(p0, p1)| f0407_backward(*p0, p1, (&up0, &up1)))
+        .unwrap();
 }
 #[differentiable]
 fn f0408(p0: ArrayView2<f64>, p1: &Array2<f64>) -> f64 {
@@ -11817,33 +12140,41 @@ fn f0408_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0408_backward(p0.view(), p1, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
-fn f0409(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64, c0: &Array1<f64>) -> f64 {
+fn f0409(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64, c0: &Array1<f64>) -> Array1<f64> {
     let t1 = (p2.row(0)).sum();
-    let (t2, _, t3) = f0391(p1);
-    let t4 = stack(Axis(1), &[(mean_axis(p1, Axis(1))).view(), (mean_axis(p1, Axis(1))).view()]).unwrap();
+    let (t2, t3) = f0175(sigmoid(t1), p0);
     let c1 = 0.1_f64;
-    let t6 = {
-        let t5 = &t4 + p3;
-        p2.to_owned().mapv_into(|e| c1)
+    let t4 = if sum(&t3) > -0.5183 || t2 > 0.0 {
+        f0365(p0, t2)
+    } else {
+        p3
     };
-    sum(&t4) + sum(&t6)
+    let t6 = {
+        let t5 = 0.25 / (square(t4) + 1.0);
+        (tanh(t4 + (t4 * t2))).powi(3)
+    };
+    exp(c0)
 }
 
 #[test]
 fn f0409_gradcheck() {
-    let mut s = 593734055u64;
+    let mut s = 977953536u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2: Array2<f64> = random((1, 2), &mut s);
     let p3 = scalar(&mut s);
     let c0: Array1<f64> = random(3, &mut s);
     let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let (value, grads) = f0409_backward(&p0, &p1, &p2, p3, &c0, 1.0);
+    let up: Array1<f64> = random(3, &mut s);
+    let (value, grads) = f0409_backward(&p0, &p1, &p2, p3, &c0, &up);
     assert_eq!(value, f0409(&p0, &p1, &p2, p3, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0409_backward(p0, p1, p2, *p3, &c0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0409_backward(p0, p1, p2, *p3, &c0, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0410(y_1: ArrayView2<f64>, d_p0: &Array2<f64>, w: &Array2<f64>) -> (f64, f64) {
@@ -11893,86 +12224,99 @@ fn f0411_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0411_backward(p0, *p1, p2, *p3, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0412(p0: f32, p1: &Array1<f32>, p2: &Array1<f32>, p3: f32, k0: usize) -> f32 {
-    let t1 = array![0.0_f32, 0.5];
-    let mut t2 = match k0 % 3 {
-        0 => p3,
-        1 | 2 => (Zip::from(p2).and(p2).map_collect(|&l, &r| 3.0 * r)).sum(),
-        _ => p2.iter().map(|u| p3).sum::<f32>(),
-    };
-    t2 /= square(p3) + 1.0;
-    let t3 = f0010(p3);
-    t2 + t3
+fn f0412(d_t1: f32, x: &Array1<f32>, y_1: &Array1<f32>, d_x: f32) -> f32 {
+    let mut out_1 = Array1::<f32>::zeros(x.len());
+    for i in 0..out_1.len() {
+        out_1[i] = (mean_axis(&(y_1.broadcast((2, 2)).unwrap()), Axis(0))).dot(&(mean_axis(&(y_1.broadcast((2, 2)).unwrap()), Axis(0))));
+    }
+    let mut out = &out_1 / (d_x.powi(2) + 0.5);
+    if sum(y_1) >= 0.0371 && d_t1 > 0.0 {
+        out += &(d_x * &out_1);
+    } else {
+        out_1 *= (sin(&out_1)).dot(&(sigmoid(&out)));
+    }
+    out_1.sum() + logsumexp(&out)
 }
 
 #[test]
 fn f0412_gradcheck() {
-    let mut s = 919738155u64;
-    let p0 = scalar32(&mut s);
-    let p1: Array1<f32> = random32(3, &mut s);
-    let p2: Array1<f32> = random32(2, &mut s);
-    let p3 = scalar32(&mut s);
-    let k0: usize = 1;
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0412_backward(p0, &p1, &p2, p3, k0, 1.0);
-    assert_eq!(value, f0412(p0, &p1, &p2, p3, k0));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
+    let mut s = 760764119u64;
+    let d_t1 = scalar32(&mut s);
+    let x: Array1<f32> = random32(3, &mut s);
+    let y_1: Array1<f32> = random32(2, &mut s);
+    let d_x = scalar32(&mut s);
+    let (d_t1, x, y_1, d_x,) = std::hint::black_box((d_t1, x, y_1, d_x,));
+    let (value, grads) = f0412_backward(d_t1, &x, &y_1, d_x, 1.0);
+    assert_eq!(value, f0412(d_t1, &x, &y_1, d_x));
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.y_1.shape(), y_1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0, p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0412_backward(*p0, p1, p2, *p3, k0, 1.0))
+        .check(&(d_t1, x.clone(), y_1.clone(), d_x), |(d_t1, x, y_1, d_x)| f0412_backward(*d_t1, x, y_1, *d_x, 1.0))
         .unwrap();
 }
 #[differentiable]
-fn f0413(p0: f64, p1: f64, ws: &[f64]) -> f64 {
+fn f0413(p0: f64, p1: f64) -> f64 {
     let t1 = if p1 > 0.4629 {
         (sin(p1)).min(p0)
     } else {
         (p1.hypot(p1.powi(2) + 0.5)).exp()
     };
-    let mut t2 = p1;
-    for (i, &c) in ws.iter().enumerate() {
-        t2 -= p1;
+    let mut t2 = t1;
+    let mut t1 = t1;
+    let mut t3 = (((2.0 - t1).trunc())).tanh();
+    for i in 0..1 {
+        let (t4, t5) = f0290(tanh(t2));
+        t3 = t3 * 0.5 + t4;
     }
-    let t3 = 1.25 - (powi(t2, 1));
-    let t1 = ((log_sigmoid(p1)).tanh()) * (t3.max(p1));
-    let t4 = ((square(t1) + 0.5).ln()).floor();
-    let t5 = cos(t3 / (t3.powi(2) + 0.5));
-    let t6 = if t2 <= -0.5183 {
-        ceil(t3)
+    if t3 <= -0.5183 {
+        t3 -= ((square(t3) + 0.5).log(square(t3) + 1.5)) - t1;
     } else {
-        ((tanh(t5)).tan()) - 1.5
-    };
-    t5 + t6
+        t1 -= tanh(exp(tanh(t3)));
+    }
+    let t1 = (p0 * (square(tanh(t1)))) - t3;
+    t2 /= square(((p1 - (t2 + p0)).tanh()).tan()) + 0.5;
+    t3 + t1
 }
 
 #[test]
 fn f0413_gradcheck() {
-    let mut s = 1836746539u64;
+    let mut s = 252314753u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
-    let ws: &[f64] = &[0.5, 0.75, -0.5];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0413_backward(p0, p1, ws, 1.0);
-    assert_eq!(value, f0413(p0, p1, ws));
-    gradcheck(&(p0, p1), |(p0, p1)| f0413_backward(*p0, *p1, ws, 1.0)).unwrap();
+    let (value, grads) = f0413_backward(p0, p1, 1.0);
+    assert_eq!(value, f0413(p0, p1));
+    gradcheck(&(p0, p1), |(p0, p1)| f0413_backward(*p0, *p1, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1, p2))]
 fn f0414(p0: Array2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
-    let (n1, m1) = p0.dim();
-    let t1 = Array::from_elem(n1, -1.5_f64);
-    let t2 = match () {
-        _ if p1[[2, 1]] <= -0.5183 && p2 > 0.0 => f0329(p1),
-        _ if p1.mean().unwrap() < 0.4629 => p2 * p2,
-        _ => -p2,
-    };
-    t2 + p2
+    let mut t1 = Array2::<f64>::zeros((p1.nrows(), p1.ncols()));
+    let mut t2 = sum(&p0);
+    let mut n1 = 0;
+    while n1 < 2 {
+        for i in 0..t1.nrows() {
+            t1.row_mut(i).assign(&(&(sin(&p1.row(i))) * ((mse(p1, p1)))));
+        }
+        for i in 0..t1.nrows() {
+            t2 -= (t1.row(i).sum());
+        }
+        for i in 0..t1.nrows() {
+            let row = &t1.row(i) * 0.5 + &(cos(&p1.row(i)));
+            t1.row_mut(i).assign(&row);
+        }
+        for i in 0..t1.nrows() {
+            t2 -= (t1[[i, 1]]);
+        }
+        n1 += 1;
+    }
+    t1.sum() + t2
 }
 
 #[test]
 fn f0414_gradcheck() {
-    let mut s = 597846144u64;
+    let mut s = 2038089419u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
@@ -12001,27 +12345,24 @@ fn f0415_gradcheck() {
 }
 #[differentiable]
 fn f0416(p0: &Array2<f64>) -> Array2<f64> {
-    let mut t1 = exp(&(tanh(&(&(logsumexp(p0)) + &(p0.dot(&p0.t()))))));
-    if mean(&t1) > 0.0371 {
-        t1 += mean(&t1);
-    } else {
-        t1 += t1.mean().unwrap();
-    }
-    let mut t2 = (p0.row(0)).iter().sum::<f64>();
-    for i in 0..1 {
-        let (t3, t4, t5) = f0391(p0);
-        t2 = t2 * 0.5 + ((backprop::ops::abs(t4)));
-    }
-    t1 += 0.75 + t2;
-    t1
+    let (n1, m1) = p0.dim();
+    let t1 = fract(&(&(p0.t()) * (p0[[0, m1 - 1]])));
+    let _t2 = t1.to_shape((1, 6)).unwrap();
+    let t3 = (&(concat(Axis(0), &[&t1, &t1])) + (0.5)).dot(p0);
+    let c2 = 1.5_f64;
+    let t5 = {
+        let t4 = (sigmoid(&t3)).map(|&z| z + c2);
+        t3.sum_axis(Axis(1))
+    };
+    t3
 }
 
 #[test]
 fn f0416_gradcheck() {
-    let mut s = 1167457487u64;
+    let mut s = 54132105u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let up: Array2<f64> = random((2, 2), &mut s);
+    let up: Array2<f64> = random((6, 3), &mut s);
     let (value, grads) = f0416_backward(&p0, &up);
     assert_eq!(value, f0416(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -12067,33 +12408,28 @@ fn f0417_gradcheck() {
 #[differentiable]
 fn f0418(p0: &Array2<f32>, p1: f32, p2: &Array1<f32>) -> f32 {
     let t1 = p0.dot(p2);
-    let t2 = array![0.25_f32, 0.5];
+    let t2 = array![0.25_f32, 0.25];
     let t3 = if logsumexp(&t1) <= 0.4629 {
-        mse(&(p2 - &t2), p2)
+        (&(p2 * &t1) + &t2).sum()
     } else {
-        ((t1[0]) + 0.25) - 1.5
+        mean(&t1)
     };
-    let n1 = p0.nrows();
-    let m1 = p0.ncols();
-    let t5 = Array::from_elem(n1, 0.5_f32);
-    let mut t6 = {
-        let t4 = ((t1.to_shape((1, 1)).unwrap()).mapv(|e| e)) - t3;
-        (&(Zip::from(&(tanh(&t4))).and(&(tanh(&t4))).map_collect(|&l, &r| f32::atan2(l, square(r) + 0.5))) * (softmax(p0))) - (&(&t5 + &t1) / (square(t3) + 0.5))
+    let c1: f32 = 3.0;
+    let t4 = p2.iter().zip(t1.iter()).map(|(&a, &b)| abs((tanh(b / (square(b) + 2.0))).powi(2))).sum::<f32>();
+    let t6 = {
+        let t5 = sqrt(square(log_sigmoid(t3)) + 0.5);
+        sin(&((square(p0) + 0.5).log(square(t4) + 1.5)))
     };
-    let t7 = f0180(sigmoid(t3));
-    for i in 0..2 {
-        t6 -= f0361(t7, p0);
-        t6 += mean(&t1);
-        if t6.mean().unwrap() <= -0.5183 {
-            continue;
-        }
-    }
-    sum(&t1) + t3 + sum(&t6) + t7
+    let t8 = {
+        let t7 = ((mean_axis(&t6, Axis(0))).sum()) * &(t6.slice(s![..;2, ..]));
+        mean(&((t7.dot(p2)).slice(s![..;-1]).to_owned()))
+    };
+    mean(&t6) + t8
 }
 
 #[test]
 fn f0418_gradcheck() {
-    let mut s = 912117211u64;
+    let mut s = 1727671582u64;
     let p0: Array2<f32> = random32((1, 2), &mut s);
     let p1 = scalar32(&mut s);
     let p2: Array1<f32> = random32(2, &mut s);
@@ -12120,24 +12456,23 @@ fn f0419(p0: f64, p1: &Array2<f64>) -> f64 {
         }
     })
     };
-    let t2 = (abs(&(powi(p1, 3)))).mean_axis(Axis(0)).unwrap();
-    let mut t4 = {
-        let t3 = tanh(f0370(p0));
-        (square(f0362(t3)) + 1.0).ln_1p()
+    let mut t2 = (abs(&(powi(p1, 3)))).mean_axis(Axis(0)).unwrap();
+    let t4 = {
+        let t3 = f0370(p0);
+        ((p1[[0, 2]]) - p0) * &t2
     };
-    t4 -= 0.25;
-    let (n1, m1) = p1.dim();
-    let t6 = {
-        let t5 = t2.iter().map(|z| (exp(*z)) * (*z)).sum::<f64>();
-        (t2.select(Axis(0), &[0, 2])).slice(s![0..1;-1]).sum()
-    };
-    let t7 = sigmoid(p1);
-    sum(&t2) + t4 + t6 + t7[[0, 0]]
+    let t5 = &t4;
+    let c1: f64 = 0.75;
+    let t5 = softmax(&((t5.broadcast((3, 3)).unwrap()).mapv(|z: f64| z * (tan(tanh(c1))))));
+    if sum(&t5) <= 0.4629 {
+        t2 += p0;
+    }
+    t4.sum() + mean(&t5)
 }
 
 #[test]
 fn f0419_gradcheck() {
-    let mut s = 342182450u64;
+    let mut s = 1284634523u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -12146,81 +12481,73 @@ fn f0419_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0, p1.clone()), |(p0, p1)| f0419_backward(*p0, p1, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0))]
-fn f0420(p0: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let _t1 = backprop::ops::recip(&(square(c0) + 1.0));
-    let t2 = sum(&(p0.dot(&p0.t())));
-    let t3 = clamp(sigmoid(f0376(p0)), -2.0, 0.5);
-    let (n1, m1) = c0.dim();
-    let n2 = p0.nrows();
-    let m2 = p0.ncols();
-    let t4 = Array2::<f64>::from_shape_vec((n1, m2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
-    let t5 = match () {
-        _ if c0.iter().sum::<f64>() > 0.0371 || t3 > 0.0 => t2 * 0.75,
-        _ if c0.sum() > 0.0371 => t2,
-        _ => mean(&((c0 * 0.1 + &t4).var_axis(Axis(1), 1.0))),
-    };
-    t3 + t5
+#[differentiable(wrt(out))]
+fn f0420(out: &Array2<f64>, y_1: &Array2<f64>) -> f64 {
+    let _t1 = backprop::ops::recip(&(square(y_1) + 1.0));
+    let t2 = sum(&(out.dot(&out.t())));
+    let mut t3 = softplus(&(f0377(y_1)));
+    for i in 0..3 {
+        t3 -= 1.25;
+    }
+    t2 + mean(&t3)
 }
 
 #[test]
 fn f0420_gradcheck() {
-    let mut s = 90058746u64;
-    let p0: Array2<f64> = random((1, 2), &mut s);
-    let c0: Array2<f64> = random((3, 2), &mut s);
-    let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let (value, grads) = f0420_backward(&p0, &c0, 1.0);
-    assert_eq!(value, f0420(&p0, &c0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0420_backward(p0, &c0, 1.0)).unwrap();
+    let mut s = 592325945u64;
+    let out: Array2<f64> = random((1, 2), &mut s);
+    let y_1: Array2<f64> = random((3, 2), &mut s);
+    let (out, y_1,) = std::hint::black_box((out, y_1,));
+    let (value, grads) = f0420_backward(&out, &y_1, 1.0);
+    assert_eq!(value, f0420(&out, &y_1));
+    assert_eq!(grads.out.shape(), out.shape());
+    gradcheck(&(out.clone(),), |(out,)| f0420_backward(out, &y_1, 1.0)).unwrap();
 }
-#[differentiable(wrt(d_t1, d_out, y_1))]
-fn f0421(d_t1: &Array2<f64>, d_out: &Array2<f64>, y_1: &Array2<f64>, d_p0: &Array1<f64>, labels: &[usize]) -> f64 {
-    let unused = d_out;
-    let t2 = sigmoid(f0415(d_p0));
-    let t2 = softmax_cross_entropy(&(backprop::ops::recip(&(square(&(d_out.t())) + 1.0))), labels);
+#[differentiable(wrt(d_t1, out, d_x))]
+fn f0421(d_t1: &Array2<f64>, out: &Array2<f64>, d_x: &Array2<f64>, w: &Array1<f64>, labels: &[usize]) -> f64 {
+    let d_out = out;
+    let x_from_out = sigmoid(f0415(w));
+    let x_from_out = softmax_cross_entropy(&(backprop::ops::recip(&(square(&(out.t())) + 1.0))), labels);
     let c1 = 1.5_f64;
-    let t2 = (concat(Axis(0), &[unused, d_out, d_out])).iter().map(|e| -(f64::hypot(c1, square(*e) + 0.5))).sum::<f64>();
-    let d_d_x = sinh(sum(unused));
-    let t4 = t2;
-    let t1_from_t2 = relu(&(ln(&(unused * unused + 1.0))));
-    sum(unused) + t2 + d_d_x + t4 + mean(&t1_from_t2) + unused[[0, 0]]
+    let x_from_out = (concat(Axis(0), &[d_out, out, out])).iter().map(|e| -(f64::hypot(c1, square(*e) + 0.5))).sum::<f64>();
+    let x = sinh(sum(d_out));
+    let d_out_1 = x_from_out;
+    let unused = (log_sigmoid(3.0 * d_out_1)).tanh();
+    d_out.sum() + x_from_out + x + d_out_1 + unused
 }
 
 #[test]
 fn f0421_gradcheck() {
-    let mut s = 996399176u64;
+    let mut s = 895664121u64;
     let d_t1: Array2<f64> = random((2, 3), &mut s);
-    let d_out: Array2<f64> = random((2, 1), &mut s);
-    let y_1: Array2<f64> = random((1, 2), &mut s);
-    let d_p0: Array1<f64> = random(2, &mut s);
+    let out: Array2<f64> = random((2, 1), &mut s);
+    let d_x: Array2<f64> = random((1, 2), &mut s);
+    let w: Array1<f64> = random(2, &mut s);
     let labels: &[usize] = &[0];
-    let (d_t1, d_out, y_1, d_p0,) = std::hint::black_box((d_t1, d_out, y_1, d_p0,));
-    let (value, grads) = f0421_backward(&d_t1, &d_out, &y_1, &d_p0, labels, 1.0);
-    assert_eq!(value, f0421(&d_t1, &d_out, &y_1, &d_p0, labels));
+    let (d_t1, out, d_x, w,) = std::hint::black_box((d_t1, out, d_x, w,));
+    let (value, grads) = f0421_backward(&d_t1, &out, &d_x, &w, labels, 1.0);
+    assert_eq!(value, f0421(&d_t1, &out, &d_x, &w, labels));
     assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    gradcheck(&(d_t1.clone(), d_out.clone(), y_1.clone()), |(d_t1, d_out, y_1)| f0421_backward(d_t1, d_out, y_1, &d_p0, labels, 1.0)).unwrap();
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    gradcheck(&(d_t1.clone(), out.clone(), d_x.clone()), |(d_t1, out, d_x)| f0421_backward(d_t1, out, d_x, &w, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0422(p0: f64, p1: f64, p2: &Array2<f64>, p3: f64) -> f64 {
     let mut t1 = p1;
     t1 += p1;
-    let t3 = {
-        let t2 = (t1 * t1).abs();
-        square((square(p0) + 1.0).sqrt())
+    let mut t3 = {
+        let t2 = (sigmoid(f0413(p1, p1))).sin();
+        backprop::ops::recip(square(t2) + 1.0)
     };
-    if t3 >= -0.5183 {
-        return ((p3.tanh()).tan());
-    }
-    let t3 = t1;
-    t1 + t3 + t1
+    t3 += (t3 * t1) * 0.25;
+    let t4 = p2;
+    t1 + t3 + t4[[0, 0]] + p0
 }
 
 #[test]
 fn f0422_gradcheck() {
-    let mut s = 1101339971u64;
+    let mut s = 1455001176u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -12251,30 +12578,30 @@ fn f0423_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0423_backward(p0, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0424(x: f64) -> f64 {
-    let x_from_out = f64::exp(x);
-    let t2 = x;
-    let out = if x_from_out > -0.5183 {
-        x_from_out + ((x_from_out.max(t2)) / (x.powi(2) + 1.0))
+fn f0424(p0: f64) -> f64 {
+    let t1 = f64::exp(p0);
+    let t2 = p0;
+    let t3 = if t1 > -0.5183 {
+        t1 + ((t1.max(t2)) / (p0.powi(2) + 1.0))
     } else {
         sqrt((t2 * 3.0).powi(2) + 0.5)
     };
-    let out_1 = {
-        let t1_from_t2 = t2;
-        out.max(t2)
+    let t5 = {
+        let t4 = t2;
+        t3.max(t2)
     };
-    let d_d_x = ((out + x_from_out) - (x_from_out - x_from_out)).cos();
-    x_from_out + t2 + out + out_1 + d_d_x
+    let t6 = cos(t3 + t5);
+    t5 + t6
 }
 
 #[test]
 fn f0424_gradcheck() {
-    let mut s = 135716168u64;
-    let x = scalar(&mut s);
-    let (x,) = std::hint::black_box((x,));
-    let (value, grads) = f0424_backward(x, 1.0);
-    assert_eq!(value, f0424(x));
-    gradcheck(&(x,), |(x,)| f0424_backward(*x, 1.0)).unwrap();
+    let mut s = 662576389u64;
+    let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0424_backward(p0, 1.0);
+    assert_eq!(value, f0424(p0));
+    gradcheck(&(p0,), |(p0,)| f0424_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0425(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
@@ -12301,25 +12628,23 @@ fn f0426(p0: f64, p1: f64) -> f64 {
         let t1 = (p1 + 0.1).sin();
         t1.powi(1)
     };
-    let t3 = (p0 / (square(t2) + 0.5)) + (p1 * t2);
-    let t4 = (powi(-t3, 2)) + t3;
-    let mut t6 = {
-        let t5 = (square(t3) + 1.0).ln();
-        t2.powi(2)
-    };
-    if t4 < -0.5183 {
-        t2 += powi(t2 / (square(t3) + 1.0), 2);
-    } else {
-        t6 += t3;
+    if t2 < 0.4629 {
+        return t2;
     }
-    let t7 = f64::atan2(sin(t3 - t2), -2.0 * -2.0 + 0.5);
-    let t8 = t4 + t4;
-    t7 + t8
+    t2 += tanh(f64::log10(square(p1) + 1.0));
+    let t2 = sigmoid(p0.abs());
+    let t3 = (p0.min(p1)) / (p1.powi(2) + 1.0);
+    let (_, t4, t5) = f0161(p0);
+    let t7 = {
+        let t6 = f0334(t5);
+        (t6.exp()).cos()
+    };
+    t5 + t7 + p1
 }
 
 #[test]
 fn f0426_gradcheck() {
-    let mut s = 1390721301u64;
+    let mut s = 1415876054u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -12328,75 +12653,54 @@ fn f0426_gradcheck() {
     gradcheck(&(p0, p1), |(p0, p1)| f0426_backward(*p0, *p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0427(p0: f64, k0: usize) -> f64 {
+fn f0427(p0: f64) -> f64 {
     let t2 = {
         let t1 = p0;
         (fract(t1)) * (p0 * t1)
     };
-    let mut t3 = (0.5 - (-t2));
-    for i in 0..1 {
-        let (t4, t5) = f0123(t3.sin());
-        t3 -= t2;
-    }
-    let mut t6 = match k0 {
-        0 => sigmoid(p0.ceil()),
-        1 | 2 => t2 + t3,
-        _ => sigmoid(tan(tanh(t3 - 0.5))),
-    };
-    for i in 0..1 {
-        t3 = powi((t3 * t2).tanh(), 3);
-        t6 += t3;
-        if t6 >= 0.0371 {
-            return (f64::abs(t6 - t3));
-        }
-    }
-    t2 + t3 + t6 + t2
+    let mut t3 = f64::atan2(square(p0), square(p0) + 0.5);
+    let _t4 = (cos(t3 / (square(t2) + 2.0))) - t3;
+    t3 *= t2 + t3;
+    t2 + t3 + t3
 }
 
 #[test]
 fn f0427_gradcheck() {
-    let mut s = 636085358u64;
+    let mut s = 2097614098u64;
     let p0 = scalar(&mut s);
-    let k0: usize = 3;
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0427_backward(p0, k0, 1.0);
-    assert_eq!(value, f0427(p0, k0));
-    gradcheck(&(p0,), |(p0,)| f0427_backward(*p0, k0, 1.0)).unwrap();
+    let (value, grads) = f0427_backward(p0, 1.0);
+    assert_eq!(value, f0427(p0));
+    gradcheck(&(p0,), |(p0,)| f0427_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0428(p0: f64, p1: f64, p2: f64, k0: usize) -> (f64, f64) {
+fn f0428(p0: f64, p1: f64, p2: f64) -> (f64, f64, f64) {
     let t2 = {
         let t1 = f64::hypot(p1, p1.powi(2) + 0.5);
         3.0 * p2
     };
-    let _t3 = f0372(sigmoid((square(t2) + 0.5).sqrt()));
-    let t4 = ((sigmoid(p0 + t2)).powi(2)) - p1;
-    let mut t5 = (f64::floor(p2));
-    let mut n1 = 0;
-    loop {
-        t5 += ((p0.clamp(-2.0, 0.5)));
-        n1 += 1;
-        if n1 >= 3 || t5.abs() < 0.0371 {
-            break;
-        }
-    }
-    let t6 = tan(tanh(t4));
-    (t4, t4)
+    let _t3 = sigmoid(f0413(sin(t2), sigmoid((square(t2) + 0.5).sqrt())));
+    let t5 = {
+        let t4 = p1;
+        t4.min(p2)
+    };
+    let t6 = t2;
+    let t7 = (-p2) * (f64::hypot(p2, -1.5 * -1.5 + 0.5));
+    (p2, t7, t5)
 }
 
 #[test]
 fn f0428_gradcheck() {
-    let mut s = 976112695u64;
+    let mut s = 1879928748u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
-    let k0: usize = 2;
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0428_backward(p0, p1, p2, k0, (1.0, 0.5));
-    assert_eq!(value, f0428(p0, p1, p2, k0));
+    let (value, grads) = f0428_backward(p0, p1, p2, (1.0, 0.5, -0.75));
+    assert_eq!(value, f0428(p0, p1, p2));
     GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0, p1, p2), |(p0, p1, p2)| f0428_backward(*p0, *p1, *p2, k0, (1.0, 0.5)))
+        .upstream(&(1.0, 0.5, -0.75))
+        .check(&(p0, p1, p2), |(p0, p1, p2)| f0428_backward(*p0, *p1, *p2, (1.0, 0.5, -0.75)))
         .unwrap();
 }
 #[differentiable]
@@ -12487,36 +12791,46 @@ fn f0432_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0432_backward(p0, *p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0433(p0: f64, p1: &Array2<f64>) -> f64 {
-    let mut t1 = (p1.select(Axis(0), &[0, 0, 0])).map(|&u| u + u);
-    if p0 < 0.0371 {
-        t1 = p0 + &t1;
-    } else if t1.sum() <= 0.4629 {
-        t1 = t1.mapv(f64::cos);
+fn f0433(p0: f64, p1: &Array2<f64>, labels: &[usize]) -> f64 {
+    let t1 = p1.mapv(|u| {
+        if p0 < -0.5183 {
+            p0
+        } else {
+            p0 * (u + u)
+        }
+    });
+    let (t2, _) = f0290(p0);
+    let t3 = ln(&(square(p1) + 0.5));
+    let t5 = {
+        let t4 = (tan(&(tanh(&t3)))).dot(&p1.t());
+        &t3 / 1.5
+    };
+    let mut t6 = p1[[0, 0]];
+    let (n1, m1) = p1.dim();
+    let t7 = Array::from_elem(m1, 0.5_f64);
+    for (i, &l) in labels.iter().enumerate() {
+        t6 += ((&t7 + &(p1.row(i))).dot(&(&t7 + &(p1.row(i)))));
     }
-    t1 -= &((tanh(&(sqrt(&(square(&(sqrt(&(square(&t1) + 0.5)))) + 1.0))).t())).dot(&(cos(&t1))));
-    let t1 = p0;
-    let t2 = t1;
-    let mut t3 = (f0403(t2, t2, t1));
-    let mut n1 = 0;
-    while n1 < 3 {
-        t3 -= ((t1.exp()));
-        t3 -= t3.max(t1);
-        n1 += 1;
+    let mut t8 = mean(&((&(t5.view().remove_axis(Axis(0))) - &(t5.select(Axis(1), &[1, 2, 2]))).select(Axis(1), &[1])));
+    let mut n2 = 0;
+    while n2 < 1 {
+        t8 += (((mse(&(&t5 - &t1), &t1))).tanh());
+        n2 += 1;
     }
-    t2 + t3
+    t6 + t8
 }
 
 #[test]
 fn f0433_gradcheck() {
-    let mut s = 1333184899u64;
+    let mut s = 972327244u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
+    let labels: &[usize] = &[1];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0433_backward(p0, &p1, 1.0);
-    assert_eq!(value, f0433(p0, &p1));
+    let (value, grads) = f0433_backward(p0, &p1, labels, 1.0);
+    assert_eq!(value, f0433(p0, &p1, labels));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0433_backward(*p0, p1, 1.0)).unwrap();
+    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0433_backward(*p0, p1, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0434(d_out: f64, out: f64) -> f64 {
@@ -12535,42 +12849,40 @@ fn f0434_gradcheck() {
     gradcheck(&(d_out, out), |(d_out, out)| f0434_backward(*d_out, *out, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0435(p0: f64, p1: f64, p2: f64) -> f64 {
-    let mut t2 = {
-        let t1 = p2;
-        (square(p2) + 0.5).powf(p1.tanh())
+fn f0435(d_x: f64, d_t1: f64, w: f64) -> f64 {
+    let mut unused = {
+        let d_out_1 = w;
+        (square(w) + 0.5).powf(d_t1.tanh())
     };
     for i in (0..2).rev() {
-        t2 += (square(t2) + 1.0).sqrt();
+        unused += (square(unused) + 1.0).sqrt();
     }
-    let t3 = t2;
-    let t3 = t2.min(p1);
-    if p2 <= -0.5183 {
-        return (t3 / (square(t3) + 1.0));
-    }
-    t2 + t3 + t2
+    let t3 = unused;
+    let t3 = unused.min(d_t1);
+    let t4 = w * w;
+    unused + t3 + t4
 }
 
 #[test]
 fn f0435_gradcheck() {
-    let mut s = 1401869075u64;
-    let p0 = scalar(&mut s);
-    let p1 = scalar(&mut s);
-    let p2 = scalar(&mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0435_backward(p0, p1, p2, 1.0);
-    assert_eq!(value, f0435(p0, p1, p2));
-    gradcheck(&(p0, p1, p2), |(p0, p1, p2)| f0435_backward(*p0, *p1, *p2, 1.0)).unwrap();
+    let mut s = 364477668u64;
+    let d_x = scalar(&mut s);
+    let d_t1 = scalar(&mut s);
+    let w = scalar(&mut s);
+    let (d_x, d_t1, w,) = std::hint::black_box((d_x, d_t1, w,));
+    let (value, grads) = f0435_backward(d_x, d_t1, w, 1.0);
+    assert_eq!(value, f0435(d_x, d_t1, w));
+    gradcheck(&(d_x, d_t1, w), |(d_x, d_t1, w)| f0435_backward(*d_x, *d_t1, *w, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0436(p0: &Array2<f64>) -> f64 {
-    let t1 = p0;
-    t1.sum()
+    let t1 = sum(&(0.5 - &(log_softmax(p0))).row(1));
+    t1 + p0.mean().unwrap()
 }
 
 #[test]
 fn f0436_gradcheck() {
-    let mut s = 1601520134u64;
+    let mut s = 1428524155u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0436_backward(&p0, 1.0);
@@ -12580,15 +12892,23 @@ fn f0436_gradcheck() {
 }
 #[differentiable]
 fn f0437(p0: f64) -> f64 {
-    let t1 = cos((sigmoid(p0)) * p0);
-    let t2 = square(t1 * p0);
-    let t3 = f64::abs(t2 / (square(t1) + 0.5));
-    t2 + t3 + t2
+    let mut t1 = p0;
+    for i in 0..1 {
+        let (t2, t3) = f0290(p0);
+        t1 = t1 * 0.5 + ((cos(t3 * t2)));
+    }
+    let (t4, t5, _) = f0161(t1.cos());
+    let mut t6 = ((t5 / 1.5).sin());
+    for i in 0..3 {
+        let (_, t7, t8) = f0428(t5, t5, t5);
+        t6 = t6 * 0.5 + ((softplus(t8)));
+    }
+    t1 + t4 + t5 + t6 + t5
 }
 
 #[test]
 fn f0437_gradcheck() {
-    let mut s = 568959954u64;
+    let mut s = 1776422842u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0437_backward(p0, 1.0);
@@ -12596,55 +12916,50 @@ fn f0437_gradcheck() {
     gradcheck(&(p0,), |(p0,)| f0437_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0438(d_out: f64, w: &Array2<f64>, d_t1: &Array2<f64>, grad: f64) -> f64 {
-    let out_1 = {
-        let t1 = w + grad;
-        &(softmax(w)) + &t1
+fn f0438(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
+    let t2 = {
+        let t1 = p1 + p3;
+        &(softmax(p1)) + &t1
     };
-    let t1_from_t2 = d_t1;
-    out_1.sum() + t1_from_t2[[0, 1]]
+    let mut t3 = ((p2.iter().sum::<f64>()).powi(1));
+    for i in 0..3 {
+        let (t4, t5, _) = f0192(&(cos(&t2)), p2.to_owned());
+        t3 += ((t5 - 3.0));
+    }
+    sum(&t2) + t3
 }
 
 #[test]
 fn f0438_gradcheck() {
-    let mut s = 1764440975u64;
-    let d_out = scalar(&mut s);
-    let w: Array2<f64> = random((2, 3), &mut s);
-    let d_t1: Array2<f64> = random((3, 3), &mut s);
-    let grad = scalar(&mut s);
-    let (d_out, w, d_t1, grad,) = std::hint::black_box((d_out, w, d_t1, grad,));
-    let (value, grads) = f0438_backward(d_out, &w, &d_t1, grad, 1.0);
-    assert_eq!(value, f0438(d_out, &w, &d_t1, grad));
-    assert_eq!(grads.w.shape(), w.shape());
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    gradcheck(&(d_out, w.clone(), d_t1.clone(), grad), |(d_out, w, d_t1, grad)| f0438_backward(*d_out, w, d_t1, *grad, 1.0)).unwrap();
+    let mut s = 397472458u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((2, 3), &mut s);
+    let p2: Array2<f64> = random((3, 3), &mut s);
+    let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0438_backward(p0, &p1, &p2, p3, 1.0);
+    assert_eq!(value, f0438(p0, &p1, &p2, p3));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0, p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0438_backward(*p0, p1, p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0439(p0: Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
-    let mut t1 = mean(&(tanh(p3)));
-    let mut n1 = 0;
-    loop {
-        t1 = t1 * 0.5 + (mean(&(p3 * p3)));
-        t1 += (f0426(t1, p2)).tanh();
-        n1 += 1;
-        if n1 >= 1 {
-            break;
-        }
-    }
-    let c2 = 1.5_f64;
-    let mut t3 = {
-        let t2 = exp(p3);
-        p3.row(1).dot(&p3.t())
+    let t1 = match () {
+        _ if p3.iter().sum::<f64>() > 0.0371 => (backprop::ops::recip(&(p3 * p3 + 1.0))).select(Axis(1), &[1, 1, 1, 0]),
+        _ if p1 > 0.0371 => tanh(&((backprop::ops::recip(&(p3 * p3 + 1.0))).select(Axis(1), &[1, 1, 1, 0]))),
+        _ => cos(&((backprop::ops::recip(&(p3 * p3 + 1.0))).select(Axis(1), &[1, 1, 1, 0]))),
     };
-    let t4 = ((powi(p3, 2)).dot(&p3.t())).iter().map(|&u| log_sigmoid(p1)).sum::<f64>();
-    t3 /= square(mse(&(concat(Axis(1), &[p3, &p0])), &(&(concat(Axis(1), &[p3, &p0])) * 0.5))) + 0.5;
-    let t5 = ((p2 / (square(t1) + 0.5)).powi(2) + 0.5).ln();
-    t1 + t3.mean().unwrap() + t4 + t5 + t1
+    let t2 = &t1;
+    let t3 = relu((to_degrees(t2.iter().sum::<f64>())) * 0.01);
+    let _t4 = t2.dot(&t2.t());
+    let t5 = t2;
+    t3 + t5.iter().sum::<f64>()
 }
 
 #[test]
 fn f0439_gradcheck() {
-    let mut s = 1880821198u64;
+    let mut s = 1851517264u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -12695,22 +13010,14 @@ fn f0441_gradcheck() {
 #[differentiable]
 fn f0442(p0: f64, p1: &Array1<f64>, p2: f64) -> f64 {
     let c1 = 3.0_f64;
-    let mut t1 = logsumexp(&(p1.to_owned().mapv_into(|u| (tanh((c1 - p2) - p2)).mul_add(0.5, u))));
-    let c2: f64 = 0.1;
-    for i in 0..2 {
-        let (t2, _) = f0225(p1, p1, p2);
-        t1 += ((p1.map(|&z| (0.25 / (square(p0) + 1.0)).min(z))).dot(&(p1.map(|&z| (0.25 / (square(p0) + 1.0)).min(z)))));
-    }
-    let mut t3 = Array1::<f64>::zeros(p1.len());
-    for i in 0..t3.len() {
-        t3[i] = p2;
-    }
-    t1 + logsumexp(&t3)
+    let mut t1 = backprop::ops::sigmoid(&((p2 - p2) * &(p1.to_shape((3, 1)).unwrap())));
+    t1 = (&t1 - p1).dot(&t1);
+    t1.sum() + p2
 }
 
 #[test]
 fn f0442_gradcheck() {
-    let mut s = 1954637540u64;
+    let mut s = 1276111378u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2 = scalar(&mut s);
@@ -12742,45 +13049,46 @@ fn f0443_gradcheck() {
     gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0443_backward(*p0, *p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0444(p0: f64, k0: usize) -> f64 {
-    let mut t1 = p0;
-    let t2 = softplus(p0);
-    let t3 = match k0 % 3 {
-        0 => t1 - t2,
-        1 | 2 => ((square(p0) + 0.5).powf(f64::sin(t2))) * (t2.tanh()),
-        _ => t2,
-    };
-    t1 -= relu(t1);
-    let t6 = if !(t3 > -0.5183) {
-        (f64::signum(t3))
-    } else {
-        let (t4, t5) = f0123(sigmoid(t2));
-        t1
-    };
-    t1 + t2 + t3 + t6
+fn f0444(p0: f64) -> (f64, f64, f64) {
+    let t1 = p0;
+    let mut t2 = softplus(p0);
+    let t3 = t1 - t2;
+    t2 += t3 + t1;
+    let _t4 = t3;
+    (p0, t1, t1)
 }
 
 #[test]
 fn f0444_gradcheck() {
-    let mut s = 887877684u64;
+    let mut s = 189965376u64;
     let p0 = scalar(&mut s);
-    let k0: usize = 4;
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0444_backward(p0, k0, 1.0);
-    assert_eq!(value, f0444(p0, k0));
-    gradcheck(&(p0,), |(p0,)| f0444_backward(*p0, k0, 1.0)).unwrap();
+    let (value, grads) = f0444_backward(p0, (1.0, 0.5, -0.75));
+    assert_eq!(value, f0444(p0));
+    GradCheck::new()
+        .upstream(&(1.0, 0.5, -0.75))
+        .check(&(p0,), |(p0,)| f0444_backward(*p0, (1.0, 0.5, -0.75)))
+        .unwrap();
 }
 #[differentiable]
 fn f0445(p0: &Array2<f64>) -> f64 {
-    let t1 = p0.dot(p0);
-    let t2 = sqrt(&(p0 * p0 + 1.0));
-    let t1 = t1.clone();
-    t2.mean().unwrap() + t1.mean().unwrap()
+    let t1 = (backprop::ops::sin(p0)).mapv_into(|e| (e - e) - (e * e));
+    let mut t3 = {
+        let t2 = ln(&(&t1 * &t1 + 0.5));
+        (sin(&t1)).dot(&(tanh(&t2)))
+    };
+    for i in 0..3 {
+        if (p0[[i, 1]]) <= 0.0371 {
+            break;
+        }
+        t3 -= p0[[i, 1]];
+    }
+    t1.sum() + t3[[1, 2]] + t1.mean().unwrap()
 }
 
 #[test]
 fn f0445_gradcheck() {
-    let mut s = 1586537628u64;
+    let mut s = 480950524u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0445_backward(&p0, 1.0);
@@ -12790,15 +13098,28 @@ fn f0445_gradcheck() {
 }
 #[differentiable(wrt(p0, p1))]
 fn f0446(p0: f64, p1: f64, c0: &Array2<f64>) -> f64 {
-    let mut t1 = sigmoid(f0426(p0, p1));
-    let t2 = ((-p0) + p1) - t1;
-    t1 *= t2;
-    t1 + t2
+    let mut t1 = f0426(p0, p1);
+    let (n1, m1) = c0.dim();
+    for i in 0..1 {
+        t1 -= (c0[[n1 - 1, m1 / 2]]) * (t1 / 1.25);
+        match i % 3 {
+            0 => t1 -= p1,
+            1 | 2 => {
+                t1 += (t1 + p1).tanh();
+            }
+            _ => {}
+        }
+    }
+    let t3 = {
+        let t2 = mse(&(sigmoid(&(ln_1p(&(square(&(c0 + t1)) + 0.5))))), &(sin(c0)));
+        (c0.mean().unwrap()) * t1
+    };
+    t1 + t3
 }
 
 #[test]
 fn f0446_gradcheck() {
-    let mut s = 294956120u64;
+    let mut s = 117078671u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let c0: Array2<f64> = random((3, 3), &mut s);
@@ -12861,17 +13182,18 @@ fn f0448_gradcheck() {
 #[differentiable]
 fn f0449(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
     let _t1 = p2 * p2;
-    let n1 = p2.nrows();
-    let m1 = p2.ncols();
-    let t2 = Array2::<f64>::from_shape_vec((n1, 1), vec![0.0, 0.5]).unwrap();
-    let t3 = (square((p1 * 0.1 + &t2).var(1.0))).min(p0);
-    let _t4 = p3.t();
-    t3 + sum(p1)
+    let t2 = (sigmoid(&(exp(&(p2.ceil()))))).mapv(sigmoid);
+    let t3 = if p3[[1, 0]] < 0.0371 {
+        p1.to_owned()
+    } else {
+        sigmoid(p1)
+    };
+    mean(&t2) + mean(&t3)
 }
 
 #[test]
 fn f0449_gradcheck() {
-    let mut s = 498246586u64;
+    let mut s = 763085873u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2: Array2<f64> = random((2, 3), &mut s);
@@ -12885,22 +13207,20 @@ fn f0449_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0449_backward(*p0, p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0450(p0: f64) -> f64 {
-    let t1 = p0;
-    if t1 <= -0.5183 {
-        return ((square(t1) + 0.5).powf(backprop::ops::sin(t1)));
-    }
-    t1
+fn f0450(d_p0: f64) -> f64 {
+    let t1 = d_p0;
+    let t2 = d_p0.min(t1);
+    t1 + t2
 }
 
 #[test]
 fn f0450_gradcheck() {
-    let mut s = 1588401801u64;
-    let p0 = scalar(&mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0450_backward(p0, 1.0);
-    assert_eq!(value, f0450(p0));
-    gradcheck(&(p0,), |(p0,)| f0450_backward(*p0, 1.0)).unwrap();
+    let mut s = 1894453982u64;
+    let d_p0 = scalar(&mut s);
+    let (d_p0,) = std::hint::black_box((d_p0,));
+    let (value, grads) = f0450_backward(d_p0, 1.0);
+    assert_eq!(value, f0450(d_p0));
+    gradcheck(&(d_p0,), |(d_p0,)| f0450_backward(*d_p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0451(p0: f64, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
@@ -12932,29 +13252,41 @@ fn f0451_gradcheck() {
     gradcheck(&(p0, p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0451_backward(*p0, *p1, *p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0452(y_1: f64, w: &Array1<f64>) -> f64 {
-    let t1 = w;
-    let grad_1 = w * y_1;
-    let mut out_1 = grad_1.to_owned();
-    for i in 0..out_1.len() {
-        out_1[i] += (((t1.iter().sum::<f64>()) / &(square(&(w * w)) + 0.5)).dot(&((t1.iter().sum::<f64>()) / &(square(&(w * w)) + 0.5)))).tanh();
+fn f0452(p0: f64, p1: &Array1<f64>) -> f64 {
+    let t1 = p1;
+    let t2 = p1 * p0;
+    let mut t3 = Array1::<f64>::zeros(t2.len());
+    let mut t4 = ((tanh(&(&(p1 / &(t1 * t1 + 1.0)) / (square(&((&(tanh(&t2)) * 0.75).asin())) + 2.0)))).product());
+    for o in 0..3 {
+        if p0 <= -0.5183 {
+            for j in 0..t3.len() {
+                t3[j] = (t2.iter().sum::<f64>()) + t2[j];
+            }
+        }
+        for j in 0..t3.len() {
+            t4 -= (f64::tanh((p1 + ((t3[j]) / 1.25)).dot(&(p1 + ((t3[j]) / 1.25)))));
+        }
     }
-    let d_out = grad_1.clone();
-    let _t5 = w.atan();
-    let x_from_out = &grad_1;
-    t1.dot(t1) + grad_1.mean().unwrap() + out_1.mean().unwrap() + d_out.dot(&d_out) + x_from_out.dot(x_from_out) + mean(x_from_out)
+    let t5 = if logsumexp(&t2) < 0.4629 {
+        p0
+    } else {
+        t4
+    };
+    let t6 = ((square(tanh(t5))).powi(2) + 1.0).ln();
+    let _t7 = p1;
+    t1.dot(t1) + t2.dot(&t2) + t3.dot(&t3) + t4 + t5 + t6
 }
 
 #[test]
 fn f0452_gradcheck() {
-    let mut s = 757538770u64;
-    let y_1 = scalar(&mut s);
-    let w: Array1<f64> = random(3, &mut s);
-    let (y_1, w,) = std::hint::black_box((y_1, w,));
-    let (value, grads) = f0452_backward(y_1, &w, 1.0);
-    assert_eq!(value, f0452(y_1, &w));
-    assert_eq!(grads.w.shape(), w.shape());
-    gradcheck(&(y_1, w.clone()), |(y_1, w)| f0452_backward(*y_1, w, 1.0)).unwrap();
+    let mut s = 195397361u64;
+    let p0 = scalar(&mut s);
+    let p1: Array1<f64> = random(3, &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0452_backward(p0, &p1, 1.0);
+    assert_eq!(value, f0452(p0, &p1));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0452_backward(*p0, p1, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0453(p0: &Array1<f64>, c0: &Array2<f64>) -> f64 {
@@ -12989,33 +13321,38 @@ fn f0453_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0453_backward(p0, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0454(p0: f32) -> f32 {
-    let mut t1 = if p0 > -0.5183 {
-        f32::mul_add((p0 + p0) * (f0180(p0)), p0, p0)
+fn f0454(p0: f32) -> (f32, f32) {
+    let t1 = if p0 > -0.5183 {
+        cos((p0 + p0) * (tanh(f0180(p0))))
     } else {
-        powi(((p0.min(0.5)) * (p0 * p0)).cos(), 3)
+        (((square(p0) + 1.0).ln()).max(p0)) - 0.5
     };
-    let mut t2 = t1;
-    for i in 0..3 {
-        t1 -= (sqrt(square(t1) + 1.0)).hypot(square(p0) + 0.5);
+    let mut t2 = square(clamp(p0, -0.5, 0.5));
+    if t1 >= -0.5183 || t2 > 0.0 {
+        t2 /= square(-t2) + 0.5;
     }
-    t2 /= square(3.0 + ((square(t1) + 1.0).recip())) + 0.5;
-    let _t3 = f32::ln((0.75 / (square(t1) + 1.0)).powi(2) + 0.5);
-    let t4 = relu(t2 + 3.0);
-    t1 + t2 + t4 + p0
+    let t2 = t2 * t1;
+    let t3 = (square(relu(backprop::ops::square(p0))) + 1.0).recip();
+    let t4 = if p0 >= 0.4629 || t3 > 0.0 {
+        t2
+    } else {
+        trunc(t3)
+    };
+    (t1, t4)
 }
 
 #[test]
 fn f0454_gradcheck() {
-    let mut s = 641191728u64;
+    let mut s = 1836429409u64;
     let p0 = scalar32(&mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0454_backward(p0, 1.0);
+    let (value, grads) = f0454_backward(p0, (1.0, 0.5));
     assert_eq!(value, f0454(p0));
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0,), |(p0,)| f0454_backward(*p0, 1.0))
+        .upstream(&(1.0, 0.5))
+        .check(&(p0,), |(p0,)| f0454_backward(*p0, (1.0, 0.5)))
         .unwrap();
 }
 #[differentiable]
@@ -13041,25 +13378,21 @@ fn f0455_gradcheck() {
 }
 #[differentiable]
 fn f0456(p0: f64) -> f64 {
-    let mut t1 = p0;
-    t1 /= square(p0) + 1.0;
-    let t2 = match () {
-        _ if t1 <= -0.5183 && t1 > 0.0 => (square(p0) + 1.0).ln(),
-        _ if t1 >= 0.0371 => f0450(t1.tanh()),
-        _ => t1 * 1.25,
+    let (t1, t2, t3) = f0444(p0);
+    let t4 = t1;
+    let t5 = 0.75 * p0;
+    let _t6 = f64::clamp(t2, -2.0, 1.0);
+    let t8 = {
+        let t7 = t1;
+        f0434(t5, t3)
     };
-    let t3 = t2 / (t2.powi(2) + 0.5);
-    let t4 = (1.5 + (tanh((t2 + t3) + t3))).powf(0.5);
-    let t6 = {
-        let t5 = ((t3.clamp(-2.0, 1.0)).cos()) / (square(ln(square(t1) + 0.5)) + 1.0);
-        sigmoid(f0426(sigmoid(t3), sigmoid(t4)))
-    };
-    t1 + t2 + t3 + t4 + t6
+    let t1 = t8;
+    t8 + t1
 }
 
 #[test]
 fn f0456_gradcheck() {
-    let mut s = 1789298084u64;
+    let mut s = 749639470u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0456_backward(p0, 1.0);
@@ -13115,71 +13448,74 @@ fn f0458_gradcheck() {
     gradcheck(&(p3,), |(p3,)| f0458_backward(p0.view(), p1.view(), &p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0459(p0: f64, p1: f64, ws: &[f64]) -> (f64, f64, f64) {
-    let mut t1 = p1 * p0;
-    let t2 = if t1 < 0.0371 {
-        ((-t1).powi(3)) - p0
+fn f0459(x: f64, d_p0: f64) -> f64 {
+    let mut x_from_out = d_p0 * x;
+    let t2 = if x_from_out < 0.0371 {
+        ((-x_from_out).powi(3)) - x
     } else {
-        (p1 + p1).to_radians()
+        (d_p0 + d_p0).to_radians()
     };
     let t4 = {
-        let t3 = p1 / (square(((relu(t2)).tanh()).tan()) + 1.0);
-        (softplus(t1 - t2)) + t3
+        let d_out = d_p0 / (square(((relu(t2)).tanh()).tan()) + 1.0);
+        (softplus(x_from_out - t2)) + d_out
     };
     let t5 = f64::sqrt(square(t2) + 1.0);
-    let mut t6 = (t4 + t5);
-    for (i, &c) in ws.iter().enumerate() {
-        t6 += ((square(p0)));
+    let mut d_out_1 = f0450(d_p0);
+    let t7 = if t4 > 0.4629 {
+        d_out_1.cos()
+    } else {
+        x_from_out
+    };
+    if t7 <= 0.0371 {
+        x_from_out /= square(sigmoid(d_out_1)) + 1.0;
+    } else {
+        d_out_1 /= (softplus(x_from_out)).powi(2) + 0.5;
     }
-    let t7 = (sigmoid(f0435(t4.tanh(), sigmoid(t4), t1))).cos();
-    t1 /= square(t7) + 0.5;
-    (p0, p1, t2)
+    x_from_out + t2 + t4 + t5 + d_out_1 + t7 + x
 }
 
 #[test]
 fn f0459_gradcheck() {
-    let mut s = 292461113u64;
-    let p0 = scalar(&mut s);
-    let p1 = scalar(&mut s);
-    let ws: &[f64] = &[-0.5, 0.5, 1.5];
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0459_backward(p0, p1, ws, (1.0, 0.5, -0.75));
-    assert_eq!(value, f0459(p0, p1, ws));
-    GradCheck::new()
-        .upstream(&(1.0, 0.5, -0.75))
-        .check(&(p0, p1), |(p0, p1)| f0459_backward(*p0, *p1, ws, (1.0, 0.5, -0.75)))
-        .unwrap();
+    let mut s = 715363931u64;
+    let x = scalar(&mut s);
+    let d_p0 = scalar(&mut s);
+    let (x, d_p0,) = std::hint::black_box((x, d_p0,));
+    let (value, grads) = f0459_backward(x, d_p0, 1.0);
+    assert_eq!(value, f0459(x, d_p0));
+    gradcheck(&(x, d_p0), |(x, d_p0)| f0459_backward(*x, *d_p0, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0))]
-fn f0460(p0: &Array2<f32>, c0: &Array2<f32>) -> f32 {
-    let t1 = (c0 / &(square(c0) + 2.0)) - c0;
-    let mut t2 = sum(&(backprop::ops::recip(&(square(&(0.75 + &(c0.mapv(f0176)))) + 1.0))));
-    let mut n1 = 0;
-    loop {
-        t2 -= (p0[[2, 0]]);
-        t2 += c0[[1, 0]];
-        n1 += 1;
-        if n1 >= 3 || t2.abs() > 0.5183 {
-            break;
+#[differentiable(wrt(w))]
+fn f0460(w: &Array2<f32>, y_1: &Array2<f32>) -> f32 {
+    let unused = (y_1 / &(square(y_1) + 2.0)) - y_1;
+    let c1 = 0.1_f32;
+    let d_x = match () {
+        _ if y_1.iter().sum::<f32>() < 0.4629 => backprop::ops::recip(&(square(&(0.75 + &(y_1.mapv(f0176)))) + 1.0)),
+        _ if unused[[1, 0]] < 0.4629 => Zip::from(&(sigmoid(&(relu(y_1))))).and(y_1).map_collect(|&u, &v| {
+        if v < 0.4629 {
+            f0373((sigmoid(u)) * v)
+        } else {
+            v + ((tanh(u)).tan())
         }
-    }
-    let t3 = t2;
-    t1[[1, 0]] + t2 + t3
+    }),
+        _ => y_1.to_owned(),
+    };
+    let _t3 = sqrt(&(square(&(y_1 + &d_x)) + 1.0));
+    sum(&unused) + d_x.sum() + d_x[[0, 0]]
 }
 
 #[test]
 fn f0460_gradcheck() {
-    let mut s = 1826361468u64;
-    let p0: Array2<f32> = random32((3, 2), &mut s);
-    let c0: Array2<f32> = random32((2, 1), &mut s);
-    let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let (value, grads) = f0460_backward(&p0, &c0, 1.0);
-    assert_eq!(value, f0460(&p0, &c0));
-    assert_eq!(grads.p0.shape(), p0.shape());
+    let mut s = 404912625u64;
+    let w: Array2<f32> = random32((3, 2), &mut s);
+    let y_1: Array2<f32> = random32((2, 1), &mut s);
+    let (w, y_1,) = std::hint::black_box((w, y_1,));
+    let (value, grads) = f0460_backward(&w, &y_1, 1.0);
+    assert_eq!(value, f0460(&w, &y_1));
+    assert_eq!(grads.w.shape(), w.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(),), |(p0,)| f0460_backward(p0, &c0, 1.0))
+        .check(&(w.clone(),), |(w,)| f0460_backward(w, &y_1, 1.0))
         .unwrap();
 }
 #[differentiable(wrt(p0, p1))]
@@ -13291,32 +13627,29 @@ fn f0464_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0465(p0: Array1<f64>, p1: Array2<f64>) -> f64 {
-    let t1 = ((p1.dot(&p1.t())).dot(&p0)).dot(&p1);
-    let mut t2 = (&(floor(&t1)) + &p1).sum();
-    let mut n1 = 0;
-    loop {
-        t2 = t2 * 0.5 + ((t1.dot(&t1)).tanh());
-        n1 += 1;
-        if n1 >= 3 {
-            break;
-        }
-    }
-    let t3 = p1.dot(&t1);
-    t2 + logsumexp(&t3)
+fn f0465(grad: Array1<f64>, d_out: Array2<f64>, k0: usize) -> f64 {
+    let unused = relu(sum(&(backprop::ops::recip(&(&d_out * &d_out + 1.0)))));
+    let x = &d_out;
+    let d_d_x = match d_out.len() % 3 {
+        0 => ((mean_axis(&d_out, Axis(1))).atan()) + &grad,
+        1 | 2 => x.mean_axis(Axis(1)).unwrap(),
+        _ => cos(&(((mean_axis(&d_out, Axis(1))).atan()) + &grad)),
+    };
+    unused + x[[1, 0]] + d_d_x.dot(&d_d_x)
 }
 
 #[test]
 fn f0465_gradcheck() {
-    let mut s = 1619652198u64;
-    let p0: Array1<f64> = random(2, &mut s);
-    let p1: Array2<f64> = random((2, 1), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0465_backward(p0.clone(), p1.clone(), 1.0);
-    assert_eq!(value, f0465(p0.clone(), p1.clone()));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0465_backward(p0.clone(), p1.clone(), 1.0)).unwrap();
+    let mut s = 1208042618u64;
+    let grad: Array1<f64> = random(2, &mut s);
+    let d_out: Array2<f64> = random((2, 1), &mut s);
+    let k0: usize = 2;
+    let (grad, d_out,) = std::hint::black_box((grad, d_out,));
+    let (value, grads) = f0465_backward(grad.clone(), d_out.clone(), k0, 1.0);
+    assert_eq!(value, f0465(grad.clone(), d_out.clone(), k0));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    gradcheck(&(grad.clone(), d_out.clone()), |(grad, d_out)| f0465_backward(grad.clone(), d_out.clone(), k0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0466(p0: f64, p1: f64, p2: &Array1<f64>, p3: f64) -> f64 {
@@ -13328,23 +13661,35 @@ fn f0466(p0: f64, p1: f64, p2: &Array1<f64>, p3: f64) -> f64 {
     };
     let t3 = t1.product();
     let t4 = (f0403(t3, t3, t3)) / (square(t3) + 0.5);
-    let mut t5 = t1.to_owned();
-    for i in 0..t5.len() {
-        t5[i] = (t3.clamp(-0.5, 0.5));
+    let mut t5 = Array1::<f64>::zeros(p2.len());
+    let mut t6 = sum(&(t2 * t1));
+    let mut n1 = 0;
+    while n1 < 1 {
+        for j in 0..t5.len() {
+            t5[j] = (f64::atan2(backprop::ops::log_sigmoid(t2), square(p2[j]) + 0.5));
+        }
+        for j in 0..t5.len() {
+            t6 += (t5[j] * ((sin(p0 - p1))));
+        }
+        for j in 0..t5.len() {
+            t5[j] += (((sigmoid(&(tan(&(tanh(t1)))))).mean().unwrap()) + p2[j]);
+        }
+        for j in 0..t5.len() {
+            t6 -= (t5[j] * (sigmoid(((p3 * t4) - t4))));
+        }
+        n1 += 1;
     }
-    let t3 = t1.iter().map(|&u| t3 * 0.1).sum::<f64>();
-    let t8 = if t4 >= -0.5183 {
-        let (t6, t7) = f0123(t2.tanh());
-        t3
-    } else {
-        logsumexp(&t5)
+    let t7 = clamp(&(t6 / &(square(&t5) + 1.0)), -0.5, 0.5);
+    let t9 = {
+        let t8 = t1.dot(p2);
+        (concat(Axis(0), &[&t7, t1, &t7])) - t6
     };
-    t3 + t8
+    logsumexp(&t7) + t9.sum()
 }
 
 #[test]
 fn f0466_gradcheck() {
-    let mut s = 1408979367u64;
+    let mut s = 1059434027u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array1<f64> = random(2, &mut s);
@@ -13401,19 +13746,33 @@ fn f0469(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
     let _t2 = (&t1 * &t1) + &t1;
     let mut t3 = sigmoid(sum(&(&t1 + 0.75)));
     let mut n1 = 0;
-    while n1 < 3 && t3.abs() > 0.4629 {
+    loop {
         t3 = t3 * 0.5 + (sum(&(cos(p2))));
         n1 += 1;
+        if n1 >= 3 || t3.abs() > 0.4629 {
+            break;
+        }
     }
-    if p1 < 0.4629 {
-        return sigmoid((t3 - t3));
+    let mut t4 = Array2::<f64>::zeros((p0.nrows(), p0.ncols()));
+    let mut t5 = backprop::ops::sigmoid(((f0437(sigmoid(t3))) + t3));
+    let (n2, m2) = p0.dim();
+    let t6 = Array::from_elem((n2, n2), 0.5_f64);
+    for o in 0..2 {
+        for i in 0..t4.nrows() {
+            t4.row_mut(i).assign(&(sin(&p0.row(i))));
+        }
+        for i in 0..t4.nrows() {
+            for j in 0..t4.ncols() {
+                t5 -= (t4[[i, j]] * (sigmoid(((&t6 * &t1).dot(&t1)).sum())));
+            }
+        }
     }
-    mean(&t1) + t3
+    t1[[1, 0]] + t3 + sum(&t4) + t5
 }
 
 #[test]
 fn f0469_gradcheck() {
-    let mut s = 889672581u64;
+    let mut s = 802546677u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -13456,24 +13815,20 @@ fn f0470_gradcheck() {
 }
 #[differentiable]
 fn f0471(p0: &Array2<f64>, p1: f64, p2: f64) -> f64 {
-    let c1: f64 = 0.75;
-    let mut t1 = Zip::from(p0).and(p0).map_collect(|&a, &b| c1 * b);
-    t1 *= &((&t1 + p1) / &(square(&(p1 * &t1)) + 2.0));
-    let mut t3 = {
-        let t2 = (sigmoid(&(f0416(&(cos(&t1)))))).product();
-        (mean(&(concat(Axis(1), &[&t1, &t1, &t1])).row(1))) / (p2.powi(2) + 0.5)
-    };
-    t3 += t3 + t3;
-    let (n2, m2) = p0.dim();
-    let t4 = Array2::<f64>::from_shape_vec((n2, m2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
-    let t5 = t3;
-    let t6 = p0;
-    sum(&t1) + t3 + t5 + t6.sum() + t3
+    let mut t1 = sin(p2);
+    if t1 > -0.5183 {
+        t1 *= -p1;
+    }
+    t1 *= (1.25 - t1) / (square(p1 / (square(t1 + t1) + 1.0)) + 1.0);
+    let t2 = log_sigmoid(p1.max(t1));
+    let t2 = t1 + p1;
+    let t3 = square(p2.exp());
+    t2 + t3
 }
 
 #[test]
 fn f0471_gradcheck() {
-    let mut s = 359765163u64;
+    let mut s = 777223056u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -13484,7 +13839,7 @@ fn f0471_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2), |(p0, p1, p2)| f0471_backward(p0, *p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0472(p0: &Array1<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> Array2<f64> {
+fn f0472(p0: &Array1<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
     let mut t1 = p1;
     let c1: f64 = 0.25;
     for i in (0..1).step_by(2) {
@@ -13494,35 +13849,25 @@ fn f0472(p0: &Array1<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> Array
             break;
         }
     }
-    let t2 = p2 + t1;
-    let n2 = p0.len() - 1;
-    for i in 0..n2 {
-        if t1 >= 0.0371 {
-            break;
-        }
-        t1 = p0[i + 1] - p0[i];
-    }
-    exp(p3)
+    let t2 = p2 * t1;
+    let t1 = t2.clone();
+    t2[[2, 0]] + t1[[2, 2]] + sum(p3)
 }
 
 #[test]
 fn f0472_gradcheck() {
-    let mut s = 79632416u64;
+    let mut s = 1784344954u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
     let p3: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up: Array2<f64> = random((2, 2), &mut s);
-    let (value, grads) = f0472_backward(&p0, p1, &p2, &p3, &up);
+    let (value, grads) = f0472_backward(&p0, p1, &p2, &p3, 1.0);
     assert_eq!(value, f0472(&p0, p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0472_backward(p0, *p1, p2, p3, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0472_backward(p0, *p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
 fn f0473(p0: f32, p1: &Array2<f32>, p2: &Array2<f32>, p3: &Array2<f32>, c0: &Array2<f32>) -> f32 {
@@ -13569,14 +13914,14 @@ fn f0473_gradcheck() {
 #[differentiable]
 fn f0474(p0: &Array2<f64>) -> f64 {
     let mut t1 = (exp2(p0)).slice(s![-2_isize, 1..2]).to_owned();
-    t1 += (&t1 / &(square(&t1) + 2.0)).mean().unwrap();
-    let t1 = p0.map(|&e| e);
-    t1.sum()
+    t1 *= f64::sin(t1.dot(&t1));
+    let t2 = mean(&t1);
+    logsumexp(&t1) + t2
 }
 
 #[test]
 fn f0474_gradcheck() {
-    let mut s = 1292630121u64;
+    let mut s = 1885515349u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0474_backward(&p0, 1.0);
@@ -13609,9 +13954,9 @@ fn f0475(p0: &Array2<f64>, p1: ArrayView2<f64>) -> f64 {
     }
     let t7 = {
         let t6 = square(sigmoid(0.25 + (log_sigmoid(t4))));
-        (3.0 * t4).cos()
+        (sigmoid(f0413(sigmoid(t6.exp()), tanh(t4)))).ceil()
     };
-    t1.iter().sum::<f64>() + t4 + logsumexp(&t5) + t7 + p0[[1, 0]]
+    logsumexp(&t5) + t7 + p0[[1, 0]]
 }
 
 #[test]
@@ -13649,25 +13994,41 @@ fn f0476_gradcheck() {
 #[differentiable]
 fn f0477(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
     let _t1 = p1.sum();
-    let t2 = p2;
-    if p1.iter().sum::<f64>() <= -0.5183 {
-        return p2;
+    let mut t2 = p2;
+    let mut t3 = Array2::<f64>::zeros((p0.nrows(), p0.ncols()));
+    let mut t4 = mean(&(0.75 / (p1 * p1 + 1.0)));
+    for o in 0..3 {
+        for i in 0..t3.nrows() {
+            for j in 0..t3.ncols() {
+                t3[[i, j]] = t3[[i, j]] * 0.5 + (((p2 / (square(p2) + 1.0))) + p0[[i, j]]);
+            }
+        }
+        for i in 0..t3.nrows() {
+            t4 -= (tanh(t3.row(i).sum()));
+        }
+        for i in 0..t3.nrows() {
+            for j in 0..t3.ncols() {
+                t3[[i, j]] = t3[[i, j]] * 0.5 + (t2 + p0[[i, j]]);
+            }
+        }
+        if t2 >= -0.5183 {
+            for i in 0..t3.nrows() {
+                t4 -= (sigmoid(t3.row(i).sum()));
+            }
+        }
     }
-    let t4 = {
-        let t3 = t2;
-        p1.round()
-    };
-    let t5 = if p2 <= 0.4629 && t2 > 0.0 {
-        concat(Axis(1), &[&(p1.clamp(-0.5, 3.0)), &t4])
+    if mean(&t3) > 0.0371 {
+        t2 = t2 - t2;
     } else {
-        cos(&(concat(Axis(1), &[&(p1.clamp(-0.5, 3.0)), &t4])))
-    };
-    t4.mean().unwrap() + t5[[1, 2]] + p0.mean().unwrap()
+        t4 -= f64::abs(t4);
+    }
+    let t5 = &t3;
+    t2 + t3[[1, 0]] + t4 + t5.sum()
 }
 
 #[test]
 fn f0477_gradcheck() {
-    let mut s = 2089304341u64;
+    let mut s = 56185094u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
@@ -13679,22 +14040,26 @@ fn f0477_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0477_backward(p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0478(p0: f32, p1: &Array2<f32>, p2: &Array2<f32>, p3: &Array2<f32>) -> f32 {
-    let t1 = p3 + 0.25;
-    let t2 = sin(&(abs(&t1)));
-    let t3 = &t2 / (square(p0) + 2.0);
-    t1.mean().unwrap() + t2.mean().unwrap() + t3.iter().sum::<f32>()
+fn f0478(p0: f32, p1: &Array2<f32>, p2: &Array2<f32>, p3: &Array2<f32>) -> (Array2<f32>, Array2<f32>, f32) {
+    let mut t1 = p3 + 0.25;
+    let t2 = f0373(sigmoid(sum(&t1)));
+    for i in (0..1).rev() {
+        t1 += (p1[[i, 0]]) * p0;
+    }
+    (tanh(&t1), sin(p3), p0)
 }
 
 #[test]
 fn f0478_gradcheck() {
-    let mut s = 638009071u64;
+    let mut s = 802216826u64;
     let p0 = scalar32(&mut s);
     let p1: Array2<f32> = random32((2, 1), &mut s);
     let p2: Array2<f32> = random32((3, 2), &mut s);
     let p3: Array2<f32> = random32((2, 3), &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0478_backward(p0, &p1, &p2, &p3, 1.0);
+    let up0: Array2<f32> = random32((2, 3), &mut s);
+    let up1: Array2<f32> = random32((2, 3), &mut s);
+    let (value, grads) = f0478_backward(p0, &p1, &p2, &p3, (&up0, &up1, -0.75));
     assert_eq!(value, f0478(p0, &p1, &p2, &p3));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
@@ -13702,35 +14067,36 @@ fn f0478_gradcheck() {
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0478_backward(*p0, p1, p2, p3, 1.0))
+        .upstream(&(&up0, &up1, -0.75))
+        .check(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0478_backward(*p0, p1, p2, p3, (&up0, &up1, -0.75)))
         .unwrap();
 }
 #[differentiable]
-fn f0479(y_1: &Array2<f64>, out: Array2<f64>) -> f64 {
-    let mut d_x = out[[2, 0]];
-    let mut n1 = 0;
-    loop {
-        d_x += (sum(&(log_sigmoid(y_1))));
-        n1 += 1;
-        if n1 >= 1 {
-            break;
-        }
-    }
-    let _t2 = d_x / (square(d_x) + 2.0);
-    d_x + y_1.mean().unwrap()
+fn f0479(p0: &Array2<f64>, p1: Array2<f64>) -> (f64, Array2<f64>) {
+    let mut t1 = match () {
+        _ if sum(&p1) > 0.0371 => p1.to_owned(),
+        _ if sum(p0) >= -0.5183 => (square(&p1) + 1.5).acosh(),
+        _ => p1.to_owned(),
+    };
+    t1 -= &p1;
+    (t1[[1, 0]], t1)
 }
 
 #[test]
 fn f0479_gradcheck() {
-    let mut s = 127498434u64;
-    let y_1: Array2<f64> = random((3, 2), &mut s);
-    let out: Array2<f64> = random((3, 1), &mut s);
-    let (y_1, out,) = std::hint::black_box((y_1, out,));
-    let (value, grads) = f0479_backward(&y_1, out.clone(), 1.0);
-    assert_eq!(value, f0479(&y_1, out.clone()));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.out.shape(), out.shape());
-    gradcheck(&(y_1.clone(), out.clone()), |(y_1, out)| f0479_backward(y_1, out.clone(), 1.0)).unwrap();
+    let mut s = 1665783110u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let p1: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let up1: Array2<f64> = random((3, 1), &mut s);
+    let (value, grads) = f0479_backward(&p0, p1.clone(), (1.0, &up1));
+    assert_eq!(value, f0479(&p0, p1.clone()));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    GradCheck::new()
+        .upstream(&(1.0, &up1))
+        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0479_backward(p0, p1.clone(), (1.0, &up1)))
+        .unwrap();
 }
 #[differentiable]
 fn f0480(w: f64) -> f64 {
@@ -13750,77 +14116,94 @@ fn f0480_gradcheck() {
     gradcheck(&(w,), |(w,)| f0480_backward(*w, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
-fn f0481(p0: f64, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    if p0 >= -0.5183 {
-        return (p2 + p2).iter().sum::<f64>();
+fn f0481(p0: f64, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> Array2<f64> {
+    let mut t1 = Array2::<f64>::zeros((p2.nrows(), p2.ncols()));
+    let mut t2 = (c0.t()).mean().unwrap();
+    for o in 0..3 {
+        for i in 0..t1.nrows() {
+            for j in 0..t1.ncols() {
+                t1[[i, j]] = t1[[i, j]] * 0.5 + ((((Zip::from(c0).and(c0).map_collect(|&a, &b| f0480(b))).sum()).tanh()) + p2[[i, j]]);
+            }
+        }
+        for i in 0..t1.nrows() {
+            t2 += (t1.row(i).sum());
+        }
+        for i in 0..t1.nrows() {
+            for j in 0..t1.ncols() {
+                t1[[i, j]] = (p2[[i, j]]);
+            }
+        }
+        for i in 0..t1.nrows() {
+            for j in 0..t1.ncols() {
+                t2 -= (t1[[i, j]] * ((c0.select(Axis(1), &[0, 0, 1, 0])).sum()));
+            }
+        }
     }
-    let t1 = sigmoid(f0433(p1, p2));
-    let t3 = {
-        let t2 = log_sigmoid(exp2(t1));
-        t2
-    };
-    let mut t4 = (sum(p2));
-    let (n1, m1) = c0.dim();
-    for r in p2.rows() {
-        t4 += (((c0[[0, m1 - 1]])) + r.sum());
-    }
-    t1 + t3 + t4
+    let (t3, _) = f0290(p1);
+    t1 *= 1.5 / (square(t2) + 1.0);
+    let t4 = (softmax(&(2.0 + &t1))).mean().unwrap();
+    tanh(c0)
 }
 
 #[test]
 fn f0481_gradcheck() {
-    let mut s = 1959034531u64;
+    let mut s = 1134320610u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
     let c0: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0481_backward(p0, p1, &p2, &c0, 1.0);
+    let up: Array2<f64> = random((3, 2), &mut s);
+    let (value, grads) = f0481_backward(p0, p1, &p2, &c0, &up);
     assert_eq!(value, f0481(p0, p1, &p2, &c0));
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0481_backward(*p0, *p1, p2, &c0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0481_backward(*p0, *p1, p2, &c0, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0482(p0: &Array1<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> (f64, f64) {
-    let t1 = f0452(p1, p0);
-    let mut t2 = backprop::ops::recip(&(square(&(p3 + p3)) + 1.0));
-    let c1: f64 = 1.5;
-    let mut t4 = {
-        let t3 = ((0.1 / (p3 * p3 + 1.0)).select(Axis(0), &[0])).dot(&t2);
-        t3
-    };
-    if t4[[0, 1]] > -0.5183 {
-        t4 /= &(square(&(logsumexp(&t2))) + 1.0);
-    } else if t1 <= 0.4629 {
-        t2 /= &(square(&(p1 * &t4)) + 0.5);
+fn f0482(p0: &Array1<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
+    let t1 = f0467(p2);
+    let _t2 = powi(t1, 2);
+    let t3 = p3;
+    let t4 = p3 * t3;
+    let mut t5 = Array2::<f64>::zeros((t3.nrows(), t3.ncols()));
+    let mut t6 = t1;
+    let mut n1 = 0;
+    while n1 < 3 {
+        if t1 >= 0.0371 {
+            for i in 0..t5.nrows() {
+                t6 -= (t5[[i, 0]]);
+            }
+        }
+        for i in 0..t5.nrows() {
+            for j in 0..t5.ncols() {
+                t5[[i, j]] = (tanh((t1 - (p0 + t1)).iter().sum::<f64>())) + t3[[i, j]];
+            }
+        }
+        n1 += 1;
     }
-    let mut t6 = {
-        let t5 = tanh(softplus(t1));
-        (backprop::ops::recip(&(&t4 * &t4 + 1.0))).select(Axis(0), &[0, 0])
-    };
-    t6 += ((t6[[0, 1]]) * 2.0).atan2(square(t1) + 0.5);
-    (t6.sum(), mean(&t2))
+    let t7 = f0474(&(cos(&t5)));
+    t1 + sum(t3) + t4[[1, 1]] + t5[[1, 0]] + t6 + t7
 }
 
 #[test]
 fn f0482_gradcheck() {
-    let mut s = 206631656u64;
+    let mut s = 2014701432u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0482_backward(&p0, p1, p2, &p3, (1.0, 0.5));
+    let (value, grads) = f0482_backward(&p0, p1, p2, &p3, 1.0);
     assert_eq!(value, f0482(&p0, p1, p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0482_backward(p0, *p1, *p2, p3, (1.0, 0.5)))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0482_backward(p0, *p1, *p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0483(p0: &Array1<f64>, p1: f64) -> Array1<f64> {
+fn f0483(p0: &Array1<f64>, p1: f64) -> f64 {
     let mut t1 = p1;
     if p1 > 0.0371 {
         t1 /= square(p1) + 0.5;
@@ -13828,134 +14211,139 @@ fn f0483(p0: &Array1<f64>, p1: f64) -> Array1<f64> {
         t1 += sqrt(square(p1 - p1) + 0.5);
     }
     let mut t2 = (square(1.25 / (t1.powi(2) + 1.0))).tanh();
-    t2 *= t2 - 1.25;
-    let n1 = p0.len();
-    let t3 = Array::from_elem(n1, -1.5_f64);
-    for i in 0..2 {
-        if t1 > 0.4629 || t2 > 0.0 {
-            break;
-        }
-        t2 -= t2 * p1;
-    }
-    let _t4 = softplus(t2);
-    let _t5 = cos(&(-p0));
-    exp(p0)
+    t2 *= f0427(p1);
+    let t4 = {
+        let t3 = (p1 - 1.25) - (t1 - t1);
+        (t1 - t2) - t3
+    };
+    let c1 = 0.5_f64;
+    let t2 = (sum(&(p0.mapv(|e| c1 * e)))).atan2(square(t4) + 0.5);
+    let t5 = sigmoid(t4 / (square(t1) + 2.0));
+    t2 + t5
 }
 
 #[test]
 fn f0483_gradcheck() {
-    let mut s = 959126587u64;
+    let mut s = 1319272905u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up: Array1<f64> = random(3, &mut s);
-    let (value, grads) = f0483_backward(&p0, p1, &up);
+    let (value, grads) = f0483_backward(&p0, p1, 1.0);
     assert_eq!(value, f0483(&p0, p1));
     assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1), |(p0, p1)| f0483_backward(p0, *p1, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0483_backward(p0, *p1, 1.0)).unwrap();
 }
+#[allow(clippy::too_many_arguments)]
 #[differentiable(wrt(p0, p1, p2, p3))]
-fn f0484(p0: f64, p1: f64, p2: &Array2<f64>, p3: &Array1<f64>, c0: &Array2<f64>, labels: &[usize]) -> (f64, Array1<f64>) {
+fn f0484(p0: f64, p1: f64, p2: &Array2<f64>, p3: &Array1<f64>, c0: &Array2<f64>, labels: &[usize], ws: &[f64]) -> f64 {
     let t1 = softmax_cross_entropy(&(abs(p2)), labels);
     let mut t1 = 0.1 + &(softmax(c0));
     let t2 = Array1::<f64>::ones(2);
     t1 += p1;
     let t3 = sum(c0);
-    let t4 = match () {
-        _ if c0[[2, 0]] > -0.5183 => t1.mapv(f64::cos),
-        _ if t1.sum() > 0.0371 => sigmoid(&(t1.mapv(f64::cos))),
-        _ => c0.to_owned(),
-    };
-    (p2[[1, 0]], tanh(p3))
+    let mut t4 = (&t1 * p2).mean().unwrap();
+    for (i, &c) in ws.iter().enumerate() {
+        t4 -= ((t1.clamp(-2.0, 1.0)).mean().unwrap());
+    }
+    t3 + t4
 }
 
 #[test]
 fn f0484_gradcheck() {
-    let mut s = 855488149u64;
+    let mut s = 1009383619u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let p3: Array1<f64> = random(3, &mut s);
     let c0: Array2<f64> = random((3, 1), &mut s);
     let labels: &[usize] = &[1, 1, 0];
+    let ws: &[f64] = &[-1.25];
     let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let up1: Array1<f64> = random(3, &mut s);
-    let (value, grads) = f0484_backward(p0, p1, &p2, &p3, &c0, labels, (1.0, &up1));
-    assert_eq!(value, f0484(p0, p1, &p2, &p3, &c0, labels));
+    let (value, grads) = f0484_backward(p0, p1, &p2, &p3, &c0, labels, ws, 1.0);
+    assert_eq!(value, f0484(p0, p1, &p2, &p3, &c0, labels, ws));
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    GradCheck::new()
-        .upstream(&(1.0, &up1))
-        .check(&(p0, p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0484_backward(*p0, *p1, p2, p3, &c0, labels, (1.0, &up1)))
-        .unwrap();
+    gradcheck(&(p0, p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0484_backward(*p0, *p1, p2, p3, &c0, labels, ws, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0485(x: &Array2<f64>, d_out: f64, d_t1: &Array2<f64>) -> f64 {
-    let x_from_out = relu(d_out);
-    let out = Array2::<f64>::eye(1);
-    if x_from_out >= -0.5183 {
-        return sum(&(&out - d_t1));
+fn f0485(x: &Array2<f64>, w: f64, d_p0: &Array2<f64>, labels: &[usize]) -> f64 {
+    let unused = relu(w);
+    let mut t2 = Array2::<f64>::zeros((d_p0.nrows(), d_p0.ncols()));
+    let mut t3 = (softmax_cross_entropy(x, labels));
+    for o in 0..3 {
+        for i in 0..t2.nrows() {
+            for j in 0..t2.ncols() {
+                t2[[i, j]] = t2[[i, j]] * 0.5 + ((sum(&(log_sigmoid(d_p0)))) + d_p0[[i, j]]);
+            }
+        }
+        for i in 0..t2.nrows() {
+            t3 -= (tanh(t2.row(i).sum()));
+        }
     }
-    x_from_out
+    t2[[0, 0]] + t3
 }
 
 #[test]
 fn f0485_gradcheck() {
-    let mut s = 1747604517u64;
+    let mut s = 80789348u64;
     let x: Array2<f64> = random((3, 2), &mut s);
-    let d_out = scalar(&mut s);
-    let d_t1: Array2<f64> = random((1, 3), &mut s);
-    let (x, d_out, d_t1,) = std::hint::black_box((x, d_out, d_t1,));
-    let (value, grads) = f0485_backward(&x, d_out, &d_t1, 1.0);
-    assert_eq!(value, f0485(&x, d_out, &d_t1));
+    let w = scalar(&mut s);
+    let d_p0: Array2<f64> = random((1, 3), &mut s);
+    let labels: &[usize] = &[1, 1, 1];
+    let (x, w, d_p0,) = std::hint::black_box((x, w, d_p0,));
+    let (value, grads) = f0485_backward(&x, w, &d_p0, labels, 1.0);
+    assert_eq!(value, f0485(&x, w, &d_p0, labels));
     assert_eq!(grads.x.shape(), x.shape());
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    gradcheck(&(x.clone(), d_out, d_t1.clone()), |(x, d_out, d_t1)| f0485_backward(x, *d_out, d_t1, 1.0)).unwrap();
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    gradcheck(&(x.clone(), w, d_p0.clone()), |(x, w, d_p0)| f0485_backward(x, *w, d_p0, labels, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
-fn f0486(p0: &Array2<f64>, p1: ArrayView2<f64>, ws: &[f64]) -> f64 {
+fn f0486(p0: &Array2<f64>, p1: ArrayView2<f64>, labels: &[usize]) -> f64 {
     let t1 = &p1;
     let _t2 = t1;
     let mut t3 = sum(t1);
-    for (i, &c) in ws.iter().enumerate() {
-        t3 -= (tanh((relu(f0456(p0[[i, 0]])))));
+    for (i, &l) in labels.iter().enumerate() {
+        t3 += (((tanh(f0437(cos((l as f64))))).hypot(square((l as f64)) + 0.5)));
     }
-    t1.sum() + t3
+    t1.mean().unwrap() + t3 + t3
 }
 
 #[test]
 fn f0486_gradcheck() {
-    let mut s = 255833069u64;
+    let mut s = 110127651u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
-    let ws: &[f64] = &[1.5];
+    let labels: &[usize] = &[1, 1];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0486_backward(&p0, p1.view(), ws, 1.0);
-    assert_eq!(value, f0486(&p0, p1.view(), ws));
+    let (value, grads) = f0486_backward(&p0, p1.view(), labels, 1.0);
+    assert_eq!(value, f0486(&p0, p1.view(), labels));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0486_backward(p0, p1.view(), ws, 1.0)).unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0486_backward(p0, p1.view(), labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0487(p0: &Array2<f64>) -> f64 {
     let t1 = &(p0.sum_axis(Axis(0))) * p0;
-    let t2 = (t1.mean().expect("not empty")) + p0;
-    let t3 = p0;
-    let t4 = t3;
-    let t5 = p0;
-    let mut t6 = tanh(((t4 / (t5 * t5 + 1.0)).iter().map(|v| ((*v) - (*v)) - (clamp(*v, -2.0, 0.5))).sum::<f64>()));
+    let t2 = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
+    let t3 = (&(sigmoid(&(p0 / &(square(&t1) + 1.0)))) * 0.1 + &t2).std_axis(Axis(0), 0.0);
+    let t4 = Array1::<f64>::ones(2);
+    let t3 = (1.5 + (sigmoid(mse(&(&t4 - p0), &t1)))).powf(0.25);
     let (n1, m1) = p0.dim();
-    for r in p0.rows() {
-        t6 -= (((p0[[n1 - 1, m1 - 1]])) + r.sum());
+    let t3 = (tanh((p0[[n1 - 1, m1 - 1]]) - t3)).mul_add(-1.5, t3);
+    let t5 = if t1.mean().unwrap() > 0.4629 {
+        &t1 - p0
+    } else {
+        t3 * p0
+    };
+    let mut t6 = Array2::<f64>::zeros((t5.nrows(), t5.ncols()));
+    for i in 0..2 {
+        t6.column_mut(i).assign(&(tanh(&t5.column(i))));
     }
-    t1.sum() + t2[[1, 1]] + t3.sum() + t4[[2, 1]] + t5[[0, 0]] + t6 + t1.mean().unwrap()
+    t1[[2, 0]] + t3 + t5.mean().unwrap() + t6.iter().sum::<f64>()
 }
 
 #[test]
 fn f0487_gradcheck() {
-    let mut s = 187217975u64;
+    let mut s = 1856708301u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0487_backward(&p0, 1.0);
@@ -13964,96 +14352,137 @@ fn f0487_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0487_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0488(d_out: &Array2<f64>, y_1: f64) -> f64 {
-    let out = (1.25 + &(d_out * y_1)).signum();
-    let out_1 = {
-        let x_from_out = y_1 * &out;
-        cos(&out)
+fn f0488(p0: &Array2<f64>, p1: f64) -> f64 {
+    let t1 = (1.25 + &(p0 * p1)).signum();
+    let t3 = {
+        let t2 = p1 * &t1;
+        cos(&t1)
     };
-    let x = mean(&(out_1.t()));
-    let out_1 = 1.5 / (square(&(&out * y_1)) + 1.0);
-    if mean(&out_1) <= 0.4629 && x > 0.0 {
-        return out_1.sum();
+    let t4 = mean(&(t3.t()));
+    let t3 = 1.5 / (square(&(&t1 * p1)) + 1.0);
+    let mut t5 = Array2::<f64>::zeros((t3.nrows(), t3.ncols()));
+    let mut t6 = t1.sum();
+    for o in 0..3 {
+        for i in 0..t5.nrows() {
+            for j in 0..t5.ncols() {
+                t5[[i, j]] = t5[[i, j]] * 0.5 + (((relu(&t3)).mean().unwrap()) + t3[[i, j]]);
+            }
+        }
+        for i in 0..t5.nrows() {
+            t6 += (t5.row(i).sum());
+        }
     }
-    let t6 = {
-        let d_out_1 = x - &out_1;
-        tan(&(tanh(&out_1)))
+    let t7 = (sigmoid(&(mean_axis(&(t1.dot(&t5.t())), Axis(0))))).iter().zip(&(sigmoid(&(mean_axis(&(concat(Axis(1), &[&t5, &t5, &t5])), Axis(1)))))).map(|(a, b)| ((((square(*a) + 0.5).powf((*b).tanh())) / (square(p1) + 2.0)) - t6).tanh()).sum::<f64>();
+    let t9 = if t6 < 0.0371 {
+        let (t8, _) = f0290(sigmoid(t6));
+        (t1.view().remove_axis(Axis(1)).to_owned()).dot(&(t1.view().remove_axis(Axis(1)).to_owned()))
+    } else {
+        t7
     };
-    let _t7 = &out_1 * &t6;
-    out_1[[0, 0]] + sum(&t6)
+    t1.sum() + t4 + t3[[1, 0]] + t5.mean().unwrap() + t6 + t7 + t9
 }
 
 #[test]
 fn f0488_gradcheck() {
-    let mut s = 409485619u64;
-    let d_out: Array2<f64> = random((2, 1), &mut s);
-    let y_1 = scalar(&mut s);
-    let (d_out, y_1,) = std::hint::black_box((d_out, y_1,));
-    let (value, grads) = f0488_backward(&d_out, y_1, 1.0);
-    assert_eq!(value, f0488(&d_out, y_1));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    gradcheck(&(d_out.clone(), y_1), |(d_out, y_1)| f0488_backward(d_out, *y_1, 1.0)).unwrap();
+    let mut s = 1871103502u64;
+    let p0: Array2<f64> = random((2, 1), &mut s);
+    let p1 = scalar(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0488_backward(&p0, p1, 1.0);
+    assert_eq!(value, f0488(&p0, p1));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0488_backward(p0, *p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0489(d_out: &Array2<f64>, out: f64, x: ArrayView2<f64>) -> f64 {
-    let t1 = array![[0.25_f64, -0.75, -0.75]];
+fn f0489(x: &Array2<f64>, d_p0: f64, d_out: ArrayView2<f64>) -> f64 {
+    let d_out_1 = array![[0.25_f64, -0.75, -0.75]];
     let c1 = 2.0_f64;
-    let mut t3 = {
-        let out_1 = &t1 - &x;
-        (sigmoid(&(&out_1 / &(square(&x) + 1.0)))).map(|&u| (out * out) * u)
+    let t3 = {
+        let d_x = &d_out_1 - &d_out;
+        (sigmoid(&(&d_x / &(square(&d_out) + 1.0)))).map(|&u| (d_p0 * d_p0) * u)
     };
-    let mut t4 = match () {
-        _ if x[[2, 2]] >= 0.4629 => &t3 / &(square(&(x.dot(&x))) + 2.0),
-        _ if mean(&t3) < 0.0371 => x.to_owned(),
-        _ => x.to_owned(),
-    };
-    t4 += f0469(d_out, sigmoid(f0487(d_out)), d_out);
-    let mut d_d_x = if t3.sum() <= -0.5183 {
-        d_out.to_owned()
-    } else {
-        sin(d_out)
-    };
-    if mean(&t4) <= 0.0371 {
-        d_d_x = &d_d_x - 1.25;
-    } else {
-        t3 /= square(out) + 0.5;
+    let mut out = t3.to_owned();
+    let mut grad_1 = t3.iter().sum::<f64>();
+    let mut n2 = 0;
+    while n2 < 2 {
+        for i in 0..out.nrows() {
+            out.row_mut(i).assign(&(cos(&t3.row(i))));
+        }
+        for i in 0..out.nrows() {
+            grad_1 -= (out.row(i).sum());
+        }
+        for i in 0..out.nrows() {
+            for j in 0..out.ncols() {
+                out[[i, j]] = out[[i, j]] * 0.5 + ((sigmoid(t3[[i, j]])));
+            }
+        }
+        for i in 0..out.nrows() {
+            grad_1 += (out.row(i).sum());
+        }
+        n2 += 1;
     }
-    t4 -= &t3;
-    let t4 = softmax(&x);
-    t3[[0, 1]] + d_d_x[[0, 0]] + t4.mean().unwrap()
+    let mut out_1 = Array2::<f64>::zeros((t3.nrows(), t3.ncols()));
+    let mut x_from_out = mean(&(d_p0 * &out));
+    for o in 0..2 {
+        for i in 0..out_1.nrows() {
+            for j in 0..out_1.ncols() {
+                out_1[[i, j]] = out_1[[i, j]] * 0.5 + ((sigmoid(grad_1)) + t3[[i, j]]);
+            }
+        }
+        if t3.mean().unwrap() < 0.0371 {
+            for i in 0..out_1.nrows() {
+                x_from_out += (out_1.row(i).sum());
+            }
+        }
+        for i in 0..out_1.nrows() {
+            out_1.row_mut(i).assign(&(&(sin(&t3.row(i))) * (backprop::ops::sigmoid(mean(&(&out - grad_1))))));
+        }
+        for i in 0..out_1.nrows() {
+            x_from_out -= (out_1.row(i).sum());
+        }
+    }
+    let unused = Array2::<f64>::from_shape_vec((3, 3), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0]).unwrap();
+    let t1_from_t2 = ((&(cos(&out)) * 0.1 + &unused).std(1.0)) * &d_out;
+    let _t10 = &d_out * &(&out_1 - d_p0);
+    let x_from_out = (tanh(x_from_out)).mul_add(f64::tanh(x_from_out), d_p0);
+    let t12 = {
+        let t11 = sigmoid(&t1_from_t2.row(0));
+        t11
+    };
+    t3[[0, 0]] + out.sum() + grad_1 + out_1[[0, 1]] + t1_from_t2[[0, 0]] + x_from_out + t12.dot(&t12)
 }
 
 #[test]
 fn f0489_gradcheck() {
-    let mut s = 1282507473u64;
-    let d_out: Array2<f64> = random((3, 2), &mut s);
-    let out = scalar(&mut s);
-    let x: Array2<f64> = random((3, 3), &mut s);
-    let (d_out, out, x,) = std::hint::black_box((d_out, out, x,));
-    let (value, grads) = f0489_backward(&d_out, out, x.view(), 1.0);
-    assert_eq!(value, f0489(&d_out, out, x.view()));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
+    let mut s = 1056500175u64;
+    let x: Array2<f64> = random((3, 2), &mut s);
+    let d_p0 = scalar(&mut s);
+    let d_out: Array2<f64> = random((3, 3), &mut s);
+    let (x, d_p0, d_out,) = std::hint::black_box((x, d_p0, d_out,));
+    let (value, grads) = f0489_backward(&x, d_p0, d_out.view(), 1.0);
+    assert_eq!(value, f0489(&x, d_p0, d_out.view()));
     assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(d_out.clone(), out, x.clone()), |(d_out, out, x)| f0489_backward(d_out, *out, x.view(), 1.0)).unwrap();
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    gradcheck(&(x.clone(), d_p0, d_out.clone()), |(x, d_p0, d_out)| f0489_backward(x, *d_p0, d_out.view(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0490(p0: f64, p1: f64) -> f64 {
-    let mut t1 = p0.trunc();
-    t1 /= square((t1.powi(2) + 1.0).log(t1.powi(2) + 1.5)) + 1.0;
-    let t2 = f0456(sigmoid(t1));
-    let t3 = (to_radians(p0)).exp();
-    t2 + t3
+fn f0490(d_t1: f64, x: f64) -> f64 {
+    let d_x = (x.powi(2) + 1.0).recip();
+    let t2 = d_x * ((square(x) + 0.5).log(square(x) + 1.5));
+    let _t3 = t2;
+    let grad_1 = -d_x;
+    t2 + grad_1 + d_x
 }
 
 #[test]
 fn f0490_gradcheck() {
-    let mut s = 601781998u64;
-    let p0 = scalar(&mut s);
-    let p1 = scalar(&mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0490_backward(p0, p1, 1.0);
-    assert_eq!(value, f0490(p0, p1));
-    gradcheck(&(p0, p1), |(p0, p1)| f0490_backward(*p0, *p1, 1.0)).unwrap();
+    let mut s = 1950812165u64;
+    let d_t1 = scalar(&mut s);
+    let x = scalar(&mut s);
+    let (d_t1, x,) = std::hint::black_box((d_t1, x,));
+    let (value, grads) = f0490_backward(d_t1, x, 1.0);
+    assert_eq!(value, f0490(d_t1, x));
+    gradcheck(&(d_t1, x), |(d_t1, x)| f0490_backward(*d_t1, *x, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1))]
 fn f0491(p0: &Array2<f64>, p1: f64, c0: &Array2<f64>) -> f64 {
@@ -14079,43 +14508,41 @@ fn f0491_gradcheck() {
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0491_backward(p0, *p1, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0492(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: &Array1<f64>, ws: &[f64]) -> f64 {
-    let mut t1 = (((clamp(&(relu(p2)), -0.5, 3.0)).map(|&z| {
-        if z >= 0.0371 {
-            backprop::ops::softplus(square(((z.powi(2) + 0.5).powf(1.5)).tanh()))
-        } else {
-            relu((z - z) + z)
+fn f0492(d_t1: &Array2<f64>, grad: ArrayView2<f64>, out: &Array1<f64>) -> f64 {
+    let mut t1 = Array1::<f64>::zeros(out.len());
+    let mut out_1 = sigmoid(mean(&((mse(&(out - 2.0), out)) + out)));
+    for o in 0..2 {
+        for j in 0..t1.len() {
+            t1[j] = ((square(d_t1[[o, j]]))) + out[j];
         }
-    })).dot(&((clamp(&(relu(p2)), -0.5, 3.0)).map(|&z| {
-        if z >= 0.0371 {
-            backprop::ops::softplus(square(((z.powi(2) + 0.5).powf(1.5)).tanh()))
-        } else {
-            relu((z - z) + z)
+        for j in 0..t1.len() {
+            out_1 -= (t1[j] * (logsumexp(out)));
         }
-    })))).tanh();
-    for (i, &c) in ws.iter().enumerate() {
-        t1 += (sum(&(sqrt(&(square(&(backprop::ops::sin(p2))) + 1.0)))));
     }
-    let c1: f64 = 0.1;
-    let t2 = ((tanh(t1)).tan()).hypot(0.5 * 0.5 + 0.5);
-    let t3 = (p2.map(|&e| t1)) + t1;
-    t2 + t3.iter().sum::<f64>()
+    let t1_from_t2 = {
+        let d_x = sigmoid(&grad);
+        sigmoid(&t1)
+    };
+    let d_out = {
+        let d_out_1 = sigmoid(&t1_from_t2);
+        (t1_from_t2.product()).cos()
+    };
+    sum(&t1_from_t2) + d_out + out_1
 }
 
 #[test]
 fn f0492_gradcheck() {
-    let mut s = 2072708858u64;
-    let p0: Array2<f64> = random((2, 3), &mut s);
-    let p1: Array2<f64> = random((3, 1), &mut s);
-    let p2: Array1<f64> = random(3, &mut s);
-    let ws: &[f64] = &[0.5, 1.5, 1.5];
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0492_backward(&p0, p1.view(), &p2, ws, 1.0);
-    assert_eq!(value, f0492(&p0, p1.view(), &p2, ws));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0492_backward(p0, p1.view(), p2, ws, 1.0)).unwrap();
+    let mut s = 615033342u64;
+    let d_t1: Array2<f64> = random((2, 3), &mut s);
+    let grad: Array2<f64> = random((3, 1), &mut s);
+    let out: Array1<f64> = random(3, &mut s);
+    let (d_t1, grad, out,) = std::hint::black_box((d_t1, grad, out,));
+    let (value, grads) = f0492_backward(&d_t1, grad.view(), &out, 1.0);
+    assert_eq!(value, f0492(&d_t1, grad.view(), &out));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    assert_eq!(grads.grad.shape(), grad.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    gradcheck(&(d_t1.clone(), grad.clone(), out.clone()), |(d_t1, grad, out)| f0492_backward(d_t1, grad.view(), out, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0493(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> (Array2<f64>, f64, Array2<f64>) {
@@ -14143,92 +14570,143 @@ fn f0493_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0494(d_p0: &Array2<f64>, out: &Array2<f64>, d_out: &Array2<f64>, x: f64) -> f64 {
-    let t1 = out;
-    let _t2 = x;
-    let mut t1 = d_p0.to_owned().mapv_into(|z| x + z);
-    t1 *= &(&t1 * (sigmoid(f0435(x, x, x))));
-    t1[[1, 0]]
+fn f0494(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
+    let t1 = p1;
+    let _t2 = p3;
+    let mut t1 = p0.to_owned().mapv_into(|z| p3 + z);
+    t1 += &(&t1 - (f0427(p3)));
+    t1.iter().sum::<f64>()
 }
 
 #[test]
 fn f0494_gradcheck() {
-    let mut s = 1091139062u64;
-    let d_p0: Array2<f64> = random((3, 1), &mut s);
-    let out: Array2<f64> = random((1, 2), &mut s);
-    let d_out: Array2<f64> = random((3, 3), &mut s);
-    let x = scalar(&mut s);
-    let (d_p0, out, d_out, x,) = std::hint::black_box((d_p0, out, d_out, x,));
-    let (value, grads) = f0494_backward(&d_p0, &out, &d_out, x, 1.0);
-    assert_eq!(value, f0494(&d_p0, &out, &d_out, x));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    gradcheck(&(d_p0.clone(), out.clone(), d_out.clone(), x), |(d_p0, out, d_out, x)| f0494_backward(d_p0, out, d_out, *x, 1.0)).unwrap();
+    let mut s = 1167422861u64;
+    let p0: Array2<f64> = random((3, 1), &mut s);
+    let p1: Array2<f64> = random((1, 2), &mut s);
+    let p2: Array2<f64> = random((3, 3), &mut s);
+    let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0494_backward(&p0, &p1, &p2, p3, 1.0);
+    assert_eq!(value, f0494(&p0, &p1, &p2, p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0494_backward(p0, p1, p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0495(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
-    let t1 = match () {
-        _ if mean(p1) >= 0.0371 => p1.product(),
-        _ if p1[[0, 0]] > -0.5183 => p2,
-        _ => p2,
-    };
-    let t1 = t1 + p1;
-    let t2 = p1 - &(p1 - &t1);
-    let t4 = {
-        let t3 = p2;
-        p1.dot(&t2.t())
-    };
-    if t4.sum() <= 0.4629 {
-        return (t2.mean().expect("not empty"));
+fn f0495(p0: f64, p1: &Array2<f64>, p2: f64) -> (Array2<f64>, f64) {
+    let mut t1 = p1.to_owned();
+    let c1: f64 = 0.75;
+    let mut t2 = mean(&(&(round(&(p1.mapv(|v| {
+        if v < -0.5183 {
+            p2.abs()
+        } else {
+            f64::abs(v)
+        }
+    })))) - p2));
+    for o in 0..3 {
+        for i in 0..t1.nrows() {
+            t1.row_mut(i).assign(&(&(sigmoid(&p1.row(i))) * ((p2 * p2))));
+        }
+        for i in 0..t1.nrows() {
+            t2 += (t1.row(i).sum());
+        }
     }
-    let t5 = t4.clone();
-    let t6 = p2;
-    mean(&t5) + t6
+    let mut t4 = {
+        let t3 = p2;
+        p1.dot(&t1.t())
+    };
+    let mut t5 = Array2::<f64>::zeros((t1.nrows(), t1.ncols()));
+    let mut t6 = sum(&t1);
+    for o in 0..1 {
+        for i in 0..t5.nrows() {
+            t5.row_mut(i).assign(&(sigmoid(&t1.row(i))));
+        }
+        for i in 0..t5.nrows() {
+            t6 -= (t5[[i, 2]]);
+        }
+    }
+    let t6 = t5.mapv(f64::tanh);
+    for i in 0..1 {
+        t4 += &((asin(&((backprop::ops::tanh(&t4)) * 0.75))) * 3.0);
+    }
+    let t7 = t6.dot(&t1.t());
+    let mut t8 = t7.to_owned();
+    let mut t9 = t5.sum();
+    let mut n2 = 0;
+    while n2 < 3 {
+        for i in 0..t8.nrows() {
+            let row = &t8.row(i) * 0.5 + &(sin(&t7.row(i)));
+            t8.row_mut(i).assign(&row);
+        }
+        for i in 0..t8.nrows() {
+            t9 -= (t8.row(i).sum());
+        }
+        n2 += 1;
+    }
+    (t5.clone(), p1.mean().unwrap())
 }
 
 #[test]
 fn f0495_gradcheck() {
-    let mut s = 827447381u64;
+    let mut s = 1821365525u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2 = scalar(&mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0495_backward(p0, &p1, p2, 1.0);
+    let up0: Array2<f64> = random((1, 3), &mut s);
+    let (value, grads) = f0495_backward(p0, &p1, p2, (&up0, 0.5));
     assert_eq!(value, f0495(p0, &p1, p2));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0495_backward(*p0, p1, *p2, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(&up0, 0.5))
+        .check(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0495_backward(*p0, p1, *p2, (&up0, 0.5)))
+        .unwrap();
 }
 #[differentiable(wrt(p1))]
 fn f0496(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
-    let mut t1 = match () {
-        _ if p1.mean().unwrap() <= 0.0371 => p1.product(),
-        _ if sum(p1) >= -0.5183 => (ln(&(square(&(p2.sum_axis(Axis(1)))) + 0.5))).mean().expect("not empty"),
-        _ => ((mean(p2)).mul_add(0.5, 0.25)).cos(),
-    };
-    let t3 = {
-        let t2 = (p1 / (square(t1) + 2.0)).dot(&p0.t());
-        (p2[[0, 1]]).min(t1)
-    };
-    let c1 = 0.25_f64;
-    t1 /= (f0495(tanh(t1), p2, p2.mean().expect("not empty"))).powi(2) + 1.0;
-    let t4 = t3 + t1;
-    let c2: f64 = 0.5;
-    let t5 = if p0.mean().unwrap() < 0.0371 || t4 > 0.0 {
-        t4
+    let mut t1 = p2.to_owned();
+    let mut t2 = (p2.product());
+    let mut n1 = 0;
+    while n1 < 3 {
+        for i in 0..t1.nrows() {
+            t1.row_mut(i).assign(&(&(cos(&p2.row(i))) * (sum(p0))));
+        }
+        for i in 0..t1.nrows() {
+            t2 -= ((t1.row(i).sum()).tanh());
+        }
+        n1 += 1;
+    }
+    if sum(p0) < 0.4629 || t2 > 0.0 {
+        t1 = sin(&t1);
     } else {
-        t3
+        t2 -= 0.75;
+    }
+    for i in 0..1 {
+        t2 = sum(&(tanh(p1)));
+        t2 -= f0476(p0.to_owned());
+        if t2 < 0.4629 {
+            break;
+        }
+    }
+    let t3 = p2 * &t1;
+    let t5 = {
+        let t4 = &(powi(p2, 3)) + p0;
+        round(&(t3.select(Axis(1), &[2, 1, 1, 0])))
     };
-    let t7 = {
-        let t6 = t1 - t5;
-        (ln(&(square(p1) + 0.5))).mean_axis(Axis(0)).unwrap()
-    };
-    t5 + sum(&t7) + t3
+    let c2: f64 = 0.75;
+    for i in 0..1 {
+        t2 += p0[[i, 2]];
+        if t1.iter().sum::<f64>() <= 0.0371 {
+            return p0[[1, 1]];
+        }
+    }
+    t1.iter().sum::<f64>() + t2 + sum(&t3) + sum(&t5) + mean(p1)
 }
 
 #[test]
 fn f0496_gradcheck() {
-    let mut s = 1321732741u64;
+    let mut s = 119490171u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
@@ -14239,89 +14717,101 @@ fn f0496_gradcheck() {
     gradcheck(&(p1.clone(),), |(p1,)| f0496_backward(&p0, p1, &p2, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
-fn f0497(p0: ArrayView2<f32>, p1: &Array2<f32>, p2: ArrayView2<f32>, c0: &Array2<f32>) -> f32 {
+fn f0497(p0: ArrayView2<f32>, p1: &Array2<f32>, p2: ArrayView2<f32>, c0: &Array2<f32>, labels: &[usize]) -> f32 {
     let mut t1 = powi(sum(&(p2.to_owned().mapv_into(|e| f32::exp2(e))).column(0)), 1);
     for i in (0..2).rev() {
         t1 += sigmoid(p0.mean().expect("not empty"));
     }
-    let t2 = (sigmoid(p1.iter().map(|e| 3.0 * (*e)).sum::<f32>())).mul_add(backprop::ops::tanh(t1), t1);
-    let _t3 = log_sigmoid(&(sin(&p2)));
-    let t4 = log_softmax(&p2);
-    t1 + t2 + t4[[1, 0]]
+    let t3 = if c0.sum() < 0.4629 || t1 > 0.0 {
+        let (_, t2) = f0454(sigmoid(t1));
+        (round(t2))
+    } else {
+        p2.sum()
+    };
+    let t4 = match () {
+        _ if p1.sum() >= -0.5183 || t3 > 0.0 => log_softmax(&(&p2 + 3.0)),
+        _ if c0.sum() > 0.0371 => tanh(&(log_softmax(&(&p2 + 3.0)))),
+        _ => p2.to_owned(),
+    };
+    let t5 = (1.5 + t3) + &(sqrt(&(&t4 * &t4 + 1.0)));
+    t4.sum() + t5.sum() + t1
 }
 
 #[test]
 fn f0497_gradcheck() {
-    let mut s = 467973096u64;
+    let mut s = 1949541756u64;
     let p0: Array2<f32> = random32((2, 2), &mut s);
     let p1: Array2<f32> = random32((3, 2), &mut s);
     let p2: Array2<f32> = random32((2, 3), &mut s);
     let c0: Array2<f32> = random32((3, 1), &mut s);
+    let labels: &[usize] = &[2, 0];
     let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0497_backward(p0.view(), &p1, p2.view(), &c0, 1.0);
-    assert_eq!(value, f0497(p0.view(), &p1, p2.view(), &c0));
+    let (value, grads) = f0497_backward(p0.view(), &p1, p2.view(), &c0, labels, 1.0);
+    assert_eq!(value, f0497(p0.view(), &p1, p2.view(), &c0, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0497_backward(p0.view(), p1, p2.view(), &c0, 1.0))
+        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0497_backward(p0.view(), p1, p2.view(), &c0, labels, 1.0))
         .unwrap();
 }
 #[differentiable]
-fn f0498(d_t1: Array2<f64>, grad: f64, k0: usize) -> (Array2<f64>, f64) {
-    let _t1 = &(&d_t1 + grad) / (square(powi(grad / (grad.powi(2) + 0.5), 2)) + 2.0);
-    let _t2 = d_t1.clone();
-    let mut out_1 = match k0 % 3 {
-        0 => (ln(grad.powi(2) + 1.0)).atan2(grad.powi(2) + 0.5),
-        1 | 2 => grad,
-        _ => (d_t1.mean().expect("not empty")) - (grad.exp()),
+fn f0498(p0: Array2<f64>, p1: f64) -> f64 {
+    let _t1 = &(&p0 + p1) / (square(powi(p1 / (p1.powi(2) + 0.5), 2)) + 2.0);
+    let _t2 = p0.clone();
+    let mut t3 = Array2::<f64>::zeros((p0.nrows(), p0.ncols()));
+    for i in 0..1 {
+        t3.row_mut(i).assign(&(cos(&p0.row(i))));
+    }
+    if sum(&t3) > -0.5183 {
+        t3 = (&p0 * &p0) / 0.5;
+    } else if t3[[0, 0]] > 0.4629 {
+        t3 -= p1;
+    }
+    t3 /= &(square(&(&t3 * p1)) + 0.5);
+    let t4 = array![[1.5_f64]];
+    let t5 = if sum(&p0) <= -0.5183 {
+        p1
+    } else {
+        p1.cos()
     };
-    let grad_1 = f64::exp_m1(grad);
-    let x = out_1 / 1.5;
-    out_1 -= (x.powi(2) + 0.5).powf(0.25);
-    (sigmoid(&d_t1), x)
+    t3.sum() + t5
 }
 
 #[test]
 fn f0498_gradcheck() {
-    let mut s = 599666319u64;
-    let d_t1: Array2<f64> = random((1, 3), &mut s);
-    let grad = scalar(&mut s);
-    let k0: usize = 0;
-    let (d_t1, grad,) = std::hint::black_box((d_t1, grad,));
-    let up0: Array2<f64> = random((1, 3), &mut s);
-    let (value, grads) = f0498_backward(d_t1.clone(), grad, k0, (&up0, 0.5));
-    assert_eq!(value, f0498(d_t1.clone(), grad, k0));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    GradCheck::new()
-        .upstream(&(&up0, 0.5))
-        .check(&(d_t1.clone(), grad), |(d_t1, grad)| f0498_backward(d_t1.clone(), *grad, k0, (&up0, 0.5)))
-        .unwrap();
+    let mut s = 206598551u64;
+    let p0: Array2<f64> = random((1, 3), &mut s);
+    let p1 = scalar(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0498_backward(p0.clone(), p1, 1.0);
+    assert_eq!(value, f0498(p0.clone(), p1));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0498_backward(p0.clone(), *p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0499(p0: f64) -> f64 {
-    let t2 = {
-        let t1 = p0;
-        (square(sin(t1)) + 0.5).log(0.5)
+fn f0499(d_t1: f64) -> f64 {
+    let unused = {
+        let t1 = d_t1;
+        relu(sin(t1))
     };
-    let mut t2 = (sigmoid(t2)).clamp(-0.5, 1.0);
-    if p0 >= 0.0371 && t2 > 0.0 {
-        t2 /= square(square(p0)) + 0.5;
-    } else {
-        t2 = p0 / (square(t2) + 1.0);
-    }
-    t2
+    let x = {
+        let d_d_x = unused;
+        ((square(d_d_x.cos()) + 0.5).ln()) + d_d_x
+    };
+    let d_out = x;
+    x + d_out + unused
 }
 
 #[test]
 fn f0499_gradcheck() {
-    let mut s = 26436725u64;
-    let p0 = scalar(&mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0499_backward(p0, 1.0);
-    assert_eq!(value, f0499(p0));
-    gradcheck(&(p0,), |(p0,)| f0499_backward(*p0, 1.0)).unwrap();
+    let mut s = 1436212501u64;
+    let d_t1 = scalar(&mut s);
+    let (d_t1,) = std::hint::black_box((d_t1,));
+    let (value, grads) = f0499_backward(d_t1, 1.0);
+    assert_eq!(value, f0499(d_t1));
+    gradcheck(&(d_t1,), |(d_t1,)| f0499_backward(*d_t1, 1.0)).unwrap();
 }
 }

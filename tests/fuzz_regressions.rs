@@ -146,3 +146,53 @@ fn closure_capturing_out_beside_d_out() {
 fn a_nested_arm_reads_a_result_its_enclosing_arm_borrows() {
     trybuild::TestCases::new().pass("tools/regressions/nested_arm_reads_a_borrowed_result.rs");
 }
+
+/// Found by tools/gen_fuzz_programs.py --seed 1 (program f0186): an
+/// owned array's `remove_axis` (owned where the user writes it) returned
+/// as the output did not compile through the macro: the runtime's form is
+/// a view (error[E0308]: expected `ArrayBase<OwnedRepr<f64>, ..>`, found
+/// `ArrayBase<ViewRepr<&f64>, ..>`). Fixed: a view op's value is returned
+/// owned.
+#[differentiable]
+fn squeezed_output(p: &Array2<f64>) -> Array1<f64> {
+    (p * 2.0).remove_axis(Axis(1))
+}
+
+/// The same in a tuple output, with `permuted_axes` and `insert_axis`.
+#[differentiable]
+fn reshaped_outputs(p: &Array2<f64>) -> (Array2<f64>, f64, Array3<f64>) {
+    let q = p * 3.0;
+    (
+        (&q + 1.0).permuted_axes([1, 0]),
+        q.sum(),
+        q.insert_axis(Axis(0)),
+    )
+}
+
+#[test]
+fn an_owned_view_op_as_the_output() {
+    let p = array![[1.0], [-2.0], [0.5]];
+    let up = array![1.0, 0.5, -1.0];
+    let (v, g) = squeezed_output_backward(&p, &up);
+    assert_eq!(v, squeezed_output(&p));
+    assert_eq!(g.p, array![[2.0], [1.0], [-2.0]]);
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p.clone(),), |(p,)| squeezed_output_backward(p, &up))
+        .unwrap();
+
+    let m = array![[1.0, 2.0], [-0.5, 0.25]];
+    let u0 = array![[1.0, 0.0], [0.5, -1.0]];
+    let u2 = Array3::from_elem((1, 2, 2), 0.5);
+    let (v, g) = reshaped_outputs_backward(&m, (&u0, 2.0, &u2));
+    assert_eq!(v, reshaped_outputs(&m));
+    // 3 (u0ᵀ + 2 + u2).
+    let exact = (&u0.t() + 2.0 + 0.5) * 3.0;
+    assert_eq!(g.p, exact);
+    GradCheck::new()
+        .upstream(&(&u0, 2.0, &u2))
+        .check(&(m.clone(),), |(m,)| {
+            reshaped_outputs_backward(m, (&u0, 2.0, &u2))
+        })
+        .unwrap();
+}

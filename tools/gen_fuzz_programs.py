@@ -37,7 +37,13 @@ parameter (or `k0 % 3`) or on `x.len() % 3`, `match () { _ if c => .., .. }`
 with guards on differentiable values; arrays written after the body made
 them (`let mut y = x.to_owned();` or `Array1::<f64>::zeros(n)`, then
 `y[i] = e`, `y[i] += e`, `y[[i, j]] = e`, `y.row_mut(i).assign(&v)`,
-`y.column_mut(j).assign(&v)` in a loop); loops over `x.rows()`,
+`y.column_mut(j).assign(&v)` in a loop); such an array carried across an
+outer loop (`for o in 0..K` or a `while` with a counter) and written element
+by element (`y[j] = e`, `y[j] = y[j] * 0.5 + e`, `y[j] += e`,
+`y[[i, j]] = e`) or row by row in one inner loop, then read element by
+element or row by row into a carried scalar in a sibling inner loop (the
+reads sometimes first, a second write and read after, an `if` around one
+inner loop); loops over `x.rows()`,
 `x.columns()`, `ws.iter().enumerate()` of a constant `ws: &[f64]` parameter,
 `labels.iter().enumerate()` (`x[[i, l]]`, `l as f64`)
 and `x.rows().into_iter().zip(ws.iter())`; tuple outputs of two or three
@@ -1549,7 +1555,8 @@ class Program:
     def control(self, depth):
         """One of the newer control-flow constructs."""
         rng = self.rng
-        kinds = ["while", "loop", "match_value", "match_guard", "return", "write", "iter"]
+        kinds = ["while", "loop", "match_value", "match_guard", "return", "write", "iter",
+                 "nested_write", "nested_write", "nested_write"]
         kind = rng.choice(kinds)
         if kind in ("while", "loop"):
             acc = self.accumulator(depth)
@@ -1641,7 +1648,168 @@ class Program:
             return True
         if kind == "write":
             return self.write(depth)
+        if kind == "nested_write":
+            return self.nested_write(depth)
         return self.iter_loop(depth)
+
+    def nested_write(self, depth):
+        """An array carried across an outer loop (`for o in 0..K`, or a
+        `while` with a counter), written element by element (a matrix: row
+        by row) in one inner loop and read element by element (row by row)
+        in a sibling inner loop into a carried scalar: the writes may read
+        the old value or the scalar, the reads may come before the writes
+        (they see the iteration before's), a second write and read may
+        follow, and an `if` may wrap one inner loop."""
+        rng = self.rng
+        arrays = [v for v in self.env if v.form in ("ref", "name") and not v.scalar and not v.is_view
+                  and len(v.shape) in (1, 2) and v.code.startswith(("p", "t"))]
+        if not arrays:
+            return False
+        vectors = [v for v in arrays if len(v.shape) == 1]
+        src = rng.choice(vectors if vectors and rng.random() < 0.6 else arrays)
+        shape = src.shape
+        name = self.fresh()
+        if rng.random() < 0.4:
+            init = "%s.to_owned()" % src.recv()
+            bound = src.bound
+        else:
+            dims = ", ".join("%s.%s" % (src.recv(), q)
+                             for q in (["len()"] if len(shape) == 1 else ["nrows()", "ncols()"]))
+            if len(shape) == 2:
+                dims = "(%s)" % dims
+            init = "Array%d::<%s>::zeros(%s)" % (len(shape), self.ty, dims)
+            bound = 0.0
+        self.let(name, init)
+        self.stmts[-1] = "let mut " + self.stmts[-1][4:]
+        acc = self.accumulator(depth)
+        k = rng.randint(1, 3)
+        if rng.random() < 0.3:
+            counter = self.int_name()
+            outer = counter
+        else:
+            counter = None
+            outer = "o"
+        # A matrix parameter read at the outer index (`p1[[o, j]]`).
+        n = shape[0] if len(shape) == 1 else shape[1]
+        mats = [v for v in self.env if v.form == "ref" and len(v.shape) == 2 and v.code.startswith("p")
+                and v.shape[0] >= k and v.shape[1] >= n]
+        self.region += 1
+
+        def write_loop(bound):
+            """The inner loop that writes; the array's bound after it."""
+            if len(shape) == 1:
+                extra = [V("%s[j]" % src.code, (), src.bound)]
+                if mats and rng.random() < 0.5:
+                    extra.append(V("%s[[%s, j]]" % (rng.choice(mats).code, outer), (), rng.choice(mats).bound))
+                if rng.random() < 0.3:
+                    extra.append(V("%s.tanh()" % acc.code, (), 1.0))
+                e = self.scalar_of(max(1, depth - 1), extra)
+                if "[j]" not in e.code:
+                    e = V("%s + %s[j]" % (e.atom(), src.code), (), e.bound + src.bound)
+                r = rng.random()
+                if r < 0.5:
+                    stmt, nb = "%s[j] = %s;" % (name, e.code), e.bound
+                elif r < 0.8:
+                    stmt, nb = "%s[j] = %s[j] * 0.5 + %s;" % (name, name, e.atom()), bound + 2 * e.bound
+                else:
+                    stmt, nb = "%s[j] += %s;" % (name, e.atom()), bound + 2 * k * e.bound
+                self.counts["nested_write_elems"] += 1
+                return "for j in 0..%s.len() {\n            %s\n        }" % (name, stmt), nb
+            if rng.random() < 0.4:
+                # Element by element, in a loop over the rows.
+                extra = [V("%s[[i, j]]" % src.code, (), src.bound)]
+                e = self.scalar_of(max(1, depth - 1), extra)
+                if "[[i, j]]" not in e.code:
+                    e = V("%s + %s[[i, j]]" % (e.atom(), src.code), (), e.bound + src.bound)
+                if rng.random() < 0.5:
+                    stmt, nb = "%s[[i, j]] = %s;" % (name, e.code), e.bound
+                else:
+                    stmt, nb = "%s[[i, j]] = %s[[i, j]] * 0.5 + %s;" % (name, name, e.atom()), bound + 2 * e.bound
+                self.counts["nested_write_elems"] += 1
+                return ("for i in 0..%s.nrows() {\n            for j in 0..%s.ncols() {\n"
+                        "                %s\n            }\n        }" % (name, name, stmt)), nb
+            lane = (shape[1],)
+            v = self.leaf(lambda v: v.shape == lane and (REGION_BUGS or not v.borrowed))
+            if v is None or rng.random() < 0.4:
+                v = V("%s.row(i)" % src.code, lane, src.bound, form="view", is_view=True)
+            v = self.squash_array(v)
+            if rng.random() < 0.5:
+                s = self.scalar_of(1)
+                v = V("%s * %s" % (v.as_ref(), s.atom()), lane, s.bound)
+            if rng.random() < 0.3:
+                # The new row first: `row_mut` borrows the array.
+                stmt = "let row = &%s.row(i) * 0.5 + %s;\n            %s.row_mut(i).assign(&row);" % (
+                    name, v.as_ref(), name)
+                nb = bound + 2 * v.bound
+            else:
+                stmt = "%s.row_mut(i).assign(%s);" % (name, v.as_ref())
+                nb = v.bound
+            self.counts["nested_write_rows"] += 1
+            return "for i in 0..%s.nrows() {\n            %s\n        }" % (name, stmt), nb
+
+        def read_loop(bound):
+            """The inner loop that reads into the scalar; its bound after."""
+            if len(shape) == 1:
+                elem = V("%s[j]" % name, (), bound)
+                e = self.scalar_of(max(1, depth - 1), [elem])
+                if "%s[j]" % name not in e.code:
+                    e = V("%s[j] * %s" % (name, e.atom()), (), bound * e.bound)
+                head, count = "for j in 0..%s.len()" % name, shape[0]
+            else:
+                r = rng.random()
+                q = self.leaf(lambda v: v.shape == (shape[1],) and (REGION_BUGS or not v.borrowed))
+                if q is not None and r < 0.3:
+                    e = V("%s.row(i).dot(%s)" % (name, q.as_ref()), (), bound * q.bound * shape[1])
+                elif r < 0.5:
+                    e = V("%s.row(i).sum()" % name, (), bound * shape[1])
+                elif r < 0.7:
+                    e = V("%s[[i, %d]]" % (name, rng.randrange(shape[1])), (), bound)
+                else:
+                    elem = V("%s[[i, j]]" % name, (), bound)
+                    e = self.scalar_of(max(1, depth - 1), [elem])
+                    if "%s[[i, j]]" % name not in e.code:
+                        e = V("%s[[i, j]] * %s" % (name, e.atom()), (), bound * e.bound)
+                    if e.bound > LIMIT:
+                        e = self.squash(e)
+                    op = rng.choice(["+=", "-="])
+                    return ("for i in 0..%s.nrows() {\n            for j in 0..%s.ncols() {\n"
+                            "                %s %s %s;\n            }\n        }" % (name, name, acc.code, op, e.atom()),
+                            size(shape) * e.bound)
+                head, count = "for i in 0..%s.nrows()" % name, shape[0]
+            if e.bound > LIMIT:
+                e = self.squash(e)
+            op = rng.choice(["+=", "-="])
+            return "%s {\n            %s %s %s;\n        }" % (head, acc.code, op, e.atom()), count * e.bound
+
+        order = rng.choice(["write_read", "write_read", "read_write", "write_read_write_read"])
+        loops = []
+        acc_bound = acc.bound
+        for step in order.split("_"):
+            if step == "write":
+                code, bound = write_loop(bound)
+            else:
+                code, b = read_loop(bound)
+                acc_bound += k * b
+            loops.append(code)
+        self.region -= 1
+        if rng.random() < 0.25:
+            at = rng.randrange(len(loops))
+            body = loops[at].replace("\n", "\n    ")
+            loops[at] = "if %s {\n            %s\n        }" % (self.condition(), body)
+            self.counts["nested_write_if"] += 1
+        if counter is None:
+            head = "for o in 0..%d" % k
+        else:
+            self.stmts.append("let mut %s = 0;" % counter)
+            head = "while %s < %d" % (counter, k)
+            loops.append("%s += 1;" % counter)
+            self.counts["nested_write_while"] += 1
+        self.stmts.append("%s {\n%s\n    }" % (head, "\n".join("        " + c for c in loops)))
+        self.counts["nested_write"] += 1
+        acc.bound = acc_bound
+        self.env.append(V(name, shape, bound, form="name"))
+        self.env.append(acc)
+        return True
 
     def write(self, depth):
         """An array the body makes (`zeros` or `to_owned`), written in a

@@ -18,7 +18,7 @@ use crate::ast::{Function, Kind};
 use crate::graph::{Call, CallArg, ConstArg, Form, Node, NodeId};
 use crate::lower::Lowered;
 use crate::plan::{self, Namer, Operand, Part, Plan, Raw, Region, Shared};
-use crate::vocab::{Op, SLICE_OF_VIEWS};
+use crate::vocab::{Op, SLICE_OF_VIEWS, VIEW};
 use proc_macro2::{Ident, TokenStream, TokenTree};
 use quote::{format_ident, quote, ToTokens};
 use std::collections::HashSet;
@@ -489,8 +489,13 @@ pub fn field_place(r: &Region, id: NodeId, root: &TokenStream) -> TokenStream {
 
 /// The arguments of a call as the user passed them: borrowed values
 /// borrowed, values by value cloned (a clone of a reference or a float is a
-/// copy), constants as written.
+/// copy), views as views, constants as written.
+///
+/// A view op's value (`q.row(c)`) passes as a view of its local: a loop
+/// iteration or a branch arm keeps it for the reverse sweep as an owned
+/// copy, which the callee's `ArrayView` parameter does not take.
 pub fn call_args(r: &Region, cx: &Cx, call: &Call, inputs: &[NodeId]) -> Vec<TokenStream> {
+    let view_op = |id: NodeId| matches!(r.node(id), Node::Op { op, .. } if op.has(VIEW));
     call.args
         .iter()
         .map(|a| match a {
@@ -498,6 +503,14 @@ pub fn call_args(r: &Region, cx: &Cx, call: &Call, inputs: &[NodeId]) -> Vec<Tok
             CallArg::Input {
                 input, view: true, ..
             } => {
+                let raw = raw(&r.raw(inputs[*input]));
+                quote!((#raw).view())
+            }
+            CallArg::Input {
+                input,
+                by_ref: false,
+                ..
+            } if view_op(inputs[*input]) => {
                 let raw = raw(&r.raw(inputs[*input]));
                 quote!((#raw).view())
             }
@@ -550,6 +563,12 @@ fn result(plan: &Plan, cx: &Cx, id: NodeId) -> TokenStream {
             }
         }
         Node::Float(t) | Node::Int(t) => t.clone(),
+        // `(p * 2.0).remove_axis(Axis(1))` is owned where the user wrote
+        // it, a view of the runtime's form here.
+        Node::Op { op, .. } if op.has(VIEW) => {
+            let name = r.name(id);
+            quote!((#name).to_owned())
+        }
         _ => r.name(id).to_token_stream(),
     }
 }

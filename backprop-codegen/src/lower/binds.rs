@@ -89,6 +89,7 @@ impl Lowerer<'_> {
                     self.bind_fields(pt, tuple);
                 }
                 Expr::Call(c) if !is_op(c) => self.bind_call(pt, c),
+                Expr::If(_) | Expr::Match(_) if self.bind_arms_tuple(pt, strip(expr)) => {}
                 Expr::Call(_) | Expr::MethodCall(_) => self.cx.error_at(
                     expr,
                     "this call gives one value, not a tuple: a tuple pattern binds the value of a `#[differentiable]` function that returns a tuple (`let (r, theta) = polar(x, y);`)",
@@ -244,6 +245,129 @@ impl Lowerer<'_> {
                 ),
             }
         }
+    }
+}
+
+impl Lowerer<'_> {
+    /// `let (a, b) = if c { ..; (x, y) } else { ..; (u, v) };`, or a
+    /// `match` whose arms end in tuples: each arm assigns its components,
+    /// one name each, and the pattern binds those names. False (nothing
+    /// lowered) where the pattern is not plain names and `_`, or an arm's
+    /// value is not a tuple of the pattern's length written out.
+    ///
+    /// Before: `let (a, b) = if c { (x, y) } else { (y, x) };`
+    /// After:  `if c { a = x; b = y; } else { a = y; b = x; }`, with `a`
+    /// and `b` bound to a placeholder first (a name bound before, which
+    /// an arm may read, as in a swap, is assigned under a fresh name and
+    /// bound after).
+    fn bind_arms_tuple(&mut self, pt: &syn::PatTuple, expr: &Expr) -> bool {
+        let mut names: Vec<Option<syn::Ident>> = Vec::new();
+        for p in &pt.elems {
+            match p {
+                Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
+                    names.push(Some(pi.ident.clone()))
+                }
+                Pat::Wild(_) => names.push(None),
+                _ => return false,
+            }
+        }
+        let mut fresh = Fresh::of(&self.func.item);
+        let targets: Vec<Option<syn::Ident>> = names
+            .iter()
+            .enumerate()
+            .map(|(k, n)| {
+                n.as_ref().map(|n| {
+                    let name = n.to_string();
+                    let taken = self.scopes.iter().any(|s| s.names.contains_key(&name))
+                        || names[..k].iter().flatten().any(|m| *m == name);
+                    if taken {
+                        fresh.name(&name)
+                    } else {
+                        n.clone()
+                    }
+                })
+            })
+            .collect();
+        let Some(rewritten) = assign_tails(expr, &targets) else {
+            return false;
+        };
+        for t in targets.iter().flatten() {
+            // Never read: each arm assigns every name. A literal has no
+            // local of its own, so nothing of it is written out.
+            let id = self.add(
+                Node::Float(quote!(())),
+                Name::Temp(t.to_string()),
+                t.span(),
+                false,
+            );
+            self.scopes
+                .last_mut()
+                .expect("a scope")
+                .bind(t.to_string(), id, Form::Value);
+        }
+        self.stmt(&syn::Stmt::Expr(rewritten, Some(Default::default())));
+        for (n, t) in names.iter().zip(&targets) {
+            if let (Some(n), Some(t)) = (n, t) {
+                if n != t {
+                    let id = self.lookup(&t.to_string()).expect("a bound name");
+                    self.bind_name(n.to_string(), id, self.graph.len(), Form::Value);
+                }
+            }
+        }
+        true
+    }
+}
+
+/// `e` with each arm's tuple value replaced by assignments of its
+/// components to `targets` (`None`: a `_`, dropped); `None` where a value
+/// is not such a tuple.
+fn assign_tails(e: &Expr, targets: &[Option<syn::Ident>]) -> Option<Expr> {
+    match e {
+        Expr::Paren(p) => assign_tails(&p.expr, targets),
+        Expr::Tuple(t) if t.elems.len() == targets.len() => {
+            let stmts = t.elems.iter().zip(targets).filter_map(|(v, t)| {
+                t.as_ref()
+                    .map(|t| -> syn::Stmt { syn::parse_quote_spanned!(v.span()=> #t = #v;) })
+            });
+            Some(syn::parse_quote!({ #(#stmts)* }))
+        }
+        Expr::Block(b) if b.label.is_none() => {
+            let mut b = b.clone();
+            b.block = assign_tails_block(&b.block, targets)?;
+            Some(Expr::Block(b))
+        }
+        Expr::If(i) => {
+            let mut i = i.clone();
+            i.then_branch = assign_tails_block(&i.then_branch, targets)?;
+            let (_, otherwise) = i.else_branch.as_mut()?;
+            **otherwise = assign_tails(otherwise, targets)?;
+            Some(Expr::If(i))
+        }
+        Expr::Match(m) => {
+            let mut m = m.clone();
+            for arm in &mut m.arms {
+                *arm.body = assign_tails(&arm.body, targets)?;
+                if arm.comma.is_none() && !matches!(*arm.body, Expr::Block(_)) {
+                    arm.comma = Some(Default::default());
+                }
+            }
+            Some(Expr::Match(m))
+        }
+        _ => None,
+    }
+}
+
+/// A block whose final expression is rewritten by [`assign_tails`] into a
+/// statement.
+fn assign_tails_block(b: &syn::Block, targets: &[Option<syn::Ident>]) -> Option<syn::Block> {
+    let mut b = b.clone();
+    match b.stmts.pop()? {
+        syn::Stmt::Expr(e, None) => {
+            let e = assign_tails(&e, targets)?;
+            b.stmts.push(syn::Stmt::Expr(e, None));
+            Some(b)
+        }
+        _ => None,
     }
 }
 

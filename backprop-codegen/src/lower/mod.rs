@@ -227,6 +227,16 @@ fn is_view(m: &syn::ExprMethodCall) -> bool {
             .any(|t| m.method == t)
 }
 
+/// Whether a place is a field, or an element of one (`data.x`,
+/// `model.mats[b]`, `data.xs[i][j]`).
+fn of_field(e: &Expr) -> bool {
+    match strip_paren(e) {
+        Expr::Field(_) => true,
+        Expr::Index(i) => of_field(&i.expr),
+        _ => false,
+    }
+}
+
 /// The form of a `let`'s value: `&e` is a reference, `e.view()` a view.
 fn form_of(e: &Expr) -> Form {
     match strip_paren(e) {
@@ -590,7 +600,14 @@ impl Lowerer<'_> {
             Expr::Index(i) => {
                 let base = self.expr(&i.expr);
                 if !self.is_float_value(base) {
-                    return self.constant(expr, "");
+                    // An element of a constant struct's field is a place
+                    // like the field (`model.mats[b]`): its local borrows
+                    // it, a `Vec` of arrays cannot give it away.
+                    return if of_field(&i.expr) {
+                        self.place(expr, "")
+                    } else {
+                        self.constant(expr, "")
+                    };
                 }
                 let idx = self.const_arg(&i.index, "an index");
                 self.op(Op::Index, vec![base], vec![idx], i.bracket_token.span.join())
@@ -682,6 +699,11 @@ impl Lowerer<'_> {
     /// Whether a node holds a float or a float array (rather than some
     /// constant of another type, such as a `&[f64]` or a `usize`).
     fn is_float_value(&self, id: NodeId) -> bool {
+        if self.varying[id.index()] {
+            // A differentiable value is the macro's, whatever it started
+            // as: a carried `Array1::zeros(n)` that the loop writes into.
+            return true;
+        }
         match self.origin(id) {
             Node::Param(i) => !matches!(self.func.params[*i].kind, Kind::Constant),
             Node::Op { .. } | Node::Float(_) | Node::Error | Node::Out { .. } => true,

@@ -38,10 +38,27 @@ pub fn plan_forward<'g>(r: &mut Region<'g>, sh: &mut Shared, id: NodeId, b: &'g 
             _ => None,
         })
         .collect();
+    let seeds = if active {
+        arm_seeds(r, id, b)
+    } else {
+        Vec::new()
+    };
     let mut bp = r.branches.remove(&id).expect("a branch plan");
     bp.active = active;
     for a in 0..2 {
         let arm = &mut bp.arms[a];
+        // Each arm's results are seeded with the branch's adjoints before
+        // anything in it is planned: a loop in the arm that reads one of
+        // them names its contribution now, and must see that it is not the
+        // only one. Both arms must give owned gradients: a borrowed `d_out`
+        // is copied in the arm that passes it through.
+        for (k, seed) in seeds.iter().enumerate() {
+            match seed {
+                Some((d, true)) => arm.seed(b.arms[a].outputs[k], Part::CopyOf(d.clone()), false),
+                Some((d, false)) => arm.seed(b.arms[a].outputs[k], Part::Name(d.clone()), false),
+                None => {}
+            }
+        }
         forward::plan(arm, sh);
         let next: Vec<Next> = b.arms[a]
             .outputs
@@ -67,6 +84,19 @@ pub fn plan_forward<'g>(r: &mut Region<'g>, sh: &mut Shared, id: NodeId, b: &'g 
         r.defined.extend(bp.saved.iter().cloned());
     }
     r.branches.insert(id, bp);
+}
+
+/// The adjoint that seeds each of a branch's results, and whether it is
+/// borrowed (`None`: the result has none).
+fn arm_seeds(r: &Region, id: NodeId, b: &Branch) -> Vec<Option<(Ident, bool)>> {
+    let seeded = &r.a.branches[&id].seeded;
+    let mut seeds = vec![None; b.outputs];
+    for (k, o) in r.outs_of(id) {
+        if seeded[k] && r.active(o) {
+            seeds[k] = Some((r.adj(o).clone(), r.borrowed[o.index()]));
+        }
+    }
+    seeds
 }
 
 /// What an arm keeps for its reverse sweep: the locals it reads, views
@@ -161,15 +191,11 @@ pub fn plan_reverse<'g>(r: &mut Region<'g>, sh: &mut Shared, id: NodeId, b: &'g 
     if !r.branch_active(id) {
         return;
     }
-    let seeded = r.a.branches[&id].seeded.clone();
-    let outs = r.outs_of(id);
-    let mut seeds: Vec<Option<(proc_macro2::Ident, bool)>> = vec![None; b.outputs];
-    for (k, o) in outs {
-        if seeded[k] && r.active(o) {
+    for (k, o) in r.outs_of(id) {
+        if r.a.branches[&id].seeded[k] && r.active(o) {
             if let Some(sum) = routing::adjoint_sum(r, o) {
                 r.reverse.push(sum);
             }
-            seeds[k] = Some((r.adj(o).clone(), r.borrowed[o.index()]));
         }
     }
     let inputs: Vec<NodeId> = crate::check::branch_inputs(b)
@@ -192,15 +218,6 @@ pub fn plan_reverse<'g>(r: &mut Region<'g>, sh: &mut Shared, id: NodeId, b: &'g 
     let mut bp = r.branches.remove(&id).expect("a branch plan");
     for a in 0..2 {
         let arm = &mut bp.arms[a];
-        for (k, seed) in seeds.iter().enumerate() {
-            // Both arms must give owned gradients: a borrowed `d_out` is
-            // copied in the arm that passes it through.
-            match seed {
-                Some((d, true)) => arm.seed(b.arms[a].outputs[k], Part::CopyOf(d.clone()), false),
-                Some((d, false)) => arm.seed(b.arms[a].outputs[k], Part::Name(d.clone()), false),
-                None => {}
-            }
-        }
         routing::plan(arm, sh);
         keep_read(
             arm,

@@ -159,6 +159,16 @@ pub fn plan_forward<'g>(r: &mut Region<'g>, sh: &mut Shared, id: NodeId, lp: &'g
         }
     }
     l.accs = accs;
+    // The body's new values are seeded with the carried adjoints before
+    // anything in it is planned: a nested loop that reads one of them names
+    // its contribution now, and must see that it is not the only one.
+    for (k, d) in d_state.iter().enumerate() {
+        if let Some(d) = d {
+            l.body
+                .seed(lp.body.outputs[k], Part::Name(d.clone()), false);
+            l.body.acc_seed.insert(lp.body.outputs[k], d.clone());
+        }
+    }
     forward::plan(&mut l.body, sh);
     l.next = lp
         .body
@@ -204,12 +214,6 @@ fn plan_kept<'g>(
     spares: &[Option<(NodeId, Ident)>],
 ) {
     let outputs = &lp.body.outputs;
-    for (k, d) in d_state.iter().enumerate() {
-        if let Some(d) = d {
-            l.body.seed(outputs[k], Part::Name(d.clone()), false);
-            l.body.acc_seed.insert(outputs[k], d.clone());
-        }
-    }
     routing::plan(&mut l.body, sh);
     let mut read = reads::reverse(&l.body, sh);
     for (k, d) in d_state.iter().enumerate() {

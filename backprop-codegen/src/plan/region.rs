@@ -477,6 +477,13 @@ impl<'g> Region<'g> {
 
     /// A contribution known before the sweep.
     pub fn seed(&mut self, id: NodeId, seed: Part, borrowed: bool) {
+        // A contribution named before its value was seeded took the seed's
+        // place (and the adjoint's name, if it thought itself alone).
+        debug_assert_eq!(
+            self.contributions[id.index()].len(),
+            self.seeds[id.index()],
+            "a value is seeded before any contribution to it is planned"
+        );
         self.seeds[id.index()] += 1;
         self.contributions[id.index()].push(seed);
         self.borrowed[id.index()] |= borrowed;
