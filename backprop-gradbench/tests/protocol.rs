@@ -42,7 +42,9 @@ fn start_define_and_other_kinds() {
         ask(json!({ "id": 1, "kind": "define", "module": "hello" })),
         json!({ "id": 1, "success": true })
     );
-    for module in ["det", "kmeans", "llsq", "lse", "ode"] {
+    for module in [
+        "ba", "det", "gmm", "ht", "kmeans", "llsq", "lse", "lstm", "ode", "particle", "saddle",
+    ] {
         assert_eq!(
             ask(json!({ "id": 2, "kind": "define", "module": module }))["success"],
             true
@@ -52,9 +54,15 @@ fn start_define_and_other_kinds() {
     assert_eq!(unknown["id"], 3);
     assert!(error_of(&unknown).contains("nonesuch"));
     for module in ["particle", "saddle"] {
-        let nested = ask(json!({ "id": 5, "kind": "define", "module": module }));
-        assert!(error_of(&nested).contains("nested derivatives"), "{nested}");
+        let ff = ask(
+            json!({ "id": 5, "kind": "evaluate", "module": module, "function": "ff", "input": { "w": 0.0, "start": [1.0, 1.0] } }),
+        );
+        assert!(error_of(&ff).contains("Dual<Dual<f64>>"), "{ff}");
     }
+    let w = evaluate("particle", "rr", json!({ "w": 0.0 }));
+    assert!((w["output"].as_f64().unwrap() - 0.2071918746486116).abs() < 1e-12);
+    let saddle = evaluate("saddle", "fr", json!({ "start": [1.0, 1.0] }));
+    assert_eq!(saddle["output"].as_array().unwrap().len(), 4);
     assert_eq!(
         ask(json!({ "id": 4, "kind": "analysis", "of": 2, "valid": false, "error": "x" })),
         json!({ "id": 4 })
@@ -224,7 +232,7 @@ fn malformed_inputs_get_error_responses() {
         (
             "kmeans",
             "dir",
-            json!({ "points": [[0.0, 1.0]], "centroids": [[0.0, 1.0]] }),
+            json!({ "points": [[0.0, 1.0]], "centroids": [[0.0, 1.0], [5.0, 5.0]] }),
         ),
     ];
     for (module, function, input) in cases {

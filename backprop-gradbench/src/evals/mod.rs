@@ -35,14 +35,13 @@ pub type Prepared = Box<dyn FnMut() -> Value>;
 
 /// The modules `define` accepts.
 pub const MODULES: &[&str] = &[
-    "ba", "det", "gmm", "hello", "ht", "kmeans", "llsq", "lse", "lstm", "ode",
+    "ba", "det", "gmm", "hello", "ht", "kmeans", "llsq", "lse", "lstm", "ode", "particle", "saddle",
 ];
 
 /// Whether `define` succeeds for `module`, and why not.
 pub fn define(module: &str) -> Result<(), String> {
     match module {
         _ if MODULES.contains(&module) => Ok(()),
-        "particle" | "saddle" => Err(format!("`{module}`: {}", saddle::NESTED)),
         _ => Err(format!("backprop has no module `{module}`")),
     }
 }
