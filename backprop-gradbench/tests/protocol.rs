@@ -6,6 +6,7 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
+use backprop_gradbench::evals::Output;
 use backprop_gradbench::protocol::{respond, serve, time_runs, Runs};
 use serde_json::{json, Value};
 
@@ -145,7 +146,8 @@ fn min_runs_and_min_seconds_are_honoured() {
     let mut f = || {
         calls += 1;
         std::thread::sleep(std::time::Duration::from_millis(2));
-        json!(calls)
+        let c = calls;
+        Output::later(move || json!(c))
     };
     let (last, times) = time_runs(
         &mut f,
@@ -159,6 +161,23 @@ fn min_runs_and_min_seconds_are_honoured() {
     assert!(seconds.iter().sum::<f64>() >= 0.02);
     assert!(seconds[..seconds.len() - 1].iter().sum::<f64>() < 0.02);
     assert_eq!(last, json!(times.len()));
+    // The output becomes JSON after the timing, once: a slow conversion
+    // is not in the runs' times.
+    let mut slow = || {
+        Output::later(|| {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            json!(1.0)
+        })
+    };
+    let (last, times) = time_runs(
+        &mut slow,
+        Runs {
+            min_runs: 3,
+            min_seconds: 0.0,
+        },
+    );
+    assert_eq!((last, times.len()), (json!(1.0), 3));
+    assert!(times.iter().all(|t| t.as_millis() < 50), "{times:?}");
     assert_eq!(
         Runs::of(&json!(3.0)),
         Ok(Runs {

@@ -6,7 +6,7 @@ use backprop::prelude::*;
 use serde_json::Value;
 
 use super::input::{field, matrix_json, matrix_of};
-use super::{unknown_function, Prepared};
+use super::{unknown_function, Output, Prepared};
 
 /// `Σ_i min_j |c_j - p_i|²`, the squared distances of all pairs at once as
 /// `|c_j|² + |p_i|² - 2 c_j·p_i`, a row per centroid.
@@ -67,12 +67,15 @@ pub fn prepare(function: &str, input: &Value) -> Result<Prepared, String> {
         ));
     }
     match function {
-        "cost" => Ok(Box::new(move || Value::from(cost(&points, &centroids)))),
+        "cost" => Ok(Box::new(move || {
+            let v = cost(&points, &centroids);
+            Output::later(move || Value::from(v))
+        })),
         "dir" => {
             // Checked once, untimed: a centroid nearest to no point.
             dir(&points, &centroids)?;
             Ok(Box::new(move || match dir(&points, &centroids) {
-                Ok(d) => matrix_json(&d),
+                Ok(d) => Output::later(move || matrix_json(&d)),
                 Err(e) => unreachable!("checked before: {e}"),
             }))
         }

@@ -26,7 +26,7 @@ use backprop::prelude::*;
 use serde_json::Value;
 
 use super::input::{f64_of, field};
-use super::{gd, unknown_function, Prepared};
+use super::{gd, unknown_function, Output, Prepared};
 
 /// The potential `1 / |p - (10, 10 - w)| + 1 / |p - (10, 0)|` at
 /// `p = (x, y)`.
@@ -174,7 +174,7 @@ pub fn prepare(function: &str, input: &Value) -> Result<Prepared, String> {
     }
     let function = function.to_string();
     Ok(Box::new(move || match argmin(&function, w0) {
-        Ok(w) => Value::from(w),
+        Ok(w) => Output::later(move || Value::from(w)),
         Err(e) => unreachable!("the function was checked: {e}"),
     }))
 }

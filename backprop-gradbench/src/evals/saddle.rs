@@ -28,7 +28,7 @@ use serde_json::Value;
 
 use super::input::{field, vector_of};
 use super::particle::Inner;
-use super::{gd, unknown_function, Prepared};
+use super::{gd, unknown_function, Output, Prepared};
 
 /// `f(p1, p2) = (x1² + y1²) - (x2² + y2²)` for `p1 = (x1, y1)`,
 /// `p2 = (x2, y2)`.
@@ -206,6 +206,7 @@ pub fn prepare(function: &str, input: &Value) -> Result<Prepared, String> {
         .ok_or_else(|| format!("`start` must have two numbers, got {}", start.len()))?;
     let (outer, inner) = modes(function)?;
     Ok(Box::new(move || {
-        Value::from(saddle(outer, inner, start).to_vec())
+        let p = saddle(outer, inner, start);
+        Output::later(move || Value::from(p.to_vec()))
     }))
 }
