@@ -9,7 +9,8 @@
 //!   `"prepare"` timing), then the function runs at least `min_runs` times
 //!   and until the runs add up to `min_seconds` (one run when the input has
 //!   neither, as `hello`'s); one `"evaluate"` timing per run, and the last
-//!   run's output.
+//!   run's output, made JSON after the timing (as GradBench's C++ tools
+//!   do).
 //! - any other kind (`analysis`, ...): a response with the `"id"` only.
 //!
 //! A line that is not a JSON object, a message without an `"id"` or a
@@ -23,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Map, Value};
 
-use crate::evals;
+use crate::evals::{self, Output};
 
 /// The tool's name in the response to `start`.
 pub const TOOL: &str = "backprop";
@@ -61,8 +62,10 @@ impl Runs {
     }
 }
 
-/// Runs `f` as `runs` says: the last output and each run's time.
-pub fn time_runs(f: &mut dyn FnMut() -> Value, runs: Runs) -> (Value, Vec<Duration>) {
+/// Runs `f` as `runs` says: the last output, as JSON, and each run's
+/// time. The time is the computation's: the JSON is made after the last
+/// run, and each earlier output is dropped after its run's time is taken.
+pub fn time_runs(f: &mut dyn FnMut() -> Output, runs: Runs) -> (Value, Vec<Duration>) {
     let mut times = Vec::new();
     let mut total = Duration::ZERO;
     loop {
@@ -72,8 +75,9 @@ pub fn time_runs(f: &mut dyn FnMut() -> Value, runs: Runs) -> (Value, Vec<Durati
         times.push(elapsed);
         total += elapsed;
         if times.len() as u64 >= runs.min_runs && total.as_secs_f64() >= runs.min_seconds {
-            return (output, times);
+            return (output.json(), times);
         }
+        drop(output);
     }
 }
 

@@ -153,10 +153,10 @@ fn outputs_match_the_manual_tool() {
     for rotation in [ROTATION, [0.0; 3]] {
         let (objective, jacobian) = manual(rotation);
         close(
-            &prepare("objective", &small(rotation)).unwrap()(),
+            &prepare("objective", &small(rotation)).unwrap()().json(),
             &objective,
         );
-        let mut ours = prepare("jacobian", &small(rotation)).unwrap()();
+        let mut ours = prepare("jacobian", &small(rotation)).unwrap()().json();
         // 16 rows in all: ours sends them and the last again.
         let rows = ours["rows"].as_array_mut().unwrap();
         assert_eq!(rows.len(), 17);

@@ -62,9 +62,9 @@ fn assert_close(ours: &Value, theirs: &Value, rtol: f64) {
 #[test]
 fn objective_and_jacobian_match_the_manual_tool() {
     let mut f = prepare("objective", &small()).unwrap();
-    assert_close(&f(), &json!(MANUAL_OBJECTIVE), 1e-13);
+    assert_close(&f().json(), &json!(MANUAL_OBJECTIVE), 1e-13);
     let mut j = prepare("jacobian", &small()).unwrap();
-    let out = j();
+    let out = j().json();
     let mut keys: Vec<_> = out.as_object().unwrap().keys().cloned().collect();
     keys.sort();
     assert_eq!(keys, ["alpha", "l", "mu", "q"]);

@@ -76,7 +76,7 @@ fn hand(complicated: bool, mirrored: bool) -> Value {
 }
 
 fn residuals(input: &Value) -> Vec<f64> {
-    let out = prepare("objective", input).unwrap()();
+    let out = prepare("objective", input).unwrap()().json();
     out.as_array()
         .unwrap()
         .iter()
@@ -91,7 +91,7 @@ fn residuals(input: &Value) -> Vec<f64> {
 fn jacobian_matches_central_differences_of_the_objective() {
     for (complicated, mirrored) in [(true, false), (false, false), (true, true)] {
         let input = hand(complicated, mirrored);
-        let jac = prepare("jacobian", &input).unwrap()();
+        let jac = prepare("jacobian", &input).unwrap()().json();
         let jac: Vec<Vec<f64>> = jac
             .as_array()
             .unwrap()

@@ -84,9 +84,9 @@ fn the_protocol_layout_is_the_manual_tools() {
         "sequence": [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [0.0, 0.0]],
     });
     let mut f = backprop_gradbench::evals::lstm::prepare("objective", &input).unwrap();
-    assert!((f().as_f64().unwrap() - MANUAL_LOSS).abs() <= 1e-14);
+    assert!((f().json().as_f64().unwrap() - MANUAL_LOSS).abs() <= 1e-14);
     let mut j = backprop_gradbench::evals::lstm::prepare("jacobian", &input).unwrap();
-    let out = j();
+    let out = j().json();
     let out = out.as_array().unwrap();
     assert_eq!(out.len(), MANUAL_GRADIENT.len());
     for (a, b) in out.iter().zip(MANUAL_GRADIENT) {

@@ -12,7 +12,9 @@
 //! `kmeans` by brute-force distances and the gradient
 //! `Σ_{i in cluster j} 2 (c_j - p_i)`.
 
+use backprop::dual::Dual;
 use backprop::prelude::*;
+use backprop_gradbench::evals::particle::Inner;
 use backprop_gradbench::evals::{det, hello, kmeans, llsq, lse, ode, particle, saddle};
 
 fn assert_close(got: &[f64], want: &[f64], tol: f64) {
@@ -233,24 +235,112 @@ fn kmeans_cost_against_numpy_and_the_cluster_sums() {
     gradcheck(&(centroids,), |(c,)| kmeans::cost_backward(&points, c, 1.0)).unwrap();
 }
 
+/// The Hessian of the k-means cost is diagonal, so the product with the
+/// all-ones direction that `kmeans::dir` takes is its diagonal: checked
+/// against the whole Hessian, one HVP per unit vector, and the Newton
+/// direction against its closed form `c_j - mean of c_j's points`.
 #[test]
-fn saddle_inner_ascent_from_the_generated_gradient() {
+fn kmeans_dir_from_one_hvp_is_the_newton_direction() {
+    let points = array![
+        [0.0, 0.0],
+        [1.0, 0.5],
+        [4.0, 4.5],
+        [5.0, 5.0],
+        [0.5, 1.0],
+        [6.0, 4.0],
+        [5.5, 5.25]
+    ];
+    let centroids = array![[0.2, 0.3], [5.5, 4.5]];
+    let n = centroids.len();
+    let mut hessian = Array2::<f64>::zeros((n, n));
+    for m in 0..n {
+        let mut e = Array2::zeros(centroids.raw_dim());
+        e[[m / 2, m % 2]] = 1.0;
+        let (value, g, hv) = kmeans::cost_hvp(&points, &centroids, &e);
+        let (v0, g0) = kmeans::cost_backward(&points, &centroids, 1.0);
+        assert_eq!(value, v0);
+        let (g, g0): (Vec<f64>, Vec<f64>) = (
+            g.centroids.iter().copied().collect(),
+            g0.centroids.iter().copied().collect(),
+        );
+        assert_close(&g, &g0, 1e-14);
+        for (k, h) in hv.centroids.iter().enumerate() {
+            hessian[[k, m]] = *h;
+        }
+        hvpcheck(&(centroids.clone(),), &(e.clone(),), |(c,), (e,)| {
+            kmeans::cost_hvp(&points, c, e)
+        })
+        .unwrap();
+    }
+    // Three points nearest each centroid, four for the second: H = 2 n_j.
+    let want = Array2::from_diag(&array![6.0, 6.0, 8.0, 8.0]);
+    for ((i, j), h) in hessian.indexed_iter() {
+        assert!((h - want[[i, j]]).abs() <= 1e-12, "H[{i}, {j}] = {h}");
+    }
+    let ones = Array2::ones(centroids.raw_dim());
+    let (_, _, diag) = kmeans::cost_hvp(&points, &centroids, &ones);
+    let diag: Vec<f64> = diag.centroids.iter().copied().collect();
+    assert_close(&diag, &hessian.diag().to_vec(), 1e-15);
+    // Means (0.5, 0.5) and (5.125, 4.6875).
+    let d = kmeans::dir(&points, &centroids).unwrap();
+    let d: Vec<f64> = d.iter().copied().collect();
+    assert_close(&d, &[-0.3, -0.2, 0.375, -0.1875], 1e-14);
+    // A centroid nearest to no point has no direction.
+    let far = array![[0.2, 0.3], [5.5, 4.5], [100.0, 100.0]];
+    assert!(kmeans::dir(&points, &far).is_err());
+}
+
+#[test]
+fn saddle_gradients_nest_in_both_modes() {
     gradcheck(&(0.5, -1.5, 2.0, 0.25), |&(a, b, c, d)| {
         saddle::objective_backward(a, b, c, d, 1.0)
     })
     .unwrap();
     let (_, g) = saddle::objective_backward(0.5, -1.5, 2.0, 0.25, 1.0);
     assert_eq!((g.x1, g.y1, g.x2, g.y2), (1.0, -3.0, -4.0, -0.5));
-    // max over p2 of -|p2|² is at p2 = 0, whatever p1.
-    let p2 = saddle::argmax_p2([0.5, -0.25], [1.0, 1.0]);
-    assert!(p2[0].hypot(p2[1]) < 1e-4, "{p2:?}");
-    assert!(p2[0] > 0.0 && p2[1] > 0.0, "{p2:?}");
+    // The inner gradient in both modes, and its rule (the Hessian's columns
+    // along x2 and y2: -2 on the diagonal, zero elsewhere) under gradcheck.
+    for inner in [Inner::Reverse, Inner::Forward] {
+        assert_eq!(saddle::df_dx2(0.5, -1.5, 2.0, 0.25, inner), -4.0);
+        assert_eq!(saddle::df_dy2(0.5, -1.5, 2.0, 0.25, inner), -0.5);
+    }
+    // max over p2 of -|p2|² is near p2 = 0 whatever p1, so the outer
+    // gradient, through the whole ascent, is 2 p1.
+    let (x1, y1) = (0.5, -0.25);
+    for inner in [Inner::Reverse, Inner::Forward] {
+        let (value, g) = saddle::max_over_p2_backward(x1, y1, 1.0, 1.0, inner, 1.0);
+        assert_eq!(value, saddle::max_over_p2(x1, y1, 1.0, 1.0, inner));
+        assert!((value - (x1 * x1 + y1 * y1)).abs() < 1e-8, "{value}");
+        assert_close(&[g.x1, g.y1], &[2.0 * x1, 2.0 * y1], 1e-12);
+        gradcheck(&(x1, y1), |&(a, b)| {
+            saddle::max_over_p2_backward(a, b, 1.0, 1.0, inner, 1.0)
+        })
+        .unwrap();
+    }
+    // The same ascent run on duals: forward over reverse.
+    let start = [Dual::constant(1.0), Dual::constant(1.0)];
+    let dx = saddle::max_over_p2_of([Dual::new(x1, 1.0), Dual::constant(y1)], start);
+    let dy = saddle::max_over_p2_of([Dual::constant(x1), Dual::new(y1, 1.0)], start);
+    assert_eq!(
+        dx.value,
+        saddle::max_over_p2(x1, y1, 1.0, 1.0, Inner::Reverse)
+    );
+    assert_close(&[dx.tangent, dy.tangent], &[2.0 * x1, 2.0 * y1], 1e-12);
+    // GradBench's answer, in every mode served.
+    for (outer, inner) in [
+        (Inner::Reverse, Inner::Reverse),
+        (Inner::Reverse, Inner::Forward),
+        (Inner::Forward, Inner::Reverse),
+    ] {
+        let got = saddle::saddle(outer, inner, [1.0, 1.0]);
+        assert_close(&got, &[8.246324826140356e-6; 4], 1e-12);
+    }
 }
 
 #[test]
-fn particle_forces_from_the_generated_gradient() {
+fn particle_gradients_nest_in_both_modes() {
     let (x, y, w) = (3.0, 4.5, 0.25);
-    gradcheck(&(x, y), |&(x, y)| {
+    gradcheck(&(x, y, w), |&(x, y, w)| {
         particle::potential_backward(x, y, w, 1.0)
     })
     .unwrap();
@@ -263,9 +353,43 @@ fn particle_forces_from_the_generated_gradient() {
         want.1 -= (y - cy) / r2.powf(1.5);
     }
     assert_close(&[g.x, g.y], &[want.0, want.1], 1e-14);
+    for inner in [Inner::Reverse, Inner::Forward] {
+        assert_close(
+            &[
+                particle::dp_dx(x, y, w, inner),
+                particle::dp_dy(x, y, w, inner),
+            ],
+            &[want.0, want.1],
+            1e-14,
+        );
+    }
+    hvpcheck(&(x, y, w), &(1.0, 0.0, 0.0), |&(x, y, w), &(a, b, c)| {
+        particle::potential_hvp(x, y, w, a, b, c)
+    })
+    .unwrap();
+    // The outer derivative through the whole trajectory, in reverse (the
+    // inner gradient either way) and in forward mode, against central
+    // differences and each other.
+    let w = 0.1;
+    let (value, g) = particle::crossing_backward(w, Inner::Reverse, 1.0);
+    assert_eq!(value, particle::crossing(w, Inner::Reverse));
+    for inner in [Inner::Reverse, Inner::Forward] {
+        gradcheck(&(w,), |&(w,)| particle::crossing_backward(w, inner, 1.0)).unwrap();
+    }
+    let (_, gf) = particle::crossing_backward(w, Inner::Forward, 1.0);
+    let forward = particle::trajectory(Dual::new(w, 1.0), particle::grad_reverse);
+    assert_close(&[forward.value], &[value], 1e-13);
+    assert_close(&[gf.w, forward.tangent], &[g.w, g.w], 1e-10);
     // GradBench's answer, w = 0.2071918746486116, brings the particle down
-    // at the origin (up to the eval's 1e-4 on w); w = 0 does not.
-    let hit = particle::miss(0.2071918746486116);
+    // at the origin; w = 0 does not; each mode served finds it from 0.
+    let hit = particle::crossing(0.2071918746486116, Inner::Reverse);
     assert!(hit < 1e-6, "{hit}");
-    assert!(particle::miss(0.0) > 100.0 * hit);
+    assert!(particle::crossing(0.0, Inner::Reverse) > 100.0 * hit);
+    for function in ["rr", "rf", "fr"] {
+        let found = particle::argmin(function, 0.0).unwrap();
+        assert_close(&[found], &[0.2071918746486116], 1e-12);
+    }
+    assert!(particle::argmin("ff", 0.0)
+        .unwrap_err()
+        .contains("Dual<Dual<f64>>"));
 }

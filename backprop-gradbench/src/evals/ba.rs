@@ -15,6 +15,8 @@
 use backprop::prelude::*;
 use serde_json::{json, Value};
 
+use super::Output;
+
 /// The residual of one observation, as 15 numbers in: the camera's 11
 /// (`r`, `C`, `f`, `u`, `κ`), the point's 3 and the weight; the feature is
 /// a constant.
@@ -250,22 +252,26 @@ fn head_and_last<T: Copy + Into<Value>>(v: &[T]) -> Value {
 /// the `manual` tool's: for `objective`, the first observation's residual
 /// and the first weight's, each with its repeat count; for `jacobian`, the
 /// first 30 entries of the sparse rows, columns and values and the last.
-pub fn prepare(function: &str, input: &Value) -> Result<Box<dyn FnMut() -> Value>, String> {
+pub fn prepare(function: &str, input: &Value) -> Result<super::Prepared, String> {
     let i = parse(input)?;
     match function {
         "objective" => Ok(Box::new(move || {
             let (reproj, w_err) = objective(&i);
-            json!({
-                "reproj_error": {"elements": [reproj[0], reproj[1]], "repeated": reproj.len() / 2},
-                "w_err": {"element": w_err[0], "repeated": w_err.len()},
+            Output::later(move || {
+                json!({
+                    "reproj_error": {"elements": [reproj[0], reproj[1]], "repeated": reproj.len() / 2},
+                    "w_err": {"element": w_err[0], "repeated": w_err.len()},
+                })
             })
         })),
         "jacobian" => Ok(Box::new(move || {
             let jac = jacobian(&i);
-            json!({
-                "rows": head_and_last(&jac.rows),
-                "cols": head_and_last(&jac.cols),
-                "vals": head_and_last(&jac.vals),
+            Output::later(move || {
+                json!({
+                    "rows": head_and_last(&jac.rows),
+                    "cols": head_and_last(&jac.cols),
+                    "vals": head_and_last(&jac.vals),
+                })
             })
         })),
         _ => Err(format!("ba: no function `{function}`")),

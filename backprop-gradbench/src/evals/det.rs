@@ -5,7 +5,7 @@ use backprop::prelude::*;
 use serde_json::Value;
 
 use super::input::{field, usize_of, vector_json, vector_of};
-use super::{unknown_function, Prepared};
+use super::{unknown_function, Output, Prepared};
 
 /// The determinant of the minor of `a` made of the rows `row..` and the
 /// columns whose bits are set in `cols` (as many as there are rows), by
@@ -49,10 +49,13 @@ pub fn prepare(function: &str, input: &Value) -> Result<Prepared, String> {
         .into_shape_with_order((ell, ell))
         .map_err(|e| e.to_string())?;
     match function {
-        "primal" => Ok(Box::new(move || Value::from(det(&a)))),
+        "primal" => Ok(Box::new(move || {
+            let v = det(&a);
+            Output::later(move || Value::from(v))
+        })),
         "gradient" => Ok(Box::new(move || {
             let grad = det_backward(&a, 1.0).1.a;
-            vector_json(&grad.iter().copied().collect())
+            Output::later(move || vector_json(&grad.iter().copied().collect()))
         })),
         _ => Err(unknown_function("det", function)),
     }

@@ -3,35 +3,42 @@
 //! gradient, `eta` doubled after ten accepted steps in a row and halved at
 //! a rejected one; it stops when the gradient or the step is shorter than
 //! `1e-5`.
+//!
+//! Generic over the float: run on dual numbers, the point where it stops
+//! carries its derivative along the duals' direction (the outer derivative
+//! of `saddle`'s `fr`). Its comparisons read the values.
 
-fn norm<const N: usize>(v: &[f64; N]) -> f64 {
-    v.iter().map(|x| x * x).sum::<f64>().sqrt()
+use backprop::Float;
+
+fn norm<F: Float, const N: usize>(v: &[F; N]) -> F {
+    v.iter().fold(F::zero(), |s, &x| s + x * x).sqrt()
 }
 
 /// The point where descent from `start` stops, for the function `f` and
 /// its gradient `grad`.
-pub fn argmin<const N: usize>(
-    f: impl Fn(&[f64; N]) -> f64,
-    grad: impl Fn(&[f64; N]) -> [f64; N],
-    start: [f64; N],
-) -> [f64; N] {
+pub fn argmin<F: Float, const N: usize>(
+    f: impl Fn(&[F; N]) -> F,
+    grad: impl Fn(&[F; N]) -> [F; N],
+    start: [F; N],
+) -> [F; N] {
     let mut x = start;
     let mut fx = f(&x);
     let mut gx = grad(&x);
     let mut accepted = 0;
-    let mut eta = 1e-5;
+    let tolerance = F::from_f64(1e-5);
+    let mut eta = F::from_f64(1e-5);
     loop {
-        if norm(&gx) <= 1e-5 {
+        if norm(&gx) <= tolerance {
             return x;
         }
         if accepted == 10 {
-            eta *= 2.0;
+            eta *= F::from_f64(2.0);
             accepted = 0;
             continue;
         }
-        let next: [f64; N] = std::array::from_fn(|j| x[j] - eta * gx[j]);
-        let step: [f64; N] = std::array::from_fn(|j| x[j] - next[j]);
-        if norm(&step) <= 1e-5 {
+        let next: [F; N] = std::array::from_fn(|j| x[j] - eta * gx[j]);
+        let step: [F; N] = std::array::from_fn(|j| x[j] - next[j]);
+        if norm(&step) <= tolerance {
             return x;
         }
         let f_next = f(&next);
@@ -41,17 +48,17 @@ pub fn argmin<const N: usize>(
             gx = grad(&x);
             accepted += 1;
         } else {
-            eta /= 2.0;
+            eta /= F::from_f64(2.0);
             accepted = 0;
         }
     }
 }
 
 /// The point where ascent from `start` stops: [`argmin`] of `-f`.
-pub fn argmax<const N: usize>(
-    f: impl Fn(&[f64; N]) -> f64,
-    grad: impl Fn(&[f64; N]) -> [f64; N],
-    start: [f64; N],
-) -> [f64; N] {
+pub fn argmax<F: Float, const N: usize>(
+    f: impl Fn(&[F; N]) -> F,
+    grad: impl Fn(&[F; N]) -> [F; N],
+    start: [F; N],
+) -> [F; N] {
     argmin(|x| -f(x), |x| grad(x).map(|g| -g), start)
 }

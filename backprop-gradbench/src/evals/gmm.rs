@@ -15,6 +15,8 @@
 use backprop::prelude::*;
 use serde_json::{json, Value};
 
+use super::Output;
+
 /// `ln Γ_p(a)`, the multivariate gamma function's logarithm.
 fn log_multigamma(a: f64, p: usize) -> f64 {
     let mut out = 0.25 * (p * (p - 1)) as f64 * std::f64::consts::PI.ln();
@@ -199,19 +201,22 @@ fn rows(a: &Array2<f64>) -> Value {
 /// Parses `input` and returns one evaluation of `function` (`objective` or
 /// `jacobian`), whose output is the `manual` tool's: the log posterior, or
 /// `{"alpha", "mu", "q", "l"}` with the gradient's rows as lists.
-pub fn prepare(function: &str, input: &Value) -> Result<Box<dyn FnMut() -> Value>, String> {
+pub fn prepare(function: &str, input: &Value) -> Result<super::Prepared, String> {
     let i = parse(input)?;
     match function {
         "objective" => Ok(Box::new(move || {
-            json!(objective(&i.alpha, &i.mu, &i.q, &i.l, &i.x, i.gamma, i.m))
+            let v = objective(&i.alpha, &i.mu, &i.q, &i.l, &i.x, i.gamma, i.m);
+            Output::later(move || json!(v))
         })),
         "jacobian" => Ok(Box::new(move || {
             let (_, g) = objective_backward(&i.alpha, &i.mu, &i.q, &i.l, &i.x, i.gamma, i.m, 1.0);
-            json!({
-                "alpha": g.alpha.to_vec(),
-                "mu": rows(&g.mu),
-                "q": rows(&g.q),
-                "l": rows(&g.l),
+            Output::later(move || {
+                json!({
+                    "alpha": g.alpha.to_vec(),
+                    "mu": rows(&g.mu),
+                    "q": rows(&g.q),
+                    "l": rows(&g.l),
+                })
             })
         })),
         _ => Err(format!("gmm: no function `{function}`")),

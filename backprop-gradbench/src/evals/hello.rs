@@ -4,7 +4,7 @@
 use backprop::prelude::*;
 use serde_json::Value;
 
-use super::{input::f64_of, unknown_function, Prepared};
+use super::{input::f64_of, unknown_function, Output, Prepared};
 
 /// `x²`.
 #[differentiable]
@@ -16,8 +16,14 @@ pub fn square(x: f64) -> f64 {
 pub fn prepare(function: &str, input: &Value) -> Result<Prepared, String> {
     let x = f64_of(input, "input")?;
     match function {
-        "square" => Ok(Box::new(move || Value::from(square(x)))),
-        "double" => Ok(Box::new(move || Value::from(square_backward(x, 1.0).1.x))),
+        "square" => Ok(Box::new(move || {
+            let v = square(x);
+            Output::later(move || Value::from(v))
+        })),
+        "double" => Ok(Box::new(move || {
+            let v = square_backward(x, 1.0).1.x;
+            Output::later(move || Value::from(v))
+        })),
         _ => Err(unknown_function("hello", function)),
     }
 }

@@ -22,6 +22,8 @@
 use backprop::prelude::*;
 use serde_json::{json, Value};
 
+use super::Output;
+
 /// The hand model: constants of every function here.
 pub struct Model {
     /// Each bone's parent, `-1` for the root; parents come first.
@@ -560,11 +562,17 @@ fn parse(input: &Value) -> Result<Input, String> {
 /// Parses `input` and returns one evaluation of `function`: `objective`
 /// (the residuals) or `jacobian` (one list per residual: `d/du0, d/du1`
 /// when `us` is given, then `d/dtheta`), as the `manual` tool sends them.
-pub fn prepare(function: &str, input: &Value) -> Result<Box<dyn FnMut() -> Value>, String> {
+pub fn prepare(function: &str, input: &Value) -> Result<super::Prepared, String> {
     let i = parse(input)?;
     match function {
-        "objective" => Ok(Box::new(move || json!(objective(&i)))),
-        "jacobian" => Ok(Box::new(move || json!(jacobian(&i)))),
+        "objective" => Ok(Box::new(move || {
+            let r = objective(&i);
+            Output::later(move || json!(r))
+        })),
+        "jacobian" => Ok(Box::new(move || {
+            let j = jacobian(&i);
+            Output::later(move || json!(j))
+        })),
         _ => Err(format!("ht: no function `{function}`")),
     }
 }

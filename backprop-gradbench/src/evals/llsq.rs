@@ -6,7 +6,7 @@ use backprop::prelude::*;
 use serde_json::Value;
 
 use super::input::{field, usize_of, vector_json, vector_of};
-use super::{unknown_function, Prepared};
+use super::{unknown_function, Output, Prepared};
 
 /// `t_i = -1 + 2i / (n - 1)`, `i < n`.
 pub fn grid(n: usize) -> Array1<f64> {
@@ -55,9 +55,13 @@ pub fn prepare(function: &str, input: &Value) -> Result<Prepared, String> {
         return Err(format!("`n` must be at least 2, got {n}"));
     }
     match function {
-        "primal" => Ok(Box::new(move || Value::from(llsq(&x, n)))),
+        "primal" => Ok(Box::new(move || {
+            let v = llsq(&x, n);
+            Output::later(move || Value::from(v))
+        })),
         "gradient" => Ok(Box::new(move || {
-            vector_json(&llsq_backward(&x, n, 1.0).1.x)
+            let g = llsq_backward(&x, n, 1.0).1.x;
+            Output::later(move || vector_json(&g))
         })),
         _ => Err(unknown_function("llsq", function)),
     }

@@ -4,7 +4,7 @@ use backprop::prelude::*;
 use serde_json::Value;
 
 use super::input::{field, vector_json, vector_of};
-use super::{unknown_function, Prepared};
+use super::{unknown_function, Output, Prepared};
 
 /// `a + ln Σ exp(x_i - a)` with `a = max x`.
 #[differentiable]
@@ -22,9 +22,13 @@ pub fn prepare(function: &str, input: &Value) -> Result<Prepared, String> {
         return Err("`x` must not be empty".to_string());
     }
     match function {
-        "primal" => Ok(Box::new(move || Value::from(logsumexp(&x)))),
+        "primal" => Ok(Box::new(move || {
+            let v = logsumexp(&x);
+            Output::later(move || Value::from(v))
+        })),
         "gradient" => Ok(Box::new(move || {
-            vector_json(&logsumexp_backward(&x, 1.0).1.x)
+            let g = logsumexp_backward(&x, 1.0).1.x;
+            Output::later(move || vector_json(&g))
         })),
         _ => Err(unknown_function("lse", function)),
     }

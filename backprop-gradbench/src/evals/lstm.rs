@@ -13,6 +13,8 @@
 use backprop::prelude::*;
 use serde_json::{json, Value};
 
+use super::Output;
+
 /// The loss. `sequence` holds one character's bits per row.
 #[differentiable(wrt(main_params, extra_params))]
 pub fn objective(
@@ -121,27 +123,25 @@ fn parse(input: &Value) -> Result<Input, String> {
 /// Parses `input` and returns one evaluation of `function`: `objective` (the
 /// loss) or `jacobian` (the gradient of `main_params` then of
 /// `extra_params`, each flattened row by row, as one list).
-pub fn prepare(function: &str, input: &Value) -> Result<Box<dyn FnMut() -> Value>, String> {
+pub fn prepare(function: &str, input: &Value) -> Result<super::Prepared, String> {
     let i = parse(input)?;
     match function {
         "objective" => Ok(Box::new(move || {
-            json!(objective(
-                &i.main_params,
-                &i.extra_params,
-                &i.state,
-                &i.sequence
-            ))
+            let v = objective(&i.main_params, &i.extra_params, &i.state, &i.sequence);
+            Output::later(move || json!(v))
         })),
         "jacobian" => Ok(Box::new(move || {
             let (_, g) =
                 objective_backward(&i.main_params, &i.extra_params, &i.state, &i.sequence, 1.0);
-            let flat: Vec<f64> = g
-                .main_params
-                .iter()
-                .chain(g.extra_params.iter())
-                .copied()
-                .collect();
-            json!(flat)
+            Output::later(move || {
+                let flat: Vec<f64> = g
+                    .main_params
+                    .iter()
+                    .chain(g.extra_params.iter())
+                    .copied()
+                    .collect();
+                json!(flat)
+            })
         })),
         _ => Err(format!("lstm: no function `{function}`")),
     }

@@ -6,7 +6,7 @@ use backprop::prelude::*;
 use serde_json::Value;
 
 use super::input::{field, usize_of, vector_json, vector_of};
-use super::{unknown_function, Prepared};
+use super::{unknown_function, Output, Prepared};
 
 /// The right-hand side: `z_0 = x_0`, `z_i = x_i y_{i-1}`.
 #[differentiable(wrt(x, y))]
@@ -43,12 +43,16 @@ pub fn prepare(function: &str, input: &Value) -> Result<Prepared, String> {
         ));
     }
     match function {
-        "primal" => Ok(Box::new(move || vector_json(&ode(&x, s)))),
+        "primal" => Ok(Box::new(move || {
+            let y = ode(&x, s);
+            Output::later(move || vector_json(&y))
+        })),
         "gradient" => {
             let mut last = Array1::zeros(x.len());
             last[x.len() - 1] = 1.0;
             Ok(Box::new(move || {
-                vector_json(&ode_backward(&x, s, &last).1.x)
+                let g = ode_backward(&x, s, &last).1.x;
+                Output::later(move || vector_json(&g))
             }))
         }
         _ => Err(unknown_function("ode", function)),

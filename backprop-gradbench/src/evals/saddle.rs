@@ -1,49 +1,212 @@
 //! `saddle`: `min over p1 of max over p2 of f(p1, p2)`, `f = |p1|² - |p2|²`,
-//! both by gradient descent from `start`.
+//! both by gradient descent from `start`; the output is the `p1` of the
+//! outer descent and the `p2` of one last ascent at that `p1`.
 //!
-//! Not served yet: the outer descent needs the gradient, with respect to
-//! `p1`, of a function whose body runs the inner ascent, which calls the
-//! generated `objective_backward`: a derivative of generated code (nested
-//! AD). backprop cannot differentiate a `_backward` yet (a differentiable
-//! function that reads a field of its gradient is rejected, one that calls
-//! `objective_vjp` does not build, as there is no `objective_vjp_vjp`), and
-//! has no forward mode. What is here is the inner level, with its gradient
-//! from the generated code.
+//! Two derivatives nest: the outer descent needs the gradient, with respect
+//! to `p1`, of `max over p2 of f(p1, p2)`, whose ascent takes the inner
+//! gradient, of `f` with respect to `p2`, at every step. GradBench's four
+//! functions name the outer mode first:
+//!
+//! - `rr`: the outer gradient is the generated `max_over_p2_backward`,
+//!   through the whole ascent; its inner gradient is [`df_dx2`] and
+//!   [`df_dy2`] from `objective_backward`, and their adjoint rules are the
+//!   generated `objective_hvp` (forward over reverse, a column of the
+//!   Hessian).
+//! - `rf`: the same, the inner gradient from `objective_jvp` (forward).
+//! - `fr`: the ascent ([`max_over_p2_of`]) runs on dual numbers, once per
+//!   coordinate of `p1` (forward), its inner gradient from the generated
+//!   `objective_dual_backward` run on those duals (reverse).
+//! - `ff` is not served: it needs `f`'s JVP on duals of duals, and
+//!   `Dual<Dual<f64>>` is not a `backprop::Float`.
+//!
+//! The last ascent takes `f`'s gradient in the outer mode: from
+//! `objective_backward` after `r`, `objective_jvp` after `f`.
 
+use backprop::dual::Dual;
 use backprop::prelude::*;
 use serde_json::Value;
 
-use super::{gd, unknown_function, Prepared};
+use super::input::{field, vector_of};
+use super::particle::Inner;
+use super::{gd, unknown_function, Output, Prepared};
 
 /// `f(p1, p2) = (x1² + y1²) - (x2² + y2²)` for `p1 = (x1, y1)`,
 /// `p2 = (x2, y2)`.
-#[differentiable]
+#[differentiable(hvp)]
 pub fn objective(x1: f64, y1: f64, x2: f64, y2: f64) -> f64 {
     (x1 * x1 + y1 * y1) - (x2 * x2 + y2 * y2)
 }
 
-/// The inner level: the `p2` where ascent of `f(p1, ·)` from `start` stops,
-/// its gradient from `objective_backward`.
-pub fn argmax_p2(p1: [f64; 2], start: [f64; 2]) -> [f64; 2] {
-    gd::argmax(
-        |p2| objective(p1[0], p1[1], p2[0], p2[1]),
+/// `∂f/∂x2`, from generated code.
+pub fn df_dx2(x1: f64, y1: f64, x2: f64, y2: f64, inner: Inner) -> f64 {
+    match inner {
+        Inner::Reverse => objective_backward(x1, y1, x2, y2, 1.0).1.x2,
+        Inner::Forward => objective_jvp(x1, y1, x2, y2, 0.0, 0.0, 1.0, 0.0).1,
+    }
+}
+
+/// `∂f/∂y2`, from generated code.
+pub fn df_dy2(x1: f64, y1: f64, x2: f64, y2: f64, inner: Inner) -> f64 {
+    match inner {
+        Inner::Reverse => objective_backward(x1, y1, x2, y2, 1.0).1.y2,
+        Inner::Forward => objective_jvp(x1, y1, x2, y2, 0.0, 0.0, 0.0, 1.0).1,
+    }
+}
+
+/// The gradient of `∂f/∂x2` is the column of `f`'s Hessian along `x2`: the
+/// generated HVP along `(0, 0, 1, 0)`.
+#[adjoint(df_dx2)]
+fn df_dx2_adjoint(
+    x1: f64,
+    y1: f64,
+    x2: f64,
+    y2: f64,
+    _inner: Inner,
+    d_out: f64,
+) -> (f64, f64, f64, f64) {
+    let (_, _, h) = objective_hvp(x1, y1, x2, y2, 0.0, 0.0, 1.0, 0.0);
+    (d_out * h.x1, d_out * h.y1, d_out * h.x2, d_out * h.y2)
+}
+
+/// The column of `f`'s Hessian along `y2`.
+#[adjoint(df_dy2)]
+fn df_dy2_adjoint(
+    x1: f64,
+    y1: f64,
+    x2: f64,
+    y2: f64,
+    _inner: Inner,
+    d_out: f64,
+) -> (f64, f64, f64, f64) {
+    let (_, _, h) = objective_hvp(x1, y1, x2, y2, 0.0, 0.0, 0.0, 1.0);
+    (d_out * h.x1, d_out * h.y1, d_out * h.x2, d_out * h.y2)
+}
+
+/// `max over p2 of f(p1, p2)`: the ascent of [`gd::argmax`] from
+/// `(sx, sy)`, written out for the macro (descent on `-f`), and `f` where
+/// it stops.
+#[differentiable(wrt(x1, y1))]
+pub fn max_over_p2(x1: f64, y1: f64, sx: f64, sy: f64, inner: Inner) -> f64 {
+    let mut x2 = sx;
+    let mut y2 = sy;
+    let mut fx = -objective(x1, y1, x2, y2);
+    let mut gx = -df_dx2(x1, y1, x2, y2, inner);
+    let mut gy = -df_dy2(x1, y1, x2, y2, inner);
+    let mut accepted = 0;
+    let mut eta = 1e-5;
+    loop {
+        if (gx * gx + gy * gy).sqrt() <= 1e-5 {
+            break;
+        }
+        if accepted == 10 {
+            eta *= 2.0;
+            accepted = 0;
+        } else {
+            let nx = x2 - eta * gx;
+            let ny = y2 - eta * gy;
+            let (dx, dy) = (x2 - nx, y2 - ny);
+            if (dx * dx + dy * dy).sqrt() <= 1e-5 {
+                break;
+            }
+            let f_next = -objective(x1, y1, nx, ny);
+            if f_next < fx {
+                x2 = nx;
+                y2 = ny;
+                fx = f_next;
+                gx = -df_dx2(x1, y1, x2, y2, inner);
+                gy = -df_dy2(x1, y1, x2, y2, inner);
+                accepted += 1;
+            } else {
+                eta /= 2.0;
+                accepted = 0;
+            }
+        }
+    }
+    objective(x1, y1, x2, y2)
+}
+
+/// [`max_over_p2`] over any float, by [`gd::argmax`], the inner gradient
+/// from the generated `objective_dual_backward`: run on duals, the outer
+/// derivative in forward mode.
+pub fn max_over_p2_of<F: backprop::Float + backprop::__private::FromPrimitive>(
+    p1: [F; 2],
+    start: [F; 2],
+) -> F {
+    let p2 = gd::argmax(
+        |p2| objective_dual(p1[0], p1[1], p2[0], p2[1]),
         |p2| {
-            let (_, g) = objective_backward(p1[0], p1[1], p2[0], p2[1], 1.0);
+            let (_, g) = objective_dual_backward(p1[0], p1[1], p2[0], p2[1], F::one());
             [g.x2, g.y2]
         },
         start,
-    )
+    );
+    objective_dual(p1[0], p1[1], p2[0], p2[1])
 }
 
-/// No function of `saddle` is served yet (see the module's documentation).
-pub fn prepare(function: &str, _input: &Value) -> Result<Prepared, String> {
+/// The gradient of `f` with respect to `p2` at `f64`, by `mode`.
+fn grad_p2(p1: [f64; 2], p2: &[f64; 2], mode: Inner) -> [f64; 2] {
+    [
+        df_dx2(p1[0], p1[1], p2[0], p2[1], mode),
+        df_dy2(p1[0], p1[1], p2[0], p2[1], mode),
+    ]
+}
+
+/// The modes of `function` (outer, inner), or why it is not served.
+fn modes(function: &str) -> Result<(Inner, Inner), String> {
     match function {
-        "ff" | "fr" | "rf" | "rr" => Err(NESTED.to_string()),
+        "rr" => Ok((Inner::Reverse, Inner::Reverse)),
+        "rf" => Ok((Inner::Reverse, Inner::Forward)),
+        "fr" => Ok((Inner::Forward, Inner::Reverse)),
+        "ff" => Err(super::particle::FORWARD_OVER_FORWARD.to_string()),
         _ => Err(unknown_function("saddle", function)),
     }
 }
 
-/// Why `particle` and `saddle` are not served.
-pub const NESTED: &str = "this eval needs nested derivatives (the gradient of a function that \
-    itself takes a gradient); backprop cannot differentiate a generated `_backward` yet and has \
-    no forward mode";
+/// `[p1, p2]` of the saddle from `start`, as `[x1, y1, x2, y2]`.
+pub fn saddle(outer: Inner, inner: Inner, start: [f64; 2]) -> [f64; 4] {
+    let [sx, sy] = start;
+    let value = |p1: &[f64; 2]| max_over_p2(p1[0], p1[1], sx, sy, inner);
+    let p1 = match outer {
+        Inner::Reverse => gd::argmin(
+            value,
+            |p1| {
+                let (_, g) = max_over_p2_backward(p1[0], p1[1], sx, sy, inner, 1.0);
+                [g.x1, g.y1]
+            },
+            start,
+        ),
+        Inner::Forward => gd::argmin(
+            value,
+            |p1| {
+                let start = start.map(Dual::constant);
+                let along = |k: usize| {
+                    let p1: [Dual<f64>; 2] =
+                        std::array::from_fn(|j| Dual::new(p1[j], if j == k { 1.0 } else { 0.0 }));
+                    max_over_p2_of(p1, start).tangent
+                };
+                [along(0), along(1)]
+            },
+            start,
+        ),
+    };
+    let p2 = gd::argmax(
+        |p2| objective(p1[0], p1[1], p2[0], p2[1]),
+        |p2| grad_p2(p1, p2, outer),
+        start,
+    );
+    [p1[0], p1[1], p2[0], p2[1]]
+}
+
+/// Prepares `rr`, `rf` or `fr`.
+pub fn prepare(function: &str, input: &Value) -> Result<Prepared, String> {
+    let start = vector_of(field(input, "start")?, "start")?;
+    let start: [f64; 2] = start
+        .as_slice()
+        .and_then(|s| s.try_into().ok())
+        .ok_or_else(|| format!("`start` must have two numbers, got {}", start.len()))?;
+    let (outer, inner) = modes(function)?;
+    Ok(Box::new(move || {
+        let p = saddle(outer, inner, start);
+        Output::later(move || Value::from(p.to_vec()))
+    }))
+}
