@@ -2,7 +2,7 @@
 //!
 //! A [`Dual`] is a value and its tangent, `x + ε·ẋ` with `ε² = 0`: every
 //! operation on duals computes its value as on floats and its tangent by the
-//! chain rule. `Dual<f64>` and `Dual<f32>` are [`Float`]s, so a function
+//! chain rule. `Dual<f64>` and `Dual<f32>` are [`Float`](crate::Float)s, so a function
 //! generic over its float type runs on duals unchanged. Run on duals, a
 //! function gives its directional derivative (`NAME_jvp`); its generated
 //! reverse sweep, run on duals, gives the gradient and the derivative of the
