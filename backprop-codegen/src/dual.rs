@@ -296,7 +296,7 @@ pub fn finish_body(
             // a primitive float, but borrows `y[i]` first for another
             // type; the right side is bound before, as for a float.
             if let Expr::Binary(b) = e {
-                if is_compound_assign(&b.op) && matches!(&*b.left, Expr::Index(_)) {
+                if crate::lower::is_compound(&b.op) && matches!(&*b.left, Expr::Index(_)) {
                     syn::visit_mut::visit_expr_binary_mut(self, b);
                     let (left, op, right) = (&b.left, &b.op, &b.right);
                     let rhs = syn::Ident::new("__rhs", Span::call_site());
@@ -480,22 +480,4 @@ pub fn hidden(items: TokenStream) -> TokenStream {
             .collect(),
         Err(_) => items,
     }
-}
-
-/// `+=`, `-=`, ...
-fn is_compound_assign(op: &syn::BinOp) -> bool {
-    use syn::BinOp::*;
-    matches!(
-        op,
-        AddAssign(_)
-            | SubAssign(_)
-            | MulAssign(_)
-            | DivAssign(_)
-            | RemAssign(_)
-            | BitXorAssign(_)
-            | BitAndAssign(_)
-            | BitOrAssign(_)
-            | ShlAssign(_)
-            | ShrAssign(_)
-    )
 }

@@ -703,7 +703,7 @@ pub(super) fn side_effect(e: &Expr) -> Option<&Expr> {
 }
 
 /// `+=` and the other compound assignments.
-fn is_compound(op: &syn::BinOp) -> bool {
+pub(crate) fn is_compound(op: &syn::BinOp) -> bool {
     use syn::BinOp::*;
     matches!(
         op,

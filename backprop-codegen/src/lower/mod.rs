@@ -13,6 +13,7 @@ mod binds;
 mod closures;
 mod consts;
 mod control;
+pub(crate) use control::is_compound;
 mod exits;
 mod folds;
 mod iters;
