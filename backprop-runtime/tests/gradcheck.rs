@@ -408,3 +408,69 @@ fn flatten_is_row_major() {
     assert_eq!(flatten(&f), vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
     assert_eq!(flatten(&1.5_f32), vec![1.5]);
 }
+
+/// The gradient of `Σ a_i² b_i`.
+#[derive(Clone, Debug)]
+struct PairGrad {
+    a: Array1<f64>,
+    b: Array1<f64>,
+}
+
+impl Gradient for PairGrad {
+    fn fields(&self) -> Vec<(&'static str, Vec<f64>)> {
+        vec![("a", flatten(&self.a)), ("b", flatten(&self.b))]
+    }
+}
+
+/// `Σ a_i² b_i`, its gradient `(2ab, a²)` and its Hessian times `(da, db)`:
+/// `(2 da b + 2 a db, 2 a da)`, by hand.
+fn pair_hvp(
+    (a, b): &(Array1<f64>, Array1<f64>),
+    (da, db): &(Array1<f64>, Array1<f64>),
+) -> (f64, PairGrad, PairGrad) {
+    let value = (a * a * b).sum();
+    let grad = PairGrad {
+        a: 2.0 * a * b,
+        b: a * a,
+    };
+    let hv = PairGrad {
+        a: 2.0 * da * b + 2.0 * a * db,
+        b: 2.0 * a * da,
+    };
+    (value, grad, hv)
+}
+
+#[test]
+fn hvp_check_passes_a_right_product_and_names_a_wrong_one() {
+    let params = (array![0.5, -1.0, 2.0], array![1.5, 0.25, -0.75]);
+    let direction = (array![1.0, 0.5, -2.0], array![0.0, 1.0, 3.0]);
+    GradCheck::new()
+        .check_hvp(&params, &direction, pair_hvp)
+        .unwrap();
+
+    // Both blocks wrong, the second in every element: the first failing
+    // element is named, and the failures of both blocks are counted.
+    let err = GradCheck::new()
+        .check_hvp(&params, &direction, |p, d| {
+            let (v, g, mut hv) = pair_hvp(p, d);
+            hv.a[1] += 0.1;
+            hv.b *= 2.0;
+            (v, g, hv)
+        })
+        .unwrap_err();
+    match &err {
+        GradcheckError::Mismatch {
+            field,
+            index,
+            failures,
+            len,
+            total_failures,
+            ..
+        } => assert_eq!(
+            (*field, *index, *failures, *len, *total_failures),
+            ("a", 1, 1, 3, 4)
+        ),
+        other => panic!("wrong error: {other}"),
+    }
+    assert!(err.to_string().contains("`a`"), "{err}");
+}

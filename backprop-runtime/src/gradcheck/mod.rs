@@ -220,74 +220,39 @@ impl GradCheck {
         let single = params.single_precision() || value.single_precision();
         // An array value without an upstream is reported before anything else.
         value.contract_all(upstream)?;
+        let tol = self.tolerance(single);
+        let fields = grad.fields();
+        fit(params, &fields)?;
+
+        let mut work = params.clone();
+        compare_fields(params, &fields, &tol, |i, k| {
+            let x0 = work.get(i, k);
+            // The value at `x` and `x` as stored (rounded to `f32`).
+            let mut at = |x: f64| {
+                work.set(i, k, x);
+                let stored = work.get(i, k);
+                f(&work).0.contract_all(upstream).map(|v| (stored, v))
+            };
+            let plus = at(x0 + tol.eps);
+            let minus = at(x0 - tol.eps);
+            work.set(i, k, x0);
+            let ((xp, fp), (xm, fm)) = (plus?, minus?);
+            Ok((fp - fm) / (xp - xm))
+        })
+    }
+
+    /// The step and tolerances of a check: the user's where set, else
+    /// defaults for `f64` or, when anything is `f32`, looser ones.
+    fn tolerance(&self, single: bool) -> Tolerance {
         let (eps, rtol, atol) = if single {
             (1e-3, 1e-2, 1e-3)
         } else {
             (1e-6, 1e-5, 1e-7)
         };
-        let tol = Tolerance {
+        Tolerance {
             eps: self.eps.unwrap_or(eps),
             rtol: self.rtol.unwrap_or(rtol),
             atol: self.atol.unwrap_or(atol),
-        };
-        let fields = grad.fields();
-        fit(params, &fields)?;
-
-        let mut work = params.clone();
-        let mut reports = Vec::with_capacity(fields.len());
-        let mut first: Option<(usize, Failure)> = None;
-        let mut total_failures = 0;
-        for (i, (name, analytic)) in fields.iter().enumerate() {
-            let numeric = |k: usize| {
-                let x0 = work.get(i, k);
-                // The value at `x` and `x` as stored (rounded to `f32`).
-                let mut at = |x: f64| {
-                    work.set(i, k, x);
-                    let stored = work.get(i, k);
-                    f(&work).0.contract_all(upstream).map(|v| (stored, v))
-                };
-                let plus = at(x0 + tol.eps);
-                let minus = at(x0 - tol.eps);
-                work.set(i, k, x0);
-                let ((xp, fp), (xm, fm)) = (plus?, minus?);
-                Ok((fp - fm) / (xp - xm))
-            };
-            let (report, failure) = compare(name, analytic, numeric, &tol)?;
-            total_failures += failure.as_ref().map_or(0, |f| f.failures);
-            if let (None, Some(failure)) = (&first, failure) {
-                first = Some((i, failure));
-            }
-            reports.push(report);
-        }
-        match first {
-            None => Ok(Report {
-                fields: reports,
-                eps: tol.eps,
-                rtol: tol.rtol,
-                atol: tol.atol,
-            }),
-            Some((i, failure)) => {
-                let element = params.element(i, failure.index);
-                let path = match params.groups()[i].name {
-                    Some(_) => element.path,
-                    None => join(fields[i].0, &element.path),
-                };
-                Err(GradcheckError::Mismatch {
-                    field: fields[i].0,
-                    index: failure.index,
-                    position: element.position,
-                    path,
-                    analytic: failure.analytic,
-                    numeric: failure.numeric,
-                    error: failure.error,
-                    tolerance: failure.tolerance,
-                    atol: tol.atol,
-                    rtol: tol.rtol,
-                    failures: failure.failures,
-                    len: fields[i].1.len(),
-                    total_failures,
-                })
-            }
         }
     }
 }
@@ -310,16 +275,7 @@ impl GradCheck {
         f: impl Fn(&P, &P) -> (V, G, G),
     ) -> Result<Report, GradcheckError> {
         let single = params.single_precision();
-        let (eps, rtol, atol) = if single {
-            (1e-3, 1e-2, 1e-3)
-        } else {
-            (1e-6, 1e-5, 1e-7)
-        };
-        let tol = Tolerance {
-            eps: self.eps.unwrap_or(eps),
-            rtol: self.rtol.unwrap_or(rtol),
-            atol: self.atol.unwrap_or(atol),
-        };
+        let tol = self.tolerance(single);
         let (_, _, hv) = f(params, direction);
         let fields = hv.fields();
         fit(params, &fields)?;
@@ -335,41 +291,59 @@ impl GradCheck {
         };
         let plus = gradient_at(tol.eps);
         let minus = gradient_at(-tol.eps);
-        let mut reports = Vec::with_capacity(fields.len());
-        for (i, (name, analytic)) in fields.iter().enumerate() {
-            let numeric = |k: usize| Ok((plus[i].1[k] - minus[i].1[k]) / (2.0 * tol.eps));
-            let (report, failure) = compare(name, analytic, numeric, &tol)?;
-            if let Some(failure) = failure {
-                let element = params.element(i, failure.index);
-                let path = match params.groups()[i].name {
-                    Some(_) => element.path,
-                    None => join(fields[i].0, &element.path),
-                };
-                return Err(GradcheckError::Mismatch {
-                    field: fields[i].0,
-                    index: failure.index,
-                    position: element.position,
-                    path,
-                    analytic: failure.analytic,
-                    numeric: failure.numeric,
-                    error: failure.error,
-                    tolerance: failure.tolerance,
-                    atol: tol.atol,
-                    rtol: tol.rtol,
-                    failures: failure.failures,
-                    len: fields[i].1.len(),
-                    total_failures: failure.failures,
-                });
-            }
-            reports.push(report);
+        compare_fields(params, &fields, &tol, |i, k| {
+            Ok((plus[i].1[k] - minus[i].1[k]) / (2.0 * tol.eps))
+        })
+    }
+}
+
+/// Compares every field's analytic values with `numeric(field, element)`;
+/// on failure, names the first failing element and counts all of them.
+fn compare_fields<P: Params>(
+    params: &P,
+    fields: &[(&'static str, Vec<f64>)],
+    tol: &Tolerance,
+    mut numeric: impl FnMut(usize, usize) -> Result<f64, GradcheckError>,
+) -> Result<Report, GradcheckError> {
+    let mut reports = Vec::with_capacity(fields.len());
+    let mut first: Option<(usize, Failure)> = None;
+    let mut total_failures = 0;
+    for (i, (name, analytic)) in fields.iter().enumerate() {
+        let (report, failure) = compare(name, analytic, |k| numeric(i, k), tol)?;
+        total_failures += failure.as_ref().map_or(0, |f| f.failures);
+        if let (None, Some(failure)) = (&first, failure) {
+            first = Some((i, failure));
         }
-        Ok(Report {
+        reports.push(report);
+    }
+    let Some((i, failure)) = first else {
+        return Ok(Report {
             fields: reports,
             eps: tol.eps,
             rtol: tol.rtol,
             atol: tol.atol,
-        })
-    }
+        });
+    };
+    let element = params.element(i, failure.index);
+    let path = match params.groups()[i].name {
+        Some(_) => element.path,
+        None => join(fields[i].0, &element.path),
+    };
+    Err(GradcheckError::Mismatch {
+        field: fields[i].0,
+        index: failure.index,
+        position: element.position,
+        path,
+        analytic: failure.analytic,
+        numeric: failure.numeric,
+        error: failure.error,
+        tolerance: failure.tolerance,
+        atol: tol.atol,
+        rtol: tol.rtol,
+        failures: failure.failures,
+        len: fields[i].1.len(),
+        total_failures,
+    })
 }
 
 /// The settings of a check.
