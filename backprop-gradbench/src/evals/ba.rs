@@ -137,52 +137,28 @@ fn parse(input: &Value) -> Result<Input, String> {
     })
 }
 
+/// Calls `$f` on observation `$i` of `$input`: its camera's 11 numbers, its
+/// point's 3, its weight and its feature, then `$extra`.
+macro_rules! on_observation {
+    ($f:ident($input:expr, $i:expr $(, $extra:expr)*)) => {{
+        let input = $input;
+        let (c, x) = (&input.cams[input.obs[$i].0], &input.points[input.obs[$i].1]);
+        $f(
+            c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], x[0], x[1], x[2],
+            input.weights[$i], input.feats[$i] $(, $extra)*
+        )
+    }};
+}
+
 impl Input {
     fn residual(&self, i: usize) -> (f64, f64) {
-        let (c, x) = (&self.cams[self.obs[i].0], &self.points[self.obs[i].1]);
-        reprojection_error(
-            c[0],
-            c[1],
-            c[2],
-            c[3],
-            c[4],
-            c[5],
-            c[6],
-            c[7],
-            c[8],
-            c[9],
-            c[10],
-            x[0],
-            x[1],
-            x[2],
-            self.weights[i],
-            self.feats[i],
-        )
+        on_observation!(reprojection_error(self, i))
     }
 
     /// The two rows of observation `i`: the derivatives of its residual
     /// with upstream `d_out`, in the order camera, point, weight.
     fn residual_row(&self, i: usize, d_out: (f64, f64)) -> [f64; 15] {
-        let (c, x) = (&self.cams[self.obs[i].0], &self.points[self.obs[i].1]);
-        let (_, g) = reprojection_error_backward(
-            c[0],
-            c[1],
-            c[2],
-            c[3],
-            c[4],
-            c[5],
-            c[6],
-            c[7],
-            c[8],
-            c[9],
-            c[10],
-            x[0],
-            x[1],
-            x[2],
-            self.weights[i],
-            self.feats[i],
-            d_out,
-        );
+        let (_, g) = on_observation!(reprojection_error_backward(self, i, d_out));
         [
             g.r0, g.r1, g.r2, g.c0, g.c1, g.c2, g.f, g.u0, g.u1, g.k0, g.k1, g.x0, g.x1, g.x2, g.w,
         ]
