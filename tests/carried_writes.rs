@@ -41,14 +41,28 @@ fn squares_exact(w: &Array1<f64>, x: &Array2<f64>) -> Array1<f64> {
     })
 }
 
+/// Checks `$f` on `weights()` and `inputs()`: its value against the
+/// original's bit for bit, its gradient against `$exact(w, x)` exactly and
+/// by central differences.
+macro_rules! check {
+    ($f:ident, $backward:ident, $exact:expr) => {{
+        let (w, x) = (weights(), inputs());
+        let (v, g) = $backward(&w, &x, 1.0);
+        assert_eq!(v, $f(&w, &x));
+        let exact: fn(&Array1<f64>, &Array2<f64>) -> Array1<f64> = $exact;
+        assert_eq!(g.w, exact(&w, &x));
+        gradcheck(&(w.clone(),), |(w,)| $backward(w, &x, 1.0)).unwrap();
+    }};
+}
+
 #[test]
 fn elements_written_then_read_in_a_sibling_loop() {
+    check!(write_then_read, write_then_read_backward, squares_exact);
     let (w, x) = (weights(), inputs());
-    let (v, g) = write_then_read_backward(&w, &x, 1.0);
-    assert_eq!(v, write_then_read(&w, &x));
-    assert_eq!(g.w, squares_exact(&w, &x));
-    assert_eq!(g.w, array![2.0 * 0.5 * 5.25, -2.0 * 4.5, 4.0 * 10.0625]);
-    gradcheck(&(w.clone(),), |(w,)| write_then_read_backward(w, &x, 1.0)).unwrap();
+    assert_eq!(
+        squares_exact(&w, &x),
+        array![2.0 * 0.5 * 5.25, -2.0 * 4.5, 4.0 * 10.0625]
+    );
 }
 
 /// The same under a `while` outer loop.
@@ -72,14 +86,11 @@ fn write_then_read_while(w: &Array1<f64>, x: &Array2<f64>) -> f64 {
 
 #[test]
 fn a_while_outer_loop() {
-    let (w, x) = (weights(), inputs());
-    let (v, g) = write_then_read_while_backward(&w, &x, 1.0);
-    assert_eq!(v, write_then_read_while(&w, &x));
-    assert_eq!(g.w, squares_exact(&w, &x));
-    gradcheck(&(w.clone(),), |(w,)| {
-        write_then_read_while_backward(w, &x, 1.0)
-    })
-    .unwrap();
+    check!(
+        write_then_read_while,
+        write_then_read_while_backward,
+        squares_exact
+    );
 }
 
 /// The same two levels down: the carried array crosses two outer loops.
@@ -140,17 +151,14 @@ fn four_siblings(w: &Array1<f64>, x: &Array2<f64>) -> f64 {
 
 #[test]
 fn four_sibling_loops() {
-    let (w, x) = (weights(), inputs());
-    let (v, g) = four_siblings_backward(&w, &x, 1.0);
-    assert_eq!(v, four_siblings(&w, &x));
     // Σ_t Σ_j (x_tj w_j² + 2 x_tj w_j) + Σ_j 2 x_Tj w_j.
-    let last = x.nrows() - 1;
-    let exact = Array1::from_shape_fn(3, |j| {
-        let col: f64 = x.column(j).sum();
-        2.0 * w[j] * col + 2.0 * col + 2.0 * x[[last, j]]
+    check!(four_siblings, four_siblings_backward, |w, x| {
+        let last = x.nrows() - 1;
+        Array1::from_shape_fn(3, |j| {
+            let col: f64 = x.column(j).sum();
+            2.0 * w[j] * col + 2.0 * col + 2.0 * x[[last, j]]
+        })
     });
-    assert_eq!(g.w, exact);
-    gradcheck(&(w.clone(),), |(w,)| four_siblings_backward(w, &x, 1.0)).unwrap();
 }
 
 /// Reads before writes: each iteration reads the elements the iteration
@@ -173,13 +181,10 @@ fn read_then_write(w: &Array1<f64>, x: &Array2<f64>) -> f64 {
 
 #[test]
 fn reads_before_writes() {
-    let (w, x) = (weights(), inputs());
-    let (v, g) = read_then_write_backward(&w, &x, 1.0);
-    assert_eq!(v, read_then_write(&w, &x));
     // Σ_{t≥1} Σ_j w_j x_{t-1,j} x_tj.
-    let exact = Array1::from_shape_fn(3, |j| x[[0, j]] * x[[1, j]] + x[[1, j]] * x[[2, j]]);
-    assert_eq!(g.w, exact);
-    gradcheck(&(w.clone(),), |(w,)| read_then_write_backward(w, &x, 1.0)).unwrap();
+    check!(read_then_write, read_then_write_backward, |_, x| {
+        Array1::from_shape_fn(3, |j| x[[0, j]] * x[[1, j]] + x[[1, j]] * x[[2, j]])
+    });
 }
 
 /// Rows instead of elements: a carried matrix's rows assigned in one loop
@@ -241,20 +246,18 @@ fn branch_around_the_loops(w: &Array1<f64>, x: &Array2<f64>) -> f64 {
 
 #[test]
 fn a_branch_around_the_inner_loops() {
-    let (w, x) = (weights(), inputs());
-    let (v, g) = branch_around_the_loops_backward(&w, &x, 1.0);
-    assert_eq!(v, branch_around_the_loops(&w, &x));
     // Rows 0 and 2 write and read, row 1 reads row 0's values:
     // Σ_j (x_0j w_j)² + x_0j w_j² + (x_2j w_j)².
-    let exact = Array1::from_shape_fn(3, |j| {
-        let (a, c) = (x[[0, j]], x[[2, j]]);
-        2.0 * w[j] * a * a + 2.0 * a * w[j] + 2.0 * w[j] * c * c
-    });
-    assert_eq!(g.w, exact);
-    gradcheck(&(w.clone(),), |(w,)| {
-        branch_around_the_loops_backward(w, &x, 1.0)
-    })
-    .unwrap();
+    check!(
+        branch_around_the_loops,
+        branch_around_the_loops_backward,
+        |w, x| {
+            Array1::from_shape_fn(3, |j| {
+                let (a, c) = (x[[0, j]], x[[2, j]]);
+                2.0 * w[j] * a * a + 2.0 * a * w[j] + 2.0 * w[j] * c * c
+            })
+        }
+    );
 }
 
 /// A branch around the writes alone: the odd iterations read what the
@@ -279,19 +282,17 @@ fn branch_around_the_writes(w: &Array1<f64>, x: &Array2<f64>) -> f64 {
 
 #[test]
 fn a_branch_around_the_writes() {
-    let (w, x) = (weights(), inputs());
-    let (v, g) = branch_around_the_writes_backward(&w, &x, 1.0);
-    assert_eq!(v, branch_around_the_writes(&w, &x));
     // Row 0 read twice, row 2 once: 2 (x_0j w_j)² + (x_2j w_j)².
-    let exact = Array1::from_shape_fn(3, |j| {
-        let (a, c) = (x[[0, j]], x[[2, j]]);
-        4.0 * w[j] * a * a + 2.0 * w[j] * c * c
-    });
-    assert_eq!(g.w, exact);
-    gradcheck(&(w.clone(),), |(w,)| {
-        branch_around_the_writes_backward(w, &x, 1.0)
-    })
-    .unwrap();
+    check!(
+        branch_around_the_writes,
+        branch_around_the_writes_backward,
+        |w, x| {
+            Array1::from_shape_fn(3, |j| {
+                let (a, c) = (x[[0, j]], x[[2, j]]);
+                4.0 * w[j] * a * a + 2.0 * w[j] * c * c
+            })
+        }
+    );
 }
 
 /// No outer loop, a branch instead: an arm's result written by one loop
@@ -345,15 +346,13 @@ fn scalar_written_then_read(w: &Array1<f64>, x: &Array2<f64>) -> f64 {
 
 #[test]
 fn a_carried_scalar() {
-    let (w, x) = (weights(), inputs());
-    let (v, g) = scalar_written_then_read_backward(&w, &x, 1.0);
-    assert_eq!(v, scalar_written_then_read(&w, &x));
     // Σ_t x_t2 w_2 Σ_j w_j.
-    let (sw, sx) = (w.sum(), x.column(2).sum());
-    let exact = array![sx * w[2], sx * w[2], sx * w[2] + sx * sw];
-    assert_eq!(g.w, exact);
-    gradcheck(&(w.clone(),), |(w,)| {
-        scalar_written_then_read_backward(w, &x, 1.0)
-    })
-    .unwrap();
+    check!(
+        scalar_written_then_read,
+        scalar_written_then_read_backward,
+        |w, x| {
+            let (sw, sx) = (w.sum(), x.column(2).sum());
+            array![sx * w[2], sx * w[2], sx * w[2] + sx * sw]
+        }
+    );
 }
