@@ -269,12 +269,6 @@ impl Lowerer<'_> {
     /// the variables it assigns are carried from one iteration to the next.
     pub(super) fn for_loop(&mut self, f: &syn::ExprForLoop) -> NodeId {
         let span = f.for_token.span();
-        if let Some(label) = &f.label {
-            self.cx.error_at(
-                label,
-                "labelled loops are not supported in a differentiable function; remove the label",
-            );
-        }
         if let Some(id) = self.for_with_exits(f) {
             return id;
         }
@@ -347,12 +341,6 @@ impl Lowerer<'_> {
     /// iterations is a constant of the gradient).
     pub(super) fn while_loop(&mut self, w: &syn::ExprWhile) -> NodeId {
         let span = w.while_token.span();
-        if let Some(label) = &w.label {
-            self.cx.error_at(
-                label,
-                "labelled loops are not supported in a differentiable function; remove the label",
-            );
-        }
         if let Expr::Let(l) = strip_paren(&w.cond) {
             self.cx.error_at(l, "`while let` is not supported in a differentiable function; loop with `while cond` or over a range");
             return self.error_node(span);
