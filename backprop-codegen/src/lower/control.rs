@@ -18,6 +18,13 @@ struct Assigned {
 }
 
 impl<'ast> Visit<'ast> for Assigned {
+    // A named `&mut` view (`let mut r = y.row_mut(t);`) may write `y`.
+    fn visit_local(&mut self, l: &'ast syn::Local) {
+        if let Some(base) = super::views::view_base(l) {
+            self.names.push(base.to_string());
+        }
+        syn::visit::visit_local(self, l);
+    }
     fn visit_expr_assign(&mut self, a: &'ast syn::ExprAssign) {
         if let Some(id) = written(&a.left) {
             self.names.push(id.to_string());

@@ -21,6 +21,7 @@ mod matches;
 pub mod models;
 mod ops;
 mod returns;
+mod views;
 
 use crate::ast::{Function, Kind};
 use crate::ctxt::Ctxt;
@@ -362,8 +363,10 @@ impl Lowerer<'_> {
         self.scopes
             .push(Scope::new(self.outer.len(), HashMap::new()));
         let mut value = None;
-        let n = block.stmts.len();
-        for (k, stmt) in block.stmts.iter().enumerate() {
+        let viewed = self.named_views(&block.stmts);
+        let stmts = viewed.as_deref().unwrap_or(&block.stmts);
+        let n = stmts.len();
+        for (k, stmt) in stmts.iter().enumerate() {
             let last = k + 1 == n;
             match stmt {
                 Stmt::Expr(e, None) if last && needs_value => {
