@@ -544,3 +544,47 @@ fn single_precision() {
         gradcheck(&(x, y), |&(x, y)| area32_backward(x, y, 1.0)).unwrap();
     }
 }
+
+/// A function the macro does not see into that returns a tuple, with its
+/// rule written by hand: `d_out` has one upstream per component, here a
+/// float and an array by reference.
+fn norm_and_unit(v: &Array1<f64>) -> (f64, Array1<f64>) {
+    let n = v.dot(v).sqrt();
+    (n, v / n)
+}
+
+/// `∂n/∂v = u`; `∂u/∂v = (I − u uᵀ) / n`, so `∂v = d_n u + (d_u − (d_u·u) u) / n`.
+#[adjoint(norm_and_unit)]
+fn norm_and_unit_adjoint(v: &Array1<f64>, d_out: (f64, &Array1<f64>)) -> Array1<f64> {
+    let (d_n, d_u) = d_out;
+    let n = v.dot(v).sqrt();
+    let u = v / n;
+    &u * d_n + (d_u - &u * d_u.dot(&u)) / n
+}
+
+#[differentiable]
+fn through_a_tuple_rule(v: &Array1<f64>, w: &Array1<f64>) -> f64 {
+    let (n, u) = norm_and_unit(&(v * 2.0));
+    let (_, u2) = norm_and_unit(w);
+    n * u.dot(w) + u2.sum()
+}
+
+#[test]
+fn an_adjoint_rule_for_a_function_that_returns_a_tuple() {
+    let v = array![1.0, -2.0, 0.5];
+    let w = array![0.3, 0.7, -1.1];
+    let (value, g) = through_a_tuple_rule_backward(&v, &w, 1.0);
+    assert_eq!(value, through_a_tuple_rule(&v, &w));
+    // n u = 2v, so the first term is 2 v·w: ∂v = 2w.
+    for k in 0..3 {
+        assert_close!(g.v[k], 2.0 * w[k], "∂v[{k}]");
+    }
+    gradcheck(&(v.clone(), w.clone()), |(v, w)| {
+        through_a_tuple_rule_backward(v, w, 1.0)
+    })
+    .unwrap();
+    // The rule's `_vjp` takes each component's upstream owned or borrowed.
+    let (d_v,) = norm_and_unit_vjp(&v, (1.0, array![0.0, 0.0, 0.0]));
+    let n = v.dot(&v).sqrt();
+    assert_eq!(d_v, &v / n);
+}
