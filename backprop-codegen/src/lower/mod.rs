@@ -21,6 +21,7 @@ mod matches;
 pub mod models;
 mod ops;
 mod returns;
+mod tuples;
 mod views;
 
 use crate::ast::{Function, Kind};
@@ -363,10 +364,18 @@ impl Lowerer<'_> {
         self.scopes
             .push(Scope::new(self.outer.len(), HashMap::new()));
         let mut value = None;
-        let viewed = self.named_views(&block.stmts);
-        let stmts = viewed.as_deref().unwrap_or(&block.stmts);
+        // Rewritten statements are copies: borrowed as they are otherwise
+        // (the dual copy finds calls by their address in the body).
+        let valued = self.tuple_value(&block.stmts, is_body);
+        let stmts = valued.as_deref().unwrap_or(&block.stmts);
+        let mut stmts = match self.named_views(stmts) {
+            Some(v) => std::borrow::Cow::Owned(v),
+            None => std::borrow::Cow::Borrowed(stmts),
+        };
         let n = stmts.len();
-        for (k, stmt) in stmts.iter().enumerate() {
+        for k in 0..n {
+            self.tuple_let_at(&mut stmts, k);
+            let stmt = &stmts[k];
             let last = k + 1 == n;
             match stmt {
                 Stmt::Expr(e, None) if last && needs_value => {

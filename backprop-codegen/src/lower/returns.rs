@@ -33,12 +33,17 @@ impl Names {
                 let elems = t.elems.iter();
                 Ok(quote!(#(#results = #elems;)*))
             }
+            // A tuple bound to a name: its components (see `tuples`).
+            (results, Expr::Path(p)) if p.path.get_ident().is_some() => {
+                let fields = (0..results.len()).map(syn::Index::from);
+                Ok(quote!(#(#results = #p.#fields;)*))
+            }
             _ => Err((v.span(), TUPLE_HINT)),
         }
     }
 }
 
-const TUPLE_HINT: &str = "a function that returns a tuple returns one written out, with as many components: `return (a, b);`";
+const TUPLE_HINT: &str = "a function that returns a tuple returns one written out, with as many components (`return (a, b);`), or a tuple bound to a name (`return p;`)";
 
 fn strip(e: &Expr) -> &Expr {
     match e {
