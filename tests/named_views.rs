@@ -190,3 +190,41 @@ fn views_in_a_loop_and_bound_again() {
     })
     .unwrap();
 }
+
+/// `map_inplace` with a closure that sets the element from its old value,
+/// on a whole array, through a row, and through a named view.
+#[differentiable]
+fn mapped_in_place(x: &Array2<f64>, a: f64) -> f64 {
+    let mut y = x.to_owned();
+    y.map_inplace(|v| *v = v.tanh() * a);
+    y.row_mut(0).map_inplace(|v| {
+        *v += a;
+    });
+    let mut c = y.column_mut(1);
+    c.map_inplace(|v: &mut f64| *v *= *v);
+    y.sum()
+}
+
+#[test]
+fn map_inplace_as_a_write() {
+    let x = array![[0.5, -1.0], [2.0, 0.25]];
+    let a = 1.5;
+    let (v, g) = mapped_in_place_backward(&x, a, 1.0);
+    assert_eq!(v, mapped_in_place(&x, a));
+    // y = a tanh(x); row 0 += a; column 1 squared.
+    let t = x.mapv(f64::tanh);
+    let y01 = a * t[[0, 1]] + a;
+    let y11 = a * t[[1, 1]];
+    let exact = (a * t[[0, 0]] + a) + y01 * y01 + a * t[[1, 0]] + y11 * y11;
+    assert!((v - exact).abs() < 1e-12);
+    let dt = t.mapv(|t| 1.0 - t * t);
+    let exact_x = array![
+        [a * dt[[0, 0]], 2.0 * y01 * a * dt[[0, 1]]],
+        [a * dt[[1, 0]], 2.0 * y11 * a * dt[[1, 1]]]
+    ];
+    assert!((&g.x - &exact_x).iter().all(|d| d.abs() < 1e-12));
+    gradcheck(&(x.clone(), a), |(x, a)| {
+        mapped_in_place_backward(x, *a, 1.0)
+    })
+    .unwrap();
+}
