@@ -414,29 +414,35 @@ fn f0012_gradcheck() {
 #[differentiable]
 fn f0013(p0: ArrayView2<f64>, p1: f64) -> f64 {
     let t1 = acosh(&(square(&p0) + 1.5));
-    let t2 = (square(p1) + 0.5).sqrt();
+    let mut t2 = (square(p1) + 0.5).sqrt();
     let mut t4 = {
         let t3 = fract(p1 / (square(t2) + 2.0));
         t3
     };
-    let c1: f64 = 1.5;
-    for i in 0..2 {
-        t4 = t2;
-        if t2 < 0.0371 {
-            continue;
+    'o1: for _ in 0..2 {
+    for i in (0..2).rev() {
+            t2 += p1;
+            if p0[[1, 0]] < -0.5183 || p1 > 0.0 {
+                break 'o1;
+            }
         }
     }
-    let t5 = array![2.0_f64];
-    let c2: f64 = 1.25;
-    t4 += 1.25;
-    let _t6 = t4 - 0.5;
-    let _t7 = t4;
-    sum(&t1) + t2 + t4
+    for i in 0..1 {
+        t4 = (t1.mean().expect("not empty")).max(t2);
+    }
+    let t5 = Array::from_elem((2, 1), 0.5_f64);
+    let _t6 = ln(&(square(&(&t5 * &t1)) + 1.0));
+    let t7 = if t2 >= -0.5183 {
+        ((sigmoid(t4)) + t2) / (square(&((t4 * 3.0) / &(square(&(t4 / (square(&t1) + 1.0))) + 1.0))) + 2.0)
+    } else {
+        (sigmoid(&(t4 - &(&p0 - t4)))).mapv(|e: f64| 0.1 - ((p1 / (square(e) + 1.0)) + (backprop::ops::recip(square(t4) + 1.0))))
+    };
+    t4 + t7.iter().sum::<f64>()
 }
 
 #[test]
 fn f0013_gradcheck() {
-    let mut s = 1698910984u64;
+    let mut s = 45520532u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -501,41 +507,27 @@ fn f0015_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0015_backward(*p0, p1.view(), *p2, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0016(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>) -> (Array2<f64>, f64, f64) {
+fn f0016(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
     let _t1 = p0 - 0.75;
-    let mut t2 = p2 / &(p2 * p2 + 0.5);
-    let t3 = array![0.5_f64, 2.0];
-    let (n1, m1) = p1.dim();
-    let t4 = if mean(p2) >= 0.0371 {
-        sigmoid(f0009(p0, p0, p0, p1))
-    } else {
-        p1[[0, m1 / 2]]
-    };
-    if p1.mean().unwrap() >= 0.4629 && t4 > 0.0 {
-        t2 += &(exp(p2));
-    } else if sum(p1) < -0.5183 {
-        t2 -= &(&t2 + t4);
-    }
-    let t2 = &((tanh(&(-&t2))).mapv(|z: f64| z)) + 1.25;
-    (sin(&t2), mean(p1), p0)
+    let t2 = p0;
+    let mut t3 = &(p1 * t2) / (square(p0) + 2.0);
+    t3 += t2;
+    let t4 = t3.mapv(|v: f64| t2 + v);
+    t2 + t3[[0, 0]] + sum(&t4)
 }
 
 #[test]
 fn f0016_gradcheck() {
-    let mut s = 1108652747u64;
+    let mut s = 2010729540u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up0: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0016_backward(p0, &p1, &p2, (&up0, 0.5, -0.75));
+    let (value, grads) = f0016_backward(p0, &p1, &p2, 1.0);
     assert_eq!(value, f0016(p0, &p1, &p2));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&(&up0, 0.5, -0.75))
-        .check(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0016_backward(*p0, p1, p2, (&up0, 0.5, -0.75)))
-        .unwrap();
+    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0016_backward(*p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0017(out: f64, y_1: &Array2<f64>, d_p0: &Array2<f64>) -> f64 {
@@ -575,24 +567,26 @@ fn f0017_gradcheck() {
 }
 #[differentiable]
 fn f0018(p0: &Array2<f64>) -> f64 {
-    let mut t1 = softmax(&(p0 - p0));
-    let t2 = (mean_axis(&(p0.map(|&v| 2.0 * v)), Axis(1))).mapv(f64::exp);
-    let t3 = mean(&t2);
-    let t4 = (&t2 - t3).select(Axis(0), &[1]);
-    let t5 = sqrt(&(square(&((&t1 * t3) / &(square(&(&t1 + 3.0)) + 1.0))) + 0.5));
-    for i in 0..2 {
-        if t4.dot(&t4) < 0.4629 || t3 > 0.0 {
-            return t3;
-        }
-        t1 += p0[[i, 0]];
+    let t1 = (p0.dot(&p0.t())).mapv(f64::exp);
+    let t1 = p0.slice(s![..;2, ..1]);
+    let mut t1 = t1.map(|&e| ln(e.powi(2) + 1.0));
+    let c1 = 0.1_f64;
+    t1 = (0.75 / (square(&t1) + 1.0)).mapv(|v| c1);
+    let t2 = p0;
+    for i in 0..3 {
+        t1 -= 0.75;
+        t1 -= &((tanh(&t1)).mapv(|z| square(z)));
     }
-    let t6 = &t4;
-    mean(&t1) + sum(&t2) + t3 + t4.mean().unwrap() + t5.iter().sum::<f64>() + logsumexp(t6)
+    let mut t3 = p0.to_owned();
+    for i in 0..3 {
+        t3.column_mut(i).assign(&(&(tanh(&p0.column(i))) * (sigmoid(t1.sum()))));
+    }
+    t1[[0, 0]] + mean(t2) + mean(&t3)
 }
 
 #[test]
 fn f0018_gradcheck() {
-    let mut s = 1676976775u64;
+    let mut s = 1466193938u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0018_backward(&p0, 1.0);
@@ -627,15 +621,19 @@ fn f0020(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
     if sum(p1) >= 0.4629 {
         t1 /= &(square(p1) + 0.5);
     }
-    let t2 = p1;
-    let t3 = t2 - &t1;
-    let t4 = t2.iter().map(|z| (*z) + 2.0).sum::<f64>();
-    mean(&t3) + t4
+    let (n1, m1) = p1.dim();
+    let c2 = 2.0_f64;
+    let c3: f64 = 0.5;
+    let t2 = p0;
+    let t3 = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
+    t1 = &t1 - p1;
+    let _t4 = t1.sum_axis(Axis(1));
+    t1[[0, 1]] + t2.sum()
 }
 
 #[test]
 fn f0020_gradcheck() {
-    let mut s = 1867213766u64;
+    let mut s = 276200928u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -649,13 +647,13 @@ fn f0020_gradcheck() {
 fn f0021(p0: ArrayView2<f64>) -> f64 {
     let t1 = &p0;
     let t1 = p0[[0, 0]];
-    let t2 = ln(&(square(&(ln(&(&p0 * &p0 + 1.0)))) + 1.0));
-    t1 + t2.sum() + t1
+    let t2 = (abs(t1)).sin();
+    t1 + t2
 }
 
 #[test]
 fn f0021_gradcheck() {
-    let mut s = 669435609u64;
+    let mut s = 1985620437u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0021_backward(p0.view(), 1.0);
@@ -710,38 +708,39 @@ fn f0023_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0023_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0024(p0: f64, p1: f64, p2: &Array2<f64>, p3: ArrayView2<f64>) -> (Array2<f64>, f64) {
-    let t1 = match () {
-        _ if mean(p2) <= 0.4629 => &p3 - 0.75,
-        _ if sum(p2) > 0.0371 && p1 > 0.0 => p3.to_owned(),
-        _ => tan(&(tanh(&(0.5 - &(sigmoid(&p3)))))),
+fn f0024(p0: f64, p1: f64, p2: &Array2<f64>, p3: ArrayView2<f64>) -> f64 {
+    let t1 = array![[0.25_f64, 2.0]];
+    let c1: f64 = 2.0;
+    let c2 = 0.25_f64;
+    let t2 = Array2::<f64>::ones((3, 1));
+    let t3 = match () {
+        _ if mean(&p3) > -0.5183 => &(log_sigmoid(p2)) / &(square(&((p2.to_owned().mapv_into(|z| (square(z) + 1.0).ln())).hypot(0.5 * 0.5 + 0.5))) + 1.0),
+        _ if p3[[1, 0]] < 0.0371 && p1 > 0.0 => tanh(&(&(log_sigmoid(p2)) / &(square(&((p2.to_owned().mapv_into(|z| (square(z) + 1.0).ln())).hypot(0.5 * 0.5 + 0.5))) + 1.0))),
+        _ => softplus(&((&t2 + p2).clamp(-2.0, 3.0))),
     };
-    let t2 = &p3;
-    let t4 = array![[0.0_f64, 0.5], [1.0, 1.5]];
-    let t5 = {
-        let t3 = tan(&(tanh(&(square(t2)))));
-        (&(sin(&(abs(&(&p3 - &t1))))) * 0.1 + &t4).std(0.0)
+    let t4 = p3.map(|&e| e - p0);
+    let (n3, m3) = p2.dim();
+    let t5 = if t4.mean().unwrap() <= 0.4629 {
+        p2[[n3 - 1, m3 - 1]]
+    } else {
+        logsumexp(&(sum_axis(&(p3.dot(&t4)), Axis(1))))
     };
-    (sin(p2), p1)
+    t4.sum() + t5 + mean(p2)
 }
 
 #[test]
 fn f0024_gradcheck() {
-    let mut s = 960260765u64;
+    let mut s = 1865568009u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let p3: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up0: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0024_backward(p0, p1, &p2, p3.view(), (&up0, 0.5));
+    let (value, grads) = f0024_backward(p0, p1, &p2, p3.view(), 1.0);
     assert_eq!(value, f0024(p0, p1, &p2, p3.view()));
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    GradCheck::new()
-        .upstream(&(&up0, 0.5))
-        .check(&(p0, p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0024_backward(*p0, *p1, p2, p3.view(), (&up0, 0.5)))
-        .unwrap();
+    gradcheck(&(p0, p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0024_backward(*p0, *p1, p2, p3.view(), 1.0)).unwrap();
 }
 #[differentiable]
 fn f0025(p0: &Array1<f64>) -> f64 {
@@ -749,31 +748,17 @@ fn f0025(p0: &Array1<f64>) -> f64 {
     let t2 = p0 - t1;
     let t1 = (t2.fract()).sum();
     let _t3 = t1;
-    let t4 = sin(&t2);
-    let mut t5 = Array1::<f64>::zeros(t2.len());
-    let mut t6 = (&t4 + &t4).iter().sum::<f64>();
-    let mut n1 = 0;
-    while n1 < 3 {
-        for j in 0..t5.len() {
-            t5[j] = (t2[j]);
-        }
-        for j in 0..t5.len() {
-            t6 -= (t5[j] * (logsumexp(&t4)));
-        }
-        for j in 0..t5.len() {
-            t5[j] += (((t2.to_shape((1, 2)).unwrap()).mean().unwrap()) + t2[j]);
-        }
-        for j in 0..t5.len() {
-            t6 += (sigmoid(t5[j] * (mean(&t2))));
-        }
-        n1 += 1;
-    }
-    t5.dot(&t5) + t6
+    let t4 = t2.clone();
+    let t6 = {
+        let t5 = (logsumexp(&(&t4 * t1))).powi(1);
+        cosh(&t2)
+    };
+    t2.mean().unwrap() + t1 + t4.mean().unwrap() + t6.sum()
 }
 
 #[test]
 fn f0025_gradcheck() {
-    let mut s = 830341528u64;
+    let mut s = 461232317u64;
     let p0: Array1<f64> = random(2, &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0025_backward(&p0, 1.0);
@@ -809,14 +794,14 @@ fn f0026_gradcheck() {
 }
 #[differentiable]
 fn f0027(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
-    let t1 = 0.75 + p3;
-    let t2 = (p2 / &(p2 * p2 + 2.0)).iter().map(|&v| cos(v)).sum::<f64>();
-    sum(&t1) + t2 + p0.sum()
+    let t1 = mean(&(cos(&(cos(p2)))).column(0));
+    let t2 = p2 + p2;
+    t1 + t2.iter().sum::<f64>()
 }
 
 #[test]
 fn f0027_gradcheck() {
-    let mut s = 755582646u64;
+    let mut s = 239634894u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
@@ -852,28 +837,24 @@ fn f0028_gradcheck() {
     gradcheck(&(p0,), |(p0,)| f0028_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0029(p0: f64) -> f64 {
-    let t2 = {
-        let t1 = (((p0.powi(2) + 1.0).recip()).min(p0)) - (1.25 + (cos(p0)));
-        ((backprop::ops::sigmoid(t1)).exp()) / (square(t1) + 0.5)
+fn f0029(d_x: f64) -> f64 {
+    let mut grad_1 = {
+        let d_d_x = d_x * 0.25;
+        ((ln(square(d_x) + 0.5)) * d_d_x) / ((d_x.ceil()).powi(2) + 2.0)
     };
-    let t3 = sigmoid(t2);
-    let t4 = if t2 >= 0.4629 {
-        (square((square(t3) + 0.5).log10())).min(t3)
-    } else {
-        p0
-    };
-    t2 + t3 + t4
+    grad_1 = ((d_x.min(grad_1)).exp()) * d_x;
+    let grad_1 = d_x - grad_1;
+    grad_1
 }
 
 #[test]
 fn f0029_gradcheck() {
-    let mut s = 137960033u64;
-    let p0 = scalar(&mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0029_backward(p0, 1.0);
-    assert_eq!(value, f0029(p0));
-    gradcheck(&(p0,), |(p0,)| f0029_backward(*p0, 1.0)).unwrap();
+    let mut s = 1336460337u64;
+    let d_x = scalar(&mut s);
+    let (d_x,) = std::hint::black_box((d_x,));
+    let (value, grads) = f0029_backward(d_x, 1.0);
+    assert_eq!(value, f0029(d_x));
+    gradcheck(&(d_x,), |(d_x,)| f0029_backward(*d_x, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1))]
 fn f0030(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
@@ -914,7 +895,7 @@ fn f0030_gradcheck() {
     gradcheck(&(p1.clone(),), |(p1,)| f0030_backward(&p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0031(p0: f32, p1: &Array2<f32>, p2: f32) -> (f32, f32) {
+fn f0031(p0: f32, p1: &Array2<f32>, p2: f32) -> f32 {
     let c1: f32 = 0.1;
     let mut t1 = (ceil(&(Zip::from(p1).and(p1).map_collect(|&l, &r| sin(l))))).mean().unwrap();
     let mut n2 = 0;
@@ -925,31 +906,40 @@ fn f0031(p0: f32, p1: &Array2<f32>, p2: f32) -> (f32, f32) {
             break;
         }
     }
-    let t2 = (square(t1) + 1.0).log(0.5);
-    let t3 = p1.view().into_shape_with_order((6, 1)).unwrap();
-    let _t4 = t2;
-    let t6 = {
-        let t5 = p1 - p0;
-        (&t3 - t2) / (square(p2) + 0.5)
+    let (n3, m3) = p1.dim();
+    let t2 = Array2::<f32>::from_shape_vec((n3, m3), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
+    let t4 = {
+        let t3 = (3.0 - &((p1 * 0.1 + &t2).var_axis(Axis(0), 0.0))).sum();
+        (t3 + p2).atan2(square(p2) + 0.5)
     };
-    (p0, p2)
+    if p2 > 0.4629 || t4 > 0.0 {
+        t1 /= p2.powi(2) + 1.0;
+    } else {
+        t1 -= t4;
+    }
+    let t5 = &(p1.select(Axis(1), &[1, 1, 1])) - (p0.max(t1));
+    let t6 = if p0 >= 0.0371 {
+        &t5 / &(&t5 * &t5 + 2.0)
+    } else {
+        p2 / &(square(&t5) + 1.0)
+    };
+    t5.sum() + t6.mean().unwrap()
 }
 
 #[test]
 fn f0031_gradcheck() {
-    let mut s = 994980617u64;
+    let mut s = 1292885155u64;
     let p0 = scalar32(&mut s);
     let p1: Array2<f32> = random32((2, 3), &mut s);
     let p2 = scalar32(&mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0031_backward(p0, &p1, p2, (1.0, 0.5));
+    let (value, grads) = f0031_backward(p0, &p1, p2, 1.0);
     assert_eq!(value, f0031(p0, &p1, p2));
     assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .upstream(&(1.0, 0.5))
-        .check(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0031_backward(*p0, p1, *p2, (1.0, 0.5)))
+        .check(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0031_backward(*p0, p1, *p2, 1.0))
         .unwrap();
 }
 #[differentiable]
@@ -996,14 +986,11 @@ fn f0033(p0: f64) -> f64 {
             break;
         }
     }
-    let mut t8 = (t6 / (square(t4) + 2.0));
+    let mut t8 = (t6.powi(3));
     let mut n2 = 0;
-    loop {
-        t8 -= t4;
+    while n2 < 4 && t8.abs() < 0.5183 {
+        t8 -= (((t7.min(t4))).tanh());
         n2 += 1;
-        if n2 >= 3 || t8.abs() < 0.0371 {
-            break;
-        }
     }
     t7 + t8
 }
@@ -1043,44 +1030,54 @@ fn f0034_gradcheck() {
     gradcheck(&(d_p0,), |(d_p0,)| f0034_backward(*d_p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0035(p0: &Array2<f64>, p1: Array2<f64>) -> Array2<f64> {
-    let mut t2 = {
-        let t1 = p0 - p0;
-        softplus(&p1)
+fn f0035(p0: &Array2<f64>, p1: Array2<f64>) -> f64 {
+    let t1 = array![[2.0_f64], [0.25]];
+    let t3 = {
+        let t2 = &p1 * &t1;
+        cos(&p1.t())
     };
-    t2 = &((mean_axis(&p1, Axis(0))).dot(&t2)) * &t2;
-    t2 += &(&p1 * &t2);
-    tanh(&p1)
+    let t4 = &t3;
+    let t5 = if t3.iter().sum::<f64>() >= 0.4629 {
+        t3.to_owned()
+    } else {
+        t4.to_owned()
+    };
+    sum(t4) + t5[[1, 0]]
 }
 
 #[test]
 fn f0035_gradcheck() {
-    let mut s = 904135696u64;
+    let mut s = 1790072206u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up: Array2<f64> = random((2, 2), &mut s);
-    let (value, grads) = f0035_backward(&p0, p1.clone(), &up);
+    let (value, grads) = f0035_backward(&p0, p1.clone(), 1.0);
     assert_eq!(value, f0035(&p0, p1.clone()));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0035_backward(p0, p1.clone(), &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0035_backward(p0, p1.clone(), 1.0)).unwrap();
 }
 #[differentiable]
 fn f0036(p0: Array2<f64>) -> f64 {
-    let t1 = p0.clone();
-    let mut t2 = abs(&(&t1 * &t1));
-    t2 *= &(&(t1.mapv(softplus)) + (powi(&t2, 2)));
-    let _t3 = (mean(&(ln_1p(&(&p0 * &p0 + 0.5))))).hypot(-1.5 * -1.5 + 0.5);
-    t1.mean().unwrap() + mean(&t2)
+    let mut t1 = p0.clone();
+    t1 += &(&((&t1 / (&t1 * &t1 + 2.0)) * &t1) * &t1);
+    let mut t2 = (sum(&(&p0 * &p0)));
+    let mut n1 = 0;
+    loop {
+        t2 -= ((sum(&t1)));
+        t2 += (t2.tanh()).tan();
+        n1 += 1;
+        if n1 >= 2 {
+            break;
+        }
+    }
+    t1 += t2;
+    t1[[0, 0]] + t2
 }
 
 #[test]
 fn f0036_gradcheck() {
-    let mut s = 634301981u64;
+    let mut s = 457412551u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0036_backward(p0.clone(), 1.0);
@@ -1089,59 +1086,54 @@ fn f0036_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0036_backward(p0.clone(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0037(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, labels: &[usize]) -> f64 {
+fn f0037(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
     let mut t1 = Array2::<f64>::zeros((p2.nrows(), p2.ncols()));
     for i in 0..t1.nrows() {
         t1[[i, 1]] = p2.mean().unwrap();
     }
     let mut t1 = sqrt(square(sin(p1)) + 1.0);
-    for i in 0..2 {
-        t1 -= (p1.powi(2) + 0.5).powf(tanh(t1));
-        t1 += 0.25;
-    }
-    let mut t2 = (sigmoid(&(((square(p2) + 1.0).log(square(t1) + 1.5)).dot(&p0.t())))).mapv(|u: f64| {
-        if t1 > -0.5183 {
-            (square((fract(u)).max(u)) + 1.0).recip()
-        } else {
-            backprop::ops::recip(((backprop::ops::sigmoid(t1)) / (square(sigmoid(f0033(p1))) + 2.0)).powi(2) + 1.0)
+    for i in (0..2).step_by(2) {
+        t1 += p1;
+        t1 += powi(t1, 1);
+        if t1 < -0.5183 {
+            return sum(&(p2.mapv(|e: f64| p1 - e)));
         }
-    });
-    for i in 0..1 {
-        if (p0[[i, 0]]) >= 0.4629 {
-            break;
-        }
-        t2 -= acosh(square(softmax_cross_entropy(&t2, labels)) + 1.5);
-        t1 = (relu(p1)).clamp(-0.5, 0.5);
     }
-    t1 -= p1;
-    let t3 = &(&((sigmoid(&t2)).mapv(|z| t1)) / (t1.powi(2) + 2.0)) - t1;
-    t1 + t2[[2, 2]] + t3[[2, 0]] + t2.mean().unwrap()
+    let c1: f64 = 0.5;
+    let t2 = Array2::<f64>::from_shape_vec((3, 2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
+    t1 /= p1.powi(2) + 1.0;
+    let t3 = p0;
+    let (n2, m2) = p2.dim();
+    if p2.sum() >= 0.0371 {
+        t1 = p2[[n2 - 1, m2 / 2]];
+    }
+    let t1 = sin(&(p0 - t1));
+    t3[[0, 1]] + mean(&t1)
 }
 
 #[test]
 fn f0037_gradcheck() {
-    let mut s = 414752811u64;
+    let mut s = 543720419u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
-    let labels: &[usize] = &[0, 2, 2];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0037_backward(&p0, p1, &p2, labels, 1.0);
-    assert_eq!(value, f0037(&p0, p1, &p2, labels));
+    let (value, grads) = f0037_backward(&p0, p1, &p2, 1.0);
+    assert_eq!(value, f0037(&p0, p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0037_backward(p0, *p1, p2, labels, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0037_backward(p0, *p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0038(p0: f64, p1: &Array2<f64>) -> f64 {
     let t1 = ((p1 * p1).dot(p1)).dot(p1);
-    let t2 = p0;
-    t1.mean().unwrap() + t2
+    let t2 = cos(p1);
+    t1.sum() + t2.iter().sum::<f64>()
 }
 
 #[test]
 fn f0038_gradcheck() {
-    let mut s = 130246139u64;
+    let mut s = 700837153u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -1179,31 +1171,29 @@ fn f0039_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0039_backward(p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0040(p0: f64, p1: &Array2<f64>, p2: f64, k0: usize) -> f64 {
-    let t1 = p1 + p1;
-    let mut t2 = match k0 {
-        0 => p2,
-        1 | 2 => p2.tanh(),
-        _ => -p2,
-    };
-    t2 += p0;
-    let t1 = sum_axis(&(relu(&t1)), Axis(1));
-    let t3 = t2;
-    t1.dot(&t1) + t3
+fn f0040(p0: f64, p1: &Array2<f64>, p2: f64) -> (f64, f64) {
+    let mut t1 = cos(p1);
+    t1 *= p2;
+    let mut t2 = (softmax(&t1)) / (square(p2) + 2.0);
+    t2 += &(square(&(sum_axis(&t1, Axis(1)))));
+    t1 *= &(&t1 * &t1);
+    (t1.sum(), t2.mean().unwrap())
 }
 
 #[test]
 fn f0040_gradcheck() {
-    let mut s = 824963182u64;
+    let mut s = 604697349u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2 = scalar(&mut s);
-    let k0: usize = 4;
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0040_backward(p0, &p1, p2, k0, 1.0);
-    assert_eq!(value, f0040(p0, &p1, p2, k0));
+    let (value, grads) = f0040_backward(p0, &p1, p2, (1.0, 0.5));
+    assert_eq!(value, f0040(p0, &p1, p2));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0040_backward(*p0, p1, *p2, k0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0040_backward(*p0, p1, *p2, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable(wrt(out, grad))]
 fn f0041(out: f32, grad: &Array2<f32>, y_1: &Array2<f32>) -> f32 {
@@ -1257,31 +1247,37 @@ fn f0042_gradcheck() {
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0042_backward(p0.view(), *p1, &c0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
-fn f0043(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>, c0: &Array2<f64>) -> (f64, f64, f64) {
+fn f0043(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     let mut t1 = sum(&((-c0) + 0.75).column(0));
+    let t2 = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
+    let (n1, m1) = c0.dim();
+    let c2: f64 = 1.5;
+    'o3: for _ in 0..2 {
     for i in 0..3 {
-        t1 -= 1.5;
+            t1 -= 0.5;
+            t1 = (c0[[0, m1 - 1]]).powi(3);
+            if mean(p1) > 0.4629 {
+                continue 'o3;
+            }
+        }
     }
-    (p0.sum(), p0.sum(), p2.mean().unwrap())
+    t1 + t1
 }
 
 #[test]
 fn f0043_gradcheck() {
-    let mut s = 1222242414u64;
+    let mut s = 234946612u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let c0: Array2<f64> = random((1, 2), &mut s);
     let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0043_backward(&p0, &p1, &p2, &c0, (1.0, 0.5, -0.75));
+    let (value, grads) = f0043_backward(&p0, &p1, &p2, &c0, 1.0);
     assert_eq!(value, f0043(&p0, &p1, &p2, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5, -0.75))
-        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0043_backward(p0, p1, p2, &c0, (1.0, 0.5, -0.75)))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0043_backward(p0, p1, p2, &c0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0044(p0: &Array2<f64>) -> f64 {
@@ -1316,42 +1312,31 @@ fn f0045_gradcheck() {
     gradcheck(&(x,), |(x,)| f0045_backward(*x, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1))]
-fn f0046(p0: &Array2<f64>, p1: &Array2<f64>, p2: ArrayView2<f64>, k0: usize) -> f64 {
-    let c1: f64 = 0.25;
-    let t1 = p2.iter().map(|z| sqrt(square((tanh(*z)).tan()) + 0.5)).sum::<f64>();
-    let t2 = match k0 {
-        0 => sum(p0),
-        1 | 2 => (sum(p0)).tanh(),
-        _ => sigmoid(sum(p0)),
-    };
-    let c2: f64 = 0.75;
-    let (n3, m3) = p1.dim();
-    let t3 = sum(&(stack(Axis(1), &[(p1.view().into_shape_with_order(3).unwrap()).view(), (p1.view().into_shape_with_order(3).unwrap()).view()]).unwrap()).column(0));
-    let t5 = {
-        let t4 = t2.min(t3);
-        p2.iter().sum::<f64>()
-    };
-    let t6 = &p2;
-    let t7 = if t5 > 0.4629 {
-        (clamp(t5, -2.0, 1.0)) + t1
+fn f0046(p0: &Array2<f64>, p1: &Array2<f64>, p2: ArrayView2<f64>) -> f64 {
+    let t1 = Zip::from(&(p0.dot(p0))).and(p0).map_collect(|&l, &r| (r * r) + r);
+    let _t2 = p2.dot(&p2.t());
+    let t3 = p2.dot(&p2.t());
+    let t3 = (sigmoid(&((&t3 * &t1).to_owned().permuted_axes([1, 0])))).mapv(softplus);
+    let t4 = if t1.iter().sum::<f64>() > 0.4629 {
+        t3.to_owned()
     } else {
-        t5
+        powi(&t3, 1)
     };
-    t6[[0, 0]] + t7
+    let t5 = t4.column(1);
+    t1.mean().unwrap() + sum(&t3) + t4[[1, 2]] + mean(&t5) + t5.iter().sum::<f64>()
 }
 
 #[test]
 fn f0046_gradcheck() {
-    let mut s = 1382243447u64;
+    let mut s = 1429947564u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
-    let k0: usize = 4;
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0046_backward(&p0, &p1, p2.view(), k0, 1.0);
-    assert_eq!(value, f0046(&p0, &p1, p2.view(), k0));
+    let (value, grads) = f0046_backward(&p0, &p1, p2.view(), 1.0);
+    assert_eq!(value, f0046(&p0, &p1, p2.view()));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p1.clone(),), |(p1,)| f0046_backward(&p0, p1, p2.view(), k0, 1.0)).unwrap();
+    gradcheck(&(p1.clone(),), |(p1,)| f0046_backward(&p0, p1, p2.view(), 1.0)).unwrap();
 }
 #[differentiable]
 fn f0047(p0: Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
@@ -1383,50 +1368,41 @@ fn f0047_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0047_backward(p0.clone(), p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0048(p0: &Array1<f64>, p1: ArrayView2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
-    let n1 = p0.len() - 1;
-    let t1 = p2;
-    t1.sum()
+fn f0048(d_p0: &Array1<f64>, out: ArrayView2<f64>, x: &Array2<f64>, d_out: &Array2<f64>) -> f64 {
+    let n1 = d_p0.len() - 1;
+    let t1 = backprop::ops::square(x);
+    t1[[1, 0]] + out[[1, 0]]
 }
 
 #[test]
 fn f0048_gradcheck() {
-    let mut s = 1342117424u64;
-    let p0: Array1<f64> = random(2, &mut s);
-    let p1: Array2<f64> = random((3, 2), &mut s);
-    let p2: Array2<f64> = random((3, 2), &mut s);
-    let p3: Array2<f64> = random((2, 2), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0048_backward(&p0, p1.view(), &p2, &p3, 1.0);
-    assert_eq!(value, f0048(&p0, p1.view(), &p2, &p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0048_backward(p0, p1.view(), p2, p3, 1.0)).unwrap();
+    let mut s = 119194139u64;
+    let d_p0: Array1<f64> = random(2, &mut s);
+    let out: Array2<f64> = random((3, 2), &mut s);
+    let x: Array2<f64> = random((3, 2), &mut s);
+    let d_out: Array2<f64> = random((2, 2), &mut s);
+    let (d_p0, out, x, d_out,) = std::hint::black_box((d_p0, out, x, d_out,));
+    let (value, grads) = f0048_backward(&d_p0, out.view(), &x, &d_out, 1.0);
+    assert_eq!(value, f0048(&d_p0, out.view(), &x, &d_out));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    gradcheck(&(d_p0.clone(), out.clone(), x.clone(), d_out.clone()), |(d_p0, out, x, d_out)| f0048_backward(d_p0, out.view(), x, d_out, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0049(p0: &Array2<f64>) -> f64 {
     let t1 = (&(p0.dot(&p0.t())) + 1.5) / 1.5;
-    let mut t2 = &(&(p0 / &(square(p0) + 2.0)) * p0) / &(square(&((p0 + p0).map(|&z| {
-        if z <= 0.0371 {
-            z
-        } else {
-            z.powi(2)
-        }
-    }))) + 2.0);
-    t2 += &((&t2 - &t2).mean_axis(Axis(0)).unwrap());
-    let t4 = {
-        let t3 = sqrt(&(square(&(relu(&t1))) + 1.0));
-        (tanh(&(log_softmax(&(tanh(&t2)))).t())).dot(&(tanh(&t3)))
-    };
-    let t5 = &(relu(&(t4.index_axis(Axis(1), 2)))) - &t2;
-    mean(&t4) + mean(&t5)
+    let t2 = &(&(p0 / &(square(p0) + 2.0)) * p0) / &(p0 * p0 + 0.5);
+    let t3 = sum(&t2);
+    let t4 = t3;
+    let t5 = sigmoid((p0 - t3).slice_axis(Axis(1), Slice::from(0..1)).sum());
+    t4 + t5
 }
 
 #[test]
 fn f0049_gradcheck() {
-    let mut s = 1849194371u64;
+    let mut s = 806419616u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0049_backward(&p0, 1.0);
@@ -1438,15 +1414,16 @@ fn f0049_gradcheck() {
 fn f0050(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array1<f64>, p3: &Array1<f64>) -> f64 {
     let mut t2 = {
         let t1 = mean(p3);
-        mean(&(p3 - 0.5))
+        f0044(p0)
     };
-    t2 *= log_sigmoid(p3.sum());
-    t2
+    let c1: f64 = 3.0;
+    t2 /= square(logsumexp(&(softplus(p2)))) + 0.5;
+    t2 + p3.dot(p3)
 }
 
 #[test]
 fn f0050_gradcheck() {
-    let mut s = 2134048412u64;
+    let mut s = 1048420615u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2: Array1<f64> = random(3, &mut s);
@@ -1510,15 +1487,23 @@ fn f0053(p0: Array2<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     let t1 = c0;
     let t2 = c0;
     let t1 = sum(&p0);
-    let t3 = t2.view().remove_axis(Axis(0));
-    let t4 = c0;
-    let t5 = mse(p1, p1);
-    mean(t4) + t5
+    let mut t3 = mean(&(t2.view().remove_axis(Axis(0))));
+    for i in 0..1 {
+        let (_, t4) = f0040(t3, &p0, t3);
+        t3 = t3 * 0.5 + (sum(p1));
+    }
+    let (n1, m1) = p0.dim();
+    let n2 = p1.nrows();
+    let m2 = p1.ncols();
+    let t5 = Array2::<f64>::from_shape_vec((n1, n2), vec![0.0, 0.5, 1.0]).unwrap();
+    let t6 = (t2 * 0.1 + &t5).std(0.0);
+    let t7 = mean(&(sqrt(&(square(&(p1 - t1)) + 0.5))).column(2));
+    t2.sum() + t1 + t3 + t6 + t7
 }
 
 #[test]
 fn f0053_gradcheck() {
-    let mut s = 94802291u64;
+    let mut s = 859588666u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let c0: Array2<f64> = random((1, 3), &mut s);
@@ -1535,13 +1520,13 @@ fn f0054(p0: &Array1<f64>, p1: &Array1<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
         let t1 = p0 / (square(p2) + 1.0);
         t1.mean().expect("not empty")
     };
-    let t3 = sigmoid(t2);
-    t2 + t3
+    let t3 = tan(&(tanh(p3)));
+    t2 + t3[[0, 2]] + logsumexp(p1)
 }
 
 #[test]
 fn f0054_gradcheck() {
-    let mut s = 220192873u64;
+    let mut s = 1120242965u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2 = scalar(&mut s);
@@ -1555,29 +1540,33 @@ fn f0054_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0054_backward(p0, p1, *p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0055(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
-    let mut t1 = powi(p0, 2);
-    t1 += mse(p2, p2);
-    t1[[1, 0]]
+fn f0055(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> (f64, f64, Array2<f64>) {
+    let t1 = p2.mapv(|z| p1.atan2(-2.0 * -2.0 + 0.5));
+    let t2 = p2 / &(square(p2) + 0.5);
+    (t2.sum(), p1, sigmoid(&t1))
 }
 
 #[test]
 fn f0055_gradcheck() {
-    let mut s = 617050926u64;
+    let mut s = 977535645u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let p3: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0055_backward(&p0, p1, &p2, &p3, 1.0);
+    let up2: Array2<f64> = random((3, 2), &mut s);
+    let (value, grads) = f0055_backward(&p0, p1, &p2, &p3, (1.0, 0.5, &up2));
     assert_eq!(value, f0055(&p0, p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0055_backward(p0, *p1, p2, p3, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5, &up2))
+        .check(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0055_backward(p0, *p1, p2, p3, (1.0, 0.5, &up2)))
+        .unwrap();
 }
 #[differentiable]
-fn f0056(p0: Array2<f64>, p1: &Array2<f64>) -> (Array1<f64>, f64) {
+fn f0056(p0: Array2<f64>, p1: &Array2<f64>) -> f64 {
     let t1 = if p0[[1, 0]] < -0.5183 {
         p1 / (p1 * p1 + 2.0)
     } else {
@@ -1592,51 +1581,61 @@ fn f0056(p0: Array2<f64>, p1: &Array2<f64>) -> (Array1<f64>, f64) {
             break;
         }
     }
-    let t3 = sigmoid(&(&(t1.row(0)) + ((square(t2) + 0.5).log(square(t2) + 1.5))));
-    let t4 = t3.iter().sum::<f64>();
-    let _t5 = &(sin(&(sigmoid(&t3)))) - t2;
-    (sigmoid(&t3), t4)
+    let t3 = &p0;
+    let mut t4 = Array2::<f64>::zeros((t3.nrows(), t3.ncols()));
+    let mut t5 = (sigmoid(p1)).iter().sum::<f64>();
+    for o in 0..2 {
+        for i in 0..t4.nrows() {
+            t5 += (t4[[i, 0]]);
+        }
+        for i in 0..t4.nrows() {
+            t4.row_mut(i).assign(&(sin(&t3.row(i))));
+        }
+    }
+    let t6 = t4.clone();
+    t5 + sum(&t6)
 }
 
 #[test]
 fn f0056_gradcheck() {
-    let mut s = 949993698u64;
+    let mut s = 1313519818u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up0: Array1<f64> = random(2, &mut s);
-    let (value, grads) = f0056_backward(p0.clone(), &p1, (&up0, 0.5));
+    let (value, grads) = f0056_backward(p0.clone(), &p1, 1.0);
     assert_eq!(value, f0056(p0.clone(), &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&(&up0, 0.5))
-        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0056_backward(p0.clone(), p1, (&up0, 0.5)))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0056_backward(p0.clone(), p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0057(p0: &Array2<f32>, p1: &Array1<f32>, p2: &Array2<f32>, p3: &Array1<f32>) -> f32 {
-    let t1 = p3;
-    let mut t3 = {
-        let t2 = p3;
-        sqrt(&(square(t2) + 0.5))
+fn f0057(p0: &Array2<f32>, p1: &Array1<f32>, p2: &Array2<f32>, p3: &Array1<f32>) -> (f32, Array1<f32>) {
+    let mut t1 = p2 - p2;
+    t1 = &t1 * p2;
+    let t2 = p2;
+    let t4 = {
+        let t3 = p2;
+        ((p3 + p3).mapv(|z| {
+        if z > 0.0371 {
+            ((z.powi(2) + 1.0).sqrt()) + (z * z)
+        } else {
+            z
+        }
+    })).dot(p3)
     };
-    t3 += 0.5;
-    if sum(t1) > 0.0371 {
-        return (p1.view().into_shape_with_order((1, 3)).unwrap()).sum();
-    }
-    t1.sum() + t3.mean().unwrap() + sum(p0)
+    (t1.iter().sum::<f32>(), tanh(p1))
 }
 
 #[test]
 fn f0057_gradcheck() {
-    let mut s = 1993463816u64;
+    let mut s = 1387488061u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let p1: Array1<f32> = random32(3, &mut s);
     let p2: Array2<f32> = random32((1, 3), &mut s);
     let p3: Array1<f32> = random32(2, &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0057_backward(&p0, &p1, &p2, &p3, 1.0);
+    let up1: Array1<f32> = random32(3, &mut s);
+    let (value, grads) = f0057_backward(&p0, &p1, &p2, &p3, (1.0, &up1));
     assert_eq!(value, f0057(&p0, &p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -1645,7 +1644,8 @@ fn f0057_gradcheck() {
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0057_backward(p0, p1, p2, p3, 1.0))
+        .upstream(&(1.0, &up1))
+        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0057_backward(p0, p1, p2, p3, (1.0, &up1)))
         .unwrap();
 }
 #[differentiable(wrt(p0))]
@@ -1684,7 +1684,7 @@ fn f0059(p0: Array2<f64>, p1: &Array1<f64>) -> f64 {
         }
         n1 += 1;
     }
-    let mut t3 = match () {
+    let t3 = match () {
         _ if t2 <= -0.5183 && t2 > 0.0 => Zip::from(&(ln_1p(&(square(p1) + 1.0)))).and(&(sigmoid(&t1))).map_collect(|&l, &r| {
         if r <= 0.4629 {
             l / (square(f64::log(square(r) + 1.0, 2.0)) + 2.0)
@@ -1698,19 +1698,16 @@ fn f0059(p0: Array2<f64>, p1: &Array1<f64>) -> f64 {
     let mut t4 = relu(&(log_softmax(&((sigmoid(&t3)).mapv(f64::exp)))));
     t4 /= (f64::sin((log_softmax(p1)).sum())).powi(2) + 0.5;
     let n2 = p1.len() - 1;
-    for i in (0..n2).rev() {
-        if t3.iter().sum::<f64>() > 0.0371 {
-            return mean(&(&p0 - (p1[i + 1] - p1[i])));
-        }
-        t3 += (tanh(t2)).exp();
+    for i in 0..n2 {
+        t1 = p1.mapv(sigmoid);
     }
-    let t5 = relu(&t3);
-    mean(&t4) + sum(&t5)
+    t4 /= &(square(&t1) + 1.0);
+    mean(&t1) + t2 + logsumexp(&t3) + mean(&t4)
 }
 
 #[test]
 fn f0059_gradcheck() {
-    let mut s = 611314115u64;
+    let mut s = 687671253u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -1750,41 +1747,49 @@ fn f0060_gradcheck() {
     gradcheck(&(w.clone(), d_out.clone(), out.clone(), grad), |(w, d_out, out, grad)| f0060_backward(w, d_out, out, *grad, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1, p2, p3))]
-fn f0061(p0: Array2<f32>, p1: &Array1<f32>, p2: &Array2<f32>, p3: &Array2<f32>) -> f32 {
-    let mut t2 = {
+fn f0061(p0: Array2<f32>, p1: &Array1<f32>, p2: &Array2<f32>, p3: &Array2<f32>, ws: &[f32]) -> f32 {
+    let t2 = {
         let t1 = f0032(p3);
-        concat(Axis(0), &[p3, p3])
+        p1 / 0.75
     };
-    t2 /= &(square(&(acos(&(&(tanh(&t2)) * 0.75)))) + 0.5);
-    for i in 0..2 {
-        t2 = (tanh(&(&t2 * &t2))).map(|&u| (u * u) * u);
+    let mut t3 = ((p2.product()).max(0.5));
+    for (i, &c) in ws.iter().enumerate() {
+        t3 += (p3.sum());
     }
-    let t3 = tanh(&(p1 / (square(&t2) + 1.0)));
-    let (n1, m1) = p0.dim();
-    let t5 = {
-        let t4 = p0[[0, m1 / 2]];
-        t4
+    let t4 = backprop::ops::tan(&(tanh(p1)));
+    let c1: f32 = 0.5;
+    let t5 = p2.iter().map(|&u| {
+        if c1 < -0.5183 {
+            (tan(tanh(u))).cos()
+        } else {
+            softplus((log_sigmoid(c1)) - (c1 * u))
+        }
+    }).sum::<f32>();
+    let t7 = {
+        let t6 = ((mse(&t4, &t4)) - t5).sin();
+        (logsumexp(&t4)).max(t6)
     };
-    mean(&t3) + t5
+    sum(&t2) + t3 + t4.sum() + t5 + t7
 }
 
 #[test]
 fn f0061_gradcheck() {
-    let mut s = 1196730122u64;
+    let mut s = 1682755210u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let p1: Array1<f32> = random32(2, &mut s);
     let p2: Array2<f32> = random32((1, 2), &mut s);
     let p3: Array2<f32> = random32((2, 1), &mut s);
+    let ws: &[f32] = &[1.5, -0.5, -1.25];
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0061_backward(p0.clone(), &p1, &p2, &p3, 1.0);
-    assert_eq!(value, f0061(p0.clone(), &p1, &p2, &p3));
+    let (value, grads) = f0061_backward(p0.clone(), &p1, &p2, &p3, ws, 1.0);
+    assert_eq!(value, f0061(p0.clone(), &p1, &p2, &p3, ws));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p1.clone(), p2.clone(), p3.clone()), |(p1, p2, p3)| f0061_backward(p0.clone(), p1, p2, p3, 1.0))
+        .check(&(p1.clone(), p2.clone(), p3.clone()), |(p1, p2, p3)| f0061_backward(p0.clone(), p1, p2, p3, ws, 1.0))
         .unwrap();
 }
 #[differentiable]
@@ -1851,44 +1856,43 @@ fn f0064_gradcheck() {
         .unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
-fn f0065(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
+fn f0065(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> Array2<f64> {
     let t1 = ((square(p1) + 1.0).log(p1.powi(2) + 1.5)) + (&((&(tanh(c0)) * 0.75).acos()) + &(p1 + c0));
-    let t2 = p2;
-    let _t3 = &(sigmoid(t2)) + t2;
-    let t4 = sigmoid(&t1);
-    let t5 = c0;
-    sum(&t4) + t5[[0, 0]]
+    let t2 = c0;
+    let t3 = mean(&(cos(p2)));
+    let t4 = t3;
+    t1
 }
 
 #[test]
 fn f0065_gradcheck() {
-    let mut s = 904970511u64;
+    let mut s = 1670675264u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
     let c0: Array2<f64> = random((3, 1), &mut s);
     let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0065_backward(&p0, p1, &p2, &c0, 1.0);
+    let up: Array2<f64> = random((3, 1), &mut s);
+    let (value, grads) = f0065_backward(&p0, p1, &p2, &c0, &up);
     assert_eq!(value, f0065(&p0, p1, &p2, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0065_backward(p0, *p1, p2, &c0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0065_backward(p0, *p1, p2, &c0, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0066(p0: &Array1<f64>) -> f64 {
-    let mut t1 = p0.product();
-    t1 -= t1 * (((square(t1) + 1.0).recip()).tanh());
-    if t1 < 0.0371 {
-        t1 += t1 * t1;
-    } else {
-        t1 -= p0.dot(p0);
-    }
-    t1
+    let mut t1 = &(sigmoid(&(sin(p0)))) * &(p0 / (p0 * p0 + 1.0));
+    t1 += &(sigmoid(p0));
+    let t2 = t1.clone();
+    logsumexp(&t1) + sum(&t2)
 }
 
 #[test]
 fn f0066_gradcheck() {
-    let mut s = 1109909591u64;
+    let mut s = 574936603u64;
     let p0: Array1<f64> = random(2, &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0066_backward(&p0, 1.0);
@@ -1932,66 +1936,57 @@ fn f0067_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0068(p0: &Array2<f64>) -> Array2<f64> {
-    let t2 = {
-        let t1 = p0;
-        p0.sum_axis(Axis(1))
+fn f0068(x: &Array2<f64>) -> f64 {
+    let d_out_1 = {
+        let out = x;
+        x.sum_axis(Axis(1))
     };
-    let mut t3 = t2.to_owned();
-    let mut t4 = ((logsumexp(&t2)) + (t2.dot(&t2)));
+    let mut d_x = d_out_1.to_owned();
+    let mut d_d_x = ((logsumexp(&d_out_1)) + (d_out_1.dot(&d_out_1)));
     for o in 0..2 {
-        for j in 0..t3.len() {
-            t3[j] += ((sum(p0)) + t2[j]);
+        for j in 0..d_x.len() {
+            d_x[j] += ((sum(x)) + d_out_1[j]);
         }
-        if p0[[0, 0]] < -0.5183 {
-            for j in 0..t3.len() {
-                t4 -= ((t3[j] * ((p0 * &t2).mean().unwrap())).tanh());
+        if x[[0, 0]] < -0.5183 {
+            for j in 0..d_x.len() {
+                d_d_x -= ((d_x[j] * ((x * &d_out_1).mean().unwrap())).tanh());
             }
         }
-        for j in 0..t3.len() {
-            t3[j] += ((t2[j]));
+        for j in 0..d_x.len() {
+            d_x[j] += ((d_out_1[j]));
         }
-        for j in 0..t3.len() {
-            t4 += (sigmoid((((t3[j]).tanh()).mul_add(sigmoid(t3[j]), t3[j]))));
+        for j in 0..d_x.len() {
+            d_d_x += (sigmoid((((d_x[j]).tanh()).mul_add(sigmoid(d_x[j]), d_x[j]))));
         }
     }
-    let mut t5 = Array1::<f64>::zeros(t3.len());
-    let mut t6 = p0.mean().unwrap();
+    let mut x_from_out = Array1::<f64>::zeros(d_x.len());
+    let mut t6 = x.mean().unwrap();
     for o in 0..3 {
-        for j in 0..t5.len() {
-            t6 += (mean(&((t5[j]) - &t2)));
+        for j in 0..x_from_out.len() {
+            t6 += (mean(&((x_from_out[j]) - &d_out_1)));
         }
-        if t4 <= -0.5183 {
-            for j in 0..t5.len() {
-                t5[j] = t5[j] * 0.5 + ((((t6.tanh()).sin())) + t3[j]);
+        if d_d_x <= -0.5183 {
+            for j in 0..x_from_out.len() {
+                x_from_out[j] = x_from_out[j] * 0.5 + ((((t6.tanh()).sin())) + d_x[j]);
             }
         }
     }
-    let t7 = Zip::from(p0).and(p0).map_collect(|&u, &v| v.max(t6));
-    t4 = t6;
-    for i in 0..3 {
-        t4 += t6;
-        if t4 > -0.5183 {
-            break;
-        }
-    }
-    let _t8 = t4 - t6;
-    t7
+    let grad_1 = Zip::from(x).and(x).map_collect(|&u, &v| v.max(t6));
+    d_d_x = t6;
+    let t8 = sigmoid(sigmoid(f0033(tanh(d_d_x))));
+    let t9 = (tanh(&(grad_1.hypot(square(t6) + 0.5)))).hypot(t8.powi(2) + 0.5);
+    d_out_1.dot(&d_out_1) + mean(&d_x) + d_d_x + x_from_out.dot(&x_from_out) + t6 + grad_1[[0, 0]] + t8 + t9.sum()
 }
 
 #[test]
 fn f0068_gradcheck() {
-    let mut s = 1468999225u64;
-    let p0: Array2<f64> = random((1, 2), &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let up: Array2<f64> = random((1, 2), &mut s);
-    let (value, grads) = f0068_backward(&p0, &up);
-    assert_eq!(value, f0068(&p0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(),), |(p0,)| f0068_backward(p0, &up))
-        .unwrap();
+    let mut s = 1577601644u64;
+    let x: Array2<f64> = random((1, 2), &mut s);
+    let (x,) = std::hint::black_box((x,));
+    let (value, grads) = f0068_backward(&x, 1.0);
+    assert_eq!(value, f0068(&x));
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(x.clone(),), |(x,)| f0068_backward(x, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0069(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: f64) -> (f64, Array2<f64>, f64) {
@@ -2045,34 +2040,28 @@ fn f0069_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0070(p0: f64, p1: f64, p2: &Array1<f64>) -> Array1<f64> {
-    let t1 = p2;
-    let _t2 = powi(t1, 2);
-    let t4 = {
-        let t3 = p1 + p1;
-        relu(t3)
-    };
-    let t6 = {
-        let t5 = 0.75 / (square(&(t1 * t4)) + 1.0);
-        t5
-    };
-    t6
+fn f0070(x: f64, grad: f64, w: &Array1<f64>) -> (Array1<f64>, f64, f64) {
+    let d_out_1 = (grad.abs()) - &(w - &(ln(&(square(w) + 1.0))));
+    let mut t2 = &d_out_1 + w;
+    let unused = &(floor(&(softmax(&t2)))) + &d_out_1;
+    t2 += &((mean(&unused)) - &d_out_1);
+    (tanh(w), mean(&d_out_1), mean(&t2))
 }
 
 #[test]
 fn f0070_gradcheck() {
-    let mut s = 1781862279u64;
-    let p0 = scalar(&mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array1<f64> = random(2, &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array1<f64> = random(2, &mut s);
-    let (value, grads) = f0070_backward(p0, p1, &p2, &up);
-    assert_eq!(value, f0070(p0, p1, &p2));
-    assert_eq!(grads.p2.shape(), p2.shape());
+    let mut s = 1245448092u64;
+    let x = scalar(&mut s);
+    let grad = scalar(&mut s);
+    let w: Array1<f64> = random(2, &mut s);
+    let (x, grad, w,) = std::hint::black_box((x, grad, w,));
+    let up0: Array1<f64> = random(2, &mut s);
+    let (value, grads) = f0070_backward(x, grad, &w, (&up0, 0.5, -0.75));
+    assert_eq!(value, f0070(x, grad, &w));
+    assert_eq!(grads.w.shape(), w.shape());
     GradCheck::new()
-        .upstream(&up)
-        .check(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0070_backward(*p0, *p1, p2, &up))
+        .upstream(&(&up0, 0.5, -0.75))
+        .check(&(x, grad, w.clone()), |(x, grad, w)| f0070_backward(*x, *grad, w, (&up0, 0.5, -0.75)))
         .unwrap();
 }
 #[differentiable]
@@ -2081,15 +2070,18 @@ fn f0071(p0: ArrayView1<f64>) -> f64 {
     let t1 = &p0;
     let mut t3 = {
         let t2 = tanh(&p0);
-        (f0025(&t2)).tanh()
+        (t2.broadcast((3, 2)).unwrap()).mapv(|z| fract(1.25 - z))
     };
-    t3 -= p0.mean().expect("not empty");
-    mean(t1) + t3 + t1.dot(t1)
+    for i in (0..2).step_by(2) {
+        t3 -= &p0;
+        t3 += logsumexp(&p0);
+    }
+    t1.dot(t1) + mean(&t3)
 }
 
 #[test]
 fn f0071_gradcheck() {
-    let mut s = 677551585u64;
+    let mut s = 1582861018u64;
     let p0: Array1<f64> = random(2, &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0071_backward(p0.view(), 1.0);
@@ -2169,18 +2161,16 @@ fn f0074_gradcheck() {
 }
 #[differentiable]
 fn f0075(p0: f64, p1: &Array2<f64>, p2: &Array1<f64>, labels: &[usize]) -> f64 {
-    let mut t1 = 1.25 / (p2 * p2 + 1.0);
+    let t1 = 1.25 / (p2 * p2 + 1.0);
     let t2 = ln(&(square(&(sigmoid(&(p1 * 3.0)))) + 1.0));
-    let t3 = t2.t();
-    for i in 0..1 {
-        t1 -= &(p1.row(i));
-    }
-    mean(&t1) + sum(&t2) + t3[[0, 2]] + logsumexp(p2)
+    let t3 = mse(&t1, p2);
+    let _t4 = 0.25 * ((sigmoid(&t2)).product());
+    mean(&t2) + t3
 }
 
 #[test]
 fn f0075_gradcheck() {
-    let mut s = 1371963517u64;
+    let mut s = 1545609399u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array1<f64> = random(2, &mut s);
@@ -2241,55 +2231,61 @@ fn f0077_gradcheck() {
     gradcheck(&(w.clone(),), |(w,)| f0077_backward(w, &d_x, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0078(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
+fn f0078(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> (f64, f64) {
     let t2 = {
         let t1 = p0;
         tanh(&(p2.t()))
     };
-    let t2 = t2.mean().expect("not empty");
-    let t3 = p2;
-    let t5 = {
-        let t4 = f0064(t3);
-        clamp(&(t3.select(Axis(0), &[1, 0, 1])), -1.0, 1.0)
-    };
-    let t2 = (p3 / &(t3 * t3 + 2.0)) + &t5;
-    let t7 = {
-        let t6 = p3;
-        &t2 / (t6.powi(2) + 0.5)
-    };
-    mean(&t2) + t7[[1, 0]]
+    let mut t2 = t2.mean().expect("not empty");
+    let t3 = array![[0.0_f64], [0.5], [1.0]];
+    let t4 = &((p2 * 0.1 + &t3).var_axis(Axis(0), 0.0)) + t2;
+    for i in (0..2).rev() {
+        t2 -= 0.75;
+    }
+    t2 = ((sigmoid(&(concat(Axis(0), &[&t4, &t4])))).map(|&e| (p3 + 2.0) * (sin(t2)))).iter().zip((sigmoid(&t4)).iter()).map(|(u, v)| (fract((*v) - (*v))).sin()).sum::<f64>();
+    let t5 = sin(p0);
+    (p3, p1.sum())
 }
 
 #[test]
 fn f0078_gradcheck() {
-    let mut s = 716346467u64;
+    let mut s = 1080786501u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
     let p3 = scalar(&mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0078_backward(p0, &p1, &p2, p3, 1.0);
+    let (value, grads) = f0078_backward(p0, &p1, &p2, p3, (1.0, 0.5));
     assert_eq!(value, f0078(p0, &p1, &p2, p3));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0078_backward(*p0, p1, p2, *p3, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0, p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0078_backward(*p0, p1, p2, *p3, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
 fn f0079(p0: f64, p1: Array2<f64>, p2: &Array2<f64>, p3: &Array1<f64>) -> f64 {
     let mut t1 = relu(&(exp(p2)));
     let t2 = p1.t();
     let n1 = p3.len() - 1;
-    for i in 0..n1 {
-        t1 += &t2;
+    'o2: for _ in 0..2 {
+    for i in (0..n1).step_by(2) {
+            t1 = (p3[i + 1] - p3[i]) - &t2;
+            t1 = (p3[i + 1] - p3[i]) / (square(&t2) + 0.5);
+            if sum(&t1) <= 0.0371 {
+                continue 'o2;
+            }
+        }
     }
-    let _t3 = f0029(p0);
-    t1 += &t2;
-    t1.sum() + t2[[0, 2]]
+    let t3 = p2.dot(&p1);
+    let t4 = (&t2 * &t2).mean_axis(Axis(1)).unwrap();
+    t3[[1, 0]] + logsumexp(&t4)
 }
 
 #[test]
 fn f0079_gradcheck() {
-    let mut s = 1831534218u64;
+    let mut s = 2026353747u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((2, 3), &mut s);
@@ -2303,67 +2299,74 @@ fn f0079_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0079_backward(*p0, p1.clone(), p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0080(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
+fn f0080(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> Array2<f64> {
     let _t1 = (p0 * p0 + 0.5).log(2.0);
     let t2 = sigmoid(p1);
-    let t3 = &t2 * p1;
-    sum(&t2) + t3.sum() + p0[[1, 0]]
+    let t3 = p2.sum_axis(Axis(0));
+    t2
 }
 
 #[test]
 fn f0080_gradcheck() {
-    let mut s = 1171338608u64;
+    let mut s = 511387505u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0080_backward(&p0, &p1, &p2, 1.0);
+    let up: Array2<f64> = random((2, 3), &mut s);
+    let (value, grads) = f0080_backward(&p0, &p1, &p2, &up);
     assert_eq!(value, f0080(&p0, &p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0080_backward(p0, p1, p2, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0080_backward(p0, p1, p2, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0081(p0: &Array2<f64>, labels: &[usize]) -> f64 {
-    let t1 = p0;
-    let t2 = concat(Axis(1), &[t1, p0, t1]);
-    let c1 = 3.0_f64;
-    let t3 = (&(t2.mapv(|e| f0028(sigmoid(c1)))) - (t1.dot(&t1.t()))) + &(Zip::from(&(t2.mapv(f64::cos))).and(&t2).map_collect(|&u, &v| relu(v + 1.5)));
-    let c2: f64 = 0.25;
-    let t5 = {
-        let t4 = &(&t2 * 0.75) * &((sigmoid(&t3)).mapv(|v| v));
-        sin(&(sum_axis(&t3, Axis(0))))
-    };
-    let t6 = mean_axis(&t2, Axis(1));
-    let t5 = sigmoid(&((softmax(&t6)).select(Axis(0), &[0, 0, 0, 0])));
-    t6.dot(&t6) + t5.dot(&t5)
+fn f0081(out: &Array2<f64>) -> f64 {
+    let t1 = out;
+    let grad_1 = concat(Axis(1), &[t1, out, t1]);
+    let x = &((sigmoid(&grad_1)) * &grad_1) / (square(&(concat(Axis(1), &[out, t1, t1]))) + 1.0);
+    let c1 = 0.5_f64;
+    let mut t4 = mean(&(&((&grad_1 * &x).mean_axis(Axis(0)).unwrap()) * &(sin(&(x.to_owned().mapv_into(|u| {
+        if u > 0.0371 {
+            u / (c1.powi(2) + 1.0)
+        } else {
+            (square(c1) + 1.0).ln()
+        }
+    }))))));
+    for r in out.rows() {
+        t4 += (((sum(&grad_1))) + r.sum());
+    }
+    let _t5 = backprop::ops::sigmoid(f0033(sigmoid(t4)));
+    if sum(&x) > -0.5183 {
+        return sum(&(sum_axis(&grad_1, Axis(1))));
+    }
+    x.iter().sum::<f64>() + t4
 }
 
 #[test]
 fn f0081_gradcheck() {
-    let mut s = 2066332232u64;
-    let p0: Array2<f64> = random((1, 3), &mut s);
-    let labels: &[usize] = &[1];
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0081_backward(&p0, labels, 1.0);
-    assert_eq!(value, f0081(&p0, labels));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0081_backward(p0, labels, 1.0)).unwrap();
+    let mut s = 543457821u64;
+    let out: Array2<f64> = random((1, 3), &mut s);
+    let (out,) = std::hint::black_box((out,));
+    let (value, grads) = f0081_backward(&out, 1.0);
+    assert_eq!(value, f0081(&out));
+    assert_eq!(grads.out.shape(), out.shape());
+    gradcheck(&(out.clone(),), |(out,)| f0081_backward(out, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0082(p0: ArrayView2<f32>, p1: &Array2<f32>, p2: &Array2<f32>) -> f32 {
-    let t1 = p2 + (p2.hypot(-1.5 * -1.5 + 0.5));
-    let t3 = {
-        let t2 = tanh(&t1);
-        (-&t2).slice(s![-1.., ..2]).to_owned()
-    };
-    t1[[0, 0]] + t3[[0, 1]]
+    let t1 = (&p0 - p2).slice_axis(Axis(1), Slice::from(0..)).to_owned();
+    let t2 = p2.iter().map(|&e| e.max(0.5)).sum::<f32>();
+    t1.mean().unwrap() + t2
 }
 
 #[test]
 fn f0082_gradcheck() {
-    let mut s = 1582187041u64;
+    let mut s = 798377388u64;
     let p0: Array2<f32> = random32((2, 1), &mut s);
     let p1: Array2<f32> = random32((2, 1), &mut s);
     let p2: Array2<f32> = random32((1, 3), &mut s);
@@ -2388,17 +2391,15 @@ fn f0083(p0: &Array2<f32>, p1: Array2<f32>, p2: &Array1<f32>, c0: &Array2<f32>) 
     } else {
         cos(&(p0 - &t1))
     };
-    let t3 = &t2;
-    let mut t4 = sum(&t2);
-    if logsumexp(p2) <= 0.0371 {
-        t4 += (tanh(t4)).tan();
-    }
-    sum(&t2) + t3[[0, 1]] + t4
+    let mut t3 = (f0032(c0)).powi(2);
+    t3 = (tanh(mean(&(t2.row(0))))).tan();
+    let t4 = p1.clone();
+    t3 + sum(&t4)
 }
 
 #[test]
 fn f0083_gradcheck() {
-    let mut s = 1090282937u64;
+    let mut s = 2100429732u64;
     let p0: Array2<f32> = random32((3, 3), &mut s);
     let p1: Array2<f32> = random32((2, 2), &mut s);
     let p2: Array1<f32> = random32(3, &mut s);
@@ -2416,108 +2417,97 @@ fn f0083_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0084(d_out: &Array2<f64>, d_x: f64, out: &Array2<f64>, d_t1: f64) -> f64 {
+fn f0084(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: f64, labels: &[usize]) -> f64 {
     let mut t2 = {
-        let x = out.map(|&u| {
+        let t1 = p2.map(|&u| {
         if u >= 0.0371 {
-            d_t1 * d_t1
+            p3 * p3
         } else {
             relu(u)
         }
     });
-        out + 3.0
+        p2 + 3.0
     };
-    if d_t1 > 0.4629 {
-        t2 *= &((tanh(&t2)).mapv(|e| d_t1 + 1.5));
+    if p3 > 0.4629 {
+        t2 *= &((tanh(&t2)).mapv(|e| p3 + 1.5));
     }
-    t2 += d_t1 + 2.0;
-    let x_from_out = (cos(&((cos(d_t1)) - out))).dot(&(tanh(&t2.t())));
-    let unused = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5], [3.0, 3.5, 4.0]];
+    t2 += p3 + 2.0;
+    let mut t3 = backprop::ops::tan((softmax_cross_entropy(p2, labels)).tanh());
+    let c1 = 0.5_f64;
+    t3 += p0.iter().map(|&z| z * t3).sum::<f64>();
+    let (n2, m2) = p0.dim();
+    let t5 = Array2::<f64>::from_shape_vec((m2, 2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
     let t6 = {
-        let t4 = (tanh(&(x_from_out.mapv(|z| {
-        if z < -0.5183 {
-            3.0 - z
-        } else {
-            (square(d_t1) + 0.5).powf(d_t1.cos())
-        }
-    })))).dot(&(cos(&x_from_out)));
-        exp(&(tanh(&((&(sigmoid(&t4)) * 0.1 + &unused).std_axis(Axis(0), 0.0)))))
+        let t4 = sin(&p2.slice_axis(Axis(0), Slice::from(0..1)));
+        (square((&(sigmoid(&t2)) * 0.1 + &t5).std(0.0)) + 0.5).powf(0.25)
     };
-    let out_1 = Array1::<f64>::from_shape_vec(3, vec![0.0, 0.5, 1.0]).unwrap();
-    let t1_from_t2 = if mean(&x_from_out) <= -0.5183 {
-        d_t1
-    } else {
-        (&(sigmoid(&t6)) * 0.1 + &out_1).var(1.0)
-    };
-    let x_from_out = x_from_out.slice(s![0..3;-1, 2..]);
-    mean(&t2) + t6.sum() + t1_from_t2 + x_from_out.sum() + t6.dot(&t6)
+    t2 += &(p0.dot(p2));
+    t3 + t6
 }
 
 #[test]
 fn f0084_gradcheck() {
-    let mut s = 190019540u64;
-    let d_out: Array2<f64> = random((1, 3), &mut s);
-    let d_x = scalar(&mut s);
-    let out: Array2<f64> = random((3, 2), &mut s);
-    let d_t1 = scalar(&mut s);
-    let (d_out, d_x, out, d_t1,) = std::hint::black_box((d_out, d_x, out, d_t1,));
-    let (value, grads) = f0084_backward(&d_out, d_x, &out, d_t1, 1.0);
-    assert_eq!(value, f0084(&d_out, d_x, &out, d_t1));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.out.shape(), out.shape());
-    gradcheck(&(d_out.clone(), d_x, out.clone(), d_t1), |(d_out, d_x, out, d_t1)| f0084_backward(d_out, *d_x, out, *d_t1, 1.0)).unwrap();
+    let mut s = 1559283814u64;
+    let p0: Array2<f64> = random((1, 3), &mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array2<f64> = random((3, 2), &mut s);
+    let p3 = scalar(&mut s);
+    let labels: &[usize] = &[1, 0, 1];
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0084_backward(&p0, p1, &p2, p3, labels, 1.0);
+    assert_eq!(value, f0084(&p0, p1, &p2, p3, labels));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0084_backward(p0, *p1, p2, *p3, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0085(d_t1: Array2<f32>, grad: f32) -> f32 {
-    let t2 = {
-        let unused = f0010(grad);
-        sin(&d_t1)
+fn f0085(w: Array2<f32>, d_p0: f32) -> f32 {
+    let t1_from_t2 = {
+        let d_d_x = f0010(d_p0);
+        sin(&w)
     };
-    let d_out = {
-        let d_out_1 = cos(&(sigmoid(&(mean_axis(&t2, Axis(0))))));
-        f0010(((&d_out_1 * &d_out_1).iter().sum::<f32>()).tanh())
+    let unused = {
+        let x = log2(&(&t1_from_t2 * &t1_from_t2 + 0.5));
+        x.mapv(|u| u)
     };
-    mean(&t2) + d_out + grad
+    t1_from_t2[[0, 0]] + mean(&unused)
 }
 
 #[test]
 fn f0085_gradcheck() {
-    let mut s = 1338445556u64;
-    let d_t1: Array2<f32> = random32((1, 2), &mut s);
-    let grad = scalar32(&mut s);
-    let (d_t1, grad,) = std::hint::black_box((d_t1, grad,));
-    let (value, grads) = f0085_backward(d_t1.clone(), grad, 1.0);
-    assert_eq!(value, f0085(d_t1.clone(), grad));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    let mut s = 444772743u64;
+    let w: Array2<f32> = random32((1, 2), &mut s);
+    let d_p0 = scalar32(&mut s);
+    let (w, d_p0,) = std::hint::black_box((w, d_p0,));
+    let (value, grads) = f0085_backward(w.clone(), d_p0, 1.0);
+    assert_eq!(value, f0085(w.clone(), d_p0));
+    assert_eq!(grads.w.shape(), w.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(d_t1.clone(), grad), |(d_t1, grad)| f0085_backward(d_t1.clone(), *grad, 1.0))
+        .check(&(w.clone(), d_p0), |(w, d_p0)| f0085_backward(w.clone(), *d_p0, 1.0))
         .unwrap();
 }
 #[differentiable]
 fn f0086(p0: &Array2<f64>, p1: f64) -> f64 {
     let t1 = p0;
     let t2 = t1;
-    let t3 = p1;
-    let mut t4 = mse(&(p0.to_owned().mapv_into(|u| {
-        if t3 < 0.0371 {
-            (square(u) + 1.0).recip()
+    let t3 = t1.map(|&v| {
+        if p1 > 0.4629 {
+            v - v
         } else {
-            t3 * u
+            v + v
         }
-    })), p0);
-    t4 = t4.clamp(-1.0, 0.5);
-    let t6 = {
-        let t5 = t1.mapv(|u| t3 / (square(u) + 0.5));
-        t4
-    };
-    t4 + t6 + t3
+    });
+    let t4 = &(&t3 + p1) * 1.5;
+    let mut t5 = t1.to_owned().mapv_into(|v| p1);
+    t5 = (softmax(&(&t5 + &t3))) + &t3;
+    t4.sum() + t5[[1, 0]]
 }
 
 #[test]
 fn f0086_gradcheck() {
-    let mut s = 1953911923u64;
+    let mut s = 696651673u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -2527,39 +2517,36 @@ fn f0086_gradcheck() {
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0086_backward(p0, *p1, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
-fn f0087(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: &Array2<f64>, p3: &Array2<f64>, c0: &Array2<f64>) -> Array2<f64> {
+fn f0087(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: &Array2<f64>, p3: &Array2<f64>, c0: &Array2<f64>, labels: &[usize]) -> f64 {
     let t1 = (((c0 * c0).iter().sum::<f64>()).tanh()).powi(3);
     let t2 = c0;
     let t3 = (abs(&(0.25 / (square(p2) + 1.0)))).select(Axis(0), &[1, 0, 0, 1]);
     let _t4 = (logsumexp(&t3)).dot(&t3);
     let t5 = if mean(c0) <= -0.5183 {
-        f0036(p0.to_owned())
+        sigmoid(f0012(p0))
     } else {
-        ((square(t1) + 0.5).powf(tanh(t1))) / 0.1
+        t1
     };
-    exp(p0)
+    t1 + t2[[1, 2]] + t3.iter().sum::<f64>() + t5
 }
 
 #[test]
 fn f0087_gradcheck() {
-    let mut s = 590014430u64;
+    let mut s = 1461683776u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
     let p3: Array2<f64> = random((3, 2), &mut s);
     let c0: Array2<f64> = random((2, 3), &mut s);
+    let labels: &[usize] = &[1, 1, 0, 0];
     let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let up: Array2<f64> = random((3, 1), &mut s);
-    let (value, grads) = f0087_backward(&p0, p1.view(), &p2, &p3, &c0, &up);
-    assert_eq!(value, f0087(&p0, p1.view(), &p2, &p3, &c0));
+    let (value, grads) = f0087_backward(&p0, p1.view(), &p2, &p3, &c0, labels, 1.0);
+    assert_eq!(value, f0087(&p0, p1.view(), &p2, &p3, &c0, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0087_backward(p0, p1.view(), p2, p3, &c0, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0087_backward(p0, p1.view(), p2, p3, &c0, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0088(y_1: &Array2<f64>, grad: f64, w: &Array2<f64>, d_x: &Array2<f64>) -> Array2<f64> {
@@ -2615,15 +2602,18 @@ fn f0089(p0: &Array1<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
     let t2 = p3;
     let mut t3 = softplus(p3);
     for i in 0..3 {
-        t3 += &(p3.row(i));
-        t3 += p1.fract();
+        t3 = &t3 * p1;
+        if logsumexp(&(p3.row(i))) < -0.5183 {
+            continue;
+        }
+        t3 -= p3;
     }
-    mean(t2) + t3[[1, 0]] + p2.iter().sum::<f64>()
+    mean(t2) + t3[[0, 0]] + p1
 }
 
 #[test]
 fn f0089_gradcheck() {
-    let mut s = 1687960659u64;
+    let mut s = 237299777u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 3), &mut s);
@@ -2638,28 +2628,30 @@ fn f0089_gradcheck() {
 #[differentiable(wrt(p0, p1, p2, p3))]
 fn f0090(p0: &Array2<f64>, p1: &Array1<f64>, p2: Array2<f64>, p3: &Array2<f64>, c0: &Array1<f64>) -> f64 {
     let t1 = c0;
-    let t2 = p3.mapv(|v| (v.cos()) * (v + v));
-    let t3 = sigmoid(f0059(p2.to_owned(), c0));
-    let mut t4 = backprop::ops::recip(&(square(&(1.25 - c0)) + 1.0));
-    t4 -= 0.75;
-    let c1: f64 = 3.0;
-    let t6 = {
-        let t5 = c0;
-        backprop::ops::recip(&(square(&(p3.mapv(|v| {
-        if c1 > 0.0371 {
-            (v + v) / (square(v - 3.0) + 1.0)
-        } else {
-            (v * c1) - v
+    let mut t2 = p3.mapv(|v| (v.cos()) * (v + v));
+    let t3 = t1 + c0;
+    let mut t4 = p1.to_owned();
+    for i in 0..t4.len() {
+        t4[i] = (t1.select(Axis(0), &[0, 0, 0])).dot(&(t1.select(Axis(0), &[0, 0, 0])));
+    }
+    let _t5 = mean(&(sqrt(&(square(&t2) + 0.5))));
+    let mut t6 = Array1::<f64>::zeros(t4.len());
+    let mut t7 = mean(&(ln_1p(&(square(&t3) + 0.5))));
+    for o in 0..1 {
+        for j in 0..t6.len() {
+            t6[j] = t6[j] * 0.5 + ((mean(&(concat(Axis(1), &[&t2, &t2])))) + t4[j]);
         }
-    }))) + 1.0))
-    };
-    let (_, _, t7) = f0067(t3, &p2);
-    t6[[0, 1]] + t7 + mean(p0)
+        for j in 0..t6.len() {
+            t7 -= (sigmoid(t6[j] * (mean(&(t1 + c0)))));
+        }
+    }
+    t2 *= &t4;
+    sum(t1) + t2.iter().sum::<f64>() + logsumexp(&t3) + t4.dot(&t4) + t6.sum() + t7
 }
 
 #[test]
 fn f0090_gradcheck() {
-    let mut s = 1644732922u64;
+    let mut s = 1702497220u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -2741,73 +2733,105 @@ fn f0093_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0094(out: &Array2<f64>, d_out: &Array2<f64>, x: &Array2<f64>, d_p0: Array2<f64>) -> f64 {
-    let mut grad_1 = ((&d_p0 * out).dot(x)) * x;
-    let out_1 = grad_1.dot(&grad_1.t());
-    let mut out_1 = &(sum_axis(x, Axis(1))) + &out_1;
-    let d_x = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
-    let mut t1_from_t2 = if x.iter().sum::<f64>() < -0.5183 {
-        Zip::from(&((tanh(&(&out_1 - out))).dot(&(sigmoid(&out_1))))).and(&(sigmoid(&out_1))).map_collect(|&l, &r| (r / ((l - r).powi(2) + 1.0)).signum())
+fn f0094(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: Array2<f64>) -> f64 {
+    let mut t1 = ((&p3 * p0).dot(p2)) * p2;
+    let t2 = t1.dot(&t1.t());
+    let mut t2 = &(sum_axis(p2, Axis(1))) + &t2;
+    let t3 = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
+    let t4 = if p2.iter().sum::<f64>() < -0.5183 {
+        Zip::from(&((tanh(&(&t2 - p0))).dot(&(sigmoid(&t2))))).and(&(sigmoid(&t2))).map_collect(|&l, &r| (r / ((l - r).powi(2) + 1.0)).signum())
     } else {
-        out.to_owned()
+        p0.to_owned()
     };
-    let c1: f64 = 0.5;
-    for i in (0..2).rev() {
-        grad_1 -= &(Zip::from(&grad_1).and(&grad_1).map_collect(|&l, &r| {
-        if l <= 0.0371 {
-            sigmoid(f0033(sin(l)))
-        } else {
-            c1.exp()
-        }
-    }));
-        out_1 += &t1_from_t2;
+    for i in 0..2 {
+        t1 += 0.1;
     }
-    let out_1 = x;
-    t1_from_t2 -= 3.0;
-    sum(&t1_from_t2) + out_1[[1, 1]]
+    t2 = sin(&(&(p0 * &t4) * (2.0 + &t4)));
+    let (n1, m1) = p1.dim();
+    let t6 = Array2::<f64>::ones((n1, m1));
+    let t7 = {
+        let t5 = p1 * &t4;
+        &t5 * (&(log_softmax(p1)) / &(square(&(&t6 - &t2)) + 2.0))
+    };
+    t4.iter().sum::<f64>() + mean(&t7)
 }
 
 #[test]
 fn f0094_gradcheck() {
-    let mut s = 135839058u64;
-    let out: Array2<f64> = random((3, 3), &mut s);
-    let d_out: Array2<f64> = random((1, 3), &mut s);
-    let x: Array2<f64> = random((3, 2), &mut s);
-    let d_p0: Array2<f64> = random((1, 3), &mut s);
-    let (out, d_out, x, d_p0,) = std::hint::black_box((out, d_out, x, d_p0,));
-    let (value, grads) = f0094_backward(&out, &d_out, &x, d_p0.clone(), 1.0);
-    assert_eq!(value, f0094(&out, &d_out, &x, d_p0.clone()));
-    assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    gradcheck(&(out.clone(), d_out.clone(), x.clone(), d_p0.clone()), |(out, d_out, x, d_p0)| f0094_backward(out, d_out, x, d_p0.clone(), 1.0)).unwrap();
+    let mut s = 1973578905u64;
+    let p0: Array2<f64> = random((3, 3), &mut s);
+    let p1: Array2<f64> = random((1, 3), &mut s);
+    let p2: Array2<f64> = random((3, 2), &mut s);
+    let p3: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0094_backward(&p0, &p1, &p2, p3.clone(), 1.0);
+    assert_eq!(value, f0094(&p0, &p1, &p2, p3.clone()));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0094_backward(p0, p1, p2, p3.clone(), 1.0)).unwrap();
 }
 #[differentiable]
 fn f0095(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
-    let c1: f64 = 1.5;
     let mut t2 = {
-        let t1 = &((sigmoid(p2)) * (Zip::from(p0).and(p0).map_collect(|&u, &v| v))) / (square(p2) + 0.5);
-        (-&(&t1 * 0.75)).dot(p1)
+        let t1 = 2.0 + (sigmoid(f0036(p1.to_owned())));
+        (t1 * (f0029(t1.tanh()))) + &((p0.view().permuted_axes([1, 0])).to_owned().remove_axis(Axis(1)))
     };
-    let mut t3 = (backprop::ops::relu(&t2)).to_shape(1).unwrap().sum();
-    let _t4 = t3;
-    if p2 >= -0.5183 {
-        t2 += f0036(p1.to_owned());
+    if p2 < 0.4629 || p2 > 0.0 {
+        t2 += (sigmoid(&t2)).dot(&(sigmoid(&t2)));
+    } else if p2 >= 0.4629 {
+        t2 += (sigmoid(&t2)).iter().zip(&(tanh(&t2))).map(|(&l, &r)| {
+        if p2 < 0.0371 {
+            (f0033(r)).tanh()
+        } else {
+            r
+        }
+    }).sum::<f64>();
     }
-    t3 -= t3 / 1.25;
-    let (n2, m2) = p1.dim();
-    let t6 = {
-        let t5 = ((f0034(f64::tanh(f0045(p2)))).tanh()) - (t2.mean_axis(Axis(1)).unwrap());
-        ((sigmoid(&t2)).dot(&(tanh(&t2)))).product()
+    let t4 = {
+        let t3 = ln(&(p0 * p0 + 1.0));
+        p1 * p1
     };
-    let t7 = t6 + t3;
-    t6 + t7
+    let (n1, m1) = p1.dim();
+    let (n2, m2) = p1.dim();
+    let t6 = array![[0.0_f64], [0.5], [1.0]];
+    let t7 = {
+        let t5 = (tanh(&t2)).mapv(f64::exp);
+        (&(backprop::ops::recip(&(square(&(&t4 * &t4)) + 1.0))) * 0.1 + &t6).std(1.0)
+    };
+    let t9 = {
+        let t8 = (sigmoid(&t2)).product();
+        sin(&t4)
+    };
+    let _t10 = sigmoid(&((square(&(t4.dot(p0))) + 1.0).log2()));
+    let mut t11 = Array1::<f64>::zeros(t2.len());
+    let n3 = p1.nrows();
+    let m3 = p1.ncols();
+    let t12 = Array1::<f64>::ones(n3);
+    let mut t13 = mean(&(&(t9.dot(p0)) - &t12));
+    for o in 0..2 {
+        for j in 0..t11.len() {
+            t11[j] = t11[j] * 0.5 + (((logsumexp(&t2)).tanh()) + t2[j]);
+        }
+        if p2 <= 0.0371 {
+            for j in 0..t11.len() {
+                t13 += (sigmoid(t11[j] * ((t9.to_owned().mapv_into(|e| (square(p2) + 1.0).recip())).iter().sum::<f64>())));
+            }
+        }
+        for j in 0..t11.len() {
+            t11[j] = (sigmoid((&t2 / &(square(&t9) + 1.0)).sum())) + t2[j];
+        }
+        for j in 0..t11.len() {
+            t13 += ((t11[j] * ((sin(&t2)).iter().sum::<f64>())).tanh());
+        }
+    }
+    mean(&t11) + t13
 }
 
 #[test]
 fn f0095_gradcheck() {
-    let mut s = 742069160u64;
+    let mut s = 2135532936u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2 = scalar(&mut s);
@@ -2820,35 +2844,26 @@ fn f0095_gradcheck() {
 }
 #[differentiable]
 fn f0096(p0: f64, p1: f64) -> f64 {
-    let mut t1 = if p1 < -0.5183 || p1 > 0.0 {
+    let t1 = if p1 < -0.5183 || p1 > 0.0 {
         p0
     } else {
-        (f0029(p0)) + p1
+        (f0028(p0)) + p1
     };
-    let mut t3 = {
-        let t2 = (((sigmoid(p0)).powi(2) + 0.5).ln()).sin();
-        cos((powi(p1, 1)) * (t1.clamp(-1.0, 0.5)))
+    let t3 = {
+        let t2 = backprop::ops::sin(backprop::ops::softplus(p0.atan2(p1.powi(2) + 0.5)));
+        p1
     };
-    for i in 0..3 {
-        t1 = t3.atan2(p0.powi(2) + 0.5);
-        match i % 3 {
-            0 => t3 -= sigmoid(t3),
-            1 | 2 => {
-                t1 += t3.abs();
-            }
-            _ => {}
-        }
-    }
-    let t4 = (t3.max(p1)).max(t1);
-    let _t5 = t1;
-    let t3 = p1 / (square(t1) + 1.0);
-    let t3 = (t1 - t3).max(t4);
-    t4 + t3
+    let t4 = p1 - ((log_sigmoid(t3)) - t3);
+    let t5 = (0.5 - t4) - t1;
+    let t5 = (t1 + t4).atan2(t1.powi(2) + 0.5);
+    let t6 = (square(sigmoid(t5 * t5)) + 1.0).log(t5.powi(2) + 1.5);
+    let t7 = f0028(sigmoid(t6));
+    t6 + t7 + t1
 }
 
 #[test]
 fn f0096_gradcheck() {
-    let mut s = 1244250595u64;
+    let mut s = 1480464301u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -2896,7 +2911,7 @@ fn f0097_gradcheck() {
     gradcheck(&(p1.clone(),), |(p1,)| f0097_backward(&p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0098(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>, labels: &[usize]) -> f64 {
+fn f0098(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
     let mut t2 = {
         let t1 = softmax(&((square(p1)).dot(p2)));
         t1.mapv(|e| {
@@ -2910,24 +2925,25 @@ fn f0098(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>, labels: &[usize]) -> f64 {
     let t3 = (p2.dot(&t2)) / 3.0;
     let t4 = p2;
     t2 -= 2.0;
-    let mut t3 = 0.5 + (softmax_cross_entropy(t4, labels));
-    t3 /= square(-(sum(&t2))) + 0.5;
-    logsumexp(&t2) + t4.mean().unwrap() + t3
+    let mut t5 = mse(&(backprop::ops::tanh(&t2)), &(sigmoid(&t2)));
+    if logsumexp(&t2) >= -0.5183 {
+        t5 -= 3.0;
+    }
+    t4[[0, 1]] + t5 + p0
 }
 
 #[test]
 fn f0098_gradcheck() {
-    let mut s = 1982092593u64;
+    let mut s = 1178230605u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
-    let labels: &[usize] = &[1, 1, 0];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0098_backward(p0, &p1, &p2, labels, 1.0);
-    assert_eq!(value, f0098(p0, &p1, &p2, labels));
+    let (value, grads) = f0098_backward(p0, &p1, &p2, 1.0);
+    assert_eq!(value, f0098(p0, &p1, &p2));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0098_backward(*p0, p1, p2, labels, 1.0)).unwrap();
+    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0098_backward(*p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0099(p0: Array2<f64>, p1: &Array1<f64>, p2: f64, p3: &Array1<f64>) -> (Array2<f64>, f64) {
@@ -2962,32 +2978,26 @@ fn f0100(p0: &Array2<f64>, p1: &Array1<f64>, ws: &[f64]) -> f64 {
     let t1 = p1;
     let mut t2 = (backprop::ops::recip(&(square(&(square(t1))) + 1.0))).dot(&(backprop::ops::recip(&(square(&(square(t1))) + 1.0))));
     let mut n1 = 0;
-    loop {
+    let t3 = loop {
         t2 = t2 * 0.5 + ((t1 - 0.5).sum());
         n1 += 1;
         if n1 >= 2 || t2.abs() < 0.0371 {
-            break;
+            break t2 * 0.5;
         }
-    }
-    let _t3 = p1 * t2;
-    let mut t4 = mean(&(&(p1.to_shape((2, 1)).unwrap()) / &(square(&(f0070(sigmoid(t2), tanh((square(t2) + 1.0).ln()), p1))) + 0.5)));
+    };
+    let t4 = p1 * t2;
+    let (n2, m2) = p0.dim();
+    let mut t5 = (&(stack(Axis(1), &[p1.view(), t1.view()]).unwrap()) - (p0[[n2 - 1, m2 - 1]])).sum();
     for (i, &c) in ws.iter().enumerate() {
-        t4 -= (((sigmoid(t2)).ceil()));
+        t5 += ((((tanh(&t4)).dot(&(sigmoid(&t4)))).min(c)));
     }
-    let c2 = 2.0_f64;
-    let t5 = &(t1.mapv(|u| {
-        if u < 0.4629 {
-            backprop::ops::tan(tanh(u))
-        } else {
-            c2.atan2(-2.0 * -2.0 + 0.5)
-        }
-    })) - t4;
-    t1.sum() + t2 + t4 + sum(&t5)
+    let _t6 = (fract(p1)) * ((sigmoid(t5)).powi(1));
+    t1.sum() + t3 + t2 + mean(&t4) + t5
 }
 
 #[test]
 fn f0100_gradcheck() {
-    let mut s = 823079556u64;
+    let mut s = 1371329551u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let ws: &[f64] = &[-1.25, 0.75, 1.5];
@@ -3020,22 +3030,25 @@ fn f0101_gradcheck() {
 fn f0102(p0: f64, p1: Array2<f64>, p2: ArrayView1<f64>, p3: Array2<f64>) -> f64 {
     let mut t1 = sum(&(sigmoid(&p3)));
     let mut n1 = 0;
-    loop {
+    let t2 = loop {
         t1 -= (sum(&(softplus(&p2))));
         n1 += 1;
         if n1 >= 4 {
-            break;
+            break t1 * 0.5;
         }
-    }
-    t1 -= f0045(sigmoid((tanh(p0)).tan()));
-    t1 = p2.dot(&p2);
-    let t1 = (&p3 * &p1).select(Axis(1), &[2, 1, 2]);
-    t1.mean().unwrap()
+    };
+    let t3 = t2;
+    let t5 = {
+        let t4 = backprop::ops::recip(&(square(&p2) + 1.0));
+        tanh(&p3)
+    };
+    t1 += mse(&(&t5 + 0.1), &t5);
+    t2 + t1 + t3 + t5.sum()
 }
 
 #[test]
 fn f0102_gradcheck() {
-    let mut s = 2035352415u64;
+    let mut s = 759258016u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2: Array1<f64> = random(3, &mut s);
@@ -3072,17 +3085,19 @@ fn f0103_gradcheck() {
 }
 #[differentiable]
 fn f0104(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
-    let t2 = {
+    let (n1, m1) = p1.dim();
+    let t2 = Array2::<f64>::eye(m1);
+    let mut t3 = {
         let t1 = tan(&(tanh(p1)));
-        (mean_axis(&(signum(&t1)), Axis(1))).dot(p1)
+        &((&t2 - &t1).mapv_into(|e| 0.25 + (e / (square(e) + 2.0)))) + &(&(log_softmax(&t1)) + 3.0)
     };
-    let t2 = &t2 / &(square(p1) + 2.0);
-    mean(&t2)
+    t3 = (tanh(&t3)).mapv(relu);
+    t3[[0, 0]]
 }
 
 #[test]
 fn f0104_gradcheck() {
-    let mut s = 2078152728u64;
+    let mut s = 1586116119u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -3113,25 +3128,25 @@ fn f0105_gradcheck() {
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0105_backward(p0, *p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0106(w: &Array2<f64>) -> f64 {
-    let d_d_x = &(tan(&(tanh(w)))) * (tanh(w));
-    let d_d_x = d_d_x.dot(&w.t());
+fn f0106(p0: &Array2<f64>) -> f64 {
+    let t1 = &(tan(&(tanh(p0)))) * (tanh(p0));
+    let t1 = t1.dot(&p0.t());
     let t3 = {
-        let t1_from_t2 = &d_d_x * w;
-        concat(Axis(1), &[&(&t1_from_t2 - &t1_from_t2), &t1_from_t2])
+        let t2 = &t1 * p0;
+        (sigmoid(&(&t1 - &t2))).dot(&(tanh(&t2.t())))
     };
-    sum(&d_d_x) + t3.sum() + d_d_x.mean().unwrap()
+    t1.sum() + t3[[0, 0]]
 }
 
 #[test]
 fn f0106_gradcheck() {
-    let mut s = 1430928301u64;
-    let w: Array2<f64> = random((1, 3), &mut s);
-    let (w,) = std::hint::black_box((w,));
-    let (value, grads) = f0106_backward(&w, 1.0);
-    assert_eq!(value, f0106(&w));
-    assert_eq!(grads.w.shape(), w.shape());
-    gradcheck(&(w.clone(),), |(w,)| f0106_backward(w, 1.0)).unwrap();
+    let mut s = 70097532u64;
+    let p0: Array2<f64> = random((1, 3), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0106_backward(&p0, 1.0);
+    assert_eq!(value, f0106(&p0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0106_backward(p0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1))]
 fn f0107(p0: &Array1<f32>, p1: ArrayView1<f32>, c0: &Array2<f32>) -> (Array1<f32>, Array2<f32>) {
@@ -3181,29 +3196,36 @@ fn f0108(p0: f64, p1: ArrayView2<f64>, p2: f64, p3: f64) -> f64 {
     let c1: f64 = 0.5;
     let mut t1 = (mean_axis(&p1, Axis(0))).mapv(|z| c1);
     t1 *= &(tanh(&(Zip::from(&t1).and(&t1).map_collect(|&l, &r| (r / (square(r) + 2.0)) * l))));
-    for i in 0..3 {
-        t1 -= p3;
-        t1 -= &(p3 / (square(&t1) + 2.0));
+    let n2 = p1.nrows();
+    let m2 = p1.ncols();
+    let t2 = Array1::<f64>::from_shape_vec(m2, vec![0.0, 0.5]).unwrap();
+    'o3: for _ in 0..2 {
+    for i in (0..3).rev() {
+            t1 += 1.25;
+            if p3 <= -0.5183 {
+                break 'o3;
+            }
+            t1 += square(p3);
+        }
     }
-    t1 -= p3;
-    let t2 = if t1.sum() <= -0.5183 {
-        t1.to_owned()
-    } else {
-        t1.to_owned()
+    let t3 = Array::from_elem((1, m2), -1.5_f64);
+    let t4 = Array::from_elem((n2, 1), 2.0_f64);
+    let t6 = Array2::<f64>::from_shape_vec((n2, m2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
+    let mut t7 = {
+        let t5 = &(&p1 + &t3) * &t4;
+        ((tanh(&t5)) * 0.1 + &t6).std_axis(Axis(0), 0.0)
     };
-    let mut t3 = f64::tanh((logsumexp(&t2)));
-    let t4 = array![[-1.0_f64], [-0.75], [-0.75]];
-    let mut n2 = 0;
-    while n2 < 2 && t3.abs() > 0.5183 {
-        t3 -= (mean(&(&t4 - &p1)));
-        n2 += 1;
-    }
-    t2.mean().unwrap() + t3
+    t7 += p3;
+    let t9 = {
+        let t8 = (1.25 * (softplus(p3))) * &(relu(&(p1.mean_axis(Axis(1)).unwrap())));
+        ((sigmoid(&t7)).product()) - 1.25
+    };
+    t1.dot(&t1) + mean(&t7) + t9 + p3
 }
 
 #[test]
 fn f0108_gradcheck() {
-    let mut s = 1871231321u64;
+    let mut s = 382951775u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
@@ -3239,102 +3261,111 @@ fn f0109_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0110(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>, labels: &[usize]) -> f64 {
-    let (t1, t2, t3) = f0069(p2, p0, p2, p0);
-    let (t4, t5, _) = f0069(p2, t3, &t2, t1);
-    let mut t6 = (t4 * &t5).index_axis(Axis(0), 1).sum();
-    for i in 0..1 {
-        t6 += softmax_cross_entropy(&t5, labels);
-        if sum(&t5) <= -0.5183 {
-            break;
-        }
+fn f0110(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
+    let mut t1 = concat(Axis(0), &[&(softmax(p1)), p1]);
+    let t2 = if logsumexp(&t1) <= -0.5183 {
+        &(&(1.5 / (p1 * p1 + 1.0)) - &(p2.slice(s![..;-1, ..-1]))) * 0.25
+    } else {
+        sigmoid(&(&(&(1.5 / (p1 * p1 + 1.0)) - &(p2.slice(s![..;-1, ..-1]))) * 0.25))
+    };
+    let t4 = {
+        let t3 = p0 - &t2;
+        sin(&t2)
+    };
+    let mut t5 = 1.25 / (&t1 * &t1 + 1.0);
+    let t6 = &t5 / &(&t5 * &t5 + 2.0);
+    let t7 = (logsumexp(p1)) * &t5;
+    if sum(&t1) <= 0.4629 {
+        t1 *= &t6;
     }
-    let t7 = (t4 * 0.25) * (f0063(p1));
-    let t8 = (abs(&(p2 + &t5))).dot(p2);
-    let t9 = t1 + t7;
-    mean(&t8) + t9
+    t6.mean().unwrap() + t7.dot(&t7) + p0
 }
 
 #[test]
 fn f0110_gradcheck() {
-    let mut s = 686344586u64;
+    let mut s = 1189586814u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2: Array2<f64> = random((2, 2), &mut s);
-    let labels: &[usize] = &[1, 0];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0110_backward(p0, &p1, &p2, labels, 1.0);
-    assert_eq!(value, f0110(p0, &p1, &p2, labels));
+    let (value, grads) = f0110_backward(p0, &p1, &p2, 1.0);
+    assert_eq!(value, f0110(p0, &p1, &p2));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0110_backward(*p0, p1, p2, labels, 1.0)).unwrap();
+    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0110_backward(*p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0111(p0: Array2<f64>, p1: &Array2<f64>, p2: Array2<f64>, p3: f64) -> (f64, f64) {
-    let t1 = tanh(f0033(p3));
-    let t2 = array![[0.0_f64, 0.5], [1.0, 1.5]];
-    let t3 = logsumexp(&(((square(p1)) * 0.1 + &t2).var_axis(Axis(0), 1.0)));
-    (sum(p1), sum(&p0))
+fn f0111(p0: Array2<f64>, p1: &Array2<f64>, p2: Array2<f64>, p3: f64) -> f64 {
+    let t1 = 0.25 / (&p0 * &p0 + 1.0);
+    let c1: f64 = 2.0;
+    let n2 = p1.nrows();
+    let m2 = p1.ncols();
+    let t2 = Array2::<f64>::from_shape_vec((2, m2), vec![0.0, 0.5, 1.0, 1.5]).unwrap();
+    let t3 = square((mean(&t1)).abs());
+    t1.mean().unwrap() + t3
 }
 
 #[test]
 fn f0111_gradcheck() {
-    let mut s = 1390574462u64;
+    let mut s = 1292536109u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
     let p3 = scalar(&mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0111_backward(p0.clone(), &p1, p2.clone(), p3, (1.0, 0.5));
+    let (value, grads) = f0111_backward(p0.clone(), &p1, p2.clone(), p3, 1.0);
     assert_eq!(value, f0111(p0.clone(), &p1, p2.clone(), p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0111_backward(p0.clone(), p1, p2.clone(), *p3, (1.0, 0.5)))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0111_backward(p0.clone(), p1, p2.clone(), *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0112(d_out: &Array2<f64>) -> f64 {
-    let _t1 = d_out + d_out;
-    let grad_1 = d_out;
-    let mut d_x = (grad_1 * grad_1).dot(&grad_1.t());
-    let mut t5 = {
-        let t4 = cos(&d_x);
-        cos(&t4.view().permuted_axes([1, 0]))
-    };
-    if d_x.iter().sum::<f64>() <= 0.4629 {
-        d_x += &t5;
+fn f0112(p0: &Array2<f64>) -> f64 {
+    let _t1 = p0 + p0;
+    let t2 = p0;
+    let t3 = concat(Axis(1), &[&(t2 - 0.75), t2]);
+    let _t4 = p0;
+    let t5 = sum(&(t2.to_owned().mapv_into(|z| log_sigmoid(z))));
+    let mut t6 = Array2::<f64>::zeros((t2.nrows(), t2.ncols()));
+    for i in 0..2 {
+        t6.row_mut(i).assign(&(sigmoid(&t2.row(i))));
     }
-    let t1_from_t2 = &d_x;
-    t5.sum() + t1_from_t2.iter().sum::<f64>() + mean(&t5)
+    t5 + t6.sum()
 }
 
 #[test]
 fn f0112_gradcheck() {
-    let mut s = 327335542u64;
-    let d_out: Array2<f64> = random((2, 3), &mut s);
-    let (d_out,) = std::hint::black_box((d_out,));
-    let (value, grads) = f0112_backward(&d_out, 1.0);
-    assert_eq!(value, f0112(&d_out));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    gradcheck(&(d_out.clone(),), |(d_out,)| f0112_backward(d_out, 1.0)).unwrap();
+    let mut s = 67146135u64;
+    let p0: Array2<f64> = random((2, 3), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0112_backward(&p0, 1.0);
+    assert_eq!(value, f0112(&p0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0112_backward(p0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
 fn f0113(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     let t1 = p2.hypot(0.5 * 0.5 + 0.5);
     let c1 = 1.5_f64;
-    let t1 = powi(&(softmax(&(t1.map(|&v| relu(v))))), 3);
-    let t2 = (exp(c0)) * &(c0 / (c0 * c0 + 2.0));
-    let _t3 = &(t1.t()) * (logsumexp(&t2));
-    let _t4 = (tanh(&(&t2 + &t2))).dot(&(tanh(c0)));
-    t1.mean().unwrap() + sum(&t2)
+    let mut t1 = powi(&(softmax(&(t1.map(|&v| relu(v))))), 3);
+    let mut t2 = p2 / &(square(&(&t1 + p2)) + 1.0);
+    'o2: for _ in 0..2 {
+    for i in 0..2 {
+            t1 -= (backprop::ops::recip(&(square(&(p0.row(i))) + 1.0))).sum();
+            if mean(&t2) < 0.0371 {
+                break 'o2;
+            }
+            t1 += &(&(square(p2)) / 0.25);
+        }
+    }
+    t2 -= &t1;
+    mean(&t1) + mean(&t2)
 }
 
 #[test]
 fn f0113_gradcheck() {
-    let mut s = 1759826134u64;
+    let mut s = 1916983722u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -3368,40 +3399,38 @@ fn f0114_gradcheck() {
         .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0114_backward(p0.clone(), p1, (1.0, 0.5, -0.75)))
         .unwrap();
 }
-#[differentiable(wrt(p0, p1))]
-fn f0115(p0: &Array1<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let mut t1 = (sin(p1)).mean().expect("not empty");
-    let t2 = array![[0.0_f64, 0.5, 1.0]];
-    for i in 0..3 {
-        t1 += t1 * t1;
+#[differentiable(wrt(d_x, out))]
+fn f0115(d_x: &Array1<f64>, out: &Array2<f64>, y_1: &Array2<f64>) -> f64 {
+    let mut t1 = (sin(out)).mean().expect("not empty");
+    for i in (0..3).rev() {
+        t1 += d_x.dot(d_x);
+        t1 += f64::sqrt(square(t1) + 1.0);
     }
-    let c1 = 3.0_f64;
-    let mut t3 = match p1.len() % 3 {
-        0 => softmax(&((cos(p1)).select(Axis(0), &[0]))),
-        1 | 2 => sigmoid(&(softmax(&((cos(p1)).select(Axis(0), &[0]))))),
-        _ => exp(&(tanh(&(&(p1 + t1) + &(p0 - t1))))),
-    };
-    let t4 = tan(&(tanh(&(t3.select(Axis(0), &[0])))));
-    let (n2, m2) = c0.dim();
-    let t5 = Array2::<f64>::from_shape_vec((n2, 2), vec![0.0, 0.5]).unwrap();
-    let mut t6 = ((&(tanh(&t4)) * &(-p1)) * 0.1 + &t5).var(1.0);
-    t3 -= 0.25;
-    t6 += t1;
-    mean(&t4) + t6
+    let n1 = d_x.len();
+    let t2 = Array2::<f64>::from_shape_vec((1, n1), vec![0.0, 0.5]).unwrap();
+    t1 = (&(sigmoid(&(out / (square(t1) + 2.0)))) * 0.1 + &t2).std(1.0);
+    t1 -= 2.0;
+    let t3 = t1;
+    let mut d_out = (y_1.signum()).dot(&y_1.t());
+    let t5 = Array2::<f64>::eye(1);
+    for i in 0..2 {
+        t1 = t3;
+    }
+    t3 + d_out.iter().sum::<f64>()
 }
 
 #[test]
 fn f0115_gradcheck() {
-    let mut s = 1035977885u64;
-    let p0: Array1<f64> = random(2, &mut s);
-    let p1: Array2<f64> = random((1, 2), &mut s);
-    let c0: Array2<f64> = random((1, 3), &mut s);
-    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
-    let (value, grads) = f0115_backward(&p0, &p1, &c0, 1.0);
-    assert_eq!(value, f0115(&p0, &p1, &c0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0115_backward(p0, p1, &c0, 1.0)).unwrap();
+    let mut s = 551216522u64;
+    let d_x: Array1<f64> = random(2, &mut s);
+    let out: Array2<f64> = random((1, 2), &mut s);
+    let y_1: Array2<f64> = random((1, 3), &mut s);
+    let (d_x, out, y_1,) = std::hint::black_box((d_x, out, y_1,));
+    let (value, grads) = f0115_backward(&d_x, &out, &y_1, 1.0);
+    assert_eq!(value, f0115(&d_x, &out, &y_1));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    gradcheck(&(d_x.clone(), out.clone()), |(d_x, out)| f0115_backward(d_x, out, &y_1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0116(p0: ArrayView2<f64>) -> f64 {
@@ -3425,58 +3454,62 @@ fn f0116_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0116_backward(p0.view(), 1.0)).unwrap();
 }
-#[differentiable(wrt(grad, d_p0, d_x, d_t1))]
-fn f0117(grad: &Array1<f32>, d_p0: &Array1<f32>, d_x: &Array2<f32>, d_t1: &Array2<f32>, x: &Array2<f32>) -> f32 {
-    let mut d_out = Array1::<f32>::zeros(grad.len());
-    let mut grad_1 = (sum(d_x));
+#[differentiable(wrt(p0, p1, p2, p3))]
+fn f0117(p0: &Array1<f32>, p1: &Array1<f32>, p2: &Array2<f32>, p3: &Array2<f32>, c0: &Array2<f32>) -> f32 {
+    let mut t1 = Array1::<f32>::zeros(p0.len());
+    let mut t2 = (sum(p2));
     for o in 0..2 {
-        for j in 0..d_out.len() {
-            d_out[j] += ((x[[0, 0]]) + grad[j]);
+        for j in 0..t1.len() {
+            t1[j] += ((c0[[0, 0]]) + p0[j]);
         }
-        for j in 0..d_out.len() {
-            grad_1 += ((d_out[j] * ((d_p0.iter().zip(d_p0.iter()).map(|(a, b)| *b).sum::<f32>()))).tanh());
+        for j in 0..t1.len() {
+            t2 += ((t1[j] * ((p1.iter().zip(p1.iter()).map(|(a, b)| *b).sum::<f32>()))).tanh());
         }
     }
-    let mut unused = d_p0.to_owned();
-    let mut t1_from_t2 = (d_t1 / &(square(d_t1) + 1.0)).mean().unwrap();
+    let mut t3 = p1.to_owned();
+    let mut t4 = (p3 / &(square(p3) + 1.0)).mean().unwrap();
     for o in 0..1 {
-        for j in 0..unused.len() {
-            unused[j] = unused[j] * 0.5 + ((tanh((d_out.to_shape((1, 2)).unwrap()).iter().sum::<f32>())) + d_p0[j]);
+        for j in 0..t3.len() {
+            t3[j] = t3[j] * 0.5 + ((tanh((t1.to_shape((1, 2)).unwrap()).iter().sum::<f32>())) + p1[j]);
         }
-        if x[[2, 0]] <= -0.5183 {
-            for j in 0..unused.len() {
-                t1_from_t2 += (unused[j] * ((d_x.product())));
+        if c0[[2, 0]] <= -0.5183 {
+            for j in 0..t3.len() {
+                t4 += (t3[j] * ((p2.product())));
             }
         }
     }
-    if x.sum() >= 0.4629 {
-        d_out *= grad;
+    if c0.sum() >= 0.4629 {
+        t1 *= p0;
     }
-    let mut d_d_x = mean(x);
-    let t1_from_t2 = d_t1.mean().unwrap();
-    let out_1 = concat(Axis(0), &[&unused, d_p0, d_p0]);
-    t1_from_t2 + sum(&out_1)
+    let t5 = powi(c0, 3);
+    let n1 = p0.len() - 1;
+    for i in 0..n1 {
+        t4 += t2;
+        t2 -= (p0[i + 1] - p0[i]).tanh();
+    }
+    let t6 = (p3.t()).to_shape((1, 6)).unwrap().to_owned();
+    t5[[0, 1]] + t6.iter().sum::<f32>() + c0[[0, 1]]
 }
 
 #[test]
 fn f0117_gradcheck() {
-    let mut s = 165113412u64;
-    let grad: Array1<f32> = random32(2, &mut s);
-    let d_p0: Array1<f32> = random32(2, &mut s);
-    let d_x: Array2<f32> = random32((1, 3), &mut s);
-    let d_t1: Array2<f32> = random32((2, 3), &mut s);
-    let x: Array2<f32> = random32((3, 2), &mut s);
-    let (grad, d_p0, d_x, d_t1, x,) = std::hint::black_box((grad, d_p0, d_x, d_t1, x,));
-    let (value, grads) = f0117_backward(&grad, &d_p0, &d_x, &d_t1, &x, 1.0);
-    assert_eq!(value, f0117(&grad, &d_p0, &d_x, &d_t1, &x));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    let mut s = 252767301u64;
+    let p0: Array1<f32> = random32(2, &mut s);
+    let p1: Array1<f32> = random32(2, &mut s);
+    let p2: Array2<f32> = random32((1, 3), &mut s);
+    let p3: Array2<f32> = random32((2, 3), &mut s);
+    let c0: Array2<f32> = random32((3, 2), &mut s);
+    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
+    let (value, grads) = f0117_backward(&p0, &p1, &p2, &p3, &c0, 1.0);
+    assert_eq!(value, f0117(&p0, &p1, &p2, &p3, &c0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(grad.clone(), d_p0.clone(), d_x.clone(), d_t1.clone()), |(grad, d_p0, d_x, d_t1)| f0117_backward(grad, d_p0, d_x, d_t1, &x, 1.0))
+        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0117_backward(p0, p1, p2, p3, &c0, 1.0))
         .unwrap();
 }
 #[differentiable]
@@ -3516,43 +3549,49 @@ fn f0119_gradcheck() {
     gradcheck(&(p0, p1.clone()), |(p0, p1)| f0119_backward(*p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0120(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
-    let mut t1 = p3.to_owned();
-    let mut t2 = p2[[0, 0]];
+fn f0120(d_out: f64, x: &Array2<f64>, out: &Array2<f64>, y_1: &Array2<f64>) -> f64 {
+    let mut d_out_1 = y_1.to_owned();
+    let mut t1_from_t2 = out[[0, 0]];
     let mut n1 = 0;
     while n1 < 3 {
-        for i in 0..t1.nrows() {
-            t1.row_mut(i).assign(&(tanh(&p3.row(i))));
+        for i in 0..d_out_1.nrows() {
+            d_out_1.row_mut(i).assign(&(tanh(&y_1.row(i))));
         }
-        if p1.sum() <= 0.0371 {
-            for i in 0..t1.nrows() {
-                t2 += (t1.row(i).sum());
+        if x.sum() <= 0.0371 {
+            for i in 0..d_out_1.nrows() {
+                t1_from_t2 += (d_out_1.row(i).sum());
             }
         }
         n1 += 1;
     }
-    let _t3 = backprop::ops::recip(&(square(&(p3.view().into_shape_with_order(3).unwrap())) + 1.0));
+    let _t3 = backprop::ops::recip(&(square(&(y_1.view().into_shape_with_order(3).unwrap())) + 1.0));
+    'o2: for _ in 0..2 {
     for i in 0..3 {
-        t1 += 0.1;
+            t1_from_t2 -= mse(&d_out_1, &d_out_1);
+            d_out_1 += &(y_1.row(i));
+            if (y_1.row(i)).dot(&(y_1.row(i))) >= -0.5183 {
+                break 'o2;
+            }
+        }
     }
-    let t4 = p2;
-    t2 + t4[[0, 2]] + p0
+    let t4 = x.t();
+    t1_from_t2 + t4.iter().sum::<f64>() + d_out
 }
 
 #[test]
 fn f0120_gradcheck() {
-    let mut s = 519903296u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((1, 3), &mut s);
-    let p2: Array2<f64> = random((1, 3), &mut s);
-    let p3: Array2<f64> = random((3, 1), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0120_backward(p0, &p1, &p2, &p3, 1.0);
-    assert_eq!(value, f0120(p0, &p1, &p2, &p3));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0120_backward(*p0, p1, p2, p3, 1.0)).unwrap();
+    let mut s = 2144104804u64;
+    let d_out = scalar(&mut s);
+    let x: Array2<f64> = random((1, 3), &mut s);
+    let out: Array2<f64> = random((1, 3), &mut s);
+    let y_1: Array2<f64> = random((3, 1), &mut s);
+    let (d_out, x, out, y_1,) = std::hint::black_box((d_out, x, out, y_1,));
+    let (value, grads) = f0120_backward(d_out, &x, &out, &y_1, 1.0);
+    assert_eq!(value, f0120(d_out, &x, &out, &y_1));
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    gradcheck(&(d_out, x.clone(), out.clone(), y_1.clone()), |(d_out, x, out, y_1)| f0120_backward(*d_out, x, out, y_1, 1.0)).unwrap();
 }
 #[differentiable(wrt(d_p0, d_x, d_t1, out))]
 fn f0121(d_p0: &Array2<f64>, d_x: f64, d_t1: f64, out: &Array2<f64>, grad: &Array2<f64>) -> f64 {
@@ -3599,26 +3638,21 @@ fn f0123(p0: f64) -> f64 {
         let t1 = p0 / (square(p0) + 0.5);
         t1
     };
-    let t3 = (p0 + (-p0)) * t2;
-    let _t4 = (square(t2) + 0.5).powf(t2.sin());
-    if t3 >= 0.4629 {
-        return ((1.5 + ((t3.min(t2)).tanh())).powf(t3.tanh()));
-    }
-    let mut t6 = {
-        let t5 = (log_sigmoid(asin((t3.tanh()) * 0.75))) * 1.5;
-        (sigmoid(t5)).exp()
+    let t3 = t2;
+    let t5 = {
+        let t4 = (((square(p0)).sin()).powi(2) + 1.0).log(3.0 * 3.0 + 1.5);
+        softplus(p0 + p0)
     };
-    t6 *= p0;
-    let t8 = {
-        let t7 = t2;
-        ln(square(t6) + 1.0)
-    };
-    t6 + t8
+    let _t6 = (square(p0) + 1.0).ln();
+    let t7 = t5.min(t3);
+    let t8 = t3;
+    let _t9 = tanh(f0096(cos(t5), sigmoid(t7)));
+    t7 + t8
 }
 
 #[test]
 fn f0123_gradcheck() {
-    let mut s = 1709598620u64;
+    let mut s = 1517011078u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0123_backward(p0, 1.0);
@@ -3640,16 +3674,14 @@ fn f0124(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
         let t6 = (t3 * 2.0) / 0.75;
         sigmoid(&t2)
     };
-    let t8 = f0044(p2);
-    if logsumexp(&t5) < 0.4629 {
-        return t8;
-    }
-    sum(&t7) + t8
+    let t8 = t5.clone();
+    let t9 = &t7 * &t7;
+    mean(&t8) + t9.mean().unwrap()
 }
 
 #[test]
 fn f0124_gradcheck() {
-    let mut s = 939442664u64;
+    let mut s = 2144164357u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -3660,38 +3692,36 @@ fn f0124_gradcheck() {
     gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0124_backward(*p0, *p1, p2, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
-fn f0125(p0: f64, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>, labels: &[usize]) -> f64 {
-    let t2 = {
+fn f0125(p0: f64, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
+    let mut t2 = {
         let t1 = 1.5 - p0;
         powi(p2, 1)
     };
     let mut t3 = c0.atan();
     for i in (0..1).rev() {
-        t3 -= p1;
+        t2 = tan(&(tanh(&t2)));
         if t3[[0, 1]] > 0.0371 {
             break;
         }
-        t3 -= softmax_cross_entropy(&t3, labels);
     }
     let t2 = t2.clone();
-    let (n1, m1) = c0.dim();
-    t3 = square(&(sigmoid(&t3)));
-    t3.sum() + t2[[1, 0]] + p2.sum()
+    let c1 = 0.5_f64;
+    t3 -= 3.0;
+    t3[[0, 0]] + t2[[2, 0]] + sum(p2)
 }
 
 #[test]
 fn f0125_gradcheck() {
-    let mut s = 1271217861u64;
+    let mut s = 1733421792u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
     let c0: Array2<f64> = random((2, 2), &mut s);
-    let labels: &[usize] = &[0, 0];
     let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0125_backward(p0, p1, &p2, &c0, labels, 1.0);
-    assert_eq!(value, f0125(p0, p1, &p2, &c0, labels));
+    let (value, grads) = f0125_backward(p0, p1, &p2, &c0, 1.0);
+    assert_eq!(value, f0125(p0, p1, &p2, &c0));
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0125_backward(*p0, *p1, p2, &c0, labels, 1.0)).unwrap();
+    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0125_backward(*p0, *p1, p2, &c0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0126(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
@@ -3700,26 +3730,15 @@ fn f0126(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
         let t2 = p2.mean().expect("not empty");
         ln(&(square(p2) + 0.5))
     };
-    let t3 = softplus(&(log_softmax(&(t3.clamp(-1.0, 0.5)))));
-    let mut t4 = Array2::<f64>::zeros((p2.nrows(), p2.ncols()));
-    let mut t5 = sigmoid(sum(&(t1 - p2)));
-    let mut n1 = 0;
-    while n1 < 2 {
-        for i in 0..t4.nrows() {
-            t5 -= (t4.row(i).sum());
-        }
-        for i in 0..t4.nrows() {
-            t4.row_mut(i).assign(&(tanh(&p2.row(i))));
-        }
-        n1 += 1;
-    }
-    let _t6 = (sigmoid(&t3)).dot(&(tanh(&t3)));
-    t1 + t3[[1, 2]] + t4[[2, 1]] + t5
+    let t3 = square(&(&(cos(&t3)) * &t3));
+    let t4 = log_sigmoid(t1);
+    let t5 = &(t1 * &t3) / (p2 * p2 + 0.5);
+    t1 + t3.sum() + t4 + t5[[0, 2]]
 }
 
 #[test]
 fn f0126_gradcheck() {
-    let mut s = 1038311136u64;
+    let mut s = 1631130927u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -3731,138 +3750,134 @@ fn f0126_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0126_backward(p0, *p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0127(grad: Array2<f64>) -> Array2<f64> {
-    let t1 = &grad - &grad;
-    let t2 = &(&t1 * &t1) - &grad;
-    let out = (mean(&(&grad - &t1))) + &t2;
-    let mut t1_from_t2 = &(&(grad.dot(&out.t())) - &out) - 0.25;
-    for i in 0..3 {
-        t1_from_t2 -= 0.1;
-        if grad.mean().unwrap() < 0.4629 {
-            break;
-        }
-    }
-    t1
+fn f0127(p0: Array2<f64>) -> f64 {
+    let t1 = &p0 - &p0;
+    let t2 = &(&t1 * &t1) - &p0;
+    let t3 = (mean(&(&p0 - &t1))) + &t2;
+    let t4 = 0.25 / (square(&(backprop::ops::sin(&(&t2 / &(square(&p0) + 0.5))))) + 1.0);
+    let _t5 = abs(&(tan(&(tanh(&(&p0 * &t4))))));
+    t1[[1, 0]] + t2[[0, 0]] + mean(&t3) + t4.iter().sum::<f64>()
 }
 
 #[test]
 fn f0127_gradcheck() {
-    let mut s = 775777040u64;
-    let grad: Array2<f64> = random((3, 1), &mut s);
-    let (grad,) = std::hint::black_box((grad,));
-    let up: Array2<f64> = random((3, 1), &mut s);
-    let (value, grads) = f0127_backward(grad.clone(), &up);
-    assert_eq!(value, f0127(grad.clone()));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(grad.clone(),), |(grad,)| f0127_backward(grad.clone(), &up))
-        .unwrap();
+    let mut s = 1053571461u64;
+    let p0: Array2<f64> = random((3, 1), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0127_backward(p0.clone(), 1.0);
+    assert_eq!(value, f0127(p0.clone()));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0127_backward(p0.clone(), 1.0)).unwrap();
 }
-#[differentiable(wrt(p1))]
-fn f0128(p0: &Array2<f64>, p1: Array2<f64>) -> f64 {
-    if mean(p0) < 0.0371 {
-        return (&p1 / (square(&p1) + 1.0)).mean().unwrap();
+#[differentiable(wrt(d_out))]
+fn f0128(w: &Array2<f64>, d_out: Array2<f64>) -> f64 {
+    if mean(w) < 0.0371 {
+        return (&d_out / (square(&d_out) + 1.0)).mean().unwrap();
     }
-    let mut t1 = p0.sum();
-    t1 -= 0.5;
-    let t2 = t1;
-    let t2 = 1.5 + (exp_m1(sigmoid(sum(&p1))));
-    t1 + t2 + t1
+    let mut out = sum(&(&d_out / (square(&d_out) + 2.0)));
+    for i in (0..2).rev() {
+        out += 1.5;
+    }
+    let d_d_x = out - &d_out;
+    let out = out;
+    sum(&d_d_x) + out
 }
 
 #[test]
 fn f0128_gradcheck() {
-    let mut s = 334782039u64;
-    let p0: Array2<f64> = random((1, 3), &mut s);
-    let p1: Array2<f64> = random((3, 2), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0128_backward(&p0, p1.clone(), 1.0);
-    assert_eq!(value, f0128(&p0, p1.clone()));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p1.clone(),), |(p1,)| f0128_backward(&p0, p1.clone(), 1.0)).unwrap();
+    let mut s = 670514443u64;
+    let w: Array2<f64> = random((1, 3), &mut s);
+    let d_out: Array2<f64> = random((3, 2), &mut s);
+    let (w, d_out,) = std::hint::black_box((w, d_out,));
+    let (value, grads) = f0128_backward(&w, d_out.clone(), 1.0);
+    assert_eq!(value, f0128(&w, d_out.clone()));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    gradcheck(&(d_out.clone(),), |(d_out,)| f0128_backward(&w, d_out.clone(), 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
-fn f0129(p0: &Array1<f64>, c0: &Array2<f64>) -> f64 {
+fn f0129(p0: &Array1<f64>, c0: &Array2<f64>) -> (f64, f64) {
     let n1 = p0.len() - 1;
-    let t1 = c0;
-    let mut t2 = if c0[[0, 0]] >= 0.0371 {
-        c0.mapv(|v: f64| {
-        if v > 0.0371 {
-            (tanh(v)).tan()
-        } else {
-            -v
-        }
-    })
-    } else {
-        t1.to_owned()
+    let t1 = softmax(c0);
+    let mut t3 = {
+        let t2 = concat(Axis(0), &[&t1, &t1]);
+        cos(&t2.index_axis(Axis(1), 0))
     };
-    let c2: f64 = 0.5;
-    let t3 = (t2.slice(s![..;-1, 1..])).mapv(|v| sqrt(square((c2.powi(3)) + v) + 1.0));
-    let n3 = p0.len() - 1;
-    for i in 0..n3 {
-        if (p0[i + 1] - p0[i]) < -0.5183 || (p0[i + 1] - p0[i]) > 0.0 {
-            continue;
+    'o2: for _ in 0..2 {
+    for i in (0..3).rev() {
+            if t1[[1, 0]] <= 0.4629 {
+                continue 'o2;
+            }
+            t3 += &(tanh(&t3));
+            if t3.mean().unwrap() >= 0.4629 {
+                break;
+            }
         }
-        t2 += p0;
     }
-    let t4 = ln(&(square(&(cos(&t2))) + 1.0));
-    sum(&t3) + t4.mean().unwrap()
+    let mut t4 = softplus(&t1);
+    let c3: f64 = 1.5;
+    for i in 0..1 {
+        t4 += &((t1.to_owned().mapv_into(|z| {
+        if z < -0.5183 {
+            z.max(c3)
+        } else {
+            z * z
+        }
+    })).select(Axis(0), &[0, 0]));
+    }
+    (t4[[1, 1]], sum(&t4))
 }
 
 #[test]
 fn f0129_gradcheck() {
-    let mut s = 2024684920u64;
+    let mut s = 1832614629u64;
     let p0: Array1<f64> = random(2, &mut s);
     let c0: Array2<f64> = random((2, 2), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let (value, grads) = f0129_backward(&p0, &c0, 1.0);
+    let (value, grads) = f0129_backward(&p0, &c0, (1.0, 0.5));
     assert_eq!(value, f0129(&p0, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0129_backward(p0, &c0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(),), |(p0,)| f0129_backward(p0, &c0, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
-fn f0130(p0: &Array1<f64>, p1: &Array2<f64>) -> f64 {
+fn f0130(p0: &Array1<f64>, p1: &Array2<f64>, labels: &[usize]) -> f64 {
     let n1 = p0.len() - 1;
-    let t1 = p1;
-    t1[[0, 1]] + t1.iter().sum::<f64>()
+    let t1 = softmax_cross_entropy(p1, labels);
+    t1
 }
 
 #[test]
 fn f0130_gradcheck() {
-    let mut s = 988574742u64;
+    let mut s = 186457244u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
+    let labels: &[usize] = &[0];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0130_backward(&p0, &p1, 1.0);
-    assert_eq!(value, f0130(&p0, &p1));
+    let (value, grads) = f0130_backward(&p0, &p1, labels, 1.0);
+    assert_eq!(value, f0130(&p0, &p1, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0130_backward(p0, p1, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0130_backward(p0, p1, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0131(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: f64) -> f64 {
-    let t1 = p3 / 0.1;
-    let mut t2 = p2;
-    let t4 = {
-        let t3 = softplus(&(powi(&(log_sigmoid(p0)), 3)));
-        mse(&(log_sigmoid(&(t2 * p1))), p1)
-    };
-    t2 /= square(p3) + 0.5;
-    let t6 = {
-        let t5 = (((t4 / (square(t1) + 0.5)).powi(2) + 1.0).ln()).ceil();
-        (round(t2 + t4)) / (square(t1) + 0.5)
-    };
-    let t8 = {
-        let t7 = p3;
-        1.25 * p3
-    };
-    t1 + t2 + t4 + t6 + t8
+    let mut t1 = p3 / 0.1;
+    let t2 = p1;
+    let mut t3 = backprop::ops::exp(&(log_sigmoid(t2)));
+    let (n1, m1) = p1.dim();
+    if t3[[1, 0]] <= -0.5183 {
+        t3 /= t1.powi(2) + 1.0;
+    }
+    let t4 = f0106(p0);
+    t1 -= 0.25;
+    t1 + sum(t2) + t3.mean().unwrap() + t4
 }
 
 #[test]
 fn f0131_gradcheck() {
-    let mut s = 1553145275u64;
+    let mut s = 1352180654u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2 = scalar(&mut s);
@@ -3944,62 +3959,74 @@ fn f0133_gradcheck() {
     assert_eq!(grads.d_out.shape(), d_out.shape());
     gradcheck(&(out.clone(), w.clone(), x.clone(), d_out.clone()), |(out, w, x, d_out)| f0133_backward(out.view(), w, x, d_out, 1.0)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2, p3))]
-fn f0134(p0: f64, p1: f64, p2: f64, p3: ArrayView2<f64>, c0: &Array2<f64>) -> f64 {
-    let t1 = p3.t();
-    let mut t2 = mean(&(p0 + &t1));
+#[differentiable(wrt(w, y_1, grad, x))]
+fn f0134(w: f64, y_1: f64, grad: f64, x: ArrayView2<f64>, d_out: &Array2<f64>) -> f64 {
+    let t1_from_t2 = x.t();
+    let mut d_d_x = mean(&(w + &t1_from_t2));
     let mut n1 = 0;
-    loop {
-        t2 = t2 * 0.5 + ((p2.tanh()));
+    let unused = loop {
+        d_d_x = d_d_x * 0.5 + ((grad.tanh()));
         n1 += 1;
-        if n1 >= 4 || t2.abs() > 0.0371 {
-            break;
+        if n1 >= 4 || d_d_x.abs() > 0.0371 {
+            break d_d_x * 0.5;
         }
+    };
+    let x_from_out = d_out;
+    let d_x = x_from_out;
+    let grad_1 = {
+        let t6 = d_x;
+        (&(round(&t1_from_t2)) + x_from_out).dot(d_x)
+    };
+    let (n2, m2) = d_out.dim();
+    let t9 = {
+        let out = d_out[[0, m2 / 2]];
+        (sigmoid(&(&grad_1 - &grad_1))).iter().map(|u| log_sigmoid(*u)).sum::<f64>()
+    };
+    let mut t10 = Array2::<f64>::zeros((d_x.nrows(), d_x.ncols()));
+    for i in 0..2 {
+        t10.row_mut(i).assign(&(&(sigmoid(&d_x.row(i))) * ((cos(&grad_1)).sum())));
     }
-    t2 /= (f64::round(p2)).powi(2) + 1.0;
-    let t3 = ln(&(square(c0) + 1.0));
-    let t3 = ((square(&t3) + 0.5).log2()).dot(&t3);
-    let _t4 = (powi(&(c0 / (square(&t1) + 1.0)), 3)) / (square(c0) + 1.0);
-    let t1 = &p3 * t2;
-    t2 + t3.mean().unwrap() + t1.sum()
+    t9 + t10.sum()
 }
 
 #[test]
 fn f0134_gradcheck() {
-    let mut s = 1087389542u64;
-    let p0 = scalar(&mut s);
-    let p1 = scalar(&mut s);
-    let p2 = scalar(&mut s);
-    let p3: Array2<f64> = random((2, 1), &mut s);
-    let c0: Array2<f64> = random((2, 2), &mut s);
-    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let (value, grads) = f0134_backward(p0, p1, p2, p3.view(), &c0, 1.0);
-    assert_eq!(value, f0134(p0, p1, p2, p3.view(), &c0));
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0, p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0134_backward(*p0, *p1, *p2, p3.view(), &c0, 1.0)).unwrap();
+    let mut s = 2089421540u64;
+    let w = scalar(&mut s);
+    let y_1 = scalar(&mut s);
+    let grad = scalar(&mut s);
+    let x: Array2<f64> = random((2, 1), &mut s);
+    let d_out: Array2<f64> = random((2, 2), &mut s);
+    let (w, y_1, grad, x, d_out,) = std::hint::black_box((w, y_1, grad, x, d_out,));
+    let (value, grads) = f0134_backward(w, y_1, grad, x.view(), &d_out, 1.0);
+    assert_eq!(value, f0134(w, y_1, grad, x.view(), &d_out));
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(w, y_1, grad, x.clone()), |(w, y_1, grad, x)| f0134_backward(*w, *y_1, *grad, x.view(), &d_out, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0135(w: &Array2<f64>) -> f64 {
-    let _t1 = logsumexp(w);
-    let t3 = {
-        let out = cos(&w.slice(s![0..1;-1, 1..2;-1]));
-        0.1 / (square(&(&out / 2.0)) + 1.0)
+fn f0135(d_t1: &Array2<f64>) -> f64 {
+    let _t1 = logsumexp(d_t1);
+    let out_1 = {
+        let grad_1 = cos(&d_t1.slice(s![0..1;-1, 1..2;-1]));
+        0.1 / (square(&(&grad_1 / 2.0)) + 1.0)
     };
-    let mut t3 = -(mean(&(t3.broadcast((2, 1)).unwrap()).column(0)));
-    let t4 = t3 + w;
-    t3 /= square((tan(tanh(t3 * 0.5))) / 0.1) + 1.0;
-    t3 + t4.sum()
+    let out_1 = -(mean(&(out_1.broadcast((2, 1)).unwrap()).column(0)));
+    let t4 = d_t1;
+    let (n1, m1) = d_t1.dim();
+    let x = Array2::<f64>::from_shape_vec((n1, 2), vec![0.0, 0.5, 1.0, 1.5]).unwrap();
+    let t1_from_t2 = softplus(&((t4 * 0.1 + &x).var_axis(Axis(1), 0.0)));
+    sum(t4) + t1_from_t2.iter().sum::<f64>()
 }
 
 #[test]
 fn f0135_gradcheck() {
-    let mut s = 1457157320u64;
-    let w: Array2<f64> = random((2, 2), &mut s);
-    let (w,) = std::hint::black_box((w,));
-    let (value, grads) = f0135_backward(&w, 1.0);
-    assert_eq!(value, f0135(&w));
-    assert_eq!(grads.w.shape(), w.shape());
-    gradcheck(&(w.clone(),), |(w,)| f0135_backward(w, 1.0)).unwrap();
+    let mut s = 704327484u64;
+    let d_t1: Array2<f64> = random((2, 2), &mut s);
+    let (d_t1,) = std::hint::black_box((d_t1,));
+    let (value, grads) = f0135_backward(&d_t1, 1.0);
+    assert_eq!(value, f0135(&d_t1));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    gradcheck(&(d_t1.clone(),), |(d_t1,)| f0135_backward(d_t1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0136(p0: &Array1<f64>) -> f64 {
@@ -4095,41 +4122,51 @@ fn f0139_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0139_backward(p0.view(), p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0140(y_1: &Array2<f64>, out: f64, d_t1: f64, d_out: &Array2<f64>) -> (f64, f64, f64) {
-    let (n1, m1) = d_out.dim();
-    let unused = Array2::<f64>::zeros((n1, m1));
-    let d_out_1 = match () {
-        _ if d_out.iter().sum::<f64>() >= -0.5183 && d_t1 > 0.0 => sum(&(log_softmax(d_out))),
-        _ if out <= 0.4629 => d_t1,
-        _ => tanh(sum(&(log_softmax(d_out)))),
+fn f0140(p0: &Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
+    let (n1, m1) = p3.dim();
+    let t1 = Array2::<f64>::zeros((n1, m1));
+    let mut t2 = match () {
+        _ if p3.iter().sum::<f64>() >= -0.5183 && p2 > 0.0 => sum(&(log_softmax(p3))),
+        _ if p1 <= 0.4629 => p2,
+        _ => tanh(sum(&(log_softmax(p3)))),
     };
-    let c2 = 0.25_f64;
-    let mut t3 = ((d_out.mapv(|v| d_out_1 - c2)) + d_out_1).select(Axis(0), &[0]);
-    let t4 = (tanh(&t3)).map(|&z| tanh(f0033(d_t1)));
-    if mean(&t3) <= 0.0371 {
-        t3 += d_t1;
+    let mut t3 = abs(&(tanh(&(cos(p0)))));
+    'o2: for _ in 0..2 {
+    for i in 0..1 {
+            t2 = p1;
+            if logsumexp(&(p3.row(i))) < 0.0371 {
+                break;
+            }
+            if t2 >= -0.5183 {
+                continue 'o2;
+            }
+        }
     }
-    let t1_from_t2 = t4.sum();
-    let grad_1 = t4.clone();
-    (t1_from_t2, d_t1, out)
+    if p3.iter().sum::<f64>() > 0.0371 {
+        t2 /= square(p2.min(t2)) + 1.0;
+    }
+    let c3: f64 = 3.0;
+    let t5 = {
+        let t4 = (t3.mapv(|u| t2)).floor();
+        t2
+    };
+    let _t6 = p3;
+    t2 + mean(&t3) + t5
 }
 
 #[test]
 fn f0140_gradcheck() {
-    let mut s = 514385203u64;
-    let y_1: Array2<f64> = random((3, 3), &mut s);
-    let out = scalar(&mut s);
-    let d_t1 = scalar(&mut s);
-    let d_out: Array2<f64> = random((1, 2), &mut s);
-    let (y_1, out, d_t1, d_out,) = std::hint::black_box((y_1, out, d_t1, d_out,));
-    let (value, grads) = f0140_backward(&y_1, out, d_t1, &d_out, (1.0, 0.5, -0.75));
-    assert_eq!(value, f0140(&y_1, out, d_t1, &d_out));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5, -0.75))
-        .check(&(y_1.clone(), out, d_t1, d_out.clone()), |(y_1, out, d_t1, d_out)| f0140_backward(y_1, *out, *d_t1, d_out, (1.0, 0.5, -0.75)))
-        .unwrap();
+    let mut s = 1735086375u64;
+    let p0: Array2<f64> = random((3, 3), &mut s);
+    let p1 = scalar(&mut s);
+    let p2 = scalar(&mut s);
+    let p3: Array2<f64> = random((1, 2), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0140_backward(&p0, p1, p2, &p3, 1.0);
+    assert_eq!(value, f0140(&p0, p1, p2, &p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0140_backward(p0, *p1, *p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0141(p0: &Array2<f64>, p1: Array2<f64>, p2: f64) -> f64 {
@@ -4150,23 +4187,24 @@ fn f0141(p0: &Array2<f64>, p1: Array2<f64>, p2: f64) -> f64 {
     t4 += &(&(&t3 + &t3) * &(tanh(&t4)));
     let mut t5 = sum(&(logsumexp(p0)));
     let mut n1 = 0;
-    loop {
+    let t6 = loop {
         t5 -= ((sum(&t2)).tanh());
         n1 += 1;
         if n1 >= 2 || t5.abs() < 0.4629 {
-            break;
+            break t5 * 0.5;
         }
-    }
-    let t7 = {
-        let t6 = tanh(&t2);
-        sin(&t6.column(1))
     };
-    t5 + t7.dot(&t7)
+    let t7 = match () {
+        _ if t3.iter().sum::<f64>() < -0.5183 => t2.to_owned(),
+        _ if t6 >= -0.5183 => t4.to_owned(),
+        _ => &(backprop::ops::ln(&(square(&t2) + 0.5))) + &(&t4 * 1.25),
+    };
+    t5 + t7.sum()
 }
 
 #[test]
 fn f0141_gradcheck() {
-    let mut s = 1094593946u64;
+    let mut s = 2053044643u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
@@ -4194,13 +4232,13 @@ fn f0142(p0: &Array2<f64>, p1: f64) -> f64 {
     let (n2, m2) = p0.dim();
     let _t2 = (&(atanh(&(&(tanh(&t1)) * 0.75))) * (p0[[n2 - 1, m2 / 2]])).mean().unwrap();
     let t1 = tan(&(tanh(&t1)));
-    let t3 = &(&t1 - p0) + &(t1.view().remove_axis(Axis(0)));
-    sum(&t1) + mean(&t3)
+    let t3 = &t1;
+    t1.iter().sum::<f64>() + t3.mean().unwrap()
 }
 
 #[test]
 fn f0142_gradcheck() {
-    let mut s = 1267975432u64;
+    let mut s = 2105862734u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -4427,25 +4465,36 @@ fn f0150(p0: &Array2<f64>) -> f64 {
         let t2 = Zip::from(p0).and(t1).map_collect(|&a, &b| a / (square(a) + 0.5));
         powi(t1, 2)
     };
-    for i in (0..3).rev() {
-        t3 -= &((tanh(p0)) / &(square(t1) + 2.0));
-        if t3.sum() <= 0.4629 {
-            return (softmax(&(t1.select(Axis(1), &[0, 0, 0])))).iter().sum::<f64>();
+    'o1: for _ in 0..2 {
+    for i in 0..3 {
+            t3 -= &(sum_axis(&(t1.clamp(-1.0, 0.5)), Axis(0)));
+            if t3[[0, 0]] >= -0.5183 {
+                break 'o1;
+            }
         }
     }
-    t3 /= &(square(t1) + 1.0);
-    let mut t4 = Array2::<f64>::zeros((t3.nrows(), t3.ncols()));
-    for i in 0..3 {
-        t4.row_mut(i).assign(&(&(tanh(&t3.row(i))) * (logsumexp(&(logsumexp(t1))))));
+    if sum(&t3) >= 0.0371 {
+        t3 += p0;
+    } else {
+        t3 = (tanh(&t3)).map(|&u| u.cos());
     }
-    let _t5 = sigmoid(&t3);
-    let t6 = &t4 / &(square(&t4) + 2.0);
-    t1.iter().sum::<f64>() + mean(&t3) + mean(&t4) + t6[[0, 0]] + t3.iter().sum::<f64>()
+    let t4 = (mean_axis(p0, Axis(1))).mapv(|u| (powi(u, 2)).abs());
+    for i in (0..1).rev() {
+        if logsumexp(&t4) < -0.5183 {
+            continue;
+        }
+        t3 += logsumexp(&t4);
+    }
+    let mut t5 = t3.to_owned();
+    for i in 0..t5.nrows() {
+        t5[[i, 1]] = mean(&(p0 * t1));
+    }
+    logsumexp(&t4) + t5[[1, 0]] + t1.mean().unwrap()
 }
 
 #[test]
 fn f0150_gradcheck() {
-    let mut s = 419317157u64;
+    let mut s = 1935106737u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0150_backward(&p0, 1.0);
@@ -4454,49 +4503,48 @@ fn f0150_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0150_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0151(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
-    let t1 = p0;
-    let t3 = {
-        let t2 = (softplus(&(p2 * t1))).mean_axis(Axis(0)).unwrap();
-        &(&(0.5 + &t2) + (sigmoid(p1))) - &(p2 - &t2)
-    };
-    t1 + t3[[1, 1]]
+fn f0151(y_1: f64, d_t1: f64, x: &Array2<f64>) -> f64 {
+    let out = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
+    let t2 = (&(x / 1.5) * 0.1 + &out).std_axis(Axis(0), 1.0);
+    let n1 = x.nrows();
+    let m1 = x.ncols();
+    let unused = Array::from_elem((n1, 1), 2.0_f64);
+    let out_1 = x * &unused;
+    logsumexp(&t2) + sum(&out_1)
 }
 
 #[test]
 fn f0151_gradcheck() {
-    let mut s = 205664681u64;
-    let p0 = scalar(&mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array2<f64> = random((3, 2), &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0151_backward(p0, p1, &p2, 1.0);
-    assert_eq!(value, f0151(p0, p1, &p2));
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0151_backward(*p0, *p1, p2, 1.0)).unwrap();
+    let mut s = 2047165401u64;
+    let y_1 = scalar(&mut s);
+    let d_t1 = scalar(&mut s);
+    let x: Array2<f64> = random((3, 2), &mut s);
+    let (y_1, d_t1, x,) = std::hint::black_box((y_1, d_t1, x,));
+    let (value, grads) = f0151_backward(y_1, d_t1, &x, 1.0);
+    assert_eq!(value, f0151(y_1, d_t1, &x));
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(y_1, d_t1, x.clone()), |(y_1, d_t1, x)| f0151_backward(*y_1, *d_t1, x, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0152(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
-    let t1 = Array2::<f64>::from_shape_vec((3, 2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
-    let t3 = {
-        let t2 = ((p0 * 0.1 + &t1).std(1.0)) * (tanh(&(p1.t())));
-        powi(&((p1 + p1).sum_axis(Axis(1))), 3)
+    let t2 = {
+        let t1 = concat(Axis(0), &[&((p1.column(0)).mapv(f64::tanh))]);
+        log_sigmoid(logsumexp(&t1))
     };
+    let t3 = f64::log(square(log_sigmoid(t2)) + 1.0, t2.powi(2) + 1.5);
     let t4 = p0;
-    let t5 = p0;
-    let t6 = p0 / 0.25;
-    let mut t7 = &((sigmoid(&(&t6 * t5))).dot(&(sigmoid(&t6.t())))) * &((0.1 - t4).dot(&t4.t()));
-    let mut t6 = logsumexp(&t6);
-    for i in (0..1).rev() {
-        t7 += sum(&t3);
-        t6 -= &((p1.row(i)).atan());
-    }
-    t7[[2, 0]] + logsumexp(&t6) + t3.mean().unwrap()
+    let c1 = 3.0_f64;
+    let t5 = (f64::ceil(t4.iter().map(|v| (log_sigmoid(c1)) + ((square(c1) + 0.5).ln())).sum::<f64>())).tanh();
+    let t2 = t5;
+    let t6 = array![[0.0_f64], [0.5], [1.0]];
+    let t7 = powi(&(p1 / 3.0), 3);
+    let t8 = p1;
+    mean(&t7) + mean(t8)
 }
 
 #[test]
 fn f0152_gradcheck() {
-    let mut s = 1845380609u64;
+    let mut s = 1887586666u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -4507,35 +4555,33 @@ fn f0152_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0152_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0153(p0: Array2<f32>, p1: &Array2<f32>, p2: &Array2<f32>, p3: ArrayView2<f32>) -> f32 {
-    let t1 = p3.t();
-    let t2 = relu(&p3);
-    let t3 = if p1.sum() <= -0.5183 {
-        concat(Axis(0), &[&(p2.dot(&p3)), &t2])
-    } else {
-        sigmoid(&(concat(Axis(0), &[&(p2.dot(&p3)), &t2])))
-    };
-    mean(&t2) + t3.mean().unwrap() + t1[[1, 0]]
+fn f0153(d_out: Array2<f32>, out: &Array2<f32>, y_1: &Array2<f32>, d_t1: ArrayView2<f32>) -> f32 {
+    let d_d_x = d_t1.t();
+    let (n1, m1) = d_t1.dim();
+    let t1_from_t2 = Array2::<f32>::zeros((m1, 1));
+    let t3 = softmax(&(&t1_from_t2 + &d_d_x));
+    let _t4 = 0.5 / (square(&(t3.map(|&u| (relu(u)) - u))) + 1.0);
+    d_d_x.sum() + t3.mean().unwrap()
 }
 
 #[test]
 fn f0153_gradcheck() {
-    let mut s = 1716011454u64;
-    let p0: Array2<f32> = random32((1, 3), &mut s);
-    let p1: Array2<f32> = random32((1, 2), &mut s);
-    let p2: Array2<f32> = random32((3, 1), &mut s);
-    let p3: Array2<f32> = random32((1, 2), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0153_backward(p0.clone(), &p1, &p2, p3.view(), 1.0);
-    assert_eq!(value, f0153(p0.clone(), &p1, &p2, p3.view()));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
+    let mut s = 1590102448u64;
+    let d_out: Array2<f32> = random32((1, 3), &mut s);
+    let out: Array2<f32> = random32((1, 2), &mut s);
+    let y_1: Array2<f32> = random32((3, 1), &mut s);
+    let d_t1: Array2<f32> = random32((1, 2), &mut s);
+    let (d_out, out, y_1, d_t1,) = std::hint::black_box((d_out, out, y_1, d_t1,));
+    let (value, grads) = f0153_backward(d_out.clone(), &out, &y_1, d_t1.view(), 1.0);
+    assert_eq!(value, f0153(d_out.clone(), &out, &y_1, d_t1.view()));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0153_backward(p0.clone(), p1, p2, p3.view(), 1.0))
+        .check(&(d_out.clone(), out.clone(), y_1.clone(), d_t1.clone()), |(d_out, out, y_1, d_t1)| f0153_backward(d_out.clone(), out, y_1, d_t1.view(), 1.0))
         .unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
@@ -4560,7 +4606,7 @@ fn f0154_gradcheck() {
     gradcheck(&(p0, p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0154_backward(*p0, *p1, p2, p3, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0155(p0: &Array2<f32>, p1: f32) -> Array2<f32> {
+fn f0155(p0: &Array2<f32>, p1: f32) -> f32 {
     let t2 = {
         let t1 = (cos(&(&(p0 - p0) * (p1.powi(3))))).mapv(f0010);
         (&(&t1 / (square(p1) + 2.0)) / 3.0).select(Axis(0), &[1])
@@ -4568,25 +4614,23 @@ fn f0155(p0: &Array2<f32>, p1: f32) -> Array2<f32> {
     let t3 = p0;
     let t4 = softmax(&t2);
     let _t5 = softplus(mean(t3));
-    let t6 = &(t3 * &(cos(&t4))) + t3;
-    exp(t3)
+    let t6 = t2.dot(&t2.t());
+    mean(&t4) + t6.sum()
 }
 
 #[test]
 fn f0155_gradcheck() {
-    let mut s = 604394657u64;
+    let mut s = 1885626999u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let p1 = scalar32(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up: Array2<f32> = random32((3, 2), &mut s);
-    let (value, grads) = f0155_backward(&p0, p1, &up);
+    let (value, grads) = f0155_backward(&p0, p1, 1.0);
     assert_eq!(value, f0155(&p0, p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .upstream(&up)
-        .check(&(p0.clone(), p1), |(p0, p1)| f0155_backward(p0, *p1, &up))
+        .check(&(p0.clone(), p1), |(p0, p1)| f0155_backward(p0, *p1, 1.0))
         .unwrap();
 }
 #[differentiable]
@@ -4622,69 +4666,65 @@ fn f0156_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0156_backward(p0, p1, *p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0157(p0: f64, p1: f64, p2: ArrayView2<f64>, p3: f64) -> f64 {
+fn f0157(p0: f64, p1: f64, p2: ArrayView2<f64>, p3: f64) -> (f64, f64) {
     let _t1 = p1;
-    let t2 = Zip::from(&p2).and(&p2).map_collect(|&a, &b| b * 0.75);
-    let t2 = p2.mapv(|v| (f64::round(v)) + p3);
-    let t3 = Array2::<f64>::from_shape_vec((2, 1), vec![0.0, 0.5]).unwrap();
-    let t4 = if p3 >= 0.0371 {
-        p3
-    } else {
-        ((sigmoid(&t2)) * 0.1 + &t3).var(1.0)
+    let t2 = &p2;
+    let c1: f64 = 0.5;
+    let mut t3 = match () {
+        _ if p3 > -0.5183 => sqrt(&(square(&(p2.hypot(square(p3) + 0.5))) + 0.5)),
+        _ if p3 >= -0.5183 => square(&(log_sigmoid(t2))),
+        _ => p2.mapv(|v| c1),
     };
-    let _t5 = &t2;
-    t2[[0, 0]] + t4
+    for i in 0..3 {
+        t3 = sigmoid(t2);
+    }
+    let t4 = cos(&p2);
+    (mean(t2), mean(&p2))
 }
 
 #[test]
 fn f0157_gradcheck() {
-    let mut s = 1827310816u64;
+    let mut s = 200792862u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
     let p3 = scalar(&mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0157_backward(p0, p1, p2.view(), p3, 1.0);
+    let (value, grads) = f0157_backward(p0, p1, p2.view(), p3, (1.0, 0.5));
     assert_eq!(value, f0157(p0, p1, p2.view(), p3));
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0157_backward(*p0, *p1, p2.view(), *p3, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0, p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0157_backward(*p0, *p1, p2.view(), *p3, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
-fn f0158(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array1<f64>, labels: &[usize]) -> f64 {
-    let mut t1 = 3.0 - (sigmoid(f0106(p1)));
-    t1 += 0.25;
-    let (n1, m1) = p0.dim();
-    let t2 = Array::from_elem(n1, 0.5_f64);
-    let (n2, m2) = p1.dim();
-    let mut t3 = if sum(p1) > -0.5183 {
-        2.0 - &(p1.map(|&e| e * e))
-    } else {
-        sigmoid(&(2.0 - &(p1.map(|&e| e * e))))
+fn f0158(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array1<f64>) -> f64 {
+    let t1 = &(p2 + p0) * p2;
+    let t2 = p2;
+    let t4 = array![-0.75_f64, 1.5];
+    let t5 = {
+        let t3 = &(-p0) / &(t2 * t2 + 2.0);
+        abs(&(&t3 - &t4))
     };
-    let c3 = 0.25_f64;
-    let t4 = if p1[[0, 1]] < 0.4629 {
-        (p2.iter().zip(p2).map(|(u, v)| *u).sum::<f64>()) + 1.25
-    } else {
-        backprop::ops::recip(t1.powi(2) + 1.0)
-    };
-    t3 += &(-&t3);
-    t1 + mean(&t3) + t4
+    let t6 = t2 * 0.1;
+    let t5 = t6[1];
+    t6.dot(&t6) + t5
 }
 
 #[test]
 fn f0158_gradcheck() {
-    let mut s = 1076712522u64;
+    let mut s = 211372325u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array1<f64> = random(2, &mut s);
-    let labels: &[usize] = &[1, 1];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0158_backward(&p0, &p1, &p2, labels, 1.0);
-    assert_eq!(value, f0158(&p0, &p1, &p2, labels));
+    let (value, grads) = f0158_backward(&p0, &p1, &p2, 1.0);
+    assert_eq!(value, f0158(&p0, &p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0158_backward(p0, p1, p2, labels, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0158_backward(p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0159(out: f64, d_p0: &Array1<f64>) -> f64 {
@@ -4709,58 +4749,56 @@ fn f0159_gradcheck() {
     gradcheck(&(out, d_p0.clone()), |(out, d_p0)| f0159_backward(*out, d_p0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1))]
-fn f0160(p0: &Array2<f32>, p1: &Array2<f32>, c0: &Array2<f32>) -> f32 {
+fn f0160(p0: &Array2<f32>, p1: &Array2<f32>, c0: &Array2<f32>, labels: &[usize]) -> f32 {
     let t1 = p1;
     let _t2 = logsumexp(t1);
     let t3 = (t1.hypot(-1.5 * -1.5 + 0.5)) - t1;
     let mut t4 = c0 / &(t1 * t1 + 1.0);
     t4 += &(p0.dot(&p0.t()));
     let t6 = {
-        let t5 = mse(&(sigmoid(&((2.0 / (&t4 * &t4 + 1.0)) * &t4))), &(tanh(t1)));
-        powi(&(tanh(&(&(cos(&t4)) - &t4))), 3)
+        let t5 = mean(&(&(tan(&(tanh(&t4)))) - &t4).column(0));
+        softmax_cross_entropy(&(log_sigmoid(&(-t1))), labels)
     };
-    mean(&t4) + t6.sum()
+    mean(t1) + t3.sum() + t4.sum() + t6
 }
 
 #[test]
 fn f0160_gradcheck() {
-    let mut s = 1162989124u64;
+    let mut s = 1218734788u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let p1: Array2<f32> = random32((3, 3), &mut s);
     let c0: Array2<f32> = random32((1, 3), &mut s);
+    let labels: &[usize] = &[0, 1, 0];
     let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
-    let (value, grads) = f0160_backward(&p0, &p1, &c0, 1.0);
-    assert_eq!(value, f0160(&p0, &p1, &c0));
+    let (value, grads) = f0160_backward(&p0, &p1, &c0, labels, 1.0);
+    assert_eq!(value, f0160(&p0, &p1, &c0, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0160_backward(p0, p1, &c0, 1.0))
+        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0160_backward(p0, p1, &c0, labels, 1.0))
         .unwrap();
 }
 #[differentiable]
-fn f0161(p0: f64) -> (f64, f64, f64) {
-    let mut t1 = 3.0 - ((f0122(p0, p0, p0)) / 3.0);
+fn f0161(p0: f64) -> f64 {
+    let mut t1 = 3.0 - ((f0123(p0)) + (softplus(p0)));
     for i in 0..3 {
-        t1 += (square(sigmoid(p0)) + 1.0).recip();
+        t1 += (t1 * p0) - (p0 / 1.5);
     }
-    t1 += p0;
-    t1 -= (t1 / (t1.powi(2) + 2.0)).cos();
-    (t1, p0, p0)
+    let t2 = clamp((-p0) - t1, -0.5, 0.5);
+    let t2 = t2;
+    t1 + t2
 }
 
 #[test]
 fn f0161_gradcheck() {
-    let mut s = 1410740884u64;
+    let mut s = 433009900u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0161_backward(p0, (1.0, 0.5, -0.75));
+    let (value, grads) = f0161_backward(p0, 1.0);
     assert_eq!(value, f0161(p0));
-    GradCheck::new()
-        .upstream(&(1.0, 0.5, -0.75))
-        .check(&(p0,), |(p0,)| f0161_backward(*p0, (1.0, 0.5, -0.75)))
-        .unwrap();
+    gradcheck(&(p0,), |(p0,)| f0161_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0162(p0: f64, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
@@ -4787,36 +4825,36 @@ fn f0162_gradcheck() {
     gradcheck(&(p0, p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0162_backward(*p0, *p1, *p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0163(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: ArrayView2<f64>, p3: f64) -> f64 {
+fn f0163(y_1: ArrayView2<f64>, out: &Array2<f64>, x: ArrayView2<f64>, d_x: f64) -> Array2<f64> {
     let t2 = {
-        let t1 = p3;
-        (tanh(p3)).tan()
+        let t1 = d_x;
+        (tanh(d_x)).tan()
     };
-    let t2 = (sigmoid(&(((square(t2) + 0.5).powf(1.5)) * &p0))).mapv(f0123);
-    let (n1, m1) = p1.dim();
-    let t3 = Array2::<f64>::from_shape_vec((2, m1), vec![0.0, 0.5, 1.0, 1.5]).unwrap();
-    let t4 = if p2.iter().sum::<f64>() >= 0.0371 {
-        (&(tanh(&(log_sigmoid(&(ln(&(&t2 * &t2 + 0.5))))))) * 0.1 + &t3).std(1.0)
-    } else {
-        ((abs(p1)).iter().sum::<f64>()) / 0.5
-    };
-    t2[[1, 1]] + t4
+    let c1 = 0.75_f64;
+    let mut t2 = Zip::from(&x).and(&x).map_collect(|&l, &r| (square(0.1 + c1) + 1.0).recip());
+    let (n2, m2) = out.dim();
+    t2 += &((sum_axis(&(out - d_x), Axis(1))).slice(s![2..3;-1]).to_owned());
+    sigmoid(out)
 }
 
 #[test]
 fn f0163_gradcheck() {
-    let mut s = 1448451644u64;
-    let p0: Array2<f64> = random((2, 2), &mut s);
-    let p1: Array2<f64> = random((3, 2), &mut s);
-    let p2: Array2<f64> = random((3, 2), &mut s);
-    let p3 = scalar(&mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0163_backward(p0.view(), &p1, p2.view(), p3, 1.0);
-    assert_eq!(value, f0163(p0.view(), &p1, p2.view(), p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0163_backward(p0.view(), p1, p2.view(), *p3, 1.0)).unwrap();
+    let mut s = 1324922178u64;
+    let y_1: Array2<f64> = random((2, 2), &mut s);
+    let out: Array2<f64> = random((3, 2), &mut s);
+    let x: Array2<f64> = random((3, 2), &mut s);
+    let d_x = scalar(&mut s);
+    let (y_1, out, x, d_x,) = std::hint::black_box((y_1, out, x, d_x,));
+    let up: Array2<f64> = random((3, 2), &mut s);
+    let (value, grads) = f0163_backward(y_1.view(), &out, x.view(), d_x, &up);
+    assert_eq!(value, f0163(y_1.view(), &out, x.view(), d_x));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(y_1.clone(), out.clone(), x.clone(), d_x), |(y_1, out, x, d_x)| f0163_backward(y_1.view(), out, x.view(), *d_x, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0164(p0: &Array2<f32>, p1: ArrayView2<f32>, p2: ArrayView2<f32>, p3: f32, labels: &[usize]) -> f32 {
@@ -4831,8 +4869,8 @@ fn f0164(p0: &Array2<f32>, p1: ArrayView2<f32>, p2: ArrayView2<f32>, p3: f32, la
     };
     let t4 = 0.25 * &p2;
     let t3 = t4.slice(s![0..2;-1, ..;-1]);
-    let t5 = &p2;
-    sum(&t3) + t5[[2, 0]]
+    let t5 = &p2 / &(square(&t4) + 2.0);
+    t1 + sum(&t4) + t3.sum() + t5[[1, 0]]
 }
 
 #[test]
@@ -4856,57 +4894,67 @@ fn f0164_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0165(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
-    let t1 = p2;
-    let t2 = f0135(p1);
-    let t4 = {
-        let t3 = t2 / &(p2 * p2 + 1.0);
-        mse(&(backprop::ops::tanh(t1)), &(tanh(&t3)))
+fn f0165(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, labels: &[usize]) -> f64 {
+    let mut t1 = tan(&(backprop::ops::tanh(p2)));
+    for i in 0..1 {
+        t1 += &((p1[[i, 1]]) + &t1);
+        t1 = (p1[[i, 1]]) / &(square(&t1) + 1.0);
+        match i % 3 {
+            0 => t1 -= &(p2.mapv(relu)),
+            1 | 2 => {
+                t1 += p1[[i, 1]];
+            }
+            _ => {}
+        }
+    }
+    let t3 = {
+        let t2 = &((softmax_cross_entropy(&p0, labels)) + &t1) * 3.0;
+        floor(&((sigmoid(&(t2.select(Axis(0), &[0, 0, 0, 0])))).dot(&(sin(&p2.t())))))
     };
-    let mut t5 = mean(&(backprop::ops::tan(&(tanh(&(t1.row(0)))))));
-    t5 += backprop::ops::recip(square(backprop::ops::recip(square(t2) + 1.0)) + 1.0);
-    let t4 = Zip::from(p2).and(p2).map_collect(|&u, &v| (square(u) + 1.0).recip());
-    let t4 = tanh(p2);
-    t5 + t4.iter().sum::<f64>()
+    let t4 = &(floor(p1)) - (mean(&t3));
+    let t5 = (sum(&t1)) + p1;
+    let t6 = clamp(&((sigmoid(&(&t4 / &(square(p1) + 1.0)).t())).dot(&(sigmoid(&t4)))), -2.0, 0.5);
+    let t7 = t4.t().dot(p1);
+    sum(&t6) + mean(&t7) + t6[[0, 1]]
 }
 
 #[test]
 fn f0165_gradcheck() {
-    let mut s = 1339433298u64;
+    let mut s = 587971586u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
+    let labels: &[usize] = &[0];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0165_backward(p0.view(), &p1, &p2, 1.0);
-    assert_eq!(value, f0165(p0.view(), &p1, &p2));
+    let (value, grads) = f0165_backward(p0.view(), &p1, &p2, labels, 1.0);
+    assert_eq!(value, f0165(p0.view(), &p1, &p2, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0165_backward(p0.view(), p1, p2, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0165_backward(p0.view(), p1, p2, labels, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0166(p0: f64, c0: &Array2<f64>) -> f64 {
-    let c1 = 0.25_f64;
     let mut t2 = {
-        let t1 = (c0 / &(square(&(c0.mapv(|u: f64| p0.clamp(-1.0, 0.5)))) + 2.0)).dot(c0);
-        &(mean_axis(&(c0.t()), Axis(1))) + &t1
+        let t1 = (c0 * (p0 - 2.0)).dot(c0);
+        mean(&(backprop::ops::recip(&(square(&(softplus(c0))) + 1.0))).row(2))
     };
-    let mut t3 = c0 * 1.25;
-    if t3[[2, 0]] > -0.5183 {
-        t3 += c0;
+    let t3 = (t2.clamp(-0.5, 1.0)) * p0;
+    let c1: f64 = 1.25;
+    let t4 = if t3 < 0.0371 {
+        sum(c0)
     } else {
-        t2 += c0;
+        mse(&(c0 / (square(c0) + 0.5)), c0)
+    };
+    for i in 0..1 {
+        t2 = t3;
     }
-    let c2: f64 = 2.0;
-    for i in 0..3 {
-        t2 += &(&(t3.to_owned().mapv_into(|e| p0 - e)) - 0.5);
-    }
-    t2[[0, 0]] + sum(&t3)
+    t3 + t4
 }
 
 #[test]
 fn f0166_gradcheck() {
-    let mut s = 303184923u64;
+    let mut s = 1533811808u64;
     let p0 = scalar(&mut s);
     let c0: Array2<f64> = random((3, 3), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -4938,59 +4986,61 @@ fn f0167_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0168(p0: &Array1<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
-    let t1 = p2.dot(p0);
-    let t2 = Array1::<f64>::ones(3);
-    let t3 = if t1.sum() > 0.4629 {
-        p2 * p2
+fn f0168(d_out: &Array1<f64>, y_1: &Array2<f64>, d_p0: &Array2<f64>) -> f64 {
+    let mut d_d_x = d_p0.dot(d_out);
+    let x_from_out = Array1::<f64>::ones(3);
+    let d_x = if d_d_x.sum() > 0.4629 {
+        d_p0 * d_p0
     } else {
-        p2 - p2
+        d_p0 - d_p0
     };
-    let mut t4 = p1[[0, 0]];
+    let mut t4 = y_1[[0, 0]];
     let mut n1 = 0;
     loop {
-        t4 = t4 * 0.5 + ((mean(&t1)));
+        t4 = t4 * 0.5 + ((mean(&d_d_x)));
         n1 += 1;
         if n1 >= 3 || t4.abs() > 0.0371 {
             break;
         }
     }
-    let t5 = sum(&(2.0 - &(t3.sum_axis(Axis(0)))));
-    let t4 = t5 + t5;
-    let t6 = p0.slice(s![1..;2]);
-    let t7 = exp(&t6);
-    t6.iter().sum::<f64>() + logsumexp(&t7)
+    let t5 = 0.1 + &(exp(&(d_p0.sum_axis(Axis(0)))));
+    d_d_x -= &(d_out.slice(s![1..;2]));
+    let out_1 = concat(Axis(0), &[&t5, &t5]);
+    let mut unused = (t5.dot(&t5)).tanh();
+    let mut n2 = 0;
+    while n2 < 2 && unused.abs() < 0.0371 {
+        unused = unused * 0.5 + (sigmoid(sum(&(log_softmax(&out_1)))));
+        n2 += 1;
+    }
+    out_1.dot(&out_1) + unused + logsumexp(&d_d_x)
 }
 
 #[test]
 fn f0168_gradcheck() {
-    let mut s = 908076066u64;
-    let p0: Array1<f64> = random(3, &mut s);
-    let p1: Array2<f64> = random((1, 2), &mut s);
-    let p2: Array2<f64> = random((1, 3), &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0168_backward(&p0, &p1, &p2, 1.0);
-    assert_eq!(value, f0168(&p0, &p1, &p2));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0168_backward(p0, p1, p2, 1.0)).unwrap();
+    let mut s = 777727399u64;
+    let d_out: Array1<f64> = random(3, &mut s);
+    let y_1: Array2<f64> = random((1, 2), &mut s);
+    let d_p0: Array2<f64> = random((1, 3), &mut s);
+    let (d_out, y_1, d_p0,) = std::hint::black_box((d_out, y_1, d_p0,));
+    let (value, grads) = f0168_backward(&d_out, &y_1, &d_p0, 1.0);
+    assert_eq!(value, f0168(&d_out, &y_1, &d_p0));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    gradcheck(&(d_out.clone(), y_1.clone(), d_p0.clone()), |(d_out, y_1, d_p0)| f0168_backward(d_out, y_1, d_p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0169(p0: f64) -> f64 {
     let mut t1 = p0;
-    t1 = (tanh(p0.cos())).tan();
-    let t2 = (t1.powi(2)).sin();
-    let t4 = {
-        let t3 = ((powi(t2, 1)).powi(2)) * (sinh(t1.tanh()));
-        t1
-    };
-    t2 + t4
+    t1 = (tanh(p0)).powi(2);
+    let t2 = (t1.powi(2)) + t1;
+    let t3 = t2;
+    t2 + t3
 }
 
 #[test]
 fn f0169_gradcheck() {
-    let mut s = 1230740517u64;
+    let mut s = 169548755u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0169_backward(p0, 1.0);
@@ -4998,32 +5048,39 @@ fn f0169_gradcheck() {
     gradcheck(&(p0,), |(p0,)| f0169_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0170(p0: &Array1<f64>, p1: f64, p2: Array2<f64>, p3: &Array2<f64>) -> f64 {
+fn f0170(d_x: &Array1<f64>, out: f64, w: Array2<f64>, x: &Array2<f64>) -> f64 {
     let c1 = 0.25_f64;
-    let c2: f64 = 0.5;
-    let t2 = {
-        let t1 = Zip::from(p0).and(p0).map_collect(|&a, &b| sigmoid(f0029((f0122(b, a, c2)).tanh())));
-        t1
+    let c2: f64 = 0.1;
+    let d_d_x = {
+        let unused = Zip::from(d_x).and(d_x).map_collect(|&u, &v| f0029(sigmoid(f0122(tanh(c2 - v), v * out, tanh(u)))));
+        unused
     };
-    let t3 = mse(p0, &t2);
-    let t3 = p2.clone();
-    logsumexp(&t2) + mean(&t3) + logsumexp(&t2)
+    let d_out_1 = if w.iter().sum::<f64>() >= 0.4629 {
+        out
+    } else {
+        (signum(out)).hypot(square(out) + 0.5)
+    };
+    let d_out = {
+        let t1_from_t2 = x;
+        sqrt(&(square(&(d_x - &(t1_from_t2.t()))) + 1.0))
+    };
+    d_d_x.sum() + d_out_1 + d_out[[0, 0]]
 }
 
 #[test]
 fn f0170_gradcheck() {
-    let mut s = 774655455u64;
-    let p0: Array1<f64> = random(3, &mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array2<f64> = random((1, 2), &mut s);
-    let p3: Array2<f64> = random((1, 3), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0170_backward(&p0, p1, p2.clone(), &p3, 1.0);
-    assert_eq!(value, f0170(&p0, p1, p2.clone(), &p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0170_backward(p0, *p1, p2.clone(), p3, 1.0)).unwrap();
+    let mut s = 1462046901u64;
+    let d_x: Array1<f64> = random(3, &mut s);
+    let out = scalar(&mut s);
+    let w: Array2<f64> = random((1, 2), &mut s);
+    let x: Array2<f64> = random((1, 3), &mut s);
+    let (d_x, out, w, x,) = std::hint::black_box((d_x, out, w, x,));
+    let (value, grads) = f0170_backward(&d_x, out, w.clone(), &x, 1.0);
+    assert_eq!(value, f0170(&d_x, out, w.clone(), &x));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    assert_eq!(grads.w.shape(), w.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(d_x.clone(), out, w.clone(), x.clone()), |(d_x, out, w, x)| f0170_backward(d_x, *out, w.clone(), x, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0171(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>, ws: &[f64]) -> f64 {
@@ -5140,8 +5197,8 @@ fn f0173_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0173_backward(p0, *p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0174(p0: Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>, p3: f64) -> Array1<f64> {
-    let t1 = p3;
+fn f0174(p0: Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
+    let mut t1 = p3;
     let mut t2 = p3;
     for r in p2.rows() {
         t2 -= (p2.mean().unwrap());
@@ -5157,37 +5214,41 @@ fn f0174(p0: Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>, p3: f64) -> Array1
             t5[j] += (((p2.mean().expect("not empty"))) + p1[j]);
         }
         for j in 0..t5.len() {
-            t6 -= (sigmoid(t5[j] * (sum(&(p2.select(Axis(1), &[0, 0]))))));
+            t6 -= (tanh(t5[j] * ((p0.slice(s![..;-1, ..])).iter().sum::<f64>())));
         }
     }
-    let t8 = if !(t4 < 0.0371 && t6 > 0.0) {
-        ((t1.powi(2) + 0.5).powf(sin(t4)))
-    } else {
-        let (_, _, t7) = f0161(t1);
-        (f0122(t7, t4, sin(t6)))
+    for i in (0..2).rev() {
+        t1 = t4;
+        t1 += t2;
+        match i % 3 {
+            0 => t1 += powi(t4 * t6, 1),
+            1 | 2 => {
+                t1 += f0119(f64::tanh(t6), p2);
+            }
+            _ => {}
+        }
+    }
+    let t8 = {
+        let t7 = powi(p3, 2);
+        0.75 - t7
     };
-    let t9 = t1;
-    sigmoid(p1)
+    t1 + t2 + t4 + t5.sum() + t6 + t8
 }
 
 #[test]
 fn f0174_gradcheck() {
-    let mut s = 1192261360u64;
+    let mut s = 1339604523u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
     let p3 = scalar(&mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up: Array1<f64> = random(2, &mut s);
-    let (value, grads) = f0174_backward(p0.clone(), &p1, &p2, p3, &up);
+    let (value, grads) = f0174_backward(p0.clone(), &p1, &p2, p3, 1.0);
     assert_eq!(value, f0174(p0.clone(), &p1, &p2, p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0174_backward(p0.clone(), p1, p2, *p3, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0174_backward(p0.clone(), p1, p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0175(p0: f64, p1: &Array2<f64>) -> (f64, Array2<f64>) {
@@ -5233,38 +5294,46 @@ fn f0176_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0177(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
-    let t1 = (square(p2.sum()) + 1.0).recip();
+fn f0177(d_x: f64, out: &Array1<f64>, w: &Array2<f64>) -> (f64, Array1<f64>) {
+    let x_from_out = softmax(w);
     let t3 = {
-        let t2 = f0126(p2, p0, p2);
-        ((tanh(p1)) + &(p2 * p2)).slice_axis(Axis(1), Slice::from(2..3)).to_owned()
+        let unused = concatenate(Axis(0), &[w.view(), x_from_out.view(), x_from_out.view()]).unwrap();
+        out * out
     };
-    let t4 = if t3.iter().sum::<f64>() <= -0.5183 {
-        square(&(p2 + 0.75))
-    } else {
-        &(sin(p2)) * &(&t3 * p2)
+    let mut grad_1 = ((&t3 / &(square(w) + 2.0)).sum()).tanh();
+    let mut n1 = 0;
+    let t5 = loop {
+        grad_1 += (sum(&x_from_out));
+        n1 += 1;
+        if n1 >= 1 || grad_1.abs() > 0.4629 {
+            break grad_1 * 0.5;
+        }
     };
-    let (_, t5) = f0175(t1, p2);
-    let t6 = p0;
-    let mut t7 = t4.to_owned();
-    for i in 0..3 {
-        t7.column_mut(i).assign(&(&(sigmoid(p1)) * ((1.5 + t6))));
-    }
-    t6 + t7[[1, 1]]
+    let t1_from_t2 = (powi(&(t3.mapv(|u| u * t5)), 1)) / (square(f0124(d_x, f64::tanh(grad_1), w)) + 1.0);
+    let d_out_1 = {
+        let x = t5;
+        w + d_x
+    };
+    let _t9 = &(cos(&d_out_1)) * &d_out_1;
+    (mean(&x_from_out), sin(out))
 }
 
 #[test]
 fn f0177_gradcheck() {
-    let mut s = 1038815502u64;
-    let p0 = scalar(&mut s);
-    let p1: Array1<f64> = random(3, &mut s);
-    let p2: Array2<f64> = random((3, 3), &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0177_backward(p0, &p1, &p2, 1.0);
-    assert_eq!(value, f0177(p0, &p1, &p2));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0177_backward(*p0, p1, p2, 1.0)).unwrap();
+    let mut s = 1092833346u64;
+    let d_x = scalar(&mut s);
+    let out: Array1<f64> = random(3, &mut s);
+    let w: Array2<f64> = random((3, 3), &mut s);
+    let (d_x, out, w,) = std::hint::black_box((d_x, out, w,));
+    let up1: Array1<f64> = random(3, &mut s);
+    let (value, grads) = f0177_backward(d_x, &out, &w, (1.0, &up1));
+    assert_eq!(value, f0177(d_x, &out, &w));
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.w.shape(), w.shape());
+    GradCheck::new()
+        .upstream(&(1.0, &up1))
+        .check(&(d_x, out.clone(), w.clone()), |(d_x, out, w)| f0177_backward(*d_x, out, w, (1.0, &up1)))
+        .unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
 fn f0178(p0: f64, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
@@ -5302,20 +5371,20 @@ fn f0178_gradcheck() {
     gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0178_backward(*p0, *p1, p2, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0179(p0: f64) -> f64 {
-    let t1 = p0;
-    let t2 = t1.max(p0);
-    t1 + t2 + p0
+fn f0179(out: f64) -> f64 {
+    let d_out = (out - 0.25).max(out);
+    let grad_1 = (f0096(sin(d_out), cos(d_out))).tanh();
+    d_out + grad_1
 }
 
 #[test]
 fn f0179_gradcheck() {
-    let mut s = 645929733u64;
-    let p0 = scalar(&mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0179_backward(p0, 1.0);
-    assert_eq!(value, f0179(p0));
-    gradcheck(&(p0,), |(p0,)| f0179_backward(*p0, 1.0)).unwrap();
+    let mut s = 1201603618u64;
+    let out = scalar(&mut s);
+    let (out,) = std::hint::black_box((out,));
+    let (value, grads) = f0179_backward(out, 1.0);
+    assert_eq!(value, f0179(out));
+    gradcheck(&(out,), |(out,)| f0179_backward(*out, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0180(p0: f32) -> f32 {
@@ -5395,13 +5464,13 @@ fn f0183(p0: &Array1<f64>, p1: &Array1<f64>) -> f64 {
     let n1 = p1.len();
     let t2 = Array::from_elem(n1, -1.5_f64);
     let mut t3 = tan(&(tanh(&(&t2 + p1))));
-    t3 += f0159(sin(t1), p0);
-    t1 + logsumexp(&t3)
+    t3 += &(&(3.0 / (square(p1) + 1.0)) + t1);
+    t1 + logsumexp(&t3) + t1
 }
 
 #[test]
 fn f0183_gradcheck() {
-    let mut s = 1036071850u64;
+    let mut s = 840952386u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -5426,22 +5495,16 @@ fn f0184(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: f64, c0: &Array2<f64>) -> f6
         cos(&(&(&t1 + p0) + p2))
     };
     for i in 0..1 {
-        if t2.iter().sum::<f64>() > 0.4629 {
-            continue;
-        }
-        t2 = sigmoid(&t2);
+        t2 -= p2;
+        t2 += &(log_softmax(p0));
     }
-    let c6 = 1.5_f64;
-    let t4 = {
-        let t3 = softmax(&(p1.mapv(|u| sigmoid(u + p2))));
-        sigmoid(square(powi(p2, 1)))
-    };
-    t2.mean().unwrap() + t4
+    t2 += p2;
+    t2.iter().sum::<f64>()
 }
 
 #[test]
 fn f0184_gradcheck() {
-    let mut s = 814938165u64;
+    let mut s = 450415246u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2 = scalar(&mut s);
@@ -5454,54 +5517,39 @@ fn f0184_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0184_backward(p0, p1.view(), *p2, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0185(y_1: &Array1<f64>, k0: usize) -> (f64, f64) {
-    let mut d_d_x = {
-        let out = 0.5 * (logsumexp(y_1));
-        softplus(0.75 - out)
+fn f0185(p0: &Array1<f64>) -> Array1<f64> {
+    let mut t2 = {
+        let t1 = 0.5 * (logsumexp(p0));
+        softplus(0.75 - t1)
     };
-    let n1 = y_1.len() - 1;
+    let n1 = p0.len() - 1;
     for i in 0..n1 {
-        if d_d_x > 0.0371 {
-            break;
-        }
-        d_d_x += (y_1[i + 1] - y_1[i]) * 1.5;
+        t2 -= p0[i + 1] - p0[i];
     }
-    let mut grad_1 = logsumexp(y_1);
-    let mut n2 = 0;
-    while n2 < 4 {
-        grad_1 -= (logsumexp(y_1));
-        n2 += 1;
-    }
-    let _t4 = grad_1;
-    let c3 = 1.25_f64;
-    let t5 = match y_1.len() {
-        0 => (y_1.to_owned().mapv_into(|v| {
-        if v > 0.4629 {
-            f0123(cos(c3))
-        } else {
-            c3 + v
-        }
-    })).dot(y_1),
-        1 | 2 => (y_1.sum()) + 0.5,
-        _ => d_d_x,
+    let t3 = p0;
+    let c2 = 0.75_f64;
+    t2 += (exp(t3)).dot(t3);
+    let t3 = mse(t3, t3);
+    let t4 = t2;
+    let t6 = {
+        let t5 = t4;
+        t4 / (square(t3) + 0.5)
     };
-    let t5 = t5 + (d_d_x + grad_1);
-    let grad_1 = softplus((tanh(t5 + grad_1)).mul_add(2.0, t5));
-    (t5, d_d_x)
+    sigmoid(p0)
 }
 
 #[test]
 fn f0185_gradcheck() {
-    let mut s = 1015968194u64;
-    let y_1: Array1<f64> = random(2, &mut s);
-    let k0: usize = 4;
-    let (y_1,) = std::hint::black_box((y_1,));
-    let (value, grads) = f0185_backward(&y_1, k0, (1.0, 0.5));
-    assert_eq!(value, f0185(&y_1, k0));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
+    let mut s = 2043059620u64;
+    let p0: Array1<f64> = random(2, &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let up: Array1<f64> = random(2, &mut s);
+    let (value, grads) = f0185_backward(&p0, &up);
+    assert_eq!(value, f0185(&p0));
+    assert_eq!(grads.p0.shape(), p0.shape());
     GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(y_1.clone(),), |(y_1,)| f0185_backward(y_1, k0, (1.0, 0.5)))
+        .upstream(&up)
+        .check(&(p0.clone(),), |(p0,)| f0185_backward(p0, &up))
         .unwrap();
 }
 #[differentiable(wrt(d_x, out))]
@@ -5587,18 +5635,19 @@ fn f0189(p0: Array2<f64>) -> f64 {
     } else {
         tanh(&(log_sigmoid(&((p0.sum_axis(Axis(1))).dot(&p0)))))
     };
-    let _t3 = &p0 * &t2;
-    let t4 = &t2;
-    let t6 = {
-        let t5 = mean(&(&(&t2 - t4) + t4));
-        cos(&t2)
+    let _t3 = f0127(p0.to_owned());
+    let t4 = match () {
+        _ if sum(&t2) > -0.5183 => 3.0 - &t2,
+        _ if t2.sum() < 0.0371 => &t2 + &t2,
+        _ => t2.to_owned(),
     };
-    logsumexp(&t2) + t4.dot(t4) + logsumexp(&t6)
+    let t5 = ((log_softmax(&(sigmoid(&t4)))) / &(&t4 * &t4 + 0.5)) - &(&t4 * &p0);
+    t2.mean().unwrap() + t4.sum() + t5.mean().unwrap() + mean(&t4)
 }
 
 #[test]
 fn f0189_gradcheck() {
-    let mut s = 698122060u64;
+    let mut s = 2029935216u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0189_backward(p0.clone(), 1.0);
@@ -5610,25 +5659,25 @@ fn f0189_gradcheck() {
 fn f0190(p0: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     let mut t2 = {
         let t1 = c0.dot(&c0.t());
-        backprop::ops::log_sigmoid(c0)
+        c0.trunc()
     };
-    let mut t3 = t2.mapv(|e| {
+    t2 *= mse(p0, p0);
+    let _t3 = &t2;
+    t2 += p0.mean().unwrap();
+    let t2 = c0;
+    let t2 = p0.mapv(|e| {
         if e >= 0.0371 {
-            e / (square(e) + 2.0)
+            e
         } else {
-            (e + 0.1) * e
+            e.max(0.5)
         }
     });
-    t2 *= c0;
-    let _t4 = ln(&(square(c0) + 1.0));
-    t3 += &((c0.dot(&t3.t())).asinh());
-    let t3 = mean(&t3);
-    sum(&t2) + t3 + sum(p0)
+    t2.mean().unwrap()
 }
 
 #[test]
 fn f0190_gradcheck() {
-    let mut s = 1286082368u64;
+    let mut s = 2071488012u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let c0: Array2<f64> = random((1, 2), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -5662,12 +5711,12 @@ fn f0191_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0192(p0: &Array2<f64>, p1: Array2<f64>) -> (f64, f64, f64) {
+fn f0192(p0: &Array2<f64>, p1: Array2<f64>) -> f64 {
     let mut t2 = {
         let t1 = tanh(&p1);
         cos(&p1)
     };
-    let mut t3 = &t2 + &t2;
+    let mut t3 = backprop::ops::recip(&(p0 * p0 + 1.0));
     let t4 = relu(&t3);
     t2 -= 3.0;
     let mut t5 = Array2::<f64>::zeros((t2.nrows(), t2.ncols()));
@@ -5687,25 +5736,22 @@ fn f0192(p0: &Array2<f64>, p1: Array2<f64>) -> (f64, f64, f64) {
     if t5.iter().sum::<f64>() > 0.4629 && t6 > 0.0 {
         t2 -= &(&t5 * 3.0);
     } else {
-        t3 = &t2 + t6;
+        t3 -= 0.25;
     }
-    (t6, mean(&t4), mean(&t3))
+    t2.sum() + t3.sum() + t4.sum() + t5[[0, 1]] + t6
 }
 
 #[test]
 fn f0192_gradcheck() {
-    let mut s = 80480124u64;
+    let mut s = 1971093029u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0192_backward(&p0, p1.clone(), (1.0, 0.5, -0.75));
+    let (value, grads) = f0192_backward(&p0, p1.clone(), 1.0);
     assert_eq!(value, f0192(&p0, p1.clone()));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5, -0.75))
-        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0192_backward(p0, p1.clone(), (1.0, 0.5, -0.75)))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0192_backward(p0, p1.clone(), 1.0)).unwrap();
 }
 #[differentiable]
 fn f0193(d_t1: f64, x: &Array2<f64>, d_out: f64, y_1: &Array2<f64>) -> f64 {
@@ -5763,20 +5809,15 @@ fn f0194_gradcheck() {
 }
 #[differentiable]
 fn f0195(p0: &Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
-    let t1 = (p0 * p1).dot(p3);
-    let t2 = array![[0.25_f64]];
-    let t3 = match () {
-        _ if p1 < 0.4629 => p3 / (square(f64::exp(p2)) + 2.0),
-        _ if mean(p3) <= 0.0371 => p3.to_owned(),
-        _ => tanh(&(p3 / (square(f64::exp(p2)) + 2.0))),
-    };
-    let t4 = (p2 / 1.25).min(p2);
-    mean(&t3) + t4
+    let t1 = p3.row(0);
+    let t1 = (f64::acos((tanh(p1 / (square(p1) + 0.5))) * 0.75)) * p2;
+    let t1 = p3.dot(&p3.t());
+    t1.sum()
 }
 
 #[test]
 fn f0195_gradcheck() {
-    let mut s = 1694531588u64;
+    let mut s = 1235624974u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -5817,258 +5858,272 @@ fn f0196_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0196_backward(p0.view(), *p1, p2, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0197(p0: f64, p1: Array2<f64>, p2: f64) -> Array2<f64> {
-    let t1 = p2;
-    let t3 = {
-        let t2 = sin(&p1.view().reversed_axes());
-        p1.iter().map(|&u| 2.0 / (p0.powi(2) + 1.0)).sum::<f64>()
+fn f0197(grad: f64, d_t1: Array2<f64>, d_out: f64) -> Array2<f64> {
+    let out = d_out;
+    let x_from_out = {
+        let unused = sin(&d_t1.view().reversed_axes());
+        d_t1.iter().map(|&u| 2.0 / (grad.powi(2) + 1.0)).sum::<f64>()
     };
-    let mut t4 = (0.1 / (square(t1.cos()) + 1.0));
-    for i in 0..2 {
-        let (_, t5, t6) = f0161(tanh(t3));
-        t4 = t4 * 0.5 + ((tan(tanh(t6))));
+    let out_1 = if !(d_out > -0.5183) {
+        (sin(x_from_out))
+    } else {
+        let (grad_1, t1_from_t2, d_out_1) = f0067(d_out, &d_t1);
+        (exp(d_out))
+    };
+    let (n1, m1) = d_t1.dim();
+    let d_d_x = Array2::<f64>::ones((n1, m1));
+    let x = tanh(&(&d_t1 + &d_d_x));
+    let mut d_x = Array2::<f64>::zeros((x.nrows(), x.ncols()));
+    for i in 0..d_x.nrows() {
+        d_x[[i, 1]] += sum(&(-&x));
     }
-    let t7 = t1;
-    let t4 = p1.iter().map(|&v| {
-        if t7 <= 0.0371 {
-            v
-        } else {
-            t7
-        }
-    }).sum::<f64>();
-    sigmoid(&p1)
+    d_x
 }
 
 #[test]
 fn f0197_gradcheck() {
-    let mut s = 501599887u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((3, 2), &mut s);
-    let p2 = scalar(&mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let mut s = 87710614u64;
+    let grad = scalar(&mut s);
+    let d_t1: Array2<f64> = random((3, 2), &mut s);
+    let d_out = scalar(&mut s);
+    let (grad, d_t1, d_out,) = std::hint::black_box((grad, d_t1, d_out,));
     let up: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0197_backward(p0, p1.clone(), p2, &up);
-    assert_eq!(value, f0197(p0, p1.clone(), p2));
-    assert_eq!(grads.p1.shape(), p1.shape());
+    let (value, grads) = f0197_backward(grad, d_t1.clone(), d_out, &up);
+    assert_eq!(value, f0197(grad, d_t1.clone(), d_out));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
     GradCheck::new()
         .upstream(&up)
-        .check(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0197_backward(*p0, p1.clone(), *p2, &up))
+        .check(&(grad, d_t1.clone(), d_out), |(grad, d_t1, d_out)| f0197_backward(*grad, d_t1.clone(), *d_out, &up))
         .unwrap();
 }
 #[differentiable(wrt(p0))]
-fn f0198(p0: f64, c0: &Array2<f64>) -> f64 {
+fn f0198(p0: f64, c0: &Array2<f64>) -> (f64, f64, f64) {
     let _t1 = (c0.t().dot(c0)).dot(&c0.t());
-    let mut t3 = {
+    let t3 = {
         let t2 = p0 / (p0.powi(2) + 0.5);
         p0 - c0
     };
     let t4 = (tanh(&(&(powi(c0, 2)) * (logsumexp(c0))))).product();
-    let mut t5 = &t3 * c0;
-    for i in 0..3 {
-        t3 -= &(-&t3);
-    }
-    let t6 = mean_axis(&(concat(Axis(1), &[&(&t5 + &t3), &t5])), Axis(1));
-    let t7 = array![[0.0_f64, 0.5]];
-    if mean(&t5) <= -0.5183 {
-        t5 /= &(square(&(&t6 - &t6)) + 0.5);
-    }
-    mean(&t3) + t4 + sum(&t5) + logsumexp(&t6)
+    let t5 = &t3 * c0;
+    let t6 = c0;
+    let t8 = {
+        let t7 = c0 - 3.0;
+        log_softmax(t6)
+    };
+    let t5 = log_sigmoid(&(&(sum_axis(&t8, Axis(1))) * 0.5));
+    (p0, sum(c0), t8[[0, 1]])
 }
 
 #[test]
 fn f0198_gradcheck() {
-    let mut s = 1666845900u64;
+    let mut s = 1989707300u64;
     let p0 = scalar(&mut s);
     let c0: Array2<f64> = random((1, 2), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let (value, grads) = f0198_backward(p0, &c0, 1.0);
+    let (value, grads) = f0198_backward(p0, &c0, (1.0, 0.5, -0.75));
     assert_eq!(value, f0198(p0, &c0));
-    gradcheck(&(p0,), |(p0,)| f0198_backward(*p0, &c0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5, -0.75))
+        .check(&(p0,), |(p0,)| f0198_backward(*p0, &c0, (1.0, 0.5, -0.75)))
+        .unwrap();
 }
 #[differentiable]
-fn f0199(p0: Array1<f64>, p1: f64, p2: &Array1<f64>) -> Array1<f64> {
+fn f0199(p0: Array1<f64>, p1: f64, p2: &Array1<f64>) -> f64 {
     let mut t1 = (&p0 * 1.5) - 0.5;
     if mean(&p0) >= -0.5183 {
         t1 += f64::tanh(p1);
-    } else if sum(&t1) <= 0.4629 {
-        t1 += mean(p2);
+    } else if p1 > 0.0371 {
+        t1 += t1.iter().zip(p2.iter()).map(|(a, b)| {
+        if p1 < 0.0371 {
+            backprop::ops::recip(square(*b) + 1.0)
+        } else {
+            abs(*a)
+        }
+    }).sum::<f64>();
     }
-    let mut t1 = sigmoid(&(stack(Axis(0), &[p2.view(), p2.view()]).unwrap()));
-    t1 *= backprop::ops::sin(p1);
+    let mut t2 = p1;
     let n1 = p2.len() - 1;
-    let t2 = -&(p1 * &t1);
-    let t1 = 1.25 + p2;
-    let t3 = p1;
-    sigmoid(&p0)
+    t1 -= p2[n1];
+    for i in 0..2 {
+        t2 += p2.iter().sum::<f64>();
+        if t2 < 0.4629 {
+            continue;
+        }
+        t1 += p1;
+    }
+    let t3 = sigmoid(f0145(&p0));
+    let t4 = t1.clone();
+    t3 + mean(&t4) + t2
 }
 
 #[test]
 fn f0199_gradcheck() {
-    let mut s = 1711017674u64;
+    let mut s = 888383806u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
     let p2: Array1<f64> = random(2, &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array1<f64> = random(3, &mut s);
-    let (value, grads) = f0199_backward(p0.clone(), p1, &p2, &up);
+    let (value, grads) = f0199_backward(p0.clone(), p1, &p2, 1.0);
     assert_eq!(value, f0199(p0.clone(), p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0199_backward(p0.clone(), *p1, p2, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0199_backward(p0.clone(), *p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0200(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> Array2<f64> {
+fn f0200(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> (Array2<f64>, f64) {
     let t1 = if p2.sum() < 0.4629 {
         p1 + p2
     } else {
         0.25 / (square(&(p2 / &(square(p2) + 1.0))) + 1.0)
     };
-    let t2 = p1;
-    sigmoid(p0)
+    let t2 = t1.iter().sum::<f64>();
+    (sin(p1), t2)
 }
 
 #[test]
 fn f0200_gradcheck() {
-    let mut s = 131028517u64;
+    let mut s = 941629016u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array2<f64> = random((1, 3), &mut s);
-    let (value, grads) = f0200_backward(&p0, &p1, &p2, &up);
+    let up0: Array2<f64> = random((3, 3), &mut s);
+    let (value, grads) = f0200_backward(&p0, &p1, &p2, (&up0, 0.5));
     assert_eq!(value, f0200(&p0, &p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0200_backward(p0, p1, p2, &up))
+        .upstream(&(&up0, 0.5))
+        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0200_backward(p0, p1, p2, (&up0, 0.5)))
         .unwrap();
 }
-#[differentiable(wrt(p0, p1, p2, p3))]
-fn f0201(p0: Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64, c0: &Array2<f64>) -> f64 {
-    let (n1, m1) = p1.dim();
-    let t1 = p1[[n1 - 1, m1 / 2]];
-    t1
+#[differentiable(wrt(d_t1, d_x, out, grad))]
+fn f0201(d_t1: Array2<f64>, d_x: &Array2<f64>, out: &Array2<f64>, grad: f64, w: &Array2<f64>) -> (Array2<f64>, Array2<f64>) {
+    let d_out_1 = w;
+    (sin(w), sigmoid(d_x))
 }
 
 #[test]
 fn f0201_gradcheck() {
-    let mut s = 1222991229u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
-    let p1: Array2<f64> = random((3, 1), &mut s);
-    let p2: Array2<f64> = random((1, 3), &mut s);
-    let p3 = scalar(&mut s);
-    let c0: Array2<f64> = random((1, 3), &mut s);
-    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let (value, grads) = f0201_backward(p0.clone(), &p1, &p2, p3, &c0, 1.0);
-    assert_eq!(value, f0201(p0.clone(), &p1, &p2, p3, &c0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0201_backward(p0.clone(), p1, p2, *p3, &c0, 1.0)).unwrap();
+    let mut s = 2075521440u64;
+    let d_t1: Array2<f64> = random((3, 2), &mut s);
+    let d_x: Array2<f64> = random((3, 1), &mut s);
+    let out: Array2<f64> = random((1, 3), &mut s);
+    let grad = scalar(&mut s);
+    let w: Array2<f64> = random((1, 3), &mut s);
+    let (d_t1, d_x, out, grad, w,) = std::hint::black_box((d_t1, d_x, out, grad, w,));
+    let up0: Array2<f64> = random((1, 3), &mut s);
+    let up1: Array2<f64> = random((3, 1), &mut s);
+    let (value, grads) = f0201_backward(d_t1.clone(), &d_x, &out, grad, &w, (&up0, &up1));
+    assert_eq!(value, f0201(d_t1.clone(), &d_x, &out, grad, &w));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    GradCheck::new()
+        .upstream(&(&up0, &up1))
+        .check(&(d_t1.clone(), d_x.clone(), out.clone(), grad), |(d_t1, d_x, out, grad)| f0201_backward(d_t1.clone(), d_x, out, *grad, &w, (&up0, &up1)))
+        .unwrap();
 }
 #[differentiable(wrt(p1, p2))]
-fn f0202(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
-    let t1 = p2;
-    let mut t1 = t1 * t1;
-    t1 += t1 + p2;
-    if p2 <= 0.0371 && t1 > 0.0 {
-        t1 *= t1 + p2;
+fn f0202(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64) -> (f64, f64) {
+    let t1 = p1;
+    let mut t1 = t1.dot(&p0);
+    let mut t2 = p1 / (square(p2) + 2.0);
+    let (n1, m1) = p1.dim();
+    let t4 = Array2::<f64>::from_shape_vec((m1, 1), vec![0.0, 0.5, 1.0]).unwrap();
+    let t5 = {
+        let t3 = tan(&(tanh(p1)));
+        (&p0 * 0.1 + &t4).var_axis(Axis(0), 1.0)
+    };
+    if sum(&t1) >= 0.0371 {
+        t2 /= &(square(&t5) + 0.5);
     } else {
-        t1 -= p2 * p2;
+        t1 /= &(square(&(t1.select(Axis(0), &[0]))) + 0.5);
     }
-    let t2 = tanh(p1);
-    let t3 = tan(&(tanh(&(cos(&(tanh(&t2)))))));
-    t2.iter().sum::<f64>() + t3[[0, 1]]
+    let t7 = {
+        let t6 = &t5 / &(square(&p0) + 2.0);
+        square(&p0)
+    };
+    (t5.iter().sum::<f64>(), sum(&t7))
 }
 
 #[test]
 fn f0202_gradcheck() {
-    let mut s = 84021519u64;
+    let mut s = 750909427u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2 = scalar(&mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0202_backward(p0.view(), &p1, p2, 1.0);
+    let (value, grads) = f0202_backward(p0.view(), &p1, p2, (1.0, 0.5));
     assert_eq!(value, f0202(p0.view(), &p1, p2));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p1.clone(), p2), |(p1, p2)| f0202_backward(p0.view(), p1, *p2, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p1.clone(), p2), |(p1, p2)| f0202_backward(p0.view(), p1, *p2, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
-fn f0203(p0: f64, p1: &Array1<f64>, p2: f64, labels: &[usize], ws: &[f64]) -> (Array1<f64>, Array1<f64>, f64) {
-    let (_, t1, t2) = f0161(p0);
-    let t3 = if p1.sum() < 0.0371 {
-        1.25 + (p1[2])
-    } else {
-        (square(p1)).dot(p1)
-    };
-    let t4 = stack(Axis(1), &[p1.view(), p1.view()]).unwrap();
-    let mut t5 = ((softmax_cross_entropy(&t4, labels)) - (square(p2)));
-    for (i, &c) in ws.iter().enumerate() {
-        t5 -= ((t1.max(c)));
+fn f0203(p0: f64, p1: &Array1<f64>, p2: f64) -> f64 {
+    let t1 = p2;
+    let mut t2 = p1.to_owned();
+    let mut t3 = (f64::clamp(t1 + (t1 + t1), -2.0, 0.5));
+    for o in 0..1 {
+        for j in 0..t2.len() {
+            t3 += (t2[j] * (sigmoid(((mse(p1, p1)) / &(square(&(p1.view().into_shape_with_order((3, 1)).unwrap())) + 0.5)).iter().sum::<f64>())));
+        }
+        for j in 0..t2.len() {
+            t2[j] += (((p0 - (p1[j])) - t1));
+        }
     }
-    let t7 = {
-        let t6 = concat(Axis(0), &[&(t5 - &(t1 / &(square(p1) + 2.0))), p1]);
-        ln((((mse(&(tanh(&t6)), &(sigmoid(&t6)))).tanh()).tan()).powi(2) + 0.5)
+    let t4 = p1 * t1;
+    let t3 = (square(&t4) + 1.0).cbrt();
+    let t6 = {
+        let t5 = trunc(&t3);
+        mse(&t5, &t5)
     };
-    let c1 = 0.5_f64;
-    let t8 = t4.mapv(|u| u);
-    (tanh(p1), tanh(p1), p2)
+    let t3 = exp((sigmoid(&(t6 + &t3))).dot(&(sin(&t3))));
+    t6 + t3 + p0
 }
 
 #[test]
 fn f0203_gradcheck() {
-    let mut s = 1335826891u64;
+    let mut s = 378361276u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2 = scalar(&mut s);
-    let labels: &[usize] = &[0, 0, 0];
-    let ws: &[f64] = &[1.5, 2.0];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up0: Array1<f64> = random(3, &mut s);
-    let up1: Array1<f64> = random(3, &mut s);
-    let (value, grads) = f0203_backward(p0, &p1, p2, labels, ws, (&up0, &up1, -0.75));
-    assert_eq!(value, f0203(p0, &p1, p2, labels, ws));
+    let (value, grads) = f0203_backward(p0, &p1, p2, 1.0);
+    assert_eq!(value, f0203(p0, &p1, p2));
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&(&up0, &up1, -0.75))
-        .check(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0203_backward(*p0, p1, *p2, labels, ws, (&up0, &up1, -0.75)))
-        .unwrap();
+    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0203_backward(*p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0204(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
-    let t1 = Array2::<f64>::zeros((1, 2));
-    let t2 = &(p1.select(Axis(1), &[2, 2])) - &t1;
-    let t6 = if p0 <= 0.0371 {
-        let (t3, t4, t5) = f0161(p2);
-        t4
-    } else {
-        p2
-    };
     let n1 = p1.nrows();
     let m1 = p1.ncols();
-    let t7 = Array::from_elem((1, m1), 2.0_f64);
-    let t8 = if p0 < -0.5183 || p0 > 0.0 {
-        p1 + &t7
-    } else {
-        3.0 + p1
+    let t1 = Array2::<f64>::eye(n1);
+    let mut t2 = &t1 * &((softmax(p1)).select(Axis(1), &[2, 2, 2]));
+    t2 *= p0.clamp(-0.5, 0.5);
+    for i in 0..1 {
+        t2 -= (p0 + 3.0).signum();
+        t2 += &(p1.row(i));
+    }
+    for i in (0..3).step_by(2) {
+        t2 += &(&t2 * p1);
+    }
+    let t3 = match () {
+        _ if mean(&t2) >= 0.4629 => sigmoid(p0),
+        _ if p0 < 0.0371 => p0,
+        _ => clamp(p2, -1.0, 0.5),
     };
-    let t10 = {
-        let t9 = 2.0 - ((relu(t6)) + t6);
-        ((sigmoid(p1)).select(Axis(0), &[0, 2, 2, 0])).map(|&e| (-e) / (square(e - (f64::ln(square(p0) + 1.0))) + 0.5))
-    };
-    let t11 = relu(&t10);
-    let t6 = p0 - p1;
-    sum(&t11) + sum(&t6) + p2
+    let t4 = (t3.powi(2) + 0.5).powf(t3.tanh());
+    sum(&t2) + t3 + t4 + p1.iter().sum::<f64>()
 }
 
 #[test]
 fn f0204_gradcheck() {
-    let mut s = 1483619343u64;
+    let mut s = 441007801u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let p2 = scalar(&mut s);
@@ -6079,64 +6134,67 @@ fn f0204_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0204_backward(*p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0205(y_1: &Array2<f64>, w: &Array1<f64>, d_t1: &Array1<f64>, k0: usize) -> f64 {
-    let x = (w.dot(w)) - (d_t1 - d_t1);
-    let d_out = Array2::<f64>::from_shape_vec((1, 3), vec![0.0, 0.5, 1.0]).unwrap();
-    let mut d_x = match k0 % 3 {
-        0 => d_t1.to_owned(),
-        1 | 2 => &(d_t1 - d_t1) * d_t1,
-        _ => x.to_owned(),
+fn f0205(x: &Array2<f64>, d_p0: &Array1<f64>, w: &Array1<f64>, k0: usize) -> f64 {
+    let t1 = (d_p0.dot(d_p0)) - (w - w);
+    let out = Array2::<f64>::from_shape_vec((1, 3), vec![0.0, 0.5, 1.0]).unwrap();
+    let mut t1_from_t2 = match k0 % 3 {
+        0 => w.to_owned(),
+        1 | 2 => &(w - w) * w,
+        _ => t1.to_owned(),
     };
-    d_x -= &(relu(&((sigmoid(&x)).mapv(|e| e - e))));
-    let t1_from_t2 = (mse(&(sigmoid(&x)), &(tanh(&d_x)))) / &(square(&x) + 0.5);
-    d_x.sum() + t1_from_t2.dot(&t1_from_t2) + t1_from_t2.mean().unwrap()
+    t1_from_t2 -= sum(&(exp(&(tanh(&t1_from_t2)))));
+    let n1 = w.len() - 1;
+    let d_d_x = w[n1];
+    t1.dot(&t1) + t1_from_t2.dot(&t1_from_t2) + d_d_x + sum(&t1_from_t2)
 }
 
 #[test]
 fn f0205_gradcheck() {
-    let mut s = 1037100557u64;
-    let y_1: Array2<f64> = random((1, 3), &mut s);
-    let w: Array1<f64> = random(3, &mut s);
-    let d_t1: Array1<f64> = random(2, &mut s);
+    let mut s = 1928078675u64;
+    let x: Array2<f64> = random((1, 3), &mut s);
+    let d_p0: Array1<f64> = random(3, &mut s);
+    let w: Array1<f64> = random(2, &mut s);
     let k0: usize = 2;
-    let (y_1, w, d_t1,) = std::hint::black_box((y_1, w, d_t1,));
-    let (value, grads) = f0205_backward(&y_1, &w, &d_t1, k0, 1.0);
-    assert_eq!(value, f0205(&y_1, &w, &d_t1, k0));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
+    let (x, d_p0, w,) = std::hint::black_box((x, d_p0, w,));
+    let (value, grads) = f0205_backward(&x, &d_p0, &w, k0, 1.0);
+    assert_eq!(value, f0205(&x, &d_p0, &w, k0));
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
     assert_eq!(grads.w.shape(), w.shape());
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    gradcheck(&(y_1.clone(), w.clone(), d_t1.clone()), |(y_1, w, d_t1)| f0205_backward(y_1, w, d_t1, k0, 1.0)).unwrap();
+    gradcheck(&(x.clone(), d_p0.clone(), w.clone()), |(x, d_p0, w)| f0205_backward(x, d_p0, w, k0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0206(w: f64, d_x: ArrayView1<f64>, out: &Array2<f64>, x: f64) -> f64 {
-    let t1 = x * x;
-    let t1_from_t2 = out.slice(s![..2, 1..;2]);
-    let d_out_1 = &t1_from_t2;
-    let grad_1 = sigmoid(&t1_from_t2);
-    let d_d_x = out - (d_x.mean().expect("not empty"));
-    let d_out = Array1::<f64>::zeros(2);
-    let x_from_out = if sum(&d_d_x) <= 0.0371 {
-        &((&d_d_x + &grad_1).dot(&d_x)) - &grad_1
-    } else {
-        sigmoid(&(&((&d_d_x + &grad_1).dot(&d_x)) - &grad_1))
-    };
-    let t8 = (&d_d_x + 3.0).hypot(t1.powi(2) + 0.5);
-    t1 + t1_from_t2[[1, 0]] + d_out_1[[0, 0]] + sum(&grad_1) + d_d_x[[1, 0]] + sum(&x_from_out) + sum(&t8)
+fn f0206(p0: f64, p1: ArrayView1<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
+    let mut t1 = p3 * p3;
+    let t2 = softmax(p2);
+    let t3 = p2;
+    let t4 = t2.index_axis(Axis(0), 1);
+    let t5 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5]];
+    if logsumexp(&t4) > 0.0371 {
+        t1 += (t3 * 0.1 + &t5).var(0.0);
+    }
+    let mut t6 = Array2::<f64>::zeros((t2.nrows(), t2.ncols()));
+    for i in 0..2 {
+        t6.row_mut(i).assign(&(&(cos(&t2.row(i))) * (logsumexp(&(backprop::ops::fract(&t4))))));
+    }
+    let t7 = array![0.25_f64, -1.0, 0.5];
+    let t8 = &t7 + &(t1 + &t6);
+    sum(&t6) + t8.sum()
 }
 
 #[test]
 fn f0206_gradcheck() {
-    let mut s = 1264681914u64;
-    let w = scalar(&mut s);
-    let d_x: Array1<f64> = random(3, &mut s);
-    let out: Array2<f64> = random((2, 3), &mut s);
-    let x = scalar(&mut s);
-    let (w, d_x, out, x,) = std::hint::black_box((w, d_x, out, x,));
-    let (value, grads) = f0206_backward(w, d_x.view(), &out, x, 1.0);
-    assert_eq!(value, f0206(w, d_x.view(), &out, x));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.out.shape(), out.shape());
-    gradcheck(&(w, d_x.clone(), out.clone(), x), |(w, d_x, out, x)| f0206_backward(*w, d_x.view(), out, *x, 1.0)).unwrap();
+    let mut s = 1553762985u64;
+    let p0 = scalar(&mut s);
+    let p1: Array1<f64> = random(3, &mut s);
+    let p2: Array2<f64> = random((2, 3), &mut s);
+    let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0206_backward(p0, p1.view(), &p2, p3, 1.0);
+    assert_eq!(value, f0206(p0, p1.view(), &p2, p3));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0, p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0206_backward(*p0, p1.view(), p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0207(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
@@ -6172,77 +6230,75 @@ fn f0207_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0207_backward(p0.view(), p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0208(p0: f64, p1: f64) -> f64 {
-    let t1 = p1;
-    let t2 = -p0;
-    let mut t3 = t1;
-    let mut t4 = log_sigmoid(sqrt(square(t3) + 1.0));
+fn f0208(d_out: f64, x: f64) -> f64 {
+    let mut d_out_1 = x;
+    let mut grad_1 = -d_out;
+    let out_1 = d_out_1;
+    let out = log_sigmoid(sqrt(square(out_1) + 1.0));
     for i in (0..1).rev() {
-        t4 -= t2;
-        t3 += -t4;
+        grad_1 += out + out;
+        if grad_1 < -0.5183 && out_1 > 0.0 {
+            return (sin(out_1));
+        }
+        d_out_1 = backprop::ops::log_sigmoid(out);
     }
-    let t5 = match () {
-        _ if t1 > -0.5183 => t1,
-        _ if t4 > 0.0371 => tanh(-t2),
-        _ => square(t1 / (square(t2) + 2.0)),
-    };
-    t1 + t2 + t3 + t4 + t5 + p0
+    let _t5 = d_out_1;
+    out_1 + out
 }
 
 #[test]
 fn f0208_gradcheck() {
-    let mut s = 1230788803u64;
-    let p0 = scalar(&mut s);
-    let p1 = scalar(&mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0208_backward(p0, p1, 1.0);
-    assert_eq!(value, f0208(p0, p1));
-    gradcheck(&(p0, p1), |(p0, p1)| f0208_backward(*p0, *p1, 1.0)).unwrap();
+    let mut s = 466063862u64;
+    let d_out = scalar(&mut s);
+    let x = scalar(&mut s);
+    let (d_out, x,) = std::hint::black_box((d_out, x,));
+    let (value, grads) = f0208_backward(d_out, x, 1.0);
+    assert_eq!(value, f0208(d_out, x));
+    gradcheck(&(d_out, x), |(d_out, x)| f0208_backward(*d_out, *x, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0209(p0: Array2<f64>, p1: f64, labels: &[usize]) -> f64 {
+fn f0209(p0: Array2<f64>, p1: f64) -> f64 {
     let mut t1 = sum(&(tanh(&((Zip::from(&p0).and(&p0).map_collect(|&l, &r| softplus(p1))).sum_axis(Axis(0))))));
-    let (n2, m2) = p0.dim();
-    let t2 = Array2::<f64>::ones((n2, 1));
-    let t3 = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
     let mut n1 = 0;
     loop {
-        t1 -= (&(cos(&(&t2 + &p0))) * 0.1 + &t3).std(1.0);
-        t1 -= ((&(p0.ceil()) * (p1.powi(1))).sum());
+        t1 += ((&(p0.ceil()) * (p1.powi(1))).sum());
+        t1 -= 1.25 * (backprop::ops::recip(square(p1) + 1.0));
         n1 += 1;
         if n1 >= 1 || t1.abs() > 0.4629 {
             break;
         }
     }
-    let t4 = (p1 * &p0).to_shape((2, 3)).unwrap().to_owned();
-    let t5 = t4.row(0);
-    let t7 = {
-        let t6 = t1;
-        (sqrt(&(square(&(&t4 + t6)) + 0.5))) - &t4
-    };
-    let t8 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5]];
-    for i in 0..2 {
-        t1 -= 0.5;
-        t1 = softmax_cross_entropy(&t4, labels);
-        if mean(&t7) <= -0.5183 {
-            continue;
+    t1 += p1;
+    if p1 > 0.4629 {
+        return mean(&(backprop::ops::recip(&(square(&(t1 / &(&p0 * &p0 + 1.0))) + 1.0))));
+    }
+    let t1 = tan(&(tanh(&((p0.dot(&p0.t())) + (t1 / (square(t1) + 0.5))))));
+    let mut t2 = sigmoid(&(t1.index_axis(Axis(1), 2)));
+    'o2: for _ in 0..2 {
+    for i in (0..1).rev() {
+            if t1.iter().sum::<f64>() <= -0.5183 || p1 > 0.0 {
+                break;
+            }
+            t2 += ((p1.sin()).powi(2) + 0.5).powf(sin(p1));
+            t2 += p1;
+            if t1.iter().sum::<f64>() < -0.5183 {
+                break 'o2;
+            }
         }
     }
-    let _t9 = p1 + &t7;
-    t1 + t4[[0, 0]] + logsumexp(&t5) + t7.sum()
+    t1[[0, 0]] + t2.dot(&t2)
 }
 
 #[test]
 fn f0209_gradcheck() {
-    let mut s = 1543200140u64;
+    let mut s = 340939893u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
-    let labels: &[usize] = &[0, 0];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0209_backward(p0.clone(), p1, labels, 1.0);
-    assert_eq!(value, f0209(p0.clone(), p1, labels));
+    let (value, grads) = f0209_backward(p0.clone(), p1, 1.0);
+    assert_eq!(value, f0209(p0.clone(), p1));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0209_backward(p0.clone(), *p1, labels, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0209_backward(p0.clone(), *p1, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0210(d_p0: Array2<f64>, y_1: &Array2<f64>) -> f64 {
@@ -6285,65 +6341,49 @@ fn f0211_gradcheck() {
     gradcheck(&(p0, p1.clone()), |(p0, p1)| f0211_backward(*p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0212(w: f32, x: &Array2<f32>) -> f32 {
-    let d_out = x;
-    let _t2 = log_sigmoid(&((x.dot(&x.t())).to_owned().reversed_axes()));
-    let t3 = ln(&(square(&(x.dot(&d_out.t()))) + 1.0));
-    let mut grad_1 = Array2::<f32>::zeros((t3.nrows(), t3.ncols()));
-    let d_out_1 = array![[0.0_f32, 0.5], [1.0, 1.5], [2.0, 2.5]];
-    let (n1, m1) = x.dim();
-    let t1_from_t2 = Array2::<f32>::ones((n1, 1));
-    let mut x_from_out = mean(&(((d_out + 0.75) + &t1_from_t2).select(Axis(1), &[1, 1, 0, 1])));
-    for o in 0..3 {
-        if t3[[2, 2]] > -0.5183 {
-            for i in 0..grad_1.nrows() {
-                for j in 0..grad_1.ncols() {
-                    grad_1[[i, j]] = grad_1[[i, j]] * 0.5 + (((sum(&(softplus(d_out))))) + t3[[i, j]]);
-                }
-            }
-        }
-        for i in 0..grad_1.nrows() {
-            x_from_out += ((grad_1.row(i).sum()).tanh());
-        }
-    }
-    d_out[[0, 1]] + t3[[1, 1]] + mean(&grad_1) + x_from_out + x.sum()
+fn f0212(p0: f32, p1: &Array2<f32>) -> f32 {
+    let t1 = p1.view().permuted_axes([1, 0]);
+    let t2 = p1.view().into_shape_with_order((2, 3)).unwrap();
+    let t3 = (square(p0) + 0.5).ln();
+    let _t4 = ln(&(square(&((backprop::ops::recip(&(&t2 * &t2 + 1.0))).dot(p1))) + 1.0));
+    sum(&t2) + t3
 }
 
 #[test]
 fn f0212_gradcheck() {
-    let mut s = 1924143833u64;
-    let w = scalar32(&mut s);
-    let x: Array2<f32> = random32((3, 2), &mut s);
-    let (w, x,) = std::hint::black_box((w, x,));
-    let (value, grads) = f0212_backward(w, &x, 1.0);
-    assert_eq!(value, f0212(w, &x));
-    assert_eq!(grads.x.shape(), x.shape());
+    let mut s = 337564937u64;
+    let p0 = scalar32(&mut s);
+    let p1: Array2<f32> = random32((3, 2), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0212_backward(p0, &p1, 1.0);
+    assert_eq!(value, f0212(p0, &p1));
+    assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(w, x.clone()), |(w, x)| f0212_backward(*w, x, 1.0))
+        .check(&(p0, p1.clone()), |(p0, p1)| f0212_backward(*p0, p1, 1.0))
         .unwrap();
 }
-#[differentiable(wrt(p0, p1, p2))]
-fn f0213(p0: f64, p1: ArrayView2<f64>, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let t1 = &(tan(&(tanh(p2)))) * 0.5;
-    let t2 = &(t1.dot(c0)) + p0;
-    mean(&t1) + sum(&t2)
+#[differentiable(wrt(out, x, w))]
+fn f0213(out: f64, x: ArrayView2<f64>, w: &Array2<f64>, d_x: &Array2<f64>) -> f64 {
+    let out_1 = w;
+    let out_1 = tan(&(tanh(&(d_x * (d_x / &(d_x * d_x + 2.0))))));
+    mean(&out_1)
 }
 
 #[test]
 fn f0213_gradcheck() {
-    let mut s = 1752799884u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((1, 3), &mut s);
-    let p2: Array2<f64> = random((3, 2), &mut s);
-    let c0: Array2<f64> = random((2, 3), &mut s);
-    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0213_backward(p0, p1.view(), &p2, &c0, 1.0);
-    assert_eq!(value, f0213(p0, p1.view(), &p2, &c0));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0213_backward(*p0, p1.view(), p2, &c0, 1.0)).unwrap();
+    let mut s = 735429095u64;
+    let out = scalar(&mut s);
+    let x: Array2<f64> = random((1, 3), &mut s);
+    let w: Array2<f64> = random((3, 2), &mut s);
+    let d_x: Array2<f64> = random((2, 3), &mut s);
+    let (out, x, w, d_x,) = std::hint::black_box((out, x, w, d_x,));
+    let (value, grads) = f0213_backward(out, x.view(), &w, &d_x, 1.0);
+    assert_eq!(value, f0213(out, x.view(), &w, &d_x));
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.w.shape(), w.shape());
+    gradcheck(&(out, x.clone(), w.clone()), |(out, x, w)| f0213_backward(*out, x.view(), w, &d_x, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0214(p0: &Array2<f64>, p1: &Array2<f64>) -> (Array2<f64>, Array2<f64>, f64) {
@@ -6500,22 +6540,26 @@ fn f0218_gradcheck() {
 #[differentiable]
 fn f0219(p0: f64, p1: f64) -> f64 {
     let t1 = p1 - p0;
-    let t2 = cos(p1);
-    let mut t4 = {
+    let mut t2 = cos(p1);
+    let t4 = {
         let t3 = backprop::ops::recip(square((t2 * t1) - (ln(t2.powi(2) + 1.0))) + 1.0);
         t1
     };
-    for i in 0..3 {
-        t4 += (softplus(p0)) * t4;
+    let t5 = backprop::ops::trunc(t4);
+    let mut t6 = (exp(tanh(t4 - t5)));
+    let mut n1 = 0;
+    while n1 < 2 {
+        t6 += ((f64::clamp(t1 / (t4.powi(2) + 0.5), -2.0, 0.5)));
+        t6 += t4;
+        n1 += 1;
     }
-    let mut t5 = t1;
-    t5 *= (t5 * (3.0 / (square(t2) + 1.0))).abs();
-    t4 + t5
+    t2 += (t6 - t1) - (t4 - t5);
+    t5 + t6 + t5
 }
 
 #[test]
 fn f0219_gradcheck() {
-    let mut s = 1101154807u64;
+    let mut s = 156437815u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -6524,129 +6568,128 @@ fn f0219_gradcheck() {
     gradcheck(&(p0, p1), |(p0, p1)| f0219_backward(*p0, *p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0220(p0: &Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
+fn f0220(p0: &Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> (f64, f64) {
     let t1 = p3 + p3;
     let t2 = p0;
-    let t3 = 1.25 / (&t1 * &t1 + 1.0);
-    let mut t4 = (square(&((t2.product()) * t2))).sum();
-    for i in 0..3 {
-        let (t5, t6, t7) = f0067(sin(t4), &(sigmoid(&t1)));
-        t4 -= ((&t3 + 0.5).sum());
-    }
-    t3.iter().sum::<f64>() + t4 + p0.sum()
+    let t3 = t2;
+    let t4 = t2;
+    (sum(t4), t4.sum())
 }
 
 #[test]
 fn f0220_gradcheck() {
-    let mut s = 592417007u64;
+    let mut s = 1710314904u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0220_backward(&p0, p1, p2, &p3, 1.0);
+    let (value, grads) = f0220_backward(&p0, p1, p2, &p3, (1.0, 0.5));
     assert_eq!(value, f0220(&p0, p1, p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0220_backward(p0, *p1, *p2, p3, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0220_backward(p0, *p1, *p2, p3, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
-fn f0221(d_out: f64, x: Array2<f64>, d_p0: &Array1<f64>) -> f64 {
-    let out = d_p0;
-    let d_d_x = out;
-    let t4 = if out.dot(out) < 0.0371 {
-        let (_, d_out_1) = f0099(x.to_owned(), d_p0, d_out, d_p0);
-        (((out.mean().expect("not empty")) + (softplus(d_d_x))).dot(&((out.mean().expect("not empty")) + (softplus(d_d_x))))).tanh()
-    } else {
-        ((out * d_d_x).sum())
-    };
-    let mut t4 = t4;
-    t4 -= 0.25;
-    let t5 = array![1.5_f64, 0.25];
-    t4 += 1.5;
-    d_d_x.mean().unwrap() + t4 + out.dot(out)
+fn f0221(grad: f64, y_1: Array2<f64>, d_p0: &Array1<f64>) -> f64 {
+    let t1 = d_p0;
+    let out_1 = t1;
+    let mut t3 = ((t1.mean().expect("not empty")) / (square(out_1[0]) + 2.0)) - 3.0;
+    let t1 = &y_1 + &(t1 + t3);
+    t3 += ((d_p0 + out_1).iter().map(|v| ((*v) - t3) + (backprop::ops::acos((t3.tanh()) * 0.75))).sum::<f64>()) - (backprop::ops::sigmoid(f0189(y_1.to_owned())));
+    let t1_from_t2 = softmax(&((tanh(&t1)).hypot(square(t3) + 0.5)));
+    mean(&t1) + t1_from_t2.mean().unwrap()
 }
 
 #[test]
 fn f0221_gradcheck() {
-    let mut s = 1785465803u64;
-    let d_out = scalar(&mut s);
-    let x: Array2<f64> = random((3, 1), &mut s);
+    let mut s = 50179469u64;
+    let grad = scalar(&mut s);
+    let y_1: Array2<f64> = random((3, 1), &mut s);
     let d_p0: Array1<f64> = random(2, &mut s);
-    let (d_out, x, d_p0,) = std::hint::black_box((d_out, x, d_p0,));
-    let (value, grads) = f0221_backward(d_out, x.clone(), &d_p0, 1.0);
-    assert_eq!(value, f0221(d_out, x.clone(), &d_p0));
-    assert_eq!(grads.x.shape(), x.shape());
+    let (grad, y_1, d_p0,) = std::hint::black_box((grad, y_1, d_p0,));
+    let (value, grads) = f0221_backward(grad, y_1.clone(), &d_p0, 1.0);
+    assert_eq!(value, f0221(grad, y_1.clone(), &d_p0));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
     assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    gradcheck(&(d_out, x.clone(), d_p0.clone()), |(d_out, x, d_p0)| f0221_backward(*d_out, x.clone(), d_p0, 1.0)).unwrap();
+    gradcheck(&(grad, y_1.clone(), d_p0.clone()), |(grad, y_1, d_p0)| f0221_backward(*grad, y_1.clone(), d_p0, 1.0)).unwrap();
 }
-#[differentiable(wrt(d_x))]
-fn f0222(d_x: &Array1<f64>, d_p0: f64, out: &Array2<f64>) -> f64 {
-    let grad_1 = d_x;
-    let mut t1_from_t2 = -out;
-    let x = out;
-    for i in 0..3 {
-        t1_from_t2 = x * x;
-        if d_p0 <= 0.4629 {
+#[differentiable(wrt(y_1))]
+fn f0222(y_1: &Array1<f64>, w: f64, d_out: &Array2<f64>) -> f64 {
+    let out = y_1;
+    let mut x = -d_out;
+    let x_from_out = d_out;
+    'o1: for _ in 0..2 {
+    for i in (0..3).rev() {
+            if mean(x_from_out) < -0.5183 && w > 0.0 {
+                continue 'o1;
+            }
+            x -= mse(&x, &x);
+            x += w;
+        }
+    }
+    let n2 = y_1.len() - 1;
+    for i in 0..n2 {
+        x += (y_1[i + 1] - y_1[i]).atan2(square(y_1[i + 1] - y_1[i]) + 0.5);
+        if sum(d_out) > -0.5183 || w > 0.0 {
             break;
         }
+        x += &(sum_axis(x_from_out, Axis(0)));
     }
-    let mut x_from_out = t1_from_t2.clone();
-    if logsumexp(grad_1) < -0.5183 {
-        x_from_out -= x;
-    } else {
-        t1_from_t2 += &(cos(x));
-    }
-    let n1 = d_x.len() - 1;
-    for i in 0..n1 {
-        t1_from_t2 += square(d_p0);
-        if mean(x) > 0.4629 {
-            return ((d_x[i + 1] - d_x[i]) * x).sum();
+    let mut d_d_x = Array2::<f64>::zeros((x.nrows(), x.ncols()));
+    let mut d_out_1 = backprop::ops::sigmoid((sqrt(&(square(out) + 0.5))).dot(&(sqrt(&(square(out) + 0.5)))));
+    for o in 0..2 {
+        for i in 0..d_d_x.nrows() {
+            let row = &d_d_x.row(i) * 0.5 + &(tanh(&x.row(i)));
+            d_d_x.row_mut(i).assign(&row);
+        }
+        for i in 0..d_d_x.nrows() {
+            d_out_1 -= (d_d_x.row(i).sum());
         }
     }
-    mean(x) + x_from_out.mean().unwrap()
+    d_d_x += 0.1;
+    d_d_x.iter().sum::<f64>() + d_out_1
 }
 
 #[test]
 fn f0222_gradcheck() {
-    let mut s = 938434120u64;
-    let d_x: Array1<f64> = random(3, &mut s);
-    let d_p0 = scalar(&mut s);
-    let out: Array2<f64> = random((3, 2), &mut s);
-    let (d_x, d_p0, out,) = std::hint::black_box((d_x, d_p0, out,));
-    let (value, grads) = f0222_backward(&d_x, d_p0, &out, 1.0);
-    assert_eq!(value, f0222(&d_x, d_p0, &out));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(d_x.clone(),), |(d_x,)| f0222_backward(d_x, d_p0, &out, 1.0)).unwrap();
+    let mut s = 934224633u64;
+    let y_1: Array1<f64> = random(3, &mut s);
+    let w = scalar(&mut s);
+    let d_out: Array2<f64> = random((3, 2), &mut s);
+    let (y_1, w, d_out,) = std::hint::black_box((y_1, w, d_out,));
+    let (value, grads) = f0222_backward(&y_1, w, &d_out, 1.0);
+    assert_eq!(value, f0222(&y_1, w, &d_out));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    gradcheck(&(y_1.clone(),), |(y_1,)| f0222_backward(y_1, w, &d_out, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0223(p0: &Array1<f64>, p1: &Array2<f64>, p2: f64, p3: f64) -> Array1<f64> {
-    let mut t2 = {
-        let t1 = 3.0 - ((square(p2) + 0.5).powf(tanh(p2)));
-        (sigmoid(f0189(p1.to_owned()))).exp2()
+fn f0223(d_x: &Array1<f64>, y_1: &Array2<f64>, d_out: f64, out: f64) -> f64 {
+    let t2 = {
+        let out_1 = 3.0 - ((square(d_out) + 0.5).powf(tanh(d_out)));
+        cos(f0216(d_x))
     };
-    let t3 = p1;
-    t2 /= square(p3) + 0.5;
-    tanh(p0)
+    let t2 = y_1;
+    let d_d_x = d_out;
+    sum(t2) + d_d_x
 }
 
 #[test]
 fn f0223_gradcheck() {
-    let mut s = 1977536662u64;
-    let p0: Array1<f64> = random(2, &mut s);
-    let p1: Array2<f64> = random((3, 1), &mut s);
-    let p2 = scalar(&mut s);
-    let p3 = scalar(&mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up: Array1<f64> = random(2, &mut s);
-    let (value, grads) = f0223_backward(&p0, &p1, p2, p3, &up);
-    assert_eq!(value, f0223(&p0, &p1, p2, p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0223_backward(p0, p1, *p2, *p3, &up))
-        .unwrap();
+    let mut s = 922588190u64;
+    let d_x: Array1<f64> = random(2, &mut s);
+    let y_1: Array2<f64> = random((3, 1), &mut s);
+    let d_out = scalar(&mut s);
+    let out = scalar(&mut s);
+    let (d_x, y_1, d_out, out,) = std::hint::black_box((d_x, y_1, d_out, out,));
+    let (value, grads) = f0223_backward(&d_x, &y_1, d_out, out, 1.0);
+    assert_eq!(value, f0223(&d_x, &y_1, d_out, out));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    gradcheck(&(d_x.clone(), y_1.clone(), d_out, out), |(d_x, y_1, d_out, out)| f0223_backward(d_x, y_1, *d_out, *out, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0224(d_t1: Array1<f32>, d_x: f32, out: &Array2<f32>) -> f32 {
@@ -6672,33 +6715,29 @@ fn f0224_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0225(p0: &Array1<f64>, p1: &Array1<f64>, p2: f64) -> f64 {
-    let mut t3 = if !(p2 >= 0.4629) {
-        (sin(p0)).dot(&(sin(p0)))
-    } else {
-        let (t1, _, t2) = f0161(p2);
-        p2
-    };
-    let t4 = p1;
-    let n1 = p1.len();
-    let t5 = Array1::<f64>::from_shape_vec(n1, vec![0.0, 0.5, 1.0]).unwrap();
-    let t6 = Array1::<f64>::ones(n1);
-    t3 += 0.5;
-    t3 + sum(t4)
+fn f0225(p0: &Array1<f64>, p1: &Array1<f64>, p2: f64) -> (f64, Array1<f64>, f64) {
+    let t1 = (p1 + p0).mean().expect("not empty");
+    let t2 = t1.cos();
+    let t3 = powi((t1.tanh()).tan(), 2);
+    (t3, sin(p0), p2)
 }
 
 #[test]
 fn f0225_gradcheck() {
-    let mut s = 681033207u64;
+    let mut s = 508674763u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2 = scalar(&mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0225_backward(&p0, &p1, p2, 1.0);
+    let up1: Array1<f64> = random(3, &mut s);
+    let (value, grads) = f0225_backward(&p0, &p1, p2, (1.0, &up1, -0.75));
     assert_eq!(value, f0225(&p0, &p1, p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0225_backward(p0, p1, *p2, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, &up1, -0.75))
+        .check(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0225_backward(p0, p1, *p2, (1.0, &up1, -0.75)))
+        .unwrap();
 }
 #[differentiable]
 fn f0226(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array1<f64>) -> f64 {
@@ -6729,17 +6768,17 @@ fn f0226_gradcheck() {
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
 fn f0227(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: f64, p3: f64, c0: &Array1<f64>) -> f64 {
-    let t2 = {
+    let mut t2 = {
         let t1 = p0;
-        ln(&(square(&(powi(c0, 3))) + 0.5))
+        tanh(&(sigmoid(t1)))
     };
-    let t3 = -(&(square(c0)) / (square(c0) + 2.0));
-    logsumexp(&t2) + t3.sum()
+    t2 -= -(p3 / 1.25);
+    t2[[2, 2]]
 }
 
 #[test]
 fn f0227_gradcheck() {
-    let mut s = 703094026u64;
+    let mut s = 682622306u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let p2 = scalar(&mut s);
@@ -6753,79 +6792,51 @@ fn f0227_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0227_backward(p0, p1.view(), *p2, *p3, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0228(p0: f64, p1: &Array2<f64>, p2: f64, labels: &[usize]) -> (f64, f64) {
+fn f0228(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
     let _t1 = &(softplus(p1)) - (powi(p1, 2));
-    let n1 = p1.nrows();
-    let m1 = p1.ncols();
-    let t2 = Array1::<f64>::linspace(-1.0, 1.0, m1);
-    let t3 = p1.view().into_shape_with_order((1, 6)).unwrap();
-    let t4 = (t3.mean().expect("not empty")) - 0.25;
-    let t6 = {
-        let t5 = cos(&t3);
-        (&t5 - p0).to_shape((2, 3)).unwrap().to_owned()
-    };
-    let mut t7 = sigmoid((((t4 + &t6).dot(&t6.t())).select(Axis(1), &[1, 1])).mean().unwrap());
-    let mut n2 = 0;
-    loop {
-        t7 = t7 * 0.5 + t4;
-        n2 += 1;
-        if n2 >= 4 {
-            break;
-        }
-    }
-    (t4, t7)
+    let t2 = p1;
+    let mut t3 = p2;
+    t3 -= p0;
+    t3 *= p0;
+    mean(t2) + t3
 }
 
 #[test]
 fn f0228_gradcheck() {
-    let mut s = 1768094453u64;
+    let mut s = 866739889u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2 = scalar(&mut s);
-    let labels: &[usize] = &[2, 2];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0228_backward(p0, &p1, p2, labels, (1.0, 0.5));
-    assert_eq!(value, f0228(p0, &p1, p2, labels));
+    let (value, grads) = f0228_backward(p0, &p1, p2, 1.0);
+    assert_eq!(value, f0228(p0, &p1, p2));
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0228_backward(*p0, p1, *p2, labels, (1.0, 0.5)))
-        .unwrap();
+    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0228_backward(*p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0229(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
     let mut t1 = (sigmoid(p2)) * (sigmoid(p2));
-    let t5 = if p2 < 0.0371 {
-        let (t2, t3, t4) = f0161(p2);
-        t3
-    } else {
-        (sum(p1))
+    let mut t2 = p2 - t1;
+    let mut t3 = t2 * t2;
+    let mut t5 = {
+        let t4 = f0169(t1);
+        cos(&p0.view().permuted_axes([1, 0]))
     };
-    let t6 = p1.iter().map(|&u| {
-        if t1 < -0.5183 {
-            u + p2
-        } else {
-            1.25 * t1
-        }
-    }).sum::<f64>();
-    let t5 = p1.product();
-    let t6 = p1.mapv(sigmoid);
-    let (n1, m1) = p1.dim();
-    let t7 = Array2::<f64>::zeros((n1, m1));
-    t1 -= 3.0;
-    let (n2, m2) = p1.dim();
-    let t8 = Array2::<f64>::from_shape_vec((n1, m1), vec![0.0, 0.5, 1.0]).unwrap();
-    let t9 = if p1[[1, 0]] < -0.5183 {
-        p2.sin()
-    } else {
-        t5 + p2
-    };
-    sum(&t6) + t9
+    if t3 >= 0.0371 || t3 > 0.0 {
+        t1 -= t2;
+    }
+    if t1 >= 0.4629 {
+        t5 = ln(&(square(p0) + 1.0));
+    } else if p1[[2, 0]] > 0.4629 {
+        t2 /= (log_sigmoid(t1)).powi(2) + 0.5;
+    }
+    let t6 = softplus(sum(&(acos(&(&(tanh(&t5)) * 0.75))).column(0)));
+    t5.iter().sum::<f64>() + t6
 }
 
 #[test]
 fn f0229_gradcheck() {
-    let mut s = 1761442080u64;
+    let mut s = 226084639u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2 = scalar(&mut s);
@@ -6870,21 +6881,34 @@ fn f0230_gradcheck() {
 fn f0231(p0: f64, p1: &Array2<f64>) -> f64 {
     let _t1 = p1.to_owned().mapv_into(|z| p0);
     let mut t2 = softplus(p1);
-    let mut t3 = &(mean_axis(&(t2.dot(&t2)), Axis(1))) - (mse(&(p1 / &(&t2 * &t2 + 1.0)), &t2));
+    let t3 = &(mean_axis(&(t2.dot(&t2)), Axis(1))) - (mse(&(p1 / &(&t2 * &t2 + 1.0)), &t2));
     t2 *= (tanh(&((tan(&(tanh(p1)))).sum_axis(Axis(1))))).dot(&(sigmoid(&t3)));
-    for i in (0..2).rev() {
-        t3 -= p1[[i, 1]];
-        if (p1[[i, 1]]) > 0.0371 {
-            return (((p1[[i, 1]]).powi(2) + 1.0).recip());
+    'o1: for _ in 0..2 {
+    for i in 0..2 {
+            t2 += (p1[[i, 1]]) * p0;
+            match i % 3 {
+                0 => t2 += (p1[[i, 1]]).cos(),
+                1 | 2 => {
+                    t2 += p1;
+                }
+                _ => {}
+            }
+            if t2[[0, 1]] <= 0.4629 {
+                continue 'o1;
+            }
         }
     }
-    let t4 = sigmoid(sum(&t3));
-    mean(&t2) + t3.dot(&t3) + t4
+    let t4 = match () {
+        _ if p1.mean().unwrap() > 0.4629 => t3.to_owned(),
+        _ if p0 >= 0.4629 => &(logsumexp(&(sigmoid(&t2)))) * &((sigmoid(&t3)).dot(&(tanh(&t2)))),
+        _ => t3.to_owned(),
+    };
+    mean(&t3) + t4.dot(&t4)
 }
 
 #[test]
 fn f0231_gradcheck() {
-    let mut s = 1253542030u64;
+    let mut s = 1057977279u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -6913,173 +6937,184 @@ fn f0232_gradcheck() {
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0232_backward(p0, p1, p2, 1.0)).unwrap();
 }
-#[differentiable(wrt(x))]
-fn f0233(x: &Array2<f64>, d_t1: &Array1<f64>, grad: &Array2<f64>) -> f64 {
-    let mut d_out = ln(&(square(grad) + 1.0));
-    let _t2 = (d_out.t()).iter().sum::<f64>();
-    for i in 0..3 {
-        if d_out.sum() < 0.0371 {
-            break;
+#[differentiable(wrt(p0))]
+fn f0233(p0: &Array2<f64>, p1: &Array1<f64>, c0: &Array2<f64>) -> (f64, f64, Array2<f64>) {
+    let mut t1 = ln(&(square(c0) + 1.0));
+    let _t2 = softmax(&t1);
+    let mut t3 = (sqrt(&(square(c0) + 0.5))).mean().unwrap();
+    let mut n1 = 0;
+    let t4 = loop {
+        t3 += (c0.sum());
+        n1 += 1;
+        if n1 >= 4 || t3.abs() > 0.5183 {
+            break t3 * 0.5;
         }
-        d_out = d_t1 * &d_out;
-    }
-    let (n1, m1) = grad.dim();
-    let out = Array1::<f64>::ones(n1);
-    let t5 = {
-        let t3 = (log_softmax(&d_out)).to_owned().permuted_axes([1, 0]);
-        &(&t3 + &(grad.dot(d_t1))) - &out
     };
-    let t7 = {
-        let t6 = t5.sum_axis(Axis(1));
-        mean(&(tan(&(tanh(&t5)))))
-    };
-    d_out.sum() + t5.sum() + t7
+    t1 += t4;
+    let t5 = p1[1];
+    (c0[[0, 0]], t3, sigmoid(c0))
 }
 
 #[test]
 fn f0233_gradcheck() {
-    let mut s = 1205804502u64;
-    let x: Array2<f64> = random((2, 1), &mut s);
-    let d_t1: Array1<f64> = random(3, &mut s);
-    let grad: Array2<f64> = random((1, 3), &mut s);
-    let (x, d_t1, grad,) = std::hint::black_box((x, d_t1, grad,));
-    let (value, grads) = f0233_backward(&x, &d_t1, &grad, 1.0);
-    assert_eq!(value, f0233(&x, &d_t1, &grad));
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(x.clone(),), |(x,)| f0233_backward(x, &d_t1, &grad, 1.0)).unwrap();
+    let mut s = 767574393u64;
+    let p0: Array2<f64> = random((2, 1), &mut s);
+    let p1: Array1<f64> = random(3, &mut s);
+    let c0: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
+    let up2: Array2<f64> = random((1, 3), &mut s);
+    let (value, grads) = f0233_backward(&p0, &p1, &c0, (1.0, 0.5, &up2));
+    assert_eq!(value, f0233(&p0, &p1, &c0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    GradCheck::new()
+        .upstream(&(1.0, 0.5, &up2))
+        .check(&(p0.clone(),), |(p0,)| f0233_backward(p0, &p1, &c0, (1.0, 0.5, &up2)))
+        .unwrap();
 }
 #[differentiable]
-fn f0234(d_x: &Array1<f64>, x: &Array2<f64>, d_p0: f64) -> f64 {
-    let d_out_1 = powi(d_p0 + d_p0, 2);
-    d_out_1
+fn f0234(d_t1: &Array1<f64>, d_out: &Array2<f64>, d_x: f64) -> Array2<f64> {
+    let t1 = f0182(d_out);
+    sigmoid(d_out)
 }
 
 #[test]
 fn f0234_gradcheck() {
-    let mut s = 2036207598u64;
-    let d_x: Array1<f64> = random(2, &mut s);
-    let x: Array2<f64> = random((3, 3), &mut s);
-    let d_p0 = scalar(&mut s);
-    let (d_x, x, d_p0,) = std::hint::black_box((d_x, x, d_p0,));
-    let (value, grads) = f0234_backward(&d_x, &x, d_p0, 1.0);
-    assert_eq!(value, f0234(&d_x, &x, d_p0));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(d_x.clone(), x.clone(), d_p0), |(d_x, x, d_p0)| f0234_backward(d_x, x, *d_p0, 1.0)).unwrap();
+    let mut s = 40036059u64;
+    let d_t1: Array1<f64> = random(2, &mut s);
+    let d_out: Array2<f64> = random((3, 3), &mut s);
+    let d_x = scalar(&mut s);
+    let (d_t1, d_out, d_x,) = std::hint::black_box((d_t1, d_out, d_x,));
+    let up: Array2<f64> = random((3, 3), &mut s);
+    let (value, grads) = f0234_backward(&d_t1, &d_out, d_x, &up);
+    assert_eq!(value, f0234(&d_t1, &d_out, d_x));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(d_t1.clone(), d_out.clone(), d_x), |(d_t1, d_out, d_x)| f0234_backward(d_t1, d_out, *d_x, &up))
+        .unwrap();
 }
-#[differentiable(wrt(x))]
-fn f0235(x: f64, grad: &Array2<f64>) -> (f64, f64, Array2<f64>) {
-    let d_x = {
-        let t1 = x;
-        ((square(t1) + 0.5).powf(2.0)) * &(grad + t1)
+#[differentiable(wrt(p0))]
+fn f0235(p0: f64, c0: &Array2<f64>) -> f64 {
+    let t2 = {
+        let t1 = p0;
+        ((square(t1) + 0.5).powf(2.0)) * &(c0 + t1)
     };
-    let d_x = d_x.clone();
-    let d_x = grad.dot(&d_x);
+    let t2 = t2.clone();
+    let t2 = c0.dot(&t2);
     let t4 = {
-        let d_out_1 = f0208(x, x);
-        d_x.select(Axis(0), &[0, 2, 2, 0])
+        let t3 = f0208(p0, p0);
+        t2.select(Axis(0), &[0, 2, 2, 0])
     };
-    let mut out = tanh(mean(&t4));
+    let mut t5 = tanh(mean(&t4));
     let mut n1 = 0;
     while n1 < 3 {
-        out = out * 0.5 + ((mse(&(tanh(&t4)), &(sigmoid(&t4)))));
+        t5 = t5 * 0.5 + ((mse(&(tanh(&t4)), &(sigmoid(&t4)))));
         n1 += 1;
     }
-    out += 2.0;
-    let _t6 = trunc(&d_x);
-    (out, x, sin(grad))
+    t5 += 0.5;
+    let t4 = (concatenate(Axis(0), &[t2.view(), t2.view(), t4.view()]).unwrap()).iter().sum::<f64>();
+    sum(&t2) + t5 + t4 + t5
 }
 
 #[test]
 fn f0235_gradcheck() {
-    let mut s = 1049301165u64;
-    let x = scalar(&mut s);
-    let grad: Array2<f64> = random((3, 3), &mut s);
-    let (x, grad,) = std::hint::black_box((x, grad,));
-    let up2: Array2<f64> = random((3, 3), &mut s);
-    let (value, grads) = f0235_backward(x, &grad, (1.0, 0.5, &up2));
-    assert_eq!(value, f0235(x, &grad));
-    GradCheck::new()
-        .upstream(&(1.0, 0.5, &up2))
-        .check(&(x,), |(x,)| f0235_backward(*x, &grad, (1.0, 0.5, &up2)))
-        .unwrap();
+    let mut s = 1126366542u64;
+    let p0 = scalar(&mut s);
+    let c0: Array2<f64> = random((3, 3), &mut s);
+    let (p0, c0,) = std::hint::black_box((p0, c0,));
+    let (value, grads) = f0235_backward(p0, &c0, 1.0);
+    assert_eq!(value, f0235(p0, &c0));
+    gradcheck(&(p0,), |(p0,)| f0235_backward(*p0, &c0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
-fn f0236(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>, c0: &Array2<f64>) -> f64 {
+fn f0236(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>, c0: &Array2<f64>) -> Array2<f64> {
     let t1 = concat(Axis(1), &[&((p3 * p2).t().dot(p0))]);
-    let mut t2 = mean(&((-(c0.mapv(f64::tanh))) * c0));
-    let mut t4 = {
-        let t3 = p2;
-        t2 + t2
-    };
-    t4 -= sigmoid(p1);
-    let t5 = if t4 <= 0.4629 && t2 > 0.0 {
-        &t1 - t2
-    } else {
-        (t1.slice(s![-2.., ..])).to_owned()
-    };
-    t4 + t5.sum() + t2
+    let t2 = &t1;
+    let t3 = relu(t2);
+    let t4 = t2;
+    let t5 = t2;
+    let t6 = cos(t5);
+    t1
 }
 
 #[test]
 fn f0236_gradcheck() {
-    let mut s = 1967842981u64;
+    let mut s = 1792056417u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let p3: Array2<f64> = random((1, 2), &mut s);
     let c0: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let (value, grads) = f0236_backward(&p0, p1, &p2, &p3, &c0, 1.0);
+    let up: Array2<f64> = random((2, 2), &mut s);
+    let (value, grads) = f0236_backward(&p0, p1, &p2, &p3, &c0, &up);
     assert_eq!(value, f0236(&p0, p1, &p2, &p3, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0236_backward(p0, *p1, p2, p3, &c0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0236_backward(p0, *p1, p2, p3, &c0, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0237(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
-    let t1 = p1.map(|&u| u);
-    let mut t2 = p2 - p2;
-    let _t3 = ((p2.min(t2)).tanh()).tan();
-    if sum(p1) <= 0.4629 {
-        t2 /= square(p0) + 1.0;
-    } else if t2 >= 0.4629 {
-        t2 += log_sigmoid(t2);
+fn f0237(d_p0: f64, d_out: &Array2<f64>, d_t1: f64, k0: usize) -> (f64, f64, f64) {
+    let t1_from_t2 = d_out.map(|&u| u);
+    let out = square(d_out);
+    let mut unused = Array2::<f64>::zeros((d_out.nrows(), d_out.ncols()));
+    let mut t4 = t1_from_t2.iter().sum::<f64>();
+    let mut n1 = 0;
+    while n1 < 1 {
+        if d_out.sum() >= 0.4629 {
+            for i in 0..unused.nrows() {
+                for j in 0..unused.ncols() {
+                    t4 -= (sum(&((unused[[i, j]]) - &t1_from_t2)));
+                }
+            }
+        }
+        for i in 0..unused.nrows() {
+            for j in 0..unused.ncols() {
+                unused[[i, j]] = ((t1_from_t2.select(Axis(1), &[0, 1, 0, 0])).sum()) + d_out[[i, j]];
+            }
+        }
+        n1 += 1;
     }
-    let _t4 = t2 / &(square(&t1) + 2.0);
-    let mut t5 = p1.to_owned();
-    let n1 = p1.nrows();
-    let m1 = p1.ncols();
-    let t6 = Array2::<f64>::from_shape_vec((n1, 2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
-    let mut t7 = logsumexp(&((&t1 * 0.1 + &t6).var_axis(Axis(1), 0.0)));
+    let t5 = match d_out.len() % 3 {
+        0 => abs(&(sum_axis(d_out, Axis(1)))),
+        1 | 2 => sigmoid(&(abs(&(sum_axis(d_out, Axis(1)))))),
+        _ => sin(&(abs(&(sum_axis(d_out, Axis(1)))))),
+    };
+    let _t6 = &(&(softplus(&t5)) - t4) - t4;
+    let mut t7 = t5.to_owned();
+    let mut t8 = (unused[[0, 0]]).tanh();
     for o in 0..3 {
-        for i in 0..t5.nrows() {
-            for j in 0..t5.ncols() {
-                t5[[i, j]] = (mean(&(acosh(&(square(&(Zip::from(&t1).and(p1).map_collect(|&u, &v| u))) + 1.5))))) + p1[[i, j]];
-            }
+        for j in 0..t7.len() {
+            t7[j] = t7[j] * 0.5 + ((logsumexp(&t5)) + t5[j]);
         }
-        for i in 0..t5.nrows() {
-            for j in 0..t5.ncols() {
-                t7 -= (t5[[i, j]] * (mean(&(p0 * &t1))));
-            }
+        for j in 0..t7.len() {
+            t8 += ((t7[j] * ((&t1_from_t2 - &t1_from_t2).sum())).tanh());
         }
     }
-    let t8 = backprop::ops::sin(&t5);
-    t7 + mean(&t8)
+    let t1_from_t2 = d_t1;
+    (t1_from_t2, d_t1, d_t1)
 }
 
 #[test]
 fn f0237_gradcheck() {
-    let mut s = 287443938u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((3, 2), &mut s);
-    let p2 = scalar(&mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0237_backward(p0, &p1, p2, 1.0);
-    assert_eq!(value, f0237(p0, &p1, p2));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0237_backward(*p0, p1, *p2, 1.0)).unwrap();
+    let mut s = 819149184u64;
+    let d_p0 = scalar(&mut s);
+    let d_out: Array2<f64> = random((3, 2), &mut s);
+    let d_t1 = scalar(&mut s);
+    let k0: usize = 1;
+    let (d_p0, d_out, d_t1,) = std::hint::black_box((d_p0, d_out, d_t1,));
+    let (value, grads) = f0237_backward(d_p0, &d_out, d_t1, k0, (1.0, 0.5, -0.75));
+    assert_eq!(value, f0237(d_p0, &d_out, d_t1, k0));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    GradCheck::new()
+        .upstream(&(1.0, 0.5, -0.75))
+        .check(&(d_p0, d_out.clone(), d_t1), |(d_p0, d_out, d_t1)| f0237_backward(*d_p0, d_out, *d_t1, k0, (1.0, 0.5, -0.75)))
+        .unwrap();
 }
 #[differentiable]
 fn f0238(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
@@ -7108,28 +7143,26 @@ fn f0238_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0238_backward(p0, *p1, p2, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
-fn f0239(p0: ArrayView2<f64>, c0: &Array2<f64>) -> (Array2<f64>, f64) {
+fn f0239(p0: ArrayView2<f64>, c0: &Array2<f64>) -> f64 {
     let t1 = c0.sum_axis(Axis(0));
     let t1 = &t1;
-    let t2 = t1 / (square(&(sin(&(t1.mapv(|e| e))))) + 2.0);
-    let _t3 = t1;
-    (sin(&p0), c0.iter().sum::<f64>())
+    let mut t2 = c0.dot(t1);
+    if sum(&p0) < 0.0371 {
+        t2 *= t1;
+    }
+    t1.dot(t1) + t2.dot(&t2)
 }
 
 #[test]
 fn f0239_gradcheck() {
-    let mut s = 705324683u64;
+    let mut s = 1611117486u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let c0: Array2<f64> = random((2, 1), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let up0: Array2<f64> = random((3, 3), &mut s);
-    let (value, grads) = f0239_backward(p0.view(), &c0, (&up0, 0.5));
+    let (value, grads) = f0239_backward(p0.view(), &c0, 1.0);
     assert_eq!(value, f0239(p0.view(), &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&(&up0, 0.5))
-        .check(&(p0.clone(),), |(p0,)| f0239_backward(p0.view(), &c0, (&up0, 0.5)))
-        .unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0239_backward(p0.view(), &c0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0240(p0: &Array2<f64>, p1: ArrayView1<f64>, p2: &Array2<f64>) -> Array1<f64> {
@@ -7192,15 +7225,18 @@ fn f0242(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
     };
     let c1: f64 = 0.25;
     t5 *= p0;
-    let t6 = (f0208(cos(t3), tanh(t5))) - ((t5 * p2) / (t5.powi(2) + 1.0));
-    let mut t7 = f64::sin(t3 - t3);
-    t7 -= t6;
-    t6 + t7
+    let t6 = ((p0 / (t5.powi(2) + 0.5)) / (square(log_sigmoid(t5)) + 2.0)) / (t3.powi(2) + 1.0);
+    let t7 = (t6 + t5) - t6;
+    let t9 = {
+        let t8 = backprop::ops::trunc(&(Zip::from(p1).and(p1).map_collect(|&l, &r| f0029(t5.tanh()))));
+        (t3 * 2.0) * t3
+    };
+    t3 + t5 + t6 + t7 + t9
 }
 
 #[test]
 fn f0242_gradcheck() {
-    let mut s = 436718060u64;
+    let mut s = 1614780059u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2 = scalar(&mut s);
@@ -7265,7 +7301,7 @@ fn f0244_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0244_backward(*p0, p1, p2, p3.view(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0245(p0: Array2<f64>, labels: &[usize]) -> f64 {
+fn f0245(p0: Array2<f64>) -> f64 {
     let mut t1 = Array2::<f64>::zeros((p0.nrows(), p0.ncols()));
     let mut t2 = mean(&(&(p0.mapv(|z| z)) / &(square(&(sin(&p0))) + 1.0)));
     let mut n1 = 0;
@@ -7286,90 +7322,85 @@ fn f0245(p0: Array2<f64>, labels: &[usize]) -> f64 {
         t3.column_mut(i).assign(&(sigmoid(&p0.column(i))));
     }
     t1 = powi(&t3, 1);
-    let mut t4 = (softmax_cross_entropy(&t3, labels));
-    t1.sum() + t2 + t3[[2, 0]] + t4
+    let t4 = t2.max(1.25);
+    t3.iter().sum::<f64>() + t4
 }
 
 #[test]
 fn f0245_gradcheck() {
-    let mut s = 1317023497u64;
+    let mut s = 1709577873u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
-    let labels: &[usize] = &[2, 1, 1];
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0245_backward(p0.clone(), labels, 1.0);
-    assert_eq!(value, f0245(p0.clone(), labels));
+    let (value, grads) = f0245_backward(p0.clone(), 1.0);
+    assert_eq!(value, f0245(p0.clone()));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0245_backward(p0.clone(), labels, 1.0)).unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0245_backward(p0.clone(), 1.0)).unwrap();
 }
-#[differentiable(wrt(grad, w, out, d_t1))]
-fn f0246(grad: f64, w: &Array2<f64>, out: &Array1<f64>, d_t1: &Array2<f64>, d_p0: &Array1<f64>) -> f64 {
+#[differentiable(wrt(grad, out, d_out, d_x))]
+fn f0246(grad: f64, out: &Array2<f64>, d_out: &Array1<f64>, d_x: &Array2<f64>, d_p0: &Array1<f64>, labels: &[usize]) -> f64 {
     let t1 = Array::from_elem(3, -1.5_f64);
-    let t2 = (Zip::from(d_p0).and(d_p0).map_collect(|&u, &v| {
+    let t1_from_t2 = (Zip::from(d_p0).and(d_p0).map_collect(|&u, &v| {
         if v > -0.5183 {
             log_sigmoid(v)
         } else {
             v
         }
     })) + &t1;
-    let t2 = (f0208(grad, grad)) + d_p0;
-    let c1 = 0.25_f64;
-    let mut t2 = exp(sigmoid(sum(&(d_p0.to_owned().mapv_into(|v| {
-        if v > -0.5183 {
-            c1 + grad
-        } else {
-            c1
-        }
-    })))));
-    t2 -= 0.1;
-    let t2 = w;
-    let d_x = t2;
-    let d_x = d_x.product();
-    sum(t2) + d_x + d_t1.sum()
+    let t1_from_t2 = (f0208(grad, grad)) * d_p0;
+    let mut x_from_out = (square(d_out) + 1.0).log(10.0);
+    let t4 = softmax_cross_entropy(d_x, labels);
+    let d_out_1 = d_x.mapv(|e| (softplus(tan(e.tanh()))) * t4);
+    let t1_from_t2 = t1_from_t2.hypot(0.5 * 0.5 + 0.5);
+    x_from_out += &t1_from_t2;
+    d_out_1.sum() + sum(&t1_from_t2) + grad
 }
 
 #[test]
 fn f0246_gradcheck() {
-    let mut s = 693996614u64;
+    let mut s = 1868112113u64;
     let grad = scalar(&mut s);
-    let w: Array2<f64> = random((2, 2), &mut s);
-    let out: Array1<f64> = random(3, &mut s);
-    let d_t1: Array2<f64> = random((3, 2), &mut s);
+    let out: Array2<f64> = random((2, 2), &mut s);
+    let d_out: Array1<f64> = random(3, &mut s);
+    let d_x: Array2<f64> = random((3, 2), &mut s);
     let d_p0: Array1<f64> = random(3, &mut s);
-    let (grad, w, out, d_t1, d_p0,) = std::hint::black_box((grad, w, out, d_t1, d_p0,));
-    let (value, grads) = f0246_backward(grad, &w, &out, &d_t1, &d_p0, 1.0);
-    assert_eq!(value, f0246(grad, &w, &out, &d_t1, &d_p0));
-    assert_eq!(grads.w.shape(), w.shape());
+    let labels: &[usize] = &[1, 1, 1];
+    let (grad, out, d_out, d_x, d_p0,) = std::hint::black_box((grad, out, d_out, d_x, d_p0,));
+    let (value, grads) = f0246_backward(grad, &out, &d_out, &d_x, &d_p0, labels, 1.0);
+    assert_eq!(value, f0246(grad, &out, &d_out, &d_x, &d_p0, labels));
     assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    gradcheck(&(grad, w.clone(), out.clone(), d_t1.clone()), |(grad, w, out, d_t1)| f0246_backward(*grad, w, out, d_t1, &d_p0, 1.0)).unwrap();
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    gradcheck(&(grad, out.clone(), d_out.clone(), d_x.clone()), |(grad, out, d_out, d_x)| f0246_backward(*grad, out, d_out, d_x, &d_p0, labels, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
-fn f0247(p0: &Array1<f32>, c0: &Array2<f32>) -> (f32, f32) {
+fn f0247(p0: &Array1<f32>, c0: &Array2<f32>) -> f32 {
     let mut t1 = match () {
         _ if mean(c0) < 0.4629 => sin(&(tanh(&(c0 * c0)))),
         _ if c0[[2, 1]] > -0.5183 => (softmax(&(c0 - c0))) * c0,
         _ => ((c0 * c0).dot(c0)).dot(c0),
     };
-    for i in (0..2).step_by(2) {
-        t1 += &(&t1 - &t1);
+    for i in 0..2 {
+        if p0.sum() < 0.4629 {
+            continue;
+        }
+        t1 = fract(&t1);
     }
-    (p0.sum(), c0[[0, 2]])
+    t1.sum()
 }
 
 #[test]
 fn f0247_gradcheck() {
-    let mut s = 297476643u64;
+    let mut s = 1544203035u64;
     let p0: Array1<f32> = random32(2, &mut s);
     let c0: Array2<f32> = random32((3, 3), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let (value, grads) = f0247_backward(&p0, &c0, (1.0, 0.5));
+    let (value, grads) = f0247_backward(&p0, &c0, 1.0);
     assert_eq!(value, f0247(&p0, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(),), |(p0,)| f0247_backward(p0, &c0, (1.0, 0.5)))
+        .check(&(p0.clone(),), |(p0,)| f0247_backward(p0, &c0, 1.0))
         .unwrap();
 }
 #[differentiable(wrt(x, w, grad, d_t1))]
@@ -7401,82 +7432,47 @@ fn f0248_gradcheck() {
         .check(&(x, w.clone(), grad.clone(), d_t1.clone()), |(x, w, grad, d_t1)| f0248_backward(*x, w, grad, d_t1, &y_1, (1.0, &up1)))
         .unwrap();
 }
-#[differentiable(wrt(p1))]
-fn f0249(p0: &Array2<f32>, p1: &Array1<f32>, ws: &[f32]) -> f32 {
-    let t1 = if p0.sum() < -0.5183 {
-        &(-p1) * 1.5
+#[differentiable(wrt(grad))]
+fn f0249(out: &Array2<f32>, grad: &Array1<f32>) -> f32 {
+    let mut d_x = if out.sum() < -0.5183 {
+        &(-grad) * 1.5
     } else {
-        p1.to_owned()
+        grad - grad
     };
-    let t2 = t1.dot(p1);
-    let mut t3 = ((round(t2)).min(t2));
-    for (i, &c) in ws.iter().enumerate() {
-        t3 -= (sigmoid((t2.exp())));
+    d_x += &(((backprop::ops::recip(&(square(&d_x) + 1.0))).dot(grad)) * &d_x);
+    let out_1 = &d_x;
+    let mut d_out = mse(&(sigmoid(&d_x)), &(sin(grad)));
+    if d_out <= -0.5183 {
+        d_out *= f0010(d_out.tanh());
+    } else {
+        d_out += f0010(f32::tanh(d_out));
     }
-    let mut t4 = Array1::<f32>::zeros(p1.len());
-    let c1: f32 = 3.0;
-    let mut t5 = (0.1 + &(Zip::from(p1).and(p1).map_collect(|&a, &b| a))).dot(&(0.1 + &(Zip::from(p1).and(p1).map_collect(|&a, &b| a))));
-    let mut n2 = 0;
-    while n2 < 2 {
-        for j in 0..t4.len() {
-            t4[j] = t4[j] * 0.5 + ((logsumexp(p1)) + p1[j]);
+    let d_x = f0010(tanh(d_out));
+    let mut grad_1 = sum(&(square(&(sigmoid(out_1)))));
+    let mut n1 = 0;
+    let x_from_out = loop {
+        grad_1 += (sum(&(&(to_degrees(out_1)) * 0.01)));
+        n1 += 1;
+        if n1 >= 1 {
+            break grad_1 * 0.5;
         }
-        for j in 0..t4.len() {
-            t5 += (sigmoid(t4[j] * ((t2 * 1.5))));
-        }
-        for j in 0..t4.len() {
-            t4[j] = (((t3 / &(square(p1) + 1.0)).mean().unwrap()).tanh()) + p1[j];
-        }
-        for j in 0..t4.len() {
-            t5 += (t4[j] * ((p0.slice(s![2_usize, -1..])).mean().unwrap()));
-        }
-        n2 += 1;
-    }
-    let mut t6 = tanh(t5);
-    let mut n3 = 0;
-    loop {
-        t6 += ((p1.select(Axis(0), &[1, 1, 1, 1])).dot(&(p1.select(Axis(0), &[1, 1, 1, 1]))));
-        n3 += 1;
-        if n3 >= 3 {
-            break;
-        }
-    }
-    let (n4, m4) = p0.dim();
-    t4 += (p0[[n4 - 1, m4 - 1]]) * 1.5;
-    let mut t7 = Array1::<f32>::zeros(t4.len());
-    let mut t8 = tanh((0.5 + t5));
-    let c5 = 2.0_f32;
-    for o in 0..2 {
-        for j in 0..t7.len() {
-            t7[j] = t7[j] * 0.5 + ((mean(&t1)) + t4[j]);
-        }
-        for j in 0..t7.len() {
-            t8 -= (sigmoid(t7[j] * ((t1.iter().map(|e| tanh(t6 / (square(t3) + 1.0))).sum::<f32>()))));
-        }
-        for j in 0..t7.len() {
-            t7[j] = t3 + t4[j];
-        }
-        for j in 0..t7.len() {
-            t8 += (t7[j] * (sigmoid(sum(&(t5 + &t1)))));
-        }
-    }
-    mean(&t7) + t8
+    };
+    out_1.mean().unwrap() + d_out + d_x + x_from_out + grad_1
 }
 
 #[test]
 fn f0249_gradcheck() {
-    let mut s = 217506493u64;
-    let p0: Array2<f32> = random32((3, 2), &mut s);
-    let p1: Array1<f32> = random32(2, &mut s);
-    let ws: &[f32] = &[-0.5, -1.25, -0.5];
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0249_backward(&p0, &p1, ws, 1.0);
-    assert_eq!(value, f0249(&p0, &p1, ws));
-    assert_eq!(grads.p1.shape(), p1.shape());
+    let mut s = 968127068u64;
+    let out: Array2<f32> = random32((3, 2), &mut s);
+    let grad: Array1<f32> = random32(2, &mut s);
+    let (out, grad,) = std::hint::black_box((out, grad,));
+    let (value, grads) = f0249_backward(&out, &grad, 1.0);
+    assert_eq!(value, f0249(&out, &grad));
+    assert_eq!(grads.grad.shape(), grad.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p1.clone(),), |(p1,)| f0249_backward(&p0, p1, ws, 1.0))
+        .check(&(grad.clone(),), |(grad,)| f0249_backward(&out, grad, 1.0))
         .unwrap();
 }
 #[differentiable]
@@ -7501,28 +7497,19 @@ fn f0250_gradcheck() {
 }
 #[differentiable]
 fn f0251(p0: &Array2<f64>, p1: f64, p2: f64) -> f64 {
-    let mut t1 = 2.0 - ((p1 - 2.0) / (square(p1) + 1.0));
-    let mut t2 = t1 + t1;
-    t1 += p2.sin();
-    if p0.sum() < 0.0371 {
-        t1 -= t2 / (square(powi(sigmoid(t2), 1)) + 1.0);
-    } else {
-        t1 += (sigmoid(t1)).powi(1);
-    }
-    let t3 = array![[-1.0_f64, 2.0]];
-    if p1 >= -0.5183 {
-        t1 += atanh((p1.tanh()) * 0.75);
-    } else {
-        t2 -= p2;
-    }
-    let t4 = ((t2 + p1) + t1).tanh();
-    let _t5 = t2 - p0;
-    t2 + t4
+    let t1 = 2.0 - ((p1 - 2.0) / (square(p1) + 1.0));
+    let t2 = sigmoid((square(t1) + 0.5).ln());
+    let t3 = t1 / (p2.powi(2) + 2.0);
+    let t4 = t2;
+    let _t5 = ((square(t4) + 0.5).powf(sin(t4))) * 0.1;
+    let t6 = t2.max(t3);
+    let t7 = t6;
+    t1 + t2 + t3 + t4 + t6 + t7
 }
 
 #[test]
 fn f0251_gradcheck() {
-    let mut s = 95142889u64;
+    let mut s = 1308579034u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -7555,7 +7542,7 @@ fn f0252_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0253(p0: &Array1<f64>) -> (f64, f64) {
+fn f0253(p0: &Array1<f64>) -> f64 {
     let mut t1 = if sum(p0) < 0.0371 {
         p0.to_owned()
     } else {
@@ -7563,61 +7550,70 @@ fn f0253(p0: &Array1<f64>) -> (f64, f64) {
     };
     let t2 = backprop::ops::softplus(&(&t1 / &(&t1 * &t1 + 2.0)));
     let t3 = (&(t2.broadcast((3, 2)).unwrap()) - &t1).dot(&t2);
-    for i in (0..2).rev() {
-        if mean(p0) <= 0.4629 {
-            break;
+    'o1: for _ in 0..2 {
+    for i in 0..2 {
+            t1 += &t2;
+            if logsumexp(&t3) > -0.5183 {
+                break;
+            }
+            if logsumexp(&t3) > 0.0371 {
+                continue 'o1;
+            }
         }
-        t1 -= p0;
     }
-    let t4 = abs(&((sigmoid(&t3)).map(|&v| v)));
-    (t1.dot(&t1), sum(&t2))
+    let mut t4 = sigmoid((&t1 + &t1).sum());
+    let t5 = array![0.0_f64, 0.5];
+    let mut n2 = 0;
+    while n2 < 1 && t4.abs() < 0.4629 {
+        t4 -= (sigmoid((&t3 - &t3).iter().sum::<f64>()));
+        t4 += ((sigmoid(&t2)) * 0.1 + &t5).std(0.0);
+        n2 += 1;
+    }
+    mean(&t1) + t2.sum() + t3.dot(&t3) + t4 + t1.sum()
 }
 
 #[test]
 fn f0253_gradcheck() {
-    let mut s = 818374538u64;
+    let mut s = 1570097409u64;
     let p0: Array1<f64> = random(2, &mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0253_backward(&p0, (1.0, 0.5));
+    let (value, grads) = f0253_backward(&p0, 1.0);
     assert_eq!(value, f0253(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(),), |(p0,)| f0253_backward(p0, (1.0, 0.5)))
-        .unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0253_backward(p0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
-fn f0254(p0: Array1<f64>, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let mut t2 = {
+fn f0254(p0: Array1<f64>, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>, labels: &[usize]) -> f64 {
+    let t2 = {
         let t1 = p1;
         logsumexp(&(sin(p2)))
     };
-    let c1 = 0.1_f64;
-    let mut t3 = (powi(c0, 1)).iter().map(|&z| c1.min(z)).sum::<f64>();
-    if t3 <= -0.5183 {
-        t3 += p1;
-    } else {
-        t2 += (p1.powi(2) + 1.0).recip();
+    let mut t3 = Zip::from(&(tanh(&((f0183(&(cos(&t2)), &p0)) / (square(c0) + 2.0))))).and(c0).map_collect(|&a, &b| (p1.powi(2) + 0.5).powf(cos(p1)));
+    t3 *= &t2;
+    let t4 = c0;
+    let mut t5 = log_sigmoid(c0);
+    if t5[[2, 1]] > 0.4629 {
+        t5 /= &(t4 * t4 + 0.5);
+    } else if t3.sum() < 0.4629 {
+        t5 /= &(square(&t2) + 1.0);
     }
-    let _t4 = c0;
-    let t3 = (sigmoid(&(softplus(&t2)))).dot(&(tanh(&t2)));
-    let t5 = p1;
-    t2.dot(&t2) + t3 + t5
+    t2.dot(&t2) + mean(&t3) + t4.mean().unwrap() + sum(&t5)
 }
 
 #[test]
 fn f0254_gradcheck() {
-    let mut s = 1754181955u64;
+    let mut s = 2036069188u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
     let c0: Array2<f64> = random((3, 3), &mut s);
+    let labels: &[usize] = &[2, 2, 0];
     let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0254_backward(p0.clone(), p1, &p2, &c0, 1.0);
-    assert_eq!(value, f0254(p0.clone(), p1, &p2, &c0));
+    let (value, grads) = f0254_backward(p0.clone(), p1, &p2, &c0, labels, 1.0);
+    assert_eq!(value, f0254(p0.clone(), p1, &p2, &c0, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0254_backward(p0.clone(), *p1, p2, &c0, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0254_backward(p0.clone(), *p1, p2, &c0, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0255(p0: f32, p1: ArrayView1<f32>, p2: &Array1<f32>, p3: f32) -> f32 {
@@ -7652,7 +7648,7 @@ fn f0255_gradcheck() {
         .unwrap();
 }
 #[differentiable(wrt(p0, p2, p3))]
-fn f0256(p0: &Array2<f32>, p1: &Array2<f32>, p2: &Array2<f32>, p3: &Array2<f32>) -> f32 {
+fn f0256(p0: &Array2<f32>, p1: &Array2<f32>, p2: &Array2<f32>, p3: &Array2<f32>, labels: &[usize]) -> f32 {
     let t1 = p3 - p2;
     let t2 = (sigmoid(&((abs(p0)).dot(&t1)))).map(|&e| e);
     let t3 = array![[-1.0_f32], [0.5]];
@@ -7661,162 +7657,157 @@ fn f0256(p0: &Array2<f32>, p1: &Array2<f32>, p2: &Array2<f32>, p3: &Array2<f32>)
     } else {
         sigmoid(&(&(p3 * p3) - &t3))
     };
-    let t5 = ((&t2 * &t2).dot(p1)).to_shape(3).unwrap().to_owned();
-    let t6 = p1.dot(&t4.t());
-    let mut t7 = mean(&(tanh(&t4)));
-    let mut n1 = 0;
-    loop {
-        t7 -= (mean(&((sum(&t4)) * &t2)));
-        n1 += 1;
-        if n1 >= 3 || t7.abs() < 0.4629 {
-            break;
-        }
-    }
-    t6.mean().unwrap() + t7 + p3.sum()
+    let t5 = softmax_cross_entropy(&t4, labels);
+    let t6 = softplus(&(t2.dot(&t2)));
+    let t1 = (square(t5) + 1.0).ln();
+    mean(&t2) + t4.mean().unwrap() + t5 + t6[[2, 1]] + t1
 }
 
 #[test]
 fn f0256_gradcheck() {
-    let mut s = 1759796465u64;
+    let mut s = 1608702111u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let p1: Array2<f32> = random32((3, 1), &mut s);
     let p2: Array2<f32> = random32((2, 3), &mut s);
     let p3: Array2<f32> = random32((2, 1), &mut s);
+    let labels: &[usize] = &[0, 0];
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0256_backward(&p0, &p1, &p2, &p3, 1.0);
-    assert_eq!(value, f0256(&p0, &p1, &p2, &p3));
+    let (value, grads) = f0256_backward(&p0, &p1, &p2, &p3, labels, 1.0);
+    assert_eq!(value, f0256(&p0, &p1, &p2, &p3, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p2.clone(), p3.clone()), |(p0, p2, p3)| f0256_backward(p0, &p1, p2, p3, 1.0))
+        .check(&(p0.clone(), p2.clone(), p3.clone()), |(p0, p2, p3)| f0256_backward(p0, &p1, p2, p3, labels, 1.0))
         .unwrap();
 }
 #[differentiable]
-fn f0257(p0: &Array2<f64>, p1: &Array2<f64>, p2: ArrayView1<f64>, labels: &[usize]) -> f64 {
-    let t1 = &(&(to_degrees(p1)) * 0.01) + 0.1;
-    let t2 = if t1[[0, 1]] >= -0.5183 {
-        (cos(&(log_softmax(&t1)))) - &((mse(p1, &t1)) * (t1.hypot(0.5 * 0.5 + 0.5)))
+fn f0257(y_1: &Array2<f64>, x: &Array2<f64>, d_p0: ArrayView1<f64>) -> f64 {
+    let t1 = &(&(to_degrees(x)) * 0.01) + 0.1;
+    let d_out = if t1[[0, 1]] >= -0.5183 {
+        (cos(&(log_softmax(&t1)))) - &((mse(x, &t1)) * (t1.hypot(0.5 * 0.5 + 0.5)))
     } else {
-        (mean(&(3.0 - &p2))) / (square(&(softmax(&(p1 / &(square(p1) + 0.5))))) + 1.0)
+        (mean(&(3.0 - &d_p0))) / (square(&(softmax(&(x / &(square(x) + 0.5))))) + 1.0)
     };
-    let t3 = &t2;
+    let out = &d_out;
     let t5 = {
-        let t4 = backprop::ops::square(&(sigmoid(t3)));
-        sum_axis(&(t3 + &t4), Axis(1))
+        let out_1 = backprop::ops::square(&(sigmoid(out)));
+        sum_axis(&(out + &out_1), Axis(1))
     };
-    let t6 = softmax_cross_entropy(t3, labels);
-    let mut t7 = ((sigmoid(&t5)).dot(&(tanh(&t2)))).mean().unwrap();
-    let t9 = Array2::<f64>::from_shape_vec((3, 2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
-    for i in 0..3 {
-        let (_, _, t8) = f0161(sin(t7));
-        t7 = t7 * 0.5 + (sigmoid(((&(tanh(t3)) * 0.1 + &t9).var_axis(Axis(1), 0.0)).dot(&((&(tanh(t3)) * 0.1 + &t9).var_axis(Axis(1), 0.0)))));
-    }
-    let t12 = if !(t6 > 0.4629) {
-        t7
+    let grad_1 = &d_out;
+    let d_out = d_out.clone();
+    let d_x = if sum(&t5) <= 0.4629 {
+        3.0 + &t1
     } else {
-        let (t10, t11, _) = f0067(t7.tanh(), &(tanh(&t2)));
-        (&t11 + &t2).mean().unwrap()
+        softmax(&d_out)
     };
-    t1.iter().sum::<f64>() + t2.sum() + t3.sum() + logsumexp(&t5) + t6 + t7 + t12
+    sum(&d_out) + d_x[[2, 0]] + d_x[[1, 1]]
 }
 
 #[test]
 fn f0257_gradcheck() {
-    let mut s = 1411875098u64;
-    let p0: Array2<f64> = random((2, 1), &mut s);
-    let p1: Array2<f64> = random((3, 2), &mut s);
-    let p2: Array1<f64> = random(3, &mut s);
-    let labels: &[usize] = &[0, 0, 0];
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0257_backward(&p0, &p1, p2.view(), labels, 1.0);
-    assert_eq!(value, f0257(&p0, &p1, p2.view(), labels));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0257_backward(p0, p1, p2.view(), labels, 1.0)).unwrap();
+    let mut s = 1705605936u64;
+    let y_1: Array2<f64> = random((2, 1), &mut s);
+    let x: Array2<f64> = random((3, 2), &mut s);
+    let d_p0: Array1<f64> = random(3, &mut s);
+    let (y_1, x, d_p0,) = std::hint::black_box((y_1, x, d_p0,));
+    let (value, grads) = f0257_backward(&y_1, &x, d_p0.view(), 1.0);
+    assert_eq!(value, f0257(&y_1, &x, d_p0.view()));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    gradcheck(&(y_1.clone(), x.clone(), d_p0.clone()), |(y_1, x, d_p0)| f0257_backward(y_1, x, d_p0.view(), 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0258(p0: f64, c0: &Array2<f64>, k0: usize) -> f64 {
     let mut t1 = c0[[2, 1]];
-    let mut t2 = match k0 % 3 {
-        0 => sum_axis(c0, Axis(0)),
-        1 | 2 => sigmoid(&(sum_axis(c0, Axis(0)))),
-        _ => sin(&(sum_axis(c0, Axis(0)))),
-    };
-    let t3 = clamp(&(floor(&t2)), -0.5, 1.0);
-    t1 = p0;
-    t2 += &((&t2 * &t3).dot(c0));
-    let t4 = 3.0 * ((sigmoid(&t2)).dot(&(sigmoid(&t2))));
-    if mean(c0) < -0.5183 {
-        t1 *= t4;
-    } else {
-        t1 = t4;
-    }
-    t3.mean().unwrap() + t4
+    let t2 = c0.mapv(|z| {
+        if z <= -0.5183 {
+            clamp(p0, -0.5, 1.0)
+        } else {
+            ln(square(z) + 0.5)
+        }
+    });
+    t1 += p0;
+    let t3 = t2.clone();
+    let _t4 = (0.1 + &(concat(Axis(1), &[&t3, c0, &t3]))) / (square(p0) + 1.0);
+    let t3 = c0;
+    let t5 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5], [3.0, 3.5, 4.0]];
+    let _t6 = &(c0.dot(&t2)) / (square((t3 * 0.1 + &t5).var(1.0)) + 2.0);
+    t1 + sum(&t2) + sum(t3) + p0
 }
 
 #[test]
 fn f0258_gradcheck() {
-    let mut s = 605443354u64;
+    let mut s = 1620753953u64;
     let p0 = scalar(&mut s);
     let c0: Array2<f64> = random((3, 3), &mut s);
-    let k0: usize = 0;
+    let k0: usize = 1;
     let (p0, c0,) = std::hint::black_box((p0, c0,));
     let (value, grads) = f0258_backward(p0, &c0, k0, 1.0);
     assert_eq!(value, f0258(p0, &c0, k0));
     gradcheck(&(p0,), |(p0,)| f0258_backward(*p0, &c0, k0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0259(p0: &Array1<f64>, p1: Array2<f64>) -> f64 {
-    let t1 = mse(&p1, &p1);
-    t1
+fn f0259(p0: &Array1<f64>, p1: Array2<f64>) -> Array2<f64> {
+    let t1 = &(p1.mapv(|z| {
+        if z >= 0.4629 {
+            z * z
+        } else {
+            z
+        }
+    })) * p0;
+    sin(&p1)
 }
 
 #[test]
 fn f0259_gradcheck() {
-    let mut s = 848311969u64;
+    let mut s = 1700577890u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0259_backward(&p0, p1.clone(), 1.0);
+    let up: Array2<f64> = random((3, 1), &mut s);
+    let (value, grads) = f0259_backward(&p0, p1.clone(), &up);
     assert_eq!(value, f0259(&p0, p1.clone()));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0259_backward(p0, p1.clone(), 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0259_backward(p0, p1.clone(), &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0260(out: Array1<f64>, d_p0: &Array1<f64>, y_1: &Array2<f64>) -> f64 {
-    let n1 = d_p0.len() - 1;
-    let mut unused = &(sum_axis(y_1, Axis(0))) * &(y_1 - y_1);
-    let c2 = 0.25_f64;
-    unused += ((exp(y_1)).index_axis(Axis(1), 0).to_owned()).iter().zip(d_p0.iter()).map(|(&a, &b)| b).sum::<f64>();
-    unused += d_p0.iter().zip(d_p0.iter()).map(|(u, v)| {
-        if (*v) < 0.0371 {
-            (*u).min(*v)
-        } else {
-            *u
-        }
-    }).sum::<f64>();
-    let _t2 = ((sigmoid(&(unused.select(Axis(1), &[2, 2])).t())).dot(&(tanh(&unused)))).mean().expect("not empty");
-    unused.sum() + mean(&out)
+fn f0260(p0: Array1<f64>, p1: &Array1<f64>, p2: &Array2<f64>) -> Array2<f64> {
+    let n1 = p1.len() - 1;
+    let t1 = p2;
+    let t2 = t1 + t1;
+    let _t3 = &(softmax(t1)) + &t2;
+    let t5 = {
+        let t4 = sin(&p0.broadcast((1, 2)).unwrap());
+        t2.mean().expect("not empty")
+    };
+    sin(t1)
 }
 
 #[test]
 fn f0260_gradcheck() {
-    let mut s = 659181949u64;
-    let out: Array1<f64> = random(2, &mut s);
-    let d_p0: Array1<f64> = random(2, &mut s);
-    let y_1: Array2<f64> = random((3, 3), &mut s);
-    let (out, d_p0, y_1,) = std::hint::black_box((out, d_p0, y_1,));
-    let (value, grads) = f0260_backward(out.clone(), &d_p0, &y_1, 1.0);
-    assert_eq!(value, f0260(out.clone(), &d_p0, &y_1));
-    assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    gradcheck(&(out.clone(), d_p0.clone(), y_1.clone()), |(out, d_p0, y_1)| f0260_backward(out.clone(), d_p0, y_1, 1.0)).unwrap();
+    let mut s = 1128068407u64;
+    let p0: Array1<f64> = random(2, &mut s);
+    let p1: Array1<f64> = random(2, &mut s);
+    let p2: Array2<f64> = random((3, 3), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let up: Array2<f64> = random((3, 3), &mut s);
+    let (value, grads) = f0260_backward(p0.clone(), &p1, &p2, &up);
+    assert_eq!(value, f0260(p0.clone(), &p1, &p2));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0260_backward(p0.clone(), p1, p2, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0261(p0: &Array1<f64>, p1: &Array1<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
@@ -7851,14 +7842,19 @@ fn f0262(p0: &Array2<f64>, p1: &Array2<f64>, p2: ArrayView1<f64>, p3: Array2<f64
     if p2.dot(&p2) < -0.5183 {
         t3 += &(backprop::ops::log_sigmoid(&t3));
     }
-    let t4 = p1.row(0);
-    let t5 = &t4;
-    t4.iter().sum::<f64>() + sum(t5)
+    let t4 = &(t1.column(0)) * &p3;
+    let mut t5 = tanh(((backprop::ops::ln(&(square(&(stack(Axis(1), &[p2.view(), p2.view()]).unwrap())) + 1.0))) - 0.1).sum());
+    let mut n1 = 0;
+    while n1 < 1 && t5.abs() > 0.5183 {
+        t5 -= (mean(&(&(logsumexp(p1)) + p1)));
+        n1 += 1;
+    }
+    t4[[1, 1]] + t5
 }
 
 #[test]
 fn f0262_gradcheck() {
-    let mut s = 1155640626u64;
+    let mut s = 748136160u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array1<f64> = random(3, &mut s);
@@ -7873,199 +7869,166 @@ fn f0262_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0262_backward(p0, p1, p2.view(), p3.clone(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0263(p0: &Array2<f64>) -> f64 {
-    let t1 = mean(p0);
-    let mut t2 = t1;
-    t2 -= t2.min(t1);
-    let t4 = {
-        let t3 = relu(t2);
-        t2 - t3
-    };
-    let t5 = backprop::ops::tanh(t4.min(t2));
-    let mut t6 = Array2::<f64>::zeros((p0.nrows(), p0.ncols()));
-    let mut t7 = t2;
-    let t8 = array![[0.0_f64], [0.5]];
-    let (n2, m2) = p0.dim();
-    let c3 = 3.0_f64;
-    let mut n1 = 0;
-    while n1 < 1 {
-        for i in 0..t6.nrows() {
-            for j in 0..t6.ncols() {
-                t6[[i, j]] = t6[[i, j]] * 0.5 + (((((p0.view().remove_axis(Axis(1)).to_owned()).mapv(|e| (t4 * t5) - (c3 / (e.powi(2) + 2.0)))).iter().sum::<f64>()).tanh()) + p0[[i, j]]);
-            }
-        }
-        for i in 0..t6.nrows() {
-            t7 += (t6.row(i).sum());
-        }
-        n1 += 1;
+fn f0263(p0: &Array2<f64>) -> (f64, f64) {
+    let mut t1 = softmax(&((mean(p0)) * p0));
+    let t2 = &t1 / &(p0 * p0 + 1.0);
+    if mean(&t1) <= 0.4629 {
+        t1 -= &t2;
+    } else {
+        t1 = 0.25 - &t2;
     }
-    t1 + t2 + t4 + t5 + t6.mean().unwrap() + t7 + t1
+    let mut t1 = (square(&((powi(&(sin(&t1)), 3)) * &t2)) + 1.0).log(3.0 * 3.0 + 1.5);
+    for i in 0..2 {
+        t1 -= p0;
+    }
+    let t3 = p0;
+    (sum(&t1), sum(p0))
 }
 
 #[test]
 fn f0263_gradcheck() {
-    let mut s = 728835558u64;
+    let mut s = 322987178u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0263_backward(&p0, 1.0);
+    let (value, grads) = f0263_backward(&p0, (1.0, 0.5));
     assert_eq!(value, f0263(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0263_backward(p0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(),), |(p0,)| f0263_backward(p0, (1.0, 0.5)))
+        .unwrap();
 }
-#[differentiable(wrt(d_x))]
-fn f0264(d_x: &Array2<f64>, d_out: f64, out: f64) -> f64 {
-    let mut grad_1 = d_out * out;
-    let mut unused = ((d_out * grad_1) / (square(tanh(f0219(out, grad_1))) + 2.0));
+#[differentiable(wrt(p0))]
+fn f0264(p0: &Array2<f64>, p1: f64, p2: f64) -> f64 {
+    let mut t1 = p1 * p2;
+    let mut t2 = ((p1 * t1) / (square(1.25 + t1) + 2.0));
     let mut n1 = 0;
-    loop {
-        unused = unused * 0.5 + d_out;
-        grad_1 += d_out;
+    let t3 = loop {
+        t2 = t2 * 0.5 + p1;
+        t1 += p1;
         n1 += 1;
-        if n1 >= 2 || unused.abs() > 0.0371 {
-            break;
+        if n1 >= 2 || t2.abs() > 0.0371 {
+            break t2 * 0.5;
         }
-    }
-    let _t3 = logsumexp(&(exp(&(d_x.view().into_shape_with_order((3, 1)).unwrap()))));
-    grad_1 + unused
+    };
+    let t4 = t2;
+    t1 + t3 + t2 + t4 + t3
 }
 
 #[test]
 fn f0264_gradcheck() {
-    let mut s = 1858719436u64;
-    let d_x: Array2<f64> = random((1, 3), &mut s);
-    let d_out = scalar(&mut s);
-    let out = scalar(&mut s);
-    let (d_x, d_out, out,) = std::hint::black_box((d_x, d_out, out,));
-    let (value, grads) = f0264_backward(&d_x, d_out, out, 1.0);
-    assert_eq!(value, f0264(&d_x, d_out, out));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(d_x.clone(),), |(d_x,)| f0264_backward(d_x, d_out, out, 1.0)).unwrap();
+    let mut s = 469628357u64;
+    let p0: Array2<f64> = random((1, 3), &mut s);
+    let p1 = scalar(&mut s);
+    let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0264_backward(&p0, p1, p2, 1.0);
+    assert_eq!(value, f0264(&p0, p1, p2));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0264_backward(p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
-fn f0265(p0: &Array1<f64>, p1: &Array2<f64>, p2: f64, p3: f64, c0: &Array2<f64>, labels: &[usize]) -> f64 {
+fn f0265(p0: &Array1<f64>, p1: &Array2<f64>, p2: f64, p3: f64, c0: &Array2<f64>) -> f64 {
     let t1 = p1;
     let t2 = p3 + &(t1.slice(s![-3.., ..]));
     let mut t3 = (mean(t1));
     let mut n1 = 0;
-    loop {
+    let t4 = loop {
         t3 = t3 * 0.5 + (sum(&(p3 + c0)));
         n1 += 1;
         if n1 >= 2 || t3.abs() < 0.0371 {
-            break;
+            break t3 * 0.5;
         }
-    }
-    let mut t5 = {
-        let t4 = softmax_cross_entropy(&(&t2 + 3.0), labels);
-        -((tanh(t3)).mul_add(t3.tanh(), p2))
     };
-    t3 -= t5;
-    let t7 = {
-        let t6 = sigmoid(softmax_cross_entropy(&t2, labels));
-        &(&t2 - t6) - p3
-    };
-    for i in 0..3 {
-        t5 -= 3.0;
+    let t5 = p2;
+    let t6 = t3 + 3.0;
+    let mut t7 = tanh(mean(&((&(t6 * t1) + 1.25) - 1.25)));
+    for i in 0..2 {
+        let (_, t8, t9) = f0067(sigmoid(t4), t1);
+        t7 -= ((square(c0)).mean().unwrap());
     }
-    t1[[1, 0]] + t2[[2, 1]] + t3 + t5 + t7[[1, 1]] + p1.iter().sum::<f64>()
+    let _t10 = relu(t4);
+    sum(t1) + mean(&t2) + t4 + t3 + t5 + t6 + t7
 }
 
 #[test]
 fn f0265_gradcheck() {
-    let mut s = 1251771660u64;
+    let mut s = 267196286u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
     let p3 = scalar(&mut s);
     let c0: Array2<f64> = random((1, 2), &mut s);
-    let labels: &[usize] = &[1, 0, 0];
     let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let (value, grads) = f0265_backward(&p0, &p1, p2, p3, &c0, labels, 1.0);
-    assert_eq!(value, f0265(&p0, &p1, p2, p3, &c0, labels));
+    let (value, grads) = f0265_backward(&p0, &p1, p2, p3, &c0, 1.0);
+    assert_eq!(value, f0265(&p0, &p1, p2, p3, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0265_backward(p0, p1, *p2, *p3, &c0, labels, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0265_backward(p0, p1, *p2, *p3, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0266(d_t1: &Array2<f64>, y_1: &Array2<f64>, d_x: f64, w: &Array2<f64>, labels: &[usize]) -> f64 {
-    let t1_from_t2 = {
-        let d_d_x = &(y_1.t()) / &(d_t1 * d_t1 + 1.0);
-        sin(&(sin(&d_d_x)))
+fn f0266(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: &Array2<f64>, labels: &[usize]) -> f64 {
+    let t2 = {
+        let t1 = &(p1.t()) / &(p0 * p0 + 1.0);
+        sin(&(sin(&t1)))
     };
     let t4 = {
-        let t3 = (softmax_cross_entropy(&t1_from_t2, labels)) * y_1;
-        (&t3 * 1.5) + &(sin(w))
+        let t3 = p3 * (softmax_cross_entropy(&t2, labels));
+        (abs(p0)) * &(ln(&(square(&t2) + 0.5)))
     };
-    let t1_from_t2 = w * y_1;
-    let unused = &t1_from_t2;
-    let t6 = if d_t1.sum() >= -0.5183 {
-        abs(&(y_1 / &(square(w) + 2.0)))
+    let t5 = softplus(&t2);
+    let c1 = 0.75_f64;
+    let t6 = if t2[[1, 0]] <= -0.5183 {
+        p1.to_owned()
     } else {
-        &(t4.dot(&t1_from_t2)) + &t1_from_t2
+        tanh(p1)
     };
-    let grad_1 = array![[-0.75_f64], [0.5], [2.0]];
-    let t9 = {
-        let out = (tanh(&t4)).iter().map(|z| d_x * (*z)).sum::<f64>();
-        &t1_from_t2 * &grad_1
-    };
-    t4[[2, 0]] + mean(&t1_from_t2) + mean(unused) + t6.mean().unwrap() + t9[[2, 0]]
+    let c2 = 0.5_f64;
+    let t7 = t4.to_owned().mapv_into(|z| c2 + c2);
+    let mut t8 = t7.to_owned();
+    for i in 0..t8.nrows() {
+        t8[[i, 0]] = ((t7[[i, 0]]) / (square(p2) + 1.0));
+    }
+    mean(&t7) + mean(&t8)
 }
 
 #[test]
 fn f0266_gradcheck() {
-    let mut s = 1921348518u64;
-    let d_t1: Array2<f64> = random((1, 2), &mut s);
-    let y_1: Array2<f64> = random((1, 3), &mut s);
-    let d_x = scalar(&mut s);
-    let w: Array2<f64> = random((3, 3), &mut s);
-    let labels: &[usize] = &[0, 0, 0];
-    let (d_t1, y_1, d_x, w,) = std::hint::black_box((d_t1, y_1, d_x, w,));
-    let (value, grads) = f0266_backward(&d_t1, &y_1, d_x, &w, labels, 1.0);
-    assert_eq!(value, f0266(&d_t1, &y_1, d_x, &w, labels));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.w.shape(), w.shape());
-    gradcheck(&(d_t1.clone(), y_1.clone(), d_x, w.clone()), |(d_t1, y_1, d_x, w)| f0266_backward(d_t1, y_1, *d_x, w, labels, 1.0)).unwrap();
+    let mut s = 1486930551u64;
+    let p0: Array2<f64> = random((1, 2), &mut s);
+    let p1: Array2<f64> = random((1, 3), &mut s);
+    let p2 = scalar(&mut s);
+    let p3: Array2<f64> = random((3, 3), &mut s);
+    let labels: &[usize] = &[0, 1, 0];
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0266_backward(&p0, &p1, p2, &p3, labels, 1.0);
+    assert_eq!(value, f0266(&p0, &p1, p2, &p3, labels));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0266_backward(p0, p1, *p2, p3, labels, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0267(p0: f64, c0: &Array2<f64>) -> f64 {
     let (n1, m1) = c0.dim();
     let t1 = Array2::<f64>::from_shape_vec((n1, 2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
-    let t2 = (&(tanh(&(tan(&(tanh(c0)))))) * 0.1 + &t1).var(0.0);
-    let mut t3 = p0;
+    let mut t2 = (&(tanh(&(tan(&(tanh(c0)))))) * 0.1 + &t1).var(0.0);
+    let t3 = p0;
     let c2 = 3.0_f64;
     let c3 = 3.0_f64;
     let t5 = {
         let t4 = (sin(c0)).map(|&z| (abs(p0)).mul_add(-1.5, t3));
         (t4.to_owned().mapv_into(|u| t3 * c2)).iter().map(|u| t3).sum::<f64>()
     };
-    let t6 = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
-    let _t7 = (((tanh(&(c0.map(|&z| {
-        if t5 < 0.0371 {
-            t5 + t5
-        } else {
-            softplus(z)
-        }
-    })))) * 0.1 + &t6).std(0.0)) - t2;
-    for i in 0..1 {
-        t3 += (f0179(t3)).powi(2);
-        match i % 3 {
-            0 => t3 -= (t3 / (square(t2) + 2.0)).abs(),
-            1 | 2 => {
-                t3 += t5;
-            }
-            _ => {}
-        }
-    }
-    let t9 = {
-        let t8 = clamp(t3, -0.5, 3.0);
-        t5
-    };
-    t5 + t9
+    let _t6 = ((c0 + t3).mean_axis(Axis(0)).unwrap()) - t5;
+    t2 += t3;
+    let mut t7 = p0;
+    t2 + t3 + t5 + t7
 }
 
 #[test]
 fn f0267_gradcheck() {
-    let mut s = 277281378u64;
+    let mut s = 239580005u64;
     let p0 = scalar(&mut s);
     let c0: Array2<f64> = random((3, 2), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -8107,13 +8070,13 @@ fn f0268_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0269(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array1<f64>) -> f64 {
-    let t1 = p1;
+fn f0269(d_p0: &Array2<f64>, x: &Array2<f64>, y_1: &Array2<f64>, d_t1: &Array1<f64>) -> f64 {
+    let t1_from_t2 = x;
     let c1 = 0.1_f64;
-    let mut t2 = match () {
-        _ if p1[[0, 0]] > 0.4629 => softmax(&(sigmoid(p3))),
-        _ if mean(p2) < 0.0371 => p3.to_owned(),
-        _ => Zip::from(&(softplus(p3))).and(p3).map_collect(|&u, &v| {
+    let mut out_1 = match () {
+        _ if x[[0, 0]] > 0.4629 => softmax(&(sigmoid(d_t1))),
+        _ if mean(y_1) < 0.0371 => d_t1.to_owned(),
+        _ => Zip::from(&(softplus(d_t1))).and(d_t1).map_collect(|&u, &v| {
         if v <= 0.4629 {
             v
         } else {
@@ -8121,34 +8084,33 @@ fn f0269(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array1<f64>)
         }
     }),
     };
-    t2 += tan(((t2.dot(p3)) - (logsumexp(&t2))).tanh());
+    out_1 += tan(((out_1.dot(d_t1)) - (logsumexp(&out_1))).tanh());
     let c2: f64 = 0.25;
-    let t3 = (sigmoid(&t2)).iter().zip((tanh(&t2)).iter()).map(|(a, b)| (square(to_radians(*a))) + (((*a) + 1.25) + (*a))).sum::<f64>();
-    let t4 = if sum(p2) >= 0.0371 {
-        p1.product()
+    let t3 = (sigmoid(&out_1)).iter().zip((tanh(&out_1)).iter()).map(|(a, b)| (square(to_radians(*a))) + (((*a) + 1.25) + (*a))).sum::<f64>();
+    let x_from_out = if sum(y_1) >= 0.0371 {
+        x.product()
     } else {
-        (f0219(t3.tanh(), sigmoid(t3))).tanh()
+        sigmoid(f0251(d_p0, sigmoid(t3), sigmoid(t3)))
     };
-    let t5 = 0.75 + t3;
-    let t6 = t1;
-    t5 + t6[[0, 0]]
+    let unused = f0259(&(sigmoid(&out_1)), t1_from_t2.to_owned());
+    mean(t1_from_t2) + logsumexp(&out_1) + t3 + x_from_out + unused.sum()
 }
 
 #[test]
 fn f0269_gradcheck() {
-    let mut s = 1114476197u64;
-    let p0: Array2<f64> = random((2, 2), &mut s);
-    let p1: Array2<f64> = random((3, 1), &mut s);
-    let p2: Array2<f64> = random((1, 2), &mut s);
-    let p3: Array1<f64> = random(2, &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0269_backward(&p0, &p1, &p2, &p3, 1.0);
-    assert_eq!(value, f0269(&p0, &p1, &p2, &p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0269_backward(p0, p1, p2, p3, 1.0)).unwrap();
+    let mut s = 102952810u64;
+    let d_p0: Array2<f64> = random((2, 2), &mut s);
+    let x: Array2<f64> = random((3, 1), &mut s);
+    let y_1: Array2<f64> = random((1, 2), &mut s);
+    let d_t1: Array1<f64> = random(2, &mut s);
+    let (d_p0, x, y_1, d_t1,) = std::hint::black_box((d_p0, x, y_1, d_t1,));
+    let (value, grads) = f0269_backward(&d_p0, &x, &y_1, &d_t1, 1.0);
+    assert_eq!(value, f0269(&d_p0, &x, &y_1, &d_t1));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    gradcheck(&(d_p0.clone(), x.clone(), y_1.clone(), d_t1.clone()), |(d_p0, x, y_1, d_t1)| f0269_backward(d_p0, x, y_1, d_t1, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
 fn f0270(p0: &Array2<f64>, p1: f64, p2: ArrayView1<f64>, c0: &Array2<f64>) -> (Array1<f64>, Array2<f64>, Array1<f64>) {
@@ -8250,75 +8212,74 @@ fn f0272_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0273(p0: &Array1<f64>) -> f64 {
-    let mut t1 = ln(&(square(&(square(p0))) + 0.5));
-    let t2 = relu(p0);
-    let _t3 = t1.clone();
-    let t4 = sin(&(&t1 * &t2));
-    let c1 = 1.5_f64;
-    let _t5 = Zip::from(&t2).and(&t2).map_collect(|&u, &v| v);
-    t1 += &(&t2 - &t2);
-    logsumexp(&t2) + t4.sum()
+fn f0273(x: &Array1<f64>) -> f64 {
+    let out = relu(&(x * 0.5));
+    let out = &out / 0.75;
+    let t2 = match () {
+        _ if logsumexp(&out) >= 0.4629 => x + 3.0,
+        _ if out.sum() <= 0.4629 => abs(&out),
+        _ => out.to_owned(),
+    };
+    let mut out_1 = (&(concat(Axis(0), &[&t2, &t2, &out])) - (x.sum())).trunc();
+    out_1 += &(&out_1 + &out_1);
+    let d_out = square(&(tanh(&(sqrt(&(square(&t2) + 1.0))))));
+    out_1.sum() + sum(&d_out)
 }
 
 #[test]
 fn f0273_gradcheck() {
-    let mut s = 1220666813u64;
-    let p0: Array1<f64> = random(3, &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0273_backward(&p0, 1.0);
-    assert_eq!(value, f0273(&p0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0273_backward(p0, 1.0)).unwrap();
+    let mut s = 544388623u64;
+    let x: Array1<f64> = random(3, &mut s);
+    let (x,) = std::hint::black_box((x,));
+    let (value, grads) = f0273_backward(&x, 1.0);
+    assert_eq!(value, f0273(&x));
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(x.clone(),), |(x,)| f0273_backward(x, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0274(p0: f64, p1: f64) -> f64 {
-    let t2 = {
+fn f0274(p0: f64, p1: f64) -> (f64, f64) {
+    let mut t2 = {
         let t1 = square(p1);
         p1
     };
     let t4 = {
-        let t3 = (t2 + t2) - t2;
-        p1
+        let t3 = (p1 / (square(p1) + 1.0)) + p1;
+        (to_degrees(t2 + t3)) * 0.01
     };
-    let t5 = t2;
-    t4 + t5
+    t2 += -(t4 * t4);
+    (p1, p0)
 }
 
 #[test]
 fn f0274_gradcheck() {
-    let mut s = 1210867425u64;
+    let mut s = 986079214u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0274_backward(p0, p1, 1.0);
+    let (value, grads) = f0274_backward(p0, p1, (1.0, 0.5));
     assert_eq!(value, f0274(p0, p1));
-    gradcheck(&(p0, p1), |(p0, p1)| f0274_backward(*p0, *p1, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0, p1), |(p0, p1)| f0274_backward(*p0, *p1, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
 fn f0275(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
     let _t1 = p2;
-    let mut t2 = (sum(&(p1 - 0.1))) + p2;
-    let t3 = p2;
-    let t3 = p1;
-    let mut t3 = f0216(p1);
-    for i in 0..1 {
-        t2 -= 0.5;
-        match i % 3 {
-            0 => t3 += (p2[[i, 0]]).clamp(-0.5, 3.0),
-            1 | 2 => {
-                t3 += p2[[i, 0]];
-            }
-            _ => {}
-        }
-    }
-    let t4 = concat(Axis(0), &[p1, p1]);
-    t3 + logsumexp(&t4)
+    let mut t3 = {
+        let t2 = (square(p0)).dot(p0);
+        &(p2 * p1) - (0.75 + &t2)
+    };
+    let t4 = p2 / &(square(&t3) + 2.0);
+    t3 -= &(&(p1 - 0.25) - ((mean(&t4)) + &t3));
+    let _t5 = exp(&(p2 - &t4));
+    let t6 = tanh((tanh(&t3)).iter().map(|&u| f0028(u)).sum::<f64>());
+    mean(&t4) + t6
 }
 
 #[test]
 fn f0275_gradcheck() {
-    let mut s = 560450954u64;
+    let mut s = 358643284u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
@@ -8356,62 +8317,70 @@ fn f0276_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0276_backward(p0.view(), p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0277(p0: f64, p1: Array2<f64>) -> f64 {
+fn f0277(p0: f64, p1: Array2<f64>) -> (f64, Array2<f64>, f64) {
     let mut t2 = {
         let t1 = (&p1 - p0).slice_axis(Axis(0), Slice::from(0..)).sum();
-        (backprop::ops::recip(square(t1) + 1.0)).cos()
+        f0208(p0, tanh(softplus(t1)))
     };
-    let t3 = &p1;
-    t2 -= 1.25;
-    let t5 = {
-        let t4 = t3;
-        &p1 * t4
+    let t4 = {
+        let t3 = backprop::ops::recip(square(t2) + 1.0);
+        p0
     };
-    let c1 = 2.0_f64;
-    let t6 = mse(&(p1.mapv(|v| sigmoid(v))), &p1);
-    t2 + t3[[2, 1]] + t5[[0, 1]] + t6
+    let t5 = &p1;
+    t2 += t4;
+    let t6 = t2 - t2;
+    (t5.sum(), tanh(&p1), t6)
 }
 
 #[test]
 fn f0277_gradcheck() {
-    let mut s = 1067327262u64;
+    let mut s = 1113707487u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0277_backward(p0, p1.clone(), 1.0);
+    let up1: Array2<f64> = random((3, 2), &mut s);
+    let (value, grads) = f0277_backward(p0, p1.clone(), (1.0, &up1, -0.75));
     assert_eq!(value, f0277(p0, p1.clone()));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0277_backward(*p0, p1.clone(), 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, &up1, -0.75))
+        .check(&(p0, p1.clone()), |(p0, p1)| f0277_backward(*p0, p1.clone(), (1.0, &up1, -0.75)))
+        .unwrap();
 }
 #[differentiable]
-fn f0278(p0: &Array2<f32>, p1: f32) -> (f32, f32, Array2<f32>) {
-    let t1 = p1 / (square(p1) + 0.5);
+fn f0278(p0: &Array2<f32>, p1: f32) -> f32 {
+    let mut t1 = p1;
+    t1 += (square(t1) + 1.0).recip();
     let t3 = {
-        let t2 = sum_axis(p0, Axis(1));
-        backprop::ops::sin(&t2)
+        let t2 = (p1 + t1) * p0;
+        (p1 / 1.25) * p0
     };
-    let t3 = p1;
-    let t4 = (t3.clamp(-1.0, 3.0)) / (square(p1.tanh()) + 2.0);
-    let _t5 = t3 + t4;
-    let t6 = softmax(&(p0.mapv(f32::sin)));
-    (p1, t3, tanh(p0))
+    let t4 = if mean(&t3) > 0.4629 && t1 > 0.0 {
+        &(abs(p0)) - &t3
+    } else {
+        cos(&(exp(&(cos(&t3)))))
+    };
+    let mut t6 = {
+        let t5 = t1 / 1.5;
+        t1 * p1
+    };
+    t6 /= square(p1) + 0.5;
+    sum(&t4) + t6
 }
 
 #[test]
 fn f0278_gradcheck() {
-    let mut s = 1249806965u64;
+    let mut s = 2007668870u64;
     let p0: Array2<f32> = random32((1, 2), &mut s);
     let p1 = scalar32(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up2: Array2<f32> = random32((1, 2), &mut s);
-    let (value, grads) = f0278_backward(&p0, p1, (1.0, 0.5, &up2));
+    let (value, grads) = f0278_backward(&p0, p1, 1.0);
     assert_eq!(value, f0278(&p0, p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .upstream(&(1.0, 0.5, &up2))
-        .check(&(p0.clone(), p1), |(p0, p1)| f0278_backward(p0, *p1, (1.0, 0.5, &up2)))
+        .check(&(p0.clone(), p1), |(p0, p1)| f0278_backward(p0, *p1, 1.0))
         .unwrap();
 }
 #[differentiable]
@@ -8468,37 +8437,41 @@ fn f0280_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0280_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0281(d_out: &Array2<f64>, d_x: &Array2<f64>, x: &Array2<f64>) -> (f64, Array2<f64>, Array2<f64>) {
-    let mut d_d_x = softplus(x);
-    let t1_from_t2 = (d_x / (square(d_x) + 2.0)).to_shape((1, 4)).unwrap().sum();
-    let (n1, m1) = x.dim();
-    let (n2, m2) = d_out.dim();
-    let out = Array::from_elem((n1, m2), -1.5_f64);
-    let out_1 = x * &out;
+fn f0281(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
+    let t1 = softplus(p2);
+    let t2 = (p1 / (square(p1) + 2.0)).to_shape((1, 4)).unwrap().sum();
+    let (n1, m1) = p2.dim();
+    let (n2, m2) = p0.dim();
+    let t3 = Array::from_elem((n1, m2), -1.5_f64);
+    let mut t4 = p2 * &t3;
+    'o3: for _ in 0..2 {
     for i in 0..1 {
-        d_d_x = abs(&out_1);
+            if sum(p1) > 0.4629 {
+                continue;
+            }
+            if mean(&(p0.row(i))) > 0.4629 {
+                break 'o3;
+            }
+            t4 += &(t4.hypot(-1.5 * -1.5 + 0.5));
+            t4 = sqrt(&(square(&t1) + 1.0));
+        }
     }
-    (sum(&out_1), out_1.clone(), sigmoid(x))
+    t2 + t4[[2, 0]] + mean(&t4)
 }
 
 #[test]
 fn f0281_gradcheck() {
-    let mut s = 161328254u64;
-    let d_out: Array2<f64> = random((2, 1), &mut s);
-    let d_x: Array2<f64> = random((2, 2), &mut s);
-    let x: Array2<f64> = random((3, 2), &mut s);
-    let (d_out, d_x, x,) = std::hint::black_box((d_out, d_x, x,));
-    let up1: Array2<f64> = random((3, 2), &mut s);
-    let up2: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0281_backward(&d_out, &d_x, &x, (1.0, &up1, &up2));
-    assert_eq!(value, f0281(&d_out, &d_x, &x));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    GradCheck::new()
-        .upstream(&(1.0, &up1, &up2))
-        .check(&(d_out.clone(), d_x.clone(), x.clone()), |(d_out, d_x, x)| f0281_backward(d_out, d_x, x, (1.0, &up1, &up2)))
-        .unwrap();
+    let mut s = 716484478u64;
+    let p0: Array2<f64> = random((2, 1), &mut s);
+    let p1: Array2<f64> = random((2, 2), &mut s);
+    let p2: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0281_backward(&p0, &p1, &p2, 1.0);
+    assert_eq!(value, f0281(&p0, &p1, &p2));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0281_backward(p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0282(p0: f64, p1: &Array2<f64>, p2: ArrayView2<f64>) -> f64 {
@@ -8524,19 +8497,18 @@ fn f0282(p0: f64, p1: &Array2<f64>, p2: ArrayView2<f64>) -> f64 {
             break;
         }
     }
-    let t5 = exp(sigmoid(t3));
-    let t7 = {
-        let t6 = logsumexp(&(p2.mapv(|v| p0.min(v))));
-        t3 / (square(t5) + 0.5)
-    };
-    t2 += t5;
-    let t8 = (sigmoid(&t2)).mapv_into(|z| z.cos());
-    t2.iter().sum::<f64>() + t3 + t5 + t7 + t8.mean().unwrap()
+    for i in 0..3 {
+        t2 = (sigmoid(&t2)).hypot(square(p0) + 0.5);
+    }
+    t2 = log_softmax(p1);
+    let t5 = t2.clone();
+    let t6 = t2.t();
+    t2.mean().unwrap() + t3 + t5.iter().sum::<f64>() + sum(&t6) + t6.mean().unwrap()
 }
 
 #[test]
 fn f0282_gradcheck() {
-    let mut s = 1901762482u64;
+    let mut s = 1384997836u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -8548,23 +8520,31 @@ fn f0282_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0282_backward(*p0, p1, p2.view(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0283(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
-    let t1 = mean_axis(p0, Axis(1));
-    let t2 = p1 * &(sqrt(&(square(&t1) + 0.5)));
-    t1.dot(&t1) + t2.sum()
+fn f0283(p0: &Array2<f64>, p1: &Array2<f64>) -> Array2<f64> {
+    let mut t1 = sum(&(powi(p1, 1)).row(0));
+    if sum(p0) <= 0.0371 {
+        t1 -= sqrt(square(t1) + 1.0);
+    } else {
+        t1 += softplus(t1);
+    }
+    sigmoid(p1)
 }
 
 #[test]
 fn f0283_gradcheck() {
-    let mut s = 2036129002u64;
+    let mut s = 1441933873u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0283_backward(&p0, &p1, 1.0);
+    let up: Array2<f64> = random((3, 2), &mut s);
+    let (value, grads) = f0283_backward(&p0, &p1, &up);
     assert_eq!(value, f0283(&p0, &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0283_backward(p0, p1, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0283_backward(p0, p1, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0284(p0: &Array1<f64>, p1: f64) -> f64 {
@@ -8585,33 +8565,36 @@ fn f0284_gradcheck() {
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0284_backward(p0, *p1, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
-fn f0285(p0: Array2<f64>, c0: &Array2<f64>, labels: &[usize]) -> f64 {
+fn f0285(p0: Array2<f64>, c0: &Array2<f64>) -> (f64, Array2<f64>, f64) {
     let mut t2 = {
         let t1 = &(c0.to_shape(9).unwrap()) * (1.5);
         (c0.clamp(-1.0, 3.0)) * c0
     };
-    let _t3 = softmax_cross_entropy(&t2, labels);
-    t2 /= &(square(c0) + 1.0);
-    let t2 = c0;
-    let t4 = relu(t2);
-    let t6 = {
-        let t5 = t2;
-        softplus(c0)
-    };
-    mean(t2) + t4[[2, 1]] + t6[[2, 0]]
+    let _t3 = mean_axis(&t2, Axis(1));
+    let t4 = c0;
+    for i in 0..2 {
+        t2 = t4 + t4;
+        t2 += &(t4.to_owned().mapv_into(|v| v));
+    }
+    t2 /= &(square(&(&(t4 * &(powi(c0, 2))) * c0)) + 0.5);
+    let t4 = t4 * 0.25;
+    (t4[[1, 1]], sin(&t4), mean(&t4))
 }
 
 #[test]
 fn f0285_gradcheck() {
-    let mut s = 864885717u64;
+    let mut s = 1905103248u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let c0: Array2<f64> = random((3, 3), &mut s);
-    let labels: &[usize] = &[1, 1, 1];
     let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let (value, grads) = f0285_backward(p0.clone(), &c0, labels, 1.0);
-    assert_eq!(value, f0285(p0.clone(), &c0, labels));
+    let up1: Array2<f64> = random((3, 3), &mut s);
+    let (value, grads) = f0285_backward(p0.clone(), &c0, (1.0, &up1, -0.75));
+    assert_eq!(value, f0285(p0.clone(), &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0285_backward(p0.clone(), &c0, labels, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, &up1, -0.75))
+        .check(&(p0.clone(),), |(p0,)| f0285_backward(p0.clone(), &c0, (1.0, &up1, -0.75)))
+        .unwrap();
 }
 #[differentiable]
 fn f0286(p0: ArrayView1<f64>) -> f64 {
@@ -8636,42 +8619,33 @@ fn f0286_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0286_backward(p0.view(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0287(p0: &Array1<f64>, p1: ArrayView2<f64>, p2: &Array2<f64>, p3: f64) -> (f64, Array2<f64>, f64) {
-    let mut t1 = concat(Axis(0), &[&(ln(&(square(&(p2.dot(p0))) + 1.0))), p0]);
-    let mut t2 = backprop::ops::atan(p2);
-    t2 += p3;
-    let mut t3 = match () {
-        _ if p0.iter().sum::<f64>() < -0.5183 => sqrt(&(&t2 * &t2 + 0.5)),
-        _ if p2[[0, 0]] >= -0.5183 => exp(&t2),
-        _ => &t2 * &t2,
-    };
-    let t4 = Array::from_elem(6, -1.5_f64);
-    if sum(&t3) < -0.5183 {
-        t3 = &t3 - &t3;
-    } else {
-        t1 += &(&t1 - &t4);
+fn f0287(p0: &Array1<f64>, p1: ArrayView2<f64>, p2: &Array2<f64>, p3: f64, ws: &[f64]) -> f64 {
+    let t1 = concat(Axis(0), &[&(ln(&(square(&(p2.dot(p0))) + 1.0))), p0]);
+    let (t2, t3, t4) = f0277(p3, p1.to_owned());
+    let t2 = &(cos(&t3)) - &t3;
+    let mut t5 = sigmoid(sum(&(t4 + &t1)));
+    for (i, &c) in ws.iter().enumerate() {
+        t5 -= (logsumexp(&(sum_axis(&(exp(&t3)), Axis(0)))));
     }
-    (t3.sum(), sigmoid(&p1), t2.sum())
+    let t6 = &t3 + 2.0;
+    logsumexp(&t1) + t3.mean().unwrap() + t4 + t2[[0, 0]] + t5 + t6.mean().unwrap()
 }
 
 #[test]
 fn f0287_gradcheck() {
-    let mut s = 161888136u64;
+    let mut s = 274606101u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
     let p3 = scalar(&mut s);
+    let ws: &[f64] = &[0.5];
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up1: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0287_backward(&p0, p1.view(), &p2, p3, (1.0, &up1, -0.75));
-    assert_eq!(value, f0287(&p0, p1.view(), &p2, p3));
+    let (value, grads) = f0287_backward(&p0, p1.view(), &p2, p3, ws, 1.0);
+    assert_eq!(value, f0287(&p0, p1.view(), &p2, p3, ws));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&(1.0, &up1, -0.75))
-        .check(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0287_backward(p0, p1.view(), p2, *p3, (1.0, &up1, -0.75)))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0287_backward(p0, p1.view(), p2, *p3, ws, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1))]
 fn f0288(p0: f64, p1: f64, c0: &Array2<f64>) -> f64 {
@@ -8681,19 +8655,17 @@ fn f0288(p0: f64, p1: f64, c0: &Array2<f64>) -> f64 {
     } else {
         t1 /= square(p0) + 0.5;
     }
-    let (n1, m1) = c0.dim();
-    let t2 = Array1::<f64>::ones(n1);
-    let t4 = {
-        let t3 = (&t1 - p1).sum();
-        sigmoid(&t1)
+    let t3 = {
+        let t2 = sigmoid(f0253(&(sigmoid(&t1))));
+        sigmoid(p1 - ((sigmoid(&t1)).product()))
     };
-    let t4 = 0.1 + (c0.dot(&c0.t()));
-    t1.dot(&t1) + t4.sum() + p0
+    t1 += t1.sum();
+    t1.dot(&t1) + t3
 }
 
 #[test]
 fn f0288_gradcheck() {
-    let mut s = 952283098u64;
+    let mut s = 1381479431u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let c0: Array2<f64> = random((2, 3), &mut s);
@@ -8705,21 +8677,19 @@ fn f0288_gradcheck() {
 #[differentiable]
 fn f0289(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
     let t1 = p1;
-    let t2 = tanh(t1);
-    let mut t3 = t2[[0, 1]];
-    let mut n1 = 0;
-    while n1 < 2 && t3.abs() > 0.4629 {
-        t3 -= (mean(&(t2.dot(t1))));
-        n1 += 1;
-    }
-    let t4 = t3;
-    let t5 = 0.25 * t4;
-    sum(t1) + sum(&t2) + t3 + t4 + t5
+    let t2 = (square(p1) + 1.0).log(0.5);
+    let t1 = ((tanh(&(&t2 + t1))).dot(&(tanh(&t2)))).dot(t1);
+    let t4 = {
+        let t3 = tanh(&t2);
+        &((t3.slice(s![1..;2, ..-1])).t().dot(p0)) - (sum(&(sin(&t3)).row(0)))
+    };
+    let t5 = &t1;
+    t2[[1, 1]] + mean(&t1) + t4.mean().unwrap() + t5[[0, 0]]
 }
 
 #[test]
 fn f0289_gradcheck() {
-    let mut s = 2123347669u64;
+    let mut s = 1134256027u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -8730,53 +8700,50 @@ fn f0289_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0289_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0290(p0: f64) -> (f64, f64) {
+fn f0290(p0: f64) -> f64 {
     let mut t1 = p0 * p0;
-    t1 -= (sigmoid(f0219(t1, t1))).mul_add(p0, t1);
-    t1 = p0;
-    let t2 = t1 * p0;
-    let t3 = t1 / (t1.powi(2) + 0.5);
-    let t4 = ((t2.asinh()) + t3).sin();
-    let t5 = t4;
-    (t4, p0)
+    t1 -= floor(p0.hypot(0.5 * 0.5 + 0.5));
+    let t2 = (1.5 + (sigmoid(t1 * p0))).powf(tanh(p0));
+    t1 += t2;
+    let t3 = softplus(t2);
+    let t4 = t2;
+    let t5 = ((trunc(t2)) - 1.5) * (sin(t1));
+    t1 + t2 + t3 + t4 + t5 + t4
 }
 
 #[test]
 fn f0290_gradcheck() {
-    let mut s = 5293424u64;
+    let mut s = 74593165u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0290_backward(p0, (1.0, 0.5));
+    let (value, grads) = f0290_backward(p0, 1.0);
     assert_eq!(value, f0290(p0));
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0,), |(p0,)| f0290_backward(*p0, (1.0, 0.5)))
-        .unwrap();
+    gradcheck(&(p0,), |(p0,)| f0290_backward(*p0, 1.0)).unwrap();
 }
-#[differentiable(wrt(d_p0, d_t1))]
-fn f0291(d_x: f64, d_p0: f64, d_t1: &Array2<f64>) -> f64 {
+#[differentiable(wrt(d_p0, grad))]
+fn f0291(x: f64, d_p0: f64, grad: &Array2<f64>) -> f64 {
     let c1 = 0.25_f64;
-    let d_out_1 = &((d_t1.mapv(|u| {
+    let t1 = &((grad.mapv(|u| {
         if u <= 0.4629 {
-            f0179(d_p0)
+            f0169(d_p0)
         } else {
             u
         }
     })).to_shape(6).unwrap().to_owned()) * d_p0;
-    logsumexp(&d_out_1)
+    t1.dot(&t1)
 }
 
 #[test]
 fn f0291_gradcheck() {
-    let mut s = 7180441u64;
-    let d_x = scalar(&mut s);
+    let mut s = 1096800559u64;
+    let x = scalar(&mut s);
     let d_p0 = scalar(&mut s);
-    let d_t1: Array2<f64> = random((3, 2), &mut s);
-    let (d_x, d_p0, d_t1,) = std::hint::black_box((d_x, d_p0, d_t1,));
-    let (value, grads) = f0291_backward(d_x, d_p0, &d_t1, 1.0);
-    assert_eq!(value, f0291(d_x, d_p0, &d_t1));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    gradcheck(&(d_p0, d_t1.clone()), |(d_p0, d_t1)| f0291_backward(d_x, *d_p0, d_t1, 1.0)).unwrap();
+    let grad: Array2<f64> = random((3, 2), &mut s);
+    let (x, d_p0, grad,) = std::hint::black_box((x, d_p0, grad,));
+    let (value, grads) = f0291_backward(x, d_p0, &grad, 1.0);
+    assert_eq!(value, f0291(x, d_p0, &grad));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    gradcheck(&(d_p0, grad.clone()), |(d_p0, grad)| f0291_backward(x, *d_p0, grad, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0292(p0: &Array2<f64>) -> f64 {
@@ -8901,14 +8868,14 @@ fn f0296_gradcheck() {
 fn f0297(p0: f64, p1: &Array2<f64>) -> f64 {
     let t2 = {
         let t1 = p0.clamp(-1.0, 1.0);
-        backprop::ops::recip(&(p1 * p1 + 1.0))
+        f0219(p0, t1)
     };
-    t2[[0, 1]] + p0
+    t2
 }
 
 #[test]
 fn f0297_gradcheck() {
-    let mut s = 1640311297u64;
+    let mut s = 1445652518u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -8920,15 +8887,19 @@ fn f0297_gradcheck() {
 #[differentiable]
 fn f0298(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
     let t1 = p2;
-    let t2 = &(p3 / &(square(p3) + 0.5)) + &p0;
-    let (t3, t4, t5) = f0214(p3, t1);
-    let t3 = (t1 + &t3) + &t3;
-    t1.sum() + sum(&t2) + mean(&t4) + t5 + t3.sum()
+    let mut t2 = &(p3 / &(square(p3) + 0.5)) + &p0;
+    let t3 = p3;
+    if t1.iter().sum::<f64>() <= 0.0371 {
+        t2 += &(softmax(t3));
+    } else {
+        t2 = t3.dot(&p0);
+    }
+    t1[[1, 1]] + t2.mean().unwrap() + t3.mean().unwrap()
 }
 
 #[test]
 fn f0298_gradcheck() {
-    let mut s = 40428766u64;
+    let mut s = 2032350264u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((2, 2), &mut s);
@@ -8994,71 +8965,77 @@ fn f0300_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0300_backward(*p0, p1, p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0301(d_out: &Array2<f64>, out: &Array2<f64>) -> f64 {
-    let x = d_out;
-    let out_1 = backprop::ops::recip(&(square(&(x.dot(&x.t()))) + 1.0));
-    let x_from_out = x;
-    let out_1 = ((out_1.iter().map(|u| softplus(*u)).sum::<f64>()) * out).dot(&out_1);
-    let unused = array![0.5_f64, -0.75, -0.75];
-    let d_out_1 = match d_out.len() % 3 {
-        0 => out + out,
-        1 | 2 => out_1.to_owned(),
-        _ => out.to_owned(),
-    };
-    let t7 = {
-        let t6 = log_sigmoid(&d_out_1);
-        out * out
-    };
-    let t8 = &(&t7 * ((tanh(&out_1)).dot(&(tanh(&t7))))) / &(square(&t7) + 2.0);
-    sum(&t7) + mean(&t8)
+fn f0301(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
+    let t1 = p1;
+    let mut t2 = (p1.dot(t1)).t().dot(t1);
+    let mut t3 = cos(t1);
+    let t4 = t2.dot(t1);
+    t3 += &(relu(t1));
+    t2 += &t4;
+    mean(&t3) + mean(&t4)
 }
 
 #[test]
 fn f0301_gradcheck() {
-    let mut s = 379826827u64;
-    let d_out: Array2<f64> = random((2, 3), &mut s);
-    let out: Array2<f64> = random((2, 2), &mut s);
-    let (d_out, out,) = std::hint::black_box((d_out, out,));
-    let (value, grads) = f0301_backward(&d_out, &out, 1.0);
-    assert_eq!(value, f0301(&d_out, &out));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.out.shape(), out.shape());
-    gradcheck(&(d_out.clone(), out.clone()), |(d_out, out)| f0301_backward(d_out, out, 1.0)).unwrap();
+    let mut s = 368147667u64;
+    let p0: Array2<f64> = random((2, 3), &mut s);
+    let p1: Array2<f64> = random((2, 2), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0301_backward(&p0, &p1, 1.0);
+    assert_eq!(value, f0301(&p0, &p1));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0301_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
-fn f0302(p0: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let mut t1 = mean(&(&(&(c0.to_owned().mapv_into(|e| e)) / &(square(&(c0.dot(&c0.t()))) + 0.5)) + c0));
+fn f0302(p0: &Array2<f64>, c0: &Array2<f64>, labels: &[usize]) -> f64 {
+    let mut t1 = sigmoid((&(p0 / &(square(c0) + 2.0)) - &(relu(&(p0 * c0)))).sum());
     let mut n1 = 0;
     while n1 < 4 {
-        t1 -= (mean(&((sum(c0)) - (concat(Axis(0), &[p0, p0])))));
+        t1 -= 1.5;
+        t1 = t1 * 0.5 + (c0[[0, 0]]);
         n1 += 1;
     }
+    let t3 = {
+        let t2 = sqrt(square((c0 / (square(c0) + 1.0)).mean().expect("not empty")) + 0.5);
+        cos(&p0.broadcast((3, 2)).unwrap())
+    };
+    let t3 = 0.5 * &t3;
     let (n2, m2) = p0.dim();
-    let t2 = if sum(c0) > -0.5183 || t1 > 0.0 {
-        (0.1 - (c0 - p0)) + t1
+    let t4 = Array2::<f64>::ones((n2, 2));
+    let mut t5 = if t1 > -0.5183 {
+        mean_axis(&((mean(p0)) + (Zip::from(c0).and(c0).map_collect(|&u, &v| {
+        if t1 < -0.5183 {
+            square(u)
+        } else {
+            abs(u)
+        }
+    }))), Axis(1))
     } else {
-        tanh(&((0.1 - (c0 - p0)) + t1))
+        sin(&(mean_axis(&((mean(p0)) + (Zip::from(c0).and(c0).map_collect(|&u, &v| {
+        if t1 < -0.5183 {
+            square(u)
+        } else {
+            abs(u)
+        }
+    }))), Axis(1))))
     };
-    let t2 = log_sigmoid(sum(&(&t2 - 0.25).column(0)));
-    let t3 = sigmoid(softplus(t2));
-    let _t4 = t1;
-    let t6 = {
-        let t5 = t2;
-        t3
-    };
-    t3 + t6 + t3
+    t5 += &(backprop::ops::recip(&(square(&t5) + 1.0)));
+    let t6 = log_sigmoid(&(&(ln(&(square(c0) + 1.0))) * 3.0));
+    logsumexp(&t5) + t6[[0, 0]]
 }
 
 #[test]
 fn f0302_gradcheck() {
-    let mut s = 350054980u64;
+    let mut s = 296999147u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let c0: Array2<f64> = random((1, 2), &mut s);
+    let labels: &[usize] = &[0, 0, 0];
     let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let (value, grads) = f0302_backward(&p0, &c0, 1.0);
-    assert_eq!(value, f0302(&p0, &c0));
+    let (value, grads) = f0302_backward(&p0, &c0, labels, 1.0);
+    assert_eq!(value, f0302(&p0, &c0, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0302_backward(p0, &c0, 1.0)).unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0302_backward(p0, &c0, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0303(p0: ArrayView2<f64>, p1: &Array2<f64>) -> f64 {
@@ -9066,27 +9043,22 @@ fn f0303(p0: ArrayView2<f64>, p1: &Array2<f64>) -> f64 {
     let mut t2 = sum(&(t1.view().remove_axis(Axis(0))));
     let t3 = array![[1.5_f64, 0.5]];
     let mut n1 = 0;
-    while n1 < 2 && t2.abs() < 0.5183 {
-        t2 -= 2.0;
-        t2 = t2 * 0.5 + (sum(&t1));
+    while n1 < 2 && t2.abs() > 0.4629 {
+        t2 += 1.25;
+        t2 += (sum(&t1));
         n1 += 1;
     }
-    let (n2, m2) = p1.dim();
-    for i in 0..1 {
-        t1 = (t1.hypot(0.5 * 0.5 + 0.5)).dot(&p0);
-    }
-    let mut t4 = t2;
-    if t4 > -0.5183 {
-        t4 += sigmoid(t4);
-    }
-    let t5 = t2;
-    let t6 = t2;
-    t5 + t6
+    let t4 = &(tan(&(tanh(&(p0.row(1)))))) / 3.0;
+    t1 += p1;
+    let t5 = exp(&(sigmoid(&t1)));
+    let t6 = (powi(&t5, 2)).t().dot(&t5);
+    t1 += &t5;
+    t5.sum() + t6.iter().sum::<f64>()
 }
 
 #[test]
 fn f0303_gradcheck() {
-    let mut s = 174076533u64;
+    let mut s = 694996686u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -9115,59 +9087,45 @@ fn f0304_gradcheck() {
     gradcheck(&(p0,), |(p0,)| f0304_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0305(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64, labels: &[usize]) -> (Array2<f64>, f64) {
-    let t1 = array![[-0.75_f64, 2.0], [-0.75, 1.5], [2.0, -0.75]];
-    let t2 = if p2 >= -0.5183 {
+fn f0305(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64) -> (f64, f64) {
+    let t1 = if p2 >= -0.5183 {
         sin(&(sigmoid(&(p1.mapv(|z| p2)))))
     } else {
-        (p1 - &t1).select(Axis(1), &[1, 0])
+        p1 * p2
     };
-    let mut t3 = Array2::<f64>::zeros((p1.nrows(), p1.ncols()));
-    let (n1, m1) = p1.dim();
-    let mut t4 = (concat(Axis(1), &[&((p2 + &t2).to_owned().permuted_axes([1, 0]))])).mean().unwrap();
-    for o in 0..3 {
-        for i in 0..t3.nrows() {
-            let row = &t3.row(i) * 0.5 + &(&(sin(&p1.row(i))) * (sum(&(sin(&t2)))));
-            t3.row_mut(i).assign(&row);
+    let t2 = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
+    let t3 = if p2 >= 0.0371 {
+        sum(&(log_softmax(&(logsumexp(&p0)))))
+    } else {
+        (&(sigmoid(&((sin(&t1)).mapv_into(|v| {
+        if p2 <= 0.0371 {
+            (v / (square(p2) + 0.5)).round()
+        } else {
+            p2
         }
-        for i in 0..t3.nrows() {
-            for j in 0..t3.ncols() {
-                t4 += (t3[[i, j]] * (sigmoid((f64::floor(f0295(&(tanh(&t2))))))));
-            }
-        }
-        if p2 > 0.4629 {
-            for i in 0..t3.nrows() {
-                t3.row_mut(i).assign(&(&(cos(&p1.row(i))) * ((sin(&t2)).mean().unwrap())));
-            }
-        }
-        for i in 0..t3.nrows() {
-            t4 -= (t3.row(i).sum());
-        }
-    }
-    let t5 = backprop::ops::cos(p1);
-    let t6 = array![[0.0_f64, 0.5, 1.0, 1.5], [2.0, 2.5, 3.0, 3.5], [4.0, 4.5, 5.0, 5.5]];
-    let c2 = 0.25_f64;
-    let t7 = (sigmoid(&(t4 + &(t5.t())))).mapv(|z: f64| 0.25 / (square(((1.25 + z).powi(2) + 0.5).sqrt()) + 1.0));
-    let _t8 = logsumexp(&(tanh(&(&t7 + t4))));
-    (sigmoid(&t3), mean(&p0))
+    })))) * 0.1 + &t2).var(1.0)
+    };
+    let c1: f64 = 0.25;
+    let t4 = t1.mapv(|v| (0.5 / (square(c1) + 1.0)) * 1.5);
+    let t5 = p1.row(2).dot(&t1.t());
+    let t1 = p2;
+    (t4.iter().sum::<f64>(), t3)
 }
 
 #[test]
 fn f0305_gradcheck() {
-    let mut s = 148548668u64;
+    let mut s = 547899067u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
-    let labels: &[usize] = &[1, 0, 1];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up0: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0305_backward(p0.view(), &p1, p2, labels, (&up0, 0.5));
-    assert_eq!(value, f0305(p0.view(), &p1, p2, labels));
+    let (value, grads) = f0305_backward(p0.view(), &p1, p2, (1.0, 0.5));
+    assert_eq!(value, f0305(p0.view(), &p1, p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
-        .upstream(&(&up0, 0.5))
-        .check(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0305_backward(p0.view(), p1, *p2, labels, (&up0, 0.5)))
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0305_backward(p0.view(), p1, *p2, (1.0, 0.5)))
         .unwrap();
 }
 #[differentiable]
@@ -9239,14 +9197,14 @@ fn f0309(p0: &Array2<f64>, p1: Array2<f64>, p2: Array2<f64>, p3: f64) -> f64 {
     let t2 = if p2.mean().unwrap() > -0.5183 {
         &(p2.hypot(square(p3) + 0.5)) + p3
     } else {
-        &(&(ln(&(square(&p2) + 0.5))) * p3) / &(square(t1) + 0.5)
+        &(t1.dot(t1)) + p3
     };
-    t1.sum() + t2.iter().sum::<f64>()
+    mean(t1) + t2[[0, 2]]
 }
 
 #[test]
 fn f0309_gradcheck() {
-    let mut s = 1356884087u64;
+    let mut s = 909625681u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -9260,61 +9218,72 @@ fn f0309_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0309_backward(p0, p1.clone(), p2.clone(), *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0310(p0: &Array1<f64>, p1: ArrayView2<f64>) -> f64 {
-    let mut t1 = (ln(&(square(p0) + 1.0))).sum();
+fn f0310(d_out: &Array1<f64>, d_p0: ArrayView2<f64>) -> f64 {
+    let mut unused = (ln(&(square(d_out) + 1.0))).sum();
     let c2: f64 = 1.5;
     let mut n1 = 0;
-    loop {
-        t1 = t1 * 0.5 + (mean(&((p0.dot(&p1)).mapv(|e| (e + e) + e))));
+    let out = loop {
+        unused = unused * 0.5 + (mean(&((d_out.dot(&d_p0)).mapv(|e| (e + e) + e))));
         n1 += 1;
-        if n1 >= 3 || t1.abs() < 0.0371 {
-            break;
+        if n1 >= 3 || unused.abs() < 0.0371 {
+            break unused * 0.5;
+        }
+    };
+    let t3 = array![0.0_f64, 0.5, 1.0];
+    let _t4 = backprop::ops::recip(&(square(&(&(&d_p0 * 0.75) + 2.0)) + 1.0));
+    let mut t5 = (out * &d_p0).clamp(-0.5, 3.0);
+    let n3 = d_out.len() - 1;
+    'o4: for _ in 0..2 {
+    for i in (0..n3).step_by(2) {
+            t5 += &(ln(&(square(&((d_out[i + 1] - d_out[i]) - &d_p0)) + 0.5)));
+            unused -= backprop::ops::recip((unused.tanh()).powi(2) + 1.0);
+            if unused <= -0.5183 {
+                break;
+            }
+            if unused < 0.4629 {
+                break 'o4;
+            }
         }
     }
-    let mut t1 = p0 * p0;
-    if logsumexp(&t1) >= 0.0371 {
-        t1 += (clamp(&t1, -0.5, 0.5)).iter().zip(p0.iter()).map(|(l, r)| (*l) * (log_sigmoid(*l))).sum::<f64>();
-    }
-    let t1 = &t1;
-    let _t2 = sum(t1);
-    t1.sum() + logsumexp(t1)
+    let out_1 = t5.clone();
+    t5.mean().unwrap() + out_1.sum()
 }
 
 #[test]
 fn f0310_gradcheck() {
-    let mut s = 977041331u64;
-    let p0: Array1<f64> = random(3, &mut s);
-    let p1: Array2<f64> = random((3, 1), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0310_backward(&p0, p1.view(), 1.0);
-    assert_eq!(value, f0310(&p0, p1.view()));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0310_backward(p0, p1.view(), 1.0)).unwrap();
+    let mut s = 1759202682u64;
+    let d_out: Array1<f64> = random(3, &mut s);
+    let d_p0: Array2<f64> = random((3, 1), &mut s);
+    let (d_out, d_p0,) = std::hint::black_box((d_out, d_p0,));
+    let (value, grads) = f0310_backward(&d_out, d_p0.view(), 1.0);
+    assert_eq!(value, f0310(&d_out, d_p0.view()));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    gradcheck(&(d_out.clone(), d_p0.clone()), |(d_out, d_p0)| f0310_backward(d_out, d_p0.view(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0311(grad: f64, w: &Array2<f64>, d_out: f64, d_p0: &Array2<f64>) -> f64 {
-    let t1 = w;
-    sum(t1)
+fn f0311(p0: f64, p1: &Array2<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
+    let t1 = p1 / (square(p0) + 2.0);
+    t1.iter().sum::<f64>() + mean(&t1)
 }
 
 #[test]
 fn f0311_gradcheck() {
-    let mut s = 201807890u64;
-    let grad = scalar(&mut s);
-    let w: Array2<f64> = random((3, 1), &mut s);
-    let d_out = scalar(&mut s);
-    let d_p0: Array2<f64> = random((3, 1), &mut s);
-    let (grad, w, d_out, d_p0,) = std::hint::black_box((grad, w, d_out, d_p0,));
-    let (value, grads) = f0311_backward(grad, &w, d_out, &d_p0, 1.0);
-    assert_eq!(value, f0311(grad, &w, d_out, &d_p0));
-    assert_eq!(grads.w.shape(), w.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    gradcheck(&(grad, w.clone(), d_out, d_p0.clone()), |(grad, w, d_out, d_p0)| f0311_backward(*grad, w, *d_out, d_p0, 1.0)).unwrap();
+    let mut s = 1782129912u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((3, 1), &mut s);
+    let p2 = scalar(&mut s);
+    let p3: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0311_backward(p0, &p1, p2, &p3, 1.0);
+    assert_eq!(value, f0311(p0, &p1, p2, &p3));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0, p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0311_backward(*p0, p1, *p2, p3, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1))]
 fn f0312(p0: f64, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let mut t1 = (sum(p1)) / 3.0;
+    let t1 = (sum(p1)) / 3.0;
     let (n1, m1) = p1.dim();
     let t2 = Array2::<f64>::from_shape_vec((2, m1), vec![0.0, 0.5]).unwrap();
     let mut t3 = if mean(c0) <= -0.5183 {
@@ -9324,16 +9293,15 @@ fn f0312(p0: f64, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     };
     t3 = softplus(&((p0 * &t3).floor()));
     let t4 = c0;
-    let _t5 = t1 + (f0273(&(tanh(&t3))));
-    let t6 = array![0.25_f64, 0.25, 0.25];
-    t1 -= 0.75;
-    t3 += &((t4 + 2.0).sum_axis(Axis(1)));
-    mean(&t3) + mean(t4)
+    let _t5 = t1 - (f0238(p1, t1, p1));
+    let t1 = c0;
+    let t6 = sum(t1);
+    t1.sum() + t6
 }
 
 #[test]
 fn f0312_gradcheck() {
-    let mut s = 1112331674u64;
+    let mut s = 1090667332u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let c0: Array2<f64> = random((1, 3), &mut s);
@@ -9369,96 +9337,84 @@ fn f0313_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0313_backward(p0, p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1, p2))]
-fn f0314(p0: f64, p1: Array2<f64>, p2: f64, p3: &Array2<f64>, labels: &[usize]) -> f64 {
-    let t3 = if !(p3.mean().unwrap() >= -0.5183) {
-        sum(&(p3 * p2))
+fn f0314(p0: f64, p1: Array2<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
+    let t1 = (0.75 * p3) / &(square(&(0.75 - p3)) + 0.5);
+    let t2 = &t1;
+    let mut t3 = tanh(&p1);
+    if p2 > 0.0371 {
+        t3 += &p1;
     } else {
-        let (_, t1, t2) = f0161(p2);
-        (t2 * t2)
-    };
-    let t4 = p3;
-    let t5 = t4;
-    let t3 = p3;
-    let t7 = {
-        let t6 = t3 - t3;
-        cos(p3)
-    };
-    let t8 = if mean(t3) < 0.0371 {
-        tan(&(tanh(&((sin(t5)) - (softmax_cross_entropy(t4, labels))))))
-    } else {
-        softplus(&t7)
-    };
-    let t9 = (t3 - t3).t().dot(t3);
-    t8.mean().unwrap() + sum(&t9) + t8.mean().unwrap()
+        t3 -= 1.5;
+    }
+    t3 /= square(t2.iter().map(|v| {
+        if p2 > -0.5183 {
+            p2.abs()
+        } else {
+            (*v).max(p2)
+        }
+    }).sum::<f64>()) + 0.5;
+    let t4 = &t1 * &(cos(t2));
+    let t5 = p1.clone();
+    sum(&t1) + t2.mean().unwrap() + t3.sum() + t4[[0, 1]] + t5[[0, 0]]
 }
 
 #[test]
 fn f0314_gradcheck() {
-    let mut s = 704816583u64;
+    let mut s = 455361049u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((2, 3), &mut s);
-    let labels: &[usize] = &[0, 1];
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0314_backward(p0, p1.clone(), p2, &p3, labels, 1.0);
-    assert_eq!(value, f0314(p0, p1.clone(), p2, &p3, labels));
+    let (value, grads) = f0314_backward(p0, p1.clone(), p2, &p3, 1.0);
+    assert_eq!(value, f0314(p0, p1.clone(), p2, &p3));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p1.clone(), p2), |(p1, p2)| f0314_backward(p0, p1.clone(), *p2, &p3, labels, 1.0)).unwrap();
+    gradcheck(&(p1.clone(), p2), |(p1, p2)| f0314_backward(p0, p1.clone(), *p2, &p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0315(p0: ArrayView2<f64>) -> Array2<f64> {
-    let t1 = &p0;
-    let t2 = &p0;
-    let t3 = &p0 / (square(t2) + 1.0);
-    let mut t5 = {
-        let t4 = t2 / &(square(&t3) + 2.0);
-        t3.dot(&t4.t())
-    };
-    let mut t7 = {
-        let t6 = &t3 * t2;
-        sigmoid(&t5)
-    };
-    t7 += &(t3.column(1));
-    t5 -= &t7;
-    t3
+fn f0315(d_x: ArrayView2<f64>) -> f64 {
+    let d_d_x = &d_x;
+    let unused = d_d_x;
+    let mut t3 = &(ceil(d_d_x)) * &(logsumexp(unused));
+    t3 /= &(square(unused) + 1.0);
+    t3 += &(&t3 * 0.75);
+    let c1: f64 = 1.25;
+    let out_1 = (sigmoid(&((unused.map(|&u| tanh(u))).mapv_into(|u| (square(u + u) + 0.5).log(square(u) + 1.5))))).map(|&e| (0.1 * (f0123(e))) + 0.75);
+    let out = &d_x;
+    d_d_x[[0, 0]] + unused.sum() + sum(&t3) + out_1.iter().sum::<f64>() + out.sum()
 }
 
 #[test]
 fn f0315_gradcheck() {
-    let mut s = 461948213u64;
-    let p0: Array2<f64> = random((1, 3), &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let up: Array2<f64> = random((1, 3), &mut s);
-    let (value, grads) = f0315_backward(p0.view(), &up);
-    assert_eq!(value, f0315(p0.view()));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(),), |(p0,)| f0315_backward(p0.view(), &up))
-        .unwrap();
+    let mut s = 619342228u64;
+    let d_x: Array2<f64> = random((1, 3), &mut s);
+    let (d_x,) = std::hint::black_box((d_x,));
+    let (value, grads) = f0315_backward(d_x.view(), 1.0);
+    assert_eq!(value, f0315(d_x.view()));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    gradcheck(&(d_x.clone(),), |(d_x,)| f0315_backward(d_x.view(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0316(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
-    let t1 = p3;
-    let t2 = t1;
-    sum(t1) + t2.mean().unwrap()
+fn f0316(y_1: f64, out: &Array2<f64>, d_x: &Array2<f64>, grad: &Array2<f64>) -> f64 {
+    let d_out_1 = f0238(grad, y_1, grad);
+    let d_out_1 = d_out_1 + grad;
+    d_out_1[[0, 0]]
 }
 
 #[test]
 fn f0316_gradcheck() {
-    let mut s = 693853053u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((2, 2), &mut s);
-    let p2: Array2<f64> = random((3, 3), &mut s);
-    let p3: Array2<f64> = random((2, 1), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0316_backward(p0, &p1, &p2, &p3, 1.0);
-    assert_eq!(value, f0316(p0, &p1, &p2, &p3));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0316_backward(*p0, p1, p2, p3, 1.0)).unwrap();
+    let mut s = 463892649u64;
+    let y_1 = scalar(&mut s);
+    let out: Array2<f64> = random((2, 2), &mut s);
+    let d_x: Array2<f64> = random((3, 3), &mut s);
+    let grad: Array2<f64> = random((2, 1), &mut s);
+    let (y_1, out, d_x, grad,) = std::hint::black_box((y_1, out, d_x, grad,));
+    let (value, grads) = f0316_backward(y_1, &out, &d_x, &grad, 1.0);
+    assert_eq!(value, f0316(y_1, &out, &d_x, &grad));
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    assert_eq!(grads.grad.shape(), grad.shape());
+    gradcheck(&(y_1, out.clone(), d_x.clone(), grad.clone()), |(y_1, out, d_x, grad)| f0316_backward(*y_1, out, d_x, grad, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0317(p0: &Array1<f64>, p1: &Array2<f64>, p2: ArrayView1<f64>, p3: ArrayView2<f64>) -> f64 {
@@ -9507,33 +9463,33 @@ fn f0318_gradcheck() {
     assert_eq!(grads.d_t1.shape(), d_t1.shape());
     gradcheck(&(x.clone(), d_t1.clone()), |(x, d_t1)| f0318_backward(x, d_t1, 1.0)).unwrap();
 }
-#[differentiable(wrt(d_out, d_t1))]
-fn f0319(grad: &Array1<f64>, d_out: Array2<f64>, d_t1: f64) -> f64 {
-    let mut d_d_x = {
-        let out_1 = concatenate(Axis(0), &[grad.view(), grad.view()]).unwrap();
-        out_1
+#[differentiable(wrt(p1, p2))]
+fn f0319(p0: &Array1<f64>, p1: Array2<f64>, p2: f64) -> f64 {
+    let mut t2 = {
+        let t1 = concatenate(Axis(0), &[p0.view(), p0.view()]).unwrap();
+        t1
     };
     for i in 0..1 {
-        d_d_x += logsumexp(&d_d_x);
-        d_d_x += backprop::ops::recip(square(d_t1) + 1.0);
-        if d_out[[1, 1]] <= 0.4629 {
-            break;
+        t2 += 3.0;
+        if sum(&t2) >= 0.0371 {
+            continue;
         }
+        t2 += logsumexp(&t2);
     }
-    d_d_x.sum()
+    t2.dot(&t2)
 }
 
 #[test]
 fn f0319_gradcheck() {
-    let mut s = 1804816055u64;
-    let grad: Array1<f64> = random(2, &mut s);
-    let d_out: Array2<f64> = random((2, 3), &mut s);
-    let d_t1 = scalar(&mut s);
-    let (grad, d_out, d_t1,) = std::hint::black_box((grad, d_out, d_t1,));
-    let (value, grads) = f0319_backward(&grad, d_out.clone(), d_t1, 1.0);
-    assert_eq!(value, f0319(&grad, d_out.clone(), d_t1));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    gradcheck(&(d_out.clone(), d_t1), |(d_out, d_t1)| f0319_backward(&grad, d_out.clone(), *d_t1, 1.0)).unwrap();
+    let mut s = 2118732461u64;
+    let p0: Array1<f64> = random(2, &mut s);
+    let p1: Array2<f64> = random((2, 3), &mut s);
+    let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0319_backward(&p0, p1.clone(), p2, 1.0);
+    assert_eq!(value, f0319(&p0, p1.clone(), p2));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p1.clone(), p2), |(p1, p2)| f0319_backward(&p0, p1.clone(), *p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0320(p0: f64) -> f64 {
@@ -9543,13 +9499,17 @@ fn f0320(p0: f64) -> f64 {
     } else {
         t1
     };
-    let (t3, t4) = f0290(tanh(t1));
-    t1 + t2 + t3 + t4
+    let mut t3 = ((square(sigmoid(t2)) + 0.5).powf(t1.cos()));
+    for i in 0..3 {
+        let (_, t4) = f0274(sigmoid(t1), sigmoid((square(t3) + 0.5).powf(f64::sin(p0))));
+        t3 -= (((f64::mul_add(sigmoid(t2), t4, t4)) / 2.0));
+    }
+    t2 + t3
 }
 
 #[test]
 fn f0320_gradcheck() {
-    let mut s = 1924796007u64;
+    let mut s = 1800048672u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0320_backward(p0, 1.0);
@@ -9557,85 +9517,77 @@ fn f0320_gradcheck() {
     gradcheck(&(p0,), |(p0,)| f0320_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0321(d_t1: ArrayView2<f32>, x: &Array2<f32>, w: f32) -> f32 {
-    let c1: f32 = 0.25;
-    let mut t1_from_t2 = if x.iter().sum::<f32>() < 0.4629 {
-        square(w)
+fn f0321(p0: ArrayView2<f32>, p1: &Array2<f32>, p2: f32) -> f32 {
+    let (n1, m1) = p0.dim();
+    let (n2, m2) = p1.dim();
+    let t1 = Array2::<f32>::from_shape_vec((m1, m2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0]).unwrap();
+    let mut t2 = if p1.iter().sum::<f32>() < 0.4629 {
+        square(p2)
     } else {
-        (sum(&d_t1)) + 2.0
+        ((p1 * 0.1 + &t1).var(1.0)) / ((p2 / 2.0).powi(2) + 2.0)
     };
-    if t1_from_t2 < 0.4629 {
-        t1_from_t2 += w;
-    } else {
-        t1_from_t2 /= ((tanh(f0180(f32::tanh(t1_from_t2)))).max(w)).powi(2) + 0.5;
+    for i in 0..2 {
+        t2 = p1[[i, 1]];
     }
-    t1_from_t2
+    t2
 }
 
 #[test]
 fn f0321_gradcheck() {
-    let mut s = 1053717424u64;
-    let d_t1: Array2<f32> = random32((1, 3), &mut s);
-    let x: Array2<f32> = random32((3, 3), &mut s);
-    let w = scalar32(&mut s);
-    let (d_t1, x, w,) = std::hint::black_box((d_t1, x, w,));
-    let (value, grads) = f0321_backward(d_t1.view(), &x, w, 1.0);
-    assert_eq!(value, f0321(d_t1.view(), &x, w));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.x.shape(), x.shape());
+    let mut s = 7088784u64;
+    let p0: Array2<f32> = random32((1, 3), &mut s);
+    let p1: Array2<f32> = random32((3, 3), &mut s);
+    let p2 = scalar32(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0321_backward(p0.view(), &p1, p2, 1.0);
+    assert_eq!(value, f0321(p0.view(), &p1, p2));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(d_t1.clone(), x.clone(), w), |(d_t1, x, w)| f0321_backward(d_t1.view(), x, *w, 1.0))
+        .check(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0321_backward(p0.view(), p1, *p2, 1.0))
         .unwrap();
 }
 #[differentiable]
-fn f0322(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, labels: &[usize]) -> Array2<f64> {
+fn f0322(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
     let _t1 = (relu(mean(p2))) / &(square(p1) + 1.0);
-    let c1: f64 = 0.75;
-    let t2 = (&(p2.map(|&e| e)) + p2).iter().sum::<f64>();
-    let t3 = softplus(p2);
-    let mut t4 = (logsumexp(&t3)).mean().unwrap();
-    for (i, &l) in labels.iter().enumerate() {
-        t4 += (sum(&(mean_axis(&t3, Axis(0)))));
-    }
-    let _t5 = (tan(&(tanh(&(p1.column(0)))))).dot(p1);
-    exp(p1)
+    let t2 = powi(&(&(p2.column(0)) / &(square(&(p2.sum_axis(Axis(1)))) + 0.5)), 2);
+    let t3 = Array::from_elem(3, 0.5_f64);
+    let mut t4 = if sum(&t2) >= 0.0371 {
+        sum(&(&t3 - &t2))
+    } else {
+        sigmoid(sum(&(&t3 - &t2)))
+    };
+    let _t5 = t4;
+    t4 += (sigmoid(&(powi(p2, 2)))).to_shape(6).unwrap().sum();
+    t2.dot(&t2) + t4
 }
 
 #[test]
 fn f0322_gradcheck() {
-    let mut s = 1264891181u64;
+    let mut s = 1308771278u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
-    let labels: &[usize] = &[0, 0];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array2<f64> = random((2, 1), &mut s);
-    let (value, grads) = f0322_backward(p0, &p1, &p2, labels, &up);
-    assert_eq!(value, f0322(p0, &p1, &p2, labels));
+    let (value, grads) = f0322_backward(p0, &p1, &p2, 1.0);
+    assert_eq!(value, f0322(p0, &p1, &p2));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0322_backward(*p0, p1, p2, labels, &up))
-        .unwrap();
+    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0322_backward(*p0, p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0323(p0: f32, p1: ArrayView2<f32>) -> f32 {
-    let t1 = tan(&(tanh(&(p0 + &p1))));
-    let t2 = if t1.iter().sum::<f32>() <= 0.4629 {
-        (&t1 - &t1) * (f0176(p0))
-    } else {
-        p1.to_owned()
-    };
-    let t3 = &t2;
-    sum(&t2) + t3[[0, 0]]
+    let t1 = &p1;
+    let t2 = &(p1.dot(&p1.t())) - t1;
+    let t3 = (&p1 - t1) + &(0.75 * &p1);
+    t2[[0, 0]] + t3.iter().sum::<f32>()
 }
 
 #[test]
 fn f0323_gradcheck() {
-    let mut s = 464109334u64;
+    let mut s = 1825465127u64;
     let p0 = scalar32(&mut s);
     let p1: Array2<f32> = random32((1, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -9648,34 +9600,39 @@ fn f0323_gradcheck() {
         .check(&(p0, p1.clone()), |(p0, p1)| f0323_backward(*p0, p1.view(), 1.0))
         .unwrap();
 }
-#[differentiable(wrt(y_1, d_p0, grad, d_out))]
-fn f0324(y_1: &Array2<f64>, d_p0: f64, grad: ArrayView1<f64>, d_out: &Array2<f64>, d_t1: &Array1<f64>) -> f64 {
-    let d_out_1 = d_out;
-    let d_x = {
-        let x_from_out = d_out_1 * d_out_1;
-        1.5 - &grad
+#[differentiable(wrt(p0, p1, p2, p3))]
+fn f0324(p0: &Array2<f64>, p1: f64, p2: ArrayView1<f64>, p3: &Array2<f64>, c0: &Array1<f64>, labels: &[usize]) -> f64 {
+    let t1 = p3;
+    let t3 = {
+        let t2 = t1 * t1;
+        f0293(p1, t1)
     };
-    let mut out = mse(&d_x, &d_x);
-    out += (f0273(d_t1)) * 2.0;
-    let (_, grad_1) = f0253(&(tanh(&d_x)));
-    d_out_1[[0, 0]] + mean(&d_x) + out + grad_1
+    let t1 = softmax_cross_entropy(&(softplus(t1)), labels);
+    let t4 = &p2;
+    let t6 = array![[1.5_f64]];
+    let t7 = {
+        let t5 = (t4 * p1) * (c0.iter().sum::<f64>());
+        &(1.5 * p3) - &t6
+    };
+    t3 + t1 + t4.iter().sum::<f64>() + t7[[0, 0]]
 }
 
 #[test]
 fn f0324_gradcheck() {
-    let mut s = 698178113u64;
-    let y_1: Array2<f64> = random((2, 1), &mut s);
-    let d_p0 = scalar(&mut s);
-    let grad: Array1<f64> = random(2, &mut s);
-    let d_out: Array2<f64> = random((2, 1), &mut s);
-    let d_t1: Array1<f64> = random(3, &mut s);
-    let (y_1, d_p0, grad, d_out, d_t1,) = std::hint::black_box((y_1, d_p0, grad, d_out, d_t1,));
-    let (value, grads) = f0324_backward(&y_1, d_p0, grad.view(), &d_out, &d_t1, 1.0);
-    assert_eq!(value, f0324(&y_1, d_p0, grad.view(), &d_out, &d_t1));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.grad.shape(), grad.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    gradcheck(&(y_1.clone(), d_p0, grad.clone(), d_out.clone()), |(y_1, d_p0, grad, d_out)| f0324_backward(y_1, *d_p0, grad.view(), d_out, &d_t1, 1.0)).unwrap();
+    let mut s = 1596311064u64;
+    let p0: Array2<f64> = random((2, 1), &mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array1<f64> = random(2, &mut s);
+    let p3: Array2<f64> = random((2, 1), &mut s);
+    let c0: Array1<f64> = random(3, &mut s);
+    let labels: &[usize] = &[0, 0];
+    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
+    let (value, grads) = f0324_backward(&p0, p1, p2.view(), &p3, &c0, labels, 1.0);
+    assert_eq!(value, f0324(&p0, p1, p2.view(), &p3, &c0, labels));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0324_backward(p0, *p1, p2.view(), p3, &c0, labels, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1))]
 fn f0325(p0: Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
@@ -9702,7 +9659,7 @@ fn f0325_gradcheck() {
     gradcheck(&(p1.clone(),), |(p1,)| f0325_backward(p0.clone(), p1, &p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0326(p0: &Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> Array2<f64> {
+fn f0326(p0: &Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> (Array1<f64>, Array2<f64>) {
     let mut t1 = p3.to_owned();
     let mut t2 = (softplus(ln(square(p2) + 0.5)));
     for o in 0..2 {
@@ -9728,33 +9685,34 @@ fn f0326(p0: &Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> Array2<f64> {
     let t8 = t7 * t7;
     let mut t9 = (&(p3.slice(s![..;-1, 0..2;-1])) * (powi(p3, 1))).sum();
     let mut n1 = 0;
-    loop {
+    let t10 = loop {
         t2 -= exp(tanh(t9));
         t9 -= ((ln(&(&t1 * &t1 + 1.0))).mean().unwrap());
         n1 += 1;
         if n1 >= 1 || t9.abs() > 0.5183 {
-            break;
+            break t9 * 0.5;
         }
-    }
-    sin(p0)
+    };
+    (t4.clone(), sigmoid(p0))
 }
 
 #[test]
 fn f0326_gradcheck() {
-    let mut s = 2035060181u64;
+    let mut s = 192777348u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0326_backward(&p0, p1, p2, &p3, &up);
+    let up0: Array1<f64> = random(3, &mut s);
+    let up1: Array2<f64> = random((3, 2), &mut s);
+    let (value, grads) = f0326_backward(&p0, p1, p2, &p3, (&up0, &up1));
     assert_eq!(value, f0326(&p0, p1, p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
     GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0326_backward(p0, *p1, *p2, p3, &up))
+        .upstream(&(&up0, &up1))
+        .check(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0326_backward(p0, *p1, *p2, p3, (&up0, &up1)))
         .unwrap();
 }
 #[differentiable]
@@ -9854,59 +9812,74 @@ fn f0329_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0329_backward(p0, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1, p2, p3))]
-fn f0330(p0: f64, p1: &Array1<f64>, p2: f64, p3: &Array2<f64>, labels: &[usize]) -> Array2<f64> {
+fn f0330(p0: f64, p1: &Array1<f64>, p2: f64, p3: &Array2<f64>, labels: &[usize]) -> f64 {
     let t1 = concat(Axis(1), &[&((-p2) - &((p3 * p3 + 0.5).log(square(p2) + 1.5))), p3]);
     let t2 = (-p0) * (p3.to_owned().mapv_into(|z| relu(p0)));
     let t3 = p3;
-    let mut t4 = 0.75 + (t1.clamp(-2.0, 3.0));
-    t4 -= 1.25;
-    let t5 = (tan(&(tanh(p3)))) - p3;
-    let t6 = softmax_cross_entropy(&(&t4 / &(square(&t4) + 2.0)), labels);
-    let t7 = sum(t3);
-    exp(t3)
+    let t6 = if p0 <= 0.4629 {
+        let (t4, t5) = f0175(p2, &t2);
+        (clamp(p2, -1.0, 0.5))
+    } else {
+        sigmoid(t1.sum())
+    };
+    let t7 = p3 * (cos(sigmoid(f0273(p1))));
+    let t8 = softmax_cross_entropy(&(t6 / &(square(&t2) + 2.0)), labels);
+    let (t9, _) = f0274(sigmoid(t8), tanh(t8));
+    let (n1, m1) = p3.dim();
+    let t10 = Array1::<f64>::linspace(-1.0, 1.0, m1);
+    let t11 = &((logsumexp(&t7)) * 0.5) * &t10;
+    t9 + t11.mean().unwrap()
 }
 
 #[test]
 fn f0330_gradcheck() {
-    let mut s = 1954454275u64;
+    let mut s = 1402938144u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((3, 3), &mut s);
-    let labels: &[usize] = &[4, 3, 2];
+    let labels: &[usize] = &[0, 0, 2];
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up: Array2<f64> = random((3, 3), &mut s);
-    let (value, grads) = f0330_backward(p0, &p1, p2, &p3, labels, &up);
+    let (value, grads) = f0330_backward(p0, &p1, p2, &p3, labels, 1.0);
     assert_eq!(value, f0330(p0, &p1, p2, &p3, labels));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p1.clone(), p2, p3.clone()), |(p1, p2, p3)| f0330_backward(p0, p1, *p2, p3, labels, &up))
-        .unwrap();
+    gradcheck(&(p1.clone(), p2, p3.clone()), |(p1, p2, p3)| f0330_backward(p0, p1, *p2, p3, labels, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
 fn f0331(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, c0: &Array1<f64>) -> f64 {
-    let t1 = concat(Axis(1), &[p2, p1, p1]);
+    let mut t1 = concat(Axis(1), &[p2, p1, p1]);
     let t2 = p2;
     let _t3 = t2;
     let mut t4 = (t2 + p2) - 2.0;
+    let t5 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5]];
     for i in 0..3 {
-        t4 += &((p1 * c0).dot(t2));
+        t1 += &((&t1 * &t1) + p0);
+        t1 += sum(&(sin(c0)));
     }
-    let mut t5 = ((tanh(&t4)).dot(&(sigmoid(&t4.t())))).mapv(|v: f64| sigmoid(v + ((square(v) + 0.5).log(3.0 * 3.0 + 1.5))));
-    let t6 = t2.mapv(relu);
-    let t7 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5]];
-    for i in 0..2 {
-        t5 += (&(tanh(&(t2 / &(square(&t6) + 0.5)))) * 0.1 + &t7).var(0.0);
-        t5 += &(p1.row(i));
+    let t7 = {
+        let t6 = c0;
+        log_sigmoid(&(powi(&(sigmoid(&t4)), 2)))
+    };
+    for i in (0..1).step_by(2) {
+        t4 += t2;
     }
-    t1[[1, 0]] + t2.sum() + t4[[0, 2]] + t5.sum() + t6[[1, 0]] + t5.iter().sum::<f64>()
+    let mut t8 = t2.to_owned();
+    let mut t9 = mean(&(acos(&((tanh(p1)) * 0.75))));
+    for o in 0..1 {
+        for i in 0..t8.nrows() {
+            t8.row_mut(i).assign(&(&(tanh(&t2.row(i))) * (sigmoid((&t4 + 0.1).iter().sum::<f64>()))));
+        }
+        for i in 0..t8.nrows() {
+            t9 -= (t8.row(i).sum());
+        }
+    }
+    t8.mean().unwrap() + t9
 }
 
 #[test]
 fn f0331_gradcheck() {
-    let mut s = 1527844911u64;
+    let mut s = 137914240u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let p2: Array2<f64> = random((2, 3), &mut s);
@@ -9935,13 +9908,13 @@ fn f0332(p0: ArrayView1<f64>, p1: &Array2<f64>, p2: Array2<f64>, p3: f64) -> f64
         t5 += t5.mul_add(0.5, p3);
         n1 += 1;
     }
-    let t6 = p2.clone();
-    t2[[1, 1]] + logsumexp(&t4) + t5 + t6.sum()
+    let (t6, t7, t8) = f0277(tanh(t5), p2.to_owned());
+    t7.sum() + t8
 }
 
 #[test]
 fn f0332_gradcheck() {
-    let mut s = 1941500435u64;
+    let mut s = 2146756634u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -9973,52 +9946,54 @@ fn f0333_gradcheck() {
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0333_backward(p0.view(), *p1, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0334(p0: f64) -> f64 {
-    let t1 = p0;
-    let _t2 = p0;
-    let t3 = if p0 >= -0.5183 {
-        t1 * t1
-    } else {
-        p0.tanh()
+fn f0334(p0: f64, k0: usize) -> f64 {
+    let t1 = p0 * p0;
+    let t2 = t1;
+    let t3 = match k0 % 3 {
+        0 => t2 * p0,
+        1 | 2 => f64::clamp(p0, -2.0, 0.5),
+        _ => (t2.powi(2) + 0.5).sqrt(),
     };
-    let t4 = t1 * t3;
-    t3 + t4 + p0
+    let t5 = {
+        let t4 = t2;
+        (relu(t4)).min(t2)
+    };
+    t3 + t5 + p0
 }
 
 #[test]
 fn f0334_gradcheck() {
-    let mut s = 1809875057u64;
+    let mut s = 964090904u64;
     let p0 = scalar(&mut s);
+    let k0: usize = 3;
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0334_backward(p0, 1.0);
-    assert_eq!(value, f0334(p0));
-    gradcheck(&(p0,), |(p0,)| f0334_backward(*p0, 1.0)).unwrap();
+    let (value, grads) = f0334_backward(p0, k0, 1.0);
+    assert_eq!(value, f0334(p0, k0));
+    gradcheck(&(p0,), |(p0,)| f0334_backward(*p0, k0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0335(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
-    let (n1, m1) = p2.dim();
+    let c1: f64 = 1.5;
     let t2 = {
-        let t1 = p2[[0, m1 - 1]];
+        let t1 = p1 + &((p2.dot(&p2.t())).mapv(|z| {
+        if z < -0.5183 {
+            floor(c1)
+        } else {
+            f0208(z, sin(c1 - z))
+        }
+    }));
         p0
     };
-    let mut t3 = Array2::<f64>::zeros((p2.nrows(), p2.ncols()));
-    for i in 0..t3.nrows() {
-        t3[[i, 0]] += sigmoid(((p2.iter().sum::<f64>()).exp()));
-    }
-    let t4 = -&(t3.view().permuted_axes([1, 0]).dot(p2));
-    let (n2, m2) = p2.dim();
-    let t5 = p2[[n2 - 1, m2 / 2]];
-    let t6 = if p0 < -0.5183 {
-        t3.product()
-    } else {
-        p0
-    };
-    t2 + t3[[2, 0]] + t4[[0, 0]] + t5 + t6
+    let mut t3 = sum(&(p2 + p2));
+    t3 -= cos(log10((t3 + t3).powi(2) + 1.0));
+    let t4 = p1 * p1;
+    let t4 = t2 * p1;
+    t3 + t4
 }
 
 #[test]
 fn f0335_gradcheck() {
-    let mut s = 877043841u64;
+    let mut s = 257458013u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
@@ -10029,45 +10004,39 @@ fn f0335_gradcheck() {
     gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0335_backward(*p0, *p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0336(d_t1: &Array2<f64>) -> f64 {
-    let mut t1 = (d_t1 * d_t1).dot(&d_t1.t());
-    let t2 = d_t1;
+fn f0336(p0: &Array2<f64>) -> f64 {
+    let mut t1 = (p0 * p0).dot(&p0.t());
+    let t2 = p0;
     let mut t3 = sigmoid(sum(&(&t1 - t2)));
     let mut n1 = 0;
     loop {
-        t3 += ((exp(d_t1)).sum());
+        t3 += ((exp(p0)).sum());
         t3 -= 0.25;
         n1 += 1;
         if n1 >= 1 || t3.abs() < 0.5183 {
             break;
         }
     }
-    let (n2, m2) = d_t1.dim();
-    if t3 <= -0.5183 && t3 > 0.0 {
-        t1 *= t2;
+    let mut t4 = sin((f0320(sigmoid(t3))).clamp(-0.5, 3.0));
+    if mean(t2) > 0.4629 {
+        t4 += t3;
+    } else {
+        t1 += softplus(t3);
     }
-    let n3 = d_t1.nrows();
-    let m3 = d_t1.ncols();
-    let t4 = Array2::<f64>::from_shape_vec((n3, 3), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0]).unwrap();
-    let out = d_t1.select(Axis(0), &[1, 1, 0]);
-    for i in 0..3 {
-        t1 -= t2;
-    }
-    for i in 0..2 {
-        t3 -= 1.25;
-    }
-    t3 + mean(&out) + out.sum()
+    t1 /= square((backprop::ops::sigmoid(t4)).hypot(-1.5 * -1.5 + 0.5)) + 1.0;
+    let t5 = t2;
+    t4 + t5.mean().unwrap()
 }
 
 #[test]
 fn f0336_gradcheck() {
-    let mut s = 692480484u64;
-    let d_t1: Array2<f64> = random((3, 1), &mut s);
-    let (d_t1,) = std::hint::black_box((d_t1,));
-    let (value, grads) = f0336_backward(&d_t1, 1.0);
-    assert_eq!(value, f0336(&d_t1));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    gradcheck(&(d_t1.clone(),), |(d_t1,)| f0336_backward(d_t1, 1.0)).unwrap();
+    let mut s = 1058077746u64;
+    let p0: Array2<f64> = random((3, 1), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0336_backward(&p0, 1.0);
+    assert_eq!(value, f0336(&p0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0336_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0337(p0: &Array2<f32>, p1: &Array2<f32>, p2: &Array1<f32>) -> f32 {
@@ -10094,43 +10063,58 @@ fn f0337_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0338(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
-    let t1 = p3;
+fn f0338(d_p0: &Array2<f64>, w: &Array2<f64>, x: &Array2<f64>, d_x: f64) -> (f64, Array2<f64>, f64) {
+    let mut out_1 = d_x;
     let c1 = 0.25_f64;
-    let mut t2 = (&((tanh(&(Zip::from(p1).and(p1).map_collect(|&a, &b| f0028(a))))).mapv_into(|z| z)) / 0.5).mean().unwrap();
-    let t3 = t2 / 1.5;
-    let (n2, m2) = p1.dim();
-    let mut t4 = sigmoid(p1[[0, m2 / 2]]);
-    let _t5 = -&(backprop::ops::recip(&(square(p1) + 1.0)));
-    t4 /= square(t3) + 1.0;
-    let t6 = t2;
-    t4 + t6
+    let mut t2 = (&((tanh(&(Zip::from(w).and(w).map_collect(|&a, &b| f0028(a))))).mapv_into(|z| z)) / 0.5).mean().unwrap();
+    for i in 0..1 {
+        let (t3, _) = f0326(w, sigmoid(t2), sigmoid(t2), w);
+        t2 = t2 * 0.5 + (sigmoid(sum(&((w / &(x * x + 0.5)).select(Axis(1), &[1, 0, 0])))));
+    }
+    t2 /= square(out_1) + 1.0;
+    let t4 = out_1;
+    out_1 += (1.5 + (t2.tanh())).powf(tanh(t2));
+    for i in 0..2 {
+        if t4 < 0.0371 {
+            continue;
+        }
+        out_1 = t2;
+    }
+    let out = {
+        let t5 = t2 + t2;
+        x / (t4.powi(2) + 1.0)
+    };
+    (out[[0, 0]], sigmoid(x), w.sum())
 }
 
 #[test]
 fn f0338_gradcheck() {
-    let mut s = 731546339u64;
-    let p0: Array2<f64> = random((2, 1), &mut s);
-    let p1: Array2<f64> = random((3, 2), &mut s);
-    let p2: Array2<f64> = random((3, 1), &mut s);
-    let p3 = scalar(&mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0338_backward(&p0, &p1, &p2, p3, 1.0);
-    assert_eq!(value, f0338(&p0, &p1, &p2, p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0338_backward(p0, p1, p2, *p3, 1.0)).unwrap();
+    let mut s = 847286255u64;
+    let d_p0: Array2<f64> = random((2, 1), &mut s);
+    let w: Array2<f64> = random((3, 2), &mut s);
+    let x: Array2<f64> = random((3, 1), &mut s);
+    let d_x = scalar(&mut s);
+    let (d_p0, w, x, d_x,) = std::hint::black_box((d_p0, w, x, d_x,));
+    let up1: Array2<f64> = random((3, 1), &mut s);
+    let (value, grads) = f0338_backward(&d_p0, &w, &x, d_x, (1.0, &up1, -0.75));
+    assert_eq!(value, f0338(&d_p0, &w, &x, d_x));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    assert_eq!(grads.w.shape(), w.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    GradCheck::new()
+        .upstream(&(1.0, &up1, -0.75))
+        .check(&(d_p0.clone(), w.clone(), x.clone(), d_x), |(d_p0, w, x, d_x)| f0338_backward(d_p0, w, x, *d_x, (1.0, &up1, -0.75)))
+        .unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0339(p0: &Array2<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let t1 = (p1.iter().sum::<f64>()) + p1;
-    t1[[0, 2]]
+    let t1 = 0.25 + p0;
+    t1.sum() + t1.mean().unwrap()
 }
 
 #[test]
 fn f0339_gradcheck() {
-    let mut s = 2029463575u64;
+    let mut s = 1716444163u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let c0: Array2<f64> = random((2, 1), &mut s);
@@ -10194,32 +10178,25 @@ fn f0341_gradcheck() {
 }
 #[differentiable]
 fn f0342(p0: &Array2<f32>, p1: &Array1<f32>, p2: &Array2<f32>) -> f32 {
-    let mut t2 = {
+    let t2 = {
         let t1 = concat(Axis(0), &[p1, p1, p1]);
         p2.mean().unwrap()
     };
-    let mut t3 = &(p2 * &(f0155(p0, t2))) / 1.5;
-    t3 -= 0.1;
-    let mut t4 = p2.to_owned();
-    for i in 0..1 {
-        t4.row_mut(i).assign(&(tanh(&p2.row(i))));
-    }
-    let n1 = p2.nrows();
-    let m1 = p2.ncols();
-    let t5 = Array::from_elem((1, n1), 0.5_f32);
-    t4 -= 0.75;
-    let t6 = array![[0.0_f32, 0.5], [1.0, 1.5], [2.0, 2.5]];
-    if t4[[0, 1]] < -0.5183 {
-        t3 -= &(mean_axis(&t4, Axis(1)));
-    } else {
-        t2 += 0.25;
-    }
-    t3.sum() + mean(&t4)
+    let mut t3 = &(p2 * (f0155(p0, t2))) * p2;
+    let t4 = t2;
+    let t5 = array![[-0.75_f32]];
+    let t7 = {
+        let t6 = &t5 - &t3;
+        t4 - &t6
+    };
+    let _t8 = (t7.dot(&p2.t())).sum();
+    t3 += t4;
+    t4 + t7.mean().unwrap() + p2[[0, 1]]
 }
 
 #[test]
 fn f0342_gradcheck() {
-    let mut s = 2091542071u64;
+    let mut s = 1485525033u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let p1: Array1<f32> = random32(3, &mut s);
     let p2: Array2<f32> = random32((1, 2), &mut s);
@@ -10273,43 +10250,36 @@ fn f0343_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0344(p0: ArrayView2<f32>, p1: f32, p2: &Array2<f32>, p3: &Array2<f32>) -> f32 {
-    let mut t1 = f32::tanh((&(p3.dot(p2)) / &(square(&(p3 / (p2 * p2 + 1.0))) + 1.0)).iter().sum::<f32>());
-    for i in 0..1 {
-        let (_, t2, t3) = f0278(p3, p1);
-        t1 -= (sum(&(p0.mapv(f0010))));
+fn f0344(p0: ArrayView2<f32>, p1: f32, p2: &Array2<f32>, p3: &Array2<f32>, labels: &[usize]) -> f32 {
+    let mut t1 = (exp(p1)) / 0.75;
+    let c1: f32 = 2.0;
+    let c2: f32 = 0.1;
+    if t1 <= 0.0371 {
+        t1 /= square((softmax_cross_entropy(p3, labels)) - ((t1.tanh()).exp())) + 1.0;
     }
-    let t6 = if !(sum(&p0) < -0.5183) {
-        (logsumexp(&(-&p0))).sum()
-    } else {
-        let (_, t4, t5) = f0278(p3, t1.tanh());
-        p1
-    };
-    let t8 = {
-        let t7 = t1;
-        p3.hypot(square(t7) + 0.5)
-    };
-    let mut t9 = sum(&(&(p2 - 0.25) + p3));
-    mean(&t8) + t9
+    let t1 = (softplus(&(sum_axis(p2, Axis(0))))).ceil();
+    let t2 = t1.clone();
+    sum(&t1) + mean(&t2)
 }
 
 #[test]
 fn f0344_gradcheck() {
-    let mut s = 1970647366u64;
+    let mut s = 1165048662u64;
     let p0: Array2<f32> = random32((1, 2), &mut s);
     let p1 = scalar32(&mut s);
     let p2: Array2<f32> = random32((2, 1), &mut s);
     let p3: Array2<f32> = random32((1, 2), &mut s);
+    let labels: &[usize] = &[0];
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0344_backward(p0.view(), p1, &p2, &p3, 1.0);
-    assert_eq!(value, f0344(p0.view(), p1, &p2, &p3));
+    let (value, grads) = f0344_backward(p0.view(), p1, &p2, &p3, labels, 1.0);
+    assert_eq!(value, f0344(p0.view(), p1, &p2, &p3, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0344_backward(p0.view(), *p1, p2, p3, 1.0))
+        .check(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0344_backward(p0.view(), *p1, p2, p3, labels, 1.0))
         .unwrap();
 }
 #[differentiable]
@@ -10333,32 +10303,29 @@ fn f0345_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0345_backward(p0.view(), p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0346(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64) -> (f64, f64) {
+fn f0346(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
     let _t1 = p2;
     let t2 = p1;
     let t3 = t2;
     let (n1, m1) = p1.dim();
     let t4 = Array2::<f64>::from_shape_vec((1, m1), vec![0.0, 0.5]).unwrap();
     let t2 = (&(p1.slice(s![1..2;-1, ..])) * 0.1 + &t4).std_axis(Axis(1), 0.0);
-    let t5 = (f0292(p0)) - p2;
-    (p2, t5)
+    let t5 = &(p2 - t3) * 1.25;
+    t3.iter().sum::<f64>() + mean(&t2) + sum(&t5)
 }
 
 #[test]
 fn f0346_gradcheck() {
-    let mut s = 2001364501u64;
+    let mut s = 872381765u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0346_backward(&p0, &p1, p2, (1.0, 0.5));
+    let (value, grads) = f0346_backward(&p0, &p1, p2, 1.0);
     assert_eq!(value, f0346(&p0, &p1, p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0346_backward(p0, p1, *p2, (1.0, 0.5)))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0346_backward(p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable(wrt(d_x))]
 fn f0347(y_1: &Array2<f64>, d_x: &Array2<f64>) -> f64 {
@@ -10394,33 +10361,22 @@ fn f0347_gradcheck() {
 }
 #[differentiable]
 fn f0348(p0: ArrayView2<f64>) -> f64 {
-    let t1 = f0277((mse(&p0, &p0)).tanh(), p0.to_owned());
-    let t1 = (p0.slice(s![1.., ..-1])).map(|&v| v - v);
-    let mut t2 = Array2::<f64>::zeros((t1.nrows(), t1.ncols()));
-    let mut t3 = mean(&(&t1 / &(square(&t1) + 1.0)));
-    let mut n1 = 0;
-    while n1 < 3 {
-        for i in 0..t2.nrows() {
-            for j in 0..t2.ncols() {
-                t2[[i, j]] = (t1[[i, j]]);
-            }
-        }
-        for i in 0..t2.nrows() {
-            t3 -= (t2[[i, 0]]);
-        }
-        n1 += 1;
-    }
-    let t4 = t2.clone();
-    let n2 = p0.nrows();
-    let m2 = p0.ncols();
-    let t5 = Array2::<f64>::from_shape_vec((m2, 1), vec![0.0, 0.5]).unwrap();
-    let t2 = (&(cos(&t2)) * 0.1 + &t5).var(0.0);
-    mean(&t1) + t3 + t4.sum() + t2 + t2
+    let t1 = array![[2.0_f64], [-0.75], [2.0]];
+    let mut t2 = (&p0 * &t1) + &p0;
+    t2 = backprop::ops::ln(&(&t2 * &t2 + 0.5));
+    let t3 = t2.clone();
+    let t4 = (sigmoid(&(p0.dot(&t3.t())))).dot(&(sigmoid(&t2)));
+    let t5 = if sum(&t2) <= -0.5183 {
+        square(&(p0.clamp(-2.0, 3.0)))
+    } else {
+        -&(&p0 * &p0)
+    };
+    t4[[0, 1]] + mean(&t5)
 }
 
 #[test]
 fn f0348_gradcheck() {
-    let mut s = 872288785u64;
+    let mut s = 2137986475u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0348_backward(p0.view(), 1.0);
@@ -10484,28 +10440,21 @@ fn f0350_gradcheck() {
 #[differentiable(wrt(p0, p1, p2))]
 fn f0351(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, c0: &Array1<f64>) -> f64 {
     let t1 = p1;
-    let (n1, m1) = p2.dim();
-    let mut t3 = {
-        let t2 = cos(&p2.t());
-        p2[[n1 - 1, m1 - 1]]
+    let t3 = {
+        let t2 = t1;
+        &(softmax(c0)) + (p2.iter().map(|v| (*v).max(0.5)).sum::<f64>())
     };
-    let _t4 = p2.iter().map(|v| (*v).max(t3)).sum::<f64>();
-    if p2[[0, 0]] >= 0.0371 {
-        t3 += (t1.select(Axis(0), &[1])).iter().map(|z| (*z) + (*z)).sum::<f64>();
-    } else {
-        t3 += 0.1;
-    }
-    for i in (0..3).rev() {
-        t3 -= 0.1;
-    }
-    t3 = t3 / 1.25;
-    let t1 = t3;
-    t3 + t1
+    let t4 = &t3;
+    let t5 = t1;
+    let t5 = t1;
+    let t6 = log_sigmoid(&(c0 - p2));
+    let _t7 = t4.sum();
+    t5[[1, 0]] + sum(&t6)
 }
 
 #[test]
 fn f0351_gradcheck() {
-    let mut s = 1468890641u64;
+    let mut s = 1665487948u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let p2: Array2<f64> = random((1, 2), &mut s);
@@ -10610,46 +10559,29 @@ fn f0354_gradcheck() {
 }
 #[differentiable(wrt(p1))]
 fn f0355(p0: f64, p1: Array2<f64>) -> f64 {
-    let t1 = log_softmax(&p1);
-    let mut t2 = Array2::<f64>::zeros((p1.nrows(), p1.ncols()));
-    let (n1, m1) = p1.dim();
-    let t3 = Array2::<f64>::from_shape_vec((n1, 1), vec![0.0, 0.5, 1.0]).unwrap();
-    for i in 0..3 {
-        t2.row_mut(i).assign(&(&(sigmoid(&p1.row(i))) * (((&p1 * 0.1 + &t3).var(1.0)))));
-    }
-    let t1 = ln((mean(&(&t2 * p0).column(0))).powi(2) + 0.5);
-    let c2 = 0.75_f64;
-    let c3 = 0.75_f64;
-    let mut t4 = mean(&(((sigmoid(&(softplus(&t2)))).mapv(|v| {
-        if v < 0.4629 {
-            (c2 * v) - ((square(v) + 0.5).powf(2.0))
+    let c1 = 0.1_f64;
+    let mut t1 = (&(p1.mapv(|u| {
+        if c1 >= 0.4629 {
+            u.exp()
         } else {
-            (softplus(c2)) * (v.min(c2))
+            c1
         }
-    })).map(|&z| ((p0 / (square(z) + 0.5)) + (z.min(c3))) - z)));
-    let mut n4 = 0;
-    while n4 < 4 && t4.abs() > 0.4629 {
-        t4 = t4 * 0.5 + ((t1.cos()));
-        n4 += 1;
-    }
-    let c5: f64 = 0.5;
-    t2 *= f0308(&(sigmoid(&t2)));
-    for i in 0..3 {
-        if p1.mean().unwrap() < -0.5183 {
-            break;
-        }
-        t4 = sum(&(clamp(&t2, -2.0, 1.0)));
-    }
-    let mut t5 = p1.to_owned();
-    for i in 0..t5.nrows() {
-        t5[[i, 0]] += (-(p1[[i, 0]]));
-    }
-    t4 + sum(&t5)
+    })) * &(softmax(&p1))).mapv(f64::sin);
+    let mut t3 = {
+        let t2 = p0;
+        t2
+    };
+    let _t4 = sqrt(&(square(&(&(t1.select(Axis(1), &[0, 0, 0, 0])) / 0.5)) + 0.5));
+    t1 += &(tan(&(tanh(&t1))));
+    t3 *= p0;
+    t3 *= (square(t3) + 0.5).ln();
+    t1 += mse(&(p0 * &t1), &t1);
+    t1[[1, 0]] + t3 + t1.sum()
 }
 
 #[test]
 fn f0355_gradcheck() {
-    let mut s = 631341620u64;
+    let mut s = 965555372u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -10659,40 +10591,31 @@ fn f0355_gradcheck() {
     gradcheck(&(p1.clone(),), |(p1,)| f0355_backward(p0, p1.clone(), 1.0)).unwrap();
 }
 #[differentiable]
-fn f0356(p0: f64, p1: f64, p2: &Array1<f64>) -> f64 {
-    let t1 = -&((p1 / &(square(p2) + 2.0)) * &(p1 / &(p2 * p2 + 2.0)));
-    let mut t3 = {
-        let t2 = &(exp_m1(&(sigmoid(&t1)))) - p2;
-        (square(p1)) / &(square(&(p2 * p2)) + 2.0)
+fn f0356(out: f64, w: f64, grad: &Array1<f64>) -> f64 {
+    let d_out_1 = -&((w / &(square(grad) + 2.0)) * &(w / &(grad * grad + 2.0)));
+    let mut d_x = {
+        let d_d_x = &(exp_m1(&(sigmoid(&d_out_1)))) - grad;
+        (square(w)) / &(square(&(grad * grad)) + 2.0)
     };
-    let t4 = p2;
-    t3 *= &(&t3 / (square(&(-&t3)) + 2.0));
-    let _t5 = t4;
-    let t6 = (sigmoid(&t3)).dot(&(sigmoid(&t1)));
-    let mut t7 = Array1::<f64>::zeros(t3.len());
-    let mut t8 = logsumexp(&(backprop::ops::recip(&(square(t4) + 1.0))));
-    for o in 0..2 {
-        for j in 0..t7.len() {
-            t7[j] += (((t3[j]) - 3.0));
-        }
-        for j in 0..t7.len() {
-            t8 -= (sigmoid(((t7[j]) + t4).dot(&((t7[j]) + t4))));
-        }
-    }
-    sum(&t7) + t8 + t6
+    let grad_1 = grad;
+    d_x *= &(&d_x * (logsumexp(&(cos(grad)))));
+    let x = out;
+    d_x -= x / 0.75;
+    let t6 = ((tanh(&d_x)).cosh()).mean().expect("not empty");
+    d_out_1.dot(&d_out_1) + d_x.mean().unwrap() + mean(grad_1) + x + t6
 }
 
 #[test]
 fn f0356_gradcheck() {
-    let mut s = 1101387954u64;
-    let p0 = scalar(&mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array1<f64> = random(3, &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0356_backward(p0, p1, &p2, 1.0);
-    assert_eq!(value, f0356(p0, p1, &p2));
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0356_backward(*p0, *p1, p2, 1.0)).unwrap();
+    let mut s = 2021646706u64;
+    let out = scalar(&mut s);
+    let w = scalar(&mut s);
+    let grad: Array1<f64> = random(3, &mut s);
+    let (out, w, grad,) = std::hint::black_box((out, w, grad,));
+    let (value, grads) = f0356_backward(out, w, &grad, 1.0);
+    assert_eq!(value, f0356(out, w, &grad));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    gradcheck(&(out, w, grad.clone()), |(out, w, grad)| f0356_backward(*out, *w, grad, 1.0)).unwrap();
 }
 #[differentiable(wrt(out))]
 fn f0357(out: f64, d_out: &Array2<f64>) -> f64 {
@@ -10731,40 +10654,57 @@ fn f0358_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0358_backward(*p0, p1.clone(), p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0359(y_1: &Array2<f64>, d_out: Array2<f64>, grad: &Array2<f64>) -> f64 {
-    let _t1 = Zip::from(grad).and(grad).map_collect(|&u, &v| u * v);
-    let t2 = (sin(&(d_out.column(0)))).mapv(|u| softplus((u - 2.0) - u));
-    let x_from_out = grad.iter().map(|e| (f0219(*e, *e)).tanh()).sum::<f64>();
-    let c1 = 0.5_f64;
-    let t1_from_t2 = grad.map(|&v| c1 - c1);
-    let x_from_out = sum(&(d_out.dot(&t1_from_t2.t())));
-    let x = t1_from_t2.clone();
-    let out_1 = {
-        let d_d_x = sin(&grad.t());
-        mean(&d_d_x)
+fn f0359(p0: &Array2<f64>, p1: Array2<f64>, p2: &Array2<f64>) -> Array2<f64> {
+    let _t1 = Zip::from(p2).and(p2).map_collect(|&u, &v| u * v);
+    let mut t2 = (backprop::ops::recip(&(square(&(p2.row(0))) + 1.0))) * &p1;
+    t2 *= t2[[0, 0]];
+    let t4 = {
+        let t3 = sum(&(t2.mapv(f64::cos)));
+        &(p2.column(0)) * t3
     };
-    logsumexp(&t2) + t1_from_t2[[2, 0]] + x_from_out + x[[1, 0]] + out_1
+    let t6 = {
+        let t5 = &(&t4 * p2) + 1.25;
+        square(&(t2.dot(&t2.t())))
+    };
+    let _t7 = log_softmax(&(3.0 * (sigmoid(&t4))));
+    let mut t8 = Array1::<f64>::zeros(t4.len());
+    let mut t9 = (f0308(p2));
+    let mut n1 = 0;
+    while n1 < 2 {
+        for j in 0..t8.len() {
+            t8[j] += ((t2.sum()) + t4[j]);
+        }
+        for j in 0..t8.len() {
+            t9 += (sigmoid(t8[j] * (sum(&(&t4 * &p1)))));
+        }
+        n1 += 1;
+    }
+    sigmoid(p0)
 }
 
 #[test]
 fn f0359_gradcheck() {
-    let mut s = 2143213232u64;
-    let y_1: Array2<f64> = random((2, 3), &mut s);
-    let d_out: Array2<f64> = random((2, 1), &mut s);
-    let grad: Array2<f64> = random((3, 1), &mut s);
-    let (y_1, d_out, grad,) = std::hint::black_box((y_1, d_out, grad,));
-    let (value, grads) = f0359_backward(&y_1, d_out.clone(), &grad, 1.0);
-    assert_eq!(value, f0359(&y_1, d_out.clone(), &grad));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(y_1.clone(), d_out.clone(), grad.clone()), |(y_1, d_out, grad)| f0359_backward(y_1, d_out.clone(), grad, 1.0)).unwrap();
+    let mut s = 2050602532u64;
+    let p0: Array2<f64> = random((2, 3), &mut s);
+    let p1: Array2<f64> = random((2, 1), &mut s);
+    let p2: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let up: Array2<f64> = random((2, 3), &mut s);
+    let (value, grads) = f0359_backward(&p0, p1.clone(), &p2, &up);
+    assert_eq!(value, f0359(&p0, p1.clone(), &p2));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0359_backward(p0, p1.clone(), p2, &up))
+        .unwrap();
 }
 #[differentiable]
-fn f0360(d_p0: f64, w: f64, d_t1: &Array2<f64>) -> f64 {
+fn f0360(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
     let mut t2 = {
-        let t1 = d_p0 * d_t1;
-        w
+        let t1 = p0 * p2;
+        p1
     };
     let mut t3 = t2;
     let mut n1 = 0;
@@ -10773,36 +10713,29 @@ fn f0360(d_p0: f64, w: f64, d_t1: &Array2<f64>) -> f64 {
         t2 += t3;
         n1 += 1;
     }
-    let x = t2;
-    let d_out_1 = if !(t2 <= 0.4629) {
-        (t3 * x)
+    let t4 = t2;
+    let t5 = t2;
+    let t2 = t2;
+    let _t6 = log10(t3.powi(2) + 0.5);
+    let t7 = if t5 > -0.5183 {
+        p2.mapv(relu)
     } else {
-        let (t5, unused) = f0290(t3.tanh());
-        unused
+        (p1 + t3) * p2
     };
-    let t9 = {
-        let t8 = tan(&(tanh(d_t1)));
-        x.abs()
-    };
-    t2 = ((1.5 + (d_out_1.tanh())).powf(cos(t9))) + (x * t9);
-    let (n2, m2) = d_t1.dim();
-    let x_from_out = Array::from_elem((n2, 1), 2.0_f64);
-    let d_x = array![[-0.75_f64], [1.5], [2.0]];
-    let _t12 = &(&x_from_out + d_t1) + &d_x;
-    t2 + t3 + x + d_out_1 + t9 + d_out_1
+    t2 + t7[[2, 0]] + p0
 }
 
 #[test]
 fn f0360_gradcheck() {
-    let mut s = 472545299u64;
-    let d_p0 = scalar(&mut s);
-    let w = scalar(&mut s);
-    let d_t1: Array2<f64> = random((3, 1), &mut s);
-    let (d_p0, w, d_t1,) = std::hint::black_box((d_p0, w, d_t1,));
-    let (value, grads) = f0360_backward(d_p0, w, &d_t1, 1.0);
-    assert_eq!(value, f0360(d_p0, w, &d_t1));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    gradcheck(&(d_p0, w, d_t1.clone()), |(d_p0, w, d_t1)| f0360_backward(*d_p0, *w, d_t1, 1.0)).unwrap();
+    let mut s = 1015695745u64;
+    let p0 = scalar(&mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0360_backward(p0, p1, &p2, 1.0);
+    assert_eq!(value, f0360(p0, p1, &p2));
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0360_backward(*p0, *p1, p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0361(p0: f32, p1: &Array2<f32>) -> f32 {
@@ -10863,24 +10796,28 @@ fn f0362_gradcheck() {
 }
 #[differentiable]
 fn f0363(p0: f64) -> f64 {
-    let t1 = p0;
-    let _t2 = t1 * 0.5;
-    let mut t3 = t1.abs();
-    for i in 0..1 {
-        if p0 <= 0.0371 && t3 > 0.0 {
-            continue;
+    let mut t1 = p0.mul_add(p0, p0);
+    let _t2 = (tanh(t1)).tan();
+    let mut t3 = (square(t1) + 0.5).sqrt();
+    let mut t4 = if t3 < 0.4629 {
+        (tanh(p0)).tan()
+    } else {
+        -t3
+    };
+    for i in 0..3 {
+        t1 += sqrt(square(t3) + 0.5);
+        t4 -= p0 * p0;
+        if t4 > 0.0371 {
+            break;
         }
-        t3 = t1;
-        t3 -= (backprop::ops::recip(t3.powi(2) + 1.0)).max(t1);
     }
-    let t4 = t1;
-    let t3 = t4;
-    t4 + t3
+    t3 -= t1;
+    t1 + t3 + t4
 }
 
 #[test]
 fn f0363_gradcheck() {
-    let mut s = 1835094719u64;
+    let mut s = 2014070202u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0363_backward(p0, 1.0);
@@ -10929,47 +10866,54 @@ fn f0365_gradcheck() {
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0365_backward(p0, *p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0366(x: f32, grad: &Array2<f32>, d_out: &Array1<f32>, w: &Array2<f32>) -> f32 {
-    let mut out_1 = Array2::<f32>::zeros((w.nrows(), w.ncols()));
-    let grad_1 = array![-0.75_f32, -0.75];
-    let mut t3 = sigmoid(sum(&(mean_axis(&(sinh(&(&grad_1 + grad))), Axis(0)))));
+fn f0366(p0: f32, p1: &Array2<f32>, p2: &Array1<f32>, p3: &Array2<f32>) -> f32 {
+    let mut t1 = Array2::<f32>::zeros((p3.nrows(), p3.ncols()));
+    let t2 = array![-0.75_f32, -0.75];
+    let mut t3 = sigmoid(sum(&(mean_axis(&(sinh(&(&t2 + p1))), Axis(0)))));
     for o in 0..3 {
-        for i in 0..out_1.nrows() {
-            out_1.row_mut(i).assign(&(&(sigmoid(&w.row(i))) * ((d_out.dot(w)).sum())));
+        for i in 0..t1.nrows() {
+            t1.row_mut(i).assign(&(&(sigmoid(&p3.row(i))) * ((p2.dot(p3)).sum())));
         }
-        for i in 0..out_1.nrows() {
-            t3 -= (out_1.row(i).sum());
+        for i in 0..t1.nrows() {
+            t3 -= (t1.row(i).sum());
         }
     }
-    let mut d_d_x = out_1.clone();
-    if w.sum() < -0.5183 {
-        d_d_x = &d_d_x - t3;
-    } else if out_1.mean().unwrap() >= 0.4629 {
-        d_d_x += w;
+    let mut t4 = t1.clone();
+    if p3.sum() < -0.5183 {
+        t4 = &t4 - t3;
+    } else if t1.mean().unwrap() >= 0.4629 {
+        t4 += p3;
     }
-    let mut out = (sigmoid(&((tan(&(tanh(&d_d_x)))) - t3))).dot(&(tanh(&w.t())));
-    let out_1 = (sigmoid(&(&d_d_x + d_out))).dot(&(tanh(&out_1)));
-    out /= &(square(&(((t3 / &(square(&out) + 0.5)).slice_axis(Axis(0), Slice::from(2..3)).to_owned()).mean_axis(Axis(1)).unwrap())) + 1.0);
-    out.sum() + out_1.iter().sum::<f32>() + grad.mean().unwrap()
+    let t5 = tanh(&(&(&(t4.t()) / (&t1 * &t1 + 0.5)) - &t1));
+    let t1 = t3;
+    let c1: f32 = 0.75;
+    let t6 = (t5.column(1)).iter().map(|z| {
+        if c1 > 0.4629 {
+            (((*z) * c1) * c1) / 1.25
+        } else {
+            p0
+        }
+    }).sum::<f32>();
+    t1 + t6 + mean(p2)
 }
 
 #[test]
 fn f0366_gradcheck() {
-    let mut s = 72745184u64;
-    let x = scalar32(&mut s);
-    let grad: Array2<f32> = random32((2, 2), &mut s);
-    let d_out: Array1<f32> = random32(3, &mut s);
-    let w: Array2<f32> = random32((3, 1), &mut s);
-    let (x, grad, d_out, w,) = std::hint::black_box((x, grad, d_out, w,));
-    let (value, grads) = f0366_backward(x, &grad, &d_out, &w, 1.0);
-    assert_eq!(value, f0366(x, &grad, &d_out, &w));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.w.shape(), w.shape());
+    let mut s = 529260913u64;
+    let p0 = scalar32(&mut s);
+    let p1: Array2<f32> = random32((2, 2), &mut s);
+    let p2: Array1<f32> = random32(3, &mut s);
+    let p3: Array2<f32> = random32((3, 1), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0366_backward(p0, &p1, &p2, &p3, 1.0);
+    assert_eq!(value, f0366(p0, &p1, &p2, &p3));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(x, grad.clone(), d_out.clone(), w.clone()), |(x, grad, d_out, w)| f0366_backward(*x, grad, d_out, w, 1.0))
+        .check(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0366_backward(*p0, p1, p2, p3, 1.0))
         .unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
@@ -11002,54 +10946,51 @@ fn f0367_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0367_backward(*p0, p1, *p2, *p3, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0368(p0: &Array2<f64>, p1: f64) -> f64 {
-    let mut t1 = f64::clamp(p1, -2.0, 1.0);
-    for i in (0..3).rev() {
-        t1 -= atan(t1);
-        t1 += square(sigmoid(t1));
-        match i % 3 {
-            0 => t1 += sum(p0),
-            1 | 2 => {
-                t1 += sigmoid(t1);
-            }
-            _ => {}
+fn f0368(d_t1: &Array2<f64>, w: f64) -> f64 {
+    let mut t1 = f64::clamp(w, -2.0, 1.0);
+    for i in 0..3 {
+        t1 = powi(w, 2);
+        if t1 <= 0.0371 {
+            continue;
         }
+        t1 += 2.0;
     }
     t1
 }
 
 #[test]
 fn f0368_gradcheck() {
-    let mut s = 88882041u64;
-    let p0: Array2<f64> = random((1, 2), &mut s);
-    let p1 = scalar(&mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0368_backward(&p0, p1, 1.0);
-    assert_eq!(value, f0368(&p0, p1));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0368_backward(p0, *p1, 1.0)).unwrap();
+    let mut s = 332142257u64;
+    let d_t1: Array2<f64> = random((1, 2), &mut s);
+    let w = scalar(&mut s);
+    let (d_t1, w,) = std::hint::black_box((d_t1, w,));
+    let (value, grads) = f0368_backward(&d_t1, w, 1.0);
+    assert_eq!(value, f0368(&d_t1, w));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    gradcheck(&(d_t1.clone(), w), |(d_t1, w)| f0368_backward(d_t1, *w, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0369(p0: &Array2<f64>, p1: f64) -> f64 {
     let t2 = {
-        let t1 = f0320(p1);
-        (abs(p0)).dot(&p0.t())
+        let t1 = &(p1 * p0) * (0.1 / (square(p1) + 1.0));
+        mean_axis(&(&t1 * &t1), Axis(1))
     };
-    let mut t2 = &(&t2 + &t2) * p1;
-    if sum(&t2) < 0.0371 {
-        t2 += &(tan(&(tanh(&t2))));
-    } else {
-        t2 += p1;
+    if sum(p0) < 0.0371 {
+        return p1;
     }
-    t2 /= square(sin(p1)) + 1.0;
-    t2 += f0301(p0, &(sigmoid(&t2)));
-    let t3 = p0.slice_axis(Axis(0), Slice::from(0..)).dot(&p0.t());
-    mean(&t2) + t3.mean().unwrap()
+    let t3 = mse(&(backprop::ops::recip(&(square(&(&t2 - p1)) + 1.0))), &t2);
+    let t4 = t3;
+    let mut t5 = Array1::<f64>::zeros(t2.len());
+    for i in 0..t5.len() {
+        t5[i] = (softplus(t3));
+    }
+    let t6 = t5.slice(s![..1]);
+    mean(&t2) + t3 + t4 + logsumexp(&t5) + logsumexp(&t6)
 }
 
 #[test]
 fn f0369_gradcheck() {
-    let mut s = 1729163862u64;
+    let mut s = 1358233006u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -11059,81 +11000,98 @@ fn f0369_gradcheck() {
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0369_backward(p0, *p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0370(p0: f64) -> f64 {
+fn f0370(p0: f64) -> (f64, f64) {
     let _t1 = log_sigmoid(p0 * p0);
     let t3 = {
         let t2 = p0 / (p0.powi(2) + 0.5);
         t2
     };
-    let mut t3 = p0;
+    let t3 = p0;
     let mut t4 = if t3 < -0.5183 {
         (cos(t3.max(p0))) * t3
     } else {
         1.5 + (t3 - p0)
     };
-    let t5 = (f0274(p0, sigmoid(t4))) - t3;
-    let t7 = {
-        let t6 = t3 + (clamp(backprop::ops::recip(square(t4) + 1.0), -1.0, 3.0));
-        log10((sqrt((0.75 * t4).powi(2) + 1.0)).powi(2) + 1.0)
-    };
-    if t5 > 0.4629 {
-        t3 += p0;
+    let t5 = (p0 - t4) * t3;
+    for i in 0..3 {
+        t4 = (square(t3) + 0.5).powf(2.0);
+        t4 = t5 * 0.75;
     }
-    t5 + t7
+    let (t6, _) = f0274(sigmoid(t4), t3);
+    (p0, t4)
 }
 
 #[test]
 fn f0370_gradcheck() {
-    let mut s = 1329891837u64;
+    let mut s = 721043507u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0370_backward(p0, 1.0);
+    let (value, grads) = f0370_backward(p0, (1.0, 0.5));
     assert_eq!(value, f0370(p0));
-    gradcheck(&(p0,), |(p0,)| f0370_backward(*p0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0,), |(p0,)| f0370_backward(*p0, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
-fn f0371(p0: &Array2<f64>, p1: &Array2<f64>) -> (f64, f64, f64) {
+fn f0371(p0: &Array2<f64>, p1: &Array2<f64>) -> (f64, Array2<f64>, f64) {
     let t1 = array![[-0.75_f64]];
-    let mut t2 = &t1 - p1;
-    let t3 = p1.t();
-    t2 /= &(square(&(p1 / 1.5)) + 1.0);
-    (t2[[0, 0]], p0.mean().unwrap(), mean(p0))
+    let t2 = &t1 - p1;
+    let c1 = 3.0_f64;
+    let t3 = p1.mapv(|z| c1 - z);
+    let (n2, m2) = p0.dim();
+    let t3 = p0[[0, m2 - 1]];
+    (t3, sin(p1), t3)
 }
 
 #[test]
 fn f0371_gradcheck() {
-    let mut s = 314293960u64;
+    let mut s = 1215169494u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0371_backward(&p0, &p1, (1.0, 0.5, -0.75));
+    let up1: Array2<f64> = random((1, 2), &mut s);
+    let (value, grads) = f0371_backward(&p0, &p1, (1.0, &up1, -0.75));
     assert_eq!(value, f0371(&p0, &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
-        .upstream(&(1.0, 0.5, -0.75))
-        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0371_backward(p0, p1, (1.0, 0.5, -0.75)))
+        .upstream(&(1.0, &up1, -0.75))
+        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0371_backward(p0, p1, (1.0, &up1, -0.75)))
         .unwrap();
 }
 #[differentiable]
-fn f0372(p0: f64) -> f64 {
+fn f0372(p0: f64, ws: &[f64]) -> f64 {
     let t1 = p0.abs();
-    let (t2, t3) = f0290(p0);
-    let t4 = (t1 / (t2.powi(2) + 0.5)) * (t3 / (square(t3) + 1.0));
-    let t5 = (log_sigmoid(t3)) * t1;
-    let t1 = (t1.tanh()).tan();
-    let t6 = t1;
-    t1 + t6
+    let mut t2 = t1;
+    for i in 0..1 {
+        let (t3, t4) = f0274(t1, p0);
+        t2 = t2 * 0.5 + ((softplus(t4)));
+    }
+    let t1 = t2;
+    let mut t5 = t1;
+    for i in 0..2 {
+        if t5 >= -0.5183 {
+            break;
+        }
+        t5 -= t2;
+    }
+    let mut t6 = (((powi((t5.max(t2)).tanh(), 2)).powi(2) + 1.0).recip());
+    for (i, &c) in ws.iter().enumerate() {
+        t6 += ((powi(p0 - 1.25, 1)));
+    }
+    t5 + t6 + p0
 }
 
 #[test]
 fn f0372_gradcheck() {
-    let mut s = 1172533854u64;
+    let mut s = 1715501169u64;
     let p0 = scalar(&mut s);
+    let ws: &[f64] = &[-1.25];
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0372_backward(p0, 1.0);
-    assert_eq!(value, f0372(p0));
-    gradcheck(&(p0,), |(p0,)| f0372_backward(*p0, 1.0)).unwrap();
+    let (value, grads) = f0372_backward(p0, ws, 1.0);
+    assert_eq!(value, f0372(p0, ws));
+    gradcheck(&(p0,), |(p0,)| f0372_backward(*p0, ws, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0373(p0: f32) -> f32 {
@@ -11215,21 +11173,23 @@ fn f0375_gradcheck() {
 }
 #[differentiable]
 fn f0376(p0: &Array2<f64>) -> f64 {
-    let (n1, m1) = p0.dim();
-    let t1 = Array2::<f64>::from_shape_vec((n1, m1), vec![0.0, 0.5]).unwrap();
-    let mut t2 = if p0.mean().unwrap() > 0.4629 {
+    let mut t1 = if p0.mean().unwrap() > 0.4629 {
         concat(Axis(0), &[&((p0 * p0).sum_axis(Axis(1)))])
     } else {
-        (square(&(((p0 * 0.1 + &t1).std_axis(Axis(1), 1.0)).mapv(f64::tanh))) + 1.0).log(3.0 * 3.0 + 1.5)
+        sigmoid(&(concat(Axis(0), &[&((p0 * p0).sum_axis(Axis(1)))])))
     };
-    t2 += t2.sum();
-    let t3 = t2.clone();
-    t2.iter().sum::<f64>() + sum(&t3) + t2.iter().sum::<f64>()
+    let t2 = match () {
+        _ if t1.dot(&t1) < -0.5183 => p0 * (t1.dot(&t1)),
+        _ if p0[[0, 1]] > 0.0371 => p0.to_owned(),
+        _ => p0.to_owned(),
+    };
+    t1 -= &(1.25 * &t1);
+    t1.dot(&t1) + sum(&t2)
 }
 
 #[test]
 fn f0376_gradcheck() {
-    let mut s = 2008219088u64;
+    let mut s = 1993012846u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0376_backward(&p0, 1.0);
@@ -11238,34 +11198,30 @@ fn f0376_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0376_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0377(p0: &Array2<f64>) -> Array2<f64> {
-    let _t1 = &((p0.row(1)).broadcast((2, 2)).unwrap().to_owned()) + 2.0;
-    sin(p0)
+fn f0377(p0: &Array2<f64>) -> f64 {
+    let _t1 = &(concatenate(Axis(0), &[(p0.slice(s![1..;2, ..;-1])).view(), p0.view()]).unwrap()) / (square(&(-&(mean_axis(p0, Axis(0))))) + 1.0);
+    p0[[2, 1]]
 }
 
 #[test]
 fn f0377_gradcheck() {
-    let mut s = 1094475085u64;
+    let mut s = 108135013u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let up: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0377_backward(&p0, &up);
+    let (value, grads) = f0377_backward(&p0, 1.0);
     assert_eq!(value, f0377(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(),), |(p0,)| f0377_backward(p0, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0377_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0378(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
-    let t1 = p1.mean().expect("not empty");
+    let t1 = sum(p1);
     t1
 }
 
 #[test]
 fn f0378_gradcheck() {
-    let mut s = 1561614746u64;
+    let mut s = 1971287244u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -11276,85 +11232,78 @@ fn f0378_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0378_backward(p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0379(p0: &Array2<f32>, p1: f32, p2: &Array2<f32>, p3: &Array1<f32>) -> f32 {
-    let t2 = {
-        let t1 = log_softmax(&(p2 - p1));
-        tanh(&(cos(&t1)))
+fn f0379(y_1: &Array2<f32>, d_x: f32, out: &Array2<f32>, w: &Array1<f32>) -> f32 {
+    let t1_from_t2 = {
+        let d_d_x = (w - w).sum();
+        mean(&(relu(out)).column(0))
     };
-    let (n1, m1) = p2.dim();
-    let c2 = 0.5_f32;
-    let t3 = match () {
-        _ if mean(&t2) < 0.0371 => mean(p3),
-        _ if sum(p3) >= 0.4629 && p1 > 0.0 => backprop::ops::recip((cos(sum(p3))).powi(2) + 1.0),
-        _ => mean(&(backprop::ops::recip(&(square(&(t2.clamp(-0.5, 3.0))) + 1.0)))),
-    };
-    mean(&t2) + t3
+    let d_out = &(sum_axis(y_1, Axis(1))) + 1.5;
+    t1_from_t2 + logsumexp(&d_out) + d_x
 }
 
 #[test]
 fn f0379_gradcheck() {
-    let mut s = 853681u64;
-    let p0: Array2<f32> = random32((1, 3), &mut s);
-    let p1 = scalar32(&mut s);
-    let p2: Array2<f32> = random32((2, 2), &mut s);
-    let p3: Array1<f32> = random32(3, &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0379_backward(&p0, p1, &p2, &p3, 1.0);
-    assert_eq!(value, f0379(&p0, p1, &p2, &p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
+    let mut s = 435291288u64;
+    let y_1: Array2<f32> = random32((1, 3), &mut s);
+    let d_x = scalar32(&mut s);
+    let out: Array2<f32> = random32((2, 2), &mut s);
+    let w: Array1<f32> = random32(3, &mut s);
+    let (y_1, d_x, out, w,) = std::hint::black_box((y_1, d_x, out, w,));
+    let (value, grads) = f0379_backward(&y_1, d_x, &out, &w, 1.0);
+    assert_eq!(value, f0379(&y_1, d_x, &out, &w));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.w.shape(), w.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0379_backward(p0, *p1, p2, p3, 1.0))
+        .check(&(y_1.clone(), d_x, out.clone(), w.clone()), |(y_1, d_x, out, w)| f0379_backward(y_1, *d_x, out, w, 1.0))
         .unwrap();
 }
 #[differentiable]
-fn f0380(p0: Array2<f64>, p1: ArrayView2<f64>, p2: &Array2<f64>) -> f64 {
-    let t1 = softmax(p2);
-    sum(&t1)
+fn f0380(out: Array2<f64>, d_out: ArrayView2<f64>, grad: &Array2<f64>) -> f64 {
+    let grad_1 = grad.dot(&out.t());
+    mean(&grad_1) + d_out[[0, 0]]
 }
 
 #[test]
 fn f0380_gradcheck() {
-    let mut s = 1993850129u64;
-    let p0: Array2<f64> = random((3, 1), &mut s);
-    let p1: Array2<f64> = random((3, 3), &mut s);
-    let p2: Array2<f64> = random((3, 1), &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0380_backward(p0.clone(), p1.view(), &p2, 1.0);
-    assert_eq!(value, f0380(p0.clone(), p1.view(), &p2));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0380_backward(p0.clone(), p1.view(), p2, 1.0)).unwrap();
+    let mut s = 1962558827u64;
+    let out: Array2<f64> = random((3, 1), &mut s);
+    let d_out: Array2<f64> = random((3, 3), &mut s);
+    let grad: Array2<f64> = random((3, 1), &mut s);
+    let (out, d_out, grad,) = std::hint::black_box((out, d_out, grad,));
+    let (value, grads) = f0380_backward(out.clone(), d_out.view(), &grad, 1.0);
+    assert_eq!(value, f0380(out.clone(), d_out.view(), &grad));
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    assert_eq!(grads.grad.shape(), grad.shape());
+    gradcheck(&(out.clone(), d_out.clone(), grad.clone()), |(out, d_out, grad)| f0380_backward(out.clone(), d_out.view(), grad, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0381(p0: &Array2<f64>, labels: &[usize]) -> f64 {
-    let t1 = softmax_cross_entropy(p0, labels);
-    let _t2 = sum_axis(p0, Axis(0));
-    let t3 = if p0.iter().sum::<f64>() >= -0.5183 {
-        (t1 + t1) + (p0 * t1)
-    } else {
-        ((t1.tanh()).exp()) * &(t1 * p0)
+    let mut t1 = softmax_cross_entropy(p0, labels);
+    t1 += t1 + t1;
+    let _t2 = abs(t1);
+    let t3 = match () {
+        _ if t1 < 0.4629 => softmax_cross_entropy(p0, labels),
+        _ if t1 <= 0.4629 && t1 > 0.0 => softmax_cross_entropy(p0, labels),
+        _ => t1 - t1,
     };
-    let t3 = t3.sum();
-    let t4 = t3;
-    let t6 = {
-        let t5 = mse(&(tanh(&((t4 / (square(t4) + 2.0)) - (p0 * 0.75)))), &(sigmoid(p0)));
-        f64::cbrt(square((t3 + t3) + t5) + 1.0)
+    let t5 = {
+        let t4 = (exp(&(p0.view().remove_axis(Axis(0))))).clamp(-2.0, 1.0);
+        ((mean(&t4)).clamp(-2.0, 3.0)).max(t3)
     };
-    let t7 = Array2::<f64>::from_shape_vec((1, 2), vec![0.0, 0.5]).unwrap();
-    let t6 = 0.5 - &((p0 * 0.1 + &t7).std_axis(Axis(1), 0.0));
-    t1 + t3 + t4 + t6.sum()
+    let t6 = t5;
+    let t1 = mse(p0, p0);
+    t6 + t1 + t6
 }
 
 #[test]
 fn f0381_gradcheck() {
-    let mut s = 1697671720u64;
+    let mut s = 2017907647u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
-    let labels: &[usize] = &[1];
+    let labels: &[usize] = &[0];
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0381_backward(&p0, labels, 1.0);
     assert_eq!(value, f0381(&p0, labels));
@@ -11362,127 +11311,121 @@ fn f0381_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0381_backward(p0, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0382(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
+fn f0382(p0: f64, p1: &Array2<f64>, p2: f64) -> (Array2<f64>, f64) {
     let _t1 = ((p0 * p0) - (p1[[1, 0]])) * p2;
     let t3 = {
         let t2 = ((abs(p1)).t().dot(p1)).slice(s![..;-1, ..]).to_owned();
         Zip::from(&t2).and(&t2).map_collect(|&a, &b| b)
     };
     let t3 = p1;
-    let c1 = 2.0_f64;
-    let t4 = (p1.to_owned().mapv_into(|v| v)).mapv(|u| (c1.min(u)) * c1);
-    let t5 = (sum_axis(&(softmax(t3)), Axis(0))).mapv(|e: f64| {
-        if e <= 0.0371 {
-            (sigmoid(e.cos())) / (e.powi(2) + 0.5)
-        } else {
-            tan(tanh((0.1 / (square(p0) + 1.0)) + e))
-        }
-    });
-    t4.iter().sum::<f64>() + logsumexp(&t5) + t5.sum()
+    let t4 = p2;
+    let t3 = p1.to_owned().mapv_into(|v| t4);
+    (tanh(p1), p2)
 }
 
 #[test]
 fn f0382_gradcheck() {
-    let mut s = 1935361596u64;
+    let mut s = 761345491u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2 = scalar(&mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0382_backward(p0, &p1, p2, 1.0);
+    let up0: Array2<f64> = random((2, 1), &mut s);
+    let (value, grads) = f0382_backward(p0, &p1, p2, (&up0, 0.5));
     assert_eq!(value, f0382(p0, &p1, p2));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0382_backward(*p0, p1, *p2, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(&up0, 0.5))
+        .check(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0382_backward(*p0, p1, *p2, (&up0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
-fn f0383(p0: f64, p1: &Array2<f64>, p2: ArrayView2<f64>, p3: &Array1<f64>) -> f64 {
-    let t1 = p3;
-    let t2 = t1.slice_axis(Axis(0), Slice::from(1..));
-    let t4 = if !(p2[[1, 0]] >= -0.5183) {
-        (t2.sum())
-    } else {
-        let (_, t3) = f0290(p0);
-        (square(t1)).dot(&(square(t1)))
-    };
-    sum(&t2) + t4 + mean(p3)
+fn f0383(grad: f64, y_1: &Array2<f64>, w: ArrayView2<f64>, d_out: &Array1<f64>) -> f64 {
+    let grad_1 = d_out;
+    let t2 = grad_1.slice_axis(Axis(0), Slice::from(1..));
+    let out = square(grad_1);
+    sum(&t2) + out.sum()
 }
 
 #[test]
 fn f0383_gradcheck() {
-    let mut s = 507411595u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((3, 3), &mut s);
-    let p2: Array2<f64> = random((3, 2), &mut s);
-    let p3: Array1<f64> = random(3, &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0383_backward(p0, &p1, p2.view(), &p3, 1.0);
-    assert_eq!(value, f0383(p0, &p1, p2.view(), &p3));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0383_backward(*p0, p1, p2.view(), p3, 1.0)).unwrap();
+    let mut s = 236378881u64;
+    let grad = scalar(&mut s);
+    let y_1: Array2<f64> = random((3, 3), &mut s);
+    let w: Array2<f64> = random((3, 2), &mut s);
+    let d_out: Array1<f64> = random(3, &mut s);
+    let (grad, y_1, w, d_out,) = std::hint::black_box((grad, y_1, w, d_out,));
+    let (value, grads) = f0383_backward(grad, &y_1, w.view(), &d_out, 1.0);
+    assert_eq!(value, f0383(grad, &y_1, w.view(), &d_out));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.w.shape(), w.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    gradcheck(&(grad, y_1.clone(), w.clone(), d_out.clone()), |(grad, y_1, w, d_out)| f0383_backward(*grad, y_1, w.view(), d_out, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0384(p0: Array2<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
-    let mut t2 = if !(sum(p2) < 0.4629) {
-        sum(&(concat(Axis(0), &[p2, p2])))
+fn f0384(p0: Array2<f64>, p1: f64, p2: &Array2<f64>, labels: &[usize]) -> f64 {
+    let t1 = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
+    let t2 = exp((0.5 + ((p2 * 0.1 + &t1).var(1.0))).tanh());
+    let t2 = 2.0 - &(abs(&(p2.dot(&p2.t()))));
+    let c1 = 2.0_f64;
+    let t3 = if p2.sum() <= 0.4629 {
+        &p0 + &t2
     } else {
-        let (t1, _) = f0175(p1, &p0);
-        t1
+        sin(&((softmax(&t2)).dot(&t2)))
     };
-    let mut t3 = p1;
-    if p1 >= -0.5183 {
-        t3 = t2 + (t3 - t3);
-    } else {
-        t3 += t2;
+    let mut t5 = {
+        let t4 = p1;
+        (sigmoid(&t3)).dot(&(tanh(&t2)))
+    };
+    let t7 = {
+        let t6 = p2;
+        mean_axis(&t5, Axis(0))
+    };
+    let mut t9 = {
+        let t8 = sin(p2);
+        t7.dot(&p0)
+    };
+    if logsumexp(&t7) < -0.5183 {
+        t9 = (tanh(&t9)).dot(&(sigmoid(&t3)));
     }
-    let mut t4 = match () {
-        _ if sum(p2) > 0.0371 => p2 / (t3.powi(2) + 1.0),
-        _ if t3 > 0.4629 || t3 > 0.0 => p1 + p2,
-        _ => sigmoid(&(p2 / (t3.powi(2) + 1.0))),
-    };
-    t2 -= p1;
-    let _t5 = p2 + t2;
-    t4 -= t3;
-    t3 + t4[[1, 0]]
+    mean(&t7) + t9.mean().unwrap()
 }
 
 #[test]
 fn f0384_gradcheck() {
-    let mut s = 1934322747u64;
+    let mut s = 2045377140u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
+    let labels: &[usize] = &[1, 0, 0];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0384_backward(p0.clone(), p1, &p2, 1.0);
-    assert_eq!(value, f0384(p0.clone(), p1, &p2));
+    let (value, grads) = f0384_backward(p0.clone(), p1, &p2, labels, 1.0);
+    assert_eq!(value, f0384(p0.clone(), p1, &p2, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0384_backward(p0.clone(), *p1, p2, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0384_backward(p0.clone(), *p1, p2, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0385(p0: f64, p1: &Array2<f64>, p2: ArrayView1<f64>) -> (f64, f64) {
+fn f0385(p0: f64, p1: &Array2<f64>, p2: ArrayView1<f64>) -> f64 {
     let t1 = &p2;
     let _t2 = logsumexp(t1);
     let t3 = (logsumexp(&(t1.hypot(0.5 * 0.5 + 0.5)))) - t1;
-    let t3 = sigmoid(&(log_sigmoid(&(log10(&(&t3 * &t3 + 0.5))))));
-    (p0, p0)
+    let t3 = ((f0304(p0)).sin()).max(p0);
+    t1.dot(t1) + t3 + p0
 }
 
 #[test]
 fn f0385_gradcheck() {
-    let mut s = 743247843u64;
+    let mut s = 692669743u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let p2: Array1<f64> = random(3, &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0385_backward(p0, &p1, p2.view(), (1.0, 0.5));
+    let (value, grads) = f0385_backward(p0, &p1, p2.view(), 1.0);
     assert_eq!(value, f0385(p0, &p1, p2.view()));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0385_backward(*p0, p1, p2.view(), (1.0, 0.5)))
-        .unwrap();
+    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0385_backward(*p0, p1, p2.view(), 1.0)).unwrap();
 }
 #[differentiable]
 fn f0386(grad: f64, d_p0: &Array2<f64>) -> f64 {
@@ -11491,21 +11434,21 @@ fn f0386(grad: f64, d_p0: &Array2<f64>) -> f64 {
     let d_d_x = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
     let c2: f64 = 0.5;
     let t1_from_t2 = if d_p0[[2, 0]] < -0.5183 {
-        (tan(&(tanh(&(t1.to_owned().mapv_into(|e| {
-        if e < 0.4629 {
-            f0363(e)
+        (cos(&(t1.to_owned().mapv_into(|e| {
+        if e <= 0.4629 {
+            sigmoid(f0363(e))
         } else {
-            c1.clamp(-2.0, 3.0)
+            e / (c1.powi(2) + 2.0)
         }
-    })))))).select(Axis(0), &[1, 1])
+    })))).select(Axis(0), &[2])
     } else {
-        sigmoid(&((tan(&(tanh(&(t1.to_owned().mapv_into(|e| {
-        if e < 0.4629 {
-            f0363(e)
+        sigmoid(&((cos(&(t1.to_owned().mapv_into(|e| {
+        if e <= 0.4629 {
+            sigmoid(f0363(e))
         } else {
-            c1.clamp(-2.0, 3.0)
+            e / (c1.powi(2) + 2.0)
         }
-    })))))).select(Axis(0), &[1, 1])))
+    })))).select(Axis(0), &[2])))
     };
     sum(t1) + t1_from_t2.mean().unwrap()
 }
@@ -11546,113 +11489,103 @@ fn f0387_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0388(p0: &Array2<f64>, p1: &Array1<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
-    let t1 = p2 * p3;
-    let t2 = match p0.len() {
-        0 => tan(&(tanh(p3))),
-        1 | 2 => p3 - &t1,
-        _ => &t1 + p3,
+fn f0388(d_p0: &Array2<f64>, out: &Array1<f64>, y_1: f64, d_t1: &Array2<f64>) -> f64 {
+    let out_1 = y_1 * d_t1;
+    let t2 = match d_p0.len() {
+        0 => tan(&(tanh(d_t1))),
+        1 | 2 => d_t1 - &out_1,
+        _ => &out_1 + d_t1,
     };
-    let t3 = &(p3 * &t2) + &(Zip::from(&t1).and(&t1).map_collect(|&a, &b| b * b));
-    t2.iter().sum::<f64>() + t3[[1, 2]]
+    let (x, d_d_x, t5) = f0225(out, out, y_1);
+    logsumexp(&d_d_x) + t5
 }
 
 #[test]
 fn f0388_gradcheck() {
-    let mut s = 1484999595u64;
-    let p0: Array2<f64> = random((2, 3), &mut s);
-    let p1: Array1<f64> = random(3, &mut s);
-    let p2 = scalar(&mut s);
-    let p3: Array2<f64> = random((3, 3), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0388_backward(&p0, &p1, p2, &p3, 1.0);
-    assert_eq!(value, f0388(&p0, &p1, p2, &p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0388_backward(p0, p1, *p2, p3, 1.0)).unwrap();
+    let mut s = 248736584u64;
+    let d_p0: Array2<f64> = random((2, 3), &mut s);
+    let out: Array1<f64> = random(3, &mut s);
+    let y_1 = scalar(&mut s);
+    let d_t1: Array2<f64> = random((3, 3), &mut s);
+    let (d_p0, out, y_1, d_t1,) = std::hint::black_box((d_p0, out, y_1, d_t1,));
+    let (value, grads) = f0388_backward(&d_p0, &out, y_1, &d_t1, 1.0);
+    assert_eq!(value, f0388(&d_p0, &out, y_1, &d_t1));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    gradcheck(&(d_p0.clone(), out.clone(), y_1, d_t1.clone()), |(d_p0, out, y_1, d_t1)| f0388_backward(d_p0, out, *y_1, d_t1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0389(y_1: ArrayView2<f64>, d_p0: &Array2<f64>) -> Array2<f64> {
-    let d_x = d_p0.t();
-    let _t2 = d_p0;
+fn f0389(grad: ArrayView2<f64>, x: &Array2<f64>) -> f64 {
+    let d_out = x.t();
+    let _t2 = x;
     let c1: f64 = 0.25;
-    let out = d_x.iter().map(|&v| v * c1).sum::<f64>();
-    let mut t4 = Array2::<f64>::zeros((d_p0.nrows(), d_p0.ncols()));
-    let mut d_out_1 = ((&(&d_x - out) / 0.5).t().dot(&d_x)).iter().sum::<f64>();
+    let t3 = d_out.iter().map(|&v| v * c1).sum::<f64>();
+    let mut t4 = Array2::<f64>::zeros((x.nrows(), x.ncols()));
+    let mut out_1 = ((&(&d_out - t3) / 0.5).t().dot(&d_out)).iter().sum::<f64>();
     for o in 0..1 {
         for i in 0..t4.nrows() {
             for j in 0..t4.ncols() {
-                t4[[i, j]] = (d_x.mean().unwrap()) + d_p0[[i, j]];
+                t4[[i, j]] = (d_out.mean().unwrap()) + x[[i, j]];
             }
         }
         for i in 0..t4.nrows() {
             for j in 0..t4.ncols() {
-                d_out_1 -= ((sum(&((t4[[i, j]]) + &d_x))));
+                out_1 -= ((sum(&((t4[[i, j]]) + &d_out))));
             }
         }
     }
-    let d_out_1 = (d_out_1 / (square(d_out_1) + 0.5)) - out;
-    let mut x_from_out = (-(f0363(sigmoid(d_out_1))));
+    let out_1 = (out_1 / (square(out_1) + 0.5)) - t3;
+    let mut t6 = sum(&(softplus(&(&t4 * x))));
     let mut n2 = 0;
-    while n2 < 2 && x_from_out.abs() > 0.5183 {
-        x_from_out += ((0.1 * out));
+    while n2 < 4 && t6.abs() > 0.4629 {
+        t6 -= ((d_out.view().permuted_axes([1, 0]).to_owned()).iter().sum::<f64>());
         n2 += 1;
     }
-    let _t7 = y_1.iter().map(|v| f0208(*v, sigmoid(d_out_1))).sum::<f64>();
-    exp(&y_1)
+    let out = tanh(out_1);
+    d_out.sum() + t3 + t4.sum() + out_1 + t6 + out
 }
 
 #[test]
 fn f0389_gradcheck() {
-    let mut s = 1415085404u64;
-    let y_1: Array2<f64> = random((2, 1), &mut s);
-    let d_p0: Array2<f64> = random((1, 3), &mut s);
-    let (y_1, d_p0,) = std::hint::black_box((y_1, d_p0,));
-    let up: Array2<f64> = random((2, 1), &mut s);
-    let (value, grads) = f0389_backward(y_1.view(), &d_p0, &up);
-    assert_eq!(value, f0389(y_1.view(), &d_p0));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(y_1.clone(), d_p0.clone()), |(y_1, d_p0)| f0389_backward(y_1.view(), d_p0, &up))
-        .unwrap();
+    let mut s = 1010970900u64;
+    let grad: Array2<f64> = random((2, 1), &mut s);
+    let x: Array2<f64> = random((1, 3), &mut s);
+    let (grad, x,) = std::hint::black_box((grad, x,));
+    let (value, grads) = f0389_backward(grad.view(), &x, 1.0);
+    assert_eq!(value, f0389(grad.view(), &x));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(grad.clone(), x.clone()), |(grad, x)| f0389_backward(grad.view(), x, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0390(p0: f64, p1: &Array2<f64>, p2: f64, labels: &[usize]) -> f64 {
-    let t1 = match () {
-        _ if p2 >= -0.5183 => (p1 / (square(p2) + 1.0)).select(Axis(1), &[1, 0, 0, 0]),
-        _ if p2 < 0.4629 => sin(&((p1 / (square(p2) + 1.0)).select(Axis(1), &[1, 0, 0, 0]))),
+fn f0390(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
+    let mut t1 = match () {
+        _ if p1.sum() <= 0.4629 => (p1 / (square(p2) + 1.0)).select(Axis(1), &[1, 0, 0, 0]),
+        _ if p1[[0, 0]] < 0.4629 => cos(&((p1 / (square(p2) + 1.0)).select(Axis(1), &[1, 0, 0, 0]))),
         _ => tanh(&((p1 / (square(p2) + 1.0)).select(Axis(1), &[1, 0, 0, 0]))),
     };
-    let mut t2 = sum(&(abs(&(softplus(p1)))));
-    for i in 0..1 {
-        let (t3, t4) = f0327(sigmoid(t2), p1, p1, p1);
-        t2 = t2 * 0.5 + (sum(&(p1.to_owned().mapv_into(|u| u))));
-    }
-    t2 += f64::atan2(t2, square(t2) + 0.5);
-    let t5 = tan(p2.tanh());
-    let (t6, t7, t8) = f0067(f64::cos(t5), p1);
-    t2 = t8;
-    if t1.mean().unwrap() > 0.4629 {
-        return mean(&(relu(&t6)));
-    }
-    mean(&t1) + t2 + t5 + t6[[1, 0]] + t7[[1, 0]] + t8
+    let (t2, t3, t4) = f0277(p0, p1.to_owned());
+    let t5 = array![[0.0_f64, 0.5, 1.0, 1.5], [2.0, 2.5, 3.0, 3.5], [4.0, 4.5, 5.0, 5.5]];
+    t1 += (&(sigmoid(&t1)) * 0.1 + &t5).var(0.0);
+    t1 += f0329(p1);
+    let t6 = p0;
+    let _t7 = t6;
+    let t2 = (square(t6) + 1.0).log(3.0 * 3.0 + 1.5);
+    t6 + t2
 }
 
 #[test]
 fn f0390_gradcheck() {
-    let mut s = 1612136410u64;
+    let mut s = 1246849092u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
-    let labels: &[usize] = &[0, 1, 0];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0390_backward(p0, &p1, p2, labels, 1.0);
-    assert_eq!(value, f0390(p0, &p1, p2, labels));
+    let (value, grads) = f0390_backward(p0, &p1, p2, 1.0);
+    assert_eq!(value, f0390(p0, &p1, p2));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0390_backward(*p0, p1, *p2, labels, 1.0)).unwrap();
+    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0390_backward(*p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0391(p0: &Array2<f64>) -> (Array2<f64>, f64, Array2<f64>) {
@@ -11690,20 +11623,22 @@ fn f0391_gradcheck() {
 }
 #[differentiable]
 fn f0392(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
-    let mut t1 = mean_axis(p0, Axis(0));
-    let (t2, t3) = f0253(&t1);
-    t1 *= backprop::ops::recip(square(t1.mean().expect("not empty")) + 1.0);
-    t1 *= t3;
-    let c1: f64 = 1.5;
-    let (n2, m2) = p2.dim();
-    t1 -= 1.5;
-    let t4 = p2 + &t1;
-    t3 + t4.sum()
+    let t1 = mean_axis(p0, Axis(0));
+    let t2 = t1.clone();
+    let t3 = array![0.0_f64, 0.5];
+    let t4 = array![0.25_f64, 1.5];
+    let t2 = ((&t4 + &t1).mapv(relu)).mean().expect("not empty");
+    let c1 = 3.0_f64;
+    let mut t5 = ((-p1).dot(p2)).map(|&e| f64::mul_add(tanh((e / (square(e) + 0.5)) + (e * e)), -1.5, e));
+    let t6 = array![0.0_f64, 0.5];
+    t5 += (&t1 * 0.1 + &t6).var(1.0);
+    let t5 = t5.clone();
+    t2 + t5.iter().sum::<f64>() + sum(p2)
 }
 
 #[test]
 fn f0392_gradcheck() {
-    let mut s = 1815369111u64;
+    let mut s = 862147685u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
@@ -11793,69 +11728,79 @@ fn f0395_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0395_backward(p0, p1, 1.0)).unwrap();
 }
-#[differentiable(wrt(d_p0, y_1, w))]
-fn f0396(d_p0: &Array2<f32>, y_1: f32, w: &Array1<f32>, d_out: &Array2<f32>) -> f32 {
-    let mut x = backprop::ops::recip(&(square(d_out) + 1.0));
-    let out_1 = x.clone();
-    x += &(log_softmax(&out_1));
-    let d_out_1 = &x * w;
-    let c1 = 0.1_f32;
-    let d_d_x = w.iter().zip(w.iter()).map(|(u, v)| y_1 / (square(c1) + 0.5)).sum::<f32>();
-    let x_from_out = &out_1;
-    sum(&x) + sum(&out_1) + sum(&d_out_1) + d_d_x + sum(x_from_out) + d_p0.iter().sum::<f32>()
+#[differentiable(wrt(p0, p1, p2))]
+fn f0396(p0: &Array2<f32>, p1: f32, p2: &Array1<f32>, c0: &Array2<f32>, labels: &[usize]) -> f32 {
+    let t1 = backprop::ops::recip(&(square(c0) + 1.0));
+    let t2 = &t1;
+    let t1 = softmax_cross_entropy(&t1, labels);
+    let t4 = {
+        let t3 = p1;
+        softmax(&(log_softmax(&(softmax(p2)))))
+    };
+    let t5 = sigmoid(&t4);
+    let t6 = t2;
+    let t7 = t4.clone();
+    t2.mean().unwrap() + t1 + mean(&t4) + logsumexp(&t5) + t6[[2, 0]] + mean(&t7)
 }
 
 #[test]
 fn f0396_gradcheck() {
-    let mut s = 305942322u64;
-    let d_p0: Array2<f32> = random32((1, 3), &mut s);
-    let y_1 = scalar32(&mut s);
-    let w: Array1<f32> = random32(2, &mut s);
-    let d_out: Array2<f32> = random32((3, 1), &mut s);
-    let (d_p0, y_1, w, d_out,) = std::hint::black_box((d_p0, y_1, w, d_out,));
-    let (value, grads) = f0396_backward(&d_p0, y_1, &w, &d_out, 1.0);
-    assert_eq!(value, f0396(&d_p0, y_1, &w, &d_out));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.w.shape(), w.shape());
+    let mut s = 1292272898u64;
+    let p0: Array2<f32> = random32((1, 3), &mut s);
+    let p1 = scalar32(&mut s);
+    let p2: Array1<f32> = random32(2, &mut s);
+    let c0: Array2<f32> = random32((3, 1), &mut s);
+    let labels: &[usize] = &[0, 0, 0];
+    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
+    let (value, grads) = f0396_backward(&p0, p1, &p2, &c0, labels, 1.0);
+    assert_eq!(value, f0396(&p0, p1, &p2, &c0, labels));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(d_p0.clone(), y_1, w.clone()), |(d_p0, y_1, w)| f0396_backward(d_p0, *y_1, w, &d_out, 1.0))
+        .check(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0396_backward(p0, *p1, p2, &c0, labels, 1.0))
         .unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
-fn f0397(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array1<f64>, p3: ArrayView2<f64>, c0: &Array2<f64>) -> (Array2<f64>, f64) {
+fn f0397(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array1<f64>, p3: ArrayView2<f64>, c0: &Array2<f64>) -> Array1<f64> {
     let mut t1 = logsumexp(&p3);
-    let t2 = (square(&t1) + 0.5).log(2.0);
-    let t3 = &t1 / &(square(&(&p3 / &(square(&t1) + 1.0))) + 1.0);
-    let t3 = &t1 - 0.25;
-    let t5 = {
-        let t4 = &t1 / &(square(&t3) + 1.0);
-        (sigmoid(&(&t3 + &t2))).dot(&(tanh(&t4)))
-    };
-    t1 /= &(square(&(&t3 + 3.0)) + 0.5);
-    (sin(p0), sum(p1))
+    let t2 = square(p2);
+    let t3 = concatenate(Axis(0), &[(p0 / 0.5).view(), c0.view()]).unwrap();
+    let mut t4 = (square(&t2)).iter().sum::<f64>();
+    let mut n1 = 0;
+    loop {
+        t4 -= (mean(&(&p3 * c0)));
+        n1 += 1;
+        if n1 >= 2 || t4.abs() > 0.5183 {
+            break;
+        }
+    }
+    t1 *= mean(&t2);
+    let t5 = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5], [3.0, 3.5], [4.0, 4.5]];
+    let t6 = 0.1 * &(p0.view().into_shape_with_order(6).unwrap());
+    t6
 }
 
 #[test]
 fn f0397_gradcheck() {
-    let mut s = 2005756662u64;
+    let mut s = 534643940u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array1<f64> = random(3, &mut s);
     let p3: Array2<f64> = random((2, 2), &mut s);
     let c0: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let up0: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0397_backward(&p0, &p1, &p2, p3.view(), &c0, (&up0, 0.5));
+    let up: Array1<f64> = random(6, &mut s);
+    let (value, grads) = f0397_backward(&p0, &p1, &p2, p3.view(), &c0, &up);
     assert_eq!(value, f0397(&p0, &p1, &p2, p3.view(), &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
     GradCheck::new()
-        .upstream(&(&up0, 0.5))
-        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0397_backward(p0, p1, p2, p3.view(), &c0, (&up0, 0.5)))
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0397_backward(p0, p1, p2, p3.view(), &c0, &up))
         .unwrap();
 }
 #[differentiable(wrt(p1))]
@@ -11865,14 +11810,14 @@ fn f0398(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
     let c2 = 1.25_f64;
     let t3 = {
         let t2 = square(&(&t1 * p1));
-        t2.map(|&e| tanh(f0219(c2.tanh(), e)))
+        t2.map(|&e| f0208(c2.tanh(), e))
     };
-    t3.mean().unwrap()
+    t3.iter().sum::<f64>()
 }
 
 #[test]
 fn f0398_gradcheck() {
-    let mut s = 1387607622u64;
+    let mut s = 331366026u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -11882,92 +11827,89 @@ fn f0398_gradcheck() {
     gradcheck(&(p1.clone(),), |(p1,)| f0398_backward(&p0, p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0399(p0: &Array2<f64>) -> (Array2<f64>, f64, f64) {
-    let c1 = 0.25_f64;
-    let (n2, m2) = p0.dim();
-    let t1 = Array2::<f64>::from_shape_vec((2, n2), vec![0.0, 0.5, 1.0, 1.5]).unwrap();
-    let mut t2 = (&(tanh(&((p0.dot(&p0.t())).mapv_into(|v| log_sigmoid((square(v) + 0.5).powf(1.5)))))) * 0.1 + &t1).std(1.0);
-    t2 -= t2 + t2;
-    let t3 = array![0.5_f64];
-    let t4 = if t2 > 0.4629 {
-        t2.max(0.1)
-    } else {
-        (f0372(sigmoid(t2))).max(t2)
-    };
-    let t4 = p0.broadcast((2, 3)).unwrap();
-    (tanh(p0), t2, sum(&t4))
+fn f0399(p0: &Array2<f64>) -> Array2<f64> {
+    let t1 = p0;
+    let t1 = relu(p0);
+    let t2 = p0.mapv(|v| v - v);
+    let t3 = (concat(Axis(1), &[p0, &t2])) - 1.5;
+    t1
 }
 
 #[test]
 fn f0399_gradcheck() {
-    let mut s = 966700692u64;
+    let mut s = 460530915u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let up0: Array2<f64> = random((2, 1), &mut s);
-    let (value, grads) = f0399_backward(&p0, (&up0, 0.5, -0.75));
+    let up: Array2<f64> = random((2, 1), &mut s);
+    let (value, grads) = f0399_backward(&p0, &up);
     assert_eq!(value, f0399(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
     GradCheck::new()
-        .upstream(&(&up0, 0.5, -0.75))
-        .check(&(p0.clone(),), |(p0,)| f0399_backward(p0, (&up0, 0.5, -0.75)))
+        .upstream(&up)
+        .check(&(p0.clone(),), |(p0,)| f0399_backward(p0, &up))
         .unwrap();
 }
 #[differentiable]
-fn f0400(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: &Array1<f64>) -> f64 {
-    let mut t1 = p2;
-    let _t2 = p2.cos();
-    t1 += (square(t1) + 0.5).powf(t1.cos());
-    t1 /= square(1.5 - (0.5 / (square(p2) + 1.0))) + 1.0;
-    let t3 = (logsumexp(p3)) - t1;
-    let n1 = p3.len() - 1;
-    let t3 = (p3.dot(p3)) * ((p3[n1]).exp_m1());
-    let n2 = p1.nrows();
-    let m2 = p1.ncols();
-    let t4 = Array1::<f64>::linspace(-1.0, 1.0, m2);
-    let t6 = {
-        let t5 = 3.0 / (square(&(&t4 - p3)) + 1.0);
-        ln(&(square(&(p1.view().into_shape_with_order((1, 6)).unwrap())) + 1.0))
-    };
-    t3 + t6[[0, 4]]
+fn f0400(y_1: &Array2<f64>, x: &Array2<f64>, grad: f64, d_out: &Array1<f64>) -> f64 {
+    let mut out = grad;
+    let _t2 = grad.cos();
+    out += (square(out) + 0.5).powf(out.cos());
+    out /= square(1.5 - (0.5 / (square(grad) + 1.0))) + 1.0;
+    let t3 = (logsumexp(d_out)) - out;
+    let mut t3 = (d_out.dot(d_out)) - (-&(y_1.column(0)));
+    let t4 = array![[0.0_f64], [0.5]];
+    for i in (0..3).step_by(2) {
+        out += 1.25;
+        t3 += &((y_1 * 0.1 + &t4).std_axis(Axis(0), 0.0));
+    }
+    out + t3.sum()
 }
 
 #[test]
 fn f0400_gradcheck() {
-    let mut s = 1846747931u64;
-    let p0: Array2<f64> = random((2, 1), &mut s);
-    let p1: Array2<f64> = random((2, 3), &mut s);
-    let p2 = scalar(&mut s);
-    let p3: Array1<f64> = random(3, &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0400_backward(&p0, &p1, p2, &p3, 1.0);
-    assert_eq!(value, f0400(&p0, &p1, p2, &p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0400_backward(p0, p1, *p2, p3, 1.0)).unwrap();
+    let mut s = 158108068u64;
+    let y_1: Array2<f64> = random((2, 1), &mut s);
+    let x: Array2<f64> = random((2, 3), &mut s);
+    let grad = scalar(&mut s);
+    let d_out: Array1<f64> = random(3, &mut s);
+    let (y_1, x, grad, d_out,) = std::hint::black_box((y_1, x, grad, d_out,));
+    let (value, grads) = f0400_backward(&y_1, &x, grad, &d_out, 1.0);
+    assert_eq!(value, f0400(&y_1, &x, grad, &d_out));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    gradcheck(&(y_1.clone(), x.clone(), grad, d_out.clone()), |(y_1, x, grad, d_out)| f0400_backward(y_1, x, *grad, d_out, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0401(p0: &Array2<f32>, p1: ArrayView2<f32>, p2: f32) -> f32 {
-    let t1 = p2;
-    let t2 = &p1;
-    t1 + t2[[1, 2]] + p2
+fn f0401(x: &Array2<f32>, out: ArrayView2<f32>, d_t1: f32, labels: &[usize]) -> f32 {
+    let t1 = &out * &out;
+    let (n1, m1) = x.dim();
+    let (n2, m2) = out.dim();
+    let d_x = Array2::<f32>::from_shape_vec((n1, m2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
+    let d_d_x = if x.iter().sum::<f32>() < 0.0371 {
+        softmax_cross_entropy(&((tan(&(tanh(&t1)))).select(Axis(1), &[2, 2, 2])), labels)
+    } else {
+        sigmoid(softmax_cross_entropy(&((tan(&(tanh(&t1)))).select(Axis(1), &[2, 2, 2])), labels))
+    };
+    sum(&t1) + d_d_x
 }
 
 #[test]
 fn f0401_gradcheck() {
-    let mut s = 1825305358u64;
-    let p0: Array2<f32> = random32((2, 1), &mut s);
-    let p1: Array2<f32> = random32((2, 3), &mut s);
-    let p2 = scalar32(&mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0401_backward(&p0, p1.view(), p2, 1.0);
-    assert_eq!(value, f0401(&p0, p1.view(), p2));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
+    let mut s = 1105633321u64;
+    let x: Array2<f32> = random32((2, 1), &mut s);
+    let out: Array2<f32> = random32((2, 3), &mut s);
+    let d_t1 = scalar32(&mut s);
+    let labels: &[usize] = &[0, 1];
+    let (x, out, d_t1,) = std::hint::black_box((x, out, d_t1,));
+    let (value, grads) = f0401_backward(&x, out.view(), d_t1, labels, 1.0);
+    assert_eq!(value, f0401(&x, out.view(), d_t1, labels));
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.out.shape(), out.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0401_backward(p0, p1.view(), *p2, 1.0))
+        .check(&(x.clone(), out.clone(), d_t1), |(x, out, d_t1)| f0401_backward(x, out.view(), *d_t1, labels, 1.0))
         .unwrap();
 }
 #[differentiable]
@@ -12020,23 +11962,27 @@ fn f0403_gradcheck() {
     gradcheck(&(p0, p1, p2), |(p0, p1, p2)| f0403_backward(*p0, *p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0404(p0: &Array1<f64>) -> f64 {
-    let t1 = p0.dot(p0);
-    let t2 = 3.0 - (softplus(floor(t1)));
-    let (t3, t4, t5) = f0161(sigmoid(t2));
-    let t6 = t1 / (t5.powi(2) + 0.5);
-    t5 + t6
+fn f0404(p0: &Array1<f64>) -> (Array1<f64>, f64) {
+    let t1 = p0;
+    let t2 = cos(p0);
+    let t3 = t2.dot(&t2);
+    let t4 = softmax(t1);
+    (sigmoid(&t2), t3)
 }
 
 #[test]
 fn f0404_gradcheck() {
-    let mut s = 1623832261u64;
+    let mut s = 3282801u64;
     let p0: Array1<f64> = random(3, &mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0404_backward(&p0, 1.0);
+    let up0: Array1<f64> = random(3, &mut s);
+    let (value, grads) = f0404_backward(&p0, (&up0, 0.5));
     assert_eq!(value, f0404(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0404_backward(p0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(&up0, 0.5))
+        .check(&(p0.clone(),), |(p0,)| f0404_backward(p0, (&up0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
 fn f0405(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
@@ -12061,21 +12007,16 @@ fn f0405_gradcheck() {
 fn f0406(p0: &Array2<f32>, p1: &Array1<f32>) -> f32 {
     let _t1 = p1;
     let t2 = p1;
-    let t3 = t2;
-    let t4 = log_sigmoid(t3);
-    let mut t5 = (&(relu(p0)) / &(square(t3) + 0.5)).iter().sum::<f32>();
-    let mut n1 = 0;
-    while n1 < 4 {
-        t5 = t5 * 0.5 + (sum(&(ln(&(square(t2) + 1.0)))));
-        n1 += 1;
-    }
-    let t6 = t4.slice(s![..;2]);
-    t5 + mean(&t6)
+    let t3 = p0.t();
+    let t4 = square(&((p1 / &(square(t2) + 2.0)).mapv(|z| backprop::ops::recip((f32::tanh(z)).powi(2) + 1.0))));
+    let t4 = Zip::from(&(relu(&t3))).and(&t3).map_collect(|&u, &v| (((v * v) * (v * v)).tanh()).tan());
+    let t2 = 0.5 / (&t4 * &t4 + 1.0);
+    t3.iter().sum::<f32>() + t4[[1, 1]] + sum(&t2) + t2.sum()
 }
 
 #[test]
 fn f0406_gradcheck() {
-    let mut s = 648472106u64;
+    let mut s = 1284305822u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let p1: Array1<f32> = random32(2, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -12090,35 +12031,42 @@ fn f0406_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0407(p0: f64, p1: &Array1<f64>) -> (Array1<f64>, Array1<f64>) {
-    let t1 = p0 - p1;
-    let t2 = p1 * &t1;
-    let _t3 = &t1 + &t1;
-    let t4 = t2.clone();
-    let t6 = {
+fn f0407(w: f64, d_p0: &Array1<f64>) -> f64 {
+    let d_out_1 = w - d_p0;
+    let grad_1 = d_p0 * &d_out_1;
+    let _t3 = &d_out_1 + &d_out_1;
+    let t4 = grad_1.clone();
+    let mut x_from_out = {
         let t5 = &(t4.broadcast((1, 3)).unwrap()) * &t4;
-        (f0356(p0, p0, &(sigmoid(&t1)))).tanh()
+        (f0363(w)).tanh()
     };
-    let t6 = &t1 * &t4;
-    let _t7 = &((t1.sum()) - &t4) / &(square(p1) + 2.0);
-    (tanh(&t4), t4.clone())
+    let n1 = d_p0.len() - 1;
+    'o2: for _ in 0..2 {
+    for i in 0..n1 {
+            x_from_out += w;
+            if logsumexp(&grad_1) >= -0.5183 {
+                continue 'o2;
+            }
+        }
+    }
+    let unused = match () {
+        _ if grad_1.sum() > 0.4629 => (d_out_1.sum()) - &t4,
+        _ if d_out_1.sum() < 0.0371 => d_p0.to_owned(),
+        _ => &(backprop::ops::cos(&d_out_1)) - 0.5,
+    };
+    sum(&d_out_1) + logsumexp(&grad_1) + t4.mean().unwrap() + x_from_out + logsumexp(&unused) + grad_1.iter().sum::<f64>()
 }
 
 #[test]
 fn f0407_gradcheck() {
-    let mut s = 452910237u64;
-    let p0 = scalar(&mut s);
-    let p1: Array1<f64> = random(3, &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up0: Array1<f64> = random(3, &mut s);
-    let up1: Array1<f64> = random(3, &mut s);
-    let (value, grads) = f0407_backward(p0, &p1, (&up0, &up1));
-    assert_eq!(value, f0407(p0, &p1));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&(&up0, &up1))
-        .check(&(p0, p1.clone()), |(p0, p1)| f0407_backward(*p0, p1, (&up0, &up1)))
-        .unwrap();
+    let mut s = 1885475158u64;
+    let w = scalar(&mut s);
+    let d_p0: Array1<f64> = random(3, &mut s);
+    let (w, d_p0,) = std::hint::black_box((w, d_p0,));
+    let (value, grads) = f0407_backward(w, &d_p0, 1.0);
+    assert_eq!(value, f0407(w, &d_p0));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    gradcheck(&(w, d_p0.clone()), |(w, d_p0)| f0407_backward(*w, d_p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0408(p0: ArrayView2<f64>, p1: &Array2<f64>) -> f64 {
@@ -12140,41 +12088,33 @@ fn f0408_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0408_backward(p0.view(), p1, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
-fn f0409(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64, c0: &Array1<f64>) -> Array1<f64> {
+fn f0409(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64, c0: &Array1<f64>) -> f64 {
     let t1 = (p2.row(0)).sum();
-    let (t2, t3) = f0175(sigmoid(t1), p0);
-    let c1 = 0.1_f64;
-    let t4 = if sum(&t3) > -0.5183 || t2 > 0.0 {
-        f0365(p0, t2)
-    } else {
-        p3
-    };
+    let (t2, t3) = f0177(sigmoid(t1), c0, p0);
+    let t5 = array![[0.0_f64, 0.5]];
     let t6 = {
-        let t5 = 0.25 / (square(t4) + 1.0);
-        (tanh(t4 + (t4 * t2))).powi(3)
+        let t4 = (p2.slice(s![..;-1, 0..])).sum_axis(Axis(1));
+        abs(&((p2 * 0.1 + &t5).std_axis(Axis(1), 1.0)))
     };
-    exp(c0)
+    let t7 = t6.clone();
+    t6.sum() + t7.dot(&t7)
 }
 
 #[test]
 fn f0409_gradcheck() {
-    let mut s = 977953536u64;
+    let mut s = 1962629909u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2: Array2<f64> = random((1, 2), &mut s);
     let p3 = scalar(&mut s);
     let c0: Array1<f64> = random(3, &mut s);
     let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let up: Array1<f64> = random(3, &mut s);
-    let (value, grads) = f0409_backward(&p0, &p1, &p2, p3, &c0, &up);
+    let (value, grads) = f0409_backward(&p0, &p1, &p2, p3, &c0, 1.0);
     assert_eq!(value, f0409(&p0, &p1, &p2, p3, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0409_backward(p0, p1, p2, *p3, &c0, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0409_backward(p0, p1, p2, *p3, &c0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0410(y_1: ArrayView2<f64>, d_p0: &Array2<f64>, w: &Array2<f64>) -> (f64, f64) {
@@ -12204,13 +12144,13 @@ fn f0410_gradcheck() {
 }
 #[differentiable(wrt(p0, p1, p2, p3))]
 fn f0411(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: f64, c0: &Array2<f64>) -> f64 {
-    let t1 = c0.clamp(-1.0, 3.0);
-    mean(&t1)
+    let t1 = p3 / (square(p3) + 1.0);
+    t1
 }
 
 #[test]
 fn f0411_gradcheck() {
-    let mut s = 34770701u64;
+    let mut s = 1180582404u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 3), &mut s);
@@ -12257,38 +12197,38 @@ fn f0412_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0413(p0: f64, p1: f64) -> f64 {
+fn f0413(p0: f64, p1: f64) -> (f64, f64, f64) {
     let t1 = if p1 > 0.4629 {
         (sin(p1)).min(p0)
     } else {
         (p1.hypot(p1.powi(2) + 0.5)).exp()
     };
-    let mut t2 = t1;
-    let mut t1 = t1;
-    let mut t3 = (((2.0 - t1).trunc())).tanh();
-    for i in 0..1 {
-        let (t4, t5) = f0290(tanh(t2));
-        t3 = t3 * 0.5 + t4;
-    }
-    if t3 <= -0.5183 {
-        t3 -= ((square(t3) + 0.5).log(square(t3) + 1.5)) - t1;
+    let t2 = t1;
+    let t1 = t1;
+    let t4 = if t2 > 0.0371 {
+        let (_, t3) = f0274(t1.tanh(), p1);
+        (p1 * p1)
     } else {
-        t1 -= tanh(exp(tanh(t3)));
-    }
-    let t1 = (p0 * (square(tanh(t1)))) - t3;
-    t2 /= square(((p1 - (t2 + p0)).tanh()).tan()) + 0.5;
-    t3 + t1
+        (p1.tanh())
+    };
+    let t1 = (t4.clamp(-0.5, 0.5)).min(t1);
+    let t2 = (tan(backprop::ops::tanh(p1))) - (t1 / (square(t4) + 2.0));
+    let t5 = ((square((square(t1.ceil()) + 0.5).sqrt()) + 0.5).log(10.0)).tanh();
+    (p1, t2, p0)
 }
 
 #[test]
 fn f0413_gradcheck() {
-    let mut s = 252314753u64;
+    let mut s = 481341218u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0413_backward(p0, p1, 1.0);
+    let (value, grads) = f0413_backward(p0, p1, (1.0, 0.5, -0.75));
     assert_eq!(value, f0413(p0, p1));
-    gradcheck(&(p0, p1), |(p0, p1)| f0413_backward(*p0, *p1, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5, -0.75))
+        .check(&(p0, p1), |(p0, p1)| f0413_backward(*p0, *p1, (1.0, 0.5, -0.75)))
+        .unwrap();
 }
 #[differentiable(wrt(p1, p2))]
 fn f0414(p0: Array2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
@@ -12344,40 +12284,48 @@ fn f0415_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0415_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0416(p0: &Array2<f64>) -> Array2<f64> {
-    let (n1, m1) = p0.dim();
-    let t1 = fract(&(&(p0.t()) * (p0[[0, m1 - 1]])));
-    let _t2 = t1.to_shape((1, 6)).unwrap();
-    let t3 = (&(concat(Axis(0), &[&t1, &t1])) + (0.5)).dot(p0);
-    let c2 = 1.5_f64;
-    let t5 = {
-        let t4 = (sigmoid(&t3)).map(|&z| z + c2);
-        t3.sum_axis(Axis(1))
+fn f0416(p0: &Array2<f64>) -> f64 {
+    let t1 = exp(&(&(powi(p0, 3)) / (square(&(square(p0))) + 0.5)));
+    let _t2 = t1.dot(&p0.t());
+    let mut t3 = Array2::<f64>::zeros((t1.nrows(), t1.ncols()));
+    let mut t4 = p0.sum();
+    let mut n1 = 0;
+    while n1 < 3 {
+        for i in 0..t3.nrows() {
+            let row = &t3.row(i) * 0.5 + &(tanh(&t1.row(i)));
+            t3.row_mut(i).assign(&row);
+        }
+        for i in 0..t3.nrows() {
+            for j in 0..t3.ncols() {
+                t4 += ((t3[[i, j]]));
+            }
+        }
+        n1 += 1;
+    }
+    let t6 = {
+        let t5 = tanh(&t3);
+        sum_axis(p0, Axis(1))
     };
-    t3
+    t1.sum() + t3.sum() + t4 + logsumexp(&t6) + sum(&t3)
 }
 
 #[test]
 fn f0416_gradcheck() {
-    let mut s = 54132105u64;
+    let mut s = 1611526619u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let up: Array2<f64> = random((6, 3), &mut s);
-    let (value, grads) = f0416_backward(&p0, &up);
+    let (value, grads) = f0416_backward(&p0, 1.0);
     assert_eq!(value, f0416(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(),), |(p0,)| f0416_backward(p0, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0416_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0417(p0: &Array2<f64>) -> f64 {
-    let mut t2 = {
+    let t2 = {
         let t1 = p0;
         (sigmoid(t1)) - &(t1 / 0.75)
     };
-    let t4 = {
+    let mut t4 = {
         let t3 = &(p0.column(0)) / &(p0 * p0 + 0.5);
         t3
     };
@@ -12387,17 +12335,14 @@ fn f0417(p0: &Array2<f64>) -> f64 {
         t4.to_owned()
     };
     for i in 0..1 {
-        if t5.iter().sum::<f64>() >= 0.0371 {
-            break;
-        }
-        t2 += &(-&t5);
+        t4 += &t5;
     }
-    t4.mean().unwrap() + sum(&t5)
+    t2.sum() + t4[[0, 0]] + mean(&t5)
 }
 
 #[test]
 fn f0417_gradcheck() {
-    let mut s = 1244121936u64;
+    let mut s = 128277772u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0417_backward(&p0, 1.0);
@@ -12408,13 +12353,14 @@ fn f0417_gradcheck() {
 #[differentiable]
 fn f0418(p0: &Array2<f32>, p1: f32, p2: &Array1<f32>) -> f32 {
     let t1 = p0.dot(p2);
+    let n1 = p2.len() - 1;
     let t2 = array![0.25_f32, 0.25];
     let t3 = if logsumexp(&t1) <= 0.4629 {
         (&(p2 * &t1) + &t2).sum()
     } else {
         mean(&t1)
     };
-    let c1: f32 = 3.0;
+    let c2: f32 = 3.0;
     let t4 = p2.iter().zip(t1.iter()).map(|(&a, &b)| abs((tanh(b / (square(b) + 2.0))).powi(2))).sum::<f32>();
     let t6 = {
         let t5 = sqrt(square(log_sigmoid(t3)) + 0.5);
@@ -12458,21 +12404,22 @@ fn f0419(p0: f64, p1: &Array2<f64>) -> f64 {
     };
     let mut t2 = (abs(&(powi(p1, 3)))).mean_axis(Axis(0)).unwrap();
     let t4 = {
-        let t3 = f0370(p0);
-        ((p1[[0, 2]]) - p0) * &t2
+        let t3 = (square(&(0.5 + &t2)) + 0.5).log(10.0);
+        t3
     };
-    let t5 = &t4;
-    let c1: f64 = 0.75;
-    let t5 = softmax(&((t5.broadcast((3, 3)).unwrap()).mapv(|z: f64| z * (tan(tanh(c1))))));
-    if sum(&t5) <= 0.4629 {
-        t2 += p0;
-    }
-    t4.sum() + mean(&t5)
+    t2 -= (sigmoid(&t4)).dot(&(tanh(&t4)));
+    let (n1, m1) = p1.dim();
+    let t6 = {
+        let t5 = sigmoid((logsumexp(&t4)) * (p1[[0, m1 - 1]]));
+        softmax(&((sigmoid(f0356(t5, p0, &(sigmoid(&t4))))) - &(p1.index_axis(Axis(0), 0))))
+    };
+    let t7 = t6.clone();
+    t6.mean().unwrap() + logsumexp(&t7)
 }
 
 #[test]
 fn f0419_gradcheck() {
-    let mut s = 1284634523u64;
+    let mut s = 1020961108u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -12481,73 +12428,101 @@ fn f0419_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0, p1.clone()), |(p0, p1)| f0419_backward(*p0, p1, 1.0)).unwrap();
 }
-#[differentiable(wrt(out))]
-fn f0420(out: &Array2<f64>, y_1: &Array2<f64>) -> f64 {
-    let _t1 = backprop::ops::recip(&(square(y_1) + 1.0));
-    let t2 = sum(&(out.dot(&out.t())));
-    let mut t3 = softplus(&(f0377(y_1)));
-    for i in 0..3 {
-        t3 -= 1.25;
+#[differentiable(wrt(p0))]
+fn f0420(p0: &Array2<f64>, c0: &Array2<f64>) -> Array2<f64> {
+    let _t1 = backprop::ops::recip(&(square(c0) + 1.0));
+    let t2 = sum(&(p0.dot(&p0.t())));
+    let t3 = clamp(sigmoid(f0376(p0)), -2.0, 0.5);
+    let mut t4 = p0.to_owned();
+    let mut t5 = tanh((&(t3 * c0) + t2).iter().sum::<f64>());
+    for o in 0..2 {
+        for i in 0..t4.nrows() {
+            let row = &t4.row(i) * 0.5 + &(&(cos(&p0.row(i))) * (mean(c0)));
+            t4.row_mut(i).assign(&row);
+        }
+        for i in 0..t4.nrows() {
+            t5 -= (t4.row(i).sum());
+        }
+        for i in 0..t4.nrows() {
+            t4.row_mut(i).assign(&(sigmoid(&p0.row(i))));
+        }
+        if t2 > 0.0371 {
+            for i in 0..t4.nrows() {
+                for j in 0..t4.ncols() {
+                    t5 -= (t4[[i, j]] * ((0.25 + t3)));
+                }
+            }
+        }
     }
-    t2 + mean(&t3)
+    sigmoid(p0)
 }
 
 #[test]
 fn f0420_gradcheck() {
-    let mut s = 592325945u64;
-    let out: Array2<f64> = random((1, 2), &mut s);
-    let y_1: Array2<f64> = random((3, 2), &mut s);
-    let (out, y_1,) = std::hint::black_box((out, y_1,));
-    let (value, grads) = f0420_backward(&out, &y_1, 1.0);
-    assert_eq!(value, f0420(&out, &y_1));
-    assert_eq!(grads.out.shape(), out.shape());
-    gradcheck(&(out.clone(),), |(out,)| f0420_backward(out, &y_1, 1.0)).unwrap();
+    let mut s = 664947918u64;
+    let p0: Array2<f64> = random((1, 2), &mut s);
+    let c0: Array2<f64> = random((3, 2), &mut s);
+    let (p0, c0,) = std::hint::black_box((p0, c0,));
+    let up: Array2<f64> = random((1, 2), &mut s);
+    let (value, grads) = f0420_backward(&p0, &c0, &up);
+    assert_eq!(value, f0420(&p0, &c0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(),), |(p0,)| f0420_backward(p0, &c0, &up))
+        .unwrap();
 }
-#[differentiable(wrt(d_t1, out, d_x))]
-fn f0421(d_t1: &Array2<f64>, out: &Array2<f64>, d_x: &Array2<f64>, w: &Array1<f64>, labels: &[usize]) -> f64 {
-    let d_out = out;
-    let x_from_out = sigmoid(f0415(w));
-    let x_from_out = softmax_cross_entropy(&(backprop::ops::recip(&(square(&(out.t())) + 1.0))), labels);
+#[differentiable(wrt(p0, p1, p2))]
+fn f0421(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, c0: &Array1<f64>, labels: &[usize]) -> f64 {
+    let t1 = p1;
+    let t2 = sigmoid(f0415(c0));
+    let t2 = softmax_cross_entropy(&(backprop::ops::recip(&(square(&(p1.t())) + 1.0))), labels);
     let c1 = 1.5_f64;
-    let x_from_out = (concat(Axis(0), &[d_out, out, out])).iter().map(|e| -(f64::hypot(c1, square(*e) + 0.5))).sum::<f64>();
-    let x = sinh(sum(d_out));
-    let d_out_1 = x_from_out;
-    let unused = (log_sigmoid(3.0 * d_out_1)).tanh();
-    d_out.sum() + x_from_out + x + d_out_1 + unused
+    let t2 = (concat(Axis(0), &[t1, p1, p1])).iter().map(|e| -(f64::hypot(c1, square(*e) + 0.5))).sum::<f64>();
+    let t3 = sinh(sum(t1));
+    let t4 = t2;
+    let t5 = softmax(&(exp(c0)));
+    mean(t1) + t2 + t3 + t4 + logsumexp(&t5)
 }
 
 #[test]
 fn f0421_gradcheck() {
-    let mut s = 895664121u64;
-    let d_t1: Array2<f64> = random((2, 3), &mut s);
-    let out: Array2<f64> = random((2, 1), &mut s);
-    let d_x: Array2<f64> = random((1, 2), &mut s);
-    let w: Array1<f64> = random(2, &mut s);
+    let mut s = 1645126338u64;
+    let p0: Array2<f64> = random((2, 3), &mut s);
+    let p1: Array2<f64> = random((2, 1), &mut s);
+    let p2: Array2<f64> = random((1, 2), &mut s);
+    let c0: Array1<f64> = random(2, &mut s);
     let labels: &[usize] = &[0];
-    let (d_t1, out, d_x, w,) = std::hint::black_box((d_t1, out, d_x, w,));
-    let (value, grads) = f0421_backward(&d_t1, &out, &d_x, &w, labels, 1.0);
-    assert_eq!(value, f0421(&d_t1, &out, &d_x, &w, labels));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(d_t1.clone(), out.clone(), d_x.clone()), |(d_t1, out, d_x)| f0421_backward(d_t1, out, d_x, &w, labels, 1.0)).unwrap();
+    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
+    let (value, grads) = f0421_backward(&p0, &p1, &p2, &c0, labels, 1.0);
+    assert_eq!(value, f0421(&p0, &p1, &p2, &c0, labels));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0421_backward(p0, p1, p2, &c0, labels, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0422(p0: f64, p1: f64, p2: &Array2<f64>, p3: f64) -> f64 {
-    let mut t1 = p1;
-    t1 += p1;
-    let mut t3 = {
-        let t2 = (sigmoid(f0413(p1, p1))).sin();
-        backprop::ops::recip(square(t2) + 1.0)
+    let t1 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5], [3.0, 3.5, 4.0]];
+    let t2 = (p2 * 0.1 + &t1).var(0.0);
+    let t2 = sigmoid(p2);
+    let t2 = p2.iter().sum::<f64>();
+    let t4 = {
+        let t3 = (f0363(p1)).tanh();
+        ((sigmoid(t2)).sin()) * 0.1
     };
-    t3 += (t3 * t1) * 0.25;
-    let t4 = p2;
-    t1 + t3 + t4[[0, 0]] + p0
+    let t5 = Array2::<f64>::from_shape_vec((3, 3), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0]).unwrap();
+    let t6 = if t2 <= 0.0371 {
+        p2.to_owned()
+    } else {
+        &(&(p2.slice_axis(Axis(0), Slice::from(0..))) / ((p2.iter().map(|v| t2.clamp(-1.0, 1.0)).sum::<f64>()).powi(2) + 1.0)) + 0.25
+    };
+    t4 + t6[[0, 0]] + p3
 }
 
 #[test]
 fn f0422_gradcheck() {
-    let mut s = 1455001176u64;
+    let mut s = 908170015u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -12578,30 +12553,30 @@ fn f0423_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0423_backward(p0, labels, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0424(p0: f64) -> f64 {
-    let t1 = f64::exp(p0);
-    let t2 = p0;
-    let t3 = if t1 > -0.5183 {
-        t1 + ((t1.max(t2)) / (p0.powi(2) + 1.0))
+fn f0424(x: f64) -> f64 {
+    let x_from_out = f64::exp(x);
+    let t2 = x;
+    let out = if x_from_out > -0.5183 {
+        x_from_out + ((x_from_out.max(t2)) / (x.powi(2) + 1.0))
     } else {
         sqrt((t2 * 3.0).powi(2) + 0.5)
     };
-    let t5 = {
-        let t4 = t2;
-        t3.max(t2)
+    let out_1 = {
+        let t1_from_t2 = t2;
+        out.max(t2)
     };
-    let t6 = cos(t3 + t5);
-    t5 + t6
+    let d_d_x = ((out + x_from_out) - (x_from_out - x_from_out)).cos();
+    x_from_out + t2 + out + out_1 + d_d_x
 }
 
 #[test]
 fn f0424_gradcheck() {
-    let mut s = 662576389u64;
-    let p0 = scalar(&mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0424_backward(p0, 1.0);
-    assert_eq!(value, f0424(p0));
-    gradcheck(&(p0,), |(p0,)| f0424_backward(*p0, 1.0)).unwrap();
+    let mut s = 135716168u64;
+    let x = scalar(&mut s);
+    let (x,) = std::hint::black_box((x,));
+    let (value, grads) = f0424_backward(x, 1.0);
+    assert_eq!(value, f0424(x));
+    gradcheck(&(x,), |(x,)| f0424_backward(*x, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0425(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
@@ -12634,17 +12609,18 @@ fn f0426(p0: f64, p1: f64) -> f64 {
     t2 += tanh(f64::log10(square(p1) + 1.0));
     let t2 = sigmoid(p0.abs());
     let t3 = (p0.min(p1)) / (p1.powi(2) + 1.0);
-    let (_, t4, t5) = f0161(p0);
-    let t7 = {
-        let t6 = f0334(t5);
-        (t6.exp()).cos()
+    let t4 = ((square(t2) + 1.0).ln()).ceil();
+    let t5 = match () {
+        _ if t2 <= -0.5183 => tan((t3 * t4).tanh()),
+        _ if t3 >= 0.0371 => (backprop::ops::square(t4)) + t3,
+        _ => t4,
     };
-    t5 + t7 + p1
+    t2 + t3 + t4 + t5
 }
 
 #[test]
 fn f0426_gradcheck() {
-    let mut s = 1415876054u64;
+    let mut s = 692495378u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -12653,55 +12629,55 @@ fn f0426_gradcheck() {
     gradcheck(&(p0, p1), |(p0, p1)| f0426_backward(*p0, *p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0427(p0: f64) -> f64 {
+fn f0427(p0: f64) -> (f64, f64, f64) {
     let t2 = {
         let t1 = p0;
         (fract(t1)) * (p0 * t1)
     };
-    let mut t3 = f64::atan2(square(p0), square(p0) + 0.5);
-    let _t4 = (cos(t3 / (square(t2) + 2.0))) - t3;
-    t3 *= t2 + t3;
-    t2 + t3 + t3
+    let t3 = -t2;
+    let t5 = {
+        let t4 = (softplus(t2 / (square(t3) + 0.5))) * t2;
+        ((t2.atan2(-2.0 * -2.0 + 0.5)) + 0.25) - ((t2 + t4) / (square(backprop::ops::recip(t4.powi(2) + 1.0)) + 2.0))
+    };
+    let t6 = 0.25 + (sin(t2 * 2.0));
+    (t2, t2, t5)
 }
 
 #[test]
 fn f0427_gradcheck() {
-    let mut s = 2097614098u64;
+    let mut s = 1584840123u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0427_backward(p0, 1.0);
+    let (value, grads) = f0427_backward(p0, (1.0, 0.5, -0.75));
     assert_eq!(value, f0427(p0));
-    gradcheck(&(p0,), |(p0,)| f0427_backward(*p0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5, -0.75))
+        .check(&(p0,), |(p0,)| f0427_backward(*p0, (1.0, 0.5, -0.75)))
+        .unwrap();
 }
 #[differentiable]
-fn f0428(p0: f64, p1: f64, p2: f64) -> (f64, f64, f64) {
+fn f0428(p0: f64, p1: f64, p2: f64) -> f64 {
     let t2 = {
         let t1 = f64::hypot(p1, p1.powi(2) + 0.5);
         3.0 * p2
     };
-    let _t3 = sigmoid(f0413(sin(t2), sigmoid((square(t2) + 0.5).sqrt())));
-    let t5 = {
-        let t4 = p1;
-        t4.min(p2)
-    };
-    let t6 = t2;
-    let t7 = (-p2) * (f64::hypot(p2, -1.5 * -1.5 + 0.5));
-    (p2, t7, t5)
+    let _t3 = f0320(p2);
+    let t4 = (fract(tan(tanh(t2)))).tanh();
+    let _t5 = (sin(t2)) / (square((square(t4) + 0.5).powf(sin(p2))) + 2.0);
+    let t6 = (t4 * t2).clamp(-2.0, 0.5);
+    t2 + t4 + t6
 }
 
 #[test]
 fn f0428_gradcheck() {
-    let mut s = 1879928748u64;
+    let mut s = 1262255346u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0428_backward(p0, p1, p2, (1.0, 0.5, -0.75));
+    let (value, grads) = f0428_backward(p0, p1, p2, 1.0);
     assert_eq!(value, f0428(p0, p1, p2));
-    GradCheck::new()
-        .upstream(&(1.0, 0.5, -0.75))
-        .check(&(p0, p1, p2), |(p0, p1, p2)| f0428_backward(*p0, *p1, *p2, (1.0, 0.5, -0.75)))
-        .unwrap();
+    gradcheck(&(p0, p1, p2), |(p0, p1, p2)| f0428_backward(*p0, *p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0429(p0: &Array2<f64>) -> f64 {
@@ -12720,34 +12696,24 @@ fn f0429_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0429_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0430(p0: &Array1<f64>) -> (f64, f64) {
-    let t1 = p0;
-    let mut t2 = if logsumexp(t1) < 0.4629 {
-        log_softmax(&((mean(t1)) * t1))
-    } else {
-        0.75 / (t1 * t1 + 1.0)
-    };
-    for i in 0..2 {
-        if t1.sum() >= 0.4629 {
-            continue;
-        }
-        t2 += t1;
+fn f0430(p0: &Array1<f64>) -> f64 {
+    let t1 = p0.select(Axis(0), &[2]);
+    let _t2 = sum(&t1);
+    if logsumexp(&t1) <= 0.0371 {
+        return mean(&(p0 + &t1));
     }
-    (t1.sum(), mean(t1))
+    t1.dot(&t1)
 }
 
 #[test]
 fn f0430_gradcheck() {
-    let mut s = 2040310048u64;
+    let mut s = 280180406u64;
     let p0: Array1<f64> = random(3, &mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0430_backward(&p0, (1.0, 0.5));
+    let (value, grads) = f0430_backward(&p0, 1.0);
     assert_eq!(value, f0430(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(),), |(p0,)| f0430_backward(p0, (1.0, 0.5)))
-        .unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0430_backward(p0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0431(p0: &Array1<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
@@ -12791,46 +12757,38 @@ fn f0432_gradcheck() {
     gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0432_backward(p0, *p1, p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0433(p0: f64, p1: &Array2<f64>, labels: &[usize]) -> f64 {
-    let t1 = p1.mapv(|u| {
+fn f0433(p0: f64, p1: &Array2<f64>) -> Array2<f64> {
+    let mut t1 = p1.mapv(|u| {
         if p0 < -0.5183 {
             p0
         } else {
             p0 * (u + u)
         }
     });
-    let (t2, _) = f0290(p0);
-    let t3 = ln(&(square(p1) + 0.5));
-    let t5 = {
-        let t4 = (tan(&(tanh(&t3)))).dot(&p1.t());
-        &t3 / 1.5
-    };
-    let mut t6 = p1[[0, 0]];
-    let (n1, m1) = p1.dim();
-    let t7 = Array::from_elem(m1, 0.5_f64);
-    for (i, &l) in labels.iter().enumerate() {
-        t6 += ((&t7 + &(p1.row(i))).dot(&(&t7 + &(p1.row(i)))));
+    let mut t2 = t1.mapv(f64::cos);
+    t1 += &t2;
+    t1 += p1;
+    for i in 0..3 {
+        t2 += &(&t2 * &t1);
     }
-    let mut t8 = mean(&((&(t5.view().remove_axis(Axis(0))) - &(t5.select(Axis(1), &[1, 2, 2]))).select(Axis(1), &[1])));
-    let mut n2 = 0;
-    while n2 < 1 {
-        t8 += (((mse(&(&t5 - &t1), &t1))).tanh());
-        n2 += 1;
-    }
-    t6 + t8
+    t2 -= &t1;
+    sin(p1)
 }
 
 #[test]
 fn f0433_gradcheck() {
-    let mut s = 972327244u64;
+    let mut s = 128090974u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
-    let labels: &[usize] = &[1];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0433_backward(p0, &p1, labels, 1.0);
-    assert_eq!(value, f0433(p0, &p1, labels));
+    let up: Array2<f64> = random((1, 3), &mut s);
+    let (value, grads) = f0433_backward(p0, &p1, &up);
+    assert_eq!(value, f0433(p0, &p1));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0433_backward(*p0, p1, labels, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0, p1.clone()), |(p0, p1)| f0433_backward(*p0, p1, &up))
+        .unwrap();
 }
 #[differentiable]
 fn f0434(d_out: f64, out: f64) -> f64 {
@@ -12849,30 +12807,42 @@ fn f0434_gradcheck() {
     gradcheck(&(d_out, out), |(d_out, out)| f0434_backward(*d_out, *out, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0435(d_x: f64, d_t1: f64, w: f64) -> f64 {
-    let mut unused = {
-        let d_out_1 = w;
-        (square(w) + 0.5).powf(d_t1.tanh())
+fn f0435(p0: f64, p1: f64, p2: f64) -> f64 {
+    let mut t2 = {
+        let t1 = p2;
+        (square(p2) + 0.5).powf(p1.tanh())
     };
-    for i in (0..2).rev() {
-        unused += (square(unused) + 1.0).sqrt();
+    for i in 0..2 {
+        t2 += p0;
     }
-    let t3 = unused;
-    let t3 = unused.min(d_t1);
-    let t4 = w * w;
-    unused + t3 + t4
+    let _t3 = (1.5 + (sigmoid(f0403((0.25 - p1).cos(), tanh(t2), p2)))).powf(tanh(p1));
+    let mut t5 = {
+        let t4 = exp((p2.max(p1)).exp());
+        asinh(f0426(tanh(t2 - t2), p1))
+    };
+    for i in (0..3).step_by(2) {
+        t2 = p1.asinh();
+        match i % 3 {
+            0 => t5 += p2,
+            1 | 2 => {
+                t2 += square(sigmoid(t5));
+            }
+            _ => {}
+        }
+    }
+    t2 + t5 + p0
 }
 
 #[test]
 fn f0435_gradcheck() {
-    let mut s = 364477668u64;
-    let d_x = scalar(&mut s);
-    let d_t1 = scalar(&mut s);
-    let w = scalar(&mut s);
-    let (d_x, d_t1, w,) = std::hint::black_box((d_x, d_t1, w,));
-    let (value, grads) = f0435_backward(d_x, d_t1, w, 1.0);
-    assert_eq!(value, f0435(d_x, d_t1, w));
-    gradcheck(&(d_x, d_t1, w), |(d_x, d_t1, w)| f0435_backward(*d_x, *d_t1, *w, 1.0)).unwrap();
+    let mut s = 1275382457u64;
+    let p0 = scalar(&mut s);
+    let p1 = scalar(&mut s);
+    let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0435_backward(p0, p1, p2, 1.0);
+    assert_eq!(value, f0435(p0, p1, p2));
+    gradcheck(&(p0, p1, p2), |(p0, p1, p2)| f0435_backward(*p0, *p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0436(p0: &Array2<f64>) -> f64 {
@@ -12892,23 +12862,20 @@ fn f0436_gradcheck() {
 }
 #[differentiable]
 fn f0437(p0: f64) -> f64 {
-    let mut t1 = p0;
-    for i in 0..1 {
-        let (t2, t3) = f0290(p0);
-        t1 = t1 * 0.5 + ((cos(t3 * t2)));
+    let (t1, _) = f0274(p0, p0);
+    let t2 = p0 - t1;
+    let mut t3 = ((p0 * t2).clamp(-0.5, 3.0));
+    let mut n1 = 0;
+    while n1 < 3 && t3.abs() < 0.4629 {
+        t3 = t3 * 0.5 + ((p0 / 0.75));
+        n1 += 1;
     }
-    let (t4, t5, _) = f0161(t1.cos());
-    let mut t6 = ((t5 / 1.5).sin());
-    for i in 0..3 {
-        let (_, t7, t8) = f0428(t5, t5, t5);
-        t6 = t6 * 0.5 + ((softplus(t8)));
-    }
-    t1 + t4 + t5 + t6 + t5
+    t2 + t3 + t1
 }
 
 #[test]
 fn f0437_gradcheck() {
-    let mut s = 1776422842u64;
+    let mut s = 562312556u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0437_backward(p0, 1.0);
@@ -12923,8 +12890,8 @@ fn f0438(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
     };
     let mut t3 = ((p2.iter().sum::<f64>()).powi(1));
     for i in 0..3 {
-        let (t4, t5, _) = f0192(&(cos(&t2)), p2.to_owned());
-        t3 += ((t5 - 3.0));
+        let (t4, _) = f0370(sigmoid(t3));
+        t3 += ((t4 - 3.0));
     }
     sum(&t2) + t3
 }
@@ -12944,32 +12911,47 @@ fn f0438_gradcheck() {
     gradcheck(&(p0, p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0438_backward(*p0, p1, p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0439(p0: Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
-    let t1 = match () {
-        _ if p3.iter().sum::<f64>() > 0.0371 => (backprop::ops::recip(&(p3 * p3 + 1.0))).select(Axis(1), &[1, 1, 1, 0]),
-        _ if p1 > 0.0371 => tanh(&((backprop::ops::recip(&(p3 * p3 + 1.0))).select(Axis(1), &[1, 1, 1, 0]))),
-        _ => cos(&((backprop::ops::recip(&(p3 * p3 + 1.0))).select(Axis(1), &[1, 1, 1, 0]))),
+fn f0439(p0: Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> (f64, f64, f64) {
+    let t1 = array![[-0.75_f64, 0.25, 2.0], [-0.75, 0.25, -0.75]];
+    let t2 = match () {
+        _ if mean(p3) >= 0.0371 => (backprop::ops::recip(&(p3 * p3 + 1.0))).sum(),
+        _ if sum(p3) < 0.0371 => p2,
+        _ => sigmoid((backprop::ops::recip(&(p3 * p3 + 1.0))).sum()),
     };
-    let t2 = &t1;
-    let t3 = relu((to_degrees(t2.iter().sum::<f64>())) * 0.01);
-    let _t4 = t2.dot(&t2.t());
-    let t5 = t2;
-    t3 + t5.iter().sum::<f64>()
+    let mut t3 = Array2::<f64>::zeros((p0.nrows(), p0.ncols()));
+    let mut t4 = (p2.abs());
+    for o in 0..3 {
+        if t2 < 0.0371 {
+            for i in 0..t3.nrows() {
+                t3.row_mut(i).assign(&(&(sigmoid(&p0.row(i))) * (sum(&(t2 * &p0)))));
+            }
+        }
+        for i in 0..t3.nrows() {
+            t4 += (t3.row(i).sum());
+        }
+    }
+    let _t5 = tanh(f0416(p3));
+    let t6 = p1;
+    let _t7 = t4;
+    (t2, t6, mean(&p0))
 }
 
 #[test]
 fn f0439_gradcheck() {
-    let mut s = 1851517264u64;
+    let mut s = 853105655u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((2, 3), &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0439_backward(p0.clone(), p1, p2, &p3, 1.0);
+    let (value, grads) = f0439_backward(p0.clone(), p1, p2, &p3, (1.0, 0.5, -0.75));
     assert_eq!(value, f0439(p0.clone(), p1, p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0439_backward(p0.clone(), *p1, *p2, p3, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5, -0.75))
+        .check(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0439_backward(p0.clone(), *p1, *p2, p3, (1.0, 0.5, -0.75)))
+        .unwrap();
 }
 #[differentiable]
 fn f0440(out: &Array2<f64>) -> f64 {
@@ -13008,24 +12990,38 @@ fn f0441_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0442(p0: f64, p1: &Array1<f64>, p2: f64) -> f64 {
-    let c1 = 3.0_f64;
-    let mut t1 = backprop::ops::sigmoid(&((p2 - p2) * &(p1.to_shape((3, 1)).unwrap())));
-    t1 = (&t1 - p1).dot(&t1);
-    t1.sum() + p2
+fn f0442(out: f64, w: &Array1<f64>, d_x: f64) -> f64 {
+    let d_d_x = d_x - out;
+    let mut unused = Array1::<f64>::zeros(w.len());
+    let mut t3 = (exp(d_x));
+    for o in 0..3 {
+        for j in 0..unused.len() {
+            unused[j] = ((w[j]) * w).sum();
+        }
+        for j in 0..unused.len() {
+            t3 += (sigmoid(unused[j] * ((d_d_x - w).sum())));
+        }
+        for j in 0..unused.len() {
+            unused[j] = ((backprop::ops::recip(square(out) + 1.0))) + w[j];
+        }
+        for j in 0..unused.len() {
+            t3 -= (unused[j] * ((w.iter().zip(w.iter()).map(|(l, r)| (*r) * d_x).sum::<f64>())));
+        }
+    }
+    mean(&unused) + t3
 }
 
 #[test]
 fn f0442_gradcheck() {
-    let mut s = 1276111378u64;
-    let p0 = scalar(&mut s);
-    let p1: Array1<f64> = random(3, &mut s);
-    let p2 = scalar(&mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0442_backward(p0, &p1, p2, 1.0);
-    assert_eq!(value, f0442(p0, &p1, p2));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0442_backward(*p0, p1, *p2, 1.0)).unwrap();
+    let mut s = 1580283816u64;
+    let out = scalar(&mut s);
+    let w: Array1<f64> = random(3, &mut s);
+    let d_x = scalar(&mut s);
+    let (out, w, d_x,) = std::hint::black_box((out, w, d_x,));
+    let (value, grads) = f0442_backward(out, &w, d_x, 1.0);
+    assert_eq!(value, f0442(out, &w, d_x));
+    assert_eq!(grads.w.shape(), w.shape());
+    gradcheck(&(out, w.clone(), d_x), |(out, w, d_x)| f0442_backward(*out, w, *d_x, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0443(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
@@ -13071,62 +13067,54 @@ fn f0444_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0445(p0: &Array2<f64>) -> f64 {
-    let t1 = (backprop::ops::sin(p0)).mapv_into(|e| (e - e) - (e * e));
-    let mut t3 = {
-        let t2 = ln(&(&t1 * &t1 + 0.5));
-        (sin(&t1)).dot(&(tanh(&t2)))
+fn f0445(w: &Array2<f64>) -> f64 {
+    let x_from_out = w;
+    let c1 = 3.0_f64;
+    let d_d_x = if x_from_out[[0, 2]] < 0.0371 {
+        logsumexp(w)
+    } else {
+        sin(&(logsumexp(w)))
     };
-    for i in 0..3 {
-        if (p0[[i, 1]]) <= 0.0371 {
-            break;
-        }
-        t3 -= p0[[i, 1]];
-    }
-    t1.sum() + t3[[1, 2]] + t1.mean().unwrap()
+    let t3 = &d_d_x;
+    x_from_out[[0, 1]] + d_d_x.sum() + sum(t3)
 }
 
 #[test]
 fn f0445_gradcheck() {
-    let mut s = 480950524u64;
-    let p0: Array2<f64> = random((3, 3), &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0445_backward(&p0, 1.0);
-    assert_eq!(value, f0445(&p0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0445_backward(p0, 1.0)).unwrap();
+    let mut s = 993154289u64;
+    let w: Array2<f64> = random((3, 3), &mut s);
+    let (w,) = std::hint::black_box((w,));
+    let (value, grads) = f0445_backward(&w, 1.0);
+    assert_eq!(value, f0445(&w));
+    assert_eq!(grads.w.shape(), w.shape());
+    gradcheck(&(w.clone(),), |(w,)| f0445_backward(w, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1))]
-fn f0446(p0: f64, p1: f64, c0: &Array2<f64>) -> f64 {
-    let mut t1 = f0426(p0, p1);
-    let (n1, m1) = c0.dim();
-    for i in 0..1 {
-        t1 -= (c0[[n1 - 1, m1 / 2]]) * (t1 / 1.25);
-        match i % 3 {
-            0 => t1 -= p1,
-            1 | 2 => {
-                t1 += (t1 + p1).tanh();
-            }
-            _ => {}
-        }
-    }
+fn f0446(p0: f64, p1: f64, c0: &Array2<f64>, labels: &[usize]) -> f64 {
+    let mut t1 = f0428(p0, p1, p1);
     let t3 = {
-        let t2 = mse(&(sigmoid(&(ln_1p(&(square(&(c0 + t1)) + 0.5))))), &(sin(c0)));
-        (c0.mean().unwrap()) * t1
+        let t2 = sin((t1 + p1) - ((tanh(p1)).tan()));
+        (square(t2) + 0.5).ln()
     };
+    if t1 > 0.4629 {
+        t1 /= square((p1.tanh()).tan()) + 0.5;
+    } else if t3 >= 0.0371 {
+        t1 += t3 + 0.75;
+    }
     t1 + t3
 }
 
 #[test]
 fn f0446_gradcheck() {
-    let mut s = 117078671u64;
+    let mut s = 1658730912u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let c0: Array2<f64> = random((3, 3), &mut s);
+    let labels: &[usize] = &[0, 2, 2];
     let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
-    let (value, grads) = f0446_backward(p0, p1, &c0, 1.0);
-    assert_eq!(value, f0446(p0, p1, &c0));
-    gradcheck(&(p0, p1), |(p0, p1)| f0446_backward(*p0, *p1, &c0, 1.0)).unwrap();
+    let (value, grads) = f0446_backward(p0, p1, &c0, labels, 1.0);
+    assert_eq!(value, f0446(p0, p1, &c0, labels));
+    gradcheck(&(p0, p1), |(p0, p1)| f0446_backward(*p0, *p1, &c0, labels, 1.0)).unwrap();
 }
 #[differentiable(wrt(y_1, d_x))]
 fn f0447(y_1: f64, d_x: &Array2<f64>, x: &Array1<f64>) -> (f64, f64) {
@@ -13180,31 +13168,35 @@ fn f0448_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0449(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
+fn f0449(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> (Array2<f64>, f64, f64) {
     let _t1 = p2 * p2;
-    let t2 = (sigmoid(&(exp(&(p2.ceil()))))).mapv(sigmoid);
-    let t3 = if p3[[1, 0]] < 0.0371 {
-        p1.to_owned()
+    let (_, t2, t3) = f0391(p2);
+    let t4 = if p2[[0, 0]] <= -0.5183 {
+        sum(&(softmax(&(cosh(p1)))))
     } else {
-        sigmoid(p1)
+        sum(&(f0399(p1)))
     };
-    mean(&t2) + mean(&t3)
+    (sin(p2), t2, p3.sum())
 }
 
 #[test]
 fn f0449_gradcheck() {
-    let mut s = 763085873u64;
+    let mut s = 1376636822u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2: Array2<f64> = random((2, 3), &mut s);
     let p3: Array2<f64> = random((3, 1), &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0449_backward(p0, &p1, &p2, &p3, 1.0);
+    let up0: Array2<f64> = random((2, 3), &mut s);
+    let (value, grads) = f0449_backward(p0, &p1, &p2, &p3, (&up0, 0.5, -0.75));
     assert_eq!(value, f0449(p0, &p1, &p2, &p3));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0449_backward(*p0, p1, p2, p3, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(&up0, 0.5, -0.75))
+        .check(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0449_backward(*p0, p1, p2, p3, (&up0, 0.5, -0.75)))
+        .unwrap();
 }
 #[differentiable]
 fn f0450(d_p0: f64) -> f64 {
@@ -13252,41 +13244,41 @@ fn f0451_gradcheck() {
     gradcheck(&(p0, p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0451_backward(*p0, *p1, *p2, p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0452(p0: f64, p1: &Array1<f64>) -> f64 {
+fn f0452(p0: f64, p1: &Array1<f64>) -> Array1<f64> {
     let t1 = p1;
-    let t2 = p1 * p0;
+    let mut t2 = p1 * p0;
     let mut t3 = Array1::<f64>::zeros(t2.len());
     let mut t4 = ((tanh(&(&(p1 / &(t1 * t1 + 1.0)) / (square(&((&(tanh(&t2)) * 0.75).asin())) + 2.0)))).product());
     for o in 0..3 {
-        if p0 <= -0.5183 {
+        if sum(&t2) <= 0.4629 {
             for j in 0..t3.len() {
                 t3[j] = (t2.iter().sum::<f64>()) + t2[j];
             }
         }
         for j in 0..t3.len() {
-            t4 -= (f64::tanh((p1 + ((t3[j]) / 1.25)).dot(&(p1 + ((t3[j]) / 1.25)))));
+            t4 -= (t3[j] * (logsumexp(&(p1 * p1))));
         }
     }
-    let t5 = if logsumexp(&t2) < 0.4629 {
-        p0
-    } else {
-        t4
-    };
-    let t6 = ((square(tanh(t5))).powi(2) + 1.0).ln();
-    let _t7 = p1;
-    t1.dot(t1) + t2.dot(&t2) + t3.dot(&t3) + t4 + t5 + t6
+    t2 += p1;
+    let t5 = p0 - 0.75;
+    let t1 = t2.clone();
+    exp(p1)
 }
 
 #[test]
 fn f0452_gradcheck() {
-    let mut s = 195397361u64;
+    let mut s = 38093082u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0452_backward(p0, &p1, 1.0);
+    let up: Array1<f64> = random(3, &mut s);
+    let (value, grads) = f0452_backward(p0, &p1, &up);
     assert_eq!(value, f0452(p0, &p1));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0452_backward(*p0, p1, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0, p1.clone()), |(p0, p1)| f0452_backward(*p0, p1, &up))
+        .unwrap();
 }
 #[differentiable(wrt(p0))]
 fn f0453(p0: &Array1<f64>, c0: &Array2<f64>) -> f64 {
@@ -13299,19 +13291,37 @@ fn f0453(p0: &Array1<f64>, c0: &Array2<f64>) -> f64 {
     }
     let n2 = p0.len() - 1;
     for i in 0..n2 {
-        t2 += (square(t2) + 1.0).recip();
-        t2 -= p0[i + 1] - p0[i];
+        if sum(c0) <= 0.4629 && (p0[i + 1] - p0[i]) > 0.0 {
+            continue;
+        }
+        t2 = p0[i + 1] - p0[i];
     }
-    let c3 = 0.1_f64;
-    let mut t3 = c0.mapv(|u| u * u);
-    t3 /= t2.powi(2) + 0.5;
-    let t4 = concat(Axis(0), &[&((c0.mapv(f0424)) + &(sigmoid(&t3))), c0, &t3]);
-    mean(&t3) + t4[[2, 0]]
+    'o3: for _ in 0..2 {
+    for i in 0..3 {
+            if t2 > 0.0371 {
+                continue 'o3;
+            }
+            t2 += 3.0;
+        }
+    }
+    'o4: for _ in 0..2 {
+    for i in (0..1).step_by(2) {
+            if logsumexp(p0) > 0.0371 || t2 > 0.0 {
+                break 'o4;
+            }
+            if t2 < -0.5183 {
+                continue;
+            }
+            t2 += mean(c0);
+        }
+    }
+    let t3 = p0.floor();
+    t2 + logsumexp(&t3)
 }
 
 #[test]
 fn f0453_gradcheck() {
-    let mut s = 1749028941u64;
+    let mut s = 2124003540u64;
     let p0: Array1<f64> = random(2, &mut s);
     let c0: Array2<f64> = random((3, 2), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -13321,7 +13331,7 @@ fn f0453_gradcheck() {
     gradcheck(&(p0.clone(),), |(p0,)| f0453_backward(p0, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0454(p0: f32) -> (f32, f32) {
+fn f0454(p0: f32) -> f32 {
     let t1 = if p0 > -0.5183 {
         cos((p0 + p0) * (tanh(f0180(p0))))
     } else {
@@ -13332,27 +13342,22 @@ fn f0454(p0: f32) -> (f32, f32) {
         t2 /= square(-t2) + 0.5;
     }
     let t2 = t2 * t1;
-    let t3 = (square(relu(backprop::ops::square(p0))) + 1.0).recip();
-    let t4 = if p0 >= 0.4629 || t3 > 0.0 {
-        t2
-    } else {
-        trunc(t3)
-    };
-    (t1, t4)
+    let t3 = p0;
+    let t4 = (0.5 - t3) * p0;
+    t3 + t4 + p0
 }
 
 #[test]
 fn f0454_gradcheck() {
-    let mut s = 1836429409u64;
+    let mut s = 1426331578u64;
     let p0 = scalar32(&mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0454_backward(p0, (1.0, 0.5));
+    let (value, grads) = f0454_backward(p0, 1.0);
     assert_eq!(value, f0454(p0));
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .upstream(&(1.0, 0.5))
-        .check(&(p0,), |(p0,)| f0454_backward(*p0, (1.0, 0.5)))
+        .check(&(p0,), |(p0,)| f0454_backward(*p0, 1.0))
         .unwrap();
 }
 #[differentiable]
@@ -13378,21 +13383,21 @@ fn f0455_gradcheck() {
 }
 #[differentiable]
 fn f0456(p0: f64) -> f64 {
-    let (t1, t2, t3) = f0444(p0);
-    let t4 = t1;
-    let t5 = 0.75 * p0;
-    let _t6 = f64::clamp(t2, -2.0, 1.0);
-    let t8 = {
-        let t7 = t1;
-        f0434(t5, t3)
-    };
-    let t1 = t8;
-    t8 + t1
+    let mut t1 = signum((square(p0) + 1.0).ln());
+    t1 -= relu(f64::mul_add(p0 / (square(t1) + 2.0), p0, t1));
+    let mut t1 = p0.max(t1);
+    let t2 = t1;
+    for i in (0..1).step_by(2) {
+        t1 += p0 - t2;
+        t1 += t2;
+    }
+    let t3 = t2 * p0;
+    t2 + t3
 }
 
 #[test]
 fn f0456_gradcheck() {
-    let mut s = 749639470u64;
+    let mut s = 1582738962u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0456_backward(p0, 1.0);
@@ -13627,29 +13632,28 @@ fn f0464_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0465(grad: Array1<f64>, d_out: Array2<f64>, k0: usize) -> f64 {
-    let unused = relu(sum(&(backprop::ops::recip(&(&d_out * &d_out + 1.0)))));
-    let x = &d_out;
-    let d_d_x = match d_out.len() % 3 {
-        0 => ((mean_axis(&d_out, Axis(1))).atan()) + &grad,
-        1 | 2 => x.mean_axis(Axis(1)).unwrap(),
-        _ => cos(&(((mean_axis(&d_out, Axis(1))).atan()) + &grad)),
+fn f0465(p0: Array1<f64>, p1: Array2<f64>) -> f64 {
+    let t1 = ((p1.dot(&p1.t())).dot(&p0)).dot(&p1);
+    let t2 = match p1.len() % 3 {
+        0 => &(floor(&t1)) + &p1,
+        1 | 2 => &p1 + &p1,
+        _ => sigmoid(&(&(floor(&t1)) + &p1)),
     };
-    unused + x[[1, 0]] + d_d_x.dot(&d_d_x)
+    let t3 = (p1.dot(&t1)).select(Axis(0), &[0, 1]);
+    sum(&t2) + sum(&t3) + sum(&t1)
 }
 
 #[test]
 fn f0465_gradcheck() {
-    let mut s = 1208042618u64;
-    let grad: Array1<f64> = random(2, &mut s);
-    let d_out: Array2<f64> = random((2, 1), &mut s);
-    let k0: usize = 2;
-    let (grad, d_out,) = std::hint::black_box((grad, d_out,));
-    let (value, grads) = f0465_backward(grad.clone(), d_out.clone(), k0, 1.0);
-    assert_eq!(value, f0465(grad.clone(), d_out.clone(), k0));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    gradcheck(&(grad.clone(), d_out.clone()), |(grad, d_out)| f0465_backward(grad.clone(), d_out.clone(), k0, 1.0)).unwrap();
+    let mut s = 501655448u64;
+    let p0: Array1<f64> = random(2, &mut s);
+    let p1: Array2<f64> = random((2, 1), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0465_backward(p0.clone(), p1.clone(), 1.0);
+    assert_eq!(value, f0465(p0.clone(), p1.clone()));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0465_backward(p0.clone(), p1.clone(), 1.0)).unwrap();
 }
 #[differentiable]
 fn f0466(p0: f64, p1: f64, p2: &Array1<f64>, p3: f64) -> f64 {
@@ -13660,36 +13664,23 @@ fn f0466(p0: f64, p1: f64, p2: &Array1<f64>, p3: f64) -> f64 {
         backprop::ops::recip(square(p0) + 1.0)
     };
     let t3 = t1.product();
-    let t4 = (f0403(t3, t3, t3)) / (square(t3) + 0.5);
-    let mut t5 = Array1::<f64>::zeros(p2.len());
-    let mut t6 = sum(&(t2 * t1));
-    let mut n1 = 0;
-    while n1 < 1 {
-        for j in 0..t5.len() {
-            t5[j] = (f64::atan2(backprop::ops::log_sigmoid(t2), square(p2[j]) + 0.5));
-        }
-        for j in 0..t5.len() {
-            t6 += (t5[j] * ((sin(p0 - p1))));
-        }
-        for j in 0..t5.len() {
-            t5[j] += (((sigmoid(&(tan(&(tanh(t1)))))).mean().unwrap()) + p2[j]);
-        }
-        for j in 0..t5.len() {
-            t6 -= (t5[j] * (sigmoid(((p3 * t4) - t4))));
-        }
-        n1 += 1;
-    }
-    let t7 = clamp(&(t6 / &(square(&t5) + 1.0)), -0.5, 0.5);
-    let t9 = {
-        let t8 = t1.dot(p2);
-        (concat(Axis(0), &[&t7, t1, &t7])) - t6
+    let t4 = (sigmoid(f0435(p0, sin(t2), t3))) * t2;
+    let t7 = if t3 < 0.0371 || t2 > 0.0 {
+        let (_, t5, t6) = f0444(p1);
+        (softmax(&(t5 + p2))).sum()
+    } else {
+        (f64::mul_add(t4 - 0.25, 0.5, t2))
     };
-    logsumexp(&t7) + t9.sum()
+    if p3 <= 0.0371 {
+        return t4;
+    }
+    let _t8 = t3;
+    t4 + t7
 }
 
 #[test]
 fn f0466_gradcheck() {
-    let mut s = 1059434027u64;
+    let mut s = 202354437u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array1<f64> = random(2, &mut s);
@@ -13722,66 +13713,65 @@ fn f0467_gradcheck() {
     gradcheck(&(p0,), |(p0,)| f0467_backward(*p0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0468(p0: Array2<f64>, p1: &Array2<f64>) -> f64 {
-    let t1 = sum(&(&p0 - &p0).row(0));
-    let t1 = p0.clone();
-    sum(&t1)
+fn f0468(d_p0: Array2<f64>, d_x: &Array2<f64>) -> f64 {
+    let c1 = 1.25_f64;
+    let d_d_x = (d_x.mapv(|z| z)).mapv(|v| f64::sqrt(square(c1) + 0.5));
+    if d_d_x.sum() > -0.5183 {
+        return (mse(&d_p0, &d_p0));
+    }
+    d_d_x.mean().unwrap()
 }
 
 #[test]
 fn f0468_gradcheck() {
-    let mut s = 489673551u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
-    let p1: Array2<f64> = random((3, 3), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0468_backward(p0.clone(), &p1, 1.0);
-    assert_eq!(value, f0468(p0.clone(), &p1));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0468_backward(p0.clone(), p1, 1.0)).unwrap();
+    let mut s = 1076531175u64;
+    let d_p0: Array2<f64> = random((3, 2), &mut s);
+    let d_x: Array2<f64> = random((3, 3), &mut s);
+    let (d_p0, d_x,) = std::hint::black_box((d_p0, d_x,));
+    let (value, grads) = f0468_backward(d_p0.clone(), &d_x, 1.0);
+    assert_eq!(value, f0468(d_p0.clone(), &d_x));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    gradcheck(&(d_p0.clone(), d_x.clone()), |(d_p0, d_x)| f0468_backward(d_p0.clone(), d_x, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0469(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
-    let t1 = (&(p1 + p2) * 0.25).dot(&p2.t());
-    let _t2 = (&t1 * &t1) + &t1;
-    let mut t3 = sigmoid(sum(&(&t1 + 0.75)));
+fn f0469(y_1: &Array2<f64>, d_out: f64, d_p0: &Array2<f64>) -> f64 {
+    let x_from_out = (&(d_out + d_p0) * 0.25).dot(&d_p0.t());
+    let _t2 = (&x_from_out * &x_from_out) + &x_from_out;
+    let mut t3 = sigmoid(sum(&(&x_from_out + 0.75)));
     let mut n1 = 0;
     loop {
-        t3 = t3 * 0.5 + (sum(&(cos(p2))));
+        t3 = t3 * 0.5 + (sum(&(cos(d_p0))));
         n1 += 1;
         if n1 >= 3 || t3.abs() > 0.4629 {
             break;
         }
     }
-    let mut t4 = Array2::<f64>::zeros((p0.nrows(), p0.ncols()));
-    let mut t5 = backprop::ops::sigmoid(((f0437(sigmoid(t3))) + t3));
-    let (n2, m2) = p0.dim();
-    let t6 = Array::from_elem((n2, n2), 0.5_f64);
-    for o in 0..2 {
-        for i in 0..t4.nrows() {
-            t4.row_mut(i).assign(&(sin(&p0.row(i))));
+    let mut x = Array2::<f64>::zeros((y_1.nrows(), y_1.ncols()));
+    let mut out = (d_p0 / 0.75).sum();
+    for o in 0..3 {
+        for i in 0..x.nrows() {
+            x.row_mut(i).assign(&(sigmoid(&y_1.row(i))));
         }
-        for i in 0..t4.nrows() {
-            for j in 0..t4.ncols() {
-                t5 -= (t4[[i, j]] * (sigmoid(((&t6 * &t1).dot(&t1)).sum())));
-            }
+        for i in 0..x.nrows() {
+            out += (x[[i, 1]]);
         }
     }
-    t1[[1, 0]] + t3 + sum(&t4) + t5
+    x_from_out[[1, 1]] + t3 + x.sum() + out + out
 }
 
 #[test]
 fn f0469_gradcheck() {
-    let mut s = 802546677u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array2<f64> = random((3, 2), &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0469_backward(&p0, p1, &p2, 1.0);
-    assert_eq!(value, f0469(&p0, p1, &p2));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0469_backward(p0, *p1, p2, 1.0)).unwrap();
+    let mut s = 746476517u64;
+    let y_1: Array2<f64> = random((3, 2), &mut s);
+    let d_out = scalar(&mut s);
+    let d_p0: Array2<f64> = random((3, 2), &mut s);
+    let (y_1, d_out, d_p0,) = std::hint::black_box((y_1, d_out, d_p0,));
+    let (value, grads) = f0469_backward(&y_1, d_out, &d_p0, 1.0);
+    assert_eq!(value, f0469(&y_1, d_out, &d_p0));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    gradcheck(&(y_1.clone(), d_out, d_p0.clone()), |(y_1, d_out, d_p0)| f0469_backward(y_1, *d_out, d_p0, 1.0)).unwrap();
 }
 #[differentiable(wrt(w))]
 fn f0470(w: f64, d_x: &Array2<f64>) -> (Array2<f64>, f64, f64) {
@@ -13815,20 +13805,26 @@ fn f0470_gradcheck() {
 }
 #[differentiable]
 fn f0471(p0: &Array2<f64>, p1: f64, p2: f64) -> f64 {
-    let mut t1 = sin(p2);
-    if t1 > -0.5183 {
-        t1 *= -p1;
-    }
-    t1 *= (1.25 - t1) / (square(p1 / (square(t1 + t1) + 1.0)) + 1.0);
-    let t2 = log_sigmoid(p1.max(t1));
-    let t2 = t1 + p1;
-    let t3 = square(p2.exp());
-    t2 + t3
+    let mut t2 = if !(p2 < 0.4629 || p2 > 0.0) {
+        (p1 * p0).sum()
+    } else {
+        let (_, _, t1) = f0391(p0);
+        sum(&(p2 - p0))
+    };
+    t2 -= (square(t2) + 1.0).recip();
+    let (_, t3, t4) = f0391(p0);
+    let t6 = {
+        let t5 = 1.5 - t2;
+        mean(&(t5 + &t4).row(0))
+    };
+    let t4 = p2;
+    let t4 = f0437(p2);
+    t6 + t4
 }
 
 #[test]
 fn f0471_gradcheck() {
-    let mut s = 777223056u64;
+    let mut s = 1176005439u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -13842,21 +13838,32 @@ fn f0471_gradcheck() {
 fn f0472(p0: &Array1<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
     let mut t1 = p1;
     let c1: f64 = 0.25;
-    for i in (0..1).step_by(2) {
-        t1 += f0424(p1);
-        t1 += sigmoid(p1);
-        if mean(p2) >= 0.0371 {
-            break;
+    for i in 0..1 {
+        t1 += f0425(p1, t1, p3);
+        t1 += 0.5;
+    }
+    'o2: for _ in 0..2 {
+    for i in 0..1 {
+            t1 = t1 * p1;
+            if sum(p0) <= -0.5183 {
+                break 'o2;
+            }
+            match i % 3 {
+                0 => t1 -= p3.iter().map(|v| *v).sum::<f64>(),
+                1 | 2 => {
+                    t1 += sin(p2[[i, 1]]);
+                }
+                _ => {}
+            }
         }
     }
-    let t2 = p2 * t1;
-    let t1 = t2.clone();
-    t2[[2, 0]] + t1[[2, 2]] + sum(p3)
+    t1 -= p1;
+    t1
 }
 
 #[test]
 fn f0472_gradcheck() {
-    let mut s = 1784344954u64;
+    let mut s = 1045916166u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -13912,22 +13919,29 @@ fn f0473_gradcheck() {
         .unwrap();
 }
 #[differentiable]
-fn f0474(p0: &Array2<f64>) -> f64 {
-    let mut t1 = (exp2(p0)).slice(s![-2_isize, 1..2]).to_owned();
-    t1 *= f64::sin(t1.dot(&t1));
-    let t2 = mean(&t1);
-    logsumexp(&t1) + t2
+fn f0474(p0: &Array2<f64>) -> (f64, f64) {
+    let mut t1 = (p0.signum()) - &(softplus(p0));
+    if mean(p0) > 0.0371 {
+        t1 += &(backprop::ops::recip(&(&t1 * &t1 + 1.0)));
+    } else {
+        t1 -= &(ceil(p0));
+    }
+    let t2 = &t1 + &t1;
+    (mean(&t2), t1[[1, 1]])
 }
 
 #[test]
 fn f0474_gradcheck() {
-    let mut s = 1885515349u64;
+    let mut s = 415593563u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0474_backward(&p0, 1.0);
+    let (value, grads) = f0474_backward(&p0, (1.0, 0.5));
     assert_eq!(value, f0474(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0474_backward(p0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(),), |(p0,)| f0474_backward(p0, (1.0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
 fn f0475(p0: &Array2<f64>, p1: ArrayView2<f64>) -> f64 {
@@ -13954,9 +13968,9 @@ fn f0475(p0: &Array2<f64>, p1: ArrayView2<f64>) -> f64 {
     }
     let t7 = {
         let t6 = square(sigmoid(0.25 + (log_sigmoid(t4))));
-        (sigmoid(f0413(sigmoid(t6.exp()), tanh(t4)))).ceil()
+        (3.0 * t4).cos()
     };
-    logsumexp(&t5) + t7 + p0[[1, 0]]
+    t1.iter().sum::<f64>() + t4 + logsumexp(&t5) + t7 + p0[[1, 0]]
 }
 
 #[test]
@@ -14040,35 +14054,30 @@ fn f0477_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0477_backward(p0, p1, *p2, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0478(p0: f32, p1: &Array2<f32>, p2: &Array2<f32>, p3: &Array2<f32>) -> (Array2<f32>, Array2<f32>, f32) {
-    let mut t1 = p3 + 0.25;
-    let t2 = f0373(sigmoid(sum(&t1)));
-    for i in (0..1).rev() {
-        t1 += (p1[[i, 0]]) * p0;
-    }
-    (tanh(&t1), sin(p3), p0)
+fn f0478(d_p0: f32, grad: &Array2<f32>, w: &Array2<f32>, out: &Array2<f32>) -> f32 {
+    let t1 = out + 0.25;
+    let x_from_out = sin(&(&t1 * grad));
+    let grad_1 = exp(w);
+    sum(&t1) + mean(&x_from_out) + grad_1.mean().unwrap()
 }
 
 #[test]
 fn f0478_gradcheck() {
-    let mut s = 802216826u64;
-    let p0 = scalar32(&mut s);
-    let p1: Array2<f32> = random32((2, 1), &mut s);
-    let p2: Array2<f32> = random32((3, 2), &mut s);
-    let p3: Array2<f32> = random32((2, 3), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up0: Array2<f32> = random32((2, 3), &mut s);
-    let up1: Array2<f32> = random32((2, 3), &mut s);
-    let (value, grads) = f0478_backward(p0, &p1, &p2, &p3, (&up0, &up1, -0.75));
-    assert_eq!(value, f0478(p0, &p1, &p2, &p3));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
+    let mut s = 55602843u64;
+    let d_p0 = scalar32(&mut s);
+    let grad: Array2<f32> = random32((2, 1), &mut s);
+    let w: Array2<f32> = random32((3, 2), &mut s);
+    let out: Array2<f32> = random32((2, 3), &mut s);
+    let (d_p0, grad, w, out,) = std::hint::black_box((d_p0, grad, w, out,));
+    let (value, grads) = f0478_backward(d_p0, &grad, &w, &out, 1.0);
+    assert_eq!(value, f0478(d_p0, &grad, &w, &out));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    assert_eq!(grads.w.shape(), w.shape());
+    assert_eq!(grads.out.shape(), out.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .upstream(&(&up0, &up1, -0.75))
-        .check(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0478_backward(*p0, p1, p2, p3, (&up0, &up1, -0.75)))
+        .check(&(d_p0, grad.clone(), w.clone(), out.clone()), |(d_p0, grad, w, out)| f0478_backward(*d_p0, grad, w, out, 1.0))
         .unwrap();
 }
 #[differentiable]
@@ -14116,13 +14125,13 @@ fn f0480_gradcheck() {
     gradcheck(&(w,), |(w,)| f0480_backward(*w, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
-fn f0481(p0: f64, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> Array2<f64> {
+fn f0481(p0: f64, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     let mut t1 = Array2::<f64>::zeros((p2.nrows(), p2.ncols()));
     let mut t2 = (c0.t()).mean().unwrap();
     for o in 0..3 {
         for i in 0..t1.nrows() {
             for j in 0..t1.ncols() {
-                t1[[i, j]] = t1[[i, j]] * 0.5 + ((((Zip::from(c0).and(c0).map_collect(|&a, &b| f0480(b))).sum()).tanh()) + p2[[i, j]]);
+                t1[[i, j]] = t1[[i, j]] * 0.5 + ((((Zip::from(c0).and(c0).map_collect(|&a, &b| f0320(b))).sum()).tanh()) + p2[[i, j]]);
             }
         }
         for i in 0..t1.nrows() {
@@ -14139,92 +14148,92 @@ fn f0481(p0: f64, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> Array2<f64> {
             }
         }
     }
-    let (t3, _) = f0290(p1);
-    t1 *= 1.5 / (square(t2) + 1.0);
-    let t4 = (softmax(&(2.0 + &t1))).mean().unwrap();
-    tanh(c0)
+    let t5 = if c0[[0, 0]] < 0.4629 {
+        let (t3, t4, _) = f0444(sigmoid(t2));
+        (1.25 / (square(t3) + 1.0))
+    } else {
+        sum(&(Zip::from(&t1).and(&t1).map_collect(|&u, &v| t2.tanh())))
+    };
+    let _t6 = (tanh(t2)).abs();
+    let t7 = t5.exp();
+    t5 + t7
 }
 
 #[test]
 fn f0481_gradcheck() {
-    let mut s = 1134320610u64;
+    let mut s = 1874596628u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
     let c0: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let up: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0481_backward(p0, p1, &p2, &c0, &up);
+    let (value, grads) = f0481_backward(p0, p1, &p2, &c0, 1.0);
     assert_eq!(value, f0481(p0, p1, &p2, &c0));
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0481_backward(*p0, *p1, p2, &c0, &up))
-        .unwrap();
+    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0481_backward(*p0, *p1, p2, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0482(p0: &Array1<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
-    let t1 = f0467(p2);
-    let _t2 = powi(t1, 2);
-    let t3 = p3;
-    let t4 = p3 * t3;
-    let mut t5 = Array2::<f64>::zeros((t3.nrows(), t3.ncols()));
-    let mut t6 = t1;
-    let mut n1 = 0;
-    while n1 < 3 {
-        if t1 >= 0.0371 {
-            for i in 0..t5.nrows() {
-                t6 -= (t5[[i, 0]]);
-            }
-        }
-        for i in 0..t5.nrows() {
-            for j in 0..t5.ncols() {
-                t5[[i, j]] = (tanh((t1 - (p0 + t1)).iter().sum::<f64>())) + t3[[i, j]];
-            }
-        }
-        n1 += 1;
+fn f0482(p0: &Array1<f64>, p1: f64, p2: f64, p3: &Array2<f64>, k0: usize) -> f64 {
+    let t1 = f0450(p2);
+    let mut t2 = t1.cos();
+    let n1 = p0.len() - 1;
+    t2 = square((p0[n1]) + t1);
+    let c2 = 0.25_f64;
+    let t3 = match k0 % 3 {
+        0 => (p3.mapv(relu)).mean().expect("not empty"),
+        1 | 2 => (p1 / (square(t1) + 2.0)) / (square(p1) + 0.5),
+        _ => ((square(p1) + 1.0).ln_1p()).abs(),
+    };
+    let mut t4 = p3.mapv(|u| u.tanh());
+    for i in 0..2 {
+        t4 += t3.signum();
     }
-    let t7 = f0474(&(cos(&t5)));
-    t1 + sum(t3) + t4[[1, 1]] + t5[[1, 0]] + t6 + t7
+    t3 + t4[[1, 1]]
 }
 
 #[test]
 fn f0482_gradcheck() {
-    let mut s = 2014701432u64;
+    let mut s = 2055487761u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((2, 2), &mut s);
+    let k0: usize = 1;
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0482_backward(&p0, p1, p2, &p3, 1.0);
-    assert_eq!(value, f0482(&p0, p1, p2, &p3));
+    let (value, grads) = f0482_backward(&p0, p1, p2, &p3, k0, 1.0);
+    assert_eq!(value, f0482(&p0, p1, p2, &p3, k0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0482_backward(p0, *p1, *p2, p3, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0482_backward(p0, *p1, *p2, p3, k0, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0483(p0: &Array1<f64>, p1: f64) -> f64 {
-    let mut t1 = p1;
-    if p1 > 0.0371 {
-        t1 /= square(p1) + 0.5;
+    let t1 = (f64::ceil(p1)) + &(p0 - p0);
+    let t2 = if sum(p0) > -0.5183 {
+        tan(&(tanh(&t1)))
     } else {
-        t1 += sqrt(square(p1 - p1) + 0.5);
-    }
-    let mut t2 = (square(1.25 / (t1.powi(2) + 1.0))).tanh();
-    t2 *= f0427(p1);
-    let t4 = {
-        let t3 = (p1 - 1.25) - (t1 - t1);
-        (t1 - t2) - t3
+        cos(&(sin(&t1)))
     };
-    let c1 = 0.5_f64;
-    let t2 = (sum(&(p0.mapv(|e| c1 * e)))).atan2(square(t4) + 0.5);
-    let t5 = sigmoid(t4 / (square(t1) + 2.0));
-    t2 + t5
+    let mut t3 = t2.to_owned();
+    let mut t4 = sum(&(&t2 * p1));
+    for o in 0..2 {
+        for j in 0..t3.len() {
+            t3[j] = ((-&t2).sum()) + t2[j];
+        }
+        for j in 0..t3.len() {
+            t4 += ((f64::clamp(t3[j], -1.0, 1.0)));
+        }
+    }
+    let mut t5 = f0452(p1, &(tanh(&t1)));
+    let t6 = t2.clone();
+    t5 -= &t6;
+    let t7 = (p0.dot(&t6)) - &t1;
+    logsumexp(&t6) + logsumexp(&t7) + p1
 }
 
 #[test]
 fn f0483_gradcheck() {
-    let mut s = 1319272905u64;
+    let mut s = 810059341u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -14298,52 +14307,51 @@ fn f0485_gradcheck() {
     gradcheck(&(x.clone(), w, d_p0.clone()), |(x, w, d_p0)| f0485_backward(x, *w, d_p0, labels, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0))]
-fn f0486(p0: &Array2<f64>, p1: ArrayView2<f64>, labels: &[usize]) -> f64 {
+fn f0486(p0: &Array2<f64>, p1: ArrayView2<f64>, labels: &[usize]) -> (Array2<f64>, f64) {
     let t1 = &p1;
     let _t2 = t1;
     let mut t3 = sum(t1);
     for (i, &l) in labels.iter().enumerate() {
-        t3 += (((tanh(f0437(cos((l as f64))))).hypot(square((l as f64)) + 0.5)));
+        t3 -= ((softplus(f0437(cos((l as f64))))));
     }
-    t1.mean().unwrap() + t3 + t3
+    (sigmoid(t1), p1[[1, 0]])
 }
 
 #[test]
 fn f0486_gradcheck() {
-    let mut s = 110127651u64;
+    let mut s = 1789813010u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
-    let labels: &[usize] = &[1, 1];
+    let labels: &[usize] = &[0, 1];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0486_backward(&p0, p1.view(), labels, 1.0);
+    let up0: Array2<f64> = random((3, 1), &mut s);
+    let (value, grads) = f0486_backward(&p0, p1.view(), labels, (&up0, 0.5));
     assert_eq!(value, f0486(&p0, p1.view(), labels));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0486_backward(p0, p1.view(), labels, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(&up0, 0.5))
+        .check(&(p0.clone(),), |(p0,)| f0486_backward(p0, p1.view(), labels, (&up0, 0.5)))
+        .unwrap();
 }
 #[differentiable]
 fn f0487(p0: &Array2<f64>) -> f64 {
     let t1 = &(p0.sum_axis(Axis(0))) * p0;
-    let t2 = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
-    let t3 = (&(sigmoid(&(p0 / &(square(&t1) + 1.0)))) * 0.1 + &t2).std_axis(Axis(0), 0.0);
-    let t4 = Array1::<f64>::ones(2);
-    let t3 = (1.5 + (sigmoid(mse(&(&t4 - p0), &t1)))).powf(0.25);
-    let (n1, m1) = p0.dim();
-    let t3 = (tanh((p0[[n1 - 1, m1 - 1]]) - t3)).mul_add(-1.5, t3);
-    let t5 = if t1.mean().unwrap() > 0.4629 {
-        &t1 - p0
-    } else {
-        t3 * p0
+    let t2 = t1.clone();
+    let mut t3 = match () {
+        _ if sum(&t2) < 0.0371 => t2.to_owned(),
+        _ if mean(&t2) >= -0.5183 => &t1 * &t1,
+        _ => t2.to_owned(),
     };
-    let mut t6 = Array2::<f64>::zeros((t5.nrows(), t5.ncols()));
-    for i in 0..2 {
-        t6.column_mut(i).assign(&(tanh(&t5.column(i))));
-    }
-    t1[[2, 0]] + t3 + t5.mean().unwrap() + t6.iter().sum::<f64>()
+    let t4 = &t2;
+    let t5 = Array1::<f64>::ones(2);
+    let t6 = mse(&(sigmoid(&(&t5 - &t1))), &(tanh(&t3)));
+    t3 += t4;
+    mean(t4) + t6 + t1.mean().unwrap()
 }
 
 #[test]
 fn f0487_gradcheck() {
-    let mut s = 1856708301u64;
+    let mut s = 217798525u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0487_backward(&p0, 1.0);
@@ -14373,18 +14381,17 @@ fn f0488(p0: &Array2<f64>, p1: f64) -> f64 {
         }
     }
     let t7 = (sigmoid(&(mean_axis(&(t1.dot(&t5.t())), Axis(0))))).iter().zip(&(sigmoid(&(mean_axis(&(concat(Axis(1), &[&t5, &t5, &t5])), Axis(1)))))).map(|(a, b)| ((((square(*a) + 0.5).powf((*b).tanh())) / (square(p1) + 2.0)) - t6).tanh()).sum::<f64>();
-    let t9 = if t6 < 0.0371 {
-        let (t8, _) = f0290(sigmoid(t6));
-        (t1.view().remove_axis(Axis(1)).to_owned()).dot(&(t1.view().remove_axis(Axis(1)).to_owned()))
-    } else {
-        t7
-    };
-    t1.sum() + t4 + t3[[1, 0]] + t5.mean().unwrap() + t6 + t7 + t9
+    let mut t8 = sigmoid((stack(Axis(0), &[((ln(&(square(&t5) + 0.5))).mean_axis(Axis(0)).unwrap()).view(), ((ln(&(square(&t5) + 0.5))).mean_axis(Axis(0)).unwrap()).view()]).unwrap()).iter().sum::<f64>());
+    for i in 0..3 {
+        let (t9, _) = f0274(sigmoid(t7), p1);
+        t8 -= ((log_sigmoid(t4 * t9)));
+    }
+    t1.mean().unwrap() + t4 + sum(&t3) + mean(&t5) + t6 + t7 + t8
 }
 
 #[test]
 fn f0488_gradcheck() {
-    let mut s = 1871103502u64;
+    let mut s = 1265539897u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -14508,41 +14515,40 @@ fn f0491_gradcheck() {
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0491_backward(p0, *p1, &c0, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0492(d_t1: &Array2<f64>, grad: ArrayView2<f64>, out: &Array1<f64>) -> f64 {
-    let mut t1 = Array1::<f64>::zeros(out.len());
-    let mut out_1 = sigmoid(mean(&((mse(&(out - 2.0), out)) + out)));
+fn f0492(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: &Array1<f64>) -> f64 {
+    let mut t1 = Array1::<f64>::zeros(p2.len());
+    let mut t2 = sigmoid(mean(&((mse(&(p2 - 2.0), p2)) + p2)));
     for o in 0..2 {
         for j in 0..t1.len() {
-            t1[j] = ((square(d_t1[[o, j]]))) + out[j];
+            t1[j] = ((mean(&(f0452(p0[[o, j]], p2))))) + p2[j];
         }
         for j in 0..t1.len() {
-            out_1 -= (t1[j] * (logsumexp(out)));
+            t2 += ((t1[j]));
         }
     }
-    let t1_from_t2 = {
-        let d_x = sigmoid(&grad);
-        sigmoid(&t1)
+    let t3 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5]];
+    let t4 = if mean(p2) < 0.4629 && t2 > 0.0 {
+        p2.to_owned()
+    } else {
+        (relu(t2)) / (square(&t1) + 1.0)
     };
-    let d_out = {
-        let d_out_1 = sigmoid(&t1_from_t2);
-        (t1_from_t2.product()).cos()
-    };
-    sum(&t1_from_t2) + d_out + out_1
+    let t5 = tanh(&((&t4 - t2) + 0.1));
+    sum(&t4) + mean(&t5)
 }
 
 #[test]
 fn f0492_gradcheck() {
-    let mut s = 615033342u64;
-    let d_t1: Array2<f64> = random((2, 3), &mut s);
-    let grad: Array2<f64> = random((3, 1), &mut s);
-    let out: Array1<f64> = random(3, &mut s);
-    let (d_t1, grad, out,) = std::hint::black_box((d_t1, grad, out,));
-    let (value, grads) = f0492_backward(&d_t1, grad.view(), &out, 1.0);
-    assert_eq!(value, f0492(&d_t1, grad.view(), &out));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.grad.shape(), grad.shape());
-    assert_eq!(grads.out.shape(), out.shape());
-    gradcheck(&(d_t1.clone(), grad.clone(), out.clone()), |(d_t1, grad, out)| f0492_backward(d_t1, grad.view(), out, 1.0)).unwrap();
+    let mut s = 572499450u64;
+    let p0: Array2<f64> = random((2, 3), &mut s);
+    let p1: Array2<f64> = random((3, 1), &mut s);
+    let p2: Array1<f64> = random(3, &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0492_backward(&p0, p1.view(), &p2, 1.0);
+    assert_eq!(value, f0492(&p0, p1.view(), &p2));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0492_backward(p0, p1.view(), p2, 1.0)).unwrap();
 }
 #[differentiable]
 fn f0493(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> (Array2<f64>, f64, Array2<f64>) {
@@ -14574,13 +14580,13 @@ fn f0494(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
     let t1 = p1;
     let _t2 = p3;
     let mut t1 = p0.to_owned().mapv_into(|z| p3 + z);
-    t1 += &(&t1 - (f0427(p3)));
-    t1.iter().sum::<f64>()
+    t1 += &(&t1 - (f0459(p3, p3)));
+    t1.sum()
 }
 
 #[test]
 fn f0494_gradcheck() {
-    let mut s = 1167422861u64;
+    let mut s = 732121828u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -14594,7 +14600,7 @@ fn f0494_gradcheck() {
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0494_backward(p0, p1, p2, *p3, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0495(p0: f64, p1: &Array2<f64>, p2: f64) -> (Array2<f64>, f64) {
+fn f0495(p0: f64, p1: &Array2<f64>, p2: f64, labels: &[usize]) -> f64 {
     let mut t1 = p1.to_owned();
     let c1: f64 = 0.75;
     let mut t2 = mean(&(&(round(&(p1.mapv(|v| {
@@ -14627,41 +14633,30 @@ fn f0495(p0: f64, p1: &Array2<f64>, p2: f64) -> (Array2<f64>, f64) {
         }
     }
     let t6 = t5.mapv(f64::tanh);
-    for i in 0..1 {
-        t4 += &((asin(&((backprop::ops::tanh(&t4)) * 0.75))) * 3.0);
-    }
-    let t7 = t6.dot(&t1.t());
-    let mut t8 = t7.to_owned();
-    let mut t9 = t5.sum();
-    let mut n2 = 0;
-    while n2 < 3 {
-        for i in 0..t8.nrows() {
-            let row = &t8.row(i) * 0.5 + &(sin(&t7.row(i)));
-            t8.row_mut(i).assign(&row);
+    for i in (0..1).rev() {
+        t1 += &(backprop::ops::sin(&(p2 * &(p1.row(i)))));
+        t4 += f0459(sigmoid(t2), t2.tanh());
+        if t1.mean().unwrap() > 0.4629 {
+            return sigmoid(((sum_axis(&t1, Axis(1))).select(Axis(0), &[0, 0, 0, 0])).dot(&((sum_axis(&t1, Axis(1))).select(Axis(0), &[0, 0, 0, 0]))));
         }
-        for i in 0..t8.nrows() {
-            t9 -= (t8.row(i).sum());
-        }
-        n2 += 1;
     }
-    (t5.clone(), p1.mean().unwrap())
+    let t7 = (1.5 + (sigmoid(softmax_cross_entropy(&t1, labels)))).powf(p2.cos());
+    t4 /= square(p2) + 1.0;
+    t1.sum() + t2 + t4[[0, 0]] + mean(&t5) + mean(&t6) + t7 + t1.sum()
 }
 
 #[test]
 fn f0495_gradcheck() {
-    let mut s = 1821365525u64;
+    let mut s = 1480207595u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2 = scalar(&mut s);
+    let labels: &[usize] = &[1];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up0: Array2<f64> = random((1, 3), &mut s);
-    let (value, grads) = f0495_backward(p0, &p1, p2, (&up0, 0.5));
-    assert_eq!(value, f0495(p0, &p1, p2));
+    let (value, grads) = f0495_backward(p0, &p1, p2, labels, 1.0);
+    assert_eq!(value, f0495(p0, &p1, p2, labels));
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&(&up0, 0.5))
-        .check(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0495_backward(*p0, p1, *p2, (&up0, 0.5)))
-        .unwrap();
+    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0495_backward(*p0, p1, *p2, labels, 1.0)).unwrap();
 }
 #[differentiable(wrt(p1))]
 fn f0496(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
@@ -14684,29 +14679,19 @@ fn f0496(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
     }
     for i in 0..1 {
         t2 = sum(&(tanh(p1)));
-        t2 -= f0476(p0.to_owned());
-        if t2 < 0.4629 {
-            break;
-        }
+        t2 -= f0456(sigmoid(t2));
     }
-    let t3 = p2 * &t1;
-    let t5 = {
-        let t4 = &(powi(p2, 3)) + p0;
-        round(&(t3.select(Axis(1), &[2, 1, 1, 0])))
-    };
-    let c2: f64 = 0.75;
-    for i in 0..1 {
-        t2 += p0[[i, 2]];
-        if t1.iter().sum::<f64>() <= 0.0371 {
-            return p0[[1, 1]];
-        }
+    let t3 = p2;
+    for i in (0..3).step_by(2) {
+        t1 += p1.iter().map(|&z| z).sum::<f64>();
     }
-    t1.iter().sum::<f64>() + t2 + sum(&t3) + sum(&t5) + mean(p1)
+    let t4 = f0480(tanh(t2));
+    mean(t3) + t4
 }
 
 #[test]
 fn f0496_gradcheck() {
-    let mut s = 119490171u64;
+    let mut s = 271038716u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
@@ -14717,44 +14702,34 @@ fn f0496_gradcheck() {
     gradcheck(&(p1.clone(),), |(p1,)| f0496_backward(&p0, p1, &p2, 1.0)).unwrap();
 }
 #[differentiable(wrt(p0, p1, p2))]
-fn f0497(p0: ArrayView2<f32>, p1: &Array2<f32>, p2: ArrayView2<f32>, c0: &Array2<f32>, labels: &[usize]) -> f32 {
-    let mut t1 = powi(sum(&(p2.to_owned().mapv_into(|e| f32::exp2(e))).column(0)), 1);
-    for i in (0..2).rev() {
-        t1 += sigmoid(p0.mean().expect("not empty"));
-    }
-    let t3 = if c0.sum() < 0.4629 || t1 > 0.0 {
-        let (_, t2) = f0454(sigmoid(t1));
-        (round(t2))
-    } else {
-        p2.sum()
-    };
-    let t4 = match () {
-        _ if p1.sum() >= -0.5183 || t3 > 0.0 => log_softmax(&(&p2 + 3.0)),
-        _ if c0.sum() > 0.0371 => tanh(&(log_softmax(&(&p2 + 3.0)))),
-        _ => p2.to_owned(),
-    };
-    let t5 = (1.5 + t3) + &(sqrt(&(&t4 * &t4 + 1.0)));
-    t4.sum() + t5.sum() + t1
+fn f0497(p0: ArrayView2<f32>, p1: &Array2<f32>, p2: ArrayView2<f32>, c0: &Array2<f32>) -> Array2<f32> {
+    let t1 = c0;
+    let t1 = (concat(Axis(1), &[&(p1 + c0), t1, c0])).select(Axis(0), &[0]);
+    let mut t2 = p1.dot(&p2);
+    t2 /= square(mse(&(&(&p2 * &p2) - &p2), &p2)) + 1.0;
+    let _t3 = &t2;
+    t1
 }
 
 #[test]
 fn f0497_gradcheck() {
-    let mut s = 1949541756u64;
+    let mut s = 805097751u64;
     let p0: Array2<f32> = random32((2, 2), &mut s);
     let p1: Array2<f32> = random32((3, 2), &mut s);
     let p2: Array2<f32> = random32((2, 3), &mut s);
     let c0: Array2<f32> = random32((3, 1), &mut s);
-    let labels: &[usize] = &[2, 0];
     let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0497_backward(p0.view(), &p1, p2.view(), &c0, labels, 1.0);
-    assert_eq!(value, f0497(p0.view(), &p1, p2.view(), &c0, labels));
+    let up: Array2<f32> = random32((1, 4), &mut s);
+    let (value, grads) = f0497_backward(p0.view(), &p1, p2.view(), &c0, &up);
+    assert_eq!(value, f0497(p0.view(), &p1, p2.view(), &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0497_backward(p0.view(), p1, p2.view(), &c0, labels, 1.0))
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0497_backward(p0.view(), p1, p2.view(), &c0, &up))
         .unwrap();
 }
 #[differentiable]
@@ -14792,26 +14767,23 @@ fn f0498_gradcheck() {
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0498_backward(p0.clone(), *p1, 1.0)).unwrap();
 }
 #[differentiable]
-fn f0499(d_t1: f64) -> f64 {
-    let unused = {
-        let t1 = d_t1;
-        relu(sin(t1))
+fn f0499(p0: f64) -> f64 {
+    let t2 = {
+        let t1 = p0;
+        (p0.ceil()).tanh()
     };
-    let x = {
-        let d_d_x = unused;
-        ((square(d_d_x.cos()) + 0.5).ln()) + d_d_x
-    };
-    let d_out = x;
-    x + d_out + unused
+    let mut t3 = t2;
+    t3 += ((f0467(t3)).mul_add(t3, t2)) / (square(((p0.clamp(-1.0, 1.0)).powi(2) + 0.5).powf(0.5)) + 1.0);
+    t2 + t3
 }
 
 #[test]
 fn f0499_gradcheck() {
-    let mut s = 1436212501u64;
-    let d_t1 = scalar(&mut s);
-    let (d_t1,) = std::hint::black_box((d_t1,));
-    let (value, grads) = f0499_backward(d_t1, 1.0);
-    assert_eq!(value, f0499(d_t1));
-    gradcheck(&(d_t1,), |(d_t1,)| f0499_backward(*d_t1, 1.0)).unwrap();
+    let mut s = 514407478u64;
+    let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0499_backward(p0, 1.0);
+    assert_eq!(value, f0499(p0));
+    gradcheck(&(p0,), |(p0,)| f0499_backward(*p0, 1.0)).unwrap();
 }
 }

@@ -544,3 +544,122 @@ fn single_precision() {
         gradcheck(&(x, y), |&(x, y)| area32_backward(x, y, 1.0)).unwrap();
     }
 }
+
+/// A function the macro does not see into that returns a tuple, with its
+/// rule written by hand: `d_out` has one upstream per component, here a
+/// float and an array by reference.
+fn norm_and_unit(v: &Array1<f64>) -> (f64, Array1<f64>) {
+    let n = v.dot(v).sqrt();
+    (n, v / n)
+}
+
+/// `∂n/∂v = u`; `∂u/∂v = (I − u uᵀ) / n`, so `∂v = d_n u + (d_u − (d_u·u) u) / n`.
+#[adjoint(norm_and_unit)]
+fn norm_and_unit_adjoint(v: &Array1<f64>, d_out: (f64, &Array1<f64>)) -> Array1<f64> {
+    let (d_n, d_u) = d_out;
+    let n = v.dot(v).sqrt();
+    let u = v / n;
+    &u * d_n + (d_u - &u * d_u.dot(&u)) / n
+}
+
+#[differentiable]
+fn through_a_tuple_rule(v: &Array1<f64>, w: &Array1<f64>) -> f64 {
+    let (n, u) = norm_and_unit(&(v * 2.0));
+    let (_, u2) = norm_and_unit(w);
+    n * u.dot(w) + u2.sum()
+}
+
+#[test]
+fn an_adjoint_rule_for_a_function_that_returns_a_tuple() {
+    let v = array![1.0, -2.0, 0.5];
+    let w = array![0.3, 0.7, -1.1];
+    let (value, g) = through_a_tuple_rule_backward(&v, &w, 1.0);
+    assert_eq!(value, through_a_tuple_rule(&v, &w));
+    // n u = 2v, so the first term is 2 v·w: ∂v = 2w.
+    for k in 0..3 {
+        assert_close!(g.v[k], 2.0 * w[k], "∂v[{k}]");
+    }
+    gradcheck(&(v.clone(), w.clone()), |(v, w)| {
+        through_a_tuple_rule_backward(v, w, 1.0)
+    })
+    .unwrap();
+    // The rule's `_vjp` takes each component's upstream owned or borrowed.
+    let (d_v,) = norm_and_unit_vjp(&v, (1.0, array![0.0, 0.0, 0.0]));
+    let n = v.dot(&v).sqrt();
+    assert_eq!(d_v, &v / n);
+}
+
+/// A call's tuple bound to a name, read by its components.
+#[differentiable]
+fn named_tuple(x: f64, y: f64) -> f64 {
+    let p = cart2polar(x, y);
+    let q = cart2polar(p.0, 2.0 * p.1);
+    p.0 * p.1 + q.0 + q.1
+}
+
+/// A call's tuple bound to a name and returned, whole and early.
+#[differentiable]
+fn passed_through(x: f64, y: f64) -> (f64, f64) {
+    let p = cart2polar(x * 2.0, y);
+    if x > 10.0 {
+        return p;
+    }
+    p
+}
+
+/// A tuple written out, bound to a name, read and returned.
+#[differentiable]
+fn written_out(x: &Array1<f64>, s: f64) -> (f64, Array1<f64>) {
+    let t = (x.sum() * s, x * s);
+    let total = t.0 + t.1.sum();
+    (total, t.1)
+}
+
+#[test]
+fn a_tuple_bound_to_a_name() {
+    let (x, y) = (0.6, -0.8);
+    let (v, g) = named_tuple_backward(x, y, 1.0);
+    assert_eq!(v, named_tuple(x, y));
+    // q is the polar form of (r, 2θ) as a point: value r θ + |(r, 2θ)| + atan2(2θ, r).
+    let r = x.hypot(y);
+    let theta = y.atan2(x);
+    let (q0, q1) = (r.hypot(2.0 * theta), (2.0 * theta).atan2(r));
+    assert_close!(v, r * theta + q0 + q1, "value");
+    // ∂value/∂r and ∂value/∂θ, then through (r, θ)(x, y).
+    let d_r = theta + r / q0 - 2.0 * theta / (q0 * q0);
+    let d_t = r + 2.0 * 2.0 * theta / q0 + 2.0 * r / (q0 * q0);
+    let (dr_dx, dr_dy) = (x / r, y / r);
+    let (dt_dx, dt_dy) = (-y / (r * r), x / (r * r));
+    assert_close!(g.x, d_r * dr_dx + d_t * dt_dx, "∂x");
+    assert_close!(g.y, d_r * dr_dy + d_t * dt_dy, "∂y");
+    gradcheck(&(x, y), |&(x, y)| named_tuple_backward(x, y, 1.0)).unwrap();
+
+    for x in [0.5, 11.0] {
+        let (v, g) = passed_through_backward(x, y, (1.0, 0.0));
+        assert_eq!(v, passed_through(x, y));
+        assert_close!(g.x, 2.0 * (2.0 * x) / (2.0 * x).hypot(y), "∂x of r");
+        GradCheck::new()
+            .upstream(&(0.3, -0.7))
+            .check(&(x, y), |&(x, y)| {
+                passed_through_backward(x, y, (0.3, -0.7))
+            })
+            .unwrap();
+    }
+
+    let xs = array![1.0, 2.0, -0.5];
+    let s = 1.5;
+    let dt1 = array![0.1, 0.2, 0.3];
+    let (v, g) = written_out_backward(&xs, s, (1.0, &dt1));
+    assert_eq!(v, written_out(&xs, s));
+    // total = 2 s Σx, t.1 = s x: ∂x = 2 s + s dt1; ∂s = 2 Σx + dt1·x.
+    for k in 0..3 {
+        assert_close!(g.x[k], 2.0 * s + s * dt1[k], "∂x[{k}]");
+    }
+    assert_close!(g.s, 2.0 * 2.5 + dt1.dot(&xs), "∂s");
+    GradCheck::new()
+        .upstream(&(0.5, &dt1))
+        .check(&(xs.clone(), s), |(x, s)| {
+            written_out_backward(x, *s, (0.5, &dt1))
+        })
+        .unwrap();
+}

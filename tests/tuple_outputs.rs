@@ -309,3 +309,31 @@ fn early_returns_of_tuples() {
             .unwrap();
     }
 }
+
+/// A tuple written out and bound to a name: read by its components, and
+/// returned early whole (formerly rejected).
+#[differentiable]
+fn named_pair(x: f64, y: f64) -> (f64, f64) {
+    let t = (x * y, y);
+    if x > 1.0 {
+        return t;
+    }
+    let pair = (x * 2.0, t.1);
+    (pair.0 + pair.1, t.0)
+}
+
+#[test]
+fn a_tuple_bound_to_a_name_read_and_returned() {
+    for (x, y) in [(2.0, 3.0), (0.5, -1.5)] {
+        let (v, g) = named_pair_backward(x, y, (1.0, 1.0));
+        assert_eq!(v, named_pair(x, y));
+        if x > 1.0 {
+            assert_eq!(v, (x * y, y));
+            assert_eq!((g.x, g.y), (y, x + 1.0));
+        } else {
+            assert_eq!(v, (2.0 * x + y, x * y));
+            assert_eq!((g.x, g.y), (2.0 + y, 1.0 + x));
+        }
+        gradcheck(&(x, y), |&(x, y)| named_pair_backward(x, y, (1.0, 1.0))).unwrap();
+    }
+}

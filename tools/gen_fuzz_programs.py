@@ -29,7 +29,9 @@ p0.dim();`, `nrows`/`ncols`, and constant arrays made in the body (`zeros`,
 mixed into differentiable arithmetic); control flow: `while n < K && t.abs()
 > c { ..; n += 1; }` and `loop { ..; n += 1; if n >= K || .. { break; } }`
 (a carried counter bounds every loop), `for` ranges `(0..k).rev()` and
-`(0..k).step_by(2)`, `if c { break; }`, `if c { continue; }` and
+`(0..k).step_by(2)`, `if c { break; }`, `if c { continue; }` (also
+`break 'oN`/`continue 'oN` out of an outer labelled loop), `let v = loop
+{ .. break e; }` and
 `if c { return e; }` inside `for` bodies and `if c { return e; }` at the top
 (scalar outputs then), `match i % 3 { 0 => .., 1 | 2 => { .. } _ => {} }` as
 a statement in loops, `match` as a value on a constant `k0: usize`
@@ -1467,12 +1469,24 @@ class Program:
         self.env.extend(extra)
         body = []
         self.region += 1
+        # Sometimes inside an outer labelled loop that the inner one leaves
+        # with `break 'oN` or `continue 'oN` (the body runs up to twice as often).
+        wrap = rng.random() < 0.3
+        times = 2 * k if wrap else k
         for _ in range(rng.randint(1, 2)):
-            st = self.assign_stmt(max(1, depth - 1), ops=("+=", "-=", "=", "+="), times=k)
+            st = self.assign_stmt(max(1, depth - 1), ops=("+=", "-=", "=", "+="), times=times)
             if st is not None:
                 body.append(st)
         if body and rng.random() < 0.5:
-            self.loop_extras(body, depth, k)
+            self.loop_extras(body, depth, times)
+        label = None
+        if body and wrap:
+            self.int_counter += 1
+            label = "'o%d" % self.int_counter
+            exit_ = rng.choice(["break", "continue"])
+            body.insert(rng.randint(0, len(body)),
+                        "if %s {\n            %s %s;\n        }" % (self.condition(), exit_, label))
+            self.counts["labelled_" + exit_] += 1
         self.region -= 1
         for v in extra:
             self.env.remove(v)
@@ -1484,7 +1498,10 @@ class Program:
             rng_code = "(0..%s).rev()" % bound
         elif r < 0.25:
             rng_code = "(0..%s).step_by(2)" % bound
-        self.stmts.append("for i in %s {\n%s\n    }" % (rng_code, "\n".join("        " + b for b in body)))
+        inner = "for i in %s {\n%s\n    }" % (rng_code, "\n".join("        " + b for b in body))
+        if label is not None:
+            inner = "%s: for _ in 0..2 {\n    %s\n    }" % (label, inner.replace("\n", "\n    "))
+        self.stmts.append(inner)
         return True
 
     def loop_extras(self, body, depth, k):
@@ -1591,8 +1608,16 @@ class Program:
                 if rng.random() < 0.7:
                     cond += " || %s.abs() %s %s" % (acc.code, rng.choice([">", "<"]), thr)
                 body.append("%s += 1;" % n)
-                body.append("if %s {\n            break;\n        }" % cond)
-                self.stmts.append("loop {\n%s\n    }" % "\n".join("        " + b for b in body))
+                if rng.random() < 0.5:
+                    # `break v`: the loop's value, a new scalar.
+                    body.append("if %s {\n            break %s * 0.5;\n        }" % (cond, acc.code))
+                    value = V(self.fresh(), (), acc.bound * 0.5)
+                    self.stmts.append("let %s = loop {\n%s\n    };" % (value.code, "\n".join("        " + b for b in body)))
+                    self.env.append(value)
+                    self.counts["break_value"] += 1
+                else:
+                    body.append("if %s {\n            break;\n        }" % cond)
+                    self.stmts.append("loop {\n%s\n    }" % "\n".join("        " + b for b in body))
             self.env.append(acc)
             self.counts[kind] += 1
             return True

@@ -6,7 +6,7 @@
 //! parameter (a tuple when several). The macro writes `name_vjp` beside it, the
 //! positional gradients that differentiable callers of `name` use.
 
-use crate::ast::{classify, Kind};
+use crate::ast::{classify, strip_type, Kind};
 use crate::ctxt::Ctxt;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -57,23 +57,57 @@ pub fn adjoint(args: TokenStream, item: TokenStream) -> TokenStream {
             "`#[adjoint(.., hvp)]` takes the rule's derivative by forward mode, which runs it on dual numbers: write the rule, and the function it is the adjoint of, generic over their float type (`fn rule<T: backprop::Float>(x: T, d_out: T) -> T`)",
         );
     }
-    let Some((d_out, d_out_ty, d_out_kind, d_out_by_ref)) = params.pop() else {
+    let Some((d_out, d_out_ty, _, _)) = params.pop() else {
         cx.error_at(
             &sig.ident,
             "an adjoint rule takes the forward function's parameters and then the upstream gradient `d_out` last",
         );
         return with_errors(&cx, &rule);
     };
-    let d_owned = match &d_out_kind {
-        Kind::Scalar(e) => {
-            let e = e.ident();
-            quote!(#e)
+    // The upstream gradient: one, or one per component of a tuple value
+    // (`d_out: (f64, &Array1<f64>)`).
+    let tuple = match strip_type(&d_out_ty) {
+        Type::Tuple(t) if !t.elems.is_empty() => Some(t.elems.iter().collect::<Vec<_>>()),
+        _ => None,
+    };
+    let components: Vec<&Type> = tuple.clone().unwrap_or_else(|| vec![&d_out_ty]);
+    let mut upstream = Vec::new();
+    for ty in &components {
+        let (kind, by_ref) = crate::ast::with_float_param(float.clone(), || classify(ty, &krate));
+        match &kind {
+            Kind::Scalar(e) => {
+                let e = e.ident();
+                upstream.push((quote!(#e), kind, by_ref));
+            }
+            Kind::Array { owned, .. } => upstream.push((owned.clone(), kind, by_ref)),
+            Kind::Model { .. } | Kind::Constant => {
+                let message = if tuple.is_some() {
+                    "each component of the upstream gradient `d_out` of a tuple value is an `f64`, an `f32` or a float array (by value or by reference)"
+                } else {
+                    "the last parameter of an adjoint rule is the upstream gradient `d_out`: an `f64`, `f32` or a float array (a tuple of them for a function that returns a tuple)"
+                };
+                cx.error_at(ty, message);
+                return with_errors(&cx, &rule);
+            }
         }
-        Kind::Array { owned, .. } => owned.clone(),
-        Kind::Model { .. } | Kind::Constant => {
-            cx.error_at(&d_out_ty, "the last parameter of an adjoint rule is the upstream gradient `d_out`: an `f64`, `f32` or a float array");
-            return with_errors(&cx, &rule);
-        }
+    }
+    if hvp && tuple.is_some() {
+        cx.error_at(
+            &d_out_ty,
+            "`#[adjoint(.., hvp)]` of a function that returns a tuple is not supported yet (second order of a tuple value); drop `hvp`",
+        );
+        return with_errors(&cx, &rule);
+    }
+    let owned: Vec<&TokenStream> = upstream.iter().map(|u| &u.0).collect();
+    let d_owned = match &tuple {
+        Some(_) => quote!((#(#owned,)*)),
+        None => owned[0].clone(),
+    };
+    // `d_out` as the rule takes it: each component given as its type says.
+    let give = |d: &TokenStream, kind: &Kind, by_ref: bool| match (kind, by_ref) {
+        (Kind::Scalar(_), _) => quote!(*#krate::__private::Cot::get(&#d)),
+        (_, true) => quote!(#krate::__private::Cot::get(&#d)),
+        (_, false) => quote!(#krate::__private::Cot::into_owned(#d)),
     };
     let differentiable: Vec<&(Ident, Type, Kind, bool)> = params
         .iter()
@@ -97,10 +131,30 @@ pub fn adjoint(args: TokenStream, item: TokenStream) -> TokenStream {
         .iter()
         .map(|p| format_ident!("d_{}", p.0))
         .collect();
-    let d_arg = match (&d_out_kind, d_out_by_ref) {
-        (Kind::Scalar(_), _) => quote!(*#krate::__private::Cot::get(&#d_out)),
-        (_, true) => quote!(#krate::__private::Cot::get(&#d_out)),
-        (_, false) => quote!(#krate::__private::Cot::into_owned(#d_out)),
+    // `d_out: (impl Cot<C0>, ..)` for a tuple value, split into its parts.
+    let (d_param_ty, split, d_arg) = match &tuple {
+        Some(_) => {
+            let parts: Vec<Ident> = (0..upstream.len())
+                .map(|k| format_ident!("{}_{}", d_out, k))
+                .collect();
+            let given = parts
+                .iter()
+                .zip(&upstream)
+                .map(|(d, (_, kind, by_ref))| give(&quote!(#d), kind, *by_ref));
+            (
+                quote!((#(impl #krate::__private::Cot<#owned>,)*)),
+                quote!(let (#(#parts,)*) = #d_out;),
+                quote!((#(#given,)*)),
+            )
+        }
+        None => {
+            let (_, kind, by_ref) = &upstream[0];
+            (
+                quote!(impl #krate::__private::Cot<#d_owned>),
+                quote!(),
+                give(&quote!(#d_out), kind, *by_ref),
+            )
+        }
     };
     let bind = if grads.len() == 1 {
         quote!(#(#grads)*)
@@ -165,7 +219,8 @@ pub fn adjoint(args: TokenStream, item: TokenStream) -> TokenStream {
         #[doc = #doc]
         #[doc(hidden)]
         #many
-        #vis fn #vjp #generics(#(#names: #types,)* #d_out: impl #krate::__private::Cot<#d_owned>) -> (#(#positional_types,)*) #where_clause {
+        #vis fn #vjp #generics(#(#names: #types,)* #d_out: #d_param_ty) -> (#(#positional_types,)*) #where_clause {
+            #split
             let #bind = #rule_name(#(#names,)* #d_arg);
             (#(#positional,)*)
         }

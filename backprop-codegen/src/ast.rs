@@ -320,7 +320,7 @@ impl Function {
 }
 
 /// The type without groups and parentheses.
-fn strip_type(ty: &Type) -> &Type {
+pub(crate) fn strip_type(ty: &Type) -> &Type {
     match ty {
         Type::Group(g) => strip_type(&g.elem),
         Type::Paren(p) => strip_type(&p.elem),

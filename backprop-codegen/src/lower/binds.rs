@@ -12,7 +12,7 @@ use syn::{Expr, Pat};
 /// return's result), colliding with nothing in the function nor with each
 /// other: `going`, else `going_1`, ...
 pub(super) struct Fresh {
-    used: std::collections::HashSet<String>,
+    pub(super) used: std::collections::HashSet<String>,
 }
 
 impl Fresh {

@@ -21,6 +21,8 @@ mod matches;
 pub mod models;
 mod ops;
 mod returns;
+mod tuples;
+mod views;
 
 use crate::ast::{Function, Kind};
 use crate::ctxt::Ctxt;
@@ -362,8 +364,18 @@ impl Lowerer<'_> {
         self.scopes
             .push(Scope::new(self.outer.len(), HashMap::new()));
         let mut value = None;
-        let n = block.stmts.len();
-        for (k, stmt) in block.stmts.iter().enumerate() {
+        // Rewritten statements are copies: borrowed as they are otherwise
+        // (the dual copy finds calls by their address in the body).
+        let valued = self.tuple_value(&block.stmts, is_body);
+        let stmts = valued.as_deref().unwrap_or(&block.stmts);
+        let mut stmts = match self.named_views(stmts) {
+            Some(v) => std::borrow::Cow::Owned(v),
+            None => std::borrow::Cow::Borrowed(stmts),
+        };
+        let n = stmts.len();
+        for k in 0..n {
+            self.tuple_let_at(&mut stmts, k);
+            let stmt = &stmts[k];
             let last = k + 1 == n;
             match stmt {
                 Stmt::Expr(e, None) if last && needs_value => {
@@ -628,8 +640,8 @@ impl Lowerer<'_> {
             Expr::If(i) => self.branch(i, true),
             Expr::Match(m) => self.match_expr(m, true),
             Expr::Return(r) => self.cx_error(expr, r.return_token.span(), "#[differentiable] does not support early `return`; make the value the final expression of the body"),
-            Expr::Break(b) => self.cx_error(expr, b.break_token.span(), "#[differentiable] does not support `break`: a loop runs its whole range; compute the number of iterations before the loop, or use `if` inside the body"),
-            Expr::Continue(c) => self.cx_error(expr, c.continue_token.span(), "#[differentiable] does not support `continue`: put the rest of the body in an `if` instead"),
+            Expr::Break(b) => self.cx_error(expr, b.break_token.span(), "this `break` ends no loop around it: `break` and `break 'label` end an enclosing `for`, `while` or `loop` (with a value, `break v`, a `loop` whose value is used)"),
+            Expr::Continue(c) => self.cx_error(expr, c.continue_token.span(), "this `continue` goes on with no loop around it: `continue` and `continue 'label` name an enclosing `for`, `while` or `loop`"),
             Expr::Closure(_) => self.whole_error(expr, "closures are not supported in a differentiable function; write the computation with the vocabulary (`relu`, `exp`, `sum`, ...)"),
             // `array![..]`, `vec![..]`: a constant when it mentions no differentiable value.
             Expr::Macro(m) => match self.macro_form(&m.mac) {

@@ -155,6 +155,14 @@ impl Lowerer<'_> {
         }
         let name = m.method.to_string();
         let span = m.method.span();
+        if name == "zip_mut_with" && self.mentions_varying(&m.receiver) {
+            let hint = method_hint(&name);
+            self.cx.error(
+                span,
+                format!("`zip_mut_with` on a differentiable array is not supported; {hint}"),
+            );
+            return self.error_node(span);
+        }
         if TRANSPARENT_METHODS.contains(&name.as_str()) {
             let usage = format!("`a.{name}()`");
             if !self.check_arity(span, &name, m.args.len(), 0, &usage) {

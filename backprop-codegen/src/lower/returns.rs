@@ -33,12 +33,17 @@ impl Names {
                 let elems = t.elems.iter();
                 Ok(quote!(#(#results = #elems;)*))
             }
+            // A tuple bound to a name: its components (see `tuples`).
+            (results, Expr::Path(p)) if p.path.get_ident().is_some() => {
+                let fields = (0..results.len()).map(syn::Index::from);
+                Ok(quote!(#(#results = #p.#fields;)*))
+            }
             _ => Err((v.span(), TUPLE_HINT)),
         }
     }
 }
 
-const TUPLE_HINT: &str = "a function that returns a tuple returns one written out, with as many components: `return (a, b);`";
+const TUPLE_HINT: &str = "a function that returns a tuple returns one written out, with as many components (`return (a, b);`), or a tuple bound to a name (`return p;`)";
 
 fn strip(e: &Expr) -> &Expr {
     match e {
@@ -157,7 +162,12 @@ fn rewrite(stmts: &[Stmt], n: &Names, in_loop: bool) -> Result<Vec<Stmt>, (Span,
         out.push(rewrite_stmt(s, n, in_loop)?);
         let done = &n.done;
         // A return from a loop inside this one stops this one too.
-        if in_loop && matches!(s, Stmt::Expr(Expr::ForLoop(_) | Expr::While(_), _)) {
+        if in_loop
+            && matches!(
+                s,
+                Stmt::Expr(Expr::ForLoop(_) | Expr::While(_) | Expr::Loop(_), _)
+            )
+        {
             out.push(syn::parse_quote!(if #done { break; }));
         }
         let rest = rewrite(&stmts[i + 1..], n, in_loop)?;
@@ -228,15 +238,20 @@ fn rewrite_expr(e: &Expr, n: &Names, in_loop: bool) -> Result<Expr, (Span, &'sta
             }
             Expr::Match(m)
         }
-        Expr::ForLoop(f) if f.label.is_none() => {
+        Expr::ForLoop(f) => {
             let mut f = f.clone();
             f.body = rewrite_block(&f.body, n, true)?;
             Expr::ForLoop(f)
         }
-        Expr::While(w) if w.label.is_none() => {
+        Expr::While(w) => {
             let mut w = w.clone();
             w.body = rewrite_block(&w.body, n, true)?;
             Expr::While(w)
+        }
+        Expr::Loop(l) => {
+            let mut l = l.clone();
+            l.body = rewrite_block(&l.body, n, true)?;
+            Expr::Loop(l)
         }
         other => return Err((other.span(), VALUE_HINT)),
     })

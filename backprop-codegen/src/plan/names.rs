@@ -182,9 +182,7 @@ pub fn assign<'g>(r: &mut Region<'g>, sh: &mut Shared, outputs: &[(NodeId, Ident
     for id in loop_ids {
         let mut lp_plan = r.loops.remove(&id).expect("a loop plan");
         if let Node::Loop(lp) = r.node(id) {
-            // A carried variable has its initial value's type, and a
-            // captured value is the enclosing graph's.
-            lp_plan.body.input_ty = lp.inputs.iter().map(|p| r.ty[p.index()]).collect();
+            lp_plan.body.input_ty = super::scalar::loop_input_types(lp, sh.func, &r.ty);
         }
         assign(&mut lp_plan.body, sh, &[]);
         r.loops.insert(id, lp_plan);

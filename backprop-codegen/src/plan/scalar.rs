@@ -11,7 +11,7 @@
 use super::region::Region;
 use super::Shared;
 use crate::ast::{Function, Kind};
-use crate::graph::{Graph, Node, NodeId};
+use crate::graph::{Graph, Loop, Node, NodeId};
 use crate::vocab::Ty;
 use std::collections::HashMap;
 
@@ -52,10 +52,8 @@ pub fn types(g: &Graph, func: &Function, inputs: &[Option<Ty>]) -> Vec<Option<Ty
                 op.value_ty(&of)
             }
             Node::Loop(lp) => {
-                let carried = lp.inputs[..lp.carried]
-                    .iter()
-                    .map(|p| ty[p.index()])
-                    .collect();
+                let mut carried = loop_input_types(lp, func, &ty);
+                carried.truncate(lp.carried);
                 results.insert(id, carried);
                 None
             }
@@ -78,6 +76,21 @@ pub fn types(g: &Graph, func: &Function, inputs: &[Option<Ty>]) -> Vec<Option<Ty
         };
     }
     ty
+}
+
+/// The types of a loop body's inputs: a captured value's is the enclosing
+/// graph's; a carried variable's its initial value's, or, where that is
+/// not known (`let mut value = Default::default();` of a `loop` that
+/// breaks with a value), what the body assigns it.
+pub fn loop_input_types(lp: &Loop, func: &Function, ty: &[Option<Ty>]) -> Vec<Option<Ty>> {
+    let mut inputs: Vec<Option<Ty>> = lp.inputs.iter().map(|p| ty[p.index()]).collect();
+    if inputs[..lp.carried].iter().any(Option::is_none) {
+        let body = types(&lp.body.graph, func, &inputs);
+        for (k, out) in lp.body.outputs.iter().enumerate() {
+            inputs[k] = inputs[k].or(body[out.index()]);
+        }
+    }
+    inputs
 }
 
 /// `n as f64`, `(k as f32)`: a constant whose type is written.

@@ -21,6 +21,8 @@ pub const WRITE_METHODS: &[(&str, usize)] = &[
     ("fill", 1),
     ("scaled_add", 2),
     ("mapv_inplace", 1),
+    // `|v| *v = e`, written as `mapv_inplace(|v| e)` (see `lower::control`).
+    ("map_inplace", 1),
 ];
 
 /// Methods that only read an array's shape: constants even on a
@@ -57,6 +59,9 @@ pub fn method_hint(name: &str) -> &'static str {
         "slice_mut" | "slice_move" | "slice_collapse" | "slice_each_axis" | "slice_axis_mut"
         | "index_axis_mut" | "index_axis_move" | "row_mut" | "column_mut" => {
             "an array the body made is written as `y[i] = e` (also `+= -= *= /=`), or through `y.row_mut(i)`, `y.column_mut(j)` or `y.slice_mut(s![..])` with `.assign(&v)`, `.fill(e)`, `.scaled_add(a, &v)` or `.mapv_inplace(|v| ..)` (a statement on a binding of the body; the same four methods write the whole array); other writes are not supported"
+        }
+        "zip_mut_with" => {
+            "write the new value with the operators or a `Zip` (`y *= &b;`, `y.assign(&Zip::from(&y).and(&b).map_collect(|&a, &b| ..))`), or `y.mapv_inplace(|v| ..)` for one array"
         }
         "into_shape" | "into_shape_clone" | "reshape" => {
             "use `a.to_shape(shape).unwrap()` or `a.into_shape_with_order(shape).unwrap()`"

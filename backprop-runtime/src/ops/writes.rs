@@ -7,8 +7,33 @@
 
 use crate::unbroadcast::SumTo;
 use crate::value::{Cot, ElemOf, Float, Operand, OwnedOf, Tensor, Value};
-use ndarray::{Array, Array1, Array2, Axis, Ix2, NdIndex, SliceArg};
+use ndarray::{Array, Array1, Array2, Axis, IntoDimension, Ix1, Ix2, NdIndex, SliceArg};
 use num_traits::Zero;
+
+/// The index in `y` of element `j` of its row `t`: what `r[j]` of a named
+/// view `let mut r = y.row_mut(t);` reads and writes, `y[[t, j]]`.
+///
+/// ```
+/// use backprop_runtime::ops::row_element;
+/// assert_eq!(row_element(2, 5), [2, 5]);
+/// assert_eq!(row_element(2, [5]), [2, 5]);
+/// ```
+#[inline]
+pub fn row_element(t: usize, j: impl IntoDimension<Dim = Ix1>) -> [usize; 2] {
+    [t, j.into_dimension()[0]]
+}
+
+/// The index in `y` of element `i` of its column `t`: what `c[i]` of a
+/// named view `let mut c = y.column_mut(t);` reads and writes, `y[[i, t]]`.
+///
+/// ```
+/// use backprop_runtime::ops::column_element;
+/// assert_eq!(column_element(2, 5), [5, 2]);
+/// ```
+#[inline]
+pub fn column_element(t: usize, i: impl IntoDimension<Dim = Ix1>) -> [usize; 2] {
+    [i.into_dimension()[0], t]
+}
 
 /// `y[index] = e`: `y` with one element set, in `y`'s buffer when it is
 /// passed by value.
