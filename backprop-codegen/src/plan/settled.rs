@@ -87,7 +87,10 @@ pub fn plan(
     if !sh.opts.settled_rows || !r.top_level || lp.cond.is_some() || !lp.adapters.is_empty() {
         return;
     }
-    let Some(var) = &lp.var else { return };
+    // The reverse loop binds the loop's variable to read the rows at.
+    let (Some(var), Some(_)) = (&lp.var, &l.body.loop_var) else {
+        return;
+    };
     // What is settled, found first, then planned: (node, local, carried
     // variable, offset, a written value, read by nothing after the writes).
     let mut found: Vec<(NodeId, Ident, usize, i64, bool, bool)> = Vec::new();
