@@ -104,6 +104,20 @@ pub fn forward(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream> {
             after.push(quote!(#name.push(&#s);));
         }
     }
+    // Settled rows (see `crate::plan::settled`): a written value keeps its
+    // shape, and gives its buffer to the next iteration's product.
+    let mut shapes = Vec::new();
+    for s in &l.settled {
+        if let Some(shape) = &s.shape {
+            let local = &s.local;
+            shapes.push(quote!(let #shape = #bp::shape_of(&#local);));
+        }
+    }
+    for re in &l.recycled {
+        let (local, spare) = (&re.local, &re.spare);
+        out.push(quote!(let mut #spare = #bp::Spare::new();));
+        last.push(quote!(#spare.put(#local);));
+    }
     let body = body_forward(&l.body, cx);
     let var = l
         .body
@@ -125,6 +139,7 @@ pub fn forward(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream> {
             #(let #ins = #state;)*
             #(#first)*
             #(#body)*
+            #(#shapes)*
             #(#push)*
             #(#last)*
             #(#state = #nexts;)*
@@ -182,6 +197,16 @@ pub fn reverse(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream> {
         if let Some(local) = &rows.next {
             head.push(quote!(let #local = #name.row(#step + 1);));
         }
+    }
+    for s in &l.settled {
+        let (local, state) = (&s.local, &l.state[s.k]);
+        let row = shifted(var.clone(), s.offset);
+        head.push(match &s.shape {
+            None => quote!(let #local = #bp::row(&#state, #row);),
+            Some(shape) => {
+                quote!(let #local = #bp::written_row(&#state, #row, &#bp::stand_in(&#shape));)
+            }
+        });
     }
     let tail = tail(cx, l, lp);
     let range = iter(r, l, lp);
@@ -244,6 +269,10 @@ fn starts(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream> {
         });
     }
     for (j, acc) in &l.accs {
+        if l.shared_accs.contains(acc) {
+            // The enclosing loop's, declared there.
+            continue;
+        }
         if let Some((_, prev)) = rev.acc_starts.iter().find(|(a, _)| a == acc) {
             // The contribution written before the loop, added to in place.
             out.push(quote!(let mut #acc = #prev;));
@@ -275,6 +304,13 @@ fn terms(cx: &Cx, l: &crate::plan::LoopPlan) -> Vec<TokenStream> {
                 Some(Rows::Input(m)) => {
                     let m = operand(cx, m);
                     term = quote!(#term.v_from(#bp::rows_in(#m, #start, #end)));
+                }
+                Some(Rows::Settled { state, offset }) => {
+                    let (start, end) = (
+                        shifted(start.to_token_stream(), *offset),
+                        shifted(end.to_token_stream(), *offset),
+                    );
+                    term = quote!(#term.v_from(#bp::rows_in(&#state, #start, #end)));
                 }
                 None => {}
             }
@@ -319,6 +355,16 @@ fn tail(cx: &Cx, l: &crate::plan::LoopPlan, lp: &Loop) -> Vec<TokenStream> {
         tail.push(quote!(#carry = #i;));
     }
     tail
+}
+
+/// `base`, `base + n` or `base - n` for the offset `n`.
+fn shifted(base: TokenStream, offset: i64) -> TokenStream {
+    let n = Literal::u64_unsuffixed(offset.unsigned_abs());
+    match offset {
+        0 => base,
+        o if o > 0 => quote!(#base + #n),
+        _ => quote!(#base - #n),
+    }
 }
 
 /// The loop's range as its iterator: `(start..end)`, then `.rev()` and

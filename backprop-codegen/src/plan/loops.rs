@@ -57,6 +57,9 @@ pub enum Rows {
     State(Ident),
     /// The rows `start..end` of a captured matrix the loop walks through.
     Input(Operand),
+    /// The rows `start + offset..end + offset` of the buffer a carried
+    /// variable is after the loop (see `settled`).
+    Settled { state: Ident, offset: i64 },
 }
 
 /// A term of the loop's `Outers`.
@@ -93,12 +96,19 @@ pub fn plan_forward<'g>(r: &mut Region<'g>, sh: &mut Shared, id: NodeId, lp: &'g
     } else {
         Vec::new()
     };
-    // One accumulator per captured value that gets a gradient.
+    // One accumulator per captured value that gets a gradient (in a loop
+    // body, the enclosing loop's own where it has one).
     let mut accs: Vec<(usize, Ident)> = Vec::new();
+    let mut shared_accs = Vec::new();
     if active {
         for j in lp.carried..lp.inputs.len() {
             let p = lp.inputs[j];
             if r.a.loops[&id].body.active[lp.body.inputs[j].index()] && r.active(p) {
+                if let Some(acc) = super::nested::enclosing_acc(r, sh, p) {
+                    shared_accs.push(acc.clone());
+                    accs.push((j, acc));
+                    continue;
+                }
                 let acc = routing::contribution_target(r, sh, p, id);
                 r.loop_accs.insert(acc.clone());
                 accs.push((j, acc));
@@ -140,6 +150,7 @@ pub fn plan_forward<'g>(r: &mut Region<'g>, sh: &mut Shared, id: NodeId, lp: &'g
     let mut l = r.loops.remove(&id).expect("a loop plan");
     l.active = active;
     l.init = init;
+    l.shared_accs = shared_accs;
     // The product that starts each carried array's new buffer may write
     // into the buffer of the value before (decided once the reverse is).
     let mut spares: Vec<Option<(NodeId, Ident)>> = vec![None; lp.carried];
@@ -189,7 +200,17 @@ pub fn plan_forward<'g>(r: &mut Region<'g>, sh: &mut Shared, id: NodeId, lp: &'g
         })
         .collect();
     if active {
-        plan_kept(r, &mut l, sh, lp, &d_state, &given_back, &arrays, &spares);
+        plan_kept(
+            r,
+            &mut l,
+            sh,
+            id,
+            lp,
+            &d_state,
+            &given_back,
+            &arrays,
+            &spares,
+        );
     }
     l.d_state = d_state;
     r.defined.extend(l.state.iter().cloned());
@@ -207,6 +228,7 @@ fn plan_kept<'g>(
     r: &mut Region<'g>,
     l: &mut super::region::Loop<'g>,
     sh: &mut Shared,
+    id: NodeId,
     lp: &'g Loop,
     d_state: &[Option<Ident>],
     given_back: &[bool],
@@ -249,6 +271,7 @@ fn plan_kept<'g>(
         let carry = sh.namer.fresh(&format!("{}_after", l.state[k]));
         l.handoff.push((k, local, carry));
     }
+    super::settled::plan(r, l, sh, id, lp, &mut kept);
     // A carried array that the reverse reads is kept as rows of one
     // buffer, its new value as the next row, and its buffer, once copied,
     // is the spare that the next value is computed into.
@@ -291,6 +314,7 @@ fn plan_kept<'g>(
     super::branches::views_first(&mut kept, &l.body.views);
     l.saves = super::branches::keep(&kept, &l.next, &l.body.views);
     l.kept = kept;
+    super::nested::moved_inits(l, sh, lp);
 }
 
 /// The adjoint of each carried state of a loop that has one: the adjoint of
@@ -325,7 +349,7 @@ fn flat(r: &Region, sh: &Shared, p: NodeId) -> bool {
 
 /// Whether `head` is a plain product, which `bp::dot_reuse` may compute
 /// into a spare buffer.
-fn spare_candidate(body: &Region, head: NodeId) -> bool {
+pub(super) fn spare_candidate(body: &Region, head: NodeId) -> bool {
     matches!(body.node(head), Node::Op { op: Op::Dot, .. })
         && body.live(head)
         && !body.deferred.contains(&head)
@@ -406,7 +430,8 @@ pub fn plan_reverse<'g>(r: &mut Region<'g>, sh: &mut Shared, id: NodeId, lp: &'g
             let unread = outs.iter().all(|(kk, o)| {
                 *kk != k || (r.a.uses[o.index()].is_empty() && !r.results.contains(o))
             });
-            let start = if unread && !l.handoff.iter().any(|(kk, ..)| *kk == k) {
+            let read_back = l.settled.iter().any(|s| s.k == k);
+            let start = if unread && !read_back && !l.handoff.iter().any(|(kk, ..)| *kk == k) {
                 DStart::ZerosIn
             } else {
                 DStart::Zeros
@@ -443,7 +468,8 @@ pub fn plan_reverse<'g>(r: &mut Region<'g>, sh: &mut Shared, id: NodeId, lp: &'g
     // the loop's reverse sweep, which then is not summed again.
     if sh.opts.accumulate {
         let accs = r.loops[&id].accs.clone();
-        for (j, acc) in &accs {
+        let shared = r.loops[&id].shared_accs.clone();
+        for (j, acc) in accs.iter().filter(|(_, acc)| !shared.contains(acc)) {
             let p = lp.inputs[*j];
             let c = &r.contributions[p.index()];
             let earlier = (r.seeds[p.index()]..c.len()).rev().find(|&k| {
@@ -505,6 +531,17 @@ fn rows_of(r: &Region, sh: &Shared, id: NodeId, lp: &Loop, v: NodeId) -> Option<
             let Node::Input(j) = body.nodes[m.index()].node else {
                 return None;
             };
+            // A row read back from the buffer the loop leaves behind (not
+            // behind the loop's start, which `start - n` would pass for an
+            // empty loop).
+            let local = l.body.names[v.index()].as_ref();
+            if let Some(s) = l.settled.iter().find(|s| Some(&s.local) == local) {
+                let ahead = s.shape.is_none() && s.k == j && s.offset >= 0;
+                return ahead.then(|| Rows::Settled {
+                    state: l.state[j].clone(),
+                    offset: s.offset,
+                });
+            }
             // The index is the loop's variable and nothing else.
             let by_var = match &index.expr {
                 syn::Expr::Path(p) if p.qself.is_none() => match p.path.get_ident() {

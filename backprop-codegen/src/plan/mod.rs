@@ -18,11 +18,13 @@ mod fuse;
 mod in_place;
 pub mod loops;
 mod names;
+mod nested;
 mod plain;
 mod reads;
 mod region;
 mod routing;
 mod scalar;
+pub mod settled;
 #[cfg(test)]
 mod tests;
 mod writes;
@@ -61,6 +63,14 @@ pub struct Options {
     /// value into a spare buffer and defers its weights' outer products
     /// (`loops`).
     pub loop_buffers: bool,
+    /// A loop's reverse sweep reads the rows it wrote into a carried
+    /// buffer, and read from it, back from the buffer it leaves behind
+    /// (`settled`).
+    pub settled_rows: bool,
+    /// A loop in a loop body adds into the enclosing loop's accumulators
+    /// and takes over the buffer of a carried variable it starts from
+    /// (`nested`).
+    pub nested_loops: bool,
     /// Scalars are written as plain Rust arithmetic (`plain`).
     pub plain_scalars: bool,
 }
@@ -77,6 +87,8 @@ impl Options {
             accumulate: false,
             lend: false,
             loop_buffers: false,
+            settled_rows: false,
+            nested_loops: false,
             plain_scalars: false,
         }
     }
@@ -90,6 +102,8 @@ impl Options {
         "accumulate",
         "lend",
         "loop_buffers",
+        "settled_rows",
+        "nested_loops",
         "plain_scalars",
     ];
 
@@ -103,6 +117,8 @@ impl Options {
             "accumulate" => &mut self.accumulate,
             "lend" => &mut self.lend,
             "loop_buffers" => &mut self.loop_buffers,
+            "settled_rows" => &mut self.settled_rows,
+            "nested_loops" => &mut self.nested_loops,
             "plain_scalars" => &mut self.plain_scalars,
             _ => return false,
         };
@@ -121,6 +137,8 @@ impl Default for Options {
             accumulate: true,
             lend: true,
             loop_buffers: true,
+            settled_rows: true,
+            nested_loops: true,
             plain_scalars: true,
         }
     }

@@ -301,6 +301,9 @@ fn new_loop<'g>(
         step: None,
         var_read: false,
         rev: Default::default(),
+        settled: Vec::new(),
+        recycled: Vec::new(),
+        shared_accs: Vec::new(),
     }
 }
 

@@ -342,8 +342,12 @@ impl Reads<'_, '_> {
             match &t.v_from {
                 Some(Rows::State(rows)) => self.add(rows),
                 Some(Rows::Input(m)) => self.operand(m),
+                Some(Rows::Settled { state, .. }) => self.add(state),
                 None => {}
             }
+        }
+        for s in &l.settled {
+            self.add(&l.state[s.k]);
         }
         if let Some(outers) = &l.body.outers {
             self.add(outers);

@@ -269,6 +269,14 @@ pub struct Loop<'g> {
     pub var_read: bool,
     /// The reverse loop's own decisions.
     pub rev: super::loops::Reverse,
+    /// Locals the reverse sweep reads back from rows of the buffer the
+    /// loop leaves behind (see `settled`).
+    pub settled: Vec<super::settled::Settled>,
+    /// Written values whose buffers the next iteration computes into.
+    pub recycled: Vec<super::settled::Recycled>,
+    /// The accumulators of `accs` that are the enclosing loop's (see
+    /// `nested`): declared there.
+    pub shared_accs: Vec<Ident>,
 }
 
 /// The plan of one branch.

@@ -72,7 +72,8 @@ pub fn types(g: &Graph, func: &Function, inputs: &[Option<Ty>]) -> Vec<Option<Ty
             }
             Node::Out { of, k } => results.get(of).and_then(|r| r[*k]),
             Node::Const(c) if is_float_cast(&c.expr) => Some(Ty::Float),
-            Node::Const(_) | Node::Error | Node::LoopVar => None,
+            Node::Const(c) => made_array(&c.expr),
+            Node::Error | Node::LoopVar => None,
         };
     }
     ty
@@ -91,6 +92,26 @@ pub fn loop_input_types(lp: &Loop, func: &Function, ty: &[Option<Ty>]) -> Vec<Op
         }
     }
     inputs
+}
+
+/// `Array2::<f64>::zeros((n, m))`, `Array1::ones(n)`: an array made with
+/// its number of axes written.
+fn made_array(e: &syn::Expr) -> Option<Ty> {
+    let syn::Expr::Call(call) = e else {
+        return None;
+    };
+    let syn::Expr::Path(p) = &*call.func else {
+        return None;
+    };
+    let [ty, f] = p.path.segments.iter().collect::<Vec<_>>()[..] else {
+        return None;
+    };
+    let axes = match ty.ident.to_string().strip_prefix("Array")?.parse::<u8>() {
+        Ok(axes) if axes <= 6 => axes,
+        _ => return None,
+    };
+    let made = ["zeros", "ones", "from_elem"].iter().any(|m| f.ident == m);
+    made.then_some(Ty::Array(axes))
 }
 
 /// `n as f64`, `(k as f32)`: a constant whose type is written.

@@ -411,7 +411,12 @@ fn a_write_takes_its_buffer_where_only_parts_were_read_before_it() {
 
 #[test]
 fn a_view_read_before_a_write_in_place_is_a_copy() {
-    with_plan(STATE_BUFFER, Options::default(), |p| {
+    // Where the reverse sweep keeps it (not read back from the buffer).
+    let opts = Options {
+        settled_rows: false,
+        ..Options::default()
+    };
+    with_plan(STATE_BUFFER, opts, |p| {
         let l = p.body.loops.values().next().expect("a loop");
         let r = &l.body;
         let (row, write) = (ops(r, Op::Row)[0], ops(r, Op::SetRow)[0]);
@@ -420,6 +425,208 @@ fn a_view_read_before_a_write_in_place_is_a_copy() {
         // Moved into the iteration's record, not copied a second time.
         assert!(!r.views.contains(r.name(row)));
         assert!(l.rows.is_empty());
+    });
+}
+
+/// The settled rows of the function's one loop: (local, offset, whether a
+/// written value), and the locals whose buffers are recycled.
+fn settled(source: &str, opts: Options) -> (Vec<(String, i64, bool)>, Vec<String>) {
+    let mut out = (Vec::new(), Vec::new());
+    with_plan(source, opts, |p| {
+        let l = p.body.loops.values().next().expect("a loop");
+        out.0 = l
+            .settled
+            .iter()
+            .map(|s| (s.local.to_string(), s.offset, s.shape.is_some()))
+            .collect();
+        out.1 = l.recycled.iter().map(|r| r.local.to_string()).collect();
+        // What is read back is not kept.
+        for s in &l.settled {
+            assert!(!l.kept.contains(&s.local));
+        }
+    });
+    out
+}
+
+#[test]
+fn settled_rows_are_read_back_from_the_buffer_the_loop_leaves() {
+    let (rows, recycled) = settled(STATE_BUFFER, Options::default());
+    // `h.row(t)`, read, and `next`, written into row `t + 1`.
+    assert_eq!(
+        rows,
+        [
+            ("next_1".to_owned(), 0, false),
+            ("next".to_owned(), 1, true)
+        ]
+    );
+    assert_eq!(recycled, ["next"], "the product computed into its buffer");
+    with_plan(STATE_BUFFER, Options::default(), |p| {
+        let l = p.body.loops.values().next().expect("a loop");
+        let row = ops(&l.body, Op::Row)[0];
+        assert!(
+            !l.body.copied.contains(&row),
+            "a view, read before the write"
+        );
+        assert!(l.var_read);
+    });
+    let off = Options {
+        settled_rows: false,
+        ..Options::default()
+    };
+    assert_eq!(settled(STATE_BUFFER, off), (vec![], vec![]));
+}
+
+#[test]
+fn a_row_written_over_later_is_not_settled() {
+    let loop_of = |range: &str, body: &str, after: &str| {
+        format!(
+            "fn f(w: &Array2<f64>, xs: &Array2<f64>) -> f64 {{
+                let (t_max, n) = xs.dim();
+                let mut h = Array2::<f64>::zeros((t_max + 2, n));
+                for t in {range} {{ {body} }}
+                {after}
+                h.sum()
+            }}"
+        )
+    };
+    let step = "let next = (w.dot(&h.row(t)) + xs.row(t)).tanh(); h.row_mut(t + 1).assign(&next);";
+    // Counting down, the row read at `t` is written by the next iteration.
+    let down = loop_of("(0..t_max).rev()", step, "");
+    // Row `t + 1` is read, and written in the same iteration.
+    let ahead = loop_of(
+        "0..t_max",
+        "let next = (w.dot(&h.row(t + 1)) + xs.row(t)).tanh(); h.row_mut(t + 1).assign(&next);",
+        "",
+    );
+    let (rows, _) = settled(&down, Options::default());
+    assert!(rows.is_empty(), "{down}: {rows:?}");
+    // A write after the loop writes into a copy of its buffer (a loop's
+    // result is never written over), so the rows stay settled.
+    let after = loop_of("0..t_max", step, "h.row_mut(0).assign(&xs.row(0));");
+    let (rows, _) = settled(&after, Options::default());
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    // (The value written into row `t + 1` is settled: nothing after it
+    // writes that row.)
+    let (rows, _) = settled(&ahead, Options::default());
+    assert_eq!(rows, [("next".to_owned(), 1, true)]);
+    // Two writes: the first at `t + 2` is written over by the next
+    // iteration's `t + 1`; the second, at `t + 1`, is not.
+    let two = loop_of(
+        "0..t_max",
+        "let a = (w.dot(&h.row(t)) + xs.row(t)).tanh(); let b = (w.dot(&a) + xs.row(t)).tanh();
+         h.row_mut(t + 2).assign(&a); h.row_mut(t + 1).assign(&b);",
+        "",
+    );
+    let (rows, _) = settled(&two, Options::default());
+    assert!(rows.iter().all(|(l, ..)| l != "a"), "{rows:?}");
+    assert!(
+        rows.iter().any(|(l, o, w)| l == "b" && *o == 1 && *w),
+        "{rows:?}"
+    );
+}
+
+#[test]
+fn a_nested_loop_keeps_its_rows() {
+    // The inner loop's reverse sweep runs inside the outer one's, where
+    // its last buffer is not in scope.
+    let nested = "fn f(w: &Array2<f64>, xs: &Array2<f64>) -> f64 {
+        let (t_max, n) = xs.dim();
+        let mut total = 0.0;
+        for _k in 0..2 {
+            let mut h = Array2::<f64>::zeros((t_max + 1, n));
+            for t in 0..t_max {
+                let next = (w.dot(&h.row(t)) + xs.row(t)).tanh();
+                h.row_mut(t + 1).assign(&next);
+            }
+            total += h.sum();
+        }
+        total
+    }";
+    with_plan(nested, Options::default(), |p| {
+        let outer = p.body.loops.values().next().expect("a loop");
+        let inner = outer.body.loops.values().next().expect("a nested loop");
+        assert!(inner.settled.is_empty());
+    });
+}
+
+/// Two loops, one in the other's body, both writing into a carried state
+/// and reading a captured weight (ADBench's LSTM in small).
+const NESTED: &str = "fn f(m: &Array2<f64>, state: &Array2<f64>, xs: &Array2<f64>) -> f64 {
+    let (c, b) = xs.dim();
+    let mut state = state.to_owned();
+    let mut total = 0.0;
+    for t in 0..c {
+        for j in 0..b {
+            let s = (state[[0, j]] * m[[0, j]] + xs[[t, j]]).tanh();
+            state[[0, j]] = s;
+            total += s;
+        }
+    }
+    total
+}";
+
+#[test]
+fn a_nested_loop_adds_into_the_enclosing_accumulator_and_takes_its_state() {
+    with_plan(NESTED, Options::default(), |p| {
+        let outer = p.body.loops.values().next().expect("a loop");
+        let inner = outer.body.loops.values().next().expect("a nested loop");
+        let acc_of = |l: &super::LoopPlan| -> Vec<String> {
+            l.accs.iter().map(|(_, a)| a.to_string()).collect()
+        };
+        // The inner loop's accumulators of `m` and `xs` are the outer loop's.
+        assert_eq!(acc_of(inner), acc_of(outer));
+        assert_eq!(inner.shared_accs.len(), 2, "`m` and `xs`");
+        assert!(outer.shared_accs.is_empty(), "the function's body has none");
+        // The inner loop starts from the outer's state, moved.
+        let moved: Vec<String> = inner
+            .init
+            .iter()
+            .filter_map(|i| match i {
+                super::Init::Moved(n) => Some(n.to_string()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(moved, [outer.ins[0].to_string()]);
+    });
+    let off = Options {
+        nested_loops: false,
+        ..Options::default()
+    };
+    with_plan(NESTED, off, |p| {
+        let outer = p.body.loops.values().next().expect("a loop");
+        let inner = outer.body.loops.values().next().expect("a nested loop");
+        assert!(inner.shared_accs.is_empty());
+        assert!(!inner
+            .init
+            .iter()
+            .any(|i| matches!(i, super::Init::Moved(_))));
+    });
+}
+
+#[test]
+fn a_state_the_enclosing_loop_keeps_is_copied() {
+    // The outer loop's reverse sweep reads `state` at the start of each
+    // iteration (`sum`'s rule reads only its shape, `*` reads it): kept,
+    // so the inner loop copies it.
+    let kept = "fn f(m: &Array2<f64>, state: &Array2<f64>, xs: &Array2<f64>) -> f64 {
+        let (c, b) = xs.dim();
+        let mut state = state.to_owned();
+        let mut total = 0.0;
+        for t in 0..c {
+            total += (&state * &state).sum();
+            for j in 0..b {
+                state[[0, j]] = (state[[0, j]] * m[[0, j]] + xs[[t, j]]).tanh();
+            }
+        }
+        total
+    }";
+    with_plan(kept, Options::default(), |p| {
+        let outer = p.body.loops.values().next().expect("a loop");
+        let inner = outer.body.loops.values().next().expect("a nested loop");
+        assert!(!inner
+            .init
+            .iter()
+            .any(|i| matches!(i, super::Init::Moved(_))));
     });
 }
 

@@ -16,7 +16,9 @@
 //! (the values it reads are kept where they are read, a row, an element),
 //! and neither pass copies the buffer. A view among the reads (`h.row(t)`)
 //! is copied when made, so that nothing borrows the buffer when it is
-//! written.
+//! written (a view again where nothing reads it after the write and the
+//! reverse sweep reads the row back from the loop's last buffer: see
+//! `settled`).
 //!
 //! The array's buffer must be the region's own: made by an op whose rule
 //! does not read its value, or a carried variable of a loop body.

@@ -58,18 +58,21 @@ pub fn rnn_buffer_backward(
     let h = Array2::<f64>::zeros((t_max + 1, n));
     let t_start = 0;
     let t_end = t_max;
-    let mut h_1 = bp::copy_const(&h);
+    let mut h_1 = bp::copy(&h);
     let mut steps = ::std::vec::Vec::with_capacity((t_start..t_end).size_hint().0);
+    let mut next_spare = bp::Spare::new();
     for t in t_start..t_end {
         let h_1_in = h_1;
-        let next_1 = bp::copy(&bp::row(&h_1_in, t));
-        let next_2 = bp::dot(w, &next_1);
+        let next_1 = bp::row(&h_1_in, t);
+        let next_2 = bp::dot_reuse(&mut next_spare, w, &next_1);
         let next_3 = bp::row(xs, t);
         let next_2_shape = bp::shape_of(&next_2);
         let next = bp::zip_map(next_2, &next_3, bp::Add, bp::Tanh);
         let h_1_in_shape = bp::shape_of(&h_1_in);
         let h_2 = bp::set_row(h_1_in, &next, t + 1);
-        steps.push((next_1, next_3, next_2_shape, next, h_1_in_shape));
+        let next_shape = bp::shape_of(&next);
+        steps.push((next_3, next_2_shape, h_1_in_shape, next_shape));
+        next_spare.put(next);
         h_1 = h_2;
     }
     let out_1 = bp::slice(&h_1, s![1.., ..]);
@@ -79,11 +82,16 @@ pub fn rnn_buffer_backward(
     let mut d_h_1 = d_h_1;
     let mut d_w = bp::zeros_like(w);
     let d_w_term = 0;
-    let mut outers = bp::Outers::new(steps.len(), [bp::outer_term(&d_w)]);
-    for (t, (step, (next_1, next_3, next_2_shape, next, h_1_in_shape))) in (t_start..t_end)
+    let mut outers = bp::Outers::new(
+        steps.len(),
+        [bp::outer_term(&d_w).v_from(bp::rows_in(&h_1, t_start, t_end))],
+    );
+    for (t, (step, (next_3, next_2_shape, h_1_in_shape, next_shape))) in (t_start..t_end)
         .zip(steps.into_iter().enumerate())
         .rev()
     {
+        let next_1 = bp::row(&h_1, t);
+        let next = bp::written_row(&h_1, t + 1, &bp::stand_in(&next_shape));
         let d_h_2 = d_h_1;
         let d_next = bp::set_row_vjp_rhs(&d_h_2, &next, t + 1);
         let d_h_1_in_step_from_h_2 = bp::set_row_vjp_lhs(d_h_2, &next, t + 1);

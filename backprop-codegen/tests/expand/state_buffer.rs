@@ -1,7 +1,9 @@
 // An RNN whose states are written into the rows of one zero buffer: the
-// write takes the buffer (the row read before it is copied, and its rule
-// reads only the buffer's shape), so each step keeps the row it read, not
-// the buffer, and the reverse sweep clears and adds rows of one gradient.
+// write takes the buffer (its rule reads only the buffer's shape), the
+// rows read and written are settled (the loop counts up and writes row
+// `t + 1`), so each step keeps neither: the reverse sweep reads them back
+// from the buffer the loop leaves, and clears and adds rows of one
+// gradient.
 use backprop::prelude::*;
 
 #[differentiable(wrt(w))]

@@ -7,7 +7,10 @@
 
 use crate::unbroadcast::SumTo;
 use crate::value::{Cot, ElemOf, Float, Operand, OwnedOf, Tensor, Value};
-use ndarray::{Array, Array1, Array2, Axis, IntoDimension, Ix1, Ix2, NdIndex, SliceArg};
+use ndarray::{
+    Array, Array1, Array2, ArrayBase, ArrayView1, Axis, Data, IntoDimension, Ix1, Ix2, NdIndex,
+    SliceArg,
+};
 use num_traits::Zero;
 
 /// The index in `y` of element `j` of its row `t`: what `r[j]` of a named
@@ -127,6 +130,29 @@ where
     Array1<F>: SumTo<V>,
 {
     lane_summed(g, v, Axis(0), i)
+}
+
+/// Row `i` of `y` read back as the value `like` that [`set_row`] wrote
+/// there, where nothing wrote over it since: a view of its first
+/// `like.len()` elements (the whole row, or the one element a value of
+/// length one was broadcast to). A loop's reverse sweep reads a value it
+/// wrote into a row of a buffer this way, instead of keeping it.
+///
+/// ```
+/// use backprop_runtime::ops::{set_row, written_row};
+/// use ndarray::array;
+/// let y = set_row(array![[0.0, 0.0], [0.0, 0.0]], &array![5.0], 1);
+/// assert_eq!(written_row(&y, 1, &array![5.0]), array![5.0]);
+/// assert_eq!(written_row(&y, 1, &array![5.0, 5.0]), array![5.0, 5.0]);
+/// ```
+#[inline]
+#[doc(hidden)]
+pub fn written_row<'a, F: Float, S: Data<Elem = F>, V: Value<Elem = F, Dim = Ix1>>(
+    y: &'a ArrayBase<S, Ix2>,
+    i: usize,
+    like: &V,
+) -> ArrayView1<'a, F> {
+    y.row(i).slice_move(ndarray::s![..like.view().len()])
 }
 
 /// The column form of [`set_row`]: `y.column_mut(j).assign(&v)`.
