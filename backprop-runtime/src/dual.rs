@@ -125,12 +125,18 @@ impl<F: num_traits::Float> Mul for Dual<F> {
     }
 }
 
+/// `(a + εȧ) / (b + εḃ) = a/b + ε(ȧ − (a/b)·ḃ)/b`. By an infinite `b` (an
+/// overflowed `exp`, as in `1 / (1 + e^{1000})`) a finite `a` gives the
+/// quotient 0 all around, whose tangent is 0, where IEEE would give NaN
+/// (`0·∞`, `∞/∞`).
 impl<F: num_traits::Float> Div for Dual<F> {
     type Output = Self;
     #[inline]
     fn div(self, o: Self) -> Self {
         let q = self.value / o.value;
-        Dual::new(q, (self.tangent - q * o.tangent) / o.value)
+        let tangent = (self.tangent - q * o.tangent) / o.value;
+        let flat = o.value.is_infinite() && self.value.is_finite();
+        Dual::new(q, if flat { F::zero() } else { tangent })
     }
 }
 
@@ -307,10 +313,10 @@ impl<F: num_traits::Float + FloatConst> num_traits::Float for Dual<F> {
     fn mul_add(self, a: Self, b: Self) -> Self {
         self * a + b
     }
+    /// `1/x`, whose tangent is 0 at `x = ±∞` (see [`Div`]).
     #[inline]
     fn recip(self) -> Self {
-        let r = self.value.recip();
-        self.chain(r, -r * r)
+        Self::one() / self
     }
     #[inline]
     fn powi(self, n: i32) -> Self {
@@ -322,7 +328,9 @@ impl<F: num_traits::Float + FloatConst> num_traits::Float for Dual<F> {
         self.chain(self.value.powi(n), d)
     }
     /// `xʸ`: `y·xʸ⁻¹·ẋ + ln x·xʸ·ẏ`, the second term only where `ẏ ≠ 0`
-    /// (so a constant exponent of a negative base stays finite).
+    /// (so a constant exponent of a negative base stays finite) and where
+    /// `xʸ ≠ 0` (`0ʸ` does not move with `y`, as the reverse sweep's rule
+    /// says; `ln 0·0` would be NaN).
     #[inline]
     fn powf(self, y: Self) -> Self {
         let p = self.value.powf(y.value);
@@ -332,7 +340,7 @@ impl<F: num_traits::Float + FloatConst> num_traits::Float for Dual<F> {
             y.value * self.value.powf(y.value - F::one())
         };
         let mut tangent = dx * self.tangent;
-        if !y.tangent.is_zero() {
+        if !y.tangent.is_zero() && !p.is_zero() {
             tangent = tangent + self.value.ln() * p * y.tangent;
         }
         Dual::new(p, tangent)
