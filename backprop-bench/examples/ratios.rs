@@ -1,5 +1,6 @@
 //! generated / hand-written fwd+bwd for every workload, timed interleaved
 //! (see `backprop_bench::interleave`), and the MLP's fwd+bwd / forward,
+//! the HVP / gradient ratios (`ratios hvp`: those only),
 //! and the data-parallel speed-up of the MLP at batch 8,192, without
 //! criterion: about 10 seconds (`ratios parallel`: the speed-up only).
 //!
@@ -34,6 +35,12 @@ fn main() {
         backprop_bench::interleave::print_state_buffer(&g);
         return;
     }
+    // `ratios hvp`: only the HVP / gradient ratios.
+    if std::env::args().nth(1).as_deref() == Some("hvp") {
+        let hvp = backprop_bench::interleave::hvp_over_gradient();
+        backprop_bench::interleave::print_hvp_over_gradient(&hvp);
+        return;
+    }
     // `ratios parallel`: only the data-parallel speed-up.
     if std::env::args().nth(1).as_deref() == Some("parallel") {
         let speedup = backprop_bench::parallel::speedup();
@@ -48,6 +55,8 @@ fn main() {
     backprop_bench::interleave::print_closure_chain(&chain);
     let g = backprop_bench::interleave::state_buffer();
     backprop_bench::interleave::print_state_buffer(&g);
+    let hvp = backprop_bench::interleave::hvp_over_gradient();
+    backprop_bench::interleave::print_hvp_over_gradient(&hvp);
     let speedup = backprop_bench::parallel::speedup();
     backprop_bench::parallel::print_speedup(&speedup);
 }

@@ -7,7 +7,7 @@
 //! milliseconds of each other (in alternating order), so a slow phase slows
 //! both; the spread of the per-round ratios shows how steady the machine was.
 
-use crate::{bsub, closure_chain, mlp, rnn, scalar_net, state_buffer, two_heads};
+use crate::{bsub, closure_chain, hvp, mlp, rnn, scalar_net, state_buffer, two_heads};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -144,6 +144,21 @@ pub fn mlp_over_forward() -> [(&'static str, Ratio); 2] {
     ]
 }
 
+/// Second order: `NAME_hvp` / `NAME_backward` at the same point, for the
+/// MLP of (c) and the scalar network of (a) (the target is at most 4).
+pub fn hvp_over_gradient() -> [(&'static str, Ratio); 2] {
+    let (rounds, batch) = (101, Duration::from_millis(2));
+    let m = hvp::MlpInputs::new();
+    let gradient = || hvp::mlp_gradient(black_box(&m));
+    let hessian = || hvp::mlp_hessian(black_box(&m));
+    let mlp = ratio(&gradient, &hessian, rounds, batch);
+    let n = hvp::NetworkInputs::new();
+    let gradient = || hvp::network_gradient(black_box(&n));
+    let hessian = || hvp::network_hessian(black_box(&n));
+    let network = ratio(&gradient, &hessian, rounds, batch);
+    [("(c) MLP", mlp), ("(a) scalar network", network)]
+}
+
 /// (f): the closure-fused chain and the same chain op by op, each against
 /// the hand-written fused loop, and the closure against op by op.
 pub fn closure_chain() -> [(&'static str, Ratio); 3] {
@@ -188,6 +203,15 @@ pub fn print_state_buffer(ratios: &[(&str, Ratio)]) {
     print_ratios(
         "(g) RNN, hidden 16: states written into a buffer / state carried, fwd+bwd, timed interleaved",
         "steps",
+        ratios,
+    );
+}
+
+/// [`hvp_over_gradient`] as a markdown table.
+pub fn print_hvp_over_gradient(ratios: &[(&str, Ratio)]) {
+    print_ratios(
+        "HVP / gradient: `NAME_hvp` / `NAME_backward`, timed interleaved",
+        "workload",
         ratios,
     );
 }

@@ -21,6 +21,7 @@ pub mod burn_ad;
 pub mod check;
 pub mod closure_chain;
 pub mod expansion;
+pub mod hvp;
 pub mod interleave;
 pub mod mlp;
 /// The reference networks of `backprop-testkit` (the one source of them),
@@ -49,5 +50,6 @@ pub fn verify_all() -> Result<(), String> {
     closure_chain::verify()?;
     state_buffer::verify()?;
     parallel::verify()?;
+    hvp::verify()?;
     Ok(())
 }

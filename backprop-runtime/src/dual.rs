@@ -125,12 +125,18 @@ impl<F: num_traits::Float> Mul for Dual<F> {
     }
 }
 
+/// `(a + εȧ) / (b + εḃ) = a/b + ε(ȧ − (a/b)·ḃ)/b`. By an infinite `b` (an
+/// overflowed `exp`, as in `1 / (1 + e^{1000})`) a finite `a` gives the
+/// quotient 0 all around, whose tangent is 0, where IEEE would give NaN
+/// (`0·∞`, `∞/∞`).
 impl<F: num_traits::Float> Div for Dual<F> {
     type Output = Self;
     #[inline]
     fn div(self, o: Self) -> Self {
         let q = self.value / o.value;
-        Dual::new(q, (self.tangent - q * o.tangent) / o.value)
+        let tangent = (self.tangent - q * o.tangent) / o.value;
+        let flat = o.value.is_infinite() && self.value.is_finite();
+        Dual::new(q, if flat { F::zero() } else { tangent })
     }
 }
 
@@ -307,10 +313,10 @@ impl<F: num_traits::Float + FloatConst> num_traits::Float for Dual<F> {
     fn mul_add(self, a: Self, b: Self) -> Self {
         self * a + b
     }
+    /// `1/x`, whose tangent is 0 at `x = ±∞` (see [`Div`]).
     #[inline]
     fn recip(self) -> Self {
-        let r = self.value.recip();
-        self.chain(r, -r * r)
+        Self::one() / self
     }
     #[inline]
     fn powi(self, n: i32) -> Self {
@@ -322,7 +328,9 @@ impl<F: num_traits::Float + FloatConst> num_traits::Float for Dual<F> {
         self.chain(self.value.powi(n), d)
     }
     /// `xʸ`: `y·xʸ⁻¹·ẋ + ln x·xʸ·ẏ`, the second term only where `ẏ ≠ 0`
-    /// (so a constant exponent of a negative base stays finite).
+    /// (so a constant exponent of a negative base stays finite) and where
+    /// `xʸ ≠ 0` (`0ʸ` does not move with `y`, as the reverse sweep's rule
+    /// says; `ln 0·0` would be NaN).
     #[inline]
     fn powf(self, y: Self) -> Self {
         let p = self.value.powf(y.value);
@@ -332,7 +340,7 @@ impl<F: num_traits::Float + FloatConst> num_traits::Float for Dual<F> {
             y.value * self.value.powf(y.value - F::one())
         };
         let mut tangent = dx * self.tangent;
-        if !y.tangent.is_zero() {
+        if !y.tangent.is_zero() && !p.is_zero() {
             tangent = tangent + self.value.ln() * p * y.tangent;
         }
         Dual::new(p, tangent)
@@ -683,9 +691,12 @@ pub fn split<T: Dualize>(d: &T::Dual) -> (T, T) {
 /// of floats whose columns alternate values and tangents, and so is the
 /// product's `m × 2n`: one product of floats, `[A Ȧ] · W`, with
 /// `W = [[B, Ḃ], [0, B]]` interleaved the same way, writes the product of
-/// duals in place. Where the rows of `b` are contiguous, two products
-/// `A · [B Ḃ]` and `Ȧ · [B Ḃ]` give every block. Otherwise three products of the
-/// values and tangents, read in place.
+/// duals in place. Where the columns of `a` are contiguous (a transposed
+/// operand, `hᵀ·G`) and the rows of `b`, one product of floats
+/// `[A; Ȧ] · [B Ḃ]`, rows and columns interleaved, gives every block.
+/// Where only the rows of `b` are contiguous, two products `A · [B Ḃ]` and
+/// `Ȧ · [B Ḃ]`. Otherwise three products of the values and tangents, read
+/// in place.
 pub fn matmul<F: crate::Float>(
     a: &ArrayView2<'_, Dual<F>>,
     b: &ArrayView2<'_, Dual<F>>,
@@ -706,6 +717,19 @@ pub fn matmul<F: crate::Float>(
         let mut out_raw = raw_rows_mut(&mut out);
         F::gemm(F::one(), &a_raw, &w.view(), F::zero(), &mut out_raw);
         return out;
+    }
+    if let (Some(a_raw), Some(b_raw)) = (raw_columns(a), raw_rows(b)) {
+        // `[A; Ȧ]·[B Ḃ]`, rows and columns interleaved, in one product
+        // (each operand packed once); `Ȧ·Ḃ` is not read.
+        let p = F::matmul(&a_raw, &b_raw);
+        let (v, v_t) = (ndarray::s![..;2, ..;2], ndarray::s![..;2, 1..;2]);
+        return Zip::from(p.slice(v))
+            .and(p.slice(v_t))
+            .and(p.slice(ndarray::s![1..;2, ..;2]))
+            .map_collect(|&v, &a_bt, &at_b| Dual {
+                value: v,
+                tangent: at_b + a_bt,
+            });
     }
     if let Some(b_raw) = raw_rows(b) {
         // `A·[B Ḃ]` and `Ȧ·[B Ḃ]`, interleaved; `Ȧ·Ḃ` is not read.
@@ -749,6 +773,13 @@ fn raw_rows<'a, F>(a: &ArrayView2<'a, Dual<F>>) -> Option<ArrayView2<'a, F>> {
     // elements, which the view's lifetime `'a` keeps alive and unchanged.
     let shape = (m, 2 * k).strides((2 * rs as usize, 1));
     Some(unsafe { ArrayView2::from_shape_ptr(shape, a.as_ptr() as *const F) })
+}
+
+/// The memory of a matrix of duals whose columns are contiguous (a
+/// transposed [`raw_rows`] matrix), as a matrix of floats twice as tall:
+/// rows `2i` and `2i + 1` are the values and the tangents of row `i`.
+fn raw_columns<'a, F>(a: &ArrayView2<'a, Dual<F>>) -> Option<ArrayView2<'a, F>> {
+    raw_rows(&(*a).reversed_axes()).map(|t| t.reversed_axes())
 }
 
 /// [`raw_rows`] of a new matrix in the standard layout, for writing.
