@@ -196,3 +196,68 @@ fn an_owned_view_op_as_the_output() {
         })
         .unwrap();
 }
+
+/// Found by tools/gen_fuzz_programs.py --seed 7301 (program f0102): the
+/// copy `t.clone()` of a constant array passed its receiver through, so
+/// `let u = t.clone(); u * &t` became `t * &t`, which moves `t` while it is
+/// borrowed (error[E0505]). Fixed: a constant's copy is the copy as written.
+#[differentiable(wrt(p))]
+fn a_constant_copy_consumed(p: &Array1<f64>, c: &Array1<f64>) -> f64 {
+    let t = array![1.0, 2.0] + c;
+    let mut u = t.clone();
+    u *= &t;
+    let v = u.clone() * &t;
+    sum(&(p * &v)) + t[0]
+}
+
+/// Found by tools/gen_fuzz_programs.py --seed 7301 (program f0251): a
+/// compound assignment on a constant array was written `t * e`, which moves
+/// `t`, while a rule of the reverse sweep still reads the old `t` (here the
+/// product's, and in the fuzz program another arm's): error[E0382]. Fixed:
+/// where the old value may be read, it is cloned (`t.clone() * e`).
+#[differentiable(wrt(p))]
+fn a_constant_overwritten_after_a_rule_reads_it(p: &Array1<f64>, c: &Array1<f64>) -> f64 {
+    let mut t = array![1.0, 2.0] + c;
+    let y = p * &t;
+    t *= 2.0;
+    let mut s = c * 0.5;
+    if c[0] > 0.0 {
+        s *= &t;
+    } else {
+        s += &(p * &s);
+    }
+    sum(&y) + sum(&(p * &t)) + sum(&s)
+}
+
+#[test]
+fn constant_arrays_copied_and_overwritten() {
+    let p = array![0.5, -1.5];
+    let c = array![0.25, 3.0];
+    let (v, g) = a_constant_copy_consumed_backward(&p, &c, 1.0);
+    assert_eq!(v, a_constant_copy_consumed(&p, &c));
+    // t = (1.25, 5), v = t³.
+    assert_eq!(g.p, array![1.25f64.powi(3), 125.0]);
+    GradCheck::new()
+        .check(&(p.clone(),), |(p,)| {
+            a_constant_copy_consumed_backward(p, &c, 1.0)
+        })
+        .unwrap();
+
+    for c in [array![0.25, 3.0], array![-0.25, 3.0]] {
+        let (v, g) = a_constant_overwritten_after_a_rule_reads_it_backward(&p, &c, 1.0);
+        assert_eq!(v, a_constant_overwritten_after_a_rule_reads_it(&p, &c));
+        // t (first) + 2t, and the else arm's p·s: its gradient is s.
+        let t = array![1.0, 2.0] + &c;
+        let exact = if c[0] > 0.0 {
+            &t * 3.0
+        } else {
+            &t * 3.0 + &c * 0.5
+        };
+        assert_eq!(g.p, exact);
+        GradCheck::new()
+            .check(&(p.clone(),), |(p,)| {
+                a_constant_overwritten_after_a_rule_reads_it_backward(p, &c, 1.0)
+            })
+            .unwrap();
+    }
+}

@@ -180,9 +180,17 @@ impl Lowerer<'_> {
                     let text = quote::ToTokens::to_token_stream(value);
                     // The right side first, as `x op= e` evaluates it before
                     // it takes `x` (`e` may read `x`).
+                    // `t * e` moves `t`: where a rule may read the old
+                    // value (`y = p * &t; t *= 2.0`), or the region's
+                    // input is read outside it, the old value is cloned.
+                    let lhs = if self.old_value_read(old) {
+                        format!("{name}.clone()")
+                    } else {
+                        name.clone()
+                    };
                     let sum = match strip_paren(value) {
-                        Expr::Lit(_) | Expr::Path(_) => format!("{name} {symbol} {text}"),
-                        _ => format!("{{ let __rhs = {text}; {name} {symbol} __rhs }}"),
+                        Expr::Lit(_) | Expr::Path(_) => format!("{lhs} {symbol} {text}"),
+                        _ => format!("{{ let __rhs = {text}; {lhs} {symbol} __rhs }}"),
                     };
                     match syn::parse_str::<Expr>(&sum) {
                         Ok(e) => self.constant(&e, ""),

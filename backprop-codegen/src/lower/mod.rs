@@ -727,6 +727,24 @@ impl Lowerer<'_> {
         }
     }
 
+    /// Whether a constant's value may be read after a compound assignment
+    /// replaces it: by the rule of a differentiable value made so far, or,
+    /// for a loop's or an arm's input, outside the region. An integer or a
+    /// float literal is copied anyway.
+    fn old_value_read(&self, id: NodeId) -> bool {
+        if matches!(
+            self.origin(id),
+            Node::Int(_) | Node::LoopVar | Node::Float(_)
+        ) {
+            return false;
+        }
+        matches!(self.graph.get(id).node, Node::Input(_))
+            || self
+                .graph
+                .ids()
+                .any(|n| self.varying[n.index()] && self.graph.deps(n).contains(&id))
+    }
+
     /// Whether arithmetic on these operands is Rust's, not the macro's: none
     /// is differentiable and one is not known to be a float (`x.len() - 1`,
     /// `n + 1`, `k as f64 * 0.5`), so the expression passes through as

@@ -281,7 +281,10 @@ impl Lowerer<'_> {
         }
         let receiver = self.expr(receiver);
         if op.has(FLOATS_ONLY) && !self.is_float_value(receiver) {
-            return receiver;
+            // `labels.to_owned()`, `t.clone()` of a constant: the copy as
+            // written (the receiver itself would be moved where the copy
+            // is consumed, `let u = t.clone(); u * &t`).
+            return self.constant(&Expr::MethodCall(m.clone()), "");
         }
         let args: Vec<&Expr> = m.args.iter().collect();
         self.apply(op, vec![receiver], def.method_args, &args, span)
