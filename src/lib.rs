@@ -175,7 +175,7 @@ pub mod __private {
         closure_map, closure_map_back, closure_sum_back, closure_sum_map, closure_sum_zip,
         closure_sum_zip_back, closure_zip, closure_zip_back,
     };
-    pub use backprop_runtime::dual::{Dual, Dualize};
+    pub use backprop_runtime::dual::{Dual, Dualize, SecondOrderCalls};
     pub use backprop_runtime::gradcheck::{flatten, Gradient};
     pub use backprop_runtime::kernels::{map_vjp, map_vjp_g, map_vjp_out, map_vjp_x, zip, zip_map};
     pub use backprop_runtime::model::fields::{

@@ -231,6 +231,50 @@ fn jvp_of_an_array_value_against_central_differences() {
     }
 }
 
+/// `hvp` over callees that have `jvp` only (an array value, its own
+/// `wrt`), or live in a module: each
+/// call reaches the callee's copy over duals through its gradient struct.
+#[differentiable(hvp, wrt(w, v))]
+fn head(w: &Array2<f64>, v: &Array1<f64>, x: &Array1<f64>) -> f64 {
+    let h = layer(w, x);
+    quartic(v.dot(&h)) + shapes::bump(v[0], h[1])
+}
+
+#[differentiable(hvp)]
+fn quartic(s: f64) -> f64 {
+    s * s * s * s * 0.25
+}
+
+mod shapes {
+    use backprop::prelude::*;
+
+    #[differentiable(jvp)]
+    pub fn bump(a: f64, b: f64) -> f64 {
+        (a * b).sin() + a * a * b
+    }
+}
+
+#[test]
+fn hvp_through_jvp_and_module_callees() {
+    let mut seed = 7;
+    let w: Array2<f64> = random((3, 4), &mut seed);
+    let v: Array1<f64> = random(3, &mut seed);
+    let x: Array1<f64> = random(4, &mut seed);
+    let dw: Array2<f64> = random((3, 4), &mut seed);
+    let dv: Array1<f64> = random(3, &mut seed);
+    let (value, grad, _) = head_hvp(&w, &v, &x, &dw, &dv);
+    let (first, first_grad) = head_backward(&w, &v, &x, 1.0);
+    assert_eq!(value, first);
+    assert_eq!((grad.w, grad.v), (first_grad.w, first_grad.v));
+    hvpcheck(&(w, v), &(dw, dv), |(w, v), (dw, dv)| {
+        head_hvp(w, v, &x, dw, dv)
+    })
+    .unwrap();
+    // ∂²/∂s² s⁴/4 = 3s².
+    let (_, _, hv) = quartic_hvp(0.5, 1.0);
+    assert_eq!(hv.s, 0.75);
+}
+
 /// Single precision: `Dual<f32>`.
 #[differentiable(hvp)]
 fn cubic32(x: f32, y: f32) -> f32 {

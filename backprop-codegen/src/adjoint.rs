@@ -192,24 +192,36 @@ pub fn adjoint(args: TokenStream, item: TokenStream) -> TokenStream {
     });
     let generics = &sig.generics;
     let where_clause = &generics.where_clause;
-    // For `hvp`: the copies over duals that `#[differentiable(jvp)]` and
-    // `(hvp)` functions call, which are the function and this rule (see
-    // `crate::dual`).
+    // The gradient struct's name, which callers over duals reach the
+    // function's copies through (see `crate::dual`): for `hvp`, the
+    // function and this rule run on duals; otherwise nothing, so that
+    // such a caller's message names what to add.
+    let name = &target.segments.last().expect("a path").ident;
+    let grad = crate::emit::grad_struct_name(name);
+    let marker = quote! {
+        #[doc(hidden)]
+        #vis struct #grad {}
+    };
     let second = hvp.then(|| {
-        let name = &target.segments.last().expect("a path").ident;
-        let copy = crate::dual::dual_name(name);
-        let copy_vjp = format_ident!("{}_vjp", copy);
+        let calls = format_ident!("{}Copies", grad);
         let t = float.as_ref().expect("checked");
         quote! {
             #[doc(hidden)]
-            #many
-            #vis fn #copy #generics(#(#names: #types,)*) -> #d_out_ty #where_clause {
-                #target::<#t>(#(#names,)*)
+            #vis struct #calls;
+            impl #grad {
+                #vis fn __copies<C>() -> #calls {
+                    #calls
+                }
             }
-            #[doc(hidden)]
-            #many
-            #vis fn #copy_vjp #generics(#(#names: #types,)* #d_out: impl #krate::__private::Cot<#d_owned>) -> (#(#positional_types,)*) #where_clause {
-                #vjp::<#t>(#(#names,)* #d_out)
+            impl #calls {
+                #[allow(clippy::too_many_arguments, reason = "the function's parameters")]
+                #vis fn call #generics(self, #(#names: #types,)*) -> #d_out_ty #where_clause {
+                    #target::<#t>(#(#names,)*)
+                }
+                #[allow(clippy::too_many_arguments, reason = "the function's parameters and `d_out`")]
+                #vis fn vjp #generics(self, #(#names: #types,)* #d_out: impl #krate::__private::Cot<#d_owned>) -> (#(#positional_types,)*) #where_clause {
+                    #vjp::<#t>(#(#names,)* #d_out)
+                }
             }
         }
     });
@@ -224,6 +236,7 @@ pub fn adjoint(args: TokenStream, item: TokenStream) -> TokenStream {
             let #bind = #rule_name(#(#names,)* #d_arg);
             (#(#positional,)*)
         }
+        #marker
         #second
     }
 }

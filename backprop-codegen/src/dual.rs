@@ -14,7 +14,13 @@
 //!
 //! A callee must be marked `jvp` or `hvp` too (its copy is what the copy
 //! calls); a function with a user `#[adjoint]` rule gets its copy from
-//! `#[adjoint(f, hvp)]` on a rule generic over the float type.
+//! `#[adjoint(f, hvp)]` on a rule generic over the float type. The copy
+//! reaches the callee's copies through its gradient struct, which every
+//! differentiable function (and every `#[adjoint]` rule) writes:
+//! `FGrad::__copies::<f>()` is, for a second-order `f`, a value whose
+//! `.call(..)` and `.vjp(..)` are `f_dual` and `f_dual_vjp` ([`calls`]);
+//! for any other `f` it is the runtime's `SecondOrderCalls::__copies`,
+//! whose bound fails with a message naming `f` and what to add.
 
 use crate::ast::{Function, Kind};
 use crate::ctxt::Ctxt;
@@ -46,6 +52,168 @@ pub const FLOAT: &str = "__F";
 /// The name of `name`'s copy over duals.
 pub fn dual_name(name: &syn::Ident) -> syn::Ident {
     format_ident!("{}_dual", name, span = name.span())
+}
+
+/// The forward and the `_vjp` of a call of `path` in `copy`, a copy over
+/// duals: `{ .. FGrad::__copies::<f>() }.call` and `.vjp` (see the module's
+/// documentation), spanned on the call. A path into a type (`Mlp::f`)
+/// calls `Mlp::f_dual` and `Mlp::f_dual_vjp` by name.
+pub fn callee(
+    path: &syn::Path,
+    copy: &Function,
+    krate: &TokenStream,
+    span: Span,
+) -> (TokenStream, TokenStream) {
+    match gate(path, copy, krate, span) {
+        Some(gate) => (
+            quote_spanned!(span=> (#gate).call),
+            quote_spanned!(span=> (#gate).vjp),
+        ),
+        None => {
+            let mut path = path.clone();
+            let last = path.segments.last_mut().expect("a segment");
+            last.ident = dual_name(&last.ident);
+            last.arguments = syn::PathArguments::None;
+            let mut vjp = path.clone();
+            let last = vjp.segments.last_mut().expect("a segment");
+            last.ident = format_ident!("{}_vjp", last.ident, span = last.ident.span());
+            (path.to_token_stream(), vjp.to_token_stream())
+        }
+    }
+}
+
+/// The module beside a copy over duals (`NAME_dual`, also its name) that
+/// holds a type named after each function it calls, which the message of
+/// [`gate`] names: one type of that name for every call of the function
+/// from the copy (so rustc reports one error, not one per generated
+/// function), in a module of its own so that it names no other item. `None`
+/// for a copy in an `impl` block, whose calls name a type of their own.
+fn names_module(copy: &Function) -> Option<&syn::Ident> {
+    copy.self_ty.is_none().then_some(&copy.item.sig.ident)
+}
+
+/// `#[doc(hidden)] mod NAME_dual { pub struct f {} .. }` for the functions
+/// `names` a copy calls (see [`names_module`]).
+pub fn names(copy: &Function, names: &std::collections::BTreeSet<String>) -> TokenStream {
+    let Some(module) = names_module(copy).filter(|_| !names.is_empty()) else {
+        return TokenStream::new();
+    };
+    let names = names.iter().map(|n| syn::Ident::new(n, Span::call_site()));
+    quote! {
+        #[doc(hidden)]
+        #[allow(non_camel_case_types, dead_code, reason = "a type named after each function the copy calls, for the message of a call without a second order")]
+        mod #module {
+            #(pub struct #names {})*
+        }
+    }
+}
+
+/// `{ use SecondOrderCalls as _; FGrad::__copies::<NAME_dual::f>() }`:
+/// the copies of the function `path` names (`None` for a path into a type).
+fn gate(path: &syn::Path, copy: &Function, krate: &TokenStream, span: Span) -> Option<TokenStream> {
+    let n = path.segments.len();
+    let in_type = n > 1
+        && path.segments[n - 2]
+            .ident
+            .to_string()
+            .starts_with(|c: char| c.is_uppercase());
+    if in_type {
+        return None;
+    }
+    let mut grad = path.clone();
+    let last = grad.segments.last_mut()?;
+    let name = syn::Ident::new(&last.ident.to_string(), span);
+    last.ident = grad_struct_name(&last.ident);
+    last.ident.set_span(span);
+    last.arguments = syn::PathArguments::None;
+    let (local, name) = match names_module(copy) {
+        Some(module) => (TokenStream::new(), quote_spanned!(span=> #module::#name)),
+        None => (
+            quote_spanned!(span=> #[allow(non_camel_case_types, dead_code, reason = "the function's name, for the message")] struct #name {}),
+            name.to_token_stream(),
+        ),
+    };
+    Some(quote_spanned! {span=> {
+        #local
+        #[allow(unused_imports, reason = "a second-order callee's own `__copies` comes first")]
+        use #krate::__private::SecondOrderCalls as _;
+        #grad::__copies::<#name>()
+    }})
+}
+
+/// What a second-order function's copy writes for the copies that call it
+/// (see [`gate`]): `NameGradCopies`, whose `call` and `vjp` are the copy
+/// (`func`) and its `_vjp`, and `NameGrad::__copies`, which makes one.
+pub fn calls(func: &Function, krate: &TokenStream, d_out: &syn::Ident) -> TokenStream {
+    let sig = &func.item.sig;
+    let copy = &sig.ident;
+    let copy_name = copy.to_string();
+    let Some(name) = copy_name.strip_suffix("_dual") else {
+        return TokenStream::new();
+    };
+    if func.self_ty.is_some() {
+        return TokenStream::new();
+    }
+    let vis = &func.item.vis;
+    let grad = grad_struct_name(&syn::Ident::new(name, copy.span()));
+    let calls = format_ident!("{}Copies", grad);
+    let copy_vjp = format_ident!("{}_vjp", copy);
+    let inputs: Vec<syn::FnArg> = strip_mut(sig.inputs.iter()).collect();
+    let names: Vec<&syn::Ident> = func.params.iter().map(|p| &p.ident).collect();
+    let ret = match &sig.output {
+        syn::ReturnType::Type(_, ty) => ty.to_token_stream(),
+        syn::ReturnType::Default => quote!(()),
+    };
+    let positional = crate::emit::vjp::positional_types(func, krate);
+    let mut namer = crate::plan::Namer::new(Default::default());
+    let upstream = crate::emit::vjp::upstream(func, krate, &mut namer, d_out, &ret).ty;
+    let where_clause = crate::emit::where_clause(func, krate);
+    let generics = &sig.generics;
+    let many = quote!(#[allow(clippy::too_many_arguments, reason = "the function's parameters")]);
+    // The user's float type parameter is the gradient struct's too
+    // (`FGrad<T>`); the copy's own (`__F`) is the methods'.
+    let user = func.float_param.as_ref().filter(|t| *t != FLOAT);
+    let (impl_generics, impl_where, method_generics, method_where) = match user {
+        Some(_) => (
+            quote!(#generics),
+            where_clause,
+            TokenStream::new(),
+            TokenStream::new(),
+        ),
+        None => (
+            TokenStream::new(),
+            TokenStream::new(),
+            quote!(#generics),
+            where_clause,
+        ),
+    };
+    let of = user.map(|t| quote!(<#t>));
+    let (field, make) = match user {
+        Some(t) => (
+            quote!((::core::marker::PhantomData<#t>)),
+            quote!(#calls(::core::marker::PhantomData)),
+        ),
+        None => (TokenStream::new(), quote!(#calls)),
+    };
+    quote! {
+        #vis struct #calls #of #field;
+        impl #impl_generics #grad #of #impl_where {
+            #vis fn __copies<C>() -> #calls #of {
+                #make
+            }
+        }
+        impl #impl_generics #calls #of #impl_where {
+            #many
+            #vis fn call #method_generics(self, #(#inputs,)*) -> #ret #method_where {
+                #copy(#(#names,)*)
+            }
+            #many
+            #[allow(clippy::type_complexity, reason = "one gradient per parameter, by position")]
+            #vis fn vjp #method_generics(self, #(#inputs,)* #d_out: #upstream) -> (#(#positional,)*) #method_where {
+                #copy_vjp(#(#names,)* #d_out)
+            }
+        }
+    }
 }
 
 /// Checks that `func` can be carried over to duals; each reason it cannot
@@ -269,29 +437,36 @@ fn float_path(path: &syn::Path, t: &syn::Ident) -> Option<Expr> {
 pub fn finish_body(
     body: &mut syn::Block,
     sites: &[usize],
+    copy: Option<&Function>,
     krate: &TokenStream,
     literals: bool,
-) -> usize {
+) -> (usize, std::collections::BTreeSet<String>) {
     struct Finish<'a> {
         sites: &'a [usize],
+        copy: Option<&'a Function>,
         found: usize,
+        names: std::collections::BTreeSet<String>,
         krate: &'a TokenStream,
         literals: bool,
     }
     impl VisitMut for Finish<'_> {
-        fn visit_expr_call_mut(&mut self, c: &mut syn::ExprCall) {
-            let address = c as *const syn::ExprCall as usize;
-            if self.sites.contains(&address) {
-                if let Expr::Path(p) = &mut *c.func {
-                    if let Some(last) = p.path.segments.last_mut() {
-                        last.ident = dual_name(&last.ident);
+        fn visit_expr_mut(&mut self, e: &mut Expr) {
+            if let Expr::Call(c) = e {
+                let address = c as *const syn::ExprCall as usize;
+                if let (true, Some(copy)) = (self.sites.contains(&address), self.copy) {
+                    if let Expr::Path(p) = &*c.func {
+                        if let Some(last) = p.path.segments.last() {
+                            self.names.insert(last.ident.to_string());
+                        }
+                        let (call, _) = callee(&p.path, copy, self.krate, c.func.span());
+                        syn::visit_mut::visit_expr_call_mut(self, c);
+                        let args = &c.args;
+                        *e = syn::parse_quote_spanned!(c.span()=> #call(#args));
                         self.found += 1;
+                        return;
                     }
                 }
             }
-            syn::visit_mut::visit_expr_call_mut(self, c);
-        }
-        fn visit_expr_mut(&mut self, e: &mut Expr) {
             // `y[i] += y[j] * s`: Rust computes the right side first for
             // a primitive float, but borrows `y[i]` first for another
             // type; the right side is bound before, as for a float.
@@ -328,12 +503,14 @@ pub fn finish_body(
     }
     let mut f = Finish {
         sites,
+        copy,
         found: 0,
+        names: Default::default(),
         krate,
         literals,
     };
     f.visit_block_mut(body);
-    f.found
+    (f.found, f.names)
 }
 
 /// A constant of the copy's body as the copy's code writes it: its float
@@ -343,7 +520,7 @@ pub fn generic_constant(e: &mut Expr, krate: &TokenStream) {
         brace_token: Default::default(),
         stmts: vec![syn::Stmt::Expr(e.clone(), None)],
     };
-    finish_body(&mut b, &[], krate, true);
+    finish_body(&mut b, &[], None, krate, true);
     if let Some(syn::Stmt::Expr(done, None)) = b.stmts.pop() {
         *e = done;
     }

@@ -174,9 +174,13 @@ fn function(
         Some(mut l) if !cx.has_errors() => {
             // A second-order function's copy over duals, from the user's item.
             let copy = args.second.any().then(|| dual::copy(&func, &krate));
+            let mut names = TokenStream::new();
             if let Some((mut body, sites)) = l.dual_body.take() {
                 let literals = func.float_param.as_ref().is_some_and(|t| t == dual::FLOAT);
-                if dual::finish_body(&mut body, &sites, &krate, literals) != sites.len() {
+                let (found, called) =
+                    dual::finish_body(&mut body, &sites, Some(&func), &krate, literals);
+                names = dual::names(&func, &called);
+                if found != sites.len() {
                     cx.error(
                         func.item.sig.ident.span(),
                         "a call of a differentiable function in this body could not be carried over to dual numbers for `jvp`/`hvp`; bind its value with `let` first, and please report the function",
@@ -195,6 +199,11 @@ fn function(
                 Namer::new(used.clone()),
                 args.opts,
             );
+            if args.dual_copy {
+                let d_out = Namer::new(used.clone()).fresh("d_out");
+                inside.extend(dual::calls(&func, &krate, &d_out));
+                inside.extend(names);
+            }
             if let Some(copy) = copy {
                 let copy_args = Args {
                     wrt: args.wrt.clone(),

@@ -25,10 +25,12 @@ impl NodeId {
 /// the reverse sweep calls its `NAME_vjp`.
 #[derive(Clone)]
 pub struct Call {
-    /// The called path, as the user wrote it.
-    pub path: syn::Path,
-    /// The path of its positional adjoint, `NAME_vjp`, beside it.
-    pub vjp: syn::Path,
+    /// The called path, as the user wrote it; in a copy over duals, the
+    /// callee's copy (`crate::dual::calls`: `{ .. }.call`).
+    pub path: proc_macro2::TokenStream,
+    /// The path of its positional adjoint, `NAME_vjp`, beside it; in a copy
+    /// over duals, that of the callee's copy (`{ .. }.vjp`).
+    pub vjp: proc_macro2::TokenStream,
     /// Each argument, in order.
     pub args: Vec<CallArg>,
     /// A closure mapped over arrays, whose forward and rule are not a path's.

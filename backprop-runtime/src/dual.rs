@@ -684,6 +684,40 @@ pub fn split<T: Dualize>(d: &T::Dual) -> (T, T) {
     (T::value_of(d), T::tangent_of(d))
 }
 
+/// How a `#[differentiable(jvp)]` or `(hvp)` function reaches the copies
+/// over duals of a function it calls, `f`: `FGrad::__copies::<f>()` (`f` a
+/// type of the function's name that the caller writes), then `.call(..)`
+/// and `.vjp(..)`. A second-order function's gradient struct has an
+/// inherent `__copies`, which comes first; any other type finds this one,
+/// whose bound [`SecondOrder`] no type meets, so rustc reports the message
+/// below at the call and nothing after it (the value is of an error type).
+#[doc(hidden)]
+pub trait SecondOrderCalls {
+    /// Never called: its bound fails.
+    fn __copies<C>() -> <Self as SecondOrder<C>>::Calls
+    where
+        Self: SecondOrder<C>,
+    {
+        unreachable!("no type meets `SecondOrder`")
+    }
+}
+
+impl<T: ?Sized> SecondOrderCalls for T {}
+
+/// Met by no type: the message of a call of a function without a second
+/// order from one with (see [`SecondOrderCalls`]).
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`{C}` has no second order, and a `#[differentiable(jvp)]` or `(hvp)` function calls it",
+    label = "mark `{C}` `#[differentiable(jvp)]` (or `hvp`) too",
+    note = "a `jvp`/`hvp` function runs the functions it calls on dual numbers, through their copies that `jvp` and `hvp` write; `jvp` on `{C}` is enough (`hvp` writes `{C}_hvp` too)",
+    note = "if `{C}` has an `#[adjoint]` rule: write `{C}` and the rule generic over `T: backprop::Float` and mark the rule `#[adjoint({C}, hvp)]`"
+)]
+pub trait SecondOrder<C> {
+    /// What `.call(..)` and `.vjp(..)` are methods of.
+    type Calls;
+}
+
 /// The matrix product of duals by products of floats (ndarray's):
 /// `(A + εȦ)(B + εḂ) = AB + ε(ȦB + AḂ)`.
 ///

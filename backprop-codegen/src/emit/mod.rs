@@ -12,7 +12,7 @@ mod forward;
 mod loops;
 mod reverse;
 mod scalar;
-mod vjp;
+pub(crate) mod vjp;
 
 use crate::ast::{Function, Kind};
 use crate::graph::{Call, CallArg, ConstArg, Form, Node, NodeId};

@@ -56,15 +56,7 @@ pub fn item(
             }
         })
         .collect();
-    let positional_types: Vec<TokenStream> = func
-        .params
-        .iter()
-        .map(|p| match (&p.kind, p.differentiable) {
-            (Kind::Scalar(e), true) => e.ident().into_token_stream(),
-            (Kind::Array { owned, .. } | Kind::Model { owned }, true) => owned.clone(),
-            _ => quote!(#krate::__private::NotDifferentiable),
-        })
-        .collect();
+    let positional_types = positional_types(func, krate);
     let per_component = if func.tuple.is_some() {
         ", given one upstream gradient per component of its value"
     } else {
@@ -114,11 +106,24 @@ pub fn item(
     }
 }
 
+/// The types `NAME_vjp` returns, one per parameter: its gradient's, or
+/// `NotDifferentiable`.
+pub fn positional_types(func: &Function, krate: &TokenStream) -> Vec<TokenStream> {
+    func.params
+        .iter()
+        .map(|p| match (&p.kind, p.differentiable) {
+            (Kind::Scalar(e), true) => e.ident().into_token_stream(),
+            (Kind::Array { owned, .. } | Kind::Model { owned }, true) => owned.clone(),
+            _ => quote!(#krate::__private::NotDifferentiable),
+        })
+        .collect()
+}
+
 /// How `NAME_vjp` takes its upstream gradient and hands it to
 /// `NAME_backward`.
-struct Upstream {
+pub struct Upstream {
     /// Its type: `impl Cot<T>`, or a tuple of them, one per component.
-    ty: TokenStream,
+    pub ty: TokenStream,
     /// `let (d_out_0, d_out_1) = d_out;` for a tuple.
     unpack: TokenStream,
     /// The argument `NAME_backward` takes: a float by value, an array by
@@ -128,7 +133,7 @@ struct Upstream {
 
 /// The upstream gradient of a function's value: one `impl Cot<T>` for a
 /// value, one per component for a tuple.
-fn upstream(
+pub fn upstream(
     func: &Function,
     krate: &TokenStream,
     names: &mut Namer,

@@ -165,7 +165,7 @@ impl Lowerer<'_> {
             });
             inputs.push(*id);
         }
-        let path: syn::Path = syn::parse_quote_spanned!(span=> closure);
+        let path = quote::quote_spanned!(span=> closure);
         let k = u32::try_from(self.graph.calls.len()).expect("fewer than 2^32 calls");
         self.graph.calls.push(Call {
             vjp: path.clone(),

@@ -8,6 +8,7 @@ use crate::vocab::{
     UNWRAP_METHODS,
 };
 use proc_macro2::Span;
+use quote::ToTokens;
 use syn::spanned::Spanned;
 use syn::Expr;
 
@@ -50,16 +51,16 @@ impl Lowerer<'_> {
         call_args: &[&Expr],
         span: Span,
     ) -> NodeId {
-        let mut path = path;
-        if self.env.dual && receiver.is_none() {
+        let (path, vjp) = if self.env.dual && receiver.is_none() {
             // The copy over duals calls the callee's copy.
-            let last = path.segments.last_mut().expect("a segment");
-            last.ident = crate::dual::dual_name(&last.ident);
-        }
-        let mut vjp = path.clone();
-        let last = vjp.segments.last_mut().expect("a segment");
-        last.ident = quote::format_ident!("{}_vjp", last.ident, span = last.ident.span());
-        last.arguments = syn::PathArguments::None;
+            crate::dual::callee(&path, self.func, &self.env.krate, span)
+        } else {
+            let mut vjp = path.clone();
+            let last = vjp.segments.last_mut().expect("a segment");
+            last.ident = quote::format_ident!("{}_vjp", last.ident, span = last.ident.span());
+            last.arguments = syn::PathArguments::None;
+            (path.to_token_stream(), vjp.to_token_stream())
+        };
         let mut inputs = Vec::new();
         let mut args = Vec::new();
         if let Some(receiver) = receiver {
