@@ -581,6 +581,28 @@ macro_rules! dualize_float {
 }
 dualize_float!(f32, f64);
 
+/// A dual with a tangent of its own: forward over forward (`NAME_jvp` of a
+/// function generic over its float type, run on duals).
+impl<F: crate::Float> Dualize for Dual<F> {
+    type Dual = Dual<Dual<F>>;
+    #[inline]
+    fn with_tangent(&self, direction: &Self) -> Dual<Dual<F>> {
+        Dual::new(*self, *direction)
+    }
+    #[inline]
+    fn constant(&self) -> Dual<Dual<F>> {
+        Dual::constant(*self)
+    }
+    #[inline]
+    fn value_of(d: &Dual<Dual<F>>) -> Self {
+        d.value
+    }
+    #[inline]
+    fn tangent_of(d: &Dual<Dual<F>>) -> Self {
+        d.tangent
+    }
+}
+
 impl<F: crate::Float + Dualize<Dual = Dual<F>>, D: Dimension> Dualize for Array<F, D> {
     type Dual = Array<Dual<F>, D>;
     fn with_tangent(&self, direction: &Self) -> Array<Dual<F>, D> {
