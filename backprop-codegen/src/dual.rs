@@ -404,15 +404,12 @@ pub fn wrappers(func: &Function, order: SecondOrder, krate: &TokenStream) -> Tok
         quote!(#[allow(clippy::multiple_bound_locations, reason = "the user's bounds, and the runtime's float traits")])
     });
     let (generics, where_clause, original, grad_args) = match &func.float_param {
-        Some(t) => {
-            let user = crate::emit::where_clause(func, krate);
-            (
-                sig.generics.to_token_stream(),
-                quote!(#user, #t: #dual::Dualize<Dual = #dual_float>),
-                quote!(#name::<#t>),
-                quote!(<#t>),
-            )
-        }
+        Some(t) => (
+            sig.generics.to_token_stream(),
+            crate::emit::where_clause(func, krate),
+            quote!(#name::<#t>),
+            quote!(<#t>),
+        ),
         None => (
             TokenStream::new(),
             TokenStream::new(),

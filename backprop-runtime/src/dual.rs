@@ -603,7 +603,7 @@ impl<F: crate::Float> Dualize for Dual<F> {
     }
 }
 
-impl<F: crate::Float + Dualize<Dual = Dual<F>>, D: Dimension> Dualize for Array<F, D> {
+impl<F: crate::Float, D: Dimension> Dualize for Array<F, D> {
     type Dual = Array<Dual<F>, D>;
     fn with_tangent(&self, direction: &Self) -> Array<Dual<F>, D> {
         assert_eq!(

@@ -45,6 +45,7 @@ pub trait Float:
     + sealed::Sealed
     + Tensor<Elem = Self, Dim = Ix0>
     + for<'a> crate::steps::Keep<Row<'a> = Self>
+    + crate::dual::Dualize<Dual = Dual<Self>>
     + Reusable<Shape = Self>
     + for<'a> StandIn<View<'a> = Self>
     + 'static
