@@ -2,8 +2,9 @@
 //!
 //! A [`Dual`] is a value and its tangent, `x + ε·ẋ` with `ε² = 0`: every
 //! operation on duals computes its value as on floats and its tangent by the
-//! chain rule. `Dual<f64>` and `Dual<f32>` are [`Float`](crate::Float)s, so a function
-//! generic over its float type runs on duals unchanged. Run on duals, a
+//! chain rule. `Dual<F>` is a [`Float`](crate::Float) for every `Float` `F`
+//! (`Dual<f64>`, and `Dual<Dual<f64>>` for forward over forward), so a
+//! function generic over its float type runs on duals unchanged. Run on duals, a
 //! function gives its directional derivative (`NAME_jvp`); its generated
 //! reverse sweep, run on duals, gives the gradient and the derivative of the
 //! gradient along the direction, the Hessian-vector product (`NAME_hvp`):
