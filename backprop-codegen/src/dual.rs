@@ -574,6 +574,26 @@ pub fn wrappers(func: &Function, order: SecondOrder, krate: &TokenStream) -> Tok
         args.push(arg);
     }
     let dual_float = quote!(#dual::Dual<#elem>);
+    // A function generic over its float type `T` has wrappers generic over
+    // it, which run on any float, duals included: its `NAME_jvp` on duals
+    // is forward over forward.
+    let bounds = func.float_param.as_ref().map(|_| {
+        quote!(#[allow(clippy::multiple_bound_locations, reason = "the user's bounds, and the runtime's float traits")])
+    });
+    let (generics, where_clause, original, grad_args) = match &func.float_param {
+        Some(t) => (
+            sig.generics.to_token_stream(),
+            crate::emit::where_clause(func, krate),
+            quote!(#name::<#t>),
+            quote!(<#t>),
+        ),
+        None => (
+            TokenStream::new(),
+            TokenStream::new(),
+            name.to_token_stream(),
+            TokenStream::new(),
+        ),
+    };
     let jvp_name = format_ident!("{}_jvp", name, span = name.span());
     let jvp_doc = format!(
         " Runs [`{name}`] forward with a tangent for each differentiable parameter ({}): returns the value and its derivative along those tangents. Written by `#[differentiable(jvp)]`.",
@@ -585,9 +605,10 @@ pub fn wrappers(func: &Function, order: SecondOrder, krate: &TokenStream) -> Tok
     let jvp = quote! {
         #[doc = #jvp_doc]
         #many
-        #vis fn #jvp_name(#(#inputs,)* #(#tangents,)*) -> (#ret, #ret) {
+        #bounds
+        #vis fn #jvp_name #generics(#(#inputs,)* #(#tangents,)*) -> (#ret, #ret) #where_clause {
             // The original counts as used where only this is.
-            let _ = #name;
+            let _ = #original;
             let out = #copy::<#dual_float>(#(#args),*);
             #dual::split::<#ret>(&out)
         }
@@ -608,13 +629,19 @@ pub fn wrappers(func: &Function, order: SecondOrder, krate: &TokenStream) -> Tok
         " Runs [`{name}`] and its reverse sweep forward with a direction for each differentiable parameter ({}): returns the value, the gradient (of `d_out = 1`), and the Hessian-vector product, the derivative of the gradient along the direction, one field per parameter. Written by `#[differentiable(hvp)]`.",
         named.join(", ")
     );
-    let one = quote_spanned!(name.span()=> #dual::Dual::<#elem>::constant(1.0));
+    let one = match &func.float_param {
+        Some(_) => {
+            quote_spanned!(name.span()=> <#dual_float as #krate::__private::Float>::from_f64(1.0))
+        }
+        None => quote_spanned!(name.span()=> #dual::Dual::<#elem>::constant(1.0)),
+    };
     quote! {
         #jvp
         #[doc = #hvp_doc]
         #many
-        #vis fn #hvp_name(#(#inputs,)* #(#tangents,)*) -> (#ret, #grad, #grad) {
-            let _ = #name;
+        #bounds
+        #vis fn #hvp_name #generics(#(#inputs,)* #(#tangents,)*) -> (#ret, #grad #grad_args, #grad #grad_args) #where_clause {
+            let _ = #original;
             let (out, grad) = #backward::<#dual_float>(#(#args,)* #one);
             (
                 out.value,

@@ -317,20 +317,33 @@ fn saddle_gradients_nest_in_both_modes() {
         })
         .unwrap();
     }
-    // The same ascent run on duals: forward over reverse.
+    // The same ascent run on duals: forward over reverse (the inner
+    // gradient by `objective_backward` on duals) and forward over forward
+    // (by `objective_jvp` on duals).
     let start = [Dual::constant(1.0), Dual::constant(1.0)];
-    let dx = saddle::max_over_p2_of([Dual::new(x1, 1.0), Dual::constant(y1)], start);
-    let dy = saddle::max_over_p2_of([Dual::constant(x1), Dual::new(y1, 1.0)], start);
-    assert_eq!(
-        dx.value,
-        saddle::max_over_p2(x1, y1, 1.0, 1.0, Inner::Reverse)
-    );
-    assert_close(&[dx.tangent, dy.tangent], &[2.0 * x1, 2.0 * y1], 1e-12);
-    // GradBench's answer, in every mode served.
+    for inner in [Inner::Reverse, Inner::Forward] {
+        let dx = saddle::max_over_p2_of([Dual::new(x1, 1.0), Dual::constant(y1)], start, inner);
+        let dy = saddle::max_over_p2_of([Dual::constant(x1), Dual::new(y1, 1.0)], start, inner);
+        assert_eq!(dx.value, saddle::max_over_p2(x1, y1, 1.0, 1.0, inner));
+        assert_close(&[dx.tangent, dy.tangent], &[2.0 * x1, 2.0 * y1], 1e-12);
+    }
+    // The inner gradient on duals, in both modes, is the Hessian's column
+    // along the duals' direction: ∂(∂f/∂p2)/∂x2 = (-2, 0).
+    let p = [0.5, -1.5, 2.0, 0.25].map(Dual::constant);
+    let p = [p[0], p[1], Dual::new(2.0, 1.0), p[3]];
+    for inner in [Inner::Reverse, Inner::Forward] {
+        let [gx, gy] = saddle::grad_p2(p, inner);
+        assert_eq!(
+            [gx.value, gy.value, gx.tangent, gy.tangent],
+            [-4.0, -0.5, -2.0, 0.0]
+        );
+    }
+    // GradBench's answer, in every mode.
     for (outer, inner) in [
         (Inner::Reverse, Inner::Reverse),
         (Inner::Reverse, Inner::Forward),
         (Inner::Forward, Inner::Reverse),
+        (Inner::Forward, Inner::Forward),
     ] {
         let got = saddle::saddle(outer, inner, [1.0, 1.0]);
         assert_close(&got, &[8.246324826140356e-6; 4], 1e-12);
@@ -367,6 +380,16 @@ fn particle_gradients_nest_in_both_modes() {
         particle::potential_hvp(x, y, w, a, b, c)
     })
     .unwrap();
+    // The force on duals, by either inner mode, is the Hessian's column
+    // along the duals' direction (forward over reverse, forward over
+    // forward): the HVP along `(0.3, -0.7, 1.0)`.
+    let (_, _, h) = particle::potential_hvp(x, y, w, 0.3, -0.7, 1.0);
+    let (px, py, pw) = (Dual::new(x, 0.3), Dual::new(y, -0.7), Dual::new(w, 1.0));
+    for grad in [particle::grad_reverse, particle::grad_forward] {
+        let (gx, gy) = grad(px, py, pw);
+        assert_close(&[gx.value, gy.value], &[want.0, want.1], 1e-14);
+        assert_close(&[gx.tangent, gy.tangent], &[h.x, h.y], 1e-13);
+    }
     // The outer derivative through the whole trajectory, in reverse (the
     // inner gradient either way) and in forward mode, against central
     // differences and each other.
@@ -379,17 +402,20 @@ fn particle_gradients_nest_in_both_modes() {
     let (_, gf) = particle::crossing_backward(w, Inner::Forward, 1.0);
     let forward = particle::trajectory(Dual::new(w, 1.0), particle::grad_reverse);
     assert_close(&[forward.value], &[value], 1e-13);
-    assert_close(&[gf.w, forward.tangent], &[g.w, g.w], 1e-10);
+    let ff = particle::trajectory(Dual::new(w, 1.0), particle::grad_forward);
+    assert_close(&[ff.value], &[value], 1e-13);
+    assert_close(
+        &[gf.w, forward.tangent, ff.tangent],
+        &[g.w, g.w, g.w],
+        1e-10,
+    );
     // GradBench's answer, w = 0.2071918746486116, brings the particle down
     // at the origin; w = 0 does not; each mode served finds it from 0.
     let hit = particle::crossing(0.2071918746486116, Inner::Reverse);
     assert!(hit < 1e-6, "{hit}");
     assert!(particle::crossing(0.0, Inner::Reverse) > 100.0 * hit);
-    for function in ["rr", "rf", "fr"] {
+    for function in ["rr", "rf", "fr", "ff"] {
         let found = particle::argmin(function, 0.0).unwrap();
         assert_close(&[found], &[0.2071918746486116], 1e-12);
     }
-    assert!(particle::argmin("ff", 0.0)
-        .unwrap_err()
-        .contains("Dual<Dual<f64>>"));
 }

@@ -2,8 +2,9 @@
 //!
 //! A [`Dual`] is a value and its tangent, `x + ε·ẋ` with `ε² = 0`: every
 //! operation on duals computes its value as on floats and its tangent by the
-//! chain rule. `Dual<f64>` and `Dual<f32>` are [`Float`](crate::Float)s, so a function
-//! generic over its float type runs on duals unchanged. Run on duals, a
+//! chain rule. `Dual<F>` is a [`Float`](crate::Float) for every `Float` `F`
+//! (`Dual<f64>`, and `Dual<Dual<f64>>` for forward over forward), so a
+//! function generic over its float type runs on duals unchanged. Run on duals, a
 //! function gives its directional derivative (`NAME_jvp`); its generated
 //! reverse sweep, run on duals, gives the gradient and the derivative of the
 //! gradient along the direction, the Hessian-vector product (`NAME_hvp`):
@@ -581,7 +582,29 @@ macro_rules! dualize_float {
 }
 dualize_float!(f32, f64);
 
-impl<F: crate::Float + Dualize<Dual = Dual<F>>, D: Dimension> Dualize for Array<F, D> {
+/// A dual with a tangent of its own: forward over forward (`NAME_jvp` of a
+/// function generic over its float type, run on duals).
+impl<F: crate::Float> Dualize for Dual<F> {
+    type Dual = Dual<Dual<F>>;
+    #[inline]
+    fn with_tangent(&self, direction: &Self) -> Dual<Dual<F>> {
+        Dual::new(*self, *direction)
+    }
+    #[inline]
+    fn constant(&self) -> Dual<Dual<F>> {
+        Dual::constant(*self)
+    }
+    #[inline]
+    fn value_of(d: &Dual<Dual<F>>) -> Self {
+        d.value
+    }
+    #[inline]
+    fn tangent_of(d: &Dual<Dual<F>>) -> Self {
+        d.tangent
+    }
+}
+
+impl<F: crate::Float, D: Dimension> Dualize for Array<F, D> {
     type Dual = Array<Dual<F>, D>;
     fn with_tangent(&self, direction: &Self) -> Array<Dual<F>, D> {
         assert_eq!(

@@ -26,8 +26,8 @@ pub trait Keep: Tensor {
 }
 
 macro_rules! keep_scalar {
-    ($($f:ty),*) => {$(
-        impl Keep for $f {
+    ($([$($g:tt)*] $f:ty),*) => {$(
+        impl<$($g)*> Keep for $f {
             type Row<'a> = $f;
             #[inline]
             fn dim(&self) -> Ix0 {
@@ -44,7 +44,7 @@ macro_rules! keep_scalar {
         }
     )*};
 }
-keep_scalar!(f32, f64, crate::dual::Dual<f32>, crate::dual::Dual<f64>);
+keep_scalar!([] f32, [] f64, [F: Float] crate::dual::Dual<F>);
 
 impl<F: Float, D: Dimension> Keep for Array<F, D> {
     type Row<'a>

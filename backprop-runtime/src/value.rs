@@ -19,11 +19,11 @@ mod sealed {
     pub trait Sealed {}
     impl Sealed for f32 {}
     impl Sealed for f64 {}
-    impl Sealed for crate::dual::Dual<f32> {}
-    impl Sealed for crate::dual::Dual<f64> {}
+    impl<F: super::Float> Sealed for crate::dual::Dual<F> {}
 }
 
-/// A float element type: `f32` or `f64`.
+/// A float element type: `f32`, `f64`, or a dual of one of these (a
+/// [`Dual`] of a `Float`, so also a dual of duals: forward over forward).
 pub trait Float:
     num_traits::Float
     + num_traits::FloatConst
@@ -44,6 +44,8 @@ pub trait Float:
     + Sync
     + sealed::Sealed
     + Tensor<Elem = Self, Dim = Ix0>
+    + for<'a> crate::steps::Keep<Row<'a> = Self>
+    + crate::dual::Dualize<Dual = Dual<Self>>
     + Reusable<Shape = Self>
     + for<'a> StandIn<View<'a> = Self>
     + 'static
@@ -144,62 +146,59 @@ impl Float for f64 {
 }
 
 /// A dual is a float whose tangent rides along (see [`crate::dual`]). A
-/// visitor of a model of duals sees the values.
-macro_rules! dual_float {
-    ($($f:ty),*) => {$(
-        impl Float for Dual<$f> {
-            fn to_f64(self) -> f64 {
-                self.value.to_f64()
-            }
-            fn from_f64(v: f64) -> Self {
-                Dual::constant(<$f as Float>::from_f64(v))
-            }
-            fn leaf(view: ArrayViewD<'_, Self>) -> Leaf<'_> {
-                <$f as Float>::leaf(crate::dual::parts_of_view(view).0)
-            }
-            fn leaf_mut(view: ArrayViewMutD<'_, Self>) -> LeafMut<'_> {
-                <$f as Float>::leaf_mut(crate::dual::parts_of_view_mut(view).0)
-            }
-            fn from_leaf(_: Leaf<'_>) -> Option<ArrayViewD<'_, Self>> {
-                None
-            }
-            fn visit_leaves<'a>(
-                view: ArrayViewD<'a, Self>,
-                path: &crate::model::Path,
-                visitor: &mut dyn crate::model::Visitor<'a>,
-            ) {
-                let (values, tangents) = crate::dual::parts_of_view(view);
-                visitor.leaf(path, <$f as Float>::leaf(values));
-                visitor.leaf(path, <$f as Float>::leaf(tangents));
-            }
-            fn visit_leaves_mut<'a>(
-                view: ArrayViewMutD<'a, Self>,
-                path: &crate::model::Path,
-                visitor: &mut dyn crate::model::VisitorMut<'a>,
-            ) {
-                let (values, tangents) = crate::dual::parts_of_view_mut(view);
-                visitor.leaf(path, <$f as Float>::leaf_mut(values));
-                visitor.leaf(path, <$f as Float>::leaf_mut(tangents));
-            }
-            fn from_leaf_mut(_: LeafMut<'_>) -> Option<ArrayViewMutD<'_, Self>> {
-                None
-            }
-            fn matmul(a: &ArrayView2<'_, Self>, b: &ArrayView2<'_, Self>) -> Array2<Self> {
-                crate::dual::matmul(a, b)
-            }
-            fn gemm(
-                alpha: Self,
-                a: &ArrayView2<'_, Self>,
-                b: &ArrayView2<'_, Self>,
-                beta: Self,
-                c: &mut ArrayViewMut2<'_, Self>,
-            ) {
-                crate::dual::gemm(alpha, a, b, beta, c)
-            }
-        }
-    )*};
+/// visitor of a model of duals sees the values; one that visits its
+/// leaves sees the values and then the tangents (each a leaf of `F`'s, so
+/// duals of duals show all four parts).
+impl<F: Float> Float for Dual<F> {
+    fn to_f64(self) -> f64 {
+        self.value.to_f64()
+    }
+    fn from_f64(v: f64) -> Self {
+        Dual::constant(F::from_f64(v))
+    }
+    fn leaf(view: ArrayViewD<'_, Self>) -> Leaf<'_> {
+        F::leaf(crate::dual::parts_of_view(view).0)
+    }
+    fn leaf_mut(view: ArrayViewMutD<'_, Self>) -> LeafMut<'_> {
+        F::leaf_mut(crate::dual::parts_of_view_mut(view).0)
+    }
+    fn from_leaf(_: Leaf<'_>) -> Option<ArrayViewD<'_, Self>> {
+        None
+    }
+    fn visit_leaves<'a>(
+        view: ArrayViewD<'a, Self>,
+        path: &crate::model::Path,
+        visitor: &mut dyn crate::model::Visitor<'a>,
+    ) {
+        let (values, tangents) = crate::dual::parts_of_view(view);
+        F::visit_leaves(values, path, visitor);
+        F::visit_leaves(tangents, path, visitor);
+    }
+    fn visit_leaves_mut<'a>(
+        view: ArrayViewMutD<'a, Self>,
+        path: &crate::model::Path,
+        visitor: &mut dyn crate::model::VisitorMut<'a>,
+    ) {
+        let (values, tangents) = crate::dual::parts_of_view_mut(view);
+        F::visit_leaves_mut(values, path, visitor);
+        F::visit_leaves_mut(tangents, path, visitor);
+    }
+    fn from_leaf_mut(_: LeafMut<'_>) -> Option<ArrayViewMutD<'_, Self>> {
+        None
+    }
+    fn matmul(a: &ArrayView2<'_, Self>, b: &ArrayView2<'_, Self>) -> Array2<Self> {
+        crate::dual::matmul(a, b)
+    }
+    fn gemm(
+        alpha: Self,
+        a: &ArrayView2<'_, Self>,
+        b: &ArrayView2<'_, Self>,
+        beta: Self,
+        c: &mut ArrayViewMut2<'_, Self>,
+    ) {
+        crate::dual::gemm(alpha, a, b, beta, c)
+    }
 }
-dual_float!(f32, f64);
 
 /// A differentiable value: a float scalar (`f32`, `f64`) or an ndarray array of
 /// floats of any storage (`Array`, `ArrayView`, ...) and any dimension.
@@ -319,8 +318,8 @@ pub trait Tensor: Value<Owned = Self> + Clone + Debug {
 }
 
 macro_rules! scalar_value {
-    ($($f:ty),*) => {$(
-        impl Value for $f {
+    ($([$($g:tt)*] $f:ty),*) => {$(
+        impl<$($g)*> Value for $f {
             type Elem = $f;
             type Dim = Ix0;
             type Owned = $f;
@@ -350,7 +349,7 @@ macro_rules! scalar_value {
             }
         }
 
-        impl Tensor for $f {
+        impl<$($g)*> Tensor for $f {
             #[inline]
             fn zip_with2<X: Value<Elem = $f>, Y: Value<Elem = $f>>(
                 self,
@@ -388,7 +387,7 @@ macro_rules! scalar_value {
         }
     )*};
 }
-scalar_value!(f32, f64, Dual<f32>, Dual<f64>);
+scalar_value!([] f32, [] f64, [F: Float] Dual<F>);
 
 impl<F: Float, S: Data<Elem = F>, D: Dimension> Value for ArrayBase<S, D> {
     type Elem = F;
@@ -669,8 +668,8 @@ pub trait Operand: Sized {
 }
 
 macro_rules! scalar_operand {
-    ($($f:ty),*) => {$(
-        impl Operand for $f {
+    ($([$($g:tt)*] $f:ty),*) => {$(
+        impl<$($g)*> Operand for $f {
             type Value = $f;
             #[inline]
             fn value(&self) -> &$f {
@@ -683,7 +682,7 @@ macro_rules! scalar_operand {
         }
     )*};
 }
-scalar_operand!(f32, f64, Dual<f32>, Dual<f64>);
+scalar_operand!([] f32, [] f64, [F: Float] Dual<F>);
 
 impl<T: Value> Operand for &T {
     type Value = T;
@@ -755,8 +754,8 @@ pub trait StandIn {
 }
 
 macro_rules! scalar_reusable {
-    ($($f:ty),*) => {$(
-        impl Reusable for $f {
+    ($([$($g:tt)*] $f:ty),*) => {$(
+        impl<$($g)*> Reusable for $f {
             type Shape = $f;
             #[inline]
             fn shape_of(&self) -> $f {
@@ -768,7 +767,7 @@ macro_rules! scalar_reusable {
             }
         }
 
-        impl StandIn for $f {
+        impl<$($g)*> StandIn for $f {
             type View<'a> = $f;
             #[inline]
             fn stand_in(&self) -> $f {
@@ -777,7 +776,7 @@ macro_rules! scalar_reusable {
         }
     )*};
 }
-scalar_reusable!(f32, f64, Dual<f32>, Dual<f64>);
+scalar_reusable!([] f32, [] f64, [F: Float] Dual<F>);
 
 /// The shape of an array whose buffer was reused (see [`Reusable`]).
 #[derive(Debug, Clone)]
@@ -846,22 +845,22 @@ pub trait Plain {
 }
 
 macro_rules! plain_numbers {
-    ($($t:ty),*) => {$(
-        impl Plain for $t {
+    ($([$($g:tt)*] $t:ty),* $(,)?) => {$(
+        impl<$($g)*> Plain for $t {
             type Out = $t;
             #[inline]
             fn plain(self) -> $t {
                 self
             }
         }
-        impl Plain for &$t {
+        impl<$($g)*> Plain for &$t {
             type Out = $t;
             #[inline]
             fn plain(self) -> $t {
                 *self
             }
         }
-        impl Plain for &&$t {
+        impl<$($g)*> Plain for &&$t {
             type Out = $t;
             #[inline]
             fn plain(self) -> $t {
@@ -871,21 +870,20 @@ macro_rules! plain_numbers {
     )*};
 }
 plain_numbers!(
-    f32,
-    f64,
-    Dual<f32>,
-    Dual<f64>,
-    usize,
-    isize,
-    u8,
-    u16,
-    u32,
-    u64,
-    i8,
-    i16,
-    i32,
-    i64,
-    bool
+    [] f32,
+    [] f64,
+    [F: Float] Dual<F>,
+    [] usize,
+    [] isize,
+    [] u8,
+    [] u16,
+    [] u32,
+    [] u64,
+    [] i8,
+    [] i16,
+    [] i32,
+    [] i64,
+    [] bool,
 );
 
 impl<S: ndarray::RawData, D> Plain for ArrayBase<S, D> {

@@ -16,10 +16,12 @@
 //!   reverse: the derivative of the gradient is the Hessian, one column).
 //! - `rf`: the same, the force from `potential_jvp` (forward).
 //! - `fr`: the trajectory [`trajectory`] runs on dual numbers (forward), each
-//!   step's force from the generated `potential_dual_backward` run on those
+//!   step's force from the generated `potential_backward` run on those
 //!   duals (reverse): forward over reverse, as `potential_hvp` does.
-//! - `ff` is not served: forward over forward needs the potential on duals
-//!   of duals, and `Dual<Dual<f64>>` is not a `backprop::Float`.
+//! - `ff`: the trajectory runs on dual numbers (forward), each step's force
+//!   from the generated `potential_jvp` along `(1, 0)` and `(0, 1)` run on
+//!   those duals ([`grad_forward`]; forward): forward over forward. The
+//!   potential is generic over its float type, so its `potential_jvp` is.
 
 use backprop::dual::Dual;
 use backprop::prelude::*;
@@ -31,8 +33,9 @@ use super::{gd, unknown_function, Output, Prepared};
 /// The potential `1 / |p - (10, 10 - w)| + 1 / |p - (10, 0)|` at
 /// `p = (x, y)`.
 #[differentiable(hvp)]
-pub fn potential(x: f64, y: f64, w: f64) -> f64 {
-    1.0 / (x - 10.0).hypot(y - (10.0 - w)) + 1.0 / (x - 10.0).hypot(y)
+pub fn potential<T: backprop::Float>(x: T, y: T, w: T) -> T {
+    let ten = T::from_f64(10.0);
+    T::one() / (x - ten).hypot(y - (ten - w)) + T::one() / (x - ten).hypot(y)
 }
 
 /// How the inner gradient, the potential's, is taken.
@@ -123,14 +126,20 @@ pub fn trajectory<F: backprop::Float>(w: F, grad: impl Fn(F, F, F) -> (F, F)) ->
 }
 
 /// The potential's gradient with respect to the position by the generated
-/// reverse sweep, over any float (`potential_dual_backward`).
-pub fn grad_reverse<F: backprop::Float + backprop::__private::FromPrimitive>(
-    x: F,
-    y: F,
-    w: F,
-) -> (F, F) {
-    let (_, g) = potential_dual_backward(x, y, w, F::one());
+/// reverse sweep, over any float (`potential_backward`).
+pub fn grad_reverse<F: backprop::Float>(x: F, y: F, w: F) -> (F, F) {
+    let (_, g) = potential_backward(x, y, w, F::one());
     (g.x, g.y)
+}
+
+/// The potential's gradient with respect to the position by the generated
+/// forward mode, over any float (`potential_jvp` along each coordinate): on
+/// duals, forward over forward.
+pub fn grad_forward<F: backprop::Float>(x: F, y: F, w: F) -> (F, F) {
+    let (zero, one) = (F::zero(), F::one());
+    let (_, gx) = potential_jvp(x, y, w, one, zero, zero);
+    let (_, gy) = potential_jvp(x, y, w, zero, one, zero);
+    (gx, gy)
 }
 
 /// The `w` where descent on [`crossing`] from `w0` stops, the derivative by
@@ -153,23 +162,21 @@ pub fn argmin(function: &str, w0: f64) -> Result<f64, String> {
             |w| [trajectory(Dual::new(w[0], 1.0), grad_reverse).tangent],
             [w0],
         ),
-        "ff" => return Err(FORWARD_OVER_FORWARD.to_string()),
+        "ff" => gd::argmin(
+            f,
+            |w| [trajectory(Dual::new(w[0], 1.0), grad_forward).tangent],
+            [w0],
+        ),
         _ => return Err(unknown_function("particle", function)),
     };
     Ok(w[0])
 }
 
-/// Why `ff` is not served (by `particle` and `saddle`).
-pub const FORWARD_OVER_FORWARD: &str = "`ff` needs forward mode over forward mode: the \
-    objective's generated `_jvp` run on dual numbers, that is its copy on duals of duals, and \
-    `Dual<Dual<f64>>` is not a `backprop::Float`";
-
-/// Prepares `rr`, `rf` or `fr`.
+/// Prepares `rr`, `rf`, `fr` or `ff`.
 pub fn prepare(function: &str, input: &Value) -> Result<Prepared, String> {
     let w0 = f64_of(field(input, "w")?, "w")?;
     match function {
-        "rr" | "rf" | "fr" => {}
-        "ff" => return Err(FORWARD_OVER_FORWARD.to_string()),
+        "rr" | "rf" | "fr" | "ff" => {}
         _ => return Err(unknown_function("particle", function)),
     }
     let function = function.to_string();

@@ -15,9 +15,11 @@
 //! - `rf`: the same, the inner gradient from `objective_jvp` (forward).
 //! - `fr`: the ascent ([`max_over_p2_of`]) runs on dual numbers, once per
 //!   coordinate of `p1` (forward), its inner gradient from the generated
-//!   `objective_dual_backward` run on those duals (reverse).
-//! - `ff` is not served: it needs `f`'s JVP on duals of duals, and
-//!   `Dual<Dual<f64>>` is not a `backprop::Float`.
+//!   `objective_backward` run on those duals (reverse).
+//! - `ff`: the same ascent on duals, its inner gradient from the generated
+//!   `objective_jvp` along each coordinate of `p2`, run on those duals
+//!   (forward): forward over forward. `f` is generic over its float type,
+//!   so its `objective_backward` and `objective_jvp` are.
 //!
 //! The last ascent takes `f`'s gradient in the outer mode: from
 //! `objective_backward` after `r`, `objective_jvp` after `f`.
@@ -33,14 +35,32 @@ use super::{gd, unknown_function, Output, Prepared};
 /// `f(p1, p2) = (x1² + y1²) - (x2² + y2²)` for `p1 = (x1, y1)`,
 /// `p2 = (x2, y2)`.
 #[differentiable(hvp)]
-pub fn objective(x1: f64, y1: f64, x2: f64, y2: f64) -> f64 {
+pub fn objective<T: backprop::Float>(x1: T, y1: T, x2: T, y2: T) -> T {
     (x1 * x1 + y1 * y1) - (x2 * x2 + y2 * y2)
+}
+
+/// The gradient of `f` with respect to `p2 = (x2, y2)` at
+/// `[x1, y1, x2, y2]`, over any float, by the generated `objective_backward`
+/// or `objective_jvp` (one direction per coordinate).
+pub fn grad_p2<F: backprop::Float>(p: [F; 4], inner: Inner) -> [F; 2] {
+    let [x1, y1, x2, y2] = p;
+    let (o, l) = (F::zero(), F::one());
+    match inner {
+        Inner::Reverse => {
+            let (_, g) = objective_backward(x1, y1, x2, y2, l);
+            [g.x2, g.y2]
+        }
+        Inner::Forward => [
+            objective_jvp(x1, y1, x2, y2, o, o, l, o).1,
+            objective_jvp(x1, y1, x2, y2, o, o, o, l).1,
+        ],
+    }
 }
 
 /// `∂f/∂x2`, from generated code.
 pub fn df_dx2(x1: f64, y1: f64, x2: f64, y2: f64, inner: Inner) -> f64 {
     match inner {
-        Inner::Reverse => objective_backward(x1, y1, x2, y2, 1.0).1.x2,
+        Inner::Reverse => grad_p2([x1, y1, x2, y2], inner)[0],
         Inner::Forward => objective_jvp(x1, y1, x2, y2, 0.0, 0.0, 1.0, 0.0).1,
     }
 }
@@ -48,7 +68,7 @@ pub fn df_dx2(x1: f64, y1: f64, x2: f64, y2: f64, inner: Inner) -> f64 {
 /// `∂f/∂y2`, from generated code.
 pub fn df_dy2(x1: f64, y1: f64, x2: f64, y2: f64, inner: Inner) -> f64 {
     match inner {
-        Inner::Reverse => objective_backward(x1, y1, x2, y2, 1.0).1.y2,
+        Inner::Reverse => grad_p2([x1, y1, x2, y2], inner)[1],
         Inner::Forward => objective_jvp(x1, y1, x2, y2, 0.0, 0.0, 0.0, 1.0).1,
     }
 }
@@ -126,29 +146,15 @@ pub fn max_over_p2(x1: f64, y1: f64, sx: f64, sy: f64, inner: Inner) -> f64 {
 }
 
 /// [`max_over_p2`] over any float, by [`gd::argmax`], the inner gradient
-/// from the generated `objective_dual_backward`: run on duals, the outer
-/// derivative in forward mode.
-pub fn max_over_p2_of<F: backprop::Float + backprop::__private::FromPrimitive>(
-    p1: [F; 2],
-    start: [F; 2],
-) -> F {
+/// by [`grad_p2`] in the mode `inner`: run on duals, the outer derivative
+/// in forward mode.
+pub fn max_over_p2_of<F: backprop::Float>(p1: [F; 2], start: [F; 2], inner: Inner) -> F {
     let p2 = gd::argmax(
-        |p2| objective_dual(p1[0], p1[1], p2[0], p2[1]),
-        |p2| {
-            let (_, g) = objective_dual_backward(p1[0], p1[1], p2[0], p2[1], F::one());
-            [g.x2, g.y2]
-        },
+        |p2| objective(p1[0], p1[1], p2[0], p2[1]),
+        |p2| grad_p2([p1[0], p1[1], p2[0], p2[1]], inner),
         start,
     );
-    objective_dual(p1[0], p1[1], p2[0], p2[1])
-}
-
-/// The gradient of `f` with respect to `p2` at `f64`, by `mode`.
-fn grad_p2(p1: [f64; 2], p2: &[f64; 2], mode: Inner) -> [f64; 2] {
-    [
-        df_dx2(p1[0], p1[1], p2[0], p2[1], mode),
-        df_dy2(p1[0], p1[1], p2[0], p2[1], mode),
-    ]
+    objective(p1[0], p1[1], p2[0], p2[1])
 }
 
 /// The modes of `function` (outer, inner), or why it is not served.
@@ -157,7 +163,7 @@ fn modes(function: &str) -> Result<(Inner, Inner), String> {
         "rr" => Ok((Inner::Reverse, Inner::Reverse)),
         "rf" => Ok((Inner::Reverse, Inner::Forward)),
         "fr" => Ok((Inner::Forward, Inner::Reverse)),
-        "ff" => Err(super::particle::FORWARD_OVER_FORWARD.to_string()),
+        "ff" => Ok((Inner::Forward, Inner::Forward)),
         _ => Err(unknown_function("saddle", function)),
     }
 }
@@ -182,7 +188,7 @@ pub fn saddle(outer: Inner, inner: Inner, start: [f64; 2]) -> [f64; 4] {
                 let along = |k: usize| {
                     let p1: [Dual<f64>; 2] =
                         std::array::from_fn(|j| Dual::new(p1[j], if j == k { 1.0 } else { 0.0 }));
-                    max_over_p2_of(p1, start).tangent
+                    max_over_p2_of(p1, start, inner).tangent
                 };
                 [along(0), along(1)]
             },
@@ -191,13 +197,13 @@ pub fn saddle(outer: Inner, inner: Inner, start: [f64; 2]) -> [f64; 4] {
     };
     let p2 = gd::argmax(
         |p2| objective(p1[0], p1[1], p2[0], p2[1]),
-        |p2| grad_p2(p1, p2, outer),
+        |p2| grad_p2([p1[0], p1[1], p2[0], p2[1]], outer),
         start,
     );
     [p1[0], p1[1], p2[0], p2[1]]
 }
 
-/// Prepares `rr`, `rf` or `fr`.
+/// Prepares `rr`, `rf`, `fr` or `ff`.
 pub fn prepare(function: &str, input: &Value) -> Result<Prepared, String> {
     let start = vector_of(field(input, "start")?, "start")?;
     let start: [f64; 2] = start

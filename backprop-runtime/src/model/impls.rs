@@ -7,8 +7,8 @@ use ndarray::{aview0, aview_mut1, Array, Axis, Dimension};
 
 /// A float is a 0-d leaf.
 macro_rules! scalar_leaf {
-    ($($f:ty),*) => {$(
-        impl Differentiable for $f {
+    ($([$($g:tt)*] $f:ty),*) => {$(
+        impl<$($g)*> Differentiable for $f {
             // Added directly, not through a visit: what a model's field
             // read adds into its gradient, per iteration of a loop.
             #[inline]
@@ -25,7 +25,7 @@ macro_rules! scalar_leaf {
         }
     )*};
 }
-scalar_leaf!(f32, f64, crate::dual::Dual<f32>, crate::dual::Dual<f64>);
+scalar_leaf!([] f32, [] f64, [F: Float] crate::dual::Dual<F>);
 
 /// An owned float array of any dimension is one leaf.
 impl<F: Float, D: Dimension> Differentiable for Array<F, D> {

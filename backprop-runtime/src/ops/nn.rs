@@ -171,8 +171,8 @@ pub trait LogSumExp: Value {
 }
 
 macro_rules! scalar_logsumexp {
-    ($($f:ty),*) => {$(
-        impl LogSumExp for $f {
+    ($([$($g:tt)*] $f:ty),*) => {$(
+        impl<$($g)*> LogSumExp for $f {
             type Output = $f;
             #[inline]
             fn logsumexp(&self) -> $f {
@@ -185,7 +185,7 @@ macro_rules! scalar_logsumexp {
         }
     )*};
 }
-scalar_logsumexp!(f32, f64, crate::dual::Dual<f32>, crate::dual::Dual<f64>);
+scalar_logsumexp!([] f32, [] f64, [F: Float] crate::dual::Dual<F>);
 
 impl<F: Float, S: Data<Elem = F>> LogSumExp for ArrayBase<S, Ix1> {
     type Output = F;
