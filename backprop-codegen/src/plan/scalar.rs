@@ -71,7 +71,7 @@ pub fn types(g: &Graph, func: &Function, inputs: &[Option<Ty>]) -> Vec<Option<Ty
                 None
             }
             Node::Out { of, k } => results.get(of).and_then(|r| r[*k]),
-            Node::Const(c) if is_float_cast(&c.expr) => Some(Ty::Float),
+            Node::Const(c) if is_float_const(&c.expr, func) => Some(Ty::Float),
             Node::Const(c) => made_array(&c.expr),
             Node::Error | Node::LoopVar => None,
         };
@@ -114,12 +114,48 @@ fn made_array(e: &syn::Expr) -> Option<Ty> {
     made.then_some(Ty::Array(axes))
 }
 
-/// `n as f64`, `(k as f32)`: a constant whose type is written.
-fn is_float_cast(e: &syn::Expr) -> bool {
+/// `n as f64`, `(k as f32)`, and in a function generic over its float
+/// type `T`, `T::from_f64(10.0)`, `T::one()`, `T::from(n).unwrap()`: a
+/// constant whose type is written.
+fn is_float_const(e: &syn::Expr, func: &Function) -> bool {
+    float_made(e, func, false)
+}
+
+/// [`is_float_const`]; `unwrapped` under `.unwrap()` (`T::from(n)` is an
+/// `Option`, `T::from_f64(x)` of `backprop::Float` a float).
+fn float_made(e: &syn::Expr, func: &Function, unwrapped: bool) -> bool {
     match e {
-        syn::Expr::Paren(p) => is_float_cast(&p.expr),
+        syn::Expr::Paren(p) => float_made(&p.expr, func, unwrapped),
         syn::Expr::Cast(c) => {
             matches!(&*c.ty, syn::Type::Path(p) if p.path.is_ident("f64") || p.path.is_ident("f32"))
+        }
+        syn::Expr::MethodCall(m) if m.method == "unwrap" || m.method == "expect" => {
+            float_made(&m.receiver, func, true)
+        }
+        syn::Expr::Call(c) => {
+            let syn::Expr::Path(p) = &*c.func else {
+                return false;
+            };
+            let [ty, f] = p.path.segments.iter().collect::<Vec<_>>()[..] else {
+                return false;
+            };
+            let float = func.float_param.as_ref().is_some_and(|t| ty.ident == *t)
+                || ty.ident == crate::dual::FLOAT;
+            let made = f.ident.to_string();
+            float
+                && ((unwrapped && made.starts_with("from"))
+                    || made == "from_f64"
+                    || made == "from_f32"
+                    || [
+                        "one",
+                        "zero",
+                        "epsilon",
+                        "max_value",
+                        "min_value",
+                        "infinity",
+                        "nan",
+                    ]
+                    .contains(&made.as_str()))
         }
         _ => false,
     }

@@ -192,6 +192,21 @@ fn sum_square_makes_no_array_of_squares() {
 }
 
 #[test]
+fn a_generic_float_made_from_a_number_is_plain() {
+    let source = "fn f<T: Float>(w: T, x: T) -> T {
+        let k = T::from_f64(0.5);
+        let n = T::from(3).unwrap();
+        (w * k).exp() + x * n + T::one()
+    }";
+    with_plan(source, Options::default(), |p| {
+        let r = &p.body;
+        let (mul, exp) = (ops(r, Op::Mul), ops(r, Op::Exp)[0]);
+        assert_eq!(mul.len(), 2);
+        assert!(mul.iter().all(|m| r.plain.contains(m)) && r.plain.contains(&exp));
+    });
+}
+
+#[test]
 fn plain_writes_scalar_ops_as_arithmetic() {
     let source = "fn f(w: f64, x: f64, v: &Array1<f64>) -> f64 {
         let u = w * x;
