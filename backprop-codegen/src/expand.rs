@@ -181,7 +181,7 @@ fn function(
                         func.item.sig.ident.span(),
                         "a call of a differentiable function in this body could not be carried over to dual numbers for `jvp`/`hvp`; bind its value with `let` first, and please report the function",
                     );
-                    return fallback(&func, &krate, &cx, used);
+                    return fallback(&func, &krate, &cx, used, args.each);
                 }
                 *func.item.block = body;
             }
@@ -194,6 +194,7 @@ fn function(
                 &krate,
                 Namer::new(used.clone()),
                 args.opts,
+                args.each,
             );
             if let Some(copy) = copy {
                 let copy_args = Args {
@@ -209,7 +210,7 @@ fn function(
             }
             (inside, outside)
         }
-        _ => fallback(&func, &krate, &cx, used),
+        _ => fallback(&func, &krate, &cx, used, args.each),
     }
 }
 
@@ -220,9 +221,11 @@ fn fallback(
     krate: &TokenStream,
     cx: &Ctxt,
     used: HashSet<String>,
+    each: Option<proc_macro2::Span>,
 ) -> (TokenStream, TokenStream) {
     let mut namer = Namer::new(used);
     let frame = emit::frame(func, krate, &mut namer, false);
+    let each = each.map(|_| emit::each_fallback(func, &frame, krate, &mut namer));
     let errors = cx.to_compile_errors();
     let item = emit::original_item(func);
     let items = &frame.items;
@@ -234,6 +237,7 @@ fn fallback(
         #signature {
             ::core::unreachable!("#[differentiable] reported an error for this function")
         }
+        #each
     };
     (inside, frame.outside)
 }

@@ -13,6 +13,7 @@
 
 mod branches;
 mod dot_add;
+pub mod each;
 mod forward;
 mod fuse;
 mod in_place;
