@@ -15,5 +15,9 @@
 /// ```
 #[inline(always)]
 pub fn each<D, G, const K: usize>(d_outs: [D; K], sweep: impl Fn(D) -> G) -> [G; K] {
-    d_outs.map(sweep)
+    let mut out: [Option<G>; K] = [const { None }; K];
+    for (o, d) in out.iter_mut().zip(d_outs) {
+        *o = Some(sweep(d));
+    }
+    out.map(|g| g.expect("one gradient per upstream"))
 }

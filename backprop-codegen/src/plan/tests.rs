@@ -788,3 +788,23 @@ fn each_repeats_a_sweep_of_floats_only() {
         Err("not a float")
     );
 }
+
+#[test]
+fn sin_cos_pairs_the_sine_and_cosine_of_one_float() {
+    let source = "fn f(t: f64, u: f64, x: &Array1<f64>) -> f64 {
+        let (c, s) = (t.cos(), t.sin());
+        let other = u.sin();
+        c * s + other + sum(&(sin(x) * cos(x)))
+    }";
+    with_plan(source, Options::default(), |p| {
+        let r = &p.body;
+        let (sin, cos) = (ops(r, Op::Sin), ops(r, Op::Cos));
+        // `t`'s pair; not `u`'s sine (no cosine), not the array's.
+        assert_eq!(r.sin_cos.len(), 2);
+        assert_eq!(r.sin_cos.get(&sin[0]), Some(&cos[0]));
+        assert_eq!(r.sin_cos.get(&cos[0]), Some(&sin[0]));
+    });
+    let mut opts = Options::default();
+    assert!(opts.switch_off("sin_cos"));
+    with_plan(source, opts, |p| assert!(p.body.sin_cos.is_empty()));
+}

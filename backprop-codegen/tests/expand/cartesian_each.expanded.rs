@@ -64,10 +64,10 @@ pub fn cartesian_backward(
     let out_1 = r * out_1_1;
     let d_r_from_out_1 = d_out_1 * out_1_1;
     let d_out_1_1 = d_out_1 * r;
-    let d_t_from_out_1_1 = bp::map_vjp_x(d_out_1_1, &t, bp::Sin);
+    let d_t_from_out_1_1 = d_out_1_1 * out_0_1;
     let d_r_from_out_0 = d_out_0 * out_0_1;
     let d_out_0_1 = d_out_0 * r;
-    let d_t_from_out_0_1 = bp::map_vjp_x(d_out_0_1, &t, bp::Cos);
+    let d_t_from_out_0_1 = -(d_out_0_1 * out_1_1);
     let d_t = d_t_from_out_1_1 + d_t_from_out_0_1;
     let d_r = d_r_from_out_1 + d_r_from_out_0;
     let grad = CartesianGrad { r: d_r, t: d_t };
@@ -92,10 +92,10 @@ pub fn cartesian_backward_each<const K: usize>(
             let (d_out_0, d_out_1) = d_out;
             let d_r_from_out_1 = d_out_1 * out_1_1;
             let d_out_1_1 = d_out_1 * r;
-            let d_t_from_out_1_1 = bp::map_vjp_x(d_out_1_1, &t, bp::Sin);
+            let d_t_from_out_1_1 = d_out_1_1 * out_0_1;
             let d_r_from_out_0 = d_out_0 * out_0_1;
             let d_out_0_1 = d_out_0 * r;
-            let d_t_from_out_0_1 = bp::map_vjp_x(d_out_0_1, &t, bp::Cos);
+            let d_t_from_out_0_1 = -(d_out_0_1 * out_1_1);
             let d_t = d_t_from_out_1_1 + d_t_from_out_0_1;
             let d_r = d_r_from_out_1 + d_r_from_out_0;
             CartesianGrad { r: d_r, t: d_t }
