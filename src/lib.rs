@@ -176,6 +176,7 @@ pub mod __private {
         closure_sum_zip_back, closure_zip, closure_zip_back,
     };
     pub use backprop_runtime::dual::{Dual, Dualize, SecondOrderCalls};
+    pub use backprop_runtime::each::each;
     pub use backprop_runtime::gradcheck::{flatten, Gradient};
     pub use backprop_runtime::kernels::{map_vjp, map_vjp_g, map_vjp_out, map_vjp_x, zip, zip_map};
     pub use backprop_runtime::model::fields::{

@@ -33,6 +33,7 @@ macro_rules! snapshot {
 
 snapshot!(broadcast_sub);
 snapshot!(calls);
+snapshot!(cartesian_each);
 snapshot!(fork_rule);
 snapshot!(huber);
 snapshot!(model_method);
@@ -155,6 +156,30 @@ fn model_method() {
     assert_eq!(v.to_bits(), ev.to_bits());
     assert_eq!(g.to_flat(), eg.to_flat(), "bit for bit");
     gradcheck(&e_net, |n| n.loss_backward(&x, &labels, 1.0)).unwrap();
+}
+
+#[test]
+fn cartesian_each() {
+    use cartesian_each::{expanded as e, source as s};
+    let d_outs = [(1.0, 0.0), (0.0, 1.0), (0.7, -1.3)];
+    for (r, t) in [(3.0, 0.4), (-1.0, 2.5)] {
+        let (value, rows) = e::cartesian_backward_each(r, t, d_outs);
+        let (value_s, rows_s) = s::cartesian_backward_each(r, t, d_outs);
+        for k in 0..d_outs.len() {
+            same((value, rows[k].clone()), (value_s, rows_s[k].clone()));
+            same(
+                (value, rows[k].clone()),
+                e::cartesian_backward(r, t, d_outs[k]),
+            );
+            GradCheck::new()
+                .upstream(&d_outs[k])
+                .check(&(r, t), |&(r, t)| {
+                    let (v, g) = e::cartesian_backward_each(r, t, [d_outs[k]]);
+                    (v, g[0].clone())
+                })
+                .unwrap();
+        }
+    }
 }
 
 #[test]

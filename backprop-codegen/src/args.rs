@@ -29,6 +29,10 @@ pub struct Args {
     /// Set on the copy of a function over duals that `jvp`/`hvp` expand:
     /// its calls of differentiable functions call their copies.
     pub dual_copy: bool,
+    /// `backward_each`: also write `NAME_backward_each`, one forward pass
+    /// and one reverse sweep per upstream gradient (see `emit::each`); the
+    /// argument's span, for its errors.
+    pub each: Option<proc_macro2::Span>,
 }
 
 /// Parses the attribute's arguments; an empty list is the default.
@@ -71,6 +75,9 @@ pub fn parse(tokens: TokenStream) -> syn::Result<Args> {
         } else if meta.path.is_ident("hvp") {
             args.second.hvp = true;
             Ok(())
+        } else if meta.path.is_ident("backward_each") {
+            args.each = Some(syn::spanned::Spanned::span(&meta.path));
+            Ok(())
         } else if meta.path.is_ident("unoptimized") {
             args.opts = crate::plan::Options::none();
             Ok(())
@@ -96,7 +103,7 @@ pub fn parse(tokens: TokenStream) -> syn::Result<Args> {
             Ok(())
         } else {
             Err(meta.error(
-                "unknown argument of #[differentiable]; expected `wrt(a, b)`, `jvp`, `hvp` or `crate = path`",
+                "unknown argument of #[differentiable]; expected `wrt(a, b)`, `jvp`, `hvp`, `backward_each` or `crate = path`",
             ))
         }
     });

@@ -185,7 +185,7 @@ fn function(
                         func.item.sig.ident.span(),
                         "a call of a differentiable function in this body could not be carried over to dual numbers for `jvp`/`hvp`; bind its value with `let` first, and please report the function",
                     );
-                    return fallback(&func, &krate, &cx, used);
+                    return fallback(&func, &krate, &cx, used, args.each);
                 }
                 *func.item.block = body;
             }
@@ -198,6 +198,7 @@ fn function(
                 &krate,
                 Namer::new(used.clone()),
                 args.opts,
+                args.each,
             );
             if args.dual_copy {
                 let d_out = Namer::new(used.clone()).fresh("d_out");
@@ -218,7 +219,7 @@ fn function(
             }
             (inside, outside)
         }
-        _ => fallback(&func, &krate, &cx, used),
+        _ => fallback(&func, &krate, &cx, used, args.each),
     }
 }
 
@@ -229,9 +230,11 @@ fn fallback(
     krate: &TokenStream,
     cx: &Ctxt,
     used: HashSet<String>,
+    each: Option<proc_macro2::Span>,
 ) -> (TokenStream, TokenStream) {
     let mut namer = Namer::new(used);
     let frame = emit::frame(func, krate, &mut namer, false);
+    let each = each.map(|_| emit::each_fallback(func, &frame, krate, &mut namer));
     let errors = cx.to_compile_errors();
     let item = emit::original_item(func);
     let items = &frame.items;
@@ -243,6 +246,7 @@ fn fallback(
         #signature {
             ::core::unreachable!("#[differentiable] reported an error for this function")
         }
+        #each
     };
     (inside, frame.outside)
 }

@@ -8,6 +8,7 @@
 
 mod branches;
 mod closures;
+mod each;
 mod forward;
 mod loops;
 mod reverse;
@@ -70,6 +71,11 @@ pub struct Frame {
     /// What goes beside a method's `impl` block: its gradient struct.
     pub outside: TokenStream,
     pub signature: TokenStream,
+    /// The types of `d_out`, of the value and of the gradient (for
+    /// `NAME_backward_each`'s signature).
+    pub d_out_ty: TokenStream,
+    pub ret: TokenStream,
+    pub grad_ty: TokenStream,
 }
 
 /// The name of the type a method's `impl` block implements (`Affine` of
@@ -207,6 +213,9 @@ pub fn frame(func: &Function, krate: &TokenStream, namer: &mut Namer, real: bool
         items,
         outside,
         signature,
+        d_out_ty,
+        ret,
+        grad_ty,
     }
 }
 
@@ -288,6 +297,7 @@ pub fn emit(
     krate: &TokenStream,
     mut namer: Namer,
     opts: plan::Options,
+    each: Option<proc_macro2::Span>,
 ) -> (TokenStream, TokenStream) {
     let frame = frame(func, krate, &mut namer, true);
     let bp = namer.fresh("bp");
@@ -335,6 +345,28 @@ pub fn emit(
         let fields = fields.iter().map(|(f, d)| quote!(#f: #d));
         quote!(#struct_name { #(#fields,)* })
     };
+    // The original function counts as used where only its backward is.
+    let used = quote!(let _ = #original;);
+    let once = quote! {
+        #(#unread)*
+        #(#probes)*
+        #(#forward)*
+    };
+    let each = each.map(|span| match repeatable(&plan, func, span) {
+        Ok(()) => {
+            let body = each::Body {
+                once: quote!(#used #once),
+                sweep: quote!(#unpack #(#reverse)* #gradient),
+                value: value.clone(),
+            };
+            each::item(func, &frame, krate, &mut sh.namer, &bp, Some(body))
+        }
+        Err(e) => {
+            let error = e.to_compile_error();
+            let fallback = each::item(func, &frame, krate, &mut sh.namer, &bp, None);
+            quote!(#error #fallback)
+        }
+    });
     let inside = quote! {
         #item
 
@@ -343,18 +375,53 @@ pub fn emit(
         #signature {
             #[allow(unused_imports, reason = "plain arithmetic calls nothing of the runtime")]
             use #krate::__private as #bp;
-            // The original function counts as used where only its backward is.
-            let _ = #original;
+            #used
             #unpack
-            #(#unread)*
-            #(#probes)*
-            #(#forward)*
+            #once
             #(#reverse)*
             let #grad = #gradient;
             (#value, #grad)
         }
+
+        #each
     };
     (inside, frame.outside)
+}
+
+/// The fallback's `NAME_backward_each`, which cannot run.
+pub fn each_fallback(
+    func: &Function,
+    frame: &Frame,
+    krate: &TokenStream,
+    namer: &mut Namer,
+) -> TokenStream {
+    let bp = namer.fresh("bp");
+    each::item(func, frame, krate, namer, &bp, None)
+}
+
+/// Whether `NAME_backward_each` can be written (`span`: its argument's):
+/// the value is a tuple, and the reverse sweep can run again (`plan::each`).
+fn repeatable(plan: &Plan, func: &Function, span: proc_macro2::Span) -> syn::Result<()> {
+    let name = &func.item.sig.ident;
+    let instead =
+        format!("drop `backward_each` and call `{name}_backward` once per upstream gradient");
+    if func.tuple.is_none() {
+        return Err(syn::Error::new(
+            span,
+            format!("`backward_each` is for a function whose value is a tuple (`-> (f64, f64)`), one reverse sweep per upstream gradient of its components; {instead}"),
+        ));
+    }
+    match plan::each::check(&plan.body) {
+        Ok(()) => Ok(()),
+        Err(plan::each::Unrepeatable::Loop(at)) => Err(syn::Error::new(
+            at,
+            format!("`backward_each` cannot repeat the reverse sweep of a loop: the forward loop keeps each iteration's values for one sweep; {instead}"),
+        )),
+        Err(plan::each::Unrepeatable::NotFloat(at)) => Err(syn::Error::new(
+            at,
+            format!("`backward_each` needs every value of the body known to be a float (`f64`, `f32`), and this one is not (an array, or the value of a call, whose type the macro does not see): a sweep may write over an array's buffer, so it runs once per forward pass; {instead}"),
+        )),
+    }
 }
 
 /// How an op receives a value.

@@ -339,20 +339,31 @@ fn rule(r: &Region, cx: &Cx, id: NodeId, pos: usize, target: &Ident, borrow: boo
         let x = || operand(cx, &r.operand(&cx.func.params, r.inputs(id)[0]));
         let out = || operand(cx, &r.operand(&cx.func.params, id));
         let kernel = kernel(r, cx, id);
-        match k.reads {
-            Reads::X => {
+        match (k.reads, r.sin_cos.get(&id)) {
+            // `sin x`'s rule by the forward's `cos x`, `cos x`'s by its `sin x`.
+            (Reads::X, Some(&partner)) => {
+                let other = super::value(cx, &r.operand(&cx.func.params, partner));
+                if *op == crate::vocab::Op::Sin {
+                    quote_spanned!(span=> #g * #other)
+                } else {
+                    quote_spanned!(span=> -(#g * #other))
+                }
+            }
+            (Reads::X, None) => {
                 let x = x();
                 quote_spanned!(span=> #bp::map_vjp_x(#g, #x, #kernel))
             }
-            Reads::Out => {
+            (Reads::Out, _) => {
                 let out = out();
                 quote_spanned!(span=> #bp::map_vjp_out(#g, #out, #kernel))
             }
-            Reads::XOut => {
+            (Reads::XOut, _) => {
                 let (x, out) = (x(), out());
                 quote_spanned!(span=> #bp::map_vjp(#g, #x, #out, #kernel))
             }
-            Reads::G | Reads::Operands => quote_spanned!(span=> #bp::map_vjp_g(#g, #kernel)),
+            (Reads::G | Reads::Operands, _) => {
+                quote_spanned!(span=> #bp::map_vjp_g(#g, #kernel))
+            }
         }
     } else if op.has(crate::vocab::CONTRIBUTES) {
         let c = contribution(r, cx, id, pos, borrow);

@@ -13,6 +13,7 @@
 
 mod branches;
 mod dot_add;
+pub mod each;
 mod forward;
 mod fuse;
 mod in_place;
@@ -25,6 +26,7 @@ mod region;
 mod routing;
 mod scalar;
 pub mod settled;
+mod sin_cos;
 #[cfg(test)]
 mod tests;
 mod writes;
@@ -73,6 +75,9 @@ pub struct Options {
     pub nested_loops: bool,
     /// Scalars are written as plain Rust arithmetic (`plain`).
     pub plain_scalars: bool,
+    /// The rule of `sin x` reads the forward's `cos x`, and the other way
+    /// round (`sin_cos`).
+    pub sin_cos: bool,
 }
 
 impl Options {
@@ -90,6 +95,7 @@ impl Options {
             settled_rows: false,
             nested_loops: false,
             plain_scalars: false,
+            sin_cos: false,
         }
     }
 
@@ -105,6 +111,7 @@ impl Options {
         "settled_rows",
         "nested_loops",
         "plain_scalars",
+        "sin_cos",
     ];
 
     /// Switches the optimisation `name` off; false if there is none.
@@ -120,6 +127,7 @@ impl Options {
             "settled_rows" => &mut self.settled_rows,
             "nested_loops" => &mut self.nested_loops,
             "plain_scalars" => &mut self.plain_scalars,
+            "sin_cos" => &mut self.sin_cos,
             _ => return false,
         };
         *flag = false;
@@ -140,6 +148,7 @@ impl Default for Options {
             settled_rows: true,
             nested_loops: true,
             plain_scalars: true,
+            sin_cos: true,
         }
     }
 }

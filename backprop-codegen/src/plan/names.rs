@@ -3,7 +3,7 @@
 //! belongs to otherwise (`h1_2`), and never one the user's function uses.
 
 use super::region::{Branch, InputForm, Loop, Operand, Raw, Region};
-use super::{in_place, plain, Shared};
+use super::{in_place, plain, sin_cos, Shared};
 use crate::graph::{Name, Node, NodeId};
 use crate::vocab::Op;
 use proc_macro2::{Ident, Span};
@@ -104,6 +104,7 @@ fn unraw(name: &str) -> String {
 pub fn assign<'g>(r: &mut Region<'g>, sh: &mut Shared, outputs: &[(NodeId, Ident)]) {
     in_place::plan(r, sh);
     plain::plan(r, sh);
+    sin_cos::plan(r, sh);
     let mut loop_ids = Vec::new();
     let mut branch_ids = Vec::new();
     for id in r.graph.ids() {

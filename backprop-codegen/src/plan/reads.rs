@@ -257,8 +257,11 @@ impl Reads<'_, '_> {
         consts.iter().for_each(|c| self.constant(c));
         if let Some(k) = op.unary_kernel() {
             self.add(r.adj(id));
-            if matches!(k.reads, vocab::Reads::X | vocab::Reads::XOut) {
-                self.node_operand(r.inputs(id)[0]);
+            match (k.reads, r.sin_cos.get(&id)) {
+                // `sin x`'s rule reads the forward's `cos x` instead of `x`.
+                (vocab::Reads::X, Some(&partner)) => self.node_operand(partner),
+                (vocab::Reads::X | vocab::Reads::XOut, _) => self.node_operand(r.inputs(id)[0]),
+                _ => {}
             }
             if matches!(k.reads, vocab::Reads::Out | vocab::Reads::XOut) {
                 self.node_operand(id);

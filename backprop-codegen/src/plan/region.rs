@@ -373,6 +373,9 @@ pub struct Region<'g> {
     pub dot_adds: HashMap<NodeId, NodeId>,
     /// The scalar ops written as plain Rust.
     pub plain: HashSet<NodeId>,
+    /// A float `sin x` whose rule reads the forward's `cos x`, and the
+    /// other way round: each, by the other (see `sin_cos`).
+    pub sin_cos: HashMap<NodeId, NodeId>,
     /// The values a local holds by reference (a branch arm's result, in its
     /// reverse sweep).
     pub by_ref: HashSet<NodeId>,
@@ -464,6 +467,7 @@ impl<'g> Region<'g> {
             deferred: HashSet::new(),
             dot_adds: HashMap::new(),
             plain: HashSet::new(),
+            sin_cos: HashMap::new(),
             by_ref,
             borrowed_results: HashSet::new(),
             reversing: std::cell::Cell::new(false),

@@ -71,7 +71,9 @@ pub fn types(g: &Graph, func: &Function, inputs: &[Option<Ty>]) -> Vec<Option<Ty
                 None
             }
             Node::Out { of, k } => results.get(of).and_then(|r| r[*k]),
-            Node::Const(c) if is_float_const(&c.expr, func) => Some(Ty::Float),
+            Node::Const(c) if is_float_const(&c.expr, func) || is_float_field(g, func, c) => {
+                Some(Ty::Float)
+            }
             Node::Const(c) => made_array(&c.expr),
             Node::Error | Node::LoopVar => None,
         };
@@ -112,6 +114,37 @@ fn made_array(e: &syn::Expr) -> Option<Ty> {
     };
     let made = ["zeros", "ones", "from_elem"].iter().any(|m| f.ident == m);
     made.then_some(Ty::Array(axes))
+}
+
+/// `feat.0` of a parameter `feat: (f64, f64)`: a component of a constant
+/// tuple whose type the signature writes as the function's float type.
+fn is_float_field(g: &Graph, func: &Function, c: &crate::graph::ConstArg) -> bool {
+    let syn::Expr::Field(f) = &c.expr else {
+        return false;
+    };
+    let (syn::Expr::Path(base), syn::Member::Unnamed(k)) = (&*f.base, &f.member) else {
+        return false;
+    };
+    let Some((id, _)) = base
+        .path
+        .get_ident()
+        .and_then(|i| c.resolve(&i.to_string()))
+    else {
+        return false;
+    };
+    let Node::Param(i) = g.get(id).node else {
+        return false;
+    };
+    let mut ty = &func.params[i].ty;
+    while let syn::Type::Reference(r) = ty {
+        ty = &r.elem;
+    }
+    let syn::Type::Tuple(t) = ty else {
+        return false;
+    };
+    t.elems.iter().nth(k.index as usize).is_some_and(|e| {
+        crate::ast::Elem::of(e, func.float_param.as_ref()).as_ref() == Some(&func.elem)
+    })
 }
 
 /// `n as f64`, `(k as f32)`, and in a function generic over its float

@@ -748,3 +748,78 @@ fn a_tuple_call_passes_one_upstream_per_component() {
         assert!(call_upstreams(&p.body).is_empty());
     });
 }
+
+/// `check` of `plan::each` on `source`'s plan: `Ok`, or which refusal.
+fn repeatable(source: &str) -> Result<(), &'static str> {
+    let mut out = Ok(());
+    with_plan(source, Options::default(), |p| {
+        out = super::each::check(&p.body).map_err(|e| match e {
+            super::each::Unrepeatable::Loop(_) => "loop",
+            super::each::Unrepeatable::NotFloat(_) => "not a float",
+        });
+    });
+    out
+}
+
+#[test]
+fn each_repeats_a_sweep_of_floats_only() {
+    // Floats through a branch, and a constant tuple's components (of its
+    // signature's float type).
+    assert_eq!(
+        repeatable(
+            "fn f(x: f64, y: f64, t: (f64, f64)) -> (f64, f64) {
+                let s = x * x + y * y;
+                let (mut a, mut b) = (0.0, 0.0);
+                if s != 0.0 {
+                    let r = s.sqrt();
+                    a = x / r;
+                    b = y.sin() * r;
+                } else {
+                    a = x;
+                    b = y;
+                }
+                (a * (x - t.0), b * (y - t.1))
+            }"
+        ),
+        Ok(())
+    );
+    assert_eq!(
+        repeatable(
+            "fn f(x: f64, n: usize) -> (f64, f64) {
+                let mut p = 1.0;
+                for _ in 0..n { p = p * x; }
+                (p, x)
+            }"
+        ),
+        Err("loop")
+    );
+    assert_eq!(
+        repeatable("fn f(x: &Array1<f64>) -> (f64, f64) { (x.sum(), sum(&(x * x))) }"),
+        Err("not a float")
+    );
+    // A component of a constant tuple not of the float type is not known.
+    assert_eq!(
+        repeatable("fn f(x: f64, t: (f32, f64)) -> (f64, f64) { (x * t.0, x * t.1) }"),
+        Err("not a float")
+    );
+}
+
+#[test]
+fn sin_cos_pairs_the_sine_and_cosine_of_one_float() {
+    let source = "fn f(t: f64, u: f64, x: &Array1<f64>) -> f64 {
+        let (c, s) = (t.cos(), t.sin());
+        let other = u.sin();
+        c * s + other + sum(&(sin(x) * cos(x)))
+    }";
+    with_plan(source, Options::default(), |p| {
+        let r = &p.body;
+        let (sin, cos) = (ops(r, Op::Sin), ops(r, Op::Cos));
+        // `t`'s pair; not `u`'s sine (no cosine), not the array's.
+        assert_eq!(r.sin_cos.len(), 2);
+        assert_eq!(r.sin_cos.get(&sin[0]), Some(&cos[0]));
+        assert_eq!(r.sin_cos.get(&cos[0]), Some(&sin[0]));
+    });
+    let mut opts = Options::default();
+    assert!(opts.switch_off("sin_cos"));
+    with_plan(source, opts, |p| assert!(p.body.sin_cos.is_empty()));
+}

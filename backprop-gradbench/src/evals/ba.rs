@@ -10,7 +10,8 @@
 //!
 //! Each residual reads one camera, one point and one weight, so its two rows
 //! of the Jacobian are two vector-Jacobian products of
-//! [`reprojection_error`] (upstream `(1, 0)` then `(0, 1)`), 15 numbers each.
+//! [`reprojection_error`] (upstream `(1, 0)` then `(0, 1)`), 15 numbers each:
+//! one forward pass and two reverse sweeps (`reprojection_error_backward_each`).
 
 use backprop::prelude::*;
 use serde_json::{json, Value};
@@ -25,7 +26,10 @@ use super::Output;
     unused_assignments,
     reason = "`let (y0, ..) = if ..` is not supported; both arms assign"
 )]
-#[differentiable(wrt(r0, r1, r2, c0, c1, c2, f, u0, u1, k0, k1, x0, x1, x2, w))]
+#[differentiable(
+    backward_each,
+    wrt(r0, r1, r2, c0, c1, c2, f, u0, u1, k0, k1, x0, x1, x2, w)
+)]
 pub fn reprojection_error(
     r0: f64,
     r1: f64,
@@ -155,13 +159,20 @@ impl Input {
         on_observation!(reprojection_error(self, i))
     }
 
-    /// The two rows of observation `i`: the derivatives of its residual
-    /// with upstream `d_out`, in the order camera, point, weight.
-    fn residual_row(&self, i: usize, d_out: (f64, f64)) -> [f64; 15] {
-        let (_, g) = on_observation!(reprojection_error_backward(self, i, d_out));
-        [
-            g.r0, g.r1, g.r2, g.c0, g.c1, g.c2, g.f, g.u0, g.u1, g.k0, g.k1, g.x0, g.x1, g.x2, g.w,
-        ]
+    /// The two rows of observation `i`: the derivatives of each component
+    /// of its residual, in the order camera, point, weight.
+    fn residual_rows(&self, i: usize) -> [[f64; 15]; 2] {
+        let (_, rows) = on_observation!(reprojection_error_backward_each(
+            self,
+            i,
+            [(1.0, 0.0), (0.0, 1.0)]
+        ));
+        rows.map(|g| {
+            [
+                g.r0, g.r1, g.r2, g.c0, g.c1, g.c2, g.f, g.u0, g.u1, g.k0, g.k1, g.x0, g.x1, g.x2,
+                g.w,
+            ]
+        })
     }
 }
 
@@ -196,8 +207,7 @@ fn jacobian(input: &Input) -> SparseJacobian {
     jac.rows.push(0);
     for i in 0..p {
         let (cam, point) = input.obs[i];
-        for d_out in [(1.0, 0.0), (0.0, 1.0)] {
-            let row = input.residual_row(i, d_out);
+        for row in input.residual_rows(i) {
             jac.cols.extend((0..11).map(|j| (11 * cam + j) as u32));
             jac.cols
                 .extend((0..3).map(|j| (11 * n + 3 * point + j) as u32));

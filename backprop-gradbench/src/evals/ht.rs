@@ -17,7 +17,7 @@
 //!    transform; 3 VJPs per vertex that a correspondence reads.
 //! 3. [`correspondence_error`]: three vertices and the barycentric
 //!    coordinates → the residual against the observed point; 3 VJPs per
-//!    correspondence.
+//!    correspondence, after one forward pass (`backward_each`).
 
 use backprop::prelude::*;
 use serde_json::{json, Value};
@@ -184,7 +184,7 @@ pub fn skin_vertex(transforms: &Array2<f64>, model: &Model, v: usize) -> (f64, f
 /// of barycentric coordinates `(u0, u1, 1 − u0 − u1)` in the triangle
 /// `a b c`.
 #[allow(clippy::too_many_arguments, reason = "one scalar per parameter")]
-#[differentiable(wrt(a0, a1, a2, b0, b1, b2, c0, c1, c2, u0, u1))]
+#[differentiable(backward_each, wrt(a0, a1, a2, b0, b1, b2, c0, c1, c2, u0, u1))]
 pub fn correspondence_error(
     a0: f64,
     a1: f64,
@@ -362,22 +362,22 @@ fn jacobian(input: &Input) -> Vec<Vec<f64>> {
     for i in 0..input.correspondences.len() {
         let ([a, b, c], (u0, u1)) = input.triangle(i);
         let (pa, pb, pc) = (positions[a], positions[b], positions[c]);
-        for d_out in [(1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)] {
-            let (_, g) = correspondence_error_backward(
-                pa.0,
-                pa.1,
-                pa.2,
-                pb.0,
-                pb.1,
-                pb.2,
-                pc.0,
-                pc.1,
-                pc.2,
-                u0,
-                u1,
-                input.points[i],
-                d_out,
-            );
+        let (_, gradients) = correspondence_error_backward_each(
+            pa.0,
+            pa.1,
+            pa.2,
+            pb.0,
+            pb.1,
+            pb.2,
+            pc.0,
+            pc.1,
+            pc.2,
+            u0,
+            u1,
+            input.points[i],
+            [(1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)],
+        );
+        for g in gradients {
             let mut row = Vec::with_capacity(n_theta + 2);
             if complicated {
                 row.extend([g.u0, g.u1]);
