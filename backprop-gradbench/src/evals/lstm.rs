@@ -25,31 +25,41 @@ pub fn objective(
 ) -> f64 {
     let layers = main_params.nrows() / 2;
     let (c, b) = sequence.dim();
-    let mut state = state.to_owned();
+    // Row 0 of `hidden` is the stack's input; row k + 1 is layer k's
+    // hidden state, `cell` row k its cell state.
+    let mut hidden = Array2::zeros((layers + 1, b));
+    let mut cell = Array2::zeros((layers, b));
+    for k in 0..layers {
+        hidden.row_mut(k + 1).assign(&state.row(2 * k));
+        cell.row_mut(k).assign(&state.row(2 * k + 1));
+    }
     let mut total = 0.0;
     for t in 0..c - 1 {
+        hidden
+            .row_mut(0)
+            .assign(&(&sequence.row(t) * &extra_params.row(0)));
         // The weights are diagonal: bit j of each layer reads bit j of the
-        // layer below only, so each bit goes up the whole stack in turn.
-        let mut sum_exp = 2.0;
-        let mut gold_dot_pred = 0.0;
-        for j in 0..b {
-            let mut input = sequence[[t, j]] * extra_params[[0, j]];
-            for k in 0..layers {
-                let (w, bias, h) = (2 * k, 2 * k + 1, 2 * k);
-                let hidden = state[[h, j]];
+        // layer below only. Layer by layer, the bits are independent.
+        for k in 0..layers {
+            let (w, bias) = (2 * k, 2 * k + 1);
+            for j in 0..b {
+                let input = hidden[[k, j]];
+                let h = hidden[[k + 1, j]];
                 let forget = sigmoid(input * main_params[[w, j]] + main_params[[bias, j]]);
-                let ingate = sigmoid(hidden * main_params[[w, b + j]] + main_params[[bias, b + j]]);
+                let ingate = sigmoid(h * main_params[[w, b + j]] + main_params[[bias, b + j]]);
                 let outgate =
                     sigmoid(input * main_params[[w, 2 * b + j]] + main_params[[bias, 2 * b + j]]);
                 let change =
-                    (hidden * main_params[[w, 3 * b + j]] + main_params[[bias, 3 * b + j]]).tanh();
-                let cell = state[[h + 1, j]] * forget + ingate * change;
-                let hidden = outgate * cell.tanh();
-                state[[h + 1, j]] = cell;
-                state[[h, j]] = hidden;
-                input = hidden;
+                    (h * main_params[[w, 3 * b + j]] + main_params[[bias, 3 * b + j]]).tanh();
+                let next = cell[[k, j]] * forget + ingate * change;
+                cell[[k, j]] = next;
+                hidden[[k + 1, j]] = outgate * next.tanh();
             }
-            let pred = input * extra_params[[1, j]] + extra_params[[2, j]];
+        }
+        let mut sum_exp = 2.0;
+        let mut gold_dot_pred = 0.0;
+        for j in 0..b {
+            let pred = hidden[[layers, j]] * extra_params[[1, j]] + extra_params[[2, j]];
             sum_exp += pred.exp();
             gold_dot_pred += sequence[[t + 1, j]] * pred;
         }
