@@ -247,16 +247,15 @@ pub fn check(func: &Function, order: SecondOrder, cx: &mut Ctxt) {
             format!("`{what}` needs one float type in the whole function; this one mixes `f32` and `f64`"),
         );
     }
-    if func.tuple.is_some() {
+    let value = match (&func.tuple, func.array_output) {
+        (Some(_), _) => Some("a tuple value"),
+        (None, true) => Some("an array value"),
+        (None, false) => None,
+    };
+    if let (true, Some(value)) = (order.hvp, value) {
         cx.error_at(
             &func.item.sig.output,
-            format!("`{what}` does not take a function whose value is a tuple yet"),
-        );
-    }
-    if order.hvp && func.array_output {
-        cx.error_at(
-            &func.item.sig.output,
-            "`hvp` needs a float value (a Hessian is of a scalar function); for an array value ask for `#[differentiable(jvp)]`, whose `NAME_jvp` gives its derivative along a direction",
+            format!("`hvp` needs a float value (a Hessian is of a scalar function); for {value} ask for `#[differentiable(jvp)]`, whose `NAME_jvp` gives its derivative along a direction"),
         );
     }
 }

@@ -689,6 +689,37 @@ impl<M: Dualize> Dualize for Box<M> {
     }
 }
 
+/// A tuple value (`-> (f64, Array1<f64>)`), component by component: the
+/// `NAME_jvp` of a function whose value is a tuple returns the tuple of its
+/// values and the tuple of its tangents.
+macro_rules! dualize_tuple {
+    ($($T:ident $i:tt),+) => {
+        impl<$($T: Dualize),+> Dualize for ($($T,)+) {
+            type Dual = ($($T::Dual,)+);
+            fn with_tangent(&self, direction: &Self) -> Self::Dual {
+                ($(self.$i.with_tangent(&direction.$i),)+)
+            }
+            fn constant(&self) -> Self::Dual {
+                ($(self.$i.constant(),)+)
+            }
+            fn value_of(d: &Self::Dual) -> Self {
+                ($($T::value_of(&d.$i),)+)
+            }
+            fn tangent_of(d: &Self::Dual) -> Self {
+                ($($T::tangent_of(&d.$i),)+)
+            }
+        }
+    };
+}
+dualize_tuple!(A 0);
+dualize_tuple!(A 0, B 1);
+dualize_tuple!(A 0, B 1, C 2);
+dualize_tuple!(A 0, B 1, C 2, D 3);
+dualize_tuple!(A 0, B 1, C 2, D 3, E 4);
+dualize_tuple!(A 0, B 1, C 2, D 3, E 4, G 5);
+dualize_tuple!(A 0, B 1, C 2, D 3, E 4, G 5, H 6);
+dualize_tuple!(A 0, B 1, C 2, D 3, E 4, G 5, H 6, I 7);
+
 /// `x` with tangent `direction`: a float or an array, by value or borrowed.
 #[inline]
 pub fn with_tangent<T: Dualize>(x: &T, direction: &T) -> T::Dual {
@@ -701,7 +732,7 @@ pub fn constant<T: Dualize>(x: &T) -> T::Dual {
     x.constant()
 }
 
-/// The value and the tangent of a dual float or array.
+/// The value and the tangent of a dual float, array or tuple of them.
 #[inline]
 pub fn split<T: Dualize>(d: &T::Dual) -> (T, T) {
     (T::value_of(d), T::tangent_of(d))
