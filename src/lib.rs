@@ -189,7 +189,7 @@ pub mod __private {
     pub use backprop_runtime::ops::*;
     pub use backprop_runtime::steps::{Rows, Spare};
     pub use backprop_runtime::value::{
-        lent, shape_of, stand_in, zeros_in, zeros_like, Cot, NotDifferentiable, Plain,
+        call_arg, lent, shape_of, stand_in, zeros_in, zeros_like, Cot, NotDifferentiable, Plain,
     };
     pub use backprop_runtime::Float;
 }

@@ -261,3 +261,54 @@ fn constant_arrays_copied_and_overwritten() {
             .unwrap();
     }
 }
+
+/// The callees of [`views_passed_as_the_user_passed_them`]: one takes an
+/// owned array by reference, one a view by value.
+#[differentiable]
+fn weighted_squares(v: &Array1<f64>) -> f64 {
+    v.dot(v) * 0.5
+}
+
+#[differentiable]
+fn view_sum(v: ArrayView1<f64>) -> f64 {
+    v.sum()
+}
+
+/// Found by tools/gen_fuzz_programs.py --seed 120405 (program f0248):
+/// `x.to_owned().permuted_axes(..)` is an owned array in the user's code,
+/// but the generated code holds it as a view; passed by reference to a
+/// callee that takes `&Array1`, inside a branch arm: error[E0308]. Fixed:
+/// a view passes through `bp::call_arg`, which the callee's parameter type
+/// resolves to a view or an owned copy.
+#[differentiable]
+fn views_passed_as_the_user_passed_them(x: &Array1<f64>, m: &Array2<f64>) -> f64 {
+    let t = tanh(x).to_owned().permuted_axes([0]);
+    let r = m.to_owned().reversed_axes();
+    let inner = if x[0] > 0.0 {
+        weighted_squares(&t) + weighted_squares(&r.row(1).to_owned())
+    } else {
+        weighted_squares(&t.clone().insert_axis(Axis(0)).remove_axis(Axis(0)))
+            + view_sum(m.t().row(0))
+    };
+    inner + weighted_squares(&t) + view_sum(r.row(0))
+}
+
+#[test]
+fn views_passed_to_calls_as_owned_or_views() {
+    let m = array![[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]];
+    for x in [array![0.3, -0.6], array![-0.4, 0.9]] {
+        let (v, g) = views_passed_as_the_user_passed_them_backward(&x, &m, 1.0);
+        assert_eq!(v, views_passed_as_the_user_passed_them(&x, &m));
+        // t = tanh x is counted twice in either arm: ∂x = 2 t (1 − t²).
+        let t = x.mapv(f64::tanh);
+        let exact = &t * 2.0 * &t.mapv(|a| 1.0 - a * a);
+        for (a, e) in g.x.iter().zip(&exact) {
+            assert!((a - e).abs() <= 1e-15, "{a} vs {e}");
+        }
+        GradCheck::new()
+            .check(&(x.clone(), m.clone()), |(x, m)| {
+                views_passed_as_the_user_passed_them_backward(x, m, 1.0)
+            })
+            .unwrap();
+    }
+}

@@ -827,6 +827,37 @@ pub fn shape_of<T: Reusable>(x: &T) -> T::Shape {
     x.shape_of()
 }
 
+/// What the generated code passes to a call where the user passed an
+/// array that the generated code holds as a view (`&x.permuted_axes(..)`
+/// of an owned `x`, `x.t()`): the callee's parameter type picks it, a view
+/// of the same data or an owned copy, as the user's own array was.
+pub trait CallArg<'a, F, D>: Sized {
+    /// The argument made from `a`.
+    fn from_array<S: Data<Elem = F>>(a: &'a ArrayBase<S, D>) -> Self;
+}
+
+impl<'a, F, D: Dimension> CallArg<'a, F, D> for ArrayView<'a, F, D> {
+    #[inline]
+    fn from_array<S: Data<Elem = F>>(a: &'a ArrayBase<S, D>) -> Self {
+        a.view()
+    }
+}
+
+impl<'a, F: Clone, D: Dimension> CallArg<'a, F, D> for Array<F, D> {
+    #[inline]
+    fn from_array<S: Data<Elem = F>>(a: &'a ArrayBase<S, D>) -> Self {
+        a.to_owned()
+    }
+}
+
+/// `a` as the callee's parameter takes it (see [`CallArg`]).
+#[inline]
+pub fn call_arg<'a, F, D: Dimension, S: Data<Elem = F>, T: CallArg<'a, F, D>>(
+    a: &'a ArrayBase<S, D>,
+) -> T {
+    T::from_array(a)
+}
+
 /// Lends a kept shape to an adjoint rule in the place of the value.
 #[inline]
 pub fn stand_in<S: StandIn>(s: &S) -> S::View<'_> {

@@ -558,11 +558,16 @@ pub fn field_place(r: &Region, id: NodeId, root: &TokenStream) -> TokenStream {
 /// borrowed, values by value cloned (a clone of a reference or a float is a
 /// copy), views as views, constants as written.
 ///
-/// A view op's value (`q.row(c)`) passes as a view of its local: a loop
-/// iteration or a branch arm keeps it for the reverse sweep as an owned
-/// copy, which the callee's `ArrayView` parameter does not take.
+/// A view op's value (`q.row(c)`) passes through `bp::call_arg`, which
+/// the callee's parameter type resolves to a view of its local or an owned
+/// copy: a loop iteration or a branch arm keeps the view for the reverse
+/// sweep as an owned copy, which an `ArrayView` parameter does not take,
+/// and the user's value may be owned where the local is a view
+/// (`x.permuted_axes(..)` of an owned `x`), which an `&Array` parameter
+/// needs.
 pub fn call_args(r: &Region, cx: &Cx, call: &Call, inputs: &[NodeId]) -> Vec<TokenStream> {
-    let view_op = |id: NodeId| matches!(r.node(id), Node::Op { op, .. } if op.has(VIEW));
+    let bp = cx.bp;
+    let view_op = |id: NodeId| r.is_view(id);
     call.args
         .iter()
         .map(|a| match a {
@@ -578,8 +583,18 @@ pub fn call_args(r: &Region, cx: &Cx, call: &Call, inputs: &[NodeId]) -> Vec<Tok
                 by_ref: false,
                 ..
             } if view_op(inputs[*input]) => {
+                // The user's array may be owned (`x.permuted_axes(..)` of
+                // an owned `x`) where the generated code holds a view.
                 let raw = raw(&r.raw(inputs[*input]));
-                quote!((#raw).view())
+                quote!(#bp::call_arg(&#raw))
+            }
+            CallArg::Input {
+                input,
+                by_ref: true,
+                ..
+            } if view_op(inputs[*input]) => {
+                let raw = raw(&r.raw(inputs[*input]));
+                quote!(&#bp::call_arg(&#raw))
             }
             CallArg::Input {
                 input,

@@ -265,6 +265,7 @@ fn new_loop<'g>(
             operand: Operand::Local(i.clone()),
             name: Raw::Local(i.clone()),
             borrowed_in_reverse: false,
+            view: false,
         })
         .collect();
     for p in &lp.inputs[lp.carried..] {
@@ -272,6 +273,7 @@ fn new_loop<'g>(
             operand: r.operand(&sh.func.params, *p),
             name: r.raw(*p),
             borrowed_in_reverse: false,
+            view: r.is_view(*p),
         });
     }
     let la = &r.a.loops[&id];
@@ -323,6 +325,7 @@ fn new_branch<'g>(
                 operand: r.operand(&sh.func.params, *p),
                 name: r.raw(*p),
                 borrowed_in_reverse: false,
+                view: r.is_view(*p),
             })
             .collect();
         Region::new(

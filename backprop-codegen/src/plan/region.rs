@@ -17,6 +17,9 @@ pub struct InputForm {
     /// reference (a result it borrows, see `borrowed_results`): passed as
     /// it is there.
     pub borrowed_in_reverse: bool,
+    /// The enclosing region's value is a view op's (`x.t()`), held as a
+    /// view: a call passes it through `bp::call_arg`.
+    pub view: bool,
 }
 
 /// How an op receives a value.
@@ -600,6 +603,16 @@ impl<'g> Region<'g> {
             Node::Input(j) => self.input_operand(*j),
             Node::Float(t) | Node::Int(t) => Operand::Literal(t.clone()),
             _ => Operand::Local(self.name(id).clone()),
+        }
+    }
+
+    /// Whether the node's value is a view op's, here or in an enclosing
+    /// region (`x.t()`, `h.row(t)`).
+    pub fn is_view(&self, id: NodeId) -> bool {
+        match self.node(id) {
+            Node::Op { op, .. } => op.has(crate::vocab::VIEW),
+            Node::Input(j) => self.inputs[*j].view,
+            _ => false,
         }
     }
 
