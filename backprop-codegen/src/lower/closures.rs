@@ -1,8 +1,9 @@
 //! Closures mapped over arrays, as ndarray and iterators spell them:
 //! `z.mapv(|v| ..)`, `z.map(|&v| ..)`, `z.mapv_into(..)`,
 //! `Zip::from(&a).and(&b).map_collect(|&x, &y| ..)`,
-//! `a.iter().map(|x| ..).sum::<f64>()` and
-//! `a.iter().zip(b.iter()).map(|(x, y)| ..).sum::<f64>()`.
+//! `a.iter().map(|x| ..).sum::<f64>()`,
+//! `a.iter().zip(b.iter()).map(|(x, y)| ..).sum::<f64>()`, and
+//! `y.map_inplace(|v| *v = e)`, read as `y.mapv_inplace(|v| e)`.
 //!
 //! The closure's body is differentiated as a scalar function of its elements
 //! and of the differentiable scalars it captures, by the same pipeline as a
@@ -18,7 +19,8 @@
 //! and in the reverse:
 //! `let (d_x, [d_s]) = bp::map_rule(d_y, x, |v, d_out| { let s = s; .. (d_v, d_s) });`
 
-use super::{strip, Lowerer};
+use super::control::is_compound;
+use super::{strip, strip_paren, Lowerer};
 use crate::args::Args;
 use crate::ast::Function;
 use crate::ctxt::Ctxt;
@@ -404,4 +406,98 @@ impl syn::visit_mut::VisitMut for Underef<'_> {
     }
     // A nested closure's parameters are its own.
     fn visit_expr_closure_mut(&mut self, _: &mut syn::ExprClosure) {}
+}
+
+impl Lowerer<'_> {
+    /// `y.map_inplace(|v| *v = e)` (also `*v op= e`, alone in a block): the
+    /// write `y.mapv_inplace(|v| e)`, with `*v` read as `v`.
+    pub(super) fn map_inplace(&mut self, m: &syn::ExprMethodCall) -> NodeId {
+        match mapv_closure(&m.args[0]) {
+            Some(f) => {
+                let mut m = m.clone();
+                m.method = Ident::new("mapv_inplace", m.method.span());
+                m.args = std::iter::once(f).collect();
+                self.write_view(&m)
+                    .unwrap_or_else(|| self.error_node(m.method.span()))
+            }
+            None => {
+                self.cx.error_at(&m.args[0], "`map_inplace` is differentiated when its closure sets the element from its old value, `|v| *v = e` (or `*v op= e`); write `.mapv_inplace(|v| e)` otherwise");
+                self.error_node(m.method.span())
+            }
+        }
+    }
+}
+
+/// `|v| e'` for `map_inplace`'s `|v| *v = e` (`|v| v op e'` for `*v op= e`),
+/// `e'` being `e` with `*v` read as `v`.
+fn mapv_closure(f: &Expr) -> Option<Expr> {
+    let Expr::Closure(c) = strip_paren(f) else {
+        return None;
+    };
+    let v = match c.inputs.iter().collect::<Vec<_>>().as_slice() {
+        [Pat::Ident(pi)] => pi.ident.clone(),
+        [Pat::Type(pt)] => match &*pt.pat {
+            Pat::Ident(pi) => pi.ident.clone(),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let mut body = strip_paren(&c.body);
+    while let Expr::Block(b) = body {
+        match b.block.stmts.as_slice() {
+            [syn::Stmt::Expr(e, _)] if b.label.is_none() => body = strip_paren(e),
+            _ => return None,
+        }
+    }
+    let is_target = |e: &Expr| matches!(strip_paren(e), Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) && matches!(strip_paren(&u.expr), Expr::Path(p) if p.path.is_ident(&v)));
+    let (op, right) = match body {
+        Expr::Assign(a) if is_target(&a.left) => (None, (*a.right).clone()),
+        Expr::Binary(b) if is_compound(&b.op) && is_target(&b.left) => {
+            (Some(b.op), (*b.right).clone())
+        }
+        _ => return None,
+    };
+    struct Read<'a>(&'a Ident, bool);
+    impl syn::visit_mut::VisitMut for Read<'_> {
+        fn visit_expr_mut(&mut self, e: &mut Expr) {
+            if let Expr::Unary(u) = e {
+                if matches!(u.op, syn::UnOp::Deref(_))
+                    && matches!(strip_paren(&u.expr), Expr::Path(p) if p.path.is_ident(self.0))
+                {
+                    let v = self.0;
+                    *e = syn::parse_quote!(#v);
+                    return;
+                }
+            }
+            // A second write of the element is not this form.
+            if let Expr::Assign(_) = e {
+                self.1 = false;
+            }
+            if let Expr::Binary(b) = e {
+                if is_compound(&b.op) {
+                    self.1 = false;
+                }
+            }
+            syn::visit_mut::visit_expr_mut(self, e);
+        }
+    }
+    let mut right = right;
+    let mut read = Read(&v, true);
+    syn::visit_mut::VisitMut::visit_expr_mut(&mut read, &mut right);
+    if !read.1 {
+        return None;
+    }
+    let value: Expr = match op {
+        None => right,
+        Some(op) => {
+            let symbol = match op {
+                syn::BinOp::AddAssign(_) => quote::quote!(+),
+                syn::BinOp::SubAssign(_) => quote::quote!(-),
+                syn::BinOp::MulAssign(_) => quote::quote!(*),
+                _ => quote::quote!(/),
+            };
+            syn::parse_quote!(#v #symbol (#right))
+        }
+    };
+    Some(syn::parse_quote_spanned!(c.span()=> |#v| #value))
 }
