@@ -567,7 +567,6 @@ pub fn field_place(r: &Region, id: NodeId, root: &TokenStream) -> TokenStream {
 /// needs.
 pub fn call_args(r: &Region, cx: &Cx, call: &Call, inputs: &[NodeId]) -> Vec<TokenStream> {
     let bp = cx.bp;
-    let view_op = |id: NodeId| r.is_view(id);
     call.args
         .iter()
         .map(|a| match a {
@@ -578,23 +577,16 @@ pub fn call_args(r: &Region, cx: &Cx, call: &Call, inputs: &[NodeId]) -> Vec<Tok
                 let raw = raw(&r.raw(inputs[*input]));
                 quote!((#raw).view())
             }
-            CallArg::Input {
-                input,
-                by_ref: false,
-                ..
-            } if view_op(inputs[*input]) => {
+            CallArg::Input { input, by_ref, .. } if r.is_view(inputs[*input]) => {
                 // The user's array may be owned (`x.permuted_axes(..)` of
                 // an owned `x`) where the generated code holds a view.
                 let raw = raw(&r.raw(inputs[*input]));
-                quote!(#bp::call_arg(&#raw))
-            }
-            CallArg::Input {
-                input,
-                by_ref: true,
-                ..
-            } if view_op(inputs[*input]) => {
-                let raw = raw(&r.raw(inputs[*input]));
-                quote!(&#bp::call_arg(&#raw))
+                let arg = quote!(#bp::call_arg(&#raw));
+                if *by_ref {
+                    quote!(&#arg)
+                } else {
+                    arg
+                }
             }
             CallArg::Input {
                 input,
