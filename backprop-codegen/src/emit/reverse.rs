@@ -245,11 +245,10 @@ fn upstream(r: &Region, id: NodeId, borrow: bool) -> TokenStream {
 /// the rule writes over it, the others borrowed.
 fn args(r: &Region, cx: &Cx, id: NodeId) -> Vec<TokenStream> {
     let rule_takes = r.rule_takes.contains(&id);
-    let skip = usize::from(r.op(id).has(crate::vocab::RULES_SKIP_FIRST));
     r.inputs(id)
         .iter()
         .enumerate()
-        .skip(skip)
+        .skip(r.op(id).rule_skips())
         .map(|(p, i)| match (rule_takes, p) {
             (true, 0) => r.name(*i).to_token_stream(),
             _ => operand(cx, &r.operand(&cx.func.params, *i)),

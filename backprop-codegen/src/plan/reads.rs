@@ -110,11 +110,8 @@ impl Reads<'_, '_> {
             consts.iter().for_each(|c| self.constant(c));
         }
         let rule_takes = r.rule_takes.contains(&id);
-        let skip_first = r.op(id).has(crate::vocab::RULES_SKIP_FIRST);
-        for (p, i) in r.inputs(id).iter().enumerate() {
-            if skip_first && p == 0 {
-                continue;
-            }
+        let skip = r.op(id).rule_skips();
+        for (p, i) in r.inputs(id).iter().enumerate().skip(skip) {
             if rule_takes && p == 0 {
                 self.add(r.name(*i));
             } else {

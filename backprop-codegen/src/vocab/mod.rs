@@ -231,6 +231,9 @@ pub const RULES_SKIP_FIRST: u16 = 4096;
 /// rule reads only that operand's shape, and its contribution (the upstream
 /// gradient in that part) may be added into a gradient where the part is.
 pub const PART: u16 = 8192;
+/// Its rules read none of its operands (an element write: the upstream
+/// gradient and the index are all they need), so none is kept for them.
+pub const RULES_READ_NONE: u16 = 16384;
 
 /// The local derivative of an operator on scalars, times the upstream
 /// gradient `g`, as written in the generated code (`a`, `b`: the operands).
@@ -491,11 +494,21 @@ impl Op {
     /// Whether the op's rules read its (first) operand, its values or its
     /// shape: all but a unary kernel that reads only its output.
     pub fn rule_reads_operand(self) -> bool {
-        if self.has(RULES_SKIP_FIRST) {
+        if self.has(RULES_SKIP_FIRST | RULES_READ_NONE) {
             return false;
         }
         self.unary_kernel()
             .is_none_or(|k| matches!(k.reads, Reads::X | Reads::XOut))
+    }
+
+    /// How many of its operands, from the first, the op's rules are not
+    /// passed (see [`RULES_SKIP_FIRST`], [`RULES_READ_NONE`]).
+    pub fn rule_skips(self) -> usize {
+        if self.has(RULES_READ_NONE) {
+            usize::MAX
+        } else {
+            usize::from(self.has(RULES_SKIP_FIRST))
+        }
     }
 
     /// Whether the op's rules read its output.

@@ -514,7 +514,7 @@ vocabulary! {
         rules: Rules::Two("set_index_vjp_lhs", "set_index_vjp_rhs"),
         reads_out: false,
         in_place: InPlace::Always,
-        flags: RULES_SKIP_FIRST,
+        flags: RULES_SKIP_FIRST | RULES_READ_NONE,
         example: "let mut y = x.to_owned(); y[[0, 1]] = s * 2.0; y[[2, 0]] += y[[1, 1]] * s; let mut u = v * 1.0; u[1] *= s; sum(&(&y * &u))",
         axes: Axes::Same,
         ..ROW

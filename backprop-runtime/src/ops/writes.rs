@@ -65,11 +65,7 @@ where
 /// Adjoint of [`set_index`] for `y`: `g` with `g[index] = 0`.
 #[inline]
 #[doc(hidden)]
-pub fn set_index_vjp_lhs<T: Tensor, I: NdIndex<T::Dim>>(
-    g: impl Cot<T>,
-    _e: &T::Elem,
-    index: I,
-) -> T {
+pub fn set_index_vjp_lhs<T: Tensor, I: NdIndex<T::Dim>>(g: impl Cot<T>, index: I) -> T {
     let mut a = g.into_owned().into_array();
     a[index] = T::Elem::zero();
     T::from_array(a)
@@ -78,11 +74,7 @@ pub fn set_index_vjp_lhs<T: Tensor, I: NdIndex<T::Dim>>(
 /// Adjoint of [`set_index`] for `e`: `g[index]`.
 #[inline]
 #[doc(hidden)]
-pub fn set_index_vjp_rhs<T: Tensor, I: NdIndex<T::Dim>>(
-    g: impl Cot<T>,
-    _e: &T::Elem,
-    index: I,
-) -> T::Elem {
+pub fn set_index_vjp_rhs<T: Tensor, I: NdIndex<T::Dim>>(g: impl Cot<T>, index: I) -> T::Elem {
     g.get().view()[index]
 }
 
