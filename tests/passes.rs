@@ -74,6 +74,31 @@ macro_rules! programs {
             acc
         }
 
+        // Gated cells updated element by element, layer by layer: each
+        // weight an element of a borrowed matrix that the reverse sweep
+        // reads again, each state written in place, its shape read from
+        // its adjoint (`remat`).
+        #[differentiable(wrt(w, x0) $($args)*)]
+        pub fn cells(w: &Array2<f64>, x0: &Array1<f64>, steps: usize) -> f64 {
+            let (layers, n) = (w.nrows() / 2, x0.len());
+            let mut h = Array2::<f64>::zeros((layers + 1, n));
+            let mut c = Array2::<f64>::zeros((layers, n));
+            let mut loss = 0.0;
+            for t in 0..steps {
+                h.row_mut(0).assign(&(x0 * (t as f64 + 1.0)));
+                for k in 0..layers {
+                    for j in 0..n {
+                        let gate = sigmoid(h[[k, j]] * w[[2 * k, j]] + w[[2 * k + 1, j]]);
+                        let next = c[[k, j]] * gate + (h[[k + 1, j]] * w[[2 * k, j]]).tanh();
+                        c[[k, j]] = next;
+                        h[[k + 1, j]] = gate * next.tanh();
+                    }
+                }
+                loss += h.row(layers).dot(&w.row(1));
+            }
+            loss
+        }
+
         // A rotation's sine and cosine: each rule reads the other
         // (`sin_cos`), in a loop body and in a branch arm.
         #[differentiable(wrt(angle, x, y) $($args)*)]
@@ -109,6 +134,32 @@ mod unoptimized {
 }
 
 #[allow(dead_code, reason = "the generated `NAME_vjp`s are not called here")]
+mod without_remat {
+    use backprop::prelude::*;
+
+    #[differentiable(wrt(w, x0), without(remat))]
+    pub fn cells(w: &Array2<f64>, x0: &Array1<f64>, steps: usize) -> f64 {
+        let (layers, n) = (w.nrows() / 2, x0.len());
+        let mut h = Array2::<f64>::zeros((layers + 1, n));
+        let mut c = Array2::<f64>::zeros((layers, n));
+        let mut loss = 0.0;
+        for t in 0..steps {
+            h.row_mut(0).assign(&(x0 * (t as f64 + 1.0)));
+            for k in 0..layers {
+                for j in 0..n {
+                    let gate = sigmoid(h[[k, j]] * w[[2 * k, j]] + w[[2 * k + 1, j]]);
+                    let next = c[[k, j]] * gate + (h[[k + 1, j]] * w[[2 * k, j]]).tanh();
+                    c[[k, j]] = next;
+                    h[[k + 1, j]] = gate * next.tanh();
+                }
+            }
+            loss += h.row(layers).dot(&w.row(1));
+        }
+        loss
+    }
+}
+
+#[allow(dead_code, reason = "the generated `NAME_vjp`s are not called here")]
 mod without_loop_buffers {
     programs!(, without(loop_buffers));
 }
@@ -141,6 +192,24 @@ fn sine_and_cosine_rules_read_each_other() {
         })
         .unwrap();
     }
+}
+
+#[test]
+fn gated_cells_read_weights_again() {
+    let mut seed = 23;
+    let (w, x0) = (random((4, 3), &mut seed), random(3, &mut seed));
+    let opt = optimized::cells_backward(&w, &x0, 4, 1.0);
+    same(
+        opt.clone(),
+        unoptimized::cells_backward(&w, &x0, 4, 1.0),
+        "cells",
+    );
+    same(
+        opt,
+        without_remat::cells_backward(&w, &x0, 4, 1.0),
+        "cells without remat",
+    );
+    backprop::gradcheck(&(w, x0), |(w, x0)| optimized::cells_backward(w, x0, 4, 1.0)).unwrap();
 }
 
 #[test]

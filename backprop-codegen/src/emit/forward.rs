@@ -14,41 +14,43 @@ pub fn forward(r: &Region, cx: &Cx) -> Vec<TokenStream> {
         if !r.live(id) || r.unmade.contains(&id) {
             continue;
         }
-        let span = r.graph.get(id).span;
-        if let Some(&(x, _)) = r.sum_squares.get(&id) {
-            out.push(sum_square(r, cx, id, x, span));
-            continue;
-        }
-        match r.node(id) {
-            Node::Const(c) => {
-                let name = r.name(id);
-                let tokens = subst(r, c);
-                if c.place {
-                    out.push(quote_spanned!(span=> let #name = &#tokens;));
-                } else {
-                    out.push(quote_spanned!(span=> let #name = #tokens;));
-                }
-            }
-            Node::Op { .. } if r.graph.tuple_call(id).is_some() => {
-                out.push(tuple_call(r, cx, id, span))
-            }
-            Node::Op { .. } if r.dot_adds.contains_key(&id) => out.extend(dot_add(r, cx, id, span)),
-            Node::Op { op, .. } if r.plain.contains(&id) => {
-                out.push(scalar::forward(r, cx, id, *op, span))
-            }
-            Node::Op { op, .. } => out.extend(op_step(r, cx, id, *op, span)),
-            Node::Loop(lp) => out.extend(loops::forward(r, cx, id, lp)),
-            Node::Branch(b) => out.extend(branches::forward(r, cx, id, b)),
-            Node::Param(_)
-            | Node::Float(_)
-            | Node::Int(_)
-            | Node::Error
-            | Node::Input(_)
-            | Node::LoopVar
-            | Node::Out { .. } => {}
-        }
+        out.extend(node(r, cx, id));
     }
     out
+}
+
+/// The statements that compute one node's value.
+pub fn node(r: &Region, cx: &Cx, id: NodeId) -> Vec<TokenStream> {
+    let span = r.graph.get(id).span;
+    if let Some(&(x, _)) = r.sum_squares.get(&id) {
+        return vec![sum_square(r, cx, id, x, span)];
+    }
+    match r.node(id) {
+        Node::Const(c) => {
+            let name = r.name(id);
+            let tokens = subst(r, c);
+            if c.place {
+                vec![quote_spanned!(span=> let #name = &#tokens;)]
+            } else {
+                vec![quote_spanned!(span=> let #name = #tokens;)]
+            }
+        }
+        Node::Op { .. } if r.graph.tuple_call(id).is_some() => vec![tuple_call(r, cx, id, span)],
+        Node::Op { .. } if r.dot_adds.contains_key(&id) => dot_add(r, cx, id, span),
+        Node::Op { op, .. } if r.plain.contains(&id) => {
+            vec![scalar::forward(r, cx, id, *op, span)]
+        }
+        Node::Op { op, .. } => op_step(r, cx, id, *op, span),
+        Node::Loop(lp) => loops::forward(r, cx, id, lp),
+        Node::Branch(b) => branches::forward(r, cx, id, b),
+        Node::Param(_)
+        | Node::Float(_)
+        | Node::Int(_)
+        | Node::Error
+        | Node::Input(_)
+        | Node::LoopVar
+        | Node::Out { .. } => Vec::new(),
+    }
 }
 
 /// `let (r, theta) = polar(x, y);`: a call whose value is a tuple, each
@@ -77,7 +79,7 @@ fn sum_square(r: &Region, cx: &Cx, id: NodeId, x: NodeId, span: Span) -> TokenSt
 /// and its rules run (`from` is `x`, or a value of `x`'s shape made from it).
 fn keep_shape(r: &Region, cx: &Cx, x: NodeId, from: &Ident) -> Option<TokenStream> {
     let bp = cx.bp;
-    let shape = r.shape(x)?;
+    let shape = r.shape(x).filter(|_| !r.shapes_from.contains_key(&x))?;
     Some(quote!(let #shape = #bp::shape_of(&#from);))
 }
 

@@ -208,6 +208,16 @@ pub fn reverse(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream> {
             }
         });
     }
+    // The values computed again rather than kept (see `crate::plan::remat`).
+    let mut from: Vec<_> = l.body.shapes_from.iter().collect();
+    from.sort();
+    for (x, d) in from {
+        let shape = l.body.shape(*x).expect("a kept shape");
+        head.push(quote!(let #shape = #bp::shape_of(&#d);));
+    }
+    for &id in &l.body.remade {
+        head.extend(super::forward::node(&l.body, cx, id));
+    }
     let tail = tail(cx, l, lp);
     let range = iter(r, l, lp);
     let header = match &l.step {

@@ -80,6 +80,9 @@ fn define(r: &mut Region, id: NodeId) {
 
 /// The kept shape of a value whose buffer is given away, where its rules run.
 fn keep_shape(r: &mut Region, x: NodeId) {
+    if r.shapes_from.contains_key(&x) {
+        return;
+    }
     if let Some(shape) = r.shape(x) {
         let shape = shape.clone();
         r.defined.push(shape);

@@ -180,6 +180,7 @@ pub fn plan_forward<'g>(r: &mut Region<'g>, sh: &mut Shared, id: NodeId, lp: &'g
             l.body.acc_seed.insert(lp.body.outputs[k], d.clone());
         }
     }
+    super::remat::carried_shapes(&mut l.body, sh, lp, &d_state);
     forward::plan(&mut l.body, sh);
     l.next = lp
         .body
@@ -238,6 +239,10 @@ fn plan_kept<'g>(
     let outputs = &lp.body.outputs;
     routing::plan(&mut l.body, sh);
     let mut read = reads::reverse(&l.body, sh);
+    super::remat::plan(&mut l.body, sh, &read);
+    if !l.body.remade.is_empty() {
+        read = reads::reverse(&l.body, sh);
+    }
     for (k, d) in d_state.iter().enumerate() {
         if d.is_some() && !l.body.active(lp.body.inputs[k]) {
             read.insert(l.ins[k].clone());

@@ -23,6 +23,7 @@ mod nested;
 mod plain;
 mod reads;
 mod region;
+mod remat;
 mod routing;
 mod scalar;
 pub mod settled;
@@ -78,6 +79,9 @@ pub struct Options {
     /// The rule of `sin x` reads the forward's `cos x`, and the other way
     /// round (`sin_cos`).
     pub sin_cos: bool,
+    /// A loop's reverse sweep reads an element of a borrowed parameter
+    /// again instead of keeping it (`remat`).
+    pub remat: bool,
 }
 
 impl Options {
@@ -96,6 +100,7 @@ impl Options {
             nested_loops: false,
             plain_scalars: false,
             sin_cos: false,
+            remat: false,
         }
     }
 
@@ -112,6 +117,7 @@ impl Options {
         "nested_loops",
         "plain_scalars",
         "sin_cos",
+        "remat",
     ];
 
     /// Switches the optimisation `name` off; false if there is none.
@@ -128,6 +134,7 @@ impl Options {
             "nested_loops" => &mut self.nested_loops,
             "plain_scalars" => &mut self.plain_scalars,
             "sin_cos" => &mut self.sin_cos,
+            "remat" => &mut self.remat,
             _ => return false,
         };
         *flag = false;
@@ -149,6 +156,7 @@ impl Default for Options {
             nested_loops: true,
             plain_scalars: true,
             sin_cos: true,
+            remat: true,
         }
     }
 }

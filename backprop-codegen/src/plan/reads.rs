@@ -21,6 +21,14 @@ pub fn reverse(r: &Region, sh: &Shared) -> HashSet<Ident> {
     for step in &r.reverse {
         reads.step(step);
     }
+    // A value computed again reads its operand and its index instead.
+    for &id in &r.remade {
+        reads.names.remove(r.name(id));
+        if let Node::Op { inputs, consts, .. } = r.node(id) {
+            consts.iter().for_each(|c| reads.constant(c));
+            reads.node_operand(inputs[0]);
+        }
+    }
     reads.names
 }
 

@@ -350,6 +350,10 @@ pub struct Region<'g> {
     pub given: HashMap<NodeId, bool>,
     /// The name of each kept shape, by the value whose buffer was given.
     pub shapes: HashMap<NodeId, Ident>,
+    /// In a loop body, the carried inputs whose kept shapes the reverse
+    /// reads from a carried adjoint (by its name) rather than the
+    /// iterations keeping them (see `remat`).
+    pub shapes_from: HashMap<NodeId, Ident>,
     /// Views of a value written in place before they are last read: each
     /// is an owned copy of the part it views (see `writes`).
     pub copied: HashSet<NodeId>,
@@ -379,6 +383,9 @@ pub struct Region<'g> {
     /// A float `sin x` whose rule reads the forward's `cos x`, and the
     /// other way round: each, by the other (see `sin_cos`).
     pub sin_cos: HashMap<NodeId, NodeId>,
+    /// In a loop body, the values its reverse sweep computes again rather
+    /// than keeps (see `remat`), in node order.
+    pub remade: Vec<NodeId>,
     /// The values a local holds by reference (a branch arm's result, in its
     /// reverse sweep).
     pub by_ref: HashSet<NodeId>,
@@ -461,6 +468,7 @@ impl<'g> Region<'g> {
             takes: HashSet::new(),
             given: HashMap::new(),
             shapes: HashMap::new(),
+            shapes_from: HashMap::new(),
             copied: HashSet::new(),
             owned_inputs: 0,
             rule_takes: HashSet::new(),
@@ -471,6 +479,7 @@ impl<'g> Region<'g> {
             dot_adds: HashMap::new(),
             plain: HashSet::new(),
             sin_cos: HashMap::new(),
+            remade: Vec::new(),
             by_ref,
             borrowed_results: HashSet::new(),
             reversing: std::cell::Cell::new(false),

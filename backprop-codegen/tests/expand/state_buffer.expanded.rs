@@ -68,10 +68,9 @@ pub fn rnn_buffer_backward(
         let next_3 = bp::row(xs, t);
         let next_2_shape = bp::shape_of(&next_2);
         let next = bp::zip_map(next_2, &next_3, bp::Add, bp::Tanh);
-        let h_1_in_shape = bp::shape_of(&h_1_in);
         let h_2 = bp::set_row(h_1_in, &next, t + 1);
         let next_shape = bp::shape_of(&next);
-        steps.push((next_3, next_2_shape, h_1_in_shape, next_shape));
+        steps.push((next_3, next_2_shape, next_shape));
         next_spare.put(next);
         h_1 = h_2;
     }
@@ -86,12 +85,13 @@ pub fn rnn_buffer_backward(
         steps.len(),
         [bp::outer_term(&d_w).v_from(bp::rows_in(&h_1, t_start, t_end))],
     );
-    for (t, (step, (next_3, next_2_shape, h_1_in_shape, next_shape))) in (t_start..t_end)
+    for (t, (step, (next_3, next_2_shape, next_shape))) in (t_start..t_end)
         .zip(steps.into_iter().enumerate())
         .rev()
     {
         let next_1 = bp::row(&h_1, t);
         let next = bp::written_row(&h_1, t + 1, &bp::stand_in(&next_shape));
+        let h_1_in_shape = bp::shape_of(&d_h_1);
         let d_h_2 = d_h_1;
         let d_next = bp::set_row_vjp_rhs(&d_h_2, &next, t + 1);
         let d_h_1_in_step_from_h_2 = bp::set_row_vjp_lhs(d_h_2, &next, t + 1);

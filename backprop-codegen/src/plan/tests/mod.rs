@@ -412,9 +412,19 @@ fn a_write_takes_its_buffer_where_only_parts_were_read_before_it() {
             r.shape(y_in).map(Ident::to_string).as_deref(),
             Some("y_1_in_shape")
         );
-        // Nothing of the array is kept: no rows, only the shape and the two
-        // elements the product's rules read (the write's rules read none).
+        // Nothing of the array is kept: no rows, only the two elements the
+        // product's rules read (the write's rules read none); the shape is
+        // the carried adjoint's (`remat`).
         assert!(l.rows.is_empty());
+        let kept: Vec<String> = l.kept.iter().map(Ident::to_string).collect();
+        assert_eq!(kept, ["y_2", "y_3"]);
+    });
+    let opts = Options {
+        remat: false,
+        ..Options::default()
+    };
+    with_plan(CUMPROD, opts, |p| {
+        let l = p.body.loops.values().next().expect("a loop");
         let kept: Vec<String> = l.kept.iter().map(Ident::to_string).collect();
         assert_eq!(kept, ["y_2", "y_3", "y_1_in_shape"]);
     });
@@ -680,3 +690,4 @@ fn a_write_is_a_copy_where_its_array_is_read_otherwise() {
 }
 
 mod calls;
+mod remat;

@@ -1,0 +1,112 @@
+//! The `remat` pass: a loop's reverse sweep reads an element of a borrowed
+//! parameter again, and a carried array's shape from its adjoint, instead
+//! of each iteration keeping them.
+
+use super::*;
+
+/// Cells updated in place, each from its old value and a weight.
+const CELLS: &str = "fn cells(w: &Array2<f64>, x: &Array1<f64>, n: usize) -> f64 {
+    let mut c = x.to_owned();
+    for t in 0..n {
+        for j in 0..c.len() {
+            c[j] = (c[j] * w[[t % 2, j]]).tanh() + w[[1 - t % 2, j]];
+        }
+    }
+    c.sum()
+}";
+
+/// The inner loop's plan of `CELLS`.
+fn inner<'p>(p: &'p Plan) -> &'p crate::plan::region::Loop<'p> {
+    let outer = p.body.loops.values().next().expect("a loop");
+    outer
+        .body
+        .loops
+        .values()
+        .next()
+        .expect("a loop in the loop")
+}
+
+fn kept(l: &crate::plan::region::Loop) -> Vec<String> {
+    l.kept.iter().map(Ident::to_string).collect()
+}
+
+#[test]
+fn an_element_of_a_borrowed_parameter_is_read_again() {
+    with_plan(CELLS, Options::default(), |p| {
+        let l = inner(p);
+        let r = &l.body;
+        let reads = ops(r, Op::Index);
+        // `c[j]`, `w[[t % 2, j]]`, `w[[1 - t % 2, j]]`: the first weight is
+        // read by the product's rule, the second by no rule.
+        assert_eq!(reads.len(), 3);
+        assert_eq!(r.remade, [reads[1]], "the weight the product reads");
+        let weight = name(r, reads[1]);
+        assert!(!kept(l).contains(&weight), "{weight} kept: {:?}", kept(l));
+        // The index reads `t`, which is the enclosing loop's: the inner loop
+        // keeps nothing more for it.
+        assert!(l.var_read, "the index reads `j`");
+    });
+    let opts = Options {
+        remat: false,
+        ..Options::default()
+    };
+    with_plan(CELLS, opts, |p| {
+        let l = inner(p);
+        let r = &l.body;
+        assert!(r.remade.is_empty());
+        let weight = name(r, ops(r, Op::Index)[1]);
+        assert!(
+            kept(l).contains(&weight),
+            "{weight} not kept: {:?}",
+            kept(l)
+        );
+    });
+}
+
+#[test]
+fn a_carried_array_written_in_place_has_its_adjoints_shape() {
+    with_plan(CELLS, Options::default(), |p| {
+        let l = inner(p);
+        let r = &l.body;
+        let write = ops(r, Op::SetIndex)[0];
+        let c_in = r.inputs(write)[0];
+        assert!(r.takes.contains(&write), "written in c's buffer");
+        let shape = r.shape(c_in).expect("a kept shape").to_string();
+        assert_eq!(r.shapes_from.get(&c_in), l.d_state[0].as_ref());
+        assert!(!kept(l).contains(&shape), "{shape} kept: {:?}", kept(l));
+    });
+    let opts = Options {
+        remat: false,
+        ..Options::default()
+    };
+    with_plan(CELLS, opts, |p| {
+        let l = inner(p);
+        let r = &l.body;
+        let c_in = r.inputs(ops(r, Op::SetIndex)[0])[0];
+        assert!(r.shapes_from.is_empty());
+        let shape = r.shape(c_in).expect("a kept shape").to_string();
+        assert!(kept(l).contains(&shape), "{shape} not kept: {:?}", kept(l));
+    });
+}
+
+/// A carried array that the body replaces (here by a new array of a
+/// different length) keeps its shape in each iteration.
+#[test]
+fn a_replaced_carried_array_keeps_its_shape() {
+    const GROWS: &str = "fn grows(x: &Array1<f64>, n: usize) -> f64 {
+        let mut c = x.to_owned();
+        for _ in 0..n {
+            c[0] = c[0] * 2.0;
+            c = concatenate(Axis(0), &[c.view(), x.view()]).unwrap();
+        }
+        c.sum()
+    }";
+    with_plan(GROWS, Options::default(), |p| {
+        let l = p.body.loops.values().next().expect("a loop");
+        let r = &l.body;
+        let c_in = r.inputs(ops(r, Op::SetIndex)[0])[0];
+        let shape = r.shape(c_in).expect("a kept shape").to_string();
+        assert!(r.shapes_from.is_empty());
+        assert!(kept(l).contains(&shape), "{shape} not kept: {:?}", kept(l));
+    });
+}
