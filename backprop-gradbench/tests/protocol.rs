@@ -179,6 +179,32 @@ fn min_runs_and_min_seconds_are_honoured() {
     );
     assert_eq!((last, times.len()), (json!(1.0), 3));
     assert!(times.iter().all(|t| t.as_millis() < 50), "{times:?}");
+    // As in GradBench's C++ harness (each run assigns its output over the
+    // last), dropping an output is in the next run's time: a Jacobian's
+    // unmapping is paid as `manual` pays it.
+    struct SlowDrop;
+    impl Drop for SlowDrop {
+        fn drop(&mut self) {
+            std::thread::sleep(std::time::Duration::from_millis(30));
+        }
+    }
+    let mut dropped_slowly = || {
+        let slow = SlowDrop;
+        Output::later(move || {
+            let _ = &slow;
+            json!(2.0)
+        })
+    };
+    let (last, times) = time_runs(
+        &mut dropped_slowly,
+        Runs {
+            min_runs: 3,
+            min_seconds: 0.0,
+        },
+    );
+    assert_eq!((last, times.len()), (json!(2.0), 3));
+    let ms: Vec<u128> = times.iter().map(|t| t.as_millis()).collect();
+    assert!(ms[0] < 30 && ms[1] >= 30 && ms[2] >= 30, "{ms:?}");
     assert_eq!(
         Runs::of(&json!(3.0)),
         Ok(Runs {
