@@ -31,6 +31,7 @@ pub fn kept(cx: &Cx, k: &Kept) -> TokenStream {
         Kept::Moved(n) => n.to_token_stream(),
         Kept::Copy(n) => quote!(#bp::copy(&#n)),
         Kept::Clone(n) => quote!(::core::clone::Clone::clone(&#n)),
+        Kept::Shape(n) => quote!(#bp::shape_of(&#n)),
     }
 }
 
@@ -190,6 +191,12 @@ pub fn reverse(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream> {
         _ => quote!(_),
     };
     let saved = &l.kept;
+    // An array kept as its shape is lent to the rules as a stand-in.
+    for k in &l.saves {
+        if let Kept::Shape(n) = k {
+            head.push(quote!(let #n = #bp::stand_in(&#n);));
+        }
+    }
     for rows in &l.rows {
         let (name, i) = (&rows.rows, &l.ins[rows.k]);
         let step = l.step.as_ref().expect("a step index where rows are read");

@@ -238,10 +238,10 @@ fn plan_kept<'g>(
 ) {
     let outputs = &lp.body.outputs;
     routing::plan(&mut l.body, sh);
-    let mut read = reads::reverse(&l.body, sh);
+    let (mut read, mut shapes) = reads::reverse_split(&l.body, sh);
     super::remat::plan(&mut l.body, sh, &read);
     if !l.body.remade.is_empty() {
-        read = reads::reverse(&l.body, sh);
+        (read, shapes) = reads::reverse_split(&l.body, sh);
     }
     for (k, d) in d_state.iter().enumerate() {
         if d.is_some() && !l.body.active(lp.body.inputs[k]) {
@@ -318,6 +318,7 @@ fn plan_kept<'g>(
     }
     super::branches::views_first(&mut kept, &l.body.views);
     l.saves = super::branches::keep(&kept, &l.next, &l.body.views);
+    super::remat::shapes_only(&l.body, sh, lp, &l.ins, &shapes, &mut l.saves);
     l.kept = kept;
     super::nested::moved_inits(l, sh, lp);
 }

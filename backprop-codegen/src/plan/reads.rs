@@ -6,17 +6,24 @@ use super::loops::{DStart, Rows};
 use super::region::{Operand, Part, Raw, Region, RevStep, Upstream};
 use super::Shared;
 use crate::graph::{CallArg, ConstArg, Node, NodeId, SliceElems};
-use crate::vocab::{self, ScalarRule, CONTRIBUTES, OPERATOR};
+use crate::vocab::{self, ScalarRule, CONTRIBUTES, OPERATOR, PART};
 use proc_macro2::Ident;
 use std::collections::HashSet;
 use syn::visit::Visit;
 
 /// The names the reverse sweep of `r` reads.
 pub fn reverse(r: &Region, sh: &Shared) -> HashSet<Ident> {
+    reverse_split(r, sh).0
+}
+
+/// The names the reverse sweep of `r` reads, and those of them it reads
+/// only for their shapes (a part's rule, a zero of the value's shape).
+pub fn reverse_split(r: &Region, sh: &Shared) -> (HashSet<Ident>, HashSet<Ident>) {
     let mut reads = Reads {
         r,
         sh,
         names: HashSet::new(),
+        values: HashSet::new(),
     };
     for step in &r.reverse {
         reads.step(step);
@@ -24,23 +31,53 @@ pub fn reverse(r: &Region, sh: &Shared) -> HashSet<Ident> {
     // A value computed again reads its operand and its index instead.
     for &id in &r.remade {
         reads.names.remove(r.name(id));
+        reads.values.remove(r.name(id));
         if let Node::Op { inputs, consts, .. } = r.node(id) {
             consts.iter().for_each(|c| reads.constant(c));
             reads.node_operand(inputs[0]);
         }
     }
-    reads.names
+    let shapes = reads.names.difference(&reads.values).cloned().collect();
+    (reads.names, shapes)
 }
 
 struct Reads<'a, 'g> {
     r: &'a Region<'g>,
     sh: &'a Shared<'a>,
     names: HashSet<Ident>,
+    /// The names read for their values (the others only for shapes).
+    values: HashSet<Ident>,
 }
 
 impl Reads<'_, '_> {
     fn add(&mut self, name: &Ident) {
         self.names.insert(name.clone());
+        self.values.insert(name.clone());
+    }
+
+    /// A name read only for its value's shape.
+    fn shape(&mut self, name: &Ident) {
+        self.names.insert(name.clone());
+    }
+
+    /// A node read only for its shape: a local by its name, anything
+    /// else as `node_operand` reads it.
+    fn node_shape(&mut self, id: NodeId) {
+        match self.r.operand(&self.sh.func.params, id) {
+            Operand::Local(ident) => self.shape(&ident),
+            o => self.operand(&o),
+        }
+    }
+
+    /// The names a nested region's reverse sweep reads, as it reads them.
+    fn nested(&mut self, (names, shapes): (HashSet<Ident>, HashSet<Ident>)) {
+        for n in &names {
+            if shapes.contains(n) {
+                self.shape(n);
+            } else {
+                self.add(n);
+            }
+        }
     }
 
     fn operand(&mut self, o: &Operand) {
@@ -122,6 +159,9 @@ impl Reads<'_, '_> {
         for (p, i) in r.inputs(id).iter().enumerate().skip(skip) {
             if rule_takes && p == 0 {
                 self.add(r.name(*i));
+            } else if p == 0 && r.op(id).has(PART) {
+                // A part's rule reads only the shape of what it is part of.
+                self.node_shape(*i);
             } else {
                 self.node_operand(*i);
             }
@@ -335,7 +375,8 @@ impl Reads<'_, '_> {
             match start {
                 DStart::Copy(c) | DStart::Sum(c) => c.iter().for_each(|p| self.part(p)),
                 DStart::Same => {}
-                DStart::ZerosIn | DStart::Zeros => self.add(&l.state[*k]),
+                DStart::ZerosIn => self.add(&l.state[*k]),
+                DStart::Zeros => self.shape(&l.state[*k]),
             }
         }
         if let Some(spare) = &rev.spare {
@@ -343,7 +384,8 @@ impl Reads<'_, '_> {
         }
         for (j, acc) in &l.accs {
             self.add(acc);
-            self.node_operand(lp.inputs[*j]);
+            // Its start, a zero of the input's shape.
+            self.node_shape(lp.inputs[*j]);
         }
         for t in &rev.terms {
             self.add(&t.acc);
@@ -366,8 +408,7 @@ impl Reads<'_, '_> {
             self.add(carry);
             self.add(&l.ins[*k]);
         }
-        let inner = reverse(&l.body, self.sh);
-        self.names.extend(inner);
+        self.nested(reverse_split(&l.body, self.sh));
         if let Some(v) = &l.body.loop_var {
             self.add(v);
         }
@@ -424,8 +465,7 @@ impl Reads<'_, '_> {
                 self.add(local);
                 self.node_operand(*result);
             }
-            let inner = reverse(arm, self.sh);
-            self.names.extend(inner);
+            self.nested(reverse_split(arm, self.sh));
             for (d, p) in b.results[a].iter().zip(&b.inputs) {
                 match d {
                     Some(d) => self.add(d),

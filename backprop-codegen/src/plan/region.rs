@@ -233,6 +233,9 @@ pub enum Kept {
     Copy(Ident),
     /// Also a result of the region: a clone.
     Clone(Ident),
+    /// An array whose shape alone the reverse sweep reads: its shape, lent
+    /// to the rules as a stand-in of that name (see `remat`).
+    Shape(Ident),
 }
 
 /// The plan of one loop.

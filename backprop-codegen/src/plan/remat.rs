@@ -19,11 +19,17 @@
 //! the iteration's reverse starts from has that shape, and the head reads
 //! it there (`let c_in_shape = bp::shape_of(&d_c);`) instead of each
 //! iteration keeping it.
+//!
+//! And an array the reverse sweep reads only for its shape (a part's rule,
+//! `bp::index_vjp(g, &h, [k, j])`; an accumulator's zero): the iteration
+//! keeps its shape (`bp::shape_of(&h)`) in the place of a copy, and the
+//! reverse lends it to the rules as a stand-in of the same name
+//! (`let h = bp::stand_in(&h);`, a view of zeros of that shape).
 
-use super::region::{Operand, Region};
+use super::region::{Kept, Operand, Region};
 use super::Shared;
 use crate::graph::{Loop, Node, NodeId};
-use crate::vocab::{Op, RULES_SKIP_FIRST};
+use crate::vocab::{Op, Ty, RULES_SKIP_FIRST, VIEW};
 use proc_macro2::Ident;
 use std::collections::HashSet;
 
@@ -84,4 +90,54 @@ fn written_from(r: &Region, mut value: NodeId, x: NodeId) -> bool {
             _ => return false,
         }
     }
+}
+
+/// The locals a loop keeps (`saves`) that its reverse sweep reads only for
+/// their shapes (`shapes`, see `reads::reverse_split`) and that are arrays
+/// the iteration owns: kept as their shapes.
+pub fn shapes_only(
+    body: &Region,
+    sh: &Shared,
+    lp: &Loop,
+    ins: &[Ident],
+    shapes: &HashSet<Ident>,
+    saves: &mut [Kept],
+) {
+    if !sh.opts.remat {
+        return;
+    }
+    for k in saves.iter_mut() {
+        let (Kept::Moved(n) | Kept::Clone(n)) = k else {
+            continue;
+        };
+        if !shapes.contains(n) {
+            continue;
+        }
+        let node = match ins.iter().position(|i| i == n) {
+            Some(j) if j < lp.carried => Some(lp.body.inputs[j]),
+            Some(_) => None,
+            None => body
+                .graph
+                .ids()
+                .find(|id| body.names.get(id.index()).and_then(Option::as_ref) == Some(n)),
+        };
+        if node.is_some_and(|id| owned_array(body, id)) && !body.views.contains(n) {
+            *k = Kept::Shape(n.clone());
+        }
+    }
+}
+
+/// Whether a node's local owns an array: a carried value (of this loop or
+/// of a nested one) or an op's (not a view, nor a call's, whose type is its
+/// callee's), not a reference.
+fn owned_array(r: &Region, id: NodeId) -> bool {
+    let made = match r.node(id) {
+        Node::Input(_) => true,
+        Node::Out { of, .. } => matches!(r.node(*of), Node::Loop(_)),
+        Node::Op { op, .. } => !op.has(VIEW) && !matches!(op, Op::Call(_)),
+        _ => false,
+    };
+    made && matches!(r.ty.get(id.index()), Some(Some(Ty::Array(_))))
+        && !r.is_view(id)
+        && !r.holds_ref(id)
 }

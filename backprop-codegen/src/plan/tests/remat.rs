@@ -110,3 +110,70 @@ fn a_replaced_carried_array_keeps_its_shape() {
         assert!(kept(l).contains(&shape), "{shape} not kept: {:?}", kept(l));
     });
 }
+
+/// A state updated in place, then read element by element by a second
+/// loop: the outer loop's reverse reads it only for its shape.
+const UPDATE_THEN_READ: &str = "fn f(w: &Array1<f64>, x: &Array1<f64>, n: usize) -> f64 {
+    let mut h = x.to_owned();
+    let mut total = 0.0;
+    for _ in 0..n {
+        for j in 0..h.len() {
+            h[j] = (h[j] * w[j]).tanh();
+        }
+        for j in 0..h.len() {
+            total += h[j] * w[j];
+        }
+    }
+    total
+}";
+
+fn shapes(l: &crate::plan::region::Loop) -> Vec<String> {
+    l.saves
+        .iter()
+        .filter_map(|k| match k {
+            crate::plan::region::Kept::Shape(n) => Some(n.to_string()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn an_array_read_only_for_its_shape_keeps_its_shape() {
+    with_plan(UPDATE_THEN_READ, Options::default(), |p| {
+        let l = p.body.loops.values().next().expect("a loop");
+        // `h` after the first inner loop: the second reads its elements,
+        // whose rules read its shape, and starts its accumulator from a
+        // zero of its shape.
+        assert_eq!(shapes(l).len(), 1, "{:?}", kept(l));
+        assert!(kept(l).contains(&shapes(l)[0]));
+    });
+    let opts = Options {
+        remat: false,
+        ..Options::default()
+    };
+    with_plan(UPDATE_THEN_READ, opts, |p| {
+        let l = p.body.loops.values().next().expect("a loop");
+        assert!(shapes(l).is_empty());
+    });
+}
+
+/// An array whose values the reverse reads (a product's rule) is kept
+/// whole, even where a part's rule reads it too.
+#[test]
+fn an_array_read_for_its_values_is_kept_whole() {
+    const PRODUCT: &str = "fn f(w: &Array1<f64>, x: &Array1<f64>, n: usize) -> f64 {
+        let mut h = x.to_owned();
+        let mut total = 0.0;
+        for _ in 0..n {
+            for j in 0..h.len() {
+                h[j] = (h[j] * w[j]).tanh();
+            }
+            total += h[0] + h.dot(w);
+        }
+        total
+    }";
+    with_plan(PRODUCT, Options::default(), |p| {
+        let l = p.body.loops.values().next().expect("a loop");
+        assert!(shapes(l).is_empty(), "{:?}", shapes(l));
+    });
+}
