@@ -12,6 +12,54 @@
 use backprop::Gradient;
 use backprop_testkit::random;
 
+/// The programs of the `remat` pass, under the attribute arguments given:
+/// in `programs!`, and alone without the pass.
+macro_rules! remat_programs {
+    ($($args:tt)*) => {
+        // Gated cells updated element by element, layer by layer: each
+        // weight an element of a borrowed matrix that the reverse sweep
+        // reads again, each state written in place, its shape read from
+        // its adjoint (`remat`).
+        #[differentiable(wrt(w, x0) $($args)*)]
+        pub fn cells(w: &Array2<f64>, x0: &Array1<f64>, steps: usize) -> f64 {
+            let (layers, n) = (w.nrows() / 2, x0.len());
+            let mut h = Array2::<f64>::zeros((layers + 1, n));
+            let mut c = Array2::<f64>::zeros((layers, n));
+            let mut loss = 0.0;
+            for t in 0..steps {
+                h.row_mut(0).assign(&(x0 * (t as f64 + 1.0)));
+                for k in 0..layers {
+                    for j in 0..n {
+                        let gate = sigmoid(h[[k, j]] * w[[2 * k, j]] + w[[2 * k + 1, j]]);
+                        let next = c[[k, j]] * gate + (h[[k + 1, j]] * w[[2 * k, j]]).tanh();
+                        c[[k, j]] = next;
+                        h[[k + 1, j]] = gate * next.tanh();
+                    }
+                }
+                loss += h.row(layers).dot(&w.row(1));
+            }
+            loss
+        }
+
+        // A state updated in place, then read element by element: the
+        // outer loop keeps only its shape (`remat`).
+        #[differentiable(wrt(w, x) $($args)*)]
+        pub fn update_then_read(w: &Array1<f64>, x: &Array1<f64>, n: usize) -> f64 {
+            let mut h = x.to_owned();
+            let mut total = 0.0;
+            for _ in 0..n {
+                for j in 0..h.len() {
+                    h[j] = (h[j] * w[j]).tanh();
+                }
+                for j in 0..h.len() {
+                    total += h[j] * w[j];
+                }
+            }
+            total
+        }
+    };
+}
+
 /// The same programs under the attribute arguments given.
 macro_rules! programs {
     ($($args:tt)*) => {
@@ -74,47 +122,7 @@ macro_rules! programs {
             acc
         }
 
-        // Gated cells updated element by element, layer by layer: each
-        // weight an element of a borrowed matrix that the reverse sweep
-        // reads again, each state written in place, its shape read from
-        // its adjoint (`remat`).
-        #[differentiable(wrt(w, x0) $($args)*)]
-        pub fn cells(w: &Array2<f64>, x0: &Array1<f64>, steps: usize) -> f64 {
-            let (layers, n) = (w.nrows() / 2, x0.len());
-            let mut h = Array2::<f64>::zeros((layers + 1, n));
-            let mut c = Array2::<f64>::zeros((layers, n));
-            let mut loss = 0.0;
-            for t in 0..steps {
-                h.row_mut(0).assign(&(x0 * (t as f64 + 1.0)));
-                for k in 0..layers {
-                    for j in 0..n {
-                        let gate = sigmoid(h[[k, j]] * w[[2 * k, j]] + w[[2 * k + 1, j]]);
-                        let next = c[[k, j]] * gate + (h[[k + 1, j]] * w[[2 * k, j]]).tanh();
-                        c[[k, j]] = next;
-                        h[[k + 1, j]] = gate * next.tanh();
-                    }
-                }
-                loss += h.row(layers).dot(&w.row(1));
-            }
-            loss
-        }
-
-        // A state updated in place, then read element by element: the
-        // outer loop keeps only its shape (`remat`).
-        #[differentiable(wrt(w, x) $($args)*)]
-        pub fn update_then_read(w: &Array1<f64>, x: &Array1<f64>, n: usize) -> f64 {
-            let mut h = x.to_owned();
-            let mut total = 0.0;
-            for _ in 0..n {
-                for j in 0..h.len() {
-                    h[j] = (h[j] * w[j]).tanh();
-                }
-                for j in 0..h.len() {
-                    total += h[j] * w[j];
-                }
-            }
-            total
-        }
+        remat_programs!($($args)*);
 
         // A rotation's sine and cosine: each rule reads the other
         // (`sin_cos`), in a loop body and in a branch arm.
@@ -154,41 +162,7 @@ mod unoptimized {
 mod without_remat {
     use backprop::prelude::*;
 
-    #[differentiable(wrt(w, x0), without(remat))]
-    pub fn cells(w: &Array2<f64>, x0: &Array1<f64>, steps: usize) -> f64 {
-        let (layers, n) = (w.nrows() / 2, x0.len());
-        let mut h = Array2::<f64>::zeros((layers + 1, n));
-        let mut c = Array2::<f64>::zeros((layers, n));
-        let mut loss = 0.0;
-        for t in 0..steps {
-            h.row_mut(0).assign(&(x0 * (t as f64 + 1.0)));
-            for k in 0..layers {
-                for j in 0..n {
-                    let gate = sigmoid(h[[k, j]] * w[[2 * k, j]] + w[[2 * k + 1, j]]);
-                    let next = c[[k, j]] * gate + (h[[k + 1, j]] * w[[2 * k, j]]).tanh();
-                    c[[k, j]] = next;
-                    h[[k + 1, j]] = gate * next.tanh();
-                }
-            }
-            loss += h.row(layers).dot(&w.row(1));
-        }
-        loss
-    }
-
-    #[differentiable(wrt(w, x), without(remat))]
-    pub fn update_then_read(w: &Array1<f64>, x: &Array1<f64>, n: usize) -> f64 {
-        let mut h = x.to_owned();
-        let mut total = 0.0;
-        for _ in 0..n {
-            for j in 0..h.len() {
-                h[j] = (h[j] * w[j]).tanh();
-            }
-            for j in 0..h.len() {
-                total += h[j] * w[j];
-            }
-        }
-        total
-    }
+    remat_programs!(, without(remat));
 }
 
 #[allow(dead_code, reason = "the generated `NAME_vjp`s are not called here")]
@@ -202,6 +176,20 @@ fn bits(g: &impl Gradient) -> Vec<(&'static str, Vec<u64>)> {
         .into_iter()
         .map(|(n, v)| (n, v.iter().map(|x| x.to_bits()).collect()))
         .collect()
+}
+
+/// The same value bit for bit, and gradients equal to 1e-12 relative
+/// (sums added in another order).
+fn close(a: &(f64, impl Gradient), b: &(f64, impl Gradient)) {
+    assert_eq!(a.0.to_bits(), b.0.to_bits(), "the values differ");
+    for ((name, x), (_, y)) in a.1.fields().into_iter().zip(b.1.fields()) {
+        for (x, y) in x.iter().zip(&y) {
+            assert!(
+                (x - y).abs() <= 1e-12 * x.abs().max(1.0),
+                "{name}: {x} vs {y}"
+            );
+        }
+    }
 }
 
 /// The same value and gradients, bit for bit.
@@ -256,16 +244,10 @@ fn a_state_read_only_for_its_shape() {
     );
     // The nested loops add into the enclosing loop's gradients: another
     // order, equal to rounding.
-    let plain = unoptimized::update_then_read_backward(&w, &x, 3, 1.0);
-    assert_eq!(opt.0.to_bits(), plain.0.to_bits(), "the values differ");
-    for ((name, a), (_, b)) in opt.1.fields().into_iter().zip(plain.1.fields()) {
-        for (x, y) in a.iter().zip(&b) {
-            assert!(
-                (x - y).abs() <= 1e-12 * x.abs().max(1.0),
-                "{name}: {x} vs {y}"
-            );
-        }
-    }
+    close(
+        &opt,
+        &unoptimized::update_then_read_backward(&w, &x, 3, 1.0),
+    );
     backprop::gradcheck(&(w, x), |(w, x)| {
         optimized::update_then_read_backward(w, x, 3, 1.0)
     })
@@ -315,18 +297,10 @@ fn a_recurrence() {
     let (b, v) = (random(5, &mut seed), random(5, &mut seed));
     let (h0, xs) = (random(5, &mut seed), random((7, 3), &mut seed));
     let opt = optimized::rnn_backward(&w, &u, &b, &v, &h0, &xs, 1.0);
-    let plain = unoptimized::rnn_backward(&w, &u, &b, &v, &h0, &xs, 1.0);
     // The outer products summed after the loop (`Δᵀ X`) add in another
     // order: equal to rounding.
-    assert_eq!(opt.0.to_bits(), plain.0.to_bits(), "the values differ");
-    for ((name, a), (_, b)) in opt.1.fields().into_iter().zip(plain.1.fields()) {
-        for (x, y) in a.iter().zip(&b) {
-            assert!(
-                (x - y).abs() <= 1e-12 * x.abs().max(1.0),
-                "{name}: {x} vs {y}"
-            );
-        }
-    }
+    let plain = unoptimized::rnn_backward(&w, &u, &b, &v, &h0, &xs, 1.0);
+    close(&opt, &plain);
     same(
         without_loop_buffers::rnn_backward(&w, &u, &b, &v, &h0, &xs, 1.0),
         plain,

@@ -34,6 +34,14 @@ fn with_plan(source: &str, opts: Options, f: impl FnOnce(&Plan)) {
     f(&p)
 }
 
+/// Every pass on but `remat`.
+fn without_remat() -> Options {
+    Options {
+        remat: false,
+        ..Options::default()
+    }
+}
+
 /// The op nodes of a region, by op, in order.
 fn ops(r: &Region, op: Op) -> Vec<NodeId> {
     r.graph
@@ -419,11 +427,7 @@ fn a_write_takes_its_buffer_where_only_parts_were_read_before_it() {
         let kept: Vec<String> = l.kept.iter().map(Ident::to_string).collect();
         assert_eq!(kept, ["y_2", "y_3"]);
     });
-    let opts = Options {
-        remat: false,
-        ..Options::default()
-    };
-    with_plan(CUMPROD, opts, |p| {
+    with_plan(CUMPROD, without_remat(), |p| {
         let l = p.body.loops.values().next().expect("a loop");
         let kept: Vec<String> = l.kept.iter().map(Ident::to_string).collect();
         assert_eq!(kept, ["y_2", "y_3", "y_1_in_shape"]);

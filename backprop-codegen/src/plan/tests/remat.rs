@@ -46,11 +46,7 @@ fn an_element_of_a_borrowed_parameter_is_read_again() {
         // keeps nothing more for it.
         assert!(l.var_read, "the index reads `j`");
     });
-    let opts = Options {
-        remat: false,
-        ..Options::default()
-    };
-    with_plan(CELLS, opts, |p| {
+    with_plan(CELLS, without_remat(), |p| {
         let l = inner(p);
         let r = &l.body;
         assert!(r.remade.is_empty());
@@ -75,11 +71,7 @@ fn a_carried_array_written_in_place_has_its_adjoints_shape() {
         assert_eq!(r.shapes_from.get(&c_in), l.d_state[0].as_ref());
         assert!(!kept(l).contains(&shape), "{shape} kept: {:?}", kept(l));
     });
-    let opts = Options {
-        remat: false,
-        ..Options::default()
-    };
-    with_plan(CELLS, opts, |p| {
+    with_plan(CELLS, without_remat(), |p| {
         let l = inner(p);
         let r = &l.body;
         let c_in = r.inputs(ops(r, Op::SetIndex)[0])[0];
@@ -147,11 +139,7 @@ fn an_array_read_only_for_its_shape_keeps_its_shape() {
         assert_eq!(shapes(l).len(), 1, "{:?}", kept(l));
         assert!(kept(l).contains(&shapes(l)[0]));
     });
-    let opts = Options {
-        remat: false,
-        ..Options::default()
-    };
-    with_plan(UPDATE_THEN_READ, opts, |p| {
+    with_plan(UPDATE_THEN_READ, without_remat(), |p| {
         let l = p.body.loops.values().next().expect("a loop");
         assert!(shapes(l).is_empty());
     });
