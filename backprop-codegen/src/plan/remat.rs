@@ -29,7 +29,7 @@
 use super::region::{Kept, Operand, Region};
 use super::Shared;
 use crate::graph::{Loop, Node, NodeId};
-use crate::vocab::{Op, Ty, RULES_SKIP_FIRST, VIEW};
+use crate::vocab::{Op, Ty, RULES_SKIP_FIRST};
 use proc_macro2::Ident;
 use std::collections::HashSet;
 
@@ -121,20 +121,20 @@ pub fn shapes_only(
                 .ids()
                 .find(|id| body.names.get(id.index()).and_then(Option::as_ref) == Some(n)),
         };
-        if node.is_some_and(|id| owned_array(body, id)) && !body.views.contains(n) {
+        if node.is_some_and(|id| owned_array(body, id)) {
             *k = Kept::Shape(n.clone());
         }
     }
 }
 
 /// Whether a node's local owns an array: a carried value (of this loop or
-/// of a nested one) or an op's (not a view, nor a call's, whose type is its
-/// callee's), not a reference.
+/// of a nested one) or an op's (not a call's, whose type is its callee's),
+/// neither a view nor a reference.
 fn owned_array(r: &Region, id: NodeId) -> bool {
     let made = match r.node(id) {
         Node::Input(_) => true,
         Node::Out { of, .. } => matches!(r.node(*of), Node::Loop(_)),
-        Node::Op { op, .. } => !op.has(VIEW) && !matches!(op, Op::Call(_)),
+        Node::Op { op, .. } => !matches!(op, Op::Call(_)),
         _ => false,
     };
     made && matches!(r.ty.get(id.index()), Some(Some(Ty::Array(_))))
