@@ -237,3 +237,37 @@ fn integer_arithmetic_in_f32() {
     assert_eq!(v, 1.5);
     assert_eq!(g.x, array![-0.5_f32, 1.0, -0.5]);
 }
+
+/// Forward Euler for `y' = a y` on `[0, 1]` in `s` steps: the step `h` is
+/// arithmetic of a cast and literals, a float, so the loop's products are
+/// plain arithmetic of floats (and its record keeps only what they read).
+#[differentiable(wrt(a, y0))]
+fn euler(a: f64, y0: f64, s: usize) -> f64 {
+    let h = 1.0 / s as f64;
+    let half = -(h / 2.0) * -2.0;
+    let mut y = y0;
+    for _ in 0..s {
+        y += half * a * y;
+    }
+    y
+}
+
+#[test]
+fn arithmetic_of_a_cast_is_a_float() {
+    for s in [1, 3, 10] {
+        let (a, y0) = (0.7, 1.3);
+        let (v, g) = euler_backward(a, y0, s, 1.0);
+        assert_eq!(v, euler(a, y0, s));
+        // y_s = y0 (1 + h a)^s.
+        let h = 1.0 / s as f64;
+        let grow = 1.0 + h * a;
+        let exact_a = y0 * s as f64 * grow.powi(s as i32 - 1) * h;
+        assert!(
+            (g.a - exact_a).abs() < 1e-12 * exact_a.abs(),
+            "{} {exact_a}",
+            g.a
+        );
+        assert!((g.y0 - grow.powi(s as i32)).abs() < 1e-12, "{}", g.y0);
+        gradcheck(&(a, y0), |&(a, y0)| euler_backward(a, y0, s, 1.0)).unwrap();
+    }
+}

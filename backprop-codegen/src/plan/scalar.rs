@@ -71,7 +71,7 @@ pub fn types(g: &Graph, func: &Function, inputs: &[Option<Ty>]) -> Vec<Option<Ty
                 None
             }
             Node::Out { of, k } => results.get(of).and_then(|r| r[*k]),
-            Node::Const(c) if is_float_const(&c.expr, func) || is_float_field(g, func, c) => {
+            Node::Const(c) if float_arith(&c.expr, c, func, &ty) || is_float_field(g, func, c) => {
                 Some(Ty::Float)
             }
             Node::Const(c) => made_array(&c.expr),
@@ -146,6 +146,48 @@ fn is_float_field(g: &Graph, func: &Function, c: &crate::graph::ConstArg) -> boo
         crate::ast::Elem::of(e, func.float_param.as_ref()).as_ref() == Some(&func.elem)
     })
 }
+
+/// `2.0 / s as f64`, `-h / 2.0`, `(n as f64).sqrt()`: arithmetic whose
+/// operands are all floats (a float literal, a float made as
+/// [`is_float_const`] says, a binding of a value typed a float, or a float
+/// method of one). One operand of unknown type makes it unknown: `2.0 * a`
+/// is an array when `a` is one.
+fn float_arith(
+    e: &syn::Expr,
+    c: &crate::graph::ConstArg,
+    func: &Function,
+    ty: &[Option<Ty>],
+) -> bool {
+    let float = |e| float_arith(e, c, func, ty);
+    match e {
+        syn::Expr::Lit(l) => matches!(l.lit, syn::Lit::Float(_)),
+        syn::Expr::Paren(p) => float(&p.expr),
+        syn::Expr::Unary(u) => matches!(u.op, syn::UnOp::Neg(_)) && float(&u.expr),
+        syn::Expr::Binary(b) => {
+            use syn::BinOp::{Add, Div, Mul, Rem, Sub};
+            matches!(b.op, Add(_) | Sub(_) | Mul(_) | Div(_) | Rem(_))
+                && float(&b.left)
+                && float(&b.right)
+        }
+        syn::Expr::Path(p) => p
+            .path
+            .get_ident()
+            .and_then(|i| c.resolve(&i.to_string()))
+            .is_some_and(|(id, _)| ty[id.index()] == Some(Ty::Float)),
+        syn::Expr::MethodCall(m) if FLOAT_METHODS.contains(&m.method.to_string().as_str()) => {
+            float(&m.receiver) && m.args.iter().all(float)
+        }
+        syn::Expr::MethodCall(m) if m.method == "powi" => float(&m.receiver),
+        _ => is_float_const(e, func),
+    }
+}
+
+/// Methods of a float whose value is a float of the same type, given
+/// float arguments.
+const FLOAT_METHODS: &[&str] = &[
+    "abs", "sqrt", "cbrt", "exp", "exp2", "ln", "log2", "log10", "recip", "sin", "cos", "tan",
+    "tanh", "powf", "max", "min", "floor", "ceil", "round",
+];
 
 /// `n as f64`, `(k as f32)`, and in a function generic over its float
 /// type `T`, `T::from_f64(10.0)`, `T::one()`, `T::from(n).unwrap()`: a

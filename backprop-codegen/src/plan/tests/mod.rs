@@ -215,6 +215,40 @@ fn a_generic_float_made_from_a_number_is_plain() {
 }
 
 #[test]
+fn arithmetic_of_float_constants_is_a_float() {
+    // `h` is a constant the macro does not look into; it is a float because
+    // each operand of its arithmetic is one. `2.0 * data` is not: `data`
+    // is not known to be a float.
+    let source = "fn f(x: &Array1<f64>, s: usize, data: &Vec<f64>) -> f64 {
+        let h = 2.0 / s as f64;
+        let g = -(h / 3.0).sqrt().max(0.5);
+        let u = 2.0 * data;
+        let mut t = 0.0;
+        for i in 0..x.len() {
+            t += h * x[i] * g;
+        }
+        t + sum(&(x * u))
+    }";
+    with_plan(source, Options::default(), |p| {
+        let r = &p.body;
+        let float = |name: &str| {
+            let id = r
+                .graph
+                .ids()
+                .find(|id| r.names[id.index()].as_ref().is_some_and(|n| n == name))
+                .unwrap_or_else(|| panic!("no value named {name}"));
+            r.ty[id.index()] == Some(crate::vocab::Ty::Float)
+        };
+        assert!(float("h") && float("g"));
+        assert!(!float("u"));
+        // The loop's products are plain arithmetic, so its record keeps
+        // nothing.
+        let lp = r.loops.values().next().expect("the loop's plan");
+        assert!(lp.kept.is_empty(), "kept {:?}", lp.kept);
+    });
+}
+
+#[test]
 fn plain_writes_scalar_ops_as_arithmetic() {
     let source = "fn f(w: f64, x: f64, v: &Array1<f64>) -> f64 {
         let u = w * x;
