@@ -197,6 +197,40 @@ fn ode_against_numpy_and_the_complex_step() {
 }
 
 #[test]
+fn ode_stage_against_its_definition() {
+    // z_0 = x_0, z_i = x_i (y_{i-1} + c k_{i-1}).
+    let x = array![0.5, 1.5, -0.7, 1.2];
+    let y = array![0.25, -1.0, 2.0, 0.5];
+    let k = array![1.0, 0.75, -0.5, 3.0];
+    let c = 0.3;
+    let z = ode::rhs(&x, &y, &k, c);
+    assert_eq!(
+        z,
+        array![
+            0.5,
+            1.5 * (0.25 + 0.3),
+            -0.7 * (-1.0 + 0.225),
+            1.2 * (2.0 - 0.15)
+        ]
+    );
+    let up = array![0.3, -1.0, 0.5, 2.0];
+    let (value, g) = ode::rhs_backward(&x, &y, &k, c, &up);
+    assert_eq!(value, z);
+    // ∂x_i = u_i (y_{i-1} + c k_{i-1}); ∂y_{i-1} = u_i x_i; ∂k_{i-1} = c u_i x_i.
+    assert_close(
+        g.x.as_slice().unwrap(),
+        &[0.3, -(0.25 + 0.3), 0.5 * (-1.0 + 0.225), 2.0 * (2.0 - 0.15)],
+        1e-15,
+    );
+    assert_close(g.y.as_slice().unwrap(), &[-1.5, -0.35, 2.4, 0.0], 1e-15);
+    assert_close(g.k.as_slice().unwrap(), &[-0.45, -0.105, 0.72, 0.0], 1e-15);
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(x, y, k), |(x, y, k)| ode::rhs_backward(x, y, k, c, &up))
+        .unwrap();
+}
+
+#[test]
 fn ode_is_exact_for_four_components() {
     // y_i(t) = x_0 ⋯ x_i t^(i+1) / (i+1)!, a polynomial of degree at most 4,
     // which Runge-Kutta integrates exactly: y_3(2) = 16 x_0 x_1 x_2 x_3 / 24

@@ -8,12 +8,16 @@ use serde_json::Value;
 use super::input::{field, usize_of, vector_json, vector_of};
 use super::{unknown_function, Output, Prepared};
 
-/// The right-hand side: `z_0 = x_0`, `z_i = x_i y_{i-1}`.
-#[differentiable(wrt(x, y))]
-pub fn rhs(x: &Array1<f64>, y: &Array1<f64>) -> Array1<f64> {
-    let mut z = x.to_owned();
-    z.slice_mut(s![1..])
-        .assign(&(&x.slice(s![1..]) * &y.slice(s![..-1])));
+/// The right-hand side at `y + c k` (a Runge-Kutta stage's point):
+/// `z_0 = x_0`, `z_i = x_i (y_{i-1} + c k_{i-1})`, one pass as C++'s
+/// `ode_fun` over its `y_tmp`.
+#[differentiable(wrt(x, y, k))]
+pub fn rhs(x: &Array1<f64>, y: &Array1<f64>, k: &Array1<f64>, c: f64) -> Array1<f64> {
+    let mut z = Array1::<f64>::zeros(x.len());
+    z[0] = x[0];
+    for i in 1..x.len() {
+        z[i] = x[i] * (y[i - 1] + c * k[i - 1]);
+    }
     z
 }
 
@@ -23,11 +27,13 @@ pub fn ode(x: &Array1<f64>, s: usize) -> Array1<f64> {
     let h = 2.0 / s as f64;
     let mut y = Array1::<f64>::zeros(x.len());
     for _step in 0..s {
-        let k1 = rhs(x, &y);
-        let k2 = rhs(x, &(h / 2.0 * &k1 + &y));
-        let k3 = rhs(x, &(h / 2.0 * &k2 + &y));
-        let k4 = rhs(x, &(h * &k3 + &y));
-        y = (k1 + 2.0 * k2 + 2.0 * k3 + k4) * (h / 6.0) + &y;
+        let k1 = rhs(x, &y, &y, 0.0);
+        let k2 = rhs(x, &y, &k1, h / 2.0);
+        let k3 = rhs(x, &y, &k2, h / 2.0);
+        let k4 = rhs(x, &y, &k3, h);
+        for i in 0..x.len() {
+            y[i] += h * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]) / 6.0;
+        }
     }
     y
 }
