@@ -57,6 +57,23 @@ macro_rules! remat_programs {
             }
             total
         }
+
+        // A shifted product, `z_i = x_i (y_{i-1} + c k_{i-1})`: the sum its
+        // rule reads is made again from elements and `c`, so the loop keeps
+        // no record (`remat`); a sum with a carried value is kept.
+        #[differentiable(wrt(x, y, k, c) $($args)*)]
+        pub fn shifted(x: &Array1<f64>, y: &Array1<f64>, k: &Array1<f64>, c: f64) -> f64 {
+            let mut z = Array1::<f64>::zeros(x.len());
+            z[0] = x[0];
+            for i in 1..x.len() {
+                z[i] = x[i] * (y[i - 1] + c * k[i - 1]);
+            }
+            let mut acc = 1.0;
+            for i in 0..x.len() {
+                acc = acc * 0.5 + z[i] * (acc - x[i]);
+            }
+            acc
+        }
     };
 }
 
@@ -250,6 +267,29 @@ fn a_state_read_only_for_its_shape() {
     );
     backprop::gradcheck(&(w, x), |(w, x)| {
         optimized::update_then_read_backward(w, x, 3, 1.0)
+    })
+    .unwrap();
+}
+
+#[test]
+fn a_sum_of_elements_made_again() {
+    let mut seed = 25;
+    let (x, y, k) = (
+        random(5, &mut seed),
+        random(5, &mut seed),
+        random(5, &mut seed),
+    );
+    let c = 0.7;
+    let opt = optimized::shifted_backward(&x, &y, &k, c, 1.0);
+    assert_eq!(opt.0, optimized::shifted(&x, &y, &k, c));
+    same(
+        opt.clone(),
+        without_remat::shifted_backward(&x, &y, &k, c, 1.0),
+        "shifted without remat",
+    );
+    close(&opt, &unoptimized::shifted_backward(&x, &y, &k, c, 1.0));
+    backprop::gradcheck(&(x, y, k, c), |(x, y, k, c)| {
+        optimized::shifted_backward(x, y, k, *c, 1.0)
     })
     .unwrap();
 }

@@ -88,7 +88,7 @@ pub fn forward(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream> {
     }
     let (mut first, mut push, mut last, mut after) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    if l.active {
+    if l.records() {
         out.push(quote!(let mut #steps = ::std::vec::Vec::with_capacity(#range.size_hint().0);));
         let saved = l.saves.iter().map(|k| kept(cx, k));
         push.push(quote!(#steps.push((#(#saved,)*));));
@@ -231,7 +231,8 @@ pub fn reverse(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream> {
         Some(step) => quote! {
             for (#var, (#step, (#(#saved,)*))) in #range.zip(#steps.into_iter().enumerate()).rev()
         },
-        None => quote!(for (#var, (#(#saved,)*)) in #range.zip(#steps).rev()),
+        None if l.records() => quote!(for (#var, (#(#saved,)*)) in #range.zip(#steps).rev()),
+        None => quote!(for #var in #range.rev()),
     };
     out.push(quote! {
         #header {

@@ -239,7 +239,7 @@ fn plan_kept<'g>(
     let outputs = &lp.body.outputs;
     routing::plan(&mut l.body, sh);
     let (mut read, mut shapes) = reads::reverse_split(&l.body, sh);
-    super::remat::plan(&mut l.body, sh, &read);
+    super::remat::plan(&mut l.body, sh, lp, &read);
     if !l.body.remade.is_empty() {
         (read, shapes) = reads::reverse_split(&l.body, sh);
     }

@@ -28,13 +28,16 @@ pub fn reverse_split(r: &Region, sh: &Shared) -> (HashSet<Ident>, HashSet<Ident>
     for step in &r.reverse {
         reads.step(step);
     }
-    // A value computed again reads its operand and its index instead.
+    // A value computed again reads its operands and its index instead
+    // (those not computed again themselves).
     for &id in &r.remade {
         reads.names.remove(r.name(id));
         reads.values.remove(r.name(id));
         if let Node::Op { inputs, consts, .. } = r.node(id) {
             consts.iter().for_each(|c| reads.constant(c));
-            reads.node_operand(inputs[0]);
+            for i in inputs.iter().filter(|i| !r.remade.contains(i)) {
+                reads.node_operand(*i);
+            }
         }
     }
     let shapes = reads.names.difference(&reads.values).cloned().collect();
@@ -416,9 +419,11 @@ impl Reads<'_, '_> {
             self.add(step);
         }
         l.kept.iter().for_each(|n| self.add(n));
-        [&l.start, &l.end, &l.steps]
-            .iter()
-            .for_each(|n| self.add(n));
+        self.add(&l.start);
+        self.add(&l.end);
+        if l.records() {
+            self.add(&l.steps);
+        }
         for rows in &l.rows {
             self.add(&rows.rows);
             self.add(&l.ins[rows.k]);

@@ -285,6 +285,17 @@ pub struct Loop<'g> {
     pub shared_accs: Vec<Ident>,
 }
 
+impl Loop<'_> {
+    /// Whether the forward keeps a record of each iteration: what the
+    /// reverse sweep reads of it, or its number (rows, outer products). A
+    /// loop whose reverse reads nothing of its iterations walks its range
+    /// back without one (every iteration of the range runs: an exit is a
+    /// flag).
+    pub fn records(&self) -> bool {
+        self.active && (!self.saves.is_empty() || self.step.is_some() || self.body.outers.is_some())
+    }
+}
+
 /// The plan of one branch.
 pub struct Branch<'g> {
     pub arms: [Region<'g>; 2],

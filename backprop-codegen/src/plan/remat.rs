@@ -11,7 +11,10 @@
 //! ```
 //!
 //! The index's own names (`k`, `j`) are read there instead, so the
-//! iteration keeps them if they are its own.
+//! iteration keeps them if they are its own. So is a sum or product of
+//! such elements, literals and values from outside the loop
+//! (`y[i - 1] + c * k[i - 1]`): a few flops at the head instead of a
+//! number in each record.
 //!
 //! Also the shape of a carried array that the body writes into in place
 //! (`c[[k, j]] = ..`), which the rules of its reads need once its buffer is
@@ -34,20 +37,59 @@ use proc_macro2::Ident;
 use std::collections::HashSet;
 
 /// The nodes of a loop body whose values its reverse sweep reads (`read`)
-/// and may compute again: an element of a borrowed parameter. Not a value
-/// the body gives back (a carried value is the next iteration's input).
-pub fn plan(body: &mut Region, sh: &Shared, read: &HashSet<Ident>) {
+/// and may compute again: an element of a borrowed parameter, and a few
+/// flops of floats ([`CHEAP`]) made of such elements, literals and values
+/// from outside the iteration (`y[i - 1] + c * k[i - 1]`), with the
+/// values they are made from. Not a value the body gives back (a carried
+/// value is the next iteration's input).
+pub fn plan(body: &mut Region, sh: &Shared, lp: &Loop, read: &HashSet<Ident>) {
     if !sh.opts.remat {
         return;
     }
-    body.remade = body
+    let mut again = vec![false; body.graph.len()];
+    for id in body.graph.ids() {
+        if !body.live(id) || body.results.contains(&id) || body.unmade.contains(&id) {
+            continue;
+        }
+        again[id.index()] = match body.node(id) {
+            Node::Op {
+                op: Op::Index,
+                inputs,
+                ..
+            } => borrowed_param(body, sh, inputs[0]),
+            Node::Op { op, inputs, .. } if CHEAP.contains(op) && body.plain.contains(&id) => inputs
+                .iter()
+                .all(|i| again[i.index()] || outside(body, lp, *i)),
+            _ => false,
+        };
+    }
+    // The values read, and those they are made from.
+    let mut remade = vec![false; body.graph.len()];
+    let mut todo: Vec<NodeId> = body
         .graph
         .ids()
-        .filter(|id| body.live(*id) && !body.results.contains(id))
-        .filter(|id| matches!(body.node(*id), Node::Op { op: Op::Index, .. }))
-        .filter(|id| borrowed_param(body, sh, body.inputs(*id)[0]))
-        .filter(|id| read.contains(body.name(*id)))
+        .filter(|id| again[id.index()] && read.contains(body.name(*id)))
         .collect();
+    while let Some(id) = todo.pop() {
+        if !std::mem::replace(&mut remade[id.index()], true) {
+            todo.extend(body.inputs(id).iter().filter(|i| again[i.index()]));
+        }
+    }
+    body.remade = body.graph.ids().filter(|id| remade[id.index()]).collect();
+}
+
+/// The scalar ops computed again rather than kept: cheaper than a store
+/// and a load of the record.
+const CHEAP: &[Op] = &[Op::Add, Op::Sub, Op::Mul, Op::Neg];
+
+/// Whether a value is the same in every iteration and defined outside it:
+/// a literal, a parameter, a value the loop captures.
+fn outside(r: &Region, lp: &Loop, id: NodeId) -> bool {
+    match r.node(id) {
+        Node::Float(_) | Node::Int(_) | Node::Param(_) => true,
+        Node::Input(j) => *j >= lp.carried,
+        _ => false,
+    }
 }
 
 /// Whether a value is a parameter the function borrows, here or passed

@@ -165,3 +165,59 @@ fn an_array_read_for_its_values_is_kept_whole() {
         assert!(shapes(l).is_empty(), "{:?}", shapes(l));
     });
 }
+
+/// A shifted product whose rule reads a sum of elements and a parameter,
+/// then a carried value in a sum.
+const SHIFTED: &str =
+    "fn shifted(x: &Array1<f64>, y: &Array1<f64>, k: &Array1<f64>, c: f64) -> f64 {
+    let mut z = Array1::<f64>::zeros(x.len());
+    z[0] = x[0];
+    for i in 1..x.len() {
+        z[i] = x[i] * (y[i - 1] + c * k[i - 1]);
+    }
+    let mut acc = 1.0;
+    for i in 0..x.len() {
+        acc = acc * 0.5 + z[i] * (acc - x[i]);
+    }
+    acc
+}";
+
+/// The loops of `SHIFTED`, in order.
+fn shifted_loops<'p>(p: &'p Plan) -> Vec<&'p crate::plan::region::Loop<'p>> {
+    let mut loops: Vec<_> = p.body.loops.iter().collect();
+    loops.sort_by_key(|(id, _)| **id);
+    loops.into_iter().map(|(_, l)| l).collect()
+}
+
+#[test]
+fn a_sum_of_elements_and_a_parameter_is_made_again() {
+    with_plan(SHIFTED, Options::default(), |p| {
+        let [write, sum] = shifted_loops(p)[..] else {
+            panic!("two loops")
+        };
+        let r = &write.body;
+        // `y[i - 1]`, `k[i - 1]`, `c * k[i - 1]` and their sum, which the
+        // product's rule reads; `x[i]` too.
+        let (add, mul) = (ops(r, Op::Add)[0], ops(r, Op::Mul)[0]);
+        assert!(r.remade.contains(&add) && r.remade.contains(&mul));
+        assert!(write.kept.is_empty(), "kept {:?}", kept(write));
+        assert!(!write.records(), "no record of the iterations");
+        // `acc - x[i]` reads the carried `acc`: kept, as is `z[i]`, an
+        // element of an array the function made.
+        let r = &sum.body;
+        let sub = ops(r, Op::Sub)[0];
+        assert!(!r.remade.contains(&sub));
+        assert!(kept(sum).contains(&name(r, sub)), "kept {:?}", kept(sum));
+        assert!(sum.records());
+    });
+    with_plan(SHIFTED, without_remat(), |p| {
+        let write = shifted_loops(p)[0];
+        let r = &write.body;
+        assert!(r.remade.is_empty());
+        // The sum, and `x[i]` and `k[i - 1]` for the products' rules.
+        let (add, reads) = (ops(r, Op::Add)[0], ops(r, Op::Index));
+        let names = [reads[0], reads[2], add].map(|id| name(r, id));
+        assert_eq!(kept(write), names);
+        assert!(write.records());
+    });
+}
