@@ -43,7 +43,7 @@ pub fn types(g: &Graph, func: &Function, inputs: &[Option<Ty>]) -> Vec<Option<Ty
                 // A mapped closure: a float if summed, else of its first array's shape.
                 Some(m) if m.walk.summed() => Some(Ty::Float),
                 Some(_) => ty[inputs[0].index()],
-                None => None,
+                None => own_output(g, *k, func),
             },
             // A field its `let` says is a float.
             Node::Op { .. } if g.float_fields.contains(&id) => Some(Ty::Float),
@@ -79,6 +79,24 @@ pub fn types(g: &Graph, func: &Function, inputs: &[Option<Ty>]) -> Vec<Option<Ty
         };
     }
     ty
+}
+
+/// What a call of the function itself (a recursion) returns: its
+/// signature's type. Any other callee's is not known here.
+fn own_output(g: &Graph, k: u32, func: &Function) -> Option<Ty> {
+    let call = &g.calls[k as usize];
+    let sig = &func.item.sig;
+    if call.method || !call.components.is_empty() || sig.ident != call.path.to_string() {
+        return None;
+    }
+    let syn::ReturnType::Type(_, out) = &sig.output else {
+        return None;
+    };
+    match crate::ast::classify(out, &proc_macro2::TokenStream::new()).0 {
+        Kind::Scalar(e) if e == func.elem => Some(Ty::Float),
+        Kind::Array { axes, .. } => axes.map(Ty::Array),
+        _ => None,
+    }
 }
 
 /// The types of a loop body's inputs: a captured value's is the enclosing

@@ -249,6 +249,33 @@ fn arithmetic_of_float_constants_is_a_float() {
 }
 
 #[test]
+fn a_recursive_call_has_the_functions_type() {
+    // `power(x, n - 1)` is the function itself: a float, so the product is
+    // plain arithmetic. Another callee's value is not known.
+    let source = "fn power(x: f64, n: u32) -> f64 {
+        if n == 0 {
+            return 1.0;
+        }
+        x * power(x, n - 1) + other(x) * x
+    }";
+    with_plan(source, Options::default(), |p| {
+        // The code after the early return is an arm (`if !done { .. }`).
+        let r = p
+            .body
+            .branches
+            .values()
+            .flat_map(|b| &b.arms)
+            .find(|a| !ops(a, Op::Mul).is_empty())
+            .expect("the arm with the products");
+        let mul = ops(r, Op::Mul);
+        assert_eq!(mul.len(), 2);
+        assert_eq!(r.ty[mul[0].index()], Some(crate::vocab::Ty::Float));
+        assert!(r.plain.contains(&mul[0]));
+        assert_eq!(r.ty[mul[1].index()], None, "`other`'s value is not known");
+    });
+}
+
+#[test]
 fn plain_writes_scalar_ops_as_arithmetic() {
     let source = "fn f(w: f64, x: f64, v: &Array1<f64>) -> f64 {
         let u = w * x;
