@@ -173,7 +173,8 @@ pub mod __private {
     pub use backprop_runtime::__impl_serde as impl_serde;
     pub use backprop_runtime::closures::{
         closure_map, closure_map_back, closure_sum_back, closure_sum_map, closure_sum_zip,
-        closure_sum_zip_back, closure_zip, closure_zip_back,
+        closure_sum_zip_back, closure_zip, closure_zip3, closure_zip3_back, closure_zip4,
+        closure_zip4_back, closure_zip5, closure_zip5_back, closure_zip_back,
     };
     pub use backprop_runtime::dual::{Dual, Dualize, SecondOrderCalls};
     pub use backprop_runtime::each::each;

@@ -240,3 +240,122 @@ fn an_element_dereferenced_in_a_condition() {
     assert_eq!(g.x, array![-(0.5_f64.sin()), (-0.3_f64).exp()]);
     gradcheck(&(x.clone(),), |(x,)| deref_in_a_condition_backward(x, 1.0)).unwrap();
 }
+
+/// A Runge-Kutta stage of `y'_i = x_i y_{i-1}` as a `Zip` over three
+/// slices: `x_i (y_{i-1} + c k_{i-1})` for `i ≥ 1`, `c` differentiable.
+#[differentiable]
+fn stage(x: &Array1<f64>, y: &Array1<f64>, k: &Array1<f64>, c: f64) -> f64 {
+    let z = Zip::from(&x.slice(s![1..]))
+        .and(&y.slice(s![..-1]))
+        .and(&k.slice(s![..-1]))
+        .map_collect(|&a, &b, &d| a * (b + c * d));
+    z.dot(&z)
+}
+
+#[test]
+fn a_zip_of_three_slices() {
+    let mut seed = 41;
+    let (x, y, k) = (
+        random(5, &mut seed),
+        random(5, &mut seed),
+        random(5, &mut seed),
+    );
+    let c = 0.3;
+    let (v, g) = stage_backward(&x, &y, &k, c, 1.0);
+    assert_eq!(v, stage(&x, &y, &k, c));
+    // With z_i = x_i u_i, u_i = y_{i-1} + c k_{i-1}: ∂x_i = 2 z_i u_i,
+    // ∂y_{i-1} = 2 z_i x_i, ∂k_{i-1} = c ∂y_{i-1}, ∂c = Σ 2 z_i x_i k_{i-1}.
+    let n = x.len();
+    let (mut dx, mut dy, mut dk, mut dc) =
+        (Array1::zeros(n), Array1::zeros(n), Array1::zeros(n), 0.0);
+    for i in 1..n {
+        let u = y[i - 1] + c * k[i - 1];
+        let z = x[i] * u;
+        dx[i] = 2.0 * z * u;
+        dy[i - 1] = 2.0 * z * x[i];
+        dk[i - 1] = c * dy[i - 1];
+        dc += dy[i - 1] * k[i - 1];
+    }
+    assert!(close(&g.x, &dx, 1e-14), "{} {dx}", g.x);
+    assert!(close(&g.y, &dy, 1e-14), "{} {dy}", g.y);
+    assert!(close(&g.k, &dk, 1e-14), "{} {dk}", g.k);
+    assert!(
+        (g.c - dc).abs() <= 1e-14 * dc.abs().max(1.0),
+        "{} {dc}",
+        g.c
+    );
+    gradcheck(&(x, y, k, c), |(x, y, k, c)| {
+        stage_backward(x, y, k, *c, 1.0)
+    })
+    .unwrap();
+}
+
+/// Five matrices, one of them transposed, and a captured scalar: the value
+/// is laid out as the user's `Zip` lays it out, so the sum is the same to
+/// the bit.
+#[differentiable]
+fn five(
+    a: &Array2<f64>,
+    b: &Array2<f64>,
+    c: &Array2<f64>,
+    d: &Array2<f64>,
+    e: &Array2<f64>,
+    s: f64,
+) -> f64 {
+    Zip::from(a)
+        .and(b)
+        .and(c)
+        .and(d)
+        .and(&e.t())
+        .map_collect(|&a, &b, &c, &d, &e| a * b + (c - d).powi(2) * s + e.sin())
+        .sum()
+}
+
+/// Four vectors, the first twice: each use of `x` gets its contribution.
+#[differentiable]
+fn four(x: &Array1<f64>, y: &Array1<f64>, w: &Array1<f64>) -> f64 {
+    Zip::from(x)
+        .and(y)
+        .and(x)
+        .and(w)
+        .map_collect(|&a, &b, &c, &d| a * b * c + d.exp() * a)
+        .sum()
+}
+
+#[test]
+fn zips_of_four_and_five_arrays() {
+    let mut seed = 42;
+    let m = |seed: &mut u64| random((3, 2), seed);
+    let (a, b, c, d) = (m(&mut seed), m(&mut seed), m(&mut seed), m(&mut seed));
+    let e = random((2, 3), &mut seed);
+    let s = 0.7;
+    let (v, g) = five_backward(&a, &b, &c, &d, &e, s, 1.0);
+    assert_eq!(v, five(&a, &b, &c, &d, &e, s));
+    // ∂a = b, ∂b = a, ∂c = 2 (c - d) s = -∂d, ∂e = cos(e), ∂s = Σ (c - d)².
+    assert_eq!(g.a, b);
+    assert_eq!(g.b, a);
+    let diff = &c - &d;
+    let dc = diff.mapv(|v| 2.0 * v * s);
+    assert!(g.c.iter().zip(&dc).all(|(x, y)| (x - y).abs() < 1e-15));
+    assert!(g.d.iter().zip(&dc).all(|(x, y)| (x + y).abs() < 1e-15));
+    assert_eq!(g.e, e.mapv(f64::cos));
+    assert!((g.s - diff.mapv(|v| v * v).sum()).abs() < 1e-14);
+    gradcheck(&(a, b, c, d, e, s), |(a, b, c, d, e, s)| {
+        five_backward(a, b, c, d, e, *s, 1.0)
+    })
+    .unwrap();
+
+    let (x, y, w) = (
+        random(4, &mut seed),
+        random(4, &mut seed),
+        random(4, &mut seed),
+    );
+    let (v, g) = four_backward(&x, &y, &w, 1.0);
+    assert_eq!(v, four(&x, &y, &w));
+    // ∂x = 2 x y + exp(w), ∂y = x², ∂w = exp(w) x.
+    let dx = 2.0 * &x * &y + w.mapv(f64::exp);
+    assert!(close(&g.x, &dx, 1e-15), "{} {dx}", g.x);
+    assert!(close(&g.y, &(&x * &x), 1e-15));
+    assert!(close(&g.w, &(w.mapv(f64::exp) * &x), 1e-15));
+    gradcheck(&(x, y, w), |(x, y, w)| four_backward(x, y, w, 1.0)).unwrap();
+}

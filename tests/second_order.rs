@@ -466,3 +466,51 @@ fn a_model_struct_has_an_hvp_of_its_own_type() {
     })
     .unwrap();
 }
+
+/// `Σ x_i³ y_i` as a `Zip` of three arrays, `x` twice.
+#[differentiable(hvp)]
+fn zip_cubes(x: &Array1<f64>, y: &Array1<f64>) -> f64 {
+    Zip::from(x)
+        .and(x)
+        .and(y)
+        .map_collect(|&a, &b, &c| a * a * b * c)
+        .sum()
+}
+
+#[test]
+fn a_zip_of_three_arrays_to_second_order() {
+    let (x, y) = (array![0.5, -1.2, 2.0], array![1.5, 0.3, -0.7]);
+    let (u, w) = (array![1.0, -0.5, 0.25], array![0.3, 2.0, -1.0]);
+    let (value, g, hv) = zip_cubes_hvp(&x, &y, &u, &w);
+    assert_eq!(value, zip_cubes(&x, &y));
+    // ∂x = 3 x² y, ∂y = x³; H (u, w): ∂x = 6 x y u + 3 x² w, ∂y = 3 x² u.
+    let x2 = &x * &x;
+    assert!(g
+        .x
+        .iter()
+        .zip(&(3.0 * &x2 * &y))
+        .all(|(a, b)| (a - b).abs() < 1e-14));
+    assert!(g
+        .y
+        .iter()
+        .zip(&(&x2 * &x))
+        .all(|(a, b)| (a - b).abs() < 1e-14));
+    let hx = 6.0 * &x * &y * &u + 3.0 * &x2 * &w;
+    let hy = 3.0 * &x2 * &u;
+    assert!(
+        hv.x.iter().zip(&hx).all(|(a, b)| (a - b).abs() < 1e-13),
+        "{} {hx}",
+        hv.x
+    );
+    assert!(
+        hv.y.iter().zip(&hy).all(|(a, b)| (a - b).abs() < 1e-13),
+        "{} {hy}",
+        hv.y
+    );
+    hvpcheck(
+        &(x.clone(), y.clone()),
+        &(u.clone(), w.clone()),
+        |(x, y), (u, w)| zip_cubes_hvp(x, y, u, w),
+    )
+    .unwrap();
+}

@@ -67,8 +67,9 @@ pub struct MapCall {
 pub enum Walk {
     /// `a.mapv(f)`: an array of `a`'s shape.
     Map,
-    /// `Zip::from(a).and(b).map_collect(f)`.
-    Zip,
+    /// `Zip::from(a).and(b).map_collect(f)`, over this many arrays (two
+    /// to five, as ndarray's `map_collect` takes).
+    Zip(u8),
     /// `a.iter().map(f).sum()`: a float.
     SumMap,
     /// `a.iter().zip(b.iter()).map(f).sum()`: a float.
@@ -80,7 +81,10 @@ impl Walk {
     pub fn forward(self) -> &'static str {
         match self {
             Walk::Map => "closure_map",
-            Walk::Zip => "closure_zip",
+            Walk::Zip(3) => "closure_zip3",
+            Walk::Zip(4) => "closure_zip4",
+            Walk::Zip(5) => "closure_zip5",
+            Walk::Zip(_) => "closure_zip",
             Walk::SumMap => "closure_sum_map",
             Walk::SumZip => "closure_sum_zip",
         }
@@ -90,7 +94,10 @@ impl Walk {
     pub fn back(self) -> &'static str {
         match self {
             Walk::Map => "closure_map_back",
-            Walk::Zip => "closure_zip_back",
+            Walk::Zip(3) => "closure_zip3_back",
+            Walk::Zip(4) => "closure_zip4_back",
+            Walk::Zip(5) => "closure_zip5_back",
+            Walk::Zip(_) => "closure_zip_back",
             Walk::SumMap => "closure_sum_back",
             Walk::SumZip => "closure_sum_zip_back",
         }
@@ -100,7 +107,8 @@ impl Walk {
     pub fn arrays(self) -> usize {
         match self {
             Walk::Map | Walk::SumMap => 1,
-            Walk::Zip | Walk::SumZip => 2,
+            Walk::Zip(n) => usize::from(n),
+            Walk::SumZip => 2,
         }
     }
 

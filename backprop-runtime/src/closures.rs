@@ -187,6 +187,114 @@ where
     (da, db, sums)
 }
 
+/// `$r` in the place of `$_t`: repeats a type once per array of a walk.
+macro_rules! each_array {
+    ($_t:tt, $($r:tt)*) => {
+        $($r)*
+    };
+}
+
+/// The forward and reverse of `Zip::from(a).and(b).and(c)..map_collect(f)`
+/// over three to five arrays (ndarray's `map_collect` takes up to five):
+/// the body's value and derivatives per element, collected in the layout
+/// the user's `Zip` gives its value, then split into the value and one
+/// array of derivatives per array.
+macro_rules! closure_zips {
+    ($($n:literal $forward:ident $back:ident
+        [$a0:ident $s0:ident $x0:ident, $($a:ident $s:ident $x:ident),+]
+        [$($k:literal),+] $example:literal;)*) => {$(
+        #[doc = concat!("The forward of `Zip::from(a).and(b)..map_collect(f)` over ", stringify!($n), " arrays.")]
+        ///
+        /// ```
+        #[doc = $example]
+        /// ```
+        #[allow(
+            clippy::type_complexity,
+            clippy::too_many_arguments,
+            reason = "the value and what the reverse keeps, one array each"
+        )]
+        pub fn $forward<F, $s0, $($s,)+ D, const K: usize>(
+            $a0: &ArrayBase<$s0, D>,
+            $($a: &ArrayBase<$s, D>,)+
+            f: impl Fn(F, $(each_array!($a, F),)+) -> (F, [F; $n], [F; K]),
+        ) -> (Array<F, D>, Local<F, D, PerElement<F, D, K>, $n>)
+        where
+            F: Float,
+            $s0: Data<Elem = F>,
+            $($s: Data<Elem = F>,)+
+            D: Dimension,
+        {
+            let all = Zip::from($a0)
+                $(.and($a))+
+                .map_collect(|&$x0, $(&$x),+| f($x0, $($x),+));
+            let d = [0, $($k),+].map(|k| all.map(|t| t.1[k]));
+            (
+                all.map(|t| t.0),
+                Local {
+                    d,
+                    captured: all.map(|t| t.2),
+                },
+            )
+        }
+
+        #[doc = concat!("The reverse of [`", stringify!($forward), "`]: `∂a = g ⊙ ∂f/∂a` for each array (in the kept buffers), and each captured scalar's `Σ g ⊙ ∂f/∂s`.")]
+        pub fn $back<F, D, const K: usize>(
+            g: impl Cot<Array<F, D>>,
+            local: Local<F, D, PerElement<F, D, K>, $n>,
+        ) -> (Array<F, D>, $(each_array!($a, Array<F, D>),)+ [F; K])
+        where
+            F: Float,
+            D: Dimension,
+        {
+            let Local { d, captured } = local;
+            let g = g.get();
+            let [mut $a0, $(mut $a),+] = d;
+            for d in [&mut $a0, $(&mut $a),+] {
+                Zip::from(d).and(g).for_each(|d, &g| *d = g * *d);
+            }
+            let mut sums = [F::zero(); K];
+            Zip::from(g)
+                .and(&captured)
+                .for_each(|&g, c| add_scaled(&mut sums, g, c));
+            ($a0, $($a,)+ sums)
+        }
+    )*};
+}
+
+closure_zips! {
+    3 closure_zip3 closure_zip3_back [a S x, b T y, c U z] [1, 2]
+    "use backprop_runtime::closures::{closure_zip3, closure_zip3_back};
+use ndarray::array;
+// |x, y, z| x * y + z: ∂x = y, ∂y = x, ∂z = 1.
+let (a, b, c) = (array![1.0, 2.0], array![3.0, 4.0], array![5.0, 6.0]);
+let (v, local) = closure_zip3(&a, &b, &c, |x, y, z| (x * y + z, [y, x, 1.0], []));
+assert_eq!(v, array![8.0, 14.0]);
+let (d_a, d_b, d_c, []) = closure_zip3_back(array![1.0, 0.5], local);
+assert_eq!((d_a, d_b, d_c), (array![3.0, 2.0], array![1.0, 1.0], array![1.0, 0.5]));";
+    4 closure_zip4 closure_zip4_back [a S x, b T y, c U z, e V w] [1, 2, 3]
+    "use backprop_runtime::closures::{closure_zip4, closure_zip4_back};
+use ndarray::array;
+// |x, y, z, w| x * y + z * w * s at s = 2: ∂s = z w.
+let (a, b) = (array![1.0, 2.0], array![3.0, 4.0]);
+let (v, local) = closure_zip4(&a, &b, &a, &b, |x, y, z, w| {
+    (x * y + z * w * 2.0, [y, x, w * 2.0, z * 2.0], [z * w])
+});
+assert_eq!(v, array![9.0, 24.0]);
+let (d_a, _, _, d_b, [d_s]) = closure_zip4_back(array![1.0, 1.0], local);
+assert_eq!((d_a, d_b, d_s), (array![3.0, 4.0], array![2.0, 4.0], 11.0));";
+    5 closure_zip5 closure_zip5_back [a S x, b T y, c U z, e V w, h W u] [1, 2, 3, 4]
+    "use backprop_runtime::closures::{closure_zip5, closure_zip5_back};
+use ndarray::array;
+// The sum of five elements.
+let a = array![[1.0, 2.0], [3.0, 4.0]];
+let (v, local) = closure_zip5(&a, &a, &a, &a, &a.t(), |x, y, z, w, u| {
+    (x + y + z + w + u, [1.0; 5], [])
+});
+assert_eq!(v, array![[5.0, 11.0], [14.0, 20.0]]);
+let (.., d_e, []) = closure_zip5_back(array![[1.0, 2.0], [3.0, 4.0]], local);
+assert_eq!(d_e, array![[1.0, 2.0], [3.0, 4.0]]);";
+}
+
 /// The forward of `a.iter().map(f).sum()`: the sum as the iterator adds
 /// (in `a`'s logical order, by `Iterator::sum`), and the local derivatives
 /// (the captured scalars' summed over the elements).

@@ -1,6 +1,6 @@
 //! Closures mapped over arrays, as ndarray and iterators spell them:
 //! `z.mapv(|v| ..)`, `z.map(|&v| ..)`, `z.mapv_into(..)`,
-//! `Zip::from(&a).and(&b).map_collect(|&x, &y| ..)`,
+//! `Zip::from(&a).and(&b).map_collect(|&x, &y| ..)` (up to five arrays),
 //! `a.iter().map(|x| ..).sum::<f64>()`,
 //! `a.iter().zip(b.iter()).map(|(x, y)| ..).sum::<f64>()`, and
 //! `y.map_inplace(|v| *v = e)`, read as `y.mapv_inplace(|v| e)`.
@@ -199,7 +199,10 @@ impl Lowerer<'_> {
             _ => {
                 let want = match walk {
                     Walk::Map | Walk::SumMap => "one element: `|v| ..` (or `|&v| ..`)".to_owned(),
-                    Walk::Zip => format!("{arrays} elements: `|&x, &y| ..`"),
+                    Walk::Zip(_) => {
+                        let names = ["&x", "&y", "&z", "&w", "&u"];
+                        format!("{arrays} elements: `|{}| ..`", names[..arrays].join(", "))
+                    }
                     Walk::SumZip => "a pair: `|(x, y)| ..`".to_owned(),
                 };
                 self.cx.error_at(
@@ -324,11 +327,17 @@ fn spelling(m: &syn::ExprMethodCall) -> Option<Spelling<'_>> {
         });
     }
     if name == "map_collect" && m.args.len() == 1 {
-        // Zip::from(a).and(b)
-        let Expr::MethodCall(and) = strip(&m.receiver) else {
-            return None;
-        };
-        let Expr::Call(from) = strip(&and.receiver) else {
+        // Zip::from(a).and(b)..: the `and`s, last first.
+        let mut arrays = Vec::new();
+        let mut link = strip(&m.receiver);
+        while let Expr::MethodCall(and) = link {
+            if and.method != "and" || and.args.len() != 1 {
+                return None;
+            }
+            arrays.push(&and.args[0]);
+            link = strip(&and.receiver);
+        }
+        let Expr::Call(from) = link else {
             return None;
         };
         let Expr::Path(zip_from) = &*from.func else {
@@ -340,18 +349,20 @@ fn spelling(m: &syn::ExprMethodCall) -> Option<Spelling<'_>> {
             .iter()
             .map(|s| s.ident.to_string())
             .collect();
-        if and.method != "and"
-            || and.args.len() != 1
+        if arrays.is_empty()
             || from.args.len() != 1
             || !segs.ends_with(&["Zip".to_owned(), "from".to_owned()])
         {
             return None;
         }
+        arrays.push(&from.args[0]);
+        arrays.reverse();
+        let n = u8::try_from(arrays.len()).ok().filter(|n| *n <= 5)?;
         let closure = &m.args[0];
         return Some(Spelling {
-            arrays: vec![&from.args[0], &and.args[0]],
+            arrays,
             closure,
-            walk: Walk::Zip,
+            walk: Walk::Zip(n),
         });
     }
     if name == "sum" && m.args.is_empty() {
