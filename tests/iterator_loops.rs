@@ -1,6 +1,6 @@
-//! `for` loops over iterators, walked by index: rows, columns and lanes of
-//! differentiable arrays, constant data with `.iter()`, `.enumerate()` and
-//! `.zip(..)`. Each function is checked against the original's value bit
+//! `for` loops over iterators, walked by index: elements, rows, columns
+//! and lanes of differentiable arrays, constant data with `.iter()`,
+//! `.enumerate()` and `.zip(..)`. Each function is checked against the original's value bit
 //! for bit, by central differences and by its closed-form gradient.
 
 use backprop::prelude::*;
@@ -117,4 +117,40 @@ fn constant_data_zipped() {
         weighted_backward(*a, &points, &weights, 1.0)
     })
     .unwrap();
+}
+
+/// The elements of differentiable arrays, as `x.iter()` and `&m` give
+/// them: enumerated, and zipped with the elements of a transposed view (in
+/// its logical order, which is not its memory order).
+#[differentiable]
+fn elements(x: &Array1<f64>, m: &Array2<f64>) -> f64 {
+    let mut s = 0.0;
+    for v in x.iter() {
+        s += *v * *v;
+    }
+    for (i, &v) in x.iter().enumerate() {
+        s += v * (i as f64 + 1.0);
+    }
+    for (a, b) in m.iter().zip(&m.t().mapv(f64::sin)) {
+        s += a * b;
+    }
+    s
+}
+
+#[test]
+fn elements_of_differentiable_arrays() {
+    let mut seed = 31;
+    let x = random(4, &mut seed);
+    let m = random((3, 3), &mut seed);
+    let (v, g) = elements_backward(&x, &m, 1.0);
+    assert_eq!(v, elements(&x, &m));
+    // ∂x_i = 2 x_i + (i + 1); with s = Σ_ij m_ij sin(m_ji):
+    // ∂m_ij = sin(m_ji) + m_ji cos(m_ij).
+    let dx = 2.0 * &x + array![1.0, 2.0, 3.0, 4.0];
+    assert!((&g.x - &dx).iter().all(|e| e.abs() < 1e-15), "{} {dx}", g.x);
+    let dm = Array2::from_shape_fn((3, 3), |(i, j)| {
+        m[[j, i]].sin() + m[[j, i]] * m[[i, j]].cos()
+    });
+    assert!((&g.m - &dm).iter().all(|e| e.abs() < 1e-15), "{} {dm}", g.m);
+    gradcheck(&(x, m), |(x, m)| elements_backward(x, m, 1.0)).unwrap();
 }

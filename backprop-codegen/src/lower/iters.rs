@@ -1,10 +1,12 @@
 //! `for` loops over iterators, as the loop over indices they are: each
 //! source is walked by an index (`x.rows()` is `x.row(k)` for `k` in
-//! `0..x.nrows()`, a constant iterable is collected once and its items
-//! cloned by index), `.enumerate()` adds the index, `.zip(..)` pairs items
-//! and stops at the shorter. The items of constant data are constants of
-//! the gradient; rows, columns and lanes of a differentiable array are
-//! views the macro differentiates.
+//! `0..x.nrows()`, `x.iter()` of a differentiable array its elements in
+//! logical order, `x[bp::unravel(x.raw_dim(), k)]`, a constant iterable is
+//! collected once and its items cloned by index), `.enumerate()` adds the
+//! index, `.zip(..)` pairs items and stops at the shorter. The items of
+//! constant data are constants of the gradient; the elements, rows,
+//! columns and lanes of a differentiable array are values the macro
+//! differentiates.
 //!
 //! Before: `for (i, &label) in labels.iter().enumerate() { .. }`
 //!
@@ -216,6 +218,22 @@ impl Lowerer<'_> {
                 item: Item::Place(quote!(#vec[#k])),
             }));
         }
+        // The elements of a differentiable array, in logical order.
+        let krate = &self.env.krate;
+        let element = |x: &TokenStream| quote!(#x[#krate::__private::unravel(#x.raw_dim(), #k)]);
+        match e {
+            Expr::Reference(r) if r.mutability.is_none() && self.mentions_varying(&r.expr) => {
+                return Ok(Some(view(&r.expr, quote!(len()), element, fresh)));
+            }
+            Expr::MethodCall(m)
+                if m.method == "iter"
+                    && m.args.is_empty()
+                    && self.mentions_varying(&m.receiver) =>
+            {
+                return Ok(Some(view(&m.receiver, quote!(len()), element, fresh)));
+            }
+            _ => {}
+        }
         if let Expr::MethodCall(m) = e {
             let recv = &m.receiver;
             match (m.method.to_string().as_str(), m.args.len()) {
@@ -247,29 +265,22 @@ impl Lowerer<'_> {
                 }
                 // Views of an array, differentiable or not.
                 ("rows", 0) => {
-                    return Ok(Some(view(recv, quote!(nrows()), quote!(row(#k)), fresh)))
+                    let row = |x: &TokenStream| quote!(#x.row(#k));
+                    return Ok(Some(view(recv, quote!(nrows()), row, fresh)));
                 }
                 ("columns", 0) => {
-                    return Ok(Some(view(recv, quote!(ncols()), quote!(column(#k)), fresh)))
+                    let column = |x: &TokenStream| quote!(#x.column(#k));
+                    return Ok(Some(view(recv, quote!(ncols()), column, fresh)));
                 }
                 ("outer_iter", 0) => {
-                    let krate = &self.env.krate;
                     let axis = quote!(#krate::ndarray::Axis(0));
-                    return Ok(Some(view(
-                        recv,
-                        quote!(len_of(#axis)),
-                        quote!(index_axis(#axis, #k)),
-                        fresh,
-                    )));
+                    let lane = |x: &TokenStream| quote!(#x.index_axis(#axis, #k));
+                    return Ok(Some(view(recv, quote!(len_of(#axis)), lane, fresh)));
                 }
                 ("axis_iter", 1) => {
                     let axis = &m.args[0];
-                    return Ok(Some(view(
-                        recv,
-                        quote!(len_of(#axis)),
-                        quote!(index_axis(#axis, #k)),
-                        fresh,
-                    )));
+                    let lane = |x: &TokenStream| quote!(#x.index_axis(#axis, #k));
+                    return Ok(Some(view(recv, quote!(len_of(#axis)), lane, fresh)));
                 }
                 _ => {}
             }
@@ -278,7 +289,7 @@ impl Lowerer<'_> {
         if self.mentions_varying(e) {
             self.cx.error_at(
                 e,
-                "a `for` loop walks a differentiable array only by `x.rows()`, `x.columns()`, `x.outer_iter()` or `x.axis_iter(Axis(k))` (with `.enumerate()` and `.zip(..)`), or by index (`for i in 0..x.len()` and `x[i]`)",
+                "a `for` loop walks a differentiable array only by `x.iter()` or `&x` (its elements), `x.rows()`, `x.columns()`, `x.outer_iter()` or `x.axis_iter(Axis(k))` (with `.enumerate()` and `.zip(..)`), or by index (`for i in 0..x.len()` and `x[i]`)",
             );
             return Err(());
         }
@@ -297,20 +308,27 @@ impl Lowerer<'_> {
 
 /// `x.rows()` and the like: `x.nrows()` items, `x.row(k)` each (`x`
 /// bound first where it is not a name, so that it is computed once).
-fn view(x: &Expr, len: TokenStream, item: TokenStream, fresh: &mut Fresh) -> Walk {
+fn view(
+    x: &Expr,
+    len: TokenStream,
+    item: impl Fn(&TokenStream) -> TokenStream,
+    fresh: &mut Fresh,
+) -> Walk {
     if let Expr::Path(p) = super::strip(x) {
         if p.path.get_ident().is_some() {
+            let x = quote!(#x);
             return Walk {
                 setup: Vec::new(),
                 len: quote!(#x.#len),
-                item: Item::Value(quote!(#x.#item)),
+                item: Item::Value(item(&x)),
             };
         }
     }
     let source = fresh.name("source");
+    let name = quote!(#source);
     Walk {
         setup: vec![quote!(let #source = #x;)],
         len: quote!(#source.#len),
-        item: Item::Value(quote!(#source.#item)),
+        item: Item::Value(item(&name)),
     }
 }

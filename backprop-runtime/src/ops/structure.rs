@@ -156,6 +156,32 @@ pub fn index<F: Float, S: Data<Elem = F>, D: Dimension, I: NdIndex<D>>(
     a[idx]
 }
 
+/// The index of the `k`-th element, in logical (row-major) order, of an
+/// array of shape `dim`: the element `x.iter()` gives `k`-th, for
+/// `for v in x.iter()` walked by index.
+///
+/// ```
+/// use backprop_runtime::ops::unravel;
+/// use ndarray::{Ix1, Ix2};
+/// assert_eq!(unravel(Ix1(4), 3), Ix1(3));
+/// assert_eq!(unravel(Ix2(2, 3), 4), Ix2(1, 1));
+/// ```
+#[inline]
+#[doc(hidden)]
+pub fn unravel<D: Dimension>(dim: D, k: usize) -> D {
+    let mut idx = dim.clone();
+    if D::NDIM == Some(1) {
+        idx[0] = k;
+        return idx;
+    }
+    let mut rest = k;
+    for (i, &n) in idx.slice_mut().iter_mut().zip(dim.slice()).rev() {
+        *i = rest % n;
+        rest /= n;
+    }
+    idx
+}
+
 /// Adjoint of [`index`]: `g` at `idx` of a zero of `a`'s shape.
 #[inline]
 #[doc(hidden)]
