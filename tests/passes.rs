@@ -60,7 +60,8 @@ macro_rules! remat_programs {
 
         // A shifted product, `z_i = x_i (y_{i-1} + c k_{i-1})`: the sum its
         // rule reads is made again from elements and `c`, so the loop keeps
-        // no record (`remat`); a sum with a carried value is kept.
+        // no record (`remat`); a sum with a carried value is kept, the
+        // loop's variable as a float made again.
         #[differentiable(wrt(x, y, k, c) $($args)*)]
         pub fn shifted(x: &Array1<f64>, y: &Array1<f64>, k: &Array1<f64>, c: f64) -> f64 {
             let mut z = Array1::<f64>::zeros(x.len());
@@ -70,7 +71,7 @@ macro_rules! remat_programs {
             }
             let mut acc = 1.0;
             for i in 0..x.len() {
-                acc = acc * 0.5 + z[i] * (acc - x[i]);
+                acc = acc * 0.5 + z[i] * (acc - x[i]) * (i as f64 + 1.0);
             }
             acc
         }

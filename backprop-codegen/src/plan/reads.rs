@@ -33,11 +33,15 @@ pub fn reverse_split(r: &Region, sh: &Shared) -> (HashSet<Ident>, HashSet<Ident>
     for &id in &r.remade {
         reads.names.remove(r.name(id));
         reads.values.remove(r.name(id));
-        if let Node::Op { inputs, consts, .. } = r.node(id) {
-            consts.iter().for_each(|c| reads.constant(c));
-            for i in inputs.iter().filter(|i| !r.remade.contains(i)) {
-                reads.node_operand(*i);
+        match r.node(id) {
+            Node::Op { inputs, consts, .. } => {
+                consts.iter().for_each(|c| reads.constant(c));
+                for i in inputs.iter().filter(|i| !r.remade.contains(i)) {
+                    reads.node_operand(*i);
+                }
             }
+            Node::Const(c) => reads.constant(c),
+            _ => {}
         }
     }
     let shapes = reads.names.difference(&reads.values).cloned().collect();

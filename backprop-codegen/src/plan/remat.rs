@@ -13,7 +13,8 @@
 //! The index's own names (`k`, `j`) are read there instead, so the
 //! iteration keeps them if they are its own. So is a sum or product of
 //! such elements, literals and values from outside the loop
-//! (`y[i - 1] + c * k[i - 1]`): a few flops at the head instead of a
+//! (`y[i - 1] + c * k[i - 1]`), and a cast or arithmetic of the loop's
+//! variable (`i as f64 + 1.0`): a few flops at the head instead of a
 //! number in each record.
 //!
 //! Also the shape of a carried array that the body writes into in place
@@ -60,6 +61,10 @@ pub fn plan(body: &mut Region, sh: &Shared, lp: &Loop, read: &HashSet<Ident>) {
             Node::Op { op, inputs, .. } if CHEAP.contains(op) && body.plain.contains(&id) => inputs
                 .iter()
                 .all(|i| again[i.index()] || outside(body, lp, *i)),
+            // `i as f64 + 1.0` of the loop's variable.
+            Node::Const(c) if !c.place && arithmetic(&c.expr) => c.deps.iter().all(|d| {
+                again[d.index()] || outside(body, lp, *d) || matches!(body.node(*d), Node::LoopVar)
+            }),
             _ => false,
         };
     }
@@ -81,6 +86,25 @@ pub fn plan(body: &mut Region, sh: &Shared, lp: &Loop, read: &HashSet<Ident>) {
 /// The scalar ops computed again rather than kept: cheaper than a store
 /// and a load of the record.
 const CHEAP: &[Op] = &[Op::Add, Op::Sub, Op::Mul, Op::Neg];
+
+/// Whether a constant is a cast or arithmetic of literals and names: as
+/// cheap to compute again as to keep.
+fn arithmetic(e: &syn::Expr) -> bool {
+    match e {
+        syn::Expr::Lit(_) => true,
+        syn::Expr::Path(p) => p.qself.is_none() && p.path.get_ident().is_some(),
+        syn::Expr::Paren(p) => arithmetic(&p.expr),
+        syn::Expr::Cast(c) => arithmetic(&c.expr),
+        syn::Expr::Unary(u) => matches!(u.op, syn::UnOp::Neg(_)) && arithmetic(&u.expr),
+        syn::Expr::Binary(b) => {
+            use syn::BinOp::{Add, Div, Mul, Rem, Sub};
+            matches!(b.op, Add(_) | Sub(_) | Mul(_) | Div(_) | Rem(_))
+                && arithmetic(&b.left)
+                && arithmetic(&b.right)
+        }
+        _ => false,
+    }
+}
 
 /// Whether a value is the same in every iteration and defined outside it:
 /// a literal, a parameter, a value the loop captures.
