@@ -90,20 +90,12 @@ const CHEAP: &[Op] = &[Op::Add, Op::Sub, Op::Mul, Op::Neg];
 /// Whether a constant is a cast or arithmetic of literals and names: as
 /// cheap to compute again as to keep.
 fn arithmetic(e: &syn::Expr) -> bool {
-    match e {
+    super::scalar::arithmetic_of(e, &mut |leaf| match leaf {
         syn::Expr::Lit(_) => true,
         syn::Expr::Path(p) => p.qself.is_none() && p.path.get_ident().is_some(),
-        syn::Expr::Paren(p) => arithmetic(&p.expr),
         syn::Expr::Cast(c) => arithmetic(&c.expr),
-        syn::Expr::Unary(u) => matches!(u.op, syn::UnOp::Neg(_)) && arithmetic(&u.expr),
-        syn::Expr::Binary(b) => {
-            use syn::BinOp::{Add, Div, Mul, Rem, Sub};
-            matches!(b.op, Add(_) | Sub(_) | Mul(_) | Div(_) | Rem(_))
-                && arithmetic(&b.left)
-                && arithmetic(&b.right)
-        }
         _ => false,
-    }
+    })
 }
 
 /// Whether a value is the same in every iteration and defined outside it:

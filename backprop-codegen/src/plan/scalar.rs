@@ -176,17 +176,9 @@ fn float_arith(
     func: &Function,
     ty: &[Option<Ty>],
 ) -> bool {
-    let float = |e| float_arith(e, c, func, ty);
-    match e {
+    let float = |e: &syn::Expr| float_arith(e, c, func, ty);
+    arithmetic_of(e, &mut |leaf| match leaf {
         syn::Expr::Lit(l) => matches!(l.lit, syn::Lit::Float(_)),
-        syn::Expr::Paren(p) => float(&p.expr),
-        syn::Expr::Unary(u) => matches!(u.op, syn::UnOp::Neg(_)) && float(&u.expr),
-        syn::Expr::Binary(b) => {
-            use syn::BinOp::{Add, Div, Mul, Rem, Sub};
-            matches!(b.op, Add(_) | Sub(_) | Mul(_) | Div(_) | Rem(_))
-                && float(&b.left)
-                && float(&b.right)
-        }
         syn::Expr::Path(p) => p
             .path
             .get_ident()
@@ -196,7 +188,23 @@ fn float_arith(
             float(&m.receiver) && m.args.iter().all(float)
         }
         syn::Expr::MethodCall(m) if m.method == "powi" => float(&m.receiver),
-        _ => is_float_const(e, func),
+        _ => is_float_const(leaf, func),
+    })
+}
+
+/// Whether `e` is arithmetic (`+ - * / %`, negation, parentheses) of
+/// leaves that `leaf` accepts.
+pub fn arithmetic_of(e: &syn::Expr, leaf: &mut dyn FnMut(&syn::Expr) -> bool) -> bool {
+    match e {
+        syn::Expr::Paren(p) => arithmetic_of(&p.expr, leaf),
+        syn::Expr::Unary(u) => matches!(u.op, syn::UnOp::Neg(_)) && arithmetic_of(&u.expr, leaf),
+        syn::Expr::Binary(b) => {
+            use syn::BinOp::{Add, Div, Mul, Rem, Sub};
+            matches!(b.op, Add(_) | Sub(_) | Mul(_) | Div(_) | Rem(_))
+                && arithmetic_of(&b.left, leaf)
+                && arithmetic_of(&b.right, leaf)
+        }
+        _ => leaf(e),
     }
 }
 
