@@ -28,21 +28,21 @@ pub fn reverse_split(r: &Region, sh: &Shared) -> (HashSet<Ident>, HashSet<Ident>
     for step in &r.reverse {
         reads.step(step);
     }
-    // A value computed again reads its operands and its index instead
-    // (those not computed again themselves).
+    // A value computed again reads its operands and its index instead,
+    // but for those computed again themselves.
     for &id in &r.remade {
-        reads.names.remove(r.name(id));
-        reads.values.remove(r.name(id));
         match r.node(id) {
             Node::Op { inputs, consts, .. } => {
                 consts.iter().for_each(|c| reads.constant(c));
-                for i in inputs.iter().filter(|i| !r.remade.contains(i)) {
-                    reads.node_operand(*i);
-                }
+                inputs.iter().for_each(|i| reads.node_operand(*i));
             }
             Node::Const(c) => reads.constant(c),
             _ => {}
         }
+    }
+    for &id in &r.remade {
+        reads.names.remove(r.name(id));
+        reads.values.remove(r.name(id));
     }
     let shapes = reads.names.difference(&reads.values).cloned().collect();
     (reads.names, shapes)

@@ -77,7 +77,11 @@ pub fn plan(body: &mut Region, sh: &Shared, lp: &Loop, read: &HashSet<Ident>) {
         .collect();
     while let Some(id) = todo.pop() {
         if !std::mem::replace(&mut remade[id.index()], true) {
-            todo.extend(body.inputs(id).iter().filter(|i| again[i.index()]));
+            let from = match body.node(id) {
+                Node::Const(c) => &c.deps,
+                _ => body.inputs(id),
+            };
+            todo.extend(from.iter().filter(|i| again[i.index()]));
         }
     }
     body.remade = body.graph.ids().filter(|id| remade[id.index()]).collect();

@@ -224,11 +224,12 @@ fn a_sum_of_elements_and_a_parameter_is_made_again() {
 
 #[test]
 fn a_float_of_the_loops_variable_is_made_again() {
-    let source = "fn f(x: &Array1<f64>) -> f64 {
+    let source = "fn f(x: &Array1<f64>, n: usize) -> f64 {
         let mut s = 0.0;
         let mut t = 0;
-        for i in 0..x.len() {
-            s += x[i] * (i as f64 + 1.0) * (t as f64);
+        for i in 0..n {
+            let j = n - 1 - i;
+            s += x[i] * (i as f64 + 1.0) * (t as f64) + x[j] * j as f64;
             t += 2;
         }
         s
@@ -236,14 +237,20 @@ fn a_float_of_the_loops_variable_is_made_again() {
     with_plan(source, Options::default(), |p| {
         let l = p.body.loops.values().next().expect("a loop");
         let r = &l.body;
-        // `i as f64 + 1.0` is made again; `t as f64` reads the carried `t`.
+        // `i as f64 + 1.0` is made again, and `j as f64` with `j`; `t as
+        // f64` reads the carried `t`.
         let consts: Vec<_> = ops(r, Op::Mul).iter().map(|m| r.inputs(*m)[1]).collect();
         assert!(consts.iter().all(|c| matches!(r.node(*c), Node::Const(_))));
         assert!(r.remade.contains(&consts[0]) && !r.remade.contains(&consts[1]));
+        let j_float = consts[2];
+        let Node::Const(c) = r.node(j_float) else {
+            panic!("`j as f64` is a constant")
+        };
+        assert!(r.remade.contains(&j_float) && c.deps.iter().all(|d| r.remade.contains(d)));
         assert_eq!(kept(l), [name(r, consts[1])]);
     });
     with_plan(source, without_remat(), |p| {
         let l = p.body.loops.values().next().expect("a loop");
-        assert_eq!(l.kept.len(), 2, "kept {:?}", kept(l));
+        assert_eq!(l.kept.len(), 4, "kept {:?}", kept(l));
     });
 }
