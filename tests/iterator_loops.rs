@@ -154,3 +154,52 @@ fn elements_of_differentiable_arrays() {
     assert!((&g.m - &dm).iter().all(|e| e.abs() < 1e-15), "{} {dm}", g.m);
     gradcheck(&(x, m), |(x, m)| elements_backward(x, m, 1.0)).unwrap();
 }
+
+/// Adapters of the walks: neighbours by `x.windows(2)` (a smoothness
+/// penalty), the elements after the first, the first three reversed, and
+/// the rows from the last, enumerated.
+#[differentiable]
+fn adapted(x: &Array1<f64>, m: &Array2<f64>) -> f64 {
+    let mut s = 0.0;
+    for w in x.windows(2) {
+        s += (w[1] - w[0]).powi(2);
+    }
+    for (i, v) in x.iter().skip(1).enumerate() {
+        s += v * (i as f64 + 2.0);
+    }
+    for (i, &v) in x.iter().enumerate().take(3).rev() {
+        s += v.sin() * i as f64;
+    }
+    for (r, row) in m.rows().into_iter().rev().enumerate() {
+        s += row.sum() * (r as f64 + 1.0);
+    }
+    s
+}
+
+#[test]
+fn windows_skip_take_and_rev() {
+    let mut seed = 32;
+    let x = random(5, &mut seed);
+    let m = random((3, 2), &mut seed);
+    let (v, g) = adapted_backward(&x, &m, 1.0);
+    assert_eq!(v, adapted(&x, &m));
+    let n = x.len();
+    let dx = Array1::from_shape_fn(n, |j| {
+        let mut d = 0.0;
+        if j >= 1 {
+            d += 2.0 * (x[j] - x[j - 1]) + j as f64 + 1.0;
+        }
+        if j + 1 < n {
+            d -= 2.0 * (x[j + 1] - x[j]);
+        }
+        if j < 3 {
+            d += x[j].cos() * j as f64;
+        }
+        d
+    });
+    assert!((&g.x - &dx).iter().all(|e| e.abs() < 1e-14), "{} {dx}", g.x);
+    // Row i is the (2 - i)-th from the last: weight 3 - i.
+    let dm = Array2::from_shape_fn((3, 2), |(i, _)| 3.0 - i as f64);
+    assert_eq!(g.m, dm);
+    gradcheck(&(x, m), |(x, m)| adapted_backward(x, m, 1.0)).unwrap();
+}

@@ -159,7 +159,7 @@ impl Lowerer<'_> {
         let span = f.for_token.span();
         let mut fresh = Fresh::of(&self.func.item);
         let k = fresh.name("k");
-        let walk = match self.walk(&f.expr, &k, &mut fresh) {
+        let walk = match self.walk(&f.expr, &quote!(#k), &mut fresh) {
             Ok(w) => w?,
             Err(()) => return Some(self.error_node(span)),
         };
@@ -193,9 +193,10 @@ impl Lowerer<'_> {
         Some(self.error_node(span))
     }
 
-    /// How to walk `e` by the index `k`: `Ok(None)` if it is not an
-    /// iterator of the kinds here, `Err` once an error is reported.
-    fn walk(&mut self, e: &Expr, k: &syn::Ident, fresh: &mut Fresh) -> Result<Option<Walk>, ()> {
+    /// How to walk `e` by the index `k` (an expression of the loop's
+    /// index): `Ok(None)` if it is not an iterator of the kinds here, `Err`
+    /// once an error is reported.
+    fn walk(&mut self, e: &Expr, k: &TokenStream, fresh: &mut Fresh) -> Result<Option<Walk>, ()> {
         let e = super::strip_paren(e);
         // A `Vec` of a model (`&model.layers`, `model.layers.iter()`): its
         // elements by index, as places of the model.
@@ -247,6 +248,43 @@ impl Lowerer<'_> {
                         ..w
                     }));
                 }
+                // Adapters: the walk of the source at another index.
+                ("skip", 1) if !self.mentions_varying(&m.args[0]) => {
+                    let n = &m.args[0];
+                    let Some(w) = self.walk(recv, &quote!((#k + #n)), fresh)? else {
+                        return Ok(None);
+                    };
+                    let len = &w.len;
+                    let len = quote!(#len.saturating_sub(#n));
+                    return Ok(Some(Walk { len, ..w }));
+                }
+                ("take", 1) if !self.mentions_varying(&m.args[0]) => {
+                    let n = &m.args[0];
+                    let Some(w) = self.walk(recv, k, fresh)? else {
+                        return Ok(None);
+                    };
+                    let len = &w.len;
+                    let len = quote!(::core::cmp::min(#len, #n));
+                    return Ok(Some(Walk { len, ..w }));
+                }
+                ("rev", 0) => {
+                    let n = fresh.name("len");
+                    let Some(mut w) = self.walk(recv, &quote!((#n - 1 - #k)), fresh)? else {
+                        return Ok(None);
+                    };
+                    let len = &w.len;
+                    w.setup.push(quote!(let #n = #len;));
+                    w.len = quote!(#n);
+                    return Ok(Some(w));
+                }
+                // `x.windows(2)` of a vector: `x.slice(s![k..k + 2])`.
+                ("windows", 1) if int_literal(&m.args[0]) && self.mentions_varying(recv) => {
+                    let n = &m.args[0];
+                    let window =
+                        |x: &TokenStream| quote!(#x.slice(#krate::ndarray::s![#k..#k + #n]));
+                    let len = quote!(len().saturating_sub(#n - 1));
+                    return Ok(Some(view(recv, len, window, fresh)));
+                }
                 ("zip", 1) => {
                     let (Some(a), Some(b)) =
                         (self.walk(recv, k, fresh)?, self.walk(&m.args[0], k, fresh)?)
@@ -289,7 +327,7 @@ impl Lowerer<'_> {
         if self.mentions_varying(e) {
             self.cx.error_at(
                 e,
-                "a `for` loop walks a differentiable array only by `x.iter()` or `&x` (its elements), `x.rows()`, `x.columns()`, `x.outer_iter()` or `x.axis_iter(Axis(k))` (with `.enumerate()` and `.zip(..)`), or by index (`for i in 0..x.len()` and `x[i]`)",
+                "a `for` loop walks a differentiable array only by `x.iter()` or `&x` (its elements), `x.windows(2)` of a vector, `x.rows()`, `x.columns()`, `x.outer_iter()` or `x.axis_iter(Axis(k))` (with `.enumerate()`, `.zip(..)`, `.skip(n)`, `.take(n)` and `.rev()`), or by index (`for i in 0..x.len()` and `x[i]`)",
             );
             return Err(());
         }
@@ -304,6 +342,17 @@ impl Lowerer<'_> {
             item: Item::Constant(quote!(::core::clone::Clone::clone(&#items[#k]))),
         }))
     }
+}
+
+/// `2`: a window's length, whose type says the vector's one axis.
+fn int_literal(e: &Expr) -> bool {
+    matches!(
+        super::strip_paren(e),
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(_),
+            ..
+        })
+    )
 }
 
 /// `x.rows()` and the like: `x.nrows()` items, `x.row(k)` each (`x`
