@@ -327,7 +327,7 @@ impl Lowerer<'_> {
         if self.mentions_varying(e) {
             self.cx.error_at(
                 e,
-                "a `for` loop walks a differentiable array only by `x.iter()` or `&x` (its elements), `x.windows(2)` of a vector, `x.rows()`, `x.columns()`, `x.outer_iter()` or `x.axis_iter(Axis(k))` (with `.enumerate()`, `.zip(..)`, `.skip(n)`, `.take(n)` and `.rev()`), or by index (`for i in 0..x.len()` and `x[i]`)",
+                "a `for` loop walks a differentiable array only by `x.iter()` or `&x` (its elements), `x.windows(n)` of a vector (`n` a literal of at least 1), `x.rows()`, `x.columns()`, `x.outer_iter()` or `x.axis_iter(Axis(k))` (with `.enumerate()`, `.zip(..)`, `.skip(n)`, `.take(n)` and `.rev()`), or by index (`for i in 0..x.len()` and `x[i]`)",
             );
             return Err(());
         }
@@ -344,15 +344,16 @@ impl Lowerer<'_> {
     }
 }
 
-/// `2`: a window's length, whose type says the vector's one axis.
+/// `2`: a window's length, whose type says the vector's one axis (not
+/// `0`, for which ndarray panics).
 fn int_literal(e: &Expr) -> bool {
-    matches!(
-        super::strip_paren(e),
+    match super::strip_paren(e) {
         Expr::Lit(syn::ExprLit {
-            lit: syn::Lit::Int(_),
+            lit: syn::Lit::Int(i),
             ..
-        })
-    )
+        }) => i.base10_parse::<usize>().is_ok_and(|n| n > 0),
+        _ => false,
+    }
 }
 
 /// `x.rows()` and the like: `x.nrows()` items, `x.row(k)` each (`x`
