@@ -68,7 +68,8 @@ pub fn plan(body: &mut Region, sh: &Shared, lp: &Loop, read: &HashSet<Ident>) {
             _ => false,
         };
     }
-    // The values read, and those they are made from.
+    // The values read, and those they are made from (operands, and the
+    // values their constant arguments mention).
     let mut remade = vec![false; body.graph.len()];
     let mut todo: Vec<NodeId> = body
         .graph
@@ -77,11 +78,8 @@ pub fn plan(body: &mut Region, sh: &Shared, lp: &Loop, read: &HashSet<Ident>) {
         .collect();
     while let Some(id) = todo.pop() {
         if !std::mem::replace(&mut remade[id.index()], true) {
-            let from = match body.node(id) {
-                Node::Const(c) => &c.deps,
-                _ => body.inputs(id),
-            };
-            todo.extend(from.iter().filter(|i| again[i.index()]));
+            let deps = body.graph.deps(id);
+            todo.extend(deps.into_iter().filter(|d| again[d.index()]));
         }
     }
     body.remade = body.graph.ids().filter(|id| remade[id.index()]).collect();
