@@ -202,7 +202,7 @@ macro_rules! each_array {
 macro_rules! closure_zips {
     ($($n:literal $forward:ident $back:ident
         [$a0:ident $s0:ident $x0:ident, $($a:ident $s:ident $x:ident),+]
-        [$($k:literal),+] $example:literal;)*) => {$(
+        $example:literal;)*) => {$(
         #[doc = concat!("The forward of `Zip::from(a).and(b)..map_collect(f)` over ", stringify!($n), " arrays.")]
         ///
         /// ```
@@ -227,7 +227,7 @@ macro_rules! closure_zips {
             let all = Zip::from($a0)
                 $(.and($a))+
                 .map_collect(|&$x0, $(&$x),+| f($x0, $($x),+));
-            let d = [0, $($k),+].map(|k| all.map(|t| t.1[k]));
+            let d = std::array::from_fn(|k| all.map(|t| t.1[k]));
             (
                 all.map(|t| t.0),
                 Local {
@@ -262,7 +262,7 @@ macro_rules! closure_zips {
 }
 
 closure_zips! {
-    3 closure_zip3 closure_zip3_back [a S x, b T y, c U z] [1, 2]
+    3 closure_zip3 closure_zip3_back [a S x, b T y, c U z]
     "use backprop_runtime::closures::{closure_zip3, closure_zip3_back};
 use ndarray::array;
 // |x, y, z| x * y + z: ∂x = y, ∂y = x, ∂z = 1.
@@ -271,7 +271,7 @@ let (v, local) = closure_zip3(&a, &b, &c, |x, y, z| (x * y + z, [y, x, 1.0], [])
 assert_eq!(v, array![8.0, 14.0]);
 let (d_a, d_b, d_c, []) = closure_zip3_back(array![1.0, 0.5], local);
 assert_eq!((d_a, d_b, d_c), (array![3.0, 2.0], array![1.0, 1.0], array![1.0, 0.5]));";
-    4 closure_zip4 closure_zip4_back [a S x, b T y, c U z, e V w] [1, 2, 3]
+    4 closure_zip4 closure_zip4_back [a S x, b T y, c U z, e V w]
     "use backprop_runtime::closures::{closure_zip4, closure_zip4_back};
 use ndarray::array;
 // |x, y, z, w| x * y + z * w * s at s = 2: ∂s = z w.
@@ -282,7 +282,7 @@ let (v, local) = closure_zip4(&a, &b, &a, &b, |x, y, z, w| {
 assert_eq!(v, array![9.0, 24.0]);
 let (d_a, _, _, d_b, [d_s]) = closure_zip4_back(array![1.0, 1.0], local);
 assert_eq!((d_a, d_b, d_s), (array![3.0, 4.0], array![2.0, 4.0], 11.0));";
-    5 closure_zip5 closure_zip5_back [a S x, b T y, c U z, e V w, h W u] [1, 2, 3, 4]
+    5 closure_zip5 closure_zip5_back [a S x, b T y, c U z, e V w, h W u]
     "use backprop_runtime::closures::{closure_zip5, closure_zip5_back};
 use ndarray::array;
 // The sum of five elements.
