@@ -79,8 +79,10 @@ pub struct Options {
     /// The rule of `sin x` reads the forward's `cos x`, and the other way
     /// round (`sin_cos`).
     pub sin_cos: bool,
-    /// A loop's reverse sweep reads an element of a borrowed parameter
-    /// again instead of keeping it (`remat`).
+    /// A loop's reverse sweep computes again what is cheaper to compute
+    /// than to keep (an element of a borrowed parameter, a few flops of
+    /// them, a float of the loop's variable) and reads shapes from the
+    /// carried adjoints (`remat`).
     pub remat: bool,
 }
 
