@@ -200,9 +200,9 @@ fn jacobian(input: &Input) -> SparseJacobian {
     let (n, m, p) = (input.n, input.m, input.p);
     let nonzeros = 15 * 2 * p + p;
     let mut jac = SparseJacobian {
-        rows: Vec::with_capacity(3 * p + 1),
-        cols: Vec::with_capacity(nonzeros),
-        vals: Vec::with_capacity(nonzeros),
+        rows: super::output_vec(3 * p + 1),
+        cols: super::output_vec(nonzeros),
+        vals: super::output_vec(nonzeros),
     };
     jac.rows.push(0);
     for i in 0..p {
