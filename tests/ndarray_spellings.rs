@@ -1,6 +1,6 @@
 //! Programs written with ndarray's own spellings, as a Rust user writes
 //! them: `mean().unwrap()`, `mean_axis(..).unwrap()`, `var_axis`, `select`,
-//! `slice(s![..])`, reshapes, `concatenate` and `stack`. Each is checked
+//! `slice(s![..])`, reshapes, `concatenate` and `stack`, `product_axis`. Each is checked
 //! against central differences, and against the closed form of its gradient
 //! where there is one.
 
@@ -257,6 +257,42 @@ fn product_gradients_are_exact_with_zeros() {
         products_of_backward(a, m, 1.0)
     })
     .unwrap();
+}
+
+/// The probability that no event of a row happens, `Π_j (1 - p_ij)`,
+/// summed over the rows, and the product of a transposed view's elements
+/// in its iteration order.
+#[differentiable]
+fn products_along(p: &Array2<f64>, m: &Array2<f64>) -> f64 {
+    let none = (1.0 - p).product_axis(Axis(1));
+    none.sum() + m.t().iter().product::<f64>()
+}
+
+#[test]
+fn product_axis_and_iter_product_are_exact_with_zeros() {
+    let p = array![[0.5, 1.0, 0.25], [0.5, 0.75, 0.0], [1.0, 0.5, 1.0]];
+    let m = array![[1.5, -2.0], [0.5, 4.0]];
+    let (value, g) = products_along_backward(&p, &m, 1.0);
+    assert_eq!(value.to_bits(), products_along(&p, &m).to_bits());
+    assert_eq!(value, 0.0 + 0.125 + 0.0 + -6.0);
+    // ∂p_ij = -Π_{k≠j} (1 - p_ik): a row with one certain event (a zero
+    // factor) has a gradient only there; with two, none.
+    assert_eq!(
+        g.p,
+        array![[0.0, -0.375, 0.0], [-0.25, -0.5, -0.125], [0.0, 0.0, 0.0]]
+    );
+    // ∂m_ij = Π of the others, -6 / m_ij here.
+    assert_eq!(g.m, array![[-4.0, 3.0], [-12.0, -1.5]]);
+    // A value in `m.t()`'s iteration order, bit for bit.
+    let m = array![[0.3, 1.7], [-2.9, 0.11]];
+    assert_eq!(
+        products_along_backward(&p, &m, 1.0).0.to_bits(),
+        ((1.0 - &p).product_axis(Axis(1)).sum() + m.t().iter().product::<f64>()).to_bits()
+    );
+    let mut seed = 43;
+    let p = random((4, 3), &mut seed);
+    let m = random((3, 2), &mut seed);
+    gradcheck(&(p, m), |(p, m)| products_along_backward(p, m, 1.0)).unwrap();
 }
 
 #[differentiable]

@@ -195,6 +195,12 @@ impl<F: num_traits::Float> Product for Dual<F> {
     }
 }
 
+impl<'a, F: num_traits::Float> Product<&'a Dual<F>> for Dual<F> {
+    fn product<I: Iterator<Item = &'a Self>>(iter: I) -> Self {
+        iter.fold(Self::one(), |a, b| a * *b)
+    }
+}
+
 impl<F: num_traits::Float> Zero for Dual<F> {
     #[inline]
     fn zero() -> Self {

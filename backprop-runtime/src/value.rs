@@ -36,6 +36,8 @@ pub trait Float:
     + Default
     + Sum
     + for<'a> Sum<&'a Self>
+    + core::iter::Product
+    + for<'a> core::iter::Product<&'a Self>
     + core::ops::AddAssign
     + core::ops::SubAssign
     + core::ops::MulAssign

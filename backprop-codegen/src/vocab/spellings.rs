@@ -67,7 +67,7 @@ pub fn method_hint(name: &str) -> &'static str {
             "use `a.to_shape(shape).unwrap()` or `a.into_shape_with_order(shape).unwrap()`"
         }
         "iter" | "into_iter" | "iter_mut" | "outer_iter" | "axis_iter" | "lanes" | "rows" | "columns" => {
-            "iterators are differentiable as sums: `a.iter().sum::<f64>()`, `a.iter().map(|x| ..).sum::<f64>()`, `a.iter().zip(b.iter()).map(|(x, y)| ..).sum::<f64>()`; otherwise use the array ops (`sum`, `mean().unwrap()`, `sum_axis`, `select`, `slice`, ...)"
+            "iterators are differentiable as sums and products: `a.iter().sum::<f64>()`, `a.iter().map(|x| ..).sum::<f64>()`, `a.iter().zip(b.iter()).map(|(x, y)| ..).sum::<f64>()`, `a.iter().product::<f64>()`; otherwise use the array ops (`sum`, `mean().unwrap()`, `sum_axis`, `product_axis`, `select`, `slice`, ...)"
         }
         _ => "",
     }

@@ -417,6 +417,10 @@ vocabulary! {
     MinAxis => ndarray::MIN_AXIS,
     /// The product of all elements: ndarray's `a.product()`.
     Product => ndarray::PRODUCT,
+    /// The product along an axis: ndarray's `a.product_axis(Axis(k))`.
+    ProductAxis => ndarray::PRODUCT_AXIS,
+    /// `a.iter().product()`: the product of all elements in iteration order.
+    IterProduct => ndarray::ITER_PRODUCT,
     /// `a.dot(&b)`.
     Dot => OpDef {
         name: "dot",

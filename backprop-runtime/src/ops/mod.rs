@@ -16,7 +16,7 @@
 //! |---|---|
 //! | [`arith`] | `+ - * /`, unary `-`, `max min powf atan2 hypot log mul_add` |
 //! | [`elementwise`] | the maps of one value: `exp ln tanh relu powi sinh ln_1p floor clamp ...`, one row each |
-//! | [`reduce`] | `sum mean sum_axis mean_axis var std_dev var_axis std_dev_axis product max_axis min_axis`, `a.iter().sum()` |
+//! | [`reduce`] | `sum mean sum_axis mean_axis var std_dev var_axis std_dev_axis product product_axis max_axis min_axis`, `a.iter().sum()`, `a.iter().product()` |
 //! | [`linalg`] | `dot t` |
 //! | [`structure`] | `concat concatenate stack row column index to_owned insert_axis select slice slice_axis index_axis remove_axis reshape permuted_axes broadcast` |
 //! | [`nn`] | `softmax log_softmax logsumexp softmax_cross_entropy mse` |

@@ -7,7 +7,9 @@
 //! the upstream gradient back to every element that was reduced.
 
 use crate::value::{Cot, ElemOf, Float, Operand, OwnedOf, Tensor, Value};
-use ndarray::{Array, ArrayBase, Axis, Data, Dimension, RemoveAxis, Zip};
+use ndarray::{
+    Array, Array1, ArrayBase, ArrayView1, ArrayViewMut1, Axis, Data, Dimension, RemoveAxis, Zip,
+};
 use num_traits::FromPrimitive;
 
 /// `n` as a float, as ndarray's `mean` converts it (`n as F`).
@@ -488,28 +490,94 @@ pub fn product<F: Float, S: Data<Elem = F>, D: Dimension>(a: &ArrayBase<S, D>) -
     a.product()
 }
 
-/// Adjoint of [`product`]: `g` times the product of every other element,
-/// in the logical order of `a`: the running product before each element
-/// times the running product after it.
+/// Adjoint of [`product`] and [`iter_product`]: `g` times the product of
+/// every other element, in the logical order of `a`.
 #[doc(hidden)]
 pub fn product_vjp<F: Float, S: Data<Elem = F>, D: Dimension>(
     g: impl Cot<F>,
     a: &ArrayBase<S, D>,
 ) -> Array<F, D> {
-    let xs: Vec<F> = a.iter().copied().collect();
-    // `d_i = g · Π_{j<i} a_j`, then times `Π_{j>i} a_j` walking back.
-    let mut d = Vec::with_capacity(xs.len());
-    let mut before = *g.get();
-    for &x in &xs {
-        d.push(before);
+    let xs: Array1<F> = a.iter().copied().collect();
+    let mut d = Array1::zeros(xs.len());
+    others_product(d.view_mut(), xs.view(), *g.get());
+    d.into_shape_with_order(a.raw_dim())
+        .expect("one gradient per element, in logical order")
+}
+
+/// `d_i = g · Π_{j≠i} x_j` along one lane: the running product before each
+/// element, then times the running product after it (no division, so a
+/// zero element gives exact gradients).
+fn others_product<F: Float>(mut d: ArrayViewMut1<'_, F>, x: ArrayView1<'_, F>, g: F) {
+    let mut before = g;
+    for (d, &x) in d.iter_mut().zip(&x) {
+        *d = before;
         before *= x;
     }
     let mut after = F::one();
-    for (d, &x) in d.iter_mut().zip(&xs).rev() {
+    for (d, &x) in d.iter_mut().zip(&x).rev() {
         *d *= after;
         after *= x;
     }
-    Array::from_shape_vec(a.raw_dim(), d).expect("one gradient per element, in logical order")
+}
+
+/// The product along `axis`: ndarray's `product_axis`.
+///
+/// Adjoint: `∂a_i = g · Π_{j≠i} a_j` over the other elements of `a_i`'s
+/// lane, as [`product`]'s.
+///
+/// # Panics
+///
+/// If `axis` is out of bounds.
+///
+/// ```
+/// use backprop_runtime::ops::product_axis;
+/// use ndarray::{array, Axis};
+/// let a = array![[1.0, 2.0], [3.0, 4.0]];
+/// assert_eq!(product_axis(&a, Axis(0)), array![3.0, 8.0]);
+/// assert_eq!(product_axis(&a, Axis(1)), a.product_axis(Axis(1)));
+/// ```
+#[inline]
+#[doc(hidden)]
+pub fn product_axis<F: Float, S: Data<Elem = F>, D: RemoveAxis>(
+    a: &ArrayBase<S, D>,
+    axis: Axis,
+) -> Array<F, D::Smaller> {
+    a.product_axis(axis)
+}
+
+/// Adjoint of [`product_axis`]: lane by lane, `g` times the product of the
+/// lane's other elements.
+#[doc(hidden)]
+pub fn product_axis_vjp<F: Float, S: Data<Elem = F>, D: RemoveAxis>(
+    g: impl Cot<Array<F, D::Smaller>>,
+    a: &ArrayBase<S, D>,
+    axis: Axis,
+) -> Array<F, D> {
+    let mut d = Array::zeros(a.raw_dim());
+    Zip::from(d.lanes_mut(axis))
+        .and(a.lanes(axis))
+        .and(g.get())
+        .for_each(|d, a, &g| others_product(d, a, g));
+    d
+}
+
+/// The product of all elements in iteration order, as `a.iter().product()`
+/// multiplies them: one running product from the first element to the last
+/// (ndarray's `product()` multiplies in lanes, so the two may differ in the
+/// last bits).
+///
+/// Adjoint: [`product_vjp`].
+///
+/// ```
+/// use backprop_runtime::ops::iter_product;
+/// use ndarray::array;
+/// let a = array![[1.5, 2.0], [3.0, 0.25]];
+/// assert_eq!(iter_product(&a), a.iter().product::<f64>());
+/// ```
+#[inline]
+#[doc(hidden)]
+pub fn iter_product<F: Float, S: Data<Elem = F>, D: Dimension>(a: &ArrayBase<S, D>) -> F {
+    a.iter().fold(F::one(), |p, &x| p * x)
 }
 
 /// The maximum along `axis`, folded from `init`: ndarray's

@@ -101,6 +101,32 @@ pub(super) const PRODUCT: OpDef = OpDef {
     ..ROW
 };
 
+pub(super) const PRODUCT_AXIS: OpDef = OpDef {
+    name: "product_axis",
+    methods: &["product_axis"],
+    method_args: &[Const("the axis of `product_axis`")],
+    method_usage: "`a.product_axis(Axis(k))`",
+    forward: "product_axis",
+    rules: Rules::One("product_axis_vjp"),
+    reads_out: false,
+    example: "sum(&x.product_axis(Axis(1))) + (w * s).product_axis(Axis(1)).dot(v)",
+    axes: Axes::Fewer,
+    ..ROW
+};
+
+pub(super) const ITER_PRODUCT: OpDef = OpDef {
+    name: "iter().product",
+    methods: &["product"],
+    adapter: Some("iter"),
+    method_usage: "`a.iter().product::<f64>()`",
+    forward: "iter_product",
+    rules: Rules::One("product_vjp"),
+    reads_out: false,
+    flags: SCALAR_OUT,
+    example: "let t: f64 = (x * 2.0).iter().product(); v.iter().product::<f64>() + t * s",
+    ..ROW
+};
+
 pub(super) const SLICE: OpDef = OpDef {
     name: "slice",
     methods: &["slice"],
