@@ -146,6 +146,64 @@ fn names_in(p: &syn::Pat, out: &mut Vec<syn::Ident>) {
 }
 
 impl Lowerer<'_> {
+    /// `iter.fold(init, |acc, item| body)` over an iterator (`x.iter()`,
+    /// `(0..n)`, with adapters) that mentions a differentiable value: the
+    /// loop it is, `{ let mut acc = init; for item in iter { acc = body; }
+    /// acc }`, lowered as the user's loop would be; a function of the two
+    /// (`f64::max`) is called as `acc = f(acc, item)`. `None` when `m` is
+    /// no such fold: ndarray's `a.fold(..)` (its order is the memory's), a
+    /// fold of constants, or a closure that returns early (`return`, `?`).
+    pub(super) fn iterator_fold(&mut self, m: &syn::ExprMethodCall) -> Option<NodeId> {
+        if m.method != "fold" || m.args.len() != 2 || !iterator(&m.receiver) {
+            return None;
+        }
+        let (init, iter) = (&m.args[0], &m.receiver);
+        let span = m.method.span();
+        let (acc, ty, item, body): (syn::Ident, _, syn::Pat, Expr) =
+            match super::strip_paren(&m.args[1]) {
+                Expr::Closure(c) if c.inputs.len() == 2 && !returns_early(&c.body) => {
+                    let (acc, ty) = match &c.inputs[0] {
+                        syn::Pat::Ident(p) => (p, None),
+                        syn::Pat::Type(t) => match &*t.pat {
+                            syn::Pat::Ident(p) => (p, Some(&t.ty)),
+                            _ => return None,
+                        },
+                        _ => return None,
+                    };
+                    if acc.by_ref.is_some() || acc.subpat.is_some() {
+                        return None;
+                    }
+                    let ty = ty.map(|t| quote!(: #t));
+                    (
+                        acc.ident.clone(),
+                        ty,
+                        c.inputs[1].clone(),
+                        (*c.body).clone(),
+                    )
+                }
+                // A function of the accumulator and the item (`f64::max`).
+                f @ Expr::Path(_) => {
+                    let mut fresh = Fresh::of(&self.func.item);
+                    let (acc, item) = (fresh.name("acc"), fresh.name("item"));
+                    let body = syn::parse_quote_spanned!(span=> #f(#acc, #item));
+                    (acc, None, syn::parse_quote!(#item), body)
+                }
+                _ => return None,
+            };
+        let folds_varying = [iter, init, &body].iter().any(|e| self.mentions_varying(e));
+        if !folds_varying {
+            return None;
+        }
+        let block: Expr = syn::parse_quote_spanned! {span=> {
+            let mut #acc #ty = #init;
+            for #item in #iter {
+                #acc = #body;
+            }
+            #acc
+        }};
+        Some(self.expr(&block))
+    }
+
     /// Whether `e` is a view walk (`x.rows()`, ...), whose `.into_iter()`
     /// is itself.
     fn walk_view(&self, e: &Expr) -> bool {
@@ -239,6 +297,10 @@ impl Lowerer<'_> {
             let recv = &m.receiver;
             match (m.method.to_string().as_str(), m.args.len()) {
                 ("into_iter", 0) if self.walk_view(recv) => return self.walk(recv, k, fresh),
+                // The elements of a differentiable array are values already.
+                ("copied" | "cloned", 0) if self.mentions_varying(recv) => {
+                    return self.walk(recv, k, fresh)
+                }
                 ("enumerate", 0) => {
                     let Some(w) = self.walk(recv, k, fresh)? else {
                         return Ok(None);
@@ -342,6 +404,47 @@ impl Lowerer<'_> {
             item: Item::Constant(quote!(::core::clone::Clone::clone(&#items[#k]))),
         }))
     }
+}
+
+/// Whether `e` is an iterator a `for` loop may walk: a range, or a chain
+/// that ends in an iterator's method (not an array, whose own `fold`
+/// visits its elements in memory order).
+fn iterator(e: &Expr) -> bool {
+    match super::strip_paren(e) {
+        Expr::Range(_) => true,
+        Expr::MethodCall(m) => matches!(
+            m.method.to_string().as_str(),
+            "iter"
+                | "into_iter"
+                | "enumerate"
+                | "zip"
+                | "skip"
+                | "take"
+                | "rev"
+                | "windows"
+                | "copied"
+                | "cloned"
+        ),
+        _ => false,
+    }
+}
+
+/// Whether a closure's body returns from the closure early (`return`, or
+/// `?`), which the loop it becomes would make a return from the function.
+fn returns_early(body: &Expr) -> bool {
+    struct Find(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Find {
+        fn visit_expr(&mut self, e: &'ast Expr) {
+            match e {
+                Expr::Return(_) | Expr::Try(_) => self.0 = true,
+                Expr::Closure(_) => {}
+                _ => syn::visit::visit_expr(self, e),
+            }
+        }
+    }
+    let mut find = Find(false);
+    syn::visit::Visit::visit_expr(&mut find, body);
+    find.0
 }
 
 /// `2`: a window's length, whose type says the vector's one axis (not

@@ -154,6 +154,9 @@ impl Lowerer<'_> {
         if let Some(id) = self.axis_fold(m) {
             return id;
         }
+        if let Some(id) = self.iterator_fold(m) {
+            return id;
+        }
         let name = m.method.to_string();
         let span = m.method.span();
         if name == "zip_mut_with" && self.mentions_varying(&m.receiver) {
