@@ -292,6 +292,58 @@ impl Stack {
         }
         h.sum() + total
     }
+
+    /// The same with each layer bound to a name (`let layer =
+    /// &self.layers[i];`), and a layer's own method called through one.
+    #[differentiable]
+    fn forward_sum_named(&self, x: &Array2<f64>) -> f64 {
+        let mut h = x.to_owned();
+        for i in 0..self.layers.len() {
+            let layer = &self.layers[i];
+            h = (h.dot(&layer.w) + &layer.b).tanh();
+        }
+        let mut total = 0.0;
+        for i in 0..self.layers.len() {
+            let layer: &Dense = &self.layers[i];
+            let gain = self.gains[i];
+            total += layer.b.sum() * gain;
+        }
+        let first = &self.layers[0];
+        h.sum() + total + first.apply_sum(x)
+    }
+
+    /// `forward_sum_named` with every place read where it is used.
+    #[differentiable]
+    fn forward_sum_in_place(&self, x: &Array2<f64>) -> f64 {
+        self.forward_sum_by_index(x) + self.layers[0].apply_sum(x)
+    }
+}
+
+#[test]
+fn a_layer_bound_to_a_name_is_its_place() {
+    let mut seed = 19;
+    let sizes = [3, 4, 3];
+    let stack = Stack {
+        layers: (0..2)
+            .map(|k| Dense {
+                w: random((sizes[k], sizes[k + 1]), &mut seed),
+                b: random(sizes[k + 1], &mut seed),
+            })
+            .collect(),
+        gains: vec![0.5, -1.5],
+    };
+    let x = random((4, 3), &mut seed);
+    let (v, g) = stack.forward_sum_named_backward(&x, 1.0);
+    assert_eq!(v.to_bits(), stack.forward_sum_named(&x).to_bits());
+    let (v2, g2) = stack.forward_sum_in_place_backward(&x, 1.0);
+    assert_eq!(v.to_bits(), v2.to_bits());
+    let close = g
+        .to_flat()
+        .iter()
+        .zip(g2.to_flat())
+        .all(|(a, b)| (a - b).abs() <= 1e-14 * b.abs().max(1.0));
+    assert!(close, "{g:?}\n{g2:?}");
+    gradcheck(&stack, |s| s.forward_sum_named_backward(&x, 1.0)).unwrap();
 }
 
 #[test]

@@ -94,7 +94,7 @@ impl Item {
 
 /// The body with each name of `places` replaced by its place; `Err` with
 /// the name where the body binds it again (it would stand for two things).
-fn put_places(
+pub(super) fn put_places(
     body: &[syn::Stmt],
     places: &[(syn::Ident, TokenStream)],
 ) -> Result<Vec<syn::Stmt>, syn::Ident> {

@@ -370,6 +370,8 @@ impl Lowerer<'_> {
         // (the dual copy finds calls by their address in the body).
         let valued = self.tuple_value(&block.stmts, is_body);
         let stmts = valued.as_deref().unwrap_or(&block.stmts);
+        let placed = self.named_places(stmts);
+        let stmts = placed.as_deref().unwrap_or(stmts);
         let mut stmts = match self.named_views(stmts) {
             Some(v) => std::borrow::Cow::Owned(v),
             None => std::borrow::Cow::Borrowed(stmts),

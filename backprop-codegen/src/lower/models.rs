@@ -6,15 +6,22 @@
 //! bound, an index, a `match`) is Rust's; the generated code checks that
 //! such a field is not a model's parameter (`bp::constant_field`), and a
 //! shape query (`model.layers.len()`, `model.w.nrows()`) is always fine.
+//!
+//! A part of a model that is itself a model, bound to a name (`let layer =
+//! &self.layers[i];`), is that place wherever the block reads it after
+//! (`layer.w` is `self.layers[i].w`), as the item of `for layer in
+//! &self.layers` is (see `iters`).
 
 use super::Lowerer;
 use crate::ast::Kind;
 use crate::graph::NodeId;
 use crate::vocab::Op;
 use proc_macro2::{Ident, Span};
+use quote::quote;
 use syn::spanned::Spanned;
+use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
-use syn::Expr;
+use syn::{Expr, Pat, Stmt};
 
 /// The name a field path's model stands for in the path's constant
 /// (`__backprop_model.layers[i].w`): the emitter puts the model there.
@@ -160,4 +167,151 @@ impl Lowerer<'_> {
     pub(super) fn constant_field(&mut self, field: &Expr, span: Span) {
         self.constant_fields.push((field.clone(), span));
     }
+}
+
+impl Lowerer<'_> {
+    /// The statements with each `let name = &place;` of a model's place
+    /// that the rest reads as a model (`name.w`, `name.forward(..)`) taken
+    /// out, and `name` replaced by the place after it; `None` when there is
+    /// none. A place whose index the rest assigns or binds again (`i` of
+    /// `self.layers[i]`) would move, and `name` bound again would stand for
+    /// two things: both are errors.
+    pub(super) fn named_places(&mut self, stmts: &[Stmt]) -> Option<Vec<Stmt>> {
+        let mut out: Option<Vec<Stmt>> = None;
+        let mut k = 0;
+        loop {
+            let current = out.as_deref().unwrap_or(stmts);
+            let Some((name, place)) = current
+                .get(k)
+                .and_then(|s| self.named_place(s, &current[k + 1..]))
+            else {
+                if k >= current.len() {
+                    return out;
+                }
+                k += 1;
+                continue;
+            };
+            let rest = &current[k + 1..];
+            if let Some(moved) = place_moves(&place, rest) {
+                self.cx.error(
+                    moved.span(),
+                    format!("`{name}` names a part of a model at an index that changes after the `let`: `{moved}` is assigned or bound again here; read the part in place where it is used"),
+                );
+            }
+            let rest = match super::iters::put_places(rest, &[(name.clone(), quote!(#place))]) {
+                Ok(rest) => rest,
+                Err(again) => {
+                    self.cx.error(
+                        again.span(),
+                        format!("`{again}` names a part of a model here, and the block binds the name again; use another name"),
+                    );
+                    rest.to_vec()
+                }
+            };
+            let mut next = current[..k].to_vec();
+            next.extend(rest);
+            out = Some(next);
+        }
+    }
+
+    /// `let name = &place;` (or `let name: &T = &place;`) of a place of a
+    /// model that `rest` reads as a model.
+    fn named_place(&self, s: &Stmt, rest: &[Stmt]) -> Option<(Ident, Expr)> {
+        let Stmt::Local(local) = s else { return None };
+        let init = local.init.as_ref().filter(|i| i.diverge.is_none())?;
+        let Expr::Reference(r) = super::strip_paren(&init.expr) else {
+            return None;
+        };
+        let pat = match &local.pat {
+            Pat::Type(t) => &*t.pat,
+            other => other,
+        };
+        let Pat::Ident(p) = pat else { return None };
+        if r.mutability.is_some() || p.by_ref.is_some() || p.subpat.is_some() {
+            return None;
+        }
+        self.model_root(&r.expr)?;
+        let mut reads = ReadAsModel {
+            name: &p.ident,
+            found: false,
+        };
+        rest.iter().for_each(|s| reads.visit_stmt(s));
+        reads.found.then(|| (p.ident.clone(), (*r.expr).clone()))
+    }
+}
+
+/// Whether a block reads `name` as a model: a field of it (`name.w`), or
+/// a method of it that is none of the array ops (`name.forward(..)`).
+struct ReadAsModel<'a> {
+    name: &'a Ident,
+    found: bool,
+}
+
+impl<'ast> Visit<'ast> for ReadAsModel<'_> {
+    fn visit_expr(&mut self, e: &'ast Expr) {
+        let is_name =
+            |e: &Expr| matches!(super::strip_paren(e), Expr::Path(p) if p.path.is_ident(self.name));
+        match e {
+            Expr::Field(f) if is_name(&f.base) => self.found = true,
+            Expr::MethodCall(m) if is_name(&m.receiver) => {
+                let method = m.method.to_string();
+                if Op::by_method(&method).is_none()
+                    && !crate::vocab::SHAPE_METHODS.contains(&method.as_str())
+                {
+                    self.found = true;
+                }
+            }
+            _ => {}
+        }
+        syn::visit::visit_expr(self, e);
+    }
+}
+
+/// A name the place reads (`i` of `self.layers[i]`) that `rest` assigns or
+/// binds again.
+fn place_moves(place: &Expr, rest: &[Stmt]) -> Option<Ident> {
+    struct Names(Vec<Ident>);
+    impl<'ast> Visit<'ast> for Names {
+        fn visit_path(&mut self, p: &'ast syn::Path) {
+            if let Some(i) = p.get_ident() {
+                self.0.push(i.clone());
+            }
+        }
+    }
+    struct Changes<'a>(&'a [Ident], Option<Ident>);
+    impl Changes<'_> {
+        fn check(&mut self, e: &Expr) {
+            if let Expr::Path(p) = super::strip_paren(e) {
+                if let Some(i) = p.path.get_ident().filter(|i| self.0.contains(i)) {
+                    self.1.get_or_insert_with(|| i.clone());
+                }
+            }
+        }
+    }
+    impl<'ast> Visit<'ast> for Changes<'_> {
+        fn visit_expr(&mut self, e: &'ast Expr) {
+            match e {
+                Expr::Assign(a) => self.check(&a.left),
+                Expr::Binary(b) if super::control::is_compound(&b.op) => self.check(&b.left),
+                Expr::Reference(r) if r.mutability.is_some() => self.check(&r.expr),
+                _ => {}
+            }
+            syn::visit::visit_expr(self, e);
+        }
+        fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+            if self.0.contains(&p.ident) {
+                self.1.get_or_insert_with(|| p.ident.clone());
+            }
+        }
+    }
+    let mut names = Names(Vec::new());
+    // The root (`self`) is the model, which the body cannot assign.
+    if let Expr::Field(_) | Expr::Index(_) = place {
+        names.visit_expr(place);
+    }
+    let root = place_root(place).cloned();
+    names.0.retain(|n| Some(n) != root.as_ref());
+    let mut changes = Changes(&names.0, None);
+    rest.iter().for_each(|s| changes.visit_stmt(s));
+    changes.1
 }
