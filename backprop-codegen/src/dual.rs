@@ -601,9 +601,11 @@ pub fn wrappers(func: &Function, order: SecondOrder, krate: &TokenStream) -> Tok
     let many = (func.params.len() + tangents.len() > 7).then(|| {
         quote!(#[allow(clippy::too_many_arguments, reason = "the function's parameters and a tangent for each differentiable one")])
     });
+    let inline = crate::emit::inline_of(func);
     let jvp = quote! {
         #[doc = #jvp_doc]
         #many
+        #inline
         #bounds
         #vis fn #jvp_name #generics(#(#inputs,)* #(#tangents,)*) -> (#ret, #ret) #where_clause {
             // The original counts as used where only this is.
@@ -638,6 +640,7 @@ pub fn wrappers(func: &Function, order: SecondOrder, krate: &TokenStream) -> Tok
         #jvp
         #[doc = #hvp_doc]
         #many
+        #inline
         #bounds
         #vis fn #hvp_name #generics(#(#inputs,)* #(#tangents,)*) -> (#ret, #grad #grad_args, #grad #grad_args) #where_clause {
             let _ = #original;

@@ -22,7 +22,7 @@
 //! forward pass's values and cannot write over them. `plan::each` accepts
 //! only functions whose sweep reads nothing but floats, so that it compiles.
 
-use super::{many_arguments, strip_mut, where_clause, Frame};
+use super::{inline_of, many_arguments, strip_mut, where_clause, Frame};
 use crate::ast::Function;
 use crate::plan::Namer;
 use proc_macro2::TokenStream;
@@ -66,6 +66,7 @@ pub fn item(
         " Runs [`{name}`] once and its reverse sweep once per upstream gradient in `d_outs`: returns the value and, for each `d_outs[k]`, the gradient that `{name}_backward(.., d_outs[k])` returns. Written by `#[differentiable(backward_each)]`."
     );
     let many = many_arguments(func);
+    let inline = inline_of(func);
     let where_clause = where_clause(func, krate);
     let bounds = func.float_param.as_ref().map(|_| {
         quote!(#[allow(clippy::multiple_bound_locations, reason = "the user's bounds, and the runtime's float trait")])
@@ -94,6 +95,7 @@ pub fn item(
     quote! {
         #[doc = #doc]
         #many
+        #inline
         #bounds
         #unused
         #vis fn #each_name #generics(#(#inputs,)* #d_outs: [#d_out_ty; #k]) -> (#ret, [#grad_ty; #k]) #where_clause {

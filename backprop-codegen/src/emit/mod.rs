@@ -182,6 +182,7 @@ pub fn frame(func: &Function, krate: &TokenStream, namer: &mut Namer, real: bool
         )
     };
     let many = many_arguments(func);
+    let inline = inline_of(func);
     let unused = (!real).then(|| {
         quote!(#[allow(unused_variables, reason = "this function cannot run: #[differentiable] reported an error")])
     });
@@ -200,6 +201,7 @@ pub fn frame(func: &Function, krate: &TokenStream, namer: &mut Namer, real: bool
     let signature = quote! {
         #[doc = #doc]
         #many
+        #inline
         #unused
         #bounds
         #vis fn #backward_name #generics(#(#inputs,)* #d_out: #d_out_ty) -> (#ret, #grad_ty) #where_clause
@@ -252,6 +254,18 @@ pub fn many_arguments(func: &Function) -> Option<TokenStream> {
     (func.params.len() + 1 > 7).then(|| {
         quote!(#[allow(clippy::too_many_arguments, reason = "the function's parameters and `d_out`")])
     })
+}
+
+/// The user's `#[inline]` (or `#[inline(always)]`, `#[inline(never)]`),
+/// carried over to each function written from theirs: a `_backward` called
+/// from another crate is inlined only if it says so.
+pub fn inline_of(func: &Function) -> TokenStream {
+    let attrs = func
+        .item
+        .attrs
+        .iter()
+        .filter(|a| a.path().is_ident("inline"));
+    quote!(#(#attrs)*)
 }
 
 /// The user's function, unchanged but for one lint: a `for` loop over a range

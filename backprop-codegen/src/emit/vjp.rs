@@ -16,7 +16,7 @@
 //! component, each in the form a one-valued function's `_vjp` takes it
 //! (owned or borrowed, `impl Cot<T>`).
 
-use super::{components, many_arguments, strip_mut};
+use super::{components, inline_of, many_arguments, strip_mut};
 use crate::ast::{Function, Kind};
 use crate::plan::Namer;
 use proc_macro2::{Ident, TokenStream};
@@ -93,10 +93,12 @@ pub fn item(
     } else {
         backward_name.to_token_stream()
     };
+    let inline = inline_of(func);
     quote! {
         #[doc = #vjp_doc]
         #[doc(hidden)]
         #many
+        #inline
         #[allow(clippy::type_complexity, reason = "one gradient per parameter, by position")]
         #signature {
             #unpack

@@ -1,4 +1,5 @@
 use backprop::prelude::*;
+#[inline]
 pub fn linear(w: &Array2<f64>, b: &Array1<f64>, x: &Array2<f64>) -> Array2<f64> {
     x.dot(&w.t()) + b
 }
@@ -35,6 +36,7 @@ impl ::backprop::__private::Differentiable for LinearGrad {
 }
 /// The gradients of [`linear`] by parameter position (`NotDifferentiable` for a constant), for differentiable functions that call `linear`. Written by `#[differentiable]`.
 #[doc(hidden)]
+#[inline]
 #[allow(clippy::type_complexity, reason = "one gradient per parameter, by position")]
 pub fn linear_vjp(
     w: &Array2<f64>,
@@ -50,6 +52,7 @@ pub fn linear_vjp(
     (grad.w, grad.b, grad.x)
 }
 /// Runs [`linear`] and its reverse sweep: returns the value and the gradient of `d_out · linear(..)` with respect to every differentiable parameter (pass `d_out = 1.0` for a scalar loss). Written by `#[differentiable]`.
+#[inline]
 pub fn linear_backward(
     w: &Array2<f64>,
     b: &Array1<f64>,

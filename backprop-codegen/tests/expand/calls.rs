@@ -1,8 +1,10 @@
 // A differentiable function calling another one: the forward calls `linear`,
 // the reverse sweep calls `linear_vjp` for the positional gradients.
+// `linear`'s `#[inline]` is carried over to `linear_backward` and `linear_vjp`.
 use backprop::prelude::*;
 
 #[differentiable]
+#[inline]
 pub fn linear(w: &Array2<f64>, b: &Array1<f64>, x: &Array2<f64>) -> Array2<f64> {
     x.dot(&w.t()) + b
 }
