@@ -203,3 +203,38 @@ fn windows_skip_take_and_rev() {
     assert_eq!(g.m, dm);
     gradcheck(&(x, m), |(x, m)| adapted_backward(x, m, 1.0)).unwrap();
 }
+
+/// Every other element, from the first and from the second; every third
+/// row, reversed.
+#[differentiable]
+fn strided(x: &Array1<f64>, m: &Array2<f64>) -> f64 {
+    let mut s = 0.0;
+    for (k, &v) in x.iter().step_by(2).enumerate() {
+        s += v * (k as f64 + 1.0);
+    }
+    for v in x.iter().skip(1).step_by(2) {
+        s += v * v;
+    }
+    let odd = x.iter().skip(1).step_by(2).fold(1.0, |p, &v| p * v);
+    for r in m.rows().into_iter().rev().step_by(3) {
+        s += r.sum() * 0.5;
+    }
+    s + odd
+}
+
+#[test]
+fn elements_and_rows_by_step() {
+    let x = array![1.0, 2.0, 3.0, 4.0, 5.0];
+    let m = Array2::from_shape_fn((7, 2), |(i, j)| (i * 2 + j) as f64);
+    let (value, g) = strided_backward(&x, &m, 1.0);
+    assert_eq!(value.to_bits(), strided(&x, &m).to_bits());
+    // x_0, x_2, x_4 weighted 1, 2, 3; x_1, x_3 squared and multiplied.
+    assert_eq!(g.x, array![1.0, 4.0 + 4.0, 2.0, 8.0 + 2.0, 3.0]);
+    // Rows 6, 3 and 0.
+    let mut d_m = Array2::zeros((7, 2));
+    for i in [0, 3, 6] {
+        d_m.row_mut(i).fill(0.5);
+    }
+    assert_eq!(g.m, d_m);
+    gradcheck(&(x, m), |(x, m)| strided_backward(x, m, 1.0)).unwrap();
+}

@@ -329,6 +329,15 @@ impl Lowerer<'_> {
                     let len = quote!(::core::cmp::min(#len, #n));
                     return Ok(Some(Walk { len, ..w }));
                 }
+                ("step_by", 1) if !self.mentions_varying(&m.args[0]) => {
+                    let n = &m.args[0];
+                    let Some(w) = self.walk(recv, &quote!((#k * #n)), fresh)? else {
+                        return Ok(None);
+                    };
+                    let len = &w.len;
+                    let len = quote!(#len.div_ceil(#n));
+                    return Ok(Some(Walk { len, ..w }));
+                }
                 ("rev", 0) => {
                     let n = fresh.name("len");
                     let Some(mut w) = self.walk(recv, &quote!((#n - 1 - #k)), fresh)? else {
@@ -389,7 +398,7 @@ impl Lowerer<'_> {
         if self.mentions_varying(e) {
             self.cx.error_at(
                 e,
-                "a `for` loop walks a differentiable array only by `x.iter()` or `&x` (its elements), `x.windows(n)` of a vector (`n` a literal of at least 1), `x.rows()`, `x.columns()`, `x.outer_iter()` or `x.axis_iter(Axis(k))` (with `.enumerate()`, `.zip(..)`, `.skip(n)`, `.take(n)` and `.rev()`), or by index (`for i in 0..x.len()` and `x[i]`)",
+                "a `for` loop walks a differentiable array only by `x.iter()` or `&x` (its elements), `x.windows(n)` of a vector (`n` a literal of at least 1), `x.rows()`, `x.columns()`, `x.outer_iter()` or `x.axis_iter(Axis(k))` (with `.enumerate()`, `.zip(..)`, `.skip(n)`, `.take(n)`, `.step_by(n)` and `.rev()`), or by index (`for i in 0..x.len()` and `x[i]`)",
             );
             return Err(());
         }
@@ -420,6 +429,7 @@ fn iterator(e: &Expr) -> bool {
                 | "zip"
                 | "skip"
                 | "take"
+                | "step_by"
                 | "rev"
                 | "windows"
                 | "copied"
