@@ -441,7 +441,7 @@ fn iterator(e: &Expr) -> bool {
 
 /// Whether a closure's body returns from the closure early (`return`, or
 /// `?`), which the loop it becomes would make a return from the function.
-fn returns_early(body: &Expr) -> bool {
+pub(super) fn returns_early(body: &Expr) -> bool {
     struct Find(bool);
     impl<'ast> syn::visit::Visit<'ast> for Find {
         fn visit_expr(&mut self, e: &'ast Expr) {

@@ -22,6 +22,7 @@ mod matches;
 pub mod models;
 mod ops;
 mod returns;
+mod shape_fns;
 mod tuples;
 mod values;
 mod views;
@@ -646,7 +647,7 @@ impl Lowerer<'_> {
             Expr::Return(r) => self.cx_error(expr, r.return_token.span(), "#[differentiable] does not support early `return`; make the value the final expression of the body"),
             Expr::Break(b) => self.cx_error(expr, b.break_token.span(), "this `break` ends no loop around it: `break` and `break 'label` end an enclosing `for`, `while` or `loop` (with a value, `break v`, a `loop` whose value is used)"),
             Expr::Continue(c) => self.cx_error(expr, c.continue_token.span(), "this `continue` goes on with no loop around it: `continue` and `continue 'label` name an enclosing `for`, `while` or `loop`"),
-            Expr::Closure(_) => self.whole_error(expr, "closures are not supported in a differentiable function; write the computation with the vocabulary (`relu`, `exp`, `sum`, ...)"),
+            Expr::Closure(_) => self.whole_error(expr, "closures are not supported in a differentiable function but where they map elements (`a.mapv(|v| ..)`, `Zip`, `a.iter().map(|x| ..).sum::<f64>()`), fold an iterator (`x.iter().fold(0.0, |acc, &v| ..)`) or make an array (`Array1::from_shape_fn(n, |i| ..)`, `Array2` with `|(i, j)|`, `Array3`), without `return` or `?`; write the computation with the vocabulary (`relu`, `exp`, `sum`, ...) or a `#[differentiable]` function"),
             // `array![..]`, `vec![..]`: a constant when it mentions no differentiable value.
             Expr::Macro(m) => match self.macro_form(&m.mac) {
                 Some(id) => id,

@@ -297,6 +297,9 @@ impl Lowerer<'_> {
     /// `f(args)`: an op of the table by its function spelling, else a call
     /// of another differentiable function (or a constant).
     pub(super) fn call(&mut self, c: &syn::ExprCall) -> NodeId {
+        if let Some(id) = self.shape_fn_array(c) {
+            return id;
+        }
         self.call_op(c, false)
     }
 
