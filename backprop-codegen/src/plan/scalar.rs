@@ -179,11 +179,12 @@ fn float_arith(
     let float = |e: &syn::Expr| float_arith(e, c, func, ty);
     arithmetic_of(e, &mut |leaf| match leaf {
         syn::Expr::Lit(l) => matches!(l.lit, syn::Lit::Float(_)),
-        syn::Expr::Path(p) => p
-            .path
-            .get_ident()
-            .and_then(|i| c.resolve(&i.to_string()))
-            .is_some_and(|(id, _)| ty[id.index()] == Some(Ty::Float)),
+        syn::Expr::Path(p) => match p.path.get_ident() {
+            Some(i) => c
+                .resolve(&i.to_string())
+                .is_some_and(|(id, _)| ty[id.index()] == Some(Ty::Float)),
+            None => float_const_path(&p.path),
+        },
         syn::Expr::MethodCall(m) if FLOAT_METHODS.contains(&m.method.to_string().as_str()) => {
             float(&m.receiver) && m.args.iter().all(float)
         }
@@ -214,6 +215,30 @@ const FLOAT_METHODS: &[&str] = &[
     "abs", "sqrt", "cbrt", "exp", "exp2", "ln", "log2", "log10", "recip", "sin", "cos", "tan",
     "tanh", "powf", "max", "min", "floor", "ceil", "round",
 ];
+
+/// `f64::NEG_INFINITY`, `f32::EPSILON`, `std::f64::consts::PI`,
+/// `f64::consts::E`: a constant of a float type, by its path.
+fn float_const_path(p: &syn::Path) -> bool {
+    let segs: Vec<String> = p.segments.iter().map(|s| s.ident.to_string()).collect();
+    let float = |s: &String| s == "f64" || s == "f32";
+    match segs.as_slice() {
+        [ty, name] => {
+            float(ty)
+                && [
+                    "INFINITY",
+                    "NEG_INFINITY",
+                    "MAX",
+                    "MIN",
+                    "MIN_POSITIVE",
+                    "EPSILON",
+                    "NAN",
+                ]
+                .contains(&name.as_str())
+        }
+        [.., ty, consts, _] => float(ty) && consts == "consts",
+        _ => false,
+    }
+}
 
 /// `n as f64`, `(k as f32)`, and in a function generic over its float
 /// type `T`, `T::from_f64(10.0)`, `T::one()`, `T::from(n).unwrap()`: a

@@ -249,6 +249,35 @@ fn arithmetic_of_float_constants_is_a_float() {
 }
 
 #[test]
+fn float_constants_by_path_are_floats() {
+    // A maximum folded from `f64::NEG_INFINITY` is a float, so a closure
+    // may capture it; `PI` imported by name is not known.
+    let source = "fn f(x: &Array1<f64>) -> f64 {
+        let mut m = f64::NEG_INFINITY;
+        for i in 0..x.len() {
+            m = m.max(x[i]);
+        }
+        let tau = 2.0 * std::f64::consts::PI + f64::EPSILON;
+        let other = 2.0 * PI;
+        m * tau * other
+    }";
+    with_plan(source, Options::default(), |p| {
+        let r = &p.body;
+        let float = |name: &str| {
+            let id = r
+                .graph
+                .ids()
+                .filter(|id| r.names[id.index()].as_ref().is_some_and(|n| n == name))
+                .last()
+                .unwrap_or_else(|| panic!("no value named {name}"));
+            r.ty[id.index()] == Some(crate::vocab::Ty::Float)
+        };
+        assert!(float("m") && float("tau"));
+        assert!(!float("other"));
+    });
+}
+
+#[test]
 fn a_recursive_call_has_the_functions_type() {
     // `power(x, n - 1)` is the function itself: a float, so the product is
     // plain arithmetic. Another callee's value is not known.
