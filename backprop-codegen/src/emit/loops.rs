@@ -55,7 +55,7 @@ pub fn forward(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream> {
     let start_tokens = subst(r, &lp.start);
     let end_tokens = subst(r, &lp.end);
     let end_expr = if lp.inclusive {
-        quote!(#end_tokens + 1)
+        quote!((#end_tokens) + 1)
     } else {
         end_tokens
     };

@@ -322,9 +322,11 @@ impl Lowerer<'_> {
         adapters.reverse();
         let (start, end, inclusive) = match range {
             Expr::Range(r) => match (&r.start, &r.end) {
+                // Without parentheses: `(i + 1)..n` is bound as
+                // `let j_start = i + 1;` (rustc's `unused_parens` otherwise).
                 (Some(a), Some(b)) => (
-                    self.const_arg(a, "the start of a loop's range"),
-                    self.const_arg(b, "the end of a loop's range"),
+                    self.const_arg(strip_paren(a), "the start of a loop's range"),
+                    self.const_arg(strip_paren(b), "the end of a loop's range"),
                     matches!(r.limits, syn::RangeLimits::Closed(_)),
                 ),
                 _ => {
