@@ -109,3 +109,45 @@ fn a_fold_to_second_order() {
     )
     .unwrap();
 }
+
+/// Sums and products of iterator pipelines the closure sums do not take:
+/// enumerated, skipped, reversed, rows, a range, a mapped function.
+#[differentiable]
+fn pipelines(x: &Array1<f64>, m: &Array2<f64>) -> f64 {
+    let weighted = x
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| v * (i as f64 + 1.0))
+        .sum::<f64>();
+    let tail: f64 = x.iter().skip(1).sum();
+    let rows = m.rows().into_iter().map(|r| r.sum().powi(2)).sum::<f64>();
+    let exps = x.iter().rev().map(|v| v.exp()).product::<f64>();
+    let ranged = (0..x.len()).map(|i| x[i] * m[[0, i]]).sum::<f64>();
+    let lnsum = x.iter().copied().map(f64::exp).sum::<f64>().ln();
+    weighted + tail + rows + exps + ranged + lnsum
+}
+
+#[test]
+fn sums_and_products_of_pipelines() {
+    let x = array![0.5, -1.0, 2.0];
+    let m = array![[1.0, 2.0, 3.0], [0.0, -1.0, 0.5]];
+    let (value, g) = pipelines_backward(&x, &m, 1.0);
+    assert_eq!(value.to_bits(), pipelines(&x, &m).to_bits());
+    // ∂x_i = (i + 1) + [i ≥ 1] + e^{Σx} + m_0i + softmax(x)_i.
+    let e = x.mapv(f64::exp);
+    let softmax = &e / e.sum();
+    let exact = array![1.0, 2.0 + 1.0, 3.0 + 1.0] + 1.5_f64.exp() + m.row(0) + &softmax;
+    assert!(
+        (&g.x - &exact).iter().all(|d| d.abs() < 1e-14),
+        "{} {exact}",
+        g.x
+    );
+    // ∂m_ij = 2 Σ_j m_ij, plus x_j on row 0.
+    let mut d_m = Array2::from_shape_fn((2, 3), |(i, _)| 2.0 * m.row(i).sum());
+    d_m.row_mut(0).scaled_add(1.0, &x);
+    assert!((&g.m - &d_m).iter().all(|d| d.abs() < 1e-14));
+    let mut seed = 73;
+    let x = random(4, &mut seed);
+    let m = random((3, 4), &mut seed);
+    gradcheck(&(x, m), |(x, m)| pipelines_backward(x, m, 1.0)).unwrap();
+}

@@ -204,6 +204,53 @@ impl Lowerer<'_> {
         Some(self.expr(&block))
     }
 
+    /// `iter.map(f).sum()` and `.product()` of an iterator the closure sums
+    /// of `lower::closures` do not take (`x.iter().enumerate().map(..)`,
+    /// `.skip(1)`, `.rev()`, a range), and such an iterator summed without
+    /// a map: the fold they are, `iter.fold(-0.0, |acc, item| acc + f(item))`
+    /// (std's sum of floats starts from `-0.0`, its product from `1.0`).
+    /// `None` for `x.iter().sum()` itself (a row of the op table) and any
+    /// other call.
+    pub(super) fn iterator_reduction(&mut self, m: &syn::ExprMethodCall) -> Option<NodeId> {
+        let (op, init): (syn::BinOp, Expr) = match m.method.to_string().as_str() {
+            "sum" => (syn::parse_quote!(+), syn::parse_quote!(-0.0)),
+            "product" => (syn::parse_quote!(*), syn::parse_quote!(1.0)),
+            _ => return None,
+        };
+        let receiver = super::strip_paren(&m.receiver);
+        let elements_only =
+            matches!(receiver, Expr::MethodCall(r) if r.method == "iter" && r.args.is_empty());
+        if !m.args.is_empty() || elements_only {
+            return None;
+        }
+        let mut fresh = Fresh::of(&self.func.item);
+        let (acc, item) = (fresh.name("acc"), fresh.name("item"));
+        let span = m.method.span();
+        let fold: syn::ExprMethodCall = match receiver {
+            Expr::MethodCall(map) if map.method == "map" && map.args.len() == 1 => {
+                let iter = &map.receiver;
+                if !iterator(iter) {
+                    return None;
+                }
+                match super::strip_paren(&map.args[0]) {
+                    Expr::Closure(c) if c.inputs.len() == 1 && !returns_early(&c.body) => {
+                        let (pat, body) = (&c.inputs[0], &c.body);
+                        syn::parse_quote_spanned!(span=> #iter.fold(#init, |#acc, #pat| #acc #op (#body)))
+                    }
+                    f @ Expr::Path(_) => {
+                        syn::parse_quote_spanned!(span=> #iter.fold(#init, |#acc, #item| #acc #op #f(#item)))
+                    }
+                    _ => return None,
+                }
+            }
+            iter if iterator(iter) => {
+                syn::parse_quote_spanned!(span=> #iter.fold(#init, |#acc, #item| #acc #op #item))
+            }
+            _ => return None,
+        };
+        self.iterator_fold(&fold)
+    }
+
     /// Whether `e` is a view walk (`x.rows()`, ...), whose `.into_iter()`
     /// is itself.
     fn walk_view(&self, e: &Expr) -> bool {

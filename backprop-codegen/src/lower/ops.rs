@@ -154,7 +154,7 @@ impl Lowerer<'_> {
         if let Some(id) = self.axis_fold(m) {
             return id;
         }
-        if let Some(id) = self.iterator_fold(m) {
+        if let Some(id) = self.iterator_fold(m).or_else(|| self.iterator_reduction(m)) {
             return id;
         }
         let name = m.method.to_string();

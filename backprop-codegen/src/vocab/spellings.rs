@@ -69,7 +69,7 @@ pub fn method_hint(name: &str) -> &'static str {
             "use `a.to_shape(shape).unwrap()` or `a.into_shape_with_order(shape).unwrap()`"
         }
         "iter" | "into_iter" | "iter_mut" | "outer_iter" | "axis_iter" | "lanes" | "rows" | "columns" => {
-            "iterators are differentiable as sums and products: `a.iter().sum::<f64>()`, `a.iter().map(|x| ..).sum::<f64>()`, `a.iter().zip(b.iter()).map(|(x, y)| ..).sum::<f64>()`, `a.iter().product::<f64>()`; otherwise use the array ops (`sum`, `mean().unwrap()`, `sum_axis`, `product_axis`, `select`, `slice`, ...)"
+            "iterators are differentiable as sums, products and folds of what a `for` loop walks: `a.iter().sum::<f64>()`, `a.iter().map(|x| ..).sum::<f64>()`, `a.iter().zip(b.iter()).map(|(x, y)| ..).sum::<f64>()`, `a.iter().enumerate().map(|(i, &x)| ..).product::<f64>()`, `a.iter().fold(0.0, |acc, &x| ..)` (over `.iter()`, `.rows()`, ranges, with `.enumerate()`, `.zip(..)`, `.skip(n)`, `.take(n)`, `.step_by(n)`, `.rev()`), or as `for` loops; otherwise use the array ops (`sum`, `mean().unwrap()`, `sum_axis`, `product_axis`, `select`, `slice`, ...)"
         }
         _ => "",
     }
