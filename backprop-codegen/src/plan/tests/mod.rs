@@ -214,6 +214,17 @@ fn a_generic_float_made_from_a_number_is_plain() {
     });
 }
 
+/// Whether the last value the body names `name` is known to be a float.
+fn named_float(r: &super::region::Region, name: &str) -> bool {
+    let id = r
+        .graph
+        .ids()
+        .filter(|id| r.names[id.index()].as_ref().is_some_and(|n| n == name))
+        .last()
+        .unwrap_or_else(|| panic!("no value named {name}"));
+    r.ty[id.index()] == Some(crate::vocab::Ty::Float)
+}
+
 #[test]
 fn arithmetic_of_float_constants_is_a_float() {
     // `h` is a constant the macro does not look into; it is a float because
@@ -231,14 +242,7 @@ fn arithmetic_of_float_constants_is_a_float() {
     }";
     with_plan(source, Options::default(), |p| {
         let r = &p.body;
-        let float = |name: &str| {
-            let id = r
-                .graph
-                .ids()
-                .find(|id| r.names[id.index()].as_ref().is_some_and(|n| n == name))
-                .unwrap_or_else(|| panic!("no value named {name}"));
-            r.ty[id.index()] == Some(crate::vocab::Ty::Float)
-        };
+        let float = |name: &str| named_float(r, name);
         assert!(float("h") && float("g"));
         assert!(!float("u"));
         // The loop's products are plain arithmetic, so its record keeps
@@ -263,15 +267,7 @@ fn float_constants_by_path_are_floats() {
     }";
     with_plan(source, Options::default(), |p| {
         let r = &p.body;
-        let float = |name: &str| {
-            let id = r
-                .graph
-                .ids()
-                .filter(|id| r.names[id.index()].as_ref().is_some_and(|n| n == name))
-                .last()
-                .unwrap_or_else(|| panic!("no value named {name}"));
-            r.ty[id.index()] == Some(crate::vocab::Ty::Float)
-        };
+        let float = |name: &str| named_float(r, name);
         assert!(float("m") && float("tau"));
         assert!(!float("other"));
     });
