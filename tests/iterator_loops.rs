@@ -238,3 +238,40 @@ fn elements_and_rows_by_step() {
     assert_eq!(g.m, d_m);
     gradcheck(&(x, m), |(x, m)| strided_backward(x, m, 1.0)).unwrap();
 }
+
+/// Positive elements only, in a loop and in a pipeline; rows whose sum
+/// is positive, from the second on.
+#[differentiable]
+fn filtered(x: &Array1<f64>, m: &Array2<f64>) -> f64 {
+    let mut s = 0.0;
+    for &v in x.iter().filter(|&&v| v > 0.0) {
+        s += v * v;
+    }
+    let cubes = x
+        .iter()
+        .filter(|v| **v > 0.0)
+        .map(|v| v * v * v)
+        .sum::<f64>();
+    let mut rows = 0.0;
+    for r in m.rows().into_iter().skip(1).filter(|r| r.sum() > 0.0) {
+        rows += r.dot(&r);
+    }
+    s + cubes + rows
+}
+
+#[test]
+fn filtered_elements_and_rows() {
+    let x = array![1.0, -2.0, 3.0, 0.0];
+    let m = array![[1.0, 1.0], [2.0, -3.0], [0.5, 1.0]];
+    let (value, g) = filtered_backward(&x, &m, 1.0);
+    assert_eq!(value.to_bits(), filtered(&x, &m).to_bits());
+    assert_eq!(value, 10.0 + 28.0 + 1.25);
+    // ∂x_i = 2 x_i + 3 x_i² where x_i > 0.
+    assert_eq!(g.x, array![5.0, 0.0, 6.0 + 27.0, 0.0]);
+    // Only row 2 (row 0 is skipped, row 1 sums to -1).
+    assert_eq!(g.m, array![[0.0, 0.0], [0.0, 0.0], [1.0, 2.0]]);
+    let mut seed = 31;
+    let x = random(6, &mut seed);
+    let m = random((4, 3), &mut seed);
+    gradcheck(&(x, m), |(x, m)| filtered_backward(x, m, 1.0)).unwrap();
+}

@@ -251,6 +251,51 @@ impl Lowerer<'_> {
         self.iterator_fold(&fold)
     }
 
+    /// `source.filter(|p| cond)` of a differentiable array's elements,
+    /// rows, columns, lanes or windows (through `skip`, `take`,
+    /// `step_by`, `rev`, `copied`, `cloned`): the source and the closure.
+    /// Its items are values, whose references the closure's pattern and
+    /// body read through; `None` for any other `filter` (of `enumerate`'s
+    /// indices or of constant data, which the closure reads by their Rust
+    /// types), which the caller reports.
+    fn filtered<'e>(&mut self, e: &'e Expr) -> Option<(&'e Expr, (&'e syn::ExprClosure, bool))> {
+        let Expr::MethodCall(m) = super::strip_paren(e) else {
+            return None;
+        };
+        let Expr::Closure(c) = super::strip_paren(m.args.first()?) else {
+            return None;
+        };
+        if m.method != "filter"
+            || m.args.len() != 1
+            || c.inputs.len() != 1
+            || returns_early(&c.body)
+        {
+            return None;
+        }
+        // Whether the items are references (`x.iter()`'s `&f64`), so that
+        // the closure gets a reference to one.
+        let mut copied = false;
+        let mut link = super::strip_paren(&m.receiver);
+        loop {
+            let Expr::MethodCall(a) = link else {
+                return None;
+            };
+            let method = a.method.to_string();
+            match method.as_str() {
+                "skip" | "take" | "step_by" | "rev" | "copied" | "cloned" | "into_iter" => {
+                    copied |= method == "copied" || method == "cloned";
+                    link = super::strip_paren(&a.receiver);
+                }
+                "iter" | "rows" | "columns" | "outer_iter" | "axis_iter" | "windows" => {
+                    let by_ref = method == "iter" && !copied;
+                    let varying = self.mentions_varying(&a.receiver);
+                    return varying.then_some((&*m.receiver, (c, by_ref)));
+                }
+                _ => return None,
+            }
+        }
+    }
+
     /// Whether `e` is a view walk (`x.rows()`, ...), whose `.into_iter()`
     /// is itself.
     fn walk_view(&self, e: &Expr) -> bool {
@@ -264,7 +309,11 @@ impl Lowerer<'_> {
         let span = f.for_token.span();
         let mut fresh = Fresh::of(&self.func.item);
         let k = fresh.name("k");
-        let walk = match self.walk(&f.expr, &quote!(#k), &mut fresh) {
+        let (source, keep) = match self.filtered(&f.expr) {
+            Some((source, closure)) => (source, Some(closure)),
+            None => (&*f.expr, None),
+        };
+        let walk = match self.walk(source, &quote!(#k), &mut fresh) {
             Ok(w) => w?,
             Err(()) => return Some(self.error_node(span)),
         };
@@ -286,9 +335,17 @@ impl Lowerer<'_> {
         item.constant_names(pat, &mut plain);
         let krate = &self.env.krate;
         let item = item.tokens();
+        // `.filter(|p| cond)`: the items it drops are skipped; which ones is
+        // a constant of the gradient, as a branch's condition is.
+        let skip = keep.map(|(c, by_ref)| {
+            let (p, cond) = (&c.inputs[0], &c.body);
+            let refs = if by_ref { quote!(&&) } else { quote!(&) };
+            quote!(if !({ let #p = #refs #item; #cond }) { continue; })
+        });
         let block: syn::Block = syn::parse_quote_spanned! {span=> {
             #(#setup)*
             for #k in 0..#len {
+                #skip
                 let #pat = #item;
                 #(let #plain = #krate::__private::Plain::plain(#plain);)*
                 #(#body)*
@@ -445,7 +502,7 @@ impl Lowerer<'_> {
         if self.mentions_varying(e) {
             self.cx.error_at(
                 e,
-                "a `for` loop walks a differentiable array only by `x.iter()` or `&x` (its elements), `x.windows(n)` of a vector (`n` a literal of at least 1), `x.rows()`, `x.columns()`, `x.outer_iter()` or `x.axis_iter(Axis(k))` (with `.enumerate()`, `.zip(..)`, `.skip(n)`, `.take(n)`, `.step_by(n)` and `.rev()`), or by index (`for i in 0..x.len()` and `x[i]`)",
+                "a `for` loop (and an iterator's `fold`, `sum` or `product`, which are one) walks a differentiable array only by `x.iter()` or `&x` (its elements), `x.windows(n)` of a vector (`n` a literal of at least 1), `x.rows()`, `x.columns()`, `x.outer_iter()` or `x.axis_iter(Axis(k))` (with `.enumerate()`, `.zip(..)`, `.skip(n)`, `.take(n)`, `.step_by(n)` and `.rev()`, and a last `.filter(..)` of one source without `.enumerate()` or `.zip(..)`), or by index (`for i in 0..x.len()` and `x[i]`)",
             );
             return Err(());
         }
@@ -477,6 +534,7 @@ fn iterator(e: &Expr) -> bool {
                 | "skip"
                 | "take"
                 | "step_by"
+                | "filter"
                 | "rev"
                 | "windows"
                 | "copied"
