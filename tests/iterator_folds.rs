@@ -151,3 +151,24 @@ fn sums_and_products_of_pipelines() {
     let m = random((3, 4), &mut seed);
     gradcheck(&(x, m), |(x, m)| pipelines_backward(x, m, 1.0)).unwrap();
 }
+
+/// A filter, a fold and `from_shape_fn` to second order.
+#[differentiable(hvp)]
+fn filtered_cubes(x: &Array1<f64>) -> f64 {
+    let mut s = 0.0;
+    for &v in x.iter().filter(|&&v| v > 0.0) {
+        s += v * v * v;
+    }
+    let doubled = Array1::from_shape_fn(x.len(), |i| x[i] * 2.0);
+    s + x.iter().filter(|v| **v < 0.0).map(|&v| v * v).sum::<f64>()
+        + doubled.iter().fold(0.0, |a, &b| a + b * b)
+}
+
+#[test]
+fn a_filter_and_a_fold_to_second_order() {
+    let x = array![1.0, -2.0, 3.0];
+    // Along e_0: d²/dx_0² of x_0³ + 4 x_0² is 6 x_0 + 8.
+    let (_, _, hv) = filtered_cubes_hvp(&x, &array![1.0, 0.0, 0.0]);
+    assert_eq!(hv.x, array![14.0, 0.0, 0.0]);
+    hvpcheck(&x, &array![0.3, 0.1, -0.2], filtered_cubes_hvp).unwrap();
+}
