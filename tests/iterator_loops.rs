@@ -275,3 +275,40 @@ fn filtered_elements_and_rows() {
     let m = random((4, 3), &mut seed);
     gradcheck(&(x, m), |(x, m)| filtered_backward(x, m, 1.0)).unwrap();
 }
+
+/// Arrays walked by name: `zip(y)` of a borrowed parameter, `for v in y`.
+#[differentiable]
+fn by_name(x: &Array1<f64>, y: &Array1<f64>) -> f64 {
+    let mut s = 0.0;
+    for (a, b) in x.iter().zip(y) {
+        s += a * b;
+    }
+    for v in y {
+        s += v * v;
+    }
+    let scale = 0.5;
+    let mapped = x
+        .iter()
+        .map(|v| v * 2.0)
+        .fold(0.0, |acc, v| acc + v * scale);
+    s + x
+        .iter()
+        .zip(y)
+        .map(|(a, b)| a - b)
+        .fold(0.0, |m: f64, d| m.max(d))
+        + mapped
+}
+
+#[test]
+fn arrays_walked_by_name() {
+    let x = array![1.0, 2.0, 3.0];
+    let y = array![0.5, -1.0, 4.0];
+    let (value, g) = by_name_backward(&x, &y, 1.0);
+    assert_eq!(value.to_bits(), by_name(&x, &y).to_bits());
+    // The largest difference is x_1 - y_1 = 3.
+    assert_eq!(g.x, array![0.5 + 1.0, -1.0 + 1.0 + 1.0, 4.0 + 1.0]);
+    assert_eq!(g.y, array![1.0 + 1.0, 2.0 - 2.0 - 1.0, 3.0 + 8.0]);
+    let mut seed = 33;
+    let (x, y) = (random(5, &mut seed), random(5, &mut seed));
+    gradcheck(&(x, y), |(x, y)| by_name_backward(x, y, 1.0)).unwrap();
+}

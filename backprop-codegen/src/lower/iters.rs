@@ -150,14 +150,17 @@ impl Lowerer<'_> {
     /// `(0..n)`, with adapters) that mentions a differentiable value: the
     /// loop it is, `{ let mut acc = init; for item in iter { acc = body; }
     /// acc }`, lowered as the user's loop would be; a function of the two
-    /// (`f64::max`) is called as `acc = f(acc, item)`. `None` when `m` is
-    /// no such fold: ndarray's `a.fold(..)` (its order is the memory's), a
-    /// fold of constants, or a closure that returns early (`return`, `?`).
+    /// (`f64::max`) is called as `acc = f(acc, item)`, and each `.map(f)`
+    /// before the fold binds its item in the body (`let item = f(x);`).
+    /// `None` when `m` is no such fold: ndarray's `a.fold(..)` (its order
+    /// is the memory's), a fold of constants, a closure that returns early
+    /// (`return`, `?`), or a map whose names the fold's closure reads from
+    /// outside.
     pub(super) fn iterator_fold(&mut self, m: &syn::ExprMethodCall) -> Option<NodeId> {
-        if m.method != "fold" || m.args.len() != 2 || !iterator(&m.receiver) {
+        if m.method != "fold" || m.args.len() != 2 {
             return None;
         }
-        let (init, iter) = (&m.args[0], &m.receiver);
+        let (init, mut iter) = (&m.args[0], &*m.receiver);
         let span = m.method.span();
         let (acc, ty, item, body): (syn::Ident, _, syn::Pat, Expr) =
             match super::strip_paren(&m.args[1]) {
@@ -190,6 +193,41 @@ impl Lowerer<'_> {
                 }
                 _ => return None,
             };
+        // `iter.map(f).fold(..)`: the item is `f` of the source's item.
+        let (mut item, mut body) = (item, body);
+        while let Expr::MethodCall(map) = super::strip_paren(iter) {
+            if map.method != "map" || map.args.len() != 1 {
+                break;
+            }
+            let (source_item, mapped): (syn::Pat, Expr) = match super::strip_paren(&map.args[0]) {
+                Expr::Closure(c) if c.inputs.len() == 1 && !returns_early(&c.body) => {
+                    (c.inputs[0].clone(), (*c.body).clone())
+                }
+                f @ Expr::Path(_) => {
+                    let x = Fresh::of(&self.func.item).name("mapped");
+                    (
+                        syn::parse_quote!(#x),
+                        syn::parse_quote_spanned!(span=> #f(#x)),
+                    )
+                }
+                _ => return None,
+            };
+            // The map's names are bound around the fold's body, which must
+            // not read an outer value of the same name.
+            let (mut bound, mut shadowing) = (Vec::new(), vec![acc.clone()]);
+            names_in(&source_item, &mut bound);
+            names_in(&item, &mut shadowing);
+            bound.retain(|n| !shadowing.contains(n));
+            if mentions_any(&body, &bound) {
+                return None;
+            }
+            body = syn::parse_quote_spanned!(span=> { let #item = #mapped; #body });
+            item = source_item;
+            iter = &map.receiver;
+        }
+        if !iterator(iter) {
+            return None;
+        }
         let folds_varying = [iter, init, &body].iter().any(|e| self.mentions_varying(e));
         if !folds_varying {
             return None;
@@ -388,6 +426,10 @@ impl Lowerer<'_> {
             Expr::Reference(r) if r.mutability.is_none() && self.mentions_varying(&r.expr) => {
                 return Ok(Some(view(&r.expr, quote!(len()), element, fresh)));
             }
+            // A differentiable array by name (`zip(y)` of `y: &Array1<f64>`).
+            Expr::Path(p) if p.path.get_ident().is_some() && self.mentions_varying(e) => {
+                return Ok(Some(view(e, quote!(len()), element, fresh)));
+            }
             Expr::MethodCall(m)
                 if m.method == "iter"
                     && m.args.is_empty()
@@ -542,6 +584,20 @@ fn iterator(e: &Expr) -> bool {
         ),
         _ => false,
     }
+}
+
+/// Whether `e` reads any of `names`.
+fn mentions_any(e: &Expr, names: &[syn::Ident]) -> bool {
+    struct Find<'a>(&'a [syn::Ident], bool);
+    impl<'ast> syn::visit::Visit<'ast> for Find<'_> {
+        fn visit_path(&mut self, p: &'ast syn::Path) {
+            self.1 |= p.get_ident().is_some_and(|i| self.0.contains(i));
+            syn::visit::visit_path(self, p);
+        }
+    }
+    let mut find = Find(names, false);
+    syn::visit::Visit::visit_expr(&mut find, e);
+    find.1
 }
 
 /// Whether a closure's body returns from the closure early (`return`, or
