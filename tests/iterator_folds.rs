@@ -172,3 +172,31 @@ fn a_filter_and_a_fold_to_second_order() {
     assert_eq!(hv.x, array![14.0, 0.0, 0.0]);
     hvpcheck(&x, &array![0.3, 0.1, -0.2], filtered_cubes_hvp).unwrap();
 }
+
+/// Arithmetic on the references `iter()` gives (`v * v`, `-v * s`, `b * b`
+/// of `b: &f64`), to second order: the copy over duals has the operators
+/// by reference that `f64` has.
+#[differentiable(hvp)]
+fn by_reference(x: &Array1<f64>, s: f64) -> f64 {
+    let mut t = 0.0;
+    for v in x.iter() {
+        t += v * v - v / 2.0 + -v * s;
+    }
+    x.iter().map(|v| v * v * s).sum::<f64>() + t + x.iter().fold(0.0, |a, b| a + b * b)
+}
+
+#[test]
+fn arithmetic_on_references_to_second_order() {
+    let x = array![1.0, -2.0, 3.0];
+    // Along s: ∂²/∂s² = 0; along x_0: 2 s + 2 + 2 = 5.4 at s = 0.7.
+    let (_, _, hv) = by_reference_hvp(&x, 0.7, &array![1.0, 0.0, 0.0], 0.0);
+    assert!((hv.x[0] - 5.4).abs() < 1e-14 && hv.x[1] == 0.0 && hv.x[2] == 0.0);
+    // ∂²/∂x_0∂s = 2 x_0 - 1.
+    assert_eq!(hv.s, 1.0);
+    hvpcheck(
+        &(x, 0.7),
+        &(array![0.3, 0.1, -0.2], 0.4),
+        |(x, s), (tx, ts)| by_reference_hvp(x, *s, tx, *ts),
+    )
+    .unwrap();
+}

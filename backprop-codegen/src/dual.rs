@@ -288,6 +288,17 @@ pub fn copy(func: &Function, krate: &TokenStream) -> ItemFn {
             .generics
             .params
             .push(syn::parse_quote!(#t: #krate::Float + #krate::__private::FromPrimitive));
+        // Arithmetic on references (`v * v` of `v: &f64`), as `f64` has it.
+        item.sig
+            .generics
+            .make_where_clause()
+            .predicates
+            .push(syn::parse_quote!(for<'__r> &'__r #t: #krate::__private::RefArith<#t>));
+        item.sig
+            .generics
+            .make_where_clause()
+            .predicates
+            .push(syn::parse_quote!(#t: #krate::__private::ArithByRef));
         let mut to_generic = ToGeneric { krate };
         to_generic.visit_signature_mut(&mut item.sig);
         to_generic.visit_block_mut(&mut item.block);

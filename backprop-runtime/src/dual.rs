@@ -177,6 +177,50 @@ assign_ops! {
     RemAssign rem_assign %;
 }
 
+/// The operators by reference, as Rust has them for `f64` (`&a * &b`,
+/// `a + &b`, `&a - b`): a body's arithmetic on the references an iterator
+/// gives compiles in its copy over duals.
+macro_rules! by_reference {
+    ($($trait:ident $method:ident $op:tt;)*) => {$(
+        impl<F: num_traits::Float> $trait<&Dual<F>> for Dual<F> {
+            type Output = Self;
+            #[inline]
+            fn $method(self, o: &Self) -> Self {
+                self $op *o
+            }
+        }
+        impl<F: num_traits::Float> $trait<Dual<F>> for &Dual<F> {
+            type Output = Dual<F>;
+            #[inline]
+            fn $method(self, o: Dual<F>) -> Dual<F> {
+                *self $op o
+            }
+        }
+        impl<F: num_traits::Float> $trait<&Dual<F>> for &Dual<F> {
+            type Output = Dual<F>;
+            #[inline]
+            fn $method(self, o: &Dual<F>) -> Dual<F> {
+                *self $op *o
+            }
+        }
+    )*};
+}
+by_reference! {
+    Add add +;
+    Sub sub -;
+    Mul mul *;
+    Div div /;
+    Rem rem %;
+}
+
+impl<F: num_traits::Float> Neg for &Dual<F> {
+    type Output = Dual<F>;
+    #[inline]
+    fn neg(self) -> Dual<F> {
+        -*self
+    }
+}
+
 impl<F: num_traits::Float> Sum for Dual<F> {
     fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
         iter.fold(Self::zero(), |a, b| a + b)

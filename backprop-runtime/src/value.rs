@@ -22,6 +22,68 @@ mod sealed {
     impl<F: super::Float> Sealed for crate::dual::Dual<F> {}
 }
 
+/// The operators of a reference to a float `F`, with a reference or a
+/// value on the right (`&a * &b`, `&a - b`, `-&a`), as Rust has them for
+/// `f64`. A generic function cannot have `Float` imply them (a bound on
+/// `&F` is not a supertrait), so the copies over duals of
+/// `#[differentiable(jvp)]` functions state `for<'r> &'r F: RefArith<F>`
+/// and `F: ArithByRef`.
+#[doc(hidden)]
+pub trait RefArith<F>:
+    Sized
+    + core::ops::Add<F, Output = F>
+    + core::ops::Sub<F, Output = F>
+    + core::ops::Mul<F, Output = F>
+    + core::ops::Div<F, Output = F>
+    + core::ops::Rem<F, Output = F>
+    + core::ops::Add<Self, Output = F>
+    + core::ops::Sub<Self, Output = F>
+    + core::ops::Mul<Self, Output = F>
+    + core::ops::Div<Self, Output = F>
+    + core::ops::Rem<Self, Output = F>
+    + core::ops::Neg<Output = F>
+{
+}
+
+impl<T, F> RefArith<F> for T where
+    T: Sized
+        + core::ops::Add<F, Output = F>
+        + core::ops::Sub<F, Output = F>
+        + core::ops::Mul<F, Output = F>
+        + core::ops::Div<F, Output = F>
+        + core::ops::Rem<F, Output = F>
+        + core::ops::Add<T, Output = F>
+        + core::ops::Sub<T, Output = F>
+        + core::ops::Mul<T, Output = F>
+        + core::ops::Div<T, Output = F>
+        + core::ops::Rem<T, Output = F>
+        + core::ops::Neg<Output = F>
+{
+}
+
+/// The operators of a float with a reference on the right (`a + &b`), as
+/// Rust has them for `f64`; see [`RefArith`].
+#[doc(hidden)]
+pub trait ArithByRef:
+    Sized
+    + for<'a> core::ops::Add<&'a Self, Output = Self>
+    + for<'a> core::ops::Sub<&'a Self, Output = Self>
+    + for<'a> core::ops::Mul<&'a Self, Output = Self>
+    + for<'a> core::ops::Div<&'a Self, Output = Self>
+    + for<'a> core::ops::Rem<&'a Self, Output = Self>
+{
+}
+
+impl<T> ArithByRef for T where
+    T: Sized
+        + for<'a> core::ops::Add<&'a T, Output = T>
+        + for<'a> core::ops::Sub<&'a T, Output = T>
+        + for<'a> core::ops::Mul<&'a T, Output = T>
+        + for<'a> core::ops::Div<&'a T, Output = T>
+        + for<'a> core::ops::Rem<&'a T, Output = T>
+{
+}
+
 /// A float element type: `f32`, `f64`, or a dual of one of these (a
 /// [`Dual`] of a `Float`, so also a dual of duals: forward over forward).
 pub trait Float:
