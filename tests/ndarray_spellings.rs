@@ -421,3 +421,34 @@ fn concatenate_and_stack_as_macros() {
     })
     .unwrap();
 }
+
+/// `map_axis` with a closure that is no maximum: each row's product with
+/// `w`, each column's log-sum-exp.
+#[differentiable]
+fn lanes_mapped(x: &Array2<f64>, w: &Array1<f64>) -> f64 {
+    let scores = x.map_axis(Axis(1), |row| row.dot(w));
+    let lse = x.map_axis(Axis(0), |col| col.mapv(f64::exp).sum().ln());
+    scores.dot(&scores) + lse.sum()
+}
+
+#[test]
+fn map_axis_with_any_closure() {
+    let x = array![[1.0, 2.0], [0.5, -1.0], [0.0, 3.0]];
+    let w = array![2.0, -1.0];
+    let (value, g) = lanes_mapped_backward(&x, &w, 1.0);
+    assert_eq!(value.to_bits(), lanes_mapped(&x, &w).to_bits());
+    // ∂w = 2 Σ_i s_i x_i with s = x w = (0, 2, -3).
+    assert_eq!(
+        g.w,
+        array![2.0 * (2.0 * 0.5), 2.0 * (-2.0 - 3.0 * 3.0)]
+    );
+    // ∂x_ij = 2 s_i w_j + softmax of column j at i.
+    let e = x.mapv(f64::exp);
+    let soft = &e / &e.sum_axis(Axis(0));
+    let s = x.dot(&w);
+    let exact = Array2::from_shape_fn((3, 2), |(i, j)| 2.0 * s[i] * w[j]) + soft;
+    assert!((&g.x - &exact).iter().all(|d| d.abs() < 1e-14));
+    let mut seed = 47;
+    let (x, w) = (random((4, 3), &mut seed), random(3, &mut seed));
+    gradcheck(&(x, w), |(x, w)| lanes_mapped_backward(x, w, 1.0)).unwrap();
+}

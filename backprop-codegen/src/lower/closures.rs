@@ -219,6 +219,14 @@ impl Lowerer<'_> {
         self.types_at(self.outer.len())[id.index()] == Some(Ty::Float)
     }
 
+    /// The number of a value's axes, where it is known to be an array.
+    pub(super) fn known_axes(&self, id: NodeId) -> Option<u8> {
+        match self.types_at(self.outer.len())[id.index()] {
+            Some(Ty::Array(axes)) => Some(axes),
+            _ => None,
+        }
+    }
+
     /// The types of the values of the graph at `depth` (0: the body), its
     /// inputs of the types of what they capture.
     fn types_at(&self, depth: usize) -> Vec<Option<Ty>> {

@@ -58,6 +58,11 @@ impl Lowerer<'_> {
         } else {
             lane_fold(&m.args[1])
         };
+        if found.is_err() && name == MAP_AXIS {
+            if let Some(id) = self.lanes_mapped(m) {
+                return Some(id);
+            }
+        }
         let (op, init) = match found {
             Ok(found) => found,
             Err(e) => {
@@ -76,6 +81,46 @@ impl Lowerer<'_> {
     }
 }
 
+impl Lowerer<'_> {
+    /// `x.map_axis(axis, |lane| body)` of a matrix bound to a name, with a
+    /// closure that is no fold to a maximum or a minimum: the vector made
+    /// and filled lane by lane, as the loop it is,
+    /// `{ let mut out = Array::zeros(n); for i in 0..n { let lane =
+    /// x.index_axis(other, i); out[i] = body; } out }` with `other` the
+    /// axis that is not `axis`. `None` where the number of the array's
+    /// axes is not known to be two, or the closure returns early.
+    fn lanes_mapped(&mut self, m: &ExprMethodCall) -> Option<NodeId> {
+        let Expr::Path(p) = strip_paren(&m.receiver) else {
+            return None;
+        };
+        let id = self.lookup(&p.path.get_ident()?.to_string())?;
+        let Expr::Closure(c) = strip_paren(&m.args[1]) else {
+            return None;
+        };
+        if self.known_axes(id) != Some(2)
+            || c.inputs.len() != 1
+            || super::iters::returns_early(&c.body)
+        {
+            return None;
+        }
+        let (x, axis, lane, body) = (&m.receiver, &m.args[0], &c.inputs[0], &c.body);
+        let krate = &self.env.krate;
+        let mut fresh = super::Fresh::of(&self.func.item);
+        let (out, i) = (fresh.name("lanes"), fresh.name("i"));
+        let other = quote::quote!(#krate::ndarray::Axis(1 - (#axis).index()));
+        let block: Expr = syn::parse_quote_spanned! {m.method.span()=> {
+            let mut #out: #krate::ndarray::Array<_, #krate::ndarray::Ix1> =
+                #krate::ndarray::Array::zeros(#x.len_of(#other));
+            for #i in 0..#out.len() {
+                let #lane = #x.index_axis(#other, #i);
+                #out[#i] = #body;
+            }
+            #out
+        }};
+        Some(self.expr(&block))
+    }
+}
+
 /// The error for a closure that is not a fold to a maximum or a minimum:
 /// "the closure of `method` must {what}; " and the method's hint.
 fn not_a_fold(node: &impl quote::ToTokens, method: &str, what: &str) -> syn::Error {
@@ -91,7 +136,7 @@ fn not_a_fold(node: &impl quote::ToTokens, method: &str, what: &str) -> syn::Err
 /// `|r| r.fold(init, f)` (or over `r.iter()`, `r.iter().cloned()`): the op
 /// `f` folds with, and `init`.
 fn lane_fold(arg: &Expr) -> syn::Result<(Op, &Expr)> {
-    let what = "fold its lane with the `max` or the `min` of the accumulator and the element";
+    let what = "fold its lane with the `max` or the `min` of the accumulator and the element where the array is not a matrix bound to a name (whose lanes any closure maps)";
     let Expr::Closure(c) = strip_paren(arg) else {
         return Err(not_a_fold(arg, MAP_AXIS, what));
     };

@@ -50,7 +50,7 @@ pub const SLICE_MACROS: &[&str] = &["s"];
 pub fn method_hint(name: &str) -> &'static str {
     match name {
         "fold_axis" | "map_axis" => {
-            "a fold along an axis is differentiated when it is the maximum or the minimum of a differentiable array, from a constant initial value: `a.fold_axis(Axis(k), f64::NEG_INFINITY, |m, &v| m.max(v))` (`f64::INFINITY` and `min` for a minimum) or `a.map_axis(Axis(k), |r| r.fold(f64::NEG_INFINITY, |m, &v| m.max(v)))`; for other reductions use `sum_axis`, `mean_axis(Axis(k)).unwrap()`, `var_axis`, ..."
+            "a fold along an axis is differentiated when it is the maximum or the minimum of a differentiable array, from a constant initial value: `a.fold_axis(Axis(k), f64::NEG_INFINITY, |m, &v| m.max(v))` (`f64::INFINITY` and `min` for a minimum) or `a.map_axis(Axis(k), |r| r.fold(f64::NEG_INFINITY, |m, &v| m.max(v)))`; `x.map_axis(Axis(k), |lane| ..)` of a matrix bound to a name takes any closure (the loop over its lanes); for other reductions use `sum_axis`, `mean_axis(Axis(k)).unwrap()`, `var_axis`, ..."
         }
         "fold" => {
             "an iterator's `fold` is differentiated as the loop it is: `x.iter().fold(init, |acc, &v| ..)` (also over a range, `.zip(..)`, `.enumerate()`, `.rev()`, ..., or with a function, `f64::max`), where the closure does not return early (`return`, `?`) and a `.map(|v| ..)` before it binds no name the fold's closure reads from outside; ndarray's own `a.fold(..)` visits the elements in memory order: write `a.iter().fold(..)`"
