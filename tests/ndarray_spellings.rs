@@ -438,10 +438,7 @@ fn map_axis_with_any_closure() {
     let (value, g) = lanes_mapped_backward(&x, &w, 1.0);
     assert_eq!(value.to_bits(), lanes_mapped(&x, &w).to_bits());
     // ∂w = 2 Σ_i s_i x_i with s = x w = (0, 2, -3).
-    assert_eq!(
-        g.w,
-        array![2.0 * (2.0 * 0.5), 2.0 * (-2.0 - 3.0 * 3.0)]
-    );
+    assert_eq!(g.w, array![2.0 * (2.0 * 0.5), 2.0 * (-2.0 - 3.0 * 3.0)]);
     // ∂x_ij = 2 s_i w_j + softmax of column j at i.
     let e = x.mapv(f64::exp);
     let soft = &e / &e.sum_axis(Axis(0));

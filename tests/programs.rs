@@ -306,3 +306,73 @@ fn huber_attention_polynomial_and_pairs() {
     );
     gradcheck(&(points,), |(p,)| pairwise_backward(p, 1.0)).unwrap();
 }
+
+/// A model read through named layers, its rows' norms by `map_axis` of a
+/// fold, filtered and summed.
+#[derive(Clone, Debug, Differentiable)]
+pub struct Layer {
+    pub w: Array2<f64>,
+    pub b: Array1<f64>,
+}
+
+#[derive(Clone, Debug, Differentiable)]
+pub struct Net {
+    pub layers: Vec<Layer>,
+    pub scale: f64,
+}
+
+#[differentiable]
+impl Net {
+    #[differentiable]
+    pub fn energy(&self, x: &Array2<f64>) -> f64 {
+        let mut h = x.to_owned();
+        for i in 0..self.layers.len() {
+            let layer = &self.layers[i];
+            let z = h.dot(&layer.w) + &layer.b;
+            h = z.mapv(|v| v.tanh());
+        }
+        let norms = h.map_axis(Axis(1), |r| r.iter().fold(0.0, |a, &v| a + v * v).sqrt());
+        let s: f64 = self.scale;
+        norms
+            .iter()
+            .filter(|&&n| n > 0.1)
+            .map(|&n| n * s)
+            .sum::<f64>()
+    }
+}
+
+/// Horner's rule and a maximum folded with `T::max`, generic over the
+/// float type.
+#[differentiable]
+fn generic_fold<T: backprop::Float>(x: &Array1<T>, c: T) -> T {
+    let p = x.iter().fold(T::zero(), |acc, &v| acc * c + v);
+    let y = Array1::from_shape_fn(x.len(), |i| x[i] * c);
+    p + y.iter().copied().fold(T::neg_infinity(), T::max)
+}
+
+#[test]
+fn a_model_read_through_named_layers_and_a_generic_fold() {
+    let mut seed = 5;
+    let net = Net {
+        layers: vec![
+            Layer {
+                w: random((3, 4), &mut seed),
+                b: random(4, &mut seed),
+            },
+            Layer {
+                w: random((4, 2), &mut seed),
+                b: random(2, &mut seed),
+            },
+        ],
+        scale: 1.5,
+    };
+    let x = random((5, 3), &mut seed);
+    let (v, _) = net.energy_backward(&x, 1.0);
+    assert_eq!(v.to_bits(), net.energy(&x).to_bits());
+    gradcheck(&net, |n| n.energy_backward(&x, 1.0)).unwrap();
+
+    let x = random(4, &mut seed);
+    let (v, _) = generic_fold_backward(&x, 0.7, 1.0);
+    assert_eq!(v.to_bits(), generic_fold(&x, 0.7).to_bits());
+    gradcheck(&(x, 0.7), |(x, c)| generic_fold_backward(x, *c, 1.0)).unwrap();
+}

@@ -70,7 +70,7 @@ impl Lowerer<'_> {
     /// another function: as the closure `|v| f(v)`.
     fn map_path(&mut self, s: &Spelling, p: &syn::ExprPath) -> NodeId {
         if p.qself.is_none() {
-            if let Some((op, [Arg::Operand])) = Op::by_path(&p.path) {
+            if let Some((op, [Arg::Operand])) = self.op_by_path(&p.path) {
                 if op.elementwise() {
                     let x = self.expr(s.arrays[0]);
                     return self.op(op, vec![x], Vec::new(), p.span());

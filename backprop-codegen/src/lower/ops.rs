@@ -303,10 +303,27 @@ impl Lowerer<'_> {
         self.call_op(c, false)
     }
 
+    /// The op a path calls: [`Op::by_path`], where the function's float
+    /// type parameter spells a float's function as `f64` does (`T::max`,
+    /// `T::exp`).
+    pub(super) fn op_by_path(
+        &self,
+        path: &syn::Path,
+    ) -> Option<(Op, &'static [crate::vocab::Arg])> {
+        let float = self.func.float_param.as_ref();
+        match path.segments.first() {
+            Some(first) if path.segments.len() == 2 && float.is_some_and(|t| first.ident == *t) => {
+                let name = &path.segments[1].ident;
+                Op::by_path(&syn::parse_quote!(f64::#name))
+            }
+            _ => Op::by_path(path),
+        }
+    }
+
     /// [`Self::call`]; `unwrapped` when the body unwraps its value.
     fn call_op(&mut self, c: &syn::ExprCall, unwrapped: bool) -> NodeId {
         let found = match &*c.func {
-            Expr::Path(p) if p.qself.is_none() => Op::by_path(&p.path),
+            Expr::Path(p) if p.qself.is_none() => self.op_by_path(&p.path),
             _ => None,
         };
         let Some((op, spec)) = found else {
