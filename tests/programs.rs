@@ -376,3 +376,70 @@ fn a_model_read_through_named_layers_and_a_generic_fold() {
     assert_eq!(v.to_bits(), generic_fold(&x, 0.7).to_bits());
     gradcheck(&(x, 0.7), |(x, c)| generic_fold_backward(x, *c, 1.0)).unwrap();
 }
+
+/// Softplus regression with an explicit while loop and early-exit flag.
+#[differentiable(wrt(w))]
+fn softplus_fit(w: &Array1<f64>, x: &Array2<f64>, y: &[f64]) -> f64 {
+    let mut loss = 0.0;
+    let mut i = 0;
+    while i < y.len() {
+        let z = x.row(i).dot(w);
+        let p = if z > 20.0 { z } else { (1.0 + z.exp()).ln() };
+        loss += (p - y[i]).powi(2);
+        i += 1;
+    }
+    loss / y.len() as f64
+}
+
+/// A total-variation penalty with windows, a product of ratios, and
+/// a nested closure-free fold over rows of a slice.
+#[differentiable]
+fn tv(x: &Array1<f64>, m: &Array2<f64>) -> f64 {
+    let tv = x
+        .windows(2)
+        .into_iter()
+        .map(|w| (w[1] - w[0]).abs())
+        .sum::<f64>();
+    let ratios = x
+        .iter()
+        .zip(x.iter().skip(1))
+        .map(|(a, b)| b / a)
+        .product::<f64>();
+    let sub = m.slice(s![1.., ..]);
+    let rows = sub
+        .rows()
+        .into_iter()
+        .fold(0.0, |acc, r| acc + r.sum().powi(2));
+    tv + ratios + rows
+}
+
+/// Angles from a matrix of points, with atan2 and hypot via from_shape_fn.
+#[differentiable]
+fn angles(p: &Array2<f64>) -> f64 {
+    let n = p.nrows();
+    let theta = Array1::from_shape_fn(n, |i| p[[i, 1]].atan2(p[[i, 0]]));
+    let r = Array1::from_shape_fn(n, |i| p[[i, 0]].hypot(p[[i, 1]]));
+    (&theta * &r).sum() + theta.iter().cloned().fold(f64::INFINITY, f64::min)
+}
+
+#[test]
+fn softplus_total_variation_and_angles() {
+    let mut seed = 8;
+    let x = random((6, 3), &mut seed);
+    let w = random(3, &mut seed);
+    let y = [0.1, 0.5, 0.9, 0.2, 0.4, 0.3];
+    assert_eq!(
+        softplus_fit_backward(&w, &x, &y, 1.0).0.to_bits(),
+        softplus_fit(&w, &x, &y).to_bits()
+    );
+    gradcheck(&(w,), |(w,)| softplus_fit_backward(w, &x, &y, 1.0)).unwrap();
+
+    let v = random(5, &mut seed) + 2.0;
+    let m = random((4, 3), &mut seed);
+    assert_eq!(tv_backward(&v, &m, 1.0).0.to_bits(), tv(&v, &m).to_bits());
+    gradcheck(&(v, m), |(v, m)| tv_backward(v, m, 1.0)).unwrap();
+
+    let p = random((4, 2), &mut seed) + 0.5;
+    assert_eq!(angles_backward(&p, 1.0).0.to_bits(), angles(&p).to_bits());
+    gradcheck(&(p,), |(p,)| angles_backward(p, 1.0)).unwrap();
+}

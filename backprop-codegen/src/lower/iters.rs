@@ -338,7 +338,7 @@ impl Lowerer<'_> {
     /// is itself.
     fn walk_view(&self, e: &Expr) -> bool {
         matches!(super::strip_paren(e), Expr::MethodCall(m)
-            if matches!(m.method.to_string().as_str(), "rows" | "columns" | "outer_iter" | "axis_iter"))
+            if matches!(m.method.to_string().as_str(), "rows" | "columns" | "outer_iter" | "axis_iter" | "windows"))
     }
 
     /// `for pat in iter { body }` over an iterator the macro walks by index;
