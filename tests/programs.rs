@@ -310,14 +310,8 @@ fn huber_attention_polynomial_and_pairs() {
 /// A model read through named layers, its rows' norms by `map_axis` of a
 /// fold, filtered and summed.
 #[derive(Clone, Debug, Differentiable)]
-pub struct Layer {
-    pub w: Array2<f64>,
-    pub b: Array1<f64>,
-}
-
-#[derive(Clone, Debug, Differentiable)]
 pub struct Net {
-    pub layers: Vec<Layer>,
+    pub layers: Vec<Dense>,
     pub scale: f64,
 }
 
@@ -355,11 +349,11 @@ fn a_model_read_through_named_layers_and_a_generic_fold() {
     let mut seed = 5;
     let net = Net {
         layers: vec![
-            Layer {
+            Dense {
                 w: random((3, 4), &mut seed),
                 b: random(4, &mut seed),
             },
-            Layer {
+            Dense {
                 w: random((4, 2), &mut seed),
                 b: random(2, &mut seed),
             },
