@@ -218,7 +218,11 @@ impl Lowerer<'_> {
             names_in(&source_item, &mut bound);
             names_in(&item, &mut shadowing);
             bound.retain(|n| !shadowing.contains(n));
-            if mentions_any(&body, &bound) {
+            if self
+                .mentioned_names(&body)
+                .iter()
+                .any(|n| bound.contains(n))
+            {
                 return None;
             }
             body = syn::parse_quote_spanned!(span=> { let #item = #mapped; #body });
@@ -245,10 +249,10 @@ impl Lowerer<'_> {
     /// `iter.map(f).sum()` and `.product()` of an iterator the closure sums
     /// of `lower::closures` do not take (`x.iter().enumerate().map(..)`,
     /// `.skip(1)`, `.rev()`, a range), and such an iterator summed without
-    /// a map: the fold they are, `iter.fold(-0.0, |acc, item| acc + f(item))`
-    /// (std's sum of floats starts from `-0.0`, its product from `1.0`).
-    /// `None` for `x.iter().sum()` itself (a row of the op table) and any
-    /// other call.
+    /// a map: the fold they are, `iter.fold(-0.0, |acc, item| acc + item)`
+    /// (std's sum of floats starts from `-0.0`, its product from `1.0`),
+    /// whose maps [`Self::iterator_fold`] binds. `None` for `x.iter().sum()`
+    /// itself (a row of the op table) and any other call.
     pub(super) fn iterator_reduction(&mut self, m: &syn::ExprMethodCall) -> Option<NodeId> {
         let (op, init): (syn::BinOp, Expr) = match m.method.to_string().as_str() {
             "sum" => (syn::parse_quote!(+), syn::parse_quote!(-0.0)),
@@ -258,33 +262,21 @@ impl Lowerer<'_> {
         let receiver = super::strip_paren(&m.receiver);
         let elements_only =
             matches!(receiver, Expr::MethodCall(r) if r.method == "iter" && r.args.is_empty());
-        if !m.args.is_empty() || elements_only {
+        // The source under the maps (`a.sum()` of an array is an op).
+        let mut source = receiver;
+        while let Expr::MethodCall(map) = source {
+            if map.method != "map" {
+                break;
+            }
+            source = super::strip_paren(&map.receiver);
+        }
+        if !m.args.is_empty() || elements_only || !iterator(source) {
             return None;
         }
         let mut fresh = Fresh::of(&self.func.item);
         let (acc, item) = (fresh.name("acc"), fresh.name("item"));
-        let span = m.method.span();
-        let fold: syn::ExprMethodCall = match receiver {
-            Expr::MethodCall(map) if map.method == "map" && map.args.len() == 1 => {
-                let iter = &map.receiver;
-                if !iterator(iter) {
-                    return None;
-                }
-                match super::strip_paren(&map.args[0]) {
-                    Expr::Closure(c) if c.inputs.len() == 1 && !returns_early(&c.body) => {
-                        let (pat, body) = (&c.inputs[0], &c.body);
-                        syn::parse_quote_spanned!(span=> #iter.fold(#init, |#acc, #pat| #acc #op (#body)))
-                    }
-                    f @ Expr::Path(_) => {
-                        syn::parse_quote_spanned!(span=> #iter.fold(#init, |#acc, #item| #acc #op #f(#item)))
-                    }
-                    _ => return None,
-                }
-            }
-            iter if iterator(iter) => {
-                syn::parse_quote_spanned!(span=> #iter.fold(#init, |#acc, #item| #acc #op #item))
-            }
-            _ => return None,
+        let fold: syn::ExprMethodCall = syn::parse_quote_spanned! {m.method.span()=>
+            (#receiver).fold(#init, |#acc, #item| #acc #op #item)
         };
         self.iterator_fold(&fold)
     }
@@ -584,20 +576,6 @@ fn iterator(e: &Expr) -> bool {
         ),
         _ => false,
     }
-}
-
-/// Whether `e` reads any of `names`.
-fn mentions_any(e: &Expr, names: &[syn::Ident]) -> bool {
-    struct Find<'a>(&'a [syn::Ident], bool);
-    impl<'ast> syn::visit::Visit<'ast> for Find<'_> {
-        fn visit_path(&mut self, p: &'ast syn::Path) {
-            self.1 |= p.get_ident().is_some_and(|i| self.0.contains(i));
-            syn::visit::visit_path(self, p);
-        }
-    }
-    let mut find = Find(names, false);
-    syn::visit::Visit::visit_expr(&mut find, e);
-    find.1
 }
 
 /// Whether a closure's body returns from the closure early (`return`, or
