@@ -79,15 +79,12 @@ impl Lowerer<'_> {
             span,
         ))
     }
-}
 
-impl Lowerer<'_> {
     /// `x.map_axis(axis, |lane| body)` of a matrix bound to a name, with a
     /// closure that is no fold to a maximum or a minimum: the vector made
-    /// and filled lane by lane, as the loop it is,
-    /// `{ let mut out = Array::zeros(n); for i in 0..n { let lane =
-    /// x.index_axis(other, i); out[i] = body; } out }` with `other` the
-    /// axis that is not `axis`. `None` where the number of the array's
+    /// from the lanes, `Array1::from_shape_fn(n, |i| { let lane =
+    /// x.index_axis(other, i); body })` with `other` the axis that is not
+    /// `axis` (see `shape_fns`). `None` where the number of the array's
     /// axes is not known to be two, or the closure returns early.
     fn lanes_mapped(&mut self, m: &ExprMethodCall) -> Option<NodeId> {
         let Expr::Path(p) = strip_paren(&m.receiver) else {
@@ -105,19 +102,15 @@ impl Lowerer<'_> {
         }
         let (x, axis, lane, body) = (&m.receiver, &m.args[0], &c.inputs[0], &c.body);
         let krate = &self.env.krate;
-        let mut fresh = super::Fresh::of(&self.func.item);
-        let (out, i) = (fresh.name("lanes"), fresh.name("i"));
+        let i = super::Fresh::of(&self.func.item).name("i");
         let other = quote::quote!(#krate::ndarray::Axis(1 - (#axis).index()));
-        let block: Expr = syn::parse_quote_spanned! {m.method.span()=> {
-            let mut #out: #krate::ndarray::Array<_, #krate::ndarray::Ix1> =
-                #krate::ndarray::Array::zeros(#x.len_of(#other));
-            for #i in 0..#out.len() {
+        let made: syn::ExprCall = syn::parse_quote_spanned! {m.method.span()=>
+            #krate::ndarray::Array1::from_shape_fn(#x.len_of(#other), |#i| {
                 let #lane = #x.index_axis(#other, #i);
-                #out[#i] = #body;
-            }
-            #out
-        }};
-        Some(self.expr(&block))
+                #body
+            })
+        };
+        self.shape_fn_array(&made)
     }
 }
 
