@@ -34,6 +34,12 @@ impl Fresh {
 }
 
 impl Lowerer<'_> {
+    /// Whether a call is of an op of the vocabulary (whose value is never a
+    /// tuple), rather than of a user's function.
+    fn is_op(&self, c: &syn::ExprCall) -> bool {
+        matches!(&*c.func, Expr::Path(p) if p.qself.is_none() && self.op_by_path(&p.path).is_some())
+    }
+
     /// `let pat = expr;`
     pub(super) fn bind(&mut self, pat: &Pat, expr: &Expr) {
         match pat {
@@ -88,7 +94,7 @@ impl Lowerer<'_> {
                     self.graph.nodes[tuple.index()].name = Name::User(names.join("_"));
                     self.bind_fields(pt, tuple);
                 }
-                Expr::Call(c) if !is_op(c) => self.bind_call(pt, c),
+                Expr::Call(c) if !self.is_op(c) => self.bind_call(pt, c),
                 Expr::If(_) | Expr::Match(_) if self.bind_arms_tuple(pt, strip(expr)) => {}
                 Expr::Call(_) | Expr::MethodCall(_) => self.cx.error_at(
                     expr,
@@ -369,12 +375,6 @@ fn assign_tails_block(b: &syn::Block, targets: &[Option<syn::Ident>]) -> Option<
         }
         _ => None,
     }
-}
-
-/// Whether a call is of an op of the vocabulary (whose value is never a
-/// tuple), rather than of a user's function.
-fn is_op(c: &syn::ExprCall) -> bool {
-    matches!(&*c.func, Expr::Path(p) if p.qself.is_none() && Op::by_path(&p.path).is_some())
 }
 
 /// The index of the call a node is, if it is one.

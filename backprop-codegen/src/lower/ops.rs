@@ -203,7 +203,7 @@ impl Lowerer<'_> {
             }
             Expr::Call(c)
                 if matches!(&*c.func, Expr::Path(p) if p.qself.is_none()
-                    && Op::by_path(&p.path).is_some_and(|(op, _)| op.function_wrapped().is_some())) =>
+                    && self.op_by_path(&p.path).is_some_and(|(op, _)| op.function_wrapped().is_some())) =>
             {
                 Inner::Call(c)
             }
