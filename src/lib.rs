@@ -120,7 +120,7 @@ pub use backprop_macros::adjoint;
 pub use backprop_macros::Differentiable;
 pub use backprop_runtime::dual::{self, Dual};
 pub use backprop_runtime::gradcheck::{
-    self, gradcheck, hvpcheck, GradCheck, GradcheckError, Gradient, Params,
+    self, gradcheck, hvpcheck, jvpcheck, GradCheck, GradcheckError, Gradient, Params,
 };
 pub use backprop_runtime::model::{self, optim, Differentiable};
 pub use backprop_runtime::parallel;
@@ -157,7 +157,7 @@ pub mod ops {
 /// Everything a differentiable function usually needs: the macro, the ops of
 /// the vocabulary and the common ndarray types.
 pub mod prelude {
-    pub use crate::gradcheck::{gradcheck, hvpcheck, GradCheck};
+    pub use crate::gradcheck::{gradcheck, hvpcheck, jvpcheck, GradCheck};
     pub use crate::ops::*;
     pub use crate::{adjoint, differentiable, Differentiable};
     pub use ndarray::{

@@ -20,7 +20,7 @@ pub mod steps;
 pub mod unbroadcast;
 pub mod value;
 
-pub use gradcheck::{gradcheck, hvpcheck, GradCheck, GradcheckError, Gradient, Params};
+pub use gradcheck::{gradcheck, hvpcheck, jvpcheck, GradCheck, GradcheckError, Gradient, Params};
 pub use model::{optim, Differentiable};
 pub use unbroadcast::{unbroadcast, SumTo};
 pub use value::{zeros_like, Cot, Float, Operand, Tensor, Value};

@@ -77,6 +77,19 @@ pub enum GradcheckError {
         /// The upstream's shape.
         upstream: Vec<usize>,
     },
+    /// The forward mode's directional derivative and the reverse mode's
+    /// gradient dotted with the direction differ beyond rounding
+    /// ([`jvpcheck`](super::jvpcheck)).
+    ModesDisagree {
+        /// `⟨upstream, J·v⟩` from the forward mode.
+        forward: f64,
+        /// `⟨Jᵀ·upstream, v⟩` from the reverse mode.
+        reverse: f64,
+        /// `|forward − reverse|`.
+        error: f64,
+        /// `atol + rtol · scale`.
+        tolerance: f64,
+    },
     /// The value has not as many components (a tuple's elements) as the
     /// upstream given.
     UpstreamCount {
@@ -147,6 +160,12 @@ impl fmt::Display for GradcheckError {
             Self::UpstreamShape { output, upstream } => write!(
                 f,
                 "gradcheck: the upstream has shape {upstream:?} but the function's value has shape {output:?}"
+            ),
+            Self::ModesDisagree { forward, reverse, error, tolerance } => write!(
+                f,
+                "jvpcheck: forward and reverse mode disagree: the directional derivative is {forward:e} \
+                 by the forward mode and {reverse:e} by the reverse mode (the gradient dotted with the \
+                 direction); |forward - reverse| = {error:e} exceeds the tolerance {tolerance:e}"
             ),
             Self::UpstreamCount { components, upstreams } => write!(
                 f,

@@ -49,10 +49,12 @@
 )]
 
 mod error;
+mod modes;
 mod output;
 mod params;
 
 pub use error::GradcheckError;
+pub use modes::{jvpcheck, ModeReport};
 pub use output::{Output, Upstream};
 pub use params::{flatten, Element, Gradient, Group, Params};
 
