@@ -315,7 +315,35 @@ fn is_float_ident(i: &syn::Ident) -> bool {
     i == "f64" || i == "f32"
 }
 
+/// The expressions inside a macro call that holds a list of them
+/// (`vec![0.0, 0.5]`, `array![[1.0, 2.0]]`, `vec![0.0; n]`), each visited
+/// by `visit` and written back; other macros are left as they are.
+fn visit_macro_exprs(mac: &mut syn::Macro, visit: &mut impl FnMut(&mut Expr)) {
+    use syn::parse::Parser;
+    use syn::punctuated::Punctuated;
+    let list = Punctuated::<Expr, syn::Token![,]>::parse_terminated.parse2(mac.tokens.clone());
+    if let Ok(mut list) = list {
+        list.iter_mut().for_each(&mut *visit);
+        mac.tokens = list.to_token_stream();
+        return;
+    }
+    let repeat = |input: syn::parse::ParseStream| {
+        let value: Expr = input.parse()?;
+        let semi: syn::Token![;] = input.parse()?;
+        let count: Expr = input.parse()?;
+        Ok((value, semi, count))
+    };
+    if let Ok((mut value, semi, count)) = repeat.parse2(mac.tokens.clone()) {
+        visit(&mut value);
+        mac.tokens = quote!(#value #semi #count);
+    }
+}
+
 impl VisitMut for ToGeneric<'_> {
+    fn visit_macro_mut(&mut self, mac: &mut syn::Macro) {
+        visit_macro_exprs(mac, &mut |e| self.visit_expr_mut(e));
+    }
+
     fn visit_type_mut(&mut self, ty: &mut Type) {
         if let Type::Path(p) = ty {
             if p.qself.is_none() && p.path.get_ident().is_some_and(is_float_ident) {
@@ -440,56 +468,15 @@ fn float_path(path: &syn::Path, t: &syn::Ident) -> Option<Expr> {
     }
 }
 
-/// The body the copy was lowered from, made its item: the calls that the
-/// lowering took for calls of differentiable functions (`sites`, the
-/// addresses of their `syn::ExprCall`s in `body`) call the copies, and its
-/// float literals are `__F`'s. Returns how many sites it found.
-pub fn finish_body(
-    body: &mut syn::Block,
-    sites: &[usize],
-    copy: Option<&Function>,
-    krate: &TokenStream,
-    literals: bool,
-) -> (usize, std::collections::BTreeSet<String>) {
-    struct Finish<'a> {
-        sites: &'a [usize],
-        copy: Option<&'a Function>,
-        found: usize,
-        names: std::collections::BTreeSet<String>,
+/// A constant of the copy's body as the copy's code writes it: its float
+/// literals and functions (`f64::max`) of the float type `__F`.
+pub fn generic_constant(e: &mut Expr, krate: &TokenStream) {
+    struct Literals<'a> {
         krate: &'a TokenStream,
-        literals: bool,
     }
-    impl VisitMut for Finish<'_> {
+    impl VisitMut for Literals<'_> {
         fn visit_expr_mut(&mut self, e: &mut Expr) {
-            if let Expr::Call(c) = e {
-                let address = c as *const syn::ExprCall as usize;
-                if let (true, Some(copy)) = (self.sites.contains(&address), self.copy) {
-                    if let Expr::Path(p) = &*c.func {
-                        if let Some(last) = p.path.segments.last() {
-                            self.names.insert(last.ident.to_string());
-                        }
-                        let (call, _) = callee(&p.path, copy, self.krate, c.func.span());
-                        syn::visit_mut::visit_expr_call_mut(self, c);
-                        let args = &c.args;
-                        *e = syn::parse_quote_spanned!(c.span()=> #call(#args));
-                        self.found += 1;
-                        return;
-                    }
-                }
-            }
-            // `y[i] += y[j] * s`: Rust computes the right side first for
-            // a primitive float, but borrows `y[i]` first for another
-            // type; the right side is bound before, as for a float.
-            if let Expr::Binary(b) = e {
-                if crate::lower::is_compound(&b.op) && matches!(&*b.left, Expr::Index(_)) {
-                    syn::visit_mut::visit_expr_binary_mut(self, b);
-                    let (left, op, right) = (&b.left, &b.op, &b.right);
-                    let rhs = syn::Ident::new("__rhs", Span::call_site());
-                    *e = syn::parse_quote!({ let #rhs = #right; #left #op #rhs; });
-                    return;
-                }
-            }
-            if let (Expr::Path(p), true) = (&*e, self.literals) {
+            if let Expr::Path(p) = &*e {
                 if p.qself.is_none() && is_function_path(&p.path) {
                     let t = syn::Ident::new(FLOAT, p.span());
                     if let Some(new) = float_path(&p.path, &t) {
@@ -498,7 +485,7 @@ pub fn finish_body(
                     }
                 }
             }
-            if let (Expr::Lit(l), true) = (&*e, self.literals) {
+            if let Expr::Lit(l) = &*e {
                 if let syn::Lit::Float(f) = &l.lit {
                     let t = syn::Ident::new(FLOAT, f.span());
                     let krate = self.krate;
@@ -510,30 +497,12 @@ pub fn finish_body(
             }
             syn::visit_mut::visit_expr_mut(self, e);
         }
-    }
-    let mut f = Finish {
-        sites,
-        copy,
-        found: 0,
-        names: Default::default(),
-        krate,
-        literals,
-    };
-    f.visit_block_mut(body);
-    (f.found, f.names)
-}
 
-/// A constant of the copy's body as the copy's code writes it: its float
-/// literals and functions (`f64::max`) of the float type `__F`.
-pub fn generic_constant(e: &mut Expr, krate: &TokenStream) {
-    let mut b = syn::Block {
-        brace_token: Default::default(),
-        stmts: vec![syn::Stmt::Expr(e.clone(), None)],
-    };
-    finish_body(&mut b, &[], None, krate, true);
-    if let Some(syn::Stmt::Expr(done, None)) = b.stmts.pop() {
-        *e = done;
+        fn visit_macro_mut(&mut self, mac: &mut syn::Macro) {
+            visit_macro_exprs(mac, &mut |e| self.visit_expr_mut(e));
+        }
     }
+    Literals { krate }.visit_expr_mut(e);
 }
 
 /// `NAME_jvp` and, for `hvp`, `NAME_hvp`: the copy run on duals.

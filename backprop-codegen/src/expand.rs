@@ -153,7 +153,7 @@ fn function(
         None => quote!(::backprop),
     };
     let original = item_fn.clone();
-    let Some(mut func) = Function::from_item(item_fn, &args, &krate, &mut cx) else {
+    let Some(func) = Function::from_item(item_fn, &args, &krate, &mut cx) else {
         let errors = cx.to_compile_errors();
         return (quote!(#errors #original), TokenStream::new());
     };
@@ -171,27 +171,28 @@ fn function(
         lower::lower_with(&func, &mut cx, &env)
     };
     match lowered {
-        Some(mut l) if !cx.has_errors() => {
+        Some(l) if !cx.has_errors() => {
             // A second-order function's copy over duals, from the user's item.
             let copy = args.second.any().then(|| dual::copy(&func, &krate));
-            let mut names = TokenStream::new();
-            if let Some((mut body, sites)) = l.dual_body.take() {
-                let literals = func.float_param.as_ref().is_some_and(|t| t == dual::FLOAT);
-                let (found, called) =
-                    dual::finish_body(&mut body, &sites, Some(&func), &krate, literals);
-                names = dual::names(&func, &called);
-                if found != sites.len() {
-                    cx.error(
-                        func.item.sig.ident.span(),
-                        "a call of a differentiable function in this body could not be carried over to dual numbers for `jvp`/`hvp`; bind its value with `let` first, and please report the function",
-                    );
-                    return fallback(&func, &krate, &cx, used, args.each);
-                }
-                *func.item.block = body;
-            }
+            let names = dual::names(&func, &l.dual_calls);
             let params: Vec<bool> = func.params.iter().map(|p| p.differentiable).collect();
             let analysis = check::analyse(&l, &params);
-            let (mut inside, outside) = emit::emit(
+            // The function as the user wrote it; its copy over duals runs
+            // forward as the macro's forward pass.
+            let mut inside = if args.dual_copy {
+                let inactive = check::analyse(&l, &vec![false; params.len()]);
+                emit::forward_item(
+                    &func,
+                    &l,
+                    &inactive,
+                    &krate,
+                    Namer::new(used.clone()),
+                    args.opts,
+                )
+            } else {
+                emit::original_item(&func)
+            };
+            let (emitted, outside) = emit::emit(
                 &func,
                 &l,
                 &analysis,
@@ -200,6 +201,7 @@ fn function(
                 args.opts,
                 args.each,
             );
+            inside.extend(emitted);
             if args.dual_copy {
                 let d_out = Namer::new(used.clone()).fresh("d_out");
                 inside.extend(dual::calls(&func, &krate, &d_out));

@@ -42,11 +42,13 @@ pub trait RefArith<F>:
     + core::ops::Div<Self, Output = F>
     + core::ops::Rem<Self, Output = F>
     + core::ops::Neg<Output = F>
+    + Plain<Out = F>
 {
 }
 
 impl<T, F> RefArith<F> for T where
     T: Sized
+        + Plain<Out = F>
         + core::ops::Add<F, Output = F>
         + core::ops::Sub<F, Output = F>
         + core::ops::Mul<F, Output = F>
@@ -71,11 +73,13 @@ pub trait ArithByRef:
     + for<'a> core::ops::Mul<&'a Self, Output = Self>
     + for<'a> core::ops::Div<&'a Self, Output = Self>
     + for<'a> core::ops::Rem<&'a Self, Output = Self>
+    + Plain<Out = Self>
 {
 }
 
 impl<T> ArithByRef for T where
     T: Sized
+        + Plain<Out = T>
         + for<'a> core::ops::Add<&'a T, Output = T>
         + for<'a> core::ops::Sub<&'a T, Output = T>
         + for<'a> core::ops::Mul<&'a T, Output = T>

@@ -78,6 +78,18 @@ pub struct Frame {
     pub grad_ty: TokenStream,
 }
 
+impl Frame {
+    /// The upstream gradient of each output: `d_out`, or one per component
+    /// of a tuple.
+    fn upstreams(&self, func: &Function) -> Vec<Ident> {
+        if func.tuple.is_some() {
+            self.d_outs.clone()
+        } else {
+            vec![self.d_out.clone()]
+        }
+    }
+}
+
 /// The name of the type a method's `impl` block implements (`Affine` of
 /// `impl Affine`, `Mlp` of `impl<T> Mlp<T>`).
 fn self_type_name(func: &Function) -> Option<Ident> {
@@ -316,12 +328,7 @@ pub fn emit(
     let frame = frame(func, krate, &mut namer, true);
     let bp = namer.fresh("bp");
     let mut sh = Shared { func, namer, opts };
-    let d_outs = if func.tuple.is_some() {
-        frame.d_outs.clone()
-    } else {
-        vec![frame.d_out.clone()]
-    };
-    let plan = plan::plan(l, a, &mut sh, &d_outs);
+    let plan = plan::plan(l, a, &mut sh, &frame.upstreams(func));
     let cx = Cx { bp: &bp, func };
     let forward = forward::forward(&plan.body, &cx);
     let reverse = reverse::reverse(&plan.body, &cx);
@@ -340,7 +347,6 @@ pub fn emit(
     let fields = grad_fields(&plan, &cx);
     let Plan { grad, .. } = &plan;
     let struct_name = &frame.struct_name;
-    let item = original_item(func);
     let signature = &frame.signature;
     let items = &frame.items;
     let name = &func.item.sig.ident;
@@ -382,8 +388,6 @@ pub fn emit(
         }
     });
     let inside = quote! {
-        #item
-
         #items
 
         #signature {
@@ -400,6 +404,50 @@ pub fn emit(
         #each
     };
     (inside, frame.outside)
+}
+
+/// The forward pass alone, as a function of the item's signature: the
+/// copy over duals of a `jvp`/`hvp` function (`NAME_dual`) is written from
+/// its graph by the same forward emitter as its `_backward`, so that it is
+/// the runtime's generic ops and never the user's spelling (`0.5 * &x`,
+/// which ndarray has for `f64` only). `a` is an analysis in which nothing
+/// is active: nothing is kept for a reverse sweep.
+pub fn forward_item(
+    func: &Function,
+    l: &Lowered,
+    a: &crate::check::Analysis,
+    krate: &TokenStream,
+    mut namer: Namer,
+    opts: plan::Options,
+) -> TokenStream {
+    let bp = namer.fresh("bp");
+    let frame = frame(func, krate, &mut namer, false);
+    let mut sh = Shared { func, namer, opts };
+    let plan = plan::plan(l, a, &mut sh, &frame.upstreams(func));
+    let cx = Cx { bp: &bp, func };
+    let forward = forward::forward(&plan.body, &cx);
+    let value = match &func.tuple {
+        Some(arrays) => tuple_result(&plan, &cx, &l.outputs, arrays),
+        None => result(&plan, &cx, l.outputs[0]),
+    };
+    let unread = unread_params(&plan, &cx);
+    let probes = constant_fields(l, &cx);
+    let item = &func.item;
+    let (attrs, vis) = (&item.attrs, &item.vis);
+    let mut sig = item.sig.clone();
+    sig.inputs = strip_mut(item.sig.inputs.iter()).collect();
+    quote! {
+        #(#attrs)*
+        #[allow(clippy::let_and_return, reason = "the forward pass of the macro, whose last local is the value")]
+        #vis #sig {
+            #[allow(unused_imports, reason = "plain arithmetic calls nothing of the runtime")]
+            use #krate::__private as #bp;
+            #(#unread)*
+            #(#probes)*
+            #(#forward)*
+            #value
+        }
+    }
 }
 
 /// The fallback's `NAME_backward_each`, which cannot run.

@@ -711,7 +711,7 @@ pub(super) fn side_effect(e: &Expr) -> Option<&Expr> {
 }
 
 /// `+=` and the other compound assignments.
-pub(crate) fn is_compound(op: &syn::BinOp) -> bool {
+pub(super) fn is_compound(op: &syn::BinOp) -> bool {
     use syn::BinOp::*;
     matches!(
         op,

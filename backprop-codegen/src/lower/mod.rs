@@ -14,7 +14,6 @@ mod binds;
 mod closures;
 mod consts;
 mod control;
-pub(crate) use control::is_compound;
 mod exits;
 mod folds;
 mod iters;
@@ -27,7 +26,7 @@ mod tuples;
 mod values;
 mod views;
 
-use crate::ast::Function;
+use crate::ast::{Function, Kind};
 use crate::ctxt::Ctxt;
 use crate::graph::{ConstArg, Form, Graph, Name, Node, NodeId};
 use crate::vocab::Op;
@@ -51,10 +50,9 @@ pub struct Lowered {
     /// The fields of models read in constants, each with its span: the
     /// generated code checks that none is a parameter of the model.
     pub constant_fields: Vec<(Expr, Span)>,
-    /// For the copy over duals: the body lowered (the function's, with its
-    /// early returns rewritten), and the addresses in it of the calls of
-    /// differentiable functions, which its item renames (`crate::dual`).
-    pub dual_body: Option<(syn::Block, Vec<usize>)>,
+    /// For the copy over duals: the names of the differentiable functions
+    /// it calls (whose copies it calls, `crate::dual::names`).
+    pub dual_calls: std::collections::BTreeSet<String>,
 }
 
 /// The graph being built for a loop body's enclosing code, set aside while
@@ -90,9 +88,9 @@ struct Lowerer<'a> {
     components: Option<Vec<NodeId>>,
     /// The fields of models read in constants (see `models`).
     constant_fields: Vec<(Expr, Span)>,
-    /// In the copy over duals, the addresses of the calls of
-    /// differentiable functions in the body lowered (see [`Env::dual`]).
-    dual_sites: Vec<usize>,
+    /// In the copy over duals, the names of the differentiable functions
+    /// called (see [`Env::dual`]).
+    dual_calls: std::collections::BTreeSet<String>,
 }
 
 /// What lowering a closure's body as a function of its own needs to know of
@@ -101,8 +99,8 @@ pub struct Env {
     pub krate: proc_macro2::TokenStream,
     pub opts: crate::plan::Options,
     /// Lowering the copy over duals of a `jvp`/`hvp` function: a call of a
-    /// differentiable function calls its copy (`NAME_dual`), and the body
-    /// lowered is kept (see [`Lowered::dual_body`]).
+    /// differentiable function calls its copy (`NAME_dual`), and the names
+    /// called are kept (see [`Lowered::dual_calls`]).
     pub dual: bool,
 }
 
@@ -139,25 +137,25 @@ pub fn lower_with(func: &Function, cx: &mut Ctxt, env: &Env) -> Option<Lowered> 
         depth: 0,
         components: None,
         constant_fields: Vec::new(),
-        dual_sites: Vec::new(),
+        dual_calls: Default::default(),
     };
     for (i, p) in func.params.iter().enumerate() {
+        // In the copy over duals every float is a dual, one outside
+        // `wrt(..)` too (its tangent zero): all are the macro's values, so
+        // that no arithmetic on floats is left to Rust's spelling, which
+        // ndarray has for `f64` only.
+        let float = !matches!(p.kind, Kind::Constant);
         let id = l.add(
             Node::Param(i),
             Name::User(p.ident.to_string()),
             p.ident.span(),
-            p.differentiable,
+            p.differentiable || (env.dual && float),
         );
         l.scopes[0].names.insert(p.ident.to_string(), id);
     }
     let before = l.graph.len();
-    let mut lowered_body = None;
     let value = match returns::rewrite_returns(&func.item) {
-        Ok(body) => {
-            let value = l.block_value(&body, true);
-            lowered_body = Some(body);
-            value
-        }
+        Ok(body) => l.block_value(&body, true),
         Err((span, message)) => {
             l.cx.error(span, message);
             l.error_node(span)
@@ -188,9 +186,7 @@ pub fn lower_with(func: &Function, cx: &mut Ctxt, env: &Env) -> Option<Lowered> 
         graph: l.graph,
         outputs,
         constant_fields: l.constant_fields,
-        dual_body: lowered_body
-            .filter(|_| env.dual)
-            .map(|body| (body, l.dual_sites)),
+        dual_calls: l.dual_calls,
     })
 }
 

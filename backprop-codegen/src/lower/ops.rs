@@ -34,8 +34,8 @@ impl Lowerer<'_> {
             }
         };
         let args: Vec<&Expr> = c.args.iter().collect();
-        if self.env.dual {
-            self.dual_sites.push(c as *const syn::ExprCall as usize);
+        if let (true, Some(last)) = (self.env.dual, path.segments.last()) {
+            self.dual_calls.insert(last.ident.to_string());
         }
         self.call_of(path, None, &args, c.func.span())
     }
