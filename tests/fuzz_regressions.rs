@@ -312,3 +312,86 @@ fn views_passed_to_calls_as_owned_or_views() {
             .unwrap();
     }
 }
+
+/// Found by tools/gen_fuzz_programs.py --seed 20261205 --count 400 (program
+/// f0206, issue 29): `t2` is read in the loop's first iteration and then set
+/// to a constant (there, from a parameter outside `wrt(..)`). The carried
+/// adjoint of `t2` was dropped because its new value does not vary, so the
+/// contribution of the first read never reached the value before the loop:
+/// "analytic 1, numeric 0". Activity now belongs to each definition (see
+/// tests/carried_activity.rs for every form of the class).
+#[differentiable(wrt(p0))]
+fn f0206(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
+    let mut t1 = if sum(p1) > 0.0371 { p0.sum() } else { sum(p1) };
+    let mut t2 = t1;
+    for i in 0..1 {
+        t1 -= t2;
+        t2 = ln(square(p1[[i, 0]]) + 1.0);
+    }
+    t1 + t2
+}
+
+/// Issue 29's first minimisation of f0206: `(x - x) + 2`.
+#[differentiable(hvp)]
+fn b(x: f64) -> f64 {
+    let mut t1 = x;
+    let mut t2 = t1;
+    for _ in 0..1 {
+        t1 -= t2;
+        t2 = 2.0;
+    }
+    t1 + t2
+}
+
+/// Issue 29's second: `(3x - x - 2) + 2 = 2x`.
+#[differentiable(hvp)]
+fn e(x: f64) -> f64 {
+    let mut t1 = x * 3.0;
+    let mut t2 = x;
+    for _ in 0..2 {
+        t1 -= t2;
+        t2 = 2.0;
+    }
+    t1 + t2
+}
+
+#[test]
+fn a_carried_value_reset_to_a_constant_keeps_its_first_read() {
+    let mut s = 1236386215u64;
+    let p0: Array2<f64> = backprop_testkit::random((1, 3), &mut s);
+    let p1: Array2<f64> = backprop_testkit::random((2, 2), &mut s);
+    let (value, g) = f0206_backward(&p0, &p1, 1.0);
+    assert_eq!(value, f0206(&p0, &p1));
+    // Either arm: t1 - t1 + c, whose gradient is zero.
+    assert_eq!(g.p0, Array2::<f64>::zeros((1, 3)));
+    gradcheck(&(p0.clone(),), |(p0,)| f0206_backward(p0, &p1, 1.0)).unwrap();
+
+    let (v, g) = b_backward(1.5, 1.0);
+    assert_eq!((v, g.x), (2.0, 0.0));
+    assert_eq!(b_jvp(1.5, 1.0), (2.0, 0.0));
+    let (v, g) = e_backward(1.5, 1.0);
+    assert_eq!((v, g.x), (3.0, 2.0));
+    assert_eq!(e_jvp(1.5, 1.0), (3.0, 2.0));
+    let (v, g, hv) = b_hvp(1.5, 1.0);
+    assert_eq!((v, g.x, hv.x), (2.0, 0.0, 0.0));
+    let (v, g, hv) = e_hvp(1.5, 1.0);
+    assert_eq!((v, g.x, hv.x), (3.0, 2.0, 0.0));
+    for x in [1.5, -0.5] {
+        gradcheck(&(x,), |&(x,)| b_backward(x, 1.0)).unwrap();
+        gradcheck(&(x,), |&(x,)| e_backward(x, 1.0)).unwrap();
+        jvpcheck(
+            &(x,),
+            &(1.0,),
+            |&(x,)| b_backward(x, 1.0),
+            |&(x,), &(t,)| b_jvp(x, t),
+        )
+        .unwrap();
+        jvpcheck(
+            &(x,),
+            &(1.0,),
+            |&(x,)| e_backward(x, 1.0),
+            |&(x,), &(t,)| e_jvp(x, t),
+        )
+        .unwrap();
+    }
+}

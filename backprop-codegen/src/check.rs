@@ -92,11 +92,16 @@ fn branch_varying(b: &Branch, params: &[bool], varying: &[bool]) -> Vec<bool> {
 }
 
 /// The varying inputs of a loop body (a fixed point over the carried values)
-/// and the varying carried values at its end.
+/// and the varying results of the loop.
+///
+/// A result is the value the body gives it in the last iteration or, where
+/// the loop may run no iteration at all, the value from before the loop: a
+/// variable the body resets to a constant still varies after a loop of
+/// `0..n`.
 fn loop_varying(lp: &Loop, params: &[bool], mut inputs: Vec<bool>) -> (Vec<bool>, Vec<bool>) {
     loop {
         let (body, _) = varying_pass(&lp.body.graph, params, &inputs);
-        let out: Vec<bool> = lp.body.outputs.iter().map(|o| body[o.index()]).collect();
+        let mut out: Vec<bool> = lp.body.outputs.iter().map(|o| body[o.index()]).collect();
         let mut changed = false;
         for (k, v) in out.iter().enumerate() {
             if *v && !inputs[k] {
@@ -105,6 +110,11 @@ fn loop_varying(lp: &Loop, params: &[bool], mut inputs: Vec<bool>) -> (Vec<bool>
             }
         }
         if !changed {
+            if !lp.runs_at_least_once() {
+                for (k, o) in out.iter_mut().enumerate() {
+                    *o |= inputs[k];
+                }
+            }
             return (inputs, out);
         }
     }
@@ -242,7 +252,7 @@ fn analyse_loop(
         let body = analyse_graph(&lp.body.graph, params, &inputs, &roots, &lp.body.outputs);
         let mut changed = false;
         for (k, s) in seeded.iter_mut().enumerate() {
-            if !*s && body.active[lp.body.inputs[k].index()] && out_varying[k] {
+            if !*s && body.active[lp.body.inputs[k].index()] {
                 *s = true;
                 changed = true;
             }

@@ -363,6 +363,35 @@ pub struct Loop {
     pub body: Region,
 }
 
+impl Loop {
+    /// Whether the body surely runs at least once: a `for` over a range
+    /// whose bounds are integer literals and not empty, or `while true`
+    /// (a `loop`). Anything else may run no iteration, and then the loop's
+    /// results are the values from before it.
+    pub fn runs_at_least_once(&self) -> bool {
+        let int = |e: &syn::Expr| match e {
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(i),
+                ..
+            }) => i.base10_parse::<u128>().ok(),
+            _ => None,
+        };
+        match &self.cond {
+            Some(c) => matches!(
+                &c.expr,
+                syn::Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Bool(b),
+                    ..
+                }) if b.value
+            ),
+            None => match (int(&self.start.expr), int(&self.end.expr)) {
+                (Some(a), Some(b)) => a < b || (self.inclusive && a == b),
+                _ => false,
+            },
+        }
+    }
+}
+
 /// An iterator adapter on a loop's range.
 #[derive(Clone)]
 pub enum Adapter {

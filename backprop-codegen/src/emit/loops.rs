@@ -424,14 +424,16 @@ fn condition(l: &crate::plan::LoopPlan, lp: &Loop, c: &ConstArg) -> TokenStream 
     })
 }
 
-/// A constant the macro knows nothing of, cloned (a reference as itself).
+/// A constant the macro knows nothing of, cloned (a reference parameter as
+/// itself).
 fn copy_const(cx: &Cx, o: &crate::plan::Operand) -> TokenStream {
     use crate::plan::Operand;
     let bp = cx.bp;
     match o {
-        Operand::Param { by_ref: true, .. } | Operand::Ref(_) | Operand::StandIn(_) => {
-            operand(cx, o)
-        }
+        Operand::Param { by_ref: true, .. } | Operand::StandIn(_) => operand(cx, o),
+        // A local that borrows a place (a model's field): the state owns a
+        // clone, since the body assigns it owned values.
+        Operand::Ref(r) => quote!(#bp::copy_const(#r)),
         _ => {
             let o = operand(cx, o);
             quote!(#bp::copy_const(#o))

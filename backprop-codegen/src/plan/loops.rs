@@ -382,8 +382,12 @@ fn rows_ok(body: &Region, x: NodeId, o: Option<NodeId>) -> bool {
 
 /// Whether a loop may take the buffer of `p`, its carried variable's
 /// initial value, instead of a copy: an array made here by an op, read by
-/// nothing but the loop, and not by its own rule either.
+/// nothing but the loop, and not by its own rule either; not a local that
+/// borrows a place (a model's field), which has no buffer to give.
 fn movable_init(r: &Region, p: NodeId, readers: &[usize]) -> bool {
+    if r.by_ref.contains(&p) {
+        return false;
+    }
     let Node::Op { op, .. } = r.node(p) else {
         return false;
     };
