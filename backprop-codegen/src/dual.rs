@@ -60,11 +60,11 @@ pub fn dual_name(name: &syn::Ident) -> syn::Ident {
 /// calls `Mlp::f_dual` and `Mlp::f_dual_vjp` by name.
 pub fn callee(
     path: &syn::Path,
-    copy: &Function,
+    names: Option<&syn::Ident>,
     krate: &TokenStream,
     span: Span,
 ) -> (TokenStream, TokenStream) {
-    match gate(path, copy, krate, span) {
+    match gate(path, names, krate, span) {
         Some(gate) => (
             quote_spanned!(span=> (#gate).call),
             quote_spanned!(span=> (#gate).vjp),
@@ -88,7 +88,7 @@ pub fn callee(
 /// from the copy (so rustc reports one error, not one per generated
 /// function), in a module of its own so that it names no other item. `None`
 /// for a copy in an `impl` block, whose calls name a type of their own.
-fn names_module(copy: &Function) -> Option<&syn::Ident> {
+pub fn names_module(copy: &Function) -> Option<&syn::Ident> {
     copy.self_ty.is_none().then_some(&copy.item.sig.ident)
 }
 
@@ -109,8 +109,14 @@ pub fn names(copy: &Function, names: &std::collections::BTreeSet<String>) -> Tok
 }
 
 /// `{ use SecondOrderCalls as _; FGrad::__copies::<NAME_dual::f>() }`:
-/// the copies of the function `path` names (`None` for a path into a type).
-fn gate(path: &syn::Path, copy: &Function, krate: &TokenStream, span: Span) -> Option<TokenStream> {
+/// the copies of the function `path` names (`None` for a path into a type);
+/// `names` is the copy's module of names ([`names_module`]).
+fn gate(
+    path: &syn::Path,
+    names: Option<&syn::Ident>,
+    krate: &TokenStream,
+    span: Span,
+) -> Option<TokenStream> {
     let n = path.segments.len();
     let in_type = n > 1
         && path.segments[n - 2]
@@ -126,7 +132,7 @@ fn gate(path: &syn::Path, copy: &Function, krate: &TokenStream, span: Span) -> O
     last.ident = grad_struct_name(&last.ident);
     last.ident.set_span(span);
     last.arguments = syn::PathArguments::None;
-    let (local, name) = match names_module(copy) {
+    let (local, name) = match names {
         Some(module) => (TokenStream::new(), quote_spanned!(span=> #module::#name)),
         None => (
             quote_spanned!(span=> #[allow(non_camel_case_types, dead_code, reason = "the function's name, for the message")] struct #name {}),

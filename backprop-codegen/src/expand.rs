@@ -167,6 +167,7 @@ fn function(
             krate: krate.clone(),
             opts: args.opts,
             dual: args.dual_copy,
+            names: dual::names_module(&func).cloned(),
         };
         lower::lower_with(&func, &mut cx, &env)
     };

@@ -286,6 +286,8 @@ impl Lowerer<'_> {
             .and_then(|f| super::lower_with(f, &mut cx, self.env));
         let out = match (&func, lowered) {
             (Some(func), Some(l)) if !cx.has_errors() => {
+                // Its calls are the enclosing function's.
+                self.dual_calls.extend(l.dual_calls.iter().cloned());
                 let flags: Vec<bool> = func.params.iter().map(|p| p.differentiable).collect();
                 let analysis = check::analyse(&l, &flags);
                 Some(emit::closure_rule(

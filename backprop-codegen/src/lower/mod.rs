@@ -102,6 +102,10 @@ pub struct Env {
     /// differentiable function calls its copy (`NAME_dual`), and the names
     /// called are kept (see [`Lowered::dual_calls`]).
     pub dual: bool,
+    /// In the copy over duals, the module of the names of the functions it
+    /// calls (`crate::dual::names_module`): a closure's body, lowered as a
+    /// function of its own, names the enclosing copy's.
+    pub names: Option<syn::Ident>,
 }
 
 impl Default for Env {
@@ -110,6 +114,7 @@ impl Default for Env {
             krate: quote!(::backprop),
             opts: crate::plan::Options::default(),
             dual: false,
+            names: None,
         }
     }
 }
