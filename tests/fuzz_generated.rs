@@ -14,6 +14,7 @@
     unused_parens,
     unused_assignments,
     unused_mut,
+    dead_code,
     clippy::all
 )]
 
@@ -21,46 +22,70 @@
 mod generated {
 use backprop::prelude::*;
 use backprop_testkit::{random, random32, scalar, scalar32};
+#[allow(unused_imports)]
+use backprop::{hvpcheck, jvpcheck};
 
-#[differentiable(wrt(d_x, w, y_1))]
-fn f0000(d_x: f64, w: &Array2<f64>, y_1: &Array2<f64>, grad: &Array2<f64>) -> f64 {
-    let n1 = w.nrows();
-    let m1 = w.ncols();
+#[differentiable(hvp, wrt(p0, p1, p2))]
+fn f0000(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
+    let n1 = p1.nrows();
+    let m1 = p1.ncols();
     let t1 = Array2::<f64>::ones((n1, 1));
-    let out_1 = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
-    let (n2, m2) = grad.dim();
+    let t2 = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
+    let (n2, m2) = c0.dim();
     let t3 = Array2::<f64>::from_shape_vec((3, m2), vec![0.0, 0.5, 1.0]).unwrap();
-    let grad_1 = match w.len() % 3 {
-        0 => &(w.dot(y_1)) - (y_1.sum()),
-        1 | 2 => w.to_owned(),
-        _ => sigmoid(&(&(w.dot(y_1)) - (y_1.sum()))),
+    let mut t4 = match p1.len() % 3 {
+        0 => &(p1.dot(p2)) - (p2.sum()),
+        1 | 2 => p1.to_owned(),
+        _ => sigmoid(&(&(p1.dot(p2)) - (p2.sum()))),
     };
-    let out = d_x;
-    let mut d_out = concat(Axis(0), &[y_1, &grad_1]);
-    let t7 = backprop::ops::recip(&(&grad_1 * &grad_1 + 1.0));
-    let d_d_x = {
-        let t8 = softmax(&(&grad_1 / (square(out) + 2.0)));
-        tanh(&(&grad_1 + 0.25))
-    };
-    d_out += out;
-    sum(&grad_1) + out + d_out[[3, 0]] + t7.sum() + sum(&d_d_x) + sum(grad)
+    let t5 = Array2::<f64>::ones((3, 2));
+    let mut t6 = tanh(p1);
+    let mut t7 = sigmoid(p1);
+    for i in 0..1 {
+        t6 = tanh(&(&t6 + &t7));
+        t7 = t7;
+        t6 = tanh(&(&t6 + &t7));
+    }
+    let mut t8 = atanh(&(&(tanh(&t7)) * 0.75));
+    'o3: for _ in 0..2 {
+    for i in 0..1 {
+            if t7[[2, 1]] >= 0.4629 || p0 > 0.0 {
+                break 'o3;
+            }
+            t4 += &(round(&t8));
+            t8 = &t7 - &t4;
+            if sum(&(p2.row(i))) >= -0.5183 || p0 > 0.0 {
+                return (&t7 + 0.75).mean().unwrap();
+            }
+        }
+    }
+    if sum(&t7) >= 0.0371 && p0 > 0.0 {
+        return t7.iter().sum::<f64>();
+    }
+    let t9 = t6.clone();
+    t8.mean().unwrap() + t9.sum()
 }
 
 #[test]
 fn f0000_gradcheck() {
-    let mut s = 658640611u64;
-    let d_x = scalar(&mut s);
-    let w: Array2<f64> = random((3, 2), &mut s);
-    let y_1: Array2<f64> = random((2, 2), &mut s);
-    let grad: Array2<f64> = random((3, 1), &mut s);
-    let (d_x, w, y_1, grad,) = std::hint::black_box((d_x, w, y_1, grad,));
-    let (value, grads) = f0000_backward(d_x, &w, &y_1, &grad, 1.0);
-    assert_eq!(value, f0000(d_x, &w, &y_1, &grad));
-    assert_eq!(grads.w.shape(), w.shape());
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    gradcheck(&(d_x, w.clone(), y_1.clone()), |(d_x, w, y_1)| f0000_backward(*d_x, w, y_1, &grad, 1.0)).unwrap();
+    let mut s = 165326373u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((3, 2), &mut s);
+    let p2: Array2<f64> = random((2, 2), &mut s);
+    let c0: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
+    let (value, grads) = f0000_backward(p0, &p1, &p2, &c0, 1.0);
+    assert_eq!(value, f0000(p0, &p1, &p2, &c0));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0000_backward(*p0, p1, p2, &c0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    let v_p2: Array2<f64> = random((2, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone(), p2.clone()), &(v_p0, v_p1.clone(), v_p2.clone()), |(p0, p1, p2)| f0000_backward(*p0, p1, p2, &c0, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0000_jvp(*p0, p1, p2, &c0, *v_p0, v_p1, v_p2)).unwrap();
+    hvpcheck(&(p0, p1.clone(), p2.clone()), &(v_p0, v_p1.clone(), v_p2.clone()), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0000_hvp(*p0, p1, p2, &c0, *v_p0, v_p1, v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0001(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> (f64, f64) {
     let _t1 = mean_axis(&((ln(&(p2 * p2 + 0.5))).dot(p2)), Axis(0));
     let t2 = (sum_axis(p0, Axis(0))).dot(p3);
@@ -109,6 +134,11 @@ fn f0001_gradcheck() {
         .upstream(&(1.0, 0.5))
         .check(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0001_backward(p0, *p1, p2, p3, (1.0, 0.5)))
         .unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array2<f64> = random((2, 2), &mut s);
+    let v_p3: Array2<f64> = random((2, 1), &mut s);
+    GradCheck::new().upstream(&(1.0, 0.5)).check_jvp(&(p0.clone(), p1, p2.clone(), p3.clone()), &(v_p0.clone(), v_p1, v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0001_backward(p0, *p1, p2, p3, (1.0, 0.5)), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0001_jvp(p0, *p1, p2, p3, v_p0, *v_p1, v_p2, v_p3)).unwrap();
 }
 #[differentiable]
 fn f0002(d_p0: f32, d_x: Array1<f32>, ws: &[f32]) -> f32 {
@@ -142,7 +172,7 @@ fn f0002_gradcheck() {
         .check(&(d_p0, d_x.clone()), |(d_p0, d_x)| f0002_backward(*d_p0, d_x.clone(), ws, 1.0))
         .unwrap();
 }
-#[differentiable(wrt(p0))]
+#[differentiable(hvp, wrt(p0))]
 fn f0003(p0: Array2<f64>, c0: &Array2<f64>) -> f64 {
     let mut t1 = relu((c0.mean().unwrap()) + (c0[[0, 1]]));
     if t1 > -0.5183 {
@@ -163,8 +193,11 @@ fn f0003_gradcheck() {
     assert_eq!(value, f0003(p0.clone(), &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0003_backward(p0.clone(), &c0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0003_backward(p0.clone(), &c0, 1.0), |(p0,), (v_p0,)| f0003_jvp(p0.clone(), &c0, v_p0.clone())).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0003_hvp(p0.clone(), &c0, v_p0.clone())).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0004(d_out: &Array2<f64>, labels: &[usize]) -> f64 {
     let unused = d_out;
     let x_from_out = array![0.0_f64, 0.5, 1.0];
@@ -196,8 +229,11 @@ fn f0004_gradcheck() {
     assert_eq!(value, f0004(&d_out, labels));
     assert_eq!(grads.d_out.shape(), d_out.shape());
     gradcheck(&(d_out.clone(),), |(d_out,)| f0004_backward(d_out, labels, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((1, 2), &mut s);
+    GradCheck::new().check_jvp(&(d_out.clone(),), &(v_p0.clone(),), |(d_out,)| f0004_backward(d_out, labels, 1.0), |(d_out,), (v_p0,)| f0004_jvp(d_out, labels, v_p0)).unwrap();
+    hvpcheck(&(d_out.clone(),), &(v_p0.clone(),), |(d_out,), (v_p0,)| f0004_hvp(d_out, labels, v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0005(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
     let (n1, m1) = p2.dim();
     let t1 = Array2::<f64>::from_shape_vec((1, n1), vec![0.0, 0.5, 1.0]).unwrap();
@@ -231,9 +267,14 @@ fn f0005_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0005_backward(p0, p1, p2, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 2), &mut s);
+    let v_p1: Array2<f64> = random((1, 3), &mut s);
+    let v_p2: Array2<f64> = random((3, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(p0, p1, p2)| f0005_backward(p0, p1, p2, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0005_jvp(p0, p1, p2, v_p0, v_p1, v_p2)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0005_hvp(p0, p1, p2, v_p0, v_p1, v_p2)).unwrap();
 }
-#[differentiable]
-fn f0006(p0: ArrayView2<f64>, p1: f64) -> f64 {
+#[differentiable(jvp)]
+fn f0006(p0: ArrayView2<f64>, p1: f64) -> (f64, f64, f64) {
     let t1 = (p1 + p1).exp();
     let _t2 = t1 / 0.75;
     let t1 = sum_axis(&(t1 - (t1 / &(&p0 * &p0 + 2.0))), Axis(0));
@@ -242,22 +283,36 @@ fn f0006(p0: ArrayView2<f64>, p1: f64) -> f64 {
         let t4 = t3 * t3;
         t4.sin()
     };
-    let t6 = tanh(t1.iter().sum::<f64>());
-    t5 + t6
+    let mut t6 = sigmoid((tanh(t1.iter().sum::<f64>())));
+    let mut t7 = ((sum(&(sqrt(&(square(&(sigmoid(&p0))) + 1.0))))).tanh()).tanh();
+    let mut n1 = 0;
+    while n1 < 2 {
+        t6 -= 0.5 * t7;
+        t7 = -1.5;
+        t6 = (t6 + t7).tanh();
+        n1 += 1;
+    }
+    (t3, t3, p0.iter().sum::<f64>())
 }
 
 #[test]
 fn f0006_gradcheck() {
-    let mut s = 320596583u64;
+    let mut s = 1921670582u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0006_backward(p0.view(), p1, 1.0);
+    let (value, grads) = f0006_backward(p0.view(), p1, (1.0, 0.5, -0.75));
     assert_eq!(value, f0006(p0.view(), p1));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0006_backward(p0.view(), *p1, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5, -0.75))
+        .check(&(p0.clone(), p1), |(p0, p1)| f0006_backward(p0.view(), *p1, (1.0, 0.5, -0.75)))
+        .unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    let v_p1 = scalar(&mut s);
+    GradCheck::new().upstream(&(1.0, 0.5, -0.75)).check_jvp(&(p0.clone(), p1), &(v_p0.clone(), v_p1), |(p0, p1)| f0006_backward(p0.view(), *p1, (1.0, 0.5, -0.75)), |(p0, p1), (v_p0, v_p1)| f0006_jvp(p0.view(), *p1, v_p0.view(), *v_p1)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0007(p0: &Array1<f64>, p1: &Array2<f64>) -> f64 {
     let t1 = p1 - &((p0 * p0).dot(p1));
     let t1 = sum(&(t1.slice(s![0..2, ..;2])).t());
@@ -280,8 +335,12 @@ fn f0007_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0007_backward(p0, p1, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(3, &mut s);
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0007_backward(p0, p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0007_jvp(p0, p1, v_p0, v_p1)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0007_hvp(p0, p1, v_p0, v_p1)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0008(p0: &Array1<f64>) -> f64 {
     let _t1 = (cos(p0)).select(Axis(0), &[1, 0, 1]);
     let _t2 = (powi(p0, 2)).slice_axis(Axis(0), Slice::from(0..)).to_owned();
@@ -302,8 +361,11 @@ fn f0008_gradcheck() {
     assert_eq!(value, f0008(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0008_backward(p0, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(2, &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0008_backward(p0, 1.0), |(p0,), (v_p0,)| f0008_jvp(p0, v_p0)).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0008_hvp(p0, v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0009(d_p0: f64, grad: f64, d_out: f64, w: &Array2<f64>) -> f64 {
     let mut x_from_out = exp(grad);
     let d_d_x = array![[0.0_f64], [0.5], [1.0]];
@@ -326,8 +388,14 @@ fn f0009_gradcheck() {
     assert_eq!(value, f0009(d_p0, grad, d_out, &w));
     assert_eq!(grads.w.shape(), w.shape());
     gradcheck(&(d_p0, grad, d_out, w.clone()), |(d_p0, grad, d_out, w)| f0009_backward(*d_p0, *grad, *d_out, w, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2 = scalar(&mut s);
+    let v_p3: Array2<f64> = random((3, 1), &mut s);
+    GradCheck::new().check_jvp(&(d_p0, grad, d_out, w.clone()), &(v_p0, v_p1, v_p2, v_p3.clone()), |(d_p0, grad, d_out, w)| f0009_backward(*d_p0, *grad, *d_out, w, 1.0), |(d_p0, grad, d_out, w), (v_p0, v_p1, v_p2, v_p3)| f0009_jvp(*d_p0, *grad, *d_out, w, *v_p0, *v_p1, *v_p2, v_p3)).unwrap();
+    hvpcheck(&(d_p0, grad, d_out, w.clone()), &(v_p0, v_p1, v_p2, v_p3.clone()), |(d_p0, grad, d_out, w), (v_p0, v_p1, v_p2, v_p3)| f0009_hvp(*d_p0, *grad, *d_out, w, *v_p0, *v_p1, *v_p2, v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0010(p0: f32) -> f32 {
     let t1 = softplus(p0);
     t1
@@ -345,8 +413,10 @@ fn f0010_gradcheck() {
         .atol(1e-2)
         .check(&(p0,), |(p0,)| f0010_backward(*p0, 1.0))
         .unwrap();
+    let v_p0 = scalar32(&mut s);
+    GradCheck::new().check_jvp(&(p0,), &(v_p0,), |(p0,)| f0010_backward(*p0, 1.0), |(p0,), (v_p0,)| f0010_jvp(*p0, *v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0011(d_p0: &Array2<f64>, x: &Array2<f64>, d_t1: f64) -> f64 {
     let t1 = (sum(&(x * x).row(0))).tanh();
     let _t2 = (t1 * d_t1) - x;
@@ -368,90 +438,131 @@ fn f0011_gradcheck() {
     assert_eq!(grads.d_p0.shape(), d_p0.shape());
     assert_eq!(grads.x.shape(), x.shape());
     gradcheck(&(d_p0.clone(), x.clone(), d_t1), |(d_p0, x, d_t1)| f0011_backward(d_p0, x, *d_t1, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 1), &mut s);
+    let v_p1: Array2<f64> = random((2, 2), &mut s);
+    let v_p2 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(d_p0.clone(), x.clone(), d_t1), &(v_p0.clone(), v_p1.clone(), v_p2), |(d_p0, x, d_t1)| f0011_backward(d_p0, x, *d_t1, 1.0), |(d_p0, x, d_t1), (v_p0, v_p1, v_p2)| f0011_jvp(d_p0, x, *d_t1, v_p0, v_p1, *v_p2)).unwrap();
+    hvpcheck(&(d_p0.clone(), x.clone(), d_t1), &(v_p0.clone(), v_p1.clone(), v_p2), |(d_p0, x, d_t1), (v_p0, v_p1, v_p2)| f0011_hvp(d_p0, x, *d_t1, v_p0, v_p1, *v_p2)).unwrap();
 }
-#[differentiable]
-fn f0012(p0: &Array2<f64>) -> f64 {
-    let t1 = &(sin(p0)) * p0;
-    let t2 = &t1;
-    let mut t3 = Array2::<f64>::zeros((t1.nrows(), t1.ncols()));
-    let mut t4 = (softmax(t2)).sum();
-    let (n1, m1) = p0.dim();
-    let t5 = Array::from_elem((m1, 1), 0.5_f64);
+#[differentiable(hvp)]
+fn f0012(w: &Array2<f64>) -> f64 {
+    let x = &(sin(w)) * w;
+    let t1_from_t2 = &x;
+    let mut out_1 = Array2::<f64>::zeros((x.nrows(), x.ncols()));
+    let mut d_out = (softmax(t1_from_t2)).sum();
+    let (n1, m1) = w.dim();
+    let unused = Array::from_elem((m1, 1), 0.5_f64);
     for o in 0..1 {
-        for i in 0..t3.nrows() {
-            let row = &t3.row(i) * 0.5 + &(sin(&t1.row(i)));
-            t3.row_mut(i).assign(&row);
+        for i in 0..out_1.nrows() {
+            let row = &out_1.row(i) * 0.5 + &(sin(&x.row(i)));
+            out_1.row_mut(i).assign(&row);
         }
-        for i in 0..t3.nrows() {
-            t4 -= (t3.row(i).sum());
+        for i in 0..out_1.nrows() {
+            d_out -= (out_1.row(i).sum());
         }
-        for i in 0..t3.nrows() {
-            for j in 0..t3.ncols() {
-                t3[[i, j]] = t3[[i, j]] * 0.5 + ((mean(&(&(t2.signum()) + &t5))) + t1[[i, j]]);
+        for i in 0..out_1.nrows() {
+            for j in 0..out_1.ncols() {
+                out_1[[i, j]] = out_1[[i, j]] * 0.5 + ((mean(&(&(t1_from_t2.signum()) + &unused))) + x[[i, j]]);
             }
         }
-        if mean(p0) >= 0.4629 {
-            for i in 0..t3.nrows() {
-                t4 -= (t3.row(i).sum());
+        if mean(w) >= 0.4629 {
+            for i in 0..out_1.nrows() {
+                d_out -= (out_1.row(i).sum());
             }
         }
     }
-    let t6 = &t3 * &t1;
-    t4 -= 3.0;
-    mean(&t1) + t2.sum() + t3.iter().sum::<f64>() + t4 + t6.iter().sum::<f64>() + p0[[0, 0]]
+    let mut t6 = cos(d_out.tanh());
+    let mut x_from_out = t6;
+    for _ in 0..2 {
+        x_from_out = t6;
+        for i in 0..2 {
+            t6 += x_from_out.sin();
+            if i == 0 {
+                x_from_out = 2.0;
+            }
+            let s2 = x_from_out * 0.5;
+            t6 = t6.tanh() + s2;
+        }
+    }
+    let d_out = t6 / (square(x_from_out) + 2.0);
+    x_from_out + d_out
 }
 
 #[test]
 fn f0012_gradcheck() {
-    let mut s = 1565033022u64;
-    let p0: Array2<f64> = random((3, 1), &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0012_backward(&p0, 1.0);
-    assert_eq!(value, f0012(&p0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0012_backward(p0, 1.0)).unwrap();
+    let mut s = 1548393722u64;
+    let w: Array2<f64> = random((3, 1), &mut s);
+    let (w,) = std::hint::black_box((w,));
+    let (value, grads) = f0012_backward(&w, 1.0);
+    assert_eq!(value, f0012(&w));
+    assert_eq!(grads.w.shape(), w.shape());
+    gradcheck(&(w.clone(),), |(w,)| f0012_backward(w, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 1), &mut s);
+    GradCheck::new().check_jvp(&(w.clone(),), &(v_p0.clone(),), |(w,)| f0012_backward(w, 1.0), |(w,), (v_p0,)| f0012_jvp(w, v_p0)).unwrap();
+    hvpcheck(&(w.clone(),), &(v_p0.clone(),), |(w,), (v_p0,)| f0012_hvp(w, v_p0)).unwrap();
 }
-#[differentiable]
-fn f0013(p0: ArrayView2<f64>, p1: f64) -> f64 {
-    let t1 = acosh(&(square(&p0) + 1.5));
-    let mut t2 = (square(p1) + 0.5).sqrt();
-    let mut t4 = {
-        let t3 = fract(p1 / (square(t2) + 2.0));
-        t3
+#[differentiable(jvp, wrt(p0, p1))]
+fn f0013(p0: ArrayView2<f64>, p1: f64, c1: f64) -> (f64, f64) {
+    let mut t1 = sigmoid(sum(&(acosh(&(square(&p0) + 1.5)))));
+    let mut t2 = backprop::ops::tanh((&p0 - p1).iter().sum::<f64>());
+    let mut n1 = 0;
+    while n1 < 2 {
+        t1 -= 0.5 * t2;
+        t2 = c1;
+        n1 += 1;
+    }
+    let mut t3 = (((t1 - t2).abs()).sin());
+    let (n3, m3) = p0.dim();
+    let t4 = Array1::<f64>::linspace(0.0, 0.5, n3);
+    let mut n2 = 0;
+    while n2 < 4 && t3.abs() > 0.5183 {
+        t3 = t3 * 0.5 + ((((p0.view().remove_axis(Axis(1)).to_owned()) * 0.1 + &t4).std(0.0)));
+        t3 += (sum(&p0)).min(t2);
+        n2 += 1;
+    }
+    let c4 = 3.0_f64;
+    let t5 = Array2::<f64>::ones((n3, m3));
+    let t7 = {
+        let t6 = &p0 - &t5;
+        ((t3 + t2) + p1).abs()
     };
-    'o1: for _ in 0..2 {
-    for i in (0..2).rev() {
-            t2 += p1;
-            if p0[[1, 0]] < -0.5183 || p1 > 0.0 {
-                break 'o1;
+    let t8 = t7;
+    let t9 = sigmoid(t3 / (square(t3) + 1.0));
+    let mut t10 = (tanh((round(t3)))).sin();
+    let mut t11 = t10;
+    for i in 0..3 {
+        t10 -= 0.5 * t11;
+        match i % 2 {
+            0 => {
+                t11 = 2.0;
             }
+            _ => {}
         }
+        t10 -= 0.5 * t11;
     }
-    for i in 0..1 {
-        t4 = (t1.mean().expect("not empty")).max(t2);
-    }
-    let t5 = Array::from_elem((2, 1), 0.5_f64);
-    let _t6 = ln(&(square(&(&t5 * &t1)) + 1.0));
-    let t7 = if t2 >= -0.5183 {
-        ((sigmoid(t4)) + t2) / (square(&((t4 * 3.0) / &(square(&(t4 / (square(&t1) + 1.0))) + 1.0))) + 2.0)
-    } else {
-        (sigmoid(&(t4 - &(&p0 - t4)))).mapv(|e: f64| 0.1 - ((p1 / (square(e) + 1.0)) + (backprop::ops::recip(square(t4) + 1.0))))
-    };
-    t4 + t7.iter().sum::<f64>()
+    let t12 = exp_m1(tanh(t8));
+    (t8, t10)
 }
 
 #[test]
 fn f0013_gradcheck() {
-    let mut s = 45520532u64;
+    let mut s = 426232232u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1 = scalar(&mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0013_backward(p0.view(), p1, 1.0);
-    assert_eq!(value, f0013(p0.view(), p1));
+    let c1 = scalar(&mut s);
+    let (p0, p1, c1,) = std::hint::black_box((p0, p1, c1,));
+    let (value, grads) = f0013_backward(p0.view(), p1, c1, (1.0, 0.5));
+    assert_eq!(value, f0013(p0.view(), p1, c1));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0013_backward(p0.view(), *p1, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(), p1), |(p0, p1)| f0013_backward(p0.view(), *p1, c1, (1.0, 0.5)))
+        .unwrap();
+    let v_p0: Array2<f64> = random((2, 1), &mut s);
+    let v_p1 = scalar(&mut s);
+    GradCheck::new().upstream(&(1.0, 0.5)).check_jvp(&(p0.clone(), p1), &(v_p0.clone(), v_p1), |(p0, p1)| f0013_backward(p0.view(), *p1, c1, (1.0, 0.5)), |(p0, p1), (v_p0, v_p1)| f0013_jvp(p0.view(), *p1, c1, v_p0.view(), *v_p1)).unwrap();
 }
-#[differentiable(wrt(p0, p1))]
+#[differentiable(hvp, wrt(p0, p1))]
 fn f0014(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64, c0: &Array2<f64>) -> f64 {
     let t1 = 0.5 - ((square(p2) + 0.5).powf(sin(p2)));
     let t3 = {
@@ -486,27 +597,42 @@ fn f0014_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0014_backward(p0.view(), p1, p2, &c0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((1, 3), &mut s);
+    let v_p1: Array2<f64> = random((1, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0014_backward(p0.view(), p1, p2, &c0, 1.0), |(p0, p1), (v_p0, v_p1)| f0014_jvp(p0.view(), p1, p2, &c0, v_p0.view(), v_p1)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0014_hvp(p0.view(), p1, p2, &c0, v_p0.view(), v_p1)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2))]
-fn f0015(p0: f64, p1: ArrayView2<f64>, p2: f64, c0: &Array2<f64>) -> f64 {
-    let t1 = c0;
-    t1[[1, 1]]
+#[differentiable(hvp, wrt(p0, p1, p2))]
+fn f0015(p0: f64, p1: ArrayView2<f64>, p2: f64, c0: &Array2<f64>, k0: usize) -> f64 {
+    let mut t1 = (c0.mean().unwrap()).sin();
+    let mut t2 = t1;
+    for i in 0..(k0 % 2) {
+        t1 = t1 * 0.5 + t2;
+        t2 = t1;
+    }
+    t1 + t2 + c0[[0, 1]]
 }
 
 #[test]
 fn f0015_gradcheck() {
-    let mut s = 1506142077u64;
+    let mut s = 1508016370u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
     let c0: Array2<f64> = random((2, 2), &mut s);
+    let k0: usize = 3;
     let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0015_backward(p0, p1.view(), p2, &c0, 1.0);
-    assert_eq!(value, f0015(p0, p1.view(), p2, &c0));
+    let (value, grads) = f0015_backward(p0, p1.view(), p2, &c0, k0, 1.0);
+    assert_eq!(value, f0015(p0, p1.view(), p2, &c0, k0));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0015_backward(*p0, p1.view(), *p2, &c0, 1.0)).unwrap();
+    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0015_backward(*p0, p1.view(), *p2, &c0, k0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    let v_p2 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone(), p2), &(v_p0, v_p1.clone(), v_p2), |(p0, p1, p2)| f0015_backward(*p0, p1.view(), *p2, &c0, k0, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0015_jvp(*p0, p1.view(), *p2, &c0, k0, *v_p0, v_p1.view(), *v_p2)).unwrap();
+    hvpcheck(&(p0, p1.clone(), p2), &(v_p0, v_p1.clone(), v_p2), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0015_hvp(*p0, p1.view(), *p2, &c0, k0, *v_p0, v_p1.view(), *v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0016(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
     let _t1 = p0 - 0.75;
     let t2 = p0;
@@ -528,44 +654,53 @@ fn f0016_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0016_backward(*p0, p1, p2, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((3, 1), &mut s);
+    let v_p2: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone(), p2.clone()), &(v_p0, v_p1.clone(), v_p2.clone()), |(p0, p1, p2)| f0016_backward(*p0, p1, p2, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0016_jvp(*p0, p1, p2, *v_p0, v_p1, v_p2)).unwrap();
+    hvpcheck(&(p0, p1.clone(), p2.clone()), &(v_p0, v_p1.clone(), v_p2.clone()), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0016_hvp(*p0, p1, p2, *v_p0, v_p1, v_p2)).unwrap();
 }
-#[differentiable]
-fn f0017(out: f64, y_1: &Array2<f64>, d_p0: &Array2<f64>) -> f64 {
-    let t1_from_t2 = d_p0;
-    let mut t1_from_t2 = ((ln(&(square(t1_from_t2) + 1.0))).dot(y_1)).slice_axis(Axis(0), Slice::from(0..1)).sum();
-    t1_from_t2 += d_p0.iter().sum::<f64>();
-    let t3 = {
-        let out_1 = clamp(sigmoid(f0012(y_1)), -2.0, 1.0);
-        mean_axis(d_p0, Axis(0))
-    };
-    let mut x = Array2::<f64>::zeros((d_p0.nrows(), d_p0.ncols()));
-    let mut grad_1 = mean(&(&(backprop::ops::recip(&(d_p0 * d_p0 + 1.0))) * 0.75));
+#[differentiable(hvp)]
+fn f0017(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
+    let t1 = p2;
+    let mut t1 = ((ln(&(square(t1) + 1.0))).dot(p1)).slice_axis(Axis(0), Slice::from(0..1)).sum();
+    t1 += p2.iter().sum::<f64>();
+    let mut t2 = (sigmoid(f0012(p1))).mul_add(sigmoid(t1), p0);
+    let t3 = p2;
+    t2 /= t1.powi(2) + 1.0;
+    let mut t4 = Array2::<f64>::zeros((p1.nrows(), p1.ncols()));
+    let mut t5 = (sqrt(&(square(&(p2 / &(square(p2) + 0.5))) + 1.0))).iter().sum::<f64>();
     for o in 0..2 {
-        for i in 0..x.nrows() {
-            x.row_mut(i).assign(&(&(cos(&t3)) * (logsumexp(&(&t3 * out)))));
+        for i in 0..t4.nrows() {
+            t5 -= (t4.row(i).sum());
         }
-        for i in 0..x.nrows() {
-            grad_1 += (x.row(i).dot(&t3));
+        for i in 0..t4.nrows() {
+            let row = &t4.row(i) * 0.5 + &(sin(&p1.row(i)));
+            t4.row_mut(i).assign(&row);
         }
     }
-    let x = y_1;
-    t1_from_t2 + mean(&t3) + grad_1 + mean(x) + t3.dot(&t3)
+    t1 + t2 + mean(t3) + sum(&t4) + t5 + p2[[0, 0]]
 }
 
 #[test]
 fn f0017_gradcheck() {
-    let mut s = 1935896575u64;
-    let out = scalar(&mut s);
-    let y_1: Array2<f64> = random((3, 1), &mut s);
-    let d_p0: Array2<f64> = random((1, 3), &mut s);
-    let (out, y_1, d_p0,) = std::hint::black_box((out, y_1, d_p0,));
-    let (value, grads) = f0017_backward(out, &y_1, &d_p0, 1.0);
-    assert_eq!(value, f0017(out, &y_1, &d_p0));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    gradcheck(&(out, y_1.clone(), d_p0.clone()), |(out, y_1, d_p0)| f0017_backward(*out, y_1, d_p0, 1.0)).unwrap();
+    let mut s = 29903990u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((3, 1), &mut s);
+    let p2: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0017_backward(p0, &p1, &p2, 1.0);
+    assert_eq!(value, f0017(p0, &p1, &p2));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0017_backward(*p0, p1, p2, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((3, 1), &mut s);
+    let v_p2: Array2<f64> = random((1, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone(), p2.clone()), &(v_p0, v_p1.clone(), v_p2.clone()), |(p0, p1, p2)| f0017_backward(*p0, p1, p2, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0017_jvp(*p0, p1, p2, *v_p0, v_p1, v_p2)).unwrap();
+    hvpcheck(&(p0, p1.clone(), p2.clone()), &(v_p0, v_p1.clone(), v_p2.clone()), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0017_hvp(*p0, p1, p2, *v_p0, v_p1, v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0018(p0: &Array2<f64>) -> f64 {
     let t1 = (p0.dot(&p0.t())).mapv(f64::exp);
     let t1 = p0.slice(s![..;2, ..1]);
@@ -593,8 +728,11 @@ fn f0018_gradcheck() {
     assert_eq!(value, f0018(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0018_backward(p0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0018_backward(p0, 1.0), |(p0,), (v_p0,)| f0018_jvp(p0, v_p0)).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0018_hvp(p0, v_p0)).unwrap();
 }
-#[differentiable(wrt(p0, p1))]
+#[differentiable(hvp, wrt(p0, p1))]
 fn f0019(p0: &Array2<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     let t1 = c0;
     let t2 = p1;
@@ -613,8 +751,12 @@ fn f0019_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0019_backward(p0, p1, &c0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 2), &mut s);
+    let v_p1: Array2<f64> = random((2, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0019_backward(p0, p1, &c0, 1.0), |(p0, p1), (v_p0, v_p1)| f0019_jvp(p0, p1, &c0, v_p0, v_p1)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0019_hvp(p0, p1, &c0, v_p0, v_p1)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0020(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
     let mut t1 = &(powi(p1, 2)) * p1;
     t1 += 0.5;
@@ -642,26 +784,58 @@ fn f0020_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0020_backward(p0, p1, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    let v_p1: Array2<f64> = random((1, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0020_backward(p0, p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0020_jvp(p0, p1, v_p0, v_p1)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0020_hvp(p0, p1, v_p0, v_p1)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0021(p0: ArrayView2<f64>) -> f64 {
-    let t1 = &p0;
-    let t1 = p0[[0, 0]];
-    let t2 = (abs(t1)).sin();
-    t1 + t2
+    let mut t1 = (p0[[0, 0]]).tanh();
+    let mut t2 = (p0[[0, 0]]).cos();
+    for i in 0..3 {
+        let s1 = t2 * 0.5;
+        t1 = t1.tanh() + s1;
+        if mean(&p0) < 0.4629 {
+            break;
+        }
+        if i == 0 {
+            t2 = -1.5;
+        }
+    }
+    let c2 = 1.5_f64;
+    let mut t3 = p0.mapv(|e| e.tanh());
+    let n3 = p0.nrows();
+    let m3 = p0.ncols();
+    let t4 = Array2::<f64>::from_shape_vec((n3, m3), vec![0.0, 0.5]).unwrap();
+    'o4: for _ in 0..2 {
+    for i in 0..2 {
+            if t2 > 0.4629 {
+                continue 'o4;
+            }
+            t3 = t3.clamp(-0.5, 0.5);
+            if t2 <= -0.5183 || t2 > 0.0 {
+                break;
+            }
+        }
+    }
+    t1 + t2 + t3[[1, 0]] + p0[[0, 0]]
 }
 
 #[test]
 fn f0021_gradcheck() {
-    let mut s = 1985620437u64;
+    let mut s = 1093312132u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0021_backward(p0.view(), 1.0);
     assert_eq!(value, f0021(p0.view()));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0021_backward(p0.view(), 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0021_backward(p0.view(), 1.0), |(p0,), (v_p0,)| f0021_jvp(p0.view(), v_p0.view())).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0021_hvp(p0.view(), v_p0.view())).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0022(p0: &Array2<f64>, p1: ArrayView1<f64>) -> Array2<f64> {
     let t1 = 0.75 - &p1;
     exp(p0)
@@ -682,8 +856,11 @@ fn f0022_gradcheck() {
         .upstream(&up)
         .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0022_backward(p0, p1.view(), &up))
         .unwrap();
+    let v_p0: Array2<f64> = random((3, 1), &mut s);
+    let v_p1: Array1<f64> = random(3, &mut s);
+    GradCheck::new().upstream(&&up).check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0022_backward(p0, p1.view(), &up), |(p0, p1), (v_p0, v_p1)| f0022_jvp(p0, p1.view(), v_p0, v_p1.view())).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0023(p0: &Array1<f64>, p1: &Array1<f64>) -> f64 {
     let c1: f64 = 0.1;
     let t1 = if sum(p1) <= 0.4629 {
@@ -706,8 +883,12 @@ fn f0023_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0023_backward(p0, p1, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(2, &mut s);
+    let v_p1: Array1<f64> = random(3, &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0023_backward(p0, p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0023_jvp(p0, p1, v_p0, v_p1)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0023_hvp(p0, p1, v_p0, v_p1)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0024(p0: f64, p1: f64, p2: &Array2<f64>, p3: ArrayView2<f64>) -> f64 {
     let t1 = array![[0.25_f64, 2.0]];
     let c1: f64 = 2.0;
@@ -741,8 +922,14 @@ fn f0024_gradcheck() {
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p0, p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0024_backward(*p0, *p1, p2, p3.view(), 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array2<f64> = random((3, 2), &mut s);
+    let v_p3: Array2<f64> = random((2, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1, p2.clone(), p3.clone()), &(v_p0, v_p1, v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0024_backward(*p0, *p1, p2, p3.view(), 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0024_jvp(*p0, *p1, p2, p3.view(), *v_p0, *v_p1, v_p2, v_p3.view())).unwrap();
+    hvpcheck(&(p0, p1, p2.clone(), p3.clone()), &(v_p0, v_p1, v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0024_hvp(*p0, *p1, p2, p3.view(), *v_p0, *v_p1, v_p2, v_p3.view())).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0025(p0: &Array1<f64>) -> f64 {
     let t1 = p0;
     let t2 = p0 - t1;
@@ -765,43 +952,86 @@ fn f0025_gradcheck() {
     assert_eq!(value, f0025(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0025_backward(p0, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(2, &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0025_backward(p0, 1.0), |(p0,), (v_p0,)| f0025_jvp(p0, v_p0)).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0025_hvp(p0, v_p0)).unwrap();
 }
-#[differentiable]
-fn f0026(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
+#[differentiable(hvp)]
+fn f0026(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, k0: usize) -> f64 {
     let t2 = {
         let t1 = p2.product();
         0.75 + p2
     };
     let t3 = mean(p2);
     let _t4 = t3 * p1;
-    let t5 = signum(&t2);
-    let t6 = (p2.sum_axis(Axis(0))).mean().expect("not empty");
-    t2.iter().sum::<f64>() + t3 + t5.mean().unwrap() + t6 + sum(p2)
+    let mut t5 = ((trunc(&t2)).sum()).tanh();
+    let mut t6 = sigmoid((p1 * 0.75).iter().sum::<f64>());
+    for _ in 0..2 {
+        t6 = sigmoid((p1 * 0.75).iter().sum::<f64>());
+        for i in 0..(k0 % 2) {
+            t5 = t5 * 0.5 + t6;
+            t6 = 0.5;
+            let s1 = t6 * 0.5;
+            t5 = t5.tanh() + s1;
+        }
+    }
+    let (n2, m2) = p2.dim();
+    let t7 = Array2::<f64>::from_shape_vec((2, m2), vec![0.0, 0.5]).unwrap();
+    let mut t8 = ((t6 * (((tanh(&(&t2 + t5))) * 0.1 + &t7).std(0.0)))).tanh();
+    let mut t9 = sigmoid(t3);
+    let mut n4 = 0;
+    while n4 < 1 {
+        let s3 = t9 * 0.5;
+        t8 = t8.tanh() + s3;
+        t9 = 0.25;
+        t8 -= 0.5 * t9;
+        n4 += 1;
+    }
+    t8 + t9
 }
 
 #[test]
 fn f0026_gradcheck() {
-    let mut s = 2143150457u64;
+    let mut s = 871746241u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
+    let k0: usize = 2;
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0026_backward(p0, &p1, &p2, 1.0);
-    assert_eq!(value, f0026(p0, &p1, &p2));
+    let (value, grads) = f0026_backward(p0, &p1, &p2, k0, 1.0);
+    assert_eq!(value, f0026(p0, &p1, &p2, k0));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0026_backward(*p0, p1, p2, 1.0)).unwrap();
+    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0026_backward(*p0, p1, p2, k0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    let v_p2: Array2<f64> = random((2, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone(), p2.clone()), &(v_p0, v_p1.clone(), v_p2.clone()), |(p0, p1, p2)| f0026_backward(*p0, p1, p2, k0, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0026_jvp(*p0, p1, p2, k0, *v_p0, v_p1, v_p2)).unwrap();
+    hvpcheck(&(p0, p1.clone(), p2.clone()), &(v_p0, v_p1.clone(), v_p2.clone()), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0026_hvp(*p0, p1, p2, k0, *v_p0, v_p1, v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0027(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
     let t1 = mean(&(cos(&(cos(p2)))).column(0));
-    let t2 = p2 + p2;
-    t1 + t2.iter().sum::<f64>()
+    let mut t2 = tanh(sum(&p0));
+    let mut t3 = t2;
+    for _ in 0..2 {
+        t3 = t2;
+        for i in 0..2 {
+            t2 -= 0.5 * t3;
+            if i == 0 {
+                t3 = 0.5;
+            }
+            if t1 <= -0.5183 {
+                break;
+            }
+        }
+    }
+    t1 + t2 + t3
 }
 
 #[test]
 fn f0027_gradcheck() {
-    let mut s = 239634894u64;
+    let mut s = 794272562u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
@@ -814,8 +1044,14 @@ fn f0027_gradcheck() {
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0027_backward(p0.view(), p1, p2, p3, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 3), &mut s);
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    let v_p2: Array2<f64> = random((2, 1), &mut s);
+    let v_p3: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0027_backward(p0.view(), p1, p2, p3, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0027_jvp(p0.view(), p1, p2, p3, v_p0.view(), v_p1, v_p2, v_p3)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0027_hvp(p0.view(), p1, p2, p3, v_p0.view(), v_p1, v_p2, v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0028(p0: f64) -> f64 {
     let t1 = (p0 * p0) + 2.0;
     let mut t2 = if t1 >= -0.5183 {
@@ -835,28 +1071,34 @@ fn f0028_gradcheck() {
     let (value, grads) = f0028_backward(p0, 1.0);
     assert_eq!(value, f0028(p0));
     gradcheck(&(p0,), |(p0,)| f0028_backward(*p0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0,), &(v_p0,), |(p0,)| f0028_backward(*p0, 1.0), |(p0,), (v_p0,)| f0028_jvp(*p0, *v_p0)).unwrap();
+    hvpcheck(&(p0,), &(v_p0,), |(p0,), (v_p0,)| f0028_hvp(*p0, *v_p0)).unwrap();
 }
-#[differentiable]
-fn f0029(d_x: f64) -> f64 {
-    let mut grad_1 = {
-        let d_d_x = d_x * 0.25;
-        ((ln(square(d_x) + 0.5)) * d_d_x) / ((d_x.ceil()).powi(2) + 2.0)
+#[differentiable(hvp)]
+fn f0029(p0: f64) -> f64 {
+    let mut t2 = {
+        let t1 = ((p0 + p0) + p0) - p0;
+        f0028((p0 - t1).tanh())
     };
-    grad_1 = ((d_x.min(grad_1)).exp()) * d_x;
-    let grad_1 = d_x - grad_1;
-    grad_1
+    t2 += (backprop::ops::tanh((sigmoid(p0)) / (square(t2) + 2.0))).tan();
+    let t3 = sigmoid(((t2 - t2) / 0.25) + p0);
+    t2 + t3
 }
 
 #[test]
 fn f0029_gradcheck() {
-    let mut s = 1336460337u64;
-    let d_x = scalar(&mut s);
-    let (d_x,) = std::hint::black_box((d_x,));
-    let (value, grads) = f0029_backward(d_x, 1.0);
-    assert_eq!(value, f0029(d_x));
-    gradcheck(&(d_x,), |(d_x,)| f0029_backward(*d_x, 1.0)).unwrap();
+    let mut s = 1289264297u64;
+    let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0029_backward(p0, 1.0);
+    assert_eq!(value, f0029(p0));
+    gradcheck(&(p0,), |(p0,)| f0029_backward(*p0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0,), &(v_p0,), |(p0,)| f0029_backward(*p0, 1.0), |(p0,), (v_p0,)| f0029_jvp(*p0, *v_p0)).unwrap();
+    hvpcheck(&(p0,), &(v_p0,), |(p0,), (v_p0,)| f0029_hvp(*p0, *v_p0)).unwrap();
 }
-#[differentiable(wrt(p1))]
+#[differentiable(hvp, wrt(p1))]
 fn f0030(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
     let t1 = concat(Axis(1), &[p1, p1]);
     let mut t2 = Array2::<f64>::zeros((p0.nrows(), p0.ncols()));
@@ -893,9 +1135,12 @@ fn f0030_gradcheck() {
     assert_eq!(value, f0030(&p0, &p1));
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p1.clone(),), |(p1,)| f0030_backward(&p0, p1, 1.0)).unwrap();
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(p1.clone(),), &(v_p1.clone(),), |(p1,)| f0030_backward(&p0, p1, 1.0), |(p1,), (v_p1,)| f0030_jvp(&p0, p1, v_p1)).unwrap();
+    hvpcheck(&(p1.clone(),), &(v_p1.clone(),), |(p1,), (v_p1,)| f0030_hvp(&p0, p1, v_p1)).unwrap();
 }
-#[differentiable]
-fn f0031(p0: f32, p1: &Array2<f32>, p2: f32) -> f32 {
+#[differentiable(jvp, wrt(p0, p1, p2))]
+fn f0031(p0: f32, p1: &Array2<f32>, p2: f32, c1: f32) -> f32 {
     let c1: f32 = 0.1;
     let mut t1 = (ceil(&(Zip::from(p1).and(p1).map_collect(|&l, &r| sin(l))))).mean().unwrap();
     let mut n2 = 0;
@@ -917,32 +1162,41 @@ fn f0031(p0: f32, p1: &Array2<f32>, p2: f32) -> f32 {
     } else {
         t1 -= t4;
     }
-    let t5 = &(p1.select(Axis(1), &[1, 1, 1])) - (p0.max(t1));
-    let t6 = if p0 >= 0.0371 {
-        &t5 / &(&t5 * &t5 + 2.0)
-    } else {
-        p2 / &(square(&t5) + 1.0)
-    };
-    t5.sum() + t6.mean().unwrap()
+    let mut t5 = sin(t4);
+    let mut t6 = t5;
+    let mut n4 = 0;
+    while n4 < 2 {
+        t5 -= 0.5 * t6;
+        t6 = c1;
+        t5 -= 0.5 * t6;
+        n4 += 1;
+    }
+    let t7 = softplus(t4);
+    t1 + t4 + t5 + t6 + t7
 }
 
 #[test]
 fn f0031_gradcheck() {
-    let mut s = 1292885155u64;
+    let mut s = 1455981283u64;
     let p0 = scalar32(&mut s);
     let p1: Array2<f32> = random32((2, 3), &mut s);
     let p2 = scalar32(&mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0031_backward(p0, &p1, p2, 1.0);
-    assert_eq!(value, f0031(p0, &p1, p2));
+    let c1 = scalar32(&mut s);
+    let (p0, p1, p2, c1,) = std::hint::black_box((p0, p1, p2, c1,));
+    let (value, grads) = f0031_backward(p0, &p1, p2, c1, 1.0);
+    assert_eq!(value, f0031(p0, &p1, p2, c1));
     assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0031_backward(*p0, p1, *p2, 1.0))
+        .check(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0031_backward(*p0, p1, *p2, c1, 1.0))
         .unwrap();
+    let v_p0 = scalar32(&mut s);
+    let v_p1: Array2<f32> = random32((2, 3), &mut s);
+    let v_p2 = scalar32(&mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone(), p2), &(v_p0, v_p1.clone(), v_p2), |(p0, p1, p2)| f0031_backward(*p0, p1, *p2, c1, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0031_jvp(*p0, p1, *p2, c1, *v_p0, v_p1, *v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0032(p0: &Array2<f32>) -> f32 {
     let t1 = &(mean_axis(p0, Axis(0))) * p0;
     sum(&t1)
@@ -961,8 +1215,10 @@ fn f0032_gradcheck() {
         .atol(1e-2)
         .check(&(p0.clone(),), |(p0,)| f0032_backward(p0, 1.0))
         .unwrap();
+    let v_p0: Array2<f32> = random32((2, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0032_backward(p0, 1.0), |(p0,), (v_p0,)| f0032_jvp(p0, v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0033(p0: f64) -> f64 {
     let t1 = p0 * p0;
     let mut t2 = (t1 - p0).sin();
@@ -1003,51 +1259,83 @@ fn f0033_gradcheck() {
     let (value, grads) = f0033_backward(p0, 1.0);
     assert_eq!(value, f0033(p0));
     gradcheck(&(p0,), |(p0,)| f0033_backward(*p0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0,), &(v_p0,), |(p0,)| f0033_backward(*p0, 1.0), |(p0,), (v_p0,)| f0033_jvp(*p0, *v_p0)).unwrap();
+    hvpcheck(&(p0,), &(v_p0,), |(p0,), (v_p0,)| f0033_hvp(*p0, *v_p0)).unwrap();
 }
-#[differentiable]
-fn f0034(d_p0: f64) -> f64 {
-    let _t1 = (d_p0 / (square(d_p0) + 1.0)).abs();
-    let mut x = if d_p0 < -0.5183 {
-        2.0 + (d_p0 + d_p0)
+#[differentiable(hvp, wrt(p0))]
+fn f0034(p0: f64, c1: f64) -> f64 {
+    let _t1 = (p0 / (square(p0) + 1.0)).abs();
+    let mut t2 = if p0 < -0.5183 {
+        2.0 + (p0 + p0)
     } else {
-        square(d_p0 - 2.0)
+        square(p0 - 2.0)
     };
-    let mut out = -(d_p0 + d_p0);
-    let _t4 = x + d_p0;
-    let t1_from_t2 = backprop::ops::tanh(out - 3.0);
-    x -= t1_from_t2;
-    out += (x - d_p0) / (square(t1_from_t2) + 2.0);
-    x + out + t1_from_t2
+    let t3 = -(p0 + p0);
+    let _t4 = t2 + p0;
+    let mut t5 = f64::sin((backprop::ops::tanh(t3 - 3.0)));
+    let mut t6 = t5;
+    for _ in 0..2 {
+        t6 = t5;
+        let mut n2 = 0;
+        while n2 < 2 {
+            let s1 = t6 * 0.5;
+            t5 = t5.tanh() + s1;
+            t6 = c1;
+            n2 += 1;
+        }
+    }
+    for i in 0..3 {
+        if t6 < 0.4629 {
+            break;
+        }
+        t2 += t6 * 0.25;
+    }
+    let t6 = t5;
+    t5 + t6 + p0
 }
 
 #[test]
 fn f0034_gradcheck() {
-    let mut s = 239885517u64;
-    let d_p0 = scalar(&mut s);
-    let (d_p0,) = std::hint::black_box((d_p0,));
-    let (value, grads) = f0034_backward(d_p0, 1.0);
-    assert_eq!(value, f0034(d_p0));
-    gradcheck(&(d_p0,), |(d_p0,)| f0034_backward(*d_p0, 1.0)).unwrap();
+    let mut s = 1603293421u64;
+    let p0 = scalar(&mut s);
+    let c1 = scalar(&mut s);
+    let (p0, c1,) = std::hint::black_box((p0, c1,));
+    let (value, grads) = f0034_backward(p0, c1, 1.0);
+    assert_eq!(value, f0034(p0, c1));
+    gradcheck(&(p0,), |(p0,)| f0034_backward(*p0, c1, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0,), &(v_p0,), |(p0,)| f0034_backward(*p0, c1, 1.0), |(p0,), (v_p0,)| f0034_jvp(*p0, c1, *v_p0)).unwrap();
+    hvpcheck(&(p0,), &(v_p0,), |(p0,), (v_p0,)| f0034_hvp(*p0, c1, *v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0035(p0: &Array2<f64>, p1: Array2<f64>) -> f64 {
-    let t1 = array![[2.0_f64], [0.25]];
-    let t3 = {
-        let t2 = &p1 * &t1;
-        cos(&p1.t())
+    let t2 = {
+        let t1 = &p1 * &p1;
+        t1.dot(&p1)
     };
-    let t4 = &t3;
-    let t5 = if t3.iter().sum::<f64>() >= 0.4629 {
-        t3.to_owned()
-    } else {
-        t4.to_owned()
+    let t4 = {
+        let t3 = sin(&p1);
+        &t3 * &t2
     };
-    sum(t4) + t5[[1, 0]]
+    let mut t5 = Array2::<f64>::zeros((p1.nrows(), p1.ncols()));
+    let mut t6 = mean(&(((&p1 * &t4).mapv(f64::sin)) + &t2));
+    for o in 0..1 {
+        for i in 0..t5.nrows() {
+            for j in 0..t5.ncols() {
+                t5[[i, j]] = (sigmoid(sum(&(&(concat(Axis(1), &[&t4, &p1, &t4])) - 1.25)))) + p1[[i, j]];
+            }
+        }
+        for i in 0..t5.nrows() {
+            t6 += (t5.row(i).sum());
+        }
+    }
+    mean(&t5) + t6 + p1.iter().sum::<f64>()
 }
 
 #[test]
 fn f0035_gradcheck() {
-    let mut s = 1790072206u64;
+    let mut s = 1660039286u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -1056,8 +1344,12 @@ fn f0035_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0035_backward(p0, p1.clone(), 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 3), &mut s);
+    let v_p1: Array2<f64> = random((2, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0035_backward(p0, p1.clone(), 1.0), |(p0, p1), (v_p0, v_p1)| f0035_jvp(p0, p1.clone(), v_p0, v_p1.clone())).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0035_hvp(p0, p1.clone(), v_p0, v_p1.clone())).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0036(p0: Array2<f64>) -> f64 {
     let mut t1 = p0.clone();
     t1 += &(&((&t1 / (&t1 * &t1 + 2.0)) * &t1) * &t1);
@@ -1084,8 +1376,11 @@ fn f0036_gradcheck() {
     assert_eq!(value, f0036(p0.clone()));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0036_backward(p0.clone(), 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0036_backward(p0.clone(), 1.0), |(p0,), (v_p0,)| f0036_jvp(p0.clone(), v_p0.clone())).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0036_hvp(p0.clone(), v_p0.clone())).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0037(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
     let mut t1 = Array2::<f64>::zeros((p2.nrows(), p2.ncols()));
     for i in 0..t1.nrows() {
@@ -1102,18 +1397,26 @@ fn f0037(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
     let c1: f64 = 0.5;
     let t2 = Array2::<f64>::from_shape_vec((3, 2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
     t1 /= p1.powi(2) + 1.0;
-    let t3 = p0;
-    let (n2, m2) = p2.dim();
-    if p2.sum() >= 0.0371 {
-        t1 = p2[[n2 - 1, m2 / 2]];
+    let t3 = array![[2.0_f64, 1.5], [1.5, -0.75], [0.5, -1.0]];
+    let mut t4 = tanh(p0);
+    let mut t5 = t4.clone();
+    let mut n2 = 0;
+    while n2 < 1 {
+        t4 = tanh(&(&t4 + &t5));
+        t5 = t4.clone();
+        n2 += 1;
     }
-    let t1 = sin(&(p0 - t1));
-    t3[[0, 1]] + mean(&t1)
+    let c3: f64 = 2.0;
+    if t5[[1, 0]] >= -0.5183 || t1 > 0.0 {
+        t1 -= 3.0;
+    }
+    let t6 = softmax(p2);
+    mean(&t5) + t6.mean().unwrap() + p1
 }
 
 #[test]
 fn f0037_gradcheck() {
-    let mut s = 543720419u64;
+    let mut s = 661315304u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -1123,8 +1426,13 @@ fn f0037_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0037_backward(p0, *p1, p2, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1, p2.clone()), &(v_p0.clone(), v_p1, v_p2.clone()), |(p0, p1, p2)| f0037_backward(p0, *p1, p2, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0037_jvp(p0, *p1, p2, v_p0, *v_p1, v_p2)).unwrap();
+    hvpcheck(&(p0.clone(), p1, p2.clone()), &(v_p0.clone(), v_p1, v_p2.clone()), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0037_hvp(p0, *p1, p2, v_p0, *v_p1, v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0038(p0: f64, p1: &Array2<f64>) -> f64 {
     let t1 = ((p1 * p1).dot(p1)).dot(p1);
     let t2 = cos(p1);
@@ -1141,8 +1449,12 @@ fn f0038_gradcheck() {
     assert_eq!(value, f0038(p0, &p1));
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0, p1.clone()), |(p0, p1)| f0038_backward(*p0, p1, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((3, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone()), &(v_p0, v_p1.clone()), |(p0, p1)| f0038_backward(*p0, p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0038_jvp(*p0, p1, *v_p0, v_p1)).unwrap();
+    hvpcheck(&(p0, p1.clone()), &(v_p0, v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0038_hvp(*p0, p1, *v_p0, v_p1)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0039(p0: &Array2<f64>, p1: &Array1<f64>, p2: f64) -> f64 {
     let mut t1 = (abs(p1)).sum();
     if t1 >= 0.0371 || t1 > 0.0 {
@@ -1169,8 +1481,13 @@ fn f0039_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0039_backward(p0, p1, *p2, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    let v_p1: Array1<f64> = random(3, &mut s);
+    let v_p2 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2), &(v_p0.clone(), v_p1.clone(), v_p2), |(p0, p1, p2)| f0039_backward(p0, p1, *p2, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0039_jvp(p0, p1, *p2, v_p0, v_p1, *v_p2)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2), &(v_p0.clone(), v_p1.clone(), v_p2), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0039_hvp(p0, p1, *p2, v_p0, v_p1, *v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0040(p0: f64, p1: &Array2<f64>, p2: f64) -> (f64, f64) {
     let mut t1 = cos(p1);
     t1 *= p2;
@@ -1194,8 +1511,12 @@ fn f0040_gradcheck() {
         .upstream(&(1.0, 0.5))
         .check(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0040_backward(*p0, p1, *p2, (1.0, 0.5)))
         .unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((1, 3), &mut s);
+    let v_p2 = scalar(&mut s);
+    GradCheck::new().upstream(&(1.0, 0.5)).check_jvp(&(p0, p1.clone(), p2), &(v_p0, v_p1.clone(), v_p2), |(p0, p1, p2)| f0040_backward(*p0, p1, *p2, (1.0, 0.5)), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0040_jvp(*p0, p1, *p2, *v_p0, v_p1, *v_p2)).unwrap();
 }
-#[differentiable(wrt(out, grad))]
+#[differentiable(jvp, wrt(out, grad))]
 fn f0041(out: f32, grad: &Array2<f32>, y_1: &Array2<f32>) -> f32 {
     let unused = y_1;
     let n1 = y_1.nrows();
@@ -1227,8 +1548,11 @@ fn f0041_gradcheck() {
         .atol(1e-2)
         .check(&(out, grad.clone()), |(out, grad)| f0041_backward(*out, grad, &y_1, 1.0))
         .unwrap();
+    let v_p0 = scalar32(&mut s);
+    let v_p1: Array2<f32> = random32((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(out, grad.clone()), &(v_p0, v_p1.clone()), |(out, grad)| f0041_backward(*out, grad, &y_1, 1.0), |(out, grad), (v_p0, v_p1)| f0041_jvp(*out, grad, &y_1, *v_p0, v_p1)).unwrap();
 }
-#[differentiable(wrt(p0, p1))]
+#[differentiable(hvp, wrt(p0, p1))]
 fn f0042(p0: ArrayView1<f64>, p1: f64, c0: &Array1<f64>) -> f64 {
     let t1 = (square(p1) + 0.5).powf(2.0);
     t1
@@ -1245,8 +1569,12 @@ fn f0042_gradcheck() {
     assert_eq!(value, f0042(p0.view(), p1, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0042_backward(p0.view(), *p1, &c0, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(3, &mut s);
+    let v_p1 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1), &(v_p0.clone(), v_p1), |(p0, p1)| f0042_backward(p0.view(), *p1, &c0, 1.0), |(p0, p1), (v_p0, v_p1)| f0042_jvp(p0.view(), *p1, &c0, v_p0.view(), *v_p1)).unwrap();
+    hvpcheck(&(p0.clone(), p1), &(v_p0.clone(), v_p1), |(p0, p1), (v_p0, v_p1)| f0042_hvp(p0.view(), *p1, &c0, v_p0.view(), *v_p1)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2))]
+#[differentiable(hvp, wrt(p0, p1, p2))]
 fn f0043(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     let mut t1 = sum(&((-c0) + 0.75).column(0));
     let t2 = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
@@ -1278,24 +1606,38 @@ fn f0043_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0043_backward(p0, p1, p2, &c0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((1, 2), &mut s);
+    let v_p1: Array1<f64> = random(2, &mut s);
+    let v_p2: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(p0, p1, p2)| f0043_backward(p0, p1, p2, &c0, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0043_jvp(p0, p1, p2, &c0, v_p0, v_p1, v_p2)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0043_hvp(p0, p1, p2, &c0, v_p0, v_p1, v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0044(p0: &Array2<f64>) -> f64 {
-    let t1 = backprop::ops::recip(&(square(&(tanh(p0))) + 1.0));
-    sum(&t1)
+    let mut t1 = ((sum(&(backprop::ops::ceil(&(p0 / &(p0 * p0 + 0.5)))))).tanh()).tanh();
+    let mut t2 = t1;
+    for i in 0..3 {
+        t1 += p0.mapv(|v| (v * t2).tanh()).sum() * 0.1;
+        t2 = 0.25;
+        t1 += p0.mapv(|v| (v * t2).tanh()).sum() * 0.1;
+    }
+    t1 + t2 + p0[[2, 1]]
 }
 
 #[test]
 fn f0044_gradcheck() {
-    let mut s = 1204726819u64;
+    let mut s = 1026060413u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0044_backward(&p0, 1.0);
     assert_eq!(value, f0044(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0044_backward(p0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0044_backward(p0, 1.0), |(p0,), (v_p0,)| f0044_jvp(p0, v_p0)).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0044_hvp(p0, v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0045(x: f64) -> f64 {
     let mut x_from_out = f64::atan2(x, square(x) + 0.5);
     x_from_out += (square(x_from_out) + 1.0).ln_1p();
@@ -1310,8 +1652,11 @@ fn f0045_gradcheck() {
     let (value, grads) = f0045_backward(x, 1.0);
     assert_eq!(value, f0045(x));
     gradcheck(&(x,), |(x,)| f0045_backward(*x, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(x,), &(v_p0,), |(x,)| f0045_backward(*x, 1.0), |(x,), (v_p0,)| f0045_jvp(*x, *v_p0)).unwrap();
+    hvpcheck(&(x,), &(v_p0,), |(x,), (v_p0,)| f0045_hvp(*x, *v_p0)).unwrap();
 }
-#[differentiable(wrt(p1))]
+#[differentiable(hvp, wrt(p1))]
 fn f0046(p0: &Array2<f64>, p1: &Array2<f64>, p2: ArrayView2<f64>) -> f64 {
     let t1 = Zip::from(&(p0.dot(p0))).and(p0).map_collect(|&l, &r| (r * r) + r);
     let _t2 = p2.dot(&p2.t());
@@ -1337,8 +1682,11 @@ fn f0046_gradcheck() {
     assert_eq!(value, f0046(&p0, &p1, p2.view()));
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p1.clone(),), |(p1,)| f0046_backward(&p0, p1, p2.view(), 1.0)).unwrap();
+    let v_p1: Array2<f64> = random((1, 3), &mut s);
+    GradCheck::new().check_jvp(&(p1.clone(),), &(v_p1.clone(),), |(p1,)| f0046_backward(&p0, p1, p2.view(), 1.0), |(p1,), (v_p1,)| f0046_jvp(&p0, p1, p2.view(), v_p1)).unwrap();
+    hvpcheck(&(p1.clone(),), &(v_p1.clone(),), |(p1,), (v_p1,)| f0046_hvp(&p0, p1, p2.view(), v_p1)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0047(p0: Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
     let t1 = (cos(&(mean_axis(p1, Axis(1))))) + (0.1);
     let mut t2 = logsumexp(&(&t1 * 1.5));
@@ -1366,8 +1714,13 @@ fn f0047_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0047_backward(p0.clone(), p1, p2, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 2), &mut s);
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    let v_p2: Array2<f64> = random((2, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(p0, p1, p2)| f0047_backward(p0.clone(), p1, p2, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0047_jvp(p0.clone(), p1, p2, v_p0.clone(), v_p1, v_p2)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0047_hvp(p0.clone(), p1, p2, v_p0.clone(), v_p1, v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0048(d_p0: &Array1<f64>, out: ArrayView2<f64>, x: &Array2<f64>, d_out: &Array2<f64>) -> f64 {
     let n1 = d_p0.len() - 1;
     let t1 = backprop::ops::square(x);
@@ -1389,41 +1742,71 @@ fn f0048_gradcheck() {
     assert_eq!(grads.x.shape(), x.shape());
     assert_eq!(grads.d_out.shape(), d_out.shape());
     gradcheck(&(d_p0.clone(), out.clone(), x.clone(), d_out.clone()), |(d_p0, out, x, d_out)| f0048_backward(d_p0, out.view(), x, d_out, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(2, &mut s);
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    let v_p2: Array2<f64> = random((3, 2), &mut s);
+    let v_p3: Array2<f64> = random((2, 2), &mut s);
+    GradCheck::new().check_jvp(&(d_p0.clone(), out.clone(), x.clone(), d_out.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3.clone()), |(d_p0, out, x, d_out)| f0048_backward(d_p0, out.view(), x, d_out, 1.0), |(d_p0, out, x, d_out), (v_p0, v_p1, v_p2, v_p3)| f0048_jvp(d_p0, out.view(), x, d_out, v_p0, v_p1.view(), v_p2, v_p3)).unwrap();
+    hvpcheck(&(d_p0.clone(), out.clone(), x.clone(), d_out.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3.clone()), |(d_p0, out, x, d_out), (v_p0, v_p1, v_p2, v_p3)| f0048_hvp(d_p0, out.view(), x, d_out, v_p0, v_p1.view(), v_p2, v_p3)).unwrap();
 }
-#[differentiable]
-fn f0049(p0: &Array2<f64>) -> f64 {
+#[differentiable(hvp, wrt(p0))]
+fn f0049(p0: &Array2<f64>, c1: f64) -> f64 {
     let t1 = (&(p0.dot(&p0.t())) + 1.5) / 1.5;
-    let t2 = &(&(p0 / &(square(p0) + 2.0)) * p0) / &(p0 * p0 + 0.5);
-    let t3 = sum(&t2);
-    let t4 = t3;
-    let t5 = sigmoid((p0 - t3).slice_axis(Axis(1), Slice::from(0..1)).sum());
-    t4 + t5
+    let mut t2 = (t1[[2, 1]]).cos();
+    let mut t3 = t2;
+    let mut n1 = 0;
+    while n1 < 3 {
+        t2 += p0.mapv(|v| (v * t3).tanh()).sum() * 0.1;
+        if t1.sum() > 0.0371 {
+            break;
+        }
+        t3 = c1;
+        n1 += 1;
+    }
+    let t4 = t2;
+    let t5 = ((1.5 + (sigmoid(t2 - t2))).powf(0.5)).max(t2);
+    let mut t6 = tanh(sigmoid((t1.mapv(f64::exp)).iter().sum::<f64>()));
+    let mut t7 = sigmoid(((tanh(t3)).tan()));
+    for _ in 0..2 {
+        t7 = sigmoid(((tanh(t3)).tan()));
+        for i in 0..1 {
+            t6 += t7.sin();
+            if i == 0 {
+                t7 = 0.5;
+            }
+            t6 += p0.mapv(|v| (v * t7).tanh()).sum() * 0.1;
+        }
+    }
+    mean(&t1) + t2 + t3 + t4 + t5 + t6 + t7 + t4
 }
 
 #[test]
 fn f0049_gradcheck() {
-    let mut s = 806419616u64;
+    let mut s = 588222820u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0049_backward(&p0, 1.0);
-    assert_eq!(value, f0049(&p0));
+    let c1 = scalar(&mut s);
+    let (p0, c1,) = std::hint::black_box((p0, c1,));
+    let (value, grads) = f0049_backward(&p0, c1, 1.0);
+    assert_eq!(value, f0049(&p0, c1));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0049_backward(p0, 1.0)).unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0049_backward(p0, c1, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0049_backward(p0, c1, 1.0), |(p0,), (v_p0,)| f0049_jvp(p0, c1, v_p0)).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0049_hvp(p0, c1, v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0050(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array1<f64>, p3: &Array1<f64>) -> f64 {
     let mut t2 = {
         let t1 = mean(p3);
-        f0044(p0)
+        p3.slice(s![0..1;-1])[0]
     };
-    let c1: f64 = 3.0;
-    t2 /= square(logsumexp(&(softplus(p2)))) + 0.5;
-    t2 + p3.dot(p3)
+    t2 -= p2.iter().map(|v| *v).sum::<f64>();
+    t2
 }
 
 #[test]
 fn f0050_gradcheck() {
-    let mut s = 1048420615u64;
+    let mut s = 1727124153u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2: Array1<f64> = random(3, &mut s);
@@ -1436,8 +1819,14 @@ fn f0050_gradcheck() {
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0050_backward(p0, p1, p2, p3, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 3), &mut s);
+    let v_p1: Array1<f64> = random(3, &mut s);
+    let v_p2: Array1<f64> = random(3, &mut s);
+    let v_p3: Array1<f64> = random(3, &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0050_backward(p0, p1, p2, p3, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0050_jvp(p0, p1, p2, p3, v_p0, v_p1, v_p2, v_p3)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0050_hvp(p0, p1, p2, p3, v_p0, v_p1, v_p2, v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0051(p0: Array1<f64>, p1: &Array2<f64>) -> f64 {
     let (n1, m1) = p1.dim();
     let t2 = {
@@ -1460,29 +1849,50 @@ fn f0051_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0051_backward(p0.clone(), p1, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(3, &mut s);
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0051_backward(p0.clone(), p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0051_jvp(p0.clone(), p1, v_p0.clone(), v_p1)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0051_hvp(p0.clone(), p1, v_p0.clone(), v_p1)).unwrap();
 }
-#[differentiable]
-fn f0052(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
-    let mut t1 = 0.75 / (square(p2) + 1.0);
-    t1 += &(tanh(p2));
-    t1.mean().unwrap()
+#[differentiable(jvp, wrt(p0, p1, p2))]
+fn f0052(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, c1: f64) -> (f64, f64) {
+    let mut t1 = (mean(p2)).sin();
+    let mut t2 = tanh(sum(p1));
+    for i in 0..2 {
+        t1 -= 0.5 * t2;
+        t2 = c1;
+        if p1.mean().unwrap() > 0.0371 {
+            break;
+        }
+        t1 = t1 * 0.5 + t2;
+    }
+    let t3 = t1;
+    (t2, t1)
 }
 
 #[test]
 fn f0052_gradcheck() {
-    let mut s = 313827114u64;
+    let mut s = 471364577u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0052_backward(&p0, &p1, &p2, 1.0);
-    assert_eq!(value, f0052(&p0, &p1, &p2));
+    let c1 = scalar(&mut s);
+    let (p0, p1, p2, c1,) = std::hint::black_box((p0, p1, p2, c1,));
+    let (value, grads) = f0052_backward(&p0, &p1, &p2, c1, (1.0, 0.5));
+    assert_eq!(value, f0052(&p0, &p1, &p2, c1));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0052_backward(p0, p1, p2, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0052_backward(p0, p1, p2, c1, (1.0, 0.5)))
+        .unwrap();
+    let v_p0: Array2<f64> = random((1, 3), &mut s);
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    let v_p2: Array2<f64> = random((1, 3), &mut s);
+    GradCheck::new().upstream(&(1.0, 0.5)).check_jvp(&(p0.clone(), p1.clone(), p2.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(p0, p1, p2)| f0052_backward(p0, p1, p2, c1, (1.0, 0.5)), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0052_jvp(p0, p1, p2, c1, v_p0, v_p1, v_p2)).unwrap();
 }
-#[differentiable(wrt(p0, p1))]
+#[differentiable(hvp, wrt(p0, p1))]
 fn f0053(p0: Array2<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     let t1 = c0;
     let t2 = c0;
@@ -1513,61 +1923,81 @@ fn f0053_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0053_backward(p0.clone(), p1, &c0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((1, 3), &mut s);
+    let v_p1: Array2<f64> = random((3, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0053_backward(p0.clone(), p1, &c0, 1.0), |(p0, p1), (v_p0, v_p1)| f0053_jvp(p0.clone(), p1, &c0, v_p0.clone(), v_p1)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0053_hvp(p0.clone(), p1, &c0, v_p0.clone(), v_p1)).unwrap();
 }
-#[differentiable]
-fn f0054(p0: &Array1<f64>, p1: &Array1<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
-    let t2 = {
-        let t1 = p0 / (square(p2) + 1.0);
-        t1.mean().expect("not empty")
+#[differentiable(hvp)]
+fn f0054(d_x: &Array1<f64>, grad: &Array1<f64>, out: f64, x: &Array2<f64>) -> f64 {
+    let d_out = {
+        let d_d_x = d_x / (square(out) + 1.0);
+        d_d_x.mean().expect("not empty")
     };
-    let t3 = tan(&(tanh(p3)));
-    t2 + t3[[0, 2]] + logsumexp(p1)
+    let t1_from_t2 = softplus(d_out);
+    d_out + t1_from_t2
 }
 
 #[test]
 fn f0054_gradcheck() {
-    let mut s = 1120242965u64;
-    let p0: Array1<f64> = random(3, &mut s);
-    let p1: Array1<f64> = random(3, &mut s);
-    let p2 = scalar(&mut s);
-    let p3: Array2<f64> = random((1, 3), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0054_backward(&p0, &p1, p2, &p3, 1.0);
-    assert_eq!(value, f0054(&p0, &p1, p2, &p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0054_backward(p0, p1, *p2, p3, 1.0)).unwrap();
+    let mut s = 1098173198u64;
+    let d_x: Array1<f64> = random(3, &mut s);
+    let grad: Array1<f64> = random(3, &mut s);
+    let out = scalar(&mut s);
+    let x: Array2<f64> = random((1, 3), &mut s);
+    let (d_x, grad, out, x,) = std::hint::black_box((d_x, grad, out, x,));
+    let (value, grads) = f0054_backward(&d_x, &grad, out, &x, 1.0);
+    assert_eq!(value, f0054(&d_x, &grad, out, &x));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    assert_eq!(grads.grad.shape(), grad.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(d_x.clone(), grad.clone(), out, x.clone()), |(d_x, grad, out, x)| f0054_backward(d_x, grad, *out, x, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(3, &mut s);
+    let v_p1: Array1<f64> = random(3, &mut s);
+    let v_p2 = scalar(&mut s);
+    let v_p3: Array2<f64> = random((1, 3), &mut s);
+    GradCheck::new().check_jvp(&(d_x.clone(), grad.clone(), out, x.clone()), &(v_p0.clone(), v_p1.clone(), v_p2, v_p3.clone()), |(d_x, grad, out, x)| f0054_backward(d_x, grad, *out, x, 1.0), |(d_x, grad, out, x), (v_p0, v_p1, v_p2, v_p3)| f0054_jvp(d_x, grad, *out, x, v_p0, v_p1, *v_p2, v_p3)).unwrap();
+    hvpcheck(&(d_x.clone(), grad.clone(), out, x.clone()), &(v_p0.clone(), v_p1.clone(), v_p2, v_p3.clone()), |(d_x, grad, out, x), (v_p0, v_p1, v_p2, v_p3)| f0054_hvp(d_x, grad, *out, x, v_p0, v_p1, *v_p2, v_p3)).unwrap();
 }
-#[differentiable]
-fn f0055(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> (f64, f64, Array2<f64>) {
-    let t1 = p2.mapv(|z| p1.atan2(-2.0 * -2.0 + 0.5));
-    let t2 = p2 / &(square(p2) + 0.5);
-    (t2.sum(), p1, sigmoid(&t1))
+#[differentiable(hvp)]
+fn f0055(d_t1: &Array2<f64>, grad: f64, out: &Array2<f64>, y_1: &Array2<f64>) -> f64 {
+    let t1_from_t2 = out.mapv(|z| grad.atan2(-2.0 * -2.0 + 0.5));
+    let mut x_from_out = ((sum(y_1))).cos();
+    let mut t3 = x_from_out;
+    let mut n1 = 0;
+    while n1 < 3 {
+        x_from_out += y_1.mapv(|v| (v * t3).tanh()).sum() * 0.1;
+        t3 = x_from_out;
+        x_from_out = x_from_out * 0.5 + t3;
+        n1 += 1;
+    }
+    t1_from_t2[[1, 0]] + x_from_out + t3
 }
 
 #[test]
 fn f0055_gradcheck() {
-    let mut s = 977535645u64;
-    let p0: Array2<f64> = random((2, 1), &mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array2<f64> = random((3, 2), &mut s);
-    let p3: Array2<f64> = random((1, 3), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up2: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0055_backward(&p0, p1, &p2, &p3, (1.0, 0.5, &up2));
-    assert_eq!(value, f0055(&p0, p1, &p2, &p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5, &up2))
-        .check(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0055_backward(p0, *p1, p2, p3, (1.0, 0.5, &up2)))
-        .unwrap();
+    let mut s = 917096982u64;
+    let d_t1: Array2<f64> = random((2, 1), &mut s);
+    let grad = scalar(&mut s);
+    let out: Array2<f64> = random((3, 2), &mut s);
+    let y_1: Array2<f64> = random((1, 3), &mut s);
+    let (d_t1, grad, out, y_1,) = std::hint::black_box((d_t1, grad, out, y_1,));
+    let (value, grads) = f0055_backward(&d_t1, grad, &out, &y_1, 1.0);
+    assert_eq!(value, f0055(&d_t1, grad, &out, &y_1));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    gradcheck(&(d_t1.clone(), grad, out.clone(), y_1.clone()), |(d_t1, grad, out, y_1)| f0055_backward(d_t1, *grad, out, y_1, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 1), &mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array2<f64> = random((3, 2), &mut s);
+    let v_p3: Array2<f64> = random((1, 3), &mut s);
+    GradCheck::new().check_jvp(&(d_t1.clone(), grad, out.clone(), y_1.clone()), &(v_p0.clone(), v_p1, v_p2.clone(), v_p3.clone()), |(d_t1, grad, out, y_1)| f0055_backward(d_t1, *grad, out, y_1, 1.0), |(d_t1, grad, out, y_1), (v_p0, v_p1, v_p2, v_p3)| f0055_jvp(d_t1, *grad, out, y_1, v_p0, *v_p1, v_p2, v_p3)).unwrap();
+    hvpcheck(&(d_t1.clone(), grad, out.clone(), y_1.clone()), &(v_p0.clone(), v_p1, v_p2.clone(), v_p3.clone()), |(d_t1, grad, out, y_1), (v_p0, v_p1, v_p2, v_p3)| f0055_hvp(d_t1, *grad, out, y_1, v_p0, *v_p1, v_p2, v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0056(p0: Array2<f64>, p1: &Array2<f64>) -> f64 {
-    let t1 = if p0[[1, 0]] < -0.5183 {
+    let mut t1 = if p0[[1, 0]] < -0.5183 {
         p1 / (p1 * p1 + 2.0)
     } else {
         p1.dot(p1)
@@ -1581,24 +2011,27 @@ fn f0056(p0: Array2<f64>, p1: &Array2<f64>) -> f64 {
             break;
         }
     }
-    let t3 = &p0;
-    let mut t4 = Array2::<f64>::zeros((t3.nrows(), t3.ncols()));
-    let mut t5 = (sigmoid(p1)).iter().sum::<f64>();
-    for o in 0..2 {
-        for i in 0..t4.nrows() {
-            t5 += (t4[[i, 0]]);
-        }
-        for i in 0..t4.nrows() {
-            t4.row_mut(i).assign(&(sin(&t3.row(i))));
-        }
+    let (n2, m2) = p0.dim();
+    let t3 = Array2::<f64>::ones((n2, m2));
+    let mut t4 = tanh(&p0);
+    let mut t5 = sigmoid(&p0);
+    for i in 0..2 {
+        t4 = &t4 * 0.5 + &t5;
+        let s3 = t4.clone();
+        t4 = t5.clone();
+        t5 = s3;
+        t4 = &t4 * 0.5 + &t5;
     }
-    let t6 = t4.clone();
-    t5 + sum(&t6)
+    t1 -= 1.25;
+    for i in 0..3 {
+        t1 -= 1.25;
+    }
+    t4.sum() + t5[[1, 0]]
 }
 
 #[test]
 fn f0056_gradcheck() {
-    let mut s = 1313519818u64;
+    let mut s = 656309214u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -1607,35 +2040,35 @@ fn f0056_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0056_backward(p0.clone(), p1, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 1), &mut s);
+    let v_p1: Array2<f64> = random((2, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0056_backward(p0.clone(), p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0056_jvp(p0.clone(), p1, v_p0.clone(), v_p1)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0056_hvp(p0.clone(), p1, v_p0.clone(), v_p1)).unwrap();
 }
-#[differentiable]
-fn f0057(p0: &Array2<f32>, p1: &Array1<f32>, p2: &Array2<f32>, p3: &Array1<f32>) -> (f32, Array1<f32>) {
+#[differentiable(jvp)]
+fn f0057(p0: &Array2<f32>, p1: &Array1<f32>, p2: &Array2<f32>, p3: &Array1<f32>) -> f32 {
     let mut t1 = p2 - p2;
-    t1 = &t1 * p2;
-    let t2 = p2;
-    let t4 = {
-        let t3 = p2;
-        ((p3 + p3).mapv(|z| {
-        if z > 0.0371 {
-            ((z.powi(2) + 1.0).sqrt()) + (z * z)
-        } else {
-            z
+    t1 += 3.0;
+    t1 = &(p2 * p1) + &(&t1 / &(square(p1) + 0.5));
+    let t2 = array![[0.0_f32, 0.5, 1.0]];
+    for i in 0..2 {
+        t1 += t1.mean().unwrap();
+        if t1.sum() < 0.0371 {
+            return tanh(t1.mean().unwrap());
         }
-    })).dot(p3)
-    };
-    (t1.iter().sum::<f32>(), tanh(p1))
+    }
+    sum(&t1)
 }
 
 #[test]
 fn f0057_gradcheck() {
-    let mut s = 1387488061u64;
+    let mut s = 2114872817u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let p1: Array1<f32> = random32(3, &mut s);
     let p2: Array2<f32> = random32((1, 3), &mut s);
     let p3: Array1<f32> = random32(2, &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up1: Array1<f32> = random32(3, &mut s);
-    let (value, grads) = f0057_backward(&p0, &p1, &p2, &p3, (1.0, &up1));
+    let (value, grads) = f0057_backward(&p0, &p1, &p2, &p3, 1.0);
     assert_eq!(value, f0057(&p0, &p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -1644,24 +2077,34 @@ fn f0057_gradcheck() {
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .upstream(&(1.0, &up1))
-        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0057_backward(p0, p1, p2, p3, (1.0, &up1)))
+        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0057_backward(p0, p1, p2, p3, 1.0))
         .unwrap();
+    let v_p0: Array2<f32> = random32((3, 2), &mut s);
+    let v_p1: Array1<f32> = random32(3, &mut s);
+    let v_p2: Array2<f32> = random32((1, 3), &mut s);
+    let v_p3: Array1<f32> = random32(2, &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0057_backward(p0, p1, p2, p3, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0057_jvp(p0, p1, p2, p3, v_p0, v_p1, v_p2, v_p3)).unwrap();
 }
-#[differentiable(wrt(p0))]
+#[differentiable(hvp, wrt(p0))]
 fn f0058(p0: &Array2<f64>, p1: f64) -> f64 {
     let mut t2 = {
         let t1 = p1;
         (t1 + t1).min(t1)
     };
     t2 += mean(&(&((square(p0) + 0.5).log(10.0)) + (powi(t2, 2))));
-    let t3 = p1;
-    t2 + t3 + t3
+    let t3 = array![[-1.0_f64, 0.25]];
+    let mut t4 = tanh(p0);
+    let mut t5 = t4.clone();
+    for i in 0..1 {
+        t4 = tanh(&(&t4 + &t5));
+        t5 = t3.clone();
+    }
+    mean(&t4) + sum(&t5) + sum(&t4)
 }
 
 #[test]
 fn f0058_gradcheck() {
-    let mut s = 571560399u64;
+    let mut s = 750422532u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -1669,8 +2112,11 @@ fn f0058_gradcheck() {
     assert_eq!(value, f0058(&p0, p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0058_backward(p0, p1, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((1, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0058_backward(p0, p1, 1.0), |(p0,), (v_p0,)| f0058_jvp(p0, p1, v_p0)).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0058_hvp(p0, p1, v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0059(p0: Array2<f64>, p1: &Array1<f64>) -> f64 {
     let mut t1 = Array1::<f64>::zeros(p1.len());
     let mut t2 = sum(&(concat(Axis(0), &[&(log_sigmoid(p1)), p1])));
@@ -1716,8 +2162,12 @@ fn f0059_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0059_backward(p0.clone(), p1, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    let v_p1: Array1<f64> = random(3, &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0059_backward(p0.clone(), p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0059_jvp(p0.clone(), p1, v_p0.clone(), v_p1)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0059_hvp(p0.clone(), p1, v_p0.clone(), v_p1)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0060(w: &Array2<f64>, d_out: &Array2<f64>, out: &Array2<f64>, grad: f64) -> f64 {
     let mut t1_from_t2 = w.to_owned();
     for i in 0..3 {
@@ -1745,54 +2195,59 @@ fn f0060_gradcheck() {
     assert_eq!(grads.d_out.shape(), d_out.shape());
     assert_eq!(grads.out.shape(), out.shape());
     gradcheck(&(w.clone(), d_out.clone(), out.clone(), grad), |(w, d_out, out, grad)| f0060_backward(w, d_out, out, *grad, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 3), &mut s);
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    let v_p2: Array2<f64> = random((1, 2), &mut s);
+    let v_p3 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(w.clone(), d_out.clone(), out.clone(), grad), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3), |(w, d_out, out, grad)| f0060_backward(w, d_out, out, *grad, 1.0), |(w, d_out, out, grad), (v_p0, v_p1, v_p2, v_p3)| f0060_jvp(w, d_out, out, *grad, v_p0, v_p1, v_p2, *v_p3)).unwrap();
+    hvpcheck(&(w.clone(), d_out.clone(), out.clone(), grad), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3), |(w, d_out, out, grad), (v_p0, v_p1, v_p2, v_p3)| f0060_hvp(w, d_out, out, *grad, v_p0, v_p1, v_p2, *v_p3)).unwrap();
 }
-#[differentiable(wrt(p1, p2, p3))]
-fn f0061(p0: Array2<f32>, p1: &Array1<f32>, p2: &Array2<f32>, p3: &Array2<f32>, ws: &[f32]) -> f32 {
-    let t2 = {
+#[differentiable(jvp, wrt(p1, p2, p3))]
+fn f0061(p0: Array2<f32>, p1: &Array1<f32>, p2: &Array2<f32>, p3: &Array2<f32>) -> f32 {
+    let mut t2 = {
         let t1 = f0032(p3);
-        p1 / 0.75
+        concat(Axis(0), &[p3, p3])
     };
-    let mut t3 = ((p2.product()).max(0.5));
-    for (i, &c) in ws.iter().enumerate() {
-        t3 += (p3.sum());
+    t2 /= &(square(&(acos(&(&(tanh(&t2)) * 0.75)))) + 0.5);
+    let c1: f32 = 2.0;
+    let c2: f32 = 2.0;
+    for i in 0..2 {
+        t2 += &(tan(&(tanh(&t2))));
+        t2 += &(mean_axis(&(p2.to_owned().mapv_into(|u| softplus(u))), Axis(1)));
     }
-    let t4 = backprop::ops::tan(&(tanh(p1)));
-    let c1: f32 = 0.5;
-    let t5 = p2.iter().map(|&u| {
-        if c1 < -0.5183 {
-            (tan(tanh(u))).cos()
-        } else {
-            softplus((log_sigmoid(c1)) - (c1 * u))
-        }
-    }).sum::<f32>();
-    let t7 = {
-        let t6 = ((mse(&t4, &t4)) - t5).sin();
-        (logsumexp(&t4)).max(t6)
+    let t3 = -&t2;
+    let t4 = if t2[[1, 0]] < 0.4629 {
+        (p2.to_shape(2).unwrap()).to_owned()
+    } else {
+        sin(&p2.to_shape(2).unwrap())
     };
-    sum(&t2) + t3 + t4.sum() + t5 + t7
+    t3[[2, 0]] + sum(&t4)
 }
 
 #[test]
 fn f0061_gradcheck() {
-    let mut s = 1682755210u64;
+    let mut s = 944429799u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let p1: Array1<f32> = random32(2, &mut s);
     let p2: Array2<f32> = random32((1, 2), &mut s);
     let p3: Array2<f32> = random32((2, 1), &mut s);
-    let ws: &[f32] = &[1.5, -0.5, -1.25];
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0061_backward(p0.clone(), &p1, &p2, &p3, ws, 1.0);
-    assert_eq!(value, f0061(p0.clone(), &p1, &p2, &p3, ws));
+    let (value, grads) = f0061_backward(p0.clone(), &p1, &p2, &p3, 1.0);
+    assert_eq!(value, f0061(p0.clone(), &p1, &p2, &p3));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p1.clone(), p2.clone(), p3.clone()), |(p1, p2, p3)| f0061_backward(p0.clone(), p1, p2, p3, ws, 1.0))
+        .check(&(p1.clone(), p2.clone(), p3.clone()), |(p1, p2, p3)| f0061_backward(p0.clone(), p1, p2, p3, 1.0))
         .unwrap();
+    let v_p1: Array1<f32> = random32(2, &mut s);
+    let v_p2: Array2<f32> = random32((1, 2), &mut s);
+    let v_p3: Array2<f32> = random32((2, 1), &mut s);
+    GradCheck::new().check_jvp(&(p1.clone(), p2.clone(), p3.clone()), &(v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p1, p2, p3)| f0061_backward(p0.clone(), p1, p2, p3, 1.0), |(p1, p2, p3), (v_p1, v_p2, v_p3)| f0061_jvp(p0.clone(), p1, p2, p3, v_p1, v_p2, v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0062(p0: ArrayView1<f64>) -> f64 {
     let mut t1 = mean(&p0);
     let mut n1 = 0;
@@ -1815,25 +2270,45 @@ fn f0062_gradcheck() {
     assert_eq!(value, f0062(p0.view()));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0062_backward(p0.view(), 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(2, &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0062_backward(p0.view(), 1.0), |(p0,), (v_p0,)| f0062_jvp(p0.view(), v_p0.view())).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0062_hvp(p0.view(), v_p0.view())).unwrap();
 }
-#[differentiable]
-fn f0063(p0: &Array1<f64>) -> f64 {
-    let t1 = p0;
-    let t1 = (ln(&(square(&(t1 - t1)) + 0.5))).sum();
-    t1
+#[differentiable(jvp)]
+fn f0063(p0: &Array1<f64>) -> Array1<f64> {
+    let t1 = array![-0.75_f64, 0.25, 2.0];
+    let mut t2 = tanh(p0);
+    let mut t3 = sigmoid(p0);
+    for i in 0..3 {
+        if mean(p0) > -0.5183 {
+            break;
+        }
+        t2 = tanh(&(&t2 + &t3));
+        let s1 = t2.clone();
+        t2 = t3.clone();
+        t3 = s1;
+    }
+    let t4 = softplus(&t3);
+    sin(p0)
 }
 
 #[test]
 fn f0063_gradcheck() {
-    let mut s = 581406750u64;
+    let mut s = 1488463267u64;
     let p0: Array1<f64> = random(3, &mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0063_backward(&p0, 1.0);
+    let up: Array1<f64> = random(3, &mut s);
+    let (value, grads) = f0063_backward(&p0, &up);
     assert_eq!(value, f0063(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0063_backward(p0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(),), |(p0,)| f0063_backward(p0, &up))
+        .unwrap();
+    let v_p0: Array1<f64> = random(3, &mut s);
+    GradCheck::new().upstream(&&up).check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0063_backward(p0, &up), |(p0,), (v_p0,)| f0063_jvp(p0, v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0064(w: &Array2<f64>) -> Array2<f64> {
     let d_d_x = softmax(&(w - w));
     let mut d_d_x = sigmoid(&(w.dot(&d_d_x.t())));
@@ -1854,142 +2329,183 @@ fn f0064_gradcheck() {
         .upstream(&up)
         .check(&(w.clone(),), |(w,)| f0064_backward(w, &up))
         .unwrap();
+    let v_p0: Array2<f64> = random((3, 1), &mut s);
+    GradCheck::new().upstream(&&up).check_jvp(&(w.clone(),), &(v_p0.clone(),), |(w,)| f0064_backward(w, &up), |(w,), (v_p0,)| f0064_jvp(w, v_p0)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2))]
-fn f0065(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> Array2<f64> {
-    let t1 = ((square(p1) + 1.0).log(p1.powi(2) + 1.5)) + (&((&(tanh(c0)) * 0.75).acos()) + &(p1 + c0));
-    let t2 = c0;
-    let t3 = mean(&(cos(p2)));
-    let t4 = t3;
-    t1
+#[differentiable(hvp, wrt(d_p0, out, d_out))]
+fn f0065(d_p0: &Array2<f64>, out: f64, d_out: &Array2<f64>, d_x: &Array2<f64>, labels: &[usize]) -> f64 {
+    let mut t1 = out.cos();
+    let mut d_out_1 = ((softmax_cross_entropy(&(softmax(&(d_x * d_x))), labels))).tanh();
+    for _ in 0..2 {
+        d_out_1 = ((softmax_cross_entropy(&(softmax(&(d_x * d_x))), labels))).tanh();
+        let mut n2 = 0;
+        while n2 < 2 {
+            let s1 = d_out_1 * 0.5;
+            t1 = t1.tanh() + s1;
+            d_out_1 = 2.0;
+            t1 += d_out.mapv(|v| (v * d_out_1).tanh()).sum() * 0.1;
+            n2 += 1;
+        }
+    }
+    let t3 = d_x;
+    let _t4 = &(sigmoid(t3)) + t3;
+    let t6 = {
+        let t5 = d_out_1;
+        relu(t1)
+    };
+    t3[[1, 0]] + t6 + d_p0[[0, 1]]
 }
 
 #[test]
 fn f0065_gradcheck() {
-    let mut s = 1670675264u64;
-    let p0: Array2<f64> = random((2, 3), &mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array2<f64> = random((2, 1), &mut s);
-    let c0: Array2<f64> = random((3, 1), &mut s);
-    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let up: Array2<f64> = random((3, 1), &mut s);
-    let (value, grads) = f0065_backward(&p0, p1, &p2, &c0, &up);
-    assert_eq!(value, f0065(&p0, p1, &p2, &c0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0065_backward(p0, *p1, p2, &c0, &up))
-        .unwrap();
+    let mut s = 969348265u64;
+    let d_p0: Array2<f64> = random((2, 3), &mut s);
+    let out = scalar(&mut s);
+    let d_out: Array2<f64> = random((2, 1), &mut s);
+    let d_x: Array2<f64> = random((3, 1), &mut s);
+    let labels: &[usize] = &[0, 0, 0];
+    let (d_p0, out, d_out, d_x,) = std::hint::black_box((d_p0, out, d_out, d_x,));
+    let (value, grads) = f0065_backward(&d_p0, out, &d_out, &d_x, labels, 1.0);
+    assert_eq!(value, f0065(&d_p0, out, &d_out, &d_x, labels));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    gradcheck(&(d_p0.clone(), out, d_out.clone()), |(d_p0, out, d_out)| f0065_backward(d_p0, *out, d_out, &d_x, labels, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 3), &mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array2<f64> = random((2, 1), &mut s);
+    GradCheck::new().check_jvp(&(d_p0.clone(), out, d_out.clone()), &(v_p0.clone(), v_p1, v_p2.clone()), |(d_p0, out, d_out)| f0065_backward(d_p0, *out, d_out, &d_x, labels, 1.0), |(d_p0, out, d_out), (v_p0, v_p1, v_p2)| f0065_jvp(d_p0, *out, d_out, &d_x, labels, v_p0, *v_p1, v_p2)).unwrap();
+    hvpcheck(&(d_p0.clone(), out, d_out.clone()), &(v_p0.clone(), v_p1, v_p2.clone()), |(d_p0, out, d_out), (v_p0, v_p1, v_p2)| f0065_hvp(d_p0, *out, d_out, &d_x, labels, v_p0, *v_p1, v_p2)).unwrap();
 }
-#[differentiable]
-fn f0066(p0: &Array1<f64>) -> f64 {
-    let mut t1 = &(sigmoid(&(sin(p0)))) * &(p0 / (p0 * p0 + 1.0));
-    t1 += &(sigmoid(p0));
-    let t2 = t1.clone();
-    logsumexp(&t1) + sum(&t2)
+#[differentiable(hvp)]
+fn f0066(w: &Array1<f64>) -> f64 {
+    let n1 = w.len() - 1;
+    let d_out_1 = &(sigmoid(&(sin(w)))) + (w[n1]);
+    let mut t2 = (w + &d_out_1).mapv(sigmoid);
+    t2 *= &d_out_1;
+    d_out_1.dot(&d_out_1) + mean(&t2)
 }
 
 #[test]
 fn f0066_gradcheck() {
-    let mut s = 574936603u64;
-    let p0: Array1<f64> = random(2, &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0066_backward(&p0, 1.0);
-    assert_eq!(value, f0066(&p0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0066_backward(p0, 1.0)).unwrap();
+    let mut s = 1360693912u64;
+    let w: Array1<f64> = random(2, &mut s);
+    let (w,) = std::hint::black_box((w,));
+    let (value, grads) = f0066_backward(&w, 1.0);
+    assert_eq!(value, f0066(&w));
+    assert_eq!(grads.w.shape(), w.shape());
+    gradcheck(&(w.clone(),), |(w,)| f0066_backward(w, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(2, &mut s);
+    GradCheck::new().check_jvp(&(w.clone(),), &(v_p0.clone(),), |(w,)| f0066_backward(w, 1.0), |(w,), (v_p0,)| f0066_jvp(w, v_p0)).unwrap();
+    hvpcheck(&(w.clone(),), &(v_p0.clone(),), |(w,), (v_p0,)| f0066_hvp(w, v_p0)).unwrap();
 }
-#[differentiable]
-fn f0067(p0: f64, p1: &Array2<f64>) -> (Array2<f64>, Array2<f64>, f64) {
-    let t1 = sigmoid(&(p1.hypot(square(p0) + 0.5)));
-    let _t2 = &t1;
-    let mut t3 = (p1 + &t1).mapv(|z| {
-        if z < 0.4629 {
-            p0 - (ln(square(z - p0) + 0.5))
-        } else {
-            sin(f64::atan2(relu(z), square(z) + 0.5))
+#[differentiable(jvp)]
+fn f0067(p0: f64, p1: &Array2<f64>) -> (f64, f64) {
+    let mut t1 = sigmoid(p0);
+    let mut t2 = t1;
+    let c2: f64 = 0.25;
+    let mut n1 = 0;
+    let t3 = loop {
+        t1 += (Zip::from(p1).and(p1).map_collect(|&a, &b| -b)).mean().expect("not empty");
+        t2 = t2 * 0.5 + p0;
+        n1 += 1;
+        if n1 >= 4 || t2.abs() < 0.0371 {
+            break t2 * 0.5;
         }
-    });
-    let t5 = {
-        let t4 = p1;
-        (mean(&t3)) - &(t4.dot(&t3.t()))
     };
-    t3 = &t3 - &t1;
-    (sin(&t1), sigmoid(p1), p0)
+    let t4 = t3 - t1;
+    t1 += relu(t2);
+    let t3 = t4 - t2;
+    (p0, t2)
 }
 
 #[test]
 fn f0067_gradcheck() {
-    let mut s = 1802225999u64;
+    let mut s = 854188946u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up0: Array2<f64> = random((3, 2), &mut s);
-    let up1: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0067_backward(p0, &p1, (&up0, &up1, -0.75));
+    let (value, grads) = f0067_backward(p0, &p1, (1.0, 0.5));
     assert_eq!(value, f0067(p0, &p1));
     assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
-        .upstream(&(&up0, &up1, -0.75))
-        .check(&(p0, p1.clone()), |(p0, p1)| f0067_backward(*p0, p1, (&up0, &up1, -0.75)))
+        .upstream(&(1.0, 0.5))
+        .check(&(p0, p1.clone()), |(p0, p1)| f0067_backward(*p0, p1, (1.0, 0.5)))
         .unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().upstream(&(1.0, 0.5)).check_jvp(&(p0, p1.clone()), &(v_p0, v_p1.clone()), |(p0, p1)| f0067_backward(*p0, p1, (1.0, 0.5)), |(p0, p1), (v_p0, v_p1)| f0067_jvp(*p0, p1, *v_p0, v_p1)).unwrap();
 }
-#[differentiable]
-fn f0068(x: &Array2<f64>) -> f64 {
-    let d_out_1 = {
-        let out = x;
-        x.sum_axis(Axis(1))
+#[differentiable(hvp, wrt(p0))]
+fn f0068(p0: &Array2<f64>, c1: f64) -> f64 {
+    let t2 = {
+        let t1 = p0;
+        p0.sum_axis(Axis(1))
     };
-    let mut d_x = d_out_1.to_owned();
-    let mut d_d_x = ((logsumexp(&d_out_1)) + (d_out_1.dot(&d_out_1)));
+    let mut t3 = t2.to_owned();
+    let mut t4 = ((logsumexp(&t2)) + (t2.dot(&t2)));
     for o in 0..2 {
-        for j in 0..d_x.len() {
-            d_x[j] += ((sum(x)) + d_out_1[j]);
+        for j in 0..t3.len() {
+            t3[j] += ((sum(p0)) + t2[j]);
         }
-        if x[[0, 0]] < -0.5183 {
-            for j in 0..d_x.len() {
-                d_d_x -= ((d_x[j] * ((x * &d_out_1).mean().unwrap())).tanh());
+        if p0[[0, 0]] < -0.5183 {
+            for j in 0..t3.len() {
+                t4 -= ((t3[j] * ((p0 * &t2).mean().unwrap())).tanh());
             }
         }
-        for j in 0..d_x.len() {
-            d_x[j] += ((d_out_1[j]));
+        for j in 0..t3.len() {
+            t3[j] += ((t2[j]));
         }
-        for j in 0..d_x.len() {
-            d_d_x += (sigmoid((((d_x[j]).tanh()).mul_add(sigmoid(d_x[j]), d_x[j]))));
+        for j in 0..t3.len() {
+            t4 += (sigmoid((((t3[j]).tanh()).mul_add(sigmoid(t3[j]), t3[j]))));
         }
     }
-    let mut x_from_out = Array1::<f64>::zeros(d_x.len());
-    let mut t6 = x.mean().unwrap();
+    let mut t5 = Array1::<f64>::zeros(t3.len());
+    let mut t6 = p0.mean().unwrap();
     for o in 0..3 {
-        for j in 0..x_from_out.len() {
-            t6 += (mean(&((x_from_out[j]) - &d_out_1)));
+        for j in 0..t5.len() {
+            t6 += (mean(&((t5[j]) - &t2)));
         }
-        if d_d_x <= -0.5183 {
-            for j in 0..x_from_out.len() {
-                x_from_out[j] = x_from_out[j] * 0.5 + ((((t6.tanh()).sin())) + d_x[j]);
+        if t4 <= -0.5183 {
+            for j in 0..t5.len() {
+                t5[j] = t5[j] * 0.5 + ((((t6.tanh()).sin())) + t3[j]);
             }
         }
     }
-    let grad_1 = Zip::from(x).and(x).map_collect(|&u, &v| v.max(t6));
-    d_d_x = t6;
-    let t8 = sigmoid(sigmoid(f0033(tanh(d_d_x))));
-    let t9 = (tanh(&(grad_1.hypot(square(t6) + 0.5)))).hypot(t8.powi(2) + 0.5);
-    d_out_1.dot(&d_out_1) + mean(&d_x) + d_d_x + x_from_out.dot(&x_from_out) + t6 + grad_1[[0, 0]] + t8 + t9.sum()
+    let mut t7 = sigmoid(sum(&(concat(Axis(0), &[p0, p0]))));
+    let mut t8 = t7;
+    for i in 0..3 {
+        t7 = t7 * 0.5 + t8;
+        t8 = c1;
+        t7 -= 0.5 * t8;
+        if logsumexp(&t5) < -0.5183 {
+            break;
+        }
+    }
+    let t10 = {
+        let t9 = t6;
+        logsumexp(&t2)
+    };
+    let t11 = sigmoid(&(&t5 - t8));
+    let t5 = (softmax(&t11)).sum();
+    t11.dot(&t11) + t5
 }
 
 #[test]
 fn f0068_gradcheck() {
-    let mut s = 1577601644u64;
-    let x: Array2<f64> = random((1, 2), &mut s);
-    let (x,) = std::hint::black_box((x,));
-    let (value, grads) = f0068_backward(&x, 1.0);
-    assert_eq!(value, f0068(&x));
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(x.clone(),), |(x,)| f0068_backward(x, 1.0)).unwrap();
+    let mut s = 1505785628u64;
+    let p0: Array2<f64> = random((1, 2), &mut s);
+    let c1 = scalar(&mut s);
+    let (p0, c1,) = std::hint::black_box((p0, c1,));
+    let (value, grads) = f0068_backward(&p0, c1, 1.0);
+    assert_eq!(value, f0068(&p0, c1));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0068_backward(p0, c1, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((1, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0068_backward(p0, c1, 1.0), |(p0,), (v_p0,)| f0068_jvp(p0, c1, v_p0)).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0068_hvp(p0, c1, v_p0)).unwrap();
 }
-#[differentiable]
-fn f0069(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: f64) -> (f64, Array2<f64>, f64) {
+#[differentiable(hvp, wrt(p0, p1, p2, p3))]
+fn f0069(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: f64, c1: f64, k0: usize) -> f64 {
     let mut t1 = p0.to_owned();
     let mut t2 = ((p0 - p3).slice(s![.., ..]).sum());
     let (n2, m2) = p2.dim();
@@ -2014,36 +2530,51 @@ fn f0069(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: f64) -> (f64, Array2<f
         }
         n1 += 1;
     }
-    let t4 = cosh(&(softmax(&t1)));
-    t2 += (1.5 + (f64::tanh(t2))).powf(backprop::ops::sin(t2));
-    let t1 = p3;
-    let _t5 = &t4 - t1;
-    (t1, sigmoid(p0), p1)
+    let mut t4 = sigmoid(backprop::ops::sigmoid(((sum(&t1)) / 0.25)));
+    let mut t5 = cos(mean(&((square(&(backprop::ops::recip(&(&t1 * &t1 + 1.0)))) + 1.0).log10())));
+    for _ in 0..2 {
+        t5 = cos(mean(&((square(&(backprop::ops::recip(&(&t1 * &t1 + 1.0)))) + 1.0).log10())));
+        for i in 0..(k0 % 2) {
+            let s3 = t5 * 0.5;
+            t4 = t4.tanh() + s3;
+            t5 = c1;
+            let s4 = t5 * 0.5;
+            t4 = t4.tanh() + s4;
+        }
+    }
+    let t2 = square(p2);
+    let t2 = t4;
+    let t6 = t5 - p2;
+    t1.sum() + t4 + t5 + t2 + mean(&t6)
 }
 
 #[test]
 fn f0069_gradcheck() {
-    let mut s = 74752689u64;
+    let mut s = 1204313596u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 2), &mut s);
     let p3 = scalar(&mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up1: Array2<f64> = random((2, 2), &mut s);
-    let (value, grads) = f0069_backward(&p0, p1, &p2, p3, (1.0, &up1, -0.75));
-    assert_eq!(value, f0069(&p0, p1, &p2, p3));
+    let c1 = scalar(&mut s);
+    let k0: usize = 4;
+    let (p0, p1, p2, p3, c1,) = std::hint::black_box((p0, p1, p2, p3, c1,));
+    let (value, grads) = f0069_backward(&p0, p1, &p2, p3, c1, k0, 1.0);
+    assert_eq!(value, f0069(&p0, p1, &p2, p3, c1, k0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&(1.0, &up1, -0.75))
-        .check(&(p0.clone(), p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0069_backward(p0, *p1, p2, *p3, (1.0, &up1, -0.75)))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0069_backward(p0, *p1, p2, *p3, c1, k0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 2), &mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array2<f64> = random((2, 2), &mut s);
+    let v_p3 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1, p2.clone(), p3), &(v_p0.clone(), v_p1, v_p2.clone(), v_p3), |(p0, p1, p2, p3)| f0069_backward(p0, *p1, p2, *p3, c1, k0, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0069_jvp(p0, *p1, p2, *p3, c1, k0, v_p0, *v_p1, v_p2, *v_p3)).unwrap();
+    hvpcheck(&(p0.clone(), p1, p2.clone(), p3), &(v_p0.clone(), v_p1, v_p2.clone(), v_p3), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0069_hvp(p0, *p1, p2, *p3, c1, k0, v_p0, *v_p1, v_p2, *v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0070(x: f64, grad: f64, w: &Array1<f64>) -> (Array1<f64>, f64, f64) {
     let d_out_1 = (grad.abs()) - &(w - &(ln(&(square(w) + 1.0))));
     let mut t2 = &d_out_1 + w;
-    let unused = &(floor(&(softmax(&t2)))) + &d_out_1;
+    let unused = sqrt(&(square(&(softplus(&(relu(&d_out_1))))) + 1.0));
     t2 += &((mean(&unused)) - &d_out_1);
     (tanh(w), mean(&d_out_1), mean(&t2))
 }
@@ -2063,33 +2594,41 @@ fn f0070_gradcheck() {
         .upstream(&(&up0, 0.5, -0.75))
         .check(&(x, grad, w.clone()), |(x, grad, w)| f0070_backward(*x, *grad, w, (&up0, 0.5, -0.75)))
         .unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array1<f64> = random(2, &mut s);
+    GradCheck::new().upstream(&(&up0, 0.5, -0.75)).check_jvp(&(x, grad, w.clone()), &(v_p0, v_p1, v_p2.clone()), |(x, grad, w)| f0070_backward(*x, *grad, w, (&up0, 0.5, -0.75)), |(x, grad, w), (v_p0, v_p1, v_p2)| f0070_jvp(*x, *grad, w, *v_p0, *v_p1, v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0071(p0: ArrayView1<f64>) -> f64 {
     let t1 = &(p0.hypot(-1.5 * -1.5 + 0.5)) - &p0;
     let t1 = &p0;
-    let mut t3 = {
+    let t3 = {
         let t2 = tanh(&p0);
-        (t2.broadcast((3, 2)).unwrap()).mapv(|z| fract(1.25 - z))
+        t2.map(|&u| u)
     };
-    for i in (0..2).step_by(2) {
-        t3 -= &p0;
-        t3 += logsumexp(&p0);
-    }
-    t1.dot(t1) + mean(&t3)
+    let t4 = match p0.len() {
+        0 => t3.to_owned(),
+        1 | 2 => &t3 - &t3,
+        _ => t3.to_owned(),
+    };
+    sum(t1) + t3.dot(&t3) + t4.iter().sum::<f64>()
 }
 
 #[test]
 fn f0071_gradcheck() {
-    let mut s = 1582861018u64;
+    let mut s = 414982655u64;
     let p0: Array1<f64> = random(2, &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0071_backward(p0.view(), 1.0);
     assert_eq!(value, f0071(p0.view()));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0071_backward(p0.view(), 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(2, &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0071_backward(p0.view(), 1.0), |(p0,), (v_p0,)| f0071_jvp(p0.view(), v_p0.view())).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0071_hvp(p0.view(), v_p0.view())).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0072(p0: Array2<f32>) -> f32 {
     let _t1 = &p0 + &(logsumexp(&p0));
     let _t2 = &(p0.dot(&p0.t())) / &(square(&(softmax(&p0))) + 1.0);
@@ -2110,8 +2649,10 @@ fn f0072_gradcheck() {
         .atol(1e-2)
         .check(&(p0.clone(),), |(p0,)| f0072_backward(p0.clone(), 1.0))
         .unwrap();
+    let v_p0: Array2<f32> = random32((3, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0072_backward(p0.clone(), 1.0), |(p0,), (v_p0,)| f0072_jvp(p0.clone(), v_p0.clone())).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0073(p0: ArrayView2<f64>, p1: Array1<f64>, p2: f64, p3: f64) -> f64 {
     let t1 = if mean(&p1) <= 0.4629 {
         p3 - p3
@@ -2137,8 +2678,14 @@ fn f0073_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0073_backward(p0.view(), p1.clone(), *p2, *p3, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    let v_p1: Array1<f64> = random(3, &mut s);
+    let v_p2 = scalar(&mut s);
+    let v_p3 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2, p3), &(v_p0.clone(), v_p1.clone(), v_p2, v_p3), |(p0, p1, p2, p3)| f0073_backward(p0.view(), p1.clone(), *p2, *p3, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0073_jvp(p0.view(), p1.clone(), *p2, *p3, v_p0.view(), v_p1.clone(), *v_p2, *v_p3)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2, p3), &(v_p0.clone(), v_p1.clone(), v_p2, v_p3), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0073_hvp(p0.view(), p1.clone(), *p2, *p3, v_p0.view(), v_p1.clone(), *v_p2, *v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0074(p0: &Array1<f64>, labels: &[usize]) -> f64 {
     let mut t1 = exp(&(p0.view().into_shape_with_order((2, 1)).unwrap()));
     for i in 0..2 {
@@ -2158,19 +2705,28 @@ fn f0074_gradcheck() {
     assert_eq!(value, f0074(&p0, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0074_backward(p0, labels, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(2, &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0074_backward(p0, labels, 1.0), |(p0,), (v_p0,)| f0074_jvp(p0, labels, v_p0)).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0074_hvp(p0, labels, v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0075(p0: f64, p1: &Array2<f64>, p2: &Array1<f64>, labels: &[usize]) -> f64 {
-    let t1 = 1.25 / (p2 * p2 + 1.0);
-    let t2 = ln(&(square(&(sigmoid(&(p1 * 3.0)))) + 1.0));
-    let t3 = mse(&t1, p2);
-    let _t4 = 0.25 * ((sigmoid(&t2)).product());
-    mean(&t2) + t3
+    let mut t1 = 1.25 / (p2 * p2 + 1.0);
+    let mut t2 = ln(&(square(&(sigmoid(&(p1 * 3.0)))) + 1.0));
+    let n1 = p2.len();
+    let t3 = Array1::<f64>::from_shape_vec(n1, vec![0.0, 0.5]).unwrap();
+    let mut t4 = (((cos(&t1)) * 0.1 + &t3).var(0.0));
+    if mean(p2) < 0.0371 {
+        t2 /= &(square(&(clamp(&t2, -1.0, 3.0))) + 0.5);
+    } else {
+        t1 += t4;
+    }
+    t1.iter().sum::<f64>() + t2[[2, 0]] + t4
 }
 
 #[test]
 fn f0075_gradcheck() {
-    let mut s = 1545609399u64;
+    let mut s = 632658818u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array1<f64> = random(2, &mut s);
@@ -2181,8 +2737,13 @@ fn f0075_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0075_backward(*p0, p1, p2, labels, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((3, 1), &mut s);
+    let v_p2: Array1<f64> = random(2, &mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone(), p2.clone()), &(v_p0, v_p1.clone(), v_p2.clone()), |(p0, p1, p2)| f0075_backward(*p0, p1, p2, labels, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0075_jvp(*p0, p1, p2, labels, *v_p0, v_p1, v_p2)).unwrap();
+    hvpcheck(&(p0, p1.clone(), p2.clone()), &(v_p0, v_p1.clone(), v_p2.clone()), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0075_hvp(*p0, p1, p2, labels, *v_p0, v_p1, v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0076(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> Array2<f64> {
     let t1 = p3;
     let c1: f64 = 2.0;
@@ -2212,97 +2773,138 @@ fn f0076_gradcheck() {
         .upstream(&up)
         .check(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0076_backward(p0, p1, p2, *p3, &up))
         .unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    let v_p2: Array2<f64> = random((1, 3), &mut s);
+    let v_p3 = scalar(&mut s);
+    GradCheck::new().upstream(&&up).check_jvp(&(p0.clone(), p1.clone(), p2.clone(), p3), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3), |(p0, p1, p2, p3)| f0076_backward(p0, p1, p2, *p3, &up), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0076_jvp(p0, p1, p2, *p3, v_p0, v_p1, v_p2, *v_p3)).unwrap();
 }
-#[differentiable(wrt(w))]
-fn f0077(w: &Array2<f64>, d_x: &Array2<f64>) -> f64 {
-    let out = (d_x - d_x).map(|&e| e);
-    out[[0, 2]]
+#[differentiable(hvp, wrt(p0))]
+fn f0077(p0: &Array2<f64>, c0: &Array2<f64>, c1: f64) -> f64 {
+    let mut t1 = tanh(sigmoid((f0020(p0, c0))));
+    let mut t2 = t1;
+    for i in 0..1 {
+        t1 = t1 * 0.5 + t2;
+        t2 = c1;
+        t1 -= 0.5 * t2;
+    }
+    t1 + t2
 }
 
 #[test]
 fn f0077_gradcheck() {
-    let mut s = 244212461u64;
-    let w: Array2<f64> = random((3, 2), &mut s);
-    let d_x: Array2<f64> = random((1, 3), &mut s);
-    let (w, d_x,) = std::hint::black_box((w, d_x,));
-    let (value, grads) = f0077_backward(&w, &d_x, 1.0);
-    assert_eq!(value, f0077(&w, &d_x));
-    assert_eq!(grads.w.shape(), w.shape());
-    gradcheck(&(w.clone(),), |(w,)| f0077_backward(w, &d_x, 1.0)).unwrap();
+    let mut s = 1164201571u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let c0: Array2<f64> = random((1, 3), &mut s);
+    let c1 = scalar(&mut s);
+    let (p0, c0, c1,) = std::hint::black_box((p0, c0, c1,));
+    let (value, grads) = f0077_backward(&p0, &c0, c1, 1.0);
+    assert_eq!(value, f0077(&p0, &c0, c1));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0077_backward(p0, &c0, c1, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0077_backward(p0, &c0, c1, 1.0), |(p0,), (v_p0,)| f0077_jvp(p0, &c0, c1, v_p0)).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0077_hvp(p0, &c0, c1, v_p0)).unwrap();
 }
-#[differentiable]
-fn f0078(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> (f64, f64) {
+#[differentiable(hvp)]
+fn f0078(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
     let t2 = {
         let t1 = p0;
         tanh(&(p2.t()))
     };
     let mut t2 = t2.mean().expect("not empty");
-    let t3 = array![[0.0_f64], [0.5], [1.0]];
-    let t4 = &((p2 * 0.1 + &t3).var_axis(Axis(0), 0.0)) + t2;
-    for i in (0..2).rev() {
-        t2 -= 0.75;
-    }
-    t2 = ((sigmoid(&(concat(Axis(0), &[&t4, &t4])))).map(|&e| (p3 + 2.0) * (sin(t2)))).iter().zip((sigmoid(&t4)).iter()).map(|(u, v)| (fract((*v) - (*v))).sin()).sum::<f64>();
-    let t5 = sin(p0);
-    (p3, p1.sum())
+    let t3 = (square(t2) + 1.0).sqrt();
+    t2 /= square(sigmoid(t3)) + 1.0;
+    let t4 = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
+    let mut t5 = if t2 <= 0.0371 {
+        p2.to_owned()
+    } else {
+        tanh(p2)
+    };
+    t5 += &(p2 * t3);
+    t2 + t3 + sum(&t5)
 }
 
 #[test]
 fn f0078_gradcheck() {
-    let mut s = 1080786501u64;
+    let mut s = 592875199u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
     let p3 = scalar(&mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0078_backward(p0, &p1, &p2, p3, (1.0, 0.5));
+    let (value, grads) = f0078_backward(p0, &p1, &p2, p3, 1.0);
     assert_eq!(value, f0078(p0, &p1, &p2, p3));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0, p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0078_backward(*p0, p1, p2, *p3, (1.0, 0.5)))
-        .unwrap();
+    gradcheck(&(p0, p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0078_backward(*p0, p1, p2, *p3, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    let v_p2: Array2<f64> = random((3, 1), &mut s);
+    let v_p3 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone(), p2.clone(), p3), &(v_p0, v_p1.clone(), v_p2.clone(), v_p3), |(p0, p1, p2, p3)| f0078_backward(*p0, p1, p2, *p3, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0078_jvp(*p0, p1, p2, *p3, *v_p0, v_p1, v_p2, *v_p3)).unwrap();
+    hvpcheck(&(p0, p1.clone(), p2.clone(), p3), &(v_p0, v_p1.clone(), v_p2.clone(), v_p3), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0078_hvp(*p0, p1, p2, *p3, *v_p0, v_p1, v_p2, *v_p3)).unwrap();
 }
-#[differentiable]
-fn f0079(p0: f64, p1: Array2<f64>, p2: &Array2<f64>, p3: &Array1<f64>) -> f64 {
-    let mut t1 = relu(&(exp(p2)));
-    let t2 = p1.t();
-    let n1 = p3.len() - 1;
-    'o2: for _ in 0..2 {
-    for i in (0..n1).step_by(2) {
-            t1 = (p3[i + 1] - p3[i]) - &t2;
-            t1 = (p3[i + 1] - p3[i]) / (square(&t2) + 0.5);
-            if sum(&t1) <= 0.0371 {
-                continue 'o2;
-            }
+#[differentiable(hvp, wrt(p0, p1, p2, p3))]
+fn f0079(p0: f64, p1: Array2<f64>, p2: &Array2<f64>, p3: &Array1<f64>, c1: f64) -> f64 {
+    let t1 = relu(&(exp(p2)));
+    let c1: f64 = 0.25;
+    let mut t2 = sigmoid(logsumexp(&(p3.map(|&v| cos(c1)))));
+    let mut t3 = t2;
+    for i in 0..1 {
+        t2 += p3.mapv(|v| (v * t3).tanh()).sum() * 0.1;
+        t3 = c1;
+    }
+    let mut t4 = if t3 > 0.4629 && t3 > 0.0 {
+        t1.dot(&p1)
+    } else {
+        tanh(&(t1.dot(&p1)))
+    };
+    let mut t5 = p0;
+    let mut n2 = 0;
+    loop {
+        t5 += (mean(&(t4.to_shape((4, 1)).unwrap())));
+        t4 += &(t1.dot(&p1));
+        n2 += 1;
+        if n2 >= 3 || t5.abs() < 0.5183 {
+            break;
         }
     }
-    let t3 = p2.dot(&p1);
-    let t4 = (&t2 * &t2).mean_axis(Axis(1)).unwrap();
-    t3[[1, 0]] + logsumexp(&t4)
+    let t6 = if p3.dot(p3) <= -0.5183 || t2 > 0.0 {
+        (sin(&(sigmoid(&p1)))).dot(&(tanh(&t4)))
+    } else {
+        cos(&((sin(&(sigmoid(&p1)))).dot(&(tanh(&t4)))))
+    };
+    t1.sum() + t2 + t3 + sum(&t4) + t5 + sum(&t6)
 }
 
 #[test]
 fn f0079_gradcheck() {
-    let mut s = 2026353747u64;
+    let mut s = 1425220265u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((2, 3), &mut s);
     let p3: Array1<f64> = random(2, &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0079_backward(p0, p1.clone(), &p2, &p3, 1.0);
-    assert_eq!(value, f0079(p0, p1.clone(), &p2, &p3));
+    let c1 = scalar(&mut s);
+    let (p0, p1, p2, p3, c1,) = std::hint::black_box((p0, p1, p2, p3, c1,));
+    let (value, grads) = f0079_backward(p0, p1.clone(), &p2, &p3, c1, 1.0);
+    assert_eq!(value, f0079(p0, p1.clone(), &p2, &p3, c1));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0079_backward(*p0, p1.clone(), p2, p3, 1.0)).unwrap();
+    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0079_backward(*p0, p1.clone(), p2, p3, c1, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    let v_p2: Array2<f64> = random((2, 3), &mut s);
+    let v_p3: Array1<f64> = random(2, &mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone(), p2.clone(), p3.clone()), &(v_p0, v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0079_backward(*p0, p1.clone(), p2, p3, c1, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0079_jvp(*p0, p1.clone(), p2, p3, c1, *v_p0, v_p1.clone(), v_p2, v_p3)).unwrap();
+    hvpcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), &(v_p0, v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0079_hvp(*p0, p1.clone(), p2, p3, c1, *v_p0, v_p1.clone(), v_p2, v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0080(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> Array2<f64> {
     let _t1 = (p0 * p0 + 0.5).log(2.0);
     let t2 = sigmoid(p1);
-    let t3 = p2.sum_axis(Axis(0));
+    let t3 = t2.sum_axis(Axis(0));
     t2
 }
 
@@ -2323,55 +2925,59 @@ fn f0080_gradcheck() {
         .upstream(&up)
         .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0080_backward(p0, p1, p2, &up))
         .unwrap();
+    let v_p0: Array2<f64> = random((2, 3), &mut s);
+    let v_p1: Array2<f64> = random((2, 3), &mut s);
+    let v_p2: Array2<f64> = random((3, 1), &mut s);
+    GradCheck::new().upstream(&&up).check_jvp(&(p0.clone(), p1.clone(), p2.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(p0, p1, p2)| f0080_backward(p0, p1, p2, &up), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0080_jvp(p0, p1, p2, v_p0, v_p1, v_p2)).unwrap();
 }
-#[differentiable]
-fn f0081(out: &Array2<f64>) -> f64 {
-    let t1 = out;
-    let grad_1 = concat(Axis(1), &[t1, out, t1]);
-    let x = &((sigmoid(&grad_1)) * &grad_1) / (square(&(concat(Axis(1), &[out, t1, t1]))) + 1.0);
-    let c1 = 0.5_f64;
-    let mut t4 = mean(&(&((&grad_1 * &x).mean_axis(Axis(0)).unwrap()) * &(sin(&(x.to_owned().mapv_into(|u| {
-        if u > 0.0371 {
-            u / (c1.powi(2) + 1.0)
-        } else {
-            (square(c1) + 1.0).ln()
-        }
-    }))))));
-    for r in out.rows() {
-        t4 += (((sum(&grad_1))) + r.sum());
+#[differentiable(hvp)]
+fn f0081(p0: &Array2<f64>) -> f64 {
+    let t1 = p0;
+    let t2 = concat(Axis(1), &[t1, p0, t1]);
+    let t3 = &((t1.dot(&t1.t())) * &t2) / (square(&(concat(Axis(1), &[p0, t1, t1]))) + 1.0);
+    let c1: f64 = 1.5;
+    let mut t4 = (((&t2 * &t3).mean_axis(Axis(0)).unwrap()) * (powi(&(Zip::from(&(sigmoid(&t3))).and(&(tanh(&t3))).map_collect(|&l, &r| backprop::ops::sin(r))), 2))).mean().unwrap();
+    for r in p0.rows() {
+        t4 += ((square(&(fract(&r)))).iter().sum::<f64>());
     }
-    let _t5 = backprop::ops::sigmoid(f0033(sigmoid(t4)));
-    if sum(&x) > -0.5183 {
-        return sum(&(sum_axis(&grad_1, Axis(1))));
+    let t6 = {
+        let t5 = sigmoid(t4);
+        backprop::ops::log_sigmoid(t4)
+    };
+    if sum(&t3) > -0.5183 {
+        return sum(&(sum_axis(&t2, Axis(1))));
     }
-    x.iter().sum::<f64>() + t4
+    t4 + t6
 }
 
 #[test]
 fn f0081_gradcheck() {
-    let mut s = 543457821u64;
-    let out: Array2<f64> = random((1, 3), &mut s);
-    let (out,) = std::hint::black_box((out,));
-    let (value, grads) = f0081_backward(&out, 1.0);
-    assert_eq!(value, f0081(&out));
-    assert_eq!(grads.out.shape(), out.shape());
-    gradcheck(&(out.clone(),), |(out,)| f0081_backward(out, 1.0)).unwrap();
+    let mut s = 280260969u64;
+    let p0: Array2<f64> = random((1, 3), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0081_backward(&p0, 1.0);
+    assert_eq!(value, f0081(&p0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0081_backward(p0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((1, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0081_backward(p0, 1.0), |(p0,), (v_p0,)| f0081_jvp(p0, v_p0)).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0081_hvp(p0, v_p0)).unwrap();
 }
-#[differentiable]
-fn f0082(p0: ArrayView2<f32>, p1: &Array2<f32>, p2: &Array2<f32>) -> f32 {
+#[differentiable(jvp)]
+fn f0082(p0: ArrayView2<f32>, p1: &Array2<f32>, p2: &Array2<f32>) -> (f32, f32) {
     let t1 = (&p0 - p2).slice_axis(Axis(1), Slice::from(0..)).to_owned();
-    let t2 = p2.iter().map(|&e| e.max(0.5)).sum::<f32>();
-    t1.mean().unwrap() + t2
+    let t2 = t1.view().reversed_axes();
+    (mean(p2), sum(&t2))
 }
 
 #[test]
 fn f0082_gradcheck() {
-    let mut s = 798377388u64;
+    let mut s = 793345274u64;
     let p0: Array2<f32> = random32((2, 1), &mut s);
     let p1: Array2<f32> = random32((2, 1), &mut s);
     let p2: Array2<f32> = random32((1, 3), &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0082_backward(p0.view(), &p1, &p2, 1.0);
+    let (value, grads) = f0082_backward(p0.view(), &p1, &p2, (1.0, 0.5));
     assert_eq!(value, f0082(p0.view(), &p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -2379,11 +2985,16 @@ fn f0082_gradcheck() {
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0082_backward(p0.view(), p1, p2, 1.0))
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0082_backward(p0.view(), p1, p2, (1.0, 0.5)))
         .unwrap();
+    let v_p0: Array2<f32> = random32((2, 1), &mut s);
+    let v_p1: Array2<f32> = random32((2, 1), &mut s);
+    let v_p2: Array2<f32> = random32((1, 3), &mut s);
+    GradCheck::new().upstream(&(1.0, 0.5)).check_jvp(&(p0.clone(), p1.clone(), p2.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(p0, p1, p2)| f0082_backward(p0.view(), p1, p2, (1.0, 0.5)), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0082_jvp(p0.view(), p1, p2, v_p0.view(), v_p1, v_p2)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2))]
-fn f0083(p0: &Array2<f32>, p1: Array2<f32>, p2: &Array1<f32>, c0: &Array2<f32>) -> f32 {
+#[differentiable(jvp, wrt(p0, p1, p2))]
+fn f0083(p0: &Array2<f32>, p1: Array2<f32>, p2: &Array1<f32>, c0: &Array2<f32>) -> (Array2<f32>, f32) {
     let (n1, m1) = c0.dim();
     let t1 = Array2::<f32>::ones((m1, 3));
     let t2 = if p2.sum() < 0.4629 {
@@ -2391,21 +3002,25 @@ fn f0083(p0: &Array2<f32>, p1: Array2<f32>, p2: &Array1<f32>, c0: &Array2<f32>) 
     } else {
         cos(&(p0 - &t1))
     };
-    let mut t3 = (f0032(c0)).powi(2);
-    t3 = (tanh(mean(&(t2.row(0))))).tan();
-    let t4 = p1.clone();
-    t3 + sum(&t4)
+    let t3 = f0032(c0);
+    let t5 = {
+        let t4 = t3 * ((p0.mean_axis(Axis(0)).unwrap()).dot(&t2));
+        (p2 / (square(&t4) + 0.5)).slice(s![..3]).sum()
+    };
+    let t6 = t3;
+    (sin(&p1), t2.iter().sum::<f32>())
 }
 
 #[test]
 fn f0083_gradcheck() {
-    let mut s = 2100429732u64;
+    let mut s = 393837620u64;
     let p0: Array2<f32> = random32((3, 3), &mut s);
     let p1: Array2<f32> = random32((2, 2), &mut s);
     let p2: Array1<f32> = random32(3, &mut s);
     let c0: Array2<f32> = random32((2, 1), &mut s);
     let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0083_backward(&p0, p1.clone(), &p2, &c0, 1.0);
+    let up0: Array2<f32> = random32((2, 2), &mut s);
+    let (value, grads) = f0083_backward(&p0, p1.clone(), &p2, &c0, (&up0, 0.5));
     assert_eq!(value, f0083(&p0, p1.clone(), &p2, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -2413,11 +3028,16 @@ fn f0083_gradcheck() {
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0083_backward(p0, p1.clone(), p2, &c0, 1.0))
+        .upstream(&(&up0, 0.5))
+        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0083_backward(p0, p1.clone(), p2, &c0, (&up0, 0.5)))
         .unwrap();
+    let v_p0: Array2<f32> = random32((3, 3), &mut s);
+    let v_p1: Array2<f32> = random32((2, 2), &mut s);
+    let v_p2: Array1<f32> = random32(3, &mut s);
+    GradCheck::new().upstream(&(&up0, 0.5)).check_jvp(&(p0.clone(), p1.clone(), p2.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(p0, p1, p2)| f0083_backward(p0, p1.clone(), p2, &c0, (&up0, 0.5)), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0083_jvp(p0, p1.clone(), p2, &c0, v_p0, v_p1.clone(), v_p2)).unwrap();
 }
-#[differentiable]
-fn f0084(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: f64, labels: &[usize]) -> f64 {
+#[differentiable(hvp)]
+fn f0084(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: f64) -> f64 {
     let mut t2 = {
         let t1 = p2.map(|&u| {
         if u >= 0.0371 {
@@ -2432,123 +3052,156 @@ fn f0084(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: f64, labels: &[usize])
         t2 *= &((tanh(&t2)).mapv(|e| p3 + 1.5));
     }
     t2 += p3 + 2.0;
-    let mut t3 = backprop::ops::tan((softmax_cross_entropy(p2, labels)).tanh());
-    let c1 = 0.5_f64;
-    t3 += p0.iter().map(|&z| z * t3).sum::<f64>();
-    let (n2, m2) = p0.dim();
-    let t5 = Array2::<f64>::from_shape_vec((m2, 2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
+    let t3 = (signum(p2.mean().unwrap())) / (square(p2) + 0.5);
+    let t4 = relu((square(&t3)).iter().sum::<f64>());
     let t6 = {
-        let t4 = sin(&p2.slice_axis(Axis(0), Slice::from(0..1)));
-        (square((&(sigmoid(&t2)) * 0.1 + &t5).std(0.0)) + 0.5).powf(0.25)
+        let t5 = mse(&(sigmoid(&(&(t3.dot(&t3.t())) - t4))), &(sigmoid(&(&(&(t3.dot(&t3.t())) - t4) * 0.5))));
+        ((sigmoid(&(t4 + &t3))).mapv(sigmoid)).t().dot(&t3)
     };
-    t2 += &(p0.dot(p2));
-    t3 + t6
+    let mut t7 = sin(mean(p2));
+    let mut t8 = t7;
+    for i in 0..2 {
+        t7 -= 0.5 * t8;
+        t8 = 0.25;
+    }
+    t7 + t8
 }
 
 #[test]
 fn f0084_gradcheck() {
-    let mut s = 1559283814u64;
+    let mut s = 1491600584u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let p3 = scalar(&mut s);
-    let labels: &[usize] = &[1, 0, 1];
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0084_backward(&p0, p1, &p2, p3, labels, 1.0);
-    assert_eq!(value, f0084(&p0, p1, &p2, p3, labels));
+    let (value, grads) = f0084_backward(&p0, p1, &p2, p3, 1.0);
+    assert_eq!(value, f0084(&p0, p1, &p2, p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0084_backward(p0, *p1, p2, *p3, labels, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0084_backward(p0, *p1, p2, *p3, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((1, 3), &mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array2<f64> = random((3, 2), &mut s);
+    let v_p3 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1, p2.clone(), p3), &(v_p0.clone(), v_p1, v_p2.clone(), v_p3), |(p0, p1, p2, p3)| f0084_backward(p0, *p1, p2, *p3, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0084_jvp(p0, *p1, p2, *p3, v_p0, *v_p1, v_p2, *v_p3)).unwrap();
+    hvpcheck(&(p0.clone(), p1, p2.clone(), p3), &(v_p0.clone(), v_p1, v_p2.clone(), v_p3), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0084_hvp(p0, *p1, p2, *p3, v_p0, *v_p1, v_p2, *v_p3)).unwrap();
 }
-#[differentiable]
-fn f0085(w: Array2<f32>, d_p0: f32) -> f32 {
-    let t1_from_t2 = {
-        let d_d_x = f0010(d_p0);
-        sin(&w)
+#[differentiable(jvp)]
+fn f0085(d_t1: Array2<f32>, grad: f32) -> f32 {
+    let t2 = {
+        let unused = f0010(grad);
+        sin(&d_t1)
     };
-    let unused = {
-        let x = log2(&(&t1_from_t2 * &t1_from_t2 + 0.5));
-        x.mapv(|u| u)
+    let d_out = {
+        let d_out_1 = cos(&(sigmoid(&(mean_axis(&t2, Axis(0))))));
+        f0010(((&d_out_1 * &d_out_1).iter().sum::<f32>()).tanh())
     };
-    t1_from_t2[[0, 0]] + mean(&unused)
+    mean(&t2) + d_out + grad
 }
 
 #[test]
 fn f0085_gradcheck() {
-    let mut s = 444772743u64;
-    let w: Array2<f32> = random32((1, 2), &mut s);
-    let d_p0 = scalar32(&mut s);
-    let (w, d_p0,) = std::hint::black_box((w, d_p0,));
-    let (value, grads) = f0085_backward(w.clone(), d_p0, 1.0);
-    assert_eq!(value, f0085(w.clone(), d_p0));
-    assert_eq!(grads.w.shape(), w.shape());
+    let mut s = 1338445556u64;
+    let d_t1: Array2<f32> = random32((1, 2), &mut s);
+    let grad = scalar32(&mut s);
+    let (d_t1, grad,) = std::hint::black_box((d_t1, grad,));
+    let (value, grads) = f0085_backward(d_t1.clone(), grad, 1.0);
+    assert_eq!(value, f0085(d_t1.clone(), grad));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(w.clone(), d_p0), |(w, d_p0)| f0085_backward(w.clone(), *d_p0, 1.0))
+        .check(&(d_t1.clone(), grad), |(d_t1, grad)| f0085_backward(d_t1.clone(), *grad, 1.0))
         .unwrap();
+    let v_p0: Array2<f32> = random32((1, 2), &mut s);
+    let v_p1 = scalar32(&mut s);
+    GradCheck::new().check_jvp(&(d_t1.clone(), grad), &(v_p0.clone(), v_p1), |(d_t1, grad)| f0085_backward(d_t1.clone(), *grad, 1.0), |(d_t1, grad), (v_p0, v_p1)| f0085_jvp(d_t1.clone(), *grad, v_p0.clone(), *v_p1)).unwrap();
 }
-#[differentiable]
-fn f0086(p0: &Array2<f64>, p1: f64) -> f64 {
+#[differentiable(jvp)]
+fn f0086(p0: &Array2<f64>, p1: f64) -> (f64, f64) {
     let t1 = p0;
     let t2 = t1;
-    let t3 = t1.map(|&v| {
-        if p1 > 0.4629 {
-            v - v
-        } else {
-            v + v
-        }
-    });
-    let t4 = &(&t3 + p1) * 1.5;
-    let mut t5 = t1.to_owned().mapv_into(|v| p1);
-    t5 = (softmax(&(&t5 + &t3))) + &t3;
-    t4.sum() + t5[[1, 0]]
+    let t3 = abs(p0);
+    let t4 = match () {
+        _ if mean(t1) < 0.4629 => t3.to_owned(),
+        _ if sum(t1) <= 0.0371 => -&t3,
+        _ => t2 / &(square(&t3) + 0.5),
+    };
+    let t5 = sum(&(log_sigmoid(t2)));
+    let t4 = tan(&(tanh(&(t4.to_shape(3).unwrap()))));
+    (t2.sum(), logsumexp(&t4))
 }
 
 #[test]
 fn f0086_gradcheck() {
-    let mut s = 696651673u64;
+    let mut s = 154404836u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0086_backward(&p0, p1, 1.0);
+    let (value, grads) = f0086_backward(&p0, p1, (1.0, 0.5));
     assert_eq!(value, f0086(&p0, p1));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0086_backward(p0, *p1, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(), p1), |(p0, p1)| f0086_backward(p0, *p1, (1.0, 0.5)))
+        .unwrap();
+    let v_p0: Array2<f64> = random((3, 1), &mut s);
+    let v_p1 = scalar(&mut s);
+    GradCheck::new().upstream(&(1.0, 0.5)).check_jvp(&(p0.clone(), p1), &(v_p0.clone(), v_p1), |(p0, p1)| f0086_backward(p0, *p1, (1.0, 0.5)), |(p0, p1), (v_p0, v_p1)| f0086_jvp(p0, *p1, v_p0, *v_p1)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2, p3))]
-fn f0087(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: &Array2<f64>, p3: &Array2<f64>, c0: &Array2<f64>, labels: &[usize]) -> f64 {
-    let t1 = (((c0 * c0).iter().sum::<f64>()).tanh()).powi(3);
-    let t2 = c0;
-    let t3 = (abs(&(0.25 / (square(p2) + 1.0)))).select(Axis(0), &[1, 0, 0, 1]);
-    let _t4 = (logsumexp(&t3)).dot(&t3);
-    let t5 = if mean(c0) <= -0.5183 {
-        sigmoid(f0012(p0))
-    } else {
-        t1
-    };
-    t1 + t2[[1, 2]] + t3.iter().sum::<f64>() + t5
+#[differentiable(hvp, wrt(p0, p1, p2, p3))]
+fn f0087(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: &Array2<f64>, p3: &Array2<f64>, c0: &Array2<f64>) -> f64 {
+    let mut t1 = (((c0 * c0).iter().sum::<f64>()).tanh()).powi(3);
+    let (n1, m1) = c0.dim();
+    let n2 = p1.nrows();
+    let m2 = p1.ncols();
+    let t2 = Array::from_elem((m1, m2), 2.0_f64);
+    let mut t3 = tanh(p3);
+    let mut t4 = sigmoid(p3);
+    for i in 0..1 {
+        t3 = &t3 * 0.5 + &t4;
+        let s3 = t3.clone();
+        t3 = t4.clone();
+        t4 = s3;
+        t3 = &t3 * 0.5 + &t4;
+    }
+    t1 += 0.25;
+    let mut t1 = &t4 + t1;
+    for i in 0..3 {
+        if mean(c0) >= -0.5183 {
+            return (sum(&(&t4 + (p3[[i, 1]]))));
+        }
+        t1 += &(t3.hypot(0.5 * 0.5 + 0.5));
+        t1 += &((&p1 + 3.0) - (p3[[i, 1]]));
+    }
+    t4.iter().sum::<f64>() + t1.sum()
 }
 
 #[test]
 fn f0087_gradcheck() {
-    let mut s = 1461683776u64;
+    let mut s = 2048792599u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
     let p3: Array2<f64> = random((3, 2), &mut s);
     let c0: Array2<f64> = random((2, 3), &mut s);
-    let labels: &[usize] = &[1, 1, 0, 0];
     let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let (value, grads) = f0087_backward(&p0, p1.view(), &p2, &p3, &c0, labels, 1.0);
-    assert_eq!(value, f0087(&p0, p1.view(), &p2, &p3, &c0, labels));
+    let (value, grads) = f0087_backward(&p0, p1.view(), &p2, &p3, &c0, 1.0);
+    assert_eq!(value, f0087(&p0, p1.view(), &p2, &p3, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0087_backward(p0, p1.view(), p2, p3, &c0, labels, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0087_backward(p0, p1.view(), p2, p3, &c0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 1), &mut s);
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    let v_p2: Array2<f64> = random((3, 3), &mut s);
+    let v_p3: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0087_backward(p0, p1.view(), p2, p3, &c0, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0087_jvp(p0, p1.view(), p2, p3, &c0, v_p0, v_p1.view(), v_p2, v_p3)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0087_hvp(p0, p1.view(), p2, p3, &c0, v_p0, v_p1.view(), v_p2, v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0088(y_1: &Array2<f64>, grad: f64, w: &Array2<f64>, d_x: &Array2<f64>) -> Array2<f64> {
     let _t1 = &(cos(w)) * &(y_1 / &(square(w) + 2.0));
     let t1_from_t2 = Array::from_elem((3, 1), 2.0_f64);
@@ -2595,8 +3248,13 @@ fn f0088_gradcheck() {
         .upstream(&up)
         .check(&(y_1.clone(), grad, w.clone(), d_x.clone()), |(y_1, grad, w, d_x)| f0088_backward(y_1, *grad, w, d_x, &up))
         .unwrap();
+    let v_p0: Array2<f64> = random((1, 2), &mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array2<f64> = random((3, 2), &mut s);
+    let v_p3: Array2<f64> = random((2, 3), &mut s);
+    GradCheck::new().upstream(&&up).check_jvp(&(y_1.clone(), grad, w.clone(), d_x.clone()), &(v_p0.clone(), v_p1, v_p2.clone(), v_p3.clone()), |(y_1, grad, w, d_x)| f0088_backward(y_1, *grad, w, d_x, &up), |(y_1, grad, w, d_x), (v_p0, v_p1, v_p2, v_p3)| f0088_jvp(y_1, *grad, w, d_x, v_p0, *v_p1, v_p2, v_p3)).unwrap();
 }
-#[differentiable(wrt(p2, p3))]
+#[differentiable(hvp, wrt(p2, p3))]
 fn f0089(p0: &Array1<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
     let _t1 = p2;
     let t2 = p3;
@@ -2624,49 +3282,61 @@ fn f0089_gradcheck() {
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p2.clone(), p3.clone()), |(p2, p3)| f0089_backward(&p0, p1, p2, p3, 1.0)).unwrap();
+    let v_p2: Array2<f64> = random((2, 3), &mut s);
+    let v_p3: Array2<f64> = random((3, 1), &mut s);
+    GradCheck::new().check_jvp(&(p2.clone(), p3.clone()), &(v_p2.clone(), v_p3.clone()), |(p2, p3)| f0089_backward(&p0, p1, p2, p3, 1.0), |(p2, p3), (v_p2, v_p3)| f0089_jvp(&p0, p1, p2, p3, v_p2, v_p3)).unwrap();
+    hvpcheck(&(p2.clone(), p3.clone()), &(v_p2.clone(), v_p3.clone()), |(p2, p3), (v_p2, v_p3)| f0089_hvp(&p0, p1, p2, p3, v_p2, v_p3)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2, p3))]
-fn f0090(p0: &Array2<f64>, p1: &Array1<f64>, p2: Array2<f64>, p3: &Array2<f64>, c0: &Array1<f64>) -> f64 {
-    let t1 = c0;
-    let mut t2 = p3.mapv(|v| (v.cos()) * (v + v));
-    let t3 = t1 + c0;
-    let mut t4 = p1.to_owned();
-    for i in 0..t4.len() {
-        t4[i] = (t1.select(Axis(0), &[0, 0, 0])).dot(&(t1.select(Axis(0), &[0, 0, 0])));
-    }
-    let _t5 = mean(&(sqrt(&(square(&t2) + 0.5))));
-    let mut t6 = Array1::<f64>::zeros(t4.len());
-    let mut t7 = mean(&(ln_1p(&(square(&t3) + 0.5))));
-    for o in 0..1 {
-        for j in 0..t6.len() {
-            t6[j] = t6[j] * 0.5 + ((mean(&(concat(Axis(1), &[&t2, &t2])))) + t4[j]);
-        }
-        for j in 0..t6.len() {
-            t7 -= (sigmoid(t6[j] * (mean(&(t1 + c0)))));
+#[differentiable(hvp, wrt(y_1, out, d_x, x))]
+fn f0090(y_1: &Array2<f64>, out: &Array1<f64>, d_x: Array2<f64>, x: &Array2<f64>, w: &Array1<f64>, d_out: f64) -> f64 {
+    let d_d_x = w;
+    let mut out_1 = (tanh((exp(w.dot(w))))).sin();
+    let mut t3 = ((mse(&(d_x.dot(out)), d_d_x))).tanh();
+    for _ in 0..2 {
+        t3 = ((mse(&(d_x.dot(out)), d_d_x))).tanh();
+        for i in 0..2 {
+            out_1 += out.mapv(|v| (v * t3).tanh()).sum() * 0.1;
+            match i % 2 {
+                0 => {
+                    t3 = d_out;
+                }
+                _ => {}
+            }
         }
     }
-    t2 *= &t4;
-    sum(t1) + t2.iter().sum::<f64>() + logsumexp(&t3) + t4.dot(&t4) + t6.sum() + t7
+    let d_out_1 = -t3;
+    let _t5 = (square(&(concat(Axis(0), &[out, w])))).sum();
+    let mut t6 = backprop::ops::recip(&(square(&(1.25 - d_d_x)) + 1.0));
+    t6 += out_1;
+    let _t7 = (square(t3) + 1.0).sqrt();
+    d_out_1 + logsumexp(&t6)
 }
 
 #[test]
 fn f0090_gradcheck() {
-    let mut s = 1702497220u64;
-    let p0: Array2<f64> = random((2, 3), &mut s);
-    let p1: Array1<f64> = random(2, &mut s);
-    let p2: Array2<f64> = random((3, 2), &mut s);
-    let p3: Array2<f64> = random((1, 2), &mut s);
-    let c0: Array1<f64> = random(3, &mut s);
-    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let (value, grads) = f0090_backward(&p0, &p1, p2.clone(), &p3, &c0, 1.0);
-    assert_eq!(value, f0090(&p0, &p1, p2.clone(), &p3, &c0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0090_backward(p0, p1, p2.clone(), p3, &c0, 1.0)).unwrap();
+    let mut s = 1358756232u64;
+    let y_1: Array2<f64> = random((2, 3), &mut s);
+    let out: Array1<f64> = random(2, &mut s);
+    let d_x: Array2<f64> = random((3, 2), &mut s);
+    let x: Array2<f64> = random((1, 2), &mut s);
+    let w: Array1<f64> = random(3, &mut s);
+    let d_out = scalar(&mut s);
+    let (y_1, out, d_x, x, w, d_out,) = std::hint::black_box((y_1, out, d_x, x, w, d_out,));
+    let (value, grads) = f0090_backward(&y_1, &out, d_x.clone(), &x, &w, d_out, 1.0);
+    assert_eq!(value, f0090(&y_1, &out, d_x.clone(), &x, &w, d_out));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(y_1.clone(), out.clone(), d_x.clone(), x.clone()), |(y_1, out, d_x, x)| f0090_backward(y_1, out, d_x.clone(), x, &w, d_out, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 3), &mut s);
+    let v_p1: Array1<f64> = random(2, &mut s);
+    let v_p2: Array2<f64> = random((3, 2), &mut s);
+    let v_p3: Array2<f64> = random((1, 2), &mut s);
+    GradCheck::new().check_jvp(&(y_1.clone(), out.clone(), d_x.clone(), x.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3.clone()), |(y_1, out, d_x, x)| f0090_backward(y_1, out, d_x.clone(), x, &w, d_out, 1.0), |(y_1, out, d_x, x), (v_p0, v_p1, v_p2, v_p3)| f0090_jvp(y_1, out, d_x.clone(), x, &w, d_out, v_p0, v_p1, v_p2.clone(), v_p3)).unwrap();
+    hvpcheck(&(y_1.clone(), out.clone(), d_x.clone(), x.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3.clone()), |(y_1, out, d_x, x), (v_p0, v_p1, v_p2, v_p3)| f0090_hvp(y_1, out, d_x.clone(), x, &w, d_out, v_p0, v_p1, v_p2.clone(), v_p3)).unwrap();
 }
-#[differentiable(wrt(p0))]
+#[differentiable(hvp, wrt(p0))]
 fn f0091(p0: f64, p1: f64) -> f64 {
     let t1 = if p1 <= -0.5183 {
         p1 + 0.75
@@ -2685,8 +3355,11 @@ fn f0091_gradcheck() {
     let (value, grads) = f0091_backward(p0, p1, 1.0);
     assert_eq!(value, f0091(p0, p1));
     gradcheck(&(p0,), |(p0,)| f0091_backward(*p0, p1, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0,), &(v_p0,), |(p0,)| f0091_backward(*p0, p1, 1.0), |(p0,), (v_p0,)| f0091_jvp(*p0, p1, *v_p0)).unwrap();
+    hvpcheck(&(p0,), &(v_p0,), |(p0,), (v_p0,)| f0091_hvp(*p0, p1, *v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0092(p0: f64, p1: &Array2<f64>, p2: ArrayView1<f64>, p3: &Array2<f64>) -> f64 {
     let t1 = p1;
     sum(t1)
@@ -2706,8 +3379,14 @@ fn f0092_gradcheck() {
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0092_backward(*p0, p1, p2.view(), p3, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    let v_p2: Array1<f64> = random(3, &mut s);
+    let v_p3: Array2<f64> = random((2, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone(), p2.clone(), p3.clone()), &(v_p0, v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0092_backward(*p0, p1, p2.view(), p3, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0092_jvp(*p0, p1, p2.view(), p3, *v_p0, v_p1, v_p2.view(), v_p3)).unwrap();
+    hvpcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), &(v_p0, v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0092_hvp(*p0, p1, p2.view(), p3, *v_p0, v_p1, v_p2.view(), v_p3)).unwrap();
 }
-#[differentiable(wrt(p0, p1))]
+#[differentiable(jvp, wrt(p0, p1))]
 fn f0093(p0: &Array2<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> (Array2<f64>, f64, Array2<f64>) {
     let t1 = p1;
     let t2 = (&(p0 * c0) - p0).t().dot(c0);
@@ -2731,8 +3410,11 @@ fn f0093_gradcheck() {
         .upstream(&(&up0, 0.5, &up2))
         .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0093_backward(p0, p1, &c0, (&up0, 0.5, &up2)))
         .unwrap();
+    let v_p0: Array2<f64> = random((1, 2), &mut s);
+    let v_p1: Array2<f64> = random((1, 2), &mut s);
+    GradCheck::new().upstream(&(&up0, 0.5, &up2)).check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0093_backward(p0, p1, &c0, (&up0, 0.5, &up2)), |(p0, p1), (v_p0, v_p1)| f0093_jvp(p0, p1, &c0, v_p0, v_p1)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0094(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: Array2<f64>) -> f64 {
     let mut t1 = ((&p3 * p0).dot(p2)) * p2;
     let t2 = t1.dot(&t1.t());
@@ -2771,107 +3453,119 @@ fn f0094_gradcheck() {
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0094_backward(p0, p1, p2, p3.clone(), 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 3), &mut s);
+    let v_p1: Array2<f64> = random((1, 3), &mut s);
+    let v_p2: Array2<f64> = random((3, 2), &mut s);
+    let v_p3: Array2<f64> = random((1, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0094_backward(p0, p1, p2, p3.clone(), 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0094_jvp(p0, p1, p2, p3.clone(), v_p0, v_p1, v_p2, v_p3.clone())).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0094_hvp(p0, p1, p2, p3.clone(), v_p0, v_p1, v_p2, v_p3.clone())).unwrap();
 }
-#[differentiable]
-fn f0095(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
-    let mut t2 = {
-        let t1 = 2.0 + (sigmoid(f0036(p1.to_owned())));
-        (t1 * (f0029(t1.tanh()))) + &((p0.view().permuted_axes([1, 0])).to_owned().remove_axis(Axis(1)))
-    };
-    if p2 < 0.4629 || p2 > 0.0 {
-        t2 += (sigmoid(&t2)).dot(&(sigmoid(&t2)));
-    } else if p2 >= 0.4629 {
-        t2 += (sigmoid(&t2)).iter().zip(&(tanh(&t2))).map(|(&l, &r)| {
-        if p2 < 0.0371 {
-            (f0033(r)).tanh()
+#[differentiable(hvp)]
+fn f0095(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, k0: usize) -> f64 {
+    let c1: f64 = 1.25;
+    let mut t1 = (p1.iter().map(|&z| {
+        if z > 0.0371 {
+            (c1.min(p2)) + z
         } else {
-            r
+            z * (c1 + c1)
         }
-    }).sum::<f64>();
+    }).sum::<f64>()) + &(&(-p1) / (square(log_sigmoid(p2)) + 1.0));
+    let t2 = p0;
+    t1 /= square((t1.dot(t2)).mean().unwrap()) + 0.5;
+    t1 /= p2.powi(2) + 1.0;
+    let t3 = array![[-1.0_f64, 1.5, 0.5]];
+    let mut t4 = tanh(p0);
+    let mut t5 = t4.clone();
+    for i in 0..3 {
+        t4 = tanh(&(&t4 + &t5));
+        t5 = t3.clone();
     }
-    let t4 = {
-        let t3 = ln(&(p0 * p0 + 1.0));
-        p1 * p1
+    let t6 = match k0 {
+        0 => t5.map(|&u| relu((f0029(sin(u))) - u)),
+        1 | 2 => ((sin(&(0.1 - &t5))).dot(&(sigmoid(&t1)))).dot(t2),
+        _ => t5.to_owned(),
     };
-    let (n1, m1) = p1.dim();
-    let (n2, m2) = p1.dim();
-    let t6 = array![[0.0_f64], [0.5], [1.0]];
-    let t7 = {
-        let t5 = (tanh(&t2)).mapv(f64::exp);
-        (&(backprop::ops::recip(&(square(&(&t4 * &t4)) + 1.0))) * 0.1 + &t6).std(1.0)
-    };
-    let t9 = {
-        let t8 = (sigmoid(&t2)).product();
-        sin(&t4)
-    };
-    let _t10 = sigmoid(&((square(&(t4.dot(p0))) + 1.0).log2()));
-    let mut t11 = Array1::<f64>::zeros(t2.len());
-    let n3 = p1.nrows();
-    let m3 = p1.ncols();
-    let t12 = Array1::<f64>::ones(n3);
-    let mut t13 = mean(&(&(t9.dot(p0)) - &t12));
-    for o in 0..2 {
-        for j in 0..t11.len() {
-            t11[j] = t11[j] * 0.5 + (((logsumexp(&t2)).tanh()) + t2[j]);
-        }
-        if p2 <= 0.0371 {
-            for j in 0..t11.len() {
-                t13 += (sigmoid(t11[j] * ((t9.to_owned().mapv_into(|e| (square(p2) + 1.0).recip())).iter().sum::<f64>())));
-            }
-        }
-        for j in 0..t11.len() {
-            t11[j] = (sigmoid((&t2 / &(square(&t9) + 1.0)).sum())) + t2[j];
-        }
-        for j in 0..t11.len() {
-            t13 += ((t11[j] * ((sin(&t2)).iter().sum::<f64>())).tanh());
+    let mut t7 = sigmoid((log_sigmoid(&t1)).iter().sum::<f64>());
+    for i in 0..3 {
+        let (_, t8) = f0086(p1, t7);
+        t7 = t7 * 0.5 + (((t6[[0, 2]])).tanh());
+    }
+    let mut t9 = ((mean(&((log_softmax(&(&t4 * &t5))) - (mse(&t4, &t5))))).tanh()).sin();
+    let mut t10 = t9;
+    for _ in 0..2 {
+        t10 = t9;
+        let mut n3 = 0;
+        while n3 < 1 {
+            t9 += t10.sin();
+            t10 = 0.25;
+            let s2 = t10 * 0.5;
+            t9 = t9.tanh() + s2;
+            n3 += 1;
         }
     }
-    mean(&t11) + t13
+    t9 + t10
 }
 
 #[test]
 fn f0095_gradcheck() {
-    let mut s = 2135532936u64;
+    let mut s = 1649413574u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2 = scalar(&mut s);
+    let k0: usize = 4;
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0095_backward(&p0, &p1, p2, 1.0);
-    assert_eq!(value, f0095(&p0, &p1, p2));
+    let (value, grads) = f0095_backward(&p0, &p1, p2, k0, 1.0);
+    assert_eq!(value, f0095(&p0, &p1, p2, k0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0095_backward(p0, p1, *p2, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0095_backward(p0, p1, *p2, k0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((1, 3), &mut s);
+    let v_p1: Array2<f64> = random((3, 1), &mut s);
+    let v_p2 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2), &(v_p0.clone(), v_p1.clone(), v_p2), |(p0, p1, p2)| f0095_backward(p0, p1, *p2, k0, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0095_jvp(p0, p1, *p2, k0, v_p0, v_p1, *v_p2)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2), &(v_p0.clone(), v_p1.clone(), v_p2), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0095_hvp(p0, p1, *p2, k0, v_p0, v_p1, *v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0096(p0: f64, p1: f64) -> f64 {
-    let t1 = if p1 < -0.5183 || p1 > 0.0 {
+    let mut t1 = if p1 < -0.5183 || p1 > 0.0 {
         p0
     } else {
-        (f0028(p0)) + p1
+        (f0028(p0)) + (cos(p1 - p0))
     };
-    let t3 = {
-        let t2 = backprop::ops::sin(backprop::ops::softplus(p0.atan2(p1.powi(2) + 0.5)));
-        p1
-    };
-    let t4 = p1 - ((log_sigmoid(t3)) - t3);
-    let t5 = (0.5 - t4) - t1;
-    let t5 = (t1 + t4).atan2(t1.powi(2) + 0.5);
-    let t6 = (square(sigmoid(t5 * t5)) + 1.0).log(t5.powi(2) + 1.5);
-    let t7 = f0028(sigmoid(t6));
-    t6 + t7 + t1
+    let t2 = -(p0 - t1);
+    let t3 = t2;
+    let t4 = (f0029(sigmoid(t3))).atan2(t1.powi(2) + 0.5);
+    let t5 = f0045((t2 - t2).fract());
+    'o1: for _ in 0..2 {
+    for i in 0..1 {
+            t1 = t3 - t5;
+            if t2 > 0.0371 {
+                continue;
+            }
+            if t4 > -0.5183 {
+                break 'o1;
+            }
+        }
+    }
+    let t6 = t5;
+    t1 + t2 + t3 + t4 + t5 + t6
 }
 
 #[test]
 fn f0096_gradcheck() {
-    let mut s = 1480464301u64;
+    let mut s = 843597401u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
     let (value, grads) = f0096_backward(p0, p1, 1.0);
     assert_eq!(value, f0096(p0, p1));
     gradcheck(&(p0, p1), |(p0, p1)| f0096_backward(*p0, *p1, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0, p1), &(v_p0, v_p1), |(p0, p1)| f0096_backward(*p0, *p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0096_jvp(*p0, *p1, *v_p0, *v_p1)).unwrap();
+    hvpcheck(&(p0, p1), &(v_p0, v_p1), |(p0, p1), (v_p0, v_p1)| f0096_hvp(*p0, *p1, *v_p0, *v_p1)).unwrap();
 }
-#[differentiable(wrt(p1))]
+#[differentiable(hvp, wrt(p1))]
 fn f0097(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
     let mut t1 = Array2::<f64>::zeros((p1.nrows(), p1.ncols()));
     let mut t2 = (sqrt(square(p1[[0, 0]]) + 0.5));
@@ -2909,9 +3603,12 @@ fn f0097_gradcheck() {
     assert_eq!(value, f0097(&p0, &p1));
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p1.clone(),), |(p1,)| f0097_backward(&p0, p1, 1.0)).unwrap();
+    let v_p1: Array2<f64> = random((1, 2), &mut s);
+    GradCheck::new().check_jvp(&(p1.clone(),), &(v_p1.clone(),), |(p1,)| f0097_backward(&p0, p1, 1.0), |(p1,), (v_p1,)| f0097_jvp(&p0, p1, v_p1)).unwrap();
+    hvpcheck(&(p1.clone(),), &(v_p1.clone(),), |(p1,), (v_p1,)| f0097_hvp(&p0, p1, v_p1)).unwrap();
 }
-#[differentiable]
-fn f0098(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
+#[differentiable(jvp)]
+fn f0098(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>, labels: &[usize], k0: usize) -> (f64, f64) {
     let mut t2 = {
         let t1 = softmax(&((square(p1)).dot(p2)));
         t1.mapv(|e| {
@@ -2922,30 +3619,45 @@ fn f0098(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
         }
     })
     };
-    let t3 = (p2.dot(&t2)) / 3.0;
+    let mut t3 = (p2.dot(&t2)) / 3.0;
     let t4 = p2;
-    t2 -= 2.0;
-    let mut t5 = mse(&(backprop::ops::tanh(&t2)), &(sigmoid(&t2)));
-    if logsumexp(&t2) >= -0.5183 {
-        t5 -= 3.0;
+    t2 += f0029(p0);
+    if logsumexp(p1) > 0.0371 {
+        t3 -= 0.75;
     }
-    t4[[0, 1]] + t5 + p0
+    let n1 = p1.len();
+    let t5 = Array1::<f64>::from_shape_vec(n1, vec![0.0, 0.5, 1.0]).unwrap();
+    let t6 = match k0 % 3 {
+        0 => abs(&t3),
+        1 | 2 => (cos(t4)).dot(&(tanh(&t2))),
+        _ => &t3 + p0,
+    };
+    (t6.iter().sum::<f64>(), p0)
 }
 
 #[test]
 fn f0098_gradcheck() {
-    let mut s = 1178230605u64;
+    let mut s = 610420568u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
+    let labels: &[usize] = &[0, 1, 0];
+    let k0: usize = 0;
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0098_backward(p0, &p1, &p2, 1.0);
-    assert_eq!(value, f0098(p0, &p1, &p2));
+    let (value, grads) = f0098_backward(p0, &p1, &p2, labels, k0, (1.0, 0.5));
+    assert_eq!(value, f0098(p0, &p1, &p2, labels, k0));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0098_backward(*p0, p1, p2, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0098_backward(*p0, p1, p2, labels, k0, (1.0, 0.5)))
+        .unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array1<f64> = random(3, &mut s);
+    let v_p2: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().upstream(&(1.0, 0.5)).check_jvp(&(p0, p1.clone(), p2.clone()), &(v_p0, v_p1.clone(), v_p2.clone()), |(p0, p1, p2)| f0098_backward(*p0, p1, p2, labels, k0, (1.0, 0.5)), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0098_jvp(*p0, p1, p2, labels, k0, *v_p0, v_p1, v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0099(p0: Array2<f64>, p1: &Array1<f64>, p2: f64, p3: &Array1<f64>) -> (Array2<f64>, f64) {
     let t2 = {
         let t1 = p3;
@@ -2972,6 +3684,11 @@ fn f0099_gradcheck() {
         .upstream(&(&up0, 0.5))
         .check(&(p0.clone(), p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0099_backward(p0.clone(), p1, *p2, p3, (&up0, 0.5)))
         .unwrap();
+    let v_p0: Array2<f64> = random((3, 1), &mut s);
+    let v_p1: Array1<f64> = random(2, &mut s);
+    let v_p2 = scalar(&mut s);
+    let v_p3: Array1<f64> = random(2, &mut s);
+    GradCheck::new().upstream(&(&up0, 0.5)).check_jvp(&(p0.clone(), p1.clone(), p2, p3.clone()), &(v_p0.clone(), v_p1.clone(), v_p2, v_p3.clone()), |(p0, p1, p2, p3)| f0099_backward(p0.clone(), p1, *p2, p3, (&up0, 0.5)), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0099_jvp(p0.clone(), p1, *p2, p3, v_p0.clone(), v_p1, *v_p2, v_p3)).unwrap();
 }
 #[differentiable]
 fn f0100(p0: &Array2<f64>, p1: &Array1<f64>, ws: &[f64]) -> f64 {
@@ -2991,13 +3708,13 @@ fn f0100(p0: &Array2<f64>, p1: &Array1<f64>, ws: &[f64]) -> f64 {
     for (i, &c) in ws.iter().enumerate() {
         t5 += ((((tanh(&t4)).dot(&(sigmoid(&t4)))).min(c)));
     }
-    let _t6 = (fract(p1)) * ((sigmoid(t5)).powi(1));
-    t1.sum() + t3 + t2 + mean(&t4) + t5
+    let _t6 = (f64::tanh(f0008(&(sigmoid(&t4))))) * t2;
+    t4.sum() + t5 + logsumexp(p1)
 }
 
 #[test]
 fn f0100_gradcheck() {
-    let mut s = 1371329551u64;
+    let mut s = 936968755u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let ws: &[f64] = &[-1.25, 0.75, 1.5];
@@ -3008,7 +3725,7 @@ fn f0100_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0100_backward(p0, p1, ws, 1.0)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0101(d_t1: &Array2<f64>) -> f64 {
     let out = cos(&d_t1.slice_axis(Axis(0), Slice::from(0..1)));
     let d_out_1 = d_t1;
@@ -3025,8 +3742,11 @@ fn f0101_gradcheck() {
     assert_eq!(value, f0101(&d_t1));
     assert_eq!(grads.d_t1.shape(), d_t1.shape());
     gradcheck(&(d_t1.clone(),), |(d_t1,)| f0101_backward(d_t1, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((1, 2), &mut s);
+    GradCheck::new().check_jvp(&(d_t1.clone(),), &(v_p0.clone(),), |(d_t1,)| f0101_backward(d_t1, 1.0), |(d_t1,), (v_p0,)| f0101_jvp(d_t1, v_p0)).unwrap();
+    hvpcheck(&(d_t1.clone(),), &(v_p0.clone(),), |(d_t1,), (v_p0,)| f0101_hvp(d_t1, v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0102(p0: f64, p1: Array2<f64>, p2: ArrayView1<f64>, p3: Array2<f64>) -> f64 {
     let mut t1 = sum(&(sigmoid(&p3)));
     let mut n1 = 0;
@@ -3037,18 +3757,21 @@ fn f0102(p0: f64, p1: Array2<f64>, p2: ArrayView1<f64>, p3: Array2<f64>) -> f64 
             break t1 * 0.5;
         }
     };
-    let t3 = t2;
-    let t5 = {
-        let t4 = backprop::ops::recip(&(square(&p2) + 1.0));
-        tanh(&p3)
-    };
-    t1 += mse(&(&t5 + 0.1), &t5);
-    t2 + t1 + t3 + t5.sum()
+    let t3 = array![[-1.0_f64, 1.5, 0.5], [2.0, -0.75, 1.5]];
+    let mut t4 = tanh(&p1);
+    let mut t5 = sigmoid(&p1);
+    for i in 0..3 {
+        t4 = &t4 * 0.5 + &t5;
+        t5 = t3.clone();
+    }
+    let t1 = tanh(f0081(&p3));
+    let t6 = -(abs(&(t5.t())));
+    t2 + mean(&t4) + t5.iter().sum::<f64>() + t1 + sum(&t6) + t2
 }
 
 #[test]
 fn f0102_gradcheck() {
-    let mut s = 759258016u64;
+    let mut s = 1670119949u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2: Array1<f64> = random(3, &mut s);
@@ -3060,19 +3783,38 @@ fn f0102_gradcheck() {
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0102_backward(*p0, p1.clone(), p2.view(), p3.clone(), 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((2, 3), &mut s);
+    let v_p2: Array1<f64> = random(3, &mut s);
+    let v_p3: Array2<f64> = random((1, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone(), p2.clone(), p3.clone()), &(v_p0, v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0102_backward(*p0, p1.clone(), p2.view(), p3.clone(), 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0102_jvp(*p0, p1.clone(), p2.view(), p3.clone(), *v_p0, v_p1.clone(), v_p2.view(), v_p3.clone())).unwrap();
+    hvpcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), &(v_p0, v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0102_hvp(*p0, p1.clone(), p2.view(), p3.clone(), *v_p0, v_p1.clone(), v_p2.view(), v_p3.clone())).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0103(p0: Array1<f64>, p1: f64, p2: Array2<f64>) -> f64 {
-    let t1 = p1;
-    let _t2 = sqrt(&(&p2 * &p2 + 1.0));
-    let c1 = 1.5_f64;
-    let t3 = (p2.to_owned().mapv_into(|u| t1 / (square(u) + 0.5))).slice(s![1..2, 0..2]).to_owned();
-    t1 + t3.sum()
+    let (n1, m1) = p2.dim();
+    let t1 = Array2::<f64>::ones((m1, m1));
+    let mut t2 = tanh(&p2);
+    let mut t3 = t2.clone();
+    for i in 0..3 {
+        t2 = &t2 * 0.5 + &t3;
+        t3 = t1.clone();
+    }
+    let t5 = {
+        let t4 = &t2 + &t2;
+        p1 - &t4
+    };
+    let t6 = if t3.mean().unwrap() <= -0.5183 || p1 > 0.0 {
+        &(&t5 - 0.5) + &t5
+    } else {
+        -&(&t2 + &t5)
+    };
+    mean(&t5) + t6.sum()
 }
 
 #[test]
 fn f0103_gradcheck() {
-    let mut s = 2070378098u64;
+    let mut s = 1671808973u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 2), &mut s);
@@ -3082,8 +3824,13 @@ fn f0103_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0103_backward(p0.clone(), *p1, p2.clone(), 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(3, &mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array2<f64> = random((2, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1, p2.clone()), &(v_p0.clone(), v_p1, v_p2.clone()), |(p0, p1, p2)| f0103_backward(p0.clone(), *p1, p2.clone(), 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0103_jvp(p0.clone(), *p1, p2.clone(), v_p0.clone(), *v_p1, v_p2.clone())).unwrap();
+    hvpcheck(&(p0.clone(), p1, p2.clone()), &(v_p0.clone(), v_p1, v_p2.clone()), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0103_hvp(p0.clone(), *p1, p2.clone(), v_p0.clone(), *v_p1, v_p2.clone())).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0104(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
     let (n1, m1) = p1.dim();
     let t2 = Array2::<f64>::eye(m1);
@@ -3106,8 +3853,12 @@ fn f0104_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0104_backward(p0, p1, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 2), &mut s);
+    let v_p1: Array2<f64> = random((2, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0104_backward(p0, p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0104_jvp(p0, p1, v_p0, v_p1)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0104_hvp(p0, p1, v_p0, v_p1)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0105(p0: &Array2<f64>, p1: f64) -> f64 {
     let t2 = {
         let t1 = 1.5 + &(&(sin(p0)) + p1);
@@ -3126,29 +3877,36 @@ fn f0105_gradcheck() {
     assert_eq!(value, f0105(&p0, p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0105_backward(p0, *p1, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 3), &mut s);
+    let v_p1 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1), &(v_p0.clone(), v_p1), |(p0, p1)| f0105_backward(p0, *p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0105_jvp(p0, *p1, v_p0, *v_p1)).unwrap();
+    hvpcheck(&(p0.clone(), p1), &(v_p0.clone(), v_p1), |(p0, p1), (v_p0, v_p1)| f0105_hvp(p0, *p1, v_p0, *v_p1)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0106(p0: &Array2<f64>) -> f64 {
     let t1 = &(tan(&(tanh(p0)))) * (tanh(p0));
     let t1 = t1.dot(&p0.t());
     let t3 = {
         let t2 = &t1 * p0;
-        (sigmoid(&(&t1 - &t2))).dot(&(tanh(&t2.t())))
+        (0.25 * &t1).dot(p0)
     };
-    t1.sum() + t3[[0, 0]]
+    sum(&t1) + t3.iter().sum::<f64>()
 }
 
 #[test]
 fn f0106_gradcheck() {
-    let mut s = 70097532u64;
+    let mut s = 1378003700u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0106_backward(&p0, 1.0);
     assert_eq!(value, f0106(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0106_backward(p0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((1, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0106_backward(p0, 1.0), |(p0,), (v_p0,)| f0106_jvp(p0, v_p0)).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0106_hvp(p0, v_p0)).unwrap();
 }
-#[differentiable(wrt(p0, p1))]
+#[differentiable(jvp, wrt(p0, p1))]
 fn f0107(p0: &Array1<f32>, p1: ArrayView1<f32>, c0: &Array2<f32>) -> (Array1<f32>, Array2<f32>) {
     let t1 = c0 - (sqrt((sum(p0)).powi(2) + 1.0));
     let mut t3 = {
@@ -3190,53 +3948,73 @@ fn f0107_gradcheck() {
         .upstream(&(&up0, &up1))
         .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0107_backward(p0, p1.view(), &c0, (&up0, &up1)))
         .unwrap();
+    let v_p0: Array1<f32> = random32(2, &mut s);
+    let v_p1: Array1<f32> = random32(3, &mut s);
+    GradCheck::new().upstream(&(&up0, &up1)).check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0107_backward(p0, p1.view(), &c0, (&up0, &up1)), |(p0, p1), (v_p0, v_p1)| f0107_jvp(p0, p1.view(), &c0, v_p0, v_p1.view())).unwrap();
 }
-#[differentiable]
-fn f0108(p0: f64, p1: ArrayView2<f64>, p2: f64, p3: f64) -> f64 {
+#[differentiable(hvp, wrt(p0, p1, p2, p3))]
+fn f0108(p0: f64, p1: ArrayView2<f64>, p2: f64, p3: f64, c1: f64, k0: usize) -> f64 {
     let c1: f64 = 0.5;
-    let mut t1 = (mean_axis(&p1, Axis(0))).mapv(|z| c1);
-    t1 *= &(tanh(&(Zip::from(&t1).and(&t1).map_collect(|&l, &r| (r / (square(r) + 2.0)) * l))));
-    let n2 = p1.nrows();
-    let m2 = p1.ncols();
-    let t2 = Array1::<f64>::from_shape_vec(m2, vec![0.0, 0.5]).unwrap();
-    'o3: for _ in 0..2 {
-    for i in (0..3).rev() {
-            t1 += 1.25;
-            if p3 <= -0.5183 {
-                break 'o3;
+    let mut t1 = (sum(&((mean_axis(&p1, Axis(0))).mapv(|z| c1)))).sin();
+    let mut t2 = t1;
+    for i in 0..1 {
+        t1 -= 0.5 * t2;
+        t2 = c1;
+        t1 -= 0.5 * t2;
+    }
+    let mut t3 = cos(sigmoid((p1.iter().map(|&v| t1).sum::<f64>())));
+    let mut t4 = t3;
+    for _ in 0..2 {
+        t4 = t3;
+        for i in 0..(k0 % 2) {
+            let s2 = t4 * 0.5;
+            t3 = t3.tanh() + s2;
+            match i % 2 {
+                0 => {
+                    t4 = 0.5;
+                }
+                _ => {}
             }
-            t1 += square(p3);
         }
     }
-    let t3 = Array::from_elem((1, m2), -1.5_f64);
-    let t4 = Array::from_elem((n2, 1), 2.0_f64);
-    let t6 = Array2::<f64>::from_shape_vec((n2, m2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
-    let mut t7 = {
-        let t5 = &(&p1 + &t3) * &t4;
-        ((tanh(&t5)) * 0.1 + &t6).std_axis(Axis(0), 0.0)
+    let t5 = log_sigmoid(t3);
+    let t6 = (t5 - t3).min(t2);
+    let t7 = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
+    let t9 = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
+    let t10 = {
+        let t8 = (3.0 / (square((&p1 * 0.1 + &t7).std(0.0)) + 1.0)) + t5;
+        tan(&(tanh(&(signum(&((&p1 * 0.1 + &t9).std_axis(Axis(0), 1.0)))))))
     };
-    t7 += p3;
-    let t9 = {
-        let t8 = (1.25 * (softplus(p3))) * &(relu(&(p1.mean_axis(Axis(1)).unwrap())));
-        ((sigmoid(&t7)).product()) - 1.25
+    let t11 = if t4 < 0.0371 {
+        sigmoid(f0096(sigmoid(t6), f64::cos(t2.clamp(-2.0, 0.5))))
+    } else {
+        ((t6.abs()).trunc()) + p2
     };
-    t1.dot(&t1) + mean(&t7) + t9 + p3
+    t10.dot(&t10) + t11
 }
 
 #[test]
 fn f0108_gradcheck() {
-    let mut s = 382951775u64;
+    let mut s = 1858564389u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
     let p3 = scalar(&mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0108_backward(p0, p1.view(), p2, p3, 1.0);
-    assert_eq!(value, f0108(p0, p1.view(), p2, p3));
+    let c1 = scalar(&mut s);
+    let k0: usize = 3;
+    let (p0, p1, p2, p3, c1,) = std::hint::black_box((p0, p1, p2, p3, c1,));
+    let (value, grads) = f0108_backward(p0, p1.view(), p2, p3, c1, k0, 1.0);
+    assert_eq!(value, f0108(p0, p1.view(), p2, p3, c1, k0));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0108_backward(*p0, p1.view(), *p2, *p3, 1.0)).unwrap();
+    gradcheck(&(p0, p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0108_backward(*p0, p1.view(), *p2, *p3, c1, k0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    let v_p2 = scalar(&mut s);
+    let v_p3 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone(), p2, p3), &(v_p0, v_p1.clone(), v_p2, v_p3), |(p0, p1, p2, p3)| f0108_backward(*p0, p1.view(), *p2, *p3, c1, k0, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0108_jvp(*p0, p1.view(), *p2, *p3, c1, k0, *v_p0, v_p1.view(), *v_p2, *v_p3)).unwrap();
+    hvpcheck(&(p0, p1.clone(), p2, p3), &(v_p0, v_p1.clone(), v_p2, v_p3), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0108_hvp(*p0, p1.view(), *p2, *p3, c1, k0, *v_p0, v_p1.view(), *v_p2, *v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0109(p0: f32, p1: &Array2<f32>) -> f32 {
     if p1.iter().sum::<f32>() > 0.4629 {
         return (p1.mapv(|v| relu(v))).sum();
@@ -3259,126 +4037,172 @@ fn f0109_gradcheck() {
         .atol(1e-2)
         .check(&(p0, p1.clone()), |(p0, p1)| f0109_backward(*p0, p1, 1.0))
         .unwrap();
+    let v_p0 = scalar32(&mut s);
+    let v_p1: Array2<f32> = random32((2, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone()), &(v_p0, v_p1.clone()), |(p0, p1)| f0109_backward(*p0, p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0109_jvp(*p0, p1, *v_p0, v_p1)).unwrap();
 }
-#[differentiable]
-fn f0110(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
-    let mut t1 = concat(Axis(0), &[&(softmax(p1)), p1]);
-    let t2 = if logsumexp(&t1) <= -0.5183 {
-        &(&(1.5 / (p1 * p1 + 1.0)) - &(p2.slice(s![..;-1, ..-1]))) * 0.25
-    } else {
-        sigmoid(&(&(&(1.5 / (p1 * p1 + 1.0)) - &(p2.slice(s![..;-1, ..-1]))) * 0.25))
-    };
-    let t4 = {
-        let t3 = p0 - &t2;
-        sin(&t2)
-    };
-    let mut t5 = 1.25 / (&t1 * &t1 + 1.0);
-    let t6 = &t5 / &(&t5 * &t5 + 2.0);
-    let t7 = (logsumexp(p1)) * &t5;
-    if sum(&t1) <= 0.4629 {
-        t1 *= &t6;
+#[differentiable(wrt(p0, p1, p2))]
+fn f0110(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>, c1: f64, ws: &[f64]) -> f64 {
+    let mut t1 = -&(p2.dot(p2));
+    let mut t2 = (p2 * p2).sum();
+    for (i, &c) in ws.iter().enumerate() {
+        t2 -= (mean(&(&t1 * (p1[i]))));
     }
-    t6.mean().unwrap() + t7.dot(&t7) + p0
+    t1 += t2;
+    let mut t4 = {
+        let t3 = t2;
+        2.0 * t2
+    };
+    t4 = p1.product();
+    let c1: f64 = 2.0;
+    let mut t5 = (sigmoid(((backprop::ops::recip(&(square(&(&t1 / (square(t4) + 0.5))) + 1.0))).mapv(|z| backprop::ops::log_sigmoid(square(z / (square(t4) + 2.0))))).sum())).tanh();
+    let mut t6 = sigmoid(backprop::ops::sigmoid(((t2 - 1.25) - (sqrt(&(square(p2) + 0.5)))).sum()));
+    for i in 0..2 {
+        t5 = t5 * 0.5 + t6;
+        t6 = c1;
+        t5 = t5 * 0.5 + t6;
+    }
+    let t7 = Array2::<f64>::zeros((1, 2));
+    let mut t8 = ((exp(sigmoid(t4)))).cos();
+    let mut t9 = sigmoid((p2 + &t7).sum());
+    let mut n2 = 0;
+    while n2 < 2 {
+        t8 = t8 * 0.5 + t9;
+        t9 = t8;
+        n2 += 1;
+    }
+    t1.sum() + t2 + t4 + t5 + t6 + t8 + t9 + t2
 }
 
 #[test]
 fn f0110_gradcheck() {
-    let mut s = 1189586814u64;
+    let mut s = 92455602u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2: Array2<f64> = random((2, 2), &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0110_backward(p0, &p1, &p2, 1.0);
-    assert_eq!(value, f0110(p0, &p1, &p2));
+    let c1 = scalar(&mut s);
+    let ws: &[f64] = &[0.75, 0.75, -1.25];
+    let (p0, p1, p2, c1,) = std::hint::black_box((p0, p1, p2, c1,));
+    let (value, grads) = f0110_backward(p0, &p1, &p2, c1, ws, 1.0);
+    assert_eq!(value, f0110(p0, &p1, &p2, c1, ws));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0110_backward(*p0, p1, p2, 1.0)).unwrap();
+    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0110_backward(*p0, p1, p2, c1, ws, 1.0)).unwrap();
 }
-#[differentiable]
-fn f0111(p0: Array2<f64>, p1: &Array2<f64>, p2: Array2<f64>, p3: f64) -> f64 {
-    let t1 = 0.25 / (&p0 * &p0 + 1.0);
-    let c1: f64 = 2.0;
-    let n2 = p1.nrows();
-    let m2 = p1.ncols();
-    let t2 = Array2::<f64>::from_shape_vec((2, m2), vec![0.0, 0.5, 1.0, 1.5]).unwrap();
-    let t3 = square((mean(&t1)).abs());
-    t1.mean().unwrap() + t3
+#[differentiable(hvp, wrt(p0, p1, p2, p3))]
+fn f0111(p0: Array2<f64>, p1: &Array2<f64>, p2: Array2<f64>, p3: f64, c1: f64, k0: usize) -> f64 {
+    let mut t1 = sigmoid((&p2 + p3).iter().sum::<f64>());
+    let mut t2 = t1;
+    for _ in 0..2 {
+        t2 = t1;
+        for i in 0..(k0 % 2) {
+            t1 -= 0.5 * t2;
+            t2 = t2;
+        }
+    }
+    let _t3 = t1 - 0.75;
+    t1 + t2 + t2
 }
 
 #[test]
 fn f0111_gradcheck() {
-    let mut s = 1292536109u64;
+    let mut s = 1572883498u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
     let p3 = scalar(&mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0111_backward(p0.clone(), &p1, p2.clone(), p3, 1.0);
-    assert_eq!(value, f0111(p0.clone(), &p1, p2.clone(), p3));
+    let c1 = scalar(&mut s);
+    let k0: usize = 1;
+    let (p0, p1, p2, p3, c1,) = std::hint::black_box((p0, p1, p2, p3, c1,));
+    let (value, grads) = f0111_backward(p0.clone(), &p1, p2.clone(), p3, c1, k0, 1.0);
+    assert_eq!(value, f0111(p0.clone(), &p1, p2.clone(), p3, c1, k0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0111_backward(p0.clone(), p1, p2.clone(), *p3, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0111_backward(p0.clone(), p1, p2.clone(), *p3, c1, k0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 3), &mut s);
+    let v_p1: Array2<f64> = random((2, 2), &mut s);
+    let v_p2: Array2<f64> = random((1, 3), &mut s);
+    let v_p3 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2.clone(), p3), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3), |(p0, p1, p2, p3)| f0111_backward(p0.clone(), p1, p2.clone(), *p3, c1, k0, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0111_jvp(p0.clone(), p1, p2.clone(), *p3, c1, k0, v_p0.clone(), v_p1, v_p2.clone(), *v_p3)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0111_hvp(p0.clone(), p1, p2.clone(), *p3, c1, k0, v_p0.clone(), v_p1, v_p2.clone(), *v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0112(p0: &Array2<f64>) -> f64 {
     let _t1 = p0 + p0;
     let t2 = p0;
-    let t3 = concat(Axis(1), &[&(t2 - 0.75), t2]);
-    let _t4 = p0;
-    let t5 = sum(&(t2.to_owned().mapv_into(|z| log_sigmoid(z))));
-    let mut t6 = Array2::<f64>::zeros((t2.nrows(), t2.ncols()));
-    for i in 0..2 {
-        t6.row_mut(i).assign(&(sigmoid(&t2.row(i))));
+    let mut t3 = (t2 / (square(t2) + 1.0)).t().dot(t2);
+    for i in (0..1).rev() {
+        t3 += &(tanh(&(sinh(&(sigmoid(&t3))))));
     }
-    t5 + t6.sum()
+    let t5 = {
+        let t4 = (sqrt(&(square(&(t2 * t2)) + 0.5))).sum_axis(Axis(1));
+        &((tanh(&(1.25 - &t3).t())).dot(&(tanh(&t3)))) + ((sum(&t4)) - &t3)
+    };
+    let t7 = {
+        let t6 = p0;
+        t6 / &(square(t6) + 2.0)
+    };
+    t2.iter().sum::<f64>() + t3[[1, 1]] + t5.sum() + t7.mean().unwrap() + mean(&t3)
 }
 
 #[test]
 fn f0112_gradcheck() {
-    let mut s = 67146135u64;
+    let mut s = 471640089u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0112_backward(&p0, 1.0);
     assert_eq!(value, f0112(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0112_backward(p0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0112_backward(p0, 1.0), |(p0,), (v_p0,)| f0112_jvp(p0, v_p0)).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0112_hvp(p0, v_p0)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2))]
-fn f0113(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let t1 = p2.hypot(0.5 * 0.5 + 0.5);
+#[differentiable(hvp, wrt(grad, y_1, d_out))]
+fn f0113(grad: &Array2<f64>, y_1: &Array1<f64>, d_out: &Array2<f64>, d_x: &Array2<f64>) -> f64 {
+    let unused = d_out.hypot(0.5 * 0.5 + 0.5);
     let c1 = 1.5_f64;
-    let mut t1 = powi(&(softmax(&(t1.map(|&v| relu(v))))), 3);
-    let mut t2 = p2 / &(square(&(&t1 + p2)) + 1.0);
-    'o2: for _ in 0..2 {
-    for i in 0..2 {
-            t1 -= (backprop::ops::recip(&(square(&(p0.row(i))) + 1.0))).sum();
-            if mean(&t2) < 0.0371 {
-                break 'o2;
-            }
-            t1 += &(&(square(p2)) / 0.25);
+    let mut unused = powi(&(softmax(&(unused.map(|&v| relu(v))))), 3);
+    let mut t2 = &(concat(Axis(0), &[d_x, d_x, d_x])) + 2.0;
+    for i in 0..1 {
+        t2 += &(log_sigmoid(&t2));
+        unused = &unused * d_out;
+        if sum(&t2) >= -0.5183 {
+            break;
         }
     }
-    t2 -= &t1;
-    mean(&t1) + mean(&t2)
+    let mut t1_from_t2 = sigmoid(((exp(&(&unused * &unused))).iter().sum::<f64>()));
+    let c3: f64 = 1.5;
+    let mut n2 = 0;
+    while n2 < 3 {
+        t1_from_t2 += (sum(d_x));
+        n2 += 1;
+    }
+    t2.iter().sum::<f64>() + t1_from_t2
 }
 
 #[test]
 fn f0113_gradcheck() {
-    let mut s = 1916983722u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
-    let p1: Array1<f64> = random(2, &mut s);
-    let p2: Array2<f64> = random((3, 2), &mut s);
-    let c0: Array2<f64> = random((3, 3), &mut s);
-    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0113_backward(&p0, &p1, &p2, &c0, 1.0);
-    assert_eq!(value, f0113(&p0, &p1, &p2, &c0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0113_backward(p0, p1, p2, &c0, 1.0)).unwrap();
+    let mut s = 425268862u64;
+    let grad: Array2<f64> = random((3, 2), &mut s);
+    let y_1: Array1<f64> = random(2, &mut s);
+    let d_out: Array2<f64> = random((3, 2), &mut s);
+    let d_x: Array2<f64> = random((3, 3), &mut s);
+    let (grad, y_1, d_out, d_x,) = std::hint::black_box((grad, y_1, d_out, d_x,));
+    let (value, grads) = f0113_backward(&grad, &y_1, &d_out, &d_x, 1.0);
+    assert_eq!(value, f0113(&grad, &y_1, &d_out, &d_x));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    gradcheck(&(grad.clone(), y_1.clone(), d_out.clone()), |(grad, y_1, d_out)| f0113_backward(grad, y_1, d_out, &d_x, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    let v_p1: Array1<f64> = random(2, &mut s);
+    let v_p2: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(grad.clone(), y_1.clone(), d_out.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(grad, y_1, d_out)| f0113_backward(grad, y_1, d_out, &d_x, 1.0), |(grad, y_1, d_out), (v_p0, v_p1, v_p2)| f0113_jvp(grad, y_1, d_out, &d_x, v_p0, v_p1, v_p2)).unwrap();
+    hvpcheck(&(grad.clone(), y_1.clone(), d_out.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(grad, y_1, d_out), (v_p0, v_p1, v_p2)| f0113_hvp(grad, y_1, d_out, &d_x, v_p0, v_p1, v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0114(p0: Array2<f64>, p1: &Array2<f64>) -> (f64, f64, f64) {
     let t1 = concat(Axis(1), &[&p0, &p0, &p0]);
     (p0[[1, 0]], p0[[0, 0]], sum(&p0))
@@ -3398,64 +4222,69 @@ fn f0114_gradcheck() {
         .upstream(&(1.0, 0.5, -0.75))
         .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0114_backward(p0.clone(), p1, (1.0, 0.5, -0.75)))
         .unwrap();
+    let v_p0: Array2<f64> = random((2, 1), &mut s);
+    let v_p1: Array2<f64> = random((1, 2), &mut s);
+    GradCheck::new().upstream(&(1.0, 0.5, -0.75)).check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0114_backward(p0.clone(), p1, (1.0, 0.5, -0.75)), |(p0, p1), (v_p0, v_p1)| f0114_jvp(p0.clone(), p1, v_p0.clone(), v_p1)).unwrap();
 }
-#[differentiable(wrt(d_x, out))]
-fn f0115(d_x: &Array1<f64>, out: &Array2<f64>, y_1: &Array2<f64>) -> f64 {
-    let mut t1 = (sin(out)).mean().expect("not empty");
+#[differentiable(hvp, wrt(p0, p1))]
+fn f0115(p0: &Array1<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
+    let mut t1 = (sin(p1)).mean().expect("not empty");
     for i in (0..3).rev() {
-        t1 += d_x.dot(d_x);
+        t1 += p0.dot(p0);
         t1 += f64::sqrt(square(t1) + 1.0);
     }
-    let n1 = d_x.len();
+    let n1 = p0.len();
     let t2 = Array2::<f64>::from_shape_vec((1, n1), vec![0.0, 0.5]).unwrap();
-    t1 = (&(sigmoid(&(out / (square(t1) + 2.0)))) * 0.1 + &t2).std(1.0);
+    t1 = (&(sigmoid(&(p1 / (square(t1) + 2.0)))) * 0.1 + &t2).std(1.0);
     t1 -= 2.0;
     let t3 = t1;
-    let mut d_out = (y_1.signum()).dot(&y_1.t());
-    let t5 = Array2::<f64>::eye(1);
-    for i in 0..2 {
-        t1 = t3;
-    }
-    t3 + d_out.iter().sum::<f64>()
+    let t4 = f0045((mse(c0, c0)).cos());
+    let t5 = t3 - c0;
+    t4 + mean(&t5) + mean(&t5)
 }
 
 #[test]
 fn f0115_gradcheck() {
-    let mut s = 551216522u64;
-    let d_x: Array1<f64> = random(2, &mut s);
-    let out: Array2<f64> = random((1, 2), &mut s);
-    let y_1: Array2<f64> = random((1, 3), &mut s);
-    let (d_x, out, y_1,) = std::hint::black_box((d_x, out, y_1,));
-    let (value, grads) = f0115_backward(&d_x, &out, &y_1, 1.0);
-    assert_eq!(value, f0115(&d_x, &out, &y_1));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.out.shape(), out.shape());
-    gradcheck(&(d_x.clone(), out.clone()), |(d_x, out)| f0115_backward(d_x, out, &y_1, 1.0)).unwrap();
+    let mut s = 1028671335u64;
+    let p0: Array1<f64> = random(2, &mut s);
+    let p1: Array2<f64> = random((1, 2), &mut s);
+    let c0: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
+    let (value, grads) = f0115_backward(&p0, &p1, &c0, 1.0);
+    assert_eq!(value, f0115(&p0, &p1, &c0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0115_backward(p0, p1, &c0, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(2, &mut s);
+    let v_p1: Array2<f64> = random((1, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0115_backward(p0, p1, &c0, 1.0), |(p0, p1), (v_p0, v_p1)| f0115_jvp(p0, p1, &c0, v_p0, v_p1)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0115_hvp(p0, p1, &c0, v_p0, v_p1)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0116(p0: ArrayView2<f64>) -> f64 {
     let t1 = &p0 / (square(&p0) + 1.0);
     let t1 = ln(&(square(&(t1.sum_axis(Axis(0)))) + 0.5));
     let t2 = mean(&p0);
-    let t3 = &p0;
-    if t1.sum() <= -0.5183 {
-        return sum(&(backprop::ops::recip(&(&t1 * &t1 + 1.0))));
-    }
-    sum(&t1) + t2 + mean(t3)
+    let t3 = sigmoid(&(&t1 - &t1));
+    let t4 = stack(Axis(1), &[(&t3 - t2).view(), t3.view()]).unwrap();
+    t1.mean().unwrap() + t2 + mean(&t3) + t4.sum()
 }
 
 #[test]
 fn f0116_gradcheck() {
-    let mut s = 1647167918u64;
+    let mut s = 893328996u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0116_backward(p0.view(), 1.0);
     assert_eq!(value, f0116(p0.view()));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0116_backward(p0.view(), 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0116_backward(p0.view(), 1.0), |(p0,), (v_p0,)| f0116_jvp(p0.view(), v_p0.view())).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0116_hvp(p0.view(), v_p0.view())).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2, p3))]
-fn f0117(p0: &Array1<f32>, p1: &Array1<f32>, p2: &Array2<f32>, p3: &Array2<f32>, c0: &Array2<f32>) -> f32 {
+#[differentiable(jvp, wrt(p0, p1, p2, p3))]
+fn f0117(p0: &Array1<f32>, p1: &Array1<f32>, p2: &Array2<f32>, p3: &Array2<f32>, c0: &Array2<f32>) -> (f32, Array1<f32>) {
     let mut t1 = Array1::<f32>::zeros(p0.len());
     let mut t2 = (sum(p2));
     for o in 0..2 {
@@ -3481,26 +4310,24 @@ fn f0117(p0: &Array1<f32>, p1: &Array1<f32>, p2: &Array2<f32>, p3: &Array2<f32>,
     if c0.sum() >= 0.4629 {
         t1 *= p0;
     }
-    let t5 = powi(c0, 3);
-    let n1 = p0.len() - 1;
-    for i in 0..n1 {
-        t4 += t2;
-        t2 -= (p0[i + 1] - p0[i]).tanh();
-    }
-    let t6 = (p3.t()).to_shape((1, 6)).unwrap().to_owned();
-    t5[[0, 1]] + t6.iter().sum::<f32>() + c0[[0, 1]]
+    let t5 = ln(&(square(&(p2.to_owned().mapv_into(|z| z / ((z.abs()).powi(2) + 2.0)))) + 0.5));
+    let t6 = Array::from_elem(3, 2.0_f32);
+    let t1 = &(0.75 / (square(&((tanh(&t5)).mapv(|e| e - t2))) + 1.0)) + &t6;
+    let t5 = c0.mean().unwrap();
+    (t5, tanh(p0))
 }
 
 #[test]
 fn f0117_gradcheck() {
-    let mut s = 252767301u64;
+    let mut s = 1644786017u64;
     let p0: Array1<f32> = random32(2, &mut s);
     let p1: Array1<f32> = random32(2, &mut s);
     let p2: Array2<f32> = random32((1, 3), &mut s);
     let p3: Array2<f32> = random32((2, 3), &mut s);
     let c0: Array2<f32> = random32((3, 2), &mut s);
     let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let (value, grads) = f0117_backward(&p0, &p1, &p2, &p3, &c0, 1.0);
+    let up1: Array1<f32> = random32(2, &mut s);
+    let (value, grads) = f0117_backward(&p0, &p1, &p2, &p3, &c0, (1.0, &up1));
     assert_eq!(value, f0117(&p0, &p1, &p2, &p3, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -3509,10 +4336,16 @@ fn f0117_gradcheck() {
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0117_backward(p0, p1, p2, p3, &c0, 1.0))
+        .upstream(&(1.0, &up1))
+        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0117_backward(p0, p1, p2, p3, &c0, (1.0, &up1)))
         .unwrap();
+    let v_p0: Array1<f32> = random32(2, &mut s);
+    let v_p1: Array1<f32> = random32(2, &mut s);
+    let v_p2: Array2<f32> = random32((1, 3), &mut s);
+    let v_p3: Array2<f32> = random32((2, 3), &mut s);
+    GradCheck::new().upstream(&(1.0, &up1)).check_jvp(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0117_backward(p0, p1, p2, p3, &c0, (1.0, &up1)), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0117_jvp(p0, p1, p2, p3, &c0, v_p0, v_p1, v_p2, v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0118(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
     let t1 = Zip::from(p1).and(p1).map_collect(|&u, &v| u + v);
     t1.iter().sum::<f64>() + p1[[1, 0]]
@@ -3530,8 +4363,13 @@ fn f0118_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0118_backward(p0, p1, *p2, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    let v_p2 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2), &(v_p0.clone(), v_p1.clone(), v_p2), |(p0, p1, p2)| f0118_backward(p0, p1, *p2, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0118_jvp(p0, p1, *p2, v_p0, v_p1, *v_p2)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2), &(v_p0.clone(), v_p1.clone(), v_p2), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0118_hvp(p0, p1, *p2, v_p0, v_p1, *v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0119(p0: f64, p1: &Array2<f64>) -> f64 {
     let _t1 = powi(-(p0.max(2.0)), 2);
     p0
@@ -3547,53 +4385,74 @@ fn f0119_gradcheck() {
     assert_eq!(value, f0119(p0, &p1));
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0, p1.clone()), |(p0, p1)| f0119_backward(*p0, p1, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((2, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone()), &(v_p0, v_p1.clone()), |(p0, p1)| f0119_backward(*p0, p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0119_jvp(*p0, p1, *v_p0, v_p1)).unwrap();
+    hvpcheck(&(p0, p1.clone()), &(v_p0, v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0119_hvp(*p0, p1, *v_p0, v_p1)).unwrap();
 }
-#[differentiable]
-fn f0120(d_out: f64, x: &Array2<f64>, out: &Array2<f64>, y_1: &Array2<f64>) -> f64 {
-    let mut d_out_1 = y_1.to_owned();
-    let mut t1_from_t2 = out[[0, 0]];
+#[differentiable(hvp)]
+fn f0120(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>, k0: usize) -> f64 {
+    let mut t1 = p3.to_owned();
+    let mut t2 = p2[[0, 0]];
     let mut n1 = 0;
     while n1 < 3 {
-        for i in 0..d_out_1.nrows() {
-            d_out_1.row_mut(i).assign(&(tanh(&y_1.row(i))));
+        for i in 0..t1.nrows() {
+            t1.row_mut(i).assign(&(tanh(&p3.row(i))));
         }
-        if x.sum() <= 0.0371 {
-            for i in 0..d_out_1.nrows() {
-                t1_from_t2 += (d_out_1.row(i).sum());
+        if p1.sum() <= 0.0371 {
+            for i in 0..t1.nrows() {
+                t2 += (t1.row(i).sum());
             }
         }
         n1 += 1;
     }
-    let _t3 = backprop::ops::recip(&(square(&(y_1.view().into_shape_with_order(3).unwrap())) + 1.0));
+    let _t3 = backprop::ops::recip(&(square(&(p3.view().into_shape_with_order(3).unwrap())) + 1.0));
     'o2: for _ in 0..2 {
     for i in 0..3 {
-            t1_from_t2 -= mse(&d_out_1, &d_out_1);
-            d_out_1 += &(y_1.row(i));
-            if (y_1.row(i)).dot(&(y_1.row(i))) >= -0.5183 {
+            t2 -= mse(&t1, &t1);
+            t1 += &(p3.row(i));
+            if (p3.row(i)).dot(&(p3.row(i))) >= -0.5183 {
                 break 'o2;
             }
         }
     }
-    let t4 = x.t();
-    t1_from_t2 + t4.iter().sum::<f64>() + d_out
+    let c3: f64 = 1.5;
+    let mut t4 = sigmoid((p3.mapv(|e| e)).iter().sum::<f64>());
+    let mut t5 = t4;
+    for _ in 0..2 {
+        t5 = t4;
+        for i in 0..(k0 % 2) {
+            t4 += t5.sin();
+            t5 = 0.25;
+            t4 = t4 * 0.5 + t5;
+        }
+    }
+    t4 + t5
 }
 
 #[test]
 fn f0120_gradcheck() {
-    let mut s = 2144104804u64;
-    let d_out = scalar(&mut s);
-    let x: Array2<f64> = random((1, 3), &mut s);
-    let out: Array2<f64> = random((1, 3), &mut s);
-    let y_1: Array2<f64> = random((3, 1), &mut s);
-    let (d_out, x, out, y_1,) = std::hint::black_box((d_out, x, out, y_1,));
-    let (value, grads) = f0120_backward(d_out, &x, &out, &y_1, 1.0);
-    assert_eq!(value, f0120(d_out, &x, &out, &y_1));
-    assert_eq!(grads.x.shape(), x.shape());
-    assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    gradcheck(&(d_out, x.clone(), out.clone(), y_1.clone()), |(d_out, x, out, y_1)| f0120_backward(*d_out, x, out, y_1, 1.0)).unwrap();
+    let mut s = 1429447816u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((1, 3), &mut s);
+    let p2: Array2<f64> = random((1, 3), &mut s);
+    let p3: Array2<f64> = random((3, 1), &mut s);
+    let k0: usize = 3;
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0120_backward(p0, &p1, &p2, &p3, k0, 1.0);
+    assert_eq!(value, f0120(p0, &p1, &p2, &p3, k0));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0120_backward(*p0, p1, p2, p3, k0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((1, 3), &mut s);
+    let v_p2: Array2<f64> = random((1, 3), &mut s);
+    let v_p3: Array2<f64> = random((3, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone(), p2.clone(), p3.clone()), &(v_p0, v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0120_backward(*p0, p1, p2, p3, k0, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0120_jvp(*p0, p1, p2, p3, k0, *v_p0, v_p1, v_p2, v_p3)).unwrap();
+    hvpcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), &(v_p0, v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0120_hvp(*p0, p1, p2, p3, k0, *v_p0, v_p1, v_p2, v_p3)).unwrap();
 }
-#[differentiable(wrt(d_p0, d_x, d_t1, out))]
+#[differentiable(hvp, wrt(d_p0, d_x, d_t1, out))]
 fn f0121(d_p0: &Array2<f64>, d_x: f64, d_t1: f64, out: &Array2<f64>, grad: &Array2<f64>) -> f64 {
     let t1 = logsumexp(d_p0);
     logsumexp(&t1)
@@ -3613,17 +4472,33 @@ fn f0121_gradcheck() {
     assert_eq!(grads.d_p0.shape(), d_p0.shape());
     assert_eq!(grads.out.shape(), out.shape());
     gradcheck(&(d_p0.clone(), d_x, d_t1, out.clone()), |(d_p0, d_x, d_t1, out)| f0121_backward(d_p0, *d_x, *d_t1, out, &grad, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 2), &mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2 = scalar(&mut s);
+    let v_p3: Array2<f64> = random((2, 2), &mut s);
+    GradCheck::new().check_jvp(&(d_p0.clone(), d_x, d_t1, out.clone()), &(v_p0.clone(), v_p1, v_p2, v_p3.clone()), |(d_p0, d_x, d_t1, out)| f0121_backward(d_p0, *d_x, *d_t1, out, &grad, 1.0), |(d_p0, d_x, d_t1, out), (v_p0, v_p1, v_p2, v_p3)| f0121_jvp(d_p0, *d_x, *d_t1, out, &grad, v_p0, *v_p1, *v_p2, v_p3)).unwrap();
+    hvpcheck(&(d_p0.clone(), d_x, d_t1, out.clone()), &(v_p0.clone(), v_p1, v_p2, v_p3.clone()), |(d_p0, d_x, d_t1, out), (v_p0, v_p1, v_p2, v_p3)| f0121_hvp(d_p0, *d_x, *d_t1, out, &grad, v_p0, *v_p1, *v_p2, v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0122(p0: f64, p1: f64, p2: f64) -> f64 {
     let t1 = tan((log10(square(log_sigmoid(p2)) + 1.0)).tanh());
-    let t2 = p1;
-    t1 + t2 + p0
+    let mut t2 = sin(p1);
+    let mut t3 = tanh(t1);
+    for i in 0..2 {
+        t2 += t3.sin();
+        match i % 2 {
+            0 => {
+                t3 = 0.5;
+            }
+            _ => {}
+        }
+    }
+    t2 + t3 + p0
 }
 
 #[test]
 fn f0122_gradcheck() {
-    let mut s = 2123851399u64;
+    let mut s = 430485327u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -3631,57 +4506,68 @@ fn f0122_gradcheck() {
     let (value, grads) = f0122_backward(p0, p1, p2, 1.0);
     assert_eq!(value, f0122(p0, p1, p2));
     gradcheck(&(p0, p1, p2), |(p0, p1, p2)| f0122_backward(*p0, *p1, *p2, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0, p1, p2), &(v_p0, v_p1, v_p2), |(p0, p1, p2)| f0122_backward(*p0, *p1, *p2, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0122_jvp(*p0, *p1, *p2, *v_p0, *v_p1, *v_p2)).unwrap();
+    hvpcheck(&(p0, p1, p2), &(v_p0, v_p1, v_p2), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0122_hvp(*p0, *p1, *p2, *v_p0, *v_p1, *v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0123(p0: f64) -> f64 {
     let t2 = {
         let t1 = p0 / (square(p0) + 0.5);
         t1
     };
-    let t3 = t2;
-    let t5 = {
-        let t4 = (((square(p0)).sin()).powi(2) + 1.0).log(3.0 * 3.0 + 1.5);
-        softplus(p0 + p0)
-    };
-    let _t6 = (square(p0) + 1.0).ln();
-    let t7 = t5.min(t3);
-    let t8 = t3;
-    let _t9 = tanh(f0096(cos(t5), sigmoid(t7)));
-    t7 + t8
+    let mut t3 = backprop::ops::recip(square(t2) + 1.0);
+    t3 += t2;
+    let t4 = t3 / (square(t3) + 1.0);
+    let t5 = t4 - t4;
+    let t6 = 0.75 * (f64::asinh(t5));
+    let t7 = t5;
+    t6 + t7
 }
 
 #[test]
 fn f0123_gradcheck() {
-    let mut s = 1517011078u64;
+    let mut s = 1013943454u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0123_backward(p0, 1.0);
     assert_eq!(value, f0123(p0));
     gradcheck(&(p0,), |(p0,)| f0123_backward(*p0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0,), &(v_p0,), |(p0,)| f0123_backward(*p0, 1.0), |(p0,), (v_p0,)| f0123_jvp(*p0, *v_p0)).unwrap();
+    hvpcheck(&(p0,), &(v_p0,), |(p0,), (v_p0,)| f0123_hvp(*p0, *v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0124(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
-    let t2 = {
+    let mut t2 = {
         let t1 = (p2.dot(p2)) * p2;
         p2.index_axis(Axis(0), 2).dot(&t1)
     };
-    let t3 = (sigmoid(&(log_softmax(&(tanh(&t2)))))).dot(&(tanh(&t2)));
-    let t5 = {
-        let t4 = concatenate(Axis(1), &[p2.view(), p2.view(), p2.view()]).unwrap();
-        tanh(&t2)
-    };
-    let t7 = {
-        let t6 = (t3 * 2.0) / 0.75;
-        sigmoid(&t2)
-    };
-    let t8 = t5.clone();
-    let t9 = &t7 * &t7;
-    mean(&t8) + t9.mean().unwrap()
+    let mut t3 = sigmoid((backprop::ops::tan(&(tanh(&(&t2 / 0.1))))).iter().sum::<f64>());
+    let mut t4 = sigmoid(p2[[1, 1]]);
+    for _ in 0..2 {
+        t4 = sigmoid(p2[[1, 1]]);
+        for i in 0..1 {
+            t3 = t3 * 0.5 + t4;
+            t4 = -1.5;
+            t3 = t3 * 0.5 + t4;
+            if mean(p2) > 0.4629 {
+                break;
+            }
+        }
+    }
+    t2 -= sqrt(square((sigmoid(&t2)).dot(&(tanh(&t2)))) + 0.5);
+    t2 += p1;
+    let t4 = p2 * t3;
+    let t5 = mean(&t2);
+    sum(&t4) + t5
 }
 
 #[test]
 fn f0124_gradcheck() {
-    let mut s = 2144164357u64;
+    let mut s = 1106951511u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -3690,8 +4576,13 @@ fn f0124_gradcheck() {
     assert_eq!(value, f0124(p0, p1, &p2));
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0124_backward(*p0, *p1, p2, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array2<f64> = random((3, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1, p2.clone()), &(v_p0, v_p1, v_p2.clone()), |(p0, p1, p2)| f0124_backward(*p0, *p1, p2, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0124_jvp(*p0, *p1, p2, *v_p0, *v_p1, v_p2)).unwrap();
+    hvpcheck(&(p0, p1, p2.clone()), &(v_p0, v_p1, v_p2.clone()), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0124_hvp(*p0, *p1, p2, *v_p0, *v_p1, v_p2)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2))]
+#[differentiable(hvp, wrt(p0, p1, p2))]
 fn f0125(p0: f64, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     let mut t2 = {
         let t1 = 1.5 - p0;
@@ -3722,23 +4613,34 @@ fn f0125_gradcheck() {
     assert_eq!(value, f0125(p0, p1, &p2, &c0));
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0125_backward(*p0, *p1, p2, &c0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array2<f64> = random((3, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1, p2.clone()), &(v_p0, v_p1, v_p2.clone()), |(p0, p1, p2)| f0125_backward(*p0, *p1, p2, &c0, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0125_jvp(*p0, *p1, p2, &c0, *v_p0, *v_p1, v_p2)).unwrap();
+    hvpcheck(&(p0, p1, p2.clone()), &(v_p0, v_p1, v_p2.clone()), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0125_hvp(*p0, *p1, p2, &c0, *v_p0, *v_p1, v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0126(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
     let t1 = p1;
     let t3 = {
         let t2 = p2.mean().expect("not empty");
         ln(&(square(p2) + 0.5))
     };
-    let t3 = square(&(&(cos(&t3)) * &t3));
-    let t4 = log_sigmoid(t1);
-    let t5 = &(t1 * &t3) / (p2 * p2 + 0.5);
-    t1 + t3.sum() + t4 + t5[[0, 2]]
+    let (n1, m1) = p2.dim();
+    let n2 = p0.nrows();
+    let m2 = p0.ncols();
+    let t4 = Array2::<f64>::from_shape_vec((n1, m2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0]).unwrap();
+    let mut t3 = sigmoid(f0096(t1, sigmoid(((&(cos(&t3)) * 0.1 + &t4).var(1.0)) * 3.0)));
+    for i in 0..2 {
+        t3 -= 0.25;
+    }
+    let t3 = sin(t3);
+    t1 + t3 + t1
 }
 
 #[test]
 fn f0126_gradcheck() {
-    let mut s = 1631130927u64;
+    let mut s = 1809071125u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -3748,63 +4650,96 @@ fn f0126_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0126_backward(p0, *p1, p2, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 3), &mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array2<f64> = random((3, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1, p2.clone()), &(v_p0.clone(), v_p1, v_p2.clone()), |(p0, p1, p2)| f0126_backward(p0, *p1, p2, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0126_jvp(p0, *p1, p2, v_p0, *v_p1, v_p2)).unwrap();
+    hvpcheck(&(p0.clone(), p1, p2.clone()), &(v_p0.clone(), v_p1, v_p2.clone()), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0126_hvp(p0, *p1, p2, v_p0, *v_p1, v_p2)).unwrap();
 }
-#[differentiable]
-fn f0127(p0: Array2<f64>) -> f64 {
-    let t1 = &p0 - &p0;
-    let t2 = &(&t1 * &t1) - &p0;
-    let t3 = (mean(&(&p0 - &t1))) + &t2;
-    let t4 = 0.25 / (square(&(backprop::ops::sin(&(&t2 / &(square(&p0) + 0.5))))) + 1.0);
-    let _t5 = abs(&(tan(&(tanh(&(&p0 * &t4))))));
-    t1[[1, 0]] + t2[[0, 0]] + mean(&t3) + t4.iter().sum::<f64>()
+#[differentiable(jvp)]
+fn f0127(p0: Array2<f64>, k0: usize) -> Array1<f64> {
+    let mut t1 = sigmoid(p0.sum());
+    let mut t2 = t1;
+    for i in 0..(k0 % 2) {
+        t1 = t1 * 0.5 + t2;
+        let s1 = t1.clone();
+        t1 = t2.clone();
+        t2 = s1;
+        t1 += t2.sin();
+    }
+    let mut t4 = {
+        let t3 = t2;
+        tan(&(tanh(&(sum_axis(&p0, Axis(0))))))
+    };
+    let t5 = tan(&(tanh(&((&t4 + &t4) - t2))));
+    let t7 = if !(mean(&t5) < 0.0371 && t2 > 0.0) {
+        sigmoid((f0123(t1.tanh())))
+    } else {
+        let (_, t6) = f0086(&p0, sigmoid(t2));
+        (t4.iter().zip(t4.iter()).map(|(a, b)| -(*b)).sum::<f64>())
+    };
+    t4 += t7;
+    t5
 }
 
 #[test]
 fn f0127_gradcheck() {
-    let mut s = 1053571461u64;
+    let mut s = 25856067u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
+    let k0: usize = 0;
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0127_backward(p0.clone(), 1.0);
-    assert_eq!(value, f0127(p0.clone()));
+    let up: Array1<f64> = random(1, &mut s);
+    let (value, grads) = f0127_backward(p0.clone(), k0, &up);
+    assert_eq!(value, f0127(p0.clone(), k0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0127_backward(p0.clone(), 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(),), |(p0,)| f0127_backward(p0.clone(), k0, &up))
+        .unwrap();
+    let v_p0: Array2<f64> = random((3, 1), &mut s);
+    GradCheck::new().upstream(&&up).check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0127_backward(p0.clone(), k0, &up), |(p0,), (v_p0,)| f0127_jvp(p0.clone(), k0, v_p0.clone())).unwrap();
 }
-#[differentiable(wrt(d_out))]
-fn f0128(w: &Array2<f64>, d_out: Array2<f64>) -> f64 {
-    if mean(w) < 0.0371 {
-        return (&d_out / (square(&d_out) + 1.0)).mean().unwrap();
+#[differentiable(hvp, wrt(p1))]
+fn f0128(p0: &Array2<f64>, p1: Array2<f64>) -> f64 {
+    if mean(p0) < 0.0371 {
+        return (&p1 / (square(&p1) + 1.0)).mean().unwrap();
     }
-    let mut out = sum(&(&d_out / (square(&d_out) + 2.0)));
-    for i in (0..2).rev() {
-        out += 1.5;
+    let t1 = (mean_axis(p0, Axis(1))).mapv(|e| (e * e) + e);
+    if p0[[0, 0]] > -0.5183 {
+        return (logsumexp(&p1)).iter().sum::<f64>();
     }
-    let d_d_x = out - &d_out;
-    let out = out;
-    sum(&d_d_x) + out
+    let mut t2 = t1.clone();
+    for i in 0..1 {
+        t2 = t2.map(|&v| f0122(cos(v), sin(v), f64::cos(v)));
+    }
+    t1.iter().sum::<f64>() + t2.sum() + logsumexp(&t1)
 }
 
 #[test]
 fn f0128_gradcheck() {
-    let mut s = 670514443u64;
-    let w: Array2<f64> = random((1, 3), &mut s);
-    let d_out: Array2<f64> = random((3, 2), &mut s);
-    let (w, d_out,) = std::hint::black_box((w, d_out,));
-    let (value, grads) = f0128_backward(&w, d_out.clone(), 1.0);
-    assert_eq!(value, f0128(&w, d_out.clone()));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    gradcheck(&(d_out.clone(),), |(d_out,)| f0128_backward(&w, d_out.clone(), 1.0)).unwrap();
+    let mut s = 140944783u64;
+    let p0: Array2<f64> = random((1, 3), &mut s);
+    let p1: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0128_backward(&p0, p1.clone(), 1.0);
+    assert_eq!(value, f0128(&p0, p1.clone()));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p1.clone(),), |(p1,)| f0128_backward(&p0, p1.clone(), 1.0)).unwrap();
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(p1.clone(),), &(v_p1.clone(),), |(p1,)| f0128_backward(&p0, p1.clone(), 1.0), |(p1,), (v_p1,)| f0128_jvp(&p0, p1.clone(), v_p1.clone())).unwrap();
+    hvpcheck(&(p1.clone(),), &(v_p1.clone(),), |(p1,), (v_p1,)| f0128_hvp(&p0, p1.clone(), v_p1.clone())).unwrap();
 }
-#[differentiable(wrt(p0))]
-fn f0129(p0: &Array1<f64>, c0: &Array2<f64>) -> (f64, f64) {
-    let n1 = p0.len() - 1;
-    let t1 = softmax(c0);
+#[differentiable(jvp, wrt(w))]
+fn f0129(w: &Array1<f64>, d_out: &Array2<f64>) -> (Array1<f64>, f64, Array1<f64>) {
+    let n1 = w.len() - 1;
+    let mut x = softmax(d_out);
     let mut t3 = {
-        let t2 = concat(Axis(0), &[&t1, &t1]);
+        let t2 = concat(Axis(0), &[&x, &x]);
         cos(&t2.index_axis(Axis(1), 0))
     };
     'o2: for _ in 0..2 {
     for i in (0..3).rev() {
-            if t1[[1, 0]] <= 0.4629 {
+            if x[[1, 0]] <= 0.4629 {
                 continue 'o2;
             }
             t3 += &(tanh(&t3));
@@ -3813,35 +4748,41 @@ fn f0129(p0: &Array1<f64>, c0: &Array2<f64>) -> (f64, f64) {
             }
         }
     }
-    let mut t4 = softplus(&t1);
-    let c3: f64 = 1.5;
-    for i in 0..1 {
-        t4 += &((t1.to_owned().mapv_into(|z| {
-        if z < -0.5183 {
-            z.max(c3)
-        } else {
-            z * z
+    let mut t1_from_t2 = sigmoid((log_sigmoid(&x)).iter().sum::<f64>());
+    let mut t5 = t1_from_t2;
+    for i in 0..2 {
+        t1_from_t2 += w.mapv(|v| (v * t5).tanh()).sum() * 0.1;
+        if i == 0 {
+            t5 = 2.0;
         }
-    })).select(Axis(0), &[0, 0]));
+        if mean(&t3) > 0.0371 {
+            break;
+        }
+        t1_from_t2 += w.mapv(|v| (v * t5).tanh()).sum() * 0.1;
     }
-    (t4[[1, 1]], sum(&t4))
+    x *= w;
+    (sigmoid(w), t5, sin(w))
 }
 
 #[test]
 fn f0129_gradcheck() {
-    let mut s = 1832614629u64;
-    let p0: Array1<f64> = random(2, &mut s);
-    let c0: Array2<f64> = random((2, 2), &mut s);
-    let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let (value, grads) = f0129_backward(&p0, &c0, (1.0, 0.5));
-    assert_eq!(value, f0129(&p0, &c0));
-    assert_eq!(grads.p0.shape(), p0.shape());
+    let mut s = 1986773719u64;
+    let w: Array1<f64> = random(2, &mut s);
+    let d_out: Array2<f64> = random((2, 2), &mut s);
+    let (w, d_out,) = std::hint::black_box((w, d_out,));
+    let up0: Array1<f64> = random(2, &mut s);
+    let up2: Array1<f64> = random(2, &mut s);
+    let (value, grads) = f0129_backward(&w, &d_out, (&up0, 0.5, &up2));
+    assert_eq!(value, f0129(&w, &d_out));
+    assert_eq!(grads.w.shape(), w.shape());
     GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(),), |(p0,)| f0129_backward(p0, &c0, (1.0, 0.5)))
+        .upstream(&(&up0, 0.5, &up2))
+        .check(&(w.clone(),), |(w,)| f0129_backward(w, &d_out, (&up0, 0.5, &up2)))
         .unwrap();
+    let v_p0: Array1<f64> = random(2, &mut s);
+    GradCheck::new().upstream(&(&up0, 0.5, &up2)).check_jvp(&(w.clone(),), &(v_p0.clone(),), |(w,)| f0129_backward(w, &d_out, (&up0, 0.5, &up2)), |(w,), (v_p0,)| f0129_jvp(w, &d_out, v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0130(p0: &Array1<f64>, p1: &Array2<f64>, labels: &[usize]) -> f64 {
     let n1 = p0.len() - 1;
     let t1 = softmax_cross_entropy(p1, labels);
@@ -3860,36 +4801,61 @@ fn f0130_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0130_backward(p0, p1, labels, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(3, &mut s);
+    let v_p1: Array2<f64> = random((1, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0130_backward(p0, p1, labels, 1.0), |(p0, p1), (v_p0, v_p1)| f0130_jvp(p0, p1, labels, v_p0, v_p1)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0130_hvp(p0, p1, labels, v_p0, v_p1)).unwrap();
 }
-#[differentiable]
-fn f0131(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: f64) -> f64 {
-    let mut t1 = p3 / 0.1;
-    let t2 = p1;
-    let mut t3 = backprop::ops::exp(&(log_sigmoid(t2)));
-    let (n1, m1) = p1.dim();
-    if t3[[1, 0]] <= -0.5183 {
-        t3 /= t1.powi(2) + 1.0;
+#[differentiable(hvp)]
+fn f0131(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: f64, k0: usize) -> f64 {
+    let t1 = p3 / 0.1;
+    let (t2, t3) = f0040(p3, p0, sigmoid(t1));
+    let (n1, m1) = p0.dim();
+    let n2 = p1.nrows();
+    let m2 = p1.ncols();
+    let t4 = Array2::<f64>::zeros((n1, m2));
+    let mut t5 = tanh(p0);
+    let mut t6 = t5.clone();
+    for _ in 0..2 {
+        t6 = t5.clone();
+        for i in 0..(k0 % 2) {
+            t5 = &t5 * 0.5 + &t6;
+            if i == 0 {
+                t6 = t4.clone();
+            }
+        }
     }
-    let t4 = f0106(p0);
-    t1 -= 0.25;
-    t1 + sum(t2) + t3.mean().unwrap() + t4
+    let t7 = p2 + t2;
+    let t9 = {
+        let t8 = (sigmoid(&(t7 * &t5))).dot(&(sin(&t5.t())));
+        t3
+    };
+    let t10 = t7;
+    t9 + t10
 }
 
 #[test]
 fn f0131_gradcheck() {
-    let mut s = 1352180654u64;
+    let mut s = 1281891067u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2 = scalar(&mut s);
     let p3 = scalar(&mut s);
+    let k0: usize = 3;
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0131_backward(&p0, &p1, p2, p3, 1.0);
-    assert_eq!(value, f0131(&p0, &p1, p2, p3));
+    let (value, grads) = f0131_backward(&p0, &p1, p2, p3, k0, 1.0);
+    assert_eq!(value, f0131(&p0, &p1, p2, p3, k0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0131_backward(p0, p1, *p2, *p3, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0131_backward(p0, p1, *p2, *p3, k0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((1, 3), &mut s);
+    let v_p1: Array2<f64> = random((2, 3), &mut s);
+    let v_p2 = scalar(&mut s);
+    let v_p3 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2, p3), &(v_p0.clone(), v_p1.clone(), v_p2, v_p3), |(p0, p1, p2, p3)| f0131_backward(p0, p1, *p2, *p3, k0, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0131_jvp(p0, p1, *p2, *p3, k0, v_p0, v_p1, *v_p2, *v_p3)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2, p3), &(v_p0.clone(), v_p1.clone(), v_p2, v_p3), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0131_hvp(p0, p1, *p2, *p3, k0, v_p0, v_p1, *v_p2, *v_p3)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2))]
+#[differentiable(hvp, wrt(p0, p1, p2))]
 fn f0132(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     let mut t1 = p2.to_owned();
     let mut t2 = c0.sum();
@@ -3926,8 +4892,13 @@ fn f0132_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0132_backward(*p0, p1, p2, &c0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((2, 3), &mut s);
+    let v_p2: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone(), p2.clone()), &(v_p0, v_p1.clone(), v_p2.clone()), |(p0, p1, p2)| f0132_backward(*p0, p1, p2, &c0, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0132_jvp(*p0, p1, p2, &c0, *v_p0, v_p1, v_p2)).unwrap();
+    hvpcheck(&(p0, p1.clone(), p2.clone()), &(v_p0, v_p1.clone(), v_p2.clone()), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0132_hvp(*p0, p1, p2, &c0, *v_p0, v_p1, v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0133(out: ArrayView2<f64>, w: &Array2<f64>, x: &Array2<f64>, d_out: &Array1<f64>) -> f64 {
     let out_1 = w;
     let _t2 = x / (square(&out) + 1.0);
@@ -3958,77 +4929,105 @@ fn f0133_gradcheck() {
     assert_eq!(grads.x.shape(), x.shape());
     assert_eq!(grads.d_out.shape(), d_out.shape());
     gradcheck(&(out.clone(), w.clone(), x.clone(), d_out.clone()), |(out, w, x, d_out)| f0133_backward(out.view(), w, x, d_out, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 2), &mut s);
+    let v_p1: Array2<f64> = random((2, 2), &mut s);
+    let v_p2: Array2<f64> = random((2, 2), &mut s);
+    let v_p3: Array1<f64> = random(3, &mut s);
+    GradCheck::new().check_jvp(&(out.clone(), w.clone(), x.clone(), d_out.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3.clone()), |(out, w, x, d_out)| f0133_backward(out.view(), w, x, d_out, 1.0), |(out, w, x, d_out), (v_p0, v_p1, v_p2, v_p3)| f0133_jvp(out.view(), w, x, d_out, v_p0.view(), v_p1, v_p2, v_p3)).unwrap();
+    hvpcheck(&(out.clone(), w.clone(), x.clone(), d_out.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3.clone()), |(out, w, x, d_out), (v_p0, v_p1, v_p2, v_p3)| f0133_hvp(out.view(), w, x, d_out, v_p0.view(), v_p1, v_p2, v_p3)).unwrap();
 }
-#[differentiable(wrt(w, y_1, grad, x))]
-fn f0134(w: f64, y_1: f64, grad: f64, x: ArrayView2<f64>, d_out: &Array2<f64>) -> f64 {
-    let t1_from_t2 = x.t();
-    let mut d_d_x = mean(&(w + &t1_from_t2));
+#[differentiable(hvp, wrt(p0, p1, p2, p3))]
+fn f0134(p0: f64, p1: f64, p2: f64, p3: ArrayView2<f64>, c0: &Array2<f64>) -> f64 {
+    let t1 = p3.t();
+    let mut t2 = mean(&(p0 + &t1));
     let mut n1 = 0;
-    let unused = loop {
-        d_d_x = d_d_x * 0.5 + ((grad.tanh()));
+    let t3 = loop {
+        t2 = t2 * 0.5 + ((p2.tanh()));
         n1 += 1;
-        if n1 >= 4 || d_d_x.abs() > 0.0371 {
-            break d_d_x * 0.5;
+        if n1 >= 4 || t2.abs() > 0.0371 {
+            break t2 * 0.5;
         }
     };
-    let x_from_out = d_out;
-    let d_x = x_from_out;
-    let grad_1 = {
-        let t6 = d_x;
-        (&(round(&t1_from_t2)) + x_from_out).dot(d_x)
-    };
-    let (n2, m2) = d_out.dim();
-    let t9 = {
-        let out = d_out[[0, m2 / 2]];
-        (sigmoid(&(&grad_1 - &grad_1))).iter().map(|u| log_sigmoid(*u)).sum::<f64>()
-    };
-    let mut t10 = Array2::<f64>::zeros((d_x.nrows(), d_x.ncols()));
-    for i in 0..2 {
-        t10.row_mut(i).assign(&(&(sigmoid(&d_x.row(i))) * ((cos(&grad_1)).sum())));
+    let mut t4 = sigmoid(mean(c0));
+    let mut t5 = t4;
+    for i in 0..1 {
+        let s2 = t5 * 0.5;
+        t4 = t4.tanh() + s2;
+        t5 = 0.25;
+        t4 += p3.mapv(|v| (v * t5).tanh()).sum() * 0.1;
     }
-    t9 + t10.sum()
+    let t6 = t4 / 0.75;
+    let t8 = {
+        let t7 = t6 * 0.1;
+        t5.max(p1)
+    };
+    let t9 = backprop::ops::log_sigmoid(&(concat(Axis(0), &[c0, c0, c0])));
+    let c3 = 0.75_f64;
+    t2 = t4;
+    sum(&t1) + t3 + t2 + t4 + t5 + t6 + t8 + t9.mean().unwrap()
 }
 
 #[test]
 fn f0134_gradcheck() {
-    let mut s = 2089421540u64;
-    let w = scalar(&mut s);
-    let y_1 = scalar(&mut s);
-    let grad = scalar(&mut s);
-    let x: Array2<f64> = random((2, 1), &mut s);
-    let d_out: Array2<f64> = random((2, 2), &mut s);
-    let (w, y_1, grad, x, d_out,) = std::hint::black_box((w, y_1, grad, x, d_out,));
-    let (value, grads) = f0134_backward(w, y_1, grad, x.view(), &d_out, 1.0);
-    assert_eq!(value, f0134(w, y_1, grad, x.view(), &d_out));
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(w, y_1, grad, x.clone()), |(w, y_1, grad, x)| f0134_backward(*w, *y_1, *grad, x.view(), &d_out, 1.0)).unwrap();
+    let mut s = 1195124092u64;
+    let p0 = scalar(&mut s);
+    let p1 = scalar(&mut s);
+    let p2 = scalar(&mut s);
+    let p3: Array2<f64> = random((2, 1), &mut s);
+    let c0: Array2<f64> = random((2, 2), &mut s);
+    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
+    let (value, grads) = f0134_backward(p0, p1, p2, p3.view(), &c0, 1.0);
+    assert_eq!(value, f0134(p0, p1, p2, p3.view(), &c0));
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0, p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0134_backward(*p0, *p1, *p2, p3.view(), &c0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2 = scalar(&mut s);
+    let v_p3: Array2<f64> = random((2, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1, p2, p3.clone()), &(v_p0, v_p1, v_p2, v_p3.clone()), |(p0, p1, p2, p3)| f0134_backward(*p0, *p1, *p2, p3.view(), &c0, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0134_jvp(*p0, *p1, *p2, p3.view(), &c0, *v_p0, *v_p1, *v_p2, v_p3.view())).unwrap();
+    hvpcheck(&(p0, p1, p2, p3.clone()), &(v_p0, v_p1, v_p2, v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0134_hvp(*p0, *p1, *p2, p3.view(), &c0, *v_p0, *v_p1, *v_p2, v_p3.view())).unwrap();
 }
-#[differentiable]
-fn f0135(d_t1: &Array2<f64>) -> f64 {
-    let _t1 = logsumexp(d_t1);
-    let out_1 = {
-        let grad_1 = cos(&d_t1.slice(s![0..1;-1, 1..2;-1]));
-        0.1 / (square(&(&grad_1 / 2.0)) + 1.0)
+#[differentiable(hvp)]
+fn f0135(w: &Array2<f64>) -> f64 {
+    let _t1 = logsumexp(w);
+    let t3 = {
+        let out = cos(&w.slice(s![0..1;-1, 1..2;-1]));
+        &(&out / &(square(w) + 2.0)) * &(sin(&out))
     };
-    let out_1 = -(mean(&(out_1.broadcast((2, 1)).unwrap()).column(0)));
-    let t4 = d_t1;
-    let (n1, m1) = d_t1.dim();
-    let x = Array2::<f64>::from_shape_vec((n1, 2), vec![0.0, 0.5, 1.0, 1.5]).unwrap();
-    let t1_from_t2 = softplus(&((t4 * 0.1 + &x).var_axis(Axis(1), 0.0)));
-    sum(t4) + t1_from_t2.iter().sum::<f64>()
+    let c1 = 0.1_f64;
+    let t3 = (tanh(&(&t3 + &t3))).mapv(|e| c1);
+    let t4 = log_sigmoid((t3.sum_axis(Axis(0))).product());
+    let mut d_out = t3.to_owned();
+    let mut t1_from_t2 = (clamp(t4, -0.5, 3.0));
+    let mut n2 = 0;
+    while n2 < 1 {
+        for i in 0..d_out.nrows() {
+            for j in 0..d_out.ncols() {
+                d_out[[i, j]] = d_out[[i, j]] * 0.5 + (tanh((f0122(t3[[i, j]], t3[[i, j]], t3[[i, j]]))));
+            }
+        }
+        for i in 0..d_out.nrows() {
+            t1_from_t2 += (d_out[[i, 1]]);
+        }
+        n2 += 1;
+    }
+    d_out.sum() + t1_from_t2
 }
 
 #[test]
 fn f0135_gradcheck() {
-    let mut s = 704327484u64;
-    let d_t1: Array2<f64> = random((2, 2), &mut s);
-    let (d_t1,) = std::hint::black_box((d_t1,));
-    let (value, grads) = f0135_backward(&d_t1, 1.0);
-    assert_eq!(value, f0135(&d_t1));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    gradcheck(&(d_t1.clone(),), |(d_t1,)| f0135_backward(d_t1, 1.0)).unwrap();
+    let mut s = 1457157320u64;
+    let w: Array2<f64> = random((2, 2), &mut s);
+    let (w,) = std::hint::black_box((w,));
+    let (value, grads) = f0135_backward(&w, 1.0);
+    assert_eq!(value, f0135(&w));
+    assert_eq!(grads.w.shape(), w.shape());
+    gradcheck(&(w.clone(),), |(w,)| f0135_backward(w, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 2), &mut s);
+    GradCheck::new().check_jvp(&(w.clone(),), &(v_p0.clone(),), |(w,)| f0135_backward(w, 1.0), |(w,), (v_p0,)| f0135_jvp(w, v_p0)).unwrap();
+    hvpcheck(&(w.clone(),), &(v_p0.clone(),), |(w,), (v_p0,)| f0135_hvp(w, v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0136(p0: &Array1<f64>) -> f64 {
     let t1 = p0;
     let t2 = p0 * t1;
@@ -4044,8 +5043,11 @@ fn f0136_gradcheck() {
     assert_eq!(value, f0136(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0136_backward(p0, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(3, &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0136_backward(p0, 1.0), |(p0,), (v_p0,)| f0136_jvp(p0, v_p0)).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0136_hvp(p0, v_p0)).unwrap();
 }
-#[differentiable(wrt(d_t1, w, grad))]
+#[differentiable(hvp, wrt(d_t1, w, grad))]
 fn f0137(d_t1: &Array1<f64>, w: &Array2<f64>, grad: &Array1<f64>, d_p0: &Array1<f64>) -> f64 {
     let t2 = {
         let out = ((grad.select(Axis(0), &[1, 2, 1])) + (d_p0.dot(d_p0))).hypot(0.5 * 0.5 + 0.5);
@@ -4072,38 +5074,51 @@ fn f0137_gradcheck() {
     assert_eq!(grads.w.shape(), w.shape());
     assert_eq!(grads.grad.shape(), grad.shape());
     gradcheck(&(d_t1.clone(), w.clone(), grad.clone()), |(d_t1, w, grad)| f0137_backward(d_t1, w, grad, &d_p0, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(3, &mut s);
+    let v_p1: Array2<f64> = random((3, 1), &mut s);
+    let v_p2: Array1<f64> = random(3, &mut s);
+    GradCheck::new().check_jvp(&(d_t1.clone(), w.clone(), grad.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(d_t1, w, grad)| f0137_backward(d_t1, w, grad, &d_p0, 1.0), |(d_t1, w, grad), (v_p0, v_p1, v_p2)| f0137_jvp(d_t1, w, grad, &d_p0, v_p0, v_p1, v_p2)).unwrap();
+    hvpcheck(&(d_t1.clone(), w.clone(), grad.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(d_t1, w, grad), (v_p0, v_p1, v_p2)| f0137_hvp(d_t1, w, grad, &d_p0, v_p0, v_p1, v_p2)).unwrap();
 }
-#[differentiable(wrt(p0, p1))]
-fn f0138(p0: &Array2<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> (f64, Array2<f64>, f64) {
+#[differentiable(hvp, wrt(p0, p1))]
+fn f0138(p0: &Array2<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     let t1 = c0.to_shape((1, 4)).unwrap();
-    let t2 = &t1;
-    let t1 = t2.t();
-    let _t3 = &t1;
-    let t5 = {
-        let t4 = &(t1.row(0)) + 0.75;
-        t2 * &t1
-    };
-    (mean(t2), sin(p1), p1[[0, 1]])
+    let (n1, m1) = p0.dim();
+    let t2 = Array2::<f64>::zeros((n1, 1));
+    let mut t3 = tanh(p0);
+    let mut t4 = sigmoid(p0);
+    for i in 0..2 {
+        t3 = &t3 * 0.5 + &t4;
+        t4 = t3.clone();
+        t3 = &t3 * 0.5 + &t4;
+    }
+    let mut t5 = t4.clone();
+    let t6 = array![[0.25_f64, -0.75]];
+    let _t7 = p1 - &t6;
+    let t8 = Array2::<f64>::zeros((m1, 1));
+    let c2 = 2.0_f64;
+    t5 -= 0.5;
+    t1.iter().sum::<f64>() + t3[[1, 0]] + t4[[2, 0]] + t5[[1, 0]]
 }
 
 #[test]
 fn f0138_gradcheck() {
-    let mut s = 29574370u64;
+    let mut s = 1253565928u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let c0: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
-    let up1: Array2<f64> = random((1, 2), &mut s);
-    let (value, grads) = f0138_backward(&p0, &p1, &c0, (1.0, &up1, -0.75));
+    let (value, grads) = f0138_backward(&p0, &p1, &c0, 1.0);
     assert_eq!(value, f0138(&p0, &p1, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&(1.0, &up1, -0.75))
-        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0138_backward(p0, p1, &c0, (1.0, &up1, -0.75)))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0138_backward(p0, p1, &c0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 1), &mut s);
+    let v_p1: Array2<f64> = random((1, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0138_backward(p0, p1, &c0, 1.0), |(p0, p1), (v_p0, v_p1)| f0138_jvp(p0, p1, &c0, v_p0, v_p1)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0138_hvp(p0, p1, &c0, v_p0, v_p1)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0139(p0: ArrayView2<f64>, p1: &Array2<f64>) -> f64 {
     let t1 = ((p0.iter().map(|z| (square(*z) + 0.5).log(2.0)).sum::<f64>()).cos()).clamp(-2.0, 3.0);
     t1 + mean(p1)
@@ -4120,43 +5135,36 @@ fn f0139_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0139_backward(p0.view(), p1, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 2), &mut s);
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0139_backward(p0.view(), p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0139_jvp(p0.view(), p1, v_p0.view(), v_p1)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0139_hvp(p0.view(), p1, v_p0.view(), v_p1)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0140(p0: &Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
     let (n1, m1) = p3.dim();
     let t1 = Array2::<f64>::zeros((n1, m1));
-    let mut t2 = match () {
+    let t2 = match () {
         _ if p3.iter().sum::<f64>() >= -0.5183 && p2 > 0.0 => sum(&(log_softmax(p3))),
         _ if p1 <= 0.4629 => p2,
         _ => tanh(sum(&(log_softmax(p3)))),
     };
-    let mut t3 = abs(&(tanh(&(cos(p0)))));
-    'o2: for _ in 0..2 {
-    for i in 0..1 {
-            t2 = p1;
-            if logsumexp(&(p3.row(i))) < 0.0371 {
-                break;
-            }
-            if t2 >= -0.5183 {
-                continue 'o2;
-            }
-        }
-    }
-    if p3.iter().sum::<f64>() > 0.0371 {
-        t2 /= square(p2.min(t2)) + 1.0;
-    }
-    let c3: f64 = 3.0;
+    let t3 = log_softmax(&(sigmoid(&(log_softmax(&(p0.dot(p0)))))));
     let t5 = {
-        let t4 = (t3.mapv(|u| t2)).floor();
-        t2
+        let t4 = p2;
+        t4.powi(1)
     };
-    let _t6 = p3;
-    t2 + mean(&t3) + t5
+    let t6 = t5;
+    let t7 = t5;
+    if t2 > 0.4629 {
+        return (p3.map(|&v| (log_sigmoid(t6)) - v)).sum();
+    }
+    t6 + t7 + mean(&t3)
 }
 
 #[test]
 fn f0140_gradcheck() {
-    let mut s = 1735086375u64;
+    let mut s = 751021219u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -4167,8 +5175,14 @@ fn f0140_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0140_backward(p0, *p1, *p2, p3, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 3), &mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2 = scalar(&mut s);
+    let v_p3: Array2<f64> = random((1, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1, p2, p3.clone()), &(v_p0.clone(), v_p1, v_p2, v_p3.clone()), |(p0, p1, p2, p3)| f0140_backward(p0, *p1, *p2, p3, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0140_jvp(p0, *p1, *p2, p3, v_p0, *v_p1, *v_p2, v_p3)).unwrap();
+    hvpcheck(&(p0.clone(), p1, p2, p3.clone()), &(v_p0.clone(), v_p1, v_p2, v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0140_hvp(p0, *p1, *p2, p3, v_p0, *v_p1, *v_p2, v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0141(p0: &Array2<f64>, p1: Array2<f64>, p2: f64) -> f64 {
     let t2 = {
         let t1 = sin(&(p0 + p2));
@@ -4214,40 +5228,49 @@ fn f0141_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0141_backward(p0, p1.clone(), *p2, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 1), &mut s);
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    let v_p2 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2), &(v_p0.clone(), v_p1.clone(), v_p2), |(p0, p1, p2)| f0141_backward(p0, p1.clone(), *p2, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0141_jvp(p0, p1.clone(), *p2, v_p0, v_p1.clone(), *v_p2)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2), &(v_p0.clone(), v_p1.clone(), v_p2), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0141_hvp(p0, p1.clone(), *p2, v_p0, v_p1.clone(), *v_p2)).unwrap();
 }
-#[differentiable]
-fn f0142(p0: &Array2<f64>, p1: f64) -> f64 {
+#[differentiable(hvp)]
+fn f0142(grad: &Array2<f64>, out: f64) -> f64 {
     let c1: f64 = 0.5;
-    let t1 = p0.map(|&e| {
+    let t1 = grad.map(|&e| {
         if c1 < 0.4629 {
-            f64::abs(p1)
+            f64::abs(out)
         } else {
             softplus(e)
         }
     });
-    let mut t1 = (2.0 - p0).dot(&p0.t());
-    if p1 > 0.0371 {
-        t1 /= square(p1) + 1.0;
+    let mut t1 = (2.0 - grad).dot(&grad.t());
+    if out > 0.0371 {
+        t1 /= square(out) + 1.0;
     }
-    let (n2, m2) = p0.dim();
-    let _t2 = (&(atanh(&(&(tanh(&t1)) * 0.75))) * (p0[[n2 - 1, m2 / 2]])).mean().unwrap();
+    let (n2, m2) = grad.dim();
+    let _t2 = (&(atanh(&(&(tanh(&t1)) * 0.75))) * (grad[[n2 - 1, m2 / 2]])).mean().unwrap();
     let t1 = tan(&(tanh(&t1)));
-    let t3 = &t1;
-    t1.iter().sum::<f64>() + t3.mean().unwrap()
+    let d_out = abs(&(&t1 + out));
+    t1.mean().unwrap() + d_out.iter().sum::<f64>()
 }
 
 #[test]
 fn f0142_gradcheck() {
-    let mut s = 2105862734u64;
-    let p0: Array2<f64> = random((1, 2), &mut s);
-    let p1 = scalar(&mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0142_backward(&p0, p1, 1.0);
-    assert_eq!(value, f0142(&p0, p1));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0142_backward(p0, *p1, 1.0)).unwrap();
+    let mut s = 1858511477u64;
+    let grad: Array2<f64> = random((1, 2), &mut s);
+    let out = scalar(&mut s);
+    let (grad, out,) = std::hint::black_box((grad, out,));
+    let (value, grads) = f0142_backward(&grad, out, 1.0);
+    assert_eq!(value, f0142(&grad, out));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    gradcheck(&(grad.clone(), out), |(grad, out)| f0142_backward(grad, *out, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((1, 2), &mut s);
+    let v_p1 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(grad.clone(), out), &(v_p0.clone(), v_p1), |(grad, out)| f0142_backward(grad, *out, 1.0), |(grad, out), (v_p0, v_p1)| f0142_jvp(grad, *out, v_p0, *v_p1)).unwrap();
+    hvpcheck(&(grad.clone(), out), &(v_p0.clone(), v_p1), |(grad, out), (v_p0, v_p1)| f0142_hvp(grad, *out, v_p0, *v_p1)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2))]
+#[differentiable(jvp, wrt(p0, p1, p2))]
 fn f0143(p0: f32, p1: f32, p2: &Array2<f32>, c0: &Array1<f32>) -> f32 {
     let _t1 = (p2.t()).select(Axis(1), &[1, 1]);
     let t2 = c0;
@@ -4275,8 +5298,12 @@ fn f0143_gradcheck() {
         .atol(1e-2)
         .check(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0143_backward(*p0, *p1, p2, &c0, 1.0))
         .unwrap();
+    let v_p0 = scalar32(&mut s);
+    let v_p1 = scalar32(&mut s);
+    let v_p2: Array2<f32> = random32((2, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1, p2.clone()), &(v_p0, v_p1, v_p2.clone()), |(p0, p1, p2)| f0143_backward(*p0, *p1, p2, &c0, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0143_jvp(*p0, *p1, p2, &c0, *v_p0, *v_p1, v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0144(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
     let t1 = 2.0 / (square(&(tanh(p1))) + 1.0);
     let t2 = p1.t();
@@ -4309,40 +5336,56 @@ fn f0144_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0144_backward(p0, p1, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    let v_p1: Array2<f64> = random((3, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0144_backward(p0, p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0144_jvp(p0, p1, v_p0, v_p1)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0144_hvp(p0, p1, v_p0, v_p1)).unwrap();
 }
-#[differentiable]
-fn f0145(p0: &Array1<f64>) -> f64 {
-    let t1 = softmax(&(p0.mapv(|z| z * z)));
-    let mut t2 = (atanh(&(&(tanh(&(backprop::ops::exp(&t1)))) * 0.75))).sum();
-    let mut n1 = 0;
-    while n1 < 3 {
-        t2 = t2 * 0.5 + (((&t1 * &t1) / &(&t1 * &t1 + 0.5)).dot(&((&t1 * &t1) / &(&t1 * &t1 + 0.5))));
-        t2 += 0.1;
-        n1 += 1;
+#[differentiable(hvp)]
+fn f0145(p0: &Array1<f64>, k0: usize) -> f64 {
+    let c1: f64 = 0.1;
+    let mut t1 = (tanh(sum(&((p0.iter().zip(p0.iter()).map(|(&a, &b)| (square(b) + 0.5).log(2.0)).sum::<f64>()) + p0)))).sin();
+    let mut t2 = t1;
+    for i in 0..(k0 % 2) {
+        t1 -= 0.5 * t2;
+        t2 = 0.25;
     }
-    let t3 = array![0.0_f64, 0.5, 1.0];
-    let mut t4 = match p0.len() % 3 {
-        0 => (&(cos(p0)) * 0.1 + &t3).std(0.0),
-        1 | 2 => (sigmoid(&(t2 - &t1))).dot(&(tanh(p0))),
-        _ => tan(tanh(t2)),
+    let mut t4 = {
+        let t3 = &(ln(&(square(p0) + 0.5))) * (cos(t1));
+        t1
     };
-    t4 += t2;
-    let _t5 = t1.clone();
-    let t6 = &t1 * 0.1;
-    t4 + t6.dot(&t6) + t1.sum()
+    t4 += t1;
+    let t5 = 2.0 * t2;
+    let t6 = array![0.5_f64, -0.75, 1.5];
+    let mut t7 = if t5 < -0.5183 {
+        p0 - &t6
+    } else {
+        sin(&(p0 - &t6))
+    };
+    for i in 0..2 {
+        t7 -= &(tan(&(tanh(&t7))));
+        if t5 < 0.4629 {
+            break;
+        }
+    }
+    t1 + t2 + t4 + t5 + t7.dot(&t7)
 }
 
 #[test]
 fn f0145_gradcheck() {
-    let mut s = 1366894415u64;
+    let mut s = 861001699u64;
     let p0: Array1<f64> = random(3, &mut s);
+    let k0: usize = 2;
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0145_backward(&p0, 1.0);
-    assert_eq!(value, f0145(&p0));
+    let (value, grads) = f0145_backward(&p0, k0, 1.0);
+    assert_eq!(value, f0145(&p0, k0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0145_backward(p0, 1.0)).unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0145_backward(p0, k0, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(3, &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0145_backward(p0, k0, 1.0), |(p0,), (v_p0,)| f0145_jvp(p0, k0, v_p0)).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0145_hvp(p0, k0, v_p0)).unwrap();
 }
-#[differentiable(wrt(p0))]
+#[differentiable(hvp, wrt(p0))]
 fn f0146(p0: f64, c0: &Array2<f64>) -> f64 {
     let t1 = &(1.5 - c0) / 0.1;
     t1[[1, 0]]
@@ -4357,8 +5400,11 @@ fn f0146_gradcheck() {
     let (value, grads) = f0146_backward(p0, &c0, 1.0);
     assert_eq!(value, f0146(p0, &c0));
     gradcheck(&(p0,), |(p0,)| f0146_backward(*p0, &c0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0,), &(v_p0,), |(p0,)| f0146_backward(*p0, &c0, 1.0), |(p0,), (v_p0,)| f0146_jvp(*p0, &c0, *v_p0)).unwrap();
+    hvpcheck(&(p0,), &(v_p0,), |(p0,), (v_p0,)| f0146_hvp(*p0, &c0, *v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0147(p0: &Array1<f64>, p1: f64, p2: &Array2<f64>, p3: f64, labels: &[usize]) -> (f64, f64) {
     let t2 = {
         let t1 = p3;
@@ -4394,18 +5440,27 @@ fn f0147_gradcheck() {
         .upstream(&(1.0, 0.5))
         .check(&(p0.clone(), p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0147_backward(p0, *p1, p2, *p3, labels, (1.0, 0.5)))
         .unwrap();
+    let v_p0: Array1<f64> = random(3, &mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array2<f64> = random((3, 3), &mut s);
+    let v_p3 = scalar(&mut s);
+    GradCheck::new().upstream(&(1.0, 0.5)).check_jvp(&(p0.clone(), p1, p2.clone(), p3), &(v_p0.clone(), v_p1, v_p2.clone(), v_p3), |(p0, p1, p2, p3)| f0147_backward(p0, *p1, p2, *p3, labels, (1.0, 0.5)), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0147_jvp(p0, *p1, p2, *p3, labels, v_p0, *v_p1, v_p2, *v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0148(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
-    let t1 = 0.75 * (p2.column(0)[0]);
-    let t1 = p2.slice(s![..-1, 2..3;-1]);
-    let t1 = &t1;
-    t1[[0, 0]] + t1.mean().unwrap()
+    let mut t1 = sigmoid(p2);
+    if p0 >= 0.0371 {
+        t1 += 0.1;
+    } else {
+        t1 /= &(square(&(tanh(&(&t1 - 1.5)))) + 0.5);
+    }
+    t1 += 1.5;
+    t1.sum()
 }
 
 #[test]
 fn f0148_gradcheck() {
-    let mut s = 1917103649u64;
+    let mut s = 933322218u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((2, 3), &mut s);
@@ -4417,8 +5472,14 @@ fn f0148_gradcheck() {
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0148_backward(*p0, p1, p2, p3, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    let v_p2: Array2<f64> = random((2, 3), &mut s);
+    let v_p3: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone(), p2.clone(), p3.clone()), &(v_p0, v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0148_backward(*p0, p1, p2, p3, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0148_jvp(*p0, p1, p2, p3, *v_p0, v_p1, v_p2, v_p3)).unwrap();
+    hvpcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), &(v_p0, v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0148_hvp(*p0, p1, p2, p3, *v_p0, v_p1, v_p2, v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0149(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>) -> (Array2<f64>, f64) {
     let mut t1 = (p2.to_shape(2).unwrap()).sum();
     for r in p0.rows() {
@@ -4457,75 +5518,76 @@ fn f0149_gradcheck() {
         .upstream(&(&up0, 0.5))
         .check(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0149_backward(p0, *p1, p2, (&up0, 0.5)))
         .unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array2<f64> = random((2, 1), &mut s);
+    GradCheck::new().upstream(&(&up0, 0.5)).check_jvp(&(p0.clone(), p1, p2.clone()), &(v_p0.clone(), v_p1, v_p2.clone()), |(p0, p1, p2)| f0149_backward(p0, *p1, p2, (&up0, 0.5)), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0149_jvp(p0, *p1, p2, v_p0, *v_p1, v_p2)).unwrap();
 }
-#[differentiable]
-fn f0150(p0: &Array2<f64>) -> f64 {
-    let t1 = p0;
-    let mut t3 = {
-        let t2 = Zip::from(p0).and(t1).map_collect(|&a, &b| a / (square(a) + 0.5));
-        powi(t1, 2)
-    };
-    'o1: for _ in 0..2 {
-    for i in 0..3 {
-            t3 -= &(sum_axis(&(t1.clamp(-1.0, 0.5)), Axis(0)));
-            if t3[[0, 0]] >= -0.5183 {
-                break 'o1;
-            }
+#[differentiable(hvp)]
+fn f0150(d_out: &Array2<f64>, k0: usize) -> f64 {
+    let unused = array![[-1.0_f64, -0.75], [1.5, -1.0], [-0.75, 2.0]];
+    let mut d_d_x = tanh(d_out);
+    let mut t3 = d_d_x.clone();
+    for _ in 0..2 {
+        t3 = d_d_x.clone();
+        for i in 0..(k0 % 2) {
+            d_d_x = &d_d_x * 0.5 + &t3;
+            t3 = d_d_x.clone();
+            d_d_x = tanh(&(&d_d_x + &t3));
         }
     }
-    if sum(&t3) >= 0.0371 {
-        t3 += p0;
-    } else {
-        t3 = (tanh(&t3)).map(|&u| u.cos());
-    }
-    let t4 = (mean_axis(p0, Axis(1))).mapv(|u| (powi(u, 2)).abs());
-    for i in (0..1).rev() {
-        if logsumexp(&t4) < -0.5183 {
-            continue;
-        }
-        t3 += logsumexp(&t4);
-    }
-    let mut t5 = t3.to_owned();
-    for i in 0..t5.nrows() {
-        t5[[i, 1]] = mean(&(p0 * t1));
-    }
-    logsumexp(&t4) + t5[[1, 0]] + t1.mean().unwrap()
+    let t4 = (sigmoid(&d_d_x)).dot(&t3.t());
+    let d_out_1 = powi(&t3, 2);
+    let mut x_from_out = sum_axis(&(softmax(&t4)), Axis(0));
+    let grad_1 = Array2::<f64>::ones((1, 3));
+    x_from_out -= &(logsumexp(&t3));
+    let d_d_x = powi(&(tanh(&d_out_1)), 3);
+    let _t8 = &d_d_x;
+    t3[[1, 0]] + t4[[0, 2]] + sum(&d_out_1) + mean(&x_from_out) + d_d_x[[2, 0]]
 }
 
 #[test]
 fn f0150_gradcheck() {
-    let mut s = 1935106737u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0150_backward(&p0, 1.0);
-    assert_eq!(value, f0150(&p0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0150_backward(p0, 1.0)).unwrap();
+    let mut s = 1420356910u64;
+    let d_out: Array2<f64> = random((3, 2), &mut s);
+    let k0: usize = 0;
+    let (d_out,) = std::hint::black_box((d_out,));
+    let (value, grads) = f0150_backward(&d_out, k0, 1.0);
+    assert_eq!(value, f0150(&d_out, k0));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    gradcheck(&(d_out.clone(),), |(d_out,)| f0150_backward(d_out, k0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(d_out.clone(),), &(v_p0.clone(),), |(d_out,)| f0150_backward(d_out, k0, 1.0), |(d_out,), (v_p0,)| f0150_jvp(d_out, k0, v_p0)).unwrap();
+    hvpcheck(&(d_out.clone(),), &(v_p0.clone(),), |(d_out,), (v_p0,)| f0150_hvp(d_out, k0, v_p0)).unwrap();
 }
-#[differentiable]
-fn f0151(y_1: f64, d_t1: f64, x: &Array2<f64>) -> f64 {
-    let out = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
-    let t2 = (&(x / 1.5) * 0.1 + &out).std_axis(Axis(0), 1.0);
-    let n1 = x.nrows();
-    let m1 = x.ncols();
-    let unused = Array::from_elem((n1, 1), 2.0_f64);
-    let out_1 = x * &unused;
-    logsumexp(&t2) + sum(&out_1)
+#[differentiable(hvp)]
+fn f0151(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
+    let t1 = p0;
+    let t3 = {
+        let t2 = (softplus(&(p2 * t1))).mean_axis(Axis(0)).unwrap();
+        &(&(0.5 + &t2) + (sigmoid(p1))) - &(p2 - &t2)
+    };
+    t1 + t3[[1, 1]]
 }
 
 #[test]
 fn f0151_gradcheck() {
-    let mut s = 2047165401u64;
-    let y_1 = scalar(&mut s);
-    let d_t1 = scalar(&mut s);
-    let x: Array2<f64> = random((3, 2), &mut s);
-    let (y_1, d_t1, x,) = std::hint::black_box((y_1, d_t1, x,));
-    let (value, grads) = f0151_backward(y_1, d_t1, &x, 1.0);
-    assert_eq!(value, f0151(y_1, d_t1, &x));
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(y_1, d_t1, x.clone()), |(y_1, d_t1, x)| f0151_backward(*y_1, *d_t1, x, 1.0)).unwrap();
+    let mut s = 205664681u64;
+    let p0 = scalar(&mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0151_backward(p0, p1, &p2, 1.0);
+    assert_eq!(value, f0151(p0, p1, &p2));
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0151_backward(*p0, *p1, p2, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1, p2.clone()), &(v_p0, v_p1, v_p2.clone()), |(p0, p1, p2)| f0151_backward(*p0, *p1, p2, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0151_jvp(*p0, *p1, p2, *v_p0, *v_p1, v_p2)).unwrap();
+    hvpcheck(&(p0, p1, p2.clone()), &(v_p0, v_p1, v_p2.clone()), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0151_hvp(*p0, *p1, p2, *v_p0, *v_p1, v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0152(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
     let t2 = {
         let t1 = concat(Axis(0), &[&((p1.column(0)).mapv(f64::tanh))]);
@@ -4553,8 +5615,12 @@ fn f0152_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0152_backward(p0, p1, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    let v_p1: Array2<f64> = random((3, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0152_backward(p0, p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0152_jvp(p0, p1, v_p0, v_p1)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0152_hvp(p0, p1, v_p0, v_p1)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0153(d_out: Array2<f32>, out: &Array2<f32>, y_1: &Array2<f32>, d_t1: ArrayView2<f32>) -> f32 {
     let d_d_x = d_t1.t();
     let (n1, m1) = d_t1.dim();
@@ -4583,8 +5649,13 @@ fn f0153_gradcheck() {
         .atol(1e-2)
         .check(&(d_out.clone(), out.clone(), y_1.clone(), d_t1.clone()), |(d_out, out, y_1, d_t1)| f0153_backward(d_out.clone(), out, y_1, d_t1.view(), 1.0))
         .unwrap();
+    let v_p0: Array2<f32> = random32((1, 3), &mut s);
+    let v_p1: Array2<f32> = random32((1, 2), &mut s);
+    let v_p2: Array2<f32> = random32((3, 1), &mut s);
+    let v_p3: Array2<f32> = random32((1, 2), &mut s);
+    GradCheck::new().check_jvp(&(d_out.clone(), out.clone(), y_1.clone(), d_t1.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3.clone()), |(d_out, out, y_1, d_t1)| f0153_backward(d_out.clone(), out, y_1, d_t1.view(), 1.0), |(d_out, out, y_1, d_t1), (v_p0, v_p1, v_p2, v_p3)| f0153_jvp(d_out.clone(), out, y_1, d_t1.view(), v_p0.clone(), v_p1, v_p2, v_p3.view())).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2, p3))]
+#[differentiable(hvp, wrt(p0, p1, p2, p3))]
 fn f0154(p0: f64, p1: f64, p2: &Array2<f64>, p3: &Array1<f64>, c0: &Array2<f64>) -> f64 {
     let t1 = p1;
     t1 + p1
@@ -4604,8 +5675,14 @@ fn f0154_gradcheck() {
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p0, p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0154_backward(*p0, *p1, p2, p3, &c0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array2<f64> = random((3, 1), &mut s);
+    let v_p3: Array1<f64> = random(2, &mut s);
+    GradCheck::new().check_jvp(&(p0, p1, p2.clone(), p3.clone()), &(v_p0, v_p1, v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0154_backward(*p0, *p1, p2, p3, &c0, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0154_jvp(*p0, *p1, p2, p3, &c0, *v_p0, *v_p1, v_p2, v_p3)).unwrap();
+    hvpcheck(&(p0, p1, p2.clone(), p3.clone()), &(v_p0, v_p1, v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0154_hvp(*p0, *p1, p2, p3, &c0, *v_p0, *v_p1, v_p2, v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0155(p0: &Array2<f32>, p1: f32) -> f32 {
     let t2 = {
         let t1 = (cos(&(&(p0 - p0) * (p1.powi(3))))).mapv(f0010);
@@ -4614,13 +5691,13 @@ fn f0155(p0: &Array2<f32>, p1: f32) -> f32 {
     let t3 = p0;
     let t4 = softmax(&t2);
     let _t5 = softplus(mean(t3));
-    let t6 = t2.dot(&t2.t());
-    mean(&t4) + t6.sum()
+    let t6 = log_softmax(&((sum_axis(&t4, Axis(1))).dot(&t4)));
+    mean(&t4) + t6.sum() + t4[[0, 1]]
 }
 
 #[test]
 fn f0155_gradcheck() {
-    let mut s = 1885626999u64;
+    let mut s = 1686040300u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let p1 = scalar32(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -4632,8 +5709,11 @@ fn f0155_gradcheck() {
         .atol(1e-2)
         .check(&(p0.clone(), p1), |(p0, p1)| f0155_backward(p0, *p1, 1.0))
         .unwrap();
+    let v_p0: Array2<f32> = random32((3, 2), &mut s);
+    let v_p1 = scalar32(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1), &(v_p0.clone(), v_p1), |(p0, p1)| f0155_backward(p0, *p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0155_jvp(p0, *p1, v_p0, *v_p1)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0156(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: f64) -> f64 {
     let t1 = p2.hypot(-1.5 * -1.5 + 0.5);
     let mut t2 = Array2::<f64>::zeros((p1.nrows(), p1.ncols()));
@@ -4664,57 +5744,67 @@ fn f0156_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0156_backward(p0, p1, *p2, *p3, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 3), &mut s);
+    let v_p1: Array2<f64> = random((2, 1), &mut s);
+    let v_p2 = scalar(&mut s);
+    let v_p3 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2, p3), &(v_p0.clone(), v_p1.clone(), v_p2, v_p3), |(p0, p1, p2, p3)| f0156_backward(p0, p1, *p2, *p3, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0156_jvp(p0, p1, *p2, *p3, v_p0, v_p1, *v_p2, *v_p3)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2, p3), &(v_p0.clone(), v_p1.clone(), v_p2, v_p3), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0156_hvp(p0, p1, *p2, *p3, v_p0, v_p1, *v_p2, *v_p3)).unwrap();
 }
-#[differentiable]
-fn f0157(p0: f64, p1: f64, p2: ArrayView2<f64>, p3: f64) -> (f64, f64) {
+#[differentiable(hvp)]
+fn f0157(p0: f64, p1: f64, p2: ArrayView2<f64>, p3: f64) -> f64 {
     let _t1 = p1;
-    let t2 = &p2;
-    let c1: f64 = 0.5;
-    let mut t3 = match () {
-        _ if p3 > -0.5183 => sqrt(&(square(&(p2.hypot(square(p3) + 0.5))) + 0.5)),
-        _ if p3 >= -0.5183 => square(&(log_sigmoid(t2))),
-        _ => p2.mapv(|v| c1),
-    };
-    for i in 0..3 {
-        t3 = sigmoid(t2);
+    let t2 = p1;
+    let _t3 = f64::atan2(p1, square(t2) + 0.5);
+    if p2.sum() <= -0.5183 {
+        return (clamp(t2.max(p1), -0.5, 0.5));
     }
-    let t4 = cos(&p2);
-    (mean(t2), mean(&p2))
+    let t5 = {
+        let t4 = backprop::ops::relu(p3);
+        square(p1)
+    };
+    t2 + t5 + p0
 }
 
 #[test]
 fn f0157_gradcheck() {
-    let mut s = 200792862u64;
+    let mut s = 531719394u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
     let p3 = scalar(&mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0157_backward(p0, p1, p2.view(), p3, (1.0, 0.5));
+    let (value, grads) = f0157_backward(p0, p1, p2.view(), p3, 1.0);
     assert_eq!(value, f0157(p0, p1, p2.view(), p3));
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0, p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0157_backward(*p0, *p1, p2.view(), *p3, (1.0, 0.5)))
-        .unwrap();
+    gradcheck(&(p0, p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0157_backward(*p0, *p1, p2.view(), *p3, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array2<f64> = random((2, 1), &mut s);
+    let v_p3 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0, p1, p2.clone(), p3), &(v_p0, v_p1, v_p2.clone(), v_p3), |(p0, p1, p2, p3)| f0157_backward(*p0, *p1, p2.view(), *p3, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0157_jvp(*p0, *p1, p2.view(), *p3, *v_p0, *v_p1, v_p2.view(), *v_p3)).unwrap();
+    hvpcheck(&(p0, p1, p2.clone(), p3), &(v_p0, v_p1, v_p2.clone(), v_p3), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0157_hvp(*p0, *p1, p2.view(), *p3, *v_p0, *v_p1, v_p2.view(), *v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0158(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array1<f64>) -> f64 {
-    let t1 = &(p2 + p0) * p2;
-    let t2 = p2;
-    let t4 = array![-0.75_f64, 1.5];
-    let t5 = {
-        let t3 = &(-p0) / &(t2 * t2 + 2.0);
-        abs(&(&t3 - &t4))
+    let mut t1 = &(p1 * p1) + p1;
+    let t3 = Array1::<f64>::zeros(3);
+    let t4 = {
+        let t2 = p2;
+        &t1 - &t3
     };
-    let t6 = t2 * 0.1;
-    let t5 = t6[1];
-    t6.dot(&t6) + t5
+    let mut t5 = (sigmoid(&(p1 * &t4))).dot(&(sin(&t4.t())));
+    for i in 0..1 {
+        t5 += &(p2.slice_axis(Axis(0), Slice::from(1..)));
+        t1 += &(p1 + &t4);
+    }
+    t5 = &t5 + 3.0;
+    t4[[0, 0]] + t5.sum()
 }
 
 #[test]
 fn f0158_gradcheck() {
-    let mut s = 211372325u64;
+    let mut s = 25317133u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array1<f64> = random(2, &mut s);
@@ -4725,8 +5815,13 @@ fn f0158_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0158_backward(p0, p1, p2, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 2), &mut s);
+    let v_p1: Array2<f64> = random((1, 3), &mut s);
+    let v_p2: Array1<f64> = random(2, &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(p0, p1, p2)| f0158_backward(p0, p1, p2, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0158_jvp(p0, p1, p2, v_p0, v_p1, v_p2)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0158_hvp(p0, p1, p2, v_p0, v_p1, v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0159(out: f64, d_p0: &Array1<f64>) -> f64 {
     let mut unused = {
         let t1 = out;
@@ -4747,60 +5842,87 @@ fn f0159_gradcheck() {
     assert_eq!(value, f0159(out, &d_p0));
     assert_eq!(grads.d_p0.shape(), d_p0.shape());
     gradcheck(&(out, d_p0.clone()), |(out, d_p0)| f0159_backward(*out, d_p0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array1<f64> = random(3, &mut s);
+    GradCheck::new().check_jvp(&(out, d_p0.clone()), &(v_p0, v_p1.clone()), |(out, d_p0)| f0159_backward(*out, d_p0, 1.0), |(out, d_p0), (v_p0, v_p1)| f0159_jvp(*out, d_p0, *v_p0, v_p1)).unwrap();
+    hvpcheck(&(out, d_p0.clone()), &(v_p0, v_p1.clone()), |(out, d_p0), (v_p0, v_p1)| f0159_hvp(*out, d_p0, *v_p0, v_p1)).unwrap();
 }
-#[differentiable(wrt(p0, p1))]
-fn f0160(p0: &Array2<f32>, p1: &Array2<f32>, c0: &Array2<f32>, labels: &[usize]) -> f32 {
-    let t1 = p1;
-    let _t2 = logsumexp(t1);
-    let t3 = (t1.hypot(-1.5 * -1.5 + 0.5)) - t1;
-    let mut t4 = c0 / &(t1 * t1 + 1.0);
-    t4 += &(p0.dot(&p0.t()));
-    let t6 = {
-        let t5 = mean(&(&(tan(&(tanh(&t4)))) - &t4).column(0));
-        softmax_cross_entropy(&(log_sigmoid(&(-t1))), labels)
+#[differentiable(jvp, wrt(d_t1, out))]
+fn f0160(d_t1: &Array2<f32>, out: &Array2<f32>, y_1: &Array2<f32>) -> f32 {
+    let (n1, m1) = out.dim();
+    let x_from_out = Array2::<f32>::zeros((m1, 3));
+    let mut t2 = tanh(out);
+    let mut t1_from_t2 = t2.clone();
+    let mut n3 = 0;
+    while n3 < 3 {
+        t2 = &t2 * 0.5 + &t1_from_t2;
+        let s2 = t2.clone();
+        t2 = t1_from_t2.clone();
+        t1_from_t2 = s2;
+        t2 = tanh(&(&t2 + &t1_from_t2));
+        n3 += 1;
+    }
+    let t4 = (t1_from_t2.hypot(-1.5 * -1.5 + 0.5)) - &t1_from_t2;
+    let mut out_1 = y_1 / &(&t1_from_t2 * &t1_from_t2 + 1.0);
+    out_1 += &(out.dot(&out_1));
+    let grad_1 = {
+        let d_out_1 = mse(&(sigmoid(&(&(2.0 / (&out_1 * &out_1 + 1.0)) + &out_1))), &(tanh(&t1_from_t2)));
+        powi(&(tanh(&(&(cos(&out_1)) - &out_1))), 3)
     };
-    mean(t1) + t3.sum() + t4.sum() + t6
+    let d_out = softmax(&(softplus(&(&t2 - 3.0))));
+    t2[[1, 1]] + t1_from_t2.iter().sum::<f32>() + sum(&t4) + sum(&out_1) + grad_1.mean().unwrap() + sum(&d_out)
 }
 
 #[test]
 fn f0160_gradcheck() {
-    let mut s = 1218734788u64;
-    let p0: Array2<f32> = random32((3, 2), &mut s);
-    let p1: Array2<f32> = random32((3, 3), &mut s);
-    let c0: Array2<f32> = random32((1, 3), &mut s);
-    let labels: &[usize] = &[0, 1, 0];
-    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
-    let (value, grads) = f0160_backward(&p0, &p1, &c0, labels, 1.0);
-    assert_eq!(value, f0160(&p0, &p1, &c0, labels));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
+    let mut s = 1156816563u64;
+    let d_t1: Array2<f32> = random32((3, 2), &mut s);
+    let out: Array2<f32> = random32((3, 3), &mut s);
+    let y_1: Array2<f32> = random32((1, 3), &mut s);
+    let (d_t1, out, y_1,) = std::hint::black_box((d_t1, out, y_1,));
+    let (value, grads) = f0160_backward(&d_t1, &out, &y_1, 1.0);
+    assert_eq!(value, f0160(&d_t1, &out, &y_1));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    assert_eq!(grads.out.shape(), out.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0160_backward(p0, p1, &c0, labels, 1.0))
+        .check(&(d_t1.clone(), out.clone()), |(d_t1, out)| f0160_backward(d_t1, out, &y_1, 1.0))
         .unwrap();
+    let v_p0: Array2<f32> = random32((3, 2), &mut s);
+    let v_p1: Array2<f32> = random32((3, 3), &mut s);
+    GradCheck::new().check_jvp(&(d_t1.clone(), out.clone()), &(v_p0.clone(), v_p1.clone()), |(d_t1, out)| f0160_backward(d_t1, out, &y_1, 1.0), |(d_t1, out), (v_p0, v_p1)| f0160_jvp(d_t1, out, &y_1, v_p0, v_p1)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0161(p0: f64) -> f64 {
-    let mut t1 = 3.0 - ((f0123(p0)) + (softplus(p0)));
+    let mut t1 = ((sigmoid(f0096(p0, p0))) * p0) - (p0 - p0);
+    'o1: for _ in 0..2 {
     for i in 0..3 {
-        t1 += (t1 * p0) - (p0 / 1.5);
+            t1 = p0;
+            t1 -= p0;
+            if t1 >= -0.5183 {
+                break 'o1;
+            }
+        }
     }
-    let t2 = clamp((-p0) - t1, -0.5, 0.5);
-    let t2 = t2;
+    let t2 = backprop::ops::log_sigmoid(p0);
+    t1 -= (backprop::ops::cos(p0.max(t1))) - 0.5;
     t1 + t2
 }
 
 #[test]
 fn f0161_gradcheck() {
-    let mut s = 433009900u64;
+    let mut s = 2000425279u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0161_backward(p0, 1.0);
     assert_eq!(value, f0161(p0));
     gradcheck(&(p0,), |(p0,)| f0161_backward(*p0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0,), &(v_p0,), |(p0,)| f0161_backward(*p0, 1.0), |(p0,), (v_p0,)| f0161_jvp(*p0, *v_p0)).unwrap();
+    hvpcheck(&(p0,), &(v_p0,), |(p0,), (v_p0,)| f0161_hvp(*p0, *v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0162(p0: f64, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
     let c1: f64 = 3.0;
     let t1 = match p3.len() {
@@ -4823,41 +5945,62 @@ fn f0162_gradcheck() {
     assert_eq!(value, f0162(p0, p1, p2, &p3));
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p0, p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0162_backward(*p0, *p1, *p2, p3, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2 = scalar(&mut s);
+    let v_p3: Array2<f64> = random((2, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1, p2, p3.clone()), &(v_p0, v_p1, v_p2, v_p3.clone()), |(p0, p1, p2, p3)| f0162_backward(*p0, *p1, *p2, p3, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0162_jvp(*p0, *p1, *p2, p3, *v_p0, *v_p1, *v_p2, v_p3)).unwrap();
+    hvpcheck(&(p0, p1, p2, p3.clone()), &(v_p0, v_p1, v_p2, v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0162_hvp(*p0, *p1, *p2, p3, *v_p0, *v_p1, *v_p2, v_p3)).unwrap();
 }
-#[differentiable]
-fn f0163(y_1: ArrayView2<f64>, out: &Array2<f64>, x: ArrayView2<f64>, d_x: f64) -> Array2<f64> {
+#[differentiable(hvp)]
+fn f0163(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: ArrayView2<f64>, p3: f64) -> f64 {
     let t2 = {
-        let t1 = d_x;
-        (tanh(d_x)).tan()
+        let t1 = p3;
+        (tanh(p3)).tan()
     };
-    let c1 = 0.75_f64;
-    let mut t2 = Zip::from(&x).and(&x).map_collect(|&l, &r| (square(0.1 + c1) + 1.0).recip());
-    let (n2, m2) = out.dim();
-    t2 += &((sum_axis(&(out - d_x), Axis(1))).slice(s![2..3;-1]).to_owned());
-    sigmoid(out)
+    let mut t2 = p2.mapv(|z: f64| backprop::ops::recip(z.powi(2) + 1.0));
+    'o1: for _ in 0..2 {
+    for i in 0..3 {
+            t2 -= &p2;
+            t2 += &(p1.row(i));
+            if logsumexp(&(p1.row(i))) > 0.0371 || p3 > 0.0 {
+                continue 'o1;
+            }
+            match i % 3 {
+                0 => t2 -= &p2,
+                1 | 2 => {
+                    t2 += &((p1.row(i)).mapv(sigmoid));
+                }
+                _ => {}
+            }
+        }
+    }
+    t2.mean().unwrap() + p3
 }
 
 #[test]
 fn f0163_gradcheck() {
-    let mut s = 1324922178u64;
-    let y_1: Array2<f64> = random((2, 2), &mut s);
-    let out: Array2<f64> = random((3, 2), &mut s);
-    let x: Array2<f64> = random((3, 2), &mut s);
-    let d_x = scalar(&mut s);
-    let (y_1, out, x, d_x,) = std::hint::black_box((y_1, out, x, d_x,));
-    let up: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0163_backward(y_1.view(), &out, x.view(), d_x, &up);
-    assert_eq!(value, f0163(y_1.view(), &out, x.view(), d_x));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(y_1.clone(), out.clone(), x.clone(), d_x), |(y_1, out, x, d_x)| f0163_backward(y_1.view(), out, x.view(), *d_x, &up))
-        .unwrap();
+    let mut s = 1018456725u64;
+    let p0: Array2<f64> = random((2, 2), &mut s);
+    let p1: Array2<f64> = random((3, 2), &mut s);
+    let p2: Array2<f64> = random((3, 2), &mut s);
+    let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0163_backward(p0.view(), &p1, p2.view(), p3, 1.0);
+    assert_eq!(value, f0163(p0.view(), &p1, p2.view(), p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0163_backward(p0.view(), p1, p2.view(), *p3, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 2), &mut s);
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    let v_p2: Array2<f64> = random((3, 2), &mut s);
+    let v_p3 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2.clone(), p3), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3), |(p0, p1, p2, p3)| f0163_backward(p0.view(), p1, p2.view(), *p3, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0163_jvp(p0.view(), p1, p2.view(), *p3, v_p0.view(), v_p1, v_p2.view(), *v_p3)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0163_hvp(p0.view(), p1, p2.view(), *p3, v_p0.view(), v_p1, v_p2.view(), *v_p3)).unwrap();
 }
-#[differentiable]
-fn f0164(p0: &Array2<f32>, p1: ArrayView2<f32>, p2: ArrayView2<f32>, p3: f32, labels: &[usize]) -> f32 {
+#[differentiable(jvp)]
+fn f0164(p0: &Array2<f32>, p1: ArrayView2<f32>, p2: ArrayView2<f32>, p3: f32, labels: &[usize], k0: usize) -> f32 {
     let t1 = p3;
     let (n1, m1) = p2.dim();
     let (n2, m2) = p0.dim();
@@ -4867,258 +6010,333 @@ fn f0164(p0: &Array2<f32>, p1: ArrayView2<f32>, p2: ArrayView2<f32>, p3: f32, la
     } else {
         mse(&(tanh(&((p1.to_owned().mapv_into(|v| v - t1)).dot(p0)))), &(sigmoid(&(&((p1.to_owned().mapv_into(|v| v - t1)).dot(p0)) * 0.5))))
     };
-    let t4 = 0.25 * &p2;
-    let t3 = t4.slice(s![0..2;-1, ..;-1]);
-    let t5 = &p2 / &(square(&t4) + 2.0);
-    t1 + sum(&t4) + t3.sum() + t5[[1, 0]]
+    let mut t4 = sigmoid(t3);
+    let mut t5 = t4;
+    for i in 0..(k0 % 2) {
+        let s3 = t5 * 0.5;
+        t4 = t4.tanh() + s3;
+        t5 = 0.5;
+        t4 += p0.mapv(|v| (v * t5).tanh()).sum() * 0.1;
+    }
+    let _t6 = 0.1 + p3;
+    let t7 = t1.exp();
+    t1 + t3 + t4 + t5 + t7 + t4
 }
 
 #[test]
 fn f0164_gradcheck() {
-    let mut s = 1951920169u64;
+    let mut s = 174495702u64;
     let p0: Array2<f32> = random32((2, 3), &mut s);
     let p1: Array2<f32> = random32((3, 2), &mut s);
     let p2: Array2<f32> = random32((3, 2), &mut s);
     let p3 = scalar32(&mut s);
     let labels: &[usize] = &[0, 0, 0];
+    let k0: usize = 0;
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0164_backward(&p0, p1.view(), p2.view(), p3, labels, 1.0);
-    assert_eq!(value, f0164(&p0, p1.view(), p2.view(), p3, labels));
+    let (value, grads) = f0164_backward(&p0, p1.view(), p2.view(), p3, labels, k0, 1.0);
+    assert_eq!(value, f0164(&p0, p1.view(), p2.view(), p3, labels, k0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0164_backward(p0, p1.view(), p2.view(), *p3, labels, 1.0))
+        .check(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0164_backward(p0, p1.view(), p2.view(), *p3, labels, k0, 1.0))
         .unwrap();
+    let v_p0: Array2<f32> = random32((2, 3), &mut s);
+    let v_p1: Array2<f32> = random32((3, 2), &mut s);
+    let v_p2: Array2<f32> = random32((3, 2), &mut s);
+    let v_p3 = scalar32(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2.clone(), p3), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3), |(p0, p1, p2, p3)| f0164_backward(p0, p1.view(), p2.view(), *p3, labels, k0, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0164_jvp(p0, p1.view(), p2.view(), *p3, labels, k0, v_p0, v_p1.view(), v_p2.view(), *v_p3)).unwrap();
 }
-#[differentiable]
-fn f0165(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, labels: &[usize]) -> f64 {
-    let mut t1 = tan(&(backprop::ops::tanh(p2)));
-    for i in 0..1 {
-        t1 += &((p1[[i, 1]]) + &t1);
-        t1 = (p1[[i, 1]]) / &(square(&t1) + 1.0);
-        match i % 3 {
-            0 => t1 -= &(p2.mapv(relu)),
-            1 | 2 => {
-                t1 += p1[[i, 1]];
-            }
-            _ => {}
+#[differentiable(hvp)]
+fn f0165(d_p0: ArrayView2<f64>, d_t1: &Array2<f64>, x: &Array2<f64>, labels: &[usize]) -> f64 {
+    let mut t1 = f0135(d_t1);
+    let n1 = x.nrows();
+    let m1 = x.ncols();
+    let t2 = Array2::<f64>::from_shape_vec((1, m1), vec![0.0, 0.5, 1.0]).unwrap();
+    if t1 > 0.4629 {
+        t1 += x.iter().map(|&z| {
+        if z <= 0.4629 {
+            square(z)
+        } else {
+            z * z
         }
+    }).sum::<f64>();
+    } else if x.mean().unwrap() <= 0.0371 {
+        t1 += backprop::ops::recip(square(t1) + 1.0);
     }
-    let t3 = {
-        let t2 = &((softmax_cross_entropy(&p0, labels)) + &t1) * 3.0;
-        floor(&((sigmoid(&(t2.select(Axis(0), &[0, 0, 0, 0])))).dot(&(sin(&p2.t())))))
-    };
-    let t4 = &(floor(p1)) - (mean(&t3));
-    let t5 = (sum(&t1)) + p1;
-    let t6 = clamp(&((sigmoid(&(&t4 / &(square(p1) + 1.0)).t())).dot(&(sigmoid(&t4)))), -2.0, 0.5);
-    let t7 = t4.t().dot(p1);
-    sum(&t6) + mean(&t7) + t6[[0, 1]]
+    t1 += 0.25;
+    if t1 <= 0.4629 {
+        t1 += softmax_cross_entropy(d_t1, labels);
+    }
+    for i in 0..1 {
+        t1 += x[[i, 2]];
+        t1 += -(x[[i, 2]]);
+    }
+    let t1 = log_softmax(&(d_p0.to_owned().mapv_into(|e| e)));
+    let t1 = mse(x, x);
+    t1 + d_p0[[0, 0]]
 }
 
 #[test]
 fn f0165_gradcheck() {
-    let mut s = 587971586u64;
-    let p0: Array2<f64> = random((1, 2), &mut s);
-    let p1: Array2<f64> = random((2, 2), &mut s);
-    let p2: Array2<f64> = random((1, 3), &mut s);
-    let labels: &[usize] = &[0];
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0165_backward(p0.view(), &p1, &p2, labels, 1.0);
-    assert_eq!(value, f0165(p0.view(), &p1, &p2, labels));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0165_backward(p0.view(), p1, p2, labels, 1.0)).unwrap();
+    let mut s = 782881551u64;
+    let d_p0: Array2<f64> = random((1, 2), &mut s);
+    let d_t1: Array2<f64> = random((2, 2), &mut s);
+    let x: Array2<f64> = random((1, 3), &mut s);
+    let labels: &[usize] = &[0, 1];
+    let (d_p0, d_t1, x,) = std::hint::black_box((d_p0, d_t1, x,));
+    let (value, grads) = f0165_backward(d_p0.view(), &d_t1, &x, labels, 1.0);
+    assert_eq!(value, f0165(d_p0.view(), &d_t1, &x, labels));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    gradcheck(&(d_p0.clone(), d_t1.clone(), x.clone()), |(d_p0, d_t1, x)| f0165_backward(d_p0.view(), d_t1, x, labels, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((1, 2), &mut s);
+    let v_p1: Array2<f64> = random((2, 2), &mut s);
+    let v_p2: Array2<f64> = random((1, 3), &mut s);
+    GradCheck::new().check_jvp(&(d_p0.clone(), d_t1.clone(), x.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(d_p0, d_t1, x)| f0165_backward(d_p0.view(), d_t1, x, labels, 1.0), |(d_p0, d_t1, x), (v_p0, v_p1, v_p2)| f0165_jvp(d_p0.view(), d_t1, x, labels, v_p0.view(), v_p1, v_p2)).unwrap();
+    hvpcheck(&(d_p0.clone(), d_t1.clone(), x.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(d_p0, d_t1, x), (v_p0, v_p1, v_p2)| f0165_hvp(d_p0.view(), d_t1, x, labels, v_p0.view(), v_p1, v_p2)).unwrap();
 }
-#[differentiable(wrt(p0))]
+#[differentiable(hvp, wrt(p0))]
 fn f0166(p0: f64, c0: &Array2<f64>) -> f64 {
     let mut t2 = {
-        let t1 = (c0 * (p0 - 2.0)).dot(c0);
-        mean(&(backprop::ops::recip(&(square(&(softplus(c0))) + 1.0))).row(2))
+        let t1 = (c0 - (3.0 / (square(p0) + 1.0))).t().dot(c0);
+        &(square(&(p0 * c0))) / &(square(&((tanh(&((square(&t1) + 1.0).log(3.0 * 3.0 + 1.5)))).dot(&(sigmoid(c0))))) + 0.5)
     };
-    let t3 = (t2.clamp(-0.5, 1.0)) * p0;
-    let c1: f64 = 1.25;
-    let t4 = if t3 < 0.0371 {
-        sum(c0)
-    } else {
-        mse(&(c0 / (square(c0) + 0.5)), c0)
-    };
+    let mut t3 = f64::tanh(sigmoid((((f0161(p0)) / (square(c0) + 2.0)).sum())));
+    let mut t4 = t3;
     for i in 0..1 {
-        t2 = t3;
+        t3 = t3 * 0.5 + t4;
+        if i == 0 {
+            t4 = 0.25;
+        }
+        let s1 = t4 * 0.5;
+        t3 = t3.tanh() + s1;
     }
-    t3 + t4
+    for i in 0..2 {
+        if c0.sum() > -0.5183 {
+            continue;
+        }
+        t2 += t4;
+    }
+    let t5 = exp(c0);
+    t2.iter().sum::<f64>() + t3 + t4 + t5.mean().unwrap()
 }
 
 #[test]
 fn f0166_gradcheck() {
-    let mut s = 1533811808u64;
+    let mut s = 599537478u64;
     let p0 = scalar(&mut s);
     let c0: Array2<f64> = random((3, 3), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
     let (value, grads) = f0166_backward(p0, &c0, 1.0);
     assert_eq!(value, f0166(p0, &c0));
     gradcheck(&(p0,), |(p0,)| f0166_backward(*p0, &c0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0,), &(v_p0,), |(p0,)| f0166_backward(*p0, &c0, 1.0), |(p0,), (v_p0,)| f0166_jvp(*p0, &c0, *v_p0)).unwrap();
+    hvpcheck(&(p0,), &(v_p0,), |(p0,), (v_p0,)| f0166_hvp(*p0, &c0, *v_p0)).unwrap();
 }
-#[differentiable]
-fn f0167(p0: &Array1<f64>, p1: &Array2<f64>, p2: f64) -> (f64, f64) {
-    let t1 = 1.25 + p2;
-    let _t2 = t1;
-    (t1, p0.sum())
+#[differentiable(hvp)]
+fn f0167(p0: &Array1<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
+    let mut t1 = ((ln(square(p2) + 1.0))).tanh();
+    let mut t2 = t1;
+    for i in 0..2 {
+        t1 = t1 * 0.5 + t2;
+        t2 = 2.0;
+    }
+    let mut t3 = ((1.5 + (((sigmoid(t2 * 3.0)).mul_add(0.5, t1)).tanh())).powf(t1.tanh()));
+    let mut n1 = 0;
+    loop {
+        t3 += t1;
+        t3 = t3 * 0.5 + ((((t1 / (p2.powi(2) + 1.0)) + t2)).tanh());
+        n1 += 1;
+        if n1 >= 1 || t3.abs() > 0.5183 {
+            break;
+        }
+    }
+    t1 + t2 + t3 + t3
 }
 
 #[test]
 fn f0167_gradcheck() {
-    let mut s = 477948505u64;
+    let mut s = 63451416u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2 = scalar(&mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0167_backward(&p0, &p1, p2, (1.0, 0.5));
+    let (value, grads) = f0167_backward(&p0, &p1, p2, 1.0);
     assert_eq!(value, f0167(&p0, &p1, p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0167_backward(p0, p1, *p2, (1.0, 0.5)))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0167_backward(p0, p1, *p2, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(2, &mut s);
+    let v_p1: Array2<f64> = random((2, 1), &mut s);
+    let v_p2 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2), &(v_p0.clone(), v_p1.clone(), v_p2), |(p0, p1, p2)| f0167_backward(p0, p1, *p2, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0167_jvp(p0, p1, *p2, v_p0, v_p1, *v_p2)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2), &(v_p0.clone(), v_p1.clone(), v_p2), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0167_hvp(p0, p1, *p2, v_p0, v_p1, *v_p2)).unwrap();
 }
-#[differentiable]
-fn f0168(d_out: &Array1<f64>, y_1: &Array2<f64>, d_p0: &Array2<f64>) -> f64 {
-    let mut d_d_x = d_p0.dot(d_out);
-    let x_from_out = Array1::<f64>::ones(3);
-    let d_x = if d_d_x.sum() > 0.4629 {
-        d_p0 * d_p0
+#[differentiable(hvp)]
+fn f0168(p0: &Array1<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
+    let mut t1 = p2.dot(p0);
+    let t2 = Array1::<f64>::ones(3);
+    let t3 = if t1.sum() > 0.4629 {
+        p2 * p2
     } else {
-        d_p0 - d_p0
+        p2 - p2
     };
-    let mut t4 = y_1[[0, 0]];
+    let mut t4 = p1[[0, 0]];
     let mut n1 = 0;
     loop {
-        t4 = t4 * 0.5 + ((mean(&d_d_x)));
+        t4 = t4 * 0.5 + ((mean(&t1)));
         n1 += 1;
         if n1 >= 3 || t4.abs() > 0.0371 {
             break;
         }
     }
-    let t5 = 0.1 + &(exp(&(d_p0.sum_axis(Axis(0)))));
-    d_d_x -= &(d_out.slice(s![1..;2]));
-    let out_1 = concat(Axis(0), &[&t5, &t5]);
-    let mut unused = (t5.dot(&t5)).tanh();
-    let mut n2 = 0;
-    while n2 < 2 && unused.abs() < 0.0371 {
-        unused = unused * 0.5 + (sigmoid(sum(&(log_softmax(&out_1)))));
-        n2 += 1;
-    }
-    out_1.dot(&out_1) + unused + logsumexp(&d_d_x)
+    let t5 = 0.1 + &(exp(&(p2.sum_axis(Axis(0)))));
+    t1 -= &(p0.slice(s![1..;2]));
+    let t6 = mse(&t5, &t5);
+    let t6 = t6 + &t5;
+    logsumexp(&t5) + mean(&t6)
 }
 
 #[test]
 fn f0168_gradcheck() {
-    let mut s = 777727399u64;
-    let d_out: Array1<f64> = random(3, &mut s);
-    let y_1: Array2<f64> = random((1, 2), &mut s);
-    let d_p0: Array2<f64> = random((1, 3), &mut s);
-    let (d_out, y_1, d_p0,) = std::hint::black_box((d_out, y_1, d_p0,));
-    let (value, grads) = f0168_backward(&d_out, &y_1, &d_p0, 1.0);
-    assert_eq!(value, f0168(&d_out, &y_1, &d_p0));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    gradcheck(&(d_out.clone(), y_1.clone(), d_p0.clone()), |(d_out, y_1, d_p0)| f0168_backward(d_out, y_1, d_p0, 1.0)).unwrap();
+    let mut s = 201312448u64;
+    let p0: Array1<f64> = random(3, &mut s);
+    let p1: Array2<f64> = random((1, 2), &mut s);
+    let p2: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0168_backward(&p0, &p1, &p2, 1.0);
+    assert_eq!(value, f0168(&p0, &p1, &p2));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0168_backward(p0, p1, p2, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(3, &mut s);
+    let v_p1: Array2<f64> = random((1, 2), &mut s);
+    let v_p2: Array2<f64> = random((1, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(p0, p1, p2)| f0168_backward(p0, p1, p2, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0168_jvp(p0, p1, p2, v_p0, v_p1, v_p2)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0168_hvp(p0, p1, p2, v_p0, v_p1, v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0169(p0: f64) -> f64 {
     let mut t1 = p0;
-    t1 = (tanh(p0)).powi(2);
-    let t2 = (t1.powi(2)) + t1;
-    let t3 = t2;
-    t2 + t3
+    t1 = tan((f0123(t1)).tanh());
+    if p0 <= -0.5183 {
+        t1 -= t1 - p0;
+    } else if p0 >= 0.4629 {
+        t1 /= square(p0 + 0.25) + 0.5;
+    }
+    let t3 = {
+        let t2 = t1;
+        (sigmoid(t1)).powi(3)
+    };
+    t1 + t3 + p0
 }
 
 #[test]
 fn f0169_gradcheck() {
-    let mut s = 169548755u64;
+    let mut s = 55644018u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0169_backward(p0, 1.0);
     assert_eq!(value, f0169(p0));
     gradcheck(&(p0,), |(p0,)| f0169_backward(*p0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0,), &(v_p0,), |(p0,)| f0169_backward(*p0, 1.0), |(p0,), (v_p0,)| f0169_jvp(*p0, *v_p0)).unwrap();
+    hvpcheck(&(p0,), &(v_p0,), |(p0,), (v_p0,)| f0169_hvp(*p0, *v_p0)).unwrap();
 }
-#[differentiable]
-fn f0170(d_x: &Array1<f64>, out: f64, w: Array2<f64>, x: &Array2<f64>) -> f64 {
+#[differentiable(hvp)]
+fn f0170(p0: &Array1<f64>, p1: f64, p2: Array2<f64>, p3: &Array2<f64>) -> f64 {
     let c1 = 0.25_f64;
-    let c2: f64 = 0.1;
-    let d_d_x = {
-        let unused = Zip::from(d_x).and(d_x).map_collect(|&u, &v| f0029(sigmoid(f0122(tanh(c2 - v), v * out, tanh(u)))));
-        unused
+    let c2: f64 = 1.5;
+    let mut t2 = {
+        let t1 = Zip::from(p0).and(p0).map_collect(|&u, &v| u);
+        ((square(&(p3 - p1)) + 1.0).log(10.0)).t().dot(p3)
     };
-    let d_out_1 = if w.iter().sum::<f64>() >= 0.4629 {
-        out
-    } else {
-        (signum(out)).hypot(square(out) + 0.5)
-    };
-    let d_out = {
-        let t1_from_t2 = x;
-        sqrt(&(square(&(d_x - &(t1_from_t2.t()))) + 1.0))
-    };
-    d_d_x.sum() + d_out_1 + d_out[[0, 0]]
+    if t2.sum() > -0.5183 {
+        t2 += &(&t2 - p3);
+    } else if t2.sum() >= 0.4629 {
+        t2 -= p3;
+    }
+    let t2 = log_sigmoid(&t2);
+    sum(&t2)
 }
 
 #[test]
 fn f0170_gradcheck() {
-    let mut s = 1462046901u64;
-    let d_x: Array1<f64> = random(3, &mut s);
-    let out = scalar(&mut s);
-    let w: Array2<f64> = random((1, 2), &mut s);
-    let x: Array2<f64> = random((1, 3), &mut s);
-    let (d_x, out, w, x,) = std::hint::black_box((d_x, out, w, x,));
-    let (value, grads) = f0170_backward(&d_x, out, w.clone(), &x, 1.0);
-    assert_eq!(value, f0170(&d_x, out, w.clone(), &x));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.w.shape(), w.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(d_x.clone(), out, w.clone(), x.clone()), |(d_x, out, w, x)| f0170_backward(d_x, *out, w.clone(), x, 1.0)).unwrap();
+    let mut s = 1690111001u64;
+    let p0: Array1<f64> = random(3, &mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array2<f64> = random((1, 2), &mut s);
+    let p3: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0170_backward(&p0, p1, p2.clone(), &p3, 1.0);
+    assert_eq!(value, f0170(&p0, p1, p2.clone(), &p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0170_backward(p0, *p1, p2.clone(), p3, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(3, &mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array2<f64> = random((1, 2), &mut s);
+    let v_p3: Array2<f64> = random((1, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1, p2.clone(), p3.clone()), &(v_p0.clone(), v_p1, v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0170_backward(p0, *p1, p2.clone(), p3, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0170_jvp(p0, *p1, p2.clone(), p3, v_p0, *v_p1, v_p2.clone(), v_p3)).unwrap();
+    hvpcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), &(v_p0.clone(), v_p1, v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0170_hvp(p0, *p1, p2.clone(), p3, v_p0, *v_p1, v_p2.clone(), v_p3)).unwrap();
 }
-#[differentiable]
-fn f0171(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>, ws: &[f64]) -> f64 {
-    let mut t1 = (p1 - 0.25).t().dot(p1);
-    let mut t2 = mean(&(p2.dot(p3)));
-    for (i, &c) in ws.iter().enumerate() {
-        t2 += ((p3[[i, 0]]));
-    }
-    if t2 > 0.4629 && t2 > 0.0 {
-        t1 = t1.view().permuted_axes([1, 0]).to_owned();
-    } else if sum(p3) <= 0.4629 {
-        t1 -= t1.mean().expect("not empty");
+#[differentiable(hvp, wrt(p0, p1, p2, p3))]
+fn f0171(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>, c1: f64) -> f64 {
+    let mut t1 = tanh((concat(Axis(0), &[p2, p2, p2])).mean().unwrap());
+    let mut t2 = t1;
+    for i in 0..3 {
+        t1 -= 0.5 * t2;
+        let s1 = t1.clone();
+        t1 = t2.clone();
+        t2 = s1;
+        t1 = t1 * 0.5 + t2;
     }
     let t4 = {
-        let t3 = p2;
-        concat(Axis(0), &[&(log_softmax(p3)), p3, p3])
+        let t3 = (softmax(p2)).iter().map(|z| {
+        if t2 < -0.5183 {
+            t1 + (*z)
+        } else {
+            *z
+        }
+    }).sum::<f64>();
+        p2 - t2
     };
-    let t5 = p1.mean_axis(Axis(1)).unwrap();
-    t1[[1, 0]] + t2 + sum(&t4) + t5.sum()
+    let t4 = p3.broadcast((3, 3)).unwrap();
+    let t5 = &t4;
+    let t6 = (relu(t2)) + 3.0;
+    t5.sum() + t6
 }
 
 #[test]
 fn f0171_gradcheck() {
-    let mut s = 2078076774u64;
+    let mut s = 1492831703u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
     let p3: Array2<f64> = random((3, 1), &mut s);
-    let ws: &[f64] = &[1.5, 0.5];
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0171_backward(p0, &p1, &p2, &p3, ws, 1.0);
-    assert_eq!(value, f0171(p0, &p1, &p2, &p3, ws));
+    let c1 = scalar(&mut s);
+    let (p0, p1, p2, p3, c1,) = std::hint::black_box((p0, p1, p2, p3, c1,));
+    let (value, grads) = f0171_backward(p0, &p1, &p2, &p3, c1, 1.0);
+    assert_eq!(value, f0171(p0, &p1, &p2, &p3, c1));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0171_backward(*p0, p1, p2, p3, ws, 1.0)).unwrap();
+    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0171_backward(*p0, p1, p2, p3, c1, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((1, 2), &mut s);
+    let v_p2: Array2<f64> = random((3, 3), &mut s);
+    let v_p3: Array2<f64> = random((3, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone(), p2.clone(), p3.clone()), &(v_p0, v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0171_backward(*p0, p1, p2, p3, c1, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0171_jvp(*p0, p1, p2, p3, c1, *v_p0, v_p1, v_p2, v_p3)).unwrap();
+    hvpcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), &(v_p0, v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0171_hvp(*p0, p1, p2, p3, c1, *v_p0, v_p1, v_p2, v_p3)).unwrap();
 }
-#[differentiable(wrt(p0))]
+#[differentiable(hvp, wrt(p0))]
 fn f0172(p0: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     let mut t1 = if c0[[1, 0]] > -0.5183 {
         c0.to_owned()
@@ -5153,8 +6371,11 @@ fn f0172_gradcheck() {
     assert_eq!(value, f0172(&p0, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0172_backward(p0, &c0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0172_backward(p0, &c0, 1.0), |(p0,), (v_p0,)| f0172_jvp(p0, &c0, v_p0)).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0172_hvp(p0, &c0, v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0173(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
     let mut t1 = p2.to_owned();
     for i in 0..3 {
@@ -5195,10 +6416,16 @@ fn f0173_gradcheck() {
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0173_backward(p0, *p1, p2, p3, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 2), &mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array2<f64> = random((2, 3), &mut s);
+    let v_p3: Array2<f64> = random((2, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1, p2.clone(), p3.clone()), &(v_p0.clone(), v_p1, v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0173_backward(p0, *p1, p2, p3, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0173_jvp(p0, *p1, p2, p3, v_p0, *v_p1, v_p2, v_p3)).unwrap();
+    hvpcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), &(v_p0.clone(), v_p1, v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0173_hvp(p0, *p1, p2, p3, v_p0, *v_p1, v_p2, v_p3)).unwrap();
 }
-#[differentiable]
-fn f0174(p0: Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
-    let mut t1 = p3;
+#[differentiable(hvp)]
+fn f0174(p0: Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>, p3: f64, k0: usize) -> f64 {
+    let t1 = p3;
     let mut t2 = p3;
     for r in p2.rows() {
         t2 -= (p2.mean().unwrap());
@@ -5214,43 +6441,48 @@ fn f0174(p0: Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
             t5[j] += (((p2.mean().expect("not empty"))) + p1[j]);
         }
         for j in 0..t5.len() {
-            t6 -= (tanh(t5[j] * ((p0.slice(s![..;-1, ..])).iter().sum::<f64>())));
+            t6 -= (t5[j] * (mean(&(p1.view().permuted_axes([0]).to_owned()))));
         }
     }
-    for i in (0..2).rev() {
-        t1 = t4;
-        t1 += t2;
-        match i % 3 {
-            0 => t1 += powi(t4 * t6, 1),
-            1 | 2 => {
-                t1 += f0119(f64::tanh(t6), p2);
-            }
-            _ => {}
+    let mut t7 = sin(p3);
+    let mut t8 = t7;
+    for i in 0..(k0 % 2) {
+        if t2 < 0.0371 && t6 > 0.0 {
+            break;
         }
+        t7 -= 0.5 * t8;
+        t8 = 2.0;
     }
-    let t8 = {
-        let t7 = powi(p3, 2);
-        0.75 - t7
+    let t10 = {
+        let t9 = (t8 + t6) + t2;
+        (p3.abs()) + t8
     };
-    t1 + t2 + t4 + t5.sum() + t6 + t8
+    t8 + t10
 }
 
 #[test]
 fn f0174_gradcheck() {
-    let mut s = 1339604523u64;
+    let mut s = 386681768u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
     let p3 = scalar(&mut s);
+    let k0: usize = 4;
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0174_backward(p0.clone(), &p1, &p2, p3, 1.0);
-    assert_eq!(value, f0174(p0.clone(), &p1, &p2, p3));
+    let (value, grads) = f0174_backward(p0.clone(), &p1, &p2, p3, k0, 1.0);
+    assert_eq!(value, f0174(p0.clone(), &p1, &p2, p3, k0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0174_backward(p0.clone(), p1, p2, *p3, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0174_backward(p0.clone(), p1, p2, *p3, k0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    let v_p1: Array1<f64> = random(2, &mut s);
+    let v_p2: Array2<f64> = random((2, 1), &mut s);
+    let v_p3 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2.clone(), p3), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3), |(p0, p1, p2, p3)| f0174_backward(p0.clone(), p1, p2, *p3, k0, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0174_jvp(p0.clone(), p1, p2, *p3, k0, v_p0.clone(), v_p1, v_p2, *v_p3)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0174_hvp(p0.clone(), p1, p2, *p3, k0, v_p0.clone(), v_p1, v_p2, *v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0175(p0: f64, p1: &Array2<f64>) -> (f64, Array2<f64>) {
     let _t1 = p1;
     let mut t2 = (p1.slice(s![..;-1, 1..;2])).trunc();
@@ -5272,8 +6504,11 @@ fn f0175_gradcheck() {
         .upstream(&(1.0, &up1))
         .check(&(p0, p1.clone()), |(p0, p1)| f0175_backward(*p0, p1, (1.0, &up1)))
         .unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((3, 3), &mut s);
+    GradCheck::new().upstream(&(1.0, &up1)).check_jvp(&(p0, p1.clone()), &(v_p0, v_p1.clone()), |(p0, p1)| f0175_backward(*p0, p1, (1.0, &up1)), |(p0, p1), (v_p0, v_p1)| f0175_jvp(*p0, p1, *v_p0, v_p1)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0176(d_out: f32) -> f32 {
     let unused = d_out;
     let unused = d_out + 0.5;
@@ -5292,101 +6527,133 @@ fn f0176_gradcheck() {
         .atol(1e-2)
         .check(&(d_out,), |(d_out,)| f0176_backward(*d_out, 1.0))
         .unwrap();
+    let v_p0 = scalar32(&mut s);
+    GradCheck::new().check_jvp(&(d_out,), &(v_p0,), |(d_out,)| f0176_backward(*d_out, 1.0), |(d_out,), (v_p0,)| f0176_jvp(*d_out, *v_p0)).unwrap();
 }
-#[differentiable]
-fn f0177(d_x: f64, out: &Array1<f64>, w: &Array2<f64>) -> (f64, Array1<f64>) {
-    let x_from_out = softmax(w);
+#[differentiable(hvp, wrt(p0, p1, p2))]
+fn f0177(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>, c1: f64, labels: &[usize]) -> f64 {
+    let t1 = softmax(p2);
     let t3 = {
-        let unused = concatenate(Axis(0), &[w.view(), x_from_out.view(), x_from_out.view()]).unwrap();
-        out * out
+        let t2 = concatenate(Axis(0), &[p2.view(), t1.view(), t1.view()]).unwrap();
+        p1 * p1
     };
-    let mut grad_1 = ((&t3 / &(square(w) + 2.0)).sum()).tanh();
+    let mut t4 = ((&t3 / &(square(p2) + 2.0)).sum()).tanh();
     let mut n1 = 0;
     let t5 = loop {
-        grad_1 += (sum(&x_from_out));
+        t4 += (sum(&t1));
         n1 += 1;
-        if n1 >= 1 || grad_1.abs() > 0.4629 {
-            break grad_1 * 0.5;
+        if n1 >= 1 || t4.abs() > 0.4629 {
+            break t4 * 0.5;
         }
     };
-    let t1_from_t2 = (powi(&(t3.mapv(|u| u * t5)), 1)) / (square(f0124(d_x, f64::tanh(grad_1), w)) + 1.0);
-    let d_out_1 = {
-        let x = t5;
-        w + d_x
-    };
-    let _t9 = &(cos(&d_out_1)) * &d_out_1;
-    (mean(&x_from_out), sin(out))
+    let t6 = (&(t1.dot(p1)) - p0) / 0.1;
+    let mut t7 = sigmoid((softplus(&t3)).iter().sum::<f64>());
+    let mut t8 = t7;
+    for _ in 0..2 {
+        t8 = t7;
+        for i in 0..2 {
+            t7 = t7 * 0.5 + t8;
+            let s2 = t7.clone();
+            t7 = t8.clone();
+            t8 = s2;
+            if sum(&t1) <= 0.0371 {
+                break;
+            }
+        }
+    }
+    let (t9, t10) = f0175(backprop::ops::tanh(t7), &t1);
+    t1.iter().sum::<f64>() + t3.mean().unwrap() + t5 + t4 + t6.iter().sum::<f64>() + t7 + t8 + t9 + sum(&t10)
 }
 
 #[test]
 fn f0177_gradcheck() {
-    let mut s = 1092833346u64;
-    let d_x = scalar(&mut s);
-    let out: Array1<f64> = random(3, &mut s);
-    let w: Array2<f64> = random((3, 3), &mut s);
-    let (d_x, out, w,) = std::hint::black_box((d_x, out, w,));
-    let up1: Array1<f64> = random(3, &mut s);
-    let (value, grads) = f0177_backward(d_x, &out, &w, (1.0, &up1));
-    assert_eq!(value, f0177(d_x, &out, &w));
-    assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.w.shape(), w.shape());
-    GradCheck::new()
-        .upstream(&(1.0, &up1))
-        .check(&(d_x, out.clone(), w.clone()), |(d_x, out, w)| f0177_backward(*d_x, out, w, (1.0, &up1)))
-        .unwrap();
+    let mut s = 124969339u64;
+    let p0 = scalar(&mut s);
+    let p1: Array1<f64> = random(3, &mut s);
+    let p2: Array2<f64> = random((3, 3), &mut s);
+    let c1 = scalar(&mut s);
+    let labels: &[usize] = &[1, 2, 1];
+    let (p0, p1, p2, c1,) = std::hint::black_box((p0, p1, p2, c1,));
+    let (value, grads) = f0177_backward(p0, &p1, &p2, c1, labels, 1.0);
+    assert_eq!(value, f0177(p0, &p1, &p2, c1, labels));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0177_backward(*p0, p1, p2, c1, labels, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array1<f64> = random(3, &mut s);
+    let v_p2: Array2<f64> = random((3, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone(), p2.clone()), &(v_p0, v_p1.clone(), v_p2.clone()), |(p0, p1, p2)| f0177_backward(*p0, p1, p2, c1, labels, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0177_jvp(*p0, p1, p2, c1, labels, *v_p0, v_p1, v_p2)).unwrap();
+    hvpcheck(&(p0, p1.clone(), p2.clone()), &(v_p0, v_p1.clone(), v_p2.clone()), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0177_hvp(*p0, p1, p2, c1, labels, *v_p0, v_p1, v_p2)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2))]
-fn f0178(p0: f64, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let t1 = c0;
-    let mut t2 = c0.iter().map(|e| {
-        if p1 > -0.5183 {
-            p0.cos()
+#[differentiable(hvp, wrt(d_out, d_p0, w))]
+fn f0178(d_out: f64, d_p0: f64, w: &Array2<f64>, grad: &Array2<f64>) -> f64 {
+    let d_d_x = grad;
+    let mut out_1 = grad.iter().map(|e| {
+        if d_p0 > -0.5183 {
+            d_out.cos()
         } else {
-            p1 + p1
+            d_p0 + d_p0
         }
     }).sum::<f64>();
-    let mut t3 = t1.to_owned();
+    let mut d_out_1 = d_d_x.to_owned();
     for i in 0..1 {
-        t3.column_mut(i).assign(&(tanh(&t1.column(i))));
+        d_out_1.column_mut(i).assign(&(tanh(&d_d_x.column(i))));
     }
-    if mean(t1) < -0.5183 {
-        return p2.sum();
+    if mean(d_d_x) < -0.5183 {
+        return w.sum();
     }
-    t2 += 1.5;
-    let t4 = t1 / (square(t2) + 1.0);
-    mean(&t3) + t4[[0, 0]] + t4.sum()
+    out_1 += 1.5;
+    let mut d_x = tanh(sum(&(&d_out_1 / (out_1.powi(2) + 0.5))));
+    let mut t1_from_t2 = (((1.5 + (sigmoid(out_1))).powf(out_1.tanh()))).tanh();
+    for _ in 0..2 {
+        t1_from_t2 = (((1.5 + (sigmoid(out_1))).powf(out_1.tanh()))).tanh();
+        for i in 0..3 {
+            d_x = (d_x + t1_from_t2).tanh();
+            t1_from_t2 = 2.0;
+            d_x += w.mapv(|v| (v * t1_from_t2).tanh()).sum() * 0.1;
+        }
+    }
+    d_x + t1_from_t2
 }
 
 #[test]
 fn f0178_gradcheck() {
-    let mut s = 1267417833u64;
-    let p0 = scalar(&mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array2<f64> = random((3, 2), &mut s);
-    let c0: Array2<f64> = random((2, 1), &mut s);
-    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0178_backward(p0, p1, &p2, &c0, 1.0);
-    assert_eq!(value, f0178(p0, p1, &p2, &c0));
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0178_backward(*p0, *p1, p2, &c0, 1.0)).unwrap();
+    let mut s = 895436406u64;
+    let d_out = scalar(&mut s);
+    let d_p0 = scalar(&mut s);
+    let w: Array2<f64> = random((3, 2), &mut s);
+    let grad: Array2<f64> = random((2, 1), &mut s);
+    let (d_out, d_p0, w, grad,) = std::hint::black_box((d_out, d_p0, w, grad,));
+    let (value, grads) = f0178_backward(d_out, d_p0, &w, &grad, 1.0);
+    assert_eq!(value, f0178(d_out, d_p0, &w, &grad));
+    assert_eq!(grads.w.shape(), w.shape());
+    gradcheck(&(d_out, d_p0, w.clone()), |(d_out, d_p0, w)| f0178_backward(*d_out, *d_p0, w, &grad, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(d_out, d_p0, w.clone()), &(v_p0, v_p1, v_p2.clone()), |(d_out, d_p0, w)| f0178_backward(*d_out, *d_p0, w, &grad, 1.0), |(d_out, d_p0, w), (v_p0, v_p1, v_p2)| f0178_jvp(*d_out, *d_p0, w, &grad, *v_p0, *v_p1, v_p2)).unwrap();
+    hvpcheck(&(d_out, d_p0, w.clone()), &(v_p0, v_p1, v_p2.clone()), |(d_out, d_p0, w), (v_p0, v_p1, v_p2)| f0178_hvp(*d_out, *d_p0, w, &grad, *v_p0, *v_p1, v_p2)).unwrap();
 }
-#[differentiable]
-fn f0179(out: f64) -> f64 {
-    let d_out = (out - 0.25).max(out);
-    let grad_1 = (f0096(sin(d_out), cos(d_out))).tanh();
-    d_out + grad_1
+#[differentiable(hvp)]
+fn f0179(p0: f64) -> f64 {
+    let t1 = p0.atan2(square(p0) + 0.5);
+    let t2 = t1 * p0;
+    t1 + t2 + t2
 }
 
 #[test]
 fn f0179_gradcheck() {
-    let mut s = 1201603618u64;
-    let out = scalar(&mut s);
-    let (out,) = std::hint::black_box((out,));
-    let (value, grads) = f0179_backward(out, 1.0);
-    assert_eq!(value, f0179(out));
-    gradcheck(&(out,), |(out,)| f0179_backward(*out, 1.0)).unwrap();
+    let mut s = 390120181u64;
+    let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0179_backward(p0, 1.0);
+    assert_eq!(value, f0179(p0));
+    gradcheck(&(p0,), |(p0,)| f0179_backward(*p0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0,), &(v_p0,), |(p0,)| f0179_backward(*p0, 1.0), |(p0,), (v_p0,)| f0179_jvp(*p0, *v_p0)).unwrap();
+    hvpcheck(&(p0,), &(v_p0,), |(p0,), (v_p0,)| f0179_hvp(*p0, *v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0180(p0: f32) -> f32 {
     let mut t1 = (((f0010(p0)) * (p0.abs())) / (square(p0) + 2.0));
     let mut n1 = 0;
@@ -5410,36 +6677,59 @@ fn f0180_gradcheck() {
         .atol(1e-2)
         .check(&(p0,), |(p0,)| f0180_backward(*p0, 1.0))
         .unwrap();
+    let v_p0 = scalar32(&mut s);
+    GradCheck::new().check_jvp(&(p0,), &(v_p0,), |(p0,)| f0180_backward(*p0, 1.0), |(p0,), (v_p0,)| f0180_jvp(*p0, *v_p0)).unwrap();
 }
-#[differentiable]
-fn f0181(d_p0: &Array2<f32>, d_t1: &Array2<f32>) -> f32 {
+#[differentiable(jvp, wrt(p0, p1))]
+fn f0181(p0: &Array2<f32>, p1: &Array2<f32>, c1: f32) -> (f32, f32) {
     let t2 = {
-        let t1 = (exp(d_p0)).mean_axis(Axis(1)).unwrap();
+        let t1 = (exp(p0)).mean_axis(Axis(1)).unwrap();
         t1
     };
-    let t3 = cos(&(d_p0 / &(&t2 * &t2 + 1.0)));
-    let grad_1 = &(&t3 / (&t3 * &t3 + 0.5)) * &t3;
-    let _t5 = 0.25 * &t3;
-    mean(&t3) + mean(&grad_1)
+    let t3 = cos(&(p0 / &(&t2 * &t2 + 1.0)));
+    let mut t4 = (p1[[0, 0]]).sin();
+    let mut t5 = t4;
+    let mut n1 = 0;
+    while n1 < 2 {
+        t4 += t5.sin();
+        t5 = c1;
+        t4 = (t4 + t5).tanh();
+        n1 += 1;
+    }
+    let mut t6 = tanh(t5);
+    let mut t7 = t6;
+    for i in 0..2 {
+        t6 -= 0.5 * t7;
+        if i == 0 {
+            t7 = c1;
+        }
+        t6 = (t6 + t7).tanh();
+    }
+    (p0.sum(), p0.sum())
 }
 
 #[test]
 fn f0181_gradcheck() {
-    let mut s = 725698482u64;
-    let d_p0: Array2<f32> = random32((1, 2), &mut s);
-    let d_t1: Array2<f32> = random32((1, 3), &mut s);
-    let (d_p0, d_t1,) = std::hint::black_box((d_p0, d_t1,));
-    let (value, grads) = f0181_backward(&d_p0, &d_t1, 1.0);
-    assert_eq!(value, f0181(&d_p0, &d_t1));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    let mut s = 87798436u64;
+    let p0: Array2<f32> = random32((1, 2), &mut s);
+    let p1: Array2<f32> = random32((1, 3), &mut s);
+    let c1 = scalar32(&mut s);
+    let (p0, p1, c1,) = std::hint::black_box((p0, p1, c1,));
+    let (value, grads) = f0181_backward(&p0, &p1, c1, (1.0, 0.5));
+    assert_eq!(value, f0181(&p0, &p1, c1));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(d_p0.clone(), d_t1.clone()), |(d_p0, d_t1)| f0181_backward(d_p0, d_t1, 1.0))
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0181_backward(p0, p1, c1, (1.0, 0.5)))
         .unwrap();
+    let v_p0: Array2<f32> = random32((1, 2), &mut s);
+    let v_p1: Array2<f32> = random32((1, 3), &mut s);
+    GradCheck::new().upstream(&(1.0, 0.5)).check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0181_backward(p0, p1, c1, (1.0, 0.5)), |(p0, p1), (v_p0, v_p1)| f0181_jvp(p0, p1, c1, v_p0, v_p1)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0182(p0: &Array2<f64>) -> f64 {
     let t1 = p0;
     let t1 = t1;
@@ -5457,20 +6747,35 @@ fn f0182_gradcheck() {
     assert_eq!(value, f0182(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0182_backward(p0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0182_backward(p0, 1.0), |(p0,), (v_p0,)| f0182_jvp(p0, v_p0)).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0182_hvp(p0, v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0183(p0: &Array1<f64>, p1: &Array1<f64>) -> f64 {
-    let t1 = p1.iter().sum::<f64>();
     let n1 = p1.len();
-    let t2 = Array::from_elem(n1, -1.5_f64);
-    let mut t3 = tan(&(tanh(&(&t2 + p1))));
-    t3 += &(&(3.0 / (square(p1) + 1.0)) + t1);
-    t1 + logsumexp(&t3) + t1
+    let t1 = Array1::<f64>::linspace(0.0, 0.5, n1);
+    let mut t2 = tanh(((&(sin(&(&(p1 / (square(p1) + 1.0)) + &(backprop::ops::recip(&(square(p1) + 1.0)))))) * 0.1 + &t1).var(1.0)));
+    let mut t3 = t2;
+    let mut n2 = 0;
+    while n2 < 1 {
+        t2 -= 0.5 * t3;
+        t3 = 0.5;
+        n2 += 1;
+    }
+    let t5 = {
+        let t4 = t3 + t2;
+        t2 / &(p1 * p1 + 0.5)
+    };
+    let n3 = p0.len() - 1;
+    let c4 = 0.5_f64;
+    let t2 = Zip::from(&(tanh(&t5))).and(p1).map_collect(|&a, &b| f0029(b));
+    mean(&t5) + logsumexp(&t2)
 }
 
 #[test]
 fn f0183_gradcheck() {
-    let mut s = 840952386u64;
+    let mut s = 1591025914u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -5479,8 +6784,12 @@ fn f0183_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0183_backward(p0, p1, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(3, &mut s);
+    let v_p1: Array1<f64> = random(2, &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0183_backward(p0, p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0183_jvp(p0, p1, v_p0, v_p1)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0183_hvp(p0, p1, v_p0, v_p1)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2))]
+#[differentiable(hvp, wrt(p0, p1, p2))]
 fn f0184(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: f64, c0: &Array2<f64>) -> f64 {
     let n1 = c0.nrows();
     let m1 = c0.ncols();
@@ -5515,169 +6824,208 @@ fn f0184_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0184_backward(p0, p1.view(), *p2, &c0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    let v_p1: Array2<f64> = random((1, 3), &mut s);
+    let v_p2 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2), &(v_p0.clone(), v_p1.clone(), v_p2), |(p0, p1, p2)| f0184_backward(p0, p1.view(), *p2, &c0, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0184_jvp(p0, p1.view(), *p2, &c0, v_p0, v_p1.view(), *v_p2)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2), &(v_p0.clone(), v_p1.clone(), v_p2), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0184_hvp(p0, p1.view(), *p2, &c0, v_p0, v_p1.view(), *v_p2)).unwrap();
 }
-#[differentiable]
-fn f0185(p0: &Array1<f64>) -> Array1<f64> {
+#[differentiable(hvp)]
+fn f0185(p0: &Array1<f64>) -> f64 {
     let mut t2 = {
-        let t1 = 0.5 * (logsumexp(p0));
-        softplus(0.75 - t1)
+        let t1 = (sum(p0)) / (square(mse(p0, p0)) + 1.0);
+        t1
     };
+    let t3 = p0.mean().expect("not empty");
+    let t4 = t3;
     let n1 = p0.len() - 1;
-    for i in 0..n1 {
-        t2 -= p0[i + 1] - p0[i];
-    }
-    let t3 = p0;
-    let c2 = 0.75_f64;
-    t2 += (exp(t3)).dot(t3);
-    let t3 = mse(t3, t3);
-    let t4 = t2;
-    let t6 = {
-        let t5 = t4;
-        t4 / (square(t3) + 0.5)
-    };
-    sigmoid(p0)
+    let t4 = round((t4 * p0).slice_axis(Axis(0), Slice::from(0..)).sum());
+    let t5 = Array1::<f64>::linspace(0.0, 0.5, 2);
+    let t6 = array![1.5_f64, -1.0];
+    t2 += t3;
+    let mut t7 = p0.mapv(|u| t3 * 0.25);
+    t7 /= (backprop::ops::log_sigmoid(t3 * t4)).powi(2) + 1.0;
+    t2 + t3 + t4 + mean(&t7) + t3
 }
 
 #[test]
 fn f0185_gradcheck() {
-    let mut s = 2043059620u64;
+    let mut s = 245097906u64;
     let p0: Array1<f64> = random(2, &mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let up: Array1<f64> = random(2, &mut s);
-    let (value, grads) = f0185_backward(&p0, &up);
+    let (value, grads) = f0185_backward(&p0, 1.0);
     assert_eq!(value, f0185(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(),), |(p0,)| f0185_backward(p0, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0185_backward(p0, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(2, &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0185_backward(p0, 1.0), |(p0,), (v_p0,)| f0185_jvp(p0, v_p0)).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0185_hvp(p0, v_p0)).unwrap();
 }
-#[differentiable(wrt(d_x, out))]
-fn f0186(d_x: f64, out: &Array2<f64>, y_1: &Array2<f64>) -> f64 {
-    let d_out = match out.len() % 3 {
-        0 => d_x * out,
-        1 | 2 => (out * out + 1.0).log(10.0),
-        _ => 0.1 + out,
+#[differentiable(hvp, wrt(p0, p1))]
+fn f0186(p0: f64, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
+    let t1 = match p1.len() % 3 {
+        0 => p0 * p1,
+        1 | 2 => (p1 * p1 + 1.0).log(10.0),
+        _ => 0.1 + p1,
     };
-    let t2 = out * y_1;
-    let d_out_1 = y_1;
-    let x_from_out = backprop::ops::recip(&(square(&(&(tan(&(tanh(d_out_1)))) / 0.5)) + 1.0));
-    d_out_1.sum() + x_from_out.mean().unwrap() + x_from_out.sum()
+    let (n1, m1) = p1.dim();
+    let (n2, m2) = c0.dim();
+    let t2 = Array::from_elem((n1, m2), -1.5_f64);
+    let c3: f64 = 0.75;
+    let mut t3 = sigmoid(sum(&(&t2 * c0)));
+    let mut t4 = (mean(&((sigmoid(&t1)).mapv(|z| z + c3)))).sin();
+    let mut n4 = 0;
+    while n4 < 3 {
+        t3 = t3 * 0.5 + t4;
+        t4 = t3;
+        n4 += 1;
+    }
+    let t5 = &t1;
+    let t1 = t4 + t5;
+    t3 + t4 + t5[[1, 1]] + sum(&t1)
 }
 
 #[test]
 fn f0186_gradcheck() {
-    let mut s = 709558774u64;
-    let d_x = scalar(&mut s);
-    let out: Array2<f64> = random((3, 2), &mut s);
-    let y_1: Array2<f64> = random((3, 1), &mut s);
-    let (d_x, out, y_1,) = std::hint::black_box((d_x, out, y_1,));
-    let (value, grads) = f0186_backward(d_x, &out, &y_1, 1.0);
-    assert_eq!(value, f0186(d_x, &out, &y_1));
-    assert_eq!(grads.out.shape(), out.shape());
-    gradcheck(&(d_x, out.clone()), |(d_x, out)| f0186_backward(*d_x, out, &y_1, 1.0)).unwrap();
+    let mut s = 468133613u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((3, 2), &mut s);
+    let c0: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
+    let (value, grads) = f0186_backward(p0, &p1, &c0, 1.0);
+    assert_eq!(value, f0186(p0, &p1, &c0));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0186_backward(*p0, p1, &c0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone()), &(v_p0, v_p1.clone()), |(p0, p1)| f0186_backward(*p0, p1, &c0, 1.0), |(p0, p1), (v_p0, v_p1)| f0186_jvp(*p0, p1, &c0, *v_p0, v_p1)).unwrap();
+    hvpcheck(&(p0, p1.clone()), &(v_p0, v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0186_hvp(*p0, p1, &c0, *v_p0, v_p1)).unwrap();
 }
-#[differentiable]
-fn f0187(p0: &Array1<f32>, p1: &Array1<f32>, p2: &Array2<f32>) -> f32 {
-    let t1 = p1 / &(square(p1) + 0.5);
-    let _t2 = cos(&(logsumexp(p2)));
-    logsumexp(&t1) + p1.sum()
+#[differentiable(jvp, wrt(p0, p1, p2))]
+fn f0187(p0: &Array1<f32>, p1: &Array1<f32>, p2: &Array2<f32>, c1: f32) -> (f32, f32) {
+    let mut t1 = cos(mean(&(p2 / &(square(p1) + 1.0))));
+    let mut t2 = t1;
+    let mut n2 = 0;
+    while n2 < 2 {
+        t1 -= 0.5 * t2;
+        t2 = c1;
+        let s1 = t2 * 0.5;
+        t1 = t1.tanh() + s1;
+        n2 += 1;
+    }
+    let _t3 = (t2 / 3.0) + p1;
+    (sum(p1), t1)
 }
 
 #[test]
 fn f0187_gradcheck() {
-    let mut s = 2030660506u64;
+    let mut s = 1988057894u64;
     let p0: Array1<f32> = random32(2, &mut s);
     let p1: Array1<f32> = random32(3, &mut s);
     let p2: Array2<f32> = random32((2, 3), &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0187_backward(&p0, &p1, &p2, 1.0);
-    assert_eq!(value, f0187(&p0, &p1, &p2));
+    let c1 = scalar32(&mut s);
+    let (p0, p1, p2, c1,) = std::hint::black_box((p0, p1, p2, c1,));
+    let (value, grads) = f0187_backward(&p0, &p1, &p2, c1, (1.0, 0.5));
+    assert_eq!(value, f0187(&p0, &p1, &p2, c1));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0187_backward(p0, p1, p2, 1.0))
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0187_backward(p0, p1, p2, c1, (1.0, 0.5)))
         .unwrap();
+    let v_p0: Array1<f32> = random32(2, &mut s);
+    let v_p1: Array1<f32> = random32(3, &mut s);
+    let v_p2: Array2<f32> = random32((2, 3), &mut s);
+    GradCheck::new().upstream(&(1.0, 0.5)).check_jvp(&(p0.clone(), p1.clone(), p2.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(p0, p1, p2)| f0187_backward(p0, p1, p2, c1, (1.0, 0.5)), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0187_jvp(p0, p1, p2, c1, v_p0, v_p1, v_p2)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2))]
-fn f0188(p0: f64, p1: &Array2<f64>, p2: f64, c0: &Array2<f64>) -> f64 {
+#[differentiable(jvp, wrt(p0, p1, p2))]
+fn f0188(p0: f64, p1: &Array2<f64>, p2: f64, c0: &Array2<f64>) -> Array2<f64> {
     let _t1 = softmax(p1);
     let t3 = {
         let t2 = c0.map(|&u| u + u);
         t2
     };
-    let c1 = 2.0_f64;
-    let t3 = &(t3.map(|&e| p2)) + p2;
-    t3[[0, 0]]
+    let t3 = (sigmoid(f0096(p2, p0))) + c0;
+    exp(p1)
 }
 
 #[test]
 fn f0188_gradcheck() {
-    let mut s = 291245730u64;
+    let mut s = 97927991u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let p2 = scalar(&mut s);
     let c0: Array2<f64> = random((1, 2), &mut s);
     let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0188_backward(p0, &p1, p2, &c0, 1.0);
+    let up: Array2<f64> = random((2, 2), &mut s);
+    let (value, grads) = f0188_backward(p0, &p1, p2, &c0, &up);
     assert_eq!(value, f0188(p0, &p1, p2, &c0));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0188_backward(*p0, p1, *p2, &c0, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0188_backward(*p0, p1, *p2, &c0, &up))
+        .unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((2, 2), &mut s);
+    let v_p2 = scalar(&mut s);
+    GradCheck::new().upstream(&&up).check_jvp(&(p0, p1.clone(), p2), &(v_p0, v_p1.clone(), v_p2), |(p0, p1, p2)| f0188_backward(*p0, p1, *p2, &c0, &up), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0188_jvp(*p0, p1, *p2, &c0, *v_p0, v_p1, *v_p2)).unwrap();
 }
-#[differentiable]
-fn f0189(p0: Array2<f64>) -> f64 {
+#[differentiable(jvp)]
+fn f0189(p0: Array2<f64>) -> (Array1<f64>, f64) {
     let _t1 = sin(&p0);
     let t2 = if p0.mean().unwrap() > 0.4629 {
         log_sigmoid(&((p0.sum_axis(Axis(1))).dot(&p0)))
     } else {
         tanh(&(log_sigmoid(&((p0.sum_axis(Axis(1))).dot(&p0)))))
     };
-    let _t3 = f0127(p0.to_owned());
-    let t4 = match () {
-        _ if sum(&t2) > -0.5183 => 3.0 - &t2,
-        _ if t2.sum() < 0.0371 => &t2 + &t2,
-        _ => t2.to_owned(),
-    };
-    let t5 = ((log_softmax(&(sigmoid(&t4)))) / &(&t4 * &t4 + 0.5)) - &(&t4 * &p0);
-    t2.mean().unwrap() + t4.sum() + t5.mean().unwrap() + mean(&t4)
+    let _t3 = &(&t2 + &t2) + &t2;
+    let _t4 = (clamp(&p0, -2.0, 0.5)).mapv(|v: f64| relu((v * 0.5) * v));
+    let _t5 = &p0;
+    (sin(&t2), t2.dot(&t2))
 }
 
 #[test]
 fn f0189_gradcheck() {
-    let mut s = 2029935216u64;
+    let mut s = 1540321529u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0189_backward(p0.clone(), 1.0);
+    let up0: Array1<f64> = random(1, &mut s);
+    let (value, grads) = f0189_backward(p0.clone(), (&up0, 0.5));
     assert_eq!(value, f0189(p0.clone()));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0189_backward(p0.clone(), 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(&up0, 0.5))
+        .check(&(p0.clone(),), |(p0,)| f0189_backward(p0.clone(), (&up0, 0.5)))
+        .unwrap();
+    let v_p0: Array2<f64> = random((3, 1), &mut s);
+    GradCheck::new().upstream(&(&up0, 0.5)).check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0189_backward(p0.clone(), (&up0, 0.5)), |(p0,), (v_p0,)| f0189_jvp(p0.clone(), v_p0.clone())).unwrap();
 }
-#[differentiable(wrt(p0))]
+#[differentiable(hvp, wrt(p0))]
 fn f0190(p0: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     let mut t2 = {
         let t1 = c0.dot(&c0.t());
-        c0.trunc()
+        backprop::ops::log_sigmoid(c0)
     };
-    t2 *= mse(p0, p0);
-    let _t3 = &t2;
-    t2 += p0.mean().unwrap();
-    let t2 = c0;
-    let t2 = p0.mapv(|e| {
+    let mut t3 = t2.mapv(|e| {
         if e >= 0.0371 {
-            e
+            e / (square(e) + 2.0)
         } else {
-            e.max(0.5)
+            (e + 0.1) * e
         }
     });
-    t2.mean().unwrap()
+    t2 *= c0;
+    let _t4 = ln(&(square(c0) + 1.0));
+    t3 += &((c0.dot(&t3.t())).asinh());
+    let t3 = mean(&t3);
+    sum(&t2) + t3 + sum(p0)
 }
 
 #[test]
 fn f0190_gradcheck() {
-    let mut s = 2071488012u64;
+    let mut s = 1286082368u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let c0: Array2<f64> = random((1, 2), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -5685,8 +7033,11 @@ fn f0190_gradcheck() {
     assert_eq!(value, f0190(&p0, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0190_backward(p0, &c0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0190_backward(p0, &c0, 1.0), |(p0,), (v_p0,)| f0190_jvp(p0, &c0, v_p0)).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0190_hvp(p0, &c0, v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0191(p0: &Array2<f64>, p1: f64, p2: f64, p3: ArrayView1<f64>) -> (f64, Array1<f64>, f64) {
     let t1 = &p3;
     (p1, sin(&p3), p1)
@@ -5709,41 +7060,38 @@ fn f0191_gradcheck() {
         .upstream(&(1.0, &up1, -0.75))
         .check(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0191_backward(p0, *p1, *p2, p3.view(), (1.0, &up1, -0.75)))
         .unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2 = scalar(&mut s);
+    let v_p3: Array1<f64> = random(2, &mut s);
+    GradCheck::new().upstream(&(1.0, &up1, -0.75)).check_jvp(&(p0.clone(), p1, p2, p3.clone()), &(v_p0.clone(), v_p1, v_p2, v_p3.clone()), |(p0, p1, p2, p3)| f0191_backward(p0, *p1, *p2, p3.view(), (1.0, &up1, -0.75)), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0191_jvp(p0, *p1, *p2, p3.view(), v_p0, *v_p1, *v_p2, v_p3.view())).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0192(p0: &Array2<f64>, p1: Array2<f64>) -> f64 {
-    let mut t2 = {
+    let t2 = {
         let t1 = tanh(&p1);
         cos(&p1)
     };
-    let mut t3 = backprop::ops::recip(&(p0 * p0 + 1.0));
-    let t4 = relu(&t3);
-    t2 -= 3.0;
-    let mut t5 = Array2::<f64>::zeros((t2.nrows(), t2.ncols()));
-    let mut t6 = (relu(&(t4.t()))).mean().unwrap();
-    let mut n1 = 0;
-    while n1 < 3 {
-        if p1.sum() >= -0.5183 {
-            for i in 0..t5.nrows() {
-                t5.row_mut(i).assign(&(tanh(&t2.row(i))));
-            }
-        }
-        for i in 0..t5.nrows() {
-            t6 -= (t5[[i, 0]]);
-        }
-        n1 += 1;
-    }
-    if t5.iter().sum::<f64>() > 0.4629 && t6 > 0.0 {
-        t2 -= &(&t5 * 3.0);
+    let t3 = &t2;
+    let t4 = p1.clone();
+    let mut t6 = {
+        let t5 = p0;
+        &(t4.map(|&v| v.clamp(-0.5, 0.5))) - t3
+    };
+    t6 = sigmoid(&((backprop::ops::sqrt(&(square(t3) + 0.5))).to_owned().permuted_axes([1, 0])));
+    let c1: f64 = 1.5;
+    let c2: f64 = 3.0;
+    let t7 = if t4.mean().unwrap() <= 0.0371 {
+        p0.to_owned()
     } else {
-        t3 -= 0.25;
-    }
-    t2.sum() + t3.sum() + t4.sum() + t5[[0, 1]] + t6
+        sin(p0)
+    };
+    mean(&t6) + mean(&t7) + sum(p0)
 }
 
 #[test]
 fn f0192_gradcheck() {
-    let mut s = 1971093029u64;
+    let mut s = 1996194892u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -5752,8 +7100,12 @@ fn f0192_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0192_backward(p0, p1.clone(), 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 3), &mut s);
+    let v_p1: Array2<f64> = random((3, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0192_backward(p0, p1.clone(), 1.0), |(p0, p1), (v_p0, v_p1)| f0192_jvp(p0, p1.clone(), v_p0, v_p1.clone())).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0192_hvp(p0, p1.clone(), v_p0, v_p1.clone())).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0193(d_t1: f64, x: &Array2<f64>, d_out: f64, y_1: &Array2<f64>) -> f64 {
     let t1 = x;
     let out = d_t1;
@@ -5777,37 +7129,58 @@ fn f0193_gradcheck() {
     assert_eq!(grads.x.shape(), x.shape());
     assert_eq!(grads.y_1.shape(), y_1.shape());
     gradcheck(&(d_t1, x.clone(), d_out, y_1.clone()), |(d_t1, x, d_out, y_1)| f0193_backward(*d_t1, x, *d_out, y_1, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((3, 1), &mut s);
+    let v_p2 = scalar(&mut s);
+    let v_p3: Array2<f64> = random((2, 1), &mut s);
+    GradCheck::new().check_jvp(&(d_t1, x.clone(), d_out, y_1.clone()), &(v_p0, v_p1.clone(), v_p2, v_p3.clone()), |(d_t1, x, d_out, y_1)| f0193_backward(*d_t1, x, *d_out, y_1, 1.0), |(d_t1, x, d_out, y_1), (v_p0, v_p1, v_p2, v_p3)| f0193_jvp(*d_t1, x, *d_out, y_1, *v_p0, v_p1, *v_p2, v_p3)).unwrap();
+    hvpcheck(&(d_t1, x.clone(), d_out, y_1.clone()), &(v_p0, v_p1.clone(), v_p2, v_p3.clone()), |(d_t1, x, d_out, y_1), (v_p0, v_p1, v_p2, v_p3)| f0193_hvp(*d_t1, x, *d_out, y_1, *v_p0, v_p1, *v_p2, v_p3)).unwrap();
 }
-#[differentiable]
-fn f0194(x: &Array2<f64>, d_out: &Array2<f64>) -> f64 {
-    let _t1 = Zip::from(d_out).and(d_out).map_collect(|&l, &r| l);
-    let out_1 = {
-        let t2 = d_out - d_out;
+#[differentiable(hvp)]
+fn f0194(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
+    let _t1 = Zip::from(p1).and(p1).map_collect(|&l, &r| l);
+    let mut t3 = {
+        let t2 = p1 - p1;
         acosh(&(square(&t2) + 1.5))
     };
-    let out = powi(d_out, 1);
-    let t1_from_t2 = array![[1.5_f64, 1.5, 0.5]];
-    let x_from_out = if x.mean().unwrap() <= 0.4629 {
-        &(backprop::ops::recip(&(square(&(out_1.to_shape((1, 3)).unwrap())) + 1.0))) + &t1_from_t2
-    } else {
-        tanh(&(&(backprop::ops::recip(&(square(&(out_1.to_shape((1, 3)).unwrap())) + 1.0))) + &t1_from_t2))
-    };
-    out_1[[0, 0]] + sum(&out) + x_from_out.iter().sum::<f64>()
+    let mut t4 = tanh((sum(&(mean_axis(&(-&t3), Axis(0))))));
+    let mut t5 = t4;
+    for i in 0..3 {
+        t4 = (t4 + t5).tanh();
+        t5 = 2.0;
+        t4 = t4 * 0.5 + t5;
+    }
+    for i in 0..1 {
+        t3 -= 0.1;
+        t3 -= sigmoid(f0096(sigmoid(t5), tanh(t5)));
+        match i % 3 {
+            0 => t3 += &(&t3 - p1),
+            1 | 2 => {
+                t3 += t5;
+            }
+            _ => {}
+        }
+    }
+    t4 + t5
 }
 
 #[test]
 fn f0194_gradcheck() {
-    let mut s = 1067939600u64;
-    let x: Array2<f64> = random((3, 2), &mut s);
-    let d_out: Array2<f64> = random((3, 1), &mut s);
-    let (x, d_out,) = std::hint::black_box((x, d_out,));
-    let (value, grads) = f0194_backward(&x, &d_out, 1.0);
-    assert_eq!(value, f0194(&x, &d_out));
-    assert_eq!(grads.x.shape(), x.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    gradcheck(&(x.clone(), d_out.clone()), |(x, d_out)| f0194_backward(x, d_out, 1.0)).unwrap();
+    let mut s = 1910842662u64;
+    let p0: Array2<f64> = random((3, 2), &mut s);
+    let p1: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0194_backward(&p0, &p1, 1.0);
+    assert_eq!(value, f0194(&p0, &p1));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0194_backward(p0, p1, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    let v_p1: Array2<f64> = random((3, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0194_backward(p0, p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0194_jvp(p0, p1, v_p0, v_p1)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0194_hvp(p0, p1, v_p0, v_p1)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0195(p0: &Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
     let t1 = p3.row(0);
     let t1 = (f64::acos((tanh(p1 / (square(p1) + 0.5))) * 0.75)) * p2;
@@ -5828,8 +7201,14 @@ fn f0195_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0195_backward(p0, *p1, *p2, p3, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 1), &mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2 = scalar(&mut s);
+    let v_p3: Array2<f64> = random((1, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1, p2, p3.clone()), &(v_p0.clone(), v_p1, v_p2, v_p3.clone()), |(p0, p1, p2, p3)| f0195_backward(p0, *p1, *p2, p3, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0195_jvp(p0, *p1, *p2, p3, v_p0, *v_p1, *v_p2, v_p3)).unwrap();
+    hvpcheck(&(p0.clone(), p1, p2, p3.clone()), &(v_p0.clone(), v_p1, v_p2, v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0195_hvp(p0, *p1, *p2, p3, v_p0, *v_p1, *v_p2, v_p3)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2))]
+#[differentiable(hvp, wrt(p0, p1, p2))]
 fn f0196(p0: ArrayView2<f64>, p1: f64, p2: &Array2<f64>, c0: &Array1<f64>) -> f64 {
     let t1 = c0 * p2;
     let t2 = p2;
@@ -5856,120 +7235,154 @@ fn f0196_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0196_backward(p0.view(), *p1, p2, &c0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((1, 2), &mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array2<f64> = random((3, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1, p2.clone()), &(v_p0.clone(), v_p1, v_p2.clone()), |(p0, p1, p2)| f0196_backward(p0.view(), *p1, p2, &c0, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0196_jvp(p0.view(), *p1, p2, &c0, v_p0.view(), *v_p1, v_p2)).unwrap();
+    hvpcheck(&(p0.clone(), p1, p2.clone()), &(v_p0.clone(), v_p1, v_p2.clone()), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0196_hvp(p0.view(), *p1, p2, &c0, v_p0.view(), *v_p1, v_p2)).unwrap();
 }
-#[differentiable]
-fn f0197(grad: f64, d_t1: Array2<f64>, d_out: f64) -> Array2<f64> {
-    let out = d_out;
-    let x_from_out = {
-        let unused = sin(&d_t1.view().reversed_axes());
-        d_t1.iter().map(|&u| 2.0 / (grad.powi(2) + 1.0)).sum::<f64>()
+#[differentiable(hvp)]
+fn f0197(p0: f64, p1: Array2<f64>, p2: f64) -> f64 {
+    let mut t1 = p2;
+    let mut t3 = {
+        let t2 = sin(&p1.view().reversed_axes());
+        p1.iter().map(|&u| 2.0 / (p0.powi(2) + 1.0)).sum::<f64>()
     };
-    let out_1 = if !(d_out > -0.5183) {
-        (sin(x_from_out))
+    let t4 = 0.1 / (square(t1.cos()) + 1.0);
+    if t3 > -0.5183 {
+        t1 = t1 * t3;
     } else {
-        let (grad_1, t1_from_t2, d_out_1) = f0067(d_out, &d_t1);
-        (exp(d_out))
-    };
-    let (n1, m1) = d_t1.dim();
-    let d_d_x = Array2::<f64>::ones((n1, m1));
-    let x = tanh(&(&d_t1 + &d_d_x));
-    let mut d_x = Array2::<f64>::zeros((x.nrows(), x.ncols()));
-    for i in 0..d_x.nrows() {
-        d_x[[i, 1]] += sum(&(-&x));
+        t3 += t4;
     }
-    d_x
+    let t5 = t1 / &(&p1 * &p1 + 2.0);
+    t1 + t3 + t4 + mean(&t5)
 }
 
 #[test]
 fn f0197_gradcheck() {
-    let mut s = 87710614u64;
-    let grad = scalar(&mut s);
-    let d_t1: Array2<f64> = random((3, 2), &mut s);
-    let d_out = scalar(&mut s);
-    let (grad, d_t1, d_out,) = std::hint::black_box((grad, d_t1, d_out,));
-    let up: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0197_backward(grad, d_t1.clone(), d_out, &up);
-    assert_eq!(value, f0197(grad, d_t1.clone(), d_out));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(grad, d_t1.clone(), d_out), |(grad, d_t1, d_out)| f0197_backward(*grad, d_t1.clone(), *d_out, &up))
-        .unwrap();
+    let mut s = 901575945u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((3, 2), &mut s);
+    let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0197_backward(p0, p1.clone(), p2, 1.0);
+    assert_eq!(value, f0197(p0, p1.clone(), p2));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0197_backward(*p0, p1.clone(), *p2, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    let v_p2 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone(), p2), &(v_p0, v_p1.clone(), v_p2), |(p0, p1, p2)| f0197_backward(*p0, p1.clone(), *p2, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0197_jvp(*p0, p1.clone(), *p2, *v_p0, v_p1.clone(), *v_p2)).unwrap();
+    hvpcheck(&(p0, p1.clone(), p2), &(v_p0, v_p1.clone(), v_p2), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0197_hvp(*p0, p1.clone(), *p2, *v_p0, v_p1.clone(), *v_p2)).unwrap();
 }
-#[differentiable(wrt(p0))]
-fn f0198(p0: f64, c0: &Array2<f64>) -> (f64, f64, f64) {
+#[differentiable(hvp, wrt(p0))]
+fn f0198(p0: f64, c0: &Array2<f64>) -> f64 {
     let _t1 = (c0.t().dot(c0)).dot(&c0.t());
     let t3 = {
         let t2 = p0 / (p0.powi(2) + 0.5);
         p0 - c0
     };
     let t4 = (tanh(&(&(powi(c0, 2)) * (logsumexp(c0))))).product();
-    let t5 = &t3 * c0;
-    let t6 = c0;
-    let t8 = {
-        let t7 = c0 - 3.0;
-        log_softmax(t6)
-    };
-    let t5 = log_sigmoid(&(&(sum_axis(&t8, Axis(1))) * 0.5));
-    (p0, sum(c0), t8[[0, 1]])
+    let mut t5 = (sum(&(&t3 * c0))).tanh();
+    let mut t6 = t5;
+    for i in 0..3 {
+        let s1 = t6 * 0.5;
+        t5 = t5.tanh() + s1;
+        t6 = -1.5;
+    }
+    let mut t7 = t3.to_owned();
+    for i in 0..1 {
+        t7.row_mut(i).assign(&(&(tanh(&t3.row(i))) * (tanh(sum(&(t6 + &t3))))));
+    }
+    for i in 0..1 {
+        t7 += t6;
+    }
+    let mut t8 = (sigmoid((sum(&(t5 - &t3))))).tanh();
+    let mut t9 = t8;
+    for i in 0..3 {
+        t8 -= 0.5 * t9;
+        t9 = 2.0;
+    }
+    t8 + t9 + mean(&t3)
 }
 
 #[test]
 fn f0198_gradcheck() {
-    let mut s = 1989707300u64;
+    let mut s = 1993774520u64;
     let p0 = scalar(&mut s);
     let c0: Array2<f64> = random((1, 2), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let (value, grads) = f0198_backward(p0, &c0, (1.0, 0.5, -0.75));
+    let (value, grads) = f0198_backward(p0, &c0, 1.0);
     assert_eq!(value, f0198(p0, &c0));
-    GradCheck::new()
-        .upstream(&(1.0, 0.5, -0.75))
-        .check(&(p0,), |(p0,)| f0198_backward(*p0, &c0, (1.0, 0.5, -0.75)))
-        .unwrap();
+    gradcheck(&(p0,), |(p0,)| f0198_backward(*p0, &c0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0,), &(v_p0,), |(p0,)| f0198_backward(*p0, &c0, 1.0), |(p0,), (v_p0,)| f0198_jvp(*p0, &c0, *v_p0)).unwrap();
+    hvpcheck(&(p0,), &(v_p0,), |(p0,), (v_p0,)| f0198_hvp(*p0, &c0, *v_p0)).unwrap();
 }
-#[differentiable]
-fn f0199(p0: Array1<f64>, p1: f64, p2: &Array1<f64>) -> f64 {
-    let mut t1 = (&p0 * 1.5) - 0.5;
-    if mean(&p0) >= -0.5183 {
-        t1 += f64::tanh(p1);
-    } else if p1 > 0.0371 {
-        t1 += t1.iter().zip(p2.iter()).map(|(a, b)| {
-        if p1 < 0.0371 {
-            backprop::ops::recip(square(*b) + 1.0)
-        } else {
-            abs(*a)
-        }
-    }).sum::<f64>();
+#[differentiable(jvp)]
+fn f0199(x: Array1<f64>, out: f64, d_p0: &Array1<f64>) -> Array1<f64> {
+    let mut x_from_out = (&x * 1.5) - 0.5;
+    if mean(&x) >= -0.5183 {
+        x_from_out += f64::tanh(out);
+    } else {
+        x_from_out += f0136(&x);
     }
-    let mut t2 = p1;
-    let n1 = p2.len() - 1;
-    t1 -= p2[n1];
+    let out_1 = &x_from_out;
+    let mut t1_from_t2 = d_p0.to_owned();
+    for i in 0..t1_from_t2.len() {
+        t1_from_t2[i] = ((f0159(d_p0[i], &(tanh(&x_from_out))))).tanh();
+    }
+    let mut d_d_x = t1_from_t2.to_owned();
+    let mut d_out = t1_from_t2.dot(&t1_from_t2);
+    for o in 0..3 {
+        for j in 0..d_d_x.len() {
+            d_d_x[j] = d_d_x[j] * 0.5 + (((&(tan(&(tanh(out_1)))) * (mean(d_p0))).dot(&(&(tan(&(tanh(out_1)))) * (mean(d_p0))))) + t1_from_t2[j]);
+        }
+        for j in 0..d_d_x.len() {
+            d_out += ((d_d_x[j] * (((powi(&(exp(&(tanh(&x_from_out)))), 1)).dot(&(powi(&(exp(&(tanh(&x_from_out)))), 1)))).tanh())).tanh());
+        }
+    }
+    let mut t6 = (mean(&t1_from_t2)).tanh();
+    let mut grad_1 = ((logsumexp(&(((&d_d_x * &d_d_x + 0.5).log(square(d_out) + 1.5)).select(Axis(0), &[0])))).tanh()).cos();
     for i in 0..2 {
-        t2 += p2.iter().sum::<f64>();
-        if t2 < 0.4629 {
-            continue;
+        t6 -= 0.5 * grad_1;
+        if i == 0 {
+            grad_1 = 0.25;
         }
-        t1 += p1;
+        if x_from_out.dot(&x_from_out) < -0.5183 {
+            break;
+        }
     }
-    let t3 = sigmoid(f0145(&p0));
-    let t4 = t1.clone();
-    t3 + mean(&t4) + t2
+    let unused = match d_p0.len() {
+        0 => sqrt(&(square(&(out + &(out_1.clamp(-2.0, 0.5)))) + 1.0)),
+        1 | 2 => sigmoid(&(sqrt(&(square(&(out + &(out_1.clamp(-2.0, 0.5)))) + 1.0)))),
+        _ => log_sigmoid(&x_from_out),
+    };
+    d_d_x
 }
 
 #[test]
 fn f0199_gradcheck() {
-    let mut s = 888383806u64;
-    let p0: Array1<f64> = random(3, &mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array1<f64> = random(2, &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0199_backward(p0.clone(), p1, &p2, 1.0);
-    assert_eq!(value, f0199(p0.clone(), p1, &p2));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0199_backward(p0.clone(), *p1, p2, 1.0)).unwrap();
+    let mut s = 1586650240u64;
+    let x: Array1<f64> = random(3, &mut s);
+    let out = scalar(&mut s);
+    let d_p0: Array1<f64> = random(2, &mut s);
+    let (x, out, d_p0,) = std::hint::black_box((x, out, d_p0,));
+    let up: Array1<f64> = random(2, &mut s);
+    let (value, grads) = f0199_backward(x.clone(), out, &d_p0, &up);
+    assert_eq!(value, f0199(x.clone(), out, &d_p0));
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(x.clone(), out, d_p0.clone()), |(x, out, d_p0)| f0199_backward(x.clone(), *out, d_p0, &up))
+        .unwrap();
+    let v_p0: Array1<f64> = random(3, &mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array1<f64> = random(2, &mut s);
+    GradCheck::new().upstream(&&up).check_jvp(&(x.clone(), out, d_p0.clone()), &(v_p0.clone(), v_p1, v_p2.clone()), |(x, out, d_p0)| f0199_backward(x.clone(), *out, d_p0, &up), |(x, out, d_p0), (v_p0, v_p1, v_p2)| f0199_jvp(x.clone(), *out, d_p0, v_p0.clone(), *v_p1, v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0200(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> (Array2<f64>, f64) {
     let t1 = if p2.sum() < 0.4629 {
         p1 + p2
@@ -5997,8 +7410,12 @@ fn f0200_gradcheck() {
         .upstream(&(&up0, 0.5))
         .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0200_backward(p0, p1, p2, (&up0, 0.5)))
         .unwrap();
+    let v_p0: Array2<f64> = random((1, 3), &mut s);
+    let v_p1: Array2<f64> = random((3, 3), &mut s);
+    let v_p2: Array2<f64> = random((3, 3), &mut s);
+    GradCheck::new().upstream(&(&up0, 0.5)).check_jvp(&(p0.clone(), p1.clone(), p2.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(p0, p1, p2)| f0200_backward(p0, p1, p2, (&up0, 0.5)), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0200_jvp(p0, p1, p2, v_p0, v_p1, v_p2)).unwrap();
 }
-#[differentiable(wrt(d_t1, d_x, out, grad))]
+#[differentiable(jvp, wrt(d_t1, d_x, out, grad))]
 fn f0201(d_t1: Array2<f64>, d_x: &Array2<f64>, out: &Array2<f64>, grad: f64, w: &Array2<f64>) -> (Array2<f64>, Array2<f64>) {
     let d_out_1 = w;
     (sin(w), sigmoid(d_x))
@@ -6024,179 +7441,258 @@ fn f0201_gradcheck() {
         .upstream(&(&up0, &up1))
         .check(&(d_t1.clone(), d_x.clone(), out.clone(), grad), |(d_t1, d_x, out, grad)| f0201_backward(d_t1.clone(), d_x, out, *grad, &w, (&up0, &up1)))
         .unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    let v_p1: Array2<f64> = random((3, 1), &mut s);
+    let v_p2: Array2<f64> = random((1, 3), &mut s);
+    let v_p3 = scalar(&mut s);
+    GradCheck::new().upstream(&(&up0, &up1)).check_jvp(&(d_t1.clone(), d_x.clone(), out.clone(), grad), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3), |(d_t1, d_x, out, grad)| f0201_backward(d_t1.clone(), d_x, out, *grad, &w, (&up0, &up1)), |(d_t1, d_x, out, grad), (v_p0, v_p1, v_p2, v_p3)| f0201_jvp(d_t1.clone(), d_x, out, *grad, &w, v_p0.clone(), v_p1, v_p2, *v_p3)).unwrap();
 }
 #[differentiable(wrt(p1, p2))]
-fn f0202(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64) -> (f64, f64) {
-    let t1 = p1;
-    let mut t1 = t1.dot(&p0);
-    let mut t2 = p1 / (square(p2) + 2.0);
-    let (n1, m1) = p1.dim();
-    let t4 = Array2::<f64>::from_shape_vec((m1, 1), vec![0.0, 0.5, 1.0]).unwrap();
-    let t5 = {
-        let t3 = tan(&(tanh(p1)));
-        (&p0 * 0.1 + &t4).var_axis(Axis(0), 1.0)
-    };
-    if sum(&t1) >= 0.0371 {
-        t2 /= &(square(&t5) + 0.5);
-    } else {
-        t1 /= &(square(&(t1.select(Axis(0), &[0]))) + 0.5);
+fn f0202(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64, labels: &[usize], ws: &[f64]) -> Array1<f64> {
+    let (t1, t2) = f0189(p0.to_owned());
+    let mut t3 = p2;
+    let mut t4 = Array1::<f64>::zeros(t1.len());
+    let mut t5 = (softmax_cross_entropy(&p0, labels));
+    let mut n1 = 0;
+    while n1 < 2 {
+        for j in 0..t4.len() {
+            t5 -= ((clamp(t4[j], -1.0, 0.5)));
+        }
+        if t1.mean().unwrap() > 0.0371 {
+            for j in 0..t4.len() {
+                t4[j] = (p2.max(t1[j]));
+            }
+        }
+        n1 += 1;
     }
     let t7 = {
-        let t6 = &t5 / &(square(&p0) + 2.0);
-        square(&p0)
+        let t6 = relu(&(log2(&(square(&(&t4 - t5)) + 1.0))));
+        powi(&((p1.map(|&u| t3)).mapv(f64::cos)), 1)
     };
-    (t5.iter().sum::<f64>(), sum(&t7))
+    if t7[[0, 1]] <= 0.0371 {
+        t3 += t5;
+    } else if t1.iter().sum::<f64>() <= 0.4629 {
+        t4 -= &(square(&(mean_axis(&t7, Axis(1)))));
+    }
+    let mut t8 = (t7.product());
+    for (i, &c) in ws.iter().enumerate() {
+        t8 += (((concat(Axis(1), &[&t7, p1])).select(Axis(1), &[0, 5, 0])).sum());
+    }
+    t1
 }
 
 #[test]
 fn f0202_gradcheck() {
-    let mut s = 750909427u64;
+    let mut s = 930719561u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2 = scalar(&mut s);
+    let labels: &[usize] = &[0, 0, 0];
+    let ws: &[f64] = &[0.75, 0.5];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0202_backward(p0.view(), &p1, p2, (1.0, 0.5));
-    assert_eq!(value, f0202(p0.view(), &p1, p2));
+    let up: Array1<f64> = random(1, &mut s);
+    let (value, grads) = f0202_backward(p0.view(), &p1, p2, labels, ws, &up);
+    assert_eq!(value, f0202(p0.view(), &p1, p2, labels, ws));
     assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p1.clone(), p2), |(p1, p2)| f0202_backward(p0.view(), p1, *p2, (1.0, 0.5)))
+        .upstream(&up)
+        .check(&(p1.clone(), p2), |(p1, p2)| f0202_backward(p0.view(), p1, *p2, labels, ws, &up))
         .unwrap();
 }
-#[differentiable]
-fn f0203(p0: f64, p1: &Array1<f64>, p2: f64) -> f64 {
-    let t1 = p2;
-    let mut t2 = p1.to_owned();
-    let mut t3 = (f64::clamp(t1 + (t1 + t1), -2.0, 0.5));
-    for o in 0..1 {
-        for j in 0..t2.len() {
-            t3 += (t2[j] * (sigmoid(((mse(p1, p1)) / &(square(&(p1.view().into_shape_with_order((3, 1)).unwrap())) + 0.5)).iter().sum::<f64>())));
+#[differentiable(jvp)]
+fn f0203(w: f64, y_1: &Array1<f64>, out: f64) -> (Array1<f64>, Array1<f64>, f64) {
+    let mut t1 = out.min(w);
+    t1 /= (w * out).powi(2) + 0.5;
+    let mut t2 = signum(&(out * y_1));
+    let x = {
+        let unused = &t2 + 0.75;
+        t1
+    };
+    let mut out_1 = Array1::<f64>::zeros(t2.len());
+    let mut t6 = t1;
+    let n1 = y_1.len() - 1;
+    for o in 0..2 {
+        for j in 0..out_1.len() {
+            out_1[j] = out_1[j] * 0.5 + (((y_1[2])) + t2[j]);
         }
-        for j in 0..t2.len() {
-            t2[j] += (((p0 - (p1[j])) - t1));
+        for j in 0..out_1.len() {
+            t6 += (mean(&(y_1 - (out_1[j]))));
+        }
+        for j in 0..out_1.len() {
+            out_1[j] = ((y_1[n1])) + t2[j];
+        }
+        for j in 0..out_1.len() {
+            t6 -= ((out_1[j]));
         }
     }
-    let t4 = p1 * t1;
-    let t3 = (square(&t4) + 1.0).cbrt();
-    let t6 = {
-        let t5 = trunc(&t3);
-        mse(&t5, &t5)
-    };
-    let t3 = exp((sigmoid(&(t6 + &t3))).dot(&(sin(&t3))));
-    t6 + t3 + p0
+    t2 = &(t2.mapv(f0161)) + &out_1;
+    (sin(y_1), sigmoid(&out_1), out)
 }
 
 #[test]
 fn f0203_gradcheck() {
-    let mut s = 378361276u64;
-    let p0 = scalar(&mut s);
-    let p1: Array1<f64> = random(3, &mut s);
-    let p2 = scalar(&mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0203_backward(p0, &p1, p2, 1.0);
-    assert_eq!(value, f0203(p0, &p1, p2));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0203_backward(*p0, p1, *p2, 1.0)).unwrap();
+    let mut s = 1972920625u64;
+    let w = scalar(&mut s);
+    let y_1: Array1<f64> = random(3, &mut s);
+    let out = scalar(&mut s);
+    let (w, y_1, out,) = std::hint::black_box((w, y_1, out,));
+    let up0: Array1<f64> = random(3, &mut s);
+    let up1: Array1<f64> = random(3, &mut s);
+    let (value, grads) = f0203_backward(w, &y_1, out, (&up0, &up1, -0.75));
+    assert_eq!(value, f0203(w, &y_1, out));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    GradCheck::new()
+        .upstream(&(&up0, &up1, -0.75))
+        .check(&(w, y_1.clone(), out), |(w, y_1, out)| f0203_backward(*w, y_1, *out, (&up0, &up1, -0.75)))
+        .unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array1<f64> = random(3, &mut s);
+    let v_p2 = scalar(&mut s);
+    GradCheck::new().upstream(&(&up0, &up1, -0.75)).check_jvp(&(w, y_1.clone(), out), &(v_p0, v_p1.clone(), v_p2), |(w, y_1, out)| f0203_backward(*w, y_1, *out, (&up0, &up1, -0.75)), |(w, y_1, out), (v_p0, v_p1, v_p2)| f0203_jvp(*w, y_1, *out, *v_p0, v_p1, *v_p2)).unwrap();
 }
 #[differentiable]
-fn f0204(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
-    let n1 = p1.nrows();
-    let m1 = p1.ncols();
-    let t1 = Array2::<f64>::eye(n1);
-    let mut t2 = &t1 * &((softmax(p1)).select(Axis(1), &[2, 2, 2]));
-    t2 *= p0.clamp(-0.5, 0.5);
-    for i in 0..1 {
-        t2 -= (p0 + 3.0).signum();
-        t2 += &(p1.row(i));
+fn f0204(p0: f64, p1: &Array2<f64>, p2: f64, labels: &[usize], ws: &[f64]) -> f64 {
+    let t1 = array![[0.5_f64, 0.5, 2.0]];
+    let t2 = &(p1.view().permuted_axes([1, 0])) * &t1;
+    let t3 = (sum(&(&t2 * p1))) + 0.5;
+    let mut t4 = p2;
+    for (i, &c) in ws.iter().enumerate() {
+        t4 -= (tanh(((powi(&t2, 3)) + (p1[[i, 2]])).iter().sum::<f64>()));
     }
-    for i in (0..3).step_by(2) {
-        t2 += &(&t2 * p1);
-    }
-    let t3 = match () {
-        _ if mean(&t2) >= 0.4629 => sigmoid(p0),
-        _ if p0 < 0.0371 => p0,
-        _ => clamp(p2, -1.0, 0.5),
-    };
-    let t4 = (t3.powi(2) + 0.5).powf(t3.tanh());
-    sum(&t2) + t3 + t4 + p1.iter().sum::<f64>()
+    let t5 = (0.5 * (p1 / (square(t3) + 1.0))).select(Axis(0), &[0]);
+    let t3 = t5.mapv(|e| e * p2);
+    let t6 = &(&t3 + &t3) * &t2;
+    t3[[0, 0]] + t6.mean().unwrap() + t6[[0, 2]]
 }
 
 #[test]
 fn f0204_gradcheck() {
-    let mut s = 441007801u64;
+    let mut s = 1723549357u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let p2 = scalar(&mut s);
+    let labels: &[usize] = &[1, 1, 1];
+    let ws: &[f64] = &[-1.25, -1.25, 1.5];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0204_backward(p0, &p1, p2, 1.0);
-    assert_eq!(value, f0204(p0, &p1, p2));
+    let (value, grads) = f0204_backward(p0, &p1, p2, labels, ws, 1.0);
+    assert_eq!(value, f0204(p0, &p1, p2, labels, ws));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0204_backward(*p0, p1, *p2, 1.0)).unwrap();
+    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0204_backward(*p0, p1, *p2, labels, ws, 1.0)).unwrap();
 }
-#[differentiable]
-fn f0205(x: &Array2<f64>, d_p0: &Array1<f64>, w: &Array1<f64>, k0: usize) -> f64 {
-    let t1 = (d_p0.dot(d_p0)) - (w - w);
-    let out = Array2::<f64>::from_shape_vec((1, 3), vec![0.0, 0.5, 1.0]).unwrap();
-    let mut t1_from_t2 = match k0 % 3 {
-        0 => w.to_owned(),
-        1 | 2 => &(w - w) * w,
-        _ => t1.to_owned(),
+#[differentiable(hvp)]
+fn f0205(d_out: &Array2<f64>, y_1: &Array1<f64>, out: &Array1<f64>) -> f64 {
+    let mut t1 = sin(logsumexp(out));
+    let mut unused = t1;
+    let mut n1 = 0;
+    while n1 < 1 {
+        t1 += y_1.mapv(|v| (v * unused).tanh()).sum() * 0.1;
+        unused = 2.0;
+        n1 += 1;
+    }
+    let mut t3 = match () {
+        _ if out.dot(out) >= 0.0371 => t1,
+        _ if d_out[[0, 2]] >= -0.5183 && unused > 0.0 => d_out.product(),
+        _ => t1,
     };
-    t1_from_t2 -= sum(&(exp(&(tanh(&t1_from_t2)))));
-    let n1 = w.len() - 1;
-    let d_d_x = w[n1];
-    t1.dot(&t1) + t1_from_t2.dot(&t1_from_t2) + d_d_x + sum(&t1_from_t2)
+    let n2 = out.len() - 1;
+    for i in 0..n2 {
+        t3 += tanh(f0183(y_1, out));
+        t3 = t1;
+    }
+    let t3 = y_1;
+    t1 + unused + mean(t3) + unused
 }
 
 #[test]
 fn f0205_gradcheck() {
-    let mut s = 1928078675u64;
-    let x: Array2<f64> = random((1, 3), &mut s);
-    let d_p0: Array1<f64> = random(3, &mut s);
-    let w: Array1<f64> = random(2, &mut s);
-    let k0: usize = 2;
-    let (x, d_p0, w,) = std::hint::black_box((x, d_p0, w,));
-    let (value, grads) = f0205_backward(&x, &d_p0, &w, k0, 1.0);
-    assert_eq!(value, f0205(&x, &d_p0, &w, k0));
-    assert_eq!(grads.x.shape(), x.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.w.shape(), w.shape());
-    gradcheck(&(x.clone(), d_p0.clone(), w.clone()), |(x, d_p0, w)| f0205_backward(x, d_p0, w, k0, 1.0)).unwrap();
+    let mut s = 1724412463u64;
+    let d_out: Array2<f64> = random((1, 3), &mut s);
+    let y_1: Array1<f64> = random(3, &mut s);
+    let out: Array1<f64> = random(2, &mut s);
+    let (d_out, y_1, out,) = std::hint::black_box((d_out, y_1, out,));
+    let (value, grads) = f0205_backward(&d_out, &y_1, &out, 1.0);
+    assert_eq!(value, f0205(&d_out, &y_1, &out));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    gradcheck(&(d_out.clone(), y_1.clone(), out.clone()), |(d_out, y_1, out)| f0205_backward(d_out, y_1, out, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((1, 3), &mut s);
+    let v_p1: Array1<f64> = random(3, &mut s);
+    let v_p2: Array1<f64> = random(2, &mut s);
+    GradCheck::new().check_jvp(&(d_out.clone(), y_1.clone(), out.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(d_out, y_1, out)| f0205_backward(d_out, y_1, out, 1.0), |(d_out, y_1, out), (v_p0, v_p1, v_p2)| f0205_jvp(d_out, y_1, out, v_p0, v_p1, v_p2)).unwrap();
+    hvpcheck(&(d_out.clone(), y_1.clone(), out.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(d_out, y_1, out), (v_p0, v_p1, v_p2)| f0205_hvp(d_out, y_1, out, v_p0, v_p1, v_p2)).unwrap();
 }
-#[differentiable]
-fn f0206(p0: f64, p1: ArrayView1<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
-    let mut t1 = p3 * p3;
-    let t2 = softmax(p2);
-    let t3 = p2;
-    let t4 = t2.index_axis(Axis(0), 1);
-    let t5 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5]];
-    if logsumexp(&t4) > 0.0371 {
-        t1 += (t3 * 0.1 + &t5).var(0.0);
+#[differentiable(hvp)]
+fn f0206(d_out: f64, grad: ArrayView1<f64>, d_x: &Array2<f64>, d_p0: f64, k0: usize) -> f64 {
+    let mut t1 = d_p0.cos();
+    let mut x_from_out = tanh(mean(&grad));
+    let mut n1 = 0;
+    while n1 < 1 {
+        t1 = t1 * 0.5 + x_from_out;
+        x_from_out = t1;
+        n1 += 1;
     }
-    let mut t6 = Array2::<f64>::zeros((t2.nrows(), t2.ncols()));
-    for i in 0..2 {
-        t6.row_mut(i).assign(&(&(cos(&t2.row(i))) * (logsumexp(&(backprop::ops::fract(&t4))))));
+    let mut t1_from_t2 = (tanh((sqrt(&(square(&((&grad - t1).select(Axis(0), &[1, 2, 0, 1]))) + 1.0))).sum())).cos();
+    let mut d_d_x = t1_from_t2;
+    for _ in 0..2 {
+        d_d_x = t1_from_t2;
+        for i in 0..(k0 % 2) {
+            t1_from_t2 = t1_from_t2 * 0.5 + d_d_x;
+            d_d_x = 0.5;
+            let s2 = d_d_x * 0.5;
+            t1_from_t2 = t1_from_t2.tanh() + s2;
+        }
     }
-    let t7 = array![0.25_f64, -1.0, 0.5];
-    let t8 = &t7 + &(t1 + &t6);
-    sum(&t6) + t8.sum()
+    let mut t5 = d_x.to_owned();
+    let mut t6 = (d_p0.mul_add(-1.5, d_p0));
+    for o in 0..3 {
+        for i in 0..t5.nrows() {
+            let row = &t5.row(i) * 0.5 + &(sigmoid(&grad));
+            t5.row_mut(i).assign(&row);
+        }
+        for i in 0..t5.nrows() {
+            t6 -= (t5[[i, 2]]);
+        }
+        for i in 0..t5.nrows() {
+            let row = &t5.row(i) * 0.5 + &(&(sin(&grad)) * d_p0);
+            t5.row_mut(i).assign(&row);
+        }
+        for i in 0..t5.nrows() {
+            for j in 0..t5.ncols() {
+                t6 += (tanh((t1 + (t5[[i, j]]))));
+            }
+        }
+    }
+    let t5 = ln(square(t6) + 0.5);
+    let out = array![-0.75_f64, 1.5, 2.0];
+    let x = d_x.mean_axis(Axis(0)).unwrap();
+    let grad_1 = (square(t1_from_t2) + 0.5).sqrt();
+    let t10 = tanh((((square(grad_1) + 0.5).sqrt()).tanh()).exp());
+    t1 + x_from_out + t1_from_t2 + d_d_x + t6 + t5 + logsumexp(&x) + grad_1 + t10
 }
 
 #[test]
 fn f0206_gradcheck() {
-    let mut s = 1553762985u64;
-    let p0 = scalar(&mut s);
-    let p1: Array1<f64> = random(3, &mut s);
-    let p2: Array2<f64> = random((2, 3), &mut s);
-    let p3 = scalar(&mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0206_backward(p0, p1.view(), &p2, p3, 1.0);
-    assert_eq!(value, f0206(p0, p1.view(), &p2, p3));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0206_backward(*p0, p1.view(), p2, *p3, 1.0)).unwrap();
+    let mut s = 244952842u64;
+    let d_out = scalar(&mut s);
+    let grad: Array1<f64> = random(3, &mut s);
+    let d_x: Array2<f64> = random((2, 3), &mut s);
+    let d_p0 = scalar(&mut s);
+    let k0: usize = 2;
+    let (d_out, grad, d_x, d_p0,) = std::hint::black_box((d_out, grad, d_x, d_p0,));
+    let (value, grads) = f0206_backward(d_out, grad.view(), &d_x, d_p0, k0, 1.0);
+    assert_eq!(value, f0206(d_out, grad.view(), &d_x, d_p0, k0));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    gradcheck(&(d_out, grad.clone(), d_x.clone(), d_p0), |(d_out, grad, d_x, d_p0)| f0206_backward(*d_out, grad.view(), d_x, *d_p0, k0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array1<f64> = random(3, &mut s);
+    let v_p2: Array2<f64> = random((2, 3), &mut s);
+    let v_p3 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(d_out, grad.clone(), d_x.clone(), d_p0), &(v_p0, v_p1.clone(), v_p2.clone(), v_p3), |(d_out, grad, d_x, d_p0)| f0206_backward(*d_out, grad.view(), d_x, *d_p0, k0, 1.0), |(d_out, grad, d_x, d_p0), (v_p0, v_p1, v_p2, v_p3)| f0206_jvp(*d_out, grad.view(), d_x, *d_p0, k0, *v_p0, v_p1.view(), v_p2, *v_p3)).unwrap();
+    hvpcheck(&(d_out, grad.clone(), d_x.clone(), d_p0), &(v_p0, v_p1.clone(), v_p2.clone(), v_p3), |(d_out, grad, d_x, d_p0), (v_p0, v_p1, v_p2, v_p3)| f0206_hvp(*d_out, grad.view(), d_x, *d_p0, k0, *v_p0, v_p1.view(), v_p2, *v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0207(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
     let t2 = {
         let t1 = (p2.powi(2) + 0.5).powf(p2.cos());
@@ -6228,8 +7724,13 @@ fn f0207_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0207_backward(p0.view(), p1, *p2, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    let v_p1: Array2<f64> = random((2, 3), &mut s);
+    let v_p2 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2), &(v_p0.clone(), v_p1.clone(), v_p2), |(p0, p1, p2)| f0207_backward(p0.view(), p1, *p2, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0207_jvp(p0.view(), p1, *p2, v_p0.view(), v_p1, *v_p2)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2), &(v_p0.clone(), v_p1.clone(), v_p2), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0207_hvp(p0.view(), p1, *p2, v_p0.view(), v_p1, *v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0208(d_out: f64, x: f64) -> f64 {
     let mut d_out_1 = x;
     let mut grad_1 = -d_out;
@@ -6255,70 +7756,101 @@ fn f0208_gradcheck() {
     let (value, grads) = f0208_backward(d_out, x, 1.0);
     assert_eq!(value, f0208(d_out, x));
     gradcheck(&(d_out, x), |(d_out, x)| f0208_backward(*d_out, *x, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(d_out, x), &(v_p0, v_p1), |(d_out, x)| f0208_backward(*d_out, *x, 1.0), |(d_out, x), (v_p0, v_p1)| f0208_jvp(*d_out, *x, *v_p0, *v_p1)).unwrap();
+    hvpcheck(&(d_out, x), &(v_p0, v_p1), |(d_out, x), (v_p0, v_p1)| f0208_hvp(*d_out, *x, *v_p0, *v_p1)).unwrap();
 }
-#[differentiable]
-fn f0209(p0: Array2<f64>, p1: f64) -> f64 {
+#[differentiable(jvp)]
+fn f0209(p0: Array2<f64>, p1: f64, k0: usize) -> (Array2<f64>, f64) {
     let mut t1 = sum(&(tanh(&((Zip::from(&p0).and(&p0).map_collect(|&l, &r| softplus(p1))).sum_axis(Axis(0))))));
+    let (n2, m2) = p0.dim();
+    let t2 = Array2::<f64>::from_shape_vec((n2, m2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
     let mut n1 = 0;
     loop {
         t1 += ((&(p0.ceil()) * (p1.powi(1))).sum());
-        t1 -= 1.25 * (backprop::ops::recip(square(p1) + 1.0));
+        t1 -= (&p0 * 0.1 + &t2).var(0.0);
         n1 += 1;
-        if n1 >= 1 || t1.abs() > 0.4629 {
+        if n1 >= 1 || t1.abs() < 0.4629 {
             break;
         }
     }
-    t1 += p1;
-    if p1 > 0.4629 {
-        return mean(&(backprop::ops::recip(&(square(&(t1 / &(&p0 * &p0 + 1.0))) + 1.0))));
-    }
-    let t1 = tan(&(tanh(&((p0.dot(&p0.t())) + (t1 / (square(t1) + 0.5))))));
-    let mut t2 = sigmoid(&(t1.index_axis(Axis(1), 2)));
-    'o2: for _ in 0..2 {
-    for i in (0..1).rev() {
-            if t1.iter().sum::<f64>() <= -0.5183 || p1 > 0.0 {
-                break;
-            }
-            t2 += ((p1.sin()).powi(2) + 0.5).powf(sin(p1));
-            t2 += p1;
-            if t1.iter().sum::<f64>() < -0.5183 {
-                break 'o2;
-            }
+    let mut t4 = {
+        let t3 = t1;
+        relu(t3 + t3)
+    };
+    let _t5 = (t1 - &p0).to_owned().permuted_axes([1, 0]);
+    let t7 = {
+        let t6 = sum(&(p0.mapv(|z| z - z)).column(1));
+        t4
+    };
+    let t8 = array![[-0.75_f64, 1.5], [0.5, 0.25], [-1.0, 1.5]];
+    let mut t9 = tanh(&p0);
+    let mut t10 = t9.clone();
+    for i in 0..(k0 % 2) {
+        t9 = tanh(&(&t9 + &t10));
+        t10 = t8.clone();
+        t9 = tanh(&(&t9 + &t10));
+        if t7 > 0.4629 || t4 > 0.0 {
+            break;
         }
     }
-    t1[[0, 0]] + t2.dot(&t2)
+    for i in 0..1 {
+        t4 = t7;
+    }
+    (tanh(&t10), t7)
 }
 
 #[test]
 fn f0209_gradcheck() {
-    let mut s = 340939893u64;
+    let mut s = 150184100u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
+    let k0: usize = 1;
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0209_backward(p0.clone(), p1, 1.0);
-    assert_eq!(value, f0209(p0.clone(), p1));
+    let up0: Array2<f64> = random((3, 2), &mut s);
+    let (value, grads) = f0209_backward(p0.clone(), p1, k0, (&up0, 0.5));
+    assert_eq!(value, f0209(p0.clone(), p1, k0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0209_backward(p0.clone(), *p1, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(&up0, 0.5))
+        .check(&(p0.clone(), p1), |(p0, p1)| f0209_backward(p0.clone(), *p1, k0, (&up0, 0.5)))
+        .unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    let v_p1 = scalar(&mut s);
+    GradCheck::new().upstream(&(&up0, 0.5)).check_jvp(&(p0.clone(), p1), &(v_p0.clone(), v_p1), |(p0, p1)| f0209_backward(p0.clone(), *p1, k0, (&up0, 0.5)), |(p0, p1), (v_p0, v_p1)| f0209_jvp(p0.clone(), *p1, k0, v_p0.clone(), *v_p1)).unwrap();
 }
-#[differentiable]
-fn f0210(d_p0: Array2<f64>, y_1: &Array2<f64>) -> f64 {
-    let t1_from_t2 = sum(&(y_1.row(0)));
-    t1_from_t2 + mean(&d_p0)
+#[differentiable(hvp)]
+fn f0210(out: Array2<f64>, grad: &Array2<f64>) -> f64 {
+    let mut out_1 = sin(((mean(grad)).min(0.5)));
+    let mut t1_from_t2 = sigmoid(mean(&(log_softmax(grad))));
+    let mut n2 = 0;
+    while n2 < 2 {
+        let s1 = t1_from_t2 * 0.5;
+        out_1 = out_1.tanh() + s1;
+        t1_from_t2 = t1_from_t2;
+        n2 += 1;
+    }
+    out_1 + t1_from_t2
 }
 
 #[test]
 fn f0210_gradcheck() {
-    let mut s = 1424937962u64;
-    let d_p0: Array2<f64> = random((2, 1), &mut s);
-    let y_1: Array2<f64> = random((2, 3), &mut s);
-    let (d_p0, y_1,) = std::hint::black_box((d_p0, y_1,));
-    let (value, grads) = f0210_backward(d_p0.clone(), &y_1, 1.0);
-    assert_eq!(value, f0210(d_p0.clone(), &y_1));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    gradcheck(&(d_p0.clone(), y_1.clone()), |(d_p0, y_1)| f0210_backward(d_p0.clone(), y_1, 1.0)).unwrap();
+    let mut s = 191258508u64;
+    let out: Array2<f64> = random((2, 1), &mut s);
+    let grad: Array2<f64> = random((2, 3), &mut s);
+    let (out, grad,) = std::hint::black_box((out, grad,));
+    let (value, grads) = f0210_backward(out.clone(), &grad, 1.0);
+    assert_eq!(value, f0210(out.clone(), &grad));
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.grad.shape(), grad.shape());
+    gradcheck(&(out.clone(), grad.clone()), |(out, grad)| f0210_backward(out.clone(), grad, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 1), &mut s);
+    let v_p1: Array2<f64> = random((2, 3), &mut s);
+    GradCheck::new().check_jvp(&(out.clone(), grad.clone()), &(v_p0.clone(), v_p1.clone()), |(out, grad)| f0210_backward(out.clone(), grad, 1.0), |(out, grad), (v_p0, v_p1)| f0210_jvp(out.clone(), grad, v_p0.clone(), v_p1)).unwrap();
+    hvpcheck(&(out.clone(), grad.clone()), &(v_p0.clone(), v_p1.clone()), |(out, grad), (v_p0, v_p1)| f0210_hvp(out.clone(), grad, v_p0.clone(), v_p1)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0211(p0: f64, p1: &Array2<f64>) -> f64 {
     let (n1, m1) = p1.dim();
     let t2 = {
@@ -6339,80 +7871,105 @@ fn f0211_gradcheck() {
     assert_eq!(value, f0211(p0, &p1));
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0, p1.clone()), |(p0, p1)| f0211_backward(*p0, p1, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((1, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone()), &(v_p0, v_p1.clone()), |(p0, p1)| f0211_backward(*p0, p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0211_jvp(*p0, p1, *v_p0, v_p1)).unwrap();
+    hvpcheck(&(p0, p1.clone()), &(v_p0, v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0211_hvp(*p0, p1, *v_p0, v_p1)).unwrap();
 }
-#[differentiable]
-fn f0212(p0: f32, p1: &Array2<f32>) -> f32 {
-    let t1 = p1.view().permuted_axes([1, 0]);
-    let t2 = p1.view().into_shape_with_order((2, 3)).unwrap();
-    let t3 = (square(p0) + 0.5).ln();
-    let _t4 = ln(&(square(&((backprop::ops::recip(&(&t2 * &t2 + 1.0))).dot(p1))) + 1.0));
-    sum(&t2) + t3
+#[differentiable(jvp)]
+fn f0212(out: f32, x: &Array2<f32>) -> f32 {
+    let d_out_1 = sigmoid(x);
+    let t1_from_t2 = d_out_1.view().permuted_axes([1, 0]);
+    let d_out = x.view().into_shape_with_order((2, 3)).unwrap();
+    let d_x = ln(&(x * x + 0.5));
+    d_out[[1, 2]] + d_x[[1, 0]]
 }
 
 #[test]
 fn f0212_gradcheck() {
-    let mut s = 337564937u64;
-    let p0 = scalar32(&mut s);
-    let p1: Array2<f32> = random32((3, 2), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0212_backward(p0, &p1, 1.0);
-    assert_eq!(value, f0212(p0, &p1));
-    assert_eq!(grads.p1.shape(), p1.shape());
+    let mut s = 735290776u64;
+    let out = scalar32(&mut s);
+    let x: Array2<f32> = random32((3, 2), &mut s);
+    let (out, x,) = std::hint::black_box((out, x,));
+    let (value, grads) = f0212_backward(out, &x, 1.0);
+    assert_eq!(value, f0212(out, &x));
+    assert_eq!(grads.x.shape(), x.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0, p1.clone()), |(p0, p1)| f0212_backward(*p0, p1, 1.0))
+        .check(&(out, x.clone()), |(out, x)| f0212_backward(*out, x, 1.0))
         .unwrap();
+    let v_p0 = scalar32(&mut s);
+    let v_p1: Array2<f32> = random32((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(out, x.clone()), &(v_p0, v_p1.clone()), |(out, x)| f0212_backward(*out, x, 1.0), |(out, x), (v_p0, v_p1)| f0212_jvp(*out, x, *v_p0, v_p1)).unwrap();
 }
-#[differentiable(wrt(out, x, w))]
-fn f0213(out: f64, x: ArrayView2<f64>, w: &Array2<f64>, d_x: &Array2<f64>) -> f64 {
-    let out_1 = w;
-    let out_1 = tan(&(tanh(&(d_x * (d_x / &(d_x * d_x + 2.0))))));
-    mean(&out_1)
+#[differentiable(jvp, wrt(p0, p1, p2))]
+fn f0213(p0: f64, p1: ArrayView2<f64>, p2: &Array2<f64>, c0: &Array2<f64>) -> Array2<f64> {
+    let t1 = p2;
+    let t2 = t1.mapv(|v| v.sin());
+    sin(c0)
 }
 
 #[test]
 fn f0213_gradcheck() {
-    let mut s = 735429095u64;
-    let out = scalar(&mut s);
-    let x: Array2<f64> = random((1, 3), &mut s);
-    let w: Array2<f64> = random((3, 2), &mut s);
-    let d_x: Array2<f64> = random((2, 3), &mut s);
-    let (out, x, w, d_x,) = std::hint::black_box((out, x, w, d_x,));
-    let (value, grads) = f0213_backward(out, x.view(), &w, &d_x, 1.0);
-    assert_eq!(value, f0213(out, x.view(), &w, &d_x));
-    assert_eq!(grads.x.shape(), x.shape());
-    assert_eq!(grads.w.shape(), w.shape());
-    gradcheck(&(out, x.clone(), w.clone()), |(out, x, w)| f0213_backward(*out, x.view(), w, &d_x, 1.0)).unwrap();
+    let mut s = 1327575326u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((1, 3), &mut s);
+    let p2: Array2<f64> = random((3, 2), &mut s);
+    let c0: Array2<f64> = random((2, 3), &mut s);
+    let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
+    let up: Array2<f64> = random((2, 3), &mut s);
+    let (value, grads) = f0213_backward(p0, p1.view(), &p2, &c0, &up);
+    assert_eq!(value, f0213(p0, p1.view(), &p2, &c0));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0213_backward(*p0, p1.view(), p2, &c0, &up))
+        .unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((1, 3), &mut s);
+    let v_p2: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().upstream(&&up).check_jvp(&(p0, p1.clone(), p2.clone()), &(v_p0, v_p1.clone(), v_p2.clone()), |(p0, p1, p2)| f0213_backward(*p0, p1.view(), p2, &c0, &up), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0213_jvp(*p0, p1.view(), p2, &c0, *v_p0, v_p1.view(), v_p2)).unwrap();
 }
-#[differentiable]
-fn f0214(p0: &Array2<f64>, p1: &Array2<f64>) -> (Array2<f64>, Array2<f64>, f64) {
+#[differentiable(jvp, wrt(p0, p1))]
+fn f0214(p0: &Array2<f64>, p1: &Array2<f64>, c1: f64) -> (Array2<f64>, f64) {
     let t1 = concat(Axis(1), &[p0, p0]);
-    let t2 = t1.column(0);
-    let t3 = p1;
-    let t4 = p0;
-    (sigmoid(p1), sin(p0), p0.sum())
+    let mut t2 = tanh((square(&t1)).mean().unwrap());
+    let mut t3 = t2;
+    let mut n2 = 0;
+    while n2 < 1 {
+        let s1 = t3 * 0.5;
+        t2 = t2.tanh() + s1;
+        t3 = t2;
+        n2 += 1;
+    }
+    let t4 = ln(&(p0 * p0 + 1.0));
+    (sin(p0), t1[[1, 0]])
 }
 
 #[test]
 fn f0214_gradcheck() {
-    let mut s = 989934882u64;
+    let mut s = 2032428248u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up0: Array2<f64> = random((2, 2), &mut s);
-    let up1: Array2<f64> = random((3, 1), &mut s);
-    let (value, grads) = f0214_backward(&p0, &p1, (&up0, &up1, -0.75));
-    assert_eq!(value, f0214(&p0, &p1));
+    let c1 = scalar(&mut s);
+    let (p0, p1, c1,) = std::hint::black_box((p0, p1, c1,));
+    let up0: Array2<f64> = random((3, 1), &mut s);
+    let (value, grads) = f0214_backward(&p0, &p1, c1, (&up0, 0.5));
+    assert_eq!(value, f0214(&p0, &p1, c1));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
-        .upstream(&(&up0, &up1, -0.75))
-        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0214_backward(p0, p1, (&up0, &up1, -0.75)))
+        .upstream(&(&up0, 0.5))
+        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0214_backward(p0, p1, c1, (&up0, 0.5)))
         .unwrap();
+    let v_p0: Array2<f64> = random((3, 1), &mut s);
+    let v_p1: Array2<f64> = random((2, 2), &mut s);
+    GradCheck::new().upstream(&(&up0, 0.5)).check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0214_backward(p0, p1, c1, (&up0, 0.5)), |(p0, p1), (v_p0, v_p1)| f0214_jvp(p0, p1, c1, v_p0, v_p1)).unwrap();
 }
-#[differentiable]
-fn f0215(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
+#[differentiable(hvp, wrt(p0, p1, p2, p3))]
+fn f0215(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>, p3: &Array2<f64>, c1: f64) -> f64 {
     let _t1 = p3;
     let mut t2 = (mse(&(p2.to_owned().mapv_into(|e| {
         if p0 >= 0.4629 {
@@ -6424,26 +7981,41 @@ fn f0215(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
     let (n1, m1) = p2.dim();
     let t3 = Array::from_elem(m1, -1.5_f64);
     t2 *= p0;
-    let t4 = (p3.mean_axis(Axis(0)).unwrap()).iter().zip(p1).map(|(l, r)| (relu(*r)).min(*l)).sum::<f64>();
-    t2 + t4
+    let mut t4 = sigmoid(p2.iter().sum::<f64>());
+    let mut t5 = t4;
+    for i in 0..3 {
+        let s2 = t5 * 0.5;
+        t4 = t4.tanh() + s2;
+        if i == 0 {
+            t5 = c1;
+        }
+    }
+    t2 + t4 + t5
 }
 
 #[test]
 fn f0215_gradcheck() {
-    let mut s = 1454671055u64;
+    let mut s = 1592004924u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2: Array2<f64> = random((2, 2), &mut s);
     let p3: Array2<f64> = random((1, 2), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0215_backward(p0, &p1, &p2, &p3, 1.0);
-    assert_eq!(value, f0215(p0, &p1, &p2, &p3));
+    let c1 = scalar(&mut s);
+    let (p0, p1, p2, p3, c1,) = std::hint::black_box((p0, p1, p2, p3, c1,));
+    let (value, grads) = f0215_backward(p0, &p1, &p2, &p3, c1, 1.0);
+    assert_eq!(value, f0215(p0, &p1, &p2, &p3, c1));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0215_backward(*p0, p1, p2, p3, 1.0)).unwrap();
+    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0215_backward(*p0, p1, p2, p3, c1, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array1<f64> = random(3, &mut s);
+    let v_p2: Array2<f64> = random((2, 2), &mut s);
+    let v_p3: Array2<f64> = random((1, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone(), p2.clone(), p3.clone()), &(v_p0, v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0215_backward(*p0, p1, p2, p3, c1, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0215_jvp(*p0, p1, p2, p3, c1, *v_p0, v_p1, v_p2, v_p3)).unwrap();
+    hvpcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), &(v_p0, v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0215_hvp(*p0, p1, p2, p3, c1, *v_p0, v_p1, v_p2, v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0216(x: &Array1<f64>) -> f64 {
     let d_d_x = (sigmoid(&((x * x + 1.0).log(3.0 * 3.0 + 1.5)))).mapv(|e| e);
     d_d_x.mean().unwrap() + d_d_x.dot(&d_d_x)
@@ -6458,45 +8030,54 @@ fn f0216_gradcheck() {
     assert_eq!(value, f0216(&x));
     assert_eq!(grads.x.shape(), x.shape());
     gradcheck(&(x.clone(),), |(x,)| f0216_backward(x, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(2, &mut s);
+    GradCheck::new().check_jvp(&(x.clone(),), &(v_p0.clone(),), |(x,)| f0216_backward(x, 1.0), |(x,), (v_p0,)| f0216_jvp(x, v_p0)).unwrap();
+    hvpcheck(&(x.clone(),), &(v_p0.clone(),), |(x,), (v_p0,)| f0216_hvp(x, v_p0)).unwrap();
 }
-#[differentiable]
-fn f0217(d_p0: &Array1<f64>, out: f64, d_x: f64, grad: &Array2<f64>) -> (f64, f64) {
+#[differentiable(jvp)]
+fn f0217(p0: &Array1<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> Array2<f64> {
     let mut t2 = {
-        let t1_from_t2 = d_x;
-        out
+        let t1 = p2;
+        p1
     };
-    let (n1, m1) = grad.dim();
-    t2 = grad[[n1 - 1, m1 / 2]];
+    let (n1, m1) = p3.dim();
+    t2 = p3[[n1 - 1, m1 / 2]];
     let _t3 = t2;
-    let _t4 = softmax(&(softmax(d_p0)));
+    let _t4 = softmax(&(softmax(p0)));
     for i in (0..2).step_by(2) {
         t2 -= cos(t2);
     }
     let t6 = {
-        let d_out = (square(ln(square(sum(grad)) + 1.0)) + 0.5).ln();
-        ((backprop::ops::log_sigmoid(out)) + (t2.clamp(-0.5, 1.0))) * 1.5
+        let t5 = (square(ln(square(sum(p3)) + 1.0)) + 0.5).ln();
+        &((tan(p1.tanh())) / (square(p3) + 2.0)) * p2
     };
-    (out, out)
+    t6
 }
 
 #[test]
 fn f0217_gradcheck() {
-    let mut s = 569369893u64;
-    let d_p0: Array1<f64> = random(2, &mut s);
-    let out = scalar(&mut s);
-    let d_x = scalar(&mut s);
-    let grad: Array2<f64> = random((1, 3), &mut s);
-    let (d_p0, out, d_x, grad,) = std::hint::black_box((d_p0, out, d_x, grad,));
-    let (value, grads) = f0217_backward(&d_p0, out, d_x, &grad, (1.0, 0.5));
-    assert_eq!(value, f0217(&d_p0, out, d_x, &grad));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.grad.shape(), grad.shape());
+    let mut s = 246223784u64;
+    let p0: Array1<f64> = random(2, &mut s);
+    let p1 = scalar(&mut s);
+    let p2 = scalar(&mut s);
+    let p3: Array2<f64> = random((1, 3), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let up: Array2<f64> = random((1, 3), &mut s);
+    let (value, grads) = f0217_backward(&p0, p1, p2, &p3, &up);
+    assert_eq!(value, f0217(&p0, p1, p2, &p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
     GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(d_p0.clone(), out, d_x, grad.clone()), |(d_p0, out, d_x, grad)| f0217_backward(d_p0, *out, *d_x, grad, (1.0, 0.5)))
+        .upstream(&up)
+        .check(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0217_backward(p0, *p1, *p2, p3, &up))
         .unwrap();
+    let v_p0: Array1<f64> = random(2, &mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2 = scalar(&mut s);
+    let v_p3: Array2<f64> = random((1, 3), &mut s);
+    GradCheck::new().upstream(&&up).check_jvp(&(p0.clone(), p1, p2, p3.clone()), &(v_p0.clone(), v_p1, v_p2, v_p3.clone()), |(p0, p1, p2, p3)| f0217_backward(p0, *p1, *p2, p3, &up), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0217_jvp(p0, *p1, *p2, p3, v_p0, *v_p1, *v_p2, v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0218(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array1<f64>) -> f64 {
     let mut t1 = p3.to_owned();
     let mut t2 = (mean(p3));
@@ -6511,20 +8092,36 @@ fn f0218(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array1<f64>) -> f64 {
         }
     }
     let t2 = logsumexp(&(p2.map(|&u| u / (square(u) + 1.0))));
-    let t4 = f64::atan2(sum(p0), 1.0 * 1.0 + 0.5);
-    let t4 = backprop::ops::recip(t4.powi(2) + 1.0);
-    let t5 = if p2[[1, 1]] >= 0.0371 {
-        t2.to_owned()
-    } else {
-        sigmoid(&t2)
-    };
-    let _t6 = t5.clone();
-    t4 + sum(&t5)
+    let c2: f64 = 2.0;
+    let mut t4 = sigmoid((1.5 + &(p3.mapv(|u| {
+        if u > -0.5183 {
+            (square(u) + 0.5).powf(sin(p1))
+        } else {
+            u * c2
+        }
+    }))).mean().unwrap());
+    let mut t5 = t4;
+    for i in 0..2 {
+        t4 += p2.mapv(|v| (v * t5).tanh()).sum() * 0.1;
+        t5 = 0.25;
+    }
+    for i in 0..3 {
+        t1 -= &t2;
+        t1 -= t4;
+        if t5 < 0.4629 {
+            continue;
+        }
+    }
+    let t6 = &t2;
+    if t5 > 0.0371 {
+        t1 -= 0.25;
+    }
+    t1.dot(&t1) + t2.mean().unwrap() + t4 + t5 + t6.sum()
 }
 
 #[test]
 fn f0218_gradcheck() {
-    let mut s = 708162223u64;
+    let mut s = 1887227375u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 3), &mut s);
@@ -6536,88 +8133,111 @@ fn f0218_gradcheck() {
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0218_backward(p0, *p1, p2, p3, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 3), &mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array2<f64> = random((2, 3), &mut s);
+    let v_p3: Array1<f64> = random(2, &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1, p2.clone(), p3.clone()), &(v_p0.clone(), v_p1, v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0218_backward(p0, *p1, p2, p3, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0218_jvp(p0, *p1, p2, p3, v_p0, *v_p1, v_p2, v_p3)).unwrap();
+    hvpcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), &(v_p0.clone(), v_p1, v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0218_hvp(p0, *p1, p2, p3, v_p0, *v_p1, v_p2, v_p3)).unwrap();
 }
-#[differentiable]
-fn f0219(p0: f64, p1: f64) -> f64 {
-    let t1 = p1 - p0;
-    let mut t2 = cos(p1);
-    let t4 = {
-        let t3 = backprop::ops::recip(square((t2 * t1) - (ln(t2.powi(2) + 1.0))) + 1.0);
-        t1
-    };
-    let t5 = backprop::ops::trunc(t4);
-    let mut t6 = (exp(tanh(t4 - t5)));
-    let mut n1 = 0;
-    while n1 < 2 {
-        t6 += ((f64::clamp(t1 / (t4.powi(2) + 0.5), -2.0, 0.5)));
-        t6 += t4;
-        n1 += 1;
+#[differentiable(hvp)]
+fn f0219(y_1: f64, out: f64) -> f64 {
+    let mut t1 = out - y_1;
+    let mut d_x = y_1;
+    if d_x <= -0.5183 {
+        t1 -= out / (square(t1) + 1.0);
+    } else {
+        d_x += d_x.powi(1);
     }
-    t2 += (t6 - t1) - (t4 - t5);
-    t5 + t6 + t5
+    let t4 = {
+        let out_1 = (square((exp(d_x)).round()) + 1.0).cbrt();
+        (f0208(sigmoid(log_sigmoid(d_x)), out)) + out_1
+    };
+    let t4 = t4;
+    let unused = if t1 <= 0.4629 || t1 > 0.0 {
+        out
+    } else {
+        square(out)
+    };
+    t4 + unused
 }
 
 #[test]
 fn f0219_gradcheck() {
-    let mut s = 156437815u64;
-    let p0 = scalar(&mut s);
-    let p1 = scalar(&mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0219_backward(p0, p1, 1.0);
-    assert_eq!(value, f0219(p0, p1));
-    gradcheck(&(p0, p1), |(p0, p1)| f0219_backward(*p0, *p1, 1.0)).unwrap();
+    let mut s = 605078950u64;
+    let y_1 = scalar(&mut s);
+    let out = scalar(&mut s);
+    let (y_1, out,) = std::hint::black_box((y_1, out,));
+    let (value, grads) = f0219_backward(y_1, out, 1.0);
+    assert_eq!(value, f0219(y_1, out));
+    gradcheck(&(y_1, out), |(y_1, out)| f0219_backward(*y_1, *out, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(y_1, out), &(v_p0, v_p1), |(y_1, out)| f0219_backward(*y_1, *out, 1.0), |(y_1, out), (v_p0, v_p1)| f0219_jvp(*y_1, *out, *v_p0, *v_p1)).unwrap();
+    hvpcheck(&(y_1, out), &(v_p0, v_p1), |(y_1, out), (v_p0, v_p1)| f0219_hvp(*y_1, *out, *v_p0, *v_p1)).unwrap();
 }
-#[differentiable]
-fn f0220(p0: &Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> (f64, f64) {
+#[differentiable(hvp)]
+fn f0220(p0: &Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
     let t1 = p3 + p3;
     let t2 = p0;
-    let t3 = t2;
-    let t4 = t2;
-    (sum(t4), t4.sum())
+    let t3 = &(cos(&(t1.t()))) / (p1.powi(2) + 1.0);
+    let t4 = &t3 * p1;
+    sum(&t3) + mean(&t4)
 }
 
 #[test]
 fn f0220_gradcheck() {
-    let mut s = 1710314904u64;
+    let mut s = 879281615u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0220_backward(&p0, p1, p2, &p3, (1.0, 0.5));
+    let (value, grads) = f0220_backward(&p0, p1, p2, &p3, 1.0);
     assert_eq!(value, f0220(&p0, p1, p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0220_backward(p0, *p1, *p2, p3, (1.0, 0.5)))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0220_backward(p0, *p1, *p2, p3, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((1, 2), &mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2 = scalar(&mut s);
+    let v_p3: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1, p2, p3.clone()), &(v_p0.clone(), v_p1, v_p2, v_p3.clone()), |(p0, p1, p2, p3)| f0220_backward(p0, *p1, *p2, p3, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0220_jvp(p0, *p1, *p2, p3, v_p0, *v_p1, *v_p2, v_p3)).unwrap();
+    hvpcheck(&(p0.clone(), p1, p2, p3.clone()), &(v_p0.clone(), v_p1, v_p2, v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0220_hvp(p0, *p1, *p2, p3, v_p0, *v_p1, *v_p2, v_p3)).unwrap();
 }
-#[differentiable]
-fn f0221(grad: f64, y_1: Array2<f64>, d_p0: &Array1<f64>) -> f64 {
-    let t1 = d_p0;
-    let out_1 = t1;
-    let mut t3 = ((t1.mean().expect("not empty")) / (square(out_1[0]) + 2.0)) - 3.0;
-    let t1 = &y_1 + &(t1 + t3);
-    t3 += ((d_p0 + out_1).iter().map(|v| ((*v) - t3) + (backprop::ops::acos((t3.tanh()) * 0.75))).sum::<f64>()) - (backprop::ops::sigmoid(f0189(y_1.to_owned())));
-    let t1_from_t2 = softmax(&((tanh(&t1)).hypot(square(t3) + 0.5)));
-    mean(&t1) + t1_from_t2.mean().unwrap()
+#[differentiable(hvp)]
+fn f0221(d_out: f64, d_t1: Array2<f64>, w: &Array1<f64>) -> f64 {
+    let d_x = w;
+    let grad_1 = d_x;
+    let (t3, _) = f0189(d_t1.to_owned());
+    let t4 = sigmoid(grad_1);
+    let out = {
+        let t5 = d_out;
+        t4.iter().sum::<f64>()
+    };
+    let _t7 = w.dot(grad_1);
+    logsumexp(&t4) + out + out
 }
 
 #[test]
 fn f0221_gradcheck() {
-    let mut s = 50179469u64;
-    let grad = scalar(&mut s);
-    let y_1: Array2<f64> = random((3, 1), &mut s);
-    let d_p0: Array1<f64> = random(2, &mut s);
-    let (grad, y_1, d_p0,) = std::hint::black_box((grad, y_1, d_p0,));
-    let (value, grads) = f0221_backward(grad, y_1.clone(), &d_p0, 1.0);
-    assert_eq!(value, f0221(grad, y_1.clone(), &d_p0));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    gradcheck(&(grad, y_1.clone(), d_p0.clone()), |(grad, y_1, d_p0)| f0221_backward(*grad, y_1.clone(), d_p0, 1.0)).unwrap();
+    let mut s = 1144081624u64;
+    let d_out = scalar(&mut s);
+    let d_t1: Array2<f64> = random((3, 1), &mut s);
+    let w: Array1<f64> = random(2, &mut s);
+    let (d_out, d_t1, w,) = std::hint::black_box((d_out, d_t1, w,));
+    let (value, grads) = f0221_backward(d_out, d_t1.clone(), &w, 1.0);
+    assert_eq!(value, f0221(d_out, d_t1.clone(), &w));
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    assert_eq!(grads.w.shape(), w.shape());
+    gradcheck(&(d_out, d_t1.clone(), w.clone()), |(d_out, d_t1, w)| f0221_backward(*d_out, d_t1.clone(), w, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((3, 1), &mut s);
+    let v_p2: Array1<f64> = random(2, &mut s);
+    GradCheck::new().check_jvp(&(d_out, d_t1.clone(), w.clone()), &(v_p0, v_p1.clone(), v_p2.clone()), |(d_out, d_t1, w)| f0221_backward(*d_out, d_t1.clone(), w, 1.0), |(d_out, d_t1, w), (v_p0, v_p1, v_p2)| f0221_jvp(*d_out, d_t1.clone(), w, *v_p0, v_p1.clone(), v_p2)).unwrap();
+    hvpcheck(&(d_out, d_t1.clone(), w.clone()), &(v_p0, v_p1.clone(), v_p2.clone()), |(d_out, d_t1, w), (v_p0, v_p1, v_p2)| f0221_hvp(*d_out, d_t1.clone(), w, *v_p0, v_p1.clone(), v_p2)).unwrap();
 }
-#[differentiable(wrt(y_1))]
+#[differentiable(hvp, wrt(y_1))]
 fn f0222(y_1: &Array1<f64>, w: f64, d_out: &Array2<f64>) -> f64 {
     let out = y_1;
     let mut x = -d_out;
@@ -6665,33 +8285,53 @@ fn f0222_gradcheck() {
     assert_eq!(value, f0222(&y_1, w, &d_out));
     assert_eq!(grads.y_1.shape(), y_1.shape());
     gradcheck(&(y_1.clone(),), |(y_1,)| f0222_backward(y_1, w, &d_out, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(3, &mut s);
+    GradCheck::new().check_jvp(&(y_1.clone(),), &(v_p0.clone(),), |(y_1,)| f0222_backward(y_1, w, &d_out, 1.0), |(y_1,), (v_p0,)| f0222_jvp(y_1, w, &d_out, v_p0)).unwrap();
+    hvpcheck(&(y_1.clone(),), &(v_p0.clone(),), |(y_1,), (v_p0,)| f0222_hvp(y_1, w, &d_out, v_p0)).unwrap();
 }
-#[differentiable]
-fn f0223(d_x: &Array1<f64>, y_1: &Array2<f64>, d_out: f64, out: f64) -> f64 {
+#[differentiable(jvp)]
+fn f0223(p0: &Array1<f64>, p1: &Array2<f64>, p2: f64, p3: f64) -> (f64, f64) {
     let t2 = {
-        let out_1 = 3.0 - ((square(d_out) + 0.5).powf(tanh(d_out)));
-        cos(f0216(d_x))
+        let t1 = 3.0 - ((square(p2) + 0.5).powf(tanh(p2)));
+        (square(f0216(p0)) + 0.5).powf(t1.tanh())
     };
-    let t2 = y_1;
-    let d_d_x = d_out;
-    sum(t2) + d_d_x
+    let t3 = array![-1.0_f64];
+    let t4 = if t2 <= 0.4629 && p3 > 0.0 {
+        p3
+    } else {
+        square(p3)
+    };
+    let mut t5 = t4;
+    for i in 0..3 {
+        let (_, t6) = f0099(p1.to_owned(), p0, sigmoid(t2), p0);
+        t5 += (((square(t4) + 1.0).log(2.0)));
+    }
+    (t5, p2)
 }
 
 #[test]
 fn f0223_gradcheck() {
-    let mut s = 922588190u64;
-    let d_x: Array1<f64> = random(2, &mut s);
-    let y_1: Array2<f64> = random((3, 1), &mut s);
-    let d_out = scalar(&mut s);
-    let out = scalar(&mut s);
-    let (d_x, y_1, d_out, out,) = std::hint::black_box((d_x, y_1, d_out, out,));
-    let (value, grads) = f0223_backward(&d_x, &y_1, d_out, out, 1.0);
-    assert_eq!(value, f0223(&d_x, &y_1, d_out, out));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    gradcheck(&(d_x.clone(), y_1.clone(), d_out, out), |(d_x, y_1, d_out, out)| f0223_backward(d_x, y_1, *d_out, *out, 1.0)).unwrap();
+    let mut s = 1124334050u64;
+    let p0: Array1<f64> = random(2, &mut s);
+    let p1: Array2<f64> = random((3, 1), &mut s);
+    let p2 = scalar(&mut s);
+    let p3 = scalar(&mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0223_backward(&p0, &p1, p2, p3, (1.0, 0.5));
+    assert_eq!(value, f0223(&p0, &p1, p2, p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0223_backward(p0, p1, *p2, *p3, (1.0, 0.5)))
+        .unwrap();
+    let v_p0: Array1<f64> = random(2, &mut s);
+    let v_p1: Array2<f64> = random((3, 1), &mut s);
+    let v_p2 = scalar(&mut s);
+    let v_p3 = scalar(&mut s);
+    GradCheck::new().upstream(&(1.0, 0.5)).check_jvp(&(p0.clone(), p1.clone(), p2, p3), &(v_p0.clone(), v_p1.clone(), v_p2, v_p3), |(p0, p1, p2, p3)| f0223_backward(p0, p1, *p2, *p3, (1.0, 0.5)), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0223_jvp(p0, p1, *p2, *p3, v_p0, v_p1, *v_p2, *v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0224(d_t1: Array1<f32>, d_x: f32, out: &Array2<f32>) -> f32 {
     let t1 = out;
     sum(t1)
@@ -6713,33 +8353,48 @@ fn f0224_gradcheck() {
         .atol(1e-2)
         .check(&(d_t1.clone(), d_x, out.clone()), |(d_t1, d_x, out)| f0224_backward(d_t1.clone(), *d_x, out, 1.0))
         .unwrap();
+    let v_p0: Array1<f32> = random32(2, &mut s);
+    let v_p1 = scalar32(&mut s);
+    let v_p2: Array2<f32> = random32((2, 3), &mut s);
+    GradCheck::new().check_jvp(&(d_t1.clone(), d_x, out.clone()), &(v_p0.clone(), v_p1, v_p2.clone()), |(d_t1, d_x, out)| f0224_backward(d_t1.clone(), *d_x, out, 1.0), |(d_t1, d_x, out), (v_p0, v_p1, v_p2)| f0224_jvp(d_t1.clone(), *d_x, out, v_p0.clone(), *v_p1, v_p2)).unwrap();
 }
-#[differentiable]
-fn f0225(p0: &Array1<f64>, p1: &Array1<f64>, p2: f64) -> (f64, Array1<f64>, f64) {
-    let t1 = (p1 + p0).mean().expect("not empty");
-    let t2 = t1.cos();
-    let t3 = powi((t1.tanh()).tan(), 2);
-    (t3, sin(p0), p2)
+#[differentiable(hvp, wrt(d_x, w, d_p0))]
+fn f0225(d_x: &Array1<f64>, w: &Array1<f64>, d_p0: f64, out: f64) -> f64 {
+    let d_out = (w + d_x).mean().expect("not empty");
+    let unused = d_out.cos();
+    let mut t3 = tanh((f64::sin(softplus(d_out))));
+    let mut t4 = sigmoid(d_out);
+    for _ in 0..2 {
+        t4 = sigmoid(d_out);
+        for i in 0..1 {
+            t3 += t4.sin();
+            t4 = t3;
+            t3 -= 0.5 * t4;
+        }
+    }
+    d_out + unused + t3 + t4 + d_x.sum()
 }
 
 #[test]
 fn f0225_gradcheck() {
-    let mut s = 508674763u64;
-    let p0: Array1<f64> = random(3, &mut s);
-    let p1: Array1<f64> = random(3, &mut s);
-    let p2 = scalar(&mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up1: Array1<f64> = random(3, &mut s);
-    let (value, grads) = f0225_backward(&p0, &p1, p2, (1.0, &up1, -0.75));
-    assert_eq!(value, f0225(&p0, &p1, p2));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&(1.0, &up1, -0.75))
-        .check(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0225_backward(p0, p1, *p2, (1.0, &up1, -0.75)))
-        .unwrap();
+    let mut s = 645777943u64;
+    let d_x: Array1<f64> = random(3, &mut s);
+    let w: Array1<f64> = random(3, &mut s);
+    let d_p0 = scalar(&mut s);
+    let out = scalar(&mut s);
+    let (d_x, w, d_p0, out,) = std::hint::black_box((d_x, w, d_p0, out,));
+    let (value, grads) = f0225_backward(&d_x, &w, d_p0, out, 1.0);
+    assert_eq!(value, f0225(&d_x, &w, d_p0, out));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    assert_eq!(grads.w.shape(), w.shape());
+    gradcheck(&(d_x.clone(), w.clone(), d_p0), |(d_x, w, d_p0)| f0225_backward(d_x, w, *d_p0, out, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(3, &mut s);
+    let v_p1: Array1<f64> = random(3, &mut s);
+    let v_p2 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(d_x.clone(), w.clone(), d_p0), &(v_p0.clone(), v_p1.clone(), v_p2), |(d_x, w, d_p0)| f0225_backward(d_x, w, *d_p0, out, 1.0), |(d_x, w, d_p0), (v_p0, v_p1, v_p2)| f0225_jvp(d_x, w, *d_p0, out, v_p0, v_p1, *v_p2)).unwrap();
+    hvpcheck(&(d_x.clone(), w.clone(), d_p0), &(v_p0.clone(), v_p1.clone(), v_p2), |(d_x, w, d_p0), (v_p0, v_p1, v_p2)| f0225_hvp(d_x, w, *d_p0, out, v_p0, v_p1, *v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0226(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array1<f64>) -> f64 {
     let t1 = (p1.clamp(-0.5, 1.0)) * p3;
     let t2 = p1;
@@ -6765,20 +8420,26 @@ fn f0226_gradcheck() {
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0226_backward(p0, *p1, p2, p3, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array2<f64> = random((2, 1), &mut s);
+    let v_p3: Array1<f64> = random(3, &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1, p2.clone(), p3.clone()), &(v_p0.clone(), v_p1, v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0226_backward(p0, *p1, p2, p3, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0226_jvp(p0, *p1, p2, p3, v_p0, *v_p1, v_p2, v_p3)).unwrap();
+    hvpcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), &(v_p0.clone(), v_p1, v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0226_hvp(p0, *p1, p2, p3, v_p0, *v_p1, v_p2, v_p3)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2, p3))]
+#[differentiable(hvp, wrt(p0, p1, p2, p3))]
 fn f0227(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: f64, p3: f64, c0: &Array1<f64>) -> f64 {
     let mut t2 = {
         let t1 = p0;
-        tanh(&(sigmoid(t1)))
+        (square(f0182(t1)) + 0.5).powf(p3.cos())
     };
-    t2 -= -(p3 / 1.25);
-    t2[[2, 2]]
+    t2 += f64::log((logsumexp(&(p1.column(1)))).powi(2) + 1.0, square(p3) + 1.5);
+    t2
 }
 
 #[test]
 fn f0227_gradcheck() {
-    let mut s = 682622306u64;
+    let mut s = 1569688199u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let p2 = scalar(&mut s);
@@ -6790,20 +8451,29 @@ fn f0227_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0227_backward(p0, p1.view(), *p2, *p3, &c0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 3), &mut s);
+    let v_p1: Array2<f64> = random((2, 2), &mut s);
+    let v_p2 = scalar(&mut s);
+    let v_p3 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2, p3), &(v_p0.clone(), v_p1.clone(), v_p2, v_p3), |(p0, p1, p2, p3)| f0227_backward(p0, p1.view(), *p2, *p3, &c0, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0227_jvp(p0, p1.view(), *p2, *p3, &c0, v_p0, v_p1.view(), *v_p2, *v_p3)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2, p3), &(v_p0.clone(), v_p1.clone(), v_p2, v_p3), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0227_hvp(p0, p1.view(), *p2, *p3, &c0, v_p0, v_p1.view(), *v_p2, *v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0228(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
     let _t1 = &(softplus(p1)) - (powi(p1, 2));
-    let t2 = p1;
+    let n1 = p1.nrows();
+    let m1 = p1.ncols();
+    let t2 = Array2::<f64>::from_shape_vec((n1, 3), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
+    let t3 = (((p1 * 0.1 + &t2).std(0.0)) * p2).min(p0);
     let mut t3 = p2;
-    t3 -= p0;
-    t3 *= p0;
-    mean(t2) + t3
+    t3 -= p2;
+    let t4 = (cos(&(exp(&(concat(Axis(1), &[p1, p1])))))).mapv(f0169);
+    t3 + t4.sum()
 }
 
 #[test]
 fn f0228_gradcheck() {
-    let mut s = 866739889u64;
+    let mut s = 821434584u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2 = scalar(&mut s);
@@ -6812,31 +8482,33 @@ fn f0228_gradcheck() {
     assert_eq!(value, f0228(p0, &p1, p2));
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0228_backward(*p0, p1, *p2, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((2, 3), &mut s);
+    let v_p2 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone(), p2), &(v_p0, v_p1.clone(), v_p2), |(p0, p1, p2)| f0228_backward(*p0, p1, *p2, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0228_jvp(*p0, p1, *p2, *v_p0, v_p1, *v_p2)).unwrap();
+    hvpcheck(&(p0, p1.clone(), p2), &(v_p0, v_p1.clone(), v_p2), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0228_hvp(*p0, p1, *p2, *v_p0, v_p1, *v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0229(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
     let mut t1 = (sigmoid(p2)) * (sigmoid(p2));
-    let mut t2 = p2 - t1;
-    let mut t3 = t2 * t2;
-    let mut t5 = {
-        let t4 = f0169(t1);
-        cos(&p0.view().permuted_axes([1, 0]))
+    let mut t2 = (square(p1) + 1.0).log(2.0);
+    t2 += t1;
+    t1 += p2;
+    let t3 = &(p0 + p2) + (relu(p2));
+    let c1: f64 = 1.25;
+    let c2 = 0.75_f64;
+    let t4 = match p0.len() % 3 {
+        0 => (sigmoid(&(concat(Axis(0), &[&t3, p0])))).dot(p0),
+        1 | 2 => sigmoid(&((sigmoid(&(concat(Axis(0), &[&t3, p0])))).dot(p0))),
+        _ => tanh(&((sigmoid(&(concat(Axis(0), &[&t3, p0])))).dot(p0))),
     };
-    if t3 >= 0.0371 || t3 > 0.0 {
-        t1 -= t2;
-    }
-    if t1 >= 0.4629 {
-        t5 = ln(&(square(p0) + 1.0));
-    } else if p1[[2, 0]] > 0.4629 {
-        t2 /= (log_sigmoid(t1)).powi(2) + 0.5;
-    }
-    let t6 = softplus(sum(&(acos(&(&(tanh(&t5)) * 0.75))).column(0)));
-    t5.iter().sum::<f64>() + t6
+    let _t5 = &(&t2 - &t2) + &(p1 + p1);
+    t1 + t2.sum() + t3.sum() + t4.sum() + mean(&t4)
 }
 
 #[test]
 fn f0229_gradcheck() {
-    let mut s = 226084639u64;
+    let mut s = 903705095u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2 = scalar(&mut s);
@@ -6846,8 +8518,13 @@ fn f0229_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0229_backward(p0, p1, *p2, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 2), &mut s);
+    let v_p1: Array2<f64> = random((3, 1), &mut s);
+    let v_p2 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2), &(v_p0.clone(), v_p1.clone(), v_p2), |(p0, p1, p2)| f0229_backward(p0, p1, *p2, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0229_jvp(p0, p1, *p2, v_p0, v_p1, *v_p2)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2), &(v_p0.clone(), v_p1.clone(), v_p2), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0229_hvp(p0, p1, *p2, v_p0, v_p1, *v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0230(p0: &Array2<f64>, p1: Array2<f64>) -> f64 {
     let t1 = p1.dot(&p1.t());
     let mut t2 = Array2::<f64>::zeros((p0.nrows(), p0.ncols()));
@@ -6876,48 +8553,53 @@ fn f0230_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0230_backward(p0, p1.clone(), 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    let v_p1: Array2<f64> = random((3, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0230_backward(p0, p1.clone(), 1.0), |(p0, p1), (v_p0, v_p1)| f0230_jvp(p0, p1.clone(), v_p0, v_p1.clone())).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0230_hvp(p0, p1.clone(), v_p0, v_p1.clone())).unwrap();
 }
-#[differentiable]
-fn f0231(p0: f64, p1: &Array2<f64>) -> f64 {
-    let _t1 = p1.to_owned().mapv_into(|z| p0);
-    let mut t2 = softplus(p1);
-    let t3 = &(mean_axis(&(t2.dot(&t2)), Axis(1))) - (mse(&(p1 / &(&t2 * &t2 + 1.0)), &t2));
-    t2 *= (tanh(&((tan(&(tanh(p1)))).sum_axis(Axis(1))))).dot(&(sigmoid(&t3)));
-    'o1: for _ in 0..2 {
-    for i in 0..2 {
-            t2 += (p1[[i, 1]]) * p0;
-            match i % 3 {
-                0 => t2 += (p1[[i, 1]]).cos(),
-                1 | 2 => {
-                    t2 += p1;
-                }
-                _ => {}
-            }
-            if t2[[0, 1]] <= 0.4629 {
-                continue 'o1;
-            }
-        }
+#[differentiable(hvp)]
+fn f0231(d_p0: f64, y_1: &Array2<f64>) -> f64 {
+    let _t1 = y_1.to_owned().mapv_into(|z| d_p0);
+    let mut out_1 = ((y_1[[1, 0]])).cos();
+    let mut grad_1 = out_1;
+    let mut n1 = 0;
+    while n1 < 2 {
+        out_1 = (out_1 + grad_1).tanh();
+        grad_1 = 0.5;
+        out_1 = (out_1 + grad_1).tanh();
+        n1 += 1;
     }
-    let t4 = match () {
-        _ if p1.mean().unwrap() > 0.4629 => t3.to_owned(),
-        _ if p0 >= 0.4629 => &(logsumexp(&(sigmoid(&t2)))) * &((sigmoid(&t3)).dot(&(tanh(&t2)))),
-        _ => t3.to_owned(),
+    let d_out = (sigmoid(&(grad_1 + y_1))).map(|&u| tanh((grad_1 / (square(u) + 0.5)) / (square(out_1) + 0.5)));
+    let t5 = grad_1;
+    let d_out_1 = if grad_1 < 0.0371 {
+        (tanh(&(grad_1 / &(y_1 * y_1 + 0.5)))).dot(&(sigmoid(&d_out)))
+    } else {
+        square(&(&d_out * &d_out))
     };
-    mean(&t3) + t4.dot(&t4)
+    let x = {
+        let t1_from_t2 = sqrt(&(square(&(concat(Axis(0), &[&(t5 + &d_out), &d_out_1, &d_out_1]))) + 0.5));
+        mse(&(tanh(&((y_1 - 1.5) - grad_1))), &(tanh(&d_out)))
+    };
+    mean(&d_out_1) + x
 }
 
 #[test]
 fn f0231_gradcheck() {
-    let mut s = 1057977279u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((2, 2), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0231_backward(p0, &p1, 1.0);
-    assert_eq!(value, f0231(p0, &p1));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0231_backward(*p0, p1, 1.0)).unwrap();
+    let mut s = 1292271240u64;
+    let d_p0 = scalar(&mut s);
+    let y_1: Array2<f64> = random((2, 2), &mut s);
+    let (d_p0, y_1,) = std::hint::black_box((d_p0, y_1,));
+    let (value, grads) = f0231_backward(d_p0, &y_1, 1.0);
+    assert_eq!(value, f0231(d_p0, &y_1));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    gradcheck(&(d_p0, y_1.clone()), |(d_p0, y_1)| f0231_backward(*d_p0, y_1, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((2, 2), &mut s);
+    GradCheck::new().check_jvp(&(d_p0, y_1.clone()), &(v_p0, v_p1.clone()), |(d_p0, y_1)| f0231_backward(*d_p0, y_1, 1.0), |(d_p0, y_1), (v_p0, v_p1)| f0231_jvp(*d_p0, y_1, *v_p0, v_p1)).unwrap();
+    hvpcheck(&(d_p0, y_1.clone()), &(v_p0, v_p1.clone()), |(d_p0, y_1), (v_p0, v_p1)| f0231_hvp(*d_p0, y_1, *v_p0, v_p1)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0232(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
     let t1 = p2;
     sum(t1)
@@ -6936,66 +8618,66 @@ fn f0232_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0232_backward(p0, p1, p2, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 2), &mut s);
+    let v_p1: Array1<f64> = random(3, &mut s);
+    let v_p2: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(p0, p1, p2)| f0232_backward(p0, p1, p2, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0232_jvp(p0, p1, p2, v_p0, v_p1, v_p2)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0232_hvp(p0, p1, p2, v_p0, v_p1, v_p2)).unwrap();
 }
-#[differentiable(wrt(p0))]
-fn f0233(p0: &Array2<f64>, p1: &Array1<f64>, c0: &Array2<f64>) -> (f64, f64, Array2<f64>) {
+#[differentiable(hvp, wrt(p0))]
+fn f0233(p0: &Array2<f64>, p1: &Array1<f64>, c0: &Array2<f64>) -> f64 {
     let mut t1 = ln(&(square(c0) + 1.0));
-    let _t2 = softmax(&t1);
-    let mut t3 = (sqrt(&(square(c0) + 0.5))).mean().unwrap();
-    let mut n1 = 0;
-    let t4 = loop {
-        t3 += (c0.sum());
-        n1 += 1;
-        if n1 >= 4 || t3.abs() > 0.5183 {
-            break t3 * 0.5;
-        }
+    let _t2 = (cosh(p0)).mapv(f64::exp);
+    let t3 = softmax(&t1);
+    let t5 = {
+        let t4 = p1.sum();
+        sigmoid(&c0.view().into_shape_with_order((3, 1)).unwrap())
     };
-    t1 += t4;
-    let t5 = p1[1];
-    (c0[[0, 0]], t3, sigmoid(c0))
+    t1 += log_sigmoid(mean(&(p0 * &t1).row(1)));
+    t3.iter().sum::<f64>() + t5[[1, 0]]
 }
 
 #[test]
 fn f0233_gradcheck() {
-    let mut s = 767574393u64;
+    let mut s = 1474669561u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let c0: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
-    let up2: Array2<f64> = random((1, 3), &mut s);
-    let (value, grads) = f0233_backward(&p0, &p1, &c0, (1.0, 0.5, &up2));
+    let (value, grads) = f0233_backward(&p0, &p1, &c0, 1.0);
     assert_eq!(value, f0233(&p0, &p1, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5, &up2))
-        .check(&(p0.clone(),), |(p0,)| f0233_backward(p0, &p1, &c0, (1.0, 0.5, &up2)))
-        .unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0233_backward(p0, &p1, &c0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0233_backward(p0, &p1, &c0, 1.0), |(p0,), (v_p0,)| f0233_jvp(p0, &p1, &c0, v_p0)).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0233_hvp(p0, &p1, &c0, v_p0)).unwrap();
 }
-#[differentiable]
-fn f0234(d_t1: &Array1<f64>, d_out: &Array2<f64>, d_x: f64) -> Array2<f64> {
-    let t1 = f0182(d_out);
-    sigmoid(d_out)
+#[differentiable(hvp)]
+fn f0234(x: &Array1<f64>, w: &Array2<f64>, grad: f64) -> f64 {
+    let t1_from_t2 = backprop::ops::recip(square(grad.max(0.25)) + 1.0);
+    t1_from_t2
 }
 
 #[test]
 fn f0234_gradcheck() {
-    let mut s = 40036059u64;
-    let d_t1: Array1<f64> = random(2, &mut s);
-    let d_out: Array2<f64> = random((3, 3), &mut s);
-    let d_x = scalar(&mut s);
-    let (d_t1, d_out, d_x,) = std::hint::black_box((d_t1, d_out, d_x,));
-    let up: Array2<f64> = random((3, 3), &mut s);
-    let (value, grads) = f0234_backward(&d_t1, &d_out, d_x, &up);
-    assert_eq!(value, f0234(&d_t1, &d_out, d_x));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(d_t1.clone(), d_out.clone(), d_x), |(d_t1, d_out, d_x)| f0234_backward(d_t1, d_out, *d_x, &up))
-        .unwrap();
+    let mut s = 41223022u64;
+    let x: Array1<f64> = random(2, &mut s);
+    let w: Array2<f64> = random((3, 3), &mut s);
+    let grad = scalar(&mut s);
+    let (x, w, grad,) = std::hint::black_box((x, w, grad,));
+    let (value, grads) = f0234_backward(&x, &w, grad, 1.0);
+    assert_eq!(value, f0234(&x, &w, grad));
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.w.shape(), w.shape());
+    gradcheck(&(x.clone(), w.clone(), grad), |(x, w, grad)| f0234_backward(x, w, *grad, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(2, &mut s);
+    let v_p1: Array2<f64> = random((3, 3), &mut s);
+    let v_p2 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(x.clone(), w.clone(), grad), &(v_p0.clone(), v_p1.clone(), v_p2), |(x, w, grad)| f0234_backward(x, w, *grad, 1.0), |(x, w, grad), (v_p0, v_p1, v_p2)| f0234_jvp(x, w, *grad, v_p0, v_p1, *v_p2)).unwrap();
+    hvpcheck(&(x.clone(), w.clone(), grad), &(v_p0.clone(), v_p1.clone(), v_p2), |(x, w, grad), (v_p0, v_p1, v_p2)| f0234_hvp(x, w, *grad, v_p0, v_p1, *v_p2)).unwrap();
 }
-#[differentiable(wrt(p0))]
-fn f0235(p0: f64, c0: &Array2<f64>) -> f64 {
+#[differentiable(hvp, wrt(p0))]
+fn f0235(p0: f64, c0: &Array2<f64>, k0: usize) -> f64 {
     let t2 = {
         let t1 = p0;
         ((square(t1) + 0.5).powf(2.0)) * &(c0 + t1)
@@ -7003,120 +8685,139 @@ fn f0235(p0: f64, c0: &Array2<f64>) -> f64 {
     let t2 = t2.clone();
     let t2 = c0.dot(&t2);
     let t4 = {
-        let t3 = f0208(p0, p0);
-        t2.select(Axis(0), &[0, 2, 2, 0])
+        let t3 = f64::tanh(f0219(f64::cos(p0.hypot(0.5 * 0.5 + 0.5)), p0));
+        sigmoid(&t2.column(2))
     };
-    let mut t5 = tanh(mean(&t4));
+    let mut t5 = Array1::<f64>::zeros(t4.len());
+    let mut t6 = p0;
+    let c2: f64 = 0.25;
     let mut n1 = 0;
     while n1 < 3 {
-        t5 = t5 * 0.5 + ((mse(&(tanh(&t4)), &(sigmoid(&t4)))));
+        for j in 0..t5.len() {
+            t5[j] += ((&(t2.clamp(-2.0, 0.5)) * (t4[j])).mean().unwrap());
+        }
+        for j in 0..t5.len() {
+            t6 -= ((((t5[j]) / &(square(&t2) + 0.5)).sum()).tanh());
+        }
+        for j in 0..t5.len() {
+            t5[j] = (t4[j]);
+        }
+        for j in 0..t5.len() {
+            t6 -= (sum(&(Zip::from(&(c0 * (t5[j]))).and(&(tanh(&t2.slice_axis(Axis(1), Slice::from(0..))))).map_collect(|&u, &v| {
+        if u > 0.4629 {
+            (f0179(v)).cos()
+        } else {
+            square(u.abs())
+        }
+    }))));
+        }
         n1 += 1;
     }
-    t5 += 0.5;
-    let t4 = (concatenate(Axis(0), &[t2.view(), t2.view(), t4.view()]).unwrap()).iter().sum::<f64>();
-    sum(&t2) + t5 + t4 + t5
+    let t8 = {
+        let t7 = exp(&(tanh(&t2)));
+        t6
+    };
+    let mut t9 = sigmoid(t5.sum());
+    let mut t10 = t9;
+    for i in 0..(k0 % 2) {
+        t9 = (t9 + t10).tanh();
+        t10 = 0.5;
+        t9 = t9 * 0.5 + t10;
+    }
+    t9 + t10
 }
 
 #[test]
 fn f0235_gradcheck() {
-    let mut s = 1126366542u64;
+    let mut s = 338989213u64;
     let p0 = scalar(&mut s);
     let c0: Array2<f64> = random((3, 3), &mut s);
+    let k0: usize = 3;
     let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let (value, grads) = f0235_backward(p0, &c0, 1.0);
-    assert_eq!(value, f0235(p0, &c0));
-    gradcheck(&(p0,), |(p0,)| f0235_backward(*p0, &c0, 1.0)).unwrap();
+    let (value, grads) = f0235_backward(p0, &c0, k0, 1.0);
+    assert_eq!(value, f0235(p0, &c0, k0));
+    gradcheck(&(p0,), |(p0,)| f0235_backward(*p0, &c0, k0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0,), &(v_p0,), |(p0,)| f0235_backward(*p0, &c0, k0, 1.0), |(p0,), (v_p0,)| f0235_jvp(*p0, &c0, k0, *v_p0)).unwrap();
+    hvpcheck(&(p0,), &(v_p0,), |(p0,), (v_p0,)| f0235_hvp(*p0, &c0, k0, *v_p0)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2, p3))]
-fn f0236(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>, c0: &Array2<f64>) -> Array2<f64> {
+#[differentiable(hvp, wrt(p0, p1, p2, p3))]
+fn f0236(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     let t1 = concat(Axis(1), &[&((p3 * p2).t().dot(p0))]);
-    let t2 = &t1;
-    let t3 = relu(t2);
-    let t4 = t2;
-    let t5 = t2;
-    let t6 = cos(t5);
-    t1
+    let t2 = &t1 / (square(p3) + 1.0);
+    let _t3 = &t1;
+    let (n1, m1) = p2.dim();
+    let t4 = mse(&(sigmoid(&(1.25 / (square(&(&t1 + p3)) + 1.0)))), &(backprop::ops::tanh(&t2)));
+    let t5 = ((t4 + t4) / (square(p3) + 0.5)) + (&(exp(&(sigmoid(&t2)))) * p3);
+    t4 + sum(&t5)
 }
 
 #[test]
 fn f0236_gradcheck() {
-    let mut s = 1792056417u64;
+    let mut s = 45012524u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
     let p3: Array2<f64> = random((1, 2), &mut s);
     let c0: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let up: Array2<f64> = random((2, 2), &mut s);
-    let (value, grads) = f0236_backward(&p0, p1, &p2, &p3, &c0, &up);
+    let (value, grads) = f0236_backward(&p0, p1, &p2, &p3, &c0, 1.0);
     assert_eq!(value, f0236(&p0, p1, &p2, &p3, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0236_backward(p0, *p1, p2, p3, &c0, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0236_backward(p0, *p1, p2, p3, &c0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array2<f64> = random((3, 2), &mut s);
+    let v_p3: Array2<f64> = random((1, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1, p2.clone(), p3.clone()), &(v_p0.clone(), v_p1, v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0236_backward(p0, *p1, p2, p3, &c0, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0236_jvp(p0, *p1, p2, p3, &c0, v_p0, *v_p1, v_p2, v_p3)).unwrap();
+    hvpcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), &(v_p0.clone(), v_p1, v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0236_hvp(p0, *p1, p2, p3, &c0, v_p0, *v_p1, v_p2, v_p3)).unwrap();
 }
-#[differentiable]
-fn f0237(d_p0: f64, d_out: &Array2<f64>, d_t1: f64, k0: usize) -> (f64, f64, f64) {
-    let t1_from_t2 = d_out.map(|&u| u);
-    let out = square(d_out);
-    let mut unused = Array2::<f64>::zeros((d_out.nrows(), d_out.ncols()));
-    let mut t4 = t1_from_t2.iter().sum::<f64>();
-    let mut n1 = 0;
-    while n1 < 1 {
-        if d_out.sum() >= 0.4629 {
-            for i in 0..unused.nrows() {
-                for j in 0..unused.ncols() {
-                    t4 -= (sum(&((unused[[i, j]]) - &t1_from_t2)));
-                }
-            }
-        }
-        for i in 0..unused.nrows() {
-            for j in 0..unused.ncols() {
-                unused[[i, j]] = ((t1_from_t2.select(Axis(1), &[0, 1, 0, 0])).sum()) + d_out[[i, j]];
-            }
-        }
-        n1 += 1;
-    }
-    let t5 = match d_out.len() % 3 {
-        0 => abs(&(sum_axis(d_out, Axis(1)))),
-        1 | 2 => sigmoid(&(abs(&(sum_axis(d_out, Axis(1)))))),
-        _ => sin(&(abs(&(sum_axis(d_out, Axis(1)))))),
-    };
-    let _t6 = &(&(softplus(&t5)) - t4) - t4;
-    let mut t7 = t5.to_owned();
-    let mut t8 = (unused[[0, 0]]).tanh();
+#[differentiable(hvp)]
+fn f0237(d_out: f64, out: &Array2<f64>, y_1: f64) -> f64 {
+    let t1 = out.map(|&u| u);
+    let t1_from_t2 = &t1 + y_1;
+    let t1 = &t1_from_t2;
+    let _t3 = ((y_1.min(d_out)).tanh()).tan();
+    let t4 = out.select(Axis(0), &[0, 0]);
+    let mut out_1 = Array2::<f64>::zeros((t1.nrows(), t1.ncols()));
+    let mut x = (f64::log(square(y_1) + 0.5, square(y_1) + 1.5));
     for o in 0..3 {
-        for j in 0..t7.len() {
-            t7[j] = t7[j] * 0.5 + ((logsumexp(&t5)) + t5[j]);
+        for i in 0..out_1.nrows() {
+            for j in 0..out_1.ncols() {
+                out_1[[i, j]] = out_1[[i, j]] * 0.5 + ((t1_from_t2[[1, 0]]) + t1[[i, j]]);
+            }
         }
-        for j in 0..t7.len() {
-            t8 += ((t7[j] * ((&t1_from_t2 - &t1_from_t2).sum())).tanh());
+        for i in 0..out_1.nrows() {
+            x += (sigmoid(out_1.row(i).sum()));
         }
     }
-    let t1_from_t2 = d_t1;
-    (t1_from_t2, d_t1, d_t1)
+    let t7 = array![-0.75_f64, 0.25];
+    let (n1, m1) = out.dim();
+    let unused = Array1::<f64>::zeros(m1);
+    let _t9 = &unused * &((&t7 * &t4).to_owned().reversed_axes());
+    sum(&out_1) + x
 }
 
 #[test]
 fn f0237_gradcheck() {
-    let mut s = 819149184u64;
-    let d_p0 = scalar(&mut s);
-    let d_out: Array2<f64> = random((3, 2), &mut s);
-    let d_t1 = scalar(&mut s);
-    let k0: usize = 1;
-    let (d_p0, d_out, d_t1,) = std::hint::black_box((d_p0, d_out, d_t1,));
-    let (value, grads) = f0237_backward(d_p0, &d_out, d_t1, k0, (1.0, 0.5, -0.75));
-    assert_eq!(value, f0237(d_p0, &d_out, d_t1, k0));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5, -0.75))
-        .check(&(d_p0, d_out.clone(), d_t1), |(d_p0, d_out, d_t1)| f0237_backward(*d_p0, d_out, *d_t1, k0, (1.0, 0.5, -0.75)))
-        .unwrap();
+    let mut s = 2114397119u64;
+    let d_out = scalar(&mut s);
+    let out: Array2<f64> = random((3, 2), &mut s);
+    let y_1 = scalar(&mut s);
+    let (d_out, out, y_1,) = std::hint::black_box((d_out, out, y_1,));
+    let (value, grads) = f0237_backward(d_out, &out, y_1, 1.0);
+    assert_eq!(value, f0237(d_out, &out, y_1));
+    assert_eq!(grads.out.shape(), out.shape());
+    gradcheck(&(d_out, out.clone(), y_1), |(d_out, out, y_1)| f0237_backward(*d_out, out, *y_1, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    let v_p2 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(d_out, out.clone(), y_1), &(v_p0, v_p1.clone(), v_p2), |(d_out, out, y_1)| f0237_backward(*d_out, out, *y_1, 1.0), |(d_out, out, y_1), (v_p0, v_p1, v_p2)| f0237_jvp(*d_out, out, *y_1, *v_p0, v_p1, *v_p2)).unwrap();
+    hvpcheck(&(d_out, out.clone(), y_1), &(v_p0, v_p1.clone(), v_p2), |(d_out, out, y_1), (v_p0, v_p1, v_p2)| f0237_hvp(*d_out, out, *y_1, *v_p0, v_p1, *v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0238(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
     let mut t1 = if p2[[0, 0]] >= -0.5183 {
         p1
@@ -7131,7 +8832,7 @@ fn f0238(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
 
 #[test]
 fn f0238_gradcheck() {
-    let mut s = 1232154641u64;
+    let mut s = 335247841u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
@@ -7141,21 +8842,24 @@ fn f0238_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0238_backward(p0, *p1, p2, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 1), &mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array2<f64> = random((2, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1, p2.clone()), &(v_p0.clone(), v_p1, v_p2.clone()), |(p0, p1, p2)| f0238_backward(p0, *p1, p2, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0238_jvp(p0, *p1, p2, v_p0, *v_p1, v_p2)).unwrap();
+    hvpcheck(&(p0.clone(), p1, p2.clone()), &(v_p0.clone(), v_p1, v_p2.clone()), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0238_hvp(p0, *p1, p2, v_p0, *v_p1, v_p2)).unwrap();
 }
-#[differentiable(wrt(p0))]
+#[differentiable(hvp, wrt(p0))]
 fn f0239(p0: ArrayView2<f64>, c0: &Array2<f64>) -> f64 {
     let t1 = c0.sum_axis(Axis(0));
     let t1 = &t1;
-    let mut t2 = c0.dot(t1);
-    if sum(&p0) < 0.0371 {
-        t2 *= t1;
-    }
-    t1.dot(t1) + t2.dot(&t2)
+    let mut t2 = c0 + (exp(t1.iter().sum::<f64>()));
+    t2 -= &(-&(&t2 - t1));
+    logsumexp(t1) + sum(&t2)
 }
 
 #[test]
 fn f0239_gradcheck() {
-    let mut s = 1611117486u64;
+    let mut s = 230607857u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let c0: Array2<f64> = random((2, 1), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -7163,8 +8867,11 @@ fn f0239_gradcheck() {
     assert_eq!(value, f0239(p0.view(), &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0239_backward(p0.view(), &c0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0239_backward(p0.view(), &c0, 1.0), |(p0,), (v_p0,)| f0239_jvp(p0.view(), &c0, v_p0.view())).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0239_hvp(p0.view(), &c0, v_p0.view())).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0240(p0: &Array2<f64>, p1: ArrayView1<f64>, p2: &Array2<f64>) -> Array1<f64> {
     let t1 = (Zip::from(&(softmax(&p1))).and(&p1).map_collect(|&u, &v| (v.mul_add(-1.5, -1.0)) - u)) + &(concat(Axis(0), &[p2, p2, p2]));
     let t2 = exp(&(1.5 / (square(&p1) + 1.0)));
@@ -7190,8 +8897,12 @@ fn f0240_gradcheck() {
         .upstream(&up)
         .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0240_backward(p0, p1.view(), p2, &up))
         .unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    let v_p1: Array1<f64> = random(3, &mut s);
+    let v_p2: Array2<f64> = random((1, 3), &mut s);
+    GradCheck::new().upstream(&&up).check_jvp(&(p0.clone(), p1.clone(), p2.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(p0, p1, p2)| f0240_backward(p0, p1.view(), p2, &up), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0240_jvp(p0, p1.view(), p2, v_p0, v_p1.view(), v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0241(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
     let t1 = -(f64::atan2(p0.mean().expect("not empty"), 1.0 * 1.0 + 0.5));
     t1
@@ -7210,33 +8921,38 @@ fn f0241_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0241_backward(p0, p1, p2, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((1, 3), &mut s);
+    let v_p1: Array2<f64> = random((2, 3), &mut s);
+    let v_p2: Array2<f64> = random((2, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(p0, p1, p2)| f0241_backward(p0, p1, p2, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0241_jvp(p0, p1, p2, v_p0, v_p1, v_p2)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0241_hvp(p0, p1, p2, v_p0, v_p1, v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0242(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
     let t2 = array![[1.5_f64]];
     let t3 = {
         let t1 = (3.0 / (square(p1) + 1.0)).dot(&p1.t());
         &(&t2 * &(exp(p1))) + ((tanh(&t1)).mapv(f64::tanh))
     };
-    let t3 = (square(p2) + 1.0).sqrt();
+    let mut t3 = (square(p2) + 1.0).sqrt();
     let mut t5 = {
         let t4 = ((square(t3) + 1.0).sqrt()) * t3;
         (p2.ceil()) - t4
     };
     let c1: f64 = 0.25;
     t5 *= p0;
-    let t6 = ((p0 / (t5.powi(2) + 0.5)) / (square(log_sigmoid(t5)) + 2.0)) / (t3.powi(2) + 1.0);
-    let t7 = (t6 + t5) - t6;
-    let t9 = {
-        let t8 = backprop::ops::trunc(&(Zip::from(p1).and(p1).map_collect(|&l, &r| f0029(t5.tanh()))));
-        (t3 * 2.0) * t3
-    };
-    t3 + t5 + t6 + t7 + t9
+    let t6 = log_sigmoid(&(floor(p1)));
+    t5 -= relu(t3);
+    for i in 0..1 {
+        t3 = (t3 - t3) + (powi(p1[[i, 0]], 2));
+        t5 += t3;
+    }
+    t5 + mean(&t6)
 }
 
 #[test]
 fn f0242_gradcheck() {
-    let mut s = 1614780059u64;
+    let mut s = 1693441605u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2 = scalar(&mut s);
@@ -7245,8 +8961,13 @@ fn f0242_gradcheck() {
     assert_eq!(value, f0242(p0, &p1, p2));
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0242_backward(*p0, p1, *p2, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((1, 3), &mut s);
+    let v_p2 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone(), p2), &(v_p0, v_p1.clone(), v_p2), |(p0, p1, p2)| f0242_backward(*p0, p1, *p2, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0242_jvp(*p0, p1, *p2, *v_p0, v_p1, *v_p2)).unwrap();
+    hvpcheck(&(p0, p1.clone(), p2), &(v_p0, v_p1.clone(), v_p2), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0242_hvp(*p0, p1, *p2, *v_p0, v_p1, *v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0243(p0: &Array2<f64>, p1: f64) -> f64 {
     let t1 = p1 * p1;
     let t2 = (tanh(p1 * t1)).tan();
@@ -7264,8 +8985,12 @@ fn f0243_gradcheck() {
     assert_eq!(value, f0243(&p0, p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0243_backward(p0, *p1, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 3), &mut s);
+    let v_p1 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1), &(v_p0.clone(), v_p1), |(p0, p1)| f0243_backward(p0, *p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0243_jvp(p0, *p1, v_p0, *v_p1)).unwrap();
+    hvpcheck(&(p0.clone(), p1), &(v_p0.clone(), v_p1), |(p0, p1), (v_p0, v_p1)| f0243_hvp(p0, *p1, v_p0, *v_p1)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0244(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>, p3: ArrayView2<f64>) -> f64 {
     let t2 = {
         let t1 = &(&(Zip::from(&p3).and(&p3).map_collect(|&u, &v| v / (u.powi(2) + 0.5))) + &p3) * (&(&p3 - &p3) + (square(p0)));
@@ -7299,8 +9024,14 @@ fn f0244_gradcheck() {
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0244_backward(*p0, p1, p2, p3.view(), 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array1<f64> = random(3, &mut s);
+    let v_p2: Array2<f64> = random((3, 2), &mut s);
+    let v_p3: Array2<f64> = random((3, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone(), p2.clone(), p3.clone()), &(v_p0, v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0244_backward(*p0, p1, p2, p3.view(), 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0244_jvp(*p0, p1, p2, p3.view(), *v_p0, v_p1, v_p2, v_p3.view())).unwrap();
+    hvpcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), &(v_p0, v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0244_hvp(*p0, p1, p2, p3.view(), *v_p0, v_p1, v_p2, v_p3.view())).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0245(p0: Array2<f64>) -> f64 {
     let mut t1 = Array2::<f64>::zeros((p0.nrows(), p0.ncols()));
     let mut t2 = mean(&(&(p0.mapv(|z| z)) / &(square(&(sin(&p0))) + 1.0)));
@@ -7322,57 +9053,71 @@ fn f0245(p0: Array2<f64>) -> f64 {
         t3.column_mut(i).assign(&(sigmoid(&p0.column(i))));
     }
     t1 = powi(&t3, 1);
-    let t4 = t2.max(1.25);
-    t3.iter().sum::<f64>() + t4
+    let t4 = t3.clone();
+    t3[[2, 0]] + t4.sum()
 }
 
 #[test]
 fn f0245_gradcheck() {
-    let mut s = 1709577873u64;
+    let mut s = 2016466322u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0245_backward(p0.clone(), 1.0);
     assert_eq!(value, f0245(p0.clone()));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0245_backward(p0.clone(), 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0245_backward(p0.clone(), 1.0), |(p0,), (v_p0,)| f0245_jvp(p0.clone(), v_p0.clone())).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0245_hvp(p0.clone(), v_p0.clone())).unwrap();
 }
-#[differentiable(wrt(grad, out, d_out, d_x))]
-fn f0246(grad: f64, out: &Array2<f64>, d_out: &Array1<f64>, d_x: &Array2<f64>, d_p0: &Array1<f64>, labels: &[usize]) -> f64 {
+#[differentiable(hvp, wrt(p0, p1, p2, p3))]
+fn f0246(p0: f64, p1: &Array2<f64>, p2: &Array1<f64>, p3: &Array2<f64>, c0: &Array1<f64>) -> f64 {
     let t1 = Array::from_elem(3, -1.5_f64);
-    let t1_from_t2 = (Zip::from(d_p0).and(d_p0).map_collect(|&u, &v| {
+    let t2 = (Zip::from(c0).and(c0).map_collect(|&u, &v| {
         if v > -0.5183 {
             log_sigmoid(v)
         } else {
             v
         }
     })) + &t1;
-    let t1_from_t2 = (f0208(grad, grad)) * d_p0;
-    let mut x_from_out = (square(d_out) + 1.0).log(10.0);
-    let t4 = softmax_cross_entropy(d_x, labels);
-    let d_out_1 = d_x.mapv(|e| (softplus(tan(e.tanh()))) * t4);
-    let t1_from_t2 = t1_from_t2.hypot(0.5 * 0.5 + 0.5);
-    x_from_out += &t1_from_t2;
-    d_out_1.sum() + sum(&t1_from_t2) + grad
+    let c1 = 0.25_f64;
+    let n2 = c0.len() - 1;
+    let mut t2 = (p3 * p3) - (c0[n2]);
+    if sum(p3) >= 0.0371 {
+        t2 = p0 * p3;
+    } else if t2.iter().sum::<f64>() >= -0.5183 || p0 > 0.0 {
+        t2 -= &(log_sigmoid(&t2));
+    }
+    let t2 = &t2;
+    let t3 = p2;
+    let t4 = p3;
+    let t5 = acosh(&(square(t4) + 1.5));
+    t4.sum() + sum(&t5)
 }
 
 #[test]
 fn f0246_gradcheck() {
-    let mut s = 1868112113u64;
-    let grad = scalar(&mut s);
-    let out: Array2<f64> = random((2, 2), &mut s);
-    let d_out: Array1<f64> = random(3, &mut s);
-    let d_x: Array2<f64> = random((3, 2), &mut s);
-    let d_p0: Array1<f64> = random(3, &mut s);
-    let labels: &[usize] = &[1, 1, 1];
-    let (grad, out, d_out, d_x, d_p0,) = std::hint::black_box((grad, out, d_out, d_x, d_p0,));
-    let (value, grads) = f0246_backward(grad, &out, &d_out, &d_x, &d_p0, labels, 1.0);
-    assert_eq!(value, f0246(grad, &out, &d_out, &d_x, &d_p0, labels));
-    assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(grad, out.clone(), d_out.clone(), d_x.clone()), |(grad, out, d_out, d_x)| f0246_backward(*grad, out, d_out, d_x, &d_p0, labels, 1.0)).unwrap();
+    let mut s = 303017943u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((2, 2), &mut s);
+    let p2: Array1<f64> = random(3, &mut s);
+    let p3: Array2<f64> = random((3, 2), &mut s);
+    let c0: Array1<f64> = random(3, &mut s);
+    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
+    let (value, grads) = f0246_backward(p0, &p1, &p2, &p3, &c0, 1.0);
+    assert_eq!(value, f0246(p0, &p1, &p2, &p3, &c0));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0246_backward(*p0, p1, p2, p3, &c0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((2, 2), &mut s);
+    let v_p2: Array1<f64> = random(3, &mut s);
+    let v_p3: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone(), p2.clone(), p3.clone()), &(v_p0, v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0246_backward(*p0, p1, p2, p3, &c0, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0246_jvp(*p0, p1, p2, p3, &c0, *v_p0, v_p1, v_p2, v_p3)).unwrap();
+    hvpcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), &(v_p0, v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0246_hvp(*p0, p1, p2, p3, &c0, *v_p0, v_p1, v_p2, v_p3)).unwrap();
 }
-#[differentiable(wrt(p0))]
+#[differentiable(jvp, wrt(p0))]
 fn f0247(p0: &Array1<f32>, c0: &Array2<f32>) -> f32 {
     let mut t1 = match () {
         _ if mean(c0) < 0.4629 => sin(&(tanh(&(c0 * c0)))),
@@ -7402,80 +9147,102 @@ fn f0247_gradcheck() {
         .atol(1e-2)
         .check(&(p0.clone(),), |(p0,)| f0247_backward(p0, &c0, 1.0))
         .unwrap();
+    let v_p0: Array1<f32> = random32(2, &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0247_backward(p0, &c0, 1.0), |(p0,), (v_p0,)| f0247_jvp(p0, &c0, v_p0)).unwrap();
 }
-#[differentiable(wrt(x, w, grad, d_t1))]
-fn f0248(x: f64, w: &Array2<f64>, grad: &Array2<f64>, d_t1: &Array2<f64>, y_1: &Array2<f64>) -> (f64, Array2<f64>) {
-    let _t1 = d_t1;
-    let d_x = grad;
-    let d_x = y_1.dot(y_1);
-    let _t3 = concat(Axis(0), &[&(0.75 - &d_x), &d_x]);
-    (mean(y_1), sigmoid(grad))
+#[differentiable(jvp, wrt(p0, p1, p2, p3))]
+fn f0248(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>, c0: &Array2<f64>, k0: usize) -> Array2<f64> {
+    let _t1 = p3;
+    let t2 = array![[0.5_f64, 0.5, 0.5], [1.5, -0.75, 0.25], [0.25, 2.0, -0.75]];
+    let mut t3 = tanh(p2);
+    let mut t4 = sigmoid(p2);
+    for i in 0..(k0 % 2) {
+        t3 = &t3 * 0.5 + &t4;
+        t4 = t2.clone();
+    }
+    let (t5, t6) = f0200(p1, &(tanh(&t4)), p2);
+    let t7 = p1 * 0.5;
+    t3
 }
 
 #[test]
 fn f0248_gradcheck() {
-    let mut s = 1307717988u64;
-    let x = scalar(&mut s);
-    let w: Array2<f64> = random((1, 3), &mut s);
-    let grad: Array2<f64> = random((3, 3), &mut s);
-    let d_t1: Array2<f64> = random((2, 1), &mut s);
-    let y_1: Array2<f64> = random((2, 2), &mut s);
-    let (x, w, grad, d_t1, y_1,) = std::hint::black_box((x, w, grad, d_t1, y_1,));
-    let up1: Array2<f64> = random((3, 3), &mut s);
-    let (value, grads) = f0248_backward(x, &w, &grad, &d_t1, &y_1, (1.0, &up1));
-    assert_eq!(value, f0248(x, &w, &grad, &d_t1, &y_1));
-    assert_eq!(grads.w.shape(), w.shape());
-    assert_eq!(grads.grad.shape(), grad.shape());
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    let mut s = 1579701526u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((1, 3), &mut s);
+    let p2: Array2<f64> = random((3, 3), &mut s);
+    let p3: Array2<f64> = random((2, 1), &mut s);
+    let c0: Array2<f64> = random((2, 2), &mut s);
+    let k0: usize = 2;
+    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
+    let up: Array2<f64> = random((3, 3), &mut s);
+    let (value, grads) = f0248_backward(p0, &p1, &p2, &p3, &c0, k0, &up);
+    assert_eq!(value, f0248(p0, &p1, &p2, &p3, &c0, k0));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
     GradCheck::new()
-        .upstream(&(1.0, &up1))
-        .check(&(x, w.clone(), grad.clone(), d_t1.clone()), |(x, w, grad, d_t1)| f0248_backward(*x, w, grad, d_t1, &y_1, (1.0, &up1)))
+        .upstream(&up)
+        .check(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0248_backward(*p0, p1, p2, p3, &c0, k0, &up))
         .unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((1, 3), &mut s);
+    let v_p2: Array2<f64> = random((3, 3), &mut s);
+    let v_p3: Array2<f64> = random((2, 1), &mut s);
+    GradCheck::new().upstream(&&up).check_jvp(&(p0, p1.clone(), p2.clone(), p3.clone()), &(v_p0, v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0248_backward(*p0, p1, p2, p3, &c0, k0, &up), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0248_jvp(*p0, p1, p2, p3, &c0, k0, *v_p0, v_p1, v_p2, v_p3)).unwrap();
 }
-#[differentiable(wrt(grad))]
-fn f0249(out: &Array2<f32>, grad: &Array1<f32>) -> f32 {
-    let mut d_x = if out.sum() < -0.5183 {
-        &(-grad) * 1.5
+#[differentiable(jvp, wrt(p1))]
+fn f0249(p0: &Array2<f32>, p1: &Array1<f32>, c1: f32, k0: usize) -> f32 {
+    let t1 = if p0.sum() < -0.5183 {
+        &(-p1) * 1.5
     } else {
-        grad - grad
+        p1 / (p1 * p1 + 1.0)
     };
-    d_x += &(((backprop::ops::recip(&(square(&d_x) + 1.0))).dot(grad)) * &d_x);
-    let out_1 = &d_x;
-    let mut d_out = mse(&(sigmoid(&d_x)), &(sin(grad)));
-    if d_out <= -0.5183 {
-        d_out *= f0010(d_out.tanh());
-    } else {
-        d_out += f0010(f32::tanh(d_out));
-    }
-    let d_x = f0010(tanh(d_out));
-    let mut grad_1 = sum(&(square(&(sigmoid(out_1)))));
+    let _t2 = exp(&t1);
+    let mut t3 = sigmoid((sum(&(1.25 - p0))));
     let mut n1 = 0;
-    let x_from_out = loop {
-        grad_1 += (sum(&(&(to_degrees(out_1)) * 0.01)));
+    let t4 = loop {
+        t3 = t3 * 0.5 + (mean(&(tan(&(tanh(&t1))))));
         n1 += 1;
-        if n1 >= 1 {
-            break grad_1 * 0.5;
+        if n1 >= 3 {
+            break t3 * 0.5;
         }
     };
-    out_1.mean().unwrap() + d_out + d_x + x_from_out + grad_1
+    let mut t5 = (((p0 / 0.1).mean().expect("not empty"))).tanh();
+    let mut t6 = t5;
+    for i in 0..(k0 % 2) {
+        t5 -= 0.5 * t6;
+        t6 = c1;
+        t5 = t5 * 0.5 + t6;
+    }
+    t3 *= (t1.to_shape((2, 1)).unwrap()).mean().expect("not empty");
+    if p1.mean().unwrap() >= -0.5183 || t6 > 0.0 {
+        return t6;
+    }
+    let t7 = f0010(f32::tanh(t6));
+    t6 + t7 + logsumexp(p1)
 }
 
 #[test]
 fn f0249_gradcheck() {
-    let mut s = 968127068u64;
-    let out: Array2<f32> = random32((3, 2), &mut s);
-    let grad: Array1<f32> = random32(2, &mut s);
-    let (out, grad,) = std::hint::black_box((out, grad,));
-    let (value, grads) = f0249_backward(&out, &grad, 1.0);
-    assert_eq!(value, f0249(&out, &grad));
-    assert_eq!(grads.grad.shape(), grad.shape());
+    let mut s = 1380744171u64;
+    let p0: Array2<f32> = random32((3, 2), &mut s);
+    let p1: Array1<f32> = random32(2, &mut s);
+    let c1 = scalar32(&mut s);
+    let k0: usize = 3;
+    let (p0, p1, c1,) = std::hint::black_box((p0, p1, c1,));
+    let (value, grads) = f0249_backward(&p0, &p1, c1, k0, 1.0);
+    assert_eq!(value, f0249(&p0, &p1, c1, k0));
+    assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(grad.clone(),), |(grad,)| f0249_backward(&out, grad, 1.0))
+        .check(&(p1.clone(),), |(p1,)| f0249_backward(&p0, p1, c1, k0, 1.0))
         .unwrap();
+    let v_p1: Array1<f32> = random32(2, &mut s);
+    GradCheck::new().check_jvp(&(p1.clone(),), &(v_p1.clone(),), |(p1,)| f0249_backward(&p0, p1, c1, k0, 1.0), |(p1,), (v_p1,)| f0249_jvp(&p0, p1, c1, k0, v_p1)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0250(p0: ArrayView2<f64>) -> f64 {
     let t1 = &p0;
     let t3 = {
@@ -7494,22 +9261,30 @@ fn f0250_gradcheck() {
     assert_eq!(value, f0250(p0.view()));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0250_backward(p0.view(), 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0250_backward(p0.view(), 1.0), |(p0,), (v_p0,)| f0250_jvp(p0.view(), v_p0.view())).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0250_hvp(p0.view(), v_p0.view())).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0251(p0: &Array2<f64>, p1: f64, p2: f64) -> f64 {
     let t1 = 2.0 - ((p1 - 2.0) / (square(p1) + 1.0));
-    let t2 = sigmoid((square(t1) + 0.5).ln());
-    let t3 = t1 / (p2.powi(2) + 2.0);
-    let t4 = t2;
-    let _t5 = ((square(t4) + 0.5).powf(sin(t4))) * 0.1;
-    let t6 = t2.max(t3);
-    let t7 = t6;
-    t1 + t2 + t3 + t4 + t6 + t7
+    let t2 = t1;
+    let t2 = t1;
+    let mut t3 = t1;
+    let mut t4 = Array2::<f64>::zeros((p0.nrows(), p0.ncols()));
+    for i in 0..t4.nrows() {
+        t4[[i, 1]] = (p0[[i, 1]]);
+    }
+    let _t5 = concat(Axis(0), &[&(tanh(&t4)), &t4, &t4]);
+    for i in 0..3 {
+        t3 = t2;
+    }
+    t1 + t2 + t3 + t4[[1, 1]]
 }
 
 #[test]
 fn f0251_gradcheck() {
-    let mut s = 1308579034u64;
+    let mut s = 1383063650u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -7518,8 +9293,13 @@ fn f0251_gradcheck() {
     assert_eq!(value, f0251(&p0, p1, p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(), p1, p2), |(p0, p1, p2)| f0251_backward(p0, *p1, *p2, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 2), &mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1, p2), &(v_p0.clone(), v_p1, v_p2), |(p0, p1, p2)| f0251_backward(p0, *p1, *p2, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0251_jvp(p0, *p1, *p2, v_p0, *v_p1, *v_p2)).unwrap();
+    hvpcheck(&(p0.clone(), p1, p2), &(v_p0.clone(), v_p1, v_p2), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0251_hvp(p0, *p1, *p2, v_p0, *v_p1, *v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0252(out: &Array2<f32>) -> f32 {
     let d_x = out;
     let t1_from_t2 = out.column(0);
@@ -7540,82 +9320,107 @@ fn f0252_gradcheck() {
         .atol(1e-2)
         .check(&(out.clone(),), |(out,)| f0252_backward(out, 1.0))
         .unwrap();
+    let v_p0: Array2<f32> = random32((1, 2), &mut s);
+    GradCheck::new().check_jvp(&(out.clone(),), &(v_p0.clone(),), |(out,)| f0252_backward(out, 1.0), |(out,), (v_p0,)| f0252_jvp(out, v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0253(p0: &Array1<f64>) -> f64 {
-    let mut t1 = if sum(p0) < 0.0371 {
+    let t1 = if sum(p0) < 0.0371 {
         p0.to_owned()
     } else {
         p0 * p0
     };
-    let t2 = backprop::ops::softplus(&(&t1 / &(&t1 * &t1 + 2.0)));
-    let t3 = (&(t2.broadcast((3, 2)).unwrap()) - &t1).dot(&t2);
-    'o1: for _ in 0..2 {
-    for i in 0..2 {
-            t1 += &t2;
-            if logsumexp(&t3) > -0.5183 {
-                break;
-            }
-            if logsumexp(&t3) > 0.0371 {
-                continue 'o1;
-            }
+    let mut t2 = sigmoid((mse(&(abs(&t1)), &t1)));
+    let mut t3 = t2;
+    let mut n1 = 0;
+    while n1 < 2 {
+        t2 = t2 * 0.5 + t3;
+        t3 = -1.5;
+        n1 += 1;
+    }
+    let c2 = 1.25_f64;
+    let mut t1 = square(&(sigmoid(&(t1.to_owned().mapv_into(|u| {
+        if c2 < 0.0371 {
+            sigmoid(c2 * t2)
+        } else {
+            (t3 * u) - u
         }
+    })))));
+    let c3: f64 = 0.75;
+    let _t4 = p0.iter().zip(&t1).map(|(&a, &b)| c3 * b).sum::<f64>();
+    for i in (0..3).rev() {
+        t1 -= 0.75;
+        t1 += &((tanh(&t1)).mapv(relu));
     }
-    let mut t4 = sigmoid((&t1 + &t1).sum());
-    let t5 = array![0.0_f64, 0.5];
-    let mut n2 = 0;
-    while n2 < 1 && t4.abs() < 0.4629 {
-        t4 -= (sigmoid((&t3 - &t3).iter().sum::<f64>()));
-        t4 += ((sigmoid(&t2)) * 0.1 + &t5).std(0.0);
-        n2 += 1;
-    }
-    mean(&t1) + t2.sum() + t3.dot(&t3) + t4 + t1.sum()
+    t3 + t1.iter().sum::<f64>()
 }
 
 #[test]
 fn f0253_gradcheck() {
-    let mut s = 1570097409u64;
+    let mut s = 353812216u64;
     let p0: Array1<f64> = random(2, &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0253_backward(&p0, 1.0);
     assert_eq!(value, f0253(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0253_backward(p0, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(2, &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0253_backward(p0, 1.0), |(p0,), (v_p0,)| f0253_jvp(p0, v_p0)).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0253_hvp(p0, v_p0)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2))]
-fn f0254(p0: Array1<f64>, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>, labels: &[usize]) -> f64 {
-    let t2 = {
+#[differentiable(hvp, wrt(p0, p1, p2))]
+fn f0254(p0: Array1<f64>, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
+    let mut t2 = {
         let t1 = p1;
         logsumexp(&(sin(p2)))
     };
-    let mut t3 = Zip::from(&(tanh(&((f0183(&(cos(&t2)), &p0)) / (square(c0) + 2.0))))).and(c0).map_collect(|&a, &b| (p1.powi(2) + 0.5).powf(cos(p1)));
-    t3 *= &t2;
-    let t4 = c0;
-    let mut t5 = log_sigmoid(c0);
-    if t5[[2, 1]] > 0.4629 {
-        t5 /= &(t4 * t4 + 0.5);
-    } else if t3.sum() < 0.4629 {
-        t5 /= &(square(&t2) + 1.0);
+    let mut t3 = p2.mapv(f64::sin);
+    t2 -= 2.0;
+    t3 *= f0169(p1);
+    let n1 = p2.nrows();
+    let m1 = p2.ncols();
+    let t4 = Array2::<f64>::from_shape_vec((3, m1), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0]).unwrap();
+    let c2 = 1.5_f64;
+    let t5 = if t2.dot(&t2) <= -0.5183 {
+        &((&(Zip::from(&(sigmoid(&t3))).and(c0).map_collect(|&u, &v| v * u)) * 0.1 + &t4).var_axis(Axis(0), 1.0)) + p2
+    } else {
+        (tan(&(tanh(&(&t3 - &t2))))).mapv(|u| u)
+    };
+    let mut t6 = Array1::<f64>::zeros(t2.len());
+    let mut t7 = sigmoid(sum(&(((sigmoid(&t5)).dot(&(sigmoid(&t5)))) / (square(&t3) + 2.0))));
+    for o in 0..1 {
+        if t5.sum() < -0.5183 {
+            for j in 0..t6.len() {
+                t6[j] = t6[j] * 0.5 + ((((p2[[o, j]]) * (t7.tanh()))) + t2[j]);
+            }
+        }
+        for j in 0..t6.len() {
+            t7 += ((t6[j] * (((backprop::ops::exp(&(tanh(&t5)))).iter().sum::<f64>()).tanh())).tanh());
+        }
     }
-    t2.dot(&t2) + mean(&t3) + t4.mean().unwrap() + sum(&t5)
+    logsumexp(&t6) + t7 + c0.sum()
 }
 
 #[test]
 fn f0254_gradcheck() {
-    let mut s = 2036069188u64;
+    let mut s = 1382429653u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
     let c0: Array2<f64> = random((3, 3), &mut s);
-    let labels: &[usize] = &[2, 2, 0];
     let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0254_backward(p0.clone(), p1, &p2, &c0, labels, 1.0);
-    assert_eq!(value, f0254(p0.clone(), p1, &p2, &c0, labels));
+    let (value, grads) = f0254_backward(p0.clone(), p1, &p2, &c0, 1.0);
+    assert_eq!(value, f0254(p0.clone(), p1, &p2, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0254_backward(p0.clone(), *p1, p2, &c0, labels, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0254_backward(p0.clone(), *p1, p2, &c0, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(2, &mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array2<f64> = random((3, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1, p2.clone()), &(v_p0.clone(), v_p1, v_p2.clone()), |(p0, p1, p2)| f0254_backward(p0.clone(), *p1, p2, &c0, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0254_jvp(p0.clone(), *p1, p2, &c0, v_p0.clone(), *v_p1, v_p2)).unwrap();
+    hvpcheck(&(p0.clone(), p1, p2.clone()), &(v_p0.clone(), v_p1, v_p2.clone()), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0254_hvp(p0.clone(), *p1, p2, &c0, v_p0.clone(), *v_p1, v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0255(p0: f32, p1: ArrayView1<f32>, p2: &Array1<f32>, p3: f32) -> f32 {
     let t1 = ((square(p0) + 0.5).ln()) + p2;
     let t2 = match () {
@@ -7646,139 +9451,199 @@ fn f0255_gradcheck() {
         .atol(1e-2)
         .check(&(p0, p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0255_backward(*p0, p1.view(), p2, *p3, 1.0))
         .unwrap();
+    let v_p0 = scalar32(&mut s);
+    let v_p1: Array1<f32> = random32(3, &mut s);
+    let v_p2: Array1<f32> = random32(3, &mut s);
+    let v_p3 = scalar32(&mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone(), p2.clone(), p3), &(v_p0, v_p1.clone(), v_p2.clone(), v_p3), |(p0, p1, p2, p3)| f0255_backward(*p0, p1.view(), p2, *p3, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0255_jvp(*p0, p1.view(), p2, *p3, *v_p0, v_p1.view(), v_p2, *v_p3)).unwrap();
 }
-#[differentiable(wrt(p0, p2, p3))]
-fn f0256(p0: &Array2<f32>, p1: &Array2<f32>, p2: &Array2<f32>, p3: &Array2<f32>, labels: &[usize]) -> f32 {
+#[differentiable(jvp, wrt(p0, p2, p3))]
+fn f0256(p0: &Array2<f32>, p1: &Array2<f32>, p2: &Array2<f32>, p3: &Array2<f32>, c1: f32, k0: usize) -> f32 {
     let t1 = p3 - p2;
-    let t2 = (sigmoid(&((abs(p0)).dot(&t1)))).map(|&e| e);
-    let t3 = array![[-1.0_f32], [0.5]];
-    let t4 = if p1.sum() >= 0.0371 {
-        &(p3 * p3) - &t3
-    } else {
-        sigmoid(&(&(p3 * p3) - &t3))
-    };
-    let t5 = softmax_cross_entropy(&t4, labels);
-    let t6 = softplus(&(t2.dot(&t2)));
-    let t1 = (square(t5) + 1.0).ln();
-    mean(&t2) + t4.mean().unwrap() + t5 + t6[[2, 1]] + t1
+    let mut t2 = sigmoid((f0072(p1.to_owned())));
+    let mut t3 = t2;
+    for i in 0..(k0 % 2) {
+        t2 += t3.sin();
+        t3 = t3;
+        t2 += t3.sin();
+    }
+    let t4 = ((p2 - p3).sum_axis(Axis(0))).dot(p1);
+    let (n1, m1) = p3.dim();
+    let t5 = Array2::<f32>::zeros((n1, 3));
+    let mut t6 = tanh(p2);
+    let mut t7 = t6.clone();
+    let mut n2 = 0;
+    while n2 < 3 {
+        t6 = &t6 * 0.5 + &t7;
+        t7 = t5.clone();
+        t6 = tanh(&(&t6 + &t7));
+        n2 += 1;
+    }
+    if p2[[1, 1]] >= 0.4629 {
+        return (&t7 * &t6).sum();
+    }
+    let t2 = sigmoid(&(log_sigmoid(&(concat(Axis(1), &[&t7, &t7])))));
+    mean(&t1) + t3 + t4.mean().unwrap() + t6.iter().sum::<f32>() + t7.mean().unwrap() + t2.iter().sum::<f32>()
 }
 
 #[test]
 fn f0256_gradcheck() {
-    let mut s = 1608702111u64;
+    let mut s = 2023360970u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let p1: Array2<f32> = random32((3, 1), &mut s);
     let p2: Array2<f32> = random32((2, 3), &mut s);
     let p3: Array2<f32> = random32((2, 1), &mut s);
-    let labels: &[usize] = &[0, 0];
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0256_backward(&p0, &p1, &p2, &p3, labels, 1.0);
-    assert_eq!(value, f0256(&p0, &p1, &p2, &p3, labels));
+    let c1 = scalar32(&mut s);
+    let k0: usize = 3;
+    let (p0, p1, p2, p3, c1,) = std::hint::black_box((p0, p1, p2, p3, c1,));
+    let (value, grads) = f0256_backward(&p0, &p1, &p2, &p3, c1, k0, 1.0);
+    assert_eq!(value, f0256(&p0, &p1, &p2, &p3, c1, k0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p2.clone(), p3.clone()), |(p0, p2, p3)| f0256_backward(p0, &p1, p2, p3, labels, 1.0))
+        .check(&(p0.clone(), p2.clone(), p3.clone()), |(p0, p2, p3)| f0256_backward(p0, &p1, p2, p3, c1, k0, 1.0))
         .unwrap();
+    let v_p0: Array2<f32> = random32((3, 2), &mut s);
+    let v_p2: Array2<f32> = random32((2, 3), &mut s);
+    let v_p3: Array2<f32> = random32((2, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p2.clone(), p3.clone()), &(v_p0.clone(), v_p2.clone(), v_p3.clone()), |(p0, p2, p3)| f0256_backward(p0, &p1, p2, p3, c1, k0, 1.0), |(p0, p2, p3), (v_p0, v_p2, v_p3)| f0256_jvp(p0, &p1, p2, p3, c1, k0, v_p0, v_p2, v_p3)).unwrap();
 }
-#[differentiable]
-fn f0257(y_1: &Array2<f64>, x: &Array2<f64>, d_p0: ArrayView1<f64>) -> f64 {
-    let t1 = &(&(to_degrees(x)) * 0.01) + 0.1;
-    let d_out = if t1[[0, 1]] >= -0.5183 {
-        (cos(&(log_softmax(&t1)))) - &((mse(x, &t1)) * (t1.hypot(0.5 * 0.5 + 0.5)))
+#[differentiable(hvp)]
+fn f0257(p0: &Array2<f64>, p1: &Array2<f64>, p2: ArrayView1<f64>, k0: usize) -> f64 {
+    let t1 = &(&(to_degrees(p1)) * 0.01) + 0.1;
+    let mut t2 = if t1[[0, 1]] >= -0.5183 {
+        (cos(&(log_softmax(&t1)))) - &((mse(p1, &t1)) * (t1.hypot(0.5 * 0.5 + 0.5)))
     } else {
-        (mean(&(3.0 - &d_p0))) / (square(&(softmax(&(x / &(square(x) + 0.5))))) + 1.0)
+        (mean(&(3.0 - &p2))) / (square(&(softmax(&(p1 / &(square(p1) + 0.5))))) + 1.0)
     };
-    let out = &d_out;
-    let t5 = {
-        let out_1 = backprop::ops::square(&(sigmoid(out)));
-        sum_axis(&(out + &out_1), Axis(1))
-    };
-    let grad_1 = &d_out;
-    let d_out = d_out.clone();
-    let d_x = if sum(&t5) <= 0.4629 {
-        3.0 + &t1
-    } else {
-        softmax(&d_out)
-    };
-    sum(&d_out) + d_x[[2, 0]] + d_x[[1, 1]]
+    let n1 = p1.nrows();
+    let m1 = p1.ncols();
+    let (n2, m2) = p0.dim();
+    let t3 = Array2::<f64>::ones((m1, m2));
+    let mut t4 = tanh(p0);
+    let mut t5 = sigmoid(p0);
+    for _ in 0..2 {
+        t5 = sigmoid(p0);
+        for i in 0..(k0 % 2) {
+            t4 = &t4 * 0.5 + &t5;
+            t5 = t3.clone();
+            t4 = &t4 * 0.5 + &t5;
+        }
+    }
+    let mut t5 = t1.select(Axis(0), &[0]);
+    t2 += &(log_sigmoid(&((-p1).dot(&t4))));
+    let mut t6 = cos(sigmoid(sum(&((t4.hypot(-1.5 * -1.5 + 0.5)) * &t5))));
+    let mut t7 = t6;
+    let mut n3 = 0;
+    while n3 < 3 {
+        t6 = t6 * 0.5 + t7;
+        t7 = t6;
+        n3 += 1;
+    }
+    t5 *= tanh(t7);
+    t6 + t7
 }
 
 #[test]
 fn f0257_gradcheck() {
-    let mut s = 1705605936u64;
-    let y_1: Array2<f64> = random((2, 1), &mut s);
-    let x: Array2<f64> = random((3, 2), &mut s);
-    let d_p0: Array1<f64> = random(3, &mut s);
-    let (y_1, x, d_p0,) = std::hint::black_box((y_1, x, d_p0,));
-    let (value, grads) = f0257_backward(&y_1, &x, d_p0.view(), 1.0);
-    assert_eq!(value, f0257(&y_1, &x, d_p0.view()));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    gradcheck(&(y_1.clone(), x.clone(), d_p0.clone()), |(y_1, x, d_p0)| f0257_backward(y_1, x, d_p0.view(), 1.0)).unwrap();
+    let mut s = 1544001787u64;
+    let p0: Array2<f64> = random((2, 1), &mut s);
+    let p1: Array2<f64> = random((3, 2), &mut s);
+    let p2: Array1<f64> = random(3, &mut s);
+    let k0: usize = 2;
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0257_backward(&p0, &p1, p2.view(), k0, 1.0);
+    assert_eq!(value, f0257(&p0, &p1, p2.view(), k0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0257_backward(p0, p1, p2.view(), k0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 1), &mut s);
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    let v_p2: Array1<f64> = random(3, &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(p0, p1, p2)| f0257_backward(p0, p1, p2.view(), k0, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0257_jvp(p0, p1, p2.view(), k0, v_p0, v_p1, v_p2.view())).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0257_hvp(p0, p1, p2.view(), k0, v_p0, v_p1, v_p2.view())).unwrap();
 }
-#[differentiable(wrt(p0))]
-fn f0258(p0: f64, c0: &Array2<f64>, k0: usize) -> f64 {
-    let mut t1 = c0[[2, 1]];
-    let t2 = c0.mapv(|z| {
+#[differentiable(jvp, wrt(grad))]
+fn f0258(grad: f64, w: &Array2<f64>, x: f64) -> Array2<f64> {
+    let mut t1_from_t2 = w[[2, 1]];
+    let (n1, m1) = w.dim();
+    let mut t2 = w.mapv(|z| {
         if z <= -0.5183 {
-            clamp(p0, -0.5, 1.0)
+            clamp(grad, -0.5, 1.0)
         } else {
             ln(square(z) + 0.5)
         }
     });
-    t1 += p0;
-    let t3 = t2.clone();
-    let _t4 = (0.1 + &(concat(Axis(1), &[&t3, c0, &t3]))) / (square(p0) + 1.0);
-    let t3 = c0;
-    let t5 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5], [3.0, 3.5, 4.0]];
-    let _t6 = &(c0.dot(&t2)) / (square((t3 * 0.1 + &t5).var(1.0)) + 2.0);
-    t1 + sum(&t2) + sum(t3) + p0
+    t1_from_t2 += grad;
+    let mut t3 = sigmoid((sum(&t2)).tanh());
+    let mut d_out = t3;
+    for _ in 0..2 {
+        d_out = t3;
+        let mut n4 = 0;
+        while n4 < 2 {
+            let s2 = d_out * 0.5;
+            t3 = t3.tanh() + s2;
+            d_out = x;
+            let s3 = d_out * 0.5;
+            t3 = t3.tanh() + s3;
+            n4 += 1;
+        }
+    }
+    let d_x = d_out;
+    let d_x = f64::sin(d_x + d_x);
+    t2 -= d_x;
+    t2
 }
 
 #[test]
 fn f0258_gradcheck() {
-    let mut s = 1620753953u64;
-    let p0 = scalar(&mut s);
-    let c0: Array2<f64> = random((3, 3), &mut s);
-    let k0: usize = 1;
-    let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let (value, grads) = f0258_backward(p0, &c0, k0, 1.0);
-    assert_eq!(value, f0258(p0, &c0, k0));
-    gradcheck(&(p0,), |(p0,)| f0258_backward(*p0, &c0, k0, 1.0)).unwrap();
+    let mut s = 1212685641u64;
+    let grad = scalar(&mut s);
+    let w: Array2<f64> = random((3, 3), &mut s);
+    let x = scalar(&mut s);
+    let (grad, w, x,) = std::hint::black_box((grad, w, x,));
+    let up: Array2<f64> = random((3, 3), &mut s);
+    let (value, grads) = f0258_backward(grad, &w, x, &up);
+    assert_eq!(value, f0258(grad, &w, x));
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(grad,), |(grad,)| f0258_backward(*grad, &w, x, &up))
+        .unwrap();
+    let v_p0 = scalar(&mut s);
+    GradCheck::new().upstream(&&up).check_jvp(&(grad,), &(v_p0,), |(grad,)| f0258_backward(*grad, &w, x, &up), |(grad,), (v_p0,)| f0258_jvp(*grad, &w, x, *v_p0)).unwrap();
 }
-#[differentiable]
-fn f0259(p0: &Array1<f64>, p1: Array2<f64>) -> Array2<f64> {
-    let t1 = &(p1.mapv(|z| {
-        if z >= 0.4629 {
-            z * z
-        } else {
-            z
-        }
-    })) * p0;
-    sin(&p1)
+#[differentiable(hvp)]
+fn f0259(p0: &Array1<f64>, p1: Array2<f64>) -> f64 {
+    let t2 = if p1[[2, 0]] > 0.0371 {
+        let (_, t1) = f0189(p1.to_owned());
+        p1[[0, 0]]
+    } else {
+        (softplus(&p1)).sum()
+    };
+    t2
 }
 
 #[test]
 fn f0259_gradcheck() {
-    let mut s = 1700577890u64;
+    let mut s = 2069606553u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up: Array2<f64> = random((3, 1), &mut s);
-    let (value, grads) = f0259_backward(&p0, p1.clone(), &up);
+    let (value, grads) = f0259_backward(&p0, p1.clone(), 1.0);
     assert_eq!(value, f0259(&p0, p1.clone()));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0259_backward(p0, p1.clone(), &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0259_backward(p0, p1.clone(), 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(2, &mut s);
+    let v_p1: Array2<f64> = random((3, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0259_backward(p0, p1.clone(), 1.0), |(p0, p1), (v_p0, v_p1)| f0259_jvp(p0, p1.clone(), v_p0, v_p1.clone())).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0259_hvp(p0, p1.clone(), v_p0, v_p1.clone())).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0260(p0: Array1<f64>, p1: &Array1<f64>, p2: &Array2<f64>) -> Array2<f64> {
     let n1 = p1.len() - 1;
     let t1 = p2;
@@ -7808,8 +9673,12 @@ fn f0260_gradcheck() {
         .upstream(&up)
         .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0260_backward(p0.clone(), p1, p2, &up))
         .unwrap();
+    let v_p0: Array1<f64> = random(2, &mut s);
+    let v_p1: Array1<f64> = random(2, &mut s);
+    let v_p2: Array2<f64> = random((3, 3), &mut s);
+    GradCheck::new().upstream(&&up).check_jvp(&(p0.clone(), p1.clone(), p2.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(p0, p1, p2)| f0260_backward(p0.clone(), p1, p2, &up), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0260_jvp(p0.clone(), p1, p2, v_p0.clone(), v_p1, v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0261(p0: &Array1<f64>, p1: &Array1<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
     let t1 = softmax(&((powi(p0, 3)) + (logsumexp(p1))));
     logsumexp(&t1) + p0.dot(p0)
@@ -7830,8 +9699,14 @@ fn f0261_gradcheck() {
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0261_backward(p0, p1, p2, p3, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(2, &mut s);
+    let v_p1: Array1<f64> = random(2, &mut s);
+    let v_p2: Array2<f64> = random((2, 2), &mut s);
+    let v_p3: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0261_backward(p0, p1, p2, p3, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0261_jvp(p0, p1, p2, p3, v_p0, v_p1, v_p2, v_p3)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0261_hvp(p0, p1, p2, p3, v_p0, v_p1, v_p2, v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0262(p0: &Array2<f64>, p1: &Array2<f64>, p2: ArrayView1<f64>, p3: Array2<f64>) -> f64 {
     let t1 = (1.25 * &(&p3 - &p3)) - (mse(&p2, &p2));
     let mut t3 = {
@@ -7842,19 +9717,17 @@ fn f0262(p0: &Array2<f64>, p1: &Array2<f64>, p2: ArrayView1<f64>, p3: Array2<f64
     if p2.dot(&p2) < -0.5183 {
         t3 += &(backprop::ops::log_sigmoid(&t3));
     }
-    let t4 = &(t1.column(0)) * &p3;
-    let mut t5 = tanh(((backprop::ops::ln(&(square(&(stack(Axis(1), &[p2.view(), p2.view()]).unwrap())) + 1.0))) - 0.1).sum());
-    let mut n1 = 0;
-    while n1 < 1 && t5.abs() > 0.5183 {
-        t5 -= (mean(&(&(logsumexp(p1)) + p1)));
-        n1 += 1;
-    }
-    t4[[1, 1]] + t5
+    let t4 = &p2;
+    let t6 = {
+        let t5 = logsumexp(&((t1.view().reversed_axes()).sum_axis(Axis(0))));
+        -(p1 * &(p1.to_owned().mapv_into(|u| asinh(u))))
+    };
+    sum(t4) + t6.iter().sum::<f64>()
 }
 
 #[test]
 fn f0262_gradcheck() {
-    let mut s = 748136160u64;
+    let mut s = 1695200894u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array1<f64> = random(3, &mut s);
@@ -7867,57 +9740,92 @@ fn f0262_gradcheck() {
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0262_backward(p0, p1, p2.view(), p3.clone(), 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((1, 3), &mut s);
+    let v_p1: Array2<f64> = random((3, 1), &mut s);
+    let v_p2: Array1<f64> = random(3, &mut s);
+    let v_p3: Array2<f64> = random((3, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0262_backward(p0, p1, p2.view(), p3.clone(), 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0262_jvp(p0, p1, p2.view(), p3.clone(), v_p0, v_p1, v_p2.view(), v_p3.clone())).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0262_hvp(p0, p1, p2.view(), p3.clone(), v_p0, v_p1, v_p2.view(), v_p3.clone())).unwrap();
 }
-#[differentiable]
-fn f0263(p0: &Array2<f64>) -> (f64, f64) {
-    let mut t1 = softmax(&((mean(p0)) * p0));
-    let t2 = &t1 / &(p0 * p0 + 1.0);
-    if mean(&t1) <= 0.4629 {
-        t1 -= &t2;
+#[differentiable(hvp)]
+fn f0263(p0: &Array2<f64>) -> f64 {
+    let n1 = p0.nrows();
+    let m1 = p0.ncols();
+    let t1 = Array::from_elem((n1, m1), -1.5_f64);
+    let mut t2 = softmax(&(&(p0.slice(s![0.., ..;-1])) * p0));
+    let mut t3 = &t2 / &(p0 * p0 + 1.0);
+    if mean(&t2) <= 0.4629 {
+        t2 -= &t3;
     } else {
-        t1 = 0.25 - &t2;
+        t2 = 0.25 - &t3;
     }
-    let mut t1 = (square(&((powi(&(sin(&t1)), 3)) * &t2)) + 1.0).log(3.0 * 3.0 + 1.5);
+    let t2 = sigmoid(&t3);
+    'o2: for _ in 0..2 {
     for i in 0..2 {
-        t1 -= p0;
+            t3 = p0 + (p0[[i, 0]]);
+            t3 += p0[[i, 0]];
+            if (p0[[i, 0]]) < 0.0371 && (p0[[i, 0]]) > 0.0 {
+                continue 'o2;
+            }
+            match i % 3 {
+                0 => t3 += p0,
+                1 | 2 => {
+                    t3 -= p0[[i, 0]];
+                }
+                _ => {}
+            }
+        }
     }
-    let t3 = p0;
-    (sum(&t1), sum(p0))
+    let t4 = Array2::<f64>::ones((2, 1));
+    let mut t5 = tanh(p0);
+    let mut t6 = t5.clone();
+    for _ in 0..2 {
+        t6 = t5.clone();
+        let mut n4 = 0;
+        while n4 < 1 {
+            t5 = tanh(&(&t5 + &t6));
+            let s3 = t5.clone();
+            t5 = t6.clone();
+            t6 = s3;
+            n4 += 1;
+        }
+    }
+    sum(&t5) + t6.iter().sum::<f64>()
 }
 
 #[test]
 fn f0263_gradcheck() {
-    let mut s = 322987178u64;
+    let mut s = 1527302973u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0263_backward(&p0, (1.0, 0.5));
+    let (value, grads) = f0263_backward(&p0, 1.0);
     assert_eq!(value, f0263(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(),), |(p0,)| f0263_backward(p0, (1.0, 0.5)))
-        .unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0263_backward(p0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0263_backward(p0, 1.0), |(p0,), (v_p0,)| f0263_jvp(p0, v_p0)).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0263_hvp(p0, v_p0)).unwrap();
 }
-#[differentiable(wrt(p0))]
+#[differentiable(hvp, wrt(p0))]
 fn f0264(p0: &Array2<f64>, p1: f64, p2: f64) -> f64 {
     let mut t1 = p1 * p2;
-    let mut t2 = ((p1 * t1) / (square(1.25 + t1) + 2.0));
+    let mut t2 = ((p1 * t1) - (p0 / (square(p1) + 2.0))).mean().unwrap();
     let mut n1 = 0;
-    let t3 = loop {
+    loop {
+        t1 += t2 * t1;
         t2 = t2 * 0.5 + p1;
-        t1 += p1;
         n1 += 1;
-        if n1 >= 2 || t2.abs() > 0.0371 {
-            break t2 * 0.5;
+        if n1 >= 1 || t2.abs() < 0.0371 {
+            break;
         }
-    };
-    let t4 = t2;
-    t1 + t3 + t2 + t4 + t3
+    }
+    let t3 = tan(tanh(t2));
+    t2 + t3
 }
 
 #[test]
 fn f0264_gradcheck() {
-    let mut s = 469628357u64;
+    let mut s = 294701844u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -7926,8 +9834,11 @@ fn f0264_gradcheck() {
     assert_eq!(value, f0264(&p0, p1, p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0264_backward(p0, p1, p2, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((1, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0264_backward(p0, p1, p2, 1.0), |(p0,), (v_p0,)| f0264_jvp(p0, p1, p2, v_p0)).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0264_hvp(p0, p1, p2, v_p0)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2, p3))]
+#[differentiable(hvp, wrt(p0, p1, p2, p3))]
 fn f0265(p0: &Array1<f64>, p1: &Array2<f64>, p2: f64, p3: f64, c0: &Array2<f64>) -> f64 {
     let t1 = p1;
     let t2 = p3 + &(t1.slice(s![-3.., ..]));
@@ -7940,20 +9851,34 @@ fn f0265(p0: &Array1<f64>, p1: &Array2<f64>, p2: f64, p3: f64, c0: &Array2<f64>)
             break t3 * 0.5;
         }
     };
-    let t5 = p2;
-    let t6 = t3 + 3.0;
-    let mut t7 = tanh(mean(&((&(t6 * t1) + 1.25) - 1.25)));
-    for i in 0..2 {
-        let (_, t8, t9) = f0067(sigmoid(t4), t1);
-        t7 -= ((square(c0)).mean().unwrap());
+    let n2 = p0.len();
+    let t5 = Array1::<f64>::linspace(-1.0, 1.0, n2);
+    let mut t6 = tanh(p0);
+    let mut t7 = sigmoid(p0);
+    for i in 0..1 {
+        t6 = &t6 * 0.5 + &t7;
+        t7 = t5.clone();
+        t6 = &t6 * 0.5 + &t7;
     }
-    let _t10 = relu(t4);
-    sum(t1) + mean(&t2) + t4 + t3 + t5 + t6 + t7
+    let t4 = p0.sum();
+    let (n3, m3) = p1.dim();
+    let t8 = (&t2 + c0).sum();
+    let mut t9 = t7.to_owned();
+    let mut t10 = (cos(t4));
+    for o in 0..1 {
+        for j in 0..t9.len() {
+            t9[j] = t3 + t7[j];
+        }
+        for j in 0..t9.len() {
+            t10 -= (t9[j] * (sigmoid(t8)));
+        }
+    }
+    mean(&t9) + t10
 }
 
 #[test]
 fn f0265_gradcheck() {
-    let mut s = 267196286u64;
+    let mut s = 220275187u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
@@ -7965,118 +9890,132 @@ fn f0265_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0265_backward(p0, p1, *p2, *p3, &c0, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(2, &mut s);
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    let v_p2 = scalar(&mut s);
+    let v_p3 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2, p3), &(v_p0.clone(), v_p1.clone(), v_p2, v_p3), |(p0, p1, p2, p3)| f0265_backward(p0, p1, *p2, *p3, &c0, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0265_jvp(p0, p1, *p2, *p3, &c0, v_p0, v_p1, *v_p2, *v_p3)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2, p3), &(v_p0.clone(), v_p1.clone(), v_p2, v_p3), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0265_hvp(p0, p1, *p2, *p3, &c0, v_p0, v_p1, *v_p2, *v_p3)).unwrap();
 }
-#[differentiable]
-fn f0266(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: &Array2<f64>, labels: &[usize]) -> f64 {
-    let t2 = {
-        let t1 = &(p1.t()) / &(p0 * p0 + 1.0);
-        sin(&(sin(&t1)))
+#[differentiable(jvp)]
+fn f0266(w: &Array2<f64>, grad: &Array2<f64>, d_out: f64, d_t1: &Array2<f64>) -> Array2<f64> {
+    let mut t2 = {
+        let d_d_x = &(grad.t()) / &(w * w + 1.0);
+        sin(&(sin(&d_d_x)))
     };
-    let t4 = {
-        let t3 = p3 * (softmax_cross_entropy(&t2, labels));
-        (abs(p0)) * &(ln(&(square(&t2) + 0.5)))
+    let mut t1_from_t2 = {
+        let t3 = sigmoid(f0219(d_out, d_out));
+        (mse(d_t1, d_t1)) + (t2.mapv(|v| v - v))
     };
-    let t5 = softplus(&t2);
-    let c1 = 0.75_f64;
-    let t6 = if t2[[1, 0]] <= -0.5183 {
-        p1.to_owned()
-    } else {
-        tanh(p1)
-    };
-    let c2 = 0.5_f64;
-    let t7 = t4.to_owned().mapv_into(|z| c2 + c2);
-    let mut t8 = t7.to_owned();
-    for i in 0..t8.nrows() {
-        t8[[i, 0]] = ((t7[[i, 0]]) / (square(p2) + 1.0));
+    t2 += &t1_from_t2;
+    for i in (0..3).step_by(2) {
+        if t2[[1, 0]] <= -0.5183 {
+            continue;
+        }
+        t1_from_t2 += &(sin(&t1_from_t2));
     }
-    mean(&t7) + mean(&t8)
+    let t1_from_t2 = sqrt(&(square(&(sigmoid(&(&t2 / &(&t1_from_t2 * &t1_from_t2 + 0.5))))) + 0.5));
+    let t1_from_t2 = grad;
+    tanh(d_t1)
 }
 
 #[test]
 fn f0266_gradcheck() {
-    let mut s = 1486930551u64;
-    let p0: Array2<f64> = random((1, 2), &mut s);
-    let p1: Array2<f64> = random((1, 3), &mut s);
-    let p2 = scalar(&mut s);
-    let p3: Array2<f64> = random((3, 3), &mut s);
-    let labels: &[usize] = &[0, 1, 0];
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0266_backward(&p0, &p1, p2, &p3, labels, 1.0);
-    assert_eq!(value, f0266(&p0, &p1, p2, &p3, labels));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0266_backward(p0, p1, *p2, p3, labels, 1.0)).unwrap();
+    let mut s = 1941647390u64;
+    let w: Array2<f64> = random((1, 2), &mut s);
+    let grad: Array2<f64> = random((1, 3), &mut s);
+    let d_out = scalar(&mut s);
+    let d_t1: Array2<f64> = random((3, 3), &mut s);
+    let (w, grad, d_out, d_t1,) = std::hint::black_box((w, grad, d_out, d_t1,));
+    let up: Array2<f64> = random((3, 3), &mut s);
+    let (value, grads) = f0266_backward(&w, &grad, d_out, &d_t1, &up);
+    assert_eq!(value, f0266(&w, &grad, d_out, &d_t1));
+    assert_eq!(grads.w.shape(), w.shape());
+    assert_eq!(grads.grad.shape(), grad.shape());
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(w.clone(), grad.clone(), d_out, d_t1.clone()), |(w, grad, d_out, d_t1)| f0266_backward(w, grad, *d_out, d_t1, &up))
+        .unwrap();
+    let v_p0: Array2<f64> = random((1, 2), &mut s);
+    let v_p1: Array2<f64> = random((1, 3), &mut s);
+    let v_p2 = scalar(&mut s);
+    let v_p3: Array2<f64> = random((3, 3), &mut s);
+    GradCheck::new().upstream(&&up).check_jvp(&(w.clone(), grad.clone(), d_out, d_t1.clone()), &(v_p0.clone(), v_p1.clone(), v_p2, v_p3.clone()), |(w, grad, d_out, d_t1)| f0266_backward(w, grad, *d_out, d_t1, &up), |(w, grad, d_out, d_t1), (v_p0, v_p1, v_p2, v_p3)| f0266_jvp(w, grad, *d_out, d_t1, v_p0, v_p1, *v_p2, v_p3)).unwrap();
 }
-#[differentiable(wrt(p0))]
+#[differentiable(hvp, wrt(p0))]
 fn f0267(p0: f64, c0: &Array2<f64>) -> f64 {
     let (n1, m1) = c0.dim();
     let t1 = Array2::<f64>::from_shape_vec((n1, 2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
     let mut t2 = (&(tanh(&(tan(&(tanh(c0)))))) * 0.1 + &t1).var(0.0);
-    let t3 = p0;
-    let c2 = 3.0_f64;
-    let c3 = 3.0_f64;
-    let t5 = {
-        let t4 = (sin(c0)).map(|&z| (abs(p0)).mul_add(-1.5, t3));
-        (t4.to_owned().mapv_into(|u| t3 * c2)).iter().map(|u| t3).sum::<f64>()
+    let mut t3 = p0;
+    let mut t5 = {
+        let t4 = (sin(c0)).map(|&z| f64::atan2(z - p0, -2.0 * -2.0 + 0.5));
+        t4
     };
-    let _t6 = ((c0 + t3).mean_axis(Axis(0)).unwrap()) - t5;
-    t2 += t3;
-    let mut t7 = p0;
-    t2 + t3 + t5 + t7
+    t3 = p0.powi(1);
+    let _t6 = t5.clone();
+    if p0 > -0.5183 {
+        t2 = sigmoid(t3);
+    } else {
+        t5 *= c0;
+    }
+    t3 + t5[[0, 1]] + c0.sum()
 }
 
 #[test]
 fn f0267_gradcheck() {
-    let mut s = 239580005u64;
+    let mut s = 138257639u64;
     let p0 = scalar(&mut s);
     let c0: Array2<f64> = random((3, 2), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
     let (value, grads) = f0267_backward(p0, &c0, 1.0);
     assert_eq!(value, f0267(p0, &c0));
     gradcheck(&(p0,), |(p0,)| f0267_backward(*p0, &c0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0,), &(v_p0,), |(p0,)| f0267_backward(*p0, &c0, 1.0), |(p0,), (v_p0,)| f0267_jvp(*p0, &c0, *v_p0)).unwrap();
+    hvpcheck(&(p0,), &(v_p0,), |(p0,), (v_p0,)| f0267_hvp(*p0, &c0, *v_p0)).unwrap();
 }
-#[differentiable(wrt(out))]
-fn f0268(out: &Array2<f32>, d_t1: &Array2<f32>) -> f32 {
-    let x = out;
-    let t2 = out * x;
-    let (n1, m1) = d_t1.dim();
-    let out_1 = array![[-0.75_f32], [-1.0]];
+#[differentiable(jvp, wrt(p0))]
+fn f0268(p0: &Array2<f32>, p1: &Array2<f32>) -> f32 {
+    let t1 = p0;
+    let t2 = p0 * t1;
+    let (n1, m1) = p1.dim();
+    let t3 = array![[-0.75_f32], [-1.0]];
     let t4 = if t2.sum() > -0.5183 {
-        &(d_t1.dot(out)) * (d_t1[[n1 - 1, m1 - 1]])
+        &(p1.dot(p0)) * (p1[[n1 - 1, m1 - 1]])
     } else {
-        sin(&(&(d_t1.dot(out)) * (d_t1[[n1 - 1, m1 - 1]])))
+        sin(&(&(p1.dot(p0)) * (p1[[n1 - 1, m1 - 1]])))
     };
-    let n2 = d_t1.nrows();
-    let m2 = d_t1.ncols();
-    let d_x = Array2::<f32>::from_shape_vec((m2, 1), vec![0.0, 0.5, 1.0]).unwrap();
-    let t2 = f0072(x.to_owned());
-    t4.mean().unwrap() + t2
+    let t2 = f0072(t2.to_owned());
+    t1.iter().sum::<f32>() + sum(&t4) + t2 + p1.mean().unwrap()
 }
 
 #[test]
 fn f0268_gradcheck() {
-    let mut s = 285836786u64;
-    let out: Array2<f32> = random32((3, 1), &mut s);
-    let d_t1: Array2<f32> = random32((2, 3), &mut s);
-    let (out, d_t1,) = std::hint::black_box((out, d_t1,));
-    let (value, grads) = f0268_backward(&out, &d_t1, 1.0);
-    assert_eq!(value, f0268(&out, &d_t1));
-    assert_eq!(grads.out.shape(), out.shape());
+    let mut s = 1918610292u64;
+    let p0: Array2<f32> = random32((3, 1), &mut s);
+    let p1: Array2<f32> = random32((2, 3), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0268_backward(&p0, &p1, 1.0);
+    assert_eq!(value, f0268(&p0, &p1));
+    assert_eq!(grads.p0.shape(), p0.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(out.clone(),), |(out,)| f0268_backward(out, &d_t1, 1.0))
+        .check(&(p0.clone(),), |(p0,)| f0268_backward(p0, &p1, 1.0))
         .unwrap();
+    let v_p0: Array2<f32> = random32((3, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0268_backward(p0, &p1, 1.0), |(p0,), (v_p0,)| f0268_jvp(p0, &p1, v_p0)).unwrap();
 }
-#[differentiable]
-fn f0269(d_p0: &Array2<f64>, x: &Array2<f64>, y_1: &Array2<f64>, d_t1: &Array1<f64>) -> f64 {
-    let t1_from_t2 = x;
+#[differentiable(hvp)]
+fn f0269(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array1<f64>) -> f64 {
+    let t1 = p1;
     let c1 = 0.1_f64;
-    let mut out_1 = match () {
-        _ if x[[0, 0]] > 0.4629 => softmax(&(sigmoid(d_t1))),
-        _ if mean(y_1) < 0.0371 => d_t1.to_owned(),
-        _ => Zip::from(&(softplus(d_t1))).and(d_t1).map_collect(|&u, &v| {
+    let mut t2 = match () {
+        _ if p1[[0, 0]] > 0.4629 => softmax(&(sigmoid(p3))),
+        _ if mean(p2) < 0.0371 => p3.to_owned(),
+        _ => Zip::from(&(softplus(p3))).and(p3).map_collect(|&u, &v| {
         if v <= 0.4629 {
             v
         } else {
@@ -8084,68 +10023,78 @@ fn f0269(d_p0: &Array2<f64>, x: &Array2<f64>, y_1: &Array2<f64>, d_t1: &Array1<f
         }
     }),
     };
-    out_1 += tan(((out_1.dot(d_t1)) - (logsumexp(&out_1))).tanh());
+    t2 += tan(((t2.dot(p3)) - (logsumexp(&t2))).tanh());
     let c2: f64 = 0.25;
-    let t3 = (sigmoid(&out_1)).iter().zip((tanh(&out_1)).iter()).map(|(a, b)| (square(to_radians(*a))) + (((*a) + 1.25) + (*a))).sum::<f64>();
-    let x_from_out = if sum(y_1) >= 0.0371 {
-        x.product()
+    let t3 = (sigmoid(&t2)).iter().zip((tanh(&t2)).iter()).map(|(a, b)| (square(to_radians(*a))) + (((*a) + 1.25) + (*a))).sum::<f64>();
+    let t4 = if sum(p2) >= 0.0371 {
+        p1.product()
     } else {
-        sigmoid(f0251(d_p0, sigmoid(t3), sigmoid(t3)))
+        f0221(t3.tanh(), t1.to_owned(), &(sigmoid(&t2)))
     };
-    let unused = f0259(&(sigmoid(&out_1)), t1_from_t2.to_owned());
-    mean(t1_from_t2) + logsumexp(&out_1) + t3 + x_from_out + unused.sum()
+    if mean(p1) > -0.5183 {
+        return t3;
+    }
+    mean(t1) + sum(&t2) + t3 + t4 + t1[[2, 0]]
 }
 
 #[test]
 fn f0269_gradcheck() {
-    let mut s = 102952810u64;
-    let d_p0: Array2<f64> = random((2, 2), &mut s);
-    let x: Array2<f64> = random((3, 1), &mut s);
-    let y_1: Array2<f64> = random((1, 2), &mut s);
-    let d_t1: Array1<f64> = random(2, &mut s);
-    let (d_p0, x, y_1, d_t1,) = std::hint::black_box((d_p0, x, y_1, d_t1,));
-    let (value, grads) = f0269_backward(&d_p0, &x, &y_1, &d_t1, 1.0);
-    assert_eq!(value, f0269(&d_p0, &x, &y_1, &d_t1));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    gradcheck(&(d_p0.clone(), x.clone(), y_1.clone(), d_t1.clone()), |(d_p0, x, y_1, d_t1)| f0269_backward(d_p0, x, y_1, d_t1, 1.0)).unwrap();
+    let mut s = 1773133514u64;
+    let p0: Array2<f64> = random((2, 2), &mut s);
+    let p1: Array2<f64> = random((3, 1), &mut s);
+    let p2: Array2<f64> = random((1, 2), &mut s);
+    let p3: Array1<f64> = random(2, &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0269_backward(&p0, &p1, &p2, &p3, 1.0);
+    assert_eq!(value, f0269(&p0, &p1, &p2, &p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0269_backward(p0, p1, p2, p3, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 2), &mut s);
+    let v_p1: Array2<f64> = random((3, 1), &mut s);
+    let v_p2: Array2<f64> = random((1, 2), &mut s);
+    let v_p3: Array1<f64> = random(2, &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0269_backward(p0, p1, p2, p3, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0269_jvp(p0, p1, p2, p3, v_p0, v_p1, v_p2, v_p3)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0269_hvp(p0, p1, p2, p3, v_p0, v_p1, v_p2, v_p3)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2))]
-fn f0270(p0: &Array2<f64>, p1: f64, p2: ArrayView1<f64>, c0: &Array2<f64>) -> (Array1<f64>, Array2<f64>, Array1<f64>) {
+#[differentiable(hvp, wrt(p0, p1, p2))]
+fn f0270(p0: &Array2<f64>, p1: f64, p2: ArrayView1<f64>, c0: &Array2<f64>) -> f64 {
     let t1 = c0;
-    let t2 = &p2;
-    let t3 = c0;
-    let mut t4 = (log_sigmoid(t1)).iter().sum::<f64>();
+    let t2 = array![[-0.75_f64, -1.0], [0.5, -1.0], [0.25, 1.5]];
+    let mut t3 = tanh(p0);
+    let mut t4 = sigmoid(p0);
     for i in 0..3 {
-        let (_, _, t5) = f0067(sigmoid(t4), p0);
-        t4 -= (t2.sum());
+        t3 = &t3 * 0.5 + &t4;
+        t4 = t2.clone();
+        t3 = tanh(&(&t3 + &t4));
     }
-    (sigmoid(t2), tanh(p0), tanh(&p2))
+    let t5 = sqrt(&(square(&(&(&t3 + p1) - &t3)) + 1.0));
+    let t6 = (sigmoid(&(square(&t4)))).dot(&(sigmoid(&t5.t())));
+    t5.iter().sum::<f64>() + mean(&t6)
 }
 
 #[test]
 fn f0270_gradcheck() {
-    let mut s = 708771614u64;
+    let mut s = 501583358u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array1<f64> = random(3, &mut s);
     let c0: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let up0: Array1<f64> = random(3, &mut s);
-    let up1: Array2<f64> = random((3, 2), &mut s);
-    let up2: Array1<f64> = random(3, &mut s);
-    let (value, grads) = f0270_backward(&p0, p1, p2.view(), &c0, (&up0, &up1, &up2));
+    let (value, grads) = f0270_backward(&p0, p1, p2.view(), &c0, 1.0);
     assert_eq!(value, f0270(&p0, p1, p2.view(), &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    GradCheck::new()
-        .upstream(&(&up0, &up1, &up2))
-        .check(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0270_backward(p0, *p1, p2.view(), &c0, (&up0, &up1, &up2)))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0270_backward(p0, *p1, p2.view(), &c0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array1<f64> = random(3, &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1, p2.clone()), &(v_p0.clone(), v_p1, v_p2.clone()), |(p0, p1, p2)| f0270_backward(p0, *p1, p2.view(), &c0, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0270_jvp(p0, *p1, p2.view(), &c0, v_p0, *v_p1, v_p2.view())).unwrap();
+    hvpcheck(&(p0.clone(), p1, p2.clone()), &(v_p0.clone(), v_p1, v_p2.clone()), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0270_hvp(p0, *p1, p2.view(), &c0, v_p0, *v_p1, v_p2.view())).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0271(p0: &Array2<f32>, p1: &Array2<f32>, p2: f32) -> f32 {
     let mut t2 = {
         let t1 = p2;
@@ -8180,8 +10129,12 @@ fn f0271_gradcheck() {
         .atol(1e-2)
         .check(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0271_backward(p0, p1, *p2, 1.0))
         .unwrap();
+    let v_p0: Array2<f32> = random32((1, 3), &mut s);
+    let v_p1: Array2<f32> = random32((2, 3), &mut s);
+    let v_p2 = scalar32(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2), &(v_p0.clone(), v_p1.clone(), v_p2), |(p0, p1, p2)| f0271_backward(p0, p1, *p2, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0271_jvp(p0, p1, *p2, v_p0, v_p1, *v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0272(p0: &Array1<f64>, p1: f64, p2: &Array2<f64>) -> Array2<f64> {
     let t2 = {
         let t1 = tanh(&p2.column(0));
@@ -8210,76 +10163,95 @@ fn f0272_gradcheck() {
         .upstream(&up)
         .check(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0272_backward(p0, *p1, p2, &up))
         .unwrap();
+    let v_p0: Array1<f64> = random(2, &mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array2<f64> = random((2, 2), &mut s);
+    GradCheck::new().upstream(&&up).check_jvp(&(p0.clone(), p1, p2.clone()), &(v_p0.clone(), v_p1, v_p2.clone()), |(p0, p1, p2)| f0272_backward(p0, *p1, p2, &up), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0272_jvp(p0, *p1, p2, v_p0, *v_p1, v_p2)).unwrap();
 }
-#[differentiable]
-fn f0273(x: &Array1<f64>) -> f64 {
-    let out = relu(&(x * 0.5));
-    let out = &out / 0.75;
-    let t2 = match () {
-        _ if logsumexp(&out) >= 0.4629 => x + 3.0,
-        _ if out.sum() <= 0.4629 => abs(&out),
-        _ => out.to_owned(),
+#[differentiable(hvp)]
+fn f0273(d_x: &Array1<f64>) -> f64 {
+    let d_d_x = relu(&(d_x * 0.5));
+    let c1 = 0.5_f64;
+    let mut d_d_x = Zip::from(&d_d_x).and(&d_d_x).map_collect(|&u, &v| v);
+    let d_out = {
+        let x_from_out = d_x.sum();
+        x_from_out
     };
-    let mut out_1 = (&(concat(Axis(0), &[&t2, &t2, &out])) - (x.sum())).trunc();
-    out_1 += &(&out_1 + &out_1);
-    let d_out = square(&(tanh(&(sqrt(&(square(&t2) + 1.0))))));
-    out_1.sum() + sum(&d_out)
+    d_d_x += &(&d_d_x - &d_d_x);
+    let d_out_1 = if d_x.mean().unwrap() >= 0.4629 {
+        d_out.atan2(square(d_out) + 0.5)
+    } else {
+        relu(d_out)
+    };
+    let d_out = sum(&d_d_x);
+    mean(&d_d_x) + d_out_1 + d_out
 }
 
 #[test]
 fn f0273_gradcheck() {
-    let mut s = 544388623u64;
-    let x: Array1<f64> = random(3, &mut s);
-    let (x,) = std::hint::black_box((x,));
-    let (value, grads) = f0273_backward(&x, 1.0);
-    assert_eq!(value, f0273(&x));
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(x.clone(),), |(x,)| f0273_backward(x, 1.0)).unwrap();
+    let mut s = 1564199264u64;
+    let d_x: Array1<f64> = random(3, &mut s);
+    let (d_x,) = std::hint::black_box((d_x,));
+    let (value, grads) = f0273_backward(&d_x, 1.0);
+    assert_eq!(value, f0273(&d_x));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    gradcheck(&(d_x.clone(),), |(d_x,)| f0273_backward(d_x, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(3, &mut s);
+    GradCheck::new().check_jvp(&(d_x.clone(),), &(v_p0.clone(),), |(d_x,)| f0273_backward(d_x, 1.0), |(d_x,), (v_p0,)| f0273_jvp(d_x, v_p0)).unwrap();
+    hvpcheck(&(d_x.clone(),), &(v_p0.clone(),), |(d_x,), (v_p0,)| f0273_hvp(d_x, v_p0)).unwrap();
 }
-#[differentiable]
-fn f0274(p0: f64, p1: f64) -> (f64, f64) {
-    let mut t2 = {
-        let t1 = square(p1);
-        p1
+#[differentiable(hvp)]
+fn f0274(grad: f64, x: f64) -> f64 {
+    let d_out_1 = {
+        let unused = square(x);
+        x
     };
-    let t4 = {
-        let t3 = (p1 / (square(p1) + 1.0)) + p1;
-        (to_degrees(t2 + t3)) * 0.01
+    let out = {
+        let x_from_out = (d_out_1 + d_out_1) - d_out_1;
+        x
     };
-    t2 += -(t4 * t4);
-    (p1, p0)
+    let mut t5 = sigmoid(d_out_1);
+    let mut out_1 = ((abs(x - d_out_1))).tanh();
+    let mut n1 = 0;
+    while n1 < 2 {
+        t5 = t5 * 0.5 + out_1;
+        out_1 = 0.5;
+        t5 += out_1.sin();
+        n1 += 1;
+    }
+    t5 + out_1
 }
 
 #[test]
 fn f0274_gradcheck() {
-    let mut s = 986079214u64;
-    let p0 = scalar(&mut s);
-    let p1 = scalar(&mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0274_backward(p0, p1, (1.0, 0.5));
-    assert_eq!(value, f0274(p0, p1));
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0, p1), |(p0, p1)| f0274_backward(*p0, *p1, (1.0, 0.5)))
-        .unwrap();
+    let mut s = 918045268u64;
+    let grad = scalar(&mut s);
+    let x = scalar(&mut s);
+    let (grad, x,) = std::hint::black_box((grad, x,));
+    let (value, grads) = f0274_backward(grad, x, 1.0);
+    assert_eq!(value, f0274(grad, x));
+    gradcheck(&(grad, x), |(grad, x)| f0274_backward(*grad, *x, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(grad, x), &(v_p0, v_p1), |(grad, x)| f0274_backward(*grad, *x, 1.0), |(grad, x), (v_p0, v_p1)| f0274_jvp(*grad, *x, *v_p0, *v_p1)).unwrap();
+    hvpcheck(&(grad, x), &(v_p0, v_p1), |(grad, x), (v_p0, v_p1)| f0274_hvp(*grad, *x, *v_p0, *v_p1)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0275(p0: &Array2<f64>, p1: &Array1<f64>, p2: &Array2<f64>) -> f64 {
     let _t1 = p2;
-    let mut t3 = {
-        let t2 = (square(p0)).dot(p0);
-        &(p2 * p1) - (0.75 + &t2)
-    };
-    let t4 = p2 / &(square(&t3) + 2.0);
-    t3 -= &(&(p1 - 0.25) - ((mean(&t4)) + &t3));
-    let _t5 = exp(&(p2 - &t4));
-    let t6 = tanh((tanh(&t3)).iter().map(|&u| f0028(u)).sum::<f64>());
-    mean(&t4) + t6
+    let c1 = 0.5_f64;
+    let t2 = (sum(&(p1 - 0.1))) + p2;
+    let t3 = p2;
+    let t3 = p1;
+    let mut t3 = f0216(p1);
+    let t4 = t3;
+    t3 -= t4 + (t4 + t4);
+    t3 + t4
 }
 
 #[test]
 fn f0275_gradcheck() {
-    let mut s = 358643284u64;
+    let mut s = 273501202u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array1<f64> = random(2, &mut s);
     let p2: Array2<f64> = random((2, 1), &mut s);
@@ -8290,8 +10262,13 @@ fn f0275_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0275_backward(p0, p1, p2, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 2), &mut s);
+    let v_p1: Array1<f64> = random(2, &mut s);
+    let v_p2: Array2<f64> = random((2, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(p0, p1, p2)| f0275_backward(p0, p1, p2, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0275_jvp(p0, p1, p2, v_p0, v_p1, v_p2)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0275_hvp(p0, p1, p2, v_p0, v_p1, v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0276(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
     let t2 = {
         let t1 = square(&((Zip::from(p2).and(p2).map_collect(|&a, &b| b.hypot(0.5 * 0.5 + 0.5))).dot(&p0)));
@@ -8315,62 +10292,70 @@ fn f0276_gradcheck() {
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0276_backward(p0.view(), p1, p2, p3, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((1, 2), &mut s);
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    let v_p2: Array2<f64> = random((2, 1), &mut s);
+    let v_p3: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0276_backward(p0.view(), p1, p2, p3, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0276_jvp(p0.view(), p1, p2, p3, v_p0.view(), v_p1, v_p2, v_p3)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0276_hvp(p0.view(), p1, p2, p3, v_p0.view(), v_p1, v_p2, v_p3)).unwrap();
 }
-#[differentiable]
-fn f0277(p0: f64, p1: Array2<f64>) -> (f64, Array2<f64>, f64) {
-    let mut t2 = {
-        let t1 = (&p1 - p0).slice_axis(Axis(0), Slice::from(0..)).sum();
-        f0208(p0, tanh(softplus(t1)))
+#[differentiable(hvp)]
+fn f0277(out: f64, d_x: Array2<f64>) -> f64 {
+    let t2 = {
+        let unused = (&d_x - out).slice_axis(Axis(0), Slice::from(0..)).sum();
+        f64::log(square(unused) + 0.5, 2.0)
     };
-    let t4 = {
-        let t3 = backprop::ops::recip(square(t2) + 1.0);
-        p0
-    };
-    let t5 = &p1;
-    t2 += t4;
-    let t6 = t2 - t2;
-    (t5.sum(), tanh(&p1), t6)
+    let mut out_1 = sigmoid(&(&(d_x.mean_axis(Axis(1)).unwrap()) - (round(t2))));
+    let _t4 = out;
+    let c1: f64 = 3.0;
+    for i in 0..2 {
+        out_1 += 0.5;
+    }
+    out_1 += 1.25;
+    t2 + out_1.sum()
 }
 
 #[test]
 fn f0277_gradcheck() {
-    let mut s = 1113707487u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((3, 2), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up1: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0277_backward(p0, p1.clone(), (1.0, &up1, -0.75));
-    assert_eq!(value, f0277(p0, p1.clone()));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&(1.0, &up1, -0.75))
-        .check(&(p0, p1.clone()), |(p0, p1)| f0277_backward(*p0, p1.clone(), (1.0, &up1, -0.75)))
-        .unwrap();
+    let mut s = 2129125679u64;
+    let out = scalar(&mut s);
+    let d_x: Array2<f64> = random((3, 2), &mut s);
+    let (out, d_x,) = std::hint::black_box((out, d_x,));
+    let (value, grads) = f0277_backward(out, d_x.clone(), 1.0);
+    assert_eq!(value, f0277(out, d_x.clone()));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    gradcheck(&(out, d_x.clone()), |(out, d_x)| f0277_backward(*out, d_x.clone(), 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(out, d_x.clone()), &(v_p0, v_p1.clone()), |(out, d_x)| f0277_backward(*out, d_x.clone(), 1.0), |(out, d_x), (v_p0, v_p1)| f0277_jvp(*out, d_x.clone(), *v_p0, v_p1.clone())).unwrap();
+    hvpcheck(&(out, d_x.clone()), &(v_p0, v_p1.clone()), |(out, d_x), (v_p0, v_p1)| f0277_hvp(*out, d_x.clone(), *v_p0, v_p1.clone())).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0278(p0: &Array2<f32>, p1: f32) -> f32 {
-    let mut t1 = p1;
-    t1 += (square(t1) + 1.0).recip();
-    let t3 = {
-        let t2 = (p1 + t1) * p0;
-        (p1 / 1.25) * p0
-    };
-    let t4 = if mean(&t3) > 0.4629 && t1 > 0.0 {
-        &(abs(p0)) - &t3
-    } else {
-        cos(&(exp(&(cos(&t3)))))
-    };
-    let mut t6 = {
-        let t5 = t1 / 1.5;
-        t1 * p1
-    };
-    t6 /= square(p1) + 0.5;
-    sum(&t4) + t6
+    let mut t1 = p0.dot(&p0.t());
+    let mut t2 = (mean(&(cos(&(&(t1.dot(p0)) * &t1))))).cos();
+    let mut t3 = t2;
+    for i in 0..3 {
+        t2 -= 0.5 * t3;
+        if i == 0 {
+            t3 = 0.5;
+        }
+        t2 -= 0.5 * t3;
+    }
+    t1 -= (powi(p1, 1)) + t3;
+    let _t4 = (sigmoid(&t1)).mapv_into(|e| sin(e));
+    let t3 = p0;
+    if p0.iter().sum::<f32>() >= 0.4629 {
+        t1 += p1;
+    } else if t3[[0, 0]] > 0.4629 || t2 > 0.0 {
+        t1 /= p1.powi(2) + 1.0;
+    }
+    mean(&t1) + t2 + mean(t3) + t2
 }
 
 #[test]
 fn f0278_gradcheck() {
-    let mut s = 2007668870u64;
+    let mut s = 85688887u64;
     let p0: Array2<f32> = random32((1, 2), &mut s);
     let p1 = scalar32(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -8382,8 +10367,11 @@ fn f0278_gradcheck() {
         .atol(1e-2)
         .check(&(p0.clone(), p1), |(p0, p1)| f0278_backward(p0, *p1, 1.0))
         .unwrap();
+    let v_p0: Array2<f32> = random32((1, 2), &mut s);
+    let v_p1 = scalar32(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1), &(v_p0.clone(), v_p1), |(p0, p1)| f0278_backward(p0, *p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0278_jvp(p0, *p1, v_p0, *v_p1)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0279(p0: f64, p1: &Array2<f64>) -> f64 {
     let mut t1 = if p0 > -0.5183 {
         mean(&(p1 / (square(p1) + 2.0)))
@@ -8417,26 +10405,42 @@ fn f0279_gradcheck() {
     assert_eq!(value, f0279(p0, &p1));
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0, p1.clone()), |(p0, p1)| f0279_backward(*p0, p1, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((1, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone()), &(v_p0, v_p1.clone()), |(p0, p1)| f0279_backward(*p0, p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0279_jvp(*p0, p1, *v_p0, v_p1)).unwrap();
+    hvpcheck(&(p0, p1.clone()), &(v_p0, v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0279_hvp(*p0, p1, *v_p0, v_p1)).unwrap();
 }
-#[differentiable]
-fn f0280(p0: &Array1<f64>, p1: &Array2<f64>) -> f64 {
-    let t1 = concat(Axis(1), &[&(p1 * p1), p1, p1]);
-    mean(&t1)
+#[differentiable(hvp, wrt(p0, p1))]
+fn f0280(p0: &Array1<f64>, p1: &Array2<f64>, c1: f64) -> f64 {
+    let mut t1 = (((&(p1 / &(square(p1) + 1.0)) / &(square(p1) + 0.5)).sum()).tanh()).tanh();
+    let mut t2 = (sum(&(p0.dot(p1)))).tanh();
+    for i in 0..2 {
+        t1 -= 0.5 * t2;
+        if i == 0 {
+            t2 = c1;
+        }
+    }
+    t1 + t2
 }
 
 #[test]
 fn f0280_gradcheck() {
-    let mut s = 331952731u64;
+    let mut s = 1510800882u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0280_backward(&p0, &p1, 1.0);
-    assert_eq!(value, f0280(&p0, &p1));
+    let c1 = scalar(&mut s);
+    let (p0, p1, c1,) = std::hint::black_box((p0, p1, c1,));
+    let (value, grads) = f0280_backward(&p0, &p1, c1, 1.0);
+    assert_eq!(value, f0280(&p0, &p1, c1));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0280_backward(p0, p1, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0280_backward(p0, p1, c1, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(2, &mut s);
+    let v_p1: Array2<f64> = random((2, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0280_backward(p0, p1, c1, 1.0), |(p0, p1), (v_p0, v_p1)| f0280_jvp(p0, p1, c1, v_p0, v_p1)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0280_hvp(p0, p1, c1, v_p0, v_p1)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0281(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
     let t1 = softplus(p2);
     let t2 = (p1 / (square(p1) + 2.0)).to_shape((1, 4)).unwrap().sum();
@@ -8472,8 +10476,13 @@ fn f0281_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0281_backward(p0, p1, p2, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 1), &mut s);
+    let v_p1: Array2<f64> = random((2, 2), &mut s);
+    let v_p2: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(p0, p1, p2)| f0281_backward(p0, p1, p2, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0281_jvp(p0, p1, p2, v_p0, v_p1, v_p2)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0281_hvp(p0, p1, p2, v_p0, v_p1, v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0282(p0: f64, p1: &Array2<f64>, p2: ArrayView2<f64>) -> f64 {
     let mut t2 = {
         let t1 = p0;
@@ -8518,85 +10527,104 @@ fn f0282_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0282_backward(*p0, p1, p2.view(), 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((3, 1), &mut s);
+    let v_p2: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone(), p2.clone()), &(v_p0, v_p1.clone(), v_p2.clone()), |(p0, p1, p2)| f0282_backward(*p0, p1, p2.view(), 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0282_jvp(*p0, p1, p2.view(), *v_p0, v_p1, v_p2.view())).unwrap();
+    hvpcheck(&(p0, p1.clone(), p2.clone()), &(v_p0, v_p1.clone(), v_p2.clone()), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0282_hvp(*p0, p1, p2.view(), *v_p0, v_p1, v_p2.view())).unwrap();
 }
-#[differentiable]
-fn f0283(p0: &Array2<f64>, p1: &Array2<f64>) -> Array2<f64> {
-    let mut t1 = sum(&(powi(p1, 1)).row(0));
-    if sum(p0) <= 0.0371 {
-        t1 -= sqrt(square(t1) + 1.0);
-    } else {
-        t1 += softplus(t1);
-    }
-    sigmoid(p1)
+#[differentiable(hvp)]
+fn f0283(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
+    let t1 = p1;
+    let t2 = sum(&(t1.t()).row(0));
+    t1[[0, 1]] + t2
 }
 
 #[test]
 fn f0283_gradcheck() {
-    let mut s = 1441933873u64;
+    let mut s = 115032453u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0283_backward(&p0, &p1, &up);
+    let (value, grads) = f0283_backward(&p0, &p1, 1.0);
     assert_eq!(value, f0283(&p0, &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0283_backward(p0, p1, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0283_backward(p0, p1, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 1), &mut s);
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0283_backward(p0, p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0283_jvp(p0, p1, v_p0, v_p1)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0283_hvp(p0, p1, v_p0, v_p1)).unwrap();
 }
-#[differentiable]
-fn f0284(p0: &Array1<f64>, p1: f64) -> f64 {
-    let t1 = backprop::ops::recip(square(((p0 * p0 + 1.5).acosh()).iter().zip((p0.floor()).iter()).map(|(&u, &v)| u).sum::<f64>()) + 1.0);
-    let t2 = concatenate(Axis(0), &[p0.view(), p0.view()]).unwrap();
-    t1 + logsumexp(&t2)
+#[differentiable(hvp, wrt(p0, p1))]
+fn f0284(p0: &Array1<f64>, p1: f64, c1: f64, k0: usize) -> f64 {
+    let c1: f64 = 0.75;
+    let mut t1 = sin((mean(&(&(p0.mapv(|e: f64| e * e)) / &(square(p0) + 2.0)))));
+    let mut t2 = t1;
+    for i in 0..3 {
+        t1 += t2.sin();
+        t2 = c1;
+        t1 += p0.mapv(|v| (v * t2).tanh()).sum() * 0.1;
+    }
+    let mut t3 = tanh(t1);
+    let mut t4 = f64::tanh(sigmoid(((t2 + t2) - t1)));
+    for i in 0..(k0 % 2) {
+        t3 = t3 * 0.5 + t4;
+        t4 = 0.25;
+    }
+    t1 + t2 + t3 + t4 + t4
 }
 
 #[test]
 fn f0284_gradcheck() {
-    let mut s = 673325680u64;
+    let mut s = 431176176u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1 = scalar(&mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0284_backward(&p0, p1, 1.0);
-    assert_eq!(value, f0284(&p0, p1));
+    let c1 = scalar(&mut s);
+    let k0: usize = 0;
+    let (p0, p1, c1,) = std::hint::black_box((p0, p1, c1,));
+    let (value, grads) = f0284_backward(&p0, p1, c1, k0, 1.0);
+    assert_eq!(value, f0284(&p0, p1, c1, k0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0284_backward(p0, *p1, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0284_backward(p0, *p1, c1, k0, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(2, &mut s);
+    let v_p1 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1), &(v_p0.clone(), v_p1), |(p0, p1)| f0284_backward(p0, *p1, c1, k0, 1.0), |(p0, p1), (v_p0, v_p1)| f0284_jvp(p0, *p1, c1, k0, v_p0, *v_p1)).unwrap();
+    hvpcheck(&(p0.clone(), p1), &(v_p0.clone(), v_p1), |(p0, p1), (v_p0, v_p1)| f0284_hvp(p0, *p1, c1, k0, v_p0, *v_p1)).unwrap();
 }
-#[differentiable(wrt(p0))]
-fn f0285(p0: Array2<f64>, c0: &Array2<f64>) -> (f64, Array2<f64>, f64) {
+#[differentiable(hvp, wrt(p0))]
+fn f0285(p0: Array2<f64>, c0: &Array2<f64>, labels: &[usize]) -> f64 {
     let mut t2 = {
         let t1 = &(c0.to_shape(9).unwrap()) * (1.5);
         (c0.clamp(-1.0, 3.0)) * c0
     };
-    let _t3 = mean_axis(&t2, Axis(1));
-    let t4 = c0;
-    for i in 0..2 {
-        t2 = t4 + t4;
-        t2 += &(t4.to_owned().mapv_into(|v| v));
-    }
-    t2 /= &(square(&(&(t4 * &(powi(c0, 2))) * c0)) + 0.5);
-    let t4 = t4 * 0.25;
-    (t4[[1, 1]], sin(&t4), mean(&t4))
+    let _t3 = softmax_cross_entropy(&t2, labels);
+    t2 /= &(square(c0) + 1.0);
+    let t2 = c0;
+    let t4 = relu(t2);
+    let t6 = {
+        let t5 = t2;
+        softplus(c0)
+    };
+    mean(t2) + t4[[2, 1]] + t6[[2, 0]]
 }
 
 #[test]
 fn f0285_gradcheck() {
-    let mut s = 1905103248u64;
+    let mut s = 864885717u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let c0: Array2<f64> = random((3, 3), &mut s);
+    let labels: &[usize] = &[1, 1, 1];
     let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let up1: Array2<f64> = random((3, 3), &mut s);
-    let (value, grads) = f0285_backward(p0.clone(), &c0, (1.0, &up1, -0.75));
-    assert_eq!(value, f0285(p0.clone(), &c0));
+    let (value, grads) = f0285_backward(p0.clone(), &c0, labels, 1.0);
+    assert_eq!(value, f0285(p0.clone(), &c0, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&(1.0, &up1, -0.75))
-        .check(&(p0.clone(),), |(p0,)| f0285_backward(p0.clone(), &c0, (1.0, &up1, -0.75)))
-        .unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0285_backward(p0.clone(), &c0, labels, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0285_backward(p0.clone(), &c0, labels, 1.0), |(p0,), (v_p0,)| f0285_jvp(p0.clone(), &c0, labels, v_p0.clone())).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0285_hvp(p0.clone(), &c0, labels, v_p0.clone())).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0286(p0: ArrayView1<f64>) -> f64 {
     let mut t1 = powi(&(tanh(&p0)), 2);
     if logsumexp(&t1) < 0.4629 {
@@ -8604,51 +10632,68 @@ fn f0286(p0: ArrayView1<f64>) -> f64 {
     } else {
         t1 += t1.dot(&p0);
     }
-    let t2 = sqrt(&(square(&(softmax(&t1))) + 0.5));
-    t1.dot(&t1) + mean(&t2) + logsumexp(&t2)
+    let mut t2 = ((sqrt(&(square(&(softmax(&t1))) + 0.5))).sum()).tanh();
+    let mut t3 = t2;
+    let mut n2 = 0;
+    while n2 < 1 {
+        t2 = t2 * 0.5 + t3;
+        t3 = t2;
+        let s1 = t3 * 0.5;
+        t2 = t2.tanh() + s1;
+        n2 += 1;
+    }
+    mean(&t1) + t2 + t3 + p0.dot(&p0)
 }
 
 #[test]
 fn f0286_gradcheck() {
-    let mut s = 811950076u64;
+    let mut s = 947273704u64;
     let p0: Array1<f64> = random(3, &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0286_backward(p0.view(), 1.0);
     assert_eq!(value, f0286(p0.view()));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0286_backward(p0.view(), 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(3, &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0286_backward(p0.view(), 1.0), |(p0,), (v_p0,)| f0286_jvp(p0.view(), v_p0.view())).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0286_hvp(p0.view(), v_p0.view())).unwrap();
 }
-#[differentiable]
-fn f0287(p0: &Array1<f64>, p1: ArrayView2<f64>, p2: &Array2<f64>, p3: f64, ws: &[f64]) -> f64 {
-    let t1 = concat(Axis(0), &[&(ln(&(square(&(p2.dot(p0))) + 1.0))), p0]);
-    let (t2, t3, t4) = f0277(p3, p1.to_owned());
-    let t2 = &(cos(&t3)) - &t3;
-    let mut t5 = sigmoid(sum(&(t4 + &t1)));
-    for (i, &c) in ws.iter().enumerate() {
-        t5 -= (logsumexp(&(sum_axis(&(exp(&t3)), Axis(0)))));
-    }
-    let t6 = &t3 + 2.0;
-    logsumexp(&t1) + t3.mean().unwrap() + t4 + t2[[0, 0]] + t5 + t6.mean().unwrap()
+#[differentiable(hvp)]
+fn f0287(y_1: &Array1<f64>, out: ArrayView2<f64>, d_p0: &Array2<f64>, grad: f64) -> f64 {
+    let mut d_out_1 = concat(Axis(0), &[&(ln(&(square(&(d_p0.dot(y_1))) + 1.0))), y_1]);
+    let (d_d_x, _) = f0175(grad, d_p0);
+    let grad_1 = {
+        let x = y_1 + d_d_x;
+        d_d_x * &x
+    };
+    d_out_1 -= d_d_x;
+    let x_from_out = d_d_x * &(exp(&grad_1));
+    logsumexp(&grad_1) + logsumexp(&x_from_out) + grad
 }
 
 #[test]
 fn f0287_gradcheck() {
-    let mut s = 274606101u64;
-    let p0: Array1<f64> = random(3, &mut s);
-    let p1: Array2<f64> = random((3, 2), &mut s);
-    let p2: Array2<f64> = random((3, 3), &mut s);
-    let p3 = scalar(&mut s);
-    let ws: &[f64] = &[0.5];
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0287_backward(&p0, p1.view(), &p2, p3, ws, 1.0);
-    assert_eq!(value, f0287(&p0, p1.view(), &p2, p3, ws));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0287_backward(p0, p1.view(), p2, *p3, ws, 1.0)).unwrap();
+    let mut s = 49288116u64;
+    let y_1: Array1<f64> = random(3, &mut s);
+    let out: Array2<f64> = random((3, 2), &mut s);
+    let d_p0: Array2<f64> = random((3, 3), &mut s);
+    let grad = scalar(&mut s);
+    let (y_1, out, d_p0, grad,) = std::hint::black_box((y_1, out, d_p0, grad,));
+    let (value, grads) = f0287_backward(&y_1, out.view(), &d_p0, grad, 1.0);
+    assert_eq!(value, f0287(&y_1, out.view(), &d_p0, grad));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    gradcheck(&(y_1.clone(), out.clone(), d_p0.clone(), grad), |(y_1, out, d_p0, grad)| f0287_backward(y_1, out.view(), d_p0, *grad, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(3, &mut s);
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    let v_p2: Array2<f64> = random((3, 3), &mut s);
+    let v_p3 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(y_1.clone(), out.clone(), d_p0.clone(), grad), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3), |(y_1, out, d_p0, grad)| f0287_backward(y_1, out.view(), d_p0, *grad, 1.0), |(y_1, out, d_p0, grad), (v_p0, v_p1, v_p2, v_p3)| f0287_jvp(y_1, out.view(), d_p0, *grad, v_p0, v_p1.view(), v_p2, *v_p3)).unwrap();
+    hvpcheck(&(y_1.clone(), out.clone(), d_p0.clone(), grad), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3), |(y_1, out, d_p0, grad), (v_p0, v_p1, v_p2, v_p3)| f0287_hvp(y_1, out.view(), d_p0, *grad, v_p0, v_p1.view(), v_p2, *v_p3)).unwrap();
 }
-#[differentiable(wrt(p0, p1))]
-fn f0288(p0: f64, p1: f64, c0: &Array2<f64>) -> f64 {
+#[differentiable(hvp, wrt(p0, p1))]
+fn f0288(p0: f64, p1: f64, c0: &Array2<f64>, c1: f64, k0: usize) -> f64 {
     let mut t1 = tanh(&(softmax(&(c0.index_axis(Axis(1), 2)))));
     if c0[[0, 2]] > 0.0371 {
         t1 *= &(&t1 - &t1);
@@ -8656,96 +10701,136 @@ fn f0288(p0: f64, p1: f64, c0: &Array2<f64>) -> f64 {
         t1 /= square(p0) + 0.5;
     }
     let t3 = {
-        let t2 = sigmoid(f0253(&(sigmoid(&t1))));
-        sigmoid(p1 - ((sigmoid(&t1)).product()))
+        let t2 = t1.iter().sum::<f64>();
+        t2
     };
-    t1 += t1.sum();
-    t1.dot(&t1) + t3
+    let mut t4 = (tanh(((&(c0.index_axis(Axis(1), 1)) * &t1).dot(c0)).dot(&((&(c0.index_axis(Axis(1), 1)) * &t1).dot(c0))))).cos();
+    let mut t5 = t4;
+    for i in 0..(k0 % 2) {
+        t4 -= 0.5 * t5;
+        t5 = t4;
+    }
+    t4 + t5
 }
 
 #[test]
 fn f0288_gradcheck() {
-    let mut s = 1381479431u64;
+    let mut s = 2045468259u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let c0: Array2<f64> = random((2, 3), &mut s);
-    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
-    let (value, grads) = f0288_backward(p0, p1, &c0, 1.0);
-    assert_eq!(value, f0288(p0, p1, &c0));
-    gradcheck(&(p0, p1), |(p0, p1)| f0288_backward(*p0, *p1, &c0, 1.0)).unwrap();
+    let c1 = scalar(&mut s);
+    let k0: usize = 2;
+    let (p0, p1, c0, c1,) = std::hint::black_box((p0, p1, c0, c1,));
+    let (value, grads) = f0288_backward(p0, p1, &c0, c1, k0, 1.0);
+    assert_eq!(value, f0288(p0, p1, &c0, c1, k0));
+    gradcheck(&(p0, p1), |(p0, p1)| f0288_backward(*p0, *p1, &c0, c1, k0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0, p1), &(v_p0, v_p1), |(p0, p1)| f0288_backward(*p0, *p1, &c0, c1, k0, 1.0), |(p0, p1), (v_p0, v_p1)| f0288_jvp(*p0, *p1, &c0, c1, k0, *v_p0, *v_p1)).unwrap();
+    hvpcheck(&(p0, p1), &(v_p0, v_p1), |(p0, p1), (v_p0, v_p1)| f0288_hvp(*p0, *p1, &c0, c1, k0, *v_p0, *v_p1)).unwrap();
 }
-#[differentiable]
-fn f0289(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
-    let t1 = p1;
-    let t2 = (square(p1) + 1.0).log(0.5);
-    let t1 = ((tanh(&(&t2 + t1))).dot(&(tanh(&t2)))).dot(t1);
-    let t4 = {
-        let t3 = tanh(&t2);
-        &((t3.slice(s![1..;2, ..-1])).t().dot(p0)) - (sum(&(sin(&t3)).row(0)))
-    };
-    let t5 = &t1;
-    t2[[1, 1]] + mean(&t1) + t4.mean().unwrap() + t5[[0, 0]]
+#[differentiable(jvp)]
+fn f0289(d_x: &Array2<f64>, w: &Array2<f64>) -> (Array2<f64>, f64, Array2<f64>) {
+    let out = w;
+    let d_out = d_x.mean_axis(Axis(0)).unwrap();
+    let d_out_1 = &(0.25 + &(out.t())) * w;
+    let out = w.dot(out);
+    let t4 = (round(&(d_out_1.t()))).dot(&d_out_1);
+    (sigmoid(&out), sum(d_x), tanh(w))
 }
 
 #[test]
 fn f0289_gradcheck() {
-    let mut s = 1134256027u64;
-    let p0: Array2<f64> = random((1, 3), &mut s);
-    let p1: Array2<f64> = random((2, 2), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0289_backward(&p0, &p1, 1.0);
-    assert_eq!(value, f0289(&p0, &p1));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0289_backward(p0, p1, 1.0)).unwrap();
+    let mut s = 414043974u64;
+    let d_x: Array2<f64> = random((1, 3), &mut s);
+    let w: Array2<f64> = random((2, 2), &mut s);
+    let (d_x, w,) = std::hint::black_box((d_x, w,));
+    let up0: Array2<f64> = random((2, 2), &mut s);
+    let up2: Array2<f64> = random((2, 2), &mut s);
+    let (value, grads) = f0289_backward(&d_x, &w, (&up0, 0.5, &up2));
+    assert_eq!(value, f0289(&d_x, &w));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    assert_eq!(grads.w.shape(), w.shape());
+    GradCheck::new()
+        .upstream(&(&up0, 0.5, &up2))
+        .check(&(d_x.clone(), w.clone()), |(d_x, w)| f0289_backward(d_x, w, (&up0, 0.5, &up2)))
+        .unwrap();
+    let v_p0: Array2<f64> = random((1, 3), &mut s);
+    let v_p1: Array2<f64> = random((2, 2), &mut s);
+    GradCheck::new().upstream(&(&up0, 0.5, &up2)).check_jvp(&(d_x.clone(), w.clone()), &(v_p0.clone(), v_p1.clone()), |(d_x, w)| f0289_backward(d_x, w, (&up0, 0.5, &up2)), |(d_x, w), (v_p0, v_p1)| f0289_jvp(d_x, w, v_p0, v_p1)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0290(p0: f64) -> f64 {
     let mut t1 = p0 * p0;
-    t1 -= floor(p0.hypot(0.5 * 0.5 + 0.5));
-    let t2 = (1.5 + (sigmoid(t1 * p0))).powf(tanh(p0));
-    t1 += t2;
-    let t3 = softplus(t2);
-    let t4 = t2;
-    let t5 = ((trunc(t2)) - 1.5) * (sin(t1));
-    t1 + t2 + t3 + t4 + t5 + t4
+    t1 -= (sigmoid(f0219(t1, t1))).mul_add(p0, t1);
+    t1 = p0;
+    let mut t2 = sigmoid((t1 * p0));
+    let mut t3 = t2;
+    for i in 0..2 {
+        t2 += t3.sin();
+        t3 = t2;
+        t2 -= 0.5 * t3;
+    }
+    let t5 = {
+        let t4 = f0274(tanh(t1), t3.tanh());
+        t3
+    };
+    let t6 = ((trunc(t2)) - 1.5) * (sin(t1));
+    let t7 = if t5 > 0.0371 {
+        t1
+    } else {
+        (((f64::tanh(t6)).exp()).tanh()).tan()
+    };
+    t1 + t2 + t3 + t5 + t6 + t7
 }
 
 #[test]
 fn f0290_gradcheck() {
-    let mut s = 74593165u64;
+    let mut s = 1448601606u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0290_backward(p0, 1.0);
     assert_eq!(value, f0290(p0));
     gradcheck(&(p0,), |(p0,)| f0290_backward(*p0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0,), &(v_p0,), |(p0,)| f0290_backward(*p0, 1.0), |(p0,), (v_p0,)| f0290_jvp(*p0, *v_p0)).unwrap();
+    hvpcheck(&(p0,), &(v_p0,), |(p0,), (v_p0,)| f0290_hvp(*p0, *v_p0)).unwrap();
 }
-#[differentiable(wrt(d_p0, grad))]
-fn f0291(x: f64, d_p0: f64, grad: &Array2<f64>) -> f64 {
-    let c1 = 0.25_f64;
-    let t1 = &((grad.mapv(|u| {
-        if u <= 0.4629 {
-            f0169(d_p0)
-        } else {
-            u
-        }
-    })).to_shape(6).unwrap().to_owned()) * d_p0;
-    t1.dot(&t1)
+#[differentiable(jvp, wrt(d_x, w))]
+fn f0291(d_out: f64, d_x: f64, w: &Array2<f64>, k0: usize) -> Array2<f64> {
+    let mut x_from_out = ((square(d_x))).cos();
+    let mut x = x_from_out;
+    for i in 0..(k0 % 2) {
+        let s1 = x * 0.5;
+        x_from_out = x_from_out.tanh() + s1;
+        x = 2.0;
+        x_from_out = x_from_out * 0.5 + x;
+    }
+    exp(w)
 }
 
 #[test]
 fn f0291_gradcheck() {
-    let mut s = 1096800559u64;
-    let x = scalar(&mut s);
-    let d_p0 = scalar(&mut s);
-    let grad: Array2<f64> = random((3, 2), &mut s);
-    let (x, d_p0, grad,) = std::hint::black_box((x, d_p0, grad,));
-    let (value, grads) = f0291_backward(x, d_p0, &grad, 1.0);
-    assert_eq!(value, f0291(x, d_p0, &grad));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(d_p0, grad.clone()), |(d_p0, grad)| f0291_backward(x, *d_p0, grad, 1.0)).unwrap();
+    let mut s = 1283290253u64;
+    let d_out = scalar(&mut s);
+    let d_x = scalar(&mut s);
+    let w: Array2<f64> = random((3, 2), &mut s);
+    let k0: usize = 3;
+    let (d_out, d_x, w,) = std::hint::black_box((d_out, d_x, w,));
+    let up: Array2<f64> = random((3, 2), &mut s);
+    let (value, grads) = f0291_backward(d_out, d_x, &w, k0, &up);
+    assert_eq!(value, f0291(d_out, d_x, &w, k0));
+    assert_eq!(grads.w.shape(), w.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(d_x, w.clone()), |(d_x, w)| f0291_backward(d_out, *d_x, w, k0, &up))
+        .unwrap();
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().upstream(&&up).check_jvp(&(d_x, w.clone()), &(v_p1, v_p2.clone()), |(d_x, w)| f0291_backward(d_out, *d_x, w, k0, &up), |(d_x, w), (v_p1, v_p2)| f0291_jvp(d_out, *d_x, w, k0, *v_p1, v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0292(p0: &Array2<f64>) -> f64 {
     let c1 = 1.25_f64;
     let t1 = (p0.iter().map(|z| sin(*z)).sum::<f64>()).cos();
@@ -8765,41 +10850,78 @@ fn f0292_gradcheck() {
     assert_eq!(value, f0292(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0292_backward(p0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((1, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0292_backward(p0, 1.0), |(p0,), (v_p0,)| f0292_jvp(p0, v_p0)).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0292_hvp(p0, v_p0)).unwrap();
 }
-#[differentiable]
-fn f0293(p0: f64, p1: &Array2<f64>) -> f64 {
-    let t1 = floor(&((powi(p1, 3)).sum_axis(Axis(1))));
-    t1.dot(&t1) + p0
+#[differentiable(hvp, wrt(p0, p1))]
+fn f0293(p0: f64, p1: &Array2<f64>, c1: f64, k0: usize) -> f64 {
+    let mut t1 = tanh((sum(&(powi(&(p1.broadcast((2, 3)).unwrap()), 2)))));
+    let mut t2 = sin(sigmoid((f0238(p1, p0, p1))));
+    for i in 0..(k0 % 2) {
+        t1 = t1 * 0.5 + t2;
+        t2 = c1;
+    }
+    t1 + t2
 }
 
 #[test]
 fn f0293_gradcheck() {
-    let mut s = 565940560u64;
+    let mut s = 1770748575u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0293_backward(p0, &p1, 1.0);
-    assert_eq!(value, f0293(p0, &p1));
+    let c1 = scalar(&mut s);
+    let k0: usize = 2;
+    let (p0, p1, c1,) = std::hint::black_box((p0, p1, c1,));
+    let (value, grads) = f0293_backward(p0, &p1, c1, k0, 1.0);
+    assert_eq!(value, f0293(p0, &p1, c1, k0));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0293_backward(*p0, p1, 1.0)).unwrap();
+    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0293_backward(*p0, p1, c1, k0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((2, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone()), &(v_p0, v_p1.clone()), |(p0, p1)| f0293_backward(*p0, p1, c1, k0, 1.0), |(p0, p1), (v_p0, v_p1)| f0293_jvp(*p0, p1, c1, k0, *v_p0, v_p1)).unwrap();
+    hvpcheck(&(p0, p1.clone()), &(v_p0, v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0293_hvp(*p0, p1, c1, k0, *v_p0, v_p1)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0294(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: Array1<f64>) -> f64 {
-    let (n1, m1) = p1.dim();
-    let t1 = p1[[0, m1 - 1]];
-    let t1 = relu((-t1).abs());
-    let t1 = (exp(t1 / (square(t1) + 0.5))) - t1;
-    let t2 = if sum(&p3) <= 0.4629 {
-        p2.mapv(|u: f64| u)
-    } else {
-        sin(&(p2.mapv(|u: f64| u)))
-    };
-    t1 + t2[[0, 0]]
+    let t1 = array![[-0.75_f64, 0.5]];
+    let mut t2 = tanh(p2);
+    let mut t3 = t2.clone();
+    let mut n1 = 0;
+    while n1 < 1 {
+        t2 = tanh(&(&t2 + &t3));
+        t3 = t3;
+        t2 = &t2 * 0.5 + &t3;
+        n1 += 1;
+    }
+    let t4 = abs(&(p0 - &t3));
+    let (n2, m2) = p2.dim();
+    let t5 = Array2::<f64>::zeros((1, m2));
+    let mut t6 = tanh(p2);
+    let mut t7 = sigmoid(p2);
+    let mut n3 = 0;
+    while n3 < 2 {
+        t6 = tanh(&(&t6 + &t7));
+        t7 = t6.clone();
+        n3 += 1;
+    }
+    let mut t8 = Array2::<f64>::zeros((p2.nrows(), p2.ncols()));
+    let mut t9 = (concat(Axis(0), &[&(tanh(&(ln(&(&t3 * &t3 + 1.0))))), &t2])).sum();
+    for o in 0..2 {
+        for i in 0..t8.nrows() {
+            t9 -= (t8[[i, 1]]);
+        }
+        for i in 0..t8.nrows() {
+            let row = &t8.row(i) * 0.5 + &(&(sigmoid(&p2.row(i))) * (mean(&(&t7 * &t2))));
+            t8.row_mut(i).assign(&row);
+        }
+    }
+    t2.iter().sum::<f64>() + sum(&t3) + t4[[0, 0]] + t6.sum() + sum(&t7) + sum(&t8) + t9
 }
 
 #[test]
 fn f0294_gradcheck() {
-    let mut s = 93551780u64;
+    let mut s = 536619612u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let p2: Array2<f64> = random((1, 2), &mut s);
@@ -8812,70 +10934,127 @@ fn f0294_gradcheck() {
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0294_backward(p0, p1, p2, p3.clone(), 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    let v_p1: Array2<f64> = random((3, 3), &mut s);
+    let v_p2: Array2<f64> = random((1, 2), &mut s);
+    let v_p3: Array1<f64> = random(3, &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0294_backward(p0, p1, p2, p3.clone(), 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0294_jvp(p0, p1, p2, p3.clone(), v_p0, v_p1, v_p2, v_p3.clone())).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0294_hvp(p0, p1, p2, p3.clone(), v_p0, v_p1, v_p2, v_p3.clone())).unwrap();
 }
-#[differentiable]
-fn f0295(p0: &Array2<f64>) -> f64 {
-    let t1 = p0;
-    let t2 = t1 - t1;
-    let t3 = &t2;
-    let mut t5 = {
-        let t4 = (&(t3 - &t2) + (&t2 * t3)) + &t2;
-        (mean(&(logsumexp(p0)))) - (tan(&(tanh(&(t1.dot(&t3.t()))))))
+#[differentiable(jvp)]
+fn f0295(x: &Array2<f64>) -> Array2<f64> {
+    let t1 = array![[1.5_f64, 0.5], [-1.0, -0.75], [-1.0, -1.0]];
+    let mut t2 = tanh(x);
+    let mut d_x = t2.clone();
+    for i in 0..3 {
+        if sum(x) >= -0.5183 {
+            break;
+        }
+        t2 = &t2 * 0.5 + &d_x;
+        d_x = t1.clone();
+    }
+    let grad_1 = t2.t();
+    let mut x_from_out = (((softmax(&grad_1)).mapv(|u| backprop::ops::recip(square(u / (u.powi(2) + 0.5)) + 1.0))).slice_axis(Axis(1), Slice::from(1..2)).sum());
+    let mut n1 = 0;
+    loop {
+        x_from_out += (1.5 + (tanh(x_from_out.hypot(square(x_from_out) + 0.5)))).powf(x_from_out.sin());
+        x_from_out += (sigmoid((&(x + 1.5) + &d_x).iter().sum::<f64>()));
+        n1 += 1;
+        if n1 >= 4 || x_from_out.abs() < 0.5183 {
+            break;
+        }
+    }
+    let mut t6 = cos(sigmoid(sum(&(d_x.mapv(|e| {
+        if e <= 0.4629 {
+            0.1 - e
+        } else {
+            powi(e, 2)
+        }
+    })))));
+    let mut d_out = t6;
+    for _ in 0..2 {
+        d_out = t6;
+        for i in 0..3 {
+            t6 = (t6 + d_out).tanh();
+            d_out = d_out;
+        }
+    }
+    let t9 = {
+        let t8 = x_from_out.max(d_out);
+        d_out / (square(t8) + 1.0)
     };
-    t5 += 0.5;
-    t1.mean().unwrap() + t2[[0, 1]] + t3.sum() + t5[[1, 2]]
+    exp(&grad_1)
 }
 
 #[test]
 fn f0295_gradcheck() {
-    let mut s = 1638835745u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0295_backward(&p0, 1.0);
-    assert_eq!(value, f0295(&p0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0295_backward(p0, 1.0)).unwrap();
+    let mut s = 409169862u64;
+    let x: Array2<f64> = random((3, 2), &mut s);
+    let (x,) = std::hint::black_box((x,));
+    let up: Array2<f64> = random((2, 3), &mut s);
+    let (value, grads) = f0295_backward(&x, &up);
+    assert_eq!(value, f0295(&x));
+    assert_eq!(grads.x.shape(), x.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(x.clone(),), |(x,)| f0295_backward(x, &up))
+        .unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().upstream(&&up).check_jvp(&(x.clone(),), &(v_p0.clone(),), |(x,)| f0295_backward(x, &up), |(x,), (v_p0,)| f0295_jvp(x, v_p0)).unwrap();
 }
-#[differentiable]
-fn f0296(out: Array2<f64>, labels: &[usize]) -> Array2<f64> {
-    let t1 = out.clone();
-    let c1: f64 = 2.0;
-    let d_out = &(logsumexp(&(out.map(|&z| c1 + c1)))) / &(square(&t1) + 2.0);
-    let grad_1 = {
-        let unused = sigmoid(&(&out + &d_out));
-        tanh(&d_out)
-    };
-    let t1 = square(&(sigmoid(&((softmax_cross_entropy(&grad_1, labels)) - &d_out))));
-    tanh(&out)
+#[differentiable(hvp)]
+fn f0296(p0: Array2<f64>, labels: &[usize]) -> f64 {
+    let t1 = p0.clone();
+    let c1: f64 = 1.5;
+    let mut t2 = (((backprop::ops::exp(sigmoid(t1.sum()))).hypot(-1.5 * -1.5 + 0.5))).tanh();
+    let mut t3 = tanh((softplus(sum(&(sigmoid(&p0))))));
+    let mut n2 = 0;
+    while n2 < 1 {
+        t2 = t2 * 0.5 + t3;
+        t3 = 0.5;
+        n2 += 1;
+    }
+    let mut t4 = sigmoid(sigmoid(sum(&(p0.dot(&p0)))));
+    let mut t5 = tanh((t2.cos()));
+    for i in 0..1 {
+        t4 += t5.sin();
+        if i == 0 {
+            t5 = 0.5;
+        }
+        if t3 <= -0.5183 {
+            break;
+        }
+    }
+    let t6 = t1.view().reversed_axes();
+    t5 + mean(&t6)
 }
 
 #[test]
 fn f0296_gradcheck() {
-    let mut s = 1433775529u64;
-    let out: Array2<f64> = random((3, 3), &mut s);
-    let labels: &[usize] = &[1, 2, 1];
-    let (out,) = std::hint::black_box((out,));
-    let up: Array2<f64> = random((3, 3), &mut s);
-    let (value, grads) = f0296_backward(out.clone(), labels, &up);
-    assert_eq!(value, f0296(out.clone(), labels));
-    assert_eq!(grads.out.shape(), out.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(out.clone(),), |(out,)| f0296_backward(out.clone(), labels, &up))
-        .unwrap();
+    let mut s = 947000628u64;
+    let p0: Array2<f64> = random((3, 3), &mut s);
+    let labels: &[usize] = &[2, 1, 0];
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0296_backward(p0.clone(), labels, 1.0);
+    assert_eq!(value, f0296(p0.clone(), labels));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0296_backward(p0.clone(), labels, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0296_backward(p0.clone(), labels, 1.0), |(p0,), (v_p0,)| f0296_jvp(p0.clone(), labels, v_p0.clone())).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0296_hvp(p0.clone(), labels, v_p0.clone())).unwrap();
 }
-#[differentiable(wrt(p1))]
+#[differentiable(hvp, wrt(p1))]
 fn f0297(p0: f64, p1: &Array2<f64>) -> f64 {
     let t2 = {
         let t1 = p0.clamp(-1.0, 1.0);
-        f0219(p0, t1)
+        fract(p1)
     };
-    t2
+    t2[[0, 2]]
 }
 
 #[test]
 fn f0297_gradcheck() {
-    let mut s = 1445652518u64;
+    let mut s = 1751967459u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -8883,23 +11062,22 @@ fn f0297_gradcheck() {
     assert_eq!(value, f0297(p0, &p1));
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p1.clone(),), |(p1,)| f0297_backward(p0, p1, 1.0)).unwrap();
+    let v_p1: Array2<f64> = random((1, 3), &mut s);
+    GradCheck::new().check_jvp(&(p1.clone(),), &(v_p1.clone(),), |(p1,)| f0297_backward(p0, p1, 1.0), |(p1,), (v_p1,)| f0297_jvp(p0, p1, v_p1)).unwrap();
+    hvpcheck(&(p1.clone(),), &(v_p1.clone(),), |(p1,), (v_p1,)| f0297_hvp(p0, p1, v_p1)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0298(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
     let t1 = p2;
-    let mut t2 = &(p3 / &(square(p3) + 0.5)) + &p0;
-    let t3 = p3;
-    if t1.iter().sum::<f64>() <= 0.0371 {
-        t2 += &(softmax(t3));
-    } else {
-        t2 = t3.dot(&p0);
-    }
-    t1[[1, 1]] + t2.mean().unwrap() + t3.mean().unwrap()
+    let t2 = &(p3 / &(square(p3) + 0.5)) + &p0;
+    let t3 = (&(p0.broadcast((2, 3)).unwrap()) + 0.1).dot(p3);
+    let t2 = &t3;
+    t1[[0, 1]] + t3.sum() + t2[[0, 0]]
 }
 
 #[test]
 fn f0298_gradcheck() {
-    let mut s = 2032350264u64;
+    let mut s = 1409049515u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array2<f64> = random((2, 2), &mut s);
@@ -8912,39 +11090,61 @@ fn f0298_gradcheck() {
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0298_backward(p0.view(), p1, p2, p3, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((1, 3), &mut s);
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    let v_p2: Array2<f64> = random((2, 2), &mut s);
+    let v_p3: Array2<f64> = random((3, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0298_backward(p0.view(), p1, p2, p3, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0298_jvp(p0.view(), p1, p2, p3, v_p0.view(), v_p1, v_p2, v_p3)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0298_hvp(p0.view(), p1, p2, p3, v_p0.view(), v_p1, v_p2, v_p3)).unwrap();
 }
-#[differentiable(wrt(d_p0, w, x, y_1))]
-fn f0299(d_p0: &Array1<f64>, w: Array2<f64>, x: &Array2<f64>, y_1: &Array1<f64>, out: &Array2<f64>) -> f64 {
-    let mut d_out_1 = d_p0.to_owned();
-    for i in 0..d_out_1.len() {
-        d_out_1[i] = sum(&w);
+#[differentiable(jvp, wrt(p0, p1, p2, p3))]
+fn f0299(p0: &Array1<f64>, p1: Array2<f64>, p2: &Array2<f64>, p3: &Array1<f64>, c0: &Array2<f64>, k0: usize) -> (f64, Array2<f64>, f64) {
+    let mut t1 = p0.to_owned();
+    for i in 0..t1.len() {
+        t1[i] = sum(&p1);
     }
-    let t2 = out + out;
-    let d_d_x = {
-        let out_1 = &w * out;
-        logsumexp(&(tanh(&(&(d_p0.map(|&u| 1.25 + u)) / 0.1))))
-    };
-    t2.mean().unwrap() + d_d_x
+    let mut t2 = (c0[[2, 0]]).tanh();
+    let mut t3 = sigmoid(logsumexp(&(2.0 + &t1)));
+    for i in 0..(k0 % 2) {
+        if t1.iter().sum::<f64>() > 0.0371 {
+            break;
+        }
+        t2 = t2 * 0.5 + t3;
+        t3 = -1.5;
+        t2 += p2.mapv(|v| (v * t3).tanh()).sum() * 0.1;
+    }
+    let t1 = 0.25 / (square(t2) + 1.0);
+    (t3, sin(p2), t3)
 }
 
 #[test]
 fn f0299_gradcheck() {
-    let mut s = 1083991854u64;
-    let d_p0: Array1<f64> = random(3, &mut s);
-    let w: Array2<f64> = random((1, 3), &mut s);
-    let x: Array2<f64> = random((1, 2), &mut s);
-    let y_1: Array1<f64> = random(2, &mut s);
-    let out: Array2<f64> = random((3, 1), &mut s);
-    let (d_p0, w, x, y_1, out,) = std::hint::black_box((d_p0, w, x, y_1, out,));
-    let (value, grads) = f0299_backward(&d_p0, w.clone(), &x, &y_1, &out, 1.0);
-    assert_eq!(value, f0299(&d_p0, w.clone(), &x, &y_1, &out));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.w.shape(), w.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    gradcheck(&(d_p0.clone(), w.clone(), x.clone(), y_1.clone()), |(d_p0, w, x, y_1)| f0299_backward(d_p0, w.clone(), x, y_1, &out, 1.0)).unwrap();
+    let mut s = 1124154201u64;
+    let p0: Array1<f64> = random(3, &mut s);
+    let p1: Array2<f64> = random((1, 3), &mut s);
+    let p2: Array2<f64> = random((1, 2), &mut s);
+    let p3: Array1<f64> = random(2, &mut s);
+    let c0: Array2<f64> = random((3, 1), &mut s);
+    let k0: usize = 0;
+    let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
+    let up1: Array2<f64> = random((1, 2), &mut s);
+    let (value, grads) = f0299_backward(&p0, p1.clone(), &p2, &p3, &c0, k0, (1.0, &up1, -0.75));
+    assert_eq!(value, f0299(&p0, p1.clone(), &p2, &p3, &c0, k0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    GradCheck::new()
+        .upstream(&(1.0, &up1, -0.75))
+        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0299_backward(p0, p1.clone(), p2, p3, &c0, k0, (1.0, &up1, -0.75)))
+        .unwrap();
+    let v_p0: Array1<f64> = random(3, &mut s);
+    let v_p1: Array2<f64> = random((1, 3), &mut s);
+    let v_p2: Array2<f64> = random((1, 2), &mut s);
+    let v_p3: Array1<f64> = random(2, &mut s);
+    GradCheck::new().upstream(&(1.0, &up1, -0.75)).check_jvp(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0299_backward(p0, p1.clone(), p2, p3, &c0, k0, (1.0, &up1, -0.75)), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0299_jvp(p0, p1.clone(), p2, p3, &c0, k0, v_p0, v_p1.clone(), v_p2, v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0300(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
     let t1 = p2.t();
     mean(&t1)
@@ -8963,21 +11163,38 @@ fn f0300_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0, p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0300_backward(*p0, p1, p2, *p3, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((2, 1), &mut s);
+    let v_p2: Array2<f64> = random((2, 3), &mut s);
+    let v_p3 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone(), p2.clone(), p3), &(v_p0, v_p1.clone(), v_p2.clone(), v_p3), |(p0, p1, p2, p3)| f0300_backward(*p0, p1, p2, *p3, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0300_jvp(*p0, p1, p2, *p3, *v_p0, v_p1, v_p2, *v_p3)).unwrap();
+    hvpcheck(&(p0, p1.clone(), p2.clone(), p3), &(v_p0, v_p1.clone(), v_p2.clone(), v_p3), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0300_hvp(*p0, p1, p2, *p3, *v_p0, v_p1, v_p2, *v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0301(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
     let t1 = p1;
     let mut t2 = (p1.dot(t1)).t().dot(t1);
-    let mut t3 = cos(t1);
-    let t4 = t2.dot(t1);
-    t3 += &(relu(t1));
-    t2 += &t4;
-    mean(&t3) + mean(&t4)
+    let mut t3 = mean(p0);
+    let (n1, m1) = p0.dim();
+    'o2: for _ in 0..2 {
+    for i in 0..3 {
+            t3 = p0[[0, m1 / 2]];
+            if mean(t1) < 0.4629 {
+                break 'o2;
+            }
+            t2 -= &(p1 + 0.25);
+        }
+    }
+    for i in 0..2 {
+        t3 += (f0290(t3)).tanh();
+    }
+    t3 += t3 * t3;
+    t1.sum() + t2.iter().sum::<f64>() + t3
 }
 
 #[test]
 fn f0301_gradcheck() {
-    let mut s = 368147667u64;
+    let mut s = 1556036605u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -8986,60 +11203,57 @@ fn f0301_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0301_backward(p0, p1, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 3), &mut s);
+    let v_p1: Array2<f64> = random((2, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0301_backward(p0, p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0301_jvp(p0, p1, v_p0, v_p1)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0301_hvp(p0, p1, v_p0, v_p1)).unwrap();
 }
-#[differentiable(wrt(p0))]
-fn f0302(p0: &Array2<f64>, c0: &Array2<f64>, labels: &[usize]) -> f64 {
-    let mut t1 = sigmoid((&(p0 / &(square(c0) + 2.0)) - &(relu(&(p0 * c0)))).sum());
+#[differentiable(hvp, wrt(p0))]
+fn f0302(p0: &Array2<f64>, c0: &Array2<f64>) -> f64 {
+    let mut t1 = ((&(c0 - p0) / &(square(c0) + 2.0)) / &(square(&(log_sigmoid(c0))) + 0.5)).mean().unwrap();
     let mut n1 = 0;
-    while n1 < 4 {
-        t1 -= 1.5;
-        t1 = t1 * 0.5 + (c0[[0, 0]]);
+    while n1 < 4 && t1.abs() < 0.5183 {
+        t1 = t1 * 0.5 + ((tanh(c0)).mean().unwrap());
+        t1 -= (c0.product()) * t1;
         n1 += 1;
     }
-    let t3 = {
-        let t2 = sqrt(square((c0 / (square(c0) + 1.0)).mean().expect("not empty")) + 0.5);
-        cos(&p0.broadcast((3, 2)).unwrap())
-    };
-    let t3 = 0.5 * &t3;
-    let (n2, m2) = p0.dim();
-    let t4 = Array2::<f64>::ones((n2, 2));
-    let mut t5 = if t1 > -0.5183 {
-        mean_axis(&((mean(p0)) + (Zip::from(c0).and(c0).map_collect(|&u, &v| {
-        if t1 < -0.5183 {
-            square(u)
-        } else {
-            abs(u)
-        }
-    }))), Axis(1))
-    } else {
-        sin(&(mean_axis(&((mean(p0)) + (Zip::from(c0).and(c0).map_collect(|&u, &v| {
-        if t1 < -0.5183 {
-            square(u)
-        } else {
-            abs(u)
-        }
-    }))), Axis(1))))
-    };
-    t5 += &(backprop::ops::recip(&(square(&t5) + 1.0)));
-    let t6 = log_sigmoid(&(&(ln(&(square(c0) + 1.0))) * 3.0));
-    logsumexp(&t5) + t6[[0, 0]]
+    let c2: f64 = 0.1;
+    t1 -= 0.25;
+    let n3 = p0.nrows();
+    let m3 = p0.ncols();
+    let t2 = Array2::<f64>::zeros((n3, 1));
+    let mut t3 = tanh(p0);
+    let mut t4 = t3.clone();
+    let mut n4 = 0;
+    while n4 < 3 {
+        t3 = tanh(&(&t3 + &t4));
+        t4 = t3.clone();
+        t3 = tanh(&(&t3 + &t4));
+        n4 += 1;
+    }
+    let _t5 = c0;
+    let t6 = tanh(&((t4.mean().unwrap()) + &(t1 + &t4)));
+    let t4 = t1 - t1;
+    t6.sum() + t4 + sum(p0)
 }
 
 #[test]
 fn f0302_gradcheck() {
-    let mut s = 296999147u64;
+    let mut s = 562292834u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let c0: Array2<f64> = random((1, 2), &mut s);
-    let labels: &[usize] = &[0, 0, 0];
     let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let (value, grads) = f0302_backward(&p0, &c0, labels, 1.0);
-    assert_eq!(value, f0302(&p0, &c0, labels));
+    let (value, grads) = f0302_backward(&p0, &c0, 1.0);
+    assert_eq!(value, f0302(&p0, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0302_backward(p0, &c0, labels, 1.0)).unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0302_backward(p0, &c0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0302_backward(p0, &c0, 1.0), |(p0,), (v_p0,)| f0302_jvp(p0, &c0, v_p0)).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0302_hvp(p0, &c0, v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0303(p0: ArrayView2<f64>, p1: &Array2<f64>) -> f64 {
-    let mut t1 = &(relu(p1)) - (mse(p1, p1));
+    let t1 = &(relu(p1)) - (mse(p1, p1));
     let mut t2 = sum(&(t1.view().remove_axis(Axis(0))));
     let t3 = array![[1.5_f64, 0.5]];
     let mut n1 = 0;
@@ -9048,17 +11262,32 @@ fn f0303(p0: ArrayView2<f64>, p1: &Array2<f64>) -> f64 {
         t2 += (sum(&t1));
         n1 += 1;
     }
-    let t4 = &(tan(&(tanh(&(p0.row(1)))))) / 3.0;
-    t1 += p1;
-    let t5 = exp(&(sigmoid(&t1)));
-    let t6 = (powi(&t5, 2)).t().dot(&t5);
-    t1 += &t5;
-    t5.sum() + t6.iter().sum::<f64>()
+    let t4 = &t1;
+    let (n2, m2) = p1.dim();
+    let t5 = Array2::<f64>::ones((n2, 2));
+    let mut t6 = tanh(p1);
+    let mut t7 = t6.clone();
+    let mut n3 = 0;
+    while n3 < 3 {
+        t6 = tanh(&(&t6 + &t7));
+        t7 = t6.clone();
+        n3 += 1;
+    }
+    let t8 = Array2::<f64>::eye(1);
+    if t2 > 0.4629 {
+        return mean(&(&(t4 * &t8) / (square(&(t6.hypot(square(t2) + 0.5))) + 2.0)));
+    }
+    for i in 0..2 {
+        t2 -= 0.25;
+        t2 += (tanh(&t6)).product();
+    }
+    t2 += 1.5;
+    mean(&t6) + t7[[0, 0]]
 }
 
 #[test]
 fn f0303_gradcheck() {
-    let mut s = 694996686u64;
+    let mut s = 1955553028u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -9067,68 +11296,86 @@ fn f0303_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0303_backward(p0.view(), p1, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 2), &mut s);
+    let v_p1: Array2<f64> = random((1, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0303_backward(p0.view(), p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0303_jvp(p0.view(), p1, v_p0.view(), v_p1)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0303_hvp(p0.view(), p1, v_p0.view(), v_p1)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0304(p0: f64) -> f64 {
     let t1 = (0.5 + (sin(p0))).tanh();
     let _t2 = f64::log(square(sigmoid(p0.hypot(t1.powi(2) + 0.5))) + 1.0, 10.0);
     let t3 = t1;
-    let t4 = (square(((square(t3) + 0.5).log(0.5)).sin()) + 0.5).log(3.0 * 3.0 + 1.5);
-    t3 + t4
+    let t4 = sqrt((0.5 / (square(softplus(t1)) + 1.0)).powi(2) + 1.0);
+    t1 + t3 + t4 + t3
 }
 
 #[test]
 fn f0304_gradcheck() {
-    let mut s = 1956483310u64;
+    let mut s = 1442006992u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0304_backward(p0, 1.0);
     assert_eq!(value, f0304(p0));
     gradcheck(&(p0,), |(p0,)| f0304_backward(*p0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0,), &(v_p0,), |(p0,)| f0304_backward(*p0, 1.0), |(p0,), (v_p0,)| f0304_jvp(*p0, *v_p0)).unwrap();
+    hvpcheck(&(p0,), &(v_p0,), |(p0,), (v_p0,)| f0304_hvp(*p0, *v_p0)).unwrap();
 }
-#[differentiable]
-fn f0305(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64) -> (f64, f64) {
-    let t1 = if p2 >= -0.5183 {
+#[differentiable(hvp, wrt(p0, p1, p2))]
+fn f0305(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64, c1: f64) -> f64 {
+    let t1 = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
+    let t2 = if p2 >= -0.5183 {
         sin(&(sigmoid(&(p1.mapv(|z| p2)))))
     } else {
-        p1 * p2
+        softmax(&(sigmoid(p1)))
     };
-    let t2 = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
-    let t3 = if p2 >= 0.0371 {
-        sum(&(log_softmax(&(logsumexp(&p0)))))
+    let t3 = if t2[[2, 0]] < 0.0371 {
+        mean(&t2)
     } else {
-        (&(sigmoid(&((sin(&t1)).mapv_into(|v| {
-        if p2 <= 0.0371 {
-            (v / (square(p2) + 0.5)).round()
-        } else {
-            p2
-        }
-    })))) * 0.1 + &t2).var(1.0)
+        p2
     };
-    let c1: f64 = 0.25;
-    let t4 = t1.mapv(|v| (0.5 / (square(c1) + 1.0)) * 1.5);
-    let t5 = p1.row(2).dot(&t1.t());
-    let t1 = p2;
-    (t4.iter().sum::<f64>(), t3)
+    let t2 = (&(p1.hypot(-1.5 * -1.5 + 0.5)) + 1.25).select(Axis(1), &[0, 1]);
+    let mut t4 = sigmoid(sum(&(p1.mapv(|z| {
+        if z >= 0.4629 {
+            t3.clamp(-1.0, 1.0)
+        } else {
+            t3
+        }
+    }))));
+    let mut t5 = sigmoid((abs(t3)));
+    for _ in 0..2 {
+        t5 = sigmoid((abs(t3)));
+        for i in 0..3 {
+            t4 = t4 * 0.5 + t5;
+            t5 = t4;
+            t4 += t5.sin();
+        }
+    }
+    let t6 = relu(t4);
+    t5 + t6
 }
 
 #[test]
 fn f0305_gradcheck() {
-    let mut s = 547899067u64;
+    let mut s = 214883452u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2 = scalar(&mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0305_backward(p0.view(), &p1, p2, (1.0, 0.5));
-    assert_eq!(value, f0305(p0.view(), &p1, p2));
+    let c1 = scalar(&mut s);
+    let (p0, p1, p2, c1,) = std::hint::black_box((p0, p1, p2, c1,));
+    let (value, grads) = f0305_backward(p0.view(), &p1, p2, c1, 1.0);
+    assert_eq!(value, f0305(p0.view(), &p1, p2, c1));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0305_backward(p0.view(), p1, *p2, (1.0, 0.5)))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0305_backward(p0.view(), p1, *p2, c1, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((1, 2), &mut s);
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    let v_p2 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2), &(v_p0.clone(), v_p1.clone(), v_p2), |(p0, p1, p2)| f0305_backward(p0.view(), p1, *p2, c1, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0305_jvp(p0.view(), p1, *p2, c1, v_p0.view(), v_p1, *v_p2)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2), &(v_p0.clone(), v_p1.clone(), v_p2), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0305_hvp(p0.view(), p1, *p2, c1, v_p0.view(), v_p1, *v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0306(d_x: &Array1<f64>, d_out: &Array2<f64>, out: f64, d_t1: &Array2<f64>) -> f64 {
     let d_d_x = {
         let x_from_out = exp_m1(out);
@@ -9151,8 +11398,14 @@ fn f0306_gradcheck() {
     assert_eq!(grads.d_out.shape(), d_out.shape());
     assert_eq!(grads.d_t1.shape(), d_t1.shape());
     gradcheck(&(d_x.clone(), d_out.clone(), out, d_t1.clone()), |(d_x, d_out, out, d_t1)| f0306_backward(d_x, d_out, *out, d_t1, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(3, &mut s);
+    let v_p1: Array2<f64> = random((2, 1), &mut s);
+    let v_p2 = scalar(&mut s);
+    let v_p3: Array2<f64> = random((2, 1), &mut s);
+    GradCheck::new().check_jvp(&(d_x.clone(), d_out.clone(), out, d_t1.clone()), &(v_p0.clone(), v_p1.clone(), v_p2, v_p3.clone()), |(d_x, d_out, out, d_t1)| f0306_backward(d_x, d_out, *out, d_t1, 1.0), |(d_x, d_out, out, d_t1), (v_p0, v_p1, v_p2, v_p3)| f0306_jvp(d_x, d_out, *out, d_t1, v_p0, v_p1, *v_p2, v_p3)).unwrap();
+    hvpcheck(&(d_x.clone(), d_out.clone(), out, d_t1.clone()), &(v_p0.clone(), v_p1.clone(), v_p2, v_p3.clone()), |(d_x, d_out, out, d_t1), (v_p0, v_p1, v_p2, v_p3)| f0306_hvp(d_x, d_out, *out, d_t1, v_p0, v_p1, *v_p2, v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0307(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array1<f64>, p3: &Array2<f64>) -> f64 {
     let t1 = mean(&(-p3).column(0));
     let _t2 = p2 * p2;
@@ -9174,8 +11427,14 @@ fn f0307_gradcheck() {
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0307_backward(p0, p1, p2, p3, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 1), &mut s);
+    let v_p1: Array2<f64> = random((3, 1), &mut s);
+    let v_p2: Array1<f64> = random(3, &mut s);
+    let v_p3: Array2<f64> = random((2, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0307_backward(p0, p1, p2, p3, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0307_jvp(p0, p1, p2, p3, v_p0, v_p1, v_p2, v_p3)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0307_hvp(p0, p1, p2, p3, v_p0, v_p1, v_p2, v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0308(p0: &Array2<f64>) -> f64 {
     let t1 = p0;
     mean(t1)
@@ -9190,8 +11449,11 @@ fn f0308_gradcheck() {
     assert_eq!(value, f0308(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0308_backward(p0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0308_backward(p0, 1.0), |(p0,), (v_p0,)| f0308_jvp(p0, v_p0)).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0308_hvp(p0, v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0309(p0: &Array2<f64>, p1: Array2<f64>, p2: Array2<f64>, p3: f64) -> f64 {
     let t1 = &p2;
     let t2 = if p2.mean().unwrap() > -0.5183 {
@@ -9216,52 +11478,76 @@ fn f0309_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0309_backward(p0, p1.clone(), p2.clone(), *p3, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    let v_p1: Array2<f64> = random((2, 3), &mut s);
+    let v_p2: Array2<f64> = random((3, 3), &mut s);
+    let v_p3 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2.clone(), p3), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3), |(p0, p1, p2, p3)| f0309_backward(p0, p1.clone(), p2.clone(), *p3, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0309_jvp(p0, p1.clone(), p2.clone(), *p3, v_p0, v_p1.clone(), v_p2.clone(), *v_p3)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0309_hvp(p0, p1.clone(), p2.clone(), *p3, v_p0, v_p1.clone(), v_p2.clone(), *v_p3)).unwrap();
 }
-#[differentiable]
-fn f0310(d_out: &Array1<f64>, d_p0: ArrayView2<f64>) -> f64 {
-    let mut unused = (ln(&(square(d_out) + 1.0))).sum();
-    let c2: f64 = 1.5;
+#[differentiable(hvp)]
+fn f0310(p0: &Array1<f64>, p1: ArrayView2<f64>) -> f64 {
+    let mut t1 = (ln(&(square(p0) + 1.0))).sum();
     let mut n1 = 0;
-    let out = loop {
-        unused = unused * 0.5 + (mean(&((d_out.dot(&d_p0)).mapv(|e| (e + e) + e))));
+    let t2 = loop {
+        t1 = t1 * 0.5 + (((p0.dot(&p1)).map(|&e| ((tanh(e)).powi(2) + 1.0).recip())).sum());
         n1 += 1;
-        if n1 >= 3 || unused.abs() < 0.0371 {
-            break unused * 0.5;
+        if n1 >= 3 {
+            break t1 * 0.5;
         }
     };
-    let t3 = array![0.0_f64, 0.5, 1.0];
-    let _t4 = backprop::ops::recip(&(square(&(&(&d_p0 * 0.75) + 2.0)) + 1.0));
-    let mut t5 = (out * &d_p0).clamp(-0.5, 3.0);
-    let n3 = d_out.len() - 1;
-    'o4: for _ in 0..2 {
-    for i in (0..n3).step_by(2) {
-            t5 += &(ln(&(square(&((d_out[i + 1] - d_out[i]) - &d_p0)) + 0.5)));
-            unused -= backprop::ops::recip((unused.tanh()).powi(2) + 1.0);
-            if unused <= -0.5183 {
-                break;
-            }
-            if unused < 0.4629 {
-                break 'o4;
+    let c2 = 2.0_f64;
+    for i in 0..3 {
+        t1 -= tanh(t2 + t1);
+    }
+    let mut t3 = Array1::<f64>::zeros(p0.len());
+    let c3 = 2.0_f64;
+    let mut t4 = sigmoid(mean(&(((p1.iter().map(|&z| t1.max(z)).sum::<f64>()) + t2) + &p1)));
+    for o in 0..3 {
+        if t2 > 0.0371 {
+            for j in 0..t3.len() {
+                t3[j] = ((backprop::ops::recip((t2.tanh()).powi(2) + 1.0))) + p0[j];
             }
         }
+        for j in 0..t3.len() {
+            t4 += ((t3[j] * t1).tanh());
+        }
+        for j in 0..t3.len() {
+            t3[j] = t3[j] * 0.5 + (((square(&(p1.view().into_shape_with_order(3).unwrap()))).mean().unwrap()) + p0[j]);
+        }
+        for j in 0..t3.len() {
+            t4 -= ((log_softmax(&(backprop::ops::sigmoid(&((t3[j]) - p0))))).iter().sum::<f64>());
+        }
     }
-    let out_1 = t5.clone();
-    t5.mean().unwrap() + out_1.sum()
+    let n4 = p0.len() - 1;
+    let t6 = {
+        let t5 = p0[n4];
+        (0.5 - &(relu(&t3))).mean().unwrap()
+    };
+    let t8 = {
+        let t7 = &(acos(&((tanh(p0)) * 0.75))) * p0;
+        (p0.to_owned().mapv_into(|u| sin(t4))).slice(s![2..3;-1]).sum()
+    };
+    t6 + t8
 }
 
 #[test]
 fn f0310_gradcheck() {
-    let mut s = 1759202682u64;
-    let d_out: Array1<f64> = random(3, &mut s);
-    let d_p0: Array2<f64> = random((3, 1), &mut s);
-    let (d_out, d_p0,) = std::hint::black_box((d_out, d_p0,));
-    let (value, grads) = f0310_backward(&d_out, d_p0.view(), 1.0);
-    assert_eq!(value, f0310(&d_out, d_p0.view()));
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    gradcheck(&(d_out.clone(), d_p0.clone()), |(d_out, d_p0)| f0310_backward(d_out, d_p0.view(), 1.0)).unwrap();
+    let mut s = 1050781871u64;
+    let p0: Array1<f64> = random(3, &mut s);
+    let p1: Array2<f64> = random((3, 1), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0310_backward(&p0, p1.view(), 1.0);
+    assert_eq!(value, f0310(&p0, p1.view()));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0310_backward(p0, p1.view(), 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(3, &mut s);
+    let v_p1: Array2<f64> = random((3, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0310_backward(p0, p1.view(), 1.0), |(p0, p1), (v_p0, v_p1)| f0310_jvp(p0, p1.view(), v_p0, v_p1.view())).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0310_hvp(p0, p1.view(), v_p0, v_p1.view())).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0311(p0: f64, p1: &Array2<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
     let t1 = p1 / (square(p0) + 2.0);
     t1.iter().sum::<f64>() + mean(&t1)
@@ -9280,10 +11566,16 @@ fn f0311_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p0, p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0311_backward(*p0, p1, *p2, p3, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((3, 1), &mut s);
+    let v_p2 = scalar(&mut s);
+    let v_p3: Array2<f64> = random((3, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone(), p2, p3.clone()), &(v_p0, v_p1.clone(), v_p2, v_p3.clone()), |(p0, p1, p2, p3)| f0311_backward(*p0, p1, *p2, p3, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0311_jvp(*p0, p1, *p2, p3, *v_p0, v_p1, *v_p2, v_p3)).unwrap();
+    hvpcheck(&(p0, p1.clone(), p2, p3.clone()), &(v_p0, v_p1.clone(), v_p2, v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0311_hvp(*p0, p1, *p2, p3, *v_p0, v_p1, *v_p2, v_p3)).unwrap();
 }
-#[differentiable(wrt(p0, p1))]
-fn f0312(p0: f64, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let t1 = (sum(p1)) / 3.0;
+#[differentiable(hvp, wrt(p0, p1))]
+fn f0312(p0: f64, p1: &Array2<f64>, c0: &Array2<f64>, k0: usize) -> f64 {
+    let mut t1 = (sum(p1)) / 3.0;
     let (n1, m1) = p1.dim();
     let t2 = Array2::<f64>::from_shape_vec((2, m1), vec![0.0, 0.5]).unwrap();
     let mut t3 = if mean(c0) <= -0.5183 {
@@ -9292,26 +11584,45 @@ fn f0312(p0: f64, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
         tanh(&(((p1 * 0.1 + &t2).std_axis(Axis(0), 1.0)).select(Axis(0), &[0, 0, 0])))
     };
     t3 = softplus(&((p0 * &t3).floor()));
-    let t4 = c0;
-    let _t5 = t1 - (f0238(p1, t1, p1));
-    let t1 = c0;
-    let t6 = sum(t1);
-    t1.sum() + t6
+    let t4 = Array::from_elem((n1, m1), -1.5_f64);
+    let mut t5 = tanh(p1);
+    let mut t6 = t5.clone();
+    for _ in 0..2 {
+        t6 = t5.clone();
+        for i in 0..(k0 % 2) {
+            if t1 >= 0.4629 {
+                break;
+            }
+            t5 = &t5 * 0.5 + &t6;
+            t6 = t4.clone();
+        }
+    }
+    let (n2, m2) = c0.dim();
+    let t7 = Array1::<f64>::ones(m2);
+    t1 -= 0.75;
+    t3 += &(softmax(&t3));
+    let t8 = (sigmoid(&(t3.round()))).dot(&(tanh(&t3)));
+    t6.sum() + t8
 }
 
 #[test]
 fn f0312_gradcheck() {
-    let mut s = 1090667332u64;
+    let mut s = 315401184u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let c0: Array2<f64> = random((1, 3), &mut s);
+    let k0: usize = 1;
     let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
-    let (value, grads) = f0312_backward(p0, &p1, &c0, 1.0);
-    assert_eq!(value, f0312(p0, &p1, &c0));
+    let (value, grads) = f0312_backward(p0, &p1, &c0, k0, 1.0);
+    assert_eq!(value, f0312(p0, &p1, &c0, k0));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0312_backward(*p0, p1, &c0, 1.0)).unwrap();
+    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0312_backward(*p0, p1, &c0, k0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((2, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone()), &(v_p0, v_p1.clone()), |(p0, p1)| f0312_backward(*p0, p1, &c0, k0, 1.0), |(p0, p1), (v_p0, v_p1)| f0312_jvp(*p0, p1, &c0, k0, *v_p0, v_p1)).unwrap();
+    hvpcheck(&(p0, p1.clone()), &(v_p0, v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0312_hvp(*p0, p1, &c0, k0, *v_p0, v_p1)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0313(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array1<f64>, p3: &Array2<f64>) -> f64 {
     let (n1, m1) = p1.dim();
     let t1 = (&(tanh(&(1.5 / (square(&(softmax(p1))) + 1.0)))) * 0.75).acos();
@@ -9335,32 +11646,48 @@ fn f0313_gradcheck() {
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0313_backward(p0, p1, p2, p3, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    let v_p1: Array2<f64> = random((1, 2), &mut s);
+    let v_p2: Array1<f64> = random(3, &mut s);
+    let v_p3: Array2<f64> = random((2, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0313_backward(p0, p1, p2, p3, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0313_jvp(p0, p1, p2, p3, v_p0, v_p1, v_p2, v_p3)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0313_hvp(p0, p1, p2, p3, v_p0, v_p1, v_p2, v_p3)).unwrap();
 }
-#[differentiable(wrt(p1, p2))]
+#[differentiable(hvp, wrt(p1, p2))]
 fn f0314(p0: f64, p1: Array2<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
-    let t1 = (0.75 * p3) / &(square(&(0.75 - p3)) + 0.5);
-    let t2 = &t1;
-    let mut t3 = tanh(&p1);
-    if p2 > 0.0371 {
-        t3 += &p1;
-    } else {
-        t3 -= 1.5;
-    }
-    t3 /= square(t2.iter().map(|v| {
-        if p2 > -0.5183 {
-            p2.abs()
-        } else {
-            (*v).max(p2)
+    let mut t1 = p3 - p3;
+    for i in (0..3).rev() {
+        t1 += mse(&t1, p3);
+        match i % 3 {
+            0 => t1 += mean(&p1),
+            1 | 2 => {
+                t1 -= p3;
+            }
+            _ => {}
         }
-    }).sum::<f64>()) + 0.5;
-    let t4 = &t1 * &(cos(t2));
-    let t5 = p1.clone();
-    sum(&t1) + t2.mean().unwrap() + t3.sum() + t4[[0, 1]] + t5[[0, 0]]
+    }
+    t1 += p3;
+    let t2 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5]];
+    let (n1, m1) = p1.dim();
+    let (n2, m2) = p3.dim();
+    let t3 = Array2::<f64>::ones((n1, m2));
+    t1 = &t3 * &(powi(&(tanh(&(&t1 - 2.0))), 2));
+    let mut t4 = sigmoid(sum(&((p2.max(p0)) * p3)));
+    let mut t5 = t4;
+    for i in 0..2 {
+        t4 = t4 * 0.5 + t5;
+        t5 = 0.5;
+    }
+    let c3 = 2.0_f64;
+    let mut t1 = ((tanh(&(t1.select(Axis(0), &[1])))).dot(&(sigmoid(&t1.t())))).iter().map(|e| c3 * c3).sum::<f64>();
+    let t6 = array![[2.0_f64, 2.0]];
+    t1 += t4;
+    t4 + t5 + t1
 }
 
 #[test]
 fn f0314_gradcheck() {
-    let mut s = 455361049u64;
+    let mut s = 2003357007u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let p2 = scalar(&mut s);
@@ -9370,53 +11697,66 @@ fn f0314_gradcheck() {
     assert_eq!(value, f0314(p0, p1.clone(), p2, &p3));
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p1.clone(), p2), |(p1, p2)| f0314_backward(p0, p1.clone(), *p2, &p3, 1.0)).unwrap();
+    let v_p1: Array2<f64> = random((1, 2), &mut s);
+    let v_p2 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p1.clone(), p2), &(v_p1.clone(), v_p2), |(p1, p2)| f0314_backward(p0, p1.clone(), *p2, &p3, 1.0), |(p1, p2), (v_p1, v_p2)| f0314_jvp(p0, p1.clone(), *p2, &p3, v_p1.clone(), *v_p2)).unwrap();
+    hvpcheck(&(p1.clone(), p2), &(v_p1.clone(), v_p2), |(p1, p2), (v_p1, v_p2)| f0314_hvp(p0, p1.clone(), *p2, &p3, v_p1.clone(), *v_p2)).unwrap();
 }
-#[differentiable]
-fn f0315(d_x: ArrayView2<f64>) -> f64 {
-    let d_d_x = &d_x;
-    let unused = d_d_x;
-    let mut t3 = &(ceil(d_d_x)) * &(logsumexp(unused));
-    t3 /= &(square(unused) + 1.0);
+#[differentiable(hvp)]
+fn f0315(p0: ArrayView2<f64>) -> f64 {
+    let t1 = &p0;
+    let t2 = t1;
+    let mut t3 = &(ceil(t1)) * &(logsumexp(t2));
+    t3 /= &(square(t2) + 1.0);
     t3 += &(&t3 * 0.75);
     let c1: f64 = 1.25;
-    let out_1 = (sigmoid(&((unused.map(|&u| tanh(u))).mapv_into(|u| (square(u + u) + 0.5).log(square(u) + 1.5))))).map(|&e| (0.1 * (f0123(e))) + 0.75);
-    let out = &d_x;
-    d_d_x[[0, 0]] + unused.sum() + sum(&t3) + out_1.iter().sum::<f64>() + out.sum()
+    let t4 = (sigmoid(&((t2.map(|&u| tanh(u))).mapv_into(|u| (square(u + u) + 0.5).log(square(u) + 1.5))))).map(|&e| (0.1 * (f0161(e))) + 0.75);
+    let t5 = &p0 / (square(t2) + 1.0);
+    sum(&t4) + t5.iter().sum::<f64>()
 }
 
 #[test]
 fn f0315_gradcheck() {
-    let mut s = 619342228u64;
-    let d_x: Array2<f64> = random((1, 3), &mut s);
-    let (d_x,) = std::hint::black_box((d_x,));
-    let (value, grads) = f0315_backward(d_x.view(), 1.0);
-    assert_eq!(value, f0315(d_x.view()));
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    gradcheck(&(d_x.clone(),), |(d_x,)| f0315_backward(d_x.view(), 1.0)).unwrap();
+    let mut s = 2146668065u64;
+    let p0: Array2<f64> = random((1, 3), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0315_backward(p0.view(), 1.0);
+    assert_eq!(value, f0315(p0.view()));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0315_backward(p0.view(), 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((1, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0315_backward(p0.view(), 1.0), |(p0,), (v_p0,)| f0315_jvp(p0.view(), v_p0.view())).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0315_hvp(p0.view(), v_p0.view())).unwrap();
 }
-#[differentiable]
-fn f0316(y_1: f64, out: &Array2<f64>, d_x: &Array2<f64>, grad: &Array2<f64>) -> f64 {
-    let d_out_1 = f0238(grad, y_1, grad);
-    let d_out_1 = d_out_1 + grad;
-    d_out_1[[0, 0]]
+#[differentiable(hvp)]
+fn f0316(w: f64, y_1: &Array2<f64>, x: &Array2<f64>, d_p0: &Array2<f64>) -> f64 {
+    let t1 = y_1;
+    let t2 = t1;
+    sum(t1) + sum(t2)
 }
 
 #[test]
 fn f0316_gradcheck() {
-    let mut s = 463892649u64;
-    let y_1 = scalar(&mut s);
-    let out: Array2<f64> = random((2, 2), &mut s);
-    let d_x: Array2<f64> = random((3, 3), &mut s);
-    let grad: Array2<f64> = random((2, 1), &mut s);
-    let (y_1, out, d_x, grad,) = std::hint::black_box((y_1, out, d_x, grad,));
-    let (value, grads) = f0316_backward(y_1, &out, &d_x, &grad, 1.0);
-    assert_eq!(value, f0316(y_1, &out, &d_x, &grad));
-    assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.d_x.shape(), d_x.shape());
-    assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(y_1, out.clone(), d_x.clone(), grad.clone()), |(y_1, out, d_x, grad)| f0316_backward(*y_1, out, d_x, grad, 1.0)).unwrap();
+    let mut s = 1024193601u64;
+    let w = scalar(&mut s);
+    let y_1: Array2<f64> = random((2, 2), &mut s);
+    let x: Array2<f64> = random((3, 3), &mut s);
+    let d_p0: Array2<f64> = random((2, 1), &mut s);
+    let (w, y_1, x, d_p0,) = std::hint::black_box((w, y_1, x, d_p0,));
+    let (value, grads) = f0316_backward(w, &y_1, &x, &d_p0, 1.0);
+    assert_eq!(value, f0316(w, &y_1, &x, &d_p0));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    gradcheck(&(w, y_1.clone(), x.clone(), d_p0.clone()), |(w, y_1, x, d_p0)| f0316_backward(*w, y_1, x, d_p0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((2, 2), &mut s);
+    let v_p2: Array2<f64> = random((3, 3), &mut s);
+    let v_p3: Array2<f64> = random((2, 1), &mut s);
+    GradCheck::new().check_jvp(&(w, y_1.clone(), x.clone(), d_p0.clone()), &(v_p0, v_p1.clone(), v_p2.clone(), v_p3.clone()), |(w, y_1, x, d_p0)| f0316_backward(*w, y_1, x, d_p0, 1.0), |(w, y_1, x, d_p0), (v_p0, v_p1, v_p2, v_p3)| f0316_jvp(*w, y_1, x, d_p0, *v_p0, v_p1, v_p2, v_p3)).unwrap();
+    hvpcheck(&(w, y_1.clone(), x.clone(), d_p0.clone()), &(v_p0, v_p1.clone(), v_p2.clone(), v_p3.clone()), |(w, y_1, x, d_p0), (v_p0, v_p1, v_p2, v_p3)| f0316_hvp(*w, y_1, x, d_p0, *v_p0, v_p1, v_p2, v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0317(p0: &Array1<f64>, p1: &Array2<f64>, p2: ArrayView1<f64>, p3: ArrayView2<f64>) -> f64 {
     let t1 = square(&p2);
     let t3 = array![[0.0_f64], [0.5]];
@@ -9442,46 +11782,56 @@ fn f0317_gradcheck() {
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0317_backward(p0, p1, p2.view(), p3.view(), 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(2, &mut s);
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    let v_p2: Array1<f64> = random(3, &mut s);
+    let v_p3: Array2<f64> = random((2, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0317_backward(p0, p1, p2.view(), p3.view(), 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0317_jvp(p0, p1, p2.view(), p3.view(), v_p0, v_p1, v_p2.view(), v_p3.view())).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0317_hvp(p0, p1, p2.view(), p3.view(), v_p0, v_p1, v_p2.view(), v_p3.view())).unwrap();
 }
-#[differentiable]
-fn f0318(x: &Array2<f64>, d_t1: &Array1<f64>) -> f64 {
-    let d_out = d_t1;
-    let d_out = d_t1.mapv(|z| (square(z) + 1.0).recip());
-    let d_x = sqrt(&(square(&d_out) + 0.5));
-    d_out.dot(&d_out) + logsumexp(&d_x)
+#[differentiable(hvp)]
+fn f0318(p0: &Array2<f64>, p1: &Array1<f64>) -> f64 {
+    let t1 = f0273(p1);
+    let t3 = {
+        let t2 = tanh(&(p1 * t1));
+        abs(&(p0.mean_axis(Axis(0)).unwrap()))
+    };
+    let t4 = backprop::ops::square(sigmoid(t1));
+    t1 + logsumexp(&t3) + t4
 }
 
 #[test]
 fn f0318_gradcheck() {
-    let mut s = 43529820u64;
-    let x: Array2<f64> = random((3, 1), &mut s);
-    let d_t1: Array1<f64> = random(3, &mut s);
-    let (x, d_t1,) = std::hint::black_box((x, d_t1,));
-    let (value, grads) = f0318_backward(&x, &d_t1, 1.0);
-    assert_eq!(value, f0318(&x, &d_t1));
-    assert_eq!(grads.x.shape(), x.shape());
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    gradcheck(&(x.clone(), d_t1.clone()), |(x, d_t1)| f0318_backward(x, d_t1, 1.0)).unwrap();
+    let mut s = 120061965u64;
+    let p0: Array2<f64> = random((3, 1), &mut s);
+    let p1: Array1<f64> = random(3, &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0318_backward(&p0, &p1, 1.0);
+    assert_eq!(value, f0318(&p0, &p1));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0318_backward(p0, p1, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 1), &mut s);
+    let v_p1: Array1<f64> = random(3, &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0318_backward(p0, p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0318_jvp(p0, p1, v_p0, v_p1)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0318_hvp(p0, p1, v_p0, v_p1)).unwrap();
 }
-#[differentiable(wrt(p1, p2))]
+#[differentiable(hvp, wrt(p1, p2))]
 fn f0319(p0: &Array1<f64>, p1: Array2<f64>, p2: f64) -> f64 {
     let mut t2 = {
         let t1 = concatenate(Axis(0), &[p0.view(), p0.view()]).unwrap();
         t1
     };
     for i in 0..1 {
-        t2 += 3.0;
-        if sum(&t2) >= 0.0371 {
-            continue;
-        }
-        t2 += logsumexp(&t2);
+        t2 -= 0.1;
+        t2 += p2;
     }
-    t2.dot(&t2)
+    logsumexp(&t2) + logsumexp(p0)
 }
 
 #[test]
 fn f0319_gradcheck() {
-    let mut s = 2118732461u64;
+    let mut s = 491637750u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2 = scalar(&mut s);
@@ -9490,8 +11840,12 @@ fn f0319_gradcheck() {
     assert_eq!(value, f0319(&p0, p1.clone(), p2));
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p1.clone(), p2), |(p1, p2)| f0319_backward(&p0, p1.clone(), *p2, 1.0)).unwrap();
+    let v_p1: Array2<f64> = random((2, 3), &mut s);
+    let v_p2 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p1.clone(), p2), &(v_p1.clone(), v_p2), |(p1, p2)| f0319_backward(&p0, p1.clone(), *p2, 1.0), |(p1, p2), (v_p1, v_p2)| f0319_jvp(&p0, p1.clone(), *p2, v_p1.clone(), *v_p2)).unwrap();
+    hvpcheck(&(p1.clone(), p2), &(v_p1.clone(), v_p2), |(p1, p2), (v_p1, v_p2)| f0319_hvp(&p0, p1.clone(), *p2, v_p1.clone(), *v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0320(p0: f64) -> f64 {
     let t1 = round(p0);
     let t2 = if p0 >= 0.4629 {
@@ -9499,42 +11853,36 @@ fn f0320(p0: f64) -> f64 {
     } else {
         t1
     };
-    let mut t3 = ((square(sigmoid(t2)) + 0.5).powf(t1.cos()));
-    for i in 0..3 {
-        let (_, t4) = f0274(sigmoid(t1), sigmoid((square(t3) + 0.5).powf(f64::sin(p0))));
-        t3 -= (((f64::mul_add(sigmoid(t2), t4, t4)) / 2.0));
-    }
+    let t3 = t1;
     t2 + t3
 }
 
 #[test]
 fn f0320_gradcheck() {
-    let mut s = 1800048672u64;
+    let mut s = 1239215645u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0320_backward(p0, 1.0);
     assert_eq!(value, f0320(p0));
     gradcheck(&(p0,), |(p0,)| f0320_backward(*p0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0,), &(v_p0,), |(p0,)| f0320_backward(*p0, 1.0), |(p0,), (v_p0,)| f0320_jvp(*p0, *v_p0)).unwrap();
+    hvpcheck(&(p0,), &(v_p0,), |(p0,), (v_p0,)| f0320_hvp(*p0, *v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0321(p0: ArrayView2<f32>, p1: &Array2<f32>, p2: f32) -> f32 {
-    let (n1, m1) = p0.dim();
-    let (n2, m2) = p1.dim();
-    let t1 = Array2::<f32>::from_shape_vec((m1, m2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0]).unwrap();
-    let mut t2 = if p1.iter().sum::<f32>() < 0.4629 {
+    let t1 = if p1.iter().sum::<f32>() < 0.4629 {
         square(p2)
     } else {
-        ((p1 * 0.1 + &t1).var(1.0)) / ((p2 / 2.0).powi(2) + 2.0)
+        (exp(p2)).min(p2)
     };
-    for i in 0..2 {
-        t2 = p1[[i, 1]];
-    }
-    t2
+    let t1 = (t1.powi(2) + 1.0).recip();
+    t1
 }
 
 #[test]
 fn f0321_gradcheck() {
-    let mut s = 7088784u64;
+    let mut s = 1839043212u64;
     let p0: Array2<f32> = random32((1, 3), &mut s);
     let p1: Array2<f32> = random32((3, 3), &mut s);
     let p2 = scalar32(&mut s);
@@ -9548,8 +11896,12 @@ fn f0321_gradcheck() {
         .atol(1e-2)
         .check(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0321_backward(p0.view(), p1, *p2, 1.0))
         .unwrap();
+    let v_p0: Array2<f32> = random32((1, 3), &mut s);
+    let v_p1: Array2<f32> = random32((3, 3), &mut s);
+    let v_p2 = scalar32(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2), &(v_p0.clone(), v_p1.clone(), v_p2), |(p0, p1, p2)| f0321_backward(p0.view(), p1, *p2, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0321_jvp(p0.view(), p1, *p2, v_p0.view(), v_p1, *v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0322(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
     let _t1 = (relu(mean(p2))) / &(square(p1) + 1.0);
     let t2 = powi(&(&(p2.column(0)) / &(square(&(p2.sum_axis(Axis(1)))) + 0.5)), 2);
@@ -9576,65 +11928,102 @@ fn f0322_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0322_backward(*p0, p1, p2, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((2, 1), &mut s);
+    let v_p2: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone(), p2.clone()), &(v_p0, v_p1.clone(), v_p2.clone()), |(p0, p1, p2)| f0322_backward(*p0, p1, p2, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0322_jvp(*p0, p1, p2, *v_p0, v_p1, v_p2)).unwrap();
+    hvpcheck(&(p0, p1.clone(), p2.clone()), &(v_p0, v_p1.clone(), v_p2.clone()), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0322_hvp(*p0, p1, p2, *v_p0, v_p1, v_p2)).unwrap();
 }
-#[differentiable]
-fn f0323(p0: f32, p1: ArrayView2<f32>) -> f32 {
-    let t1 = &p1;
-    let t2 = &(p1.dot(&p1.t())) - t1;
-    let t3 = (&p1 - t1) + &(0.75 * &p1);
-    t2[[0, 0]] + t3.iter().sum::<f32>()
+#[differentiable(jvp)]
+fn f0323(grad: f32, w: ArrayView2<f32>) -> (f32, Array2<f32>, f32) {
+    let x = (w.view().permuted_axes([1, 0])).mapv(|z| (f0176(grad)) - z);
+    let t2 = &x;
+    let d_out = mse(&w, &w);
+    (sum(t2), tanh(&w), mean(&w))
 }
 
 #[test]
 fn f0323_gradcheck() {
-    let mut s = 1825465127u64;
-    let p0 = scalar32(&mut s);
-    let p1: Array2<f32> = random32((1, 2), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0323_backward(p0, p1.view(), 1.0);
-    assert_eq!(value, f0323(p0, p1.view()));
-    assert_eq!(grads.p1.shape(), p1.shape());
+    let mut s = 2124473536u64;
+    let grad = scalar32(&mut s);
+    let w: Array2<f32> = random32((1, 2), &mut s);
+    let (grad, w,) = std::hint::black_box((grad, w,));
+    let up1: Array2<f32> = random32((1, 2), &mut s);
+    let (value, grads) = f0323_backward(grad, w.view(), (1.0, &up1, -0.75));
+    assert_eq!(value, f0323(grad, w.view()));
+    assert_eq!(grads.w.shape(), w.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0, p1.clone()), |(p0, p1)| f0323_backward(*p0, p1.view(), 1.0))
+        .upstream(&(1.0, &up1, -0.75))
+        .check(&(grad, w.clone()), |(grad, w)| f0323_backward(*grad, w.view(), (1.0, &up1, -0.75)))
         .unwrap();
+    let v_p0 = scalar32(&mut s);
+    let v_p1: Array2<f32> = random32((1, 2), &mut s);
+    GradCheck::new().upstream(&(1.0, &up1, -0.75)).check_jvp(&(grad, w.clone()), &(v_p0, v_p1.clone()), |(grad, w)| f0323_backward(*grad, w.view(), (1.0, &up1, -0.75)), |(grad, w), (v_p0, v_p1)| f0323_jvp(*grad, w.view(), *v_p0, v_p1.view())).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2, p3))]
-fn f0324(p0: &Array2<f64>, p1: f64, p2: ArrayView1<f64>, p3: &Array2<f64>, c0: &Array1<f64>, labels: &[usize]) -> f64 {
+#[differentiable(hvp, wrt(p0, p1, p2, p3))]
+fn f0324(p0: &Array2<f64>, p1: f64, p2: ArrayView1<f64>, p3: &Array2<f64>, c0: &Array1<f64>, k0: usize) -> f64 {
     let t1 = p3;
-    let t3 = {
+    let mut t3 = {
         let t2 = t1 * t1;
-        f0293(p1, t1)
+        p0.map(|&v| sigmoid(p1))
     };
-    let t1 = softmax_cross_entropy(&(softplus(t1)), labels);
-    let t4 = &p2;
-    let t6 = array![[1.5_f64]];
-    let t7 = {
-        let t5 = (t4 * p1) * (c0.iter().sum::<f64>());
-        &(1.5 * p3) - &t6
+    let t4 = match k0 {
+        0 => t1.to_owned(),
+        1 | 2 => (t1 + t1).mapv(softplus),
+        _ => softplus(t1),
     };
-    t3 + t1 + t4.iter().sum::<f64>() + t7[[0, 0]]
+    let mut t5 = t4.to_owned();
+    let mut t6 = (softmax(&(0.75 / (square(&(sigmoid(p3))) + 1.0)))).mean().unwrap();
+    let mut n1 = 0;
+    while n1 < 2 {
+        if sum(&t4) <= -0.5183 {
+            for i in 0..t5.nrows() {
+                t5.row_mut(i).assign(&(&(sin(&t4.row(i))) * ((&p2 * 3.0).mean().unwrap())));
+            }
+        }
+        for i in 0..t5.nrows() {
+            t6 -= (t5[[i, 0]]);
+        }
+        for i in 0..t5.nrows() {
+            t5.row_mut(i).assign(&(&(sigmoid(&t4.row(i))) * ((1.5 / (&t3 * &t3 + 1.0)).sum())));
+        }
+        for i in 0..t5.nrows() {
+            for j in 0..t5.ncols() {
+                t6 += (t5[[i, j]] * ((softmax(&(sum_axis(&t4, Axis(1))))).dot(&(softmax(&(sum_axis(&t4, Axis(1))))))));
+            }
+        }
+        n1 += 1;
+    }
+    t3 -= p3;
+    mean(t1) + t3.mean().unwrap() + t4.iter().sum::<f64>() + t5.sum() + t6
 }
 
 #[test]
 fn f0324_gradcheck() {
-    let mut s = 1596311064u64;
+    let mut s = 2119796290u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array1<f64> = random(2, &mut s);
     let p3: Array2<f64> = random((2, 1), &mut s);
     let c0: Array1<f64> = random(3, &mut s);
-    let labels: &[usize] = &[0, 0];
+    let k0: usize = 4;
     let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let (value, grads) = f0324_backward(&p0, p1, p2.view(), &p3, &c0, labels, 1.0);
-    assert_eq!(value, f0324(&p0, p1, p2.view(), &p3, &c0, labels));
+    let (value, grads) = f0324_backward(&p0, p1, p2.view(), &p3, &c0, k0, 1.0);
+    assert_eq!(value, f0324(&p0, p1, p2.view(), &p3, &c0, k0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0324_backward(p0, *p1, p2.view(), p3, &c0, labels, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0324_backward(p0, *p1, p2.view(), p3, &c0, k0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 1), &mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array1<f64> = random(2, &mut s);
+    let v_p3: Array2<f64> = random((2, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1, p2.clone(), p3.clone()), &(v_p0.clone(), v_p1, v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0324_backward(p0, *p1, p2.view(), p3, &c0, k0, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0324_jvp(p0, *p1, p2.view(), p3, &c0, k0, v_p0, *v_p1, v_p2.view(), v_p3)).unwrap();
+    hvpcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), &(v_p0.clone(), v_p1, v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0324_hvp(p0, *p1, p2.view(), p3, &c0, k0, v_p0, *v_p1, v_p2.view(), v_p3)).unwrap();
 }
-#[differentiable(wrt(p1))]
+#[differentiable(hvp, wrt(p1))]
 fn f0325(p0: Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
     let t1 = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
     let t2 = p2 * &(p1.dot(&p1.t()));
@@ -9657,9 +12046,12 @@ fn f0325_gradcheck() {
     assert_eq!(value, f0325(p0.clone(), &p1, &p2));
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p1.clone(),), |(p1,)| f0325_backward(p0.clone(), p1, &p2, 1.0)).unwrap();
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(p1.clone(),), &(v_p1.clone(),), |(p1,)| f0325_backward(p0.clone(), p1, &p2, 1.0), |(p1,), (v_p1,)| f0325_jvp(p0.clone(), p1, &p2, v_p1)).unwrap();
+    hvpcheck(&(p1.clone(),), &(v_p1.clone(),), |(p1,), (v_p1,)| f0325_hvp(p0.clone(), p1, &p2, v_p1)).unwrap();
 }
-#[differentiable]
-fn f0326(p0: &Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> (Array1<f64>, Array2<f64>) {
+#[differentiable(hvp)]
+fn f0326(p0: &Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
     let mut t1 = p3.to_owned();
     let mut t2 = (softplus(ln(square(p2) + 0.5)));
     for o in 0..2 {
@@ -9675,84 +12067,82 @@ fn f0326(p0: &Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> (Array1<f64>, 
         }
     }
     let t3 = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
-    let mut t2 = ((&(tanh(&t1)) * 0.1 + &t3).var(0.0)) + t2;
-    let t4 = &(p3.column(1)) * p1;
-    let t5 = array![0.0_f64, 0.5, 1.0];
-    let t7 = {
-        let t6 = ((&t4 * 0.1 + &t5).var(1.0)) - p3;
-        (p1 * p2).abs()
+    let t2 = ((&(tanh(&t1)) * 0.1 + &t3).var(0.0)) + t2;
+    let t4 = (&t1 - &(p1 + p3)) + t2;
+    let t6 = {
+        let t5 = (mean(&(tanh(&t4)))) * &t1;
+        &(&(ln(&(square(&t4) + 1.0))) - &(p0 / &(square(&t5) + 0.5))) + p3
     };
-    let t8 = t7 * t7;
-    let mut t9 = (&(p3.slice(s![..;-1, 0..2;-1])) * (powi(p3, 1))).sum();
-    let mut n1 = 0;
-    let t10 = loop {
-        t2 -= exp(tanh(t9));
-        t9 -= ((ln(&(&t1 * &t1 + 1.0))).mean().unwrap());
-        n1 += 1;
-        if n1 >= 1 || t9.abs() > 0.5183 {
-            break t9 * 0.5;
-        }
-    };
-    (t4.clone(), sigmoid(p0))
+    let t1 = sqrt(&(square(&(backprop::ops::sqrt(&(square(&t6) + 1.0)))) + 0.5));
+    let t7 = tanh(&(((square(p2) + 0.5).log(square(t2) + 1.5)) - &t6));
+    sum(&t1) + t7[[1, 0]]
 }
 
 #[test]
 fn f0326_gradcheck() {
-    let mut s = 192777348u64;
+    let mut s = 385923984u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((3, 2), &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up0: Array1<f64> = random(3, &mut s);
-    let up1: Array2<f64> = random((3, 2), &mut s);
-    let (value, grads) = f0326_backward(&p0, p1, p2, &p3, (&up0, &up1));
+    let (value, grads) = f0326_backward(&p0, p1, p2, &p3, 1.0);
     assert_eq!(value, f0326(&p0, p1, p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    GradCheck::new()
-        .upstream(&(&up0, &up1))
-        .check(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0326_backward(p0, *p1, *p2, p3, (&up0, &up1)))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0326_backward(p0, *p1, *p2, p3, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2 = scalar(&mut s);
+    let v_p3: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1, p2, p3.clone()), &(v_p0.clone(), v_p1, v_p2, v_p3.clone()), |(p0, p1, p2, p3)| f0326_backward(p0, *p1, *p2, p3, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0326_jvp(p0, *p1, *p2, p3, v_p0, *v_p1, *v_p2, v_p3)).unwrap();
+    hvpcheck(&(p0.clone(), p1, p2, p3.clone()), &(v_p0.clone(), v_p1, v_p2, v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0326_hvp(p0, *p1, *p2, p3, v_p0, *v_p1, *v_p2, v_p3)).unwrap();
 }
-#[differentiable]
-fn f0327(x: f64, out: &Array2<f64>, grad: &Array2<f64>, d_t1: &Array2<f64>) -> (Array2<f64>, f64) {
-    let t1 = grad / &(square(&(sum_axis(&(d_t1.clamp(-1.0, 3.0)), Axis(0)))) + 0.5);
-    let mut t1 = logsumexp(&(logsumexp(&(&t1 - &t1))));
-    t1 /= square(x) + 1.0;
-    let grad_1 = t1 + &(sin(&(abs(out))));
-    let unused = out.to_shape((1, 6)).unwrap();
-    let (n1, m1) = grad.dim();
-    let (n2, m2) = d_t1.dim();
-    let d_x = Array2::<f64>::from_shape_vec((n1, m2), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
-    let d_out = {
-        let t5 = (&(sigmoid(&(-&grad_1))) * 0.1 + &d_x).var(0.0);
-        &grad_1 - (exp(sigmoid(t1)))
+#[differentiable(hvp)]
+fn f0327(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
+    let t1 = p2 * &(p2.sum_axis(Axis(0)));
+    let t2 = softmax(&(p0 + p2));
+    let t3 = if t1.iter().sum::<f64>() > 0.0371 || p0 > 0.0 {
+        &(&t2 * &t2) + 0.1
+    } else {
+        p3.to_owned()
     };
-    (sin(&unused), t1)
+    let t5 = {
+        let t4 = sigmoid(&t3);
+        t4
+    };
+    let t7 = {
+        let t6 = sum(p2);
+        -&t3
+    };
+    let c1: f64 = 0.1;
+    let t8 = &(t1.t()) * p0;
+    sum(&t7) + t8[[0, 1]] + sum(p1)
 }
 
 #[test]
 fn f0327_gradcheck() {
-    let mut s = 1684825049u64;
-    let x = scalar(&mut s);
-    let out: Array2<f64> = random((3, 2), &mut s);
-    let grad: Array2<f64> = random((3, 2), &mut s);
-    let d_t1: Array2<f64> = random((3, 2), &mut s);
-    let (x, out, grad, d_t1,) = std::hint::black_box((x, out, grad, d_t1,));
-    let up0: Array2<f64> = random((1, 6), &mut s);
-    let (value, grads) = f0327_backward(x, &out, &grad, &d_t1, (&up0, 0.5));
-    assert_eq!(value, f0327(x, &out, &grad, &d_t1));
-    assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.grad.shape(), grad.shape());
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    GradCheck::new()
-        .upstream(&(&up0, 0.5))
-        .check(&(x, out.clone(), grad.clone(), d_t1.clone()), |(x, out, grad, d_t1)| f0327_backward(*x, out, grad, d_t1, (&up0, 0.5)))
-        .unwrap();
+    let mut s = 1156712893u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((3, 2), &mut s);
+    let p2: Array2<f64> = random((3, 2), &mut s);
+    let p3: Array2<f64> = random((3, 2), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0327_backward(p0, &p1, &p2, &p3, 1.0);
+    assert_eq!(value, f0327(p0, &p1, &p2, &p3));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0327_backward(*p0, p1, p2, p3, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    let v_p2: Array2<f64> = random((3, 2), &mut s);
+    let v_p3: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone(), p2.clone(), p3.clone()), &(v_p0, v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0327_backward(*p0, p1, p2, p3, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0327_jvp(*p0, p1, p2, p3, *v_p0, v_p1, v_p2, v_p3)).unwrap();
+    hvpcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), &(v_p0, v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0327_hvp(*p0, p1, p2, p3, *v_p0, v_p1, v_p2, v_p3)).unwrap();
 }
-#[differentiable]
-fn f0328(p0: ArrayView2<f32>, p1: &Array2<f32>, p2: &Array1<f32>, p3: &Array1<f32>) -> (Array1<f32>, f32) {
+#[differentiable(jvp)]
+fn f0328(p0: ArrayView2<f32>, p1: &Array2<f32>, p2: &Array1<f32>, p3: &Array1<f32>) -> f32 {
     let c1 = 1.25_f32;
     let mut t1 = if p3.dot(p3) >= -0.5183 {
         softmax(p3)
@@ -9762,27 +12152,29 @@ fn f0328(p0: ArrayView2<f32>, p1: &Array2<f32>, p2: &Array1<f32>, p3: &Array1<f3
     t1 = sqrt(&(square(p3) + 0.5));
     t1 *= p3;
     let t1 = p3[0];
-    let c2: f32 = 0.75;
-    let t2 = p3.map(|&u| {
-        if u <= 0.0371 {
-            (c2.tanh()).tan()
-        } else {
-            0.5 + u
+    let mut t2 = sigmoid(p3.iter().sum::<f32>());
+    let mut t3 = t2;
+    for _ in 0..2 {
+        t3 = t2;
+        let mut n2 = 0;
+        while n2 < 1 {
+            t2 -= 0.5 * t3;
+            t3 = -1.5;
+            n2 += 1;
         }
-    });
-    (sigmoid(p2), t1)
+    }
+    t1 + t2 + t3
 }
 
 #[test]
 fn f0328_gradcheck() {
-    let mut s = 769300689u64;
+    let mut s = 1752680608u64;
     let p0: Array2<f32> = random32((2, 2), &mut s);
     let p1: Array2<f32> = random32((2, 1), &mut s);
     let p2: Array1<f32> = random32(3, &mut s);
     let p3: Array1<f32> = random32(2, &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up0: Array1<f32> = random32(3, &mut s);
-    let (value, grads) = f0328_backward(p0.view(), &p1, &p2, &p3, (&up0, 0.5));
+    let (value, grads) = f0328_backward(p0.view(), &p1, &p2, &p3, 1.0);
     assert_eq!(value, f0328(p0.view(), &p1, &p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -9791,11 +12183,15 @@ fn f0328_gradcheck() {
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .upstream(&(&up0, 0.5))
-        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0328_backward(p0.view(), p1, p2, p3, (&up0, 0.5)))
+        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0328_backward(p0.view(), p1, p2, p3, 1.0))
         .unwrap();
+    let v_p0: Array2<f32> = random32((2, 2), &mut s);
+    let v_p1: Array2<f32> = random32((2, 1), &mut s);
+    let v_p2: Array1<f32> = random32(3, &mut s);
+    let v_p3: Array1<f32> = random32(2, &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0328_backward(p0.view(), p1, p2, p3, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0328_jvp(p0.view(), p1, p2, p3, v_p0.view(), v_p1, v_p2, v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0329(p0: &Array2<f64>) -> f64 {
     let _t1 = (p0 * p0).t().dot(p0);
     p0[[1, 1]]
@@ -9810,43 +12206,52 @@ fn f0329_gradcheck() {
     assert_eq!(value, f0329(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0329_backward(p0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0329_backward(p0, 1.0), |(p0,), (v_p0,)| f0329_jvp(p0, v_p0)).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0329_hvp(p0, v_p0)).unwrap();
 }
-#[differentiable(wrt(p1, p2, p3))]
+#[differentiable(hvp, wrt(p1, p2, p3))]
 fn f0330(p0: f64, p1: &Array1<f64>, p2: f64, p3: &Array2<f64>, labels: &[usize]) -> f64 {
     let t1 = concat(Axis(1), &[&((-p2) - &((p3 * p3 + 0.5).log(square(p2) + 1.5))), p3]);
     let t2 = (-p0) * (p3.to_owned().mapv_into(|z| relu(p0)));
     let t3 = p3;
-    let t6 = if p0 <= 0.4629 {
-        let (t4, t5) = f0175(p2, &t2);
-        (clamp(p2, -1.0, 0.5))
-    } else {
-        sigmoid(t1.sum())
+    let t4 = softplus(t3);
+    let t5 = exp(&(powi(&t4, 1)));
+    let t7 = {
+        let t6 = powi(&(exp(&(tanh(&(p2 + &t5))))), 2);
+        tanh(&t1)
     };
-    let t7 = p3 * (cos(sigmoid(f0273(p1))));
-    let t8 = softmax_cross_entropy(&(t6 / &(square(&t2) + 2.0)), labels);
-    let (t9, _) = f0274(sigmoid(t8), tanh(t8));
-    let (n1, m1) = p3.dim();
-    let t10 = Array1::<f64>::linspace(-1.0, 1.0, m1);
-    let t11 = &((logsumexp(&t7)) * 0.5) * &t10;
-    t9 + t11.mean().unwrap()
+    let c1: f64 = 2.0;
+    let t8 = match () {
+        _ if t1[[0, 2]] <= 0.4629 => ((powi(p1, 1)).dot(&t7)).map(|&u| (c1.cos()) * (u + c1)),
+        _ if t7[[0, 1]] > 0.0371 => tanh(&(((powi(p1, 1)).dot(&t7)).map(|&u| (c1.cos()) * (u + c1)))),
+        _ => ((&t2 / &(square(&t5) + 0.5)).sum_axis(Axis(0))).dot(&t7),
+    };
+    let t9 = tanh(&t8);
+    t8.dot(&t8) + logsumexp(&t9)
 }
 
 #[test]
 fn f0330_gradcheck() {
-    let mut s = 1402938144u64;
+    let mut s = 547317460u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((3, 3), &mut s);
-    let labels: &[usize] = &[0, 0, 2];
+    let labels: &[usize] = &[1, 1, 2];
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
     let (value, grads) = f0330_backward(p0, &p1, p2, &p3, labels, 1.0);
     assert_eq!(value, f0330(p0, &p1, p2, &p3, labels));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p1.clone(), p2, p3.clone()), |(p1, p2, p3)| f0330_backward(p0, p1, *p2, p3, labels, 1.0)).unwrap();
+    let v_p1: Array1<f64> = random(3, &mut s);
+    let v_p2 = scalar(&mut s);
+    let v_p3: Array2<f64> = random((3, 3), &mut s);
+    GradCheck::new().check_jvp(&(p1.clone(), p2, p3.clone()), &(v_p1.clone(), v_p2, v_p3.clone()), |(p1, p2, p3)| f0330_backward(p0, p1, *p2, p3, labels, 1.0), |(p1, p2, p3), (v_p1, v_p2, v_p3)| f0330_jvp(p0, p1, *p2, p3, labels, v_p1, *v_p2, v_p3)).unwrap();
+    hvpcheck(&(p1.clone(), p2, p3.clone()), &(v_p1.clone(), v_p2, v_p3.clone()), |(p1, p2, p3), (v_p1, v_p2, v_p3)| f0330_hvp(p0, p1, *p2, p3, labels, v_p1, *v_p2, v_p3)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2))]
+#[differentiable(hvp, wrt(p0, p1, p2))]
 fn f0331(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, c0: &Array1<f64>) -> f64 {
     let mut t1 = concat(Axis(1), &[p2, p1, p1]);
     let t2 = p2;
@@ -9891,30 +12296,48 @@ fn f0331_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0331_backward(p0, p1, p2, &c0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 1), &mut s);
+    let v_p1: Array2<f64> = random((2, 2), &mut s);
+    let v_p2: Array2<f64> = random((2, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(p0, p1, p2)| f0331_backward(p0, p1, p2, &c0, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0331_jvp(p0, p1, p2, &c0, v_p0, v_p1, v_p2)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0331_hvp(p0, p1, p2, &c0, v_p0, v_p1, v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0332(p0: ArrayView1<f64>, p1: &Array2<f64>, p2: Array2<f64>, p3: f64) -> f64 {
     let t2 = {
-        let t1 = ((f0292(p1)) + p3).abs();
-        (&(p2.ceil()) + 0.75).mapv(|e| powi((tanh(e)).tan(), 1))
+        let t1 = powi(&(tanh(&((f0295(&p2)) / (square(p3.cos()) + 2.0)))), 3);
+        t1
     };
-    let _t3 = p2.clone();
-    let t2 = &p2;
-    let t4 = t2.dot(&p0);
-    let mut t5 = t2[[0, 1]];
-    let mut n1 = 0;
-    while n1 < 3 && t5.abs() > 0.4629 {
-        t5 += ((sum(p1)));
-        t5 += t5.mul_add(0.5, p3);
-        n1 += 1;
+    let c1: f64 = 2.0;
+    let t3 = t2.to_owned().mapv_into(|v| {
+        if c1 > -0.5183 {
+            sigmoid(p3)
+        } else {
+            asin((f64::tanh(v)) * 0.75)
+        }
+    });
+    let mut t4 = ((&t3 + &t2).mean().unwrap()).tanh();
+    let mut t5 = t4;
+    for i in 0..2 {
+        t4 = (t4 + t5).tanh();
+        t5 = 2.0;
+        t4 += t5.sin();
+        if sum(&t3) < 0.4629 {
+            break;
+        }
     }
-    let (t6, t7, t8) = f0277(tanh(t5), p2.to_owned());
-    t7.sum() + t8
+    let t7 = {
+        let t6 = tanh(&t3);
+        t4 + &t3
+    };
+    let t8 = softmax(&t2);
+    let t9 = &t7 - &t3;
+    sum(&t8) + t9.mean().unwrap()
 }
 
 #[test]
 fn f0332_gradcheck() {
-    let mut s = 2146756634u64;
+    let mut s = 738468279u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
@@ -9926,8 +12349,14 @@ fn f0332_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0332_backward(p0.view(), p1, p2.clone(), *p3, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(2, &mut s);
+    let v_p1: Array2<f64> = random((1, 3), &mut s);
+    let v_p2: Array2<f64> = random((3, 2), &mut s);
+    let v_p3 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2.clone(), p3), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3), |(p0, p1, p2, p3)| f0332_backward(p0.view(), p1, p2.clone(), *p3, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0332_jvp(p0.view(), p1, p2.clone(), *p3, v_p0.view(), v_p1, v_p2.clone(), *v_p3)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0332_hvp(p0.view(), p1, p2.clone(), *p3, v_p0.view(), v_p1, v_p2.clone(), *v_p3)).unwrap();
 }
-#[differentiable(wrt(p0, p1))]
+#[differentiable(hvp, wrt(p0, p1))]
 fn f0333(p0: ArrayView1<f64>, p1: f64, c0: &Array2<f64>) -> f64 {
     let t1 = (square(&(concat(Axis(0), &[c0, c0, c0]))) + 0.5).log(2.0);
     t1[[5, 1]]
@@ -9944,68 +12373,75 @@ fn f0333_gradcheck() {
     assert_eq!(value, f0333(p0.view(), p1, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0333_backward(p0.view(), *p1, &c0, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(2, &mut s);
+    let v_p1 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1), &(v_p0.clone(), v_p1), |(p0, p1)| f0333_backward(p0.view(), *p1, &c0, 1.0), |(p0, p1), (v_p0, v_p1)| f0333_jvp(p0.view(), *p1, &c0, v_p0.view(), *v_p1)).unwrap();
+    hvpcheck(&(p0.clone(), p1), &(v_p0.clone(), v_p1), |(p0, p1), (v_p0, v_p1)| f0333_hvp(p0.view(), *p1, &c0, v_p0.view(), *v_p1)).unwrap();
 }
-#[differentiable]
-fn f0334(p0: f64, k0: usize) -> f64 {
+#[differentiable(hvp)]
+fn f0334(p0: f64) -> f64 {
     let t1 = p0 * p0;
-    let t2 = t1;
-    let t3 = match k0 % 3 {
-        0 => t2 * p0,
-        1 | 2 => f64::clamp(p0, -2.0, 0.5),
-        _ => (t2.powi(2) + 0.5).sqrt(),
-    };
-    let t5 = {
-        let t4 = t2;
-        (relu(t4)).min(t2)
-    };
-    t3 + t5 + p0
+    let mut t2 = (sigmoid(t1)).cos();
+    t2 += (t2 + t1) * t1;
+    let mut t3 = sigmoid((log_sigmoid(t1)));
+    let mut t4 = (tanh((t2 / 0.1))).cos();
+    for _ in 0..2 {
+        t4 = (tanh((t2 / 0.1))).cos();
+        for i in 0..1 {
+            t3 = t3 * 0.5 + t4;
+            t4 = 0.5;
+        }
+    }
+    t1 + t2 + t3 + t4
 }
 
 #[test]
 fn f0334_gradcheck() {
-    let mut s = 964090904u64;
+    let mut s = 1053632687u64;
     let p0 = scalar(&mut s);
-    let k0: usize = 3;
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0334_backward(p0, k0, 1.0);
-    assert_eq!(value, f0334(p0, k0));
-    gradcheck(&(p0,), |(p0,)| f0334_backward(*p0, k0, 1.0)).unwrap();
+    let (value, grads) = f0334_backward(p0, 1.0);
+    assert_eq!(value, f0334(p0));
+    gradcheck(&(p0,), |(p0,)| f0334_backward(*p0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0,), &(v_p0,), |(p0,)| f0334_backward(*p0, 1.0), |(p0,), (v_p0,)| f0334_jvp(*p0, *v_p0)).unwrap();
+    hvpcheck(&(p0,), &(v_p0,), |(p0,), (v_p0,)| f0334_hvp(*p0, *v_p0)).unwrap();
 }
-#[differentiable]
-fn f0335(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
-    let c1: f64 = 1.5;
-    let t2 = {
-        let t1 = p1 + &((p2.dot(&p2.t())).mapv(|z| {
-        if z < -0.5183 {
-            floor(c1)
-        } else {
-            f0208(z, sin(c1 - z))
-        }
-    }));
-        p0
-    };
-    let mut t3 = sum(&(p2 + p2));
-    t3 -= cos(log10((t3 + t3).powi(2) + 1.0));
-    let t4 = p1 * p1;
-    let t4 = t2 * p1;
-    t3 + t4
+#[differentiable(jvp)]
+fn f0335(d_x: f64, d_t1: f64, x: &Array2<f64>, labels: &[usize]) -> Array2<f64> {
+    let mut unused = (powi(&(Zip::from(x).and(x).map_collect(|&a, &b| d_x.exp_m1())), 2)).dot(&x.t());
+    let t1_from_t2 = x;
+    let d_out = (sigmoid(&(relu(&(unused.sum_axis(Axis(1))))))).mapv(relu);
+    let mut d_out = softmax_cross_entropy(&unused, labels);
+    d_out -= 0.5;
+    unused += f64::clamp(d_out, -2.0, 3.0);
+    exp(t1_from_t2)
 }
 
 #[test]
 fn f0335_gradcheck() {
-    let mut s = 257458013u64;
-    let p0 = scalar(&mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array2<f64> = random((3, 1), &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0335_backward(p0, p1, &p2, 1.0);
-    assert_eq!(value, f0335(p0, p1, &p2));
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0335_backward(*p0, *p1, p2, 1.0)).unwrap();
+    let mut s = 1336579159u64;
+    let d_x = scalar(&mut s);
+    let d_t1 = scalar(&mut s);
+    let x: Array2<f64> = random((3, 1), &mut s);
+    let labels: &[usize] = &[1, 1, 2];
+    let (d_x, d_t1, x,) = std::hint::black_box((d_x, d_t1, x,));
+    let up: Array2<f64> = random((3, 1), &mut s);
+    let (value, grads) = f0335_backward(d_x, d_t1, &x, labels, &up);
+    assert_eq!(value, f0335(d_x, d_t1, &x, labels));
+    assert_eq!(grads.x.shape(), x.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(d_x, d_t1, x.clone()), |(d_x, d_t1, x)| f0335_backward(*d_x, *d_t1, x, labels, &up))
+        .unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array2<f64> = random((3, 1), &mut s);
+    GradCheck::new().upstream(&&up).check_jvp(&(d_x, d_t1, x.clone()), &(v_p0, v_p1, v_p2.clone()), |(d_x, d_t1, x)| f0335_backward(*d_x, *d_t1, x, labels, &up), |(d_x, d_t1, x), (v_p0, v_p1, v_p2)| f0335_jvp(*d_x, *d_t1, x, labels, *v_p0, *v_p1, v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0336(p0: &Array2<f64>) -> f64 {
-    let mut t1 = (p0 * p0).dot(&p0.t());
+    let t1 = (p0 * p0).dot(&p0.t());
     let t2 = p0;
     let mut t3 = sigmoid(sum(&(&t1 - t2)));
     let mut n1 = 0;
@@ -10017,28 +12453,27 @@ fn f0336(p0: &Array2<f64>) -> f64 {
             break;
         }
     }
-    let mut t4 = sin((f0320(sigmoid(t3))).clamp(-0.5, 3.0));
-    if mean(t2) > 0.4629 {
-        t4 += t3;
-    } else {
-        t1 += softplus(t3);
-    }
-    t1 /= square((backprop::ops::sigmoid(t4)).hypot(-1.5 * -1.5 + 0.5)) + 1.0;
-    let t5 = t2;
-    t4 + t5.mean().unwrap()
+    let t4 = t3;
+    let t2 = mse(&(tanh(&(t4 - &(powi(t2, 1))))), &(sin(p0)));
+    let t5 = &(logsumexp(&t1)) - t2;
+    let t6 = (t4 - t3) + 1.25;
+    mean(&t5) + t6
 }
 
 #[test]
 fn f0336_gradcheck() {
-    let mut s = 1058077746u64;
+    let mut s = 2055836080u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0336_backward(&p0, 1.0);
     assert_eq!(value, f0336(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0336_backward(p0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0336_backward(p0, 1.0), |(p0,), (v_p0,)| f0336_jvp(p0, v_p0)).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0336_hvp(p0, v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0337(p0: &Array2<f32>, p1: &Array2<f32>, p2: &Array1<f32>) -> f32 {
     let t1 = cos(p2);
     logsumexp(&t1) + mean(p1)
@@ -10061,60 +12496,89 @@ fn f0337_gradcheck() {
         .atol(1e-2)
         .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0337_backward(p0, p1, p2, 1.0))
         .unwrap();
+    let v_p0: Array2<f32> = random32((2, 2), &mut s);
+    let v_p1: Array2<f32> = random32((3, 2), &mut s);
+    let v_p2: Array1<f32> = random32(2, &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(p0, p1, p2)| f0337_backward(p0, p1, p2, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0337_jvp(p0, p1, p2, v_p0, v_p1, v_p2)).unwrap();
 }
-#[differentiable]
-fn f0338(d_p0: &Array2<f64>, w: &Array2<f64>, x: &Array2<f64>, d_x: f64) -> (f64, Array2<f64>, f64) {
-    let mut out_1 = d_x;
-    let c1 = 0.25_f64;
-    let mut t2 = (&((tanh(&(Zip::from(w).and(w).map_collect(|&a, &b| f0028(a))))).mapv_into(|z| z)) / 0.5).mean().unwrap();
-    for i in 0..1 {
-        let (t3, _) = f0326(w, sigmoid(t2), sigmoid(t2), w);
-        t2 = t2 * 0.5 + (sigmoid(sum(&((w / &(x * x + 0.5)).select(Axis(1), &[1, 0, 0])))));
+#[differentiable(hvp)]
+fn f0338(d_p0: &Array2<f64>, out: &Array2<f64>, x: &Array2<f64>, grad: f64, k0: usize) -> f64 {
+    let x_from_out = array![[0.25_f64], [0.5]];
+    let mut out_1 = tanh(d_p0);
+    let mut d_x = out_1.clone();
+    for i in 0..3 {
+        out_1 = &out_1 * 0.5 + &d_x;
+        d_x = x_from_out.clone();
     }
-    t2 /= square(out_1) + 1.0;
-    let t4 = out_1;
-    out_1 += (1.5 + (t2.tanh())).powf(tanh(t2));
-    for i in 0..2 {
-        if t4 < 0.0371 {
-            continue;
+    let mut t4 = out_1.to_owned();
+    let mut d_out_1 = mean(&(square(x)));
+    for o in 0..2 {
+        for i in 0..t4.nrows() {
+            for j in 0..t4.ncols() {
+                t4[[i, j]] = (d_x[[0, 0]]) + out_1[[i, j]];
+            }
         }
-        out_1 = t2;
+        for i in 0..t4.nrows() {
+            d_out_1 += (t4[[i, 0]]);
+        }
     }
-    let out = {
-        let t5 = t2 + t2;
-        x / (t4.powi(2) + 1.0)
+    let t1_from_t2 = d_out_1;
+    let d_x = t4.slice(s![..;2, 0_usize]);
+    let out_1 = log_sigmoid(&(&out_1 / &(square(&t4) + 2.0)));
+    let grad_1 = {
+        let t7 = &out_1 * grad;
+        t7.hypot(-1.5 * -1.5 + 0.5)
     };
-    (out[[0, 0]], sigmoid(x), w.sum())
+    let mut t9 = tanh(sigmoid((((d_x[0]) - d_out_1) - &((exp(&(sigmoid(&d_x)))).select(Axis(0), &[0, 0, 0]))).iter().sum::<f64>()));
+    let mut t10 = t9;
+    for _ in 0..2 {
+        t10 = t9;
+        for i in 0..(k0 % 2) {
+            t9 += t10.sin();
+            match i % 2 {
+                0 => {
+                    t10 = 0.5;
+                }
+                _ => {}
+            }
+            let s1 = t10 * 0.5;
+            t9 = t9.tanh() + s1;
+        }
+    }
+    t9 + t10 + d_x.dot(&d_x)
 }
 
 #[test]
 fn f0338_gradcheck() {
-    let mut s = 847286255u64;
+    let mut s = 102532798u64;
     let d_p0: Array2<f64> = random((2, 1), &mut s);
-    let w: Array2<f64> = random((3, 2), &mut s);
+    let out: Array2<f64> = random((3, 2), &mut s);
     let x: Array2<f64> = random((3, 1), &mut s);
-    let d_x = scalar(&mut s);
-    let (d_p0, w, x, d_x,) = std::hint::black_box((d_p0, w, x, d_x,));
-    let up1: Array2<f64> = random((3, 1), &mut s);
-    let (value, grads) = f0338_backward(&d_p0, &w, &x, d_x, (1.0, &up1, -0.75));
-    assert_eq!(value, f0338(&d_p0, &w, &x, d_x));
+    let grad = scalar(&mut s);
+    let k0: usize = 2;
+    let (d_p0, out, x, grad,) = std::hint::black_box((d_p0, out, x, grad,));
+    let (value, grads) = f0338_backward(&d_p0, &out, &x, grad, k0, 1.0);
+    assert_eq!(value, f0338(&d_p0, &out, &x, grad, k0));
     assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.w.shape(), w.shape());
+    assert_eq!(grads.out.shape(), out.shape());
     assert_eq!(grads.x.shape(), x.shape());
-    GradCheck::new()
-        .upstream(&(1.0, &up1, -0.75))
-        .check(&(d_p0.clone(), w.clone(), x.clone(), d_x), |(d_p0, w, x, d_x)| f0338_backward(d_p0, w, x, *d_x, (1.0, &up1, -0.75)))
-        .unwrap();
+    gradcheck(&(d_p0.clone(), out.clone(), x.clone(), grad), |(d_p0, out, x, grad)| f0338_backward(d_p0, out, x, *grad, k0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 1), &mut s);
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    let v_p2: Array2<f64> = random((3, 1), &mut s);
+    let v_p3 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(d_p0.clone(), out.clone(), x.clone(), grad), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3), |(d_p0, out, x, grad)| f0338_backward(d_p0, out, x, *grad, k0, 1.0), |(d_p0, out, x, grad), (v_p0, v_p1, v_p2, v_p3)| f0338_jvp(d_p0, out, x, *grad, k0, v_p0, v_p1, v_p2, *v_p3)).unwrap();
+    hvpcheck(&(d_p0.clone(), out.clone(), x.clone(), grad), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3), |(d_p0, out, x, grad), (v_p0, v_p1, v_p2, v_p3)| f0338_hvp(d_p0, out, x, *grad, k0, v_p0, v_p1, v_p2, *v_p3)).unwrap();
 }
-#[differentiable(wrt(p0))]
+#[differentiable(hvp, wrt(p0))]
 fn f0339(p0: &Array2<f64>, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
-    let t1 = 0.25 + p0;
-    t1.sum() + t1.mean().unwrap()
+    let t1 = p1 * p1;
+    t1.iter().sum::<f64>()
 }
 
 #[test]
 fn f0339_gradcheck() {
-    let mut s = 1716444163u64;
+    let mut s = 478951038u64;
     let p0: Array2<f64> = random((1, 3), &mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let c0: Array2<f64> = random((2, 1), &mut s);
@@ -10123,8 +12587,11 @@ fn f0339_gradcheck() {
     assert_eq!(value, f0339(&p0, &p1, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0339_backward(p0, &p1, &c0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((1, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0339_backward(p0, &p1, &c0, 1.0), |(p0,), (v_p0,)| f0339_jvp(p0, &p1, &c0, v_p0)).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0339_hvp(p0, &p1, &c0, v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0340(p0: &Array1<f64>, p1: &Array1<f64>) -> f64 {
     let n1 = p1.len();
     let t1 = Array1::<f64>::zeros(n1);
@@ -10158,8 +12625,12 @@ fn f0340_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0340_backward(p0, p1, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(3, &mut s);
+    let v_p1: Array1<f64> = random(2, &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0340_backward(p0, p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0340_jvp(p0, p1, v_p0, v_p1)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0340_hvp(p0, p1, v_p0, v_p1)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0341(p0: &Array2<f64>, p1: f64) -> f64 {
     let t1 = mean(&(p0.view().permuted_axes([1, 0])).row(1));
     t1
@@ -10175,114 +12646,128 @@ fn f0341_gradcheck() {
     assert_eq!(value, f0341(&p0, p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0341_backward(p0, *p1, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    let v_p1 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1), &(v_p0.clone(), v_p1), |(p0, p1)| f0341_backward(p0, *p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0341_jvp(p0, *p1, v_p0, *v_p1)).unwrap();
+    hvpcheck(&(p0.clone(), p1), &(v_p0.clone(), v_p1), |(p0, p1), (v_p0, v_p1)| f0341_hvp(p0, *p1, v_p0, *v_p1)).unwrap();
 }
-#[differentiable]
-fn f0342(p0: &Array2<f32>, p1: &Array1<f32>, p2: &Array2<f32>) -> f32 {
-    let t2 = {
-        let t1 = concat(Axis(0), &[p1, p1, p1]);
-        p2.mean().unwrap()
+#[differentiable(jvp)]
+fn f0342(y_1: &Array2<f32>, d_p0: &Array1<f32>, d_x: &Array2<f32>) -> f32 {
+    let mut x_from_out = {
+        let t1 = concat(Axis(0), &[d_p0, d_p0, d_p0]);
+        d_x.mean().unwrap()
     };
-    let mut t3 = &(p2 * (f0155(p0, t2))) * p2;
-    let t4 = t2;
-    let t5 = array![[-0.75_f32]];
-    let t7 = {
-        let t6 = &t5 - &t3;
-        t4 - &t6
+    let out = &(d_x * (f0010(x_from_out))) * d_x;
+    let t4 = softmax(&(cos(&(concat(Axis(0), &[&out, &out])))));
+    let d_d_x = {
+        let t5 = mse(&t4, &t4);
+        out.clamp(-0.5, 3.0)
     };
-    let _t8 = (t7.dot(&p2.t())).sum();
-    t3 += t4;
-    t4 + t7.mean().unwrap() + p2[[0, 1]]
+    let n1 = d_p0.len() - 1;
+    for i in (0..n1).rev() {
+        x_from_out += d_p0[i + 1] - d_p0[i];
+    }
+    let out_1 = (f32::ln(square(x_from_out) + 0.5)) * 0.75;
+    x_from_out + out.iter().sum::<f32>() + t4.sum() + d_d_x.iter().sum::<f32>() + out_1 + y_1[[1, 1]]
 }
 
 #[test]
 fn f0342_gradcheck() {
-    let mut s = 1485525033u64;
-    let p0: Array2<f32> = random32((3, 2), &mut s);
-    let p1: Array1<f32> = random32(3, &mut s);
-    let p2: Array2<f32> = random32((1, 2), &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0342_backward(&p0, &p1, &p2, 1.0);
-    assert_eq!(value, f0342(&p0, &p1, &p2));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
+    let mut s = 1196001202u64;
+    let y_1: Array2<f32> = random32((3, 2), &mut s);
+    let d_p0: Array1<f32> = random32(3, &mut s);
+    let d_x: Array2<f32> = random32((1, 2), &mut s);
+    let (y_1, d_p0, d_x,) = std::hint::black_box((y_1, d_p0, d_x,));
+    let (value, grads) = f0342_backward(&y_1, &d_p0, &d_x, 1.0);
+    assert_eq!(value, f0342(&y_1, &d_p0, &d_x));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    assert_eq!(grads.d_x.shape(), d_x.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0342_backward(p0, p1, p2, 1.0))
+        .check(&(y_1.clone(), d_p0.clone(), d_x.clone()), |(y_1, d_p0, d_x)| f0342_backward(y_1, d_p0, d_x, 1.0))
         .unwrap();
+    let v_p0: Array2<f32> = random32((3, 2), &mut s);
+    let v_p1: Array1<f32> = random32(3, &mut s);
+    let v_p2: Array2<f32> = random32((1, 2), &mut s);
+    GradCheck::new().check_jvp(&(y_1.clone(), d_p0.clone(), d_x.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(y_1, d_p0, d_x)| f0342_backward(y_1, d_p0, d_x, 1.0), |(y_1, d_p0, d_x), (v_p0, v_p1, v_p2)| f0342_jvp(y_1, d_p0, d_x, v_p0, v_p1, v_p2)).unwrap();
 }
-#[differentiable(wrt(p1))]
-fn f0343(p0: &Array2<f32>, p1: f32) -> f32 {
-    let mut t2 = {
-        let t1 = p0 * p1;
-        t1
+#[differentiable(jvp, wrt(d_p0))]
+fn f0343(d_out: &Array2<f32>, d_p0: f32) -> f32 {
+    let out = {
+        let x_from_out = d_out * d_p0;
+        x_from_out
     };
-    let mut t3 = t2.clone();
+    let unused = ln(&(&out * &out + 1.0));
+    let mut out = d_out.dot(&out);
+    let c1: f32 = 0.75;
     for i in 0..3 {
-        if sum(&t2) < 0.0371 {
-            return mean(&(t2.view().reversed_axes().to_owned()));
+        out -= &(Zip::from(&unused).and(&out).map_collect(|&u, &v| 0.5 - c1));
+        match i % 3 {
+            0 => out += &unused,
+            1 | 2 => {
+                out += &(exp(&unused));
+            }
+            _ => {}
         }
-        t2 += &(t3.mapv(|u| sigmoid(f0180(p1))));
-        t2 += &t3;
     }
-    let _t4 = p0.slice_axis(Axis(0), Slice::from(1..));
-    if t2.iter().sum::<f32>() >= 0.0371 {
-        t3 -= &((log_softmax(&t3)) + &t2);
-    } else {
-        t2 /= square(square(tanh(sum(&t2)))) + 1.0;
-    }
-    t2[[0, 0]] + t3.mean().unwrap()
+    let t1_from_t2 = d_p0;
+    mean(&out) + t1_from_t2 + sum(&out)
 }
 
 #[test]
 fn f0343_gradcheck() {
-    let mut s = 858580363u64;
-    let p0: Array2<f32> = random32((3, 3), &mut s);
-    let p1 = scalar32(&mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0343_backward(&p0, p1, 1.0);
-    assert_eq!(value, f0343(&p0, p1));
+    let mut s = 582355221u64;
+    let d_out: Array2<f32> = random32((3, 3), &mut s);
+    let d_p0 = scalar32(&mut s);
+    let (d_out, d_p0,) = std::hint::black_box((d_out, d_p0,));
+    let (value, grads) = f0343_backward(&d_out, d_p0, 1.0);
+    assert_eq!(value, f0343(&d_out, d_p0));
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p1,), |(p1,)| f0343_backward(&p0, *p1, 1.0))
+        .check(&(d_p0,), |(d_p0,)| f0343_backward(&d_out, *d_p0, 1.0))
         .unwrap();
+    let v_p1 = scalar32(&mut s);
+    GradCheck::new().check_jvp(&(d_p0,), &(v_p1,), |(d_p0,)| f0343_backward(&d_out, *d_p0, 1.0), |(d_p0,), (v_p1,)| f0343_jvp(&d_out, *d_p0, *v_p1)).unwrap();
 }
-#[differentiable]
-fn f0344(p0: ArrayView2<f32>, p1: f32, p2: &Array2<f32>, p3: &Array2<f32>, labels: &[usize]) -> f32 {
-    let mut t1 = (exp(p1)) / 0.75;
-    let c1: f32 = 2.0;
-    let c2: f32 = 0.1;
-    if t1 <= 0.0371 {
-        t1 /= square((softmax_cross_entropy(p3, labels)) - ((t1.tanh()).exp())) + 1.0;
+#[differentiable(jvp)]
+fn f0344(d_x: ArrayView2<f32>, w: f32, out: &Array2<f32>, d_out: &Array2<f32>) -> f32 {
+    let mut t1 = exp(&(out.dot(&d_x)));
+    if sum(d_out) < -0.5183 {
+        t1 -= &(sin(&t1));
     }
-    let t1 = (softplus(&(sum_axis(p2, Axis(0))))).ceil();
-    let t2 = t1.clone();
-    sum(&t1) + mean(&t2)
+    t1 += w;
+    let t1 = ((tanh(&(&t1 / &(square(&t1) + 0.5)).t())).dot(&(tanh(&t1)))).sum_axis(Axis(0));
+    logsumexp(&t1)
 }
 
 #[test]
 fn f0344_gradcheck() {
-    let mut s = 1165048662u64;
-    let p0: Array2<f32> = random32((1, 2), &mut s);
-    let p1 = scalar32(&mut s);
-    let p2: Array2<f32> = random32((2, 1), &mut s);
-    let p3: Array2<f32> = random32((1, 2), &mut s);
-    let labels: &[usize] = &[0];
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0344_backward(p0.view(), p1, &p2, &p3, labels, 1.0);
-    assert_eq!(value, f0344(p0.view(), p1, &p2, &p3, labels));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
+    let mut s = 1672191113u64;
+    let d_x: Array2<f32> = random32((1, 2), &mut s);
+    let w = scalar32(&mut s);
+    let out: Array2<f32> = random32((2, 1), &mut s);
+    let d_out: Array2<f32> = random32((1, 2), &mut s);
+    let (d_x, w, out, d_out,) = std::hint::black_box((d_x, w, out, d_out,));
+    let (value, grads) = f0344_backward(d_x.view(), w, &out, &d_out, 1.0);
+    assert_eq!(value, f0344(d_x.view(), w, &out, &d_out));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    assert_eq!(grads.d_out.shape(), d_out.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0344_backward(p0.view(), *p1, p2, p3, labels, 1.0))
+        .check(&(d_x.clone(), w, out.clone(), d_out.clone()), |(d_x, w, out, d_out)| f0344_backward(d_x.view(), *w, out, d_out, 1.0))
         .unwrap();
+    let v_p0: Array2<f32> = random32((1, 2), &mut s);
+    let v_p1 = scalar32(&mut s);
+    let v_p2: Array2<f32> = random32((2, 1), &mut s);
+    let v_p3: Array2<f32> = random32((1, 2), &mut s);
+    GradCheck::new().check_jvp(&(d_x.clone(), w, out.clone(), d_out.clone()), &(v_p0.clone(), v_p1, v_p2.clone(), v_p3.clone()), |(d_x, w, out, d_out)| f0344_backward(d_x.view(), *w, out, d_out, 1.0), |(d_x, w, out, d_out), (v_p0, v_p1, v_p2, v_p3)| f0344_jvp(d_x.view(), *w, out, d_out, v_p0.view(), *v_p1, v_p2, v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0345(p0: ArrayView2<f64>, p1: &Array1<f64>) -> f64 {
     let t1 = p1;
     let t2 = p1;
@@ -10301,33 +12786,45 @@ fn f0345_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0345_backward(p0.view(), p1, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 3), &mut s);
+    let v_p1: Array1<f64> = random(3, &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0345_backward(p0.view(), p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0345_jvp(p0.view(), p1, v_p0.view(), v_p1)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0345_hvp(p0.view(), p1, v_p0.view(), v_p1)).unwrap();
 }
-#[differentiable]
-fn f0346(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
-    let _t1 = p2;
-    let t2 = p1;
-    let t3 = t2;
-    let (n1, m1) = p1.dim();
-    let t4 = Array2::<f64>::from_shape_vec((1, m1), vec![0.0, 0.5]).unwrap();
-    let t2 = (&(p1.slice(s![1..2;-1, ..])) * 0.1 + &t4).std_axis(Axis(1), 0.0);
-    let t5 = &(p2 - t3) * 1.25;
-    t3.iter().sum::<f64>() + mean(&t2) + sum(&t5)
+#[differentiable(jvp)]
+fn f0346(y_1: &Array2<f64>, x: &Array2<f64>, d_p0: f64) -> (Array2<f64>, f64) {
+    let _t1 = d_p0;
+    let out = x;
+    let t3 = out;
+    let (n1, m1) = x.dim();
+    let grad_1 = Array2::<f64>::from_shape_vec((1, m1), vec![0.0, 0.5]).unwrap();
+    let out = (&(x.slice(s![1..2;-1, ..])) * 0.1 + &grad_1).std_axis(Axis(1), 0.0);
+    let x_from_out = (sigmoid(f0290(d_p0))) / (square(sigmoid(f0290(d_p0))) + 1.0);
+    (sin(t3), y_1[[0, 1]])
 }
 
 #[test]
 fn f0346_gradcheck() {
-    let mut s = 872381765u64;
-    let p0: Array2<f64> = random((1, 3), &mut s);
-    let p1: Array2<f64> = random((3, 2), &mut s);
-    let p2 = scalar(&mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0346_backward(&p0, &p1, p2, 1.0);
-    assert_eq!(value, f0346(&p0, &p1, p2));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0346_backward(p0, p1, *p2, 1.0)).unwrap();
+    let mut s = 1397676006u64;
+    let y_1: Array2<f64> = random((1, 3), &mut s);
+    let x: Array2<f64> = random((3, 2), &mut s);
+    let d_p0 = scalar(&mut s);
+    let (y_1, x, d_p0,) = std::hint::black_box((y_1, x, d_p0,));
+    let up0: Array2<f64> = random((3, 2), &mut s);
+    let (value, grads) = f0346_backward(&y_1, &x, d_p0, (&up0, 0.5));
+    assert_eq!(value, f0346(&y_1, &x, d_p0));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    GradCheck::new()
+        .upstream(&(&up0, 0.5))
+        .check(&(y_1.clone(), x.clone(), d_p0), |(y_1, x, d_p0)| f0346_backward(y_1, x, *d_p0, (&up0, 0.5)))
+        .unwrap();
+    let v_p0: Array2<f64> = random((1, 3), &mut s);
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    let v_p2 = scalar(&mut s);
+    GradCheck::new().upstream(&(&up0, 0.5)).check_jvp(&(y_1.clone(), x.clone(), d_p0), &(v_p0.clone(), v_p1.clone(), v_p2), |(y_1, x, d_p0)| f0346_backward(y_1, x, *d_p0, (&up0, 0.5)), |(y_1, x, d_p0), (v_p0, v_p1, v_p2)| f0346_jvp(y_1, x, *d_p0, v_p0, v_p1, *v_p2)).unwrap();
 }
-#[differentiable(wrt(d_x))]
+#[differentiable(hvp, wrt(d_x))]
 fn f0347(y_1: &Array2<f64>, d_x: &Array2<f64>) -> f64 {
     let out_1 = y_1;
     let grad_1 = out_1 - out_1;
@@ -10358,33 +12855,55 @@ fn f0347_gradcheck() {
     assert_eq!(value, f0347(&y_1, &d_x));
     assert_eq!(grads.d_x.shape(), d_x.shape());
     gradcheck(&(d_x.clone(),), |(d_x,)| f0347_backward(&y_1, d_x, 1.0)).unwrap();
+    let v_p1: Array2<f64> = random((2, 1), &mut s);
+    GradCheck::new().check_jvp(&(d_x.clone(),), &(v_p1.clone(),), |(d_x,)| f0347_backward(&y_1, d_x, 1.0), |(d_x,), (v_p1,)| f0347_jvp(&y_1, d_x, v_p1)).unwrap();
+    hvpcheck(&(d_x.clone(),), &(v_p1.clone(),), |(d_x,), (v_p1,)| f0347_hvp(&y_1, d_x, v_p1)).unwrap();
 }
-#[differentiable]
-fn f0348(p0: ArrayView2<f64>) -> f64 {
+#[differentiable(hvp)]
+fn f0348(p0: ArrayView2<f64>, k0: usize) -> f64 {
     let t1 = array![[2.0_f64], [-0.75], [2.0]];
     let mut t2 = (&p0 * &t1) + &p0;
     t2 = backprop::ops::ln(&(&t2 * &t2 + 0.5));
-    let t3 = t2.clone();
-    let t4 = (sigmoid(&(p0.dot(&t3.t())))).dot(&(sigmoid(&t2)));
-    let t5 = if sum(&t2) <= -0.5183 {
-        square(&(p0.clamp(-2.0, 3.0)))
-    } else {
-        -&(&p0 * &p0)
-    };
-    t4[[0, 1]] + mean(&t5)
+    let t3 = tanh(&(sum_axis(&(&t2 - (t2.sum())), Axis(1))));
+    let mut t4 = ((sum(&p0))).tanh();
+    let mut t5 = t4;
+    for _ in 0..2 {
+        t5 = t4;
+        for i in 0..(k0 % 2) {
+            t4 += t5.sin();
+            t5 = t4;
+            t4 -= 0.5 * t5;
+        }
+    }
+    let mut t6 = tanh(t4);
+    let mut t7 = t6;
+    for _ in 0..2 {
+        t7 = t6;
+        let mut n1 = 0;
+        while n1 < 1 {
+            t6 += p0.mapv(|v| (v * t7).tanh()).sum() * 0.1;
+            t7 = t7;
+            n1 += 1;
+        }
+    }
+    t6 + t7
 }
 
 #[test]
 fn f0348_gradcheck() {
-    let mut s = 2137986475u64;
+    let mut s = 1412362878u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
+    let k0: usize = 4;
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0348_backward(p0.view(), 1.0);
-    assert_eq!(value, f0348(p0.view()));
+    let (value, grads) = f0348_backward(p0.view(), k0, 1.0);
+    assert_eq!(value, f0348(p0.view(), k0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0348_backward(p0.view(), 1.0)).unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0348_backward(p0.view(), k0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0348_backward(p0.view(), k0, 1.0), |(p0,), (v_p0,)| f0348_jvp(p0.view(), k0, v_p0.view())).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0348_hvp(p0.view(), k0, v_p0.view())).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0349(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
     let n1 = p2.nrows();
     let m1 = p2.ncols();
@@ -10407,8 +12926,14 @@ fn f0349_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0349_backward(p0.view(), p1, p2, *p3, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    let v_p2: Array2<f64> = random((3, 1), &mut s);
+    let v_p3 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2.clone(), p3), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3), |(p0, p1, p2, p3)| f0349_backward(p0.view(), p1, p2, *p3, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0349_jvp(p0.view(), p1, p2, *p3, v_p0.view(), v_p1, v_p2, *v_p3)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0349_hvp(p0.view(), p1, p2, *p3, v_p0.view(), v_p1, v_p2, *v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0350(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>, labels: &[usize]) -> f64 {
     let t1 = -p3;
     let t2 = &(&(tanh(&t1)) * &t1) / &(square(&(0.5 / (square(&t1) + 1.0))) + 0.5);
@@ -10436,8 +12961,14 @@ fn f0350_gradcheck() {
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0350_backward(p0, p1, p2, p3, labels, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 1), &mut s);
+    let v_p1: Array2<f64> = random((1, 3), &mut s);
+    let v_p2: Array2<f64> = random((1, 2), &mut s);
+    let v_p3: Array2<f64> = random((3, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0350_backward(p0, p1, p2, p3, labels, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0350_jvp(p0, p1, p2, p3, labels, v_p0, v_p1, v_p2, v_p3)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0350_hvp(p0, p1, p2, p3, labels, v_p0, v_p1, v_p2, v_p3)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2))]
+#[differentiable(hvp, wrt(p0, p1, p2))]
 fn f0351(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, c0: &Array1<f64>) -> f64 {
     let t1 = p1;
     let t3 = {
@@ -10466,8 +12997,13 @@ fn f0351_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0351_backward(p0, p1, p2, &c0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 3), &mut s);
+    let v_p1: Array2<f64> = random((3, 3), &mut s);
+    let v_p2: Array2<f64> = random((1, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(p0, p1, p2)| f0351_backward(p0, p1, p2, &c0, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0351_jvp(p0, p1, p2, &c0, v_p0, v_p1, v_p2)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0351_hvp(p0, p1, p2, &c0, v_p0, v_p1, v_p2)).unwrap();
 }
-#[differentiable(wrt(p0))]
+#[differentiable(jvp, wrt(p0))]
 fn f0352(p0: &Array2<f64>, c0: &Array2<f64>) -> Array2<f64> {
     let t1 = p0.clamp(-0.5, 1.0);
     t1
@@ -10487,8 +13023,10 @@ fn f0352_gradcheck() {
         .upstream(&up)
         .check(&(p0.clone(),), |(p0,)| f0352_backward(p0, &c0, &up))
         .unwrap();
+    let v_p0: Array2<f64> = random((2, 3), &mut s);
+    GradCheck::new().upstream(&&up).check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0352_backward(p0, &c0, &up), |(p0,), (v_p0,)| f0352_jvp(p0, &c0, v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0353(p0: ArrayView2<f64>) -> f64 {
     let t1 = p0.column(0);
     let (n1, m1) = p0.dim();
@@ -10528,8 +13066,11 @@ fn f0353_gradcheck() {
     assert_eq!(value, f0353(p0.view()));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0353_backward(p0.view(), 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0353_backward(p0.view(), 1.0), |(p0,), (v_p0,)| f0353_jvp(p0.view(), v_p0.view())).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0353_hvp(p0.view(), v_p0.view())).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0354(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: &Array2<f64>) -> (f64, f64) {
     let mut t2 = {
         let t1 = (sum(p3)) + p2;
@@ -10556,8 +13097,13 @@ fn f0354_gradcheck() {
         .upstream(&(1.0, 0.5))
         .check(&(p0.clone(), p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0354_backward(p0, p1, *p2, p3, (1.0, 0.5)))
         .unwrap();
+    let v_p0: Array2<f64> = random((2, 1), &mut s);
+    let v_p1: Array2<f64> = random((2, 3), &mut s);
+    let v_p2 = scalar(&mut s);
+    let v_p3: Array2<f64> = random((2, 2), &mut s);
+    GradCheck::new().upstream(&(1.0, 0.5)).check_jvp(&(p0.clone(), p1.clone(), p2, p3.clone()), &(v_p0.clone(), v_p1.clone(), v_p2, v_p3.clone()), |(p0, p1, p2, p3)| f0354_backward(p0, p1, *p2, p3, (1.0, 0.5)), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0354_jvp(p0, p1, *p2, p3, v_p0, v_p1, *v_p2, v_p3)).unwrap();
 }
-#[differentiable(wrt(p1))]
+#[differentiable(hvp, wrt(p1))]
 fn f0355(p0: f64, p1: Array2<f64>) -> f64 {
     let c1 = 0.1_f64;
     let mut t1 = (&(p1.mapv(|u| {
@@ -10589,52 +13135,93 @@ fn f0355_gradcheck() {
     assert_eq!(value, f0355(p0, p1.clone()));
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p1.clone(),), |(p1,)| f0355_backward(p0, p1.clone(), 1.0)).unwrap();
+    let v_p1: Array2<f64> = random((3, 1), &mut s);
+    GradCheck::new().check_jvp(&(p1.clone(),), &(v_p1.clone(),), |(p1,)| f0355_backward(p0, p1.clone(), 1.0), |(p1,), (v_p1,)| f0355_jvp(p0, p1.clone(), v_p1.clone())).unwrap();
+    hvpcheck(&(p1.clone(),), &(v_p1.clone(),), |(p1,), (v_p1,)| f0355_hvp(p0, p1.clone(), v_p1.clone())).unwrap();
 }
-#[differentiable]
-fn f0356(out: f64, w: f64, grad: &Array1<f64>) -> f64 {
-    let d_out_1 = -&((w / &(square(grad) + 2.0)) * &(w / &(grad * grad + 2.0)));
-    let mut d_x = {
-        let d_d_x = &(exp_m1(&(sigmoid(&d_out_1)))) - grad;
-        (square(w)) / &(square(&(grad * grad)) + 2.0)
+#[differentiable(hvp)]
+fn f0356(p0: f64, p1: f64, p2: &Array1<f64>, k0: usize) -> f64 {
+    let mut t1 = -&((p1 / &(square(p2) + 2.0)) * &(p1 / &(p2 * p2 + 2.0)));
+    let mut t3 = {
+        let t2 = &(exp_m1(&(sigmoid(&t1)))) - p2;
+        (square(p1)) / &(square(&(p2 * p2)) + 2.0)
     };
-    let grad_1 = grad;
-    d_x *= &(&d_x * (logsumexp(&(cos(grad)))));
-    let x = out;
-    d_x -= x / 0.75;
-    let t6 = ((tanh(&d_x)).cosh()).mean().expect("not empty");
-    d_out_1.dot(&d_out_1) + d_x.mean().unwrap() + mean(grad_1) + x + t6
+    let t4 = p2;
+    t3 *= &(&t3 / (((tanh(&t1)).sum()).powi(2) + 2.0));
+    let n1 = p2.len() - 1;
+    for i in 0..n1 {
+        t1 = &(exp(t4)) + t4;
+        if (p2[i + 1] - p2[i]) > 0.0371 {
+            return ((f0304(cos(p2[i + 1] - p2[i]))) - (p2[i + 1] - p2[i]));
+        }
+    }
+    for i in (0..3).step_by(2) {
+        if mean(t4) >= 0.4629 {
+            continue;
+        }
+        t3 = t4 * t4;
+    }
+    let mut t5 = (mean(&(sin(&(1.25 / (square(&t3) + 1.0)))))).cos();
+    let mut t6 = t5;
+    for i in 0..(k0 % 2) {
+        t5 = (t5 + t6).tanh();
+        if sum(p2) <= -0.5183 {
+            break;
+        }
+        t6 = t6;
+        t5 += t6.sin();
+    }
+    t5 + t6
 }
 
 #[test]
 fn f0356_gradcheck() {
-    let mut s = 2021646706u64;
-    let out = scalar(&mut s);
-    let w = scalar(&mut s);
-    let grad: Array1<f64> = random(3, &mut s);
-    let (out, w, grad,) = std::hint::black_box((out, w, grad,));
-    let (value, grads) = f0356_backward(out, w, &grad, 1.0);
-    assert_eq!(value, f0356(out, w, &grad));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    gradcheck(&(out, w, grad.clone()), |(out, w, grad)| f0356_backward(*out, *w, grad, 1.0)).unwrap();
+    let mut s = 239675491u64;
+    let p0 = scalar(&mut s);
+    let p1 = scalar(&mut s);
+    let p2: Array1<f64> = random(3, &mut s);
+    let k0: usize = 0;
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0356_backward(p0, p1, &p2, k0, 1.0);
+    assert_eq!(value, f0356(p0, p1, &p2, k0));
+    assert_eq!(grads.p2.shape(), p2.shape());
+    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0356_backward(*p0, *p1, p2, k0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array1<f64> = random(3, &mut s);
+    GradCheck::new().check_jvp(&(p0, p1, p2.clone()), &(v_p0, v_p1, v_p2.clone()), |(p0, p1, p2)| f0356_backward(*p0, *p1, p2, k0, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0356_jvp(*p0, *p1, p2, k0, *v_p0, *v_p1, v_p2)).unwrap();
+    hvpcheck(&(p0, p1, p2.clone()), &(v_p0, v_p1, v_p2.clone()), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0356_hvp(*p0, *p1, p2, k0, *v_p0, *v_p1, v_p2)).unwrap();
 }
-#[differentiable(wrt(out))]
-fn f0357(out: f64, d_out: &Array2<f64>) -> f64 {
-    let unused = d_out.product();
-    let t2 = unused;
-    unused + t2 + out
+#[differentiable(hvp, wrt(p0))]
+fn f0357(p0: f64, c0: &Array2<f64>, c1: f64, k0: usize) -> f64 {
+    let t1 = c0.product();
+    let mut t2 = cos(t1);
+    let mut t3 = t2;
+    for i in 0..(k0 % 2) {
+        t2 -= 0.5 * t3;
+        t3 = t2;
+        let s1 = t3 * 0.5;
+        t2 = t2.tanh() + s1;
+    }
+    t2 + t3
 }
 
 #[test]
 fn f0357_gradcheck() {
-    let mut s = 932631034u64;
-    let out = scalar(&mut s);
-    let d_out: Array2<f64> = random((1, 2), &mut s);
-    let (out, d_out,) = std::hint::black_box((out, d_out,));
-    let (value, grads) = f0357_backward(out, &d_out, 1.0);
-    assert_eq!(value, f0357(out, &d_out));
-    gradcheck(&(out,), |(out,)| f0357_backward(*out, &d_out, 1.0)).unwrap();
+    let mut s = 24347056u64;
+    let p0 = scalar(&mut s);
+    let c0: Array2<f64> = random((1, 2), &mut s);
+    let c1 = scalar(&mut s);
+    let k0: usize = 4;
+    let (p0, c0, c1,) = std::hint::black_box((p0, c0, c1,));
+    let (value, grads) = f0357_backward(p0, &c0, c1, k0, 1.0);
+    assert_eq!(value, f0357(p0, &c0, c1, k0));
+    gradcheck(&(p0,), |(p0,)| f0357_backward(*p0, &c0, c1, k0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0,), &(v_p0,), |(p0,)| f0357_backward(*p0, &c0, c1, k0, 1.0), |(p0,), (v_p0,)| f0357_jvp(*p0, &c0, c1, k0, *v_p0)).unwrap();
+    hvpcheck(&(p0,), &(v_p0,), |(p0,), (v_p0,)| f0357_hvp(*p0, &c0, c1, k0, *v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0358(p0: f64, p1: Array2<f64>, p2: &Array2<f64>) -> f64 {
     let _t1 = p2 / &(square(p2) + 0.5);
     p1[[0, 1]]
@@ -10652,9 +13239,14 @@ fn f0358_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0358_backward(*p0, p1.clone(), p2, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((2, 3), &mut s);
+    let v_p2: Array2<f64> = random((1, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone(), p2.clone()), &(v_p0, v_p1.clone(), v_p2.clone()), |(p0, p1, p2)| f0358_backward(*p0, p1.clone(), p2, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0358_jvp(*p0, p1.clone(), p2, *v_p0, v_p1.clone(), v_p2)).unwrap();
+    hvpcheck(&(p0, p1.clone(), p2.clone()), &(v_p0, v_p1.clone(), v_p2.clone()), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0358_hvp(*p0, p1.clone(), p2, *v_p0, v_p1.clone(), v_p2)).unwrap();
 }
-#[differentiable]
-fn f0359(p0: &Array2<f64>, p1: Array2<f64>, p2: &Array2<f64>) -> Array2<f64> {
+#[differentiable(jvp)]
+fn f0359(p0: &Array2<f64>, p1: Array2<f64>, p2: &Array2<f64>) -> (f64, Array2<f64>) {
     let _t1 = Zip::from(p2).and(p2).map_collect(|&u, &v| u * v);
     let mut t2 = (backprop::ops::recip(&(square(&(p2.row(0))) + 1.0))) * &p1;
     t2 *= t2[[0, 0]];
@@ -10668,39 +13260,43 @@ fn f0359(p0: &Array2<f64>, p1: Array2<f64>, p2: &Array2<f64>) -> Array2<f64> {
     };
     let _t7 = log_softmax(&(3.0 * (sigmoid(&t4))));
     let mut t8 = Array1::<f64>::zeros(t4.len());
-    let mut t9 = (f0308(p2));
-    let mut n1 = 0;
-    while n1 < 2 {
+    let mut t9 = (f0263(&t2));
+    for o in 0..1 {
         for j in 0..t8.len() {
-            t8[j] += ((t2.sum()) + t4[j]);
+            t8[j] = (sum(&t6)) + t4[j];
         }
-        for j in 0..t8.len() {
-            t9 += (sigmoid(t8[j] * (sum(&(&t4 * &p1)))));
+        if p1.iter().sum::<f64>() >= 0.0371 {
+            for j in 0..t8.len() {
+                t9 += (((((t8[j]).powi(2) + 0.5).ln())).tanh());
+            }
         }
-        n1 += 1;
     }
-    sigmoid(p0)
+    (t9, tanh(&t6))
 }
 
 #[test]
 fn f0359_gradcheck() {
-    let mut s = 2050602532u64;
+    let mut s = 1756715294u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let up: Array2<f64> = random((2, 3), &mut s);
-    let (value, grads) = f0359_backward(&p0, p1.clone(), &p2, &up);
+    let up1: Array2<f64> = random((2, 2), &mut s);
+    let (value, grads) = f0359_backward(&p0, p1.clone(), &p2, (1.0, &up1));
     assert_eq!(value, f0359(&p0, p1.clone(), &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0359_backward(p0, p1.clone(), p2, &up))
+        .upstream(&(1.0, &up1))
+        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0359_backward(p0, p1.clone(), p2, (1.0, &up1)))
         .unwrap();
+    let v_p0: Array2<f64> = random((2, 3), &mut s);
+    let v_p1: Array2<f64> = random((2, 1), &mut s);
+    let v_p2: Array2<f64> = random((3, 1), &mut s);
+    GradCheck::new().upstream(&(1.0, &up1)).check_jvp(&(p0.clone(), p1.clone(), p2.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(p0, p1, p2)| f0359_backward(p0, p1.clone(), p2, (1.0, &up1)), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0359_jvp(p0, p1.clone(), p2, v_p0, v_p1.clone(), v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0360(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
     let mut t2 = {
         let t1 = p0 * p2;
@@ -10713,21 +13309,44 @@ fn f0360(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
         t2 += t3;
         n1 += 1;
     }
-    let t4 = t2;
-    let t5 = t2;
-    let t2 = t2;
-    let _t6 = log10(t3.powi(2) + 0.5);
-    let t7 = if t5 > -0.5183 {
-        p2.mapv(relu)
-    } else {
-        (p1 + t3) * p2
+    let n2 = p2.nrows();
+    let m2 = p2.ncols();
+    let t4 = Array::from_elem((n2, 1), -1.5_f64);
+    let mut t5 = tanh(p2);
+    let mut t6 = t5.clone();
+    for i in 0..3 {
+        t5 = &t5 * 0.5 + &t6;
+        if i == 0 {
+            t6 = t4.clone();
+        }
+        t5 = tanh(&(&t5 + &t6));
+    }
+    let mut t7 = sigmoid((t2.tanh()));
+    let mut t8 = tanh(mean(&t6));
+    for _ in 0..2 {
+        t8 = tanh(mean(&t6));
+        for i in 0..3 {
+            t7 -= 0.5 * t8;
+            t8 = 0.25;
+        }
+    }
+    let _t9 = t2;
+    let mut t10 = f64::tanh(((t8 - p2).slice(s![.., 0..1]).sum()));
+    let mut n3 = 0;
+    let t11 = loop {
+        t10 += ((t3 * p1));
+        n3 += 1;
+        if n3 >= 3 {
+            break t10 * 0.5;
+        }
     };
-    t2 + t7[[2, 0]] + p0
+    let t12 = abs((f0334(sigmoid(t8))) + t8);
+    t2 + t3 + mean(&t5) + mean(&t6) + t7 + t8 + t11 + t10 + t12
 }
 
 #[test]
 fn f0360_gradcheck() {
-    let mut s = 1015695745u64;
+    let mut s = 1744122398u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 1), &mut s);
@@ -10736,8 +13355,13 @@ fn f0360_gradcheck() {
     assert_eq!(value, f0360(p0, p1, &p2));
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0360_backward(*p0, *p1, p2, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array2<f64> = random((3, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1, p2.clone()), &(v_p0, v_p1, v_p2.clone()), |(p0, p1, p2)| f0360_backward(*p0, *p1, p2, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0360_jvp(*p0, *p1, p2, *v_p0, *v_p1, v_p2)).unwrap();
+    hvpcheck(&(p0, p1, p2.clone()), &(v_p0, v_p1, v_p2.clone()), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0360_hvp(*p0, *p1, p2, *v_p0, *v_p1, v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0361(p0: f32, p1: &Array2<f32>) -> f32 {
     let t1 = log_sigmoid(p1);
     mean(&t1)
@@ -10757,6 +13381,9 @@ fn f0361_gradcheck() {
         .atol(1e-2)
         .check(&(p0, p1.clone()), |(p0, p1)| f0361_backward(*p0, p1, 1.0))
         .unwrap();
+    let v_p0 = scalar32(&mut s);
+    let v_p1: Array2<f32> = random32((1, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone()), &(v_p0, v_p1.clone()), |(p0, p1)| f0361_backward(*p0, p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0361_jvp(*p0, p1, *v_p0, v_p1)).unwrap();
 }
 #[differentiable]
 fn f0362(p0: f64, ws: &[f64]) -> f64 {
@@ -10794,37 +13421,60 @@ fn f0362_gradcheck() {
     assert_eq!(value, f0362(p0, ws));
     gradcheck(&(p0,), |(p0,)| f0362_backward(*p0, ws, 1.0)).unwrap();
 }
-#[differentiable]
-fn f0363(p0: f64) -> f64 {
-    let mut t1 = p0.mul_add(p0, p0);
+#[differentiable(jvp, wrt(p0))]
+fn f0363(p0: f64, c1: f64) -> (f64, f64, f64) {
+    let t1 = p0.mul_add(p0, p0);
     let _t2 = (tanh(t1)).tan();
-    let mut t3 = (square(t1) + 0.5).sqrt();
-    let mut t4 = if t3 < 0.4629 {
-        (tanh(p0)).tan()
-    } else {
-        -t3
-    };
+    let mut t3 = tanh(((square(t1) + 0.5).sqrt()));
+    let mut t4 = t3;
     for i in 0..3 {
-        t1 += sqrt(square(t3) + 0.5);
-        t4 -= p0 * p0;
-        if t4 > 0.0371 {
+        t3 -= 0.5 * t4;
+        if t1 > -0.5183 {
             break;
         }
+        t4 = 2.0;
     }
-    t3 -= t1;
-    t1 + t3 + t4
+    let mut t5 = sigmoid(((f64::acos(((t4 + t4).tanh()) * 0.75)) + t4));
+    let mut t6 = t5;
+    let mut n2 = 0;
+    while n2 < 3 {
+        let s1 = t6 * 0.5;
+        t5 = t5.tanh() + s1;
+        t6 = t5;
+        t5 = t5 * 0.5 + t6;
+        if t1 >= 0.4629 {
+            break;
+        }
+        n2 += 1;
+    }
+    let mut t7 = tanh((relu(t5)));
+    let mut t8 = ((f64::exp(t5.tanh()))).cos();
+    for i in 0..1 {
+        let s3 = t8 * 0.5;
+        t7 = t7.tanh() + s3;
+        t8 = c1;
+        t7 = t7 * 0.5 + t8;
+    }
+    let _t9 = (log_sigmoid(t4 * p0)) + ((sigmoid(t5)) * t8);
+    (t3, t4, t3)
 }
 
 #[test]
 fn f0363_gradcheck() {
-    let mut s = 2014070202u64;
+    let mut s = 516670360u64;
     let p0 = scalar(&mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0363_backward(p0, 1.0);
-    assert_eq!(value, f0363(p0));
-    gradcheck(&(p0,), |(p0,)| f0363_backward(*p0, 1.0)).unwrap();
+    let c1 = scalar(&mut s);
+    let (p0, c1,) = std::hint::black_box((p0, c1,));
+    let (value, grads) = f0363_backward(p0, c1, (1.0, 0.5, -0.75));
+    assert_eq!(value, f0363(p0, c1));
+    GradCheck::new()
+        .upstream(&(1.0, 0.5, -0.75))
+        .check(&(p0,), |(p0,)| f0363_backward(*p0, c1, (1.0, 0.5, -0.75)))
+        .unwrap();
+    let v_p0 = scalar(&mut s);
+    GradCheck::new().upstream(&(1.0, 0.5, -0.75)).check_jvp(&(p0,), &(v_p0,), |(p0,)| f0363_backward(*p0, c1, (1.0, 0.5, -0.75)), |(p0,), (v_p0,)| f0363_jvp(*p0, c1, *v_p0)).unwrap();
 }
-#[differentiable(wrt(p0, p1))]
+#[differentiable(hvp, wrt(p0, p1))]
 fn f0364(p0: f64, p1: &Array2<f64>, c0: &Array2<f64>) -> f64 {
     let _t1 = c0.index_axis(Axis(0), 1);
     p0
@@ -10841,8 +13491,12 @@ fn f0364_gradcheck() {
     assert_eq!(value, f0364(p0, &p1, &c0));
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0, p1.clone()), |(p0, p1)| f0364_backward(*p0, p1, &c0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((1, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone()), &(v_p0, v_p1.clone()), |(p0, p1)| f0364_backward(*p0, p1, &c0, 1.0), |(p0, p1), (v_p0, v_p1)| f0364_jvp(*p0, p1, &c0, *v_p0, v_p1)).unwrap();
+    hvpcheck(&(p0, p1.clone()), &(v_p0, v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0364_hvp(*p0, p1, &c0, *v_p0, v_p1)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0365(p0: &Array2<f64>, p1: f64) -> f64 {
     let mut t2 = {
         let t1 = (mse(p0, p0)) / (square(p1) + 2.0);
@@ -10864,59 +13518,69 @@ fn f0365_gradcheck() {
     assert_eq!(value, f0365(&p0, p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0365_backward(p0, *p1, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 3), &mut s);
+    let v_p1 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1), &(v_p0.clone(), v_p1), |(p0, p1)| f0365_backward(p0, *p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0365_jvp(p0, *p1, v_p0, *v_p1)).unwrap();
+    hvpcheck(&(p0.clone(), p1), &(v_p0.clone(), v_p1), |(p0, p1), (v_p0, v_p1)| f0365_hvp(p0, *p1, v_p0, *v_p1)).unwrap();
 }
 #[differentiable]
-fn f0366(p0: f32, p1: &Array2<f32>, p2: &Array1<f32>, p3: &Array2<f32>) -> f32 {
-    let mut t1 = Array2::<f32>::zeros((p3.nrows(), p3.ncols()));
-    let t2 = array![-0.75_f32, -0.75];
-    let mut t3 = sigmoid(sum(&(mean_axis(&(sinh(&(&t2 + p1))), Axis(0)))));
+fn f0366(grad: f32, x: &Array2<f32>, d_x: &Array1<f32>, w: &Array2<f32>, ws: &[f32]) -> Array2<f32> {
+    let mut d_out_1 = Array2::<f32>::zeros((w.nrows(), w.ncols()));
+    let x_from_out = array![-0.75_f32, -0.75];
+    let mut t3 = sigmoid(sum(&(mean_axis(&(sinh(&(&x_from_out + x))), Axis(0)))));
     for o in 0..3 {
-        for i in 0..t1.nrows() {
-            t1.row_mut(i).assign(&(&(sigmoid(&p3.row(i))) * ((p2.dot(p3)).sum())));
+        for i in 0..d_out_1.nrows() {
+            d_out_1.row_mut(i).assign(&(&(sigmoid(&w.row(i))) * ((d_x.dot(w)).sum())));
         }
-        for i in 0..t1.nrows() {
-            t3 -= (t1.row(i).sum());
+        for i in 0..d_out_1.nrows() {
+            t3 -= (d_out_1.row(i).sum());
         }
     }
-    let mut t4 = t1.clone();
-    if p3.sum() < -0.5183 {
-        t4 = &t4 - t3;
-    } else if t1.mean().unwrap() >= 0.4629 {
-        t4 += p3;
+    let d_d_x = array![[-0.75_f32], [2.0], [1.5]];
+    let mut t5 = tanh(w);
+    let mut t6 = t5.clone();
+    let mut n1 = 0;
+    while n1 < 2 {
+        t5 = &t5 * 0.5 + &t6;
+        t6 = t5.clone();
+        n1 += 1;
     }
-    let t5 = tanh(&(&(&(t4.t()) / (&t1 * &t1 + 0.5)) - &t1));
-    let t1 = t3;
-    let c1: f32 = 0.75;
-    let t6 = (t5.column(1)).iter().map(|z| {
-        if c1 > 0.4629 {
-            (((*z) * c1) * c1) / 1.25
-        } else {
-            p0
-        }
-    }).sum::<f32>();
-    t1 + t6 + mean(p2)
+    let mut d_out = (w * &t5).mean().unwrap();
+    for (i, &c) in ws.iter().enumerate() {
+        d_out += ((sqrt(&(&t5 * &t5 + 0.5))).sum());
+    }
+    let out = {
+        let out_1 = &(x.dot(x)) / 0.1;
+        (tan(&(tanh(&out_1)))) - d_out
+    };
+    let t10 = &out;
+    let d_out_1 = (sigmoid(&(&out - d_out))).dot(&(sigmoid(&out)));
+    sin(t10)
 }
 
 #[test]
 fn f0366_gradcheck() {
-    let mut s = 529260913u64;
-    let p0 = scalar32(&mut s);
-    let p1: Array2<f32> = random32((2, 2), &mut s);
-    let p2: Array1<f32> = random32(3, &mut s);
-    let p3: Array2<f32> = random32((3, 1), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0366_backward(p0, &p1, &p2, &p3, 1.0);
-    assert_eq!(value, f0366(p0, &p1, &p2, &p3));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
+    let mut s = 1618674717u64;
+    let grad = scalar32(&mut s);
+    let x: Array2<f32> = random32((2, 2), &mut s);
+    let d_x: Array1<f32> = random32(3, &mut s);
+    let w: Array2<f32> = random32((3, 1), &mut s);
+    let ws: &[f32] = &[0.75];
+    let (grad, x, d_x, w,) = std::hint::black_box((grad, x, d_x, w,));
+    let up: Array2<f32> = random32((2, 2), &mut s);
+    let (value, grads) = f0366_backward(grad, &x, &d_x, &w, ws, &up);
+    assert_eq!(value, f0366(grad, &x, &d_x, &w, ws));
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    assert_eq!(grads.w.shape(), w.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0366_backward(*p0, p1, p2, p3, 1.0))
+        .upstream(&up)
+        .check(&(grad, x.clone(), d_x.clone(), w.clone()), |(grad, x, d_x, w)| f0366_backward(*grad, x, d_x, w, ws, &up))
         .unwrap();
 }
-#[differentiable(wrt(p0, p1, p2, p3))]
+#[differentiable(hvp, wrt(p0, p1, p2, p3))]
 fn f0367(p0: f64, p1: &Array1<f64>, p2: f64, p3: f64, c0: &Array2<f64>) -> f64 {
     let mut t1 = Array1::<f64>::zeros(p1.len());
     let mut t2 = ((sqrt(&(square(&(sigmoid(c0))) + 1.0))) * c0).sum();
@@ -10944,53 +13608,66 @@ fn f0367_gradcheck() {
     assert_eq!(value, f0367(p0, &p1, p2, p3, &c0));
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0, p1.clone(), p2, p3), |(p0, p1, p2, p3)| f0367_backward(*p0, p1, *p2, *p3, &c0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array1<f64> = random(2, &mut s);
+    let v_p2 = scalar(&mut s);
+    let v_p3 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone(), p2, p3), &(v_p0, v_p1.clone(), v_p2, v_p3), |(p0, p1, p2, p3)| f0367_backward(*p0, p1, *p2, *p3, &c0, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0367_jvp(*p0, p1, *p2, *p3, &c0, *v_p0, v_p1, *v_p2, *v_p3)).unwrap();
+    hvpcheck(&(p0, p1.clone(), p2, p3), &(v_p0, v_p1.clone(), v_p2, v_p3), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0367_hvp(*p0, p1, *p2, *p3, &c0, *v_p0, v_p1, *v_p2, *v_p3)).unwrap();
 }
-#[differentiable]
-fn f0368(d_t1: &Array2<f64>, w: f64) -> f64 {
-    let mut t1 = f64::clamp(w, -2.0, 1.0);
-    for i in 0..3 {
-        t1 = powi(w, 2);
-        if t1 <= 0.0371 {
-            continue;
-        }
-        t1 += 2.0;
+#[differentiable(hvp)]
+fn f0368(p0: &Array2<f64>, p1: f64) -> f64 {
+    let mut t1 = sigmoid((-p1));
+    let mut t2 = t1;
+    for i in 0..2 {
+        t1 = t1 * 0.5 + t2;
+        t2 = 0.25;
     }
-    t1
+    let t1 = (t2 + (t1 + p1)) - &(&(p0.view().permuted_axes([1, 0])) + (sigmoid(t2)));
+    t2 + sum(&t1)
 }
 
 #[test]
 fn f0368_gradcheck() {
-    let mut s = 332142257u64;
-    let d_t1: Array2<f64> = random((1, 2), &mut s);
-    let w = scalar(&mut s);
-    let (d_t1, w,) = std::hint::black_box((d_t1, w,));
-    let (value, grads) = f0368_backward(&d_t1, w, 1.0);
-    assert_eq!(value, f0368(&d_t1, w));
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    gradcheck(&(d_t1.clone(), w), |(d_t1, w)| f0368_backward(d_t1, *w, 1.0)).unwrap();
+    let mut s = 1353146750u64;
+    let p0: Array2<f64> = random((1, 2), &mut s);
+    let p1 = scalar(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0368_backward(&p0, p1, 1.0);
+    assert_eq!(value, f0368(&p0, p1));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0368_backward(p0, *p1, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((1, 2), &mut s);
+    let v_p1 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1), &(v_p0.clone(), v_p1), |(p0, p1)| f0368_backward(p0, *p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0368_jvp(p0, *p1, v_p0, *v_p1)).unwrap();
+    hvpcheck(&(p0.clone(), p1), &(v_p0.clone(), v_p1), |(p0, p1), (v_p0, v_p1)| f0368_hvp(p0, *p1, v_p0, *v_p1)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0369(p0: &Array2<f64>, p1: f64) -> f64 {
-    let t2 = {
-        let t1 = &(p1 * p0) * (0.1 / (square(p1) + 1.0));
-        mean_axis(&(&t1 * &t1), Axis(1))
+    let n1 = p0.nrows();
+    let m1 = p0.ncols();
+    let t1 = Array2::<f64>::from_shape_vec((n1, 3), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
+    let mut t3 = {
+        let t2 = (p0[[1, 0]]) / &(square(&((p0 * 0.1 + &t1).var_axis(Axis(0), 0.0))) + 2.0);
+        (p0.dot(&t2)).slice(s![0..]).sum()
     };
-    if sum(p0) < 0.0371 {
-        return p1;
+    let t4 = abs(p0);
+    let t5 = t3 - t3;
+    t3 -= 3.0;
+    if t5 <= 0.0371 {
+        return tanh((t5 + t5));
     }
-    let t3 = mse(&(backprop::ops::recip(&(square(&(&t2 - p1)) + 1.0))), &t2);
-    let t4 = t3;
-    let mut t5 = Array1::<f64>::zeros(t2.len());
-    for i in 0..t5.len() {
-        t5[i] = (softplus(t3));
-    }
-    let t6 = t5.slice(s![..1]);
-    mean(&t2) + t3 + t4 + logsumexp(&t5) + logsumexp(&t6)
+    let t6 = if p1 >= -0.5183 {
+        t5 / (square(t5) + 0.5)
+    } else {
+        t5
+    };
+    t3 + t4.sum() + t5 + t6 + p1
 }
 
 #[test]
 fn f0369_gradcheck() {
-    let mut s = 1358233006u64;
+    let mut s = 2072176809u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -10998,9 +13675,13 @@ fn f0369_gradcheck() {
     assert_eq!(value, f0369(&p0, p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0369_backward(p0, *p1, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 3), &mut s);
+    let v_p1 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1), &(v_p0.clone(), v_p1), |(p0, p1)| f0369_backward(p0, *p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0369_jvp(p0, *p1, v_p0, *v_p1)).unwrap();
+    hvpcheck(&(p0.clone(), p1), &(v_p0.clone(), v_p1), |(p0, p1), (v_p0, v_p1)| f0369_hvp(p0, *p1, v_p0, *v_p1)).unwrap();
 }
-#[differentiable]
-fn f0370(p0: f64) -> (f64, f64) {
+#[differentiable(hvp)]
+fn f0370(p0: f64) -> f64 {
     let _t1 = log_sigmoid(p0 * p0);
     let t3 = {
         let t2 = p0 / (p0.powi(2) + 0.5);
@@ -11012,28 +13693,28 @@ fn f0370(p0: f64) -> (f64, f64) {
     } else {
         1.5 + (t3 - p0)
     };
-    let t5 = (p0 - t4) * t3;
+    let t5 = 2.0 * (t4 + t3);
     for i in 0..3 {
         t4 = (square(t3) + 0.5).powf(2.0);
         t4 = t5 * 0.75;
     }
-    let (t6, _) = f0274(sigmoid(t4), t3);
-    (p0, t4)
+    let t6 = t5 - t4;
+    t5 + t6
 }
 
 #[test]
 fn f0370_gradcheck() {
-    let mut s = 721043507u64;
+    let mut s = 1714637200u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0370_backward(p0, (1.0, 0.5));
+    let (value, grads) = f0370_backward(p0, 1.0);
     assert_eq!(value, f0370(p0));
-    GradCheck::new()
-        .upstream(&(1.0, 0.5))
-        .check(&(p0,), |(p0,)| f0370_backward(*p0, (1.0, 0.5)))
-        .unwrap();
+    gradcheck(&(p0,), |(p0,)| f0370_backward(*p0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0,), &(v_p0,), |(p0,)| f0370_backward(*p0, 1.0), |(p0,), (v_p0,)| f0370_jvp(*p0, *v_p0)).unwrap();
+    hvpcheck(&(p0,), &(v_p0,), |(p0,), (v_p0,)| f0370_hvp(*p0, *v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0371(p0: &Array2<f64>, p1: &Array2<f64>) -> (f64, Array2<f64>, f64) {
     let t1 = array![[-0.75_f64]];
     let t2 = &t1 - p1;
@@ -11059,41 +13740,48 @@ fn f0371_gradcheck() {
         .upstream(&(1.0, &up1, -0.75))
         .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0371_backward(p0, p1, (1.0, &up1, -0.75)))
         .unwrap();
+    let v_p0: Array2<f64> = random((1, 3), &mut s);
+    let v_p1: Array2<f64> = random((1, 2), &mut s);
+    GradCheck::new().upstream(&(1.0, &up1, -0.75)).check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0371_backward(p0, p1, (1.0, &up1, -0.75)), |(p0, p1), (v_p0, v_p1)| f0371_jvp(p0, p1, v_p0, v_p1)).unwrap();
 }
-#[differentiable]
-fn f0372(p0: f64, ws: &[f64]) -> f64 {
+#[differentiable(hvp, wrt(p0))]
+fn f0372(p0: f64, c1: f64) -> f64 {
     let t1 = p0.abs();
-    let mut t2 = t1;
-    for i in 0..1 {
-        let (t3, t4) = f0274(t1, p0);
-        t2 = t2 * 0.5 + ((softplus(t4)));
-    }
-    let t1 = t2;
-    let mut t5 = t1;
-    for i in 0..2 {
-        if t5 >= -0.5183 {
+    let t2 = t1;
+    let mut t4 = {
+        let t3 = (backprop::ops::log_sigmoid(p0)) + t1;
+        (f64::hypot(t2, t3.powi(2) + 0.5)) + (t3 + 3.0)
+    };
+    let t5 = ((powi((t4.max(t1)).tanh(), 2)).powi(2) + 1.0).recip();
+    t4 /= square(t1) + 0.5;
+    let mut t6 = sigmoid((((square(t5) + 1.0).recip()) + ((square(t5) + 0.5).sqrt())));
+    let mut t7 = t2.cos();
+    let mut n1 = 0;
+    while n1 < 1 {
+        t6 = t6 * 0.5 + t7;
+        t7 = c1;
+        if t2 < -0.5183 {
             break;
         }
-        t5 -= t2;
+        n1 += 1;
     }
-    let mut t6 = (((powi((t5.max(t2)).tanh(), 2)).powi(2) + 1.0).recip());
-    for (i, &c) in ws.iter().enumerate() {
-        t6 += ((powi(p0 - 1.25, 1)));
-    }
-    t5 + t6 + p0
+    t6 + t7
 }
 
 #[test]
 fn f0372_gradcheck() {
-    let mut s = 1715501169u64;
+    let mut s = 1205075057u64;
     let p0 = scalar(&mut s);
-    let ws: &[f64] = &[-1.25];
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0372_backward(p0, ws, 1.0);
-    assert_eq!(value, f0372(p0, ws));
-    gradcheck(&(p0,), |(p0,)| f0372_backward(*p0, ws, 1.0)).unwrap();
+    let c1 = scalar(&mut s);
+    let (p0, c1,) = std::hint::black_box((p0, c1,));
+    let (value, grads) = f0372_backward(p0, c1, 1.0);
+    assert_eq!(value, f0372(p0, c1));
+    gradcheck(&(p0,), |(p0,)| f0372_backward(*p0, c1, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0,), &(v_p0,), |(p0,)| f0372_backward(*p0, c1, 1.0), |(p0,), (v_p0,)| f0372_jvp(*p0, c1, *v_p0)).unwrap();
+    hvpcheck(&(p0,), &(v_p0,), |(p0,), (v_p0,)| f0372_hvp(*p0, c1, *v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0373(p0: f32) -> f32 {
     let t1 = p0.cos();
     let _t2 = abs(t1);
@@ -11115,8 +13803,10 @@ fn f0373_gradcheck() {
         .atol(1e-2)
         .check(&(p0,), |(p0,)| f0373_backward(*p0, 1.0))
         .unwrap();
+    let v_p0 = scalar32(&mut s);
+    GradCheck::new().check_jvp(&(p0,), &(v_p0,), |(p0,)| f0373_backward(*p0, 1.0), |(p0,), (v_p0,)| f0373_jvp(*p0, *v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0374(w: &Array1<f32>, d_out: f32, y_1: &Array2<f32>, d_t1: f32) -> Array2<f32> {
     let mut d_out_1 = (ln(square(d_t1) + 0.5));
     for r in y_1.rows() {
@@ -11145,83 +13835,106 @@ fn f0374_gradcheck() {
         .upstream(&up)
         .check(&(w.clone(), d_out, y_1.clone(), d_t1), |(w, d_out, y_1, d_t1)| f0374_backward(w, *d_out, y_1, *d_t1, &up))
         .unwrap();
+    let v_p0: Array1<f32> = random32(3, &mut s);
+    let v_p1 = scalar32(&mut s);
+    let v_p2: Array2<f32> = random32((3, 3), &mut s);
+    let v_p3 = scalar32(&mut s);
+    GradCheck::new().upstream(&&up).check_jvp(&(w.clone(), d_out, y_1.clone(), d_t1), &(v_p0.clone(), v_p1, v_p2.clone(), v_p3), |(w, d_out, y_1, d_t1)| f0374_backward(w, *d_out, y_1, *d_t1, &up), |(w, d_out, y_1, d_t1), (v_p0, v_p1, v_p2, v_p3)| f0374_jvp(w, *d_out, y_1, *d_t1, v_p0, *v_p1, v_p2, *v_p3)).unwrap();
 }
-#[differentiable(wrt(p0, p1))]
-fn f0375(p0: f64, p1: &Array2<f64>, c0: &Array1<f64>) -> f64 {
-    let mut t2 = {
+#[differentiable(hvp, wrt(p0, p1))]
+fn f0375(p0: f64, p1: &Array2<f64>, c0: &Array1<f64>, c1: f64) -> f64 {
+    let t2 = {
         let t1 = mean(p1);
         0.75 * p1
     };
     let c1 = 0.75_f64;
     let t3 = p1.mapv(|z: f64| ((f64::atan2(c1, -2.0 * -2.0 + 0.5)) * (clamp(p0, -0.5, 3.0))) - c1);
-    let t4 = tan(&(tanh(&t2)));
-    t2 += p0;
-    t2[[0, 0]] + sum(&t3) + t4[[0, 1]] + c0.dot(c0)
+    let mut t4 = ((&t2 - p1).mean().unwrap()).cos();
+    let mut t5 = t4;
+    for _ in 0..2 {
+        t5 = t4;
+        for i in 0..2 {
+            t4 += t5.sin();
+            t5 = c1;
+            t4 = (t4 + t5).tanh();
+        }
+    }
+    let mut t6 = sum(&t2);
+    t5 + t6
 }
 
 #[test]
 fn f0375_gradcheck() {
-    let mut s = 1227510628u64;
+    let mut s = 1769801106u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let c0: Array1<f64> = random(2, &mut s);
-    let (p0, p1, c0,) = std::hint::black_box((p0, p1, c0,));
-    let (value, grads) = f0375_backward(p0, &p1, &c0, 1.0);
-    assert_eq!(value, f0375(p0, &p1, &c0));
+    let c1 = scalar(&mut s);
+    let (p0, p1, c0, c1,) = std::hint::black_box((p0, p1, c0, c1,));
+    let (value, grads) = f0375_backward(p0, &p1, &c0, c1, 1.0);
+    assert_eq!(value, f0375(p0, &p1, &c0, c1));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0375_backward(*p0, p1, &c0, 1.0)).unwrap();
+    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0375_backward(*p0, p1, &c0, c1, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((1, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone()), &(v_p0, v_p1.clone()), |(p0, p1)| f0375_backward(*p0, p1, &c0, c1, 1.0), |(p0, p1), (v_p0, v_p1)| f0375_jvp(*p0, p1, &c0, c1, *v_p0, v_p1)).unwrap();
+    hvpcheck(&(p0, p1.clone()), &(v_p0, v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0375_hvp(*p0, p1, &c0, c1, *v_p0, v_p1)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0376(p0: &Array2<f64>) -> f64 {
-    let mut t1 = if p0.mean().unwrap() > 0.4629 {
+    let (n1, m1) = p0.dim();
+    let t1 = Array2::<f64>::from_shape_vec((n1, m1), vec![0.0, 0.5]).unwrap();
+    let mut t2 = if p0.mean().unwrap() > 0.4629 {
         concat(Axis(0), &[&((p0 * p0).sum_axis(Axis(1)))])
     } else {
-        sigmoid(&(concat(Axis(0), &[&((p0 * p0).sum_axis(Axis(1)))])))
+        (square(&(((p0 * 0.1 + &t1).std_axis(Axis(1), 1.0)).mapv(f64::tanh))) + 1.0).log(3.0 * 3.0 + 1.5)
     };
-    let t2 = match () {
-        _ if t1.dot(&t1) < -0.5183 => p0 * (t1.dot(&t1)),
-        _ if p0[[0, 1]] > 0.0371 => p0.to_owned(),
-        _ => p0.to_owned(),
-    };
-    t1 -= &(1.25 * &t1);
-    t1.dot(&t1) + sum(&t2)
+    t2 += t2.sum();
+    let t3 = t2.clone();
+    t2.iter().sum::<f64>() + sum(&t3) + t2.iter().sum::<f64>()
 }
 
 #[test]
 fn f0376_gradcheck() {
-    let mut s = 1993012846u64;
+    let mut s = 2008219088u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0376_backward(&p0, 1.0);
     assert_eq!(value, f0376(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0376_backward(p0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((1, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0376_backward(p0, 1.0), |(p0,), (v_p0,)| f0376_jvp(p0, v_p0)).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0376_hvp(p0, v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0377(p0: &Array2<f64>) -> f64 {
-    let _t1 = &(concatenate(Axis(0), &[(p0.slice(s![1..;2, ..;-1])).view(), p0.view()]).unwrap()) / (square(&(-&(mean_axis(p0, Axis(0))))) + 1.0);
-    p0[[2, 1]]
+    let _t1 = (concatenate(Axis(1), &[(p0.t()).view()]).unwrap()) * (0.1);
+    mean(p0)
 }
 
 #[test]
 fn f0377_gradcheck() {
-    let mut s = 108135013u64;
+    let mut s = 1890884102u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0377_backward(&p0, 1.0);
     assert_eq!(value, f0377(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0377_backward(p0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0377_backward(p0, 1.0), |(p0,), (v_p0,)| f0377_jvp(p0, v_p0)).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0377_hvp(p0, v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0378(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
-    let t1 = sum(p1);
-    t1
+    let t1 = p1 * p1;
+    t1[[0, 1]] + t1[[0, 1]]
 }
 
 #[test]
 fn f0378_gradcheck() {
-    let mut s = 1971287244u64;
+    let mut s = 215827505u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -11230,37 +13943,47 @@ fn f0378_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0378_backward(p0, p1, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 2), &mut s);
+    let v_p1: Array2<f64> = random((1, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0378_backward(p0, p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0378_jvp(p0, p1, v_p0, v_p1)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0378_hvp(p0, p1, v_p0, v_p1)).unwrap();
 }
-#[differentiable]
-fn f0379(y_1: &Array2<f32>, d_x: f32, out: &Array2<f32>, w: &Array1<f32>) -> f32 {
-    let t1_from_t2 = {
-        let d_d_x = (w - w).sum();
-        mean(&(relu(out)).column(0))
+#[differentiable(jvp)]
+fn f0379(p0: &Array2<f32>, p1: f32, p2: &Array2<f32>, p3: &Array1<f32>) -> f32 {
+    let mut t2 = {
+        let t1 = (square(&(log_softmax(p3))) + 1.0).log(2.0);
+        concatenate(Axis(0), &[t1.view(), t1.view(), p3.view()]).unwrap()
     };
-    let d_out = &(sum_axis(y_1, Axis(1))) + 1.5;
-    t1_from_t2 + logsumexp(&d_out) + d_x
+    let t3 = array![-0.75_f32, 0.25];
+    t2 -= 0.25;
+    logsumexp(&t2)
 }
 
 #[test]
 fn f0379_gradcheck() {
-    let mut s = 435291288u64;
-    let y_1: Array2<f32> = random32((1, 3), &mut s);
-    let d_x = scalar32(&mut s);
-    let out: Array2<f32> = random32((2, 2), &mut s);
-    let w: Array1<f32> = random32(3, &mut s);
-    let (y_1, d_x, out, w,) = std::hint::black_box((y_1, d_x, out, w,));
-    let (value, grads) = f0379_backward(&y_1, d_x, &out, &w, 1.0);
-    assert_eq!(value, f0379(&y_1, d_x, &out, &w));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.w.shape(), w.shape());
+    let mut s = 1559785916u64;
+    let p0: Array2<f32> = random32((1, 3), &mut s);
+    let p1 = scalar32(&mut s);
+    let p2: Array2<f32> = random32((2, 2), &mut s);
+    let p3: Array1<f32> = random32(3, &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0379_backward(&p0, p1, &p2, &p3, 1.0);
+    assert_eq!(value, f0379(&p0, p1, &p2, &p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(y_1.clone(), d_x, out.clone(), w.clone()), |(y_1, d_x, out, w)| f0379_backward(y_1, *d_x, out, w, 1.0))
+        .check(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0379_backward(p0, *p1, p2, p3, 1.0))
         .unwrap();
+    let v_p0: Array2<f32> = random32((1, 3), &mut s);
+    let v_p1 = scalar32(&mut s);
+    let v_p2: Array2<f32> = random32((2, 2), &mut s);
+    let v_p3: Array1<f32> = random32(3, &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1, p2.clone(), p3.clone()), &(v_p0.clone(), v_p1, v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0379_backward(p0, *p1, p2, p3, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0379_jvp(p0, *p1, p2, p3, v_p0, *v_p1, v_p2, v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0380(out: Array2<f64>, d_out: ArrayView2<f64>, grad: &Array2<f64>) -> f64 {
     let grad_1 = grad.dot(&out.t());
     mean(&grad_1) + d_out[[0, 0]]
@@ -11279,29 +14002,35 @@ fn f0380_gradcheck() {
     assert_eq!(grads.d_out.shape(), d_out.shape());
     assert_eq!(grads.grad.shape(), grad.shape());
     gradcheck(&(out.clone(), d_out.clone(), grad.clone()), |(out, d_out, grad)| f0380_backward(out.clone(), d_out.view(), grad, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 1), &mut s);
+    let v_p1: Array2<f64> = random((3, 3), &mut s);
+    let v_p2: Array2<f64> = random((3, 1), &mut s);
+    GradCheck::new().check_jvp(&(out.clone(), d_out.clone(), grad.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(out, d_out, grad)| f0380_backward(out.clone(), d_out.view(), grad, 1.0), |(out, d_out, grad), (v_p0, v_p1, v_p2)| f0380_jvp(out.clone(), d_out.view(), grad, v_p0.clone(), v_p1.view(), v_p2)).unwrap();
+    hvpcheck(&(out.clone(), d_out.clone(), grad.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(out, d_out, grad), (v_p0, v_p1, v_p2)| f0380_hvp(out.clone(), d_out.view(), grad, v_p0.clone(), v_p1.view(), v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0381(p0: &Array2<f64>, labels: &[usize]) -> f64 {
     let mut t1 = softmax_cross_entropy(p0, labels);
     t1 += t1 + t1;
     let _t2 = abs(t1);
     let t3 = match () {
+        _ if t1 <= 0.0371 || t1 > 0.0 => softmax_cross_entropy(p0, labels),
         _ if t1 < 0.4629 => softmax_cross_entropy(p0, labels),
-        _ if t1 <= 0.4629 && t1 > 0.0 => softmax_cross_entropy(p0, labels),
-        _ => t1 - t1,
+        _ => sum(p0),
     };
-    let t5 = {
-        let t4 = (exp(&(p0.view().remove_axis(Axis(0))))).clamp(-2.0, 1.0);
-        ((mean(&t4)).clamp(-2.0, 3.0)).max(t3)
+    let t4 = p0.view().remove_axis(Axis(0));
+    let t5 = t3.cos();
+    let c1 = 0.5_f64;
+    let t7 = {
+        let t6 = 1.25 - (logsumexp(&(p0.dot(&t4))));
+        (clamp(t5, -0.5, 1.0)) + ((t6 / (square(t6) + 1.0)) * &(t4.to_owned().mapv_into(|v| v)))
     };
-    let t6 = t5;
-    let t1 = mse(p0, p0);
-    t6 + t1 + t6
+    t1 + t3 + t4.iter().sum::<f64>() + t5 + mean(&t7)
 }
 
 #[test]
 fn f0381_gradcheck() {
-    let mut s = 2017907647u64;
+    let mut s = 1801331844u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let labels: &[usize] = &[0];
     let (p0,) = std::hint::black_box((p0,));
@@ -11309,8 +14038,11 @@ fn f0381_gradcheck() {
     assert_eq!(value, f0381(&p0, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0381_backward(p0, labels, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((1, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0381_backward(p0, labels, 1.0), |(p0,), (v_p0,)| f0381_jvp(p0, labels, v_p0)).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0381_hvp(p0, labels, v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0382(p0: f64, p1: &Array2<f64>, p2: f64) -> (Array2<f64>, f64) {
     let _t1 = ((p0 * p0) - (p1[[1, 0]])) * p2;
     let t3 = {
@@ -11338,85 +14070,116 @@ fn f0382_gradcheck() {
         .upstream(&(&up0, 0.5))
         .check(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0382_backward(*p0, p1, *p2, (&up0, 0.5)))
         .unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((2, 1), &mut s);
+    let v_p2 = scalar(&mut s);
+    GradCheck::new().upstream(&(&up0, 0.5)).check_jvp(&(p0, p1.clone(), p2), &(v_p0, v_p1.clone(), v_p2), |(p0, p1, p2)| f0382_backward(*p0, p1, *p2, (&up0, 0.5)), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0382_jvp(*p0, p1, *p2, *v_p0, v_p1, *v_p2)).unwrap();
 }
-#[differentiable]
-fn f0383(grad: f64, y_1: &Array2<f64>, w: ArrayView2<f64>, d_out: &Array1<f64>) -> f64 {
-    let grad_1 = d_out;
-    let t2 = grad_1.slice_axis(Axis(0), Slice::from(1..));
-    let out = square(grad_1);
-    sum(&t2) + out.sum()
+#[differentiable(hvp)]
+fn f0383(p0: f64, p1: &Array2<f64>, p2: ArrayView2<f64>, p3: &Array1<f64>) -> f64 {
+    let t1 = p3;
+    let t2 = t1.slice_axis(Axis(0), Slice::from(1..));
+    let t3 = softmax(&t2);
+    logsumexp(t1) + mean(&t2) + t3.mean().unwrap() + p2[[0, 1]]
 }
 
 #[test]
 fn f0383_gradcheck() {
-    let mut s = 236378881u64;
-    let grad = scalar(&mut s);
-    let y_1: Array2<f64> = random((3, 3), &mut s);
-    let w: Array2<f64> = random((3, 2), &mut s);
-    let d_out: Array1<f64> = random(3, &mut s);
-    let (grad, y_1, w, d_out,) = std::hint::black_box((grad, y_1, w, d_out,));
-    let (value, grads) = f0383_backward(grad, &y_1, w.view(), &d_out, 1.0);
-    assert_eq!(value, f0383(grad, &y_1, w.view(), &d_out));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.w.shape(), w.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    gradcheck(&(grad, y_1.clone(), w.clone(), d_out.clone()), |(grad, y_1, w, d_out)| f0383_backward(*grad, y_1, w.view(), d_out, 1.0)).unwrap();
+    let mut s = 1344658484u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((3, 3), &mut s);
+    let p2: Array2<f64> = random((3, 2), &mut s);
+    let p3: Array1<f64> = random(3, &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0383_backward(p0, &p1, p2.view(), &p3, 1.0);
+    assert_eq!(value, f0383(p0, &p1, p2.view(), &p3));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0383_backward(*p0, p1, p2.view(), p3, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((3, 3), &mut s);
+    let v_p2: Array2<f64> = random((3, 2), &mut s);
+    let v_p3: Array1<f64> = random(3, &mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone(), p2.clone(), p3.clone()), &(v_p0, v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0383_backward(*p0, p1, p2.view(), p3, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0383_jvp(*p0, p1, p2.view(), p3, *v_p0, v_p1, v_p2.view(), v_p3)).unwrap();
+    hvpcheck(&(p0, p1.clone(), p2.clone(), p3.clone()), &(v_p0, v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0383_hvp(*p0, p1, p2.view(), p3, *v_p0, v_p1, v_p2.view(), v_p3)).unwrap();
 }
-#[differentiable]
-fn f0384(p0: Array2<f64>, p1: f64, p2: &Array2<f64>, labels: &[usize]) -> f64 {
+#[differentiable(hvp)]
+fn f0384(p0: Array2<f64>, p1: f64, p2: &Array2<f64>) -> f64 {
     let t1 = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
-    let t2 = exp((0.5 + ((p2 * 0.1 + &t1).var(1.0))).tanh());
-    let t2 = 2.0 - &(abs(&(p2.dot(&p2.t()))));
-    let c1 = 2.0_f64;
-    let t3 = if p2.sum() <= 0.4629 {
-        &p0 + &t2
-    } else {
-        sin(&((softmax(&t2)).dot(&t2)))
-    };
-    let mut t5 = {
-        let t4 = p1;
-        (sigmoid(&t3)).dot(&(tanh(&t2)))
-    };
-    let t7 = {
-        let t6 = p2;
-        mean_axis(&t5, Axis(0))
-    };
-    let mut t9 = {
-        let t8 = sin(p2);
-        t7.dot(&p0)
-    };
-    if logsumexp(&t7) < -0.5183 {
-        t9 = (tanh(&t9)).dot(&(sigmoid(&t3)));
+    let mut t2 = (p1 / 2.0);
+    t2 += p1;
+    for i in 0..3 {
+        t2 += p2.iter().sum::<f64>();
     }
-    mean(&t7) + t9.mean().unwrap()
+    let t3 = t2 - p1;
+    let _t4 = t2 / 0.75;
+    let t5 = match p0.len() {
+        0 => f0327(sigmoid(t3), p2, p2, p2),
+        1 | 2 => p1 - (fract(t2)),
+        _ => t2,
+    };
+    let mut t6 = sigmoid(t3.tanh());
+    let mut t7 = p1.tanh();
+    for _ in 0..2 {
+        t7 = p1.tanh();
+        for i in 0..2 {
+            t6 = t6 * 0.5 + t7;
+            t7 = -1.5;
+            t6 = t6 * 0.5 + t7;
+        }
+    }
+    t2 + t3 + t5 + t6 + t7
 }
 
 #[test]
 fn f0384_gradcheck() {
-    let mut s = 2045377140u64;
+    let mut s = 608936784u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 2), &mut s);
-    let labels: &[usize] = &[1, 0, 0];
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0384_backward(p0.clone(), p1, &p2, labels, 1.0);
-    assert_eq!(value, f0384(p0.clone(), p1, &p2, labels));
+    let (value, grads) = f0384_backward(p0.clone(), p1, &p2, 1.0);
+    assert_eq!(value, f0384(p0.clone(), p1, &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0384_backward(p0.clone(), *p1, p2, labels, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0384_backward(p0.clone(), *p1, p2, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 3), &mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1, p2.clone()), &(v_p0.clone(), v_p1, v_p2.clone()), |(p0, p1, p2)| f0384_backward(p0.clone(), *p1, p2, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0384_jvp(p0.clone(), *p1, p2, v_p0.clone(), *v_p1, v_p2)).unwrap();
+    hvpcheck(&(p0.clone(), p1, p2.clone()), &(v_p0.clone(), v_p1, v_p2.clone()), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0384_hvp(p0.clone(), *p1, p2, v_p0.clone(), *v_p1, v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0385(p0: f64, p1: &Array2<f64>, p2: ArrayView1<f64>) -> f64 {
-    let t1 = &p2;
-    let _t2 = logsumexp(t1);
-    let t3 = (logsumexp(&(t1.hypot(0.5 * 0.5 + 0.5)))) - t1;
-    let t3 = ((f0304(p0)).sin()).max(p0);
-    t1.dot(t1) + t3 + p0
+    let n1 = p2.len();
+    let (n2, m2) = p1.dim();
+    let t1 = Array2::<f64>::ones((n1, n2));
+    let mut t2 = tanh(p1);
+    let mut t3 = t2.clone();
+    for _ in 0..2 {
+        t3 = t2.clone();
+        let mut n3 = 0;
+        while n3 < 2 {
+            t2 = tanh(&(&t2 + &t3));
+            t3 = t1.clone();
+            n3 += 1;
+        }
+    }
+    let (n4, m4) = p1.dim();
+    let t3 = p1[[n4 - 1, m4 - 1]];
+    let mut t3 = (sigmoid(sum(&(&t2 * &t2).row(0)))).mul_add(0.5, p0);
+    if p1.iter().sum::<f64>() >= 0.4629 {
+        t3 += f64::hypot(t3, -1.5 * -1.5 + 0.5);
+    } else {
+        t3 += 0.75;
+    }
+    mean(&t2) + t3
 }
 
 #[test]
 fn f0385_gradcheck() {
-    let mut s = 692669743u64;
+    let mut s = 1889252477u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((3, 3), &mut s);
     let p2: Array1<f64> = random(3, &mut s);
@@ -11426,29 +14189,34 @@ fn f0385_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0385_backward(*p0, p1, p2.view(), 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((3, 3), &mut s);
+    let v_p2: Array1<f64> = random(3, &mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone(), p2.clone()), &(v_p0, v_p1.clone(), v_p2.clone()), |(p0, p1, p2)| f0385_backward(*p0, p1, p2.view(), 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0385_jvp(*p0, p1, p2.view(), *v_p0, v_p1, v_p2.view())).unwrap();
+    hvpcheck(&(p0, p1.clone(), p2.clone()), &(v_p0, v_p1.clone(), v_p2.clone()), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0385_hvp(*p0, p1, p2.view(), *v_p0, v_p1, v_p2.view())).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0386(grad: f64, d_p0: &Array2<f64>) -> f64 {
     let t1 = d_p0;
     let c1 = 0.25_f64;
     let d_d_x = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
     let c2: f64 = 0.5;
     let t1_from_t2 = if d_p0[[2, 0]] < -0.5183 {
-        (cos(&(t1.to_owned().mapv_into(|e| {
-        if e <= 0.4629 {
-            sigmoid(f0363(e))
+        (tan(&(tanh(&(t1.to_owned().mapv_into(|e| {
+        if e < 0.4629 {
+            f0334(e)
         } else {
-            e / (c1.powi(2) + 2.0)
+            c1.clamp(-2.0, 3.0)
         }
-    })))).select(Axis(0), &[2])
+    })))))).select(Axis(0), &[1, 1])
     } else {
-        sigmoid(&((cos(&(t1.to_owned().mapv_into(|e| {
-        if e <= 0.4629 {
-            sigmoid(f0363(e))
+        sigmoid(&((tan(&(tanh(&(t1.to_owned().mapv_into(|e| {
+        if e < 0.4629 {
+            f0334(e)
         } else {
-            e / (c1.powi(2) + 2.0)
+            c1.clamp(-2.0, 3.0)
         }
-    })))).select(Axis(0), &[2])))
+    })))))).select(Axis(0), &[1, 1])))
     };
     sum(t1) + t1_from_t2.mean().unwrap()
 }
@@ -11463,19 +14231,26 @@ fn f0386_gradcheck() {
     assert_eq!(value, f0386(grad, &d_p0));
     assert_eq!(grads.d_p0.shape(), d_p0.shape());
     gradcheck(&(grad, d_p0.clone()), |(grad, d_p0)| f0386_backward(*grad, d_p0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(grad, d_p0.clone()), &(v_p0, v_p1.clone()), |(grad, d_p0)| f0386_backward(*grad, d_p0, 1.0), |(grad, d_p0), (v_p0, v_p1)| f0386_jvp(*grad, d_p0, *v_p0, v_p1)).unwrap();
+    hvpcheck(&(grad, d_p0.clone()), &(v_p0, v_p1.clone()), |(grad, d_p0), (v_p0, v_p1)| f0386_hvp(*grad, d_p0, *v_p0, v_p1)).unwrap();
 }
-#[differentiable(wrt(p0))]
+#[differentiable(jvp, wrt(p0))]
 fn f0387(p0: &Array2<f32>, c0: &Array2<f32>) -> f32 {
     let t1 = c0;
-    let _t2 = (t1.t()).to_owned().reversed_axes();
-    let t3 = c0;
-    let _t4 = c0;
-    sum(t1) + sum(t3)
+    let _t2 = &(t1.t()) - 0.25;
+    let t3 = p0;
+    let t5 = {
+        let t4 = t3;
+        t4[[0, 1]]
+    };
+    t1.sum() + t3.iter().sum::<f32>() + t5 + t5
 }
 
 #[test]
 fn f0387_gradcheck() {
-    let mut s = 2003940104u64;
+    let mut s = 363191780u64;
     let p0: Array2<f32> = random32((2, 3), &mut s);
     let c0: Array2<f32> = random32((3, 1), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
@@ -11487,107 +14262,147 @@ fn f0387_gradcheck() {
         .atol(1e-2)
         .check(&(p0.clone(),), |(p0,)| f0387_backward(p0, &c0, 1.0))
         .unwrap();
+    let v_p0: Array2<f32> = random32((2, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0387_backward(p0, &c0, 1.0), |(p0,), (v_p0,)| f0387_jvp(p0, &c0, v_p0)).unwrap();
 }
-#[differentiable]
-fn f0388(d_p0: &Array2<f64>, out: &Array1<f64>, y_1: f64, d_t1: &Array2<f64>) -> f64 {
-    let out_1 = y_1 * d_t1;
-    let t2 = match d_p0.len() {
-        0 => tan(&(tanh(d_t1))),
-        1 | 2 => d_t1 - &out_1,
-        _ => &out_1 + d_t1,
+#[differentiable(hvp)]
+fn f0388(p0: &Array2<f64>, p1: &Array1<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
+    let t1 = p2 * p3;
+    let t2 = match p0.len() {
+        0 => tan(&(tanh(p3))),
+        1 | 2 => p3 - &t1,
+        _ => &t1 + p3,
     };
-    let (x, d_d_x, t5) = f0225(out, out, y_1);
-    logsumexp(&d_d_x) + t5
+    let mut t3 = (sum(&(0.5 + &(p3 + p3)))).tanh();
+    for i in 0..1 {
+        let (_, t4) = f0175(t3, &(tanh(&t2)));
+        t3 -= (mean(&(p3 / &(square(&t1) + 2.0))));
+    }
+    t2[[1, 1]] + t3
 }
 
 #[test]
 fn f0388_gradcheck() {
-    let mut s = 248736584u64;
-    let d_p0: Array2<f64> = random((2, 3), &mut s);
-    let out: Array1<f64> = random(3, &mut s);
-    let y_1 = scalar(&mut s);
-    let d_t1: Array2<f64> = random((3, 3), &mut s);
-    let (d_p0, out, y_1, d_t1,) = std::hint::black_box((d_p0, out, y_1, d_t1,));
-    let (value, grads) = f0388_backward(&d_p0, &out, y_1, &d_t1, 1.0);
-    assert_eq!(value, f0388(&d_p0, &out, y_1, &d_t1));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    assert_eq!(grads.out.shape(), out.shape());
-    assert_eq!(grads.d_t1.shape(), d_t1.shape());
-    gradcheck(&(d_p0.clone(), out.clone(), y_1, d_t1.clone()), |(d_p0, out, y_1, d_t1)| f0388_backward(d_p0, out, *y_1, d_t1, 1.0)).unwrap();
+    let mut s = 1337984909u64;
+    let p0: Array2<f64> = random((2, 3), &mut s);
+    let p1: Array1<f64> = random(3, &mut s);
+    let p2 = scalar(&mut s);
+    let p3: Array2<f64> = random((3, 3), &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0388_backward(&p0, &p1, p2, &p3, 1.0);
+    assert_eq!(value, f0388(&p0, &p1, p2, &p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0388_backward(p0, p1, *p2, p3, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 3), &mut s);
+    let v_p1: Array1<f64> = random(3, &mut s);
+    let v_p2 = scalar(&mut s);
+    let v_p3: Array2<f64> = random((3, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2, p3.clone()), &(v_p0.clone(), v_p1.clone(), v_p2, v_p3.clone()), |(p0, p1, p2, p3)| f0388_backward(p0, p1, *p2, p3, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0388_jvp(p0, p1, *p2, p3, v_p0, v_p1, *v_p2, v_p3)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2, p3.clone()), &(v_p0.clone(), v_p1.clone(), v_p2, v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0388_hvp(p0, p1, *p2, p3, v_p0, v_p1, *v_p2, v_p3)).unwrap();
 }
-#[differentiable]
-fn f0389(grad: ArrayView2<f64>, x: &Array2<f64>) -> f64 {
-    let d_out = x.t();
-    let _t2 = x;
+#[differentiable(jvp)]
+fn f0389(y_1: ArrayView2<f64>, d_p0: &Array2<f64>) -> Array2<f64> {
+    let d_x = d_p0.t();
+    let _t2 = d_p0;
     let c1: f64 = 0.25;
-    let t3 = d_out.iter().map(|&v| v * c1).sum::<f64>();
-    let mut t4 = Array2::<f64>::zeros((x.nrows(), x.ncols()));
-    let mut out_1 = ((&(&d_out - t3) / 0.5).t().dot(&d_out)).iter().sum::<f64>();
+    let out = d_x.iter().map(|&v| v * c1).sum::<f64>();
+    let mut t4 = Array2::<f64>::zeros((d_p0.nrows(), d_p0.ncols()));
+    let mut d_out_1 = ((&(&d_x - out) / 0.5).t().dot(&d_x)).iter().sum::<f64>();
     for o in 0..1 {
         for i in 0..t4.nrows() {
             for j in 0..t4.ncols() {
-                t4[[i, j]] = (d_out.mean().unwrap()) + x[[i, j]];
+                t4[[i, j]] = (d_x.mean().unwrap()) + d_p0[[i, j]];
             }
         }
         for i in 0..t4.nrows() {
             for j in 0..t4.ncols() {
-                out_1 -= ((sum(&((t4[[i, j]]) + &d_out))));
+                d_out_1 -= ((sum(&((t4[[i, j]]) + &d_x))));
             }
         }
     }
-    let out_1 = (out_1 / (square(out_1) + 0.5)) - t3;
-    let mut t6 = sum(&(softplus(&(&t4 * x))));
+    let d_out_1 = (d_out_1 / (square(d_out_1) + 0.5)) - out;
+    let mut x_from_out = (log_sigmoid(f0292(&(sin(&t4)))));
     let mut n2 = 0;
-    while n2 < 4 && t6.abs() > 0.4629 {
-        t6 -= ((d_out.view().permuted_axes([1, 0]).to_owned()).iter().sum::<f64>());
+    while n2 < 2 && x_from_out.abs() > 0.5183 {
+        x_from_out += ((0.1 * out));
         n2 += 1;
     }
-    let out = tanh(out_1);
-    d_out.sum() + t3 + t4.sum() + out_1 + t6 + out
+    let _t7 = y_1.iter().map(|v| f0208(*v, sigmoid(d_out_1))).sum::<f64>();
+    exp(&y_1)
 }
 
 #[test]
 fn f0389_gradcheck() {
-    let mut s = 1010970900u64;
-    let grad: Array2<f64> = random((2, 1), &mut s);
-    let x: Array2<f64> = random((1, 3), &mut s);
-    let (grad, x,) = std::hint::black_box((grad, x,));
-    let (value, grads) = f0389_backward(grad.view(), &x, 1.0);
-    assert_eq!(value, f0389(grad.view(), &x));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    gradcheck(&(grad.clone(), x.clone()), |(grad, x)| f0389_backward(grad.view(), x, 1.0)).unwrap();
+    let mut s = 1415085404u64;
+    let y_1: Array2<f64> = random((2, 1), &mut s);
+    let d_p0: Array2<f64> = random((1, 3), &mut s);
+    let (y_1, d_p0,) = std::hint::black_box((y_1, d_p0,));
+    let up: Array2<f64> = random((2, 1), &mut s);
+    let (value, grads) = f0389_backward(y_1.view(), &d_p0, &up);
+    assert_eq!(value, f0389(y_1.view(), &d_p0));
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(y_1.clone(), d_p0.clone()), |(y_1, d_p0)| f0389_backward(y_1.view(), d_p0, &up))
+        .unwrap();
+    let v_p0: Array2<f64> = random((2, 1), &mut s);
+    let v_p1: Array2<f64> = random((1, 3), &mut s);
+    GradCheck::new().upstream(&&up).check_jvp(&(y_1.clone(), d_p0.clone()), &(v_p0.clone(), v_p1.clone()), |(y_1, d_p0)| f0389_backward(y_1.view(), d_p0, &up), |(y_1, d_p0), (v_p0, v_p1)| f0389_jvp(y_1.view(), d_p0, v_p0.view(), v_p1)).unwrap();
 }
-#[differentiable]
-fn f0390(p0: f64, p1: &Array2<f64>, p2: f64) -> f64 {
-    let mut t1 = match () {
-        _ if p1.sum() <= 0.4629 => (p1 / (square(p2) + 1.0)).select(Axis(1), &[1, 0, 0, 0]),
-        _ if p1[[0, 0]] < 0.4629 => cos(&((p1 / (square(p2) + 1.0)).select(Axis(1), &[1, 0, 0, 0]))),
-        _ => tanh(&((p1 / (square(p2) + 1.0)).select(Axis(1), &[1, 0, 0, 0]))),
+#[differentiable(hvp)]
+fn f0390(d_x: f64, d_out: &Array2<f64>, d_t1: f64) -> f64 {
+    let n1 = d_out.nrows();
+    let m1 = d_out.ncols();
+    let t1 = Array2::<f64>::from_shape_vec((n1, m1), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
+    let mut d_out_1 = match () {
+        _ if d_t1 > 0.4629 => (d_out / (square(d_t1) + 1.0)).select(Axis(1), &[1, 0, 0, 0]),
+        _ if d_x > -0.5183 => cos(&((d_out / (square(d_t1) + 1.0)).select(Axis(1), &[1, 0, 0, 0]))),
+        _ => cos(&((d_out / (square(d_t1) + 1.0)).select(Axis(1), &[1, 0, 0, 0]))),
     };
-    let (t2, t3, t4) = f0277(p0, p1.to_owned());
-    let t5 = array![[0.0_f64, 0.5, 1.0, 1.5], [2.0, 2.5, 3.0, 3.5], [4.0, 4.5, 5.0, 5.5]];
-    t1 += (&(sigmoid(&t1)) * 0.1 + &t5).var(0.0);
-    t1 += f0329(p1);
-    let t6 = p0;
-    let _t7 = t6;
-    let t2 = (square(t6) + 1.0).log(3.0 * 3.0 + 1.5);
-    t6 + t2
+    for i in 0..3 {
+        d_out_1 -= d_t1 * d_x;
+    }
+    let t3 = Array2::<f64>::ones((3, m1));
+    let mut out = {
+        let out_1 = mse(&(softplus(&(&t3 - d_out))), d_out);
+        (square(&(d_out.t())) + 1.0).log(square(out_1) + 1.5)
+    };
+    let mut unused = cos(&(d_out_1.t()));
+    out -= &(sum_axis(&(square(&(tanh(&out)))), Axis(0)));
+    'o2: for _ in 0..2 {
+    for i in 0..2 {
+            unused -= &(square(&unused));
+            if unused.sum() > 0.0371 {
+                continue 'o2;
+            }
+            unused += d_t1;
+        }
+    }
+    let x = &d_out_1;
+    mean(&unused) + mean(x) + d_t1
 }
 
 #[test]
 fn f0390_gradcheck() {
-    let mut s = 1246849092u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((3, 2), &mut s);
-    let p2 = scalar(&mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0390_backward(p0, &p1, p2, 1.0);
-    assert_eq!(value, f0390(p0, &p1, p2));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0390_backward(*p0, p1, *p2, 1.0)).unwrap();
+    let mut s = 1332509426u64;
+    let d_x = scalar(&mut s);
+    let d_out: Array2<f64> = random((3, 2), &mut s);
+    let d_t1 = scalar(&mut s);
+    let (d_x, d_out, d_t1,) = std::hint::black_box((d_x, d_out, d_t1,));
+    let (value, grads) = f0390_backward(d_x, &d_out, d_t1, 1.0);
+    assert_eq!(value, f0390(d_x, &d_out, d_t1));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    gradcheck(&(d_x, d_out.clone(), d_t1), |(d_x, d_out, d_t1)| f0390_backward(*d_x, d_out, *d_t1, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    let v_p2 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(d_x, d_out.clone(), d_t1), &(v_p0, v_p1.clone(), v_p2), |(d_x, d_out, d_t1)| f0390_backward(*d_x, d_out, *d_t1, 1.0), |(d_x, d_out, d_t1), (v_p0, v_p1, v_p2)| f0390_jvp(*d_x, d_out, *d_t1, *v_p0, v_p1, *v_p2)).unwrap();
+    hvpcheck(&(d_x, d_out.clone(), d_t1), &(v_p0, v_p1.clone(), v_p2), |(d_x, d_out, d_t1), (v_p0, v_p1, v_p2)| f0390_hvp(*d_x, d_out, *d_t1, *v_p0, v_p1, *v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0391(p0: &Array2<f64>) -> (Array2<f64>, f64, Array2<f64>) {
     let c1: f64 = 0.1;
     let t2 = {
@@ -11620,60 +14435,114 @@ fn f0391_gradcheck() {
         .upstream(&(&up0, 0.5, &up2))
         .check(&(p0.clone(),), |(p0,)| f0391_backward(p0, (&up0, 0.5, &up2)))
         .unwrap();
+    let v_p0: Array2<f64> = random((2, 3), &mut s);
+    GradCheck::new().upstream(&(&up0, 0.5, &up2)).check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0391_backward(p0, (&up0, 0.5, &up2)), |(p0,), (v_p0,)| f0391_jvp(p0, v_p0)).unwrap();
 }
-#[differentiable]
-fn f0392(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
-    let t1 = mean_axis(p0, Axis(0));
-    let t2 = t1.clone();
-    let t3 = array![0.0_f64, 0.5];
-    let t4 = array![0.25_f64, 1.5];
-    let t2 = ((&t4 + &t1).mapv(relu)).mean().expect("not empty");
-    let c1 = 3.0_f64;
-    let mut t5 = ((-p1).dot(p2)).map(|&e| f64::mul_add(tanh((e / (square(e) + 0.5)) + (e * e)), -1.5, e));
-    let t6 = array![0.0_f64, 0.5];
-    t5 += (&t1 * 0.1 + &t6).var(1.0);
-    let t5 = t5.clone();
-    t2 + t5.iter().sum::<f64>() + sum(p2)
+#[differentiable(hvp)]
+fn f0392(d_x: &Array2<f64>, y_1: &Array2<f64>, out: &Array2<f64>) -> f64 {
+    let (n1, m1) = y_1.dim();
+    let d_out_1 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5], [3.0, 3.5, 4.0]];
+    let mut t2 = f64::cos((y_1[[0, m1 - 1]]));
+    let mut t1_from_t2 = ((((y_1 * 0.1 + &d_out_1).var(1.0))).tanh()).cos();
+    for _ in 0..2 {
+        t1_from_t2 = ((((y_1 * 0.1 + &d_out_1).var(1.0))).tanh()).cos();
+        for i in 0..2 {
+            t2 -= 0.5 * t1_from_t2;
+            if i == 0 {
+                t1_from_t2 = 0.5;
+            }
+            let s2 = t1_from_t2 * 0.5;
+            t2 = t2.tanh() + s2;
+        }
+    }
+    let x = t2 + t2;
+    let mut unused = tanh((x / (square(t2) + 1.0)));
+    let c3: f64 = 2.0;
+    for i in 0..1 {
+        let (out_1, t7) = f0189(out.to_owned());
+        unused = unused * 0.5 + (sum(&(Zip::from(out).and(out).map_collect(|&a, &b| b.clamp(-0.5, 3.0)))));
+    }
+    let mut t9 = if t1_from_t2 <= -0.5183 || unused > 0.0 {
+        let (x_from_out, _) = f0175(sigmoid(unused), y_1);
+        ((t2 + t1_from_t2)).tanh()
+    } else {
+        ((x - x)).tanh()
+    };
+    let _t10 = out.dot(&out.t());
+    t9 = t2;
+    t2 + t1_from_t2 + x + unused + t9
 }
 
 #[test]
 fn f0392_gradcheck() {
-    let mut s = 862147685u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
-    let p1: Array2<f64> = random((3, 3), &mut s);
-    let p2: Array2<f64> = random((3, 1), &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0392_backward(&p0, &p1, &p2, 1.0);
-    assert_eq!(value, f0392(&p0, &p1, &p2));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p1.shape(), p1.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0392_backward(p0, p1, p2, 1.0)).unwrap();
+    let mut s = 184432211u64;
+    let d_x: Array2<f64> = random((3, 2), &mut s);
+    let y_1: Array2<f64> = random((3, 3), &mut s);
+    let out: Array2<f64> = random((3, 1), &mut s);
+    let (d_x, y_1, out,) = std::hint::black_box((d_x, y_1, out,));
+    let (value, grads) = f0392_backward(&d_x, &y_1, &out, 1.0);
+    assert_eq!(value, f0392(&d_x, &y_1, &out));
+    assert_eq!(grads.d_x.shape(), d_x.shape());
+    assert_eq!(grads.y_1.shape(), y_1.shape());
+    assert_eq!(grads.out.shape(), out.shape());
+    gradcheck(&(d_x.clone(), y_1.clone(), out.clone()), |(d_x, y_1, out)| f0392_backward(d_x, y_1, out, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    let v_p1: Array2<f64> = random((3, 3), &mut s);
+    let v_p2: Array2<f64> = random((3, 1), &mut s);
+    GradCheck::new().check_jvp(&(d_x.clone(), y_1.clone(), out.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(d_x, y_1, out)| f0392_backward(d_x, y_1, out, 1.0), |(d_x, y_1, out), (v_p0, v_p1, v_p2)| f0392_jvp(d_x, y_1, out, v_p0, v_p1, v_p2)).unwrap();
+    hvpcheck(&(d_x.clone(), y_1.clone(), out.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(d_x, y_1, out), (v_p0, v_p1, v_p2)| f0392_hvp(d_x, y_1, out, v_p0, v_p1, v_p2)).unwrap();
 }
-#[differentiable]
-fn f0393(p0: &Array2<f64>, p1: f64, p2: f64) -> f64 {
+#[differentiable(jvp, wrt(p0, p1, p2))]
+fn f0393(p0: &Array2<f64>, p1: f64, p2: f64, c1: f64) -> (f64, f64, f64) {
     let (n1, m1) = p0.dim();
     let t1 = Array2::<f64>::from_shape_vec((1, m1), vec![0.0, 0.5]).unwrap();
-    let t2 = (p0 * 0.1 + &t1).var(0.0);
-    let t3 = square(log_sigmoid(p1 / (p1.powi(2) + 0.5)));
-    let _t4 = log_sigmoid(relu(t3));
-    let t2 = square(p0);
-    t3 + t2[[0, 1]] + p1
+    let mut t2 = (p0 * 0.1 + &t1).var(0.0);
+    let mut t3 = (((cos(t2 - t2)) / (square(t2) + 1.0))).cos();
+    let mut t4 = t3;
+    let mut n2 = 0;
+    while n2 < 2 {
+        t3 -= 0.5 * t4;
+        t4 = c1;
+        n2 += 1;
+    }
+    let mut t5 = Array2::<f64>::zeros((p0.nrows(), p0.ncols()));
+    let mut t6 = t2;
+    let mut n3 = 0;
+    while n3 < 3 {
+        for i in 0..t5.nrows() {
+            t5.row_mut(i).assign(&(&(sigmoid(&p0.row(i))) * ((p0.view().remove_axis(Axis(0)).to_owned()).dot(&(p0.view().remove_axis(Axis(0)).to_owned())))));
+        }
+        for i in 0..t5.nrows() {
+            t6 -= (t5.row(i).sum());
+        }
+        n3 += 1;
+    }
+    let c4 = 0.25_f64;
+    t2 /= t3.powi(2) + 0.5;
+    (p1, t6, p1)
 }
 
 #[test]
 fn f0393_gradcheck() {
-    let mut s = 1214690623u64;
+    let mut s = 1646781861u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0393_backward(&p0, p1, p2, 1.0);
-    assert_eq!(value, f0393(&p0, p1, p2));
+    let c1 = scalar(&mut s);
+    let (p0, p1, p2, c1,) = std::hint::black_box((p0, p1, p2, c1,));
+    let (value, grads) = f0393_backward(&p0, p1, p2, c1, (1.0, 0.5, -0.75));
+    assert_eq!(value, f0393(&p0, p1, p2, c1));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(), p1, p2), |(p0, p1, p2)| f0393_backward(p0, *p1, *p2, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5, -0.75))
+        .check(&(p0.clone(), p1, p2), |(p0, p1, p2)| f0393_backward(p0, *p1, *p2, c1, (1.0, 0.5, -0.75)))
+        .unwrap();
+    let v_p0: Array2<f64> = random((1, 2), &mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2 = scalar(&mut s);
+    GradCheck::new().upstream(&(1.0, 0.5, -0.75)).check_jvp(&(p0.clone(), p1, p2), &(v_p0.clone(), v_p1, v_p2), |(p0, p1, p2)| f0393_backward(p0, *p1, *p2, c1, (1.0, 0.5, -0.75)), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0393_jvp(p0, *p1, *p2, c1, v_p0, *v_p1, *v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0394(p0: &Array1<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
     let t1 = &(sqrt(&(square(p1) + 1.0))) * p1;
     let t2 = p1.t();
@@ -11694,8 +14563,14 @@ fn f0394_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0394_backward(p0, p1, p2, *p3, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(3, &mut s);
+    let v_p1: Array2<f64> = random((2, 1), &mut s);
+    let v_p2: Array2<f64> = random((3, 2), &mut s);
+    let v_p3 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2.clone(), p3), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3), |(p0, p1, p2, p3)| f0394_backward(p0, p1, p2, *p3, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0394_jvp(p0, p1, p2, *p3, v_p0, v_p1, v_p2, *v_p3)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0394_hvp(p0, p1, p2, *p3, v_p0, v_p1, v_p2, *v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0395(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
     let (n1, m1) = p1.dim();
     let t1 = Array2::<f64>::from_shape_vec((2, n1), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5]).unwrap();
@@ -11711,14 +14586,29 @@ fn f0395(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
         let t6 = mse(&(softplus(&t5)), &t5);
         (&t5 * p1).t().dot(&t5)
     };
-    let t8 = &(t7.ceil()) / 1.25;
-    let t9 = t3.clone();
-    mean(&t8) + mean(&t9)
+    let (n2, m2) = p0.dim();
+    let t8 = Array2::<f64>::zeros((n2, 3));
+    let mut t9 = tanh(p0);
+    let mut t10 = t9.clone();
+    for _ in 0..2 {
+        t10 = t9.clone();
+        let mut n3 = 0;
+        while n3 < 3 {
+            t9 = &t9 * 0.5 + &t10;
+            t10 = t9.clone();
+            n3 += 1;
+        }
+    }
+    let t12 = {
+        let t11 = sigmoid(&t9);
+        t5.mapv(|u| square(u))
+    };
+    mean(&t3) + sum(&t5) + t7.sum() + mean(&t9) + t10[[0, 0]] + t12.mean().unwrap()
 }
 
 #[test]
 fn f0395_gradcheck() {
-    let mut s = 1141947156u64;
+    let mut s = 993597078u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -11727,97 +14617,105 @@ fn f0395_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0395_backward(p0, p1, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 3), &mut s);
+    let v_p1: Array2<f64> = random((3, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0395_backward(p0, p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0395_jvp(p0, p1, v_p0, v_p1)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0395_hvp(p0, p1, v_p0, v_p1)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2))]
-fn f0396(p0: &Array2<f32>, p1: f32, p2: &Array1<f32>, c0: &Array2<f32>, labels: &[usize]) -> f32 {
-    let t1 = backprop::ops::recip(&(square(c0) + 1.0));
-    let t2 = &t1;
-    let t1 = softmax_cross_entropy(&t1, labels);
-    let t4 = {
-        let t3 = p1;
-        softmax(&(log_softmax(&(softmax(p2)))))
-    };
-    let t5 = sigmoid(&t4);
-    let t6 = t2;
-    let t7 = t4.clone();
-    t2.mean().unwrap() + t1 + mean(&t4) + logsumexp(&t5) + t6[[2, 0]] + mean(&t7)
+#[differentiable(jvp, wrt(p0, p1, p2))]
+fn f0396(p0: &Array2<f32>, p1: f32, p2: &Array1<f32>, c0: &Array2<f32>) -> (Array2<f32>, Array2<f32>) {
+    let mut t1 = backprop::ops::recip(&(square(c0) + 1.0));
+    let mut t2 = p1.cos();
+    let t3 = p2;
+    if mean(&t1) > -0.5183 {
+        t2 -= 1.25;
+    } else if t1.sum() < -0.5183 {
+        t1 /= (f0010(backprop::ops::sigmoid(t2))).powi(2) + 1.0;
+    }
+    let mut t2 = (cosh(&(square(t3)))) - c0;
+    if p2.dot(p2) >= -0.5183 {
+        t2 /= &(square(c0) + 0.5);
+    }
+    (tanh(c0), sin(&t2))
 }
 
 #[test]
 fn f0396_gradcheck() {
-    let mut s = 1292272898u64;
+    let mut s = 907224717u64;
     let p0: Array2<f32> = random32((1, 3), &mut s);
     let p1 = scalar32(&mut s);
     let p2: Array1<f32> = random32(2, &mut s);
     let c0: Array2<f32> = random32((3, 1), &mut s);
-    let labels: &[usize] = &[0, 0, 0];
     let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0396_backward(&p0, p1, &p2, &c0, labels, 1.0);
-    assert_eq!(value, f0396(&p0, p1, &p2, &c0, labels));
+    let up0: Array2<f32> = random32((3, 1), &mut s);
+    let up1: Array2<f32> = random32((3, 2), &mut s);
+    let (value, grads) = f0396_backward(&p0, p1, &p2, &c0, (&up0, &up1));
+    assert_eq!(value, f0396(&p0, p1, &p2, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0396_backward(p0, *p1, p2, &c0, labels, 1.0))
+        .upstream(&(&up0, &up1))
+        .check(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0396_backward(p0, *p1, p2, &c0, (&up0, &up1)))
         .unwrap();
+    let v_p0: Array2<f32> = random32((1, 3), &mut s);
+    let v_p1 = scalar32(&mut s);
+    let v_p2: Array1<f32> = random32(2, &mut s);
+    GradCheck::new().upstream(&(&up0, &up1)).check_jvp(&(p0.clone(), p1, p2.clone()), &(v_p0.clone(), v_p1, v_p2.clone()), |(p0, p1, p2)| f0396_backward(p0, *p1, p2, &c0, (&up0, &up1)), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0396_jvp(p0, *p1, p2, &c0, v_p0, *v_p1, v_p2)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2, p3))]
-fn f0397(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array1<f64>, p3: ArrayView2<f64>, c0: &Array2<f64>) -> Array1<f64> {
-    let mut t1 = logsumexp(&p3);
-    let t2 = square(p2);
-    let t3 = concatenate(Axis(0), &[(p0 / 0.5).view(), c0.view()]).unwrap();
-    let mut t4 = (square(&t2)).iter().sum::<f64>();
-    let mut n1 = 0;
-    loop {
-        t4 -= (mean(&(&p3 * c0)));
-        n1 += 1;
-        if n1 >= 2 || t4.abs() > 0.5183 {
-            break;
-        }
-    }
-    t1 *= mean(&t2);
-    let t5 = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5], [3.0, 3.5], [4.0, 4.5]];
-    let t6 = 0.1 * &(p0.view().into_shape_with_order(6).unwrap());
-    t6
+#[differentiable(jvp, wrt(p0, p1, p2, p3))]
+fn f0397(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array1<f64>, p3: ArrayView2<f64>, c0: &Array2<f64>) -> (f64, f64) {
+    let t1 = logsumexp(&p3);
+    let t2 = sum(c0);
+    let c1 = 3.0_f64;
+    let t3 = (&(c0.t()) / ((mse(&t1, &t1)).powi(2) + 2.0)).select(Axis(0), &[0, 1, 1]);
+    let t4 = t3.t();
+    let t1 = t2;
+    let t5 = &t4;
+    (mean(p2), p3[[1, 0]])
 }
 
 #[test]
 fn f0397_gradcheck() {
-    let mut s = 534643940u64;
+    let mut s = 808929769u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((3, 2), &mut s);
     let p2: Array1<f64> = random(3, &mut s);
     let p3: Array2<f64> = random((2, 2), &mut s);
     let c0: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1, p2, p3, c0,) = std::hint::black_box((p0, p1, p2, p3, c0,));
-    let up: Array1<f64> = random(6, &mut s);
-    let (value, grads) = f0397_backward(&p0, &p1, &p2, p3.view(), &c0, &up);
+    let (value, grads) = f0397_backward(&p0, &p1, &p2, p3.view(), &c0, (1.0, 0.5));
     assert_eq!(value, f0397(&p0, &p1, &p2, p3.view(), &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
     GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0397_backward(p0, p1, p2, p3.view(), &c0, &up))
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0397_backward(p0, p1, p2, p3.view(), &c0, (1.0, 0.5)))
         .unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    let v_p2: Array1<f64> = random(3, &mut s);
+    let v_p3: Array2<f64> = random((2, 2), &mut s);
+    GradCheck::new().upstream(&(1.0, 0.5)).check_jvp(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0397_backward(p0, p1, p2, p3.view(), &c0, (1.0, 0.5)), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0397_jvp(p0, p1, p2, p3.view(), &c0, v_p0, v_p1, v_p2, v_p3.view())).unwrap();
 }
-#[differentiable(wrt(p1))]
+#[differentiable(hvp, wrt(p1))]
 fn f0398(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
     let (n1, m1) = p1.dim();
     let t1 = Array2::<f64>::eye(m1);
     let c2 = 1.25_f64;
     let t3 = {
         let t2 = square(&(&t1 * p1));
-        t2.map(|&e| f0208(c2.tanh(), e))
+        t2.map(|&e| tanh(f0219(c2.tanh(), e)))
     };
-    t3.iter().sum::<f64>()
+    t3.mean().unwrap()
 }
 
 #[test]
 fn f0398_gradcheck() {
-    let mut s = 331366026u64;
+    let mut s = 1387607622u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -11825,62 +14723,77 @@ fn f0398_gradcheck() {
     assert_eq!(value, f0398(&p0, &p1));
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p1.clone(),), |(p1,)| f0398_backward(&p0, p1, 1.0)).unwrap();
+    let v_p1: Array2<f64> = random((2, 2), &mut s);
+    GradCheck::new().check_jvp(&(p1.clone(),), &(v_p1.clone(),), |(p1,)| f0398_backward(&p0, p1, 1.0), |(p1,), (v_p1,)| f0398_jvp(&p0, p1, v_p1)).unwrap();
+    hvpcheck(&(p1.clone(),), &(v_p1.clone(),), |(p1,), (v_p1,)| f0398_hvp(&p0, p1, v_p1)).unwrap();
 }
-#[differentiable]
-fn f0399(p0: &Array2<f64>) -> Array2<f64> {
-    let t1 = p0;
-    let t1 = relu(p0);
-    let t2 = p0.mapv(|v| v - v);
-    let t3 = (concat(Axis(1), &[p0, &t2])) - 1.5;
-    t1
+#[differentiable(hvp)]
+fn f0399(p0: &Array2<f64>) -> f64 {
+    let t1 = p0.dot(&p0.t());
+    let t1 = concat(Axis(0), &[&(softmax(&t1)), &t1, &t1]);
+    let t3 = {
+        let t2 = sigmoid(&t1);
+        asin(&(&(tanh(&(softmax(&t1)))) * 0.75))
+    };
+    let (n1, m1) = p0.dim();
+    let t1 = p0[[0, m1 - 1]];
+    t3.iter().sum::<f64>() + t1
 }
 
 #[test]
 fn f0399_gradcheck() {
-    let mut s = 460530915u64;
+    let mut s = 1317599127u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let up: Array2<f64> = random((2, 1), &mut s);
-    let (value, grads) = f0399_backward(&p0, &up);
+    let (value, grads) = f0399_backward(&p0, 1.0);
     assert_eq!(value, f0399(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(),), |(p0,)| f0399_backward(p0, &up))
-        .unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0399_backward(p0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0399_backward(p0, 1.0), |(p0,), (v_p0,)| f0399_jvp(p0, v_p0)).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0399_hvp(p0, v_p0)).unwrap();
 }
-#[differentiable]
-fn f0400(y_1: &Array2<f64>, x: &Array2<f64>, grad: f64, d_out: &Array1<f64>) -> f64 {
-    let mut out = grad;
-    let _t2 = grad.cos();
-    out += (square(out) + 0.5).powf(out.cos());
-    out /= square(1.5 - (0.5 / (square(grad) + 1.0))) + 1.0;
-    let t3 = (logsumexp(d_out)) - out;
-    let mut t3 = (d_out.dot(d_out)) - (-&(y_1.column(0)));
-    let t4 = array![[0.0_f64], [0.5]];
-    for i in (0..3).step_by(2) {
-        out += 1.25;
-        t3 += &((y_1 * 0.1 + &t4).std_axis(Axis(0), 0.0));
-    }
-    out + t3.sum()
+#[differentiable(hvp)]
+fn f0400(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64, p3: &Array1<f64>) -> f64 {
+    let mut t1 = p2;
+    let _t2 = p2.cos();
+    t1 += (square(t1) + 0.5).powf(t1.cos());
+    t1 /= square(1.5 - (0.5 / (square(p2) + 1.0))) + 1.0;
+    let t3 = (logsumexp(p3)) - t1;
+    let n1 = p3.len() - 1;
+    let t3 = (p3.dot(p3)) * ((p3[n1]).exp_m1());
+    let n2 = p1.nrows();
+    let m2 = p1.ncols();
+    let t4 = Array1::<f64>::linspace(-1.0, 1.0, m2);
+    let t6 = {
+        let t5 = 3.0 / (square(&(&t4 - p3)) + 1.0);
+        ln(&(square(&(p1.view().into_shape_with_order((1, 6)).unwrap())) + 1.0))
+    };
+    t3 + t6[[0, 4]]
 }
 
 #[test]
 fn f0400_gradcheck() {
-    let mut s = 158108068u64;
-    let y_1: Array2<f64> = random((2, 1), &mut s);
-    let x: Array2<f64> = random((2, 3), &mut s);
-    let grad = scalar(&mut s);
-    let d_out: Array1<f64> = random(3, &mut s);
-    let (y_1, x, grad, d_out,) = std::hint::black_box((y_1, x, grad, d_out,));
-    let (value, grads) = f0400_backward(&y_1, &x, grad, &d_out, 1.0);
-    assert_eq!(value, f0400(&y_1, &x, grad, &d_out));
-    assert_eq!(grads.y_1.shape(), y_1.shape());
-    assert_eq!(grads.x.shape(), x.shape());
-    assert_eq!(grads.d_out.shape(), d_out.shape());
-    gradcheck(&(y_1.clone(), x.clone(), grad, d_out.clone()), |(y_1, x, grad, d_out)| f0400_backward(y_1, x, *grad, d_out, 1.0)).unwrap();
+    let mut s = 1846747931u64;
+    let p0: Array2<f64> = random((2, 1), &mut s);
+    let p1: Array2<f64> = random((2, 3), &mut s);
+    let p2 = scalar(&mut s);
+    let p3: Array1<f64> = random(3, &mut s);
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let (value, grads) = f0400_backward(&p0, &p1, p2, &p3, 1.0);
+    assert_eq!(value, f0400(&p0, &p1, p2, &p3));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
+    gradcheck(&(p0.clone(), p1.clone(), p2, p3.clone()), |(p0, p1, p2, p3)| f0400_backward(p0, p1, *p2, p3, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 1), &mut s);
+    let v_p1: Array2<f64> = random((2, 3), &mut s);
+    let v_p2 = scalar(&mut s);
+    let v_p3: Array1<f64> = random(3, &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2, p3.clone()), &(v_p0.clone(), v_p1.clone(), v_p2, v_p3.clone()), |(p0, p1, p2, p3)| f0400_backward(p0, p1, *p2, p3, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0400_jvp(p0, p1, *p2, p3, v_p0, v_p1, *v_p2, v_p3)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2, p3.clone()), &(v_p0.clone(), v_p1.clone(), v_p2, v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0400_hvp(p0, p1, *p2, p3, v_p0, v_p1, *v_p2, v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0401(x: &Array2<f32>, out: ArrayView2<f32>, d_t1: f32, labels: &[usize]) -> f32 {
     let t1 = &out * &out;
     let (n1, m1) = x.dim();
@@ -11911,8 +14824,12 @@ fn f0401_gradcheck() {
         .atol(1e-2)
         .check(&(x.clone(), out.clone(), d_t1), |(x, out, d_t1)| f0401_backward(x, out.view(), *d_t1, labels, 1.0))
         .unwrap();
+    let v_p0: Array2<f32> = random32((2, 1), &mut s);
+    let v_p1: Array2<f32> = random32((2, 3), &mut s);
+    let v_p2 = scalar32(&mut s);
+    GradCheck::new().check_jvp(&(x.clone(), out.clone(), d_t1), &(v_p0.clone(), v_p1.clone(), v_p2), |(x, out, d_t1)| f0401_backward(x, out.view(), *d_t1, labels, 1.0), |(x, out, d_t1), (v_p0, v_p1, v_p2)| f0401_jvp(x, out.view(), *d_t1, labels, v_p0, v_p1.view(), *v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0402(d_p0: Array2<f64>, out: &Array1<f64>) -> f64 {
     let mut t1 = out.to_owned();
     let c1 = 2.0_f64;
@@ -11939,8 +14856,12 @@ fn f0402_gradcheck() {
     assert_eq!(grads.d_p0.shape(), d_p0.shape());
     assert_eq!(grads.out.shape(), out.shape());
     gradcheck(&(d_p0.clone(), out.clone()), |(d_p0, out)| f0402_backward(d_p0.clone(), out, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((1, 2), &mut s);
+    let v_p1: Array1<f64> = random(3, &mut s);
+    GradCheck::new().check_jvp(&(d_p0.clone(), out.clone()), &(v_p0.clone(), v_p1.clone()), |(d_p0, out)| f0402_backward(d_p0.clone(), out, 1.0), |(d_p0, out), (v_p0, v_p1)| f0402_jvp(d_p0.clone(), out, v_p0.clone(), v_p1)).unwrap();
+    hvpcheck(&(d_p0.clone(), out.clone()), &(v_p0.clone(), v_p1.clone()), |(d_p0, out), (v_p0, v_p1)| f0402_hvp(d_p0.clone(), out, v_p0.clone(), v_p1)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0403(p0: f64, p1: f64, p2: f64) -> f64 {
     let t1 = match () {
         _ if p2 < 0.0371 => p1.powi(2),
@@ -11960,31 +14881,56 @@ fn f0403_gradcheck() {
     let (value, grads) = f0403_backward(p0, p1, p2, 1.0);
     assert_eq!(value, f0403(p0, p1, p2));
     gradcheck(&(p0, p1, p2), |(p0, p1, p2)| f0403_backward(*p0, *p1, *p2, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0, p1, p2), &(v_p0, v_p1, v_p2), |(p0, p1, p2)| f0403_backward(*p0, *p1, *p2, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0403_jvp(*p0, *p1, *p2, *v_p0, *v_p1, *v_p2)).unwrap();
+    hvpcheck(&(p0, p1, p2), &(v_p0, v_p1, v_p2), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0403_hvp(*p0, *p1, *p2, *v_p0, *v_p1, *v_p2)).unwrap();
 }
-#[differentiable]
-fn f0404(p0: &Array1<f64>) -> (Array1<f64>, f64) {
-    let t1 = p0;
-    let t2 = cos(p0);
-    let t3 = t2.dot(&t2);
-    let t4 = softmax(t1);
-    (sigmoid(&t2), t3)
+#[differentiable(hvp)]
+fn f0404(p0: &Array1<f64>) -> f64 {
+    let mut t1 = log_softmax(p0);
+    let mut t2 = (mean(&(relu(p0)))).tanh();
+    let mut t3 = if t1.mean().unwrap() >= 0.4629 {
+        ((t2 - 2.0).clamp(-0.5, 3.0)) - p0
+    } else {
+        (sigmoid(&(0.25 - &(t2 / (&t1 * &t1 + 0.5))))).mapv(f0304)
+    };
+    let n1 = p0.len();
+    let t4 = Array1::<f64>::ones(n1);
+    let c2 = 0.75_f64;
+    'o3: for _ in 0..2 {
+    for i in (0..3).step_by(2) {
+            t1 -= &(&t4 + &t3);
+            if t1.sum() >= 0.0371 {
+                continue 'o3;
+            }
+            match i % 3 {
+                0 => t3 -= &(backprop::ops::recip(&(square(&t1) + 1.0))),
+                1 | 2 => {
+                    t2 -= p0.iter().map(|&e| c2).sum::<f64>();
+                }
+                _ => {}
+            }
+        }
+    }
+    t1.dot(&t1) + t2 + logsumexp(&t3) + logsumexp(&t3)
 }
 
 #[test]
 fn f0404_gradcheck() {
-    let mut s = 3282801u64;
+    let mut s = 319449656u64;
     let p0: Array1<f64> = random(3, &mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let up0: Array1<f64> = random(3, &mut s);
-    let (value, grads) = f0404_backward(&p0, (&up0, 0.5));
+    let (value, grads) = f0404_backward(&p0, 1.0);
     assert_eq!(value, f0404(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&(&up0, 0.5))
-        .check(&(p0.clone(),), |(p0,)| f0404_backward(p0, (&up0, 0.5)))
-        .unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0404_backward(p0, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(3, &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0404_backward(p0, 1.0), |(p0,), (v_p0,)| f0404_jvp(p0, v_p0)).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0404_hvp(p0, v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0405(p0: &Array2<f64>, p1: &Array2<f64>) -> f64 {
     let t1 = p1;
     let t2 = p1.mean().unwrap();
@@ -12002,107 +14948,135 @@ fn f0405_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0405_backward(p0, p1, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 1), &mut s);
+    let v_p1: Array2<f64> = random((2, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0405_backward(p0, p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0405_jvp(p0, p1, v_p0, v_p1)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0405_hvp(p0, p1, v_p0, v_p1)).unwrap();
 }
-#[differentiable]
-fn f0406(p0: &Array2<f32>, p1: &Array1<f32>) -> f32 {
+#[differentiable(jvp)]
+fn f0406(p0: &Array2<f32>, p1: &Array1<f32>) -> Array1<f32> {
     let _t1 = p1;
     let t2 = p1;
-    let t3 = p0.t();
-    let t4 = square(&((p1 / &(square(t2) + 2.0)).mapv(|z| backprop::ops::recip((f32::tanh(z)).powi(2) + 1.0))));
-    let t4 = Zip::from(&(relu(&t3))).and(&t3).map_collect(|&u, &v| (((v * v) * (v * v)).tanh()).tan());
-    let t2 = 0.5 / (&t4 * &t4 + 1.0);
-    t3.iter().sum::<f32>() + t4[[1, 1]] + sum(&t2) + t2.sum()
+    let t3 = abs(p1);
+    let t4 = t3.clone();
+    let t6 = {
+        let t5 = signum(&t3);
+        t5.sum()
+    };
+    let t8 = {
+        let t7 = relu(&(sqrt(&(square(&(backprop::ops::recip(&(p1 * p1 + 1.0)))) + 1.0))));
+        p1 + &((stack(Axis(1), &[t3.view(), t7.view()]).unwrap()).mapv(f32::sin))
+    };
+    t3
 }
 
 #[test]
 fn f0406_gradcheck() {
-    let mut s = 1284305822u64;
+    let mut s = 535498912u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let p1: Array1<f32> = random32(2, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0406_backward(&p0, &p1, 1.0);
+    let up: Array1<f32> = random32(2, &mut s);
+    let (value, grads) = f0406_backward(&p0, &p1, &up);
     assert_eq!(value, f0406(&p0, &p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0406_backward(p0, p1, 1.0))
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0406_backward(p0, p1, &up))
         .unwrap();
+    let v_p0: Array2<f32> = random32((3, 2), &mut s);
+    let v_p1: Array1<f32> = random32(2, &mut s);
+    GradCheck::new().upstream(&&up).check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0406_backward(p0, p1, &up), |(p0, p1), (v_p0, v_p1)| f0406_jvp(p0, p1, v_p0, v_p1)).unwrap();
 }
-#[differentiable]
-fn f0407(w: f64, d_p0: &Array1<f64>) -> f64 {
-    let d_out_1 = w - d_p0;
-    let grad_1 = d_p0 * &d_out_1;
-    let _t3 = &d_out_1 + &d_out_1;
-    let t4 = grad_1.clone();
-    let mut x_from_out = {
-        let t5 = &(t4.broadcast((1, 3)).unwrap()) * &t4;
-        (f0363(w)).tanh()
-    };
-    let n1 = d_p0.len() - 1;
-    'o2: for _ in 0..2 {
-    for i in 0..n1 {
-            x_from_out += w;
-            if logsumexp(&grad_1) >= -0.5183 {
-                continue 'o2;
-            }
-        }
+#[differentiable(jvp)]
+fn f0407(p0: f64, p1: &Array1<f64>) -> (Array1<f64>, f64) {
+    let t1 = p0 - p1;
+    let t2 = p1 * &t1;
+    let _t3 = &t1 + &t1;
+    let t4 = array![-1.0_f64, 1.5, 1.5];
+    let mut t5 = tanh(p1);
+    let mut t6 = sigmoid(p1);
+    for i in 0..1 {
+        t5 = tanh(&(&t5 + &t6));
+        t6 = t4.clone();
     }
-    let unused = match () {
-        _ if grad_1.sum() > 0.4629 => (d_out_1.sum()) - &t4,
-        _ if d_out_1.sum() < 0.0371 => d_p0.to_owned(),
-        _ => &(backprop::ops::cos(&d_out_1)) - 0.5,
+    let mut t8 = {
+        let t7 = sigmoid(&t5);
+        t7.dot(&t1)
     };
-    sum(&d_out_1) + logsumexp(&grad_1) + t4.mean().unwrap() + x_from_out + logsumexp(&unused) + grad_1.iter().sum::<f64>()
+    t8 = f0334(sigmoid(t8));
+    let t9 = &t2;
+    (sigmoid(&t6), logsumexp(&t6))
 }
 
 #[test]
 fn f0407_gradcheck() {
-    let mut s = 1885475158u64;
-    let w = scalar(&mut s);
-    let d_p0: Array1<f64> = random(3, &mut s);
-    let (w, d_p0,) = std::hint::black_box((w, d_p0,));
-    let (value, grads) = f0407_backward(w, &d_p0, 1.0);
-    assert_eq!(value, f0407(w, &d_p0));
-    assert_eq!(grads.d_p0.shape(), d_p0.shape());
-    gradcheck(&(w, d_p0.clone()), |(w, d_p0)| f0407_backward(*w, d_p0, 1.0)).unwrap();
+    let mut s = 1334812255u64;
+    let p0 = scalar(&mut s);
+    let p1: Array1<f64> = random(3, &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let up0: Array1<f64> = random(3, &mut s);
+    let (value, grads) = f0407_backward(p0, &p1, (&up0, 0.5));
+    assert_eq!(value, f0407(p0, &p1));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    GradCheck::new()
+        .upstream(&(&up0, 0.5))
+        .check(&(p0, p1.clone()), |(p0, p1)| f0407_backward(*p0, p1, (&up0, 0.5)))
+        .unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array1<f64> = random(3, &mut s);
+    GradCheck::new().upstream(&(&up0, 0.5)).check_jvp(&(p0, p1.clone()), &(v_p0, v_p1.clone()), |(p0, p1)| f0407_backward(*p0, p1, (&up0, 0.5)), |(p0, p1), (v_p0, v_p1)| f0407_jvp(*p0, p1, *v_p0, v_p1)).unwrap();
 }
-#[differentiable]
-fn f0408(p0: ArrayView2<f64>, p1: &Array2<f64>) -> f64 {
-    let t1 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5]];
-    let t2 = (p1 * 0.1 + &t1).std(0.0);
-    t2 + mean(&p0)
+#[differentiable(hvp, wrt(p0, p1))]
+fn f0408(p0: ArrayView2<f64>, p1: &Array2<f64>, c1: f64, k0: usize) -> f64 {
+    let mut t1 = sigmoid(p1.iter().sum::<f64>());
+    let mut t2 = t1;
+    for i in 0..(k0 % 2) {
+        t1 += p0.mapv(|v| (v * t2).tanh()).sum() * 0.1;
+        if i == 0 {
+            t2 = c1;
+        }
+    }
+    t1 + t2 + p1.sum()
 }
 
 #[test]
 fn f0408_gradcheck() {
-    let mut s = 1416911847u64;
+    let mut s = 421634828u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0408_backward(p0.view(), &p1, 1.0);
-    assert_eq!(value, f0408(p0.view(), &p1));
+    let c1 = scalar(&mut s);
+    let k0: usize = 1;
+    let (p0, p1, c1,) = std::hint::black_box((p0, p1, c1,));
+    let (value, grads) = f0408_backward(p0.view(), &p1, c1, k0, 1.0);
+    assert_eq!(value, f0408(p0.view(), &p1, c1, k0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0408_backward(p0.view(), p1, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0408_backward(p0.view(), p1, c1, k0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    let v_p1: Array2<f64> = random((2, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0408_backward(p0.view(), p1, c1, k0, 1.0), |(p0, p1), (v_p0, v_p1)| f0408_jvp(p0.view(), p1, c1, k0, v_p0.view(), v_p1)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0408_hvp(p0.view(), p1, c1, k0, v_p0.view(), v_p1)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2, p3))]
+#[differentiable(hvp, wrt(p0, p1, p2, p3))]
 fn f0409(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64, c0: &Array1<f64>) -> f64 {
-    let t1 = (p2.row(0)).sum();
-    let (t2, t3) = f0177(sigmoid(t1), c0, p0);
-    let t5 = array![[0.0_f64, 0.5]];
-    let t6 = {
-        let t4 = (p2.slice(s![..;-1, 0..])).sum_axis(Axis(1));
-        abs(&((p2 * 0.1 + &t5).std_axis(Axis(1), 1.0)))
-    };
-    let t7 = t6.clone();
-    t6.sum() + t7.dot(&t7)
+    let mut t1 = (p2.row(0)).sum();
+    let mut t2 = tanh(f0368(p2, p3));
+    if p2.sum() > 0.0371 {
+        t1 /= (t2.cos()).powi(2) + 0.5;
+    } else {
+        t2 += p3.sinh();
+    }
+    let t2 = t1;
+    t1 + t2
 }
 
 #[test]
 fn f0409_gradcheck() {
-    let mut s = 1962629909u64;
+    let mut s = 929009619u64;
     let p0: Array2<f64> = random((3, 3), &mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2: Array2<f64> = random((1, 2), &mut s);
@@ -12115,8 +15089,14 @@ fn f0409_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0409_backward(p0, p1, p2, *p3, &c0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 3), &mut s);
+    let v_p1: Array2<f64> = random((2, 3), &mut s);
+    let v_p2: Array2<f64> = random((1, 2), &mut s);
+    let v_p3 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2.clone(), p3), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3), |(p0, p1, p2, p3)| f0409_backward(p0, p1, p2, *p3, &c0, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0409_jvp(p0, p1, p2, *p3, &c0, v_p0, v_p1, v_p2, *v_p3)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0409_hvp(p0, p1, p2, *p3, &c0, v_p0, v_p1, v_p2, *v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0410(y_1: ArrayView2<f64>, d_p0: &Array2<f64>, w: &Array2<f64>) -> (f64, f64) {
     let x_from_out = (mse(d_p0, &y_1)) * w;
     let grad_1 = w;
@@ -12141,8 +15121,12 @@ fn f0410_gradcheck() {
         .upstream(&(1.0, 0.5))
         .check(&(y_1.clone(), d_p0.clone(), w.clone()), |(y_1, d_p0, w)| f0410_backward(y_1.view(), d_p0, w, (1.0, 0.5)))
         .unwrap();
+    let v_p0: Array2<f64> = random((2, 1), &mut s);
+    let v_p1: Array2<f64> = random((2, 1), &mut s);
+    let v_p2: Array2<f64> = random((1, 2), &mut s);
+    GradCheck::new().upstream(&(1.0, 0.5)).check_jvp(&(y_1.clone(), d_p0.clone(), w.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(y_1, d_p0, w)| f0410_backward(y_1.view(), d_p0, w, (1.0, 0.5)), |(y_1, d_p0, w), (v_p0, v_p1, v_p2)| f0410_jvp(y_1.view(), d_p0, w, v_p0.view(), v_p1, v_p2)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2, p3))]
+#[differentiable(hvp, wrt(p0, p1, p2, p3))]
 fn f0411(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: f64, c0: &Array2<f64>) -> f64 {
     let t1 = p3 / (square(p3) + 1.0);
     t1
@@ -12162,8 +15146,14 @@ fn f0411_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0.clone(), p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0411_backward(p0, *p1, p2, *p3, &c0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 1), &mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array2<f64> = random((2, 3), &mut s);
+    let v_p3 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1, p2.clone(), p3), &(v_p0.clone(), v_p1, v_p2.clone(), v_p3), |(p0, p1, p2, p3)| f0411_backward(p0, *p1, p2, *p3, &c0, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0411_jvp(p0, *p1, p2, *p3, &c0, v_p0, *v_p1, v_p2, *v_p3)).unwrap();
+    hvpcheck(&(p0.clone(), p1, p2.clone(), p3), &(v_p0.clone(), v_p1, v_p2.clone(), v_p3), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0411_hvp(p0, *p1, p2, *p3, &c0, v_p0, *v_p1, v_p2, *v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0412(d_t1: f32, x: &Array1<f32>, y_1: &Array1<f32>, d_x: f32) -> f32 {
     let mut out_1 = Array1::<f32>::zeros(x.len());
     for i in 0..out_1.len() {
@@ -12195,9 +15185,14 @@ fn f0412_gradcheck() {
         .atol(1e-2)
         .check(&(d_t1, x.clone(), y_1.clone(), d_x), |(d_t1, x, y_1, d_x)| f0412_backward(*d_t1, x, y_1, *d_x, 1.0))
         .unwrap();
+    let v_p0 = scalar32(&mut s);
+    let v_p1: Array1<f32> = random32(3, &mut s);
+    let v_p2: Array1<f32> = random32(2, &mut s);
+    let v_p3 = scalar32(&mut s);
+    GradCheck::new().check_jvp(&(d_t1, x.clone(), y_1.clone(), d_x), &(v_p0, v_p1.clone(), v_p2.clone(), v_p3), |(d_t1, x, y_1, d_x)| f0412_backward(*d_t1, x, y_1, *d_x, 1.0), |(d_t1, x, y_1, d_x), (v_p0, v_p1, v_p2, v_p3)| f0412_jvp(*d_t1, x, y_1, *d_x, *v_p0, v_p1, v_p2, *v_p3)).unwrap();
 }
-#[differentiable]
-fn f0413(p0: f64, p1: f64) -> (f64, f64, f64) {
+#[differentiable(hvp)]
+fn f0413(p0: f64, p1: f64) -> f64 {
     let t1 = if p1 > 0.4629 {
         (sin(p1)).min(p0)
     } else {
@@ -12205,32 +15200,33 @@ fn f0413(p0: f64, p1: f64) -> (f64, f64, f64) {
     };
     let t2 = t1;
     let t1 = t1;
-    let t4 = if t2 > 0.0371 {
-        let (_, t3) = f0274(t1.tanh(), p1);
-        (p1 * p1)
-    } else {
-        (p1.tanh())
-    };
-    let t1 = (t4.clamp(-0.5, 0.5)).min(t1);
-    let t2 = (tan(backprop::ops::tanh(p1))) - (t1 / (square(t4) + 2.0));
-    let t5 = ((square((square(t1.ceil()) + 0.5).sqrt()) + 0.5).log(10.0)).tanh();
-    (p1, t2, p0)
+    let mut t3 = t1;
+    let mut t4 = tanh(t3);
+    let mut n1 = 0;
+    while n1 < 4 && t4.abs() > 0.4629 {
+        t4 = t4 * 0.5 + p0;
+        n1 += 1;
+    }
+    let t5 = (square(tan(t4.tanh())) + 1.0).ln();
+    t3 -= p1;
+    t2 + t1 + t3 + t4 + t5
 }
 
 #[test]
 fn f0413_gradcheck() {
-    let mut s = 481341218u64;
+    let mut s = 975742971u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0413_backward(p0, p1, (1.0, 0.5, -0.75));
+    let (value, grads) = f0413_backward(p0, p1, 1.0);
     assert_eq!(value, f0413(p0, p1));
-    GradCheck::new()
-        .upstream(&(1.0, 0.5, -0.75))
-        .check(&(p0, p1), |(p0, p1)| f0413_backward(*p0, *p1, (1.0, 0.5, -0.75)))
-        .unwrap();
+    gradcheck(&(p0, p1), |(p0, p1)| f0413_backward(*p0, *p1, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0, p1), &(v_p0, v_p1), |(p0, p1)| f0413_backward(*p0, *p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0413_jvp(*p0, *p1, *v_p0, *v_p1)).unwrap();
+    hvpcheck(&(p0, p1), &(v_p0, v_p1), |(p0, p1), (v_p0, v_p1)| f0413_hvp(*p0, *p1, *v_p0, *v_p1)).unwrap();
 }
-#[differentiable(wrt(p1, p2))]
+#[differentiable(hvp, wrt(p1, p2))]
 fn f0414(p0: Array2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
     let mut t1 = Array2::<f64>::zeros((p1.nrows(), p1.ncols()));
     let mut t2 = sum(&p0);
@@ -12265,61 +15261,65 @@ fn f0414_gradcheck() {
     assert_eq!(value, f0414(p0.clone(), &p1, p2));
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p1.clone(), p2), |(p1, p2)| f0414_backward(p0.clone(), p1, *p2, 1.0)).unwrap();
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    let v_p2 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p1.clone(), p2), &(v_p1.clone(), v_p2), |(p1, p2)| f0414_backward(p0.clone(), p1, *p2, 1.0), |(p1, p2), (v_p1, v_p2)| f0414_jvp(p0.clone(), p1, *p2, v_p1, *v_p2)).unwrap();
+    hvpcheck(&(p1.clone(), p2), &(v_p1.clone(), v_p2), |(p1, p2), (v_p1, v_p2)| f0414_hvp(p0.clone(), p1, *p2, v_p1, *v_p2)).unwrap();
 }
-#[differentiable]
-fn f0415(p0: &Array1<f64>) -> f64 {
-    let t1 = p0 - p0;
-    let t2 = t1.clone();
-    t1.dot(&t1) + sum(&t2)
+#[differentiable(hvp, wrt(p0))]
+fn f0415(p0: &Array1<f64>, c1: f64) -> f64 {
+    let mut t1 = (p0.sum()).sin();
+    let mut t2 = (logsumexp(p0)).tanh();
+    let mut n1 = 0;
+    while n1 < 3 {
+        t1 += t2.sin();
+        t2 = t1;
+        if mean(p0) <= 0.0371 {
+            break;
+        }
+        n1 += 1;
+    }
+    let t3 = t2;
+    t2 + t3
 }
 
 #[test]
 fn f0415_gradcheck() {
-    let mut s = 199154020u64;
+    let mut s = 2004807902u64;
     let p0: Array1<f64> = random(2, &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0415_backward(&p0, 1.0);
-    assert_eq!(value, f0415(&p0));
+    let c1 = scalar(&mut s);
+    let (p0, c1,) = std::hint::black_box((p0, c1,));
+    let (value, grads) = f0415_backward(&p0, c1, 1.0);
+    assert_eq!(value, f0415(&p0, c1));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0415_backward(p0, 1.0)).unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0415_backward(p0, c1, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(2, &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0415_backward(p0, c1, 1.0), |(p0,), (v_p0,)| f0415_jvp(p0, c1, v_p0)).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0415_hvp(p0, c1, v_p0)).unwrap();
 }
-#[differentiable]
-fn f0416(p0: &Array2<f64>) -> f64 {
-    let t1 = exp(&(&(powi(p0, 3)) / (square(&(square(p0))) + 0.5)));
-    let _t2 = t1.dot(&p0.t());
-    let mut t3 = Array2::<f64>::zeros((t1.nrows(), t1.ncols()));
-    let mut t4 = p0.sum();
-    let mut n1 = 0;
-    while n1 < 3 {
-        for i in 0..t3.nrows() {
-            let row = &t3.row(i) * 0.5 + &(tanh(&t1.row(i)));
-            t3.row_mut(i).assign(&row);
-        }
-        for i in 0..t3.nrows() {
-            for j in 0..t3.ncols() {
-                t4 += ((t3[[i, j]]));
-            }
-        }
-        n1 += 1;
-    }
-    let t6 = {
-        let t5 = tanh(&t3);
-        sum_axis(p0, Axis(1))
-    };
-    t1.sum() + t3.sum() + t4 + logsumexp(&t6) + sum(&t3)
+#[differentiable(hvp)]
+fn f0416(d_p0: &Array2<f64>) -> f64 {
+    let mut d_x = tanh((square(f0320(mean(d_p0))) + 0.5).ln());
+    d_x -= 2.0;
+    let _t2 = backprop::ops::recip(&(square(d_p0) + 1.0));
+    let t3 = d_p0.to_owned().mapv_into(|v| sigmoid(f0219(v, v)));
+    d_x + t3.iter().sum::<f64>()
 }
 
 #[test]
 fn f0416_gradcheck() {
-    let mut s = 1611526619u64;
-    let p0: Array2<f64> = random((2, 3), &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0416_backward(&p0, 1.0);
-    assert_eq!(value, f0416(&p0));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(),), |(p0,)| f0416_backward(p0, 1.0)).unwrap();
+    let mut s = 600832585u64;
+    let d_p0: Array2<f64> = random((2, 3), &mut s);
+    let (d_p0,) = std::hint::black_box((d_p0,));
+    let (value, grads) = f0416_backward(&d_p0, 1.0);
+    assert_eq!(value, f0416(&d_p0));
+    assert_eq!(grads.d_p0.shape(), d_p0.shape());
+    gradcheck(&(d_p0.clone(),), |(d_p0,)| f0416_backward(d_p0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 3), &mut s);
+    GradCheck::new().check_jvp(&(d_p0.clone(),), &(v_p0.clone(),), |(d_p0,)| f0416_backward(d_p0, 1.0), |(d_p0,), (v_p0,)| f0416_jvp(d_p0, v_p0)).unwrap();
+    hvpcheck(&(d_p0.clone(),), &(v_p0.clone(),), |(d_p0,), (v_p0,)| f0416_hvp(d_p0, v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0417(p0: &Array2<f64>) -> f64 {
     let t2 = {
         let t1 = p0;
@@ -12349,33 +15349,42 @@ fn f0417_gradcheck() {
     assert_eq!(value, f0417(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0417_backward(p0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((1, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0417_backward(p0, 1.0), |(p0,), (v_p0,)| f0417_jvp(p0, v_p0)).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0417_hvp(p0, v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0418(p0: &Array2<f32>, p1: f32, p2: &Array1<f32>) -> f32 {
     let t1 = p0.dot(p2);
-    let n1 = p2.len() - 1;
-    let t2 = array![0.25_f32, 0.25];
+    let t2 = array![0.25_f32, 0.5];
     let t3 = if logsumexp(&t1) <= 0.4629 {
-        (&(p2 * &t1) + &t2).sum()
+        mse(&(p2 - &t2), p2)
     } else {
-        mean(&t1)
+        ((t1[0]) + 0.25) - 1.5
     };
-    let c2: f32 = 3.0;
-    let t4 = p2.iter().zip(t1.iter()).map(|(&a, &b)| abs((tanh(b / (square(b) + 2.0))).powi(2))).sum::<f32>();
+    let n1 = p0.nrows();
+    let m1 = p0.ncols();
+    let t5 = Array::from_elem(n1, 0.5_f32);
     let t6 = {
-        let t5 = sqrt(square(log_sigmoid(t3)) + 0.5);
-        sin(&((square(p0) + 0.5).log(square(t4) + 1.5)))
+        let t4 = ((t1.to_shape((1, 1)).unwrap()).mapv(|e| e)) - t3;
+        (&(Zip::from(&(tanh(&t4))).and(&(tanh(&t4))).map_collect(|&l, &r| f32::atan2(l, square(r) + 0.5))) * (softmax(p0))) - (&(&t5 + &t1) / (square(t3) + 0.5))
     };
-    let t8 = {
-        let t7 = ((mean_axis(&t6, Axis(0))).sum()) * &(t6.slice(s![..;2, ..]));
-        mean(&((t7.dot(p2)).slice(s![..;-1]).to_owned()))
+    let mut t7 = (p0.sum()).tanh();
+    let mut t8 = t7;
+    for i in 0..2 {
+        t7 = t7 * 0.5 + t8;
+        t8 = t7;
+    }
+    let t10 = {
+        let t9 = (p2.dot(p2)) + (t8 + &t1);
+        2.0 - &(p1 * &t9)
     };
-    mean(&t6) + t8
+    t8 + t10.dot(&t10) + t10.iter().sum::<f32>()
 }
 
 #[test]
 fn f0418_gradcheck() {
-    let mut s = 1727671582u64;
+    let mut s = 1231539822u64;
     let p0: Array2<f32> = random32((1, 2), &mut s);
     let p1 = scalar32(&mut s);
     let p2: Array1<f32> = random32(2, &mut s);
@@ -12389,8 +15398,12 @@ fn f0418_gradcheck() {
         .atol(1e-2)
         .check(&(p0.clone(), p1, p2.clone()), |(p0, p1, p2)| f0418_backward(p0, *p1, p2, 1.0))
         .unwrap();
+    let v_p0: Array2<f32> = random32((1, 2), &mut s);
+    let v_p1 = scalar32(&mut s);
+    let v_p2: Array1<f32> = random32(2, &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1, p2.clone()), &(v_p0.clone(), v_p1, v_p2.clone()), |(p0, p1, p2)| f0418_backward(p0, *p1, p2, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0418_jvp(p0, *p1, p2, v_p0, *v_p1, v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0419(p0: f64, p1: &Array2<f64>) -> f64 {
     let t2 = {
         let t1 = backprop::ops::sin(p1);
@@ -12403,23 +15416,21 @@ fn f0419(p0: f64, p1: &Array2<f64>) -> f64 {
     })
     };
     let mut t2 = (abs(&(powi(p1, 3)))).mean_axis(Axis(0)).unwrap();
-    let t4 = {
-        let t3 = (square(&(0.5 + &t2)) + 0.5).log(10.0);
-        t3
+    let mut t4 = {
+        let t3 = f0320(p0);
+        cos(&t2)
     };
-    t2 -= (sigmoid(&t4)).dot(&(tanh(&t4)));
-    let (n1, m1) = p1.dim();
-    let t6 = {
-        let t5 = sigmoid((logsumexp(&t4)) * (p1[[0, m1 - 1]]));
-        softmax(&((sigmoid(f0356(t5, p0, &(sigmoid(&t4))))) - &(p1.index_axis(Axis(0), 0))))
-    };
-    let t7 = t6.clone();
-    t6.mean().unwrap() + logsumexp(&t7)
+    let _t5 = t4[2];
+    t4 += &(&t2 * 0.25);
+    if sum(&t4) > 0.0371 {
+        t2 *= &t4;
+    }
+    mean(&t2) + logsumexp(&t4) + mean(p1)
 }
 
 #[test]
 fn f0419_gradcheck() {
-    let mut s = 1020961108u64;
+    let mut s = 1340097678u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -12427,43 +15438,27 @@ fn f0419_gradcheck() {
     assert_eq!(value, f0419(p0, &p1));
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0, p1.clone()), |(p0, p1)| f0419_backward(*p0, p1, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((1, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone()), &(v_p0, v_p1.clone()), |(p0, p1)| f0419_backward(*p0, p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0419_jvp(*p0, p1, *v_p0, v_p1)).unwrap();
+    hvpcheck(&(p0, p1.clone()), &(v_p0, v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0419_hvp(*p0, p1, *v_p0, v_p1)).unwrap();
 }
-#[differentiable(wrt(p0))]
+#[differentiable(jvp, wrt(p0))]
 fn f0420(p0: &Array2<f64>, c0: &Array2<f64>) -> Array2<f64> {
     let _t1 = backprop::ops::recip(&(square(c0) + 1.0));
     let t2 = sum(&(p0.dot(&p0.t())));
-    let t3 = clamp(sigmoid(f0376(p0)), -2.0, 0.5);
-    let mut t4 = p0.to_owned();
-    let mut t5 = tanh((&(t3 * c0) + t2).iter().sum::<f64>());
-    for o in 0..2 {
-        for i in 0..t4.nrows() {
-            let row = &t4.row(i) * 0.5 + &(&(cos(&p0.row(i))) * (mean(c0)));
-            t4.row_mut(i).assign(&row);
-        }
-        for i in 0..t4.nrows() {
-            t5 -= (t4.row(i).sum());
-        }
-        for i in 0..t4.nrows() {
-            t4.row_mut(i).assign(&(sigmoid(&p0.row(i))));
-        }
-        if t2 > 0.0371 {
-            for i in 0..t4.nrows() {
-                for j in 0..t4.ncols() {
-                    t5 -= (t4[[i, j]] * ((0.25 + t3)));
-                }
-            }
-        }
-    }
-    sigmoid(p0)
+    let t3 = (sigmoid(f0376(p0))).powi(2);
+    let t4 = mean(&(&(c0 * t3) * t3));
+    tanh(c0)
 }
 
 #[test]
 fn f0420_gradcheck() {
-    let mut s = 664947918u64;
+    let mut s = 1755527701u64;
     let p0: Array2<f64> = random((1, 2), &mut s);
     let c0: Array2<f64> = random((3, 2), &mut s);
     let (p0, c0,) = std::hint::black_box((p0, c0,));
-    let up: Array2<f64> = random((1, 2), &mut s);
+    let up: Array2<f64> = random((3, 2), &mut s);
     let (value, grads) = f0420_backward(&p0, &c0, &up);
     assert_eq!(value, f0420(&p0, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
@@ -12471,69 +15466,107 @@ fn f0420_gradcheck() {
         .upstream(&up)
         .check(&(p0.clone(),), |(p0,)| f0420_backward(p0, &c0, &up))
         .unwrap();
+    let v_p0: Array2<f64> = random((1, 2), &mut s);
+    GradCheck::new().upstream(&&up).check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0420_backward(p0, &c0, &up), |(p0,), (v_p0,)| f0420_jvp(p0, &c0, v_p0)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2))]
-fn f0421(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, c0: &Array1<f64>, labels: &[usize]) -> f64 {
-    let t1 = p1;
-    let t2 = sigmoid(f0415(c0));
-    let t2 = softmax_cross_entropy(&(backprop::ops::recip(&(square(&(p1.t())) + 1.0))), labels);
-    let c1 = 1.5_f64;
-    let t2 = (concat(Axis(0), &[t1, p1, p1])).iter().map(|e| -(f64::hypot(c1, square(*e) + 0.5))).sum::<f64>();
-    let t3 = sinh(sum(t1));
-    let t4 = t2;
-    let t5 = softmax(&(exp(c0)));
-    mean(t1) + t2 + t3 + t4 + logsumexp(&t5)
+#[differentiable(jvp, wrt(p0, p1, p2))]
+fn f0421(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, c0: &Array1<f64>, k0: usize) -> Array2<f64> {
+    let n1 = p0.nrows();
+    let m1 = p0.ncols();
+    let t1 = Array::from_elem((n1, m1), -1.5_f64);
+    let mut t2 = tanh(p0);
+    let mut t3 = sigmoid(p0);
+    for _ in 0..2 {
+        t3 = sigmoid(p0);
+        for i in 0..(k0 % 2) {
+            t2 = &t2 * 0.5 + &t3;
+            if i == 0 {
+                t3 = t1.clone();
+            }
+        }
+    }
+    let c2: f64 = 0.5;
+    let t4 = p2.to_owned().mapv_into(|e| e - (-e));
+    let mut t5 = (mean(p1));
+    let mut n3 = 0;
+    while n3 < 3 {
+        t5 += sinh(t5);
+        t5 = t5 * 0.5 + (mean(&(t4.hypot(-1.5 * -1.5 + 0.5))));
+        n3 += 1;
+    }
+    t5 /= square(t5 - t5) + 1.0;
+    let t7 = {
+        let t6 = sin(&t4);
+        &t4 + &t4
+    };
+    let t5 = t5;
+    let t8 = if t5 >= 0.4629 {
+        c0.dot(&t3)
+    } else {
+        sigmoid(&(c0.dot(&t3)))
+    };
+    t3
 }
 
 #[test]
 fn f0421_gradcheck() {
-    let mut s = 1645126338u64;
+    let mut s = 409864642u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2: Array2<f64> = random((1, 2), &mut s);
     let c0: Array1<f64> = random(2, &mut s);
-    let labels: &[usize] = &[0];
+    let k0: usize = 0;
     let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0421_backward(&p0, &p1, &p2, &c0, labels, 1.0);
-    assert_eq!(value, f0421(&p0, &p1, &p2, &c0, labels));
+    let up: Array2<f64> = random((2, 3), &mut s);
+    let (value, grads) = f0421_backward(&p0, &p1, &p2, &c0, k0, &up);
+    assert_eq!(value, f0421(&p0, &p1, &p2, &c0, k0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0421_backward(p0, p1, p2, &c0, labels, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0421_backward(p0, p1, p2, &c0, k0, &up))
+        .unwrap();
+    let v_p0: Array2<f64> = random((2, 3), &mut s);
+    let v_p1: Array2<f64> = random((2, 1), &mut s);
+    let v_p2: Array2<f64> = random((1, 2), &mut s);
+    GradCheck::new().upstream(&&up).check_jvp(&(p0.clone(), p1.clone(), p2.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(p0, p1, p2)| f0421_backward(p0, p1, p2, &c0, k0, &up), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0421_jvp(p0, p1, p2, &c0, k0, v_p0, v_p1, v_p2)).unwrap();
 }
-#[differentiable]
-fn f0422(p0: f64, p1: f64, p2: &Array2<f64>, p3: f64) -> f64 {
-    let t1 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5], [3.0, 3.5, 4.0]];
-    let t2 = (p2 * 0.1 + &t1).var(0.0);
-    let t2 = sigmoid(p2);
-    let t2 = p2.iter().sum::<f64>();
+#[differentiable(hvp)]
+fn f0422(w: f64, d_p0: f64, grad: &Array2<f64>, out: f64) -> f64 {
+    let x = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5], [3.0, 3.5, 4.0]];
+    let grad_1 = (grad * 0.1 + &x).var(0.0);
+    let grad_1 = sigmoid(grad);
+    let grad_1 = grad.iter().sum::<f64>();
+    let c1 = 0.75_f64;
     let t4 = {
-        let t3 = (f0363(p1)).tanh();
-        ((sigmoid(t2)).sin()) * 0.1
+        let t3 = (atan(&(grad + grad))).mapv_into(|u| relu(u));
+        square((2.0 * (grad.sum())).tanh())
     };
-    let t5 = Array2::<f64>::from_shape_vec((3, 3), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0]).unwrap();
-    let t6 = if t2 <= 0.0371 {
-        p2.to_owned()
-    } else {
-        &(&(p2.slice_axis(Axis(0), Slice::from(0..))) / ((p2.iter().map(|v| t2.clamp(-1.0, 1.0)).sum::<f64>()).powi(2) + 1.0)) + 0.25
-    };
-    t4 + t6[[0, 0]] + p3
+    let unused = t4 - grad;
+    t4 + unused[[0, 0]]
 }
 
 #[test]
 fn f0422_gradcheck() {
-    let mut s = 908170015u64;
-    let p0 = scalar(&mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array2<f64> = random((3, 3), &mut s);
-    let p3 = scalar(&mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0422_backward(p0, p1, &p2, p3, 1.0);
-    assert_eq!(value, f0422(p0, p1, &p2, p3));
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0422_backward(*p0, *p1, p2, *p3, 1.0)).unwrap();
+    let mut s = 1744874934u64;
+    let w = scalar(&mut s);
+    let d_p0 = scalar(&mut s);
+    let grad: Array2<f64> = random((3, 3), &mut s);
+    let out = scalar(&mut s);
+    let (w, d_p0, grad, out,) = std::hint::black_box((w, d_p0, grad, out,));
+    let (value, grads) = f0422_backward(w, d_p0, &grad, out, 1.0);
+    assert_eq!(value, f0422(w, d_p0, &grad, out));
+    assert_eq!(grads.grad.shape(), grad.shape());
+    gradcheck(&(w, d_p0, grad.clone(), out), |(w, d_p0, grad, out)| f0422_backward(*w, *d_p0, grad, *out, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array2<f64> = random((3, 3), &mut s);
+    let v_p3 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(w, d_p0, grad.clone(), out), &(v_p0, v_p1, v_p2.clone(), v_p3), |(w, d_p0, grad, out)| f0422_backward(*w, *d_p0, grad, *out, 1.0), |(w, d_p0, grad, out), (v_p0, v_p1, v_p2, v_p3)| f0422_jvp(*w, *d_p0, grad, *out, *v_p0, *v_p1, v_p2, *v_p3)).unwrap();
+    hvpcheck(&(w, d_p0, grad.clone(), out), &(v_p0, v_p1, v_p2.clone(), v_p3), |(w, d_p0, grad, out), (v_p0, v_p1, v_p2, v_p3)| f0422_hvp(*w, *d_p0, grad, *out, *v_p0, *v_p1, v_p2, *v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0423(p0: &Array2<f64>, labels: &[usize]) -> f64 {
     let t1 = p0;
     let _t2 = square(t1);
@@ -12551,135 +15584,186 @@ fn f0423_gradcheck() {
     assert_eq!(value, f0423(&p0, labels));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0423_backward(p0, labels, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((1, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0423_backward(p0, labels, 1.0), |(p0,), (v_p0,)| f0423_jvp(p0, labels, v_p0)).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0423_hvp(p0, labels, v_p0)).unwrap();
 }
-#[differentiable]
-fn f0424(x: f64) -> f64 {
-    let x_from_out = f64::exp(x);
-    let t2 = x;
-    let out = if x_from_out > -0.5183 {
-        x_from_out + ((x_from_out.max(t2)) / (x.powi(2) + 1.0))
-    } else {
-        sqrt((t2 * 3.0).powi(2) + 0.5)
-    };
-    let out_1 = {
-        let t1_from_t2 = t2;
-        out.max(t2)
-    };
-    let d_d_x = ((out + x_from_out) - (x_from_out - x_from_out)).cos();
-    x_from_out + t2 + out + out_1 + d_d_x
+#[differentiable(hvp)]
+fn f0424(p0: f64) -> f64 {
+    let t1 = f64::exp(p0);
+    let mut t2 = cos(p0);
+    let mut t3 = t2;
+    for i in 0..3 {
+        t2 += t3.sin();
+        match i % 2 {
+            0 => {
+                t3 = 0.5;
+            }
+            _ => {}
+        }
+        t2 += t3.sin();
+    }
+    let _t4 = ln(square(t3) + 1.0);
+    let mut t1 = -t1;
+    t1 += t3;
+    t3 + t1 + t1
 }
 
 #[test]
 fn f0424_gradcheck() {
-    let mut s = 135716168u64;
-    let x = scalar(&mut s);
-    let (x,) = std::hint::black_box((x,));
-    let (value, grads) = f0424_backward(x, 1.0);
-    assert_eq!(value, f0424(x));
-    gradcheck(&(x,), |(x,)| f0424_backward(*x, 1.0)).unwrap();
+    let mut s = 125664340u64;
+    let p0 = scalar(&mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0424_backward(p0, 1.0);
+    assert_eq!(value, f0424(p0));
+    gradcheck(&(p0,), |(p0,)| f0424_backward(*p0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0,), &(v_p0,), |(p0,)| f0424_backward(*p0, 1.0), |(p0,), (v_p0,)| f0424_jvp(*p0, *v_p0)).unwrap();
+    hvpcheck(&(p0,), &(v_p0,), |(p0,), (v_p0,)| f0424_hvp(*p0, *v_p0)).unwrap();
 }
-#[differentiable]
-fn f0425(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
-    let t1 = p2;
-    let t1 = p2 * p2;
-    mean(&t1) + p1
+#[differentiable(jvp)]
+fn f0425(d_x: f64, out: f64, d_out: &Array2<f64>) -> (Array2<f64>, f64) {
+    let n1 = d_out.nrows();
+    let m1 = d_out.ncols();
+    let t1 = Array2::<f64>::eye(m1);
+    let mut t2 = tanh(d_out);
+    let mut d_out_1 = sigmoid(d_out);
+    for _ in 0..2 {
+        d_out_1 = sigmoid(d_out);
+        let mut n2 = 0;
+        while n2 < 3 {
+            t2 = &t2 * 0.5 + &d_out_1;
+            d_out_1 = t2.clone();
+            n2 += 1;
+        }
+    }
+    let unused = d_out;
+    (sigmoid(&t2), unused[[0, 1]])
 }
 
 #[test]
 fn f0425_gradcheck() {
-    let mut s = 1658816254u64;
-    let p0 = scalar(&mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array2<f64> = random((2, 2), &mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0425_backward(p0, p1, &p2, 1.0);
-    assert_eq!(value, f0425(p0, p1, &p2));
-    assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0425_backward(*p0, *p1, p2, 1.0)).unwrap();
+    let mut s = 2049752246u64;
+    let d_x = scalar(&mut s);
+    let out = scalar(&mut s);
+    let d_out: Array2<f64> = random((2, 2), &mut s);
+    let (d_x, out, d_out,) = std::hint::black_box((d_x, out, d_out,));
+    let up0: Array2<f64> = random((2, 2), &mut s);
+    let (value, grads) = f0425_backward(d_x, out, &d_out, (&up0, 0.5));
+    assert_eq!(value, f0425(d_x, out, &d_out));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    GradCheck::new()
+        .upstream(&(&up0, 0.5))
+        .check(&(d_x, out, d_out.clone()), |(d_x, out, d_out)| f0425_backward(*d_x, *out, d_out, (&up0, 0.5)))
+        .unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array2<f64> = random((2, 2), &mut s);
+    GradCheck::new().upstream(&(&up0, 0.5)).check_jvp(&(d_x, out, d_out.clone()), &(v_p0, v_p1, v_p2.clone()), |(d_x, out, d_out)| f0425_backward(*d_x, *out, d_out, (&up0, 0.5)), |(d_x, out, d_out), (v_p0, v_p1, v_p2)| f0425_jvp(*d_x, *out, d_out, *v_p0, *v_p1, v_p2)).unwrap();
 }
-#[differentiable]
-fn f0426(p0: f64, p1: f64) -> f64 {
-    let mut t2 = {
-        let t1 = (p1 + 0.1).sin();
-        t1.powi(1)
+#[differentiable(hvp, wrt(d_t1, d_x))]
+fn f0426(d_t1: f64, d_x: f64, y_1: f64, k0: usize) -> f64 {
+    let mut d_out_1 = {
+        let unused = (d_x + 0.1).sin();
+        unused.powi(1)
     };
-    if t2 < 0.4629 {
-        return t2;
+    if d_out_1 < 0.4629 {
+        return d_out_1;
     }
-    t2 += tanh(f64::log10(square(p1) + 1.0));
-    let t2 = sigmoid(p0.abs());
-    let t3 = (p0.min(p1)) / (p1.powi(2) + 1.0);
-    let t4 = ((square(t2) + 1.0).ln()).ceil();
-    let t5 = match () {
-        _ if t2 <= -0.5183 => tan((t3 * t4).tanh()),
-        _ if t3 >= 0.0371 => (backprop::ops::square(t4)) + t3,
-        _ => t4,
+    d_out_1 += tanh(f64::log10(square(d_x) + 1.0));
+    let mut d_out_1 = sigmoid(d_t1.abs());
+    let mut out = (((d_t1.min(d_x)) / (d_x.powi(2) + 1.0))).cos();
+    let mut t4 = out;
+    for _ in 0..2 {
+        t4 = out;
+        for i in 0..(k0 % 2) {
+            out -= 0.5 * t4;
+            t4 = y_1;
+        }
+    }
+    let d_d_x = {
+        let t5 = 0.1 + d_out_1;
+        d_out_1 - t5
     };
-    t2 + t3 + t4 + t5
+    d_out_1 += t4;
+    d_out_1 + out + t4 + d_d_x + d_t1
 }
 
 #[test]
 fn f0426_gradcheck() {
-    let mut s = 692495378u64;
-    let p0 = scalar(&mut s);
-    let p1 = scalar(&mut s);
-    let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0426_backward(p0, p1, 1.0);
-    assert_eq!(value, f0426(p0, p1));
-    gradcheck(&(p0, p1), |(p0, p1)| f0426_backward(*p0, *p1, 1.0)).unwrap();
+    let mut s = 1599847639u64;
+    let d_t1 = scalar(&mut s);
+    let d_x = scalar(&mut s);
+    let y_1 = scalar(&mut s);
+    let k0: usize = 2;
+    let (d_t1, d_x, y_1,) = std::hint::black_box((d_t1, d_x, y_1,));
+    let (value, grads) = f0426_backward(d_t1, d_x, y_1, k0, 1.0);
+    assert_eq!(value, f0426(d_t1, d_x, y_1, k0));
+    gradcheck(&(d_t1, d_x), |(d_t1, d_x)| f0426_backward(*d_t1, *d_x, y_1, k0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(d_t1, d_x), &(v_p0, v_p1), |(d_t1, d_x)| f0426_backward(*d_t1, *d_x, y_1, k0, 1.0), |(d_t1, d_x), (v_p0, v_p1)| f0426_jvp(*d_t1, *d_x, y_1, k0, *v_p0, *v_p1)).unwrap();
+    hvpcheck(&(d_t1, d_x), &(v_p0, v_p1), |(d_t1, d_x), (v_p0, v_p1)| f0426_hvp(*d_t1, *d_x, y_1, k0, *v_p0, *v_p1)).unwrap();
 }
-#[differentiable]
-fn f0427(p0: f64) -> (f64, f64, f64) {
+#[differentiable(hvp)]
+fn f0427(p0: f64) -> f64 {
     let t2 = {
         let t1 = p0;
         (fract(t1)) * (p0 * t1)
     };
-    let t3 = -t2;
-    let t5 = {
-        let t4 = (softplus(t2 / (square(t3) + 0.5))) * t2;
-        ((t2.atan2(-2.0 * -2.0 + 0.5)) + 0.25) - ((t2 + t4) / (square(backprop::ops::recip(t4.powi(2) + 1.0)) + 2.0))
-    };
-    let t6 = 0.25 + (sin(t2 * 2.0));
-    (t2, t2, t5)
+    let mut t3 = (t2.exp()) / ((t2.cos()).powi(2) + 0.5);
+    let t4 = (softplus(t2)).cos();
+    t3 += ((t3 - t4).tanh()).exp();
+    t3 + t4
 }
 
 #[test]
 fn f0427_gradcheck() {
-    let mut s = 1584840123u64;
+    let mut s = 1535410227u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0427_backward(p0, (1.0, 0.5, -0.75));
+    let (value, grads) = f0427_backward(p0, 1.0);
     assert_eq!(value, f0427(p0));
-    GradCheck::new()
-        .upstream(&(1.0, 0.5, -0.75))
-        .check(&(p0,), |(p0,)| f0427_backward(*p0, (1.0, 0.5, -0.75)))
-        .unwrap();
+    gradcheck(&(p0,), |(p0,)| f0427_backward(*p0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0,), &(v_p0,), |(p0,)| f0427_backward(*p0, 1.0), |(p0,), (v_p0,)| f0427_jvp(*p0, *v_p0)).unwrap();
+    hvpcheck(&(p0,), &(v_p0,), |(p0,), (v_p0,)| f0427_hvp(*p0, *v_p0)).unwrap();
 }
-#[differentiable]
-fn f0428(p0: f64, p1: f64, p2: f64) -> f64 {
+#[differentiable(jvp)]
+fn f0428(p0: f64, p1: f64, p2: f64) -> (f64, f64) {
     let t2 = {
         let t1 = f64::hypot(p1, p1.powi(2) + 0.5);
         3.0 * p2
     };
-    let _t3 = f0320(p2);
-    let t4 = (fract(tan(tanh(t2)))).tanh();
-    let _t5 = (sin(t2)) / (square((square(t4) + 0.5).powf(sin(p2))) + 2.0);
-    let t6 = (t4 * t2).clamp(-2.0, 0.5);
-    t2 + t4 + t6
+    let _t3 = f0403(sin(t2), sigmoid((square(t2) + 0.5).sqrt()), backprop::ops::sigmoid(t2));
+    let mut t5 = {
+        let t4 = square(p2);
+        backprop::ops::atan(exp2(t4))
+    };
+    let t6 = p1;
+    t5 += t5.min(p2);
+    (p2, p2)
 }
 
 #[test]
 fn f0428_gradcheck() {
-    let mut s = 1262255346u64;
+    let mut s = 2053687597u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0428_backward(p0, p1, p2, 1.0);
+    let (value, grads) = f0428_backward(p0, p1, p2, (1.0, 0.5));
     assert_eq!(value, f0428(p0, p1, p2));
-    gradcheck(&(p0, p1, p2), |(p0, p1, p2)| f0428_backward(*p0, *p1, *p2, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5))
+        .check(&(p0, p1, p2), |(p0, p1, p2)| f0428_backward(*p0, *p1, *p2, (1.0, 0.5)))
+        .unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2 = scalar(&mut s);
+    GradCheck::new().upstream(&(1.0, 0.5)).check_jvp(&(p0, p1, p2), &(v_p0, v_p1, v_p2), |(p0, p1, p2)| f0428_backward(*p0, *p1, *p2, (1.0, 0.5)), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0428_jvp(*p0, *p1, *p2, *v_p0, *v_p1, *v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0429(p0: &Array2<f64>) -> f64 {
     let t1 = ceil(p0);
     t1.iter().sum::<f64>()
@@ -12694,8 +15778,11 @@ fn f0429_gradcheck() {
     assert_eq!(value, f0429(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0429_backward(p0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0429_backward(p0, 1.0), |(p0,), (v_p0,)| f0429_jvp(p0, v_p0)).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0429_hvp(p0, v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0430(p0: &Array1<f64>) -> f64 {
     let t1 = p0.select(Axis(0), &[2]);
     let _t2 = sum(&t1);
@@ -12714,8 +15801,11 @@ fn f0430_gradcheck() {
     assert_eq!(value, f0430(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0430_backward(p0, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(3, &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0430_backward(p0, 1.0), |(p0,), (v_p0,)| f0430_jvp(p0, v_p0)).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0430_hvp(p0, v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0431(p0: &Array1<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
     let t1 = (3.0 / (square(p2) + 1.0)).to_shape(6).unwrap().to_owned();
     t1.iter().sum::<f64>() + p1.mean().unwrap()
@@ -12734,120 +15824,157 @@ fn f0431_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0431_backward(p0, p1, p2, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(2, &mut s);
+    let v_p1: Array2<f64> = random((2, 2), &mut s);
+    let v_p2: Array2<f64> = random((2, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(p0, p1, p2)| f0431_backward(p0, p1, p2, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0431_jvp(p0, p1, p2, v_p0, v_p1, v_p2)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0431_hvp(p0, p1, p2, v_p0, v_p1, v_p2)).unwrap();
 }
-#[differentiable]
-fn f0432(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array1<f64>) -> f64 {
-    let t1 = stack(Axis(1), &[p3.view(), p3.view()]).unwrap();
-    t1.sum() + mean(&t1)
+#[differentiable(jvp, wrt(p0, p1, p2, p3))]
+fn f0432(p0: &Array2<f64>, p1: f64, p2: &Array2<f64>, p3: &Array1<f64>, c1: f64) -> (f64, f64, f64) {
+    let mut t1 = (p2[[0, 1]]).sin();
+    let mut t2 = t1;
+    let mut n1 = 0;
+    while n1 < 1 {
+        t1 -= 0.5 * t2;
+        t2 = t1;
+        t1 = t1 * 0.5 + t2;
+        n1 += 1;
+    }
+    (p0.sum(), p3.sum(), p0.sum())
 }
 
 #[test]
 fn f0432_gradcheck() {
-    let mut s = 1954050257u64;
+    let mut s = 1398928797u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
     let p3: Array1<f64> = random(2, &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0432_backward(&p0, p1, &p2, &p3, 1.0);
-    assert_eq!(value, f0432(&p0, p1, &p2, &p3));
+    let c1 = scalar(&mut s);
+    let (p0, p1, p2, p3, c1,) = std::hint::black_box((p0, p1, p2, p3, c1,));
+    let (value, grads) = f0432_backward(&p0, p1, &p2, &p3, c1, (1.0, 0.5, -0.75));
+    assert_eq!(value, f0432(&p0, p1, &p2, &p3, c1));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0432_backward(p0, *p1, p2, p3, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, 0.5, -0.75))
+        .check(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0432_backward(p0, *p1, p2, p3, c1, (1.0, 0.5, -0.75)))
+        .unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array2<f64> = random((1, 3), &mut s);
+    let v_p3: Array1<f64> = random(2, &mut s);
+    GradCheck::new().upstream(&(1.0, 0.5, -0.75)).check_jvp(&(p0.clone(), p1, p2.clone(), p3.clone()), &(v_p0.clone(), v_p1, v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0432_backward(p0, *p1, p2, p3, c1, (1.0, 0.5, -0.75)), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0432_jvp(p0, *p1, p2, p3, c1, v_p0, *v_p1, v_p2, v_p3)).unwrap();
 }
-#[differentiable]
-fn f0433(p0: f64, p1: &Array2<f64>) -> Array2<f64> {
-    let mut t1 = p1.mapv(|u| {
-        if p0 < -0.5183 {
-            p0
-        } else {
-            p0 * (u + u)
-        }
-    });
-    let mut t2 = t1.mapv(f64::cos);
-    t1 += &t2;
-    t1 += p1;
-    for i in 0..3 {
-        t2 += &(&t2 * &t1);
+#[differentiable(hvp)]
+fn f0433(p0: f64, p1: &Array2<f64>) -> f64 {
+    let mut t1 = (p1.select(Axis(0), &[0, 0, 0])).map(|&u| u + u);
+    if p0 < 0.0371 {
+        t1 = p0 + &t1;
+    } else if t1.sum() <= 0.4629 {
+        t1 = t1.mapv(f64::cos);
     }
-    t2 -= &t1;
-    sin(p1)
+    t1 -= &((tanh(&(sqrt(&(square(&(sqrt(&(square(&t1) + 0.5)))) + 1.0))).t())).dot(&(cos(&t1))));
+    let t1 = p0;
+    let t2 = t1;
+    let mut t3 = (f0427(t2));
+    let mut n1 = 0;
+    loop {
+        t3 += ((p1.to_owned().mapv_into(|v| ln(square(t2) + 0.5))).sum());
+        n1 += 1;
+        if n1 >= 4 || t3.abs() < 0.4629 {
+            break;
+        }
+    }
+    t1 + t2 + t3
 }
 
 #[test]
 fn f0433_gradcheck() {
-    let mut s = 128090974u64;
+    let mut s = 1009829223u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up: Array2<f64> = random((1, 3), &mut s);
-    let (value, grads) = f0433_backward(p0, &p1, &up);
+    let (value, grads) = f0433_backward(p0, &p1, 1.0);
     assert_eq!(value, f0433(p0, &p1));
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0, p1.clone()), |(p0, p1)| f0433_backward(*p0, p1, &up))
-        .unwrap();
+    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0433_backward(*p0, p1, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((1, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone()), &(v_p0, v_p1.clone()), |(p0, p1)| f0433_backward(*p0, p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0433_jvp(*p0, p1, *v_p0, v_p1)).unwrap();
+    hvpcheck(&(p0, p1.clone()), &(v_p0, v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0433_hvp(*p0, p1, *v_p0, v_p1)).unwrap();
 }
-#[differentiable]
-fn f0434(d_out: f64, out: f64) -> f64 {
-    let t1 = d_out;
-    t1
-}
-
-#[test]
-fn f0434_gradcheck() {
-    let mut s = 1290863220u64;
-    let d_out = scalar(&mut s);
-    let out = scalar(&mut s);
-    let (d_out, out,) = std::hint::black_box((d_out, out,));
-    let (value, grads) = f0434_backward(d_out, out, 1.0);
-    assert_eq!(value, f0434(d_out, out));
-    gradcheck(&(d_out, out), |(d_out, out)| f0434_backward(*d_out, *out, 1.0)).unwrap();
-}
-#[differentiable]
-fn f0435(p0: f64, p1: f64, p2: f64) -> f64 {
-    let mut t2 = {
-        let t1 = p2;
-        (square(p2) + 0.5).powf(p1.tanh())
-    };
+#[differentiable(hvp, wrt(p0, p1))]
+fn f0434(p0: f64, p1: f64, c1: f64) -> f64 {
+    let mut t1 = cos(p0);
+    let mut t2 = sigmoid(p1);
     for i in 0..2 {
-        t2 += p0;
-    }
-    let _t3 = (1.5 + (sigmoid(f0403((0.25 - p1).cos(), tanh(t2), p2)))).powf(tanh(p1));
-    let mut t5 = {
-        let t4 = exp((p2.max(p1)).exp());
-        asinh(f0426(tanh(t2 - t2), p1))
-    };
-    for i in (0..3).step_by(2) {
-        t2 = p1.asinh();
-        match i % 3 {
-            0 => t5 += p2,
-            1 | 2 => {
-                t2 += square(sigmoid(t5));
+        t1 -= 0.5 * t2;
+        match i % 2 {
+            0 => {
+                t2 = c1;
             }
             _ => {}
         }
     }
-    t2 + t5 + p0
+    t1 + t2
+}
+
+#[test]
+fn f0434_gradcheck() {
+    let mut s = 1615108235u64;
+    let p0 = scalar(&mut s);
+    let p1 = scalar(&mut s);
+    let c1 = scalar(&mut s);
+    let (p0, p1, c1,) = std::hint::black_box((p0, p1, c1,));
+    let (value, grads) = f0434_backward(p0, p1, c1, 1.0);
+    assert_eq!(value, f0434(p0, p1, c1));
+    gradcheck(&(p0, p1), |(p0, p1)| f0434_backward(*p0, *p1, c1, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0, p1), &(v_p0, v_p1), |(p0, p1)| f0434_backward(*p0, *p1, c1, 1.0), |(p0, p1), (v_p0, v_p1)| f0434_jvp(*p0, *p1, c1, *v_p0, *v_p1)).unwrap();
+    hvpcheck(&(p0, p1), &(v_p0, v_p1), |(p0, p1), (v_p0, v_p1)| f0434_hvp(*p0, *p1, c1, *v_p0, *v_p1)).unwrap();
+}
+#[differentiable(hvp)]
+fn f0435(d_p0: f64, y_1: f64, d_t1: f64) -> f64 {
+    let mut t2 = {
+        let x_from_out = d_t1;
+        (square(d_t1) + 0.5).powf(y_1.tanh())
+    };
+    for i in 0..2 {
+        t2 += d_p0;
+    }
+    let _t3 = relu(f0427(d_t1));
+    let t2 = t2;
+    let d_x = {
+        let d_out_1 = y_1 - d_t1;
+        powi(y_1, 1)
+    };
+    t2 + d_x + d_x
 }
 
 #[test]
 fn f0435_gradcheck() {
-    let mut s = 1275382457u64;
-    let p0 = scalar(&mut s);
-    let p1 = scalar(&mut s);
-    let p2 = scalar(&mut s);
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0435_backward(p0, p1, p2, 1.0);
-    assert_eq!(value, f0435(p0, p1, p2));
-    gradcheck(&(p0, p1, p2), |(p0, p1, p2)| f0435_backward(*p0, *p1, *p2, 1.0)).unwrap();
+    let mut s = 1842488676u64;
+    let d_p0 = scalar(&mut s);
+    let y_1 = scalar(&mut s);
+    let d_t1 = scalar(&mut s);
+    let (d_p0, y_1, d_t1,) = std::hint::black_box((d_p0, y_1, d_t1,));
+    let (value, grads) = f0435_backward(d_p0, y_1, d_t1, 1.0);
+    assert_eq!(value, f0435(d_p0, y_1, d_t1));
+    gradcheck(&(d_p0, y_1, d_t1), |(d_p0, y_1, d_t1)| f0435_backward(*d_p0, *y_1, *d_t1, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(d_p0, y_1, d_t1), &(v_p0, v_p1, v_p2), |(d_p0, y_1, d_t1)| f0435_backward(*d_p0, *y_1, *d_t1, 1.0), |(d_p0, y_1, d_t1), (v_p0, v_p1, v_p2)| f0435_jvp(*d_p0, *y_1, *d_t1, *v_p0, *v_p1, *v_p2)).unwrap();
+    hvpcheck(&(d_p0, y_1, d_t1), &(v_p0, v_p1, v_p2), |(d_p0, y_1, d_t1), (v_p0, v_p1, v_p2)| f0435_hvp(*d_p0, *y_1, *d_t1, *v_p0, *v_p1, *v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0436(p0: &Array2<f64>) -> f64 {
-    let t1 = sum(&(0.5 - &(log_softmax(p0))).row(1));
-    t1 + p0.mean().unwrap()
+    let t1 = (softmax(&(p0.t()))) - (sum(p0));
+    t1.sum() + mean(p0)
 }
 
 #[test]
@@ -12859,46 +15986,51 @@ fn f0436_gradcheck() {
     assert_eq!(value, f0436(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0436_backward(p0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0436_backward(p0, 1.0), |(p0,), (v_p0,)| f0436_jvp(p0, v_p0)).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0436_hvp(p0, v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0437(p0: f64) -> f64 {
-    let (t1, _) = f0274(p0, p0);
-    let t2 = p0 - t1;
-    let mut t3 = ((p0 * t2).clamp(-0.5, 3.0));
+    let t1 = (sigmoid(p0)) * p0;
+    let t2 = f64::acosh(p0.powi(2) + 1.5);
+    let mut t3 = ((1.5 + ((t2.floor()).tanh())).powf(cos(p0)));
     let mut n1 = 0;
-    while n1 < 3 && t3.abs() < 0.4629 {
-        t3 = t3 * 0.5 + ((p0 / 0.75));
+    let t4 = loop {
+        t3 = t3 * 0.5 + ((p0.sin()));
         n1 += 1;
-    }
-    t2 + t3 + t1
+        if n1 >= 4 || t3.abs() > 0.4629 {
+            break t3 * 0.5;
+        }
+    };
+    t4 + t3
 }
 
 #[test]
 fn f0437_gradcheck() {
-    let mut s = 562312556u64;
+    let mut s = 1438151003u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0437_backward(p0, 1.0);
     assert_eq!(value, f0437(p0));
     gradcheck(&(p0,), |(p0,)| f0437_backward(*p0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0,), &(v_p0,), |(p0,)| f0437_backward(*p0, 1.0), |(p0,), (v_p0,)| f0437_jvp(*p0, *v_p0)).unwrap();
+    hvpcheck(&(p0,), &(v_p0,), |(p0,), (v_p0,)| f0437_hvp(*p0, *v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0438(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
     let t2 = {
         let t1 = p1 + p3;
         &(softmax(p1)) + &t1
     };
-    let mut t3 = ((p2.iter().sum::<f64>()).powi(1));
-    for i in 0..3 {
-        let (t4, _) = f0370(sigmoid(t3));
-        t3 += ((t4 - 3.0));
-    }
-    sum(&t2) + t3
+    let t3 = softmax(&(p2 * p3));
+    t2.mean().unwrap() + t3[[2, 2]]
 }
 
 #[test]
 fn f0438_gradcheck() {
-    let mut s = 397472458u64;
+    let mut s = 2103807473u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 3), &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -12909,51 +16041,55 @@ fn f0438_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0, p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0438_backward(*p0, p1, p2, *p3, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((2, 3), &mut s);
+    let v_p2: Array2<f64> = random((3, 3), &mut s);
+    let v_p3 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone(), p2.clone(), p3), &(v_p0, v_p1.clone(), v_p2.clone(), v_p3), |(p0, p1, p2, p3)| f0438_backward(*p0, p1, p2, *p3, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0438_jvp(*p0, p1, p2, *p3, *v_p0, v_p1, v_p2, *v_p3)).unwrap();
+    hvpcheck(&(p0, p1.clone(), p2.clone(), p3), &(v_p0, v_p1.clone(), v_p2.clone(), v_p3), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0438_hvp(*p0, p1, p2, *p3, *v_p0, v_p1, v_p2, *v_p3)).unwrap();
 }
-#[differentiable]
-fn f0439(p0: Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> (f64, f64, f64) {
-    let t1 = array![[-0.75_f64, 0.25, 2.0], [-0.75, 0.25, -0.75]];
-    let t2 = match () {
-        _ if mean(p3) >= 0.0371 => (backprop::ops::recip(&(p3 * p3 + 1.0))).sum(),
-        _ if sum(p3) < 0.0371 => p2,
-        _ => sigmoid((backprop::ops::recip(&(p3 * p3 + 1.0))).sum()),
+#[differentiable(hvp)]
+fn f0439(p0: Array2<f64>, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
+    let t1 = match () {
+        _ if p1 >= 0.0371 => log_softmax(p3),
+        _ if mean(p3) >= 0.4629 => p3.to_owned(),
+        _ => p3 + (p2 / 3.0),
     };
-    let mut t3 = Array2::<f64>::zeros((p0.nrows(), p0.ncols()));
-    let mut t4 = (p2.abs());
-    for o in 0..3 {
-        if t2 < 0.0371 {
-            for i in 0..t3.nrows() {
-                t3.row_mut(i).assign(&(&(sigmoid(&p0.row(i))) * (sum(&(t2 * &p0)))));
-            }
-        }
-        for i in 0..t3.nrows() {
-            t4 += (t3.row(i).sum());
-        }
-    }
-    let _t5 = tanh(f0416(p3));
-    let t6 = p1;
-    let _t7 = t4;
-    (t2, t6, mean(&p0))
+    let t1 = t1.column(2);
+    let t3 = {
+        let t2 = powi(p3, 2);
+        sigmoid(&t2)
+    };
+    let c1: f64 = 1.5;
+    let t5 = {
+        let t4 = Zip::from(&(tan(&(tanh(&(t3.column(0))))))).and(&(tanh(&t1))).map_collect(|&l, &r| p1.max(r));
+        &t4 * &t4
+    };
+    let t6 = &t1 + p2;
+    logsumexp(&t1) + sum(&t3) + t5.mean().unwrap() + t6.sum()
 }
 
 #[test]
 fn f0439_gradcheck() {
-    let mut s = 853105655u64;
+    let mut s = 1485084470u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((2, 3), &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0439_backward(p0.clone(), p1, p2, &p3, (1.0, 0.5, -0.75));
+    let (value, grads) = f0439_backward(p0.clone(), p1, p2, &p3, 1.0);
     assert_eq!(value, f0439(p0.clone(), p1, p2, &p3));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    GradCheck::new()
-        .upstream(&(1.0, 0.5, -0.75))
-        .check(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0439_backward(p0.clone(), *p1, *p2, p3, (1.0, 0.5, -0.75)))
-        .unwrap();
+    gradcheck(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0439_backward(p0.clone(), *p1, *p2, p3, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 1), &mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2 = scalar(&mut s);
+    let v_p3: Array2<f64> = random((2, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1, p2, p3.clone()), &(v_p0.clone(), v_p1, v_p2, v_p3.clone()), |(p0, p1, p2, p3)| f0439_backward(p0.clone(), *p1, *p2, p3, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0439_jvp(p0.clone(), *p1, *p2, p3, v_p0.clone(), *v_p1, *v_p2, v_p3)).unwrap();
+    hvpcheck(&(p0.clone(), p1, p2, p3.clone()), &(v_p0.clone(), v_p1, v_p2, v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0439_hvp(p0.clone(), *p1, *p2, p3, v_p0.clone(), *v_p1, *v_p2, v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0440(out: &Array2<f64>) -> f64 {
     let d_x = out;
     d_x.mean().unwrap()
@@ -12968,8 +16104,11 @@ fn f0440_gradcheck() {
     assert_eq!(value, f0440(&out));
     assert_eq!(grads.out.shape(), out.shape());
     gradcheck(&(out.clone(),), |(out,)| f0440_backward(out, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(out.clone(),), &(v_p0.clone(),), |(out,)| f0440_backward(out, 1.0), |(out,), (v_p0,)| f0440_jvp(out, v_p0)).unwrap();
+    hvpcheck(&(out.clone(),), &(v_p0.clone(),), |(out,), (v_p0,)| f0440_hvp(out, v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0441(p0: &Array1<f32>) -> f32 {
     let _t1 = sum(&(&(to_degrees(p0)) * 0.01));
     p0.mean().unwrap()
@@ -12988,42 +16127,38 @@ fn f0441_gradcheck() {
         .atol(1e-2)
         .check(&(p0.clone(),), |(p0,)| f0441_backward(p0, 1.0))
         .unwrap();
+    let v_p0: Array1<f32> = random32(2, &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0441_backward(p0, 1.0), |(p0,), (v_p0,)| f0441_jvp(p0, v_p0)).unwrap();
 }
-#[differentiable]
-fn f0442(out: f64, w: &Array1<f64>, d_x: f64) -> f64 {
-    let d_d_x = d_x - out;
-    let mut unused = Array1::<f64>::zeros(w.len());
-    let mut t3 = (exp(d_x));
-    for o in 0..3 {
-        for j in 0..unused.len() {
-            unused[j] = ((w[j]) * w).sum();
-        }
-        for j in 0..unused.len() {
-            t3 += (sigmoid(unused[j] * ((d_d_x - w).sum())));
-        }
-        for j in 0..unused.len() {
-            unused[j] = ((backprop::ops::recip(square(out) + 1.0))) + w[j];
-        }
-        for j in 0..unused.len() {
-            t3 -= (unused[j] * ((w.iter().zip(w.iter()).map(|(l, r)| (*r) * d_x).sum::<f64>())));
-        }
+#[differentiable(hvp)]
+fn f0442(p0: f64, p1: &Array1<f64>, p2: f64) -> f64 {
+    let t1 = (cos(p1)).dot(p1);
+    let mut t2 = sum(&(&(p2 - p1) - p1));
+    for i in 0..2 {
+        let (t3, t4) = f0407((t1 + t1).tanh(), p1);
+        t2 = t2 * 0.5 + (t3.dot(&t3));
     }
-    mean(&unused) + t3
+    t1 + t2 + t2
 }
 
 #[test]
 fn f0442_gradcheck() {
-    let mut s = 1580283816u64;
-    let out = scalar(&mut s);
-    let w: Array1<f64> = random(3, &mut s);
-    let d_x = scalar(&mut s);
-    let (out, w, d_x,) = std::hint::black_box((out, w, d_x,));
-    let (value, grads) = f0442_backward(out, &w, d_x, 1.0);
-    assert_eq!(value, f0442(out, &w, d_x));
-    assert_eq!(grads.w.shape(), w.shape());
-    gradcheck(&(out, w.clone(), d_x), |(out, w, d_x)| f0442_backward(*out, w, *d_x, 1.0)).unwrap();
+    let mut s = 1214318659u64;
+    let p0 = scalar(&mut s);
+    let p1: Array1<f64> = random(3, &mut s);
+    let p2 = scalar(&mut s);
+    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
+    let (value, grads) = f0442_backward(p0, &p1, p2, 1.0);
+    assert_eq!(value, f0442(p0, &p1, p2));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0442_backward(*p0, p1, *p2, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array1<f64> = random(3, &mut s);
+    let v_p2 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone(), p2), &(v_p0, v_p1.clone(), v_p2), |(p0, p1, p2)| f0442_backward(*p0, p1, *p2, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0442_jvp(*p0, p1, *p2, *v_p0, v_p1, *v_p2)).unwrap();
+    hvpcheck(&(p0, p1.clone(), p2), &(v_p0, v_p1.clone(), v_p2), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0442_hvp(*p0, p1, *p2, *v_p0, v_p1, *v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0443(p0: f64, p1: f64, p2: &Array2<f64>) -> f64 {
     let t1 = exp(p2);
     let t2 = t1.clamp(-1.0, 0.5);
@@ -13043,8 +16178,13 @@ fn f0443_gradcheck() {
     assert_eq!(value, f0443(p0, p1, &p2));
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0443_backward(*p0, *p1, p2, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array2<f64> = random((3, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1, p2.clone()), &(v_p0, v_p1, v_p2.clone()), |(p0, p1, p2)| f0443_backward(*p0, *p1, p2, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0443_jvp(*p0, *p1, p2, *v_p0, *v_p1, v_p2)).unwrap();
+    hvpcheck(&(p0, p1, p2.clone()), &(v_p0, v_p1, v_p2.clone()), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0443_hvp(*p0, *p1, p2, *v_p0, *v_p1, v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0444(p0: f64) -> (f64, f64, f64) {
     let t1 = p0;
     let mut t2 = softplus(p0);
@@ -13065,33 +16205,37 @@ fn f0444_gradcheck() {
         .upstream(&(1.0, 0.5, -0.75))
         .check(&(p0,), |(p0,)| f0444_backward(*p0, (1.0, 0.5, -0.75)))
         .unwrap();
+    let v_p0 = scalar(&mut s);
+    GradCheck::new().upstream(&(1.0, 0.5, -0.75)).check_jvp(&(p0,), &(v_p0,), |(p0,)| f0444_backward(*p0, (1.0, 0.5, -0.75)), |(p0,), (v_p0,)| f0444_jvp(*p0, *v_p0)).unwrap();
 }
-#[differentiable]
-fn f0445(w: &Array2<f64>) -> f64 {
-    let x_from_out = w;
-    let c1 = 3.0_f64;
-    let d_d_x = if x_from_out[[0, 2]] < 0.0371 {
-        logsumexp(w)
-    } else {
-        sin(&(logsumexp(w)))
+#[differentiable(hvp)]
+fn f0445(p0: &Array2<f64>) -> f64 {
+    let mut t1 = (ln(&(p0 * p0 + 1.0))).mapv(f64::exp);
+    t1 -= p0;
+    let t2 = match p0.len() % 3 {
+        0 => t1.to_owned(),
+        1 | 2 => p0.to_owned(),
+        _ => &(relu(&(p0 * &t1))) - p0,
     };
-    let t3 = &d_d_x;
-    x_from_out[[0, 1]] + d_d_x.sum() + sum(t3)
+    sum(&t1) + mean(&t2)
 }
 
 #[test]
 fn f0445_gradcheck() {
-    let mut s = 993154289u64;
-    let w: Array2<f64> = random((3, 3), &mut s);
-    let (w,) = std::hint::black_box((w,));
-    let (value, grads) = f0445_backward(&w, 1.0);
-    assert_eq!(value, f0445(&w));
-    assert_eq!(grads.w.shape(), w.shape());
-    gradcheck(&(w.clone(),), |(w,)| f0445_backward(w, 1.0)).unwrap();
+    let mut s = 1183906262u64;
+    let p0: Array2<f64> = random((3, 3), &mut s);
+    let (p0,) = std::hint::black_box((p0,));
+    let (value, grads) = f0445_backward(&p0, 1.0);
+    assert_eq!(value, f0445(&p0));
+    assert_eq!(grads.p0.shape(), p0.shape());
+    gradcheck(&(p0.clone(),), |(p0,)| f0445_backward(p0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0445_backward(p0, 1.0), |(p0,), (v_p0,)| f0445_jvp(p0, v_p0)).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0445_hvp(p0, v_p0)).unwrap();
 }
-#[differentiable(wrt(p0, p1))]
+#[differentiable(hvp, wrt(p0, p1))]
 fn f0446(p0: f64, p1: f64, c0: &Array2<f64>, labels: &[usize]) -> f64 {
-    let mut t1 = f0428(p0, p1, p1);
+    let mut t1 = p1 * p1;
     let t3 = {
         let t2 = sin((t1 + p1) - ((tanh(p1)).tan()));
         (square(t2) + 0.5).ln()
@@ -13099,7 +16243,7 @@ fn f0446(p0: f64, p1: f64, c0: &Array2<f64>, labels: &[usize]) -> f64 {
     if t1 > 0.4629 {
         t1 /= square((p1.tanh()).tan()) + 0.5;
     } else if t3 >= 0.0371 {
-        t1 += t3 + 0.75;
+        t1 *= t3 + 0.75;
     }
     t1 + t3
 }
@@ -13115,8 +16259,12 @@ fn f0446_gradcheck() {
     let (value, grads) = f0446_backward(p0, p1, &c0, labels, 1.0);
     assert_eq!(value, f0446(p0, p1, &c0, labels));
     gradcheck(&(p0, p1), |(p0, p1)| f0446_backward(*p0, *p1, &c0, labels, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0, p1), &(v_p0, v_p1), |(p0, p1)| f0446_backward(*p0, *p1, &c0, labels, 1.0), |(p0, p1), (v_p0, v_p1)| f0446_jvp(*p0, *p1, &c0, labels, *v_p0, *v_p1)).unwrap();
+    hvpcheck(&(p0, p1), &(v_p0, v_p1), |(p0, p1), (v_p0, v_p1)| f0446_hvp(*p0, *p1, &c0, labels, *v_p0, *v_p1)).unwrap();
 }
-#[differentiable(wrt(y_1, d_x))]
+#[differentiable(jvp, wrt(y_1, d_x))]
 fn f0447(y_1: f64, d_x: &Array2<f64>, x: &Array1<f64>) -> (f64, f64) {
     let (n1, m1) = d_x.dim();
     let d_out_1 = Array2::<f64>::ones((n1, m1));
@@ -13141,8 +16289,11 @@ fn f0447_gradcheck() {
         .upstream(&(1.0, 0.5))
         .check(&(y_1, d_x.clone()), |(y_1, d_x)| f0447_backward(*y_1, d_x, &x, (1.0, 0.5)))
         .unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((2, 1), &mut s);
+    GradCheck::new().upstream(&(1.0, 0.5)).check_jvp(&(y_1, d_x.clone()), &(v_p0, v_p1.clone()), |(y_1, d_x)| f0447_backward(*y_1, d_x, &x, (1.0, 0.5)), |(y_1, d_x), (v_p0, v_p1)| f0447_jvp(*y_1, d_x, &x, *v_p0, v_p1)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0448(p0: &Array2<f64>, p1: &Array2<f64>, p2: Array2<f64>) -> Array2<f64> {
     let mut t1 = f0440(&p2);
     t1 += ((&p2 + t1).iter().map(|&z| square(((square(z) + 0.5).log(square(z) + 1.5)).tanh())).sum::<f64>()).atan2(square(t1) + 0.5);
@@ -13166,39 +16317,44 @@ fn f0448_gradcheck() {
         .upstream(&up)
         .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0448_backward(p0, p1, p2.clone(), &up))
         .unwrap();
+    let v_p0: Array2<f64> = random((2, 3), &mut s);
+    let v_p1: Array2<f64> = random((2, 1), &mut s);
+    let v_p2: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().upstream(&&up).check_jvp(&(p0.clone(), p1.clone(), p2.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(p0, p1, p2)| f0448_backward(p0, p1, p2.clone(), &up), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0448_jvp(p0, p1, p2.clone(), v_p0, v_p1, v_p2.clone())).unwrap();
 }
-#[differentiable]
-fn f0449(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> (Array2<f64>, f64, f64) {
+#[differentiable(jvp)]
+fn f0449(p0: f64, p1: &Array2<f64>, p2: &Array2<f64>, p3: &Array2<f64>) -> (Array2<f64>, f64) {
     let _t1 = p2 * p2;
-    let (_, t2, t3) = f0391(p2);
-    let t4 = if p2[[0, 0]] <= -0.5183 {
-        sum(&(softmax(&(cosh(p1)))))
-    } else {
-        sum(&(f0399(p1)))
-    };
-    (sin(p2), t2, p3.sum())
+    let t2 = sqrt(&(square(&(&(p2.t()) * p3)) + 1.0));
+    let t3 = log_sigmoid(&t2);
+    (tanh(&t2), mean(&t2))
 }
 
 #[test]
 fn f0449_gradcheck() {
-    let mut s = 1376636822u64;
+    let mut s = 2000081547u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
     let p2: Array2<f64> = random((2, 3), &mut s);
     let p3: Array2<f64> = random((3, 1), &mut s);
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up0: Array2<f64> = random((2, 3), &mut s);
-    let (value, grads) = f0449_backward(p0, &p1, &p2, &p3, (&up0, 0.5, -0.75));
+    let up0: Array2<f64> = random((3, 2), &mut s);
+    let (value, grads) = f0449_backward(p0, &p1, &p2, &p3, (&up0, 0.5));
     assert_eq!(value, f0449(p0, &p1, &p2, &p3));
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
     GradCheck::new()
-        .upstream(&(&up0, 0.5, -0.75))
-        .check(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0449_backward(*p0, p1, p2, p3, (&up0, 0.5, -0.75)))
+        .upstream(&(&up0, 0.5))
+        .check(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0449_backward(*p0, p1, p2, p3, (&up0, 0.5)))
         .unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((2, 1), &mut s);
+    let v_p2: Array2<f64> = random((2, 3), &mut s);
+    let v_p3: Array2<f64> = random((3, 1), &mut s);
+    GradCheck::new().upstream(&(&up0, 0.5)).check_jvp(&(p0, p1.clone(), p2.clone(), p3.clone()), &(v_p0, v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0449_backward(*p0, p1, p2, p3, (&up0, 0.5)), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0449_jvp(*p0, p1, p2, p3, *v_p0, v_p1, v_p2, v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0450(d_p0: f64) -> f64 {
     let t1 = d_p0;
     let t2 = d_p0.min(t1);
@@ -13213,8 +16369,11 @@ fn f0450_gradcheck() {
     let (value, grads) = f0450_backward(d_p0, 1.0);
     assert_eq!(value, f0450(d_p0));
     gradcheck(&(d_p0,), |(d_p0,)| f0450_backward(*d_p0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(d_p0,), &(v_p0,), |(d_p0,)| f0450_backward(*d_p0, 1.0), |(d_p0,), (v_p0,)| f0450_jvp(*d_p0, *v_p0)).unwrap();
+    hvpcheck(&(d_p0,), &(v_p0,), |(d_p0,), (v_p0,)| f0450_hvp(*d_p0, *v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0451(p0: f64, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
     let (n1, m1) = p3.dim();
     let t1 = Array2::<f64>::from_shape_vec((n1, m1), vec![0.0, 0.5]).unwrap();
@@ -13223,16 +16382,49 @@ fn f0451(p0: f64, p1: f64, p2: f64, p3: &Array2<f64>) -> f64 {
     } else {
         &((relu(p1)) * p3) * p1
     };
-    let t3 = p1;
-    let t4 = p2 * p1;
-    let t5 = (p2 - p0).powi(2);
-    let t6 = sigmoid(&t2);
-    t2.sum() + t3 + t4 + t5 + sum(&t6)
+    let t3 = Array::from_elem((2, m1), 2.0_f64);
+    let mut t4 = tanh(p3);
+    let mut t5 = t4.clone();
+    let mut n2 = 0;
+    while n2 < 1 {
+        t4 = tanh(&(&t4 + &t5));
+        t5 = t3.clone();
+        n2 += 1;
+    }
+    let mut t6 = Array2::<f64>::zeros((p3.nrows(), p3.ncols()));
+    let mut t7 = (p3.iter().map(|u| {
+        if (*u) < 0.4629 {
+            *u
+        } else {
+            (powi(p2, 2)) * p1
+        }
+    }).sum::<f64>());
+    for o in 0..1 {
+        for i in 0..t6.nrows() {
+            for j in 0..t6.ncols() {
+                t6[[i, j]] = t6[[i, j]] * 0.5 + (mean(&((p3[[i, j]]) - p3)));
+            }
+        }
+        for i in 0..t6.nrows() {
+            for j in 0..t6.ncols() {
+                t7 += (t6[[i, j]] * ((1.5 / (square(sum(p3)) + 1.0))));
+            }
+        }
+    }
+    let t8 = ((t5.mean().unwrap()).sin()) + &t5;
+    let t6 = (tanh(&(p3 - 3.0))).map(|&u| {
+        if t7 > 0.4629 {
+            u.mul_add(-1.5, 0.25)
+        } else {
+            t7
+        }
+    });
+    mean(&t8) + t6.sum() + mean(&t5)
 }
 
 #[test]
 fn f0451_gradcheck() {
-    let mut s = 204249401u64;
+    let mut s = 1176734568u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -13242,45 +16434,58 @@ fn f0451_gradcheck() {
     assert_eq!(value, f0451(p0, p1, p2, &p3));
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p0, p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0451_backward(*p0, *p1, *p2, p3, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2 = scalar(&mut s);
+    let v_p3: Array2<f64> = random((2, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1, p2, p3.clone()), &(v_p0, v_p1, v_p2, v_p3.clone()), |(p0, p1, p2, p3)| f0451_backward(*p0, *p1, *p2, p3, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0451_jvp(*p0, *p1, *p2, p3, *v_p0, *v_p1, *v_p2, v_p3)).unwrap();
+    hvpcheck(&(p0, p1, p2, p3.clone()), &(v_p0, v_p1, v_p2, v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0451_hvp(*p0, *p1, *p2, p3, *v_p0, *v_p1, *v_p2, v_p3)).unwrap();
 }
-#[differentiable]
-fn f0452(p0: f64, p1: &Array1<f64>) -> Array1<f64> {
+#[differentiable(hvp)]
+fn f0452(p0: f64, p1: &Array1<f64>) -> f64 {
     let t1 = p1;
-    let mut t2 = p1 * p0;
-    let mut t3 = Array1::<f64>::zeros(t2.len());
-    let mut t4 = ((tanh(&(&(p1 / &(t1 * t1 + 1.0)) / (square(&((&(tanh(&t2)) * 0.75).asin())) + 2.0)))).product());
-    for o in 0..3 {
-        if sum(&t2) <= 0.4629 {
-            for j in 0..t3.len() {
-                t3[j] = (t2.iter().sum::<f64>()) + t2[j];
-            }
-        }
-        for j in 0..t3.len() {
-            t4 -= (t3[j] * (logsumexp(&(p1 * p1))));
+    let mut t2 = sigmoid(mean(t1));
+    let mut t3 = t2;
+    for i in 0..3 {
+        let s1 = t3 * 0.5;
+        t2 = t2.tanh() + s1;
+        t3 = 0.5;
+        t2 += t3.sin();
+        if logsumexp(t1) < 0.4629 {
+            break;
         }
     }
-    t2 += p1;
-    let t5 = p0 - 0.75;
-    let t1 = t2.clone();
-    exp(p1)
+    let mut t4 = f0403((sum(&(Zip::from(t1).and(t1).map_collect(|&l, &r| (f64::to_degrees(l)) * 0.01)))).tanh(), p0, sigmoid(t2));
+    t4 -= t2;
+    t4 -= t2;
+    let mut t5 = t3;
+    let mut n2 = 0;
+    loop {
+        t5 += ((logsumexp(&(&(t1 - p0) - t4))).tanh());
+        n2 += 1;
+        if n2 >= 4 || t5.abs() > 0.5183 {
+            break;
+        }
+    }
+    t1.sum() + t2 + t3 + t4 + t5
 }
 
 #[test]
 fn f0452_gradcheck() {
-    let mut s = 38093082u64;
+    let mut s = 1350958518u64;
     let p0 = scalar(&mut s);
     let p1: Array1<f64> = random(3, &mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up: Array1<f64> = random(3, &mut s);
-    let (value, grads) = f0452_backward(p0, &p1, &up);
+    let (value, grads) = f0452_backward(p0, &p1, 1.0);
     assert_eq!(value, f0452(p0, &p1));
     assert_eq!(grads.p1.shape(), p1.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0, p1.clone()), |(p0, p1)| f0452_backward(*p0, p1, &up))
-        .unwrap();
+    gradcheck(&(p0, p1.clone()), |(p0, p1)| f0452_backward(*p0, p1, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array1<f64> = random(3, &mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone()), &(v_p0, v_p1.clone()), |(p0, p1)| f0452_backward(*p0, p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0452_jvp(*p0, p1, *v_p0, v_p1)).unwrap();
+    hvpcheck(&(p0, p1.clone()), &(v_p0, v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0452_hvp(*p0, p1, *v_p0, v_p1)).unwrap();
 }
-#[differentiable(wrt(p0))]
+#[differentiable(hvp, wrt(p0))]
 fn f0453(p0: &Array1<f64>, c0: &Array2<f64>) -> f64 {
     let _t1 = c0;
     let mut t2 = (softmax(&(c0.t()))).iter().sum::<f64>();
@@ -13329,8 +16534,11 @@ fn f0453_gradcheck() {
     assert_eq!(value, f0453(&p0, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0453_backward(p0, &c0, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(2, &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0453_backward(p0, &c0, 1.0), |(p0,), (v_p0,)| f0453_jvp(p0, &c0, v_p0)).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0453_hvp(p0, &c0, v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0454(p0: f32) -> f32 {
     let t1 = if p0 > -0.5183 {
         cos((p0 + p0) * (tanh(f0180(p0))))
@@ -13342,14 +16550,14 @@ fn f0454(p0: f32) -> f32 {
         t2 /= square(-t2) + 0.5;
     }
     let t2 = t2 * t1;
-    let t3 = p0;
-    let t4 = (0.5 - t3) * p0;
-    t3 + t4 + p0
+    let t3 = ((t2 / (t2.powi(2) + 2.0)) + ((t1.powi(2) + 0.5).powf(tanh(t2)))).clamp(-2.0, 3.0);
+    let t2 = tan(f32::tanh((t2 / (square(t3) + 0.5)) / (t2.powi(2) + 2.0)));
+    t3 + t2 + t2
 }
 
 #[test]
 fn f0454_gradcheck() {
-    let mut s = 1426331578u64;
+    let mut s = 1135725977u64;
     let p0 = scalar32(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0454_backward(p0, 1.0);
@@ -13359,52 +16567,64 @@ fn f0454_gradcheck() {
         .atol(1e-2)
         .check(&(p0,), |(p0,)| f0454_backward(*p0, 1.0))
         .unwrap();
+    let v_p0 = scalar32(&mut s);
+    GradCheck::new().check_jvp(&(p0,), &(v_p0,), |(p0,)| f0454_backward(*p0, 1.0), |(p0,), (v_p0,)| f0454_jvp(*p0, *v_p0)).unwrap();
 }
-#[differentiable]
-fn f0455(p0: &Array2<f32>) -> f32 {
-    let t1 = &(logsumexp(p0)) + (sum(p0));
-    let t2 = softmax(&(log_sigmoid(&t1)));
-    t1.sum() + mean(&t2)
+#[differentiable(jvp)]
+fn f0455(p0: &Array2<f32>) -> (f32, f32) {
+    let mut t1 = cos(mean(p0));
+    let mut t2 = t1;
+    let mut n1 = 0;
+    while n1 < 2 {
+        t1 -= 0.5 * t2;
+        t2 = t1;
+        n1 += 1;
+    }
+    let t3 = f32::fract(p0.mean().expect("not empty"));
+    (t1, t3)
 }
 
 #[test]
 fn f0455_gradcheck() {
-    let mut s = 368272878u64;
+    let mut s = 1338725175u64;
     let p0: Array2<f32> = random32((3, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0455_backward(&p0, 1.0);
+    let (value, grads) = f0455_backward(&p0, (1.0, 0.5));
     assert_eq!(value, f0455(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(p0.clone(),), |(p0,)| f0455_backward(p0, 1.0))
+        .upstream(&(1.0, 0.5))
+        .check(&(p0.clone(),), |(p0,)| f0455_backward(p0, (1.0, 0.5)))
         .unwrap();
+    let v_p0: Array2<f32> = random32((3, 2), &mut s);
+    GradCheck::new().upstream(&(1.0, 0.5)).check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0455_backward(p0, (1.0, 0.5)), |(p0,), (v_p0,)| f0455_jvp(p0, v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0456(p0: f64) -> f64 {
-    let mut t1 = signum((square(p0) + 1.0).ln());
-    t1 -= relu(f64::mul_add(p0 / (square(t1) + 2.0), p0, t1));
-    let mut t1 = p0.max(t1);
-    let t2 = t1;
-    for i in (0..1).step_by(2) {
-        t1 += p0 - t2;
-        t1 += t2;
-    }
-    let t3 = t2 * p0;
-    t2 + t3
+    let mut t1 = p0.powi(3);
+    t1 += p0;
+    let mut t2 = p0;
+    let t1 = t2.powi(1);
+    t2 -= t1;
+    let t1 = (tanh(t1)).tan();
+    t2 + t1 + t1
 }
 
 #[test]
 fn f0456_gradcheck() {
-    let mut s = 1582738962u64;
+    let mut s = 1107625850u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0456_backward(p0, 1.0);
     assert_eq!(value, f0456(p0));
     gradcheck(&(p0,), |(p0,)| f0456_backward(*p0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0,), &(v_p0,), |(p0,)| f0456_backward(*p0, 1.0), |(p0,), (v_p0,)| f0456_jvp(*p0, *v_p0)).unwrap();
+    hvpcheck(&(p0,), &(v_p0,), |(p0,), (v_p0,)| f0456_hvp(*p0, *v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0457(y_1: &Array2<f64>, d_t1: &Array1<f64>) -> f64 {
     let out = array![0.0_f64, 0.5];
     let d_out = if d_t1.sum() <= 0.0371 {
@@ -13426,8 +16646,12 @@ fn f0457_gradcheck() {
     assert_eq!(grads.y_1.shape(), y_1.shape());
     assert_eq!(grads.d_t1.shape(), d_t1.shape());
     gradcheck(&(y_1.clone(), d_t1.clone()), |(y_1, d_t1)| f0457_backward(y_1, d_t1, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 3), &mut s);
+    let v_p1: Array1<f64> = random(2, &mut s);
+    GradCheck::new().check_jvp(&(y_1.clone(), d_t1.clone()), &(v_p0.clone(), v_p1.clone()), |(y_1, d_t1)| f0457_backward(y_1, d_t1, 1.0), |(y_1, d_t1), (v_p0, v_p1)| f0457_jvp(y_1, d_t1, v_p0, v_p1)).unwrap();
+    hvpcheck(&(y_1.clone(), d_t1.clone()), &(v_p0.clone(), v_p1.clone()), |(y_1, d_t1), (v_p0, v_p1)| f0457_hvp(y_1, d_t1, v_p0, v_p1)).unwrap();
 }
-#[differentiable(wrt(p3))]
+#[differentiable(hvp, wrt(p3))]
 fn f0458(p0: ArrayView1<f64>, p1: ArrayView2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
     let mut t2 = {
         let t1 = sin(&p2.t());
@@ -13451,45 +16675,59 @@ fn f0458_gradcheck() {
     let (value, grads) = f0458_backward(p0.view(), p1.view(), &p2, p3, 1.0);
     assert_eq!(value, f0458(p0.view(), p1.view(), &p2, p3));
     gradcheck(&(p3,), |(p3,)| f0458_backward(p0.view(), p1.view(), &p2, *p3, 1.0)).unwrap();
+    let v_p3 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p3,), &(v_p3,), |(p3,)| f0458_backward(p0.view(), p1.view(), &p2, *p3, 1.0), |(p3,), (v_p3,)| f0458_jvp(p0.view(), p1.view(), &p2, *p3, *v_p3)).unwrap();
+    hvpcheck(&(p3,), &(v_p3,), |(p3,), (v_p3,)| f0458_hvp(p0.view(), p1.view(), &p2, *p3, *v_p3)).unwrap();
 }
-#[differentiable]
-fn f0459(x: f64, d_p0: f64) -> f64 {
-    let mut x_from_out = d_p0 * x;
-    let t2 = if x_from_out < 0.0371 {
-        ((-x_from_out).powi(3)) - x
+#[differentiable(hvp)]
+fn f0459(p0: f64, p1: f64) -> f64 {
+    let mut t1 = p1 * p0;
+    let t2 = if t1 < 0.0371 {
+        ((-t1).powi(3)) - p0
     } else {
-        (d_p0 + d_p0).to_radians()
+        (p1 + p1).to_radians()
     };
     let t4 = {
-        let d_out = d_p0 / (square(((relu(t2)).tanh()).tan()) + 1.0);
-        (softplus(x_from_out - t2)) + d_out
+        let t3 = p1 / (square(((relu(t2)).tanh()).tan()) + 1.0);
+        (softplus(t1 - t2)) + t3
     };
-    let t5 = f64::sqrt(square(t2) + 1.0);
-    let mut d_out_1 = f0450(d_p0);
-    let t7 = if t4 > 0.4629 {
-        d_out_1.cos()
-    } else {
-        x_from_out
-    };
-    if t7 <= 0.0371 {
-        x_from_out /= square(sigmoid(d_out_1)) + 1.0;
-    } else {
-        d_out_1 /= (softplus(x_from_out)).powi(2) + 0.5;
+    let mut t5 = tanh((f64::sqrt(square(t2) + 1.0)));
+    let mut t6 = t5;
+    for i in 0..3 {
+        let s1 = t6 * 0.5;
+        t5 = t5.tanh() + s1;
+        match i % 2 {
+            0 => {
+                t6 = -1.5;
+            }
+            _ => {}
+        }
     }
-    x_from_out + t2 + t4 + t5 + d_out_1 + t7 + x
+    let mut t7 = (3.0 - t5).min(t2);
+    if t7 <= 0.0371 {
+        t1 += t2;
+    } else {
+        t7 /= square(1.25 * ((square(t7) + 1.0).log(3.0 * 3.0 + 1.5))) + 1.0;
+    }
+    let _t8 = p0;
+    t6 + t7 + p1
 }
 
 #[test]
 fn f0459_gradcheck() {
-    let mut s = 715363931u64;
-    let x = scalar(&mut s);
-    let d_p0 = scalar(&mut s);
-    let (x, d_p0,) = std::hint::black_box((x, d_p0,));
-    let (value, grads) = f0459_backward(x, d_p0, 1.0);
-    assert_eq!(value, f0459(x, d_p0));
-    gradcheck(&(x, d_p0), |(x, d_p0)| f0459_backward(*x, *d_p0, 1.0)).unwrap();
+    let mut s = 1838620518u64;
+    let p0 = scalar(&mut s);
+    let p1 = scalar(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0459_backward(p0, p1, 1.0);
+    assert_eq!(value, f0459(p0, p1));
+    gradcheck(&(p0, p1), |(p0, p1)| f0459_backward(*p0, *p1, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0, p1), &(v_p0, v_p1), |(p0, p1)| f0459_backward(*p0, *p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0459_jvp(*p0, *p1, *v_p0, *v_p1)).unwrap();
+    hvpcheck(&(p0, p1), &(v_p0, v_p1), |(p0, p1), (v_p0, v_p1)| f0459_hvp(*p0, *p1, *v_p0, *v_p1)).unwrap();
 }
-#[differentiable(wrt(w))]
+#[differentiable(jvp, wrt(w))]
 fn f0460(w: &Array2<f32>, y_1: &Array2<f32>) -> f32 {
     let unused = (y_1 / &(square(y_1) + 2.0)) - y_1;
     let c1 = 0.1_f32;
@@ -13522,8 +16760,10 @@ fn f0460_gradcheck() {
         .atol(1e-2)
         .check(&(w.clone(),), |(w,)| f0460_backward(w, &y_1, 1.0))
         .unwrap();
+    let v_p0: Array2<f32> = random32((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(w.clone(),), &(v_p0.clone(),), |(w,)| f0460_backward(w, &y_1, 1.0), |(w,), (v_p0,)| f0460_jvp(w, &y_1, v_p0)).unwrap();
 }
-#[differentiable(wrt(p0, p1))]
+#[differentiable(hvp, wrt(p0, p1))]
 fn f0461(p0: &Array2<f64>, p1: &Array1<f64>, c0: &Array2<f64>) -> f64 {
     let t2 = {
         let t1 = (c0.row(2)).mapv(|u| u + (u + u));
@@ -13545,8 +16785,12 @@ fn f0461_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0461_backward(p0, p1, &c0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 2), &mut s);
+    let v_p1: Array1<f64> = random(3, &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0461_backward(p0, p1, &c0, 1.0), |(p0, p1), (v_p0, v_p1)| f0461_jvp(p0, p1, &c0, v_p0, v_p1)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0461_hvp(p0, p1, &c0, v_p0, v_p1)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0462(p0: &Array2<f64>) -> f64 {
     let c1 = 2.0_f64;
     let t2 = {
@@ -13565,47 +16809,63 @@ fn f0462_gradcheck() {
     assert_eq!(value, f0462(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0462_backward(p0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((1, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0462_backward(p0, 1.0), |(p0,), (v_p0,)| f0462_jvp(p0, v_p0)).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0462_hvp(p0, v_p0)).unwrap();
 }
-#[differentiable]
-fn f0463(p0: &Array2<f64>, p1: f64, p2: &Array1<f64>, p3: &Array2<f64>) -> Array2<f64> {
-    let c1: f64 = 0.75;
-    let mut t1 = (p2.to_owned().mapv_into(|z| {
-        if c1 >= 0.0371 {
-            c1
+#[differentiable(hvp, wrt(d_out, d_x, x, d_t1))]
+fn f0463(d_out: &Array2<f64>, d_x: f64, x: &Array1<f64>, d_t1: &Array2<f64>, out: f64) -> f64 {
+    let out: f64 = 0.75;
+    let mut t1_from_t2 = (x.to_owned().mapv_into(|z| {
+        if out >= 0.0371 {
+            out
         } else {
-            (p1.powi(2) + 1.0).recip()
+            (d_x.powi(2) + 1.0).recip()
         }
-    })).dot(p0);
-    if p3.sum() > 0.4629 || p1 > 0.0 {
-        t1 *= mse(p3, p3);
+    })).dot(d_out);
+    if d_t1.sum() > 0.4629 || d_x > 0.0 {
+        t1_from_t2 *= mse(d_t1, d_t1);
     } else {
-        t1 *= p1;
+        t1_from_t2 *= d_x;
     }
-    let t2 = p3 * p2;
-    let _t3 = sqrt(&(square(p3) + 0.5));
-    tanh(p3)
+    let mut t2 = sigmoid((sigmoid(d_t1)).sum());
+    let mut grad_1 = t2;
+    for _ in 0..2 {
+        grad_1 = t2;
+        let mut n2 = 0;
+        while n2 < 2 {
+            t2 = t2 * 0.5 + grad_1;
+            grad_1 = out;
+            n2 += 1;
+        }
+    }
+    t1_from_t2 += grad_1;
+    t1_from_t2.dot(&t1_from_t2) + t2 + grad_1
 }
 
 #[test]
 fn f0463_gradcheck() {
-    let mut s = 1325342080u64;
-    let p0: Array2<f64> = random((3, 2), &mut s);
-    let p1 = scalar(&mut s);
-    let p2: Array1<f64> = random(3, &mut s);
-    let p3: Array2<f64> = random((2, 3), &mut s);
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let up: Array2<f64> = random((2, 3), &mut s);
-    let (value, grads) = f0463_backward(&p0, p1, &p2, &p3, &up);
-    assert_eq!(value, f0463(&p0, p1, &p2, &p3));
-    assert_eq!(grads.p0.shape(), p0.shape());
-    assert_eq!(grads.p2.shape(), p2.shape());
-    assert_eq!(grads.p3.shape(), p3.shape());
-    GradCheck::new()
-        .upstream(&up)
-        .check(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0463_backward(p0, *p1, p2, p3, &up))
-        .unwrap();
+    let mut s = 858628377u64;
+    let d_out: Array2<f64> = random((3, 2), &mut s);
+    let d_x = scalar(&mut s);
+    let x: Array1<f64> = random(3, &mut s);
+    let d_t1: Array2<f64> = random((2, 3), &mut s);
+    let out = scalar(&mut s);
+    let (d_out, d_x, x, d_t1, out,) = std::hint::black_box((d_out, d_x, x, d_t1, out,));
+    let (value, grads) = f0463_backward(&d_out, d_x, &x, &d_t1, out, 1.0);
+    assert_eq!(value, f0463(&d_out, d_x, &x, &d_t1, out));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    assert_eq!(grads.x.shape(), x.shape());
+    assert_eq!(grads.d_t1.shape(), d_t1.shape());
+    gradcheck(&(d_out.clone(), d_x, x.clone(), d_t1.clone()), |(d_out, d_x, x, d_t1)| f0463_backward(d_out, *d_x, x, d_t1, out, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array1<f64> = random(3, &mut s);
+    let v_p3: Array2<f64> = random((2, 3), &mut s);
+    GradCheck::new().check_jvp(&(d_out.clone(), d_x, x.clone(), d_t1.clone()), &(v_p0.clone(), v_p1, v_p2.clone(), v_p3.clone()), |(d_out, d_x, x, d_t1)| f0463_backward(d_out, *d_x, x, d_t1, out, 1.0), |(d_out, d_x, x, d_t1), (v_p0, v_p1, v_p2, v_p3)| f0463_jvp(d_out, *d_x, x, d_t1, out, v_p0, *v_p1, v_p2, v_p3)).unwrap();
+    hvpcheck(&(d_out.clone(), d_x, x.clone(), d_t1.clone()), &(v_p0.clone(), v_p1, v_p2.clone(), v_p3.clone()), |(d_out, d_x, x, d_t1), (v_p0, v_p1, v_p2, v_p3)| f0463_hvp(d_out, *d_x, x, d_t1, out, v_p0, *v_p1, v_p2, v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0464(p0: &Array2<f64>, labels: &[usize]) -> (f64, Array2<f64>, f64) {
     let mut t2 = {
         let t1 = relu(p0);
@@ -13630,68 +16890,96 @@ fn f0464_gradcheck() {
         .upstream(&(1.0, &up1, -0.75))
         .check(&(p0.clone(),), |(p0,)| f0464_backward(p0, labels, (1.0, &up1, -0.75)))
         .unwrap();
+    let v_p0: Array2<f64> = random((1, 3), &mut s);
+    GradCheck::new().upstream(&(1.0, &up1, -0.75)).check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0464_backward(p0, labels, (1.0, &up1, -0.75)), |(p0,), (v_p0,)| f0464_jvp(p0, labels, v_p0)).unwrap();
 }
-#[differentiable]
-fn f0465(p0: Array1<f64>, p1: Array2<f64>) -> f64 {
+#[differentiable(hvp)]
+fn f0465(p0: Array1<f64>, p1: Array2<f64>, k0: usize) -> f64 {
     let t1 = ((p1.dot(&p1.t())).dot(&p0)).dot(&p1);
-    let t2 = match p1.len() % 3 {
+    let t2 = match p1.len() {
         0 => &(floor(&t1)) + &p1,
         1 | 2 => &p1 + &p1,
-        _ => sigmoid(&(&(floor(&t1)) + &p1)),
+        _ => p1.to_owned(),
     };
-    let t3 = (p1.dot(&t1)).select(Axis(0), &[0, 1]);
-    sum(&t2) + sum(&t3) + sum(&t1)
+    let t3 = t1.slice_axis(Axis(0), Slice::from(0..));
+    t1.mean().unwrap() + t2.sum() + t3.dot(&t3)
 }
 
 #[test]
 fn f0465_gradcheck() {
-    let mut s = 501655448u64;
+    let mut s = 1593122017u64;
     let p0: Array1<f64> = random(2, &mut s);
     let p1: Array2<f64> = random((2, 1), &mut s);
+    let k0: usize = 2;
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0465_backward(p0.clone(), p1.clone(), 1.0);
-    assert_eq!(value, f0465(p0.clone(), p1.clone()));
+    let (value, grads) = f0465_backward(p0.clone(), p1.clone(), k0, 1.0);
+    assert_eq!(value, f0465(p0.clone(), p1.clone(), k0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0465_backward(p0.clone(), p1.clone(), 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0465_backward(p0.clone(), p1.clone(), k0, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(2, &mut s);
+    let v_p1: Array2<f64> = random((2, 1), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0465_backward(p0.clone(), p1.clone(), k0, 1.0), |(p0, p1), (v_p0, v_p1)| f0465_jvp(p0.clone(), p1.clone(), k0, v_p0.clone(), v_p1.clone())).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0465_hvp(p0.clone(), p1.clone(), k0, v_p0.clone(), v_p1.clone())).unwrap();
 }
-#[differentiable]
-fn f0466(p0: f64, p1: f64, p2: &Array1<f64>, p3: f64) -> f64 {
-    let t1 = p2;
-    let t2 = if p3 <= -0.5183 {
-        ln_1p(p1.powi(2) + 1.0)
-    } else {
-        backprop::ops::recip(square(p0) + 1.0)
-    };
-    let t3 = t1.product();
-    let t4 = (sigmoid(f0435(p0, sin(t2), t3))) * t2;
-    let t7 = if t3 < 0.0371 || t2 > 0.0 {
-        let (_, t5, t6) = f0444(p1);
-        (softmax(&(t5 + p2))).sum()
-    } else {
-        (f64::mul_add(t4 - 0.25, 0.5, t2))
-    };
-    if p3 <= 0.0371 {
-        return t4;
+#[differentiable(hvp)]
+fn f0466(p0: f64, p1: f64, p2: &Array1<f64>, p3: f64, k0: usize) -> f64 {
+    let t1 = array![-0.75_f64, 2.0];
+    let mut t2 = tanh(p2);
+    let mut t3 = sigmoid(p2);
+    for i in 0..(k0 % 2) {
+        t2 = &t2 * 0.5 + &t3;
+        if p3 <= 0.4629 {
+            break;
+        }
+        match i % 2 {
+            0 => {
+                t3 = t1.clone();
+            }
+            _ => {}
+        }
+        t2 = tanh(&(&t2 + &t3));
     }
-    let _t8 = t3;
-    t4 + t7
+    let t2 = backprop::ops::recip(square(p0) + 1.0);
+    let mut t4 = (sigmoid(&t3)).product();
+    for i in (0..1).rev() {
+        if p3 >= -0.5183 {
+            break;
+        }
+        t4 += log_sigmoid(t2);
+    }
+    let mut t2 = softplus(t2 - t2);
+    let t5 = array![1.5_f64, -1.0];
+    t2 += ((&t3 - &t5).to_owned().permuted_axes([0])).dot(p2);
+    let t6 = if p0 <= 0.0371 {
+        (((clamp(t4, -1.0, 3.0)).clamp(-1.0, 1.0)).powi(2) + 0.5).sqrt()
+    } else {
+        sin((ln(t2.powi(2) + 1.0)).abs())
+    };
+    t3.sum() + t4 + t2 + t6 + t4
 }
 
 #[test]
 fn f0466_gradcheck() {
-    let mut s = 202354437u64;
+    let mut s = 1022247810u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array1<f64> = random(2, &mut s);
     let p3 = scalar(&mut s);
+    let k0: usize = 0;
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0466_backward(p0, p1, &p2, p3, 1.0);
-    assert_eq!(value, f0466(p0, p1, &p2, p3));
+    let (value, grads) = f0466_backward(p0, p1, &p2, p3, k0, 1.0);
+    assert_eq!(value, f0466(p0, p1, &p2, p3, k0));
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0466_backward(*p0, *p1, p2, *p3, 1.0)).unwrap();
+    gradcheck(&(p0, p1, p2.clone(), p3), |(p0, p1, p2, p3)| f0466_backward(*p0, *p1, p2, *p3, k0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array1<f64> = random(2, &mut s);
+    let v_p3 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0, p1, p2.clone(), p3), &(v_p0, v_p1, v_p2.clone(), v_p3), |(p0, p1, p2, p3)| f0466_backward(*p0, *p1, p2, *p3, k0, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0466_jvp(*p0, *p1, p2, *p3, k0, *v_p0, *v_p1, v_p2, *v_p3)).unwrap();
+    hvpcheck(&(p0, p1, p2.clone(), p3), &(v_p0, v_p1, v_p2.clone(), v_p3), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0466_hvp(*p0, *p1, p2, *p3, k0, *v_p0, *v_p1, v_p2, *v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0467(p0: f64) -> f64 {
     let mut t2 = {
         let t1 = p0;
@@ -13711,8 +16999,11 @@ fn f0467_gradcheck() {
     let (value, grads) = f0467_backward(p0, 1.0);
     assert_eq!(value, f0467(p0));
     gradcheck(&(p0,), |(p0,)| f0467_backward(*p0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0,), &(v_p0,), |(p0,)| f0467_backward(*p0, 1.0), |(p0,), (v_p0,)| f0467_jvp(*p0, *v_p0)).unwrap();
+    hvpcheck(&(p0,), &(v_p0,), |(p0,), (v_p0,)| f0467_hvp(*p0, *v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0468(d_p0: Array2<f64>, d_x: &Array2<f64>) -> f64 {
     let c1 = 1.25_f64;
     let d_d_x = (d_x.mapv(|z| z)).mapv(|v| f64::sqrt(square(c1) + 0.5));
@@ -13733,8 +17024,12 @@ fn f0468_gradcheck() {
     assert_eq!(grads.d_p0.shape(), d_p0.shape());
     assert_eq!(grads.d_x.shape(), d_x.shape());
     gradcheck(&(d_p0.clone(), d_x.clone()), |(d_p0, d_x)| f0468_backward(d_p0.clone(), d_x, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    let v_p1: Array2<f64> = random((3, 3), &mut s);
+    GradCheck::new().check_jvp(&(d_p0.clone(), d_x.clone()), &(v_p0.clone(), v_p1.clone()), |(d_p0, d_x)| f0468_backward(d_p0.clone(), d_x, 1.0), |(d_p0, d_x), (v_p0, v_p1)| f0468_jvp(d_p0.clone(), d_x, v_p0.clone(), v_p1)).unwrap();
+    hvpcheck(&(d_p0.clone(), d_x.clone()), &(v_p0.clone(), v_p1.clone()), |(d_p0, d_x), (v_p0, v_p1)| f0468_hvp(d_p0.clone(), d_x, v_p0.clone(), v_p1)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0469(y_1: &Array2<f64>, d_out: f64, d_p0: &Array2<f64>) -> f64 {
     let x_from_out = (&(d_out + d_p0) * 0.25).dot(&d_p0.t());
     let _t2 = (&x_from_out * &x_from_out) + &x_from_out;
@@ -13772,59 +17067,75 @@ fn f0469_gradcheck() {
     assert_eq!(grads.y_1.shape(), y_1.shape());
     assert_eq!(grads.d_p0.shape(), d_p0.shape());
     gradcheck(&(y_1.clone(), d_out, d_p0.clone()), |(y_1, d_out, d_p0)| f0469_backward(y_1, *d_out, d_p0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(y_1.clone(), d_out, d_p0.clone()), &(v_p0.clone(), v_p1, v_p2.clone()), |(y_1, d_out, d_p0)| f0469_backward(y_1, *d_out, d_p0, 1.0), |(y_1, d_out, d_p0), (v_p0, v_p1, v_p2)| f0469_jvp(y_1, *d_out, d_p0, v_p0, *v_p1, v_p2)).unwrap();
+    hvpcheck(&(y_1.clone(), d_out, d_p0.clone()), &(v_p0.clone(), v_p1, v_p2.clone()), |(y_1, d_out, d_p0), (v_p0, v_p1, v_p2)| f0469_hvp(y_1, *d_out, d_p0, v_p0, *v_p1, v_p2)).unwrap();
 }
-#[differentiable(wrt(w))]
-fn f0470(w: f64, d_x: &Array2<f64>) -> (Array2<f64>, f64, f64) {
+#[differentiable(hvp, wrt(p0))]
+fn f0470(p0: f64, p1: &Array2<f64>) -> f64 {
     let t2 = {
-        let d_d_x = w.powi(1);
-        w * d_d_x
+        let t1 = p0.powi(1);
+        p0 * t1
     };
-    let (n1, m1) = d_x.dim();
+    let (n1, m1) = p1.dim();
     let t3 = Array2::<f64>::from_shape_vec((3, m1), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0]).unwrap();
-    let t2 = ((softmax(d_x)) * 0.1 + &t3).std(0.0);
-    let d_out_1 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5], [3.0, 3.5, 4.0], [4.5, 5.0, 5.5], [6.0, 6.5, 7.0], [7.5, 8.0, 8.5]];
-    let unused = Array2::<f64>::from_shape_vec((n1, 3), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0]).unwrap();
-    let x = d_x;
-    let x_from_out = sqrt(&(x * x + 1.0));
-    (sin(x), w, t2)
+    let t2 = ((softmax(p1)) * 0.1 + &t3).std(0.0);
+    let t4 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5], [3.0, 3.5, 4.0], [4.5, 5.0, 5.5], [6.0, 6.5, 7.0], [7.5, 8.0, 8.5]];
+    let t5 = Array2::<f64>::from_shape_vec((n1, 3), vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0]).unwrap();
+    let t6 = p1;
+    let t7 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5], [3.0, 3.5, 4.0]];
+    let mut t8 = (f64::tanh(((p1 * 0.1 + &t7).std_axis(Axis(0), 0.0)).dot(&((p1 * 0.1 + &t7).std_axis(Axis(0), 0.0))))).sin();
+    let mut t9 = t8;
+    for i in 0..1 {
+        t8 -= 0.5 * t9;
+        let s2 = t8.clone();
+        t8 = t9.clone();
+        t9 = s2;
+    }
+    t2 + sum(t6) + t8 + t9
 }
 
 #[test]
 fn f0470_gradcheck() {
-    let mut s = 475730137u64;
-    let w = scalar(&mut s);
-    let d_x: Array2<f64> = random((3, 3), &mut s);
-    let (w, d_x,) = std::hint::black_box((w, d_x,));
-    let up0: Array2<f64> = random((3, 3), &mut s);
-    let (value, grads) = f0470_backward(w, &d_x, (&up0, 0.5, -0.75));
-    assert_eq!(value, f0470(w, &d_x));
-    GradCheck::new()
-        .upstream(&(&up0, 0.5, -0.75))
-        .check(&(w,), |(w,)| f0470_backward(*w, &d_x, (&up0, 0.5, -0.75)))
-        .unwrap();
+    let mut s = 683265193u64;
+    let p0 = scalar(&mut s);
+    let p1: Array2<f64> = random((3, 3), &mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0470_backward(p0, &p1, 1.0);
+    assert_eq!(value, f0470(p0, &p1));
+    gradcheck(&(p0,), |(p0,)| f0470_backward(*p0, &p1, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0,), &(v_p0,), |(p0,)| f0470_backward(*p0, &p1, 1.0), |(p0,), (v_p0,)| f0470_jvp(*p0, &p1, *v_p0)).unwrap();
+    hvpcheck(&(p0,), &(v_p0,), |(p0,), (v_p0,)| f0470_hvp(*p0, &p1, *v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0471(p0: &Array2<f64>, p1: f64, p2: f64) -> f64 {
-    let mut t2 = if !(p2 < 0.4629 || p2 > 0.0) {
-        (p1 * p0).sum()
+    let t4 = if p2 >= -0.5183 {
+        let (t1, t2, t3) = f0391(p0);
+        p2
     } else {
-        let (_, _, t1) = f0391(p0);
-        sum(&(p2 - p0))
+        (p1 + p1)
     };
-    t2 -= (square(t2) + 1.0).recip();
-    let (_, t3, t4) = f0391(p0);
-    let t6 = {
-        let t5 = 1.5 - t2;
-        mean(&(t5 + &t4).row(0))
+    let mut t5 = p0 * t4;
+    let t6 = match () {
+        _ if p0.sum() > -0.5183 => (relu(t4)).abs(),
+        _ if p1 <= 0.4629 => 1.5 - p2,
+        _ => sum(&(&t5 + t4)),
     };
-    let t4 = p2;
-    let t4 = f0437(p2);
-    t6 + t4
+    let t6 = t4 - t6;
+    t5 *= t4 / (square(t6) + 0.5);
+    let mut t7 = (sigmoid(t4));
+    for r in p0.rows() {
+        t7 -= ((r.to_shape((3, 1)).unwrap()).sum());
+    }
+    t6 + t7 + p2
 }
 
 #[test]
 fn f0471_gradcheck() {
-    let mut s = 1176005439u64;
+    let mut s = 1710268921u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
@@ -13833,37 +17144,34 @@ fn f0471_gradcheck() {
     assert_eq!(value, f0471(&p0, p1, p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(), p1, p2), |(p0, p1, p2)| f0471_backward(p0, *p1, *p2, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 3), &mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1, p2), &(v_p0.clone(), v_p1, v_p2), |(p0, p1, p2)| f0471_backward(p0, *p1, *p2, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0471_jvp(p0, *p1, *p2, v_p0, *v_p1, *v_p2)).unwrap();
+    hvpcheck(&(p0.clone(), p1, p2), &(v_p0.clone(), v_p1, v_p2), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0471_hvp(p0, *p1, *p2, v_p0, *v_p1, *v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0472(p0: &Array1<f64>, p1: f64, p2: &Array2<f64>, p3: &Array2<f64>) -> f64 {
     let mut t1 = p1;
     let c1: f64 = 0.25;
     for i in 0..1 {
-        t1 += f0425(p1, t1, p3);
-        t1 += 0.5;
-    }
-    'o2: for _ in 0..2 {
-    for i in 0..1 {
-            t1 = t1 * p1;
-            if sum(p0) <= -0.5183 {
-                break 'o2;
-            }
-            match i % 3 {
-                0 => t1 -= p3.iter().map(|v| *v).sum::<f64>(),
-                1 | 2 => {
-                    t1 += sin(p2[[i, 1]]);
-                }
-                _ => {}
-            }
+        if p3[[1, 0]] <= 0.0371 {
+            break;
         }
+        t1 += sigmoid(f0413(p1, t1));
     }
-    t1 -= p1;
-    t1
+    let c2: f64 = 0.25;
+    let t3 = {
+        let t2 = (sigmoid(&((t1 - p1) + p3))).iter().map(|&z| c2).sum::<f64>();
+        0.1 / (square(&(p1 / &(square(&(sqrt(&(square(p3) + 0.5)))) + 0.5))) + 1.0)
+    };
+    let t4 = t1;
+    sum(&t3) + t4 + sum(&t3)
 }
 
 #[test]
 fn f0472_gradcheck() {
-    let mut s = 1045916166u64;
+    let mut s = 1930185778u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -13875,8 +17183,14 @@ fn f0472_gradcheck() {
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0472_backward(p0, *p1, p2, p3, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(3, &mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array2<f64> = random((3, 3), &mut s);
+    let v_p3: Array2<f64> = random((2, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1, p2.clone(), p3.clone()), &(v_p0.clone(), v_p1, v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0472_backward(p0, *p1, p2, p3, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0472_jvp(p0, *p1, p2, p3, v_p0, *v_p1, v_p2, v_p3)).unwrap();
+    hvpcheck(&(p0.clone(), p1, p2.clone(), p3.clone()), &(v_p0.clone(), v_p1, v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0472_hvp(p0, *p1, p2, p3, v_p0, *v_p1, v_p2, v_p3)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2, p3))]
+#[differentiable(jvp, wrt(p0, p1, p2, p3))]
 fn f0473(p0: f32, p1: &Array2<f32>, p2: &Array2<f32>, p3: &Array2<f32>, c0: &Array2<f32>) -> f32 {
     let t2 = {
         let t1 = p1;
@@ -13917,75 +17231,111 @@ fn f0473_gradcheck() {
         .atol(1e-2)
         .check(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0473_backward(*p0, p1, p2, p3, &c0, 1.0))
         .unwrap();
+    let v_p0 = scalar32(&mut s);
+    let v_p1: Array2<f32> = random32((1, 2), &mut s);
+    let v_p2: Array2<f32> = random32((2, 2), &mut s);
+    let v_p3: Array2<f32> = random32((2, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone(), p2.clone(), p3.clone()), &(v_p0, v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0473_backward(*p0, p1, p2, p3, &c0, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0473_jvp(*p0, p1, p2, p3, &c0, *v_p0, v_p1, v_p2, v_p3)).unwrap();
 }
-#[differentiable]
-fn f0474(p0: &Array2<f64>) -> (f64, f64) {
-    let mut t1 = (p0.signum()) - &(softplus(p0));
-    if mean(p0) > 0.0371 {
-        t1 += &(backprop::ops::recip(&(&t1 * &t1 + 1.0)));
-    } else {
-        t1 -= &(ceil(p0));
-    }
-    let t2 = &t1 + &t1;
-    (mean(&t2), t1[[1, 1]])
+#[differentiable(jvp)]
+fn f0474(x: &Array2<f64>) -> (f64, f64) {
+    let d_out = exp2(&(mean_axis(x, Axis(1))));
+    let d_x = {
+        let out = sigmoid(&d_out);
+        (mean(&out)).max(1.5)
+    };
+    let t4 = array![[0.0_f64, 0.5], [1.0, 1.5]];
+    let c1: f64 = 1.25;
+    let x_from_out = (sigmoid(&d_out)).mapv_into(|z| {
+        if c1 <= -0.5183 {
+            z.mul_add(2.0, 0.25)
+        } else {
+            (square(powi(sigmoid(c1 * d_x), 2)) + 1.0).sqrt()
+        }
+    });
+    (x.mean().unwrap(), d_x)
 }
 
 #[test]
 fn f0474_gradcheck() {
-    let mut s = 415593563u64;
-    let p0: Array2<f64> = random((2, 2), &mut s);
-    let (p0,) = std::hint::black_box((p0,));
-    let (value, grads) = f0474_backward(&p0, (1.0, 0.5));
-    assert_eq!(value, f0474(&p0));
-    assert_eq!(grads.p0.shape(), p0.shape());
+    let mut s = 879442082u64;
+    let x: Array2<f64> = random((2, 2), &mut s);
+    let (x,) = std::hint::black_box((x,));
+    let (value, grads) = f0474_backward(&x, (1.0, 0.5));
+    assert_eq!(value, f0474(&x));
+    assert_eq!(grads.x.shape(), x.shape());
     GradCheck::new()
         .upstream(&(1.0, 0.5))
-        .check(&(p0.clone(),), |(p0,)| f0474_backward(p0, (1.0, 0.5)))
+        .check(&(x.clone(),), |(x,)| f0474_backward(x, (1.0, 0.5)))
         .unwrap();
+    let v_p0: Array2<f64> = random((2, 2), &mut s);
+    GradCheck::new().upstream(&(1.0, 0.5)).check_jvp(&(x.clone(),), &(v_p0.clone(),), |(x,)| f0474_backward(x, (1.0, 0.5)), |(x,), (v_p0,)| f0474_jvp(x, v_p0)).unwrap();
 }
-#[differentiable]
-fn f0475(p0: &Array2<f64>, p1: ArrayView2<f64>) -> f64 {
-    let t1 = (p1.row(0)).clamp(-1.0, 3.0);
-    let t1 = p0.dot(&t1);
-    let _t2 = t1.clone();
-    let c1 = 1.5_f64;
-    let mut t4 = {
-        let t3 = softmax(&t1);
-        (tanh(&((t1[0]) / &(square(&(t3.mapv(|u: f64| c1 / (u.powi(2) + 1.0)))) + 1.0)))).iter().map(|u| {
-        if (*u) < 0.0371 {
-            ((sigmoid((*u).min(1.5))).powi(3)).exp_m1()
-        } else {
-            *u
+#[differentiable(hvp)]
+fn f0475(p0: &Array2<f64>, p1: ArrayView2<f64>, k0: usize) -> f64 {
+    let mut t1 = f64::sin(mean(&(log_sigmoid(&(p1.dot(&p1))))));
+    let mut t2 = t1;
+    for i in 0..(k0 % 2) {
+        t1 = t1 * 0.5 + t2;
+        if i == 0 {
+            t2 = 0.5;
         }
-    }).sum::<f64>()
-    };
-    let mut t5 = t1.clone();
-    let c2 = 0.75_f64;
-    if t1.sum() >= 0.4629 {
-        t5 += &(relu(&t5));
-    } else {
-        t4 += 1.5;
+        if p1[[0, 1]] > 0.0371 {
+            break;
+        }
     }
-    let t7 = {
-        let t6 = square(sigmoid(0.25 + (log_sigmoid(t4))));
-        (3.0 * t4).cos()
-    };
-    t1.iter().sum::<f64>() + t4 + logsumexp(&t5) + t7 + p0[[1, 0]]
+    let mut t3 = f64::cos(p0.mean().unwrap());
+    let mut t4 = sigmoid(t2);
+    for i in 0..1 {
+        t3 += t4.sin();
+        match i % 2 {
+            0 => {
+                t4 = 2.0;
+            }
+            _ => {}
+        }
+        t3 += p1.mapv(|v| (v * t4).tanh()).sum() * 0.1;
+    }
+    let t5 = t2;
+    let mut t6 = (tanh((t1 - t3))).sin();
+    let mut t7 = sigmoid(t5);
+    for _ in 0..2 {
+        t7 = sigmoid(t5);
+        for i in 0..3 {
+            if t5 >= -0.5183 {
+                break;
+            }
+            t6 += t7.sin();
+            let s1 = t6.clone();
+            t6 = t7.clone();
+            t7 = s1;
+        }
+    }
+    let mut t8 = ((square(sigmoid(t7))).min(t7)) - 3.0;
+    t8 -= t6;
+    let (n2, m2) = p0.dim();
+    t8 /= square(p0[[n2 - 1, m2 / 2]]) + 1.0;
+    t7 + t8
 }
 
 #[test]
 fn f0475_gradcheck() {
-    let mut s = 308772356u64;
+    let mut s = 781299387u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((2, 2), &mut s);
+    let k0: usize = 4;
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0475_backward(&p0, p1.view(), 1.0);
-    assert_eq!(value, f0475(&p0, p1.view()));
+    let (value, grads) = f0475_backward(&p0, p1.view(), k0, 1.0);
+    assert_eq!(value, f0475(&p0, p1.view(), k0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0475_backward(p0, p1.view(), 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0475_backward(p0, p1.view(), k0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 2), &mut s);
+    let v_p1: Array2<f64> = random((2, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0475_backward(p0, p1.view(), k0, 1.0), |(p0, p1), (v_p0, v_p1)| f0475_jvp(p0, p1.view(), k0, v_p0, v_p1.view())).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0475_hvp(p0, p1.view(), k0, v_p0, v_p1.view())).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0476(p0: Array2<f64>) -> f64 {
     let t1 = if p0[[1, 2]] > -0.5183 {
         p0.to_owned()
@@ -14004,8 +17354,11 @@ fn f0476_gradcheck() {
     assert_eq!(value, f0476(p0.clone()));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0476_backward(p0.clone(), 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0476_backward(p0.clone(), 1.0), |(p0,), (v_p0,)| f0476_jvp(p0.clone(), v_p0.clone())).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0476_hvp(p0.clone(), v_p0.clone())).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0477(p0: &Array2<f64>, p1: &Array2<f64>, p2: f64) -> f64 {
     let _t1 = p1.sum();
     let mut t2 = p2;
@@ -14052,35 +17405,60 @@ fn f0477_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2), |(p0, p1, p2)| f0477_backward(p0, p1, *p2, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 3), &mut s);
+    let v_p1: Array2<f64> = random((3, 2), &mut s);
+    let v_p2 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2), &(v_p0.clone(), v_p1.clone(), v_p2), |(p0, p1, p2)| f0477_backward(p0, p1, *p2, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0477_jvp(p0, p1, *p2, v_p0, v_p1, *v_p2)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2), &(v_p0.clone(), v_p1.clone(), v_p2), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0477_hvp(p0, p1, *p2, v_p0, v_p1, *v_p2)).unwrap();
 }
-#[differentiable]
-fn f0478(d_p0: f32, grad: &Array2<f32>, w: &Array2<f32>, out: &Array2<f32>) -> f32 {
-    let t1 = out + 0.25;
-    let x_from_out = sin(&(&t1 * grad));
-    let grad_1 = exp(w);
-    sum(&t1) + mean(&x_from_out) + grad_1.mean().unwrap()
+#[differentiable(jvp)]
+fn f0478(p0: f32, p1: &Array2<f32>, p2: &Array2<f32>, p3: &Array2<f32>, k0: usize) -> (Array2<f32>, Array2<f32>) {
+    let mut t1 = sigmoid((abs(&(&(p3.dot(p2)) * p0))).iter().sum::<f32>());
+    let mut t2 = (p2.mean().unwrap()).tanh();
+    for i in 0..(k0 % 2) {
+        if p3.mean().unwrap() <= -0.5183 {
+            break;
+        }
+        t1 += t2.sin();
+        t2 = 2.0;
+    }
+    let t3 = &(powi(&(softmax(p3)), 2)) / (square(p0) + 0.5);
+    let t5 = {
+        let t4 = sin(&t3);
+        (f0155(p2, t1.tanh())) + t1
+    };
+    (sigmoid(p2), tanh(&t3))
 }
 
 #[test]
 fn f0478_gradcheck() {
-    let mut s = 55602843u64;
-    let d_p0 = scalar32(&mut s);
-    let grad: Array2<f32> = random32((2, 1), &mut s);
-    let w: Array2<f32> = random32((3, 2), &mut s);
-    let out: Array2<f32> = random32((2, 3), &mut s);
-    let (d_p0, grad, w, out,) = std::hint::black_box((d_p0, grad, w, out,));
-    let (value, grads) = f0478_backward(d_p0, &grad, &w, &out, 1.0);
-    assert_eq!(value, f0478(d_p0, &grad, &w, &out));
-    assert_eq!(grads.grad.shape(), grad.shape());
-    assert_eq!(grads.w.shape(), w.shape());
-    assert_eq!(grads.out.shape(), out.shape());
+    let mut s = 1181969852u64;
+    let p0 = scalar32(&mut s);
+    let p1: Array2<f32> = random32((2, 1), &mut s);
+    let p2: Array2<f32> = random32((3, 2), &mut s);
+    let p3: Array2<f32> = random32((2, 3), &mut s);
+    let k0: usize = 1;
+    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
+    let up0: Array2<f32> = random32((3, 2), &mut s);
+    let up1: Array2<f32> = random32((2, 3), &mut s);
+    let (value, grads) = f0478_backward(p0, &p1, &p2, &p3, k0, (&up0, &up1));
+    assert_eq!(value, f0478(p0, &p1, &p2, &p3, k0));
+    assert_eq!(grads.p1.shape(), p1.shape());
+    assert_eq!(grads.p2.shape(), p2.shape());
+    assert_eq!(grads.p3.shape(), p3.shape());
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .check(&(d_p0, grad.clone(), w.clone(), out.clone()), |(d_p0, grad, w, out)| f0478_backward(*d_p0, grad, w, out, 1.0))
+        .upstream(&(&up0, &up1))
+        .check(&(p0, p1.clone(), p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0478_backward(*p0, p1, p2, p3, k0, (&up0, &up1)))
         .unwrap();
+    let v_p0 = scalar32(&mut s);
+    let v_p1: Array2<f32> = random32((2, 1), &mut s);
+    let v_p2: Array2<f32> = random32((3, 2), &mut s);
+    let v_p3: Array2<f32> = random32((2, 3), &mut s);
+    GradCheck::new().upstream(&(&up0, &up1)).check_jvp(&(p0, p1.clone(), p2.clone(), p3.clone()), &(v_p0, v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0478_backward(*p0, p1, p2, p3, k0, (&up0, &up1)), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0478_jvp(*p0, p1, p2, p3, k0, *v_p0, v_p1, v_p2, v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0479(p0: &Array2<f64>, p1: Array2<f64>) -> (f64, Array2<f64>) {
     let mut t1 = match () {
         _ if sum(&p1) > 0.0371 => p1.to_owned(),
@@ -14106,8 +17484,11 @@ fn f0479_gradcheck() {
         .upstream(&(1.0, &up1))
         .check(&(p0.clone(), p1.clone()), |(p0, p1)| f0479_backward(p0, p1.clone(), (1.0, &up1)))
         .unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    let v_p1: Array2<f64> = random((3, 1), &mut s);
+    GradCheck::new().upstream(&(1.0, &up1)).check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0479_backward(p0, p1.clone(), (1.0, &up1)), |(p0, p1), (v_p0, v_p1)| f0479_jvp(p0, p1.clone(), v_p0, v_p1.clone())).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0480(w: f64) -> f64 {
     let t1 = exp((square(w)) * (ceil(w)));
     let _t2 = t1 - t1;
@@ -14123,9 +17504,12 @@ fn f0480_gradcheck() {
     let (value, grads) = f0480_backward(w, 1.0);
     assert_eq!(value, f0480(w));
     gradcheck(&(w,), |(w,)| f0480_backward(*w, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(w,), &(v_p0,), |(w,)| f0480_backward(*w, 1.0), |(w,), (v_p0,)| f0480_jvp(*w, *v_p0)).unwrap();
+    hvpcheck(&(w,), &(v_p0,), |(w,), (v_p0,)| f0480_hvp(*w, *v_p0)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2))]
-fn f0481(p0: f64, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
+#[differentiable(hvp, wrt(p0, p1, p2))]
+fn f0481(p0: f64, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>, labels: &[usize]) -> f64 {
     let mut t1 = Array2::<f64>::zeros((p2.nrows(), p2.ncols()));
     let mut t2 = (c0.t()).mean().unwrap();
     for o in 0..3 {
@@ -14148,66 +17532,91 @@ fn f0481(p0: f64, p1: f64, p2: &Array2<f64>, c0: &Array2<f64>) -> f64 {
             }
         }
     }
-    let t5 = if c0[[0, 0]] < 0.4629 {
-        let (t3, t4, _) = f0444(sigmoid(t2));
-        (1.25 / (square(t3) + 1.0))
-    } else {
-        sum(&(Zip::from(&t1).and(&t1).map_collect(|&u, &v| t2.tanh())))
-    };
-    let _t6 = (tanh(t2)).abs();
-    let t7 = t5.exp();
-    t5 + t7
+    let t3 = p1 / (square(p1) + 1.0);
+    let mut t4 = t3.tanh();
+    let mut t5 = t4;
+    let mut n1 = 0;
+    while n1 < 2 {
+        t4 += t5.sin();
+        t5 = t4;
+        t4 += p2.mapv(|v| (v * t5).tanh()).sum() * 0.1;
+        n1 += 1;
+    }
+    let (n2, m2) = c0.dim();
+    let t6 = Array2::<f64>::from_shape_vec((1, 3), vec![0.0, 0.5, 1.0]).unwrap();
+    let t7 = relu(2.0 * ((square(p0) + 1.0).recip()));
+    t5 + t7 + t7
 }
 
 #[test]
 fn f0481_gradcheck() {
-    let mut s = 1874596628u64;
+    let mut s = 731615008u64;
     let p0 = scalar(&mut s);
     let p1 = scalar(&mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
     let c0: Array2<f64> = random((3, 2), &mut s);
+    let labels: &[usize] = &[2];
     let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let (value, grads) = f0481_backward(p0, p1, &p2, &c0, 1.0);
-    assert_eq!(value, f0481(p0, p1, &p2, &c0));
+    let (value, grads) = f0481_backward(p0, p1, &p2, &c0, labels, 1.0);
+    assert_eq!(value, f0481(p0, p1, &p2, &c0, labels));
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0481_backward(*p0, *p1, p2, &c0, 1.0)).unwrap();
+    gradcheck(&(p0, p1, p2.clone()), |(p0, p1, p2)| f0481_backward(*p0, *p1, p2, &c0, labels, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array2<f64> = random((1, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1, p2.clone()), &(v_p0, v_p1, v_p2.clone()), |(p0, p1, p2)| f0481_backward(*p0, *p1, p2, &c0, labels, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0481_jvp(*p0, *p1, p2, &c0, labels, *v_p0, *v_p1, v_p2)).unwrap();
+    hvpcheck(&(p0, p1, p2.clone()), &(v_p0, v_p1, v_p2.clone()), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0481_hvp(*p0, *p1, p2, &c0, labels, *v_p0, *v_p1, v_p2)).unwrap();
 }
-#[differentiable]
-fn f0482(p0: &Array1<f64>, p1: f64, p2: f64, p3: &Array2<f64>, k0: usize) -> f64 {
-    let t1 = f0450(p2);
-    let mut t2 = t1.cos();
-    let n1 = p0.len() - 1;
-    t2 = square((p0[n1]) + t1);
-    let c2 = 0.25_f64;
-    let t3 = match k0 % 3 {
-        0 => (p3.mapv(relu)).mean().expect("not empty"),
-        1 | 2 => (p1 / (square(t1) + 2.0)) / (square(p1) + 0.5),
-        _ => ((square(p1) + 1.0).ln_1p()).abs(),
-    };
-    let mut t4 = p3.mapv(|u| u.tanh());
+#[differentiable(hvp, wrt(p0, p1, p2, p3))]
+fn f0482(p0: &Array1<f64>, p1: f64, p2: f64, p3: &Array2<f64>, c1: f64) -> f64 {
+    let mut t1 = sin(p0.dot(p0));
+    let mut t2 = p1.sin();
     for i in 0..2 {
-        t4 += t3.signum();
+        let s1 = t2 * 0.5;
+        t1 = t1.tanh() + s1;
+        t2 = -1.5;
     }
-    t3 + t4[[1, 1]]
+    let mut t2 = t1.min(t2);
+    let mut t3 = sigmoid(t2);
+    let mut t4 = t3;
+    for i in 0..3 {
+        t3 -= 0.5 * t4;
+        let s2 = t3.clone();
+        t3 = t4.clone();
+        t4 = s2;
+        t3 -= 0.5 * t4;
+    }
+    t2 += t3;
+    if t2 >= -0.5183 {
+        t2 -= p2 * t4;
+    }
+    let t5 = (square((t4.tanh()).tan()) + 0.5).powf(t4.tanh());
+    t4 + t5 + mean(p0)
 }
 
 #[test]
 fn f0482_gradcheck() {
-    let mut s = 2055487761u64;
+    let mut s = 1053047486u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((2, 2), &mut s);
-    let k0: usize = 1;
-    let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0482_backward(&p0, p1, p2, &p3, k0, 1.0);
-    assert_eq!(value, f0482(&p0, p1, p2, &p3, k0));
+    let c1 = scalar(&mut s);
+    let (p0, p1, p2, p3, c1,) = std::hint::black_box((p0, p1, p2, p3, c1,));
+    let (value, grads) = f0482_backward(&p0, p1, p2, &p3, c1, 1.0);
+    assert_eq!(value, f0482(&p0, p1, p2, &p3, c1));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
-    gradcheck(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0482_backward(p0, *p1, *p2, p3, k0, 1.0)).unwrap();
+    gradcheck(&(p0.clone(), p1, p2, p3.clone()), |(p0, p1, p2, p3)| f0482_backward(p0, *p1, *p2, p3, c1, 1.0)).unwrap();
+    let v_p0: Array1<f64> = random(3, &mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2 = scalar(&mut s);
+    let v_p3: Array2<f64> = random((2, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1, p2, p3.clone()), &(v_p0.clone(), v_p1, v_p2, v_p3.clone()), |(p0, p1, p2, p3)| f0482_backward(p0, *p1, *p2, p3, c1, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0482_jvp(p0, *p1, *p2, p3, c1, v_p0, *v_p1, *v_p2, v_p3)).unwrap();
+    hvpcheck(&(p0.clone(), p1, p2, p3.clone()), &(v_p0.clone(), v_p1, v_p2, v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0482_hvp(p0, *p1, *p2, p3, c1, v_p0, *v_p1, *v_p2, v_p3)).unwrap();
 }
-#[differentiable]
-fn f0483(p0: &Array1<f64>, p1: f64) -> f64 {
+#[differentiable(jvp)]
+fn f0483(p0: &Array1<f64>, p1: f64) -> Array1<f64> {
     let t1 = (f64::ceil(p1)) + &(p0 - p0);
     let t2 = if sum(p0) > -0.5183 {
         tan(&(tanh(&t1)))
@@ -14224,23 +17633,33 @@ fn f0483(p0: &Array1<f64>, p1: f64) -> f64 {
             t4 += ((f64::clamp(t3[j], -1.0, 1.0)));
         }
     }
-    let mut t5 = f0452(p1, &(tanh(&t1)));
-    let t6 = t2.clone();
-    t5 -= &t6;
-    let t7 = (p0.dot(&t6)) - &t1;
-    logsumexp(&t6) + logsumexp(&t7) + p1
+    let t5 = f0480(p1);
+    let t6 = (tanh(&((t5 + p1) - p0))).dot(&(sigmoid(&t1)));
+    let t8 = {
+        let t7 = &((tanh(&t3)).mapv(f0427)) - t5;
+        ((sigmoid(&(&t7 + p0))).dot(&(tanh(&t7)))).cos()
+    };
+    let _t9 = &((t2.mapv(|e| t4 * p1)).clamp(-1.0, 0.5)) - t4;
+    tanh(p0)
 }
 
 #[test]
 fn f0483_gradcheck() {
-    let mut s = 810059341u64;
+    let mut s = 1527618746u64;
     let p0: Array1<f64> = random(3, &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let (value, grads) = f0483_backward(&p0, p1, 1.0);
+    let up: Array1<f64> = random(3, &mut s);
+    let (value, grads) = f0483_backward(&p0, p1, &up);
     assert_eq!(value, f0483(&p0, p1));
     assert_eq!(grads.p0.shape(), p0.shape());
-    gradcheck(&(p0.clone(), p1), |(p0, p1)| f0483_backward(p0, *p1, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(p0.clone(), p1), |(p0, p1)| f0483_backward(p0, *p1, &up))
+        .unwrap();
+    let v_p0: Array1<f64> = random(3, &mut s);
+    let v_p1 = scalar(&mut s);
+    GradCheck::new().upstream(&&up).check_jvp(&(p0.clone(), p1), &(v_p0.clone(), v_p1), |(p0, p1)| f0483_backward(p0, *p1, &up), |(p0, p1), (v_p0, v_p1)| f0483_jvp(p0, *p1, v_p0, *v_p1)).unwrap();
 }
 #[allow(clippy::too_many_arguments)]
 #[differentiable(wrt(p0, p1, p2, p3))]
@@ -14274,7 +17693,7 @@ fn f0484_gradcheck() {
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p0, p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0484_backward(*p0, *p1, p2, p3, &c0, labels, ws, 1.0)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0485(x: &Array2<f64>, w: f64, d_p0: &Array2<f64>, labels: &[usize]) -> f64 {
     let unused = relu(w);
     let mut t2 = Array2::<f64>::zeros((d_p0.nrows(), d_p0.ncols()));
@@ -14305,61 +17724,73 @@ fn f0485_gradcheck() {
     assert_eq!(grads.x.shape(), x.shape());
     assert_eq!(grads.d_p0.shape(), d_p0.shape());
     gradcheck(&(x.clone(), w, d_p0.clone()), |(x, w, d_p0)| f0485_backward(x, *w, d_p0, labels, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array2<f64> = random((1, 3), &mut s);
+    GradCheck::new().check_jvp(&(x.clone(), w, d_p0.clone()), &(v_p0.clone(), v_p1, v_p2.clone()), |(x, w, d_p0)| f0485_backward(x, *w, d_p0, labels, 1.0), |(x, w, d_p0), (v_p0, v_p1, v_p2)| f0485_jvp(x, *w, d_p0, labels, v_p0, *v_p1, v_p2)).unwrap();
+    hvpcheck(&(x.clone(), w, d_p0.clone()), &(v_p0.clone(), v_p1, v_p2.clone()), |(x, w, d_p0), (v_p0, v_p1, v_p2)| f0485_hvp(x, *w, d_p0, labels, v_p0, *v_p1, v_p2)).unwrap();
 }
-#[differentiable(wrt(p0))]
-fn f0486(p0: &Array2<f64>, p1: ArrayView2<f64>, labels: &[usize]) -> (Array2<f64>, f64) {
+#[differentiable(hvp, wrt(p0))]
+fn f0486(p0: &Array2<f64>, p1: ArrayView2<f64>, labels: &[usize]) -> f64 {
     let t1 = &p1;
     let _t2 = t1;
     let mut t3 = sum(t1);
     for (i, &l) in labels.iter().enumerate() {
-        t3 -= ((softplus(f0437(cos((l as f64))))));
+        t3 -= (tanh((relu(f0437(p0[[i, l]])))));
     }
-    (sigmoid(t1), p1[[1, 0]])
+    t1.sum() + t3
 }
 
 #[test]
 fn f0486_gradcheck() {
-    let mut s = 1789813010u64;
+    let mut s = 255833069u64;
     let p0: Array2<f64> = random((2, 2), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
-    let labels: &[usize] = &[0, 1];
+    let labels: &[usize] = &[0, 0];
     let (p0, p1,) = std::hint::black_box((p0, p1,));
-    let up0: Array2<f64> = random((3, 1), &mut s);
-    let (value, grads) = f0486_backward(&p0, p1.view(), labels, (&up0, 0.5));
+    let (value, grads) = f0486_backward(&p0, p1.view(), labels, 1.0);
     assert_eq!(value, f0486(&p0, p1.view(), labels));
     assert_eq!(grads.p0.shape(), p0.shape());
-    GradCheck::new()
-        .upstream(&(&up0, 0.5))
-        .check(&(p0.clone(),), |(p0,)| f0486_backward(p0, p1.view(), labels, (&up0, 0.5)))
-        .unwrap();
+    gradcheck(&(p0.clone(),), |(p0,)| f0486_backward(p0, p1.view(), labels, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0486_backward(p0, p1.view(), labels, 1.0), |(p0,), (v_p0,)| f0486_jvp(p0, p1.view(), labels, v_p0)).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0486_hvp(p0, p1.view(), labels, v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0487(p0: &Array2<f64>) -> f64 {
     let t1 = &(p0.sum_axis(Axis(0))) * p0;
-    let t2 = t1.clone();
-    let mut t3 = match () {
-        _ if sum(&t2) < 0.0371 => t2.to_owned(),
-        _ if mean(&t2) >= -0.5183 => &t1 * &t1,
-        _ => t2.to_owned(),
+    let t2 = array![[0.0_f64, 0.5], [1.0, 1.5], [2.0, 2.5]];
+    let t3 = (&(sigmoid(&(p0 / &(square(&t1) + 1.0)))) * 0.1 + &t2).std_axis(Axis(0), 0.0);
+    let t4 = Array1::<f64>::ones(2);
+    let t3 = (1.5 + (sigmoid(mse(&(&t4 - p0), &t1)))).powf(0.25);
+    let (n1, m1) = p0.dim();
+    let t3 = (tanh((p0[[n1 - 1, m1 - 1]]) - t3)).mul_add(-1.5, t3);
+    let t5 = if t1.mean().unwrap() > 0.4629 {
+        &t1 - p0
+    } else {
+        t3 * p0
     };
-    let t4 = &t2;
-    let t5 = Array1::<f64>::ones(2);
-    let t6 = mse(&(sigmoid(&(&t5 - &t1))), &(tanh(&t3)));
-    t3 += t4;
-    mean(t4) + t6 + t1.mean().unwrap()
+    let mut t6 = Array2::<f64>::zeros((t5.nrows(), t5.ncols()));
+    for i in 0..2 {
+        t6.column_mut(i).assign(&(tanh(&t5.column(i))));
+    }
+    t1[[2, 0]] + t3 + t5.mean().unwrap() + t6.iter().sum::<f64>()
 }
 
 #[test]
 fn f0487_gradcheck() {
-    let mut s = 217798525u64;
+    let mut s = 1856708301u64;
     let p0: Array2<f64> = random((3, 2), &mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0487_backward(&p0, 1.0);
     assert_eq!(value, f0487(&p0));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(),), |(p0,)| f0487_backward(p0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(),), &(v_p0.clone(),), |(p0,)| f0487_backward(p0, 1.0), |(p0,), (v_p0,)| f0487_jvp(p0, v_p0)).unwrap();
+    hvpcheck(&(p0.clone(),), &(v_p0.clone(),), |(p0,), (v_p0,)| f0487_hvp(p0, v_p0)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0488(p0: &Array2<f64>, p1: f64) -> f64 {
     let t1 = (1.25 + &(p0 * p1)).signum();
     let t3 = {
@@ -14381,17 +17812,18 @@ fn f0488(p0: &Array2<f64>, p1: f64) -> f64 {
         }
     }
     let t7 = (sigmoid(&(mean_axis(&(t1.dot(&t5.t())), Axis(0))))).iter().zip(&(sigmoid(&(mean_axis(&(concat(Axis(1), &[&t5, &t5, &t5])), Axis(1)))))).map(|(a, b)| ((((square(*a) + 0.5).powf((*b).tanh())) / (square(p1) + 2.0)) - t6).tanh()).sum::<f64>();
-    let mut t8 = sigmoid((stack(Axis(0), &[((ln(&(square(&t5) + 0.5))).mean_axis(Axis(0)).unwrap()).view(), ((ln(&(square(&t5) + 0.5))).mean_axis(Axis(0)).unwrap()).view()]).unwrap()).iter().sum::<f64>());
-    for i in 0..3 {
-        let (t9, _) = f0274(sigmoid(t7), p1);
-        t8 -= ((log_sigmoid(t4 * t9)));
-    }
-    t1.mean().unwrap() + t4 + sum(&t3) + mean(&t5) + t6 + t7 + t8
+    let t9 = if t1[[1, 0]] >= 0.0371 {
+        let (_, t8) = f0382(tanh(t6), &(sigmoid(&t5)), (square(p1) + 1.0).recip());
+        sum(&(mean_axis(&(&t1 * &t5), Axis(1))))
+    } else {
+        sum(&(log_softmax(&((sigmoid(&t5)).map(|&v| v)))))
+    };
+    mean(&t1) + t4 + t3[[1, 0]] + t5.sum() + t6 + t7 + t9 + t1[[1, 0]]
 }
 
 #[test]
 fn f0488_gradcheck() {
-    let mut s = 1265539897u64;
+    let mut s = 1574761882u64;
     let p0: Array2<f64> = random((2, 1), &mut s);
     let p1 = scalar(&mut s);
     let (p0, p1,) = std::hint::black_box((p0, p1,));
@@ -14399,8 +17831,12 @@ fn f0488_gradcheck() {
     assert_eq!(value, f0488(&p0, p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0488_backward(p0, *p1, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((2, 1), &mut s);
+    let v_p1 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1), &(v_p0.clone(), v_p1), |(p0, p1)| f0488_backward(p0, *p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0488_jvp(p0, *p1, v_p0, *v_p1)).unwrap();
+    hvpcheck(&(p0.clone(), p1), &(v_p0.clone(), v_p1), |(p0, p1), (v_p0, v_p1)| f0488_hvp(p0, *p1, v_p0, *v_p1)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0489(x: &Array2<f64>, d_p0: f64, d_out: ArrayView2<f64>) -> f64 {
     let d_out_1 = array![[0.25_f64, -0.75, -0.75]];
     let c1 = 2.0_f64;
@@ -14471,27 +17907,36 @@ fn f0489_gradcheck() {
     assert_eq!(grads.x.shape(), x.shape());
     assert_eq!(grads.d_out.shape(), d_out.shape());
     gradcheck(&(x.clone(), d_p0, d_out.clone()), |(x, d_p0, d_out)| f0489_backward(x, *d_p0, d_out.view(), 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array2<f64> = random((3, 3), &mut s);
+    GradCheck::new().check_jvp(&(x.clone(), d_p0, d_out.clone()), &(v_p0.clone(), v_p1, v_p2.clone()), |(x, d_p0, d_out)| f0489_backward(x, *d_p0, d_out.view(), 1.0), |(x, d_p0, d_out), (v_p0, v_p1, v_p2)| f0489_jvp(x, *d_p0, d_out.view(), v_p0, *v_p1, v_p2.view())).unwrap();
+    hvpcheck(&(x.clone(), d_p0, d_out.clone()), &(v_p0.clone(), v_p1, v_p2.clone()), |(x, d_p0, d_out), (v_p0, v_p1, v_p2)| f0489_hvp(x, *d_p0, d_out.view(), v_p0, *v_p1, v_p2.view())).unwrap();
 }
-#[differentiable]
-fn f0490(d_t1: f64, x: f64) -> f64 {
-    let d_x = (x.powi(2) + 1.0).recip();
-    let t2 = d_x * ((square(x) + 0.5).log(square(x) + 1.5));
-    let _t3 = t2;
-    let grad_1 = -d_x;
-    t2 + grad_1 + d_x
+#[differentiable(hvp)]
+fn f0490(p0: f64, p1: f64) -> f64 {
+    let mut t1 = p0.trunc();
+    t1 /= square((t1.powi(2) + 1.0).log(t1.powi(2) + 1.5)) + 1.0;
+    let t2 = ((((square(p0) + 0.5).ln()).powi(2) + 0.5).ln()) + 2.0;
+    let t3 = ((tanh(t2)).tan()).max(p1);
+    t1 + t2 + t3
 }
 
 #[test]
 fn f0490_gradcheck() {
-    let mut s = 1950812165u64;
-    let d_t1 = scalar(&mut s);
-    let x = scalar(&mut s);
-    let (d_t1, x,) = std::hint::black_box((d_t1, x,));
-    let (value, grads) = f0490_backward(d_t1, x, 1.0);
-    assert_eq!(value, f0490(d_t1, x));
-    gradcheck(&(d_t1, x), |(d_t1, x)| f0490_backward(*d_t1, *x, 1.0)).unwrap();
+    let mut s = 981372722u64;
+    let p0 = scalar(&mut s);
+    let p1 = scalar(&mut s);
+    let (p0, p1,) = std::hint::black_box((p0, p1,));
+    let (value, grads) = f0490_backward(p0, p1, 1.0);
+    assert_eq!(value, f0490(p0, p1));
+    gradcheck(&(p0, p1), |(p0, p1)| f0490_backward(*p0, *p1, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0, p1), &(v_p0, v_p1), |(p0, p1)| f0490_backward(*p0, *p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0490_jvp(*p0, *p1, *v_p0, *v_p1)).unwrap();
+    hvpcheck(&(p0, p1), &(v_p0, v_p1), |(p0, p1), (v_p0, v_p1)| f0490_hvp(*p0, *p1, *v_p0, *v_p1)).unwrap();
 }
-#[differentiable(wrt(p0, p1))]
+#[differentiable(hvp, wrt(p0, p1))]
 fn f0491(p0: &Array2<f64>, p1: f64, c0: &Array2<f64>) -> f64 {
     let t1 = if p0[[1, 0]] > 0.0371 {
         sum_axis(&(c0 / (square(p1) + 2.0)), Axis(1))
@@ -14513,44 +17958,54 @@ fn f0491_gradcheck() {
     assert_eq!(value, f0491(&p0, p1, &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0491_backward(p0, *p1, &c0, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 2), &mut s);
+    let v_p1 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1), &(v_p0.clone(), v_p1), |(p0, p1)| f0491_backward(p0, *p1, &c0, 1.0), |(p0, p1), (v_p0, v_p1)| f0491_jvp(p0, *p1, &c0, v_p0, *v_p1)).unwrap();
+    hvpcheck(&(p0.clone(), p1), &(v_p0.clone(), v_p1), |(p0, p1), (v_p0, v_p1)| f0491_hvp(p0, *p1, &c0, v_p0, *v_p1)).unwrap();
 }
-#[differentiable]
-fn f0492(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: &Array1<f64>) -> f64 {
+#[differentiable(jvp)]
+fn f0492(p0: &Array2<f64>, p1: ArrayView2<f64>, p2: &Array1<f64>) -> (f64, Array1<f64>) {
     let mut t1 = Array1::<f64>::zeros(p2.len());
     let mut t2 = sigmoid(mean(&((mse(&(p2 - 2.0), p2)) + p2)));
     for o in 0..2 {
         for j in 0..t1.len() {
-            t1[j] = ((mean(&(f0452(p0[[o, j]], p2))))) + p2[j];
+            t1[j] = t1[j] * 0.5 + ((mean(&(sigmoid(p0)))) + p2[j]);
         }
         for j in 0..t1.len() {
-            t2 += ((t1[j]));
+            t2 += (t1[j] * (p2.dot(p2)));
         }
     }
-    let t3 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5]];
-    let t4 = if mean(p2) < 0.4629 && t2 > 0.0 {
-        p2.to_owned()
-    } else {
-        (relu(t2)) / (square(&t1) + 1.0)
+    let t4 = {
+        let t3 = p0[[0, 0]];
+        sigmoid(&p1)
     };
-    let t5 = tanh(&((&t4 - t2) + 0.1));
-    sum(&t4) + mean(&t5)
+    let t5 = sigmoid(t2);
+    (t4[[2, 0]], tanh(&t1))
 }
 
 #[test]
 fn f0492_gradcheck() {
-    let mut s = 572499450u64;
+    let mut s = 619672730u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((3, 1), &mut s);
     let p2: Array1<f64> = random(3, &mut s);
     let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0492_backward(&p0, p1.view(), &p2, 1.0);
+    let up1: Array1<f64> = random(3, &mut s);
+    let (value, grads) = f0492_backward(&p0, p1.view(), &p2, (1.0, &up1));
     assert_eq!(value, f0492(&p0, p1.view(), &p2));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
-    gradcheck(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0492_backward(p0, p1.view(), p2, 1.0)).unwrap();
+    GradCheck::new()
+        .upstream(&(1.0, &up1))
+        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0492_backward(p0, p1.view(), p2, (1.0, &up1)))
+        .unwrap();
+    let v_p0: Array2<f64> = random((2, 3), &mut s);
+    let v_p1: Array2<f64> = random((3, 1), &mut s);
+    let v_p2: Array1<f64> = random(3, &mut s);
+    GradCheck::new().upstream(&(1.0, &up1)).check_jvp(&(p0.clone(), p1.clone(), p2.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(p0, p1, p2)| f0492_backward(p0, p1.view(), p2, (1.0, &up1)), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0492_jvp(p0, p1.view(), p2, v_p0, v_p1.view(), v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp)]
 fn f0493(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> (Array2<f64>, f64, Array2<f64>) {
     let t1 = exp(&(sin(p1)));
     (t1.clone(), p1.sum(), sin(p2))
@@ -14574,19 +18029,23 @@ fn f0493_gradcheck() {
         .upstream(&(&up0, 0.5, &up2))
         .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0493_backward(p0, p1, p2, (&up0, 0.5, &up2)))
         .unwrap();
+    let v_p0: Array2<f64> = random((1, 3), &mut s);
+    let v_p1: Array2<f64> = random((2, 1), &mut s);
+    let v_p2: Array2<f64> = random((2, 2), &mut s);
+    GradCheck::new().upstream(&(&up0, 0.5, &up2)).check_jvp(&(p0.clone(), p1.clone(), p2.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(p0, p1, p2)| f0493_backward(p0, p1, p2, (&up0, 0.5, &up2)), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0493_jvp(p0, p1, p2, v_p0, v_p1, v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0494(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, p3: f64) -> f64 {
     let t1 = p1;
     let _t2 = p3;
     let mut t1 = p0.to_owned().mapv_into(|z| p3 + z);
-    t1 += &(&t1 - (f0459(p3, p3)));
-    t1.sum()
+    t1 += &(&t1 + (f0429(p2)));
+    t1.iter().sum::<f64>()
 }
 
 #[test]
 fn f0494_gradcheck() {
-    let mut s = 732121828u64;
+    let mut s = 1030443071u64;
     let p0: Array2<f64> = random((3, 1), &mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let p2: Array2<f64> = random((3, 3), &mut s);
@@ -14598,67 +18057,76 @@ fn f0494_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), |(p0, p1, p2, p3)| f0494_backward(p0, p1, p2, *p3, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 1), &mut s);
+    let v_p1: Array2<f64> = random((1, 2), &mut s);
+    let v_p2: Array2<f64> = random((3, 3), &mut s);
+    let v_p3 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2.clone(), p3), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3), |(p0, p1, p2, p3)| f0494_backward(p0, p1, p2, *p3, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0494_jvp(p0, p1, p2, *p3, v_p0, v_p1, v_p2, *v_p3)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone(), p2.clone(), p3), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0494_hvp(p0, p1, p2, *p3, v_p0, v_p1, v_p2, *v_p3)).unwrap();
 }
-#[differentiable]
-fn f0495(p0: f64, p1: &Array2<f64>, p2: f64, labels: &[usize]) -> f64 {
-    let mut t1 = p1.to_owned();
+#[differentiable(hvp)]
+fn f0495(x: f64, d_out: &Array2<f64>, w: f64) -> f64 {
+    let mut t1 = d_out.to_owned();
     let c1: f64 = 0.75;
-    let mut t2 = mean(&(&(round(&(p1.mapv(|v| {
+    let mut d_x = mean(&(&(round(&(d_out.mapv(|v| {
         if v < -0.5183 {
-            p2.abs()
+            w.abs()
         } else {
             f64::abs(v)
         }
-    })))) - p2));
+    })))) - w));
     for o in 0..3 {
         for i in 0..t1.nrows() {
-            t1.row_mut(i).assign(&(&(sigmoid(&p1.row(i))) * ((p2 * p2))));
+            t1.row_mut(i).assign(&(&(sigmoid(&d_out.row(i))) * ((w * w))));
         }
         for i in 0..t1.nrows() {
-            t2 += (t1.row(i).sum());
+            d_x += (t1.row(i).sum());
         }
     }
     let mut t4 = {
-        let t3 = p2;
-        p1.dot(&t1.t())
+        let out = w;
+        d_out.dot(&t1.t())
     };
-    let mut t5 = Array2::<f64>::zeros((t1.nrows(), t1.ncols()));
-    let mut t6 = sum(&t1);
+    let mut unused = Array2::<f64>::zeros((t1.nrows(), t1.ncols()));
+    let mut t1_from_t2 = sum(&t1);
     for o in 0..1 {
-        for i in 0..t5.nrows() {
-            t5.row_mut(i).assign(&(sigmoid(&t1.row(i))));
+        for i in 0..unused.nrows() {
+            unused.row_mut(i).assign(&(sigmoid(&t1.row(i))));
         }
-        for i in 0..t5.nrows() {
-            t6 -= (t5[[i, 2]]);
-        }
-    }
-    let t6 = t5.mapv(f64::tanh);
-    for i in (0..1).rev() {
-        t1 += &(backprop::ops::sin(&(p2 * &(p1.row(i)))));
-        t4 += f0459(sigmoid(t2), t2.tanh());
-        if t1.mean().unwrap() > 0.4629 {
-            return sigmoid(((sum_axis(&t1, Axis(1))).select(Axis(0), &[0, 0, 0, 0])).dot(&((sum_axis(&t1, Axis(1))).select(Axis(0), &[0, 0, 0, 0]))));
+        for i in 0..unused.nrows() {
+            t1_from_t2 -= (unused[[i, 2]]);
         }
     }
-    let t7 = (1.5 + (sigmoid(softmax_cross_entropy(&t1, labels)))).powf(p2.cos());
-    t4 /= square(p2) + 1.0;
-    t1.sum() + t2 + t4[[0, 0]] + mean(&t5) + mean(&t6) + t7 + t1.sum()
+    let t1_from_t2 = unused.mapv(f64::tanh);
+    let grad_1 = array![[0.0_f64, 0.5, 1.0]];
+    let c2 = 2.0_f64;
+    for i in 0..1 {
+        t1 += &(backprop::ops::sin(&(w * &(d_out.row(i)))));
+        t4 += (((sin(&t1)) * 0.1 + &grad_1).var_axis(Axis(1), 1.0)).iter().map(|&u| log_sigmoid(x.exp())).sum::<f64>();
+    }
+    let mut t8 = mean(&(x * &unused).row(0));
+    t8 /= (mse(&(sigmoid(&(d_x + &t4))), &(sigmoid(&t4)))).powi(2) + 0.5;
+    mean(&t1_from_t2) + t8
 }
 
 #[test]
 fn f0495_gradcheck() {
-    let mut s = 1480207595u64;
-    let p0 = scalar(&mut s);
-    let p1: Array2<f64> = random((1, 3), &mut s);
-    let p2 = scalar(&mut s);
-    let labels: &[usize] = &[1];
-    let (p0, p1, p2,) = std::hint::black_box((p0, p1, p2,));
-    let (value, grads) = f0495_backward(p0, &p1, p2, labels, 1.0);
-    assert_eq!(value, f0495(p0, &p1, p2, labels));
-    assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0495_backward(*p0, p1, *p2, labels, 1.0)).unwrap();
+    let mut s = 911973186u64;
+    let x = scalar(&mut s);
+    let d_out: Array2<f64> = random((1, 3), &mut s);
+    let w = scalar(&mut s);
+    let (x, d_out, w,) = std::hint::black_box((x, d_out, w,));
+    let (value, grads) = f0495_backward(x, &d_out, w, 1.0);
+    assert_eq!(value, f0495(x, &d_out, w));
+    assert_eq!(grads.d_out.shape(), d_out.shape());
+    gradcheck(&(x, d_out.clone(), w), |(x, d_out, w)| f0495_backward(*x, d_out, *w, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((1, 3), &mut s);
+    let v_p2 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(x, d_out.clone(), w), &(v_p0, v_p1.clone(), v_p2), |(x, d_out, w)| f0495_backward(*x, d_out, *w, 1.0), |(x, d_out, w), (v_p0, v_p1, v_p2)| f0495_jvp(*x, d_out, *w, *v_p0, v_p1, *v_p2)).unwrap();
+    hvpcheck(&(x, d_out.clone(), w), &(v_p0, v_p1.clone(), v_p2), |(x, d_out, w), (v_p0, v_p1, v_p2)| f0495_hvp(*x, d_out, *w, *v_p0, v_p1, *v_p2)).unwrap();
 }
-#[differentiable(wrt(p1))]
+#[differentiable(hvp, wrt(p1))]
 fn f0496(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
     let mut t1 = p2.to_owned();
     let mut t2 = (p2.product());
@@ -14677,21 +18145,26 @@ fn f0496(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
     } else {
         t2 -= 0.75;
     }
-    for i in 0..1 {
+    for i in (0..1).rev() {
         t2 = sum(&(tanh(p1)));
-        t2 -= f0456(sigmoid(t2));
+        t2 -= (p2[[0, 1]]).min(t2);
+        match i % 3 {
+            0 => t1 -= &(&t1 * p2),
+            1 | 2 => {
+                t2 += 0.25;
+            }
+            _ => {}
+        }
     }
-    let t3 = p2;
-    for i in (0..3).step_by(2) {
-        t1 += p1.iter().map(|&z| z).sum::<f64>();
-    }
-    let t4 = f0480(tanh(t2));
-    mean(t3) + t4
+    let t3 = (exp(p1)) - &t1;
+    let t4 = &t3 / (&t1 * &t1 + 2.0);
+    let t5 = t1.column(1);
+    sum(&t4) + t5.iter().sum::<f64>()
 }
 
 #[test]
 fn f0496_gradcheck() {
-    let mut s = 271038716u64;
+    let mut s = 1092324385u64;
     let p0: Array2<f64> = random((2, 3), &mut s);
     let p1: Array2<f64> = random((1, 3), &mut s);
     let p2: Array2<f64> = random((1, 3), &mut s);
@@ -14700,27 +18173,48 @@ fn f0496_gradcheck() {
     assert_eq!(value, f0496(&p0, &p1, &p2));
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p1.clone(),), |(p1,)| f0496_backward(&p0, p1, &p2, 1.0)).unwrap();
+    let v_p1: Array2<f64> = random((1, 3), &mut s);
+    GradCheck::new().check_jvp(&(p1.clone(),), &(v_p1.clone(),), |(p1,)| f0496_backward(&p0, p1, &p2, 1.0), |(p1,), (v_p1,)| f0496_jvp(&p0, p1, &p2, v_p1)).unwrap();
+    hvpcheck(&(p1.clone(),), &(v_p1.clone(),), |(p1,), (v_p1,)| f0496_hvp(&p0, p1, &p2, v_p1)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2))]
-fn f0497(p0: ArrayView2<f32>, p1: &Array2<f32>, p2: ArrayView2<f32>, c0: &Array2<f32>) -> Array2<f32> {
+#[differentiable(jvp, wrt(p0, p1, p2))]
+fn f0497(p0: ArrayView2<f32>, p1: &Array2<f32>, p2: ArrayView2<f32>, c0: &Array2<f32>) -> f32 {
     let t1 = c0;
-    let t1 = (concat(Axis(1), &[&(p1 + c0), t1, c0])).select(Axis(0), &[0]);
-    let mut t2 = p1.dot(&p2);
-    t2 /= square(mse(&(&(&p2 * &p2) - &p2), &p2)) + 1.0;
-    let _t3 = &t2;
-    t1
+    let mut t1 = (concat(Axis(1), &[&(p1 + c0), t1, c0])).select(Axis(0), &[0]);
+    let mut t2 = sigmoid((p1 * c0).sum());
+    let mut t3 = (mean(&(c0.sum_axis(Axis(1))))).cos();
+    let mut n1 = 0;
+    while n1 < 2 {
+        if p0.mean().unwrap() < 0.0371 {
+            break;
+        }
+        t2 = (t2 + t3).tanh();
+        t3 = -1.5;
+        n1 += 1;
+    }
+    t1 += 1.5;
+    let mut t4 = p1.to_owned();
+    let mut t5 = ((c0[[0, 0]]) * t3);
+    for o in 0..2 {
+        for i in 0..t4.nrows() {
+            t4.row_mut(i).assign(&(sin(&p1.row(i))));
+        }
+        for i in 0..t4.nrows() {
+            t5 -= (t4.row(i).sum());
+        }
+    }
+    sum(&t4) + t5
 }
 
 #[test]
 fn f0497_gradcheck() {
-    let mut s = 805097751u64;
+    let mut s = 1631025176u64;
     let p0: Array2<f32> = random32((2, 2), &mut s);
     let p1: Array2<f32> = random32((3, 2), &mut s);
     let p2: Array2<f32> = random32((2, 3), &mut s);
     let c0: Array2<f32> = random32((3, 1), &mut s);
     let (p0, p1, p2, c0,) = std::hint::black_box((p0, p1, p2, c0,));
-    let up: Array2<f32> = random32((1, 4), &mut s);
-    let (value, grads) = f0497_backward(p0.view(), &p1, p2.view(), &c0, &up);
+    let (value, grads) = f0497_backward(p0.view(), &p1, p2.view(), &c0, 1.0);
     assert_eq!(value, f0497(p0.view(), &p1, p2.view(), &c0));
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
@@ -14728,11 +18222,14 @@ fn f0497_gradcheck() {
     GradCheck::new()
         .rtol(0.1)
         .atol(1e-2)
-        .upstream(&up)
-        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0497_backward(p0.view(), p1, p2.view(), &c0, &up))
+        .check(&(p0.clone(), p1.clone(), p2.clone()), |(p0, p1, p2)| f0497_backward(p0.view(), p1, p2.view(), &c0, 1.0))
         .unwrap();
+    let v_p0: Array2<f32> = random32((2, 2), &mut s);
+    let v_p1: Array2<f32> = random32((3, 2), &mut s);
+    let v_p2: Array2<f32> = random32((2, 3), &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone(), p2.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone()), |(p0, p1, p2)| f0497_backward(p0.view(), p1, p2.view(), &c0, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0497_jvp(p0.view(), p1, p2.view(), &c0, v_p0.view(), v_p1, v_p2.view())).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0498(p0: Array2<f64>, p1: f64) -> f64 {
     let _t1 = &(&p0 + p1) / (square(powi(p1 / (p1.powi(2) + 0.5), 2)) + 2.0);
     let _t2 = p0.clone();
@@ -14765,25 +18262,36 @@ fn f0498_gradcheck() {
     assert_eq!(value, f0498(p0.clone(), p1));
     assert_eq!(grads.p0.shape(), p0.shape());
     gradcheck(&(p0.clone(), p1), |(p0, p1)| f0498_backward(p0.clone(), *p1, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((1, 3), &mut s);
+    let v_p1 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1), &(v_p0.clone(), v_p1), |(p0, p1)| f0498_backward(p0.clone(), *p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0498_jvp(p0.clone(), *p1, v_p0.clone(), *v_p1)).unwrap();
+    hvpcheck(&(p0.clone(), p1), &(v_p0.clone(), v_p1), |(p0, p1), (v_p0, v_p1)| f0498_hvp(p0.clone(), *p1, v_p0.clone(), *v_p1)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp)]
 fn f0499(p0: f64) -> f64 {
     let t2 = {
         let t1 = p0;
-        (p0.ceil()).tanh()
+        (square(sin(t1)) + 0.5).log(0.5)
     };
-    let mut t3 = t2;
-    t3 += ((f0467(t3)).mul_add(t3, t2)) / (square(((p0.clamp(-1.0, 1.0)).powi(2) + 0.5).powf(0.5)) + 1.0);
-    t2 + t3
+    let mut t2 = (sigmoid(t2)).clamp(-0.5, 1.0);
+    if p0 >= 0.0371 && t2 > 0.0 {
+        t2 /= square(square(p0)) + 0.5;
+    } else {
+        t2 = p0 / (square(t2) + 1.0);
+    }
+    t2
 }
 
 #[test]
 fn f0499_gradcheck() {
-    let mut s = 514407478u64;
+    let mut s = 26436725u64;
     let p0 = scalar(&mut s);
     let (p0,) = std::hint::black_box((p0,));
     let (value, grads) = f0499_backward(p0, 1.0);
     assert_eq!(value, f0499(p0));
     gradcheck(&(p0,), |(p0,)| f0499_backward(*p0, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0,), &(v_p0,), |(p0,)| f0499_backward(*p0, 1.0), |(p0,), (v_p0,)| f0499_jvp(*p0, *v_p0)).unwrap();
+    hvpcheck(&(p0,), &(v_p0,), |(p0,), (v_p0,)| f0499_hvp(*p0, *v_p0)).unwrap();
 }
 }

@@ -61,8 +61,18 @@ Each program comes with a test that
 
   * compares the forward value of `NAME_backward` with the original function's
     (bit for bit: the design says they are equal),
-  * checks every gradient has its parameter's shape, and
-  * gradchecks `NAME_backward` at a deterministic random point.
+  * checks every gradient has its parameter's shape,
+  * gradchecks `NAME_backward` at a deterministic random point, and
+  * checks forward mode against reverse mode: `NAME_jvp` along a random
+    direction against the gradient dotted with it (`jvpcheck`, to
+    rounding), and `NAME_hvp` (a scalar `f64` value) against central
+    differences of the gradient (`hvpcheck`); every program is
+    `#[differentiable(jvp)]` or `(hvp)` but those with a constant `&[f64]`
+    (not carried to dual numbers yet).
+
+Loops whose carried variables are reassigned (to constants, to each
+other, swapped, aliased, in branches and `match` arms, in nested loops and
+loops that may run no iteration, `carried`) are weighted by `--carried`.
 
 Domains are kept safe by construction: `ln`, `sqrt`, `recip`, `powf`,
 `ln_1p`, `log2`, `log10`, `cbrt`, `acosh` and divisors only see
@@ -128,6 +138,14 @@ REGION_BUGS = False
 # `--alias-calls` turns them on.
 ALIAS_CALLS = False
 EXP_LIMIT = 3.0
+# Every program also second order (`jvp`, or `hvp` for a scalar `f64`
+# value): its test checks forward mode against reverse mode and the
+# Hessian-vector product against central differences; `--no-modes` turns
+# it off.
+MODES = True
+# How often a statement is a loop whose carried variables are reassigned
+# (`carried`, issue 29): `--carried W` sets it.
+CARRIED = 0.08
 # The compiler bugs the control-flow programs found (a `let` after a
 # statement with a `return`; an array carried by a `loop` and read by a
 # scalar carried too; a dead branch result its reverse keeps; a borrowed
@@ -1677,6 +1695,142 @@ class Program:
             return self.nested_write(depth)
         return self.iter_loop(depth)
 
+    def carried(self, depth):
+        """Variables a loop carries, reassigned in the ways that decide
+        activity per definition (issue 29): reset to a constant (a literal,
+        a scalar parameter outside `wrt(..)`, a constant array), to
+        themselves, to each other, swapped through a temporary; an alias
+        (`let mut tB = tA;`) read before and after its reassignment; the
+        reads in an expression, a closure or a shadowing `let`; the resets
+        in a branch or a `match` arm of the body; in a `for` or a `while`
+        loop, nested in an outer loop that sets a value at the top of each
+        of its iterations, with a `break`; a loop that may run no iteration
+        (its bound `k0 % 2` of a constant `k0: usize` that may be even).
+        Both values reach the output."""
+        rng = self.rng
+        self.region += 1
+        arrays = [v for v in self.env if v.code.startswith("p") and not v.scalar and not v.is_view
+                  and v.form in ("ref", "name") and len(v.shape) in (1, 2)]
+        array = bool(arrays) and rng.random() < 0.3
+        if array:
+            src = rng.choice(arrays)
+            shape = src.shape
+            a_code = "tanh(%s)" % src.as_ref()
+            reset = self.const_array(shape)
+            b_init = "%s.clone()" % "{A}" if rng.random() < 0.6 else "sigmoid(%s)" % src.as_ref()
+        else:
+            shape = ()
+            a_code = self.squash(self.scalar_of(depth)).code
+            b_init = "{A}" if rng.random() < 0.6 else self.squash(self.scalar_of(depth)).code
+        self.region -= 1
+        a, b = self.fresh(), self.fresh()
+        # A closure may capture `b` where the macro knows it is a float.
+        known = self.known_ty(a_code) and self.known_ty(b_init.replace("{A}", "0.0"))
+        self.stmts.append("let mut %s = %s;" % (a, a_code))
+        self.stmts.append("let mut %s = %s;" % (b, b_init.replace("{A}", a)))
+        self.counts["carried_alias" if b_init.startswith("{A}") else "carried"] += 1
+        # What the constant is: a literal, a parameter outside `wrt(..)`, or
+        # a constant array.
+        if array:
+            const = "%s.clone()" % reset.code
+        elif rng.random() < 0.35:
+            if not any(p[0] == "c1" for p in self.params):
+                self.params.append(["c1", (), "val", False])
+                self.uses_constant = True
+            const = "c1"
+            self.counts["carried_wrt_constant"] += 1
+        else:
+            const = rng.choice(["2.0", "0.5", "-1.5", "0.25"])
+        times_a, times_b = ("%s * 0.5" % a, "&%s * 0.5" % a) if array else (a, a)
+        refb = "&%s" % b if array else b
+
+        def read():
+            """`a` takes a contribution of `b`, contracting."""
+            r = rng.random()
+            if array:
+                if r < 0.5:
+                    return "%s = &%s * 0.5 + &%s;" % (a, a, b)
+                return "%s = tanh(&(&%s + &%s));" % (a, a, b)
+            if r < 0.25:
+                return "%s = %s * 0.5 + %s;" % (a, a, b)
+            if r < 0.45:
+                return "%s -= 0.5 * %s;" % (a, b)
+            if r < 0.6:
+                return "%s += %s.sin();" % (a, b)
+            if r < 0.75 and known:
+                vecs = [v for v in self.env if v.code.startswith("p") and not v.scalar and v.form in ("ref", "name")]
+                if vecs:
+                    x = rng.choice(vecs)
+                    self.counts["carried_closure"] += 1
+                    return "%s += %s.mapv(|v| (v * %s).tanh()).sum() * 0.1;" % (a, x.recv(), b)
+            if r < 0.9:
+                # A shadowing `let` in the body reads it.
+                self.int_counter += 1
+                tmp = "s%d" % self.int_counter
+                return "let %s = %s * 0.5;\n        %s = %s.tanh() + %s;" % (tmp, b, a, a, tmp)
+            return "%s = (%s + %s).tanh();" % (a, a, b)
+
+        def reset(var_i):
+            r = rng.random()
+            if r < 0.45:
+                self.counts["carried_reset"] += 1
+                return "%s = %s;" % (b, const)
+            if r < 0.6 and var_i:
+                self.counts["carried_reset_branch"] += 1
+                return "if %s == 0 {\n            %s = %s;\n        }" % (var_i, b, const)
+            if r < 0.7 and var_i:
+                self.counts["carried_reset_match"] += 1
+                return "match %s %% 2 {\n            0 => {\n                %s = %s;\n            }\n            _ => {}\n        }" % (
+                    var_i, b, const)
+            if r < 0.8:
+                self.counts["carried_to_each_other"] += 1
+                return "%s = %s;" % (b, a if not array else "%s.clone()" % a)
+            if r < 0.87:
+                self.counts["carried_itself"] += 1
+                return "%s = %s;" % (b, b)
+            self.counts["carried_swap"] += 1
+            self.int_counter += 1
+            tmp = "s%d" % self.int_counter
+            return "let %s = %s.clone();\n        %s = %s.clone();\n        %s = %s;" % (tmp, a, a, b, b, tmp)
+
+        # The loop: a `for` of a literal count, or one that may run no
+        # iteration, or a `while`; sometimes inside an outer loop.
+        kind = rng.choice(["for", "for", "zero", "while"])
+        if kind == "zero":
+            if self.uses_int is None:
+                self.uses_int = rng.randrange(0, 5)
+            bound = "k0 % 2"
+            self.counts["carried_maybe_empty"] += 1
+        else:
+            bound = str(rng.randint(1, 3))
+        var_i = "i" if kind != "while" else None
+        body = [read(), reset(var_i)]
+        if rng.random() < 0.5:
+            body.append(read())
+        if rng.random() < 0.2:
+            body.insert(rng.randint(0, len(body)), "if %s {\n            break;\n        }" % self.condition())
+            self.counts["carried_break"] += 1
+        if kind == "while":
+            n = self.int_name()
+            body.append("%s += 1;" % n)
+            loop = "let mut %s = 0;\n    while %s < %s {\n%s\n    }" % (
+                n, n, bound, "\n".join("        " + x for x in body))
+        else:
+            loop = "for i in 0..%s {\n%s\n    }" % ("(%s)" % bound if "%" in bound else bound,
+                                                  "\n".join("        " + x for x in body))
+        if rng.random() < 0.3:
+            # An outer loop sets `b` at the top of each of its iterations.
+            top = "%s = %s;" % (b, b_init.replace("{A}", a) if not b_init.startswith("{A}") else
+                                ("%s.clone()" % a if array else a))
+            loop = "for _ in 0..2 {\n        %s\n        %s\n    }" % (top, loop.replace("\n", "\n    "))
+            self.counts["carried_nested"] += 1
+        self.stmts.append(loop)
+        self.env.append(V(a, shape, 2.0 if array else 8.0, form="name" if array else "expr"))
+        self.env.append(V(b, shape, 2.0 if array else 8.0, form="name" if array else "expr"))
+        if array or not known:
+            self.unknown_ty.update([a, b])
+        return True
+
     def nested_write(self, depth):
         """An array carried across an outer loop (`for o in 0..K`, or a
         `while` with a counter), written element by element (a matrix: row
@@ -2124,6 +2278,8 @@ class Program:
                 continue
             if 0.68 <= r < 0.78 and self.tuple_callees and self.tuple_call(depth):
                 continue
+            if 0.78 <= r < 0.78 + CARRIED and self.carried(depth):
+                continue
             if 0.53 <= r < 0.58:
                 e = self.branch_expr(depth)
                 if e.bound <= LIMIT * 4:
@@ -2276,10 +2432,13 @@ class Program:
     def render(self):
         out = []
         body = "\n".join("    " + s for s in self.stmts)
-        attr = "#[differentiable]"
         wrt = [p[0] for p in self.params if p[3]]
+        args = []
+        if self.has_modes():
+            args.append("hvp" if self.has_hvp() else "jvp")
         if self.uses_constant:
-            attr = "#[differentiable(wrt(%s))]" % ", ".join(wrt)
+            args.append("wrt(%s)" % ", ".join(wrt))
+        attr = "#[differentiable(%s)]" % ", ".join(args) if args else "#[differentiable]"
         nargs = len(self.params) + (1 if self.uses_labels else 0) + 1 + (1 if self.uses_ws else 0) + (
             1 if self.uses_int is not None else 0)
         if nargs > 7:
@@ -2293,6 +2452,13 @@ class Program:
         out.append("")
         out.append(self.render_test())
         return self.rename("\n".join(out))
+
+    def has_modes(self):
+        # A constant `&[f64]` is not carried to dual numbers yet (issue 31).
+        return MODES and not self.uses_ws
+
+    def has_hvp(self):
+        return self.out_shape == () and self.ty == "f64"
 
     def rename(self, text):
         """Now and then, give the user's names those the generated code likes
@@ -2429,8 +2595,47 @@ class Program:
             lines.append("        .upstream(&up)")
             lines.append("        .check(&(%s), |(%s)| %s_backward(%s, &up))" % (tup, pat, self.name, ", ".join(closure_args)))
             lines.append("        .unwrap();")
+        if self.has_modes():
+            self.render_modes(lines, tup, pat, closure_args, up, sfx)
         lines.append("}")
         return "\n".join(lines)
+
+    def render_modes(self, lines, tup, pat, closure_args, up, sfx):
+        """Forward mode against reverse mode (`NAME_jvp` against the
+        gradient dotted with a random direction), and `NAME_hvp` against
+        central differences of the gradient."""
+        diff = [p for p in self.params if p[3]]
+        dirs = []
+        for name, shape, style, _ in diff:
+            d = "v_%s" % name
+            if shape == ():
+                lines.append("    let %s = scalar%s(&mut s);" % (d, sfx))
+            elif len(shape) == 1:
+                lines.append("    let %s: Array1<%s> = random%s(%d, &mut s);" % (d, self.ty, sfx, shape[0]))
+            else:
+                lines.append("    let %s: Array2<%s> = random%s((%d, %d), &mut s);" % (d, self.ty, sfx, shape[0], shape[1]))
+            dirs.append(d if shape == () else "%s.clone()" % d)
+        dtup = ", ".join(dirs) + ("," if len(dirs) == 1 else "")
+        dpat = ", ".join("v_%s" % p[0] for p in diff) + ("," if len(diff) == 1 else "")
+        targs = []
+        for name, shape, style, _ in diff:
+            if shape == ():
+                targs.append("*v_%s" % name)
+            elif style == "ref":
+                targs.append("v_%s" % name)
+            elif style == "owned":
+                targs.append("v_%s.clone()" % name)
+            else:
+                targs.append("v_%s.view()" % name)
+        call = ", ".join(closure_args + targs)
+        check = "GradCheck::new()"
+        if self.out_shape != ():
+            check += ".upstream(&%s)" % up
+        lines.append("    %s.check_jvp(&(%s), &(%s), |(%s)| %s_backward(%s, %s), |(%s), (%s)| %s_jvp(%s)).unwrap();" % (
+            check, tup, dtup, pat, self.name, ", ".join(closure_args), up, pat, dpat, self.name, call))
+        if self.has_hvp():
+            lines.append("    hvpcheck(&(%s), &(%s), |(%s), (%s)| %s_hvp(%s)).unwrap();" % (
+                tup, dtup, pat, dpat, self.name, call))
 
 
 HEADER = """\
@@ -2450,6 +2655,7 @@ HEADER = """\
     unused_parens,
     unused_assignments,
     unused_mut,
+    dead_code,
     clippy::all
 )]
 
@@ -2457,6 +2663,8 @@ HEADER = """\
 mod generated {{
 use backprop::prelude::*;
 use backprop_testkit::{{random, random32, scalar, scalar32}};
+#[allow(unused_imports)]
+use backprop::{{hvpcheck, jvpcheck}};
 """
 
 
@@ -2488,9 +2696,13 @@ def main():
     ap.add_argument("--view-calls", action="store_true", help="also call functions that take an ArrayView")
     ap.add_argument("--alias-calls", action="store_true", help="also pass borrowed aliases (let r = &t) to calls")
     ap.add_argument("--region-bugs", action="store_true", help="do not avoid the known bugs of loops and branches")
+    ap.add_argument("--carried", type=float, default=0.08, help="the share of statements that are loops carrying reassigned values (0 to 0.2)")
+    ap.add_argument("--no-modes", action="store_true", help="no jvp/hvp: forward mode against reverse mode, hvp against differences")
     ap.add_argument("--stats", action="store_true", help="print how often each control-flow construct was written")
     a = ap.parse_args()
-    global RAW_IDENTS, VIEW_CALLS, REGION_BUGS, ALIAS_CALLS
+    global RAW_IDENTS, VIEW_CALLS, REGION_BUGS, ALIAS_CALLS, MODES, CARRIED
+    MODES = not a.no_modes
+    CARRIED = a.carried
     ALIAS_CALLS = a.alias_calls
     RAW_IDENTS = a.raw_idents
     VIEW_CALLS = a.view_calls
