@@ -197,7 +197,7 @@ pub fn adjoint(args: TokenStream, item: TokenStream) -> TokenStream {
     // function and this rule run on duals; otherwise nothing, so that
     // such a caller's message names what to add.
     let name = &target.segments.last().expect("a path").ident;
-    let grad = crate::emit::grad_struct_name(name);
+    let grad = crate::names::grad_struct_name(name);
     let marker = quote! {
         #[doc(hidden)]
         #vis struct #grad {}

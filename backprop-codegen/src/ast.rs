@@ -111,6 +111,7 @@ impl Kind {
 }
 
 /// One parameter of the function.
+#[derive(Clone)]
 pub struct Param {
     pub ident: Ident,
     pub ty: Type,
@@ -122,6 +123,7 @@ pub struct Param {
 }
 
 /// The function: its signature split into what the macro needs.
+#[derive(Clone)]
 pub struct Function {
     pub item: ItemFn,
     pub params: Vec<Param>,

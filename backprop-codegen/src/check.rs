@@ -6,8 +6,8 @@
 //! (from the second iteration on), and a carried value whose start is needed
 //! by a useful result needs the adjoint of its end (from the next iteration).
 
+use crate::graph::Lowered;
 use crate::graph::{Branch, Graph, Loop, Node, NodeId};
-use crate::lower::Lowered;
 use std::collections::HashMap;
 
 /// What the emitter needs to know about a graph.

@@ -6,8 +6,8 @@ use crate::args::{self, Args};
 use crate::ast::Function;
 use crate::ctxt::Ctxt;
 use crate::emit;
-use crate::plan::Namer;
-use crate::{check, dual, lower};
+use crate::names::Namer;
+use crate::{check, dual, lower, plan};
 use proc_macro2::TokenStream;
 use quote::quote;
 use std::collections::HashSet;
@@ -30,7 +30,7 @@ pub fn differentiable(args: TokenStream, item: TokenStream) -> TokenStream {
         return out;
     }
     let mut used = HashSet::new();
-    emit::idents(item.clone(), &mut used);
+    crate::names::idents(item.clone(), &mut used);
     match syn::parse2::<Item>(item.clone()) {
         Ok(Item::Fn(f)) => {
             let (inside, outside) = function(args::parse(args), f, used);
@@ -167,7 +167,7 @@ fn function(
             krate: krate.clone(),
             opts: args.opts,
             dual: args.dual_copy,
-            names: dual::names_module(&func).cloned(),
+            names: crate::generic::names_module(&func).cloned(),
         };
         lower::lower_with(&func, &mut cx, &env)
     };
@@ -179,30 +179,43 @@ fn function(
             let params: Vec<bool> = func.params.iter().map(|p| p.differentiable).collect();
             let analysis = check::analyse(&l, &params);
             // The function as the user wrote it; its copy over duals runs
-            // forward as the macro's forward pass.
+            // forward as the macro's forward pass, planned with nothing
+            // active.
             let mut inside = if args.dual_copy {
                 let inactive = check::analyse(&l, &vec![false; params.len()]);
-                emit::forward_item(
-                    &func,
-                    &l,
-                    &inactive,
-                    &krate,
-                    Namer::new(used.clone()),
-                    args.opts,
-                )
+                let mut namer = Namer::new(used.clone());
+                let bp = namer.fresh("bp");
+                let frame = emit::frame(&func, &krate, &mut namer, false);
+                let mut sh = plan::Shared {
+                    func: &func,
+                    namer,
+                    opts: args.opts,
+                };
+                let plan = plan::plan(&l, &inactive, &mut sh, &frame.upstreams(&func));
+                emit::forward_item(&func, &l, &plan, &bp, &krate)
             } else {
                 emit::original_item(&func)
             };
-            let (emitted, outside) = emit::emit(
+            let mut namer = Namer::new(used.clone());
+            let frame = emit::frame(&func, &krate, &mut namer, true);
+            let bp = namer.fresh("bp");
+            let mut sh = plan::Shared {
+                func: &func,
+                namer,
+                opts: args.opts,
+            };
+            let plan = plan::plan(&l, &analysis, &mut sh, &frame.upstreams(&func));
+            inside.extend(emit::emit(
                 &func,
                 &l,
-                &analysis,
+                &plan,
+                &frame,
+                &bp,
                 &krate,
-                Namer::new(used.clone()),
-                args.opts,
+                &mut sh.namer,
                 args.each,
-            );
-            inside.extend(emitted);
+            ));
+            let outside = frame.outside;
             if args.dual_copy {
                 let d_out = Namer::new(used.clone()).fresh("d_out");
                 inside.extend(dual::calls(&func, &krate, &d_out));

@@ -54,11 +54,21 @@ pub struct MapCall {
     pub params: Vec<syn::Ident>,
     /// The constants the closure captures, bound by name before `rule`.
     pub constants: Vec<(syn::Ident, ConstArg)>,
-    /// The name of the upstream gradient in `rule`.
-    pub d_out: syn::Ident,
-    /// The closure's body and its reverse: a block whose value is the
-    /// body's value, then the gradient of each of `params`, in order.
-    pub rule: TokenStream,
+    /// The closure's body, lowered as the scalar function
+    /// `fn closure(params..) -> F`, whose reverse the emitter writes.
+    pub body: Box<ClosureBody>,
+}
+
+/// A closure's body as a function of its own (see [`MapCall`]).
+#[derive(Clone)]
+pub struct ClosureBody {
+    pub func: crate::ast::Function,
+    pub lowered: Lowered,
+    /// Every identifier of the function, which its generated names avoid.
+    pub used: std::collections::HashSet<String>,
+    /// The expansion's path to the facade, and its options.
+    pub krate: TokenStream,
+    pub opts: crate::args::Options,
 }
 
 /// How a mapped closure walks its arrays, and the runtime rule that walks
@@ -408,6 +418,25 @@ pub struct Region {
     /// The value of each carried variable at the end of an iteration.
     pub outputs: Vec<NodeId>,
 }
+
+/// The lowered body: the graph of a function and its value.
+#[derive(Clone)]
+pub struct Lowered {
+    pub graph: Graph,
+    /// The function's value: one node, or one per component of a tuple
+    /// output (the same node may be several components).
+    pub outputs: Vec<NodeId>,
+    /// The fields of models read in constants, each with its span: the
+    /// generated code checks that none is a parameter of the model.
+    pub constant_fields: Vec<(syn::Expr, Span)>,
+    /// For the copy over duals: the names of the differentiable functions
+    /// it calls (whose copies it calls, `crate::dual::names`).
+    pub dual_calls: std::collections::BTreeSet<String>,
+}
+
+/// The name a field path's model stands for in the path's constant
+/// (`__backprop_model.layers[i].w`): the emitter puts the model there.
+pub const MODEL_ROOT: &str = "__backprop_model";
 
 /// How the node's local is named in the generated code.
 #[derive(Clone)]

@@ -5,12 +5,27 @@
 //! the forward pass keeping every intermediate in a local and then the reverse
 //! sweep with explicit adjoints.
 //!
-//! The pipeline, one stage a module: `args` and `ast` read the attribute and
-//! the signature, `lower` turns the body into a `graph::Graph`, `check` finds
-//! the active values and their uses, `emit` writes the code, and `expand` runs
-//! them in order. This crate takes and returns `proc_macro2::TokenStream`, so
-//! tests, benches and fuzzers call it directly; `backprop-macros` is the
-//! three-line proc-macro entry point. `derive` is `#[derive(Differentiable)]`.
+//! The pipeline, one stage a module, each using only the stages before it
+//! (`tests/stages.rs` checks it):
+//!
+//! ```text
+//! args (the attribute)   ast (the signature)        vocab (the op table)
+//!   -> lower   the body to a graph: one node per value, regions for loops,
+//!              branches and closures (graph, with types: what is known of
+//!              each value's type)
+//!   -> check   which values are live and active, and each one's uses
+//!   -> plan    every decision about the code: names, where each value
+//!              lives, what loops keep, where each contribution goes
+//!   -> emit    the plan as tokens: NAME_backward, its gradient struct
+//! ```
+//!
+//! `expand` runs them for a function and, for `jvp`/`hvp`, runs them again
+//! on its copy over dual numbers (`dual`, with `generic` for the copy's
+//! float type), then writes `NAME_jvp` and `NAME_hvp`. This crate takes and
+//! returns `proc_macro2::TokenStream`, so tests, benches and fuzzers call it
+//! directly; `backprop-macros` is the three-line proc-macro entry point.
+//! `derive` is `#[derive(Differentiable)]`, `adjoint` is `#[adjoint]` (a
+//! user's own rule), `pretty` prints expansions.
 #![warn(missing_docs)]
 
 mod adjoint;
@@ -22,10 +37,15 @@ mod derive;
 mod dual;
 mod emit;
 mod expand;
+mod generic;
 mod graph;
 mod lower;
+mod names;
 mod plan;
 mod pretty;
+#[cfg(test)]
+mod tests;
+mod types;
 mod vocab;
 
 pub use adjoint::adjoint;

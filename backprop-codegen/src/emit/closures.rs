@@ -4,9 +4,9 @@
 use super::{operand, subst, value, Cx};
 use crate::ast::{Function, Kind};
 use crate::check::Analysis;
-use crate::graph::{MapCall, Node, NodeId};
-use crate::lower::Lowered;
-use crate::plan::{self, Namer, Region, Shared};
+use crate::graph::{ClosureBody, Lowered, MapCall, Node, NodeId};
+use crate::names::Namer;
+use crate::plan::{self, Region, Shared};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
@@ -60,6 +60,28 @@ pub fn rule(
         (#value, #(#grads,)*)
     }};
     (d_out, block)
+}
+
+/// [`rule`] of a closure's body: the name of its upstream gradient and the
+/// block.
+fn rule_of(body: &ClosureBody) -> (Ident, TokenStream) {
+    let ClosureBody {
+        func,
+        lowered,
+        used,
+        krate,
+        opts,
+    } = body;
+    let flags: Vec<bool> = func.params.iter().map(|p| p.differentiable).collect();
+    let analysis = crate::check::analyse(lowered, &flags);
+    rule(
+        func,
+        lowered,
+        &analysis,
+        krate,
+        Namer::new(used.clone()),
+        *opts,
+    )
 }
 
 /// `let (y, y_local) = bp::closure_map(x, |v| { let d_out = 1.0; .. });`:
@@ -120,8 +142,7 @@ pub fn forward(r: &Region, cx: &Cx, id: NodeId, inputs: &[NodeId], m: &MapCall) 
         let bp = cx.bp;
         quote!(#bp::Float)
     });
-    let d_out = &m.d_out;
-    let rule = &m.rule;
+    let (d_out, rule) = rule_of(&m.body);
     quote_spanned! {span=>
         let (#name, #saved) = #bp::#walk(#(#arrays,)* |#(#elems),*| {
             #(#captured)*

@@ -24,7 +24,7 @@
 
 use super::{inline_of, many_arguments, strip_mut, where_clause, Frame};
 use crate::ast::Function;
-use crate::plan::Namer;
+use crate::names::Namer;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 

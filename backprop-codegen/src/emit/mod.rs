@@ -16,48 +16,19 @@ mod scalar;
 pub(crate) mod vjp;
 
 use crate::ast::{Function, Kind};
+use crate::graph::Lowered;
 use crate::graph::{Call, CallArg, ConstArg, Form, Node, NodeId};
-use crate::lower::Lowered;
-use crate::plan::{self, Namer, Operand, Part, Plan, Raw, Region, Shared};
+use crate::names::grad_struct_name;
+use crate::names::Namer;
+use crate::plan::{self, Operand, Part, Plan, Raw, Region};
 use crate::vocab::{Op, SLICE_OF_VIEWS, VIEW};
 use proc_macro2::{Ident, TokenStream, TokenTree};
 use quote::{format_ident, quote, ToTokens};
-use std::collections::HashSet;
-
-pub use closures::rule as closure_rule;
 
 /// What every emitting function needs: the runtime's alias and the function.
 pub struct Cx<'a> {
     pub bp: &'a Ident,
     pub func: &'a Function,
-}
-
-/// Every identifier in a token stream.
-pub fn idents(tokens: TokenStream, out: &mut HashSet<String>) {
-    for tt in tokens {
-        match tt {
-            TokenTree::Ident(i) => {
-                out.insert(i.to_string());
-            }
-            TokenTree::Group(g) => idents(g.stream(), out),
-            _ => {}
-        }
-    }
-}
-
-/// `two_heads` -> `TwoHeadsGrad`.
-pub fn grad_struct_name(f: &Ident) -> Ident {
-    let s = f.to_string();
-    let s = s.strip_prefix("r#").unwrap_or(&s);
-    let mut camel = String::new();
-    for part in s.split('_').filter(|p| !p.is_empty()) {
-        let mut chars = part.chars();
-        if let Some(c) = chars.next() {
-            camel.extend(c.to_uppercase());
-            camel.push_str(chars.as_str());
-        }
-    }
-    format_ident!("{}Grad", camel, span = f.span())
 }
 
 /// The gradient struct, its `Differentiable` impl and the signature of
@@ -81,7 +52,7 @@ pub struct Frame {
 impl Frame {
     /// The upstream gradient of each output: `d_out`, or one per component
     /// of a tuple.
-    fn upstreams(&self, func: &Function) -> Vec<Ident> {
+    pub fn upstreams(&self, func: &Function) -> Vec<Ident> {
         if func.tuple.is_some() {
             self.d_outs.clone()
         } else {
@@ -315,37 +286,40 @@ pub fn strip_mut<'a>(
     })
 }
 
-/// Writes `NAME_backward`: the original function, the frame, and the body.
+/// Writes `NAME_backward` from its plan: the gradient struct and the other
+/// items of the frame, then the function, whose body is the forward pass
+/// and the reverse sweep; `namer` names what `backward_each` adds.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the stages' results, and the frame's names"
+)]
 pub fn emit(
     func: &Function,
     l: &Lowered,
-    a: &crate::check::Analysis,
+    plan: &Plan,
+    frame: &Frame,
+    bp: &Ident,
     krate: &TokenStream,
-    mut namer: Namer,
-    opts: plan::Options,
+    namer: &mut Namer,
     each: Option<proc_macro2::Span>,
-) -> (TokenStream, TokenStream) {
-    let frame = frame(func, krate, &mut namer, true);
-    let bp = namer.fresh("bp");
-    let mut sh = Shared { func, namer, opts };
-    let plan = plan::plan(l, a, &mut sh, &frame.upstreams(func));
-    let cx = Cx { bp: &bp, func };
+) -> TokenStream {
+    let cx = Cx { bp, func };
     let forward = forward::forward(&plan.body, &cx);
     let reverse = reverse::reverse(&plan.body, &cx);
     let (value, unpack) = match &func.tuple {
         Some(arrays) => {
             let d_out = &frame.d_out;
             (
-                tuple_result(&plan, &cx, &l.outputs, arrays),
-                Some(unpack_d_out(&plan, &l.outputs, d_out, &frame.d_outs)),
+                tuple_result(plan, &cx, &l.outputs, arrays),
+                Some(unpack_d_out(plan, &l.outputs, d_out, &frame.d_outs)),
             )
         }
-        None => (result(&plan, &cx, l.outputs[0]), None),
+        None => (result(plan, &cx, l.outputs[0]), None),
     };
-    let unread = unread_params(&plan, &cx);
+    let unread = unread_params(plan, &cx);
     let probes = constant_fields(l, &cx);
-    let fields = grad_fields(&plan, &cx);
-    let Plan { grad, .. } = &plan;
+    let fields = grad_fields(plan, &cx);
+    let Plan { grad, .. } = plan;
     let struct_name = &frame.struct_name;
     let signature = &frame.signature;
     let items = &frame.items;
@@ -372,22 +346,22 @@ pub fn emit(
         #(#probes)*
         #(#forward)*
     };
-    let each = each.map(|span| match repeatable(&plan, func, span) {
+    let each = each.map(|span| match repeatable(plan, func, span) {
         Ok(()) => {
             let body = each::Body {
                 once: quote!(#used #once),
                 sweep: quote!(#unpack #(#reverse)* #gradient),
                 value: value.clone(),
             };
-            each::item(func, &frame, krate, &mut sh.namer, &bp, Some(body))
+            each::item(func, frame, krate, namer, bp, Some(body))
         }
         Err(e) => {
             let error = e.to_compile_error();
-            let fallback = each::item(func, &frame, krate, &mut sh.namer, &bp, None);
+            let fallback = each::item(func, frame, krate, namer, bp, None);
             quote!(#error #fallback)
         }
     });
-    let inside = quote! {
+    quote! {
         #items
 
         #signature {
@@ -402,35 +376,29 @@ pub fn emit(
         }
 
         #each
-    };
-    (inside, frame.outside)
+    }
 }
 
 /// The forward pass alone, as a function of the item's signature: the
 /// copy over duals of a `jvp`/`hvp` function (`NAME_dual`) is written from
 /// its graph by the same forward emitter as its `_backward`, so that it is
 /// the runtime's generic ops and never the user's spelling (`0.5 * &x`,
-/// which ndarray has for `f64` only). `a` is an analysis in which nothing
-/// is active: nothing is kept for a reverse sweep.
+/// which ndarray has for `f64` only). `plan` is planned from an analysis in
+/// which nothing is active: nothing is kept for a reverse sweep.
 pub fn forward_item(
     func: &Function,
     l: &Lowered,
-    a: &crate::check::Analysis,
+    plan: &Plan,
+    bp: &Ident,
     krate: &TokenStream,
-    mut namer: Namer,
-    opts: plan::Options,
 ) -> TokenStream {
-    let bp = namer.fresh("bp");
-    let frame = frame(func, krate, &mut namer, false);
-    let mut sh = Shared { func, namer, opts };
-    let plan = plan::plan(l, a, &mut sh, &frame.upstreams(func));
-    let cx = Cx { bp: &bp, func };
+    let cx = Cx { bp, func };
     let forward = forward::forward(&plan.body, &cx);
     let value = match &func.tuple {
-        Some(arrays) => tuple_result(&plan, &cx, &l.outputs, arrays),
-        None => result(&plan, &cx, l.outputs[0]),
+        Some(arrays) => tuple_result(plan, &cx, &l.outputs, arrays),
+        None => result(plan, &cx, l.outputs[0]),
     };
-    let unread = unread_params(&plan, &cx);
+    let unread = unread_params(plan, &cx);
     let probes = constant_fields(l, &cx);
     let item = &func.item;
     let (attrs, vis) = (&item.attrs, &item.vis);
@@ -601,7 +569,7 @@ pub fn field_place(r: &Region, id: NodeId, root: &TokenStream) -> TokenStream {
         tokens
             .into_iter()
             .flat_map(|t| match t {
-                TokenTree::Ident(i) if i == crate::lower::models::MODEL_ROOT => {
+                TokenTree::Ident(i) if i == crate::graph::MODEL_ROOT => {
                     root.clone().into_iter().collect::<Vec<_>>()
                 }
                 TokenTree::Group(g) => {

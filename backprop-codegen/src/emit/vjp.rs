@@ -18,7 +18,7 @@
 
 use super::{components, inline_of, many_arguments, strip_mut};
 use crate::ast::{Function, Kind};
-use crate::plan::Namer;
+use crate::names::Namer;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, ToTokens};
 

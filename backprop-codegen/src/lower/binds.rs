@@ -18,7 +18,7 @@ pub(super) struct Fresh {
 impl Fresh {
     pub(super) fn of(item: &syn::ItemFn) -> Fresh {
         let mut used = std::collections::HashSet::new();
-        crate::emit::idents(quote!(#item), &mut used);
+        crate::names::idents(quote!(#item), &mut used);
         Fresh { used }
     }
 

@@ -24,9 +24,8 @@ use super::{strip, strip_paren, Lowerer};
 use crate::args::Args;
 use crate::ast::Function;
 use crate::ctxt::Ctxt;
-use crate::graph::{Call, CallArg, MapCall, Node, NodeId, Walk};
+use crate::graph::{Call, CallArg, ClosureBody, MapCall, Node, NodeId, Walk};
 use crate::vocab::{Arg, Op, Ty};
-use crate::{check, emit, plan};
 use proc_macro2::{Ident, Span};
 use quote::{format_ident, quote};
 use std::collections::HashSet;
@@ -149,7 +148,7 @@ impl Lowerer<'_> {
             .cloned()
             .chain(varying.iter().map(|(i, _)| i.clone()))
             .collect();
-        let Some((d_out, rule)) = self.closure_rule(c, &params, &floats) else {
+        let Some(body) = self.closure_body(c, &params, &floats) else {
             return self.error_node(span);
         };
         let mut args: Vec<CallArg> = (0..inputs.len())
@@ -177,8 +176,7 @@ impl Lowerer<'_> {
                 walk: s.walk,
                 params,
                 constants,
-                d_out,
-                rule,
+                body: Box::new(body),
             })),
             method: false,
             components: Vec::new(),
@@ -244,18 +242,17 @@ impl Lowerer<'_> {
                 .map(|(outer, _)| up[outer.index()])
                 .collect()
         };
-        plan::types(graph, self.func, &inputs)
+        crate::types::types(graph, self.func, &inputs)
     }
 
-    /// Runs the pipeline on the closure's body as the function
-    /// `fn closure(params: F..) -> F`, and returns the name of its upstream
-    /// gradient and the block that computes the gradient of each parameter.
-    fn closure_rule(
+    /// The closure's body lowered as the function `fn closure(params: F..)
+    /// -> F`, whose reverse the emitter writes (`emit::closures::rule`).
+    fn closure_body(
         &mut self,
         c: &ExprClosure,
         params: &[Ident],
         floats: &[Ident],
-    ) -> Option<(Ident, proc_macro2::TokenStream)> {
+    ) -> Option<ClosureBody> {
         let elem = self.func.elem.ident();
         let mut body: syn::Block = match &*c.body {
             Expr::Block(b) if b.label.is_none() => b.block.clone(),
@@ -274,7 +271,7 @@ impl Lowerer<'_> {
         let item: syn::ItemFn =
             syn::parse_quote!(fn #name #generics(#(#all: #elem),*) -> #elem #body);
         let mut used = HashSet::new();
-        emit::idents(quote!(#item), &mut used);
+        crate::names::idents(quote!(#item), &mut used);
         let mut cx = Ctxt::default();
         let args = Args {
             wrt: Some(params.to_vec()),
@@ -284,20 +281,17 @@ impl Lowerer<'_> {
         let lowered = func
             .as_ref()
             .and_then(|f| super::lower_with(f, &mut cx, self.env));
-        let out = match (&func, lowered) {
-            (Some(func), Some(l)) if !cx.has_errors() => {
+        let out = match (func, lowered) {
+            (Some(func), Some(lowered)) if !cx.has_errors() => {
                 // Its calls are the enclosing function's.
-                self.dual_calls.extend(l.dual_calls.iter().cloned());
-                let flags: Vec<bool> = func.params.iter().map(|p| p.differentiable).collect();
-                let analysis = check::analyse(&l, &flags);
-                Some(emit::closure_rule(
+                self.dual_calls.extend(lowered.dual_calls.iter().cloned());
+                Some(ClosureBody {
                     func,
-                    &l,
-                    &analysis,
-                    &self.env.krate,
-                    plan::Namer::new(used),
-                    self.env.opts,
-                ))
+                    lowered,
+                    used,
+                    krate: self.env.krate.clone(),
+                    opts: self.env.opts,
+                })
             }
             _ => None,
         };

@@ -253,9 +253,9 @@ impl Lowerer<'_> {
                 .func
                 .float_param
                 .as_ref()
-                .is_some_and(|t| t == crate::dual::FLOAT)
+                .is_some_and(|t| t == crate::generic::FLOAT)
         {
-            crate::dual::generic_constant(&mut expr, &self.env.krate);
+            crate::generic::generic_constant(&mut expr, &self.env.krate);
         }
         Some(ConstArg {
             expr,

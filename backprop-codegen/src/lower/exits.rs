@@ -120,7 +120,7 @@ impl Lowerer<'_> {
     fn loop_value(&mut self, l: &syn::ExprLoop, label: Option<Lifetime>) -> NodeId {
         let span = l.loop_token.span();
         let mut fresh = Fresh::of(&self.func.item);
-        crate::emit::idents(quote!(#l), &mut fresh.used);
+        crate::names::idents(quote!(#l), &mut fresh.used);
         let value = fresh.name("value");
         let mut set = SetValue {
             label: label.as_ref(),
@@ -146,7 +146,7 @@ impl Lowerer<'_> {
             return None;
         }
         let mut fresh = Fresh::of(&self.func.item);
-        crate::emit::idents(quote!(#body), &mut fresh.used);
+        crate::names::idents(quote!(#body), &mut fresh.used);
         Some(Flags {
             going: fresh.name("going"),
             skip: fresh.name("skip"),

@@ -28,7 +28,7 @@ mod views;
 
 use crate::ast::{Function, Kind};
 use crate::ctxt::Ctxt;
-use crate::graph::{ConstArg, Form, Graph, Name, Node, NodeId};
+use crate::graph::{ConstArg, Form, Graph, Lowered, Name, Node, NodeId};
 use crate::vocab::Op;
 use proc_macro2::Span;
 use quote::{quote, ToTokens};
@@ -40,20 +40,6 @@ use syn::{BinOp, Block, Expr, Pat, Stmt, UnOp};
 const MAX_DEPTH: usize = 3_000;
 
 use binds::Fresh;
-
-/// The lowered body.
-pub struct Lowered {
-    pub graph: Graph,
-    /// The function's value: one node, or one per component of a tuple
-    /// output (the same node may be several components).
-    pub outputs: Vec<NodeId>,
-    /// The fields of models read in constants, each with its span: the
-    /// generated code checks that none is a parameter of the model.
-    pub constant_fields: Vec<(Expr, Span)>,
-    /// For the copy over duals: the names of the differentiable functions
-    /// it calls (whose copies it calls, `crate::dual::names`).
-    pub dual_calls: std::collections::BTreeSet<String>,
-}
 
 /// The graph being built for a loop body's enclosing code, set aside while
 /// the body is lowered.
@@ -97,13 +83,13 @@ struct Lowerer<'a> {
 /// the expansion: the facade's path and the options.
 pub struct Env {
     pub krate: proc_macro2::TokenStream,
-    pub opts: crate::plan::Options,
+    pub opts: crate::args::Options,
     /// Lowering the copy over duals of a `jvp`/`hvp` function: a call of a
     /// differentiable function calls its copy (`NAME_dual`), and the names
     /// called are kept (see [`Lowered::dual_calls`]).
     pub dual: bool,
     /// In the copy over duals, the module of the names of the functions it
-    /// calls (`crate::dual::names_module`): a closure's body, lowered as a
+    /// calls (`crate::generic::names_module`): a closure's body, lowered as a
     /// function of its own, names the enclosing copy's.
     pub names: Option<syn::Ident>,
 }
@@ -112,7 +98,7 @@ impl Default for Env {
     fn default() -> Env {
         Env {
             krate: quote!(::backprop),
-            opts: crate::plan::Options::default(),
+            opts: crate::args::Options::default(),
             dual: false,
             names: None,
         }

@@ -23,10 +23,6 @@ use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 use syn::{Expr, Pat, Stmt};
 
-/// The name a field path's model stands for in the path's constant
-/// (`__backprop_model.layers[i].w`): the emitter puts the model there.
-pub const MODEL_ROOT: &str = "__backprop_model";
-
 /// The name at the root of a place (`model` of `model.layers[i].w`), if the
 /// expression is a field access or an index of one.
 pub(super) fn place_root(expr: &Expr) -> Option<&Ident> {
@@ -47,7 +43,7 @@ pub(super) fn place_root(expr: &Expr) -> Option<&Ident> {
     }
 }
 
-/// Replaces the root of a place by [`MODEL_ROOT`].
+/// Replaces the root of a place by [`crate::graph::MODEL_ROOT`].
 struct Reroot;
 
 impl VisitMut for Reroot {
@@ -58,7 +54,7 @@ impl VisitMut for Reroot {
             Expr::Paren(p) => self.visit_expr_mut(&mut p.expr),
             Expr::Group(g) => self.visit_expr_mut(&mut g.expr),
             Expr::Path(p) => {
-                let root = Ident::new(MODEL_ROOT, p.span());
+                let root = Ident::new(crate::graph::MODEL_ROOT, p.span());
                 *e = syn::parse_quote!(#root);
             }
             _ => {}

@@ -53,7 +53,7 @@ impl Lowerer<'_> {
     ) -> NodeId {
         let (path, vjp) = if self.env.dual && receiver.is_none() {
             // The copy over duals calls the callee's copy.
-            crate::dual::callee(&path, self.env.names.as_ref(), &self.env.krate, span)
+            crate::generic::callee(&path, self.env.names.as_ref(), &self.env.krate, span)
         } else {
             let mut vjp = path.clone();
             let last = vjp.segments.last_mut().expect("a segment");

@@ -103,7 +103,7 @@ impl Lowerer<'_> {
         let width = width.unwrap_or(last as usize + 1);
         let mut fresh = super::Fresh::of(&self.func.item);
         for s in stmts.iter() {
-            crate::emit::idents(quote::quote!(#s), &mut fresh.used);
+            crate::names::idents(quote::quote!(#s), &mut fresh.used);
         }
         let parts: Vec<Ident> = (0..width)
             .map(|c| {

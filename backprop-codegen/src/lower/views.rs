@@ -248,7 +248,7 @@ impl Lowerer<'_> {
         let mut names = HashSet::new();
         names.insert(view.base.to_string());
         if let Some((_, arg)) = &view.method {
-            crate::emit::idents(quote!(#arg), &mut names);
+            crate::names::idents(quote!(#arg), &mut names);
         }
         // The view's own name (a macro `s![..]` may share it) is the view's.
         names.remove(&view.name);
@@ -292,7 +292,7 @@ fn binds(p: &Pat, name: &str) -> bool {
 /// of a macro).
 fn mentions(s: &Stmt, name: &str) -> bool {
     let mut all = HashSet::new();
-    crate::emit::idents(quote!(#s), &mut all);
+    crate::names::idents(quote!(#s), &mut all);
     all.contains(name)
 }
 

@@ -28,140 +28,20 @@ mod routing;
 mod scalar;
 pub mod settled;
 mod sin_cos;
-#[cfg(test)]
-mod tests;
+
 mod writes;
 
-pub use names::Namer;
 pub use region::{
     Init, Kept, Loop as LoopPlan, Next, Operand, Part, Raw, Region, RevStep, Upstream,
 };
-pub use scalar::types;
 
+pub use crate::args::Options;
 use crate::ast::Function;
 use crate::check::Analysis;
+use crate::graph::Lowered;
 use crate::graph::NodeId;
-use crate::lower::Lowered;
+use crate::names::Namer;
 use proc_macro2::Ident;
-
-/// Which optimisations run. All do by default; a test switches them off to
-/// compare the plain expansion with the optimised one.
-#[derive(Clone, Copy, Debug)]
-pub struct Options {
-    /// A temporary read by one op gives that op its buffer (`in_place`).
-    pub in_place: bool,
-    /// An elementwise function over an in-place arithmetic op runs in the
-    /// same pass (`fuse`).
-    pub fuse: bool,
-    /// `x + m·v` adds the product into `x`'s buffer (`dot_add`).
-    pub dot_add: bool,
-    /// `sum(square(x))` is one reduction (`in_place`).
-    pub sum_square: bool,
-    /// Contributions are added into the buffer of an earlier one, or into
-    /// a loop's accumulator (`routing`).
-    pub accumulate: bool,
-    /// The two operands of a sum share one gradient (`routing`).
-    pub lend: bool,
-    /// A loop keeps a carried array as rows of one buffer, computes the next
-    /// value into a spare buffer and defers its weights' outer products
-    /// (`loops`).
-    pub loop_buffers: bool,
-    /// A loop's reverse sweep reads the rows it wrote into a carried
-    /// buffer, and read from it, back from the buffer it leaves behind
-    /// (`settled`).
-    pub settled_rows: bool,
-    /// A loop in a loop body adds into the enclosing loop's accumulators
-    /// and takes over the buffer of a carried variable it starts from
-    /// (`nested`).
-    pub nested_loops: bool,
-    /// Scalars are written as plain Rust arithmetic (`plain`).
-    pub plain_scalars: bool,
-    /// The rule of `sin x` reads the forward's `cos x`, and the other way
-    /// round (`sin_cos`).
-    pub sin_cos: bool,
-    /// A loop's reverse sweep computes again what is cheaper to compute
-    /// than to keep (an element of a borrowed parameter, a few flops of
-    /// them, a float of the loop's variable) and reads shapes from the
-    /// carried adjoints (`remat`).
-    pub remat: bool,
-}
-
-impl Options {
-    /// Every optimisation off: each value a new local, each contribution a
-    /// new array, summed at the end; scalars through the runtime.
-    pub fn none() -> Options {
-        Options {
-            in_place: false,
-            fuse: false,
-            dot_add: false,
-            sum_square: false,
-            accumulate: false,
-            lend: false,
-            loop_buffers: false,
-            settled_rows: false,
-            nested_loops: false,
-            plain_scalars: false,
-            sin_cos: false,
-            remat: false,
-        }
-    }
-
-    /// The names `without(..)` takes.
-    pub const NAMES: &'static [&'static str] = &[
-        "in_place",
-        "fuse",
-        "dot_add",
-        "sum_square",
-        "accumulate",
-        "lend",
-        "loop_buffers",
-        "settled_rows",
-        "nested_loops",
-        "plain_scalars",
-        "sin_cos",
-        "remat",
-    ];
-
-    /// Switches the optimisation `name` off; false if there is none.
-    pub fn switch_off(&mut self, name: &str) -> bool {
-        let flag = match name {
-            "in_place" => &mut self.in_place,
-            "fuse" => &mut self.fuse,
-            "dot_add" => &mut self.dot_add,
-            "sum_square" => &mut self.sum_square,
-            "accumulate" => &mut self.accumulate,
-            "lend" => &mut self.lend,
-            "loop_buffers" => &mut self.loop_buffers,
-            "settled_rows" => &mut self.settled_rows,
-            "nested_loops" => &mut self.nested_loops,
-            "plain_scalars" => &mut self.plain_scalars,
-            "sin_cos" => &mut self.sin_cos,
-            "remat" => &mut self.remat,
-            _ => return false,
-        };
-        *flag = false;
-        true
-    }
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            in_place: true,
-            fuse: true,
-            dot_add: true,
-            sum_square: true,
-            accumulate: true,
-            lend: true,
-            loop_buffers: true,
-            settled_rows: true,
-            nested_loops: true,
-            plain_scalars: true,
-            sin_cos: true,
-            remat: true,
-        }
-    }
-}
 
 /// What every region's plan shares: the function, the names handed out so
 /// far, the options.

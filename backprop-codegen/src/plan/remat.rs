@@ -92,7 +92,7 @@ const CHEAP: &[Op] = &[Op::Add, Op::Sub, Op::Mul, Op::Neg];
 /// Whether a constant is a cast or arithmetic of literals and names: as
 /// cheap to compute again as to keep.
 fn arithmetic(e: &syn::Expr) -> bool {
-    super::scalar::arithmetic_of(e, &mut |leaf| match leaf {
+    crate::types::arithmetic_of(e, &mut |leaf| match leaf {
         syn::Expr::Lit(_) => true,
         syn::Expr::Path(p) => p.qself.is_none() && p.path.get_ident().is_some(),
         syn::Expr::Cast(c) => arithmetic(&c.expr),

@@ -16,7 +16,7 @@ const CELLS: &str = "fn cells(w: &Array2<f64>, x: &Array1<f64>, n: usize) -> f64
 }";
 
 /// The inner loop's plan of `CELLS`.
-fn inner<'p>(p: &'p Plan) -> &'p crate::plan::region::Loop<'p> {
+fn inner<'p>(p: &'p Plan) -> &'p crate::plan::LoopPlan<'p> {
     let outer = p.body.loops.values().next().expect("a loop");
     outer
         .body
@@ -26,7 +26,7 @@ fn inner<'p>(p: &'p Plan) -> &'p crate::plan::region::Loop<'p> {
         .expect("a loop in the loop")
 }
 
-fn kept(l: &crate::plan::region::Loop) -> Vec<String> {
+fn kept(l: &crate::plan::LoopPlan) -> Vec<String> {
     l.kept.iter().map(Ident::to_string).collect()
 }
 
@@ -119,11 +119,11 @@ const UPDATE_THEN_READ: &str = "fn f(w: &Array1<f64>, x: &Array1<f64>, n: usize)
     total
 }";
 
-fn shapes(l: &crate::plan::region::Loop) -> Vec<String> {
+fn shapes(l: &crate::plan::LoopPlan) -> Vec<String> {
     l.saves
         .iter()
         .filter_map(|k| match k {
-            crate::plan::region::Kept::Shape(n) => Some(n.to_string()),
+            crate::plan::Kept::Shape(n) => Some(n.to_string()),
             _ => None,
         })
         .collect()
@@ -183,7 +183,7 @@ const SHIFTED: &str =
 }";
 
 /// The loops of `SHIFTED`, in order.
-fn shifted_loops<'p>(p: &'p Plan) -> Vec<&'p crate::plan::region::Loop<'p>> {
+fn shifted_loops<'p>(p: &'p Plan) -> Vec<&'p crate::plan::LoopPlan<'p>> {
     let mut loops: Vec<_> = p.body.loops.iter().collect();
     loops.sort_by_key(|(id, _)| **id);
     loops.into_iter().map(|(_, l)| l).collect()

@@ -2,12 +2,12 @@
 //! planned, and the test reads the decisions the pass made (by node, in the
 //! plan), with the pass on and off.
 
-use super::{plan, Options, Plan, Region, RevStep, Shared, Upstream};
 use crate::args::Args;
 use crate::ast::Function;
 use crate::ctxt::Ctxt;
 use crate::graph::{Node, NodeId};
-use crate::plan::Namer;
+use crate::names::Namer;
+use crate::plan::{plan, Options, Plan, Region, RevStep, Shared, Upstream};
 use crate::vocab::Op;
 use crate::{check, lower};
 use proc_macro2::Ident;
@@ -215,7 +215,7 @@ fn a_generic_float_made_from_a_number_is_plain() {
 }
 
 /// Whether the last value the body names `name` is known to be a float.
-fn named_float(r: &super::region::Region, name: &str) -> bool {
+fn named_float(r: &crate::plan::Region, name: &str) -> bool {
     let id = r
         .graph
         .ids()
@@ -686,7 +686,7 @@ fn a_nested_loop_adds_into_the_enclosing_accumulator_and_takes_its_state() {
     with_plan(NESTED, Options::default(), |p| {
         let outer = p.body.loops.values().next().expect("a loop");
         let inner = outer.body.loops.values().next().expect("a nested loop");
-        let acc_of = |l: &super::LoopPlan| -> Vec<String> {
+        let acc_of = |l: &crate::plan::LoopPlan| -> Vec<String> {
             l.accs.iter().map(|(_, a)| a.to_string()).collect()
         };
         // The inner loop's accumulators of `m` and `xs` are the outer loop's.
@@ -698,7 +698,7 @@ fn a_nested_loop_adds_into_the_enclosing_accumulator_and_takes_its_state() {
             .init
             .iter()
             .filter_map(|i| match i {
-                super::Init::Moved(n) => Some(n.to_string()),
+                crate::plan::Init::Moved(n) => Some(n.to_string()),
                 _ => None,
             })
             .collect();
@@ -715,7 +715,7 @@ fn a_nested_loop_adds_into_the_enclosing_accumulator_and_takes_its_state() {
         assert!(!inner
             .init
             .iter()
-            .any(|i| matches!(i, super::Init::Moved(_))));
+            .any(|i| matches!(i, crate::plan::Init::Moved(_))));
     });
 }
 
@@ -742,7 +742,7 @@ fn a_state_the_enclosing_loop_keeps_is_copied() {
         assert!(!inner
             .init
             .iter()
-            .any(|i| matches!(i, super::Init::Moved(_))));
+            .any(|i| matches!(i, crate::plan::Init::Moved(_))));
     });
 }
 
