@@ -176,7 +176,9 @@ pub mod __private {
         closure_sum_zip_back, closure_zip, closure_zip3, closure_zip3_back, closure_zip4,
         closure_zip4_back, closure_zip5, closure_zip5_back, closure_zip_back,
     };
-    pub use backprop_runtime::dual::{Dual, Dualize, SecondOrderCalls};
+    pub use backprop_runtime::dual::{
+        Dual, Dualize, Lift, LiftAsIs, LiftConstant, SecondOrderCalls,
+    };
     pub use backprop_runtime::each::each;
     pub use backprop_runtime::gradcheck::{flatten, Gradient};
     pub use backprop_runtime::kernels::{map_vjp, map_vjp_g, map_vjp_out, map_vjp_x, zip, zip_map};

@@ -6,6 +6,7 @@ use crate::ast::Function;
 use crate::names::grad_struct_name;
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
+use std::collections::HashSet;
 use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 use syn::Expr;
@@ -175,38 +176,242 @@ pub fn float_path(path: &syn::Path, t: &syn::Ident) -> Option<Expr> {
 }
 
 /// A constant of the copy's body as the copy's code writes it: its float
-/// literals and functions (`f64::max`) of the float type `__F`.
-pub fn generic_constant(e: &mut Expr, krate: &TokenStream) {
-    struct Literals<'a> {
-        krate: &'a TokenStream,
+/// literals and functions (`f64::max`) of the float type `__F`, and the
+/// named constants in its float arithmetic (`2.0 * PI`, `x > C`) read as
+/// `__F` ([`lift_named`]). `bound` are the names the constant reads of the
+/// body, `floats` those of them that are floats.
+pub fn generic_constant(
+    e: &mut Expr,
+    krate: &TokenStream,
+    bound: &HashSet<String>,
+    floats: &HashSet<String>,
+) {
+    Literals { krate }.visit_expr_mut(e);
+    Named {
+        krate,
+        bound,
+        floats,
     }
-    impl VisitMut for Literals<'_> {
-        fn visit_expr_mut(&mut self, e: &mut Expr) {
-            if let Expr::Path(p) = &*e {
-                if p.qself.is_none() && is_function_path(&p.path) {
-                    let t = syn::Ident::new(FLOAT, p.span());
-                    if let Some(new) = float_path(&p.path, &t) {
-                        *e = new;
-                        return;
-                    }
-                }
-            }
-            if let Expr::Lit(l) = &*e {
-                if let syn::Lit::Float(f) = &l.lit {
-                    let t = syn::Ident::new(FLOAT, f.span());
-                    let krate = self.krate;
-                    let lit = syn::LitFloat::new(&format!("{}_f64", f.base10_digits()), f.span());
-                    *e =
-                        syn::parse_quote_spanned!(f.span()=> <#t as #krate::Float>::from_f64(#lit));
+    .visit_expr_mut(e);
+}
+
+/// Float literals and functions of the float type as `__F`'s.
+struct Literals<'a> {
+    krate: &'a TokenStream,
+}
+
+impl VisitMut for Literals<'_> {
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        if let Expr::Path(p) = &*e {
+            if p.qself.is_none() && is_function_path(&p.path) {
+                let t = syn::Ident::new(FLOAT, p.span());
+                if let Some(new) = float_path(&p.path, &t) {
+                    *e = new;
                     return;
                 }
             }
-            syn::visit_mut::visit_expr_mut(self, e);
         }
+        if let Expr::Lit(l) = &*e {
+            if let syn::Lit::Float(f) = &l.lit {
+                let t = syn::Ident::new(FLOAT, f.span());
+                let krate = self.krate;
+                let lit = syn::LitFloat::new(&format!("{}_f64", f.base10_digits()), f.span());
+                *e = syn::parse_quote_spanned!(f.span()=> <#t as #krate::Float>::from_f64(#lit));
+                return;
+            }
+        }
+        // A call of the user's (`scale(2.0)`) takes the original's types:
+        // its value is read as `__F` where a float is ([`lift_named`]).
+        if let Expr::Call(c) = &*e {
+            if user_call(c) {
+                return;
+            }
+        }
+        syn::visit_mut::visit_expr_mut(self, e);
+    }
 
-        fn visit_macro_mut(&mut self, mac: &mut syn::Macro) {
-            visit_macro_exprs(mac, &mut |e| self.visit_expr_mut(e));
+    fn visit_macro_mut(&mut self, mac: &mut syn::Macro) {
+        visit_macro_exprs(mac, &mut |e| self.visit_expr_mut(e));
+    }
+}
+
+/// Named constants beside a float in arithmetic or a comparison, as `__F`.
+struct Named<'a> {
+    krate: &'a TokenStream,
+    bound: &'a HashSet<String>,
+    floats: &'a HashSet<String>,
+}
+
+impl Named<'_> {
+    /// Whether `e` is known to be of the copy's float type: a literal made
+    /// one, a path or a call into `__F`, a float the body computes, or
+    /// arithmetic with one of these.
+    fn is_float(&self, e: &Expr) -> bool {
+        match e {
+            Expr::Paren(p) => self.is_float(&p.expr),
+            Expr::Unary(u) => self.is_float(&u.expr),
+            Expr::Binary(b) if arithmetic(&b.op) => {
+                self.is_float(&b.left) || self.is_float(&b.right)
+            }
+            Expr::Path(p) => {
+                p.path
+                    .get_ident()
+                    .is_some_and(|i| self.floats.contains(&i.to_string()))
+                    || p.path.segments.first().is_some_and(|s| s.ident == FLOAT)
+            }
+            Expr::Call(c) => matches!(&*c.func, Expr::Path(p) if p.qself.is_some()
+                || p.path.segments.first().is_some_and(|s| s.ident == FLOAT)),
+            Expr::MethodCall(m) => FLOAT_METHODS.contains(&m.method.to_string().as_str()),
+            _ => false,
         }
     }
-    Literals { krate }.visit_expr_mut(e);
+
+    /// `e` read as `__F` where it is a named constant.
+    fn lift(&self, e: &mut Expr) {
+        match e {
+            Expr::Paren(p) => self.lift(&mut p.expr),
+            Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => self.lift(&mut u.expr),
+            Expr::Path(p)
+                if !p
+                    .path
+                    .get_ident()
+                    .is_some_and(|i| self.bound.contains(&i.to_string())) =>
+            {
+                lift_named(e, self.krate)
+            }
+            Expr::Call(_) => lift_named(e, self.krate),
+            _ => {}
+        }
+    }
+}
+
+impl VisitMut for Named<'_> {
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        syn::visit_mut::visit_expr_mut(self, e);
+        match e {
+            Expr::Binary(b) if arithmetic(&b.op) || comparison(&b.op) => {
+                if self.is_float(&b.left) {
+                    self.lift(&mut b.right);
+                }
+                if self.is_float(&b.right) {
+                    self.lift(&mut b.left);
+                }
+            }
+            Expr::MethodCall(m) if FLOAT_METHODS.contains(&m.method.to_string().as_str()) => {
+                self.lift(&mut m.receiver);
+                m.args.iter_mut().for_each(|a| self.lift(a));
+            }
+            _ => {}
+        }
+    }
+}
+
+fn arithmetic(op: &syn::BinOp) -> bool {
+    use syn::BinOp::*;
+    matches!(op, Add(_) | Sub(_) | Mul(_) | Div(_) | Rem(_))
+}
+
+fn comparison(op: &syn::BinOp) -> bool {
+    use syn::BinOp::*;
+    matches!(op, Lt(_) | Le(_) | Gt(_) | Ge(_) | Eq(_) | Ne(_))
+}
+
+/// The float methods whose receiver and arguments are floats of one type.
+const FLOAT_METHODS: &[&str] = &[
+    "sqrt", "exp", "ln", "sin", "cos", "tan", "tanh", "abs", "powf", "powi", "max", "min", "recip",
+    "sinh", "cosh", "atan", "atan2", "hypot", "log", "log2", "log10", "exp2",
+];
+
+/// Whether a constant of the copy names a value of the original's float
+/// type: a constant of the user's (`PI`, `Self::K`) or the value of a call
+/// of the user's (`scale(2.0)`); not literals, the float type's own
+/// constants, nor a constructor of a type (`Array1::zeros(n)`), which are
+/// `__F`'s already or take it from their use.
+pub fn names_original(e: &Expr) -> bool {
+    struct Find(bool);
+    impl<'a> syn::visit::Visit<'a> for Find {
+        fn visit_expr(&mut self, e: &'a Expr) {
+            match e {
+                Expr::Path(p) if p.qself.is_none() => {
+                    let generic = p.path.segments.first().is_some_and(|s| s.ident == FLOAT);
+                    self.0 |= !generic && !is_function_path(&p.path) && constant_name(&p.path);
+                }
+                Expr::Call(c) if user_call(c) => self.0 = true,
+                Expr::Call(c) => c.args.iter().for_each(|a| self.visit_expr(a)),
+                _ => syn::visit::visit_expr(self, e),
+            }
+        }
+    }
+    let mut find = Find(false);
+    syn::visit::Visit::visit_expr(&mut find, e);
+    find.0
+}
+
+/// `name` read as the copy's float type `__F` (see the runtime's `Lift`):
+/// an `f64`, an `f32` or an array of them converted, a value of `__F` as it
+/// is.
+pub fn lifted(name: &str, krate: &TokenStream) -> Expr {
+    let t = syn::Ident::new(FLOAT, Span::call_site());
+    let name = syn::Ident::new(name, Span::call_site());
+    syn::parse_quote!({
+        #[allow(unused_imports, reason = "one of the two reads the constant")]
+        use #krate::__private::{LiftAsIs as _, LiftConstant as _};
+        (&#krate::__private::Lift(&#name)).lift::<#t>()
+    })
+}
+
+/// Whether a path names a constant by Rust's conventions: a path into a
+/// type or a module (`Self::K`, `consts::PI`), or a name in capitals
+/// (`PI`, `C_2`); a name in lower case is a local (a closure's `v`).
+fn constant_name(path: &syn::Path) -> bool {
+    match path.get_ident() {
+        Some(i) => {
+            let name = i.to_string();
+            name.chars().any(|c| c.is_ascii_uppercase()) && !name.chars().any(|c| c.is_lowercase())
+        }
+        None => true,
+    }
+}
+
+/// A call of a function of the user's (`scale(..)`, `util::scale(..)`),
+/// not of a type (`Array1::ones(..)`, `__F::from_f64(..)`, `f64::max(..)`).
+fn user_call(c: &syn::ExprCall) -> bool {
+    match &*c.func {
+        Expr::Path(p) => {
+            p.qself.is_none()
+                && p.path.segments.iter().all(|s| {
+                    let name = s.ident.to_string();
+                    !name.starts_with(|c: char| c.is_uppercase())
+                        && name != FLOAT
+                        && name != "f64"
+                        && name != "f32"
+                })
+        }
+        _ => false,
+    }
+}
+
+/// A named constant of the user's (`PI`, `C`, `Self::K`; not a path into
+/// the float type, already the copy's), or the value of a call of the
+/// user's (`scale(C)`), as the copy's float type: the original reads it as
+/// an `f64` or `f32`, which the copy converts.
+pub fn lift_named(e: &mut Expr, krate: &TokenStream) {
+    let named = match &*e {
+        Expr::Path(p) => {
+            let generic = p.path.segments.first().is_some_and(|s| s.ident == FLOAT);
+            p.qself.is_none() && !generic && !is_function_path(&p.path) && constant_name(&p.path)
+        }
+        Expr::Call(c) => user_call(c),
+        _ => false,
+    };
+    if !named {
+        return;
+    }
+    let span = e.span();
+    let t = syn::Ident::new(FLOAT, span);
+    *e = syn::parse_quote_spanned!(span=> {
+        #[allow(unused_imports, reason = "one of the two reads the constant")]
+        use #krate::__private::{LiftAsIs as _, LiftConstant as _};
+        (&#krate::__private::Lift(&#e)).lift::<#t>()
+    });
 }

@@ -16,7 +16,7 @@ const ORDER: &[&str] = &[
     // Leaves: the op table, errors, names, the attribute.
     "vocab", "ctxt", "names", "args",
     // The function's signature as the macro understands it.
-    "ast", // The copy over duals as the lowering sees it (its float type).
+    "ast",     // The copy over duals as the lowering sees it (its float type).
     "generic", // The IR, and what is known of its values' types.
     "graph", "types", // The pipeline: lower, analyse, plan, emit.
     "lower", "check", "plan", "derive", "emit",

@@ -788,6 +788,76 @@ pub fn split<T: Dualize>(d: &T::Dual) -> (T, T) {
     (T::value_of(d), T::tangent_of(d))
 }
 
+/// A constant of the user's code in a copy over duals (`PI`, `scale(C)`),
+/// which the original reads as an `f64` or `f32` (or an array of them):
+/// `(&Lift(&c)).lift::<F>()` is it in the copy's float type `F`, a constant
+/// (a zero tangent), and a value already of that type a copy of it. The
+/// first impl that applies is the one of the exact type ([`LiftConstant`]);
+/// any other value reaches [`LiftAsIs`] through one more reference.
+#[doc(hidden)]
+pub struct Lift<'a, T>(pub &'a T);
+
+/// [`Lift`] of an `f64`, an `f32` or an array of them: converted.
+#[doc(hidden)]
+pub trait LiftConstant {
+    /// The value in the float type `F`.
+    type Out<F: crate::value::Float>;
+    /// Converts.
+    fn lift<F: crate::value::Float>(&self) -> Self::Out<F>;
+}
+
+macro_rules! lift_scalar {
+    ($($t:ty),*) => {$(
+        impl LiftConstant for Lift<'_, $t> {
+            type Out<F: crate::value::Float> = F;
+            #[inline]
+            fn lift<F: crate::value::Float>(&self) -> F {
+                F::from_f64(crate::value::Float::to_f64(*self.0))
+            }
+        }
+        impl LiftConstant for Lift<'_, &$t> {
+            type Out<F: crate::value::Float> = F;
+            #[inline]
+            fn lift<F: crate::value::Float>(&self) -> F {
+                F::from_f64(crate::value::Float::to_f64(**self.0))
+            }
+        }
+    )*};
+}
+lift_scalar!(f64, f32);
+
+macro_rules! lift_array {
+    ($($t:ty),*) => {$(
+        impl<D: ndarray::Dimension> LiftConstant for Lift<'_, ndarray::Array<$t, D>> {
+            type Out<F: crate::value::Float> = ndarray::Array<F, D>;
+            #[inline]
+            fn lift<F: crate::value::Float>(&self) -> ndarray::Array<F, D> {
+                self.0.mapv(|x| F::from_f64(crate::value::Float::to_f64(x)))
+            }
+        }
+    )*};
+}
+// Owned arrays of `f64` and `f32` only: an array of duals keeps its
+// tangents.
+lift_array!(f64, f32);
+
+/// [`Lift`] of any other value (one of the copy's float type): a copy.
+#[doc(hidden)]
+pub trait LiftAsIs {
+    /// The value.
+    type Out;
+    /// A copy of the value.
+    fn lift<F>(&self) -> Self::Out;
+}
+
+impl<T: Clone> LiftAsIs for &Lift<'_, T> {
+    type Out = T;
+    #[inline]
+    fn lift<F>(&self) -> T {
+        self.0.clone()
+    }
+}
+
 /// How a `#[differentiable(jvp)]` or `(hvp)` function reaches the copies
 /// over duals of a function it calls, `f`: `FGrad::__copies::<f>()` (`f` a
 /// type of the function's name that the caller writes), then `.call(..)`

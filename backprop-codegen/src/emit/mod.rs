@@ -471,11 +471,23 @@ pub fn operand(cx: &Cx, o: &Operand) -> TokenStream {
 
 /// The operands of an op that takes them as one slice: as they are
 /// (`&[&a, b]`), or each as a view where the row says so
-/// (`&[bp::view(&a), bp::view(b)]`).
-pub fn in_slice(cx: &Cx, op: Op, args: &[TokenStream]) -> Vec<TokenStream> {
+/// (`&[bp::view(&a), bp::view(b)]`), or borrowed as views where views and
+/// arrays mix in an op that takes one type (`concat`).
+/// An op that takes one type for all (`concat`) gets each as a borrowed
+/// view where views and arrays mix (`&[&bp::view(a), &bp::view(&t)]`).
+pub fn in_slice(
+    r: &Region,
+    cx: &Cx,
+    op: Op,
+    inputs: &[NodeId],
+    args: &[TokenStream],
+) -> Vec<TokenStream> {
     let bp = cx.bp;
+    let views = inputs.iter().filter(|i| r.is_view(**i)).count();
     if op.has(SLICE_OF_VIEWS) {
         args.iter().map(|a| quote!(#bp::view(#a))).collect()
+    } else if views > 0 && views < inputs.len() {
+        args.iter().map(|a| quote!(&#bp::view(#a))).collect()
     } else {
         args.to_vec()
     }

@@ -7,7 +7,7 @@ use crate::graph::{ConstArg, Node, NodeId, SliceElems};
 use crate::vocab::SHAPE_METHODS;
 use proc_macro2::Ident;
 use quote::ToTokens;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use syn::spanned::Spanned;
 use syn::visit::Visit;
 use syn::Expr;
@@ -248,14 +248,14 @@ impl Lowerer<'_> {
             .collect();
         refs.sort_by(|a, b| a.0.cmp(&b.0));
         let mut expr = expr.clone();
-        if self.env.dual
-            && self
-                .func
-                .float_param
-                .as_ref()
-                .is_some_and(|t| t == crate::generic::FLOAT)
-        {
-            crate::generic::generic_constant(&mut expr, &self.env.krate);
+        if self.generic_copy() {
+            let floats: HashSet<String> = refs
+                .iter()
+                .filter(|(_, id, _)| self.is_float_value(*id))
+                .map(|(name, ..)| name.clone())
+                .collect();
+            let bound: HashSet<String> = refs.iter().map(|(name, ..)| name.clone()).collect();
+            crate::generic::generic_constant(&mut expr, &self.env.krate, &bound, &floats);
         }
         Some(ConstArg {
             expr,

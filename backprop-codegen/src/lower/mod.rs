@@ -326,21 +326,35 @@ impl Lowerer<'_> {
 
     /// The node behind a chain of loop inputs: what a captured value is.
     fn origin(&self, id: NodeId) -> &Node {
-        let mut depth = self.outer.len();
-        let mut id = id;
+        let (depth, id) = self.origin_at(self.outer.len(), id);
+        &self.graph_at(depth).get(id).node
+    }
+
+    /// The node a region's input stands for, followed out of the regions
+    /// from the graph at `depth`: the graph it is in, and its id there.
+    fn origin_at(&self, mut depth: usize, mut id: NodeId) -> (usize, NodeId) {
         loop {
-            let (graph, captures) = if depth == self.outer.len() {
-                (&self.graph, &self.captures)
+            let captures = if depth == self.outer.len() {
+                &self.captures
             } else {
-                (&self.outer[depth].graph, &self.outer[depth].captures)
+                &self.outer[depth].captures
             };
-            match &graph.get(id).node {
+            match &self.graph_at(depth).get(id).node {
                 Node::Input(j) if depth > 0 => {
                     id = captures[*j].0;
                     depth -= 1;
                 }
-                other => return other,
+                _ => return (depth, id),
             }
+        }
+    }
+
+    /// The graph of the region at `depth` (the current one at the deepest).
+    fn graph_at(&self, depth: usize) -> &Graph {
+        if depth == self.outer.len() {
+            &self.graph
+        } else {
+            &self.outer[depth].graph
         }
     }
 
@@ -663,6 +677,57 @@ impl Lowerer<'_> {
     }
 
     /// Adds an op on `inputs`.
+    /// In the copy over duals, a constant that an op reads as a float and
+    /// that may be of the original's float type (it names a constant of the
+    /// user's, `PI`, `Self::K`, calls a function of the user's, or reads a
+    /// binding): a new constant that reads it as `__F`
+    /// (`crate::generic::lifted`). Any other input as it is.
+    fn lifted(&mut self, id: NodeId, span: Span) -> NodeId {
+        if !self.may_be_original(id) {
+            return id;
+        }
+        let name = "__bp_constant";
+        let c = ConstArg {
+            expr: crate::generic::lifted(name, &self.env.krate),
+            refs: vec![(name.to_owned(), id, Form::Value)],
+            deps: vec![id],
+            place: false,
+        };
+        self.add(Node::Const(c), self.temp(), span, false)
+    }
+
+    /// Whether a node is a constant that may hold a value of the original's
+    /// float type: it names one (`crate::generic::names_original`), or
+    /// reads a constant that does (`let pi = PI; 2.0 * pi`).
+    fn may_be_original(&self, id: NodeId) -> bool {
+        self.original_at(self.outer.len(), id)
+    }
+
+    /// [`Self::may_be_original`] of a node of the graph at `depth`.
+    fn original_at(&self, depth: usize, id: NodeId) -> bool {
+        let (depth, id) = self.origin_at(depth, id);
+        match &self.graph_at(depth).get(id).node {
+            Node::Const(c) => {
+                crate::generic::names_original(&c.expr)
+                    || c.refs
+                        .iter()
+                        .any(|(_, r, _)| *r != id && self.original_at(depth, *r))
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether this is the copy over duals of a function over `f64` or
+    /// `f32`, whose floats are the copy's `__F`.
+    fn generic_copy(&self) -> bool {
+        self.env.dual
+            && self
+                .func
+                .float_param
+                .as_ref()
+                .is_some_and(|t| t == crate::generic::FLOAT)
+    }
+
     fn op(&mut self, op: Op, inputs: Vec<NodeId>, consts: Vec<ConstArg>, span: Span) -> NodeId {
         let mut failed = false;
         for &i in &inputs {
@@ -682,6 +747,11 @@ impl Lowerer<'_> {
         if failed {
             return self.error_node(span);
         }
+        let inputs = if self.generic_copy() {
+            inputs.into_iter().map(|i| self.lifted(i, span)).collect()
+        } else {
+            inputs
+        };
         let varying = inputs.iter().any(|i| self.varying[i.index()]);
         // `x * x` is `square(x)`: the same value, and its adjoint `2 g x` is
         // one pass instead of two contributions and their sum.
