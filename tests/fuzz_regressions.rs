@@ -395,3 +395,49 @@ fn a_carried_value_reset_to_a_constant_keeps_its_first_read() {
         .unwrap();
     }
 }
+
+/// Found by tools/gen_fuzz_programs.py --seed 20261209 --count 1000
+/// (program f0855): `concat` of a parameter (`&Array2`) and a local that
+/// is an owned array in the user's code but a view in the generated one
+/// (`.to_owned().reversed_axes()`, a transpose of the copy): the slice
+/// mixed `&Array2` and `&ArrayView2`, and the generated code did not
+/// compile (E0308). Fixed: where views and arrays mix, each operand of a
+/// `concat` is passed as a borrowed view.
+#[differentiable(jvp)]
+fn concat_of_an_array_and_a_view(w: f64, a: &Array2<f64>, b: &Array2<f64>) -> f64 {
+    let mut t = {
+        let u = (b.t()).to_owned().permuted_axes([1, 0]);
+        (abs(&u)).to_owned().reversed_axes()
+    };
+    let mut c = concat(Axis(1), &[a, &t, &t]);
+    c *= &(softplus(&c));
+    t -= w;
+    t[[2, 0]] + c[[1, 0]] + c.sum()
+}
+
+#[test]
+fn concat_takes_arrays_and_views_together() {
+    let mut s = 50078644u64;
+    let w = backprop_testkit::scalar(&mut s);
+    let a: Array2<f64> = backprop_testkit::random((3, 2), &mut s);
+    let b: Array2<f64> = backprop_testkit::random((2, 3), &mut s);
+    let (v, _) = concat_of_an_array_and_a_view_backward(w, &a, &b, 1.0);
+    assert_eq!(v, concat_of_an_array_and_a_view(w, &a, &b));
+    let params = (w, a.clone(), b.clone());
+    gradcheck(&params, |(w, a, b)| {
+        concat_of_an_array_and_a_view_backward(*w, a, b, 1.0)
+    })
+    .unwrap();
+    let direction = (
+        0.5,
+        backprop_testkit::random((3, 2), &mut s),
+        backprop_testkit::random((2, 3), &mut s),
+    );
+    jvpcheck(
+        &params,
+        &direction,
+        |(w, a, b)| concat_of_an_array_and_a_view_backward(*w, a, b, 1.0),
+        |(w, a, b), (tw, ta, tb)| concat_of_an_array_and_a_view_jvp(*w, a, b, *tw, ta, tb),
+    )
+    .unwrap();
+}
