@@ -8247,7 +8247,6 @@ fn f0222(y_1: &Array1<f64>, w: f64, d_out: &Array2<f64>) -> f64 {
             if mean(x_from_out) < -0.5183 && w > 0.0 {
                 continue 'o1;
             }
-            x -= mse(&x, &x);
             x += w;
         }
     }
@@ -10450,13 +10449,12 @@ fn f0281(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>) -> f64 {
     let mut t4 = p2 * &t3;
     'o3: for _ in 0..2 {
     for i in 0..1 {
-            if sum(p1) > 0.4629 {
-                continue;
-            }
             if mean(&(p0.row(i))) > 0.4629 {
                 break 'o3;
             }
-            t4 += &(t4.hypot(-1.5 * -1.5 + 0.5));
+            if sum(p1) > 0.4629 {
+                continue;
+            }
             t4 = sqrt(&(square(&t1) + 1.0));
         }
     }
@@ -10957,7 +10955,6 @@ fn f0295(x: &Array2<f64>) -> Array2<f64> {
     let mut x_from_out = (((softmax(&grad_1)).mapv(|u| backprop::ops::recip(square(u / (u.powi(2) + 0.5)) + 1.0))).slice_axis(Axis(1), Slice::from(1..2)).sum());
     let mut n1 = 0;
     loop {
-        x_from_out += (1.5 + (tanh(x_from_out.hypot(square(x_from_out) + 0.5)))).powf(x_from_out.sin());
         x_from_out += (sigmoid((&(x + 1.5) + &d_x).iter().sum::<f64>()));
         n1 += 1;
         if n1 >= 4 || x_from_out.abs() < 0.5183 {
@@ -11654,53 +11651,43 @@ fn f0313_gradcheck() {
     hvpcheck(&(p0.clone(), p1.clone(), p2.clone(), p3.clone()), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0313_hvp(p0, p1, p2, p3, v_p0, v_p1, v_p2, v_p3)).unwrap();
 }
 #[differentiable(hvp, wrt(p1, p2))]
-fn f0314(p0: f64, p1: Array2<f64>, p2: f64, p3: &Array2<f64>) -> f64 {
-    let mut t1 = p3 - p3;
-    for i in (0..3).rev() {
-        t1 += mse(&t1, p3);
-        match i % 3 {
-            0 => t1 += mean(&p1),
-            1 | 2 => {
-                t1 -= p3;
-            }
-            _ => {}
-        }
-    }
-    t1 += p3;
-    let t2 = array![[0.0_f64, 0.5, 1.0], [1.5, 2.0, 2.5]];
-    let (n1, m1) = p1.dim();
-    let (n2, m2) = p3.dim();
-    let t3 = Array2::<f64>::ones((n1, m2));
-    t1 = &t3 * &(powi(&(tanh(&(&t1 - 2.0))), 2));
-    let mut t4 = sigmoid(sum(&((p2.max(p0)) * p3)));
+fn f0314(p0: f64, p1: Array2<f64>, p2: f64, p3: &Array2<f64>, k0: usize) -> f64 {
+    let t1 = p3 - p3;
+    let t2 = &t1;
+    let _t3 = (ceil(p2)).exp();
+    let t1 = logsumexp(t2);
+    let mut t4 = (((abs(p3)).select(Axis(1), &[0, 1])).sum()).tanh();
     let mut t5 = t4;
-    for i in 0..2 {
-        t4 = t4 * 0.5 + t5;
+    for i in 0..(k0 % 2) {
+        t4 = (t4 + t5).tanh();
         t5 = 0.5;
     }
-    let c3 = 2.0_f64;
-    let mut t1 = ((tanh(&(t1.select(Axis(0), &[1])))).dot(&(sigmoid(&t1.t())))).iter().map(|e| c3 * c3).sum::<f64>();
-    let t6 = array![[2.0_f64, 2.0]];
-    t1 += t4;
-    t4 + t5 + t1
+    let t6 = if sum(&p1) >= 0.4629 {
+        (sigmoid(&(&(exp(&(tanh(&t1)))) + &t1))).map(|&v| p2)
+    } else {
+        tanh(&((sigmoid(&(&(exp(&(tanh(&t1)))) + &t1))).map(|&v| p2)))
+    };
+    let t7 = (sqrt(square(t4) + 1.0)) - &(logsumexp(t2));
+    t6.dot(&t6) + t7.sum()
 }
 
 #[test]
 fn f0314_gradcheck() {
-    let mut s = 2003357007u64;
+    let mut s = 1729221896u64;
     let p0 = scalar(&mut s);
     let p1: Array2<f64> = random((1, 2), &mut s);
     let p2 = scalar(&mut s);
     let p3: Array2<f64> = random((2, 3), &mut s);
+    let k0: usize = 1;
     let (p0, p1, p2, p3,) = std::hint::black_box((p0, p1, p2, p3,));
-    let (value, grads) = f0314_backward(p0, p1.clone(), p2, &p3, 1.0);
-    assert_eq!(value, f0314(p0, p1.clone(), p2, &p3));
+    let (value, grads) = f0314_backward(p0, p1.clone(), p2, &p3, k0, 1.0);
+    assert_eq!(value, f0314(p0, p1.clone(), p2, &p3, k0));
     assert_eq!(grads.p1.shape(), p1.shape());
-    gradcheck(&(p1.clone(), p2), |(p1, p2)| f0314_backward(p0, p1.clone(), *p2, &p3, 1.0)).unwrap();
+    gradcheck(&(p1.clone(), p2), |(p1, p2)| f0314_backward(p0, p1.clone(), *p2, &p3, k0, 1.0)).unwrap();
     let v_p1: Array2<f64> = random((1, 2), &mut s);
     let v_p2 = scalar(&mut s);
-    GradCheck::new().check_jvp(&(p1.clone(), p2), &(v_p1.clone(), v_p2), |(p1, p2)| f0314_backward(p0, p1.clone(), *p2, &p3, 1.0), |(p1, p2), (v_p1, v_p2)| f0314_jvp(p0, p1.clone(), *p2, &p3, v_p1.clone(), *v_p2)).unwrap();
-    hvpcheck(&(p1.clone(), p2), &(v_p1.clone(), v_p2), |(p1, p2), (v_p1, v_p2)| f0314_hvp(p0, p1.clone(), *p2, &p3, v_p1.clone(), *v_p2)).unwrap();
+    GradCheck::new().check_jvp(&(p1.clone(), p2), &(v_p1.clone(), v_p2), |(p1, p2)| f0314_backward(p0, p1.clone(), *p2, &p3, k0, 1.0), |(p1, p2), (v_p1, v_p2)| f0314_jvp(p0, p1.clone(), *p2, &p3, k0, v_p1.clone(), *v_p2)).unwrap();
+    hvpcheck(&(p1.clone(), p2), &(v_p1.clone(), v_p2), |(p1, p2), (v_p1, v_p2)| f0314_hvp(p0, p1.clone(), *p2, &p3, k0, v_p1.clone(), *v_p2)).unwrap();
 }
 #[differentiable(hvp)]
 fn f0315(p0: ArrayView2<f64>) -> f64 {
@@ -15489,8 +15476,7 @@ fn f0421(p0: &Array2<f64>, p1: &Array2<f64>, p2: &Array2<f64>, c0: &Array1<f64>,
     let t4 = p2.to_owned().mapv_into(|e| e - (-e));
     let mut t5 = (mean(p1));
     let mut n3 = 0;
-    while n3 < 3 {
-        t5 += sinh(t5);
+    while n3 < 3 && t5.abs() > 0.5183 {
         t5 = t5 * 0.5 + (mean(&(t4.hypot(-1.5 * -1.5 + 0.5))));
         n3 += 1;
     }

@@ -1438,6 +1438,10 @@ class Program:
             # `t = exp(&t)` run k times grows as a tower, past any bound
             # taken once.
             return None
+        if times > 1 and rhs.bound > max(2.0 * t.bound, 1.0) and re.search(r"\b%s\b" % t.code, rhs.code):
+            # So does `t += (t * p + t).powi(2)` (seed 20261208, f0003):
+            # a right side that grows faster than its target compounds.
+            return None
         bound = {"+=": t.bound + times * rhs.bound, "-=": t.bound + times * rhs.bound,
                  "*=": t.bound * rhs.bound ** times, "/=": t.bound * 2.0 ** times,
                  "=": max(rhs.bound, t.bound)}[op]
