@@ -1634,6 +1634,9 @@ class Program:
                     # `break v`: the loop's value, a new scalar.
                     body.append("if %s {\n            break %s * 0.5;\n        }" % (cond, acc.code))
                     value = V(self.fresh(), (), acc.bound * 0.5)
+                    if not self.known_ty(acc.code):
+                        # The loop's value is of its accumulator's type.
+                        self.unknown_ty.add(value.code)
                     self.stmts.append("let %s = loop {\n%s\n    };" % (value.code, "\n".join("        " + b for b in body)))
                     self.env.append(value)
                     self.counts["break_value"] += 1
