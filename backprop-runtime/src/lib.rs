@@ -16,6 +16,7 @@ pub mod model;
 pub mod ops;
 pub mod outers;
 pub mod parallel;
+pub mod plain;
 pub mod steps;
 pub mod unbroadcast;
 pub mod value;

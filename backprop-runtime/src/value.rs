@@ -918,6 +918,47 @@ impl<'a, F: Clone, D: Dimension> CallArg<'a, F, D> for Array<F, D> {
     }
 }
 
+/// A slice of a contiguous vector: a container parameter (`&[f64]`) of the
+/// callee, where the caller holds the elements as a view.
+impl<'a, F> CallArg<'a, F, ndarray::Ix1> for &'a [F] {
+    #[inline]
+    fn from_array<S: Data<Elem = F>>(a: &'a ArrayBase<S, ndarray::Ix1>) -> Self {
+        a.as_slice()
+            .expect("the elements of a slice, a `Vec` or an array are contiguous")
+    }
+}
+
+impl<'a, F, const N: usize> CallArg<'a, F, ndarray::Ix1> for &'a [F; N] {
+    #[inline]
+    fn from_array<S: Data<Elem = F>>(a: &'a ArrayBase<S, ndarray::Ix1>) -> Self {
+        let s: &[F] = CallArg::from_array(a);
+        s.try_into().expect("an array of the callee's length")
+    }
+}
+
+impl<'a, F: Copy, const N: usize> CallArg<'a, F, ndarray::Ix1> for [F; N] {
+    #[inline]
+    fn from_array<S: Data<Elem = F>>(a: &'a ArrayBase<S, ndarray::Ix1>) -> Self {
+        assert_eq!(a.len(), N, "an array of the callee's length");
+        core::array::from_fn(|i| a[i])
+    }
+}
+
+impl<'a, F: Clone> CallArg<'a, F, ndarray::Ix1> for Vec<F> {
+    #[inline]
+    fn from_array<S: Data<Elem = F>>(a: &'a ArrayBase<S, ndarray::Ix1>) -> Self {
+        a.to_vec()
+    }
+}
+
+impl<'a, F: Copy, const M: usize, const N: usize> CallArg<'a, F, ndarray::Ix2> for [[F; N]; M] {
+    #[inline]
+    fn from_array<S: Data<Elem = F>>(a: &'a ArrayBase<S, ndarray::Ix2>) -> Self {
+        assert_eq!(a.dim(), (M, N), "an array of the callee's shape");
+        core::array::from_fn(|i| core::array::from_fn(|j| a[[i, j]]))
+    }
+}
+
 /// `a` as the callee's parameter takes it (see [`CallArg`]).
 #[inline]
 pub fn call_arg<'a, F, D: Dimension, S: Data<Elem = F>, T: CallArg<'a, F, D>>(

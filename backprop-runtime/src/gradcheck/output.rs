@@ -75,6 +75,31 @@ impl<F: Float, S: ndarray::Data<Elem = F>, D: Dimension> Output for ndarray::Arr
     }
 }
 
+/// A plain container value (`Vec<f64>`, `[f64; N]`, `[[f64; M]; N]`): as
+/// the array of its elements.
+macro_rules! plain_output {
+    ($([$($g:tt)*] $t:ty),*) => {$(
+        impl<$($g)*> Output for $t {
+            fn contract(&self, upstream: Option<(&[usize], &[f64])>) -> Result<f64, GradcheckError> {
+                crate::plain::AsArray::as_array(self).contract(upstream)
+            }
+            fn single_precision(&self) -> bool {
+                core::mem::size_of::<F>() == 4
+            }
+        }
+        impl<$($g)*> Upstream for $t {
+            fn components(&self) -> Vec<(Vec<usize>, Vec<f64>)> {
+                crate::plain::AsArray::as_array(self).components()
+            }
+        }
+    )*};
+}
+plain_output!(
+    [F: Float] Vec<F>,
+    [F: Float, const N: usize] [F; N],
+    [F: Float, const M: usize, const N: usize] [[F; N]; M]
+);
+
 /// A tuple value: the sum of its components, each contracted with its own
 /// upstream (or as it is, without upstreams, where every component is a
 /// scalar).

@@ -47,6 +47,21 @@ pub fn concat<F: Float, S: Data<Elem = F>, D: RemoveAxis>(
     })
 }
 
+/// A vector of floats, in order: what a body's `[a, b, c]`, `vec![a, b]` or
+/// `array![a, b]` of differentiable floats is in the generated code.
+///
+/// Adjoint: `∂items[k] = g[k]` ([`pack_vjp`]).
+#[doc(hidden)]
+pub fn pack<F: Float>(items: &[&F]) -> Array1<F> {
+    items.iter().map(|x| **x).collect()
+}
+
+/// Adjoint of [`pack`] with respect to `items[k]`: the `k`-th element of `g`.
+#[doc(hidden)]
+pub fn pack_vjp<F: Float>(g: impl Cot<Array1<F>>, _items: &[&F], k: usize) -> F {
+    g.get()[k]
+}
+
 /// Adjoint of [`concat()`] with respect to `arrays[k]`: the `k`-th piece of `g`.
 #[doc(hidden)]
 pub fn concat_vjp<F: Float, S: Data<Elem = F>, D: RemoveAxis>(

@@ -1,0 +1,150 @@
+//! Plain Rust containers of floats (`&[f64]`, `Vec<f64>`, `[f64; N]`,
+//! `[[f64; M]; N]`) as the generated code holds them: a parameter is read
+//! as an ndarray view of its elements (no copy), and a gradient or a value
+//! of the container's type is made back from an array.
+//!
+//! ```
+//! use backprop_runtime::plain::{plain_from, plain_view};
+//! use ndarray::{array, Array1};
+//!
+//! let x = vec![1.0, 2.0, 3.0];
+//! assert_eq!(plain_view(&x), array![1.0, 2.0, 3.0]);
+//! let m = [[1.0, 2.0], [3.0, 4.0]];
+//! assert_eq!(plain_view(&m), array![[1.0, 2.0], [3.0, 4.0]]);
+//! let back: [f64; 3] = plain_from(Array1::from(vec![0.5, 1.5, 2.5]));
+//! assert_eq!(back, [0.5, 1.5, 2.5]);
+//! ```
+
+use crate::value::Float;
+use ndarray::{Array, ArrayView, ArrayView1, ArrayView2, Dimension, Ix1, Ix2};
+
+/// A plain container of floats, seen as an ndarray array of its elements.
+pub trait AsArray {
+    /// The element type.
+    type Elem: Float;
+    /// The dimension: `Ix1` for a slice, a `Vec` or an array, `Ix2` for an
+    /// array of arrays.
+    type Dim: Dimension;
+    /// A view of the elements, in order (no copy).
+    fn as_array(&self) -> ArrayView<'_, Self::Elem, Self::Dim>;
+}
+
+impl<F: Float> AsArray for [F] {
+    type Elem = F;
+    type Dim = Ix1;
+    #[inline]
+    fn as_array(&self) -> ArrayView1<'_, F> {
+        ArrayView1::from(self)
+    }
+}
+
+impl<F: Float> AsArray for Vec<F> {
+    type Elem = F;
+    type Dim = Ix1;
+    #[inline]
+    fn as_array(&self) -> ArrayView1<'_, F> {
+        ArrayView1::from(self.as_slice())
+    }
+}
+
+impl<F: Float, const N: usize> AsArray for [F; N] {
+    type Elem = F;
+    type Dim = Ix1;
+    #[inline]
+    fn as_array(&self) -> ArrayView1<'_, F> {
+        ArrayView1::from(self)
+    }
+}
+
+impl<F: Float, const M: usize, const N: usize> AsArray for [[F; N]; M] {
+    type Elem = F;
+    type Dim = Ix2;
+    #[inline]
+    fn as_array(&self) -> ArrayView2<'_, F> {
+        ArrayView2::from(self)
+    }
+}
+
+impl<T: AsArray + ?Sized> AsArray for &T {
+    type Elem = T::Elem;
+    type Dim = T::Dim;
+    #[inline]
+    fn as_array(&self) -> ArrayView<'_, Self::Elem, Self::Dim> {
+        (**self).as_array()
+    }
+}
+
+/// A view of a plain container's elements: how the generated code reads a
+/// parameter `x: &[f64]` (`let x = bp::plain_view(&x);`).
+#[inline]
+pub fn plain_view<C: AsArray + ?Sized>(c: &C) -> ArrayView<'_, C::Elem, C::Dim> {
+    c.as_array()
+}
+
+/// An owned copy of a plain container's elements as an array: an upstream
+/// gradient of a function whose value is a container.
+#[inline]
+pub fn plain_owned<C: AsArray + ?Sized>(c: &C) -> Array<C::Elem, C::Dim> {
+    c.as_array().to_owned()
+}
+
+/// A plain container made from an array of its shape: the gradient of a
+/// container parameter, or a value of a container type.
+pub trait FromArray<F, D>: Sized {
+    /// The container of `a`'s elements, in order.
+    ///
+    /// # Panics
+    ///
+    /// If `a` does not have the container's fixed length.
+    fn from_array(a: Array<F, D>) -> Self;
+}
+
+impl<F: Float> FromArray<F, Ix1> for Vec<F> {
+    #[inline]
+    fn from_array(a: Array<F, Ix1>) -> Vec<F> {
+        let n = a.len();
+        if !a.is_standard_layout() {
+            return a.iter().copied().collect();
+        }
+        // The buffer itself where it holds exactly the elements.
+        let (mut v, offset) = a.into_raw_vec_and_offset();
+        let start = offset.unwrap_or(0);
+        if start == 0 && v.len() == n {
+            v
+        } else {
+            v.drain(start..start + n).collect()
+        }
+    }
+}
+
+impl<F: Float, const N: usize> FromArray<F, Ix1> for [F; N] {
+    #[inline]
+    fn from_array(a: Array<F, Ix1>) -> [F; N] {
+        assert_eq!(
+            a.len(),
+            N,
+            "an array of {} elements where {N} are expected",
+            a.len()
+        );
+        core::array::from_fn(|i| a[i])
+    }
+}
+
+impl<F: Float, const M: usize, const N: usize> FromArray<F, Ix2> for [[F; N]; M] {
+    #[inline]
+    fn from_array(a: Array<F, Ix2>) -> [[F; N]; M] {
+        assert_eq!(
+            a.dim(),
+            (M, N),
+            "a {:?} array where {M} × {N} is expected",
+            a.dim()
+        );
+        core::array::from_fn(|i| core::array::from_fn(|j| a[[i, j]]))
+    }
+}
+
+/// The container of an array's elements (see [`FromArray`]).
+#[inline]
+pub fn plain_from<C: FromArray<F, D>, F, D>(a: Array<F, D>) -> C {
+    C::from_array(a)
+}
