@@ -140,7 +140,7 @@ fn f0001_gradcheck() {
     let v_p3: Array2<f64> = random((2, 1), &mut s);
     GradCheck::new().upstream(&(1.0, 0.5)).check_jvp(&(p0.clone(), p1, p2.clone(), p3.clone()), &(v_p0.clone(), v_p1, v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0001_backward(p0, *p1, p2, p3, (1.0, 0.5)), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0001_jvp(p0, *p1, p2, p3, v_p0, *v_p1, v_p2, v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp, wrt(d_p0, d_x))]
 fn f0002(d_p0: f32, d_x: Array1<f32>, ws: &[f32]) -> f32 {
     let mut d_out_1 = (tan(&(tanh(&(d_x.select(Axis(0), &[2])))))).sum();
     for (i, &c) in ws.iter().enumerate() {
@@ -171,6 +171,9 @@ fn f0002_gradcheck() {
         .atol(1e-2)
         .check(&(d_p0, d_x.clone()), |(d_p0, d_x)| f0002_backward(*d_p0, d_x.clone(), ws, 1.0))
         .unwrap();
+    let v_p0 = scalar32(&mut s);
+    let v_p1: Array1<f32> = random32(3, &mut s);
+    GradCheck::new().check_jvp(&(d_p0, d_x.clone()), &(v_p0, v_p1.clone()), |(d_p0, d_x)| f0002_backward(*d_p0, d_x.clone(), ws, 1.0), |(d_p0, d_x), (v_p0, v_p1)| f0002_jvp(*d_p0, d_x.clone(), ws, *v_p0, v_p1.clone())).unwrap();
 }
 #[differentiable(hvp, wrt(p0))]
 fn f0003(p0: Array2<f64>, c0: &Array2<f64>) -> f64 {
@@ -3690,7 +3693,7 @@ fn f0099_gradcheck() {
     let v_p3: Array1<f64> = random(2, &mut s);
     GradCheck::new().upstream(&(&up0, 0.5)).check_jvp(&(p0.clone(), p1.clone(), p2, p3.clone()), &(v_p0.clone(), v_p1.clone(), v_p2, v_p3.clone()), |(p0, p1, p2, p3)| f0099_backward(p0.clone(), p1, *p2, p3, (&up0, 0.5)), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0099_jvp(p0.clone(), p1, *p2, p3, v_p0.clone(), v_p1, *v_p2, v_p3)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp, wrt(p0, p1))]
 fn f0100(p0: &Array2<f64>, p1: &Array1<f64>, ws: &[f64]) -> f64 {
     let t1 = p1;
     let mut t2 = (backprop::ops::recip(&(square(&(square(t1))) + 1.0))).dot(&(backprop::ops::recip(&(square(&(square(t1))) + 1.0))));
@@ -3724,6 +3727,10 @@ fn f0100_gradcheck() {
     assert_eq!(grads.p0.shape(), p0.shape());
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0.clone(), p1.clone()), |(p0, p1)| f0100_backward(p0, p1, ws, 1.0)).unwrap();
+    let v_p0: Array2<f64> = random((3, 3), &mut s);
+    let v_p1: Array1<f64> = random(2, &mut s);
+    GradCheck::new().check_jvp(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1)| f0100_backward(p0, p1, ws, 1.0), |(p0, p1), (v_p0, v_p1)| f0100_jvp(p0, p1, ws, v_p0, v_p1)).unwrap();
+    hvpcheck(&(p0.clone(), p1.clone()), &(v_p0.clone(), v_p1.clone()), |(p0, p1), (v_p0, v_p1)| f0100_hvp(p0, p1, ws, v_p0, v_p1)).unwrap();
 }
 #[differentiable(hvp)]
 fn f0101(d_t1: &Array2<f64>) -> f64 {
@@ -4041,7 +4048,7 @@ fn f0109_gradcheck() {
     let v_p1: Array2<f32> = random32((2, 3), &mut s);
     GradCheck::new().check_jvp(&(p0, p1.clone()), &(v_p0, v_p1.clone()), |(p0, p1)| f0109_backward(*p0, p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0109_jvp(*p0, p1, *v_p0, v_p1)).unwrap();
 }
-#[differentiable(wrt(p0, p1, p2))]
+#[differentiable(hvp, wrt(p0, p1, p2))]
 fn f0110(p0: f64, p1: &Array1<f64>, p2: &Array2<f64>, c1: f64, ws: &[f64]) -> f64 {
     let mut t1 = -&(p2.dot(p2));
     let mut t2 = (p2 * p2).sum();
@@ -4088,6 +4095,11 @@ fn f0110_gradcheck() {
     assert_eq!(grads.p1.shape(), p1.shape());
     assert_eq!(grads.p2.shape(), p2.shape());
     gradcheck(&(p0, p1.clone(), p2.clone()), |(p0, p1, p2)| f0110_backward(*p0, p1, p2, c1, ws, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array1<f64> = random(3, &mut s);
+    let v_p2: Array2<f64> = random((2, 2), &mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone(), p2.clone()), &(v_p0, v_p1.clone(), v_p2.clone()), |(p0, p1, p2)| f0110_backward(*p0, p1, p2, c1, ws, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0110_jvp(*p0, p1, p2, c1, ws, *v_p0, v_p1, v_p2)).unwrap();
+    hvpcheck(&(p0, p1.clone(), p2.clone()), &(v_p0, v_p1.clone(), v_p2.clone()), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0110_hvp(*p0, p1, p2, c1, ws, *v_p0, v_p1, v_p2)).unwrap();
 }
 #[differentiable(hvp, wrt(p0, p1, p2, p3))]
 fn f0111(p0: Array2<f64>, p1: &Array2<f64>, p2: Array2<f64>, p3: f64, c1: f64, k0: usize) -> f64 {
@@ -7447,7 +7459,7 @@ fn f0201_gradcheck() {
     let v_p3 = scalar(&mut s);
     GradCheck::new().upstream(&(&up0, &up1)).check_jvp(&(d_t1.clone(), d_x.clone(), out.clone(), grad), &(v_p0.clone(), v_p1.clone(), v_p2.clone(), v_p3), |(d_t1, d_x, out, grad)| f0201_backward(d_t1.clone(), d_x, out, *grad, &w, (&up0, &up1)), |(d_t1, d_x, out, grad), (v_p0, v_p1, v_p2, v_p3)| f0201_jvp(d_t1.clone(), d_x, out, *grad, &w, v_p0.clone(), v_p1, v_p2, *v_p3)).unwrap();
 }
-#[differentiable(wrt(p1, p2))]
+#[differentiable(jvp, wrt(p1, p2))]
 fn f0202(p0: ArrayView2<f64>, p1: &Array2<f64>, p2: f64, labels: &[usize], ws: &[f64]) -> Array1<f64> {
     let (t1, t2) = f0189(p0.to_owned());
     let mut t3 = p2;
@@ -7498,6 +7510,9 @@ fn f0202_gradcheck() {
         .upstream(&up)
         .check(&(p1.clone(), p2), |(p1, p2)| f0202_backward(p0.view(), p1, *p2, labels, ws, &up))
         .unwrap();
+    let v_p1: Array2<f64> = random((1, 3), &mut s);
+    let v_p2 = scalar(&mut s);
+    GradCheck::new().upstream(&&up).check_jvp(&(p1.clone(), p2), &(v_p1.clone(), v_p2), |(p1, p2)| f0202_backward(p0.view(), p1, *p2, labels, ws, &up), |(p1, p2), (v_p1, v_p2)| f0202_jvp(p0.view(), p1, *p2, labels, ws, v_p1, *v_p2)).unwrap();
 }
 #[differentiable(jvp)]
 fn f0203(w: f64, y_1: &Array1<f64>, out: f64) -> (Array1<f64>, Array1<f64>, f64) {
@@ -7550,7 +7565,7 @@ fn f0203_gradcheck() {
     let v_p2 = scalar(&mut s);
     GradCheck::new().upstream(&(&up0, &up1, -0.75)).check_jvp(&(w, y_1.clone(), out), &(v_p0, v_p1.clone(), v_p2), |(w, y_1, out)| f0203_backward(*w, y_1, *out, (&up0, &up1, -0.75)), |(w, y_1, out), (v_p0, v_p1, v_p2)| f0203_jvp(*w, y_1, *out, *v_p0, v_p1, *v_p2)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp, wrt(p0, p1, p2))]
 fn f0204(p0: f64, p1: &Array2<f64>, p2: f64, labels: &[usize], ws: &[f64]) -> f64 {
     let t1 = array![[0.5_f64, 0.5, 2.0]];
     let t2 = &(p1.view().permuted_axes([1, 0])) * &t1;
@@ -7578,6 +7593,11 @@ fn f0204_gradcheck() {
     assert_eq!(value, f0204(p0, &p1, p2, labels, ws));
     assert_eq!(grads.p1.shape(), p1.shape());
     gradcheck(&(p0, p1.clone(), p2), |(p0, p1, p2)| f0204_backward(*p0, p1, *p2, labels, ws, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1: Array2<f64> = random((3, 3), &mut s);
+    let v_p2 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0, p1.clone(), p2), &(v_p0, v_p1.clone(), v_p2), |(p0, p1, p2)| f0204_backward(*p0, p1, *p2, labels, ws, 1.0), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0204_jvp(*p0, p1, *p2, labels, ws, *v_p0, v_p1, *v_p2)).unwrap();
+    hvpcheck(&(p0, p1.clone(), p2), &(v_p0, v_p1.clone(), v_p2), |(p0, p1, p2), (v_p0, v_p1, v_p2)| f0204_hvp(*p0, p1, *p2, labels, ws, *v_p0, v_p1, *v_p2)).unwrap();
 }
 #[differentiable(hvp)]
 fn f0205(d_out: &Array2<f64>, y_1: &Array1<f64>, out: &Array1<f64>) -> f64 {
@@ -13372,7 +13392,7 @@ fn f0361_gradcheck() {
     let v_p1: Array2<f32> = random32((1, 2), &mut s);
     GradCheck::new().check_jvp(&(p0, p1.clone()), &(v_p0, v_p1.clone()), |(p0, p1)| f0361_backward(*p0, p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0361_jvp(*p0, p1, *v_p0, v_p1)).unwrap();
 }
-#[differentiable]
+#[differentiable(hvp, wrt(p0))]
 fn f0362(p0: f64, ws: &[f64]) -> f64 {
     let mut t2 = {
         let t1 = p0 - p0;
@@ -13407,6 +13427,9 @@ fn f0362_gradcheck() {
     let (value, grads) = f0362_backward(p0, ws, 1.0);
     assert_eq!(value, f0362(p0, ws));
     gradcheck(&(p0,), |(p0,)| f0362_backward(*p0, ws, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    GradCheck::new().check_jvp(&(p0,), &(v_p0,), |(p0,)| f0362_backward(*p0, ws, 1.0), |(p0,), (v_p0,)| f0362_jvp(*p0, ws, *v_p0)).unwrap();
+    hvpcheck(&(p0,), &(v_p0,), |(p0,), (v_p0,)| f0362_hvp(*p0, ws, *v_p0)).unwrap();
 }
 #[differentiable(jvp, wrt(p0))]
 fn f0363(p0: f64, c1: f64) -> (f64, f64, f64) {
@@ -13510,7 +13533,7 @@ fn f0365_gradcheck() {
     GradCheck::new().check_jvp(&(p0.clone(), p1), &(v_p0.clone(), v_p1), |(p0, p1)| f0365_backward(p0, *p1, 1.0), |(p0, p1), (v_p0, v_p1)| f0365_jvp(p0, *p1, v_p0, *v_p1)).unwrap();
     hvpcheck(&(p0.clone(), p1), &(v_p0.clone(), v_p1), |(p0, p1), (v_p0, v_p1)| f0365_hvp(p0, *p1, v_p0, *v_p1)).unwrap();
 }
-#[differentiable]
+#[differentiable(jvp, wrt(grad, x, d_x, w))]
 fn f0366(grad: f32, x: &Array2<f32>, d_x: &Array1<f32>, w: &Array2<f32>, ws: &[f32]) -> Array2<f32> {
     let mut d_out_1 = Array2::<f32>::zeros((w.nrows(), w.ncols()));
     let x_from_out = array![-0.75_f32, -0.75];
@@ -13566,6 +13589,11 @@ fn f0366_gradcheck() {
         .upstream(&up)
         .check(&(grad, x.clone(), d_x.clone(), w.clone()), |(grad, x, d_x, w)| f0366_backward(*grad, x, d_x, w, ws, &up))
         .unwrap();
+    let v_p0 = scalar32(&mut s);
+    let v_p1: Array2<f32> = random32((2, 2), &mut s);
+    let v_p2: Array1<f32> = random32(3, &mut s);
+    let v_p3: Array2<f32> = random32((3, 1), &mut s);
+    GradCheck::new().upstream(&&up).check_jvp(&(grad, x.clone(), d_x.clone(), w.clone()), &(v_p0, v_p1.clone(), v_p2.clone(), v_p3.clone()), |(grad, x, d_x, w)| f0366_backward(*grad, x, d_x, w, ws, &up), |(grad, x, d_x, w), (v_p0, v_p1, v_p2, v_p3)| f0366_jvp(*grad, x, d_x, w, ws, *v_p0, v_p1, v_p2, v_p3)).unwrap();
 }
 #[differentiable(hvp, wrt(p0, p1, p2, p3))]
 fn f0367(p0: f64, p1: &Array1<f64>, p2: f64, p3: f64, c0: &Array2<f64>) -> f64 {
@@ -17648,7 +17676,7 @@ fn f0483_gradcheck() {
     GradCheck::new().upstream(&&up).check_jvp(&(p0.clone(), p1), &(v_p0.clone(), v_p1), |(p0, p1)| f0483_backward(p0, *p1, &up), |(p0, p1), (v_p0, v_p1)| f0483_jvp(p0, *p1, v_p0, *v_p1)).unwrap();
 }
 #[allow(clippy::too_many_arguments)]
-#[differentiable(wrt(p0, p1, p2, p3))]
+#[differentiable(hvp, wrt(p0, p1, p2, p3))]
 fn f0484(p0: f64, p1: f64, p2: &Array2<f64>, p3: &Array1<f64>, c0: &Array2<f64>, labels: &[usize], ws: &[f64]) -> f64 {
     let t1 = softmax_cross_entropy(&(abs(p2)), labels);
     let mut t1 = 0.1 + &(softmax(c0));
@@ -17678,6 +17706,12 @@ fn f0484_gradcheck() {
     assert_eq!(grads.p2.shape(), p2.shape());
     assert_eq!(grads.p3.shape(), p3.shape());
     gradcheck(&(p0, p1, p2.clone(), p3.clone()), |(p0, p1, p2, p3)| f0484_backward(*p0, *p1, p2, p3, &c0, labels, ws, 1.0)).unwrap();
+    let v_p0 = scalar(&mut s);
+    let v_p1 = scalar(&mut s);
+    let v_p2: Array2<f64> = random((3, 2), &mut s);
+    let v_p3: Array1<f64> = random(3, &mut s);
+    GradCheck::new().check_jvp(&(p0, p1, p2.clone(), p3.clone()), &(v_p0, v_p1, v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3)| f0484_backward(*p0, *p1, p2, p3, &c0, labels, ws, 1.0), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0484_jvp(*p0, *p1, p2, p3, &c0, labels, ws, *v_p0, *v_p1, v_p2, v_p3)).unwrap();
+    hvpcheck(&(p0, p1, p2.clone(), p3.clone()), &(v_p0, v_p1, v_p2.clone(), v_p3.clone()), |(p0, p1, p2, p3), (v_p0, v_p1, v_p2, v_p3)| f0484_hvp(*p0, *p1, p2, p3, &c0, labels, ws, *v_p0, *v_p1, v_p2, v_p3)).unwrap();
 }
 #[differentiable(hvp)]
 fn f0485(x: &Array2<f64>, w: f64, d_p0: &Array2<f64>, labels: &[usize]) -> f64 {

@@ -92,7 +92,7 @@ fn rows_columns_and_lanes() {
 }
 
 /// Constant data only, zipped: weights and points, with a captured scalar.
-#[differentiable]
+#[differentiable(wrt(a))]
 fn weighted(a: f64, points: &[f64], weights: &Vec<f64>) -> f64 {
     let mut s = 0.0;
     for (&p, w) in points.iter().zip(weights) {

@@ -163,7 +163,7 @@ pub fn attention(x: &Array2<f64>, wq: &Array2<f64>, wk: &Array2<f64>, wv: &Array
     attn.dot(&v).mapv(|t| t * t).sum()
 }
 
-#[differentiable]
+#[differentiable(wrt(coef))]
 pub fn poly_fit(coef: &Array1<f64>, xs: &[f64], ys: &[f64]) -> f64 {
     let mut err = 0.0;
     for (&x, &y) in xs.iter().zip(ys) {

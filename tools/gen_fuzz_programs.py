@@ -67,8 +67,7 @@ Each program comes with a test that
     direction against the gradient dotted with it (`jvpcheck`, to
     rounding), and `NAME_hvp` (a scalar `f64` value) against central
     differences of the gradient (`hvpcheck`); every program is
-    `#[differentiable(jvp)]` or `(hvp)` but those with a constant `&[f64]`
-    (not carried to dual numbers yet).
+    `#[differentiable(jvp)]` or `(hvp)`.
 
 Loops whose carried variables are reassigned (to constants, to each
 other, swapped, aliased, in branches and `match` arms, in nested loops and
@@ -2443,7 +2442,8 @@ class Program:
         args = []
         if self.has_modes():
             args.append("hvp" if self.has_hvp() else "jvp")
-        if self.uses_constant:
+        if self.uses_constant or self.uses_ws:
+            # A `&[f64]` is differentiable by default: `ws` is data.
             args.append("wrt(%s)" % ", ".join(wrt))
         attr = "#[differentiable(%s)]" % ", ".join(args) if args else "#[differentiable]"
         nargs = len(self.params) + (1 if self.uses_labels else 0) + 1 + (1 if self.uses_ws else 0) + (
@@ -2461,8 +2461,7 @@ class Program:
         return self.rename("\n".join(out))
 
     def has_modes(self):
-        # A constant `&[f64]` is not carried to dual numbers yet (issue 31).
-        return MODES and not self.uses_ws
+        return MODES
 
     def has_hvp(self):
         return self.out_shape == () and self.ty == "f64"

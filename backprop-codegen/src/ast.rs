@@ -82,12 +82,14 @@ impl Elem {
 pub enum Kind {
     /// `f32` or `f64`.
     Scalar(Elem),
-    /// An ndarray float array; `owned` is the type of its gradient, `axes`
-    /// its number of axes where the type says it (`Array2`, `Array<_, Ix2>`).
+    /// An ndarray float array, or a plain container of floats (`plain`);
+    /// `owned` is the type of its gradient, `axes` its number of axes where
+    /// the type says it (`Array2`, `Array<_, Ix2>`, `[[f64; 3]; 3]`).
     Array {
         elem: Elem,
         owned: TokenStream,
         axes: Option<u8>,
+        plain: Option<Plain>,
     },
     /// A value of the user's type (a struct of parameters) that `wrt`
     /// names, or `&self` of a method: differentiable through its fields,
@@ -106,6 +108,29 @@ impl Kind {
         match self {
             Kind::Scalar(e) | Kind::Array { elem: e, .. } => Some(e.clone()),
             Kind::Model { .. } | Kind::Constant => None,
+        }
+    }
+}
+
+/// A plain Rust container of floats, which the generated code reads as an
+/// ndarray view of its elements (`bp::plain_view`) and whose gradient is a
+/// container of its own type (`bp::plain_from`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Plain {
+    /// `&[f64]`: its gradient a `Vec<f64>`.
+    Slice,
+    /// `Vec<f64>` or `&Vec<f64>`.
+    Vec,
+    /// `[f64; N]`, `[[f64; M]; N]` or a reference to one.
+    Fixed,
+}
+
+impl Kind {
+    /// The plain container a parameter is, if it is one.
+    pub fn plain(&self) -> Option<Plain> {
+        match self {
+            Kind::Array { plain, .. } => *plain,
+            _ => None,
         }
     }
 }
@@ -134,6 +159,8 @@ pub struct Function {
     /// A tuple value (`-> (f64, Array1<f64>)`): whether each component is
     /// an array. `None` for a single value.
     pub tuple: Option<Vec<bool>>,
+    /// A value that is a plain container (`-> Vec<f64>`, `-> [f64; 3]`).
+    pub plain_output: Option<Plain>,
     /// The type parameter that is the float type (`fn f<T: Float>`).
     pub float_param: Option<Ident>,
     /// For a method expanded from its `impl` block: the block's type.
@@ -142,6 +169,11 @@ pub struct Function {
 
 /// Classifies a parameter or return type; `by_ref` tells whether it was behind `&`.
 pub fn classify(ty: &Type, krate: &TokenStream) -> (Kind, bool) {
+    if let Some(kind) = plain_container(ty) {
+        // Read through a view of its elements: what the generated code
+        // holds is a value, whatever the parameter's reference.
+        return (kind, false);
+    }
     match ty {
         Type::Reference(r) if r.mutability.is_none() => (classify(&r.elem, krate).0, true),
         Type::Group(g) => classify(&g.elem, krate),
@@ -193,9 +225,66 @@ pub fn classify(ty: &Type, krate: &TokenStream) -> (Kind, bool) {
                     axes_of(&owned_name, "Array"),
                 )
             };
-            (Kind::Array { elem, owned, axes }, false)
+            (
+                Kind::Array {
+                    elem,
+                    owned,
+                    axes,
+                    plain: None,
+                },
+                false,
+            )
         }
         _ => (Kind::Constant, false),
+    }
+}
+
+/// A plain container of floats (`&[f64]`, `Vec<f64>`, `&Vec<f64>`,
+/// `[f64; N]`, `[[f64; M]; N]`, or a reference to one of these; of any
+/// float type): its kind, with the gradient's type (a `Vec` for a slice,
+/// the type itself for the others).
+fn plain_container(ty: &Type) -> Option<Kind> {
+    let ty = match strip_type(ty) {
+        Type::Reference(r) if r.mutability.is_none() => strip_type(&r.elem),
+        other => other,
+    };
+    let array = |elem: Elem, owned: TokenStream, axes: u8, plain: Plain| Kind::Array {
+        elem,
+        owned,
+        axes: Some(axes),
+        plain: Some(plain),
+    };
+    match ty {
+        Type::Slice(s) => {
+            let elem = Elem::from_type(&s.elem)?;
+            let e = elem.ident();
+            Some(array(elem, quote!(::std::vec::Vec<#e>), 1, Plain::Slice))
+        }
+        Type::Array(a) => match strip_type(&a.elem) {
+            Type::Array(inner) => {
+                let elem = Elem::from_type(&inner.elem)?;
+                Some(array(elem, ty.to_token_stream(), 2, Plain::Fixed))
+            }
+            inner => {
+                let elem = Elem::from_type(inner)?;
+                Some(array(elem, ty.to_token_stream(), 1, Plain::Fixed))
+            }
+        },
+        Type::Path(p) if p.qself.is_none() => {
+            let last = p.path.segments.last()?;
+            let PathArguments::AngleBracketed(args) = &last.arguments else {
+                return None;
+            };
+            let [GenericArgument::Type(t)] = args.args.iter().collect::<Vec<_>>()[..] else {
+                return None;
+            };
+            let elem = (last.ident == "Vec")
+                .then(|| Elem::from_type(t))
+                .flatten()?;
+            let e = elem.ident();
+            Some(array(elem, quote!(::std::vec::Vec<#e>), 1, Plain::Vec))
+        }
+        _ => None,
     }
 }
 
@@ -288,13 +377,24 @@ impl Function {
             );
             return None;
         };
+        let mut plain_output = None;
         let (elem, array_output, tuple) = match strip_type(ty) {
             Type::Tuple(t) if !t.elems.is_empty() => {
                 let (elem, arrays) = tuple_output(t, krate, cx)?;
                 (elem, false, Some(arrays))
             }
             _ => match classify(ty, krate) {
+                (kind, _)
+                    if kind.plain().is_some() && matches!(strip_type(ty), Type::Reference(_)) =>
+                {
+                    cx.error_at(
+                        ty,
+                        "a differentiable function returns an owned value: `Vec<f64>` or `[f64; N]`, not a reference",
+                    );
+                    return None;
+                }
                 (kind, false) if kind.is_float() => {
+                    plain_output = kind.plain();
                     (kind.elem()?, matches!(kind, Kind::Array { .. }), None)
                 }
                 _ => {
@@ -315,6 +415,7 @@ impl Function {
             elem,
             array_output,
             tuple,
+            plain_output,
             float_param,
             self_ty: args.self_ty.clone(),
         })
@@ -347,6 +448,13 @@ fn tuple_output(
                 cx.error_at(
                     ty,
                     "a differentiable function may return a tuple of values, not nested tuples; flatten it: `(f64, f64, f64)`",
+                );
+                ok = false;
+            }
+            (_, (kind, _)) if kind.plain().is_some() => {
+                cx.error_at(
+                    ty,
+                    "a component of a tuple value is a float or an ndarray array; return this container as an `Array1<f64>` (`Array1::from(v)`), or alone",
                 );
                 ok = false;
             }

@@ -321,6 +321,28 @@ pub fn wrappers(func: &Function, order: SecondOrder, krate: &TokenStream) -> Tok
         let t = format_ident!("t_{}", x, span = x.span());
         let arg = match (&p.kind, p.differentiable) {
             (Kind::Constant, _) => quote!(#x),
+            (kind, differentiable) if kind.plain().is_some() => {
+                // A container: its duals in a container of its kind (a
+                // slice's in a `Vec`), passed as the parameter takes it.
+                let by_ref = matches!(crate::ast::strip_type(&p.ty), Type::Reference(_));
+                let (xr, tr) = match (kind.plain(), by_ref) {
+                    (Some(crate::ast::Plain::Slice), _) => {
+                        (quote!(&#x.to_vec()), quote!(&#t.to_vec()))
+                    }
+                    (_, true) => (quote!(#x), quote!(#t)),
+                    (_, false) => (quote!(&#x), quote!(&#t)),
+                };
+                let made = if differentiable {
+                    quote!(#dual::with_tangent(#xr, #tr))
+                } else {
+                    quote!(#dual::constant(#xr))
+                };
+                if by_ref {
+                    quote!(&#made)
+                } else {
+                    made
+                }
+            }
             (kind, differentiable) => {
                 let owned = matches!(kind, Kind::Array { .. }) && is_view(&p.ty);
                 let (xr, tr) = match (p.by_ref, owned) {

@@ -184,7 +184,7 @@ fn op_step(r: &Region, cx: &Cx, id: NodeId, op: Op, span: Span) -> Vec<TokenStre
     } else if op.operands_in_slice() {
         let f = Ident::new(def.forward, span);
         let args = super::in_slice(r, cx, op, inputs, &args);
-        quote_spanned!(span=> let #name = #bp::#f(#(#consts),*, &[#(#args),*]);)
+        quote_spanned!(span=> let #name = #bp::#f(#(#consts,)* &[#(#args),*]);)
     } else if let Some(saved) = &r.saved[id.index()] {
         let f = Ident::new(def.saves.expect("an op that saves").1, span);
         quote_spanned!(span=> let (#name, #saved) = #bp::#f(#(#args,)* #(#consts),*);)

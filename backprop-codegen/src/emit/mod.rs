@@ -361,12 +361,15 @@ pub fn emit(
             quote!(#error #fallback)
         }
     });
+    let views = plain_views(&cx, Some(&frame.d_out));
+    let value = plain_value(&cx, value);
     quote! {
         #items
 
         #signature {
             #[allow(unused_imports, reason = "plain arithmetic calls nothing of the runtime")]
             use #krate::__private as #bp;
+            #views
             #used
             #unpack
             #once
@@ -376,6 +379,37 @@ pub fn emit(
         }
 
         #each
+    }
+}
+
+/// `let x = bp::plain_view(&x);` for each parameter that is a plain
+/// container (`&[f64]`, `Vec<f64>`, `[f64; N]`): the generated code reads
+/// its elements as an array. With `d_out`, the upstream gradient of a value
+/// that is a container, as an array too.
+fn plain_views(cx: &Cx, d_out: Option<&Ident>) -> TokenStream {
+    let bp = cx.bp;
+    let params = cx
+        .func
+        .params
+        .iter()
+        .filter(|p| p.kind.plain().is_some())
+        .map(|p| {
+            let x = &p.ident;
+            quote!(let #x = #bp::plain_view(&#x);)
+        });
+    let d_out = d_out
+        .filter(|_| cx.func.plain_output.is_some())
+        .map(|d| quote!(let #d = &#bp::plain_owned(#d);));
+    quote!(#(#params)* #d_out)
+}
+
+/// The value as the function returns it: a container made from the array
+/// the generated code computes (`-> Vec<f64>`), else as it is.
+fn plain_value(cx: &Cx, value: TokenStream) -> TokenStream {
+    let bp = cx.bp;
+    match cx.func.plain_output {
+        Some(_) => quote!(#bp::plain_from(#value)),
+        None => value,
     }
 }
 
@@ -400,6 +434,8 @@ pub fn forward_item(
     };
     let unread = unread_params(plan, &cx);
     let probes = constant_fields(l, &cx);
+    let views = plain_views(&cx, None);
+    let value = plain_value(&cx, value);
     let item = &func.item;
     let (attrs, vis) = (&item.attrs, &item.vis);
     let mut sig = item.sig.clone();
@@ -410,6 +446,7 @@ pub fn forward_item(
         #vis #sig {
             #[allow(unused_imports, reason = "plain arithmetic calls nothing of the runtime")]
             use #krate::__private as #bp;
+            #views
             #(#unread)*
             #(#probes)*
             #(#forward)*
@@ -560,6 +597,27 @@ pub fn is_model(r: &Region, cx: &Cx, id: NodeId) -> bool {
     param.is_some_and(|p| matches!(p.kind, Kind::Model { .. }))
 }
 
+/// Whether a value is a plain container's elements as the user passes them
+/// (a parameter `x: &[f64]`, or a view of one, `&x[1..]`), which the
+/// generated code holds as an array view.
+fn plain_source(r: &Region, cx: &Cx, id: NodeId) -> bool {
+    match r.node(id) {
+        Node::Param(i) => cx.func.params[*i].kind.plain().is_some(),
+        Node::Input(j) => match &r.inputs[*j].operand {
+            Operand::Param { ident, .. } => cx
+                .func
+                .params
+                .iter()
+                .any(|p| p.ident == *ident && p.kind.plain().is_some()),
+            _ => false,
+        },
+        Node::Op { op, inputs, .. } if op.has(VIEW) => {
+            inputs.first().is_some_and(|i| plain_source(r, cx, *i))
+        }
+        _ => false,
+    }
+}
+
 /// A zero of a node's shape (`x` its operand): `bp::zeros_like(x)`, or
 /// `bp::model_zeros(model)` for a model.
 pub fn zeros_of(r: &Region, cx: &Cx, id: NodeId, x: TokenStream) -> TokenStream {
@@ -618,6 +676,13 @@ pub fn call_args(r: &Region, cx: &Cx, call: &Call, inputs: &[NodeId]) -> Vec<Tok
             } => {
                 let raw = raw(&r.raw(inputs[*input]));
                 quote!((#raw).view())
+            }
+            CallArg::Input { input, .. } if plain_source(r, cx, inputs[*input]) => {
+                // The elements of a container of the user's (`x` of
+                // `x: &[f64]`, `&x[1..]`): as the callee's parameter takes
+                // them, a slice, an array or a `Vec`.
+                let raw = raw(&r.raw(inputs[*input]));
+                quote!(#bp::call_arg(&#raw))
             }
             CallArg::Input { input, by_ref, .. } if r.is_view(inputs[*input]) => {
                 // The user's array may be owned (`x.permuted_axes(..)` of
@@ -781,11 +846,17 @@ fn grad_fields(plan: &Plan, cx: &Cx) -> Vec<(Ident, TokenStream)> {
             continue;
         }
         let field = grad_field(p);
-        if r.active(id) {
-            out.push((field, r.adj(id).to_token_stream()));
+        let d = if r.active(id) {
+            r.adj(id).to_token_stream()
         } else {
             let arg = operand(cx, &r.operand(&cx.func.params, id));
-            out.push((field, zeros_of(r, cx, id, arg)));
+            zeros_of(r, cx, id, arg)
+        };
+        // A container's gradient is a container of its type.
+        let bp = cx.bp;
+        match p.kind.plain() {
+            Some(_) => out.push((field, quote!(#bp::plain_from(#d)))),
+            None => out.push((field, d)),
         }
     }
     out

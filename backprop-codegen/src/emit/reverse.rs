@@ -380,7 +380,7 @@ fn rule(r: &Region, cx: &Cx, id: NodeId, pos: usize, target: &Ident, borrow: boo
         match op.def().rules {
             Rules::Indexed(_) => {
                 let args = super::in_slice(r, cx, *op, r.inputs(id), &args);
-                quote_spanned!(span=> #bp::#rule(#g, #(#consts),*, &[#(#args),*], #pos))
+                quote_spanned!(span=> #bp::#rule(#g, #(#consts,)* &[#(#args),*], #pos))
             }
             _ => quote_spanned!(span=> #bp::#rule(#g, #(#args,)* #(#consts,)* #(#tail)*)),
         }

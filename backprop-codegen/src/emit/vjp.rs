@@ -49,6 +49,9 @@ pub fn item(
             } else if p.differentiable && ident == "self" {
                 // A method's gradient is `Self`.
                 quote!(#grad)
+            } else if p.differentiable && p.kind.plain().is_some() {
+                // A container's gradient as the array its callers hold.
+                quote!(#krate::__private::plain_owned(&#grad.#ident))
             } else if p.differentiable {
                 quote!(#grad.#ident)
             } else {
@@ -115,6 +118,19 @@ pub fn positional_types(func: &Function, krate: &TokenStream) -> Vec<TokenStream
         .iter()
         .map(|p| match (&p.kind, p.differentiable) {
             (Kind::Scalar(e), true) => e.ident().into_token_stream(),
+            (
+                Kind::Array {
+                    elem,
+                    axes: Some(axes),
+                    plain: Some(_),
+                    ..
+                },
+                true,
+            ) => {
+                let e = elem.ident();
+                let dim = quote::format_ident!("Ix{}", axes);
+                quote!(#krate::ndarray::Array<#e, #krate::ndarray::#dim>)
+            }
             (Kind::Array { owned, .. } | Kind::Model { owned }, true) => owned.clone(),
             _ => quote!(#krate::__private::NotDifferentiable),
         })
@@ -152,6 +168,14 @@ pub fn upstream(
         };
         (quote!(impl #krate::__private::Cot<#ty>), arg)
     };
+    if func.plain_output.is_some() {
+        // A container (`Vec<f64>`) by reference, as `NAME_backward` takes it.
+        return Upstream {
+            ty: quote!(&#ret),
+            unpack: TokenStream::new(),
+            arg: d_out.to_token_stream(),
+        };
+    }
     let (Some(arrays), syn::ReturnType::Type(_, ret_ty)) = (&func.tuple, &func.item.sig.output)
     else {
         let ty = if func.array_output { ret.clone() } else { elem };

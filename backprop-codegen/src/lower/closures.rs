@@ -188,7 +188,7 @@ impl Lowerer<'_> {
     /// `|(x, y)|` for a zip of two iterators.
     fn closure_params(&mut self, c: &ExprClosure, arrays: usize, walk: Walk) -> Option<Vec<Ident>> {
         let pats: Vec<&Pat> = match (walk, c.inputs.iter().collect::<Vec<_>>().as_slice()) {
-            (Walk::SumZip, [Pat::Tuple(t)]) => t.elems.iter().collect(),
+            (Walk::SumZip | Walk::Zip(2), [Pat::Tuple(t)]) => t.elems.iter().collect(),
             (_, pats) => pats.to_vec(),
         };
         let names: Option<Vec<Ident>> = pats.iter().map(|p| element_name(p)).collect();
@@ -213,7 +213,7 @@ impl Lowerer<'_> {
     }
 
     /// Whether a value is known to be a float (not an array).
-    fn known_float(&self, id: NodeId) -> bool {
+    pub(super) fn known_float(&self, id: NodeId) -> bool {
         self.types_at(self.outer.len())[id.index()] == Some(Ty::Float)
     }
 
@@ -369,6 +369,31 @@ fn spelling(m: &syn::ExprMethodCall) -> Option<Spelling<'_>> {
             walk: Walk::Zip(n),
         });
     }
+    if name == "collect" && m.args.is_empty() {
+        // `x.iter().map(|v| ..).collect::<Vec<f64>>()`: an array of `x`'s
+        // shape, as `mapv`; `x.iter().zip(y).map(|(a, b)| ..).collect()`: as
+        // a `Zip` of two.
+        let Expr::MethodCall(map) = strip(&m.receiver) else {
+            return None;
+        };
+        if map.method != "map" || map.args.len() != 1 {
+            return None;
+        }
+        let closure = &map.args[0];
+        if let Some(a) = iterated(&map.receiver) {
+            return Some(Spelling {
+                arrays: vec![a],
+                closure,
+                walk: Walk::Map,
+            });
+        }
+        let (a, b) = zipped(&map.receiver)?;
+        return Some(Spelling {
+            arrays: vec![a, b],
+            closure,
+            walk: Walk::Zip(2),
+        });
+    }
     if name == "sum" && m.args.is_empty() {
         let Expr::MethodCall(map) = strip(&m.receiver) else {
             return None;
@@ -384,15 +409,7 @@ fn spelling(m: &syn::ExprMethodCall) -> Option<Spelling<'_>> {
                 walk: Walk::SumMap,
             });
         }
-        let Expr::MethodCall(zip) = strip(&map.receiver) else {
-            return None;
-        };
-        if zip.method != "zip" || zip.args.len() != 1 {
-            return None;
-        }
-        let a = iterated(&zip.receiver)?;
-        // `b.iter()` or `&b`.
-        let b = iterated(&zip.args[0]).unwrap_or(&zip.args[0]);
+        let (a, b) = zipped(&map.receiver)?;
         return Some(Spelling {
             arrays: vec![a, b],
             closure,
@@ -400,6 +417,20 @@ fn spelling(m: &syn::ExprMethodCall) -> Option<Spelling<'_>> {
         });
     }
     None
+}
+
+/// `a.iter().zip(b.iter())` (or `.zip(&b)`, `.zip(b)`) → `a` and `b`.
+fn zipped(e: &Expr) -> Option<(&Expr, &Expr)> {
+    let Expr::MethodCall(zip) = strip(e) else {
+        return None;
+    };
+    if zip.method != "zip" || zip.args.len() != 1 {
+        return None;
+    }
+    let a = iterated(&zip.receiver)?;
+    // `b.iter()` or `&b`.
+    let b = iterated(&zip.args[0]).unwrap_or(&zip.args[0]);
+    Some((a, b))
 }
 
 /// Removes the dereferences of the closure's parameters (`*u` → `u`).

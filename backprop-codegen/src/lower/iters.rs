@@ -316,7 +316,7 @@ impl Lowerer<'_> {
                     copied |= method == "copied" || method == "cloned";
                     link = super::strip_paren(&a.receiver);
                 }
-                "iter" | "rows" | "columns" | "outer_iter" | "axis_iter" | "windows" => {
+                "iter" | "rows" | "columns" | "outer_iter" | "axis_iter" | "windows" | "chunks" => {
                     let by_ref = method == "iter" && !copied;
                     let varying = self.mentions_varying(&a.receiver);
                     return varying.then_some((&*m.receiver, (c, by_ref)));
@@ -330,7 +330,7 @@ impl Lowerer<'_> {
     /// is itself.
     fn walk_view(&self, e: &Expr) -> bool {
         matches!(super::strip_paren(e), Expr::MethodCall(m)
-            if matches!(m.method.to_string().as_str(), "rows" | "columns" | "outer_iter" | "axis_iter" | "windows"))
+            if matches!(m.method.to_string().as_str(), "rows" | "columns" | "outer_iter" | "axis_iter" | "windows" | "chunks"))
     }
 
     /// `for pat in iter { body }` over an iterator the macro walks by index;
@@ -494,6 +494,16 @@ impl Lowerer<'_> {
                     let len = quote!(len().saturating_sub(#n - 1));
                     return Ok(Some(view(recv, len, window, fresh)));
                 }
+                // `x.chunks(n)` of a slice or a `Vec` (the last one shorter):
+                // `x.slice(s![k * n..min(k * n + n, x.len())])`.
+                ("chunks", 1)
+                    if self.mentions_varying(recv) && !self.mentions_varying(&m.args[0]) =>
+                {
+                    let n = &m.args[0];
+                    let chunk = |x: &TokenStream| quote!(#x.slice(#krate::ndarray::s![#k * (#n)..::core::cmp::min(#k * (#n) + (#n), #x.len())]));
+                    let len = quote!(len().div_ceil(#n));
+                    return Ok(Some(view(recv, len, chunk, fresh)));
+                }
                 ("zip", 1) => {
                     let (Some(a), Some(b)) =
                         (self.walk(recv, k, fresh)?, self.walk(&m.args[0], k, fresh)?)
@@ -536,7 +546,7 @@ impl Lowerer<'_> {
         if self.mentions_varying(e) {
             self.cx.error_at(
                 e,
-                "a `for` loop (and an iterator's `fold`, `sum` or `product`, which are one) walks a differentiable array only by `x.iter()` or `&x` (its elements), `x.windows(n)` of a vector (`n` a literal of at least 1), `x.rows()`, `x.columns()`, `x.outer_iter()` or `x.axis_iter(Axis(k))` (with `.enumerate()`, `.zip(..)`, `.skip(n)`, `.take(n)`, `.step_by(n)` and `.rev()`, and a last `.filter(..)` of one source without `.enumerate()` or `.zip(..)`), or by index (`for i in 0..x.len()` and `x[i]`)",
+                "a `for` loop (and an iterator's `fold`, `sum` or `product`, which are one) walks a differentiable array only by `x.iter()` or `&x` (its elements), `x.windows(n)` of a vector (`n` a literal of at least 1), `x.chunks(n)`, `x.rows()`, `x.columns()`, `x.outer_iter()` or `x.axis_iter(Axis(k))` (with `.enumerate()`, `.zip(..)`, `.skip(n)`, `.take(n)`, `.step_by(n)` and `.rev()`, and a last `.filter(..)` of one source without `.enumerate()` or `.zip(..)`), or by index (`for i in 0..x.len()` and `x[i]`)",
             );
             return Err(());
         }
@@ -571,6 +581,7 @@ fn iterator(e: &Expr) -> bool {
                 | "filter"
                 | "rev"
                 | "windows"
+                | "chunks"
                 | "copied"
                 | "cloned"
         ),

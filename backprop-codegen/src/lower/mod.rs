@@ -13,6 +13,7 @@
 mod binds;
 mod closures;
 mod consts;
+mod containers;
 mod control;
 mod exits;
 mod folds;
@@ -617,6 +618,9 @@ impl Lowerer<'_> {
                 self.model_field(expr).unwrap_or_else(|| self.error_node(expr.span()))
             }
             Expr::Index(i) => {
+                if let Some(id) = self.plain_index(i) {
+                    return id;
+                }
                 let base = self.expr(&i.expr);
                 if !self.is_float_value(base) {
                     // An element of a constant struct's field is a place
@@ -650,14 +654,21 @@ impl Lowerer<'_> {
             Expr::Continue(c) => self.cx_error(expr, c.continue_token.span(), "this `continue` goes on with no loop around it: `continue` and `continue 'label` name an enclosing `for`, `while` or `loop`"),
             Expr::Closure(_) => self.whole_error(expr, "closures are not supported in a differentiable function but where they map elements (`a.mapv(|v| ..)`, `Zip`, `a.iter().map(|x| ..).sum::<f64>()`), fold an iterator (`x.iter().fold(0.0, |acc, &v| ..)`) or make an array (`Array1::from_shape_fn(n, |i| ..)`, `Array2` with `|(i, j)|`, `Array3`), without `return` or `?`; write the computation with the vocabulary (`relu`, `exp`, `sum`, ...) or a `#[differentiable]` function"),
             // `array![..]`, `vec![..]`: a constant when it mentions no differentiable value.
-            Expr::Macro(m) => match self.macro_form(&m.mac) {
+            Expr::Macro(m) => match self.container_macro(expr, &m.mac) {
                 Some(id) => id,
-                None => self.constant(expr, ""),
+                None => match self.macro_form(&m.mac) {
+                    Some(id) => id,
+                    None => self.constant(expr, ""),
+                },
             },
             Expr::Assign(a) => self.assign(&a.left, None, &a.right, expr),
             Expr::Try(t) => self.cx_error(expr, t.question_token.span(), "the `?` operator is not supported in a differentiable function; compute fallible values outside the function and pass them in"),
             Expr::Async(_) | Expr::Await(_) => self.whole_error(expr, "`async`/`.await` is not supported in a differentiable function; await the values outside and pass them in"),
-            Expr::Array(_) => self.whole_error(expr, "array literals are only supported as the list of arrays of `concat(Axis(k), &[&a, &b, ...])`"),
+            Expr::Array(a) => {
+                let elems: Vec<&Expr> = a.elems.iter().collect();
+                self.array_literal(expr, &elems)
+            }
+            Expr::Repeat(r) => self.repeat_literal(expr, &r.expr),
             Expr::Tuple(_) => self.whole_error(expr, "a tuple is only supported on the right of a tuple `let` (`let (a, b) = (x, y);`) and as the final expression of a function that returns a tuple (`-> (f64, f64)`)"),
             // A struct literal, a range, ... of constants: Rust's.
             _ if !self.mentions_varying(expr) => self.constant(expr, ""),
@@ -676,7 +687,6 @@ impl Lowerer<'_> {
         self.error_node(expr.span())
     }
 
-    /// Adds an op on `inputs`.
     /// In the copy over duals, a constant that an op reads as a float and
     /// that may be of the original's float type (it names a constant of the
     /// user's, `PI`, `Self::K`, calls a function of the user's, or reads a
@@ -728,6 +738,7 @@ impl Lowerer<'_> {
                 .is_some_and(|t| t == crate::generic::FLOAT)
     }
 
+    /// Adds an op on `inputs`.
     fn op(&mut self, op: Op, inputs: Vec<NodeId>, consts: Vec<ConstArg>, span: Span) -> NodeId {
         let mut failed = false;
         for &i in &inputs {

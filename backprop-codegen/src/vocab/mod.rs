@@ -187,6 +187,8 @@ pub enum Axes {
     /// A product's: a float of two vectors, a vector of a matrix and a
     /// vector, a matrix of two matrices.
     Product,
+    /// A vector, whatever its operands (`[a, b]` of floats).
+    Vector,
 }
 
 /// Applied element by element (with broadcasting): a scalar in every operand
@@ -451,13 +453,16 @@ impl Op {
                 (Float, Float) => Some(Float),
             });
         }
+        if self.def().axes == Axes::Vector {
+            return Some(Array(1));
+        }
         let first = match inputs.first().copied().flatten() {
             Some(Array(n)) => n,
             Some(Float) if self.def().axes == Axes::Reduced => return Some(Float),
             _ => return None,
         };
         match self.def().axes {
-            Axes::Unknown => None,
+            Axes::Unknown | Axes::Vector => None,
             Axes::Same => Some(Array(first)),
             Axes::Fewer => first.checked_sub(1).map(Array),
             Axes::More => Some(Array(first + 1)),

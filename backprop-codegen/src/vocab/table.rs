@@ -681,4 +681,16 @@ vocabulary! {
         axes: Axes::Same,
         ..ROW
     },
+    /// A vector of floats: `[a, b]`, `vec![a, b]`, `array![a, b]` in a body.
+    Pack => OpDef {
+        name: "pack",
+        function: Some(&[Operands]),
+        function_usage: "`[a, b, c]`",
+        forward: "pack",
+        rules: Rules::Indexed("pack_vjp"),
+        reads_out: false,
+        example: "{ let p = [s, s * 2.0, x.sum()]; let q = vec![s * s, v[0]]; p[0] * p[1] + p[2] + q[0] * q[1] }",
+        axes: Axes::Vector,
+        ..ROW
+    },
 }

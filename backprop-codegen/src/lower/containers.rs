@@ -1,0 +1,210 @@
+//! Containers of floats made in the body: `[a, b]`, `[c; n]`, `vec![..]`,
+//! `array![..]`. The generated code holds them as ndarray arrays (as it
+//! holds a container parameter, see `crate::ast::Plain`), so that an
+//! element read or written, a walk and the container returned are the
+//! array's.
+//!
+//! Before: `let mut y = [0.0; 3]; let p = [x, x * 2.0];`
+//!
+//! After:  `let y = Array1::from_elem(3, 0.0); let p = bp::pack(&[&x, &p_1]);`
+
+use super::Lowerer;
+use crate::graph::NodeId;
+use crate::vocab::Op;
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::parse::Parser;
+use syn::punctuated::Punctuated;
+use syn::spanned::Spanned;
+use syn::Expr;
+
+impl Lowerer<'_> {
+    /// `m[i][j]` of an array of arrays (`[[f64; 3]; 3]`), which the
+    /// generated code holds as a matrix: `m[[i, j]]`; and `&x[1..]` of a
+    /// slice or a `Vec`: the view `x.slice(s![1..])`. Kept out of
+    /// `expr_inner`, whose frame every level of a deep expression pays.
+    #[inline(never)]
+    pub(super) fn plain_index(&mut self, i: &syn::ExprIndex) -> Option<NodeId> {
+        let span = i.bracket_token.span.join();
+        if let Expr::Index(inner) = strip(&i.expr) {
+            let base = self.expr(&inner.expr);
+            if self.is_float_value(base) {
+                let (a, b) = (&inner.index, &i.index);
+                let both: Expr = syn::parse_quote_spanned!(span=> [#a, #b]);
+                let idx = self.const_arg(&both, "an index");
+                return Some(self.op(Op::Index, vec![base], vec![idx], span));
+            }
+        }
+        if let Expr::Range(range) = strip(&i.index) {
+            if self.mentions_varying(&i.expr) {
+                let x = &i.expr;
+                let view: Expr = syn::parse_quote_spanned!(span=> #x.slice(s![#range]));
+                return Some(self.expr(&view));
+            }
+        }
+        None
+    }
+
+    /// `[a, b, c]`: a vector of the floats (`pack`) where one is
+    /// differentiable, a constant array of floats, or, of other constants,
+    /// Rust's (`[0, 2, 1]`).
+    pub(super) fn array_literal(&mut self, whole: &Expr, elems: &[&Expr]) -> NodeId {
+        if !self.mentions_varying(whole) {
+            return match self.float_constant(whole) {
+                Some(array) => self.constant(&array, ""),
+                None => self.constant(whole, ""),
+            };
+        }
+        if elems.is_empty()
+            || elems
+                .iter()
+                .any(|e| matches!(strip(e), Expr::Array(_) | Expr::Repeat(_)))
+        {
+            self.cx.error_at(
+                whole,
+                "a literal of differentiable floats is supported as a vector (`[a, b, c]`, `vec![a, b]`); make a matrix of vectors with `stack(Axis(0), &[u.view(), v.view()])`",
+            );
+            return self.error_node(whole.span());
+        }
+        let inputs: Vec<NodeId> = elems.iter().map(|e| self.expr(e)).collect();
+        if let Some(at) = inputs.iter().position(|i| !self.known_float(*i)) {
+            self.cx.error_at(
+                elems[at],
+                "a literal of differentiable values is a vector of floats (`[a, b, c]`); this element is not known to be a float (an array: join arrays with `concat(Axis(k), &[&a, &b, ...])`; the value of a call: bind it with a type, `let v: f64 = f(..);`)",
+            );
+            return self.error_node(whole.span());
+        }
+        self.op(Op::Pack, inputs, Vec::new(), whole.span())
+    }
+
+    /// `[c; n]`: `n` copies of a constant float, a constant array; of other
+    /// constants, Rust's.
+    pub(super) fn repeat_literal(&mut self, whole: &Expr, value: &Expr) -> NodeId {
+        if self.mentions_varying(value) {
+            self.cx.error_at(
+                value,
+                "`[v; n]` repeats a constant; to repeat a differentiable float, write `Array1::from_elem(n, 1.0) * v`",
+            );
+            return self.error_node(whole.span());
+        }
+        match self.float_constant(whole) {
+            Some(array) => self.constant(&array, ""),
+            None => self.constant(whole, ""),
+        }
+    }
+
+    /// `vec![..]` and `array![..]` of floats: as the literal they hold
+    /// (`None` for any other macro).
+    pub(super) fn container_macro(&mut self, whole: &Expr, mac: &syn::Macro) -> Option<NodeId> {
+        let name = mac.path.segments.last()?.ident.to_string();
+        if name != "vec" && name != "array" {
+            return None;
+        }
+        let list = Punctuated::<Expr, syn::Token![,]>::parse_terminated.parse2(mac.tokens.clone());
+        if let Ok(list) = list {
+            let elems: Vec<&Expr> = list.iter().collect();
+            if name == "array" && !self.mentions_varying(whole) {
+                // ndarray's own constant: Rust's.
+                return Some(self.constant(whole, ""));
+            }
+            let literal: Expr = syn::parse_quote_spanned!(mac.span()=> [#(#elems),*]);
+            return Some(self.array_literal(&literal, &elems));
+        }
+        let repeat = |input: syn::parse::ParseStream| {
+            let value: Expr = input.parse()?;
+            input.parse::<syn::Token![;]>()?;
+            let len: Expr = input.parse()?;
+            Ok((value, len))
+        };
+        let (value, len) = repeat.parse2(mac.tokens.clone()).ok()?;
+        let literal: Expr = syn::parse_quote_spanned!(mac.span()=> [#value; #len]);
+        Some(self.repeat_literal(&literal, &value))
+    }
+
+    /// A constant literal of floats (`[0.5, 1.5]`, `[0.0; n]`, `[[1.0, 2.0],
+    /// [3.0, 4.0]]`, `[[0.0; m]; n]`) as the ndarray array it is in the
+    /// generated code; `None` where its elements are not floats.
+    fn float_constant(&self, e: &Expr) -> Option<Expr> {
+        let krate = &self.env.krate;
+        match shape_of(e)? {
+            Literal::List(axes) => {
+                let f: TokenStream = if axes == 1 {
+                    quote!(#krate::ndarray::arr1)
+                } else {
+                    quote!(#krate::ndarray::arr2)
+                };
+                Some(syn::parse_quote_spanned!(e.span()=> #f(&#e)))
+            }
+            Literal::Repeat { value, lens } => Some(match lens.as_slice() {
+                [n] => syn::parse_quote_spanned!(e.span()=>
+                    #krate::ndarray::Array1::from_elem(#n, #value)),
+                [n, m] => syn::parse_quote_spanned!(e.span()=>
+                    #krate::ndarray::Array2::from_elem((#n, #m), #value)),
+                _ => return None,
+            }),
+        }
+    }
+}
+
+/// What a constant literal of floats is.
+enum Literal {
+    /// `[a, b]` or `[[a, b], [c, d]]`: its number of axes.
+    List(usize),
+    /// `[c; n]` or `[[c; m]; n]`: the value and the lengths, outer first.
+    Repeat { value: Expr, lens: Vec<Expr> },
+}
+
+/// The shape of a literal of floats (an element has a float literal in it,
+/// `0.5`, `-1.0`, `2.0 * c`); `None` for any other expression.
+fn shape_of(e: &Expr) -> Option<Literal> {
+    match strip(e) {
+        Expr::Array(a) if !a.elems.is_empty() => {
+            if a.elems.iter().all(|x| matches!(strip(x), Expr::Array(_))) {
+                let rows: Option<Vec<Literal>> = a.elems.iter().map(shape_of).collect();
+                match rows?.first()? {
+                    Literal::List(1) => Some(Literal::List(2)),
+                    _ => None,
+                }
+            } else if a.elems.iter().all(has_float_literal) {
+                Some(Literal::List(1))
+            } else {
+                None
+            }
+        }
+        Expr::Repeat(r) => match shape_of(&r.expr) {
+            Some(Literal::Repeat { value, mut lens }) if lens.len() == 1 => {
+                lens.insert(0, (*r.len).clone());
+                Some(Literal::Repeat { value, lens })
+            }
+            Some(_) => None,
+            None if has_float_literal(&r.expr) => Some(Literal::Repeat {
+                value: (*r.expr).clone(),
+                lens: vec![(*r.len).clone()],
+            }),
+            None => None,
+        },
+        _ => None,
+    }
+}
+
+/// Whether a float literal is in `e` (`0.0`, `-1.5`, `2.0 * c`).
+fn has_float_literal(e: &Expr) -> bool {
+    struct Find(bool);
+    impl<'a> syn::visit::Visit<'a> for Find {
+        fn visit_lit_float(&mut self, _: &'a syn::LitFloat) {
+            self.0 = true;
+        }
+    }
+    let mut f = Find(false);
+    syn::visit::Visit::visit_expr(&mut f, e);
+    f.0
+}
+
+/// `e` without parentheses and groups.
+fn strip(e: &Expr) -> &Expr {
+    match e {
+        Expr::Paren(p) => strip(&p.expr),
+        Expr::Group(g) => strip(&g.expr),
+        other => other,
+    }
+}

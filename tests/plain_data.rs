@@ -1,0 +1,398 @@
+//! Plain Rust data as differentiable values: `&[f64]`, `&Vec<f64>`,
+//! `Vec<f64>`, `[f64; N]`, `&[f64; N]`, `[[f64; M]; N]` as parameters (of
+//! `f64`, `f32` and a generic float), locals made in the body (`vec![0.0;
+//! n]`, `[0.0; 3]`, `[a, b]`), values returned (`-> Vec<f64>`, `-> [f64;
+//! 3]`), read by index, `len()`, `iter()`, `enumerate`, `zip`, `windows`,
+//! `chunks`, `map`/`fold`/`sum`/`product`, `copied()`, `for &xi in x`,
+//! sub-slices, and written by index; in loops, branches, closures and
+//! calls. Each function is checked against its derivative by hand,
+//! `gradcheck`, forward mode against reverse mode (`jvpcheck`), and its
+//! `hvp` where it has one.
+
+use backprop::prelude::*;
+
+/// The classic Rosenbrock function over a slice.
+#[differentiable(hvp)]
+fn rosenbrock(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..x.len() - 1 {
+        s += 100.0 * (x[i + 1] - x[i] * x[i]).powi(2) + (1.0 - x[i]).powi(2);
+    }
+    s
+}
+
+/// Its gradient by hand.
+fn rosenbrock_gradient(x: &[f64]) -> Vec<f64> {
+    let mut g = vec![0.0; x.len()];
+    for i in 0..x.len() - 1 {
+        g[i] += -400.0 * x[i] * (x[i + 1] - x[i] * x[i]) - 2.0 * (1.0 - x[i]);
+        g[i + 1] += 200.0 * (x[i + 1] - x[i] * x[i]);
+    }
+    g
+}
+
+#[test]
+fn rosenbrock_over_a_slice() {
+    let x = vec![-1.2, 1.0, 0.5, 2.0];
+    let (v, g) = rosenbrock_backward(&x, 1.0);
+    assert_eq!(v, rosenbrock(&x));
+    for (a, b) in g.x.iter().zip(rosenbrock_gradient(&x)) {
+        assert!((a - b).abs() <= 1e-12 * b.abs().max(1.0), "{a} against {b}");
+    }
+    gradcheck(&(x.clone(),), |(x,)| rosenbrock_backward(x, 1.0)).unwrap();
+    let dir = vec![0.3, -0.2, 1.0, 0.7];
+    jvpcheck(
+        &(x.clone(),),
+        &(dir.clone(),),
+        |(x,)| rosenbrock_backward(x, 1.0),
+        |(x,), (t,)| rosenbrock_jvp(x, t),
+    )
+    .unwrap();
+    hvpcheck(&(x.clone(),), &(dir,), |(x,), (t,)| rosenbrock_hvp(x, t)).unwrap();
+}
+
+/// The least-squares loss of a line, the most idiomatic Rust for it: the
+/// data are constant slices (`wrt` names the line).
+#[differentiable(hvp, wrt(w, b))]
+fn linear_fit(w: f64, b: f64, xs: &[f64], ys: &[f64]) -> f64 {
+    xs.iter()
+        .zip(ys)
+        .map(|(x, y)| (w * x + b - y).powi(2))
+        .sum::<f64>()
+        / xs.len() as f64
+}
+
+#[test]
+fn a_least_squares_fit_over_constant_slices() {
+    let xs = [0.0, 1.0, 2.0, 3.0];
+    let ys = [1.1, 2.9, 5.2, 6.8];
+    let (w, b) = (1.5, 0.5);
+    let n = xs.len() as f64;
+    let r: Vec<f64> = xs.iter().zip(&ys).map(|(x, y)| w * x + b - y).collect();
+    let dw: f64 = r.iter().zip(&xs).map(|(r, x)| 2.0 * r * x).sum::<f64>() / n;
+    let db: f64 = r.iter().map(|r| 2.0 * r).sum::<f64>() / n;
+    let (v, g) = linear_fit_backward(w, b, &xs, &ys, 1.0);
+    assert_eq!(v, linear_fit(w, b, &xs, &ys));
+    assert!((g.w - dw).abs() < 1e-12 && (g.b - db).abs() < 1e-12);
+    gradcheck(&(w, b), |&(w, b)| linear_fit_backward(w, b, &xs, &ys, 1.0)).unwrap();
+    jvpcheck(
+        &(w, b),
+        &(0.5, -1.0),
+        |&(w, b)| linear_fit_backward(w, b, &xs, &ys, 1.0),
+        |&(w, b), &(tw, tb)| linear_fit_jvp(w, b, &xs, &ys, tw, tb),
+    )
+    .unwrap();
+    // The Hessian: [[2 Σx²/n, 2 Σx/n], [2 Σx/n, 2]].
+    let (_, _, h) = linear_fit_hvp(w, b, &xs, &ys, 1.0, 0.0);
+    let sx2: f64 = xs.iter().map(|x| x * x).sum();
+    assert!(
+        (h.w - 2.0 * sx2 / n).abs() < 1e-12
+            && (h.b - 2.0 * xs.iter().sum::<f64>() / n).abs() < 1e-12
+    );
+}
+
+/// Every container type as a parameter.
+#[allow(clippy::ptr_arg, reason = "`&Vec<f64>` is one of the forms tested")]
+#[differentiable(hvp)]
+fn containers(a: &Vec<f64>, b: Vec<f64>, c: [f64; 2], d: &[f64; 3], m: [[f64; 2]; 2]) -> f64 {
+    let mut s = a[0] * b[1] + c[0] * c[1] * d[2];
+    for i in 0..2 {
+        for j in 0..2 {
+            s += m[i][j] * c[i] * c[j];
+        }
+    }
+    s + a.len() as f64 * d[0] + b.iter().sum::<f64>()
+}
+
+/// The parameters of `containers`, as `gradcheck` takes them.
+type Containers = (Vec<f64>, Vec<f64>, [f64; 2], [f64; 3], [[f64; 2]; 2]);
+
+#[test]
+fn every_container_as_a_parameter() {
+    let (a, b, c, d, m) = (
+        vec![0.5, -1.0],
+        vec![2.0, 0.25],
+        [1.5, -0.5],
+        [0.1, 0.2, 0.3],
+        [[1.0, 2.0], [3.0, 4.0]],
+    );
+    let (v, g) = containers_backward(&a, b.clone(), c, &d, m, 1.0);
+    assert_eq!(v, containers(&a, b.clone(), c, &d, m));
+    assert_eq!(g.a, vec![b[1], 0.0]);
+    assert_eq!(g.b, vec![1.0, a[0] + 1.0]);
+    assert_eq!(g.d, [2.0, 0.0, c[0] * c[1]]);
+    assert_eq!(
+        g.m,
+        [[c[0] * c[0], c[0] * c[1]], [c[1] * c[0], c[1] * c[1]]]
+    );
+    let mc = [
+        c[1] * d[2] + 2.0 * m[0][0] * c[0] + (m[0][1] + m[1][0]) * c[1],
+        c[0] * d[2] + 2.0 * m[1][1] * c[1] + (m[0][1] + m[1][0]) * c[0],
+    ];
+    assert!((g.c[0] - mc[0]).abs() < 1e-12 && (g.c[1] - mc[1]).abs() < 1e-12);
+    let params = (a.clone(), b.clone(), c, d, m);
+    let backward = |(a, b, c, d, m): &Containers| containers_backward(a, b.clone(), *c, d, *m, 1.0);
+    gradcheck(&params, backward).unwrap();
+    let dir = (
+        vec![1.0, 0.5],
+        vec![-0.5, 1.0],
+        [0.25, 1.0],
+        [1.0, -1.0, 0.5],
+        [[0.5, 0.0], [1.0, -0.5]],
+    );
+    jvpcheck(
+        &params,
+        &dir,
+        backward,
+        |(a, b, c, d, m), (ta, tb, tc, td, tm)| {
+            containers_jvp(a, b.clone(), *c, d, *m, ta, tb.clone(), *tc, td, *tm)
+        },
+    )
+    .unwrap();
+    hvpcheck(&params, &dir, |(a, b, c, d, m), (ta, tb, tc, td, tm)| {
+        containers_hvp(a, b.clone(), *c, d, *m, ta, tb.clone(), *tc, td, *tm)
+    })
+    .unwrap();
+}
+
+/// Locals made in the body and written by index, and a container returned.
+#[differentiable(jvp)]
+fn cumulative(x: &[f64], k: f64) -> Vec<f64> {
+    let mut y = vec![0.0; x.len()];
+    let mut acc = 0.0;
+    for i in 0..x.len() {
+        acc += x[i] * k;
+        y[i] = acc;
+    }
+    y
+}
+
+/// A fixed array made and returned, and a vector of floats.
+#[differentiable(jvp)]
+fn rotate(p: [f64; 2], theta: f64) -> [f64; 2] {
+    let (s, c) = (theta.sin(), theta.cos());
+    let mut q = [0.0; 2];
+    q[0] = c * p[0] - s * p[1];
+    q[1] = s * p[0] + c * p[1];
+    q
+}
+
+/// `[a, b, c]` of differentiable floats.
+#[differentiable(jvp)]
+fn features(x: f64, y: f64) -> [f64; 3] {
+    [x * y, x + y, x.sin()]
+}
+
+#[test]
+fn containers_made_written_and_returned() {
+    let x = vec![0.5, -1.0, 2.0];
+    let up = vec![1.0, 0.5, -0.25];
+    let (v, g) = cumulative_backward(&x, 1.5, &up);
+    assert_eq!(v, cumulative(&x, 1.5));
+    assert_eq!(v, vec![0.75, -0.75, 2.25]);
+    // ∂/∂x_j = k Σ_{i ≥ j} up_i.
+    assert_eq!(g.x, vec![1.5 * 1.25, 1.5 * 0.25, 1.5 * -0.25]);
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(x.clone(), 1.5), |(x, k)| cumulative_backward(x, *k, &up))
+        .unwrap();
+    GradCheck::new()
+        .upstream(&up)
+        .check_jvp(
+            &(x.clone(), 1.5),
+            &(vec![1.0, 0.0, -1.0], 0.5),
+            |(x, k)| cumulative_backward(x, *k, &up),
+            |(x, k), (tx, tk)| cumulative_jvp(x, *k, tx, *tk),
+        )
+        .unwrap();
+
+    let up2 = [1.0, -2.0];
+    let (q, g) = rotate_backward([1.0, 0.0], 0.5, &up2);
+    assert_eq!(q, rotate([1.0, 0.0], 0.5));
+    assert!((q[0] - 0.5f64.cos()).abs() < 1e-15 && (q[1] - 0.5f64.sin()).abs() < 1e-15);
+    let (s, c) = 0.5f64.sin_cos();
+    assert!((g.theta - (-s * up2[0] + c * up2[1])).abs() < 1e-15);
+    GradCheck::new()
+        .upstream(&up2)
+        .check(&([1.0, 0.0], 0.5), |(p, t)| rotate_backward(*p, *t, &up2))
+        .unwrap();
+    GradCheck::new()
+        .upstream(&up2)
+        .check_jvp(
+            &([1.0, 0.0], 0.5),
+            &([0.5, 1.0], -1.0),
+            |(p, t)| rotate_backward(*p, *t, &up2),
+            |(p, t), (tp, tt)| rotate_jvp(*p, *t, *tp, *tt),
+        )
+        .unwrap();
+
+    let up3 = [1.0, 1.0, 1.0];
+    let (v, g) = features_backward(0.5, 2.0, &up3);
+    assert_eq!(v, [1.0, 2.5, 0.5f64.sin()]);
+    assert_eq!((g.x, g.y), (2.0 + 1.0 + 0.5f64.cos(), 0.5 + 1.0));
+}
+
+/// The walks of a slice: `enumerate`, `chunks`, `copied` with a `fold`,
+/// `product`, `zip` with a `map`, `windows`, `for &xi in`.
+#[allow(clippy::ptr_arg, reason = "`&Vec<f64>` is one of the forms tested")]
+#[differentiable(hvp)]
+fn walks(x: &[f64], ys: &Vec<f64>) -> f64 {
+    let mut s = 0.0;
+    for (i, &xi) in x.iter().enumerate() {
+        s += xi * (i as f64 + 1.0);
+    }
+    for c in x.chunks(2) {
+        s += c[0] * c[0];
+    }
+    for w in x.windows(2) {
+        s += w[0] * w[1];
+    }
+    for &xi in x {
+        s += xi.sin();
+    }
+    s += x.iter().copied().fold(0.0, |acc, v| acc * 0.5 + v);
+    s += x.iter().product::<f64>();
+    s + x.iter().zip(ys.iter()).map(|(a, b)| a * b).sum::<f64>()
+}
+
+/// Sub-slices: `&x[1..]`, `&x[..n - 1]`.
+#[differentiable(hvp)]
+fn differences(x: &[f64]) -> f64 {
+    let n = x.len();
+    x[1..]
+        .iter()
+        .zip(&x[..n - 1])
+        .map(|(a, b)| (a - b).powi(2))
+        .sum::<f64>()
+}
+
+/// A map collected into a `Vec`.
+#[differentiable(jvp)]
+fn scaled(x: &[f64], k: f64) -> Vec<f64> {
+    x.iter().map(|v| (v * k).tanh()).collect()
+}
+
+#[test]
+fn walks_sub_slices_and_collected_maps() {
+    let x = vec![0.5, 1.0, 1.5];
+    let ys = vec![1.0, 2.0, 3.0];
+    let (v, g) = walks_backward(&x, &ys, 1.0);
+    assert_eq!(v, walks(&x, &ys));
+    // By hand: index weights, chunk heads, windows, sines, the fold
+    // (0.25, 0.5, 1), the product, the dot.
+    let by_hand = [
+        1.0 + 2.0 * x[0] + x[1] + x[0].cos() + 0.25 + x[1] * x[2] + ys[0],
+        2.0 + x[0] + x[2] + x[1].cos() + 0.5 + x[0] * x[2] + ys[1],
+        3.0 + 2.0 * x[2] + x[1] + x[2].cos() + 1.0 + x[0] * x[1] + ys[2],
+    ];
+    for (a, b) in g.x.iter().zip(by_hand) {
+        assert!((a - b).abs() < 1e-12, "{a} against {b}");
+    }
+    assert_eq!(g.ys, x);
+    let dir = (vec![1.0, -0.5, 0.25], vec![0.5, 0.5, -1.0]);
+    gradcheck(&(x.clone(), ys.clone()), |(x, ys)| {
+        walks_backward(x, ys, 1.0)
+    })
+    .unwrap();
+    jvpcheck(
+        &(x.clone(), ys.clone()),
+        &dir,
+        |(x, ys)| walks_backward(x, ys, 1.0),
+        |(x, ys), (tx, ty)| walks_jvp(x, ys, tx, ty),
+    )
+    .unwrap();
+    hvpcheck(&(x.clone(), ys.clone()), &dir, |(x, ys), (tx, ty)| {
+        walks_hvp(x, ys, tx, ty)
+    })
+    .unwrap();
+
+    let (v, g) = differences_backward(&x, 1.0);
+    assert_eq!((v, g.x.clone()), (0.5, vec![-1.0, 0.0, 1.0]));
+    gradcheck(&(x.clone(),), |(x,)| differences_backward(x, 1.0)).unwrap();
+    hvpcheck(&(x.clone(),), &(dir.0.clone(),), |(x,), (t,)| {
+        differences_hvp(x, t)
+    })
+    .unwrap();
+
+    let up = vec![1.0, -1.0, 0.5];
+    let (v, _) = scaled_backward(&x, 0.7, &up);
+    assert_eq!(v, scaled(&x, 0.7));
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(x.clone(), 0.7), |(x, k)| scaled_backward(x, *k, &up))
+        .unwrap();
+}
+
+/// A differentiable function with container parameters called by another,
+/// with a slice, a sub-slice and an array.
+#[differentiable(hvp)]
+fn norm2(x: &[f64]) -> f64 {
+    x.iter().map(|v| v * v).sum()
+}
+
+#[differentiable(hvp)]
+fn product2(p: [f64; 2]) -> f64 {
+    p[0] * p[1]
+}
+
+#[differentiable(hvp)]
+fn calls(x: &[f64], p: [f64; 2]) -> f64 {
+    norm2(x) * 2.0 + norm2(&x[1..]) + product2(p)
+}
+
+#[test]
+fn calls_of_functions_over_containers() {
+    let (x, p) = (vec![1.0, 2.0, -0.5], [0.5, 1.5]);
+    let (v, g) = calls_backward(&x, p, 1.0);
+    assert_eq!(v, calls(&x, p));
+    assert_eq!(g.x, vec![4.0, 12.0, -3.0]);
+    assert_eq!(g.p, [1.5, 0.5]);
+    let dir = (vec![1.0, 0.0, 0.5], [0.0, 1.0]);
+    gradcheck(&(x.clone(), p), |(x, p)| calls_backward(x, *p, 1.0)).unwrap();
+    hvpcheck(&(x.clone(), p), &dir, |(x, p), (tx, tp)| {
+        calls_hvp(x, *p, tx, *tp)
+    })
+    .unwrap();
+}
+
+/// `f32` and a generic float.
+#[differentiable(jvp)]
+fn single(x: &[f32]) -> f32 {
+    x.iter().map(|v| v * v * 0.5).sum()
+}
+
+#[differentiable(jvp)]
+fn generic<T: backprop::Float>(x: &[T], w: [T; 2]) -> T {
+    x[0] * w[0] + x[1] * w[1]
+}
+
+#[test]
+fn single_precision_and_generic_floats() {
+    let x = vec![1.0f32, -2.0];
+    let (v, g) = single_backward(&x, 1.0);
+    assert_eq!((v, g.x), (2.5, x.clone()));
+    let (v, g) = generic_backward(&[1.0f64, 2.0], [0.5, -1.0], 1.0);
+    assert_eq!((v, g.x, g.w), (-1.5, vec![0.5, -1.0], [1.0, 2.0]));
+    let (v, g) = generic_backward(&[1.0f32, 2.0], [0.5, -1.0], 1.0);
+    assert_eq!((v, g.x, g.w), (-1.5, vec![0.5, -1.0], [1.0, 2.0]));
+}
+
+/// Edge sizes: an empty slice and one of one element.
+#[differentiable(jvp)]
+fn total(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for &v in x {
+        s += v * v;
+    }
+    s + x.iter().sum::<f64>()
+}
+
+#[test]
+fn empty_and_one_element() {
+    let (v, g) = total_backward(&[], 1.0);
+    assert_eq!((v, g.x), (0.0, Vec::new()));
+    let (v, g) = total_backward(&[1.5], 1.0);
+    assert_eq!((v, g.x), (3.75, vec![4.0]));
+    let (v, t) = total_jvp(&[1.5], &[2.0]);
+    assert_eq!((v, t), (3.75, 8.0));
+}

@@ -1,0 +1,8 @@
+use backprop::prelude::*;
+
+#[differentiable]
+fn f(x: &[f64]) -> &[f64] {
+    x
+}
+
+fn main() {}
