@@ -396,3 +396,51 @@ fn empty_and_one_element() {
     let (v, t) = total_jvp(&[1.5], &[2.0]);
     assert_eq!((v, t), (3.75, 8.0));
 }
+
+/// Constant data as Rust holds it, walked as Rust walks it: rows of a flat
+/// slice by `chunks(3)`, zipped with the labels (the constants stay slices in
+/// `_backward`; in the copy over duals they are the macro's arrays).
+#[differentiable(hvp, wrt(p))]
+fn rows_of_constants(p: &[f64], x: &[f64], y: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for (row, &label) in x.chunks(3).zip(y) {
+        let z = p[0] * row[0] + p[1] * row[1] + p[2] * row[2];
+        s += (z - label).powi(2);
+    }
+    s + x.len() as f64 * p[0]
+}
+
+#[test]
+fn constant_rows_by_chunks() {
+    let (p, x, y) = (
+        vec![0.5, -1.0, 2.0],
+        vec![1.0, 2.0, 3.0, -1.0, 0.5, 0.25],
+        vec![1.0, -2.0],
+    );
+    let (v, g) = rows_of_constants_backward(&p, &x, &y, 1.0);
+    assert_eq!(v, rows_of_constants(&p, &x, &y));
+    let mut by_hand = vec![6.0, 0.0, 0.0];
+    for (row, label) in x.chunks(3).zip(&y) {
+        let z: f64 = (0..3).map(|j| p[j] * row[j]).sum();
+        for j in 0..3 {
+            by_hand[j] += 2.0 * (z - label) * row[j];
+        }
+    }
+    for (a, b) in g.p.iter().zip(&by_hand) {
+        assert!((a - b).abs() <= 1e-12 * b.abs().max(1.0), "{a} against {b}");
+    }
+    let params = (p.clone(),);
+    let dir = (vec![0.3, 1.0, -0.5],);
+    gradcheck(&params, |(p,)| rows_of_constants_backward(p, &x, &y, 1.0)).unwrap();
+    jvpcheck(
+        &params,
+        &dir,
+        |(p,)| rows_of_constants_backward(p, &x, &y, 1.0),
+        |(p,), (t,)| rows_of_constants_jvp(p, &x, &y, t),
+    )
+    .unwrap();
+    hvpcheck(&params, &dir, |(p,), (t,)| {
+        rows_of_constants_hvp(p, &x, &y, t)
+    })
+    .unwrap();
+}

@@ -1026,6 +1026,29 @@ plain_numbers!(
     [] bool,
 );
 
+/// Plain Rust containers of constant data (`for (row, &y) in
+/// x.chunks(3).zip(ys)`): as they are, a reference behind a reference as the
+/// reference.
+macro_rules! plain_containers {
+    ($([$($g:tt)*] $t:ty),* $(,)?) => {$(
+        impl<'a, $($g)*> Plain for &'a $t {
+            type Out = &'a $t;
+            #[inline]
+            fn plain(self) -> &'a $t {
+                self
+            }
+        }
+        impl<'a, $($g)*> Plain for &&'a $t {
+            type Out = &'a $t;
+            #[inline]
+            fn plain(self) -> &'a $t {
+                self
+            }
+        }
+    )*};
+}
+plain_containers!([T] [T], [T, const N: usize] [T; N], [T] Vec<T>);
+
 impl<S: ndarray::RawData, D> Plain for ArrayBase<S, D> {
     type Out = Self;
     #[inline]

@@ -248,6 +248,17 @@ impl Lowerer<'_> {
             .collect();
         refs.sort_by(|a, b| a.0.cmp(&b.0));
         let mut expr = expr.clone();
+        let containers: HashSet<String> = refs
+            .iter()
+            .filter(|(_, id, _)| match self.graph.get(*id).node {
+                Node::Param(i) => self.func.params[i].kind.plain().is_some(),
+                _ => false,
+            })
+            .map(|(name, ..)| name.clone())
+            .collect();
+        if !containers.is_empty() {
+            super::containers::slice_methods(&mut expr, &containers, &self.env.krate);
+        }
         if self.generic_copy() {
             let floats: HashSet<String> = refs
                 .iter()

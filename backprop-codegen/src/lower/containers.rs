@@ -208,3 +208,133 @@ fn strip(e: &Expr) -> &Expr {
         other => other,
     }
 }
+
+/// Reports each use of an array of arrays (a `[[f64; M]; N]` parameter, a
+/// nested literal of floats bound by `let`) other than by element,
+/// `m[i][j]` (read, written, or compound-assigned), or whole as the argument
+/// of a call. The generated code holds such a value as an `N × M` matrix,
+/// on which `len()`, `iter()` and `m[i]` would mean the elements, not the
+/// rows: rather than a different answer, an error.
+pub(super) fn check_nested(
+    func: &crate::ast::Function,
+    body: &syn::Block,
+    cx: &mut crate::ctxt::Ctxt,
+) {
+    use crate::ast::{Kind, Plain};
+    use syn::visit::Visit;
+
+    struct Uses<'c> {
+        names: Vec<String>,
+        cx: &'c mut crate::ctxt::Ctxt,
+    }
+    impl Uses<'_> {
+        fn named(&self, e: &Expr) -> bool {
+            matches!(strip(e), Expr::Path(p) if p.qself.is_none()
+                && p.path.get_ident().is_some_and(|i| self.names.iter().any(|n| i == n)))
+        }
+    }
+    impl<'a> Visit<'a> for Uses<'_> {
+        fn visit_local(&mut self, local: &'a syn::Local) {
+            if let Some(init) = &local.init {
+                self.visit_expr(&init.expr);
+                if let syn::Pat::Ident(p) = &local.pat {
+                    let nested = matches!(shape_of(&init.expr), Some(Literal::List(2)))
+                        || matches!(shape_of(&init.expr), Some(Literal::Repeat { lens, .. }) if lens.len() == 2);
+                    let name = p.ident.to_string();
+                    if nested {
+                        self.names.push(name);
+                    } else {
+                        // A `let` of another value shadows the name.
+                        self.names.retain(|n| *n != name);
+                    }
+                }
+            }
+        }
+        fn visit_expr(&mut self, e: &'a Expr) {
+            match e {
+                Expr::Index(outer) => {
+                    if let Expr::Index(inner) = strip(&outer.expr) {
+                        if self.named(&inner.expr) {
+                            self.visit_expr(&inner.index);
+                            self.visit_expr(&outer.index);
+                            return;
+                        }
+                    }
+                    syn::visit::visit_expr(self, e);
+                }
+                Expr::Call(call) => {
+                    self.visit_expr(&call.func);
+                    for arg in &call.args {
+                        let whole = match strip(arg) {
+                            Expr::Reference(r) => &*r.expr,
+                            other => other,
+                        };
+                        if !self.named(whole) {
+                            self.visit_expr(arg);
+                        }
+                    }
+                }
+                Expr::Path(_) if self.named(e) => {
+                    self.cx.error_at(e, "an array of arrays (`[[f64; M]; N]`) is read and written by element in a differentiable function, `m[i][j]`, or passed whole to a call; its length, rows and iterators are not supported yet: loop over indices (`for i in 0..N { .. m[i][j] .. }`)");
+                }
+                _ => syn::visit::visit_expr(self, e),
+            }
+        }
+    }
+    let names = func
+        .params
+        .iter()
+        .filter(|p| {
+            matches!(
+                p.kind,
+                Kind::Array {
+                    axes: Some(2),
+                    plain: Some(Plain::Fixed),
+                    ..
+                }
+            )
+        })
+        .map(|p| p.ident.to_string())
+        .collect();
+    let mut uses = Uses { names, cx };
+    uses.visit_block(body);
+}
+
+/// In an expression passed through as a constant, the methods of a slice
+/// called on a container parameter (`xs`, which the generated code holds as
+/// an ndarray view) spelled as the view's methods of the same meaning:
+/// `xs.chunks(n)` as `xs.axis_chunks_iter(Axis(0), n)` (the last chunk
+/// shorter too), `xs.chunks_exact(n)` as `xs.exact_chunks(n)`. The other
+/// methods Rust code reads a slice by (`len`, `iter`, `first`, `last`,
+/// `windows`, `to_vec`, `is_empty`) are the view's own.
+pub(super) fn slice_methods(
+    expr: &mut Expr,
+    containers: &std::collections::HashSet<String>,
+    krate: &TokenStream,
+) {
+    use syn::visit_mut::VisitMut;
+    struct Rewrite<'a> {
+        containers: &'a std::collections::HashSet<String>,
+        krate: &'a TokenStream,
+    }
+    impl VisitMut for Rewrite<'_> {
+        fn visit_expr_mut(&mut self, e: &mut Expr) {
+            syn::visit_mut::visit_expr_mut(self, e);
+            let Expr::MethodCall(call) = e else { return };
+            let named = matches!(strip(&call.receiver), Expr::Path(p)
+                if p.path.get_ident().is_some_and(|i| self.containers.contains(&i.to_string())));
+            if !named || call.args.len() != 1 {
+                return;
+            }
+            let (receiver, n, krate) = (&call.receiver, &call.args[0], self.krate);
+            let span = call.method.span();
+            *e = match call.method.to_string().as_str() {
+                "chunks" => syn::parse_quote_spanned!(span=>
+                    #receiver.axis_chunks_iter(#krate::ndarray::Axis(0), #n)),
+                "chunks_exact" => syn::parse_quote_spanned!(span=> #receiver.exact_chunks(#n)),
+                _ => return,
+            };
+        }
+    }
+    Rewrite { containers, krate }.visit_expr_mut(expr);
+}

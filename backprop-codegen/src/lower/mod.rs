@@ -147,7 +147,10 @@ pub fn lower_with(func: &Function, cx: &mut Ctxt, env: &Env) -> Option<Lowered> 
     }
     let before = l.graph.len();
     let value = match returns::rewrite_returns(&func.item) {
-        Ok(body) => l.block_value(&body, true),
+        Ok(body) => {
+            containers::check_nested(func, &body, l.cx);
+            l.block_value(&body, true)
+        }
         Err((span, message)) => {
             l.cx.error(span, message);
             l.error_node(span)
