@@ -127,6 +127,9 @@ pub use backprop_runtime::parallel;
 pub use backprop_runtime::{unbroadcast, Float, Operand, Tensor, Value};
 pub use ndarray;
 
+#[cfg(feature = "argmin")]
+pub mod argmin;
+
 /// The op vocabulary: the functions a differentiable body may call, each
 /// documented with its adjoint rule. The operators (`+ - * /`, unary `-`)
 /// and the float and array methods of the vocabulary (`x.exp()`,

@@ -10,8 +10,22 @@ use std::process::Command;
 /// Runs `cargo run --example name -- args` in the dev profile (the one
 /// `cargo test` has just built the dependencies in) and returns its stdout.
 fn run_example(name: &str, args: &[&str]) -> String {
+    run_example_with(name, &[], args)
+}
+
+/// The same, with the crate's `features` on.
+fn run_example_with(name: &str, features: &[&str], args: &[&str]) -> String {
+    let features = features.join(",");
     let output = Command::new(env!("CARGO"))
-        .args(["run", "--quiet", "--example", name, "--"])
+        .args([
+            "run",
+            "--quiet",
+            "--features",
+            &features,
+            "--example",
+            name,
+            "--",
+        ])
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
@@ -70,40 +84,44 @@ fn two_moons_reaches_97_percent_held_out_and_writes_the_picture() {
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "the picture is a PNG");
 }
 
+/// The solver line `"{problem}: {solver} stopped after"`: its iterations,
+/// and the number after `key`.
+fn solver_line(stdout: &str, problem: &str, solver: &str, key: &str) -> (f64, f64) {
+    let start = format!("{problem}: {solver} stopped after");
+    (number(stdout, &start, ""), number(stdout, &start, key))
+}
+
 #[test]
-fn rosenbrock_lbfgs_finds_the_minimum() {
-    let stdout = run_example("rosenbrock", &[]);
-    let x = number(&stdout, "rosenbrock: minimum at", "x =");
-    let y = number(&stdout, "rosenbrock: minimum at", "y =");
-    assert!((x - 1.0).abs() <= 1e-6, "x = {x}:\n{stdout}");
-    assert!((y - 1.0).abs() <= 1e-6, "y = {y}:\n{stdout}");
-    let iterations = number(&stdout, "rosenbrock: L-BFGS", "stopped after");
-    assert!(iterations < 200.0, "{iterations} iterations:\n{stdout}");
-    let cost = number(&stdout, "rosenbrock: minimum at", "cost");
-    assert!(cost < 1e-12, "cost {cost}:\n{stdout}");
-    let accuracy = number(&stdout, "logistic: training accuracy", "");
+fn argmin_solvers_on_functions_over_slices() {
+    let stdout = run_example_with("rosenbrock", &["argmin"], &[]);
+    // L-BFGS on gradients: the global minimum, in 2 and 10 dimensions.
+    for n in ["rosenbrock n=2", "rosenbrock n=10"] {
+        let (iterations, error) = solver_line(&stdout, n, "L-BFGS", "max |x - 1|");
+        assert!(iterations < 200.0 && error <= 1e-6, "{n}:\n{stdout}");
+        let (_, cost) = solver_line(&stdout, n, "L-BFGS", "cost");
+        assert!(cost < 1e-12, "{n}:\n{stdout}");
+    }
+    // The trust region on Hessian-vector products, in 2.
+    let (_, error) = solver_line(&stdout, "rosenbrock n=2", "trust region", "max |x - 1|");
+    assert!(error <= 1e-6, "{stdout}");
+    assert!(
+        stdout.contains("the Hessian at (1, 1) is [[802.0, -400.0], [-400.0, 200.0]]"),
+        "{stdout}"
+    );
+    // The three agree on the logistic regression; Newton-CG converges.
+    let (lbfgs, cost) = solver_line(&stdout, "logistic", "L-BFGS", "final cost");
+    let (newton, newton_cost) = solver_line(&stdout, "logistic", "Newton-CG", "final cost");
+    let (_, trust_cost) = solver_line(&stdout, "logistic", "trust region", "final cost");
+    assert!(lbfgs < 100.0 && newton < 100.0, "{stdout}");
+    assert!(
+        (cost - newton_cost).abs() < 1e-6 && (cost - trust_cost).abs() < 1e-6,
+        "{stdout}"
+    );
+    let accuracy = solver_line(&stdout, "logistic", "Newton-CG", "accuracy").1;
     assert!(
         accuracy > 0.8,
         "logistic regression accuracy {accuracy}:\n{stdout}"
     );
-    // Newton-CG on `_hvp` reaches the same minima in fewer iterations.
-    let x = number(&stdout, "rosenbrock: Newton-CG minimum at", "x =");
-    let y = number(&stdout, "rosenbrock: Newton-CG minimum at", "y =");
-    assert!(
-        (x - 1.0).abs() <= 1e-6 && (y - 1.0).abs() <= 1e-6,
-        "{stdout}"
-    );
-    let newton = number(&stdout, "rosenbrock: Newton-CG from", "stopped after");
-    assert!(
-        newton < iterations,
-        "{newton} against {iterations}:\n{stdout}"
-    );
-    let lbfgs = number(&stdout, "logistic: L-BFGS", "stopped after");
-    let newton = number(&stdout, "logistic: Newton-CG", "stopped after");
-    assert!(newton < lbfgs, "{newton} against {lbfgs}:\n{stdout}");
-    let cost = number(&stdout, "logistic: L-BFGS", "final cost");
-    let newton_cost = number(&stdout, "logistic: Newton-CG", "final cost");
-    assert!((cost - newton_cost).abs() < 1e-6, "{stdout}");
 }
 
 #[test]

@@ -1,112 +1,104 @@
-//! argmin's L-BFGS with gradients from `#[differentiable]`, beside Newton's
-//! method with conjugate-gradient steps on Hessian-vector products from
-//! `#[differentiable(hvp)]`.
+//! argmin's L-BFGS, Newton-CG and trust-region (Steihaug) solvers on
+//! `#[differentiable(hvp)]` functions over `&[f64]`, with one line of glue
+//! per problem (`backprop::argmin::Problem`, the `argmin` feature).
 //!
 //! ```text
-//! cargo run --release --example rosenbrock
+//! cargo run --release --features argmin --example rosenbrock
 //! ```
 //!
-//! Two problems, each an argmin [`CostFunction`] + [`Gradient`] whose methods
-//! call the `_backward` the macro writes: the Rosenbrock function from the
-//! classic start (-1.2, 1), and the negative log-likelihood of a logistic
-//! regression on a generated data set. argmin works on the parameter type of
-//! the problem; here that is [`Vector`], an `Array1<f64>` with argmin-math's
-//! traits (`vector.rs`). The same two problems are then solved by
-//! `newton.rs`'s Newton-CG, whose only second-order information is
-//! `NAME_hvp`; the iteration counts are printed side by side.
+//! Two problems: the Rosenbrock function in 2 and 10 dimensions from the
+//! classic start (-1.2, 1, -1.2, 1, ...) (in 10, the second-order solvers
+//! find the local minimum near (-1, 1, ..., 1), L-BFGS the global one;
+//! argmin's Newton-CG is slow on Rosenbrock's valley, with the exact
+//! Hessian of `argmin_testfunctions` too), and the negative log-likelihood of
+//! a logistic regression on a generated data set (its data captured by
+//! closures). L-BFGS reads gradients from `NAME_backward`; Newton-CG and the
+//! trust region read Hessian-vector products from `NAME_hvp`: the Hessian
+//! is never formed. The parameters are argmin's own `Vec<f64>`.
 
-mod newton;
-mod vector;
-
-use argmin::core::{CostFunction, Error, Executor, Gradient, State, TerminationStatus};
+use argmin::core::{CostFunction, Error, Executor, Gradient, Hessian, State};
 use argmin::solver::linesearch::MoreThuenteLineSearch;
+use argmin::solver::newton::NewtonCG;
 use argmin::solver::quasinewton::LBFGS;
+use argmin::solver::trustregion::{Steihaug, TrustRegion};
+use backprop::argmin::{HessianAt, Problem};
 use backprop::prelude::*;
-use vector::Vector;
 
-/// The Rosenbrock function; its minimum is 0 at (1, 1).
+/// The Rosenbrock function in any number of dimensions; its minimum is 0 at
+/// (1, 1, ..., 1).
 #[differentiable(hvp)]
-fn rosenbrock(x: f64, y: f64) -> f64 {
-    (1.0 - x).powi(2) + 100.0 * (y - x * x).powi(2)
-}
-
-/// The mean negative log-likelihood of a logistic regression with weights `w`
-/// and bias `b` (labels `y` in {0, 1}), plus a small ridge penalty:
-/// `mean(ln(1 + e^z) − y·z) + λ/2 |w|²` with `z = x w + b`.
-#[differentiable(hvp, wrt(w, b))]
-fn logistic_nll(w: &Array1<f64>, b: f64, x: &Array2<f64>, y: &Array1<f64>, lambda: f64) -> f64 {
-    let z = x.dot(w) + b;
-    let nll = mean(&(ln(&(exp(&z) + 1.0)) - y * &z));
-    nll + 0.5 * lambda * w.dot(w)
-}
-
-/// The Rosenbrock problem for argmin: parameters `[x, y]`.
-struct Rosenbrock;
-
-impl CostFunction for Rosenbrock {
-    type Param = Vector;
-    type Output = f64;
-
-    fn cost(&self, p: &Vector) -> Result<f64, Error> {
-        Ok(rosenbrock(p.0[0], p.0[1]))
+fn rosenbrock(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for w in x.windows(2) {
+        s += 100.0 * (w[1] - w[0] * w[0]).powi(2) + (1.0 - w[0]).powi(2);
     }
+    s
 }
 
-impl Gradient for Rosenbrock {
-    type Param = Vector;
-    type Gradient = Vector;
-
-    fn gradient(&self, p: &Vector) -> Result<Vector, Error> {
-        let (_, g) = rosenbrock_backward(p.0[0], p.0[1], 1.0);
-        Ok(Vector(array![g.x, g.y]))
+/// The mean negative log-likelihood of a logistic regression with weights
+/// `p[..3]` and bias `p[3]` on the rows of `x` (three features a row, row
+/// after row; labels `y` in {0, 1}), plus a small ridge penalty:
+/// `mean(ln(1 + e^z) − y·z) + λ/2 |w|²`.
+#[differentiable(hvp, wrt(p))]
+fn logistic_nll(p: &[f64], x: &[f64], y: &[f64], lambda: f64) -> f64 {
+    let mut nll = 0.0;
+    for (row, &label) in x.chunks(3).zip(y) {
+        let z = p[0] * row[0] + p[1] * row[1] + p[2] * row[2] + p[3];
+        nll += (1.0 + z.exp()).ln() - label * z;
     }
+    let ridge = p[0] * p[0] + p[1] * p[1] + p[2] * p[2];
+    nll / y.len() as f64 + 0.5 * lambda * ridge
 }
 
-/// The logistic regression for argmin: parameters `[w_0, .., w_{d-1}, b]`.
-struct Logistic {
-    x: Array2<f64>,
-    y: Array1<f64>,
-    lambda: f64,
+/// What a solver did: its iterations, the best point and cost.
+struct Run {
+    iterations: u64,
+    best: Vec<f64>,
+    cost: f64,
 }
 
-impl Logistic {
-    /// The weights and the bias of `[w_0, .., w_{d-1}, b]`.
-    fn split(p: &Vector) -> (Array1<f64>, f64) {
-        let d = p.0.len() - 1;
-        (p.0.slice(ndarray::s![..d]).to_owned(), p.0[d])
-    }
-
-    fn accuracy(&self, p: &Vector) -> f64 {
-        let (w, b) = Logistic::split(p);
-        let z = self.x.dot(&w) + b;
-        let right = z
-            .iter()
-            .zip(&self.y)
-            .filter(|(z, y)| (**z > 0.0) == (**y > 0.5))
-            .count();
-        right as f64 / self.y.len() as f64
-    }
-}
-
-impl CostFunction for Logistic {
-    type Param = Vector;
-    type Output = f64;
-
-    fn cost(&self, p: &Vector) -> Result<f64, Error> {
-        let (w, b) = Logistic::split(p);
-        Ok(logistic_nll(&w, b, &self.x, &self.y, self.lambda))
-    }
-}
-
-impl Gradient for Logistic {
-    type Param = Vector;
-    type Gradient = Vector;
-
-    fn gradient(&self, p: &Vector) -> Result<Vector, Error> {
-        let (w, b) = Logistic::split(p);
-        let (_, g) = logistic_nll_backward(&w, b, &self.x, &self.y, self.lambda, 1.0);
-        Ok(Vector(ndarray::concatenate![Axis(0), g.w, array![g.b]]))
-    }
+/// Runs the three solvers on `problem` from `start`.
+fn solve<P>(problem: P, start: &[f64]) -> Result<[Run; 3], Error>
+where
+    P: CostFunction<Param = Vec<f64>, Output = f64>
+        + Gradient<Param = Vec<f64>, Gradient = Vec<f64>>
+        + Hessian<Param = Vec<f64>>
+        + Clone,
+    P::Hessian: Clone + argmin_math::ArgminDot<Vec<f64>, Vec<f64>>,
+{
+    let run = |state: &argmin::core::IterState<Vec<f64>, Vec<f64>, (), _, (), f64>| Run {
+        iterations: state.get_iter(),
+        best: state.get_best_param().expect("a best point").clone(),
+        cost: state.get_best_cost(),
+    };
+    let lbfgs = LBFGS::new(MoreThuenteLineSearch::new(), 7)
+        .with_tolerance_grad(1e-12)?
+        .with_tolerance_cost(0.0)?;
+    let result = Executor::new(problem.clone(), lbfgs)
+        .configure(|state| state.param(start.to_vec()).max_iters(500))
+        .run()?;
+    let lbfgs = Run {
+        iterations: result.state().get_iter(),
+        best: result
+            .state()
+            .get_best_param()
+            .expect("a best point")
+            .clone(),
+        cost: result.state().get_best_cost(),
+    };
+    let newton = NewtonCG::new(MoreThuenteLineSearch::new()).with_tolerance(1e-12)?;
+    let result = Executor::new(problem.clone(), newton)
+        .configure(|state| state.param(start.to_vec()).max_iters(100))
+        .run()?;
+    let newton = run(result.state());
+    // argmin's trust region stops at its iteration budget (it has no
+    // gradient tolerance).
+    let trust = TrustRegion::new(Steihaug::new().with_max_iters(50));
+    let result = Executor::new(problem, trust)
+        .configure(|state| state.param(start.to_vec()).max_iters(100))
+        .run()?;
+    let trust = run(result.state());
+    Ok([lbfgs, newton, trust])
 }
 
 /// A small seeded generator (64-bit LCG), uniform in `[0, 1)`.
@@ -122,148 +114,101 @@ impl Rng {
     }
 }
 
-/// `n` points in `[-2, 2]^d` labelled by a Bernoulli draw with probability
-/// `sigmoid(x · w_true + b_true)`.
-fn logistic_data(n: usize, w_true: &Array1<f64>, b_true: f64, rng: &mut Rng) -> Logistic {
-    let x = Array2::from_shape_simple_fn((n, w_true.len()), || 4.0 * rng.uniform() - 2.0);
-    let p = (x.dot(w_true) + b_true).mapv(|z| 1.0 / (1.0 + (-z).exp()));
-    let y = p.mapv(|p| if rng.uniform() < p { 1.0 } else { 0.0 });
-    Logistic { x, y, lambda: 1e-3 }
-}
-
-/// Both backward functions against central differences, once, before trusting them.
-fn check_gradients(data: &Logistic) {
-    gradcheck(&(-1.2, 1.0), |(x, y)| rosenbrock_backward(*x, *y, 1.0))
-        .expect("rosenbrock_backward agrees with central differences");
-    gradcheck(&(array![0.3, -0.2, 0.1], 0.05), |(w, b)| {
-        logistic_nll_backward(w, *b, &data.x, &data.y, data.lambda, 1.0)
-    })
-    .expect("logistic_nll_backward agrees with central differences");
-    hvpcheck(&(-1.2, 1.0), &(0.6, -0.8), |&(x, y), &(dx, dy)| {
-        rosenbrock_hvp(x, y, dx, dy)
-    })
-    .expect("rosenbrock_hvp agrees with central differences of the gradient");
-    hvpcheck(
-        &(array![0.3, -0.2, 0.1], 0.05),
-        &(array![1.0, 0.5, -0.5], 0.25),
-        |(w, b), (dw, db)| logistic_nll_hvp(w, *b, &data.x, &data.y, data.lambda, dw, *db),
-    )
-    .expect("logistic_nll_hvp agrees with central differences of the gradient");
-}
-
-/// Rosenbrock's value, gradient and Hessian-vector product on `[x, y]`.
-fn rosenbrock_newton(p: &Array1<f64>, v: &Array1<f64>) -> (f64, Array1<f64>, Array1<f64>) {
-    let (value, g, hv) = rosenbrock_hvp(p[0], p[1], v[0], v[1]);
-    (value, array![g.x, g.y], array![hv.x, hv.y])
-}
-
-impl Logistic {
-    /// The same on `[w_0, .., w_{d-1}, b]`.
-    fn newton(&self, p: &Array1<f64>, v: &Array1<f64>) -> (f64, Array1<f64>, Array1<f64>) {
-        let d = p.len() - 1;
-        let (w, b) = (p.slice(ndarray::s![..d]).to_owned(), p[d]);
-        let dw = v.slice(ndarray::s![..d]).to_owned();
-        let (value, g, hv) = logistic_nll_hvp(&w, b, &self.x, &self.y, self.lambda, &dw, v[d]);
-        let join = |w: Array1<f64>, b: f64| ndarray::concatenate![Axis(0), w, array![b]];
-        (value, join(g.w, g.b), join(hv.w, hv.b))
+/// `n` points in `[-2, 2]³` labelled by a Bernoulli draw with probability
+/// `sigmoid(x · w + b)`.
+fn logistic_data(n: usize, w: [f64; 3], b: f64, rng: &mut Rng) -> (Vec<f64>, Vec<f64>) {
+    let mut x = Vec::with_capacity(n);
+    let mut y = Vec::with_capacity(n);
+    for _ in 0..n {
+        let row = [(); 3].map(|_| 4.0 * rng.uniform() - 2.0);
+        let z = row[0] * w[0] + row[1] * w[1] + row[2] * w[2] + b;
+        y.push(if rng.uniform() < 1.0 / (1.0 + (-z).exp()) {
+            1.0
+        } else {
+            0.0
+        });
+        x.extend(row);
     }
+    (x, y)
 }
+
+/// The share of the rows that `p` classifies right.
+fn accuracy(p: &[f64], x: &[f64], y: &[f64]) -> f64 {
+    let right = x
+        .chunks(3)
+        .zip(y)
+        .filter(|(r, &l)| (p[0] * r[0] + p[1] * r[1] + p[2] * r[2] + p[3] > 0.0) == (l > 0.5))
+        .count();
+    right as f64 / y.len() as f64
+}
+
+const SOLVERS: [&str; 3] = ["L-BFGS", "Newton-CG", "trust region"];
 
 fn main() -> Result<(), Error> {
-    let mut rng = Rng(2024);
-    let w_true = array![1.5, -2.0, 0.5];
-    let b_true = -0.25;
-    let data = logistic_data(2000, &w_true, b_true, &mut rng);
-    check_gradients(&data);
-    let newton_data = Logistic {
-        x: data.x.clone(),
-        y: data.y.clone(),
-        lambda: data.lambda,
-    };
+    // The gradients and Hessian-vector products against differences, once,
+    // before trusting them.
+    let start = vec![-1.2, 1.0, -1.2, 1.0];
+    gradcheck(&(start.clone(),), |(x,)| rosenbrock_backward(x, 1.0))
+        .expect("rosenbrock_backward agrees with central differences");
+    hvpcheck(
+        &(start.clone(),),
+        &(vec![0.6, -0.8, 0.3, 1.0],),
+        |(x,), (v,)| rosenbrock_hvp(x, v),
+    )
+    .expect("rosenbrock_hvp agrees with central differences of the gradient");
 
-    let solver = LBFGS::new(MoreThuenteLineSearch::new(), 7)
-        .with_tolerance_grad(1e-12)?
-        .with_tolerance_cost(0.0)?;
-    let result = Executor::new(Rosenbrock, solver)
-        .configure(|state| state.param(Vector(array![-1.2, 1.0])).max_iters(200))
-        .run()?;
-    let state = result.state();
-    let best = state.get_best_param().expect("L-BFGS keeps its best point");
-    let lbfgs_rosenbrock = state.get_iter();
-    println!(
-        "rosenbrock: L-BFGS from (-1.2, 1) stopped after {} iterations ({})",
-        state.get_iter(),
-        reason(state.get_termination_status())
-    );
-    println!(
-        "rosenbrock: minimum at x = {:.12}, y = {:.12}, cost {:e}",
-        best.0[0],
-        best.0[1],
-        state.get_best_cost()
-    );
-
-    let solver = LBFGS::new(MoreThuenteLineSearch::new(), 7).with_tolerance_grad(1e-10)?;
-    let start = Vector(Array1::zeros(w_true.len() + 1));
-    let result = Executor::new(data, solver)
-        .configure(|state| state.param(start).max_iters(200))
-        .run()?;
-    let state = result.state();
-    let best = state.get_best_param().expect("L-BFGS keeps its best point");
-    let data = result
-        .problem
-        .problem
-        .as_ref()
-        .expect("the problem is kept");
-    let lbfgs_logistic = state.get_iter();
-    println!(
-        "logistic: L-BFGS stopped after {} iterations ({}), final cost {:.6}",
-        state.get_iter(),
-        reason(state.get_termination_status()),
-        state.get_best_cost()
-    );
-    let (w, b) = Logistic::split(best);
-    println!(
-        "logistic: weights {:.3}, bias {b:.3} (generated with {w_true}, {b_true})",
-        w
-    );
-    println!("logistic: training accuracy {:.3}", data.accuracy(best));
-
-    let rosen = newton::newton_cg(rosenbrock_newton, array![-1.2, 1.0], 1e-10, 200);
-    println!(
-        "rosenbrock: Newton-CG from (-1.2, 1) stopped after {} iterations ({} Hessian-vector products{})",
-        rosen.iterations,
-        rosen.hvps,
-        if rosen.converged { "" } else { ", not converged" }
-    );
-    println!(
-        "rosenbrock: Newton-CG minimum at x = {:.12}, y = {:.12}, cost {:e}",
-        rosen.x[0], rosen.x[1], rosen.cost
-    );
-    let start = Array1::zeros(w_true.len() + 1);
-    let logit = newton::newton_cg(|p, v| newton_data.newton(p, v), start, 1e-10, 200);
-    println!(
-        "logistic: Newton-CG stopped after {} iterations ({} Hessian-vector products{}), final cost {:.6}",
-        logit.iterations,
-        logit.hvps,
-        if logit.converged { "" } else { ", not converged" },
-        logit.cost
-    );
-    println!();
-    println!("iterations      L-BFGS   Newton-CG");
-    println!(
-        "rosenbrock    {lbfgs_rosenbrock:>8}  {:>10}",
-        rosen.iterations
-    );
-    println!(
-        "logistic      {lbfgs_logistic:>8}  {:>10}",
-        logit.iterations
-    );
-    Ok(())
-}
-
-fn reason(status: &TerminationStatus) -> String {
-    match status {
-        TerminationStatus::Terminated(r) => format!("{r:?}"),
-        TerminationStatus::NotTerminated => "not terminated".into(),
+    // One line per problem.
+    let problem = Problem::new(rosenbrock, rosenbrock_backward).with_hvp(rosenbrock_hvp);
+    for n in [2, 10] {
+        let start: Vec<f64> = (0..n)
+            .map(|i| if i % 2 == 0 { -1.2 } else { 1.0 })
+            .collect();
+        let runs = solve(problem, &start)?;
+        for (name, run) in SOLVERS.iter().zip(&runs) {
+            let error = run.best.iter().map(|v| (v - 1.0).abs()).fold(0.0, f64::max);
+            println!(
+                "rosenbrock n={n}: {name} stopped after {} iterations, max |x - 1| {error:e}, cost {:e}",
+                run.iterations, run.cost
+            );
+        }
     }
+    let hessian: HessianAt<_> = problem.hessian(&vec![1.0, 1.0])?;
+    println!(
+        "rosenbrock n=2: the Hessian at (1, 1) is {:?}",
+        hessian.to_matrix()
+    );
+
+    let mut rng = Rng(2024);
+    let (w, b) = ([1.5, -2.0, 0.5], -0.25);
+    let (x, y) = logistic_data(2000, w, b, &mut rng);
+    let lambda = 1e-3;
+    let p0 = [0.3, -0.2, 0.1, 0.05].to_vec();
+    gradcheck(&(p0.clone(),), |(p,)| {
+        logistic_nll_backward(p, &x, &y, lambda, 1.0)
+    })
+    .expect("logistic_nll_backward agrees with central differences");
+    hvpcheck(
+        &(p0.clone(),),
+        &(vec![1.0, 0.5, -0.5, 0.25],),
+        |(p,), (v,)| logistic_nll_hvp(p, &x, &y, lambda, v),
+    )
+    .expect("logistic_nll_hvp agrees with central differences of the gradient");
+
+    let problem = Problem::new(
+        |p: &[f64]| logistic_nll(p, &x, &y, lambda),
+        |p: &[f64], d| logistic_nll_backward(p, &x, &y, lambda, d),
+    )
+    .with_hvp(|p: &[f64], v: &[f64]| logistic_nll_hvp(p, &x, &y, lambda, v));
+    let runs = solve(problem, &[0.0; 4])?;
+    for (name, run) in SOLVERS.iter().zip(&runs) {
+        println!(
+            "logistic: {name} stopped after {} iterations, final cost {:.9}, weights {:.3?}, accuracy {:.3}",
+            run.iterations,
+            run.cost,
+            run.best,
+            accuracy(&run.best, &x, &y)
+        );
+    }
+    println!("logistic: generated with weights {w:?}, bias {b}");
+    Ok(())
 }
