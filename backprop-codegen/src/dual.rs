@@ -158,17 +158,6 @@ pub fn check(func: &Function, order: SecondOrder, cx: &mut Ctxt) {
             format!("`{what}` needs one float type in the whole function; this one mixes `f32` and `f64`"),
         );
     }
-    let value = match (&func.tuple, func.array_output) {
-        (Some(_), _) => Some("a tuple value"),
-        (None, true) => Some("an array value"),
-        (None, false) => None,
-    };
-    if let (true, Some(value)) = (order.hvp, value) {
-        cx.error_at(
-            &func.item.sig.output,
-            format!("`hvp` needs a float value (a Hessian is of a scalar function); for {value} ask for `#[differentiable(jvp)]`, whose `NAME_jvp` gives its derivative along a direction"),
-        );
-    }
 }
 
 /// Whether a type mentions `f32` or `f64`.
@@ -411,7 +400,10 @@ pub fn wrappers(func: &Function, order: SecondOrder, krate: &TokenStream) -> Tok
             #dual::split::<#ret>(&out)
         }
     };
-    if !order.hvp {
+    // `hvp` of a function whose value is an array or a tuple (a layer that
+    // a scalar loss with `hvp` calls) writes its `NAME_jvp`, which is all a
+    // caller's second order needs of it: a Hessian is of a float value.
+    if !order.hvp || func.tuple.is_some() || func.array_output {
         return jvp;
     }
     let hvp_name = format_ident!("{}_hvp", name, span = name.span());
