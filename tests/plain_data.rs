@@ -444,3 +444,90 @@ fn constant_rows_by_chunks() {
     })
     .unwrap();
 }
+
+/// A problem struct holding its data as `Vec`s: a method differentiates
+/// its arguments (`wrt(w, b)`), `self` a constant.
+pub struct LineFit {
+    xs: Vec<f64>,
+    ys: Vec<f64>,
+}
+
+#[differentiable]
+impl LineFit {
+    #[differentiable(wrt(w, b))]
+    fn loss(&self, w: f64, b: f64) -> f64 {
+        self.xs
+            .iter()
+            .zip(&self.ys)
+            .map(|(x, y)| (w * x + b - y).powi(2))
+            .sum::<f64>()
+            / self.xs.len() as f64
+    }
+
+    /// The same by index, in a loop.
+    #[differentiable(wrt(w, b))]
+    fn loss_by_index(&self, w: f64, b: f64) -> f64 {
+        let mut s = 0.0;
+        for i in 0..self.xs.len() {
+            s += (w * self.xs[i] + b - self.ys[i]).powi(2);
+        }
+        s / self.xs.len() as f64
+    }
+}
+
+#[test]
+fn a_method_of_a_constant_problem_struct() {
+    let fit = LineFit {
+        xs: vec![1.0, 2.0, 3.0, 4.0],
+        ys: vec![2.5, 3.0, 5.5, 6.0],
+    };
+    let (w, b) = (0.75, 0.5);
+    let n = fit.xs.len() as f64;
+    let (mut gw, mut gb) = (0.0, 0.0);
+    for (x, y) in fit.xs.iter().zip(&fit.ys) {
+        let r = w * x + b - y;
+        gw += 2.0 * r * x / n;
+        gb += 2.0 * r / n;
+    }
+    let (v, g) = fit.loss_backward(w, b, 1.0);
+    assert_eq!(v, fit.loss(w, b));
+    assert!((g.w - gw).abs() < 1e-12 && (g.b - gb).abs() < 1e-12);
+    let (v, g) = fit.loss_by_index_backward(w, b, 1.0);
+    assert_eq!(v, fit.loss_by_index(w, b));
+    assert!((g.w - gw).abs() < 1e-12 && (g.b - gb).abs() < 1e-12);
+    gradcheck(&(w, b), |&(w, b)| fit.loss_backward(w, b, 1.0)).unwrap();
+    gradcheck(&(w, b), |&(w, b)| fit.loss_by_index_backward(w, b, 1.0)).unwrap();
+}
+
+/// Constant slices read by Rust's own spellings in passed-through code:
+/// a sub-slice, `first`, `last`, `to_vec`, `chunks_exact` (first order: in
+/// the copy over duals of `jvp`/`hvp`, a constant slice is read with the
+/// vocabulary of a differentiable one).
+#[differentiable(wrt(k))]
+fn constant_slice_spellings(k: f64, ys: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for &y in &ys[1..ys.len() - 1] {
+        s += k * y;
+    }
+    for pair in ys.chunks_exact(2) {
+        s += k * k * pair[0] * pair[1];
+    }
+    let ends = ys.first().unwrap() + ys.last().unwrap();
+    s + k * ends * ys.to_vec().len() as f64
+}
+
+#[test]
+fn constant_slices_in_rust_spellings() {
+    let ys = [1.0, 2.0, 3.0, 4.0, 5.0];
+    let k = 0.5;
+    let value = k * (2.0 + 3.0 + 4.0) + k * k * (1.0 * 2.0 + 3.0 * 4.0) + k * 6.0 * 5.0;
+    let (v, g) = constant_slice_spellings_backward(k, &ys, 1.0);
+    assert_eq!(v, constant_slice_spellings(k, &ys));
+    assert!((v - value).abs() < 1e-12);
+    let slope = 9.0 + 2.0 * k * 14.0 + 30.0;
+    assert!((g.k - slope).abs() < 1e-12, "{} against {slope}", g.k);
+    gradcheck(&(k,), |&(k,)| {
+        constant_slice_spellings_backward(k, &ys, 1.0)
+    })
+    .unwrap();
+}

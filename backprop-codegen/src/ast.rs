@@ -345,10 +345,17 @@ impl Function {
             // Inside an `impl`, the macro can write methods but no struct:
             // the gradient is `Self`.
             let others: Vec<&Param> = params[1..].iter().filter(|p| p.differentiable).collect();
-            if !receiver.differentiable {
+            if !receiver.differentiable && others.is_empty() {
                 cx.error(
                     sig.ident.span(),
-                    "a differentiable method differentiates `self` (its gradient is a value of `Self`): name it in `wrt(self)`, or write a free function for the other parameters",
+                    "a differentiable method differentiates `self` (its gradient is a value of `Self`) or its other parameters: name them in `wrt(..)`",
+                );
+            } else if let (false, Some(p), None) =
+                (receiver.differentiable, others.first(), &args.self_ty)
+            {
+                cx.error(
+                    p.ident.span(),
+                    format!("a method that differentiates `{}` with `self` constant has a gradient struct (field `{}`), which only `#[differentiable]` on the `impl` block can write beside the block: add it there", p.ident, p.ident),
                 );
             } else if let (Some(p), None) = (others.first(), &args.self_ty) {
                 cx.error(

@@ -21,7 +21,7 @@ use ndarray::{Array, ArrayView, ArrayView1, ArrayView2, Dimension, Ix1, Ix2};
 /// A plain container of floats, seen as an ndarray array of its elements.
 pub trait AsArray {
     /// The element type.
-    type Elem: Float;
+    type Elem;
     /// The dimension: `Ix1` for a slice, a `Vec` or an array, `Ix2` for an
     /// array of arrays.
     type Dim: Dimension;
@@ -29,7 +29,7 @@ pub trait AsArray {
     fn as_array(&self) -> ArrayView<'_, Self::Elem, Self::Dim>;
 }
 
-impl<F: Float> AsArray for [F] {
+impl<F> AsArray for [F] {
     type Elem = F;
     type Dim = Ix1;
     #[inline]
@@ -38,7 +38,7 @@ impl<F: Float> AsArray for [F] {
     }
 }
 
-impl<F: Float> AsArray for Vec<F> {
+impl<F> AsArray for Vec<F> {
     type Elem = F;
     type Dim = Ix1;
     #[inline]
@@ -65,6 +65,18 @@ impl<F: Float, const M: usize, const N: usize> AsArray for [[F; N]; M] {
     }
 }
 
+/// An ndarray array as the view of itself: the generated code reads a
+/// constant that a closure walks (`self.xs.iter().zip(&self.ys).map(..)`,
+/// a field that may be a `Vec` or an array) through [`plain_view`].
+impl<S: ndarray::Data, D: Dimension> AsArray for ndarray::ArrayBase<S, D> {
+    type Elem = S::Elem;
+    type Dim = D;
+    #[inline]
+    fn as_array(&self) -> ArrayView<'_, S::Elem, D> {
+        self.view()
+    }
+}
+
 impl<T: AsArray + ?Sized> AsArray for &T {
     type Elem = T::Elem;
     type Dim = T::Dim;
@@ -81,10 +93,26 @@ pub fn plain_view<C: AsArray + ?Sized>(c: &C) -> ArrayView<'_, C::Elem, C::Dim> 
     c.as_array()
 }
 
+/// The slice of a view of a plain container of one axis: how Rust code the
+/// macro passes through reads a constant container parameter (`xs.chunks(3)`
+/// of `let xs = bp::plain_view(&xs);`), with the container's lifetime.
+///
+/// # Panics
+///
+/// If the view is not contiguous (a view of a slice, a `Vec` or an array
+/// always is).
+#[inline]
+pub fn plain_slice<'a, F>(v: &ArrayView1<'a, F>) -> &'a [F] {
+    v.to_slice().expect("a view of a slice is contiguous")
+}
+
 /// An owned copy of a plain container's elements as an array: an upstream
 /// gradient of a function whose value is a container.
 #[inline]
-pub fn plain_owned<C: AsArray + ?Sized>(c: &C) -> Array<C::Elem, C::Dim> {
+pub fn plain_owned<C: AsArray + ?Sized>(c: &C) -> Array<C::Elem, C::Dim>
+where
+    C::Elem: Clone,
+{
     c.as_array().to_owned()
 }
 

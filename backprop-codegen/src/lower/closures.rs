@@ -86,6 +86,24 @@ impl Lowerer<'_> {
         self.map_closure(spelling, &closure)
     }
 
+    /// An array a closure walks. A constant field (`self.xs`, `data.ys`),
+    /// whose type the macro does not see, is read through
+    /// `bp::plain_view`, which takes a `Vec`, a slice, a fixed-size array or
+    /// an ndarray array alike.
+    fn walked(&mut self, a: &Expr) -> NodeId {
+        let place = match super::strip(a) {
+            Expr::Reference(r) => &*r.expr,
+            other => other,
+        };
+        if matches!(super::strip(place), Expr::Field(_)) && !self.mentions_varying(place) {
+            let krate = &self.env.krate;
+            let view: Expr =
+                syn::parse_quote_spanned!(a.span()=> #krate::__private::plain_view(&#place));
+            return self.expr(&view);
+        }
+        self.expr(a)
+    }
+
     /// A closure mapped over `s.arrays`: one call node whose inputs are the
     /// arrays and the differentiable scalars the closure captures.
     fn map_closure(&mut self, s: Spelling, c: &ExprClosure) -> NodeId {
@@ -94,7 +112,7 @@ impl Lowerer<'_> {
             return self.error_node(span);
         };
         // The arrays, as operands.
-        let mut inputs: Vec<NodeId> = s.arrays.iter().map(|a| self.expr(a)).collect();
+        let mut inputs: Vec<NodeId> = s.arrays.iter().map(|a| self.walked(a)).collect();
         if inputs
             .iter()
             .any(|i| matches!(self.graph.get(*i).node, Node::Error))

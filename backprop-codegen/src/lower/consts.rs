@@ -3,6 +3,7 @@
 //! keeps the bindings it mentions, so that emission writes their locals.
 
 use super::{shorten, strip, Lowerer};
+use crate::ast::Kind;
 use crate::graph::{ConstArg, Node, NodeId, SliceElems};
 use crate::vocab::SHAPE_METHODS;
 use proc_macro2::Ident;
@@ -251,7 +252,14 @@ impl Lowerer<'_> {
         let containers: HashSet<String> = refs
             .iter()
             .filter(|(_, id, _)| match self.graph.get(*id).node {
-                Node::Param(i) => self.func.params[i].kind.plain().is_some(),
+                Node::Param(i) => matches!(
+                    self.func.params[i].kind,
+                    Kind::Array {
+                        axes: Some(1),
+                        plain: Some(_),
+                        ..
+                    }
+                ),
                 _ => false,
             })
             .map(|(name, ..)| name.clone())

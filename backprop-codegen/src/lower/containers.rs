@@ -300,13 +300,11 @@ pub(super) fn check_nested(
     uses.visit_block(body);
 }
 
-/// In an expression passed through as a constant, the methods of a slice
-/// called on a container parameter (`xs`, which the generated code holds as
-/// an ndarray view) spelled as the view's methods of the same meaning:
-/// `xs.chunks(n)` as `xs.axis_chunks_iter(Axis(0), n)` (the last chunk
-/// shorter too), `xs.chunks_exact(n)` as `xs.exact_chunks(n)`. The other
-/// methods Rust code reads a slice by (`len`, `iter`, `first`, `last`,
-/// `windows`, `to_vec`, `is_empty`) are the view's own.
+/// In an expression passed through as a constant, a container parameter
+/// of one axis (`xs: &[f64]`, `Vec<f64>`, `[f64; N]`, which the generated
+/// code holds as an ndarray view) read as the slice it is,
+/// `bp::plain_slice(&xs)`: Rust's spellings keep their meaning (`xs.chunks(3)`,
+/// `&xs[1..]`, `xs.first()`, `xs.to_vec()`).
 pub(super) fn slice_methods(
     expr: &mut Expr,
     containers: &std::collections::HashSet<String>,
@@ -319,22 +317,21 @@ pub(super) fn slice_methods(
     }
     impl VisitMut for Rewrite<'_> {
         fn visit_expr_mut(&mut self, e: &mut Expr) {
-            syn::visit_mut::visit_expr_mut(self, e);
-            let Expr::MethodCall(call) = e else { return };
-            let named = matches!(strip(&call.receiver), Expr::Path(p)
-                if p.path.get_ident().is_some_and(|i| self.containers.contains(&i.to_string())));
-            if !named || call.args.len() != 1 {
+            if let Expr::Path(p) = e {
+                if p.qself.is_none()
+                    && p.path
+                        .get_ident()
+                        .is_some_and(|n| self.containers.contains(&n.to_string()))
+                {
+                    let krate = self.krate;
+                    let span = p.span();
+                    *e = syn::parse_quote_spanned!(span=> #krate::__private::plain_slice(&#p));
+                }
                 return;
             }
-            let (receiver, n, krate) = (&call.receiver, &call.args[0], self.krate);
-            let span = call.method.span();
-            *e = match call.method.to_string().as_str() {
-                "chunks" => syn::parse_quote_spanned!(span=>
-                    #receiver.axis_chunks_iter(#krate::ndarray::Axis(0), #n)),
-                "chunks_exact" => syn::parse_quote_spanned!(span=> #receiver.exact_chunks(#n)),
-                _ => return,
-            };
+            syn::visit_mut::visit_expr_mut(self, e);
         }
+        fn visit_macro_mut(&mut self, _: &mut syn::Macro) {}
     }
     Rewrite { containers, krate }.visit_expr_mut(expr);
 }
