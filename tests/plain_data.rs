@@ -531,3 +531,85 @@ fn constant_slices_in_rust_spellings() {
     })
     .unwrap();
 }
+
+/// Each way of reading a container at edge sizes: windows, chunks (a
+/// shorter last chunk), zip of unequal lengths, index, on empty and
+/// one-element slices.
+#[differentiable(jvp)]
+fn edges(x: &[f64], y: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for w in x.windows(2) {
+        s += w[0] * w[1];
+    }
+    for c in x.chunks(2) {
+        s += c[0] * 3.0;
+    }
+    s + x.iter().zip(y).map(|(a, b)| a * b).sum::<f64>()
+}
+
+/// The same by hand.
+fn edges_by_hand(x: &[f64], y: &[f64]) -> (f64, Vec<f64>, Vec<f64>) {
+    let (mut s, mut gx, mut gy) = (0.0, vec![0.0; x.len()], vec![0.0; y.len()]);
+    for i in 0..x.len().saturating_sub(1) {
+        s += x[i] * x[i + 1];
+        gx[i] += x[i + 1];
+        gx[i + 1] += x[i];
+    }
+    for i in (0..x.len()).step_by(2) {
+        s += x[i] * 3.0;
+        gx[i] += 3.0;
+    }
+    for i in 0..x.len().min(y.len()) {
+        s += x[i] * y[i];
+        gx[i] += y[i];
+        gy[i] += x[i];
+    }
+    (s, gx, gy)
+}
+
+#[test]
+fn container_reads_at_edge_sizes() {
+    let cases: [(&[f64], &[f64]); 6] = [
+        (&[], &[]),
+        (&[1.5], &[]),
+        (&[], &[2.0]),
+        (&[1.5], &[2.0]),
+        (&[1.5, -0.5, 2.0], &[2.0, 1.0]),
+        (
+            &[1.5, -0.5, 2.0, 0.25, 1.0],
+            &[2.0, 1.0, -1.0, 0.5, 3.0, 7.0],
+        ),
+    ];
+    for (x, y) in cases {
+        let (v, g) = edges_backward(x, y, 1.0);
+        let (s, gx, gy) = edges_by_hand(x, y);
+        assert_eq!(v, edges(x, y));
+        assert!((v - s).abs() < 1e-12, "{x:?} {y:?}: {v} against {s}");
+        assert_eq!((g.x.len(), g.y.len()), (x.len(), y.len()));
+        for (a, b) in g.x.iter().zip(&gx).chain(g.y.iter().zip(&gy)) {
+            assert!((a - b).abs() < 1e-12, "{x:?} {y:?}: {a} against {b}");
+        }
+        let (tx, ty): (Vec<f64>, Vec<f64>) = (
+            x.iter().map(|v| 0.5 - v).collect(),
+            y.iter().map(|v| v * 0.25 + 1.0).collect(),
+        );
+        let (value, t) = edges_jvp(x, y, &tx, &ty);
+        assert_eq!(value, v);
+        let by_reverse: f64 =
+            g.x.iter()
+                .zip(&tx)
+                .chain(g.y.iter().zip(&ty))
+                .map(|(a, b)| a * b)
+                .sum();
+        assert!(
+            (t - by_reverse).abs() < 1e-12,
+            "{x:?} {y:?}: {t} against {by_reverse}"
+        );
+        if !x.is_empty() && !y.is_empty() {
+            gradcheck(&(x.to_vec(), y.to_vec()), |(x, y)| {
+                edges_backward(x, y, 1.0)
+            })
+            .unwrap();
+        }
+    }
+}
