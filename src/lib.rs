@@ -193,7 +193,9 @@ pub mod __private {
         visit_field, visit_field_mut, Differentiable, Path, Visitor, VisitorMut,
     };
     pub use backprop_runtime::ops::*;
-    pub use backprop_runtime::plain::{plain_from, plain_owned, plain_slice, plain_view};
+    pub use backprop_runtime::plain::{
+        fixed_index_vjp, fixed_view, fixed_zeros, plain_from, plain_owned, plain_slice, plain_view,
+    };
     pub use backprop_runtime::steps::{Rows, Spare};
     pub use backprop_runtime::value::{
         call_arg, lent, shape_of, stand_in, zeros_in, zeros_like, Cot, NotDifferentiable, Plain,

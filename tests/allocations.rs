@@ -105,3 +105,75 @@ fn a_state_read_by_a_call_is_not_copied() {
     // gradient struct's fields).
     assert_eq!(per_step[0], 8, "{counts:?}");
 }
+
+/// The textbook 2-2-1 network with its nine weights in one `[f64; 9]`,
+/// read by element: scalar code, its gradient an `[f64; 9]` on the stack.
+#[differentiable(hvp)]
+fn net9(p: [f64; 9], x1: f64, x2: f64) -> f64 {
+    let h1 = (p[0] * x1 + p[1] * x2 + p[2]).tanh();
+    let h2 = (p[3] * x1 + p[4] * x2 + p[5]).tanh();
+    let y = p[6] * h1 + p[7] * h2 + p[8];
+    y * y
+}
+
+/// The same with one weight unread: its gradient is zero.
+#[differentiable]
+fn net9_unread(p: &[f64; 9], x1: f64) -> f64 {
+    (p[0] * x1).tanh() * p[8]
+}
+
+#[test]
+fn a_fixed_size_array_read_by_element_allocates_nothing() {
+    let p = [0.1, -0.2, 0.3, 0.4, -0.5, 0.6, 0.7, -0.8, 0.9];
+    let n = allocations(|| net9_backward(p, 0.3, -0.7, 1.0));
+    assert_eq!(n, 0, "allocations of net9_backward");
+    let n = allocations(|| net9_unread_backward(&p, 0.3, 1.0));
+    assert_eq!(n, 0, "allocations of net9_unread_backward");
+    let (v, g) = net9_backward(p, 0.3, -0.7, 1.0);
+    assert_eq!(v, net9(p, 0.3, -0.7));
+    // By hand.
+    let (x1, x2) = (0.3, -0.7);
+    let h1 = (p[0] * x1 + p[1] * x2 + p[2]).tanh();
+    let h2 = (p[3] * x1 + p[4] * x2 + p[5]).tanh();
+    let y = p[6] * h1 + p[7] * h2 + p[8];
+    let (dh1, dh2) = (
+        2.0 * y * p[6] * (1.0 - h1 * h1),
+        2.0 * y * p[7] * (1.0 - h2 * h2),
+    );
+    let by_hand = [
+        dh1 * x1,
+        dh1 * x2,
+        dh1,
+        dh2 * x1,
+        dh2 * x2,
+        dh2,
+        2.0 * y * h1,
+        2.0 * y * h2,
+        2.0 * y,
+    ];
+    for (a, b) in g.p.iter().zip(by_hand) {
+        assert!((a - b).abs() < 1e-14, "{a} against {b}");
+    }
+    assert!((g.x1 - (dh1 * p[0] + dh2 * p[3])).abs() < 1e-14);
+    gradcheck(&(p, x1, x2), |&(p, x1, x2)| net9_backward(p, x1, x2, 1.0)).unwrap();
+    let dir = (
+        [0.5, -0.25, 1.0, 0.0, 0.75, -1.0, 0.5, 0.25, -0.5],
+        0.3,
+        -0.2,
+    );
+    jvpcheck(
+        &(p, x1, x2),
+        &dir,
+        |&(p, x1, x2)| net9_backward(p, x1, x2, 1.0),
+        |&(p, x1, x2), &(tp, t1, t2)| net9_jvp(p, x1, x2, tp, t1, t2),
+    )
+    .unwrap();
+    hvpcheck(&(p, x1, x2), &dir, |&(p, x1, x2), &(tp, t1, t2)| {
+        net9_hvp(p, x1, x2, tp, t1, t2)
+    })
+    .unwrap();
+    let (v, g) = net9_unread_backward(&p, 0.3, 1.0);
+    assert_eq!(v, net9_unread(&p, 0.3));
+    assert_eq!(g.p[1..8], [0.0; 7]);
+    gradcheck(&(p, 0.3), |(p, x1)| net9_unread_backward(p, *x1, 1.0)).unwrap();
+}

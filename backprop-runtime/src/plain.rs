@@ -15,7 +15,8 @@
 //! assert_eq!(back, [0.5, 1.5, 2.5]);
 //! ```
 
-use crate::value::Float;
+use crate::contrib::{Contribution, Kind};
+use crate::value::{Cot, Float};
 use ndarray::{Array, ArrayView, ArrayView1, ArrayView2, Dimension, Ix1, Ix2};
 
 /// A plain container of floats, seen as an ndarray array of its elements.
@@ -175,4 +176,75 @@ impl<F: Float, const M: usize, const N: usize> FromArray<F, Ix2> for [[F; N]; M]
 #[inline]
 pub fn plain_from<C: FromArray<F, D>, F, D>(a: Array<F, D>) -> C {
     C::from_array(a)
+}
+
+/// A fixed-size array `[F; N]` that the function reads only element by
+/// element with literal indices (`p[0] * x + p[1]`), as the generated
+/// code holds it: a view of its elements for the reads (it dereferences to
+/// `ArrayView1`, so every op that reads an array reads it), whose gradient
+/// is an `[F; N]` on the stack (see [`fixed_index_vjp`]): no allocation.
+pub struct Fixed<'a, F, const N: usize> {
+    view: ArrayView1<'a, F>,
+}
+
+impl<'a, F, const N: usize> core::ops::Deref for Fixed<'a, F, N> {
+    type Target = ArrayView1<'a, F>;
+    #[inline]
+    fn deref(&self) -> &ArrayView1<'a, F> {
+        &self.view
+    }
+}
+
+/// `a` as a [`Fixed`]: `let p = bp::fixed_view(&p);`.
+#[inline]
+pub fn fixed_view<F, const N: usize>(a: &[F; N]) -> Fixed<'_, F, N> {
+    Fixed {
+        view: ArrayView1::from(a),
+    }
+}
+
+/// The gradient of a [`Fixed`] where nothing reaches it: zeros.
+#[inline]
+pub fn fixed_zeros<F: Float, const N: usize>(_: &Fixed<'_, F, N>) -> [F; N] {
+    [F::zero(); N]
+}
+
+/// The contribution of the element read `a[idx]` to the gradient of a
+/// [`Fixed`]: `g` at `idx` of an `[F; N]` (see [`fixed_index_vjp`]).
+pub struct FixedPlaced<G, const N: usize> {
+    g: G,
+    idx: usize,
+}
+
+/// Adjoint of the read `a[idx]` of a [`Fixed`] (as `index_vjp` of an
+/// array), whose gradient is an `[F; N]`.
+///
+/// ```
+/// use backprop_runtime::plain::{fixed_index_vjp, fixed_view};
+/// let p = [1.0, 2.0, 3.0];
+/// let p = fixed_view(&p);
+/// let d: [f64; 3] = fixed_index_vjp(0.5, &p, 2).value();
+/// let d = fixed_index_vjp(1.5, &p, 0).added_to(d);
+/// assert_eq!(d, [1.5, 0.0, 0.5]);
+/// ```
+#[inline]
+pub fn fixed_index_vjp<F: Float, G: Cot<F>, const N: usize>(
+    g: G,
+    _: &Fixed<'_, F, N>,
+    idx: usize,
+) -> Contribution<FixedPlaced<G, N>> {
+    Contribution(FixedPlaced { g, idx })
+}
+
+impl<F: Float, G: Cot<F>, const N: usize> Kind<[F; N]> for FixedPlaced<G, N> {
+    #[inline]
+    fn value(self) -> [F; N] {
+        let mut d = [F::zero(); N];
+        d[self.idx] = *self.g.get();
+        d
+    }
+    #[inline]
+    fn add_to(self, acc: &mut [F; N]) {
+        acc[self.idx] += *self.g.get();
+    }
 }

@@ -395,7 +395,11 @@ fn plain_views(cx: &Cx, d_out: Option<&Ident>) -> TokenStream {
         .filter(|p| p.kind.plain().is_some())
         .map(|p| {
             let x = &p.ident;
-            quote!(let #x = #bp::plain_view(&#x);)
+            if p.scalar_reads {
+                quote!(let #x = #bp::fixed_view(&#x);)
+            } else {
+                quote!(let #x = #bp::plain_view(&#x);)
+            }
         });
     let d_out = d_out
         .filter(|_| cx.func.plain_output.is_some())
@@ -846,17 +850,21 @@ fn grad_fields(plan: &Plan, cx: &Cx) -> Vec<(Ident, TokenStream)> {
             continue;
         }
         let field = grad_field(p);
+        let bp = cx.bp;
         let d = if r.active(id) {
             r.adj(id).to_token_stream()
+        } else if p.scalar_reads {
+            let x = &p.ident;
+            quote!(#bp::fixed_zeros(&#x))
         } else {
             let arg = operand(cx, &r.operand(&cx.func.params, id));
             zeros_of(r, cx, id, arg)
         };
-        // A container's gradient is a container of its type.
-        let bp = cx.bp;
+        // A container's gradient is a container of its type (a fixed-size
+        // array read by element already is one).
         match p.kind.plain() {
-            Some(_) => out.push((field, quote!(#bp::plain_from(#d)))),
-            None => out.push((field, d)),
+            Some(_) if !p.scalar_reads => out.push((field, quote!(#bp::plain_from(#d)))),
+            _ => out.push((field, d)),
         }
     }
     out

@@ -302,6 +302,14 @@ fn contribution(r: &Region, cx: &Cx, id: NodeId, pos: usize, borrow: bool) -> To
         }
         None => {
             let rule = Ident::new(rule_name(op, pos), span);
+            let rule = match (op, r.node(r.inputs(id)[0])) {
+                // An element of a fixed-size array read by element: its
+                // gradient is an `[f64; N]` (`bp::Fixed`).
+                (Op::Index, Node::Param(i)) if cx.func.params[*i].scalar_reads => {
+                    Ident::new("fixed_index_vjp", span)
+                }
+                _ => rule,
+            };
             let Node::Op { consts, .. } = r.node(id) else {
                 unreachable!("an op")
             };
