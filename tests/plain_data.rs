@@ -613,3 +613,63 @@ fn container_reads_at_edge_sizes() {
         }
     }
 }
+
+/// A model whose parameters are a `Vec` and a fixed-size array.
+#[derive(Clone, Debug, Differentiable)]
+struct Poly {
+    c: Vec<f64>,
+    k: [f64; 2],
+}
+
+/// Horner's rule over the model's coefficients, by index, in loops.
+#[differentiable(wrt(m))]
+fn poly_fit(m: &Poly, xs: &[f64], ys: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for (x, y) in xs.iter().zip(ys) {
+        let mut p = 0.0;
+        for i in 0..m.c.len() {
+            p = p * x + m.c[i];
+        }
+        s += (p * m.k[0] + m.k[1] - y).powi(2);
+    }
+    s
+}
+
+/// A walk over a model's `Vec` field by a `for` loop.
+#[differentiable(wrt(m))]
+fn poly_norm(m: &Poly) -> f64 {
+    let mut s = 0.0;
+    for &v in m.c.iter() {
+        s += v * v;
+    }
+    s + m.k[0] * m.k[1]
+}
+
+#[test]
+fn a_model_of_plain_containers() {
+    let m = Poly {
+        c: vec![0.5, -1.0, 2.0],
+        k: [1.5, 0.25],
+    };
+    let (xs, ys) = ([0.1, 0.7, -0.3], [1.0, 2.0, 0.5]);
+    let (v, g) = poly_fit_backward(&m, &xs, &ys, 1.0);
+    assert_eq!(v, poly_fit(&m, &xs, &ys));
+    let (mut gc, mut gk) = (vec![0.0; 3], [0.0; 2]);
+    for (x, y) in xs.iter().zip(&ys) {
+        let p = (m.c[0] * x + m.c[1]) * x + m.c[2];
+        let r = 2.0 * (p * m.k[0] + m.k[1] - y);
+        for (i, power) in [x * x, *x, 1.0].into_iter().enumerate() {
+            gc[i] += r * m.k[0] * power;
+        }
+        gk[0] += r * p;
+        gk[1] += r;
+    }
+    for (a, b) in g.m.c.iter().chain(&g.m.k).zip(gc.iter().chain(&gk)) {
+        assert!((a - b).abs() < 1e-12, "{a} against {b}");
+    }
+    gradcheck(&(m.clone(),), |(m,)| poly_fit_backward(m, &xs, &ys, 1.0)).unwrap();
+    let (v, g) = poly_norm_backward(&m, 1.0);
+    assert_eq!(v, poly_norm(&m));
+    assert_eq!((g.m.c, g.m.k), (vec![1.0, -2.0, 4.0], [0.25, 1.5]));
+    gradcheck(&(m.clone(),), |(m,)| poly_norm_backward(m, 1.0)).unwrap();
+}
