@@ -200,3 +200,28 @@ fn arithmetic_on_references_to_second_order() {
     )
     .unwrap();
 }
+
+/// A fold whose closure does not read its accumulator (`|_, &v|`): the
+/// last element's image, or the initial value of an empty slice.
+#[differentiable(jvp)]
+fn last_doubled(x: &[f64], c: f64) -> f64 {
+    x.iter().fold(c, |_, &v| v * 2.0)
+}
+
+#[test]
+fn a_fold_that_ignores_its_accumulator() {
+    let (v, g) = last_doubled_backward(&[1.0, 3.0], 0.5, 1.0);
+    assert_eq!((v, g.x, g.c), (6.0, vec![0.0, 2.0], 0.0));
+    assert_eq!(v, last_doubled(&[1.0, 3.0], 0.5));
+    let (v, g) = last_doubled_backward(&[], 0.5, 1.0);
+    assert_eq!((v, g.x, g.c), (0.5, vec![], 1.0));
+    let params = (vec![1.0, 3.0], 0.5);
+    gradcheck(&params, |(x, c)| last_doubled_backward(x, *c, 1.0)).unwrap();
+    jvpcheck(
+        &params,
+        &(vec![0.5, -1.0], 2.0),
+        |(x, c)| last_doubled_backward(x, *c, 1.0),
+        |(x, c), (tx, tc)| last_doubled_jvp(x, *c, tx, *tc),
+    )
+    .unwrap();
+}

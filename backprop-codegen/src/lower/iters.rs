@@ -166,23 +166,19 @@ impl Lowerer<'_> {
             match super::strip_paren(&m.args[1]) {
                 Expr::Closure(c) if c.inputs.len() == 2 && !returns_early(&c.body) => {
                     let (acc, ty) = match &c.inputs[0] {
-                        syn::Pat::Ident(p) => (p, None),
-                        syn::Pat::Type(t) => match &*t.pat {
-                            syn::Pat::Ident(p) => (p, Some(&t.ty)),
-                            _ => return None,
-                        },
+                        syn::Pat::Type(t) => (&*t.pat, Some(&t.ty)),
+                        p => (p, None),
+                    };
+                    let acc = match acc {
+                        syn::Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => {
+                            p.ident.clone()
+                        }
+                        // `|_, &v| ..`: an accumulator the body does not read.
+                        syn::Pat::Wild(_) => Fresh::of(&self.func.item).name("acc"),
                         _ => return None,
                     };
-                    if acc.by_ref.is_some() || acc.subpat.is_some() {
-                        return None;
-                    }
                     let ty = ty.map(|t| quote!(: #t));
-                    (
-                        acc.ident.clone(),
-                        ty,
-                        c.inputs[1].clone(),
-                        (*c.body).clone(),
-                    )
+                    (acc, ty, c.inputs[1].clone(), (*c.body).clone())
                 }
                 // A function of the accumulator and the item (`f64::max`).
                 f @ Expr::Path(_) => {
