@@ -195,6 +195,7 @@ pub mod __private {
     pub use backprop_runtime::ops::*;
     pub use backprop_runtime::plain::{
         fixed_index_vjp, fixed_view, fixed_zeros, plain_from, plain_owned, plain_slice, plain_view,
+        plain_view_vjp,
     };
     pub use backprop_runtime::steps::{Rows, Spare};
     pub use backprop_runtime::value::{

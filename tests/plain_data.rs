@@ -645,6 +645,15 @@ fn poly_norm(m: &Poly) -> f64 {
     s + m.k[0] * m.k[1]
 }
 
+#[differentiable]
+impl Poly {
+    /// Closures walking the model's `Vec` and array fields.
+    #[differentiable]
+    fn walked_norm(&self) -> f64 {
+        self.c.iter().map(|v| v * v).sum::<f64>() + self.k.iter().map(|v| v * 3.0).sum::<f64>()
+    }
+}
+
 #[test]
 fn a_model_of_plain_containers() {
     let m = Poly {
@@ -672,4 +681,8 @@ fn a_model_of_plain_containers() {
     assert_eq!(v, poly_norm(&m));
     assert_eq!((g.m.c, g.m.k), (vec![1.0, -2.0, 4.0], [0.25, 1.5]));
     gradcheck(&(m.clone(),), |(m,)| poly_norm_backward(m, 1.0)).unwrap();
+    let (v, g) = m.walked_norm_backward(1.0);
+    assert_eq!(v, m.walked_norm());
+    assert_eq!((g.c, g.k), (vec![1.0, -2.0, 4.0], [3.0, 3.0]));
+    gradcheck(&m, |m| m.walked_norm_backward(1.0)).unwrap();
 }

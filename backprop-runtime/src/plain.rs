@@ -248,3 +248,71 @@ impl<F: Float, G: Cot<F>, const N: usize> Kind<[F; N]> for FixedPlaced<G, N> {
         acc[self.idx] += *self.g.get();
     }
 }
+
+/// What [`plain_view_vjp`] gives back for a value read through
+/// [`plain_view`]: the gradient in the value's own type (a `Vec` for a
+/// `Vec`, an array for an array).
+pub trait PlainGrad: AsArray {
+    /// The gradient's type.
+    type Grad;
+    /// The gradient from the array of the view's shape.
+    fn grad_from(a: Array<Self::Elem, Self::Dim>) -> Self::Grad;
+}
+
+impl<F: Float> PlainGrad for Vec<F> {
+    type Grad = Vec<F>;
+    #[inline]
+    fn grad_from(a: Array<F, Ix1>) -> Vec<F> {
+        plain_from(a)
+    }
+}
+
+impl<F: Float, const N: usize> PlainGrad for [F; N] {
+    type Grad = [F; N];
+    #[inline]
+    fn grad_from(a: Array<F, Ix1>) -> [F; N] {
+        plain_from(a)
+    }
+}
+
+impl<F: Float, const M: usize, const N: usize> PlainGrad for [[F; N]; M] {
+    type Grad = [[F; N]; M];
+    #[inline]
+    fn grad_from(a: Array<F, Ix2>) -> [[F; N]; M] {
+        plain_from(a)
+    }
+}
+
+impl<S: ndarray::Data, D: Dimension> PlainGrad for ndarray::ArrayBase<S, D> {
+    type Grad = Array<S::Elem, D>;
+    #[inline]
+    fn grad_from(a: Array<S::Elem, D>) -> Array<S::Elem, D> {
+        a
+    }
+}
+
+impl<T: PlainGrad + ?Sized> PlainGrad for &T {
+    type Grad = T::Grad;
+    #[inline]
+    fn grad_from(a: Array<T::Elem, T::Dim>) -> T::Grad {
+        T::grad_from(a)
+    }
+}
+
+/// Adjoint of [`plain_view`]: the array gradient `g` in the type of `x`
+/// (a model's `Vec` field gets a `Vec`).
+///
+/// ```
+/// use backprop_runtime::plain::plain_view_vjp;
+/// use ndarray::array;
+/// let field = vec![1.0, 2.0];
+/// let g: Vec<f64> = plain_view_vjp(array![0.5, -1.0], &field);
+/// assert_eq!(g, vec![0.5, -1.0]);
+/// ```
+#[inline]
+pub fn plain_view_vjp<C: PlainGrad + ?Sized>(g: impl Cot<Array<C::Elem, C::Dim>>, _x: &C) -> C::Grad
+where
+    Array<C::Elem, C::Dim>: crate::value::Tensor,
+{
+    C::grad_from(g.into_owned())
+}

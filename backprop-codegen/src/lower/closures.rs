@@ -101,7 +101,12 @@ impl Lowerer<'_> {
                 syn::parse_quote_spanned!(a.span()=> #krate::__private::plain_view(&#place));
             return self.expr(&view);
         }
-        self.expr(a)
+        let id = self.expr(a);
+        if matches!(self.graph.get(id).node, Node::Op { op: Op::Field, .. }) {
+            // A model's field, of a type the macro does not see.
+            return self.op(Op::PlainView, vec![id], Vec::new(), a.span());
+        }
+        id
     }
 
     /// A closure mapped over `s.arrays`: one call node whose inputs are the

@@ -693,4 +693,18 @@ vocabulary! {
         axes: Axes::Vector,
         ..ROW
     },
+    /// A model's field that a closure walks, read as an array whatever its
+    /// type (`self.c.iter().map(..)` of a `Vec<f64>` or an `Array1<f64>`):
+    /// its gradient goes back in the field's own type.
+    PlainView => OpDef {
+        name: "plain_view",
+        forward: "plain_view",
+        rules: Rules::One("plain_view_vjp"),
+        reads_out: false,
+        flags: VIEW,
+        // A model is a parameter of the user's type: `tests/plain_data.rs`.
+        example: "",
+        axes: Axes::Same,
+        ..ROW
+    },
 }
