@@ -45,6 +45,59 @@
 /// assert_eq!(grad.b.shape(), &[2]);
 /// gradcheck(&(w.clone(), b.clone()), |(w, b)| loss_backward(w, b, &x, &[1, 0], 1.0)).unwrap();
 /// ```
+///
+/// # Models
+///
+/// A method differentiates `&self` (the struct must derive
+/// [`Differentiable`](derive@Differentiable)); a free function differentiates a
+/// model parameter that `wrt(..)` names. The gradient is a value of the
+/// model's own type (every parameter holding its gradient, constant fields
+/// cloned), so an optimiser pairs model and gradient field by field.
+///
+/// - A field read in a value (`model.w1`, `self.body.l1.w`, `self.layers[i].b`,
+///   `model.weights[k]`, `model.w[[i, j]]`) is borrowed; its gradient goes into
+///   the same place of the model's gradient (added there in a loop, so a loop
+///   over the layers costs one gradient of the model, not one per iteration).
+///   Reads of one field add up (a tied weight).
+/// - `for layer in &self.layers`, `self.layers.iter()` (also `.enumerate()`)
+///   and `for i in 0..self.layers.len()` walk a `Vec` of the model; the name
+///   stands for `self.layers[k]` in the body.
+/// - A part of the model bound to a name, `let layer = &self.layers[i];` (also
+///   `let enc = &self.encoder;`), is that place wherever the block reads it
+///   after (`layer.w`, `layer.forward(&h)`). An index the block changes
+///   after the `let` (`i += 1`), or the name bound again, is an error.
+/// - A scalar field bound with its type, `let g: f64 = self.g;`, is a float
+///   read by value: plain arithmetic, and a closure may capture it
+///   (`x.mapv(|v| v * g)`); closures map over array fields like any array
+///   (`self.w.mapv(..)`).
+/// - A field read as a constant (a loop's bound `0..model.n_layers`, a `match`
+///   on `model.act`, an index) is Rust's: such a field must not be a parameter
+///   of the model, which the generated code checks (a float read there would
+///   get no gradient: `expected ConstantRead, found
+///   ParameterOfTheModelReadAsAConstant` at the field). Shape queries
+///   (`model.layers.len()`, `model.w.nrows()`) are always fine.
+/// - A method differentiates `self` (its gradient is `Self`). To differentiate
+///   another parameter beside it, put `#[differentiable]` on the `impl` block
+///   too and name both, `#[differentiable(wrt(self, x))]`: the gradient is then
+///   a struct written beside the block, named after the type and the method
+///   (`AffineEnergyGrad`), with the fields `self_` (of the block's type) and
+///   `x`. A free function with `wrt(model, x)` does the same. A method may
+///   also differentiate its arguments alone, `self` a constant problem
+///   struct holding data (`#[differentiable(wrt(w, b))] fn loss(&self, w:
+///   f64, b: f64)`, its fields `Vec`s, arrays or ndarray arrays; with the
+///   block's attribute too): the gradient struct has the fields `w` and `b`.
+/// - A differentiable method of the model or of one of its fields
+///   (`self.encoder.forward_sum(&x)`, `self.helper(..)`) and a differentiable
+///   function that takes a model (`penalty(&self.head, 0.5)`) may be called:
+///   their `_vjp` gives the model's gradient, added into its place.
+/// - Rejected with a spanned error: `&mut self` or `self` by value, a model
+///   read as a whole (`let m = model;`), a method that differentiates another
+///   parameter without `#[differentiable]` on its `impl` block; a struct
+///   parameter that does not derive `Differentiable` is a type error at its
+///   type.
+///
+/// `tests/model_params.rs` checks each form against central differences and
+/// the MLP against the same function over loose arrays, bit for bit.
 pub use backprop_macros::differentiable;
 
 /// Marks a hand-written adjoint rule, so that the function may be called in
@@ -153,6 +206,53 @@ pub mod argmin;
 ///
 /// On arrays, ndarray has `z.hypot(s)` and `z.log(s)` with a scalar `s`
 /// (its gradient is summed), and no `atan2`, `max`, `min` or `mul_add`.
+///
+/// # Edge values
+///
+/// What the generated backward returns at kinks, poles, overflow and NaN (each
+/// convention pinned by `tests/edge_values.rs`):
+///
+/// - No panics: edge values follow IEEE 754 (an undefined value is NaN, an
+///   infinite one `±inf`).
+/// - Kinks take the subgradient 0: `relu` at exactly `0`, `abs` at `±0`.
+/// - Ties go to the first operand: `a.max(b)` and `a.min(b)` with `a == b` send
+///   the whole gradient to `a`.
+/// - Infinite derivatives are `±inf`: `sqrt` at `0`; `ln` at `0` (value `-inf`,
+///   gradient `+inf`); `recip` at `0`; `x / 0`. An upstream `0` times an infinite
+///   local derivative is NaN.
+/// - `ln` of a negative number: value NaN, gradient `g / x` (as PyTorch).
+/// - Overflow is not an error: `exp(1000)` is `+inf` with gradient `+inf`.
+/// - The row-wise functions are stable: `softmax`, `log_softmax`, `logsumexp`,
+///   `softmax_cross_entropy` shift each row by its maximum (finite results for
+///   logits up to `1e300`). `sigmoid(x)` is `1 / (1 + exp(-x))` as written:
+///   `sigmoid(±1000)` is exactly `1`/`0` with gradient `0`, and below
+///   `x = -709.78` (where `exp(-x)` overflows) the value is exactly `0`
+///   where the true one is below `1e-308`. `softplus` and `log_sigmoid` are
+///   computed as `max(x, 0) + ln_1p(e^-|x|)` and `min(x, 0) - ln_1p(e^-|x|)`:
+///   no overflow at any `x` (`softplus(1000) = 1000`, `log_sigmoid(-1000) =
+///   -1000`), within a few ulps of the exact value, and their gradients
+///   (`σ(x)`, `σ(-x)`) are accurate where they are tiny.
+/// - NaN in, NaN out, through every op (`relu(NaN)` is NaN); `max`/`min` follow
+///   `f64::max`, which picks the non-NaN operand, and so does the gradient.
+/// - `a.powf(b)` where `aᵇ = 0` (a zero base): `∂b = 0`, not `0 · ln 0`.
+/// - Poles of the `f64` methods are `±inf`, as IEEE division gives: `acosh`
+///   at `1`, `atanh` and `asin` at `±1`, `acos` at `±1` (`-inf`), `ln_1p` at
+///   `-1`, `log2` and `log10` at `0` (as `ln`), `cbrt` at `±0`. The rules are
+///   written to stay accurate up to the poles and at huge or tiny inputs
+///   (`asin` as `g / (√(1 - x) √(1 + x))`, `asinh` as `g / hypot(x, 1)`,
+///   `exp_m1` from the input, not from `out + 1`): within 2 ulps of the exact
+///   derivative at the points `backprop-runtime/tests/elementwise.rs` checks.
+/// - The piecewise constant `signum floor ceil round trunc` have gradient `0`,
+///   at their jumps too (as PyTorch and JAX); `fract` passes `g`.
+/// - `x.clamp(lo, hi)` has the gradient of `x.max(lo).min(hi)`: `g` on the
+///   closed interval `[lo, hi]`, `0` outside; for a NaN `x` the value (as
+///   `f64::clamp`) and the gradient are NaN. It panics where `f64::clamp`
+///   does (`lo > hi` or a NaN bound), as the function the user wrote does.
+///   Its bounds are constants: a differentiable bound is a compile error
+///   whose hint is `x.max(lo).min(hi)`.
+/// - `x.hypot(y)` takes the subgradient `0` at the origin (as `abs` at `0`);
+///   `y.atan2(x)` has NaN gradients there, where the angle jumps.
+/// - `x.mul_add(a, b)` is `f64::mul_add`, one rounding, bit for bit.
 pub mod ops {
     pub use backprop_runtime::ops::vocabulary::*;
 }
