@@ -26,6 +26,11 @@
 //! what is not supported yet.
 #![warn(missing_docs)]
 
+/// The README's examples, compiled and run as doctests (`cargo test --doc`).
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 /// Writes `NAME_backward` (the value and every gradient) next to a function.
 ///
 /// ```
