@@ -482,3 +482,40 @@ pub fn vocabulary_examples() -> Vec<(String, &'static str)> {
         .map(|op| (format!("{op:?}"), op.def().example))
         .collect()
 }
+
+/// One row of the op table as the program generator of `backprop-fuzz`
+/// reads it (see [`vocabulary`]). Not a public API.
+#[doc(hidden)]
+#[derive(Clone, Debug)]
+pub struct VocabEntry {
+    /// The row (`"Sinh"`).
+    pub op: String,
+    /// The op's name: its function's, or its operator (`"sinh"`, `"+"`).
+    pub name: &'static str,
+    /// Applied element by element, with broadcasting.
+    pub elementwise: bool,
+    /// The method names that spell it (`x.sinh()`).
+    pub methods: &'static [&'static str],
+    /// Spelled as the function `name(x)` of `backprop::ops`.
+    pub function: bool,
+    /// Spelled as `f64::name(x)` and `f32::name(x)`.
+    pub float_path: bool,
+}
+
+/// Every row of the op table with its spellings, for the program generator
+/// of `backprop-fuzz`, which draws its elementwise functions from it. Not a
+/// public API.
+#[doc(hidden)]
+pub fn vocabulary() -> Vec<VocabEntry> {
+    vocab::Op::ALL
+        .iter()
+        .map(|&op| VocabEntry {
+            op: format!("{op:?}"),
+            name: op.def().name,
+            elementwise: op.elementwise(),
+            methods: op.def().methods,
+            function: op.def().function.is_some(),
+            float_path: op.def().float_path.is_some(),
+        })
+        .collect()
+}
