@@ -590,66 +590,10 @@ fn mutated_functions() {
     h.finish("mutations");
 }
 
-/// The differentiable functions of the project's generated fuzz programs
-/// (tests/fuzz_generated.rs, written by tools/gen_fuzz_programs.py): each
-/// expands without errors, and mutations of them do not panic.
-#[test]
-fn generated_programs_and_their_mutations() {
-    // Read at run time (not `include_str!`), so that this test crate builds
-    // even without the generated file.
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fuzz_generated.rs");
-    let generated = std::fs::read_to_string(path).unwrap_or_else(|e| {
-        panic!("cannot read {path} (written by tools/gen_fuzz_programs.py): {e}")
-    });
-    let file: syn::File = syn::parse_str(&generated).expect("fuzz_generated.rs parses");
-    let mut functions = Vec::new();
-    fn collect(items: &[syn::Item], out: &mut Vec<(TokenStream, TokenStream)>) {
-        for item in items {
-            match item {
-                syn::Item::Mod(m) => {
-                    if let Some((_, items)) = &m.content {
-                        collect(items, out);
-                    }
-                }
-                syn::Item::Fn(f) => {
-                    let Some(attr) = f.attrs.iter().find(|a| a.path().is_ident("differentiable"))
-                    else {
-                        continue;
-                    };
-                    let args = match &attr.meta {
-                        syn::Meta::List(l) => l.tokens.clone(),
-                        _ => TokenStream::new(),
-                    };
-                    let mut f = f.clone();
-                    f.attrs.retain(|a| !a.path().is_ident("differentiable"));
-                    out.push((args, quote::ToTokens::into_token_stream(f)));
-                }
-                _ => {}
-            }
-        }
-    }
-    collect(&file.items, &mut functions);
-    assert!(functions.len() >= 500, "{} functions", functions.len());
-    let h = quietly(|| {
-        let mut rng = Rng(7);
-        let mut h = Harness::default();
-        for (args, item) in &functions {
-            assert!(
-                matches!(run(args, item), Ok(Outcome::Expanded)),
-                "a generated function did not expand cleanly: {item}"
-            );
-            for _ in 0..2 {
-                let mut ts = item.clone();
-                for _ in 0..1 + rng.below(2) {
-                    ts = mutate(&mut rng, ts);
-                }
-                h.check(args, &ts);
-            }
-        }
-        h
-    });
-    h.finish("generated programs");
-}
+// The generated fuzz programs and their mutations (written here from the
+// Python generator's committed output until the generator moved into the
+// `backprop-fuzz` crate) are checked by backprop-fuzz/tests/expand.rs,
+// which generates them.
 
 /// Entirely random token streams, as the item and as the arguments, and
 /// random bodies inside a well-formed signature.
