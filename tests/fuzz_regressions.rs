@@ -1,5 +1,7 @@
-//! Bugs found by fuzzing (tools/gen_fuzz_programs.py and
-//! backprop-codegen/tests/no_panic.rs), one named test each.
+//! Bugs found by fuzzing (the program generator of `backprop-fuzz`, and
+//! before it `tools/gen_fuzz_programs.py`, whose seeds and program numbers
+//! the notes below keep; and backprop-codegen/tests/no_panic.rs), one named
+//! test each.
 //!
 //! Bugs that stop a program from compiling cannot live in this file as
 //! ordinary tests (they would break the build of the whole suite), so each is
