@@ -51,6 +51,41 @@ fn compound_assignment_keeps_the_forward_value_exact() {
     );
 }
 
+/// Found by backprop-fuzz (seed 20261202, program f0509, in
+/// `(&(x * 0.1) + &c).var(0.0)` before the generator borrowed that sum):
+/// the same layout bug as above, without a compound assignment. ndarray's
+/// `a + b` with an owned `a` adds into `a`'s buffer, so the original's sum
+/// keeps the column-major layout of `tanh(&p.t())`; the backward lays it
+/// out in standard order, and `sum` adds in memory order: the values differ
+/// in the last bit for about a third of random 3 × 3 inputs. Borrowed
+/// (`&tanh(&p.t()) + q`) they are equal.
+#[differentiable]
+fn owned_column_major_lhs(p: &Array2<f64>, q: &Array2<f64>) -> f64 {
+    (tanh(&p.t()) + q).sum()
+}
+
+#[test]
+#[ignore = "bug: an owned column-major left operand keeps its layout in the original, not in the backward: the forward values differ in the last bit"]
+fn an_owned_column_major_operand_keeps_the_forward_value_exact() {
+    let mut s = 1u64;
+    let mut differ = Vec::new();
+    for k in 0..200 {
+        let p = Array2::from_shape_simple_fn((3, 3), || lcg(&mut s));
+        let q = Array2::from_shape_simple_fn((3, 3), || lcg(&mut s));
+        let (v, _) = owned_column_major_lhs_backward(&p, &q, 1.0);
+        let original = owned_column_major_lhs(&p, &q);
+        if v != original {
+            differ.push((k, v, original));
+        }
+    }
+    assert!(
+        differ.is_empty(),
+        "{} of 200 differ, e.g. {:?}",
+        differ.len(),
+        &differ[..differ.len().min(3)]
+    );
+}
+
 /// Found by tools/gen_fuzz_programs.py --seed 105 --raw-idents
 /// --view-calls --alias-calls --region-bugs (program f0368): a binding named
 /// `r#loop` whose value reads `x`, beside a loop that reads `x`. The
