@@ -268,6 +268,12 @@ impl Program<'_> {
             // taken once.
             return None;
         }
+        if times > 1 && rhs.bound > (2.0 * t.bound).max(1.0) && mentions(&rhs.code, &t.code) {
+            // So does `t += (p * t + t).powi(2)` (the Python generator's
+            // seed 20261208, f0003): a right side that grows faster than
+            // its target compounds.
+            return None;
+        }
         let bound = match op {
             "+=" | "-=" => t.bound + f64::from(times) * rhs.bound,
             "*=" => t.bound * rhs.bound.powi(n),
