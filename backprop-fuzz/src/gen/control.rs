@@ -387,6 +387,10 @@ impl Program<'_> {
                     "if {cond} {{\n            break {a} * 0.5;\n        }}"
                 ));
                 let value = V::scalar_expr(self.fresh(), acc.bound * 0.5);
+                if !self.known_ty(&a) {
+                    // The loop's value is of its accumulator's type.
+                    self.unknown_ty.insert(value.code.clone());
+                }
                 self.stmts.push(format!(
                     "let {} = loop {{\n{}\n    }};",
                     value.code,
