@@ -9,8 +9,7 @@
 //!   direction against the gradient dotted with it (`check_jvp`, to
 //!   rounding), and `NAME_hvp` (of a scalar `f64` value) against central
 //!   differences of the gradient (`hvpcheck`). Every program is
-//!   `#[differentiable(jvp)]` or `(hvp)` but those with a constant `ws:
-//!   &[f64]` (not carried to dual numbers yet, issue 31).
+//!   `#[differentiable(jvp)]` or `(hvp)`.
 //!
 //! Now and then the user's names are those the generated code likes to use
 //! itself (`d_out`, `grad`, `d_t1`, ...): the macro must not capture or
@@ -37,7 +36,8 @@ impl Program<'_> {
                 "jvp".to_owned()
             });
         }
-        if self.uses_constant {
+        if self.uses_constant || self.uses_ws.is_some() {
+            // A `&[f64]` is differentiable by default: `ws` is data.
             args.push(format!("wrt({})", wrt.join(", ")));
         }
         let mut out = Vec::new();
@@ -68,8 +68,7 @@ impl Program<'_> {
 
     /// Forward mode is checked (`jvp`/`hvp` in the attribute).
     fn has_modes(&self) -> bool {
-        // A constant `&[f64]` is not carried to dual numbers yet (issue 31).
-        self.opts.modes && self.uses_ws.is_none()
+        self.opts.modes
     }
 
     /// `NAME_hvp` exists: a scalar `f64` value.
