@@ -710,23 +710,8 @@ pub(super) fn side_effect(e: &Expr) -> Option<&Expr> {
     f.0
 }
 
-/// `+=` and the other compound assignments.
-pub(super) fn is_compound(op: &syn::BinOp) -> bool {
-    use syn::BinOp::*;
-    matches!(
-        op,
-        AddAssign(_)
-            | SubAssign(_)
-            | MulAssign(_)
-            | DivAssign(_)
-            | RemAssign(_)
-            | BitXorAssign(_)
-            | BitAndAssign(_)
-            | BitOrAssign(_)
-            | ShlAssign(_)
-            | ShrAssign(_)
-    )
-}
+/// `+=` and the other compound assignments (the syntax reader's).
+pub(super) use crate::ast::reads::is_compound;
 
 /// A range, maybe reversed or stepped: `a..b`, `(a..b).rev()`.
 fn is_range(e: &Expr) -> bool {

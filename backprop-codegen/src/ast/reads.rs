@@ -1,0 +1,110 @@
+//! What the body does with a name, read from its syntax before lowering:
+//! whether a fixed-size array is read only by literal indices (the
+//! parameters the generated code holds as `bp::Fixed`).
+
+/// Whether the body reads `name` only as `name[k]` with `k` an integer
+/// literal, in straight-line code: outside loops, branches, closures and
+/// blocks of their own, never written, never rebound, and read at least
+/// once. Anything else (a walk, a whole-array op, an index that varies, a
+/// write) keeps the array an ndarray view.
+pub(crate) fn scalar_reads(block: &syn::Block, name: &str) -> bool {
+    use syn::visit::Visit;
+    struct Reads<'n> {
+        name: &'n str,
+        /// Inside a loop, a branch, a closure or a nested block.
+        nested: usize,
+        reads: usize,
+        other: bool,
+    }
+    impl Reads<'_> {
+        fn named(&self, e: &syn::Expr) -> bool {
+            matches!(e, syn::Expr::Path(p) if p.qself.is_none() && p.path.is_ident(self.name))
+        }
+    }
+    impl<'a> Visit<'a> for Reads<'_> {
+        fn visit_expr(&mut self, e: &'a syn::Expr) {
+            match e {
+                syn::Expr::Index(i) if self.named(&i.expr) => {
+                    let literal =
+                        matches!(&*i.index, syn::Expr::Lit(l) if matches!(l.lit, syn::Lit::Int(_)));
+                    if literal && self.nested == 0 {
+                        self.reads += 1;
+                    } else {
+                        self.other = true;
+                    }
+                }
+                syn::Expr::Path(_) if self.named(e) => self.other = true,
+                syn::Expr::Assign(a) => {
+                    if let syn::Expr::Index(i) = &*a.left {
+                        if self.named(&i.expr) {
+                            self.other = true;
+                        }
+                    }
+                    syn::visit::visit_expr(self, e);
+                }
+                syn::Expr::Binary(b) if is_compound(&b.op) => {
+                    if let syn::Expr::Index(i) = &*b.left {
+                        if self.named(&i.expr) {
+                            self.other = true;
+                        }
+                    }
+                    syn::visit::visit_expr(self, e);
+                }
+                syn::Expr::ForLoop(_)
+                | syn::Expr::While(_)
+                | syn::Expr::Loop(_)
+                | syn::Expr::If(_)
+                | syn::Expr::Match(_)
+                | syn::Expr::Closure(_)
+                | syn::Expr::Block(_)
+                | syn::Expr::Macro(_) => {
+                    self.nested += 1;
+                    syn::visit::visit_expr(self, e);
+                    self.nested -= 1;
+                }
+                _ => syn::visit::visit_expr(self, e),
+            }
+        }
+        fn visit_macro(&mut self, m: &'a syn::Macro) {
+            // Tokens the macro cannot see into: as a use of the name.
+            if m.tokens
+                .to_string()
+                .split(|c: char| !c.is_alphanumeric() && c != '_')
+                .any(|w| w == self.name)
+            {
+                self.other = true;
+            }
+        }
+        fn visit_pat_ident(&mut self, p: &'a syn::PatIdent) {
+            if p.ident == self.name {
+                self.other = true;
+            }
+        }
+    }
+    let mut r = Reads {
+        name,
+        nested: 0,
+        reads: 0,
+        other: false,
+    };
+    r.visit_block(block);
+    r.reads > 0 && !r.other
+}
+
+/// `+=` and the other compound assignments.
+pub(crate) fn is_compound(op: &syn::BinOp) -> bool {
+    use syn::BinOp::*;
+    matches!(
+        op,
+        AddAssign(_)
+            | SubAssign(_)
+            | MulAssign(_)
+            | DivAssign(_)
+            | RemAssign(_)
+            | BitXorAssign(_)
+            | BitAndAssign(_)
+            | BitOrAssign(_)
+            | ShlAssign(_)
+            | ShrAssign(_)
+    )
+}
