@@ -62,7 +62,8 @@ fn compound_assignment_keeps_the_forward_value_exact() {
 }
 
 /// Found by backprop-fuzz (seed 20261202, program f0509, in
-/// `(&(x * 0.1) + &c).var(0.0)` before the generator borrowed that sum):
+/// `(x * 0.1 + &c).var(0.0)`, which the generator now borrows unless
+/// `BACKPROP_FUZZ_OPTIONS=owned-lhs`):
 /// the same layout bug as above, without a compound assignment. ndarray's
 /// `a + b` with an owned `a` adds into `a`'s buffer, so the original's sum
 /// keeps the column-major layout of `tanh(&p.t())`; the backward lays it

@@ -56,8 +56,8 @@ fn more_programs_leave_the_first_ones_as_they_were() {
 
 #[test]
 fn options_parse() {
-    let o = Options::parse("raw-idents, region-bugs,carried=0.2,no-modes").unwrap();
-    assert!(o.raw_idents && o.region_bugs && !o.view_calls && !o.modes);
+    let o = Options::parse("raw-idents, region-bugs,carried=0.2,no-modes,owned-lhs").unwrap();
+    assert!(o.raw_idents && o.region_bugs && o.owned_lhs && !o.view_calls && !o.modes);
     assert_eq!(o.carried, 0.2);
     assert!(Options::parse("").unwrap().modes);
     assert!(Options::parse("carried=0.5").is_err());

@@ -190,9 +190,14 @@ impl Program<'_> {
         // or a transpose's may be column-major), and `var` and `std` add in
         // memory order, while the macro's forward pass lays the sum out in
         // standard order: its value differs from the original's in the last
-        // bit (an open bug; see the README's "Limits" and
-        // tests/fuzz_regressions.rs).
-        let spread = format!("(&({} * 0.1) + &{})", self.operand(&a), c.code);
+        // bit (an open bug, `Options::owned_lhs`; see the README's "Limits"
+        // and tests/fuzz_regressions.rs).
+        let x = self.operand(&a);
+        let spread = if self.opts.owned_lhs {
+            format!("({x} * 0.1 + &{})", c.code)
+        } else {
+            format!("(&({x} * 0.1) + &{})", c.code)
+        };
         let ddof = self.rng.word(&["0.0", "1.0"]);
         let var = (c.bound + 0.1).powi(2);
         let bound = if op.starts_with("var") {
