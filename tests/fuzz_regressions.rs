@@ -475,3 +475,172 @@ fn concat_takes_arrays_and_views_together() {
     )
     .unwrap();
 }
+
+/// Found by backprop-fuzz (seed 7, 400 programs) when it began to write
+/// plain Rust data: walks of constant containers (data outside `wrt(..)`:
+/// an `enumerate` with a `map`, a sub-slice, `chunks`, a `fold`) were
+/// lowered as ops on the iterator, which did not compile; and in a loop
+/// body or a branch arm, a constant slice was read as the view the
+/// generated code holds (`s2.chunks(2)` of an `ArrayView1`).
+#[differentiable(hvp, wrt(p0))]
+fn walks_of_constant_data(p0: f64, s1: [f64; 3], s2: &[f64]) -> f64 {
+    let e = s1
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| v * (i as f64 + 1.0))
+        .sum::<f64>();
+    let mut t = p0 * e + s1[1..].iter().sum::<f64>() * p0 * p0;
+    if p0 < 10.0 {
+        t += s2.chunks(2).map(|ch| ch[0] * 0.5).sum::<f64>() * p0;
+    }
+    for _ in 0..2 {
+        t += s2.iter().fold(0.0, |acc, &v| acc * 0.5 + v) * p0.sin();
+    }
+    t
+}
+
+#[test]
+fn walks_of_constant_data_in_regions_and_second_order() {
+    let (s1, s2) = ([1.0, 2.0, 3.0], vec![0.5, -1.0, 2.0]);
+    // Σ s1ᵢ (i + 1), s1₁ + s1₂, half the chunks' first elements, the fold.
+    let (e, s, c, f) = (14.0, 5.0, 1.25, 1.625);
+    let x: f64 = 0.3;
+    let (v, g) = walks_of_constant_data_backward(x, s1, &s2, 1.0);
+    assert_eq!(v, walks_of_constant_data(x, s1, &s2));
+    let close = |a: f64, b: f64| (a - b).abs() <= 1e-12 * b.abs().max(1.0);
+    assert!(close(v, x * e + s * x * x + c * x + 2.0 * f * x.sin()));
+    assert!(close(g.p0, e + 2.0 * s * x + c + 2.0 * f * x.cos()));
+    let (_, _, h) = walks_of_constant_data_hvp(x, s1, &s2, 1.0);
+    assert!(close(h.p0, 2.0 * s - 2.0 * f * x.sin()));
+    let backward = |&(p,): &(f64,)| walks_of_constant_data_backward(p, s1, &s2, 1.0);
+    gradcheck(&(x,), backward).unwrap();
+    jvpcheck(&(x,), &(0.7,), backward, |&(p,), &(t,)| {
+        walks_of_constant_data_jvp(p, s1, &s2, t)
+    })
+    .unwrap();
+    hvpcheck(&(x,), &(0.7,), |&(p,), &(t,)| {
+        walks_of_constant_data_hvp(p, s1, &s2, t)
+    })
+    .unwrap();
+}
+
+/// Found by backprop-fuzz (seed 7): a container value made of constants
+/// only was passed to the conversion of the arrays the generated code
+/// computes (`plain_from` of a `[f64; 2]`), which did not compile.
+#[differentiable(jvp, wrt(p0))]
+fn a_container_of_constants(p0: f64, c0: &Array2<f64>) -> Vec<f64> {
+    let _unused = p0.sin();
+    vec![c0[[0, 0]], c0[[1, 1]]]
+}
+
+#[test]
+fn a_container_value_of_constants_only() {
+    let c0 = array![[1.5, 2.0], [3.0, -4.0]];
+    let up = vec![1.0, -0.5];
+    let (v, g) = a_container_of_constants_backward(0.3, &c0, &up);
+    assert_eq!(v, a_container_of_constants(0.3, &c0));
+    assert_eq!((v, g.p0), (vec![1.5, -4.0], 0.0));
+    let (jv, t) = a_container_of_constants_jvp(0.3, &c0, 1.0);
+    assert_eq!((jv, t), (vec![1.5, -4.0], vec![0.0, 0.0]));
+    GradCheck::new()
+        .upstream(&up)
+        .check(&(0.3,), |&(p,)| {
+            a_container_of_constants_backward(p, &c0, &up)
+        })
+        .unwrap();
+}
+
+#[differentiable(hvp)]
+fn wave_of(p: f64) -> f64 {
+    p.sin()
+}
+
+/// Found by backprop-fuzz (seed 20261202, program f1836): `let v: f64 =
+/// f(..)` did not make a call's value known to be a float, though the
+/// error for `[f(x), ..]` asks for just that; once it did, a float so
+/// typed whose operands' types are not known (`(t * t + 1.0).ln()` of a
+/// call's `t`) was written as plain arithmetic over an array buffer given
+/// away, and the macro panicked ("a kept shape where a rule runs").
+#[differentiable(hvp)]
+fn typed_values_of_calls(p0: f64) -> f64 {
+    let t = wave_of(p0);
+    let a: f64 = (t * t + 1.0).ln();
+    let b: f64 = wave_of(2.0 * p0);
+    #[allow(clippy::useless_vec, reason = "a `Vec`, as found")]
+    let v = vec![a, b];
+    let w = {
+        let s = v.windows(2).map(|win| win[0] * win[1]).sum::<f64>();
+        s
+    };
+    w + v[1]
+}
+
+#[test]
+fn floats_typed_by_their_let() {
+    let x: f64 = 0.4;
+    let (a, b) = ((x.sin().powi(2) + 1.0).ln(), (2.0 * x).sin());
+    let (da, db) = (
+        (2.0 * x).sin() / (x.sin().powi(2) + 1.0),
+        2.0 * (2.0 * x).cos(),
+    );
+    let (v, g) = typed_values_of_calls_backward(x, 1.0);
+    assert_eq!(v, typed_values_of_calls(x));
+    assert!((v - (a * b + b)).abs() < 1e-14);
+    assert!((g.p0 - (da * b + a * db + db)).abs() < 1e-12);
+    let backward = |&(p,): &(f64,)| typed_values_of_calls_backward(p, 1.0);
+    gradcheck(&(x,), backward).unwrap();
+    jvpcheck(&(x,), &(0.7,), backward, |&(p,), &(t,)| {
+        typed_values_of_calls_jvp(p, t)
+    })
+    .unwrap();
+    hvpcheck(&(x,), &(0.7,), |&(p,), &(t,)| {
+        typed_values_of_calls_hvp(p, t)
+    })
+    .unwrap();
+}
+
+/// Found by backprop-fuzz (seed 20261202, program f1775): a container of
+/// constants that are not literals (`vec![t1, t2]` of floats of data
+/// outside `wrt(..)`) is kept as the user wrote it, and an op that read it
+/// (a closure summed over it) took it for an ndarray array; a constant
+/// `vec![..]` was also made an array literal (`g(v)` of a `Vec` broke).
+#[differentiable(hvp, wrt(p2))]
+fn containers_of_constants(p1: &Array2<f64>, p2: f64) -> f64 {
+    let t1: f64 = p1.sum();
+    let t2: f64 = p1[[0, 0]];
+    let t3 = vec![t1, t2];
+    let t5 = [t2, t1 * 2.0];
+    let a = t3.iter().map(|v| v * p2).sum::<f64>();
+    let b = t5
+        .iter()
+        .zip(t3.iter())
+        .map(|(x, y)| x * y * p2.sin())
+        .sum::<f64>();
+    let c = t3.chunks(1).map(|ch| ch[0]).sum::<f64>() * p2 + t5[1] * p2;
+    a + b * p2 + c + t3.len() as f64
+}
+
+#[test]
+fn containers_of_constants_read_by_ops_and_by_rust() {
+    let p1 = array![[0.5, -1.0], [2.0, 0.25]];
+    let (t1, t2) = (1.75, 0.5);
+    let (s, d) = (t1 + t2, 3.0 * t1 * t2);
+    let x: f64 = 0.3;
+    let (v, g) = containers_of_constants_backward(&p1, x, 1.0);
+    assert_eq!(v, containers_of_constants(&p1, x));
+    let close = |a: f64, b: f64| (a - b).abs() <= 1e-12 * b.abs().max(1.0);
+    let by_hand = s * x + d * x.sin() * x + s * x + 2.0 * t1 * x + 2.0;
+    assert!(close(v, by_hand), "{v} against {by_hand}");
+    let dv = 2.0 * s + d * (x.sin() + x * x.cos()) + 2.0 * t1;
+    assert!(close(g.p2, dv), "{} against {dv}", g.p2);
+    let backward = |&(p,): &(f64,)| containers_of_constants_backward(&p1, p, 1.0);
+    gradcheck(&(x,), backward).unwrap();
+    jvpcheck(&(x,), &(0.7,), backward, |&(p,), &(t,)| {
+        containers_of_constants_jvp(&p1, p, t)
+    })
+    .unwrap();
+    hvpcheck(&(x,), &(0.7,), |&(p,), &(t,)| {
+        containers_of_constants_hvp(&p1, p, t)
+    })
+    .unwrap();
+}

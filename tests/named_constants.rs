@@ -79,6 +79,28 @@ fn in_loops(x: f64) -> f64 {
     s + t
 }
 
+/// A `let` of a named constant captured by closures, and one typed a
+/// float that a loop's carried value is reset to (found by backprop-fuzz:
+/// both were `f64` in the copy over duals, beside its `__F`):
+/// `3 C x² + 3 (sin x + π)`, then `0.375 tanh x + 2.5 π`.
+#[differentiable(hvp)]
+fn captured_and_reset(x: f64) -> f64 {
+    let v = Array1::from_elem(3, 1.0) * x;
+    let c: f64 = C;
+    let k = PI;
+    let closures = v.mapv(|z| c * z * z).sum() + v.mapv(|z| z.sin() + k).sum();
+    let p: f64 = PI;
+    let mut t = x.tanh();
+    let mut u = t;
+    let mut n = 0;
+    while n < 3 {
+        t = t * 0.5 + u;
+        u = p;
+        n += 1;
+    }
+    closures + t + u
+}
+
 /// A constant of `f32`.
 #[differentiable(hvp)]
 fn single(x: f32) -> f32 {
@@ -215,6 +237,24 @@ fn constants_captured_by_loops() {
         3.0 * (C * x + PI) + (x * k - C) * k - C,
         3.0 * C + k * k,
         0.0,
+    );
+    check(x, by_hand, b, j, h);
+}
+
+#[test]
+fn constants_captured_by_closures_and_reset_in_loops() {
+    let (b, j, h) = scalar_fn!(
+        captured_and_reset,
+        captured_and_reset_backward,
+        captured_and_reset_jvp,
+        captured_and_reset_hvp
+    );
+    let x: f64 = 0.3;
+    let sech2 = 1.0 - x.tanh().powi(2);
+    let by_hand = (
+        3.0 * C * x * x + 3.0 * (x.sin() + PI) + 0.375 * x.tanh() + 2.5 * PI,
+        6.0 * C * x + 3.0 * x.cos() + 0.375 * sech2,
+        6.0 * C - 3.0 * x.sin() - 0.75 * x.tanh() * sech2,
     );
     check(x, by_hand, b, j, h);
 }

@@ -469,6 +469,13 @@ pub struct Graph {
     /// The fields of models a `let` with a float type binds
     /// (`let g: f64 = self.g;`): floats, read by value.
     pub float_fields: std::collections::HashSet<NodeId>,
+    /// The values a `let` binds with a float type (`let v: f64 = f(x);`):
+    /// floats, whatever the macro knows of what they are made of.
+    pub typed_floats: std::collections::HashSet<NodeId>,
+    /// Constant containers kept as the user wrote them (`[a, b]`,
+    /// `vec![a, b]` of constants that are not literals): Rust's code reads
+    /// them as they are, an op through a view (`bp::plain_view`).
+    pub plain_consts: std::collections::HashSet<NodeId>,
 }
 
 impl Graph {

@@ -67,6 +67,9 @@ pub fn types(g: &Graph, func: &Function, inputs: &[Option<Ty>]) -> Vec<Option<Ty
             Node::Const(c) => made_array(&c.expr),
             Node::Error | Node::LoopVar => None,
         };
+        if g.typed_floats.contains(&id) {
+            ty[id.index()] = Some(Ty::Float);
+        }
     }
     ty
 }

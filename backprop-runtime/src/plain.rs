@@ -172,10 +172,46 @@ impl<F: Float, const M: usize, const N: usize> FromArray<F, Ix2> for [[F; N]; M]
     }
 }
 
-/// The container of an array's elements (see [`FromArray`]).
+/// A value the generated code holds, as the container the function
+/// returns: an array it computed ([`FromArray`]), or a constant the user
+/// wrote (a `vec![c]` of constants is held as the literal `[c]`).
+pub trait IntoPlain<C> {
+    /// The container.
+    fn into_plain(self) -> C;
+}
+
+impl<C: FromArray<F, D>, F, D> IntoPlain<C> for Array<F, D> {
+    #[inline]
+    fn into_plain(self) -> C {
+        C::from_array(self)
+    }
+}
+
+impl<F> IntoPlain<Vec<F>> for Vec<F> {
+    #[inline]
+    fn into_plain(self) -> Vec<F> {
+        self
+    }
+}
+
+impl<F, const N: usize> IntoPlain<Vec<F>> for [F; N] {
+    #[inline]
+    fn into_plain(self) -> Vec<F> {
+        self.into()
+    }
+}
+
+impl<F, const N: usize> IntoPlain<[F; N]> for [F; N] {
+    #[inline]
+    fn into_plain(self) -> [F; N] {
+        self
+    }
+}
+
+/// The container of a value (see [`IntoPlain`]).
 #[inline]
-pub fn plain_from<C: FromArray<F, D>, F, D>(a: Array<F, D>) -> C {
-    C::from_array(a)
+pub fn plain_from<C, A: IntoPlain<C>>(a: A) -> C {
+    a.into_plain()
 }
 
 /// A fixed-size array `[F; N]` that the function reads only element by

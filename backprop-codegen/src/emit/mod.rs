@@ -316,7 +316,7 @@ pub fn emit(
         }
         None => (result(plan, &cx, l.outputs[0]), None),
     };
-    let unread = unread_params(plan, &cx);
+    let unread = unread_params(plan, &cx, false);
     let probes = constant_fields(l, &cx);
     let fields = grad_fields(plan, &cx);
     let Plan { grad, .. } = plan;
@@ -436,7 +436,7 @@ pub fn forward_item(
         Some(arrays) => tuple_result(plan, &cx, &l.outputs, arrays),
         None => result(plan, &cx, l.outputs[0]),
     };
-    let unread = unread_params(plan, &cx);
+    let unread = unread_params(plan, &cx, true);
     let probes = constant_fields(l, &cx);
     let views = plain_views(&cx, None);
     let value = plain_value(&cx, value);
@@ -790,13 +790,16 @@ fn unpack_d_out(plan: &Plan, outputs: &[NodeId], d_out: &Ident, d_outs: &[Ident]
 }
 
 /// `let _ = c;` for each constant parameter the backward does not read (it
-/// feeds only values that do not reach the output).
-fn unread_params(plan: &Plan, cx: &Cx) -> Vec<TokenStream> {
+/// feeds only values that do not reach the output); in a forward pass alone
+/// (`forward_only`), for each parameter it does not read.
+fn unread_params(plan: &Plan, cx: &Cx, forward_only: bool) -> Vec<TokenStream> {
     let r = &plan.body;
     r.graph
         .ids()
         .filter_map(|id| match r.node(id) {
-            Node::Param(i) if !cx.func.params[*i].differentiable && !r.live(id) => {
+            Node::Param(i)
+                if (forward_only || !cx.func.params[*i].differentiable) && !r.live(id) =>
+            {
                 let ident = &cx.func.params[*i].ident;
                 Some(quote!(let _ = #ident;))
             }

@@ -60,6 +60,14 @@ impl Lowerer<'_> {
                         self.bind_name(pi.ident.to_string(), id, before, Form::Value);
                         return;
                     }
+                    // Any other value so typed is a float (Rust checks the
+                    // original): a call's, a branch's, a constant's.
+                    self.bind(&pt.pat, expr);
+                    let name = pi.ident.to_string();
+                    if let Some(id) = self.lookup(&name) {
+                        self.graph.typed_floats.insert(id);
+                    }
+                    return;
                 }
                 self.bind(&pt.pat, expr)
             }

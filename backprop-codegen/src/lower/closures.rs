@@ -155,9 +155,13 @@ impl Lowerer<'_> {
                 varying.push((ident, id));
             } else {
                 let path: Expr = syn::parse_quote!(#ident);
-                let Some(k) = self.const_tokens(&path, "") else {
+                let Some(mut k) = self.const_tokens(&path, "") else {
                     return self.error_node(span);
                 };
+                if self.generic_copy() && self.may_be_original(id) {
+                    // `let c = PI;` read in the copy over duals: as `__F`.
+                    k.expr = crate::generic::lifted(&name, &self.env.krate);
+                }
                 if self.known_float(id) {
                     floats.push(ident.clone());
                 }

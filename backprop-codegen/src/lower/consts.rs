@@ -251,16 +251,20 @@ impl Lowerer<'_> {
         let mut expr = expr.clone();
         let containers: HashSet<String> = refs
             .iter()
-            .filter(|(_, id, _)| match self.graph.get(*id).node {
-                Node::Param(i) => matches!(
-                    self.func.params[i].kind,
-                    Kind::Array {
-                        axes: Some(1),
-                        plain: Some(_),
-                        ..
-                    }
-                ),
-                _ => false,
+            .filter(|(_, id, _)| {
+                // Through the captures of loop bodies and branch arms.
+                let (depth, id) = self.origin_at(self.outer.len(), *id);
+                match self.graph_at(depth).get(id).node {
+                    Node::Param(i) => matches!(
+                        self.func.params[i].kind,
+                        Kind::Array {
+                            axes: Some(1),
+                            plain: Some(_),
+                            ..
+                        }
+                    ),
+                    _ => false,
+                }
             })
             .map(|(name, ..)| name.clone())
             .collect();

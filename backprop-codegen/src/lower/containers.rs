@@ -9,7 +9,7 @@
 //! After:  `let y = Array1::from_elem(3, 0.0); let p = bp::pack(&[&x, &p_1]);`
 
 use super::Lowerer;
-use crate::graph::NodeId;
+use crate::graph::{ConstArg, Form, Node, NodeId};
 use crate::vocab::Op;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -52,7 +52,7 @@ impl Lowerer<'_> {
         if !self.mentions_varying(whole) {
             return match self.float_constant(whole) {
                 Some(array) => self.constant(&array, ""),
-                None => self.constant(whole, ""),
+                None => self.plain_constant(whole),
             };
         }
         if elems.is_empty()
@@ -67,7 +67,10 @@ impl Lowerer<'_> {
             return self.error_node(whole.span());
         }
         let inputs: Vec<NodeId> = elems.iter().map(|e| self.expr(e)).collect();
-        if let Some(at) = inputs.iter().position(|i| !self.known_float(*i)) {
+        // One element known to be a float is enough: the original function
+        // compiles, so Rust gives the others its type.
+        let known = inputs.iter().any(|i| self.known_float(*i));
+        if let Some(at) = inputs.iter().position(|i| !known && !self.known_float(*i)) {
             self.cx.error_at(
                 elems[at],
                 "a literal of differentiable values is a vector of floats (`[a, b, c]`); this element is not known to be a float (an array: join arrays with `concat(Axis(k), &[&a, &b, ...])`; the value of a call: bind it with a type, `let v: f64 = f(..);`)",
@@ -75,6 +78,33 @@ impl Lowerer<'_> {
             return self.error_node(whole.span());
         }
         self.op(Op::Pack, inputs, Vec::new(), whole.span())
+    }
+
+    /// A constant container as the user wrote it (`[a, b]`, `vec![a, b]`):
+    /// Rust's, read by ops through a view (see [`Self::viewed`]).
+    fn plain_constant(&mut self, whole: &Expr) -> NodeId {
+        let id = self.constant(whole, "");
+        self.graph.plain_consts.insert(id);
+        id
+    }
+
+    /// An op's input as the op reads it: a constant container the user
+    /// wrote ([`Self::plain_constant`]) through a view of its elements.
+    pub(super) fn viewed(&mut self, id: NodeId, span: proc_macro2::Span) -> NodeId {
+        let (depth, origin) = self.origin_at(self.outer.len(), id);
+        if !self.graph_at(depth).plain_consts.contains(&origin) {
+            return id;
+        }
+        let name = "__bp_container";
+        let ident = syn::Ident::new(name, span);
+        let krate = &self.env.krate;
+        let c = ConstArg {
+            expr: syn::parse_quote!(#krate::__private::plain_view(&#ident)),
+            refs: vec![(name.to_owned(), id, Form::Value)],
+            deps: vec![id],
+            place: false,
+        };
+        self.add(Node::Const(c), self.temp(), span, false)
     }
 
     /// `[c; n]`: `n` copies of a constant float, a constant array; of other
@@ -108,6 +138,10 @@ impl Lowerer<'_> {
                 return Some(self.constant(whole, ""));
             }
             let literal: Expr = syn::parse_quote_spanned!(mac.span()=> [#(#elems),*]);
+            if !self.mentions_varying(whole) && self.float_constant(&literal).is_none() {
+                // A `Vec` of constants stays one (`g(v)` of `v: Vec<f64>`).
+                return Some(self.plain_constant(whole));
+            }
             return Some(self.array_literal(&literal, &elems));
         }
         let repeat = |input: syn::parse::ParseStream| {
@@ -317,6 +351,13 @@ pub(super) fn slice_methods(
     }
     impl VisitMut for Rewrite<'_> {
         fn visit_expr_mut(&mut self, e: &mut Expr) {
+            // `x.raw_dim()` is the walk's own (`x[unravel(x.raw_dim(), k)]`),
+            // of the view: a slice has no such method.
+            if let Expr::MethodCall(m) = e {
+                if m.method == "raw_dim" && matches!(&*m.receiver, Expr::Path(_)) {
+                    return;
+                }
+            }
             if let Expr::Path(p) = e {
                 if p.qself.is_none()
                     && p.path

@@ -614,6 +614,7 @@ impl Lowerer<'_> {
         if with_value {
             outputs.push(value);
         }
+        let outputs = self.lifted_outputs(outputs);
         let out_varying = outputs.iter().map(|o| self.varying[o.index()]).collect();
         let (graph, captures) = self.pop_frame();
         let region = Region {
@@ -667,6 +668,7 @@ impl Lowerer<'_> {
         self.base = outer_base;
         let scope = self.scopes.pop().expect("the loop's scope").names;
         let outputs: Vec<NodeId> = carried.iter().map(|(name, _)| scope[name]).collect();
+        let outputs = self.lifted_outputs(outputs);
         let out_varying = outputs.iter().map(|o| self.varying[o.index()]).collect();
         let (graph, captures) = self.pop_frame();
         let region = Region {
@@ -676,6 +678,25 @@ impl Lowerer<'_> {
         };
         let captured = captures[carried.len()..].iter().map(|c| c.0).collect();
         (region, captured, out_varying, cond)
+    }
+
+    /// In the copy over duals, a region's outputs that are floats of the
+    /// original's type (`u = c;` of `let c: f64 = PI;` in a loop) read as
+    /// `__F`, the type of what they carry; any other as it is.
+    fn lifted_outputs(&mut self, outputs: Vec<NodeId>) -> Vec<NodeId> {
+        if !self.generic_copy() {
+            return outputs;
+        }
+        outputs
+            .into_iter()
+            .map(|o| {
+                if self.known_float(o) {
+                    self.lifted(o, Span::call_site())
+                } else {
+                    o
+                }
+            })
+            .collect()
     }
 }
 

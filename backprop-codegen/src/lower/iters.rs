@@ -277,6 +277,27 @@ impl Lowerer<'_> {
         self.iterator_fold(&fold)
     }
 
+    /// A sum, product or fold of an iterator over constants only
+    /// (`ys.iter().enumerate().map(..).sum::<f64>()` of data outside
+    /// `wrt(..)`, `ys[1..].iter().sum()`): Rust's, a constant.
+    pub(super) fn constant_iteration(&mut self, m: &syn::ExprMethodCall) -> Option<NodeId> {
+        if !matches!(m.method.to_string().as_str(), "sum" | "product" | "fold") {
+            return None;
+        }
+        let mut source = super::strip_paren(&m.receiver);
+        while let Expr::MethodCall(map) = source {
+            if map.method != "map" {
+                break;
+            }
+            source = super::strip_paren(&map.receiver);
+        }
+        let whole = Expr::MethodCall(m.clone());
+        if !iterator(source) || self.mentions_varying(&whole) {
+            return None;
+        }
+        Some(self.constant(&whole, ""))
+    }
+
     /// `source.filter(|p| cond)` of a differentiable array's elements,
     /// rows, columns, lanes or windows (through `skip`, `take`,
     /// `step_by`, `rev`, `copied`, `cloned`): the source and the closure.

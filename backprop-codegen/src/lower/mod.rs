@@ -761,6 +761,7 @@ impl Lowerer<'_> {
         if failed {
             return self.error_node(span);
         }
+        let inputs: Vec<NodeId> = inputs.into_iter().map(|i| self.viewed(i, span)).collect();
         let inputs = if self.generic_copy() {
             inputs.into_iter().map(|i| self.lifted(i, span)).collect()
         } else {

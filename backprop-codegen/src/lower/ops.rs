@@ -148,6 +148,9 @@ impl Lowerer<'_> {
         if let Some(id) = self.mapped_closure(m) {
             return id;
         }
+        if let Some(id) = self.constant_iteration(m) {
+            return id;
+        }
         if let Some(id) = self.write_view(m) {
             return id;
         }

@@ -20,8 +20,13 @@ pub fn plan(r: &mut Region, sh: &Shared) {
         return;
     }
     for id in r.graph.ids() {
-        if let Node::Op { op, .. } = r.node(id) {
-            if op.elementwise() && r.scalar[id.index()] {
+        if let Node::Op { op, inputs, .. } = r.node(id) {
+            // Its operands too: a value typed a float by its `let` (`let
+            // v: f64 = a.ln();`) may have operands of types not known.
+            if op.elementwise()
+                && r.scalar[id.index()]
+                && inputs.iter().all(|i| r.scalar[i.index()])
+            {
                 r.plain.insert(id);
             }
         }
