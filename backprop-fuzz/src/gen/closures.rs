@@ -212,16 +212,16 @@ impl Program<'_> {
         if self.rng.chance(0.3) {
             self.int_counter += 1;
             let c = format!("c{}", self.int_counter);
-            let val = self.lit();
+            let (val, bound) = self.lit_or_named(false);
             // Typed: a float literal used only as a receiver (`c1.cos()`)
             // would have no type in Rust.
-            let stmt = if self.rng.chance(0.5) {
+            let stmt = if self.rng.chance(0.5) || !is_literal(&val) {
                 format!("let {c}: {} = {val};", self.ty)
             } else {
-                format!("let {c} = {};", self.float_lit(val))
+                format!("let {c} = {};", self.float_lit(&val))
             };
             self.stmts.push(stmt);
-            caps.push(V::scalar_expr(c, literal(val)));
+            caps.push(V::scalar_expr(c, bound));
         }
         let env: Vec<V> = caps.iter().chain(elems).cloned().collect();
         let saved_env = std::mem::replace(&mut self.env, env);

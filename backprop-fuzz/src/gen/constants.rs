@@ -49,6 +49,7 @@ impl Program<'_> {
             .params
             .iter()
             .enumerate()
+            .filter(|(_, p)| !matches!(p.style, Style::Plain(_)))
             .flat_map(|(i, p)| {
                 p.shape
                     .iter()
@@ -181,7 +182,9 @@ impl Program<'_> {
         let idx: Vec<usize> = (0..self.params.len())
             .filter(|&i| {
                 let p = &self.params[i];
-                !p.shape.is_empty() && size(&p.shape) >= 2 && p.style != Style::View
+                !p.shape.is_empty()
+                    && size(&p.shape) >= 2
+                    && !matches!(p.style, Style::View | Style::Plain(_))
             })
             .collect();
         if !idx.is_empty() && self.rng.chance(0.35) {

@@ -9,6 +9,11 @@ use super::vocab::Group;
 impl Program<'_> {
     /// A random expression of any shape.
     pub fn expr(&mut self, depth: i32) -> V {
+        if !self.plain.is_empty() && self.in_closure == 0 && self.rng.chance(0.1) {
+            if let Some(v) = self.plain_read(depth) {
+                return v;
+            }
+        }
         if depth <= 0 || self.rng.chance(0.25) {
             return self.any_leaf();
         }
@@ -79,9 +84,8 @@ impl Program<'_> {
 
     /// `a op c` or `c op a` for a literal `c`; `c / guarded(a)`.
     fn with_literal(&mut self, a: V) -> V {
-        let c = self.lit();
         let op = self.rng.word(&["+", "-", "*", "/"]);
-        let cb = literal(c);
+        let (c, cb) = self.lit_or_named(matches!(op, "+" | "-"));
         if op == "/" && self.rng.chance(0.5) {
             let den = self.guard(&a, "1.0");
             return V::new(format!("{c} / {}", den.atom()), a.shape, cb);

@@ -32,6 +32,7 @@ mod constants;
 mod control;
 mod expr;
 mod output;
+mod plain;
 mod program;
 mod reduce;
 mod render;
@@ -206,7 +207,9 @@ fn header(config: &Config, part: usize) -> String {
          use backprop::prelude::*;\n\
          use backprop_testkit::{{random, random32, scalar, scalar32}};\n\
          #[allow(unused_imports)]\n\
-         use backprop::{{hvpcheck, jvpcheck}};\n\n",
+         use backprop::{{hvpcheck, jvpcheck}};\n\
+         #[allow(unused_imports)]\n\
+         use std::f64::consts::{{E, FRAC_1_SQRT_2, FRAC_PI_4, LN_2, PI}};\n\n",
         config.seed,
         config.count,
         part,

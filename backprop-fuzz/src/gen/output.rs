@@ -9,6 +9,9 @@ use super::value::{Form, EXP_LIMIT, V};
 impl Program<'_> {
     /// The final expression of the body; sets the output's shape and bound.
     pub fn output(&mut self) -> String {
+        if let Some(code) = self.plain_output() {
+            return code;
+        }
         if !self.has_return && self.rng.chance(0.12) {
             return self.tuple_output();
         }

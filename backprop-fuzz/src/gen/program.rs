@@ -1,6 +1,7 @@
 //! One program being generated: its parameters, statements and operands,
 //! the helpers every construct uses, and the statement loop.
 
+use super::plain::{Container, Kind};
 use super::rng::Rng;
 use super::stats::Stats;
 use super::value::{numbered, words, Form, Shape, LIMIT, V};
@@ -20,6 +21,8 @@ pub enum Style {
     Owned,
     /// `ArrayView2<f64>`.
     View,
+    /// A plain Rust container (`&[f64]`, `[f64; N]`, ...).
+    Plain(Kind),
 }
 
 /// A parameter of a program.
@@ -39,6 +42,8 @@ pub enum Out {
     Value(Shape),
     /// A tuple: each component's shape and bound.
     Tuple(Vec<(Shape, f64)>),
+    /// A `Vec` ([`Kind::LocalVec`]) or a fixed-size array of a length.
+    Plain(Kind, usize),
 }
 
 /// What a later program needs to know of an earlier one to call it.
@@ -119,6 +124,10 @@ pub struct Program<'a> {
     pub out_bound: f64,
     pub final_expr: String,
     pub counts: Stats,
+    /// The containers the program may read (see `plain.rs`), and the items
+    /// written before the function (its own `const`s and `static`s).
+    pub plain: Vec<Container>,
+    pub items: Vec<String>,
 }
 
 impl<'a> Program<'a> {
@@ -177,6 +186,8 @@ impl<'a> Program<'a> {
             out_bound: 1.0,
             final_expr: String::new(),
             counts: Stats::default(),
+            plain: Vec::new(),
+            items: Vec::new(),
         }
     }
 
@@ -191,7 +202,11 @@ impl<'a> Program<'a> {
             plain: self.uses_labels.is_none()
                 && !self.uses_constant
                 && self.uses_ws.is_none()
-                && self.uses_int.is_none(),
+                && self.uses_int.is_none()
+                && self
+                    .params
+                    .iter()
+                    .all(|p| !matches!(p.style, Style::Plain(_))),
         }
     }
 
@@ -289,6 +304,16 @@ impl<'a> Program<'a> {
             "array!",
         ];
         if VIEWS.iter().any(|v| code.contains(v)) || words(code).any(|w| numbered(w, 'f')) {
+            return false;
+        }
+        // A named constant (`PI`, `F0012_K0`): the macro does not see its
+        // item, so not its type, nor that of arithmetic with it.
+        let named = |w: &str| {
+            w.chars().any(|c| c.is_ascii_uppercase())
+                && w.chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        };
+        if words(code).any(named) {
             return false;
         }
         !words(code).any(|w| (numbered(w, 't') || numbered(w, 'n')) && self.unknown_ty.contains(w))

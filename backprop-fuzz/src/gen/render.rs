@@ -40,7 +40,7 @@ impl Program<'_> {
             // A `&[f64]` is differentiable by default: `ws` is data.
             args.push(format!("wrt({})", wrt.join(", ")));
         }
-        let mut out = Vec::new();
+        let mut out = self.items.clone();
         let nargs = self.params.len()
             + usize::from(self.uses_labels.is_some())
             + 1
@@ -79,6 +79,7 @@ impl Program<'_> {
     fn param_type(&self, p: &Param) -> String {
         let ty = self.ty;
         match p.style {
+            Style::Plain(kind) => self.plain_type(kind, &p.shape),
             _ if p.shape.is_empty() => ty.to_owned(),
             Style::Ref => format!("&{}", array_type(&p.shape, ty)),
             Style::Owned => array_type(&p.shape, ty),
@@ -107,6 +108,7 @@ impl Program<'_> {
                 format!("({})", tys.join(", "))
             }
             Out::Value(s) => array_type(s, self.ty),
+            Out::Plain(kind, n) => self.plain_type(*kind, &[*n]),
         };
         format!("fn {}({}) -> {ret}", self.name, ps.join(", "))
     }
@@ -171,6 +173,14 @@ impl Program<'_> {
         }
     }
 
+    /// Random values of `p`'s type, bound to `name`.
+    fn param_line(&self, p: &Param, name: &str) -> String {
+        match p.style {
+            Style::Plain(kind) => self.plain_random_line(name, kind, &p.shape),
+            _ => self.random_line(name, &p.shape),
+        }
+    }
+
     /// The arguments of a call in the test: in a closure over the
     /// differentiable parameters (`closure`), or of the test's own values.
     fn test_args(&self, closure: bool) -> Vec<String> {
@@ -178,6 +188,7 @@ impl Program<'_> {
             .params
             .iter()
             .map(|p| match p.style {
+                Style::Plain(kind) => Self::plain_arg(&p.name, kind, closure && p.diff),
                 _ if p.shape.is_empty() && closure && p.diff => format!("*{}", p.name),
                 _ if p.shape.is_empty() => p.name.clone(),
                 Style::Ref if closure && p.diff => p.name.clone(),
@@ -207,7 +218,7 @@ impl Program<'_> {
             format!("    let mut s = {seed}u64;"),
         ];
         for p in &self.params {
-            lines.push(self.random_line(&p.name, &p.shape));
+            lines.push(self.param_line(p, &p.name));
         }
         if let Some((rows, classes)) = self.uses_labels {
             let labels: Vec<String> = (0..rows)
@@ -247,8 +258,13 @@ impl Program<'_> {
         lines.push(format!("    assert_eq!(value, {name}({plain}));"));
         for p in self.params.iter().filter(|p| p.diff && !p.shape.is_empty()) {
             // Every gradient has its parameter's shape (unbroadcast, zeros).
+            let query = if matches!(p.style, Style::Plain(_)) {
+                "len"
+            } else {
+                "shape"
+            };
             lines.push(format!(
-                "    assert_eq!(grads.{0}.shape(), {0}.shape());",
+                "    assert_eq!(grads.{0}.{query}(), {0}.{query}());",
                 p.name
             ));
         }
@@ -280,8 +296,8 @@ impl Program<'_> {
                 }
                 match out {
                     Out::Tuple(_) => lines.push(format!("        .upstream(&{up})")),
-                    Out::Value(s) if !s.is_empty() => lines.push("        .upstream(&up)".into()),
-                    Out::Value(_) => {}
+                    Out::Value(s) if s.is_empty() => {}
+                    Out::Value(_) | Out::Plain(..) => lines.push("        .upstream(&up)".into()),
                 }
                 lines.push(format!("        .check(&({tup}), |({pat})| {call})"));
                 lines.push("        .unwrap();".into());
@@ -316,6 +332,10 @@ impl Program<'_> {
                 lines.push(self.random_line("up", s));
                 "&up".into()
             }
+            Out::Plain(kind, n) => {
+                lines.push(self.plain_random_line("up", *kind, &[*n]));
+                "&up".into()
+            }
         }
     }
 
@@ -325,7 +345,7 @@ impl Program<'_> {
     fn render_modes(&self, lines: &mut Vec<String>, tup: &str, pat: &str, up: &str) {
         let diff: Vec<&Param> = self.params.iter().filter(|p| p.diff).collect();
         for p in &diff {
-            lines.push(self.random_line(&format!("v_{}", p.name), &p.shape));
+            lines.push(self.param_line(p, &format!("v_{}", p.name)));
         }
         let dtup = tuple(diff.iter().map(|p| {
             if p.shape.is_empty() {
@@ -336,6 +356,7 @@ impl Program<'_> {
         }));
         let dpat = tuple(diff.iter().map(|p| format!("v_{}", p.name)));
         let targs = diff.iter().map(|p| match p.style {
+            Style::Plain(kind) => Self::plain_arg(&format!("v_{}", p.name), kind, true),
             _ if p.shape.is_empty() => format!("*v_{}", p.name),
             Style::Ref => format!("v_{}", p.name),
             Style::Owned => format!("v_{}.clone()", p.name),

@@ -64,6 +64,9 @@ impl Program<'_> {
             }
             self.uses_constant = true;
         }
+        if self.rng.chance(0.25) {
+            self.plain_params();
+        }
         if self.rng.chance(0.15) {
             let shape = self.rng.pick(SHAPES).to_vec();
             self.env
@@ -98,6 +101,7 @@ impl Program<'_> {
                 && !self.tuple_callees.is_empty()
                 && self.tuple_call(depth)
             || (0.78..0.78 + carried).contains(&r) && self.carried(depth)
+            || (0.88..0.95).contains(&r) && self.plain_stmt(depth)
             || (0.53..0.58).contains(&r) && self.branch_value(depth);
         if done {
             return;
