@@ -644,3 +644,37 @@ fn containers_of_constants_read_by_ops_and_by_rust() {
     })
     .unwrap();
 }
+
+/// Found by backprop-fuzz (seed 20261216, program f0402): a `for` loop
+/// over a constant slice's `iter().enumerate()` reads its items as values,
+/// and the body's `*v` then dereferenced an `f64`.
+#[differentiable(hvp, wrt(p1))]
+fn loop_over_constant_items(p1: f64, s0: &[f64]) -> f64 {
+    let mut t1 = 0.0_f64;
+    for (i, v) in s0.iter().enumerate() {
+        t1 -= *v * (i as f64 * 0.5 + 1.0) * p1;
+    }
+    for v in s0 {
+        t1 += *v * p1 * p1;
+    }
+    t1
+}
+
+#[test]
+fn items_of_a_constant_slice_read_through_their_references() {
+    let s0 = [1.0, 2.0, 3.0];
+    let x: f64 = 0.3;
+    let (v, g) = loop_over_constant_items_backward(x, &s0, 1.0);
+    assert_eq!(v, loop_over_constant_items(x, &s0));
+    // Σ sᵢ (i/2 + 1) = 10, Σ sᵢ = 6.
+    assert!((v - (-10.0 * x + 6.0 * x * x)).abs() < 1e-12);
+    assert!((g.p1 - (-10.0 + 12.0 * x)).abs() < 1e-12);
+    let (_, _, h) = loop_over_constant_items_hvp(x, &s0, 1.0);
+    assert!((h.p1 - 12.0).abs() < 1e-12);
+    let backward = |&(p,): &(f64,)| loop_over_constant_items_backward(p, &s0, 1.0);
+    gradcheck(&(x,), backward).unwrap();
+    hvpcheck(&(x,), &(0.7,), |&(p,), &(t,)| {
+        loop_over_constant_items_hvp(p, &s0, t)
+    })
+    .unwrap();
+}

@@ -92,6 +92,31 @@ impl Item {
     }
 }
 
+/// `stmts` with `*v` read as `v` for each name `v` of `names`.
+fn read_through(mut stmts: Vec<syn::Stmt>, names: &[syn::Ident]) -> Vec<syn::Stmt> {
+    struct Derefs<'a>(&'a [syn::Ident]);
+    impl syn::visit_mut::VisitMut for Derefs<'_> {
+        fn visit_expr_mut(&mut self, e: &mut Expr) {
+            if let Expr::Unary(u) = e {
+                if let (syn::UnOp::Deref(_), Expr::Path(p)) = (&u.op, &*u.expr) {
+                    if p.path.get_ident().is_some_and(|i| self.0.contains(i)) {
+                        *e = (*u.expr).clone();
+                        return;
+                    }
+                }
+            }
+            syn::visit_mut::visit_expr_mut(self, e);
+        }
+    }
+    if !names.is_empty() {
+        let mut derefs = Derefs(names);
+        for s in &mut stmts {
+            syn::visit_mut::VisitMut::visit_stmt_mut(&mut derefs, s);
+        }
+    }
+    stmts
+}
+
 /// The body with each name of `places` replaced by its place; `Err` with
 /// the name where the body binds it again (it would stand for two things).
 pub(super) fn put_places(
@@ -380,6 +405,9 @@ impl Lowerer<'_> {
         };
         let mut plain = Vec::new();
         item.constant_names(pat, &mut plain);
+        // Those names are read as values (`Plain::plain`): the body's `*v`
+        // of a `&f64` item is `v`.
+        let body = read_through(body, &plain);
         let krate = &self.env.krate;
         let item = item.tokens();
         // `.filter(|p| cond)`: the items it drops are skipped; which ones is
