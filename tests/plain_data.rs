@@ -445,16 +445,20 @@ fn constant_rows_by_chunks() {
     .unwrap();
 }
 
-/// A problem struct holding its data as `Vec`s: a method differentiates
-/// its arguments (`wrt(w, b)`), `self` a constant.
+/// A problem struct holding its data as `Vec`s, an array, an ndarray
+/// array and a float: a method differentiates its arguments (`wrt(w, b)`),
+/// `self` a constant, in first and second order.
 pub struct LineFit {
     xs: Vec<f64>,
     ys: Vec<f64>,
+    k: f64,
+    c: [f64; 2],
+    m: Array1<f64>,
 }
 
 #[differentiable]
 impl LineFit {
-    #[differentiable(wrt(w, b))]
+    #[differentiable(hvp, wrt(w, b))]
     fn loss(&self, w: f64, b: f64) -> f64 {
         self.xs
             .iter()
@@ -465,7 +469,7 @@ impl LineFit {
     }
 
     /// The same by index, in a loop.
-    #[differentiable(wrt(w, b))]
+    #[differentiable(hvp, wrt(w, b))]
     fn loss_by_index(&self, w: f64, b: f64) -> f64 {
         let mut s = 0.0;
         for i in 0..self.xs.len() {
@@ -473,6 +477,81 @@ impl LineFit {
         }
         s / self.xs.len() as f64
     }
+
+    /// Every kind of field, in arithmetic, under functions and in a loop:
+    /// `k (w² + b²) + Σᵢ cᵢ sin(w mᵢ) + cos(w b)`.
+    #[differentiable(hvp, wrt(w, b))]
+    fn curved(&self, w: f64, b: f64) -> f64 {
+        let mut s = self.k * (w * w + b * b);
+        for i in 0..2 {
+            s += self.c[i] * (w * self.m[i]).sin();
+        }
+        s + (w * b).cos()
+    }
+}
+
+#[test]
+fn second_order_of_methods_of_a_constant_problem_struct() {
+    let fit = LineFit {
+        xs: vec![1.0, 2.0, 3.0, 4.0],
+        ys: vec![2.5, 3.0, 5.5, 6.0],
+        k: 0.25,
+        c: [1.5, -0.5],
+        m: array![0.5, 2.0],
+    };
+    let (w, b) = (0.75, 0.5);
+    let (tw, tb) = (1.0, -0.5);
+    let close = |a: f64, e: f64| (a - e).abs() <= 1e-12 * e.abs().max(1.0);
+    // The mean squared error's Hessian: (2/n) [[Σx², Σx], [Σx, n]].
+    let (n, sx, sxx) = (4.0, 10.0, 30.0);
+    let hw = 2.0 / n * (sxx * tw + sx * tb);
+    let hb = 2.0 / n * (sx * tw + n * tb);
+    let (v1, g1) = fit.loss_backward(w, b, 1.0);
+    let (v, g, h) = fit.loss_hvp(w, b, tw, tb);
+    assert_eq!((v, g.w, g.b), (v1, g1.w, g1.b));
+    assert!(close(h.w, hw) && close(h.b, hb), "{h:?} against {hw}, {hb}");
+    let (v, g, h) = fit.loss_by_index_hvp(w, b, tw, tb);
+    assert!(close(v, v1) && close(g.w, g1.w) && close(g.b, g1.b));
+    assert!(close(h.w, hw) && close(h.b, hb), "{h:?} against {hw}, {hb}");
+    let (v, g, h) = fit.curved_hvp(w, b, tw, tb);
+    assert_eq!(v, fit.curved(w, b));
+    let (k, c, m) = (fit.k, fit.c, &fit.m);
+    let gw = 2.0 * k * w + c[0] * m[0] * (w * m[0]).cos() + c[1] * m[1] * (w * m[1]).cos()
+        - b * (w * b).sin();
+    let gb = 2.0 * k * b - w * (w * b).sin();
+    assert!(close(g.w, gw) && close(g.b, gb));
+    let hww = 2.0 * k
+        - c[0] * m[0] * m[0] * (w * m[0]).sin()
+        - c[1] * m[1] * m[1] * (w * m[1]).sin()
+        - b * b * (w * b).cos();
+    let hwb = -(w * b).sin() - w * b * (w * b).cos();
+    let hbb = 2.0 * k - w * w * (w * b).cos();
+    assert!(
+        close(h.w, hww * tw + hwb * tb),
+        "{} against {}",
+        h.w,
+        hww * tw + hwb * tb
+    );
+    assert!(
+        close(h.b, hwb * tw + hbb * tb),
+        "{} against {}",
+        h.b,
+        hwb * tw + hbb * tb
+    );
+    let backward = |&(w, b): &(f64, f64)| fit.curved_backward(w, b, 1.0);
+    gradcheck(&(w, b), backward).unwrap();
+    jvpcheck(&(w, b), &(tw, tb), backward, |&(w, b), &(tw, tb)| {
+        fit.curved_jvp(w, b, tw, tb)
+    })
+    .unwrap();
+    hvpcheck(&(w, b), &(tw, tb), |&(w, b), &(tw, tb)| {
+        fit.curved_hvp(w, b, tw, tb)
+    })
+    .unwrap();
+    hvpcheck(&(w, b), &(tw, tb), |&(w, b), &(tw, tb)| {
+        fit.loss_hvp(w, b, tw, tb)
+    })
+    .unwrap();
 }
 
 #[test]
@@ -480,6 +559,9 @@ fn a_method_of_a_constant_problem_struct() {
     let fit = LineFit {
         xs: vec![1.0, 2.0, 3.0, 4.0],
         ys: vec![2.5, 3.0, 5.5, 6.0],
+        k: 0.0,
+        c: [0.0; 2],
+        m: Array1::zeros(2),
     };
     let (w, b) = (0.75, 0.5);
     let n = fit.xs.len() as f64;

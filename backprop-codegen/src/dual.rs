@@ -134,9 +134,12 @@ pub fn check(func: &Function, order: SecondOrder, cx: &mut Ctxt) {
     let mut elems = Vec::new();
     for p in &func.params {
         match &p.kind {
+            // A constant `self` (a problem's data): its fields read as the
+            // copy's floats (see `copy`).
+            _ if p.ident == "self" && !p.differentiable => {}
             Kind::Model { .. } if p.ident == "self" => cx.error(
                 p.ident.span(),
-                format!("`{what}` does not take a method yet; write a free function that takes the model (`fn loss(model: &Mlp<f64>, ..)`)"),
+                format!("`{what}` does not take a method whose `self` is differentiable yet; name the other parameters in `wrt(..)` (a constant `self`), or write a free function that takes the model (`fn loss(model: &Mlp<f64>, ..)`)"),
             ),
             Kind::Model { .. } if !mentions_float(&p.ty) => cx.error_at(
                 &p.ty,
@@ -310,6 +313,8 @@ pub fn wrappers(func: &Function, order: SecondOrder, krate: &TokenStream) -> Tok
         let t = format_ident!("t_{}", x, span = x.span());
         let arg = match (&p.kind, p.differentiable) {
             (Kind::Constant, _) => quote!(#x),
+            // A constant `self`: the copy reads its fields as duals.
+            _ if p.ident == "self" => quote!(self),
             (kind, differentiable) if kind.plain().is_some() => {
                 // A container: its duals in a container of its kind (a
                 // slice's in a `Vec`), passed as the parameter takes it.
@@ -365,7 +370,7 @@ pub fn wrappers(func: &Function, order: SecondOrder, krate: &TokenStream) -> Tok
     let bounds = func.float_param.as_ref().map(|_| {
         quote!(#[allow(clippy::multiple_bound_locations, reason = "the user's bounds, and the runtime's float traits")])
     });
-    let (generics, where_clause, original, grad_args) = match &func.float_param {
+    let (generics, where_clause, mut original, grad_args) = match &func.float_param {
         Some(t) => (
             sig.generics.to_token_stream(),
             crate::emit::where_clause(func, krate),
@@ -379,6 +384,11 @@ pub fn wrappers(func: &Function, order: SecondOrder, krate: &TokenStream) -> Tok
             TokenStream::new(),
         ),
     };
+    // A method's copy is an associated function of its type.
+    let of_self = func.self_ty.as_ref().map(|_| quote!(Self::));
+    if of_self.is_some() {
+        original = quote!(Self::#original);
+    }
     let jvp_name = format_ident!("{}_jvp", name, span = name.span());
     let jvp_doc = format!(
         " Runs [`{name}`] forward with a tangent for each differentiable parameter ({}): returns the value and its derivative along those tangents. Written by `#[differentiable(jvp)]`.",
@@ -396,7 +406,7 @@ pub fn wrappers(func: &Function, order: SecondOrder, krate: &TokenStream) -> Tok
         #vis fn #jvp_name #generics(#(#inputs,)* #(#tangents,)*) -> (#ret, #ret) #where_clause {
             // The original counts as used where only this is.
             let _ = #original;
-            let out = #copy::<#dual_float>(#(#args),*);
+            let out = #of_self #copy::<#dual_float>(#(#args),*);
             #dual::split::<#ret>(&out)
         }
     };
@@ -408,7 +418,7 @@ pub fn wrappers(func: &Function, order: SecondOrder, krate: &TokenStream) -> Tok
     }
     let hvp_name = format_ident!("{}_hvp", name, span = name.span());
     let backward = format_ident!("{}_backward", copy);
-    let grad = grad_struct_name(name);
+    let grad = crate::emit::grad_struct_of(func);
     let fields: Vec<_> = func
         .params
         .iter()
@@ -433,7 +443,7 @@ pub fn wrappers(func: &Function, order: SecondOrder, krate: &TokenStream) -> Tok
         #bounds
         #vis fn #hvp_name #generics(#(#inputs,)* #(#tangents,)*) -> (#ret, #grad #grad_args, #grad #grad_args) #where_clause {
             let _ = #original;
-            let (out, grad) = #backward::<#dual_float>(#(#args,)* #one);
+            let (out, grad) = #of_self #backward::<#dual_float>(#(#args,)* #one);
             (
                 out.value,
                 #grad { #(#fields: #dual::Dualize::value_of(&grad.#fields),)* },

@@ -215,7 +215,7 @@ fn function(
                 &mut sh.namer,
                 args.each,
             ));
-            let outside = frame.outside;
+            let mut outside = frame.outside;
             if args.dual_copy {
                 let d_out = Namer::new(used.clone()).fresh("d_out");
                 inside.extend(dual::calls(&func, &krate, &d_out));
@@ -227,10 +227,15 @@ fn function(
                     krate: args.krate.clone(),
                     opts: args.opts,
                     dual_copy: true,
+                    self_ty: args.self_ty.clone(),
+                    impl_float: args.impl_float.clone(),
                     ..Args::default()
                 };
-                let (copied, _) = function(Ok(copy_args), copy, used);
+                // A method's copy is a method too; its gradient struct goes
+                // beside the block.
+                let (copied, copied_outside) = function(Ok(copy_args), copy, used);
                 inside.extend(dual::hidden(copied));
+                outside.extend(dual::hidden(copied_outside));
                 inside.extend(dual::wrappers(&func, args.second, &krate));
             }
             (inside, outside)

@@ -323,8 +323,8 @@ const FLOAT_METHODS: &[&str] = &[
 ];
 
 /// Whether a constant of the copy names a value of the original's float
-/// type: a constant of the user's (`PI`, `Self::K`) or the value of a call
-/// of the user's (`scale(2.0)`); not literals, the float type's own
+/// type: a constant of the user's (`PI`, `Self::K`), the value of a call
+/// of the user's (`scale(2.0)`), or a read of a constant `self`; not literals, the float type's own
 /// constants, nor a constructor of a type (`Array1::zeros(n)`), which are
 /// `__F`'s already or take it from their use.
 pub fn names_original(e: &Expr) -> bool {
@@ -332,6 +332,9 @@ pub fn names_original(e: &Expr) -> bool {
     impl<'a> syn::visit::Visit<'a> for Find {
         fn visit_expr(&mut self, e: &'a Expr) {
             match e {
+                // A constant `self`'s data (`self.xs[i]`), of the
+                // original's float type.
+                Expr::Path(p) if p.path.is_ident("self") => self.0 = true,
                 Expr::Path(p) if p.qself.is_none() => {
                     let generic = p.path.segments.first().is_some_and(|s| s.ident == FLOAT);
                     self.0 |= !generic && !is_function_path(&p.path) && constant_name(&p.path);

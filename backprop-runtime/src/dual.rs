@@ -835,11 +835,40 @@ macro_rules! lift_array {
                 self.0.mapv(|x| F::from_f64(crate::value::Float::to_f64(x)))
             }
         }
+        // A view of constant data (a method's `self.xs` walked as a view).
+        impl<D: ndarray::Dimension> LiftConstant for Lift<'_, ndarray::ArrayView<'_, $t, D>> {
+            type Out<F: crate::value::Float> = ndarray::Array<F, D>;
+            #[inline]
+            fn lift<F: crate::value::Float>(&self) -> ndarray::Array<F, D> {
+                self.0.mapv(|x| F::from_f64(crate::value::Float::to_f64(x)))
+            }
+        }
     )*};
 }
 // Owned arrays of `f64` and `f32` only: an array of duals keeps its
 // tangents.
 lift_array!(f64, f32);
+
+macro_rules! lift_container {
+    ($($t:ty),*) => {$(
+        impl LiftConstant for Lift<'_, Vec<$t>> {
+            type Out<F: crate::value::Float> = Vec<F>;
+            #[inline]
+            fn lift<F: crate::value::Float>(&self) -> Vec<F> {
+                self.0.iter().map(|&x| F::from_f64(crate::value::Float::to_f64(x))).collect()
+            }
+        }
+        impl<const N: usize> LiftConstant for Lift<'_, [$t; N]> {
+            type Out<F: crate::value::Float> = [F; N];
+            #[inline]
+            fn lift<F: crate::value::Float>(&self) -> [F; N] {
+                core::array::from_fn(|i| F::from_f64(crate::value::Float::to_f64(self.0[i])))
+            }
+        }
+    )*};
+}
+// The data of a method's constant `self` (`xs: Vec<f64>`, `k: [f64; 3]`).
+lift_container!(f64, f32);
 
 /// [`Lift`] of any other value (one of the copy's float type): a copy.
 #[doc(hidden)]

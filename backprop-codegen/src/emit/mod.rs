@@ -70,6 +70,19 @@ fn self_type_name(func: &Function) -> Option<Ident> {
     }
 }
 
+/// The name of a function's gradient struct: `NameGrad`, and for a
+/// method `TypeNameGrad` (`AffineEnergyGrad`), since two types may have
+/// methods of one name.
+pub fn grad_struct_of(func: &Function) -> Ident {
+    let name = &func.item.sig.ident;
+    match self_type_name(func) {
+        Some(ty) if func.method_struct() => {
+            format_ident!("{}{}", ty, grad_struct_name(name), span = name.span())
+        }
+        _ => grad_struct_name(name),
+    }
+}
+
 /// The field of the gradient struct for a parameter: its name, `self_` for
 /// `self`.
 pub fn grad_field(p: &crate::ast::Param) -> Ident {
@@ -85,14 +98,7 @@ pub fn frame(func: &Function, krate: &TokenStream, namer: &mut Namer, real: bool
     let sig = &func.item.sig;
     let vis = &func.item.vis;
     let name = &sig.ident;
-    let struct_name = match self_type_name(func) {
-        // A method's struct is named after its type too (`AffineEnergyGrad`),
-        // since two types may have methods of one name.
-        Some(ty) if func.method_struct() => {
-            format_ident!("{}{}", ty, grad_struct_name(name), span = name.span())
-        }
-        _ => grad_struct_name(name),
-    };
+    let struct_name = grad_struct_of(func);
     let backward_name = format_ident!("{}_backward", name, span = name.span());
     let fields: Vec<TokenStream> = func
         .params

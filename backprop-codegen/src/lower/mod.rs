@@ -136,7 +136,9 @@ pub fn lower_with(func: &Function, cx: &mut Ctxt, env: &Env) -> Option<Lowered> 
         // `wrt(..)` too (its tangent zero): all are the macro's values, so
         // that no arithmetic on floats is left to Rust's spelling, which
         // ndarray has for `f64` only.
-        let float = !matches!(p.kind, Kind::Constant);
+        // A constant `self` stays one: its fields are read as constants,
+        // each lifted to `__F` where an op reads it (`may_be_original`).
+        let float = !matches!(p.kind, Kind::Constant) && !(p.ident == "self" && !p.differentiable);
         let id = l.add(
             Node::Param(i),
             Name::User(p.ident.to_string()),
