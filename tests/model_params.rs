@@ -664,6 +664,84 @@ fn methods_of_a_generic_impl() {
     assert_eq!(gb.x.len(), 2);
 }
 
+/// Second order of methods of a generic `impl` whose `self` is the model:
+/// the copy runs on the model over duals (`Scaler<Dual<f64>>`).
+#[derive(Clone, Debug, Differentiable)]
+struct Scaled<T: backprop::Float> {
+    w: Array1<T>,
+    gain: T,
+}
+
+#[differentiable]
+impl<T: backprop::Float> Scaled<T> {
+    /// `gain Σ wᵢ xᵢ`, of the model alone.
+    #[differentiable(hvp)]
+    fn linear(&self, x: &Array1<T>) -> T {
+        (&self.w * x).sum() * self.gain
+    }
+
+    /// `gain Σ (wᵢ xᵢ)²`, of the model and `x`.
+    #[differentiable(hvp, wrt(self, x))]
+    fn squares(&self, x: &Array1<T>) -> T {
+        (&self.w * x).mapv(|v| v * v).sum() * self.gain
+    }
+}
+
+#[test]
+fn second_order_of_methods_of_a_generic_model() {
+    let s = Scaled {
+        w: array![0.5, -1.0],
+        gain: 2.0,
+    };
+    let t = Scaled {
+        w: array![1.0, 0.25],
+        gain: -0.5,
+    };
+    let x = array![1.0, 3.0];
+    // H·t of gain Σ wᵢ xᵢ: (xᵢ t_gain, Σ xᵢ t_wᵢ).
+    let (v, g, h) = s.linear_hvp(&x, &t);
+    assert_eq!(v, s.linear(&x));
+    assert_eq!((g.w.clone(), g.gain), (array![4.0, 12.0] / 2.0, -2.5));
+    assert_eq!(h.w, array![-0.5, -1.5]);
+    assert_eq!(h.gain, 1.0 + 0.75);
+    let (jv, d) = s.linear_jvp(&x, &t);
+    assert_eq!(jv, v);
+    assert_eq!(d, g.w.dot(&t.w) + g.gain * t.gain);
+    hvpcheck(&s, &t, |s, t| s.linear_hvp(&x, t)).unwrap();
+    gradcheck(&s, |s| s.linear_backward(&x, 1.0)).unwrap();
+    // gain Σ (wᵢ xᵢ)² in (w, gain, x), along (t, tx).
+    let tx = array![0.5, -1.0];
+    let (v, g, h) = s.squares_hvp(&x, &t, &tx);
+    assert_eq!(v, s.squares(&x));
+    let (gain, w) = (s.gain, &s.w);
+    assert_eq!(g.self_.gain, (w * &x).mapv(|v| v * v).sum());
+    let hx: Array1<f64> = (0..2)
+        .map(|i| {
+            let (wi, xi) = (w[i], x[i]);
+            // ∂/∂xᵢ = 2 gain wᵢ² xᵢ, differentiated along (t, tx).
+            2.0 * t.gain * wi * wi * xi
+                + 4.0 * gain * wi * t.w[i] * xi
+                + 2.0 * gain * wi * wi * tx[i]
+        })
+        .collect();
+    for (a, e) in h.x.iter().zip(&hx) {
+        assert!((a - e).abs() < 1e-12, "{a} against {e}");
+    }
+    hvpcheck(
+        &(s.clone(), x.clone()),
+        &(t.clone(), tx.clone()),
+        |(s, x), (t, tx)| s.squares_hvp(x, t, tx),
+    )
+    .unwrap();
+    jvpcheck(
+        &(s.clone(), x.clone()),
+        &(t.clone(), tx.clone()),
+        |(s, x)| s.squares_backward(x, 1.0),
+        |(s, x), (t, tx)| s.squares_jvp(x, t, tx),
+    )
+    .unwrap();
+}
+
 #[derive(Clone, Debug, Differentiable)]
 struct Gain {
     g: f64,

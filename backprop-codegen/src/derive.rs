@@ -262,7 +262,11 @@ fn dualize_impl(input: &ItemStruct, fields: &[Field<'_>], krate: &TokenStream) -
 }
 
 /// `tokens` with every `ident` replaced by `with`.
-fn replace_ident(tokens: TokenStream, ident: &syn::Ident, with: &TokenStream) -> TokenStream {
+pub(crate) fn replace_ident(
+    tokens: TokenStream,
+    ident: &syn::Ident,
+    with: &TokenStream,
+) -> TokenStream {
     tokens
         .into_iter()
         .map(|t| match t {

@@ -137,9 +137,12 @@ pub fn check(func: &Function, order: SecondOrder, cx: &mut Ctxt) {
             // A constant `self` (a problem's data): its fields read as the
             // copy's floats (see `copy`).
             _ if p.ident == "self" && !p.differentiable => {}
+            // A model of an `impl<T: Float>` block: the copy runs on the
+            // model over duals (`Model<Dual<T>>`, its `Dualize`).
+            Kind::Model { .. } if p.ident == "self" && func.float_param.is_some() => {}
             Kind::Model { .. } if p.ident == "self" => cx.error(
                 p.ident.span(),
-                format!("`{what}` does not take a method whose `self` is differentiable yet; name the other parameters in `wrt(..)` (a constant `self`), or write a free function that takes the model (`fn loss(model: &Mlp<f64>, ..)`)"),
+                format!("`{what}` takes a method whose `self` is differentiable only in an `impl<T: backprop::Float> Model<T>` block (the model runs on dual numbers); name the other parameters in `wrt(..)` for a constant `self`, or write a free function that takes the model (`fn loss(model: &Mlp<f64>, ..)`)"),
             ),
             Kind::Model { .. } if !mentions_float(&p.ty) => cx.error_at(
                 &p.ty,
@@ -314,7 +317,9 @@ pub fn wrappers(func: &Function, order: SecondOrder, krate: &TokenStream) -> Tok
         let arg = match (&p.kind, p.differentiable) {
             (Kind::Constant, _) => quote!(#x),
             // A constant `self`: the copy reads its fields as duals.
-            _ if p.ident == "self" => quote!(self),
+            _ if p.ident == "self" && !p.differentiable => quote!(self),
+            // A model `self`: the model over duals.
+            _ if p.ident == "self" => quote!(&#dual::with_tangent(self, #t)),
             (kind, differentiable) if kind.plain().is_some() => {
                 // A container: its duals in a container of its kind (a
                 // slice's in a `Vec`), passed as the parameter takes it.
@@ -357,7 +362,11 @@ pub fn wrappers(func: &Function, order: SecondOrder, krate: &TokenStream) -> Tok
             }
         };
         if p.differentiable {
-            let ty = &p.ty;
+            let ty = if p.ident == "self" {
+                quote!(&Self)
+            } else {
+                p.ty.to_token_stream()
+            };
             tangents.push(quote!(#t: #ty));
             named.push(format!("`{t}`"));
         }
@@ -384,11 +393,23 @@ pub fn wrappers(func: &Function, order: SecondOrder, krate: &TokenStream) -> Tok
             TokenStream::new(),
         ),
     };
-    // A method's copy is an associated function of its type.
-    let of_self = func.self_ty.as_ref().map(|_| quote!(Self::));
+    // A method's copy is an associated function of its type: of the type
+    // over duals in an `impl<T: Float>` block (`<Model<Dual<T>>>::`).
+    let of_self = func.self_ty.as_ref().map(|ty| match &func.float_param {
+        Some(t) => {
+            let over = crate::derive::replace_ident(ty.to_token_stream(), t, &dual_float);
+            quote!(<#over>::)
+        }
+        None => quote!(Self::),
+    });
     if of_self.is_some() {
-        original = quote!(Self::#original);
+        original = quote!(Self::#name);
     }
+    // A generic method takes no float type argument: its block's is `T`.
+    let turbofish = match (&func.self_ty, &func.float_param) {
+        (Some(_), Some(_)) => TokenStream::new(),
+        _ => quote!(::<#dual_float>),
+    };
     let jvp_name = format_ident!("{}_jvp", name, span = name.span());
     let jvp_doc = format!(
         " Runs [`{name}`] forward with a tangent for each differentiable parameter ({}): returns the value and its derivative along those tangents. Written by `#[differentiable(jvp)]`.",
@@ -406,7 +427,7 @@ pub fn wrappers(func: &Function, order: SecondOrder, krate: &TokenStream) -> Tok
         #vis fn #jvp_name #generics(#(#inputs,)* #(#tangents,)*) -> (#ret, #ret) #where_clause {
             // The original counts as used where only this is.
             let _ = #original;
-            let out = #of_self #copy::<#dual_float>(#(#args),*);
+            let out = #of_self #copy #turbofish(#(#args),*);
             #dual::split::<#ret>(&out)
         }
     };
@@ -435,20 +456,31 @@ pub fn wrappers(func: &Function, order: SecondOrder, krate: &TokenStream) -> Tok
         }
         None => quote_spanned!(name.span()=> #dual::Dual::<#elem>::constant(1.0)),
     };
+    // A method that differentiates its model alone has the model as its
+    // gradient (`Self`).
+    let (grad_ty, value, tangent) = if func.is_method() && !func.method_struct() {
+        (
+            quote!(Self),
+            quote!(#dual::Dualize::value_of(&grad)),
+            quote!(#dual::Dualize::tangent_of(&grad)),
+        )
+    } else {
+        (
+            quote!(#grad #grad_args),
+            quote!(#grad { #(#fields: #dual::Dualize::value_of(&grad.#fields),)* }),
+            quote!(#grad { #(#fields: #dual::Dualize::tangent_of(&grad.#fields),)* }),
+        )
+    };
     quote! {
         #jvp
         #[doc = #hvp_doc]
         #many
         #inline
         #bounds
-        #vis fn #hvp_name #generics(#(#inputs,)* #(#tangents,)*) -> (#ret, #grad #grad_args, #grad #grad_args) #where_clause {
+        #vis fn #hvp_name #generics(#(#inputs,)* #(#tangents,)*) -> (#ret, #grad_ty, #grad_ty) #where_clause {
             let _ = #original;
-            let (out, grad) = #of_self #backward::<#dual_float>(#(#args,)* #one);
-            (
-                out.value,
-                #grad { #(#fields: #dual::Dualize::value_of(&grad.#fields),)* },
-                #grad { #(#fields: #dual::Dualize::tangent_of(&grad.#fields),)* },
-            )
+            let (out, grad) = #of_self #backward #turbofish(#(#args,)* #one);
+            (out.value, #value, #tangent)
         }
     }
 }

@@ -138,7 +138,8 @@ pub fn lower_with(func: &Function, cx: &mut Ctxt, env: &Env) -> Option<Lowered> 
         // ndarray has for `f64` only.
         // A constant `self` stays one: its fields are read as constants,
         // each lifted to `__F` where an op reads it (`may_be_original`).
-        let float = !matches!(p.kind, Kind::Constant) && !(p.ident == "self" && !p.differentiable);
+        let constant_self = p.ident == "self" && !p.differentiable;
+        let float = !matches!(p.kind, Kind::Constant) && !constant_self;
         let id = l.add(
             Node::Param(i),
             Name::User(p.ident.to_string()),
