@@ -285,7 +285,8 @@ pub mod __private {
         closure_zip4_back, closure_zip5, closure_zip5_back, closure_zip_back,
     };
     pub use backprop_runtime::dual::{
-        Dual, Dualize, Lift, LiftAsIs, LiftConstant, SecondOrderCalls,
+        Dual, Dualize, Lift, LiftAsIs, LiftConstant, SecondOrderCalls, Unlift, UnliftAsIs,
+        UnliftFloat,
     };
     pub use backprop_runtime::each::each;
     pub use backprop_runtime::gradcheck::{flatten, Gradient};

@@ -678,3 +678,294 @@ fn items_of_a_constant_slice_read_through_their_references() {
     })
     .unwrap();
 }
+
+#[differentiable(hvp)]
+fn squashed(p: f64) -> f64 {
+    p.tanh()
+}
+
+/// Found by backprop-fuzz (seed 20261202, program f1379): in the copy over
+/// duals a constant made by a cast (`x.len() as f64`) is the copy's float,
+/// and a call of the user's over it (`squashed(n.tanh())`, Rust's, of the
+/// original's float) did not compile; the argument is converted back.
+#[differentiable(hvp)]
+fn cast_into_a_call(p0: f64, x: &Array1<f64>) -> f64 {
+    let n = x.len() as f64;
+    squashed(n.tanh()) * p0 + x.sum() * p0 * p0
+}
+
+#[test]
+fn a_cast_constant_passed_to_a_call_in_second_order() {
+    let x = array![0.5, -1.0, 2.0];
+    let p: f64 = 0.3;
+    let (v, g) = cast_into_a_call_backward(p, &x, 1.0);
+    assert_eq!(v, cast_into_a_call(p, &x));
+    let k = 3.0f64.tanh().tanh();
+    assert!((v - (k * p + 1.5 * p * p)).abs() < 1e-14);
+    assert!((g.p0 - (k + 3.0 * p)).abs() < 1e-14);
+    let (_, _, h) = cast_into_a_call_hvp(p, &x, 1.0, &Array1::zeros(3));
+    assert!((h.p0 - 3.0).abs() < 1e-14);
+    hvpcheck(
+        &(p, x.clone()),
+        &(0.7, array![1.0, 0.5, -0.5]),
+        |(p, x), (t, tx)| cast_into_a_call_hvp(*p, x, *t, tx),
+    )
+    .unwrap();
+}
+
+/// Found by backprop-fuzz (seed 20261202) once it wrote methods: in the
+/// copy over duals, a constant `self`'s data read by Rust's spellings
+/// (`self.q1.chunks(2)`, an `enumerate` summed) mixed the original's `f64`
+/// with the copy's floats; each place of `self` a constant reads is now
+/// the copy's float.
+pub struct Data {
+    q1: Vec<f64>,
+    k: f64,
+    n: usize,
+}
+
+#[differentiable]
+impl Data {
+    #[differentiable(hvp, wrt(p0))]
+    fn walks(&self, p0: f64) -> f64 {
+        let e = self
+            .q1
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| v * (i as f64 + 1.0))
+            .sum::<f64>();
+        let c = self.q1.chunks(2).map(|ch| ch[0] * 0.5).sum::<f64>();
+        let mut s = 0.0;
+        for i in 0..self.n {
+            s += self.q1[i] * p0 * self.k;
+        }
+        let x = self.q1.chunks_exact(1).map(|ch| ch[0]).sum::<f64>();
+        s + e * p0 + c * p0 * p0 + x * p0
+    }
+}
+
+#[test]
+fn a_constant_self_read_by_rust_in_second_order() {
+    let d = Data {
+        q1: vec![1.0, 2.0, 3.0],
+        k: 0.5,
+        n: 2,
+    };
+    let p: f64 = 0.3;
+    // s = (1 + 2) k p, e = 1 + 4 + 9, c = (1 + 3) / 2, x = 1 + 2 + 3.
+    let (v, g, h) = d.walks_hvp(p, 1.0);
+    assert_eq!(v, d.walks(p));
+    assert!((v - (1.5 * p + 14.0 * p + 2.0 * p * p + 6.0 * p)).abs() < 1e-14);
+    assert!((g.p0 - (21.5 + 4.0 * p)).abs() < 1e-14);
+    assert!((h.p0 - 4.0).abs() < 1e-14);
+    hvpcheck(&(p,), &(0.7,), |&(p,), &(t,)| d.walks_hvp(p, t)).unwrap();
+}
+
+/// Found by backprop-fuzz (seed 20261202) once it wrote methods: a `for`
+/// loop over a constant `self`'s data in the copy over duals borrowed a
+/// temporary (the data read as the copy's floats), a sub-slice of it was
+/// read as an unsized place, and an early `return`
+/// of a constant place (`self.q1[0]`, `d.q1[0]`) gave one arm a reference
+/// and the other a value (in first order too).
+pub struct Walked {
+    q1: Vec<f64>,
+}
+
+#[differentiable]
+impl Walked {
+    #[differentiable(hvp, wrt(p0))]
+    fn loops(&self, p0: f64) -> f64 {
+        let mut t = 0.0;
+        for &el in self.q1.iter() {
+            t += el * p0 * p0;
+        }
+        for (i, v) in self.q1.iter().enumerate() {
+            t -= *v * (i as f64 + 1.0) * p0;
+        }
+        if p0 > 10.0 {
+            return self.q1[0];
+        }
+        t + self.q1[1..].iter().sum::<f64>() * p0
+    }
+}
+
+#[differentiable(wrt(p0))]
+fn return_a_place(p0: f64, d: &Walked) -> f64 {
+    let t1 = p0 * p0;
+    if p0 >= 0.5 {
+        return d.q1[1];
+    }
+    t1
+}
+
+#[test]
+fn loops_and_returns_of_constant_data() {
+    let d = Walked {
+        q1: vec![1.0, 2.0, 3.0],
+    };
+    let p: f64 = 0.3;
+    // 6 p² − (1 + 4 + 9) p + (2 + 3) p.
+    let (v, g, h) = d.loops_hvp(p, 1.0);
+    assert_eq!(v, d.loops(p));
+    assert!((v - (6.0 * p * p - 9.0 * p)).abs() < 1e-14);
+    assert!((g.p0 - (12.0 * p - 9.0)).abs() < 1e-14);
+    assert!((h.p0 - 12.0).abs() < 1e-14);
+    let (v, g, _) = d.loops_hvp(11.0, 1.0);
+    assert_eq!((v, g.p0), (1.0, 0.0));
+    hvpcheck(&(p,), &(0.7,), |&(p,), &(t,)| d.loops_hvp(p, t)).unwrap();
+    for (p, value, slope) in [(0.25, 0.0625, 0.5), (0.75, 2.0, 0.0)] {
+        let (v, g) = return_a_place_backward(p, &d, 1.0);
+        assert_eq!((v, g.p0), (value, slope));
+        assert_eq!(v, return_a_place(p, &d));
+    }
+    gradcheck(&(0.25,), |&(p,)| return_a_place_backward(p, &d, 1.0)).unwrap();
+}
+
+/// Found by backprop-fuzz (seed 20261202, program f1932): a constant walk
+/// (Rust's) that captures a `let` of a named constant (`let c2: f64 =
+/// LN_2;`) mixed the original's `f64` with the copy's floats; such a
+/// binding is read as the copy's float inside constants too.
+pub struct Hypots {
+    q0: Vec<f64>,
+}
+
+#[differentiable]
+impl Hypots {
+    #[differentiable(hvp, wrt(p0))]
+    fn of_self(&self, p0: f64) -> f64 {
+        let c2: f64 = std::f64::consts::LN_2;
+        let t7 = self
+            .q0
+            .iter()
+            .map(|&v| {
+                if c2 >= 0.0371 {
+                    c2.hypot(v * v + 0.5)
+                } else {
+                    v
+                }
+            })
+            .sum::<f64>();
+        t7 * p0
+    }
+}
+
+#[differentiable(hvp, wrt(p0))]
+fn hypots_of_data(p0: f64, q0: &[f64]) -> f64 {
+    let c2 = std::f64::consts::LN_2;
+    let t7 = q0
+        .iter()
+        .map(|&v| {
+            if c2 >= 0.0371 {
+                c2.hypot(v * v + 0.5)
+            } else {
+                v
+            }
+        })
+        .sum::<f64>();
+    t7 * p0
+}
+
+#[test]
+fn a_named_constant_captured_by_a_constant_walk() {
+    let q0 = vec![1.0, 2.0];
+    let ln2 = std::f64::consts::LN_2;
+    let t7 = ln2.hypot(1.5) + ln2.hypot(4.5);
+    let d = Hypots { q0: q0.clone() };
+    let p: f64 = 0.3;
+    let (v, g, h) = d.of_self_hvp(p, 1.0);
+    assert_eq!(v, d.of_self(p));
+    assert!((v - t7 * p).abs() < 1e-14 && (g.p0 - t7).abs() < 1e-14 && h.p0 == 0.0);
+    let (v, g, h) = hypots_of_data_hvp(p, &q0, 1.0);
+    assert_eq!(v, hypots_of_data(p, &q0));
+    assert!((v - t7 * p).abs() < 1e-14 && (g.p0 - t7).abs() < 1e-14 && h.p0 == 0.0);
+    gradcheck(&(p,), |&(p,)| hypots_of_data_backward(p, &q0, 1.0)).unwrap();
+    hvpcheck(&(p,), &(0.7,), |&(p,), &(t,)| d.of_self_hvp(p, t)).unwrap();
+}
+
+/// Found by backprop-fuzz (seed 20261202) once constant data stayed
+/// constant in the copy over duals: a literal inside a call of the
+/// vocabulary in a constant (`fract(v + 0.0371)` in a fold of data) was
+/// left the original's float, and a constant passed to a call of the
+/// user's (`squashed(t1)`) was the copy's.
+#[differentiable(hvp, wrt(p0))]
+fn fold_of_data(p0: f64, q0: &[f64]) -> f64 {
+    let t1 = q0
+        .iter()
+        .fold(0.0_f64, |acc, &v| acc * 0.5 + fract(v + 0.0371));
+    squashed(t1) * p0 + t1 * p0 * p0
+}
+
+#[test]
+fn constants_of_data_in_vocabulary_and_user_calls() {
+    let q0 = [0.25, 1.5, 2.75];
+    let t1 = q0
+        .iter()
+        .fold(0.0, |acc: f64, &v: &f64| acc * 0.5 + (v + 0.0371).fract());
+    let p: f64 = 0.3;
+    let (v, g, h) = fold_of_data_hvp(p, &q0, 1.0);
+    assert_eq!(v, fold_of_data(p, &q0));
+    assert!((v - (t1.tanh() * p + t1 * p * p)).abs() < 1e-14);
+    assert!((g.p0 - (t1.tanh() + 2.0 * t1 * p)).abs() < 1e-14);
+    assert!((h.p0 - 2.0 * t1).abs() < 1e-14);
+    hvpcheck(&(p,), &(0.7,), |&(p,), &(t,)| fold_of_data_hvp(p, &q0, t)).unwrap();
+}
+
+/// Found by backprop-fuzz (seed 20261202, program f1845): a WRONG VALUE.
+/// A constant walk inside a loop whose variable the generated code renames
+/// (`i` → `i_1`, the second loop over `i`) had its closure's own `i`
+/// (`|(i, &v)| v * (i as f64 + 1.0)`) renamed with it: constants are
+/// substituted by name. A closure's parameter that shadows a binding of
+/// the function is now renamed in the closure first.
+#[differentiable(wrt(p0))]
+fn a_closure_parameter_shadowing_a_loop_variable(p0: f64, q0: &[f64]) -> f64 {
+    let mut s = p0;
+    for i in 0..2 {
+        s += p0 * i as f64;
+    }
+    for i in 0..2 {
+        s += q0
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| v * (i as f64 + 1.0))
+            .sum::<f64>()
+            * (i as f64 + 1.0);
+    }
+    s
+}
+
+#[test]
+fn a_closure_parameter_keeps_its_own_name() {
+    let q0 = [1.0, 2.0, 3.0];
+    let p: f64 = 0.5;
+    // p + p·(0 + 1) + (1 + 4 + 9)·(1 + 2).
+    let (v, g) = a_closure_parameter_shadowing_a_loop_variable_backward(p, &q0, 1.0);
+    assert_eq!(v, a_closure_parameter_shadowing_a_loop_variable(p, &q0));
+    assert_eq!((v, g.p0), (2.0 * p + 42.0, 2.0));
+}
+
+/// Found by backprop-fuzz (seed 20261217): a named constant beside a
+/// constant `self`'s data in arithmetic (`LN_2 - self.q0[0]`), the data
+/// read as the copy's float and the constant left the original's.
+pub struct Offsets {
+    q0: Vec<f64>,
+}
+
+#[differentiable]
+impl Offsets {
+    #[differentiable(hvp, wrt(p0))]
+    fn beside(&self, p0: f64) -> f64 {
+        let t1 = (std::f64::consts::LN_2 - (self.q0[0])) * p0;
+        t1 * p0
+    }
+}
+
+#[test]
+fn a_named_constant_beside_self_data() {
+    let d = Offsets { q0: vec![0.25] };
+    let k = std::f64::consts::LN_2 - 0.25;
+    let p: f64 = 0.3;
+    let (v, g, h) = d.beside_hvp(p, 1.0);
+    assert_eq!(v, d.beside(p));
+    assert!((v - k * p * p).abs() < 1e-15 && (g.p0 - 2.0 * k * p).abs() < 1e-15);
+    assert!((h.p0 - 2.0 * k).abs() < 1e-15);
+}

@@ -582,10 +582,9 @@ fn a_method_of_a_constant_problem_struct() {
 }
 
 /// Constant slices read by Rust's own spellings in passed-through code:
-/// a sub-slice, `first`, `last`, `to_vec`, `chunks_exact` (first order: in
-/// the copy over duals of `jvp`/`hvp`, a constant slice is read with the
-/// vocabulary of a differentiable one).
-#[differentiable(wrt(k))]
+/// a sub-slice, `first`, `last`, `to_vec`, `chunks_exact`, in first and
+/// second order.
+#[differentiable(hvp, wrt(k))]
 fn constant_slice_spellings(k: f64, ys: &[f64]) -> f64 {
     let mut s = 0.0;
     for &y in &ys[1..ys.len() - 1] {
@@ -610,6 +609,13 @@ fn constant_slices_in_rust_spellings() {
     assert!((g.k - slope).abs() < 1e-12, "{} against {slope}", g.k);
     gradcheck(&(k,), |&(k,)| {
         constant_slice_spellings_backward(k, &ys, 1.0)
+    })
+    .unwrap();
+    let (hv, hg, h) = constant_slice_spellings_hvp(k, &ys, 1.0);
+    assert_eq!((hv, hg.k), (v, g.k));
+    assert!((h.k - 28.0).abs() < 1e-12, "{} against 28", h.k);
+    hvpcheck(&(k,), &(0.5,), |&(k,), &(t,)| {
+        constant_slice_spellings_hvp(k, &ys, t)
     })
     .unwrap();
 }

@@ -180,19 +180,152 @@ pub fn float_path(path: &syn::Path, t: &syn::Ident) -> Option<Expr> {
 /// named constants in its float arithmetic (`2.0 * PI`, `x > C`) read as
 /// `__F` ([`lift_named`]). `bound` are the names the constant reads of the
 /// body, `floats` those of them that are floats.
-pub fn generic_constant(
-    e: &mut Expr,
-    krate: &TokenStream,
-    bound: &HashSet<String>,
-    floats: &HashSet<String>,
-) {
+pub fn generic_constant(e: &mut Expr, krate: &TokenStream, names: Names<'_>) {
     Literals { krate }.visit_expr_mut(e);
     Named {
         krate,
-        bound,
-        floats,
+        bound: names.bound,
+        floats: names.floats,
     }
     .visit_expr_mut(e);
+    SelfPlaces { krate }.visit_expr_mut(e);
+    Originals {
+        krate,
+        names: names.originals,
+    }
+    .visit_expr_mut(e);
+}
+
+/// The bindings of the original's float type a constant reads (`let c2 =
+/// LN_2;`), read as the copy's (`Lift`; a value of another type, cloned).
+struct Originals<'a> {
+    krate: &'a TokenStream,
+    names: &'a HashSet<String>,
+}
+
+impl VisitMut for Originals<'_> {
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        if let Expr::Path(p) = &*e {
+            if p.path
+                .get_ident()
+                .is_some_and(|i| self.names.contains(&i.to_string()))
+            {
+                let span = e.span();
+                let (krate, t) = (self.krate, syn::Ident::new(FLOAT, span));
+                *e = syn::parse_quote_spanned!(span=> {
+                    #[allow(unused_imports, reason = "one of the two reads the constant")]
+                    use #krate::__private::{LiftAsIs as _, LiftConstant as _};
+                    (&#krate::__private::Lift(&#e)).lift::<#t>()
+                });
+            }
+            return;
+        }
+        syn::visit_mut::visit_expr_mut(self, e);
+    }
+
+    fn visit_macro_mut(&mut self, mac: &mut syn::Macro) {
+        visit_macro_exprs(mac, &mut |e| self.visit_expr_mut(e));
+    }
+}
+
+/// Each place of `self` in `e` (`self.xs`, `self.data.k`) replaced by a
+/// fresh name, with the place it stands for.
+pub fn bind_self_places(
+    e: &mut Expr,
+    mut fresh: impl FnMut() -> syn::Ident,
+) -> Vec<(syn::Ident, Expr)> {
+    struct Bind<'f> {
+        fresh: &'f mut dyn FnMut() -> syn::Ident,
+        out: Vec<(syn::Ident, Expr)>,
+    }
+    impl VisitMut for Bind<'_> {
+        fn visit_expr_mut(&mut self, e: &mut Expr) {
+            if SelfPlaces::of_self(e) {
+                let name = (self.fresh)();
+                self.out.push((name.clone(), e.clone()));
+                *e = syn::parse_quote!(#name);
+                return;
+            }
+            syn::visit_mut::visit_expr_mut(self, e);
+        }
+    }
+    let mut bind = Bind {
+        fresh: &mut fresh,
+        out: Vec::new(),
+    };
+    bind.visit_expr_mut(e);
+    bind.out
+}
+
+/// Whether a constant of the copy reads a place of `self` (read as the
+/// copy's float, see [`SelfPlaces`]).
+pub fn reads_self(e: &Expr) -> bool {
+    struct Find(bool);
+    impl<'a> syn::visit::Visit<'a> for Find {
+        fn visit_expr(&mut self, e: &'a Expr) {
+            if let Expr::Path(p) = e {
+                self.0 |= p.path.is_ident("self");
+            }
+            syn::visit::visit_expr(self, e);
+        }
+    }
+    let mut find = Find(false);
+    syn::visit::Visit::visit_expr(&mut find, e);
+    find.0
+}
+
+/// The places of a constant `self` a constant reads (`self.xs[i]`,
+/// `self.xs`, `self.k`), each read as the copy's float type: the method's
+/// data is of the original's (`Lift`: a float, a `Vec`, an array of them
+/// converted, any other value cloned).
+struct SelfPlaces<'a> {
+    krate: &'a TokenStream,
+}
+
+impl SelfPlaces<'_> {
+    /// Whether `e` is a place rooted at `self` (fields and indexing).
+    fn of_self(e: &Expr) -> bool {
+        match e {
+            Expr::Field(f) => {
+                matches!(&*f.base, Expr::Path(p) if p.path.is_ident("self"))
+                    || SelfPlaces::of_self(&f.base)
+            }
+            // Not a sub-slice (`self.xs[1..]`): the data, then the range.
+            Expr::Index(i) if !matches!(&*i.index, Expr::Range(_)) => SelfPlaces::of_self(&i.expr),
+            Expr::Paren(p) => SelfPlaces::of_self(&p.expr),
+            _ => false,
+        }
+    }
+}
+
+impl VisitMut for SelfPlaces<'_> {
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        if SelfPlaces::of_self(e) {
+            let span = e.span();
+            let (krate, t) = (self.krate, syn::Ident::new(FLOAT, span));
+            *e = syn::parse_quote_spanned!(span=> {
+                #[allow(unused_imports, reason = "one of the two reads the field")]
+                use #krate::__private::{LiftAsIs as _, LiftConstant as _};
+                (&#krate::__private::Lift(&#e)).lift::<#t>()
+            });
+            return;
+        }
+        syn::visit_mut::visit_expr_mut(self, e);
+    }
+
+    fn visit_macro_mut(&mut self, mac: &mut syn::Macro) {
+        visit_macro_exprs(mac, &mut |e| self.visit_expr_mut(e));
+    }
+}
+
+/// The bindings a constant of the copy reads: all of them, and those of
+/// the float type (floats and arrays of them).
+#[derive(Clone, Copy)]
+pub struct Names<'a> {
+    pub bound: &'a HashSet<String>,
+    pub floats: &'a HashSet<String>,
+    /// Those that hold a value of the original's float type (`let c = PI;`).
+    pub originals: &'a HashSet<String>,
 }
 
 /// Float literals and functions of the float type as `__F`'s.
@@ -223,7 +356,7 @@ impl VisitMut for Literals<'_> {
         // A call of the user's (`scale(2.0)`) takes the original's types:
         // its value is read as `__F` where a float is ([`lift_named`]).
         if let Expr::Call(c) = &*e {
-            if user_call(c) {
+            if user_call(c) && !vocabulary_call(c) {
                 return;
             }
         }
@@ -248,6 +381,9 @@ impl Named<'_> {
     /// arithmetic with one of these.
     fn is_float(&self, e: &Expr) -> bool {
         match e {
+            // A constant `self`'s data, read as the copy's float
+            // ([`SelfPlaces`]) where arithmetic reads it.
+            _ if SelfPlaces::of_self(e) => true,
             Expr::Paren(p) => self.is_float(&p.expr),
             Expr::Unary(u) => self.is_float(&u.expr),
             Expr::Binary(b) if arithmetic(&b.op) => {
@@ -301,6 +437,22 @@ impl VisitMut for Named<'_> {
                 self.lift(&mut m.receiver);
                 m.args.iter_mut().for_each(|a| self.lift(a));
             }
+            // A call of the user's (not of the vocabulary) takes the
+            // original's floats: a float of the copy passed to it is
+            // converted back (`unlift`).
+            Expr::Call(c) if user_call(c) && !vocabulary_call(c) => {
+                let krate = self.krate;
+                for a in c.args.iter_mut() {
+                    if !matches!(a, Expr::Lit(_)) {
+                        let span = a.span();
+                        *a = syn::parse_quote_spanned!(span=> {
+                            #[allow(unused_imports, reason = "one of the two reads the argument")]
+                            use #krate::__private::{UnliftAsIs as _, UnliftFloat as _};
+                            (&#krate::__private::Unlift(&#a)).unlift()
+                        });
+                    }
+                }
+            }
             _ => {}
         }
     }
@@ -323,8 +475,8 @@ const FLOAT_METHODS: &[&str] = &[
 ];
 
 /// Whether a constant of the copy names a value of the original's float
-/// type: a constant of the user's (`PI`, `Self::K`), the value of a call
-/// of the user's (`scale(2.0)`), or a read of a constant `self`; not literals, the float type's own
+/// type: a constant of the user's (`PI`, `Self::K`) or the value of a call
+/// of the user's (`scale(2.0)`); not literals, the float type's own
 /// constants, nor a constructor of a type (`Array1::zeros(n)`), which are
 /// `__F`'s already or take it from their use.
 pub fn names_original(e: &Expr) -> bool {
@@ -332,9 +484,6 @@ pub fn names_original(e: &Expr) -> bool {
     impl<'a> syn::visit::Visit<'a> for Find {
         fn visit_expr(&mut self, e: &'a Expr) {
             match e {
-                // A constant `self`'s data (`self.xs[i]`), of the
-                // original's float type.
-                Expr::Path(p) if p.path.is_ident("self") => self.0 = true,
                 Expr::Path(p) if p.qself.is_none() => {
                     let generic = p.path.segments.first().is_some_and(|s| s.ident == FLOAT);
                     self.0 |= !generic && !is_function_path(&p.path) && constant_name(&p.path);
@@ -374,6 +523,11 @@ fn constant_name(path: &syn::Path) -> bool {
         }
         None => true,
     }
+}
+
+/// A call of a function of the vocabulary (`sigmoid(x)`, `mean(a)`).
+fn vocabulary_call(c: &syn::ExprCall) -> bool {
+    matches!(&*c.func, Expr::Path(p) if crate::vocab::Op::by_path(&p.path).is_some())
 }
 
 /// A call of a function of the user's (`scale(..)`, `util::scale(..)`),

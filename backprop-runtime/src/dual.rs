@@ -870,6 +870,46 @@ macro_rules! lift_container {
 // The data of a method's constant `self` (`xs: Vec<f64>`, `k: [f64; 3]`).
 lift_container!(f64, f32);
 
+/// An argument of a call of the user's over constants in a copy over
+/// duals (`scale(n.tanh())` of `let n = xs.len() as f64;`, whose `n` the
+/// copy makes its `__F`), as the callee takes it: `(&Unlift(&x)).unlift()`
+/// is a float converted to the original's float type (the callee's
+/// parameter's, [`UnliftFloat`]), any other value cloned ([`UnliftAsIs`],
+/// through one more reference, as [`Lift`]).
+#[doc(hidden)]
+pub struct Unlift<'a, T>(pub &'a T);
+
+/// [`Unlift`] of a float: converted to the float type `T` the callee takes.
+#[doc(hidden)]
+pub trait UnliftFloat {
+    /// The value in the float type `T`.
+    fn unlift<T: crate::value::Float>(&self) -> T;
+}
+
+impl<F: crate::value::Float> UnliftFloat for Unlift<'_, F> {
+    #[inline]
+    fn unlift<T: crate::value::Float>(&self) -> T {
+        T::from_f64(crate::value::Float::to_f64(*self.0))
+    }
+}
+
+/// [`Unlift`] of any other value: a copy.
+#[doc(hidden)]
+pub trait UnliftAsIs {
+    /// The value.
+    type Out;
+    /// A copy of the value.
+    fn unlift(&self) -> Self::Out;
+}
+
+impl<X: Clone> UnliftAsIs for &Unlift<'_, X> {
+    type Out = X;
+    #[inline]
+    fn unlift(&self) -> X {
+        self.0.clone()
+    }
+}
+
 /// [`Lift`] of any other value (one of the copy's float type): a copy.
 #[doc(hidden)]
 pub trait LiftAsIs {

@@ -97,8 +97,15 @@ impl Lowerer<'_> {
         };
         if matches!(super::strip(place), Expr::Field(_)) && !self.mentions_varying(place) {
             let krate = &self.env.krate;
-            let view: Expr =
-                syn::parse_quote_spanned!(a.span()=> #krate::__private::plain_view(&#place));
+            let view: Expr = if self.generic_copy() && crate::generic::reads_self(place) {
+                // In a copy over duals, `self`'s data as the copy's floats
+                // (`generic::generic_constant`), owned.
+                syn::parse_quote_spanned!(a.span()=> #krate::ndarray::Array1::from_iter(
+                    ::core::iter::IntoIterator::into_iter(#place)
+                ))
+            } else {
+                syn::parse_quote_spanned!(a.span()=> #krate::__private::plain_view(&#place))
+            };
             return self.expr(&view);
         }
         let id = self.expr(a);

@@ -2,7 +2,7 @@
 //! index, `labels.len() as f64`), loop bounds and branch conditions. Each
 //! keeps the bindings it mentions, so that emission writes their locals.
 
-use super::{shorten, strip, Lowerer};
+use super::{shorten, strip, Fresh, Lowerer};
 use crate::ast::Kind;
 use crate::graph::{ConstArg, Node, NodeId, SliceElems};
 use crate::vocab::SHAPE_METHODS;
@@ -169,6 +169,10 @@ impl Lowerer<'_> {
         constant: Option<&str>,
         slice_macro: bool,
     ) -> Option<ConstArg> {
+        // A closure's parameter that shadows a binding of the function is
+        // renamed in it first: the bindings are substituted by name.
+        let renamed = self.closure_params_renamed(expr);
+        let expr = &renamed;
         let mut m = Mentions {
             slice_macro,
             ..Mentions::default()
@@ -278,7 +282,17 @@ impl Lowerer<'_> {
                 .map(|(name, ..)| name.clone())
                 .collect();
             let bound: HashSet<String> = refs.iter().map(|(name, ..)| name.clone()).collect();
-            crate::generic::generic_constant(&mut expr, &self.env.krate, &bound, &floats);
+            let originals: HashSet<String> = refs
+                .iter()
+                .filter(|(_, id, _)| self.may_be_original(*id))
+                .map(|(name, ..)| name.clone())
+                .collect();
+            let names = crate::generic::Names {
+                bound: &bound,
+                floats: &floats,
+                originals: &originals,
+            };
+            crate::generic::generic_constant(&mut expr, &self.env.krate, names);
         }
         Some(ConstArg {
             expr,
@@ -286,6 +300,80 @@ impl Lowerer<'_> {
             deps,
             place: false,
         })
+    }
+
+    /// `expr` with each parameter of its closures that has the name of a
+    /// binding of the function (`|(i, &v)| v * i as f64` inside `for i in
+    /// ..`) renamed, in the closure, to a fresh name (`i_1`).
+    fn closure_params_renamed(&mut self, expr: &Expr) -> Expr {
+        use syn::visit_mut::VisitMut;
+        struct Rename<'a> {
+            shadows: &'a dyn Fn(&str) -> bool,
+            fresh: Fresh,
+        }
+        impl VisitMut for Rename<'_> {
+            fn visit_expr_closure_mut(&mut self, c: &mut syn::ExprClosure) {
+                let mut names = Vec::new();
+                for p in &c.inputs {
+                    super::iters::names_in(p, &mut names);
+                }
+                for old in names.into_iter().filter(|n| (self.shadows)(&n.to_string())) {
+                    let new = self.fresh.name(&old.to_string());
+                    let mut sub = Substitute {
+                        old: &old,
+                        new: &new,
+                    };
+                    for p in c.inputs.iter_mut() {
+                        sub.visit_pat_mut(p);
+                    }
+                    sub.visit_expr_mut(&mut c.body);
+                }
+                syn::visit_mut::visit_expr_closure_mut(self, c);
+            }
+        }
+        struct Substitute<'a> {
+            old: &'a syn::Ident,
+            new: &'a syn::Ident,
+        }
+        impl VisitMut for Substitute<'_> {
+            fn visit_ident_mut(&mut self, i: &mut syn::Ident) {
+                if i == self.old {
+                    *i = syn::Ident::new(&self.new.to_string(), i.span());
+                }
+            }
+            fn visit_macro_mut(&mut self, mac: &mut syn::Macro) {
+                crate::generic::visit_macro_exprs(mac, &mut |e| self.visit_expr_mut(e));
+            }
+        }
+        // The names closures bind, and of them those the function binds.
+        struct Params(Vec<syn::Ident>);
+        impl<'a> Visit<'a> for Params {
+            fn visit_expr_closure(&mut self, c: &'a syn::ExprClosure) {
+                for p in &c.inputs {
+                    super::iters::names_in(p, &mut self.0);
+                }
+                syn::visit::visit_expr_closure(self, c);
+            }
+        }
+        let mut params = Params(Vec::new());
+        params.visit_expr(expr);
+        let bound: HashSet<String> = params
+            .0
+            .iter()
+            .map(|i| i.to_string())
+            .filter(|n| self.lookup(n).is_some())
+            .collect();
+        if bound.is_empty() {
+            return expr.clone();
+        }
+        let mut e = expr.clone();
+        let shadows = |n: &str| bound.contains(n);
+        Rename {
+            shadows: &shadows,
+            fresh: Fresh::of(&self.func.item),
+        }
+        .visit_expr_mut(&mut e);
+        e
     }
 
     /// A constant argument (an axis, an index, `n`, a loop's bound).
@@ -333,7 +421,10 @@ impl Lowerer<'_> {
     pub(super) fn place(&mut self, expr: &Expr, what: &str) -> NodeId {
         match self.const_tokens(expr, what) {
             Some(c) => {
-                let c = ConstArg { place: true, ..c };
+                // In a copy over duals a place of `self` is read as the
+                // copy's float (a value, `generic::generic_constant`).
+                let place = !(self.generic_copy() && crate::generic::reads_self(&c.expr));
+                let c = ConstArg { place, ..c };
                 self.add(Node::Const(c), self.temp(), expr.span(), false)
             }
             None => self.error_node(expr.span()),

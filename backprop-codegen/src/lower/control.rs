@@ -680,23 +680,40 @@ impl Lowerer<'_> {
         (region, captured, out_varying, cond)
     }
 
-    /// In the copy over duals, a region's outputs that are floats of the
-    /// original's type (`u = c;` of `let c: f64 = PI;` in a loop) read as
-    /// `__F`, the type of what they carry; any other as it is.
+    /// A region's outputs as the values it carries out: a constant place
+    /// (`return d.xs[0];`, which its local borrows) copied; in the copy over
+    /// duals, a float of the original's type (`u = c;` of `let c: f64 =
+    /// PI;` in a loop) read as `__F`, the type of what they carry; any other
+    /// as it is.
     fn lifted_outputs(&mut self, outputs: Vec<NodeId>) -> Vec<NodeId> {
-        if !self.generic_copy() {
-            return outputs;
-        }
         outputs
             .into_iter()
             .map(|o| {
-                if self.known_float(o) {
+                let o = self.copied_place(o);
+                if self.generic_copy() && self.known_float(o) {
                     self.lifted(o, Span::call_site())
                 } else {
                     o
                 }
             })
             .collect()
+    }
+
+    /// A constant place's value, copied out of what its local borrows.
+    fn copied_place(&mut self, id: NodeId) -> NodeId {
+        if !matches!(&self.graph.get(id).node, Node::Const(c) if c.place) {
+            return id;
+        }
+        let name = "__bp_place";
+        let ident = syn::Ident::new(name, Span::call_site());
+        let c = ConstArg {
+            expr: syn::parse_quote!(::core::clone::Clone::clone(&#ident)),
+            refs: vec![(name.to_owned(), id, crate::graph::Form::Value)],
+            deps: vec![id],
+            place: false,
+        };
+        let span = self.graph.get(id).span;
+        self.add(Node::Const(c), self.temp(), span, false)
     }
 }
 

@@ -159,7 +159,7 @@ pub(super) fn put_places(
 }
 
 /// Every name a pattern binds.
-fn names_in(p: &syn::Pat, out: &mut Vec<syn::Ident>) {
+pub(super) fn names_in(p: &syn::Pat, out: &mut Vec<syn::Ident>) {
     struct Find<'a>(&'a mut Vec<syn::Ident>);
     impl<'ast> syn::visit::Visit<'ast> for Find<'_> {
         fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
@@ -595,13 +595,23 @@ impl Lowerer<'_> {
             );
             return Err(());
         }
+        // In a copy over duals, the places of `self` it reads are bound
+        // first (as the copy's floats, owned): the items may borrow them.
+        let mut setup = Vec::new();
+        let mut e = e.clone();
+        if self.generic_copy() {
+            for (name, place) in crate::generic::bind_self_places(&mut e, || fresh.name("data")) {
+                setup.push(quote!(let #name = #place;));
+            }
+        }
         let items = fresh.name("items");
+        setup.push(quote! {
+            let #items = ::std::iter::Iterator::collect::<::std::vec::Vec<_>>(
+                ::core::iter::IntoIterator::into_iter(#e)
+            );
+        });
         Ok(Some(Walk {
-            setup: vec![quote! {
-                let #items = ::std::iter::Iterator::collect::<::std::vec::Vec<_>>(
-                    ::core::iter::IntoIterator::into_iter(#e)
-                );
-            }],
+            setup,
             len: quote!(#items.len()),
             item: Item::Constant(quote!(::core::clone::Clone::clone(&#items[#k]))),
         }))
@@ -627,6 +637,7 @@ fn iterator(e: &Expr) -> bool {
                 | "rev"
                 | "windows"
                 | "chunks"
+                | "chunks_exact"
                 | "copied"
                 | "cloned"
         ),

@@ -138,8 +138,11 @@ pub fn lower_with(func: &Function, cx: &mut Ctxt, env: &Env) -> Option<Lowered> 
         // ndarray has for `f64` only.
         // A constant `self` stays one: its fields are read as constants,
         // each lifted to `__F` where an op reads it (`may_be_original`).
-        let constant_self = p.ident == "self" && !p.differentiable;
-        let float = !matches!(p.kind, Kind::Constant) && !constant_self;
+        // Nor does constant data in a plain container (`ys: &[f64]` outside
+        // `wrt(..)`): Rust's spellings read it (`ys.first()`), its floats
+        // the copy's `__F` already.
+        let constant_data = !p.differentiable && (p.ident == "self" || p.kind.plain().is_some());
+        let float = !matches!(p.kind, Kind::Constant) && !constant_data;
         let id = l.add(
             Node::Param(i),
             Name::User(p.ident.to_string()),
