@@ -10,26 +10,32 @@ use backprop_fuzz::gen::{generate, Config, Rng};
 use proc_macro2::{Group, Ident, Punct, Spacing, Span, TokenStream, TokenTree};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-/// The differentiable functions of the generated text: the attribute's
-/// arguments and the function without it.
+/// The differentiable items of the generated text (functions, and the
+/// `impl` blocks of methods): the attribute's arguments and the item
+/// without it.
 fn functions(text: &str) -> Vec<(TokenStream, TokenStream)> {
     let file: syn::File = syn::parse_str(text).expect("the generated programs parse");
     let mut out = Vec::new();
     for item in file.items {
-        let syn::Item::Fn(mut f) = item else { continue };
-        let Some(k) = f
-            .attrs
+        // A function, or a method's `#[differentiable] impl` block.
+        let mut item = item;
+        let attrs = match &mut item {
+            syn::Item::Fn(f) => &mut f.attrs,
+            syn::Item::Impl(i) => &mut i.attrs,
+            _ => continue,
+        };
+        let Some(k) = attrs
             .iter()
             .position(|a| a.path().is_ident("differentiable"))
         else {
             continue;
         };
-        let attr = f.attrs.remove(k);
+        let attr = attrs.remove(k);
         let args = match attr.meta {
             syn::Meta::List(l) => l.tokens,
             _ => TokenStream::new(),
         };
-        out.push((args, quote::ToTokens::into_token_stream(f)));
+        out.push((args, quote::ToTokens::into_token_stream(item)));
     }
     out
 }

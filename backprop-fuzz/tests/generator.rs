@@ -3,10 +3,11 @@
 
 use backprop_fuzz::gen::{generate, Config, Options};
 
+/// The programs of a file, each from the line that names it.
 fn programs(text: &str) -> Vec<String> {
-    text.split("#[differentiable")
+    text.split("\n// f")
         .skip(1)
-        .map(str::to_owned)
+        .map(|p| p.trim_end().to_owned())
         .collect()
 }
 

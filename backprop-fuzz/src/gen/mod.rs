@@ -77,9 +77,10 @@ pub struct Options {
     /// does not assign.
     pub region_bugs: bool,
     /// The sum in `var` and `std` with an owned left operand, `(x * 0.1 +
-    /// &c).var(0.0)`, which keeps the layout of `x * 0.1` (an open bug:
-    /// the backward's value differs in the last bit when it is
-    /// column-major).
+    /// &c).var(0.0)`, which keeps the layout of `x * 0.1`, and transposes
+    /// of owned temporaries (`(..).to_owned().permuted_axes([1, 0])`,
+    /// `.reversed_axes()`): an open bug, the backward's value differs in
+    /// the last bit when the original's is column-major.
     pub owned_lhs: bool,
     /// The share of statements that are loops carrying reassigned values
     /// (`carried`, 0 to 0.2).
@@ -176,6 +177,9 @@ pub fn generate(config: &Config) -> Batch {
         p.generate();
         let text = p.render();
         let part = &mut texts[i / per];
+        // Each program starts with its name (the generator's tests split
+        // the files there).
+        part.push_str(&format!("// {}\n", p.name));
         part.push_str(&text);
         part.push('\n');
         stats.merge(&p.counts);

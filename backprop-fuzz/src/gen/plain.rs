@@ -51,6 +51,8 @@ pub struct Container {
     pub cols: usize,
     /// A bound on the magnitude of its elements.
     pub bound: f64,
+    /// Data outside `wrt(..)`: read by Rust's other slice methods too.
+    pub constant: bool,
 }
 
 impl Container {
@@ -93,7 +95,7 @@ impl Program<'_> {
                 Kind::FixedRef,
                 Kind::Nested,
             ][self.rng.weighted(&[4.0, 1.0, 1.0, 3.0, 1.0, 1.0])];
-            let name = format!("s{k}");
+            let name = format!("q{k}");
             let (len, cols) = if kind == Kind::Nested {
                 (self.rng.between(1, 3), self.rng.between(1, 3))
             } else {
@@ -102,8 +104,19 @@ impl Program<'_> {
             // Data outside `wrt(..)`: not a whole matrix (rejected under
             // second order as `&[[f64; N]]` is).
             let diff = kind == Kind::Nested || self.rng.chance(0.75);
+            let mut kind = kind;
             if !diff {
                 self.uses_constant = true;
+                if self.rng.chance(0.5) {
+                    // A field of `self`, owned: the program is a method.
+                    kind = if matches!(kind, Kind::Fixed | Kind::FixedRef) {
+                        Kind::Fixed
+                    } else {
+                        Kind::VecOwned
+                    };
+                    self.fields.push(name.clone());
+                    self.count("plain_field");
+                }
             }
             let shape = if cols > 0 { vec![len, cols] } else { vec![len] };
             self.params.push(Param {
@@ -118,6 +131,7 @@ impl Program<'_> {
                 len,
                 cols,
                 bound: 1.0,
+                constant: !diff,
             });
             self.count(&format!("plain_param_{kind:?}"));
         }
@@ -236,6 +250,7 @@ impl Program<'_> {
             "chunks",
             "fold",
             "enumerate",
+            "len",
         ];
         let local = matches!(c.kind, Kind::LocalFixed | Kind::LocalVec);
         if local {
@@ -249,6 +264,9 @@ impl Program<'_> {
         }
         if b <= 1.5 {
             forms.push("product");
+        }
+        if c.constant {
+            forms.extend(["first", "to_vec", "chunks_exact"]);
         }
         let form = self.rng.word(&forms);
         self.count(&format!("plain_read_{form}"));
@@ -336,10 +354,17 @@ impl Program<'_> {
                 b * nf * (nf + 1.0) / 2.0,
             ),
             "product" => V::scalar_expr(format!("{iter}.product::<{ty}>()"), b.powi(n as i32)),
-            // `x.len() as f64` is not written: a constant made of it and passed
-            // to a call of the user's breaks the copy over duals (noted on
-            // issue 31).
-            _ => V::scalar_expr(format!("{x}[1..].iter().sum::<{ty}>()"), b * (nf - 1.0)),
+            "first" => V::scalar_expr(
+                format!("({x}.first().unwrap() + {x}.last().unwrap())"),
+                2.0 * b,
+            ),
+            "to_vec" => V::scalar_expr(format!("{x}.to_vec().iter().sum::<{ty}>()"), b * nf),
+            "chunks_exact" => V::scalar_expr(
+                format!("{x}.chunks_exact(1).map(|ch| ch[0] * 0.5).sum::<{ty}>()"),
+                b * nf,
+            ),
+            "sub" => V::scalar_expr(format!("{x}[1..].iter().sum::<{ty}>()"), b * (nf - 1.0)),
+            _ => V::scalar_expr(format!("({x}.len() as {ty})"), nf),
         };
         Some(v)
     }
@@ -481,6 +506,7 @@ impl Program<'_> {
             len: n,
             cols: 0,
             bound,
+            constant: false,
         });
         true
     }
@@ -544,6 +570,7 @@ impl Program<'_> {
             len: n,
             cols: 0,
             bound: bound.max(1e-3),
+            constant: false,
         });
         true
     }

@@ -128,6 +128,9 @@ pub struct Program<'a> {
     /// written before the function (its own `const`s and `static`s).
     pub plain: Vec<Container>,
     pub items: Vec<String>,
+    /// Constant parameters made fields of `self`: the program is then a
+    /// method of a struct holding them (`&self`, `self.q0`).
+    pub fields: Vec<String>,
 }
 
 impl<'a> Program<'a> {
@@ -188,6 +191,7 @@ impl<'a> Program<'a> {
             counts: Stats::default(),
             plain: Vec::new(),
             items: Vec::new(),
+            fields: Vec::new(),
         }
     }
 

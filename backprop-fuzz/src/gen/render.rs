@@ -40,7 +40,7 @@ impl Program<'_> {
             // A `&[f64]` is differentiable by default: `ws` is data.
             args.push(format!("wrt({})", wrt.join(", ")));
         }
-        let mut out = self.items.clone();
+        let mut out = Vec::new();
         let nargs = self.params.len()
             + usize::from(self.uses_labels.is_some())
             + 1
@@ -60,10 +60,54 @@ impl Program<'_> {
         }
         out.push(format!("    {}", self.final_expr));
         out.push("}".to_owned());
+        if !self.fields.is_empty() {
+            out = self.as_method(out);
+        }
         out.push(String::new());
         out.push(self.render_test());
+        // The program's own constants, after it.
+        out.extend(self.items.iter().cloned());
         let text = out.join("\n");
         self.rename(&text)
+    }
+
+    /// The struct whose fields are the constant parameters of
+    /// [`Program::fields`], and the function (`lines`, its attributes
+    /// last) as its method in a `#[differentiable] impl` block, reading
+    /// them as `self.q0`.
+    fn as_method(&self, lines: Vec<String>) -> Vec<String> {
+        let ty = self.self_type();
+        let fields: Vec<String> = self
+            .params
+            .iter()
+            .filter(|p| self.fields.contains(&p.name))
+            .map(|p| match p.style {
+                Style::Plain(kind) => {
+                    format!("    {}: {},", p.name, self.plain_type(kind, &p.shape))
+                }
+                _ => format!("    {}: {},", p.name, self.ty),
+            })
+            .collect();
+        let body = lines.join("\n");
+        let body = replace_words(&body, |w| {
+            self.fields
+                .contains(&w.to_owned())
+                .then(|| format!("self.{w}"))
+        });
+        let mut out = vec![format!("pub struct {ty} {{\n{}\n}}", fields.join("\n"))];
+        out.push("#[differentiable]".to_owned());
+        out.push(format!("impl {ty} {{"));
+        out.push(indent(
+            &body.lines().map(str::to_owned).collect::<Vec<_>>(),
+            "    ",
+        ));
+        out.push("}".to_owned());
+        out
+    }
+
+    /// The struct of a method's `self` (`F0012Data`).
+    fn self_type(&self) -> String {
+        format!("F{}Data", &self.name[1..])
     }
 
     /// Forward mode is checked (`jvp`/`hvp` in the attribute).
@@ -91,8 +135,12 @@ impl Program<'_> {
         let mut ps: Vec<String> = self
             .params
             .iter()
+            .filter(|p| !self.fields.contains(&p.name))
             .map(|p| format!("{}: {}", p.name, self.param_type(p)))
             .collect();
+        if !self.fields.is_empty() {
+            ps.insert(0, "&self".to_owned());
+        }
         if self.uses_labels.is_some() {
             ps.push("labels: &[usize]".into());
         }
@@ -187,6 +235,7 @@ impl Program<'_> {
         let mut args: Vec<String> = self
             .params
             .iter()
+            .filter(|p| !self.fields.contains(&p.name))
             .map(|p| match p.style {
                 Style::Plain(kind) => Self::plain_arg(&p.name, kind, closure && p.diff),
                 _ if p.shape.is_empty() && closure && p.diff => format!("*{}", p.name),
@@ -251,7 +300,23 @@ impl Program<'_> {
             names.join(", ")
         ));
         let up = self.upstream(&mut lines);
-        let (name, plain) = (&self.name, self.test_args(false).join(", "));
+        let name = &if self.fields.is_empty() {
+            self.name.clone()
+        } else {
+            // A method: called on its struct, made of the data.
+            let inits: Vec<String> = self
+                .fields
+                .iter()
+                .map(|f| format!("{f}: {f}.clone()"))
+                .collect();
+            lines.push(format!(
+                "    let this = {} {{ {} }};",
+                self.self_type(),
+                inits.join(", ")
+            ));
+            format!("this.{}", self.name)
+        };
+        let plain = self.test_args(false).join(", ");
         lines.push(format!(
             "    let (value, grads) = {name}_backward({plain}, {up});"
         ));
@@ -364,7 +429,12 @@ impl Program<'_> {
         });
         let closure_args = self.test_args(true);
         let call: Vec<String> = closure_args.iter().cloned().chain(targs).collect();
-        let (name, call, args) = (&self.name, call.join(", "), closure_args.join(", "));
+        let name = &if self.fields.is_empty() {
+            self.name.clone()
+        } else {
+            format!("this.{}", self.name)
+        };
+        let (call, args) = (call.join(", "), closure_args.join(", "));
         let check = match &self.out {
             Out::Value(s) if s.is_empty() => "GradCheck::new()".to_owned(),
             _ => format!("GradCheck::new().upstream(&{up})"),
