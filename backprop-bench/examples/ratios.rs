@@ -41,6 +41,15 @@ fn main() {
         backprop_bench::interleave::print_hvp_over_gradient(&hvp);
         return;
     }
+    // `ratios plain`: only plain Rust data, (h) and (i).
+    if std::env::args().nth(1).as_deref() == Some("plain") {
+        let plain = backprop_bench::interleave::plain_data();
+        backprop_bench::interleave::print_plain_data(&plain);
+        for (name, hand, generated) in backprop_bench::plain_data::allocations() {
+            println!("{name} allocations per call: hand {hand}, generated {generated}");
+        }
+        return;
+    }
     // `ratios parallel`: only the data-parallel speed-up.
     if std::env::args().nth(1).as_deref() == Some("parallel") {
         let speedup = backprop_bench::parallel::speedup();
@@ -57,6 +66,8 @@ fn main() {
     backprop_bench::interleave::print_state_buffer(&g);
     let hvp = backprop_bench::interleave::hvp_over_gradient();
     backprop_bench::interleave::print_hvp_over_gradient(&hvp);
+    let plain = backprop_bench::interleave::plain_data();
+    backprop_bench::interleave::print_plain_data(&plain);
     let speedup = backprop_bench::parallel::speedup();
     backprop_bench::parallel::print_speedup(&speedup);
 }

@@ -7,7 +7,7 @@
 //! milliseconds of each other (in alternating order), so a slow phase slows
 //! both; the spread of the per-round ratios shows how steady the machine was.
 
-use crate::{bsub, closure_chain, hvp, mlp, rnn, scalar_net, state_buffer, two_heads};
+use crate::{bsub, closure_chain, hvp, mlp, plain_data, rnn, scalar_net, state_buffer, two_heads};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -196,6 +196,42 @@ pub fn state_buffer() -> [(&'static str, Ratio); 2] {
         ("buffer / carried, T = 20", ratio_at(&short)),
         ("buffer / carried, T = 200", ratio_at(&long)),
     ]
+}
+
+/// (h) and (i): plain Rust data, generated / hand-written fwd+bwd.
+pub fn plain_data() -> [(&'static str, Ratio); 2] {
+    let (rounds, batch) = (101, Duration::from_millis(2));
+    let net = plain_data::NET;
+    let x = plain_data::rosenbrock_point();
+    [
+        (
+            "(h) network over `[f64; 9]`",
+            ratio(
+                &|| plain_data::net_hand(black_box(&net)),
+                &|| plain_data::net_generated(black_box(&net)),
+                rounds,
+                batch,
+            ),
+        ),
+        (
+            "(i) Rosenbrock over `&[f64]`, n = 1,000",
+            ratio(
+                &|| plain_data::rosenbrock_hand(black_box(&x)),
+                &|| plain_data::rosenbrock_generated(black_box(&x)),
+                rounds,
+                batch,
+            ),
+        ),
+    ]
+}
+
+/// [`plain_data`] as a markdown table.
+pub fn print_plain_data(ratios: &[(&str, Ratio)]) {
+    print_ratios(
+        "Plain Rust data: generated / hand fwd+bwd, timed interleaved",
+        "workload",
+        ratios,
+    );
 }
 
 /// [`state_buffer`] as a markdown table.

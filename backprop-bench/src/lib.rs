@@ -31,6 +31,7 @@ pub mod mlp;
 #[path = "../../backprop-testkit/src/networks.rs"]
 pub mod networks;
 pub mod parallel;
+pub mod plain_data;
 pub mod report;
 pub mod rnn;
 pub mod scalar_net;
@@ -51,5 +52,6 @@ pub fn verify_all() -> Result<(), String> {
     state_buffer::verify()?;
     parallel::verify()?;
     hvp::verify()?;
+    plain_data::verify()?;
     Ok(())
 }

@@ -1,0 +1,136 @@
+//! Workload (h) and (i): plain Rust data. (h) the nine-parameter network
+//! of (a) taking its weights as one `[f64; 9]`, whose `_backward` is
+//! scalar code with an `[f64; 9]` gradient on the stack (issue 31 asks
+//! ≤ 1.10× the hand-written backward and no allocation); (i) Rosenbrock's
+//! function over `&[f64]` with n = 1,000, against the gradient loop a
+//! person writes (`g[i] += ..; g[i + 1] += ..`).
+
+use crate::check::same;
+use backprop::prelude::*;
+
+/// (h): `(w₇ tanh(w₁x₁ + w₂x₂ + w₃) + w₈ tanh(w₄x₁ + w₅x₂ + w₆) + w₉)²`.
+#[differentiable]
+pub fn net(p: [f64; 9], x1: f64, x2: f64) -> f64 {
+    let h1 = (p[0] * x1 + p[1] * x2 + p[2]).tanh();
+    let h2 = (p[3] * x1 + p[4] * x2 + p[5]).tanh();
+    let y = p[6] * h1 + p[7] * h2 + p[8];
+    y * y
+}
+
+/// (i): `Σ 100 (xᵢ₊₁ − xᵢ²)² + (1 − xᵢ)²`.
+#[differentiable]
+pub fn rosenbrock(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..x.len() - 1 {
+        s += 100.0 * (x[i + 1] - x[i] * x[i]).powi(2) + (1.0 - x[i]).powi(2);
+    }
+    s
+}
+
+/// The weights and the input of (h).
+pub const NET: ([f64; 9], f64, f64) = ([0.1, -0.2, 0.3, 0.4, -0.5, 0.6, 0.7, -0.8, 0.9], 0.3, -0.7);
+
+/// (h) by hand: the value and the gradient, on the stack.
+#[inline(never)]
+pub fn net_hand(i: &([f64; 9], f64, f64)) -> (f64, [f64; 9]) {
+    let (p, x1, x2) = *i;
+    let h1 = (p[0] * x1 + p[1] * x2 + p[2]).tanh();
+    let h2 = (p[3] * x1 + p[4] * x2 + p[5]).tanh();
+    let y = p[6] * h1 + p[7] * h2 + p[8];
+    let dy = 2.0 * y;
+    let dh1 = dy * p[6] * (1.0 - h1 * h1);
+    let dh2 = dy * p[7] * (1.0 - h2 * h2);
+    let g = [
+        dh1 * x1,
+        dh1 * x2,
+        dh1,
+        dh2 * x1,
+        dh2 * x2,
+        dh2,
+        dy * h1,
+        dy * h2,
+        dy,
+    ];
+    (y * y, g)
+}
+
+/// (h) generated.
+#[inline(never)]
+pub fn net_generated(i: &([f64; 9], f64, f64)) -> (f64, [f64; 9]) {
+    let (v, g) = net_backward(i.0, i.1, i.2, 1.0);
+    (v, g.p)
+}
+
+/// The point of (i): n = 1,000.
+pub fn rosenbrock_point() -> Vec<f64> {
+    (0..1000).map(|i| (i as f64 * 0.37).sin()).collect()
+}
+
+/// (i) by hand.
+#[inline(never)]
+pub fn rosenbrock_hand(x: &[f64]) -> (f64, Vec<f64>) {
+    let mut s = 0.0;
+    let mut g = vec![0.0; x.len()];
+    for i in 0..x.len() - 1 {
+        let t = x[i + 1] - x[i] * x[i];
+        let u = 1.0 - x[i];
+        s += 100.0 * t * t + u * u;
+        g[i] += -400.0 * x[i] * t - 2.0 * u;
+        g[i + 1] += 200.0 * t;
+    }
+    (s, g)
+}
+
+/// (i) generated.
+#[inline(never)]
+pub fn rosenbrock_generated(x: &[f64]) -> (f64, Vec<f64>) {
+    let (v, g) = rosenbrock_backward(x, 1.0);
+    (v, g.x)
+}
+
+/// Each pair agrees (1e-9 relative), and each `_backward`'s value is its
+/// function's.
+pub fn verify() -> Result<(), String> {
+    let (hv, hg) = net_hand(&NET);
+    let (gv, gg) = net_generated(&NET);
+    if gv != net(NET.0, NET.1, NET.2) {
+        return Err("(h) the backward's value is not the function's".to_owned());
+    }
+    same(
+        "(h) [f64; 9] network",
+        "generated",
+        &(hv, vec![("p", hg.to_vec())]),
+        &(gv, vec![("p", gg.to_vec())]),
+    )?;
+    let x = rosenbrock_point();
+    let (hv, hg) = rosenbrock_hand(&x);
+    let (gv, gg) = rosenbrock_generated(&x);
+    if gv != rosenbrock(&x) {
+        return Err("(i) the backward's value is not the function's".to_owned());
+    }
+    same(
+        "(i) Rosenbrock",
+        "generated",
+        &(hv, vec![("x", hg)]),
+        &(gv, vec![("x", gg)]),
+    )
+}
+
+/// Allocations per call, hand-written and generated: (h), then (i).
+pub fn allocations() -> [(&'static str, usize, usize); 2] {
+    use crate::alloc::measure;
+    use std::hint::black_box;
+    let x = rosenbrock_point();
+    [
+        (
+            "(h)",
+            measure(|| net_hand(black_box(&NET))).allocs,
+            measure(|| net_generated(black_box(&NET))).allocs,
+        ),
+        (
+            "(i)",
+            measure(|| rosenbrock_hand(black_box(&x))).allocs,
+            measure(|| rosenbrock_generated(black_box(&x))).allocs,
+        ),
+    ]
+}
