@@ -210,13 +210,7 @@ impl VisitMut for Originals<'_> {
                 .get_ident()
                 .is_some_and(|i| self.names.contains(&i.to_string()))
             {
-                let span = e.span();
-                let (krate, t) = (self.krate, syn::Ident::new(FLOAT, span));
-                *e = syn::parse_quote_spanned!(span=> {
-                    #[allow(unused_imports, reason = "one of the two reads the constant")]
-                    use #krate::__private::{LiftAsIs as _, LiftConstant as _};
-                    (&#krate::__private::Lift(&#e)).lift::<#t>()
-                });
+                *e = lift_expr(e, self.krate);
             }
             return;
         }
@@ -301,13 +295,7 @@ impl SelfPlaces<'_> {
 impl VisitMut for SelfPlaces<'_> {
     fn visit_expr_mut(&mut self, e: &mut Expr) {
         if SelfPlaces::of_self(e) {
-            let span = e.span();
-            let (krate, t) = (self.krate, syn::Ident::new(FLOAT, span));
-            *e = syn::parse_quote_spanned!(span=> {
-                #[allow(unused_imports, reason = "one of the two reads the field")]
-                use #krate::__private::{LiftAsIs as _, LiftConstant as _};
-                (&#krate::__private::Lift(&#e)).lift::<#t>()
-            });
+            *e = lift_expr(e, self.krate);
             return;
         }
         syn::visit_mut::visit_expr_mut(self, e);
@@ -503,13 +491,8 @@ pub fn names_original(e: &Expr) -> bool {
 /// an `f64`, an `f32` or an array of them converted, a value of `__F` as it
 /// is.
 pub fn lifted(name: &str, krate: &TokenStream) -> Expr {
-    let t = syn::Ident::new(FLOAT, Span::call_site());
     let name = syn::Ident::new(name, Span::call_site());
-    syn::parse_quote!({
-        #[allow(unused_imports, reason = "one of the two reads the constant")]
-        use #krate::__private::{LiftAsIs as _, LiftConstant as _};
-        (&#krate::__private::Lift(&#name)).lift::<#t>()
-    })
+    lift_expr(&syn::parse_quote!(#name), krate)
 }
 
 /// Whether a path names a constant by Rust's conventions: a path into a
@@ -564,11 +547,18 @@ pub fn lift_named(e: &mut Expr, krate: &TokenStream) {
     if !named {
         return;
     }
+    *e = lift_expr(e, krate);
+}
+
+/// `e` read as the copy's float type `__F` (see the runtime's `Lift`): an
+/// `f64`, an `f32`, a `Vec` or an array of them converted, any other value
+/// cloned.
+fn lift_expr(e: &Expr, krate: &TokenStream) -> Expr {
     let span = e.span();
     let t = syn::Ident::new(FLOAT, span);
-    *e = syn::parse_quote_spanned!(span=> {
+    syn::parse_quote_spanned!(span=> {
         #[allow(unused_imports, reason = "one of the two reads the constant")]
         use #krate::__private::{LiftAsIs as _, LiftConstant as _};
         (&#krate::__private::Lift(&#e)).lift::<#t>()
-    });
+    })
 }
