@@ -289,6 +289,7 @@ pub mod __private {
         UnliftFloat,
     };
     pub use backprop_runtime::each::each;
+    pub use backprop_runtime::fixed::{fixed_index_vjp, fixed_view, fixed_zeros};
     pub use backprop_runtime::gradcheck::{flatten, Gradient};
     pub use backprop_runtime::kernels::{map_vjp, map_vjp_g, map_vjp_out, map_vjp_x, zip, zip_map};
     pub use backprop_runtime::model::fields::{
@@ -300,8 +301,7 @@ pub mod __private {
     };
     pub use backprop_runtime::ops::*;
     pub use backprop_runtime::plain::{
-        fixed_index_vjp, fixed_view, fixed_zeros, plain_from, plain_owned, plain_slice, plain_view,
-        plain_view_vjp,
+        plain_from, plain_owned, plain_slice, plain_view, plain_view_vjp,
     };
     pub use backprop_runtime::steps::{Rows, Spare};
     pub use backprop_runtime::value::{

@@ -10,6 +10,7 @@ pub mod closures;
 pub mod contrib;
 pub mod dual;
 pub mod each;
+pub mod fixed;
 pub mod gradcheck;
 pub mod kernels;
 pub mod model;

@@ -15,9 +15,8 @@
 //! assert_eq!(back, [0.5, 1.5, 2.5]);
 //! ```
 
-use crate::contrib::{Contribution, Kind};
 use crate::value::{Cot, Float};
-use ndarray::{Array, ArrayView, ArrayView1, ArrayView2, Dimension, Ix1, Ix2};
+use ndarray::{Array, Array1, ArrayView, ArrayView1, ArrayView2, Dimension, Ix1, Ix2};
 
 /// A plain container of floats, seen as an ndarray array of its elements.
 pub trait AsArray {
@@ -94,17 +93,85 @@ pub fn plain_view<C: AsArray + ?Sized>(c: &C) -> ArrayView<'_, C::Elem, C::Dim> 
     c.as_array()
 }
 
-/// The slice of a view of a plain container of one axis: how Rust code the
-/// macro passes through reads a constant container parameter (`xs.chunks(3)`
-/// of `let xs = bp::plain_view(&xs);`), with the container's lifetime.
+/// The slice of a plain container of one axis as the generated code holds
+/// it: how Rust code the macro passes through reads a constant container
+/// (`xs.chunks(3)` of a parameter held as `let xs = bp::plain_view(&xs);`,
+/// with the container's lifetime; `c[1..]` of a local `vec![0.0; n]` held
+/// as an `Array1`).
 ///
 /// # Panics
 ///
-/// If the view is not contiguous (a view of a slice, a `Vec` or an array
+/// If a view is not contiguous (a view of a slice, a `Vec` or an array
 /// always is).
+///
+/// ```
+/// use backprop_runtime::plain::{plain_slice, plain_view};
+/// let x = vec![1.0, 2.0, 3.0];
+/// let v = plain_view(&x);
+/// assert_eq!(plain_slice(&v)[1..], [2.0, 3.0]);
+/// let c = ndarray::Array1::from_elem(2, 0.5);
+/// assert_eq!(plain_slice(&c).chunks(1).count(), 2);
+/// ```
 #[inline]
-pub fn plain_slice<'a, F>(v: &ArrayView1<'a, F>) -> &'a [F] {
-    v.to_slice().expect("a view of a slice is contiguous")
+pub fn plain_slice<'a, C: PlainSlice<'a>>(c: C) -> &'a [C::Elem] {
+    c.plain_slice()
+}
+
+/// A container of one axis that is a slice of its elements (see
+/// [`plain_slice`]).
+pub trait PlainSlice<'a> {
+    /// The element type.
+    type Elem;
+    /// The elements as a slice.
+    fn plain_slice(self) -> &'a [Self::Elem];
+}
+
+impl<'a, F> PlainSlice<'a> for &ArrayView1<'a, F> {
+    type Elem = F;
+    #[inline]
+    fn plain_slice(self) -> &'a [F] {
+        self.to_slice().expect("a view of a slice is contiguous")
+    }
+}
+
+impl<'a, F, const N: usize> PlainSlice<'a> for &crate::fixed::Fixed<'a, F, N> {
+    type Elem = F;
+    #[inline]
+    fn plain_slice(self) -> &'a [F] {
+        (**self).plain_slice()
+    }
+}
+
+impl<'a, F> PlainSlice<'a> for &'a Array1<F> {
+    type Elem = F;
+    #[inline]
+    fn plain_slice(self) -> &'a [F] {
+        self.as_slice().expect("an owned vector is contiguous")
+    }
+}
+
+impl<'a, F> PlainSlice<'a> for &'a [F] {
+    type Elem = F;
+    #[inline]
+    fn plain_slice(self) -> &'a [F] {
+        self
+    }
+}
+
+impl<'a, F> PlainSlice<'a> for &'a Vec<F> {
+    type Elem = F;
+    #[inline]
+    fn plain_slice(self) -> &'a [F] {
+        self
+    }
+}
+
+impl<'a, F, const N: usize> PlainSlice<'a> for &'a [F; N] {
+    type Elem = F;
+    #[inline]
+    fn plain_slice(self) -> &'a [F] {
+        self
+    }
 }
 
 /// An owned copy of a plain container's elements as an array: an upstream
@@ -212,77 +279,6 @@ impl<F, const N: usize> IntoPlain<[F; N]> for [F; N] {
 #[inline]
 pub fn plain_from<C, A: IntoPlain<C>>(a: A) -> C {
     a.into_plain()
-}
-
-/// A fixed-size array `[F; N]` that the function reads only element by
-/// element with literal indices (`p[0] * x + p[1]`), as the generated
-/// code holds it: a view of its elements for the reads (it dereferences to
-/// `ArrayView1`, so every op that reads an array reads it), whose gradient
-/// is an `[F; N]` on the stack (see [`fixed_index_vjp`]): no allocation.
-pub struct Fixed<'a, F, const N: usize> {
-    view: ArrayView1<'a, F>,
-}
-
-impl<'a, F, const N: usize> core::ops::Deref for Fixed<'a, F, N> {
-    type Target = ArrayView1<'a, F>;
-    #[inline]
-    fn deref(&self) -> &ArrayView1<'a, F> {
-        &self.view
-    }
-}
-
-/// `a` as a [`Fixed`]: `let p = bp::fixed_view(&p);`.
-#[inline]
-pub fn fixed_view<F, const N: usize>(a: &[F; N]) -> Fixed<'_, F, N> {
-    Fixed {
-        view: ArrayView1::from(a),
-    }
-}
-
-/// The gradient of a [`Fixed`] where nothing reaches it: zeros.
-#[inline]
-pub fn fixed_zeros<F: Float, const N: usize>(_: &Fixed<'_, F, N>) -> [F; N] {
-    [F::zero(); N]
-}
-
-/// The contribution of the element read `a[idx]` to the gradient of a
-/// [`Fixed`]: `g` at `idx` of an `[F; N]` (see [`fixed_index_vjp`]).
-pub struct FixedPlaced<G, const N: usize> {
-    g: G,
-    idx: usize,
-}
-
-/// Adjoint of the read `a[idx]` of a [`Fixed`] (as `index_vjp` of an
-/// array), whose gradient is an `[F; N]`.
-///
-/// ```
-/// use backprop_runtime::plain::{fixed_index_vjp, fixed_view};
-/// let p = [1.0, 2.0, 3.0];
-/// let p = fixed_view(&p);
-/// let d: [f64; 3] = fixed_index_vjp(0.5, &p, 2).value();
-/// let d = fixed_index_vjp(1.5, &p, 0).added_to(d);
-/// assert_eq!(d, [1.5, 0.0, 0.5]);
-/// ```
-#[inline]
-pub fn fixed_index_vjp<F: Float, G: Cot<F>, const N: usize>(
-    g: G,
-    _: &Fixed<'_, F, N>,
-    idx: usize,
-) -> Contribution<FixedPlaced<G, N>> {
-    Contribution(FixedPlaced { g, idx })
-}
-
-impl<F: Float, G: Cot<F>, const N: usize> Kind<[F; N]> for FixedPlaced<G, N> {
-    #[inline]
-    fn value(self) -> [F; N] {
-        let mut d = [F::zero(); N];
-        d[self.idx] = *self.g.get();
-        d
-    }
-    #[inline]
-    fn add_to(self, acc: &mut [F; N]) {
-        acc[self.idx] += *self.g.get();
-    }
 }
 
 /// What [`plain_view_vjp`] gives back for a value read through
