@@ -10,7 +10,7 @@ use std::cell::Cell;
 
 // The Elman network of the benchmarks (workload (e)).
 use backprop_testkit::networks::{rnn_backward, rnn_of_calls_backward};
-use backprop_testkit::random;
+use backprop_testkit::{random, rosenbrock_gradient};
 
 /// [`System`], counting the allocations of the thread that asks
 /// ([`allocations`]); the test harness's other threads do not disturb it.
@@ -176,4 +176,115 @@ fn a_fixed_size_array_read_by_element_allocates_nothing() {
     assert_eq!(v, net9_unread(&p, 0.3));
     assert_eq!(g.p[1..8], [0.0; 7]);
     gradcheck(&(p, 0.3), |(p, x1)| net9_unread_backward(p, *x1, 1.0)).unwrap();
+}
+
+/// Rosenbrock's function over a slice: a loop of scalar steps.
+#[differentiable]
+fn rosenbrock(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..x.len() - 1 {
+        s += 100.0 * (x[i + 1] - x[i] * x[i]).powi(2) + (1.0 - x[i]).powi(2);
+    }
+    s
+}
+
+#[test]
+fn a_loop_over_a_slice_allocates_only_its_gradient() {
+    for n in [2, 10, 1000] {
+        let x: Vec<f64> = (0..n).map(|i| (i as f64 * 0.37).sin()).collect();
+        // The reverse reads each element again from the slice: the loop
+        // keeps no record, and the gradient's buffer becomes its `Vec`.
+        let count = allocations(|| rosenbrock_backward(&x, 1.0));
+        assert_eq!(count, 1, "allocations of rosenbrock_backward at n = {n}");
+        let (v, g) = rosenbrock_backward(&x, 1.0);
+        assert_eq!(v, rosenbrock(&x));
+        for (a, b) in g.x.iter().zip(rosenbrock_gradient(&x)) {
+            assert!((a - b).abs() <= 1e-12 * b.abs().max(1.0), "{a} against {b}");
+        }
+        if n <= 10 {
+            // Central differences of a sum of 1,000 terms lose the digits
+            // a check needs; the values by hand above stand. Forward and
+            // second order: `tests/plain_data.rs`.
+            gradcheck(&(x.clone(),), |(x,)| rosenbrock_backward(x, 1.0)).unwrap();
+        }
+    }
+}
+
+/// A fixed-size array read by element in loops (over `0..x.len() - 1`,
+/// nested, the inner one's bounds read from the outer's variable), and in
+/// a branch: scalar code, its gradient on the stack, and no loop keeps a
+/// record (each element is read again from the array).
+#[differentiable(hvp)]
+fn chain4(x: [f64; 4], c: f64) -> f64 {
+    let mut s = 0.0;
+    for i in 0..x.len() - 1 {
+        s += x[i] * x[i + 1] * c;
+    }
+    for k in 0..2 {
+        s += x[k].sin();
+    }
+    for i in 0..2 {
+        for j in i..x.len() {
+            s += x[i] * x[j];
+        }
+    }
+    if s > 0.0 {
+        s * x[0]
+    } else {
+        s - x[3]
+    }
+}
+
+#[test]
+fn a_fixed_size_array_read_in_loops_allocates_nothing() {
+    for x in [[0.3, -0.5, 0.8, 1.1], [-0.9, -0.5, 0.2, -1.0]] {
+        let c = 0.7;
+        let n = allocations(|| chain4_backward(x, c, 1.0));
+        assert_eq!(n, 0, "allocations of chain4_backward at {x:?}");
+        let (v, g) = chain4_backward(x, c, 1.0);
+        assert_eq!(v, chain4(x, c));
+        // By hand: `s` and its gradient, then the branch.
+        let mut s = 0.0;
+        let mut ds = [0.0; 4];
+        for i in 0..3 {
+            s += x[i] * x[i + 1] * c;
+            ds[i] += x[i + 1] * c;
+            ds[i + 1] += x[i] * c;
+        }
+        for k in 0..2 {
+            s += x[k].sin();
+            ds[k] += x[k].cos();
+        }
+        for i in 0..2 {
+            for j in i..4 {
+                s += x[i] * x[j];
+                ds[i] += x[j];
+                ds[j] += x[i];
+            }
+        }
+        let dsc = (x[0] * x[1] + x[1] * x[2] + x[2] * x[3]) * if s > 0.0 { x[0] } else { 1.0 };
+        let by_hand = if s > 0.0 {
+            let mut d = ds.map(|d| d * x[0]);
+            d[0] += s;
+            d
+        } else {
+            let mut d = ds;
+            d[3] -= 1.0;
+            d
+        };
+        for (a, b) in g.x.iter().zip(by_hand) {
+            assert!((a - b).abs() < 1e-12, "{a} against {b}");
+        }
+        assert!((g.c - dsc).abs() < 1e-12, "{} against {dsc}", g.c);
+        gradcheck(&(x, c), |&(x, c)| chain4_backward(x, c, 1.0)).unwrap();
+        let dir = ([0.5, 0.1, -0.3, 0.2], 0.4);
+        jvpcheck(
+            &(x, c),
+            &dir,
+            |&(x, c)| chain4_backward(x, c, 1.0),
+            |&(x, c), &(tx, tc)| chain4_jvp(x, c, tx, tc),
+        )
+        .unwrap();
+        hvpcheck(&(x, c), &dir, |&(x, c), &(tx, tc)| chain4_hvp(x, c, tx, tc)).unwrap();
+    }
 }

@@ -6,7 +6,7 @@
 
 use backprop::prelude::*;
 use backprop::Gradient;
-use backprop_testkit::random;
+use backprop_testkit::{random, rosenbrock_gradient};
 
 macro_rules! snapshot {
     ($name:ident) => {
@@ -34,12 +34,14 @@ macro_rules! snapshot {
 snapshot!(broadcast_sub);
 snapshot!(calls);
 snapshot!(cartesian_each);
+snapshot!(fixed_loops);
 snapshot!(fork_rule);
 snapshot!(huber);
 snapshot!(model_method);
 snapshot!(polar);
 snapshot!(polar_caller);
 snapshot!(rnn);
+snapshot!(rosenbrock_slice);
 snapshot!(shadowing);
 snapshot!(sigmoid_network);
 snapshot!(state_buffer);
@@ -327,4 +329,43 @@ fn two_heads() {
         e::two_heads_backward(w1, b1, w2, b2, v, c, &x, &labels, &y, 1.0)
     })
     .unwrap();
+}
+
+#[test]
+fn rosenbrock_slice() {
+    use rosenbrock_slice::{expanded as e, source as s};
+    for n in [2, 3, 10] {
+        let x: Vec<f64> = (0..n).map(|i| (i as f64 * 0.37).sin()).collect();
+        same(
+            e::rosenbrock_backward(&x, 1.0),
+            s::rosenbrock_backward(&x, 1.0),
+        );
+        let (_, g) = e::rosenbrock_backward(&x, 1.0);
+        for (a, b) in g.x.iter().zip(&rosenbrock_gradient(&x)) {
+            assert!((a - b).abs() <= 1e-12 * b.abs().max(1.0), "{a} against {b}");
+        }
+        gradcheck(&(x.clone(),), |(x,)| e::rosenbrock_backward(x, 1.0)).unwrap();
+    }
+}
+
+#[test]
+fn fixed_loops() {
+    use fixed_loops::{expanded as e, source as s};
+    let (x, c) = ([0.3, -0.5, 0.8, 1.1], 0.7);
+    same(e::pairs_backward(x, c, 1.0), s::pairs_backward(x, c, 1.0));
+    // By hand: `s = c Σ_{i ≤ j} x_i x_j`.
+    let (_, g) = e::pairs_backward(x, c, 1.0);
+    let (mut pairs, mut by_hand) = (0.0, [0.0; 4]);
+    for i in 0..4 {
+        for j in i..4 {
+            pairs += x[i] * x[j];
+            by_hand[i] += c * x[j];
+            by_hand[j] += c * x[i];
+        }
+    }
+    for (a, b) in g.x.iter().zip(by_hand) {
+        assert!((a - b).abs() < 1e-14, "{a} against {b}");
+    }
+    assert!((g.c - pairs).abs() < 1e-14);
+    gradcheck(&(x, c), |&(x, c)| e::pairs_backward(x, c, 1.0)).unwrap();
 }

@@ -10,6 +10,7 @@
 //! `hvp` where it has one.
 
 use backprop::prelude::*;
+use backprop_testkit::rosenbrock_gradient;
 
 /// The classic Rosenbrock function over a slice.
 #[differentiable(hvp)]
@@ -19,16 +20,6 @@ fn rosenbrock(x: &[f64]) -> f64 {
         s += 100.0 * (x[i + 1] - x[i] * x[i]).powi(2) + (1.0 - x[i]).powi(2);
     }
     s
-}
-
-/// Its gradient by hand.
-fn rosenbrock_gradient(x: &[f64]) -> Vec<f64> {
-    let mut g = vec![0.0; x.len()];
-    for i in 0..x.len() - 1 {
-        g[i] += -400.0 * x[i] * (x[i + 1] - x[i] * x[i]) - 2.0 * (1.0 - x[i]);
-        g[i + 1] += 200.0 * (x[i + 1] - x[i] * x[i]);
-    }
-    g
 }
 
 #[test]
@@ -581,6 +572,71 @@ fn a_method_of_a_constant_problem_struct() {
     gradcheck(&(w, b), |&(w, b)| fit.loss_by_index_backward(w, b, 1.0)).unwrap();
 }
 
+/// A problem struct whose differentiable methods call its other methods
+/// and functions over its data alone (constants of the copy over duals).
+pub struct Helped {
+    xs: Vec<f64>,
+    k: f64,
+}
+
+#[differentiable]
+impl Helped {
+    fn scale(&self) -> f64 {
+        self.k * 2.0
+    }
+
+    fn scale_by(&self, a: f64, n: usize) -> f64 {
+        self.k * a + n as f64
+    }
+
+    /// `f(w) = L w + 4 w² + 2 sin w`, `L = 2 + 3 + 6.5 + 7/3` at `k = 0.5`,
+    /// `xs = [1, 2, 4]`.
+    #[differentiable(hvp, wrt(w))]
+    fn whole(&self, w: f64) -> f64 {
+        let c = self.scale() * 2.0;
+        let d = self.scale_by(2.0, self.xs.len());
+        let mut s = c * w + d * w * w + average(&self.xs[1..]) * w;
+        if self.scale() > 0.5 {
+            s += self.scale_by(c, 1) * w.sin();
+        }
+        for i in 0..self.xs.len() {
+            s += self.scale_by(self.xs[i], i) * w;
+        }
+        s + average(&self.xs) * w
+    }
+}
+
+fn average(xs: &[f64]) -> f64 {
+    xs.iter().sum::<f64>() / xs.len() as f64
+}
+
+#[test]
+fn second_order_of_a_method_calling_methods_and_functions_of_its_data() {
+    let h = Helped {
+        xs: vec![1.0, 2.0, 4.0],
+        k: 0.5,
+    };
+    let lin = 2.0 + 3.0 + 6.5 + 7.0 / 3.0;
+    for w in [0.3, -1.2] {
+        let (v, g) = h.whole_backward(w, 1.0);
+        assert_eq!(v, h.whole(w));
+        assert!((v - (lin * w + 4.0 * w * w + 2.0 * w.sin())).abs() < 1e-12);
+        assert!((g.w - (lin + 8.0 * w + 2.0 * w.cos())).abs() < 1e-12);
+        gradcheck(&(w,), |&(w,)| h.whole_backward(w, 1.0)).unwrap();
+        let (hv, hg, hw) = h.whole_hvp(w, 1.0);
+        assert_eq!((hv, hg.w), (v, g.w));
+        assert!((hw.w - (8.0 - 2.0 * w.sin())).abs() < 1e-12, "{}", hw.w);
+        hvpcheck(&(w,), &(1.0,), |&(w,), &(t,)| h.whole_hvp(w, t)).unwrap();
+        jvpcheck(
+            &(w,),
+            &(0.5,),
+            |&(w,)| h.whole_backward(w, 1.0),
+            |&(w,), &(t,)| h.whole_jvp(w, t),
+        )
+        .unwrap();
+    }
+}
+
 /// Constant slices read by Rust's own spellings in passed-through code:
 /// a sub-slice, `first`, `last`, `to_vec`, `chunks_exact`, in first and
 /// second order.
@@ -618,6 +674,49 @@ fn constant_slices_in_rust_spellings() {
         constant_slice_spellings_hvp(k, &ys, t)
     })
     .unwrap();
+}
+
+/// A local container of constants (`vec![0.0; n]` written by index, an
+/// array literal) read by Rust's own spellings: `windows`, `chunks`, a
+/// sub-slice, in first and second order.
+#[differentiable(hvp)]
+fn local_constant_spellings(x: f64, n: usize) -> f64 {
+    let mut c = vec![0.0; n];
+    for i in 0..n {
+        c[i] = i as f64 * 0.5;
+    }
+    let d = [1.0, 2.0, 4.0];
+    let mut s = 0.0;
+    for w in c.windows(2) {
+        s += x * (w[1] - w[0]);
+    }
+    for ch in c.chunks(2) {
+        s += x * x * ch[0];
+    }
+    s + c[1..].iter().sum::<f64>() * x + d[1..].iter().product::<f64>() * x
+}
+
+#[test]
+fn local_constant_containers_in_rust_spellings() {
+    let x = 0.7;
+    // c = [0, 0.5, 1, 1.5, 2]: windows 4 × 0.5, chunks 0 + 1 + 2, c[1..] 5.
+    let value = 2.0 * x + 3.0 * x * x + 5.0 * x + 8.0 * x;
+    let (v, g) = local_constant_spellings_backward(x, 5, 1.0);
+    assert_eq!(v, local_constant_spellings(x, 5));
+    assert!((v - value).abs() < 1e-12, "{v} against {value}");
+    let slope = 2.0 + 6.0 * x + 5.0 + 8.0;
+    assert!((g.x - slope).abs() < 1e-12, "{} against {slope}", g.x);
+    gradcheck(&(x,), |&(x,)| local_constant_spellings_backward(x, 5, 1.0)).unwrap();
+    let (hv, hg, h) = local_constant_spellings_hvp(x, 5, 1.0);
+    assert_eq!((hv, hg.x), (v, g.x));
+    assert!((h.x - 6.0).abs() < 1e-12, "{} against 6", h.x);
+    hvpcheck(&(x,), &(0.5,), |&(x,), &(t,)| {
+        local_constant_spellings_hvp(x, 5, t)
+    })
+    .unwrap();
+    // One element: no windows, one chunk, an empty sub-slice.
+    let (v, g) = local_constant_spellings_backward(x, 1, 1.0);
+    assert_eq!((v, g.x), (8.0 * x, 8.0));
 }
 
 /// Each way of reading a container at edge sizes: windows, chunks (a

@@ -147,10 +147,10 @@ pub struct Param {
     /// passes it bare rather than borrowing it.
     pub by_ref: bool,
     pub differentiable: bool,
-    /// A fixed-size array (`[f64; N]`) that the body reads only by literal
-    /// indices in straight-line code (`p[0] * x + p[1]`): the generated
-    /// code holds it as `bp::Fixed` and its gradient as an `[f64; N]` on
-    /// the stack (see [`reads::scalar_reads`]).
+    /// A fixed-size array (`[f64; N]`) that the body reads only element by
+    /// element (`p[0] * x + p[1]`, `p[i]` in a loop): the generated code
+    /// holds it as `bp::Fixed` and its gradient as a `bp::FixedGrad` on the
+    /// stack (see [`reads::scalar_reads`]).
     pub scalar_reads: bool,
 }
 
@@ -697,11 +697,13 @@ fn model_type(ty: &Type) -> Option<TokenStream> {
         return None;
     };
     let last = p.path.segments.last()?.ident.to_string();
-    const NOT_MODELS: &[&str] = &[
-        "usize", "isize", "u8", "u16", "u32", "u64", "u128", "i8", "i16", "i32", "i64", "i128",
-        "bool", "char", "str", "String",
-    ];
-    if p.qself.is_some() || NOT_MODELS.contains(&last.as_str()) || last.starts_with("Array") {
+    const NOT_MODELS: &[&str] = &["bool", "char", "str", "String"];
+    let integer = INTEGERS.contains(&last.as_str());
+    if p.qself.is_some()
+        || integer
+        || NOT_MODELS.contains(&last.as_str())
+        || last.starts_with("Array")
+    {
         return None;
     }
     Some(inner.to_token_stream())
@@ -754,5 +756,21 @@ fn mark_differentiable(params: &mut [Param], args: &Args, sig: &syn::Signature, 
                 }
             }
         }
+    }
+}
+
+/// Rust's integer types, by name.
+pub const INTEGERS: &[&str] = &[
+    "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize",
+];
+
+/// Whether a type is one of Rust's integers (`usize`, `i32`, ...).
+pub fn is_integer_type(ty: &syn::Type) -> bool {
+    match strip_type(ty) {
+        syn::Type::Path(p) if p.qself.is_none() => p
+            .path
+            .get_ident()
+            .is_some_and(|i| INTEGERS.contains(&i.to_string().as_str())),
+        _ => false,
     }
 }

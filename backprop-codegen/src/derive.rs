@@ -364,9 +364,6 @@ fn mentions_tree(t: &proc_macro2::TokenTree, params: &HashSet<String>) -> bool {
     }
 }
 
-const INTEGERS: &[&str] = &[
-    "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize",
-];
 const CONSTANTS: &[&str] = &[
     "bool",
     "char",
@@ -492,7 +489,7 @@ fn classify_path(path: &syn::Path, params: &HashSet<String>) -> Result<Class, St
     if name == "f32" || name == "f64" {
         return Ok(Class::Direct);
     }
-    if INTEGERS.contains(&name) || CONSTANTS.contains(&name) {
+    if crate::ast::INTEGERS.contains(&name) || CONSTANTS.contains(&name) {
         return Ok(Class::Constant);
     }
     if ARRAYS.contains(&name) {
@@ -539,7 +536,7 @@ fn classify_element(elem: &Type, params: &HashSet<String>) -> Result<Class, Stri
             let name = p.path.segments[0].ident.to_string();
             if name == "f32" || name == "f64" || params.contains(&name) {
                 Ok(Class::Direct)
-            } else if INTEGERS.contains(&name.as_str()) || name == "bool" {
+            } else if crate::ast::INTEGERS.contains(&name.as_str()) || name == "bool" {
                 Ok(Class::Constant)
             } else {
                 Err(format!(

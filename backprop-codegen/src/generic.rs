@@ -298,6 +298,19 @@ impl VisitMut for SelfPlaces<'_> {
             *e = lift_expr(e, self.krate);
             return;
         }
+        // `self`'s data passed to a call of the user's, which takes the
+        // original's types (see [`Named::unlift`]).
+        let args = match e {
+            Expr::Call(c) if user_call(c) && !vocabulary_call(c) => Some(&mut c.args),
+            Expr::MethodCall(m) if self_method(m) => Some(&mut m.args),
+            _ => None,
+        };
+        if let Some(args) = args {
+            for a in args.iter_mut().filter(|a| !of_self_only(a)) {
+                self.visit_expr_mut(a);
+            }
+            return;
+        }
         syn::visit_mut::visit_expr_mut(self, e);
     }
 
@@ -341,12 +354,13 @@ impl VisitMut for Literals<'_> {
                 return;
             }
         }
-        // A call of the user's (`scale(2.0)`) takes the original's types:
-        // its value is read as `__F` where a float is ([`lift_named`]).
-        if let Expr::Call(c) = &*e {
-            if user_call(c) && !vocabulary_call(c) {
-                return;
-            }
+        // A call of the user's (`scale(2.0)`, `self.scale(2.0)`) takes the
+        // original's types: its value is read as `__F` where a float is
+        // ([`lift_named`]).
+        match &*e {
+            Expr::Call(c) if user_call(c) && !vocabulary_call(c) => return,
+            Expr::MethodCall(m) if self_method(m) => return,
+            _ => {}
         }
         syn::visit_mut::visit_expr_mut(self, e);
     }
@@ -404,6 +418,7 @@ impl Named<'_> {
                 lift_named(e, self.krate)
             }
             Expr::Call(_) => lift_named(e, self.krate),
+            Expr::MethodCall(m) if self_method(m) => *e = lift_expr(e, self.krate),
             _ => {}
         }
     }
@@ -428,22 +443,63 @@ impl VisitMut for Named<'_> {
             // A call of the user's (not of the vocabulary) takes the
             // original's floats: a float of the copy passed to it is
             // converted back (`unlift`).
-            Expr::Call(c) if user_call(c) && !vocabulary_call(c) => {
-                let krate = self.krate;
-                for a in c.args.iter_mut() {
-                    if !matches!(a, Expr::Lit(_)) {
-                        let span = a.span();
-                        *a = syn::parse_quote_spanned!(span=> {
-                            #[allow(unused_imports, reason = "one of the two reads the argument")]
-                            use #krate::__private::{UnliftAsIs as _, UnliftFloat as _};
-                            (&#krate::__private::Unlift(&#a)).unlift()
-                        });
-                    }
-                }
-            }
+            Expr::Call(c) if user_call(c) && !vocabulary_call(c) => self.unlift(&mut c.args),
+            Expr::MethodCall(m) if self_method(m) => self.unlift(&mut m.args),
             _ => {}
         }
     }
+}
+
+impl Named<'_> {
+    /// The arguments of a call of the user's, which takes the original's
+    /// floats: a float of the copy converted back (`unlift`); a literal or
+    /// `self`'s data (`&self.xs`) is the original's already.
+    fn unlift(&self, args: &mut syn::punctuated::Punctuated<Expr, syn::Token![,]>) {
+        let krate = self.krate;
+        for a in args.iter_mut() {
+            if !matches!(a, Expr::Lit(_)) && !of_self_only(a) {
+                let span = a.span();
+                *a = syn::parse_quote_spanned!(span=> {
+                    #[allow(unused_imports, reason = "one of the two reads the argument")]
+                    use #krate::__private::{UnliftAsIs as _, UnliftFloat as _};
+                    (&#krate::__private::Unlift(&#a)).unlift()
+                });
+            }
+        }
+    }
+}
+
+/// A call of a method of the user's on `self` (`self.scale()`): a method
+/// of the `impl` block, over the original's types.
+fn self_method(m: &syn::ExprMethodCall) -> bool {
+    matches!(&*m.receiver, Expr::Path(p) if p.path.is_ident("self"))
+}
+
+/// Whether `e` reads nothing but `self`'s data and literals (`&self.xs`,
+/// `self.xs[1..]`, `self.k`): passed to a call of the user's as it is.
+fn of_self_only(e: &Expr) -> bool {
+    struct Find {
+        self_: bool,
+        other: bool,
+    }
+    impl<'a> syn::visit::Visit<'a> for Find {
+        fn visit_expr_path(&mut self, p: &'a syn::ExprPath) {
+            if p.path.is_ident("self") {
+                self.self_ = true;
+            } else {
+                self.other = true;
+            }
+        }
+        fn visit_macro(&mut self, _: &'a syn::Macro) {
+            self.other = true;
+        }
+    }
+    let mut find = Find {
+        self_: false,
+        other: false,
+    };
+    syn::visit::Visit::visit_expr(&mut find, e);
+    find.self_ && !find.other
 }
 
 fn arithmetic(op: &syn::BinOp) -> bool {
@@ -464,7 +520,7 @@ const FLOAT_METHODS: &[&str] = &[
 
 /// Whether a constant of the copy names a value of the original's float
 /// type: a constant of the user's (`PI`, `Self::K`) or the value of a call
-/// of the user's (`scale(2.0)`); not literals, the float type's own
+/// of the user's (`scale(2.0)`, `self.scale()`); not literals, the float type's own
 /// constants, nor a constructor of a type (`Array1::zeros(n)`), which are
 /// `__F`'s already or take it from their use.
 pub fn names_original(e: &Expr) -> bool {
@@ -477,6 +533,7 @@ pub fn names_original(e: &Expr) -> bool {
                     self.0 |= !generic && !is_function_path(&p.path) && constant_name(&p.path);
                 }
                 Expr::Call(c) if user_call(c) => self.0 = true,
+                Expr::MethodCall(m) if self_method(m) => self.0 = true,
                 Expr::Call(c) => c.args.iter().for_each(|a| self.visit_expr(a)),
                 _ => syn::visit::visit_expr(self, e),
             }
@@ -514,7 +571,8 @@ fn vocabulary_call(c: &syn::ExprCall) -> bool {
 }
 
 /// A call of a function of the user's (`scale(..)`, `util::scale(..)`),
-/// not of a type (`Array1::ones(..)`, `__F::from_f64(..)`, `f64::max(..)`).
+/// not of a type (`Array1::ones(..)`, `__F::from_f64(..)`, `f64::max(..)`)
+/// nor of the runtime's for the generated code (`bp::plain_slice(..)`).
 fn user_call(c: &syn::ExprCall) -> bool {
     match &*c.func {
         Expr::Path(p) => {
@@ -525,6 +583,7 @@ fn user_call(c: &syn::ExprCall) -> bool {
                         && name != FLOAT
                         && name != "f64"
                         && name != "f32"
+                        && name != "__private"
                 })
         }
         _ => false,

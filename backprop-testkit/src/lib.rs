@@ -1,6 +1,7 @@
 //! What backprop's tests, benchmarks and fuzz programs share: one
-//! deterministic random-number generator, and the standard networks of the
-//! lessons and the benchmarks, each written once as the user would write it.
+//! deterministic random-number generator, the standard networks of the
+//! lessons and the benchmarks, each written once as the user would write
+//! it, and gradients worked out by hand that several tests check against.
 #![warn(missing_docs)]
 
 pub mod networks;
@@ -37,4 +38,16 @@ pub fn random32<Sh: ShapeBuilder<Dim = D>, D: Dimension>(
     seed: &mut u64,
 ) -> Array<f32, D> {
     Array::from_shape_simple_fn(shape, || lcg(seed) as f32)
+}
+
+/// The gradient of Rosenbrock's function `Σ 100 (xᵢ₊₁ − xᵢ²)² + (1 − xᵢ)²`,
+/// by hand: each term adds to `xᵢ` and `xᵢ₊₁`.
+pub fn rosenbrock_gradient(x: &[f64]) -> Vec<f64> {
+    let mut g = vec![0.0; x.len()];
+    for i in 0..x.len().saturating_sub(1) {
+        let t = x[i + 1] - x[i] * x[i];
+        g[i] += -400.0 * x[i] * t - 2.0 * (1.0 - x[i]);
+        g[i + 1] += 200.0 * t;
+    }
+    g
 }

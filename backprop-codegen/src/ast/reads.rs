@@ -1,17 +1,16 @@
 //! What the body does with a name, read from its syntax before lowering:
-//! whether a fixed-size array is read only by literal indices (the
+//! whether a fixed-size array is read only element by element (the
 //! parameters the generated code holds as `bp::Fixed`).
 
-/// Whether the body reads `name` only as `name[k]` with `k` an integer
-/// literal, in straight-line code: outside loops, branches, closures and
-/// blocks of their own, never written, never rebound, and read at least
-/// once. Anything else (a walk, a whole-array op, an index that varies, a
-/// write) keeps the array an ndarray view.
+/// Whether the body reads `name` only as `name[i]` (in straight-line code,
+/// loops and branches, not in closures or macros) and `name.len()`, never
+/// writes or rebinds it, and reads it at least once. Anything else (a
+/// walk, a whole-array op, a write) keeps the array an ndarray view.
 pub(crate) fn scalar_reads(block: &syn::Block, name: &str) -> bool {
     use syn::visit::Visit;
     struct Reads<'n> {
         name: &'n str,
-        /// Inside a loop, a branch, a closure or a nested block.
+        /// Inside a closure or a macro.
         nested: usize,
         reads: usize,
         other: bool,
@@ -25,14 +24,18 @@ pub(crate) fn scalar_reads(block: &syn::Block, name: &str) -> bool {
         fn visit_expr(&mut self, e: &'a syn::Expr) {
             match e {
                 syn::Expr::Index(i) if self.named(&i.expr) => {
-                    let literal =
-                        matches!(&*i.index, syn::Expr::Lit(l) if matches!(l.lit, syn::Lit::Int(_)));
-                    if literal && self.nested == 0 {
+                    // An element, not a sub-slice (`x[1..]`).
+                    let range = matches!(&*i.index, syn::Expr::Range(_));
+                    if self.nested == 0 && !range {
                         self.reads += 1;
                     } else {
                         self.other = true;
                     }
+                    self.visit_expr(&i.index);
                 }
+                // A shape query reads no element.
+                syn::Expr::MethodCall(m)
+                    if self.named(&m.receiver) && m.method == "len" && m.args.is_empty() => {}
                 syn::Expr::Path(_) if self.named(e) => self.other = true,
                 syn::Expr::Assign(a) => {
                     if let syn::Expr::Index(i) = &*a.left {
@@ -50,14 +53,7 @@ pub(crate) fn scalar_reads(block: &syn::Block, name: &str) -> bool {
                     }
                     syn::visit::visit_expr(self, e);
                 }
-                syn::Expr::ForLoop(_)
-                | syn::Expr::While(_)
-                | syn::Expr::Loop(_)
-                | syn::Expr::If(_)
-                | syn::Expr::Match(_)
-                | syn::Expr::Closure(_)
-                | syn::Expr::Block(_)
-                | syn::Expr::Macro(_) => {
+                syn::Expr::Closure(_) | syn::Expr::Macro(_) => {
                     self.nested += 1;
                     syn::visit::visit_expr(self, e);
                     self.nested -= 1;

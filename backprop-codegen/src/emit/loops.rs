@@ -52,22 +52,12 @@ pub fn kept(cx: &Cx, k: &Kept) -> TokenStream {
 pub fn forward(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream> {
     let bp = cx.bp;
     let l = &r.loops[&id];
-    let start_tokens = subst(r, &lp.start);
-    let end_tokens = subst(r, &lp.end);
-    let end_expr = if lp.inclusive {
-        quote!((#end_tokens) + 1)
-    } else {
-        end_tokens
-    };
     let (start, end, steps) = (&l.start, &l.end, &l.steps);
     let range = iter(r, l, lp);
     let mut out = match lp.cond {
         // A `while` loop counts its iterations: `start..end` are their numbers.
         Some(_) => vec![quote!(let #start = 0usize;), quote!(let mut #end = #start;)],
-        None => vec![
-            quote!(let #start = #start_tokens;),
-            quote!(let #end = #end_expr;),
-        ],
+        None => bounds(r, l, lp),
     };
     for (s, init) in l.state.iter().zip(&l.init) {
         out.push(match init {
@@ -165,7 +155,13 @@ pub fn reverse(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream> {
     let bp = cx.bp;
     let l = &r.loops[&id];
     let rev = &l.rev;
-    let mut out = starts(r, cx, id, lp);
+    // Bounds the region around does not keep (see `remat::bounds_again`).
+    let mut out = if l.bounds_again {
+        bounds(r, l, lp)
+    } else {
+        Vec::new()
+    };
+    out.extend(starts(r, cx, id, lp));
     let steps = &l.steps;
     let terms = terms(cx, l);
     if let Some(outers) = &l.body.outers {
@@ -373,6 +369,22 @@ fn tail(cx: &Cx, l: &crate::plan::LoopPlan, lp: &Loop) -> Vec<TokenStream> {
         tail.push(quote!(#carry = #i;));
     }
     tail
+}
+
+/// `let start = ..; let end = ..;` of a `for` loop, as the user wrote them.
+fn bounds(r: &Region, l: &crate::plan::LoopPlan, lp: &Loop) -> Vec<TokenStream> {
+    let (start, end) = (&l.start, &l.end);
+    let start_tokens = subst(r, &lp.start);
+    let end_tokens = subst(r, &lp.end);
+    let end_expr = if lp.inclusive {
+        quote!((#end_tokens) + 1)
+    } else {
+        end_tokens
+    };
+    vec![
+        quote!(let #start = #start_tokens;),
+        quote!(let #end = #end_expr;),
+    ]
 }
 
 /// `base`, `base + n` or `base - n` for the offset `n`.

@@ -2,7 +2,7 @@
 
 use super::{branches, call_args, loops, operand, part, scalar, subst, Cx};
 use crate::graph::{Node, NodeId};
-use crate::plan::{Region, RevStep, Upstream};
+use crate::plan::{Operand, Region, RevStep, Upstream};
 use crate::vocab::{fused, Op, Reads, Rules};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{quote, quote_spanned, ToTokens};
@@ -302,13 +302,16 @@ fn contribution(r: &Region, cx: &Cx, id: NodeId, pos: usize, borrow: bool) -> To
         }
         None => {
             let rule = Ident::new(rule_name(op, pos), span);
-            let rule = match (op, r.node(r.inputs(id)[0])) {
-                // An element of a fixed-size array read by element: its
-                // gradient is an `[f64; N]` (`bp::Fixed`).
-                (Op::Index, Node::Param(i)) if cx.func.params[*i].scalar_reads => {
-                    Ident::new("fixed_index_vjp", span)
-                }
-                _ => rule,
+            // An element of a fixed-size array read by element, here or in
+            // a loop or an arm: its gradient is on the stack (`bp::Fixed`).
+            let fixed = op == Op::Index
+                && matches!(r.operand(&cx.func.params, r.inputs(id)[0]),
+                    Operand::Param { ident, .. }
+                        if cx.func.params.iter().any(|p| p.ident == ident && p.scalar_reads));
+            let rule = if fixed {
+                Ident::new("fixed_index_vjp", span)
+            } else {
+                rule
             };
             let Node::Op { consts, .. } = r.node(id) else {
                 unreachable!("an op")

@@ -49,6 +49,12 @@ impl Lowerer<'_> {
                 let before = self.graph.len();
                 let id = self.expr(expr);
                 self.base = outer;
+                let scope = self.scopes.last_mut().expect("a scope");
+                if super::containers::rust_container(expr) {
+                    scope.plain.insert(name.clone());
+                } else {
+                    scope.plain.remove(&name);
+                }
                 self.bind_name(name, id, before, form_of(expr));
             }
             Pat::Type(pt) => {

@@ -255,7 +255,10 @@ impl Lowerer<'_> {
         let mut expr = expr.clone();
         let containers: HashSet<String> = refs
             .iter()
-            .filter(|(_, id, _)| {
+            .filter(|(name, id, _)| {
+                if self.plain_local(name) {
+                    return true;
+                }
                 // Through the captures of loop bodies and branch arms.
                 let (depth, id) = self.origin_at(self.outer.len(), *id);
                 match self.graph_at(depth).get(id).node {

@@ -334,9 +334,28 @@ pub(super) fn check_nested(
     uses.visit_block(body);
 }
 
+/// Whether a `let`'s value is a container of one axis of numbers written
+/// as Rust's: `vec![..]`, `[a, b]`, `[0.0; n]` (not of arrays or `vec!`s).
+pub(super) fn rust_container(e: &Expr) -> bool {
+    let nested = |e: &Expr| matches!(strip(e), Expr::Array(_) | Expr::Repeat(_) | Expr::Macro(_));
+    match strip(e) {
+        Expr::Array(a) => !a.elems.iter().any(nested),
+        Expr::Repeat(r) => !nested(&r.expr),
+        Expr::Macro(m) => {
+            m.mac.path.is_ident("vec")
+                && !m.mac.tokens.clone().into_iter().any(|t| {
+                    matches!(&t, proc_macro2::TokenTree::Group(g) if g.delimiter() == proc_macro2::Delimiter::Bracket)
+                        || matches!(&t, proc_macro2::TokenTree::Ident(i) if i == "vec")
+                })
+        }
+        _ => false,
+    }
+}
+
 /// In an expression passed through as a constant, a container parameter
 /// of one axis (`xs: &[f64]`, `Vec<f64>`, `[f64; N]`, which the generated
-/// code holds as an ndarray view) read as the slice it is,
+/// code holds as an ndarray view), or a local container written as Rust's
+/// (`vec![0.0; n]`, held as an `Array1`), read as the slice it is,
 /// `bp::plain_slice(&xs)`: Rust's spellings keep their meaning (`xs.chunks(3)`,
 /// `&xs[1..]`, `xs.first()`, `xs.to_vec()`).
 pub(super) fn slice_methods(

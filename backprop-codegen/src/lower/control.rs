@@ -174,7 +174,12 @@ impl Lowerer<'_> {
             None => rhs,
             Some(op) => {
                 let old = self.scopes[scope].names[&name];
-                if self.rust_arithmetic(&[old, rhs]) {
+                // In the copy over duals, a float of the copy's type and a
+                // constant of the original's (`t += self.at(i)`): an op,
+                // which reads the constant as `__F`.
+                let mixed =
+                    self.generic_copy() && self.known_float(old) && self.may_be_original(rhs);
+                if self.rust_arithmetic(&[old, rhs]) && !mixed {
                     // `k += 1` on an integer: Rust's `k + 1`.
                     let symbol = op.def().name;
                     let text = quote::ToTokens::to_token_stream(value);
@@ -412,7 +417,19 @@ impl Lowerer<'_> {
             .iter()
             .map(|(_, id)| self.varying[id.index()])
             .collect();
+        let mut lifted = vec![false; carried.len()];
         let (body, captures, out_varying, cond) = loop {
+            // In the copy over duals, a constant of the original's float type
+            // (`let mut u = self.at(3);`, `let mut c = PI;`) carried by a loop
+            // that makes it a float of the copy, `__F` from the first
+            // iteration on.
+            for (k, (_, id)) in carried.iter_mut().enumerate() {
+                let float = carried_varying[k] || self.known_float(*id);
+                if self.generic_copy() && float && !lifted[k] && self.may_be_original(*id) {
+                    *id = self.lifted(*id, span);
+                    lifted[k] = true;
+                }
+            }
             let saved = std::mem::take(&mut *self.cx);
             let result = self.loop_body(
                 span,
@@ -585,7 +602,7 @@ impl Lowerer<'_> {
                 scope.insert(name.clone(), id);
             }
         }
-        self.scopes.push(Scope::new(self.outer.len(), scope));
+        self.push_scope(Scope::new(self.outer.len(), scope));
         let value = match body {
             ArmBody::Block(b) => self.block(b, false, with_value),
             ArmBody::Expr(e) => match e {
@@ -657,7 +674,7 @@ impl Lowerer<'_> {
             let id = self.add(Node::LoopVar, Name::User(v.to_string()), v.span(), false);
             scope.insert(v.to_string(), id);
         }
-        self.scopes.push(Scope::new(depth, scope));
+        self.push_scope(Scope::new(depth, scope));
         // A `while` condition reads the iteration's starting values.
         let cond = cond.map(|c| {
             self.condition_tokens(c)

@@ -18,6 +18,7 @@ mod control;
 mod exits;
 mod folds;
 mod iters;
+mod lift;
 mod matches;
 pub mod models;
 mod ops;
@@ -200,6 +201,11 @@ struct Scope {
     /// The bindings that are a reference (`let r = &t;`) or a view
     /// (`let v = p.view();`) of their node, rather than the value itself.
     forms: HashMap<String, Form>,
+    /// The names a `let` bound to a container of one axis written as Rust's
+    /// (`vec![0.0; n]`, `[a, b]`): Rust code passed through reads them as
+    /// slices (see [`containers::slice_methods`]), whatever the generated
+    /// code holds them as.
+    plain: std::collections::HashSet<String>,
 }
 
 impl Scope {
@@ -208,6 +214,7 @@ impl Scope {
             depth,
             names,
             forms: HashMap::new(),
+            plain: std::collections::HashSet::new(),
         }
     }
 
@@ -274,6 +281,30 @@ impl Lowerer<'_> {
 
     /// The node a name stands for in the graph being built; a value of an
     /// enclosing graph is captured as an `Input` of each loop body in between.
+    /// Enters a scope whose names rebind those of the enclosing ones (a
+    /// loop's carried variables, an arm's): each keeps what its binding is
+    /// ([`Scope::plain`]).
+    fn push_scope(&mut self, mut scope: Scope) {
+        let plain: Vec<String> = scope
+            .names
+            .keys()
+            .filter(|n| self.plain_local(n))
+            .cloned()
+            .collect();
+        scope.plain.extend(plain);
+        self.scopes.push(scope);
+    }
+
+    /// Whether the binding `name` is a container a `let` wrote as Rust's
+    /// (see [`Scope::plain`]).
+    fn plain_local(&self, name: &str) -> bool {
+        self.scopes
+            .iter()
+            .rev()
+            .find(|s| s.names.contains_key(name))
+            .is_some_and(|s| s.plain.contains(name))
+    }
+
     fn lookup(&mut self, name: &str) -> Option<NodeId> {
         let (depth, id) = self
             .scopes
@@ -694,57 +725,6 @@ impl Lowerer<'_> {
     fn whole_error(&mut self, expr: &Expr, message: &str) -> NodeId {
         self.cx.error_at(expr, message);
         self.error_node(expr.span())
-    }
-
-    /// In the copy over duals, a constant that an op reads as a float and
-    /// that may be of the original's float type (it names a constant of the
-    /// user's, `PI`, `Self::K`, calls a function of the user's, or reads a
-    /// binding): a new constant that reads it as `__F`
-    /// (`crate::generic::lifted`). Any other input as it is.
-    fn lifted(&mut self, id: NodeId, span: Span) -> NodeId {
-        if !self.may_be_original(id) {
-            return id;
-        }
-        let name = "__bp_constant";
-        let c = ConstArg {
-            expr: crate::generic::lifted(name, &self.env.krate),
-            refs: vec![(name.to_owned(), id, Form::Value)],
-            deps: vec![id],
-            place: false,
-        };
-        self.add(Node::Const(c), self.temp(), span, false)
-    }
-
-    /// Whether a node is a constant that may hold a value of the original's
-    /// float type: it names one (`crate::generic::names_original`), or
-    /// reads a constant that does (`let pi = PI; 2.0 * pi`).
-    fn may_be_original(&self, id: NodeId) -> bool {
-        self.original_at(self.outer.len(), id)
-    }
-
-    /// [`Self::may_be_original`] of a node of the graph at `depth`.
-    fn original_at(&self, depth: usize, id: NodeId) -> bool {
-        let (depth, id) = self.origin_at(depth, id);
-        match &self.graph_at(depth).get(id).node {
-            Node::Const(c) => {
-                crate::generic::names_original(&c.expr)
-                    || c.refs
-                        .iter()
-                        .any(|(_, r, _)| *r != id && self.original_at(depth, *r))
-            }
-            _ => false,
-        }
-    }
-
-    /// Whether this is the copy over duals of a function over `f64` or
-    /// `f32`, whose floats are the copy's `__F`.
-    fn generic_copy(&self) -> bool {
-        self.env.dual
-            && self
-                .func
-                .float_param
-                .as_ref()
-                .is_some_and(|t| t == crate::generic::FLOAT)
     }
 
     /// Adds an op on `inputs`.

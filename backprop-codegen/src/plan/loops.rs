@@ -215,7 +215,10 @@ pub fn plan_forward<'g>(r: &mut Region<'g>, sh: &mut Shared, id: NodeId, lp: &'g
     }
     l.d_state = d_state;
     r.defined.extend(l.state.iter().cloned());
-    r.defined.extend([l.start.clone(), l.end.clone()]);
+    l.bounds_again = super::remat::bounds_again(r, sh, lp);
+    if !l.bounds_again {
+        r.defined.extend([l.start.clone(), l.end.clone()]);
+    }
     if active {
         r.defined.push(l.steps.clone());
     }

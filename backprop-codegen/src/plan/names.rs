@@ -203,6 +203,7 @@ fn new_loop<'g>(
         ins,
         start,
         end,
+        bounds_again: false,
         steps,
         active: false,
         d_state: Vec::new(),

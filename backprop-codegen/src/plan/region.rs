@@ -247,6 +247,10 @@ pub struct Loop<'g> {
     pub ins: Vec<Ident>,
     pub start: Ident,
     pub end: Ident,
+    /// The bounds are computed again where the reverse sweep runs the loop
+    /// backwards, rather than kept by the region around it (see
+    /// `remat::bounds_again`).
+    pub bounds_again: bool,
     /// What each iteration keeps for the reverse sweep.
     pub steps: Ident,
     /// Some adjoint flows through the loop.

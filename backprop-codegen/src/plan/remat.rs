@@ -24,6 +24,12 @@
 //! it there (`let c_in_shape = bp::shape_of(&d_c);`) instead of each
 //! iteration keeping it.
 //!
+//! The bounds of a loop nested in another (`for j in 0..n` in the body of
+//! `for i in ..`), made of literals, the enclosing loop's variable and
+//! integer parameters: the reverse computes them again before it runs the
+//! inner loop backwards (`let j_start = 0; let j_end = n;`) instead of each
+//! outer iteration keeping them.
+//!
 //! And an array the reverse sweep reads only for its shape (a part's rule,
 //! `bp::index_vjp(g, &h, [k, j])`; an accumulator's zero): the iteration
 //! keeps its shape (`bp::shape_of(&h)`) in the place of a copy, and the
@@ -110,14 +116,25 @@ fn outside(r: &Region, lp: &Loop, id: NodeId) -> bool {
     }
 }
 
-/// Whether a value is a parameter the function borrows, here or passed
-/// into the region: nothing writes it while the function runs.
+/// Whether a value is a parameter the function borrows (`&Array2<f64>`)
+/// or plain data, here or passed into the region: nothing writes it while
+/// the function runs.
 fn borrowed_param(r: &Region, sh: &Shared, id: NodeId) -> bool {
     let operand = match r.node(id) {
         Node::Param(_) | Node::Input(_) => r.operand(&sh.func.params, id),
         _ => return false,
     };
-    matches!(operand, Operand::Param { by_ref: true, .. })
+    match operand {
+        Operand::Param { by_ref: true, .. } => true,
+        // Plain data (`&[f64]`, `Vec<f64>`, `[f64; N]`), held as a view of
+        // the parameter: a write into it writes a copy.
+        Operand::Param { ident, .. } => sh
+            .func
+            .params
+            .iter()
+            .any(|p| p.ident == ident && p.kind.plain().is_some()),
+        _ => false,
+    }
 }
 
 /// The carried inputs of a loop body whose kept shapes its reverse reads
@@ -200,4 +217,39 @@ fn owned_array(r: &Region, id: NodeId) -> bool {
     made && matches!(r.ty.get(id.index()), Some(Some(Ty::Array(_))))
         && !r.is_view(id)
         && !r.holds_ref(id)
+}
+
+/// Whether the bounds of the loop `lp`, in the region `r` of an enclosing
+/// loop or arm, are computed again by the reverse sweep (see the module's
+/// docs): a `for` loop whose bounds read only literals, the enclosing
+/// loop's variable, and parameters that are integers, references or plain
+/// data (held as views: what nothing moves while the function runs).
+pub fn bounds_again(r: &Region, sh: &Shared, lp: &Loop) -> bool {
+    if !sh.opts.remat || r.inputs.is_empty() || lp.cond.is_some() {
+        return false;
+    }
+    let again = |id: &NodeId| match r.node(*id) {
+        Node::LoopVar | Node::Int(_) | Node::Float(_) => true,
+        Node::Param(_) | Node::Input(_) => match r.operand(&sh.func.params, *id) {
+            Operand::Literal(_) => true,
+            Operand::Param { ident, by_ref } => {
+                by_ref
+                    || sh.func.params.iter().any(|p| {
+                        p.ident == ident
+                            && (crate::ast::is_integer_type(&p.ty) || p.kind.plain().is_some())
+                    })
+            }
+            _ => false,
+        },
+        _ => false,
+    };
+    [&lp.start, &lp.end]
+        .iter()
+        .all(|c| c.deps.iter().all(again) && c.refs.iter().all(|(_, id, _)| again(id)))
+        && lp.adapters.iter().all(|a| match a {
+            crate::graph::Adapter::StepBy(k) => {
+                k.deps.iter().all(again) && k.refs.iter().all(|(_, id, _)| again(id))
+            }
+            crate::graph::Adapter::Rev => true,
+        })
 }

@@ -1,0 +1,66 @@
+//! The copy over duals of a function over `f64` or `f32` reads its floats
+//! as `__F`: a constant that may hold a value of the original's float type
+//! (`PI`, `Self::K`, `scale(2.0)`, `self.at(i)`, a binding of one) is read
+//! as `__F` where an op or a carried float takes it (`generic::lifted`).
+
+use super::Lowerer;
+use crate::graph::{ConstArg, Form, Node, NodeId};
+use proc_macro2::Span;
+
+impl Lowerer<'_> {
+    /// In the copy over duals, a constant that an op reads as a float and
+    /// that may be of the original's float type (it names a constant of the
+    /// user's, `PI`, `Self::K`, calls a function of the user's, or reads a
+    /// binding): a new constant that reads it as `__F`
+    /// (`crate::generic::lifted`). Any other input as it is.
+    pub(super) fn lifted(&mut self, id: NodeId, span: Span) -> NodeId {
+        if !self.may_be_original(id) {
+            return id;
+        }
+        let name = "__bp_constant";
+        let c = ConstArg {
+            expr: crate::generic::lifted(name, &self.env.krate),
+            refs: vec![(name.to_owned(), id, Form::Value)],
+            deps: vec![id],
+            place: false,
+        };
+        let float = self.known_float(id);
+        let new = self.add(Node::Const(c), self.temp(), span, false);
+        if float {
+            self.graph.typed_floats.insert(new);
+        }
+        new
+    }
+
+    /// Whether a node is a constant that may hold a value of the original's
+    /// float type: it names one (`crate::generic::names_original`), or
+    /// reads a constant that does (`let pi = PI; 2.0 * pi`).
+    pub(super) fn may_be_original(&self, id: NodeId) -> bool {
+        self.original_at(self.outer.len(), id)
+    }
+
+    /// [`Self::may_be_original`] of a node of the graph at `depth`.
+    fn original_at(&self, depth: usize, id: NodeId) -> bool {
+        let (depth, id) = self.origin_at(depth, id);
+        match &self.graph_at(depth).get(id).node {
+            Node::Const(c) => {
+                crate::generic::names_original(&c.expr)
+                    || c.refs
+                        .iter()
+                        .any(|(_, r, _)| *r != id && self.original_at(depth, *r))
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether this is the copy over duals of a function over `f64` or
+    /// `f32`, whose floats are the copy's `__F`.
+    pub(super) fn generic_copy(&self) -> bool {
+        self.env.dual
+            && self
+                .func
+                .float_param
+                .as_ref()
+                .is_some_and(|t| t == crate::generic::FLOAT)
+    }
+}
