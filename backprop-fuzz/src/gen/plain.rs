@@ -252,14 +252,7 @@ impl Program<'_> {
             "enumerate",
             "len",
         ];
-        let local = matches!(c.kind, Kind::LocalFixed | Kind::LocalVec);
-        if local {
-            // A local container of constants only is held as an ndarray,
-            // which Rust's `windows`, `chunks` and `x[1..]` do not read
-            // (noted on issue 31).
-            forms.retain(|f| !matches!(*f, "windows" | "chunks"));
-        }
-        if n >= 2 && !local {
+        if n >= 2 {
             forms.push("sub");
         }
         if b <= 1.5 {

@@ -15,6 +15,7 @@
 //! itself (`d_out`, `grad`, `d_t1`, ...): the macro must not capture or
 //! collide with them.
 
+use super::plain::Kind;
 use super::program::{Out, Param, Program, Style};
 use super::value::{array_type, indent, numbered, replace_words, words};
 use std::collections::BTreeMap;
@@ -89,14 +90,36 @@ impl Program<'_> {
             })
             .collect();
         let body = lines.join("\n");
-        let body = replace_words(&body, |w| {
+        let mut body = replace_words(&body, |w| {
             self.fields
                 .contains(&w.to_owned())
                 .then(|| format!("self.{w}"))
         });
+        // In every other program, a field of one axis read by element
+        // through a method of the struct (`self.q0_at(i)`): a call the copy
+        // over duals makes with the original's types.
+        let mut helpers = Vec::new();
+        let odd = self.name[1..].parse::<usize>().is_ok_and(|k| k % 2 == 1);
+        for p in self
+            .params
+            .iter()
+            .filter(|p| odd && self.fields.contains(&p.name))
+        {
+            if matches!(p.style, Style::Plain(kind) if kind != Kind::Nested) {
+                let (new, used) = element_calls(&body, &p.name);
+                if used {
+                    body = new;
+                    helpers.push(format!(
+                        "    fn {0}_at(&self, i: usize) -> {1} {{\n        self.{0}[i]\n    }}\n",
+                        p.name, self.ty
+                    ));
+                }
+            }
+        }
         let mut out = vec![format!("pub struct {ty} {{\n{}\n}}", fields.join("\n"))];
         out.push("#[differentiable]".to_owned());
         out.push(format!("impl {ty} {{"));
+        out.extend(helpers);
         out.push(indent(
             &body.lines().map(str::to_owned).collect::<Vec<_>>(),
             "    ",
@@ -456,4 +479,44 @@ fn tuple(items: impl Iterator<Item = String>) -> String {
         s.push(',');
     }
     s
+}
+
+/// `self.{field}[e]` read as `self.{field}_at(e)` where `e` is an index
+/// (not a range, not followed by a second index); and whether any was.
+fn element_calls(text: &str, field: &str) -> (String, bool) {
+    let head = format!("self.{field}[");
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    let mut used = false;
+    while let Some(at) = rest.find(&head) {
+        out.push_str(&rest[..at]);
+        let inner = &rest[at + head.len()..];
+        // The `]` that closes this index.
+        let mut depth = 0;
+        let close = inner.char_indices().find_map(|(k, c)| match c {
+            '[' => {
+                depth += 1;
+                None
+            }
+            ']' if depth == 0 => Some(k),
+            ']' => {
+                depth -= 1;
+                None
+            }
+            _ => None,
+        });
+        match close {
+            Some(k) if !inner[..k].contains("..") && !inner[k + 1..].starts_with('[') => {
+                out.push_str(&format!("self.{field}_at({})", &inner[..k]));
+                rest = &inner[k + 1..];
+                used = true;
+            }
+            _ => {
+                out.push_str(&head);
+                rest = inner;
+            }
+        }
+    }
+    out.push_str(rest);
+    (out, used)
 }
