@@ -6,11 +6,49 @@
 //! rustc gives a proc macro, so a stack overflow here is one a user would hit.
 //! The `_backward` written for a long straight-line function is also compiled
 //! and run on a smaller scale through the real macro (`straight_line`, 25 statements).
+//!
+//! How the cost of an expansion grows with its input is measured by the
+//! bytes it allocates on its thread, a count that does not depend on the
+//! machine's load (a pass that prints each subexpression to tokens, say,
+//! allocates with the square of the depth), not by a clock.
 
 use backprop::prelude::*;
 use proc_macro2::TokenStream;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
 use std::str::FromStr;
-use std::time::{Duration, Instant};
+
+/// The global allocator, counting the bytes each thread asks for.
+struct Counting;
+
+thread_local! {
+    // Const-initialized and without a destructor, so the allocator can read
+    // it without allocating.
+    static BYTES: Cell<usize> = const { Cell::new(0) };
+}
+
+// SAFETY: every call is forwarded unchanged to `System`; a counter is added.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let _ = BYTES.try_with(|n| n.set(n.get() + layout.size()));
+        // SAFETY: the caller's contract is `System`'s.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: the caller's contract is `System`'s.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let _ = BYTES.try_with(|n| n.set(n.get() + new_size));
+        // SAFETY: the caller's contract is `System`'s.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
 
 /// The stack rustc gives the thread that runs a proc macro.
 const PROC_MACRO_STACK: usize = 8 << 20;
@@ -71,16 +109,17 @@ struct Summary {
     errors: bool,
     /// The number of statements of `NAME_backward`, if it parses.
     backward_stmts: Option<usize>,
-    time: Duration,
+    /// The bytes the expansion allocated.
+    bytes: usize,
 }
 
 /// Expands `item` on a proc macro's stack (token streams are not `Send`, so
 /// the expansion is looked at on that thread too).
-fn expand_timed(item: String) -> Summary {
+fn expand_measured(item: String) -> Summary {
     on_proc_macro_stack(move || {
-        let start = Instant::now();
+        let before = BYTES.with(Cell::get);
         let out = expand("", &item);
-        let time = start.elapsed();
+        let bytes = BYTES.with(Cell::get) - before;
         let errors = has_compile_error(&out);
         let backward_stmts = syn::parse2::<syn::File>(out).ok().and_then(|file| {
             file.items.iter().find_map(|i| match i {
@@ -93,30 +132,28 @@ fn expand_timed(item: String) -> Summary {
         Summary {
             errors,
             backward_stmts,
-            time,
+            bytes,
         }
     })
 }
 
 #[test]
 fn five_thousand_statements_expand_quickly() {
-    let small = expand_timed(long_function(1_000));
+    let small = expand_measured(long_function(1_000));
     assert!(!small.errors);
-    let big = expand_timed(long_function(5_000));
+    let big = expand_measured(long_function(5_000));
     assert!(!big.errors, "errors in the expansion");
     let stmts = big.backward_stmts.expect("big_backward parses");
     // At least one forward and one reverse statement per statement.
     assert!(stmts >= 10_000, "{stmts} statements in big_backward");
-    let (t_small, t) = (small.time, big.time);
-    eprintln!("expand: 1,000 statements in {t_small:?}, 5,000 statements in {t:?}");
-    // Generous bounds for a debug build on a loaded machine; the point is to
-    // catch a quadratic (or worse) pass: 5x the statements should cost far
-    // less than 25x the time.
-    assert!(t < Duration::from_secs(60), "5,000 statements took {t:?}");
+    let (small, big) = (small.bytes, big.bytes);
+    eprintln!("expand: 1,000 statements allocate {small} bytes, 5,000 statements {big}");
+    // The point is to catch a quadratic (or worse) pass: 5x the statements
+    // should cost far less than 25x.
+    let ratio = big as f64 / small as f64;
     assert!(
-        t < t_small * 15 + Duration::from_millis(500),
-        "5x the statements took {:.1}x the time ({t_small:?} -> {t:?})",
-        t.as_secs_f64() / t_small.as_secs_f64()
+        ratio < 8.0,
+        "5x the statements allocated {ratio:.1}x the bytes ({small} -> {big})"
     );
 }
 
@@ -165,10 +202,10 @@ fn nested_calls(depth: usize) -> String {
 }
 
 fn expands_on_a_proc_macro_stack(item: String) {
-    let out = expand_timed(item);
+    let out = expand_measured(item);
     assert!(!out.errors, "errors in the expansion");
     assert!(out.backward_stmts.is_some(), "the expansion parses");
-    eprintln!("expanded in {:?}", out.time);
+    eprintln!("expanded, allocating {} bytes", out.bytes);
 }
 
 /// Deep nesting within what `expand` handles: 250 nested brackets (the limit
@@ -215,35 +252,26 @@ fn a_chain_of_two_thousand_methods_is_an_error_not_a_crash() {
     reports_an_error_without_crashing(method_chain(2_000));
 }
 
-/// A sum of 2,000 terms (a left-nested tree 2,000 deep) expands, but slowly:
-/// see `deep_expressions_expand_in_linear_time`.
+/// A sum of 2,000 terms (a left-nested tree 2,000 deep) expands (see
+/// `deep_expressions_expand_in_linear_time`).
 #[test]
 fn a_sum_of_two_thousand_terms() {
     expands_on_a_proc_macro_stack(long_sum(2_000));
 }
 
-/// Expansion time grows with the square of an expression's depth (500 terms:
-/// 0.28 s, 2,000: 4.5 s in a debug build: 4x the terms, 16x the time), while
-/// 5,000 short statements take 1.5 s: some pass costs O(size of the
-/// subexpression) per node, most likely `syn::spanned::Spanned::span()`
-/// (which prints the whole subexpression to tokens) called on every node in
-/// lowering.
+/// A deep expression costs in proportion to its depth: 4x the terms of a
+/// sum allocate well under 16x the bytes (a pass that costs the size of
+/// each subexpression per node, as `syn::spanned::Spanned::span()` called
+/// on every node of lowering did, is quadratic).
 #[test]
 fn deep_expressions_expand_in_linear_time() {
-    // The fastest of three each, so that a busy machine (the other tests of
-    // this file run beside it) does not decide the ratio.
-    let fastest = |n: usize| {
-        (0..3)
-            .map(|_| expand_timed(long_sum(n)).time)
-            .min()
-            .expect("three runs")
-    };
-    let small = fastest(500);
-    let big = fastest(2_000);
-    let ratio = big.as_secs_f64() / small.as_secs_f64();
+    let small = expand_measured(long_sum(500)).bytes;
+    let big = expand_measured(long_sum(2_000)).bytes;
+    let ratio = big as f64 / small as f64;
+    eprintln!("expand: a sum of 500 terms allocates {small} bytes, of 2,000 terms {big}");
     assert!(
         ratio < 8.0,
-        "4x the terms took {ratio:.1}x the time ({small:?} -> {big:?})"
+        "4x the terms allocated {ratio:.1}x the bytes ({small} -> {big})"
     );
 }
 
