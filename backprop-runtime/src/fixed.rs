@@ -8,6 +8,7 @@
 //! use backprop_runtime::plain::plain_from;
 //! let p = [1.0, 2.0, 3.0];
 //! let p = fixed_view(&p);
+//! assert_eq!(backprop_runtime::fixed::fixed_index(&p, 1), 2.0);
 //! let mut d = fixed_zeros(&p);
 //! for i in 0..3 {
 //!     fixed_index_vjp(0.5 * i as f64, &p, i).add_to(&mut d);
@@ -26,7 +27,16 @@ use ndarray::{Array1, ArrayView, ArrayView1, Ix1};
 /// array reads it), whose gradient is a [`FixedGrad`] (see
 /// [`fixed_index_vjp`]).
 pub struct Fixed<'a, F, const N: usize> {
+    array: &'a [F; N],
     view: ArrayView1<'a, F>,
+}
+
+impl<'a, F, const N: usize> Fixed<'a, F, N> {
+    /// The array itself, whose length the compiler knows.
+    #[inline]
+    pub fn array(&self) -> &'a [F; N] {
+        self.array
+    }
 }
 
 impl<'a, F, const N: usize> core::ops::Deref for Fixed<'a, F, N> {
@@ -41,8 +51,16 @@ impl<'a, F, const N: usize> core::ops::Deref for Fixed<'a, F, N> {
 #[inline]
 pub fn fixed_view<F, const N: usize>(a: &[F; N]) -> Fixed<'_, F, N> {
     Fixed {
+        array: a,
         view: ArrayView1::from(a),
     }
+}
+
+/// The element `a[i]` of a [`Fixed`] (as `index` of an array), read from
+/// the array, whose length the compiler knows.
+#[inline]
+pub fn fixed_index<F: Copy, const N: usize>(a: &Fixed<'_, F, N>, i: usize) -> F {
+    a.array[i]
 }
 
 /// The gradient of a [`Fixed`]: its `N` numbers on the stack, with what the

@@ -138,7 +138,7 @@ impl<'a, F, const N: usize> PlainSlice<'a> for &crate::fixed::Fixed<'a, F, N> {
     type Elem = F;
     #[inline]
     fn plain_slice(self) -> &'a [F] {
-        (**self).plain_slice()
+        self.array()
     }
 }
 

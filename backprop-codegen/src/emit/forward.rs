@@ -196,7 +196,13 @@ fn op_step(r: &Region, cx: &Cx, id: NodeId, op: Op, span: Span) -> Vec<TokenStre
         let f = Ident::new(def.forward, span);
         quote_spanned!(span=> let #name = #bp::copy(&#bp::#f(#(#args),* #(, #consts)*));)
     } else {
-        let f = Ident::new(def.forward, span);
+        // An element of a fixed-size array read by element, from the array.
+        let f = if super::reads_fixed(r, cx, id) {
+            "fixed_index"
+        } else {
+            def.forward
+        };
+        let f = Ident::new(f, span);
         quote_spanned!(span=> let #name = #bp::#f(#(#args),* #(, #consts)*);)
     };
     out.push(stmt);

@@ -2,7 +2,7 @@
 
 use super::{branches, call_args, loops, operand, part, scalar, subst, Cx};
 use crate::graph::{Node, NodeId};
-use crate::plan::{Operand, Region, RevStep, Upstream};
+use crate::plan::{Region, RevStep, Upstream};
 use crate::vocab::{fused, Op, Reads, Rules};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{quote, quote_spanned, ToTokens};
@@ -302,13 +302,9 @@ fn contribution(r: &Region, cx: &Cx, id: NodeId, pos: usize, borrow: bool) -> To
         }
         None => {
             let rule = Ident::new(rule_name(op, pos), span);
-            // An element of a fixed-size array read by element, here or in
-            // a loop or an arm: its gradient is on the stack (`bp::Fixed`).
-            let fixed = op == Op::Index
-                && matches!(r.operand(&cx.func.params, r.inputs(id)[0]),
-                    Operand::Param { ident, .. }
-                        if cx.func.params.iter().any(|p| p.ident == ident && p.scalar_reads));
-            let rule = if fixed {
+            // An element of a fixed-size array read by element: its
+            // gradient is on the stack.
+            let rule = if super::reads_fixed(r, cx, id) {
                 Ident::new("fixed_index_vjp", span)
             } else {
                 rule

@@ -63,9 +63,9 @@ pub fn pairs_backward(x: [f64; 4], c: f64, d_out: f64) -> (f64, PairsGrad) {
         let mut s_1 = s_in;
         for j in j_start..j_end {
             let s_1_in = s_1;
-            let s_2 = bp::index(&x, i);
+            let s_2 = bp::fixed_index(&x, i);
             let s_3 = c * s_2;
-            let s_4 = bp::index(&x, j);
+            let s_4 = bp::fixed_index(&x, j);
             let s_5 = s_3 * s_4;
             let s_6 = s_1_in + s_5;
             s_1 = s_6;
@@ -80,9 +80,9 @@ pub fn pairs_backward(x: [f64; 4], c: f64, d_out: f64) -> (f64, PairsGrad) {
         let j_end = ::backprop::__private::plain_slice(&x).len();
         let mut d_s_1 = d_s;
         for j in (j_start..j_end).rev() {
-            let s_2 = bp::index(&x, i);
+            let s_2 = bp::fixed_index(&x, i);
             let s_3 = c * s_2;
-            let s_4 = bp::index(&x, j);
+            let s_4 = bp::fixed_index(&x, j);
             let d_s_6 = d_s_1;
             let d_s_1_in_step = d_s_6;
             let d_s_5 = d_s_6;
