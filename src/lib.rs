@@ -305,7 +305,8 @@ pub mod __private {
     };
     pub use backprop_runtime::steps::{Rows, Spare};
     pub use backprop_runtime::value::{
-        call_arg, lent, shape_of, stand_in, zeros_in, zeros_like, Cot, NotDifferentiable, Plain,
+        call_arg, lent, one_like, scaled, scaled_add, shape_of, stand_in, zeros_in, zeros_like,
+        Cot, NotDifferentiable, Plain,
     };
     pub use backprop_runtime::value::{ArithByRef, RefArith};
     pub use backprop_runtime::Float;

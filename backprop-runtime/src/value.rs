@@ -13,7 +13,7 @@ use ndarray::{
     aview0, Array, Array2, ArrayBase, ArrayView, ArrayView2, ArrayViewD, ArrayViewMut2,
     ArrayViewMutD, Axis, Data, Dimension, Ix0, LinalgScalar, ScalarOperand, ShapeBuilder, Zip,
 };
-use num_traits::Zero as _;
+use num_traits::{One as _, Zero as _};
 
 mod sealed {
     pub trait Sealed {}
@@ -785,6 +785,38 @@ pub type ElemOf<X> = <<X as Operand>::Value as Value>::Elem;
 #[inline]
 pub fn zeros_like<V: Value>(x: &V) -> V::Owned {
     x.zeros_like()
+}
+
+/// A one of `x`'s shape: the seed of a sum's reverse run in its forward
+/// loop (a fused sum, whose accumulators [`scaled`] then scales).
+#[inline]
+pub fn one_like<V: Value>(x: &V) -> V::Owned {
+    x.map_elems(|_| V::Elem::one())
+}
+
+/// `acc · d`: a fused sum's accumulator, added up with the seed one,
+/// scaled by the adjoint of the sum's result. A zero (of a dual number,
+/// its value and its tangent) stays zero, as the
+/// element the loop never reached (or a loop of no iterations) does when
+/// each iteration's contribution is scaled before it is added, whatever
+/// `d` is (an infinite `d` of `total / 0.0` gives no `0 · ∞`).
+///
+/// ```
+/// use backprop_runtime::value::scaled;
+/// use ndarray::array;
+/// assert_eq!(scaled(array![2.0, 0.0], 1.5), array![3.0, 0.0]);
+/// assert_eq!(scaled(0.0, f64::INFINITY), 0.0);
+/// ```
+#[inline]
+pub fn scaled<T: Tensor>(acc: T, d: T::Elem) -> T {
+    acc.map_owned(|a| if a.is_zero() { a } else { a * d })
+}
+
+/// `acc · d + prev`: [`scaled`], added to the contribution written before
+/// the loop.
+#[inline]
+pub fn scaled_add<T: Tensor>(acc: T, d: T::Elem, prev: T) -> T {
+    acc.zip_with1(&prev, |a, p| if a.is_zero() { p } else { a * d + p })
 }
 
 /// `x`'s buffer filled with zeros: the gradient of a value that the
