@@ -113,6 +113,10 @@ options! {
     /// them, a float of the loop's variable) and reads shapes from the
     /// carried adjoints (`remat`).
     remat,
+    /// A loop that only adds to a float runs its reverse in the forward,
+    /// seeded with one, and the reverse sweep scales what it added up
+    /// (`fused`).
+    fused_sums,
 }
 
 /// What second order the attribute asks for.

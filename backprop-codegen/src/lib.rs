@@ -198,7 +198,7 @@
 //! `#[differentiable(unoptimized)]` (hidden options, for tests and for
 //! reading the plain form; the names are `in_place fuse dot_add sum_square
 //! accumulate lend loop_buffers settled_rows nested_loops plain_scalars
-//! sin_cos remat`, from one list in `args`). The passes run in the order the
+//! sin_cos remat fused_sums`, from one list in `args`). The passes run in the order the
 //! code reads (`plan::plan`): names; then, for each region, where each value
 //! lives (`scalar`, `in_place`, `fuse`, `dot_add`); then the forward walk,
 //! which plans each loop and each branch; then the reverse walk (`routing`),
@@ -264,6 +264,18 @@
 //!   write's rules read no operand, so the element is not kept. The
 //!   GradBench `lstm` cell keeps 8 numbers per element (it kept 14 and two
 //!   shapes), and nothing of the hidden states per character but their shape.
+//!   The same holds for plain data (`x[i]` of `x: &[f64]` or `[f64; N]`),
+//!   and for the bounds of a nested loop made of literals, the outer
+//!   loop's variable and integer or plain parameters (`for j in i..n`).
+//! - `fused_sums`: a loop whose one carried adjoint is a float it only adds
+//!   to (`s += e`, `e` not reading `s`) passes that adjoint on unchanged, so
+//!   each iteration's reverse, linear in it, runs right after the iteration
+//!   in the forward loop, seeded with one (`let mut d_s =
+//!   bp::one_like(&s);`), and the reverse sweep scales what it added up by
+//!   the adjoint once known (`let d_x = bp::scaled(d_x, d_s);`): no record
+//!   and one pass, as a hand-written loss over data. In the function's own
+//!   body, for a `for` loop whose reverse reads only what the iteration
+//!   owns.
 //!
 //! Writes into arrays (`plan/writes.rs`) are not a switch: `y[i] = e` and
 //! `h.row_mut(t).assign(&v)` write into the array's own buffer where what

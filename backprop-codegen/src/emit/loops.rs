@@ -109,7 +109,14 @@ pub fn forward(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream> {
         out.push(quote!(let mut #spare = #bp::Spare::new();));
         last.push(quote!(#spare.put(#local);));
     }
-    let body = body_forward(&l.body, cx);
+    let mut body = body_forward(&l.body, cx);
+    if l.fused {
+        // The reverse of each iteration right after it, seeded with one
+        // (see `crate::plan::fused`).
+        out.extend(fused_starts(r, cx, l, lp));
+        body.extend(body_reverse(&l.body, cx));
+        body.extend(tail(cx, l, lp));
+    }
     let var = l
         .body
         .loop_var
@@ -155,6 +162,9 @@ pub fn reverse(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream> {
     let bp = cx.bp;
     let l = &r.loops[&id];
     let rev = &l.rev;
+    if l.fused {
+        return fused_reverse(r, cx, id, lp);
+    }
     // Bounds the region around does not keep (see `remat::bounds_again`).
     let mut out = if l.bounds_again {
         bounds(r, l, lp)
@@ -249,39 +259,62 @@ pub fn reverse(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream> {
     out
 }
 
-/// How the carried adjoints and the accumulators start before the reverse
-/// loop.
-fn starts(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream> {
+/// Before a fused sum's forward loop: its carried adjoint, one, and its
+/// accumulators, zeros.
+fn fused_starts(r: &Region, cx: &Cx, l: &crate::plan::LoopPlan, lp: &Loop) -> Vec<TokenStream> {
+    let bp = cx.bp;
+    let mut out = Vec::new();
+    for (k, d) in l.d_state.iter().enumerate() {
+        if let Some(d) = d {
+            let s = &l.state[k];
+            out.push(quote!(let mut #d = #bp::one_like(&#s);));
+        }
+    }
+    for (j, acc) in &l.accs {
+        let input = lp.inputs[*j];
+        let z = super::zeros_of(
+            r,
+            cx,
+            input,
+            operand(cx, &r.operand(&cx.func.params, input)),
+        );
+        out.push(quote!(let mut #acc = #z;));
+    }
+    out
+}
+
+/// The reverse of a fused sum: the carried adjoint as any loop's starts,
+/// and each accumulator scaled by it (added to the contribution written
+/// before the loop, where there is one).
+fn fused_reverse(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream> {
     let bp = cx.bp;
     let l = &r.loops[&id];
     let rev = &l.rev;
-    let mut out = Vec::new();
-    // A zero of node `id`'s shape (`x` its operand): the spare buffer
-    // serves an array, a model's zero is its own.
-    let zeros = |id: NodeId, x: TokenStream| match &rev.spare {
-        Some(spare) if !super::is_model(r, cx, id) => quote!(#spare.zeros_like(#x)),
-        _ => super::zeros_of(r, cx, id, x),
-    };
-    for (k, d, start) in &rev.d_start {
-        let s = &l.state[*k];
-        out.push(match start {
-            DStart::Copy(c) => {
-                let c = c.iter().map(|p| part(cx, p));
-                quote!(let mut #d = #bp::copy(#(#c)+*);)
-            }
-            DStart::Sum(c) => {
-                let c = c.iter().map(|p| part(cx, p));
-                quote!(let mut #d = #(#c)+*;)
-            }
-            DStart::Same => quote!(let mut #d = #d;),
-            DStart::ZerosIn => quote!(let mut #d = #bp::zeros_in(#s);),
-            DStart::Zeros => {
-                // The carried variable's initial value: never a model.
-                let z = zeros(lp.inputs[*k], quote!(&#s));
-                quote!(let mut #d = #z;)
-            }
+    let mut out = d_starts(r, cx, id, lp, false);
+    let d = l
+        .d_state
+        .iter()
+        .flatten()
+        .next()
+        .expect("a fused sum has one carried adjoint");
+    for (_, acc) in &l.accs {
+        out.push(match rev.acc_starts.iter().find(|(a, _)| a == acc) {
+            Some((_, prev)) => quote!(let #acc = #bp::scaled_add(#acc, #d, #prev);),
+            None => quote!(let #acc = #bp::scaled(#acc, #d);),
         });
     }
+    for (target, d) in &rev.targets {
+        out.push(quote!(let #target = #d;));
+    }
+    out
+}
+
+/// How the carried adjoints and the accumulators start before the reverse
+/// loop.
+fn starts(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream> {
+    let l = &r.loops[&id];
+    let rev = &l.rev;
+    let mut out = d_starts(r, cx, id, lp, true);
     for (j, acc) in &l.accs {
         if l.shared_accs.contains(acc) {
             // The enclosing loop's, declared there.
@@ -293,8 +326,62 @@ fn starts(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream> {
             continue;
         }
         let input = lp.inputs[*j];
-        let z = zeros(input, operand(cx, &r.operand(&cx.func.params, input)));
+        let z = zeros(
+            r,
+            cx,
+            l,
+            input,
+            operand(cx, &r.operand(&cx.func.params, input)),
+        );
         out.push(quote!(let mut #acc = #z;));
+    }
+    out
+}
+
+/// A zero of node `id`'s shape (`x` its operand): the spare buffer serves
+/// an array, a model's zero is its own.
+fn zeros(
+    r: &Region,
+    cx: &Cx,
+    l: &crate::plan::LoopPlan,
+    id: NodeId,
+    x: TokenStream,
+) -> TokenStream {
+    match &l.rev.spare {
+        Some(spare) if !super::is_model(r, cx, id) => quote!(#spare.zeros_like(#x)),
+        _ => super::zeros_of(r, cx, id, x),
+    }
+}
+
+/// How the carried adjoints start before the reverse loop (`let mut`, where
+/// the loop then assigns them).
+fn d_starts(r: &Region, cx: &Cx, id: NodeId, lp: &Loop, mutable: bool) -> Vec<TokenStream> {
+    let bp = cx.bp;
+    let l = &r.loops[&id];
+    let mut out = Vec::new();
+    let mutable = mutable.then(|| quote!(mut));
+    for (k, d, start) in &l.rev.d_start {
+        let s = &l.state[*k];
+        let decl = quote!(#mutable #d);
+        out.push(match start {
+            DStart::Copy(c) => {
+                let c = c.iter().map(|p| part(cx, p));
+                quote!(let #decl = #bp::copy(#(#c)+*);)
+            }
+            DStart::Sum(c) => {
+                let c = c.iter().map(|p| part(cx, p));
+                quote!(let #decl = #(#c)+*;)
+            }
+            // Where nothing assigns it, the adjoint as it is.
+            DStart::Same if mutable.is_none() => continue,
+            DStart::Same => quote!(let #decl = #d;),
+            DStart::ZerosIn => quote!(let #decl = #bp::zeros_in(#s);),
+            DStart::Zeros => {
+                // The carried variable's initial value: never a model.
+                let z = zeros(r, cx, l, lp.inputs[*k], quote!(&#s));
+                quote!(let #decl = #z;)
+            }
+        });
     }
     out
 }

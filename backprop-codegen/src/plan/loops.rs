@@ -214,6 +214,11 @@ pub fn plan_forward<'g>(r: &mut Region<'g>, sh: &mut Shared, id: NodeId, lp: &'g
         );
     }
     l.d_state = d_state;
+    if super::fused::plan(r, &l, sh, lp) {
+        l.fused = true;
+        l.saves.clear();
+        l.kept.clear();
+    }
     r.defined.extend(l.state.iter().cloned());
     l.bounds_again = super::remat::bounds_again(r, sh, lp);
     if !l.bounds_again {

@@ -16,6 +16,7 @@ mod dot_add;
 pub mod each;
 mod forward;
 mod fuse;
+mod fused;
 mod in_place;
 pub mod loops;
 mod names;

@@ -204,6 +204,7 @@ fn new_loop<'g>(
         start,
         end,
         bounds_again: false,
+        fused: false,
         steps,
         active: false,
         d_state: Vec::new(),

@@ -251,6 +251,9 @@ pub struct Loop<'g> {
     /// backwards, rather than kept by the region around it (see
     /// `remat::bounds_again`).
     pub bounds_again: bool,
+    /// A sum whose reverse runs in the forward loop, seeded with one, and
+    /// whose accumulators the reverse sweep scales (see `fused`).
+    pub fused: bool,
     /// What each iteration keeps for the reverse sweep.
     pub steps: Ident,
     /// Some adjoint flows through the loop.
@@ -671,7 +674,7 @@ impl<'g> Region<'g> {
     /// How an op receives the region's input `j`: by its form, but by
     /// reference in the reverse sweep where the enclosing arm's reverse
     /// holds it so.
-    fn input_operand(&self, j: usize) -> Operand {
+    pub fn input_operand(&self, j: usize) -> Operand {
         let form = &self.inputs[j];
         match &form.operand {
             Operand::Local(name) if self.reversing.get() && form.borrowed_in_reverse => {

@@ -38,6 +38,15 @@ fn with_plan(source: &str, opts: Options, f: impl FnOnce(&Plan)) {
 fn without_remat() -> Options {
     Options {
         remat: false,
+        ..unfused()
+    }
+}
+
+/// Every optimisation but `fused_sums`: a loop's record as the other
+/// passes leave it.
+fn unfused() -> Options {
+    Options {
+        fused_sums: false,
         ..Options::default()
     }
 }
@@ -780,4 +789,5 @@ fn a_write_is_a_copy_where_its_array_is_read_otherwise() {
 }
 
 mod calls;
+mod fused;
 mod remat;

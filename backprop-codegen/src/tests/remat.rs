@@ -234,7 +234,7 @@ fn a_float_of_the_loops_variable_is_made_again() {
         }
         s
     }";
-    with_plan(source, Options::default(), |p| {
+    with_plan(source, unfused(), |p| {
         let l = p.body.loops.values().next().expect("a loop");
         let r = &l.body;
         // `i as f64 + 1.0` is made again, and `j as f64` with `j`; `t as

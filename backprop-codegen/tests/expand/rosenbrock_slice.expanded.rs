@@ -49,6 +49,8 @@ pub fn rosenbrock_backward(x: &[f64], d_out: f64) -> (f64, RosenbrockGrad) {
     let i_start = 0;
     let i_end = ::backprop::__private::plain_slice(&x).len() - 1;
     let mut s = 0.0_f64;
+    let mut d_s = bp::one_like(&s);
+    let mut d_x = bp::zeros_like(&x);
     for i in i_start..i_end {
         let s_in = s;
         let s_1 = bp::index(&x, i + 1);
@@ -63,18 +65,6 @@ pub fn rosenbrock_backward(x: &[f64], d_out: f64) -> (f64, RosenbrockGrad) {
         let s_10 = s_9.powi(2);
         let s_11 = s_7 + s_10;
         let s_12 = s_in + s_11;
-        s = s_12;
-    }
-    let mut d_s = d_out;
-    let mut d_x = bp::zeros_like(&x);
-    for i in (i_start..i_end).rev() {
-        let s_1 = bp::index(&x, i + 1);
-        let s_2 = bp::index(&x, i);
-        let s_3 = bp::index(&x, i);
-        let s_4 = s_2 * s_3;
-        let s_5 = s_1 - s_4;
-        let s_8 = bp::index(&x, i);
-        let s_9 = 1.0_f64 - s_8;
         let d_s_12 = d_s;
         let d_s_in_step = d_s_12;
         let d_s_11 = d_s_12;
@@ -93,7 +83,10 @@ pub fn rosenbrock_backward(x: &[f64], d_out: f64) -> (f64, RosenbrockGrad) {
         bp::index_vjp(d_s_2, &x, i).add_to(&mut d_x);
         bp::index_vjp(d_s_1, &x, i + 1).add_to(&mut d_x);
         d_s = d_s_in_step;
+        s = s_12;
     }
+    let d_s = d_out;
+    let d_x = bp::scaled(d_x, d_s);
     let grad = RosenbrockGrad {
         x: bp::plain_from(d_x),
     };

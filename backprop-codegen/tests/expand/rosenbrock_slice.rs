@@ -1,7 +1,8 @@
-// Rosenbrock's function over a slice. Each element the reverse sweep reads
-// is read again from the borrowed slice, a load and a few flops at the head
-// of the iteration's reverse, so the loop keeps no record at all (`remat`):
-// the only allocation is the gradient's buffer, given back as a `Vec`.
+// Rosenbrock's function over a slice: a sum, whose one carried adjoint each
+// iteration passes on unchanged, so the forward loop runs each iteration's
+// reverse right after it, seeded with one, and the reverse sweep scales the
+// gradient it added up by `d_out` (`fused_sums`). Nothing is kept; the only
+// allocation is the gradient's buffer, given back as a `Vec`.
 use backprop::prelude::*;
 
 #[differentiable]
