@@ -969,3 +969,42 @@ fn a_named_constant_beside_self_data() {
     assert!((v - k * p * p).abs() < 1e-15 && (g.p0 - 2.0 * k * p).abs() < 1e-15);
     assert!((h.p0 - 2.0 * k).abs() < 1e-15);
 }
+
+/// Found by backprop-fuzz (seed 20261218): a local container written as
+/// Rust's, borrowed whole in passed-through code (`for &el in &t1`,
+/// `.zip(&t1)`), was read as `&plain_slice(&t1)`, a `&&[f64]`.
+#[differentiable(jvp, wrt(w))]
+fn borrowed_whole(w: f64, ys: &[f64]) -> [f64; 2] {
+    let mut t1: Vec<f64> = vec![0.0; 2];
+    for i in 0..2 {
+        t1[i] = i as f64 + 1.0;
+    }
+    let mut t2 = 0.0_f64;
+    for &el in &t1 {
+        t2 += w * el;
+    }
+    for (a, &b) in t1.iter().zip(&t1) {
+        t2 += w * a * b;
+    }
+    for &y in &ys[..] {
+        t2 += y * w;
+    }
+    [t2, t1.iter().zip(ys).map(|(a, b)| a * b).sum::<f64>() * w]
+}
+
+#[test]
+fn a_local_container_borrowed_whole() {
+    let (ys, w) = ([0.5, 2.0], 0.3);
+    // t1 = [1, 2]: t2 = w (1 + 2) + w (1 + 4) + w (0.5 + 2); 1·0.5 + 2·2.
+    let (v, g) = borrowed_whole_backward(w, &ys, &[1.0, 0.5]);
+    assert_eq!(v, borrowed_whole(w, &ys));
+    assert!((v[0] - 10.5 * w).abs() < 1e-15 && (v[1] - 4.5 * w).abs() < 1e-15);
+    assert!((g.w - (10.5 + 0.5 * 4.5)).abs() < 1e-14);
+    GradCheck::new()
+        .upstream(&[1.0, 0.5])
+        .check(&(w,), |&(w,)| borrowed_whole_backward(w, &ys, &[1.0, 0.5]))
+        .unwrap();
+    let (jv, t) = borrowed_whole_jvp(w, &ys, 1.0);
+    assert_eq!(jv, v);
+    assert!((t[0] - 10.5).abs() < 1e-15 && (t[1] - 4.5).abs() < 1e-15);
+}

@@ -375,10 +375,26 @@ fn plain_source(r: &Region, cx: &Cx, id: NodeId) -> bool {
 /// Whether a node reads an element of a fixed-size array read by element
 /// (`bp::Fixed`), here or in a loop or an arm.
 pub fn reads_fixed(r: &Region, cx: &Cx, id: NodeId) -> bool {
-    matches!(r.node(id), Node::Op { op: Op::Index, inputs, .. }
-        if matches!(r.operand(&cx.func.params, inputs[0]),
-            Operand::Param { ident, .. }
-                if cx.func.params.iter().any(|p| p.ident == ident && p.scalar_reads)))
+    let Node::Op {
+        op: Op::Index,
+        inputs,
+        ..
+    } = r.node(id)
+    else {
+        return false;
+    };
+    let ident = match r.node(inputs[0]) {
+        Node::Param(i) => cx.func.params[*i].ident.clone(),
+        Node::Input(j) => match r.input_operand(*j) {
+            Operand::Param { ident, .. } => ident,
+            _ => return false,
+        },
+        _ => return false,
+    };
+    cx.func
+        .params
+        .iter()
+        .any(|p| p.ident == ident && p.scalar_reads)
 }
 
 /// A zero of a node's shape (`x` its operand): `bp::zeros_like(x)`, or

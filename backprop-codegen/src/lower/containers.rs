@@ -368,6 +368,15 @@ pub(super) fn slice_methods(
         containers: &'a std::collections::HashSet<String>,
         krate: &'a TokenStream,
     }
+    impl Rewrite<'_> {
+        /// Whether `e` names one of the containers.
+        fn container(&self, e: &Expr) -> bool {
+            matches!(e, Expr::Path(p) if p.qself.is_none()
+                && p.path
+                    .get_ident()
+                    .is_some_and(|n| self.containers.contains(&n.to_string())))
+        }
+    }
     impl VisitMut for Rewrite<'_> {
         fn visit_expr_mut(&mut self, e: &mut Expr) {
             // `x.raw_dim()` is the walk's own (`x[unravel(x.raw_dim(), k)]`),
@@ -377,16 +386,24 @@ pub(super) fn slice_methods(
                     return;
                 }
             }
-            if let Expr::Path(p) = e {
-                if p.qself.is_none()
-                    && p.path
-                        .get_ident()
-                        .is_some_and(|n| self.containers.contains(&n.to_string()))
-                {
+            // `&xs` is the slice itself (`for &v in &xs`, `a.zip(&xs)`).
+            if let Expr::Reference(r) = e {
+                if r.mutability.is_none() && self.container(&r.expr) {
+                    let p = &r.expr;
                     let krate = self.krate;
                     let span = p.span();
                     *e = syn::parse_quote_spanned!(span=> #krate::__private::plain_slice(&#p));
+                    return;
                 }
+            }
+            if self.container(e) {
+                let krate = self.krate;
+                let span = e.span();
+                let p = e.clone();
+                *e = syn::parse_quote_spanned!(span=> #krate::__private::plain_slice(&#p));
+                return;
+            }
+            if matches!(e, Expr::Path(_)) {
                 return;
             }
             syn::visit_mut::visit_expr_mut(self, e);
