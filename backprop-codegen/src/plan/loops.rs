@@ -87,6 +87,55 @@ pub struct Reverse {
     pub acc_starts: Vec<(Ident, Ident)>,
 }
 
+/// The value each carried variable has at the end of an iteration.
+fn nexts(l: &super::region::Loop, sh: &Shared, lp: &Loop) -> Vec<Next> {
+    lp.body
+        .outputs
+        .iter()
+        .map(|o| match l.body.node(*o) {
+            Node::Op { .. } | Node::Const(_) | Node::Out { .. } => {
+                Next::Local(l.body.name(*o).clone())
+            }
+            Node::Input(j) if *j < lp.carried => Next::Local(l.ins[*j].clone()),
+            _ if sh.opts.plain_scalars && l.body.scalar[o.index()] => {
+                Next::Value(l.body.operand(&sh.func.params, *o))
+            }
+            _ if l.body.ty[o.index()].is_none() && !l.body.active(*o) => {
+                Next::Const(l.body.operand(&sh.func.params, *o))
+            }
+            _ => Next::Copy(l.body.operand(&sh.func.params, *o)),
+        })
+        .collect()
+}
+
+/// One accumulator per captured value that gets a gradient, by its position
+/// among the loop's inputs (in a loop body, the enclosing loop's own where
+/// it has one: those are also the second list).
+#[allow(clippy::type_complexity, reason = "the accumulators, and those shared")]
+fn accumulators(
+    r: &mut Region,
+    sh: &mut Shared,
+    id: NodeId,
+    lp: &Loop,
+) -> (Vec<(usize, Ident)>, Vec<Ident>) {
+    let mut accs: Vec<(usize, Ident)> = Vec::new();
+    let mut shared_accs = Vec::new();
+    for j in lp.carried..lp.inputs.len() {
+        let p = lp.inputs[j];
+        if r.a.loops[&id].body.active[lp.body.inputs[j].index()] && r.active(p) {
+            if let Some(acc) = super::nested::enclosing_acc(r, sh, p) {
+                shared_accs.push(acc.clone());
+                accs.push((j, acc));
+                continue;
+            }
+            let acc = routing::contribution_target(r, sh, p, id);
+            r.loop_accs.insert(acc.clone());
+            accs.push((j, acc));
+        }
+    }
+    (accs, shared_accs)
+}
+
 /// Plans a loop where it stands in the forward pass: its accumulators, its
 /// body (forward and reverse), what each iteration keeps.
 pub fn plan_forward<'g>(r: &mut Region<'g>, sh: &mut Shared, id: NodeId, lp: &'g Loop) {
@@ -96,25 +145,11 @@ pub fn plan_forward<'g>(r: &mut Region<'g>, sh: &mut Shared, id: NodeId, lp: &'g
     } else {
         Vec::new()
     };
-    // One accumulator per captured value that gets a gradient (in a loop
-    // body, the enclosing loop's own where it has one).
-    let mut accs: Vec<(usize, Ident)> = Vec::new();
-    let mut shared_accs = Vec::new();
-    if active {
-        for j in lp.carried..lp.inputs.len() {
-            let p = lp.inputs[j];
-            if r.a.loops[&id].body.active[lp.body.inputs[j].index()] && r.active(p) {
-                if let Some(acc) = super::nested::enclosing_acc(r, sh, p) {
-                    shared_accs.push(acc.clone());
-                    accs.push((j, acc));
-                    continue;
-                }
-                let acc = routing::contribution_target(r, sh, p, id);
-                r.loop_accs.insert(acc.clone());
-                accs.push((j, acc));
-            }
-        }
-    }
+    let (accs, shared_accs) = if active {
+        accumulators(r, sh, id, lp)
+    } else {
+        Default::default()
+    };
     // A loop result that the enclosing region gives back is read after
     // the reverse sweep: its value cannot be handed back.
     let outs = r.outs_of(id);
@@ -182,24 +217,7 @@ pub fn plan_forward<'g>(r: &mut Region<'g>, sh: &mut Shared, id: NodeId, lp: &'g
     }
     super::remat::carried_shapes(&mut l.body, sh, lp, &d_state);
     forward::plan(&mut l.body, sh);
-    l.next = lp
-        .body
-        .outputs
-        .iter()
-        .map(|o| match l.body.node(*o) {
-            Node::Op { .. } | Node::Const(_) | Node::Out { .. } => {
-                Next::Local(l.body.name(*o).clone())
-            }
-            Node::Input(j) if *j < lp.carried => Next::Local(l.ins[*j].clone()),
-            _ if sh.opts.plain_scalars && l.body.scalar[o.index()] => {
-                Next::Value(l.body.operand(&sh.func.params, *o))
-            }
-            _ if l.body.ty[o.index()].is_none() && !l.body.active(*o) => {
-                Next::Const(l.body.operand(&sh.func.params, *o))
-            }
-            _ => Next::Copy(l.body.operand(&sh.func.params, *o)),
-        })
-        .collect();
+    l.next = nexts(&l, sh, lp);
     if active {
         plan_kept(
             r,
