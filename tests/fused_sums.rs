@@ -58,13 +58,24 @@ macro_rules! fused_programs {
     };
 }
 
+// Spans from a `macro_rules!` are the crate's own, so rustc and clippy see
+// the generated items as this file's: the `NAME_vjp`s (for differentiable
+// callers) that these tests do not call, and the copies' marker type.
 #[allow(dead_code, reason = "the generated `NAME_vjp`s are not called here")]
+#[allow(
+    clippy::extra_unused_type_parameters,
+    reason = "the second-order copies' marker"
+)]
 mod fused {
     use super::*;
     fused_programs!();
 }
 
 #[allow(dead_code, reason = "the generated `NAME_vjp`s are not called here")]
+#[allow(
+    clippy::extra_unused_type_parameters,
+    reason = "the second-order copies' marker"
+)]
 mod unfused {
     use super::*;
     fused_programs!(, without(fused_sums));
@@ -121,9 +132,9 @@ fn a_loss_divided_after_the_loop_and_a_weight_read_after_it() {
     );
     // By hand: mean((p - y) x) + 0.02 w.
     let mut expect = &w * 0.02;
-    for i in 0..6 {
-        let p = 1.0 / (1.0 + (-(xs.row(i).dot(&w) + 0.1)).exp());
-        expect = expect + (p - labels[i]) * &xs.row(i) / 6.0;
+    for (x, y) in xs.rows().into_iter().zip(&labels) {
+        let p = 1.0 / (1.0 + (-(x.dot(&w) + 0.1)).exp());
+        expect = expect + (p - y) * &x / 6.0;
     }
     for (g, e) in a.1.w.iter().zip(&expect) {
         assert!((g - e).abs() < 1e-12, "{g} against {e}");
