@@ -261,6 +261,11 @@ impl<F: num_traits::Float> One for Dual<F> {
     fn one() -> Self {
         Dual::constant(F::one())
     }
+    /// One with no tangent (as `is_zero` compares both parts).
+    #[inline]
+    fn is_one(&self) -> bool {
+        self.value.is_one() && self.tangent.is_zero()
+    }
 }
 
 impl<F: num_traits::Float> Num for Dual<F> {

@@ -806,9 +806,14 @@ pub fn one_like<V: Value>(x: &V) -> V::Owned {
 /// use ndarray::array;
 /// assert_eq!(scaled(array![2.0, 0.0], 1.5), array![3.0, 0.0]);
 /// assert_eq!(scaled(0.0, f64::INFINITY), 0.0);
+/// assert_eq!(scaled(array![2.0, -0.5], 1.0), array![2.0, -0.5]);
 /// ```
 #[inline]
 pub fn scaled<T: Tensor>(acc: T, d: T::Elem) -> T {
+    if d.is_one() {
+        // `a · 1 = a`: the sum of a loss's terms, `d_out = 1`.
+        return acc;
+    }
     acc.map_owned(|a| if a.is_zero() { a } else { a * d })
 }
 
@@ -816,6 +821,9 @@ pub fn scaled<T: Tensor>(acc: T, d: T::Elem) -> T {
 /// the loop.
 #[inline]
 pub fn scaled_add<T: Tensor>(acc: T, d: T::Elem, prev: T) -> T {
+    if d.is_one() {
+        return acc.zip_with1(&prev, |a, p| a + p);
+    }
     acc.zip_with1(&prev, |a, p| if a.is_zero() { p } else { a * d + p })
 }
 
