@@ -198,8 +198,8 @@ pub fn state_buffer() -> [(&'static str, Ratio); 2] {
     ]
 }
 
-/// (h) and (i): plain Rust data, generated / hand-written fwd+bwd.
-pub fn plain_data() -> [(&'static str, Ratio); 2] {
+/// (h) to (j): plain Rust data, generated / hand-written fwd+bwd.
+pub fn plain_data() -> [(&'static str, Ratio); 3] {
     let (rounds, batch) = (101, Duration::from_millis(2));
     let net = plain_data::NET;
     let x = plain_data::rosenbrock_point();
@@ -218,6 +218,15 @@ pub fn plain_data() -> [(&'static str, Ratio); 2] {
             ratio(
                 &|| plain_data::rosenbrock_hand(black_box(&x)),
                 &|| plain_data::rosenbrock_generated(black_box(&x)),
+                rounds,
+                batch,
+            ),
+        ),
+        (
+            "(j) pairs over `[f64; 8]`, nested loops",
+            ratio(
+                &|| plain_data::pairs_hand(black_box(&plain_data::PAIRS)),
+                &|| plain_data::pairs_generated(black_box(&plain_data::PAIRS)),
                 rounds,
                 batch,
             ),

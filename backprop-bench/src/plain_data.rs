@@ -1,9 +1,10 @@
-//! Workload (h) and (i): plain Rust data. (h) the nine-parameter network
+//! Workloads (h) to (j): plain Rust data. (h) the nine-parameter network
 //! of (a) taking its weights as one `[f64; 9]`, whose `_backward` is
 //! scalar code with an `[f64; 9]` gradient on the stack (issue 31 asks
 //! ≤ 1.10× the hand-written backward and no allocation); (i) Rosenbrock's
 //! function over `&[f64]` with n = 1,000, against the gradient loop a
-//! person writes (`g[i] += ..; g[i + 1] += ..`).
+//! person writes (`g[i] += ..; g[i + 1] += ..`); (j) the pairwise products
+//! of an `[f64; 8]` in nested loops, against the same loops by hand.
 
 use crate::check::same;
 use backprop::prelude::*;
@@ -25,6 +26,43 @@ pub fn rosenbrock(x: &[f64]) -> f64 {
         s += 100.0 * (x[i + 1] - x[i] * x[i]).powi(2) + (1.0 - x[i]).powi(2);
     }
     s
+}
+
+/// (j): `c Σ_{i ≤ j} xᵢ xⱼ`, read by element in nested loops.
+#[differentiable]
+pub fn pairs(x: [f64; 8], c: f64) -> f64 {
+    let mut s = 0.0;
+    for i in 0..x.len() {
+        for j in i..x.len() {
+            s += c * x[i] * x[j];
+        }
+    }
+    s
+}
+
+/// The point of (j).
+pub const PAIRS: ([f64; 8], f64) = ([0.3, -0.5, 0.8, 1.1, -0.2, 0.6, -0.9, 0.4], 0.7);
+
+/// (j) by hand: the value and the gradient in the same loops.
+#[inline(never)]
+pub fn pairs_hand(i: &([f64; 8], f64)) -> (f64, [f64; 8], f64) {
+    let (x, c) = *i;
+    let (mut s, mut g) = (0.0, [0.0; 8]);
+    for i in 0..8 {
+        for j in i..8 {
+            s += x[i] * x[j];
+            g[i] += c * x[j];
+            g[j] += c * x[i];
+        }
+    }
+    (c * s, g, s)
+}
+
+/// (j) generated.
+#[inline(never)]
+pub fn pairs_generated(i: &([f64; 8], f64)) -> (f64, [f64; 8], f64) {
+    let (v, g) = pairs_backward(i.0, i.1, 1.0);
+    (v, g.x, g.c)
 }
 
 /// The weights and the input of (h).
@@ -113,11 +151,22 @@ pub fn verify() -> Result<(), String> {
         "generated",
         &(hv, vec![("x", hg)]),
         &(gv, vec![("x", gg)]),
+    )?;
+    let (hv, hg, hc) = pairs_hand(&PAIRS);
+    let (gv, gg, gc) = pairs_generated(&PAIRS);
+    if gv != pairs(PAIRS.0, PAIRS.1) {
+        return Err("(j) the backward's value is not the function's".to_owned());
+    }
+    same(
+        "(j) pairs over [f64; 8]",
+        "generated",
+        &(hv, vec![("x", hg.to_vec()), ("c", vec![hc])]),
+        &(gv, vec![("x", gg.to_vec()), ("c", vec![gc])]),
     )
 }
 
-/// Allocations per call, hand-written and generated: (h), then (i).
-pub fn allocations() -> [(&'static str, usize, usize); 2] {
+/// Allocations per call, hand-written and generated: (h), (i), (j).
+pub fn allocations() -> [(&'static str, usize, usize); 3] {
     use crate::alloc::measure;
     use std::hint::black_box;
     let x = rosenbrock_point();
@@ -131,6 +180,11 @@ pub fn allocations() -> [(&'static str, usize, usize); 2] {
             "(i)",
             measure(|| rosenbrock_hand(black_box(&x))).allocs,
             measure(|| rosenbrock_generated(black_box(&x))).allocs,
+        ),
+        (
+            "(j)",
+            measure(|| pairs_hand(black_box(&PAIRS))).allocs,
+            measure(|| pairs_generated(black_box(&PAIRS))).allocs,
         ),
     ]
 }
