@@ -300,12 +300,7 @@ impl VisitMut for SelfPlaces<'_> {
         }
         // `self`'s data passed to a call of the user's, which takes the
         // original's types (see [`Named::unlift`]).
-        let args = match e {
-            Expr::Call(c) if user_call(c) && !vocabulary_call(c) => Some(&mut c.args),
-            Expr::MethodCall(m) if self_method(m) => Some(&mut m.args),
-            _ => None,
-        };
-        if let Some(args) = args {
+        if let Some(args) = user_args(e) {
             for a in args.iter_mut().filter(|a| !of_self_only(a)) {
                 self.visit_expr_mut(a);
             }
@@ -357,10 +352,8 @@ impl VisitMut for Literals<'_> {
         // A call of the user's (`scale(2.0)`, `self.scale(2.0)`) takes the
         // original's types: its value is read as `__F` where a float is
         // ([`lift_named`]).
-        match &*e {
-            Expr::Call(c) if user_call(c) && !vocabulary_call(c) => return,
-            Expr::MethodCall(m) if self_method(m) => return,
-            _ => {}
+        if user_args(e).is_some() {
+            return;
         }
         syn::visit_mut::visit_expr_mut(self, e);
     }
@@ -443,9 +436,11 @@ impl VisitMut for Named<'_> {
             // A call of the user's (not of the vocabulary) takes the
             // original's floats: a float of the copy passed to it is
             // converted back (`unlift`).
-            Expr::Call(c) if user_call(c) && !vocabulary_call(c) => self.unlift(&mut c.args),
-            Expr::MethodCall(m) if self_method(m) => self.unlift(&mut m.args),
-            _ => {}
+            _ => {
+                if let Some(args) = user_args(e) {
+                    self.unlift(args);
+                }
+            }
         }
     }
 }
@@ -466,6 +461,17 @@ impl Named<'_> {
                 });
             }
         }
+    }
+}
+
+/// The arguments of a call of the user's that takes the original's types:
+/// of a function not of the vocabulary (`scale(c)`), or of a method on
+/// `self` (`self.at(i)`).
+fn user_args(e: &mut Expr) -> Option<&mut syn::punctuated::Punctuated<Expr, syn::Token![,]>> {
+    match e {
+        Expr::Call(c) if user_call(c) && !vocabulary_call(c) => Some(&mut c.args),
+        Expr::MethodCall(m) if self_method(m) => Some(&mut m.args),
+        _ => None,
     }
 }
 
