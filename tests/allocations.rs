@@ -288,3 +288,63 @@ fn a_fixed_size_array_read_in_loops_allocates_nothing() {
         hvpcheck(&(x, c), &dir, |&(x, c), &(tx, tc)| chain4_hvp(x, c, tx, tc)).unwrap();
     }
 }
+
+/// A fixed-size array walked as Rust walks it: sums of `iter().map(..)`
+/// and of `iter().zip(..)` (the loops they are), a `for` over `&x`, and a
+/// `while` loop whose condition reads the sum. Scalar code: nothing on
+/// the heap.
+#[differentiable(hvp)]
+fn walked4(x: [f64; 4], y: [f64; 4], c: f64) -> f64 {
+    let mut s = x.iter().map(|v| v * v).sum::<f64>();
+    s += x
+        .iter()
+        .zip(&y)
+        .map(|(a, b)| (a * b + c).tanh())
+        .sum::<f64>();
+    for &v in &x {
+        s += c * v;
+    }
+    let mut i = 0;
+    while i < x.len() && s < 100.0 {
+        s += (c * x[i]).sin() * y[i];
+        i += 1;
+    }
+    s
+}
+
+#[test]
+fn a_fixed_size_array_walked_by_iterators_and_while_allocates_nothing() {
+    let y = [0.5, -1.5, 0.25, 2.0];
+    for x in [[0.3, -0.5, 0.8, 1.1], [-0.9, -0.5, 0.2, -1.0]] {
+        let c = 0.7;
+        let n = allocations(|| walked4_backward(x, y, c, 1.0));
+        assert_eq!(n, 0, "allocations of walked4_backward at {x:?}");
+        let (v, g) = walked4_backward(x, y, c, 1.0);
+        assert_eq!(v, walked4(x, y, c));
+        // By hand (the sum stays under 100).
+        let (mut dx, mut dy, mut dc) = ([0.0; 4], [0.0; 4], 0.0);
+        for i in 0..4 {
+            let t = 1.0 - (x[i] * y[i] + c).tanh().powi(2);
+            dx[i] += 2.0 * x[i] + t * y[i] + c + (c * x[i]).cos() * c * y[i];
+            dy[i] += t * x[i] + (c * x[i]).sin();
+            dc += t + x[i] + (c * x[i]).cos() * x[i] * y[i];
+        }
+        for (a, b) in g.x.iter().chain(&g.y).zip(dx.iter().chain(&dy)) {
+            assert!((a - b).abs() < 1e-12, "{a} against {b}");
+        }
+        assert!((g.c - dc).abs() < 1e-12, "{} against {dc}", g.c);
+        gradcheck(&(x, y, c), |&(x, y, c)| walked4_backward(x, y, c, 1.0)).unwrap();
+        let dir = ([0.5, 0.1, -0.3, 0.2], [0.1, 0.2, 0.3, -0.4], 0.4);
+        jvpcheck(
+            &(x, y, c),
+            &dir,
+            |&(x, y, c)| walked4_backward(x, y, c, 1.0),
+            |&(x, y, c), &(tx, ty, tc)| walked4_jvp(x, y, c, tx, ty, tc),
+        )
+        .unwrap();
+        hvpcheck(&(x, y, c), &dir, |&(x, y, c), &(tx, ty, tc)| {
+            walked4_hvp(x, y, c, tx, ty, tc)
+        })
+        .unwrap();
+    }
+}

@@ -20,6 +20,42 @@ pub(crate) fn scalar_reads(block: &syn::Block, name: &str) -> bool {
             matches!(e, syn::Expr::Path(p) if p.qself.is_none() && p.path.is_ident(self.name))
         }
     }
+    impl<'a> Reads<'_> {
+        /// An iterator walked by index: `name.iter()`, `&name` and `name`
+        /// are reads of its elements, through `.zip(..)`, `.enumerate()`,
+        /// the adapters, and `.map(f)` (whose closure reads as any other).
+        fn walk(&mut self, e: &'a syn::Expr) {
+            let e = strip_paren(e);
+            match e {
+                syn::Expr::Reference(r) if r.mutability.is_none() && self.named(&r.expr) => {
+                    self.reads += 1;
+                }
+                _ if self.named(e) => self.reads += 1,
+                syn::Expr::MethodCall(m) => match (m.method.to_string().as_str(), &m.args.len()) {
+                    ("iter", 0) if self.named(&m.receiver) => self.reads += 1,
+                    ("zip", 1) => {
+                        self.walk(&m.receiver);
+                        self.walk(&m.args[0]);
+                    }
+                    ("map", 1) if !returns_early(&m.args[0]) => {
+                        self.walk(&m.receiver);
+                        self.visit_expr(&m.args[0]);
+                    }
+                    (
+                        "enumerate" | "skip" | "take" | "step_by" | "rev" | "copied" | "cloned",
+                        _,
+                    ) => {
+                        self.walk(&m.receiver);
+                        for a in &m.args {
+                            self.visit_expr(a);
+                        }
+                    }
+                    _ => self.visit_expr(e),
+                },
+                _ => self.visit_expr(e),
+            }
+        }
+    }
     impl<'a> Visit<'a> for Reads<'_> {
         fn visit_expr(&mut self, e: &'a syn::Expr) {
             match e {
@@ -36,6 +72,20 @@ pub(crate) fn scalar_reads(block: &syn::Block, name: &str) -> bool {
                 // A shape query reads no element.
                 syn::Expr::MethodCall(m)
                     if self.named(&m.receiver) && m.method == "len" && m.args.is_empty() => {}
+                // A walk the macro reads by index: a `for` loop's, or a sum's
+                // (the loop it is).
+                syn::Expr::ForLoop(f) if self.nested == 0 => {
+                    self.walk(&f.expr);
+                    self.visit_pat(&f.pat);
+                    self.visit_block(&f.body);
+                }
+                syn::Expr::MethodCall(m)
+                    if self.nested == 0
+                        && matches!(m.method.to_string().as_str(), "sum" | "product")
+                        && m.args.is_empty() =>
+                {
+                    self.walk(&m.receiver);
+                }
                 syn::Expr::Path(_) if self.named(e) => self.other = true,
                 syn::Expr::Assign(a) => {
                     if let syn::Expr::Index(i) = &*a.left {
@@ -85,6 +135,36 @@ pub(crate) fn scalar_reads(block: &syn::Block, name: &str) -> bool {
     };
     r.visit_block(block);
     r.reads > 0 && !r.other
+}
+
+/// `e` without parentheses and groups.
+fn strip_paren(e: &syn::Expr) -> &syn::Expr {
+    match e {
+        syn::Expr::Paren(p) => strip_paren(&p.expr),
+        syn::Expr::Group(g) => strip_paren(&g.expr),
+        other => other,
+    }
+}
+
+/// Whether a closure returns from itself early (`return`, `?`): mapped
+/// in a sum, it is not the loop the sum becomes.
+fn returns_early(e: &syn::Expr) -> bool {
+    use syn::visit::Visit;
+    struct Find(bool);
+    impl<'a> Visit<'a> for Find {
+        fn visit_expr(&mut self, e: &'a syn::Expr) {
+            match e {
+                syn::Expr::Return(_) | syn::Expr::Try(_) => self.0 = true,
+                _ => syn::visit::visit_expr(self, e),
+            }
+        }
+    }
+    let syn::Expr::Closure(c) = strip_paren(e) else {
+        return true;
+    };
+    let mut f = Find(false);
+    f.visit_expr(&c.body);
+    f.0
 }
 
 /// `+=` and the other compound assignments.

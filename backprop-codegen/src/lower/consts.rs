@@ -3,7 +3,6 @@
 //! keeps the bindings it mentions, so that emission writes their locals.
 
 use super::{shorten, strip, Fresh, Lowerer};
-use crate::ast::Kind;
 use crate::graph::{ConstArg, Node, NodeId, SliceElems};
 use crate::vocab::SHAPE_METHODS;
 use proc_macro2::Ident;
@@ -255,24 +254,7 @@ impl Lowerer<'_> {
         let mut expr = expr.clone();
         let containers: HashSet<String> = refs
             .iter()
-            .filter(|(name, id, _)| {
-                if self.plain_local(name) {
-                    return true;
-                }
-                // Through the captures of loop bodies and branch arms.
-                let (depth, id) = self.origin_at(self.outer.len(), *id);
-                match self.graph_at(depth).get(id).node {
-                    Node::Param(i) => matches!(
-                        self.func.params[i].kind,
-                        Kind::Array {
-                            axes: Some(1),
-                            plain: Some(_),
-                            ..
-                        }
-                    ),
-                    _ => false,
-                }
-            })
+            .filter(|(name, id, _)| self.one_axis_plain(name, *id))
             .map(|(name, ..)| name.clone())
             .collect();
         if !containers.is_empty() {

@@ -19,6 +19,41 @@ use syn::spanned::Spanned;
 use syn::Expr;
 
 impl Lowerer<'_> {
+    /// Whether the name `name`, bound to `id` here, is a container of one
+    /// axis as Rust writes it: a parameter `xs: &[f64]`, `Vec<f64>` or
+    /// `[f64; N]` (through the captures of loop bodies and arms), or a
+    /// local written as Rust's (`vec![0.0; n]`). Its element `k` is `xs[k]`.
+    pub(super) fn one_axis_plain(&self, name: &str, id: NodeId) -> bool {
+        if self.plain_local(name) {
+            return true;
+        }
+        let (depth, id) = self.origin_at(self.outer.len(), id);
+        match self.graph_at(depth).get(id).node {
+            Node::Param(i) => matches!(
+                self.func.params[i].kind,
+                crate::ast::Kind::Array {
+                    axes: Some(1),
+                    plain: Some(_),
+                    ..
+                }
+            ),
+            _ => false,
+        }
+    }
+
+    /// Whether `e` names a container of one axis as Rust writes it (see
+    /// [`Self::one_axis_plain`]).
+    pub(super) fn plain_vector(&mut self, e: &Expr) -> bool {
+        let Expr::Path(p) = strip(e) else {
+            return false;
+        };
+        let Some(name) = p.path.get_ident().map(ToString::to_string) else {
+            return false;
+        };
+        self.lookup(&name)
+            .is_some_and(|id| self.one_axis_plain(&name, id))
+    }
+
     /// `m[i][j]` of an array of arrays (`[[f64; 3]; 3]`), which the
     /// generated code holds as a matrix: `m[[i, j]]`; and `&x[1..]` of a
     /// slice or a `Vec`: the view `x.slice(s![1..])`. Kept out of

@@ -32,6 +32,9 @@ struct Walk {
 enum Item {
     /// A view of an array, or the index.
     Value(TokenStream),
+    /// An element of a differentiable array: a number, which Rust's
+    /// `x.iter()` gives by reference (the body's `*v` is `v`).
+    Element(TokenStream),
     /// An item of a constant iterable: the names it binds are read as
     /// values (`bp::Plain`: a `&f64` as the `f64`).
     Constant(TokenStream),
@@ -46,7 +49,7 @@ enum Item {
 impl Item {
     fn tokens(&self) -> TokenStream {
         match self {
-            Item::Value(t) | Item::Constant(t) => t.clone(),
+            Item::Value(t) | Item::Element(t) | Item::Constant(t) => t.clone(),
             // The name is the place itself (see `places`).
             Item::Place(_) => quote!(0usize),
             Item::Pair(a, b) => {
@@ -79,6 +82,23 @@ impl Item {
                 names_in(p, out);
             }
         });
+    }
+
+    /// The names `pat` binds to elements of differentiable arrays.
+    fn element_names(&self, pat: &syn::Pat, out: &mut Vec<syn::Ident>) {
+        self.leaves(pat, &mut |item, p| {
+            if let Item::Element(_) = item {
+                names_in(p, out);
+            }
+        });
+    }
+
+    /// The item, an element where it is a view's.
+    fn element(self) -> Item {
+        match self {
+            Item::Value(t) => Item::Element(t),
+            other => other,
+        }
     }
 
     /// The names `pat` binds to elements of a model's `Vec`, with the
@@ -291,7 +311,8 @@ impl Lowerer<'_> {
             }
             source = super::strip_paren(&map.receiver);
         }
-        if !m.args.is_empty() || elements_only || !iterator(source) {
+        if !m.args.is_empty() || (elements_only && !self.walks_plain(receiver)) || !iterator(source)
+        {
             return None;
         }
         let mut fresh = Fresh::of(&self.func.item);
@@ -375,6 +396,40 @@ impl Lowerer<'_> {
             if matches!(m.method.to_string().as_str(), "rows" | "columns" | "outer_iter" | "axis_iter" | "windows" | "chunks"))
     }
 
+    /// The container of one axis as Rust writes it (see
+    /// [`Self::plain_vector`]) that `e` walks by its elements: `xs.iter()`,
+    /// `&xs`, or `xs` itself of a differentiable one.
+    fn plain_source<'e>(&mut self, e: &'e Expr) -> Option<&'e Expr> {
+        let x = match super::strip_paren(e) {
+            Expr::MethodCall(m) if m.method == "iter" && m.args.is_empty() => &*m.receiver,
+            Expr::Reference(r) if r.mutability.is_none() => &*r.expr,
+            x @ Expr::Path(_) if self.mentions_varying(x) => x,
+            _ => return None,
+        };
+        self.plain_vector(x).then_some(x)
+    }
+
+    /// Whether the iterator `e` (through `map`, `zip`, `enumerate` and the
+    /// adapters) walks a container of one axis as Rust writes it: its sum
+    /// is the loop it is (see [`Self::iterator_reduction`]), as the
+    /// elements of a `[f64; N]` are read one by one.
+    pub(super) fn walks_plain(&mut self, e: &Expr) -> bool {
+        if self.plain_source(e).is_some() {
+            return true;
+        }
+        let Expr::MethodCall(m) = super::strip_paren(e) else {
+            return false;
+        };
+        match (m.method.to_string().as_str(), m.args.len()) {
+            ("zip", 1) => self.walks_plain(&m.receiver) || self.walks_plain(&m.args[0]),
+            (
+                "map" | "enumerate" | "skip" | "take" | "step_by" | "rev" | "copied" | "cloned",
+                _,
+            ) => self.walks_plain(&m.receiver),
+            _ => false,
+        }
+    }
+
     /// `for pat in iter { body }` over an iterator the macro walks by index;
     /// `None` when `iter` is not one (the caller reports it).
     pub(super) fn iter_loop(&mut self, f: &ExprForLoop) -> Option<NodeId> {
@@ -406,8 +461,10 @@ impl Lowerer<'_> {
         let mut plain = Vec::new();
         item.constant_names(pat, &mut plain);
         // Those names are read as values (`Plain::plain`): the body's `*v`
-        // of a `&f64` item is `v`.
-        let body = read_through(body, &plain);
+        // of a `&f64` item is `v`; so is an element's.
+        let mut numbers = plain.clone();
+        item.element_names(pat, &mut numbers);
+        let body = read_through(body, &numbers);
         let krate = &self.env.krate;
         let item = item.tokens();
         // `.filter(|p| cond)`: the items it drops are skipped; which ones is
@@ -456,23 +513,43 @@ impl Lowerer<'_> {
                 item: Item::Place(quote!(#vec[#k])),
             }));
         }
+        // The elements of a container of one axis as Rust writes it, by
+        // index (`xs[k]`), whether it is differentiable or not.
+        if let Some(x) = self.plain_source(e) {
+            let x = quote!(#x);
+            let item = if self.mentions_varying(e) {
+                Item::Element(quote!(#x[#k]))
+            } else {
+                // As the references `xs.iter()` gives.
+                Item::Constant(quote!(&#x[#k]))
+            };
+            return Ok(Some(Walk {
+                setup: Vec::new(),
+                len: quote!(#x.len()),
+                item,
+            }));
+        }
         // The elements of a differentiable array, in logical order.
         let krate = &self.env.krate;
         let element = |x: &TokenStream| quote!(#x[#krate::__private::unravel(#x.raw_dim(), #k)]);
         match e {
             Expr::Reference(r) if r.mutability.is_none() && self.mentions_varying(&r.expr) => {
-                return Ok(Some(view(&r.expr, quote!(len()), element, fresh)));
+                return Ok(Some(
+                    view(&r.expr, quote!(len()), element, fresh).elements(),
+                ));
             }
             // A differentiable array by name (`zip(y)` of `y: &Array1<f64>`).
             Expr::Path(p) if p.path.get_ident().is_some() && self.mentions_varying(e) => {
-                return Ok(Some(view(e, quote!(len()), element, fresh)));
+                return Ok(Some(view(e, quote!(len()), element, fresh).elements()));
             }
             Expr::MethodCall(m)
                 if m.method == "iter"
                     && m.args.is_empty()
                     && self.mentions_varying(&m.receiver) =>
             {
-                return Ok(Some(view(&m.receiver, quote!(len()), element, fresh)));
+                return Ok(Some(
+                    view(&m.receiver, quote!(len()), element, fresh).elements(),
+                ));
             }
             _ => {}
         }
@@ -672,6 +749,16 @@ fn int_literal(e: &Expr) -> bool {
             ..
         }) => i.base10_parse::<usize>().is_ok_and(|n| n > 0),
         _ => false,
+    }
+}
+
+impl Walk {
+    /// The walk of a differentiable array's elements (numbers).
+    fn elements(self) -> Walk {
+        Walk {
+            item: self.item.element(),
+            ..self
+        }
     }
 }
 

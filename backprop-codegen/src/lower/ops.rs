@@ -145,6 +145,12 @@ impl Lowerer<'_> {
     /// an axis, an op of the table, `view()`, the unwrapping of an op's
     /// `Option` or `Result`, or a constant.
     pub(super) fn method(&mut self, m: &syn::ExprMethodCall) -> NodeId {
+        // A sum over plain data: the loop it is, read by element.
+        if self.walks_plain(&m.receiver) && self.mentions_varying(&m.receiver) {
+            if let Some(id) = self.iterator_reduction(m) {
+                return id;
+            }
+        }
         if let Some(id) = self.mapped_closure(m) {
             return id;
         }
