@@ -55,6 +55,43 @@ macro_rules! fused_programs {
             }
             s.ln()
         }
+
+        // Nested loops over a fixed-size array: both fused, the inner
+        // adding into the outer's accumulators.
+        #[differentiable(hvp $($args)*)]
+        pub fn pairs(x: [f64; 6], c: f64) -> f64 {
+            let mut s = 0.0;
+            for i in 0..x.len() {
+                for j in i + 1..x.len() {
+                    s += (x[i] * x[j] - c).tanh();
+                }
+            }
+            s
+        }
+
+        // A value of the outer iteration that the inner reads (its own
+        // accumulator), `-=`, and three levels.
+        #[differentiable(hvp $($args)*)]
+        pub fn levels(x: &[f64], c: f64) -> f64 {
+            let mut s = 0.5;
+            for i in 0..x.len() {
+                let a = (c * x[i]).sin();
+                for j in 0..i {
+                    s -= a * x[j];
+                    for k in 0..j {
+                        s += c * x[i] * x[j] * x[k];
+                    }
+                }
+            }
+            s * s
+        }
+
+        // Sums of iterators over plain data: the loops they are.
+        #[differentiable(hvp $($args)*)]
+        pub fn walked(x: [f64; 4], y: &[f64], c: f64) -> f64 {
+            x.iter().zip(y).map(|(a, b)| (a * b * c).sin()).sum::<f64>()
+                + x.iter().map(|v| v * v).sum::<f64>() * c
+        }
     };
 }
 
@@ -192,4 +229,117 @@ fn a_fixed_size_array_in_a_sum() {
         |&(p, c), &(tp, tc)| fused::squares_hvp(p, c, tp, tc),
     )
     .unwrap();
+}
+
+#[test]
+fn a_sum_through_nested_loops() {
+    let (x, c) = ([0.3, -1.2, 0.8, 2.0, -0.4, 0.6], 0.7);
+    for d_out in [1.0, -2.5] {
+        let a = fused::pairs_backward(x, c, d_out);
+        close(&a, &unfused::pairs_backward(x, c, d_out));
+        // By hand: s = Σ_{i<j} tanh(xᵢxⱼ - c).
+        let (mut dx, mut dc) = ([0.0; 6], 0.0);
+        for i in 0..6 {
+            for j in i + 1..6 {
+                let d = 1.0 - (x[i] * x[j] - c).tanh().powi(2);
+                dx[i] += d * x[j];
+                dx[j] += d * x[i];
+                dc -= d;
+            }
+        }
+        for (g, h) in a.1.x.iter().zip(dx) {
+            assert!((g - d_out * h).abs() < 1e-12, "{g} against {h}");
+        }
+        assert!((a.1.c - d_out * dc).abs() < 1e-12);
+    }
+    gradcheck(&(x, c), |&(x, c)| fused::pairs_backward(x, c, 1.0)).unwrap();
+    hvpcheck(
+        &(x, c),
+        &([0.5, 0.1, -0.3, 0.2, 0.7, -0.6], 0.4),
+        |&(x, c), &(tx, tc)| fused::pairs_hvp(x, c, tx, tc),
+    )
+    .unwrap();
+}
+
+#[test]
+fn a_sum_through_three_levels_with_a_value_of_the_outer_iteration() {
+    for n in [0, 1, 2, 5] {
+        let x: Vec<f64> = (0..n).map(|i| (i as f64 * 0.61).cos() - 0.3).collect();
+        let c = 0.8;
+        for d_out in [1.0, 3.0] {
+            let a = fused::levels_backward(&x, c, d_out);
+            close(&a, &unfused::levels_backward(&x, c, d_out));
+        }
+        // By hand: f = s², s = 0.5 - Σ_{j<i} sin(c xᵢ) xⱼ + c Σ_{k<j<i} xᵢxⱼxₖ.
+        let mut s = 0.5;
+        let (mut ds, mut dsc) = (vec![0.0; n], 0.0);
+        for i in 0..n {
+            let a = (c * x[i]).sin();
+            for j in 0..i {
+                s -= a * x[j];
+                ds[j] -= a;
+                ds[i] -= (c * x[i]).cos() * c * x[j];
+                dsc -= (c * x[i]).cos() * x[i] * x[j];
+                for k in 0..j {
+                    s += c * x[i] * x[j] * x[k];
+                    ds[i] += c * x[j] * x[k];
+                    ds[j] += c * x[i] * x[k];
+                    ds[k] += c * x[i] * x[j];
+                    dsc += x[i] * x[j] * x[k];
+                }
+            }
+        }
+        let (v, g) = fused::levels_backward(&x, c, 1.0);
+        assert!((v - s * s).abs() < 1e-12);
+        for (g, h) in g.x.iter().zip(&ds) {
+            assert!(
+                (g - 2.0 * s * h).abs() < 1e-12,
+                "{g} against {}",
+                2.0 * s * h
+            );
+        }
+        assert!((g.c - 2.0 * s * dsc).abs() < 1e-12);
+        if n > 0 {
+            gradcheck(&(x.clone(), c), |(x, c)| fused::levels_backward(x, *c, 1.0)).unwrap();
+            let t: Vec<f64> = (0..n).map(|i| (i as f64 * 0.3).sin()).collect();
+            hvpcheck(&(x.clone(), c), &(t, 0.2), |(x, c), (tx, tc)| {
+                fused::levels_hvp(x, *c, tx, *tc)
+            })
+            .unwrap();
+        }
+    }
+}
+
+#[test]
+fn sums_of_iterators_over_plain_data() {
+    let (x, c) = ([0.3, -1.2, 0.8, 2.0], 0.7);
+    for y in [vec![0.5, 1.5, -0.5, 0.25], vec![0.5, 1.5], vec![]] {
+        let a = fused::walked_backward(x, &y, c, 1.0);
+        close(&a, &unfused::walked_backward(x, &y, c, 1.0));
+        let m = y.len().min(4);
+        let v: f64 = (0..m).map(|i| (x[i] * y[i] * c).sin()).sum::<f64>()
+            + x.iter().map(|v| v * v).sum::<f64>() * c;
+        assert_eq!(a.0, v);
+        for i in 0..4 {
+            let mut h = 2.0 * x[i] * c;
+            if i < m {
+                h += (x[i] * y[i] * c).cos() * y[i] * c;
+            }
+            assert!((a.1.x[i] - h).abs() < 1e-12, "{} against {h}", a.1.x[i]);
+        }
+        if y.is_empty() {
+            // An empty field is no parameter to `gradcheck`.
+            continue;
+        }
+        gradcheck(&(x, y.clone(), c), |(x, y, c)| {
+            fused::walked_backward(*x, y, *c, 1.0)
+        })
+        .unwrap();
+        hvpcheck(
+            &(x, y.clone(), c),
+            &([0.5, 0.1, -0.3, 0.2], vec![0.3; y.len()], 0.4),
+            |(x, y, c), (tx, ty, tc)| fused::walked_hvp(*x, y, *c, *tx, ty, *tc),
+        )
+        .unwrap();
+    }
 }

@@ -1008,3 +1008,98 @@ fn a_local_container_borrowed_whole() {
     assert_eq!(jv, v);
     assert!((t[0] - 10.0).abs() < 1e-15 && (t[1] - 4.5).abs() < 1e-15);
 }
+
+/// Found by backprop-fuzz (default seed, with nested sums in the
+/// generator): a nested loop whose bounds read the outer loop's variable
+/// (`for j in i..n`), computed again by the reverse sweep, in a body whose
+/// reverse reads nothing else of `i`: the reverse loop named its variable
+/// `_`, and the inner bounds read an `i` that was not there.
+#[differentiable(hvp, wrt(p))]
+fn inner_bounds_of_the_outer_variable(p: &Array1<f64>, q: &[f64]) -> f64 {
+    let mut s = 0.0_f64;
+    for i in 0..q.len() {
+        for _j in i..q.len() {
+            s += sigmoid(p.sum());
+        }
+    }
+    let mut t = 1.0_f64;
+    for i in 0..q.len() {
+        for _j in i..q.len() {
+            t = t * 0.5 + p[0] * p[1];
+        }
+    }
+    s + t
+}
+
+#[test]
+fn inner_bounds_read_from_the_outer_variable() {
+    let (p, q) = (array![0.3, -0.7], [1.0, 2.0, 3.0]);
+    let (v, g) = inner_bounds_of_the_outer_variable_backward(&p, &q, 1.0);
+    assert_eq!(v, inner_bounds_of_the_outer_variable(&p, &q));
+    // Six pairs (i ≤ j): s = 6 σ(Σp); t after six steps of t ↦ t/2 + p₀p₁.
+    let sg = 1.0 / (1.0 + (-p.sum()).exp());
+    let dt_dc: f64 = (0..6).map(|k| 0.5f64.powi(k)).sum();
+    let ds = 6.0 * sg * (1.0 - sg);
+    assert!((g.p[0] - (ds + dt_dc * p[1])).abs() < 1e-14);
+    assert!((g.p[1] - (ds + dt_dc * p[0])).abs() < 1e-14);
+    gradcheck(&(p.clone(),), |(p,)| {
+        inner_bounds_of_the_outer_variable_backward(p, &q, 1.0)
+    })
+    .unwrap();
+    hvpcheck(&(p.clone(),), &(array![0.4, 0.1],), |(p,), (t,)| {
+        inner_bounds_of_the_outer_variable_hvp(p, &q, t)
+    })
+    .unwrap();
+}
+
+/// Found by backprop-fuzz (default seed): an element of a differentiable
+/// array bound by reference (`for v in x.iter()`, `|(a, b)|` of a sum over
+/// `.zip(q)`) and dereferenced in a condition (`if *v <= -0.5`): the
+/// condition, Rust's code, read `*v` of the number the loop binds.
+#[differentiable(hvp)]
+fn deref_in_a_condition(x: &Array1<f64>, q: &Vec<f64>, p: f64) -> f64 {
+    let mut s = 0.0;
+    for v in x.iter() {
+        if (*v) <= -0.5 {
+            s += (*v).max(p);
+        } else {
+            s += 0.75 * (*v);
+        }
+    }
+    s + x
+        .iter()
+        .zip(q)
+        .map(|(a, b)| {
+            if *b <= -0.5 {
+                (*b).max(p)
+            } else {
+                0.75 * *b * *a
+            }
+        })
+        .sum::<f64>()
+}
+
+#[test]
+fn an_element_dereferenced_in_a_condition() {
+    let (x, q, p) = (array![-0.9, 0.4, -0.2], vec![-0.8, 0.6], -0.6);
+    let (v, g) = deref_in_a_condition_backward(&x, &q, p, 1.0);
+    assert_eq!(v, deref_in_a_condition(&x, &q, p));
+    // x₀ ≤ -0.5 takes max(x₀, p) = p; the others 0.75 x; q₀ takes
+    // max(q₀, p) = p, q₁ 0.75 q₁ x₁.
+    assert!((g.p - 2.0).abs() < 1e-15);
+    let dx = [0.0, 0.75 + 0.75 * 0.6, 0.75];
+    for (a, b) in g.x.iter().zip(dx) {
+        assert!((a - b).abs() < 1e-15, "{a} against {b}");
+    }
+    assert!((g.q[0]).abs() < 1e-15 && (g.q[1] - 0.75 * 0.4).abs() < 1e-15);
+    gradcheck(&(x.clone(), q.clone(), p), |(x, q, p)| {
+        deref_in_a_condition_backward(x, q, *p, 1.0)
+    })
+    .unwrap();
+    hvpcheck(
+        &(x.clone(), q.clone(), p),
+        &(array![0.1, 0.2, 0.3], vec![0.4, -0.1], 0.2),
+        |(x, q, p), (tx, tq, tp)| deref_in_a_condition_hvp(x, q, *p, tx, tq, *tp),
+    )
+    .unwrap();
+}

@@ -55,6 +55,8 @@ pub fn forward(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream> {
     let (start, end, steps) = (&l.start, &l.end, &l.steps);
     let range = iter(r, l, lp);
     let mut out = match lp.cond {
+        // A fused sum's reverse runs in its forward: nothing to count.
+        Some(_) if l.fused => Vec::new(),
         // A `while` loop counts its iterations: `start..end` are their numbers.
         Some(_) => vec![quote!(let #start = 0usize;), quote!(let mut #end = #start;)],
         None => bounds(r, l, lp),
@@ -127,7 +129,8 @@ pub fn forward(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream> {
     let (header, count) = match &lp.cond {
         Some(c) => {
             let c = condition(l, lp, c);
-            (quote!(while #c), quote!(#end += 1;))
+            let count = (!l.fused).then(|| quote!(#end += 1;));
+            (quote!(while #c), quote!(#count))
         }
         None if lp.adapters.is_empty() => (quote!(for #var in #start..#end), quote!()),
         None => (quote!(for #var in #range), quote!()),
@@ -271,6 +274,10 @@ fn fused_starts(r: &Region, cx: &Cx, l: &crate::plan::LoopPlan, lp: &Loop) -> Ve
         }
     }
     for (j, acc) in &l.accs {
+        if l.shared_accs.contains(acc) {
+            // The enclosing sum's, declared before it.
+            continue;
+        }
         let input = lp.inputs[*j];
         let z = super::zeros_of(
             r,
@@ -298,6 +305,10 @@ fn fused_reverse(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream>
         .next()
         .expect("a fused sum has one carried adjoint");
     for (_, acc) in &l.accs {
+        if l.shared_accs.contains(acc) {
+            // Seeded with one as the enclosing sum is, and scaled with it.
+            continue;
+        }
         out.push(match rev.acc_starts.iter().find(|(a, _)| a == acc) {
             Some((_, prev)) => quote!(let #acc = #bp::scaled_add(#acc, #d, #prev);),
             None => quote!(let #acc = #bp::scaled(#acc, #d);),

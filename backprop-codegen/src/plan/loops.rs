@@ -232,11 +232,7 @@ pub fn plan_forward<'g>(r: &mut Region<'g>, sh: &mut Shared, id: NodeId, lp: &'g
         );
     }
     l.d_state = d_state;
-    if super::fused::plan(r, &l, sh, lp) {
-        l.fused = true;
-        l.saves.clear();
-        l.kept.clear();
-    }
+    super::fused::plan(r, &mut l, sh, lp);
     r.defined.extend(l.state.iter().cloned());
     l.bounds_again = super::remat::bounds_again(r, sh, lp);
     if !l.bounds_again {
@@ -274,7 +270,14 @@ fn plan_kept<'g>(
             read.insert(l.ins[k].clone());
         }
     }
-    l.var_read = l.body.loop_var.as_ref().is_some_and(|v| read.contains(v));
+    // Read by the body's reverse, or by the bounds of a nested loop that
+    // the reverse computes again (`for j in i..n`).
+    l.var_read = l.body.loop_var.as_ref().is_some_and(|v| read.contains(v))
+        || l.body.loops.iter().any(|(id, inner)| {
+            inner.bounds_again
+                && matches!(l.body.node(*id), Node::Loop(nested)
+                    if super::remat::bounds_read(nested, |b| matches!(l.body.node(b), Node::LoopVar)))
+        });
     let mut kept: Vec<Ident> = l
         .ins
         .iter()

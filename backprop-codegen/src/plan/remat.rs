@@ -228,9 +228,9 @@ pub fn bounds_again(r: &Region, sh: &Shared, lp: &Loop) -> bool {
     if !sh.opts.remat || r.inputs.is_empty() || lp.cond.is_some() {
         return false;
     }
-    let again = |id: &NodeId| match r.node(*id) {
+    let again = |id: NodeId| match r.node(id) {
         Node::LoopVar | Node::Int(_) | Node::Float(_) => true,
-        Node::Param(_) | Node::Input(_) => match r.operand(&sh.func.params, *id) {
+        Node::Param(_) | Node::Input(_) => match r.operand(&sh.func.params, id) {
             Operand::Literal(_) => true,
             Operand::Param { ident, by_ref } => {
                 by_ref
@@ -243,13 +243,22 @@ pub fn bounds_again(r: &Region, sh: &Shared, lp: &Loop) -> bool {
         },
         _ => false,
     };
-    [&lp.start, &lp.end]
-        .iter()
-        .all(|c| c.deps.iter().all(again) && c.refs.iter().all(|(_, id, _)| again(id)))
-        && lp.adapters.iter().all(|a| match a {
-            crate::graph::Adapter::StepBy(k) => {
-                k.deps.iter().all(again) && k.refs.iter().all(|(_, id, _)| again(id))
-            }
-            crate::graph::Adapter::Rev => true,
+    !bounds_read(lp, |id| !again(id))
+}
+
+/// Whether the bounds of the loop `lp` (its range and its `step_by`) read
+/// a node that `test` holds for.
+pub fn bounds_read(lp: &Loop, test: impl Fn(NodeId) -> bool) -> bool {
+    let any = |c: &crate::graph::ConstArg| {
+        c.deps
+            .iter()
+            .chain(c.refs.iter().map(|(_, id, _)| id))
+            .any(|id| test(*id))
+    };
+    any(&lp.start)
+        || any(&lp.end)
+        || lp.adapters.iter().any(|a| match a {
+            crate::graph::Adapter::StepBy(k) => any(k),
+            crate::graph::Adapter::Rev => false,
         })
 }

@@ -30,6 +30,15 @@ fn a_sum_of_terms_that_do_not_read_it_is_fused() {
             s
         }"
     ));
+    // A `while` loop, whose condition reads the sum.
+    assert!(fused(
+        "fn f(x: &Array1<f64>) -> f64 {
+            let mut s = 0.0;
+            let mut i = 0;
+            while i < x.len() && s < 10.0 { s += x[i]; i += 1; }
+            s
+        }"
+    ));
 }
 
 #[test]
@@ -59,13 +68,6 @@ fn a_loop_whose_adjoint_changes_from_one_iteration_to_the_next_is_not() {
             for i in 0..x.len() { if s > 1.0 { s += x[i]; } else { s += 2.0 * x[i]; } }
             s
         }",
-        // A `while` loop.
-        "fn f(x: &Array1<f64>) -> f64 {
-            let mut s = 0.0;
-            let mut i = 0;
-            while i < x.len() { s += x[i]; i += 1; }
-            s
-        }",
         // An array sum.
         "fn f(x: &Array2<f64>) -> f64 {
             let mut s = Array1::<f64>::zeros(x.ncols());
@@ -87,5 +89,80 @@ fn the_pass_can_be_switched_off() {
         }",
         unfused(),
         |p| assert!(!p.body.loops.values().next().expect("a loop").fused),
+    );
+}
+
+/// Whether the function's one loop and the loop nested in it are fused.
+fn fused_nested(source: &str) -> (bool, bool) {
+    let mut fused = None;
+    with_plan(source, Options::default(), |p| {
+        let outer = p.body.loops.values().next().expect("a loop");
+        let inner = outer.body.loops.values().next().expect("a nested loop");
+        fused = Some((outer.fused, inner.fused));
+    });
+    fused.expect("planned")
+}
+
+#[test]
+fn a_sum_through_nested_loops_is_fused_at_every_level() {
+    assert_eq!(
+        fused_nested(
+            "fn f(x: &Array1<f64>, c: f64) -> f64 {
+                let mut s = 0.0;
+                for i in 0..x.len() {
+                    for j in i..x.len() { s += (x[i] * x[j] - c).tanh(); }
+                }
+                s
+            }"
+        ),
+        (true, true)
+    );
+    // A value of the outer iteration read by the inner (its accumulator
+    // the inner loop's own), and `-=`.
+    assert_eq!(
+        fused_nested(
+            "fn f(x: &Array1<f64>, c: f64) -> f64 {
+                let mut s = 0.0;
+                for i in 0..x.len() {
+                    let a = (c * x[i]).sin();
+                    for j in 0..i { s -= a * x[j]; }
+                }
+                s * s
+            }"
+        ),
+        (true, true)
+    );
+}
+
+#[test]
+fn a_nested_loop_the_sum_does_not_pass_through_is_not_fused() {
+    // The inner sum is squared before it is added: the outer is a sum,
+    // the inner's adjoint is not the outer's.
+    assert_eq!(
+        fused_nested(
+            "fn f(x: &Array1<f64>) -> f64 {
+                let mut s = 0.0;
+                for i in 0..x.len() {
+                    let mut t = 0.0;
+                    for j in 0..i { t += x[i] * x[j]; }
+                    s += t * t;
+                }
+                s
+            }"
+        ),
+        (true, false)
+    );
+    // The inner loop multiplies: neither is a sum.
+    assert_eq!(
+        fused_nested(
+            "fn f(x: &Array1<f64>) -> f64 {
+                let mut s = 1.0;
+                for i in 0..x.len() {
+                    for j in 0..i { s = s * x[j] + x[i]; }
+                }
+                s
+            }"
+        ),
+        (false, false)
     );
 }

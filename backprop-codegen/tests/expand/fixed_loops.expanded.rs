@@ -56,11 +56,15 @@ pub fn pairs_backward(x: [f64; 4], c: f64, d_out: f64) -> (f64, PairsGrad) {
     let i_start = 0;
     let i_end = ::backprop::__private::plain_slice(&x).len();
     let mut s = 0.0_f64;
+    let mut d_s = bp::one_like(&s);
+    let mut d_x = bp::zeros_like(&x);
+    let mut d_c = bp::zeros_like(&c);
     for i in i_start..i_end {
         let s_in = s;
         let j_start = i;
         let j_end = ::backprop::__private::plain_slice(&x).len();
         let mut s_1 = s_in;
+        let mut d_s_1 = bp::one_like(&s_1);
         for j in j_start..j_end {
             let s_1_in = s_1;
             let s_2 = bp::fixed_index(&x, i);
@@ -68,21 +72,6 @@ pub fn pairs_backward(x: [f64; 4], c: f64, d_out: f64) -> (f64, PairsGrad) {
             let s_4 = bp::fixed_index(&x, j);
             let s_5 = s_3 * s_4;
             let s_6 = s_1_in + s_5;
-            s_1 = s_6;
-        }
-        s = s_1;
-    }
-    let mut d_s = d_out;
-    let mut d_x = bp::zeros_like(&x);
-    let mut d_c = bp::zeros_like(&c);
-    for i in (i_start..i_end).rev() {
-        let j_start = i;
-        let j_end = ::backprop::__private::plain_slice(&x).len();
-        let mut d_s_1 = d_s;
-        for j in (j_start..j_end).rev() {
-            let s_2 = bp::fixed_index(&x, i);
-            let s_3 = c * s_2;
-            let s_4 = bp::fixed_index(&x, j);
             let d_s_6 = d_s_1;
             let d_s_1_in_step = d_s_6;
             let d_s_5 = d_s_6;
@@ -94,10 +83,16 @@ pub fn pairs_backward(x: [f64; 4], c: f64, d_out: f64) -> (f64, PairsGrad) {
             bp::fixed_index_vjp(d_s_2, &x, i).add_to(&mut d_x);
             d_c += d_c_step_1;
             d_s_1 = d_s_1_in_step;
+            s_1 = s_6;
         }
+        let d_s_1 = d_s;
         let d_s_in_step = d_s_1;
         d_s = d_s_in_step;
+        s = s_1;
     }
+    let d_s = d_out;
+    let d_x = bp::scaled(d_x, d_s);
+    let d_c = bp::scaled(d_c, d_s);
     let grad = PairsGrad {
         x: bp::plain_from(d_x),
         c: d_c,

@@ -419,7 +419,24 @@ impl Program<'_> {
                 format!("for &el in {src}"),
                 vec![V::scalar_expr("el", c.bound)],
             )
-        } else if r < 0.7 {
+        } else if r < 0.55 {
+            // Pairs: a sum through nested loops.
+            self.count("plain_for_pairs");
+            (
+                format!("for i in 0..{x}.len() {{\n    for j in i..{x}.len()"),
+                vec![
+                    V::scalar_expr(format!("{x}[i]"), c.bound),
+                    V::scalar_expr(format!("{x}[j]"), c.bound),
+                ],
+            )
+        } else if r < 0.62 {
+            // A `while` loop whose condition reads the sum, never false.
+            self.count("plain_while");
+            (
+                format!("let mut i = 0;\nwhile i < {x}.len() && {{name_slot}}.abs() < 1e30"),
+                vec![V::scalar_expr(format!("{x}[i]"), c.bound)],
+            )
+        } else if r < 0.75 {
             self.count("plain_for_indices");
             (
                 format!("for i in 0..{x}.len()"),
@@ -435,7 +452,9 @@ impl Program<'_> {
                 )],
             )
         };
-        if head.starts_with("for i") {
+        let pairs = head.contains("for j");
+        let counted = head.contains("while");
+        if head.starts_with("for i") && !pairs {
             // Another container at least as long, read at the same index.
             let others: Vec<Container> = flat
                 .iter()
@@ -447,6 +466,7 @@ impl Program<'_> {
             }
         }
         let name = self.fresh();
+        let head = head.replace("{name_slot}", &name);
         let body = self.in_region(|p| p.scalar_of((depth - 1).max(1), &extra));
         let op = self.rng.word(&["+=", "+=", "-="]);
         let body_code = if body.code.contains('\n') {
@@ -454,15 +474,25 @@ impl Program<'_> {
         } else {
             body.code.clone()
         };
+        let mut step = vec![format!("{name} {op} {body_code};")];
+        if counted {
+            step.push("i += 1;".to_owned());
+        }
+        let (close, terms) = if pairs {
+            ("\n    }", c.len * (c.len + 1) / 2)
+        } else {
+            ("", c.len)
+        };
+        let pad = if pairs { "        " } else { "    " };
         // `let mut tN = ` first: assignments find their local's `let` so.
         self.stmts.push(format!(
-            "let mut {name} = {};\n{head} {{\n{}\n}}",
+            "let mut {name} = {};\n{head} {{\n{}{close}\n}}",
             self.float_lit("0.0"),
-            indent(&[format!("{name} {op} {body_code};")], "    ")
+            indent(&step, pad)
         ));
         self.let_index.insert(name.clone(), self.stmts.len() - 1);
         self.env
-            .push(V::scalar_expr(name, body.bound * c.len as f64));
+            .push(V::scalar_expr(name, body.bound * terms as f64));
         true
     }
 
