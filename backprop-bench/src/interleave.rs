@@ -198,8 +198,10 @@ pub fn state_buffer() -> [(&'static str, Ratio); 2] {
     ]
 }
 
-/// (h) to (j): plain Rust data, generated / hand-written fwd+bwd.
-pub fn plain_data() -> [(&'static str, Ratio); 3] {
+/// (h) to (j): plain Rust data, generated / hand-written fwd+bwd ((j)
+/// against the loop as the function writes it, and with `c` factored out
+/// of the sum by hand).
+pub fn plain_data() -> [(&'static str, Ratio); 4] {
     let (rounds, batch) = (101, Duration::from_millis(2));
     let net = plain_data::NET;
     let x = plain_data::rosenbrock_point();
@@ -224,6 +226,15 @@ pub fn plain_data() -> [(&'static str, Ratio); 3] {
         ),
         (
             "(j) pairs over `[f64; 8]`, nested loops",
+            ratio(
+                &|| plain_data::pairs_hand_termwise(black_box(&plain_data::PAIRS)),
+                &|| plain_data::pairs_generated(black_box(&plain_data::PAIRS)),
+                rounds,
+                batch,
+            ),
+        ),
+        (
+            "(j) against `c` factored out by hand",
             ratio(
                 &|| plain_data::pairs_hand(black_box(&plain_data::PAIRS)),
                 &|| plain_data::pairs_generated(black_box(&plain_data::PAIRS)),

@@ -58,6 +58,23 @@ pub fn pairs_hand(i: &([f64; 8], f64)) -> (f64, [f64; 8], f64) {
     (c * s, g, s)
 }
 
+/// (j) by hand as the function is written, `c` in every term: the value
+/// and the gradient in the same loops.
+#[inline(never)]
+pub fn pairs_hand_termwise(i: &([f64; 8], f64)) -> (f64, [f64; 8], f64) {
+    let (x, c) = *i;
+    let (mut s, mut g, mut gc) = (0.0, [0.0; 8], 0.0);
+    for i in 0..8 {
+        for j in i..8 {
+            s += c * x[i] * x[j];
+            g[i] += c * x[j];
+            g[j] += c * x[i];
+            gc += x[i] * x[j];
+        }
+    }
+    (s, g, gc)
+}
+
 /// (j) generated.
 #[inline(never)]
 pub fn pairs_generated(i: &([f64; 8], f64)) -> (f64, [f64; 8], f64) {
@@ -157,6 +174,16 @@ pub fn verify() -> Result<(), String> {
     if gv != pairs(PAIRS.0, PAIRS.1) {
         return Err("(j) the backward's value is not the function's".to_owned());
     }
+    let (tv, tg, tc) = pairs_hand_termwise(&PAIRS);
+    if tv != gv {
+        return Err("(j) the term-wise hand loop's value is not the function's".to_owned());
+    }
+    same(
+        "(j) pairs over [f64; 8], term-wise",
+        "generated",
+        &(tv, vec![("x", tg.to_vec()), ("c", vec![tc])]),
+        &(gv, vec![("x", gg.to_vec()), ("c", vec![gc])]),
+    )?;
     same(
         "(j) pairs over [f64; 8]",
         "generated",
