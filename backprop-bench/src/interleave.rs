@@ -201,10 +201,11 @@ pub fn state_buffer() -> [(&'static str, Ratio); 2] {
 /// (h) to (j): plain Rust data, generated / hand-written fwd+bwd ((j)
 /// against the loop as the function writes it, and with `c` factored out
 /// of the sum by hand).
-pub fn plain_data() -> [(&'static str, Ratio); 4] {
+pub fn plain_data() -> [(&'static str, Ratio); 5] {
     let (rounds, batch) = (101, Duration::from_millis(2));
     let net = plain_data::NET;
     let x = plain_data::rosenbrock_point();
+    let pairs32 = plain_data::pairs32_point();
     [
         (
             "(h) network over `[f64; 9]`",
@@ -229,6 +230,15 @@ pub fn plain_data() -> [(&'static str, Ratio); 4] {
             ratio(
                 &|| plain_data::pairs_hand_termwise(black_box(&plain_data::PAIRS)),
                 &|| plain_data::pairs_generated(black_box(&plain_data::PAIRS)),
+                rounds,
+                batch,
+            ),
+        ),
+        (
+            "(j) over `[f64; 32]`",
+            ratio(
+                &|| plain_data::pairs32_hand(black_box(&pairs32)),
+                &|| plain_data::pairs32_generated(black_box(&pairs32)),
                 rounds,
                 batch,
             ),

@@ -40,6 +40,46 @@ pub fn pairs(x: [f64; 8], c: f64) -> f64 {
     s
 }
 
+/// (j) over `[f64; 32]`: loops LLVM does not unroll whole.
+#[differentiable]
+pub fn pairs32(x: [f64; 32], c: f64) -> f64 {
+    let mut s = 0.0;
+    for i in 0..x.len() {
+        for j in i..x.len() {
+            s += c * x[i] * x[j];
+        }
+    }
+    s
+}
+
+/// The point of (j) over `[f64; 32]`.
+pub fn pairs32_point() -> ([f64; 32], f64) {
+    (std::array::from_fn(|i| (i as f64 * 0.37).sin()), 0.7)
+}
+
+/// (j) over `[f64; 32]` by hand, term-wise.
+#[inline(never)]
+pub fn pairs32_hand(i: &([f64; 32], f64)) -> (f64, [f64; 32], f64) {
+    let (x, c) = *i;
+    let (mut s, mut g, mut gc) = (0.0, [0.0; 32], 0.0);
+    for i in 0..32 {
+        for j in i..32 {
+            s += c * x[i] * x[j];
+            g[i] += c * x[j];
+            g[j] += c * x[i];
+            gc += x[i] * x[j];
+        }
+    }
+    (s, g, gc)
+}
+
+/// (j) over `[f64; 32]` generated.
+#[inline(never)]
+pub fn pairs32_generated(i: &([f64; 32], f64)) -> (f64, [f64; 32], f64) {
+    let (v, g) = pairs32_backward(i.0, i.1, 1.0);
+    (v, g.x, g.c)
+}
+
 /// The point of (j).
 pub const PAIRS: ([f64; 8], f64) = ([0.3, -0.5, 0.8, 1.1, -0.2, 0.6, -0.9, 0.4], 0.7);
 
@@ -186,6 +226,18 @@ pub fn verify() -> Result<(), String> {
     )?;
     same(
         "(j) pairs over [f64; 8]",
+        "generated",
+        &(hv, vec![("x", hg.to_vec()), ("c", vec![hc])]),
+        &(gv, vec![("x", gg.to_vec()), ("c", vec![gc])]),
+    )?;
+    let p = pairs32_point();
+    let (hv, hg, hc) = pairs32_hand(&p);
+    let (gv, gg, gc) = pairs32_generated(&p);
+    if gv != pairs32(p.0, p.1) || gv != hv {
+        return Err("(j) over [f64; 32]: the values are not the function's".to_owned());
+    }
+    same(
+        "(j) pairs over [f64; 32]",
         "generated",
         &(hv, vec![("x", hg.to_vec()), ("c", vec![hc])]),
         &(gv, vec![("x", gg.to_vec()), ("c", vec![gc])]),
