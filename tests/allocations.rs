@@ -348,3 +348,39 @@ fn a_fixed_size_array_walked_by_iterators_and_while_allocates_nothing() {
         .unwrap();
     }
 }
+
+/// A nested loop that keeps records (its recurrence reads `tanh`'s value
+/// back): every run of the inner loop pushes into one vector of the whole
+/// function, so the count grows with the logarithm of the records (the
+/// vector doubling), not with the number of runs of the inner loop.
+#[differentiable]
+fn damped(x: &[f64], k: f64) -> f64 {
+    let mut s = 1.0;
+    for i in 0..x.len() {
+        for j in 0..i {
+            s = (s * k + x[i] * x[j]).tanh();
+        }
+    }
+    s
+}
+
+#[test]
+fn nested_records_share_one_buffer() {
+    let counts: Vec<usize> = [20, 40, 80]
+        .iter()
+        .map(|&n| {
+            let x: Vec<f64> = (0..n).map(|i| (i as f64 * 0.3).sin()).collect();
+            let k = 0.7;
+            let count = allocations(|| damped_backward(&x, k, 1.0));
+            let (v, _) = damped_backward(&x, k, 1.0);
+            assert_eq!(v, damped(&x, k));
+            if n == 20 {
+                gradcheck(&(x.clone(), k), |(x, k)| damped_backward(x, *k, 1.0)).unwrap();
+            }
+            count
+        })
+        .collect();
+    // 80 runs of the inner loop, 3,160 records: a handful of allocations.
+    assert!(counts[2] <= 20, "allocations {counts:?}");
+    assert!(counts[2] - counts[0] <= 4, "allocations {counts:?}");
+}

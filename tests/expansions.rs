@@ -38,6 +38,7 @@ snapshot!(fixed_loops);
 snapshot!(fork_rule);
 snapshot!(huber);
 snapshot!(model_method);
+snapshot!(nested_records);
 snapshot!(polar);
 snapshot!(polar_caller);
 snapshot!(rnn);
@@ -368,4 +369,39 @@ fn fixed_loops() {
     }
     assert!((g.c - pairs).abs() < 1e-14);
     gradcheck(&(x, c), |&(x, c)| e::pairs_backward(x, c, 1.0)).unwrap();
+}
+
+#[test]
+fn nested_records() {
+    use nested_records::{expanded as e, source as s};
+    let (x, k) = (vec![0.3, -0.5, 0.8, 1.1], 0.7);
+    same(
+        e::damped_backward(&x, k, 1.0),
+        s::damped_backward(&x, k, 1.0),
+    );
+    // By hand: the recurrence forward, then backwards.
+    let mut steps = Vec::new();
+    let mut s = 1.0_f64;
+    for i in 0..4 {
+        for j in 0..i {
+            let next = (s * k + x[i] * x[j]).tanh();
+            steps.push((i, j, s, next));
+            s = next;
+        }
+    }
+    let (v, g) = e::damped_backward(&x, k, 1.0);
+    assert_eq!(v, s);
+    let (mut ds, mut dk, mut dx) = (1.0, 0.0, [0.0; 4]);
+    for &(i, j, prev, next) in steps.iter().rev() {
+        let dz = ds * (1.0 - next * next);
+        dk += dz * prev;
+        dx[i] += dz * x[j];
+        dx[j] += dz * x[i];
+        ds = dz * k;
+    }
+    for (a, b) in g.x.iter().zip(dx) {
+        assert!((a - b).abs() < 1e-14, "{a} against {b}");
+    }
+    assert!((g.k - dk).abs() < 1e-14);
+    gradcheck(&(x.clone(), k), |(x, k)| e::damped_backward(x, *k, 1.0)).unwrap();
 }

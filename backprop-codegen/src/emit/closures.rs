@@ -32,7 +32,7 @@ pub fn rule(
     let mut sh = Shared { func, namer, opts };
     let plan = plan::plan(l, a, &mut sh, std::slice::from_ref(&d_out));
     let cx = Cx { bp: &bp, func };
-    let forward = super::forward::forward(&plan.body, &cx);
+    let forward = super::forward::top(&plan.body, &cx);
     let reverse = super::reverse::reverse(&plan.body, &cx);
     let value = super::result(&plan, &cx, l.outputs[0]);
     let r = &plan.body;

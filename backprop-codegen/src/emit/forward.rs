@@ -19,6 +19,14 @@ pub fn forward(r: &Region, cx: &Cx) -> Vec<TokenStream> {
     out
 }
 
+/// The function's forward pass: the vectors of nested loops' records
+/// first (see `loops::flat_records`), then [`forward`].
+pub fn top(r: &Region, cx: &Cx) -> Vec<TokenStream> {
+    let mut out = super::loops::flat_records(r);
+    out.extend(forward(r, cx));
+    out
+}
+
 /// The statements that compute one node's value.
 pub fn node(r: &Region, cx: &Cx, id: NodeId) -> Vec<TokenStream> {
     let span = r.graph.get(id).span;

@@ -81,7 +81,11 @@ pub fn forward(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream> {
     let (mut first, mut push, mut last, mut after) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     if l.records() {
-        out.push(quote!(let mut #steps = ::std::vec::Vec::with_capacity(#range.size_hint().0);));
+        out.push(match &l.flat {
+            // The function's one vector (see `flat_records`).
+            Some(mark) => quote!(let #mark = #steps.len();),
+            None => quote!(let mut #steps = ::std::vec::Vec::with_capacity(#range.size_hint().0);),
+        });
         let saved = l.saves.iter().map(|k| kept(cx, k));
         push.push(quote!(#steps.push((#(#saved,)*));));
     }
@@ -176,6 +180,14 @@ pub fn reverse(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream> {
     };
     out.extend(starts(r, cx, id, lp));
     let steps = &l.steps;
+    // This run's records: the vector, or its part from the run's mark.
+    let (records, count) = match &l.flat {
+        Some(mark) => (
+            quote!(#steps.drain(#mark..)),
+            quote!((#steps.len() - #mark)),
+        ),
+        None => (quote!(#steps.into_iter()), quote!(#steps.len())),
+    };
     let terms = terms(cx, l);
     if let Some(outers) = &l.body.outers {
         // Each term's number, by name.
@@ -185,7 +197,7 @@ pub fn reverse(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream> {
             1 => quote!(let #(#names)* = 0;),
             _ => quote!(let (#(#names),*) = (#(#numbers),*);),
         });
-        out.push(quote!(let mut #outers = #bp::Outers::new(#steps.len(), [#(#terms),*]);));
+        out.push(quote!(let mut #outers = #bp::Outers::new(#count, [#(#terms),*]);));
     }
     // The last iteration's new value is the loop's result.
     let mut head = Vec::new();
@@ -238,8 +250,11 @@ pub fn reverse(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream> {
     let range = iter(r, l, lp);
     let header = match &l.step {
         Some(step) => quote! {
-            for (#var, (#step, (#(#saved,)*))) in #range.zip(#steps.into_iter().enumerate()).rev()
+            for (#var, (#step, (#(#saved,)*))) in #range.zip(#records.enumerate()).rev()
         },
+        None if l.records() && l.flat.is_some() => {
+            quote!(for (#var, (#(#saved,)*)) in #range.zip(#records).rev())
+        }
         None if l.records() => quote!(for (#var, (#(#saved,)*)) in #range.zip(#steps).rev()),
         None => quote!(for #var in #range.rev()),
     };
@@ -549,4 +564,29 @@ fn copy_const(cx: &Cx, o: &crate::plan::Operand) -> TokenStream {
             quote!(#bp::copy_const(#o))
         }
     }
+}
+
+/// The vectors of the records of every loop nested in another (see
+/// `crate::plan::loops::flatten`), declared before the function's forward
+/// pass: `let mut steps_1 = Vec::new();`.
+pub fn flat_records(r: &Region) -> Vec<TokenStream> {
+    let mut out = Vec::new();
+    let mut ids: Vec<&NodeId> = r.loops.keys().collect();
+    ids.sort();
+    for id in ids {
+        let l = &r.loops[id];
+        if l.flat.is_some() && l.records() {
+            let steps = &l.steps;
+            out.push(quote!(let mut #steps = ::std::vec::Vec::new();));
+        }
+        out.extend(flat_records(&l.body));
+    }
+    let mut ids: Vec<&NodeId> = r.branches.keys().collect();
+    ids.sort();
+    for id in ids {
+        for arm in &r.branches[id].arms {
+            out.extend(flat_records(arm));
+        }
+    }
+    out
 }

@@ -54,7 +54,7 @@ pub fn emit(
     each: Option<proc_macro2::Span>,
 ) -> TokenStream {
     let cx = Cx { bp, func };
-    let forward = forward::forward(&plan.body, &cx);
+    let forward = forward::top(&plan.body, &cx);
     let reverse = reverse::reverse(&plan.body, &cx);
     let (value, unpack) = match &func.tuple {
         Some(arrays) => {
@@ -181,7 +181,7 @@ pub fn forward_item(
     krate: &TokenStream,
 ) -> TokenStream {
     let cx = Cx { bp, func };
-    let forward = forward::forward(&plan.body, &cx);
+    let forward = forward::top(&plan.body, &cx);
     let value = match &func.tuple {
         Some(arrays) => tuple_result(plan, &cx, &l.outputs, arrays),
         None => result(plan, &cx, l.outputs[0]),

@@ -217,6 +217,7 @@ pub fn plan_forward<'g>(r: &mut Region<'g>, sh: &mut Shared, id: NodeId, lp: &'g
     }
     super::remat::carried_shapes(&mut l.body, sh, lp, &d_state);
     forward::plan(&mut l.body, sh);
+    flatten(&mut l.body, sh);
     l.next = nexts(&l, sh, lp);
     if active {
         plan_kept(
@@ -242,6 +243,40 @@ pub fn plan_forward<'g>(r: &mut Region<'g>, sh: &mut Shared, id: NodeId, lp: &'g
         r.defined.push(l.steps.clone());
     }
     r.loops.insert(id, l);
+}
+
+/// The loops of a loop's body (through its arms) that keep records keep
+/// them in one vector of the whole function, declared before its forward
+/// pass: a run of such a loop pushes its records, and the reverse sweep,
+/// which visits the runs in the reverse order, drains them from the mark
+/// the run set (`steps.drain(steps_at..)`). The enclosing loop keeps that
+/// mark, not a vector per run: one buffer for all, grown as needed.
+fn flatten(r: &mut Region, sh: &mut Shared) {
+    let Region {
+        loops,
+        branches,
+        defined,
+        ..
+    } = r;
+    let mut ids: Vec<NodeId> = loops.keys().copied().collect();
+    ids.sort();
+    for id in ids {
+        let l = loops.get_mut(&id).expect("a loop plan");
+        if l.records() && l.flat.is_none() {
+            let mark = sh.namer.fresh(&format!("{}_at", l.steps));
+            if let Some(at) = defined.iter().position(|n| *n == l.steps) {
+                defined[at] = mark.clone();
+            }
+            l.flat = Some(mark);
+        }
+    }
+    let mut ids: Vec<NodeId> = branches.keys().copied().collect();
+    ids.sort();
+    for id in ids {
+        for arm in &mut branches.get_mut(&id).expect("a branch plan").arms {
+            flatten(arm, sh);
+        }
+    }
 }
 
 /// The body's reverse sweep, then what each iteration keeps for it: the

@@ -206,6 +206,7 @@ fn new_loop<'g>(
         bounds_again: false,
         fused: false,
         steps,
+        flat: None,
         active: false,
         d_state: Vec::new(),
         init: Vec::new(),

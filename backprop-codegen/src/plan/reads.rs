@@ -426,7 +426,7 @@ impl Reads<'_, '_> {
         self.add(&l.start);
         self.add(&l.end);
         if l.records() {
-            self.add(&l.steps);
+            self.add(l.flat.as_ref().unwrap_or(&l.steps));
         }
         for rows in &l.rows {
             self.add(&rows.rows);

@@ -256,6 +256,10 @@ pub struct Loop<'g> {
     pub fused: bool,
     /// What each iteration keeps for the reverse sweep.
     pub steps: Ident,
+    /// In a loop nested in another, `steps` is one vector of the whole
+    /// function, and this names where the records of the current run of
+    /// the loop start in it (see `loops::flatten`).
+    pub flat: Option<Ident>,
     /// Some adjoint flows through the loop.
     pub active: bool,
     /// The adjoint of each carried state that has one.

@@ -1,8 +1,9 @@
 // A fixed-size array read element by element in nested loops: the
-// generated code holds it as `bp::Fixed` and its gradient on the stack, the
-// reverse reads each element again from the array and computes the inner
-// loop's bounds again (`j_start = i`), so no loop keeps a record and the
-// backward allocates nothing.
+// generated code holds it as `bp::Fixed` and its gradient on the stack,
+// and the sum through both loops is fused (`fused_sums`): each inner
+// iteration's reverse runs right after it, seeded with one, into the
+// outer's accumulators, which are scaled by `d_out` at the end. No loop
+// keeps a record and the backward allocates nothing.
 use backprop::prelude::*;
 
 #[differentiable]
