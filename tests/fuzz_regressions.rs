@@ -1103,3 +1103,104 @@ fn an_element_dereferenced_in_a_condition() {
     )
     .unwrap();
 }
+
+/// Found by backprop-fuzz (seed 20261222, release): a tuple-valued method
+/// whose component is a constant place of `self` (`t1 = self.q[3]`, which
+/// its local borrows) returned the borrow, `&f64`, where the component is
+/// an `f64`.
+pub struct PlaceData {
+    q: [f64; 4],
+}
+
+#[differentiable]
+impl PlaceData {
+    #[differentiable(jvp, wrt(p1, p2))]
+    fn place_component(&self, p1: f64, p2: f64) -> (f64, f64) {
+        let mut t1 = p2;
+        for _ in 0..2 {
+            t1 += t1.sin();
+        }
+        let u = t1 * p1;
+        t1 = self.q[3];
+        (u, t1)
+    }
+}
+
+#[test]
+fn a_constant_place_returned_in_a_tuple() {
+    let d = PlaceData {
+        q: [0.1, 0.2, 0.3, 0.4],
+    };
+    let (p1, p2) = (0.7, -0.3);
+    let (v, g) = d.place_component_backward(p1, p2, (1.0, 1.0));
+    assert_eq!(v, d.place_component(p1, p2));
+    assert_eq!(v.1, 0.4);
+    // t after the loop: t ↦ t + sin t twice; u = t p1.
+    let mut t: f64 = p2;
+    let mut dt = 1.0;
+    for _ in 0..2 {
+        dt *= 1.0 + t.cos();
+        t += t.sin();
+    }
+    assert!((g.p1 - t).abs() < 1e-15 && (g.p2 - p1 * dt).abs() < 1e-15);
+    GradCheck::new()
+        .upstream(&(1.0, 1.0))
+        .check(&(p1, p2), |&(p1, p2)| {
+            d.place_component_backward(p1, p2, (1.0, 1.0))
+        })
+        .unwrap();
+    let (jv, tan) = d.place_component_jvp(p1, p2, 0.5, -1.0);
+    assert_eq!(jv, v);
+    assert!((tan.0 - (0.5 * t - p1 * dt)).abs() < 1e-14 && tan.1 == 0.0);
+}
+
+/// Found by backprop-fuzz (seed 20261222, release): in the copy over
+/// duals, a branch whose one arm is a float of the copy (`d_out`) and whose
+/// other is a value of a method of the `impl` block over the original's
+/// types (`self.at(0)`, an `f64`): the arms had two types.
+pub struct ArmData {
+    out: Vec<f64>,
+}
+
+#[differentiable]
+impl ArmData {
+    fn at(&self, i: usize) -> f64 {
+        self.out[i]
+    }
+
+    #[differentiable(hvp, wrt(x, k))]
+    fn mixed_arms(&self, x: f64, k: f64) -> f64 {
+        let a = self.at(0);
+        let b = if x < 0.4629 { x * k } else { a };
+        let c = if k > 0.0 { a } else { k * k };
+        a * x + b * c
+    }
+}
+
+#[test]
+fn a_branch_of_a_dual_and_a_method_value() {
+    let d = ArmData {
+        out: vec![1.5, 2.0],
+    };
+    for (x, k) in [(0.2, 0.7), (0.9, -0.4), (0.1, -2.0)] {
+        let (v, g) = d.mixed_arms_backward(x, k, 1.0);
+        assert_eq!(v, d.mixed_arms(x, k));
+        let (db_dx, db_dk, b) = if x < 0.4629 {
+            (k, x, x * k)
+        } else {
+            (0.0, 0.0, 1.5)
+        };
+        let (dc_dk, c) = if k > 0.0 {
+            (0.0, 1.5)
+        } else {
+            (2.0 * k, k * k)
+        };
+        assert!((g.x - (1.5 + db_dx * c)).abs() < 1e-14);
+        assert!((g.k - (db_dk * c + b * dc_dk)).abs() < 1e-14);
+        gradcheck(&(x, k), |&(x, k)| d.mixed_arms_backward(x, k, 1.0)).unwrap();
+        hvpcheck(&(x, k), &(0.3, -0.6), |&(x, k), &(tx, tk)| {
+            d.mixed_arms_hvp(x, k, tx, tk)
+        })
+        .unwrap();
+    }
+}

@@ -53,6 +53,28 @@ impl Lowerer<'_> {
         }
     }
 
+    /// [`Self::may_be_original`] of a result of an arm already lowered
+    /// (`region`, the enclosing nodes behind its inputs `inputs`).
+    pub(super) fn arm_original(
+        &self,
+        region: &crate::graph::Region,
+        inputs: &[NodeId],
+        id: NodeId,
+    ) -> bool {
+        match &region.graph.get(id).node {
+            Node::Const(c) => {
+                crate::generic::names_original(&c.expr)
+                    || c.refs
+                        .iter()
+                        .any(|(_, r, _)| *r != id && self.arm_original(region, inputs, *r))
+            }
+            Node::Input(j) => inputs
+                .get(*j)
+                .is_some_and(|parent| self.may_be_original(*parent)),
+            _ => false,
+        }
+    }
+
     /// Whether this is the copy over duals of a function over `f64` or
     /// `f32`, whose floats are the copy's `__F`.
     pub(super) fn generic_copy(&self) -> bool {
