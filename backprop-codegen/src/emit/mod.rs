@@ -523,11 +523,6 @@ fn result(plan: &Plan, cx: &Cx, id: NodeId) -> TokenStream {
             }
         }
         Node::Float(t) | Node::Int(t) => t.clone(),
-        // A constant place (`self.q[3]`), whose local borrows it.
-        Node::Const(c) if c.place => {
-            let name = r.name(id);
-            quote!(::core::clone::Clone::clone(#name))
-        }
         // `(p * 2.0).remove_axis(Axis(1))` is owned where the user wrote
         // it, a view of the runtime's form here.
         Node::Op { op, .. } if op.has(VIEW) => {

@@ -744,7 +744,7 @@ impl Lowerer<'_> {
     }
 
     /// A constant place's value, copied out of what its local borrows.
-    fn copied_place(&mut self, id: NodeId) -> NodeId {
+    pub(super) fn copied_place(&mut self, id: NodeId) -> NodeId {
         if !matches!(&self.graph.get(id).node, Node::Const(c) if c.place) {
             return id;
         }

@@ -169,11 +169,12 @@ pub fn lower_with(func: &Function, cx: &mut Ctxt, env: &Env) -> Option<Lowered> 
         }
     };
     let outputs = l.components.take().unwrap_or_else(|| vec![value]);
-    if outputs.len() == 1
-        && value.index() >= before
-        && matches!(l.graph.get(value).name, Name::Temp(_))
-    {
-        l.graph.nodes[value.index()].name = Name::Output;
+    // A constant place (`self.q[3]`), which its local borrows, copied out.
+    let outputs: Vec<NodeId> = outputs.into_iter().map(|o| l.copied_place(o)).collect();
+    if let [output] = outputs[..] {
+        if output.index() >= before && matches!(l.graph.get(output).name, Name::Temp(_)) {
+            l.graph.nodes[output.index()].name = Name::Output;
+        }
     }
     for &output in &outputs {
         if let Node::Int(t) = &l.graph.get(output).node {
