@@ -1204,3 +1204,42 @@ fn a_branch_of_a_dual_and_a_method_value() {
         .unwrap();
     }
 }
+
+/// Found by backprop-fuzz (seed 20261224, release): in the copy over
+/// duals, a constant expression over a float of the copy that does not
+/// depend on the parameters (`t`, from a container's length): a named
+/// constant beside a function of the vocabulary of it (`relu(t) +
+/// FRAC_PI_4`) stayed an `f64`, and so did a literal beside it in an
+/// argument of a call of the user's (`scaled(sigmoid(t * 0.5))`).
+#[differentiable(hvp)]
+fn scaled(p: f64) -> f64 {
+    p * p.tanh()
+}
+
+#[differentiable(hvp)]
+#[allow(clippy::useless_vec, reason = "the program as the fuzzer wrote it")]
+fn constant_of_the_copy(p: f64) -> f64 {
+    let v = vec![p, 2.0 * p];
+    let t = relu(powi(v.len() as f64, 2));
+    let u = tanh(scaled(sigmoid(t * 0.5))) + p;
+    let w = relu(t) + std::f64::consts::FRAC_PI_4;
+    u * w
+}
+
+#[test]
+fn a_constant_expression_of_a_float_of_the_copy() {
+    let p = 0.3;
+    let (v, g) = constant_of_the_copy_backward(p, 1.0);
+    assert_eq!(v, constant_of_the_copy(p));
+    // t = 4: u = tanh(scaled(σ(2))) + p, w = 4 + π/4; dv/dp = w.
+    let w = 4.0 + std::f64::consts::FRAC_PI_4;
+    assert!((g.p - w).abs() < 1e-14);
+    gradcheck(&(p,), |&(p,)| constant_of_the_copy_backward(p, 1.0)).unwrap();
+    hvpcheck(&(p,), &(0.7,), |&(p,), &(t,)| {
+        constant_of_the_copy_hvp(p, t)
+    })
+    .unwrap();
+    let (jv, t) = constant_of_the_copy_jvp(p, 0.7);
+    assert_eq!(jv, v);
+    assert!((t - 0.7 * w).abs() < 1e-14);
+}

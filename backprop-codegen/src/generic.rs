@@ -342,10 +342,7 @@ impl VisitMut for Literals<'_> {
         }
         if let Expr::Lit(l) = &*e {
             if let syn::Lit::Float(f) = &l.lit {
-                let t = syn::Ident::new(FLOAT, f.span());
-                let krate = self.krate;
-                let lit = syn::LitFloat::new(&format!("{}_f64", f.base10_digits()), f.span());
-                *e = syn::parse_quote_spanned!(f.span()=> <#t as #krate::Float>::from_f64(#lit));
+                *e = float_literal(f, self.krate);
                 return;
             }
         }
@@ -363,6 +360,14 @@ impl VisitMut for Literals<'_> {
     }
 }
 
+/// A float literal as the copy's float type:
+/// `<__F as Float>::from_f64(0.5_f64)`.
+fn float_literal(f: &syn::LitFloat, krate: &TokenStream) -> Expr {
+    let t = syn::Ident::new(FLOAT, f.span());
+    let lit = syn::LitFloat::new(&format!("{}_f64", f.base10_digits()), f.span());
+    syn::parse_quote_spanned!(f.span()=> <#t as #krate::Float>::from_f64(#lit))
+}
+
 /// Named constants beside a float in arithmetic or a comparison, as `__F`.
 struct Named<'a> {
     krate: &'a TokenStream,
@@ -372,8 +377,8 @@ struct Named<'a> {
 
 impl Named<'_> {
     /// Whether `e` is known to be of the copy's float type: a literal made
-    /// one, a path or a call into `__F`, a float the body computes, or
-    /// arithmetic with one of these.
+    /// one, a path or a call into `__F`, a float the body computes, a
+    /// function of the vocabulary of one, or arithmetic with one of these.
     fn is_float(&self, e: &Expr) -> bool {
         match e {
             // A constant `self`'s data, read as the copy's float
@@ -390,6 +395,9 @@ impl Named<'_> {
                     .is_some_and(|i| self.floats.contains(&i.to_string()))
                     || p.path.segments.first().is_some_and(|s| s.ident == FLOAT)
             }
+            // A function of the vocabulary of a float of the copy
+            // (`relu(t)`): one too, or an array of them.
+            Expr::Call(c) if vocabulary_call(c) => c.args.iter().any(|a| self.is_float(a)),
             Expr::Call(c) => matches!(&*c.func, Expr::Path(p) if p.qself.is_some()
                 || p.path.segments.first().is_some_and(|s| s.ident == FLOAT)),
             Expr::MethodCall(m) => FLOAT_METHODS.contains(&m.method.to_string().as_str()),
@@ -397,7 +405,7 @@ impl Named<'_> {
         }
     }
 
-    /// `e` read as `__F` where it is a named constant.
+    /// `e` read as `__F` where it is a named constant or a float literal.
     fn lift(&self, e: &mut Expr) {
         match e {
             Expr::Paren(p) => self.lift(&mut p.expr),
@@ -412,6 +420,12 @@ impl Named<'_> {
             }
             Expr::Call(_) => lift_named(e, self.krate),
             Expr::MethodCall(m) if self_method(m) => *e = lift_expr(e, self.krate),
+            // A literal that stayed the original's (an argument of a call
+            // of the user's, `scale(t * 0.5)`).
+            Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Float(f),
+                ..
+            }) => *e = float_literal(f, self.krate),
             _ => {}
         }
     }
