@@ -60,17 +60,7 @@ pub fn pairs32_point() -> ([f64; 32], f64) {
 /// (j) over `[f64; 32]` by hand, term-wise.
 #[inline(never)]
 pub fn pairs32_hand(i: &([f64; 32], f64)) -> (f64, [f64; 32], f64) {
-    let (x, c) = *i;
-    let (mut s, mut g, mut gc) = (0.0, [0.0; 32], 0.0);
-    for i in 0..32 {
-        for j in i..32 {
-            s += c * x[i] * x[j];
-            g[i] += c * x[j];
-            g[j] += c * x[i];
-            gc += x[i] * x[j];
-        }
-    }
-    (s, g, gc)
+    termwise(i)
 }
 
 /// (j) over `[f64; 32]` generated.
@@ -98,14 +88,20 @@ pub fn pairs_hand(i: &([f64; 8], f64)) -> (f64, [f64; 8], f64) {
     (c * s, g, s)
 }
 
-/// (j) by hand as the function is written, `c` in every term: the value
-/// and the gradient in the same loops.
+/// (j) by hand as the function is written, `c` in every term.
 #[inline(never)]
 pub fn pairs_hand_termwise(i: &([f64; 8], f64)) -> (f64, [f64; 8], f64) {
+    termwise(i)
+}
+
+/// (j) by hand, term-wise: the value and the gradient in the same loops,
+/// of a constant length (inlined into each caller).
+#[inline(always)]
+fn termwise<const N: usize>(i: &([f64; N], f64)) -> (f64, [f64; N], f64) {
     let (x, c) = *i;
-    let (mut s, mut g, mut gc) = (0.0, [0.0; 8], 0.0);
-    for i in 0..8 {
-        for j in i..8 {
+    let (mut s, mut g, mut gc) = (0.0, [0.0; N], 0.0);
+    for i in 0..N {
+        for j in i..N {
             s += c * x[i] * x[j];
             g[i] += c * x[j];
             g[j] += c * x[i];
