@@ -1175,6 +1175,18 @@ impl ArmData {
         let c = if k > 0.0 { a } else { k * k };
         a * x + b * c
     }
+
+    /// Found at seed 20261225 (release): neither arm depends on `x`, one is
+    /// a float of the copy (a sum of constant data), the other `self.at(1)`.
+    #[differentiable(hvp, wrt(x))]
+    fn constant_arms(&self, x: f64, q: &[f64]) -> f64 {
+        let t = match () {
+            _ if x > 0.3 => q.iter().sum::<f64>(),
+            _ if x > -0.3 => self.at(1),
+            _ => 0.5,
+        };
+        t * x * x
+    }
 }
 
 #[test]
@@ -1202,6 +1214,15 @@ fn a_branch_of_a_dual_and_a_method_value() {
             d.mixed_arms_hvp(x, k, tx, tk)
         })
         .unwrap();
+    }
+    let q = [0.25, 1.0];
+    for (x, t) in [(0.6, 1.25), (0.1, 2.0), (-0.7, 0.5)] {
+        let (v, g) = d.constant_arms_backward(x, &q, 1.0);
+        assert_eq!(v, d.constant_arms(x, &q));
+        assert!((g.x - 2.0 * t * x).abs() < 1e-14);
+        gradcheck(&(x,), |&(x,)| d.constant_arms_backward(x, &q, 1.0)).unwrap();
+        let (_, _, h) = d.constant_arms_hvp(x, &q, 1.0);
+        assert!((h.x - 2.0 * t).abs() < 1e-14);
     }
 }
 

@@ -552,10 +552,10 @@ impl Lowerer<'_> {
                 names.push(name);
             }
         }
-        let arms = |l: &mut Self, lift: bool| {
-            l.lift_arms = lift;
+        let arms = |l: &mut Self, lift: &[bool]| {
+            l.lift_arms = lift.to_vec();
             let then = l.arm(ArmBody::Block(&i.then_branch), &names, with_value);
-            l.lift_arms = lift;
+            l.lift_arms = lift.to_vec();
             let otherwise = match &i.else_branch {
                 Some((_, e)) => l.arm(ArmBody::Expr(e), &names, with_value),
                 None => l.arm(ArmBody::Empty, &names, false),
@@ -563,21 +563,23 @@ impl Lowerer<'_> {
             (then, otherwise)
         };
         let before = std::mem::take(&mut *self.cx);
-        let (mut then, mut otherwise) = arms(self, false);
-        // In the copy over duals, a result that one arm makes a float of
-        // the copy and the other leaves a constant of the original's float
-        // type (`self.at(0)`, `PI`): the arms again, that constant read as
-        // `__F` (see `lifted_outputs`).
-        let mixed = |l: &Self,
-                     a: &(Region, Vec<NodeId>, Vec<bool>),
-                     b: &(Region, Vec<NodeId>, Vec<bool>)| {
-            (0..a.2.len()).any(|k| b.2[k] && !a.2[k] && l.arm_original(&a.0, &a.1, a.0.outputs[k]))
-        };
-        if self.generic_copy() && (mixed(self, &then, &otherwise) || mixed(self, &otherwise, &then))
-        {
-            // The first pass's errors are the second's.
-            *self.cx = crate::ctxt::Ctxt::default();
-            (then, otherwise) = arms(self, true);
+        let (mut then, mut otherwise) = arms(self, &[]);
+        // In the copy over duals, a result that one arm leaves a value of
+        // the original's types (`self.at(0)`, `PI`) and the other does not
+        // (a float of the copy, whose constants are `__F` too): the arms
+        // again, that value read as `__F` (see `lifted_outputs`).
+        if self.generic_copy() {
+            let original = |l: &Self, a: &(Region, Vec<NodeId>, Vec<bool>), k: usize| {
+                l.arm_original(&a.0, &a.1, a.0.outputs[k])
+            };
+            let mixed: Vec<bool> = (0..then.0.outputs.len().min(otherwise.0.outputs.len()))
+                .map(|k| original(self, &then, k) != original(self, &otherwise, k))
+                .collect();
+            if mixed.contains(&true) {
+                // The first pass's errors are the second's.
+                *self.cx = crate::ctxt::Ctxt::default();
+                (then, otherwise) = arms(self, &mixed);
+            }
         }
         let pass = std::mem::replace(&mut *self.cx, before);
         self.cx.merge(pass);
@@ -618,7 +620,7 @@ impl Lowerer<'_> {
         with_value: bool,
     ) -> (Region, Vec<NodeId>, Vec<bool>) {
         // For this arm's results only, not those of what it nests.
-        let lift = std::mem::replace(&mut self.lift_arms, false);
+        let lift = std::mem::take(&mut self.lift_arms);
         self.push_frame();
         // The names the arms assign are bound in the arm's own scope, so that
         // an assignment rebinds them here and the arm's results can be read.
@@ -657,7 +659,7 @@ impl Lowerer<'_> {
         if with_value {
             outputs.push(value);
         }
-        let outputs = self.lifted_outputs(outputs, lift);
+        let outputs = self.lifted_outputs(outputs, &lift);
         let out_varying = outputs.iter().map(|o| self.varying[o.index()]).collect();
         let (graph, captures) = self.pop_frame();
         let region = Region {
@@ -711,7 +713,7 @@ impl Lowerer<'_> {
         self.base = outer_base;
         let scope = self.scopes.pop().expect("the loop's scope").names;
         let outputs: Vec<NodeId> = carried.iter().map(|(name, _)| scope[name]).collect();
-        let outputs = self.lifted_outputs(outputs, false);
+        let outputs = self.lifted_outputs(outputs, &[]);
         let out_varying = outputs.iter().map(|o| self.varying[o.index()]).collect();
         let (graph, captures) = self.pop_frame();
         let region = Region {
@@ -727,14 +729,16 @@ impl Lowerer<'_> {
     /// (`return d.xs[0];`, which its local borrows) copied; in the copy over
     /// duals, a float of the original's type (`u = c;` of `let c: f64 =
     /// PI;` in a loop) read as `__F`, the type of what they carry, and
-    /// with `any_float` (the other arm's result is a float of the copy),
-    /// any constant of the original's float type; any other as it is.
-    fn lifted_outputs(&mut self, outputs: Vec<NodeId>, any_float: bool) -> Vec<NodeId> {
+    /// where `any_float` says so (the other arm's result is not of the
+    /// original's types), any value that may be; any other as it is.
+    fn lifted_outputs(&mut self, outputs: Vec<NodeId>, any_float: &[bool]) -> Vec<NodeId> {
         outputs
             .into_iter()
-            .map(|o| {
+            .enumerate()
+            .map(|(k, o)| {
                 let o = self.copied_place(o);
-                if self.generic_copy() && (self.known_float(o) || any_float) {
+                let any = any_float.get(k).copied().unwrap_or(false);
+                if self.generic_copy() && (self.known_float(o) || any) {
                     self.lifted(o, Span::call_site())
                 } else {
                     o

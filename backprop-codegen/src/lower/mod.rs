@@ -68,9 +68,9 @@ struct Lowerer<'a> {
     cx: &'a mut Ctxt,
     env: &'a Env,
     /// In the copy over duals, the next arm lowered again for its branch:
-    /// its results of the original's float type read as `__F` (see
+    /// which of its results of the original's types to read as `__F` (see
     /// `control::branch`).
-    lift_arms: bool,
+    lift_arms: Vec<bool>,
     /// The name of the binding being lowered, for naming its intermediates.
     base: String,
     /// How deep the expression being lowered is nested, to stop with an error
@@ -135,7 +135,7 @@ pub fn lower_with(func: &Function, cx: &mut Ctxt, env: &Env) -> Option<Lowered> 
         components: None,
         constant_fields: Vec::new(),
         dual_calls: Default::default(),
-        lift_arms: false,
+        lift_arms: Vec::new(),
     };
     for (i, p) in func.params.iter().enumerate() {
         // In the copy over duals every float is a dual, one outside
