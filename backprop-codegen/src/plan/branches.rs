@@ -158,20 +158,27 @@ fn keep_read(
     views_first(kept, &arm.views);
     // A local also returned as the arm's result (one the branch's code does
     // not read after it) is cloned into the record.
-    *saves = keep(kept, next, &arm.views);
+    *saves = keep(arm, kept, next);
 }
 
 /// The locals a region keeps for its reverse sweep, moved, except those that
 /// also leave the region as its results, which are cloned. A view borrows
 /// the local it views, so it is kept as an owned copy, and views come first
 /// (see [`views_first`]), before the locals they borrow are moved.
-pub fn keep(locals: &[Ident], next: &[Next], views: &HashSet<Ident>) -> Vec<Kept> {
+pub fn keep(r: &Region, locals: &[Ident], next: &[Next]) -> Vec<Kept> {
+    // A float is copied by moving it.
+    let scalars: HashSet<&Ident> = r
+        .graph
+        .ids()
+        .filter(|id| r.scalar.get(id.index()).copied().unwrap_or(false))
+        .filter_map(|id| r.names[id.index()].as_ref())
+        .collect();
     locals
         .iter()
         .map(|n| {
-            if views.contains(n) {
+            if r.views.contains(n) {
                 Kept::Copy(n.clone())
-            } else if next.iter().any(|x| x.is(n)) {
+            } else if next.iter().any(|x| x.is(n)) && !scalars.contains(n) {
                 Kept::Clone(n.clone())
             } else {
                 Kept::Moved(n.clone())

@@ -381,7 +381,7 @@ fn plan_kept<'g>(
         );
     }
     super::branches::views_first(&mut kept, &l.body.views);
-    l.saves = super::branches::keep(&kept, &l.next, &l.body.views);
+    l.saves = super::branches::keep(&l.body, &kept, &l.next);
     super::remat::shapes_only(&l.body, sh, lp, &l.ins, &shapes, &mut l.saves);
     l.kept = kept;
     super::nested::moved_inits(l, sh, lp);

@@ -72,7 +72,7 @@ pub fn damped_backward(x: &[f64], k: f64, d_out: f64) -> (f64, DampedGrad) {
             let s_5 = s_3 * s_4;
             let s_6 = s_2 + s_5;
             let s_7 = s_6.tanh();
-            steps_1.push((s_1_in, ::core::clone::Clone::clone(&s_7)));
+            steps_1.push((s_1_in, s_7));
             s_1 = s_7;
         }
         steps.push((steps_1_at,));
