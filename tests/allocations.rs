@@ -384,3 +384,35 @@ fn nested_records_share_one_buffer() {
     assert!(counts[2] <= 20, "allocations {counts:?}");
     assert!(counts[2] - counts[0] <= 4, "allocations {counts:?}");
 }
+
+/// Least squares as Rust users write it, over two slices of constant data:
+/// the iterator's sum is a loop that reads each element by index, so the
+/// backward allocates nothing (it collected `ys` into a `Vec` before).
+#[differentiable(wrt(w, b))]
+fn linear_fit(w: f64, b: f64, xs: &[f64], ys: &[f64]) -> f64 {
+    xs.iter()
+        .zip(ys)
+        .map(|(x, y)| (w * x + b - y).powi(2))
+        .sum::<f64>()
+        / xs.len() as f64
+}
+
+#[test]
+fn an_iterator_sum_over_constant_slices_allocates_nothing() {
+    let xs: Vec<f64> = (0..50).map(|i| i as f64 * 0.1).collect();
+    let ys: Vec<f64> = xs
+        .iter()
+        .map(|x| 2.0 * x + 0.5 + (x * 7.0).sin() * 0.1)
+        .collect();
+    let n = allocations(|| linear_fit_backward(1.5, 0.2, &xs, &ys, 1.0));
+    assert_eq!(n, 0);
+    let (v, g) = linear_fit_backward(1.5, 0.2, &xs, &ys, 1.0);
+    assert_eq!(v, linear_fit(1.5, 0.2, &xs, &ys));
+    let r: Vec<f64> = xs.iter().zip(&ys).map(|(x, y)| 1.5 * x + 0.2 - y).collect();
+    let dw: f64 = r.iter().zip(&xs).map(|(r, x)| 2.0 * r * x).sum::<f64>() / 50.0;
+    assert!((g.w - dw).abs() < 1e-12);
+    gradcheck(&(1.5, 0.2), |&(w, b)| {
+        linear_fit_backward(w, b, &xs, &ys, 1.0)
+    })
+    .unwrap();
+}

@@ -37,6 +37,7 @@ snapshot!(cartesian_each);
 snapshot!(fixed_loops);
 snapshot!(fork_rule);
 snapshot!(huber);
+snapshot!(linear_fit);
 snapshot!(model_method);
 snapshot!(nested_records);
 snapshot!(polar);
@@ -404,4 +405,28 @@ fn nested_records() {
     }
     assert!((g.k - dk).abs() < 1e-14);
     gradcheck(&(x.clone(), k), |(x, k)| e::damped_backward(x, *k, 1.0)).unwrap();
+}
+
+#[test]
+fn linear_fit() {
+    use linear_fit::{expanded as e, source as s};
+    let (xs, ys) = ([0.5, 1.0, 2.0, 3.5], [1.2, 1.9, 4.1, 6.8]);
+    let (w, b) = (1.7, 0.3);
+    same(
+        e::linear_fit_backward(w, b, &xs, &ys, 1.0),
+        s::linear_fit_backward(w, b, &xs, &ys, 1.0),
+    );
+    // By hand: the mean of 2 r x and of 2 r, r = w x + b - y.
+    let (_, g) = e::linear_fit_backward(w, b, &xs, &ys, 1.0);
+    let (mut dw, mut db) = (0.0, 0.0);
+    for (x, y) in xs.iter().zip(&ys) {
+        let r = w * x + b - y;
+        dw += 2.0 * r * x / 4.0;
+        db += 2.0 * r / 4.0;
+    }
+    assert!((g.w - dw).abs() < 1e-14 && (g.b - db).abs() < 1e-14);
+    gradcheck(&(w, b), |&(w, b)| {
+        e::linear_fit_backward(w, b, &xs, &ys, 1.0)
+    })
+    .unwrap();
 }

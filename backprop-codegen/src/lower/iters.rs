@@ -38,6 +38,10 @@ enum Item {
     /// An item of a constant iterable: the names it binds are read as
     /// values (`bp::Plain`: a `&f64` as the `f64`).
     Constant(TokenStream),
+    /// An element of a constant container of floats, by value (the
+    /// pattern's `&` dropped, see `by_value`), of the float type given
+    /// where it is known; read as a constant's item is.
+    Number(TokenStream, Option<TokenStream>),
     /// `(a, b)`: `.enumerate()`, `.zip(..)`.
     Pair(Box<Item>, Box<Item>),
     /// An element of a model's `Vec` (`model.layers[k]`): the name bound
@@ -49,7 +53,7 @@ enum Item {
 impl Item {
     fn tokens(&self) -> TokenStream {
         match self {
-            Item::Value(t) | Item::Element(t) | Item::Constant(t) => t.clone(),
+            Item::Value(t) | Item::Element(t) | Item::Constant(t) | Item::Number(t, _) => t.clone(),
             // The name is the place itself (see `places`).
             Item::Place(_) => quote!(0usize),
             Item::Pair(a, b) => {
@@ -75,12 +79,36 @@ impl Item {
         }
     }
 
-    /// The names `pat` binds to items of constant iterables.
-    fn constant_names(&self, pat: &syn::Pat, out: &mut Vec<syn::Ident>) {
-        self.leaves(pat, &mut |item, p| {
-            if let Item::Constant(_) = item {
-                names_in(p, out);
+    /// `pat` without the `&` of the parts that destructure a number (an
+    /// element of a container of floats, which the walk gives by value:
+    /// `&v` of `xs.iter()` binds `v` to `xs[k]`).
+    fn by_value(&self, pat: &syn::Pat) -> syn::Pat {
+        let number = matches!(self, Item::Element(_) | Item::Number(..));
+        match (self, pat) {
+            (_, syn::Pat::Reference(r)) if number => self.by_value(&r.pat),
+            (Item::Pair(a, b), syn::Pat::Tuple(t)) if t.elems.len() == 2 => {
+                let mut t = t.clone();
+                t.elems[0] = a.by_value(&t.elems[0]);
+                t.elems[1] = b.by_value(&t.elems[1]);
+                syn::Pat::Tuple(t)
             }
+            (_, syn::Pat::Paren(p)) => self.by_value(&p.pat),
+            _ => pat.clone(),
+        }
+    }
+
+    /// The names `pat` binds to items of constant iterables, with their
+    /// float type where it is known.
+    fn constant_names(&self, pat: &syn::Pat, out: &mut Vec<(syn::Ident, Option<TokenStream>)>) {
+        self.leaves(pat, &mut |item, p| {
+            let ty = match item {
+                Item::Constant(_) => None,
+                Item::Number(_, ty) => ty.clone(),
+                _ => return,
+            };
+            let mut names = Vec::new();
+            names_in(p, &mut names);
+            out.extend(names.into_iter().map(|n| (n, ty.clone())));
         });
     }
 
@@ -398,15 +426,39 @@ impl Lowerer<'_> {
 
     /// The container of one axis as Rust writes it (see
     /// [`Self::plain_vector`]) that `e` walks by its elements: `xs.iter()`,
-    /// `&xs`, or `xs` itself of a differentiable one.
+    /// `&xs`, or `xs` itself.
     fn plain_source<'e>(&mut self, e: &'e Expr) -> Option<&'e Expr> {
         let x = match super::strip_paren(e) {
             Expr::MethodCall(m) if m.method == "iter" && m.args.is_empty() => &*m.receiver,
             Expr::Reference(r) if r.mutability.is_none() => &*r.expr,
-            x @ Expr::Path(_) if self.mentions_varying(x) => x,
+            x @ Expr::Path(_) => x,
             _ => return None,
         };
         self.plain_vector(x).then_some(x)
+    }
+
+    /// The float type of the elements of the parameter `x`, a container of
+    /// floats (`f64` of `xs: &[f64]`), outside the copy over duals.
+    fn plain_elem(&self, x: &Expr) -> Option<TokenStream> {
+        let Expr::Path(p) = x else {
+            return None;
+        };
+        if self.generic_copy() || self.plain_local(&p.path.get_ident()?.to_string()) {
+            return None;
+        }
+        let param = self
+            .func
+            .params
+            .iter()
+            .find(|q| p.path.is_ident(&q.ident))?;
+        match &param.kind {
+            crate::ast::Kind::Array { elem, .. } => Some(match elem {
+                crate::ast::Elem::F64 => quote!(f64),
+                crate::ast::Elem::F32 => quote!(f32),
+                crate::ast::Elem::Generic(t) => quote!(#t),
+            }),
+            _ => None,
+        }
     }
 
     /// Whether the iterator `e` (through `map`, `zip`, `enumerate` and the
@@ -458,14 +510,24 @@ impl Lowerer<'_> {
                 return Some(self.error_node(span));
             }
         };
-        let mut plain = Vec::new();
-        item.constant_names(pat, &mut plain);
-        // Those names are read as values (`Plain::plain`): the body's `*v`
-        // of a `&f64` item is `v`; so is an element's.
-        let mut numbers = plain.clone();
+        let mut constants = Vec::new();
+        item.constant_names(pat, &mut constants);
+        // Those names are read as values (`Plain::plain`, typed where the
+        // float type is known): the body's `*v` of a `&f64` item is `v`; so
+        // is an element's.
+        let plain: Vec<TokenStream> = constants
+            .iter()
+            .map(|(n, ty)| {
+                let ty = ty.as_ref().map(|t| quote!(: #t));
+                quote!(#n #ty)
+            })
+            .collect();
+        let plain_names: Vec<&syn::Ident> = constants.iter().map(|(n, _)| n).collect();
+        let mut numbers: Vec<syn::Ident> = plain_names.iter().map(|n| (*n).clone()).collect();
         item.element_names(pat, &mut numbers);
         let body = read_through(body, &numbers);
         let krate = &self.env.krate;
+        let pat = item.by_value(pat);
         let item = item.tokens();
         // `.filter(|p| cond)`: the items it drops are skipped; which ones is
         // a constant of the gradient, as a branch's condition is.
@@ -479,7 +541,7 @@ impl Lowerer<'_> {
             for #k in 0..#len {
                 #skip
                 let #pat = #item;
-                #(let #plain = #krate::__private::Plain::plain(#plain);)*
+                #(let #plain = #krate::__private::Plain::plain(#plain_names);)*
                 #(#body)*
             }
         }};
@@ -516,12 +578,12 @@ impl Lowerer<'_> {
         // The elements of a container of one axis as Rust writes it, by
         // index (`xs[k]`), whether it is differentiable or not.
         if let Some(x) = self.plain_source(e) {
+            let elem = self.plain_elem(x);
             let x = quote!(#x);
             let item = if self.mentions_varying(e) {
                 Item::Element(quote!(#x[#k]))
             } else {
-                // As the references `xs.iter()` gives.
-                Item::Constant(quote!(&#x[#k]))
+                Item::Number(quote!(#x[#k]), elem)
             };
             return Ok(Some(Walk {
                 setup: Vec::new(),
