@@ -64,6 +64,8 @@ pub fn forward(r: &Region, cx: &Cx, id: NodeId, lp: &Loop) -> Vec<TokenStream> {
     for (s, init) in l.state.iter().zip(&l.init) {
         out.push(match init {
             Init::Moved(name) => quote!(let mut #s = #name;),
+            // A literal as it is (`-0.0_f64`, no parentheses in a `let`).
+            Init::Value(crate::plan::Operand::Literal(t)) => quote!(let mut #s = #t;),
             Init::Value(o) => {
                 let v = value(cx, o);
                 quote!(let mut #s = #v;)

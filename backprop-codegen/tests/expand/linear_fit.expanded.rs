@@ -77,7 +77,7 @@ pub fn linear_fit_backward(
         ::backprop::__private::plain_slice(&xs).len(),
         ::backprop::__private::plain_slice(&ys).len(),
     );
-    let mut acc = (-0.0_f64);
+    let mut acc = -0.0_f64;
     let mut d_acc = bp::one_like(&acc);
     let mut d_w = bp::zeros_like(&w);
     let mut d_b = bp::zeros_like(&b);
