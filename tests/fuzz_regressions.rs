@@ -1264,3 +1264,36 @@ fn a_constant_expression_of_a_float_of_the_copy() {
     assert_eq!(jv, v);
     assert!((t - 0.7 * w).abs() < 1e-14);
 }
+
+/// Found by backprop-fuzz (seed 20261228, release), there since before the
+/// session that found it: in the copy over duals, a function of `f64` in
+/// an argument of a call of the user's (`halve(f64::cos(t))`) stayed the
+/// original's while `t`, a constant of the body, was a float of the copy.
+#[differentiable(hvp)]
+fn halve(p: f64) -> f64 {
+    0.5 * p
+}
+
+#[differentiable(hvp, wrt(x))]
+fn original_function_of_a_copy_float(x: f64, data: &[f64]) -> f64 {
+    let t = data.chunks(2).map(|ch| ch[0] * 0.5).sum::<f64>();
+    let h = halve(f64::cos(t));
+    h * x * x + t * x
+}
+
+#[test]
+fn an_original_float_function_in_a_user_call() {
+    let data = [0.4, 1.0, -0.2, 3.0, 0.6];
+    let x = 0.7;
+    let t: f64 = (0.4 + -0.2 + 0.6) * 0.5;
+    let h = 0.5 * t.cos();
+    let (v, g) = original_function_of_a_copy_float_backward(x, &data, 1.0);
+    assert_eq!(v, original_function_of_a_copy_float(x, &data));
+    assert!((g.x - (2.0 * h * x + t)).abs() < 1e-15);
+    gradcheck(&(x,), |&(x,)| {
+        original_function_of_a_copy_float_backward(x, &data, 1.0)
+    })
+    .unwrap();
+    let (_, _, hv) = original_function_of_a_copy_float_hvp(x, &data, 1.0);
+    assert!((hv.x - 2.0 * h).abs() < 1e-15);
+}

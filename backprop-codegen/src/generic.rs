@@ -447,6 +447,13 @@ impl VisitMut for Named<'_> {
                 self.lift(&mut m.receiver);
                 m.args.iter_mut().for_each(|a| self.lift(a));
             }
+            // A function of the original's float type, left so in an
+            // argument of a call of the user's (`f(f64::cos(t))`): its
+            // arguments of the copy's type are converted back (`unlift`).
+            Expr::Call(c) if matches!(&*c.func, Expr::Path(p) if p.qself.is_none() && is_function_path(&p.path)) =>
+            {
+                self.unlift(&mut c.args);
+            }
             // A call of the user's (not of the vocabulary) takes the
             // original's floats: a float of the copy passed to it is
             // converted back (`unlift`).
