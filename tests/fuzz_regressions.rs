@@ -1297,3 +1297,35 @@ fn an_original_float_function_in_a_user_call() {
     let (_, _, hv) = original_function_of_a_copy_float_hvp(x, &data, 1.0);
     assert!((hv.x - 2.0 * h).abs() < 1e-15);
 }
+
+/// Found by backprop-fuzz (seed 20261228, release): a sum over a
+/// differentiable array whose terms do not depend on its elements (only on
+/// its length), divided by a named constant: both operands constants, the
+/// division was taken for Rust's arithmetic and its syntax, which reads
+/// `q`, rejected.
+#[differentiable(hvp)]
+fn constant_terms_over_an_array(q: [f64; 4], p: f64) -> f64 {
+    let c = 2.0_f64;
+    let t = sigmoid((q.iter().map(|&_v| c.tanh()).sum::<f64>()) / std::f64::consts::E);
+    t * p + q[0] * q[1]
+}
+
+#[test]
+fn a_sum_of_constant_terms_over_an_array() {
+    let (q, p) = ([0.3, -0.5, 0.8, 1.1], 0.7);
+    let (v, g) = constant_terms_over_an_array_backward(q, p, 1.0);
+    assert_eq!(v, constant_terms_over_an_array(q, p));
+    let t = 1.0 / (1.0 + (-(4.0 * 2.0_f64.tanh()) / std::f64::consts::E).exp());
+    assert!((g.p - t).abs() < 1e-15);
+    assert_eq!(g.q, [q[1], q[0], 0.0, 0.0]);
+    gradcheck(&(q, p), |&(q, p)| {
+        constant_terms_over_an_array_backward(q, p, 1.0)
+    })
+    .unwrap();
+    hvpcheck(
+        &(q, p),
+        &([0.1, 0.2, 0.3, 0.4], 0.5),
+        |&(q, p), &(tq, tp)| constant_terms_over_an_array_hvp(q, p, tq, tp),
+    )
+    .unwrap();
+}

@@ -653,7 +653,10 @@ impl Lowerer<'_> {
                 };
                 let lhs = self.expr(&b.left);
                 let rhs = self.expr(&b.right);
-                if self.rust_arithmetic(&[lhs, rhs]) {
+                // Rust's arithmetic on constants; not where the syntax reads
+                // a differentiable value whose value the operand does not
+                // depend on (the sum of a constant over `x.iter()`).
+                if self.rust_arithmetic(&[lhs, rhs]) && !self.mentions_varying(expr) {
                     return self.constant(expr, "");
                 }
                 self.op(op, vec![lhs, rhs], vec![], b.op.span())
