@@ -424,64 +424,6 @@ impl Lowerer<'_> {
             if matches!(m.method.to_string().as_str(), "rows" | "columns" | "outer_iter" | "axis_iter" | "windows" | "chunks"))
     }
 
-    /// The container of one axis as Rust writes it (see
-    /// [`Self::plain_vector`]) that `e` walks by its elements: `xs.iter()`,
-    /// `&xs`, or `xs` itself.
-    fn plain_source<'e>(&mut self, e: &'e Expr) -> Option<&'e Expr> {
-        let x = match super::strip_paren(e) {
-            Expr::MethodCall(m) if m.method == "iter" && m.args.is_empty() => &*m.receiver,
-            Expr::Reference(r) if r.mutability.is_none() => &*r.expr,
-            x @ Expr::Path(_) => x,
-            _ => return None,
-        };
-        self.plain_vector(x).then_some(x)
-    }
-
-    /// The float type of the elements of the parameter `x`, a container of
-    /// floats (`f64` of `xs: &[f64]`), outside the copy over duals.
-    fn plain_elem(&self, x: &Expr) -> Option<TokenStream> {
-        let Expr::Path(p) = x else {
-            return None;
-        };
-        if self.generic_copy() || self.plain_local(&p.path.get_ident()?.to_string()) {
-            return None;
-        }
-        let param = self
-            .func
-            .params
-            .iter()
-            .find(|q| p.path.is_ident(&q.ident))?;
-        match &param.kind {
-            crate::ast::Kind::Array { elem, .. } => Some(match elem {
-                crate::ast::Elem::F64 => quote!(f64),
-                crate::ast::Elem::F32 => quote!(f32),
-                crate::ast::Elem::Generic(t) => quote!(#t),
-            }),
-            _ => None,
-        }
-    }
-
-    /// Whether the iterator `e` (through `map`, `zip`, `enumerate` and the
-    /// adapters) walks a container of one axis as Rust writes it: its sum
-    /// is the loop it is (see [`Self::iterator_reduction`]), as the
-    /// elements of a `[f64; N]` are read one by one.
-    pub(super) fn walks_plain(&mut self, e: &Expr) -> bool {
-        if self.plain_source(e).is_some() {
-            return true;
-        }
-        let Expr::MethodCall(m) = super::strip_paren(e) else {
-            return false;
-        };
-        match (m.method.to_string().as_str(), m.args.len()) {
-            ("zip", 1) => self.walks_plain(&m.receiver) || self.walks_plain(&m.args[0]),
-            (
-                "map" | "enumerate" | "skip" | "take" | "step_by" | "rev" | "copied" | "cloned",
-                _,
-            ) => self.walks_plain(&m.receiver),
-            _ => false,
-        }
-    }
-
     /// `for pat in iter { body }` over an iterator the macro walks by index;
     /// `None` when `iter` is not one (the caller reports it).
     pub(super) fn iter_loop(&mut self, f: &ExprForLoop) -> Option<NodeId> {

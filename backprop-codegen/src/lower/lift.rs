@@ -85,4 +85,46 @@ impl Lowerer<'_> {
                 .as_ref()
                 .is_some_and(|t| t == crate::generic::FLOAT)
     }
+    /// A region's outputs as the values it carries out: a constant place
+    /// (`return d.xs[0];`, which its local borrows) copied; in the copy over
+    /// duals, a float of the original's type (`u = c;` of `let c: f64 =
+    /// PI;` in a loop) read as `__F`, the type of what they carry, and
+    /// where `any_float` says so (the other arm's result is not of the
+    /// original's types), any value that may be; any other as it is.
+    pub(super) fn lifted_outputs(
+        &mut self,
+        outputs: Vec<NodeId>,
+        any_float: &[bool],
+    ) -> Vec<NodeId> {
+        outputs
+            .into_iter()
+            .enumerate()
+            .map(|(k, o)| {
+                let o = self.copied_place(o);
+                let any = any_float.get(k).copied().unwrap_or(false);
+                if self.generic_copy() && (self.known_float(o) || any) {
+                    self.lifted(o, Span::call_site())
+                } else {
+                    o
+                }
+            })
+            .collect()
+    }
+
+    /// A constant place's value, copied out of what its local borrows.
+    pub(super) fn copied_place(&mut self, id: NodeId) -> NodeId {
+        if !matches!(&self.graph.get(id).node, Node::Const(c) if c.place) {
+            return id;
+        }
+        let name = "__bp_place";
+        let ident = syn::Ident::new(name, Span::call_site());
+        let c = ConstArg {
+            expr: syn::parse_quote!(::core::clone::Clone::clone(&#ident)),
+            refs: vec![(name.to_owned(), id, crate::graph::Form::Value)],
+            deps: vec![id],
+            place: false,
+        };
+        let span = self.graph.get(id).span;
+        self.add(Node::Const(c), self.temp(), span, false)
+    }
 }

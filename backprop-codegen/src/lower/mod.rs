@@ -301,16 +301,6 @@ impl Lowerer<'_> {
         self.scopes.push(scope);
     }
 
-    /// Whether the binding `name` is a container a `let` wrote as Rust's
-    /// (see [`Scope::plain`]).
-    fn plain_local(&self, name: &str) -> bool {
-        self.scopes
-            .iter()
-            .rev()
-            .find(|s| s.names.contains_key(name))
-            .is_some_and(|s| s.plain.contains(name))
-    }
-
     fn lookup(&mut self, name: &str) -> Option<NodeId> {
         let (depth, id) = self
             .scopes
