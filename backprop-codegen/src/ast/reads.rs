@@ -37,7 +37,10 @@ pub(crate) fn scalar_reads(block: &syn::Block, name: &str) -> bool {
                         self.walk(&m.receiver);
                         self.walk(&m.args[0]);
                     }
-                    ("map", 1) if !returns_early(&m.args[0]) => {
+                    ("map", 1)
+                        if matches!(strip_paren(&m.args[0]), syn::Expr::Closure(c)
+                            if !returns_early(&c.body)) =>
+                    {
                         self.walk(&m.receiver);
                         self.visit_expr(&m.args[0]);
                     }
@@ -146,25 +149,22 @@ fn strip_paren(e: &syn::Expr) -> &syn::Expr {
     }
 }
 
-/// Whether a closure returns from itself early (`return`, `?`): mapped
-/// in a sum, it is not the loop the sum becomes.
-fn returns_early(e: &syn::Expr) -> bool {
-    use syn::visit::Visit;
+/// Whether a closure's body returns from the closure early (`return`, or
+/// `?`), which the loop it becomes would make a return from the function.
+pub(crate) fn returns_early(body: &syn::Expr) -> bool {
     struct Find(bool);
-    impl<'a> Visit<'a> for Find {
-        fn visit_expr(&mut self, e: &'a syn::Expr) {
+    impl<'ast> syn::visit::Visit<'ast> for Find {
+        fn visit_expr(&mut self, e: &'ast syn::Expr) {
             match e {
                 syn::Expr::Return(_) | syn::Expr::Try(_) => self.0 = true,
+                syn::Expr::Closure(_) => {}
                 _ => syn::visit::visit_expr(self, e),
             }
         }
     }
-    let syn::Expr::Closure(c) = strip_paren(e) else {
-        return true;
-    };
-    let mut f = Find(false);
-    f.visit_expr(&c.body);
-    f.0
+    let mut find = Find(false);
+    syn::visit::Visit::visit_expr(&mut find, body);
+    find.0
 }
 
 /// `+=` and the other compound assignments.

@@ -14,6 +14,7 @@
 //! for k in 0..items.len() { let (i, &label) = (k, items[k].clone()); .. } }`
 
 use super::{Fresh, Lowerer};
+pub(super) use crate::ast::reads::returns_early;
 use crate::graph::NodeId;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -724,24 +725,6 @@ fn iterator(e: &Expr) -> bool {
         ),
         _ => false,
     }
-}
-
-/// Whether a closure's body returns from the closure early (`return`, or
-/// `?`), which the loop it becomes would make a return from the function.
-pub(super) fn returns_early(body: &Expr) -> bool {
-    struct Find(bool);
-    impl<'ast> syn::visit::Visit<'ast> for Find {
-        fn visit_expr(&mut self, e: &'ast Expr) {
-            match e {
-                Expr::Return(_) | Expr::Try(_) => self.0 = true,
-                Expr::Closure(_) => {}
-                _ => syn::visit::visit_expr(self, e),
-            }
-        }
-    }
-    let mut find = Find(false);
-    syn::visit::Visit::visit_expr(&mut find, body);
-    find.0
 }
 
 /// `2`: a window's length, whose type says the vector's one axis (not
