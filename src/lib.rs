@@ -183,6 +183,10 @@ pub use backprop_runtime::gradcheck::{
 pub use backprop_runtime::model::{self, optim, Differentiable};
 pub use backprop_runtime::parallel;
 pub use backprop_runtime::{unbroadcast, Float, Operand, Tensor, Value};
+/// The nalgebra whose statically sized vectors, matrices and points
+/// `#[differentiable]` takes (with the `nalgebra` feature).
+#[cfg(feature = "nalgebra")]
+pub use nalgebra;
 pub use ndarray;
 
 #[cfg(feature = "argmin")]

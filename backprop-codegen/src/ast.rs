@@ -1,7 +1,9 @@
 //! The function as the macro understands it: its parameters, which of them are
 //! differentiable and of what kind, and the type of its value.
 
+pub(crate) mod matrices;
 pub(crate) mod reads;
+pub(crate) mod scalarize;
 
 use crate::args::Args;
 use crate::ctxt::Ctxt;
@@ -152,6 +154,9 @@ pub struct Param {
     /// holds it as `bp::Fixed` and its gradient as a `bp::FixedGrad` on the
     /// stack (see [`reads::scalar_reads`]).
     pub scalar_reads: bool,
+    /// A statically sized nalgebra value (`Vector3<f64>`): its shape. The
+    /// body reads it by element (see [`scalarize`]).
+    pub matrix: Option<matrices::Shape>,
 }
 
 /// The function: its signature split into what the macro needs.
@@ -172,6 +177,9 @@ pub struct Function {
     pub float_param: Option<Ident>,
     /// For a method expanded from its `impl` block: the block's type.
     pub self_ty: Option<Type>,
+    /// The body as the user wrote it, where the macro reads another (a
+    /// body over nalgebra values, written on their elements).
+    pub written: Option<Box<syn::Block>>,
 }
 
 /// Classifies a parameter or return type; `by_ref` tells whether it was behind `&`.
@@ -261,6 +269,10 @@ fn plain_container(ty: &Type) -> Option<Kind> {
         axes: Some(axes),
         plain: Some(plain),
     };
+    if let Some(matrices::Nalgebra::Static(_, elem)) = matrices::nalgebra_type(ty) {
+        // Read element by element, its elements in column-major order.
+        return Some(array(elem, ty.to_token_stream(), 1, Plain::Fixed));
+    }
     match ty {
         Type::Slice(s) => {
             let elem = Elem::from_type(&s.elem)?;
@@ -338,14 +350,19 @@ impl Function {
     }
 
     fn read(
-        item: ItemFn,
+        mut item: ItemFn,
         args: &Args,
         krate: &TokenStream,
         cx: &mut Ctxt,
         float_param: Option<Ident>,
     ) -> Option<Function> {
+        let (mut params, broken) = read_params(&item.sig, krate, cx);
+        let output = match &item.sig.output {
+            ReturnType::Type(_, ty) => matrix_shape(ty),
+            ReturnType::Default => None,
+        };
+        let written = scalarized(&mut item, &params, args, output, cx);
         let sig = &item.sig;
-        let (mut params, broken) = read_params(sig, krate, cx);
 
         mark_differentiable(&mut params, args, sig, cx);
         for p in &mut params {
@@ -444,8 +461,56 @@ impl Function {
             plain_output,
             float_param,
             self_ty: args.self_ty.clone(),
+            written,
         })
     }
+}
+
+/// The shape of a statically sized nalgebra type, behind a reference or not.
+pub(crate) fn matrix_shape(ty: &Type) -> Option<matrices::Shape> {
+    let ty = match strip_type(ty) {
+        Type::Reference(r) if r.mutability.is_none() => strip_type(&r.elem),
+        other => other,
+    };
+    match matrices::nalgebra_type(ty)? {
+        matrices::Nalgebra::Static(shape, _) => Some(shape),
+        matrices::Nalgebra::Unsupported(_) => None,
+    }
+}
+
+/// Errors for parameters of nalgebra types the macro does not
+/// differentiate yet (where they would be differentiable), and the body
+/// written on the elements of the others.
+fn scalarized(
+    item: &mut ItemFn,
+    params: &[Param],
+    args: &Args,
+    output: Option<matrices::Shape>,
+    cx: &mut Ctxt,
+) -> Option<Box<syn::Block>> {
+    for p in params {
+        let ty = match strip_type(&p.ty) {
+            Type::Reference(r) => strip_type(&r.elem),
+            other => other,
+        };
+        let named = args.wrt.as_ref().is_none_or(|w| w.contains(&p.ident));
+        if let (Some(matrices::Nalgebra::Unsupported(why)), true) =
+            (matrices::nalgebra_type(ty), named)
+        {
+            cx.error_at(
+                &p.ty,
+                format!("{why}; a parameter of this type may be constant data where `wrt(..)` names the differentiable ones"),
+            );
+        }
+    }
+    let matrices: Vec<(Ident, matrices::Shape)> = params
+        .iter()
+        .filter_map(|p| Some((p.ident.clone(), p.matrix?)))
+        .collect();
+    let mut taken = std::collections::HashSet::new();
+    crate::names::idents(item.to_token_stream(), &mut taken);
+    let block = scalarize::scalarize(&item.block, &matrices, output, taken, cx)?;
+    Some(std::mem::replace(&mut item.block, Box::new(block)))
 }
 
 /// The type without groups and parentheses.
@@ -630,6 +695,7 @@ fn read_params(sig: &syn::Signature, krate: &TokenStream, cx: &mut Ctxt) -> (Vec
                     by_ref: true,
                     differentiable: false,
                     scalar_reads: false,
+                    matrix: None,
                 }),
                 syn::ReceiverKind::Reference(_, _, Some(_)) => {
                     cx.error_at(
@@ -678,6 +744,7 @@ fn read_params(sig: &syn::Signature, krate: &TokenStream, cx: &mut Ctxt) -> (Vec
                     by_ref,
                     differentiable: false,
                     scalar_reads: false,
+                    matrix: matrix_shape(&pt.ty),
                 });
             }
         }

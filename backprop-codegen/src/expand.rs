@@ -157,6 +157,11 @@ fn function(
         let errors = cx.to_compile_errors();
         return (quote!(#errors #original), TokenStream::new());
     };
+    let mut used = used;
+    if func.written.is_some() {
+        // The names a body over nalgebra values was written with.
+        crate::names::idents(quote::ToTokens::to_token_stream(&func.item), &mut used);
+    }
     if args.second.any() {
         dual::check(&func, args.second, &mut cx);
     }

@@ -47,9 +47,37 @@ impl<'a, F, const N: usize> core::ops::Deref for Fixed<'a, F, N> {
     }
 }
 
-/// `a` as a [`Fixed`]: `let p = bp::fixed_view(&p);`.
+/// A value whose `N` float elements lie in memory as an `[F; N]`: a
+/// fixed-size array, or (with the `nalgebra` feature) a statically sized
+/// nalgebra vector, matrix or point, its elements in column-major order.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a fixed-size container of {N} floats that `#[differentiable]` can read element by element",
+    note = "a nalgebra vector, matrix or point needs backprop's `nalgebra` feature (nalgebra 0.35)"
+)]
+pub trait AsFixed<F, const N: usize> {
+    /// The elements, in order (column-major for a matrix).
+    fn as_fixed(&self) -> &[F; N];
+}
+
+impl<F, const N: usize> AsFixed<F, N> for [F; N] {
+    #[inline]
+    fn as_fixed(&self) -> &[F; N] {
+        self
+    }
+}
+
+impl<F, const N: usize, T: AsFixed<F, N> + ?Sized> AsFixed<F, N> for &T {
+    #[inline]
+    fn as_fixed(&self) -> &[F; N] {
+        (**self).as_fixed()
+    }
+}
+
+/// `a` as a [`Fixed`]: `let p = bp::fixed_view(&p);` (for a nalgebra
+/// value, with its number of elements: `bp::fixed_view::<_, 3>(&v)`).
 #[inline]
-pub fn fixed_view<F, const N: usize>(a: &[F; N]) -> Fixed<'_, F, N> {
+pub fn fixed_view<F, const N: usize>(a: &impl AsFixed<F, N>) -> Fixed<'_, F, N> {
+    let a = a.as_fixed();
     Fixed {
         array: a,
         view: ArrayView1::from(a),

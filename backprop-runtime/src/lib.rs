@@ -14,6 +14,8 @@ pub mod fixed;
 pub mod gradcheck;
 pub mod kernels;
 pub mod model;
+#[cfg(feature = "nalgebra")]
+pub mod nalgebra;
 pub mod ops;
 pub mod outers;
 pub mod parallel;

@@ -243,9 +243,14 @@ pub fn original_item(func: &Function) -> TokenStream {
             self.0 = true;
         }
     }
+    // The body as the user wrote it.
+    let mut item = func.item.clone();
+    if let Some(written) = &func.written {
+        item.block = written.clone();
+    }
     let mut v = HasLoop(false);
-    syn::visit::Visit::visit_block(&mut v, &func.item.block);
-    let item = &func.item;
+    syn::visit::Visit::visit_block(&mut v, &item.block);
+    let item = &item;
     if v.0 {
         quote!(#[allow(clippy::needless_range_loop)] #item)
     } else {

@@ -145,7 +145,12 @@ fn plain_views(cx: &Cx, d_out: Option<&Ident>) -> TokenStream {
         .filter(|p| p.kind.plain().is_some())
         .map(|p| {
             let x = &p.ident;
-            if p.scalar_reads {
+            if let (true, Some(shape)) = (p.scalar_reads, p.matrix) {
+                // A nalgebra value: its number of elements, which its type
+                // does not give the runtime.
+                let n = proc_macro2::Literal::usize_unsuffixed(shape.len());
+                quote!(let #x = #bp::fixed_view::<_, #n>(&#x);)
+            } else if p.scalar_reads {
                 quote!(let #x = #bp::fixed_view(&#x);)
             } else {
                 quote!(let #x = #bp::plain_view(&#x);)

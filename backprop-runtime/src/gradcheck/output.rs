@@ -99,6 +99,12 @@ plain_output!(
     [F: Float, const N: usize] [F; N],
     [F: Float, const M: usize, const N: usize] [[F; N]; M]
 );
+// A statically sized nalgebra value: its elements in column-major order.
+#[cfg(feature = "nalgebra")]
+plain_output!(
+    [F: Float, const R: usize, const C: usize] nalgebra::SMatrix<F, R, C>,
+    [F: Float, const D: usize] nalgebra::Point<F, D>
+);
 
 /// A tuple value: the sum of its components, each contracted with its own
 /// upstream (or as it is, without upstreams, where every component is a
