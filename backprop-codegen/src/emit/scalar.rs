@@ -67,7 +67,12 @@ pub fn contribution(r: &Region, cx: &Cx, id: NodeId, pos: usize) -> TokenStream 
         ScalarRule::TimesRhs => quote!(#g * #b),
         ScalarRule::TimesLhs => quote!(#g * #a),
         ScalarRule::OverRhs => quote!(#g / #b),
-        ScalarRule::Quotient => quote!(-(#g * #a) / (#b * #b)),
+        ScalarRule::Quotient => {
+            // The quotient itself, `a / b`: one division, and no `b * b`
+            // to overflow.
+            let y = operand(r, cx, id);
+            quote!(-(#g * #y) / #b)
+        }
     }
 }
 

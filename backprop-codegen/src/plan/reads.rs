@@ -185,7 +185,11 @@ impl Reads<'_, '_> {
             ScalarRule::G | ScalarRule::NegG => &[],
             ScalarRule::TimesRhs | ScalarRule::OverRhs => &[1],
             ScalarRule::TimesLhs => &[0],
-            ScalarRule::Quotient => &[0, 1],
+            ScalarRule::Quotient => {
+                // `-(g * y) / b`, `y` the quotient.
+                self.node_operand(id);
+                &[1]
+            }
         };
         for &k in reads {
             self.node_operand(inputs[k]);

@@ -251,7 +251,7 @@ pub enum ScalarRule {
     TimesLhs,
     /// `g / b`
     OverRhs,
-    /// `-(g * a) / (b * b)`
+    /// `-(g * y) / b`, `y = a / b` the quotient
     Quotient,
 }
 

@@ -65,7 +65,7 @@ pub fn shadow_backward(x: f64, _unused: f64, d_out: f64) -> (f64, ShadowGrad) {
     let y = y_1 * x_2;
     let out = y / x_1;
     let d_y = d_out / x_1;
-    let d_x_1_from_out = -(d_out * y) / (x_1 * x_1);
+    let d_x_1_from_out = -(d_out * out) / x_1;
     let d_y_1 = d_y * x_2;
     let d_x_2_from_y = d_y * y_1;
     let d_x_2_from_y_1 = bp::map_vjp_x(d_y_1, &x_2, bp::Square);
