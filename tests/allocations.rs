@@ -416,3 +416,39 @@ fn an_iterator_sum_over_constant_slices_allocates_nothing() {
     })
     .unwrap();
 }
+
+/// A squared reprojection error over nalgebra values: the rotation as a
+/// matrix, the point, the translation and the focal length.
+#[cfg(feature = "nalgebra")]
+#[differentiable(wrt(r, t, p, f))]
+fn reprojection(
+    r: &backprop::nalgebra::Matrix3<f64>,
+    t: &backprop::nalgebra::Vector3<f64>,
+    p: &backprop::nalgebra::Point3<f64>,
+    f: f64,
+    observed: &backprop::nalgebra::Vector2<f64>,
+) -> f64 {
+    let q = r * p.coords + t;
+    let uv = backprop::nalgebra::Vector2::new(q.x / q.z, q.y / q.z) * f;
+    (uv - observed).norm_squared()
+}
+
+#[cfg(feature = "nalgebra")]
+#[test]
+fn a_function_of_nalgebra_values_allocates_nothing() {
+    use backprop::nalgebra::{Matrix3, Point3, Vector2, Vector3};
+    let r = Matrix3::new(0.9, -0.1, 0.2, 0.1, 0.95, -0.05, -0.2, 0.1, 0.97);
+    let (t, p) = (Vector3::new(0.1, -0.2, 3.0), Point3::new(0.5, 0.3, 1.0));
+    let observed = Vector2::new(0.2, 0.05);
+    let n = allocations(|| reprojection_backward(&r, &t, &p, 1.2, &observed, 1.0));
+    assert_eq!(n, 0, "allocations of reprojection_backward");
+    let (v, _) = reprojection_backward(&r, &t, &p, 1.2, &observed, 1.0);
+    assert_eq!(
+        v.to_bits(),
+        reprojection(&r, &t, &p, 1.2, &observed).to_bits()
+    );
+    gradcheck(&(r, t, p, 1.2), |(r, t, p, f)| {
+        reprojection_backward(r, t, p, *f, &observed, 1.0)
+    })
+    .unwrap();
+}

@@ -50,6 +50,14 @@ fn main() {
         }
         return;
     }
+    // `ratios nalgebra`: only (k).
+    if std::env::args().nth(1).as_deref() == Some("nalgebra") {
+        let k = backprop_bench::interleave::nalgebra_data();
+        backprop_bench::interleave::print_plain_data(&k);
+        let (hand, generated) = backprop_bench::nalgebra_data::allocations();
+        println!("(k) allocations per call: hand {hand}, generated {generated}");
+        return;
+    }
     // `ratios parallel`: only the data-parallel speed-up.
     if std::env::args().nth(1).as_deref() == Some("parallel") {
         let speedup = backprop_bench::parallel::speedup();
@@ -68,6 +76,8 @@ fn main() {
     backprop_bench::interleave::print_hvp_over_gradient(&hvp);
     let plain = backprop_bench::interleave::plain_data();
     backprop_bench::interleave::print_plain_data(&plain);
+    let k = backprop_bench::interleave::nalgebra_data();
+    backprop_bench::interleave::print_plain_data(&k);
     let speedup = backprop_bench::parallel::speedup();
     backprop_bench::parallel::print_speedup(&speedup);
 }

@@ -255,6 +255,21 @@ pub fn plain_data() -> [(&'static str, Ratio); 5] {
     ]
 }
 
+/// (k): the reprojection residual over nalgebra values.
+pub fn nalgebra_data() -> [(&'static str, Ratio); 1] {
+    let (rounds, batch) = (101, Duration::from_millis(2));
+    let i = crate::nalgebra_data::point();
+    [(
+        "(k) reprojection over nalgebra `Matrix3`, `Vector3`, `Point3`",
+        ratio(
+            &|| crate::nalgebra_data::hand(black_box(&i)),
+            &|| crate::nalgebra_data::generated(black_box(&i)),
+            rounds,
+            batch,
+        ),
+    )]
+}
+
 /// [`plain_data`] as a markdown table.
 pub fn print_plain_data(ratios: &[(&str, Ratio)]) {
     print_ratios(

@@ -24,6 +24,7 @@ pub mod expansion;
 pub mod hvp;
 pub mod interleave;
 pub mod mlp;
+pub mod nalgebra_data;
 /// The reference networks of `backprop-testkit` (the one source of them),
 /// compiled in this crate as a user's code is: a call of a `_backward` in
 /// another crate is not inlined, which costs the nine-parameter network
@@ -53,5 +54,6 @@ pub fn verify_all() -> Result<(), String> {
     parallel::verify()?;
     hvp::verify()?;
     plain_data::verify()?;
+    nalgebra_data::verify()?;
     Ok(())
 }
