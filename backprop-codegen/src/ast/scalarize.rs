@@ -20,7 +20,6 @@ use crate::ctxt::Ctxt;
 use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
 use std::collections::{HashMap, HashSet};
-use syn::spanned::Spanned;
 use syn::{parse_quote, BinOp, Block, Expr, Ident, Pat, Stmt};
 
 /// A value of the body: a float (its expression, rewritten) or a nalgebra
@@ -55,7 +54,7 @@ enum Tail {
     Tuple,
 }
 
-const SUPPORTED: &str = "on a statically sized nalgebra value the macro knows `+ - *` (matrix and scalar products), `/` by a float, unary `-`, `dot`, `cross`, `norm`, `norm_squared`, `normalize`, `transpose`, `component_mul`, `component_div`, `sum`, `scale`, `map`, `abs`, `determinant` (up to 3 × 3), the fields `x y z w`, indexing by literals (`v[0]`, `m[(0, 1)]`), `column`, `row`, `fixed_rows`, and `Vector3::new`, `zeros`, `identity`, `from_element`";
+const SUPPORTED: &str = "on statically sized nalgebra values the macro knows `+ - *` (matrix and scalar products), `/` by a float, unary `-`, `dot`, `cross`, `norm`, `norm_squared`, `normalize`, `transpose`, `component_mul`, `component_div`, `sum`, `scale`, `map`, `abs`, `determinant` (up to 3 × 3), the fields `x y z w`, indexing by literals (`v[0]`, `m[(0, 1)]`), `column`, `row`, `fixed_rows`, and `Vector3::new`, `zeros`, `identity`, `from_element`";
 
 /// Rewrites `block` (see the module), its parameters of nalgebra types
 /// `params`, its value of the nalgebra type `output` if it is one. `taken`
@@ -95,7 +94,7 @@ pub(crate) fn scalarize(
     if let (Some(want), Some(got)) = (output, shape) {
         if want.rows * want.cols != got.len() {
             s.fail(
-                block.span(),
+                block,
                 format!(
                     "the function's value is {}, its body's {}",
                     want.describe(),
@@ -197,16 +196,16 @@ fn dot(shape: Shape, a: &[Expr], b: &[Expr]) -> Expr {
 }
 
 impl Scalarizer<'_> {
-    fn fail(&mut self, span: Span, message: impl std::fmt::Display) {
+    fn fail(&mut self, node: &impl ToTokens, message: impl std::fmt::Display) {
         self.failed = true;
-        self.cx.error(span, message);
+        self.cx.error_at(node, message);
     }
 
     fn unsupported<T>(&mut self, node: &impl ToTokens, what: &str) -> Option<T> {
         self.failed = true;
         self.cx.error_at(
             node,
-            format!("{what} is not supported on a nalgebra value: {SUPPORTED}"),
+            format!("{what} is not supported on a nalgebra value yet; {SUPPORTED}"),
         );
         None
     }
@@ -294,7 +293,7 @@ impl Scalarizer<'_> {
                             self.stmts.push(Stmt::Expr(e, None));
                         }
                         (Some(Val::M(_)), None) => {
-                            self.fail(e.span(), "a nalgebra value here is not supported: bind it with `let` and read its elements, or make it the function's value");
+                            self.fail(e, "a nalgebra value here is not supported: bind it with `let` and read its elements, or make it the function's value");
                         }
                         (Some(Val::S(e)), _) => self.stmts.push(Stmt::Expr(e, None)),
                         (None, _) => {}
@@ -325,7 +324,7 @@ impl Scalarizer<'_> {
             Stmt::Item(_) => self.stmts.push(stmt.clone()),
             Stmt::Macro(m) => {
                 if self.mentions(&m.mac.tokens) {
-                    self.fail(m.span(), "a macro reading a nalgebra value is not supported: read its elements (`v[0]`, `v.x`) into a float first");
+                    self.fail(m, "a macro reading a nalgebra value is not supported: read its elements (`v[0]`, `v.x`) into a float first");
                 } else {
                     self.stmts.push(stmt.clone());
                 }
@@ -381,7 +380,7 @@ impl Scalarizer<'_> {
             }
             (Some(Val::M(_)), None) => {
                 self.fail(
-                    l.pat.span(),
+                    &l.pat,
                     "a nalgebra value is bound to a plain name (`let v = ..;`), not a pattern",
                 );
             }
@@ -422,7 +421,7 @@ impl Scalarizer<'_> {
                 Val::S(e) => Some(e),
                 Val::M(_) => {
                     self.fail(
-                        e.span(),
+                        e,
                         "a nalgebra value computed and not used: bind it with `let`",
                     );
                     None

@@ -3,7 +3,6 @@
 
 use super::{bin, dot, flat_index, lit_usize, sum, Mat, Scalarizer, Tail, Val};
 use crate::ast::matrices::{nalgebra_type, Nalgebra, Shape};
-use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 use syn::{parse_quote, Expr, UnOp};
 
@@ -128,7 +127,7 @@ impl Scalarizer<'_> {
             Val::M(m) => Some(m),
             Val::S(_) => {
                 self.fail(
-                    e.span(),
+                    e,
                     "a nalgebra value is expected here (a parameter or a local of a nalgebra type)",
                 );
                 None
@@ -189,7 +188,7 @@ impl Scalarizer<'_> {
 
     fn mismatch<T>(&mut self, e: &Expr, l: &Mat, r: &Mat) -> Option<T> {
         self.fail(
-            e.span(),
+            e,
             format!(
                 "nalgebra values of shapes {} and {} do not match here",
                 l.shape.describe(),
@@ -543,7 +542,8 @@ impl Scalarizer<'_> {
             match self.value(a)? {
                 Val::S(s) => *a = s,
                 Val::M(_) => {
-                    return self.unsupported(a, "a nalgebra value passed to a function (not yet supported: write the callee's arithmetic in this function)")
+                    self.fail(a, "a nalgebra value passed to a function is not supported yet: the macro writes a nalgebra value's arithmetic element by element within one function; write the callee's arithmetic here, or pass its elements (`helper(v.x, v.y, v.z)`)");
+                    return None;
                 }
             }
         }
