@@ -111,3 +111,35 @@ fn each_sweep_reads_what_the_taken_arm_kept() {
     assert_eq!(value, rotate(0.4, -0.9, 1.5, 0.75, offset));
     assert!(rows.is_empty());
 }
+
+/// A fixed-size array read by element, also in a branch's arm (each sweep
+/// reads the parameter's elements; the array is held on the stack).
+#[differentiable(backward_each)]
+fn planar(p: &[f64; 3], x: f64) -> (f64, f64) {
+    let s = if p[2] > 0.0 {
+        p[0] * x + p[2]
+    } else {
+        p[0] - p[2] * x
+    };
+    (s * p[1], s + x)
+}
+
+#[test]
+fn each_sweep_reads_a_fixed_size_array() {
+    let d_outs = [(1.0, 0.0), (0.0, 1.0)];
+    for p in [[0.5, -1.5, 2.0], [0.5, -1.5, -2.0]] {
+        let (value, rows) = planar_backward_each(&p, 0.75, d_outs);
+        assert_eq!(value, planar(&p, 0.75));
+        for (row, &d_out) in rows.iter().zip(&d_outs) {
+            let (_, g) = planar_backward(&p, 0.75, d_out);
+            assert_eq!((row.p, row.x), (g.p, g.x));
+            GradCheck::new()
+                .upstream(&d_out)
+                .check(&(p, 0.75), |(p, x)| {
+                    let (v, g) = planar_backward_each(p, *x, [d_out]);
+                    (v, g[0].clone())
+                })
+                .unwrap();
+        }
+    }
+}

@@ -98,8 +98,10 @@ pub fn emit(
     };
     let each = each.map(|span| match repeatable(plan, func, span) {
         Ok(()) => {
+            // The parameters' views (a tuple value is no plain container).
+            let views = plain_views(&cx, None);
             let body = each::Body {
-                once: quote!(#used #once),
+                once: quote!(#views #used #once),
                 sweep: quote!(#unpack #(#reverse)* #gradient),
                 value: value.clone(),
             };

@@ -33,15 +33,30 @@ pub enum Unrepeatable {
 
 /// Checks `r`, the function's body, and the arms of its branches.
 pub fn check(r: &Region) -> Result<(), Unrepeatable> {
+    in_region(r, &[])
+}
+
+/// Checks a region whose `Input(j)` is a parameter where `params[j]`.
+fn in_region(r: &Region, params: &[bool]) -> Result<(), Unrepeatable> {
     for id in r.graph.ids() {
         match r.node(id) {
             Node::Loop(_) => return Err(Unrepeatable::Loop(r.graph.get(id).span)),
             // A parameter is only read by the sweep (a copy or a borrow);
             // a differentiable one is a float, or its reader is rejected.
             Node::Param(_) | Node::Float(_) | Node::Int(_) | Node::Const(_) | Node::Error => {}
-            Node::Branch(_) => {
-                for arm in &r.branches[&id].arms {
-                    check(arm)?;
+            // A parameter an arm reads (an element of a fixed-size array).
+            Node::Input(j) if params.get(*j).copied().unwrap_or(false) => {}
+            Node::Branch(b) => {
+                for (arm, outer) in r.branches[&id].arms.iter().zip(&b.arm_inputs) {
+                    let params: Vec<bool> = outer
+                        .iter()
+                        .map(|o| match r.node(*o) {
+                            Node::Param(_) => true,
+                            Node::Input(j) => params.get(*j).copied().unwrap_or(false),
+                            _ => false,
+                        })
+                        .collect();
+                    in_region(arm, &params)?;
                 }
             }
             Node::Op { .. } | Node::Out { .. } | Node::Input(_) | Node::LoopVar => {
