@@ -9,7 +9,8 @@
 #![cfg(feature = "nalgebra")]
 
 use backprop::nalgebra::{
-    Matrix2, Matrix2x3, Matrix3, Point3, RowVector3, SMatrix, SVector, Vector2, Vector3, Vector4,
+    Matrix2, Matrix2x3, Matrix3, Point3, Rotation3, RowVector3, SMatrix, SVector, UnitQuaternion,
+    Vector2, Vector3, Vector4,
 };
 use backprop::prelude::*;
 
@@ -371,4 +372,142 @@ fn an_optimiser_steps_nalgebra_parameters() {
     let last = line_loss(&model.w, model.b, &xs, &ys);
     assert!(last < 1e-6 * first, "{first} → {last}");
     close_all(model.w.iter(), [0.5, -0.25].iter());
+}
+
+/// `[v]×`, the matrix of `x ↦ v × x`.
+fn skew(v: &Vector3<f64>) -> Matrix3<f64> {
+    Matrix3::new(0.0, -v.z, v.y, v.z, 0.0, -v.x, -v.y, v.x, 0.0)
+}
+
+/// The residual of one observation in bundle adjustment: the point rotated
+/// by an axis-angle (Rodrigues), translated, projected, with radial
+/// distortion `1 + k₁ r² + k₂ r⁴`, against the observed pixel.
+#[differentiable(backward_each, wrt(w, t, x, f, k1, k2))]
+fn residual(
+    w: &Vector3<f64>,
+    t: &Vector3<f64>,
+    x: &Point3<f64>,
+    f: f64,
+    k1: f64,
+    k2: f64,
+    observed: &Vector2<f64>,
+) -> (f64, f64) {
+    let rot = Rotation3::from_scaled_axis(*w);
+    let q = rot * x + t;
+    let m = Vector2::new(q.x / q.z, q.y / q.z);
+    let r2 = m.norm_squared();
+    let d = 1.0 + r2 * (k1 + k2 * r2);
+    let uv = m * (f * d) - observed;
+    (uv.x, uv.y)
+}
+
+#[test]
+fn a_bundle_adjustment_jacobian_and_its_closed_form() {
+    let (t, x) = (Vector3::new(0.1, -0.2, 4.0), Point3::new(0.5, 0.3, 1.0));
+    let (f, k1, k2) = (1.2, -0.05, 0.01);
+    let observed = Vector2::new(0.2, 0.05);
+    for w in [Vector3::new(0.2, -0.1, 0.3), Vector3::zeros()] {
+        let (value, [gu, gv]) =
+            residual_backward_each(&w, &t, &x, f, k1, k2, &observed, [(1.0, 0.0), (0.0, 1.0)]);
+        assert_eq!(value, residual(&w, &t, &x, f, k1, k2, &observed));
+        // The closed form: the projection's chain, and the derivative of
+        // the rotated point by the axis-angle (Gallego and Yezzi 2015):
+        // ∂(R x)/∂w = −R [x]× (w wᵀ + (Rᵀ − I) [w]×) / |w|², −[x]× at 0.
+        let r = Rotation3::from_scaled_axis(w);
+        let theta2 = w.norm_squared();
+        let d_rx_dw = if theta2 == 0.0 {
+            -skew(&x.coords)
+        } else {
+            -(r.matrix() * skew(&x.coords))
+                * (w * w.transpose() + (r.matrix().transpose() - Matrix3::identity()) * skew(&w))
+                / theta2
+        };
+        let q = r * x.coords + t;
+        let m = Vector2::new(q.x / q.z, q.y / q.z);
+        let r2 = m.norm_squared();
+        let d = 1.0 + r2 * (k1 + k2 * r2);
+        // ∂m/∂q, and ∂(f d m)/∂m = f (d I + m (∂d/∂m)ᵀ), ∂d/∂m = 2 m (k₁ + 2 k₂ r²).
+        let dm_dq = SMatrix::<f64, 2, 3>::new(
+            1.0 / q.z,
+            0.0,
+            -q.x / (q.z * q.z),
+            0.0,
+            1.0 / q.z,
+            -q.y / (q.z * q.z),
+        );
+        let dd_dm = m * (2.0 * (k1 + 2.0 * k2 * r2));
+        let duv_dm = (Matrix2::identity() * d + m * dd_dm.transpose()) * f;
+        let duv_dq = duv_dm * dm_dq;
+        let jw = duv_dq * d_rx_dw;
+        let jx = duv_dq * r.matrix();
+        for (row, g) in [(0, &gu), (1, &gv)] {
+            close_all(g.w.iter(), jw.row(row).iter());
+            close_all(g.t.iter(), duv_dq.row(row).iter());
+            close_all(g.x.iter(), jx.row(row).iter());
+            assert!(close(g.f, (m * d)[row]));
+            assert!(close(g.k1, f * m[row] * r2));
+            assert!(close(g.k2, f * m[row] * r2 * r2));
+        }
+        for d_out in [(1.0, 0.0), (0.0, 1.0), (0.5, -2.0)] {
+            GradCheck::new()
+                .upstream(&(d_out.0, d_out.1))
+                .check(&(w, t, x, f, k1, k2), |(w, t, x, f, k1, k2)| {
+                    let (v, [g]) =
+                        residual_backward_each(w, t, x, *f, *k1, *k2, &observed, [d_out]);
+                    (v, g)
+                })
+                .unwrap();
+        }
+    }
+}
+
+/// A rotation by a quaternion and by a matrix, their inverses, a point.
+#[differentiable(hvp)]
+fn rotations(w: &Vector3<f64>, p: &Point3<f64>) -> f64 {
+    let q = UnitQuaternion::from_scaled_axis(*w);
+    let r = Rotation3::new(*w);
+    let a = q * p;
+    let b = r.transform_point(p);
+    let back = q.inverse() * a.coords;
+    let m = r.matrix();
+    (a - b).norm_squared() * 1e3 + a.x + 2.0 * b.y - a.z * b.z
+        + back.dot(&p.coords) * 0.1
+        + r.inverse_transform_vector(&a.coords).x
+        + m[(0, 1)]
+}
+
+#[test]
+fn rotations_by_quaternions_and_matrices_at_and_away_from_zero() {
+    let p = Point3::new(0.3, -1.2, 2.0);
+    let t = (Vector3::new(0.3, 0.1, -0.2), Point3::new(0.5, 0.2, 0.1));
+    for w in [
+        Vector3::new(0.2, -0.5, 0.9),
+        Vector3::new(2.5, 1.0, -1.5),
+        Vector3::zeros(),
+        Vector3::new(1e-9, 0.0, 3e-10),
+    ] {
+        let (v, g) = rotations_backward(&w, &p, 1.0);
+        assert_eq!(v.to_bits(), rotations(&w, &p).to_bits());
+        gradcheck(&(w, p), |(w, p)| rotations_backward(w, p, 1.0)).unwrap();
+        // Central differences of the gradient at 1e-6 lose digits to the
+        // exact formula's division by the angle near zero: a larger step.
+        GradCheck::new()
+            .eps(1e-4)
+            .check_hvp(&(w, p), &t, |(w, p), (tw, tp)| rotations_hvp(w, p, tw, tp))
+            .unwrap();
+        jvpcheck(
+            &(w, p),
+            &t,
+            |(w, p)| rotations_backward(w, p, 1.0),
+            |(w, p), (tw, tp)| rotations_jvp(w, p, tw, tp),
+        )
+        .unwrap();
+        if w == Vector3::zeros() {
+            // At zero: d(a.x + 2 b.y − a.z b.z + ..)/dw from `−[p]×`.
+            let (_, near) = rotations_backward(&Vector3::new(1e-7, -1e-7, 1e-7), &p, 1.0);
+            for (a, b) in g.w.iter().zip(near.w.iter()) {
+                assert!((a - b).abs() < 1e-5, "{:?} against {:?}", g.w, near.w);
+            }
+        }
+    }
 }

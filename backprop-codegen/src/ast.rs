@@ -509,7 +509,13 @@ fn scalarized(
         .collect();
     let mut taken = std::collections::HashSet::new();
     crate::names::idents(item.to_token_stream(), &mut taken);
-    let block = scalarize::scalarize(&item.block, &matrices, output, taken, cx)?;
+    // The element type, for the float's epsilon.
+    let elem = params
+        .iter()
+        .filter(|p| p.matrix.is_some())
+        .find_map(|p| p.kind.elem())
+        .unwrap_or(Elem::F64);
+    let block = scalarize::scalarize(&item.block, &matrices, output, &elem, taken, cx)?;
     Some(std::mem::replace(&mut item.block, Box::new(block)))
 }
 

@@ -28,6 +28,8 @@ use syn::{parse_quote, BinOp, Block, Expr, Ident, Pat, Stmt};
 enum Val {
     S(Expr),
     M(Mat),
+    /// A rotation (see [`rotations`]).
+    R(rotations::Rot),
 }
 
 #[derive(Clone)]
@@ -41,6 +43,8 @@ struct Mat {
 enum Bind {
     /// A nalgebra value: its elements (names, or a parameter's reads).
     Mat(Mat),
+    /// A rotation: its elements' names.
+    Rot(rotations::Rot),
     /// A float or anything else, hiding an outer nalgebra value.
     Other,
 }
@@ -54,7 +58,7 @@ enum Tail {
     Tuple,
 }
 
-const SUPPORTED: &str = "on statically sized nalgebra values the macro knows `+ - *` (matrix and scalar products), `/` by a float, unary `-`, `dot`, `cross`, `norm`, `norm_squared`, `normalize`, `transpose`, `component_mul`, `component_div`, `sum`, `scale`, `map`, `abs`, `determinant` (up to 3 × 3), the fields `x y z w`, indexing by literals (`v[0]`, `m[(0, 1)]`), `column`, `row`, `fixed_rows`, and `Vector3::new`, `zeros`, `identity`, `from_element`";
+const SUPPORTED: &str = "on statically sized nalgebra values the macro knows `+ - *` (matrix and scalar products), `/` by a float, unary `-`, `dot`, `cross`, `norm`, `norm_squared`, `normalize`, `transpose`, `component_mul`, `component_div`, `sum`, `scale`, `map`, `abs`, `determinant` (up to 3 × 3), the fields `x y z w`, indexing by literals (`v[0]`, `m[(0, 1)]`), `column`, `row`, `fixed_rows`, `Vector3::new`, `zeros`, `identity`, `from_element`, and rotations `Rotation3::from_scaled_axis(w)` and `UnitQuaternion::from_scaled_axis(w)` applied to a 3-vector or a point (`r * p`, `transform_vector`, `inverse`)";
 
 /// Rewrites `block` (see the module), its parameters of nalgebra types
 /// `params`, its value of the nalgebra type `output` if it is one. `taken`
@@ -64,6 +68,7 @@ pub(crate) fn scalarize(
     block: &Block,
     params: &[(Ident, Shape)],
     output: Option<Shape>,
+    elem: &super::Elem,
     taken: HashSet<String>,
     cx: &mut Ctxt,
 ) -> Option<Block> {
@@ -88,6 +93,17 @@ pub(crate) fn scalarize(
         ctx: "out".to_string(),
         output,
         failed: false,
+        float: {
+            let e = elem.ident();
+            parse_quote!(#e)
+        },
+        eps: match elem {
+            super::Elem::Generic(t) => parse_quote!(#t::epsilon()),
+            e => {
+                let e = e.ident();
+                parse_quote!(#e::EPSILON)
+            }
+        },
     };
     let tail = output.map(|_| Tail::Flat);
     let (b, shape) = s.block(block, tail);
@@ -117,6 +133,10 @@ struct Scalarizer<'a> {
     ctx: String,
     output: Option<Shape>,
     failed: bool,
+    /// The float type's epsilon (`f64::EPSILON`).
+    eps: Expr,
+    /// The float type, which every element's `let` states.
+    float: syn::Type,
 }
 
 /// Whether `e` may be read more than once without computing it again.
@@ -222,10 +242,18 @@ impl Scalarizer<'_> {
     }
 
     fn lookup(&self, name: &str) -> Option<&Mat> {
+        match self.bound(name)? {
+            Bind::Mat(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// The nalgebra value or rotation `name` is in scope, if it is one.
+    fn bound(&self, name: &str) -> Option<&Bind> {
         for scope in self.scopes.iter().rev() {
             match scope.get(name) {
-                Some(Bind::Mat(m)) => return Some(m),
                 Some(Bind::Other) => return None,
+                Some(b) => return Some(b),
                 None => {}
             }
         }
@@ -254,7 +282,8 @@ impl Scalarizer<'_> {
                         return e;
                     }
                     let name = self.fresh(&format!("{base}_{}", m.shape.suffix(k)));
-                    self.stmts.push(parse_quote!(let #name = #e;));
+                    let ty = &self.float;
+                    self.stmts.push(parse_quote!(let #name: #ty = #e;));
                     parse_quote!(#name)
                 })
                 .collect();
@@ -267,7 +296,8 @@ impl Scalarizer<'_> {
             return e;
         }
         let name = self.fresh(&format!("{}_{what}", self.ctx));
-        self.stmts.push(parse_quote!(let #name = #e;));
+        let ty = &self.float;
+        self.stmts.push(parse_quote!(let #name: #ty = #e;));
         parse_quote!(#name)
     }
 
@@ -294,6 +324,9 @@ impl Scalarizer<'_> {
                         }
                         (Some(Val::M(_)), None) => {
                             self.fail(e, "a nalgebra value here is not supported: bind it with `let` and read its elements, or make it the function's value");
+                        }
+                        (Some(Val::R(_)), _) => {
+                            self.fail(e, "a rotation as a block's value is not supported: bind it with `let` and apply it to a vector (`r * p`)");
                         }
                         (Some(Val::S(e)), _) => self.stmts.push(Stmt::Expr(e, None)),
                         (None, _) => {}
@@ -335,7 +368,7 @@ impl Scalarizer<'_> {
     /// Whether `tokens` name a nalgebra value in scope.
     fn mentions(&self, tokens: &TokenStream) -> bool {
         tokens.clone().into_iter().any(|t| match t {
-            proc_macro2::TokenTree::Ident(i) => self.lookup(&i.to_string()).is_some(),
+            proc_macro2::TokenTree::Ident(i) => self.bound(&i.to_string()).is_some(),
             proc_macro2::TokenTree::Group(g) => self.mentions(&g.stream()),
             _ => false,
         })
@@ -373,12 +406,17 @@ impl Scalarizer<'_> {
                     .map(|k| self.fresh(&format!("{ident}_{}", m.shape.suffix(k))))
                     .collect();
                 for (name, e) in names.iter().zip(&m.c) {
-                    self.stmts.push(parse_quote!(let #mutability #name = #e;));
+                    let ty = &self.float;
+                    self.stmts
+                        .push(parse_quote!(let #mutability #name: #ty = #e;));
                 }
                 let c = names.iter().map(|n| parse_quote!(#n)).collect();
                 self.bind(&ident.to_string(), Bind::Mat(Mat { shape: m.shape, c }));
             }
-            (Some(Val::M(_)), None) => {
+            (Some(Val::R(r)), Some(ident)) => {
+                self.bind(&ident.to_string(), Bind::Rot(r));
+            }
+            (Some(Val::M(_) | Val::R(_)), None) => {
                 self.fail(
                     &l.pat,
                     "a nalgebra value is bound to a plain name (`let v = ..;`), not a pattern",
@@ -419,7 +457,7 @@ impl Scalarizer<'_> {
             }
             _ => match self.value(e)? {
                 Val::S(e) => Some(e),
-                Val::M(_) => {
+                Val::M(_) | Val::R(_) => {
                     self.fail(
                         e,
                         "a nalgebra value computed and not used: bind it with `let`",
@@ -636,3 +674,4 @@ fn flat_index(shape: Shape, (i, j): (usize, Option<usize>)) -> Option<usize> {
 }
 
 mod exprs;
+mod rotations;

@@ -14,25 +14,36 @@ impl Scalarizer<'_> {
             Expr::Group(g) => self.value(&g.expr),
             Expr::Reference(r) if r.mutability.is_none() => match self.value(&r.expr)? {
                 Val::M(m) => Some(Val::M(m)),
+                Val::R(rot) => Some(Val::R(rot)),
                 Val::S(inner) => Some(Val::S(Expr::Reference(syn::ExprReference {
                     expr: Box::new(inner),
                     ..r.clone()
                 }))),
             },
             Expr::Path(p) if p.qself.is_none() => {
-                let found = p.path.get_ident().and_then(|i| self.lookup(&i.to_string()));
+                let found = p.path.get_ident().and_then(|i| self.bound(&i.to_string()));
                 Some(match found {
-                    Some(m) => Val::M(m.clone()),
-                    None => Val::S(e.clone()),
+                    Some(super::Bind::Mat(m)) => Val::M(m.clone()),
+                    Some(super::Bind::Rot(r)) => Val::R(r.clone()),
+                    _ => Val::S(e.clone()),
                 })
             }
             Expr::Binary(b) => self.binary(b, e),
+            // `*v` of a reference to a nalgebra value is the value.
+            Expr::Unary(u) if matches!(u.op, UnOp::Deref(_)) => match self.value(&u.expr)? {
+                Val::S(inner) => Some(Val::S(Expr::Unary(syn::ExprUnary {
+                    expr: Box::new(inner),
+                    ..u.clone()
+                }))),
+                v => Some(v),
+            },
             Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)) => match self.value(&u.expr)? {
                 Val::M(m) => Some(Val::M(Mat {
                     shape: m.shape,
                     c: m.c.into_iter().map(|c| neg(&c)).collect(),
                 })),
                 Val::S(s) => Some(Val::S(neg(&s))),
+                Val::R(_) => self.unsupported(e, "`-` of a rotation"),
             },
             Expr::MethodCall(m) => self.method(m, e),
             Expr::Call(c) => self.call(c, e),
@@ -42,6 +53,7 @@ impl Scalarizer<'_> {
                     base: Box::new(base),
                     ..f.clone()
                 }))),
+                Val::R(_) => self.unsupported(e, "a field of a rotation"),
             },
             Expr::Index(i) => self.index(i, e),
             Expr::If(_) | Expr::Block(_) | Expr::Match(_) => self.branch(e),
@@ -59,7 +71,9 @@ impl Scalarizer<'_> {
                         *c.body = b;
                         Some(Val::S(Expr::Closure(c)))
                     }
-                    Val::M(_) => self.unsupported(e, "a closure whose value is a nalgebra value"),
+                    Val::M(_) | Val::R(_) => {
+                        self.unsupported(e, "a closure whose value is a nalgebra value")
+                    }
                 }
             }
             Expr::Return(r) => {
@@ -72,7 +86,7 @@ impl Scalarizer<'_> {
                         Some(Val::S(parse_quote!(return [#(#c),*])))
                     }
                     (Val::S(v), _) => Some(Val::S(parse_quote!(return #v))),
-                    (Val::M(_), None) => self.unsupported(
+                    (Val::M(_), None) | (Val::R(_), _) => self.unsupported(
                         e,
                         "a nalgebra value returned from a function whose value is not one",
                     ),
@@ -86,14 +100,16 @@ impl Scalarizer<'_> {
                     expr: Box::new(inner),
                     ..c.clone()
                 }))),
-                Val::M(_) => self.unsupported(e, "a cast"),
+                Val::M(_) | Val::R(_) => self.unsupported(e, "a cast"),
             },
             Expr::Tuple(t) => {
                 let mut t = t.clone();
                 for el in t.elems.iter_mut() {
                     match self.value(el)? {
                         Val::S(s) => *el = s,
-                        Val::M(_) => return self.unsupported(el, "a nalgebra value in a tuple"),
+                        Val::M(_) | Val::R(_) => {
+                            return self.unsupported(el, "a nalgebra value in a tuple")
+                        }
                     }
                 }
                 Some(Val::S(Expr::Tuple(t)))
@@ -103,7 +119,9 @@ impl Scalarizer<'_> {
                 for el in a.elems.iter_mut() {
                     match self.value(el)? {
                         Val::S(s) => *el = s,
-                        Val::M(_) => return self.unsupported(el, "a nalgebra value in an array"),
+                        Val::M(_) | Val::R(_) => {
+                            return self.unsupported(el, "a nalgebra value in an array")
+                        }
                     }
                 }
                 Some(Val::S(Expr::Array(a)))
@@ -118,14 +136,16 @@ impl Scalarizer<'_> {
     fn scalar(&mut self, e: &Expr) -> Option<Expr> {
         match self.value(e)? {
             Val::S(s) => Some(s),
-            Val::M(_) => self.unsupported(e, "a nalgebra value where a float is expected"),
+            Val::M(_) | Val::R(_) => {
+                self.unsupported(e, "a nalgebra value where a float is expected")
+            }
         }
     }
 
-    fn mat(&mut self, e: &Expr) -> Option<Mat> {
+    pub(super) fn mat(&mut self, e: &Expr) -> Option<Mat> {
         match self.value(e)? {
             Val::M(m) => Some(m),
-            Val::S(_) => {
+            Val::S(_) | Val::R(_) => {
                 self.fail(
                     e,
                     "a nalgebra value is expected here (a parameter or a local of a nalgebra type)",
@@ -152,6 +172,10 @@ impl Scalarizer<'_> {
         };
         let (l, r) = (self.value(&b.left)?, self.value(&b.right)?);
         Some(match (l, r) {
+            (Val::R(rot), Val::M(x)) if op == "*" => Val::M(self.rotate(&rot, x, whole)?),
+            (Val::R(_), _) | (_, Val::R(_)) => {
+                return self.unsupported(whole, "this operator on a rotation (a rotation applies to a 3-vector or a 3-point: `r * p`)")
+            }
             (Val::S(l), Val::S(r)) => Val::S(Expr::Binary(syn::ExprBinary {
                 left: Box::new(l),
                 right: Box::new(r),
@@ -275,14 +299,17 @@ impl Scalarizer<'_> {
 
     fn method(&mut self, mc: &syn::ExprMethodCall, e: &Expr) -> Option<Val> {
         let recv = self.value(&mc.receiver)?;
-        let Val::M(m) = recv else {
-            let Val::S(r) = recv else { unreachable!() };
-            let mut mc = mc.clone();
-            *mc.receiver = r;
-            for a in mc.args.iter_mut() {
-                *a = self.scalar(a)?;
+        let m = match recv {
+            Val::M(m) => m,
+            Val::R(rot) => return self.rot_method(rot, mc, e),
+            Val::S(r) => {
+                let mut mc = mc.clone();
+                *mc.receiver = r;
+                for a in mc.args.iter_mut() {
+                    *a = self.scalar(a)?;
+                }
+                return Some(Val::S(Expr::MethodCall(mc)));
             }
-            return Some(Val::S(Expr::MethodCall(mc)));
         };
         let name = mc.method.to_string();
         let args: Vec<&Expr> = mc.args.iter().collect();
@@ -531,8 +558,11 @@ impl Scalarizer<'_> {
                     syn::PathArguments::None => parse_quote!(#ident<f64>),
                     args => parse_quote!(#ident #args),
                 };
+                let ctor = segs[segs.len() - 1].ident.to_string();
+                if let Some(v) = self.rotation(&ident.to_string(), &ctor, c, e) {
+                    return v;
+                }
                 if let Some(Nalgebra::Static(shape, _)) = nalgebra_type(&ty) {
-                    let ctor = segs[segs.len() - 1].ident.to_string();
                     return self.construct(shape, &ctor, c, e);
                 }
             }
@@ -541,7 +571,7 @@ impl Scalarizer<'_> {
         for a in c.args.iter_mut() {
             match self.value(a)? {
                 Val::S(s) => *a = s,
-                Val::M(_) => {
+                Val::M(_) | Val::R(_) => {
                     self.fail(a, "a nalgebra value passed to a function is not supported yet: the macro writes a nalgebra value's arithmetic element by element within one function; write the callee's arithmetic here, or pass its elements (`helper(v.x, v.y, v.z)`)");
                     return None;
                 }
