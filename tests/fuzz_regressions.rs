@@ -1329,3 +1329,21 @@ fn a_sum_of_constant_terms_over_an_array() {
     )
     .unwrap();
 }
+
+/// A value that is a literal of constants, under second order: the copy
+/// over duals made it of `f64`s where the container is of duals (it did
+/// not compile before `nalgebra` fuzzing found it).
+#[differentiable(jvp)]
+fn constant_container(x: f64) -> [f64; 2] {
+    let _t = x * 2.0;
+    [0.5_f64 * 2.0, 1.5]
+}
+
+#[test]
+fn a_constant_container_value_has_a_zero_tangent() {
+    let (v, g) = constant_container_backward(0.3, &[1.0, -2.0]);
+    assert_eq!(v, constant_container(0.3));
+    assert_eq!(g.x, 0.0);
+    let (v, t) = constant_container_jvp(0.3, 1.0);
+    assert_eq!((v, t), ([1.0, 1.5], [0.0, 0.0]));
+}

@@ -228,3 +228,20 @@ impl<F: Float + Scalar, const D: usize> Differentiable for Point<F, D> {
         self.coords.visit_mut(path, visitor);
     }
 }
+
+/// A value of constants the generated code holds as an array literal.
+impl<F: Scalar, const R: usize, const C: usize, const N: usize> IntoPlain<SMatrix<F, R, C>>
+    for [F; N]
+{
+    #[inline]
+    fn into_plain(self) -> SMatrix<F, R, C> {
+        matrix(&self)
+    }
+}
+
+impl<F: Scalar, const D: usize, const N: usize> IntoPlain<Point<F, D>> for [F; N] {
+    #[inline]
+    fn into_plain(self) -> Point<F, D> {
+        Point::from(matrix::<F, D, 1>(&self))
+    }
+}

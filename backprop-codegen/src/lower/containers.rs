@@ -154,6 +154,18 @@ impl Lowerer<'_> {
     pub(super) fn array_literal(&mut self, whole: &Expr, elems: &[&Expr]) -> NodeId {
         if !self.mentions_varying(whole) {
             return match self.float_constant(whole) {
+                // In the copy over duals, floats of `__F` (the function's
+                // value may be this literal, a container of `__F`).
+                Some(_) if self.generic_copy() && !elems.is_empty() => {
+                    let inputs: Vec<NodeId> = elems
+                        .iter()
+                        .map(|e| {
+                            let c = self.expr(e);
+                            self.read_as_copy_float(c, e.span())
+                        })
+                        .collect();
+                    self.op(Op::Pack, inputs, Vec::new(), whole.span())
+                }
                 Some(array) => self.constant(&array, ""),
                 None => self.plain_constant(whole),
             };

@@ -17,6 +17,11 @@ impl Lowerer<'_> {
         if !self.may_be_original(id) {
             return id;
         }
+        self.read_as_copy_float(id, span)
+    }
+
+    /// A new constant that reads the constant `id` as `__F`.
+    pub(super) fn read_as_copy_float(&mut self, id: NodeId, span: Span) -> NodeId {
         let name = "__bp_constant";
         let c = ConstArg {
             expr: crate::generic::lifted(name, &self.env.krate),

@@ -31,6 +31,7 @@ mod closures;
 mod constants;
 mod control;
 mod expr;
+mod nalgebra;
 mod output;
 mod plain;
 mod program;
@@ -88,6 +89,10 @@ pub struct Options {
     /// Every program also second order (`jvp`, or `hvp` for a scalar `f64`
     /// value), checked by its test.
     pub modes: bool,
+    /// A tenth of the programs over nalgebra values (see `nalgebra.rs`);
+    /// `nalgebra-only`: all of them.
+    pub nalgebra: bool,
+    pub nalgebra_only: bool,
 }
 
 impl Default for Options {
@@ -100,6 +105,8 @@ impl Default for Options {
             owned_lhs: false,
             carried: 0.08,
             modes: true,
+            nalgebra: true,
+            nalgebra_only: false,
         }
     }
 }
@@ -107,7 +114,7 @@ impl Default for Options {
 impl Options {
     /// The options named in a comma-separated list (`raw-idents,
     /// view-calls, alias-calls, region-bugs, owned-lhs, no-modes,
-    /// carried=0.1`), over the defaults.
+    /// no-nalgebra, nalgebra-only, carried=0.1`), over the defaults.
     pub fn parse(list: &str) -> Result<Options, String> {
         let mut o = Options::default();
         for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
@@ -118,6 +125,8 @@ impl Options {
                 "region-bugs" => o.region_bugs = true,
                 "owned-lhs" => o.owned_lhs = true,
                 "no-modes" => o.modes = false,
+                "no-nalgebra" => o.nalgebra = false,
+                "nalgebra-only" => o.nalgebra_only = true,
                 _ => match item.strip_prefix("carried=").map(str::parse::<f64>) {
                     Some(Ok(w)) if (0.0..=0.2).contains(&w) => o.carried = w,
                     _ => return Err(format!("unknown generator option `{item}`")),
@@ -172,7 +181,18 @@ pub fn generate(config: &Config) -> Batch {
         if i % per == 0 {
             done.clear();
         }
-        let rng = Rng::new(master.next_u64());
+        let seed = master.next_u64();
+        let mut rng = Rng::new(seed);
+        // One program in ten (by its seed, so the others stay as they were).
+        if config.options.nalgebra && seed % 10 == 7 || config.options.nalgebra_only {
+            // A program over nalgebra values, which no later program calls.
+            let name = format!("f{i:04}");
+            let text = nalgebra::program(&mut rng, &name, &mut stats);
+            let part = &mut texts[i / per];
+            part.push_str(&format!("// {name}\n{text}\n"));
+            stats.add("programs", 1);
+            continue;
+        }
         let mut p = Program::new(rng, i, &done, &config.options, &vocab);
         p.generate();
         let text = p.render();
@@ -213,7 +233,9 @@ fn header(config: &Config, part: usize) -> String {
          #[allow(unused_imports)]\n\
          use backprop::{{hvpcheck, jvpcheck}};\n\
          #[allow(unused_imports)]\n\
-         use std::f64::consts::{{E, FRAC_1_SQRT_2, FRAC_PI_4, LN_2, PI}};\n\n",
+         use std::f64::consts::{{E, FRAC_1_SQRT_2, FRAC_PI_4, LN_2, PI}};\n\
+         #[allow(unused_imports)]\n\
+         use backprop::nalgebra::{{Matrix2, Matrix2x3, Matrix3, Point3, Rotation3, SMatrix, SVector, UnitQuaternion, Vector2, Vector3, Vector4}};\n\n",
         config.seed,
         config.count,
         part,

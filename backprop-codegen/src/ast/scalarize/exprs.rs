@@ -553,11 +553,23 @@ impl Scalarizer<'_> {
             if segs.len() >= 2 {
                 let ty_seg = segs[segs.len() - 2];
                 let (ident, args) = (&ty_seg.ident, &ty_seg.arguments);
-                // `Vector3::new` names no element type.
-                let ty: syn::Type = match args {
+                // `Vector3::new` names no element type, `SMatrix::<_, 3, 2>`
+                // leaves it to inference: the shape is what matters here.
+                let mut ty: syn::Type = match args {
                     syn::PathArguments::None => parse_quote!(#ident<f64>),
                     args => parse_quote!(#ident #args),
                 };
+                if let syn::Type::Path(tp) = &mut ty {
+                    if let Some(syn::PathArguments::AngleBracketed(a)) =
+                        tp.path.segments.last_mut().map(|s| &mut s.arguments)
+                    {
+                        if let Some(syn::GenericArgument::Type(t @ syn::Type::Infer(_))) =
+                            a.args.first_mut()
+                        {
+                            *t = parse_quote!(f64);
+                        }
+                    }
+                }
                 let ctor = segs[segs.len() - 1].ident.to_string();
                 if let Some(v) = self.rotation(&ident.to_string(), &ctor, c, e) {
                     return v;
@@ -584,13 +596,13 @@ impl Scalarizer<'_> {
     /// `identity()`, `from_element(v)`, `origin()`.
     fn construct(&mut self, shape: Shape, ctor: &str, c: &syn::ExprCall, e: &Expr) -> Option<Val> {
         let n = shape.len();
-        let zero: Expr = parse_quote!(0.0);
+        let zero = self.typed(parse_quote!(0.0));
         let c_out: Vec<Expr> = match (ctor, c.args.len()) {
             ("new", k) if k == n => {
                 let args: Vec<Expr> = c
                     .args
                     .iter()
-                    .map(|a| self.scalar(a))
+                    .map(|a| self.scalar(a).map(|a| self.typed(a)))
                     .collect::<Option<_>>()?;
                 // Written row by row; held column by column.
                 (0..n)
@@ -601,10 +613,18 @@ impl Scalarizer<'_> {
                     .collect()
             }
             ("zeros" | "origin", 0) => vec![zero; n],
+            // `Point3::from(v)`, `Vector3::from(p)`: the same elements.
+            ("from", 1) => {
+                let m = self.mat(&c.args[0])?;
+                if m.shape.len() != n {
+                    return self.unsupported(e, "`from` of a value of another size");
+                }
+                m.c
+            }
             ("identity", 0) => (0..n)
                 .map(|p| {
                     if p % shape.rows == p / shape.rows {
-                        parse_quote!(1.0)
+                        self.typed(parse_quote!(1.0))
                     } else {
                         zero.clone()
                     }
@@ -612,12 +632,54 @@ impl Scalarizer<'_> {
                 .collect(),
             ("from_element" | "repeat", 1) => {
                 let v = self.scalar(&c.args[0])?;
+                let v = self.typed(v);
                 let v = self.atom(v, "elem");
                 vec![v; n]
             }
             _ => return self.unsupported(e, &format!("`{ctor}` with these arguments")),
         };
         Some(Val::M(Mat { shape, c: c_out }))
+    }
+
+    /// A float literal with the function's float type (`0.5_f64`): an
+    /// element written out must have a type where a method reads it
+    /// (`(0.5_f64 * 0.5_f64).sqrt()`), as nalgebra's generic value gave
+    /// it. Any other expression as it is.
+    fn typed(&self, e: Expr) -> Expr {
+        let suffix = match &self.float {
+            syn::Type::Path(p) if p.path.is_ident("f64") || p.path.is_ident("f32") => {
+                p.path.get_ident().map(|i| i.to_string())
+            }
+            _ => None,
+        };
+        let Some(suffix) = suffix else {
+            return e;
+        };
+        let lit = |l: &syn::Lit| -> Option<syn::Lit> {
+            let digits = match l {
+                syn::Lit::Float(f) if f.suffix().is_empty() => f.base10_digits().to_string(),
+                syn::Lit::Int(i) if i.suffix().is_empty() => format!("{}.0", i.base10_digits()),
+                _ => return None,
+            };
+            Some(syn::Lit::Float(syn::LitFloat::new(
+                &format!("{digits}_{suffix}"),
+                l.span(),
+            )))
+        };
+        match &e {
+            Expr::Lit(l) => match lit(&l.lit) {
+                Some(t) => parse_quote!(#t),
+                None => e,
+            },
+            Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)) => match &*u.expr {
+                Expr::Lit(l) => match lit(&l.lit) {
+                    Some(t) => parse_quote!(-#t),
+                    None => e,
+                },
+                _ => e,
+            },
+            _ => e,
+        }
     }
 
     /// An `if`, a `match` or a block: its blocks rewritten; where its value
