@@ -18,7 +18,9 @@
 //! ctxt (the errors)      names (fresh identifiers)
 //!   -> parse   syn::parse2 of the item; args::parse of the attribute;
 //!              ast: each parameter's kind (float, array, plain container,
-//!              model, constant) and whether it is differentiable
+//!              model, constant) and whether it is differentiable; a body
+//!              over static nalgebra values written on their elements
+//!              (ast::scalarize), so that the rest sees floats
 //!   -> lower   the body to a graph: one node per value, one edge per use,
 //!              children before parents; loops, branches and closures are
 //!              regions of their own (graph, with types: what is known of
