@@ -1347,3 +1347,50 @@ fn a_constant_container_value_has_a_zero_tangent() {
     let (v, t) = constant_container_jvp(0.3, 1.0);
     assert_eq!((v, t), ([1.0, 1.5], [0.0, 0.0]));
 }
+
+/// Programs over nalgebra values that fuzzing found failing.
+#[cfg(feature = "nalgebra")]
+mod nalgebra {
+    use backprop::nalgebra::{Point3, UnitQuaternion, Vector2, Vector3};
+    use backprop::prelude::*;
+
+    /// A rotation by a constant axis-angle under `jvp`: in the copy over
+    /// duals, the quaternion's elements (a tuple bound from a branch of
+    /// constants) were not known to be floats, and the vector value was
+    /// rejected (seed 20261229 with `nalgebra-only`, `f0724`).
+    #[differentiable(jvp)]
+    fn constant_rotation(p0: &Point3<f64>, p1: f64) -> Vector3<f64> {
+        let mut t1 = Vector2::zeros();
+        for i in 0..3 {
+            t1 += Vector2::new(p1, p1) * (i as f64 + 1.0);
+            t1 = t1.map(|x| x.tanh());
+        }
+        let _t2 = t1.x + p0.x;
+        let w =
+            Vector3::new(-0.77_f64, -0.70, -0.60).component_mul(&Vector3::new(-0.74, 0.19, 0.16));
+        UnitQuaternion::from_scaled_axis(w)
+            * Vector3::from_element(-0.78_f64).cross(&Vector3::from_element(p1))
+    }
+
+    #[test]
+    fn a_constant_rotation_of_a_vector_value() {
+        let (p0, p1) = (Point3::new(0.1, 0.2, 0.3), 0.4);
+        let up = Vector3::new(0.5, -0.2, 0.3);
+        let (v, _) = constant_rotation_backward(&p0, p1, &up);
+        assert_eq!(v, constant_rotation(&p0, p1));
+        let check = GradCheck::new().upstream(&up);
+        check
+            .check(&(p0, p1), |(p0, p1)| {
+                constant_rotation_backward(p0, *p1, &up)
+            })
+            .unwrap();
+        check
+            .check_jvp(
+                &(p0, p1),
+                &(Point3::new(0.3, 0.1, 0.2), 0.7),
+                |(p0, p1)| constant_rotation_backward(p0, *p1, &up),
+                |(p0, p1), (t0, t1)| constant_rotation_jvp(p0, *p1, t0, *t1),
+            )
+            .unwrap();
+    }
+}

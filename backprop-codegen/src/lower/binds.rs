@@ -75,6 +75,18 @@ impl Lowerer<'_> {
                     }
                     return;
                 }
+                // `let (a, b): (f64, f64) = ..;`: each name so typed is a float.
+                if let (Pat::Tuple(pats), syn::Type::Tuple(tys)) = (&*pt.pat, &*pt.ty) {
+                    self.bind(&pt.pat, expr);
+                    for (p, ty) in pats.elems.iter().zip(&tys.elems) {
+                        if let (Pat::Ident(pi), true) = (p, self.is_float_type(ty)) {
+                            if let Some(id) = self.lookup(&pi.ident.to_string()) {
+                                self.graph.typed_floats.insert(id);
+                            }
+                        }
+                    }
+                    return;
+                }
                 self.bind(&pt.pat, expr)
             }
             // `let &x = e;` is `let x = *e;`.

@@ -732,7 +732,9 @@ impl Scalarizer<'_> {
         let names: Vec<syn::Ident> = (0..shape.len())
             .map(|k| self.fresh(&format!("{}_{}", self.ctx, shape.suffix(k))))
             .collect();
-        self.stmts.push(parse_quote!(let (#(#names),*) = #out;));
+        let tys = names.iter().map(|_| &self.float);
+        self.stmts
+            .push(parse_quote!(let (#(#names),*): (#(#tys),*) = #out;));
         Some(Val::M(Mat {
             shape,
             c: names.iter().map(|n| parse_quote!(#n)).collect(),

@@ -139,8 +139,9 @@ impl Scalarizer<'_> {
                 }
             })
             .collect();
+        let tys = names.iter().map(|_| &self.float);
         self.stmts.push(parse_quote! {
-            let (#(#names),*) = if #sq > #eps {
+            let (#(#names),*): (#(#tys),*) = if #sq > #eps {
                 let #angle = #sq.sqrt();
                 let #ux = #wx / #angle;
                 let #uy = #wy / #angle;
@@ -188,8 +189,9 @@ impl Scalarizer<'_> {
         let small = ve
             .iter()
             .map(|x| -> Expr { parse_quote!(#x * (1.0 - #nn / 6.0)) });
+        let tys = names.iter().map(|_| &self.float);
         self.stmts.push(parse_quote! {
-            let (#(#names),*) = if #nn <= #eps {
+            let (#(#names),*): (#(#tys),*) = if #nn <= #eps {
                 (1.0 - #nn / 2.0, #(#small),*)
             } else {
                 let #n = #nn.sqrt();
