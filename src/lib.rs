@@ -293,7 +293,9 @@ pub mod __private {
         UnliftFloat,
     };
     pub use backprop_runtime::each::each;
-    pub use backprop_runtime::fixed::{fixed_index, fixed_index_vjp, fixed_view, fixed_zeros};
+    pub use backprop_runtime::fixed::{
+        fixed_copy, fixed_index, fixed_index_vjp, fixed_view, fixed_zeros,
+    };
     pub use backprop_runtime::gradcheck::{flatten, Gradient};
     pub use backprop_runtime::kernels::{map_vjp, map_vjp_g, map_vjp_out, map_vjp_x, zip, zip_map};
     pub use backprop_runtime::model::fields::{

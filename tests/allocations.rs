@@ -452,3 +452,62 @@ fn a_function_of_nalgebra_values_allocates_nothing() {
     })
     .unwrap();
 }
+
+/// A projection whose value is a nalgebra vector, and a cross product
+/// whose value is an `[f64; 3]`: the value and its upstream gradient are
+/// on the stack.
+#[cfg(feature = "nalgebra")]
+#[differentiable(jvp)]
+fn projected(p: &backprop::nalgebra::Vector3<f64>, f: f64) -> backprop::nalgebra::Vector2<f64> {
+    backprop::nalgebra::Vector2::new(p.x / p.z, p.y / p.z) * f
+}
+
+#[differentiable(jvp)]
+fn crossed(a: [f64; 3], b: &[f64; 3]) -> [f64; 3] {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
+}
+
+#[test]
+fn a_fixed_size_value_allocates_nothing() {
+    let (a, b) = ([0.5, -1.0, 2.0], [1.5, 0.25, -0.75]);
+    let d = [1.0, -0.5, 0.25];
+    let n = allocations(|| crossed_backward(a, &b, &d));
+    assert_eq!(n, 0, "allocations of crossed_backward");
+    let (v, g) = crossed_backward(a, &b, &d);
+    assert_eq!(v, crossed(a, &b));
+    // d · (a × b) = a · (b × d) = b · (d × a).
+    let bxd = crossed(b, &d);
+    assert_eq!(
+        g.a.map(|x| (x * 1e12).round()),
+        bxd.map(|x| (x * 1e12).round())
+    );
+    GradCheck::new()
+        .upstream(&d)
+        .check(&(a, b), |(a, b)| crossed_backward(*a, b, &d))
+        .unwrap();
+    #[cfg(feature = "nalgebra")]
+    {
+        use backprop::nalgebra::{Vector2, Vector3};
+        let (p, up) = (Vector3::new(0.4, -0.2, 2.5), Vector2::new(1.0, -0.5));
+        let n = allocations(|| projected_backward(&p, 1.5, &up));
+        assert_eq!(n, 0, "allocations of projected_backward");
+        let (v, _) = projected_backward(&p, 1.5, &up);
+        assert_eq!(v, projected(&p, 1.5));
+        let check = GradCheck::new().upstream(&up);
+        check
+            .check(&(p, 1.5), |(p, f)| projected_backward(p, *f, &up))
+            .unwrap();
+        check
+            .check_jvp(
+                &(p, 1.5),
+                &(Vector3::new(0.1, 0.3, -0.2), 0.5),
+                |(p, f)| projected_backward(p, *f, &up),
+                |(p, f), (tp, tf)| projected_jvp(p, *f, tp, *tf),
+            )
+            .unwrap();
+    }
+}

@@ -1351,7 +1351,7 @@ fn a_constant_container_value_has_a_zero_tangent() {
 /// Programs over nalgebra values that fuzzing found failing.
 #[cfg(feature = "nalgebra")]
 mod nalgebra {
-    use backprop::nalgebra::{Point3, UnitQuaternion, Vector2, Vector3};
+    use backprop::nalgebra::{Point3, Rotation3, UnitQuaternion, Vector2, Vector3};
     use backprop::prelude::*;
 
     /// A rotation by a constant axis-angle under `jvp`: in the copy over
@@ -1370,6 +1370,27 @@ mod nalgebra {
             Vector3::new(-0.77_f64, -0.70, -0.60).component_mul(&Vector3::new(-0.74, 0.19, 0.16));
         UnitQuaternion::from_scaled_axis(w)
             * Vector3::from_element(-0.78_f64).cross(&Vector3::from_element(p1))
+    }
+
+    /// A rotation matrix of a constant axis-angle applied to a constant
+    /// vector, beside a varying one, under `jvp` (seed 20261229,
+    /// `nalgebra-only`, `f0337`): the matrix was a tuple bound from a
+    /// branch of constants, whose elements the copy over duals did not know
+    /// to be floats; each element is now a `let` of its own.
+    #[differentiable(jvp)]
+    fn constant_rotation_matrix(p2: f64) -> Vector3<f64> {
+        let w = Vector3::new(0.70_f64, -0.56, 0.31);
+        Rotation3::from_scaled_axis(w) * Vector3::from_element(0.41_f64) + Vector3::from_element(p2)
+    }
+
+    #[test]
+    fn a_constant_rotation_matrix_beside_a_varying_vector() {
+        let up = Vector3::new(0.5, -0.2, 0.3);
+        let (v, g) = constant_rotation_matrix_backward(0.4, &up);
+        assert_eq!(v, constant_rotation_matrix(0.4));
+        assert!((g.p2 - up.sum()).abs() < 1e-15);
+        let (_, t) = constant_rotation_matrix_jvp(0.4, 2.0);
+        assert_eq!(t, Vector3::from_element(2.0));
     }
 
     #[test]

@@ -180,6 +180,8 @@ pub struct Function {
     /// The body as the user wrote it, where the macro reads another (a
     /// body over nalgebra values, written on their elements).
     pub written: Option<Box<syn::Block>>,
+    /// A value of a statically sized nalgebra type: its shape.
+    pub matrix_output: Option<matrices::Shape>,
 }
 
 /// Classifies a parameter or return type; `by_ref` tells whether it was behind `&`.
@@ -462,6 +464,7 @@ impl Function {
             float_param,
             self_ty: args.self_ty.clone(),
             written,
+            matrix_output: output,
         })
     }
 }

@@ -107,6 +107,25 @@ impl<F, const N: usize> FixedGrad<F, N> {
     fn new(elems: [F; N]) -> Self {
         FixedGrad { elems, shape: [N] }
     }
+
+    /// The numbers `elems`.
+    #[inline]
+    pub fn from_elems(elems: [F; N]) -> Self {
+        Self::new(elems)
+    }
+
+    /// The numbers.
+    #[inline]
+    pub fn elems(&self) -> &[F; N] {
+        &self.elems
+    }
+}
+
+/// A copy of the `N` floats of `a` (an upstream gradient of a function
+/// whose value is a fixed-size container: `&[f64; 3]`, `&Vector3<f64>`).
+#[inline]
+pub fn fixed_copy<F: Copy, const N: usize>(a: &impl AsFixed<F, N>) -> FixedGrad<F, N> {
+    FixedGrad::new(*a.as_fixed())
 }
 
 /// The gradient of a [`Fixed`] where nothing reaches it: zeros.

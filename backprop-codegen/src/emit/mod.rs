@@ -99,7 +99,7 @@ pub fn emit(
     let each = each.map(|span| match repeatable(plan, func, span) {
         Ok(()) => {
             // The parameters' views (a tuple value is no plain container).
-            let views = plain_views(&cx, None);
+            let views = plain_views(&cx, None, false);
             let body = each::Body {
                 once: quote!(#views #used #once),
                 sweep: quote!(#unpack #(#reverse)* #gradient),
@@ -113,7 +113,14 @@ pub fn emit(
             quote!(#error #fallback)
         }
     });
-    let views = plain_views(&cx, Some(&frame.d_out));
+    let fixed_value = matches!(
+        l.graph.get(l.outputs[0]).node,
+        crate::graph::Node::Op {
+            op: crate::vocab::Op::PackFixed,
+            ..
+        }
+    );
+    let views = plain_views(&cx, Some(&frame.d_out), fixed_value);
     let value = plain_value(&cx, value);
     quote! {
         #items
@@ -138,7 +145,7 @@ pub fn emit(
 /// container (`&[f64]`, `Vec<f64>`, `[f64; N]`): the generated code reads
 /// its elements as an array. With `d_out`, the upstream gradient of a value
 /// that is a container, as an array too.
-fn plain_views(cx: &Cx, d_out: Option<&Ident>) -> TokenStream {
+fn plain_views(cx: &Cx, d_out: Option<&Ident>, fixed_value: bool) -> TokenStream {
     let bp = cx.bp;
     let params = cx
         .func
@@ -158,9 +165,17 @@ fn plain_views(cx: &Cx, d_out: Option<&Ident>) -> TokenStream {
                 quote!(let #x = #bp::plain_view(&#x);)
             }
         });
-    let d_out = d_out
-        .filter(|_| cx.func.plain_output.is_some())
-        .map(|d| quote!(let #d = &#bp::plain_owned(#d);));
+    let d_out = d_out.filter(|_| cx.func.plain_output.is_some()).map(|d| {
+        match (fixed_value, cx.func.matrix_output) {
+            // The value is made on the stack (`Op::PackFixed`): its upstream too.
+            (true, Some(shape)) => {
+                let n = proc_macro2::Literal::usize_unsuffixed(shape.len());
+                quote!(let #d = &#bp::fixed_copy::<_, #n>(#d);)
+            }
+            (true, None) => quote!(let #d = &#bp::fixed_copy(#d);),
+            (false, _) => quote!(let #d = &#bp::plain_owned(#d);),
+        }
+    });
     quote!(#(#params)* #d_out)
 }
 
@@ -195,7 +210,7 @@ pub fn forward_item(
     };
     let unread = unread_params(plan, &cx, true);
     let probes = constant_fields(l, &cx);
-    let views = plain_views(&cx, None);
+    let views = plain_views(&cx, None, false);
     let value = plain_value(&cx, value);
     let item = &func.item;
     let (attrs, vis) = (&item.attrs, &item.vis);

@@ -527,3 +527,35 @@ pub(super) fn slice_methods(
     }
     Rewrite { containers, krate }.visit_expr_mut(expr);
 }
+
+/// A function whose value is a fixed-size container (`-> [f64; 3]`,
+/// `-> Vector3<f64>`) written as a literal of its elements that nothing
+/// else reads: the literal is made on the stack (`Op::PackFixed`), and so
+/// is the upstream gradient.
+pub(super) fn fixed_value(
+    graph: &mut crate::graph::Graph,
+    func: &crate::ast::Function,
+    outputs: &[NodeId],
+) {
+    let ([output], Some(crate::ast::Plain::Fixed)) = (outputs, func.plain_output) else {
+        return;
+    };
+    let Node::Op { op: Op::Pack, .. } = graph.get(*output).node else {
+        return;
+    };
+    let read = graph.ids().any(|id| match &graph.get(id).node {
+        Node::Op { inputs, .. } => inputs.contains(output),
+        Node::Loop(lp) => lp.inputs.contains(output),
+        Node::Branch(b) => b.arm_inputs.iter().any(|a| a.contains(output)),
+        Node::Out { of, .. } => of == output,
+        _ => false,
+    });
+    if !read {
+        if let Node::Op {
+            op: ref mut kind, ..
+        } = graph.nodes[output.index()].node
+        {
+            *kind = Op::PackFixed;
+        }
+    }
+}

@@ -190,6 +190,7 @@ pub fn lower_with(func: &Function, cx: &mut Ctxt, env: &Env) -> Option<Lowered> 
     if l.cx.has_errors() {
         return None;
     }
+    containers::fixed_value(&mut l.graph, func, &outputs);
     Some(Lowered {
         graph: l.graph,
         outputs,

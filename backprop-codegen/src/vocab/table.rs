@@ -693,6 +693,21 @@ vocabulary! {
         axes: Axes::Vector,
         ..ROW
     },
+    /// `[a, b, c]` that is the function's value, a container of a fixed
+    /// size (`-> [f64; 3]`, `-> Vector3<f64>`): on the stack, its upstream
+    /// gradient too (`bp::fixed_copy`).
+    PackFixed => OpDef {
+        name: "pack_fixed",
+        function: Some(&[Operands]),
+        function_usage: "`[a, b, c]`",
+        forward: "pack_fixed",
+        rules: Rules::Indexed("pack_fixed_vjp"),
+        reads_out: false,
+        // The value of a function: `tests/plain_data.rs`, `tests/nalgebra.rs`.
+        example: "",
+        axes: Axes::Vector,
+        ..ROW
+    },
     /// A model's field that a closure walks, read as an array whatever its
     /// type (`self.c.iter().map(..)` of a `Vec<f64>` or an `Array1<f64>`):
     /// its gradient goes back in the field's own type.

@@ -9,6 +9,7 @@
 
 use super::places::{AxisSlice, Lane, Placed, PlacedAt, Sliced};
 use crate::contrib::Contribution;
+use crate::fixed::FixedGrad;
 use crate::unbroadcast::SumTo;
 use crate::value::{Cot, Float, Value};
 use ndarray::{
@@ -60,6 +61,27 @@ pub fn pack<F: Float>(items: &[&F]) -> Array1<F> {
 #[doc(hidden)]
 pub fn pack_vjp<F: Float>(g: impl Cot<Array1<F>>, _items: &[&F], k: usize) -> F {
     g.get()[k]
+}
+
+/// [`pack`] where the floats are the function's value, a container of a
+/// fixed size (`-> [f64; 3]`, `-> Vector3<f64>`): on the stack.
+///
+/// Adjoint: `∂items[k] = g[k]` ([`pack_fixed_vjp`]).
+#[doc(hidden)]
+#[inline]
+pub fn pack_fixed<F: Float, const N: usize>(items: &[&F; N]) -> FixedGrad<F, N> {
+    FixedGrad::from_elems(items.map(|x| *x))
+}
+
+/// Adjoint of [`pack_fixed`] with respect to `items[k]`.
+#[doc(hidden)]
+#[inline]
+pub fn pack_fixed_vjp<F: Float, const N: usize>(
+    g: impl Cot<FixedGrad<F, N>>,
+    _items: &[&F; N],
+    k: usize,
+) -> F {
+    g.get().elems()[k]
 }
 
 /// Adjoint of [`concat()`] with respect to `arrays[k]`: the `k`-th piece of `g`.

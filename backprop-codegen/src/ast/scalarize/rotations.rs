@@ -139,24 +139,25 @@ impl Scalarizer<'_> {
                 }
             })
             .collect();
-        let tys = names.iter().map(|_| &self.float);
-        self.stmts.push(parse_quote! {
-            let (#(#names),*): (#(#tys),*) = if #sq > #eps {
-                let #angle = #sq.sqrt();
-                let #ux = #wx / #angle;
-                let #uy = #wy / #angle;
-                let #uz = #wz / #angle;
-                let #sqx = #ux * #ux;
-                let #sqy = #uy * #uy;
-                let #sqz = #uz * #uz;
-                let #sin = #angle.sin();
-                let #cos = #angle.cos();
-                let #omc = 1.0 - #cos;
-                (#(#exact),*)
-            } else {
-                (#(#taylor),*)
-            };
-        });
+        // One float a `let`, each element's branch on its own (the exact
+        // formula's parts are made whatever the branch, from an angle of 1
+        // where the square root is not taken).
+        let ty = &self.float;
+        self.stmts
+            .push(parse_quote!(let #angle: #ty = if #sq > #eps { #sq.sqrt() } else { 1.0 };));
+        for (u, wi) in [(&ux, wx), (&uy, wy), (&uz, wz)] {
+            self.stmts.push(parse_quote!(let #u: #ty = #wi / #angle;));
+        }
+        for (q, u) in [(&sqx, &ux), (&sqy, &uy), (&sqz, &uz)] {
+            self.stmts.push(parse_quote!(let #q: #ty = #u * #u;));
+        }
+        self.stmts.push(parse_quote!(let #sin: #ty = #angle.sin();));
+        self.stmts.push(parse_quote!(let #cos: #ty = #angle.cos();));
+        self.stmts.push(parse_quote!(let #omc: #ty = 1.0 - #cos;));
+        for ((n, e), t) in names.iter().zip(exact).zip(&taylor) {
+            self.stmts
+                .push(parse_quote!(let #n: #ty = if #sq > #eps { #e } else { #t };));
+        }
         Rot::Matrix(names.iter().map(name).collect())
     }
 
@@ -184,21 +185,22 @@ impl Scalarizer<'_> {
             .map(|n| self.fresh(&format!("{ctx}_{n}")))
             .collect();
         let [n, s] = ["n", "s"].map(|x| self.fresh(&format!("{ctx}_{x}")));
-        let eps = &self.eps;
-        let scaled = ve.iter().map(|x| bin(x, "*", &name(&s)));
-        let small = ve
-            .iter()
-            .map(|x| -> Expr { parse_quote!(#x * (1.0 - #nn / 6.0)) });
-        let tys = names.iter().map(|_| &self.float);
-        self.stmts.push(parse_quote! {
-            let (#(#names),*): (#(#tys),*) = if #nn <= #eps {
-                (1.0 - #nn / 2.0, #(#small),*)
-            } else {
-                let #n = #nn.sqrt();
-                let #s = #n.sin() / #n;
-                (#n.cos(), #(#scaled),*)
-            };
-        });
+        let eps = self.eps.clone();
+        let ty = self.float.clone();
+        // One float a `let`, each element's branch on its own (see `rodrigues`).
+        self.stmts
+            .push(parse_quote!(let #n: #ty = if #nn <= #eps { 1.0 } else { #nn.sqrt() };));
+        self.stmts.push(parse_quote!(let #s: #ty = #n.sin() / #n;));
+        let qw = &names[0];
+        self.stmts.push(
+            parse_quote!(let #qw: #ty = if #nn <= #eps { 1.0 - #nn / 2.0 } else { #n.cos() };),
+        );
+        for (q, x) in names[1..].iter().zip(&ve) {
+            let scaled = bin(x, "*", &name(&s));
+            self.stmts.push(parse_quote!(
+                let #q: #ty = if #nn <= #eps { #x * (1.0 - #nn / 6.0) } else { #scaled };
+            ));
+        }
         Rot::Quaternion(names.iter().map(name).collect())
     }
 
