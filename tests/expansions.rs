@@ -42,6 +42,8 @@ snapshot!(model_method);
 snapshot!(nested_records);
 snapshot!(polar);
 snapshot!(polar_caller);
+#[cfg(feature = "nalgebra")]
+snapshot!(reprojection);
 snapshot!(rnn);
 snapshot!(rosenbrock_slice);
 snapshot!(shadowing);
@@ -427,6 +429,37 @@ fn linear_fit() {
     assert!((g.w - dw).abs() < 1e-14 && (g.b - db).abs() < 1e-14);
     gradcheck(&(w, b), |&(w, b)| {
         e::linear_fit_backward(w, b, &xs, &ys, 1.0)
+    })
+    .unwrap();
+}
+
+#[cfg(feature = "nalgebra")]
+#[test]
+fn reprojection() {
+    use backprop::nalgebra::{Matrix3, Point3, Vector2, Vector3};
+    use reprojection::{expanded as e, source as s};
+    let r = Matrix3::new(0.9, -0.1, 0.2, 0.1, 0.95, -0.05, -0.2, 0.1, 0.97);
+    let (t, p) = (Vector3::new(0.1, -0.2, 3.0), Point3::new(0.5, 0.3, 1.0));
+    let o = Vector2::new(0.2, 0.05);
+    same(
+        e::reprojection_backward(&r, &t, &p, 1.2, &o, 1.0),
+        s::reprojection_backward(&r, &t, &p, 1.2, &o, 1.0),
+    );
+    let (v, g) = e::reprojection_backward(&r, &t, &p, 1.2, &o, 1.0);
+    assert_eq!(v, s::reprojection(&r, &t, &p, 1.2, &o));
+    // By hand: the residual's gradient through the projection.
+    let q = r * p.coords + t;
+    let e2 = Vector2::new(1.2 * q.x / q.z - o.x, 1.2 * q.y / q.z - o.y) * 2.0;
+    let dq = Vector3::new(
+        e2.x * 1.2 / q.z,
+        e2.y * 1.2 / q.z,
+        -1.2 * (e2.x * q.x + e2.y * q.y) / (q.z * q.z),
+    );
+    for (a, b) in g.t.iter().zip(dq.iter()) {
+        assert!((a - b).abs() < 1e-14, "{a} against {b}");
+    }
+    gradcheck(&(r, t, p, 1.2), |(r, t, p, f)| {
+        e::reprojection_backward(r, t, p, *f, &o, 1.0)
     })
     .unwrap();
 }
