@@ -587,8 +587,12 @@ fn visits(input: &ItemStruct, fields: &[Field<'_>], krate: &TokenStream) -> Toke
     }
     let import = probes.then(|| quote!(use #bp::{ViaConstant as _, ViaModel as _};));
     let where_clause = (!predicates.is_empty()).then(|| quote!(where #(#predicates,)*));
+    let allow = probes.then(|| {
+        quote!(#[allow(clippy::needless_borrow, reason = "the borrow of a probe picks the impl: a model's visit, or a constant's")])
+    });
     quote! {
         #[automatically_derived]
+        #allow
         impl #impl_generics #bp::Differentiable for #name #ty_generics #where_clause {
             fn visit<'__bp>(&'__bp self, path: &mut #bp::Path, visitor: &mut dyn #bp::Visitor<'__bp>) {
                 #import

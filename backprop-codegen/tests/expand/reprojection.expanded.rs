@@ -24,6 +24,10 @@ pub struct ReprojectionGrad {
     pub f: f64,
 }
 #[automatically_derived]
+#[allow(
+    clippy::needless_borrow,
+    reason = "the borrow of a probe picks the impl: a model's visit, or a constant's"
+)]
 impl ::backprop::__private::Differentiable for ReprojectionGrad {
     fn visit<'__bp>(
         &'__bp self,
