@@ -305,6 +305,8 @@ pub mod __private {
     pub use backprop_runtime::model::{
         visit_field, visit_field_mut, Differentiable, Path, Visitor, VisitorMut,
     };
+    #[cfg(feature = "nalgebra")]
+    pub use backprop_runtime::nalgebra::{pack_matrix, pack_matrix_vjp};
     pub use backprop_runtime::ops::*;
     pub use backprop_runtime::plain::{
         plain_from, plain_owned, plain_slice, plain_view, plain_view_vjp,

@@ -511,3 +511,58 @@ fn rotations_by_quaternions_and_matrices_at_and_away_from_zero() {
         }
     }
 }
+
+/// A projection that other functions call with nalgebra values.
+#[differentiable(hvp)]
+fn squared_projection(q: &Vector3<f64>, f: f64) -> f64 {
+    (Vector2::new(q.x / q.z, q.y / q.z) * f).norm_squared()
+}
+
+/// The residuals of two observations of one point, through a call per
+/// observation: the rotated point is made again as a `Vector3` for the
+/// callee, whose gradient comes back into its elements.
+#[differentiable(hvp)]
+fn two_views(w: &Vector3<f64>, x: &Point3<f64>, f: f64) -> f64 {
+    let q = Rotation3::from_scaled_axis(*w) * x;
+    let moved = q.coords + Vector3::new(0.5, 0.0, 0.0);
+    squared_projection(&q.coords, f) + squared_projection(&moved, f) * 0.5
+}
+
+#[test]
+fn calls_with_nalgebra_arguments() {
+    let (w, x, f) = (
+        Vector3::new(0.1, -0.2, 0.3),
+        Point3::new(0.5, 0.3, 2.0),
+        1.5,
+    );
+    let (v, g) = two_views_backward(&w, &x, f, 1.0);
+    assert_eq!(v, two_views(&w, &x, f));
+    // The same function written in one body.
+    let one = |w: &Vector3<f64>, x: &Point3<f64>, f: f64| {
+        let q = Rotation3::from_scaled_axis(*w) * x;
+        let m = q.coords + Vector3::new(0.5, 0.0, 0.0);
+        (Vector2::new(q.x / q.z, q.y / q.z) * f).norm_squared()
+            + (Vector2::new(m.x / m.z, m.y / m.z) * f).norm_squared() * 0.5
+    };
+    assert_eq!(v, one(&w, &x, f));
+    let (_, gq) = squared_projection_backward(&(Rotation3::from_scaled_axis(w) * x).coords, f, 1.0);
+    assert!(gq.q.norm() > 0.0 && g.w.norm() > 0.0);
+    let p = (w, x, f);
+    let t = (
+        Vector3::new(0.3, 0.1, -0.2),
+        Point3::new(0.1, 0.2, 0.3),
+        0.5,
+    );
+    gradcheck(&p, |(w, x, f)| two_views_backward(w, x, *f, 1.0)).unwrap();
+    jvpcheck(
+        &p,
+        &t,
+        |(w, x, f)| two_views_backward(w, x, *f, 1.0),
+        |(w, x, f), (tw, tx, tf)| two_views_jvp(w, x, *f, tw, tx, *tf),
+    )
+    .unwrap();
+    hvpcheck(&p, &t, |(w, x, f), (tw, tx, tf)| {
+        two_views_hvp(w, x, *f, tw, tx, *tf)
+    })
+    .unwrap();
+}

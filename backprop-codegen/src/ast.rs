@@ -363,7 +363,7 @@ impl Function {
             ReturnType::Type(_, ty) => matrix_shape(ty),
             ReturnType::Default => None,
         };
-        let written = scalarized(&mut item, &params, args, output, cx);
+        let written = scalarized(&mut item, &params, args, output, krate, cx);
         let sig = &item.sig;
 
         mark_differentiable(&mut params, args, sig, cx);
@@ -489,6 +489,7 @@ fn scalarized(
     params: &[Param],
     args: &Args,
     output: Option<matrices::Shape>,
+    krate: &TokenStream,
     cx: &mut Ctxt,
 ) -> Option<Box<syn::Block>> {
     for p in params {
@@ -506,9 +507,12 @@ fn scalarized(
             );
         }
     }
-    let matrices: Vec<(Ident, matrices::Shape)> = params
+    let matrices: Vec<(Ident, matrices::Shape, bool)> = params
         .iter()
-        .filter_map(|p| Some((p.ident.clone(), p.matrix?)))
+        .filter_map(|p| {
+            let by_ref = matches!(strip_type(&p.ty), Type::Reference(_));
+            Some((p.ident.clone(), p.matrix?, by_ref))
+        })
         .collect();
     let mut taken = std::collections::HashSet::new();
     crate::names::idents(item.to_token_stream(), &mut taken);
@@ -518,7 +522,7 @@ fn scalarized(
         .filter(|p| p.matrix.is_some())
         .find_map(|p| p.kind.elem())
         .unwrap_or(Elem::F64);
-    let block = scalarize::scalarize(&item.block, &matrices, output, &elem, taken, cx)?;
+    let block = scalarize::scalarize(&item.block, &matrices, output, &elem, krate, taken, cx)?;
     Some(std::mem::replace(&mut item.block, Box::new(block)))
 }
 

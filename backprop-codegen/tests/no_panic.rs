@@ -149,6 +149,11 @@ fn quietly<T>(f: impl FnOnce() -> T) -> T {
 }
 
 const IDENTS: &[&str] = &[
+    "Vector3",
+    "Matrix2",
+    "Point3",
+    "Rotation3",
+    "SMatrix",
     "fn",
     "let",
     "x",
@@ -280,6 +285,9 @@ const VALID: &[&str] = &[
     "fn f(m: &Array2<f64>) -> f64 { let t = if m[[0, 0]] > 0.0 { exp(m) } else { m * 2.0 }; sum(&t) }",
     "fn f(x: f64, y: f64) -> f64 { let (mut a, b) = (x, y); a += b; a * b }",
     "fn f(a: &Array2<f64>) -> f64 { a.fold_axis(Axis(1), f64::NEG_INFINITY, |m, &v| m.max(v)).sum() + a.map_axis(Axis(0), |r| r.iter().cloned().fold(f64::INFINITY, f64::min)).sum() }",
+    "fn f(w: &Vector3<f64>, p: &Point3<f64>, m: &Matrix2x3<f64>) -> f64 { let q = Rotation3::from_scaled_axis(*w) * p; let r = m * q.coords; r.norm() + q.x }",
+    "fn f(a: &Matrix3<f64>, v: SVector<f64, 3>) -> Vector2<f64> { let mut u = a * v; u[1] += 1.0; Vector2::new(u.x, u.dot(&v)) }",
+    "fn f(x: f64) -> f64 { let q = UnitQuaternion::from_scaled_axis(Vector3::new(x, 0.5, 0.25)) * Vector3::x(); helper(&q, x) + q.norm_squared() }",
 ];
 
 /// Valid Rust that is outside the vocabulary (or not a function): each must

@@ -101,7 +101,8 @@ fn generated_programs_expand_and_their_mutations_do_not_panic() {
         ..Config::default()
     });
     let functions = functions(&batch.parts[0]);
-    assert_eq!(functions.len(), 500);
+    // A program over nalgebra values may come with a helper it calls.
+    assert!((500..550).contains(&functions.len()), "{}", functions.len());
     let mut rng = Rng::new(7);
     let mut failures = Vec::new();
     let hook = std::panic::take_hook();

@@ -245,3 +245,90 @@ impl<F: Scalar, const D: usize, const N: usize> IntoPlain<Point<F, D>> for [F; N
         Point::from(matrix::<F, D, 1>(&self))
     }
 }
+
+/// A statically sized nalgebra value made from its `N` elements in
+/// column-major order.
+pub trait FromElems<const N: usize> {
+    /// The element type.
+    type Elem;
+    /// The value of the elements.
+    fn from_elems(elems: [Self::Elem; N]) -> Self;
+}
+
+impl<F: Scalar, const R: usize, const C: usize, const N: usize> FromElems<N> for SMatrix<F, R, C> {
+    type Elem = F;
+    #[inline]
+    fn from_elems(elems: [F; N]) -> Self {
+        matrix(&elems)
+    }
+}
+
+impl<F: Scalar, const D: usize, const N: usize> FromElems<N> for Point<F, D> {
+    type Elem = F;
+    #[inline]
+    fn from_elems(elems: [F; N]) -> Self {
+        Point::from(matrix::<F, D, 1>(&elems))
+    }
+}
+
+/// The elements of a statically sized nalgebra value, owned or borrowed.
+pub trait Elems<F> {
+    /// Element `k`, column-major.
+    fn elem(&self, k: usize) -> F;
+}
+
+impl<F: Scalar + Copy, const R: usize, const C: usize> Elems<F> for SMatrix<F, R, C> {
+    #[inline]
+    fn elem(&self, k: usize) -> F {
+        self[k]
+    }
+}
+
+impl<F: Scalar + Copy, const D: usize> Elems<F> for Point<F, D> {
+    #[inline]
+    fn elem(&self, k: usize) -> F {
+        self.coords[k]
+    }
+}
+
+/// A callee's gradient of a plain container comes back as the array of its
+/// elements (see `NAME_vjp`).
+impl<F: Copy, S: ndarray::Data<Elem = F>> Elems<F> for ndarray::ArrayBase<S, Ix1> {
+    #[inline]
+    fn elem(&self, k: usize) -> F {
+        self[k]
+    }
+}
+
+impl<F, T: Elems<F>> Elems<F> for &T {
+    #[inline]
+    fn elem(&self, k: usize) -> F {
+        (**self).elem(k)
+    }
+}
+
+/// A nalgebra value of floats the generated code computed, as the
+/// argument of a call (`helper(&v)` with `v` a `Vector3<f64>` written on
+/// its elements): the type is the callee's parameter's.
+///
+/// Adjoint: `∂items[k]` is element `k` of the callee's gradient
+/// ([`pack_matrix_vjp`]).
+#[doc(hidden)]
+#[inline]
+pub fn pack_matrix<T: FromElems<N>, const N: usize>(items: &[&T::Elem; N]) -> T
+where
+    T::Elem: Copy,
+{
+    T::from_elems(items.map(|x| *x))
+}
+
+/// Adjoint of [`pack_matrix`] with respect to `items[k]`.
+#[doc(hidden)]
+#[inline]
+pub fn pack_matrix_vjp<F: Float, const N: usize>(
+    g: impl Elems<F>,
+    _items: &[&F; N],
+    k: usize,
+) -> F {
+    g.elem(k)
+}

@@ -124,7 +124,12 @@ pub fn nalgebra_type(ty: &Type) -> Option<Nalgebra> {
             point: false,
         }
     } else if name == "SVector" || name == "SMatrix" {
-        let dims: Option<Vec<usize>> = args[1..].iter().map(|a| literal_size(a)).collect();
+        let dims: Option<Vec<usize>> = args
+            .get(1..)
+            .unwrap_or_default()
+            .iter()
+            .map(|a| literal_size(a))
+            .collect();
         return Some(match (dims.as_deref(), name.as_str()) {
             (Some(&[n]), "SVector") => static_or(Shape::vector(n), elem),
             (Some(&[r, c]), "SMatrix") => static_or(
@@ -158,6 +163,9 @@ pub fn nalgebra_type(ty: &Type) -> Option<Nalgebra> {
 
 fn static_or(shape: Shape, elem: Option<Elem>) -> Nalgebra {
     match elem {
+        _ if shape.len() == 0 => Nalgebra::Unsupported(
+            "a nalgebra value of no elements is not differentiable",
+        ),
         _ if shape.len() > MAX_ELEMS => Nalgebra::Unsupported(
             "a statically sized nalgebra value of more than 64 elements is not supported: its arithmetic is written element by element; use an ndarray array",
         ),

@@ -58,7 +58,7 @@ enum Tail {
     Tuple,
 }
 
-const SUPPORTED: &str = "on statically sized nalgebra values the macro knows `+ - *` (matrix and scalar products), `/` by a float, unary `-`, `dot`, `cross`, `norm`, `norm_squared`, `normalize`, `transpose`, `component_mul`, `component_div`, `sum`, `scale`, `map`, `abs`, `determinant` (up to 3 × 3), the fields `x y z w`, indexing by literals (`v[0]`, `m[(0, 1)]`), `column`, `row`, `fixed_rows`, `Vector3::new`, `zeros`, `identity`, `from_element`, and rotations `Rotation3::from_scaled_axis(w)` and `UnitQuaternion::from_scaled_axis(w)` applied to a 3-vector or a point (`r * p`, `transform_vector`, `inverse`)";
+const SUPPORTED: &str = "on statically sized nalgebra values the macro knows `+ - *` (matrix and scalar products), `/` by a float, unary `-`, `dot`, `cross`, `norm`, `norm_squared`, `normalize`, `transpose`, `component_mul`, `component_div`, `sum`, `scale`, `map`, `abs`, `determinant` (up to 3 × 3), the fields `x y z w`, indexing by literals (`v[0]`, `m[(0, 1)]`), `column`, `row`, `fixed_rows`, `Vector3::new`, `zeros`, `identity`, `from_element`, passing to a call (`helper(&v)`), and rotations `Rotation3::from_scaled_axis(w)` and `UnitQuaternion::from_scaled_axis(w)` applied to a 3-vector or a point (`r * p`, `transform_vector`, `inverse`)";
 
 /// Rewrites `block` (see the module), its parameters of nalgebra types
 /// `params`, its value of the nalgebra type `output` if it is one. `taken`
@@ -66,17 +66,18 @@ const SUPPORTED: &str = "on statically sized nalgebra values the macro knows `+ 
 /// (no nalgebra value) or on an error (in `cx`).
 pub(crate) fn scalarize(
     block: &Block,
-    params: &[(Ident, Shape)],
+    params: &[(Ident, Shape, bool)],
     output: Option<Shape>,
     elem: &super::Elem,
+    krate: &TokenStream,
     taken: HashSet<String>,
     cx: &mut Ctxt,
 ) -> Option<Block> {
-    if params.is_empty() && output.is_none() {
+    if params.is_empty() && output.is_none() && !names_nalgebra(&block.to_token_stream()) {
         return None;
     }
     let mut scope = HashMap::new();
-    for (ident, shape) in params {
+    for (ident, shape, _) in params {
         let c = (0..shape.len())
             .map(|k| {
                 let k = syn::Index::from(k);
@@ -93,6 +94,12 @@ pub(crate) fn scalarize(
         ctx: "out".to_string(),
         output,
         failed: false,
+        krate: krate.clone(),
+        by_ref: params
+            .iter()
+            .filter(|(_, _, r)| *r)
+            .map(|(i, _, _)| i.to_string())
+            .collect(),
         float: {
             let e = elem.ident();
             parse_quote!(#e)
@@ -137,6 +144,11 @@ struct Scalarizer<'a> {
     eps: Expr,
     /// The float type, which every element's `let` states.
     float: syn::Type,
+    /// The path to the `backprop` crate.
+    krate: TokenStream,
+    /// The parameters passed by reference (`v: &Vector3<f64>`): passed on
+    /// bare (`helper(v)`), each is a reference.
+    by_ref: HashSet<String>,
 }
 
 /// Whether `e` may be read more than once without computing it again.
@@ -600,6 +612,29 @@ impl Scalarizer<'_> {
             _ => None,
         }
     }
+}
+
+/// Whether `tokens` name a statically sized nalgebra type or a rotation
+/// (`Vector3::new(..)` in a function of floats).
+fn names_nalgebra(tokens: &TokenStream) -> bool {
+    tokens.clone().into_iter().any(|t| match t {
+        proc_macro2::TokenTree::Ident(i) => {
+            let name = i.to_string();
+            // Keywords (`let`, `self`) are no type: parsed, not assumed.
+            let ty = syn::parse2::<syn::Type>(quote::quote!(#i<f64>));
+            matches!(
+                name.as_str(),
+                "Rotation3" | "UnitQuaternion" | "SVector" | "SMatrix"
+            ) || ty.is_ok_and(|ty| {
+                matches!(
+                    super::matrices::nalgebra_type(&ty),
+                    Some(super::matrices::Nalgebra::Static(..))
+                )
+            })
+        }
+        proc_macro2::TokenTree::Group(g) => names_nalgebra(&g.stream()),
+        _ => false,
+    })
 }
 
 /// `a op= b` (`a = b` for `None`).

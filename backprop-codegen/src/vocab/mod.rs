@@ -404,9 +404,13 @@ impl Op {
     pub fn by_path(path: &syn::Path) -> Option<(Op, &'static [Arg])> {
         let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
         let (last, prefix) = segs.split_last()?;
+        // The runtime's own functions the macro writes into a body it
+        // rewrites (`#krate::__private::pack_matrix`), whatever the path
+        // to the crate.
         let in_ops = prefix
             .iter()
-            .all(|s| matches!(s.as_str(), "backprop" | "ops" | "prelude" | "ndarray"));
+            .all(|s| matches!(s.as_str(), "backprop" | "ops" | "prelude" | "ndarray"))
+            || prefix.last().is_some_and(|s| s == "__private");
         let float = prefix.len() == 1 && matches!(prefix[0].as_str(), "f64" | "f32");
         Op::ALL.iter().copied().find_map(|op| {
             let def = op.def();

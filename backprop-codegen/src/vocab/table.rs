@@ -708,6 +708,21 @@ vocabulary! {
         axes: Axes::Vector,
         ..ROW
     },
+    /// A statically sized nalgebra value made of the elements the macro
+    /// wrote it as, passed to a call (`helper(&v)`): of the callee's
+    /// parameter's type (`bp::pack_matrix`).
+    PackMatrix => OpDef {
+        name: "pack_matrix",
+        function: Some(&[Operands]),
+        function_usage: "a nalgebra value passed to a call",
+        forward: "pack_matrix",
+        rules: Rules::Indexed("pack_matrix_vjp"),
+        reads_out: false,
+        // Written by the nalgebra rewrite: `tests/nalgebra.rs`.
+        example: "",
+        axes: Axes::Unknown,
+        ..ROW
+    },
     /// A model's field that a closure walks, read as an array whatever its
     /// type (`self.c.iter().map(..)` of a `Vec<f64>` or an `Array1<f64>`):
     /// its gradient goes back in the field's own type.

@@ -87,6 +87,11 @@ struct Param {
 struct Gen<'a> {
     rng: &'a mut Rng,
     t: &'static str,
+    /// A differentiable function of a vector of this length and a float
+    /// the program may call (written before it), by name.
+    helper: Option<(String, usize)>,
+    /// The parameters outside `wrt(..)`, by their code (`(*p1)`).
+    constants: Vec<String>,
     stmts: Vec<String>,
     env: Vec<Val>,
     next: usize,
@@ -97,9 +102,14 @@ struct Gen<'a> {
 /// everything); the counts of its constructs go into `counts`.
 pub fn program(rng: &mut Rng, name: &str, counts: &mut Stats) -> String {
     let t = if rng.chance(0.1) { "f32" } else { "f64" };
+    let helper = rng
+        .chance(0.3)
+        .then(|| (format!("{name}_helper"), *rng.pick(&[2, 3, 4])));
     let mut g = Gen {
         rng,
         t,
+        helper: helper.clone(),
+        constants: Vec::new(),
         stmts: Vec::new(),
         env: Vec::new(),
         next: 0,
@@ -150,6 +160,9 @@ pub fn program(rng: &mut Rng, name: &str, counts: &mut Stats) -> String {
         } else {
             format!("(*{})", p.name)
         };
+        if !p.diff {
+            g.constants.push(code.clone());
+        }
         g.env.push(Val {
             code,
             k: p.k,
@@ -169,10 +182,30 @@ pub fn program(rng: &mut Rng, name: &str, counts: &mut Stats) -> String {
         let b = g.expr(K::S, 1);
         (K::S, format!("{} + {}", a.code, b.code))
     };
-    g.render(name, &params, out_k, &tail)
+    let text = g.render(name, &params, out_k, &tail);
+    match helper {
+        Some((h, n)) => {
+            g.count("nalgebra_call");
+            format!(
+                "#[differentiable(hvp)]\nfn {h}(a: &Vector{n}<{t}>, s: {t}) -> {t} {{\n    let u = a.map(|x| x.tanh());\n    (u.dot(&u) * s).sin() + u.x\n}}\n\n{text}"
+            )
+        }
+        None => text,
+    }
 }
 
 impl Gen<'_> {
+    /// A vector parameter of the helper's length, if the program has one.
+    fn helper_param(&self) -> Option<String> {
+        let (_, n) = self.helper.as_ref()?;
+        self.env
+            .iter()
+            .find(|v| {
+                v.k == K::V(*n) && v.code.starts_with("(*p") && !self.constants.contains(&v.code)
+            })
+            .map(|v| v.code.clone())
+    }
+
     fn count(&mut self, key: &str) {
         self.counts.add(key, 1);
     }
@@ -388,6 +421,20 @@ impl Gen<'_> {
                     code: format!("({} {op} {})", a.code, b.code),
                     k: K::S,
                     bound,
+                }
+            }
+            // The vector passed reads a parameter: a call whose arguments
+            // are all constants, in a copy over duals, does not compile
+            // (noted on issue 32).
+            7 if self.helper_param().is_some() && self.rng.chance(0.5) => {
+                let (h, n) = self.helper.clone().expect("a helper");
+                let param = self.helper_param().expect("a parameter");
+                let (v, s) = (self.expr(K::V(n), d), self.expr(K::S, d));
+                let _ = n;
+                Val {
+                    code: format!("{h}(&({} + {param}), {})", v.code, s.code),
+                    k: K::S,
+                    bound: 2.0,
                 }
             }
             7 => {

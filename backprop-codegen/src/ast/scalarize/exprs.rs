@@ -269,14 +269,19 @@ impl Scalarizer<'_> {
 
     fn index(&mut self, i: &syn::ExprIndex, e: &Expr) -> Option<Val> {
         let base = self.value(&i.expr)?;
-        let Val::M(m) = base else {
-            let Val::S(b) = base else { unreachable!() };
-            let idx = self.scalar(&i.index)?;
-            return Some(Val::S(Expr::Index(syn::ExprIndex {
-                expr: Box::new(b),
-                index: Box::new(idx),
-                ..i.clone()
-            })));
+        let m = match base {
+            Val::M(m) => m,
+            Val::R(_) => {
+                return self.unsupported(e, "an index of a rotation (index its `matrix()`)")
+            }
+            Val::S(b) => {
+                let idx = self.scalar(&i.index)?;
+                return Some(Val::S(Expr::Index(syn::ExprIndex {
+                    expr: Box::new(b),
+                    index: Box::new(idx),
+                    ..i.clone()
+                })));
+            }
         };
         if let Some(k) = self
             .literal_index(&i.index)
@@ -306,7 +311,7 @@ impl Scalarizer<'_> {
                 let mut mc = mc.clone();
                 *mc.receiver = r;
                 for a in mc.args.iter_mut() {
-                    *a = self.scalar(a)?;
+                    *a = self.argument(a)?;
                 }
                 return Some(Val::S(Expr::MethodCall(mc)));
             }
@@ -555,9 +560,13 @@ impl Scalarizer<'_> {
                 let (ident, args) = (&ty_seg.ident, &ty_seg.arguments);
                 // `Vector3::new` names no element type, `SMatrix::<_, 3, 2>`
                 // leaves it to inference: the shape is what matters here.
-                let mut ty: syn::Type = match args {
-                    syn::PathArguments::None => parse_quote!(#ident<f64>),
-                    args => parse_quote!(#ident #args),
+                let ty = match args {
+                    syn::PathArguments::None => syn::parse2(quote::quote!(#ident<f64>)),
+                    args => syn::parse2(quote::quote!(#ident #args)),
+                };
+                // A segment that is no type (`super::f(..)`) is no constructor.
+                let Ok(mut ty): syn::Result<syn::Type> = ty else {
+                    return self.plain_call(c);
                 };
                 if let syn::Type::Path(tp) = &mut ty {
                     if let Some(syn::PathArguments::AngleBracketed(a)) =
@@ -579,17 +588,47 @@ impl Scalarizer<'_> {
                 }
             }
         }
+        self.plain_call(c)
+    }
+
+    /// A call of a function: its arguments rewritten.
+    fn plain_call(&mut self, c: &syn::ExprCall) -> Option<Val> {
         let mut c = c.clone();
         for a in c.args.iter_mut() {
-            match self.value(a)? {
-                Val::S(s) => *a = s,
-                Val::M(_) | Val::R(_) => {
-                    self.fail(a, "a nalgebra value passed to a function is not supported yet: the macro writes a nalgebra value's arithmetic element by element within one function; write the callee's arithmetic here, or pass its elements (`helper(v.x, v.y, v.z)`)");
-                    return None;
-                }
-            }
+            *a = self.argument(a)?;
         }
         Some(Val::S(Expr::Call(c)))
+    }
+
+    /// An argument of a call: a nalgebra value is made again from its
+    /// elements, of the type of the callee's parameter
+    /// (`helper(&pack_matrix(&[&v_x, &v_y, &v_z]))`), borrowed as the user
+    /// passed it.
+    fn argument(&mut self, a: &Expr) -> Option<Expr> {
+        match self.value(a)? {
+            Val::S(s) => Some(s),
+            Val::M(m) => {
+                let m = self.atoms(m, "arg");
+                let c = &m.c;
+                let krate = &self.krate;
+                let made: Expr = parse_quote!(#krate::__private::pack_matrix(&[#(&#c),*]));
+                let by_ref = match strip(a) {
+                    Expr::Reference(_) => true,
+                    // A parameter that is a reference, passed on bare.
+                    Expr::Path(p) => p.path.get_ident().is_some_and(|i| {
+                        self.by_ref.contains(&i.to_string())
+                            && self
+                                .lookup(&i.to_string())
+                                .is_some_and(|m| m.c.iter().all(|c| matches!(c, Expr::Index(_))))
+                    }),
+                    _ => false,
+                };
+                Some(if by_ref { parse_quote!(&#made) } else { made })
+            }
+            Val::R(_) => {
+                self.unsupported(a, "a rotation passed to a function (pass its axis-angle)")
+            }
+        }
     }
 
     /// `Vector3::new(a, b, c)`, `Matrix2::new(..)` (row by row), `zeros()`,
@@ -613,6 +652,20 @@ impl Scalarizer<'_> {
                     .collect()
             }
             ("zeros" | "origin", 0) => vec![zero; n],
+            // The unit vectors `Vector3::x()`, ..
+            ("x" | "y" | "z" | "w", 0) if shape.is_vector() => {
+                let k = ["x", "y", "z", "w"]
+                    .iter()
+                    .position(|a| *a == ctor)
+                    .unwrap_or(0);
+                if k >= n {
+                    return self.unsupported(e, &format!("`{ctor}()` of a vector of {n} elements"));
+                }
+                let one = self.typed(parse_quote!(1.0));
+                (0..n)
+                    .map(|p| if p == k { one.clone() } else { zero.clone() })
+                    .collect()
+            }
             // `Point3::from(v)`, `Vector3::from(p)`: the same elements.
             ("from", 1) => {
                 let m = self.mat(&c.args[0])?;
