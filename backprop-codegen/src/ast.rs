@@ -360,10 +360,10 @@ impl Function {
     ) -> Option<Function> {
         let (mut params, broken) = read_params(&item.sig, krate, cx);
         let output = match &item.sig.output {
-            ReturnType::Type(_, ty) => matrix_shape(ty),
+            ReturnType::Type(_, ty) => matrices::matrix_shape(ty),
             ReturnType::Default => None,
         };
-        let written = scalarized(&mut item, &params, args, output, krate, cx);
+        let written = matrices::scalarized(&mut item, &params, args, output, krate, cx);
         let sig = &item.sig;
 
         mark_differentiable(&mut params, args, sig, cx);
@@ -467,63 +467,6 @@ impl Function {
             matrix_output: output,
         })
     }
-}
-
-/// The shape of a statically sized nalgebra type, behind a reference or not.
-pub(crate) fn matrix_shape(ty: &Type) -> Option<matrices::Shape> {
-    let ty = match strip_type(ty) {
-        Type::Reference(r) if r.mutability.is_none() => strip_type(&r.elem),
-        other => other,
-    };
-    match matrices::nalgebra_type(ty)? {
-        matrices::Nalgebra::Static(shape, _) => Some(shape),
-        matrices::Nalgebra::Unsupported(_) => None,
-    }
-}
-
-/// Errors for parameters of nalgebra types the macro does not
-/// differentiate yet (where they would be differentiable), and the body
-/// written on the elements of the others.
-fn scalarized(
-    item: &mut ItemFn,
-    params: &[Param],
-    args: &Args,
-    output: Option<matrices::Shape>,
-    krate: &TokenStream,
-    cx: &mut Ctxt,
-) -> Option<Box<syn::Block>> {
-    for p in params {
-        let ty = match strip_type(&p.ty) {
-            Type::Reference(r) => strip_type(&r.elem),
-            other => other,
-        };
-        let named = args.wrt.as_ref().is_none_or(|w| w.contains(&p.ident));
-        if let (Some(matrices::Nalgebra::Unsupported(why)), true) =
-            (matrices::nalgebra_type(ty), named)
-        {
-            cx.error_at(
-                &p.ty,
-                format!("{why}; a parameter of this type may be constant data where `wrt(..)` names the differentiable ones"),
-            );
-        }
-    }
-    let matrices: Vec<(Ident, matrices::Shape, bool)> = params
-        .iter()
-        .filter_map(|p| {
-            let by_ref = matches!(strip_type(&p.ty), Type::Reference(_));
-            Some((p.ident.clone(), p.matrix?, by_ref))
-        })
-        .collect();
-    let mut taken = std::collections::HashSet::new();
-    crate::names::idents(item.to_token_stream(), &mut taken);
-    // The element type, for the float's epsilon.
-    let elem = params
-        .iter()
-        .filter(|p| p.matrix.is_some())
-        .find_map(|p| p.kind.elem())
-        .unwrap_or(Elem::F64);
-    let block = scalarize::scalarize(&item.block, &matrices, output, &elem, krate, taken, cx)?;
-    Some(std::mem::replace(&mut item.block, Box::new(block)))
 }
 
 /// The type without groups and parentheses.
@@ -757,7 +700,7 @@ fn read_params(sig: &syn::Signature, krate: &TokenStream, cx: &mut Ctxt) -> (Vec
                     by_ref,
                     differentiable: false,
                     scalar_reads: false,
-                    matrix: matrix_shape(&pt.ty),
+                    matrix: matrices::matrix_shape(&pt.ty),
                 });
             }
         }

@@ -4,8 +4,11 @@
 //! each a shape the macro knows. The body's arithmetic on such values is
 //! written on their elements (see [`super::scalarize`]).
 
-use super::Elem;
+use super::{strip_type, Args, Ctxt, Elem, Param};
+use proc_macro2::TokenStream;
+use quote::ToTokens;
 use syn::{Expr, GenericArgument, PathArguments, Type};
+use syn::{Ident, ItemFn};
 
 /// The shape of a statically sized nalgebra value.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -193,4 +196,60 @@ fn literal_size(a: &GenericArgument) -> Option<usize> {
         },
         _ => None,
     }
+}
+
+/// The shape of a statically sized nalgebra type, behind a reference or not.
+pub(crate) fn matrix_shape(ty: &Type) -> Option<Shape> {
+    let ty = match strip_type(ty) {
+        Type::Reference(r) if r.mutability.is_none() => strip_type(&r.elem),
+        other => other,
+    };
+    match nalgebra_type(ty)? {
+        Nalgebra::Static(shape, _) => Some(shape),
+        Nalgebra::Unsupported(_) => None,
+    }
+}
+
+/// Errors for parameters of nalgebra types the macro does not
+/// differentiate yet (where they would be differentiable), and the body
+/// written on the elements of the others.
+pub(crate) fn scalarized(
+    item: &mut ItemFn,
+    params: &[Param],
+    args: &Args,
+    output: Option<Shape>,
+    krate: &TokenStream,
+    cx: &mut Ctxt,
+) -> Option<Box<syn::Block>> {
+    for p in params {
+        let ty = match strip_type(&p.ty) {
+            Type::Reference(r) => strip_type(&r.elem),
+            other => other,
+        };
+        let named = args.wrt.as_ref().is_none_or(|w| w.contains(&p.ident));
+        if let (Some(Nalgebra::Unsupported(why)), true) = (nalgebra_type(ty), named) {
+            cx.error_at(
+                &p.ty,
+                format!("{why}; a parameter of this type may be constant data where `wrt(..)` names the differentiable ones"),
+            );
+        }
+    }
+    let matrices: Vec<(Ident, Shape, bool)> = params
+        .iter()
+        .filter_map(|p| {
+            let by_ref = matches!(strip_type(&p.ty), Type::Reference(_));
+            Some((p.ident.clone(), p.matrix?, by_ref))
+        })
+        .collect();
+    let mut taken = std::collections::HashSet::new();
+    crate::names::idents(item.to_token_stream(), &mut taken);
+    // The element type, for the float's epsilon.
+    let elem = params
+        .iter()
+        .filter(|p| p.matrix.is_some())
+        .find_map(|p| p.kind.elem())
+        .unwrap_or(Elem::F64);
+    let block =
+        super::scalarize::scalarize(&item.block, &matrices, output, &elem, krate, taken, cx)?;
+    Some(std::mem::replace(&mut item.block, Box::new(block)))
 }

@@ -708,5 +708,7 @@ fn flat_index(shape: Shape, (i, j): (usize, Option<usize>)) -> Option<usize> {
     }
 }
 
+mod calls;
 mod exprs;
+mod methods;
 mod rotations;

@@ -328,7 +328,8 @@ impl Gen<'_> {
         }
     }
 
-    fn scalar(&mut self, d: usize) -> Val {
+    /// A float that reduces a value: a dot product, a norm, a sum.
+    fn reduction(&mut self, which: usize, d: usize) -> Val {
         let kinds = [
             K::V(2),
             K::V(3),
@@ -337,7 +338,7 @@ impl Gen<'_> {
             K::M(3, 3),
             K::M(2, 3),
         ];
-        match self.rng.below(9) {
+        match which {
             0 => {
                 let n = *self.rng.pick(&[2, 3, 4]);
                 let (a, b) = (self.expr(K::V(n), d), self.expr(K::V(n), d));
@@ -365,7 +366,7 @@ impl Gen<'_> {
                     bound: (k.len() as f64) * (2.0 * c) * (2.0 * c),
                 }
             }
-            2 => {
+            _ => {
                 let k = *self.rng.pick(&kinds);
                 let a = self.expr(k, d);
                 self.count("nalgebra_sum");
@@ -375,6 +376,12 @@ impl Gen<'_> {
                     bound: k.len() as f64 * a.bound,
                 }
             }
+        }
+    }
+
+    fn scalar(&mut self, d: usize) -> Val {
+        match self.rng.below(9) {
+            which @ 0..=2 => self.reduction(which, d),
             3 => {
                 let k = *self.rng.pick(&[K::V(2), K::V(3), K::P]);
                 let a = self.named(k).unwrap_or_else(|| self.expr(k, d));
@@ -459,51 +466,10 @@ impl Gen<'_> {
         }
     }
 
-    fn vector(&mut self, n: usize, d: usize) -> Val {
+    /// A vector of a method: `map`, `cross`, a rotation, `normalize`.
+    fn vector_method(&mut self, which: usize, n: usize, d: usize) -> Val {
         let k = K::V(n);
-        match self.rng.below(11) {
-            0 | 1 => {
-                let (a, b) = (self.expr(k, d), self.expr(k, d));
-                let op = *self.rng.pick(&["+", "-"]);
-                Val {
-                    code: format!("({} {op} {})", a.code, b.code),
-                    k,
-                    bound: a.bound + b.bound,
-                }
-            }
-            2 => {
-                let (s, a) = (self.expr(K::S, d), self.expr(k, d));
-                let code = if self.rng.chance(0.5) {
-                    format!("{} * {}", a.code, paren(&s.code))
-                } else {
-                    format!("{}.scale({})", a.code, s.code)
-                };
-                self.count("nalgebra_scale");
-                Val {
-                    code,
-                    k,
-                    bound: s.bound * a.bound,
-                }
-            }
-            3 => {
-                let inner = *self.rng.pick(&[2, 3]);
-                let (m, v) = (self.expr(K::M(n, inner), d), self.expr(K::V(inner), d));
-                self.count("nalgebra_matmul");
-                Val {
-                    code: format!("{} * {}", m.code, v.code),
-                    k,
-                    bound: inner as f64 * m.bound * v.bound,
-                }
-            }
-            4 => {
-                let (a, b) = (self.expr(k, d), self.expr(k, d));
-                self.count("nalgebra_component_mul");
-                Val {
-                    code: format!("{}.component_mul(&{})", a.code, b.code),
-                    k,
-                    bound: a.bound * b.bound,
-                }
-            }
+        match which {
             5 => {
                 let a = self.expr(k, d);
                 let f = *self.rng.pick(&[
@@ -556,6 +522,63 @@ impl Gen<'_> {
                     bound: 1.0,
                 }
             }
+            _ => {
+                let a = self.expr(k, d);
+                Val {
+                    code: format!("({}).map(|x| x.sin())", a.code),
+                    k,
+                    bound: 1.0,
+                }
+            }
+        }
+    }
+
+    fn vector(&mut self, n: usize, d: usize) -> Val {
+        let k = K::V(n);
+        match self.rng.below(11) {
+            0 | 1 => {
+                let (a, b) = (self.expr(k, d), self.expr(k, d));
+                let op = *self.rng.pick(&["+", "-"]);
+                Val {
+                    code: format!("({} {op} {})", a.code, b.code),
+                    k,
+                    bound: a.bound + b.bound,
+                }
+            }
+            2 => {
+                let (s, a) = (self.expr(K::S, d), self.expr(k, d));
+                let code = if self.rng.chance(0.5) {
+                    format!("{} * {}", a.code, paren(&s.code))
+                } else {
+                    format!("{}.scale({})", a.code, s.code)
+                };
+                self.count("nalgebra_scale");
+                Val {
+                    code,
+                    k,
+                    bound: s.bound * a.bound,
+                }
+            }
+            3 => {
+                let inner = *self.rng.pick(&[2, 3]);
+                let (m, v) = (self.expr(K::M(n, inner), d), self.expr(K::V(inner), d));
+                self.count("nalgebra_matmul");
+                Val {
+                    code: format!("{} * {}", m.code, v.code),
+                    k,
+                    bound: inner as f64 * m.bound * v.bound,
+                }
+            }
+            4 => {
+                let (a, b) = (self.expr(k, d), self.expr(k, d));
+                self.count("nalgebra_component_mul");
+                Val {
+                    code: format!("{}.component_mul(&{})", a.code, b.code),
+                    k,
+                    bound: a.bound * b.bound,
+                }
+            }
+            which @ 5..=8 => self.vector_method(which, n, d),
             9 => {
                 let elems: Vec<Val> = (0..n).map(|_| self.expr(K::S, d)).collect();
                 let bound = elems.iter().map(|e| e.bound).fold(1.0, f64::max);
@@ -719,137 +742,10 @@ impl Gen<'_> {
             }
         }
     }
-
-    fn render(&mut self, name: &str, params: &[Param], out: K, tail: &str) -> String {
-        let t = self.t;
-        let diff: Vec<&Param> = params.iter().filter(|p| p.diff).collect();
-        let wrt = if diff.len() < params.len() {
-            let names: Vec<&str> = diff.iter().map(|p| p.name.as_str()).collect();
-            format!(", wrt({})", names.join(", "))
-        } else {
-            String::new()
-        };
-        let order = if out == K::S { "hvp" } else { "jvp" };
-        let sig: Vec<String> = params
-            .iter()
-            .map(|p| {
-                if p.k == K::S {
-                    format!("{}: {}", p.name, p.ty)
-                } else {
-                    format!("{}: &{}", p.name, p.ty)
-                }
-            })
-            .collect();
-        let out_ty = out.ty(t, self.rng);
-        let body = self.stmts.join("\n    ");
-        let mut s = format!(
-            "#[differentiable({order}{wrt})]\nfn {name}({}) -> {out_ty} {{\n    {body}\n    {tail}\n}}\n\n",
-            sig.join(", ")
-        );
-        // The test: the point and a direction, literals.
-        let mut lines = Vec::new();
-        let value_of = |g: &mut Self, k: K, ty: &str| -> String {
-            if k == K::S {
-                return g.datum();
-            }
-            let elems: Vec<String> = (0..k.len()).map(|_| g.datum()).collect();
-            match k {
-                K::M(r, c) => format!("<{ty}>::from_column_slice(&[{}])", pad(elems, r * c)),
-                K::P => format!("Point3::new({})", elems.join(", ")),
-                _ => format!("<{ty}>::from_column_slice(&[{}])", elems.join(", ")),
-            }
-        };
-        for p in params {
-            let v = value_of(self, p.k, &p.ty);
-            lines.push(format!("let {}: {} = {v};", p.name, p.ty));
-        }
-        for p in &diff {
-            let v = value_of(self, p.k, &p.ty);
-            lines.push(format!("let v_{}: {} = {v};", p.name, p.ty));
-        }
-        let arg = |p: &Param, prefix: &str| -> String {
-            if p.k == K::S {
-                format!("*{prefix}{}", p.name)
-            } else {
-                format!("{prefix}{}", p.name)
-            }
-        };
-        let call_args = |inner: &dyn Fn(&Param) -> String| -> String {
-            params
-                .iter()
-                .map(|p| {
-                    if p.diff {
-                        inner(p)
-                    } else if p.k == K::S {
-                        p.name.clone()
-                    } else {
-                        format!("&{}", p.name)
-                    }
-                })
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        let tuple: Vec<String> = diff.iter().map(|p| p.name.clone()).collect();
-        let dirs: Vec<String> = diff.iter().map(|p| format!("v_{}", p.name)).collect();
-        let point = format!("({},)", tuple.join(", "));
-        let pat = point.clone();
-        let dpat = format!("({},)", dirs.join(", "));
-        let direct = call_args(&|p: &Param| {
-            if p.k == K::S {
-                p.name.clone()
-            } else {
-                format!("&{}", p.name)
-            }
-        });
-        let in_closure = call_args(&|p: &Param| arg(p, ""));
-        let with_dirs = {
-            let mut a: Vec<String> = vec![in_closure.clone()];
-            for p in &diff {
-                a.push(arg(p, "v_"));
-            }
-            a.join(", ")
-        };
-        if out == K::S {
-            lines.push(format!("let (value, _) = {name}_backward({direct}, 1.0);"));
-            lines.push(format!(
-                "assert_eq!(value.to_bits(), {name}({direct}).to_bits());"
-            ));
-            lines.push(format!(
-                "gradcheck(&{point}, |{pat}| {name}_backward({in_closure}, 1.0)).unwrap();"
-            ));
-            lines.push(format!("let dir = {dpat};"));
-            lines.push(format!(
-                "jvpcheck(&{point}, &dir, |{pat}| {name}_backward({in_closure}, 1.0), |{pat}, {dpat}| {name}_jvp({with_dirs})).unwrap();"
-            ));
-            lines.push(format!(
-                "hvpcheck(&{point}, &dir, |{pat}, {dpat}| {name}_hvp({with_dirs})).unwrap();"
-            ));
-        } else {
-            let up = value_of(self, out, &out_ty);
-            lines.push(format!("let up: {out_ty} = {up};"));
-            lines.push(format!("let (value, _) = {name}_backward({direct}, &up);"));
-            lines.push(format!(
-                "assert!(value.iter().zip({name}({direct}).iter()).all(|(a, b)| a.to_bits() == b.to_bits()));"
-            ));
-            lines.push(format!(
-                "GradCheck::new().upstream(&up).check(&{point}, |{pat}| {name}_backward({in_closure}, &up)).unwrap();"
-            ));
-            lines.push(format!("let dir = {dpat};"));
-            lines.push(format!(
-                "GradCheck::new().upstream(&up).check_jvp(&{point}, &dir, |{pat}| {name}_backward({in_closure}, &up), |{pat}, {dpat}| {name}_jvp({with_dirs})).unwrap();"
-            ));
-        }
-        let _ = t;
-        s.push_str(&format!(
-            "#[test]\nfn {name}_gradcheck() {{\n    {}\n}}\n",
-            lines.join("\n    ")
-        ));
-        s
-    }
 }
 
 /// `s` in parentheses unless it is a name or a literal.
-fn paren(s: &str) -> String {
+pub(super) fn paren(s: &str) -> String {
     let literal = s.starts_with('-') && s[1..].chars().all(|c| c.is_ascii_digit() || c == '.');
     if literal {
         format!("({s})")
@@ -863,7 +759,4 @@ fn paren(s: &str) -> String {
     }
 }
 
-/// The elements, as many as a matrix of `n` needs.
-fn pad(elems: Vec<String>, n: usize) -> String {
-    elems.into_iter().take(n).collect::<Vec<_>>().join(", ")
-}
+mod render;
