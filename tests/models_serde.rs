@@ -214,3 +214,28 @@ fn a_model_with_a_field_serde_cannot_save_is_not_serialize() {
     assert!(!(&Probe::<WithPlain>(PhantomData)).saveable());
     assert!((&Probe::<Mlp>(PhantomData)).saveable());
 }
+
+/// A model whose parameters are nalgebra values (with the `nalgebra`
+/// feature): saved as nalgebra saves them.
+#[cfg(feature = "nalgebra")]
+#[derive(Clone, Debug, PartialEq, Differentiable)]
+struct Pose {
+    w: backprop::nalgebra::Vector3<f64>,
+    t: backprop::nalgebra::Vector3<f64>,
+    k: backprop::nalgebra::Matrix2<f64>,
+}
+
+#[cfg(feature = "nalgebra")]
+#[test]
+fn a_model_of_nalgebra_values_round_trips() {
+    use backprop::nalgebra::{Matrix2, Vector3};
+    let pose = Pose {
+        w: Vector3::new(0.1, -0.2, 0.3),
+        t: Vector3::new(1.0, 2.0, 3.0),
+        k: Matrix2::new(1.0, 2.0, 3.0, 4.0),
+    };
+    let json = serde_json::to_string(&pose).unwrap();
+    let back: Pose = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, pose);
+    assert_eq!(pose.num_params(), 10);
+}
