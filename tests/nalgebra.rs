@@ -566,3 +566,34 @@ fn calls_with_nalgebra_arguments() {
     })
     .unwrap();
 }
+
+/// Constant nalgebra data (outside `wrt`) under second order: read by
+/// element from the stack like a parameter.
+#[differentiable(hvp, wrt(p))]
+fn against_data(p: &Vector3<f64>, seen: &Vector2<f64>) -> f64 {
+    (Vector2::new(p.x / p.z, p.y / p.z) - seen).norm_squared() + seen.x * p.x
+}
+
+#[test]
+fn constant_nalgebra_data_in_first_and_second_order() {
+    let (p, seen) = (Vector3::new(0.3, 0.2, 2.0), Vector2::new(0.1, 0.05));
+    let (v, g) = against_data_backward(&p, &seen, 1.0);
+    assert_eq!(v, against_data(&p, &seen));
+    let e = Vector2::new(p.x / p.z - seen.x, p.y / p.z - seen.y) * 2.0;
+    let by_hand = Vector3::new(
+        e.x / p.z + seen.x,
+        e.y / p.z,
+        -(e.x * p.x + e.y * p.y) / (p.z * p.z),
+    );
+    close_all(g.p.iter(), by_hand.iter());
+    let t = (Vector3::new(0.1, 0.2, 0.3),);
+    gradcheck(&(p,), |(p,)| against_data_backward(p, &seen, 1.0)).unwrap();
+    jvpcheck(
+        &(p,),
+        &t,
+        |(p,)| against_data_backward(p, &seen, 1.0),
+        |(p,), (t,)| against_data_jvp(p, &seen, t),
+    )
+    .unwrap();
+    hvpcheck(&(p,), &t, |(p,), (t,)| against_data_hvp(p, &seen, t)).unwrap();
+}

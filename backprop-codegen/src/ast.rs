@@ -368,7 +368,7 @@ impl Function {
 
         mark_differentiable(&mut params, args, sig, cx);
         for p in &mut params {
-            p.scalar_reads = p.differentiable
+            p.scalar_reads = (p.differentiable || p.matrix.is_some())
                 && matches!(
                     p.kind,
                     Kind::Array {

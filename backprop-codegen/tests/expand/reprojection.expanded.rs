@@ -111,7 +111,7 @@ pub fn reprojection_backward(
     let r = bp::fixed_view::<_, 9>(&r);
     let t = bp::fixed_view::<_, 3>(&t);
     let p = bp::fixed_view::<_, 3>(&p);
-    let observed = bp::plain_view(&observed);
+    let observed = bp::fixed_view::<_, 2>(&observed);
     let _ = reprojection;
     let q_x_1 = bp::fixed_index(&r, 0);
     let q_x_2 = bp::fixed_index(&p, 0);
@@ -156,9 +156,9 @@ pub fn reprojection_backward(
     let uv_x = uv_x_1 * f;
     let uv_y_1 = q_y / q_z;
     let uv_y = uv_y_1 * f;
-    let out_elem_x_1 = bp::index(&observed, 0);
+    let out_elem_x_1 = bp::fixed_index(&observed, 0);
     let out_elem_x = uv_x - out_elem_x_1;
-    let out_elem_y_1 = bp::index(&observed, 1);
+    let out_elem_y_1 = bp::fixed_index(&observed, 1);
     let out_elem_y = uv_y - out_elem_y_1;
     let out_1 = bp::square(out_elem_x);
     let out_2 = bp::square(out_elem_y);
