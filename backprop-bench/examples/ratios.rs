@@ -53,7 +53,7 @@ fn main() {
     // `ratios nalgebra`: only (k).
     if std::env::args().nth(1).as_deref() == Some("nalgebra") {
         let k = backprop_bench::interleave::nalgebra_data();
-        backprop_bench::interleave::print_plain_data(&k);
+        backprop_bench::interleave::print_nalgebra_data(&k);
         let (hand, generated) = backprop_bench::nalgebra_data::allocations();
         println!("(k) allocations per call: hand {hand}, generated {generated}");
         return;
@@ -77,7 +77,7 @@ fn main() {
     let plain = backprop_bench::interleave::plain_data();
     backprop_bench::interleave::print_plain_data(&plain);
     let k = backprop_bench::interleave::nalgebra_data();
-    backprop_bench::interleave::print_plain_data(&k);
+    backprop_bench::interleave::print_nalgebra_data(&k);
     let speedup = backprop_bench::parallel::speedup();
     backprop_bench::parallel::print_speedup(&speedup);
 }

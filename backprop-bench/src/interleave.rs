@@ -279,6 +279,15 @@ pub fn print_plain_data(ratios: &[(&str, Ratio)]) {
     );
 }
 
+/// [`nalgebra_data`] as a markdown table.
+pub fn print_nalgebra_data(ratios: &[(&str, Ratio)]) {
+    print_ratios(
+        "nalgebra: generated / hand fwd+bwd, timed interleaved",
+        "workload",
+        ratios,
+    );
+}
+
 /// [`state_buffer`] as a markdown table.
 pub fn print_state_buffer(ratios: &[(&str, Ratio)]) {
     print_ratios(
