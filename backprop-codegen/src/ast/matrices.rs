@@ -179,19 +179,25 @@ fn static_or(shape: Shape, elem: Option<Elem>) -> Nalgebra {
     }
 }
 
-/// `3` in `SVector<f64, 3>`.
+/// `3` in `SVector<f64, 3>` (also `{ 3 }`).
 fn literal_size(a: &GenericArgument) -> Option<usize> {
-    let e = match a {
-        GenericArgument::Const(e) => e,
-        _ => return None,
-    };
+    match a {
+        GenericArgument::Const(Expr::Block(b)) if b.block.stmts.len() == 1 => {
+            match &b.block.stmts[0] {
+                syn::Stmt::Expr(e, None) => literal_size(&GenericArgument::Const(e.clone())),
+                _ => None,
+            }
+        }
+        GenericArgument::Const(e) => lit_usize(e),
+        _ => None,
+    }
+}
+
+/// An integer literal's value (`3`, an index `v[3]`).
+pub(crate) fn lit_usize(e: &Expr) -> Option<usize> {
     match e {
         Expr::Lit(l) => match &l.lit {
             syn::Lit::Int(i) => i.base10_parse().ok(),
-            _ => None,
-        },
-        Expr::Block(b) if b.block.stmts.len() == 1 => match &b.block.stmts[0] {
-            syn::Stmt::Expr(e, None) => literal_size(&GenericArgument::Const(e.clone())),
             _ => None,
         },
         _ => None,

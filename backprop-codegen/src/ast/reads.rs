@@ -141,7 +141,7 @@ pub(crate) fn scalar_reads(block: &syn::Block, name: &str) -> bool {
 }
 
 /// `e` without parentheses and groups.
-fn strip_paren(e: &syn::Expr) -> &syn::Expr {
+pub(crate) fn strip_paren(e: &syn::Expr) -> &syn::Expr {
     match e {
         syn::Expr::Paren(p) => strip_paren(&p.expr),
         syn::Expr::Group(g) => strip_paren(&g.expr),

@@ -15,7 +15,7 @@
 //! What the rewrite does not know on a nalgebra value is an error at its
 //! tokens, with what is supported.
 
-use super::matrices::Shape;
+use super::matrices::{lit_usize, Shape};
 use crate::ctxt::Ctxt;
 use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
@@ -187,6 +187,14 @@ fn sum(terms: Vec<Expr>) -> Expr {
     let mut it = terms.into_iter();
     let first = it.next().expect("a sum of at least one term");
     it.fold(first, |acc, t| bin(&acc, "+", &t))
+}
+
+/// `a × b` of two 3-vectors' elements (atomic), nalgebra's formula.
+fn cross(a: &[Expr], b: &[Expr]) -> Vec<Expr> {
+    let term = |i: usize, j: usize, k: usize, l: usize| {
+        bin(&bin(&a[i], "*", &b[j]), "-", &bin(&a[k], "*", &b[l]))
+    };
+    vec![term(1, 2, 2, 1), term(2, 0, 0, 2), term(0, 1, 1, 0)]
 }
 
 /// The dot product of the elements `a` and `b` of two values of one
@@ -379,11 +387,7 @@ impl Scalarizer<'_> {
 
     /// Whether `tokens` name a nalgebra value in scope.
     fn mentions(&self, tokens: &TokenStream) -> bool {
-        tokens.clone().into_iter().any(|t| match t {
-            proc_macro2::TokenTree::Ident(i) => self.bound(&i.to_string()).is_some(),
-            proc_macro2::TokenTree::Group(g) => self.mentions(&g.stream()),
-            _ => false,
-        })
+        any_ident(tokens, &|i| self.bound(&i.to_string()).is_some())
     }
 
     fn local(&mut self, l: &syn::Local) {
@@ -539,10 +543,12 @@ impl Scalarizer<'_> {
             .map(|c| c.to_token_stream().to_string())
             .collect();
         let names: HashSet<String> = own.iter().cloned().collect();
-        let crossed = rhs
-            .iter()
-            .zip(&own)
-            .any(|(e, own)| mentions_any(&e.to_token_stream(), &names, own));
+        let crossed = rhs.iter().zip(&own).any(|(e, own)| {
+            any_ident(&e.to_token_stream(), &|i| {
+                let s = i.to_string();
+                s != *own && names.contains(&s)
+            })
+        });
         let rhs = if crossed {
             let saved = std::mem::replace(&mut self.ctx, name.to_string());
             let m = self.atoms(
@@ -617,22 +623,26 @@ impl Scalarizer<'_> {
 /// Whether `tokens` name a statically sized nalgebra type or a rotation
 /// (`Vector3::new(..)` in a function of floats).
 fn names_nalgebra(tokens: &TokenStream) -> bool {
-    tokens.clone().into_iter().any(|t| match t {
-        proc_macro2::TokenTree::Ident(i) => {
-            let name = i.to_string();
-            // Keywords (`let`, `self`) are no type: parsed, not assumed.
-            let ty = syn::parse2::<syn::Type>(quote::quote!(#i<f64>));
+    any_ident(tokens, &|i| {
+        // Keywords (`let`, `self`) are no type: parsed, not assumed.
+        let ty = syn::parse2::<syn::Type>(quote::quote!(#i<f64>));
+        matches!(
+            i.to_string().as_str(),
+            "Rotation3" | "UnitQuaternion" | "SVector" | "SMatrix"
+        ) || ty.is_ok_and(|ty| {
             matches!(
-                name.as_str(),
-                "Rotation3" | "UnitQuaternion" | "SVector" | "SMatrix"
-            ) || ty.is_ok_and(|ty| {
-                matches!(
-                    super::matrices::nalgebra_type(&ty),
-                    Some(super::matrices::Nalgebra::Static(..))
-                )
-            })
-        }
-        proc_macro2::TokenTree::Group(g) => names_nalgebra(&g.stream()),
+                super::matrices::nalgebra_type(&ty),
+                Some(super::matrices::Nalgebra::Static(..))
+            )
+        })
+    })
+}
+
+/// Whether an identifier of `tokens`, in groups too, is one `f` accepts.
+fn any_ident(tokens: &TokenStream, f: &dyn Fn(&Ident) -> bool) -> bool {
+    tokens.clone().into_iter().any(|t| match t {
+        proc_macro2::TokenTree::Ident(i) => f(&i),
+        proc_macro2::TokenTree::Group(g) => any_ident(&g.stream(), f),
         _ => false,
     })
 }
@@ -646,17 +656,6 @@ fn write(target: &Expr, op: Option<&str>, r: &Expr) -> Expr {
         Some("*") => parse_quote!(#target *= #r),
         Some(_) => parse_quote!(#target /= #r),
     }
-}
-
-fn mentions_any(tokens: &TokenStream, names: &HashSet<String>, own: &str) -> bool {
-    tokens.clone().into_iter().any(|t| match t {
-        proc_macro2::TokenTree::Ident(i) => {
-            let s = i.to_string();
-            s != own && names.contains(&s)
-        }
-        proc_macro2::TokenTree::Group(g) => mentions_any(&g.stream(), names, own),
-        _ => false,
-    })
 }
 
 fn compound(op: &BinOp) -> Option<&'static str> {
@@ -674,16 +673,6 @@ fn path_name(e: &Expr) -> Option<String> {
         Expr::Path(p) if p.qself.is_none() => p.path.get_ident().map(|i| i.to_string()),
         Expr::Paren(p) => path_name(&p.expr),
         Expr::Group(g) => path_name(&g.expr),
-        _ => None,
-    }
-}
-
-fn lit_usize(e: &Expr) -> Option<usize> {
-    match e {
-        Expr::Lit(l) => match &l.lit {
-            syn::Lit::Int(i) => i.base10_parse().ok(),
-            _ => None,
-        },
         _ => None,
     }
 }

@@ -2,9 +2,9 @@
 //! rotations, and calls of functions, whose nalgebra arguments are made
 //! again from their elements.
 
-use super::exprs::strip;
 use super::{Mat, Scalarizer, Val};
 use crate::ast::matrices::{nalgebra_type, Nalgebra, Shape};
+use crate::ast::reads::strip_paren as strip;
 use syn::{parse_quote, Expr, UnOp};
 
 impl Scalarizer<'_> {

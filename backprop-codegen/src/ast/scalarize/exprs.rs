@@ -446,14 +446,6 @@ fn neg(e: &Expr) -> Expr {
     parse_quote!(-#e)
 }
 
-pub(super) fn strip(e: &Expr) -> &Expr {
-    match e {
-        Expr::Paren(p) => strip(&p.expr),
-        Expr::Group(g) => strip(&g.expr),
-        other => other,
-    }
-}
-
 /// Replaces a closure parameter by the element it stands for.
 pub(super) struct Substitute<'a> {
     pub(super) name: &'a syn::Ident,

@@ -2,9 +2,10 @@
 //! (`transpose`, `column`, `fixed_rows`), elementwise (`component_mul`,
 //! `map`, `abs`), and `determinant`.
 
-use super::exprs::{strip, Substitute};
-use super::{bin, dot, lit_usize, sum, Mat, Scalarizer, Val};
+use super::exprs::Substitute;
+use super::{bin, cross, dot, lit_usize, sum, Mat, Scalarizer, Val};
 use crate::ast::matrices::Shape;
+use crate::ast::reads::strip_paren as strip;
 use syn::visit_mut::VisitMut;
 use syn::{parse_quote, Expr};
 
@@ -70,12 +71,10 @@ impl Scalarizer<'_> {
                     ..m.shape
                 };
                 let (a, b) = (self.atoms(m, "lhs"), self.atoms(o, "rhs"));
-                let (a, b) = (&a.c, &b.c);
-                let term = |i: usize, j: usize, k: usize, l: usize| {
-                    bin(&bin(&a[i], "*", &b[j]), "-", &bin(&a[k], "*", &b[l]))
-                };
-                let c = vec![term(1, 2, 2, 1), term(2, 0, 0, 2), term(0, 1, 1, 0)];
-                Val::M(Mat { shape, c })
+                Val::M(Mat {
+                    shape,
+                    c: cross(&a.c, &b.c),
+                })
             }
             ("component_mul" | "component_div", 1) => {
                 let o = other(self)?;

@@ -20,7 +20,7 @@
 //! relative precision. The value there agrees with nalgebra's to rounding
 //! rather than bit for bit.
 
-use super::{bin, dot, sum, Mat, Scalarizer, Val};
+use super::{bin, cross, dot, sum, Mat, Scalarizer, Val};
 use crate::ast::matrices::Shape;
 use syn::{parse_quote, Expr, Ident};
 
@@ -299,12 +299,4 @@ impl Scalarizer<'_> {
             _ => return self.unsupported(&mc.method, &format!("`.{name}(..)` of a rotation")),
         })
     }
-}
-
-/// `a × b` of two 3-vectors' elements (atomic), nalgebra's formula.
-fn cross(a: &[Expr], b: &[Expr]) -> Vec<Expr> {
-    let term = |i: usize, j: usize, k: usize, l: usize| {
-        bin(&bin(&a[i], "*", &b[j]), "-", &bin(&a[k], "*", &b[l]))
-    };
-    vec![term(1, 2, 2, 1), term(2, 0, 0, 2), term(0, 1, 1, 0)]
 }
